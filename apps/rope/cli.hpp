@@ -1,0 +1,18 @@
+/// @file
+/// The command line: builds the CLI11 application, registers one command per cmd_<name>.cpp, parses,
+/// runs the chosen command and maps errors to exit codes (exit_codes.hpp). Diagnostics go to `err` as
+/// one line prefixed "rope: "; data goes to `out`.
+#pragma once
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace rope::cli {
+
+int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err);
+
+/// Same, with args[0] the program name; for tests.
+int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+
+}  // namespace rope::cli

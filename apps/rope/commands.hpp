@@ -1,0 +1,24 @@
+/// @file
+/// One `add_<name>_command` per subcommand file. Each registers its options (and help text) on a new
+/// subcommand of `app` and returns how to run it once parsing has succeeded: the work happens after
+/// CLI11 has finished, never inside its callbacks.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <functional>
+#include <ostream>
+
+namespace rope::cli {
+
+struct Command {
+  CLI::App* app;
+  std::function<int(std::ostream& out)> run;
+};
+
+Command add_frequencies_command(CLI::App& app);
+Command add_matrix_command(CLI::App& app);
+Command add_apply_command(CLI::App& app);
+Command add_verify_command(CLI::App& app);
+Command add_decay_command(CLI::App& app);
+
+}  // namespace rope::cli

@@ -1,0 +1,28 @@
+/// @file
+/// Options shared by several commands, parsed strictly by rope/parse.hpp (decimal only, no junk, no
+/// NaN): a bad value stops parsing with one line that names the option, the value and the rule.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <string>
+#include <vector>
+
+#include "rope/types.hpp"
+
+namespace rope::cli {
+
+CLI::Option* add_int_option(CLI::App& app, const std::string& name, int& target, const std::string& help);
+CLI::Option* add_long_option(CLI::App& app, const std::string& name, long& target, const std::string& help);
+CLI::Option* add_real_option(CLI::App& app, const std::string& name, double& target, const std::string& help);
+/// One or more values, given as `--name a b` or `--name a --name b`; replaces the default.
+CLI::Option* add_reals_option(CLI::App& app, const std::string& name, std::vector<double>& target,
+                              const std::string& help);
+
+/// -d/--dim, the head dimension.
+CLI::Option* add_dim_option(CLI::App& app, int& target);
+/// -b/--base, the RoPE base.
+CLI::Option* add_base_option(CLI::App& app, double& target);
+/// --layout interleaved|half.
+CLI::Option* add_layout_option(CLI::App& app, Layout& target);
+
+}  // namespace rope::cli

@@ -1,0 +1,29 @@
+/// @file
+/// Comma-separated output. Every number is written in the shortest form that reads back as the same
+/// double (fmt's default, independent of the locale), so another program can check it exactly.
+#pragma once
+
+#include <Eigen/Core>
+#include <string>
+#include <vector>
+
+namespace rope {
+
+/// Shortest round-trip decimal form of x ("1", "0.8659643233600653", "1.1547819846894582e-04").
+/// Negative zero is written as 0.
+std::string format_number(double x);
+
+/// A table of named numeric columns of equal length.
+struct Table {
+  std::vector<std::string> header;
+  std::vector<Eigen::VectorXd> columns;
+};
+
+/// The header line, then one line per row. @throws InvalidArgument if the columns differ in length
+/// or do not match the header.
+std::string to_csv(const Table& table);
+
+/// One line per matrix row, no header.
+std::string to_csv(const Eigen::MatrixXd& matrix);
+
+}  // namespace rope

@@ -1,0 +1,53 @@
+/// @file
+/// Shared vocabulary: Eigen aliases, the pair layout, defaults and the limits every command enforces.
+#pragma once
+
+#include <Eigen/Core>
+#include <string>
+#include <string_view>
+
+namespace rope {
+
+template <typename Scalar>
+using Vector = Eigen::Matrix<Scalar, Eigen::Dynamic, 1>;
+template <typename Scalar>
+using Matrix = Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic>;
+
+/// The base of RoFormer and of most models up to Llama 2 (arXiv:2104.09864 §3.2.2).
+inline constexpr double kDefaultBase = 10000.0;
+
+/// Largest head dimension accepted anywhere. Real models use d <= 512; the bound keeps a typo
+/// (an extra zero or two) from asking for gigabytes.
+inline constexpr int kMaxDim = 65536;
+
+/// Which channels form pair i (docs/math.md (M5), (M6)).
+///   Interleaved: channels (2i, 2i+1): RoFormer, Meta's Llama, GPT-J.
+///   Half:        channels (i, i + d/2): GPT-NeoX, Hugging Face `rotate_half`.
+enum class Layout { Interleaved, Half };
+
+/// "interleaved" or "half".
+std::string_view to_string(Layout layout);
+
+/// Parses "interleaved" or "half" (also "neox" and "rotate_half" for half, "gptj" and "meta" for
+/// interleaved). @throws InvalidArgument naming the value otherwise.
+Layout parse_layout(std::string_view text);
+
+/// The channels (first, second) that form pair i in a d-dimensional vector.
+struct PairChannels {
+  int first;
+  int second;
+};
+inline PairChannels pair_channels(int d, int i, Layout layout) {
+  return layout == Layout::Interleaved ? PairChannels{2 * i, 2 * i + 1} : PairChannels{i, i + d / 2};
+}
+
+/// @throws InvalidArgument unless d is even and 2 <= d <= max_dim. `what` names the quantity.
+void check_dimension(int d, int max_dim = kMaxDim, std::string_view what = "dimension d");
+
+/// @throws InvalidArgument unless base is finite and > 1.
+void check_base(double base);
+
+/// @throws InvalidArgument unless the position is finite.
+void check_position(double position, std::string_view what = "position");
+
+}  // namespace rope
