@@ -29,7 +29,7 @@ void report(std::ostream& err, const std::string& message) { err << "rope: " << 
 int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
   CLI::App app{"rope: compute, verify and plot Rotary Position Embeddings (RoPE).", "rope"};
   app.set_version_flag("--version", "rope " ROPE_VERSION);
-  app.require_subcommand(1);
+  app.require_subcommand(0, 1);  // "no command" is reported below, after unknown words
   app.footer(
       "Every command has --help with an example. Exit codes: 0 ok, 1 a verification failed,\n"
       "2 invalid input or usage, 3 I/O error, 4 internal error. The math: docs/math.md.");

@@ -72,7 +72,6 @@ int run_apply(const ApplyOptions& opt, std::ostream& out) {
     out << fmt::format("complex       (x_a + i·x_b)·e^(i·m·θ_i) = {}\n", join(by_complex));
     out << fmt::format("\nmax |difference| between the three forms = {:.3g}  (tolerance κ·ε·(d + |m|)·‖x‖ = {:.3g}, (M13)): {}\n",
                        diff, tol * scale, agree ? "they agree" : "THEY DISAGREE");
-    if (!opt.csv.empty()) out << fmt::format("wrote {}\n", opt.csv);
   }
   return agree ? kOk : kVerifyFailed;
 }

@@ -77,7 +77,6 @@ int run_decay(const DecayOptions& opt, std::ostream& out) {
     out << fmt::format("(the {} evenly spaced points from 0 to {}: --csv FILE)\n", opt.points,
                        format_number(opt.max_distance));
   }
-  if (!opt.csv.empty()) out << fmt::format("wrote {}\n", opt.csv);
   return kOk;
 }
 

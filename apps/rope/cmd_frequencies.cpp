@@ -73,7 +73,7 @@ int run_frequencies(const FrequenciesOptions& opt, std::ostream& out) {
                      opt.dim, format_number(opt.base));
   out << fmt::format("pairs i = 0 … {} (channels 2i, 2i+1 interleaved, or i, i+{} half-split)\n\n",
                      half - 1, half);
-  std::string header = fmt::format("{:>5}  {:>10}  {:>24}  {:>24}", "i", "−2i/d", "θ_i", "λ_i");
+  std::string header = fmt::format("{:>5}  {:>10}  {:>24}  {:>24}", "i", "-2i/d", "θ_i", "λ_i");
   if (opt.has_position) header += fmt::format("  {:>24}", fmt::format("{}·θ_i", format_number(opt.position)));
   out << header << '\n';
   for (int i = 0; i < half; ++i) {
@@ -82,7 +82,6 @@ int run_frequencies(const FrequenciesOptions& opt, std::ostream& out) {
     if (opt.has_position) line += fmt::format("  {:>24}", format_number(angle[i]));
     out << line << '\n';
   }
-  if (!opt.csv.empty()) out << fmt::format("\nwrote {}\n", opt.csv);
   return kOk;
 }
 

@@ -97,7 +97,6 @@ int run_matrix(const MatrixOptions& opt, std::ostream& out) {
                      opt.dim, format_number(opt.position), format_number(opt.base), to_string(opt.layout),
                      opt.layout == Layout::Interleaved ? "(2i, 2i+1)" : "(i, i+d/2)");
   print_matrix(out, r, opt.digits);
-  if (!opt.csv.empty()) out << fmt::format("\nwrote {}\n", opt.csv);
   return kOk;
 }
 

@@ -58,7 +58,7 @@ double max_abs(const Eigen::MatrixXd& a) { return a.cwiseAbs().maxCoeff(); }
 
 long dense_samples(int d, long trials) {
   const double flops_per_sample = 3.0 * d * static_cast<double>(d) * d;
-  const double budget = 2147483648.0;  // 2^31
+  const double budget = 8589934592.0;  // 2^33
   return std::clamp(static_cast<long>(budget / flops_per_sample), 1L, trials);
 }
 

@@ -58,7 +58,7 @@ struct VerifyReport {
 VerifyReport verify(const VerifySettings& settings);
 
 /// How many draws the dense-matrix identities use: all of them while the O(d³) products stay within
-/// about 2^31 flops in total, at least one.
+/// about 2^33 flops in total, at least one.
 long dense_samples(int d, long trials);
 
 }  // namespace rope

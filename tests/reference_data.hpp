@@ -1,0 +1,73 @@
+/// @file
+/// Reads the CSV files of tests/reference/, made by the NumPy scripts beside them (see their
+/// README.md): lines starting with '#' are provenance comments, then an optional header, then rows.
+#pragma once
+
+#include <Eigen/Core>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace rope::test {
+
+struct ReferenceCsv {
+  std::vector<std::string> header;
+  std::vector<std::vector<std::string>> rows;
+
+  /// Column `c` of every row, as doubles.
+  Eigen::VectorXd column(std::size_t c) const {
+    Eigen::VectorXd v(static_cast<Eigen::Index>(rows.size()));
+    for (std::size_t r = 0; r < rows.size(); ++r) v[static_cast<Eigen::Index>(r)] = std::stod(rows[r].at(c));
+    return v;
+  }
+  /// Every cell as a double: for the header-less matrix files.
+  Eigen::MatrixXd matrix() const {
+    Eigen::MatrixXd m(static_cast<Eigen::Index>(rows.size()), static_cast<Eigen::Index>(rows.at(0).size()));
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+      for (std::size_t c = 0; c < rows[r].size(); ++c) {
+        m(static_cast<Eigen::Index>(r), static_cast<Eigen::Index>(c)) = std::stod(rows[r][c]);
+      }
+    }
+    return m;
+  }
+};
+
+inline std::vector<std::string> split(const std::string& line, char sep) {
+  std::vector<std::string> out;
+  std::stringstream ss(line);
+  std::string item;
+  while (std::getline(ss, item, sep)) out.push_back(item);
+  return out;
+}
+
+/// Reads tests/reference/<name>. @param has_header whether the first non-comment line is a header.
+inline ReferenceCsv read_reference(const std::string& name, bool has_header = true) {
+  const std::string path = std::string(ROPE_REFERENCE_DIR) + "/" + name;
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error("cannot open reference file " + path);
+  ReferenceCsv csv;
+  std::string line;
+  bool header_pending = has_header;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    if (header_pending) {
+      csv.header = split(line, ',');
+      header_pending = false;
+    } else {
+      csv.rows.push_back(split(line, ','));
+    }
+  }
+  return csv;
+}
+
+/// A space-separated list of numbers, as in apply_cases.csv.
+inline Eigen::VectorXd parse_vector(const std::string& text) {
+  const std::vector<std::string> items = split(text, ' ');
+  Eigen::VectorXd v(static_cast<Eigen::Index>(items.size()));
+  for (std::size_t i = 0; i < items.size(); ++i) v[static_cast<Eigen::Index>(i)] = std::stod(items[i]);
+  return v;
+}
+
+}  // namespace rope::test

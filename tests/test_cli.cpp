@@ -1,0 +1,215 @@
+// The CLI in-process: exit codes, one-line messages on stderr, outputs and no partial files.
+#include "rope/cli.hpp"
+
+#include <filesystem>
+#include <fstream>
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "reference_data.hpp"
+#include "rope/frequencies.hpp"
+
+namespace rope {
+namespace {
+
+namespace fs = std::filesystem;
+using ::testing::HasSubstr;
+using ::testing::StartsWith;
+
+struct Result {
+  int code;
+  std::string out;
+  std::string err;
+};
+
+Result rope_cli(std::vector<std::string> args) {
+  args.insert(args.begin(), "rope");
+  std::ostringstream out, err;
+  const int code = cli::run(args, out, err);
+  return {code, out.str(), err.str()};
+}
+
+/// stderr is exactly one line, "rope: …".
+void expect_one_line_error(const Result& r, int code, const std::string& substring) {
+  EXPECT_EQ(r.code, code) << r.err;
+  EXPECT_THAT(r.err, StartsWith("rope: "));
+  EXPECT_THAT(r.err, HasSubstr(substring));
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+}
+
+class Cli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("rope-cli-" + std::to_string(::getpid()) + "-" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  std::string path(const std::string& name) const { return (dir_ / name).string(); }
+  static std::string read(const std::string& p) {
+    std::ifstream in(p);
+    return {std::istreambuf_iterator<char>(in), {}};
+  }
+  fs::path dir_;
+};
+
+TEST_F(Cli, HelpAndVersionSucceed) {
+  EXPECT_EQ(rope_cli({"--help"}).code, 0);
+  const Result v = rope_cli({"--version"});
+  EXPECT_EQ(v.code, 0);
+  EXPECT_THAT(v.out, StartsWith("rope "));
+  for (const char* cmd : {"frequencies", "freqs", "matrix", "apply", "verify", "decay"}) {
+    const Result r = rope_cli({cmd, "--help"});
+    EXPECT_EQ(r.code, 0) << cmd;
+    EXPECT_THAT(r.out, HasSubstr("Example:")) << cmd;
+  }
+}
+
+TEST_F(Cli, UsageErrorsExitTwoWithOneLine) {
+  expect_one_line_error(rope_cli({}), 2, "no command given");
+  expect_one_line_error(rope_cli({"transmogrify"}), 2, "transmogrify");
+  expect_one_line_error(rope_cli({"verify", "--frobnicate"}), 2, "--frobnicate");
+  expect_one_line_error(rope_cli({"apply", "--position", "1"}), 2, "--vector");
+}
+
+TEST_F(Cli, BadNumbersExitTwoNamingTheValueAndRule) {
+  expect_one_line_error(rope_cli({"frequencies", "--dim", "7"}), 2, "dimension d must be even and between 2 and 65536 (got 7)");
+  expect_one_line_error(rope_cli({"frequencies", "--dim", "1"}), 2, "(got 1)");
+  expect_one_line_error(rope_cli({"frequencies", "--dim", "131072"}), 2, "(got 131072)");
+  expect_one_line_error(rope_cli({"frequencies", "--dim", "128abc"}), 2, "--dim must be a decimal integer (got '128abc')");
+  expect_one_line_error(rope_cli({"frequencies", "--base", "1"}), 2, "base must be a finite number > 1 (got 1)");
+  expect_one_line_error(rope_cli({"frequencies", "--base", "nan"}), 2, "--base must be a finite number (got 'nan')");
+  expect_one_line_error(rope_cli({"frequencies", "--base", "-5"}), 2, "(got -5)");
+  expect_one_line_error(rope_cli({"verify", "--trials", "0"}), 2, "trials must be between 1 and");
+  expect_one_line_error(rope_cli({"verify", "--trials", "-3"}), 2, "(got -3)");
+  expect_one_line_error(rope_cli({"decay", "--points", "0"}), 2, "--points must be between 1 and");
+  expect_one_line_error(rope_cli({"decay", "--max-distance", "-1"}), 2, "--max-distance must be between 0 and");
+  expect_one_line_error(rope_cli({"matrix", "--dim", "6", "--position", "inf"}), 2, "--position must be a finite number");
+  expect_one_line_error(rope_cli({"matrix", "--dim", "6"}), 2, "give exactly one of --position M or --relative M N");
+}
+
+TEST_F(Cli, BadVectorsExitTwo) {
+  expect_one_line_error(rope_cli({"apply", "--position", "1", "--vector", "1,2,3"}), 2, "vector length d must be even");
+  expect_one_line_error(rope_cli({"apply", "--position", "1", "--vector", "1,2,x,4"}), 2, "--vector item 3 must be a decimal number (got 'x')");
+  expect_one_line_error(rope_cli({"apply", "--position", "1", "--vector", "1,,2,4"}), 2, "item 2 is empty");
+}
+
+TEST_F(Cli, UnwritableOutputExitsThreeAndLeavesNoFile) {
+  const std::string target = path("missing-dir/decay.csv");
+  expect_one_line_error(rope_cli({"decay", "--csv", target}), 3, "cannot write");
+  EXPECT_FALSE(fs::exists(dir_ / "missing-dir"));
+  expect_one_line_error(rope_cli({"frequencies", "--csv", dir_.string()}), 3, "Is a directory");
+  EXPECT_TRUE(fs::is_empty(dir_));
+}
+
+TEST_F(Cli, InvalidInputWritesNoFile) {
+  const std::string target = path("f.csv");
+  EXPECT_EQ(rope_cli({"frequencies", "--dim", "7", "--csv", target}).code, 2);
+  EXPECT_FALSE(fs::exists(target));
+}
+
+TEST_F(Cli, DecayCsvMatchesNumpyReference) {
+  // What `make demo` writes, against tests/reference/decay.py (O(d²) NumPy), 1e-12 relative.
+  const std::string target = path("decay.csv");
+  const Result r = rope_cli({"decay", "--base", "10000", "--dim", "128", "--csv", target});
+  ASSERT_EQ(r.code, 0) << r.err;
+  std::ifstream in(target);
+  std::string header;
+  std::getline(in, header);
+  const auto ref = test::read_reference("decay_d128_base10000.csv");
+  EXPECT_EQ(header, "distance,base=10000");
+  std::string line;
+  std::size_t row = 0;
+  while (std::getline(in, line)) {
+    ASSERT_LT(row, ref.rows.size());
+    const auto cells = test::split(line, ',');
+    EXPECT_EQ(std::stod(cells[0]), std::stod(ref.rows[row][0])) << row;
+    const double expected = std::stod(ref.rows[row][1]);
+    EXPECT_NEAR(std::stod(cells[1]), expected, 1e-12 * expected) << row;
+    ++row;
+  }
+  EXPECT_EQ(row, 1000u);
+}
+
+TEST_F(Cli, DecayWithSeveralBasesNamesEachColumn) {
+  const Result r = rope_cli({"decay", "--base", "10000", "--base", "1000000", "--max-distance", "1000", "--points", "101", "--csv", "-"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.out, StartsWith("distance,base=10000,base=1000000\n0,32.5,32.5\n10,"));
+}
+
+TEST_F(Cli, FrequenciesCsvAndJson) {
+  const Result csv = rope_cli({"freqs", "--dim", "8", "--csv", "-"});
+  ASSERT_EQ(csv.code, 0);
+  EXPECT_EQ(csv.out,
+            "pair,exponent,theta,wavelength\n"
+            "0,0,1,6.283185307179586\n"
+            "1,-0.25,0.1,62.83185307179586\n"
+            "2,-0.5,0.01,628.3185307179587\n"
+            "3,-0.75,0.001,6283.185307179586\n");  // tests/reference/frequencies_d8_base10000.csv
+  const Result json = rope_cli({"frequencies", "--dim", "128", "--json"});
+  ASSERT_EQ(json.code, 0);
+  const auto j = nlohmann::json::parse(json.out);
+  ASSERT_EQ(j["inv_freq"].size(), 64u);
+  EXPECT_EQ(j["inv_freq"][0].get<double>(), 1.0);
+  EXPECT_EQ(j["inv_freq"][1].get<double>(), frequencies(128, 1e4)[1]);  // round-trips exactly
+  EXPECT_EQ(j["attention_factor"].get<double>(), 1.0);
+}
+
+TEST_F(Cli, FrequenciesTableShowsExponentAndValues) {
+  const Result r = rope_cli({"frequencies", "--dim", "128", "--position", "2"});
+  ASSERT_EQ(r.code, 0);
+  EXPECT_THAT(r.out, HasSubstr("-1/64"));
+  EXPECT_THAT(r.out, HasSubstr("0.8659643233600653"));
+  EXPECT_THAT(r.out, HasSubstr("0.00011547819846894582"));
+  EXPECT_THAT(r.out, HasSubstr("1.7319286467201307"));  // 2·θ_1, shortest form of the double
+}
+
+TEST_F(Cli, MatrixCsvMatchesNumpyReference) {
+  const Result r = rope_cli({"matrix", "--dim", "8", "--position", "3", "--layout", "half", "--csv", "-"});
+  ASSERT_EQ(r.code, 0);
+  const Eigen::MatrixXd expected = test::read_reference("rotation_d8_m3_half.csv", false).matrix();
+  std::istringstream in(r.out);
+  std::string line;
+  for (int i = 0; i < 8; ++i) {
+    ASSERT_TRUE(std::getline(in, line));
+    const auto cells = test::split(line, ',');
+    ASSERT_EQ(cells.size(), 8u);
+    for (int j = 0; j < 8; ++j) EXPECT_NEAR(std::stod(cells[j]), expected(i, j), 4.5e-16) << i << "," << j;
+  }
+}
+
+TEST_F(Cli, MatrixPrintsZerosPlainly) {
+  const Result r = rope_cli({"matrix", "--dim", "4", "--position", "1"});
+  ASSERT_EQ(r.code, 0);
+  EXPECT_THAT(r.out, HasSubstr(" 0.540302 -0.841471         0         0\n"));
+  const Result rel = rope_cli({"matrix", "--dim", "4", "--relative", "2", "5"});
+  EXPECT_EQ(rel.code, 0);
+  EXPECT_THAT(rel.out, HasSubstr(": equal"));
+}
+
+TEST_F(Cli, ApplyAgreesAcrossForms) {
+  const Result r = rope_cli({"apply", "--position", "1", "--vector", "1,0,0,1"});
+  EXPECT_EQ(r.code, 0);
+  EXPECT_THAT(r.out, HasSubstr("they agree"));
+  EXPECT_THAT(r.out, HasSubstr("0.8414709848078965"));  // sin 1
+}
+
+TEST_F(Cli, VerifyPassesAndIsReproducible) {
+  const Result a = rope_cli({"verify", "--trials", "50", "--seed", "5"});
+  const Result b = rope_cli({"verify", "--trials", "50", "--seed", "5"});
+  EXPECT_EQ(a.code, 0);
+  EXPECT_EQ(a.out, b.out);
+  EXPECT_THAT(a.out, HasSubstr("seed 5"));
+  EXPECT_THAT(a.out, HasSubstr("7 of 7 identities passed"));
+  EXPECT_THAT(a.out, HasSubstr("FAIL (expected)"));
+  const Result json = rope_cli({"verify", "--trials", "10", "--json"});
+  const auto j = nlohmann::json::parse(json.out);
+  EXPECT_TRUE(j["passed"].get<bool>());
+  EXPECT_EQ(j["identities"].size(), 7u);
+}
+
+}  // namespace
+}  // namespace rope
