@@ -140,6 +140,51 @@ TEST_F(Cli, DecayWithSeveralBasesNamesEachColumn) {
   EXPECT_THAT(r.out, StartsWith("distance,base=10000,base=1000000\n0,32.5,32.5\n10,"));
 }
 
+TEST_F(Cli, DecayKinds) {
+  // --kind ones at m = 0 is d (M14); --kind random reports mean ± sd with sd near √d (M15).
+  const Result ones = rope_cli({"decay", "--kind", "ones", "--dim", "8", "--points", "3", "--max-distance", "2", "--csv", "-"});
+  ASSERT_EQ(ones.code, 0) << ones.err;
+  EXPECT_THAT(ones.out, StartsWith("distance,base=10000\n0,8\n1,"));
+  const Result random = rope_cli({"decay", "--kind", "random", "--samples", "50", "--points", "11", "--csv", "-"});
+  ASSERT_EQ(random.code, 0) << random.err;
+  EXPECT_THAT(random.out, StartsWith("distance,base=10000_mean,base=10000_sd\n"));
+  const Result norm = rope_cli({"decay", "--normalize", "--points", "2", "--csv", "-"});
+  EXPECT_THAT(norm.out, StartsWith("distance,base=10000\n0,1\n"));  // f(0)/f(0)
+  const Result logx = rope_cli({"decay", "--log-x", "--max-distance", "1000000", "--points", "7", "--csv", "-"});
+  ASSERT_EQ(logx.code, 0) << logx.err;
+  EXPECT_THAT(logx.out, StartsWith("distance,base=10000\n1,"));
+  EXPECT_THAT(logx.out, HasSubstr("\n1000000,"));
+}
+
+TEST_F(Cli, DecayRejectsContradictoryOptions) {
+  expect_one_line_error(rope_cli({"decay", "--kind", "spiral"}), 2, "--kind must be 'bound', 'ones' or 'random' (got 'spiral')");
+  expect_one_line_error(rope_cli({"decay", "--kind", "random", "--normalize"}), 2, "--normalize does not apply to --kind random");
+  expect_one_line_error(rope_cli({"decay", "--log-x", "--max-distance", "1"}), 2, "--log-x needs");
+  expect_one_line_error(rope_cli({"decay", "--kind", "ones", "--log-y"}), 2, "--log-y needs positive values");
+  expect_one_line_error(rope_cli({"decay", "--kind", "random", "--samples", "1"}), 2, "samples must be >= 2");
+  expect_one_line_error(rope_cli({"decay", "--seed", "-1"}), 2, "--seed must be >= 0");
+}
+
+TEST_F(Cli, WavelengthsTableAndCriticalDimension) {
+  // known-values.md §2 and §8: λ_63 = 54410.14 for d = 128, base 1e4; LLaMA 2 at 4096 → d_extra 92.
+  const Result r = rope_cli({"wavelengths", "--dim", "128", "--context", "4096"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("54410.14313077675"));
+  EXPECT_THAT(r.out, HasSubstr("pairs 46 … 63 (18 of 64) never complete a turn within it; critical dimension 92"));
+  const Result csv = rope_cli({"wavelengths", "--dim", "4", "--base", "10000", "--base", "100", "--csv", "-"});
+  EXPECT_EQ(csv.out, "pair,base=10000,base=100\n0,6.283185307179586,6.283185307179586\n1,628.3185307179587,62.83185307179586\n");
+  expect_one_line_error(rope_cli({"wavelengths", "--context", "0"}), 2, "--context must be >= 1 (got 0)");
+}
+
+TEST_F(Cli, FigureOptionsAreChecked) {
+  expect_one_line_error(rope_cli({"decay", "--png", path("d.png"), "--lang", "fr"}), 2, "--lang must be 'en' or 'zh' (got 'fr')");
+  expect_one_line_error(rope_cli({"decay", "--png", path("d.png"), "--width", "10"}), 2, "--width must be between 200 and 8000 pixels (got 10)");
+  expect_one_line_error(rope_cli({"decay", "--output", path("d.bmp")}), 2, "d.bmp");
+  expect_one_line_error(rope_cli({"decay", "--keep-script", path("d.gp")}), 2, "--keep-script needs a figure");
+  expect_one_line_error(rope_cli({"matrix", "--relative", "1", "2", "--png", path("m.png")}), 2, "use it with --position");
+  EXPECT_TRUE(fs::is_empty(dir_));
+}
+
 TEST_F(Cli, FrequenciesCsvAndJson) {
   const Result csv = rope_cli({"freqs", "--dim", "8", "--csv", "-"});
   ASSERT_EQ(csv.code, 0);

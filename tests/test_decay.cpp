@@ -5,7 +5,9 @@
 
 #include "reference_data.hpp"
 #include "rope/error.hpp"
+#include "rope/apply.hpp"
 #include "rope/frequencies.hpp"
+#include "rope/random.hpp"
 
 namespace rope {
 namespace {
@@ -58,6 +60,74 @@ TEST(Decay, MatchesNumpyReferenceToOneInATrillion) {
       }
     }
   }
+}
+
+TEST(Decay, OnesScoreMatchesPublishedValues) {
+  // known-values.md §3: B(m) = Σ_j cos(m θ_j), d = 128, base 1e4, quoted to 4 decimals; the all-ones
+  // score is 2·B(m) (M14), so the tolerance is 2 × 5e-5.
+  const Eigen::VectorXd theta = frequencies(128, 1e4);
+  EXPECT_EQ(ones_score(theta, 0.0), 128.0);  // exact: 64 terms cos 0 = 1
+  const std::pair<double, double> table[] = {{1, 62.0937}, {10, 42.8200}, {100, 30.5435}, {1000, 10.1777}};
+  for (const auto& [m, b] : table) EXPECT_NEAR(ones_score(theta, m), 2 * b, 1e-4) << "m=" << m;
+}
+
+TEST(Decay, RandomScoresEqualDirectRotationOfTheSameDraws) {
+  // (M15) uses A cos + B sin per pair; here the same draws (q_a, q_b, k_a, k_b per pair, in the
+  // generator's order) are rotated with apply_rotary instead. Two samples, so mean and sd are exact
+  // functions of the two scores; rounding-level agreement (1e-12 on scores of size ~10).
+  const int d = 16;
+  const std::uint64_t seed = 77;
+  const Eigen::VectorXd theta = frequencies(d, 1e4);
+  Eigen::VectorXd distances(3);
+  distances << 0, 3, 250;
+  const RandomScores got = random_scores(theta, distances, 2, seed);
+  Random rng(seed);
+  Eigen::VectorXd q[2] = {Eigen::VectorXd(d), Eigen::VectorXd(d)};
+  Eigen::VectorXd k[2] = {Eigen::VectorXd(d), Eigen::VectorXd(d)};
+  for (int s = 0; s < 2; ++s) {
+    for (int i = 0; i < d / 2; ++i) {
+      q[s][2 * i] = rng.normal();
+      q[s][2 * i + 1] = rng.normal();
+      k[s][2 * i] = rng.normal();
+      k[s][2 * i + 1] = rng.normal();
+    }
+  }
+  for (Eigen::Index j = 0; j < distances.size(); ++j) {
+    const double a = apply_rotary(q[0], theta, distances[j], Layout::Interleaved).dot(k[0]);
+    const double b = apply_rotary(q[1], theta, distances[j], Layout::Interleaved).dot(k[1]);
+    EXPECT_NEAR(got.mean[j], (a + b) / 2, 1e-12);
+    EXPECT_NEAR(got.stddev[j], std::abs(a - b) / std::sqrt(2.0), 1e-12);  // sample sd of two values
+  }
+}
+
+TEST(Decay, RandomScoresHaveMeanZeroAndVarianceD) {
+  // For q, k ~ N(0, I_d) and orthogonal R, <R q, k> has mean 0 and variance d (M15). With N = 4000
+  // pairs the sample mean has standard error √(d/N) = 0.179 (d = 128): 5 standard errors = 0.89.
+  // The sample sd has relative standard error about 1/√(2N)·√(1 + kurtosis excess) ≈ 0.016; allow 8%.
+  const Eigen::VectorXd theta = frequencies(128, 1e4);
+  const Eigen::VectorXd distances = linspace(1000, 11);
+  const RandomScores r = random_scores(theta, distances, 4000, 2104);
+  for (Eigen::Index j = 0; j < distances.size(); ++j) {
+    EXPECT_NEAR(r.mean[j], 0.0, 0.89) << "m=" << distances[j];
+    EXPECT_NEAR(r.stddev[j], std::sqrt(128.0), 0.08 * std::sqrt(128.0)) << "m=" << distances[j];
+  }
+}
+
+TEST(Decay, RandomScoresRejectBadSampleCounts) {
+  const Eigen::VectorXd theta = frequencies(8, 1e4);
+  EXPECT_THAT([&] { random_scores(theta, linspace(1, 3), 1, 1); }, ThrowsMessage<InvalidArgument>(HasSubstr("samples must be >= 2")));
+  EXPECT_THAT([&] { random_scores(frequencies(4096, 1e4), linspace(1, 1000000), 100000, 1); },
+              ThrowsMessage<InvalidArgument>(HasSubstr("exceeds the limit")));
+}
+
+TEST(Decay, LogspaceIsGeometric) {
+  Eigen::VectorXd expected(3);
+  expected << 1, 10, 100;
+  EXPECT_EQ(logspace(100, 3), expected);  // 10^0, 10^1, 10^2 exactly (pow of exact integers)
+  const Eigen::VectorXd x = logspace(1e6, 61);
+  for (Eigen::Index k = 1; k < x.size(); ++k) EXPECT_NEAR(x[k] / x[k - 1], std::pow(10.0, 0.1), 1e-13);
+  EXPECT_THROW(logspace(1, 10), InvalidArgument);
+  EXPECT_THROW(logspace(100, 1), InvalidArgument);
 }
 
 TEST(Decay, LinspaceEdgeCases) {

@@ -74,6 +74,17 @@ TEST(Frequencies, WavelengthsMatchKnownValues) {
   EXPECT_NEAR(wavelengths(frequencies(128, 5e5))[63], 2559195.5, 0.05);
 }
 
+TEST(Frequencies, FirstPairBeyondContextGivesTheCriticalDimension) {
+  // known-values.md §8 (Liu et al. 2023, OpenLMLab/scaling-rope README): d_extra = 2⌈(d/2)·log_base(T/2π)⌉,
+  // LLaMA2 d = 128, base 1e4: T = 4096 → 92 (the README's example); 2048 → 82, 8192 → 100,
+  // 16384 → 110, 32768 → 120. The first pair with λ_i > T is d_extra / 2.
+  const Eigen::VectorXd lambda = wavelengths(frequencies(128, 1e4));
+  const std::pair<double, Eigen::Index> table[] = {{2048, 41}, {4096, 46}, {8192, 50}, {16384, 55}, {32768, 60}};
+  for (const auto& [T, pair] : table) EXPECT_EQ(first_pair_beyond(lambda, T), pair) << T;
+  EXPECT_EQ(first_pair_beyond(lambda, 1e9), 64);  // every pair turns within a billion positions
+  EXPECT_EQ(first_pair_beyond(lambda, 1), 0);
+}
+
 TEST(Frequencies, ExponentOfPairZeroIsPositiveZero) {
   EXPECT_FALSE(std::signbit(frequency_exponent(128, 0)));
   EXPECT_EQ(frequency_exponent(128, 1), -1.0 / 64.0);

@@ -1,15 +1,18 @@
-// rope decay: RoFormer's long-range decay bound f(m), docs/math.md (M11).
+// rope decay: how RoPE scores behave with relative distance, docs/math.md (M11), (M14), (M15):
+// RoFormer's bound (default), the all-ones score, or the mean ± 1σ of random pairs; table, CSV, figure.
 #include <fmt/format.h>
 #include <memory>
 
 #include "commands.hpp"
 #include "exit_codes.hpp"
+#include "figure_options.hpp"
 #include "options.hpp"
 #include "output.hpp"
 #include "rope/csv.hpp"
 #include "rope/decay.hpp"
 #include "rope/error.hpp"
 #include "rope/frequencies.hpp"
+#include "rope/random.hpp"
 
 namespace rope::cli {
 
@@ -18,15 +21,108 @@ inline constexpr long kMaxPoints = 10'000'000;
 inline constexpr double kMaxDistance = 1e9;
 inline constexpr std::size_t kMaxBases = 16;
 
+enum class DecayKind { Bound, Ones, Random };
+
 struct DecayOptions {
   std::vector<double> bases{kDefaultBase};
   int dim = 128;
   double max_distance = 256;
   long points = 1000;
+  std::string kind = "bound";
+  long samples = 1000;
+  std::uint64_t seed = kDefaultSeed;
+  bool normalize = false;
+  bool log_x = false;
+  bool log_y = false;
   std::string csv;
+  FigureOptions figure;
 };
 
+namespace {
+
+DecayKind parse_kind(const std::string& text) {
+  if (text == "bound") return DecayKind::Bound;
+  if (text == "ones") return DecayKind::Ones;
+  if (text == "random") return DecayKind::Random;
+  throw InvalidArgument(fmt::format("--kind must be 'bound', 'ones' or 'random' (got '{}')", text));
+}
+
+/// One curve per base: the values (the mean for Random) and, for Random, the standard deviation.
+struct Curves {
+  std::vector<Eigen::VectorXd> value;
+  std::vector<Eigen::VectorXd> stddev;
+};
+
+Curves compute(const DecayOptions& opt, DecayKind kind, const Eigen::VectorXd& distances) {
+  Curves c;
+  for (double base : opt.bases) {
+    const Eigen::VectorXd theta = frequencies(opt.dim, base);
+    switch (kind) {
+      case DecayKind::Bound: {
+        const double scale = opt.normalize ? decay_bound(theta, 0.0) : 1.0;
+        c.value.push_back(decay_bound(theta, distances) / scale);
+        break;
+      }
+      case DecayKind::Ones: {
+        const double scale = opt.normalize ? ones_score(theta, 0.0) : 1.0;
+        c.value.push_back(ones_score(theta, distances) / scale);
+        break;
+      }
+      case DecayKind::Random: {
+        RandomScores r = random_scores(theta, distances, opt.samples, opt.seed);
+        c.value.push_back(std::move(r.mean));
+        c.stddev.push_back(std::move(r.stddev));
+        break;
+      }
+    }
+  }
+  return c;
+}
+
+std::string base_name(double base) { return "base=" + format_number(base); }
+
+plot::Figure make_figure(const DecayOptions& opt, DecayKind kind, const Eigen::VectorXd& x, const Curves& c) {
+  const FigureOptions& f = opt.figure;
+  plot::Figure fig;
+  fig.xlabel = f.text("relative distance m", "相对距离 m");
+  fig.log_x = opt.log_x;
+  fig.log_y = opt.log_y;
+  switch (kind) {
+    case DecayKind::Bound:
+      fig.title = fmt::format(f.text("RoFormer long-range decay bound, d = {}", "RoFormer 远程衰减上界, d = {}"), opt.dim);
+      fig.ylabel = opt.normalize ? f.text("f(m) / f(0)", "相对大小 f(m) / f(0)") : f.text("bound f(m)", "相对大小 f(m)");
+      break;
+    case DecayKind::Ones:
+      fig.title = fmt::format(f.text("score of q = k = all ones: 2·Σ cos(m·θ_i), d = {}",
+                                     "全 1 向量 q = k 的得分 2·Σ cos(m·θ_i), d = {}"),
+                              opt.dim);
+      fig.ylabel = opt.normalize ? f.text("score / d", "得分 / d") : f.text("score", "得分");
+      break;
+    case DecayKind::Random:
+      fig.title = fmt::format(f.text("random q, k ~ N(0, I): mean ± 1σ of <R_m q, k> over {} pairs, d = {}",
+                                     "随机 q、k ~ N(0, I):<R_m q, k> 的均值 ± 1σ({} 对), d = {}"),
+                              opt.samples, opt.dim);
+      fig.ylabel = f.text("score <R_m q, k>", "得分 <R_m q, k>");
+      fig.lines.push_back({plot::ReferenceLine::Axis::Y, 0.0, f.text("expected value 0", "期望值 0"), -1});
+      break;
+  }
+  for (std::size_t b = 0; b < opt.bases.size(); ++b) {
+    const std::string label = "base = " + format_number(opt.bases[b]);
+    const int color = static_cast<int>(b);
+    if (kind == DecayKind::Random) {
+      fig.bands.push_back({label + " ± 1σ", x, c.value[b] - c.stddev[b], c.value[b] + c.stddev[b], color});
+      fig.series.push_back({label + f.text(" mean", " 均值"), x, c.value[b], color});
+    } else {
+      fig.series.push_back({label, x, c.value[b], color});
+    }
+  }
+  return fig;
+}
+
+}  // namespace
+
 int run_decay(const DecayOptions& opt, std::ostream& out) {
+  const DecayKind kind = parse_kind(opt.kind);
   if (opt.bases.size() > kMaxBases) {
     throw InvalidArgument(fmt::format("at most {} --base values (got {})", kMaxBases, opt.bases.size()));
   }
@@ -37,59 +133,119 @@ int run_decay(const DecayOptions& opt, std::ostream& out) {
     throw InvalidArgument(fmt::format("--max-distance must be between 0 and {:g} (got {})", kMaxDistance,
                                       format_number(opt.max_distance)));
   }
+  if (opt.normalize && kind == DecayKind::Random) {
+    throw InvalidArgument("--normalize does not apply to --kind random: its value at distance 0 is 0 in expectation");
+  }
+  if (opt.log_x && (opt.points < 2 || opt.max_distance <= 1)) {
+    throw InvalidArgument(fmt::format("--log-x needs --points >= 2 and --max-distance > 1 (got {} and {})", opt.points,
+                                      format_number(opt.max_distance)));
+  }
+  if (opt.log_y && kind != DecayKind::Bound) {
+    throw InvalidArgument(fmt::format("--log-y needs positive values: only --kind bound has them (got --kind {})", opt.kind));
+  }
   check_dimension(opt.dim);
   for (double base : opt.bases) check_base(base);
+  check_figure_options(opt.figure);
 
-  Table table{{"distance"}, {linspace(opt.max_distance, opt.points)}};
-  for (double base : opt.bases) {
-    table.header.push_back("base=" + format_number(base));
-    table.columns.push_back(decay_bound(frequencies(opt.dim, base), table.columns.front()));
-  }
-  if (!opt.csv.empty()) write_output(opt.csv, to_csv(table), out);
-  if (opt.csv == "-") return kOk;
+  const Eigen::VectorXd distances = opt.log_x ? logspace(opt.max_distance, opt.points) : linspace(opt.max_distance, opt.points);
+  const Curves curves = compute(opt, kind, distances);
 
-  out << fmt::format("RoFormer long-range decay bound, d = {} (docs/math.md (M11)):\n", opt.dim);
-  out << "  f(m) = (1/(d/2)) Σ_j |Σ_{i≤j} e^(i·m·θ_i)|, f(0) = (d/2 + 1)/2\n";
-  out << "  an upper bound on the relative size of the score, not an attention score: for random\n"
-         "  zero-mean q and k the expected score is 0 at every distance\n\n";
-  // A summary at round distances 0, 1, 2, 5, 10, … and the largest, evaluated directly; the grid is in the CSV.
-  std::vector<double> shown{0.0};
-  for (double decade = 1; decade <= opt.max_distance; decade *= 10) {
-    for (double step : {1.0, 2.0, 5.0}) {
-      if (step * decade < opt.max_distance) shown.push_back(step * decade);
+  Table table{{"distance"}, {distances}};
+  for (std::size_t b = 0; b < opt.bases.size(); ++b) {
+    if (kind == DecayKind::Random) {
+      table.header.push_back(base_name(opt.bases[b]) + "_mean");
+      table.columns.push_back(curves.value[b]);
+      table.header.push_back(base_name(opt.bases[b]) + "_sd");
+      table.columns.push_back(curves.stddev[b]);
+    } else {
+      table.header.push_back(base_name(opt.bases[b]));
+      table.columns.push_back(curves.value[b]);
     }
   }
-  if (opt.max_distance > 0) shown.push_back(opt.max_distance);
-  const Eigen::VectorXd distances = Eigen::Map<const Eigen::VectorXd>(shown.data(), static_cast<Eigen::Index>(shown.size()));
+  if (!opt.csv.empty()) write_output(opt.csv, to_csv(table), out);
+  draw(make_figure(opt, kind, distances, curves), opt.figure);
+  if (opt.csv == "-") return kOk;
+
+  switch (kind) {
+    case DecayKind::Bound:
+      out << fmt::format("RoFormer long-range decay bound, d = {} (docs/math.md (M11)):\n", opt.dim);
+      out << "  f(m) = (1/(d/2)) Σ_j |Σ_{i≤j} e^(i·m·θ_i)|, f(0) = (d/2 + 1)/2\n";
+      out << "  an upper bound on the relative size of the score, not an attention score: for random\n"
+             "  zero-mean q and k the expected score is 0 at every distance (--kind random)\n";
+      break;
+    case DecayKind::Ones:
+      out << fmt::format("score of q = k = all ones, d = {} (docs/math.md (M14)): 2·Σ_i cos(m·θ_i), {} at m = 0\n",
+                         opt.dim, opt.dim);
+      out << "  the decaying curve many explainers show; it is one special pair, not the typical score\n";
+      break;
+    case DecayKind::Random:
+      out << fmt::format("score <R_m q, k> of {} random pairs q, k ~ N(0, I), d = {}, seed {} (docs/math.md (M15)):\n",
+                         opt.samples, opt.dim, opt.seed);
+      out << fmt::format("  mean and standard deviation; expected mean 0 and standard deviation √d = {:.4g} at every m\n",
+                         std::sqrt(static_cast<double>(opt.dim)));
+      break;
+  }
+  if (opt.normalize) out << "  normalized: divided by the value at distance 0\n";
+  out << '\n';
+
+  // A summary at round distances 0 (or 1 on a log grid), 1, 2, 5, 10, … and the largest, evaluated
+  // directly with the same draws; the full grid is in the CSV.
+  std::vector<double> shown{opt.log_x ? 1.0 : 0.0};
+  for (double decade = 1; decade <= opt.max_distance; decade *= 10) {
+    for (double step : {1.0, 2.0, 5.0}) {
+      if (step * decade < opt.max_distance && step * decade > shown.front()) shown.push_back(step * decade);
+    }
+  }
+  if (opt.max_distance > shown.front()) shown.push_back(opt.max_distance);
+  const Eigen::VectorXd at = Eigen::Map<const Eigen::VectorXd>(shown.data(), static_cast<Eigen::Index>(shown.size()));
+  const Curves summary = compute(opt, kind, at);
   std::string header = fmt::format("{:>12}", "distance m");
-  std::vector<Eigen::VectorXd> values;
-  for (std::size_t b = 0; b < opt.bases.size(); ++b) {
-    header += fmt::format("  {:>14}", table.header[b + 1]);
-    values.push_back(decay_bound(frequencies(opt.dim, opt.bases[b]), distances));
+  for (double base : opt.bases) {
+    header += kind == DecayKind::Random ? fmt::format("  {:>26}", base_name(base) + " mean ± sd")
+                                        : fmt::format("  {:>14}", base_name(base));
   }
   out << header << '\n';
-  for (Eigen::Index r = 0; r < distances.size(); ++r) {
-    std::string line = fmt::format("{:>12}", format_number(distances[r]));
-    for (const auto& v : values) line += fmt::format("  {:>14.6f}", v[r]);
+  for (Eigen::Index r = 0; r < at.size(); ++r) {
+    std::string line = fmt::format("{:>12}", format_number(at[r]));
+    for (std::size_t b = 0; b < opt.bases.size(); ++b) {
+      line += kind == DecayKind::Random
+                  ? fmt::format("  {:>26}", fmt::format("{:.4f} ± {:.4f}", summary.value[b][r], summary.stddev[b][r]))
+                  : fmt::format("  {:>14.6f}", summary.value[b][r]);
+    }
     out << line << '\n';
   }
   if (opt.csv.empty()) {
-    out << fmt::format("(the {} evenly spaced points from 0 to {}: --csv FILE)\n", opt.points,
-                       format_number(opt.max_distance));
+    out << fmt::format("(the {} {} points from {} to {}: --csv FILE)\n", opt.points,
+                       opt.log_x ? "log-spaced" : "evenly spaced", opt.log_x ? 1 : 0, format_number(opt.max_distance));
   }
   return kOk;
 }
 
 Command add_decay_command(CLI::App& app) {
   auto opt = std::make_shared<DecayOptions>();
-  CLI::App* sub = app.add_subcommand("decay", "RoFormer's long-range decay bound against relative distance");
+  CLI::App* sub = app.add_subcommand("decay", "How RoPE scores behave with relative distance: RoFormer's bound and more");
   add_reals_option(*sub, "-b,--base", opt->bases, "RoPE base, > 1; repeat for several curves");
   add_dim_option(*sub, opt->dim);
+  sub->add_option("--kind", opt->kind,
+                  "bound: RoFormer's upper bound (M11); ones: the score of q = k = all ones (M14); "
+                  "random: mean ± 1σ over random pairs (M15)")
+      ->capture_default_str()
+      ->type_name("KIND");
   add_real_option(*sub, "--max-distance", opt->max_distance, fmt::format("largest distance m (0 … {:g})", kMaxDistance));
   add_long_option(*sub, "--points", opt->points,
-                  fmt::format("evenly spaced distances from 0 to max-distance inclusive (1 … {})", kMaxPoints));
-  sub->add_option("--csv", opt->csv, "write distance,base=B,… to FILE ('-' for stdout)")->type_name("FILE");
-  sub->footer("Example:\n  rope decay --base 10000 --dim 128 --csv decay.csv\n  rope decay --base 10000 --base 500000 --max-distance 4096");
+                  fmt::format("distances from 0 to max-distance inclusive, evenly spaced (1 … {})", kMaxPoints));
+  add_long_option(*sub, "--samples", opt->samples, "random pairs for --kind random (>= 2)");
+  add_seed_option(*sub, opt->seed, "seed of the random pairs (same seed, same output)");
+  sub->add_flag("--normalize", opt->normalize, "divide each curve by its value at distance 0");
+  sub->add_flag("--log-x", opt->log_x, "log-spaced distances from 1 to max-distance, on a log axis");
+  sub->add_flag("--log-y", opt->log_y, "log axis for the values (--kind bound)");
+  sub->add_option("--csv", opt->csv, "write the plotted data, distance then one column per base, to FILE ('-' for stdout)")
+      ->type_name("FILE");
+  add_figure_options(*sub, opt->figure);
+  sub->footer(
+      "Example:\n  rope decay --base 10000 --dim 128 --csv decay.csv --png decay.png\n"
+      "  rope decay --base 10000 --base 500000 --max-distance 4096\n"
+      "  rope decay --kind random --samples 2000 --png random.png");
   return {sub, [opt](std::ostream& out) { return run_decay(*opt, out); }};
 }
 

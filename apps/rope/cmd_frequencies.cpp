@@ -1,4 +1,5 @@
 // rope frequencies (alias freqs): the table θ_i = base^(−2i/d), λ_i = 2π/θ_i, docs/math.md (M1), (M2).
+#include <cmath>
 #include <fmt/format.h>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -6,6 +7,8 @@
 
 #include "commands.hpp"
 #include "exit_codes.hpp"
+#include "figure_options.hpp"
+#include "rope/error.hpp"
 #include "options.hpp"
 #include "output.hpp"
 #include "rope/csv.hpp"
@@ -20,7 +23,12 @@ struct FrequenciesOptions {
   bool has_position = false;
   std::string csv;
   bool json = false;
+  int max_position = 128;  ///< last position of the cos(m·θ_i) heatmap
+  FigureOptions figure;
 };
+
+/// The heatmap has (max_position + 1) × d/2 cells; more than this is slow to draw and unreadable.
+inline constexpr double kMaxHeatmapCells = 4'194'304;
 
 namespace {
 
@@ -44,6 +52,30 @@ int run_frequencies(const FrequenciesOptions& opt, std::ostream& out) {
     exponent[i] = frequency_exponent(opt.dim, i);
   }
   const Eigen::VectorXd angle = opt.position * theta;
+  check_figure_options(opt.figure);
+  if (opt.max_position < 1 || (opt.max_position + 1.0) * half > kMaxHeatmapCells) {
+    throw InvalidArgument(fmt::format("--max-position must be >= 1 with (max-position + 1)·d/2 <= {:.0f} (got {})",
+                                      kMaxHeatmapCells, opt.max_position));
+  }
+  if (opt.figure.wanted()) {
+    // cos(m·θ_i): rows are pairs, columns positions 0 … max-position (M1).
+    Eigen::MatrixXd z(half, opt.max_position + 1);
+    for (int i = 0; i < half; ++i) {
+      for (int m = 0; m <= opt.max_position; ++m) z(i, m) = std::cos(m * theta[i]);
+    }
+    const FigureOptions& f = opt.figure;
+    plot::Figure fig;
+    fig.title = fmt::format(f.text("cos(m·θ_i): every pair turns at its own speed (d = {}, base = {})",
+                                   "cos(m·θ_i):每一对以自己的速度旋转(d = {},base = {})"),
+                            opt.dim, format_number(opt.base));
+    fig.xlabel = f.text("position m", "位置 m");
+    fig.ylabel = f.text("pair i (0 = fastest)", "维度对 i(0 转得最快)");
+    plot::Heatmap h;
+    h.z = z;
+    h.colorbar_label = "cos(m·θ_i)";
+    fig.heatmap = h;
+    draw(fig, f);
+  }
 
   if (!opt.csv.empty()) {
     Table table{{"pair", "exponent", "theta", "wavelength"}, {pair, exponent, theta, lambda}};
@@ -97,7 +129,9 @@ Command add_frequencies_command(CLI::App& app) {
   sub->add_option("--csv", opt->csv, "write pair,exponent,theta,wavelength[,angle] to FILE ('-' for stdout)")
       ->type_name("FILE");
   sub->add_flag("--json", opt->json, "print JSON: inv_freq (the θ_i), attention_factor, wavelength, …");
-  sub->footer("Example:\n  rope frequencies --dim 8 --base 10000\n  rope freqs --dim 128 --csv freqs.csv");
+  add_int_option(*sub, "--max-position", opt->max_position, "last position of the figure's cos(m·θ_i) heatmap")->group("Figure");
+  add_figure_options(*sub, opt->figure);
+  sub->footer("Example:\n  rope frequencies --dim 8 --base 10000\n  rope freqs --dim 128 --csv freqs.csv\n  rope freqs --dim 64 --png cos.png");
   return {sub, [opt, position](std::ostream& out) {
             opt->has_position = position->count() > 0;
             return run_frequencies(*opt, out);

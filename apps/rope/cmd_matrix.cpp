@@ -4,6 +4,7 @@
 
 #include "commands.hpp"
 #include "exit_codes.hpp"
+#include "figure_options.hpp"
 #include "options.hpp"
 #include "output.hpp"
 #include "rope/csv.hpp"
@@ -26,6 +27,7 @@ struct MatrixOptions {
   Layout layout = Layout::Interleaved;
   int digits = 6;
   std::string csv;
+  FigureOptions figure;
 };
 
 namespace {
@@ -62,6 +64,10 @@ int run_matrix(const MatrixOptions& opt, std::ostream& out) {
   if (opt.digits < 0 || opt.digits > 17) {
     throw InvalidArgument(fmt::format("--digits must be between 0 and 17 (got {})", opt.digits));
   }
+  check_figure_options(opt.figure);
+  if (opt.figure.wanted() && !opt.relative.empty()) {
+    throw InvalidArgument("a figure (--png, --svg, --pdf, --output) draws R_m: use it with --position, not --relative");
+  }
   if (opt.has_position == !opt.relative.empty()) {
     throw InvalidArgument("give exactly one of --position M or --relative M N");
   }
@@ -92,6 +98,21 @@ int run_matrix(const MatrixOptions& opt, std::ostream& out) {
 
   const Eigen::MatrixXd r = rotation_matrix<double>(theta, opt.position, opt.layout);
   if (!opt.csv.empty()) write_output(opt.csv, to_csv(r), out);
+  if (opt.figure.wanted()) {
+    const FigureOptions& f = opt.figure;
+    plot::Figure fig;
+    fig.title = fmt::format(f.text("R^d_(Θ,m): d = {}, m = {}, base = {}, {} layout", "旋转矩阵 R^d_(Θ,m):d = {},m = {},base = {},{} 排列"),
+                            opt.dim, format_number(opt.position), format_number(opt.base),
+                            opt.layout == Layout::Interleaved ? f.text("interleaved", "相邻配对") : f.text("half-split", "前后半配对"));
+    fig.xlabel = f.text("column j", "列 j");
+    fig.ylabel = f.text("row i", "行 i");
+    plot::Heatmap h;
+    h.z = r;
+    h.rows_downward = true;
+    h.colorbar_label = f.text("entry R_ij", "元素 R_ij");
+    fig.heatmap = h;
+    draw(fig, f);
+  }
   if (opt.csv == "-") return kOk;
   out << fmt::format("R^d_(Θ,m) for d = {}, m = {}, base = {}, {} layout: block i = R(m·θ_i) on channels {}\n\n",
                      opt.dim, format_number(opt.position), format_number(opt.base), to_string(opt.layout),
@@ -116,7 +137,8 @@ Command add_matrix_command(CLI::App& app) {
       ->type_name("FILE")
       ->excludes(relative);
   position->excludes(relative);
-  sub->footer("Example:\n  rope matrix --dim 4 --position 1\n  rope matrix --dim 4 --relative 2 5");
+  add_figure_options(*sub, opt->figure);
+  sub->footer("Example:\n  rope matrix --dim 4 --position 1\n  rope matrix --dim 4 --relative 2 5\n  rope matrix --dim 64 --position 3 --png matrix.png");
   return {sub, [opt, position](std::ostream& out) {
             opt->has_position = position->count() > 0;
             return run_matrix(*opt, out);

@@ -8,8 +8,6 @@
 #include "options.hpp"
 #include "output.hpp"
 #include "rope/csv.hpp"
-#include "rope/error.hpp"
-#include "rope/parse.hpp"
 #include "rope/verify.hpp"
 
 namespace rope::cli {
@@ -110,14 +108,7 @@ Command add_verify_command(CLI::App& app) {
   add_base_option(*sub, s.base);
   add_long_option(*sub, "-n,--trials", s.trials, fmt::format("random draws of q, k, m, n, c (1 … {})", kMaxTrials));
   add_real_option(*sub, "--max-position", s.max_position, "positions are drawn from [0, max-position)");
-  sub->add_option_function<std::string>(
-         "--seed", [&s](const std::string& text) {
-           const long seed = parse_integer(text, "--seed");
-           if (seed < 0) throw InvalidArgument(fmt::format("--seed must be >= 0 (got {})", text));
-           s.seed = static_cast<std::uint64_t>(seed);
-         }, "seed of the random draws (same seed, same output)")
-      ->default_str(std::to_string(s.seed))
-      ->type_name("INT");
+  add_seed_option(*sub, s.seed, "seed of the random draws (same seed, same output)");
   add_layout_option(*sub, s.layout);
   sub->add_option("--csv", opt->csv, "write one row per identity to FILE ('-' for stdout)")->type_name("FILE");
   sub->add_flag("--json", opt->json, "print the report as JSON");

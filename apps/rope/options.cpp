@@ -61,6 +61,20 @@ CLI::Option* add_reals_option(CLI::App& app, const std::string& name, std::vecto
       ->type_name("NUM");
 }
 
+CLI::Option* add_seed_option(CLI::App& app, std::uint64_t& target, const std::string& help) {
+  return app
+      .add_option_function<std::string>(
+          "--seed",
+          [&target](const std::string& text) {
+            const long seed = parse_integer(text, "--seed");
+            if (seed < 0) throw InvalidArgument(fmt::format("--seed must be >= 0 (got {})", text));
+            target = static_cast<std::uint64_t>(seed);
+          },
+          help)
+      ->default_str(std::to_string(target))
+      ->type_name("INT");
+}
+
 CLI::Option* add_dim_option(CLI::App& app, int& target) {
   return add_int_option(app, "-d,--dim", target, "head (rotary) dimension d: even, >= 2");
 }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,9 @@ CLI::Option* add_real_option(CLI::App& app, const std::string& name, double& tar
 /// One or more values, given as `--name a b` or `--name a --name b`; replaces the default.
 CLI::Option* add_reals_option(CLI::App& app, const std::string& name, std::vector<double>& target,
                               const std::string& help);
+
+/// --seed, a non-negative decimal integer.
+CLI::Option* add_seed_option(CLI::App& app, std::uint64_t& target, const std::string& help);
 
 /// -d/--dim, the head dimension.
 CLI::Option* add_dim_option(CLI::App& app, int& target);

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <cstdint>
 
 namespace rope {
 
@@ -18,6 +19,30 @@ double decay_bound(const Eigen::VectorXd& theta, double m);
 
 /// f at each distance of `distances`.
 Eigen::VectorXd decay_bound(const Eigen::VectorXd& theta, const Eigen::VectorXd& distances);
+
+/// The score of q = k = all ones at distance m, ⟨R_0 1, R_m 1⟩ = 2·Σ_i cos(m θ_i)                   (M14)
+/// The decaying curve many explainers show; 2·(d/2) = d at m = 0.
+double ones_score(const Eigen::VectorXd& theta, double m);
+Eigen::VectorXd ones_score(const Eigen::VectorXd& theta, const Eigen::VectorXd& distances);
+
+/// Mean and standard deviation over `samples` random pairs of ⟨R_m q, k⟩, q and k standard normal  (M15)
+/// (the same pairs at every distance). Per pair i the score is A_i cos(mθ_i) + B_i sin(mθ_i) with
+/// A_i = q_a k_a + q_b k_b and B_i = q_a k_b − q_b k_a, so its expectation is 0 at every m and its
+/// variance is d: random scores do not decay (user confusion C12).
+struct RandomScores {
+  Eigen::VectorXd mean;
+  Eigen::VectorXd stddev;
+};
+/// @throws InvalidArgument if samples < 2 or samples·distances·d/2 exceeds kMaxRandomWork.
+RandomScores random_scores(const Eigen::VectorXd& theta, const Eigen::VectorXd& distances, long samples,
+                           std::uint64_t seed);
+
+/// Bound on samples × distances × pairs for random_scores (about a minute of work at most).
+inline constexpr double kMaxRandomWork = 2e10;
+
+/// `points` values from 1 to `stop` spaced evenly on a log scale (NumPy's np.geomspace(1, stop, points)),
+/// for log-x plots, where distance 0 has no place. @throws InvalidArgument unless points >= 2 and stop > 1.
+Eigen::VectorXd logspace(double stop, long points);
 
 /// `points` evenly spaced values from 0 to `stop` inclusive, computed as NumPy's
 /// np.linspace(0, stop, points) computes them (k·(stop/(points−1)), the last one exactly stop), so

@@ -25,3 +25,14 @@ Eigen::VectorXd wavelengths(const Eigen::VectorXd& theta) {
 }
 
 }  // namespace rope
+
+namespace rope {
+
+Eigen::Index first_pair_beyond(const Eigen::VectorXd& lambda, double context) {
+  for (Eigen::Index i = 0; i < lambda.size(); ++i) {
+    if (lambda[i] > context) return i;
+  }
+  return lambda.size();
+}
+
+}  // namespace rope

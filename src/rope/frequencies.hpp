@@ -25,6 +25,12 @@ Eigen::VectorXd frequencies(int d, double base = kDefaultBase);
 /// Example: wavelengths(frequencies(4, 1e4)) ≈ {6.2832, 628.32}
 Eigen::VectorXd wavelengths(const Eigen::VectorXd& theta);
 
+/// The first pair whose wavelength exceeds `context`: from it on, pairs never complete a full turn
+/// within the context (the "critical dimension" of Liu et al. 2023, arXiv:2310.05209, is 2× this
+/// index). Returns lambda.size() if every wavelength fits.
+///     i* = min { i : λ_i > L }
+Eigen::Index first_pair_beyond(const Eigen::VectorXd& lambda, double context);
+
 /// The exponent −2i/d of pair i, as printed next to θ_i (so a reader can check an explainer).
 double frequency_exponent(int d, int i);
 
