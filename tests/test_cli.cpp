@@ -2,6 +2,7 @@
 #include "rope/cli.hpp"
 
 #include <filesystem>
+#include <fmt/format.h>
 #include <fstream>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -9,6 +10,7 @@
 #include <sstream>
 
 #include "reference_data.hpp"
+#include "scoped_env.hpp"
 #include "rope/frequencies.hpp"
 
 namespace rope {
@@ -254,6 +256,106 @@ TEST_F(Cli, VerifyPassesAndIsReproducible) {
   const auto j = nlohmann::json::parse(json.out);
   EXPECT_TRUE(j["passed"].get<bool>());
   EXPECT_EQ(j["identities"].size(), 7u);
+}
+
+
+// ---------------------------------------------------------------------------------------------
+// Figures through the command line (the plot module itself: test_plot.cpp).
+
+/// Width and height from a PNG's IHDR chunk, after checking the 8-byte signature.
+std::pair<std::uint32_t, std::uint32_t> png_size(const std::string& bytes) {
+  if (bytes.size() < 24 || bytes.compare(0, 8, "\x89PNG\r\n\x1a\n") != 0) return {0, 0};
+  const auto be = [&](std::size_t at) {
+    std::uint32_t v = 0;
+    for (std::size_t i = 0; i < 4; ++i) v = (v << 8) | static_cast<unsigned char>(bytes[at + i]);
+    return v;
+  };
+  return {be(16), be(20)};
+}
+
+TEST_F(Cli, FiguresHaveTheRequestedSizeAndSameBytesEveryRun) {
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"decay", "--base", "10000", "--base", "500000"},
+        std::vector<std::string>{"wavelengths", "--context", "4096"},
+        std::vector<std::string>{"matrix", "--dim", "16", "--position", "3"},
+        std::vector<std::string>{"frequencies", "--dim", "16", "--max-position", "40"}}) {
+    for (const std::string name : {"a", "b"}) {
+      std::vector<std::string> run = args;
+      for (const std::string& extra : std::vector<std::string>{"--png", path(name + ".png"), "--svg", path(name + ".svg"),
+                                                               "--width", "640", "--height", "480"}) {
+        run.push_back(extra);
+      }
+      const Result r = rope_cli(run);
+      ASSERT_EQ(r.code, 0) << args[0] << ": " << r.err;
+    }
+    EXPECT_EQ(png_size(read(path("a.png"))), (std::pair<std::uint32_t, std::uint32_t>{640, 480})) << args[0];
+    EXPECT_EQ(read(path("a.png")), read(path("b.png"))) << args[0];
+    EXPECT_EQ(read(path("a.svg")), read(path("b.svg"))) << args[0];
+    EXPECT_THAT(read(path("a.svg")), HasSubstr("<svg")) << args[0];
+  }
+}
+
+TEST_F(Cli, CsvBesideAFigureHoldsExactlyThePlottedData) {
+  // The kept script's datablock is what gnuplot draws; every line must be the CSV row, as text.
+  const Result r = rope_cli({"decay", "--base", "10000", "--base", "500000", "--points", "300", "--csv", path("d.csv"),
+                             "--png", path("d.png"), "--keep-script", path("d.gp")});
+  ASSERT_EQ(r.code, 0) << r.err;
+  std::istringstream csv(read(path("d.csv")));
+  std::string header;
+  std::getline(csv, header);
+  std::vector<std::vector<std::string>> rows;
+  for (std::string line; std::getline(csv, line);) rows.push_back(test::split(line, ','));
+  ASSERT_EQ(rows.size(), 300u);
+  const std::string script = read(path("d.gp"));
+  for (int series = 0; series < 2; ++series) {
+    const std::string start = fmt::format("$series{} << EOD\n", series);
+    const std::size_t at = script.find(start);
+    ASSERT_NE(at, std::string::npos) << series;
+    std::istringstream block(script.substr(at + start.size()));
+    std::size_t row = 0;
+    for (std::string line; std::getline(block, line) && line != "EOD"; ++row) {
+      ASSERT_LT(row, rows.size());
+      EXPECT_EQ(line, rows[row][0] + " " + rows[row][1 + series]) << "series " << series << " row " << row;
+    }
+    EXPECT_EQ(row, rows.size()) << series;
+  }
+}
+
+TEST_F(Cli, FigureToAnUnwritablePlaceExitsThreeAndLeavesNothing) {
+  expect_one_line_error(rope_cli({"decay", "--png", path("missing/d.png")}), 3, "d.png");
+  expect_one_line_error(rope_cli({"matrix", "--dim", "4", "--position", "1", "--png", dir_.string()}), 3, "Is a directory");
+  EXPECT_TRUE(fs::is_empty(dir_));
+}
+
+TEST_F(Cli, MissingGnuplotExitsThreeWithTheInstallHint) {
+  const test::ScopedEnv env("ROPE_GNUPLOT", "/nonexistent/gnuplot");
+  expect_one_line_error(rope_cli({"decay", "--png", path("d.png")}), 3, "gnuplot not found (install gnuplot-nox)");
+  EXPECT_TRUE(fs::is_empty(dir_));
+}
+
+TEST_F(Cli, TitleCannotInjectGnuplotCommands) {
+  // Each title would run `touch` if it reached gnuplot unquoted, in double quotes, or after a newline.
+  const fs::path old = fs::current_path();
+  fs::current_path(dir_);
+  const std::string titles[] = {"'; system(\"touch PWNED1\") #", "x\nsystem('touch PWNED2')", "`touch PWNED3` @x \\n"};
+  int k = 0;
+  for (const std::string& title : titles) {
+    const Result r = rope_cli({"decay", "--points", "10", "--title", title, "--svg", path(fmt::format("t{}.svg", k++))});
+    EXPECT_EQ(r.code, 0) << r.err;
+  }
+  fs::current_path(old);
+  for (const char* f : {"PWNED1", "PWNED2", "PWNED3"}) EXPECT_FALSE(fs::exists(dir_ / f)) << f;
+  EXPECT_THAT(read(path("t0.svg")), HasSubstr("<text>'; system(\"touch PWNED1\") #</text>"));  // drawn as typed
+}
+
+TEST_F(Cli, ChineseWithoutAChineseFontExitsThreeNamingThePackage) {
+  fs::create_directories(dir_ / "fonts");
+  std::ofstream(dir_ / "fonts.conf") << "<?xml version=\"1.0\"?><!DOCTYPE fontconfig SYSTEM \"fonts.dtd\"><fontconfig><dir>"
+                                     << (dir_ / "fonts").string() << "</dir><cachedir>" << (dir_ / "fonts").string()
+                                     << "</cachedir></fontconfig>";
+  const test::ScopedEnv env("FONTCONFIG_FILE", (dir_ / "fonts.conf").c_str());
+  expect_one_line_error(rope_cli({"decay", "--lang", "zh", "--png", path("zh.png")}), 3, "fonts-wqy-microhei");
+  EXPECT_FALSE(fs::exists(dir_ / "zh.png"));
 }
 
 }  // namespace

@@ -1,5 +1,7 @@
 #include "rope/plot.hpp"
 
+#include "scoped_env.hpp"
+
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -22,6 +24,7 @@ using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::Not;
 using ::testing::ThrowsMessage;
+using rope::test::ScopedEnv;
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
@@ -115,31 +118,6 @@ std::string xml_unescape(std::string s) {
   return s;
 }
 
-/// Sets (or, with nullptr, unsets) an environment variable for one scope.
-class ScopedEnv {
- public:
-  ScopedEnv(const char* name, const char* value) : name_(name) {
-    if (const char* old = std::getenv(name)) old_ = old;
-    if (value != nullptr) {
-      ::setenv(name, value, 1);
-    } else {
-      ::unsetenv(name);
-    }
-  }
-  ScopedEnv(const ScopedEnv&) = delete;
-  ScopedEnv& operator=(const ScopedEnv&) = delete;
-  ~ScopedEnv() {
-    if (old_) {
-      ::setenv(name_.c_str(), old_->c_str(), 1);
-    } else {
-      ::unsetenv(name_.c_str());
-    }
-  }
-
- private:
-  std::string name_;
-  std::optional<std::string> old_;
-};
 
 // ---------------------------------------------------------------------------------------------
 // quote
@@ -286,6 +264,37 @@ TEST(Plot, ScriptDatablockHoldsTheSeriesValuesExactly) {
     EXPECT_EQ(rows[static_cast<std::size_t>(i)][0], s.x[i]);  // exact: shortest round trip
     EXPECT_EQ(rows[static_cast<std::size_t>(i)][1], s.y[i]);
   }
+}
+
+TEST(Plot, ScriptDrawsALongSeriesAsItsMinMaxEnvelope) {
+  // Beyond kMaxPlottedPoints rows only the first, the last and each bucket's min and max are drawn;
+  // every drawn point is a row of the data, and the extremes survive.
+  const Eigen::Index n = 100001;
+  Figure f;
+  Series s;
+  s.x = Eigen::VectorXd::LinSpaced(n, 0, static_cast<double>(n - 1));
+  s.y = (s.x.array() * 0.37).sin() * (1 + s.x.array() / static_cast<double>(n));
+  f.series.push_back(s);
+  const auto rows = datablock(gnuplot_script(f, kPng, Style{}), "$series0");
+  ASSERT_LE(rows.size(), static_cast<std::size_t>(kMaxPlottedPoints));
+  ASSERT_GT(rows.size(), static_cast<std::size_t>(kMaxPlottedPoints) / 2);
+  EXPECT_EQ(rows.front()[0], 0.0);
+  EXPECT_EQ(rows.back()[0], static_cast<double>(n - 1));
+  double max_y = -1e300, min_y = 1e300;
+  for (const auto& row : rows) {
+    const auto k = static_cast<Eigen::Index>(row[0]);
+    ASSERT_EQ(row[0], static_cast<double>(k));
+    EXPECT_EQ(row[1], s.y[k]) << k;  // exactly the data's row
+    max_y = std::max(max_y, row[1]);
+    min_y = std::min(min_y, row[1]);
+  }
+  EXPECT_EQ(max_y, s.y.maxCoeff());
+  EXPECT_EQ(min_y, s.y.minCoeff());
+  // Up to the limit, every row is drawn.
+  f.series[0].x = s.x.head(kMaxPlottedPoints);
+  f.series[0].y = s.y.head(kMaxPlottedPoints);
+  EXPECT_EQ(datablock(gnuplot_script(f, kPng, Style{}), "$series0").size(),
+            static_cast<std::size_t>(kMaxPlottedPoints));
 }
 
 TEST(Plot, ScriptWritesNonFiniteYAsAGapButRejectsNonFiniteX) {

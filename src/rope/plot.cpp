@@ -559,6 +559,39 @@ std::vector<double> log_ticks(double lo, double hi) {
   return ticks;
 }
 
+namespace {
+
+/// The rows of a curve that are drawn: all of them up to kMaxPlottedPoints; beyond, the first, the last,
+/// and in each of kMaxPlottedPoints/2 consecutive buckets the row where `low` is smallest and the one
+/// where `high` is largest, in order. A plot is at most a few thousand pixels wide, so this min/max
+/// envelope looks the same as the full curve while gnuplot draws 10^6 points in a fraction of the time
+/// (about a minute otherwise). Every drawn point is a row of the data.
+std::vector<Eigen::Index> plotted_rows(const Eigen::VectorXd& low, const Eigen::VectorXd& high) {
+  const Eigen::Index n = low.size();
+  std::vector<Eigen::Index> rows;
+  if (n <= kMaxPlottedPoints) {
+    for (Eigen::Index k = 0; k < n; ++k) rows.push_back(k);
+    return rows;
+  }
+  const Eigen::Index buckets = kMaxPlottedPoints / 2 - 1;
+  rows.push_back(0);
+  for (Eigen::Index b = 0; b < buckets; ++b) {
+    const Eigen::Index begin = 1 + b * (n - 2) / buckets;
+    const Eigen::Index end = 1 + (b + 1) * (n - 2) / buckets;
+    Eigen::Index lo = begin, hi = begin;
+    for (Eigen::Index k = begin; k < end; ++k) {
+      if (low[k] < low[lo]) lo = k;
+      if (high[k] > high[hi]) hi = k;
+    }
+    rows.push_back(std::min(lo, hi));
+    if (lo != hi) rows.push_back(std::max(lo, hi));
+  }
+  rows.push_back(n - 1);
+  return rows;
+}
+
+}  // namespace
+
 std::string gnuplot_script(const Figure& f, const std::vector<Output>& outputs, const Style& style) {
   validate(f, outputs, style);
   std::string out;
@@ -607,7 +640,7 @@ std::string gnuplot_script(const Figure& f, const std::vector<Output>& outputs, 
     const Band& b = f.bands[i];
     const std::string name = fmt::format("band{}", i);
     datablock_header(out, name, "band: x lower upper");
-    for (Eigen::Index k = 0; k < b.x.size(); ++k) {
+    for (const Eigen::Index k : plotted_rows(b.lower, b.upper)) {
       emit("{} {} {}\n", num(b.x[k]), data_value(b.lower[k]), data_value(b.upper[k]));
     }
     emit("EOD\n");
@@ -623,7 +656,7 @@ std::string gnuplot_script(const Figure& f, const std::vector<Output>& outputs, 
     const Series& s = f.series[i];
     const std::string name = fmt::format("series{}", i);
     datablock_header(out, name, "series: x y");
-    for (Eigen::Index k = 0; k < s.x.size(); ++k) emit("{} {}\n", num(s.x[k]), data_value(s.y[k]));
+    for (const Eigen::Index k : plotted_rows(s.y, s.y)) emit("{} {}\n", num(s.x[k]), data_value(s.y[k]));
     emit("EOD\n");
     if (s.points) {
       plots.push_back(fmt::format("${} using 1:2 with points pt 7 ps {} lc rgb '{}' {}", name, num(s.line_width / 2.5),

@@ -111,6 +111,11 @@ struct Style {
   std::string lang = "en";
 };
 
+/// A series or band with more rows is drawn as its min/max envelope over this many points (every drawn
+/// point is still one of its rows): a figure is a few thousand pixels wide, and gnuplot needs about a
+/// minute for a million points.
+inline constexpr Eigen::Index kMaxPlottedPoints = 20000;
+
 /// Limits: a figure larger than this is never useful and would make gnuplot slow.
 inline constexpr int kMinPixels = 200;
 inline constexpr int kMaxPixels = 8000;
