@@ -183,6 +183,10 @@ TEST_F(Cli, FigureOptionsAreChecked) {
   expect_one_line_error(rope_cli({"decay", "--png", path("d.png"), "--width", "10"}), 2, "--width must be between 200 and 8000 pixels (got 10)");
   expect_one_line_error(rope_cli({"decay", "--output", path("d.bmp")}), 2, "d.bmp");
   expect_one_line_error(rope_cli({"decay", "--keep-script", path("d.gp")}), 2, "--keep-script needs a figure");
+  expect_one_line_error(rope_cli({"decay", "--title", "x"}), 2, "--title needs a figure");
+  expect_one_line_error(rope_cli({"wavelengths", "--width", "800"}), 2, "--width needs a figure");
+  expect_one_line_error(rope_cli({"frequencies", "--max-position", "5"}), 2, "--max-position sets the figure");
+  expect_one_line_error(rope_cli({"decay", "--samples", "50"}), 2, "--samples and --seed apply to --kind random only");
   expect_one_line_error(rope_cli({"matrix", "--relative", "1", "2", "--png", path("m.png")}), 2, "use it with --position");
   EXPECT_TRUE(fs::is_empty(dir_));
 }

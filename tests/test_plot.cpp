@@ -327,8 +327,8 @@ TEST(Plot, ScriptSetsALogScaleWithTidyTicksOnlyWhenAsked) {
   // Six decades: whole decades, compact labels.
   f.series[0].y = vec({1, 10, 1e6});
   EXPECT_THAT(gnuplot_script(f, kPng, Style{}),
-              HasSubstr("set ytics ('1' 1, '10' 10, '100' 100, '1000' 1000, '10000' 10000, '100000' 100000, "
-                        "'1e+06' 1000000)\n"));
+              HasSubstr("set ytics ('1' 1, '10' 10, '100' 100, '1000' 1000, '10000' 10000, '1e5' 100000, "
+                        "'1e6' 1000000)\n"));
 }
 
 TEST(Plot, ScriptWritesOneTerminalBlockPerOutput) {

@@ -30,6 +30,7 @@ struct DecayOptions {
   long points = 1000;
   std::string kind = "bound";
   long samples = 1000;
+  bool random_options_given = false;  ///< --samples or --seed on the command line
   std::uint64_t seed = kDefaultSeed;
   bool normalize = false;
   bool log_x = false;
@@ -90,7 +91,7 @@ plot::Figure make_figure(const DecayOptions& opt, DecayKind kind, const Eigen::V
   switch (kind) {
     case DecayKind::Bound:
       fig.title = fmt::format(f.text("RoFormer long-range decay bound, d = {}", "RoFormer 远程衰减上界, d = {}"), opt.dim);
-      fig.ylabel = opt.normalize ? f.text("f(m) / f(0)", "相对大小 f(m) / f(0)") : f.text("bound f(m)", "相对大小 f(m)");
+      fig.ylabel = opt.normalize ? f.text("f(m) / f(0)", "上界 f(m) / f(0)") : f.text("bound f(m)", "上界 f(m)");
       break;
     case DecayKind::Ones:
       fig.title = fmt::format(f.text("score of q = k = all ones: 2·Σ cos(m·θ_i), d = {}",
@@ -110,8 +111,9 @@ plot::Figure make_figure(const DecayOptions& opt, DecayKind kind, const Eigen::V
     const std::string label = "base = " + format_number(opt.bases[b]);
     const int color = static_cast<int>(b);
     if (kind == DecayKind::Random) {
-      fig.bands.push_back({label + " ± 1σ", x, c.value[b] - c.stddev[b], c.value[b] + c.stddev[b], color});
-      fig.series.push_back({label + f.text(" mean", " 均值"), x, c.value[b], color});
+      fig.bands.push_back({label + f.text(": mean ± 1σ", ":均值 ± 1σ"), x, c.value[b] - c.stddev[b],
+                           c.value[b] + c.stddev[b], color});
+      fig.series.push_back({label + f.text(": mean", ":均值"), x, c.value[b], color});
     } else {
       fig.series.push_back({label, x, c.value[b], color});
     }
@@ -139,6 +141,9 @@ int run_decay(const DecayOptions& opt, std::ostream& out) {
   if (opt.log_x && (opt.points < 2 || opt.max_distance <= 1)) {
     throw InvalidArgument(fmt::format("--log-x needs --points >= 2 and --max-distance > 1 (got {} and {})", opt.points,
                                       format_number(opt.max_distance)));
+  }
+  if (opt.random_options_given && kind != DecayKind::Random) {
+    throw InvalidArgument(fmt::format("--samples and --seed apply to --kind random only (got --kind {})", opt.kind));
   }
   if (opt.log_y && kind != DecayKind::Bound) {
     throw InvalidArgument(fmt::format("--log-y needs positive values: only --kind bound has them (got --kind {})", opt.kind));
@@ -234,8 +239,8 @@ Command add_decay_command(CLI::App& app) {
   add_real_option(*sub, "--max-distance", opt->max_distance, fmt::format("largest distance m (0 … {:g})", kMaxDistance));
   add_long_option(*sub, "--points", opt->points,
                   fmt::format("distances from 0 to max-distance inclusive, evenly spaced (1 … {})", kMaxPoints));
-  add_long_option(*sub, "--samples", opt->samples, "random pairs for --kind random (>= 2)");
-  add_seed_option(*sub, opt->seed, "seed of the random pairs (same seed, same output)");
+  CLI::Option* samples = add_long_option(*sub, "--samples", opt->samples, "random pairs for --kind random (>= 2)");
+  CLI::Option* seed = add_seed_option(*sub, opt->seed, "seed of the random pairs (same seed, same output)");
   sub->add_flag("--normalize", opt->normalize, "divide each curve by its value at distance 0");
   sub->add_flag("--log-x", opt->log_x, "log-spaced distances from 1 to max-distance, on a log axis");
   sub->add_flag("--log-y", opt->log_y, "log axis for the values (--kind bound)");
@@ -246,7 +251,10 @@ Command add_decay_command(CLI::App& app) {
       "Example:\n  rope decay --base 10000 --dim 128 --csv decay.csv --png decay.png\n"
       "  rope decay --base 10000 --base 500000 --max-distance 4096\n"
       "  rope decay --kind random --samples 2000 --png random.png");
-  return {sub, [opt](std::ostream& out) { return run_decay(*opt, out); }};
+  return {sub, [opt, samples, seed](std::ostream& out) {
+            opt->random_options_given = samples->count() > 0 || seed->count() > 0;
+            return run_decay(*opt, out);
+          }};
 }
 
 }  // namespace rope::cli

@@ -24,6 +24,7 @@ struct FrequenciesOptions {
   std::string csv;
   bool json = false;
   int max_position = 128;  ///< last position of the cos(m·θ_i) heatmap
+  bool max_position_given = false;
   FigureOptions figure;
 };
 
@@ -56,6 +57,9 @@ int run_frequencies(const FrequenciesOptions& opt, std::ostream& out) {
   if (opt.max_position < 1 || (opt.max_position + 1.0) * half > kMaxHeatmapCells) {
     throw InvalidArgument(fmt::format("--max-position must be >= 1 with (max-position + 1)·d/2 <= {:.0f} (got {})",
                                       kMaxHeatmapCells, opt.max_position));
+  }
+  if (opt.max_position_given && !opt.figure.wanted()) {
+    throw InvalidArgument("--max-position sets the figure's heatmap: add --png, --svg, --pdf or --output");
   }
   if (opt.figure.wanted()) {
     // cos(m·θ_i): rows are pairs, columns positions 0 … max-position (M1).
@@ -129,11 +133,14 @@ Command add_frequencies_command(CLI::App& app) {
   sub->add_option("--csv", opt->csv, "write pair,exponent,theta,wavelength[,angle] to FILE ('-' for stdout)")
       ->type_name("FILE");
   sub->add_flag("--json", opt->json, "print JSON: inv_freq (the θ_i), attention_factor, wavelength, …");
-  add_int_option(*sub, "--max-position", opt->max_position, "last position of the figure's cos(m·θ_i) heatmap")->group("Figure");
+  CLI::Option* max_position =
+      add_int_option(*sub, "--max-position", opt->max_position, "last position of the figure's cos(m·θ_i) heatmap")
+          ->group("Figure");
   add_figure_options(*sub, opt->figure);
   sub->footer("Example:\n  rope frequencies --dim 8 --base 10000\n  rope freqs --dim 128 --csv freqs.csv\n  rope freqs --dim 64 --png cos.png");
-  return {sub, [opt, position](std::ostream& out) {
+  return {sub, [opt, position, max_position](std::ostream& out) {
             opt->has_position = position->count() > 0;
+            opt->max_position_given = max_position->count() > 0;
             return run_frequencies(*opt, out);
           }};
 }

@@ -55,7 +55,7 @@ plot::Figure make_figure(const WavelengthsOptions& opt, const Eigen::VectorXd& p
       marked.points = true;
       if (b == 0 && c == 0) marked.label = fmt::format(f.text("λ_i > context {}: no full turn", "λ_i > {}:转不满一圈"), format_number(L));
       fig.series.push_back(marked);
-      if (b == 0) {
+      if (b == 0 && c == 0) {  // one annotation: more would cover the curves
         plot::Label label;
         label.text = fmt::format(f.text("critical dimension {} (pair {})", "临界维度 {}(第 {} 对)"), 2 * first, first);
         // Bottom right, under every curve: the curves rise to the right, so that corner is empty.
@@ -129,9 +129,9 @@ int run_wavelengths(const WavelengthsOptions& opt, std::ostream& out) {
         out << fmt::format("context {}, base {}: every pair completes a full turn within it\n", format_number(L),
                            format_number(opt.bases[b]));
       } else {
-        out << fmt::format(
-            "context {}, base {}: pairs {} … {} ({} of {}) never complete a turn within it; critical dimension {} (M16)\n",
-            format_number(L), format_number(opt.bases[b]), first, half - 1, half - first, half, 2 * first);
+        const std::string which = first == half - 1 ? fmt::format("pair {}", first) : fmt::format("pairs {} … {}", first, half - 1);
+        out << fmt::format("context {}, base {}: {} ({} of {}) never complete a turn within it; critical dimension {} (M16)\n",
+                           format_number(L), format_number(opt.bases[b]), which, half - first, half, 2 * first);
       }
     }
   }

@@ -37,8 +37,13 @@ void check_figure_options(const FigureOptions& o) {
     }
   }
   if (!o.output.empty()) plot::format_from_extension(o.output);
-  if (!o.keep_script.empty() && !o.wanted()) {
-    throw InvalidArgument("--keep-script needs a figure: add --png, --svg, --pdf or --output");
+  if (!o.wanted()) {
+    const FigureOptions defaults;
+    for (const auto& [name, given] : {std::pair{"--keep-script", !o.keep_script.empty()}, std::pair{"--title", !o.title.empty()},
+                                      std::pair{"--lang", o.lang != defaults.lang}, std::pair{"--width", o.width != defaults.width},
+                                      std::pair{"--height", o.height != defaults.height}}) {
+      if (given) throw InvalidArgument(fmt::format("{} needs a figure: add --png, --svg, --pdf or --output", name));
+    }
   }
 }
 

@@ -128,7 +128,14 @@ std::string num(double x) { return format_number(x); }
 std::string data_value(double x) { return std::isfinite(x) ? format_number(x) : std::string("NaN"); }
 
 /// A compact tick label: 5, 10, 0.2, 1e+06.
-std::string tick_label(double x) { return fmt::format("{:g}", x); }
+/// Tick labels: plain up to 10^4 ("5", "20", "10000"), then mantissa and exponent without padding
+/// ("1e5", "2e6"), so a log axis reads 1000, 10000, 1e5, 1e6 rather than 100000, 1e+06.
+std::string tick_label(double x) {
+  if (x == 0 || (std::abs(x) < 1e5 && std::abs(x) >= 1e-4)) return fmt::format("{:g}", x);
+  const int exponent = static_cast<int>(std::floor(std::log10(std::abs(x))));
+  const double mantissa = x / std::pow(10.0, exponent);
+  return fmt::format("{:g}e{}", std::round(mantissa * 1e6) / 1e6, exponent);
+}
 
 /// The last kMaxMessage bytes of `text` on one line: gnuplot's own message comes last, after the
 /// echoed command and the caret line.
