@@ -2,6 +2,7 @@
 #include "rope/cli.hpp"
 
 #include <filesystem>
+#include <map>
 #include <fmt/format.h>
 #include <fstream>
 #include <gmock/gmock.h>
@@ -360,6 +361,127 @@ TEST_F(Cli, ChineseWithoutAChineseFontExitsThreeNamingThePackage) {
   const test::ScopedEnv env("FONTCONFIG_FILE", (dir_ / "fonts.conf").c_str());
   expect_one_line_error(rope_cli({"decay", "--lang", "zh", "--png", path("zh.png")}), 3, "fonts-wqy-microhei");
   EXPECT_FALSE(fs::exists(dir_ / "zh.png"));
+}
+
+
+// ---------------------------------------------------------------------------------------------
+// Scaling methods and model presets through the command line (the library: test_scaling.cpp,
+// test_model_config.cpp).
+
+TEST_F(Cli, FrequenciesJsonGivesHuggingFaceInvFreqAndAttentionFactor) {
+  // HF tests/utils/test_modeling_rope_utils.py, LlamaConfig defaults (d = 128, base 1e4), llama3
+  // f = 10, L0 = 2048, lf = 1, hf = 4: inv[31] = 0.0107302483, inv[40] = 3.453924383e-4,
+  // inv[41..] = default/10, attention 1 (known-values.md §4, float64 values from the formula).
+  const Result r = rope_cli({"frequencies", "--dim", "128", "--scaling", "llama3", "--factor", "10", "--original-max-position",
+                             "2048", "--low-freq-factor", "1", "--high-freq-factor", "4", "--json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j["inv_freq"].size(), 64u);
+  EXPECT_NEAR(j["inv_freq"][31].get<double>(), 0.0107302483, 1e-9 * 0.0107302483);
+  EXPECT_NEAR(j["inv_freq"][40].get<double>(), 3.453924383e-4, 1e-9 * 3.453924383e-4);
+  EXPECT_DOUBLE_EQ(j["inv_freq"][50].get<double>(), frequencies(128, 1e4)[50] / 10);
+  EXPECT_EQ(j["attention_factor"].get<double>(), 1.0);
+  // yarn, same config, β 32/1: attention factor 0.1·ln 10 + 1 = 1.2302585093 (known-values.md §4).
+  const Result y = rope_cli({"freqs", "--scaling", "yarn", "--factor", "10", "--original-max-position", "2048", "--json"});
+  ASSERT_EQ(y.code, 0) << y.err;
+  EXPECT_NEAR(nlohmann::json::parse(y.out)["attention_factor"].get<double>(), 1.2302585093, 1e-10);
+}
+
+TEST_F(Cli, ScaledFrequencyTableShowsBandsAndTheLogitMultiplier) {
+  // Llama 3.1 (known-values.md §7): 29 kept / 6 blended / 29 divided.
+  const Result r = rope_cli({"frequencies", "--model", "llama-3.1-8b"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("bands: 29 kept"));
+  EXPECT_THAT(r.out, HasSubstr("29 interpolated"));
+  EXPECT_THAT(r.out, HasSubstr("6 ramped"));
+  EXPECT_THAT(r.out, HasSubstr("logits × 1"));
+  // gpt-oss: yarn f = 32, attention get_mscale(32) = 1.34657 (known-values.md §5), logits × 1.81326.
+  const Result g = rope_cli({"frequencies", "--model", "gpt-oss-20b", "--json"});
+  ASSERT_EQ(g.code, 0) << g.err;
+  const auto j = nlohmann::json::parse(g.out);
+  EXPECT_NEAR(j["attention_factor"].get<double>(), 1.34657, 5e-6);
+  EXPECT_NEAR(j["logit_multiplier"].get<double>(), 1.81326, 5e-6);
+}
+
+TEST_F(Cli, EveryPresetIsInspectedAndVerified) {
+  const Result list = rope_cli({"inspect", "--list", "--json"});
+  ASSERT_EQ(list.code, 0) << list.err;
+  const auto presets = nlohmann::json::parse(list.out);
+  ASSERT_GE(presets.size(), 13u);
+  for (const auto& p : presets) {
+    const std::string name = p["name"].get<std::string>();
+    const Result inspect = rope_cli({"inspect", "--model", name});
+    EXPECT_EQ(inspect.code, 0) << name << ": " << inspect.err;
+    EXPECT_THAT(inspect.out, HasSubstr("attention factor")) << name;
+    // The identities hold for any frequencies, the scaled ones included.
+    const Result verify = rope_cli({"verify", "--model", name, "--trials", "20"});
+    EXPECT_EQ(verify.code, 0) << name << ": " << verify.out << verify.err;
+  }
+}
+
+TEST_F(Cli, WavelengthsAndDecayOverlayOriginalAndScaled) {
+  const Result w = rope_cli({"wavelengths", "--model", "llama-3.1-8b", "--csv", "-"});
+  ASSERT_EQ(w.code, 0) << w.err;
+  EXPECT_THAT(w.out, StartsWith("pair,original,llama3\n0,"));
+  const Result d = rope_cli({"decay", "--model", "llama-3.1-8b", "--points", "3", "--csv", "-"});
+  ASSERT_EQ(d.code, 0) << d.err;
+  EXPECT_THAT(d.out, StartsWith("distance,original,llama3\n0,32.5,32.5\n"));  // f(0) = (d/2 + 1)/2 for both
+  const Result text = rope_cli({"wavelengths", "--model", "llama-3.1-8b"});
+  EXPECT_THAT(text.out, HasSubstr("context 8192"));  // the model's own lengths, without --context
+  EXPECT_THAT(text.out, HasSubstr("context 131072"));
+}
+
+TEST_F(Cli, ScalingErrorsExitTwoNamingTheParameter) {
+  expect_one_line_error(rope_cli({"frequencies", "--scaling", "llama3", "--factor", "8"}), 2, "original_max_position_embeddings");
+  expect_one_line_error(rope_cli({"frequencies", "--scaling", "linear", "--factor", "-2"}), 2, "factor");
+  expect_one_line_error(rope_cli({"frequencies", "--scaling", "warp"}), 2, "warp");
+  expect_one_line_error(rope_cli({"frequencies", "--model", "no-such-model"}), 2, "no-such-model");
+  expect_one_line_error(rope_cli({"frequencies", "--model", "llama-2-7b", "--config", path("c.json")}), 2, "not both");
+  expect_one_line_error(rope_cli({"decay", "--model", "llama-2-7b", "--base", "1e4", "--base", "1e5"}), 2, "give one --base");
+  expect_one_line_error(rope_cli({"apply", "--model", "llama-2-7b", "--position", "1", "--vector", "1,0,0,1"}), 2,
+                        "--vector has 4 numbers but llama-2-7b rotates d = 128");
+  expect_one_line_error(rope_cli({"inspect"}), 2, "needs a config.json FILE");
+  expect_one_line_error(rope_cli({"frequencies", "--config", path("missing.json")}), 3, "missing.json");
+  std::ofstream(path("bad.json")) << "{\"rope_theta\": \"ten thousand\", \"head_dim\": 128}";
+  expect_one_line_error(rope_cli({"inspect", path("bad.json")}), 2, "rope_theta");
+}
+
+TEST_F(Cli, ShortAndLongFactorListsComeFromAFile) {
+  // longrope with d = 4 (2 pairs): the @file form reads numbers separated by commas or white space.
+  std::ofstream(path("short.txt")) << "1.0\n2.0\n";
+  const Result r = rope_cli({"frequencies", "--dim", "4", "--scaling", "longrope", "--original-max-position", "2048",
+                             "--max-position-embeddings", "8192", "--short-factor", "@" + path("short.txt"),
+                             "--long-factor", "3,4", "--json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_DOUBLE_EQ(j["inv_freq"][1].get<double>(), 0.01 / 2.0);  // θ_1 = 10000^(-1/2) over short_factor[1]
+  expect_one_line_error(rope_cli({"frequencies", "--dim", "4", "--scaling", "longrope", "--original-max-position", "2048",
+                                  "--short-factor", "@" + path("none.txt"), "--long-factor", "3,4"}),
+                        3, "none.txt");
+}
+
+
+TEST_F(Cli, EveryPresetMatchesTheIndependentNumpyReference) {
+  // tests/reference/presets.py: HF's init functions written again in NumPy from the formulas of
+  // scaling-methods.md §3, applied to data/models/*.json. Both sides float64: 1e-12 relative.
+  const auto ref = test::read_reference("presets.csv");
+  ASSERT_EQ(ref.header, (std::vector<std::string>{"preset", "pair", "inv_freq", "attention_factor"}));
+  std::map<std::string, std::vector<const std::vector<std::string>*>> rows;
+  for (const auto& row : ref.rows) rows[row[0]].push_back(&row);
+  ASSERT_GE(rows.size(), 13u);
+  for (const auto& [name, preset_rows] : rows) {
+    const Result r = rope_cli({"frequencies", "--model", name, "--json"});
+    ASSERT_EQ(r.code, 0) << name << ": " << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    ASSERT_EQ(j["inv_freq"].size(), preset_rows.size()) << name;
+    for (const auto* row : preset_rows) {
+      const std::size_t pair = std::stoul((*row)[1]);
+      const double expected = std::stod((*row)[2]);
+      EXPECT_NEAR(j["inv_freq"][pair].get<double>(), expected, 1e-12 * expected) << name << " pair " << pair;
+    }
+    const double attention = std::stod((*preset_rows.front())[3]);
+    EXPECT_NEAR(j["attention_factor"].get<double>(), attention, 1e-12 * attention) << name;
+  }
 }
 
 }  // namespace

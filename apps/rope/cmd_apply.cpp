@@ -8,10 +8,12 @@
 #include "output.hpp"
 #include "rope/apply.hpp"
 #include "rope/csv.hpp"
+#include "rope/error.hpp"
 #include "rope/frequencies.hpp"
 #include "rope/parse.hpp"
 #include "rope/rotation.hpp"
 #include "rope/tolerance.hpp"
+#include "scaling_options.hpp"
 
 namespace rope::cli {
 
@@ -21,6 +23,8 @@ struct ApplyOptions {
   double base = kDefaultBase;
   Layout layout = Layout::Interleaved;
   std::string csv;
+  ScalingOptions scaling;
+  bool base_given = false;
 };
 
 namespace {
@@ -38,7 +42,19 @@ int run_apply(const ApplyOptions& opt, std::ostream& out) {
   const Eigen::VectorXd x = Eigen::Map<const Eigen::VectorXd>(values.data(), static_cast<Eigen::Index>(values.size()));
   const int d = static_cast<int>(x.size());
   check_dimension(d, kMaxDim, "vector length d");
-  const Eigen::VectorXd theta = frequencies(d, opt.base);
+  Eigen::VectorXd theta;
+  double base = opt.base;
+  if (opt.scaling.any()) {
+    // A model's scaled frequencies; the vector must have its rotary dimension.
+    const ResolvedRope rr = resolve_rope(opt.scaling, d, false, opt.base, opt.base_given);
+    if (rr.d != d) {
+      throw InvalidArgument(fmt::format("--vector has {} numbers but {} rotates d = {}", d, rr.model.name, rr.d));
+    }
+    theta = rr.params.inv_freq;
+    base = rr.model.rope.base;
+  } else {
+    theta = frequencies(d, opt.base);
+  }
   const double m = opt.position;
 
   const Eigen::VectorXd by_matrix = rotation_matrix<double>(theta, m, opt.layout) * x;
@@ -59,7 +75,7 @@ int run_apply(const ApplyOptions& opt, std::ostream& out) {
   }
   if (opt.csv != "-") {
     out << fmt::format("RoPE at position m = {}, d = {}, base = {}, {} layout\n\n", format_number(m), d,
-                       format_number(opt.base), to_string(opt.layout));
+                       format_number(base), to_string(opt.layout));
     out << fmt::format("{:>5}  {:>10}  {:>22}  {:>22}\n", "pair", "channels", "θ_i", "angle m·θ_i (rad)");
     for (int i = 0; i < d / 2; ++i) {
       const auto [a, b] = pair_channels(d, i, opt.layout);
@@ -83,12 +99,16 @@ Command add_apply_command(CLI::App& app) {
   sub->add_option("-x,--vector", opt->vector, "the vector, comma-separated: x0,x1,… (even length d)")
       ->required()
       ->type_name("LIST");
-  add_base_option(*sub, opt->base);
+  CLI::Option* base = add_base_option(*sub, opt->base);
   add_layout_option(*sub, opt->layout);
   sub->add_option("--csv", opt->csv, "write channel,input,matrix,elementwise,complex to FILE ('-' for stdout)")
       ->type_name("FILE");
   sub->footer("Example:\n  rope apply --position 1 --vector 1,0,0,1");
-  return {sub, [opt](std::ostream& out) { return run_apply(*opt, out); }};
+  add_scaling_options(*sub, opt->scaling);
+  return {sub, [opt, base](std::ostream& out) {
+            opt->base_given = base->count() > 0;
+            return run_apply(*opt, out);
+          }};
 }
 
 }  // namespace rope::cli

@@ -12,6 +12,7 @@
 #include "rope/decay.hpp"
 #include "rope/error.hpp"
 #include "rope/frequencies.hpp"
+#include "scaling_options.hpp"
 #include "rope/random.hpp"
 
 namespace rope::cli {
@@ -37,6 +38,9 @@ struct DecayOptions {
   bool log_y = false;
   std::string csv;
   FigureOptions figure;
+  ScalingOptions scaling;
+  bool dim_given = false;
+  bool base_given = false;
 };
 
 namespace {
@@ -48,16 +52,43 @@ DecayKind parse_kind(const std::string& text) {
   throw InvalidArgument(fmt::format("--kind must be 'bound', 'ones' or 'random' (got '{}')", text));
 }
 
+/// The frequencies of one curve: one per --base, or a model's original and scaled frequencies.
+struct FrequencySet {
+  std::string label;   ///< legend and table, "base = 10000"
+  std::string column;  ///< CSV header, "base=10000"
+  Eigen::VectorXd theta;
+};
+
+std::vector<FrequencySet> frequency_sets(const DecayOptions& opt, std::vector<std::string>& warnings) {
+  std::vector<FrequencySet> sets;
+  if (opt.scaling.any()) {
+    if (opt.bases.size() > 1) throw InvalidArgument("give one --base with --scaling, --config or --model");
+    const ResolvedRope rr = resolve_rope(opt.scaling, opt.dim, opt.dim_given, opt.bases.front(), opt.base_given);
+    const std::string type(to_string(rr.model.rope.type));
+    sets.push_back({fmt::format("original, base = {}", format_number(rr.model.rope.base)), "original", rr.original});
+    sets.push_back({fmt::format("{} f = {}", type, format_number(rr.params.factor)), type, rr.params.inv_freq});
+    warnings = rr.params.warnings;
+    return sets;
+  }
+  check_dimension(opt.dim);
+  for (double base : opt.bases) {
+    check_base(base);
+    sets.push_back({"base = " + format_number(base), "base=" + format_number(base), frequencies(opt.dim, base)});
+  }
+  return sets;
+}
+
 /// One curve per base: the values (the mean for Random) and, for Random, the standard deviation.
 struct Curves {
   std::vector<Eigen::VectorXd> value;
   std::vector<Eigen::VectorXd> stddev;
 };
 
-Curves compute(const DecayOptions& opt, DecayKind kind, const Eigen::VectorXd& distances) {
+Curves compute(const DecayOptions& opt, DecayKind kind, const std::vector<FrequencySet>& sets,
+               const Eigen::VectorXd& distances) {
   Curves c;
-  for (double base : opt.bases) {
-    const Eigen::VectorXd theta = frequencies(opt.dim, base);
+  for (const FrequencySet& set : sets) {
+    const Eigen::VectorXd& theta = set.theta;
     switch (kind) {
       case DecayKind::Bound: {
         const double scale = opt.normalize ? decay_bound(theta, 0.0) : 1.0;
@@ -80,35 +111,36 @@ Curves compute(const DecayOptions& opt, DecayKind kind, const Eigen::VectorXd& d
   return c;
 }
 
-std::string base_name(double base) { return "base=" + format_number(base); }
 
-plot::Figure make_figure(const DecayOptions& opt, DecayKind kind, const Eigen::VectorXd& x, const Curves& c) {
+plot::Figure make_figure(const DecayOptions& opt, DecayKind kind, const std::vector<FrequencySet>& sets,
+                         const Eigen::VectorXd& x, const Curves& c) {
   const FigureOptions& f = opt.figure;
+  const auto d = 2 * sets.front().theta.size();
   plot::Figure fig;
   fig.xlabel = f.text("relative distance m", "相对距离 m");
   fig.log_x = opt.log_x;
   fig.log_y = opt.log_y;
   switch (kind) {
     case DecayKind::Bound:
-      fig.title = fmt::format(f.text("RoFormer long-range decay bound, d = {}", "RoFormer 远程衰减上界, d = {}"), opt.dim);
+      fig.title = fmt::format(f.text("RoFormer long-range decay bound, d = {}", "RoFormer 远程衰减上界, d = {}"), d);
       fig.ylabel = opt.normalize ? f.text("f(m) / f(0)", "上界 f(m) / f(0)") : f.text("bound f(m)", "上界 f(m)");
       break;
     case DecayKind::Ones:
       fig.title = fmt::format(f.text("score of q = k = all ones: 2·Σ cos(m·θ_i), d = {}",
                                      "全 1 向量 q = k 的得分 2·Σ cos(m·θ_i), d = {}"),
-                              opt.dim);
+                              d);
       fig.ylabel = opt.normalize ? f.text("score / d", "得分 / d") : f.text("score", "得分");
       break;
     case DecayKind::Random:
       fig.title = fmt::format(f.text("random q, k ~ N(0, I): mean ± 1σ of <R_m q, k> over {} pairs, d = {}",
                                      "随机 q、k ~ N(0, I):<R_m q, k> 的均值 ± 1σ({} 对), d = {}"),
-                              opt.samples, opt.dim);
+                              opt.samples, d);
       fig.ylabel = f.text("score <R_m q, k>", "得分 <R_m q, k>");
       fig.lines.push_back({plot::ReferenceLine::Axis::Y, 0.0, f.text("expected value 0", "期望值 0"), -1});
       break;
   }
-  for (std::size_t b = 0; b < opt.bases.size(); ++b) {
-    const std::string label = "base = " + format_number(opt.bases[b]);
+  for (std::size_t b = 0; b < sets.size(); ++b) {
+    const std::string& label = sets[b].label;
     const int color = static_cast<int>(b);
     if (kind == DecayKind::Random) {
       fig.bands.push_back({label + f.text(": mean ± 1σ", ":均值 ± 1σ"), x, c.value[b] - c.stddev[b],
@@ -148,46 +180,47 @@ int run_decay(const DecayOptions& opt, std::ostream& out) {
   if (opt.log_y && kind != DecayKind::Bound) {
     throw InvalidArgument(fmt::format("--log-y needs positive values: only --kind bound has them (got --kind {})", opt.kind));
   }
-  check_dimension(opt.dim);
-  for (double base : opt.bases) check_base(base);
   check_figure_options(opt.figure);
+  std::vector<std::string> warnings;
+  const std::vector<FrequencySet> sets = frequency_sets(opt, warnings);
+  const auto d = 2 * sets.front().theta.size();
 
   const Eigen::VectorXd distances = opt.log_x ? logspace(opt.max_distance, opt.points) : linspace(opt.max_distance, opt.points);
-  const Curves curves = compute(opt, kind, distances);
+  const Curves curves = compute(opt, kind, sets, distances);
 
   Table table{{"distance"}, {distances}};
-  for (std::size_t b = 0; b < opt.bases.size(); ++b) {
+  for (std::size_t b = 0; b < sets.size(); ++b) {
     if (kind == DecayKind::Random) {
-      table.header.push_back(base_name(opt.bases[b]) + "_mean");
+      table.header.push_back(sets[b].column + "_mean");
       table.columns.push_back(curves.value[b]);
-      table.header.push_back(base_name(opt.bases[b]) + "_sd");
+      table.header.push_back(sets[b].column + "_sd");
       table.columns.push_back(curves.stddev[b]);
     } else {
-      table.header.push_back(base_name(opt.bases[b]));
+      table.header.push_back(sets[b].column);
       table.columns.push_back(curves.value[b]);
     }
   }
   if (!opt.csv.empty()) write_output(opt.csv, to_csv(table), out);
-  draw(make_figure(opt, kind, distances, curves), opt.figure);
+  draw(make_figure(opt, kind, sets, distances, curves), opt.figure);
   if (opt.csv == "-") return kOk;
 
   switch (kind) {
     case DecayKind::Bound:
-      out << fmt::format("RoFormer long-range decay bound, d = {} (docs/math.md (M11)):\n", opt.dim);
+      out << fmt::format("RoFormer long-range decay bound, d = {} (docs/math.md (M11)):\n", d);
       out << "  f(m) = (1/(d/2)) Σ_j |Σ_{i≤j} e^(i·m·θ_i)|, f(0) = (d/2 + 1)/2\n";
       out << "  an upper bound on the relative size of the score, not an attention score: for random\n"
              "  zero-mean q and k the expected score is 0 at every distance (--kind random)\n";
       break;
     case DecayKind::Ones:
       out << fmt::format("score of q = k = all ones, d = {} (docs/math.md (M14)): 2·Σ_i cos(m·θ_i), {} at m = 0\n",
-                         opt.dim, opt.dim);
+                         d, d);
       out << "  the decaying curve many explainers show; it is one special pair, not the typical score\n";
       break;
     case DecayKind::Random:
       out << fmt::format("score <R_m q, k> of {} random pairs q, k ~ N(0, I), d = {}, seed {} (docs/math.md (M15)):\n",
-                         opt.samples, opt.dim, opt.seed);
+                         opt.samples, d, opt.seed);
       out << fmt::format("  mean and standard deviation; expected mean 0 and standard deviation √d = {:.4g} at every m\n",
-                         std::sqrt(static_cast<double>(opt.dim)));
+                         std::sqrt(static_cast<double>(d)));
       break;
   }
   if (opt.normalize) out << "  normalized: divided by the value at distance 0\n";
@@ -203,16 +236,16 @@ int run_decay(const DecayOptions& opt, std::ostream& out) {
   }
   if (opt.max_distance > shown.front()) shown.push_back(opt.max_distance);
   const Eigen::VectorXd at = Eigen::Map<const Eigen::VectorXd>(shown.data(), static_cast<Eigen::Index>(shown.size()));
-  const Curves summary = compute(opt, kind, at);
+  const Curves summary = compute(opt, kind, sets, at);
   std::string header = fmt::format("{:>12}", "distance m");
-  for (double base : opt.bases) {
-    header += kind == DecayKind::Random ? fmt::format("  {:>26}", base_name(base) + " mean ± sd")
-                                        : fmt::format("  {:>14}", base_name(base));
+  for (const FrequencySet& set : sets) {
+    header += kind == DecayKind::Random ? fmt::format("  {:>26}", set.column + " mean ± sd")
+                                        : fmt::format("  {:>14}", set.column);
   }
   out << header << '\n';
   for (Eigen::Index r = 0; r < at.size(); ++r) {
     std::string line = fmt::format("{:>12}", format_number(at[r]));
-    for (std::size_t b = 0; b < opt.bases.size(); ++b) {
+    for (std::size_t b = 0; b < sets.size(); ++b) {
       line += kind == DecayKind::Random
                   ? fmt::format("  {:>26}", fmt::format("{:.4f} ± {:.4f}", summary.value[b][r], summary.stddev[b][r]))
                   : fmt::format("  {:>14.6f}", summary.value[b][r]);
@@ -223,14 +256,15 @@ int run_decay(const DecayOptions& opt, std::ostream& out) {
     out << fmt::format("(the {} {} points from {} to {}: --csv FILE)\n", opt.points,
                        opt.log_x ? "log-spaced" : "evenly spaced", opt.log_x ? 1 : 0, format_number(opt.max_distance));
   }
+  for (const auto& w : warnings) out << "warning: " << w << '\n';
   return kOk;
 }
 
 Command add_decay_command(CLI::App& app) {
   auto opt = std::make_shared<DecayOptions>();
   CLI::App* sub = app.add_subcommand("decay", "How RoPE scores behave with relative distance: RoFormer's bound and more");
-  add_reals_option(*sub, "-b,--base", opt->bases, "RoPE base, > 1; repeat for several curves");
-  add_dim_option(*sub, opt->dim);
+  CLI::Option* base = add_reals_option(*sub, "-b,--base", opt->bases, "RoPE base, > 1; repeat for several curves");
+  CLI::Option* dim = add_dim_option(*sub, opt->dim);
   sub->add_option("--kind", opt->kind,
                   "bound: RoFormer's upper bound (M11); ones: the score of q = k = all ones (M14); "
                   "random: mean ± 1σ over random pairs (M15)")
@@ -251,7 +285,10 @@ Command add_decay_command(CLI::App& app) {
       "Example:\n  rope decay --base 10000 --dim 128 --csv decay.csv --png decay.png\n"
       "  rope decay --base 10000 --base 500000 --max-distance 4096\n"
       "  rope decay --kind random --samples 2000 --png random.png");
-  return {sub, [opt, samples, seed](std::ostream& out) {
+  add_scaling_options(*sub, opt->scaling);
+  return {sub, [opt, samples, seed, dim, base](std::ostream& out) {
+            opt->dim_given = dim->count() > 0;
+            opt->base_given = base->count() > 0;
             opt->random_options_given = samples->count() > 0 || seed->count() > 0;
             return run_decay(*opt, out);
           }};

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <map>
 #include <numeric>
 
 #include "commands.hpp"
@@ -13,6 +14,7 @@
 #include "output.hpp"
 #include "rope/csv.hpp"
 #include "rope/frequencies.hpp"
+#include "scaling_options.hpp"
 
 namespace rope::cli {
 
@@ -25,7 +27,10 @@ struct FrequenciesOptions {
   bool json = false;
   int max_position = 128;  ///< last position of the cos(m·θ_i) heatmap
   bool max_position_given = false;
+  bool dim_given = false;
+  bool base_given = false;
   FigureOptions figure;
+  ScalingOptions scaling;
 };
 
 /// The heatmap has (max_position + 1) × d/2 cells; more than this is slow to draw and unreadable.
@@ -43,7 +48,122 @@ std::string exponent_fraction(int d, int i) {
 
 }  // namespace
 
+/// Before anything is written: the heatmap's size is bounded.
+void check_heatmap(const FrequenciesOptions& opt, Eigen::Index half) {
+  if (opt.max_position < 1 || (opt.max_position + 1.0) * static_cast<double>(half) > kMaxHeatmapCells) {
+    throw InvalidArgument(fmt::format("--max-position must be >= 1 with (max-position + 1)·d/2 <= {:.0f} (got {})",
+                                      kMaxHeatmapCells, opt.max_position));
+  }
+}
+
+/// The figure: cos(m·θ_i), rows are pairs, columns positions 0 … max-position (M1).
+void draw_cos_heatmap(const Eigen::VectorXd& theta, double base, const FrequenciesOptions& opt) {
+  if (!opt.figure.wanted()) return;
+  const auto half = theta.size();
+  Eigen::MatrixXd z(half, opt.max_position + 1);
+  for (Eigen::Index i = 0; i < half; ++i) {
+    for (int m = 0; m <= opt.max_position; ++m) z(i, m) = std::cos(m * theta[i]);
+  }
+  const FigureOptions& f = opt.figure;
+  plot::Figure fig;
+  fig.title = fmt::format(f.text("cos(m·θ_i): every pair turns at its own speed (d = {}, base = {}{})",
+                                 "cos(m·θ_i):每一对以自己的速度旋转(d = {},base = {}{})"),
+                          2 * half, format_number(base), opt.scaling.any() ? ", scaled" : "");
+  fig.xlabel = f.text("position m", "位置 m");
+  fig.ylabel = f.text("pair i (0 = fastest)", "维度对 i(0 转得最快)");
+  plot::Heatmap h;
+  h.z = z;
+  h.colorbar_label = "cos(m·θ_i)";
+  fig.heatmap = h;
+  draw(fig, f);
+}
+
+/// With --scaling, --config or --model: original and scaled side by side (scaling.hpp).
+int run_scaled_frequencies(const FrequenciesOptions& opt, const ResolvedRope& rr, std::ostream& out) {
+  const RopeParameters& p = rr.params;
+  const Eigen::VectorXd& scaled = p.inv_freq;
+  const Eigen::VectorXd& original = rr.original;
+  const Eigen::Index half = scaled.size();
+  check_heatmap(opt, half);
+  const Eigen::VectorXd lambda = wavelengths(original);
+  // A zero frequency (proportional's unrotated pairs) has no wavelength: written as inf.
+  Eigen::VectorXd lambda_scaled(half), ratio(half);
+  for (Eigen::Index i = 0; i < half; ++i) {
+    lambda_scaled[i] = scaled[i] > 0 ? 2 * M_PI / scaled[i] : HUGE_VAL;
+    ratio[i] = scaled[i] / original[i];
+  }
+  const auto band_of = [&](Eigen::Index i) {
+    return p.bands.empty() ? std::string("-") : std::string(to_string(p.bands[static_cast<std::size_t>(i)]));
+  };
+  const RopeConfig& c = rr.model.rope;
+  if (!opt.csv.empty()) {
+    std::string csv = "pair,theta,wavelength,original_theta,original_wavelength,ratio,band\n";
+    for (Eigen::Index i = 0; i < half; ++i) {
+      csv += fmt::format("{},{},{},{},{},{},{}\n", i, format_number(scaled[i]),
+                         std::isfinite(lambda_scaled[i]) ? format_number(lambda_scaled[i]) : "inf", format_number(original[i]),
+                         format_number(lambda[i]), format_number(ratio[i]), band_of(i));
+    }
+    write_output(opt.csv, csv, out);
+  }
+  draw_cos_heatmap(scaled, c.base, opt);
+  if (opt.json) {
+    nlohmann::json j;
+    j["inv_freq"] = std::vector<double>(scaled.data(), scaled.data() + half);
+    j["attention_factor"] = p.attention_factor;
+    j["rope_type"] = std::string(to_string(c.type));
+    j["model"] = rr.model.name;
+    j["head_dim"] = c.head_dim;
+    j["rotary_dim"] = rr.d;
+    j["base"] = c.base;
+    j["factor"] = p.factor;
+    j["factor_rule"] = p.factor_rule;
+    j["attention_rule"] = p.attention_rule;
+    j["logit_multiplier"] = p.attention_factor * p.attention_factor;
+    j["original_inv_freq"] = std::vector<double>(original.data(), original.data() + half);
+    if (p.original_max_position > 0) j["original_max_position_embeddings"] = p.original_max_position;
+    if (p.effective_base) j["effective_base"] = *p.effective_base;
+    if (p.yarn_range) j["yarn_range"] = {p.yarn_range->first, p.yarn_range->second};
+    if (!p.bands.empty()) {
+      std::vector<std::string> bands;
+      for (Eigen::Index i = 0; i < half; ++i) bands.push_back(band_of(i));
+      j["band"] = bands;
+    }
+    j["warnings"] = p.warnings;
+    out << j.dump(2) << '\n';
+  }
+  if (opt.csv == "-" || opt.json) return kOk;
+
+  out << fmt::format("RoPE frequencies of {}: {} scaling, d = {} (head_dim {}), base = {} (docs/scaling.md)\n", rr.model.name,
+                     to_string(c.type), rr.d, c.head_dim, format_number(c.base));
+  out << fmt::format("factor f = {} ({}){}\n", format_number(p.factor), p.factor_rule,
+                     p.original_max_position > 0 ? fmt::format(", original context L0 = {}", p.original_max_position) : "");
+  if (p.effective_base) out << fmt::format("effective base base' = {}\n", format_number(*p.effective_base));
+  if (p.yarn_range) {
+    out << fmt::format("yarn correction range [{}, {}]\n", format_number(p.yarn_range->first), format_number(p.yarn_range->second));
+  }
+  out << fmt::format("attention factor {} ({}): logits × {}\n\n", format_number(p.attention_factor), p.attention_rule,
+                     format_number(p.attention_factor * p.attention_factor));
+  out << fmt::format("{:>5}  {:>24}  {:>24}  {:>22}  {:>22}  {:>22}  {}\n", "i", "θ_i original", "θ_i scaled", "scaled/original",
+                     "λ_i original", "λ_i scaled", "band");
+  for (Eigen::Index i = 0; i < half; ++i) {
+    out << fmt::format("{:>5}  {:>24}  {:>24}  {:>22}  {:>22}  {:>22}  {}\n", i, format_number(original[i]),
+                       format_number(scaled[i]), format_number(ratio[i]), format_number(lambda[i]),
+                       std::isfinite(lambda_scaled[i]) ? format_number(lambda_scaled[i]) : "inf", band_of(i));
+  }
+  if (!p.bands.empty()) out << fmt::format("\nbands: {}\n", band_counts(p));
+  for (const auto& w : p.warnings) out << "warning: " << w << '\n';
+  return kOk;
+}
+
 int run_frequencies(const FrequenciesOptions& opt, std::ostream& out) {
+  check_figure_options(opt.figure);
+  if (opt.max_position_given && !opt.figure.wanted()) {
+    throw InvalidArgument("--max-position sets the figure's heatmap: add --png, --svg, --pdf or --output");
+  }
+
+  if (opt.scaling.any()) {
+    return run_scaled_frequencies(opt, resolve_rope(opt.scaling, opt.dim, opt.dim_given, opt.base, opt.base_given), out);
+  }
   const Eigen::VectorXd theta = frequencies(opt.dim, opt.base);
   const Eigen::VectorXd lambda = wavelengths(theta);
   const int half = opt.dim / 2;
@@ -53,33 +173,8 @@ int run_frequencies(const FrequenciesOptions& opt, std::ostream& out) {
     exponent[i] = frequency_exponent(opt.dim, i);
   }
   const Eigen::VectorXd angle = opt.position * theta;
-  check_figure_options(opt.figure);
-  if (opt.max_position < 1 || (opt.max_position + 1.0) * half > kMaxHeatmapCells) {
-    throw InvalidArgument(fmt::format("--max-position must be >= 1 with (max-position + 1)·d/2 <= {:.0f} (got {})",
-                                      kMaxHeatmapCells, opt.max_position));
-  }
-  if (opt.max_position_given && !opt.figure.wanted()) {
-    throw InvalidArgument("--max-position sets the figure's heatmap: add --png, --svg, --pdf or --output");
-  }
-  if (opt.figure.wanted()) {
-    // cos(m·θ_i): rows are pairs, columns positions 0 … max-position (M1).
-    Eigen::MatrixXd z(half, opt.max_position + 1);
-    for (int i = 0; i < half; ++i) {
-      for (int m = 0; m <= opt.max_position; ++m) z(i, m) = std::cos(m * theta[i]);
-    }
-    const FigureOptions& f = opt.figure;
-    plot::Figure fig;
-    fig.title = fmt::format(f.text("cos(m·θ_i): every pair turns at its own speed (d = {}, base = {})",
-                                   "cos(m·θ_i):每一对以自己的速度旋转(d = {},base = {})"),
-                            opt.dim, format_number(opt.base));
-    fig.xlabel = f.text("position m", "位置 m");
-    fig.ylabel = f.text("pair i (0 = fastest)", "维度对 i(0 转得最快)");
-    plot::Heatmap h;
-    h.z = z;
-    h.colorbar_label = "cos(m·θ_i)";
-    fig.heatmap = h;
-    draw(fig, f);
-  }
+  check_heatmap(opt, half);
+  draw_cos_heatmap(theta, opt.base, opt);
 
   if (!opt.csv.empty()) {
     Table table{{"pair", "exponent", "theta", "wavelength"}, {pair, exponent, theta, lambda}};
@@ -126,8 +221,8 @@ Command add_frequencies_command(CLI::App& app) {
   CLI::App* sub = app.add_subcommand(
       "frequencies", "Table of the rotation frequencies θ_i = base^(−2i/d) and wavelengths λ_i = 2π/θ_i");
   sub->alias("freqs");
-  add_dim_option(*sub, opt->dim);
-  add_base_option(*sub, opt->base);
+  CLI::Option* dim = add_dim_option(*sub, opt->dim);
+  CLI::Option* base = add_base_option(*sub, opt->base);
   CLI::Option* position =
       add_real_option(*sub, "-m,--position", opt->position, "also print the angles m·θ_i at this position");
   sub->add_option("--csv", opt->csv, "write pair,exponent,theta,wavelength[,angle] to FILE ('-' for stdout)")
@@ -137,8 +232,11 @@ Command add_frequencies_command(CLI::App& app) {
       add_int_option(*sub, "--max-position", opt->max_position, "last position of the figure's cos(m·θ_i) heatmap")
           ->group("Figure");
   add_figure_options(*sub, opt->figure);
-  sub->footer("Example:\n  rope frequencies --dim 8 --base 10000\n  rope freqs --dim 128 --csv freqs.csv\n  rope freqs --dim 64 --png cos.png");
-  return {sub, [opt, position, max_position](std::ostream& out) {
+  add_scaling_options(*sub, opt->scaling);
+  sub->footer("Example:\n  rope frequencies --dim 8 --base 10000\n  rope freqs --dim 128 --csv freqs.csv\n  rope freqs --dim 64 --png cos.png\n  rope freqs --model llama-3.1-8b\n  rope freqs --dim 128 --base 500000 --scaling llama3 --factor 8 --original-max-position 8192 --low-freq-factor 1 --high-freq-factor 4");
+  return {sub, [opt, position, max_position, dim, base](std::ostream& out) {
+            opt->dim_given = dim->count() > 0;
+            opt->base_given = base->count() > 0;
             opt->has_position = position->count() > 0;
             opt->max_position_given = max_position->count() > 0;
             return run_frequencies(*opt, out);

@@ -12,6 +12,7 @@
 #include "rope/frequencies.hpp"
 #include "rope/rotation.hpp"
 #include "rope/tolerance.hpp"
+#include "scaling_options.hpp"
 
 namespace rope::cli {
 
@@ -28,6 +29,9 @@ struct MatrixOptions {
   int digits = 6;
   std::string csv;
   FigureOptions figure;
+  ScalingOptions scaling;
+  bool dim_given = false;
+  bool base_given = false;
 };
 
 namespace {
@@ -59,7 +63,16 @@ void print_matrix(std::ostream& out, const Eigen::MatrixXd& r, int digits) {
 
 }  // namespace
 
-int run_matrix(const MatrixOptions& opt, std::ostream& out) {
+int run_matrix(const MatrixOptions& given, std::ostream& out) {
+  // With --scaling, --config or --model the frequencies (and d, base) are the model's scaled ones.
+  MatrixOptions opt = given;
+  Eigen::VectorXd theta;
+  if (opt.scaling.any()) {
+    const ResolvedRope rr = resolve_rope(opt.scaling, opt.dim, opt.dim_given, opt.base, opt.base_given);
+    opt.dim = rr.d;
+    opt.base = rr.model.rope.base;
+    theta = rr.params.inv_freq;
+  }
   check_dimension(opt.dim, kMaxMatrixDim);
   if (opt.digits < 0 || opt.digits > 17) {
     throw InvalidArgument(fmt::format("--digits must be between 0 and 17 (got {})", opt.digits));
@@ -71,14 +84,16 @@ int run_matrix(const MatrixOptions& opt, std::ostream& out) {
   if (opt.has_position == !opt.relative.empty()) {
     throw InvalidArgument("give exactly one of --position M or --relative M N");
   }
-  const Eigen::VectorXd theta = frequencies(opt.dim, opt.base);
+  if (theta.size() == 0) theta = frequencies(opt.dim, opt.base);
 
   if (!opt.relative.empty()) {
     const double m = opt.relative[0];
     const double n = opt.relative[1];
-    const Eigen::MatrixXd lhs = rotation_matrix(opt.dim, m, opt.base, opt.layout).transpose() *
-                                rotation_matrix(opt.dim, n, opt.base, opt.layout);
-    const Eigen::MatrixXd rhs = rotation_matrix(opt.dim, n - m, opt.base, opt.layout);
+    check_position(m, "--relative M");
+    check_position(n, "--relative N");
+    const Eigen::MatrixXd lhs = rotation_matrix<double>(theta, m, opt.layout).transpose() *
+                                rotation_matrix<double>(theta, n, opt.layout);
+    const Eigen::MatrixXd rhs = rotation_matrix<double>(theta, n - m, opt.layout);
     const double diff = (lhs - rhs).cwiseAbs().maxCoeff();
     const double tol = relative_tolerance(machine_epsilon<double>(), opt.dim, 2 * (std::abs(m) + std::abs(n)));
     const std::vector<std::string> left = format_rows(lhs, opt.digits);
@@ -124,8 +139,8 @@ int run_matrix(const MatrixOptions& opt, std::ostream& out) {
 Command add_matrix_command(CLI::App& app) {
   auto opt = std::make_shared<MatrixOptions>();
   CLI::App* sub = app.add_subcommand("matrix", "The d×d block-diagonal rotation matrix R^d_(Θ,m)");
-  add_int_option(*sub, "-d,--dim", opt->dim, fmt::format("dimension d: even, 2 … {}", kMaxMatrixDim));
-  add_base_option(*sub, opt->base);
+  CLI::Option* dim = add_int_option(*sub, "-d,--dim", opt->dim, fmt::format("dimension d: even, 2 … {}", kMaxMatrixDim));
+  CLI::Option* base = add_base_option(*sub, opt->base);
   CLI::Option* position = add_real_option(*sub, "-m,--position", opt->position, "position m (may be negative or fractional)");
   CLI::Option* relative = add_reals_option(*sub, "--relative", opt->relative,
                                            "print R_Mᵀ R_N beside R_(N−M) and their difference")
@@ -138,8 +153,11 @@ Command add_matrix_command(CLI::App& app) {
       ->excludes(relative);
   position->excludes(relative);
   add_figure_options(*sub, opt->figure);
+  add_scaling_options(*sub, opt->scaling);
   sub->footer("Example:\n  rope matrix --dim 4 --position 1\n  rope matrix --dim 4 --relative 2 5\n  rope matrix --dim 64 --position 3 --png matrix.png");
-  return {sub, [opt, position](std::ostream& out) {
+  return {sub, [opt, position, dim, base](std::ostream& out) {
+            opt->dim_given = dim->count() > 0;
+            opt->base_given = base->count() > 0;
             opt->has_position = position->count() > 0;
             return run_matrix(*opt, out);
           }};

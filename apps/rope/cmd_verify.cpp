@@ -9,6 +9,7 @@
 #include "output.hpp"
 #include "rope/csv.hpp"
 #include "rope/verify.hpp"
+#include "scaling_options.hpp"
 
 namespace rope::cli {
 
@@ -16,6 +17,9 @@ struct VerifyOptions {
   VerifySettings settings;
   std::string csv;
   bool json = false;
+  ScalingOptions scaling;
+  bool dim_given = false;
+  bool base_given = false;
 };
 
 namespace {
@@ -46,7 +50,17 @@ nlohmann::json to_json(const IdentityResult& r) {
 }  // namespace
 
 int run_verify(const VerifyOptions& opt, std::ostream& out) {
-  const VerifyReport report = verify(opt.settings);
+  VerifySettings settings = opt.settings;
+  std::string model;
+  if (opt.scaling.any()) {
+    // A model's scaled frequencies: the identities hold for any frequencies, so they must pass too.
+    const ResolvedRope rr = resolve_rope(opt.scaling, settings.dim, opt.dim_given, settings.base, opt.base_given);
+    settings.dim = rr.d;
+    settings.base = rr.model.rope.base;
+    settings.inv_freq = rr.params.inv_freq;
+    model = fmt::format(", {} scaling f = {} ({})", to_string(rr.model.rope.type), format_number(rr.params.factor), rr.model.name);
+  }
+  const VerifyReport report = verify(settings);
   const VerifySettings& s = report.settings;
   const int exit_code = report.all_passed() ? kOk : kVerifyFailed;
 
@@ -69,8 +83,8 @@ int run_verify(const VerifyOptions& opt, std::ostream& out) {
   }
   if (opt.json || opt.csv == "-") return exit_code;
 
-  out << fmt::format("rope verify: d = {}, base = {}, {} layout, {} trials, seed {}\n", s.dim,
-                     format_number(s.base), to_string(s.layout), s.trials, s.seed);
+  out << fmt::format("rope verify: d = {}, base = {}{}, {} layout, {} trials, seed {}\n", s.dim,
+                     format_number(s.base), model, to_string(s.layout), s.trials, s.seed);
   out << fmt::format("q, k ~ N(0, I); positions m, n and shift c uniform integers in [0, {})\n",
                      format_number(s.max_position));
   out << "error |Δ| between the two sides; S = ‖q‖‖k‖ for scores, ‖q‖ for vectors, 1 for matrices;\n"
@@ -104,8 +118,8 @@ Command add_verify_command(CLI::App& app) {
   auto opt = std::make_shared<VerifyOptions>();
   VerifySettings& s = opt->settings;
   CLI::App* sub = app.add_subcommand("verify", "Check RoPE's identities numerically on random vectors");
-  add_int_option(*sub, "-d,--dim", s.dim, fmt::format("dimension d: even, 2 … {}", kMaxVerifyDim));
-  add_base_option(*sub, s.base);
+  CLI::Option* dim = add_int_option(*sub, "-d,--dim", s.dim, fmt::format("dimension d: even, 2 … {}", kMaxVerifyDim));
+  CLI::Option* base = add_base_option(*sub, s.base);
   add_long_option(*sub, "-n,--trials", s.trials, fmt::format("random draws of q, k, m, n, c (1 … {})", kMaxTrials));
   add_real_option(*sub, "--max-position", s.max_position, "positions are drawn from [0, max-position)");
   add_seed_option(*sub, s.seed, "seed of the random draws (same seed, same output)");
@@ -113,7 +127,12 @@ Command add_verify_command(CLI::App& app) {
   sub->add_option("--csv", opt->csv, "write one row per identity to FILE ('-' for stdout)")->type_name("FILE");
   sub->add_flag("--json", opt->json, "print the report as JSON");
   sub->footer("Example:\n  rope verify\n  rope verify --dim 64 --max-position 131072 --trials 200 --seed 7");
-  return {sub, [opt](std::ostream& out) { return run_verify(*opt, out); }};
+  add_scaling_options(*sub, opt->scaling);
+  return {sub, [opt, dim, base](std::ostream& out) {
+            opt->dim_given = dim->count() > 0;
+            opt->base_given = base->count() > 0;
+            return run_verify(*opt, out);
+          }};
 }
 
 }  // namespace rope::cli

@@ -10,6 +10,7 @@
 #include "rope/csv.hpp"
 #include "rope/error.hpp"
 #include "rope/frequencies.hpp"
+#include "scaling_options.hpp"
 
 namespace rope::cli {
 
@@ -21,37 +22,50 @@ struct WavelengthsOptions {
   std::vector<double> contexts;
   std::string csv;
   FigureOptions figure;
+  ScalingOptions scaling;
+  bool dim_given = false;
+  bool base_given = false;
+};
+
+/// One wavelength curve: its name (legend, table, CSV header) and values.
+struct Curve {
+  std::string name;    ///< legend and table
+  std::string column;  ///< CSV header
+  Eigen::VectorXd lambda;
 };
 
 namespace {
 
-plot::Figure make_figure(const WavelengthsOptions& opt, const Eigen::VectorXd& pairs,
-                         const std::vector<Eigen::VectorXd>& lambdas) {
+plot::Figure make_figure(const WavelengthsOptions& opt, int dim, const std::vector<double>& contexts,
+                         const Eigen::VectorXd& pairs, const std::vector<Curve>& curves) {
   const FigureOptions& f = opt.figure;
-  const int half = opt.dim / 2;
+  const int half = dim / 2;
   plot::Figure fig;
-  fig.title = fmt::format(f.text("RoPE wavelengths λ_i = 2π/θ_i, d = {}", "RoPE 各维度的波长 λ_i = 2π/θ_i, d = {}"), opt.dim);
+  fig.title = fmt::format(f.text("RoPE wavelengths λ_i = 2π/θ_i, d = {}", "RoPE 各维度的波长 λ_i = 2π/θ_i, d = {}"), dim);
   fig.xlabel = f.text("pair index i", "维度对编号 i");
   fig.ylabel = f.text("wavelength λ_i (positions per full turn)", "波长 λ_i(转一整圈所需的位置数)");
   fig.log_y = true;
   fig.key = plot::Figure::Key::TopLeft;
-  double lo = lambdas.front()[0];
+  double lo = curves.front().lambda[0];
   double hi = lo;
-  for (std::size_t b = 0; b < lambdas.size(); ++b) {
-    hi = std::max(hi, lambdas[b].maxCoeff());
-    fig.series.push_back({"base = " + format_number(opt.bases[b]), pairs, lambdas[b], static_cast<int>(b)});
+  for (std::size_t b = 0; b < curves.size(); ++b) {
+    for (Eigen::Index i = 0; i < curves[b].lambda.size(); ++i) {
+      if (std::isfinite(curves[b].lambda[i])) hi = std::max(hi, curves[b].lambda[i]);
+    }
+    fig.series.push_back({curves[b].name, pairs, curves[b].lambda, static_cast<int>(b)});
   }
-  for (std::size_t c = 0; c < opt.contexts.size(); ++c) {
-    const double L = opt.contexts[c];
+  for (std::size_t c = 0; c < contexts.size(); ++c) {
+    const double L = contexts[c];
     hi = std::max(hi, L);
     fig.lines.push_back({plot::ReferenceLine::Axis::Y, L,
                          fmt::format(f.text("context {}", "上下文长度 {}"), format_number(L)), -1});
     // Pairs that never complete a turn within L, marked on every curve; the first one annotated.
-    for (std::size_t b = 0; b < lambdas.size(); ++b) {
-      const Eigen::Index first = first_pair_beyond(lambdas[b], L);
+    for (std::size_t b = 0; b < curves.size(); ++b) {
+      const Eigen::VectorXd& lambda = curves[b].lambda;
+      const Eigen::Index first = first_pair_beyond(lambda, L);
       if (first == half) continue;
       const Eigen::Index n = half - first;
-      plot::Series marked{"", pairs.tail(n), lambdas[b].tail(n), static_cast<int>(b)};
+      plot::Series marked{"", pairs.tail(n), lambda.tail(n), static_cast<int>(b)};
       marked.points = true;
       if (b == 0 && c == 0) marked.label = fmt::format(f.text("λ_i > context {}: no full turn", "λ_i > {}:转不满一圈"), format_number(L));
       fig.series.push_back(marked);
@@ -60,10 +74,10 @@ plot::Figure make_figure(const WavelengthsOptions& opt, const Eigen::VectorXd& p
         label.text = fmt::format(f.text("critical dimension {} (pair {})", "临界维度 {}(第 {} 对)"), 2 * first, first);
         // Bottom right, under every curve: the curves rise to the right, so that corner is empty.
         label.x = static_cast<double>(half - 1);
-        label.y = lambdas[b][first] / 15;
+        label.y = lambda[first] / 15;
         label.anchor = plot::Label::Anchor::Right;
         label.arrow_x = static_cast<double>(first);
-        label.arrow_y = lambdas[b][first];
+        label.arrow_y = lambda[first];
         fig.labels.push_back(label);
       }
     }
@@ -88,67 +102,102 @@ plot::Figure make_figure(const WavelengthsOptions& opt, const Eigen::VectorXd& p
 }  // namespace
 
 int run_wavelengths(const WavelengthsOptions& opt, std::ostream& out) {
-  check_dimension(opt.dim);
   if (opt.bases.size() > kMaxCurves || opt.contexts.size() > kMaxCurves) {
     throw InvalidArgument(fmt::format("at most {} --base and {} --context values", kMaxCurves, kMaxCurves));
   }
-  for (double base : opt.bases) check_base(base);
   for (double L : opt.contexts) {
     if (!(L >= 1)) throw InvalidArgument(fmt::format("--context must be >= 1 (got {})", format_number(L)));
   }
   check_figure_options(opt.figure);
-  const int half = opt.dim / 2;
+  std::vector<Curve> curves;
+  std::vector<double> contexts = opt.contexts;
+  int dim = opt.dim;
+  std::vector<std::string> warnings;
+  if (opt.scaling.any()) {
+    // One model: its original and its scaled wavelengths (docs/scaling.md).
+    if (opt.bases.size() > 1) throw InvalidArgument("give one --base with --scaling, --config or --model");
+    const ResolvedRope rr = resolve_rope(opt.scaling, opt.dim, opt.dim_given, opt.bases.front(), opt.base_given);
+    dim = rr.d;
+    const RopeParameters& p = rr.params;
+    Eigen::VectorXd scaled(p.inv_freq.size());
+    for (Eigen::Index i = 0; i < scaled.size(); ++i) scaled[i] = p.inv_freq[i] > 0 ? 2 * M_PI / p.inv_freq[i] : HUGE_VAL;
+    curves.push_back({fmt::format("original, base = {}", format_number(rr.model.rope.base)), "original", wavelengths(rr.original)});
+    curves.push_back({fmt::format("{} f = {}", to_string(rr.model.rope.type), format_number(p.factor)),
+                      std::string(to_string(rr.model.rope.type)), scaled});
+    if (contexts.empty()) {
+      // The model's own lengths: where it was trained and where it is extended to.
+      if (p.original_max_position > 0) contexts.push_back(static_cast<double>(p.original_max_position));
+      if (rr.model.rope.max_position_embeddings &&
+          static_cast<double>(*rr.model.rope.max_position_embeddings) != (contexts.empty() ? 0.0 : contexts.front())) {
+        contexts.push_back(static_cast<double>(*rr.model.rope.max_position_embeddings));
+      }
+    }
+    warnings = p.warnings;
+  } else {
+    check_dimension(opt.dim);
+    for (double base : opt.bases) {
+      check_base(base);
+      curves.push_back({"base = " + format_number(base), "base=" + format_number(base), wavelengths(frequencies(opt.dim, base))});
+    }
+  }
+  const int half = dim / 2;
   Eigen::VectorXd pairs(half);
   for (int i = 0; i < half; ++i) pairs[i] = i;
-  std::vector<Eigen::VectorXd> lambdas;
   Table table{{"pair"}, {pairs}};
-  for (double base : opt.bases) {
-    lambdas.push_back(wavelengths(frequencies(opt.dim, base)));
-    table.header.push_back("base=" + format_number(base));
-    table.columns.push_back(lambdas.back());
+  for (const Curve& c : curves) {
+    table.header.push_back(c.column);
+    table.columns.push_back(c.lambda);
   }
   if (!opt.csv.empty()) write_output(opt.csv, to_csv(table), out);
-  draw(make_figure(opt, pairs, lambdas), opt.figure);
+  draw(make_figure(opt, dim, contexts, pairs, curves), opt.figure);
   if (opt.csv == "-") return kOk;
 
-  out << fmt::format("RoPE wavelengths λ_i = 2π/θ_i = 2π·base^(2i/d), d = {} (docs/math.md (M2)):\n", opt.dim);
+  out << fmt::format("RoPE wavelengths λ_i = 2π/θ_i = 2π·base^(2i/d), d = {} (docs/math.md (M2)):\n", dim);
   out << "  pair 0 turns once every 2π ≈ 6.28 positions (high frequency); the last pair turns slowest\n\n";
   std::string header = fmt::format("{:>5}", "i");
-  for (double base : opt.bases) header += fmt::format("  {:>22}", "λ_i base=" + format_number(base));
+  for (const Curve& c : curves) header += fmt::format("  {:>22}", "λ_i " + c.column);
   out << header << '\n';
   for (int i = 0; i < half; ++i) {
     std::string line = fmt::format("{:>5}", i);
-    for (const auto& lambda : lambdas) line += fmt::format("  {:>22}", format_number(lambda[i]));
+    for (const Curve& c : curves) {
+      line += fmt::format("  {:>22}", std::isfinite(c.lambda[i]) ? format_number(c.lambda[i]) : "inf (not rotated)");
+    }
     out << line << '\n';
   }
-  for (double L : opt.contexts) {
+  for (double L : contexts) {
     out << '\n';
-    for (std::size_t b = 0; b < opt.bases.size(); ++b) {
-      const Eigen::Index first = first_pair_beyond(lambdas[b], L);
+    for (const Curve& c : curves) {
+      const Eigen::Index first = first_pair_beyond(c.lambda, L);
       if (first == half) {
-        out << fmt::format("context {}, base {}: every pair completes a full turn within it\n", format_number(L),
-                           format_number(opt.bases[b]));
+        out << fmt::format("context {}, {}: every pair completes a full turn within it\n", format_number(L), c.column);
       } else {
         const std::string which = first == half - 1 ? fmt::format("pair {}", first) : fmt::format("pairs {} … {}", first, half - 1);
-        out << fmt::format("context {}, base {}: {} ({} of {}) never complete a turn within it; critical dimension {} (M16)\n",
-                           format_number(L), format_number(opt.bases[b]), which, half - first, half, 2 * first);
+        out << fmt::format("context {}, {}: {} ({} of {}) never complete a turn within it; critical dimension {} (M16)\n",
+                           format_number(L), c.column, which, half - first, half, 2 * first);
       }
     }
   }
+  for (const auto& w : warnings) out << "warning: " << w << '\n';
   return kOk;
 }
 
 Command add_wavelengths_command(CLI::App& app) {
   auto opt = std::make_shared<WavelengthsOptions>();
   CLI::App* sub = app.add_subcommand("wavelengths", "Wavelength of every pair, against context lengths");
-  add_dim_option(*sub, opt->dim);
-  add_reals_option(*sub, "-b,--base", opt->bases, "RoPE base, > 1; repeat for several curves");
+  CLI::Option* dim = add_dim_option(*sub, opt->dim);
+  CLI::Option* base = add_reals_option(*sub, "-b,--base", opt->bases, "RoPE base, > 1; repeat for several curves");
   add_reals_option(*sub, "--context", opt->contexts, "a context length to compare with; repeatable");
   sub->add_option("--csv", opt->csv, "write pair then one wavelength column per base to FILE ('-' for stdout)")
       ->type_name("FILE");
   add_figure_options(*sub, opt->figure);
-  sub->footer("Example:\n  rope wavelengths --dim 128 --base 10000 --base 500000 --context 4096 --png wavelengths.png");
-  return {sub, [opt](std::ostream& out) { return run_wavelengths(*opt, out); }};
+  add_scaling_options(*sub, opt->scaling);
+  sub->footer("Example:\n  rope wavelengths --dim 128 --base 10000 --base 500000 --context 4096 --png wavelengths.png\n"
+              "  rope wavelengths --model llama-3.1-8b --png llama31.png");
+  return {sub, [opt, dim, base](std::ostream& out) {
+            opt->dim_given = dim->count() > 0;
+            opt->base_given = base->count() > 0;
+            return run_wavelengths(*opt, out);
+          }};
 }
 
 }  // namespace rope::cli

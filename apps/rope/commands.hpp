@@ -21,5 +21,6 @@ Command add_apply_command(CLI::App& app);
 Command add_verify_command(CLI::App& app);
 Command add_decay_command(CLI::App& app);
 Command add_wavelengths_command(CLI::App& app);
+Command add_inspect_command(CLI::App& app);
 
 }  // namespace rope::cli

@@ -71,7 +71,10 @@ VerifyReport verify(const VerifySettings& s) {
   check_settings(s);
   const int d = s.dim;
   const Layout layout = s.layout;
-  const Eigen::VectorXd theta = frequencies(d, s.base);
+  if (s.inv_freq && 2 * s.inv_freq->size() != d) {
+    throw InvalidArgument(fmt::format("verify: {} frequencies given for dimension {}", s.inv_freq->size(), d));
+  }
+  const Eigen::VectorXd theta = s.inv_freq ? *s.inv_freq : frequencies(d, s.base);
   const double eps = machine_epsilon<double>();
   const double pmax = s.max_position;  // every drawn position is < pmax
   const auto tol = [&](double position_budget) { return relative_tolerance(eps, d, position_budget); };

@@ -5,7 +5,9 @@
 /// (IdentityResult::passed), not an exception.
 #pragma once
 
+#include <Eigen/Core>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,6 +29,9 @@ struct VerifySettings {
   double max_position = 4096;
   std::uint64_t seed = kDefaultSeed;
   Layout layout = Layout::Interleaved;
+  /// Frequencies to verify instead of frequencies(dim, base), e.g. a scaled model's inv_freq
+  /// (scaling.hpp); dim must then be 2 × their number. Every identity holds for any frequencies.
+  std::optional<Eigen::VectorXd> inv_freq;
 };
 
 /// One row of the report: both sides of an identity compared over `samples` draws.

@@ -1,0 +1,196 @@
+// rope inspect: a report of a model's RoPE from its config.json or a preset (docs/scaling.md).
+#include <fmt/format.h>
+#include <map>
+#include <memory>
+#include <nlohmann/json.hpp>
+
+#include "commands.hpp"
+#include "exit_codes.hpp"
+#include "options.hpp"
+#include "rope/csv.hpp"
+#include "rope/error.hpp"
+#include "rope/frequencies.hpp"
+#include "scaling_options.hpp"
+
+namespace rope::cli {
+
+struct InspectOptions {
+  std::string file;  ///< positional config.json
+  bool list = false;
+  bool json = false;
+  ScalingOptions scaling;
+};
+
+namespace {
+
+/// What a context length means for a set of frequencies: how many pairs turn at least once in it.
+struct ContextFact {
+  std::string what;      ///< "original context" / "max_position_embeddings"
+  double length;
+  Eigen::Index turning;  ///< pairs with λ <= length
+  Eigen::Index pairs;
+};
+
+Eigen::VectorXd safe_wavelengths(const Eigen::VectorXd& theta) {
+  Eigen::VectorXd l(theta.size());
+  for (Eigen::Index i = 0; i < theta.size(); ++i) l[i] = theta[i] > 0 ? 2 * M_PI / theta[i] : HUGE_VAL;
+  return l;
+}
+
+/// Warnings a config can reveal (../shared/reference/user-confusions.md), beyond the scaling's own.
+std::vector<std::string> config_warnings(const ResolvedRope& rr) {
+  std::vector<std::string> w = rr.params.warnings;
+  const RopeConfig& c = rr.model.rope;
+  const double longest = wavelengths(rr.original).maxCoeff();
+  if (c.type == ScalingType::Default && c.max_position_embeddings && *c.max_position_embeddings > 8192 &&
+      c.base <= 10000) {
+    w.push_back(fmt::format(
+        "C2: rope_theta {} with max_position_embeddings {} and no scaling: the longest wavelength is {:.0f} positions; "
+        "long-context models use a larger base (Llama 3: 500000) or a scaling method — check that rope_theta is not a default",
+        format_number(c.base), *c.max_position_embeddings, longest));
+  }
+  if (c.max_position_embeddings && rr.params.original_max_position > 0 &&
+      rr.params.original_max_position > *c.max_position_embeddings) {
+    w.push_back(fmt::format("C4: original_max_position_embeddings {} is larger than max_position_embeddings {}",
+                            rr.params.original_max_position, *c.max_position_embeddings));
+  }
+  return w;
+}
+
+}  // namespace
+
+int run_inspect(const InspectOptions& opt, std::ostream& out) {
+  if (opt.list) {
+    const auto presets = list_presets();
+    if (opt.json) {
+      nlohmann::json j = nlohmann::json::array();
+      for (const auto& p : presets) j.push_back({{"name", p.name}, {"description", p.description}});
+      out << j.dump(2) << '\n';
+      return kOk;
+    }
+    out << fmt::format("{} model presets (rope inspect --model NAME; data/models/README.md has the sources):\n\n", presets.size());
+    for (const auto& p : presets) out << fmt::format("  {:<20} {}\n", p.name, p.description);
+    return kOk;
+  }
+  ScalingOptions s = opt.scaling;
+  if (!opt.file.empty()) {
+    if (!s.config.empty() || !s.model.empty()) throw InvalidArgument("give one of FILE, --config FILE or --model NAME");
+    s.config = opt.file;
+  }
+  if (s.config.empty() && s.model.empty()) {
+    throw InvalidArgument("rope inspect needs a config.json FILE, --model NAME, or --list");
+  }
+  const ResolvedRope rr = resolve_rope(s, 128, false, kDefaultBase, false);
+  const RopeConfig& c = rr.model.rope;
+  const RopeParameters& p = rr.params;
+  const Eigen::VectorXd lambda = wavelengths(rr.original);
+  const Eigen::VectorXd lambda_scaled = safe_wavelengths(p.inv_freq);
+  const auto half = p.inv_freq.size();
+
+  std::vector<ContextFact> facts;
+  const auto add_fact = [&](const std::string& what, double L) {
+    Eigen::Index turning = 0;
+    for (Eigen::Index i = 0; i < half; ++i) turning += lambda_scaled[i] <= L ? 1 : 0;
+    facts.push_back({what, L, turning, half});
+  };
+  if (p.original_max_position > 0) add_fact("original context L0", static_cast<double>(p.original_max_position));
+  if (c.max_position_embeddings) add_fact("max_position_embeddings", static_cast<double>(*c.max_position_embeddings));
+  const std::vector<std::string> warnings = config_warnings(rr);
+  const double train = p.original_max_position > 0 ? static_cast<double>(p.original_max_position)
+                       : c.max_position_embeddings ? static_cast<double>(*c.max_position_embeddings)
+                                                   : 0.0;
+  const Eigen::Index critical = train > 0 ? first_pair_beyond(lambda, train) : -1;
+
+  if (opt.json) {
+    nlohmann::json j;
+    j["model"] = rr.model.name;
+    j["model_type"] = rr.model.model_type;
+    j["head_dim"] = c.head_dim;
+    j["rotary_dim"] = rr.d;
+    j["partial_rotary_factor"] = c.partial_rotary_factor;
+    j["base"] = c.base;
+    j["layout"] = std::string(to_string(c.layout));
+    if (c.max_position_embeddings) j["max_position_embeddings"] = *c.max_position_embeddings;
+    j["rope_type"] = std::string(to_string(c.type));
+    j["factor"] = p.factor;
+    j["factor_rule"] = p.factor_rule;
+    if (p.original_max_position > 0) j["original_max_position_embeddings"] = p.original_max_position;
+    j["attention_factor"] = p.attention_factor;
+    j["attention_rule"] = p.attention_rule;
+    j["logit_multiplier"] = p.attention_factor * p.attention_factor;
+    if (p.effective_base) j["effective_base"] = *p.effective_base;
+    if (p.yarn_range) j["yarn_range"] = {p.yarn_range->first, p.yarn_range->second};
+    if (!p.bands.empty()) j["bands"] = band_counts(p);
+    if (critical >= 0) j["critical_dimension"] = 2 * critical;
+    j["inv_freq"] = std::vector<double>(p.inv_freq.data(), p.inv_freq.data() + half);
+    j["original_inv_freq"] = std::vector<double>(rr.original.data(), rr.original.data() + half);
+    j["origin"] = rr.model.origin;
+    j["notes"] = rr.model.notes;
+    j["warnings"] = warnings;
+    out << j.dump(2) << '\n';
+    return kOk;
+  }
+
+  out << fmt::format("RoPE of {}{}\n\n", rr.model.name, rr.model.model_type.empty() ? "" : " (model_type " + rr.model.model_type + ")");
+  out << fmt::format("  head_dim                 {}\n", c.head_dim);
+  out << fmt::format("  rotary dim d             {} = int({} × partial_rotary_factor {}), {} pairs\n", rr.d, c.head_dim,
+                     format_number(c.partial_rotary_factor), half);
+  out << fmt::format("  layout                   {}\n", c.layout == Layout::Interleaved ? "interleaved: pairs (2i, 2i+1)"
+                                                                                         : "half (rotate_half): pairs (i, i + d/2)");
+  out << fmt::format("  base (rope_theta)        {}\n", format_number(c.base));
+  if (c.max_position_embeddings) out << fmt::format("  max_position_embeddings  {}\n", *c.max_position_embeddings);
+  out << fmt::format("  scaling                  {}\n", to_string(c.type));
+  if (c.type != ScalingType::Default) {
+    out << fmt::format("  factor f                 {} ({})\n", format_number(p.factor), p.factor_rule);
+    if (p.original_max_position > 0) out << fmt::format("  original context L0      {}\n", p.original_max_position);
+    if (p.effective_base) out << fmt::format("  effective base           {}\n", format_number(*p.effective_base));
+    if (p.yarn_range) {
+      out << fmt::format("  yarn correction range    [{}, {}]\n", format_number(p.yarn_range->first),
+                         format_number(p.yarn_range->second));
+    }
+    if (!p.bands.empty()) out << fmt::format("  bands                    {}\n", band_counts(p));
+  }
+  out << fmt::format("  attention factor         {} ({}): logits × {}\n", format_number(p.attention_factor), p.attention_rule,
+                     format_number(p.attention_factor * p.attention_factor));
+  out << fmt::format("  wavelengths              {:.6g} … {:.6g} positions (original {:.6g} … {:.6g})\n", lambda_scaled.minCoeff(),
+                     lambda_scaled.maxCoeff(), lambda.minCoeff(), lambda.maxCoeff());
+  for (const auto& f : facts) {
+    out << fmt::format("  within {} {}: {} of {} pairs complete a full turn\n", f.what, format_number(f.length), f.turning,
+                       f.pairs);
+  }
+  if (critical >= 0) {
+    out << fmt::format("  critical dimension       {} (pairs {} … {} of the original frequencies never turn within {}, (M16))\n",
+                       2 * critical, critical, half - 1, format_number(train));
+  }
+  if (c.type == ScalingType::Linear || c.type == ScalingType::Yarn) {
+    out << fmt::format("  llama.cpp                --rope-scale {} (= --rope-freq-scale {}){}\n", format_number(p.factor),
+                       format_number(1.0 / p.factor),
+                       c.type == ScalingType::Yarn ? fmt::format(" --rope-scaling yarn --yarn-orig-ctx {}", p.original_max_position) : "");
+  } else if (c.type == ScalingType::Ntk && p.effective_base) {
+    out << fmt::format("  llama.cpp                --rope-freq-base {}\n", format_number(*p.effective_base));
+  }
+  out << "\nwhere each value came from:\n";
+  for (const auto& line : rr.model.origin) out << "  " << line << '\n';
+  if (!rr.model.notes.empty()) {
+    out << "\nnotes:\n";
+    for (const auto& line : rr.model.notes) out << "  " << line << '\n';
+  }
+  if (!warnings.empty()) {
+    out << "\nwarnings:\n";
+    for (const auto& line : warnings) out << "  " << line << '\n';
+  }
+  return kOk;
+}
+
+Command add_inspect_command(CLI::App& app) {
+  auto opt = std::make_shared<InspectOptions>();
+  CLI::App* sub = app.add_subcommand("inspect", "Report a model's RoPE from its config.json or a preset");
+  sub->add_option("file", opt->file, "a Hugging Face config.json")->type_name("FILE");
+  sub->add_flag("--list", opt->list, "list the model presets");
+  sub->add_flag("--json", opt->json, "print the report as JSON");
+  add_scaling_options(*sub, opt->scaling);
+  sub->footer("Example:\n  rope inspect --list\n  rope inspect --model llama-3.1-8b\n  rope inspect path/to/config.json --json");
+  return {sub, [opt](std::ostream& out) { return run_inspect(*opt, out); }};
+}
+
+}  // namespace rope::cli

@@ -1,0 +1,177 @@
+#include "scaling_options.hpp"
+
+#include <fmt/format.h>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "rope/error.hpp"
+#include "rope/frequencies.hpp"
+#include "rope/parse.hpp"
+
+namespace rope::cli {
+
+namespace {
+
+template <typename T>
+CLI::Option* add_optional(CLI::App& app, const std::string& name, std::optional<T>& target, const std::string& help) {
+  return app
+      .add_option_function<std::string>(
+          name,
+          [&target, name](const std::string& text) {
+            if constexpr (std::is_same_v<T, double>) {
+              target = parse_real(text, name);
+            } else if constexpr (std::is_same_v<T, long>) {
+              target = parse_integer(text, name);
+            } else {
+              if (text == "true" || text == "1") {
+                target = true;
+              } else if (text == "false" || text == "0") {
+                target = false;
+              } else {
+                throw InvalidArgument(fmt::format("{} must be true or false (got '{}')", name, text));
+              }
+            }
+          },
+          help)
+      ->type_name(std::is_same_v<T, bool> ? "BOOL" : std::is_same_v<T, long> ? "INT" : "NUM")
+      ->group("Scaling");
+}
+
+/// A factor list: "1,1.02,…" or "@FILE" holding numbers separated by commas or white space.
+std::vector<double> factor_list(const std::string& text, const std::string& name) {
+  if (text.empty() || text[0] != '@') return parse_real_list(text, name);
+  const std::string path = text.substr(1);
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw IoError(fmt::format("cannot read {} file '{}': {}", name, path, std::strerror(errno)));
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  std::string content = buffer.str();
+  if (content.size() > kMaxConfigBytes) {
+    throw InvalidArgument(fmt::format("{} file '{}' is larger than {} bytes", name, path, kMaxConfigBytes));
+  }
+  std::string joined;
+  std::string item;
+  const auto flush = [&] {
+    if (!item.empty()) joined += (joined.empty() ? "" : ",") + item;
+    item.clear();
+  };
+  for (char c : content) {
+    if (c == ',' || c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+      flush();
+    } else {
+      item += c;
+    }
+  }
+  flush();
+  return parse_real_list(joined, fmt::format("{} file '{}'", name, path));
+}
+
+}  // namespace
+
+bool ScalingOptions::any() const {
+  return !config.empty() || !model.empty() || !type.empty() || factor || beta_fast || beta_slow || mscale ||
+         mscale_all_dim || attention_factor || low_freq_factor || high_freq_factor || partial_rotary_factor ||
+         original_max || max_position_embeddings || seq_len || truncate || !short_factor.empty() ||
+         !long_factor.empty();
+}
+
+void add_scaling_options(CLI::App& app, ScalingOptions& o) {
+  app.add_option("--config", o.config, "read the model's RoPE from a Hugging Face config.json")
+      ->type_name("FILE")
+      ->group("Scaling");
+  app.add_option("--model", o.model, "a model preset (rope inspect --list)")->type_name("NAME")->group("Scaling");
+  app.add_option("--scaling", o.type,
+                 "context extension: default, linear, ntk, dynamic, yarn, llama3, longrope, proportional (docs/scaling.md)")
+      ->type_name("TYPE")
+      ->group("Scaling");
+  add_optional(app, "--factor", o.factor, "scaling factor f (Hugging Face's factor; llama.cpp's --rope-scale)");
+  add_optional(app, "--original-max-position", o.original_max, "original_max_position_embeddings L0");
+  add_optional(app, "--max-position-embeddings", o.max_position_embeddings, "max_position_embeddings M");
+  add_optional(app, "--beta-fast", o.beta_fast, "yarn beta_fast (default 32)");
+  add_optional(app, "--beta-slow", o.beta_slow, "yarn beta_slow (default 1)");
+  add_optional(app, "--truncate", o.truncate, "yarn: round the correction range to whole pairs (default true)");
+  add_optional(app, "--mscale", o.mscale, "yarn mscale (DeepSeek)");
+  add_optional(app, "--mscale-all-dim", o.mscale_all_dim, "yarn mscale_all_dim (DeepSeek)");
+  add_optional(app, "--attention-factor", o.attention_factor, "explicit attention factor (yarn, longrope)");
+  add_optional(app, "--low-freq-factor", o.low_freq_factor, "llama3 low_freq_factor");
+  add_optional(app, "--high-freq-factor", o.high_freq_factor, "llama3 high_freq_factor");
+  app.add_option("--short-factor", o.short_factor, "longrope short_factor: d/2 numbers, comma list or @FILE")
+      ->type_name("LIST")
+      ->group("Scaling");
+  app.add_option("--long-factor", o.long_factor, "longrope long_factor: d/2 numbers, comma list or @FILE")
+      ->type_name("LIST")
+      ->group("Scaling");
+  add_optional(app, "--seq-len", o.seq_len, "current sequence length (dynamic; longrope picks its list by it)");
+  add_optional(app, "--partial-rotary-factor", o.partial_rotary_factor,
+               "fraction of the head dimension that rotates: d = int(head_dim × factor)");
+}
+
+ModelConfig resolve_model(const ScalingOptions& o, int dim, bool dim_given, double base, bool base_given) {
+  if (!o.config.empty() && !o.model.empty()) throw InvalidArgument("give --config FILE or --model NAME, not both");
+  ModelConfig m;
+  if (!o.model.empty()) {
+    m = load_preset(o.model);
+  } else if (!o.config.empty()) {
+    m = read_model_config(o.config);
+  } else {
+    m.name = "command line";
+    m.rope.head_dim = dim;
+    m.rope.base = base;
+    m.rope.layout = Layout::Interleaved;
+  }
+  const bool from_file = !o.model.empty() || !o.config.empty();
+  RopeConfig& r = m.rope;
+  const auto flag = [&m](const char* key, const std::string& value) {
+    m.origin.push_back(fmt::format("{}: --{} {} (command line)", key, key, value));
+  };
+  if (from_file && dim_given) {
+    r.head_dim = dim;
+    flag("dim", std::to_string(dim));
+  }
+  if (from_file && base_given) {
+    r.base = base;
+    flag("base", fmt::format("{}", base));
+  }
+  if (!o.type.empty()) r.type = parse_scaling_type(o.type);
+  if (o.partial_rotary_factor) r.partial_rotary_factor = *o.partial_rotary_factor;
+  if (o.factor) r.factor = o.factor;
+  if (o.original_max) r.original_max_position_embeddings = o.original_max;
+  if (o.max_position_embeddings) r.max_position_embeddings = o.max_position_embeddings;
+  if (o.beta_fast) r.beta_fast = o.beta_fast;
+  if (o.beta_slow) r.beta_slow = o.beta_slow;
+  if (o.truncate) r.truncate = o.truncate;
+  if (o.mscale) r.mscale = o.mscale;
+  if (o.mscale_all_dim) r.mscale_all_dim = o.mscale_all_dim;
+  if (o.attention_factor) r.attention_factor = o.attention_factor;
+  if (o.low_freq_factor) r.low_freq_factor = o.low_freq_factor;
+  if (o.high_freq_factor) r.high_freq_factor = o.high_freq_factor;
+  if (!o.short_factor.empty()) r.short_factor = factor_list(o.short_factor, "--short-factor");
+  if (!o.long_factor.empty()) r.long_factor = factor_list(o.long_factor, "--long-factor");
+  if (o.seq_len) r.seq_len = o.seq_len;
+  return m;
+}
+
+std::string band_counts(const RopeParameters& p) {
+  if (p.bands.empty()) return "";
+  std::map<std::string, int> counts;
+  for (Band b : p.bands) ++counts[std::string(to_string(b))];
+  std::string out;
+  for (const char* name : {"kept", "ramped", "interpolated", "unrotated"}) {
+    const auto it = counts.find(name);
+    if (it != counts.end()) out += fmt::format("{}{} {}", out.empty() ? "" : ", ", it->second, name);
+  }
+  return out;
+}
+
+ResolvedRope resolve_rope(const ScalingOptions& o, int dim, bool dim_given, double base, bool base_given) {
+  ResolvedRope r;
+  r.model = resolve_model(o, dim, dim_given, base, base_given);
+  r.params = rope_parameters(r.model.rope);
+  r.d = static_cast<int>(2 * r.params.inv_freq.size());
+  r.original = frequencies(r.d, r.model.rope.base);
+  return r;
+}
+
+}  // namespace rope::cli
