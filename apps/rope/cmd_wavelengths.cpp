@@ -36,16 +36,17 @@ struct Curve {
 
 namespace {
 
-plot::Figure make_figure(const WavelengthsOptions& opt, int dim, const std::vector<double>& contexts,
+plot::Figure make_figure(const WavelengthsOptions& opt, int dim, const std::string& model, const std::vector<double>& contexts,
                          const Eigen::VectorXd& pairs, const std::vector<Curve>& curves) {
   const FigureOptions& f = opt.figure;
   const int half = dim / 2;
   plot::Figure fig;
-  fig.title = fmt::format(f.text("RoPE wavelengths λ_i = 2π/θ_i, d = {}", "RoPE 各维度的波长 λ_i = 2π/θ_i, d = {}"), dim);
+  fig.title = fmt::format(f.text("RoPE wavelengths λ_i = 2π/θ_i, d = {}{}", "RoPE 各维度的波长 λ_i = 2π/θ_i, d = {}{}"), dim,
+                          model.empty() ? "" : ", " + model);
   fig.xlabel = f.text("pair index i", "维度对编号 i");
   fig.ylabel = f.text("wavelength λ_i (positions per full turn)", "波长 λ_i(转一整圈所需的位置数)");
   fig.log_y = true;
-  fig.key = plot::Figure::Key::TopLeft;
+  fig.key = plot::Figure::Key::Below;  // inside, it would cover the context labels at the top left
   double lo = curves.front().lambda[0];
   double hi = lo;
   for (std::size_t b = 0; b < curves.size(); ++b) {
@@ -113,11 +114,13 @@ int run_wavelengths(const WavelengthsOptions& opt, std::ostream& out) {
   std::vector<double> contexts = opt.contexts;
   int dim = opt.dim;
   std::vector<std::string> warnings;
+  std::string model;
   if (opt.scaling.any()) {
     // One model: its original and its scaled wavelengths (docs/scaling.md).
     if (opt.bases.size() > 1) throw InvalidArgument("give one --base with --scaling, --config or --model");
     const ResolvedRope rr = resolve_rope(opt.scaling, opt.dim, opt.dim_given, opt.bases.front(), opt.base_given);
     dim = rr.d;
+    if (!opt.scaling.model.empty() || !opt.scaling.config.empty()) model = rr.model.name;
     const RopeParameters& p = rr.params;
     Eigen::VectorXd scaled(p.inv_freq.size());
     for (Eigen::Index i = 0; i < scaled.size(); ++i) scaled[i] = p.inv_freq[i] > 0 ? 2 * M_PI / p.inv_freq[i] : HUGE_VAL;
@@ -149,7 +152,7 @@ int run_wavelengths(const WavelengthsOptions& opt, std::ostream& out) {
     table.columns.push_back(c.lambda);
   }
   if (!opt.csv.empty()) write_output(opt.csv, to_csv(table), out);
-  draw(make_figure(opt, dim, contexts, pairs, curves), opt.figure);
+  draw(make_figure(opt, dim, model, contexts, pairs, curves), opt.figure);
   if (opt.csv == "-") return kOk;
 
   out << fmt::format("RoPE wavelengths λ_i = 2π/θ_i = 2π·base^(2i/d), d = {} (docs/math.md (M2)):\n", dim);
