@@ -129,6 +129,7 @@ int run_scaled_frequencies(const FrequenciesOptions& opt, const ResolvedRope& rr
       j["band"] = bands;
     }
     j["warnings"] = p.warnings;
+    j["notes"] = p.notes;
     out << j.dump(2) << '\n';
   }
   if (opt.csv == "-" || opt.json) return kOk;
@@ -151,6 +152,7 @@ int run_scaled_frequencies(const FrequenciesOptions& opt, const ResolvedRope& rr
                        std::isfinite(lambda_scaled[i]) ? format_number(lambda_scaled[i]) : "inf", band_of(i));
   }
   if (!p.bands.empty()) out << fmt::format("\nbands: {}\n", band_counts(p));
+  for (const auto& n : p.notes) out << "note: " << n << '\n';
   for (const auto& w : p.warnings) out << "warning: " << w << '\n';
   return kOk;
 }

@@ -126,6 +126,7 @@ int run_inspect(const InspectOptions& opt, std::ostream& out) {
     j["original_inv_freq"] = std::vector<double>(rr.original.data(), rr.original.data() + half);
     j["origin"] = rr.model.origin;
     j["notes"] = rr.model.notes;
+    for (const auto& n : p.notes) j["notes"].push_back(n);
     j["warnings"] = warnings;
     out << j.dump(2) << '\n';
     return kOk;
@@ -171,9 +172,10 @@ int run_inspect(const InspectOptions& opt, std::ostream& out) {
   }
   out << "\nwhere each value came from:\n";
   for (const auto& line : rr.model.origin) out << "  " << line << '\n';
-  if (!rr.model.notes.empty()) {
+  if (!rr.model.notes.empty() || !p.notes.empty()) {
     out << "\nnotes:\n";
     for (const auto& line : rr.model.notes) out << "  " << line << '\n';
+    for (const auto& line : p.notes) out << "  " << line << '\n';
   }
   if (!warnings.empty()) {
     out << "\nwarnings:\n";

@@ -269,7 +269,7 @@ void llama3(const RopeConfig& c, const Common& k, RopeParameters& p) {
     }
     p.bands[static_cast<std::size_t>(j)] = band;
   }
-  p.attention_rule = "1 (llama3 does not scale attention)";
+  p.attention_rule = "llama3 does not scale attention";
 }
 
 // --- longrope ---------------------------------------------------------------------------------------
@@ -412,7 +412,7 @@ RopeParameters rope_parameters(const RopeConfig& config) {
   Common k{c.type, 0, c.base};
   const std::string_view name = to_string(c.type);
   if (c.type != ScalingType::Proportional) k.d = c.rotary_dim();
-  const std::string no_attention = fmt::format("1 ({} does not scale attention)", name);
+  const std::string no_attention = fmt::format("{} does not scale attention", name);
 
   switch (c.type) {
     case ScalingType::Default: {  // (S1)
