@@ -990,4 +990,13 @@ TEST(Scaling, MatchesNumpyReferenceGrid) {
 }
 
 }  // namespace
+TEST(Scaling, AnEffectiveBaseThatOverflowsIsRejected) {
+  // base·f^(d/(d−2)) with f = 1e300 is beyond the largest double: every θ_i but θ_0 would be 0.
+  RopeConfig c;
+  c.head_dim = 8;
+  c.type = ScalingType::Ntk;
+  c.factor = 1e300;
+  EXPECT_THAT([&] { rope_parameters(c); }, ThrowsMessage<InvalidArgument>(HasSubstr("overflows")));
+}
+
 }  // namespace rope

@@ -119,7 +119,12 @@ double ntk_base(double base, double x, int d, ScalingType type) {
   if (d <= 2) {
     throw InvalidArgument(fmt::format("{} needs a rotary dimension d > 2 for the exponent d/(d−2) (got d = {})", to_string(type), d));
   }
-  return base * std::pow(x, static_cast<double>(d) / static_cast<double>(d - 2));
+  const double b = base * std::pow(x, static_cast<double>(d) / static_cast<double>(d - 2));
+  if (!std::isfinite(b)) {
+    throw InvalidArgument(fmt::format("{}: the effective base base·x^(d/(d−2)) overflows for x = {} (base {}, d = {})",
+                                      to_string(type), x, base, d));
+  }
+  return b;
 }
 
 Eigen::VectorXd powers(int d, double base) {
