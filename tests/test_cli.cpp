@@ -484,5 +484,28 @@ TEST_F(Cli, EveryPresetMatchesTheIndependentNumpyReference) {
   }
 }
 
+
+TEST_F(Cli, InspectWarnsAboutADefaultedBaseOnlyWhenTheConfigLacksIt) {
+  // C2 (user-confusions.md): a long max_position_embeddings with no rope_theta and no scaling.
+  std::ofstream(path("c.json")) << R"({"model_type": "llama", "hidden_size": 4096, "num_attention_heads": 32,
+                                       "max_position_embeddings": 32768})";
+  const Result missing = rope_cli({"inspect", path("c.json")});
+  ASSERT_EQ(missing.code, 0) << missing.err;
+  EXPECT_THAT(missing.out, HasSubstr("C2: rope_theta is not in the config"));
+  std::ofstream(path("d.json")) << R"({"model_type": "llama", "hidden_size": 4096, "num_attention_heads": 32,
+                                       "max_position_embeddings": 32768, "rope_theta": 10000})";
+  const Result explicit_theta = rope_cli({"inspect", path("d.json")});
+  EXPECT_THAT(explicit_theta.out, ::testing::Not(HasSubstr("C2:")));
+}
+
+TEST_F(Cli, CommandLineFlagsShowWhereTheyCameFrom) {
+  const Result r = rope_cli({"inspect", "--model", "qwen3-8b", "--scaling", "yarn", "--factor", "4", "--original-max-position", "32768"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("rope_type: yarn (--scaling on the command line)"));
+  EXPECT_THAT(r.out, HasSubstr("factor: 4 (--factor on the command line)"));
+  // Qwen3 (scaling-methods.md §6): M/L0 = 40960/32768 = 1.25 differs from factor 4: a warning.
+  EXPECT_THAT(r.out, HasSubstr("1.25"));
+}
+
 }  // namespace
 }  // namespace rope

@@ -44,6 +44,7 @@ int run_apply(const ApplyOptions& opt, std::ostream& out) {
   check_dimension(d, kMaxDim, "vector length d");
   Eigen::VectorXd theta;
   double base = opt.base;
+  std::string scaled;  // says which frequencies, when they are not plain RoPE's
   if (opt.scaling.any()) {
     // A model's scaled frequencies; the vector must have its rotary dimension.
     const ResolvedRope rr = resolve_rope(opt.scaling, d, false, opt.base, opt.base_given);
@@ -52,6 +53,7 @@ int run_apply(const ApplyOptions& opt, std::ostream& out) {
     }
     theta = rr.params.inv_freq;
     base = rr.model.rope.base;
+    scaled = fmt::format(", {} scaling f = {} from {}", to_string(rr.model.rope.type), format_number(rr.params.factor), rr.model.name);
   } else {
     theta = frequencies(d, opt.base);
   }
@@ -74,8 +76,8 @@ int run_apply(const ApplyOptions& opt, std::ostream& out) {
     write_output(opt.csv, to_csv(table), out);
   }
   if (opt.csv != "-") {
-    out << fmt::format("RoPE at position m = {}, d = {}, base = {}, {} layout\n\n", format_number(m), d,
-                       format_number(base), to_string(opt.layout));
+    out << fmt::format("RoPE at position m = {}, d = {}, base = {}{}, {} layout\n\n", format_number(m), d,
+                       format_number(base), scaled, to_string(opt.layout));
     out << fmt::format("{:>5}  {:>10}  {:>22}  {:>22}\n", "pair", "channels", "θ_i", "angle m·θ_i (rad)");
     for (int i = 0; i < d / 2; ++i) {
       const auto [a, b] = pair_channels(d, i, opt.layout);

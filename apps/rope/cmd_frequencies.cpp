@@ -80,6 +80,9 @@ void draw_cos_heatmap(const Eigen::VectorXd& theta, double base, const Frequenci
 
 /// With --scaling, --config or --model: original and scaled side by side (scaling.hpp).
 int run_scaled_frequencies(const FrequenciesOptions& opt, const ResolvedRope& rr, std::ostream& out) {
+  if (opt.has_position) {
+    throw InvalidArgument("--position prints the angles of plain RoPE: with --scaling, --config or --model use rope apply --position");
+  }
   const RopeParameters& p = rr.params;
   const Eigen::VectorXd& scaled = p.inv_freq;
   const Eigen::VectorXd& original = rr.original;
@@ -93,7 +96,8 @@ int run_scaled_frequencies(const FrequenciesOptions& opt, const ResolvedRope& rr
     ratio[i] = scaled[i] / original[i];
   }
   const auto band_of = [&](Eigen::Index i) {
-    return p.bands.empty() ? std::string("-") : std::string(to_string(p.bands[static_cast<std::size_t>(i)]));
+    const Band b = p.bands.empty() ? Band::None : p.bands[static_cast<std::size_t>(i)];
+    return b == Band::None ? std::string("-") : std::string(to_string(b));
   };
   const RopeConfig& c = rr.model.rope;
   if (!opt.csv.empty()) {
@@ -134,10 +138,12 @@ int run_scaled_frequencies(const FrequenciesOptions& opt, const ResolvedRope& rr
   }
   if (opt.csv == "-" || opt.json) return kOk;
 
-  out << fmt::format("RoPE frequencies of {}: {} scaling, d = {} (head_dim {}), base = {} (docs/scaling.md)\n", rr.model.name,
+  out << fmt::format("RoPE frequencies from {}: {} scaling, d = {} (head_dim {}), base = {} (docs/scaling.md)\n", rr.model.name,
                      to_string(c.type), rr.d, c.head_dim, format_number(c.base));
-  out << fmt::format("factor f = {} ({}){}\n", format_number(p.factor), p.factor_rule,
-                     p.original_max_position > 0 ? fmt::format(", original context L0 = {}", p.original_max_position) : "");
+  if (c.type != ScalingType::Default) {
+    out << fmt::format("factor f = {} ({}){}\n", format_number(p.factor), p.factor_rule,
+                       p.original_max_position > 0 ? fmt::format(", original context L0 = {}", p.original_max_position) : "");
+  }
   if (p.effective_base) out << fmt::format("effective base base' = {}\n", format_number(*p.effective_base));
   if (p.yarn_range) {
     out << fmt::format("yarn correction range [{}, {}]\n", format_number(p.yarn_range->first), format_number(p.yarn_range->second));

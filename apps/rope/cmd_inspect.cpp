@@ -1,4 +1,5 @@
 // rope inspect: a report of a model's RoPE from its config.json or a preset (docs/scaling.md).
+#include <algorithm>
 #include <fmt/format.h>
 #include <map>
 #include <memory>
@@ -42,11 +43,15 @@ std::vector<std::string> config_warnings(const ResolvedRope& rr) {
   std::vector<std::string> w = rr.params.warnings;
   const RopeConfig& c = rr.model.rope;
   const double longest = wavelengths(rr.original).maxCoeff();
+  const bool theta_defaulted = std::any_of(rr.model.origin.begin(), rr.model.origin.end(), [](const std::string& line) {
+    return line.rfind("rope_theta:", 0) == 0 && line.find("default") != std::string::npos;
+  });
   if (c.type == ScalingType::Default && c.max_position_embeddings && *c.max_position_embeddings > 8192 &&
-      c.base <= 10000) {
+      c.base <= 10000 && theta_defaulted) {
     w.push_back(fmt::format(
-        "C2: rope_theta {} with max_position_embeddings {} and no scaling: the longest wavelength is {:.0f} positions; "
-        "long-context models use a larger base (Llama 3: 500000) or a scaling method — check that rope_theta is not a default",
+        "C2: rope_theta is not in the config, so HF's default {} applies, yet max_position_embeddings is {} with no "
+        "scaling: the longest wavelength is {:.0f} positions. Long-context models set a larger base (Llama 3: 500000) "
+        "or a scaling method; check that the config is complete",
         format_number(c.base), *c.max_position_embeddings, longest));
   }
   if (c.max_position_embeddings && rr.params.original_max_position > 0 &&
@@ -156,8 +161,8 @@ int run_inspect(const InspectOptions& opt, std::ostream& out) {
   out << fmt::format("  wavelengths              {:.6g} … {:.6g} positions (original {:.6g} … {:.6g})\n", lambda_scaled.minCoeff(),
                      lambda_scaled.maxCoeff(), lambda.minCoeff(), lambda.maxCoeff());
   for (const auto& f : facts) {
-    out << fmt::format("  within {} {}: {} of {} pairs complete a full turn\n", f.what, format_number(f.length), f.turning,
-                       f.pairs);
+    out << fmt::format("  within {} {}: {} of {} pairs complete a full turn (scaled frequencies)\n", f.what,
+                       format_number(f.length), f.turning, f.pairs);
   }
   if (critical >= 0) {
     out << fmt::format("  critical dimension       {} (pairs {} … {} of the original frequencies never turn within {}, (M16))\n",

@@ -67,8 +67,10 @@ int run_matrix(const MatrixOptions& given, std::ostream& out) {
   // With --scaling, --config or --model the frequencies (and d, base) are the model's scaled ones.
   MatrixOptions opt = given;
   Eigen::VectorXd theta;
+  std::string scaled;  // says which frequencies, when they are not plain RoPE's
   if (opt.scaling.any()) {
     const ResolvedRope rr = resolve_rope(opt.scaling, opt.dim, opt.dim_given, opt.base, opt.base_given);
+    scaled = fmt::format(", {} scaling f = {} from {}", to_string(rr.model.rope.type), format_number(rr.params.factor), rr.model.name);
     opt.dim = rr.d;
     opt.base = rr.model.rope.base;
     theta = rr.params.inv_freq;
@@ -100,8 +102,8 @@ int run_matrix(const MatrixOptions& given, std::ostream& out) {
     const std::vector<std::string> right = format_rows(rhs, opt.digits);
     const std::string m_text = format_number(m);
     const std::string n_text = format_number(n);
-    out << fmt::format("R_mᵀ R_n = R_(n−m) (docs/math.md (M7)), m = {}, n = {}, d = {}, base = {}, {} layout\n\n",
-                       m_text, n_text, opt.dim, format_number(opt.base), to_string(opt.layout));
+    out << fmt::format("R_mᵀ R_n = R_(n−m) (docs/math.md (M7)), m = {}, n = {}, d = {}, base = {}{}, {} layout\n\n",
+                       m_text, n_text, opt.dim, format_number(opt.base), scaled, to_string(opt.layout));
     const std::string left_title = fmt::format("R_{}ᵀ R_{}", m_text, n_text);
     const std::string right_title = fmt::format("R_{}", format_number(n - m));
     out << fmt::format("{:<{}}   |   {}\n", left_title, left[0].size(), right_title);
@@ -129,8 +131,8 @@ int run_matrix(const MatrixOptions& given, std::ostream& out) {
     draw(fig, f);
   }
   if (opt.csv == "-") return kOk;
-  out << fmt::format("R^d_(Θ,m) for d = {}, m = {}, base = {}, {} layout: block i = R(m·θ_i) on channels {}\n\n",
-                     opt.dim, format_number(opt.position), format_number(opt.base), to_string(opt.layout),
+  out << fmt::format("R^d_(Θ,m) for d = {}, m = {}, base = {}{}, {} layout: block i = R(m·θ_i) on channels {}\n\n",
+                     opt.dim, format_number(opt.position), format_number(opt.base), scaled, to_string(opt.layout),
                      opt.layout == Layout::Interleaved ? "(2i, 2i+1)" : "(i, i+d/2)");
   print_matrix(out, r, opt.digits);
   return kOk;

@@ -116,7 +116,7 @@ ModelConfig resolve_model(const ScalingOptions& o, int dim, bool dim_given, doub
   } else if (!o.config.empty()) {
     m = read_model_config(o.config);
   } else {
-    m.name = "command line";
+    m.name = "the command line";
     m.rope.head_dim = dim;
     m.rope.base = base;
     m.rope.layout = Layout::Interleaved;
@@ -134,22 +134,37 @@ ModelConfig resolve_model(const ScalingOptions& o, int dim, bool dim_given, doub
     r.base = base;
     flag("base", fmt::format("{}", base));
   }
-  if (!o.type.empty()) r.type = parse_scaling_type(o.type);
-  if (o.partial_rotary_factor) r.partial_rotary_factor = *o.partial_rotary_factor;
-  if (o.factor) r.factor = o.factor;
-  if (o.original_max) r.original_max_position_embeddings = o.original_max;
-  if (o.max_position_embeddings) r.max_position_embeddings = o.max_position_embeddings;
-  if (o.beta_fast) r.beta_fast = o.beta_fast;
-  if (o.beta_slow) r.beta_slow = o.beta_slow;
-  if (o.truncate) r.truncate = o.truncate;
-  if (o.mscale) r.mscale = o.mscale;
-  if (o.mscale_all_dim) r.mscale_all_dim = o.mscale_all_dim;
-  if (o.attention_factor) r.attention_factor = o.attention_factor;
-  if (o.low_freq_factor) r.low_freq_factor = o.low_freq_factor;
-  if (o.high_freq_factor) r.high_freq_factor = o.high_freq_factor;
-  if (!o.short_factor.empty()) r.short_factor = factor_list(o.short_factor, "--short-factor");
-  if (!o.long_factor.empty()) r.long_factor = factor_list(o.long_factor, "--long-factor");
-  if (o.seq_len) r.seq_len = o.seq_len;
+  // Every flag overrides the file; `origin` says so, key by key, in the file's vocabulary.
+  const auto set = [&m](auto& field, const auto& value, const char* key, const char* flag_name) {
+    if (!value) return;
+    field = *value;
+    m.origin.push_back(fmt::format("{}: {} (--{} on the command line)", key, *value, flag_name));
+  };
+  if (!o.type.empty()) {
+    r.type = parse_scaling_type(o.type);
+    m.origin.push_back(fmt::format("rope_type: {} (--scaling on the command line)", to_string(r.type)));
+  }
+  set(r.partial_rotary_factor, o.partial_rotary_factor, "partial_rotary_factor", "partial-rotary-factor");
+  set(r.factor, o.factor, "factor", "factor");
+  set(r.original_max_position_embeddings, o.original_max, "original_max_position_embeddings", "original-max-position");
+  set(r.max_position_embeddings, o.max_position_embeddings, "max_position_embeddings", "max-position-embeddings");
+  set(r.beta_fast, o.beta_fast, "beta_fast", "beta-fast");
+  set(r.beta_slow, o.beta_slow, "beta_slow", "beta-slow");
+  set(r.truncate, o.truncate, "truncate", "truncate");
+  set(r.mscale, o.mscale, "mscale", "mscale");
+  set(r.mscale_all_dim, o.mscale_all_dim, "mscale_all_dim", "mscale-all-dim");
+  set(r.attention_factor, o.attention_factor, "attention_factor", "attention-factor");
+  set(r.low_freq_factor, o.low_freq_factor, "low_freq_factor", "low-freq-factor");
+  set(r.high_freq_factor, o.high_freq_factor, "high_freq_factor", "high-freq-factor");
+  set(r.seq_len, o.seq_len, "seq_len", "seq-len");
+  if (!o.short_factor.empty()) {
+    r.short_factor = factor_list(o.short_factor, "--short-factor");
+    m.origin.push_back(fmt::format("short_factor: {} numbers (--short-factor on the command line)", r.short_factor.size()));
+  }
+  if (!o.long_factor.empty()) {
+    r.long_factor = factor_list(o.long_factor, "--long-factor");
+    m.origin.push_back(fmt::format("long_factor: {} numbers (--long-factor on the command line)", r.long_factor.size()));
+  }
   return m;
 }
 
