@@ -507,5 +507,22 @@ TEST_F(Cli, CommandLineFlagsShowWhereTheyCameFrom) {
   EXPECT_THAT(r.out, HasSubstr("1.25"));
 }
 
+
+TEST_F(Cli, DecayUnderReRoPESeesMappedDistances) {
+  // ReRoPE w = 100: distance 300 is seen as 100; Leaky ReRoPE w = 100, k = 4: 300 → 100 + 200/4 = 150.
+  // f(100) = 10.227 and f(150) = 7.588 for d = 128, base 1e4 (known-values.md §3, 3 decimals).
+  const Result re = rope_cli({"decay", "--rerope", "100", "--points", "4", "--max-distance", "300", "--csv", "-"});
+  ASSERT_EQ(re.code, 0) << re.err;
+  const auto rows = test::split(re.out, '\n');
+  ASSERT_EQ(rows.size(), 5u);
+  EXPECT_NEAR(std::stod(test::split(rows[4], ',')[1]), 10.227, 5e-4);
+  const Result leaky = rope_cli({"decay", "--rerope", "100", "--leaky-k", "4", "--points", "4", "--max-distance", "300", "--csv", "-"});
+  ASSERT_EQ(leaky.code, 0) << leaky.err;
+  EXPECT_NEAR(std::stod(test::split(test::split(leaky.out, '\n')[4], ',')[1]), 7.588, 5e-4);
+  expect_one_line_error(rope_cli({"decay", "--leaky-k", "4"}), 2, "--leaky-k needs --rerope W");
+  expect_one_line_error(rope_cli({"decay", "--rerope", "-5"}), 2, "--rerope W must be >= 0 (got -5)");
+  expect_one_line_error(rope_cli({"decay", "--rerope", "10", "--leaky-k", "0.5"}), 2, "--leaky-k K must be >= 1");
+}
+
 }  // namespace
 }  // namespace rope

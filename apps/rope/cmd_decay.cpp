@@ -2,6 +2,7 @@
 // RoFormer's bound (default), the all-ones score, or the mean ± 1σ of random pairs; table, CSV, figure.
 #include <fmt/format.h>
 #include <memory>
+#include <optional>
 
 #include "commands.hpp"
 #include "exit_codes.hpp"
@@ -12,6 +13,8 @@
 #include "rope/decay.hpp"
 #include "rope/error.hpp"
 #include "rope/frequencies.hpp"
+#include "rope/parse.hpp"
+#include "rope/scaling.hpp"
 #include "scaling_options.hpp"
 #include "rope/random.hpp"
 
@@ -41,9 +44,22 @@ struct DecayOptions {
   ScalingOptions scaling;
   bool dim_given = false;
   bool base_given = false;
+  std::optional<double> rerope_window;  ///< --rerope W: the model sees g(t) instead of t (S16), (S17)
+  std::optional<double> leaky_k;        ///< --leaky-k K: Leaky ReRoPE's slope divisor
 };
 
 namespace {
+
+/// The distances the model sees: t itself, or ReRoPE's / Leaky ReRoPE's g(t) (docs/scaling.md (S16), (S17)).
+Eigen::VectorXd seen_distances(const DecayOptions& opt, const Eigen::VectorXd& t) {
+  if (!opt.rerope_window) return t;
+  Eigen::VectorXd g(t.size());
+  for (Eigen::Index k = 0; k < t.size(); ++k) {
+    g[k] = opt.leaky_k ? leaky_rerope_distance(t[k], *opt.rerope_window, *opt.leaky_k)
+                       : rerope_distance(t[k], *opt.rerope_window);
+  }
+  return g;
+}
 
 DecayKind parse_kind(const std::string& text) {
   if (text == "bound") return DecayKind::Bound;
@@ -85,7 +101,8 @@ struct Curves {
 };
 
 Curves compute(const DecayOptions& opt, DecayKind kind, const std::vector<FrequencySet>& sets,
-               const Eigen::VectorXd& distances) {
+               const Eigen::VectorXd& true_distances) {
+  const Eigen::VectorXd distances = seen_distances(opt, true_distances);
   Curves c;
   for (const FrequencySet& set : sets) {
     const Eigen::VectorXd& theta = set.theta;
@@ -139,8 +156,12 @@ plot::Figure make_figure(const DecayOptions& opt, DecayKind kind, const std::vec
       fig.lines.push_back({plot::ReferenceLine::Axis::Y, 0.0, f.text("expected value 0", "期望值 0"), -1});
       break;
   }
+  const std::string map = !opt.rerope_window ? ""
+                          : opt.leaky_k ? fmt::format(", Leaky ReRoPE w = {}, k = {}", format_number(*opt.rerope_window),
+                                                      format_number(*opt.leaky_k))
+                                        : fmt::format(", ReRoPE w = {}", format_number(*opt.rerope_window));
   for (std::size_t b = 0; b < sets.size(); ++b) {
-    const std::string& label = sets[b].label;
+    const std::string label = sets[b].label + map;
     const int color = static_cast<int>(b);
     if (kind == DecayKind::Random) {
       fig.bands.push_back({label + f.text(": mean ± 1σ", ":均值 ± 1σ"), x, c.value[b] - c.stddev[b],
@@ -176,6 +197,13 @@ int run_decay(const DecayOptions& opt, std::ostream& out) {
   }
   if (opt.random_options_given && kind != DecayKind::Random) {
     throw InvalidArgument(fmt::format("--samples and --seed apply to --kind random only (got --kind {})", opt.kind));
+  }
+  if (opt.leaky_k && !opt.rerope_window) throw InvalidArgument("--leaky-k needs --rerope W (the window)");
+  if (opt.rerope_window && *opt.rerope_window < 0) {
+    throw InvalidArgument(fmt::format("--rerope W must be >= 0 (got {})", format_number(*opt.rerope_window)));
+  }
+  if (opt.leaky_k && *opt.leaky_k < 1) {
+    throw InvalidArgument(fmt::format("--leaky-k K must be >= 1 (got {})", format_number(*opt.leaky_k)));
   }
   if (opt.log_y && kind != DecayKind::Bound) {
     throw InvalidArgument(fmt::format("--log-y needs positive values: only --kind bound has them (got --kind {})", opt.kind));
@@ -224,6 +252,14 @@ int run_decay(const DecayOptions& opt, std::ostream& out) {
       break;
   }
   if (opt.normalize) out << "  normalized: divided by the value at distance 0\n";
+  if (opt.rerope_window) {
+    out << fmt::format("  position map: the model sees g(m) = {} (docs/scaling.md {})\n",
+                       opt.leaky_k ? fmt::format("m up to {}, then {} + (m − {})/{}", format_number(*opt.rerope_window),
+                                                 format_number(*opt.rerope_window), format_number(*opt.rerope_window),
+                                                 format_number(*opt.leaky_k))
+                                   : fmt::format("min(m, {})", format_number(*opt.rerope_window)),
+                       opt.leaky_k ? "(S17), Leaky ReRoPE" : "(S16), ReRoPE");
+  }
   out << '\n';
 
   // A summary at round distances 0 (or 1 on a log grid), 1, 2, 5, 10, … and the largest, evaluated
@@ -285,6 +321,14 @@ Command add_decay_command(CLI::App& app) {
       "Example:\n  rope decay --base 10000 --dim 128 --csv decay.csv --png decay.png\n"
       "  rope decay --base 10000 --base 500000 --max-distance 4096\n"
       "  rope decay --kind random --samples 2000 --png random.png");
+  sub->add_option_function<std::string>(
+         "--rerope", [opt](const std::string& text) { opt->rerope_window = parse_real(text, "--rerope"); },
+         "ReRoPE: the model sees distance min(m, W) (docs/scaling.md (S16))")
+      ->type_name("W");
+  sub->add_option_function<std::string>(
+         "--leaky-k", [opt](const std::string& text) { opt->leaky_k = parse_real(text, "--leaky-k"); },
+         "Leaky ReRoPE with --rerope W: beyond W distances grow with slope 1/K (S17)")
+      ->type_name("K");
   add_scaling_options(*sub, opt->scaling);
   return {sub, [opt, samples, seed, dim, base](std::ostream& out) {
             opt->dim_given = dim->count() > 0;
