@@ -37,6 +37,10 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
   const std::vector<Command> commands = {
       add_frequencies_command(app), add_matrix_command(app), add_apply_command(app),
       add_verify_command(app),      add_decay_command(app),       add_wavelengths_command(app), add_inspect_command(app),
+      add_attention_command(app),
+      add_encodings_command(app),
+      add_layouts_command(app),
+      add_explain_command(app),
   };
 
   try {

@@ -22,5 +22,9 @@ Command add_verify_command(CLI::App& app);
 Command add_decay_command(CLI::App& app);
 Command add_wavelengths_command(CLI::App& app);
 Command add_inspect_command(CLI::App& app);
+Command add_attention_command(CLI::App& app);
+Command add_encodings_command(CLI::App& app);
+Command add_layouts_command(CLI::App& app);
+Command add_explain_command(CLI::App& app);
 
 }  // namespace rope::cli

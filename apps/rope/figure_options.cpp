@@ -26,7 +26,7 @@ void add_figure_options(CLI::App& app, FigureOptions& o) {
       ->group("Figure");
 }
 
-void check_figure_options(const FigureOptions& o) {
+void check_figure_options(const FigureOptions& o, bool lang_without_figure_ok) {
   if (o.lang != "en" && o.lang != "zh") {
     throw InvalidArgument(fmt::format("--lang must be 'en' or 'zh' (got '{}')", o.lang));
   }
@@ -40,7 +40,7 @@ void check_figure_options(const FigureOptions& o) {
   if (!o.wanted()) {
     const FigureOptions defaults;
     for (const auto& [name, given] : {std::pair{"--keep-script", !o.keep_script.empty()}, std::pair{"--title", !o.title.empty()},
-                                      std::pair{"--lang", o.lang != defaults.lang}, std::pair{"--width", o.width != defaults.width},
+                                      std::pair{"--lang", o.lang != defaults.lang && !lang_without_figure_ok}, std::pair{"--width", o.width != defaults.width},
                                       std::pair{"--height", o.height != defaults.height}}) {
       if (given) throw InvalidArgument(fmt::format("{} needs a figure: add --png, --svg, --pdf or --output", name));
     }

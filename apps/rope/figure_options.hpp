@@ -30,8 +30,11 @@ struct FigureOptions {
 
 void add_figure_options(CLI::App& app, FigureOptions& options);
 
-/// Checks --lang, the sizes and the extension of --output. @throws InvalidArgument.
-void check_figure_options(const FigureOptions& options);
+/// Checks --lang, the sizes and the extension of --output, and that the options that only shape a
+/// figure (--keep-script, --title, --lang, --width, --height) come with one. A command whose text also
+/// follows --lang (rope explain) passes lang_without_figure_ok = true to accept --lang alone.
+/// @throws InvalidArgument.
+void check_figure_options(const FigureOptions& options, bool lang_without_figure_ok = false);
 
 /// Applies --title, then renders into every requested file. Does nothing if none was requested.
 void draw(plot::Figure figure, const FigureOptions& options);
