@@ -12,6 +12,7 @@
 #include <sstream>
 #include <unistd.h>
 
+#include "cli_harness.hpp"
 #include "reference_data.hpp"
 #include "rope/random.hpp"
 #include "rope/tolerance.hpp"
@@ -19,60 +20,20 @@
 namespace rope {
 namespace {
 
+using test::expect_one_line_error;
+using test::png_size;
+using test::Result;
+using test::rope_cli;
+
 namespace fs = std::filesystem;
 using ::testing::HasSubstr;
 using ::testing::Not;
 using ::testing::StartsWith;
 
 // Helpers copied from test_cli.cpp.
-struct Result {
-  int code;
-  std::string out;
-  std::string err;
-};
 
-Result rope_cli(std::vector<std::string> args) {
-  args.insert(args.begin(), "rope");
-  std::ostringstream out, err;
-  const int code = cli::run(args, out, err);
-  return {code, out.str(), err.str()};
-}
 
-/// stderr is exactly one line, "rope: …".
-void expect_one_line_error(const Result& r, int code, const std::string& substring) {
-  EXPECT_EQ(r.code, code) << r.err;
-  EXPECT_THAT(r.err, StartsWith("rope: "));
-  EXPECT_THAT(r.err, HasSubstr(substring));
-  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
-}
-
-/// Width and height from a PNG's IHDR chunk, after checking the 8-byte signature.
-std::pair<std::uint32_t, std::uint32_t> png_size(const std::string& bytes) {
-  if (bytes.size() < 24 || bytes.compare(0, 8, "\x89PNG\r\n\x1a\n") != 0) return {0, 0};
-  const auto be = [&](std::size_t at) {
-    std::uint32_t v = 0;
-    for (std::size_t i = 0; i < 4; ++i) v = (v << 8) | static_cast<unsigned char>(bytes[at + i]);
-    return v;
-  };
-  return {be(16), be(20)};
-}
-
-class CmdLayouts : public ::testing::Test {
- protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("rope-cmd-layouts-" + std::to_string(::getpid()) + "-" +
-                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-  std::string path(const std::string& name) const { return (dir_ / name).string(); }
-  static std::string read(const std::string& p) {
-    std::ifstream in(p);
-    return {std::istreambuf_iterator<char>(in), {}};
-  }
-  fs::path dir_;
-};
+class CmdLayouts : public test::TempDirTest {};
 
 // ---------------------------------------------------------------------------------------------
 // The independent computation.
