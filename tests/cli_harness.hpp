@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "reference_data.hpp"
 #include "rope/cli.hpp"
 
 namespace rope::test {
@@ -52,6 +53,30 @@ inline std::pair<std::uint32_t, std::uint32_t> png_size(const std::string& bytes
     return v;
   };
   return {be(16), be(20)};
+}
+
+/// The figure holds exactly the CSV's data: in the gnuplot script kept with --keep-script, datablock
+/// $series<s> is, line by line, "x y" with x the CSV's first column and y its column 1 + s, as text.
+inline void expect_plotted_data_equals_csv(const std::string& script, const std::string& csv_text, int series_count,
+                                           std::size_t expected_rows) {
+  std::istringstream csv(csv_text);
+  std::string header;
+  std::getline(csv, header);
+  std::vector<std::vector<std::string>> rows;
+  for (std::string line; std::getline(csv, line);) rows.push_back(split(line, ','));
+  ASSERT_EQ(rows.size(), expected_rows);
+  for (int series = 0; series < series_count; ++series) {
+    const std::string start = "$series" + std::to_string(series) + " << EOD\n";
+    const std::size_t at = script.find(start);
+    ASSERT_NE(at, std::string::npos) << series;
+    std::istringstream block(script.substr(at + start.size()));
+    std::size_t row = 0;
+    for (std::string line; std::getline(block, line) && line != "EOD"; ++row) {
+      ASSERT_LT(row, rows.size());
+      EXPECT_EQ(line, rows[row][0] + " " + rows[row][1 + static_cast<std::size_t>(series)]) << series << " " << row;
+    }
+    EXPECT_EQ(row, rows.size()) << series;
+  }
 }
 
 /// A fixture with an empty directory of its own per test, removed afterwards.

@@ -19,6 +19,7 @@ namespace rope {
 namespace {
 
 using test::expect_one_line_error;
+using test::expect_plotted_data_equals_csv;
 using test::png_size;
 using test::Result;
 using test::rope_cli;
@@ -266,25 +267,7 @@ TEST_F(Cli, CsvBesideAFigureHoldsExactlyThePlottedData) {
   const Result r = rope_cli({"decay", "--base", "10000", "--base", "500000", "--points", "300", "--csv", path("d.csv"),
                              "--png", path("d.png"), "--keep-script", path("d.gp")});
   ASSERT_EQ(r.code, 0) << r.err;
-  std::istringstream csv(read(path("d.csv")));
-  std::string header;
-  std::getline(csv, header);
-  std::vector<std::vector<std::string>> rows;
-  for (std::string line; std::getline(csv, line);) rows.push_back(test::split(line, ','));
-  ASSERT_EQ(rows.size(), 300u);
-  const std::string script = read(path("d.gp"));
-  for (int series = 0; series < 2; ++series) {
-    const std::string start = fmt::format("$series{} << EOD\n", series);
-    const std::size_t at = script.find(start);
-    ASSERT_NE(at, std::string::npos) << series;
-    std::istringstream block(script.substr(at + start.size()));
-    std::size_t row = 0;
-    for (std::string line; std::getline(block, line) && line != "EOD"; ++row) {
-      ASSERT_LT(row, rows.size());
-      EXPECT_EQ(line, rows[row][0] + " " + rows[row][1 + series]) << "series " << series << " row " << row;
-    }
-    EXPECT_EQ(row, rows.size()) << series;
-  }
+  expect_plotted_data_equals_csv(read(path("d.gp")), read(path("d.csv")), 2, 300);
 }
 
 TEST_F(Cli, FigureToAnUnwritablePlaceExitsThreeAndLeavesNothing) {

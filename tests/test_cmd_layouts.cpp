@@ -21,6 +21,7 @@ namespace rope {
 namespace {
 
 using test::expect_one_line_error;
+using test::expect_plotted_data_equals_csv;
 using test::png_size;
 using test::Result;
 using test::rope_cli;
@@ -327,25 +328,8 @@ TEST_F(CmdLayouts, FigureDrawsTheThreeCurvesOfTheCsv) {
                              "--width", "640", "--height", "480", "--keep-script", path("s.gp")});
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(png_size(read(path("s.png"))), (std::pair<std::uint32_t, std::uint32_t>{640, 480}));
-  std::istringstream csv(read(path("s.csv")));
-  std::string header;
-  std::getline(csv, header);
-  std::vector<std::vector<std::string>> rows;
-  for (std::string line; std::getline(csv, line);) rows.push_back(test::split(line, ','));
-  ASSERT_EQ(rows.size(), 21u);
   const std::string script = read(path("s.gp"));
-  for (int series = 0; series < 3; ++series) {
-    const std::string start = fmt::format("$series{} << EOD\n", series);
-    const std::size_t at = script.find(start);
-    ASSERT_NE(at, std::string::npos) << series;
-    std::istringstream block(script.substr(at + start.size()));
-    std::size_t row = 0;
-    for (std::string line; std::getline(block, line) && line != "EOD"; ++row) {
-      ASSERT_LT(row, rows.size());
-      EXPECT_EQ(line, rows[row][0] + " " + rows[row][1 + static_cast<std::size_t>(series)]) << series << " " << row;
-    }
-    EXPECT_EQ(row, rows.size()) << series;
-  }
+  expect_plotted_data_equals_csv(script, read(path("s.csv")), 3, 21);
   EXPECT_THAT(script, HasSubstr("the bug"));
   EXPECT_THAT(script, HasSubstr("the fix"));
 }
