@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 #include <sstream>
 
+#include "attention_reference.hpp"
 #include "cli_harness.hpp"
 #include "reference_data.hpp"
 #include "rope/attention.hpp"
@@ -61,41 +62,11 @@ Draws draws(int n, int d, std::uint64_t seed) {
 Eigen::MatrixXd scores(const Draws& x, const std::string& encoding, double first = 0, double slope = 0.5,
                        double base = 10000) {
   const Eigen::Index n = x.q.rows();
-  const int d = static_cast<int>(x.q.cols());
-  Eigen::MatrixXd s(n, n);
-  for (Eigen::Index i = 0; i < n; ++i) {
-    for (Eigen::Index j = 0; j < n; ++j) {
-      const double pi = first + static_cast<double>(i), pj = first + static_cast<double>(j);
-      double dot = 0;
-      for (int a = 0; a < d / 2; ++a) {
-        const double theta = std::pow(base, -2.0 * a / d);
-        std::complex<double> zq(x.q(i, 2 * a), x.q(i, 2 * a + 1)), zk(x.k(j, 2 * a), x.k(j, 2 * a + 1));
-        if (encoding == "rope") {
-          zq *= std::polar(1.0, pi * theta);
-          zk *= std::polar(1.0, pj * theta);
-        } else if (encoding == "sinusoidal") {
-          zq += std::complex<double>(std::sin(pi * theta), std::cos(pi * theta));
-          zk += std::complex<double>(std::sin(pj * theta), std::cos(pj * theta));
-        }
-        dot += (zq * std::conj(zk)).real();
-      }
-      s(i, j) = dot / std::sqrt(static_cast<double>(d));
-      if (encoding == "alibi") s(i, j) -= slope * std::abs(pi - pj);
-    }
-  }
-  return s;
+  const Eigen::VectorXd p = Eigen::VectorXd::LinSpaced(n, first, first + static_cast<double>(n - 1));
+  return test::independent_scores(x.q, x.k, p, parse_encoding(encoding), base, slope);
 }
 
-Eigen::MatrixXd softmax(const Eigen::MatrixXd& s, bool causal) {
-  Eigen::MatrixXd a = Eigen::MatrixXd::Zero(s.rows(), s.cols());
-  for (Eigen::Index i = 0; i < s.rows(); ++i) {
-    const Eigen::Index keys = causal ? i + 1 : s.cols();
-    long double sum = 0;
-    for (Eigen::Index j = 0; j < keys; ++j) sum += std::exp(static_cast<long double>(s(i, j)));
-    for (Eigen::Index j = 0; j < keys; ++j) a(i, j) = static_cast<double>(std::exp(static_cast<long double>(s(i, j))) / sum);
-  }
-  return a;
-}
+Eigen::MatrixXd softmax(const Eigen::MatrixXd& s, bool causal) { return test::independent_softmax(s, causal); }
 
 /// The n × n matrix printed after the line `title` (a header line "i\j 0 1 …", then one line per row),
 /// from the `occurrence`-th such title on.

@@ -114,6 +114,12 @@ void warn_small_factor(double f, RopeParameters& p) {
   if (f < 1.0) p.warnings.push_back(fmt::format("factor {} < 1 compresses the context instead of extending it (HF warns: factor must be >= 1)", f));
 }
 
+/// f > 0 (an error otherwise), and a warning if f < 1 (a compression, not an extension).
+void check_factor(double f, RopeParameters& p) {
+  check_positive(f, "factor");
+  warn_small_factor(f, p);
+}
+
 /// (S3), (S4): base' = base · x^(d/(d−2)). d = 2 divides by zero in HF (ZeroDivisionError).
 double ntk_base(double base, double x, int d, ScalingType type) {
   if (d <= 2) {
@@ -127,11 +133,6 @@ double ntk_base(double base, double x, int d, ScalingType type) {
   return b;
 }
 
-Eigen::VectorXd powers(int d, double base) {
-  Eigen::VectorXd theta(d / 2);
-  for (int j = 0; j < d / 2; ++j) theta[j] = std::pow(base, frequency_exponent(d, j));  // (S1)
-  return theta;
-}
 
 // --- yarn -------------------------------------------------------------------------------------------
 
@@ -163,8 +164,7 @@ void yarn(const RopeConfig& c, const Common& k, RopeParameters& p) {
                      "mscale_all_dim", "attention_factor"});
   const long L0 = original_context(c);
   const double f = factor_or_ratio(c, L0, p);
-  check_positive(f, "factor");
-  warn_small_factor(f, p);
+  check_factor(f, p);
   p.factor = f;
   p.original_max_position = L0;
 
@@ -194,7 +194,7 @@ void yarn(const RopeConfig& c, const Common& k, RopeParameters& p) {
 
   // (S8): r_j = 0 keeps θ_j (extrapolation), r_j = 1 divides it by f (interpolation).
   // HF names 1 − r_j inv_freq_extrapolation_factor.
-  const Eigen::VectorXd theta = powers(k.d, k.base);
+  const Eigen::VectorXd theta = frequencies(k.d, k.base);
   p.inv_freq.resize(theta.size());
   p.bands.resize(static_cast<std::size_t>(theta.size()));
   for (Eigen::Index j = 0; j < theta.size(); ++j) {
@@ -255,7 +255,7 @@ void llama3(const RopeConfig& c, const Common& k, RopeParameters& p) {
   // boundaries inclusive) blends.
   const double low_wavelength = static_cast<double>(L0) / lf;
   const double high_wavelength = static_cast<double>(L0) / hf;
-  const Eigen::VectorXd theta = powers(k.d, k.base);
+  const Eigen::VectorXd theta = frequencies(k.d, k.base);
   p.inv_freq.resize(theta.size());
   p.bands.resize(static_cast<std::size_t>(theta.size()));
   for (Eigen::Index j = 0; j < theta.size(); ++j) {
@@ -303,8 +303,7 @@ void longrope(const RopeConfig& c, const Common& k, RopeParameters& p) {
   check_factor_list(c.long_factor, "long_factor", k.d);
   const long L0 = original_context(c);
   const double f = factor_or_ratio(c, L0, p);
-  check_positive(f, "factor");
-  warn_small_factor(f, p);
+  check_factor(f, p);
   p.factor = f;
   p.original_max_position = L0;
 
@@ -314,7 +313,7 @@ void longrope(const RopeConfig& c, const Common& k, RopeParameters& p) {
   p.notes.push_back(use_long ? fmt::format("long_factor (seq_len {} > L0 {})", *c.seq_len, L0)
                     : c.seq_len ? fmt::format("short_factor (seq_len {} <= L0 {})", *c.seq_len, L0)
                                 : "short_factor (no seq_len; HF switches to long_factor once a sequence exceeds L0)");
-  const Eigen::VectorXd theta = powers(k.d, k.base);
+  const Eigen::VectorXd theta = frequencies(k.d, k.base);
   p.inv_freq.resize(theta.size());
   for (Eigen::Index j = 0; j < theta.size(); ++j) p.inv_freq[j] = theta[j] / ext[static_cast<std::size_t>(j)];
 
@@ -422,7 +421,7 @@ RopeParameters rope_parameters(const RopeConfig& config) {
   switch (c.type) {
     case ScalingType::Default: {  // (S1)
       warn_unused(c, p, {});
-      p.inv_freq = powers(k.d, k.base);
+      p.inv_freq = frequencies(k.d, k.base);
       p.factor_rule = "none (default RoPE)";
       p.attention_rule = no_attention;
       break;
@@ -430,9 +429,8 @@ RopeParameters rope_parameters(const RopeConfig& config) {
     case ScalingType::Linear: {  // (S2)
       warn_unused(c, p, {"factor"});
       const double f = require(c.factor, c.type, "factor");
-      check_positive(f, "factor");
-      warn_small_factor(f, p);
-      p.inv_freq = powers(k.d, k.base) / f;
+      check_factor(f, p);
+      p.inv_freq = frequencies(k.d, k.base) / f;
       p.factor = f;
       p.factor_rule = "explicit factor";
       p.attention_rule = no_attention;
@@ -441,10 +439,9 @@ RopeParameters rope_parameters(const RopeConfig& config) {
     case ScalingType::Ntk: {  // (S3)
       warn_unused(c, p, {"factor"});
       const double f = require(c.factor, c.type, "factor");
-      check_positive(f, "factor");
-      warn_small_factor(f, p);
+      check_factor(f, p);
       const double b = ntk_base(k.base, f, k.d, c.type);
-      p.inv_freq = powers(k.d, b);
+      p.inv_freq = frequencies(k.d, b);
       p.factor = f;
       p.factor_rule = "explicit factor";
       p.effective_base = b;
@@ -455,12 +452,11 @@ RopeParameters rope_parameters(const RopeConfig& config) {
       warn_unused(c, p, {"factor"});
       const double f = require(c.factor, c.type, "factor");
       const long M = require(c.max_position_embeddings, c.type, "max_position_embeddings");
-      check_positive(f, "factor");
-      warn_small_factor(f, p);
+      check_factor(f, p);
       const long L = c.seq_len ? std::max(*c.seq_len, M) : M;
       const double x = f * static_cast<double>(L) / static_cast<double>(M) - (f - 1.0);
       const double b = ntk_base(k.base, x, k.d, c.type);
-      p.inv_freq = powers(k.d, b);
+      p.inv_freq = frequencies(k.d, b);
       p.factor = f;
       p.factor_rule = "explicit factor";
       p.effective_base = b;
@@ -500,8 +496,7 @@ RopeParameters rope_parameters(const RopeConfig& config) {
       p.factor_rule = "default 1";
       if (c.factor) {
         f = *c.factor;
-        check_positive(f, "factor");
-        warn_small_factor(f, p);
+        check_factor(f, p);
         p.factor_rule = "explicit factor";
       }
       k.d = 2 * n;
