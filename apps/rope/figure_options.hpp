@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "lang.hpp"
 #include "rope/plot.hpp"
 
 namespace rope::cli {
@@ -26,6 +27,8 @@ struct FigureOptions {
   bool zh() const { return lang == "zh"; }
   /// The English or the Chinese text, after --lang.
   const char* text(const char* en, const char* zh_text) const { return zh() ? zh_text : en; }
+  /// The command's Text (lang.hpp), after --lang.
+  Text tr() const { return Text(zh() ? Lang::Zh : Lang::En); }
 };
 
 void add_figure_options(CLI::App& app, FigureOptions& options);

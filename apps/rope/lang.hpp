@@ -1,0 +1,44 @@
+/// @file
+/// The language of a command's human-readable text: `--lang en|zh` on every command. Tables, headings,
+/// explanations and figure labels follow it; CSV and JSON keys, option names and file names stay as
+/// they are. Every command prints through a Text, so each sentence is written once in each language,
+/// next to each other in the source:
+///
+///     const Text t(lang);
+///     out << t.format("{} of {} identities passed\n", "{1} 项恒等式中 {0} 项通过\n", passed, total);
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <string>
+#include <utility>
+
+namespace rope::cli {
+
+enum class Lang { En, Zh };
+
+/// "en" or "zh". @throws rope::InvalidArgument naming the value and the rule.
+Lang parse_lang(const std::string& value);
+
+/// Adds `--lang LANG` (en or zh) to a command; check the value with parse_lang when the command runs.
+CLI::Option* add_lang_option(CLI::App& app, std::string& lang);
+
+/// The English or the Chinese version of a text.
+class Text {
+ public:
+  explicit Text(Lang lang = Lang::En) : lang_(lang) {}
+  Lang lang() const { return lang_; }
+  bool zh() const { return lang_ == Lang::Zh; }
+  const char* operator()(const char* en, const char* zh_text) const { return zh() ? zh_text : en; }
+  /// fmt::format with the English or the Chinese format string; the two may order the arguments
+  /// differently with {0}, {1}, ….
+  template <class... Args>
+  std::string format(const char* en, const char* zh_text, Args&&... args) const {
+    return fmt::format(fmt::runtime((*this)(en, zh_text)), std::forward<Args>(args)...);
+  }
+
+ private:
+  Lang lang_;
+};
+
+}  // namespace rope::cli
