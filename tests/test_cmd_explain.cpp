@@ -505,13 +505,6 @@ TEST_F(CmdExplain, NegativeNumbersNeedNoEqualsSign) {
   EXPECT_THAT(r.out, HasSubstr("M + c = -10, N + c = -8, (N + c) − (M + c) = 2 = N − M"));
 }
 
-TEST_F(CmdExplain, LangAloneIsForTheTextHereButStillNeedsAFigureElsewhere) {
-  EXPECT_EQ(rope_cli({"explain", "--lang", "zh", "--step", "1"}).code, 0);
-  // Other commands keep their rule (check_figure_options without lang_without_figure_ok).
-  expect_one_line_error(rope_cli({"decay", "--lang", "zh"}), 2, "--lang needs a figure: add --png, --svg, --pdf or --output");
-  expect_one_line_error(rope_cli({"matrix", "--position", "1", "--lang", "zh"}), 2, "--lang needs a figure");
-}
-
 TEST_F(CmdExplain, FigureIsSquareWithEqualRangesAndDrawsTheVectors) {
   const Result r = rope_cli({"explain", "--png", path("e.png"), "--keep-script", path("e.gp")});
   ASSERT_EQ(r.code, 0) << r.err;

@@ -118,7 +118,7 @@ TEST(ModelConfig, EveryPresetLoadsWithTheValuesOfItsReadmeRow) {
     EXPECT_EQ(r.original_max_position_embeddings, row.original_max);
     EXPECT_EQ(r.max_position_embeddings, row.max_positions);
     EXPECT_EQ(r.layout, row.layout);
-    EXPECT_THAT(m.origin, Not(IsEmpty()));
+    EXPECT_THAT(english(m.origin), Not(IsEmpty()));
   }
 }
 
@@ -158,8 +158,8 @@ TEST(ModelConfig, Phi3PresetHoldsItsRealFactorLists) {
   EXPECT_EQ(r.short_factor[8], 2.000000000000001);
   EXPECT_EQ(r.short_factor.back(), 3.049999999999997);
   // No factor in the config: f = M / L0 = 131072 / 4096 = 32 (scaling-methods.md §10).
-  EXPECT_THAT(m.notes, Contains(HasSubstr("f = max_position_embeddings / original = 131072 / 4096 = 32")));
-  EXPECT_THAT(m.notes, Contains(HasSubstr("read from the top level (Phi-3 style)")));
+  EXPECT_THAT(english(m.notes), Contains(HasSubstr("f = max_position_embeddings / original = 131072 / 4096 = 32")));
+  EXPECT_THAT(english(m.notes), Contains(HasSubstr("read from the top level (Phi-3 style)")));
 }
 
 TEST(ModelConfig, ListPresetsGivesEveryPresetWithADescriptionInNameOrder) {
@@ -200,9 +200,9 @@ TEST(ModelConfig, V4AndV5SpellingsGiveTheSameRopeConfig) {
                           "original_max_position_embeddings": 8192, "rope_type": "llama3"}})");
   expect_same_rope(v4.rope, v5.rope);
   expect_same_rope(v4.rope, load_preset("llama-3.1-8b").rope);
-  EXPECT_THAT(v4.origin, Contains("rope_theta: 500000 (rope_theta)"));
-  EXPECT_THAT(v5.origin, Contains("rope_theta: 500000 (rope_parameters.rope_theta)"));
-  EXPECT_THAT(v5.origin, Contains("factor: 8 (rope_parameters.factor)"));
+  EXPECT_THAT(english(v4.origin), Contains("rope_theta: 500000 (rope_theta)"));
+  EXPECT_THAT(english(v5.origin), Contains("rope_theta: 500000 (rope_parameters.rope_theta)"));
+  EXPECT_THAT(english(v5.origin), Contains("factor: 8 (rope_parameters.factor)"));
 
   // v5 may also carry partial_rotary_factor inside rope_parameters (scaling-methods.md §4).
   const ModelConfig neox_v5 = parse(R"({"model_type": "gpt_neox", "hidden_size": 6144, "num_attention_heads": 64,
@@ -216,7 +216,7 @@ TEST(ModelConfig, V5RopeThetaWinsOverATopLevelOneAndSaysSo) {
   const ModelConfig m = parse(R"({"hidden_size": 4096, "num_attention_heads": 32, "rope_theta": 10000,
       "rope_parameters": {"rope_type": "default", "rope_theta": 1000000}})");
   EXPECT_EQ(m.rope.base, 1e6);
-  EXPECT_THAT(m.notes, Contains(HasSubstr("rope_theta 10000 at the top level is ignored")));
+  EXPECT_THAT(english(m.notes), Contains(HasSubstr("rope_theta 10000 at the top level is ignored")));
 }
 
 TEST(ModelConfig, PerLayerTypeParametersTakeFullAttention) {
@@ -229,31 +229,31 @@ TEST(ModelConfig, PerLayerTypeParametersTakeFullAttention) {
   EXPECT_EQ(m.rope.type, ScalingType::Linear);
   EXPECT_EQ(m.rope.factor, 8.0);
   EXPECT_EQ(m.rope.base, 1e6);
-  EXPECT_THAT(m.notes, Contains(AllOf(HasSubstr("the full_attention entry is used"),
+  EXPECT_THAT(english(m.notes), Contains(AllOf(HasSubstr("the full_attention entry is used"),
                                       HasSubstr("sliding_attention: rope_type default, rope_theta 10000"))));
-  EXPECT_THAT(m.origin, Contains("factor: 8 (rope_parameters.full_attention.factor)"));
+  EXPECT_THAT(english(m.origin), Contains("factor: 8 (rope_parameters.full_attention.factor)"));
   expect_same_rope(m.rope, load_preset("gemma-3-4b").rope);
 }
 
 TEST(ModelConfig, GemmaPresetReadsTextConfigAndNotesTheLocalLayers) {
   const ModelConfig m = load_preset("gemma-3-4b");
   EXPECT_EQ(m.model_type, "gemma3_text");
-  EXPECT_THAT(m.notes, Contains(HasSubstr("local (sliding-window) layers use base 10000 without scaling")));
-  EXPECT_THAT(m.origin, Contains("rope_theta: 1000000 (text_config.rope_theta)"));
+  EXPECT_THAT(english(m.notes), Contains(HasSubstr("local (sliding-window) layers use base 10000 without scaling")));
+  EXPECT_THAT(english(m.origin), Contains("rope_theta: 1000000 (text_config.rope_theta)"));
   // A sparse text_config, as google/gemma-3-4b-it's config.json is, gets Gemma3TextConfig's defaults
   // (head_dim 256, rope_theta 1e6, max_position_embeddings 131072; HF configuration_gemma3.py).
   const ModelConfig sparse = parse(R"({"model_type": "gemma3", "text_config": {"model_type": "gemma3_text",
       "hidden_size": 2560, "rope_scaling": {"factor": 8.0, "rope_type": "linear"}}})");
   expect_same_rope(sparse.rope, m.rope);
-  EXPECT_THAT(sparse.notes, Contains(HasSubstr("Gemma3TextConfig default 256")));
+  EXPECT_THAT(english(sparse.notes), Contains(HasSubstr("Gemma3TextConfig default 256")));
 }
 
 TEST(ModelConfig, LegacyTypeKeyIsReadAsRopeType) {
   // DeepSeek-V3's config.json spells it "type": "yarn" (data/models/README.md).
   const ModelConfig ds = load_preset("deepseek-v3");
   EXPECT_EQ(ds.rope.type, ScalingType::Yarn);
-  EXPECT_THAT(ds.origin, Contains("rope_type: yarn (rope_scaling.type)"));
-  EXPECT_THAT(ds.notes, Contains(HasSubstr("legacy key 'type'")));
+  EXPECT_THAT(english(ds.origin), Contains("rope_type: yarn (rope_scaling.type)"));
+  EXPECT_THAT(english(ds.notes), Contains(HasSubstr("legacy key 'type'")));
   // Phi-3's first release said "su" for longrope (torchtune phi3_mini_128k: rope_scaling_type="su").
   std::string su = longrope_config(48, 48);
   su.replace(su.find("\"longrope\""), 10, "\"su\"");
@@ -279,10 +279,10 @@ TEST(ModelConfig, GptJRotaryDimBecomesAPartialFactor) {
   const ModelConfig m = load_preset("gpt-j-6b");
   EXPECT_EQ(m.rope.partial_rotary_factor, 0.25);
   EXPECT_EQ(m.rope.rotary_dim(), 64);
-  EXPECT_THAT(m.origin, Contains("partial_rotary_factor: 0.25 = 64 / 256 (rotary_dim)"));
-  EXPECT_THAT(m.origin, Contains("head_dim: 256 (n_embd 4096 / n_head 16)"));
-  EXPECT_THAT(m.notes, Contains("layout: interleaved pairs (2i, 2i+1) for model_type gptj"));
-  EXPECT_THAT(m.notes, Contains("rope_theta not given: HF default 10000 assumed"));
+  EXPECT_THAT(english(m.origin), Contains("partial_rotary_factor: 0.25 = 64 / 256 (rotary_dim)"));
+  EXPECT_THAT(english(m.origin), Contains("head_dim: 256 (n_embd 4096 / n_head 16)"));
+  EXPECT_THAT(english(m.notes), Contains("layout: interleaved pairs (2i, 2i+1) for model_type gptj"));
+  EXPECT_THAT(english(m.notes), Contains("rope_theta not given: HF default 10000 assumed"));
   // A ratio with no exact binary value still gives back rotary_dim: 24 of 80 (0.3 · 80 may round low).
   const ModelConfig odd = parse(R"({"head_dim": 80, "rotary_dim": 24})");
   EXPECT_EQ(odd.rope.rotary_dim(), 24);
@@ -296,13 +296,13 @@ TEST(ModelConfig, GptNeoXRotaryPctIsThePartialFactor) {
   EXPECT_EQ(m.rope.partial_rotary_factor, 0.25);
   EXPECT_EQ(m.rope.rotary_dim(), 24);
   EXPECT_EQ(m.rope.layout, Layout::Half);
-  EXPECT_THAT(m.origin, Contains("partial_rotary_factor: 0.25 (rotary_pct)"));
-  EXPECT_THAT(m.origin, Contains("rope_theta: 10000 (rotary_emb_base)"));
-  EXPECT_THAT(m.notes, Contains(HasSubstr("d = 24 of head_dim 96 channels rotate")));
+  EXPECT_THAT(english(m.origin), Contains("partial_rotary_factor: 0.25 (rotary_pct)"));
+  EXPECT_THAT(english(m.origin), Contains("rope_theta: 10000 (rotary_emb_base)"));
+  EXPECT_THAT(english(m.notes), Contains(HasSubstr("d = 24 of head_dim 96 channels rotate")));
   // Without rotary_pct, HF's GPTNeoXConfig default 0.25 applies (configuration_gpt_neox.py).
   const ModelConfig bare = parse(R"({"model_type": "gpt_neox", "hidden_size": 6144, "num_attention_heads": 64})");
   EXPECT_EQ(bare.rope.partial_rotary_factor, 0.25);
-  EXPECT_THAT(bare.notes, Contains(HasSubstr("rotary_pct not given")));
+  EXPECT_THAT(english(bare.notes), Contains(HasSubstr("rotary_pct not given")));
 }
 
 TEST(ModelConfig, DeepSeekRotatesOnlyQkRopeHeadDim) {
@@ -310,8 +310,8 @@ TEST(ModelConfig, DeepSeekRotatesOnlyQkRopeHeadDim) {
   const ModelConfig m = load_preset("deepseek-v3");
   EXPECT_EQ(m.rope.head_dim, 64);
   EXPECT_EQ(m.rope.rotary_dim(), 64);
-  EXPECT_THAT(m.origin, Contains("head_dim: 64 (qk_rope_head_dim)"));
-  EXPECT_THAT(m.notes, Contains(HasSubstr("qk_nope_head_dim 128 carry no position")));
+  EXPECT_THAT(english(m.origin), Contains("head_dim: 64 (qk_rope_head_dim)"));
+  EXPECT_THAT(english(m.notes), Contains(HasSubstr("qk_nope_head_dim 128 carry no position")));
   // rope_interleave (HF DeepseekV3Config) overrides the model_type's layout.
   const ModelConfig half = parse(R"({"model_type": "deepseek_v3", "qk_rope_head_dim": 64, "rope_interleave": false})");
   EXPECT_EQ(half.rope.layout, Layout::Half);
@@ -321,18 +321,18 @@ TEST(ModelConfig, DefaultsAndConventionsAreNoted) {
   // C2: a missing rope_theta is HF's default 10000, and the reader is told.
   const ModelConfig m = parse(R"({"model_type": "llama", "hidden_size": 4096, "num_attention_heads": 32})");
   EXPECT_EQ(m.rope.base, 10000.0);
-  EXPECT_THAT(m.notes, Contains("rope_theta not given: HF default 10000 assumed"));
-  EXPECT_THAT(m.notes, Contains("layout: HF rotate_half (half) for model_type llama"));
-  EXPECT_THAT(m.origin, Contains("rope_theta: 10000 (HF default)"));
-  EXPECT_THAT(m.origin, Contains("head_dim: 128 (hidden_size 4096 / num_attention_heads 32)"));
+  EXPECT_THAT(english(m.notes), Contains("rope_theta not given: HF default 10000 assumed"));
+  EXPECT_THAT(english(m.notes), Contains("layout: HF rotate_half (half) for model_type llama"));
+  EXPECT_THAT(english(m.origin), Contains("rope_theta: 10000 (HF default)"));
+  EXPECT_THAT(english(m.origin), Contains("head_dim: 128 (hidden_size 4096 / num_attention_heads 32)"));
   EXPECT_EQ(m.rope.max_position_embeddings, std::nullopt);
   // gpt-oss's own default is 150000 (scaling-methods.md §4).
   EXPECT_EQ(parse(R"({"model_type": "gpt_oss", "head_dim": 64})").rope.base, 150000.0);
   // C4: yarn without original_max_position_embeddings uses M, and the HF defaults are spelled out.
   const ModelConfig yarn = parse(R"({"head_dim": 128, "max_position_embeddings": 32768,
       "rope_scaling": {"rope_type": "yarn", "factor": 4}})");
-  EXPECT_THAT(yarn.notes, Contains("original_max_position_embeddings not given: L0 = max_position_embeddings 32768 (HF)"));
-  EXPECT_THAT(yarn.notes, Contains("beta_fast not given: HF default 32"));
+  EXPECT_THAT(english(yarn.notes), Contains("original_max_position_embeddings not given: L0 = max_position_embeddings 32768 (HF)"));
+  EXPECT_THAT(english(yarn.notes), Contains("beta_fast not given: HF default 32"));
   EXPECT_EQ(yarn.rope.original_max_position_embeddings, std::nullopt);
 }
 

@@ -208,7 +208,7 @@ TEST(Scaling, YarnAttentionIsGetMscaleOfFactorUnlessGivenExplicitly) {
     c.attention_factor = 0.5;
     p = rope_parameters(c);
     EXPECT_EQ(p.attention_factor, 0.5);
-    EXPECT_EQ(p.attention_rule, "explicit attention_factor");
+    EXPECT_EQ(p.attention_rule.en, "explicit attention_factor");
   }
 }
 
@@ -405,8 +405,8 @@ TEST(Scaling, DeepSeekV3MscaleRatioIsOne) {
   c.mscale_all_dim = 1.0;
   RopeParameters p = rope_parameters(c);
   EXPECT_EQ(p.attention_factor, 1.0);
-  EXPECT_THAT(p.attention_rule, HasSubstr("get_mscale(f, mscale) / get_mscale(f, mscale_all_dim)"));
-  EXPECT_TRUE(any_contains(p.notes, "1.87385"));
+  EXPECT_THAT(p.attention_rule.en, HasSubstr("get_mscale(f, mscale) / get_mscale(f, mscale_all_dim)"));
+  EXPECT_TRUE(any_contains(english(p.notes), "1.87385"));
   EXPECT_EQ(p.yarn_range, (std::pair{10.0, 23.0}));
   EXPECT_TRUE(p.warnings.empty());  // 163840 / 4096 = 40 = factor
   // DeepSeek-V2-Lite (sm §10): mscale = mscale_all_dim = 0.707, same ratio 1.
@@ -426,7 +426,7 @@ TEST(Scaling, YarnMscaleAloneIsIgnoredWithAWarning) {
   c.mscale = 0.707;
   const RopeParameters p = rope_parameters(c);
   EXPECT_DOUBLE_EQ(p.attention_factor, 0.1 * std::log(40.0) + 1.0);
-  EXPECT_TRUE(any_contains(p.warnings, "mscale only together with mscale_all_dim"));
+  EXPECT_TRUE(any_contains(english(p.warnings), "mscale only together with mscale_all_dim"));
 }
 
 TEST(Scaling, Qwen3ExplicitFactorWinsAndTheWarningGivesBothCandidates) {
@@ -441,12 +441,12 @@ TEST(Scaling, Qwen3ExplicitFactorWinsAndTheWarningGivesBothCandidates) {
   c.original_max_position_embeddings = 32768;
   const RopeParameters p = rope_parameters(c);
   EXPECT_EQ(p.factor, 4.0);
-  EXPECT_EQ(p.factor_rule, "explicit factor");
+  EXPECT_EQ(p.factor_rule.en, "explicit factor");
   EXPECT_EQ(p.original_max_position, 32768);
   EXPECT_NEAR(p.attention_factor, 1.13863, 5e-6);
   EXPECT_EQ(p.yarn_range, (std::pair{23.0, 40.0}));  // kv §5
   ASSERT_EQ(p.warnings.size(), 1u);
-  EXPECT_THAT(p.warnings[0], AllOf(HasSubstr("40960 / 32768 = 1.25 differs from factor 4"), HasSubstr("1.13863"),
+  EXPECT_THAT(p.warnings[0].en, AllOf(HasSubstr("40960 / 32768 = 1.25 differs from factor 4"), HasSubstr("1.13863"),
                                    HasSubstr("1.02231")));
 }
 
@@ -459,7 +459,7 @@ TEST(Scaling, YarnWithoutFactorUsesMaxOverOriginal) {
   c.original_max_position_embeddings = 4096;
   const RopeParameters p = rope_parameters(c);
   EXPECT_EQ(p.factor, 40.0);
-  EXPECT_THAT(p.factor_rule, HasSubstr("max_position_embeddings / original_max_position_embeddings = 163840 / 4096"));
+  EXPECT_THAT(p.factor_rule.en, HasSubstr("max_position_embeddings / original_max_position_embeddings = 163840 / 4096"));
   EXPECT_NEAR(p.attention_factor, 1.36889, 5e-6);  // kv §5 get_mscale(40)
 }
 
@@ -600,7 +600,7 @@ TEST(Scaling, LongRopeUsesTheShortListUpToL0AndTheLongListBeyond) {
       const double ext = long_list ? j + 1.0 : 2.0;
       EXPECT_TRUE(RelNear(p.inv_freq[j], theta[j] / ext, 1e-15)) << (seq_len ? *seq_len : -1) << " " << j;
     }
-    EXPECT_TRUE(any_contains(p.notes, long_list ? "long_factor" : "short_factor"));
+    EXPECT_TRUE(any_contains(english(p.notes), long_list ? "long_factor" : "short_factor"));
     EXPECT_TRUE(p.bands.empty());
     // The attention factor depends on f = M/L0 = 32, not on the list.
     EXPECT_TRUE(RelNear(p.attention_factor, std::sqrt(1 + std::log(32.0) / std::log(4096.0)), 1e-15));
@@ -612,7 +612,7 @@ TEST(Scaling, Phi3MiniAttentionFactorFromMaxOverOriginal) {
   // → f = 32, attention sqrt(1 + ln 32 / ln 4096) = 1.19024; 48-entry lists.
   const RopeParameters p = rope_parameters(longrope_config(96, 131072, 4096));
   EXPECT_EQ(p.factor, 32.0);
-  EXPECT_THAT(p.factor_rule, HasSubstr("131072 / 4096"));
+  EXPECT_THAT(p.factor_rule.en, HasSubstr("131072 / 4096"));
   EXPECT_NEAR(p.attention_factor, 1.19024, 5e-6);
   EXPECT_EQ(p.inv_freq.size(), 48);
   EXPECT_TRUE(p.warnings.empty());
@@ -635,7 +635,7 @@ TEST(Scaling, LongRopeExplicitFactorDifferingFromMaxOverOriginalWarns) {
   EXPECT_EQ(p.factor, 16.0);
   ASSERT_EQ(p.warnings.size(), 1u);
   // sqrt(1 + ln 16/ln 4096) = 1.15470 (ln 16/ln 4096 = 1/3), sqrt(1 + ln 32/ln 4096) = 1.19024.
-  EXPECT_THAT(p.warnings[0], AllOf(HasSubstr("131072 / 4096 = 32 differs from factor 16"), HasSubstr("1.1547"), HasSubstr("1.19024")));
+  EXPECT_THAT(p.warnings[0].en, AllOf(HasSubstr("131072 / 4096 = 32 differs from factor 16"), HasSubstr("1.1547"), HasSubstr("1.19024")));
 }
 
 TEST(Scaling, LongRopeListsMustHaveHalfTheRotaryDimension) {
@@ -874,26 +874,26 @@ TEST(Scaling, HfWarningsAreWarningsNotErrors) {
   c.beta_fast = 1.0;
   c.beta_slow = 32.0;
   RopeParameters p = rope_parameters(c);
-  EXPECT_TRUE(any_contains(p.warnings, "beta_fast 1 < beta_slow 32"));
+  EXPECT_TRUE(any_contains(english(p.warnings), "beta_fast 1 < beta_slow 32"));
 
   c = hf_llama(ScalingType::Linear);
   c.factor = 0.5;
   p = rope_parameters(c);
-  EXPECT_TRUE(any_contains(p.warnings, "factor 0.5 < 1"));
+  EXPECT_TRUE(any_contains(english(p.warnings), "factor 0.5 < 1"));
   EXPECT_EQ(p.inv_freq[0], 2.0);
 
   c = llama3_config(8.0, 8192, 4.0, 1.0);
   c.max_position_embeddings = 8192;
   p = rope_parameters(c);
-  EXPECT_TRUE(any_contains(p.warnings, "high_freq_factor 1 <= low_freq_factor 4"));
-  EXPECT_TRUE(any_contains(p.warnings, "original_max_position_embeddings 8192 >= max_position_embeddings 8192"));
+  EXPECT_TRUE(any_contains(english(p.warnings), "high_freq_factor 1 <= low_freq_factor 4"));
+  EXPECT_TRUE(any_contains(english(p.warnings), "original_max_position_embeddings 8192 >= max_position_embeddings 8192"));
 
   c = hf_llama(ScalingType::Linear);
   c.factor = 2.0;
   c.beta_fast = 32.0;
   c.original_max_position_embeddings = 4096;
   p = rope_parameters(c);
-  EXPECT_TRUE(any_contains(p.warnings, "rope_type linear does not use: original_max_position_embeddings, beta_fast"));
+  EXPECT_TRUE(any_contains(english(p.warnings), "rope_type linear does not use: original_max_position_embeddings, beta_fast"));
   EXPECT_TRUE(rope_parameters(hf_llama(ScalingType::Default)).warnings.empty());
 }
 

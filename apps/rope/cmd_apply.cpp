@@ -23,6 +23,7 @@ struct ApplyOptions {
   double base = kDefaultBase;
   Layout layout = Layout::Interleaved;
   std::string csv;
+  std::string lang = "en";
   ScalingOptions scaling;
   bool base_given = false;
 };
@@ -42,6 +43,7 @@ int run_apply(const ApplyOptions& opt, std::ostream& out) {
   const Eigen::VectorXd x = Eigen::Map<const Eigen::VectorXd>(values.data(), static_cast<Eigen::Index>(values.size()));
   const int d = static_cast<int>(x.size());
   check_dimension(d, kMaxDim, "vector length d");
+  const Text t(parse_lang(opt.lang));
   Eigen::VectorXd theta;
   double base = opt.base;
   std::string scaled;  // says which frequencies, when they are not plain RoPE's
@@ -53,7 +55,8 @@ int run_apply(const ApplyOptions& opt, std::ostream& out) {
     }
     theta = rr.params.inv_freq;
     base = rr.model.rope.base;
-    scaled = fmt::format(", {} scaling f = {} from {}", to_string(rr.model.rope.type), format_number(rr.params.factor), rr.model.name);
+    scaled = t.format(", {} scaling f = {} from {}", ",{} 缩放 f = {},来自{}", to_string(rr.model.rope.type),
+                      format_number(rr.params.factor), model_name(rr.model, t));
   } else {
     theta = frequencies(d, opt.base);
   }
@@ -76,20 +79,23 @@ int run_apply(const ApplyOptions& opt, std::ostream& out) {
     write_output(opt.csv, to_csv(table), out);
   }
   if (opt.csv != "-") {
-    out << fmt::format("RoPE at position m = {}, d = {}, base = {}{}, {} layout\n\n", format_number(m), d,
-                       format_number(base), scaled, to_string(opt.layout));
-    out << fmt::format("{:>5}  {:>10}  {:>22}  {:>22}\n", "pair", "channels", "θ_i", "angle m·θ_i (rad)");
+    out << t.format("RoPE at position m = {}, d = {}, base = {}{}, {} layout\n\n",
+                    "位置 m = {} 处的 RoPE,d = {},base = {}{},{} 排列\n\n", format_number(m), d, format_number(base), scaled,
+                    layout_name(opt.layout, t));
+    out << fmt::format("{:>5}  {:>10}  {:>22}  {:>22}\n", t("pair", "维度对"), t("channels", "通道"), "θ_i",
+                       t("angle m·θ_i (rad)", "角度 m·θ_i (rad)"));
     for (int i = 0; i < d / 2; ++i) {
       const auto [a, b] = pair_channels(d, i, opt.layout);
       out << fmt::format("{:>5}  {:>10}  {:>22}  {:>22}\n", i, fmt::format("({}, {})", a, b),
                          format_number(theta[i]), format_number(m * theta[i]));
     }
-    out << fmt::format("\ninput         x = {}\n", join(x));
-    out << fmt::format("matrix        R_m x = {}\n", join(by_matrix));
-    out << fmt::format("element-wise  x ⊙ cos(mΘ) + rot(x) ⊙ sin(mΘ) = {}\n", join(by_elementwise));
-    out << fmt::format("complex       (x_a + i·x_b)·e^(i·m·θ_i) = {}\n", join(by_complex));
-    out << fmt::format("\nmax |difference| between the three forms = {:.3g}  (tolerance κ·ε·(d + |m|)·‖x‖ = {:.3g}, (M13)): {}\n",
-                       diff, tol * scale, agree ? "they agree" : "THEY DISAGREE");
+    out << fmt::format("\n{:<14}x = {}\n", t("input", "输入"), join(x));
+    out << fmt::format("{:<14}R_m x = {}\n", t("matrix", "矩阵"), join(by_matrix));
+    out << fmt::format("{:<14}x ⊙ cos(mΘ) + rot(x) ⊙ sin(mΘ) = {}\n", t("element-wise", "逐元素"), join(by_elementwise));
+    out << fmt::format("{:<14}(x_a + i·x_b)·e^(i·m·θ_i) = {}\n", t("complex", "复数"), join(by_complex));
+    out << t.format("\nmax |difference| between the three forms = {:.3g}  (tolerance κ·ε·(d + |m|)·‖x‖ = {:.3g}, (M13)): {}\n",
+                    "\n三种算法之间的最大 |差| = {:.3g}  (容差 κ·ε·(d + |m|)·‖x‖ = {:.3g},(M13)):{}\n", diff, tol * scale,
+                    agree ? t("they agree", "结果一致") : t("THEY DISAGREE", "结果不一致"));
   }
   return agree ? kOk : kVerifyFailed;
 }
@@ -105,6 +111,7 @@ Command add_apply_command(CLI::App& app) {
   add_layout_option(*sub, opt->layout);
   sub->add_option("--csv", opt->csv, "write channel,input,matrix,elementwise,complex to FILE ('-' for stdout)")
       ->type_name("FILE");
+  add_lang_option(*sub, opt->lang);
   sub->footer("Example:\n  rope apply --position 1 --vector 1,0,0,1");
   add_scaling_options(*sub, opt->scaling);
   return {sub, [opt, base](std::ostream& out) {

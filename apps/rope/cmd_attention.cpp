@@ -105,21 +105,27 @@ Setup setup_for(const AttentionOptions& opt, Encoding encoding) {
 }
 
 /// The score formula of each encoding, as printed.
-std::string formula(Encoding e) {
+std::string formula(Encoding e, const Text& t) {
   switch (e) {
-    case Encoding::Rope: return "s_ij = <R_i q_i, R_j k_j>/√d, R_p the rotation of position p (docs/math.md (M5), (M8))";
-    case Encoding::Sinusoidal: return "s_ij = <q_i + p_i, k_j + p_j>/√d, p_t the sinusoidal encoding of position t (docs/math.md (M12))";
+    case Encoding::Rope:
+      return t("s_ij = <R_i q_i, R_j k_j>/√d, R_p the rotation of position p (docs/math.md (M5), (M8))",
+               "s_ij = <R_i q_i, R_j k_j>/√d,R_p 是位置 p 的旋转(docs/math.md (M5), (M8))");
+    case Encoding::Sinusoidal:
+      return t("s_ij = <q_i + p_i, k_j + p_j>/√d, p_t the sinusoidal encoding of position t (docs/math.md (M12))",
+               "s_ij = <q_i + p_i, k_j + p_j>/√d,p_t 是位置 t 的正弦编码(docs/math.md (M12))");
     case Encoding::Alibi: return "s_ij = q_i·k_j/√d − m·|i − j| (Press et al. 2021, arXiv:2108.12409)";
-    default: return "s_ij = q_i·k_j/√d: no position enters the score";
+    default: return t("s_ij = q_i·k_j/√d: no position enters the score", "s_ij = q_i·k_j/√d:得分中不含任何位置");
   }
 }
 
-std::string title_of(Encoding e, const Setup& s, const AttentionOptions& opt) {
+std::string title_of(Encoding e, const Setup& s, const AttentionOptions& opt, const Text& t) {
   switch (e) {
     case Encoding::Rope: return fmt::format("RoPE, base = {}", format_number(opt.base));
-    case Encoding::Sinusoidal: return fmt::format("additive sinusoidal, base = {}", format_number(opt.base));
-    case Encoding::Alibi: return fmt::format("ALiBi, m = {} (head {} of {})", format_number(s.slope), opt.head, opt.heads);
-    default: return "no position encoding";
+    case Encoding::Sinusoidal: return t.format("additive sinusoidal, base = {}", "加性正弦编码,base = {}", format_number(opt.base));
+    case Encoding::Alibi:
+      return t.format("ALiBi, m = {} (head {} of {})", "ALiBi,m = {0}(共 {2} 个头中的第 {1} 个)", format_number(s.slope), opt.head,
+                      opt.heads);
+    default: return t("no position encoding", "无位置编码");
   }
 }
 
@@ -197,50 +203,60 @@ struct ShiftRow {
   std::string verdict;
 };
 
-ShiftRow judge(Encoding e, const ShiftReport& r) {
+ShiftRow judge(Encoding e, const ShiftReport& r, const Text& t) {
+  const std::string bug = t("CHANGED (a bug)", "改变了(这是错误)");
   switch (e) {
     case Encoding::Rope:
       return {e, r, r.within_rounding(),
-              r.within_rounding() ? "invariant: rounding only, within the tolerance" : "CHANGED beyond rounding (a bug)"};
+              r.within_rounding() ? t("invariant: rounding only, within the tolerance", "不变:只有舍入误差,在容差之内")
+                                  : t("CHANGED beyond rounding (a bug)", "改变超出舍入误差(这是错误)")};
     case Encoding::Sinusoidal:
-      return {e, r, true, r.within_rounding() ? "unchanged for these q, k" : "changed: leaks absolute position"};
+      return {e, r, true,
+              r.within_rounding() ? t("unchanged for these q, k", "对这些 q、k 没有改变") : t("changed: leaks absolute position", "改变了:泄露绝对位置")};
     case Encoding::Alibi:
-      return {e, r, r.max_abs_change == 0.0, r.max_abs_change == 0.0 ? "invariant: exactly" : "CHANGED (a bug)"};
+      return {e, r, r.max_abs_change == 0.0, r.max_abs_change == 0.0 ? t("invariant: exactly", "不变:精确相等") : bug};
     default:
       return {e, r, r.max_abs_change == 0.0,
-              r.max_abs_change == 0.0 ? "invariant: trivially, position-blind" : "CHANGED (a bug)"};
+              r.max_abs_change == 0.0 ? t("invariant: trivially, position-blind", "不变:显然如此,它看不到位置") : bug};
   }
 }
 
-void print_shift_table(std::ostream& out, const AttentionOptions& opt, const std::vector<ShiftRow>& rows) {
-  out << fmt::format("shift test: every position moves by C = {} (positions 0 … {} → {} … {}), same q_i and k_j\n", opt.shift,
-                     opt.tokens - 1, opt.shift, opt.shift + opt.tokens - 1);
-  out << "  |Δ|/S with S = ‖q_i‖‖k_j‖/√d; tolerance 8·ε·(d + M) on it, M = |i| + |j| + |i + C| + |j + C| (M13)\n\n";
-  out << fmt::format("  {:<11}  {:>12}  {:>10}  {:>10}  {:>12}  {}\n", "encoding", "max |Δ s_ij|", "max |Δ|/S", "tolerance",
-                     "max |Δ A_ij|", "result");
+void print_shift_table(std::ostream& out, const AttentionOptions& opt, const std::vector<ShiftRow>& rows, const Text& t) {
+  out << t.format("shift test: every position moves by C = {} (positions 0 … {} → {} … {}), same q_i and k_j\n",
+                  "平移检验:每个位置都移动 C = {}(位置 0 … {} → {} … {}),q_i 和 k_j 不变\n", opt.shift, opt.tokens - 1, opt.shift,
+                  opt.shift + opt.tokens - 1);
+  out << t("  |Δ|/S with S = ‖q_i‖‖k_j‖/√d; tolerance 8·ε·(d + M) on it, M = |i| + |j| + |i + C| + |j + C| (M13)\n\n",
+           "  |Δ|/S,其中 S = ‖q_i‖‖k_j‖/√d;它的容差为 8·ε·(d + M),M = |i| + |j| + |i + C| + |j + C| (M13)\n\n");
+  out << fmt::format("  {:<11}  {:>12}  {:>10}  {:>10}  {:>12}  {}\n", t("encoding", "编码"), "max |Δ s_ij|", "max |Δ|/S",
+                     t("tolerance", "容差"), "max |Δ A_ij|", t("result", "结果"));
   for (const ShiftRow& row : rows) {
     const ShiftReport& r = row.report;
     const bool exact = row.encoding == Encoding::Alibi || row.encoding == Encoding::None;
     out << fmt::format("  {:<11}  {:>12}  {:>10}  {:>10}  {:>12}  {}\n", to_string(row.encoding), sci(r.max_abs_change),
-                       sci(r.max_rel_change), exact ? "0 (exact)" : sci(r.tolerance), sci(r.max_weight_change),
+                       sci(r.max_rel_change), exact ? t("0 (exact)", "0(精确)") : sci(r.tolerance), sci(r.max_weight_change),
                        row.verdict);
   }
   out << '\n';
   for (const ShiftRow& row : rows) {
     switch (row.encoding) {
       case Encoding::Rope:
-        out << fmt::format("  rope: s_ij depends on j − i only (M8); what changes is rounding, here M <= {}\n",
-                           format_number(row.report.position_budget));
+        out << t.format("  rope: s_ij depends on j − i only (M8); what changes is rounding, here M <= {}\n",
+                        "  rope:s_ij 只取决于 j − i (M8);改变的只是舍入误差,这里 M <= {}\n",
+                        format_number(row.report.position_budget));
         break;
       case Encoding::Sinusoidal:
-        out << "  sinusoidal: the cross terms q_i·p_j and p_i·k_j depend on i and j separately (M12)\n";
+        out << t("  sinusoidal: the cross terms q_i·p_j and p_i·k_j depend on i and j separately (M12)\n",
+                 "  sinusoidal:交叉项 q_i·p_j 和 p_i·k_j 分别依赖 i 和 j (M12)\n");
         break;
       case Encoding::Alibi:
-        out << "  alibi: the bias −m·|i − j| depends on i − j only, and integer positions subtract exactly\n";
+        out << t("  alibi: the bias −m·|i − j| depends on i − j only, and integer positions subtract exactly\n",
+                 "  alibi:偏置 −m·|i − j| 只取决于 i − j,而且整数位置相减没有误差\n");
         break;
       default:
-        out << "  none: no position enters the score, so nothing can change; it is position-blind:\n"
-               "        reordering the tokens only reorders the rows and columns of A\n";
+        out << t("  none: no position enters the score, so nothing can change; it is position-blind:\n"
+                 "        reordering the tokens only reorders the rows and columns of A\n",
+                 "  none:得分中不含位置,所以什么都不会变;它看不到位置:\n"
+                 "        打乱词元的顺序只会打乱 A 的行和列\n");
         break;
     }
   }
@@ -291,6 +307,7 @@ int run_attention(const AttentionOptions& opt, std::ostream& out) {
   } else {
     encodings.push_back(parse_encoding(opt.encoding));
   }
+  const Text t = opt.figure.tr();
   const QueriesKeys qk = random_queries_keys(opt.tokens, opt.dim, opt.seed);
   const Eigen::VectorXd positions = token_positions(opt.tokens);
 
@@ -308,7 +325,7 @@ int run_attention(const AttentionOptions& opt, std::ostream& out) {
     r.a = attention_weights(qk.q, qk.k, positions, r.setup.settings);
     if (e == Encoding::Alibi) r.bias = alibi_bias(positions, r.setup.slope);
     if (opt.has_shift) {
-      shifts.push_back(judge(e, shift_test(qk.q, qk.k, positions, static_cast<double>(opt.shift), r.setup.settings)));
+      shifts.push_back(judge(e, shift_test(qk.q, qk.k, positions, static_cast<double>(opt.shift), r.setup.settings), t));
     }
     results.push_back(std::move(r));
   }
@@ -324,33 +341,38 @@ int run_attention(const AttentionOptions& opt, std::ostream& out) {
   }
   if (opt.csv == "-") return all_ok ? kOk : kVerifyFailed;
 
-  out << fmt::format("rope attention: {} tokens at positions 0 … {}, d = {}, seed {}{}\n", opt.tokens, opt.tokens - 1, opt.dim,
-                     opt.seed, opt.causal ? ", causal mask (query i sees keys j <= i)" : "");
-  out << "  q_i, k_j ~ N(0, I), one query and one key per token; A = softmax of each row of the scores s\n"
-         "  (row i: query i, column j: key j; each row of A sums to 1)\n";
+  out << t.format("rope attention: {} tokens at positions 0 … {}, d = {}, seed {}{}\n",
+                  "rope attention:{} 个词元,位置 0 … {},d = {},种子 {}{}\n", opt.tokens, opt.tokens - 1, opt.dim, opt.seed,
+                  opt.causal ? t(", causal mask (query i sees keys j <= i)", ",因果掩码(查询 i 只看键 j <= i)") : "");
+  out << t("  q_i, k_j ~ N(0, I), one query and one key per token; A = softmax of each row of the scores s\n"
+           "  (row i: query i, column j: key j; each row of A sums to 1)\n",
+           "  q_i, k_j ~ N(0, I),每个词元一个查询和一个键;A = 对得分 s 的每一行做 softmax\n"
+           "  (第 i 行:查询 i,第 j 列:键 j;A 的每一行之和为 1)\n");
   for (const Result& r : results) {
-    out << fmt::format("\n{}\n  {}\n", title_of(r.encoding, r.setup, opt), formula(r.encoding));
+    out << fmt::format("\n{}\n  {}\n", title_of(r.encoding, r.setup, opt, t), formula(r.encoding, t));
     if (r.encoding == Encoding::Alibi) {
-      out << fmt::format("  the slopes of the {} heads (Press et al. §3): {}\n", opt.heads, slope_list(opt.heads));
+      out << t.format("  the slopes of the {} heads (Press et al. §3): {}\n", "  {} 个头的斜率(Press et al. §3):{}\n", opt.heads,
+                      slope_list(opt.heads));
     }
     if (opt.tokens <= kMaxPrintedTokens) {
-      out << "\nattention A_ij\n";
+      out << t("\nattention A_ij\n", "\n注意力 A_ij\n");
       print_matrix(out, r.a, false);
       if (r.encoding == Encoding::Alibi) {
-        out << "\nALiBi bias −m·|i − j|, added to q_i·k_j/√d\n";
+        out << t("\nALiBi bias −m·|i − j|, added to q_i·k_j/√d\n", "\nALiBi 偏置 −m·|i − j|,加到 q_i·k_j/√d 上\n");
         print_matrix(out, r.bias, true);
       }
     }
   }
   if (opt.tokens > kMaxPrintedTokens) {
-    out << fmt::format("\n(the {0}×{0} matrix A: --csv FILE, or --png FILE for a heatmap)\n", opt.tokens);
+    out << t.format("\n(the {0}×{0} matrix A: --csv FILE, or --png FILE for a heatmap)\n",
+                    "\n({0}×{0} 的矩阵 A:用 --csv FILE 输出,或用 --png FILE 画热图)\n", opt.tokens);
   }
   if (opt.has_shift) {
     out << '\n';
-    print_shift_table(out, opt, shifts);
+    print_shift_table(out, opt, shifts, t);
   }
   if (opt.figure.wanted() && (opt.compare || encodings.front() == Encoding::Alibi)) {
-    out << "\nfigures:";
+    out << t("\nfigures:", "\n图:");
     for (const Result& r : results) {
       const std::string name(to_string(r.encoding));
       const FigureOptions f = opt.compare ? figure_with_suffix(opt.figure, name) : opt.figure;

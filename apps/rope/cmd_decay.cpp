@@ -75,13 +75,14 @@ struct FrequencySet {
   Eigen::VectorXd theta;
 };
 
-std::vector<FrequencySet> frequency_sets(const DecayOptions& opt, std::vector<std::string>& warnings) {
+std::vector<FrequencySet> frequency_sets(const DecayOptions& opt, std::vector<Message>& warnings) {
+  const Text t = opt.figure.tr();
   std::vector<FrequencySet> sets;
   if (opt.scaling.any()) {
     if (opt.bases.size() > 1) throw InvalidArgument("give one --base with --scaling, --config or --model");
     const ResolvedRope rr = resolve_rope(opt.scaling, opt.dim, opt.dim_given, opt.bases.front(), opt.base_given);
     const std::string type(to_string(rr.model.rope.type));
-    sets.push_back({fmt::format("original, base = {}", format_number(rr.model.rope.base)), "original", rr.original});
+    sets.push_back({t.format("original, base = {}", "原始,base = {}", format_number(rr.model.rope.base)), "original", rr.original});
     sets.push_back({fmt::format("{} f = {}", type, format_number(rr.params.factor)), type, rr.params.inv_freq});
     warnings = rr.params.warnings;
     return sets;
@@ -209,7 +210,7 @@ int run_decay(const DecayOptions& opt, std::ostream& out) {
     throw InvalidArgument(fmt::format("--log-y needs positive values: only --kind bound has them (got --kind {})", opt.kind));
   }
   check_figure_options(opt.figure);
-  std::vector<std::string> warnings;
+  std::vector<Message> warnings;
   const std::vector<FrequencySet> sets = frequency_sets(opt, warnings);
   const auto d = 2 * sets.front().theta.size();
 
@@ -232,33 +233,40 @@ int run_decay(const DecayOptions& opt, std::ostream& out) {
   draw(make_figure(opt, kind, sets, distances, curves), opt.figure);
   if (opt.csv == "-") return kOk;
 
+  const Text t = opt.figure.tr();
   switch (kind) {
     case DecayKind::Bound:
-      out << fmt::format("RoFormer long-range decay bound, d = {} (docs/math.md (M11)):\n", d);
+      out << t.format("RoFormer long-range decay bound, d = {} (docs/math.md (M11)):\n",
+                      "RoFormer 远程衰减上界,d = {}(docs/math.md (M11)):\n", d);
       out << "  f(m) = (1/(d/2)) Σ_j |Σ_{i≤j} e^(i·m·θ_i)|, f(0) = (d/2 + 1)/2\n";
-      out << "  an upper bound on the relative size of the score, not an attention score: for random\n"
-             "  zero-mean q and k the expected score is 0 at every distance (--kind random)\n";
+      out << t("  an upper bound on the relative size of the score, not an attention score: for random\n"
+               "  zero-mean q and k the expected score is 0 at every distance (--kind random)\n",
+               "  它是得分相对大小的上界,不是注意力得分本身:对于均值为零的随机 q 和 k,\n"
+               "  任何距离上得分的期望都是 0(--kind random)\n");
       break;
     case DecayKind::Ones:
-      out << fmt::format("score of q = k = all ones, d = {} (docs/math.md (M14)): 2·Σ_i cos(m·θ_i), {} at m = 0\n",
-                         d, d);
-      out << "  the decaying curve many explainers show; it is one special pair, not the typical score\n";
+      out << t.format("score of q = k = all ones, d = {} (docs/math.md (M14)): 2·Σ_i cos(m·θ_i), {} at m = 0\n",
+                      "q = k = 全 1 向量时的得分,d = {}(docs/math.md (M14)):2·Σ_i cos(m·θ_i),m = 0 时为 {}\n", d, d);
+      out << t("  the decaying curve many explainers show; it is one special pair, not the typical score\n",
+               "  许多讲解里展示的衰减曲线;它只是一对特殊的向量,不是典型的得分\n");
       break;
     case DecayKind::Random:
-      out << fmt::format("score <R_m q, k> of {} random pairs q, k ~ N(0, I), d = {}, seed {} (docs/math.md (M15)):\n",
-                         opt.samples, d, opt.seed);
-      out << fmt::format("  mean and standard deviation; expected mean 0 and standard deviation √d = {:.4g} at every m\n",
-                         std::sqrt(static_cast<double>(d)));
+      out << t.format("score <R_m q, k> of {} random pairs q, k ~ N(0, I), d = {}, seed {} (docs/math.md (M15)):\n",
+                      "{} 对随机向量 q, k ~ N(0, I) 的得分 <R_m q, k>,d = {},种子 {}(docs/math.md (M15)):\n",
+                      opt.samples, d, opt.seed);
+      out << t.format("  mean and standard deviation; expected mean 0 and standard deviation √d = {:.4g} at every m\n",
+                      "  均值与标准差;在每个 m 上,期望均值为 0,标准差为 √d = {:.4g}\n", std::sqrt(static_cast<double>(d)));
       break;
   }
-  if (opt.normalize) out << "  normalized: divided by the value at distance 0\n";
+  if (opt.normalize) out << t("  normalized: divided by the value at distance 0\n", "  已归一化:除以距离 0 处的值\n");
   if (opt.rerope_window) {
-    out << fmt::format("  position map: the model sees g(m) = {} (docs/scaling.md {})\n",
-                       opt.leaky_k ? fmt::format("m up to {}, then {} + (m − {})/{}", format_number(*opt.rerope_window),
-                                                 format_number(*opt.rerope_window), format_number(*opt.rerope_window),
-                                                 format_number(*opt.leaky_k))
-                                   : fmt::format("min(m, {})", format_number(*opt.rerope_window)),
-                       opt.leaky_k ? "(S17), Leaky ReRoPE" : "(S16), ReRoPE");
+    const std::string w = format_number(*opt.rerope_window);
+    out << t.format("  position map: the model sees g(m) = {} (docs/scaling.md {})\n",
+                    "  位置映射:模型看到的是 g(m) = {}(docs/scaling.md {})\n",
+                    opt.leaky_k ? t.format("m up to {0}, then {0} + (m − {0})/{1}", "m ≤ {0} 时为 m,之后为 {0} + (m − {0})/{1}", w,
+                                           format_number(*opt.leaky_k))
+                                : fmt::format("min(m, {})", w),
+                    opt.leaky_k ? "(S17), Leaky ReRoPE" : "(S16), ReRoPE");
   }
   out << '\n';
 
@@ -273,9 +281,9 @@ int run_decay(const DecayOptions& opt, std::ostream& out) {
   if (opt.max_distance > shown.front()) shown.push_back(opt.max_distance);
   const Eigen::VectorXd at = Eigen::Map<const Eigen::VectorXd>(shown.data(), static_cast<Eigen::Index>(shown.size()));
   const Curves summary = compute(opt, kind, sets, at);
-  std::string header = fmt::format("{:>12}", "distance m");
+  std::string header = fmt::format("{:>12}", t("distance m", "距离 m"));
   for (const FrequencySet& set : sets) {
-    header += kind == DecayKind::Random ? fmt::format("  {:>26}", set.column + " mean ± sd")
+    header += kind == DecayKind::Random ? fmt::format("  {:>26}", set.column + t(" mean ± sd", " 均值 ± 标准差"))
                                         : fmt::format("  {:>14}", set.column);
   }
   out << header << '\n';
@@ -289,10 +297,11 @@ int run_decay(const DecayOptions& opt, std::ostream& out) {
     out << line << '\n';
   }
   if (opt.csv.empty()) {
-    out << fmt::format("(the {} {} points from {} to {}: --csv FILE)\n", opt.points,
-                       opt.log_x ? "log-spaced" : "evenly spaced", opt.log_x ? 1 : 0, format_number(opt.max_distance));
+    out << t.format("(the {} {} points from {} to {}: --csv FILE)\n", "(从 {2} 到 {3} 的全部 {0} 个{1}点:--csv FILE)\n",
+                    opt.points, opt.log_x ? t("log-spaced", "对数间隔") : t("evenly spaced", "等间隔"), opt.log_x ? 1 : 0,
+                    format_number(opt.max_distance));
   }
-  for (const auto& w : warnings) out << "warning: " << w << '\n';
+  for (const auto& w : warnings) out << t("warning: ", "警告:") << w.in(t.zh()) << '\n';
   return kOk;
 }
 

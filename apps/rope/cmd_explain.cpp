@@ -486,7 +486,7 @@ int print_walkthrough(const explain::Walkthrough& w, int step, const std::string
 }
 
 int run_explain(const ExplainOptions& opt, std::ostream& out) {
-  check_figure_options(opt.figure, true);
+  check_figure_options(opt.figure);
   if (opt.positions.size() != 2) {
     throw InvalidArgument(fmt::format("--position takes two positions, M of q and N of k (got {})", opt.positions.size()));
   }

@@ -68,7 +68,7 @@ void draw_cos_heatmap(const Eigen::VectorXd& theta, double base, const Frequenci
   plot::Figure fig;
   fig.title = fmt::format(f.text("cos(m·θ_i): every pair turns at its own speed (d = {}, base = {}{})",
                                  "cos(m·θ_i):每一对以自己的速度旋转(d = {},base = {}{})"),
-                          2 * half, format_number(base), opt.scaling.any() ? ", scaled" : "");
+                          2 * half, format_number(base), opt.scaling.any() ? f.text(", scaled", ",已缩放") : "");
   fig.xlabel = f.text("position m", "位置 m");
   fig.ylabel = f.text("pair i (0 = fastest)", "维度对 i(0 转得最快)");
   plot::Heatmap h;
@@ -95,9 +95,9 @@ int run_scaled_frequencies(const FrequenciesOptions& opt, const ResolvedRope& rr
     lambda_scaled[i] = scaled[i] > 0 ? 2 * M_PI / scaled[i] : HUGE_VAL;
     ratio[i] = scaled[i] / original[i];
   }
-  const auto band_of = [&](Eigen::Index i) {
-    const Band b = p.bands.empty() ? Band::None : p.bands[static_cast<std::size_t>(i)];
-    return b == Band::None ? std::string("-") : std::string(to_string(b));
+  const Text t = opt.figure.tr();
+  const auto band_of = [&](Eigen::Index i, const Text& lang) {
+    return band_name(p.bands.empty() ? Band::None : p.bands[static_cast<std::size_t>(i)], lang);
   };
   const RopeConfig& c = rr.model.rope;
   if (!opt.csv.empty()) {
@@ -105,7 +105,7 @@ int run_scaled_frequencies(const FrequenciesOptions& opt, const ResolvedRope& rr
     for (Eigen::Index i = 0; i < half; ++i) {
       csv += fmt::format("{},{},{},{},{},{},{}\n", i, format_number(scaled[i]),
                          std::isfinite(lambda_scaled[i]) ? format_number(lambda_scaled[i]) : "inf", format_number(original[i]),
-                         format_number(lambda[i]), format_number(ratio[i]), band_of(i));
+                         format_number(lambda[i]), format_number(ratio[i]), band_of(i, Text()));
     }
     write_output(opt.csv, csv, out);
   }
@@ -120,8 +120,8 @@ int run_scaled_frequencies(const FrequenciesOptions& opt, const ResolvedRope& rr
     j["rotary_dim"] = rr.d;
     j["base"] = c.base;
     j["factor"] = p.factor;
-    j["factor_rule"] = p.factor_rule;
-    j["attention_rule"] = p.attention_rule;
+    j["factor_rule"] = p.factor_rule.en;
+    j["attention_rule"] = p.attention_rule.en;
     j["logit_multiplier"] = p.attention_factor * p.attention_factor;
     j["original_inv_freq"] = std::vector<double>(original.data(), original.data() + half);
     if (p.original_max_position > 0) j["original_max_position_embeddings"] = p.original_max_position;
@@ -129,37 +129,43 @@ int run_scaled_frequencies(const FrequenciesOptions& opt, const ResolvedRope& rr
     if (p.yarn_range) j["yarn_range"] = {p.yarn_range->first, p.yarn_range->second};
     if (!p.bands.empty()) {
       std::vector<std::string> bands;
-      for (Eigen::Index i = 0; i < half; ++i) bands.push_back(band_of(i));
+      for (Eigen::Index i = 0; i < half; ++i) bands.push_back(band_of(i, Text()));
       j["band"] = bands;
     }
-    j["warnings"] = p.warnings;
-    j["notes"] = p.notes;
+    j["warnings"] = english(p.warnings);
+    j["notes"] = english(p.notes);
     out << j.dump(2) << '\n';
   }
   if (opt.csv == "-" || opt.json) return kOk;
 
-  out << fmt::format("RoPE frequencies from {}: {} scaling, d = {} (head_dim {}), base = {} (docs/scaling.md)\n", rr.model.name,
-                     to_string(c.type), rr.d, c.head_dim, format_number(c.base));
+  out << t.format("RoPE frequencies from {}: {} scaling, d = {} (head_dim {}), base = {} (docs/scaling.md)\n",
+                  "RoPE 频率,来自{}:{} 缩放,d = {}(head_dim {}),base = {}(docs/scaling.md)\n", model_name(rr.model, t),
+                  to_string(c.type), rr.d, c.head_dim, format_number(c.base));
   if (c.type != ScalingType::Default) {
-    out << fmt::format("factor f = {} ({}){}\n", format_number(p.factor), p.factor_rule,
-                       p.original_max_position > 0 ? fmt::format(", original context L0 = {}", p.original_max_position) : "");
+    out << t.format("factor f = {} ({}){}\n", "缩放因子 f = {}({}){}\n", format_number(p.factor), p.factor_rule.in(t.zh()),
+                    p.original_max_position > 0
+                        ? t.format(", original context L0 = {}", ",原始上下文长度 L0 = {}", p.original_max_position)
+                        : "");
   }
-  if (p.effective_base) out << fmt::format("effective base base' = {}\n", format_number(*p.effective_base));
+  if (p.effective_base) out << t.format("effective base base' = {}\n", "等效底数 base' = {}\n", format_number(*p.effective_base));
   if (p.yarn_range) {
-    out << fmt::format("yarn correction range [{}, {}]\n", format_number(p.yarn_range->first), format_number(p.yarn_range->second));
+    out << t.format("yarn correction range [{}, {}]\n", "yarn 修正区间 [{}, {}]\n", format_number(p.yarn_range->first),
+                    format_number(p.yarn_range->second));
   }
-  out << fmt::format("attention factor {} ({}): logits × {}\n\n", format_number(p.attention_factor), p.attention_rule,
-                     format_number(p.attention_factor * p.attention_factor));
-  out << fmt::format("{:>5}  {:>24}  {:>24}  {:>22}  {:>22}  {:>22}  {}\n", "i", "θ_i original", "θ_i scaled", "scaled/original",
-                     "λ_i original", "λ_i scaled", "band");
+  out << t.format("attention factor {} ({}): logits × {}\n\n", "注意力因子 {}({}):logits × {}\n\n",
+                  format_number(p.attention_factor), p.attention_rule.in(t.zh()),
+                  format_number(p.attention_factor * p.attention_factor));
+  out << fmt::format("{:>5}  {:>24}  {:>24}  {:>22}  {:>22}  {:>22}  {}\n", "i", t("θ_i original", "原始 θ_i"),
+                     t("θ_i scaled", "缩放后 θ_i"), t("scaled/original", "缩放后/原始"), t("λ_i original", "原始 λ_i"),
+                     t("λ_i scaled", "缩放后 λ_i"), t("band", "区段"));
   for (Eigen::Index i = 0; i < half; ++i) {
     out << fmt::format("{:>5}  {:>24}  {:>24}  {:>22}  {:>22}  {:>22}  {}\n", i, format_number(original[i]),
                        format_number(scaled[i]), format_number(ratio[i]), format_number(lambda[i]),
-                       std::isfinite(lambda_scaled[i]) ? format_number(lambda_scaled[i]) : "inf", band_of(i));
+                       std::isfinite(lambda_scaled[i]) ? format_number(lambda_scaled[i]) : "inf", band_of(i, t));
   }
-  if (!p.bands.empty()) out << fmt::format("\nbands: {}\n", band_counts(p));
-  for (const auto& n : p.notes) out << "note: " << n << '\n';
-  for (const auto& w : p.warnings) out << "warning: " << w << '\n';
+  if (!p.bands.empty()) out << t.format("\nbands: {}\n", "\n区段:{}\n", band_counts(p, t));
+  for (const auto& n : p.notes) out << t("note: ", "注:") << n.in(t.zh()) << '\n';
+  for (const auto& w : p.warnings) out << t("warning: ", "警告:") << w.in(t.zh()) << '\n';
   return kOk;
 }
 
@@ -208,10 +214,11 @@ int run_frequencies(const FrequenciesOptions& opt, std::ostream& out) {
   }
   if (opt.csv == "-" || opt.json) return kOk;
 
-  out << fmt::format("RoPE frequencies for d = {}, base = {}: θ_i = base^(−2i/d), λ_i = 2π/θ_i\n",
-                     opt.dim, format_number(opt.base));
-  out << fmt::format("pairs i = 0 … {} (channels 2i, 2i+1 interleaved, or i, i+{} half-split)\n\n",
-                     half - 1, half);
+  const Text t = opt.figure.tr();
+  out << t.format("RoPE frequencies for d = {}, base = {}: θ_i = base^(−2i/d), λ_i = 2π/θ_i\n",
+                  "RoPE 频率,d = {},base = {}:θ_i = base^(−2i/d),λ_i = 2π/θ_i\n", opt.dim, format_number(opt.base));
+  out << t.format("pairs i = 0 … {} (channels 2i, 2i+1 interleaved, or i, i+{} half-split)\n\n",
+                  "维度对 i = 0 … {}(相邻配对时为通道 2i、2i+1,前后半配对时为通道 i、i+{})\n\n", half - 1, half);
   std::string header = fmt::format("{:>5}  {:>10}  {:>24}  {:>24}", "i", "-2i/d", "θ_i", "λ_i");
   if (opt.has_position) header += fmt::format("  {:>24}", fmt::format("{}·θ_i", format_number(opt.position)));
   out << header << '\n';

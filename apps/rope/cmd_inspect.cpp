@@ -19,6 +19,7 @@ struct InspectOptions {
   std::string file;  ///< positional config.json
   bool list = false;
   bool json = false;
+  std::string lang = "en";
   ScalingOptions scaling;
 };
 
@@ -26,7 +27,7 @@ namespace {
 
 /// What a context length means for a set of frequencies: how many pairs turn at least once in it.
 struct ContextFact {
-  std::string what;      ///< "original context" / "max_position_embeddings"
+  std::string what;      ///< "original context L0" / "max_position_embeddings"
   double length;
   Eigen::Index turning;  ///< pairs with λ <= length
   Eigen::Index pairs;
@@ -39,25 +40,31 @@ Eigen::VectorXd safe_wavelengths(const Eigen::VectorXd& theta) {
 }
 
 /// Warnings a config can reveal (../shared/reference/user-confusions.md), beyond the scaling's own.
-std::vector<std::string> config_warnings(const ResolvedRope& rr) {
-  std::vector<std::string> w = rr.params.warnings;
+std::vector<Message> config_warnings(const ResolvedRope& rr) {
+  std::vector<Message> w = rr.params.warnings;
   const RopeConfig& c = rr.model.rope;
   const double longest = wavelengths(rr.original).maxCoeff();
-  const bool theta_defaulted = std::any_of(rr.model.origin.begin(), rr.model.origin.end(), [](const std::string& line) {
-    return line.rfind("rope_theta:", 0) == 0 && line.find("default") != std::string::npos;
+  const bool theta_defaulted = std::any_of(rr.model.origin.begin(), rr.model.origin.end(), [](const Message& line) {
+    return line.en.rfind("rope_theta:", 0) == 0 && line.en.find("default") != std::string::npos;
   });
   if (c.type == ScalingType::Default && c.max_position_embeddings && *c.max_position_embeddings > 8192 &&
       c.base <= 10000 && theta_defaulted) {
-    w.push_back(fmt::format(
-        "C2: rope_theta is not in the config, so HF's default {} applies, yet max_position_embeddings is {} with no "
-        "scaling: the longest wavelength is {:.0f} positions. Long-context models set a larger base (Llama 3: 500000) "
-        "or a scaling method; check that the config is complete",
-        format_number(c.base), *c.max_position_embeddings, longest));
+    w.push_back(
+        {fmt::format("C2: rope_theta is not in the config, so HF's default {} applies, yet max_position_embeddings is {} with "
+                     "no scaling: the longest wavelength is {:.0f} positions. Long-context models set a larger base (Llama 3: "
+                     "500000) or a scaling method; check that the config is complete",
+                     format_number(c.base), *c.max_position_embeddings, longest),
+         fmt::format("C2:配置中没有 rope_theta,因此使用 HF 的默认值 {},但 max_position_embeddings 为 {} 且没有缩放:"
+                     "最长的波长只有 {:.0f} 个位置。长上下文模型会设置更大的 base(Llama 3:500000)或使用缩放方法;"
+                     "请检查配置是否完整",
+                     format_number(c.base), *c.max_position_embeddings, longest)});
   }
   if (c.max_position_embeddings && rr.params.original_max_position > 0 &&
       rr.params.original_max_position > *c.max_position_embeddings) {
-    w.push_back(fmt::format("C4: original_max_position_embeddings {} is larger than max_position_embeddings {}",
-                            rr.params.original_max_position, *c.max_position_embeddings));
+    w.push_back({fmt::format("C4: original_max_position_embeddings {} is larger than max_position_embeddings {}",
+                             rr.params.original_max_position, *c.max_position_embeddings),
+                 fmt::format("C4:original_max_position_embeddings {} 大于 max_position_embeddings {}",
+                             rr.params.original_max_position, *c.max_position_embeddings)});
   }
   return w;
 }
@@ -65,6 +72,7 @@ std::vector<std::string> config_warnings(const ResolvedRope& rr) {
 }  // namespace
 
 int run_inspect(const InspectOptions& opt, std::ostream& out) {
+  const Text t(parse_lang(opt.lang));
   if (opt.list) {
     const auto presets = list_presets();
     if (opt.json) {
@@ -73,8 +81,9 @@ int run_inspect(const InspectOptions& opt, std::ostream& out) {
       out << j.dump(2) << '\n';
       return kOk;
     }
-    out << fmt::format("{} model presets (rope inspect --model NAME; data/models/README.md has the sources):\n\n", presets.size());
-    for (const auto& p : presets) out << fmt::format("  {:<20} {}\n", p.name, p.description);
+    out << t.format("{} model presets (rope inspect --model NAME; data/models/README.md has the sources):\n\n",
+                    "{} 个模型预设(rope inspect --model NAME;出处见 data/models/README.md):\n\n", presets.size());
+    for (const auto& p : presets) out << fmt::format("  {:<20} {}\n", p.name, t.zh() ? p.description_zh : p.description);
     return kOk;
   }
   ScalingOptions s = opt.scaling;
@@ -98,9 +107,9 @@ int run_inspect(const InspectOptions& opt, std::ostream& out) {
     for (Eigen::Index i = 0; i < half; ++i) turning += lambda_scaled[i] <= L ? 1 : 0;
     facts.push_back({what, L, turning, half});
   };
-  if (p.original_max_position > 0) add_fact("original context L0", static_cast<double>(p.original_max_position));
+  if (p.original_max_position > 0) add_fact(t("original context L0", "原始上下文长度 L0"), static_cast<double>(p.original_max_position));
   if (c.max_position_embeddings) add_fact("max_position_embeddings", static_cast<double>(*c.max_position_embeddings));
-  const std::vector<std::string> warnings = config_warnings(rr);
+  const std::vector<Message> warnings = config_warnings(rr);
   const double train = p.original_max_position > 0 ? static_cast<double>(p.original_max_position)
                        : c.max_position_embeddings ? static_cast<double>(*c.max_position_embeddings)
                                                    : 0.0;
@@ -118,10 +127,10 @@ int run_inspect(const InspectOptions& opt, std::ostream& out) {
     if (c.max_position_embeddings) j["max_position_embeddings"] = *c.max_position_embeddings;
     j["rope_type"] = std::string(to_string(c.type));
     j["factor"] = p.factor;
-    j["factor_rule"] = p.factor_rule;
+    j["factor_rule"] = p.factor_rule.en;
     if (p.original_max_position > 0) j["original_max_position_embeddings"] = p.original_max_position;
     j["attention_factor"] = p.attention_factor;
-    j["attention_rule"] = p.attention_rule;
+    j["attention_rule"] = p.attention_rule.en;
     j["logit_multiplier"] = p.attention_factor * p.attention_factor;
     if (p.effective_base) j["effective_base"] = *p.effective_base;
     if (p.yarn_range) j["yarn_range"] = {p.yarn_range->first, p.yarn_range->second};
@@ -129,62 +138,76 @@ int run_inspect(const InspectOptions& opt, std::ostream& out) {
     if (critical >= 0) j["critical_dimension"] = 2 * critical;
     j["inv_freq"] = std::vector<double>(p.inv_freq.data(), p.inv_freq.data() + half);
     j["original_inv_freq"] = std::vector<double>(rr.original.data(), rr.original.data() + half);
-    j["origin"] = rr.model.origin;
-    j["notes"] = rr.model.notes;
-    for (const auto& n : p.notes) j["notes"].push_back(n);
-    j["warnings"] = warnings;
+    j["origin"] = english(rr.model.origin);
+    j["notes"] = english(rr.model.notes);
+    for (const auto& n : p.notes) j["notes"].push_back(n.en);
+    j["warnings"] = english(warnings);
     out << j.dump(2) << '\n';
     return kOk;
   }
 
-  out << fmt::format("RoPE of {}{}\n\n", rr.model.name, rr.model.model_type.empty() ? "" : " (model_type " + rr.model.model_type + ")");
-  out << fmt::format("  head_dim                 {}\n", c.head_dim);
-  out << fmt::format("  rotary dim d             {} = int({} × partial_rotary_factor {}), {} pairs\n", rr.d, c.head_dim,
-                     format_number(c.partial_rotary_factor), half);
-  out << fmt::format("  layout                   {}\n", c.layout == Layout::Interleaved ? "interleaved: pairs (2i, 2i+1)"
-                                                                                         : "half (rotate_half): pairs (i, i + d/2)");
-  out << fmt::format("  base (rope_theta)        {}\n", format_number(c.base));
-  if (c.max_position_embeddings) out << fmt::format("  max_position_embeddings  {}\n", *c.max_position_embeddings);
-  out << fmt::format("  scaling                  {}\n", to_string(c.type));
+  // Two columns: a label padded to 25 columns (fmt counts a Chinese character as two), then the value.
+  const auto row = [&](const char* en, const char* zh, const std::string& value) {
+    out << fmt::format("  {:<25}{}\n", t(en, zh), value);
+  };
+  const bool z = t.zh();
+  out << t.format("RoPE of {}{}\n\n", "{} 的 RoPE{}\n\n", model_name(rr.model, t),
+                  rr.model.model_type.empty() ? "" : t.format(" (model_type {})", "(model_type {})", rr.model.model_type));
+  row("head_dim", "head_dim", std::to_string(c.head_dim));
+  row("rotary dim d", "旋转维度 d",
+      t.format("{} = int({} × partial_rotary_factor {}), {} pairs", "{} = int({} × partial_rotary_factor {}),共 {} 对", rr.d,
+               c.head_dim, format_number(c.partial_rotary_factor), half));
+  row("layout", "排列",
+      c.layout == Layout::Interleaved ? t("interleaved: pairs (2i, 2i+1)", "相邻配对(interleaved):(2i, 2i+1) 成对")
+                                      : t("half (rotate_half): pairs (i, i + d/2)", "前后半配对(half,rotate_half):(i, i + d/2) 成对"));
+  row("base (rope_theta)", "底数 base(rope_theta)", format_number(c.base));
+  if (c.max_position_embeddings) row("max_position_embeddings", "max_position_embeddings", std::to_string(*c.max_position_embeddings));
+  row("scaling", "缩放", std::string(to_string(c.type)));
   if (c.type != ScalingType::Default) {
-    out << fmt::format("  factor f                 {} ({})\n", format_number(p.factor), p.factor_rule);
-    if (p.original_max_position > 0) out << fmt::format("  original context L0      {}\n", p.original_max_position);
-    if (p.effective_base) out << fmt::format("  effective base           {}\n", format_number(*p.effective_base));
+    row("factor f", "缩放因子 f", fmt::format(t("{} ({})", "{}({})"), format_number(p.factor), p.factor_rule.in(z)));
+    if (p.original_max_position > 0) row("original context L0", "原始上下文长度 L0", std::to_string(p.original_max_position));
+    if (p.effective_base) row("effective base", "等效底数", format_number(*p.effective_base));
     if (p.yarn_range) {
-      out << fmt::format("  yarn correction range    [{}, {}]\n", format_number(p.yarn_range->first),
-                         format_number(p.yarn_range->second));
+      row("yarn correction range", "yarn 修正区间",
+          fmt::format("[{}, {}]", format_number(p.yarn_range->first), format_number(p.yarn_range->second)));
     }
-    if (!p.bands.empty()) out << fmt::format("  bands                    {}\n", band_counts(p));
+    if (!p.bands.empty()) row("bands", "区段", band_counts(p, t));
   }
-  out << fmt::format("  attention factor         {} ({}): logits × {}\n", format_number(p.attention_factor), p.attention_rule,
-                     format_number(p.attention_factor * p.attention_factor));
-  out << fmt::format("  wavelengths              {:.6g} … {:.6g} positions (original {:.6g} … {:.6g})\n", lambda_scaled.minCoeff(),
-                     lambda_scaled.maxCoeff(), lambda.minCoeff(), lambda.maxCoeff());
+  row("attention factor", "注意力因子",
+      t.format("{} ({}): logits × {}", "{}({}):logits × {}", format_number(p.attention_factor), p.attention_rule.in(z),
+               format_number(p.attention_factor * p.attention_factor)));
+  row("wavelengths", "波长",
+      t.format("{:.6g} … {:.6g} positions (original {:.6g} … {:.6g})", "{:.6g} … {:.6g} 个位置(原始 {:.6g} … {:.6g})",
+               lambda_scaled.minCoeff(), lambda_scaled.maxCoeff(), lambda.minCoeff(), lambda.maxCoeff()));
   for (const auto& f : facts) {
-    out << fmt::format("  within {} {}: {} of {} pairs complete a full turn (scaled frequencies)\n", f.what,
-                       format_number(f.length), f.turning, f.pairs);
+    out << t.format("  within {} {}: {} of {} pairs complete a full turn (scaled frequencies)\n",
+                    "  在 {} {} 之内:{} 对(共 {} 对)能转满一圈(缩放后的频率)\n", f.what, format_number(f.length), f.turning,
+                    f.pairs);
   }
   if (critical >= 0) {
-    out << fmt::format("  critical dimension       {} (pairs {} … {} of the original frequencies never turn within {}, (M16))\n",
-                       2 * critical, critical, half - 1, format_number(train));
+    row("critical dimension", "临界维度",
+        t.format("{} (pairs {} … {} of the original frequencies never turn within {}, (M16))",
+                 "{}(原始频率的第 {} … {} 对在 {} 之内转不满一圈,(M16))", 2 * critical, critical, half - 1,
+                 format_number(train)));
   }
   if (c.type == ScalingType::Linear || c.type == ScalingType::Yarn) {
-    out << fmt::format("  llama.cpp                --rope-scale {} (= --rope-freq-scale {}){}\n", format_number(p.factor),
-                       format_number(1.0 / p.factor),
-                       c.type == ScalingType::Yarn ? fmt::format(" --rope-scaling yarn --yarn-orig-ctx {}", p.original_max_position) : "");
+    row("llama.cpp", "llama.cpp",
+        fmt::format("--rope-scale {} (= --rope-freq-scale {}){}", format_number(p.factor), format_number(1.0 / p.factor),
+                    c.type == ScalingType::Yarn ? fmt::format(" --rope-scaling yarn --yarn-orig-ctx {}", p.original_max_position)
+                                                : ""));
   } else if (c.type == ScalingType::Ntk && p.effective_base) {
-    out << fmt::format("  llama.cpp                --rope-freq-base {}\n", format_number(*p.effective_base));
+    row("llama.cpp", "llama.cpp", fmt::format("--rope-freq-base {}", format_number(*p.effective_base)));
   }
-  out << "\nwhere each value came from:\n";
-  for (const auto& line : rr.model.origin) out << "  " << line << '\n';
+  out << t("\nwhere each value came from:\n", "\n各个值的来源:\n");
+  for (const auto& line : rr.model.origin) out << "  " << line.in(z) << '\n';
   if (!rr.model.notes.empty() || !p.notes.empty()) {
-    out << "\nnotes:\n";
-    for (const auto& line : rr.model.notes) out << "  " << line << '\n';
-    for (const auto& line : p.notes) out << "  " << line << '\n';
+    out << t("\nnotes:\n", "\n说明:\n");
+    for (const auto& line : rr.model.notes) out << "  " << line.in(z) << '\n';
+    for (const auto& line : p.notes) out << "  " << line.in(z) << '\n';
   }
   if (!warnings.empty()) {
-    out << "\nwarnings:\n";
-    for (const auto& line : warnings) out << "  " << line << '\n';
+    out << t("\nwarnings:\n", "\n警告:\n");
+    for (const auto& line : warnings) out << "  " << line.in(z) << '\n';
   }
   return kOk;
 }
@@ -195,6 +218,7 @@ Command add_inspect_command(CLI::App& app) {
   sub->add_option("file", opt->file, "a Hugging Face config.json")->type_name("FILE");
   sub->add_flag("--list", opt->list, "list the model presets");
   sub->add_flag("--json", opt->json, "print the report as JSON");
+  add_lang_option(*sub, opt->lang);
   add_scaling_options(*sub, opt->scaling);
   sub->footer("Example:\n  rope inspect --list\n  rope inspect --model llama-3.1-8b\n  rope inspect path/to/config.json --json");
   return {sub, [opt](std::ostream& out) { return run_inspect(*opt, out); }};

@@ -68,9 +68,11 @@ int run_matrix(const MatrixOptions& given, std::ostream& out) {
   MatrixOptions opt = given;
   Eigen::VectorXd theta;
   std::string scaled;  // says which frequencies, when they are not plain RoPE's
+  const Text t = opt.figure.tr();
   if (opt.scaling.any()) {
     const ResolvedRope rr = resolve_rope(opt.scaling, opt.dim, opt.dim_given, opt.base, opt.base_given);
-    scaled = fmt::format(", {} scaling f = {} from {}", to_string(rr.model.rope.type), format_number(rr.params.factor), rr.model.name);
+    scaled = t.format(", {} scaling f = {} from {}", ",{} 缩放 f = {},来自{}", to_string(rr.model.rope.type),
+                      format_number(rr.params.factor), model_name(rr.model, t));
     opt.dim = rr.d;
     opt.base = rr.model.rope.base;
     theta = rr.params.inv_freq;
@@ -102,14 +104,16 @@ int run_matrix(const MatrixOptions& given, std::ostream& out) {
     const std::vector<std::string> right = format_rows(rhs, opt.digits);
     const std::string m_text = format_number(m);
     const std::string n_text = format_number(n);
-    out << fmt::format("R_mᵀ R_n = R_(n−m) (docs/math.md (M7)), m = {}, n = {}, d = {}, base = {}{}, {} layout\n\n",
-                       m_text, n_text, opt.dim, format_number(opt.base), scaled, to_string(opt.layout));
+    out << t.format("R_mᵀ R_n = R_(n−m) (docs/math.md (M7)), m = {}, n = {}, d = {}, base = {}{}, {} layout\n\n",
+                    "R_mᵀ R_n = R_(n−m)(docs/math.md (M7)),m = {},n = {},d = {},base = {}{},{} 排列\n\n", m_text, n_text,
+                    opt.dim, format_number(opt.base), scaled, layout_name(opt.layout, t));
     const std::string left_title = fmt::format("R_{}ᵀ R_{}", m_text, n_text);
     const std::string right_title = fmt::format("R_{}", format_number(n - m));
     out << fmt::format("{:<{}}   |   {}\n", left_title, left[0].size(), right_title);
     for (std::size_t i = 0; i < left.size(); ++i) out << left[i] << "   |   " << right[i] << '\n';
-    out << fmt::format("\nmax |difference| = {:.3g}  (tolerance κ·ε·(d + 2(|m|+|n|)) = {:.3g}, (M13)): {}\n",
-                       diff, tol, diff <= tol ? "equal" : "NOT EQUAL");
+    out << t.format("\nmax |difference| = {:.3g}  (tolerance κ·ε·(d + 2(|m|+|n|)) = {:.3g}, (M13)): {}\n",
+                    "\n最大 |差| = {:.3g}  (容差 κ·ε·(d + 2(|m|+|n|)) = {:.3g},(M13)):{}\n", diff, tol,
+                    diff <= tol ? t("equal", "相等") : t("NOT EQUAL", "不相等"));
     return diff <= tol ? kOk : kVerifyFailed;
   }
 
@@ -131,9 +135,10 @@ int run_matrix(const MatrixOptions& given, std::ostream& out) {
     draw(fig, f);
   }
   if (opt.csv == "-") return kOk;
-  out << fmt::format("R^d_(Θ,m) for d = {}, m = {}, base = {}{}, {} layout: block i = R(m·θ_i) on channels {}\n\n",
-                     opt.dim, format_number(opt.position), format_number(opt.base), scaled, to_string(opt.layout),
-                     opt.layout == Layout::Interleaved ? "(2i, 2i+1)" : "(i, i+d/2)");
+  out << t.format("R^d_(Θ,m) for d = {}, m = {}, base = {}{}, {} layout: block i = R(m·θ_i) on channels {}\n\n",
+                  "R^d_(Θ,m),d = {},m = {},base = {}{},{} 排列:第 i 块 = R(m·θ_i),作用于通道 {}\n\n", opt.dim,
+                  format_number(opt.position), format_number(opt.base), scaled, layout_name(opt.layout, t),
+                  opt.layout == Layout::Interleaved ? "(2i, 2i+1)" : "(i, i+d/2)");
   print_matrix(out, r, opt.digits);
   return kOk;
 }

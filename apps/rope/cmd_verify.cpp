@@ -20,13 +20,28 @@ struct VerifyOptions {
   ScalingOptions scaling;
   bool dim_given = false;
   bool base_given = false;
+  std::string lang = "en";
 };
 
 namespace {
 
-std::string verdict(const IdentityResult& r) {
-  if (r.expected_to_fail) return r.passed() ? "pass (unexpected)" : "FAIL (expected)";
-  return r.passed() ? "PASS" : "FAIL";
+std::string verdict(const IdentityResult& r, const Text& t) {
+  if (r.expected_to_fail) return r.passed() ? t("pass (unexpected)", "通过(出乎意料)") : t("FAIL (expected)", "失败(预期之中)");
+  return r.passed() ? t("PASS", "通过") : t("FAIL", "失败");
+}
+
+/// The identity's name and formula for people; CSV and JSON keep rope/verify.cpp's English names.
+std::pair<std::string, std::string> shown(const IdentityResult& r, const Text& t) {
+  if (!t.zh()) return {r.name, r.formula};
+  static const std::pair<const char*, const char*> kNames[] = {
+      {"relative position", "相对位置"}, {"orthogonality", "正交性"},   {"composition", "复合"},
+      {"norm", "模长不变"},              {"shift invariance", "平移不变"}, {"three forms", "三种算法"},
+      {"layouts", "两种排列"},           {"sinusoidal (contrast)", "正弦编码(对照)"}};
+  std::string name = r.name;
+  for (const auto& [en, zh] : kNames) {
+    if (r.name == en) name = zh;
+  }
+  return {name, r.formula == "elementwise = matrix = complex" ? "逐元素 = 矩阵 = 复数" : r.formula};
 }
 
 std::string csv_row(const IdentityResult& r) {
@@ -50,6 +65,7 @@ nlohmann::json to_json(const IdentityResult& r) {
 }  // namespace
 
 int run_verify(const VerifyOptions& opt, std::ostream& out) {
+  const Text t(parse_lang(opt.lang));
   VerifySettings settings = opt.settings;
   std::string model;
   if (opt.scaling.any()) {
@@ -58,7 +74,8 @@ int run_verify(const VerifyOptions& opt, std::ostream& out) {
     settings.dim = rr.d;
     settings.base = rr.model.rope.base;
     settings.inv_freq = rr.params.inv_freq;
-    model = fmt::format(", {} scaling f = {} ({})", to_string(rr.model.rope.type), format_number(rr.params.factor), rr.model.name);
+    model = t.format(", {} scaling f = {} ({})", ",{} 缩放 f = {}({})", to_string(rr.model.rope.type),
+                     format_number(rr.params.factor), model_name(rr.model, t));
   }
   const VerifyReport report = verify(settings);
   const VerifySettings& s = report.settings;
@@ -83,34 +100,39 @@ int run_verify(const VerifyOptions& opt, std::ostream& out) {
   }
   if (opt.json || opt.csv == "-") return exit_code;
 
-  out << fmt::format("rope verify: d = {}, base = {}{}, {} layout, {} trials, seed {}\n", s.dim,
-                     format_number(s.base), model, to_string(s.layout), s.trials, s.seed);
-  out << fmt::format("q, k ~ N(0, I); positions m, n and shift c uniform integers in [0, {})\n",
-                     format_number(s.max_position));
-  out << "error |Δ| between the two sides; S = ‖q‖‖k‖ for scores, ‖q‖ for vectors, 1 for matrices;\n"
-         "tolerance on |Δ|/S = 8·ε·(d + M), M = the sum of |positions| involved (docs/math.md (M13))\n";
+  out << t.format("rope verify: d = {}, base = {}{}, {} layout, {} trials, seed {}\n",
+                  "rope verify:d = {},base = {}{},{} 排列,{} 次试验,种子 {}\n", s.dim, format_number(s.base), model,
+                  layout_name(s.layout, t), s.trials, s.seed);
+  out << t.format("q, k ~ N(0, I); positions m, n and shift c uniform integers in [0, {})\n",
+                  "q, k ~ N(0, I);位置 m、n 和平移量 c 是 [0, {}) 中均匀分布的整数\n", format_number(s.max_position));
+  out << t("error |Δ| between the two sides; S = ‖q‖‖k‖ for scores, ‖q‖ for vectors, 1 for matrices;\n"
+           "tolerance on |Δ|/S = 8·ε·(d + M), M = the sum of |positions| involved (docs/math.md (M13))\n",
+           "误差 |Δ| 是两边之差;S 对得分取 ‖q‖‖k‖,对向量取 ‖q‖,对矩阵取 1;\n"
+           "|Δ|/S 的容差 = 8·ε·(d + M),M 是所涉及位置的绝对值之和(docs/math.md (M13))\n");
   const long dense = dense_samples(s.dim, s.trials);
   if (dense < s.trials) {
-    out << fmt::format("rows 2, 3 and 7 multiply dense d×d matrices: they use the first {} draws (about 2^33 flops)\n",
-                       dense);
+    out << t.format("rows 2, 3 and 7 multiply dense d×d matrices: they use the first {} draws (about 2^33 flops)\n",
+                    "第 2、3、7 行要做稠密 d×d 矩阵乘法:只用前 {} 次抽样(约 2^33 次浮点运算)\n", dense);
   }
   out << '\n';
   const auto row = [&](const std::string& number, const IdentityResult& r) {
-    out << fmt::format("{:>2}  {:<21} {:<42} {:<10} {:>8}  {:>9.2e}  {:>9.2e}  {:>9.2e}  {}\n", number, r.name,
-                       r.formula, r.equation, r.samples, r.max_abs_error, r.max_rel_error, r.tolerance,
-                       verdict(r));
+    const auto [name, formula] = shown(r, t);
+    out << fmt::format("{:>2}  {:<21} {:<42} {:<10} {:>8}  {:>9.2e}  {:>9.2e}  {:>9.2e}  {}\n", number, name, formula,
+                       r.equation, r.samples, r.max_abs_error, r.max_rel_error, r.tolerance, verdict(r, t));
   };
-  out << fmt::format("{:>2}  {:<21} {:<42} {:<10} {:>8}  {:>9}  {:>9}  {:>9}  {}\n", "#", "identity", "formula",
-                     "eq.", "samples", "max |Δ|", "max |Δ|/S", "tolerance", "result");
+  out << fmt::format("{:>2}  {:<21} {:<42} {:<10} {:>8}  {:>9}  {:>9}  {:>9}  {}\n", "#", t("identity", "恒等式"),
+                     t("formula", "公式"), t("eq.", "式"), t("samples", "样本数"), "max |Δ|", "max |Δ|/S", t("tolerance", "容差"),
+                     t("result", "结果"));
   for (std::size_t i = 0; i < report.identities.size(); ++i) row(std::to_string(i + 1), report.identities[i]);
-  out << "\ncontrast, expected to fail: the additive sinusoidal encoding of the original Transformer\n";
+  out << t("\ncontrast, expected to fail: the additive sinusoidal encoding of the original Transformer\n",
+           "\n对照(预期失败):原始 Transformer 的加性正弦位置编码\n");
   row("-", report.contrast);
-  out << fmt::format("    shifting both positions changes <q + p_m, k + p_n> by up to {:.3g}: it leaks absolute position\n",
-                     report.contrast.max_abs_error);
+  out << t.format("    shifting both positions changes <q + p_m, k + p_n> by up to {:.3g}: it leaks absolute position\n",
+                  "    两个位置同时平移,<q + p_m, k + p_n> 最多改变 {:.3g}:它泄露了绝对位置\n", report.contrast.max_abs_error);
   const auto passed = std::count_if(report.identities.begin(), report.identities.end(),
                                     [](const IdentityResult& r) { return r.passed(); });
-  out << fmt::format("\n{} of {} identities passed{}\n", passed, report.identities.size(),
-                     exit_code == kOk ? "" : " — VERIFICATION FAILED");
+  out << t.format("\n{} of {} identities passed{}\n", "\n{1} 项恒等式中 {0} 项通过{2}\n", passed, report.identities.size(),
+                  exit_code == kOk ? "" : t(" — VERIFICATION FAILED", " — 验证失败"));
   return exit_code;
 }
 
@@ -126,6 +148,7 @@ Command add_verify_command(CLI::App& app) {
   add_layout_option(*sub, s.layout);
   sub->add_option("--csv", opt->csv, "write one row per identity to FILE ('-' for stdout)")->type_name("FILE");
   sub->add_flag("--json", opt->json, "print the report as JSON");
+  add_lang_option(*sub, opt->lang);
   sub->footer("Example:\n  rope verify\n  rope verify --dim 64 --max-position 131072 --trials 200 --seed 7");
   add_scaling_options(*sub, opt->scaling);
   return {sub, [opt, dim, base](std::ostream& out) {

@@ -113,8 +113,9 @@ int run_wavelengths(const WavelengthsOptions& opt, std::ostream& out) {
   std::vector<Curve> curves;
   std::vector<double> contexts = opt.contexts;
   int dim = opt.dim;
-  std::vector<std::string> warnings;
+  std::vector<Message> warnings;
   std::string model;
+  const Text t = opt.figure.tr();
   if (opt.scaling.any()) {
     // One model: its original and its scaled wavelengths (docs/scaling.md).
     if (opt.bases.size() > 1) throw InvalidArgument("give one --base with --scaling, --config or --model");
@@ -124,7 +125,8 @@ int run_wavelengths(const WavelengthsOptions& opt, std::ostream& out) {
     const RopeParameters& p = rr.params;
     Eigen::VectorXd scaled(p.inv_freq.size());
     for (Eigen::Index i = 0; i < scaled.size(); ++i) scaled[i] = p.inv_freq[i] > 0 ? 2 * M_PI / p.inv_freq[i] : HUGE_VAL;
-    curves.push_back({fmt::format("original, base = {}", format_number(rr.model.rope.base)), "original", wavelengths(rr.original)});
+    curves.push_back({t.format("original, base = {}", "原始,base = {}", format_number(rr.model.rope.base)), "original",
+                      wavelengths(rr.original)});
     curves.push_back({fmt::format("{} f = {}", to_string(rr.model.rope.type), format_number(p.factor)),
                       std::string(to_string(rr.model.rope.type)), scaled});
     if (contexts.empty()) {
@@ -155,15 +157,17 @@ int run_wavelengths(const WavelengthsOptions& opt, std::ostream& out) {
   draw(make_figure(opt, dim, model, contexts, pairs, curves), opt.figure);
   if (opt.csv == "-") return kOk;
 
-  out << fmt::format("RoPE wavelengths λ_i = 2π/θ_i = 2π·base^(2i/d), d = {} (docs/math.md (M2)):\n", dim);
-  out << "  pair 0 turns once every 2π ≈ 6.28 positions (high frequency); the last pair turns slowest\n\n";
+  out << t.format("RoPE wavelengths λ_i = 2π/θ_i = 2π·base^(2i/d), d = {} (docs/math.md (M2)):\n",
+                  "RoPE 波长 λ_i = 2π/θ_i = 2π·base^(2i/d),d = {}(docs/math.md (M2)):\n", dim);
+  out << t("  pair 0 turns once every 2π ≈ 6.28 positions (high frequency); the last pair turns slowest\n\n",
+           "  第 0 对每隔 2π ≈ 6.28 个位置转一圈(高频);最后一对转得最慢\n\n");
   std::string header = fmt::format("{:>5}", "i");
   for (const Curve& c : curves) header += fmt::format("  {:>22}", "λ_i " + c.column);
   out << header << '\n';
   for (int i = 0; i < half; ++i) {
     std::string line = fmt::format("{:>5}", i);
     for (const Curve& c : curves) {
-      line += fmt::format("  {:>22}", std::isfinite(c.lambda[i]) ? format_number(c.lambda[i]) : "inf (not rotated)");
+      line += fmt::format("  {:>22}", std::isfinite(c.lambda[i]) ? format_number(c.lambda[i]) : t("inf (not rotated)", "inf(不旋转)"));
     }
     out << line << '\n';
   }
@@ -172,15 +176,18 @@ int run_wavelengths(const WavelengthsOptions& opt, std::ostream& out) {
     for (const Curve& c : curves) {
       const Eigen::Index first = first_pair_beyond(c.lambda, L);
       if (first == half) {
-        out << fmt::format("context {}, {}: every pair completes a full turn within it\n", format_number(L), c.column);
+        out << t.format("context {}, {}: every pair completes a full turn within it\n",
+                        "上下文长度 {},{}:每一对都能在其中转满一圈\n", format_number(L), c.column);
       } else {
-        const std::string which = first == half - 1 ? fmt::format("pair {}", first) : fmt::format("pairs {} … {}", first, half - 1);
-        out << fmt::format("context {}, {}: {} ({} of {}) never complete a turn within it; critical dimension {} (M16)\n",
-                           format_number(L), c.column, which, half - first, half, 2 * first);
+        const std::string which = first == half - 1 ? t.format("pair {}", "第 {} 对", first)
+                                                    : t.format("pairs {} … {}", "第 {} … {} 对", first, half - 1);
+        out << t.format("context {}, {}: {} ({} of {}) never complete a turn within it; critical dimension {} (M16)\n",
+                        "上下文长度 {},{}:{}({} 对,共 {} 对)在其中转不满一圈;临界维度 {} (M16)\n", format_number(L),
+                        c.column, which, half - first, half, 2 * first);
       }
     }
   }
-  for (const auto& w : warnings) out << "warning: " << w << '\n';
+  for (const auto& w : warnings) out << t("warning: ", "警告:") << w.in(t.zh()) << '\n';
   return kOk;
 }
 

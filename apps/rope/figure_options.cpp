@@ -15,10 +15,7 @@ void add_figure_options(CLI::App& app, FigureOptions& o) {
       ->type_name("FILE")
       ->group("Figure");
   app.add_option("--title", o.title, "figure title (replaces the default)")->type_name("TEXT")->group("Figure");
-  app.add_option("--lang", o.lang, "language of the figure's text: en or zh (中文)")
-      ->type_name("LANG")
-      ->capture_default_str()
-      ->group("Figure");
+  add_lang_option(app, o.lang);  // the text's language too, so not in the Figure group
   add_int_option(app, "--width", o.width, "figure width in pixels")->group("Figure");
   add_int_option(app, "--height", o.height, "figure height in pixels")->group("Figure");
   app.add_option("--keep-script", o.keep_script, "also save the gnuplot script, to edit and re-run with gnuplot")
@@ -26,10 +23,8 @@ void add_figure_options(CLI::App& app, FigureOptions& o) {
       ->group("Figure");
 }
 
-void check_figure_options(const FigureOptions& o, bool lang_without_figure_ok) {
-  if (o.lang != "en" && o.lang != "zh") {
-    throw InvalidArgument(fmt::format("--lang must be 'en' or 'zh' (got '{}')", o.lang));
-  }
+void check_figure_options(const FigureOptions& o) {
+  parse_lang(o.lang);
   for (const auto& [name, value] : {std::pair{"--width", o.width}, std::pair{"--height", o.height}}) {
     if (value < plot::kMinPixels || value > plot::kMaxPixels) {
       throw InvalidArgument(
@@ -40,7 +35,7 @@ void check_figure_options(const FigureOptions& o, bool lang_without_figure_ok) {
   if (!o.wanted()) {
     const FigureOptions defaults;
     for (const auto& [name, given] : {std::pair{"--keep-script", !o.keep_script.empty()}, std::pair{"--title", !o.title.empty()},
-                                      std::pair{"--lang", o.lang != defaults.lang && !lang_without_figure_ok}, std::pair{"--width", o.width != defaults.width},
+                                      std::pair{"--width", o.width != defaults.width},
                                       std::pair{"--height", o.height != defaults.height}}) {
       if (given) throw InvalidArgument(fmt::format("{} needs a figure: add --png, --svg, --pdf or --output", name));
     }

@@ -34,10 +34,10 @@ struct FigureOptions {
 void add_figure_options(CLI::App& app, FigureOptions& options);
 
 /// Checks --lang, the sizes and the extension of --output, and that the options that only shape a
-/// figure (--keep-script, --title, --lang, --width, --height) come with one. A command whose text also
-/// follows --lang (rope explain) passes lang_without_figure_ok = true to accept --lang alone.
+/// figure (--keep-script, --title, --width, --height) come with one. --lang also sets the language of
+/// the command's text (lang.hpp), so it needs no figure.
 /// @throws InvalidArgument.
-void check_figure_options(const FigureOptions& options, bool lang_without_figure_ok = false);
+void check_figure_options(const FigureOptions& options);
 
 /// Applies --title, then renders into every requested file. Does nothing if none was requested.
 void draw(plot::Figure figure, const FigureOptions& options);

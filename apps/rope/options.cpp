@@ -93,4 +93,10 @@ CLI::Option* add_layout_option(CLI::App& app, Layout& target) {
       ->type_name("LAYOUT");
 }
 
+std::string layout_name(Layout layout, const Text& t) {
+  const std::string name(to_string(layout));
+  if (!t.zh()) return name;
+  return (layout == Layout::Interleaved ? "相邻配对 " : "前后半配对 ") + name;
+}
+
 }  // namespace rope::cli

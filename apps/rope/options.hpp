@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "lang.hpp"
 #include "rope/types.hpp"
 
 namespace rope::cli {
@@ -28,5 +29,8 @@ CLI::Option* add_dim_option(CLI::App& app, int& target);
 CLI::Option* add_base_option(CLI::App& app, double& target);
 /// --layout interleaved|half.
 CLI::Option* add_layout_option(CLI::App& app, Layout& target);
+
+/// "interleaved" or "half", and in Chinese "相邻配对 interleaved" or "前后半配对 half": the name users type stays.
+std::string layout_name(Layout layout, const Text& t);
 
 }  // namespace rope::cli

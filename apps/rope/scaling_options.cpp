@@ -116,7 +116,7 @@ ModelConfig resolve_model(const ScalingOptions& o, int dim, bool dim_given, doub
   } else if (!o.config.empty()) {
     m = read_model_config(o.config);
   } else {
-    m.name = "the command line";
+    m.name = kCommandLineModel;
     m.rope.head_dim = dim;
     m.rope.base = base;
     m.rope.layout = Layout::Interleaved;
@@ -124,7 +124,8 @@ ModelConfig resolve_model(const ScalingOptions& o, int dim, bool dim_given, doub
   const bool from_file = !o.model.empty() || !o.config.empty();
   RopeConfig& r = m.rope;
   const auto flag = [&m](const char* key, const std::string& value) {
-    m.origin.push_back(fmt::format("{}: --{} {} (command line)", key, key, value));
+    m.origin.push_back({fmt::format("{}: --{} {} (command line)", key, key, value),
+                        fmt::format("{}: --{} {} (命令行)", key, key, value)});
   };
   if (from_file && dim_given) {
     r.head_dim = dim;
@@ -138,11 +139,13 @@ ModelConfig resolve_model(const ScalingOptions& o, int dim, bool dim_given, doub
   const auto set = [&m](auto& field, const auto& value, const char* key, const char* flag_name) {
     if (!value) return;
     field = *value;
-    m.origin.push_back(fmt::format("{}: {} (--{} on the command line)", key, *value, flag_name));
+    m.origin.push_back({fmt::format("{}: {} (--{} on the command line)", key, *value, flag_name),
+                        fmt::format("{}: {} (命令行的 --{})", key, *value, flag_name)});
   };
   if (!o.type.empty()) {
     r.type = parse_scaling_type(o.type);
-    m.origin.push_back(fmt::format("rope_type: {} (--scaling on the command line)", to_string(r.type)));
+    m.origin.push_back({fmt::format("rope_type: {} (--scaling on the command line)", to_string(r.type)),
+                        fmt::format("rope_type: {} (命令行的 --scaling)", to_string(r.type))});
   }
   set(r.partial_rotary_factor, o.partial_rotary_factor, "partial_rotary_factor", "partial-rotary-factor");
   set(r.factor, o.factor, "factor", "factor");
@@ -159,25 +162,42 @@ ModelConfig resolve_model(const ScalingOptions& o, int dim, bool dim_given, doub
   set(r.seq_len, o.seq_len, "seq_len", "seq-len");
   if (!o.short_factor.empty()) {
     r.short_factor = factor_list(o.short_factor, "--short-factor");
-    m.origin.push_back(fmt::format("short_factor: {} numbers (--short-factor on the command line)", r.short_factor.size()));
+    m.origin.push_back({fmt::format("short_factor: {} numbers (--short-factor on the command line)", r.short_factor.size()),
+                        fmt::format("short_factor: {} 个数 (命令行的 --short-factor)", r.short_factor.size())});
   }
   if (!o.long_factor.empty()) {
     r.long_factor = factor_list(o.long_factor, "--long-factor");
-    m.origin.push_back(fmt::format("long_factor: {} numbers (--long-factor on the command line)", r.long_factor.size()));
+    m.origin.push_back({fmt::format("long_factor: {} numbers (--long-factor on the command line)", r.long_factor.size()),
+                        fmt::format("long_factor: {} 个数 (命令行的 --long-factor)", r.long_factor.size())});
   }
   return m;
 }
 
-std::string band_counts(const RopeParameters& p) {
+std::string band_name(Band band, const Text& t) {
+  switch (band) {
+    case Band::Kept: return t("kept", "保持");
+    case Band::Ramped: return t("ramped", "过渡");
+    case Band::Interpolated: return t("interpolated", "插值");
+    case Band::Unrotated: return t("unrotated", "不旋转");
+    case Band::None: break;
+  }
+  return "-";
+}
+
+std::string band_counts(const RopeParameters& p, const Text& t) {
   if (p.bands.empty()) return "";
-  std::map<std::string, int> counts;
-  for (Band b : p.bands) ++counts[std::string(to_string(b))];
+  std::map<Band, int> counts;
+  for (Band b : p.bands) ++counts[b];
   std::string out;
-  for (const char* name : {"kept", "ramped", "interpolated", "unrotated"}) {
-    const auto it = counts.find(name);
-    if (it != counts.end()) out += fmt::format("{}{} {}", out.empty() ? "" : ", ", it->second, name);
+  for (Band band : {Band::Kept, Band::Ramped, Band::Interpolated, Band::Unrotated}) {
+    const auto it = counts.find(band);
+    if (it != counts.end()) out += t.format("{}{} {}", "{}{} 对{}", out.empty() ? "" : t(", ", ","), it->second, band_name(band, t));
   }
   return out;
+}
+
+std::string model_name(const ModelConfig& model, const Text& t) {
+  return model.name == kCommandLineModel ? t(kCommandLineModel, "命令行参数") : model.name;
 }
 
 ResolvedRope resolve_rope(const ScalingOptions& o, int dim, bool dim_given, double base, bool base_given) {

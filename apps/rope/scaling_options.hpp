@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "lang.hpp"
 #include "rope/model_config.hpp"
 #include "rope/scaling.hpp"
 
@@ -45,7 +46,14 @@ struct ResolvedRope {
   int d = 0;                  ///< rotary dimension = 2 × pairs
 };
 /// "29 kept, 6 ramped, 29 interpolated": how many pairs fall in each band; empty without bands.
-std::string band_counts(const RopeParameters& params);
+std::string band_counts(const RopeParameters& params, const Text& t = Text());
+/// A band's name for people ("-" for none).
+std::string band_name(Band band, const Text& t = Text());
+
+/// ModelConfig::name when the RoPE comes from flags alone, without --config or --model.
+inline constexpr const char* kCommandLineModel = "the command line";
+/// The model's name, or "the command line" in the language of t.
+std::string model_name(const ModelConfig& model, const Text& t);
 
 ResolvedRope resolve_rope(const ScalingOptions& options, int dim, bool dim_given, double base, bool base_given);
 

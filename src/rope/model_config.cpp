@@ -312,10 +312,12 @@ class ConfigParser {
   }
 
  private:
-  void origin(std::string_view what, const std::string& value, const std::string& from) {
-    m_.origin.push_back(fmt::format("{}: {} ({})", what, value, from));
+  /// "what: value (from)"; `from` is a JSON path, or words given in both languages.
+  void origin(std::string_view what, const std::string& value, const std::string& from, const std::string& from_zh = "") {
+    m_.origin.push_back({fmt::format("{}: {} ({})", what, value, from),
+                         fmt::format("{}: {} ({})", what, value, from_zh.empty() ? from : from_zh)});
   }
-  void note(std::string text) { m_.notes.push_back(std::move(text)); }
+  void note(std::string en, std::string zh) { m_.notes.push_back({std::move(en), std::move(zh)}); }
 
   // Multimodal wrappers (Gemma 3, Llava, …) keep the language model's keys in text_config.
   void select_text_config() {
@@ -326,7 +328,9 @@ class ConfigParser {
       const auto text_type = r_.string(*tc, prefix_, "model_type");
       m_.model_type = text_type ? *text_type : top_type.value_or("");
       note(fmt::format("text_config: the RoPE keys are read from the language model's config{}",
-                       top_type ? fmt::format(" (model_type {} wraps {})", *top_type, m_.model_type) : ""));
+                       top_type ? fmt::format(" (model_type {} wraps {})", *top_type, m_.model_type) : ""),
+           fmt::format("text_config:RoPE 的键从语言模型的配置中读取{}",
+                       top_type ? fmt::format("(model_type {} 包含 {})", *top_type, m_.model_type) : ""));
     } else {
       cfg_ = &doc_;
       m_.model_type = top_type.value_or("");
@@ -340,6 +344,8 @@ class ConfigParser {
     if (v5 && v5->empty()) v5 = nullptr;
     if (v4 && v5) {
       note("rope_scaling and rope_parameters are both given: rope_scaling is used, as HF v5 does "
+           "(rope_parameters = rope_scaling or rope_parameters)",
+           "同时给出了 rope_scaling 和 rope_parameters:与 HF v5 一样使用 rope_scaling"
            "(rope_parameters = rope_scaling or rope_parameters)");
     }
     if (v4) {
@@ -369,7 +375,9 @@ class ConfigParser {
                                      theta ? ", rope_theta " + num(*theta) : ""));
       }
       note(fmt::format("{}: per-layer-type entries ({}); the {} entry is used{}", scaling_.path, join(names), chosen,
-                       others.empty() ? "" : "; other layers: " + join(others)));
+                       others.empty() ? "" : "; other layers: " + join(others)),
+           fmt::format("{}:按层类型分别给出({});使用 {} 这一项{}", scaling_.path, join(names), chosen,
+                       others.empty() ? "" : ";其他层:" + join(others)));
       scaling_.path = child(scaling_.path, chosen);
       scaling_.dict = &layers[chosen];
     }
@@ -382,7 +390,9 @@ class ConfigParser {
       origin("head_dim", std::to_string(*rope_dim), child(prefix_, "qk_rope_head_dim"));
       const auto nope = r_.count(c, prefix_, "qk_nope_head_dim");
       note(fmt::format("qk_rope_head_dim {}: multi-head latent attention rotates only these channels of each head{}",
-                       *rope_dim, nope ? fmt::format("; the other qk_nope_head_dim {} carry no position", *nope) : ""));
+                       *rope_dim, nope ? fmt::format("; the other qk_nope_head_dim {} carry no position", *nope) : ""),
+           fmt::format("qk_rope_head_dim {}:多头潜在注意力(MLA)只旋转每个头的这些通道{}", *rope_dim,
+                       nope ? fmt::format(";其余 qk_nope_head_dim {} 个通道不携带位置", *nope) : ""));
     } else if (const auto hd = r_.count(c, prefix_, "head_dim")) {
       head_dim_ = *hd;
       origin("head_dim", std::to_string(*hd), child(prefix_, "head_dim"));
@@ -399,12 +409,14 @@ class ConfigParser {
                fmt::format("{} {} / {} {}", child(prefix_, hidden_key), *hidden, child(prefix_, heads_key), *heads));
         if (*hidden % *heads != 0) {
           note(fmt::format("{} {} is not a multiple of {} {}: head_dim rounded down to {}, as HF's // does",
+                           hidden_key, *hidden, heads_key, *heads, head_dim_),
+               fmt::format("{} {} 不是 {} {} 的倍数:与 HF 的 // 一样,head_dim 向下取整为 {}",
                            hidden_key, *hidden, heads_key, *heads, head_dim_));
         }
       } else if (m_.model_type == "gemma3_text") {
         head_dim_ = 256;
-        origin("head_dim", "256", "HF Gemma3TextConfig default");
-        note("head_dim not given: HF's Gemma3TextConfig default 256 assumed");
+        origin("head_dim", "256", "HF Gemma3TextConfig default", "HF Gemma3TextConfig 默认值");
+        note("head_dim not given: HF's Gemma3TextConfig default 256 assumed", "未给出 head_dim:采用 HF Gemma3TextConfig 的默认值 256");
       } else {
         r_.fail(child(prefix_, "head_dim"),
                 fmt::format("missing (give head_dim, or hidden_size and num_attention_heads{})",
@@ -451,17 +463,17 @@ class ConfigParser {
              use.path);
       for (std::size_t i = 1; i < found.size(); ++i) {
         if (rotary_dim(found[i].factor) != rotary_dim(factor)) {
-          note(fmt::format("{} ({}) is ignored: {} comes first", found[i].path,
-                           found[i].rotary_dim > 0 ? std::to_string(found[i].rotary_dim) : num(found[i].factor),
-                           use.path));
+          const std::string value = found[i].rotary_dim > 0 ? std::to_string(found[i].rotary_dim) : num(found[i].factor);
+          note(fmt::format("{} ({}) is ignored: {} comes first", found[i].path, value, use.path),
+               fmt::format("{}({})被忽略:{} 优先", found[i].path, value, use.path));
         }
       }
     } else if (m_.model_type == "gpt_neox") {
       factor = 0.25;
-      origin("partial_rotary_factor", "0.25", "HF GPTNeoXConfig default rotary_pct");
-      note("rotary_pct not given: HF's GPT-NeoX default 0.25 assumed");
+      origin("partial_rotary_factor", "0.25", "HF GPTNeoXConfig default rotary_pct", "HF GPTNeoXConfig 的 rotary_pct 默认值");
+      note("rotary_pct not given: HF's GPT-NeoX default 0.25 assumed", "未给出 rotary_pct:采用 HF GPT-NeoX 的默认值 0.25");
     } else {
-      origin("partial_rotary_factor", "1", "HF default: every channel rotates");
+      origin("partial_rotary_factor", "1", "HF default: every channel rotates", "HF 默认值:所有通道都旋转");
     }
     const int d = rotary_dim(factor);
     if (d < 2 || d % 2 != 0) {
@@ -474,7 +486,9 @@ class ConfigParser {
     if (d != head_dim_) {
       note(fmt::format("partial rotary: d = {} of head_dim {} channels rotate (pairs within the first d); the other {} "
                        "pass through unchanged",
-                       d, head_dim_, head_dim_ - d));
+                       d, head_dim_, head_dim_ - d),
+           fmt::format("部分旋转:head_dim {} 个通道中只有 d = {} 个旋转(配对都在前 d 个通道内);其余 {} 个原样通过",
+                       head_dim_, d, head_dim_ - d));
     }
   }
 
@@ -499,8 +513,8 @@ class ConfigParser {
       base = *in_dict;
       from = child(scaling_.path, "rope_theta");
       if (top && *top != *in_dict) {
-        note(fmt::format("rope_theta {} at the top level is ignored: {} = {} wins (HF v5)", num(*top), from,
-                         num(*in_dict)));
+        note(fmt::format("rope_theta {} at the top level is ignored: {} = {} wins (HF v5)", num(*top), from, num(*in_dict)),
+             fmt::format("顶层的 rope_theta {} 被忽略:{} = {} 优先(HF v5)", num(*top), from, num(*in_dict)));
       }
     } else if (top) {
       base = *top;
@@ -516,16 +530,20 @@ class ConfigParser {
       }
       from = "HF default";
       note(fmt::format("rope_theta not given: HF default {} assumed{}", num(base),
-                       base == kDefaultBase ? "" : fmt::format(" for model_type {}", m_.model_type)));
+                       base == kDefaultBase ? "" : fmt::format(" for model_type {}", m_.model_type)),
+           fmt::format("未给出 rope_theta:采用 HF {}默认值 {}",
+                       base == kDefaultBase ? "" : fmt::format("对 model_type {} 的", m_.model_type), num(base)));
     }
     if (!(base > 1)) {
       r_.fail(from == "HF default" ? "rope_theta" : from, fmt::format("must be greater than 1, got {}", num(base)));
     }
     m_.rope.base = base;
-    origin("rope_theta", num(base), from);
+    origin("rope_theta", num(base), from, from == "HF default" ? "HF 默认值" : from);
     if (const auto local = r_.number(c, prefix_, "rope_local_base_freq")) {
       note(fmt::format("rope_local_base_freq {}: the local (sliding-window) layers use base {} without scaling; "
                        "the values here are the global (full-attention) layers'",
+                       num(*local), num(*local)),
+           fmt::format("rope_local_base_freq {}:局部(滑动窗口)层使用 base {} 且不缩放;这里的数值属于全局(全注意力)层",
                        num(*local), num(*local)));
     }
   }
@@ -536,15 +554,19 @@ class ConfigParser {
       m_.rope.layout = *interleave ? Layout::Interleaved : Layout::Half;
       origin("layout", *interleave ? "interleaved" : "half", child(prefix_, "rope_interleave"));
       note(fmt::format("layout: {} from rope_interleave {}", *interleave ? "interleaved" : "half",
-                       *interleave ? "true" : "false"));
+                       *interleave ? "true" : "false"),
+           fmt::format("排列:由 rope_interleave {} 得到 {}", *interleave ? "true" : "false",
+                       *interleave ? "interleaved" : "half"));
     } else if (interleaved_model_type(m_.model_type)) {
       m_.rope.layout = Layout::Interleaved;
       origin("layout", "interleaved", "model_type " + type);
-      note(fmt::format("layout: interleaved pairs (2i, 2i+1) for model_type {}", type));
+      note(fmt::format("layout: interleaved pairs (2i, 2i+1) for model_type {}", type),
+           fmt::format("排列:model_type {} 使用相邻配对 (2i, 2i+1)(interleaved)", type));
     } else {
       m_.rope.layout = Layout::Half;
       origin("layout", "half", "model_type " + type);
-      note(fmt::format("layout: HF rotate_half (half) for model_type {}", type));
+      note(fmt::format("layout: HF rotate_half (half) for model_type {}", type),
+           fmt::format("排列:model_type {} 使用 HF 的 rotate_half(half,前后半配对)", type));
     }
   }
 
@@ -558,8 +580,9 @@ class ConfigParser {
       origin("max_position_embeddings", std::to_string(*m), child(prefix_, key));
     } else if (m_.model_type == "gemma3_text") {
       m_.rope.max_position_embeddings = 131072;
-      origin("max_position_embeddings", "131072", "HF Gemma3TextConfig default");
-      note("max_position_embeddings not given: HF's Gemma3TextConfig default 131072 assumed");
+      origin("max_position_embeddings", "131072", "HF Gemma3TextConfig default", "HF Gemma3TextConfig 默认值");
+      note("max_position_embeddings not given: HF's Gemma3TextConfig default 131072 assumed",
+           "未给出 max_position_embeddings:采用 HF Gemma3TextConfig 的默认值 131072");
     }
     // L0: inside the scaling dict, else top level (Phi-3); read_scaling prefers the dict's.
     if (const auto l0 = r_.count(c, prefix_, "original_max_position_embeddings")) {
@@ -570,7 +593,7 @@ class ConfigParser {
   void read_scaling() {
     RopeConfig& rope = m_.rope;
     if (!scaling_.dict) {
-      origin("rope_type", "default", "no rope_scaling");
+      origin("rope_type", "default", "no rope_scaling", "没有 rope_scaling");
       return;
     }
     const json& s = *scaling_.dict;
@@ -579,12 +602,13 @@ class ConfigParser {
     const auto legacy = r_.string(s, p, "type");
     std::string type_path = child(p, rope_type ? "rope_type" : "type");
     if (rope_type && legacy && *rope_type != *legacy) {
-      note(fmt::format("{}.type '{}' is ignored: rope_type '{}' wins (HF)", p, *legacy, *rope_type));
+      note(fmt::format("{}.type '{}' is ignored: rope_type '{}' wins (HF)", p, *legacy, *rope_type),
+           fmt::format("{}.type '{}' 被忽略:rope_type '{}' 优先(HF)", p, *legacy, *rope_type));
     }
     const auto text = rope_type ? rope_type : legacy;
     if (!text) {
       if (has_any_scaling_key(s)) r_.fail(p, "missing rope_type (or the legacy type)");
-      origin("rope_type", "default", p + " has no rope_type");
+      origin("rope_type", "default", p + " has no rope_type", p + " 中没有 rope_type");
       return;
     }
     const auto type = scaling_type_named(*text);
@@ -595,10 +619,21 @@ class ConfigParser {
     }
     rope.type = *type;
     origin("rope_type", std::string(type_name(*type)), type_path);
-    if (*text == "su") note(fmt::format("{}: 'su' is the legacy name of longrope", type_path));
-    if (*text == "ntk") note("rope_type ntk (static NTK-aware) is not a mainline HF type (scaling-methods.md §3)");
-    if (*text == "mrope") note("rope_type mrope: multimodal rotary sections are not modelled; treated as default");
-    if (!rope_type) note(fmt::format("{}: legacy key 'type' read as rope_type", type_path));
+    if (*text == "su") {
+      note(fmt::format("{}: 'su' is the legacy name of longrope", type_path), fmt::format("{}:'su' 是 longrope 的旧名", type_path));
+    }
+    if (*text == "ntk") {
+      note("rope_type ntk (static NTK-aware) is not a mainline HF type (scaling-methods.md §3)",
+           "rope_type ntk(静态 NTK-aware)不是 HF 主线中的类型(scaling-methods.md §3)");
+    }
+    if (*text == "mrope") {
+      note("rope_type mrope: multimodal rotary sections are not modelled; treated as default",
+           "rope_type mrope:未建模多模态旋转分段;按 default 处理");
+    }
+    if (!rope_type) {
+      note(fmt::format("{}: legacy key 'type' read as rope_type", type_path),
+           fmt::format("{}:旧键 'type' 按 rope_type 读取", type_path));
+    }
     if (rope.type == ScalingType::Default) return;
 
     const auto set = [&](std::optional<double>& field, std::string_view key, std::optional<double> value) {
@@ -627,6 +662,8 @@ class ConfigParser {
              child(prefix_, "original_max_position_embeddings"));
       note(fmt::format("original_max_position_embeddings {} read from the top level (Phi-3 style), as HF v5's "
                        "standardize_rope_params does",
+                       *top_l0_),
+           fmt::format("original_max_position_embeddings {} 从顶层读取(Phi-3 的写法),与 HF v5 的 standardize_rope_params 相同",
                        *top_l0_));
     }
     const auto list = [&](std::vector<double>& field, std::string_view key) {
@@ -637,8 +674,10 @@ class ConfigParser {
         r_.fail(child(p, key), fmt::format("expected {} numbers, got {}", want, values->size()));
       }
       field = std::move(*values);
-      origin(key, fmt::format("{} numbers, {} … {}", field.size(), num(field.front()), num(field.back())),
-             child(p, key));
+      m_.origin.push_back({fmt::format("{}: {} numbers, {} … {} ({})", key, field.size(), num(field.front()), num(field.back()),
+                                       child(p, key)),
+                           fmt::format("{}: {} 个数,{} … {} ({})", key, field.size(), num(field.front()), num(field.back()),
+                                       child(p, key))});
     };
     list(rope.short_factor, "short_factor");
     list(rope.long_factor, "long_factor");
@@ -685,26 +724,36 @@ class ConfigParser {
     const RopeConfig& rope = m_.rope;
     const bool uses_l0 = rope.type == ScalingType::Yarn || rope.type == ScalingType::LongRope;
     if (uses_l0 && !rope.original_max_position_embeddings) {
-      note(rope.max_position_embeddings
-               ? fmt::format("original_max_position_embeddings not given: L0 = max_position_embeddings {} (HF)",
-                             *rope.max_position_embeddings)
-               : std::string("original_max_position_embeddings and max_position_embeddings not given: "
-                             "L0 must come from the command line"));
+      if (rope.max_position_embeddings) {
+        note(fmt::format("original_max_position_embeddings not given: L0 = max_position_embeddings {} (HF)",
+                         *rope.max_position_embeddings),
+             fmt::format("未给出 original_max_position_embeddings:L0 = max_position_embeddings {}(HF)",
+                         *rope.max_position_embeddings));
+      } else {
+        note("original_max_position_embeddings and max_position_embeddings not given: L0 must come from the command line",
+             "original_max_position_embeddings 和 max_position_embeddings 都未给出:L0 必须由命令行给出");
+      }
     }
     if (uses_l0 && !rope.factor) {
       const long l0 = rope.original_max_position_embeddings.value_or(rope.max_position_embeddings.value_or(0));
       if (rope.max_position_embeddings && l0 > 0) {
+        const std::string f = num(static_cast<double>(*rope.max_position_embeddings) / static_cast<double>(l0));
         note(fmt::format("factor not given: f = max_position_embeddings / original = {} / {} = {} (current HF)",
-                         *rope.max_position_embeddings, l0,
-                         num(static_cast<double>(*rope.max_position_embeddings) / static_cast<double>(l0))));
+                         *rope.max_position_embeddings, l0, f),
+             fmt::format("未给出 factor:f = max_position_embeddings / original = {} / {} = {}(当前 HF)",
+                         *rope.max_position_embeddings, l0, f));
       } else {
-        note("factor not given: f = max_position_embeddings / original (current HF)");
+        note("factor not given: f = max_position_embeddings / original (current HF)",
+             "未给出 factor:f = max_position_embeddings / original(当前 HF)");
       }
     }
     if (rope.type == ScalingType::Yarn) {
-      if (!rope.beta_fast) note("beta_fast not given: HF default 32");
-      if (!rope.beta_slow) note("beta_slow not given: HF default 1");
-      if (!rope.truncate) note("truncate not given: HF default true (round the ramp to whole pairs)");
+      if (!rope.beta_fast) note("beta_fast not given: HF default 32", "未给出 beta_fast:HF 默认值 32");
+      if (!rope.beta_slow) note("beta_slow not given: HF default 1", "未给出 beta_slow:HF 默认值 1");
+      if (!rope.truncate) {
+        note("truncate not given: HF default true (round the ramp to whole pairs)",
+             "未给出 truncate:HF 默认值 true(过渡段取整到整对)");
+      }
     }
   }
 
@@ -781,14 +830,15 @@ std::vector<PresetInfo> list_presets() {
   for (std::size_t i = 0; i < detail::embedded_preset_count(); ++i) {
     const std::string name = detail::embedded_preset_name(i);
     const json doc = parse_json(detail::embedded_preset_json(i), name);
-    std::string description;
+    std::string description, description_zh;
     if (doc.is_object()) {
       const Reader r(name);
       if (const json* meta = r.object(doc, "", "_rope_preset")) {
         description = r.string(*meta, "_rope_preset", "description").value_or("");
+        description_zh = r.string(*meta, "_rope_preset", "description_zh").value_or(description);
       }
     }
-    out.push_back({name, description});
+    out.push_back({name, description, description_zh});
   }
   std::sort(out.begin(), out.end(), [](const PresetInfo& a, const PresetInfo& b) { return a.name < b.name; });
   return out;

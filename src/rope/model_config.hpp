@@ -12,6 +12,8 @@
 /// Every value's origin is recorded ("rope_theta: rope_parameters.rope_theta"), for `rope inspect`.
 #pragma once
 
+#include "rope/message.hpp"
+
 #include <string>
 #include <string_view>
 #include <vector>
@@ -27,8 +29,8 @@ struct ModelConfig {
   RopeConfig rope;
   std::string name;                 ///< file path or preset name
   std::string model_type;           ///< config's model_type, if any
-  std::vector<std::string> origin;  ///< one line per value: where it came from
-  std::vector<std::string> notes;   ///< things a reader should know (defaults applied, conventions)
+  std::vector<Message> origin;      ///< one line per value: where it came from
+  std::vector<Message> notes;       ///< things a reader should know (defaults applied, conventions)
 };
 
 /// Parses the JSON text of a config.json. `name` is used in messages.
@@ -47,7 +49,8 @@ ModelConfig load_preset(std::string_view name);
 
 struct PresetInfo {
   std::string name;
-  std::string description;  ///< one line: model and what is special about its RoPE
+  std::string description;     ///< one line: model and what is special about its RoPE
+  std::string description_zh;  ///< the same in Chinese
 };
 /// Every preset, in name order.
 std::vector<PresetInfo> list_presets();

@@ -61,10 +61,12 @@ long original_context(const RopeConfig& c) {
                                     to_string(c.type)));
 }
 
+const Message kExplicitFactor{"explicit factor", "显式给出的 factor"};
+
 /// (S5): f = the explicit factor, else M / L0.
 double factor_or_ratio(const RopeConfig& c, long L0, RopeParameters& p) {
   if (c.factor) {
-    p.factor_rule = "explicit factor";
+    p.factor_rule = kExplicitFactor;
     return *c.factor;
   }
   if (!c.max_position_embeddings) {
@@ -72,12 +74,15 @@ double factor_or_ratio(const RopeConfig& c, long L0, RopeParameters& p) {
   }
   const double f = static_cast<double>(*c.max_position_embeddings) / static_cast<double>(L0);
   p.factor_rule = c.original_max_position_embeddings
-                      ? fmt::format("max_position_embeddings / original_max_position_embeddings = {} / {}",
-                                    *c.max_position_embeddings, L0)
-                      : "max_position_embeddings / max_position_embeddings (no original_max_position_embeddings)";
+                      ? Message::same(fmt::format("max_position_embeddings / original_max_position_embeddings = {} / {}",
+                                                  *c.max_position_embeddings, L0))
+                      : Message{"max_position_embeddings / max_position_embeddings (no original_max_position_embeddings)",
+                                "max_position_embeddings / max_position_embeddings(未给出 original_max_position_embeddings)"};
   if (!c.original_max_position_embeddings) {
-    p.warnings.push_back(fmt::format("{} without factor and original_max_position_embeddings: f = M / M = 1, no scaling",
-                                     to_string(c.type)));
+    p.warnings.push_back({fmt::format("{} without factor and original_max_position_embeddings: f = M / M = 1, no scaling",
+                                      to_string(c.type)),
+                          fmt::format("{} 既无 factor 也无 original_max_position_embeddings:f = M / M = 1,不做缩放",
+                                      to_string(c.type))});
   }
   return f;
 }
@@ -106,12 +111,19 @@ void warn_unused(const RopeConfig& c, RopeParameters& p, std::initializer_list<s
   note(c.high_freq_factor.has_value(), "high_freq_factor");
   note(!c.short_factor.empty(), "short_factor");
   note(!c.long_factor.empty(), "long_factor");
-  if (!unused.empty()) p.warnings.push_back(fmt::format("rope_type {} does not use: {} (ignored)", to_string(c.type), unused));
+  if (!unused.empty()) {
+    p.warnings.push_back({fmt::format("rope_type {} does not use: {} (ignored)", to_string(c.type), unused),
+                          fmt::format("rope_type {} 不使用:{}(已忽略)", to_string(c.type), unused)});
+  }
 }
 
 /// HF validators warn (and still compute) when factor < 1.
 void warn_small_factor(double f, RopeParameters& p) {
-  if (f < 1.0) p.warnings.push_back(fmt::format("factor {} < 1 compresses the context instead of extending it (HF warns: factor must be >= 1)", f));
+  if (f < 1.0) {
+    p.warnings.push_back(
+        {fmt::format("factor {} < 1 compresses the context instead of extending it (HF warns: factor must be >= 1)", f),
+         fmt::format("factor {} < 1 是压缩上下文而不是扩展(HF 警告:factor 必须 >= 1)", f)});
+  }
 }
 
 /// f > 0 (an error otherwise), and a warning if f < 1 (a compression, not an extension).
@@ -138,12 +150,14 @@ double ntk_base(double base, double x, int d, ScalingType type) {
 
 struct YarnAttention {
   double value;
-  std::string rule;
+  Message rule;
 };
+
+const Message kExplicitAttention{"explicit attention_factor", "显式给出的 attention_factor"};
 
 /// (S10) for a given f (used twice when M/L0 and factor disagree).
 YarnAttention yarn_attention(const RopeConfig& c, double f) {
-  if (c.attention_factor) return {*c.attention_factor, "explicit attention_factor"};
+  if (c.attention_factor) return {*c.attention_factor, kExplicitAttention};
   // Python truthiness: absent and 0 both mean "not given".
   const bool both = c.mscale.value_or(0.0) != 0.0 && c.mscale_all_dim.value_or(0.0) != 0.0;
   if (both) {
@@ -153,10 +167,10 @@ YarnAttention yarn_attention(const RopeConfig& c, double f) {
                                         *c.mscale_all_dim));
     }
     return {yarn_get_mscale(f, *c.mscale) / den,
-            fmt::format("get_mscale(f, mscale) / get_mscale(f, mscale_all_dim) = get_mscale({}, {}) / get_mscale({}, {})", f,
-                        *c.mscale, f, *c.mscale_all_dim)};
+            Message::same(fmt::format("get_mscale(f, mscale) / get_mscale(f, mscale_all_dim) = get_mscale({}, {}) / get_mscale({}, {})", f,
+                        *c.mscale, f, *c.mscale_all_dim))};
   }
-  return {yarn_get_mscale(f), f <= 1.0 ? "get_mscale(f) = 1 (f <= 1)" : "get_mscale(f) = 0.1·ln f + 1"};
+  return {yarn_get_mscale(f), Message::same(f <= 1.0 ? "get_mscale(f) = 1 (f <= 1)" : "get_mscale(f) = 0.1·ln f + 1")};
 }
 
 void yarn(const RopeConfig& c, const Common& k, RopeParameters& p) {
@@ -175,8 +189,10 @@ void yarn(const RopeConfig& c, const Common& k, RopeParameters& p) {
   check_positive(beta_fast, "yarn beta_fast");
   check_positive(beta_slow, "yarn beta_slow");
   if (beta_fast < beta_slow) {
-    p.warnings.push_back(fmt::format("yarn beta_fast {} < beta_slow {}: the ramp runs backwards (HF warns: beta_fast must be "
-                                     "greater than beta_slow)", beta_fast, beta_slow));
+    p.warnings.push_back({fmt::format("yarn beta_fast {} < beta_slow {}: the ramp runs backwards (HF warns: beta_fast must be "
+                                      "greater than beta_slow)", beta_fast, beta_slow),
+                          fmt::format("yarn beta_fast {} < beta_slow {}:过渡段方向颠倒(HF 警告:beta_fast 必须大于 beta_slow)",
+                                      beta_fast, beta_slow)});
   }
 
   // (S6), (S7)
@@ -207,22 +223,26 @@ void yarn(const RopeConfig& c, const Common& k, RopeParameters& p) {
   if (c.attention_factor) {
     check_finite(*c.attention_factor, "yarn attention_factor");
     if (*c.attention_factor < 0.0) {
-      p.warnings.push_back(fmt::format("attention_factor {} < 0 (HF warns: must be a float greater than 0)", *c.attention_factor));
+      p.warnings.push_back({fmt::format("attention_factor {} < 0 (HF warns: must be a float greater than 0)", *c.attention_factor),
+                            fmt::format("attention_factor {} < 0(HF 警告:必须是大于 0 的浮点数)", *c.attention_factor)});
     }
   }
   if (c.mscale) check_finite(*c.mscale, "yarn mscale");
   if (c.mscale_all_dim) check_finite(*c.mscale_all_dim, "yarn mscale_all_dim");
   if (!c.attention_factor && (c.mscale.value_or(0.0) != 0.0) != (c.mscale_all_dim.value_or(0.0) != 0.0)) {
     p.warnings.push_back(
-        "yarn uses mscale only together with mscale_all_dim (both non-zero): with one of them the attention factor is get_mscale(f)");
+        {"yarn uses mscale only together with mscale_all_dim (both non-zero): with one of them the attention factor is get_mscale(f)",
+         "yarn 只在 mscale 与 mscale_all_dim 同时非零时使用 mscale:只给其中一个时,注意力因子是 get_mscale(f)"});
   }
   YarnAttention a = yarn_attention(c, f);
   p.attention_factor = a.value;
   p.attention_rule = std::move(a.rule);
   if (c.mscale_all_dim.value_or(0.0) != 0.0 && !c.attention_factor) {
     const double s = yarn_get_mscale(f, *c.mscale_all_dim);
-    p.notes.push_back(fmt::format("DeepSeek-V2/V3 also multiply the softmax scale by get_mscale(f, mscale_all_dim)² = {:.6g}, "
-                                  "outside RoPE", s * s));
+    p.notes.push_back({fmt::format("DeepSeek-V2/V3 also multiply the softmax scale by get_mscale(f, mscale_all_dim)² = {:.6g}, "
+                                   "outside RoPE", s * s),
+                       fmt::format("DeepSeek-V2/V3 还在 RoPE 之外把 softmax 缩放乘以 get_mscale(f, mscale_all_dim)² = {:.6g}",
+                                   s * s)});
   }
 }
 
@@ -241,14 +261,18 @@ void llama3(const RopeConfig& c, const Common& k, RopeParameters& p) {
   check_positive(hf, "llama3 high_freq_factor");
   warn_small_factor(f, p);
   if (hf <= lf) {
-    p.warnings.push_back(fmt::format("llama3 high_freq_factor {} <= low_freq_factor {} (HF warns: must be greater)", hf, lf));
+    p.warnings.push_back({fmt::format("llama3 high_freq_factor {} <= low_freq_factor {} (HF warns: must be greater)", hf, lf),
+                          fmt::format("llama3 high_freq_factor {} <= low_freq_factor {}(HF 警告:前者必须更大)", hf, lf)});
   }
   if (c.max_position_embeddings && L0 >= *c.max_position_embeddings) {
-    p.warnings.push_back(fmt::format("llama3 original_max_position_embeddings {} >= max_position_embeddings {} (HF warns: must be less)",
-                                     L0, *c.max_position_embeddings));
+    p.warnings.push_back(
+        {fmt::format("llama3 original_max_position_embeddings {} >= max_position_embeddings {} (HF warns: must be less)", L0,
+                     *c.max_position_embeddings),
+         fmt::format("llama3 original_max_position_embeddings {} >= max_position_embeddings {}(HF 警告:前者必须更小)", L0,
+                     *c.max_position_embeddings)});
   }
   p.factor = f;
-  p.factor_rule = "explicit factor";
+  p.factor_rule = kExplicitFactor;
   p.original_max_position = L0;
 
   // (S11). HF's order: λ > L0/lf divides by f; otherwise λ < L0/hf keeps θ; the rest (both
@@ -274,7 +298,7 @@ void llama3(const RopeConfig& c, const Common& k, RopeParameters& p) {
     }
     p.bands[static_cast<std::size_t>(j)] = band;
   }
-  p.attention_rule = "llama3 does not scale attention";
+  p.attention_rule = {"llama3 does not scale attention", "llama3 不缩放注意力"};
 }
 
 // --- longrope ---------------------------------------------------------------------------------------
@@ -288,13 +312,13 @@ void check_factor_list(const std::vector<double>& list, std::string_view name, i
 }
 
 /// (S13) for a given f.
-std::pair<double, std::string> longrope_attention(const RopeConfig& c, double f, long L0) {
-  if (c.attention_factor) return {*c.attention_factor, "explicit attention_factor"};
-  if (f <= 1.0) return {1.0, "1 (f <= 1)"};
+std::pair<double, Message> longrope_attention(const RopeConfig& c, double f, long L0) {
+  if (c.attention_factor) return {*c.attention_factor, kExplicitAttention};
+  if (f <= 1.0) return {1.0, Message::same("1 (f <= 1)")};
   if (L0 < 2) {
     throw InvalidArgument(fmt::format("longrope's attention factor sqrt(1 + ln f / ln L0) needs original_max_position_embeddings >= 2 (got {})", L0));
   }
-  return {std::sqrt(1.0 + std::log(f) / std::log(static_cast<double>(L0))), "sqrt(1 + ln f / ln L0)"};
+  return {std::sqrt(1.0 + std::log(f) / std::log(static_cast<double>(L0))), Message::same("sqrt(1 + ln f / ln L0)")};
 }
 
 void longrope(const RopeConfig& c, const Common& k, RopeParameters& p) {
@@ -310,9 +334,10 @@ void longrope(const RopeConfig& c, const Common& k, RopeParameters& p) {
   // (S12): HF picks the list per forward pass from the current length.
   const bool use_long = c.seq_len && *c.seq_len > L0;
   const std::vector<double>& ext = use_long ? c.long_factor : c.short_factor;
-  p.notes.push_back(use_long ? fmt::format("long_factor (seq_len {} > L0 {})", *c.seq_len, L0)
-                    : c.seq_len ? fmt::format("short_factor (seq_len {} <= L0 {})", *c.seq_len, L0)
-                                : "short_factor (no seq_len; HF switches to long_factor once a sequence exceeds L0)");
+  p.notes.push_back(use_long    ? Message::same(fmt::format("long_factor (seq_len {} > L0 {})", *c.seq_len, L0))
+                    : c.seq_len ? Message::same(fmt::format("short_factor (seq_len {} <= L0 {})", *c.seq_len, L0))
+                                : Message{"short_factor (no seq_len; HF switches to long_factor once a sequence exceeds L0)",
+                                          "short_factor(未给出 seq_len;序列一旦超过 L0,HF 改用 long_factor)"});
   const Eigen::VectorXd theta = frequencies(k.d, k.base);
   p.inv_freq.resize(theta.size());
   for (Eigen::Index j = 0; j < theta.size(); ++j) p.inv_freq[j] = theta[j] / ext[static_cast<std::size_t>(j)];
@@ -320,7 +345,8 @@ void longrope(const RopeConfig& c, const Common& k, RopeParameters& p) {
   if (c.attention_factor) {
     check_finite(*c.attention_factor, "longrope attention_factor");
     if (*c.attention_factor < 0.0) {
-      p.warnings.push_back(fmt::format("attention_factor {} < 0 (HF warns: must be greater than 0)", *c.attention_factor));
+      p.warnings.push_back({fmt::format("attention_factor {} < 0 (HF warns: must be greater than 0)", *c.attention_factor),
+                            fmt::format("attention_factor {} < 0(HF 警告:必须大于 0)", *c.attention_factor)});
     }
   }
   auto [a, rule] = longrope_attention(c, f, L0);
@@ -335,19 +361,24 @@ void warn_factor_disagreement(const RopeConfig& c, RopeParameters& p) {
   if (implicit == *c.factor) return;
   double a_explicit = p.attention_factor;
   double a_implicit = 0.0;
-  std::string older;
+  Message older;
   if (c.type == ScalingType::Yarn) {
     a_implicit = yarn_attention(c, implicit).value;
-    older = "HF 4.51–4.55 and 5.0 dev builds before 347328108a";
+    older = {"HF 4.51–4.55 and 5.0 dev builds before 347328108a", "HF 4.51–4.55 以及 347328108a 之前的 5.0 开发版"};
   } else {
     a_implicit = longrope_attention(c, implicit, *c.original_max_position_embeddings).first;
-    older = "HF 4.x, when original_max_position_embeddings is a top-level config attribute,";
+    older = {"HF 4.x, when original_max_position_embeddings is a top-level config attribute,",
+             "HF 4.x(当 original_max_position_embeddings 是配置的顶层属性时)"};
   }
-  p.warnings.push_back(fmt::format(
-      "max_position_embeddings / original_max_position_embeddings = {} / {} = {} differs from factor {}: rope uses factor {} "
-      "(attention factor {:.6g}, as HF 4.56 and 5.x); {} use {} (attention factor {:.6g})",
-      *c.max_position_embeddings, *c.original_max_position_embeddings, implicit, *c.factor, *c.factor, a_explicit, older,
-      implicit, a_implicit));
+  p.warnings.push_back(
+      {fmt::format("max_position_embeddings / original_max_position_embeddings = {} / {} = {} differs from factor {}: rope uses "
+                   "factor {} (attention factor {:.6g}, as HF 4.56 and 5.x); {} use {} (attention factor {:.6g})",
+                   *c.max_position_embeddings, *c.original_max_position_embeddings, implicit, *c.factor, *c.factor, a_explicit,
+                   older.en, implicit, a_implicit),
+       fmt::format("max_position_embeddings / original_max_position_embeddings = {} / {} = {} 与 factor {} 不同:rope 使用 "
+                   "factor {}(注意力因子 {:.6g},与 HF 4.56 和 5.x 相同);{} 使用 {}(注意力因子 {:.6g})",
+                   *c.max_position_embeddings, *c.original_max_position_embeddings, implicit, *c.factor, *c.factor, a_explicit,
+                   older.zh, implicit, a_implicit)});
 }
 
 }  // namespace
@@ -416,13 +447,13 @@ RopeParameters rope_parameters(const RopeConfig& config) {
   Common k{c.type, 0, c.base};
   const std::string_view name = to_string(c.type);
   if (c.type != ScalingType::Proportional) k.d = c.rotary_dim();
-  const std::string no_attention = fmt::format("{} does not scale attention", name);
+  const Message no_attention{fmt::format("{} does not scale attention", name), fmt::format("{} 不缩放注意力", name)};
 
   switch (c.type) {
     case ScalingType::Default: {  // (S1)
       warn_unused(c, p, {});
       p.inv_freq = frequencies(k.d, k.base);
-      p.factor_rule = "none (default RoPE)";
+      p.factor_rule = {"none (default RoPE)", "无(默认 RoPE)"};
       p.attention_rule = no_attention;
       break;
     }
@@ -432,7 +463,7 @@ RopeParameters rope_parameters(const RopeConfig& config) {
       check_factor(f, p);
       p.inv_freq = frequencies(k.d, k.base) / f;
       p.factor = f;
-      p.factor_rule = "explicit factor";
+      p.factor_rule = kExplicitFactor;
       p.attention_rule = no_attention;
       break;
     }
@@ -443,7 +474,7 @@ RopeParameters rope_parameters(const RopeConfig& config) {
       const double b = ntk_base(k.base, f, k.d, c.type);
       p.inv_freq = frequencies(k.d, b);
       p.factor = f;
-      p.factor_rule = "explicit factor";
+      p.factor_rule = kExplicitFactor;
       p.effective_base = b;
       p.attention_rule = no_attention;
       break;
@@ -458,11 +489,12 @@ RopeParameters rope_parameters(const RopeConfig& config) {
       const double b = ntk_base(k.base, x, k.d, c.type);
       p.inv_freq = frequencies(k.d, b);
       p.factor = f;
-      p.factor_rule = "explicit factor";
+      p.factor_rule = kExplicitFactor;
       p.effective_base = b;
       p.attention_rule = no_attention;
-      p.notes.push_back(c.seq_len ? fmt::format("L = max(seq_len, M) = max({}, {}) = {}", *c.seq_len, M, L)
-                                  : fmt::format("no seq_len: L = M = {}, the default frequencies", M));
+      p.notes.push_back(c.seq_len ? Message::same(fmt::format("L = max(seq_len, M) = max({}, {}) = {}", *c.seq_len, M, L))
+                                  : Message{fmt::format("no seq_len: L = M = {}, the default frequencies", M),
+                                            fmt::format("未给出 seq_len:L = M = {},即默认频率", M)});
       break;
     }
     case ScalingType::Yarn:
@@ -493,11 +525,11 @@ RopeParameters rope_parameters(const RopeConfig& config) {
             "proportional rotates int(partial_rotary_factor · head_dim // 2) = int({} · {} // 2) = 0 pairs: need at least 1", prf, h));
       }
       double f = 1.0;
-      p.factor_rule = "default 1";
+      p.factor_rule = {"default 1", "默认值 1"};
       if (c.factor) {
         f = *c.factor;
         check_factor(f, p);
-        p.factor_rule = "explicit factor";
+        p.factor_rule = kExplicitFactor;
       }
       k.d = 2 * n;
       p.factor = f;

@@ -20,6 +20,8 @@
 /// InvalidArgument here; what HF only warns about goes to RopeParameters::warnings.
 #pragma once
 
+#include "rope/message.hpp"
+
 #include <Eigen/Core>
 #include <optional>
 #include <string>
@@ -81,15 +83,15 @@ std::string_view to_string(Band band);
 struct RopeParameters {
   Eigen::VectorXd inv_freq;        ///< effective (scaled) frequencies, d/2 entries (proportional: head_dim/2)
   double attention_factor = 1.0;   ///< multiplies cos and sin, so logits scale by its square
-  std::string attention_rule;      ///< how attention_factor was obtained, e.g. "explicit", "0.1·ln f + 1"
+  Message attention_rule;          ///< how attention_factor was obtained, e.g. "explicit", "0.1·ln f + 1"
   double factor = 1.0;             ///< the f used (1 for default)
-  std::string factor_rule;         ///< e.g. "explicit factor", "max_position_embeddings / original"
+  Message factor_rule;             ///< e.g. "explicit factor", "max_position_embeddings / original"
   long original_max_position = 0;  ///< the L0 used (0 when the method has none)
   std::optional<double> effective_base;   ///< ntk, dynamic: base'
   std::optional<std::pair<double, double>> yarn_range;  ///< yarn: [low, high] after truncation and clamping
   std::vector<Band> bands;         ///< per pair (empty for methods without bands)
-  std::vector<std::string> warnings;  ///< e.g. "max_position_embeddings / original = 1.25 differs from factor 4"
-  std::vector<std::string> notes;     ///< facts that are not problems: which longrope list, dynamic's L, DeepSeek's softmax scale
+  std::vector<Message> warnings;   ///< e.g. "max_position_embeddings / original = 1.25 differs from factor 4"
+  std::vector<Message> notes;      ///< facts that are not problems: which longrope list, dynamic's L, DeepSeek's softmax scale
 };
 
 /// The frequencies and attention factor of `config`, as HF computes them.
