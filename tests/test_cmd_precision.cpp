@@ -150,3 +150,44 @@ TEST_F(CmdPrecision, BadInputIsOneLine) {
 
 }  // namespace
 }  // namespace rope
+
+// rope verify --dtype, in-process.
+namespace rope {
+namespace {
+
+TEST(CmdVerifyDType, Float32PassesAndStatesItsTolerance) {
+  const auto r = rope_cli({"verify", "--dtype", "f32", "--trials", "200"});
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_THAT(r.out, HasSubstr("seed 2104, computed in f32\n"));
+  EXPECT_THAT(r.out, HasSubstr("tolerance on |Δ|/S = 8·ε·(d + M), ε = 1.19e-07"));
+  EXPECT_THAT(r.out, HasSubstr("7 of 7 identities passed\n"));
+}
+
+TEST(CmdVerifyDType, Bfloat16FailsWithExitOne) {
+  const auto r = rope_cli({"verify", "--dtype", "bf16", "--trials", "100"});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_THAT(r.out, HasSubstr("8·(ε_f32·d + ε·M), ε = 0.00781"));
+  EXPECT_THAT(r.out, HasSubstr("bf16 keeps no correct digit at positions up to 4096"));
+  EXPECT_THAT(r.out, HasSubstr("VERIFICATION FAILED"));
+  EXPECT_EQ(rope_cli({"verify", "--dtype", "bf16", "--trials", "100", "--max-position", "4"}).code, 0);
+}
+
+TEST(CmdVerifyDType, WithoutDtypeTheOutputIsUnchangedAndF64OnlyAddsItsLines) {
+  const auto plain = rope_cli({"verify", "--trials", "50"});
+  const auto f64 = rope_cli({"verify", "--trials", "50", "--dtype", "f64"});
+  EXPECT_THAT(plain.out, Not(HasSubstr("computed in")));
+  EXPECT_THAT(f64.out, HasSubstr("computed in f64"));
+  // The table rows are the same numbers.
+  const auto row = [](const std::string& out) { return out.substr(out.find(" 1  relative")); };
+  EXPECT_EQ(row(plain.out), row(f64.out));
+  const auto json = rope_cli({"verify", "--trials", "5", "--json", "--dtype", "bf16", "--max-position", "4"});
+  EXPECT_THAT(json.out, HasSubstr("\"dtype\": \"bf16\""));
+  EXPECT_THAT(rope_cli({"verify", "--trials", "5", "--json"}).out, Not(HasSubstr("dtype")));
+}
+
+TEST(CmdVerifyDType, BadType) {
+  expect_one_line_error(rope_cli({"verify", "--dtype", "f8"}), 2, "dtype must be f64, f32, f16 or bf16 (got 'f8')");
+}
+
+}  // namespace
+}  // namespace rope
