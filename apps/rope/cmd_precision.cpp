@@ -127,8 +127,8 @@ int run_precision(const PrecisionOptions& opt, std::ostream& out) {
   check_precision_settings(s);
   if (!(opt.max_position >= 1 && opt.max_position <= kMaxPrecisionPosition) ||
       opt.max_position != std::floor(opt.max_position)) {
-    throw InvalidArgument(fmt::format("--max-position must be an integer between 1 and {:g} (got {})",
-                                      kMaxPrecisionPosition, format_number(opt.max_position)));
+    throw InvalidArgument(fmt::format("--max-position must be an integer between 1 and {} (got {})",
+                                      format_number(kMaxPrecisionPosition), format_number(opt.max_position)));
   }
   if (opt.points < 2 || opt.points > kMaxPrecisionPoints) {
     throw InvalidArgument(fmt::format("--points must be between 2 and {} (got {})", kMaxPrecisionPoints, opt.points));
@@ -142,7 +142,7 @@ int run_precision(const PrecisionOptions& opt, std::ostream& out) {
   }
   for (double m : opt.at) {
     if (!(m >= 0 && m <= kMaxPrecisionPosition)) {
-      throw InvalidArgument(fmt::format("--at positions must be between 0 and {:g} (got {})", kMaxPrecisionPosition,
+      throw InvalidArgument(fmt::format("--at positions must be between 0 and {} (got {})", format_number(kMaxPrecisionPosition),
                                         format_number(m)));
     }
   }
@@ -250,7 +250,7 @@ Command add_precision_command(CLI::App& app) {
   add_int_option(*sub, "-d,--dim", s.dim, fmt::format("dimension d: even, 2 … {}", kMaxPrecisionDim));
   add_base_option(*sub, s.base);
   add_real_option(*sub, "--max-position", opt->max_position,
-                  fmt::format("largest position P, an integer 1 … {:g}", kMaxPrecisionPosition));
+                  fmt::format("largest position P, an integer 1 … {}", format_number(kMaxPrecisionPosition)));
   sub->add_option("--dtype", opt->dtypes, "types to compare: f64, f32, f16, bf16 (repeat or list; default all)")
       ->type_name("TYPE")
       ->delimiter(',');
@@ -273,6 +273,7 @@ Command add_precision_command(CLI::App& app) {
                   "write position and, per curve, its angle, vector and identity errors to FILE ('-' for stdout)")
       ->type_name("FILE");
   add_figure_options(*sub, opt->figure);
+  sub->get_option("--lang")->description("language of the text and the figure: en or zh (中文)");
   sub->footer(
       "Example:\n  rope precision\n  rope precision --dtype f32,bf16 --max-position 65536 --png precision.png\n"
       "  rope precision --metric angle --threshold 0.01 --csv precision.csv");

@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "rope/apply.hpp"
+#include "rope/csv.hpp"
 #include "rope/error.hpp"
 #include "rope/frequencies.hpp"
 
@@ -244,7 +245,7 @@ CurveErrors curve_errors(const PrecisionSettings& s, const CurveSpec& spec, cons
 void check_positions(const Eigen::VectorXd& positions) {
   for (double m : positions) {
     if (!(m >= 0 && m <= kMaxPrecisionPosition)) {
-      throw InvalidArgument(fmt::format("positions must be between 0 and {:g} (got {})", kMaxPrecisionPosition, m));
+      throw InvalidArgument(fmt::format("positions must be between 0 and {} (got {})", format_number(kMaxPrecisionPosition), m));
     }
   }
 }
