@@ -1,5 +1,6 @@
 #include "rope/verify.hpp"
 
+#include <cmath>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -102,6 +103,82 @@ TEST(Verify, RejectsBadSettings) {
   s = VerifySettings{};
   s.base = 1.0;
   EXPECT_THROW(verify(s), InvalidArgument);
+}
+
+}  // namespace
+}  // namespace rope
+
+// --dtype (docs/precision.md (P10), (P11)).
+namespace rope {
+namespace {
+
+VerifySettings in(DType dtype, double max_position, long trials = 300) {
+  VerifySettings s;
+  s.dtype = dtype;
+  s.max_position = max_position;
+  s.trials = trials;
+  return s;
+}
+
+TEST(VerifyDType, Float64IsTheDefaultBitForBit) {
+  VerifySettings plain;
+  plain.trials = 200;
+  const VerifyReport a = verify(plain);
+  const VerifyReport b = verify(in(DType::F64, 4096, 200));
+  for (std::size_t i = 0; i < a.identities.size(); ++i) {
+    EXPECT_EQ(a.identities[i].max_abs_error, b.identities[i].max_abs_error);
+    EXPECT_EQ(a.identities[i].tolerance, b.identities[i].tolerance);
+  }
+}
+
+TEST(VerifyDType, ToleranceModel) {
+  // (M13) for float64 and float32: 8·ε·(d + M).
+  EXPECT_EQ(dtype_tolerance(DType::F64, 128, 8192), 8 * 0x1p-52 * (128 + 8192));
+  EXPECT_EQ(dtype_tolerance(DType::F32, 128, 8192), 8 * 0x1p-23 * (128 + 8192));
+  // (P10) for the 16-bit types: the d sums accumulate in float32, only M is in the type.
+  EXPECT_DOUBLE_EQ(dtype_tolerance(DType::BF16, 128, 4), 8 * (0x1p-23 * 128 + 0x1p-7 * 4));
+  EXPECT_DOUBLE_EQ(dtype_tolerance(DType::F16, 64, 10, 2), 2 * (0x1p-23 * 64 + 0x1p-10 * 10));
+  EXPECT_DOUBLE_EQ(score_tolerance_cap(128), 0.08838834764831845);
+}
+
+TEST(VerifyDType, Float32PassesWithItsOwnTolerance) {
+  const VerifyReport r = verify(in(DType::F32, 4096));
+  EXPECT_TRUE(r.all_passed());
+  // And the float32 errors are far above float64's tolerance: ε must be that of the type used.
+  EXPECT_GT(r.identities[0].max_rel_error, dtype_tolerance(DType::F64, 128, 8192) * 1e3);
+  EXPECT_FALSE(r.identities[0].capped);
+}
+
+TEST(VerifyDType, TooSmallToleranceFails) {
+  VerifySettings s = in(DType::F32, 4096);
+  s.safety = 0.001;  // 8000× tighter than κ = 8: below what float32 rounding gives
+  const VerifyReport r = verify(s);
+  EXPECT_FALSE(r.all_passed());
+  EXPECT_FALSE(r.identities[0].passed());   // relative position
+  EXPECT_TRUE(r.identities[6].passed());    // layouts: exact in any type
+}
+
+TEST(VerifyDType, Bfloat16BreaksWherePositionsNoLongerFit) {
+  // Positions up to 4: bfloat16's three digits suffice, every identity passes.
+  EXPECT_TRUE(verify(in(DType::BF16, 4)).all_passed());
+  // Positions up to 4096: the angle is lost (257 is already 256), the scores are wrong by more than
+  // their typical size; the capped tolerance fails them.
+  const VerifyReport r = verify(in(DType::BF16, 4096));
+  EXPECT_FALSE(r.all_passed());
+  EXPECT_TRUE(r.identities[0].capped);
+  EXPECT_FALSE(r.identities[0].passed());
+  EXPECT_GT(r.identities[0].max_rel_error, score_tolerance_cap(128));
+  EXPECT_TRUE(r.identities[6].passed());
+  // float16 as well, once positions pass 2048.
+  EXPECT_FALSE(verify(in(DType::F16, 4096)).all_passed());
+  EXPECT_TRUE(verify(in(DType::F16, 32)).all_passed());
+}
+
+TEST(VerifyDType, OverflowIsAFailureNotANan) {
+  // float16 positions above 65519 are infinite: NaN scores must count as an infinite error.
+  const VerifyReport r = verify(in(DType::F16, 100000, 20));
+  EXPECT_FALSE(r.all_passed());
+  EXPECT_TRUE(std::isinf(r.identities[0].max_rel_error));
 }
 
 }  // namespace

@@ -1,4 +1,5 @@
 // rope verify: the identity suite of rope/verify.hpp as a table, CSV or JSON; exit 1 if one fails.
+#include <algorithm>
 #include <fmt/format.h>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -8,6 +9,7 @@
 #include "options.hpp"
 #include "output.hpp"
 #include "rope/csv.hpp"
+#include "rope/dtype.hpp"
 #include "rope/verify.hpp"
 #include "scaling_options.hpp"
 
@@ -21,6 +23,7 @@ struct VerifyOptions {
   bool dim_given = false;
   bool base_given = false;
   std::string lang = "en";
+  std::string dtype;  ///< --dtype; empty: float64, and the output of before --dtype existed
 };
 
 namespace {
@@ -67,6 +70,7 @@ nlohmann::json to_json(const IdentityResult& r) {
 int run_verify(const VerifyOptions& opt, std::ostream& out) {
   const Text t(parse_lang(opt.lang));
   VerifySettings settings = opt.settings;
+  if (!opt.dtype.empty()) settings.dtype = parse_dtype(opt.dtype);
   std::string model;
   if (opt.scaling.any()) {
     // A model's scaled frequencies: the identities hold for any frequencies, so they must pass too.
@@ -92,6 +96,10 @@ int run_verify(const VerifyOptions& opt, std::ostream& out) {
     j["settings"] = {{"dim", s.dim},       {"base", s.base},
                      {"trials", s.trials}, {"max_position", s.max_position},
                      {"seed", s.seed},     {"layout", std::string(to_string(s.layout))}};
+    if (!opt.dtype.empty()) {
+      j["settings"]["dtype"] = std::string(to_string(s.dtype));
+      j["settings"]["epsilon"] = epsilon(s.dtype);
+    }
     j["identities"] = nlohmann::json::array();
     for (const auto& r : report.identities) j["identities"].push_back(to_json(r));
     j["contrast"] = to_json(report.contrast);
@@ -100,15 +108,32 @@ int run_verify(const VerifyOptions& opt, std::ostream& out) {
   }
   if (opt.json || opt.csv == "-") return exit_code;
 
-  out << t.format("rope verify: d = {}, base = {}{}, {} layout, {} trials, seed {}\n",
-                  "rope verify:d = {},base = {}{},{} 排列,{} 次试验,种子 {}\n", s.dim, format_number(s.base), model,
-                  layout_name(s.layout, t), s.trials, s.seed);
+  out << t.format("rope verify: d = {}, base = {}{}, {} layout, {} trials, seed {}{}\n",
+                  "rope verify:d = {},base = {}{},{} 排列,{} 次试验,种子 {}{}\n", s.dim, format_number(s.base), model,
+                  layout_name(s.layout, t), s.trials, s.seed,
+                  opt.dtype.empty() ? "" : t.format(", computed in {}", ",用 {} 计算", to_string(s.dtype)));
   out << t.format("q, k ~ N(0, I); positions m, n and shift c uniform integers in [0, {})\n",
                   "q, k ~ N(0, I);位置 m、n 和平移量 c 是 [0, {}) 中均匀分布的整数\n", format_number(s.max_position));
-  out << t("error |Δ| between the two sides; S = ‖q‖‖k‖ for scores, ‖q‖ for vectors, 1 for matrices;\n"
-           "tolerance on |Δ|/S = 8·ε·(d + M), M = the sum of |positions| involved (docs/math.md (M13))\n",
-           "误差 |Δ| 是两边之差;S 对得分取 ‖q‖‖k‖,对向量取 ‖q‖,对矩阵取 1;\n"
-           "|Δ|/S 的容差 = 8·ε·(d + M),M 是所涉及位置的绝对值之和(docs/math.md (M13))\n");
+  out << t("error |Δ| between the two sides; S = ‖q‖‖k‖ for scores, ‖q‖ for vectors, 1 for matrices;\n",
+           "误差 |Δ| 是两边之差;S 对得分取 ‖q‖‖k‖,对向量取 ‖q‖,对矩阵取 1;\n");
+  if (opt.dtype.empty()) {
+    out << t("tolerance on |Δ|/S = 8·ε·(d + M), M = the sum of |positions| involved (docs/math.md (M13))\n",
+             "|Δ|/S 的容差 = 8·ε·(d + M),M 是所涉及位置的绝对值之和(docs/math.md (M13))\n");
+  } else if (s.dtype == DType::F64 || s.dtype == DType::F32) {
+    out << t.format("θ, q, k, positions and every operation in {}; tolerance on |Δ|/S = 8·ε·(d + M), ε = {:.3g},\n"
+                    "M = the sum of |positions| involved, at most 1/√d for scores, 1 otherwise (docs/precision.md (P10), (P11))\n",
+                    "θ、q、k、位置和每一步运算都用 {};|Δ|/S 的容差 = 8·ε·(d + M),ε = {:.3g},\n"
+                    "M 是所涉及位置的绝对值之和,对得分最多取 1/√d,其他取 1(docs/precision.md (P10), (P11))\n",
+                    to_string(s.dtype), epsilon(s.dtype));
+  } else {
+    out << t.format("θ, q, k, positions and rotations in {}, sums accumulated in float32 and rounded to {};\n"
+                    "tolerance on |Δ|/S = 8·(ε_f32·d + ε·M), ε = {:.3g}, ε_f32 = {:.3g}, M = the sum of |positions|\n"
+                    "involved, at most 1/√d for scores, 1 otherwise (docs/precision.md (P10), (P11))\n",
+                    "θ、q、k、位置和旋转都用 {0},求和在 float32 中累加后舍入为 {1};\n"
+                    "|Δ|/S 的容差 = 8·(ε_f32·d + ε·M),ε = {2:.3g},ε_f32 = {3:.3g},M 是所涉及位置的绝对值之和,\n"
+                    "对得分最多取 1/√d,其他取 1(docs/precision.md (P10), (P11))\n",
+                    to_string(s.dtype), to_string(s.dtype), epsilon(s.dtype), epsilon(DType::F32));
+  }
   const long dense = dense_samples(s.dim, s.trials);
   if (dense < s.trials) {
     out << t.format("rows 2, 3 and 7 multiply dense d×d matrices: they use the first {} draws (about 2^33 flops)\n",
@@ -131,6 +156,15 @@ int run_verify(const VerifyOptions& opt, std::ostream& out) {
                   "    两个位置同时平移,<q + p_m, k + p_n> 最多改变 {:.3g}:它泄露了绝对位置\n", report.contrast.max_abs_error);
   const auto passed = std::count_if(report.identities.begin(), report.identities.end(),
                                     [](const IdentityResult& r) { return r.passed(); });
+  const bool capped = std::any_of(report.identities.begin(), report.identities.end(),
+                                  [](const IdentityResult& r) { return r.capped; });
+  if (capped) {
+    out << t.format("\nsome tolerances are capped at the typical size of the quantity, 1/√d = {:.3g} for scores and 1\n"
+                    "otherwise (P11): a larger error means {} keeps no correct digit at positions up to {}\n",
+                    "\n有些容差被限制在该量的典型大小:得分为 1/√d = {:.3g},其他为 1\n"
+                    "(P11):误差更大说明 {} 在位置不超过 {} 时已没有一位正确的数字\n",
+                    score_tolerance_cap(s.dim), to_string(s.dtype), format_number(s.max_position));
+  }
   out << t.format("\n{} of {} identities passed{}\n", "\n{1} 项恒等式中 {0} 项通过{2}\n", passed, report.identities.size(),
                   exit_code == kOk ? "" : t(" — VERIFICATION FAILED", " — 验证失败"));
   return exit_code;
@@ -146,10 +180,14 @@ Command add_verify_command(CLI::App& app) {
   add_real_option(*sub, "--max-position", s.max_position, "positions are drawn from [0, max-position)");
   add_seed_option(*sub, s.seed, "seed of the random draws (same seed, same output)");
   add_layout_option(*sub, s.layout);
+  sub->add_option("--dtype", opt->dtype,
+                  "compute the identities in f64 (default), f32, f16 or bf16, with that type's tolerance (P10)")
+      ->type_name("TYPE");
   sub->add_option("--csv", opt->csv, "write one row per identity to FILE ('-' for stdout)")->type_name("FILE");
   sub->add_flag("--json", opt->json, "print the report as JSON");
   add_lang_option(*sub, opt->lang);
-  sub->footer("Example:\n  rope verify\n  rope verify --dim 64 --max-position 131072 --trials 200 --seed 7");
+  sub->footer("Example:\n  rope verify\n  rope verify --dim 64 --max-position 131072 --trials 200 --seed 7\n"
+              "  rope verify --dtype f32");
   add_scaling_options(*sub, opt->scaling);
   return {sub, [opt, dim, base](std::ostream& out) {
             opt->dim_given = dim->count() > 0;

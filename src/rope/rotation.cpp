@@ -52,5 +52,10 @@ template Eigen::Matrix<float, 2, 2> rotation_2d<float>(float);
 template Eigen::Matrix<double, 2, 2> rotation_2d<double>(double);
 template Matrix<float> rotation_matrix<float>(const Vector<float>&, float, Layout);
 template Matrix<double> rotation_matrix<double>(const Vector<double>&, double, Layout);
+template Eigen::Matrix<Eigen::half, 2, 2> rotation_2d<Eigen::half>(Eigen::half);
+template Eigen::Matrix<Eigen::bfloat16, 2, 2> rotation_2d<Eigen::bfloat16>(Eigen::bfloat16);
+template Matrix<Eigen::half> rotation_matrix<Eigen::half>(const Vector<Eigen::half>&, Eigen::half, Layout);
+template Matrix<Eigen::bfloat16> rotation_matrix<Eigen::bfloat16>(const Vector<Eigen::bfloat16>&, Eigen::bfloat16,
+                                                                  Layout);
 
 }  // namespace rope

@@ -11,7 +11,8 @@
 ///   - Positions m are real numbers: negative and fractional positions are allowed (scaling methods
 ///     produce fractional ones).
 ///   - Everything is computed in Scalar: θ and m are cast to Scalar by the caller, the product m·θ_i
-///     and its cos/sin are evaluated in Scalar. Instantiated for float and double.
+///     and its cos/sin are evaluated in Scalar. Instantiated for float, double, Eigen::half and
+///     Eigen::bfloat16 (docs/precision.md).
 #pragma once
 
 #include <Eigen/Core>

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
+#include <limits>
+#include <type_traits>
 
 #include "rope/apply.hpp"
 #include "rope/error.hpp"
@@ -23,6 +25,9 @@ void check_settings(const VerifySettings& s) {
     throw InvalidArgument(
         fmt::format("trials must be between 1 and {} (got {})", kMaxTrials, s.trials));
   }
+  if (!(s.safety > 0) || !std::isfinite(s.safety)) {
+    throw InvalidArgument(fmt::format("verify: the safety factor must be positive (got {})", s.safety));
+  }
   if (!std::isfinite(s.max_position) || s.max_position < 1 ||
       s.max_position > kMaxVerifyPosition || s.max_position != std::floor(s.max_position)) {
     throw InvalidArgument(fmt::format(
@@ -34,15 +39,17 @@ void check_settings(const VerifySettings& s) {
 /// Running maxima of one identity.
 class Row {
  public:
-  Row(std::string name, std::string formula, std::string equation, double tolerance) {
+  Row(std::string name, std::string formula, std::string equation, double tolerance, double cap = INFINITY) {
     result_.name = std::move(name);
     result_.formula = std::move(formula);
     result_.equation = std::move(equation);
-    result_.tolerance = tolerance;
+    result_.tolerance = std::min(tolerance, cap);  // (P11)
+    result_.capped = tolerance > cap;
   }
   /// One sample: |Δ| and the scale S it is measured against.
   void add(double abs_error, double scale) {
     ++result_.samples;
+    if (!(abs_error <= std::numeric_limits<double>::max())) abs_error = std::numeric_limits<double>::infinity();  // NaN, overflow
     result_.max_abs_error = std::max(result_.max_abs_error, abs_error);
     result_.max_rel_error = std::max(result_.max_rel_error, abs_error / scale);
   }
@@ -67,81 +74,162 @@ bool VerifyReport::all_passed() const {
                      [](const IdentityResult& r) { return r.passed(); });
 }
 
-VerifyReport verify(const VerifySettings& s) {
+namespace {
+
+/// The type T's sums accumulate in (P10): float32 for the 16-bit types, T otherwise.
+template <typename T>
+struct Accumulator {
+  using type = T;
+};
+template <>
+struct Accumulator<Eigen::half> {
+  using type = float;
+};
+template <>
+struct Accumulator<Eigen::bfloat16> {
+  using type = float;
+};
+
+template <typename T>
+double as_double(T x) {
+  if constexpr (std::is_same_v<T, double> || std::is_same_v<T, float>) {
+    return static_cast<double>(x);
+  } else {
+    return static_cast<double>(static_cast<float>(x));  // Eigen::half, Eigen::bfloat16
+  }
+}
+
+/// ⟨a, b⟩ accumulated in Accumulator<T> and rounded to T, as a double.
+template <typename T>
+double dot_in(const Vector<T>& a, const Vector<T>& b) {
+  if constexpr (std::is_same_v<T, double>) {
+    return a.dot(b);
+  } else {
+    using A = typename Accumulator<T>::type;
+    return as_double(static_cast<T>(a.template cast<A>().dot(b.template cast<A>())));
+  }
+}
+
+template <typename T>
+double norm_in(const Vector<T>& a) {
+  if constexpr (std::is_same_v<T, double>) {
+    return a.norm();
+  } else {
+    using A = typename Accumulator<T>::type;
+    return as_double(static_cast<T>(a.template cast<A>().norm()));
+  }
+}
+
+/// A product of two matrices (or a matrix and a vector), accumulated in Accumulator<T>, rounded to T.
+template <typename T, typename X, typename Y>
+auto product_in(const X& x, const Y& y) {
+  if constexpr (std::is_same_v<T, double>) {
+    return (x * y).eval();
+  } else {
+    using A = typename Accumulator<T>::type;
+    return (x.template cast<A>() * y.template cast<A>()).eval().template cast<T>().eval();
+  }
+}
+
+template <typename X>
+Eigen::MatrixXd to_double_matrix(const X& x) {
+  if constexpr (std::is_same_v<typename X::Scalar, double>) {
+    return x;
+  } else {
+    return x.template cast<float>().template cast<double>();
+  }
+}
+
+template <typename T>
+VerifyReport verify_in(const VerifySettings& s) {
   check_settings(s);
   const int d = s.dim;
   const Layout layout = s.layout;
   if (s.inv_freq && 2 * s.inv_freq->size() != d) {
     throw InvalidArgument(fmt::format("verify: {} frequencies given for dimension {}", s.inv_freq->size(), d));
   }
-  const Eigen::VectorXd theta = s.inv_freq ? *s.inv_freq : frequencies(d, s.base);
-  const double eps = machine_epsilon<double>();
+  const Eigen::VectorXd theta64 = s.inv_freq ? *s.inv_freq : frequencies(d, s.base);
+  const Vector<T> theta = theta64.template cast<T>();
   const double pmax = s.max_position;  // every drawn position is < pmax
-  const auto tol = [&](double position_budget) { return relative_tolerance(eps, d, position_budget); };
+  const auto tol = [&](double position_budget) { return dtype_tolerance(s.dtype, d, position_budget, s.safety); };
+  const auto at = [](double position) { return static_cast<T>(position); };  // positions cast to T (P3)
 
-  Row relative("relative position", "<R_m q, R_n k> = q^T R_{n-m} k", "(M8)", tol(2 * pmax));
-  Row orthogonal("orthogonality", "R_m^T R_m = I, det R_m = 1", "(M7)", tol(pmax));
-  Row compose("composition", "R_a R_b = R_{a+b}", "(M7)", tol(2 * pmax));
-  Row norm("norm", "|R_m q| = |q|", "(M7)", tol(pmax));
-  Row shift("shift invariance", "<R_{m+c} q, R_{n+c} k> = <R_m q, R_n k>", "(M8)", tol(6 * pmax));
-  Row forms("three forms", "elementwise = matrix = complex", "(M9) (M10)", tol(pmax));
+  const double score_cap = score_tolerance_cap(d);  // (P11); 1 for vectors and matrices
+  Row relative("relative position", "<R_m q, R_n k> = q^T R_{n-m} k", "(M8)", tol(2 * pmax), score_cap);
+  Row orthogonal("orthogonality", "R_m^T R_m = I, det R_m = 1", "(M7)", tol(pmax), 1.0);
+  Row compose("composition", "R_a R_b = R_{a+b}", "(M7)", tol(2 * pmax), 1.0);
+  Row norm("norm", "|R_m q| = |q|", "(M7)", tol(pmax), 1.0);
+  Row shift("shift invariance", "<R_{m+c} q, R_{n+c} k> = <R_m q, R_n k>", "(M8)", tol(6 * pmax), score_cap);
+  Row forms("three forms", "elementwise = matrix = complex", "(M9) (M10)", tol(pmax), 1.0);
   Row layouts("layouts", "R_half = P R_interleaved P^T", "(M6)", 0.0);
   Row contrast("sinusoidal (contrast)", "<q+p_{m+c}, k+p_{n+c}> = <q+p_m, k+p_n>", "(M12)",
-               tol(6 * pmax));
+               tol(6 * pmax), score_cap);
 
   const long dense = dense_samples(d, s.trials);
   const Eigen::PermutationMatrix<Eigen::Dynamic> P = layout_permutation(d);
-  const Eigen::MatrixXd identity = Eigen::MatrixXd::Identity(d, d);
+  const Matrix<T> identity = Matrix<T>::Identity(d, d);
   Random rng(s.seed);
   const auto draw_position = [&] { return static_cast<double>(rng.below(static_cast<std::uint64_t>(pmax))); };
 
-  Eigen::VectorXd q(d), k(d);
+  Eigen::VectorXd q64(d), k64(d);
   for (long t = 0; t < s.trials; ++t) {
-    for (int j = 0; j < d; ++j) q[j] = rng.normal();
-    for (int j = 0; j < d; ++j) k[j] = rng.normal();
+    for (int j = 0; j < d; ++j) q64[j] = rng.normal();
+    for (int j = 0; j < d; ++j) k64[j] = rng.normal();
     const double m = draw_position();
     const double n = draw_position();
     const double c = draw_position();
-    const double qk = q.norm() * k.norm();
+    const Vector<T> q = q64.template cast<T>();
+    const Vector<T> k = k64.template cast<T>();
+    const double q_norm = norm_in(q);
+    const double qk = q_norm * norm_in(k);
 
     // (M8) the headline identity.
-    const Eigen::VectorXd Rm_q = apply_rotary(q, theta, m, layout);
-    const Eigen::VectorXd Rn_k = apply_rotary(k, theta, n, layout);
-    const double score = Rm_q.dot(Rn_k);
-    relative.add(std::abs(score - q.dot(apply_rotary(k, theta, n - m, layout))), qk);
+    const Vector<T> Rm_q = apply_rotary<T>(q, theta, at(m), layout);
+    const Vector<T> Rn_k = apply_rotary<T>(k, theta, at(n), layout);
+    const double score = dot_in(Rm_q, Rn_k);
+    relative.add(std::abs(score - dot_in(q, apply_rotary<T>(k, theta, at(n - m), layout))), qk);
 
     // (M7) the norm is preserved.
-    norm.add(std::abs(Rm_q.norm() - q.norm()), q.norm());
+    norm.add(std::abs(norm_in(Rm_q) - q_norm), q_norm);
 
     // (M8) shifting both positions leaves the score unchanged.
-    const double shifted = apply_rotary(q, theta, m + c, layout).dot(apply_rotary(k, theta, n + c, layout));
+    const double shifted =
+        dot_in(apply_rotary<T>(q, theta, at(m + c), layout), apply_rotary<T>(k, theta, at(n + c), layout));
     shift.add(std::abs(shifted - score), qk);
 
     // (M9), (M10) three ways to rotate one vector.
-    const Eigen::MatrixXd Rm = rotation_matrix<double>(theta, m, layout);
-    const Eigen::VectorXd by_matrix = Rm * q;
-    const Eigen::VectorXd by_complex = apply_rotary_complex(q, theta, m, layout);
-    forms.add(std::max((by_matrix - Rm_q).cwiseAbs().maxCoeff(),
-                       (by_complex - Rm_q).cwiseAbs().maxCoeff()),
-              q.norm());
+    const Matrix<T> Rm = rotation_matrix<T>(theta, at(m), layout);
+    const Vector<T> by_matrix = product_in<T>(Rm, q);
+    const Vector<T> by_complex = apply_rotary_complex<T>(q, theta, at(m), layout);
+    forms.add(std::max(to_double_matrix(by_matrix - Rm_q).cwiseAbs().maxCoeff(),
+                       to_double_matrix(by_complex - Rm_q).cwiseAbs().maxCoeff()),
+              q_norm);
 
     // (M12) the contrast: additive sinusoidal encodings leak absolute position.
-    const double additive = (q + sinusoidal_encoding(d, m, s.base)).dot(k + sinusoidal_encoding(d, n, s.base));
-    const double additive_shifted =
-        (q + sinusoidal_encoding(d, m + c, s.base)).dot(k + sinusoidal_encoding(d, n + c, s.base));
+    const auto pe = [&](double position) -> Vector<T> { return sinusoidal_encoding(d, position, s.base).template cast<T>(); };
+    const double additive = dot_in<T>(q + pe(m), k + pe(n));
+    const double additive_shifted = dot_in<T>(q + pe(m + c), k + pe(n + c));
     contrast.add(std::abs(additive_shifted - additive), qk);
 
     if (t < dense) {
       // (M7) orthogonality and determinant.
-      orthogonal.add(std::max(max_abs(Rm.transpose() * Rm - identity), std::abs(Rm.determinant() - 1.0)), 1.0);
+      const Matrix<T> RtR = product_in<T>(Rm.transpose(), Rm);
+      double det = 0;
+      if constexpr (std::is_same_v<T, double>) {
+        det = Rm.determinant();
+      } else {
+        using A = typename Accumulator<T>::type;
+        det = as_double(static_cast<T>(Rm.template cast<A>().determinant()));
+      }
+      orthogonal.add(std::max(max_abs(to_double_matrix(RtR - identity)), std::abs(det - 1.0)), 1.0);
       // (M7) composition R_m R_n = R_{m+n}.
-      const Eigen::MatrixXd Rn = rotation_matrix<double>(theta, n, layout);
-      compose.add(max_abs(Rm * Rn - rotation_matrix<double>(theta, m + n, layout)), 1.0);
+      const Matrix<T> Rn = rotation_matrix<T>(theta, at(n), layout);
+      compose.add(max_abs(to_double_matrix(product_in<T>(Rm, Rn) - rotation_matrix<T>(theta, at(m + n), layout))), 1.0);
       // (M6) the two layouts are conjugate by P, exactly.
-      const Eigen::MatrixXd R_int = rotation_matrix<double>(theta, m, Layout::Interleaved);
-      const Eigen::MatrixXd R_half = rotation_matrix<double>(theta, m, Layout::Half);
-      const Eigen::MatrixXd conjugated = P * R_int * P.transpose();
-      layouts.add(max_abs(R_half - conjugated), 1.0);
+      const Matrix<T> R_int = rotation_matrix<T>(theta, at(m), Layout::Interleaved);
+      const Matrix<T> R_half = rotation_matrix<T>(theta, at(m), Layout::Half);
+      const Matrix<T> conjugated = P * R_int * P.transpose();
+      layouts.add(max_abs(to_double_matrix(R_half - conjugated)), 1.0);
     }
   }
 
@@ -153,6 +241,27 @@ VerifyReport verify(const VerifySettings& s) {
   report.contrast = contrast.result();
   report.contrast.expected_to_fail = true;
   return report;
+}
+
+}  // namespace
+
+double dtype_tolerance(DType dtype, int d, double position_budget, double safety) {
+  const double eps = epsilon(dtype);
+  const double eps_acc = dtype == DType::F16 || dtype == DType::BF16 ? epsilon(DType::F32) : eps;
+  if (eps_acc == eps) return safety * eps * (d + position_budget);  // (M13)
+  return safety * (eps_acc * d + eps * position_budget);            // (P10)
+}
+
+double score_tolerance_cap(int d) { return 1.0 / std::sqrt(static_cast<double>(d)); }  // (P11)
+
+VerifyReport verify(const VerifySettings& s) {
+  switch (s.dtype) {
+    case DType::F64: return verify_in<double>(s);
+    case DType::F32: return verify_in<float>(s);
+    case DType::F16: return verify_in<Eigen::half>(s);
+    case DType::BF16: return verify_in<Eigen::bfloat16>(s);
+  }
+  throw InvalidArgument("verify: unknown dtype");
 }
 
 }  // namespace rope

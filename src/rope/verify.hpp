@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "rope/dtype.hpp"
 #include "rope/random.hpp"
 #include "rope/types.hpp"
 
@@ -32,7 +33,26 @@ struct VerifySettings {
   /// Frequencies to verify instead of frequencies(dim, base), e.g. a scaled model's inv_freq
   /// (scaling.hpp); dim must then be 2 × their number. Every identity holds for any frequencies.
   std::optional<Eigen::VectorXd> inv_freq;
+  /// The type the identities are computed in (docs/precision.md (P10)): θ, q, k and the positions are
+  /// cast to it and every rotation runs in it; dot products and matrix products accumulate in float32
+  /// for float16 and bfloat16 and in the type otherwise, and are rounded to the type.
+  DType dtype = DType::F64;
+  /// κ of the tolerance (M13), (P10); smaller only to show that a too-tight tolerance fails.
+  double safety = 8.0;
 };
+
+/// The tolerance on |Δ|/S for d summed terms and a position budget M in `dtype`              (P10)
+///
+///     κ·(ε_acc·d + ε·M),   ε the epsilon of dtype, ε_acc that of the accumulation type
+///
+/// which is κ·ε·(d + M), (M13), for float64 and float32.
+double dtype_tolerance(DType dtype, int d, double position_budget, double safety = 8.0);
+
+/// The cap on a tolerance: the typical size of the compared quantity relative to S (P11). An error
+/// as large as the quantity itself means the type keeps no correct digit, whatever the model allows.
+/// Scores of random q, k have |⟨q, k⟩|/(‖q‖‖k‖) ≈ 1/√d; vectors and matrix entries have size 1.
+/// Unreachable in float64 within the limits of verify (its tolerance stays below 0.011).
+double score_tolerance_cap(int d);
 
 /// One row of the report: both sides of an identity compared over `samples` draws.
 struct IdentityResult {
@@ -44,6 +64,7 @@ struct IdentityResult {
   double max_rel_error = 0.0;  ///< max |Δ|/S, S the scale of the compared quantity (M13)
   double tolerance = 0.0;      ///< bound on |Δ|/S (M13); 0 means the sides must agree exactly
   bool expected_to_fail = false;  ///< a contrast row: it shows what RoPE avoids
+  bool capped = false;          ///< the model's tolerance exceeded the cap (P11) and was replaced by it
   bool passed() const { return max_rel_error <= tolerance; }
 };
 
