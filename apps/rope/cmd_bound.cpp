@@ -54,18 +54,37 @@ plot::Figure make_figure(const BoundOptions& opt, const BoundScan& scan) {
   const double pad = 0.05 * (hi - lo + 1e-12);
   lo -= pad;
   hi += pad;
-  // Shading: full height where the grid base passes (green) or fails (vermillion), zero height
-  // elsewhere; a change of verdict ramps over one grid step.
-  Eigen::VectorXd pass_upper(n), fail_upper(n);
-  const Eigen::VectorXd bottom = Eigen::VectorXd::Constant(n, lo);
+  // Shading: each grid base owns the cell from half a grid step below it to half a step above (on
+  // the log axis), shaded over the full height green where it passes, vermillion where it fails.
+  const double half_step = std::pow(10.0, 0.5 / scan.per_decade);
+  Eigen::VectorXd cells(2 * n), pass_upper(2 * n), fail_upper(2 * n);
   for (Eigen::Index b = 0; b < n; ++b) {
     const bool ok = scan.minimum[static_cast<std::size_t>(b)].passes();
-    pass_upper[b] = ok ? hi : lo;
-    fail_upper[b] = ok ? lo : hi;
+    cells[2 * b] = x[b] / half_step;
+    cells[2 * b + 1] = x[b] * half_step;
+    pass_upper[2 * b] = pass_upper[2 * b + 1] = ok ? hi : lo;
+    fail_upper[2 * b] = fail_upper[2 * b + 1] = ok ? lo : hi;
   }
+  const Eigen::VectorXd bottom = Eigen::VectorXd::Constant(2 * n, lo);
   fig.series.push_back({t("min B(m) over 0 ≤ m ≤ L", "0 ≤ m ≤ L 上的 min B(m)"), x, y, 0});
-  fig.bands.push_back({t("passes: B(m) ≥ 0 for every m ≤ L", "通过:所有 m ≤ L 都有 B(m) ≥ 0"), x, bottom, pass_upper, 2});
-  fig.bands.push_back({t("fails", "不通过"), x, bottom, fail_upper, 1});
+  fig.bands.push_back({t("passes: B(m) ≥ 0 for every m ≤ L", "通过:所有 m ≤ L 都有 B(m) ≥ 0"), cells, bottom, pass_upper, 2});
+  fig.bands.push_back({t("fails", "不通过"), cells, bottom, fail_upper, 1});
+  // The passing bases below the region where all pass, as dots: a pass interval of one grid base is
+  // a sliver of shading only.
+  std::vector<double> px, py;
+  for (Eigen::Index b = 0; b < n; ++b) {
+    if (scan.minimum[static_cast<std::size_t>(b)].passes() && (!scan.always_passes_from || x[b] < *scan.always_passes_from)) {
+      px.push_back(x[b]);
+      py.push_back(y[b]);
+    }
+  }
+  if (!px.empty()) {
+    plot::Series dots{t("passing bases below the all-pass region", "全部通过区之下的通过底数"),
+                      Eigen::Map<const Eigen::VectorXd>(px.data(), static_cast<Eigen::Index>(px.size())),
+                      Eigen::Map<const Eigen::VectorXd>(py.data(), static_cast<Eigen::Index>(py.size())), 2};
+    dots.points = true;
+    fig.series.push_back(dots);
+  }
   fig.lines.push_back({plot::ReferenceLine::Axis::Y, 0.0, "B = 0", -1});
   if (scan.smallest_passing) {
     fig.lines.push_back({plot::ReferenceLine::Axis::X, *scan.smallest_passing,
@@ -75,7 +94,7 @@ plot::Figure make_figure(const BoundOptions& opt, const BoundScan& scan) {
     fig.lines.push_back({plot::ReferenceLine::Axis::X, *scan.always_passes_from,
                          t.format("all pass from {}", "从 {} 起全部通过", base_text(*scan.always_passes_from)), -1});
   }
-  fig.xrange = std::pair{x[0], x[n - 1]};
+  fig.xrange = std::pair{cells[0], cells[2 * n - 1]};
   fig.yrange = std::pair{lo, hi};
   return fig;
 }
