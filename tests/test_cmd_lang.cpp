@@ -89,6 +89,10 @@ std::vector<std::vector<std::string>> every_command() {
       {"precision", "--max-position", "70000", "--points", "5", "--samples", "2"},
       {"verify", "--trials", "20", "--dtype", "bf16"},
       {"verify", "--trials", "20", "--dtype", "f32"},
+      {"bound", "--context", "1024", "--base-range", "4000,7000"},
+      {"bound", "--context", "300", "--base-range", "2,3"},
+      {"extrapolation", "--dim", "128", "--base", "10000", "--train-length", "4096", "--tune-length", "16384"},
+      {"extrapolation", "--dim", "128", "--base", "10000", "--train-length", "4096", "--tune-base", "500000"},
   };
   // Every preset: its notes, origins and warnings come from the config reader and the scaling code.
   for (const auto& preset : list_presets()) runs.push_back({"inspect", "--model", preset.name});
@@ -184,7 +188,8 @@ TEST(Lang, InspectTranslatesTheReadersNotesAndTheScalingWarnings) {
 
 TEST(Lang, EveryCommandTakesLangWithoutAFigureAndRejectsOtherLanguages) {
   for (const std::string command : {"frequencies", "matrix", "apply", "verify", "decay", "wavelengths", "inspect",
-                                    "attention", "encodings", "layouts", "explain", "precision"}) {
+                                    "attention", "encodings", "layouts", "explain", "precision", "bound",
+                                    "extrapolation"}) {
     SCOPED_TRACE(command);
     const Result help = rope_cli({command, "--help"});
     EXPECT_THAT(help.out, HasSubstr("--lang"));

@@ -42,6 +42,8 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
       add_layouts_command(app),
       add_explain_command(app),
       add_precision_command(app),
+      add_bound_command(app),
+      add_extrapolation_command(app),
   };
 
   try {

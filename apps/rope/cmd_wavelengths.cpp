@@ -11,6 +11,7 @@
 #include "rope/error.hpp"
 #include "rope/frequencies.hpp"
 #include "scaling_options.hpp"
+#include "wavelength_figure.hpp"
 
 namespace rope::cli {
 
@@ -27,19 +28,13 @@ struct WavelengthsOptions {
   bool base_given = false;
 };
 
-/// One wavelength curve: its name (legend, table, CSV header) and values.
-struct Curve {
-  std::string name;    ///< legend and table
-  std::string column;  ///< CSV header
-  Eigen::VectorXd lambda;
-};
+using Curve = WavelengthCurve;
 
-namespace {
-
-plot::Figure make_figure(const WavelengthsOptions& opt, int dim, const std::string& model, const std::vector<double>& contexts,
-                         const Eigen::VectorXd& pairs, const std::vector<Curve>& curves) {
-  const FigureOptions& f = opt.figure;
+plot::Figure wavelength_figure(const FigureOptions& f, int dim, const std::string& model, const std::vector<double>& contexts,
+                               const std::vector<Curve>& curves) {
   const int half = dim / 2;
+  Eigen::VectorXd pairs(half);
+  for (int i = 0; i < half; ++i) pairs[i] = i;
   plot::Figure fig;
   fig.title = fmt::format(f.text("RoPE wavelengths λ_i = 2π/θ_i, d = {}{}", "RoPE 各维度的波长 λ_i = 2π/θ_i, d = {}{}"), dim,
                           model.empty() ? "" : ", " + model);
@@ -100,8 +95,6 @@ plot::Figure make_figure(const WavelengthsOptions& opt, int dim, const std::stri
   return fig;
 }
 
-}  // namespace
-
 int run_wavelengths(const WavelengthsOptions& opt, std::ostream& out) {
   if (opt.bases.size() > kMaxCurves || opt.contexts.size() > kMaxCurves) {
     throw InvalidArgument(fmt::format("at most {} --base and {} --context values", kMaxCurves, kMaxCurves));
@@ -154,7 +147,7 @@ int run_wavelengths(const WavelengthsOptions& opt, std::ostream& out) {
     table.columns.push_back(c.lambda);
   }
   if (!opt.csv.empty()) write_output(opt.csv, to_csv(table), out);
-  draw(make_figure(opt, dim, model, contexts, pairs, curves), opt.figure);
+  draw(wavelength_figure(opt.figure, dim, model, contexts, curves), opt.figure);
   if (opt.csv == "-") return kOk;
 
   out << t.format("RoPE wavelengths λ_i = 2π/θ_i = 2π·base^(2i/d), d = {} (docs/math.md (M2)):\n",

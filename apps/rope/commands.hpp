@@ -27,5 +27,7 @@ Command add_encodings_command(CLI::App& app);
 Command add_layouts_command(CLI::App& app);
 Command add_explain_command(CLI::App& app);
 Command add_precision_command(CLI::App& app);
+Command add_bound_command(CLI::App& app);
+Command add_extrapolation_command(CLI::App& app);
 
 }  // namespace rope::cli
