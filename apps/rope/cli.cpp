@@ -41,6 +41,7 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
       add_encodings_command(app),
       add_layouts_command(app),
       add_explain_command(app),
+      add_bench_command(app),
   };
 
   try {

@@ -26,5 +26,6 @@ Command add_attention_command(CLI::App& app);
 Command add_encodings_command(CLI::App& app);
 Command add_layouts_command(CLI::App& app);
 Command add_explain_command(CLI::App& app);
+Command add_bench_command(CLI::App& app);
 
 }  // namespace rope::cli
