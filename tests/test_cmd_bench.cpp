@@ -28,12 +28,12 @@ TEST(CmdBench, PrintsTheLadderAndTheDecayJob) {
   EXPECT_THAT(r.out, HasSubstr("1000 evenly spaced distances"));
   EXPECT_THAT(r.out, HasSubstr("a cos/sin per term"));
   EXPECT_THAT(r.out, HasSubstr("× faster)"));
-  // The equality figures are printed and small (float rounding; the recurrence to ~1e-12).
+  // The equality figures are printed and small (float rounding; the recurrence to ~1e-10 at m ≤ 10^6).
   std::smatch m;
   ASSERT_TRUE(std::regex_search(r.out, m, std::regex("largest difference ([0-9.e+-]+)")));
   EXPECT_LT(std::stod(m[1]), 1e-4);
   ASSERT_TRUE(std::regex_search(r.out, m, std::regex("direct values: ([0-9.e+-]+)")));
-  EXPECT_LT(std::stod(m[1]), 1e-12);
+  EXPECT_LT(std::stod(m[1]), 5e-10);  // m up to 10^6: the angles carry ~1e-10 of rounding (test_decay.cpp)
 }
 
 TEST(CmdBench, SpeaksChinese) {

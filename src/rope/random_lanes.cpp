@@ -1,5 +1,6 @@
 #include "rope/random_lanes.hpp"
 
+#include <cmath>
 #include <cstring>
 
 #include "rope/simd.hpp"
@@ -52,8 +53,9 @@ inline double log_inline(double x) {
 }
 
 inline void sincos_turns_inline(double t, double& sine, double& cosine) {
-  // Quadrant k = round(4t) in 0..4; r = t − k/4 in [−1/8, 1/8] (exact); x = 2πr in [−π/4, π/4].
-  const int k = static_cast<int>(4.0 * t + 0.5);
+  // Quadrant k = round(4t) in 0..4 (rounding by adding and subtracting 1.5·2^52, so that everything
+  // stays in doubles and vectorizes); r = t − k/4 in [−1/8, 1/8] (exact); x = 2πr in [−π/4, π/4].
+  const double k = (4.0 * t + 0x1.8p52) - 0x1.8p52;
   const double x = kTwoPi * (t - 0.25 * k);
   const double x2 = x * x;
   double sp = -1.0 / 1307674368000.0;          // −1/15!
@@ -73,32 +75,53 @@ inline void sincos_turns_inline(double t, double& sine, double& cosine) {
   cp = cp * x2 + 1.0 / 24.0;                   // 1/4!
   cp = cp * x2 - 0.5;                          // −1/2!
   const double c = 1.0 + x2 * cp;
-  // Rotate by k quarter turns: (c, s) → (−s, c) → (−c, −s) → (s, −c); signs without control flow.
-  const int q = k & 3;
-  const bool odd = (q & 1) != 0;
-  const double cs = odd ? s : c;
-  const double ss = odd ? c : s;
-  cosine = ((((q + 1) >> 1) & 1) != 0) ? -cs : cs;  // q = 1, 2
-  sine = (((q >> 1) & 1) != 0) ? -ss : ss;           // q = 2, 3
+  // Rotate by k quarter turns (k = 4 is k = 0): (c, s) → (−s, c) → (−c, −s) → (s, −c); compares of
+  // doubles combined with & and |, no control flow.
+  const double cs = std::fabs(k - 2.0) == 1.0 ? s : c;     // k = 1, 3
+  const double ss = std::fabs(k - 2.0) == 1.0 ? c : s;
+  cosine = std::fabs(k - 1.5) == 0.5 ? -cs : cs;            // k = 1, 2
+  sine = std::fabs(k - 2.5) == 0.5 ? -ss : ss;              // k = 2, 3
 }
 
 constexpr int L = RandomLanes::kLanes;
 constexpr std::size_t kChunk = 32;  // blocks per inner round: 2·32·8 uniforms on the stack
 
+/// (x >> 11)·2^-53, as Random::uniform, with the integer-to-double conversion done by bit operations
+/// (2^52 + n read as a double, minus 2^52), which vectorizes without AVX-512: x >> 11 has 53 bits, so
+/// it is split into its top 32 and low 21 bits, each converted exactly.
+inline double unit_interval(std::uint64_t x) {
+  const double hi = bits_to_double(0x4330000000000000ULL | (x >> 32)) - 4503599627370496.0;
+  const double lo = bits_to_double(0x4330000000000000ULL | ((x >> 11) & 0x1FFFFFULL)) - 4503599627370496.0;
+  return (hi * 2097152.0 + lo) * 0x1.0p-53;  // exact: an integer below 2^53, times a power of 2
+}
+
 /// Steps every lane `steps` times; out[t·L + j] is lane j's t-th uniform.
-ROPE_CLONES void uniform_steps(std::uint64_t (&s)[4][L], double* out, std::size_t steps) {
+ROPE_CLONES void uniform_steps(std::uint64_t (&state)[4][L], double* out, std::size_t steps) {
+  std::uint64_t s0[L], s1[L], s2[L], s3[L];  // local copies: no aliasing with `out`, kept in registers
+  for (int j = 0; j < L; ++j) {
+    s0[j] = state[0][j];
+    s1[j] = state[1][j];
+    s2[j] = state[2][j];
+    s3[j] = state[3][j];
+  }
   for (std::size_t t = 0; t < steps; ++t) {
     for (int j = 0; j < L; ++j) {
-      const std::uint64_t result = rotl(s[1][j] * 5, 7) * 9;
-      const std::uint64_t x = s[1][j] << 17;
-      s[2][j] ^= s[0][j];
-      s[3][j] ^= s[1][j];
-      s[1][j] ^= s[2][j];
-      s[0][j] ^= s[3][j];
-      s[2][j] ^= x;
-      s[3][j] = rotl(s[3][j], 45);
-      out[t * L + j] = static_cast<double>(static_cast<std::int64_t>(result >> 11)) * 0x1.0p-53;
+      const std::uint64_t result = rotl(s1[j] * 5, 7) * 9;
+      const std::uint64_t x = s1[j] << 17;
+      s2[j] ^= s0[j];
+      s3[j] ^= s1[j];
+      s1[j] ^= s2[j];
+      s0[j] ^= s3[j];
+      s2[j] ^= x;
+      s3[j] = rotl(s3[j], 45);
+      out[t * L + j] = unit_interval(result);
     }
+  }
+  for (int j = 0; j < L; ++j) {
+    state[0][j] = s0[j];
+    state[1][j] = s1[j];
+    state[2][j] = s2[j];
+    state[3][j] = s3[j];
   }
 }
 
