@@ -35,6 +35,7 @@ Eigen::VectorXd decay_bound(const Eigen::VectorXd& theta, const Eigen::VectorXd&
 namespace {
 
 constexpr int kLanes = 8;  // distances per vectorized sweep over the pairs
+constexpr double kParallelWork = 1 << 20;
 
 /// f at the kLanes distances whose terms are A_i·B_{b+l,i}, l = 0 … kLanes−1 (decay_bound_linspace):
 /// B is stored transposed, bt[i·K + b], so the lanes are contiguous.
@@ -79,7 +80,8 @@ Eigen::VectorXd decay_bound_linspace(const Eigen::VectorXd& theta, double stop, 
   }
   Eigen::VectorXd f(points);
   const long anchors = (points + K - 1) / K;
-#pragma omp parallel for schedule(static)
+  // Threads only for enough work: waking a second thread costs more than ~10^6 terms take alone.
+#pragma omp parallel for schedule(static) if (static_cast<double>(points) * half >= kParallelWork)
   for (long a = 0; a < anchors; ++a) {
     std::vector<double> a_cos(half), a_sin(half);
     const double m = x[a * K];  // k·Δ as linspace computes it

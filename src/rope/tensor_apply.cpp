@@ -132,7 +132,8 @@ CosSinTable<Scalar> cos_sin_table(const Eigen::VectorXd& theta, long positions) 
     }
   }
   CosSinTable<Scalar> t{positions, half, std::vector<Scalar>(positions * half), std::vector<Scalar>(positions * half)};
-#pragma omp parallel for schedule(static)
+  // Threads only for tables of more than ~10^6 entries: below that a second thread costs more than it saves.
+#pragma omp parallel for schedule(static) if (static_cast<double>(positions) * half > (1 << 20))
   for (long a = 0; a < anchors; ++a) {
     table_rows(a_cos.data(), a_sin.data(), b_cos.data(), b_sin.data(), half, a * kTableAnchor,
                        std::min(positions, (a + 1) * kTableAnchor), t.cos.data(), t.sin.data());
