@@ -5,6 +5,7 @@
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -105,6 +106,37 @@ void BM_Apply(benchmark::State& state) {
   for (int j = 0; j < 16; ++j) state.counters["y" + std::to_string(j)] = once[sample_index(j)];
 }
 
+// The target ratio, robust on a shared machine: the STREAM in-place kernel and RoPE in place run
+// alternately, each timed on its own, and the best time of each is kept, so that both see the same
+// minutes of the machine's load. Counters: GB/s of each and their ratio.
+void BM_BandwidthRatio(benchmark::State& state) {
+  const auto layout = state.range(0) == 0 ? rope::Layout::Interleaved : rope::Layout::Half;
+  const rope::TensorShape shape{kSeq, kHeads, kDim};
+  const long n = shape.size();
+  std::vector<float> x = input(), a = input();
+  const auto& t = table(kDim);
+  double best_stream = 1e30, best_apply = 1e30;
+  float s = 1.0f;
+  for (auto _ : state) {
+    const auto t0 = std::chrono::steady_clock::now();
+#pragma omp parallel for schedule(static)
+    for (long i = 0; i < n; i += kStreamBlock) scale_block(a.data() + i, std::min(kStreamBlock, n - i), s);
+    s = -s;
+    benchmark::ClobberMemory();
+    const auto t1 = std::chrono::steady_clock::now();
+    rope::apply_rotary_tensor_inplace(x.data(), shape, t, layout);
+    benchmark::ClobberMemory();
+    const auto t2 = std::chrono::steady_clock::now();
+    best_stream = std::min(best_stream, std::chrono::duration<double>(t1 - t0).count());
+    best_apply = std::min(best_apply, std::chrono::duration<double>(t2 - t1).count());
+  }
+  const double bytes = 2.0 * static_cast<double>(n) * sizeof(float);
+  state.counters["stream_gbps"] = bytes / best_stream / 1e9;
+  state.counters["apply_gbps"] = bytes / best_apply / 1e9;
+  state.counters["ratio"] = best_stream / best_apply;
+  state.SetLabel(std::string(rope::to_string(layout)) + " in place vs STREAM in place");
+}
+
 void BM_TableBuild(benchmark::State& state) {
   const Eigen::VectorXd theta = rope::frequencies(static_cast<int>(state.range(0)), 1e4);
   for (auto _ : state) benchmark::DoNotOptimize(rope::cos_sin_table<float>(theta, kSeq));
@@ -141,6 +173,7 @@ void BM_Ladder(benchmark::State& state) {
 BENCHMARK(BM_StreamCopy)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_StreamInplace)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_Apply)->ArgsProduct({{0, 1}, {0, 1}})->ArgNames({"half", "inplace"})->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_BandwidthRatio)->Arg(0)->Arg(1)->ArgName("half")->MinTime(2.0)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_TableBuild)->Arg(128)->ArgName("d")->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_TableBuildDirect)->Arg(128)->ArgName("d")->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_Ladder)->ArgsProduct({{0, 1, 2, 3}, {64, 128, 256}})->ArgNames({"form", "d"})->Unit(benchmark::kMillisecond)->UseRealTime();

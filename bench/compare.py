@@ -40,6 +40,15 @@ def gbench(build, name, filt, reps, min_time):
     return best
 
 
+def gbench_all(build, name, filt, reps):
+    """Every repetition of the benchmarks matching `filt` (their own MinTime): {name#k: entry}."""
+    exe = os.path.join(build, "bench", name)
+    cmd = [exe, f"--benchmark_filter={filt}", "--benchmark_format=json", f"--benchmark_repetitions={reps}"]
+    out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+    runs = [b for b in json.loads(out)["benchmarks"] if b.get("run_type") == "iteration"]
+    return {f"{b['run_name']}#{k}": b for k, b in enumerate(runs)}
+
+
 def seconds(entry):
     scale = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}[entry["time_unit"]]
     return entry["real_time"] * scale
@@ -89,6 +98,7 @@ def main():
         print("running bench_apply, bench_decay, bench_verify (Google Benchmark) …", file=sys.stderr)
         apply = gbench(a.build, "bench_apply", "BM_Stream|BM_Apply|BM_TableBuild", reps, 0.2)
         ladder = gbench(a.build, "bench_apply", "BM_Ladder", 1 if a.quick else 3, 0.1)
+        ratio_runs = gbench_all(a.build, "bench_apply", "BM_BandwidthRatio", 1 if a.quick else 3)
         decay = gbench(a.build, "bench_decay", "BM_Decay/|BM_DecayDirect/", reps, 0.2)
         scaling = gbench(a.build, "bench_decay", "BM_DecayScaling", 1 if a.quick else 3, 0.1)
         verify = gbench(a.build, "bench_verify", "BM_VerifyPairs", reps, 0.2)
@@ -124,10 +134,13 @@ def main():
         stream_copy = apply["BM_StreamCopy/real_time"]["bytes_per_second"]
         names = {0: "interleaved", 1: "half"}
         for half in (0, 1):
-            e = apply[f"BM_Apply/half:{half}/inplace:1/real_time"]
-            ratio = e["bytes_per_second"] / stream_in
-            r.target(f"apply {names[half]} in place: GB/s / STREAM in-place GB/s", ratio * 100, ">= 85%",
-                     ratio >= 0.85, unit="%")
+            # BM_BandwidthRatio alternates the STREAM kernel and RoPE, best time of each (same minutes).
+            best = max(e["ratio"] for n_, e in ratio_runs.items() if n_.startswith(f"BM_BandwidthRatio/half:{half}/"))
+            r.target(f"apply {names[half]} in place: GB/s / STREAM in-place GB/s", best * 100, ">= 85%",
+                     best >= 0.85, unit="%")
+            e = [e for n_, e in ratio_runs.items() if n_.startswith(f"BM_BandwidthRatio/half:{half}/")][0]
+            r.notes.append(f"in place, alternating with STREAM: {names[half]} RoPE {e['apply_gbps']:.1f} GB/s, "
+                           f"STREAM {e['stream_gbps']:.1f} GB/s (best of each)")
         t_apply = min(seconds(apply[f"BM_Apply/half:{h}/inplace:1/real_time"]) for h in (0, 1))
         t_table = seconds(apply["BM_TableBuild/d:128/real_time"])
         r.target("cos/sin table [4096 × 64]: apply time / table time", t_apply / t_table, ">= 1", t_apply >= t_table)

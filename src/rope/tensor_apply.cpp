@@ -59,9 +59,13 @@ void check_tensor(const TensorShape& shape, const CosSinTable<float>& table) {
 
 // The element-wise kernels (M9) for the rows of positions [first, last); `in` and `out` are either
 // equal (in place) or do not overlap. One table row serves every head of a position.
-ROPE_CLONES void half_rows(const float* in, float* out, long first, long last, long heads, int d, const float* cos_t,
+// H2 > 0 fixes d/2 at compile time (d = 128, the common head size, is instantiated: the short
+// per-head loops then need no run-time trip count); H2 = 0 takes it from d.
+template <int H2>
+inline void half_rows_impl(const float* in, float* out, long first, long last, long heads, int d, const float* cos_t,
                            const float* sin_t) {
-  const int h2 = d / 2;
+  const int h2 = H2 > 0 ? H2 : d / 2;
+  if (H2 > 0) d = 2 * H2;
   for (long p = first; p < last; ++p) {
     const float* c = cos_t + p * h2;
     const float* s = sin_t + p * h2;
@@ -89,9 +93,11 @@ typedef int I8 __attribute__((vector_size(32)));
 #define ROPE_SWAP_PAIRS(x) __builtin_shuffle(x, I8{1, 0, 3, 2, 5, 4, 7, 6})
 #endif
 
-ROPE_CLONES void interleaved_rows(const float* in, float* out, long first, long last, long heads, int d,
+template <int H2>
+inline void interleaved_rows_impl(const float* in, float* out, long first, long last, long heads, int d,
                                   const float* cos_t, const float* sin_t) {
-  const int h2 = d / 2;
+  const int h2 = H2 > 0 ? H2 : d / 2;
+  if (H2 > 0) d = 2 * H2;
   // The position's table row spread over the d channels once, for all its heads: cc = [c0, c0, c1,
   // c1, …], ss = [−s0, s0, −s1, s1, …], so that y = x ⊙ cc + swap(x) ⊙ ss (M9) reads every array in
   // order and the swap of the two channels of a pair is one in-register shuffle.
@@ -125,6 +131,24 @@ ROPE_CLONES void interleaved_rows(const float* in, float* out, long first, long 
         ya[j + 1] = b * cc[j + 1] + a * ss[j + 1];
       }
     }
+  }
+}
+
+ROPE_CLONES void half_rows(const float* in, float* out, long first, long last, long heads, int d, const float* cos_t,
+                           const float* sin_t) {
+  if (d == 128) {
+    half_rows_impl<64>(in, out, first, last, heads, d, cos_t, sin_t);
+  } else {
+    half_rows_impl<0>(in, out, first, last, heads, d, cos_t, sin_t);
+  }
+}
+
+ROPE_CLONES void interleaved_rows(const float* in, float* out, long first, long last, long heads, int d,
+                                  const float* cos_t, const float* sin_t) {
+  if (d == 128) {
+    interleaved_rows_impl<64>(in, out, first, last, heads, d, cos_t, sin_t);
+  } else {
+    interleaved_rows_impl<0>(in, out, first, last, heads, d, cos_t, sin_t);
   }
 }
 
