@@ -4,7 +4,7 @@ OUT ?= out
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 ROPE := $(BUILD)/bin/rope
 
-.PHONY: all deps build test demo gallery clean
+.PHONY: all deps build test demo gallery bench bench-compare clean
 
 all: build
 
@@ -28,6 +28,18 @@ demo: build
 
 gallery: build
 	/usr/bin/python3 scripts/gallery.py --rope $(ROPE) --out docs
+
+# Google Benchmark programs of bench/ (docs/performance.md); each prints its own table.
+bench: build
+	cmake --build $(BUILD) -j $(JOBS) --target rope_benchmarks
+	for b in $(BUILD)/bench/bench_*; do echo "== $$b"; $$b --benchmark_min_time=0.2 || exit 1; done
+
+# rope against NumPy, PyTorch and the memory bandwidth in one run: ratios, PASS/FAIL per target and the
+# equality checks. Installs the peers' Debian packages (python3-torch, python3-matplotlib) first.
+bench-compare: build
+	bash scripts/install-deps.sh --peers
+	cmake --build $(BUILD) -j $(JOBS) --target rope_benchmarks
+	/usr/bin/python3 bench/compare.py --build $(BUILD)
 
 clean:
 	rm -rf $(BUILD) $(OUT)

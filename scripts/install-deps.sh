@@ -2,6 +2,8 @@
 # Installs, with apt-get, every Debian 12 package that building, testing and drawing rope need,
 # and only the ones that are missing. Safe to run again (it does nothing when all are present).
 # Works as root; uses sudo otherwise.
+#   --peers  also the large packages that only `make bench-compare` needs (PyTorch and matplotlib for
+#            the peers of bench/peers/); `make test` never installs them.
 set -euo pipefail
 
 packages=(
@@ -11,6 +13,12 @@ packages=(
   gnuplot-nox fontconfig fonts-wqy-microhei                  # figures (CJK labels need the font)
   python3-numpy                      # independent references in tests/reference/ only
 )
+if [[ "${1:-}" == "--peers" ]]; then
+  packages+=(python3-torch python3-matplotlib)   # bench/peers/ (make bench-compare) only
+elif [[ $# -gt 0 ]]; then
+  echo "install-deps: unknown option '$1' (the only option is --peers)" >&2
+  exit 2
+fi
 
 missing=()
 for p in "${packages[@]}"; do

@@ -44,6 +44,7 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
       add_precision_command(app),
       add_bound_command(app),
       add_extrapolation_command(app),
+      add_bench_command(app),
   };
 
   try {

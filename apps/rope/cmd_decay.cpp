@@ -101,8 +101,10 @@ struct Curves {
   std::vector<Eigen::VectorXd> stddev;
 };
 
+/// `grid`: true_distances is the evenly spaced grid linspace(max_distance, points), which the bound
+/// then computes by the recurrence of decay_bound_linspace (no cos/sin per term).
 Curves compute(const DecayOptions& opt, DecayKind kind, const std::vector<FrequencySet>& sets,
-               const Eigen::VectorXd& true_distances) {
+               const Eigen::VectorXd& true_distances, bool grid = false) {
   const Eigen::VectorXd distances = seen_distances(opt, true_distances);
   Curves c;
   for (const FrequencySet& set : sets) {
@@ -110,7 +112,9 @@ Curves compute(const DecayOptions& opt, DecayKind kind, const std::vector<Freque
     switch (kind) {
       case DecayKind::Bound: {
         const double scale = opt.normalize ? decay_bound(theta, 0.0) : 1.0;
-        c.value.push_back(decay_bound(theta, distances) / scale);
+        const bool even = grid && !opt.log_x && !opt.rerope_window;  // then distances = linspace(…)
+        c.value.push_back((even ? decay_bound_linspace(theta, opt.max_distance, opt.points) : decay_bound(theta, distances)) /
+                          scale);
         break;
       }
       case DecayKind::Ones: {
@@ -215,7 +219,7 @@ int run_decay(const DecayOptions& opt, std::ostream& out) {
   const auto d = 2 * sets.front().theta.size();
 
   const Eigen::VectorXd distances = opt.log_x ? logspace(opt.max_distance, opt.points) : linspace(opt.max_distance, opt.points);
-  const Curves curves = compute(opt, kind, sets, distances);
+  const Curves curves = compute(opt, kind, sets, distances, true);
 
   Table table{{"distance"}, {distances}};
   for (std::size_t b = 0; b < sets.size(); ++b) {

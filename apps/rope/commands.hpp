@@ -29,5 +29,6 @@ Command add_explain_command(CLI::App& app);
 Command add_precision_command(CLI::App& app);
 Command add_bound_command(CLI::App& app);
 Command add_extrapolation_command(CLI::App& app);
+Command add_bench_command(CLI::App& app);
 
 }  // namespace rope::cli

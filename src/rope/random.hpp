@@ -26,6 +26,14 @@ class Random {
     }
   }
 
+  /// A generator continuing from a given xoshiro256** state (not all zero), e.g. one lane of
+  /// RandomLanes (random_lanes.hpp), so that the lanes can be checked against this scalar generator.
+  static Random from_state(const std::uint64_t (&state)[4]) {
+    Random r(0);
+    for (int i = 0; i < 4; ++i) r.state_[i] = state[i];
+    return r;
+  }
+
   /// The next 64 random bits (xoshiro256**).
   std::uint64_t next() {
     const std::uint64_t result = rotl(state_[1] * 5, 7) * 9;
