@@ -176,6 +176,10 @@ def main():
         # whole process.
         t_version = wall([rope, "--version"], 20)
         r.target("rope --version (ms)", t_version * 1e3, "< 10 ms", t_version < 0.010, unit=" ms")
+        # issue 6: rope bound at L = 10^6, every integer m for every base of the default grid.
+        t_bound = wall([rope, "bound", "--context", "1000000", "--dim", "128"], 1)
+        r.target("rope bound --context 1000000 --dim 128, whole process (s)", t_bound, "< 10 s", t_bound < 10.0,
+                 unit=" s")
         png = os.path.join(tmp, "rope.png")
         t_cli = wall([rope, "decay", "--base", "10000", "--dim", "128", "--png", png], 3)
         if have("matplotlib"):
