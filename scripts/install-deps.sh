@@ -10,6 +10,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev                 # tests and benchmarks
   gnuplot-nox fontconfig fonts-wqy-microhei                  # figures (CJK labels need the font)
   python3-numpy                      # independent references in tests/reference/ only
+  clang libclang-rt-14-dev           # make fuzz: clang++ and libFuzzer (make sanitize uses g++)
 )
 
 missing=()
