@@ -63,7 +63,7 @@ fuzz: deps
 	  if [ -d tests/fuzz/regressions/$$t ]; then \
 	    $(FUZZ_DIR)/tests/fuzz/fuzz_$$t $(abspath tests/fuzz)/regressions/$$t/* || exit 1; fi && \
 	  ASAN_OPTIONS=detect_leaks=1 $(FUZZ_DIR)/tests/fuzz/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) \
-	    -timeout=30 -rss_limit_mb=2048 -max_len=4096 -print_final_stats=1 -artifact_prefix=$(FUZZ_DIR)/ \
+	    -timeout=60 -rss_limit_mb=2048 -max_len=4096 -print_final_stats=1 -artifact_prefix=$(FUZZ_DIR)/ \
 	    $(FUZZ_DIR)/corpus_$$t $(abspath tests/fuzz)/corpus_$$t || exit 1; \
 	done
 
