@@ -113,7 +113,10 @@ def check(path, commands, results, fix_value, option_class, update):
         print(f"errors_doc: {path} matches the sweep")
         return True
     if update:
-        open(path, "w", encoding="utf-8").write(text[:start] + generated + text[end:])
+        import os
+        with open(path + ".tmp", "w", encoding="utf-8") as f:  # the page is replaced only when complete
+            f.write(text[:start] + generated + text[end:])
+        os.replace(path + ".tmp", path)
         print(f"errors_doc: {path} updated")
         return True
     old = text[start:end].splitlines()
