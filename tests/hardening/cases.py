@@ -90,6 +90,7 @@ INPUT_FILES = {"* --config", "inspect file"}
 BASE_ARGS = {
     "apply": ["--position", "1", "--vector", "1,0,0,1"],
     "inspect": ["--model", "llama-3.1-8b"],
+    "verify": ["--trials", "10"],  # 1000 by default: seconds per run under the sanitizers
 }
 
 # Values that are in fact valid for an option (the sweep then also accepts exit 0 or 1, and checks the

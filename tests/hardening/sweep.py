@@ -168,6 +168,7 @@ def run_case(rope, work, index, command, option, value, kind, ok_codes):
 
 def shown_value(value, fix):
     v = re.sub(r"[\udc80-\udcff]", lambda m: "\\x%02x" % (ord(m.group(0)) - 0xDC00), value.replace(fix, "FIX"))
+    v = re.sub(r"[\x00-\x09\x0b-\x1f]", lambda m: "\\x%02x" % ord(m.group(0)), v)
     if len(v) > 40:
         v = v[:20] + f"…({len(v)} chars)"
     return v.replace("\n", "\\n").replace("|", "\\|")
