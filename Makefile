@@ -4,7 +4,7 @@ OUT ?= out
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 ROPE := $(BUILD)/bin/rope
 
-.PHONY: all deps build test demo gallery bench bench-compare clean
+.PHONY: all deps build test demo gallery bench bench-compare clean sanitize fuzz
 
 all: build
 
@@ -40,6 +40,44 @@ bench-compare: build
 	bash scripts/install-deps.sh --peers
 	cmake --build $(BUILD) -j $(JOBS) --target rope_benchmarks
 	/usr/bin/python3 bench/compare.py --build $(BUILD)
+
+# AddressSanitizer + UndefinedBehaviorSanitizer build running the whole test suite. Every report, also
+# from a rope process a test script ran (whatever that test checks), goes to a file in
+# $(SANITIZE_BUILD)/sanitizer-reports/; any such file fails the target.
+SANITIZE_BUILD ?= build-sanitize
+SANITIZE_FLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
+SANITIZE_REPORTS := $(abspath $(SANITIZE_BUILD))/sanitizer-reports
+sanitize: deps
+	cmake -S . -B $(SANITIZE_BUILD) -DCMAKE_BUILD_TYPE=None -DROPE_BUILD_BENCH=OFF -DCMAKE_CXX_FLAGS="$(SANITIZE_FLAGS)" \
+	  -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined"
+	cmake --build $(SANITIZE_BUILD) -j $(JOBS)
+	rm -rf $(SANITIZE_REPORTS) && mkdir -p $(SANITIZE_REPORTS)
+	ASAN_OPTIONS=detect_leaks=1:detect_stack_use_after_return=1:strict_string_checks=1:log_path=$(SANITIZE_REPORTS)/asan \
+	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:log_path=$(SANITIZE_REPORTS)/ubsan \
+	  ctest --test-dir $(SANITIZE_BUILD) --output-on-failure -j $(JOBS)
+	@if [ -n "$$(ls -A $(SANITIZE_REPORTS))" ]; then \
+	  echo "sanitize: sanitizer reports in $(SANITIZE_REPORTS):"; cat $(SANITIZE_REPORTS)/*; exit 1; fi
+	@echo "sanitize: no sanitizer report"
+
+# libFuzzer (clang++): the command line and the config reader, FUZZ_SECONDS each, from the seed
+# corpora in tests/fuzz/ (new inputs go to $(FUZZ_BUILD)/corpus_*, not into the repository). A crash
+# leaves crash-* in $(FUZZ_BUILD) and fails the target: add it to tests/fuzz/regressions/.
+FUZZ_BUILD ?= build-fuzz
+FUZZ_SECONDS ?= 150
+FUZZ_DIR = $(abspath $(FUZZ_BUILD))
+FUZZ_FLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all
+fuzz: deps
+	cmake -S . -B $(FUZZ_BUILD) -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_COMPILER=clang++ -DBUILD_TESTING=OFF \
+	  -DROPE_FUZZ=ON -DCMAKE_CXX_FLAGS="$(FUZZ_FLAGS)" -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined"
+	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target fuzz_cli fuzz_config
+	for t in cli config; do \
+	  mkdir -p $(FUZZ_DIR)/corpus_$$t && \
+	  if [ -d tests/fuzz/regressions/$$t ]; then \
+	    $(FUZZ_DIR)/tests/fuzz/fuzz_$$t $(abspath tests/fuzz)/regressions/$$t/* || exit 1; fi && \
+	  ASAN_OPTIONS=detect_leaks=1 $(FUZZ_DIR)/tests/fuzz/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) \
+	    -timeout=60 -rss_limit_mb=2048 -max_len=4096 -print_final_stats=1 -artifact_prefix=$(FUZZ_DIR)/ \
+	    $(FUZZ_DIR)/corpus_$$t $(abspath tests/fuzz)/corpus_$$t || exit 1; \
+	done
 
 clean:
 	rm -rf $(BUILD) $(OUT)

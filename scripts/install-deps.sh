@@ -12,6 +12,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev                 # tests and benchmarks
   gnuplot-nox fontconfig fonts-wqy-microhei                  # figures (CJK labels need the font)
   python3-numpy                      # independent references in tests/reference/ only
+  clang libclang-rt-14-dev           # make fuzz: clang++ and libFuzzer (make sanitize uses g++)
 )
 if [[ "${1:-}" == "--peers" ]]; then
   packages+=(python3-torch python3-matplotlib)   # bench/peers/ (make bench-compare) only

@@ -4,6 +4,10 @@
 #include <fstream>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <sys/resource.h>
 #include <sys/stat.h>
 
 #include "rope/error.hpp"
@@ -72,6 +76,34 @@ TEST_F(AtomicFile, ParentThatIsAFileIsAnIoError) {
 }
 
 TEST_F(AtomicFile, EmptyPathIsAnIoError) { EXPECT_THROW(write_file_atomically("", "x"), IoError); }
+
+/// In a child process: writes with a 4 kB file-size limit, exits 3 after printing the IoError.
+void write_on_a_full_disk(const std::string& path, const std::string& content) {
+  std::signal(SIGXFSZ, SIG_IGN);
+  rlimit limit{};
+  limit.rlim_cur = limit.rlim_max = 4096;
+  ::setrlimit(RLIMIT_FSIZE, &limit);
+  try {
+    write_file_atomically(path, content);
+  } catch (const IoError& e) {
+    std::fprintf(stderr, "%s\n", e.what());
+    std::exit(3);
+  }
+  std::exit(0);
+}
+
+// A full disk, simulated in a child process by a file-size limit (writes past it fail with EFBIG, as
+// with ENOSPC, once SIGXFSZ is ignored): an IoError naming the path, the old file intact, no temporary.
+TEST_F(AtomicFile, FullDiskIsAnIoErrorAndKeepsTheOldFile) {
+  GTEST_FLAG_SET(death_test_style, "fast");  // fork only: the child writes in this test's directory
+  const fs::path target = dir_ / "out.csv";
+  std::ofstream(target) << "old";
+  const std::string content(100000, 'x');
+  EXPECT_EXIT(write_on_a_full_disk(target.string(), content), ::testing::ExitedWithCode(3),
+              "cannot write '.*out.csv': File too large");
+  EXPECT_EQ(read(target), "old");
+  EXPECT_EQ(entries(), 1u);
+}
 
 }  // namespace
 }  // namespace rope

@@ -71,3 +71,18 @@ TEST(Parse, MessagesStayOnOneLine) {
 
 }  // namespace
 }  // namespace rope
+
+namespace rope {
+namespace {
+
+TEST(ParseHardening, OneSignAtMost) {
+  for (const char* text : {"+-1", "++1", "-+1", "--1", "+-0"}) {
+    EXPECT_THROW(parse_integer(text, "--n"), InvalidArgument) << text;
+    EXPECT_THROW(parse_real(text, "--x"), InvalidArgument) << text;
+  }
+  EXPECT_EQ(parse_integer("+1", "--n"), 1);
+  EXPECT_EQ(parse_real("-1", "--x"), -1.0);
+}
+
+}  // namespace
+}  // namespace rope

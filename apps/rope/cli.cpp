@@ -47,6 +47,17 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
       add_bench_command(app),
   };
 
+  // An empty value ("--csv ''", "--config \"$UNSET\"") is a mistake for every option: refused here
+  // once, for every command, rather than read as "not given".
+  const CLI::Validator non_empty(
+      [](std::string& value) { return value.empty() ? std::string("the value is empty") : std::string(); }, "",
+      "non-empty");
+  for (const auto& command : commands) {
+    for (CLI::Option* option : command.app->get_options()) {
+      if (option->get_type_size_max() > 0) option->check(non_empty);
+    }
+  }
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

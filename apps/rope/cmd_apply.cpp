@@ -39,10 +39,10 @@ std::string join(const Eigen::VectorXd& v) {
 }  // namespace
 
 int run_apply(const ApplyOptions& opt, std::ostream& out) {
-  const std::vector<double> values = parse_real_list(opt.vector, "--vector");
+  const std::vector<double> values = parse_list_argument(opt.vector, "--vector");
   const Eigen::VectorXd x = Eigen::Map<const Eigen::VectorXd>(values.data(), static_cast<Eigen::Index>(values.size()));
   const int d = static_cast<int>(x.size());
-  check_dimension(d, kMaxDim, "vector length d");
+  check_dimension(d, kMaxDenseDim, "vector length d");  // one of the three forms is the dense matrix
   const Text t(parse_lang(opt.lang));
   Eigen::VectorXd theta;
   double base = opt.base;
@@ -104,7 +104,7 @@ Command add_apply_command(CLI::App& app) {
   auto opt = std::make_shared<ApplyOptions>();
   CLI::App* sub = app.add_subcommand("apply", "Rotate a vector by RoPE three ways and compare them");
   add_real_option(*sub, "-m,--position", opt->position, "position m (may be negative or fractional)")->required();
-  sub->add_option("-x,--vector", opt->vector, "the vector, comma-separated: x0,x1,… (even length d)")
+  sub->add_option("-x,--vector", opt->vector, "the vector, comma-separated: x0,x1,… (even length d), or @FILE")
       ->required()
       ->type_name("LIST");
   CLI::Option* base = add_base_option(*sub, opt->base);

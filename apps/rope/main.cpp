@@ -2,5 +2,9 @@
 #include <iostream>
 
 #include "rope/cli.hpp"
+#include "rope/interrupt.hpp"
 
-int main(int argc, char** argv) { return rope::cli::run(argc, argv, std::cout, std::cerr); }
+int main(int argc, char** argv) {
+  rope::install_interrupt_cleanup();  // Ctrl-C leaves no temporary file behind
+  return rope::cli::run(argc, argv, std::cout, std::cerr);
+}

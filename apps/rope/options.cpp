@@ -6,6 +6,7 @@
 #include "rope/csv.hpp"
 #include "rope/error.hpp"
 #include "rope/parse.hpp"
+#include "rope/text_file.hpp"
 
 namespace rope::cli {
 
@@ -59,6 +60,28 @@ CLI::Option* add_reals_option(CLI::App& app, const std::string& name, std::vecto
           help)
       ->default_str(defaults)
       ->type_name("NUM");
+}
+
+std::vector<double> parse_list_argument(const std::string& text, const std::string& what) {
+  if (text.empty() || text[0] != '@') return parse_real_list(text, what);
+  const std::string path = text.substr(1);
+  const std::string content = read_text_file(path, what + " file", kMaxListFileBytes);
+  std::string joined;
+  std::string item;
+  const auto flush = [&] {
+    if (!item.empty()) joined += (joined.empty() ? "" : ",") + item;
+    item.clear();
+  };
+  for (char c : content) {
+    if (c == ',' || c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+      flush();
+    } else {
+      item += c;
+    }
+  }
+  flush();
+  if (joined.empty()) throw InvalidArgument(fmt::format("{} file '{}' holds no numbers", what, path));
+  return parse_real_list(joined, fmt::format("{} file '{}'", what, path));
 }
 
 CLI::Option* add_seed_option(CLI::App& app, std::uint64_t& target, const std::string& help) {

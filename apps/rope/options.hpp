@@ -20,6 +20,12 @@ CLI::Option* add_real_option(CLI::App& app, const std::string& name, double& tar
 CLI::Option* add_reals_option(CLI::App& app, const std::string& name, std::vector<double>& target,
                               const std::string& help);
 
+/// A list of numbers as typed for a list option: "1,0,0,1" (rope/parse.hpp parse_real_list), or
+/// "@FILE" naming a text file (at most kMaxListFileBytes, rope/text_file.hpp) of numbers separated by
+/// commas or white space.
+/// @throws InvalidArgument for a bad list or file content, IoError for a file that cannot be read.
+std::vector<double> parse_list_argument(const std::string& text, const std::string& what);
+
 /// --seed, a non-negative decimal integer.
 CLI::Option* add_seed_option(CLI::App& app, std::uint64_t& target, const std::string& help);
 

@@ -6,6 +6,7 @@
 #include <map>
 #include <sstream>
 
+#include "options.hpp"
 #include "rope/error.hpp"
 #include "rope/frequencies.hpp"
 #include "rope/parse.hpp"
@@ -37,35 +38,6 @@ CLI::Option* add_optional(CLI::App& app, const std::string& name, std::optional<
           help)
       ->type_name(std::is_same_v<T, bool> ? "BOOL" : std::is_same_v<T, long> ? "INT" : "NUM")
       ->group("Scaling");
-}
-
-/// A factor list: "1,1.02,…" or "@FILE" holding numbers separated by commas or white space.
-std::vector<double> factor_list(const std::string& text, const std::string& name) {
-  if (text.empty() || text[0] != '@') return parse_real_list(text, name);
-  const std::string path = text.substr(1);
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw IoError(fmt::format("cannot read {} file '{}': {}", name, path, std::strerror(errno)));
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  std::string content = buffer.str();
-  if (content.size() > kMaxConfigBytes) {
-    throw InvalidArgument(fmt::format("{} file '{}' is larger than {} bytes", name, path, kMaxConfigBytes));
-  }
-  std::string joined;
-  std::string item;
-  const auto flush = [&] {
-    if (!item.empty()) joined += (joined.empty() ? "" : ",") + item;
-    item.clear();
-  };
-  for (char c : content) {
-    if (c == ',' || c == ' ' || c == '\t' || c == '\n' || c == '\r') {
-      flush();
-    } else {
-      item += c;
-    }
-  }
-  flush();
-  return parse_real_list(joined, fmt::format("{} file '{}'", name, path));
 }
 
 }  // namespace
@@ -161,12 +133,12 @@ ModelConfig resolve_model(const ScalingOptions& o, int dim, bool dim_given, doub
   set(r.high_freq_factor, o.high_freq_factor, "high_freq_factor", "high-freq-factor");
   set(r.seq_len, o.seq_len, "seq_len", "seq-len");
   if (!o.short_factor.empty()) {
-    r.short_factor = factor_list(o.short_factor, "--short-factor");
+    r.short_factor = parse_list_argument(o.short_factor, "--short-factor");
     m.origin.push_back({fmt::format("short_factor: {} numbers (--short-factor on the command line)", r.short_factor.size()),
                         fmt::format("short_factor: {} 个数 (命令行的 --short-factor)", r.short_factor.size())});
   }
   if (!o.long_factor.empty()) {
-    r.long_factor = factor_list(o.long_factor, "--long-factor");
+    r.long_factor = parse_list_argument(o.long_factor, "--long-factor");
     m.origin.push_back({fmt::format("long_factor: {} numbers (--long-factor on the command line)", r.long_factor.size()),
                         fmt::format("long_factor: {} 个数 (命令行的 --long-factor)", r.long_factor.size())});
   }

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "rope/error.hpp"
+#include "rope/interrupt.hpp"
 
 namespace rope {
 
@@ -37,10 +38,15 @@ void write_file_atomically(const std::string& path, std::string_view content) {
   std::string temp = (dir / ("." + target.filename().string() + ".tmp-XXXXXX")).string();
   const int fd = ::mkstemp(temp.data());
   if (fd < 0) fail(path, errno);
+  const int slot = register_temp(temp.c_str());  // removed on SIGINT too (interrupt.hpp)
 
+  const auto remove_temp = [&] {
+    ::unlink(temp.c_str());
+    unregister_temp(slot);
+  };
   const auto abandon = [&](int err) {
     ::close(fd);
-    ::unlink(temp.c_str());
+    remove_temp();
     fail(path, err);
   };
   const char* data = content.data();
@@ -57,14 +63,15 @@ void write_file_atomically(const std::string& path, std::string_view content) {
   if (::fchmod(fd, 0666 & ~current_umask()) != 0) abandon(errno);
   if (::close(fd) != 0) {
     const int err = errno;
-    ::unlink(temp.c_str());
+    remove_temp();
     fail(path, err);
   }
   if (::rename(temp.c_str(), path.c_str()) != 0) {
     const int err = errno;
-    ::unlink(temp.c_str());
+    remove_temp();
     fail(path, err);
   }
+  unregister_temp(slot);
 }
 
 }  // namespace rope

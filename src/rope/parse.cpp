@@ -30,6 +30,7 @@ long parse_integer(std::string_view text, std::string_view what) {
   const char* first = text.data();
   const char* last = text.data() + text.size();
   if (first != last && *first == '+') ++first;  // from_chars rejects a leading '+'
+  if (first != text.data() && first != last && *first == '-') first = last;  // "+-1": one sign at most
   long value = 0;
   const auto [end, ec] = std::from_chars(first, last, value, 10);
   if (ec == std::errc::result_out_of_range) {
@@ -45,6 +46,7 @@ double parse_real(std::string_view text, std::string_view what) {
   const char* first = text.data();
   const char* last = text.data() + text.size();
   if (first != last && *first == '+') ++first;
+  if (first != text.data() && first != last && *first == '-') first = last;  // "+-1": one sign at most
   double value = 0.0;
   const auto [end, ec] = std::from_chars(first, last, value, std::chars_format::general);
   if (ec == std::errc::result_out_of_range) {

@@ -18,6 +18,7 @@
 #include <fmt/format.h>
 #include <iterator>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/stat.h>
@@ -28,6 +29,7 @@
 #include "rope/atomic_file.hpp"
 #include "rope/csv.hpp"
 #include "rope/error.hpp"
+#include "rope/interrupt.hpp"
 
 extern char** environ;
 
@@ -844,41 +846,59 @@ class TempFiles {
   TempFiles(const TempFiles&) = delete;
   TempFiles& operator=(const TempFiles&) = delete;
   ~TempFiles() {
-    for (const std::string& p : paths_) ::unlink(p.c_str());
+    for (const auto& [p, slot] : paths_) {
+      ::unlink(p.c_str());
+      unregister_temp(slot);
+    }
   }
-  void add(std::string path) { paths_.push_back(std::move(path)); }
-  void release(const std::string& path) { paths_.erase(std::remove(paths_.begin(), paths_.end(), path), paths_.end()); }
+  /// Also registered for removal on SIGINT (interrupt.hpp).
+  void add(std::string path) {
+    const int slot = register_temp(path.c_str());
+    paths_.emplace_back(std::move(path), slot);
+  }
+  void release(const std::string& path) {
+    for (auto it = paths_.begin(); it != paths_.end();) {
+      if (it->first == path) {
+        unregister_temp(it->second);
+        it = paths_.erase(it);
+      } else {
+        ++it;
+      }
+    }
+  }
 
  private:
-  std::vector<std::string> paths_;
+  std::vector<std::pair<std::string, int>> paths_;
 };
 
 /// A new empty file from a mkstemps template (the suffix length counted from the end), mode 0666 &
-/// ~umask, registered in `temps` before anything can throw. Returns the open descriptor.
-int make_temp(std::string& path, int suffix, TempFiles& temps, const std::string& error_path) {
+/// ~umask, registered in `temps` before anything can throw. Returns the open descriptor. Errors say
+/// "cannot write <what>: <reason>", `what` being the quoted output path or "the gnuplot script in 'DIR'"
+/// (a temporary name in a message would differ from run to run).
+int make_temp(std::string& path, int suffix, TempFiles& temps, const std::string& what) {
   const int fd = ::mkstemps(path.data(), suffix);
-  if (fd < 0) throw IoError(fmt::format("cannot write '{}': {}", error_path, std::strerror(errno)));
+  if (fd < 0) throw IoError(fmt::format("cannot write {}: {}", what, std::strerror(errno)));
   temps.add(path);
   if (::fchmod(fd, 0666 & ~current_umask()) != 0) {
     const int err = errno;
     ::close(fd);
-    throw IoError(fmt::format("cannot write '{}': {}", error_path, std::strerror(err)));
+    throw IoError(fmt::format("cannot write {}: {}", what, std::strerror(err)));
   }
   return fd;
 }
 
-void write_all(int fd, std::string_view content, const std::string& path) {
+void write_all(int fd, std::string_view content, const std::string& what) {
   while (!content.empty()) {
     const ssize_t n = ::write(fd, content.data(), content.size());
     if (n < 0) {
       if (errno == EINTR) continue;
       const int err = errno;
       ::close(fd);
-      throw IoError(fmt::format("cannot write '{}': {}", path, std::strerror(err)));
+      throw IoError(fmt::format("cannot write {}: {}", what, std::strerror(err)));
     }
     content.remove_prefix(static_cast<std::size_t>(n));
   }
-  if (::close(fd) != 0) throw IoError(fmt::format("cannot write '{}': {}", path, std::strerror(errno)));
+  if (::close(fd) != 0) throw IoError(fmt::format("cannot write {}: {}", what, std::strerror(errno)));
 }
 
 struct RunResult {
@@ -939,10 +959,21 @@ RunResult run_program(std::vector<std::string> argv, int capture_fd, double time
   for (std::string& a : argv) args.push_back(a.data());
   args.push_back(nullptr);
   pid_t pid = -1;
+  // The interrupting signals wait until the child is registered: a Ctrl-C right after the spawn still
+  // kills it (interrupt.hpp). The child itself starts with no signal blocked (setsigmask above).
+  sigset_t interrupting, previous;
+  sigemptyset(&interrupting);
+  for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT}) sigaddset(&interrupting, sig);
+  ::pthread_sigmask(SIG_BLOCK, &interrupting, &previous);
   result.spawn_error = ::posix_spawnp(&pid, args[0], &actions, &attr, args.data(), environ);
+  if (result.spawn_error == 0) set_running_child(pid);  // its process group is killed on SIGINT
+  ::pthread_sigmask(SIG_SETMASK, &previous, nullptr);
   posix_spawn_file_actions_destroy(&actions);
   posix_spawnattr_destroy(&attr);
   if (result.spawn_error != 0) return result;
+  struct ChildGuard {
+    ~ChildGuard() { set_running_child(0); }
+  } child_guard;
   write_end.reset();
 
   char buffer[4096];
@@ -1055,18 +1086,21 @@ void render(const Figure& figure, const std::vector<Output>& outputs, const Rend
     const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
     const std::string ext = target.extension().string();
     std::string temp = (dir / ("." + target.filename().string() + ".tmp-XXXXXX" + ext)).string();
-    ::close(make_temp(temp, static_cast<int>(ext.size()), temps, o.path));
+    ::close(make_temp(temp, static_cast<int>(ext.size()), temps, fmt::format("'{}'", o.path)));
     temp_outputs.push_back({temp, o.format});
   }
   const std::string run_script = gnuplot_script(figure, temp_outputs, options.style);
 
   std::string script_path;
+  fs::path temp_dir;
   try {
-    script_path = (fs::temp_directory_path() / "rope-XXXXXX.gp").string();
+    temp_dir = fs::temp_directory_path();
   } catch (const fs::filesystem_error& e) {
     throw IoError(fmt::format("cannot find a directory for temporary files: {}", e.what()));
   }
-  write_all(make_temp(script_path, 3, temps, script_path), run_script, script_path);
+  script_path = (temp_dir / "rope-XXXXXX.gp").string();
+  const std::string script_what = fmt::format("the gnuplot script in '{}'", temp_dir.string());
+  write_all(make_temp(script_path, 3, temps, script_what), run_script, script_what);
 
   const std::string program = gnuplot_program();
   const RunResult r = run_program({program, script_path}, STDERR_FILENO, options.timeout_seconds);

@@ -2,6 +2,9 @@
 
 #include <cmath>
 
+#include <fmt/format.h>
+
+#include "rope/error.hpp"
 #include "rope/frequencies.hpp"
 
 namespace rope {
@@ -19,6 +22,10 @@ Eigen::Matrix<Scalar, 2, 2> rotation_2d(Scalar phi) {
 
 template <typename Scalar>
 Matrix<Scalar> rotation_matrix(const Vector<Scalar>& theta, Scalar m, Layout layout) {
+  if (theta.size() > kMaxDenseDim / 2) {
+    throw InvalidArgument(fmt::format("a dense rotation matrix is limited to d <= {} (got d = {})", kMaxDenseDim,
+                                      2 * theta.size()));
+  }
   const int d = static_cast<int>(2 * theta.size());
   Matrix<Scalar> r = Matrix<Scalar>::Zero(d, d);
   for (int i = 0; i < d / 2; ++i) {

@@ -26,8 +26,12 @@ namespace rope {
 template <typename Scalar>
 Eigen::Matrix<Scalar, 2, 2> rotation_2d(Scalar phi);
 
+/// Largest d of a dense d×d matrix (128 MiB of doubles at 4096): a larger one would exhaust memory.
+inline constexpr int kMaxDenseDim = 4096;
+
 /// R^d_{Θ,m}: block i is R(m·θ_i) placed on the channels of pair i           (M5), (M6)
 /// d = 2·theta.size(). Entries outside the blocks are exactly 0.
+/// @throws InvalidArgument if d > kMaxDenseDim.
 template <typename Scalar>
 Matrix<Scalar> rotation_matrix(const Vector<Scalar>& theta, Scalar m, Layout layout);
 

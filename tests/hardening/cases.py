@@ -1,0 +1,106 @@
+"""The data of the malformed-input sweep (sweep.py) and of docs/errors.md: which bad values each kind of
+option gets, the base command lines, and the few (command, option, value) combinations that are in fact
+valid. Adding a command or an option needs nothing here when its options use the usual type names
+(INT, NUM, LIST, FILE, ...); a new command with a required option needs one line in BASE_ARGS, a new
+type name one line in TYPE_CLASSES.
+"""
+
+# ---------------------------------------------------------------------------------------------------
+# Bad values, by class. Each is (label, value); "{fix}" is replaced by the fixtures directory.
+# "bad" values must give exit 2 or 3 with one line; "extreme" values may also be accepted (exit 0 or
+# 1) but must not crash, hang or exhaust memory.
+
+NUMBER_BAD = [
+    ("NaN", "nan"), ("NaN upper", "NaN"), ("infinity", "inf"), ("-infinity", "-inf"),
+    ("infinity word", "+infinity"), ("overflow", "1e400"), ("-overflow", "-1e400"),
+    ("hex", "0x10"), ("hex float", "0x1p3"), ("locale decimal comma", "1,5"),
+    ("thousands space", "1 000"), ("empty", ""), ("blank", " "), ("trailing junk", "128abc"),
+    ("leading junk", "abc128"), ("word", "ten"),
+    ("newline", "12\n"), ("fullwidth digits", "１２８"),
+    ("dot", "."), ("bare exponent", "1e"), ("two signs", "+-1"), ("NUL-like control", "1\x01"),
+]
+# Integers only: valid reals that are no integers, and integers beyond 64 bits.
+INTEGER_ONLY_BAD = [
+    ("fraction", "1.5"), ("exponent", "1e3"), ("huge integer", "99999999999999999999999"),
+    ("below long", "-9223372036854775809"),
+]
+NUMBER_EXTREME = [
+    ("negative zero", "-0"), ("zero", "0"), ("negative", "-1"), ("int max", "2147483647"),
+    ("long max", "9223372036854775807"), ("huge real", "1e308"), ("-huge real", "-1e308"),
+    ("underflow", "1e-400"), ("denormal", "5e-324"),
+]
+
+LIST_BAD = [
+    ("empty list", ""), ("only comma", ","), ("empty item", "1,,2"), ("trailing comma", "1,0,"),
+    ("blank items", " , "), ("NaN item", "1,nan"), ("junk item", "1,2x"), ("hex item", "1,0x1"),
+    ("overflow item", "1,1e400"), ("@missing", "@{fix}/missing.txt"), ("@directory", "@{fix}"),
+    ("@unreadable", "@/proc/self/mem"), ("@binary", "@{fix}/binary.txt"), ("@huge", "@{fix}/huge.txt"),
+    ("@endless", "@/dev/zero"), ("@empty", "@{fix}/empty.txt"), ("@ alone", "@"),
+    ("@too many items", "@{fix}/many.txt"),
+]
+LIST_EXTREME = [("thousands of items", ",".join(["1"] * 60000)), ("spaces", " 1 , 0 , 0 , 1 ")]
+
+STRING_BAD = [
+    ("empty", ""), ("unknown word", "bogus"), ("newline", "a\nb"),
+    ("gnuplot injection", "x'; system('touch INJECTED'); print '"),
+    ("backquote", "`touch INJECTED`"), ("not UTF-8", "\udcff\udcfe"), ("very long", "x" * 100000),
+]
+STRING_EXTREME = []
+
+OUTPUT_FILE_BAD = [
+    ("a directory", "{fix}"), ("missing directory", "no/such/dir/out.csv"),
+    ("unwritable directory", "/proc/rope-sweep.out"), ("full disk", "FULL_DISK:out.svg"),
+]
+OUTPUT_FILE_EXTREME = []
+
+INPUT_FILE_BAD = [
+    ("missing", "{fix}/missing.json"), ("a directory", "{fix}"), ("unreadable", "/proc/self/mem"),
+    ("binary", "{fix}/binary.txt"), ("huge", "{fix}/huge.txt"), ("endless", "/dev/zero"),
+    ("empty", "{fix}/empty.txt"), ("invalid JSON", "{fix}/invalid.json"),
+    ("deep nesting", "{fix}/deep.json"), ("huge number", "{fix}/huge_number.json"),
+    ("wrong type", "{fix}/wrong_type.json"), ("duplicate key", "{fix}/duplicate.json"),
+    ("empty name", ""),
+]
+OUTPUT_FILE_BAD.append(("empty name", ""))
+INPUT_FILE_EXTREME = []
+
+CLASSES = {
+    "integer": (NUMBER_BAD + INTEGER_ONLY_BAD, NUMBER_EXTREME),
+    "number": (NUMBER_BAD, NUMBER_EXTREME + [v for v in INTEGER_ONLY_BAD if v[0] != "fraction"]),
+    "list": ([v for v in NUMBER_BAD if v[0] != "locale decimal comma"] + LIST_BAD, LIST_EXTREME),
+    "string": (STRING_BAD, STRING_EXTREME),
+    "output": (OUTPUT_FILE_BAD, OUTPUT_FILE_EXTREME),
+    "input": (INPUT_FILE_BAD, INPUT_FILE_EXTREME),
+}
+
+# CLI11 type name (as --help shows it) -> class. Unknown type names are swept as "string".
+TYPE_CLASSES = {
+    "INT": "integer", "NUM": "number", "K": "number", "W": "number", "M": "number",
+    "LIST": "list", "a,b": "list",
+    "FILE": "output",
+    "TEXT": "string", "LANG": "string", "LAYOUT": "string", "KIND": "string", "ENC": "string",
+    "NAME": "string", "TYPE": "string", "BOOL": "string",
+}
+# Options whose FILE is read, not written: "command option" or "* option".
+INPUT_FILES = {"* --config", "inspect file"}
+
+# ---------------------------------------------------------------------------------------------------
+# A valid command line for each command that needs required options (the swept option replaces the
+# one of the same name).
+BASE_ARGS = {
+    "apply": ["--position", "1", "--vector", "1,0,0,1"],
+    "inspect": ["--model", "llama-3.1-8b"],
+    "verify": ["--trials", "10"],  # 1000 by default: seconds per run under the sanitizers
+    "bound": ["--context", "1024"],
+    "extrapolation": ["--train-length", "4096"],
+    # Small jobs: their defaults (10^6 positions, 10^5 distances timed 3 times) are slow under the sanitizers.
+    "precision": ["--max-position", "1000", "--samples", "2", "--points", "5"],
+    "bench": ["--seq", "2", "--points", "100", "--repeat", "1"],
+}
+
+# Values that are in fact valid for an option (the sweep then also accepts exit 0 or 1, and checks the
+# rest: no crash, one line, no partial file). Keys "command option" ("*" for any command); value: the
+# labels, or "*" for all, and why.
+ACCEPTED = {
+    "* --title": ("*", "any text is a title (the sweep gives it without a figure: refused as needing one)"),
+}
