@@ -11,6 +11,7 @@
 #include <Eigen/Core>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 namespace rope {
@@ -63,6 +64,31 @@ template <>
 struct ScalarOf<DType::BF16> {
   using type = Eigen::bfloat16;
 };
+
+/// The type in which T's sums and dot products accumulate (P6), (P10): float32 for the 16-bit types,
+/// T itself otherwise, as GPU kernels do.
+template <typename T>
+struct Accumulator {
+  using type = T;
+};
+template <>
+struct Accumulator<Eigen::half> {
+  using type = float;
+};
+template <>
+struct Accumulator<Eigen::bfloat16> {
+  using type = float;
+};
+
+/// A value of any of the four types as a double (exactly: each converts to float32 without rounding).
+template <typename T>
+double to_double(T x) {
+  if constexpr (std::is_same_v<T, double> || std::is_same_v<T, float>) {
+    return static_cast<double>(x);
+  } else {
+    return static_cast<double>(static_cast<float>(x));  // Eigen::half, Eigen::bfloat16
+  }
+}
 
 /// Integer positions 0 … P that the type cannot keep apart (P2): they round to a value that another
 /// position also rounds to.

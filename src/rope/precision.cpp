@@ -92,29 +92,6 @@ double angle_error(double computed, long double exact) {
 
 double finite_or_inf(double x) { return std::isfinite(x) ? x : std::numeric_limits<double>::infinity(); }
 
-/// The type in which T's dot products accumulate (P6).
-template <typename T>
-struct Accumulator {
-  using type = T;
-};
-template <>
-struct Accumulator<Eigen::half> {
-  using type = float;
-};
-template <>
-struct Accumulator<Eigen::bfloat16> {
-  using type = float;
-};
-
-template <typename T>
-double to_double(T x) {
-  return static_cast<double>(static_cast<float>(x));
-}
-template <>
-double to_double<double>(double x) {
-  return x;
-}
-
 /// ⟨a, b⟩ accumulated in Accumulator<T>, rounded to T, as a double (P6).
 template <typename T>
 double dot_in(const Vector<T>& a, const Vector<T>& b) {

@@ -76,28 +76,6 @@ bool VerifyReport::all_passed() const {
 
 namespace {
 
-/// The type T's sums accumulate in (P10): float32 for the 16-bit types, T otherwise.
-template <typename T>
-struct Accumulator {
-  using type = T;
-};
-template <>
-struct Accumulator<Eigen::half> {
-  using type = float;
-};
-template <>
-struct Accumulator<Eigen::bfloat16> {
-  using type = float;
-};
-
-template <typename T>
-double as_double(T x) {
-  if constexpr (std::is_same_v<T, double> || std::is_same_v<T, float>) {
-    return static_cast<double>(x);
-  } else {
-    return static_cast<double>(static_cast<float>(x));  // Eigen::half, Eigen::bfloat16
-  }
-}
 
 /// ⟨a, b⟩ accumulated in Accumulator<T> and rounded to T, as a double.
 template <typename T>
@@ -106,7 +84,7 @@ double dot_in(const Vector<T>& a, const Vector<T>& b) {
     return a.dot(b);
   } else {
     using A = typename Accumulator<T>::type;
-    return as_double(static_cast<T>(a.template cast<A>().dot(b.template cast<A>())));
+    return to_double(static_cast<T>(a.template cast<A>().dot(b.template cast<A>())));
   }
 }
 
@@ -116,7 +94,7 @@ double norm_in(const Vector<T>& a) {
     return a.norm();
   } else {
     using A = typename Accumulator<T>::type;
-    return as_double(static_cast<T>(a.template cast<A>().norm()));
+    return to_double(static_cast<T>(a.template cast<A>().norm()));
   }
 }
 
@@ -219,7 +197,7 @@ VerifyReport verify_in(const VerifySettings& s) {
         det = Rm.determinant();
       } else {
         using A = typename Accumulator<T>::type;
-        det = as_double(static_cast<T>(Rm.template cast<A>().determinant()));
+        det = to_double(static_cast<T>(Rm.template cast<A>().determinant()));
       }
       orthogonal.add(std::max(max_abs(to_double_matrix(RtR - identity)), std::abs(det - 1.0)), 1.0);
       // (M7) composition R_m R_n = R_{m+n}.
