@@ -12,6 +12,7 @@ namespace rope::test {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 /// A word of English prose: two or more letters, nothing else. Identifiers (rope_theta, --dim, R_m,
 /// Llama-3.1, x0) are not words, so they may stand in Chinese text.
@@ -187,6 +188,18 @@ TEST(Lang, InspectTranslatesTheReadersNotesAndTheScalingWarnings) {
   const Result l = rope_cli({"inspect", "--list", "--lang", "zh"});
   EXPECT_THAT(l.out, HasSubstr("13 个模型预设"));
   EXPECT_THAT(l.out, HasSubstr("Llama 3.1 8B:llama3 缩放 f=8"));
+}
+
+TEST(Lang, VerifyNamesItsIdentitiesInChineseAndKeepsTheEnglishNamesInCsv) {
+  const Result zh = rope_cli({"verify", "--trials", "5", "--lang", "zh"});
+  ASSERT_EQ(zh.code, 0) << zh.err;
+  for (const char* name : {"相对位置", "正交性", "复合", "模长不变", "平移不变", "三种算法", "两种排列", "正弦编码(对照)",
+                           "逐元素 = 矩阵 = 复数"}) {
+    EXPECT_THAT(zh.out, HasSubstr(name));
+  }
+  const Result csv = rope_cli({"verify", "--trials", "5", "--lang", "zh", "--csv", "-"});
+  EXPECT_THAT(csv.out, HasSubstr("\"shift invariance\""));
+  EXPECT_THAT(csv.out, Not(HasSubstr("平移不变")));
 }
 
 TEST(Lang, EveryCommandTakesLangWithoutAFigureAndRejectsOtherLanguages) {

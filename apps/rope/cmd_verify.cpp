@@ -33,20 +33,6 @@ std::string verdict(const IdentityResult& r, const Text& t) {
   return r.passed() ? t("PASS", "通过") : t("FAIL", "失败");
 }
 
-/// The identity's name and formula for people; CSV and JSON keep rope/verify.cpp's English names.
-std::pair<std::string, std::string> shown(const IdentityResult& r, const Text& t) {
-  if (!t.zh()) return {r.name, r.formula};
-  static const std::pair<const char*, const char*> kNames[] = {
-      {"relative position", "相对位置"}, {"orthogonality", "正交性"},   {"composition", "复合"},
-      {"norm", "模长不变"},              {"shift invariance", "平移不变"}, {"three forms", "三种算法"},
-      {"layouts", "两种排列"},           {"sinusoidal (contrast)", "正弦编码(对照)"}};
-  std::string name = r.name;
-  for (const auto& [en, zh] : kNames) {
-    if (r.name == en) name = zh;
-  }
-  return {name, r.formula == "elementwise = matrix = complex" ? "逐元素 = 矩阵 = 复数" : r.formula};
-}
-
 std::string csv_row(const IdentityResult& r) {
   return fmt::format("\"{}\",\"{}\",\"{}\",{},{},{},{},{},{}\n", r.name, r.formula, r.equation, r.samples,
                      format_number(r.max_abs_error), format_number(r.max_rel_error), format_number(r.tolerance),
@@ -141,8 +127,8 @@ int run_verify(const VerifyOptions& opt, std::ostream& out) {
   }
   out << '\n';
   const auto row = [&](const std::string& number, const IdentityResult& r) {
-    const auto [name, formula] = shown(r, t);
-    out << fmt::format("{:>2}  {:<21} {:<42} {:<10} {:>8}  {:>9.2e}  {:>9.2e}  {:>9.2e}  {}\n", number, name, formula,
+    out << fmt::format("{:>2}  {:<21} {:<42} {:<10} {:>8}  {:>9.2e}  {:>9.2e}  {:>9.2e}  {}\n", number,
+                       t.zh() ? r.name_zh : r.name, t.zh() ? r.formula_zh : r.formula,
                        r.equation, r.samples, r.max_abs_error, r.max_rel_error, r.tolerance, verdict(r, t));
   };
   out << fmt::format("{:>2}  {:<21} {:<42} {:<10} {:>8}  {:>9}  {:>9}  {:>9}  {}\n", "#", t("identity", "恒等式"),

@@ -39,9 +39,11 @@ void check_settings(const VerifySettings& s) {
 /// Running maxima of one identity.
 class Row {
  public:
-  Row(std::string name, std::string formula, std::string equation, double tolerance, double cap = INFINITY) {
-    result_.name = std::move(name);
-    result_.formula = std::move(formula);
+  Row(Message name, Message formula, std::string equation, double tolerance, double cap = INFINITY) {
+    result_.name = std::move(name.en);
+    result_.name_zh = std::move(name.zh);
+    result_.formula = std::move(formula.en);
+    result_.formula_zh = std::move(formula.zh);
     result_.equation = std::move(equation);
     result_.tolerance = std::min(tolerance, cap);  // (P11)
     result_.capped = tolerance > cap;
@@ -133,14 +135,14 @@ VerifyReport verify_in(const VerifySettings& s) {
   const auto at = [](double position) { return static_cast<T>(position); };  // positions cast to T (P3)
 
   const double score_cap = score_tolerance_cap(d);  // (P11); 1 for vectors and matrices
-  Row relative("relative position", "<R_m q, R_n k> = q^T R_{n-m} k", "(M8)", tol(2 * pmax), score_cap);
-  Row orthogonal("orthogonality", "R_m^T R_m = I, det R_m = 1", "(M7)", tol(pmax), 1.0);
-  Row compose("composition", "R_a R_b = R_{a+b}", "(M7)", tol(2 * pmax), 1.0);
-  Row norm("norm", "|R_m q| = |q|", "(M7)", tol(pmax), 1.0);
-  Row shift("shift invariance", "<R_{m+c} q, R_{n+c} k> = <R_m q, R_n k>", "(M8)", tol(6 * pmax), score_cap);
-  Row forms("three forms", "elementwise = matrix = complex", "(M9) (M10)", tol(pmax), 1.0);
-  Row layouts("layouts", "R_half = P R_interleaved P^T", "(M6)", 0.0);
-  Row contrast("sinusoidal (contrast)", "<q+p_{m+c}, k+p_{n+c}> = <q+p_m, k+p_n>", "(M12)",
+  Row relative({"relative position", "相对位置"}, Message::same("<R_m q, R_n k> = q^T R_{n-m} k"), "(M8)", tol(2 * pmax), score_cap);
+  Row orthogonal({"orthogonality", "正交性"}, Message::same("R_m^T R_m = I, det R_m = 1"), "(M7)", tol(pmax), 1.0);
+  Row compose({"composition", "复合"}, Message::same("R_a R_b = R_{a+b}"), "(M7)", tol(2 * pmax), 1.0);
+  Row norm({"norm", "模长不变"}, Message::same("|R_m q| = |q|"), "(M7)", tol(pmax), 1.0);
+  Row shift({"shift invariance", "平移不变"}, Message::same("<R_{m+c} q, R_{n+c} k> = <R_m q, R_n k>"), "(M8)", tol(6 * pmax), score_cap);
+  Row forms({"three forms", "三种算法"}, {"elementwise = matrix = complex", "逐元素 = 矩阵 = 复数"}, "(M9) (M10)", tol(pmax), 1.0);
+  Row layouts({"layouts", "两种排列"}, Message::same("R_half = P R_interleaved P^T"), "(M6)", 0.0);
+  Row contrast({"sinusoidal (contrast)", "正弦编码(对照)"}, Message::same("<q+p_{m+c}, k+p_{n+c}> = <q+p_m, k+p_n>"), "(M12)",
                tol(6 * pmax), score_cap);
 
   const long dense = dense_samples(d, s.trials);

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "rope/dtype.hpp"
+#include "rope/message.hpp"
 #include "rope/random.hpp"
 #include "rope/types.hpp"
 
@@ -56,8 +57,10 @@ double score_tolerance_cap(int d);
 
 /// One row of the report: both sides of an identity compared over `samples` draws.
 struct IdentityResult {
-  std::string name;      ///< short name, e.g. "relative position"
+  std::string name;      ///< short name, e.g. "relative position" (the CSV and JSON key)
   std::string formula;   ///< e.g. "<R_m q, R_n k> = q^T R_{n-m} k"
+  std::string name_zh;     ///< the name in Chinese, for `--lang zh`
+  std::string formula_zh;  ///< the formula in Chinese (the same unless it has words)
   std::string equation;  ///< where docs/math.md derives it, e.g. "(M8)"
   long samples = 0;
   double max_abs_error = 0.0;  ///< max |Δ| over the samples
