@@ -10,10 +10,10 @@
 #include <string>
 #include <vector>
 
-#include "rope/frequencies.hpp"
-#include "rope/random_lanes.hpp"
-#include "rope/simd.hpp"
-#include "rope/tensor_apply.hpp"
+#include "rope/core/frequencies.hpp"
+#include "rope/core/random_lanes.hpp"
+#include "rope/core/simd.hpp"
+#include "rope/core/tensor_apply.hpp"
 
 namespace {
 

@@ -2,8 +2,8 @@
 // (decay_bound: a cos/sin per term), and the scaling of the recurrence with d and with the points.
 #include <benchmark/benchmark.h>
 
-#include "rope/decay.hpp"
-#include "rope/frequencies.hpp"
+#include "rope/analysis/decay.hpp"
+#include "rope/core/frequencies.hpp"
 
 namespace {
 

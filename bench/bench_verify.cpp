@@ -3,10 +3,10 @@
 
 #include <vector>
 
-#include "rope/frequencies.hpp"
-#include "rope/identity_check.hpp"
-#include "rope/random.hpp"
-#include "rope/random_lanes.hpp"
+#include "rope/core/frequencies.hpp"
+#include "rope/analysis/identity_check.hpp"
+#include "rope/core/random.hpp"
+#include "rope/core/random_lanes.hpp"
 
 namespace {
 

@@ -21,7 +21,7 @@
 #include <unistd.h>
 #include <vector>
 
-#include "rope/cli.hpp"
+#include "rope/cli/cli.hpp"
 
 namespace {
 

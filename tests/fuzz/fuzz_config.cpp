@@ -1,4 +1,4 @@
-// libFuzzer target over the config.json reader (rope/model_config.hpp): any bytes either parse into a
+// libFuzzer target over the config.json reader (rope/models/model_config.hpp): any bytes either parse into a
 // model whose frequencies can be computed, or give InvalidArgument with a one-line message; anything else (another exception, a crash, a
 // sanitizer report, a hang) is a bug.
 #include <cstdint>
@@ -7,9 +7,9 @@
 #include <string>
 #include <string_view>
 
-#include "rope/error.hpp"
-#include "rope/model_config.hpp"
-#include "rope/scaling.hpp"
+#include "rope/core/error.hpp"
+#include "rope/models/model_config.hpp"
+#include "rope/models/scaling.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Ctrl-C (SIGINT) and SIGTERM while rope waits for gnuplot: rope dies of the signal, and leaves no
-temporary output, no gnuplot script and no running gnuplot behind (src/rope/interrupt.hpp).
+temporary output, no gnuplot script and no running gnuplot behind (src/rope/io/interrupt.hpp).
 
 gnuplot is replaced (ROPE_GNUPLOT) by a script that records its process id and sleeps, so the signal
 arrives while the temporary output and the script exist."""

@@ -4,7 +4,7 @@
 The same experiment written again with NumPy's own float32 and float16 arithmetic and a bfloat16
 emulated by bit truncation of float32 with round-to-nearest-even; the exact values in np.longdouble
 (x86 80-bit). The random pairs come from a Python re-implementation of xoshiro256** seeded by
-SplitMix64 with Box-Muller normals (src/rope/random.hpp's published algorithm), so both sides see the
+SplitMix64 with Box-Muller normals (src/rope/core/random.hpp's published algorithm), so both sides see the
 same q, k. d = 128, base 1e4, interleaved layout, 4 pairs, n = m + 5, seed 2104.
 
 Writes precision_d128_base10000.csv next to this script: header curve,position,angle,vector,identity.

@@ -1,0 +1,432 @@
+// rope attention: the attention matrix softmax(QKᵀ/√d) of random queries and keys under RoPE, the
+// additive sinusoidal encoding, ALiBi or no encoding, and the shift test: move every position by C and
+// see whether the scores change (docs/math.md (M8), (M12), (M13); Press et al. 2021 for ALiBi).
+#include <filesystem>
+#include <fmt/format.h>
+#include <memory>
+
+#include "rope/cli/commands.hpp"
+#include "rope/cli/exit_codes.hpp"
+#include "rope/cli/figure_options.hpp"
+#include "rope/cli/options.hpp"
+#include "rope/cli/output.hpp"
+#include "rope/analysis/alibi.hpp"
+#include "rope/analysis/attention.hpp"
+#include "rope/io/csv.hpp"
+#include "rope/core/error.hpp"
+#include "rope/core/random.hpp"
+
+namespace rope::cli {
+
+/// Matrices are printed up to this many tokens; beyond, the CSV or the figure shows them.
+inline constexpr int kMaxPrintedTokens = 16;
+/// A heatmap with more rows than the figure has pixels shows nothing more (and makes gnuplot slow).
+inline constexpr int kMaxFigureTokens = 512;
+/// |C| for --shift: beyond, the (M13) tolerance of RoPE grows past 1e-5 of the score.
+inline constexpr long kMaxShift = 1'000'000'000;
+
+struct AttentionOptions {
+  int tokens = 8;
+  int dim = 8;
+  std::string encoding = "rope";
+  long shift = 0;
+  bool has_shift = false;
+  bool causal = false;
+  bool compare = false;
+  std::uint64_t seed = kDefaultSeed;
+  double base = kDefaultBase;
+  int heads = 8;
+  int head = 1;
+  bool base_given = false;
+  bool alibi_given = false;     ///< --heads or --head
+  bool encoding_given = false;
+  std::string csv;
+  FigureOptions figure;
+};
+
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr Encoding kAllEncodings[] = {Encoding::Rope, Encoding::Sinusoidal, Encoding::Alibi, Encoding::None};
+
+/// FILE with "_suffix" before its extension: out/att.png → out/att_rope.png.
+std::string with_suffix(const std::string& path, const std::string& suffix) {
+  if (path.empty()) return path;
+  const fs::path p(path);
+  return (p.parent_path() / (p.stem().string() + "_" + suffix + p.extension().string())).string();
+}
+
+/// The figure options of one of several figures: every file with "_suffix", and a --title followed by
+/// "(suffix)" so that the figures can be told apart.
+FigureOptions figure_with_suffix(FigureOptions f, const std::string& suffix) {
+  for (std::string* path : {&f.png, &f.svg, &f.pdf, &f.output, &f.keep_script}) *path = with_suffix(*path, suffix);
+  if (!f.title.empty()) f.title += " (" + suffix + ")";
+  return f;
+}
+
+/// One cell per entry, 6 decimals, exact zeros as a plain 0 (the causal mask). With `shortest`, the
+/// shortest exact form instead while every entry has one of at most 9 characters (−0.5, −1.5, −0.125).
+void print_matrix(std::ostream& out, const Eigen::MatrixXd& m, bool shortest) {
+  for (Eigen::Index k = 0; k < m.size() && shortest; ++k) shortest = format_number(m.data()[k]).size() <= 9;
+  std::vector<std::string> cells;
+  std::size_t width = 3;
+  for (Eigen::Index i = 0; i < m.rows(); ++i) {
+    for (Eigen::Index j = 0; j < m.cols(); ++j) {
+      cells.push_back(m(i, j) == 0.0 ? "0" : shortest ? format_number(m(i, j)) : fmt::format("{:.6f}", m(i, j)));
+      width = std::max(width, cells.back().size());
+    }
+  }
+  std::string header = fmt::format("{:>4}", "i\\j");
+  for (Eigen::Index j = 0; j < m.cols(); ++j) header += fmt::format("  {:>{}}", j, width);
+  out << header << '\n';
+  for (Eigen::Index i = 0; i < m.rows(); ++i) {
+    std::string line = fmt::format("{:>4}", i);
+    for (Eigen::Index j = 0; j < m.cols(); ++j) line += fmt::format("  {:>{}}", cells[static_cast<std::size_t>(i * m.cols() + j)], width);
+    out << line << '\n';
+  }
+}
+
+struct Setup {
+  AttentionSettings settings;
+  double slope = 0.0;  ///< ALiBi's m
+};
+
+Setup setup_for(const AttentionOptions& opt, Encoding encoding) {
+  Setup s;
+  s.settings.encoding = encoding;
+  s.settings.base = opt.base;
+  s.settings.causal = opt.causal;
+  if (encoding == Encoding::Alibi) {
+    s.slope = alibi_slopes(opt.heads)[static_cast<std::size_t>(opt.head - 1)];
+    s.settings.alibi_slope = s.slope;
+  }
+  return s;
+}
+
+/// The score formula of each encoding, as printed.
+std::string formula(Encoding e, const Text& t) {
+  switch (e) {
+    case Encoding::Rope:
+      return t("s_ij = <R_i q_i, R_j k_j>/√d, R_p the rotation of position p (docs/math.md (M5), (M8))",
+               "s_ij = <R_i q_i, R_j k_j>/√d,R_p 是位置 p 的旋转(docs/math.md (M5), (M8))");
+    case Encoding::Sinusoidal:
+      return t("s_ij = <q_i + p_i, k_j + p_j>/√d, p_t the sinusoidal encoding of position t (docs/math.md (M12))",
+               "s_ij = <q_i + p_i, k_j + p_j>/√d,p_t 是位置 t 的正弦编码(docs/math.md (M12))");
+    case Encoding::Alibi: return "s_ij = q_i·k_j/√d − m·|i − j| (Press et al. 2021, arXiv:2108.12409)";
+    default: return t("s_ij = q_i·k_j/√d: no position enters the score", "s_ij = q_i·k_j/√d:得分中不含任何位置");
+  }
+}
+
+std::string title_of(Encoding e, const Setup& s, const AttentionOptions& opt, const Text& t) {
+  switch (e) {
+    case Encoding::Rope: return fmt::format("RoPE, base = {}", format_number(opt.base));
+    case Encoding::Sinusoidal: return t.format("additive sinusoidal, base = {}", "加性正弦编码,base = {}", format_number(opt.base));
+    case Encoding::Alibi:
+      return t.format("ALiBi, m = {} (head {} of {})", "ALiBi,m = {0}(共 {2} 个头中的第 {1} 个)", format_number(s.slope), opt.head,
+                      opt.heads);
+    default: return t("no position encoding", "无位置编码");
+  }
+}
+
+std::string figure_name(Encoding e, const Setup& s, const FigureOptions& f) {
+  switch (e) {
+    case Encoding::Rope: return "RoPE";
+    case Encoding::Sinusoidal: return f.text("additive sinusoidal", "加性正弦编码");
+    case Encoding::Alibi: return fmt::format(f.text("ALiBi, m = {}", "ALiBi，m = {}"), format_number(s.slope));
+    default: return f.text("no position encoding", "无位置编码");
+  }
+}
+
+/// The weights as drawn: those below max/256, one step of a 256-colour palette, are drawn as 0. The eye
+/// cannot tell them from 0, and a colour range that starts at a tiny non-zero value (1e-7) makes gnuplot
+/// label the colorbar 0.000000 … 0.500000.
+Eigen::MatrixXd for_display(Eigen::MatrixXd a) {
+  const double floor = a.maxCoeff() / 256;
+  for (Eigen::Index k = 0; k < a.size(); ++k) {
+    if (a.data()[k] < floor) a.data()[k] = 0.0;
+  }
+  return a;
+}
+
+plot::Figure attention_figure(const AttentionOptions& opt, Encoding e, const Setup& s, const Eigen::MatrixXd& a) {
+  const FigureOptions& f = opt.figure;
+  plot::Figure fig;
+  fig.title = fmt::format(f.text("attention A = softmax(QKᵀ/√d), {}: {} tokens, d = {}{}", "注意力 A = softmax(QKᵀ/√d)，{}：{} 个词元，d = {}{}"),
+                          figure_name(e, s, f), opt.tokens, opt.dim, opt.causal ? f.text(", causal", "，因果掩码") : "");
+  fig.xlabel = f.text("key j", "键 j");
+  fig.ylabel = f.text("query i", "查询 i");
+  plot::Heatmap h;
+  h.z = for_display(a);
+  h.diverging = false;
+  h.rows_downward = true;
+  // No colorbar label: the title names the colour, and gnuplot clips a label beside long tick labels
+  // such as 0.00500 (plot.hpp leaves no room for it).
+  fig.heatmap = h;
+  return fig;
+}
+
+plot::Figure bias_figure(const AttentionOptions& opt, const Setup& s, const Eigen::MatrixXd& bias) {
+  const FigureOptions& f = opt.figure;
+  plot::Figure fig;
+  fig.title = fmt::format(f.text("ALiBi bias −m·|i − j| added to s_ij: m = {} (head {} of {}), {} tokens",
+                                 "ALiBi 偏置 −m·|i − j|（加到 s_ij 上）：m = {}（第 {} 个头，共 {} 个），{} 个词元"),
+                          format_number(s.slope), opt.head, opt.heads, opt.tokens);
+  fig.xlabel = f.text("key j", "键 j");
+  fig.ylabel = f.text("query i", "查询 i");
+  plot::Heatmap h;
+  h.z = bias;
+  h.diverging = false;  // bright 0 on the diagonal, darker with distance, as A fades
+  h.rows_downward = true;
+  fig.heatmap = h;
+  return fig;
+}
+
+/// "0.5, 0.25, …, 0.00390625": all slopes up to 8 heads, else the first four and the last.
+std::string slope_list(int heads) {
+  const std::vector<double> m = alibi_slopes(heads);
+  std::vector<std::string> shown;
+  for (std::size_t h = 0; h < m.size(); ++h) {
+    if (m.size() <= 8 || h < 4 || h + 1 == m.size()) shown.push_back(format_number(m[h]));
+    if (m.size() > 8 && h == 4) shown.push_back("…");
+  }
+  return fmt::format("{}", fmt::join(shown, ", "));
+}
+
+std::string sci(double x) { return x == 0.0 ? std::string("0") : fmt::format("{:.2e}", x); }
+
+/// One row of the shift table and whether it is what the encoding promises.
+struct ShiftRow {
+  Encoding encoding;
+  ShiftReport report;
+  bool ok;
+  std::string verdict;
+};
+
+ShiftRow judge(Encoding e, const ShiftReport& r, const Text& t) {
+  const std::string bug = t("CHANGED (a bug)", "改变了(这是错误)");
+  switch (e) {
+    case Encoding::Rope:
+      return {e, r, r.within_rounding(),
+              r.within_rounding() ? t("invariant: rounding only, within the tolerance", "不变:只有舍入误差,在容差之内")
+                                  : t("CHANGED beyond rounding (a bug)", "改变超出舍入误差(这是错误)")};
+    case Encoding::Sinusoidal:
+      return {e, r, true,
+              r.within_rounding() ? t("unchanged for these q, k", "对这些 q、k 没有改变") : t("changed: leaks absolute position", "改变了:泄露绝对位置")};
+    case Encoding::Alibi:
+      return {e, r, r.max_abs_change == 0.0, r.max_abs_change == 0.0 ? t("invariant: exactly", "不变:精确相等") : bug};
+    default:
+      return {e, r, r.max_abs_change == 0.0,
+              r.max_abs_change == 0.0 ? t("invariant: trivially, position-blind", "不变:显然如此,它看不到位置") : bug};
+  }
+}
+
+void print_shift_table(std::ostream& out, const AttentionOptions& opt, const std::vector<ShiftRow>& rows, const Text& t) {
+  out << t.format("shift test: every position moves by C = {} (positions 0 … {} → {} … {}), same q_i and k_j\n",
+                  "平移检验:每个位置都移动 C = {}(位置 0 … {} → {} … {}),q_i 和 k_j 不变\n", opt.shift, opt.tokens - 1, opt.shift,
+                  opt.shift + opt.tokens - 1);
+  out << t("  |Δ|/S with S = ‖q_i‖‖k_j‖/√d; tolerance 8·ε·(d + M) on it, M = |i| + |j| + |i + C| + |j + C| (M13)\n\n",
+           "  |Δ|/S,其中 S = ‖q_i‖‖k_j‖/√d;它的容差为 8·ε·(d + M),M = |i| + |j| + |i + C| + |j + C| (M13)\n\n");
+  out << fmt::format("  {:<11}  {:>12}  {:>10}  {:>10}  {:>12}  {}\n", t("encoding", "编码"), "max |Δ s_ij|", "max |Δ|/S",
+                     t("tolerance", "容差"), "max |Δ A_ij|", t("result", "结果"));
+  for (const ShiftRow& row : rows) {
+    const ShiftReport& r = row.report;
+    const bool exact = row.encoding == Encoding::Alibi || row.encoding == Encoding::None;
+    out << fmt::format("  {:<11}  {:>12}  {:>10}  {:>10}  {:>12}  {}\n", to_string(row.encoding), sci(r.max_abs_change),
+                       sci(r.max_rel_change), exact ? t("0 (exact)", "0(精确)") : sci(r.tolerance), sci(r.max_weight_change),
+                       row.verdict);
+  }
+  out << '\n';
+  for (const ShiftRow& row : rows) {
+    switch (row.encoding) {
+      case Encoding::Rope:
+        out << t.format("  rope: s_ij depends on j − i only (M8); what changes is rounding, here M <= {}\n",
+                        "  rope:s_ij 只取决于 j − i (M8);改变的只是舍入误差,这里 M <= {}\n",
+                        format_number(row.report.position_budget));
+        break;
+      case Encoding::Sinusoidal:
+        out << t("  sinusoidal: the cross terms q_i·p_j and p_i·k_j depend on i and j separately (M12)\n",
+                 "  sinusoidal:交叉项 q_i·p_j 和 p_i·k_j 分别依赖 i 和 j (M12)\n");
+        break;
+      case Encoding::Alibi:
+        out << t("  alibi: the bias −m·|i − j| depends on i − j only, and integer positions subtract exactly\n",
+                 "  alibi:偏置 −m·|i − j| 只取决于 i − j,而且整数位置相减没有误差\n");
+        break;
+      default:
+        out << t("  none: no position enters the score, so nothing can change; it is position-blind:\n"
+                 "        reordering the tokens only reorders the rows and columns of A\n",
+                 "  none:得分中不含位置,所以什么都不会变;它看不到位置:\n"
+                 "        打乱词元的顺序只会打乱 A 的行和列\n");
+        break;
+    }
+  }
+}
+
+void check_options(const AttentionOptions& opt) {
+  if (opt.tokens < 1 || opt.tokens > kMaxAttentionTokens) {
+    throw InvalidArgument(fmt::format("--tokens must be between 1 and {} (got {})", kMaxAttentionTokens, opt.tokens));
+  }
+  check_dimension(opt.dim, kMaxAttentionDim, "--dim");
+  const Encoding encoding = parse_encoding(opt.encoding);
+  if (opt.compare && opt.encoding_given) {
+    throw InvalidArgument("--compare draws every encoding: leave out --encoding");
+  }
+  check_base(opt.base);
+  if (opt.base_given && !opt.compare && encoding != Encoding::Rope && encoding != Encoding::Sinusoidal) {
+    throw InvalidArgument(fmt::format("--base applies to --encoding rope and sinusoidal (got --encoding {})", opt.encoding));
+  }
+  if (opt.alibi_given && !opt.compare && encoding != Encoding::Alibi) {
+    throw InvalidArgument(fmt::format("--heads and --head apply to --encoding alibi (got --encoding {})", opt.encoding));
+  }
+  if (opt.heads < 1 || opt.heads > kMaxAlibiHeads) {
+    throw InvalidArgument(fmt::format("--heads must be between 1 and {} (got {})", kMaxAlibiHeads, opt.heads));
+  }
+  if (opt.head < 1 || opt.head > opt.heads) {
+    throw InvalidArgument(fmt::format("--head must be between 1 and --heads = {} (got {})", opt.heads, opt.head));
+  }
+  if (opt.shift < -kMaxShift || opt.shift > kMaxShift) {
+    throw InvalidArgument(fmt::format("--shift must be between -{} and {} (got {})", kMaxShift, kMaxShift, opt.shift));
+  }
+  check_figure_options(opt.figure);
+  if (opt.figure.wanted() && opt.tokens > kMaxFigureTokens) {
+    throw InvalidArgument(fmt::format("a figure shows at most {} tokens (got --tokens {}): use --csv for more",
+                                      kMaxFigureTokens, opt.tokens));
+  }
+  if (opt.compare && opt.csv == "-") {
+    throw InvalidArgument("--compare writes one CSV per encoding: give --csv FILE, not '-'");
+  }
+}
+
+}  // namespace
+
+int run_attention(const AttentionOptions& opt, std::ostream& out) {
+  check_options(opt);
+  std::vector<Encoding> encodings;
+  if (opt.compare) {
+    encodings.assign(std::begin(kAllEncodings), std::end(kAllEncodings));
+  } else {
+    encodings.push_back(parse_encoding(opt.encoding));
+  }
+  const Text t = opt.figure.tr();
+  const QueriesKeys qk = random_queries_keys(opt.tokens, opt.dim, opt.seed);
+  const Eigen::VectorXd positions = token_positions(opt.tokens);
+
+  // Compute everything first, then write files, then print: a bad input leaves no file behind.
+  struct Result {
+    Encoding encoding;
+    Setup setup;
+    Eigen::MatrixXd a;
+    Eigen::MatrixXd bias;  ///< ALiBi only
+  };
+  std::vector<Result> results;
+  std::vector<ShiftRow> shifts;
+  for (Encoding e : encodings) {
+    Result r{e, setup_for(opt, e), {}, {}};
+    r.a = attention_weights(qk.q, qk.k, positions, r.setup.settings);
+    if (e == Encoding::Alibi) r.bias = alibi_bias(positions, r.setup.slope);
+    if (opt.has_shift) {
+      shifts.push_back(judge(e, shift_test(qk.q, qk.k, positions, static_cast<double>(opt.shift), r.setup.settings), t));
+    }
+    results.push_back(std::move(r));
+  }
+  const bool all_ok = std::all_of(shifts.begin(), shifts.end(), [](const ShiftRow& s) { return s.ok; });
+
+  for (const Result& r : results) {
+    const std::string name(to_string(r.encoding));
+    if (!opt.csv.empty()) write_output(opt.compare ? with_suffix(opt.csv, name) : opt.csv, to_csv(r.a), out);
+    if (opt.figure.wanted()) {
+      draw(attention_figure(opt, r.encoding, r.setup, r.a), opt.compare ? figure_with_suffix(opt.figure, name) : opt.figure);
+      if (r.encoding == Encoding::Alibi) draw(bias_figure(opt, r.setup, r.bias), figure_with_suffix(opt.figure, "alibi_bias"));
+    }
+  }
+  if (opt.csv == "-") return all_ok ? kOk : kVerifyFailed;
+
+  out << t.format("rope attention: {} tokens at positions 0 … {}, d = {}, seed {}{}\n",
+                  "rope attention:{} 个词元,位置 0 … {},d = {},种子 {}{}\n", opt.tokens, opt.tokens - 1, opt.dim, opt.seed,
+                  opt.causal ? t(", causal mask (query i sees keys j <= i)", ",因果掩码(查询 i 只看键 j <= i)") : "");
+  out << t("  q_i, k_j ~ N(0, I), one query and one key per token; A = softmax of each row of the scores s\n"
+           "  (row i: query i, column j: key j; each row of A sums to 1)\n",
+           "  q_i, k_j ~ N(0, I),每个词元一个查询和一个键;A = 对得分 s 的每一行做 softmax\n"
+           "  (第 i 行:查询 i,第 j 列:键 j;A 的每一行之和为 1)\n");
+  for (const Result& r : results) {
+    out << fmt::format("\n{}\n  {}\n", title_of(r.encoding, r.setup, opt, t), formula(r.encoding, t));
+    if (r.encoding == Encoding::Alibi) {
+      out << t.format("  the slopes of the {} heads (Press et al. §3): {}\n", "  {} 个头的斜率(Press et al. §3):{}\n", opt.heads,
+                      slope_list(opt.heads));
+    }
+    if (opt.tokens <= kMaxPrintedTokens) {
+      out << t("\nattention A_ij\n", "\n注意力 A_ij\n");
+      print_matrix(out, r.a, false);
+      if (r.encoding == Encoding::Alibi) {
+        out << t("\nALiBi bias −m·|i − j|, added to q_i·k_j/√d\n", "\nALiBi 偏置 −m·|i − j|,加到 q_i·k_j/√d 上\n");
+        print_matrix(out, r.bias, true);
+      }
+    }
+  }
+  if (opt.tokens > kMaxPrintedTokens) {
+    out << t.format("\n(the {0}×{0} matrix A: --csv FILE, or --png FILE for a heatmap)\n",
+                    "\n({0}×{0} 的矩阵 A:用 --csv FILE 输出,或用 --png FILE 画热图)\n", opt.tokens);
+  }
+  if (opt.has_shift) {
+    out << '\n';
+    print_shift_table(out, opt, shifts, t);
+  }
+  if (opt.figure.wanted() && (opt.compare || encodings.front() == Encoding::Alibi)) {
+    out << t("\nfigures:", "\n图:");
+    for (const Result& r : results) {
+      const std::string name(to_string(r.encoding));
+      const FigureOptions f = opt.compare ? figure_with_suffix(opt.figure, name) : opt.figure;
+      for (const std::string* p : {&f.png, &f.svg, &f.pdf, &f.output}) {
+        if (!p->empty()) out << ' ' << *p;
+      }
+      if (r.encoding == Encoding::Alibi) {
+        const FigureOptions b = figure_with_suffix(opt.figure, "alibi_bias");
+        for (const std::string* p : {&b.png, &b.svg, &b.pdf, &b.output}) {
+          if (!p->empty()) out << ' ' << *p;
+        }
+      }
+    }
+    out << '\n';
+  }
+  return all_ok ? kOk : kVerifyFailed;
+}
+
+Command add_attention_command(CLI::App& app) {
+  auto opt = std::make_shared<AttentionOptions>();
+  CLI::App* sub = app.add_subcommand(
+      "attention", "The attention matrix softmax(QKᵀ/√d) under RoPE, sinusoidal, ALiBi or no encoding, and the shift test");
+  add_int_option(*sub, "-n,--tokens", opt->tokens, fmt::format("number of tokens N (1 … {})", kMaxAttentionTokens));
+  add_int_option(*sub, "-d,--dim", opt->dim, fmt::format("head dimension d: even, 2 … {}", kMaxAttentionDim));
+  CLI::Option* encoding = sub->add_option("-e,--encoding", opt->encoding, "rope, sinusoidal, alibi or none")
+                              ->capture_default_str()
+                              ->type_name("ENC");
+  CLI::Option* shift = add_long_option(*sub, "--shift", opt->shift,
+                                       "run the shift test: move every position by the integer C, report how much the scores change");
+  sub->add_flag("--causal", opt->causal, "causal mask: query i sees keys j <= i only");
+  sub->add_flag("--compare", opt->compare,
+                "every encoding, with the same q and k; figures and CSV go to FILE_rope, FILE_sinusoidal, …");
+  add_seed_option(*sub, opt->seed, "seed of the random q_i and k_j (same seed, same output)");
+  CLI::Option* base = add_base_option(*sub, opt->base);
+  CLI::Option* heads = add_int_option(*sub, "--heads", opt->heads, "ALiBi: number of heads n, for the slopes (1 … 1024)");
+  CLI::Option* head = add_int_option(*sub, "--head", opt->head, "ALiBi: which head's slope, 1 … n (1 is the steepest)");
+  sub->add_option("--csv", opt->csv, "write A to FILE, one row per query i, N numbers per row ('-' for stdout)")
+      ->type_name("FILE");
+  add_figure_options(*sub, opt->figure);
+  sub->footer(
+      "Figures: FILE gets the heatmap of A; with --encoding alibi, FILE_alibi_bias gets the bias;\n"
+      "with --compare, FILE itself is not written: FILE_rope, FILE_sinusoidal, FILE_alibi, FILE_alibi_bias\n"
+      "and FILE_none are (same extension).\n"
+      "Exit codes: 0 ok; 1 the shift test failed (RoPE beyond rounding, ALiBi or none not exactly 0).\n\n"
+      "Example:\n  rope attention --tokens 6 --dim 8 --shift 100\n"
+      "  rope attention --tokens 6 --dim 8 --shift 100 --encoding sinusoidal\n"
+      "  rope attention --tokens 32 --dim 64 --compare --causal --png attention.png");
+  return {sub, [opt, encoding, shift, base, heads, head](std::ostream& out) {
+            opt->encoding_given = encoding->count() > 0;
+            opt->has_shift = shift->count() > 0;
+            opt->base_given = base->count() > 0;
+            opt->alibi_given = heads->count() > 0 || head->count() > 0;
+            return run_attention(*opt, out);
+          }};
+}
+
+}  // namespace rope::cli

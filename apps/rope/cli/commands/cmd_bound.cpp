@@ -1,0 +1,231 @@
+// rope bound: the criterion of "Base of RoPE Bounds Context Length" (Men et al. 2024) over a grid of
+// bases, docs/calculators.md (C1)–(C5): min_{m≤L} B(m) against the base, pass/fail, pass intervals.
+#include <cmath>
+#include <fmt/format.h>
+#include <memory>
+
+#include "rope/cli/commands.hpp"
+#include "rope/cli/exit_codes.hpp"
+#include "rope/cli/figure_options.hpp"
+#include "rope/cli/options.hpp"
+#include "rope/cli/output.hpp"
+#include "rope/analysis/bound.hpp"
+#include "rope/io/csv.hpp"
+#include "rope/core/error.hpp"
+#include "rope/core/parse.hpp"
+
+namespace rope::cli {
+
+/// Pass intervals printed in the text; the CSV has every grid base.
+inline constexpr std::size_t kMaxIntervalsShown = 20;
+
+struct BoundOptions {
+  long context = 0;
+  int dim = 128;
+  std::string base_range;  ///< "LO,HI"; empty: default_base_range
+  int per_decade = 0;      ///< 0: default_per_decade
+  std::string csv;
+  FigureOptions figure;
+  bool per_decade_given = false;
+};
+
+namespace {
+
+std::string base_text(double b) { return fmt::format("{:.6g}", b); }
+
+plot::Figure make_figure(const BoundOptions& opt, const BoundScan& scan) {
+  const FigureOptions& f = opt.figure;
+  const Text t = f.tr();
+  const auto n = static_cast<Eigen::Index>(scan.bases.size());
+  Eigen::VectorXd x(n), y(n);
+  for (Eigen::Index b = 0; b < n; ++b) {
+    x[b] = scan.bases[static_cast<std::size_t>(b)];
+    y[b] = scan.minimum[static_cast<std::size_t>(b)].value;
+  }
+  plot::Figure fig;
+  fig.title = t.format("Base of RoPE bounds context length: min B(m) over 0 ≤ m ≤ {}, d = {}",
+                       "RoPE 的底数限制上下文长度:0 ≤ m ≤ {} 上 B(m) 的最小值, d = {}", scan.context, scan.dim);
+  fig.xlabel = t("base (log scale)", "底数 base(对数坐标)");
+  fig.ylabel = t("min B(m),  B(m) = Σ_i cos(m·θ_i)", "min B(m),  B(m) = Σ_i cos(m·θ_i)");
+  fig.log_x = true;
+  fig.key = plot::Figure::Key::Below;
+  double lo = std::min(0.0, y.minCoeff());
+  double hi = std::max(0.0, y.maxCoeff());
+  const double pad = 0.05 * (hi - lo + 1e-12);
+  lo -= pad;
+  hi += pad;
+  // Shading: each grid base owns the cell from half a grid step below it to half a step above (on
+  // the log axis), shaded over the full height green where it passes, vermillion where it fails.
+  const double half_step = std::pow(10.0, 0.5 / scan.per_decade);
+  Eigen::VectorXd cells(2 * n), pass_upper(2 * n), fail_upper(2 * n);
+  for (Eigen::Index b = 0; b < n; ++b) {
+    const bool ok = scan.minimum[static_cast<std::size_t>(b)].passes();
+    cells[2 * b] = x[b] / half_step;
+    cells[2 * b + 1] = x[b] * half_step;
+    pass_upper[2 * b] = pass_upper[2 * b + 1] = ok ? hi : lo;
+    fail_upper[2 * b] = fail_upper[2 * b + 1] = ok ? lo : hi;
+  }
+  const Eigen::VectorXd bottom = Eigen::VectorXd::Constant(2 * n, lo);
+  fig.series.push_back({t("min B(m) over 0 ≤ m ≤ L", "0 ≤ m ≤ L 上的 min B(m)"), x, y, 0});
+  fig.bands.push_back({t("passes: B(m) ≥ 0 for every m ≤ L", "通过:所有 m ≤ L 都有 B(m) ≥ 0"), cells, bottom, pass_upper, 2});
+  fig.bands.push_back({t("fails", "不通过"), cells, bottom, fail_upper, 1});
+  // The passing bases below the region where all pass, as dots: a pass interval of one grid base is
+  // a sliver of shading only.
+  std::vector<double> px, py;
+  for (Eigen::Index b = 0; b < n; ++b) {
+    if (scan.minimum[static_cast<std::size_t>(b)].passes() && (!scan.always_passes_from || x[b] < *scan.always_passes_from)) {
+      px.push_back(x[b]);
+      py.push_back(y[b]);
+    }
+  }
+  if (!px.empty()) {
+    plot::Series dots{t("passing bases below the all-pass region", "全部通过区之下的通过底数"),
+                      Eigen::Map<const Eigen::VectorXd>(px.data(), static_cast<Eigen::Index>(px.size())),
+                      Eigen::Map<const Eigen::VectorXd>(py.data(), static_cast<Eigen::Index>(py.size())), 2};
+    dots.points = true;
+    fig.series.push_back(dots);
+  }
+  fig.lines.push_back({plot::ReferenceLine::Axis::Y, 0.0, "B = 0", -1});
+  if (scan.smallest_passing) {
+    fig.lines.push_back({plot::ReferenceLine::Axis::X, *scan.smallest_passing,
+                         t.format("smallest passing {}", "最小通过底数 {}", base_text(*scan.smallest_passing)), -1});
+  }
+  if (scan.always_passes_from && scan.always_passes_from != scan.smallest_passing) {
+    fig.lines.push_back({plot::ReferenceLine::Axis::X, *scan.always_passes_from,
+                         t.format("all pass from {}", "从 {} 起全部通过", base_text(*scan.always_passes_from)), -1});
+  }
+  fig.xrange = std::pair{cells[0], cells[2 * n - 1]};
+  fig.yrange = std::pair{lo, hi};
+  return fig;
+}
+
+std::pair<double, double> parse_range(const std::string& text) {
+  const std::vector<double> v = parse_real_list(text, "--base-range");
+  if (v.size() != 2) {
+    throw InvalidArgument(fmt::format("--base-range must be two numbers LO,HI (got '{}')", text));
+  }
+  return {v[0], v[1]};
+}
+
+}  // namespace
+
+int run_bound(const BoundOptions& opt, std::ostream& out) {
+  check_figure_options(opt.figure);
+  const Text t = opt.figure.tr();
+  if (opt.context < 1 || opt.context > kMaxBoundContext) {
+    throw InvalidArgument(fmt::format("--context must be between 1 and {} (got {})", kMaxBoundContext, opt.context));
+  }
+  if (opt.per_decade_given && (opt.per_decade < 1 || opt.per_decade > kMaxPerDecade)) {
+    throw InvalidArgument(fmt::format("--per-decade must be between 1 and {} (got {})", kMaxPerDecade, opt.per_decade));
+  }
+  const bool default_range = opt.base_range.empty();
+  const auto [lo, hi] = default_range ? default_base_range(opt.context) : parse_range(opt.base_range);
+  const int per_decade = opt.per_decade_given ? opt.per_decade : default_per_decade(opt.context);
+  if (!default_range && !(lo > 1 && hi > lo)) {
+    throw InvalidArgument(fmt::format("--base-range LO,HI must have 1 < LO < HI (got {})", opt.base_range));
+  }
+  const BoundScan scan = scan_bound(opt.dim, opt.context, lo, hi, per_decade);
+
+  const auto n = static_cast<Eigen::Index>(scan.bases.size());
+  Eigen::VectorXd base(n), value(n), at(n), pass(n);
+  for (Eigen::Index b = 0; b < n; ++b) {
+    const BoundMinimum& m = scan.minimum[static_cast<std::size_t>(b)];
+    base[b] = scan.bases[static_cast<std::size_t>(b)];
+    value[b] = m.value;
+    at[b] = static_cast<double>(m.at);
+    pass[b] = m.passes() ? 1.0 : 0.0;
+  }
+  if (!opt.csv.empty()) write_output(opt.csv, to_csv(Table{{"base", "min_B", "argmin_m", "passes"}, {base, value, at, pass}}), out);
+  draw(make_figure(opt, scan), opt.figure);
+  if (opt.csv == "-") return kOk;
+
+  out << t("Base of RoPE bounds context length (Men et al. 2024; docs/calculators.md (C1)–(C4)):\n",
+           "RoPE 的底数限制上下文长度(Men et al. 2024;docs/calculators.md (C1)–(C4)):\n");
+  out << t.format("  criterion: B(m) = Σ_i cos(m·θ_i) ≥ 0 for every integer m from 0 to L = {}, d = {}\n",
+                  "  判据:对 0 到 L = {} 的每个整数 m,B(m) = Σ_i cos(m·θ_i) ≥ 0,d = {}\n", scan.context, scan.dim);
+  out << t.format("  grid: {} bases 10^(k/{}) from {} to {}", "  网格:{} 个底数 10^(k/{}),从 {} 到 {}", n, per_decade,
+                  base_text(scan.bases.front()), base_text(scan.bases.back()));
+  if (default_range) {
+    out << t.format(" (default range F/4 … 8F around the fit F = 0.0424·L^1.628 = {} of the paper's Fig. 1 for d = 128, (C5))",
+                    "(默认范围 F/4 … 8F,F = 0.0424·L^1.628 = {} 为论文图 1 在 d = 128 时的拟合,(C5))",
+                    base_text(0.0424 * std::pow(static_cast<double>(scan.context), 1.628)));
+  }
+  out << '\n';
+  out << t("  every integer m ≤ L is covered for every base: min B(m) is exact, not sampled\n\n",
+           "  每个底数都覆盖所有整数 m ≤ L:min B(m) 是精确值,不是抽样\n\n");
+
+  std::size_t passing = 0;
+  for (const auto& m : scan.minimum) passing += m.passes() ? 1 : 0;
+  out << t.format("{} of {} grid bases pass.\n", "{1} 个网格底数中有 {0} 个通过。\n", passing, n);
+  if (scan.smallest_passing) {
+    const auto it = std::find(scan.bases.begin(), scan.bases.end(), *scan.smallest_passing);
+    const BoundMinimum& m = scan.minimum[static_cast<std::size_t>(it - scan.bases.begin())];
+    out << t.format("smallest passing base: {} (min B = {:.5f} at m = {})\n", "最小的通过底数:{}(min B = {:.5f},在 m = {} 处)\n",
+                    base_text(*scan.smallest_passing), m.value, m.at);
+    if (scan.smallest_passing == scan.bases.front()) {
+      out << t("  note: the lowest grid base passes; smaller passing bases may lie below the range (lower --base-range)\n",
+               "  注意:网格最小的底数就已通过;更小的通过底数可能在范围之下(调低 --base-range)\n");
+    }
+  } else {
+    out << t("no grid base passes: raise --base-range\n", "没有网格底数通过:请调高 --base-range\n");
+  }
+  if (scan.always_passes_from) {
+    out << t.format("every grid base from {} to the top of the range ({}) passes\n", "从 {} 到范围顶端({})的每个网格底数都通过\n",
+                    base_text(*scan.always_passes_from), base_text(scan.bases.back()));
+  } else if (scan.smallest_passing) {
+    out << t("the top of the range fails: no base above which all pass within it (raise --base-range)\n",
+             "范围顶端不通过:范围内不存在“其上全部通过”的底数(调高 --base-range)\n");
+  }
+  if (scan.pass_intervals.size() > 1) {
+    out << t.format("\nThe pass set is NOT monotone in the base: {} separate pass intervals on this grid.\n"
+                    "A larger base can fail where a smaller one passes, and a finer grid can find other passing bases,\n"
+                    "so \"the\" smallest base depends on the grid; read the whole curve (--png, --csv).\n",
+                    "\n通过的底数集合不是单调的:在这个网格上有 {} 个互不相连的通过区间。\n"
+                    "较大的底数可能不通过而较小的通过,更细的网格也可能找到别的通过底数,\n"
+                    "所以“最小底数”依赖于网格;请看整条曲线(--png、--csv)。\n",
+                    scan.pass_intervals.size());
+  } else if (!scan.pass_intervals.empty()) {
+    out << t("\nOne pass interval on this grid; the pass set need not be monotone in general (a finer grid may split it).\n",
+             "\n这个网格上只有一个通过区间;一般来说通过集合不一定单调(更细的网格可能把它分开)。\n");
+  }
+  if (!scan.pass_intervals.empty()) {
+    out << t("pass intervals (first … last passing grid base of each run):\n", "通过区间(每段连续通过的第一个 … 最后一个网格底数):\n");
+    for (std::size_t i = 0; i < scan.pass_intervals.size() && i < kMaxIntervalsShown; ++i) {
+      const auto& [first, last] = scan.pass_intervals[i];
+      out << fmt::format("  {:>12} … {}\n", base_text(first), base_text(last));
+    }
+    if (scan.pass_intervals.size() > kMaxIntervalsShown) {
+      out << t.format("  … and {} more (--csv FILE has every grid base)\n", "  … 还有 {} 个(--csv FILE 含每个网格底数)\n",
+                      scan.pass_intervals.size() - kMaxIntervalsShown);
+    }
+  }
+  if (opt.csv.empty()) {
+    out << t("(min B(m), its m and the verdict of every grid base: --csv FILE)\n",
+             "(每个网格底数的 min B(m)、所在 m 与判定:--csv FILE)\n");
+  }
+  return kOk;
+}
+
+Command add_bound_command(CLI::App& app) {
+  auto opt = std::make_shared<BoundOptions>();
+  CLI::App* sub = app.add_subcommand("bound", "Base of RoPE bounds context length: min B(m) against the base, pass intervals");
+  add_long_option(*sub, "-L,--context", opt->context, fmt::format("context length L: every integer m in [0, L] is checked (1 … {})", kMaxBoundContext))
+      ->required();
+  add_dim_option(*sub, opt->dim);
+  sub->add_option("--base-range", opt->base_range, "bases from LO to HI, 1 < LO < HI (default: F/4,8F with F = 0.0424·L^1.628)")
+      ->type_name("LO,HI");
+  CLI::Option* per_decade =
+      add_int_option(*sub, "--per-decade", opt->per_decade,
+                     fmt::format("grid points 10^(k/P) per decade (1 … {}; default 400 below L = 65536, 100 from there)", kMaxPerDecade));
+  sub->add_option("--csv", opt->csv, "write base,min_B,argmin_m,passes for every grid base to FILE ('-' for stdout)")->type_name("FILE");
+  add_figure_options(*sub, opt->figure);
+  sub->footer(fmt::format("At most {} grid points.\nExample:\n  rope bound --context 1024 --png bound.png\n"
+                          "  rope bound --context 1048576 --dim 128 --csv bound.csv",
+                          kMaxBoundGridPoints));
+  return {sub, [opt, per_decade](std::ostream& out) {
+            opt->per_decade_given = per_decade->count() > 0;
+            return run_bound(*opt, out);
+          }};
+}
+
+}  // namespace rope::cli

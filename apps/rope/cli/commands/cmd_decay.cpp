@@ -1,0 +1,354 @@
+// rope decay: how RoPE scores behave with relative distance, docs/math.md (M11), (M14), (M15):
+// RoFormer's bound (default), the all-ones score, or the mean ± 1σ of random pairs; table, CSV, figure.
+#include <fmt/format.h>
+#include <memory>
+#include <optional>
+
+#include "rope/cli/commands.hpp"
+#include "rope/cli/exit_codes.hpp"
+#include "rope/cli/figure_options.hpp"
+#include "rope/cli/options.hpp"
+#include "rope/cli/output.hpp"
+#include "rope/io/csv.hpp"
+#include "rope/analysis/decay.hpp"
+#include "rope/core/error.hpp"
+#include "rope/core/frequencies.hpp"
+#include "rope/core/parse.hpp"
+#include "rope/models/scaling.hpp"
+#include "rope/cli/scaling_options.hpp"
+#include "rope/core/random.hpp"
+
+namespace rope::cli {
+
+/// Bounds on one run: 10^7 points × 16 bases × d = 128 is about 10^10 cos/sin pairs at most.
+inline constexpr long kMaxPoints = 10'000'000;
+inline constexpr double kMaxDistance = 1e9;
+inline constexpr std::size_t kMaxBases = 16;
+
+enum class DecayKind { Bound, Ones, Random };
+
+struct DecayOptions {
+  std::vector<double> bases{kDefaultBase};
+  int dim = 128;
+  double max_distance = 256;
+  long points = 1000;
+  std::string kind = "bound";
+  long samples = 1000;
+  bool random_options_given = false;  ///< --samples or --seed on the command line
+  std::uint64_t seed = kDefaultSeed;
+  bool normalize = false;
+  bool log_x = false;
+  bool log_y = false;
+  std::string csv;
+  FigureOptions figure;
+  ScalingOptions scaling;
+  bool dim_given = false;
+  bool base_given = false;
+  std::optional<double> rerope_window;  ///< --rerope W: the model sees g(t) instead of t (S16), (S17)
+  std::optional<double> leaky_k;        ///< --leaky-k K: Leaky ReRoPE's slope divisor
+};
+
+namespace {
+
+/// The distances the model sees: t itself, or ReRoPE's / Leaky ReRoPE's g(t) (docs/scaling.md (S16), (S17)).
+Eigen::VectorXd seen_distances(const DecayOptions& opt, const Eigen::VectorXd& t) {
+  if (!opt.rerope_window) return t;
+  Eigen::VectorXd g(t.size());
+  for (Eigen::Index k = 0; k < t.size(); ++k) {
+    g[k] = opt.leaky_k ? leaky_rerope_distance(t[k], *opt.rerope_window, *opt.leaky_k)
+                       : rerope_distance(t[k], *opt.rerope_window);
+  }
+  return g;
+}
+
+DecayKind parse_kind(const std::string& text) {
+  if (text == "bound") return DecayKind::Bound;
+  if (text == "ones") return DecayKind::Ones;
+  if (text == "random") return DecayKind::Random;
+  throw InvalidArgument(fmt::format("--kind must be 'bound', 'ones' or 'random' (got '{}')", text));
+}
+
+/// The frequencies of one curve: one per --base, or a model's original and scaled frequencies.
+struct FrequencySet {
+  std::string label;   ///< legend and table, "base = 10000"
+  std::string column;  ///< CSV header, "base=10000"
+  Eigen::VectorXd theta;
+};
+
+std::vector<FrequencySet> frequency_sets(const DecayOptions& opt, std::vector<Message>& warnings) {
+  const Text t = opt.figure.tr();
+  std::vector<FrequencySet> sets;
+  if (opt.scaling.any()) {
+    if (opt.bases.size() > 1) throw InvalidArgument("give one --base with --scaling, --config or --model");
+    const ResolvedRope rr = resolve_rope(opt.scaling, opt.dim, opt.dim_given, opt.bases.front(), opt.base_given);
+    const std::string type(to_string(rr.model.rope.type));
+    sets.push_back({t.format("original, base = {}", "原始,base = {}", format_number(rr.model.rope.base)), "original", rr.original});
+    sets.push_back({fmt::format("{} f = {}", type, format_number(rr.params.factor)), type, rr.params.inv_freq});
+    warnings = rr.params.warnings;
+    return sets;
+  }
+  check_dimension(opt.dim);
+  for (double base : opt.bases) {
+    check_base(base);
+    sets.push_back({"base = " + format_number(base), "base=" + format_number(base), frequencies(opt.dim, base)});
+  }
+  return sets;
+}
+
+/// One curve per base: the values (the mean for Random) and, for Random, the standard deviation.
+struct Curves {
+  std::vector<Eigen::VectorXd> value;
+  std::vector<Eigen::VectorXd> stddev;
+};
+
+/// `grid`: true_distances is the evenly spaced grid linspace(max_distance, points), which the bound
+/// then computes by the recurrence of decay_bound_linspace (no cos/sin per term).
+Curves compute(const DecayOptions& opt, DecayKind kind, const std::vector<FrequencySet>& sets,
+               const Eigen::VectorXd& true_distances, bool grid = false) {
+  const Eigen::VectorXd distances = seen_distances(opt, true_distances);
+  Curves c;
+  for (const FrequencySet& set : sets) {
+    const Eigen::VectorXd& theta = set.theta;
+    switch (kind) {
+      case DecayKind::Bound: {
+        const double scale = opt.normalize ? decay_bound(theta, 0.0) : 1.0;
+        const bool even = grid && !opt.log_x && !opt.rerope_window;  // then distances = linspace(…)
+        c.value.push_back((even ? decay_bound_linspace(theta, opt.max_distance, opt.points) : decay_bound(theta, distances)) /
+                          scale);
+        break;
+      }
+      case DecayKind::Ones: {
+        const double scale = opt.normalize ? ones_score(theta, 0.0) : 1.0;
+        c.value.push_back(ones_score(theta, distances) / scale);
+        break;
+      }
+      case DecayKind::Random: {
+        RandomScores r = random_scores(theta, distances, opt.samples, opt.seed);
+        c.value.push_back(std::move(r.mean));
+        c.stddev.push_back(std::move(r.stddev));
+        break;
+      }
+    }
+  }
+  return c;
+}
+
+
+plot::Figure make_figure(const DecayOptions& opt, DecayKind kind, const std::vector<FrequencySet>& sets,
+                         const Eigen::VectorXd& x, const Curves& c) {
+  const FigureOptions& f = opt.figure;
+  const auto d = 2 * sets.front().theta.size();
+  plot::Figure fig;
+  fig.xlabel = f.text("relative distance m", "相对距离 m");
+  fig.log_x = opt.log_x;
+  fig.log_y = opt.log_y;
+  switch (kind) {
+    case DecayKind::Bound:
+      fig.title = fmt::format(f.text("RoFormer long-range decay bound, d = {}", "RoFormer 远程衰减上界, d = {}"), d);
+      fig.ylabel = opt.normalize ? f.text("f(m) / f(0)", "上界 f(m) / f(0)") : f.text("bound f(m)", "上界 f(m)");
+      break;
+    case DecayKind::Ones:
+      fig.title = fmt::format(f.text("score of q = k = all ones: 2·Σ cos(m·θ_i), d = {}",
+                                     "全 1 向量 q = k 的得分 2·Σ cos(m·θ_i), d = {}"),
+                              d);
+      fig.ylabel = opt.normalize ? f.text("score / d", "得分 / d") : f.text("score", "得分");
+      break;
+    case DecayKind::Random:
+      fig.title = fmt::format(f.text("random q, k ~ N(0, I): mean ± 1σ of <R_m q, k> over {} pairs, d = {}",
+                                     "随机 q、k ~ N(0, I):<R_m q, k> 的均值 ± 1σ({} 对), d = {}"),
+                              opt.samples, d);
+      fig.ylabel = f.text("score <R_m q, k>", "得分 <R_m q, k>");
+      fig.lines.push_back({plot::ReferenceLine::Axis::Y, 0.0, f.text("expected value 0", "期望值 0"), -1});
+      break;
+  }
+  const std::string map = !opt.rerope_window ? ""
+                          : opt.leaky_k ? fmt::format(", Leaky ReRoPE w = {}, k = {}", format_number(*opt.rerope_window),
+                                                      format_number(*opt.leaky_k))
+                                        : fmt::format(", ReRoPE w = {}", format_number(*opt.rerope_window));
+  for (std::size_t b = 0; b < sets.size(); ++b) {
+    const std::string label = sets[b].label + map;
+    const int color = static_cast<int>(b);
+    if (kind == DecayKind::Random) {
+      fig.bands.push_back({label + f.text(": mean ± 1σ", ":均值 ± 1σ"), x, c.value[b] - c.stddev[b],
+                           c.value[b] + c.stddev[b], color});
+      fig.series.push_back({label + f.text(": mean", ":均值"), x, c.value[b], color});
+    } else {
+      fig.series.push_back({label, x, c.value[b], color});
+    }
+  }
+  return fig;
+}
+
+}  // namespace
+
+int run_decay(const DecayOptions& opt, std::ostream& out) {
+  const DecayKind kind = parse_kind(opt.kind);
+  if (opt.bases.size() > kMaxBases) {
+    throw InvalidArgument(fmt::format("at most {} --base values (got {})", kMaxBases, opt.bases.size()));
+  }
+  if (opt.points < 1 || opt.points > kMaxPoints) {
+    throw InvalidArgument(fmt::format("--points must be between 1 and {} (got {})", kMaxPoints, opt.points));
+  }
+  if (opt.max_distance < 0 || opt.max_distance > kMaxDistance) {
+    throw InvalidArgument(fmt::format("--max-distance must be between 0 and {:g} (got {})", kMaxDistance,
+                                      format_number(opt.max_distance)));
+  }
+  if (opt.normalize && kind == DecayKind::Random) {
+    throw InvalidArgument("--normalize does not apply to --kind random: its value at distance 0 is 0 in expectation");
+  }
+  if (opt.log_x && (opt.points < 2 || opt.max_distance <= 1)) {
+    throw InvalidArgument(fmt::format("--log-x needs --points >= 2 and --max-distance > 1 (got {} and {})", opt.points,
+                                      format_number(opt.max_distance)));
+  }
+  if (opt.random_options_given && kind != DecayKind::Random) {
+    throw InvalidArgument(fmt::format("--samples and --seed apply to --kind random only (got --kind {})", opt.kind));
+  }
+  if (opt.leaky_k && !opt.rerope_window) throw InvalidArgument("--leaky-k needs --rerope W (the window)");
+  if (opt.rerope_window && *opt.rerope_window < 0) {
+    throw InvalidArgument(fmt::format("--rerope W must be >= 0 (got {})", format_number(*opt.rerope_window)));
+  }
+  if (opt.leaky_k && *opt.leaky_k < 1) {
+    throw InvalidArgument(fmt::format("--leaky-k K must be >= 1 (got {})", format_number(*opt.leaky_k)));
+  }
+  if (opt.log_y && kind != DecayKind::Bound) {
+    throw InvalidArgument(fmt::format("--log-y needs positive values: only --kind bound has them (got --kind {})", opt.kind));
+  }
+  check_figure_options(opt.figure);
+  std::vector<Message> warnings;
+  const std::vector<FrequencySet> sets = frequency_sets(opt, warnings);
+  const auto d = 2 * sets.front().theta.size();
+
+  const Eigen::VectorXd distances = opt.log_x ? logspace(opt.max_distance, opt.points) : linspace(opt.max_distance, opt.points);
+  const Curves curves = compute(opt, kind, sets, distances, true);
+
+  Table table{{"distance"}, {distances}};
+  for (std::size_t b = 0; b < sets.size(); ++b) {
+    if (kind == DecayKind::Random) {
+      table.header.push_back(sets[b].column + "_mean");
+      table.columns.push_back(curves.value[b]);
+      table.header.push_back(sets[b].column + "_sd");
+      table.columns.push_back(curves.stddev[b]);
+    } else {
+      table.header.push_back(sets[b].column);
+      table.columns.push_back(curves.value[b]);
+    }
+  }
+  if (!opt.csv.empty()) write_output(opt.csv, to_csv(table), out);
+  draw(make_figure(opt, kind, sets, distances, curves), opt.figure);
+  if (opt.csv == "-") return kOk;
+
+  const Text t = opt.figure.tr();
+  switch (kind) {
+    case DecayKind::Bound:
+      out << t.format("RoFormer long-range decay bound, d = {} (docs/math.md (M11)):\n",
+                      "RoFormer 远程衰减上界,d = {}(docs/math.md (M11)):\n", d);
+      out << "  f(m) = (1/(d/2)) Σ_j |Σ_{i≤j} e^(i·m·θ_i)|, f(0) = (d/2 + 1)/2\n";
+      out << t("  an upper bound on the relative size of the score, not an attention score: for random\n"
+               "  zero-mean q and k the expected score is 0 at every distance (--kind random)\n",
+               "  它是得分相对大小的上界,不是注意力得分本身:对于均值为零的随机 q 和 k,\n"
+               "  任何距离上得分的期望都是 0(--kind random)\n");
+      break;
+    case DecayKind::Ones:
+      out << t.format("score of q = k = all ones, d = {} (docs/math.md (M14)): 2·Σ_i cos(m·θ_i), {} at m = 0\n",
+                      "q = k = 全 1 向量时的得分,d = {}(docs/math.md (M14)):2·Σ_i cos(m·θ_i),m = 0 时为 {}\n", d, d);
+      out << t("  the decaying curve many explainers show; it is one special pair, not the typical score\n",
+               "  许多讲解里展示的衰减曲线;它只是一对特殊的向量,不是典型的得分\n");
+      break;
+    case DecayKind::Random:
+      out << t.format("score <R_m q, k> of {} random pairs q, k ~ N(0, I), d = {}, seed {} (docs/math.md (M15)):\n",
+                      "{} 对随机向量 q, k ~ N(0, I) 的得分 <R_m q, k>,d = {},种子 {}(docs/math.md (M15)):\n",
+                      opt.samples, d, opt.seed);
+      out << t.format("  mean and standard deviation; expected mean 0 and standard deviation √d = {:.4g} at every m\n",
+                      "  均值与标准差;在每个 m 上,期望均值为 0,标准差为 √d = {:.4g}\n", std::sqrt(static_cast<double>(d)));
+      break;
+  }
+  if (opt.normalize) out << t("  normalized: divided by the value at distance 0\n", "  已归一化:除以距离 0 处的值\n");
+  if (opt.rerope_window) {
+    const std::string w = format_number(*opt.rerope_window);
+    out << t.format("  position map: the model sees g(m) = {} (docs/scaling.md {})\n",
+                    "  位置映射:模型看到的是 g(m) = {}(docs/scaling.md {})\n",
+                    opt.leaky_k ? t.format("m up to {0}, then {0} + (m − {0})/{1}", "m ≤ {0} 时为 m,之后为 {0} + (m − {0})/{1}", w,
+                                           format_number(*opt.leaky_k))
+                                : fmt::format("min(m, {})", w),
+                    opt.leaky_k ? "(S17), Leaky ReRoPE" : "(S16), ReRoPE");
+  }
+  out << '\n';
+
+  // A summary at round distances 0 (or 1 on a log grid), 1, 2, 5, 10, … and the largest, evaluated
+  // directly with the same draws; the full grid is in the CSV.
+  std::vector<double> shown{opt.log_x ? 1.0 : 0.0};
+  for (double decade = 1; decade <= opt.max_distance; decade *= 10) {
+    for (double step : {1.0, 2.0, 5.0}) {
+      if (step * decade < opt.max_distance && step * decade > shown.front()) shown.push_back(step * decade);
+    }
+  }
+  if (opt.max_distance > shown.front()) shown.push_back(opt.max_distance);
+  const Eigen::VectorXd at = Eigen::Map<const Eigen::VectorXd>(shown.data(), static_cast<Eigen::Index>(shown.size()));
+  const Curves summary = compute(opt, kind, sets, at);
+  std::string header = fmt::format("{:>12}", t("distance m", "距离 m"));
+  for (const FrequencySet& set : sets) {
+    header += kind == DecayKind::Random ? fmt::format("  {:>26}", set.column + t(" mean ± sd", " 均值 ± 标准差"))
+                                        : fmt::format("  {:>14}", set.column);
+  }
+  out << header << '\n';
+  for (Eigen::Index r = 0; r < at.size(); ++r) {
+    std::string line = fmt::format("{:>12}", format_number(at[r]));
+    for (std::size_t b = 0; b < sets.size(); ++b) {
+      line += kind == DecayKind::Random
+                  ? fmt::format("  {:>26}", fmt::format("{:.4f} ± {:.4f}", summary.value[b][r], summary.stddev[b][r]))
+                  : fmt::format("  {:>14.6f}", summary.value[b][r]);
+    }
+    out << line << '\n';
+  }
+  if (opt.csv.empty()) {
+    out << t.format("(the {} {} points from {} to {}: --csv FILE)\n", "(从 {2} 到 {3} 的全部 {0} 个{1}点:--csv FILE)\n",
+                    opt.points, opt.log_x ? t("log-spaced", "对数间隔") : t("evenly spaced", "等间隔"), opt.log_x ? 1 : 0,
+                    format_number(opt.max_distance));
+  }
+  for (const auto& w : warnings) out << t("warning: ", "警告:") << w.in(t.zh()) << '\n';
+  return kOk;
+}
+
+Command add_decay_command(CLI::App& app) {
+  auto opt = std::make_shared<DecayOptions>();
+  CLI::App* sub = app.add_subcommand("decay", "How RoPE scores behave with relative distance: RoFormer's bound and more");
+  CLI::Option* base = add_reals_option(*sub, "-b,--base", opt->bases, "RoPE base, > 1; repeat for several curves");
+  CLI::Option* dim = add_dim_option(*sub, opt->dim);
+  sub->add_option("--kind", opt->kind,
+                  "bound: RoFormer's upper bound (M11); ones: the score of q = k = all ones (M14); "
+                  "random: mean ± 1σ over random pairs (M15)")
+      ->capture_default_str()
+      ->type_name("KIND");
+  add_real_option(*sub, "--max-distance", opt->max_distance, fmt::format("largest distance m (0 … {:g})", kMaxDistance));
+  add_long_option(*sub, "--points", opt->points,
+                  fmt::format("distances from 0 to max-distance inclusive, evenly spaced (1 … {})", kMaxPoints));
+  CLI::Option* samples = add_long_option(*sub, "--samples", opt->samples, "random pairs for --kind random (>= 2)");
+  CLI::Option* seed = add_seed_option(*sub, opt->seed, "seed of the random pairs (same seed, same output)");
+  sub->add_flag("--normalize", opt->normalize, "divide each curve by its value at distance 0");
+  sub->add_flag("--log-x", opt->log_x, "log-spaced distances from 1 to max-distance, on a log axis");
+  sub->add_flag("--log-y", opt->log_y, "log axis for the values (--kind bound)");
+  sub->add_option("--csv", opt->csv, "write the plotted data, distance then one column per base, to FILE ('-' for stdout)")
+      ->type_name("FILE");
+  add_figure_options(*sub, opt->figure);
+  sub->footer(
+      "Example:\n  rope decay --base 10000 --dim 128 --csv decay.csv --png decay.png\n"
+      "  rope decay --base 10000 --base 500000 --max-distance 4096\n"
+      "  rope decay --kind random --samples 2000 --png random.png");
+  sub->add_option_function<std::string>(
+         "--rerope", [opt](const std::string& text) { opt->rerope_window = parse_real(text, "--rerope"); },
+         "ReRoPE: the model sees distance min(m, W) (docs/scaling.md (S16))")
+      ->type_name("W");
+  sub->add_option_function<std::string>(
+         "--leaky-k", [opt](const std::string& text) { opt->leaky_k = parse_real(text, "--leaky-k"); },
+         "Leaky ReRoPE with --rerope W: beyond W distances grow with slope 1/K (S17)")
+      ->type_name("K");
+  add_scaling_options(*sub, opt->scaling);
+  return {sub, [opt, samples, seed, dim, base](std::ostream& out) {
+            opt->dim_given = dim->count() > 0;
+            opt->base_given = base->count() > 0;
+            opt->random_options_given = samples->count() > 0 || seed->count() > 0;
+            return run_decay(*opt, out);
+          }};
+}
+
+}  // namespace rope::cli

@@ -1,0 +1,566 @@
+// rope explain: RoPE step by step for a classroom, in English or Chinese, docs/math.md (M1), (M3)–(M9),
+// (M13). The numbers come from rope/analysis/explain.hpp; this file prints them and draws the 2-D picture.
+#include <algorithm>
+#include <cmath>
+#include <complex>
+#include <fmt/format.h>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <vector>
+
+#include "rope/cli/commands.hpp"
+#include "rope/cli/exit_codes.hpp"
+#include "rope/cli/figure_options.hpp"
+#include "rope/cli/options.hpp"
+#include "rope/io/csv.hpp"
+#include "rope/core/error.hpp"
+#include "rope/analysis/explain.hpp"
+#include "rope/core/frequencies.hpp"
+#include "rope/core/parse.hpp"
+
+namespace rope::cli {
+
+/// Default figure size of rope explain: square, so that with equal x and y ranges a right angle
+/// looks like one.
+inline constexpr int kExplainFigureSize = 900;
+
+struct ExplainOptions {
+  std::vector<double> positions{2.0, 5.0};  ///< M, N
+  std::string q = "1,0.5";
+  std::string k = "0.8,-0.3";
+  double theta = 1.0;
+  int pair = 0;
+  double shift = 100.0;
+  int dim = 8;
+  double base = kDefaultBase;
+  int step = 0;  ///< 0: every step (--step not given)
+  FigureOptions figure;
+  bool theta_given = false;
+  bool pair_given = false;
+  bool step_given = false;
+};
+
+namespace {
+
+using Complex = std::complex<double>;
+
+// ---------------------------------------------------------------------------------------------
+// Numbers as the walkthrough prints them. Computed values: 6 decimals, trailing zeros dropped, so
+// cos 2 is -0.416147 and 0.5 stays 0.5. The user's own numbers: exactly as read (shortest round trip).
+
+std::string fx(double x) {
+  std::string s = fmt::format("{:.6f}", x);
+  while (s.back() == '0') s.pop_back();
+  if (s.back() == '.') s.pop_back();
+  if (s == "-0") s = "0";
+  return s;
+}
+
+std::string cx(Complex z) {
+  const std::string im = fx(std::abs(z.imag()));
+  return fmt::format("{} {} {}i", fx(z.real()), z.imag() < 0 && im != "0" ? "-" : "+", im);
+}
+
+std::string vec(const Eigen::VectorXd& v, bool exact = false) {
+  std::string s;
+  for (Eigen::Index i = 0; i < v.size(); ++i) s += (i ? ", " : "") + (exact ? format_number(v[i]) : fx(v[i]));
+  return "(" + s + ")";
+}
+
+std::string verdict(const explain::Check& c) {
+  const std::string diff = c.difference == 0.0 ? "0" : fmt::format("{:.1e}", c.difference);
+  return c.passed() ? fmt::format("|Δ| = {} ≤ {:.1e} ✓", diff, c.tolerance)
+                    : fmt::format("|Δ| = {} > {:.1e} ✗", diff, c.tolerance);
+}
+
+/// Columns a terminal gives the text: 2 for CJK characters, 0 for combining marks, else 1.
+std::size_t columns(std::string_view s) {
+  std::size_t w = 0;
+  for (std::size_t i = 0; i < s.size();) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    const int len = c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
+    char32_t cp = len == 1 ? c : c & (0x3F >> (len - 1));
+    for (int j = 1; j < len && i + j < s.size(); ++j) cp = (cp << 6) | (static_cast<unsigned char>(s[i + j]) & 0x3F);
+    i += static_cast<std::size_t>(len);
+    if (cp >= 0x300 && cp <= 0x36F) continue;
+    const bool wide = (cp >= 0x2E80 && cp <= 0x9FFF) || (cp >= 0xF900 && cp <= 0xFAFF) || (cp >= 0xFF00 && cp <= 0xFF60);
+    w += wide ? 2 : 1;
+  }
+  return w;
+}
+
+std::string pad(std::string s, std::size_t width) {
+  const std::size_t w = columns(s);
+  if (w < width) s.append(width - w, ' ');
+  return s;
+}
+
+/// The entries of a matrix, 6 decimals, right-aligned; an exact 0 as a plain 0 so the blocks stand out.
+std::vector<std::string> matrix_rows(const Eigen::MatrixXd& r, bool brackets) {
+  std::vector<std::string> cells;
+  std::size_t width = 1;
+  for (Eigen::Index i = 0; i < r.rows(); ++i) {
+    for (Eigen::Index j = 0; j < r.cols(); ++j) {
+      std::string cell = r(i, j) == 0.0 ? "0" : fmt::format("{:.6f}", r(i, j));
+      if (cell == "-0.000000") cell = "0.000000";
+      width = std::max(width, cell.size());
+      cells.push_back(cell);
+    }
+  }
+  std::vector<std::string> rows;
+  for (Eigen::Index i = 0; i < r.rows(); ++i) {
+    std::string line = brackets ? "[ " : "";
+    for (Eigen::Index j = 0; j < r.cols(); ++j) {
+      line += fmt::format("{}{:>{}}", j == 0 ? "" : " ", cells[static_cast<std::size_t>(i * r.cols() + j)], width);
+    }
+    rows.push_back(brackets ? line + " ]" : line);
+  }
+  return rows;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The text.
+
+class Printer {
+ public:
+  Printer(const explain::Walkthrough& w, const FigureOptions& f, std::ostream& out) : w_(w), f_(f), out_(out) {}
+
+  void header(const std::string& theta_source) {
+    const explain::Setup& s = w_.setup;
+    line(t("RoPE step by step: a query q at position M and a key k at position N (docs/math.md)",
+           "RoPE 逐步推导:位置 M 上的查询向量 q 与位置 N 上的键向量 k(docs/math.md)"));
+    line(fmt::format("  q = {}, M = {};  k = {}, N = {}", vec(s.q, true), format_number(s.m), vec(s.k, true),
+                     format_number(s.n)));
+    line(fmt::format(t("  θ = {} rad per position in steps 1–6 ({}); step 7: d = {}, base = {}",
+                       "  θ = {} rad/位置,用于步骤 1–6({});步骤 7:d = {},base = {}"),
+                     format_number(s.theta), theta_source, s.d, format_number(s.base)));
+    line(t("  each check: |Δ| = the difference of its two sides, ✓ if it is within the rounding tolerance",
+           "  每项检验:|Δ| 为两边之差,不超过舍入容差记 ✓,否则记 ✗;"));
+    line(t("  κ·ε·(d + A)·S of (M13) (A: the sum of |angles| in rad, S: the scale), ✗ otherwise",
+           "  容差为 (M13) 的 κ·ε·(d + A)·S(A:各角度的绝对值之和,单位 rad;S:量级)"));
+  }
+
+  void step(int k) {
+    out_ << '\n';
+    switch (k) {
+      case 1: step1(); break;
+      case 2: step2(); break;
+      case 3: step3(); break;
+      case 4: step4(); break;
+      case 5: step5(); break;
+      case 6: step6(); break;
+      case 7: step7(); break;
+      default: break;
+    }
+  }
+
+  /// The last line; returns the exit code.
+  int summary(int step) {
+    const std::vector<explain::Check> checks = explain::checks(w_, step);
+    const auto failed = std::count_if(checks.begin(), checks.end(), [](const explain::Check& c) { return !c.passed(); });
+    out_ << '\n';
+    if (failed == 0 && checks.size() == 1) {
+      line(t("the check ✓: its two sides agree up to rounding", "检验 ✓:两边只差舍入误差"));
+      return kOk;
+    }
+    if (failed == 0) {
+      line(fmt::format(t("all {} checks ✓: the two sides of every identity agree up to rounding",
+                         "全部 {} 项检验 ✓:每个等式的两边只差舍入误差"),
+                       checks.size()));
+      return kOk;
+    }
+    line(fmt::format(t("{1} of {0} checks ✗: the two sides differ by more than rounding",
+                       "{0} 项检验中有 {1} 项 ✗:两边之差超出舍入误差"),
+                     checks.size(), failed));
+    return kVerifyFailed;
+  }
+
+ private:
+  const char* t(const char* en, const char* zh) const { return f_.text(en, zh); }
+  void line(const std::string& text) { out_ << text << '\n'; }
+
+  void step1() {
+    const explain::Step1& s = w_.step1;
+    line(t("Step 1: the 2-D vector as a complex number (M4)", "步骤 1:把二维向量看作复数 (M4)"));
+    line("  (a, b) ↦ z = a + ib = |z|·e^{i·arg z}");
+    line(t("  |z| is the length of the vector, arg z its angle from the first axis (in rad)",
+           "  |z| 是向量的长度,arg z 是它与第一个坐标轴的夹角(单位 rad)"));
+    for (const auto& [name, v] : {std::pair{"q", &s.q}, std::pair{"k", &s.k}}) {
+      line(fmt::format("  {0} = {1} ↦ z_{0} = {2},  |z_{0}| = {3},  arg z_{0} = {4} rad", name, vec(v->v, true), cx(v->z),
+                       fx(v->modulus), fx(v->argument)));
+    }
+    line(t("  back from the polar form:", "  由极坐标形式还原:"));
+    for (const auto& [name, v] : {std::pair{"q", &s.q}, std::pair{"k", &s.k}}) {
+      line(fmt::format("    |z_{0}|·e^{{i·arg z_{0}}} = {1}   {2}", name, cx(v->polar), verdict(v->check)));
+    }
+  }
+
+  void step2() {
+    const explain::Step2& s = w_.step2;
+    line(t("Step 2: Euler's formula e^{iφ} = cos φ + i·sin φ, for φ = Mθ and φ = Nθ (M4)",
+           "步骤 2:欧拉公式 e^{iφ} = cos φ + i·sin φ,取 φ = Mθ 与 φ = Nθ (M4)"));
+    line(t("  e^{iφ} is the point at angle φ on the unit circle: |e^{iφ}| = 1",
+           "  e^{iφ} 是单位圆上角度为 φ 的点:|e^{iφ}| = 1"));
+    for (const auto& [name, e] : {std::pair{"Mθ", &s.query}, std::pair{"Nθ", &s.key}}) {
+      line(fmt::format("  φ = {} = {} rad", name, fx(e->angle)));
+      line(fmt::format("    e^{{iφ}}          = {}", cx(e->exponential)));
+      line(fmt::format("    cos φ + i·sin φ = {}   {}", cx(e->cos_sin), verdict(e->check)));
+    }
+  }
+
+  void step3() {
+    const explain::Step3& s = w_.step3;
+    line(t("Step 3: multiplying by e^{iφ} rotates by φ: z·e^{iφ} = R(φ)·(a, b) (M3), (M4)",
+           "步骤 3:乘以 e^{iφ} 就是旋转角度 φ:z·e^{iφ} = R(φ)·(a, b) (M3), (M4)"));
+    line(t("  R(φ) = [[cos φ, −sin φ], [sin φ, cos φ]] turns the plane counter-clockwise by φ",
+           "  R(φ) = [[cos φ, −sin φ], [sin φ, cos φ]] 把平面逆时针旋转 φ"));
+    const std::pair<const char*, const explain::Rotation*> rows[] = {
+        {t("  q at position M: φ = Mθ = {} rad", "  q 在位置 M:φ = Mθ = {} rad"), &s.query},
+        {t("  k at position N: φ = Nθ = {} rad", "  k 在位置 N:φ = Nθ = {} rad"), &s.key}};
+    for (std::size_t i = 0; i < 2; ++i) {
+      const auto& [title, r] = rows[i];
+      const char* name = i == 0 ? "q" : "k";
+      line(fmt::format(title, fx(r->angle)));
+      line(fmt::format("    z_{}·e^{{iφ}} = ({})·({}) = {}", name, cx(r->z), cx(r->factor), cx(r->product)));
+      const std::vector<std::string> m = matrix_rows(r->matrix, true);
+      line(fmt::format("    R(φ) = {}   R(φ)·{} = {}", m[0], name, vec(r->rotated)));
+      line(fmt::format("           {}   {}", m[1], verdict(r->check)));
+    }
+  }
+
+  void step4() {
+    const explain::Step4& s = w_.step4;
+    const explain::Setup& in = w_.setup;
+    line(t("Step 4: R(−Mθ)·R(Nθ) = R((N−M)θ): R(Mθ)ᵀ = R(−Mθ), and rotation angles add (M7)",
+           "步骤 4:R(−Mθ)·R(Nθ) = R((N−M)θ):R(Mθ)ᵀ = R(−Mθ),且旋转角相加 (M7)"));
+    line(fmt::format("  −Mθ = {} rad, Nθ = {} rad, (N−M)θ = {} rad", fx(-(in.m * in.theta)), fx(in.n * in.theta),
+                     fx((in.n - in.m) * in.theta)));
+    side_by_side("R(−Mθ)", s.minus_m, "R(Nθ)", s.n);
+    side_by_side("R(−Mθ)·R(Nθ)", s.product, "R((N−M)θ)", s.relative);
+    line("  " + verdict(s.check));
+  }
+
+  void side_by_side(const std::string& left_title, const Eigen::Matrix2d& left, const std::string& right_title,
+                    const Eigen::Matrix2d& right) {
+    const std::vector<std::string> a = matrix_rows(left, true);
+    const std::vector<std::string> b = matrix_rows(right, true);
+    const std::size_t width = std::max(columns(a[0]), columns(left_title)) + 3;
+    line("  " + pad(left_title, width) + right_title);
+    for (std::size_t i = 0; i < a.size(); ++i) line("  " + pad(a[i], width) + b[i]);
+  }
+
+  void step5() {
+    const explain::Step5& s = w_.step5;
+    const explain::Setup& in = w_.setup;
+    line(t("Step 5: the score ⟨R(Mθ)q, R(Nθ)k⟩ depends on N − M only (M8)",
+           "步骤 5:注意力分数 ⟨R(Mθ)q, R(Nθ)k⟩ 只取决于 N − M (M8)"));
+    line("  ⟨R(Mθ)q, R(Nθ)k⟩ = Re[z_q·z̄_k·e^{i(M−N)θ}] = qᵀ·R((N−M)θ)·k");
+    line(t("  z̄_k is the complex conjugate of z_k; the last two forms see N − M only",
+           "  z̄_k 是 z_k 的共轭复数;后两种形式只用到 N − M"));
+    line(fmt::format("  ⟨R(Mθ)q, R(Nθ)k⟩ = {}·{} = {}", vec(s.q_rotated), vec(s.k_rotated), fx(s.score)));
+    line(fmt::format(t("  the angle from R(Mθ)q to R(Nθ)k: (arg z_k + Nθ) − (arg z_q + Mθ) ≡ {} rad (mod 2π)",
+                       "  从 R(Mθ)q 到 R(Nθ)k 的夹角:(arg z_k + Nθ) − (arg z_q + Mθ) ≡ {} rad(模 2π)"),
+                     fx(s.angle_between)));
+    line(fmt::format("  Re[z_q·z̄_k·e^{{i(M−N)θ}}] = Re[({})·({})] = {}   {}", cx(s.q_conj_k), cx(s.phase),
+                     fx(s.complex_form), verdict(s.complex_check)));
+    line(fmt::format("  qᵀ·R((N−M)θ)·k = {}·{} = {}   {}", vec(in.q, true), vec(s.relative_k), fx(s.relative_form),
+                     verdict(s.relative_check)));
+    if (!s.wrong_sign_check.passed()) {
+      line(fmt::format(t("  mind the sign: qᵀ·R((M−N)θ)·k = {} is not the score:",
+                         "  注意符号:qᵀ·R((M−N)θ)·k = {} 不是注意力分数:"),
+                       fx(s.wrong_sign)));
+    } else {
+      line(fmt::format(t("  mind the sign: qᵀ·R((M−N)θ)·k = {} equals the score here only because its sine term is 0;",
+                         "  注意符号:这里 qᵀ·R((M−N)θ)·k = {} 恰好等于注意力分数,只因为正弦项为 0;"),
+                       fx(s.wrong_sign)));
+    }
+    line(t("  the matrix between q and k is R((N−M)θ), not R((M−N)θ)", "  q 与 k 之间的矩阵是 R((N−M)θ),而不是 R((M−N)θ)"));
+  }
+
+  void step6() {
+    const explain::Step6& s = w_.step6;
+    const explain::Setup& in = w_.setup;
+    line(fmt::format(t("Step 6: shift both positions by c = {}: N − M and the score do not change (M8)",
+                       "步骤 6:两个位置同时平移 c = {}:N − M 与注意力分数都不变 (M8)"),
+                     format_number(s.shift)));
+    line(fmt::format("  M + c = {}, N + c = {}, (N + c) − (M + c) = {} = N − M", format_number(in.m + s.shift),
+                     format_number(in.n + s.shift), format_number((in.n + s.shift) - (in.m + s.shift))));
+    line(fmt::format("  R((M+c)θ)q = {}, R((N+c)θ)k = {}", vec(s.q_rotated), vec(s.k_rotated)));
+    line(fmt::format("  ⟨R((M+c)θ)q, R((N+c)θ)k⟩ = {}", fx(s.shifted_score)));
+    line(fmt::format("  ⟨R(Mθ)q, R(Nθ)k⟩ = {}   {}", fx(s.score), verdict(s.check)));
+    line(fmt::format(t("  both vectors turn by cθ = {} rad more: the angle between them stays {} rad",
+                       "  两个向量都多转了 cθ = {} rad:它们之间的夹角仍是 {} rad"),
+                     fx(s.shift * in.theta), fx(s.angle_between)));
+  }
+
+  void step7() {
+    const explain::Step7& s = w_.step7;
+    const explain::Setup& in = w_.setup;
+    const int pairs = s.d / 2;
+    line(fmt::format(t("Step 7: from 2 to d = {} dimensions: d/2 = {} pairs, pair i turns by Mθ_i (M1), (M5), (M9)",
+                       "步骤 7:从二维到 d = {} 维:d/2 = {} 个二维对,第 i 对旋转 Mθ_i (M1), (M5), (M9)"),
+                     s.d, pairs));
+    line(fmt::format("  θ_i = base^(−2i/d), base = {}, M = {}", format_number(s.base), format_number(in.m)));
+    const std::string channels = t("channels", "通道");
+    line(fmt::format("  {:>5}  {}{:>12}  {:>12}", "i", pad(channels, 10), "θ_i", "Mθ_i (rad)"));
+    for (int i = 0; i < pairs; ++i) {
+      line(fmt::format("  {:>5}  {:<10}{:>12}  {:>12}", i, fmt::format("({}, {})", 2 * i, 2 * i + 1),
+                       fmt::format("{:.6g}", s.theta[i]), fx(s.angles[i])));
+    }
+    if (s.pair_of_theta >= 0) {
+      line(fmt::format(t("  pair {0} has θ_{0} = θ of steps 1–6: its block below is R(Mθ) of step 3",
+                         "  第 {0} 对的 θ_{0} 就是步骤 1–6 的 θ:下面它的块就是步骤 3 的 R(Mθ)"),
+                       s.pair_of_theta));
+    }
+    line(fmt::format(t("  R_M = diag(R(Mθ_0), …, R(Mθ_{})), one 2×2 block per pair (M5):",
+                       "  R_M = diag(R(Mθ_0), …, R(Mθ_{})),每一对一个 2×2 块 (M5):"),
+                     pairs - 1));
+    for (const std::string& row : matrix_rows(s.matrix, false)) line("    " + row);
+    line(t("  the element-wise form needs no matrix (M9): R_M·q = q ⊙ cos(MΘ) + rot(q) ⊙ sin(MΘ),",
+           "  逐元素形式不需要矩阵 (M9):R_M·q = q ⊙ cos(MΘ) + rot(q) ⊙ sin(MΘ),"));
+    line(t("  with q repeating the pair q on all d/2 pairs:", "  其中 q 在全部 d/2 对上重复二维的 q:"));
+    const std::string channel = t("channel", "通道");
+    const std::size_t first = std::max<std::size_t>(columns(channel), 7);
+    line(fmt::format("    {}{:>6}{:>11}{:>8}{:>11}{:>21}{:>11}", pad(channel, first), "q", "cos(MΘ)", "rot(q)", "sin(MΘ)",
+                     "q⊙cos + rot(q)⊙sin", "R_M·q"));
+    for (int c = 0; c < s.d; ++c) {
+      line(fmt::format("    {:>{}}{:>6}{:>11}{:>8}{:>11}{:>21}{:>11}", c, first, fx(s.q[c]), fx(s.cos[c]), fx(s.rot[c]),
+                       fx(s.sin[c]), fx(s.elementwise[c]), fx(s.by_matrix[c])));
+    }
+    line("    " + verdict(s.check));
+  }
+
+  const explain::Walkthrough& w_;
+  const FigureOptions& f_;
+  std::ostream& out_;
+};
+
+// ---------------------------------------------------------------------------------------------
+// The figure: q, k, R(Mθ)q and R(Nθ)k as arrows from the origin, the arcs of the angles Mθ and Nθ,
+// and the angle between the rotated vectors, which decides the score.
+
+constexpr double kTwoPi = 6.283185307179586;
+
+Eigen::Vector2d unit(double angle) { return {std::cos(angle), std::sin(angle)}; }
+
+plot::Series segment(const Eigen::Vector2d& to, int color, bool dashed) {
+  plot::Series s;
+  s.x = Eigen::Vector2d(0.0, to[0]);
+  s.y = Eigen::Vector2d(0.0, to[1]);
+  s.color = color;
+  s.dashed = dashed;
+  s.line_width = dashed ? 2.5 : 3.5;
+  return s;
+}
+
+/// An arc of radius r from angle `from` turning by `sweep` (drawn modulo a full turn).
+plot::Series arc(double r, double from, double sweep, int color) {
+  const double drawn = std::fmod(sweep, kTwoPi);
+  const int n = 2 + static_cast<int>(std::ceil(std::abs(drawn) / kTwoPi * 180.0));
+  plot::Series s;
+  s.x.resize(n);
+  s.y.resize(n);
+  for (int i = 0; i < n; ++i) {
+    const double a = from + drawn * i / (n - 1);
+    s.x[i] = r * std::cos(a);
+    s.y[i] = r * std::sin(a);
+  }
+  s.color = color;
+  s.line_width = 2.0;
+  return s;
+}
+
+/// Two barbs of length `size` at ±25° behind the tip of the vector from the origin to `tip`.
+plot::Series arrowhead(const Eigen::Vector2d& tip, double size, int color) {
+  const double back = std::atan2(-tip[1], -tip[0]);
+  constexpr double kSpread = 25.0 * kTwoPi / 360.0;
+  const Eigen::Vector2d left = tip + size * unit(back + kSpread);
+  const Eigen::Vector2d right = tip + size * unit(back - kSpread);
+  plot::Series s;
+  s.x = Eigen::Vector3d(left[0], tip[0], right[0]);
+  s.y = Eigen::Vector3d(left[1], tip[1], right[1]);
+  s.color = color;
+  s.line_width = 3.5;
+  return s;
+}
+
+plot::Label text_at(const Eigen::Vector2d& at, const std::string& text) {
+  plot::Label l;
+  l.x = at[0];
+  l.y = at[1];
+  l.text = text;
+  l.anchor = plot::Label::Anchor::Center;
+  return l;
+}
+
+plot::Figure figure_of(const explain::Walkthrough& w, const FigureOptions& f) {
+  const explain::Setup& s = w.setup;
+  const explain::Step5& s5 = w.step5;
+  // Equal ranges on a square figure with no legend: the plot area is close to square, so angles look
+  // right. Every vector ends within `radius`, its name within about 0.8·lim: the bands near the top and
+  // bottom edges are free for two lines of text.
+  const double radius = std::max(s.q.norm(), s.k.norm());
+  const double lim = 1.5 * radius;
+  plot::Figure fig;
+  fig.title = fmt::format(f.text("RoPE in 2-D: q at M = {}, k at N = {}, θ = {}", "二维 RoPE:q 在位置 M = {},k 在位置 N = {},θ = {}"),
+                          format_number(s.m), format_number(s.n), fx(s.theta));
+  fig.xlabel = f.text("first component (real part)", "第一个分量(实部)");
+  fig.ylabel = f.text("second component (imaginary part)", "第二个分量(虚部)");
+  fig.xrange = {-lim, lim};
+  fig.yrange = {-lim, lim};
+  for (const auto axis : {plot::ReferenceLine::Axis::X, plot::ReferenceLine::Axis::Y}) {
+    plot::ReferenceLine r;
+    r.axis = axis;
+    fig.lines.push_back(r);
+  }
+
+  const double m_angle = s.m * s.theta;
+  const double n_angle = s.n * s.theta;
+  const double arg_q = w.step1.q.argument;
+  const double arg_k = w.step1.k.argument;
+  const double arg_q_rotated = std::arg(Complex(s5.q_rotated[0], s5.q_rotated[1]));
+  fig.series.push_back(segment(s.q, 0, true));
+  fig.series.push_back(segment(s5.q_rotated, 0, false));
+  fig.series.push_back(segment(s.k, 1, true));
+  fig.series.push_back(segment(s5.k_rotated, 1, false));
+  const double r_m = 0.2 * radius;
+  const double r_n = 0.45 * radius;
+  const double r_between = 0.7 * radius;
+  fig.series.push_back(arc(r_m, arg_q, m_angle, 0));
+  fig.series.push_back(arc(r_n, arg_k, n_angle, 1));
+  fig.series.push_back(arc(r_between, arg_q_rotated, s5.angle_between, 2));
+
+  // Arrowheads: an open V in the vector's colour at each tip, then the names just beyond the tips and
+  // the angles beside their arcs.
+  const std::tuple<Eigen::Vector2d, std::string, int> tips[] = {
+      {s.q, "q", 0}, {s5.q_rotated, "R(Mθ)q", 0}, {s.k, "k", 1}, {s5.k_rotated, "R(Nθ)k", 1}};
+  for (const auto& [tip, name, color] : tips) fig.series.push_back(arrowhead(tip, 0.05 * lim, color));
+  for (const auto& [tip, name, color] : tips) {
+    fig.labels.push_back(text_at(tip + 0.12 * radius * tip.normalized(), name));
+  }
+  // Beside its arc, just outside, far enough that the text's box clears the arc (on the default square
+  // figure a character is about 0.03·lim wide and 0.037·lim high), at the point of the arc farthest in
+  // angle from the four vectors, among a few.
+  const double directions[] = {arg_q, arg_k, arg_q_rotated, std::arg(Complex(s5.k_rotated[0], s5.k_rotated[1]))};
+  const auto arc_label = [&](double r, double from, double sweep, const std::string& text) {
+    const double drawn = std::fmod(sweep, kTwoPi);
+    double at = from + drawn / 2;
+    double best = -1.0;
+    for (const double t : {0.5, 0.35, 0.65, 0.2, 0.8}) {
+      double nearest = kTwoPi;
+      for (const double d : directions) nearest = std::min(nearest, std::abs(std::remainder(from + t * drawn - d, kTwoPi)));
+      if (nearest > best + 1e-9) best = nearest, at = from + t * drawn;
+    }
+    const double half_width = 0.5 * 0.03 * lim * static_cast<double>(columns(text));
+    const double half_height = 0.5 * 0.037 * lim;
+    const double clear = std::max(std::abs(std::cos(at)) * half_width, std::abs(std::sin(at)) * half_height);
+    fig.labels.push_back(text_at((r + 0.02 * lim + clear) * unit(at), text));
+  };
+  // An angle of a turn or more is drawn modulo 2π; the label keeps the whole angle.
+  arc_label(r_m, arg_q, m_angle, fmt::format("Mθ = {}", fx(m_angle)));
+  arc_label(r_n, arg_k, n_angle, fmt::format("Nθ = {}", fx(n_angle)));
+  arc_label(r_between, arg_q_rotated, s5.angle_between, fmt::format("{} rad", fx(s5.angle_between)));
+  fig.labels.push_back(text_at({0.0, 0.9 * lim}, f.text("dashed: q, k;  solid: rotated by Mθ, Nθ",
+                                                         "虚线:q、k;实线:旋转 Mθ、Nθ 之后")));
+  fig.labels.push_back(text_at({0.0, -0.9 * lim},
+                               fmt::format(f.text("⟨R(Mθ)q, R(Nθ)k⟩ = |q|·|k|·cos({}) = {}",
+                                                  "分数 ⟨R(Mθ)q, R(Nθ)k⟩ = |q|·|k|·cos({}) = {}"),
+                                           fx(s5.angle_between), fx(s5.score))));
+  return fig;
+}
+
+}  // namespace
+
+/// Prints the walkthrough (every step for step 0, else that step) and returns the exit code: kOk, or
+/// kVerifyFailed if a check of the printed steps failed. Exposed for the tests.
+int print_walkthrough(const explain::Walkthrough& w, int step, const std::string& theta_source,
+                      const FigureOptions& figure, std::ostream& out) {
+  Printer p(w, figure, out);
+  p.header(theta_source);
+  for (int k = 1; k <= explain::kSteps; ++k) {
+    if (step == 0 || step == k) p.step(k);
+  }
+  return p.summary(step);
+}
+
+int run_explain(const ExplainOptions& opt, std::ostream& out) {
+  check_figure_options(opt.figure);
+  if (opt.positions.size() != 2) {
+    throw InvalidArgument(fmt::format("--position takes two positions, M of q and N of k (got {})", opt.positions.size()));
+  }
+  if (opt.step_given && (opt.step < 1 || opt.step > explain::kSteps)) {
+    throw InvalidArgument(fmt::format("--step must be between 1 and {} (got {})", explain::kSteps, opt.step));
+  }
+  explain::Setup s;
+  for (const auto& [text, what, target] :
+       {std::tuple{&opt.q, "--q", &s.q}, std::tuple{&opt.k, "--k", &s.k}}) {
+    const std::vector<double> values = parse_real_list(*text, what);
+    if (values.size() != 2) {
+      throw InvalidArgument(fmt::format("{} must be exactly 2 numbers a,b: one 2-D pair (got {})", what, values.size()));
+    }
+    *target = Eigen::Vector2d(values[0], values[1]);
+  }
+  s.m = opt.positions[0];
+  s.n = opt.positions[1];
+  s.shift = opt.shift;
+  s.d = opt.dim;
+  s.base = opt.base;
+  const FigureOptions& f = opt.figure;
+  std::string theta_source;
+  if (opt.pair_given) {
+    check_dimension(s.d, explain::kMaxDim);
+    check_base(s.base);
+    if (opt.pair < 0 || opt.pair >= s.d / 2) {
+      throw InvalidArgument(fmt::format("--pair must be between 0 and d/2 − 1 = {} (got {})", s.d / 2 - 1, opt.pair));
+    }
+    s.theta = frequencies(s.d, s.base)[opt.pair];
+    theta_source = fmt::format(f.text("θ_{0} of pair {0} of step 7", "第 {0} 对(步骤 7)的 θ_{0}"), opt.pair);
+  } else if (opt.theta_given) {
+    s.theta = opt.theta;
+    theta_source = "--theta";
+  } else {
+    theta_source = f.text("θ_0 = 1, the fastest pair", "θ_0 = 1,转得最快的一对");
+  }
+  const explain::Walkthrough w = explain::explain(s);
+  if (f.wanted()) draw(figure_of(w, f), f);
+  return print_walkthrough(w, opt.step, theta_source, f, out);
+}
+
+Command add_explain_command(CLI::App& app) {
+  auto opt = std::make_shared<ExplainOptions>();
+  CLI::App* sub = app.add_subcommand("explain", "RoPE step by step, with numbers, for a lecture (English or 中文)");
+  add_reals_option(*sub, "-m,--position", opt->positions, "positions M of q and N of k: --position M --position N");
+  sub->add_option("--q", opt->q, "the query q: two numbers a,b")->type_name("a,b")->capture_default_str();
+  sub->add_option("--k", opt->k, "the key k: two numbers a,b")
+      ->type_name("a,b")
+      ->capture_default_str();
+  CLI::Option* theta = add_real_option(*sub, "--theta", opt->theta, "θ of steps 1–6, rad per position: 0 < θ <= 2π");
+  CLI::Option* pair = add_int_option(*sub, "--pair", opt->pair, "take θ = θ_i of pair i of (--dim, --base) instead");
+  theta->excludes(pair);
+  add_real_option(*sub, "-c,--shift", opt->shift, "shift c of both positions in step 6");
+  add_int_option(*sub, "-d,--dim", opt->dim, fmt::format("dimension d of step 7: even, 2 … {}", explain::kMaxDim));
+  add_base_option(*sub, opt->base);
+  CLI::Option* step = add_int_option(*sub, "--step", opt->step, "show only step K (1 … 7), to pace a lecture")->default_str("all");
+  add_figure_options(*sub, opt->figure);
+  sub->get_option("--lang")->description("language of the text and the figure: en or zh (中文)");
+  CLI::Option* width = sub->get_option("--width")->default_str(std::to_string(kExplainFigureSize));
+  CLI::Option* height = sub->get_option("--height")->default_str(std::to_string(kExplainFigureSize));
+  sub->footer(
+      "Steps: 1 the vector as a complex number, 2 Euler's formula, 3 rotation = complex product = 2×2 matrix,\n"
+      "4 R(−Mθ)R(Nθ) = R((N−M)θ), 5 the score depends on N − M only, 6 shifting both positions changes\n"
+      "nothing, 7 from 2 to d dimensions.\n"
+      "Example:\n  rope explain\n  rope explain --lang zh --step 5\n"
+      "  rope explain --position 3 --position 7 --q 1,2 --k -1,0.5 --png explain.png");
+  return {sub, [opt, theta, pair, step, width, height](std::ostream& out) {
+            opt->step_given = step->count() > 0;
+            opt->theta_given = theta->count() > 0;
+            opt->pair_given = pair->count() > 0;
+            if (opt->figure.wanted() && width->count() == 0) opt->figure.width = kExplainFigureSize;
+            if (opt->figure.wanted() && height->count() == 0) opt->figure.height = kExplainFigureSize;
+            return run_explain(*opt, out);
+          }};
+}
+
+}  // namespace rope::cli

@@ -1,0 +1,132 @@
+// rope extrapolation: the critical dimension, extrapolation bound, critical base and small-base
+// thresholds of "Scaling Laws of RoPE-based Extrapolation" (Liu et al. 2023), docs/calculators.md
+// (C6)–(C9); the figure is rope wavelengths' with the training (and tuning) length.
+#include <fmt/format.h>
+#include <memory>
+#include <optional>
+
+#include "rope/cli/commands.hpp"
+#include "rope/cli/exit_codes.hpp"
+#include "rope/cli/figure_options.hpp"
+#include "rope/cli/options.hpp"
+#include "rope/io/csv.hpp"
+#include "rope/core/error.hpp"
+#include "rope/analysis/extrapolation.hpp"
+#include "rope/core/frequencies.hpp"
+#include "rope/core/parse.hpp"
+#include "rope/cli/figures/wavelength_figure.hpp"
+
+namespace rope::cli {
+
+inline constexpr std::size_t kMaxTuneBases = 16;
+
+struct ExtrapolationOptions {
+  int dim = 128;
+  double base = kDefaultBase;
+  double train_length = 0;
+  std::optional<double> tune_length;
+  std::vector<double> tune_bases;  ///< empty: the base itself
+  FigureOptions figure;
+};
+
+namespace {
+
+std::string num(double x) { return fmt::format("{:.1f}", x); }
+
+}  // namespace
+
+int run_extrapolation(const ExtrapolationOptions& opt, std::ostream& out) {
+  check_figure_options(opt.figure);
+  const Text t = opt.figure.tr();
+  if (opt.tune_bases.size() > kMaxTuneBases) {
+    throw InvalidArgument(fmt::format("at most {} --tune-base values (got {})", kMaxTuneBases, opt.tune_bases.size()));
+  }
+  const int d = opt.dim;
+  const CriticalDimension c = critical_dimension(d, opt.base, opt.train_length);
+  std::vector<double> betas = opt.tune_bases.empty() ? std::vector<double>{opt.base} : opt.tune_bases;
+  std::vector<double> bounds;
+  for (double beta : betas) bounds.push_back(extrapolation_bound(d, beta, c.dimension));
+  std::optional<double> beta0;
+  std::optional<SmallBaseThresholds> small;
+  if (opt.tune_length) {
+    beta0 = critical_base(opt.base, opt.train_length, *opt.tune_length);
+    small = small_base_thresholds(*opt.tune_length);
+  }
+
+  if (opt.figure.wanted()) {
+    std::vector<WavelengthCurve> curves{{"base = " + format_number(opt.base), "", wavelengths(frequencies(d, opt.base))}};
+    for (double beta : opt.tune_bases) {
+      if (beta != opt.base) curves.push_back({"β = " + format_number(beta), "", wavelengths(frequencies(d, beta))});
+    }
+    std::vector<double> contexts{opt.train_length};
+    if (opt.tune_length && *opt.tune_length != opt.train_length) contexts.push_back(*opt.tune_length);
+    plot::Figure fig = wavelength_figure(opt.figure, d, "", contexts, curves);
+    fig.title = t.format("Critical dimension d_extra = {} of d = {}, base {}, trained on T = {}",
+                         "临界维度 d_extra = {}(d = {},底数 {},训练长度 T = {})", c.dimension, d, format_number(opt.base),
+                         format_number(opt.train_length));
+    draw(fig, opt.figure);
+  }
+
+  const int half = d / 2;
+  out << t("Scaling laws of RoPE-based extrapolation (Liu et al. 2023; docs/calculators.md (C6)–(C9)):\n",
+           "RoPE 外推的缩放定律(Liu et al. 2023;docs/calculators.md (C6)–(C9)):\n");
+  out << t.format("  d = {}, base = {}, training length T = {}\n\n", "  d = {},底数 = {},训练长度 T = {}\n\n", d,
+                  format_number(opt.base), format_number(opt.train_length));
+  out << t.format("critical dimension (C6): x = (d/2)·log_base(T/2π) = {:.4f}, d_extra = 2·⌈x⌉ = {}\n",
+                  "临界维度 (C6):x = (d/2)·log_base(T/2π) = {:.4f},d_extra = 2·⌈x⌉ = {}\n", c.x, c.dimension);
+  if (c.capped) {
+    out << t.format("  x > d/2 = {}: every pair completes a full turn within T, so d_extra = d\n",
+                    "  x > d/2 = {}:每个维度对在 T 内都转满一圈,所以 d_extra = d\n", half);
+  } else if (c.pairs == half) {
+    out << t("  every pair completes a full turn within T\n", "  每个维度对在 T 内都转满一圈\n");
+  } else {
+    out << t.format("  pairs 0 … {} complete a full turn within T (λ_i < T); pairs {} … {} ({} of {}) never do\n",
+                    "  第 0 … {0} 对在 T 内转满一圈(λ_i < T);第 {1} … {2} 对(共 {4} 对中的 {3} 对)转不满一圈\n",
+                    c.pairs - 1, c.pairs, half - 1, half - c.pairs, half);
+  }
+  out << '\n';
+  out << t.format("extrapolation bound (C7): T_extra = 2π·β^(d_extra/d), the wavelength of pair {} under base β\n",
+                  "外推上限 (C7):T_extra = 2π·β^(d_extra/d),即底数 β 下第 {} 对的波长\n", c.pairs);
+  out << fmt::format("  {:>16}  {:>16}{}\n", t("base β", "底数 β"), "T_extra",
+                     opt.tune_length ? fmt::format("  {}", t("T_extra ≥ T_tune", "T_extra ≥ T_tune")) : "");
+  for (std::size_t b = 0; b < betas.size(); ++b) {
+    std::string line = fmt::format("  {:>16}  {:>16}", format_number(betas[b]), num(bounds[b]));
+    if (opt.tune_length) line += fmt::format("  {}", bounds[b] >= *opt.tune_length ? t("yes", "是") : t("no", "否"));
+    out << line << '\n';
+  }
+  if (opt.tune_length) {
+    out << '\n';
+    out << t.format("critical base (C8) for tuning at T_tune = {}: β₀ = base^(log_(T/2π)(T_tune/2π)) = {}\n",
+                    "在 T_tune = {} 上微调的临界底数 (C8):β₀ = base^(log_(T/2π)(T_tune/2π)) = {}\n",
+                    format_number(*opt.tune_length), num(*beta0));
+    out << t("  the base whose critical pair (before rounding x up) has wavelength T_tune\n",
+             "  使临界维度对(x 取整之前)的波长等于 T_tune 的底数\n");
+    out << t.format("small-base thresholds (C9), the slowest period taken as 2π·β: β₁ = 2T_tune/π = {}, β₂ = T_tune/π = {}, "
+                    "β₃ = T_tune/2π = {}\n",
+                    "小底数阈值 (C9),最慢周期取 2π·β:β₁ = 2T_tune/π = {},β₂ = T_tune/π = {},β₃ = T_tune/2π = {}\n",
+                    num(small->quarter), num(small->half), num(small->full));
+    out << t("  below β₁ every pair turns at least a quarter turn within T_tune, below β₂ half a turn, below β₃ a full turn\n",
+             "  底数低于 β₁ 时每个维度对在 T_tune 内至少转四分之一圈,低于 β₂ 转半圈,低于 β₃ 转满一圈\n");
+  }
+  return kOk;
+}
+
+Command add_extrapolation_command(CLI::App& app) {
+  auto opt = std::make_shared<ExtrapolationOptions>();
+  CLI::App* sub = app.add_subcommand("extrapolation", "Critical dimension, extrapolation bound and critical base (Liu et al. 2023)");
+  add_dim_option(*sub, opt->dim);
+  add_base_option(*sub, opt->base);
+  add_real_option(*sub, "-T,--train-length", opt->train_length, "pre-training context length T, > 2π")->required();
+  sub->add_option_function<std::string>(
+         "--tune-length", [opt](const std::string& text) { opt->tune_length = parse_real(text, "--tune-length"); },
+         "fine-tuning length T_tune, > 2π: adds the critical base β₀ and the thresholds β₁ β₂ β₃")
+      ->type_name("NUM");
+  add_reals_option(*sub, "--tune-base", opt->tune_bases,
+                   "base β used with the pre-trained critical dimension, for T_extra; repeatable (default: --base)");
+  add_figure_options(*sub, opt->figure);
+  sub->footer("Example:\n  rope extrapolation --dim 128 --base 10000 --train-length 4096 --tune-length 16384\n"
+              "  rope extrapolation --train-length 4096 --tune-base 500 --tune-base 1000000 --png extrapolation.png");
+  return {sub, [opt](std::ostream& out) { return run_extrapolation(*opt, out); }};
+}
+
+}  // namespace rope::cli

@@ -1,0 +1,261 @@
+// rope frequencies (alias freqs): the table θ_i = base^(−2i/d), λ_i = 2π/θ_i, docs/math.md (M1), (M2).
+#include <cmath>
+#include <fmt/format.h>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <map>
+#include <numeric>
+
+#include "rope/cli/commands.hpp"
+#include "rope/cli/exit_codes.hpp"
+#include "rope/cli/figure_options.hpp"
+#include "rope/core/error.hpp"
+#include "rope/cli/options.hpp"
+#include "rope/cli/output.hpp"
+#include "rope/io/csv.hpp"
+#include "rope/core/frequencies.hpp"
+#include "rope/cli/scaling_options.hpp"
+
+namespace rope::cli {
+
+struct FrequenciesOptions {
+  int dim = 128;
+  double base = kDefaultBase;
+  double position = 0.0;
+  bool has_position = false;
+  std::string csv;
+  bool json = false;
+  int max_position = 128;  ///< last position of the cos(m·θ_i) heatmap
+  bool max_position_given = false;
+  bool dim_given = false;
+  bool base_given = false;
+  FigureOptions figure;
+  ScalingOptions scaling;
+};
+
+/// The heatmap has (max_position + 1) × d/2 cells; more than this is slow to draw and unreadable.
+inline constexpr double kMaxHeatmapCells = 4'194'304;
+
+namespace {
+
+/// −2i/d as a reduced fraction, "-1/64": the form explainers write, so a slip is easy to spot.
+std::string exponent_fraction(int d, int i) {
+  if (i == 0) return "0";
+  const int g = std::gcd(2 * i, d);
+  if (d / g == 1) return fmt::format("-{}", 2 * i / g);
+  return fmt::format("-{}/{}", 2 * i / g, d / g);
+}
+
+}  // namespace
+
+/// Before anything is written: the heatmap's size is bounded.
+void check_heatmap(const FrequenciesOptions& opt, Eigen::Index half) {
+  if (opt.max_position < 1 || (opt.max_position + 1.0) * static_cast<double>(half) > kMaxHeatmapCells) {
+    throw InvalidArgument(fmt::format("--max-position must be >= 1 with (max-position + 1)·d/2 <= {:.0f} (got {})",
+                                      kMaxHeatmapCells, opt.max_position));
+  }
+}
+
+/// The figure: cos(m·θ_i), rows are pairs, columns positions 0 … max-position (M1).
+void draw_cos_heatmap(const Eigen::VectorXd& theta, double base, const FrequenciesOptions& opt) {
+  if (!opt.figure.wanted()) return;
+  const auto half = theta.size();
+  Eigen::MatrixXd z(half, opt.max_position + 1);
+  for (Eigen::Index i = 0; i < half; ++i) {
+    for (int m = 0; m <= opt.max_position; ++m) z(i, m) = std::cos(m * theta[i]);
+  }
+  const FigureOptions& f = opt.figure;
+  plot::Figure fig;
+  fig.title = fmt::format(f.text("cos(m·θ_i): every pair turns at its own speed (d = {}, base = {}{})",
+                                 "cos(m·θ_i):每一对以自己的速度旋转(d = {},base = {}{})"),
+                          2 * half, format_number(base), opt.scaling.any() ? f.text(", scaled", ",已缩放") : "");
+  fig.xlabel = f.text("position m", "位置 m");
+  fig.ylabel = f.text("pair i (0 = fastest)", "维度对 i(0 转得最快)");
+  plot::Heatmap h;
+  h.z = z;
+  h.colorbar_label = "cos(m·θ_i)";
+  fig.heatmap = h;
+  draw(fig, f);
+}
+
+/// With --scaling, --config or --model: original and scaled side by side (scaling.hpp).
+int run_scaled_frequencies(const FrequenciesOptions& opt, const ResolvedRope& rr, std::ostream& out) {
+  if (opt.has_position) {
+    throw InvalidArgument("--position prints the angles of plain RoPE: with --scaling, --config or --model use rope apply --position");
+  }
+  const RopeParameters& p = rr.params;
+  const Eigen::VectorXd& scaled = p.inv_freq;
+  const Eigen::VectorXd& original = rr.original;
+  const Eigen::Index half = scaled.size();
+  check_heatmap(opt, half);
+  const Eigen::VectorXd lambda = wavelengths(original);
+  // A zero frequency (proportional's unrotated pairs) has no wavelength: written as inf.
+  Eigen::VectorXd lambda_scaled(half), ratio(half);
+  for (Eigen::Index i = 0; i < half; ++i) {
+    lambda_scaled[i] = scaled[i] > 0 ? 2 * M_PI / scaled[i] : HUGE_VAL;
+    ratio[i] = scaled[i] / original[i];
+  }
+  const Text t = opt.figure.tr();
+  const auto band_of = [&](Eigen::Index i, const Text& lang) {
+    return band_name(p.bands.empty() ? Band::None : p.bands[static_cast<std::size_t>(i)], lang);
+  };
+  const RopeConfig& c = rr.model.rope;
+  if (!opt.csv.empty()) {
+    std::string csv = "pair,theta,wavelength,original_theta,original_wavelength,ratio,band\n";
+    for (Eigen::Index i = 0; i < half; ++i) {
+      csv += fmt::format("{},{},{},{},{},{},{}\n", i, format_number(scaled[i]),
+                         std::isfinite(lambda_scaled[i]) ? format_number(lambda_scaled[i]) : "inf", format_number(original[i]),
+                         format_number(lambda[i]), format_number(ratio[i]), band_of(i, Text()));
+    }
+    write_output(opt.csv, csv, out);
+  }
+  draw_cos_heatmap(scaled, c.base, opt);
+  if (opt.json) {
+    nlohmann::json j;
+    j["inv_freq"] = std::vector<double>(scaled.data(), scaled.data() + half);
+    j["attention_factor"] = p.attention_factor;
+    j["rope_type"] = std::string(to_string(c.type));
+    j["model"] = rr.model.name;
+    j["head_dim"] = c.head_dim;
+    j["rotary_dim"] = rr.d;
+    j["base"] = c.base;
+    j["factor"] = p.factor;
+    j["factor_rule"] = p.factor_rule.en;
+    j["attention_rule"] = p.attention_rule.en;
+    j["logit_multiplier"] = p.attention_factor * p.attention_factor;
+    j["original_inv_freq"] = std::vector<double>(original.data(), original.data() + half);
+    if (p.original_max_position > 0) j["original_max_position_embeddings"] = p.original_max_position;
+    if (p.effective_base) j["effective_base"] = *p.effective_base;
+    if (p.yarn_range) j["yarn_range"] = {p.yarn_range->first, p.yarn_range->second};
+    if (!p.bands.empty()) {
+      std::vector<std::string> bands;
+      for (Eigen::Index i = 0; i < half; ++i) bands.push_back(band_of(i, Text()));
+      j["band"] = bands;
+    }
+    j["warnings"] = english(p.warnings);
+    j["notes"] = english(p.notes);
+    out << j.dump(2) << '\n';
+  }
+  if (opt.csv == "-" || opt.json) return kOk;
+
+  out << t.format("RoPE frequencies from {}: {} scaling, d = {} (head_dim {}), base = {} (docs/scaling.md)\n",
+                  "RoPE 频率,来自{}:{} 缩放,d = {}(head_dim {}),base = {}(docs/scaling.md)\n", model_name(rr.model, t),
+                  to_string(c.type), rr.d, c.head_dim, format_number(c.base));
+  if (c.type != ScalingType::Default) {
+    out << t.format("factor f = {} ({}){}\n", "缩放因子 f = {}({}){}\n", format_number(p.factor), p.factor_rule.in(t.zh()),
+                    p.original_max_position > 0
+                        ? t.format(", original context L0 = {}", ",原始上下文长度 L0 = {}", p.original_max_position)
+                        : "");
+  }
+  if (p.effective_base) out << t.format("effective base base' = {}\n", "等效底数 base' = {}\n", format_number(*p.effective_base));
+  if (p.yarn_range) {
+    out << t.format("yarn correction range [{}, {}]\n", "yarn 修正区间 [{}, {}]\n", format_number(p.yarn_range->first),
+                    format_number(p.yarn_range->second));
+  }
+  out << t.format("attention factor {} ({}): logits × {}\n\n", "注意力因子 {}({}):logits × {}\n\n",
+                  format_number(p.attention_factor), p.attention_rule.in(t.zh()),
+                  format_number(p.attention_factor * p.attention_factor));
+  out << fmt::format("{:>5}  {:>24}  {:>24}  {:>22}  {:>22}  {:>22}  {}\n", "i", t("θ_i original", "原始 θ_i"),
+                     t("θ_i scaled", "缩放后 θ_i"), t("scaled/original", "缩放后/原始"), t("λ_i original", "原始 λ_i"),
+                     t("λ_i scaled", "缩放后 λ_i"), t("band", "区段"));
+  for (Eigen::Index i = 0; i < half; ++i) {
+    out << fmt::format("{:>5}  {:>24}  {:>24}  {:>22}  {:>22}  {:>22}  {}\n", i, format_number(original[i]),
+                       format_number(scaled[i]), format_number(ratio[i]), format_number(lambda[i]),
+                       std::isfinite(lambda_scaled[i]) ? format_number(lambda_scaled[i]) : "inf", band_of(i, t));
+  }
+  if (!p.bands.empty()) out << t.format("\nbands: {}\n", "\n区段:{}\n", band_counts(p, t));
+  for (const auto& n : p.notes) out << t("note: ", "注:") << n.in(t.zh()) << '\n';
+  for (const auto& w : p.warnings) out << t("warning: ", "警告:") << w.in(t.zh()) << '\n';
+  return kOk;
+}
+
+int run_frequencies(const FrequenciesOptions& opt, std::ostream& out) {
+  check_figure_options(opt.figure);
+  if (opt.max_position_given && !opt.figure.wanted()) {
+    throw InvalidArgument("--max-position sets the figure's heatmap: add --png, --svg, --pdf or --output");
+  }
+
+  if (opt.scaling.any()) {
+    return run_scaled_frequencies(opt, resolve_rope(opt.scaling, opt.dim, opt.dim_given, opt.base, opt.base_given), out);
+  }
+  const Eigen::VectorXd theta = frequencies(opt.dim, opt.base);
+  const Eigen::VectorXd lambda = wavelengths(theta);
+  const int half = opt.dim / 2;
+  Eigen::VectorXd pair(half), exponent(half);
+  for (int i = 0; i < half; ++i) {
+    pair[i] = i;
+    exponent[i] = frequency_exponent(opt.dim, i);
+  }
+  const Eigen::VectorXd angle = opt.position * theta;
+  check_heatmap(opt, half);
+  draw_cos_heatmap(theta, opt.base, opt);
+
+  if (!opt.csv.empty()) {
+    Table table{{"pair", "exponent", "theta", "wavelength"}, {pair, exponent, theta, lambda}};
+    if (opt.has_position) {
+      table.header.push_back("angle");
+      table.columns.push_back(angle);
+    }
+    write_output(opt.csv, to_csv(table), out);
+  }
+  if (opt.json) {
+    nlohmann::json j;
+    j["dim"] = opt.dim;
+    j["base"] = opt.base;
+    j["inv_freq"] = std::vector<double>(theta.data(), theta.data() + half);
+    j["attention_factor"] = 1.0;
+    j["wavelength"] = std::vector<double>(lambda.data(), lambda.data() + half);
+    j["exponent"] = std::vector<double>(exponent.data(), exponent.data() + half);
+    if (opt.has_position) {
+      j["position"] = opt.position;
+      j["angle"] = std::vector<double>(angle.data(), angle.data() + half);
+    }
+    out << j.dump(2) << '\n';
+  }
+  if (opt.csv == "-" || opt.json) return kOk;
+
+  const Text t = opt.figure.tr();
+  out << t.format("RoPE frequencies for d = {}, base = {}: θ_i = base^(−2i/d), λ_i = 2π/θ_i\n",
+                  "RoPE 频率,d = {},base = {}:θ_i = base^(−2i/d),λ_i = 2π/θ_i\n", opt.dim, format_number(opt.base));
+  out << t.format("pairs i = 0 … {} (channels 2i, 2i+1 interleaved, or i, i+{} half-split)\n\n",
+                  "维度对 i = 0 … {}(相邻配对时为通道 2i、2i+1,前后半配对时为通道 i、i+{})\n\n", half - 1, half);
+  std::string header = fmt::format("{:>5}  {:>10}  {:>24}  {:>24}", "i", "-2i/d", "θ_i", "λ_i");
+  if (opt.has_position) header += fmt::format("  {:>24}", fmt::format("{}·θ_i", format_number(opt.position)));
+  out << header << '\n';
+  for (int i = 0; i < half; ++i) {
+    std::string line = fmt::format("{:>5}  {:>10}  {:>24}  {:>24}", i, exponent_fraction(opt.dim, i),
+                                   format_number(theta[i]), format_number(lambda[i]));
+    if (opt.has_position) line += fmt::format("  {:>24}", format_number(angle[i]));
+    out << line << '\n';
+  }
+  return kOk;
+}
+
+Command add_frequencies_command(CLI::App& app) {
+  auto opt = std::make_shared<FrequenciesOptions>();
+  CLI::App* sub = app.add_subcommand(
+      "frequencies", "Table of the rotation frequencies θ_i = base^(−2i/d) and wavelengths λ_i = 2π/θ_i");
+  sub->alias("freqs");
+  CLI::Option* dim = add_dim_option(*sub, opt->dim);
+  CLI::Option* base = add_base_option(*sub, opt->base);
+  CLI::Option* position =
+      add_real_option(*sub, "-m,--position", opt->position, "also print the angles m·θ_i at this position");
+  sub->add_option("--csv", opt->csv, "write pair,exponent,theta,wavelength[,angle] to FILE ('-' for stdout)")
+      ->type_name("FILE");
+  sub->add_flag("--json", opt->json, "print JSON: inv_freq (the θ_i), attention_factor, wavelength, …");
+  CLI::Option* max_position =
+      add_int_option(*sub, "--max-position", opt->max_position, "last position of the figure's cos(m·θ_i) heatmap")
+          ->group("Figure");
+  add_figure_options(*sub, opt->figure);
+  add_scaling_options(*sub, opt->scaling);
+  sub->footer("Example:\n  rope frequencies --dim 8 --base 10000\n  rope freqs --dim 128 --csv freqs.csv\n  rope freqs --dim 64 --png cos.png\n  rope freqs --model llama-3.1-8b\n  rope freqs --dim 128 --base 500000 --scaling llama3 --factor 8 --original-max-position 8192 --low-freq-factor 1 --high-freq-factor 4");
+  return {sub, [opt, position, max_position, dim, base](std::ostream& out) {
+            opt->dim_given = dim->count() > 0;
+            opt->base_given = base->count() > 0;
+            opt->has_position = position->count() > 0;
+            opt->max_position_given = max_position->count() > 0;
+            return run_frequencies(*opt, out);
+          }};
+}
+
+}  // namespace rope::cli

@@ -1,0 +1,227 @@
+// rope inspect: a report of a model's RoPE from its config.json or a preset (docs/scaling.md).
+#include <algorithm>
+#include <fmt/format.h>
+#include <map>
+#include <memory>
+#include <nlohmann/json.hpp>
+
+#include "rope/cli/commands.hpp"
+#include "rope/cli/exit_codes.hpp"
+#include "rope/cli/options.hpp"
+#include "rope/io/csv.hpp"
+#include "rope/core/error.hpp"
+#include "rope/core/frequencies.hpp"
+#include "rope/cli/scaling_options.hpp"
+
+namespace rope::cli {
+
+struct InspectOptions {
+  std::string file;  ///< positional config.json
+  bool list = false;
+  bool json = false;
+  std::string lang = "en";
+  ScalingOptions scaling;
+};
+
+namespace {
+
+/// What a context length means for a set of frequencies: how many pairs turn at least once in it.
+struct ContextFact {
+  std::string what;      ///< "original context L0" / "max_position_embeddings"
+  double length;
+  Eigen::Index turning;  ///< pairs with λ <= length
+  Eigen::Index pairs;
+};
+
+Eigen::VectorXd safe_wavelengths(const Eigen::VectorXd& theta) {
+  Eigen::VectorXd l(theta.size());
+  for (Eigen::Index i = 0; i < theta.size(); ++i) l[i] = theta[i] > 0 ? 2 * M_PI / theta[i] : HUGE_VAL;
+  return l;
+}
+
+/// Warnings a config can reveal (../shared/reference/user-confusions.md), beyond the scaling's own.
+std::vector<Message> config_warnings(const ResolvedRope& rr) {
+  std::vector<Message> w = rr.params.warnings;
+  const RopeConfig& c = rr.model.rope;
+  const double longest = wavelengths(rr.original).maxCoeff();
+  const bool theta_defaulted = std::any_of(rr.model.origin.begin(), rr.model.origin.end(), [](const Message& line) {
+    return line.en.rfind("rope_theta:", 0) == 0 && line.en.find("default") != std::string::npos;
+  });
+  if (c.type == ScalingType::Default && c.max_position_embeddings && *c.max_position_embeddings > 8192 &&
+      c.base <= 10000 && theta_defaulted) {
+    w.push_back(
+        {fmt::format("C2: rope_theta is not in the config, so HF's default {} applies, yet max_position_embeddings is {} with "
+                     "no scaling: the longest wavelength is {:.0f} positions. Long-context models set a larger base (Llama 3: "
+                     "500000) or a scaling method; check that the config is complete",
+                     format_number(c.base), *c.max_position_embeddings, longest),
+         fmt::format("C2:配置中没有 rope_theta,因此使用 HF 的默认值 {},但 max_position_embeddings 为 {} 且没有缩放:"
+                     "最长的波长只有 {:.0f} 个位置。长上下文模型会设置更大的 base(Llama 3:500000)或使用缩放方法;"
+                     "请检查配置是否完整",
+                     format_number(c.base), *c.max_position_embeddings, longest)});
+  }
+  if (c.max_position_embeddings && rr.params.original_max_position > 0 &&
+      rr.params.original_max_position > *c.max_position_embeddings) {
+    w.push_back({fmt::format("C4: original_max_position_embeddings {} is larger than max_position_embeddings {}",
+                             rr.params.original_max_position, *c.max_position_embeddings),
+                 fmt::format("C4:original_max_position_embeddings {} 大于 max_position_embeddings {}",
+                             rr.params.original_max_position, *c.max_position_embeddings)});
+  }
+  return w;
+}
+
+}  // namespace
+
+int run_inspect(const InspectOptions& opt, std::ostream& out) {
+  const Text t(parse_lang(opt.lang));
+  if (opt.list) {
+    const auto presets = list_presets();
+    if (opt.json) {
+      nlohmann::json j = nlohmann::json::array();
+      for (const auto& p : presets) j.push_back({{"name", p.name}, {"description", p.description}});
+      out << j.dump(2) << '\n';
+      return kOk;
+    }
+    out << t.format("{} model presets (rope inspect --model NAME; data/models/README.md has the sources):\n\n",
+                    "{} 个模型预设(rope inspect --model NAME;出处见 data/models/README.md):\n\n", presets.size());
+    for (const auto& p : presets) out << fmt::format("  {:<20} {}\n", p.name, t.zh() ? p.description_zh : p.description);
+    return kOk;
+  }
+  ScalingOptions s = opt.scaling;
+  if (!opt.file.empty()) {
+    if (!s.config.empty() || !s.model.empty()) throw InvalidArgument("give one of FILE, --config FILE or --model NAME");
+    s.config = opt.file;
+  }
+  if (s.config.empty() && s.model.empty()) {
+    throw InvalidArgument("rope inspect needs a config.json FILE, --model NAME, or --list");
+  }
+  const ResolvedRope rr = resolve_rope(s, 128, false, kDefaultBase, false);
+  const RopeConfig& c = rr.model.rope;
+  const RopeParameters& p = rr.params;
+  const Eigen::VectorXd lambda = wavelengths(rr.original);
+  const Eigen::VectorXd lambda_scaled = safe_wavelengths(p.inv_freq);
+  const auto half = p.inv_freq.size();
+
+  std::vector<ContextFact> facts;
+  const auto add_fact = [&](const std::string& what, double L) {
+    Eigen::Index turning = 0;
+    for (Eigen::Index i = 0; i < half; ++i) turning += lambda_scaled[i] <= L ? 1 : 0;
+    facts.push_back({what, L, turning, half});
+  };
+  if (p.original_max_position > 0) add_fact(t("original context L0", "原始上下文长度 L0"), static_cast<double>(p.original_max_position));
+  if (c.max_position_embeddings) add_fact("max_position_embeddings", static_cast<double>(*c.max_position_embeddings));
+  const std::vector<Message> warnings = config_warnings(rr);
+  const double train = p.original_max_position > 0 ? static_cast<double>(p.original_max_position)
+                       : c.max_position_embeddings ? static_cast<double>(*c.max_position_embeddings)
+                                                   : 0.0;
+  const Eigen::Index critical = train > 0 ? first_pair_beyond(lambda, train) : -1;
+
+  if (opt.json) {
+    nlohmann::json j;
+    j["model"] = rr.model.name;
+    j["model_type"] = rr.model.model_type;
+    j["head_dim"] = c.head_dim;
+    j["rotary_dim"] = rr.d;
+    j["partial_rotary_factor"] = c.partial_rotary_factor;
+    j["base"] = c.base;
+    j["layout"] = std::string(to_string(c.layout));
+    if (c.max_position_embeddings) j["max_position_embeddings"] = *c.max_position_embeddings;
+    j["rope_type"] = std::string(to_string(c.type));
+    j["factor"] = p.factor;
+    j["factor_rule"] = p.factor_rule.en;
+    if (p.original_max_position > 0) j["original_max_position_embeddings"] = p.original_max_position;
+    j["attention_factor"] = p.attention_factor;
+    j["attention_rule"] = p.attention_rule.en;
+    j["logit_multiplier"] = p.attention_factor * p.attention_factor;
+    if (p.effective_base) j["effective_base"] = *p.effective_base;
+    if (p.yarn_range) j["yarn_range"] = {p.yarn_range->first, p.yarn_range->second};
+    if (!p.bands.empty()) j["bands"] = band_counts(p);
+    if (critical >= 0) j["critical_dimension"] = 2 * critical;
+    j["inv_freq"] = std::vector<double>(p.inv_freq.data(), p.inv_freq.data() + half);
+    j["original_inv_freq"] = std::vector<double>(rr.original.data(), rr.original.data() + half);
+    j["origin"] = english(rr.model.origin);
+    j["notes"] = english(rr.model.notes);
+    for (const auto& n : p.notes) j["notes"].push_back(n.en);
+    j["warnings"] = english(warnings);
+    out << j.dump(2) << '\n';
+    return kOk;
+  }
+
+  // Two columns: a label padded to 25 columns (fmt counts a Chinese character as two), then the value.
+  const auto row = [&](const char* en, const char* zh, const std::string& value) {
+    out << fmt::format("  {:<25}{}\n", t(en, zh), value);
+  };
+  const bool z = t.zh();
+  out << t.format("RoPE of {}{}\n\n", "{} 的 RoPE{}\n\n", model_name(rr.model, t),
+                  rr.model.model_type.empty() ? "" : t.format(" (model_type {})", "(model_type {})", rr.model.model_type));
+  row("head_dim", "head_dim", std::to_string(c.head_dim));
+  row("rotary dim d", "旋转维度 d",
+      t.format("{} = int({} × partial_rotary_factor {}), {} pairs", "{} = int({} × partial_rotary_factor {}),共 {} 对", rr.d,
+               c.head_dim, format_number(c.partial_rotary_factor), half));
+  row("layout", "排列",
+      c.layout == Layout::Interleaved ? t("interleaved: pairs (2i, 2i+1)", "相邻配对(interleaved):(2i, 2i+1) 成对")
+                                      : t("half (rotate_half): pairs (i, i + d/2)", "前后半配对(half,rotate_half):(i, i + d/2) 成对"));
+  row("base (rope_theta)", "底数 base(rope_theta)", format_number(c.base));
+  if (c.max_position_embeddings) row("max_position_embeddings", "max_position_embeddings", std::to_string(*c.max_position_embeddings));
+  row("scaling", "缩放", std::string(to_string(c.type)));
+  if (c.type != ScalingType::Default) {
+    row("factor f", "缩放因子 f", fmt::format(t("{} ({})", "{}({})"), format_number(p.factor), p.factor_rule.in(z)));
+    if (p.original_max_position > 0) row("original context L0", "原始上下文长度 L0", std::to_string(p.original_max_position));
+    if (p.effective_base) row("effective base", "等效底数", format_number(*p.effective_base));
+    if (p.yarn_range) {
+      row("yarn correction range", "yarn 修正区间",
+          fmt::format("[{}, {}]", format_number(p.yarn_range->first), format_number(p.yarn_range->second)));
+    }
+    if (!p.bands.empty()) row("bands", "区段", band_counts(p, t));
+  }
+  row("attention factor", "注意力因子",
+      t.format("{} ({}): logits × {}", "{}({}):logits × {}", format_number(p.attention_factor), p.attention_rule.in(z),
+               format_number(p.attention_factor * p.attention_factor)));
+  row("wavelengths", "波长",
+      t.format("{:.6g} … {:.6g} positions (original {:.6g} … {:.6g})", "{:.6g} … {:.6g} 个位置(原始 {:.6g} … {:.6g})",
+               lambda_scaled.minCoeff(), lambda_scaled.maxCoeff(), lambda.minCoeff(), lambda.maxCoeff()));
+  for (const auto& f : facts) {
+    out << t.format("  within {} {}: {} of {} pairs complete a full turn (scaled frequencies)\n",
+                    "  在 {} {} 之内:{} 对(共 {} 对)能转满一圈(缩放后的频率)\n", f.what, format_number(f.length), f.turning,
+                    f.pairs);
+  }
+  if (critical >= 0) {
+    row("critical dimension", "临界维度",
+        t.format("{} (pairs {} … {} of the original frequencies never turn within {}, (M16))",
+                 "{}(原始频率的第 {} … {} 对在 {} 之内转不满一圈,(M16))", 2 * critical, critical, half - 1,
+                 format_number(train)));
+  }
+  if (c.type == ScalingType::Linear || c.type == ScalingType::Yarn) {
+    row("llama.cpp", "llama.cpp",
+        fmt::format("--rope-scale {} (= --rope-freq-scale {}){}", format_number(p.factor), format_number(1.0 / p.factor),
+                    c.type == ScalingType::Yarn ? fmt::format(" --rope-scaling yarn --yarn-orig-ctx {}", p.original_max_position)
+                                                : ""));
+  } else if (c.type == ScalingType::Ntk && p.effective_base) {
+    row("llama.cpp", "llama.cpp", fmt::format("--rope-freq-base {}", format_number(*p.effective_base)));
+  }
+  out << t("\nwhere each value came from:\n", "\n各个值的来源:\n");
+  for (const auto& line : rr.model.origin) out << "  " << line.in(z) << '\n';
+  if (!rr.model.notes.empty() || !p.notes.empty()) {
+    out << t("\nnotes:\n", "\n说明:\n");
+    for (const auto& line : rr.model.notes) out << "  " << line.in(z) << '\n';
+    for (const auto& line : p.notes) out << "  " << line.in(z) << '\n';
+  }
+  if (!warnings.empty()) {
+    out << t("\nwarnings:\n", "\n警告:\n");
+    for (const auto& line : warnings) out << "  " << line.in(z) << '\n';
+  }
+  return kOk;
+}
+
+Command add_inspect_command(CLI::App& app) {
+  auto opt = std::make_shared<InspectOptions>();
+  CLI::App* sub = app.add_subcommand("inspect", "Report a model's RoPE from its config.json or a preset");
+  sub->add_option("file", opt->file, "a Hugging Face config.json")->type_name("FILE");
+  sub->add_flag("--list", opt->list, "list the model presets");
+  sub->add_flag("--json", opt->json, "print the report as JSON");
+  add_lang_option(*sub, opt->lang);
+  add_scaling_options(*sub, opt->scaling);
+  sub->footer("Example:\n  rope inspect --list\n  rope inspect --model llama-3.1-8b\n  rope inspect path/to/config.json --json");
+  return {sub, [opt](std::ostream& out) { return run_inspect(*opt, out); }};
+}
+
+}  // namespace rope::cli

@@ -1,0 +1,209 @@
+// rope layouts: the interleaved and half layouts side by side, the permutation P between them, and the
+// bug of mixing them (Meta-format q/k weights run with rotate_half), docs/math.md (M5), (M6), (M8),
+// user-confusions C1. The demonstration itself is rope/analysis/layouts.hpp.
+#include <cmath>
+#include <fmt/format.h>
+#include <memory>
+
+#include "rope/cli/commands.hpp"
+#include "rope/cli/exit_codes.hpp"
+#include "rope/cli/figure_options.hpp"
+#include "rope/cli/options.hpp"
+#include "rope/cli/output.hpp"
+#include "rope/io/csv.hpp"
+#include "rope/core/error.hpp"
+#include "rope/analysis/layouts.hpp"
+#include "rope/cli/scaling_options.hpp"
+
+namespace rope::cli {
+
+/// P is printed as a 0/1 matrix up to this d (2d − 1 characters a row: it fits 80 columns), and perm in
+/// full up to kMaxFullPerm.
+inline constexpr int kMaxPrintedMatrix = 32;
+inline constexpr int kMaxFullPerm = 64;
+
+struct LayoutsOptions {
+  LayoutsSettings settings;
+  std::vector<double> positions{5, 12};
+  std::string csv;
+  FigureOptions figure;
+  ScalingOptions scaling;
+  bool dim_given = false;
+  bool base_given = false;
+};
+
+namespace {
+
+/// [0, 2, 4, 6, 1, 3, 5, 7]; for a large d the first three and the last of each half.
+std::string perm_text(const std::vector<int>& perm) {
+  const int d = static_cast<int>(perm.size());
+  if (d <= kMaxFullPerm) return fmt::format("[{}]", fmt::join(perm, ", "));
+  return fmt::format("[0, 2, 4, …, {}, 1, 3, 5, …, {}]", d - 2, d - 1);
+}
+
+plot::Figure make_figure(const LayoutsDemo& demo, const FigureOptions& f) {
+  plot::Figure fig;
+  fig.title = fmt::format(f.text("Meta-format q, k scored by each kernel: d = {}, query at m = {}",
+                                 "Meta 格式的 q、k 在两种实现下的得分:d = {},query 位于 m = {}"),
+                          demo.dim, format_number(demo.settings.m));
+  fig.xlabel = f.text("distance n − m (key at n)", "距离 n − m(key 位于 n)");
+  fig.ylabel = f.text("score", "得分");
+  fig.key = plot::Figure::Key::Below;
+  // (a) wide and (c) thin, dashed and black on top of it: (c) runs inside (a) wherever they are equal.
+  plot::Series reference{f.text("(a) interleaved kernel (Meta): the trained score", "(a) 相邻配对(Meta):训练得到的得分"),
+                         demo.distances, demo.score_interleaved, 0};
+  reference.line_width = 7;
+  fig.series.push_back(reference);
+  fig.series.push_back({f.text("(b) rotate_half, weights not converted: the bug", "(b) rotate_half,权重未转换:错误"),
+                        demo.distances, demo.score_mixed, 1});
+  plot::Series fixed{f.text("(c) rotate_half on P q, P k: the fix, equal to (a)", "(c) rotate_half 作用于 P q、P k:修正,与 (a) 相同"),
+                     demo.distances, demo.score_fixed, 6};
+  fixed.dashed = true;
+  fixed.line_width = 2;
+  fig.series.push_back(fixed);
+  fig.lines.push_back({plot::ReferenceLine::Axis::Y, 0.0, "", -1});
+  return fig;
+}
+
+}  // namespace
+
+int run_layouts(const LayoutsOptions& opt, std::ostream& out) {
+  LayoutsSettings settings = opt.settings;
+  if (opt.positions.size() != 2) {
+    throw InvalidArgument(fmt::format("give --position twice, the query's m then the key's n (got {} value{})",
+                                      opt.positions.size(), opt.positions.size() == 1 ? "" : "s"));
+  }
+  settings.m = opt.positions[0];
+  settings.n = opt.positions[1];
+  const Text t = opt.figure.tr();
+  std::string frequencies_text = fmt::format("base = {}", format_number(settings.base));
+  if (opt.scaling.any()) {
+    const ResolvedRope rr = resolve_rope(opt.scaling, settings.dim, opt.dim_given, settings.base, opt.base_given);
+    settings.dim = rr.d;
+    settings.base = rr.model.rope.base;
+    settings.inv_freq = rr.params.inv_freq;
+    frequencies_text = t.format("base = {}, {} scaling f = {} from {}", "base = {},{} 缩放 f = {},来自{}",
+                                format_number(settings.base), to_string(rr.model.rope.type), format_number(rr.params.factor),
+                                model_name(rr.model, t));
+  }
+  check_figure_options(opt.figure);
+  const LayoutsDemo demo = layouts_demo(settings);
+  const LayoutsSettings& s = demo.settings;
+  const int d = demo.dim;
+  const int exit_code = demo.passed() ? kOk : kVerifyFailed;
+
+  if (!opt.csv.empty()) {
+    const Table table{{"distance", "score_interleaved", "score_mixed", "score_fixed"},
+                      {demo.distances, demo.score_interleaved, demo.score_mixed, demo.score_fixed}};
+    write_output(opt.csv, to_csv(table), out);
+  }
+  draw(make_figure(demo, opt.figure), opt.figure);
+  if (opt.csv == "-") return exit_code;
+
+  out << t.format("rope layouts: d = {}, {} (docs/math.md (M5), (M6), (M8))\n", "rope layouts:d = {},{}(docs/math.md (M5), (M6), (M8))\n",
+                  d, frequencies_text);
+  out << t("Meta's Llama code pairs channels (2i, 2i+1), the interleaved layout; Hugging Face's rotate_half\n"
+           "pairs channels (i, i + d/2), the half layout. Pair i turns by m·θ_i in both.\n\n",
+           "Meta 的 Llama 代码把通道 (2i, 2i+1) 配成一对,即相邻配对(interleaved);Hugging Face 的 rotate_half\n"
+           "把通道 (i, i + d/2) 配成一对,即前后半配对(half)。两种排列中第 i 对都转过 m·θ_i。\n\n");
+
+  out << t("which channels form pair i:\n", "第 i 对由哪两个通道组成:\n");
+  out << fmt::format("{:>6}  {:>20}  {:>20}  {:>20}\n", t("pair i", "第 i 对"), "θ_i", t("interleaved (Meta)", "相邻配对 (Meta)"),
+                     t("half (rotate_half)", "前后半配对 (rotate_half)"));
+  for (int i = 0; i < d / 2; ++i) {
+    const auto [a, b] = pair_channels(d, i, Layout::Interleaved);
+    const auto [c, e] = pair_channels(d, i, Layout::Half);
+    out << fmt::format("{:>6}  {:>20}  {:>20}  {:>20}\n", i, format_number(demo.theta[i]), fmt::format("({}, {})", a, b),
+                       fmt::format("({}, {})", c, e));
+  }
+
+  const std::vector<int> perm = layout_perm(d);
+  out << t("\nthe permutation P from the interleaved to the half layout (M6):\n", "\n从相邻配对到前后半配对的置换 P (M6):\n");
+  out << fmt::format("  (P x)_i = x_(2i), (P x)_(i+d/2) = x_(2i+1): P x = x[perm], perm = {}\n", perm_text(perm));
+  if (d <= kMaxPrintedMatrix) {
+    out << t("  P, with P[c, perm[c]] = 1:\n", "  P,其中 P[c, perm[c]] = 1:\n");
+    for (int r = 0; r < d; ++r) {
+      std::string row = "   ";
+      for (int c = 0; c < d; ++c) row += c == perm[static_cast<std::size_t>(r)] ? " 1" : " 0";
+      out << row << '\n';
+    }
+  }
+  out << t.format("  R_half = P R_int Pᵀ at m = {} and n = {}: max |difference| = {} {}\n",
+                  "  在 m = {} 和 n = {} 处 R_half = P R_int Pᵀ:最大 |差| = {} {}\n", format_number(s.m), format_number(s.n),
+                  format_number(demo.conjugation_error),
+                  demo.conjugation_error == 0.0 ? t("(exact: P only moves entries)", "(精确相等:P 只是搬动元素)")
+                                                : t("— NOT EXACT", "— 不精确"));
+
+  out << t.format("\nq, k ~ N(0, I), seed {}, stand for a query and a key made by Meta-format weights (interleaved).\n",
+                  "\nq, k ~ N(0, I),种子 {},代表由 Meta 格式权重(相邻配对)算出的查询和键。\n", s.seed);
+  out << t.format("the score of q and k, the query at m = {} and the key at n = {}:\n",
+                  "q 与 k 的得分,查询位于 m = {},键位于 n = {}:\n", format_number(s.m), format_number(s.n));
+  const double bug = std::abs(demo.at.mixed - demo.at.interleaved);
+  const double fix = std::abs(demo.at.fixed - demo.at.interleaved);
+  out << fmt::format("  {:<39}<R_int,m q, R_int,n k>      = {}  {}\n", t("(a) Meta's interleaved kernel", "(a) Meta 的相邻配对算子"),
+                     format_number(demo.at.interleaved), t("(the trained score)", "(训练时的得分)"));
+  out << fmt::format("  {:<39}<R_half,m q, R_half,n k>    = {}\n", t("(b) rotate_half, weights unconverted", "(b) rotate_half,权重未转换"),
+                     format_number(demo.at.mixed));
+  out << fmt::format("  {:<39}<R_half,m Pq, R_half,n Pk>  = {}\n",
+                     t("(c) rotate_half, weights permuted by P", "(c) rotate_half,权重经 P 置换"), format_number(demo.at.fixed));
+  out << t.format("  the bug changes the score by |(b) − (a)| = {}; the fix by |(c) − (a)| = {}{}\n",
+                  "  错误使得分改变 |(b) − (a)| = {};修正后改变 |(c) − (a)| = {}{}\n", format_number(bug), format_number(fix),
+                  fix == 0.0 ? "" : t(" — THE FIX FAILED", " — 修正失败"));
+
+  const long distances = s.max_distance + 1;
+  out << t.format("\nover n − m = 0 … {} ({} distance{}, the query at m = {}):\n",
+                  "\n在 n − m = 0 … {} 上({} 个距离{},查询位于 m = {}):\n", s.max_distance, distances,
+                  distances == 1 || t.zh() ? "" : "s", format_number(s.m));
+  out << t.format("  the bug changes the score by up to {:.6g}, by {:.6g} on average;\n",
+                  "  错误使得分最多改变 {:.6g},平均改变 {:.6g};\n", demo.max_mixed_change, demo.mean_mixed_change);
+  out << t.format("  a score itself is of size √d = {:.6g} for q, k ~ N(0, I) (M15)\n",
+                  "  对 q, k ~ N(0, I),得分本身的大小约为 √d = {:.6g} (M15)\n", std::sqrt(static_cast<double>(d)));
+  out << t.format("  the fix changes it by at most {}{}\n", "  修正后最多改变 {}{}\n", format_number(demo.max_fixed_change),
+                  demo.max_fixed_change == 0.0 ? t(": equal bit for bit at every distance", ":每个距离上都逐位相等")
+                                               : t(" — THE FIX FAILED", " — 修正失败"));
+
+  out << t.format("\neach layout alone satisfies <R_m q, R_n k> = q^T R_(n−m) k (M8) on these {} pairs of positions;\n",
+                  "\n在这 {} 对位置上,每种排列单独都满足 <R_m q, R_n k> = q^T R_(n−m) k (M8);\n",
+                  demo.identity_interleaved.samples);
+  out << t("tolerance κ·ε·(d + M)·‖q‖‖k‖ (M13), M = the largest |m| + |n| + |n − m|:\n",
+           "容差 κ·ε·(d + M)·‖q‖‖k‖ (M13),M = |m| + |n| + |n − m| 的最大值:\n");
+  for (const LayoutIdentityCheck* c : {&demo.identity_interleaved, &demo.identity_half}) {
+    out << fmt::format("  {:<11}  max |Δ| = {:.3g}  {} {:.3g}  {}\n", layout_name(c->layout, t), c->max_abs_error,
+                       t("tolerance", "容差"), c->tolerance * c->scale, c->passed() ? t("PASS", "通过") : t("FAIL", "失败"));
+  }
+  out << t("so the bug breaks no identity and raises no error: it pairs channels that were never trained\n"
+           "together, with other frequencies, and the model silently computes other attention scores.\n",
+           "所以这个错误不破坏任何恒等式,也不报错:它把训练时从未配对的通道配在一起、\n"
+           "用上别的频率,模型就悄无声息地算出另一套注意力得分。\n");
+  if (opt.csv.empty()) out << t("(the scores at every distance: --csv FILE)\n", "(每个距离上的得分:--csv FILE)\n");
+  if (exit_code != kOk) out << t("\nLAYOUT CHECK FAILED\n", "\n排列检验失败\n");
+  return exit_code;
+}
+
+Command add_layouts_command(CLI::App& app) {
+  auto opt = std::make_shared<LayoutsOptions>();
+  LayoutsSettings& s = opt->settings;
+  CLI::App* sub = app.add_subcommand(
+      "layouts", "The interleaved and half pair layouts, the permutation P, and the bug of mixing them");
+  CLI::Option* dim = add_int_option(*sub, "-d,--dim", s.dim, fmt::format("dimension d: even, 2 … {}", kMaxLayoutsDim));
+  CLI::Option* base = add_base_option(*sub, s.base);
+  add_seed_option(*sub, s.seed, "seed of the random q, k (same seed, same output)");
+  add_reals_option(*sub, "--position", opt->positions, "the query's position m, then the key's n: give it twice");
+  add_long_option(*sub, "--max-distance", s.max_distance,
+                  fmt::format("the sweep puts the key at m + δ, δ = 0 … max-distance (0 … {})", kMaxLayoutsDistance));
+  sub->add_option("--csv", opt->csv,
+                  "write distance,score_interleaved,score_mixed,score_fixed to FILE ('-' for stdout)")
+      ->type_name("FILE");
+  add_figure_options(*sub, opt->figure);
+  add_scaling_options(*sub, opt->scaling);
+  sub->footer(
+      "Example:\n  rope layouts --dim 8\n  rope layouts --dim 128 --position 100 --position 90 --max-distance 512 "
+      "--png layouts.png");
+  return {sub, [opt, dim, base](std::ostream& out) {
+            opt->dim_given = dim->count() > 0;
+            opt->base_given = base->count() > 0;
+            return run_layouts(*opt, out);
+          }};
+}
+
+}  // namespace rope::cli

@@ -1,0 +1,283 @@
+// rope precision: what float32, float16 and bfloat16 cost RoPE at long positions, docs/precision.md
+// (P1)–(P9): error curves per type and strategy against a long double reference, the position where
+// the angle error passes a threshold, and the positions a type merges. Table, CSV, log–log figure.
+#include <algorithm>
+#include <cmath>
+#include <fmt/format.h>
+#include <memory>
+
+#include "rope/cli/commands.hpp"
+#include "rope/cli/exit_codes.hpp"
+#include "rope/cli/figure_options.hpp"
+#include "rope/cli/options.hpp"
+#include "rope/cli/output.hpp"
+#include "rope/io/csv.hpp"
+#include "rope/core/dtype.hpp"
+#include "rope/core/error.hpp"
+#include "rope/core/parse.hpp"
+#include "rope/analysis/precision.hpp"
+
+namespace rope::cli {
+
+inline constexpr long kMaxPrecisionPoints = 10000;
+/// Bound on points × samples × d: every point rotates each pair several times per curve.
+inline constexpr double kMaxPrecisionWork = 2e9;
+
+struct PrecisionOptions {
+  PrecisionSettings settings;
+  double max_position = 1048576;
+  std::vector<std::string> dtypes{"f64", "f32", "f16", "bf16"};
+  std::vector<std::string> strategies{"cast-inputs", "angle-f32", "cast-result"};
+  long points = 100;
+  std::vector<double> at{7, 1000, 32768, 1048576};
+  double threshold = 1e-2;
+  std::string metric = "identity";
+  std::string csv;
+  FigureOptions figure;
+};
+
+namespace {
+
+enum class Metric { Angle, Vector, Identity };
+
+Metric parse_metric(const std::string& text) {
+  if (text == "angle") return Metric::Angle;
+  if (text == "vector") return Metric::Vector;
+  if (text == "identity") return Metric::Identity;
+  throw InvalidArgument(fmt::format("--metric must be 'angle', 'vector' or 'identity' (got '{}')", text));
+}
+
+const Eigen::VectorXd& values(const CurveErrors& c, Metric m) {
+  return m == Metric::Angle ? c.angle : m == Metric::Vector ? c.vector : c.identity;
+}
+
+/// Colour per type, line style per strategy.
+plot::Series series_of(const CurveErrors& c, const Eigen::VectorXd& x, Metric metric) {
+  // A log axis has no place for 0 (exact) or for infinity (overflow): those points are left out of the
+  // figure (they are in the CSV).
+  const Eigen::VectorXd& y = values(c, metric);
+  std::vector<double> xs, ys;
+  for (Eigen::Index i = 0; i < x.size(); ++i) {
+    if (std::isfinite(y[i]) && y[i] > 0) xs.push_back(x[i]), ys.push_back(y[i]);
+  }
+  plot::Series s;
+  s.label = c.spec.name();
+  s.x = Eigen::Map<const Eigen::VectorXd>(xs.data(), static_cast<Eigen::Index>(xs.size()));
+  s.y = Eigen::Map<const Eigen::VectorXd>(ys.data(), static_cast<Eigen::Index>(ys.size()));
+  s.color = static_cast<int>(c.spec.type);
+  s.dashed = c.spec.type != DType::F64 && c.spec.strategy == Strategy::AngleF32;
+  s.line_width = c.spec.type != DType::F64 && c.spec.strategy == Strategy::CastResult ? 1.2 : 2.5;
+  return s;
+}
+
+plot::Figure make_figure(const PrecisionOptions& opt, Metric metric, const Eigen::VectorXd& x,
+                         const std::vector<CurveErrors>& curves) {
+  const FigureOptions& f = opt.figure;
+  const PrecisionSettings& s = opt.settings;
+  plot::Figure fig;
+  fig.log_x = true;
+  fig.log_y = true;
+  fig.key = plot::Figure::Key::Below;
+  fig.xrange = std::pair{1.0, std::max(2.0, opt.max_position)};
+  fig.xlabel = f.text("position m", "位置 m");
+  switch (metric) {
+    case Metric::Angle:
+      fig.title = fmt::format(f.text("RoPE angle error in low precision, d = {}, base = {}",
+                                     "低精度下 RoPE 的角度误差, d = {}, base = {}"),
+                              s.dim, format_number(s.base));
+      fig.ylabel = f.text("max_i |φ_i − m·θ_i| (rad)", "max_i |φ_i − m·θ_i|(弧度)");
+      fig.lines.push_back({plot::ReferenceLine::Axis::Y, opt.threshold,
+                           fmt::format(f.text("threshold {} rad", "阈值 {} 弧度"), format_number(opt.threshold)), -1});
+      break;
+    case Metric::Vector:
+      fig.title = fmt::format(f.text("error of the rotated vector R_m q in low precision, d = {}, base = {}",
+                                     "低精度下旋转后向量 R_m q 的误差, d = {}, base = {}"),
+                              s.dim, format_number(s.base));
+      fig.ylabel = f.text("‖R_m q − exact‖ / ‖q‖ (RMS)", "‖R_m q − 精确值‖ / ‖q‖(均方根)");
+      break;
+    case Metric::Identity:
+      fig.title = fmt::format(f.text("error of <R_m q, R_n k> = q^T R_{{n−m}} k in low precision, n = m + {}, d = {}",
+                                     "低精度下恒等式 <R_m q, R_n k> = q^T R_{{n−m}} k 的误差, n = m + {}, d = {}"),
+                              format_number(s.distance), s.dim);
+      fig.ylabel = f.text("|<R_m q, R_n k> − q^T R_{n−m} k| (RMS)", "|<R_m q, R_n k> − q^T R_{n−m} k|(均方根)");
+      break;
+  }
+  for (const CurveErrors& c : curves) fig.series.push_back(series_of(c, x, metric));
+  return fig;
+}
+
+std::vector<double> table_positions(const PrecisionOptions& opt) {
+  std::vector<double> at;
+  for (double m : opt.at) {
+    if (m <= opt.max_position && (at.empty() || m > at.back())) at.push_back(m);
+  }
+  if (at.empty() || at.back() < opt.max_position) at.push_back(opt.max_position);
+  return at;
+}
+
+std::string cell(double v) { return std::isinf(v) ? std::string("overflow") : fmt::format("{:.2e}", v); }
+
+}  // namespace
+
+int run_precision(const PrecisionOptions& opt, std::ostream& out) {
+  const PrecisionSettings& s = opt.settings;
+  check_figure_options(opt.figure);
+  const Text t = opt.figure.tr();
+  const Metric metric = parse_metric(opt.metric);
+  check_precision_settings(s);
+  if (!(opt.max_position >= 1 && opt.max_position <= kMaxPrecisionPosition) ||
+      opt.max_position != std::floor(opt.max_position)) {
+    throw InvalidArgument(fmt::format("--max-position must be an integer between 1 and {} (got {})",
+                                      format_number(kMaxPrecisionPosition), format_number(opt.max_position)));
+  }
+  if (opt.points < 2 || opt.points > kMaxPrecisionPoints) {
+    throw InvalidArgument(fmt::format("--points must be between 2 and {} (got {})", kMaxPrecisionPoints, opt.points));
+  }
+  if (static_cast<double>(opt.points) * static_cast<double>(s.samples) * s.dim > kMaxPrecisionWork) {
+    throw InvalidArgument(fmt::format("--points × --samples × --dim must be at most {:g} (got {} × {} × {})",
+                                      kMaxPrecisionWork, opt.points, s.samples, s.dim));
+  }
+  if (!(opt.threshold > 0) || !std::isfinite(opt.threshold)) {
+    throw InvalidArgument(fmt::format("--threshold must be a positive number of radians (got {})", format_number(opt.threshold)));
+  }
+  for (double m : opt.at) {
+    if (!(m >= 0 && m <= kMaxPrecisionPosition)) {
+      throw InvalidArgument(fmt::format("--at positions must be between 0 and {} (got {})", format_number(kMaxPrecisionPosition),
+                                        format_number(m)));
+    }
+  }
+  std::vector<DType> types;  // in the order given, each once
+  for (const auto& d : opt.dtypes) {
+    const DType type = parse_dtype(d);
+    if (std::find(types.begin(), types.end(), type) == types.end()) types.push_back(type);
+  }
+  std::vector<Strategy> strategies;
+  for (const auto& st : opt.strategies) {
+    const Strategy strategy = parse_strategy(st);
+    if (std::find(strategies.begin(), strategies.end(), strategy) == strategies.end()) strategies.push_back(strategy);
+  }
+  const std::vector<CurveSpec> specs = precision_curves(types, strategies);
+
+  const Eigen::VectorXd grid = integer_log_positions(opt.max_position, opt.points);
+  const std::vector<CurveErrors> curves = precision_errors(s, specs, grid);
+  Table table{{"position"}, {grid}};
+  for (const CurveErrors& c : curves) {
+    for (const auto& [name, v] : {std::pair{"angle", &c.angle}, std::pair{"vector", &c.vector},
+                                  std::pair{"identity", &c.identity}}) {
+      table.header.push_back(c.spec.column() + "_" + name);
+      table.columns.push_back(*v);
+    }
+  }
+  if (!opt.csv.empty()) write_output(opt.csv, to_csv(table), out);
+  draw(make_figure(opt, metric, grid, curves), opt.figure);
+  if (opt.csv == "-") return kOk;
+
+  out << t.format("rope precision: d = {}, base = {}, {} layout, positions up to {}, {} random pairs q, k ~ N(0, I), seed {}\n",
+                  "rope precision:d = {}, base = {}, {} 布局, 位置至 {}, {} 对随机向量 q, k ~ N(0, I), 种子 {}\n",
+                  s.dim, format_number(s.base), to_string(s.layout), format_number(opt.max_position), s.samples, s.seed);
+  out << t("errors against a long double reference (docs/precision.md):\n",
+           "与 long double 参考值比较的误差(docs/precision.md):\n");
+  out << t("  angle     max_i |φ_i − m·θ_i| in rad, the angle as the strategy computes it (P7)\n",
+           "  角度      max_i |φ_i − m·θ_i|(弧度),φ_i 为该策略算出的角度 (P7)\n");
+  out << t("  vector    ‖R_m q − exact‖ / ‖q‖, root mean square over the pairs (P8)\n",
+           "  向量      ‖R_m q − 精确值‖ / ‖q‖,对各对向量取均方根 (P8)\n");
+  out << t.format("  identity  |<R_m q, R_n k> − q^T R_{{n−m}} k|, n = m + {}, both sides in the type, root mean square (P8)\n",
+                  "  恒等式    |<R_m q, R_n k> − q^T R_{{n−m}} k|,n = m + {},两边都在该类型中计算,取均方根 (P8)\n",
+                  format_number(s.distance));
+  out << t("strategies: cast-inputs = m and θ cast to the type, angle and cos/sin in it (P3);\n"
+           "  angle-f32 = angle and cos/sin in float32, then cast (P4); cast-result = all in float64, the result cast (P5)\n",
+           "策略:cast-inputs = 先把 m 和 θ 转为该类型,角度与 cos/sin 都在该类型中计算 (P3);\n"
+           "  angle-f32 = 角度与 cos/sin 用 float32 计算后再转换 (P4);cast-result = 全部用 float64,只转换结果 (P5)\n");
+
+  const std::vector<double> at = table_positions(opt);
+  const Eigen::VectorXd at_vec = Eigen::Map<const Eigen::VectorXd>(at.data(), static_cast<Eigen::Index>(at.size()));
+  const std::vector<CurveErrors> summary = precision_errors(s, specs, at_vec);
+  for (const auto& [title, m] : {std::pair{t("angle error (rad)", "角度误差(弧度)"), Metric::Angle},
+                                 std::pair{t("vector error (relative)", "向量误差(相对)"), Metric::Vector},
+                                 std::pair{t("identity error (absolute)", "恒等式误差(绝对)"), Metric::Identity}}) {
+    out << '\n' << title << '\n';
+    std::string header = fmt::format("  {:<18}", t("position m", "位置 m"));
+    for (double p : at) header += fmt::format(" {:>10}", format_number(p));
+    out << header << '\n';
+    for (const CurveErrors& c : summary) {
+      std::string line = fmt::format("  {:<18}", c.spec.name());
+      const Eigen::VectorXd& v = values(c, m);
+      for (Eigen::Index i = 0; i < v.size(); ++i) line += fmt::format(" {:>10}", cell(v[i]));
+      out << line << '\n';
+    }
+  }
+
+  out << '\n'
+      << t.format("first position where the angle error exceeds {} rad (every integer 0 … {} checked, (P9)):\n",
+                  "角度误差首次超过 {} 弧度的位置(逐一检查 0 … {} 的每个整数,(P9)):\n",
+                  format_number(opt.threshold), format_number(opt.max_position));
+  for (const CurveSpec& c : specs) {
+    const auto crossing = angle_crossing(s, c, opt.threshold, opt.max_position);
+    out << fmt::format("  {:<18} {}\n", c.name(),
+                       crossing ? format_number(*crossing)
+                                : t.format("none up to {}", "直到 {} 都没有", format_number(opt.max_position)));
+  }
+
+  out << '\n'
+      << t.format("integer positions 0 … {} the type cannot keep apart (P2):\n", "该类型无法区分的整数位置(0 … {})(P2):\n",
+                  format_number(opt.max_position));
+  out << fmt::format("  {:<6} {:>16} {:>10} {:>10} {:>10}  {}\n", t("type", "类型"), t("exact up to", "精确至"),
+                     t("distinct", "不同值"), t("merged", "被合并"), t("overflow", "溢出"),
+                     t("first merges (value ← positions)", "最先的合并(值 ← 位置)"));
+  for (DType type : types) {
+    const PositionMerges r = position_merges(type, opt.max_position);
+    std::string groups;
+    for (const auto& g : r.first_groups) {
+      groups += fmt::format("{}{} ← {}{}{}", groups.empty() ? "" : "; ", format_number(g.value), format_number(g.first),
+                            g.last == g.first + 1 ? ", " : " … ", format_number(g.last));
+    }
+    out << fmt::format("  {:<6} {:>16} {:>10} {:>10} {:>10}  {}\n", to_string(type),
+                       format_number(max_exact_integer(type)), r.distinct, r.merged,
+                       r.overflow, groups.empty() ? "-" : groups);
+  }
+  if (opt.csv.empty()) {
+    out << t.format("(the {} log-spaced positions 1 … {}: --csv FILE)\n", "({} 个对数间隔位置 1 … {}:--csv FILE)\n",
+                    grid.size(), format_number(opt.max_position));
+  }
+  return kOk;
+}
+
+Command add_precision_command(CLI::App& app) {
+  auto opt = std::make_shared<PrecisionOptions>();
+  PrecisionSettings& s = opt->settings;
+  CLI::App* sub = app.add_subcommand(
+      "precision", "How much precision RoPE loses at long positions in float32, float16 and bfloat16");
+  add_int_option(*sub, "-d,--dim", s.dim, fmt::format("dimension d: even, 2 … {}", kMaxPrecisionDim));
+  add_base_option(*sub, s.base);
+  add_real_option(*sub, "--max-position", opt->max_position,
+                  fmt::format("largest position P, an integer 1 … {}", format_number(kMaxPrecisionPosition)));
+  sub->add_option("--dtype", opt->dtypes, "types to compare: f64, f32, f16, bf16 (repeat or list; default all)")
+      ->type_name("TYPE")
+      ->delimiter(',');
+  sub->add_option("--strategy", opt->strategies,
+                  "where the low precision enters: cast-inputs, angle-f32, cast-result (default all)")
+      ->type_name("NAME")
+      ->delimiter(',');
+  add_long_option(*sub, "--points", opt->points, fmt::format("log-spaced positions 1 … P in the CSV and figure (2 … {})",
+                                                             kMaxPrecisionPoints));
+  add_long_option(*sub, "--samples", s.samples, fmt::format("random pairs q, k (1 … {})", kMaxPrecisionSamples));
+  add_real_option(*sub, "--distance", s.distance, "n − m in the identity error");
+  add_reals_option(*sub, "--at", opt->at, "positions of the printed tables (those <= P, and P)");
+  add_real_option(*sub, "--threshold", opt->threshold, "angle error in rad whose first crossing is printed");
+  sub->add_option("--metric", opt->metric, "what the figure shows: angle, vector or identity")
+      ->capture_default_str()
+      ->type_name("NAME");
+  add_seed_option(*sub, s.seed, "seed of the random pairs (same seed, same output)");
+  add_layout_option(*sub, s.layout);
+  sub->add_option("--csv", opt->csv,
+                  "write position and, per curve, its angle, vector and identity errors to FILE ('-' for stdout)")
+      ->type_name("FILE");
+  add_figure_options(*sub, opt->figure);
+  sub->get_option("--lang")->description("language of the text and the figure: en or zh (中文)");
+  sub->footer(
+      "Example:\n  rope precision\n  rope precision --dtype f32,bf16 --max-position 65536 --png precision.png\n"
+      "  rope precision --metric angle --threshold 0.01 --csv precision.csv");
+  return {sub, [opt](std::ostream& out) { return run_precision(*opt, out); }};
+}
+
+}  // namespace rope::cli

@@ -1,0 +1,185 @@
+// rope verify: the identity suite of rope/analysis/verify.hpp as a table, CSV or JSON; exit 1 if one fails.
+#include <algorithm>
+#include <fmt/format.h>
+#include <memory>
+#include <nlohmann/json.hpp>
+
+#include "rope/cli/commands.hpp"
+#include "rope/cli/exit_codes.hpp"
+#include "rope/cli/options.hpp"
+#include "rope/cli/output.hpp"
+#include "rope/io/csv.hpp"
+#include "rope/core/dtype.hpp"
+#include "rope/analysis/verify.hpp"
+#include "rope/cli/scaling_options.hpp"
+
+namespace rope::cli {
+
+struct VerifyOptions {
+  VerifySettings settings;
+  std::string csv;
+  bool json = false;
+  ScalingOptions scaling;
+  bool dim_given = false;
+  bool base_given = false;
+  std::string lang = "en";
+  std::string dtype;  ///< --dtype; empty: float64, and the output of before --dtype existed
+};
+
+namespace {
+
+std::string verdict(const IdentityResult& r, const Text& t) {
+  if (r.expected_to_fail) return r.passed() ? t("pass (unexpected)", "通过(出乎意料)") : t("FAIL (expected)", "失败(预期之中)");
+  return r.passed() ? t("PASS", "通过") : t("FAIL", "失败");
+}
+
+std::string csv_row(const IdentityResult& r) {
+  return fmt::format("\"{}\",\"{}\",\"{}\",{},{},{},{},{},{}\n", r.name, r.formula, r.equation, r.samples,
+                     format_number(r.max_abs_error), format_number(r.max_rel_error), format_number(r.tolerance),
+                     r.passed() ? "true" : "false", r.expected_to_fail ? "true" : "false");
+}
+
+nlohmann::json to_json(const IdentityResult& r) {
+  return {{"name", r.name},
+          {"formula", r.formula},
+          {"equation", r.equation},
+          {"samples", r.samples},
+          {"max_abs_error", r.max_abs_error},
+          {"max_rel_error", r.max_rel_error},
+          {"tolerance", r.tolerance},
+          {"passed", r.passed()},
+          {"expected_to_fail", r.expected_to_fail}};
+}
+
+}  // namespace
+
+int run_verify(const VerifyOptions& opt, std::ostream& out) {
+  const Text t(parse_lang(opt.lang));
+  VerifySettings settings = opt.settings;
+  if (!opt.dtype.empty()) settings.dtype = parse_dtype(opt.dtype);
+  std::string model;
+  if (opt.scaling.any()) {
+    // A model's scaled frequencies: the identities hold for any frequencies, so they must pass too.
+    const ResolvedRope rr = resolve_rope(opt.scaling, settings.dim, opt.dim_given, settings.base, opt.base_given);
+    settings.dim = rr.d;
+    settings.base = rr.model.rope.base;
+    settings.inv_freq = rr.params.inv_freq;
+    model = t.format(", {} scaling f = {} ({})", ",{} 缩放 f = {}({})", to_string(rr.model.rope.type),
+                     format_number(rr.params.factor), model_name(rr.model, t));
+  }
+  const VerifyReport report = verify(settings);
+  const VerifySettings& s = report.settings;
+  const int exit_code = report.all_passed() ? kOk : kVerifyFailed;
+
+  if (!opt.csv.empty()) {
+    std::string csv = "identity,formula,equation,samples,max_abs_error,max_rel_error,tolerance,passed,expected_to_fail\n";
+    for (const auto& r : report.identities) csv += csv_row(r);
+    csv += csv_row(report.contrast);
+    write_output(opt.csv, csv, out);
+  }
+  if (opt.json) {
+    nlohmann::json j;
+    j["settings"] = {{"dim", s.dim},       {"base", s.base},
+                     {"trials", s.trials}, {"max_position", s.max_position},
+                     {"seed", s.seed},     {"layout", std::string(to_string(s.layout))}};
+    if (!opt.dtype.empty()) {
+      j["settings"]["dtype"] = std::string(to_string(s.dtype));
+      j["settings"]["epsilon"] = epsilon(s.dtype);
+    }
+    j["identities"] = nlohmann::json::array();
+    for (const auto& r : report.identities) j["identities"].push_back(to_json(r));
+    j["contrast"] = to_json(report.contrast);
+    j["passed"] = report.all_passed();
+    out << j.dump(2) << '\n';
+  }
+  if (opt.json || opt.csv == "-") return exit_code;
+
+  out << t.format("rope verify: d = {}, base = {}{}, {} layout, {} trials, seed {}{}\n",
+                  "rope verify:d = {},base = {}{},{} 排列,{} 次试验,种子 {}{}\n", s.dim, format_number(s.base), model,
+                  layout_name(s.layout, t), s.trials, s.seed,
+                  opt.dtype.empty() ? "" : t.format(", computed in {}", ",用 {} 计算", to_string(s.dtype)));
+  out << t.format("q, k ~ N(0, I); positions m, n and shift c uniform integers in [0, {})\n",
+                  "q, k ~ N(0, I);位置 m、n 和平移量 c 是 [0, {}) 中均匀分布的整数\n", format_number(s.max_position));
+  out << t("error |Δ| between the two sides; S = ‖q‖‖k‖ for scores, ‖q‖ for vectors, 1 for matrices;\n",
+           "误差 |Δ| 是两边之差;S 对得分取 ‖q‖‖k‖,对向量取 ‖q‖,对矩阵取 1;\n");
+  if (opt.dtype.empty()) {
+    out << t("tolerance on |Δ|/S = 8·ε·(d + M), M = the sum of |positions| involved (docs/math.md (M13))\n",
+             "|Δ|/S 的容差 = 8·ε·(d + M),M 是所涉及位置的绝对值之和(docs/math.md (M13))\n");
+  } else if (s.dtype == DType::F64 || s.dtype == DType::F32) {
+    out << t.format("θ, q, k, positions and every operation in {}; tolerance on |Δ|/S = 8·ε·(d + M), ε = {:.3g},\n"
+                    "M = the sum of |positions| involved, at most 1/√d for scores, 1 otherwise (docs/precision.md (P10), (P11))\n",
+                    "θ、q、k、位置和每一步运算都用 {};|Δ|/S 的容差 = 8·ε·(d + M),ε = {:.3g},\n"
+                    "M 是所涉及位置的绝对值之和,对得分最多取 1/√d,其他取 1(docs/precision.md (P10), (P11))\n",
+                    to_string(s.dtype), epsilon(s.dtype));
+  } else {
+    out << t.format("θ, q, k, positions and rotations in {}, sums accumulated in float32 and rounded to {};\n"
+                    "tolerance on |Δ|/S = 8·(ε_f32·d + ε·M), ε = {:.3g}, ε_f32 = {:.3g}, M = the sum of |positions|\n"
+                    "involved, at most 1/√d for scores, 1 otherwise (docs/precision.md (P10), (P11))\n",
+                    "θ、q、k、位置和旋转都用 {0},求和在 float32 中累加后舍入为 {1};\n"
+                    "|Δ|/S 的容差 = 8·(ε_f32·d + ε·M),ε = {2:.3g},ε_f32 = {3:.3g},M 是所涉及位置的绝对值之和,\n"
+                    "对得分最多取 1/√d,其他取 1(docs/precision.md (P10), (P11))\n",
+                    to_string(s.dtype), to_string(s.dtype), epsilon(s.dtype), epsilon(DType::F32));
+  }
+  const long dense = dense_samples(s.dim, s.trials);
+  if (dense < s.trials) {
+    out << t.format("rows 2, 3 and 7 multiply dense d×d matrices: they use the first {} draws (about 2^33 flops)\n",
+                    "第 2、3、7 行要做稠密 d×d 矩阵乘法:只用前 {} 次抽样(约 2^33 次浮点运算)\n", dense);
+  }
+  out << '\n';
+  const auto row = [&](const std::string& number, const IdentityResult& r) {
+    out << fmt::format("{:>2}  {:<21} {:<42} {:<10} {:>8}  {:>9.2e}  {:>9.2e}  {:>9.2e}  {}\n", number,
+                       t.zh() ? r.name_zh : r.name, t.zh() ? r.formula_zh : r.formula,
+                       r.equation, r.samples, r.max_abs_error, r.max_rel_error, r.tolerance, verdict(r, t));
+  };
+  out << fmt::format("{:>2}  {:<21} {:<42} {:<10} {:>8}  {:>9}  {:>9}  {:>9}  {}\n", "#", t("identity", "恒等式"),
+                     t("formula", "公式"), t("eq.", "式"), t("samples", "样本数"), "max |Δ|", "max |Δ|/S", t("tolerance", "容差"),
+                     t("result", "结果"));
+  for (std::size_t i = 0; i < report.identities.size(); ++i) row(std::to_string(i + 1), report.identities[i]);
+  out << t("\ncontrast, expected to fail: the additive sinusoidal encoding of the original Transformer\n",
+           "\n对照(预期失败):原始 Transformer 的加性正弦位置编码\n");
+  row("-", report.contrast);
+  out << t.format("    shifting both positions changes <q + p_m, k + p_n> by up to {:.3g}: it leaks absolute position\n",
+                  "    两个位置同时平移,<q + p_m, k + p_n> 最多改变 {:.3g}:它泄露了绝对位置\n", report.contrast.max_abs_error);
+  const auto passed = std::count_if(report.identities.begin(), report.identities.end(),
+                                    [](const IdentityResult& r) { return r.passed(); });
+  const bool capped = std::any_of(report.identities.begin(), report.identities.end(),
+                                  [](const IdentityResult& r) { return r.capped; });
+  if (capped) {
+    out << t.format("\nsome tolerances are capped at the typical size of the quantity, 1/√d = {:.3g} for scores and 1\n"
+                    "otherwise (P11): a larger error means {} keeps no correct digit at positions up to {}\n",
+                    "\n有些容差被限制在该量的典型大小:得分为 1/√d = {:.3g},其他为 1\n"
+                    "(P11):误差更大说明 {} 在位置不超过 {} 时已没有一位正确的数字\n",
+                    score_tolerance_cap(s.dim), to_string(s.dtype), format_number(s.max_position));
+  }
+  out << t.format("\n{} of {} identities passed{}\n", "\n{1} 项恒等式中 {0} 项通过{2}\n", passed, report.identities.size(),
+                  exit_code == kOk ? "" : t(" — VERIFICATION FAILED", " — 验证失败"));
+  return exit_code;
+}
+
+Command add_verify_command(CLI::App& app) {
+  auto opt = std::make_shared<VerifyOptions>();
+  VerifySettings& s = opt->settings;
+  CLI::App* sub = app.add_subcommand("verify", "Check RoPE's identities numerically on random vectors");
+  CLI::Option* dim = add_int_option(*sub, "-d,--dim", s.dim, fmt::format("dimension d: even, 2 … {}", kMaxVerifyDim));
+  CLI::Option* base = add_base_option(*sub, s.base);
+  add_long_option(*sub, "-n,--trials", s.trials, fmt::format("random draws of q, k, m, n, c (1 … {})", kMaxTrials));
+  add_real_option(*sub, "--max-position", s.max_position, "positions are drawn from [0, max-position)");
+  add_seed_option(*sub, s.seed, "seed of the random draws (same seed, same output)");
+  add_layout_option(*sub, s.layout);
+  sub->add_option("--dtype", opt->dtype,
+                  "compute the identities in f64 (default), f32, f16 or bf16, with that type's tolerance (P10)")
+      ->type_name("TYPE");
+  sub->add_option("--csv", opt->csv, "write one row per identity to FILE ('-' for stdout)")->type_name("FILE");
+  sub->add_flag("--json", opt->json, "print the report as JSON");
+  add_lang_option(*sub, opt->lang);
+  sub->footer("Example:\n  rope verify\n  rope verify --dim 64 --max-position 131072 --trials 200 --seed 7\n"
+              "  rope verify --dtype f32");
+  add_scaling_options(*sub, opt->scaling);
+  return {sub, [opt, dim, base](std::ostream& out) {
+            opt->dim_given = dim->count() > 0;
+            opt->base_given = base->count() > 0;
+            return run_verify(*opt, out);
+          }};
+}
+
+}  // namespace rope::cli

@@ -1,0 +1,42 @@
+/// @file
+/// Options shared by several commands, parsed strictly by rope/core/parse.hpp (decimal only, no junk, no
+/// NaN): a bad value stops parsing with one line that names the option, the value and the rule.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "rope/cli/lang.hpp"
+#include "rope/core/types.hpp"
+
+namespace rope::cli {
+
+CLI::Option* add_int_option(CLI::App& app, const std::string& name, int& target, const std::string& help);
+CLI::Option* add_long_option(CLI::App& app, const std::string& name, long& target, const std::string& help);
+CLI::Option* add_real_option(CLI::App& app, const std::string& name, double& target, const std::string& help);
+/// One or more values, given as `--name a b` or `--name a --name b`; replaces the default.
+CLI::Option* add_reals_option(CLI::App& app, const std::string& name, std::vector<double>& target,
+                              const std::string& help);
+
+/// A list of numbers as typed for a list option: "1,0,0,1" (rope/core/parse.hpp parse_real_list), or
+/// "@FILE" naming a text file (at most kMaxListFileBytes, rope/io/text_file.hpp) of numbers separated by
+/// commas or white space.
+/// @throws InvalidArgument for a bad list or file content, IoError for a file that cannot be read.
+std::vector<double> parse_list_argument(const std::string& text, const std::string& what);
+
+/// --seed, a non-negative decimal integer.
+CLI::Option* add_seed_option(CLI::App& app, std::uint64_t& target, const std::string& help);
+
+/// -d/--dim, the head dimension.
+CLI::Option* add_dim_option(CLI::App& app, int& target);
+/// -b/--base, the RoPE base.
+CLI::Option* add_base_option(CLI::App& app, double& target);
+/// --layout interleaved|half.
+CLI::Option* add_layout_option(CLI::App& app, Layout& target);
+
+/// "interleaved" or "half", and in Chinese "相邻配对 interleaved" or "前后半配对 half": the name users type stays.
+std::string layout_name(Layout layout, const Text& t);
+
+}  // namespace rope::cli

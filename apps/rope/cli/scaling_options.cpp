@@ -1,0 +1,184 @@
+#include "rope/cli/scaling_options.hpp"
+
+#include <fmt/format.h>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "rope/cli/options.hpp"
+#include "rope/core/error.hpp"
+#include "rope/core/frequencies.hpp"
+#include "rope/core/parse.hpp"
+
+namespace rope::cli {
+
+namespace {
+
+template <typename T>
+CLI::Option* add_optional(CLI::App& app, const std::string& name, std::optional<T>& target, const std::string& help) {
+  return app
+      .add_option_function<std::string>(
+          name,
+          [&target, name](const std::string& text) {
+            if constexpr (std::is_same_v<T, double>) {
+              target = parse_real(text, name);
+            } else if constexpr (std::is_same_v<T, long>) {
+              target = parse_integer(text, name);
+            } else {
+              if (text == "true" || text == "1") {
+                target = true;
+              } else if (text == "false" || text == "0") {
+                target = false;
+              } else {
+                throw InvalidArgument(fmt::format("{} must be true or false (got '{}')", name, text));
+              }
+            }
+          },
+          help)
+      ->type_name(std::is_same_v<T, bool> ? "BOOL" : std::is_same_v<T, long> ? "INT" : "NUM")
+      ->group("Scaling");
+}
+
+}  // namespace
+
+bool ScalingOptions::any() const {
+  return !config.empty() || !model.empty() || !type.empty() || factor || beta_fast || beta_slow || mscale ||
+         mscale_all_dim || attention_factor || low_freq_factor || high_freq_factor || partial_rotary_factor ||
+         original_max || max_position_embeddings || seq_len || truncate || !short_factor.empty() ||
+         !long_factor.empty();
+}
+
+void add_scaling_options(CLI::App& app, ScalingOptions& o) {
+  app.add_option("--config", o.config, "read the model's RoPE from a Hugging Face config.json")
+      ->type_name("FILE")
+      ->group("Scaling");
+  app.add_option("--model", o.model, "a model preset (rope inspect --list)")->type_name("NAME")->group("Scaling");
+  app.add_option("--scaling", o.type,
+                 "context extension: default, linear, ntk, dynamic, yarn, llama3, longrope, proportional (docs/scaling.md)")
+      ->type_name("TYPE")
+      ->group("Scaling");
+  add_optional(app, "--factor", o.factor, "scaling factor f (Hugging Face's factor; llama.cpp's --rope-scale)");
+  add_optional(app, "--original-max-position", o.original_max, "original_max_position_embeddings L0");
+  add_optional(app, "--max-position-embeddings", o.max_position_embeddings, "max_position_embeddings M");
+  add_optional(app, "--beta-fast", o.beta_fast, "yarn beta_fast (default 32)");
+  add_optional(app, "--beta-slow", o.beta_slow, "yarn beta_slow (default 1)");
+  add_optional(app, "--truncate", o.truncate, "yarn: round the correction range to whole pairs (default true)");
+  add_optional(app, "--mscale", o.mscale, "yarn mscale (DeepSeek)");
+  add_optional(app, "--mscale-all-dim", o.mscale_all_dim, "yarn mscale_all_dim (DeepSeek)");
+  add_optional(app, "--attention-factor", o.attention_factor, "explicit attention factor (yarn, longrope)");
+  add_optional(app, "--low-freq-factor", o.low_freq_factor, "llama3 low_freq_factor");
+  add_optional(app, "--high-freq-factor", o.high_freq_factor, "llama3 high_freq_factor");
+  app.add_option("--short-factor", o.short_factor, "longrope short_factor: d/2 numbers, comma list or @FILE")
+      ->type_name("LIST")
+      ->group("Scaling");
+  app.add_option("--long-factor", o.long_factor, "longrope long_factor: d/2 numbers, comma list or @FILE")
+      ->type_name("LIST")
+      ->group("Scaling");
+  add_optional(app, "--seq-len", o.seq_len, "current sequence length (dynamic; longrope picks its list by it)");
+  add_optional(app, "--partial-rotary-factor", o.partial_rotary_factor,
+               "fraction of the head dimension that rotates: d = int(head_dim × factor)");
+}
+
+ModelConfig resolve_model(const ScalingOptions& o, int dim, bool dim_given, double base, bool base_given) {
+  if (!o.config.empty() && !o.model.empty()) throw InvalidArgument("give --config FILE or --model NAME, not both");
+  ModelConfig m;
+  if (!o.model.empty()) {
+    m = load_preset(o.model);
+  } else if (!o.config.empty()) {
+    m = read_model_config(o.config);
+  } else {
+    m.name = kCommandLineModel;
+    m.rope.head_dim = dim;
+    m.rope.base = base;
+    m.rope.layout = Layout::Interleaved;
+  }
+  const bool from_file = !o.model.empty() || !o.config.empty();
+  RopeConfig& r = m.rope;
+  const auto flag = [&m](const char* key, const std::string& value) {
+    m.origin.push_back({fmt::format("{}: --{} {} (command line)", key, key, value),
+                        fmt::format("{}: --{} {} (命令行)", key, key, value)});
+  };
+  if (from_file && dim_given) {
+    r.head_dim = dim;
+    flag("dim", std::to_string(dim));
+  }
+  if (from_file && base_given) {
+    r.base = base;
+    flag("base", fmt::format("{}", base));
+  }
+  // Every flag overrides the file; `origin` says so, key by key, in the file's vocabulary.
+  const auto set = [&m](auto& field, const auto& value, const char* key, const char* flag_name) {
+    if (!value) return;
+    field = *value;
+    m.origin.push_back({fmt::format("{}: {} (--{} on the command line)", key, *value, flag_name),
+                        fmt::format("{}: {} (命令行的 --{})", key, *value, flag_name)});
+  };
+  if (!o.type.empty()) {
+    r.type = parse_scaling_type(o.type);
+    m.origin.push_back({fmt::format("rope_type: {} (--scaling on the command line)", to_string(r.type)),
+                        fmt::format("rope_type: {} (命令行的 --scaling)", to_string(r.type))});
+  }
+  set(r.partial_rotary_factor, o.partial_rotary_factor, "partial_rotary_factor", "partial-rotary-factor");
+  set(r.factor, o.factor, "factor", "factor");
+  set(r.original_max_position_embeddings, o.original_max, "original_max_position_embeddings", "original-max-position");
+  set(r.max_position_embeddings, o.max_position_embeddings, "max_position_embeddings", "max-position-embeddings");
+  set(r.beta_fast, o.beta_fast, "beta_fast", "beta-fast");
+  set(r.beta_slow, o.beta_slow, "beta_slow", "beta-slow");
+  set(r.truncate, o.truncate, "truncate", "truncate");
+  set(r.mscale, o.mscale, "mscale", "mscale");
+  set(r.mscale_all_dim, o.mscale_all_dim, "mscale_all_dim", "mscale-all-dim");
+  set(r.attention_factor, o.attention_factor, "attention_factor", "attention-factor");
+  set(r.low_freq_factor, o.low_freq_factor, "low_freq_factor", "low-freq-factor");
+  set(r.high_freq_factor, o.high_freq_factor, "high_freq_factor", "high-freq-factor");
+  set(r.seq_len, o.seq_len, "seq_len", "seq-len");
+  if (!o.short_factor.empty()) {
+    r.short_factor = parse_list_argument(o.short_factor, "--short-factor");
+    m.origin.push_back({fmt::format("short_factor: {} numbers (--short-factor on the command line)", r.short_factor.size()),
+                        fmt::format("short_factor: {} 个数 (命令行的 --short-factor)", r.short_factor.size())});
+  }
+  if (!o.long_factor.empty()) {
+    r.long_factor = parse_list_argument(o.long_factor, "--long-factor");
+    m.origin.push_back({fmt::format("long_factor: {} numbers (--long-factor on the command line)", r.long_factor.size()),
+                        fmt::format("long_factor: {} 个数 (命令行的 --long-factor)", r.long_factor.size())});
+  }
+  return m;
+}
+
+std::string band_name(Band band, const Text& t) {
+  switch (band) {
+    case Band::Kept: return t("kept", "保持");
+    case Band::Ramped: return t("ramped", "过渡");
+    case Band::Interpolated: return t("interpolated", "插值");
+    case Band::Unrotated: return t("unrotated", "不旋转");
+    case Band::None: break;
+  }
+  return "-";
+}
+
+std::string band_counts(const RopeParameters& p, const Text& t) {
+  if (p.bands.empty()) return "";
+  std::map<Band, int> counts;
+  for (Band b : p.bands) ++counts[b];
+  std::string out;
+  for (Band band : {Band::Kept, Band::Ramped, Band::Interpolated, Band::Unrotated}) {
+    const auto it = counts.find(band);
+    if (it != counts.end()) out += t.format("{}{} {}", "{}{} 对{}", out.empty() ? "" : t(", ", ","), it->second, band_name(band, t));
+  }
+  return out;
+}
+
+std::string model_name(const ModelConfig& model, const Text& t) {
+  return model.name == kCommandLineModel ? t(kCommandLineModel, "命令行参数") : model.name;
+}
+
+ResolvedRope resolve_rope(const ScalingOptions& o, int dim, bool dim_given, double base, bool base_given) {
+  ResolvedRope r;
+  r.model = resolve_model(o, dim, dim_given, base, base_given);
+  r.params = rope_parameters(r.model.rope);
+  r.d = static_cast<int>(2 * r.params.inv_freq.size());
+  r.original = frequencies(r.d, r.model.rope.base);
+  return r;
+}
+
+}  // namespace rope::cli

@@ -1,0 +1,60 @@
+/// @file
+/// The options that describe a model's RoPE on every command that takes --dim/--base: --scaling TYPE
+/// and its parameters, --partial-rotary-factor, --config FILE (a Hugging Face config.json) and
+/// --model NAME (a preset of data/models/). Explicit flags override the file or preset.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "rope/cli/lang.hpp"
+#include "rope/models/model_config.hpp"
+#include "rope/models/scaling.hpp"
+
+namespace rope::cli {
+
+struct ScalingOptions {
+  std::string config;  ///< --config FILE
+  std::string model;   ///< --model NAME
+  std::string type;    ///< --scaling TYPE
+  std::optional<double> factor, beta_fast, beta_slow, mscale, mscale_all_dim, attention_factor;
+  std::optional<double> low_freq_factor, high_freq_factor, partial_rotary_factor;
+  std::optional<long> original_max, max_position_embeddings, seq_len;
+  std::optional<bool> truncate;
+  std::string short_factor, long_factor;  ///< comma lists or @file
+
+  /// Whether anything beyond plain RoPE was asked for.
+  bool any() const;
+};
+
+/// Registers every option of ScalingOptions in the "Scaling" group of `app`.
+void add_scaling_options(CLI::App& app, ScalingOptions& options);
+
+/// The model: the preset or config file if given, else plain RoPE of head dimension `dim` and
+/// `base`; then every explicit flag on top (`dim_given`/`base_given` say whether --dim/--base were
+/// typed: they override a file's values, and are the values when there is no file).
+/// @throws InvalidArgument (bad or contradictory values), IoError (unreadable file).
+ModelConfig resolve_model(const ScalingOptions& options, int dim, bool dim_given, double base, bool base_given);
+
+/// A resolved model with its frequencies before and after scaling.
+struct ResolvedRope {
+  ModelConfig model;
+  RopeParameters params;      ///< scaled: params.inv_freq, params.attention_factor
+  Eigen::VectorXd original;   ///< default θ_i for the same pairs (proportional: over the full head_dim)
+  int d = 0;                  ///< rotary dimension = 2 × pairs
+};
+/// "29 kept, 6 ramped, 29 interpolated": how many pairs fall in each band; empty without bands.
+std::string band_counts(const RopeParameters& params, const Text& t = Text());
+/// A band's name for people ("-" for none).
+std::string band_name(Band band, const Text& t = Text());
+
+/// ModelConfig::name when the RoPE comes from flags alone, without --config or --model.
+inline constexpr const char* kCommandLineModel = "the command line";
+/// The model's name, or "the command line" in the language of t.
+std::string model_name(const ModelConfig& model, const Text& t);
+
+ResolvedRope resolve_rope(const ScalingOptions& options, int dim, bool dim_given, double base, bool base_given);
+
+}  // namespace rope::cli

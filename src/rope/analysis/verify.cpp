@@ -1,0 +1,247 @@
+#include "rope/analysis/verify.hpp"
+
+#include <Eigen/Dense>
+#include <algorithm>
+#include <cmath>
+#include <fmt/format.h>
+#include <limits>
+#include <type_traits>
+
+#include "rope/core/apply.hpp"
+#include "rope/core/error.hpp"
+#include "rope/core/frequencies.hpp"
+#include "rope/core/rotation.hpp"
+#include "rope/analysis/sinusoidal.hpp"
+#include "rope/core/tolerance.hpp"
+
+namespace rope {
+
+namespace {
+
+void check_settings(const VerifySettings& s) {
+  check_dimension(s.dim, kMaxVerifyDim);
+  check_base(s.base);
+  if (s.trials < 1 || s.trials > kMaxTrials) {
+    throw InvalidArgument(
+        fmt::format("trials must be between 1 and {} (got {})", kMaxTrials, s.trials));
+  }
+  if (!(s.safety > 0) || !std::isfinite(s.safety)) {
+    throw InvalidArgument(fmt::format("verify: the safety factor must be positive (got {})", s.safety));
+  }
+  if (!std::isfinite(s.max_position) || s.max_position < 1 ||
+      s.max_position > kMaxVerifyPosition || s.max_position != std::floor(s.max_position)) {
+    throw InvalidArgument(fmt::format(
+        "max-position must be an integer between 1 and {:g} (got {})", kMaxVerifyPosition,
+        s.max_position));
+  }
+}
+
+/// Running maxima of one identity.
+class Row {
+ public:
+  Row(Message name, Message formula, std::string equation, double tolerance, double cap = INFINITY) {
+    result_.name = std::move(name.en);
+    result_.name_zh = std::move(name.zh);
+    result_.formula = std::move(formula.en);
+    result_.formula_zh = std::move(formula.zh);
+    result_.equation = std::move(equation);
+    result_.tolerance = std::min(tolerance, cap);  // (P11)
+    result_.capped = tolerance > cap;
+  }
+  /// One sample: |Δ| and the scale S it is measured against.
+  void add(double abs_error, double scale) {
+    ++result_.samples;
+    if (!(abs_error <= std::numeric_limits<double>::max())) abs_error = std::numeric_limits<double>::infinity();  // NaN, overflow
+    result_.max_abs_error = std::max(result_.max_abs_error, abs_error);
+    result_.max_rel_error = std::max(result_.max_rel_error, abs_error / scale);
+  }
+  IdentityResult result() const { return result_; }
+
+ private:
+  IdentityResult result_;
+};
+
+double max_abs(const Eigen::MatrixXd& a) { return a.cwiseAbs().maxCoeff(); }
+
+}  // namespace
+
+long dense_samples(int d, long trials) {
+  const double flops_per_sample = 3.0 * d * static_cast<double>(d) * d;
+  const double budget = 8589934592.0;  // 2^33
+  return std::clamp(static_cast<long>(budget / flops_per_sample), 1L, trials);
+}
+
+bool VerifyReport::all_passed() const {
+  return std::all_of(identities.begin(), identities.end(),
+                     [](const IdentityResult& r) { return r.passed(); });
+}
+
+namespace {
+
+
+/// ⟨a, b⟩ accumulated in Accumulator<T> and rounded to T, as a double.
+template <typename T>
+double dot_in(const Vector<T>& a, const Vector<T>& b) {
+  if constexpr (std::is_same_v<T, double>) {
+    return a.dot(b);
+  } else {
+    using A = typename Accumulator<T>::type;
+    return to_double(static_cast<T>(a.template cast<A>().dot(b.template cast<A>())));
+  }
+}
+
+template <typename T>
+double norm_in(const Vector<T>& a) {
+  if constexpr (std::is_same_v<T, double>) {
+    return a.norm();
+  } else {
+    using A = typename Accumulator<T>::type;
+    return to_double(static_cast<T>(a.template cast<A>().norm()));
+  }
+}
+
+/// A product of two matrices (or a matrix and a vector), accumulated in Accumulator<T>, rounded to T.
+template <typename T, typename X, typename Y>
+auto product_in(const X& x, const Y& y) {
+  if constexpr (std::is_same_v<T, double>) {
+    return (x * y).eval();
+  } else {
+    using A = typename Accumulator<T>::type;
+    return (x.template cast<A>() * y.template cast<A>()).eval().template cast<T>().eval();
+  }
+}
+
+template <typename X>
+Eigen::MatrixXd to_double_matrix(const X& x) {
+  if constexpr (std::is_same_v<typename X::Scalar, double>) {
+    return x;
+  } else {
+    return x.template cast<float>().template cast<double>();
+  }
+}
+
+template <typename T>
+VerifyReport verify_in(const VerifySettings& s) {
+  check_settings(s);
+  const int d = s.dim;
+  const Layout layout = s.layout;
+  if (s.inv_freq && 2 * s.inv_freq->size() != d) {
+    throw InvalidArgument(fmt::format("verify: {} frequencies given for dimension {}", s.inv_freq->size(), d));
+  }
+  const Eigen::VectorXd theta64 = s.inv_freq ? *s.inv_freq : frequencies(d, s.base);
+  const Vector<T> theta = theta64.template cast<T>();
+  const double pmax = s.max_position;  // every drawn position is < pmax
+  const auto tol = [&](double position_budget) { return dtype_tolerance(s.dtype, d, position_budget, s.safety); };
+  const auto at = [](double position) { return static_cast<T>(position); };  // positions cast to T (P3)
+
+  const double score_cap = score_tolerance_cap(d);  // (P11); 1 for vectors and matrices
+  Row relative({"relative position", "相对位置"}, Message::same("<R_m q, R_n k> = q^T R_{n-m} k"), "(M8)", tol(2 * pmax), score_cap);
+  Row orthogonal({"orthogonality", "正交性"}, Message::same("R_m^T R_m = I, det R_m = 1"), "(M7)", tol(pmax), 1.0);
+  Row compose({"composition", "复合"}, Message::same("R_a R_b = R_{a+b}"), "(M7)", tol(2 * pmax), 1.0);
+  Row norm({"norm", "模长不变"}, Message::same("|R_m q| = |q|"), "(M7)", tol(pmax), 1.0);
+  Row shift({"shift invariance", "平移不变"}, Message::same("<R_{m+c} q, R_{n+c} k> = <R_m q, R_n k>"), "(M8)", tol(6 * pmax), score_cap);
+  Row forms({"three forms", "三种算法"}, {"elementwise = matrix = complex", "逐元素 = 矩阵 = 复数"}, "(M9) (M10)", tol(pmax), 1.0);
+  Row layouts({"layouts", "两种排列"}, Message::same("R_half = P R_interleaved P^T"), "(M6)", 0.0);
+  Row contrast({"sinusoidal (contrast)", "正弦编码(对照)"}, Message::same("<q+p_{m+c}, k+p_{n+c}> = <q+p_m, k+p_n>"), "(M12)",
+               tol(6 * pmax), score_cap);
+
+  const long dense = dense_samples(d, s.trials);
+  const Eigen::PermutationMatrix<Eigen::Dynamic> P = layout_permutation(d);
+  const Matrix<T> identity = Matrix<T>::Identity(d, d);
+  Random rng(s.seed);
+  const auto draw_position = [&] { return static_cast<double>(rng.below(static_cast<std::uint64_t>(pmax))); };
+
+  Eigen::VectorXd q64(d), k64(d);
+  for (long t = 0; t < s.trials; ++t) {
+    for (int j = 0; j < d; ++j) q64[j] = rng.normal();
+    for (int j = 0; j < d; ++j) k64[j] = rng.normal();
+    const double m = draw_position();
+    const double n = draw_position();
+    const double c = draw_position();
+    const Vector<T> q = q64.template cast<T>();
+    const Vector<T> k = k64.template cast<T>();
+    const double q_norm = norm_in(q);
+    const double qk = q_norm * norm_in(k);
+
+    // (M8) the headline identity.
+    const Vector<T> Rm_q = apply_rotary<T>(q, theta, at(m), layout);
+    const Vector<T> Rn_k = apply_rotary<T>(k, theta, at(n), layout);
+    const double score = dot_in(Rm_q, Rn_k);
+    relative.add(std::abs(score - dot_in(q, apply_rotary<T>(k, theta, at(n - m), layout))), qk);
+
+    // (M7) the norm is preserved.
+    norm.add(std::abs(norm_in(Rm_q) - q_norm), q_norm);
+
+    // (M8) shifting both positions leaves the score unchanged.
+    const double shifted =
+        dot_in(apply_rotary<T>(q, theta, at(m + c), layout), apply_rotary<T>(k, theta, at(n + c), layout));
+    shift.add(std::abs(shifted - score), qk);
+
+    // (M9), (M10) three ways to rotate one vector.
+    const Matrix<T> Rm = rotation_matrix<T>(theta, at(m), layout);
+    const Vector<T> by_matrix = product_in<T>(Rm, q);
+    const Vector<T> by_complex = apply_rotary_complex<T>(q, theta, at(m), layout);
+    forms.add(std::max(to_double_matrix(by_matrix - Rm_q).cwiseAbs().maxCoeff(),
+                       to_double_matrix(by_complex - Rm_q).cwiseAbs().maxCoeff()),
+              q_norm);
+
+    // (M12) the contrast: additive sinusoidal encodings leak absolute position.
+    const auto pe = [&](double position) -> Vector<T> { return sinusoidal_encoding(d, position, s.base).template cast<T>(); };
+    const double additive = dot_in<T>(q + pe(m), k + pe(n));
+    const double additive_shifted = dot_in<T>(q + pe(m + c), k + pe(n + c));
+    contrast.add(std::abs(additive_shifted - additive), qk);
+
+    if (t < dense) {
+      // (M7) orthogonality and determinant.
+      const Matrix<T> RtR = product_in<T>(Rm.transpose(), Rm);
+      double det = 0;
+      if constexpr (std::is_same_v<T, double>) {
+        det = Rm.determinant();
+      } else {
+        using A = typename Accumulator<T>::type;
+        det = to_double(static_cast<T>(Rm.template cast<A>().determinant()));
+      }
+      orthogonal.add(std::max(max_abs(to_double_matrix(RtR - identity)), std::abs(det - 1.0)), 1.0);
+      // (M7) composition R_m R_n = R_{m+n}.
+      const Matrix<T> Rn = rotation_matrix<T>(theta, at(n), layout);
+      compose.add(max_abs(to_double_matrix(product_in<T>(Rm, Rn) - rotation_matrix<T>(theta, at(m + n), layout))), 1.0);
+      // (M6) the two layouts are conjugate by P, exactly.
+      const Matrix<T> R_int = rotation_matrix<T>(theta, at(m), Layout::Interleaved);
+      const Matrix<T> R_half = rotation_matrix<T>(theta, at(m), Layout::Half);
+      const Matrix<T> conjugated = P * R_int * P.transpose();
+      layouts.add(max_abs(to_double_matrix(R_half - conjugated)), 1.0);
+    }
+  }
+
+  VerifyReport report;
+  report.settings = s;
+  for (const Row* row : {&relative, &orthogonal, &compose, &norm, &shift, &forms, &layouts}) {
+    report.identities.push_back(row->result());
+  }
+  report.contrast = contrast.result();
+  report.contrast.expected_to_fail = true;
+  return report;
+}
+
+}  // namespace
+
+double dtype_tolerance(DType dtype, int d, double position_budget, double safety) {
+  const double eps = epsilon(dtype);
+  const double eps_acc = dtype == DType::F16 || dtype == DType::BF16 ? epsilon(DType::F32) : eps;
+  if (eps_acc == eps) return safety * eps * (d + position_budget);  // (M13)
+  return safety * (eps_acc * d + eps * position_budget);            // (P10)
+}
+
+double score_tolerance_cap(int d) { return 1.0 / std::sqrt(static_cast<double>(d)); }  // (P11)
+
+VerifyReport verify(const VerifySettings& s) {
+  switch (s.dtype) {
+    case DType::F64: return verify_in<double>(s);
+    case DType::F32: return verify_in<float>(s);
+    case DType::F16: return verify_in<Eigen::half>(s);
+    case DType::BF16: return verify_in<Eigen::bfloat16>(s);
+  }
+  throw InvalidArgument("verify: unknown dtype");
+}
+
+}  // namespace rope

@@ -1,0 +1,40 @@
+#include "rope/core/types.hpp"
+
+#include <cmath>
+#include <fmt/format.h>
+
+#include "rope/core/error.hpp"
+
+namespace rope {
+
+std::string_view to_string(Layout layout) {
+  return layout == Layout::Interleaved ? "interleaved" : "half";
+}
+
+Layout parse_layout(std::string_view text) {
+  if (text == "interleaved" || text == "gptj" || text == "meta") return Layout::Interleaved;
+  if (text == "half" || text == "neox" || text == "rotate_half") return Layout::Half;
+  throw InvalidArgument(
+      fmt::format("layout must be 'interleaved' or 'half' (got '{}')", text));
+}
+
+void check_dimension(int d, int max_dim, std::string_view what) {
+  if (d < 2 || d % 2 != 0 || d > max_dim) {
+    throw InvalidArgument(
+        fmt::format("{} must be even and between 2 and {} (got {})", what, max_dim, d));
+  }
+}
+
+void check_base(double base) {
+  if (!std::isfinite(base) || !(base > 1.0)) {
+    throw InvalidArgument(fmt::format("base must be a finite number > 1 (got {})", base));
+  }
+}
+
+void check_position(double position, std::string_view what) {
+  if (!std::isfinite(position)) {
+    throw InvalidArgument(fmt::format("{} must be a finite number (got {})", what, position));
+  }
+}
+
+}  // namespace rope

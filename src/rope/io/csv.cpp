@@ -1,0 +1,48 @@
+#include "rope/io/csv.hpp"
+
+#include <fmt/format.h>
+
+#include "rope/core/error.hpp"
+
+namespace rope {
+
+std::string format_number(double x) {
+  if (x == 0.0) return "0";
+  return fmt::format("{}", x);
+}
+
+std::string to_csv(const Table& table) {
+  if (table.header.size() != table.columns.size()) {
+    throw InvalidArgument(fmt::format("table has {} header names for {} columns",
+                                      table.header.size(), table.columns.size()));
+  }
+  const Eigen::Index rows = table.columns.empty() ? 0 : table.columns.front().size();
+  for (const auto& column : table.columns) {
+    if (column.size() != rows) {
+      throw InvalidArgument(fmt::format("table columns differ in length ({} and {})", rows, column.size()));
+    }
+  }
+  std::string out = fmt::format("{}\n", fmt::join(table.header, ","));
+  for (Eigen::Index r = 0; r < rows; ++r) {
+    for (std::size_t c = 0; c < table.columns.size(); ++c) {
+      if (c > 0) out += ',';
+      out += format_number(table.columns[c][r]);
+    }
+    out += '\n';
+  }
+  return out;
+}
+
+std::string to_csv(const Eigen::MatrixXd& matrix) {
+  std::string out;
+  for (Eigen::Index r = 0; r < matrix.rows(); ++r) {
+    for (Eigen::Index c = 0; c < matrix.cols(); ++c) {
+      if (c > 0) out += ',';
+      out += format_number(matrix(r, c));
+    }
+    out += '\n';
+  }
+  return out;
+}
+
+}  // namespace rope

@@ -1,0 +1,77 @@
+#include "rope/io/interrupt.hpp"
+
+#include <atomic>
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+#include <signal.h>
+#include <unistd.h>
+
+namespace rope {
+
+namespace {
+
+constexpr std::size_t kMaxPath = 4096;
+
+struct Slot {
+  std::atomic<int> state{0};  // 0 free, 1 being filled, 2 registered
+  char path[kMaxPath];
+};
+
+Slot g_slots[kMaxRegisteredTemps];
+std::atomic<pid_t> g_child{0};
+constexpr int kSignals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+
+extern "C" void on_signal(int sig) {
+  const int saved = errno;
+  for (Slot& s : g_slots) {
+    if (s.state.load() == 2) ::unlink(s.path);
+  }
+  const pid_t child = g_child.load();
+  if (child > 0) ::kill(-child, SIGKILL);
+  struct sigaction dfl {};
+  dfl.sa_handler = SIG_DFL;
+  sigemptyset(&dfl.sa_mask);
+  ::sigaction(sig, &dfl, nullptr);
+  errno = saved;
+  ::raise(sig);  // delivered when the handler returns (the signal is blocked inside it)
+}
+
+}  // namespace
+
+void install_interrupt_cleanup() {
+  static std::atomic<bool> installed{false};
+  if (installed.exchange(true)) return;
+  for (int sig : kSignals) {
+    struct sigaction old {};
+    ::sigaction(sig, nullptr, &old);
+    if (old.sa_handler == SIG_IGN) continue;  // e.g. started with nohup: keep ignoring
+    struct sigaction sa {};
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    for (int other : kSignals) sigaddset(&sa.sa_mask, other);  // one cleanup at a time
+    ::sigaction(sig, &sa, nullptr);
+  }
+}
+
+int register_temp(const char* path) noexcept {
+  const std::size_t n = std::strlen(path);
+  if (n >= kMaxPath) return -1;
+  for (int i = 0; i < kMaxRegisteredTemps; ++i) {
+    int expected = 0;
+    if (g_slots[i].state.compare_exchange_strong(expected, 1)) {
+      std::memcpy(g_slots[i].path, path, n + 1);
+      g_slots[i].state.store(2);
+      return i;
+    }
+  }
+  return -1;
+}
+
+void unregister_temp(int slot) noexcept {
+  if (slot >= 0 && slot < kMaxRegisteredTemps) g_slots[slot].state.store(0);
+}
+
+void set_running_child(pid_t process_group) noexcept { g_child.store(process_group); }
+
+}  // namespace rope

@@ -1,0 +1,58 @@
+/// @file
+/// Reading a Hugging Face `config.json` into a RopeConfig (scaling.hpp), and the model presets of
+/// data/models/ (compiled into the program, so `--model NAME` works wherever rope runs).
+///
+/// Keys read (HF conventions, scaling-methods.md §2, §4, §6):
+///   rope_theta (v4 top level, or v5 rope_parameters.rope_theta; default 10000 with a note);
+///   head_dim, else hidden_size / num_attention_heads; DeepSeek's qk_rope_head_dim (the rotary part);
+///   partial_rotary_factor, GPT-NeoX's rotary_pct, GPT-J's rotary_dim (→ factor rotary_dim/head_dim);
+///   max_position_embeddings; original_max_position_embeddings (inside the scaling dict or top level,
+///   as Phi-3 has it); `rope_scaling` (v4) or `rope_parameters` (v5) with `rope_type` or legacy `type`
+///   and the parameters of scaling.hpp; model_type (→ layout: gptj, deepseek_v3 … interleaved).
+/// Every value's origin is recorded ("rope_theta: rope_parameters.rope_theta"), for `rope inspect`.
+#pragma once
+
+#include "rope/core/message.hpp"
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "rope/models/scaling.hpp"
+
+namespace rope {
+
+/// Bound on the size of a config file read (real ones are a few kB; Phi-3's is 4 kB).
+inline constexpr std::size_t kMaxConfigBytes = 4u << 20;
+
+struct ModelConfig {
+  RopeConfig rope;
+  std::string name;                 ///< file path or preset name
+  std::string model_type;           ///< config's model_type, if any
+  std::vector<Message> origin;      ///< one line per value: where it came from
+  std::vector<Message> notes;       ///< things a reader should know (defaults applied, conventions)
+};
+
+/// Parses the JSON text of a config.json. `name` is used in messages.
+/// @throws InvalidArgument with the JSON path of the problem, e.g.
+///         "config.json: rope_scaling.long_factor: expected 48 numbers, got 47", for invalid JSON,
+///         wrong types, missing required keys, non-positive factors, lists of the wrong length.
+ModelConfig parse_model_config(std::string_view json_text, const std::string& name);
+
+/// Reads and parses a file. @throws IoError if it cannot be read (or is larger than kMaxConfigBytes:
+/// InvalidArgument), InvalidArgument as parse_model_config.
+ModelConfig read_model_config(const std::string& path);
+
+/// A preset from data/models/, by name (e.g. "llama-3.1-8b"). @throws InvalidArgument listing the
+/// names when there is none by that name.
+ModelConfig load_preset(std::string_view name);
+
+struct PresetInfo {
+  std::string name;
+  std::string description;     ///< one line: model and what is special about its RoPE
+  std::string description_zh;  ///< the same in Chinese
+};
+/// Every preset, in name order.
+std::vector<PresetInfo> list_presets();
+
+}  // namespace rope

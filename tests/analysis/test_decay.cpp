@@ -1,0 +1,196 @@
+#include "rope/analysis/decay.hpp"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "support/reference_data.hpp"
+#include "rope/core/error.hpp"
+#include "rope/core/apply.hpp"
+#include "rope/core/frequencies.hpp"
+#include "rope/core/random.hpp"
+
+namespace rope {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::ThrowsMessage;
+
+TEST(Decay, AtDistanceZeroIsHalfOfPairsPlusOne) {
+  // f(0) = (1/(d/2)) Σ_{j} (j + 1) = (d/2 + 1)/2, exactly (known-values.md §3): every term is an
+  // integer, so the sum is exact.
+  EXPECT_EQ(decay_bound(frequencies(64, 1e4), 0.0), 16.5);
+  EXPECT_EQ(decay_bound(frequencies(128, 1e4), 0.0), 32.5);
+  EXPECT_EQ(decay_bound(frequencies(256, 5e5), 0.0), 64.5);
+}
+
+TEST(Decay, MatchesPublishedTable) {
+  // known-values.md §3, d = 128, base 1e4, quoted to 3 decimals (hence 5e-4).
+  const Eigen::VectorXd theta = frequencies(128, 1e4);
+  const std::pair<double, double> table[] = {{1, 31.538},  {2, 28.956},  {5, 20.845},  {10, 17.954},
+                                             {20, 15.242}, {50, 12.629}, {100, 10.227}, {150, 7.588},
+                                             {200, 7.245}, {250, 6.548}, {256, 6.543}};
+  for (const auto& [m, f] : table) EXPECT_NEAR(decay_bound(theta, m), f, 5e-4) << "m=" << m;
+}
+
+TEST(Decay, LinspaceReproducesNumpyBitForBit) {
+  // np.linspace(0, 256, 1000), as written by tests/reference/decay.py.
+  const auto ref = test::read_reference("decay_d128_base10000.csv");
+  EXPECT_EQ(linspace(256, 1000), ref.column(0));
+  const auto ref64 = test::read_reference("decay_d64_base500000.csv");
+  EXPECT_EQ(linspace(4096, 200), ref64.column(0));
+}
+
+TEST(Decay, MatchesNumpyReferenceToOneInATrillion) {
+  // tests/reference/decay.py sums the inner series directly (O(d²), NumPy complex exp); we use a
+  // running prefix sum (O(d)). Same terms, different association: rounding-level differences only.
+  struct Case {
+    const char* file;
+    int d;
+    std::vector<double> bases;
+  };
+  for (const Case& c : {Case{"decay_d128_base10000.csv", 128, {1e4}}, Case{"decay_d64_base500000.csv", 64, {5e5}},
+                        Case{"decay_d128_two_bases.csv", 128, {1e4, 1e6}}}) {
+    const auto ref = test::read_reference(c.file);
+    const Eigen::VectorXd distances = ref.column(0);
+    for (std::size_t b = 0; b < c.bases.size(); ++b) {
+      const Eigen::VectorXd expected = ref.column(b + 1);
+      const Eigen::VectorXd got = decay_bound(frequencies(c.d, c.bases[b]), distances);
+      for (Eigen::Index k = 0; k < got.size(); ++k) {
+        EXPECT_NEAR(got[k], expected[k], 1e-12 * expected[k]) << c.file << " m=" << distances[k];
+      }
+    }
+  }
+}
+
+TEST(Decay, OnesScoreMatchesPublishedValues) {
+  // known-values.md §3: B(m) = Σ_j cos(m θ_j), d = 128, base 1e4, quoted to 4 decimals; the all-ones
+  // score is 2·B(m) (M14), so the tolerance is 2 × 5e-5.
+  const Eigen::VectorXd theta = frequencies(128, 1e4);
+  EXPECT_EQ(ones_score(theta, 0.0), 128.0);  // exact: 64 terms cos 0 = 1
+  const std::pair<double, double> table[] = {{1, 62.0937}, {10, 42.8200}, {100, 30.5435}, {1000, 10.1777}};
+  for (const auto& [m, b] : table) EXPECT_NEAR(ones_score(theta, m), 2 * b, 1e-4) << "m=" << m;
+}
+
+TEST(Decay, RandomScoresEqualDirectRotationOfTheSameDraws) {
+  // (M15) uses A cos + B sin per pair; here the same draws (q_a, q_b, k_a, k_b per pair, in the
+  // generator's order) are rotated with apply_rotary instead. Two samples, so mean and sd are exact
+  // functions of the two scores; rounding-level agreement (1e-12 on scores of size ~10).
+  const int d = 16;
+  const std::uint64_t seed = 77;
+  const Eigen::VectorXd theta = frequencies(d, 1e4);
+  Eigen::VectorXd distances(3);
+  distances << 0, 3, 250;
+  const RandomScores got = random_scores(theta, distances, 2, seed);
+  Random rng(seed);
+  Eigen::VectorXd q[2] = {Eigen::VectorXd(d), Eigen::VectorXd(d)};
+  Eigen::VectorXd k[2] = {Eigen::VectorXd(d), Eigen::VectorXd(d)};
+  for (int s = 0; s < 2; ++s) {
+    for (int i = 0; i < d / 2; ++i) {
+      q[s][2 * i] = rng.normal();
+      q[s][2 * i + 1] = rng.normal();
+      k[s][2 * i] = rng.normal();
+      k[s][2 * i + 1] = rng.normal();
+    }
+  }
+  for (Eigen::Index j = 0; j < distances.size(); ++j) {
+    const double a = apply_rotary(q[0], theta, distances[j], Layout::Interleaved).dot(k[0]);
+    const double b = apply_rotary(q[1], theta, distances[j], Layout::Interleaved).dot(k[1]);
+    EXPECT_NEAR(got.mean[j], (a + b) / 2, 1e-12);
+    EXPECT_NEAR(got.stddev[j], std::abs(a - b) / std::sqrt(2.0), 1e-12);  // sample sd of two values
+  }
+}
+
+TEST(Decay, RandomScoresHaveMeanZeroAndVarianceD) {
+  // For q, k ~ N(0, I_d) and orthogonal R, <R q, k> has mean 0 and variance d (M15). With N = 4000
+  // pairs the sample mean has standard error √(d/N) = 0.179 (d = 128): 5 standard errors = 0.89.
+  // The sample sd has relative standard error about 1/√(2N)·√(1 + kurtosis excess) ≈ 0.016; allow 8%.
+  const Eigen::VectorXd theta = frequencies(128, 1e4);
+  const Eigen::VectorXd distances = linspace(1000, 11);
+  const RandomScores r = random_scores(theta, distances, 4000, 2104);
+  for (Eigen::Index j = 0; j < distances.size(); ++j) {
+    EXPECT_NEAR(r.mean[j], 0.0, 0.89) << "m=" << distances[j];
+    EXPECT_NEAR(r.stddev[j], std::sqrt(128.0), 0.08 * std::sqrt(128.0)) << "m=" << distances[j];
+  }
+}
+
+TEST(Decay, RandomScoresRejectBadSampleCounts) {
+  const Eigen::VectorXd theta = frequencies(8, 1e4);
+  EXPECT_THAT([&] { random_scores(theta, linspace(1, 3), 1, 1); }, ThrowsMessage<InvalidArgument>(HasSubstr("samples must be >= 2")));
+  EXPECT_THAT([&] { random_scores(frequencies(4096, 1e4), linspace(1, 1000000), 100000, 1); },
+              ThrowsMessage<InvalidArgument>(HasSubstr("exceeds the limit")));
+}
+
+TEST(Decay, LogspaceIsGeometric) {
+  Eigen::VectorXd expected(3);
+  expected << 1, 10, 100;
+  EXPECT_EQ(logspace(100, 3), expected);  // 10^0, 10^1, 10^2 exactly (pow of exact integers)
+  const Eigen::VectorXd x = logspace(1e6, 61);
+  for (Eigen::Index k = 1; k < x.size(); ++k) EXPECT_NEAR(x[k] / x[k - 1], std::pow(10.0, 0.1), 1e-13);
+  EXPECT_THROW(logspace(1, 10), InvalidArgument);
+  EXPECT_THROW(logspace(100, 1), InvalidArgument);
+}
+
+TEST(Decay, LinspaceEdgeCases) {
+  EXPECT_EQ(linspace(5, 1), Eigen::VectorXd::Zero(1));
+  EXPECT_EQ(linspace(0, 3), Eigen::VectorXd::Zero(3));
+  Eigen::VectorXd expected(3);
+  expected << 0, 0.5, 1;
+  EXPECT_EQ(linspace(1, 3), expected);
+}
+
+TEST(Decay, LinspaceRejectsBadInput) {
+  EXPECT_THAT([] { linspace(10, 0); }, ThrowsMessage<InvalidArgument>(HasSubstr("points must be >= 1 (got 0)")));
+  EXPECT_THAT([] { linspace(-1, 10); }, ThrowsMessage<InvalidArgument>(HasSubstr("must be a finite number >= 0 (got -1)")));
+  EXPECT_THROW(linspace(std::nan(""), 10), InvalidArgument);
+}
+
+TEST(Decay, LinspaceRecurrenceMatchesDirectCosSinPerTerm) {
+  // decay_bound_linspace (anchors every K points, one complex product per term) against decay_bound
+  // (std::cos/std::sin per term) on the same grid. Both round the angles m·θ_i (to ulp(m)/2 for
+  // θ_0 = 1), so they differ by about ε·m per term: measured, the largest relative difference is
+  // 1.6e-13 for m <= 4096 and 7.6e-11 near m = 10^6 (bench job 1), where the angles themselves carry
+  // ~1e-10 of rounding in either computation; hence 1e-12 up to 4096 and 5e-10 there.
+  struct Case {
+    int d;
+    double base, stop;
+    long points;
+    double rtol;
+  };
+  for (const Case& c : {Case{128, 1e4, 256, 1000, 1e-12}, Case{64, 5e5, 4096, 200, 1e-12},
+                        Case{128, 1e6, 1000, 101, 1e-12}, Case{2, 1e4, 100, 10, 1e-12},
+                        Case{4096, 1e4, 256, 300, 1e-12}, Case{128, 5e5, 1e6, 100000, 5e-10}}) {
+    const Eigen::VectorXd theta = frequencies(c.d, c.base);
+    const Eigen::VectorXd fast = decay_bound_linspace(theta, c.stop, c.points);
+    const Eigen::VectorXd direct = decay_bound(theta, linspace(c.stop, c.points));
+    ASSERT_EQ(fast.size(), c.points);
+    double worst = 0;
+    for (Eigen::Index k = 0; k < fast.size(); ++k) worst = std::max(worst, std::abs(fast[k] - direct[k]) / direct[k]);
+    EXPECT_LE(worst, c.rtol) << "d=" << c.d << " stop=" << c.stop << " points=" << c.points;
+    EXPECT_EQ(fast[0], direct[0]);                        // f(0) exactly (d/2 + 1)/2
+    EXPECT_EQ(fast[c.points - 1], direct[c.points - 1]);  // the last point is computed directly at `stop`
+  }
+}
+
+TEST(Decay, LinspaceRecurrenceMatchesNumpyReferences) {
+  // The CLI's fast path against tests/reference/decay.py at 1e-12, as demo.decay_matches_numpy.
+  const auto ref = test::read_reference("decay_d128_base10000.csv");
+  const Eigen::VectorXd got = decay_bound_linspace(frequencies(128, 1e4), 256, 1000);
+  const Eigen::VectorXd expected = ref.column(1);
+  for (Eigen::Index k = 0; k < got.size(); ++k) EXPECT_NEAR(got[k], expected[k], 1e-12 * expected[k]) << k;
+  const auto ref64 = test::read_reference("decay_d64_base500000.csv");
+  const Eigen::VectorXd got64 = decay_bound_linspace(frequencies(64, 5e5), 4096, 200);
+  for (Eigen::Index k = 0; k < got64.size(); ++k) EXPECT_NEAR(got64[k], ref64.column(1)[k], 1e-12 * ref64.column(1)[k]);
+}
+
+TEST(Decay, LinspaceRecurrenceEdgeCases) {
+  const Eigen::VectorXd theta = frequencies(8, 1e4);
+  EXPECT_EQ(decay_bound_linspace(theta, 5, 1), decay_bound(theta, linspace(5, 1)));
+  EXPECT_EQ(decay_bound_linspace(theta, 0, 3), decay_bound(theta, linspace(0, 3)));
+  EXPECT_THROW(decay_bound_linspace(theta, -1, 3), InvalidArgument);
+  EXPECT_EQ(decay_anchor(2), 8);
+  EXPECT_EQ(decay_anchor(1000), 32);
+  EXPECT_EQ(decay_anchor(100000), kDecayAnchor);
+}
+
+}  // namespace
+}  // namespace rope

@@ -1,0 +1,109 @@
+#include "rope/io/atomic_file.hpp"
+
+#include <filesystem>
+#include <fstream>
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <sys/resource.h>
+#include <sys/stat.h>
+
+#include "rope/core/error.hpp"
+
+namespace rope {
+namespace {
+
+namespace fs = std::filesystem;
+using ::testing::HasSubstr;
+using ::testing::ThrowsMessage;
+
+class AtomicFile : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("rope-atomic-" + std::to_string(::getpid()) + "-" +
+                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  static std::string read(const fs::path& p) {
+    std::ifstream in(p);
+    return {std::istreambuf_iterator<char>(in), {}};
+  }
+  std::size_t entries() const { return static_cast<std::size_t>(std::distance(fs::directory_iterator(dir_), {})); }
+  fs::path dir_;
+};
+
+TEST_F(AtomicFile, WritesAndReplaces) {
+  const fs::path p = dir_ / "a.csv";
+  write_file_atomically(p.string(), "first\n");
+  EXPECT_EQ(read(p), "first\n");
+  write_file_atomically(p.string(), "second\n");
+  EXPECT_EQ(read(p), "second\n");
+  EXPECT_EQ(entries(), 1u);  // no temporary file left
+}
+
+TEST_F(AtomicFile, NewFileGetsOrdinaryPermissions) {
+  const fs::path p = dir_ / "p.csv";
+  const mode_t old = ::umask(022);
+  write_file_atomically(p.string(), "x");
+  ::umask(old);
+  struct stat st {};
+  ASSERT_EQ(::stat(p.c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0644u);
+}
+
+TEST_F(AtomicFile, MissingDirectoryIsAnIoErrorAndLeavesNothing) {
+  const fs::path p = dir_ / "missing" / "a.csv";
+  EXPECT_THAT([&] { write_file_atomically(p.string(), "x"); },
+              ThrowsMessage<IoError>(HasSubstr("No such file or directory")));
+  EXPECT_EQ(entries(), 0u);
+}
+
+TEST_F(AtomicFile, PathThatIsADirectoryIsAnIoError) {
+  EXPECT_THAT([&] { write_file_atomically(dir_.string(), "x"); }, ThrowsMessage<IoError>(HasSubstr("Is a directory")));
+  EXPECT_EQ(entries(), 0u);
+}
+
+TEST_F(AtomicFile, ParentThatIsAFileIsAnIoError) {
+  write_file_atomically((dir_ / "plain").string(), "x");
+  EXPECT_THAT([&] { write_file_atomically((dir_ / "plain" / "a.csv").string(), "y"); },
+              ThrowsMessage<IoError>(HasSubstr("Not a directory")));
+  EXPECT_EQ(entries(), 1u);
+  EXPECT_EQ(read(dir_ / "plain"), "x");
+}
+
+TEST_F(AtomicFile, EmptyPathIsAnIoError) { EXPECT_THROW(write_file_atomically("", "x"), IoError); }
+
+/// In a child process: writes with a 4 kB file-size limit, exits 3 after printing the IoError.
+void write_on_a_full_disk(const std::string& path, const std::string& content) {
+  std::signal(SIGXFSZ, SIG_IGN);
+  rlimit limit{};
+  limit.rlim_cur = limit.rlim_max = 4096;
+  ::setrlimit(RLIMIT_FSIZE, &limit);
+  try {
+    write_file_atomically(path, content);
+  } catch (const IoError& e) {
+    std::fprintf(stderr, "%s\n", e.what());
+    std::exit(3);
+  }
+  std::exit(0);
+}
+
+// A full disk, simulated in a child process by a file-size limit (writes past it fail with EFBIG, as
+// with ENOSPC, once SIGXFSZ is ignored): an IoError naming the path, the old file intact, no temporary.
+TEST_F(AtomicFile, FullDiskIsAnIoErrorAndKeepsTheOldFile) {
+  GTEST_FLAG_SET(death_test_style, "fast");  // fork only: the child writes in this test's directory
+  const fs::path target = dir_ / "out.csv";
+  std::ofstream(target) << "old";
+  const std::string content(100000, 'x');
+  EXPECT_EXIT(write_on_a_full_disk(target.string(), content), ::testing::ExitedWithCode(3),
+              "cannot write '.*out.csv': File too large");
+  EXPECT_EQ(read(target), "old");
+  EXPECT_EQ(entries(), 1u);
+}
+
+}  // namespace
+}  // namespace rope
