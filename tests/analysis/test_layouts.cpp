@@ -1,4 +1,4 @@
-// The mixed-layout demonstration of rope/analysis/layouts.hpp (docs/math.md (M6), (M8); user-confusions C1).
+// The mixed-layout demonstration of rope/analysis/layouts.hpp (docs/math.md (M6), (M8)).
 // Expected values are rebuilt here from the definitions, by explicit index manipulation: pair i is
 // channels (2i, 2i+1) in the interleaved layout and (i, i + d/2) in the half layout, θ_i = base^(−2i/d).
 #include "rope/analysis/layouts.hpp"
@@ -20,7 +20,7 @@ namespace {
 using ::testing::HasSubstr;
 using ::testing::ThrowsMessage;
 
-// Inputs of style.md §8: dimensions, bases and positions (negative, fractional, large).
+// Awkward inputs: dimensions, bases and positions (negative, fractional, large).
 const int kDims[] = {2, 4, 8, 64, 128};
 const double kBases[] = {1e4, 5e5};
 const double kPositions[] = {0, 1, 7, -3, 0.5, 4095, 131071};

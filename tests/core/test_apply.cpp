@@ -61,7 +61,7 @@ TEST(Apply, PreservesTheNorm) {
 }
 
 TEST(Apply, HalfLayoutOfPermutedVectorIsPermutedInterleavedExactly) {
-  // known-values.md §10: RoPE_half(P x) = P · RoPE_interleaved(x), zero difference (M6).
+  // A permutation commutes exactly: RoPE_half(P x) = P · RoPE_interleaved(x), zero difference (M6).
   for (int d : {2, 8, 128}) {
     const auto P = layout_permutation(d);
     const Eigen::VectorXd x = random_vector(d, 3);

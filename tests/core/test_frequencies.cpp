@@ -26,7 +26,7 @@ TEST(Frequencies, MatchHandDerivableValues) {
   const Eigen::VectorXd t4 = frequencies(4, 1e4);
   ASSERT_EQ(t4.size(), 2);
   EXPECT_DOUBLE_EQ(t4[1], 0.01);
-  // known-values.md §1 (computed from (M1); HF golden inv_freq[1] = 0.86596, inv_freq[63] = 1.1548e-4,
+  // Computed from (M1); HF's golden inv_freq[1] = 0.86596, inv_freq[63] = 1.1548e-4,
   // tests/utils/test_modeling_rope_utils.py): d = 128, base 1e4.
   const Eigen::VectorXd t = frequencies(128, 1e4);
   ASSERT_EQ(t.size(), 64);
@@ -66,7 +66,7 @@ TEST(Frequencies, MatchNumpyReference) {
 }
 
 TEST(Frequencies, WavelengthsMatchKnownValues) {
-  // known-values.md §2, computed from (M2): λ_0 = 2π, λ_1 = 7.2557, λ_63 = 54410.14 (d=128, base 1e4).
+  // Computed from (M2): λ_0 = 2π, λ_1 = 7.2557, λ_63 = 54410.14 (d=128, base 1e4).
   const Eigen::VectorXd lambda = wavelengths(frequencies(128, 1e4));
   EXPECT_DOUBLE_EQ(lambda[0], 2 * M_PI);
   EXPECT_NEAR(lambda[1], 7.2557, 5e-5);
@@ -75,7 +75,7 @@ TEST(Frequencies, WavelengthsMatchKnownValues) {
 }
 
 TEST(Frequencies, FirstPairBeyondContextGivesTheCriticalDimension) {
-  // known-values.md §8 (Liu et al. 2023, OpenLMLab/scaling-rope README): d_extra = 2⌈(d/2)·log_base(T/2π)⌉,
+  // Liu et al. 2023 (arXiv:2310.05209), OpenLMLab/scaling-rope README: d_extra = 2⌈(d/2)·log_base(T/2π)⌉,
   // LLaMA2 d = 128, base 1e4: T = 4096 → 92 (the README's example); 2048 → 82, 8192 → 100,
   // 16384 → 110, 32768 → 120. The first pair with λ_i > T is d_extra / 2.
   const Eigen::VectorXd lambda = wavelengths(frequencies(128, 1e4));

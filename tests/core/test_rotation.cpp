@@ -14,7 +14,7 @@
 namespace rope {
 namespace {
 
-// Inputs of style.md §8: dimensions, bases and positions (negative, fractional, large) every
+// Awkward inputs: dimensions, bases and positions (negative, fractional, large) every
 // property is checked on.
 const int kDims[] = {2, 4, 64, 128};
 const double kBases[] = {1e4, 5e5};

@@ -318,7 +318,7 @@ TEST(ModelConfig, DeepSeekRotatesOnlyQkRopeHeadDim) {
 }
 
 TEST(ModelConfig, DefaultsAndConventionsAreNoted) {
-  // C2: a missing rope_theta is HF's default 10000, and the reader is told.
+  // A missing rope_theta is HF's default 10000, and the reader is told.
   const ModelConfig m = parse(R"({"model_type": "llama", "hidden_size": 4096, "num_attention_heads": 32})");
   EXPECT_EQ(m.rope.base, 10000.0);
   EXPECT_THAT(english(m.notes), Contains("rope_theta not given: HF default 10000 assumed"));
@@ -328,7 +328,7 @@ TEST(ModelConfig, DefaultsAndConventionsAreNoted) {
   EXPECT_EQ(m.rope.max_position_embeddings, std::nullopt);
   // gpt-oss's own default is 150000 (scaling-methods.md §4).
   EXPECT_EQ(parse(R"({"model_type": "gpt_oss", "head_dim": 64})").rope.base, 150000.0);
-  // C4: yarn without original_max_position_embeddings uses M, and the HF defaults are spelled out.
+  // Yarn without original_max_position_embeddings uses M, and the HF defaults are spelled out.
   const ModelConfig yarn = parse(R"({"head_dim": 128, "max_position_embeddings": 32768,
       "rope_scaling": {"rope_type": "yarn", "factor": 4}})");
   EXPECT_THAT(english(yarn.notes), Contains("original_max_position_embeddings not given: L0 = max_position_embeddings 32768 (HF)"));

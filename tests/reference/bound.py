@@ -9,7 +9,7 @@ Writes next to this script:
     bound_minima.csv:        dim,base,context,min_B,argmin_m for a grid of d, base and L
     bound_scan_d128_L1024.csv: base,min_B,argmin_m,passes for the bases 10^(k/400) in [4000, 7000], L = 1024
     bound_scan_d128_L4096.csv: the same for [25000, 60000], L = 4096
-Checks the stable vectors of known-values.md §9 first.
+Checks the stable vectors of the criterion of Men et al. 2024 (arXiv:2405.14591) first.
 """
 import math
 import os
@@ -53,7 +53,7 @@ def write_scan(name, L, lo, hi, per_decade):
 
 if __name__ == "__main__":
     ok = True
-    # known-values.md §9, d = 128: min B, its m (5 decimals).
+    # Criterion of Men et al. 2024 (arXiv:2405.14591), d = 128: min B, its m (5 decimals).
     for base, L, v, at in [(4200, 1024, -1.85745, 1008), (4300, 1024, 0.24898, 1009), (4350, 1024, -0.16569, 951),
                            (6030, 1024, 0.25326, 903), (10000, 1024, 4.27780, 963), (10000, 4096, -8.36293, 4060)]:
         got_v, got_at = minimum(128, base, L)

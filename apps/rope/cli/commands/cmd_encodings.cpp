@@ -1,4 +1,4 @@
-// rope encodings: the comparison table of position encodings that explainers print (seed 004 has one:
+// rope encodings: the comparison table of position encodings that explainers print (blog posts on RoPE often have one:
 // explicit relative position, long-range decay, parameters, extrapolation) for absolute sinusoidal, learned
 // absolute, T5 bias, ALiBi and RoPE, each claim next to the number rope computes for it, or its source.
 #include <fmt/format.h>
@@ -229,10 +229,10 @@ int run_encodings(const EncodingsOptions& opt, std::ostream& out) {
                   format_number(slopes.back()), opt.heads);
   out << t.format("     RoPE: f(m) is RoFormer's upper bound on the size of the score (§3.4.3), up to a factor set by\n"
                   "       q and k; for random q, k ~ N(0, I) the score <R_m q, k> has mean 0 and sd √d = {:.2f} at every\n"
-                  "       distance (M15): typical scores do not decay (user confusion C12)\n",
+                  "       distance (M15): typical scores do not decay (docs/math.md)\n",
                   "     RoPE:f(m) 是 RoFormer 给出的得分大小的上界(§3.4.3),另有一个由 q 和 k 决定的系数;\n"
                   "       对随机的 q, k ~ N(0, I),得分 <R_m q, k> 在每个距离上的均值都是 0、标准差都是 √d = {:.2f}\n"
-                  "       (M15):典型的得分并不衰减(常见误解 C12)\n",
+                  "       (M15):典型的得分并不衰减(见 docs/math.md)\n",
                   std::sqrt(static_cast<double>(d)));
   out << t("     sinusoidal: p_m·p_n = Σ_i cos((m − n)θ_i), half of RoPE's all-ones score (M12), (M14); the cross\n"
            "       terms q·p_n and p_m·k do not decay\n",

@@ -39,7 +39,8 @@ Eigen::VectorXd safe_wavelengths(const Eigen::VectorXd& theta) {
   return l;
 }
 
-/// Warnings a config can reveal (../shared/reference/user-confusions.md), beyond the scaling's own.
+/// Warnings a config can reveal, beyond the scaling's own: a long context with HF's default base, and an
+/// "original" length larger than the trained one (docs/scaling.md).
 std::vector<Message> config_warnings(const ResolvedRope& rr) {
   std::vector<Message> w = rr.params.warnings;
   const RopeConfig& c = rr.model.rope;
@@ -50,20 +51,20 @@ std::vector<Message> config_warnings(const ResolvedRope& rr) {
   if (c.type == ScalingType::Default && c.max_position_embeddings && *c.max_position_embeddings > 8192 &&
       c.base <= 10000 && theta_defaulted) {
     w.push_back(
-        {fmt::format("C2: rope_theta is not in the config, so HF's default {} applies, yet max_position_embeddings is {} with "
+        {fmt::format("rope_theta is not in the config, so HF's default {} applies, yet max_position_embeddings is {} with "
                      "no scaling: the longest wavelength is {:.0f} positions. Long-context models set a larger base (Llama 3: "
                      "500000) or a scaling method; check that the config is complete",
                      format_number(c.base), *c.max_position_embeddings, longest),
-         fmt::format("C2:配置中没有 rope_theta,因此使用 HF 的默认值 {},但 max_position_embeddings 为 {} 且没有缩放:"
+         fmt::format("配置中没有 rope_theta,因此使用 HF 的默认值 {},但 max_position_embeddings 为 {} 且没有缩放:"
                      "最长的波长只有 {:.0f} 个位置。长上下文模型会设置更大的 base(Llama 3:500000)或使用缩放方法;"
                      "请检查配置是否完整",
                      format_number(c.base), *c.max_position_embeddings, longest)});
   }
   if (c.max_position_embeddings && rr.params.original_max_position > 0 &&
       rr.params.original_max_position > *c.max_position_embeddings) {
-    w.push_back({fmt::format("C4: original_max_position_embeddings {} is larger than max_position_embeddings {}",
+    w.push_back({fmt::format("original_max_position_embeddings {} is larger than max_position_embeddings {}",
                              rr.params.original_max_position, *c.max_position_embeddings),
-                 fmt::format("C4:original_max_position_embeddings {} 大于 max_position_embeddings {}",
+                 fmt::format("original_max_position_embeddings {} 大于 max_position_embeddings {}",
                              rr.params.original_max_position, *c.max_position_embeddings)});
   }
   return w;

@@ -1,6 +1,6 @@
 // rope layouts: the interleaved and half layouts side by side, the permutation P between them, and the
 // bug of mixing them (Meta-format q/k weights run with rotate_half), docs/math.md (M5), (M6), (M8),
-// user-confusions C1. The demonstration itself is rope/analysis/layouts.hpp.
+// a bug reported many times (e.g. huggingface/transformers#25199). The demonstration itself is rope/analysis/layouts.hpp.
 #include <cmath>
 #include <fmt/format.h>
 #include <memory>

@@ -1,13 +1,14 @@
 #!/usr/bin/python3
-"""Seed 000's script (/work/shared/seeds/000_*.txt, section "(4) 远程衰减"), reproduced faithfully to
+"""The long-range decay script of a Chinese blog post on RoPE ("ROPE 阅读苏神博客有感", section "(4) 远程衰减"),
+reproduced faithfully to
 time it against `rope decay --base 10000 --dim 128 --png out.png` (compare.py, docs/performance.md).
 
 Only two changes, both needed to run it unattended: matplotlib's Agg backend, and plt.savefig(PNG)
 instead of plt.show(). The loops, the 1000 points of np.linspace(0, 256, 1000), the figure size and
-the labels are the seed's. (Its Chinese labels need a CJK font; without one matplotlib draws boxes
-and warns, as it would for the seed's reader.)
+the labels are the post's. (Its Chinese labels need a CJK font; without one matplotlib draws boxes
+and warns, as it would for the post's reader.)
 
-    seed000_decay.py OUT.png
+    blog_decay.py OUT.png
 """
 import sys
 import warnings
