@@ -1,30 +1,52 @@
-# The front door: `make demo` and `make test` work on a fresh Debian 12 machine.
+# The front door: `./make.sh demo` and `./make.sh test` work on a fresh Debian 12 machine that has only
+# git and a shell (make.sh installs make and the packages, then runs this Makefile).
 BUILD ?= build
 OUT ?= out
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+PREFIX ?= /usr/local
 ROPE := $(BUILD)/bin/rope
+# Every configuration states the options it needs, so `demo` (the executable only) and `build` (tests
+# and benchmarks too) can share one build tree: switching between them rebuilds nothing.
+CONFIGURE := cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release
 
-.PHONY: all deps build test demo gallery bench bench-compare clean sanitize fuzz
+.PHONY: all deps build test test-fast demo gallery bench bench-compare clean sanitize fuzz install deb
 
 all: build
 
 deps:
-	bash scripts/install-deps.sh
+	bash scripts/install-deps.sh test
 
 build: deps
-	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release
+	$(CONFIGURE) -DBUILD_TESTING=ON -DROPE_BUILD_BENCH=ON
 	cmake --build $(BUILD) -j $(JOBS)
 
+# The whole suite (docs/architecture.md lists its labels); `make test-fast` leaves out the tests
+# labelled slow (the malformed-input sweep, the documented examples, the gallery, the install check).
 test: build
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
 
-demo: build
+test-fast: build
+	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -L fast
+
+# Builds only what it runs: the rope executable (no tests, no benchmarks).
+demo:
+	bash scripts/install-deps.sh demo
+	$(CONFIGURE) -DBUILD_TESTING=OFF -DROPE_BUILD_BENCH=OFF
+	cmake --build $(BUILD) -j $(JOBS) --target rope
 	mkdir -p $(OUT)
 	$(ROPE) verify
 	$(ROPE) decay --base 10000 --dim 128 --csv $(OUT)/decay.csv --png $(OUT)/decay.png
 	$(ROPE) wavelengths --dim 128 --base 10000 --base 500000 --context 4096 --png $(OUT)/wavelengths.png
 	$(ROPE) matrix --dim 64 --position 3 --png $(OUT)/matrix.png
 	@echo "demo output in $(OUT)/"
+
+# The rope executable, the library, its headers and its CMake package (find_package(rope)) under
+# $(PREFIX); `make deb` builds a Debian package of the same files in $(BUILD).
+install: build
+	cmake --install $(BUILD) --prefix $(PREFIX)
+
+deb: build
+	cd $(BUILD) && cpack -G DEB
 
 gallery: build
 	/usr/bin/python3 scripts/gallery.py --rope $(ROPE) --out docs
@@ -37,7 +59,7 @@ bench: build
 # rope against NumPy, PyTorch and the memory bandwidth in one run: ratios, PASS/FAIL per target and the
 # equality checks. Installs the peers' Debian packages (python3-torch, python3-matplotlib) first.
 bench-compare: build
-	bash scripts/install-deps.sh --peers
+	bash scripts/install-deps.sh peers
 	cmake --build $(BUILD) -j $(JOBS) --target rope_benchmarks
 	/usr/bin/python3 bench/compare.py --build $(BUILD)
 
@@ -66,7 +88,8 @@ FUZZ_BUILD ?= build-fuzz
 FUZZ_SECONDS ?= 150
 FUZZ_DIR = $(abspath $(FUZZ_BUILD))
 FUZZ_FLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all
-fuzz: deps
+fuzz:
+	bash scripts/install-deps.sh fuzz
 	cmake -S . -B $(FUZZ_BUILD) -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_COMPILER=clang++ -DBUILD_TESTING=OFF \
 	  -DROPE_FUZZ=ON -DCMAKE_CXX_FLAGS="$(FUZZ_FLAGS)" -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined"
 	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target fuzz_cli fuzz_config

@@ -1,24 +1,37 @@
 #!/usr/bin/env bash
-# Installs, with apt-get, every Debian 12 package that building, testing and drawing rope need,
-# and only the ones that are missing. Safe to run again (it does nothing when all are present).
-# Works as root; uses sudo otherwise.
-#   --peers  also the large packages that only `make bench-compare` needs (PyTorch and matplotlib for
-#            the peers of bench/peers/); `make test` never installs them.
+# Installs, with apt-get, the Debian 12 packages that a part of rope's work needs, and only the ones
+# that are missing. Safe to run again (it does nothing when all are present). Works as root; uses sudo
+# otherwise. `./make.sh` and the Makefile call it; each level includes the ones before it:
+#   demo    build the rope executable and draw figures: the toolchain (make included), the libraries,
+#           gnuplot and a Chinese font
+#   test    (the default) also build and run every test: GoogleTest, Google Benchmark, NumPy
+#   fuzz    also clang++ and libFuzzer (make fuzz; make sanitize uses g++)
+#   peers   also the large packages that only `make bench-compare` needs (PyTorch and matplotlib for
+#           the peers of bench/peers/); no other target installs them
 set -euo pipefail
 
+level=${1:-test}
 packages=(
-  cmake g++ make pkg-config          # toolchain
+  cmake g++ make pkg-config                                  # toolchain
   libcli11-dev libfmt-dev libeigen3-dev nlohmann-json3-dev   # libraries
-  libgtest-dev libgmock-dev libbenchmark-dev                 # tests and benchmarks
   gnuplot-nox fontconfig fonts-wqy-microhei                  # figures (CJK labels need the font)
-  python3-numpy                      # independent references in tests/reference/ only
-  clang libclang-rt-14-dev           # make fuzz: clang++ and libFuzzer (make sanitize uses g++)
 )
-if [[ "${1:-}" == "--peers" ]]; then
-  packages+=(python3-torch python3-matplotlib)   # bench/peers/ (make bench-compare) only
-elif [[ $# -gt 0 ]]; then
-  echo "install-deps: unknown option '$1' (the only option is --peers)" >&2
-  exit 2
+case "$level" in
+  demo|test|fuzz|peers) ;;
+  --peers) level=peers ;;  # the spelling of earlier versions
+  *)
+    echo "install-deps: unknown level '$level' (demo, test, fuzz or peers)" >&2
+    exit 2 ;;
+esac
+if [[ $level != demo ]]; then
+  packages+=(libgtest-dev libgmock-dev libbenchmark-dev)    # tests and benchmarks
+  packages+=(python3-numpy)          # independent references in tests/reference/, test scripts
+fi
+if [[ $level == fuzz ]]; then
+  packages+=(clang libclang-rt-14-dev)
+fi
+if [[ $level == peers ]]; then
+  packages+=(python3-torch python3-matplotlib)
 fi
 
 missing=()

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# install.consumer: `cmake --install` of the build tree into a fresh prefix, then a project of its own
+# (tests/install/consumer) configured with find_package(rope) against that prefix, built and run; its
+# output is compared with values derivable by hand. Also runs the installed executable.
+#   check_install.sh BUILD_DIR WORK_DIR
+set -euo pipefail
+build=$1
+work=$2
+here=$(cd "$(dirname "$0")" && pwd)
+rm -rf "$work"
+mkdir -p "$work"
+cmake --install "$build" --prefix "$work/prefix" >"$work/install.log"
+for f in bin/rope include/rope/version.hpp include/rope/core/frequencies.hpp lib/librope.a \
+         lib/cmake/rope/rope-config.cmake lib/cmake/rope/rope-config-version.cmake; do
+  [[ -e "$work/prefix/$f" ]] || { echo "not installed: $f"; exit 1; }
+done
+# Nothing of the command line is part of the library's installed headers.
+if [[ -e "$work/prefix/include/rope/cli" ]]; then echo "the CLI headers were installed"; exit 1; fi
+
+cmake -S "$here/consumer" -B "$work/build" -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$work/prefix" \
+  >"$work/configure.log"
+cmake --build "$work/build" >"$work/build.log"
+version=$("$work/prefix/bin/rope" --version)
+expected="version ${version#rope }
+theta 1
+theta 0.1
+theta 0.01
+theta 0.001
+rotated 0.540302305868 0.841470984808 0"
+actual=$("$work/build/consumer")
+if [[ "$actual" != "$expected" ]]; then
+  echo "consumer printed:"; echo "$actual"; echo "expected:"; echo "$expected"; exit 1
+fi
+echo "install.consumer: installed into $work/prefix, consumer built with find_package(rope) and its output checked"
