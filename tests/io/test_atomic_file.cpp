@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "rope/core/error.hpp"
+#include "rope/io/interrupt.hpp"
 
 namespace rope {
 namespace {
@@ -102,6 +103,128 @@ TEST_F(AtomicFile, FullDiskIsAnIoErrorAndKeepsTheOldFile) {
   EXPECT_EXIT(write_on_a_full_disk(target.string(), content), ::testing::ExitedWithCode(3),
               "cannot write '.*out.csv': File too large");
   EXPECT_EQ(read(target), "old");
+  EXPECT_EQ(entries(), 1u);
+}
+
+
+// ---------------------------------------------------------------------------------------------
+// StagedOutputs: several outputs committed together
+
+TEST_F(AtomicFile, StagedOutputsCommitSeveralFilesTogether) {
+  std::ofstream(dir_ / "b.txt") << "old";
+  {
+    StagedOutputs staged;
+    staged.stage((dir_ / "a.txt").string()).write("A");
+    staged.stage((dir_ / "b.txt").string()).write("B");
+    EXPECT_EQ(staged.size(), 2u);
+    EXPECT_EQ(read(dir_ / "b.txt"), "old") << "nothing is in place before commit()";
+    EXPECT_EQ(entries(), 3u);  // b.txt and the two temporary files
+    staged.commit();
+  }
+  EXPECT_EQ(read(dir_ / "a.txt"), "A");
+  EXPECT_EQ(read(dir_ / "b.txt"), "B");
+  EXPECT_EQ(entries(), 2u);
+}
+
+TEST_F(AtomicFile, StagedFileIsNamedBesideItsTargetKeepingTheExtensionIfAsked) {
+  StagedOutputs staged;
+  const std::string plain = staged.stage((dir_ / "f.csv").string()).path();
+  const std::string kept = staged.stage((dir_ / "g.png").string(), /*keep_extension=*/true).path();
+  EXPECT_EQ(fs::path(plain).parent_path(), dir_);
+  EXPECT_THAT(fs::path(plain).filename().string(), ::testing::MatchesRegex("\\.f\\.csv\\.tmp-[A-Za-z0-9]{6}"));
+  EXPECT_THAT(fs::path(kept).filename().string(), ::testing::MatchesRegex("\\.g\\.png\\.tmp-[A-Za-z0-9]{6}\\.png"));
+  EXPECT_EQ(staged.temp_path(1), kept);
+  EXPECT_EQ(staged.target(1), (dir_ / "g.png").string());
+}
+
+TEST_F(AtomicFile, StagedOutputsWithoutCommitLeaveNothing) {
+  std::ofstream(dir_ / "keep.txt") << "old";
+  {
+    StagedOutputs staged;
+    staged.stage((dir_ / "new.txt").string()).write("new");
+    staged.stage((dir_ / "keep.txt").string()).close();
+  }
+  EXPECT_EQ(read(dir_ / "keep.txt"), "old");
+  EXPECT_EQ(entries(), 1u);
+}
+
+TEST_F(AtomicFile, AStageThatFailsLeavesNothingBehind) {
+  std::ofstream(dir_ / "a.txt") << "old";
+  EXPECT_THAT(
+      [&] {
+        StagedOutputs staged;
+        staged.stage((dir_ / "a.txt").string()).write("A");
+        staged.stage((dir_ / "missing" / "b.txt").string()).write("B");
+        staged.commit();
+      },
+      ThrowsMessage<IoError>(HasSubstr("b.txt': No such file or directory")));
+  EXPECT_EQ(read(dir_ / "a.txt"), "old");
+  EXPECT_EQ(entries(), 1u);
+}
+
+TEST_F(AtomicFile, CommitChecksEveryTargetBeforeRenamingAny) {
+  std::ofstream(dir_ / "a.txt") << "old";
+  EXPECT_THAT(
+      [&] {
+        StagedOutputs staged;
+        staged.stage((dir_ / "a.txt").string()).write("A");
+        staged.stage((dir_ / "b.txt").string()).write("B");
+        fs::create_directory(dir_ / "b.txt");  // the second target became a directory meanwhile
+        staged.commit();
+      },
+      ThrowsMessage<IoError>(HasSubstr("b.txt': Is a directory")));
+  EXPECT_EQ(read(dir_ / "a.txt"), "old") << "the first target must not be replaced";
+  EXPECT_TRUE(fs::is_directory(dir_ / "b.txt"));
+  EXPECT_EQ(entries(), 2u);
+}
+
+TEST_F(AtomicFile, CommitFailsIfAStagedFileVanished) {
+  EXPECT_THAT(
+      [&] {
+        StagedOutputs staged;
+        staged.stage((dir_ / "a.txt").string()).write("A");
+        fs::remove(staged.temp_path(0));
+        staged.commit();
+      },
+      ThrowsMessage<IoError>(HasSubstr("a.txt': No such file or directory")));
+  EXPECT_EQ(entries(), 0u);
+}
+
+TEST_F(AtomicFile, StagingADirectoryOrNothingIsAnIoError) {
+  StagedOutputs staged;
+  EXPECT_THAT([&] { staged.stage(dir_.string()); }, ThrowsMessage<IoError>(HasSubstr("Is a directory")));
+  EXPECT_THAT([&] { staged.stage(""); }, ThrowsMessage<IoError>(HasSubstr("the output path is empty")));
+  EXPECT_EQ(staged.size(), 0u);
+  EXPECT_EQ(entries(), 0u);
+}
+
+TEST_F(AtomicFile, TempFileErrorsNameWhatTheUserAskedFor) {
+  EXPECT_THAT([&] { TempFile((dir_ / "missing" / "rope-XXXXXX.gp").string(), 3, "the script in 'X'"); },
+              ThrowsMessage<IoError>(HasSubstr("cannot write the script in 'X': No such file or directory")));
+  std::string path;
+  {
+    TempFile t((dir_ / "rope-XXXXXX.gp").string(), 3, "the script");
+    path = t.path();
+    EXPECT_THAT(fs::path(path).filename().string(), ::testing::MatchesRegex("rope-[A-Za-z0-9]{6}\\.gp"));
+    t.write("plot x\n");
+    EXPECT_EQ(read(path), "plot x\n");
+  }
+  EXPECT_FALSE(fs::exists(path)) << "removed with the object";
+}
+
+TEST_F(AtomicFile, StagedFilesAreRemovedOnSigint) {
+  GTEST_FLAG_SET(death_test_style, "fast");  // fork only: the child stages in this test's directory
+  std::ofstream(dir_ / "a.png") << "old";
+  EXPECT_EXIT(
+      {
+        install_interrupt_cleanup();
+        StagedOutputs staged;
+        staged.stage((dir_ / "a.png").string(), true).write("partial");
+        staged.stage((dir_ / "b.png").string(), true).write("partial");
+        std::raise(SIGINT);
+      },
+      ::testing::KilledBySignal(SIGINT), "");
+  EXPECT_EQ(read(dir_ / "a.png"), "old");
   EXPECT_EQ(entries(), 1u);
 }
 

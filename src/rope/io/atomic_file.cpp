@@ -15,6 +15,8 @@ namespace rope {
 
 namespace {
 
+namespace fs = std::filesystem;
+
 [[noreturn]] void fail(const std::string& path, int err) {
   throw IoError(fmt::format("cannot write '{}': {}", path, std::strerror(err)));
 }
@@ -27,51 +29,92 @@ mode_t current_umask() {
 
 }  // namespace
 
-void write_file_atomically(const std::string& path, std::string_view content) {
-  namespace fs = std::filesystem;
-  if (path.empty()) throw IoError("cannot write '': the output path is empty");
-  std::error_code ec;
-  if (fs::is_directory(path, ec)) fail(path, EISDIR);
+// -------------------------------------------------------------------------------------------------
+// TempFile
 
-  const fs::path target(path);
-  const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
-  std::string temp = (dir / ("." + target.filename().string() + ".tmp-XXXXXX")).string();
-  const int fd = ::mkstemp(temp.data());
-  if (fd < 0) fail(path, errno);
-  const int slot = register_temp(temp.c_str());  // removed on SIGINT too (interrupt.hpp)
+TempFile::TempFile(std::string pattern, int suffix, std::string what)
+    : path_(std::move(pattern)), what_(std::move(what)) {
+  fd_ = ::mkstemps(path_.data(), suffix);
+  if (fd_ < 0) {
+    const int err = errno;
+    released_ = true;  // nothing was created
+    fail(err);
+  }
+  slot_ = register_temp(path_.c_str());  // removed on SIGINT too (interrupt.hpp)
+  if (::fchmod(fd_, 0666 & ~current_umask()) != 0) fail(errno);
+}
 
-  const auto remove_temp = [&] {
-    ::unlink(temp.c_str());
-    unregister_temp(slot);
-  };
-  const auto abandon = [&](int err) {
-    ::close(fd);
-    remove_temp();
-    fail(path, err);
-  };
-  const char* data = content.data();
-  std::size_t left = content.size();
-  while (left > 0) {
-    const ssize_t written = ::write(fd, data, left);
-    if (written < 0) {
+TempFile::~TempFile() {
+  if (fd_ >= 0) ::close(fd_);
+  if (!released_) {
+    ::unlink(path_.c_str());
+    unregister_temp(slot_);
+  }
+}
+
+void TempFile::fail(int err) const { throw IoError(fmt::format("cannot write {}: {}", what_, std::strerror(err))); }
+
+void TempFile::write(std::string_view content) {
+  while (!content.empty()) {
+    const ssize_t n = ::write(fd_, content.data(), content.size());
+    if (n < 0) {
       if (errno == EINTR) continue;
-      abandon(errno);
+      fail(errno);
     }
-    data += written;
-    left -= static_cast<std::size_t>(written);
+    content.remove_prefix(static_cast<std::size_t>(n));
   }
-  if (::fchmod(fd, 0666 & ~current_umask()) != 0) abandon(errno);
-  if (::close(fd) != 0) {
-    const int err = errno;
-    remove_temp();
-    fail(path, err);
+  close();
+}
+
+void TempFile::close() {
+  const int fd = fd_;
+  fd_ = -1;
+  if (fd >= 0 && ::close(fd) != 0) fail(errno);
+}
+
+void TempFile::release() noexcept {
+  if (released_) return;
+  released_ = true;
+  unregister_temp(slot_);
+}
+
+// -------------------------------------------------------------------------------------------------
+// StagedOutputs
+
+TempFile& StagedOutputs::stage(const std::string& target, bool keep_extension) {
+  if (target.empty()) throw IoError("cannot write '': the output path is empty");
+  std::error_code ec;
+  if (fs::is_directory(target, ec)) fail(target, EISDIR);
+  const fs::path path(target);
+  const fs::path dir = path.has_parent_path() ? path.parent_path() : fs::path(".");
+  const std::string ext = keep_extension ? path.extension().string() : std::string();
+  std::string pattern = (dir / ("." + path.filename().string() + ".tmp-XXXXXX" + ext)).string();
+  auto temp = std::make_unique<TempFile>(std::move(pattern), static_cast<int>(ext.size()),
+                                         fmt::format("'{}'", target));
+  staged_.push_back({target, std::move(temp)});
+  return *staged_.back().temp;
+}
+
+void StagedOutputs::commit() {
+  for (const Staged& s : staged_) {
+    std::error_code ec;
+    if (fs::is_directory(s.target, ec)) fail(s.target, EISDIR);
+    struct stat st {};
+    if (::stat(s.temp->path().c_str(), &st) != 0) fail(s.target, errno);
   }
-  if (::rename(temp.c_str(), path.c_str()) != 0) {
-    const int err = errno;
-    remove_temp();
-    fail(path, err);
+  for (Staged& s : staged_) {
+    s.temp->close();
+    if (::rename(s.temp->path().c_str(), s.target.c_str()) != 0) fail(s.target, errno);
+    s.temp->release();
   }
-  unregister_temp(slot);
+}
+
+// -------------------------------------------------------------------------------------------------
+
+void write_file_atomically(const std::string& path, std::string_view content) {
+  StagedOutputs staged;
+  staged.stage(path).write(content);
+  staged.commit();
 }
 
 }  // namespace rope

@@ -1,0 +1,64 @@
+#include "rope/io/utf8.hpp"
+
+namespace rope {
+
+std::optional<char32_t> decode_utf8(std::string_view text, std::size_t& i) {
+  const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
+  const unsigned char lead = byte(i);
+  if (lead < 0x80) {
+    ++i;
+    return lead;
+  }
+  int extra = 0;
+  char32_t cp = 0;
+  char32_t min = 0;
+  if ((lead & 0xE0) == 0xC0) {
+    extra = 1;
+    cp = lead & 0x1F;
+    min = 0x80;
+  } else if ((lead & 0xF0) == 0xE0) {
+    extra = 2;
+    cp = lead & 0x0F;
+    min = 0x800;
+  } else if ((lead & 0xF8) == 0xF0) {
+    extra = 3;
+    cp = lead & 0x07;
+    min = 0x10000;
+  } else {
+    ++i;
+    return std::nullopt;
+  }
+  if (i + static_cast<std::size_t>(extra) >= text.size()) {
+    ++i;
+    return std::nullopt;
+  }
+  for (int k = 1; k <= extra; ++k) {
+    const unsigned char c = byte(i + static_cast<std::size_t>(k));
+    if ((c & 0xC0) != 0x80) {
+      ++i;
+      return std::nullopt;
+    }
+    cp = (cp << 6) | (c & 0x3F);
+  }
+  if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) {
+    ++i;
+    return std::nullopt;
+  }
+  i += static_cast<std::size_t>(extra) + 1;
+  return cp;
+}
+
+bool is_valid_utf8(std::string_view text) {
+  std::size_t i = 0;
+  while (i < text.size()) {
+    if (!decode_utf8(text, i)) return false;
+  }
+  return true;
+}
+
+std::size_t utf8_boundary_at_or_after(std::string_view text, std::size_t pos) {
+  while (pos < text.size() && (static_cast<unsigned char>(text[pos]) & 0xC0) == 0x80) ++pos;
+  return pos < text.size() ? pos : text.size();
+}
+
+}  // namespace rope

@@ -1,0 +1,25 @@
+/// @file
+/// UTF-8 decoding (RFC 3629): one code point at a time, whether a text is valid UTF-8, and where a
+/// cut falls on a character boundary. The figures use it to clean the texts they quote
+/// (rope/plot/text.hpp) and to find the characters that need a CJK font.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string_view>
+
+namespace rope {
+
+/// Decodes one UTF-8 sequence at text[i]; advances i. Strict: overlong forms, surrogates and values
+/// above U+10FFFF are invalid (then i advances by one byte and nullopt is returned).
+/// @pre i < text.size()
+std::optional<char32_t> decode_utf8(std::string_view text, std::size_t& i);
+
+/// Whether every byte of `text` belongs to a valid UTF-8 sequence (decode_utf8 never fails on it).
+bool is_valid_utf8(std::string_view text);
+
+/// The first position at or after `pos` that does not fall inside a character: continuation bytes
+/// (10xxxxxx) are skipped, so text.substr(result) starts with a whole character. At most text.size().
+std::size_t utf8_boundary_at_or_after(std::string_view text, std::size_t pos);
+
+}  // namespace rope

@@ -1,0 +1,161 @@
+#include "rope/plot/figure.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <filesystem>
+#include <fmt/format.h>
+
+#include "rope/core/error.hpp"
+#include "rope/plot/text.hpp"
+
+namespace rope::plot {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr int kMinFontSize = 4;
+constexpr int kMaxFontSize = 144;
+
+void check_range(const std::optional<std::pair<double, double>>& range, const char* name, bool log) {
+  if (!range) return;
+  const auto [lo, hi] = *range;
+  if (!std::isfinite(lo) || !std::isfinite(hi) || !(lo < hi)) {
+    throw InvalidArgument(fmt::format("{} must be finite with min < max (got [{}, {}])", name, lo, hi));
+  }
+  if (log && lo <= 0) {
+    throw InvalidArgument(fmt::format("{} must be > 0 on a logarithmic axis (got [{}, {}])", name, lo, hi));
+  }
+}
+
+void check_color(int color, const std::string& what) {
+  if (color < -1) {
+    throw InvalidArgument(
+        fmt::format("{}: colour must be -1 (automatic) or a palette index >= 0 (got {})", what, color));
+  }
+}
+
+void check_finite(const Eigen::VectorXd& v, const std::string& what) {
+  for (Eigen::Index i = 0; i < v.size(); ++i) {
+    if (!std::isfinite(v[i])) {
+      throw InvalidArgument(fmt::format("{}[{}] must be finite (got {})", what, i, v[i]));
+    }
+  }
+}
+
+void check_coordinate(double v, bool log, const std::string& what) {
+  if (!std::isfinite(v)) throw InvalidArgument(fmt::format("{} must be finite (got {})", what, v));
+  if (log && v <= 0) {
+    throw InvalidArgument(fmt::format("{} must be > 0 on a logarithmic axis (got {})", what, v));
+  }
+}
+
+std::string describe(const char* kind, std::size_t i, const std::string& label) {
+  return label.empty() ? fmt::format("{} {}", kind, i) : fmt::format("{} {} ('{}')", kind, i, squash(label));
+}
+
+}  // namespace
+
+void validate(const Figure& f, const std::vector<Output>& outputs, const Style& style) {
+  if (style.width < kMinPixels || style.width > kMaxPixels) {
+    throw InvalidArgument(
+        fmt::format("figure width must be between {} and {} pixels (got {})", kMinPixels, kMaxPixels, style.width));
+  }
+  if (style.height < kMinPixels || style.height > kMaxPixels) {
+    throw InvalidArgument(
+        fmt::format("figure height must be between {} and {} pixels (got {})", kMinPixels, kMaxPixels, style.height));
+  }
+  if (style.font_size < kMinFontSize || style.font_size > kMaxFontSize) {
+    throw InvalidArgument(fmt::format("font size must be between {} and {} points (got {})", kMinFontSize, kMaxFontSize,
+                                      style.font_size));
+  }
+  if (style.lang != "en" && style.lang != "zh") {
+    throw InvalidArgument(fmt::format("figure language must be 'en' or 'zh' (got '{}')", style.lang));
+  }
+  if (outputs.empty()) throw InvalidArgument("no output file given: a figure needs at least one");
+  for (const Output& out : outputs) {
+    if (out.path.empty()) throw InvalidArgument("output path is empty");
+    if (has_control_character(out.path)) {
+      throw InvalidArgument(fmt::format("output path '{}' contains a control character", squash(out.path)));
+    }
+  }
+  if (f.series.empty() && f.bands.empty() && !f.heatmap) {
+    throw InvalidArgument("figure has nothing to draw: give at least one series, band or heatmap");
+  }
+  check_range(f.xrange, "xrange", f.log_x);
+  check_range(f.yrange, "yrange", f.log_y);
+
+  for (std::size_t i = 0; i < f.series.size(); ++i) {
+    const Series& s = f.series[i];
+    const std::string what = describe("series", i, s.label);
+    if (s.x.size() != s.y.size()) {
+      throw InvalidArgument(
+          fmt::format("{}: x and y must have the same length (got {} and {})", what, s.x.size(), s.y.size()));
+    }
+    if (s.x.size() == 0) throw InvalidArgument(fmt::format("{}: x and y must not be empty", what));
+    check_finite(s.x, what + ": x");
+    check_color(s.color, what);
+    if (!std::isfinite(s.line_width) || s.line_width <= 0) {
+      throw InvalidArgument(fmt::format("{}: line width must be finite and > 0 (got {})", what, s.line_width));
+    }
+  }
+  for (std::size_t i = 0; i < f.bands.size(); ++i) {
+    const Band& b = f.bands[i];
+    const std::string what = describe("band", i, b.label);
+    if (b.x.size() != b.lower.size() || b.x.size() != b.upper.size()) {
+      throw InvalidArgument(fmt::format("{}: x, lower and upper must have the same length (got {}, {} and {})", what,
+                                        b.x.size(), b.lower.size(), b.upper.size()));
+    }
+    if (b.x.size() == 0) throw InvalidArgument(fmt::format("{}: x, lower and upper must not be empty", what));
+    check_finite(b.x, what + ": x");
+    check_color(b.color, what);
+  }
+  for (std::size_t i = 0; i < f.lines.size(); ++i) {
+    const ReferenceLine& r = f.lines[i];
+    const std::string what = describe("reference line", i, r.label);
+    const bool log = r.axis == ReferenceLine::Axis::X ? f.log_x : f.log_y;
+    check_coordinate(r.value, log, what + ": value");
+    check_color(r.color, what);
+  }
+  for (std::size_t i = 0; i < f.labels.size(); ++i) {
+    const Label& l = f.labels[i];
+    const std::string what = describe("label", i, l.text);
+    check_coordinate(l.x, f.log_x, what + ": x");
+    check_coordinate(l.y, f.log_y, what + ": y");
+    if (l.arrow_x.has_value() != l.arrow_y.has_value()) {
+      throw InvalidArgument(fmt::format("{}: arrow_x and arrow_y must be given together", what));
+    }
+    if (l.arrow_x) {
+      check_coordinate(*l.arrow_x, f.log_x, what + ": arrow_x");
+      check_coordinate(*l.arrow_y, f.log_y, what + ": arrow_y");
+    }
+  }
+  if (f.heatmap) {
+    const Heatmap& h = *f.heatmap;
+    if (h.z.size() == 0) {
+      throw InvalidArgument(fmt::format("heatmap must have at least one cell (got {}×{})", h.z.rows(), h.z.cols()));
+    }
+    if (!std::isfinite(h.x0) || !std::isfinite(h.y0)) {
+      throw InvalidArgument(fmt::format("heatmap x0 and y0 must be finite (got {} and {})", h.x0, h.y0));
+    }
+    if (!std::isfinite(h.dx) || !std::isfinite(h.dy) || h.dx <= 0 || h.dy <= 0) {
+      throw InvalidArgument(fmt::format("heatmap dx and dy must be finite and > 0 (got {} and {})", h.dx, h.dy));
+    }
+    if (f.log_x || f.log_y) {
+      throw InvalidArgument("a heatmap needs linear axes (log_x and log_y must be off)");
+    }
+  }
+}
+
+Format format_from_extension(const std::string& path) {
+  std::string ext = fs::path(path).extension().string();
+  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
+  if (ext == ".png") return Format::Png;
+  if (ext == ".svg") return Format::Svg;
+  if (ext == ".pdf") return Format::Pdf;
+  throw InvalidArgument(
+      fmt::format("cannot tell the figure format of '{}': the name must end in .png, .svg or .pdf", path));
+}
+
+}  // namespace rope::plot

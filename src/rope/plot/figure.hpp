@@ -1,0 +1,122 @@
+/// @file
+/// The description of a figure: what to draw (curves, shaded bands, reference lines, labels, a heatmap
+/// with a colorbar), into which outputs, in which style. Commands fill these in; gnuplot_script()
+/// (rope/plot/script.hpp) turns them into a script and render() (rope/plot/render.hpp) draws it.
+#pragma once
+
+#include <Eigen/Core>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace rope::plot {
+
+enum class Format { Png, Svg, Pdf };
+
+/// "png", "svg" or "pdf" from the file's extension (case-insensitive).
+/// @throws InvalidArgument naming the path for any other extension.
+Format format_from_extension(const std::string& path);
+
+struct Output {
+  std::string path;
+  Format format;
+};
+
+/// A curve. Colours index the colour-blind-safe palette (Okabe & Ito 2008); -1 takes the next one.
+struct Series {
+  std::string label;  ///< legend entry; empty: none
+  Eigen::VectorXd x;
+  Eigen::VectorXd y;
+  int color = -1;
+  bool dashed = false;
+  bool points = false;  ///< points instead of a line
+  double line_width = 2.5;
+};
+
+/// A shaded region between two curves over the same x, drawn under the curves.
+struct Band {
+  std::string label;
+  Eigen::VectorXd x;
+  Eigen::VectorXd lower;
+  Eigen::VectorXd upper;
+  int color = -1;
+};
+
+/// A straight reference line across the plot: vertical at x = value (Axis::X) or horizontal at
+/// y = value (Axis::Y), grey and dashed unless a colour is given, with its label written beside it.
+struct ReferenceLine {
+  enum class Axis { X, Y };
+  Axis axis = Axis::Y;
+  double value = 0.0;
+  std::string label;
+  int color = -1;
+};
+
+/// Text at a point in data coordinates; with an arrow from the text to (arrow_x, arrow_y) if set.
+struct Label {
+  double x = 0.0;
+  double y = 0.0;
+  std::string text;
+  enum class Anchor { Left, Center, Right };
+  Anchor anchor = Anchor::Left;
+  std::optional<double> arrow_x;
+  std::optional<double> arrow_y;
+};
+
+/// A colour image of z(row, col): column c is drawn at x = x0 + c·dx, row r at y = y0 + r·dy.
+struct Heatmap {
+  Eigen::MatrixXd z;
+  double x0 = 0.0;
+  double dx = 1.0;
+  double y0 = 0.0;
+  double dy = 1.0;
+  /// Diverging palette centred on 0 with a colour range symmetric around 0 (blue < 0 < red);
+  /// otherwise a sequential palette over [min z, max z].
+  bool diverging = true;
+  bool rows_downward = false;  ///< row 0 at the top, as a matrix is printed
+  std::string colorbar_label;
+};
+
+struct Figure {
+  std::string title;
+  std::string xlabel;
+  std::string ylabel;
+  bool log_x = false;
+  bool log_y = false;
+  std::optional<std::pair<double, double>> xrange;
+  std::optional<std::pair<double, double>> yrange;
+  std::vector<Band> bands;
+  std::vector<Series> series;
+  std::vector<ReferenceLine> lines;
+  std::vector<Label> labels;
+  std::optional<Heatmap> heatmap;
+  enum class Key { TopRight, TopLeft, BottomRight, BottomLeft, Below };
+  Key key = Key::TopRight;
+};
+
+struct Style {
+  int width = 1200;   ///< pixels (PNG; SVG at 96 px per inch; PDF converted to inches the same way)
+  int height = 800;
+  int font_size = 18;  ///< points: large enough for a projector
+  /// "en" or "zh". With zh the font is WenQuanYi Micro Hei, and render() first checks that
+  /// fontconfig knows a Chinese font.
+  std::string lang = "en";
+};
+
+/// A series or band with more rows is drawn as its min/max envelope over this many points (every drawn
+/// point is still one of its rows): a figure is a few thousand pixels wide, and gnuplot needs about a
+/// minute for a million points.
+inline constexpr Eigen::Index kMaxPlottedPoints = 20000;
+
+/// Limits: a figure larger than this is never useful and would make gnuplot slow.
+inline constexpr int kMinPixels = 200;
+inline constexpr int kMaxPixels = 8000;
+
+/// Checks everything gnuplot_script() relies on: a style within the limits above, at least one output
+/// with a usable path, something to draw, vectors of matching lengths, finite coordinates (positive on
+/// a logarithmic axis), valid colours and ranges.
+/// @throws InvalidArgument naming the rule, the element and the value.
+void validate(const Figure& figure, const std::vector<Output>& outputs, const Style& style);
+
+}  // namespace rope::plot

@@ -1,0 +1,44 @@
+/// @file
+/// Rendering a figure: gnuplot_script() (rope/plot/script.hpp) written to a private temporary file and
+/// run by gnuplot as a separate process (rope/io/child_process.hpp; never through a pipe: from a pipe
+/// gnuplot keeps going after an error).
+/// Atomicity: gnuplot writes each output under a temporary name in the output's own directory
+/// (rope/io/atomic_file.hpp's StagedOutputs); the files are renamed into place only when gnuplot
+/// succeeded, so a failure never leaves a partial figure.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "rope/plot/figure.hpp"
+
+namespace rope::plot {
+
+struct RenderOptions {
+  Style style;
+  /// If not empty, the script (naming the final output paths) is also saved here, so a student can
+  /// edit it and run `gnuplot FILE`.
+  std::string keep_script;
+  /// gnuplot is killed after this long.
+  double timeout_seconds = 120.0;
+};
+
+/// Draws `figure` into every output with one gnuplot run.
+/// @throws IoError if gnuplot is missing ("gnuplot not found (install gnuplot-nox)"), fails (its own
+///         message), times out, or an output cannot be written; no partial output is left behind.
+///         If the text needs a CJK font and none is installed, IoError naming fonts-wqy-microhei.
+/// @throws InvalidArgument as gnuplot_script().
+void render(const Figure& figure, const std::vector<Output>& outputs, const RenderOptions& options);
+
+/// The gnuplot program run: $ROPE_GNUPLOT if set, else "gnuplot" found on PATH.
+std::string gnuplot_program();
+
+/// Whether fontconfig lists a font covering Chinese (`fc-list :lang=zh`).
+bool cjk_font_available();
+
+/// Whether `text` holds a character that needs a CJK font (U+2E80 and above, outside the symbols
+/// that ordinary fonts carry).
+bool needs_cjk_font(std::string_view text);
+
+}  // namespace rope::plot

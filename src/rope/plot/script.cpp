@@ -1,0 +1,287 @@
+/// @file
+/// Figure → script text, pure. The script is meant to be read and edited by a student, so it is laid
+/// out like a hand-written one: datablocks first (script_data.cpp), then the settings, then one block
+/// per output. Verified with gnuplot 5.4.4.
+#include "rope/plot/script.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <fmt/format.h>
+#include <iterator>
+#include <optional>
+#include <utility>
+
+#include "rope/core/error.hpp"
+#include "rope/plot/script_parts.hpp"
+#include "rope/plot/text.hpp"
+#include "rope/plot/ticks.hpp"
+
+namespace rope::plot {
+
+namespace script {
+
+namespace {
+
+constexpr const char* kReferenceGrey = "#777777";
+constexpr const char* kReferenceTextGrey = "#555555";
+constexpr const char* kGridGrey = "#dddddd";
+// svg sizes text in px, the cairo terminals in points at 96 dpi: this makes the same font size look
+// the same in all three (measured on gnuplot 5.4.4: pngcairo 'Sans,100' has a 98 px cap height).
+constexpr double kSvgFontScale = 96.0 / 72.0;
+
+/// Extent of the positive finite values an autoscaled log axis must show.
+struct Extent {
+  double lo = INFINITY;
+  double hi = -INFINITY;
+  void add(double v) {
+    if (std::isfinite(v) && v > 0) lo = std::min(lo, v), hi = std::max(hi, v);
+  }
+  void add(const Eigen::VectorXd& v) {
+    for (Eigen::Index i = 0; i < v.size(); ++i) add(v[i]);
+  }
+  bool empty() const { return !(lo <= hi); }
+};
+
+Extent log_extent(const Figure& f, bool x_axis) {
+  Extent e;
+  for (const Series& s : f.series) e.add(x_axis ? s.x : s.y);
+  for (const Band& b : f.bands) {
+    if (x_axis) {
+      e.add(b.x);
+    } else {
+      e.add(b.lower), e.add(b.upper);
+    }
+  }
+  for (const ReferenceLine& r : f.lines) {
+    if ((r.axis == ReferenceLine::Axis::X) == x_axis) e.add(r.value);
+  }
+  for (const Label& l : f.labels) {
+    e.add(x_axis ? l.x : l.y);
+    if (l.arrow_x) e.add(x_axis ? *l.arrow_x : *l.arrow_y);
+  }
+  return e;
+}
+
+/// Emits the range and ticks of a log axis ("x" or "y"): explicit range as given, otherwise the data
+/// range widened by nice_log_range; ticks from log_ticks with compact labels.
+void log_axis(std::string& out, const Figure& f, bool x_axis) {
+  const char* axis = x_axis ? "x" : "y";
+  const auto& range = x_axis ? f.xrange : f.yrange;
+  std::pair<double, double> shown;
+  if (range) {
+    shown = *range;
+  } else {
+    const Extent e = log_extent(f, x_axis);
+    if (e.empty()) {
+      throw InvalidArgument(fmt::format("the logarithmic {} axis has no positive finite value to show", axis));
+    }
+    shown = nice_log_range(e.lo, e.hi);
+  }
+  std::vector<std::string> ticks;
+  for (const double t : log_ticks(shown.first, shown.second)) {
+    ticks.push_back(fmt::format("{} {}", quote(tick_label(t)), num(t)));
+  }
+  fmt::format_to(std::back_inserter(out), "set logscale {} 10\nset {}range [{}:{}]\nset {}tics ({})\n", axis, axis,
+                 num(shown.first), num(shown.second), axis, fmt::join(ticks, ", "));
+}
+
+/// Whether a reference line at `value` falls inside an explicitly given range (always true when the
+/// axis is autoscaled: the anchors below make autoscaling include it).
+bool inside(const std::optional<std::pair<double, double>>& range, double value) {
+  return !range || (value >= range->first && value <= range->second);
+}
+
+std::string terminal_line(Format format, const Style& style) {
+  const std::string face = style.lang == "zh" ? "WenQuanYi Micro Hei" : "Sans";
+  const std::string font = quote(fmt::format("{},{}", face, style.font_size));
+  switch (format) {
+    case Format::Png:
+      return fmt::format("set terminal pngcairo size {},{} noenhanced font {} background '#ffffff'", style.width,
+                         style.height, font);
+    case Format::Svg:
+      return fmt::format("set terminal svg size {},{} fixed noenhanced font {} fontscale {} background '#ffffff'",
+                         style.width, style.height, font, num(kSvgFontScale));
+    case Format::Pdf:
+      return fmt::format("set terminal pdfcairo size {}in,{}in noenhanced font {} background '#ffffff'",
+                         num(style.width / 96.0), num(style.height / 96.0), font);
+  }
+  throw InvalidArgument("unknown output format");
+}
+
+const char* format_name(Format format) {
+  switch (format) {
+    case Format::Png: return "PNG";
+    case Format::Svg: return "SVG";
+    case Format::Pdf: return "PDF";
+  }
+  return "?";
+}
+
+/// The heatmap's ranges (cells centred on their coordinates), palette and colour range.
+void heatmap_axes(std::string& out, const Figure& f, const Heatmap& h) {
+  auto emit = [&out](auto&&... args) {
+    fmt::format_to(std::back_inserter(out), std::forward<decltype(args)>(args)...);
+  };
+  const double x_lo = h.x0 - h.dx / 2;
+  const double x_hi = h.x0 + (static_cast<double>(h.z.cols()) - 0.5) * h.dx;
+  const double y_lo = h.y0 - h.dy / 2;
+  const double y_hi = h.y0 + (static_cast<double>(h.z.rows()) - 0.5) * h.dy;
+  if (!f.xrange) emit("set xrange [{}:{}]\n", num(x_lo), num(x_hi));
+  if (!f.yrange) {
+    if (h.rows_downward) {
+      emit("set yrange [{}:{}]  # reversed: row 0 at the top\n", num(y_hi), num(y_lo));
+    } else {
+      emit("set yrange [{}:{}]\n", num(y_lo), num(y_hi));
+    }
+  }
+  double z_min = INFINITY;
+  double z_max = -INFINITY;
+  for (Eigen::Index k = 0; k < h.z.size(); ++k) {
+    const double z = h.z.data()[k];
+    if (std::isfinite(z)) z_min = std::min(z_min, z), z_max = std::max(z_max, z);
+  }
+  if (h.diverging) {
+    double a = std::max(std::abs(z_min), std::abs(z_max));
+    if (!(a > 0) || !std::isfinite(a)) a = 1.0;  // all zero (or no finite value)
+    emit("set palette defined (0 '#2166AC', 0.5 '#F7F7F7', 1 '#B2182B')  # blue < 0 < red\n");
+    emit("set cbrange [{}:{}]\n", num(-a), num(a));
+  } else {
+    if (!(z_min <= z_max)) z_min = 0, z_max = 1;
+    if (z_min == z_max) z_min -= 1, z_max += 1;
+    emit("set palette defined (0 '#440154', 0.5 '#21908C', 1 '#FDE725')  # viridis-like\n");
+    emit("set cbrange [{}:{}]\n", num(z_min), num(z_max));
+  }
+  if (!h.colorbar_label.empty()) emit("set cblabel {} noenhanced\n", quote(h.colorbar_label));
+}
+
+}  // namespace
+
+void write_texts_and_key(std::string& out, const Figure& f, const Style& style) {
+  auto emit = [&out](auto&&... args) {
+    fmt::format_to(std::back_inserter(out), std::forward<decltype(args)>(args)...);
+  };
+  if (!f.title.empty()) emit("set title {} noenhanced font ',{}'\n", quote(f.title), style.font_size + 2);
+  if (!f.xlabel.empty()) emit("set xlabel {} noenhanced\n", quote(f.xlabel));
+  if (!f.ylabel.empty()) emit("set ylabel {} noenhanced\n", quote(f.ylabel));
+  const bool any_key =
+      std::any_of(f.series.begin(), f.series.end(), [](const Series& s) { return !s.label.empty(); }) ||
+      std::any_of(f.bands.begin(), f.bands.end(), [](const Band& b) { return !b.label.empty(); });
+  if (any_key) {
+    const char* where = "inside top right";
+    switch (f.key) {
+      case Figure::Key::TopRight: where = "inside top right"; break;
+      case Figure::Key::TopLeft: where = "inside top left"; break;
+      case Figure::Key::BottomRight: where = "inside bottom right"; break;
+      case Figure::Key::BottomLeft: where = "inside bottom left"; break;
+      case Figure::Key::Below: where = "below center horizontal"; break;
+    }
+    if (f.key == Figure::Key::Below) {
+      // No frame below the plot: gnuplot 5.4 lets a framed key there overlap the x label.
+      emit("set key {} nobox Left reverse noenhanced samplen 2 spacing 1.1 width 1\n", where);
+    } else {
+      // Opaque: the key hides the data behind it instead of mixing with it.
+      emit("set style line 100 lt 1 lc rgb '#bbbbbb' lw 1  # the key's frame\n");
+      emit("set key {} box ls 100 opaque Left reverse noenhanced samplen 2 spacing 1.1 width 1\n", where);
+    }
+  } else {
+    emit("unset key\n");
+  }
+  if (f.heatmap) {
+    emit("unset grid\nset tics out front nomirror\n");
+  } else {
+    emit("set grid xtics ytics back lt 1 lc rgb '{}' lw 1\n", kGridGrey);
+  }
+  emit("set style textbox opaque noborder margins 1, 1\n");
+}
+
+void write_axes(std::string& out, const Figure& f) {
+  auto emit = [&out](auto&&... args) {
+    fmt::format_to(std::back_inserter(out), std::forward<decltype(args)>(args)...);
+  };
+  // An autoscaled linear x axis ends at the data (a curve over 0…4096 should not run on to 4500); y
+  // keeps gnuplot's widening to the next tick, which leaves headroom for the key.
+  if (autoscaled_x(f)) emit("set autoscale xfix\n");
+  if (f.log_x) log_axis(out, f, true);
+  if (f.log_y) log_axis(out, f, false);
+  if (f.heatmap) heatmap_axes(out, f, *f.heatmap);
+  if (f.xrange && !f.log_x) emit("set xrange [{}:{}]\n", num(f.xrange->first), num(f.xrange->second));
+  if (f.yrange && !f.log_y) emit("set yrange [{}:{}]\n", num(f.yrange->first), num(f.yrange->second));
+}
+
+void write_annotations(std::string& out, const Figure& f) {
+  auto emit = [&out](auto&&... args) {
+    fmt::format_to(std::back_inserter(out), std::forward<decltype(args)>(args)...);
+  };
+  int arrow = 0;
+  int label = 0;
+  for (const ReferenceLine& r : f.lines) {
+    const bool vertical = r.axis == ReferenceLine::Axis::X;
+    if (!inside(vertical ? f.xrange : f.yrange, r.value)) continue;  // gnuplot would draw it outside the frame
+    const char* line_color = r.color >= 0 ? color_of(r.color) : kReferenceGrey;
+    const char* text_color = r.color >= 0 ? color_of(r.color) : kReferenceTextGrey;
+    const std::string v = num(r.value);
+    if (vertical) {
+      emit("set arrow {} from first {}, graph 0 to first {}, graph 1 nohead dt 2 lw 2 lc rgb '{}' back\n", ++arrow, v,
+           v, line_color);
+    } else {
+      emit("set arrow {} from graph 0, first {} to graph 1, first {} nohead dt 2 lw 2 lc rgb '{}' back\n", ++arrow, v,
+           v, line_color);
+    }
+    if (r.label.empty()) continue;
+    if (vertical) {
+      // Reads upwards along the left of the line, ending near the top.
+      emit(
+          "set label {} {} at first {}, graph 0.97 right rotate by 90 offset character -1.5, 0 tc rgb '{}' boxed front "
+          "noenhanced\n",
+          ++label, quote(r.label), v, text_color);
+    } else {
+      emit("set label {} {} at graph 0.02, first {} left offset character 0, 0.8 tc rgb '{}' boxed front noenhanced\n",
+           ++label, quote(r.label), v, text_color);
+    }
+  }
+  for (const Label& l : f.labels) {
+    const char* anchor = l.anchor == Label::Anchor::Left     ? "left"
+                         : l.anchor == Label::Anchor::Center ? "center"
+                                                             : "right";
+    if (l.arrow_x) {
+      // Drawn before the label, whose opaque box then hides the start of the arrow.
+      emit(
+          "set arrow {} from first {}, first {} to first {}, first {} head filled size screen 0.015, 20 lw 1.5 lc rgb "
+          "'#333333' front\n",
+          ++arrow, num(l.x), num(l.y), num(*l.arrow_x), num(*l.arrow_y));
+    }
+    emit("set label {} {} at first {}, first {} {} boxed front noenhanced\n", ++label, quote(l.text), num(l.x),
+         num(l.y), anchor);
+  }
+}
+
+void write_outputs(std::string& out, const std::vector<std::string>& plots, const std::vector<Output>& outputs,
+                   const Style& style) {
+  auto emit = [&out](auto&&... args) {
+    fmt::format_to(std::back_inserter(out), std::forward<decltype(args)>(args)...);
+  };
+  const std::string plot_command = fmt::format("plot {}\n", fmt::join(plots, ", \\\n     "));
+  for (const Output& o : outputs) {
+    emit("\n# {}\n{}\nset output {}\n{}unset output\n", format_name(o.format), terminal_line(o.format, style),
+         quote(o.path), plot_command);
+  }
+}
+
+}  // namespace script
+
+std::string gnuplot_script(const Figure& f, const std::vector<Output>& outputs, const Style& style) {
+  validate(f, outputs, style);
+  std::string out;
+  out += "# Figure written by rope. Run it with: gnuplot FILE\n";
+  out += "# Every text is single-quoted and 'noenhanced', so _ ^ { } @ & are printed as typed.\n";
+  out += "reset\nset encoding utf8\n\n";
+  const std::vector<std::string> plots = script::write_data(out, f);  // the data
+  out += "\n";                                                         // then the settings
+  script::write_texts_and_key(out, f, style);
+  script::write_axes(out, f);
+  script::write_annotations(out, f);
+  script::write_outputs(out, plots, outputs, style);
+  return out;
+}
+
+}  // namespace rope::plot

@@ -1,0 +1,42 @@
+/// @file
+/// The pieces gnuplot_script() (rope/plot/script.cpp) puts together, in the order of the script:
+/// the datablocks and the plot clauses that draw them (script_data.cpp), then the settings: texts and
+/// key, axes, reference lines and labels, one block per output. Internal to rope/plot; each piece
+/// appends to `out` and assumes a figure that passed validate().
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "rope/plot/figure.hpp"
+
+namespace rope::plot::script {
+
+/// A number for the script: shortest round trip, locale-independent.
+std::string num(double x);
+
+/// A palette colour, "#RRGGBB", for a palette index >= 0 (cycling).
+const char* color_of(int index);
+
+/// Whether gnuplot autoscales the linear x (y) axis: no heatmap, no explicit range, not logarithmic.
+bool autoscaled_x(const Figure& f);
+bool autoscaled_y(const Figure& f);
+
+/// Writes one datablock per data set (heatmap, bands, series, then the invisible anchors that keep
+/// reference lines and labels inside an autoscaled range); returns the plot clauses that draw them.
+std::vector<std::string> write_data(std::string& out, const Figure& f);
+
+/// Title, axis labels, key (legend), grid and the text box style.
+void write_texts_and_key(std::string& out, const Figure& f, const Style& style);
+
+/// Ranges, logarithmic scales with their ticks, and a heatmap's ranges and palette.
+void write_axes(std::string& out, const Figure& f);
+
+/// Reference lines and labels (with their arrows).
+void write_annotations(std::string& out, const Figure& f);
+
+/// For each output its terminal, `set output`, the plot command and `unset output`.
+void write_outputs(std::string& out, const std::vector<std::string>& plots, const std::vector<Output>& outputs,
+                   const Style& style);
+
+}  // namespace rope::plot::script

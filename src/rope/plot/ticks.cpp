@@ -1,0 +1,97 @@
+#include "rope/plot/ticks.hpp"
+
+#include <array>
+#include <cmath>
+#include <cstdlib>
+#include <fmt/format.h>
+
+#include "rope/core/error.hpp"
+
+namespace rope::plot {
+
+namespace {
+
+// log_ticks: 1-2-5 steps up to this ratio hi/lo (about 2.5 decades, ≤ ~8 ticks), powers of ten above.
+constexpr double kMaxRatioFor125 = 300.0;
+
+/// m·10^k as the double nearest to the decimal value (10^k is exact up to 10^22).
+double decimal(int m, int k) {
+  double p = 1.0;
+  for (int i = 0; i < std::abs(k) && i < 22; ++i) p *= 10.0;
+  if (std::abs(k) > 22) p = std::pow(10.0, std::abs(k));
+  return k >= 0 ? m * p : m / p;
+}
+
+int decade_of(double v) { return static_cast<int>(std::floor(std::log10(v))); }
+
+/// Largest "nice" value ≤ v, nice = m·10^k with m in `steps` (ascending).
+template <std::size_t N>
+double nice_floor(double v, const std::array<int, N>& steps) {
+  for (int k = decade_of(v) + 1; k >= decade_of(v) - 1; --k) {
+    for (auto m = steps.rbegin(); m != steps.rend(); ++m) {
+      if (decimal(*m, k) <= v) return decimal(*m, k);
+    }
+  }
+  return v;
+}
+
+/// Smallest nice value ≥ v.
+template <std::size_t N>
+double nice_ceil(double v, const std::array<int, N>& steps) {
+  for (int k = decade_of(v) - 1; k <= decade_of(v) + 1; ++k) {
+    for (const int m : steps) {
+      if (decimal(m, k) >= v) return decimal(m, k);
+    }
+  }
+  return v;
+}
+
+constexpr std::array<int, 3> k125 = {1, 2, 5};
+constexpr std::array<int, 1> k1 = {1};
+
+}  // namespace
+
+std::string tick_label(double x) {
+  if (x == 0 || (std::abs(x) < 1e5 && std::abs(x) >= 1e-4)) return fmt::format("{:g}", x);
+  const int exponent = static_cast<int>(std::floor(std::log10(std::abs(x))));
+  const double mantissa = x / std::pow(10.0, exponent);
+  return fmt::format("{:g}e{}", std::round(mantissa * 1e6) / 1e6, exponent);
+}
+
+std::pair<double, double> nice_log_range(double lo, double hi) {
+  double a = nice_floor(lo, k125);
+  double b = nice_ceil(hi, k125);
+  if (a == b) {  // a single value: one 1-2-5 step either side
+    a = nice_floor(std::nextafter(a, 0.0), k125);
+    b = nice_ceil(std::nextafter(b, INFINITY), k125);
+  }
+  if (b / a > kMaxRatioFor125) {
+    a = nice_floor(lo, k1);
+    b = nice_ceil(hi, k1);
+  }
+  return {a, b};
+}
+
+std::vector<double> log_ticks(double lo, double hi) {
+  if (!(lo > 0) || !(lo < hi) || !std::isfinite(hi)) {
+    throw InvalidArgument(fmt::format("log ticks need 0 < lo < hi, both finite (got {} and {})", lo, hi));
+  }
+  // Values computed by arithmetic (hi = 50.000000000000007) still count as their nice neighbour.
+  const double slack = 1e-9;
+  const auto collect = [&](auto steps) {
+    std::vector<double> ticks;
+    for (int k = decade_of(lo) - 1; k <= decade_of(hi) + 1; ++k) {
+      for (const int m : steps) {
+        const double v = decimal(m, k);
+        if (v >= lo * (1 - slack) && v <= hi * (1 + slack)) ticks.push_back(v);
+      }
+    }
+    return ticks;
+  };
+  std::vector<double> ticks = hi / lo <= kMaxRatioFor125 ? collect(k125) : collect(k1);
+  if (ticks.size() < 2) ticks = collect(std::array<int, 9>{1, 2, 3, 4, 5, 6, 7, 8, 9});
+  if (ticks.size() < 2) ticks = {lo, hi};
+  return ticks;
+}
+
+}  // namespace rope::plot

@@ -1,0 +1,42 @@
+// rope/plot/ticks.hpp: the ticks of logarithmic axes.
+#include "rope/plot/ticks.hpp"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "plot/helpers.hpp"
+#include "rope/core/error.hpp"
+
+namespace rope::plot {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::Not;
+using namespace plot_test;
+
+TEST(Plot, LogTicksUseOneTwoFiveStepsOverAboutTwoDecades) {
+  // 1-2-5 values m·10^k inside the range, by hand.
+  EXPECT_THAT(log_ticks(5, 50), ElementsAre(5, 10, 20, 50));
+  EXPECT_THAT(log_ticks(5, 40), ElementsAre(5, 10, 20));
+  EXPECT_THAT(log_ticks(0.01, 1), ElementsAre(0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1));
+}
+
+TEST(Plot, LogTicksUsePowersOfTenOverWideRanges) {
+  // 1e6 / 1 > 300: powers of ten only.
+  EXPECT_THAT(log_ticks(1, 1e6), ElementsAre(1, 10, 100, 1000, 1e4, 1e5, 1e6));
+  EXPECT_THAT(log_ticks(3, 5e4), ElementsAre(10, 100, 1000, 1e4));
+}
+
+TEST(Plot, LogTicksGiveAtLeastTwoTicks) {
+  // No 1-2-5 value in [3, 4.5] but 3 and 4 are steps of 1; [1.1, 1.9] has neither: its ends.
+  EXPECT_THAT(log_ticks(3, 4.5), ElementsAre(3, 4));
+  EXPECT_THAT(log_ticks(1.1, 1.9), ElementsAre(1.1, 1.9));
+}
+
+TEST(Plot, LogTicksRejectARangeThatIsNotPositive) {
+  EXPECT_THROW(log_ticks(0, 10), InvalidArgument);
+  EXPECT_THROW(log_ticks(10, 1), InvalidArgument);
+}
+
+}  // namespace
+}  // namespace rope::plot
