@@ -5,7 +5,7 @@
 ///             docs/scaling.md §11 gives the float64 values of the formula, used here.
 ///   HF code   huggingface/transformers src/transformers/modeling_rope_utils.py (_compute_*_parameters)
 ///             and RotaryEmbeddingConfigMixin._validate_*_rope_parameters (what HF rejects or warns about).
-///   scaling.md §11   the known values of docs/scaling.md ("computed from the formula" unless a source is named).
+///   docs/scaling.md §11   the known values of docs/scaling.md ("computed from the formula" unless a source is named).
 ///   (Sn)      docs/scaling.md.
 #pragma once
 

@@ -24,7 +24,7 @@ using ::testing::ThrowsMessage;
 using namespace scaling_test;
 
 TEST(Scaling, DefaultMatchesHfGoldenVector) {
-  // scaling.md §11 (HF test test_default_rope_numerically): inv[1] = 0.86596 (0.8659643234), inv[63] = 1.1548e-4
+  // docs/scaling.md §11 (HF test test_default_rope_numerically): inv[1] = 0.86596 (0.8659643234), inv[63] = 1.1548e-4
   // (1.1547819847e-4), attention 1.
   const RopeParameters p = rope_parameters(hf_llama(ScalingType::Default));
   ASSERT_EQ(p.inv_freq.size(), 64);
@@ -40,8 +40,8 @@ TEST(Scaling, DefaultMatchesHfGoldenVector) {
 }
 
 TEST(Scaling, DefaultUsesTheRotaryDimensionInTheExponent) {
-  // scaling.md: only d = int(head_dim · partial_rotary_factor) channels rotate and the exponent uses d.
-  // Phi-2: 80 × 0.4 = 32 (scaling.md).
+  // docs/scaling.md: only d = int(head_dim · partial_rotary_factor) channels rotate and the exponent uses d.
+  // Phi-2: 80 × 0.4 = 32 (docs/scaling.md).
   RopeConfig c;
   c.head_dim = 80;
   c.partial_rotary_factor = 0.4;
@@ -65,7 +65,7 @@ TEST(Scaling, LinearDividesEveryFrequencyByTheFactor) {
 }
 
 TEST(Scaling, NtkBaseMatchesTableAndStretchesTheLowestPairByExactlyTheFactor) {
-  // scaling.md §11: base' = base · s^(d/(d−2)), d = 128, base 1e4: 20 221.26, 40 889.94, 82 684.62, 167 198.74
+  // docs/scaling.md §11: base' = base · s^(d/(d−2)), d = 128, base 1e4: 20 221.26, 40 889.94, 82 684.62, 167 198.74
   // (quoted to 2 decimals). The lowest pair j = 63: λ' = 2π·base'^(126/128) = 2π·base^(126/128)·s, so
   // its wavelength grows by exactly s; θ_0 stays 1.
   const Eigen::VectorXd theta = frequencies(128, 1e4);
@@ -82,7 +82,7 @@ TEST(Scaling, NtkBaseMatchesTableAndStretchesTheLowestPairByExactlyTheFactor) {
 }
 
 TEST(Scaling, DynamicMatchesHfGoldenVectorAtSeqLen16384) {
-  // scaling.md §11 (HF test test_dynamic_rope_numerically): factor 10, seq_len 16384, M 2048:
+  // docs/scaling.md §11 (HF test test_dynamic_rope_numerically): factor 10, seq_len 16384, M 2048:
   // base' = 759 702.231, inv[1] = 0.80931 (0.8093100749), inv[63] = 1.6265e-6 (1.6264535e-6, 8 digits).
   RopeConfig c = hf_llama(ScalingType::Dynamic);
   c.factor = 10.0;
@@ -114,7 +114,7 @@ TEST(Scaling, DynamicEqualsDefaultUntilTheSequenceExceedsMaxPositionEmbeddings) 
 }
 
 TEST(Scaling, ProportionalRotatesLeadingPairsWithFullHeadDimExponentAndZerosTheRest) {
-  // (S14), scaling.md (HF v5.6-dev _compute_proportional_rope_parameters): Gemma-4-style global layer,
+  // (S14), docs/scaling.md (HF v5.6-dev _compute_proportional_rope_parameters): Gemma-4-style global layer,
   // head_dim 512, partial_rotary_factor 0.25: n = int(0.25·512 // 2) = 64 rotated pairs with
   // θ_j = base^(−2j/512), pairs 64…255 zero; head_dim/2 = 256 entries; attention 1.
   RopeConfig c;
@@ -329,7 +329,7 @@ RopeConfig config_of(const std::vector<std::string>& row, const std::map<std::st
 }
 
 TEST(Scaling, MatchesNumpyReferenceGrid) {
-  // tests/reference/scaling.py computes every method naively from scaling.md in NumPy float64 over
+  // tests/reference/scaling.py computes every method naively from docs/scaling.md in NumPy float64 over
   // type × d ∈ {64, 128} × base ∈ {1e4, 5e5} × factor ∈ {2, 8, 32}; rows agree to 1e-12 relative
   // (inv_freq and attention factor; zeros exactly).
   const auto csv = test::read_reference("scaling_grid.csv");

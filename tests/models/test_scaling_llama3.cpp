@@ -33,7 +33,7 @@ double exact_divisor(long L0, double want) {
 }
 
 TEST(Scaling, Llama3MatchesHfGoldenVector) {
-  // scaling.md §11 (HF test test_llama3_rope_numerically): factor 10, L0 2048, low/high 1/4: inv[31] = 0.010730
+  // docs/scaling.md §11 (HF test test_llama3_rope_numerically): factor 10, L0 2048, low/high 1/4: inv[31] = 0.010730
   // (0.0107302483), inv[40] = 3.4539e-4 (3.453924383e-4), inv[41..] = default/10, attention 1.
   const RopeParameters p = rope_parameters(llama3_config(10.0, 2048, 1.0, 4.0));
   const Eigen::VectorXd theta = frequencies(128, 1e4);
@@ -53,7 +53,7 @@ TEST(Scaling, Llama3MatchesHfGoldenVector) {
 }
 
 TEST(Scaling, Llama31Has29Kept6Blended29DividedPairs) {
-  // scaling.md §11 (HF _compute_llama3_parameters; Meta f = 8, lf = 1, hf = 4, L0 = 8192; d = 128, base 5e5):
+  // docs/scaling.md §11 (HF _compute_llama3_parameters; Meta f = 8, lf = 1, hf = 4, L0 = 8192; d = 128, base 5e5):
   // j = 0…28 kept, 29…34 blended with inv_j/θ_j = 0.82817, 0.64374, 0.49351, 0.37112, 0.27143,
   // 0.19021 (5 decimals), 35…63 divided by 8.
   RopeConfig c = llama3_config(8.0, 8192, 1.0, 4.0);
@@ -85,7 +85,7 @@ TEST(Scaling, Llama31Has29Kept6Blended29DividedPairs) {
 
 TEST(Scaling, Llama3BoundariesAreInclusiveAsInHf) {
   // HF: is_medium_freq = ~(λ < L0/hf) * ~(λ > L0/lf), so λ = L0/hf and λ = L0/lf are both blended
-  // (scaling.md llama3). Pair 0 has λ_0 = 2π exactly; choose hf, then lf, so that the boundary is exactly 2π.
+  // (docs/scaling.md llama3). Pair 0 has λ_0 = 2π exactly; choose hf, then lf, so that the boundary is exactly 2π.
   const long L0 = 8192;
   const double at_2pi = exact_divisor(L0, kTwoPi);
   ASSERT_TRUE(std::isfinite(at_2pi));
@@ -102,7 +102,7 @@ TEST(Scaling, Llama3BoundariesAreInclusiveAsInHf) {
 
 TEST(Scaling, Llama3NeedsAllFourParameters) {
   // HF _validate_llama3_rope_parameters: factor, original_max_position_embeddings, low_freq_factor,
-  // high_freq_factor are required keys (KeyError); there are no defaults (scaling.md).
+  // high_freq_factor are required keys (KeyError); there are no defaults (docs/scaling.md).
   RopeConfig c = llama3_config(8.0, 8192, 1.0, 4.0);
   c.original_max_position_embeddings.reset();
   EXPECT_THAT([&] { rope_parameters(c); }, ThrowsMessage<InvalidArgument>(HasSubstr("llama3 needs original_max_position_embeddings")));

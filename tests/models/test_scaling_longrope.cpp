@@ -20,7 +20,7 @@ using ::testing::ThrowsMessage;
 using namespace scaling_test;
 
 TEST(Scaling, LongRopeAttentionMatchesHf) {
-  // scaling.md §11: sqrt(1 + ln 10 / ln 2048) = 1.1410492817. HF test test_longrope_rope_numerically: factors 2,
+  // docs/scaling.md §11: sqrt(1 + ln 10 / ln 2048) = 1.1410492817. HF test test_longrope_rope_numerically: factors 2,
   // 10, 20 with L0 = M = 2048; an explicit attention_factor 0.5 wins.
   for (double f : {2.0, 10.0, 20.0}) {
     RopeConfig c = longrope_config(128, 2048, 2048);
@@ -38,7 +38,7 @@ TEST(Scaling, LongRopeAttentionMatchesHf) {
 }
 
 TEST(Scaling, LongRopeUsesTheShortListUpToL0AndTheLongListBeyond) {
-  // (S12), scaling.md (HF ≥ 4.48): long_factor iff seq_len > L0; no seq_len → short. HF test: short
+  // (S12), docs/scaling.md (HF ≥ 4.48): long_factor iff seq_len > L0; no seq_len → short. HF test: short
   // list 2.0 everywhere, long list 1, 2, …, 64.
   const Eigen::VectorXd theta = frequencies(128, 1e4);
   for (std::optional<long> seq_len : {std::optional<long>{}, std::optional<long>{1}, std::optional<long>{4096},
@@ -59,7 +59,7 @@ TEST(Scaling, LongRopeUsesTheShortListUpToL0AndTheLongListBeyond) {
 }
 
 TEST(Scaling, Phi3MiniAttentionFactorFromMaxOverOriginal) {
-  // scaling.md / scaling.md §11: Phi-3-mini-128k: head_dim 96, longrope, top-level original 4096, M 131072, no factor
+  // docs/scaling.md §11: Phi-3-mini-128k: head_dim 96, longrope, top-level original 4096, M 131072, no factor
   // → f = 32, attention sqrt(1 + ln 32 / ln 4096) = 1.19024; 48-entry lists.
   const RopeParameters p = rope_parameters(longrope_config(96, 131072, 4096));
   EXPECT_EQ(p.factor, 32.0);
@@ -79,7 +79,7 @@ TEST(Scaling, LongRopeAttentionIsOneForFactorAtMostOne) {
 }
 
 TEST(Scaling, LongRopeExplicitFactorDifferingFromMaxOverOriginalWarns) {
-  // scaling.md recommendation: warn with both candidates. Phi-3 lists with factor 16 but M/L0 = 32.
+  // docs/scaling.md recommendation: warn with both candidates. Phi-3 lists with factor 16 but M/L0 = 32.
   RopeConfig c = longrope_config(96, 131072, 4096);
   c.factor = 16.0;
   const RopeParameters p = rope_parameters(c);

@@ -61,7 +61,7 @@ TEST(Scaling, TypeNamesRoundTripAndLegacyAliasesParse) {
     EXPECT_EQ(parse_scaling_type(to_string(t)), t) << to_string(t);
   }
   EXPECT_EQ(to_string(ScalingType::LongRope), "longrope");
-  EXPECT_EQ(parse_scaling_type("su"), ScalingType::LongRope);  // HF legacy name (scaling.md note on types)
+  EXPECT_EQ(parse_scaling_type("su"), ScalingType::LongRope);  // HF legacy name (docs/scaling.md note on types)
   EXPECT_EQ(parse_scaling_type("none"), ScalingType::Default);
   EXPECT_THAT([] { parse_scaling_type("YaRN2"); },
               ThrowsMessage<InvalidArgument>(AllOf(HasSubstr("'YaRN2'"), HasSubstr("default, linear, ntk, dynamic, yarn, llama3, longrope or proportional"))));

@@ -20,7 +20,7 @@ using ::testing::ThrowsMessage;
 using namespace scaling_test;
 
 TEST(Scaling, HfWarningsAreWarningsNotErrors) {
-  // HF only logs these (scaling.md; HF _validate_*): beta_fast < beta_slow, factor < 1, high <= low freq
+  // HF only logs these (docs/scaling.md; HF _validate_*): beta_fast < beta_slow, factor < 1, high <= low freq
   // factor, original >= max position embeddings, keys the type does not use.
   RopeConfig c = hf_llama(ScalingType::Yarn);
   c.factor = 4.0;

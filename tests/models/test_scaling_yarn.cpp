@@ -25,7 +25,7 @@ double beta_for_correction_dim(double target) {
 }
 
 RopeConfig gpt_oss(bool truncate) {
-  // scaling.md / scaling.md §11: gpt-oss d = 64, base 1.5e5, yarn f = 32, β 32/1, L0 = 4096, truncate false, M = 131072.
+  // docs/scaling.md §11: gpt-oss d = 64, base 1.5e5, yarn f = 32, β 32/1, L0 = 4096, truncate false, M = 131072.
   RopeConfig c;
   c.type = ScalingType::Yarn;
   c.head_dim = 64;
@@ -40,7 +40,7 @@ RopeConfig gpt_oss(bool truncate) {
 }
 
 TEST(Scaling, YarnMatchesHfGoldenVector) {
-  // scaling.md §11 (HF test test_yarn_rope_numerically): factor 10, β 32/1, L0 = M = 2048: range [16, 41];
+  // docs/scaling.md §11 (HF test test_yarn_rope_numerically): factor 10, β 32/1, L0 = M = 2048: range [16, 41];
   // inv[17] = 0.083479 (0.0834789608), inv[40] = 4.3007e-4 (4.300697618e-4), inv[41..63] = default/10
   // (inv[41] = 2.738419634e-4); attention 0.1·ln 10 + 1 = 1.2302585093.
   RopeConfig c = hf_llama(ScalingType::Yarn);
@@ -101,7 +101,7 @@ TEST(Scaling, YarnFrequenciesLieBetweenInterpolationAndExtrapolation) {
 }
 
 TEST(Scaling, YarnZeroBetasMeanTheDefaults32And1) {
-  // HF: `beta_fast or 32`, `beta_slow or 1` (scaling.md yarn).
+  // HF: `beta_fast or 32`, `beta_slow or 1` (docs/scaling.md yarn).
   RopeConfig c = hf_llama(ScalingType::Yarn);
   c.factor = 10.0;
   const RopeParameters absent = rope_parameters(c);
@@ -113,7 +113,7 @@ TEST(Scaling, YarnZeroBetasMeanTheDefaults32And1) {
 }
 
 TEST(Scaling, YarnCorrectionRangesMatchKnownValues) {
-  // scaling.md §11: raw (c(32), c(1)) and truncated range [floor, ceil] clamped to [0, d−1].
+  // docs/scaling.md §11: raw (c(32), c(1)) and truncated range [floor, ceil] clamped to [0, d−1].
   struct Row {
     int d;
     double base;
@@ -141,7 +141,7 @@ TEST(Scaling, YarnCorrectionRangesMatchKnownValues) {
 }
 
 TEST(Scaling, YarnClampsTheRangeToDMinusOneNotToTheLastPair) {
-  // HF find_correction_range returns min(high, dim − 1) with dim = d, not d/2 − 1 (scaling.md yarn). With
+  // HF find_correction_range returns min(high, dim − 1) with dim = d, not d/2 − 1 (docs/scaling.md yarn). With
   // β_slow = 0.01, c(0.01) = 128·ln(2048/(0.02π))/(2 ln 1e4) = 72.2 → high = 73, so the ramp at the last
   // pair j = 63 is (63 − 16)/(73 − 16) < 1: ramped, not interpolated.
   RopeConfig c = hf_llama(ScalingType::Yarn);
@@ -195,7 +195,7 @@ TEST(Scaling, YarnEqualCorrectionDimsUseHfGuardOfOneThousandth) {
 }
 
 TEST(Scaling, GptOssUntruncatedRangeDiffersInNinePairsByUpTo76Percent) {
-  // scaling.md §11: raw range 8.093 – 17.398 used untruncated; truncated and untruncated ramps differ in 9 of 32
+  // docs/scaling.md §11: raw range 8.093 – 17.398 used untruncated; truncated and untruncated ramps differ in 9 of 32
   // inv_freq, by up to 76.3% at j = 17 (relative to the untruncated value gpt-oss uses).
   const RopeParameters untruncated = rope_parameters(gpt_oss(false));
   const RopeParameters truncated = rope_parameters(gpt_oss(true));
@@ -218,13 +218,13 @@ TEST(Scaling, GptOssUntruncatedRangeDiffersInNinePairsByUpTo76Percent) {
   EXPECT_EQ(differ, 9);
   EXPECT_EQ(worst_j, 17);
   EXPECT_NEAR(worst, 0.763, 5e-4);
-  // scaling.md §11: gpt-oss attention factor get_mscale(32) = 1.34657; M / L0 = 32 = factor, so no warning.
+  // docs/scaling.md §11: gpt-oss attention factor get_mscale(32) = 1.34657; M / L0 = 32 = factor, so no warning.
   EXPECT_NEAR(untruncated.attention_factor, 1.34657, 5e-6);
   EXPECT_TRUE(untruncated.warnings.empty());
 }
 
 TEST(Scaling, GetMscaleMatchesTheTemperatureTable) {
-  // scaling.md §11 (YaRN arXiv:2309.00071, jquesnelle/yarn Errata.md): mscale = 0.1·ln s + 1 and logits × mscale²,
+  // docs/scaling.md §11 (YaRN arXiv:2309.00071, jquesnelle/yarn Errata.md): mscale = 0.1·ln s + 1 and logits × mscale²,
   // both quoted to 5 decimals.
   const std::tuple<double, double, double> table[] = {
       {1.25, 1.02231, 1.04513}, {2, 1.06931, 1.14343}, {4, 1.13863, 1.29648},  {8, 1.20794, 1.45913},
@@ -234,7 +234,7 @@ TEST(Scaling, GetMscaleMatchesTheTemperatureTable) {
     EXPECT_NEAR(yarn_get_mscale(s), m, 5e-6) << s;
     EXPECT_NEAR(yarn_get_mscale(s) * yarn_get_mscale(s), logit, 5e-6) << s;
   }
-  // scaling.md §11: yarn d = 128, base 1e4, f = 4, L0 = 4096 → 1.138629436111989.
+  // docs/scaling.md §11: yarn d = 128, base 1e4, f = 4, L0 = 4096 → 1.138629436111989.
   EXPECT_DOUBLE_EQ(yarn_get_mscale(4.0), 1.138629436111989);
   // (S9): 1 for s <= 1 whatever m (HF's guard since 4.51).
   for (double s : {1.0, 0.5, 1e-9}) EXPECT_EQ(yarn_get_mscale(s, 0.707), 1.0) << s;
@@ -242,7 +242,7 @@ TEST(Scaling, GetMscaleMatchesTheTemperatureTable) {
 }
 
 TEST(Scaling, DeepSeekV3MscaleRatioIsOne) {
-  // scaling.md §11 and scaling.md: DeepSeek-V3 rope part d = 64, base 1e4, yarn f = 40, L0 = 4096, M = 163840,
+  // docs/scaling.md §11: DeepSeek-V3 rope part d = 64, base 1e4, yarn f = 40, L0 = 4096, M = 163840,
   // mscale = mscale_all_dim = 1 → rope attention get_mscale(40, 1)/get_mscale(40, 1) = 1.0
   // (sglang PR 22711); the softmax scale gets get_mscale(40, 1)² = 1.87385 outside RoPE.
   RopeConfig c;
@@ -259,7 +259,7 @@ TEST(Scaling, DeepSeekV3MscaleRatioIsOne) {
   EXPECT_TRUE(any_contains(english(p.notes), "1.87385"));
   EXPECT_EQ(p.yarn_range, (std::pair{10.0, 23.0}));
   EXPECT_TRUE(p.warnings.empty());  // 163840 / 4096 = 40 = factor
-  // DeepSeek-V2-Lite (scaling.md): mscale = mscale_all_dim = 0.707, same ratio 1.
+  // DeepSeek-V2-Lite (docs/scaling.md): mscale = mscale_all_dim = 0.707, same ratio 1.
   c.mscale = 0.707;
   c.mscale_all_dim = 0.707;
   EXPECT_EQ(rope_parameters(c).attention_factor, 1.0);
@@ -280,7 +280,7 @@ TEST(Scaling, YarnMscaleAloneIsIgnoredWithAWarning) {
 }
 
 TEST(Scaling, Qwen3ExplicitFactorWinsAndTheWarningGivesBothCandidates) {
-  // scaling.md / scaling.md §11: Qwen3 M = 40960, yarn factor 4, original 32768 (d 128, base 1e6). Current HF uses
+  // docs/scaling.md §11: Qwen3 M = 40960, yarn factor 4, original 32768 (d 128, base 1e6). Current HF uses
   // f = 4 (attention 1.13863); HF 4.51–4.55 used M/L0 = 1.25 (attention 1.02231).
   RopeConfig c;
   c.type = ScalingType::Yarn;
@@ -294,14 +294,14 @@ TEST(Scaling, Qwen3ExplicitFactorWinsAndTheWarningGivesBothCandidates) {
   EXPECT_EQ(p.factor_rule.en, "explicit factor");
   EXPECT_EQ(p.original_max_position, 32768);
   EXPECT_NEAR(p.attention_factor, 1.13863, 5e-6);
-  EXPECT_EQ(p.yarn_range, (std::pair{23.0, 40.0}));  // scaling.md §11
+  EXPECT_EQ(p.yarn_range, (std::pair{23.0, 40.0}));  // docs/scaling.md §11
   ASSERT_EQ(p.warnings.size(), 1u);
   EXPECT_THAT(p.warnings[0].en, AllOf(HasSubstr("40960 / 32768 = 1.25 differs from factor 4"), HasSubstr("1.13863"),
                                    HasSubstr("1.02231")));
 }
 
 TEST(Scaling, YarnWithoutFactorUsesMaxOverOriginal) {
-  // (S5), scaling.md (HF ≥ 347328108a): f = M / L0 when factor is absent. DeepSeek-V3: 163840 / 4096 = 40.
+  // (S5), docs/scaling.md (HF ≥ 347328108a): f = M / L0 when factor is absent. DeepSeek-V3: 163840 / 4096 = 40.
   RopeConfig c;
   c.type = ScalingType::Yarn;
   c.head_dim = 64;
@@ -310,7 +310,7 @@ TEST(Scaling, YarnWithoutFactorUsesMaxOverOriginal) {
   const RopeParameters p = rope_parameters(c);
   EXPECT_EQ(p.factor, 40.0);
   EXPECT_THAT(p.factor_rule.en, HasSubstr("max_position_embeddings / original_max_position_embeddings = 163840 / 4096"));
-  EXPECT_NEAR(p.attention_factor, 1.36889, 5e-6);  // scaling.md §11 get_mscale(40)
+  EXPECT_NEAR(p.attention_factor, 1.36889, 5e-6);  // docs/scaling.md §11 get_mscale(40)
 }
 
 TEST(Scaling, RejectsBadYarnParameters) {

@@ -25,9 +25,9 @@ struct BoundedRead {
   int error = 0;     ///< 0, or the errno that stopped the read (EISDIR for a directory)
 };
 
-/// The one bounded reader under read_text_file and read_model_config (models/model_config.hpp): at most
-/// `max_bytes` + 1 bytes of `path`, so that /dev/zero or a huge file cannot exhaust memory and the
-/// caller can still tell that the file is larger than `max_bytes`. Throws nothing: a missing, unreadable
+/// The one bounded reader under read_text_file and read_model_config (models/model_config.hpp): it stops
+/// at most one 64 KiB buffer past `max_bytes`, so that /dev/zero or a huge file cannot exhaust memory and
+/// the caller can still tell that the file is larger than `max_bytes`. Throws nothing: a missing, unreadable
 /// or directory `path` comes back as `error`, for the caller to word its own message.
 BoundedRead read_file_bounded(const std::string& path, std::size_t max_bytes);
 

@@ -17,7 +17,7 @@ ModelConfig parse_model_config(std::string_view json_text, const std::string& na
 
 ModelConfig read_model_config(const std::string& path) {
   if (path.empty()) throw IoError("cannot read '': the config path is empty");
-  // At most one byte past the limit is read, so /dev/zero or a huge file cannot exhaust memory;
+  // The read stops one buffer past the limit, so /dev/zero or a huge file cannot exhaust memory;
   // parse_model_config refuses a text over the limit.
   const BoundedRead file = read_file_bounded(path, kMaxConfigBytes);
   if (file.error != 0) throw IoError(fmt::format("cannot read '{}': {}", path, std::strerror(file.error)));
