@@ -1,6 +1,7 @@
 // text_file.hpp (bounded reads of a user's file) and the @FILE form of list options.
 #include "rope/io/text_file.hpp"
 
+#include <cerrno>
 #include <filesystem>
 #include <fstream>
 #include <gmock/gmock.h>
@@ -87,6 +88,27 @@ TEST_F(TextFile, VectorFileErrorsAreOneLine) {
   test::expect_one_line_error(
       test::rope_cli({"apply", "--position", "1", "--vector", "@" + write("many.txt", many)}), 2,
       "has more than 65536 items");
+}
+
+TEST_F(TextFile, BoundedReadReportsErrnoAndStopsPastTheLimit) {
+  // The reader under read_text_file and read_model_config: it throws nothing, the caller words the message.
+  const BoundedRead missing = read_file_bounded((dir_ / "missing.txt").string(), 100);
+  EXPECT_EQ(missing.error, ENOENT);
+  EXPECT_EQ(missing.text, "");
+  EXPECT_EQ(read_file_bounded(dir_.string(), 100).error, EISDIR);
+  const BoundedRead small = read_file_bounded(write("s.txt", std::string("ab\0c", 4)), 4);
+  EXPECT_EQ(small.error, 0);
+  EXPECT_EQ(small.text, std::string("ab\0c", 4));  // NUL bytes are the caller's business
+  // Larger than the limit: more than max_bytes come back, and never the whole of a large file.
+  const std::string big(300000, 'x');
+  const BoundedRead over = read_file_bounded(write("big.txt", big), 10);
+  EXPECT_EQ(over.error, 0);
+  EXPECT_GT(over.text.size(), 10u);
+  EXPECT_LT(over.text.size(), big.size());
+  const BoundedRead zero = read_file_bounded("/dev/zero", 1000);
+  EXPECT_EQ(zero.error, 0);
+  EXPECT_GT(zero.text.size(), 1000u);
+  EXPECT_LE(zero.text.size(), 1000u + 65536u);
 }
 
 }  // namespace

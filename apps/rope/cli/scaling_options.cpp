@@ -54,8 +54,7 @@ void add_scaling_options(CLI::App& app, ScalingOptions& o) {
       ->type_name("FILE")
       ->group("Scaling");
   app.add_option("--model", o.model, "a model preset (rope inspect --list)")->type_name("NAME")->group("Scaling");
-  app.add_option("--scaling", o.type,
-                 "context extension: default, linear, ntk, dynamic, yarn, llama3, longrope, proportional (docs/scaling.md)")
+  app.add_option("--scaling", o.type, fmt::format("context extension: {} (docs/scaling.md)", scaling_method_names()))
       ->type_name("TYPE")
       ->group("Scaling");
   add_optional(app, "--factor", o.factor, "scaling factor f (Hugging Face's factor; llama.cpp's --rope-scale)");
@@ -115,9 +114,12 @@ ModelConfig resolve_model(const ScalingOptions& o, int dim, bool dim_given, doub
                         fmt::format("{}: {} (命令行的 --{})", key, *value, flag_name)});
   };
   if (!o.type.empty()) {
-    r.type = parse_scaling_type(o.type);
+    // The names of rope_type in a config file (rope/models/scaling_table.hpp), with the same notes.
+    const ScalingName scaling = parse_scaling_name(o.type);
+    r.type = scaling.type;
     m.origin.push_back({fmt::format("rope_type: {} (--scaling on the command line)", to_string(r.type)),
                         fmt::format("rope_type: {} (命令行的 --scaling)", to_string(r.type))});
+    if (scaling.note) m.notes.push_back(*scaling.note);
   }
   set(r.partial_rotary_factor, o.partial_rotary_factor, "partial_rotary_factor", "partial-rotary-factor");
   set(r.factor, o.factor, "factor", "factor");

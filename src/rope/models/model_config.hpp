@@ -1,8 +1,9 @@
 /// @file
-/// Reading a Hugging Face `config.json` into a RopeConfig (scaling.hpp), and the model presets of
-/// data/models/ (compiled into the program, so `--model NAME` works wherever rope runs).
+/// Reading a Hugging Face `config.json` into a RopeConfig (scaling.hpp); the model presets of
+/// data/models/ are read the same way (presets.hpp). The JSON is read strictly (json_reader.hpp), the
+/// keys' meaning is Hugging Face's (hf_config.hpp).
 ///
-/// Keys read (HF conventions, scaling-methods.md §2, §4, §6):
+/// Keys read (HF conventions, docs/scaling.md "Reading a model's config"):
 ///   rope_theta (v4 top level, or v5 rope_parameters.rope_theta; default 10000 with a note);
 ///   head_dim, else hidden_size / num_attention_heads; DeepSeek's qk_rope_head_dim (the rotary part);
 ///   partial_rotary_factor, GPT-NeoX's rotary_pct, GPT-J's rotary_dim (→ factor rotary_dim/head_dim);
@@ -18,6 +19,7 @@
 #include <string_view>
 #include <vector>
 
+#include "rope/models/presets.hpp"
 #include "rope/models/scaling.hpp"
 
 namespace rope {
@@ -42,17 +44,5 @@ ModelConfig parse_model_config(std::string_view json_text, const std::string& na
 /// Reads and parses a file. @throws IoError if it cannot be read (or is larger than kMaxConfigBytes:
 /// InvalidArgument), InvalidArgument as parse_model_config.
 ModelConfig read_model_config(const std::string& path);
-
-/// A preset from data/models/, by name (e.g. "llama-3.1-8b"). @throws InvalidArgument listing the
-/// names when there is none by that name.
-ModelConfig load_preset(std::string_view name);
-
-struct PresetInfo {
-  std::string name;
-  std::string description;     ///< one line: model and what is special about its RoPE
-  std::string description_zh;  ///< the same in Chinese
-};
-/// Every preset, in name order.
-std::vector<PresetInfo> list_presets();
 
 }  // namespace rope

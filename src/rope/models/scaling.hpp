@@ -1,8 +1,8 @@
 /// @file
 /// Context-extension methods: what a model's RoPE configuration does to its frequencies, computed
 /// exactly as Hugging Face transformers computes them (src/transformers/modeling_rope_utils.py, current
-/// main; ../shared/reference/scaling-methods.md §3–§6), in double precision. docs/scaling.md has the
-/// formulas, numbered (S1)…; each function below cites its equation.
+/// main), in double precision. docs/scaling.md has the formulas, numbered (S1)…; each function below
+/// cites its equation. The names of the methods and the keys each one reads are in scaling_table.hpp.
 ///
 /// Methods and sources:
 ///   default      θ_i = base^(−2i/d)                                  (S1)  RoFormer arXiv:2104.09864
@@ -13,7 +13,7 @@
 ///   llama3       Llama 3.1 piecewise bands                           (S11) HF _compute_llama3_parameters
 ///   longrope     per-pair factor lists (short / long)                (S12), (S13)  LongRoPE arXiv:2402.13753; HF _compute_longrope_parameters
 ///   proportional partial rotation with zero frequencies for the tail (S14) HF (v5.6-dev) _compute_proportional_rope_parameters
-/// Conventions for f and L0 follow current HF main (scaling-methods.md §6), (S5): f = the explicit
+/// Conventions for f and L0 follow current HF main (docs/scaling.md §2), (S5): f = the explicit
 /// factor when given, else M / L0 (longrope, yarn); L0 = original_max_position_embeddings, else M.
 /// The attention factor multiplies cos and sin, so logits scale by its square (S15).
 /// HF's hard errors (missing required keys, divisions by zero, math domain errors) throw
@@ -29,15 +29,9 @@
 #include <vector>
 
 #include "rope/core/types.hpp"
+#include "rope/models/scaling_table.hpp"
 
 namespace rope {
-
-enum class ScalingType { Default, Linear, Ntk, Dynamic, Yarn, Llama3, LongRope, Proportional };
-
-/// "default", "linear", "ntk", "dynamic", "yarn", "llama3", "longrope", "proportional".
-std::string_view to_string(ScalingType type);
-/// Also accepts HF's legacy "su" (= longrope) and "none" (= default). @throws InvalidArgument.
-ScalingType parse_scaling_type(std::string_view text);
 
 /// Everything that determines a model's RoPE frequencies. Optional fields are "not given": the
 /// functions below apply HF's defaults and say which rule they used.
@@ -108,11 +102,11 @@ double yarn_get_mscale(double scale, double mscale = 1.0);
 /// @throws InvalidArgument unless turns > 0, d is even in [2, kMaxDim], base > 1 and L0 >= 1.
 double yarn_correction_dim(double turns, int d, double base, long original_max_position);
 
-/// Position maps applied before the rotation (seed 004; Su Jianlin, kexue.fm 9708): the relative
-/// distance the model sees for a true distance t (either sign).
+/// Position maps applied before the rotation (Su Jianlin, kexue.fm 9708; docs/scaling.md §9): the
+/// relative distance the model sees for a true distance t (either sign).
 ///   ReRoPE:       g(t) = sign(t)·min(|t|, w)                                              (S16)
 ///   Leaky ReRoPE: g(t) = t for |t| <= w, sign(t)·(w + (|t| − w)/k) beyond                 (S17)
-/// Seed 004 writes the leaky slope as (T_max − w)/(T'_max − w), i.e. k = (T'_max − w)/(T_max − w).
+/// The leaky slope is also written (T_max − w)/(T'_max − w), i.e. k = (T'_max − w)/(T_max − w).
 /// @throws InvalidArgument unless t and w are finite, w >= 0 and k >= 1 (k = 1 is the identity).
 double rerope_distance(double t, double window);
 double leaky_rerope_distance(double t, double window, double k);

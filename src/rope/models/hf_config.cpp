@@ -1,0 +1,268 @@
+#include "rope/models/hf_config.hpp"
+
+#include <cmath>
+#include <fmt/format.h>
+#include <vector>
+
+#include "rope/core/error.hpp"
+#include "rope/core/types.hpp"
+
+// The keys and their defaults are Hugging Face transformers' (the configuration_*.py of each model and
+// modeling_rope_utils.py); docs/scaling.md lists them.
+
+namespace rope::detail {
+
+namespace {
+
+/// model_type values whose HF modeling code pairs channels (2i, 2i+1) (docs/scaling.md, "Reading a model's config").
+bool interleaved_model_type(std::string_view t) {
+  return t == "gptj" || t == "deepseek_v2" || t == "deepseek_v3" || t == "cohere" || t == "glm";
+}
+
+}  // namespace
+
+ModelConfig ConfigParser::parse() {
+  if (!doc_.is_object()) {
+    throw InvalidArgument(fmt::format("{}: expected a JSON object at the top level, got {}", name_, doc_.type_name()));
+  }
+  select_text_config();
+  select_scaling_dict();
+  read_head_dim();
+  read_partial_rotary();
+  read_base();
+  read_layout();
+  read_positions();
+  read_scaling();
+  return std::move(m_);
+}
+
+/// "what: value (from)"; `from` is a JSON path, or words given in both languages.
+void ConfigParser::origin(std::string_view what, const std::string& value, const std::string& from, const std::string& from_zh) {
+  m_.origin.push_back({fmt::format("{}: {} ({})", what, value, from),
+                       fmt::format("{}: {} ({})", what, value, from_zh.empty() ? from : from_zh)});
+}
+
+// Multimodal wrappers (Gemma 3, Llava, …) keep the language model's keys in text_config.
+void ConfigParser::select_text_config() {
+  const auto top_type = r_.string(doc_, "", "model_type");
+  if (const json* tc = r_.object(doc_, "", "text_config")) {
+    cfg_ = tc;
+    prefix_ = "text_config";
+    const auto text_type = r_.string(*tc, prefix_, "model_type");
+    m_.model_type = text_type ? *text_type : top_type.value_or("");
+    note(fmt::format("text_config: the RoPE keys are read from the language model's config{}",
+                     top_type ? fmt::format(" (model_type {} wraps {})", *top_type, m_.model_type) : ""),
+         fmt::format("text_config:RoPE 的键从语言模型的配置中读取{}",
+                     top_type ? fmt::format("(model_type {} 包含 {})", *top_type, m_.model_type) : ""));
+  } else {
+    cfg_ = &doc_;
+    m_.model_type = top_type.value_or("");
+  }
+}
+
+void ConfigParser::read_head_dim() {
+  const json& c = *cfg_;
+  if (const auto rope_dim = r_.count(c, prefix_, "qk_rope_head_dim")) {
+    head_dim_ = *rope_dim;
+    origin("head_dim", std::to_string(*rope_dim), child(prefix_, "qk_rope_head_dim"));
+    const auto nope = r_.count(c, prefix_, "qk_nope_head_dim");
+    note(fmt::format("qk_rope_head_dim {}: multi-head latent attention rotates only these channels of each head{}",
+                     *rope_dim, nope ? fmt::format("; the other qk_nope_head_dim {} carry no position", *nope) : ""),
+         fmt::format("qk_rope_head_dim {}:多头潜在注意力(MLA)只旋转每个头的这些通道{}", *rope_dim,
+                     nope ? fmt::format(";其余 qk_nope_head_dim {} 个通道不携带位置", *nope) : ""));
+  } else if (const auto hd = r_.count(c, prefix_, "head_dim")) {
+    head_dim_ = *hd;
+    origin("head_dim", std::to_string(*hd), child(prefix_, "head_dim"));
+  } else {
+    // GPT-J and GPT-2 style configs spell these n_embd and n_head (HF attribute_map).
+    const char* hidden_key = Reader::find(c, "hidden_size") || !Reader::find(c, "n_embd") ? "hidden_size" : "n_embd";
+    const char* heads_key =
+        Reader::find(c, "num_attention_heads") || !Reader::find(c, "n_head") ? "num_attention_heads" : "n_head";
+    const auto hidden = r_.count(c, prefix_, hidden_key);
+    const auto heads = r_.count(c, prefix_, heads_key);
+    if (hidden && heads) {
+      head_dim_ = *hidden / *heads;
+      origin("head_dim", std::to_string(head_dim_),
+             fmt::format("{} {} / {} {}", child(prefix_, hidden_key), *hidden, child(prefix_, heads_key), *heads));
+      if (*hidden % *heads != 0) {
+        note(fmt::format("{} {} is not a multiple of {} {}: head_dim rounded down to {}, as HF's // does",
+                         hidden_key, *hidden, heads_key, *heads, head_dim_),
+             fmt::format("{} {} 不是 {} {} 的倍数:与 HF 的 // 一样,head_dim 向下取整为 {}",
+                         hidden_key, *hidden, heads_key, *heads, head_dim_));
+      }
+    } else if (m_.model_type == "gemma3_text") {
+      head_dim_ = 256;
+      origin("head_dim", "256", "HF Gemma3TextConfig default", "HF Gemma3TextConfig 默认值");
+      note("head_dim not given: HF's Gemma3TextConfig default 256 assumed", "未给出 head_dim:采用 HF Gemma3TextConfig 的默认值 256");
+    } else {
+      r_.fail(child(prefix_, "head_dim"),
+              fmt::format("missing (give head_dim, or hidden_size and num_attention_heads{})",
+                          hidden ? "; num_attention_heads is missing" : heads ? "; hidden_size is missing" : ""));
+    }
+  }
+  if (head_dim_ < 2 || head_dim_ > kMaxDim) {
+    r_.fail(child(prefix_, "head_dim"), fmt::format("must be between 2 and {}, got {}", kMaxDim, head_dim_));
+  }
+  m_.rope.head_dim = static_cast<int>(head_dim_);
+}
+
+/// d = int(head_dim · factor); the factor may come from several spellings (docs/scaling.md, "Reading a model's config").
+void ConfigParser::read_partial_rotary() {
+  const json& c = *cfg_;
+  struct Candidate {
+    double factor;
+    std::string path;
+    long rotary_dim;  // > 0 when given as rotary_dim
+  };
+  std::vector<Candidate> found;
+  if (scaling_.dict) {
+    if (const auto f = r_.positive(*scaling_.dict, scaling_.path, "partial_rotary_factor")) {
+      found.push_back({*f, child(scaling_.path, "partial_rotary_factor"), 0});
+    }
+  }
+  if (const auto f = r_.positive(c, prefix_, "partial_rotary_factor")) {
+    found.push_back({*f, child(prefix_, "partial_rotary_factor"), 0});
+  }
+  if (const auto f = r_.positive(c, prefix_, "rotary_pct")) found.push_back({*f, child(prefix_, "rotary_pct"), 0});
+  if (const auto rd = r_.count(c, prefix_, "rotary_dim")) {
+    if (*rd > head_dim_) {
+      r_.fail(child(prefix_, "rotary_dim"), fmt::format("must not exceed head_dim {}, got {}", head_dim_, *rd));
+    }
+    found.push_back({exact_factor(*rd), child(prefix_, "rotary_dim"), *rd});
+  }
+  double factor = 1.0;
+  if (!found.empty()) {
+    const Candidate& use = found.front();
+    factor = use.factor;
+    if (factor > 1) r_.fail(use.path, fmt::format("must be at most 1, got {}", num(factor)));
+    origin("partial_rotary_factor",
+           use.rotary_dim > 0 ? fmt::format("{} = {} / {}", num(factor), use.rotary_dim, head_dim_) : num(factor),
+           use.path);
+    for (std::size_t i = 1; i < found.size(); ++i) {
+      if (rotary_dim(found[i].factor) != rotary_dim(factor)) {
+        const std::string value = found[i].rotary_dim > 0 ? std::to_string(found[i].rotary_dim) : num(found[i].factor);
+        note(fmt::format("{} ({}) is ignored: {} comes first", found[i].path, value, use.path),
+             fmt::format("{}({})被忽略:{} 优先", found[i].path, value, use.path));
+      }
+    }
+  } else if (m_.model_type == "gpt_neox") {
+    factor = 0.25;
+    origin("partial_rotary_factor", "0.25", "HF GPTNeoXConfig default rotary_pct", "HF GPTNeoXConfig 的 rotary_pct 默认值");
+    note("rotary_pct not given: HF's GPT-NeoX default 0.25 assumed", "未给出 rotary_pct:采用 HF GPT-NeoX 的默认值 0.25");
+  } else {
+    origin("partial_rotary_factor", "1", "HF default: every channel rotates", "HF 默认值:所有通道都旋转");
+  }
+  const int d = rotary_dim(factor);
+  if (d < 2 || d % 2 != 0) {
+    const std::string path = found.empty() ? child(prefix_, "head_dim") : found.front().path;
+    r_.fail(path, fmt::format("rotary dim d = int(head_dim {} × partial_rotary_factor {}) = {} must be even and at least 2",
+                              head_dim_, num(factor), d));
+  }
+  m_.rope.partial_rotary_factor = factor;
+  d_ = d;
+  if (d != head_dim_) {
+    note(fmt::format("partial rotary: d = {} of head_dim {} channels rotate (pairs within the first d); the other {} "
+                     "pass through unchanged",
+                     d, head_dim_, head_dim_ - d),
+         fmt::format("部分旋转:head_dim {} 个通道中只有 d = {} 个旋转(配对都在前 d 个通道内);其余 {} 个原样通过",
+                     head_dim_, d, head_dim_ - d));
+  }
+}
+
+/// rotary_dim / head_dim, nudged up by ulps if needed so that int(head_dim · factor) gives back rotary_dim.
+double ConfigParser::exact_factor(long rd) const {
+  double f = static_cast<double>(rd) / static_cast<double>(head_dim_);
+  for (int i = 0; i < 4 && rotary_dim(f) < rd; ++i) f = std::nextafter(f, 2.0);
+  return f;
+}
+
+void ConfigParser::read_base() {
+  const json& c = *cfg_;
+  const auto top = r_.number(c, prefix_, "rope_theta");
+  std::optional<double> in_dict;
+  if (scaling_.dict) in_dict = r_.number(*scaling_.dict, scaling_.path, "rope_theta");
+  const auto neox = r_.number(c, prefix_, "rotary_emb_base");
+  double base = kDefaultBase;
+  std::string from;
+  if (in_dict) {
+    base = *in_dict;
+    from = child(scaling_.path, "rope_theta");
+    if (top && *top != *in_dict) {
+      note(fmt::format("rope_theta {} at the top level is ignored: {} = {} wins (HF v5)", num(*top), from, num(*in_dict)),
+           fmt::format("顶层的 rope_theta {} 被忽略:{} = {} 优先(HF v5)", num(*top), from, num(*in_dict)));
+    }
+  } else if (top) {
+    base = *top;
+    from = child(prefix_, "rope_theta");
+  } else if (neox) {
+    base = *neox;
+    from = child(prefix_, "rotary_emb_base");
+  } else {
+    if (m_.model_type == "gemma3_text" || m_.model_type == "gemma3") {
+      base = 1e6;
+    } else if (m_.model_type == "gpt_oss") {
+      base = 150000;
+    }
+    from = "HF default";
+    note(fmt::format("rope_theta not given: HF default {} assumed{}", num(base),
+                     base == kDefaultBase ? "" : fmt::format(" for model_type {}", m_.model_type)),
+         fmt::format("未给出 rope_theta:采用 HF {}默认值 {}",
+                     base == kDefaultBase ? "" : fmt::format("对 model_type {} 的", m_.model_type), num(base)));
+  }
+  if (!(base > 1)) {
+    r_.fail(from == "HF default" ? "rope_theta" : from, fmt::format("must be greater than 1, got {}", num(base)));
+  }
+  m_.rope.base = base;
+  origin("rope_theta", num(base), from, from == "HF default" ? "HF 默认值" : from);
+  if (const auto local = r_.number(c, prefix_, "rope_local_base_freq")) {
+    note(fmt::format("rope_local_base_freq {}: the local (sliding-window) layers use base {} without scaling; "
+                     "the values here are the global (full-attention) layers'",
+                     num(*local), num(*local)),
+         fmt::format("rope_local_base_freq {}:局部(滑动窗口)层使用 base {} 且不缩放;这里的数值属于全局(全注意力)层",
+                     num(*local), num(*local)));
+  }
+}
+
+void ConfigParser::read_layout() {
+  const std::string type = m_.model_type.empty() ? "(none)" : m_.model_type;
+  if (const auto interleave = r_.boolean(*cfg_, prefix_, "rope_interleave")) {
+    m_.rope.layout = *interleave ? Layout::Interleaved : Layout::Half;
+    origin("layout", *interleave ? "interleaved" : "half", child(prefix_, "rope_interleave"));
+    note(fmt::format("layout: {} from rope_interleave {}", *interleave ? "interleaved" : "half",
+                     *interleave ? "true" : "false"),
+         fmt::format("排列:由 rope_interleave {} 得到 {}", *interleave ? "true" : "false",
+                     *interleave ? "interleaved" : "half"));
+  } else if (interleaved_model_type(m_.model_type)) {
+    m_.rope.layout = Layout::Interleaved;
+    origin("layout", "interleaved", "model_type " + type);
+    note(fmt::format("layout: interleaved pairs (2i, 2i+1) for model_type {}", type),
+         fmt::format("排列:model_type {} 使用相邻配对 (2i, 2i+1)(interleaved)", type));
+  } else {
+    m_.rope.layout = Layout::Half;
+    origin("layout", "half", "model_type " + type);
+    note(fmt::format("layout: HF rotate_half (half) for model_type {}", type),
+         fmt::format("排列:model_type {} 使用 HF 的 rotate_half(half,前后半配对)", type));
+  }
+}
+
+void ConfigParser::read_positions() {
+  const json& c = *cfg_;
+  const char* key = Reader::find(c, "max_position_embeddings") || !Reader::find(c, "n_positions")
+                        ? "max_position_embeddings"
+                        : "n_positions";
+  if (const auto m = r_.count(c, prefix_, key)) {
+    m_.rope.max_position_embeddings = *m;
+    origin("max_position_embeddings", std::to_string(*m), child(prefix_, key));
+  } else if (m_.model_type == "gemma3_text") {
+    m_.rope.max_position_embeddings = 131072;
+    origin("max_position_embeddings", "131072", "HF Gemma3TextConfig default", "HF Gemma3TextConfig 默认值");
+    note("max_position_embeddings not given: HF's Gemma3TextConfig default 131072 assumed",
+         "未给出 max_position_embeddings:采用 HF Gemma3TextConfig 的默认值 131072");
+  }
+  // L0: inside the scaling dict, else top level (Phi-3); read_scaling prefers the dict's.
+  if (const auto l0 = r_.count(c, prefix_, "original_max_position_embeddings")) {
+    top_l0_ = *l0;
+  }
+}
+
+}  // namespace rope::detail

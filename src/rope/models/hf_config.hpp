@@ -1,0 +1,65 @@
+/// @file
+/// Internal to src/rope/models, not part of the library's interface: the meaning of a Hugging Face
+/// config.json's keys (docs/scaling.md, "Reading a model's config"). ConfigParser reads a parsed config
+/// into a ModelConfig and records where every value came from:
+///   hf_config.cpp          the model's keys: text_config, head_dim, the rotary part, rope_theta, layout, contexts
+///   hf_config_scaling.cpp  the scaling block: rope_scaling (v4) or rope_parameters (v5), rope_type or the
+///                          legacy type, the method's parameters, the keys it requires, HF's defaults
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include "rope/models/json_reader.hpp"
+#include "rope/models/model_config.hpp"
+
+namespace rope::detail {
+
+/// The scaling dict after resolving v4/v5 spelling and per-layer-type entries.
+struct ScalingDict {
+  const json* dict = nullptr;  // null: no scaling dict
+  std::string path;            // e.g. "rope_scaling", "rope_parameters.full_attention"
+};
+
+class ConfigParser {
+ public:
+  ConfigParser(const json& doc, const std::string& name) : doc_(doc), r_(name), name_(name) { m_.name = name; }
+
+  ModelConfig parse();
+
+ private:
+  /// "what: value (from)"; `from` is a JSON path, or words given in both languages.
+  void origin(std::string_view what, const std::string& value, const std::string& from, const std::string& from_zh = "");
+  void note(std::string en, std::string zh) { m_.notes.push_back({std::move(en), std::move(zh)}); }
+
+  // hf_config.cpp
+  void select_text_config();
+  void read_head_dim();
+  void read_partial_rotary();
+  int rotary_dim(double factor) const { return static_cast<int>(static_cast<double>(head_dim_) * factor); }
+  double exact_factor(long rd) const;
+  void read_base();
+  void read_layout();
+  void read_positions();
+
+  // hf_config_scaling.cpp
+  void select_scaling_dict();
+  void read_scaling();
+  void require_parameters();
+  void explain_defaults();
+
+  const json& doc_;
+  Reader r_;
+  const std::string& name_;
+  ModelConfig m_;
+  const json* cfg_ = nullptr;  // the object holding the model keys (the top level, or text_config)
+  std::string prefix_;         // its JSON path ("" or "text_config")
+  ScalingDict scaling_;
+  long head_dim_ = 0;
+  int d_ = 0;
+  std::optional<long> top_l0_;
+};
+
+}  // namespace rope::detail

@@ -1,0 +1,225 @@
+#include <algorithm>
+#include <fmt/format.h>
+#include <vector>
+
+#include "rope/core/error.hpp"
+#include "rope/models/hf_config.hpp"
+#include "rope/models/scaling_table.hpp"
+
+// The scaling block of a config.json as Hugging Face transformers reads it (modeling_rope_utils.py:
+// rope_config_validation, standardize_rope_params and the _validate_*_rope_parameters functions);
+// docs/scaling.md §2, §8 and "Reading a model's config".
+
+namespace rope::detail {
+
+namespace {
+
+/// Keys that only make sense inside a scaling dict (scaling_keys()); their presence without a type is an error.
+bool has_any_scaling_key(const json& dict) {
+  const auto& keys = scaling_keys();
+  return std::any_of(keys.begin(), keys.end(), [&dict](std::string_view k) { return Reader::find(dict, k) != nullptr; });
+}
+
+/// v5 per-layer-type form: {"full_attention": {...}, "sliding_attention": {...}}.
+bool is_per_layer_type(const json& dict) {
+  if (dict.empty()) return false;
+  if (Reader::find(dict, "rope_type") || Reader::find(dict, "type") || Reader::find(dict, "rope_theta") ||
+      has_any_scaling_key(dict)) {
+    return false;
+  }
+  return std::all_of(dict.begin(), dict.end(), [](const json& v) { return v.is_object(); });
+}
+
+}  // namespace
+
+void ConfigParser::select_scaling_dict() {
+  const json* v4 = r_.object(*cfg_, prefix_, "rope_scaling");
+  const json* v5 = r_.object(*cfg_, prefix_, "rope_parameters");
+  if (v4 && v4->empty()) v4 = nullptr;  // HF: `rope_scaling or rope_parameters`; {} is falsy
+  if (v5 && v5->empty()) v5 = nullptr;
+  if (v4 && v5) {
+    note("rope_scaling and rope_parameters are both given: rope_scaling is used, as HF v5 does "
+         "(rope_parameters = rope_scaling or rope_parameters)",
+         "同时给出了 rope_scaling 和 rope_parameters:与 HF v5 一样使用 rope_scaling"
+         "(rope_parameters = rope_scaling or rope_parameters)");
+  }
+  if (v4) {
+    scaling_ = {v4, child(prefix_, "rope_scaling")};
+  } else if (v5) {
+    scaling_ = {v5, child(prefix_, "rope_parameters")};
+  }
+  if (scaling_.dict && is_per_layer_type(*scaling_.dict)) {
+    const json& layers = *scaling_.dict;
+    std::vector<std::string> names;
+    for (auto it = layers.begin(); it != layers.end(); ++it) names.push_back(it.key());
+    std::string chosen;
+    if (layers.contains("full_attention")) {
+      chosen = "full_attention";
+    } else if (names.size() == 1) {
+      chosen = names.front();
+    } else {
+      r_.fail(scaling_.path, fmt::format("per-layer-type entries without full_attention (got {})", join(names)));
+    }
+    std::vector<std::string> others;
+    for (auto it = layers.begin(); it != layers.end(); ++it) {
+      if (it.key() == chosen) continue;
+      const std::string p = child(scaling_.path, it.key());
+      const auto type = r_.string(*it, p, "rope_type");
+      const auto theta = r_.number(*it, p, "rope_theta");
+      others.push_back(fmt::format("{}: rope_type {}{}", it.key(), type.value_or("default"),
+                                   theta ? ", rope_theta " + num(*theta) : ""));
+    }
+    note(fmt::format("{}: per-layer-type entries ({}); the {} entry is used{}", scaling_.path, join(names), chosen,
+                     others.empty() ? "" : "; other layers: " + join(others)),
+         fmt::format("{}:按层类型分别给出({});使用 {} 这一项{}", scaling_.path, join(names), chosen,
+                     others.empty() ? "" : ";其他层:" + join(others)));
+    scaling_.path = child(scaling_.path, chosen);
+    scaling_.dict = &layers[chosen];
+  }
+}
+
+void ConfigParser::read_scaling() {
+  RopeConfig& rope = m_.rope;
+  if (!scaling_.dict) {
+    origin("rope_type", "default", "no rope_scaling", "没有 rope_scaling");
+    return;
+  }
+  const json& s = *scaling_.dict;
+  const std::string& p = scaling_.path;
+  const auto rope_type = r_.string(s, p, "rope_type");
+  const auto legacy = r_.string(s, p, "type");
+  std::string type_path = child(p, rope_type ? "rope_type" : "type");
+  if (rope_type && legacy && *rope_type != *legacy) {
+    note(fmt::format("{}.type '{}' is ignored: rope_type '{}' wins (HF)", p, *legacy, *rope_type),
+         fmt::format("{}.type '{}' 被忽略:rope_type '{}' 优先(HF)", p, *legacy, *rope_type));
+  }
+  const auto text = rope_type ? rope_type : legacy;
+  if (!text) {
+    if (has_any_scaling_key(s)) r_.fail(p, "missing rope_type (or the legacy type)");
+    origin("rope_type", "default", p + " has no rope_type", p + " 中没有 rope_type");
+    return;
+  }
+  const auto type = find_scaling_name(*text);
+  if (!type) {
+    r_.fail(type_path, fmt::format("unknown type '{}' (known: {}; legacy {})", *text, scaling_method_names(),
+                                   scaling_alias_names()));
+  }
+  rope.type = type->type;
+  origin("rope_type", std::string(to_string(type->type)), type_path);
+  if (*text == "su") {
+    note(fmt::format("{}: 'su' is the legacy name of longrope", type_path), fmt::format("{}:'su' 是 longrope 的旧名", type_path));
+  }
+  if (*text == "ntk") {
+    note("rope_type ntk (static NTK-aware) is not a mainline HF type (scaling-methods.md §3)",
+         "rope_type ntk(静态 NTK-aware)不是 HF 主线中的类型(scaling-methods.md §3)");
+  }
+  if (type->note) note(type->note->en, type->note->zh);  // mrope: the same note as `--scaling mrope`
+  if (!rope_type) {
+    note(fmt::format("{}: legacy key 'type' read as rope_type", type_path),
+         fmt::format("{}:旧键 'type' 按 rope_type 读取", type_path));
+  }
+  if (rope.type == ScalingType::Default) return;
+
+  const auto set = [&](std::optional<double>& field, std::string_view key, std::optional<double> value) {
+    if (!value) return;
+    field = value;
+    origin(key, num(*value), child(p, key));
+  };
+  set(rope.factor, "factor", r_.positive(s, p, "factor"));
+  set(rope.beta_fast, "beta_fast", r_.non_negative(s, p, "beta_fast"));
+  set(rope.beta_slow, "beta_slow", r_.non_negative(s, p, "beta_slow"));
+  set(rope.mscale, "mscale", r_.non_negative(s, p, "mscale"));
+  set(rope.mscale_all_dim, "mscale_all_dim", r_.non_negative(s, p, "mscale_all_dim"));
+  set(rope.attention_factor, "attention_factor", r_.positive(s, p, "attention_factor"));
+  set(rope.low_freq_factor, "low_freq_factor", r_.positive(s, p, "low_freq_factor"));
+  set(rope.high_freq_factor, "high_freq_factor", r_.positive(s, p, "high_freq_factor"));
+  if (const auto t = r_.boolean(s, p, "truncate")) {
+    rope.truncate = t;
+    origin("truncate", *t ? "true" : "false", child(p, "truncate"));
+  }
+  if (const auto l0 = r_.count(s, p, "original_max_position_embeddings")) {
+    rope.original_max_position_embeddings = *l0;
+    origin("original_max_position_embeddings", std::to_string(*l0), child(p, "original_max_position_embeddings"));
+  } else if (top_l0_) {
+    rope.original_max_position_embeddings = *top_l0_;
+    origin("original_max_position_embeddings", std::to_string(*top_l0_),
+           child(prefix_, "original_max_position_embeddings"));
+    note(fmt::format("original_max_position_embeddings {} read from the top level (Phi-3 style), as HF v5's "
+                     "standardize_rope_params does",
+                     *top_l0_),
+         fmt::format("original_max_position_embeddings {} 从顶层读取(Phi-3 的写法),与 HF v5 的 standardize_rope_params 相同",
+                     *top_l0_));
+  }
+  const auto list = [&](std::vector<double>& field, std::string_view key) {
+    auto values = r_.factors(s, p, key);
+    if (!values) return;
+    const std::size_t want = static_cast<std::size_t>(d_ / 2);
+    if (values->size() != want) {
+      r_.fail(child(p, key), fmt::format("expected {} numbers, got {}", want, values->size()));
+    }
+    field = std::move(*values);
+    m_.origin.push_back({fmt::format("{}: {} numbers, {} … {} ({})", key, field.size(), num(field.front()), num(field.back()),
+                                     child(p, key)),
+                         fmt::format("{}: {} 个数,{} … {} ({})", key, field.size(), num(field.front()), num(field.back()),
+                                     child(p, key))});
+  };
+  list(rope.short_factor, "short_factor");
+  list(rope.long_factor, "long_factor");
+  require_parameters();
+  explain_defaults();
+}
+
+/// Parameters HF requires per type: the `required` keys of the method's row in scaling_table.cpp (docs/scaling.md §8).
+void ConfigParser::require_parameters() {
+  const RopeConfig& rope = m_.rope;
+  const std::string& p = scaling_.path;
+  for (std::string_view key : scaling_method(rope.type).required) {
+    if (!scaling_key_given(rope, key)) {
+      r_.fail(child(p, key), fmt::format("missing (required for rope_type {})", to_string(rope.type)));
+    }
+  }
+  if (rope.type == ScalingType::Llama3 && *rope.high_freq_factor <= *rope.low_freq_factor) {
+    r_.fail(child(p, "high_freq_factor"), fmt::format("must be greater than low_freq_factor {}, got {}",
+                                                      num(*rope.low_freq_factor), num(*rope.high_freq_factor)));
+  }
+}
+
+/// Notes for the HF defaults and conventions the scaling code will apply (docs/scaling.md §2, §3).
+void ConfigParser::explain_defaults() {
+  const RopeConfig& rope = m_.rope;
+  const bool uses_l0 = rope.type == ScalingType::Yarn || rope.type == ScalingType::LongRope;
+  if (uses_l0 && !rope.original_max_position_embeddings) {
+    if (rope.max_position_embeddings) {
+      note(fmt::format("original_max_position_embeddings not given: L0 = max_position_embeddings {} (HF)",
+                       *rope.max_position_embeddings),
+           fmt::format("未给出 original_max_position_embeddings:L0 = max_position_embeddings {}(HF)",
+                       *rope.max_position_embeddings));
+    } else {
+      note("original_max_position_embeddings and max_position_embeddings not given: L0 must come from the command line",
+           "original_max_position_embeddings 和 max_position_embeddings 都未给出:L0 必须由命令行给出");
+    }
+  }
+  if (uses_l0 && !rope.factor) {
+    const long l0 = rope.original_max_position_embeddings.value_or(rope.max_position_embeddings.value_or(0));
+    if (rope.max_position_embeddings && l0 > 0) {
+      const std::string f = num(static_cast<double>(*rope.max_position_embeddings) / static_cast<double>(l0));
+      note(fmt::format("factor not given: f = max_position_embeddings / original = {} / {} = {} (current HF)",
+                       *rope.max_position_embeddings, l0, f),
+           fmt::format("未给出 factor:f = max_position_embeddings / original = {} / {} = {}(当前 HF)",
+                       *rope.max_position_embeddings, l0, f));
+    } else {
+      note("factor not given: f = max_position_embeddings / original (current HF)",
+           "未给出 factor:f = max_position_embeddings / original(当前 HF)");
+    }
+  }
+  if (rope.type == ScalingType::Yarn) {
+    if (!rope.beta_fast) note("beta_fast not given: HF default 32", "未给出 beta_fast:HF 默认值 32");
+    if (!rope.beta_slow) note("beta_slow not given: HF default 1", "未给出 beta_slow:HF 默认值 1");
+    if (!rope.truncate) {
+      note("truncate not given: HF default true (round the ramp to whole pairs)",
+           "未给出 truncate:HF 默认值 true(过渡段取整到整对)");
+    }
+  }
+}
+
+}  // namespace rope::detail

@@ -1,0 +1,66 @@
+#include <cmath>
+#include <fmt/format.h>
+
+#include "rope/core/error.hpp"
+#include "rope/core/frequencies.hpp"
+#include "rope/models/scaling.hpp"
+#include "rope/models/scaling_detail.hpp"
+
+// Llama 3.1's bands as HF's _compute_llama3_parameters computes them: docs/scaling.md §4, (S11).
+
+namespace rope::detail {
+
+void llama3(const RopeConfig& c, const Common& k, RopeParameters& p) {
+  warn_unused(c, p);
+  // HF: all four keys are required (KeyError), no defaults.
+  const double f = require(c.factor, k.type, "factor");
+  const long L0 = require(c.original_max_position_embeddings, k.type, "original_max_position_embeddings");
+  const double lf = require(c.low_freq_factor, k.type, "low_freq_factor");
+  const double hf = require(c.high_freq_factor, k.type, "high_freq_factor");
+  check_positive(f, "factor");
+  // L0 / 0 is a ZeroDivisionError in HF; a negative one puts a boundary at a negative wavelength.
+  check_positive(lf, "llama3 low_freq_factor");
+  check_positive(hf, "llama3 high_freq_factor");
+  warn_small_factor(f, p);
+  if (hf <= lf) {
+    p.warnings.push_back({fmt::format("llama3 high_freq_factor {} <= low_freq_factor {} (HF warns: must be greater)", hf, lf),
+                          fmt::format("llama3 high_freq_factor {} <= low_freq_factor {}(HF 警告:前者必须更大)", hf, lf)});
+  }
+  if (c.max_position_embeddings && L0 >= *c.max_position_embeddings) {
+    p.warnings.push_back(
+        {fmt::format("llama3 original_max_position_embeddings {} >= max_position_embeddings {} (HF warns: must be less)", L0,
+                     *c.max_position_embeddings),
+         fmt::format("llama3 original_max_position_embeddings {} >= max_position_embeddings {}(HF 警告:前者必须更小)", L0,
+                     *c.max_position_embeddings)});
+  }
+  p.factor = f;
+  p.factor_rule = kExplicitFactor;
+  p.original_max_position = L0;
+
+  // (S11). HF's order: λ > L0/lf divides by f; otherwise λ < L0/hf keeps θ; the rest (both
+  // boundaries inclusive) blends.
+  const double low_wavelength = static_cast<double>(L0) / lf;
+  const double high_wavelength = static_cast<double>(L0) / hf;
+  const Eigen::VectorXd theta = frequencies(k.d, k.base);
+  p.inv_freq.resize(theta.size());
+  p.bands.resize(static_cast<std::size_t>(theta.size()));
+  for (Eigen::Index j = 0; j < theta.size(); ++j) {
+    const double lambda = kTwoPi / theta[j];
+    Band band;
+    if (lambda > low_wavelength) {
+      p.inv_freq[j] = theta[j] / f;
+      band = Band::Interpolated;
+    } else if (lambda < high_wavelength) {
+      p.inv_freq[j] = theta[j];
+      band = Band::Kept;
+    } else {
+      const double s = (static_cast<double>(L0) / lambda - lf) / (hf - lf);
+      p.inv_freq[j] = (1.0 - s) * theta[j] / f + s * theta[j];
+      band = Band::Ramped;
+    }
+    p.bands[static_cast<std::size_t>(j)] = band;
+  }
+  p.attention_rule = {"llama3 does not scale attention", "llama3 不缩放注意力"};
+}
+
+}  // namespace rope::detail

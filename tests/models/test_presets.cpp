@@ -1,0 +1,152 @@
+#include <filesystem>
+#include <fstream>
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <optional>
+#include <unistd.h>
+
+#include "models/config_test_util.hpp"
+#include "rope/core/error.hpp"
+#include "rope/models/model_config.hpp"
+
+// The presets of data/models/: rope/models/presets.cpp.
+
+namespace rope {
+namespace {
+
+namespace fs = std::filesystem;
+using ::testing::AllOf;
+using ::testing::Contains;
+using ::testing::HasSubstr;
+using ::testing::IsEmpty;
+using ::testing::Not;
+using ::testing::ThrowsMessage;
+using namespace config_test;
+
+// ---- Presets -----------------------------------------------------------------------------------------
+
+struct PresetRow {
+  const char* name;
+  int head_dim;
+  int rotary_dim;
+  double base;
+  ScalingType type;
+  std::optional<double> factor;
+  std::optional<long> original_max;
+  std::optional<long> max_positions;
+  Layout layout;
+};
+
+TEST(ModelConfig, EveryPresetLoadsWithTheValuesOfItsReadmeRow) {
+  // data/models/README.md: one row per preset, each number with the config copy it was read from.
+  const PresetRow rows[] = {
+      // Llama 2 7B: 4096/32 = 128; no rope_theta in its config.json → HF default 10000; M 4096.
+      {"llama-2-7b", 128, 128, 1e4, ScalingType::Default, {}, {}, 4096, Layout::Half},
+      // Llama 3 8B: 4096/32, rope_theta 500000, M 8192.
+      {"llama-3-8b", 128, 128, 5e5, ScalingType::Default, {}, {}, 8192, Layout::Half},
+      // Llama 3.1 8B: llama3 f=8, L0 8192, M 131072.
+      {"llama-3.1-8b", 128, 128, 5e5, ScalingType::Llama3, 8.0, 8192, 131072, Layout::Half},
+      // Llama 3.2 1B: head_dim 64, llama3 f=32, L0 8192.
+      {"llama-3.2-1b", 64, 64, 5e5, ScalingType::Llama3, 32.0, 8192, 131072, Layout::Half},
+      // Mistral 7B v0.1: 4096/32, rope_theta 10000, M 32768.
+      {"mistral-7b-v0.1", 128, 128, 1e4, ScalingType::Default, {}, {}, 32768, Layout::Half},
+      // Qwen2.5 7B base: 3584/28 = 128, rope_theta 1e6, M 131072.
+      {"qwen2.5-7b", 128, 128, 1e6, ScalingType::Default, {}, {}, 131072, Layout::Half},
+      // Qwen3 8B: head_dim 128, rope_theta 1e6, M 40960.
+      {"qwen3-8b", 128, 128, 1e6, ScalingType::Default, {}, {}, 40960, Layout::Half},
+      // Phi-3-mini-128k: 3072/32 = 96, longrope without factor, top-level L0 4096, M 131072.
+      {"phi-3-mini-128k", 96, 96, 1e4, ScalingType::LongRope, {}, 4096, 131072, Layout::Half},
+      // DeepSeek-V3: qk_rope_head_dim 64, yarn f=40, L0 4096, M 163840, interleaved (§8).
+      {"deepseek-v3", 64, 64, 1e4, ScalingType::Yarn, 40.0, 4096, 163840, Layout::Interleaved},
+      // gpt-oss-20b: head_dim 64, rope_theta 150000, yarn f=32, L0 4096, M 131072.
+      {"gpt-oss-20b", 64, 64, 1.5e5, ScalingType::Yarn, 32.0, 4096, 131072, Layout::Half},
+      // GPT-NeoX-20B: 6144/64 = 96, rotary_pct 0.25 → d = 24, rotary_emb_base 10000, M 2048.
+      {"gpt-neox-20b", 96, 24, 1e4, ScalingType::Default, {}, {}, 2048, Layout::Half},
+      // GPT-J 6B: n_embd 4096 / n_head 16 = 256, rotary_dim 64, no rope_theta → 10000, n_positions 2048.
+      {"gpt-j-6b", 256, 64, 1e4, ScalingType::Default, {}, {}, 2048, Layout::Interleaved},
+      // Gemma 3 4B (global layers): head_dim 256, rope_theta 1e6, linear f=8, M 131072.
+      {"gemma-3-4b", 256, 256, 1e6, ScalingType::Linear, 8.0, {}, 131072, Layout::Half},
+  };
+  ASSERT_EQ(list_presets().size(), std::size(rows));
+  for (const PresetRow& row : rows) {
+    SCOPED_TRACE(row.name);
+    const ModelConfig m = load_preset(row.name);
+    const RopeConfig& r = m.rope;
+    EXPECT_EQ(m.name, row.name);
+    EXPECT_EQ(r.head_dim, row.head_dim);
+    EXPECT_EQ(r.rotary_dim(), row.rotary_dim);
+    EXPECT_EQ(r.base, row.base);
+    EXPECT_EQ(r.type, row.type);
+    EXPECT_EQ(r.factor, row.factor);
+    EXPECT_EQ(r.original_max_position_embeddings, row.original_max);
+    EXPECT_EQ(r.max_position_embeddings, row.max_positions);
+    EXPECT_EQ(r.layout, row.layout);
+    EXPECT_THAT(english(m.origin), Not(IsEmpty()));
+  }
+}
+
+TEST(ModelConfig, PresetScalingParametersMatchTheirConfigs) {
+  // Llama 3.1 / 3.2 config.json: low_freq_factor 1, high_freq_factor 4 (data/models/README.md).
+  for (const char* name : {"llama-3.1-8b", "llama-3.2-1b"}) {
+    const RopeConfig r = load_preset(name).rope;
+    EXPECT_EQ(r.low_freq_factor, 1.0) << name;
+    EXPECT_EQ(r.high_freq_factor, 4.0) << name;
+  }
+  // DeepSeek-V3 config.json: beta_fast 32, beta_slow 1, mscale = mscale_all_dim = 1.0.
+  const RopeConfig ds = load_preset("deepseek-v3").rope;
+  EXPECT_EQ(ds.beta_fast, 32.0);
+  EXPECT_EQ(ds.beta_slow, 1.0);
+  EXPECT_EQ(ds.mscale, 1.0);
+  EXPECT_EQ(ds.mscale_all_dim, 1.0);
+  EXPECT_EQ(ds.truncate, std::nullopt);
+  // gpt-oss-20b config.json: beta 32/1, truncate false.
+  const RopeConfig oss = load_preset("gpt-oss-20b").rope;
+  EXPECT_EQ(oss.beta_fast, 32.0);
+  EXPECT_EQ(oss.beta_slow, 1.0);
+  EXPECT_EQ(oss.truncate, false);
+}
+
+TEST(ModelConfig, Phi3PresetHoldsItsRealFactorLists) {
+  // microsoft/Phi-3-mini-128k-instruct config.json (data/models/README.md): 48 numbers each;
+  // first and last entries as in the source (long 1.0700000524520874 … 64.76000213623047,
+  // short 1.1 … 3.049999999999997).
+  const ModelConfig m = load_preset("phi-3-mini-128k");
+  const RopeConfig& r = m.rope;
+  ASSERT_EQ(r.long_factor.size(), 48u);
+  ASSERT_EQ(r.short_factor.size(), 48u);
+  EXPECT_EQ(r.long_factor.front(), 1.0700000524520874);
+  EXPECT_EQ(r.long_factor[18], 37.279998779296875);
+  EXPECT_EQ(r.long_factor.back(), 64.76000213623047);
+  EXPECT_EQ(r.short_factor.front(), 1.1);
+  EXPECT_EQ(r.short_factor[8], 2.000000000000001);
+  EXPECT_EQ(r.short_factor.back(), 3.049999999999997);
+  // No factor in the config: f = M / L0 = 131072 / 4096 = 32 (docs/scaling.md).
+  EXPECT_THAT(english(m.notes), Contains(HasSubstr("f = max_position_embeddings / original = 131072 / 4096 = 32")));
+  EXPECT_THAT(english(m.notes), Contains(HasSubstr("read from the top level (Phi-3 style)")));
+}
+
+TEST(ModelConfig, ListPresetsGivesEveryPresetWithADescriptionInNameOrder) {
+  const std::vector<PresetInfo> presets = list_presets();
+  // data/models/ holds the 13 presets of data/models/README.md.
+  ASSERT_EQ(presets.size(), 13u);
+  for (std::size_t i = 0; i < presets.size(); ++i) {
+    EXPECT_THAT(presets[i].description, Not(IsEmpty())) << presets[i].name;
+    EXPECT_EQ(presets[i].description.find('\n'), std::string::npos) << presets[i].name;
+    if (i > 0) {
+      EXPECT_LT(presets[i - 1].name, presets[i].name);
+    }
+    EXPECT_NO_THROW(load_preset(presets[i].name));
+  }
+  EXPECT_EQ(presets.front().name, "deepseek-v3");
+  EXPECT_EQ(presets.back().name, "qwen3-8b");
+  EXPECT_THAT(presets[2].description, HasSubstr("GPT-J"));  // deepseek-v3, gemma-3-4b, gpt-j-6b, …
+}
+
+TEST(ModelConfig, UnknownPresetIsRefusedWithTheKnownNames) {
+  EXPECT_THAT([] { load_preset("llama-9"); },
+              ThrowsMessage<InvalidArgument>(AllOf(HasSubstr("unknown model preset 'llama-9'"),
+                                                   HasSubstr("llama-3.1-8b"), HasSubstr("qwen3-8b"))));
+}
+
+}  // namespace
+}  // namespace rope
