@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 #include <utility>
 
+#include "rope/core/constants.hpp"
 #include "rope/core/error.hpp"
 #include "rope/core/frequencies.hpp"
 
@@ -17,8 +18,6 @@
 
 namespace rope {
 namespace {
-
-constexpr double kTwoPi = 6.283185307179586476925286766559;
 
 constexpr std::array<std::pair<std::string_view, ScalingType>, 8> kTypeNames{{
     {"default", ScalingType::Default},
