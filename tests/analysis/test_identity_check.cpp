@@ -45,11 +45,11 @@ TEST(IdentityCheck, PassesIsReproducibleAndRoundsUpToBatches) {
   const RelativeCheck b = check_relative_position(theta, 1000, 4096, 3);
   const RelativeCheck c = check_relative_position(theta, 1000, 4096, 4);
   EXPECT_EQ(a.pairs, 1024);
-  EXPECT_TRUE(a.passed()) << a.max_rel_error << " > " << a.tolerance;
-  EXPECT_GT(a.max_rel_error, 0.0);
-  EXPECT_EQ(a.max_rel_error, b.max_rel_error);
-  EXPECT_NE(a.max_rel_error, c.max_rel_error);
-  EXPECT_DOUBLE_EQ(a.tolerance, relative_tolerance(machine_epsilon<double>(), 128, 2 * 4096.0));
+  EXPECT_TRUE(a.check.passed()) << a.check.relative_error() << " > " << a.check.tolerance;
+  EXPECT_GT(a.check.relative_error(), 0.0);
+  EXPECT_EQ(a.check.relative_error(), b.check.relative_error());
+  EXPECT_NE(a.check.relative_error(), c.check.relative_error());
+  EXPECT_DOUBLE_EQ(a.check.tolerance, relative_tolerance(machine_epsilon<double>(), 128, 2 * 4096.0));
 }
 
 TEST(IdentityCheck, DetectsAWrongRotation) {

@@ -194,7 +194,7 @@ TEST(Layouts, MixingLayoutsChangesTheScores) {
       const double sqrt_d = std::sqrt(static_cast<double>(d));
       EXPECT_GT(demo.mean_mixed_change, 0.25 * sqrt_d) << "d=" << d << " seed=" << seed;
       EXPECT_LT(demo.mean_mixed_change, 3.0 * sqrt_d) << "d=" << d << " seed=" << seed;
-      EXPECT_GT(demo.max_mixed_change, 1e6 * demo.identity_interleaved.tolerance * demo.identity_interleaved.scale);
+      EXPECT_GT(demo.max_mixed_change, 1e6 * demo.identity_interleaved.check.tolerance * demo.identity_interleaved.check.scale);
       EXPECT_EQ(demo.max_fixed_change, 0.0) << "d=" << d << " seed=" << seed;
       EXPECT_TRUE(demo.passed());
     }
@@ -291,9 +291,9 @@ TEST(Layouts, DemoIdentityChecksUseTheToleranceOfTheLargestPositions) {
   const LayoutsDemo demo = layouts_demo(s);
   for (const LayoutIdentityCheck* c : {&demo.identity_interleaved, &demo.identity_half}) {
     EXPECT_EQ(c->samples, 66);  // (m, n) and δ = 0 … 64
-    EXPECT_DOUBLE_EQ(c->scale, demo.q.norm() * demo.k.norm());
-    EXPECT_DOUBLE_EQ(c->tolerance, 8 * 2.220446049250313e-16 * (64 + 8000));
-    EXPECT_TRUE(c->passed());
+    EXPECT_DOUBLE_EQ(c->check.scale, demo.q.norm() * demo.k.norm());
+    EXPECT_DOUBLE_EQ(c->check.tolerance, 8 * 2.220446049250313e-16 * (64 + 8000));
+    EXPECT_TRUE(c->check.passed());
   }
   EXPECT_EQ(demo.identity_interleaved.layout, Layout::Interleaved);
   EXPECT_EQ(demo.identity_half.layout, Layout::Half);

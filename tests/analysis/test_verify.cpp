@@ -16,7 +16,7 @@ TEST(Verify, DefaultSuitePassesWithHeadlineErrorBelowOneBillionth) {
   const VerifyReport report = verify(VerifySettings{});
   ASSERT_EQ(report.identities.size(), 7u);
   for (const auto& r : report.identities) {
-    EXPECT_TRUE(r.passed()) << r.name << ": " << r.max_rel_error << " > " << r.tolerance;
+    EXPECT_TRUE(r.check.passed()) << r.name << ": " << r.check.relative_error() << " > " << r.check.tolerance;
     EXPECT_GT(r.samples, 0) << r.name;
   }
   EXPECT_TRUE(report.all_passed());
@@ -31,8 +31,8 @@ TEST(Verify, SinusoidalContrastFailsAsExpected) {
   // (M12): shifting both positions moves ⟨q + p_m, k + p_n⟩ by O(1), far above rounding.
   const VerifyReport report = verify(VerifySettings{});
   EXPECT_TRUE(report.contrast.expected_to_fail);
-  EXPECT_FALSE(report.contrast.passed());
-  EXPECT_GT(report.contrast.max_rel_error, 1e-3);
+  EXPECT_FALSE(report.contrast.check.passed());
+  EXPECT_GT(report.contrast.check.relative_error(), 1e-3);
 }
 
 TEST(Verify, PassesAcrossDimensionsBasesLayoutsAndLongPositions) {
@@ -46,7 +46,7 @@ TEST(Verify, PassesAcrossDimensionsBasesLayoutsAndLongPositions) {
         s.trials = 50;
         s.max_position = 131072;
         const VerifyReport report = verify(s);
-        for (const auto& r : report.identities) EXPECT_TRUE(r.passed()) << "d=" << d << " base=" << base << " " << r.name;
+        for (const auto& r : report.identities) EXPECT_TRUE(r.check.passed()) << "d=" << d << " base=" << base << " " << r.name;
       }
     }
   }
@@ -68,20 +68,20 @@ TEST(Verify, ToleranceGrowsWithPositions) {
   VerifySettings near, far;
   near.trials = far.trials = 5;
   far.max_position = 1e6;
-  EXPECT_GT(verify(far).identities[0].tolerance, 100 * verify(near).identities[0].tolerance);
+  EXPECT_GT(verify(far).identities[0].check.tolerance, 100 * verify(near).identities[0].check.tolerance);
 }
 
 TEST(Verify, ARowFailsWhenItsErrorExceedsItsTolerance) {
   IdentityResult r;
-  r.tolerance = 1e-12;
-  r.max_rel_error = 2e-12;
-  EXPECT_FALSE(r.passed());
+  r.check.tolerance = 1e-12;
+  r.check.difference = 2e-12;
+  EXPECT_FALSE(r.check.passed());
   VerifyReport report;
   report.identities = {IdentityResult{}, r};
   EXPECT_FALSE(report.all_passed());
   IdentityResult exact;  // tolerance 0: must agree exactly
-  exact.max_rel_error = 1e-300;
-  EXPECT_FALSE(exact.passed());
+  exact.check.difference = 1e-300;
+  EXPECT_FALSE(exact.check.passed());
 }
 
 TEST(Verify, DenseIdentitiesUseEveryDrawForSmallDimensions) {
@@ -127,7 +127,7 @@ TEST(VerifyDType, Float64IsTheDefaultBitForBit) {
   const VerifyReport b = verify(in(DType::F64, 4096, 200));
   for (std::size_t i = 0; i < a.identities.size(); ++i) {
     EXPECT_EQ(a.identities[i].max_abs_error, b.identities[i].max_abs_error);
-    EXPECT_EQ(a.identities[i].tolerance, b.identities[i].tolerance);
+    EXPECT_EQ(a.identities[i].check.tolerance, b.identities[i].check.tolerance);
   }
 }
 
@@ -145,7 +145,7 @@ TEST(VerifyDType, Float32PassesWithItsOwnTolerance) {
   const VerifyReport r = verify(in(DType::F32, 4096));
   EXPECT_TRUE(r.all_passed());
   // And the float32 errors are far above float64's tolerance: ε must be that of the type used.
-  EXPECT_GT(r.identities[0].max_rel_error, dtype_tolerance(DType::F64, 128, 8192) * 1e3);
+  EXPECT_GT(r.identities[0].check.relative_error(), dtype_tolerance(DType::F64, 128, 8192) * 1e3);
   EXPECT_FALSE(r.identities[0].capped);
 }
 
@@ -154,8 +154,8 @@ TEST(VerifyDType, TooSmallToleranceFails) {
   s.safety = 0.001;  // 8000× tighter than κ = 8: below what float32 rounding gives
   const VerifyReport r = verify(s);
   EXPECT_FALSE(r.all_passed());
-  EXPECT_FALSE(r.identities[0].passed());   // relative position
-  EXPECT_TRUE(r.identities[6].passed());    // layouts: exact in any type
+  EXPECT_FALSE(r.identities[0].check.passed());   // relative position
+  EXPECT_TRUE(r.identities[6].check.passed());    // layouts: exact in any type
 }
 
 TEST(VerifyDType, Bfloat16BreaksWherePositionsNoLongerFit) {
@@ -166,9 +166,9 @@ TEST(VerifyDType, Bfloat16BreaksWherePositionsNoLongerFit) {
   const VerifyReport r = verify(in(DType::BF16, 4096));
   EXPECT_FALSE(r.all_passed());
   EXPECT_TRUE(r.identities[0].capped);
-  EXPECT_FALSE(r.identities[0].passed());
-  EXPECT_GT(r.identities[0].max_rel_error, score_tolerance_cap(128));
-  EXPECT_TRUE(r.identities[6].passed());
+  EXPECT_FALSE(r.identities[0].check.passed());
+  EXPECT_GT(r.identities[0].check.relative_error(), score_tolerance_cap(128));
+  EXPECT_TRUE(r.identities[6].check.passed());
   // float16 as well, once positions pass 2048.
   EXPECT_FALSE(verify(in(DType::F16, 4096)).all_passed());
   EXPECT_TRUE(verify(in(DType::F16, 32)).all_passed());
@@ -178,7 +178,7 @@ TEST(VerifyDType, OverflowIsAFailureNotANan) {
   // float16 positions above 65519 are infinite: NaN scores must count as an infinite error.
   const VerifyReport r = verify(in(DType::F16, 100000, 20));
   EXPECT_FALSE(r.all_passed());
-  EXPECT_TRUE(std::isinf(r.identities[0].max_rel_error));
+  EXPECT_TRUE(std::isinf(r.identities[0].check.relative_error()));
 }
 
 }  // namespace

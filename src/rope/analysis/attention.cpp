@@ -293,7 +293,7 @@ ShiftReport shift_test(const Eigen::MatrixXd& q, const Eigen::MatrixXd& k, const
       const double change = std::abs(s1[j] - s0[j]);
       const double scale = q_norm[i] * k_norm[j] / root_d;
       r.max_abs_change = std::max(r.max_abs_change, change);
-      if (change > 0) r.max_rel_change = std::max(r.max_rel_change, scale > 0 ? change / scale : INFINITY);
+      if (change > 0) r.check.difference = std::max(r.check.difference, scale > 0 ? change / scale : INFINITY);
       const double budget = std::abs(positions[i]) + std::abs(positions[j]) + std::abs(moved[i]) + std::abs(moved[j]);
       r.position_budget = std::max(r.position_budget, budget);
     }
@@ -301,7 +301,7 @@ ShiftReport shift_test(const Eigen::MatrixXd& q, const Eigen::MatrixXd& k, const
     const Eigen::VectorXd a1 = softmax(s1, keys);
     r.max_weight_change = std::max(r.max_weight_change, (a1 - a0).cwiseAbs().maxCoeff());
   }
-  r.tolerance = relative_tolerance(machine_epsilon<double>(), d, r.position_budget);
+  r.check.tolerance = relative_tolerance(machine_epsilon<double>(), d, r.position_budget);
   return r;
 }
 

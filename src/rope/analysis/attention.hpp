@@ -22,6 +22,7 @@
 #include <cstdint>
 #include <string_view>
 
+#include "rope/core/tolerance.hpp"
 #include "rope/core/types.hpp"
 
 namespace rope {
@@ -112,11 +113,12 @@ Eigen::MatrixXd attention_weights(const Eigen::MatrixXd& q, const Eigen::MatrixX
 struct ShiftReport {
   double shift = 0.0;
   double max_abs_change = 0.0;     ///< max |Δ s_ij|
-  double max_rel_change = 0.0;     ///< max |Δ s_ij| / S_ij
   double max_weight_change = 0.0;  ///< max |Δ A_ij|
   double position_budget = 0.0;    ///< the largest M of a compared entry
-  double tolerance = 0.0;          ///< κ·ε·(d + M) at that M, a bound on |Δ|/S
-  bool within_rounding() const { return max_rel_change <= tolerance; }
+  /// Normalised, as each entry has its own S_ij (tolerance.hpp): difference = max |Δ s_ij| / S_ij (+inf
+  /// for a change where S_ij = 0), scale = 1, tolerance = κ·ε·(d + M) at that M, a bound on |Δ|/S.
+  /// check.passed(): the change is within rounding.
+  Check check;
 };
 /// The work is done a block of query rows at a time: memory O(tokens·(d + 256)), not O(tokens²).
 ShiftReport shift_test(const Eigen::MatrixXd& q, const Eigen::MatrixXd& k, const Eigen::VectorXd& positions,

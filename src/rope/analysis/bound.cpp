@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "rope/io/csv.hpp"
+#include "rope/core/constants.hpp"
 #include "rope/core/error.hpp"
 #include "rope/core/frequencies.hpp"
 #include "rope/core/types.hpp"
@@ -18,8 +19,6 @@
 namespace rope {
 
 namespace {
-
-constexpr double kPi = 3.141592653589793238462643383279502884;
 
 /// K: consecutive m per block of (C3) and (C4). Small blocks make the lower bound (C4) tight (few
 /// pairs sweep a half turn in 31 steps), large ones make the product (C3) efficient; 32 measured best.

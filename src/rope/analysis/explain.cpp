@@ -41,7 +41,7 @@ Check make_check(double difference, double scale, int d, double angles) {
   Check c;
   c.difference = difference;
   c.scale = scale;
-  c.tolerance = relative_tolerance(machine_epsilon<double>(), d, angles) * scale;
+  c.tolerance = relative_tolerance(machine_epsilon<double>(), d, angles);
   return c;
 }
 

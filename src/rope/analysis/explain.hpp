@@ -23,6 +23,8 @@
 #include <complex>
 #include <vector>
 
+#include "rope/core/constants.hpp"
+#include "rope/core/tolerance.hpp"
 #include "rope/core/types.hpp"
 
 namespace rope::explain {
@@ -35,7 +37,7 @@ inline constexpr double kMaxPosition = 1e7;
 /// Largest |component| of q and k.
 inline constexpr double kMaxComponent = 1e6;
 /// Largest θ: one turn per position. Beyond it every angle wraps within a single step.
-inline constexpr double kMaxTheta = 6.283185307179586;
+inline constexpr double kMaxTheta = kTwoPi;
 
 /// The walkthrough's inputs. The defaults are the ones `rope explain` documents.
 struct Setup {
@@ -54,13 +56,10 @@ struct Setup {
 /// d even in 2 … kMaxDim; base finite and > 1.
 void check_setup(const Setup& setup);
 
-/// One comparison of two sides.
-struct Check {
-  double difference = 0.0;  ///< |Δ|: the largest absolute difference between the two sides
-  double scale = 1.0;       ///< S of (M13)
-  double tolerance = 0.0;   ///< κ·ε·(d + A)·S, absolute
-  bool passed() const { return difference <= tolerance; }
-};
+/// Each step compares its two sides in the one Check of rope/core/tolerance.hpp: difference = |Δ|, the
+/// largest absolute difference between the two sides; scale = S; tolerance = κ·ε·(d + A), on |Δ|/S, so
+/// the bound on |Δ| is tolerance·scale. (A name in this namespace too, explain::Check, not a new type.)
+using rope::Check;
 
 /// Step 1 for one vector: (a, b) ↦ z = a + ib, its modulus and argument, and back.
 struct ComplexView {

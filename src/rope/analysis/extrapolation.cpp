@@ -5,15 +5,13 @@
 #include <string_view>
 
 #include "rope/io/csv.hpp"
+#include "rope/core/constants.hpp"
 #include "rope/core/error.hpp"
 #include "rope/core/types.hpp"
 
 namespace rope {
 
 namespace {
-
-constexpr double kTwoPi = 6.283185307179586476925286766559;
-constexpr double kPi = kTwoPi / 2;
 
 void check_length(double T, std::string_view what) {
   if (!(T > kTwoPi && T <= kMaxExtrapolationLength)) {

@@ -126,8 +126,8 @@ RelativeCheck check_relative_position(const Eigen::VectorXd& theta, long pairs, 
   }
   RelativeCheck r;
   r.pairs = batches * kCheckBatch;
-  r.max_rel_error = worst;
-  r.tolerance = relative_tolerance(machine_epsilon<double>(), d, 2.0 * static_cast<double>(max_position));
+  r.check.difference = worst;
+  r.check.tolerance = relative_tolerance(machine_epsilon<double>(), d, 2.0 * static_cast<double>(max_position));
   return r;
 }
 

@@ -17,6 +17,7 @@
 
 #include "rope/core/random_lanes.hpp"
 #include "rope/core/tensor_apply.hpp"
+#include "rope/core/tolerance.hpp"
 
 namespace rope {
 
@@ -44,9 +45,9 @@ void relative_position_sides(const CosSinTable<double>& table, const PairBatch& 
 
 struct RelativeCheck {
   long pairs = 0;
-  double max_rel_error = 0.0;  ///< max |lhs − rhs| / (‖q‖‖k‖)
-  double tolerance = 0.0;      ///< (M13) with position budget 2·max_position, as `rope verify`
-  bool passed() const { return max_rel_error <= tolerance; }
+  /// Normalised, as each pair has its own S = ‖q‖‖k‖ (tolerance.hpp): difference = max |lhs − rhs|/S
+  /// over the pairs, scale = 1, tolerance = (M13) with position budget 2·max_position, as `rope verify`.
+  Check check;
 };
 
 /// `pairs` checks (rounded up to whole batches) with dimension 2·theta.size(); OpenMP over batches.

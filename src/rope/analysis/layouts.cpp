@@ -50,13 +50,13 @@ class IdentityRow {
   explicit IdentityRow(Layout layout) { check_.layout = layout; }
   void add(double lhs, double rhs, double budget) {
     ++check_.samples;
-    check_.max_abs_error = std::max(check_.max_abs_error, std::abs(lhs - rhs));
+    check_.check.difference = std::max(check_.check.difference, std::abs(lhs - rhs));
     budget_ = std::max(budget_, budget);
   }
   LayoutIdentityCheck result(int d, double scale) const {
     LayoutIdentityCheck c = check_;
-    c.scale = scale;
-    c.tolerance = relative_tolerance(machine_epsilon<double>(), d, budget_);  // (M13)
+    c.check.scale = scale;
+    c.check.tolerance = relative_tolerance(machine_epsilon<double>(), d, budget_);  // (M13)
     return c;
   }
 
@@ -109,8 +109,8 @@ LayoutScores layout_scores(const Eigen::VectorXd& theta, const Eigen::VectorXd& 
 }
 
 bool LayoutsDemo::passed() const {
-  return max_fixed_change == 0.0 && conjugation_error == 0.0 && identity_interleaved.passed() &&
-         identity_half.passed();
+  return max_fixed_change == 0.0 && conjugation_error == 0.0 && identity_interleaved.check.passed() &&
+         identity_half.check.passed();
 }
 
 LayoutsDemo layouts_demo(const LayoutsSettings& s) {

@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "rope/core/random.hpp"
+#include "rope/core/tolerance.hpp"
 #include "rope/core/types.hpp"
 
 namespace rope {
@@ -78,11 +79,9 @@ LayoutScores layout_scores(const Eigen::VectorXd& theta, const Eigen::VectorXd& 
 struct LayoutIdentityCheck {
   Layout layout = Layout::Interleaved;
   long samples = 0;
-  double max_abs_error = 0.0;  ///< max |Δ|
-  double scale = 0.0;          ///< S = ‖q‖‖k‖
-  /// Bound on |Δ|/S: κ·ε·(d + M), M = the largest |m| + |n| + |n − m| of the samples (M13).
-  double tolerance = 0.0;
-  bool passed() const { return max_abs_error <= tolerance * scale; }
+  /// difference = max |Δ| over the samples, scale = S = ‖q‖‖k‖ (the same q, k in every sample), and
+  /// tolerance = κ·ε·(d + M) on |Δ|/S, M = the largest |m| + |n| + |n − m| of the samples (M13).
+  Check check;
 };
 
 struct LayoutsDemo {

@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "rope/core/apply.hpp"
+#include "rope/core/constants.hpp"
 #include "rope/io/csv.hpp"
 #include "rope/core/error.hpp"
 #include "rope/core/frequencies.hpp"
@@ -71,8 +72,6 @@ void check_precision_settings(const PrecisionSettings& s) {
 
 namespace {
 
-constexpr long double kPi = 3.141592653589793238462643383279502884L;
-
 /// θ_i = base^(−2i/d) in long double: the reference frequencies (P7).
 Vector<long double> reference_theta(int d, double base) {
   Vector<long double> theta(d / 2);
@@ -86,7 +85,7 @@ Vector<long double> reference_theta(int d, double base) {
 double angle_error(double computed, long double exact) {
   if (!std::isfinite(computed)) return std::numeric_limits<double>::infinity();
   long double e = static_cast<long double>(computed) - exact;
-  if (std::fabs(e) > kPi) e = std::remainder(e, 2 * kPi);
+  if (std::fabs(e) > pi_v<long double>) e = std::remainder(e, 2 * pi_v<long double>);
   return static_cast<double>(std::fabs(e));
 }
 

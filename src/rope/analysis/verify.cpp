@@ -45,7 +45,7 @@ class Row {
     result_.formula = std::move(formula.en);
     result_.formula_zh = std::move(formula.zh);
     result_.equation = std::move(equation);
-    result_.tolerance = std::min(tolerance, cap);  // (P11)
+    result_.check.tolerance = std::min(tolerance, cap);  // (P11)
     result_.capped = tolerance > cap;
   }
   /// One sample: |Δ| and the scale S it is measured against.
@@ -53,7 +53,7 @@ class Row {
     ++result_.samples;
     if (!(abs_error <= std::numeric_limits<double>::max())) abs_error = std::numeric_limits<double>::infinity();  // NaN, overflow
     result_.max_abs_error = std::max(result_.max_abs_error, abs_error);
-    result_.max_rel_error = std::max(result_.max_rel_error, abs_error / scale);
+    result_.check.difference = std::max(result_.check.difference, abs_error / scale);  // normalised: scale 1
   }
   IdentityResult result() const { return result_; }
 
@@ -73,7 +73,7 @@ long dense_samples(int d, long trials) {
 
 bool VerifyReport::all_passed() const {
   return std::all_of(identities.begin(), identities.end(),
-                     [](const IdentityResult& r) { return r.passed(); });
+                     [](const IdentityResult& r) { return r.check.passed(); });
 }
 
 namespace {

@@ -2,7 +2,7 @@
 /// The identity suite of `rope verify` and of the tests (docs/math.md (M7)–(M10), (M12), (M13)).
 /// Draws q, k standard normal and integer positions, evaluates both sides of each identity and
 /// reports the worst error against the tolerance of tolerance.hpp. A failed identity is data
-/// (IdentityResult::passed), not an exception.
+/// (IdentityResult::check), not an exception.
 #pragma once
 
 #include <Eigen/Core>
@@ -13,7 +13,9 @@
 
 #include "rope/core/dtype.hpp"
 #include "rope/core/message.hpp"
+#include "rope/core/constants.hpp"
 #include "rope/core/random.hpp"
+#include "rope/core/tolerance.hpp"
 #include "rope/core/types.hpp"
 
 namespace rope {
@@ -39,7 +41,7 @@ struct VerifySettings {
   /// for float16 and bfloat16 and in the type otherwise, and are rounded to the type.
   DType dtype = DType::F64;
   /// κ of the tolerance (M13), (P10); smaller only to show that a too-tight tolerance fails.
-  double safety = 8.0;
+  double safety = kToleranceSafety;
 };
 
 /// The tolerance on |Δ|/S for d summed terms and a position budget M in `dtype`              (P10)
@@ -47,7 +49,7 @@ struct VerifySettings {
 ///     κ·(ε_acc·d + ε·M),   ε the epsilon of dtype, ε_acc that of the accumulation type
 ///
 /// which is κ·ε·(d + M), (M13), for float64 and float32.
-double dtype_tolerance(DType dtype, int d, double position_budget, double safety = 8.0);
+double dtype_tolerance(DType dtype, int d, double position_budget, double safety = kToleranceSafety);
 
 /// The cap on a tolerance: the typical size of the compared quantity relative to S (P11). An error
 /// as large as the quantity itself means the type keeps no correct digit, whatever the model allows.
@@ -64,11 +66,12 @@ struct IdentityResult {
   std::string equation;  ///< where docs/math.md derives it, e.g. "(M8)"
   long samples = 0;
   double max_abs_error = 0.0;  ///< max |Δ| over the samples
-  double max_rel_error = 0.0;  ///< max |Δ|/S, S the scale of the compared quantity (M13)
-  double tolerance = 0.0;      ///< bound on |Δ|/S (M13); 0 means the sides must agree exactly
+  /// Normalised, as each sample has its own S (tolerance.hpp): difference = max |Δ|/S over the samples,
+  /// S the scale of the compared quantity (M13), scale = 1, tolerance = the bound on |Δ|/S (M13), (P10),
+  /// (P11); a tolerance of 0 means the sides must agree exactly. check.passed() decides the row.
+  Check check;
   bool expected_to_fail = false;  ///< a contrast row: it shows what RoPE avoids
   bool capped = false;          ///< the model's tolerance exceeded the cap (P11) and was replaced by it
-  bool passed() const { return max_rel_error <= tolerance; }
 };
 
 struct VerifyReport {

@@ -1,7 +1,7 @@
 /// @file
 /// The library's exceptions. Every message states the rule that was broken and the offending value
 /// (and, for I/O, the path and the system's reason), so the CLI can print it as one line.
-/// A failed identity in verify is data (IdentityResult::passed), never an exception.
+/// A failed identity in verify is data (IdentityResult::check), never an exception.
 #pragma once
 
 #include <stdexcept>

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "rope/core/constants.hpp"
 #include "rope/core/error.hpp"
 
 namespace rope {
@@ -20,7 +21,6 @@ Eigen::VectorXd frequencies(int d, double base) {
 }
 
 Eigen::VectorXd wavelengths(const Eigen::VectorXd& theta) {
-  constexpr double kTwoPi = 6.283185307179586476925286766559;
   return (kTwoPi / theta.array()).matrix();  // (M2)
 }
 

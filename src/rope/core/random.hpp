@@ -8,6 +8,8 @@
 #include <cmath>
 #include <cstdint>
 
+#include "rope/core/constants.hpp"
+
 namespace rope {
 
 /// Seed used when the user gives none, so that the default output is reproducible.
@@ -62,7 +64,6 @@ class Random {
       has_spare_ = false;
       return spare_;
     }
-    constexpr double kTwoPi = 6.283185307179586476925286766559;
     const double u1 = 1.0 - uniform();  // (0, 1]: log is finite
     const double u2 = uniform();
     const double r = std::sqrt(-2.0 * std::log(u1));

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "rope/core/constants.hpp"
 #include "rope/core/simd.hpp"
 
 namespace rope {
@@ -25,7 +26,6 @@ inline std::uint64_t double_to_bits(double d) {
 constexpr double kLn2Hi = 6.93147180369123816490e-01;  // ln 2 split so that e·kLn2Hi is exact
 constexpr double kLn2Lo = 1.90821492927058770002e-10;
 constexpr double kSqrt2 = 1.41421356237309504880;
-constexpr double kTwoPi = 6.283185307179586476925286766559;
 
 inline double log_inline(double x) {
   const std::uint64_t bits = double_to_bits(x);

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <utility>
 
+#include "rope/core/constants.hpp"
 #include "rope/core/error.hpp"
 #include "rope/core/frequencies.hpp"
 #include "rope/models/scaling_detail.hpp"

@@ -14,13 +14,12 @@
 #include <string_view>
 #include <utility>
 
+#include "rope/core/constants.hpp"
 #include "rope/core/error.hpp"
 #include "rope/core/message.hpp"
 #include "rope/models/scaling.hpp"
 
 namespace rope::detail {
-
-inline constexpr double kTwoPi = 6.283185307179586476925286766559;
 
 void check_finite(double value, std::string_view name);
 void check_positive(double value, std::string_view name);

@@ -68,8 +68,8 @@ int run_apply(const ApplyOptions& opt, std::ostream& out) {
   const double diff = std::max((by_matrix - by_elementwise).cwiseAbs().maxCoeff(),
                                (by_complex - by_elementwise).cwiseAbs().maxCoeff());
   const double scale = std::max(x.norm(), 1e-300);
-  const double tol = relative_tolerance(machine_epsilon<double>(), d, std::abs(m));
-  const bool agree = diff / scale <= tol;
+  const Check check{diff, scale, relative_tolerance(machine_epsilon<double>(), d, std::abs(m))};
+  const bool agree = check.passed();
 
   if (!opt.csv.empty()) {
     Eigen::VectorXd channel(d);
@@ -94,7 +94,7 @@ int run_apply(const ApplyOptions& opt, std::ostream& out) {
     out << fmt::format("{:<14}x ⊙ cos(mΘ) + rot(x) ⊙ sin(mΘ) = {}\n", t("element-wise", "逐元素"), join(by_elementwise));
     out << fmt::format("{:<14}(x_a + i·x_b)·e^(i·m·θ_i) = {}\n", t("complex", "复数"), join(by_complex));
     out << t.format("\nmax |difference| between the three forms = {:.3g}  (tolerance κ·ε·(d + |m|)·‖x‖ = {:.3g}, (M13)): {}\n",
-                    "\n三种算法之间的最大 |差| = {:.3g}  (容差 κ·ε·(d + |m|)·‖x‖ = {:.3g},(M13)):{}\n", diff, tol * scale,
+                    "\n三种算法之间的最大 |差| = {:.3g}  (容差 κ·ε·(d + |m|)·‖x‖ = {:.3g},(M13)):{}\n", diff, check.tolerance * check.scale,
                     agree ? t("they agree", "结果一致") : t("THEY DISAGREE", "结果不一致"));
   }
   return agree ? kOk : kVerifyFailed;

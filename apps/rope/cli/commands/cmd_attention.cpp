@@ -13,6 +13,7 @@
 #include "rope/analysis/alibi.hpp"
 #include "rope/analysis/attention.hpp"
 #include "rope/io/csv.hpp"
+#include "rope/core/constants.hpp"
 #include "rope/core/error.hpp"
 #include "rope/core/random.hpp"
 
@@ -207,12 +208,12 @@ ShiftRow judge(Encoding e, const ShiftReport& r, const Text& t) {
   const std::string bug = t("CHANGED (a bug)", "改变了(这是错误)");
   switch (e) {
     case Encoding::Rope:
-      return {e, r, r.within_rounding(),
-              r.within_rounding() ? t("invariant: rounding only, within the tolerance", "不变:只有舍入误差,在容差之内")
+      return {e, r, r.check.passed(),
+              r.check.passed() ? t("invariant: rounding only, within the tolerance", "不变:只有舍入误差,在容差之内")
                                   : t("CHANGED beyond rounding (a bug)", "改变超出舍入误差(这是错误)")};
     case Encoding::Sinusoidal:
       return {e, r, true,
-              r.within_rounding() ? t("unchanged for these q, k", "对这些 q、k 没有改变") : t("changed: leaks absolute position", "改变了:泄露绝对位置")};
+              r.check.passed() ? t("unchanged for these q, k", "对这些 q、k 没有改变") : t("changed: leaks absolute position", "改变了:泄露绝对位置")};
     case Encoding::Alibi:
       return {e, r, r.max_abs_change == 0.0, r.max_abs_change == 0.0 ? t("invariant: exactly", "不变:精确相等") : bug};
     default:
@@ -225,15 +226,16 @@ void print_shift_table(std::ostream& out, const AttentionOptions& opt, const std
   out << t.format("shift test: every position moves by C = {} (positions 0 … {} → {} … {}), same q_i and k_j\n",
                   "平移检验:每个位置都移动 C = {}(位置 0 … {} → {} … {}),q_i 和 k_j 不变\n", opt.shift, opt.tokens - 1, opt.shift,
                   opt.shift + opt.tokens - 1);
-  out << t("  |Δ|/S with S = ‖q_i‖‖k_j‖/√d; tolerance 8·ε·(d + M) on it, M = |i| + |j| + |i + C| + |j + C| (M13)\n\n",
-           "  |Δ|/S,其中 S = ‖q_i‖‖k_j‖/√d;它的容差为 8·ε·(d + M),M = |i| + |j| + |i + C| + |j + C| (M13)\n\n");
+  out << t.format("  |Δ|/S with S = ‖q_i‖‖k_j‖/√d; tolerance {:g}·ε·(d + M) on it, M = |i| + |j| + |i + C| + |j + C| (M13)\n\n",
+                  "  |Δ|/S,其中 S = ‖q_i‖‖k_j‖/√d;它的容差为 {:g}·ε·(d + M),M = |i| + |j| + |i + C| + |j + C| (M13)\n\n",
+                  kToleranceSafety);
   out << fmt::format("  {:<11}  {:>12}  {:>10}  {:>10}  {:>12}  {}\n", t("encoding", "编码"), "max |Δ s_ij|", "max |Δ|/S",
                      t("tolerance", "容差"), "max |Δ A_ij|", t("result", "结果"));
   for (const ShiftRow& row : rows) {
     const ShiftReport& r = row.report;
     const bool exact = row.encoding == Encoding::Alibi || row.encoding == Encoding::None;
     out << fmt::format("  {:<11}  {:>12}  {:>10}  {:>10}  {:>12}  {}\n", to_string(row.encoding), sci(r.max_abs_change),
-                       sci(r.max_rel_change), exact ? t("0 (exact)", "0(精确)") : sci(r.tolerance), sci(r.max_weight_change),
+                       sci(r.check.relative_error()), exact ? t("0 (exact)", "0(精确)") : sci(r.check.tolerance), sci(r.max_weight_change),
                        row.verdict);
   }
   out << '\n';

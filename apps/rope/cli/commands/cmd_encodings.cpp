@@ -11,6 +11,7 @@
 #include "rope/analysis/attention.hpp"
 #include "rope/io/csv.hpp"
 #include "rope/analysis/decay.hpp"
+#include "rope/core/constants.hpp"
 #include "rope/core/error.hpp"
 #include "rope/core/frequencies.hpp"
 #include "rope/core/random.hpp"
@@ -118,7 +119,7 @@ int run_encodings(const EncodingsOptions& opt, std::ostream& out) {
     shifts.push_back(shift_test(qk.q, qk.k, positions, static_cast<double>(opt.shift), s));
   }
   const ShiftReport& rope_shift = shifts.back();
-  const bool rope_ok = rope_shift.within_rounding();
+  const bool rope_ok = rope_shift.check.passed();
   const bool exact_ok = shifts[2].max_abs_change == 0.0 && shifts[3].max_abs_change == 0.0;
 
   const auto name = [&](Encoding e) { return name_of(e, t); };
@@ -168,8 +169,9 @@ int run_encodings(const EncodingsOptions& opt, std::ostream& out) {
   for (std::size_t c = 0; c < std::size(kColumns); ++c) {
     std::string verdict = why[c];
     if (kColumns[c] == Encoding::Rope) {
-      verdict = t.format("{}: rounding, |Δ|/S = {} <= 8·ε·(d + M) = {} (M8), (M13)", "{}:舍入误差,|Δ|/S = {} <= 8·ε·(d + M) = {} (M8), (M13)",
-                         rope_ok ? t("yes", "是") : t("NO", "否"), sci(rope_shift.max_rel_change), sci(rope_shift.tolerance));
+      verdict = t.format("{}: rounding, |Δ|/S = {} <= {:g}·ε·(d + M) = {} (M8), (M13)", "{}:舍入误差,|Δ|/S = {} <= {:g}·ε·(d + M) = {} (M8), (M13)",
+                         rope_ok ? t("yes", "是") : t("NO", "否"), sci(rope_shift.check.relative_error()), kToleranceSafety,
+                         sci(rope_shift.check.tolerance));
     }
     out << fmt::format("     {:<11} {:>9}  {}\n", name(kColumns[c]), sci(shifts[c].max_abs_change), verdict);
   }

@@ -16,6 +16,7 @@
 #include "rope/cli/options.hpp"
 #include "rope/io/csv.hpp"
 #include "rope/core/error.hpp"
+#include "rope/core/constants.hpp"
 #include "rope/analysis/explain.hpp"
 #include "rope/core/frequencies.hpp"
 #include "rope/core/parse.hpp"
@@ -71,8 +72,8 @@ std::string vec(const Eigen::VectorXd& v, bool exact = false) {
 
 std::string verdict(const explain::Check& c) {
   const std::string diff = c.difference == 0.0 ? "0" : fmt::format("{:.1e}", c.difference);
-  return c.passed() ? fmt::format("|Δ| = {} ≤ {:.1e} ✓", diff, c.tolerance)
-                    : fmt::format("|Δ| = {} > {:.1e} ✗", diff, c.tolerance);
+  return c.passed() ? fmt::format("|Δ| = {} ≤ {:.1e} ✓", diff, c.tolerance * c.scale)
+                    : fmt::format("|Δ| = {} > {:.1e} ✗", diff, c.tolerance * c.scale);
 }
 
 /// Columns a terminal gives the text: 2 for CJK characters, 0 for combining marks, else 1.
@@ -340,8 +341,6 @@ class Printer {
 // ---------------------------------------------------------------------------------------------
 // The figure: q, k, R(Mθ)q and R(Nθ)k as arrows from the origin, the arcs of the angles Mθ and Nθ,
 // and the angle between the rotated vectors, which decides the score.
-
-constexpr double kTwoPi = 6.283185307179586;
 
 Eigen::Vector2d unit(double angle) { return {std::cos(angle), std::sin(angle)}; }
 

@@ -9,6 +9,7 @@
 #include "rope/cli/commands.hpp"
 #include "rope/cli/exit_codes.hpp"
 #include "rope/cli/figure_options.hpp"
+#include "rope/core/constants.hpp"
 #include "rope/core/error.hpp"
 #include "rope/cli/options.hpp"
 #include "rope/cli/output.hpp"
@@ -92,7 +93,7 @@ int run_scaled_frequencies(const FrequenciesOptions& opt, const ResolvedRope& rr
   // A zero frequency (proportional's unrotated pairs) has no wavelength: written as inf.
   Eigen::VectorXd lambda_scaled(half), ratio(half);
   for (Eigen::Index i = 0; i < half; ++i) {
-    lambda_scaled[i] = scaled[i] > 0 ? 2 * M_PI / scaled[i] : HUGE_VAL;
+    lambda_scaled[i] = scaled[i] > 0 ? kTwoPi / scaled[i] : HUGE_VAL;
     ratio[i] = scaled[i] / original[i];
   }
   const Text t = opt.figure.tr();

@@ -9,6 +9,7 @@
 #include "rope/cli/exit_codes.hpp"
 #include "rope/cli/options.hpp"
 #include "rope/io/csv.hpp"
+#include "rope/core/constants.hpp"
 #include "rope/core/error.hpp"
 #include "rope/core/frequencies.hpp"
 #include "rope/cli/scaling_options.hpp"
@@ -35,7 +36,7 @@ struct ContextFact {
 
 Eigen::VectorXd safe_wavelengths(const Eigen::VectorXd& theta) {
   Eigen::VectorXd l(theta.size());
-  for (Eigen::Index i = 0; i < theta.size(); ++i) l[i] = theta[i] > 0 ? 2 * M_PI / theta[i] : HUGE_VAL;
+  for (Eigen::Index i = 0; i < theta.size(); ++i) l[i] = theta[i] > 0 ? kTwoPi / theta[i] : HUGE_VAL;
   return l;
 }
 

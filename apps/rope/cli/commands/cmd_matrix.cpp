@@ -99,7 +99,7 @@ int run_matrix(const MatrixOptions& given, std::ostream& out) {
                                 rotation_matrix<double>(theta, n, opt.layout);
     const Eigen::MatrixXd rhs = rotation_matrix<double>(theta, n - m, opt.layout);
     const double diff = (lhs - rhs).cwiseAbs().maxCoeff();
-    const double tol = relative_tolerance(machine_epsilon<double>(), opt.dim, 2 * (std::abs(m) + std::abs(n)));
+    const Check check{diff, 1.0, relative_tolerance(machine_epsilon<double>(), opt.dim, 2 * (std::abs(m) + std::abs(n)))};
     const std::vector<std::string> left = format_rows(lhs, opt.digits);
     const std::vector<std::string> right = format_rows(rhs, opt.digits);
     const std::string m_text = format_number(m);
@@ -112,9 +112,9 @@ int run_matrix(const MatrixOptions& given, std::ostream& out) {
     out << fmt::format("{:<{}}   |   {}\n", left_title, left[0].size(), right_title);
     for (std::size_t i = 0; i < left.size(); ++i) out << left[i] << "   |   " << right[i] << '\n';
     out << t.format("\nmax |difference| = {:.3g}  (tolerance κ·ε·(d + 2(|m|+|n|)) = {:.3g}, (M13)): {}\n",
-                    "\n最大 |差| = {:.3g}  (容差 κ·ε·(d + 2(|m|+|n|)) = {:.3g},(M13)):{}\n", diff, tol,
-                    diff <= tol ? t("equal", "相等") : t("NOT EQUAL", "不相等"));
-    return diff <= tol ? kOk : kVerifyFailed;
+                    "\n最大 |差| = {:.3g}  (容差 κ·ε·(d + 2(|m|+|n|)) = {:.3g},(M13)):{}\n", diff, check.tolerance,
+                    check.passed() ? t("equal", "相等") : t("NOT EQUAL", "不相等"));
+    return check.passed() ? kOk : kVerifyFailed;
   }
 
   const Eigen::MatrixXd r = rotation_matrix<double>(theta, opt.position, opt.layout);

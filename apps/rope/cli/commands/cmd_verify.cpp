@@ -9,6 +9,7 @@
 #include "rope/cli/options.hpp"
 #include "rope/cli/output.hpp"
 #include "rope/io/csv.hpp"
+#include "rope/core/constants.hpp"
 #include "rope/core/dtype.hpp"
 #include "rope/analysis/verify.hpp"
 #include "rope/cli/scaling_options.hpp"
@@ -29,14 +30,14 @@ struct VerifyOptions {
 namespace {
 
 std::string verdict(const IdentityResult& r, const Text& t) {
-  if (r.expected_to_fail) return r.passed() ? t("pass (unexpected)", "通过(出乎意料)") : t("FAIL (expected)", "失败(预期之中)");
-  return r.passed() ? t("PASS", "通过") : t("FAIL", "失败");
+  if (r.expected_to_fail) return r.check.passed() ? t("pass (unexpected)", "通过(出乎意料)") : t("FAIL (expected)", "失败(预期之中)");
+  return r.check.passed() ? t("PASS", "通过") : t("FAIL", "失败");
 }
 
 std::string csv_row(const IdentityResult& r) {
   return fmt::format("\"{}\",\"{}\",\"{}\",{},{},{},{},{},{}\n", r.name, r.formula, r.equation, r.samples,
-                     format_number(r.max_abs_error), format_number(r.max_rel_error), format_number(r.tolerance),
-                     r.passed() ? "true" : "false", r.expected_to_fail ? "true" : "false");
+                     format_number(r.max_abs_error), format_number(r.check.relative_error()), format_number(r.check.tolerance),
+                     r.check.passed() ? "true" : "false", r.expected_to_fail ? "true" : "false");
 }
 
 nlohmann::json to_json(const IdentityResult& r) {
@@ -45,9 +46,9 @@ nlohmann::json to_json(const IdentityResult& r) {
           {"equation", r.equation},
           {"samples", r.samples},
           {"max_abs_error", r.max_abs_error},
-          {"max_rel_error", r.max_rel_error},
-          {"tolerance", r.tolerance},
-          {"passed", r.passed()},
+          {"max_rel_error", r.check.relative_error()},
+          {"tolerance", r.check.tolerance},
+          {"passed", r.check.passed()},
           {"expected_to_fail", r.expected_to_fail}};
 }
 
@@ -103,22 +104,22 @@ int run_verify(const VerifyOptions& opt, std::ostream& out) {
   out << t("error |Δ| between the two sides; S = ‖q‖‖k‖ for scores, ‖q‖ for vectors, 1 for matrices;\n",
            "误差 |Δ| 是两边之差;S 对得分取 ‖q‖‖k‖,对向量取 ‖q‖,对矩阵取 1;\n");
   if (opt.dtype.empty()) {
-    out << t("tolerance on |Δ|/S = 8·ε·(d + M), M = the sum of |positions| involved (docs/math.md (M13))\n",
-             "|Δ|/S 的容差 = 8·ε·(d + M),M 是所涉及位置的绝对值之和(docs/math.md (M13))\n");
+    out << t.format("tolerance on |Δ|/S = {:g}·ε·(d + M), M = the sum of |positions| involved (docs/math.md (M13))\n",
+                    "|Δ|/S 的容差 = {:g}·ε·(d + M),M 是所涉及位置的绝对值之和(docs/math.md (M13))\n", kToleranceSafety);
   } else if (s.dtype == DType::F64 || s.dtype == DType::F32) {
-    out << t.format("θ, q, k, positions and every operation in {}; tolerance on |Δ|/S = 8·ε·(d + M), ε = {:.3g},\n"
+    out << t.format("θ, q, k, positions and every operation in {}; tolerance on |Δ|/S = {:g}·ε·(d + M), ε = {:.3g},\n"
                     "M = the sum of |positions| involved, at most 1/√d for scores, 1 otherwise (docs/precision.md (P10), (P11))\n",
-                    "θ、q、k、位置和每一步运算都用 {};|Δ|/S 的容差 = 8·ε·(d + M),ε = {:.3g},\n"
+                    "θ、q、k、位置和每一步运算都用 {};|Δ|/S 的容差 = {:g}·ε·(d + M),ε = {:.3g},\n"
                     "M 是所涉及位置的绝对值之和,对得分最多取 1/√d,其他取 1(docs/precision.md (P10), (P11))\n",
-                    to_string(s.dtype), epsilon(s.dtype));
+                    to_string(s.dtype), kToleranceSafety, epsilon(s.dtype));
   } else {
     out << t.format("θ, q, k, positions and rotations in {}, sums accumulated in float32 and rounded to {};\n"
-                    "tolerance on |Δ|/S = 8·(ε_f32·d + ε·M), ε = {:.3g}, ε_f32 = {:.3g}, M = the sum of |positions|\n"
+                    "tolerance on |Δ|/S = {:g}·(ε_f32·d + ε·M), ε = {:.3g}, ε_f32 = {:.3g}, M = the sum of |positions|\n"
                     "involved, at most 1/√d for scores, 1 otherwise (docs/precision.md (P10), (P11))\n",
                     "θ、q、k、位置和旋转都用 {0},求和在 float32 中累加后舍入为 {1};\n"
-                    "|Δ|/S 的容差 = 8·(ε_f32·d + ε·M),ε = {2:.3g},ε_f32 = {3:.3g},M 是所涉及位置的绝对值之和,\n"
+                    "|Δ|/S 的容差 = {2:g}·(ε_f32·d + ε·M),ε = {3:.3g},ε_f32 = {4:.3g},M 是所涉及位置的绝对值之和,\n"
                     "对得分最多取 1/√d,其他取 1(docs/precision.md (P10), (P11))\n",
-                    to_string(s.dtype), to_string(s.dtype), epsilon(s.dtype), epsilon(DType::F32));
+                    to_string(s.dtype), to_string(s.dtype), kToleranceSafety, epsilon(s.dtype), epsilon(DType::F32));
   }
   const long dense = dense_samples(s.dim, s.trials);
   if (dense < s.trials) {
@@ -129,7 +130,7 @@ int run_verify(const VerifyOptions& opt, std::ostream& out) {
   const auto row = [&](const std::string& number, const IdentityResult& r) {
     out << fmt::format("{:>2}  {:<21} {:<42} {:<10} {:>8}  {:>9.2e}  {:>9.2e}  {:>9.2e}  {}\n", number,
                        t.zh() ? r.name_zh : r.name, t.zh() ? r.formula_zh : r.formula,
-                       r.equation, r.samples, r.max_abs_error, r.max_rel_error, r.tolerance, verdict(r, t));
+                       r.equation, r.samples, r.max_abs_error, r.check.relative_error(), r.check.tolerance, verdict(r, t));
   };
   out << fmt::format("{:>2}  {:<21} {:<42} {:<10} {:>8}  {:>9}  {:>9}  {:>9}  {}\n", "#", t("identity", "恒等式"),
                      t("formula", "公式"), t("eq.", "式"), t("samples", "样本数"), "max |Δ|", "max |Δ|/S", t("tolerance", "容差"),
@@ -141,7 +142,7 @@ int run_verify(const VerifyOptions& opt, std::ostream& out) {
   out << t.format("    shifting both positions changes <q + p_m, k + p_n> by up to {:.3g}: it leaks absolute position\n",
                   "    两个位置同时平移,<q + p_m, k + p_n> 最多改变 {:.3g}:它泄露了绝对位置\n", report.contrast.max_abs_error);
   const auto passed = std::count_if(report.identities.begin(), report.identities.end(),
-                                    [](const IdentityResult& r) { return r.passed(); });
+                                    [](const IdentityResult& r) { return r.check.passed(); });
   const bool capped = std::any_of(report.identities.begin(), report.identities.end(),
                                   [](const IdentityResult& r) { return r.capped; });
   if (capped) {

@@ -8,6 +8,7 @@
 #include "rope/cli/options.hpp"
 #include "rope/cli/output.hpp"
 #include "rope/io/csv.hpp"
+#include "rope/core/constants.hpp"
 #include "rope/core/error.hpp"
 #include "rope/core/frequencies.hpp"
 #include "rope/cli/scaling_options.hpp"
@@ -117,7 +118,7 @@ int run_wavelengths(const WavelengthsOptions& opt, std::ostream& out) {
     if (!opt.scaling.model.empty() || !opt.scaling.config.empty()) model = rr.model.name;
     const RopeParameters& p = rr.params;
     Eigen::VectorXd scaled(p.inv_freq.size());
-    for (Eigen::Index i = 0; i < scaled.size(); ++i) scaled[i] = p.inv_freq[i] > 0 ? 2 * M_PI / p.inv_freq[i] : HUGE_VAL;
+    for (Eigen::Index i = 0; i < scaled.size(); ++i) scaled[i] = p.inv_freq[i] > 0 ? kTwoPi / p.inv_freq[i] : HUGE_VAL;
     curves.push_back({t.format("original, base = {}", "原始,base = {}", format_number(rr.model.rope.base)), "original",
                       wavelengths(rr.original)});
     curves.push_back({fmt::format("{} f = {}", to_string(rr.model.rope.type), format_number(p.factor)),
