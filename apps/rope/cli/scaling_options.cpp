@@ -1,5 +1,6 @@
 #include "rope/cli/scaling_options.hpp"
 
+#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <cstring>
 #include <fstream>
@@ -80,7 +81,9 @@ void add_scaling_options(CLI::App& app, ScalingOptions& o) {
                "fraction of the head dimension that rotates: d = int(head_dim × factor)");
 }
 
-ModelConfig resolve_model(const ScalingOptions& o, int dim, bool dim_given, double base, bool base_given) {
+ModelConfig resolve_model(const ScalingOptions& o, const DimBase& flags) {
+  const int dim = flags.dim.value_or(flags.default_dim);
+  const double base = flags.base.value_or(flags.default_base);
   if (!o.config.empty() && !o.model.empty()) throw InvalidArgument("give --config FILE or --model NAME, not both");
   ModelConfig m;
   if (!o.model.empty()) {
@@ -99,11 +102,11 @@ ModelConfig resolve_model(const ScalingOptions& o, int dim, bool dim_given, doub
     m.origin.push_back({fmt::format("{}: --{} {} (command line)", key, key, value),
                         fmt::format("{}: --{} {} (命令行)", key, key, value)});
   };
-  if (from_file && dim_given) {
+  if (from_file && flags.dim) {
     r.head_dim = dim;
     flag("dim", std::to_string(dim));
   }
-  if (from_file && base_given) {
+  if (from_file && flags.base) {
     r.base = base;
     flag("base", fmt::format("{}", base));
   }
@@ -172,13 +175,23 @@ std::string model_name(const ModelConfig& model, const Text& t) {
   return model.name == kCommandLineModel ? t(kCommandLineModel, "命令行参数") : model.name;
 }
 
-ResolvedRope resolve_rope(const ScalingOptions& o, int dim, bool dim_given, double base, bool base_given) {
+ResolvedRope resolve_rope(const ScalingOptions& o, const DimBase& flags) {
   ResolvedRope r;
-  r.model = resolve_model(o, dim, dim_given, base, base_given);
+  r.model = resolve_model(o, flags);
   r.params = rope_parameters(r.model.rope);
   r.d = static_cast<int>(2 * r.params.inv_freq.size());
   r.original = frequencies(r.d, r.model.rope.base);
   return r;
+}
+
+Eigen::VectorXd Rope::theta() const { return scaled ? scaled->params.inv_freq : frequencies(d, base); }
+
+Rope resolve(const ScalingOptions& options, const DimBase& flags) {
+  if (!options.any()) return {flags.dim.value_or(flags.default_dim), flags.base.value_or(flags.default_base), std::nullopt};
+  ResolvedRope rr = resolve_rope(options, flags);
+  const int d = rr.d;
+  const double base = rr.model.rope.base;
+  return {d, base, std::move(rr)};
 }
 
 }  // namespace rope::cli
