@@ -7,6 +7,7 @@
 #include <map>
 #include <sstream>
 
+#include "rope/cli/choice_option.hpp"
 #include "rope/cli/options.hpp"
 #include "rope/core/error.hpp"
 #include "rope/core/frequencies.hpp"
@@ -24,21 +25,21 @@ CLI::Option* add_optional(CLI::App& app, const std::string& name, std::optional<
           [&target, name](const std::string& text) {
             if constexpr (std::is_same_v<T, double>) {
               target = parse_real(text, name);
-            } else if constexpr (std::is_same_v<T, long>) {
-              target = parse_integer(text, name);
             } else {
-              if (text == "true" || text == "1") {
-                target = true;
-              } else if (text == "false" || text == "0") {
-                target = false;
-              } else {
-                throw InvalidArgument(fmt::format("{} must be true or false (got '{}')", name, text));
-              }
+              static_assert(std::is_same_v<T, long>);
+              target = parse_integer(text, name);
             }
           },
           help)
-      ->type_name(std::is_same_v<T, bool> ? "BOOL" : std::is_same_v<T, long> ? "INT" : "NUM")
+      ->type_name(std::is_same_v<T, long> ? "INT" : "NUM")
       ->group("Scaling");
+}
+
+/// The value of --truncate: true or 1, false or 0.
+bool parse_truncate(std::string_view text) {
+  if (text == "true" || text == "1") return true;
+  if (text == "false" || text == "0") return false;
+  throw InvalidArgument(fmt::format("--truncate must be true or false (got '{}')", text));
 }
 
 }  // namespace
@@ -64,7 +65,9 @@ void add_scaling_options(CLI::App& app, ScalingOptions& o) {
   add_optional(app, "--max-position-embeddings", o.max_position_embeddings, "max_position_embeddings M");
   add_optional(app, "--beta-fast", o.beta_fast, "yarn beta_fast (default 32)");
   add_optional(app, "--beta-slow", o.beta_slow, "yarn beta_slow (default 1)");
-  add_optional(app, "--truncate", o.truncate, "yarn: round the correction range to whole pairs (default true)");
+  add_choice_option(app, "--truncate", o.truncate, {"true", "1", "false", "0"}, parse_truncate,
+                    "yarn: round the correction range to whole pairs (default true)", "BOOL")
+      ->group("Scaling");
   add_optional(app, "--mscale", o.mscale, "yarn mscale (DeepSeek)");
   add_optional(app, "--mscale-all-dim", o.mscale_all_dim, "yarn mscale_all_dim (DeepSeek)");
   add_optional(app, "--attention-factor", o.attention_factor, "explicit attention factor (yarn, longrope)");
