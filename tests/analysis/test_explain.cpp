@@ -291,13 +291,13 @@ TEST(Explain, RejectsInputsThatBreakARule) {
   };
   explain::Setup s;
   s.q = {0, 0};
-  EXPECT_THAT(message(s), HasSubstr("--q must not be the zero vector"));
+  EXPECT_THAT(message(s), HasSubstr("query q must not be the zero vector"));
   s = {};
   s.k = {2e6, 0};
-  EXPECT_THAT(message(s), HasSubstr("--k must have finite components of size at most 1000000"));
+  EXPECT_THAT(message(s), HasSubstr("key k must have finite components of size at most 1000000"));
   s = {};
   s.k = {NAN, 0};
-  EXPECT_THAT(message(s), HasSubstr("--k must have finite components"));
+  EXPECT_THAT(message(s), HasSubstr("key k must have finite components"));
   s = {};
   s.m = 2e7;
   EXPECT_THAT(message(s), HasSubstr("position M must be a finite number between -10000000 and 10000000"));
@@ -310,9 +310,9 @@ TEST(Explain, RejectsInputsThatBreakARule) {
   EXPECT_THAT(message(s), HasSubstr("M + shift must be"));
   s = {};
   s.theta = 0;
-  EXPECT_THAT(message(s), HasSubstr("--theta must be > 0 and at most 2π"));
+  EXPECT_THAT(message(s), HasSubstr("θ must be > 0 and at most 2π"));
   s.theta = 6.3;
-  EXPECT_THAT(message(s), HasSubstr("--theta must be > 0"));
+  EXPECT_THAT(message(s), HasSubstr("θ must be > 0"));
   s = {};
   s.d = 18;
   EXPECT_THAT(message(s), HasSubstr("dimension d must be even and between 2 and 16 (got 18)"));

@@ -4,9 +4,13 @@
 /// CLI11 has finished, never inside its callbacks.
 #pragma once
 
-#include <CLI/CLI.hpp>
 #include <functional>
 #include <ostream>
+
+namespace CLI {
+class App;
+class Option;
+}  // namespace CLI
 
 namespace rope::cli {
 

@@ -1,5 +1,6 @@
 #include "rope/cli/figure_options.hpp"
 
+#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
 #include "rope/cli/options.hpp"
@@ -24,7 +25,6 @@ void add_figure_options(CLI::App& app, FigureOptions& o) {
 }
 
 void check_figure_options(const FigureOptions& o) {
-  parse_lang(o.lang);
   for (const auto& [name, value] : {std::pair{"--width", o.width}, std::pair{"--height", o.height}}) {
     if (value < plot::kMinPixels || value > plot::kMaxPixels) {
       throw InvalidArgument(
@@ -53,7 +53,7 @@ void draw(plot::Figure figure, const FigureOptions& o) {
   plot::RenderOptions options;
   options.style.width = o.width;
   options.style.height = o.height;
-  options.style.lang = o.lang;
+  options.style.lang = to_string(o.lang);
   options.keep_script = o.keep_script;
   plot::render(figure, outputs, options);
 }

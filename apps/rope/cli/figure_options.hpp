@@ -3,12 +3,16 @@
 /// --width, --height, --keep-script) and the step from them to rope::plot.
 #pragma once
 
-#include <CLI/CLI.hpp>
 #include <string>
 #include <vector>
 
 #include "rope/cli/lang.hpp"
 #include "rope/plot/plot.hpp"
+
+namespace CLI {
+class App;
+class Option;
+}  // namespace CLI
 
 namespace rope::cli {
 
@@ -18,24 +22,24 @@ struct FigureOptions {
   std::string pdf;
   std::string output;  ///< format from the extension
   std::string title;   ///< replaces the default title
-  std::string lang = "en";
+  Lang lang = Lang::En;
   int width = 1200;
   int height = 800;
   std::string keep_script;
 
   bool wanted() const { return !png.empty() || !svg.empty() || !pdf.empty() || !output.empty(); }
-  bool zh() const { return lang == "zh"; }
+  bool zh() const { return lang == Lang::Zh; }
   /// The English or the Chinese text, after --lang.
   const char* text(const char* en, const char* zh_text) const { return zh() ? zh_text : en; }
   /// The command's Text (lang.hpp), after --lang.
-  Text tr() const { return Text(zh() ? Lang::Zh : Lang::En); }
+  Text tr() const { return Text(lang); }
 };
 
 void add_figure_options(CLI::App& app, FigureOptions& options);
 
-/// Checks --lang, the sizes and the extension of --output, and that the options that only shape a
-/// figure (--keep-script, --title, --width, --height) come with one. --lang also sets the language of
-/// the command's text (lang.hpp), so it needs no figure.
+/// Checks the sizes and the extension of --output, and that the options that only shape a figure
+/// (--keep-script, --title, --width, --height) come with one. --lang (checked when parsed) also sets the
+/// language of the command's text (lang.hpp), so it needs no figure.
 /// @throws InvalidArgument.
 void check_figure_options(const FigureOptions& options);
 

@@ -8,20 +8,29 @@
 ///     out << t.format("{} of {} identities passed\n", "{1} 项恒等式中 {0} 项通过\n", passed, total);
 #pragma once
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <string>
+#include <string_view>
 #include <utility>
+
+namespace CLI {
+class App;
+class Option;
+}  // namespace CLI
 
 namespace rope::cli {
 
 enum class Lang { En, Zh };
 
 /// "en" or "zh". @throws rope::InvalidArgument naming the value and the rule.
-Lang parse_lang(const std::string& value);
+Lang parse_lang(std::string_view value);
 
-/// Adds `--lang LANG` (en or zh) to a command; check the value with parse_lang when the command runs.
-CLI::Option* add_lang_option(CLI::App& app, std::string& lang);
+/// "en" or "zh".
+const char* to_string(Lang lang);
+
+/// Adds `--lang LANG` (en or zh) to a command, parsed into `lang` by parse_lang's words
+/// (choice_option.hpp).
+CLI::Option* add_lang_option(CLI::App& app, Lang& lang);
 
 /// The English or the Chinese version of a text.
 class Text {

@@ -1,14 +1,29 @@
 #include "rope/cli/options.hpp"
 
+#include <CLI/CLI.hpp>
 #include <climits>
 #include <fmt/format.h>
 
+#include "rope/cli/choice_option.hpp"
 #include "rope/io/csv.hpp"
 #include "rope/core/error.hpp"
 #include "rope/core/parse.hpp"
 #include "rope/io/text_file.hpp"
 
 namespace rope::cli {
+
+namespace {
+
+/// `text` as an int, or the message of add_int_option.
+int parse_int(const std::string& text, const std::string& what) {
+  const long value = parse_integer(text, what);
+  if (value < INT_MIN || value > INT_MAX) {
+    throw InvalidArgument(fmt::format("{} is out of range (got {})", what, text));
+  }
+  return static_cast<int>(value);
+}
+
+}  // namespace
 
 CLI::Option* add_long_option(CLI::App& app, const std::string& name, long& target, const std::string& help) {
   const std::string what = name.substr(name.rfind(',') + 1);
@@ -24,13 +39,7 @@ CLI::Option* add_int_option(CLI::App& app, const std::string& name, int& target,
   return app
       .add_option_function<std::string>(
           name,
-          [&target, what](const std::string& text) {
-            const long value = parse_integer(text, what);
-            if (value < INT_MIN || value > INT_MAX) {
-              throw InvalidArgument(fmt::format("{} is out of range (got {})", what, text));
-            }
-            target = static_cast<int>(value);
-          },
+          [&target, what](const std::string& text) { target = parse_int(text, what); },
           help)
       ->default_str(std::to_string(target))
       ->type_name("INT");
@@ -45,6 +54,36 @@ CLI::Option* add_real_option(CLI::App& app, const std::string& name, double& tar
       ->type_name("NUM");
 }
 
+CLI::Option* add_int_option(CLI::App& app, const std::string& name, std::optional<int>& target, int shown_default,
+                            const std::string& help) {
+  const std::string what = name.substr(name.rfind(',') + 1);
+  return app
+      .add_option_function<std::string>(
+          name, [&target, what](const std::string& text) { target = parse_int(text, what); }, help)
+      ->default_str(std::to_string(shown_default))
+      ->type_name("INT");
+}
+
+CLI::Option* add_long_option(CLI::App& app, const std::string& name, std::optional<long>& target, long shown_default,
+                             const std::string& help) {
+  const std::string what = name.substr(name.rfind(',') + 1);
+  return app
+      .add_option_function<std::string>(
+          name, [&target, what](const std::string& text) { target = parse_integer(text, what); }, help)
+      ->default_str(std::to_string(shown_default))
+      ->type_name("INT");
+}
+
+CLI::Option* add_real_option(CLI::App& app, const std::string& name, std::optional<double>& target, double shown_default,
+                             const std::string& help) {
+  const std::string what = name.substr(name.rfind(',') + 1);
+  return app
+      .add_option_function<std::string>(
+          name, [&target, what](const std::string& text) { target = parse_real(text, what); }, help)
+      ->default_str(format_number(shown_default))
+      ->type_name("NUM");
+}
+
 CLI::Option* add_reals_option(CLI::App& app, const std::string& name, std::vector<double>& target,
                               const std::string& help) {
   const std::string what = name.substr(name.rfind(',') + 1);
@@ -56,6 +95,23 @@ CLI::Option* add_reals_option(CLI::App& app, const std::string& name, std::vecto
           [&target, what](const std::vector<std::string>& texts) {
             target.clear();
             for (const auto& text : texts) target.push_back(parse_real(text, what));
+          },
+          help)
+      ->default_str(defaults)
+      ->type_name("NUM");
+}
+
+CLI::Option* add_reals_option(CLI::App& app, const std::string& name, std::optional<std::vector<double>>& target,
+                              const std::vector<double>& shown_default, const std::string& help) {
+  const std::string what = name.substr(name.rfind(',') + 1);
+  std::string defaults;
+  for (double x : shown_default) defaults += (defaults.empty() ? "" : " ") + format_number(x);
+  return app
+      .add_option_function<std::vector<std::string>>(
+          name,
+          [&target, what](const std::vector<std::string>& texts) {
+            target.emplace();
+            for (const auto& text : texts) target->push_back(parse_real(text, what));
           },
           help)
       ->default_str(defaults)
@@ -98,22 +154,50 @@ CLI::Option* add_seed_option(CLI::App& app, std::uint64_t& target, const std::st
       ->type_name("INT");
 }
 
+CLI::Option* add_seed_option(CLI::App& app, std::optional<std::uint64_t>& target, std::uint64_t shown_default,
+                             const std::string& help) {
+  return app
+      .add_option_function<std::string>(
+          "--seed",
+          [&target](const std::string& text) {
+            const long seed = parse_integer(text, "--seed");
+            if (seed < 0) throw InvalidArgument(fmt::format("--seed must be >= 0 (got {})", text));
+            target = static_cast<std::uint64_t>(seed);
+          },
+          help)
+      ->default_str(std::to_string(shown_default))
+      ->type_name("INT");
+}
+
 CLI::Option* add_dim_option(CLI::App& app, int& target) {
   return add_int_option(app, "-d,--dim", target, "head (rotary) dimension d: even, >= 2");
+}
+
+CLI::Option* add_dim_option(CLI::App& app, std::optional<int>& target, int shown_default) {
+  return add_int_option(app, "-d,--dim", target, shown_default, "head (rotary) dimension d: even, >= 2");
 }
 
 CLI::Option* add_base_option(CLI::App& app, double& target) {
   return add_real_option(app, "-b,--base", target, "RoPE base: theta_i = base^(-2i/d), > 1");
 }
 
+CLI::Option* add_base_option(CLI::App& app, std::optional<double>& target, double shown_default) {
+  return add_real_option(app, "-b,--base", target, shown_default, "RoPE base: theta_i = base^(-2i/d), > 1");
+}
+
 CLI::Option* add_layout_option(CLI::App& app, Layout& target) {
-  return app
-      .add_option_function<std::string>(
-          "--layout", [&target](const std::string& text) { target = parse_layout(text); },
-          "pair layout: interleaved (pairs 2i,2i+1: paper, Meta) or half (pairs i,i+d/2: NeoX, "
-          "Hugging Face rotate_half)")
-      ->default_str(std::string(to_string(target)))
-      ->type_name("LAYOUT");
+  return add_choice_option(app, "--layout", target, kLayoutWords, parse_layout,
+                           "pair layout: interleaved (pairs 2i,2i+1: paper, Meta) or half (pairs i,i+d/2: NeoX, "
+                           "Hugging Face rotate_half)",
+                           "LAYOUT")
+      ->default_str(std::string(to_string(target)));
+}
+
+void rethrow_naming_option(const InvalidQuantity& e, const OptionNames& options) {
+  for (const auto& [quantity, option] : options) {
+    if (quantity == e.quantity()) throw InvalidArgument(option + " " + e.rule());
+  }
+  throw InvalidArgument(e.what());
 }
 
 std::string layout_name(Layout layout, const Text& t) {

@@ -3,22 +3,42 @@
 /// NaN): a bad value stops parsing with one line that names the option, the value and the rule.
 #pragma once
 
-#include <CLI/CLI.hpp>
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "rope/cli/lang.hpp"
+#include "rope/core/invalid_quantity.hpp"
 #include "rope/core/types.hpp"
+
+namespace CLI {
+class App;
+class Option;
+}  // namespace CLI
 
 namespace rope::cli {
 
 CLI::Option* add_int_option(CLI::App& app, const std::string& name, int& target, const std::string& help);
 CLI::Option* add_long_option(CLI::App& app, const std::string& name, long& target, const std::string& help);
 CLI::Option* add_real_option(CLI::App& app, const std::string& name, double& target, const std::string& help);
+/// The same for a value that matters only when typed: `target` stays nullopt unless the option is given;
+/// --help shows `shown_default`, the value the command uses then.
+CLI::Option* add_int_option(CLI::App& app, const std::string& name, std::optional<int>& target, int shown_default,
+                            const std::string& help);
+CLI::Option* add_long_option(CLI::App& app, const std::string& name, std::optional<long>& target, long shown_default,
+                             const std::string& help);
+CLI::Option* add_real_option(CLI::App& app, const std::string& name, std::optional<double>& target, double shown_default,
+                             const std::string& help);
 /// One or more values, given as `--name a b` or `--name a --name b`; replaces the default.
 CLI::Option* add_reals_option(CLI::App& app, const std::string& name, std::vector<double>& target,
                               const std::string& help);
+
+/// The same for values that matter only when typed: `target` stays nullopt unless the option is given;
+/// --help shows `shown_default`.
+CLI::Option* add_reals_option(CLI::App& app, const std::string& name, std::optional<std::vector<double>>& target,
+                              const std::vector<double>& shown_default, const std::string& help);
 
 /// A list of numbers as typed for a list option: "1,0,0,1" (rope/core/parse.hpp parse_real_list), or
 /// "@FILE" naming a text file (at most kMaxListFileBytes, rope/io/text_file.hpp) of numbers separated by
@@ -28,13 +48,27 @@ std::vector<double> parse_list_argument(const std::string& text, const std::stri
 
 /// --seed, a non-negative decimal integer.
 CLI::Option* add_seed_option(CLI::App& app, std::uint64_t& target, const std::string& help);
+/// --seed that stays nullopt unless given; --help shows `shown_default`.
+CLI::Option* add_seed_option(CLI::App& app, std::optional<std::uint64_t>& target, std::uint64_t shown_default,
+                             const std::string& help);
 
 /// -d/--dim, the head dimension.
 CLI::Option* add_dim_option(CLI::App& app, int& target);
+CLI::Option* add_dim_option(CLI::App& app, std::optional<int>& target, int shown_default);
 /// -b/--base, the RoPE base.
 CLI::Option* add_base_option(CLI::App& app, double& target);
+CLI::Option* add_base_option(CLI::App& app, std::optional<double>& target, double shown_default = kDefaultBase);
 /// --layout interleaved|half.
 CLI::Option* add_layout_option(CLI::App& app, Layout& target);
+
+/// Which option sets which quantity of the library: {"sequence length", "--seq"}.
+using OptionNames = std::vector<std::pair<std::string, std::string>>;
+
+/// The library names a wrong quantity in its own words (rope/core/invalid_quantity.hpp); the command line
+/// names the option the user typed. Throws `e` again as an InvalidArgument whose message names the
+/// quantity's option in `options` instead ("--seq must be between 1 and 4096 (got 0)"), or as it is
+/// when the quantity has no option there.
+[[noreturn]] void rethrow_naming_option(const InvalidQuantity& e, const OptionNames& options);
 
 /// "interleaved" or "half", and in Chinese "相邻配对 interleaved" or "前后半配对 half": the name users type stays.
 std::string layout_name(Layout layout, const Text& t);

@@ -1,11 +1,13 @@
 #include "rope/cli/scaling_options.hpp"
 
+#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <cstring>
 #include <fstream>
 #include <map>
 #include <sstream>
 
+#include "rope/cli/choice_option.hpp"
 #include "rope/cli/options.hpp"
 #include "rope/core/error.hpp"
 #include "rope/core/frequencies.hpp"
@@ -23,21 +25,21 @@ CLI::Option* add_optional(CLI::App& app, const std::string& name, std::optional<
           [&target, name](const std::string& text) {
             if constexpr (std::is_same_v<T, double>) {
               target = parse_real(text, name);
-            } else if constexpr (std::is_same_v<T, long>) {
-              target = parse_integer(text, name);
             } else {
-              if (text == "true" || text == "1") {
-                target = true;
-              } else if (text == "false" || text == "0") {
-                target = false;
-              } else {
-                throw InvalidArgument(fmt::format("{} must be true or false (got '{}')", name, text));
-              }
+              static_assert(std::is_same_v<T, long>);
+              target = parse_integer(text, name);
             }
           },
           help)
-      ->type_name(std::is_same_v<T, bool> ? "BOOL" : std::is_same_v<T, long> ? "INT" : "NUM")
+      ->type_name(std::is_same_v<T, long> ? "INT" : "NUM")
       ->group("Scaling");
+}
+
+/// The value of --truncate: true or 1, false or 0.
+bool parse_truncate(std::string_view text) {
+  if (text == "true" || text == "1") return true;
+  if (text == "false" || text == "0") return false;
+  throw InvalidArgument(fmt::format("--truncate must be true or false (got '{}')", text));
 }
 
 }  // namespace
@@ -62,7 +64,9 @@ void add_scaling_options(CLI::App& app, ScalingOptions& o) {
   add_optional(app, "--max-position-embeddings", o.max_position_embeddings, "max_position_embeddings M");
   add_optional(app, "--beta-fast", o.beta_fast, "yarn beta_fast (default 32)");
   add_optional(app, "--beta-slow", o.beta_slow, "yarn beta_slow (default 1)");
-  add_optional(app, "--truncate", o.truncate, "yarn: round the correction range to whole pairs (default true)");
+  add_choice_option(app, "--truncate", o.truncate, {"true", "1", "false", "0"}, parse_truncate,
+                    "yarn: round the correction range to whole pairs (default true)", "BOOL")
+      ->group("Scaling");
   add_optional(app, "--mscale", o.mscale, "yarn mscale (DeepSeek)");
   add_optional(app, "--mscale-all-dim", o.mscale_all_dim, "yarn mscale_all_dim (DeepSeek)");
   add_optional(app, "--attention-factor", o.attention_factor, "explicit attention factor (yarn, longrope)");
@@ -79,7 +83,9 @@ void add_scaling_options(CLI::App& app, ScalingOptions& o) {
                "fraction of the head dimension that rotates: d = int(head_dim × factor)");
 }
 
-ModelConfig resolve_model(const ScalingOptions& o, int dim, bool dim_given, double base, bool base_given) {
+ModelConfig resolve_model(const ScalingOptions& o, const DimBase& flags) {
+  const int dim = flags.dim.value_or(flags.default_dim);
+  const double base = flags.base.value_or(flags.default_base);
   if (!o.config.empty() && !o.model.empty()) throw InvalidArgument("give --config FILE or --model NAME, not both");
   ModelConfig m;
   if (!o.model.empty()) {
@@ -98,11 +104,11 @@ ModelConfig resolve_model(const ScalingOptions& o, int dim, bool dim_given, doub
     m.origin.push_back({fmt::format("{}: --{} {} (command line)", key, key, value),
                         fmt::format("{}: --{} {} (命令行)", key, key, value)});
   };
-  if (from_file && dim_given) {
+  if (from_file && flags.dim) {
     r.head_dim = dim;
     flag("dim", std::to_string(dim));
   }
-  if (from_file && base_given) {
+  if (from_file && flags.base) {
     r.base = base;
     flag("base", fmt::format("{}", base));
   }
@@ -174,13 +180,23 @@ std::string model_name(const ModelConfig& model, const Text& t) {
   return model.name == kCommandLineModel ? t(kCommandLineModel, "命令行参数") : model.name;
 }
 
-ResolvedRope resolve_rope(const ScalingOptions& o, int dim, bool dim_given, double base, bool base_given) {
+ResolvedRope resolve_rope(const ScalingOptions& o, const DimBase& flags) {
   ResolvedRope r;
-  r.model = resolve_model(o, dim, dim_given, base, base_given);
+  r.model = resolve_model(o, flags);
   r.params = rope_parameters(r.model.rope);
   r.d = static_cast<int>(2 * r.params.inv_freq.size());
   r.original = frequencies(r.d, r.model.rope.base);
   return r;
+}
+
+Eigen::VectorXd Rope::theta() const { return scaled ? scaled->params.inv_freq : frequencies(d, base); }
+
+Rope resolve(const ScalingOptions& options, const DimBase& flags) {
+  if (!options.any()) return {flags.dim.value_or(flags.default_dim), flags.base.value_or(flags.default_base), std::nullopt};
+  ResolvedRope rr = resolve_rope(options, flags);
+  const int d = rr.d;
+  const double base = rr.model.rope.base;
+  return {d, base, std::move(rr)};
 }
 
 }  // namespace rope::cli

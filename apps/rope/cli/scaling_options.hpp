@@ -4,14 +4,20 @@
 /// --model NAME (a preset of data/models/). Explicit flags override the file or preset.
 #pragma once
 
-#include <CLI/CLI.hpp>
+#include <Eigen/Core>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "rope/cli/lang.hpp"
 #include "rope/models/model_config.hpp"
+#include "rope/core/types.hpp"
 #include "rope/models/scaling.hpp"
+
+namespace CLI {
+class App;
+class Option;
+}  // namespace CLI
 
 namespace rope::cli {
 
@@ -32,11 +38,19 @@ struct ScalingOptions {
 /// Registers every option of ScalingOptions in the "Scaling" group of `app`.
 void add_scaling_options(CLI::App& app, ScalingOptions& options);
 
-/// The model: the preset or config file if given, else plain RoPE of head dimension `dim` and
-/// `base`; then every explicit flag on top (`dim_given`/`base_given` say whether --dim/--base were
-/// typed: they override a file's values, and are the values when there is no file).
+/// --dim and --base as typed (nullopt: not typed), and the values a command uses when they are not.
+struct DimBase {
+  std::optional<int> dim;
+  int default_dim = 128;
+  std::optional<double> base;
+  double default_base = kDefaultBase;
+};
+
+/// The model: the preset or config file if given, else plain RoPE of head dimension and base `flags`
+/// (typed or default); then every explicit flag on top (a typed --dim or --base overrides a file's
+/// value).
 /// @throws InvalidArgument (bad or contradictory values), IoError (unreadable file).
-ModelConfig resolve_model(const ScalingOptions& options, int dim, bool dim_given, double base, bool base_given);
+ModelConfig resolve_model(const ScalingOptions& options, const DimBase& flags);
 
 /// A resolved model with its frequencies before and after scaling.
 struct ResolvedRope {
@@ -55,6 +69,22 @@ inline constexpr const char* kCommandLineModel = "the command line";
 /// The model's name, or "the command line" in the language of t.
 std::string model_name(const ModelConfig& model, const Text& t);
 
-ResolvedRope resolve_rope(const ScalingOptions& options, int dim, bool dim_given, double base, bool base_given);
+/// resolve_model, and its frequencies before and after scaling.
+ResolvedRope resolve_rope(const ScalingOptions& options, const DimBase& flags);
+
+/// The RoPE a command computes with: plain RoPE of --dim and --base, or, with --scaling, --config or
+/// --model, the model's rotary dimension, base and scaled frequencies.
+struct Rope {
+  int d = 0;        ///< the rotary dimension (plain RoPE: --dim as typed or default, not yet checked)
+  double base = 0;  ///< the base (plain RoPE: --base as typed or default, not yet checked)
+  std::optional<ResolvedRope> scaled;  ///< set with --scaling, --config or --model
+
+  /// The frequencies θ_i: the scaled ones, or base^(−2i/d) (which checks d and base).
+  Eigen::VectorXd theta() const;
+};
+
+/// The block every command with --dim, --base and the scaling options starts with: plain RoPE when
+/// options.any() is false, else resolve_rope.
+Rope resolve(const ScalingOptions& options, const DimBase& flags);
 
 }  // namespace rope::cli

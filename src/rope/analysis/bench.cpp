@@ -9,6 +9,7 @@
 #include "rope/analysis/decay.hpp"
 #include "rope/core/error.hpp"
 #include "rope/core/frequencies.hpp"
+#include "rope/core/invalid_quantity.hpp"
 #include "rope/core/random_lanes.hpp"
 #include "rope/core/tensor_apply.hpp"
 
@@ -29,12 +30,12 @@ double best_seconds(int repeat, F&& work) {
 }
 
 void check(const BenchSettings& s) {
-  if (s.seq < 1 || s.seq > 4096) throw InvalidArgument(fmt::format("--seq must be between 1 and 4096 (got {})", s.seq));
+  if (s.seq < 1 || s.seq > 4096) throw InvalidQuantity("sequence length", fmt::format("must be between 1 and 4096 (got {})", s.seq));
   if (s.heads < 1 || s.heads > 64) throw InvalidArgument(fmt::format("heads must be between 1 and 64 (got {})", s.heads));
   if (s.decay_points < 2 || s.decay_points > 1'000'000) {
-    throw InvalidArgument(fmt::format("--points must be between 2 and 1000000 (got {})", s.decay_points));
+    throw InvalidQuantity("decay points", fmt::format("must be between 2 and 1000000 (got {})", s.decay_points));
   }
-  if (s.repeat < 1 || s.repeat > 100) throw InvalidArgument(fmt::format("--repeat must be between 1 and 100 (got {})", s.repeat));
+  if (s.repeat < 1 || s.repeat > 100) throw InvalidQuantity("repeats", fmt::format("must be between 1 and 100 (got {})", s.repeat));
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include "rope/core/apply.hpp"
 #include "rope/core/error.hpp"
 #include "rope/core/frequencies.hpp"
+#include "rope/core/invalid_quantity.hpp"
 #include "rope/core/rotation.hpp"
 #include "rope/core/tolerance.hpp"
 
@@ -17,22 +18,22 @@ namespace {
 
 using Complex = std::complex<double>;
 
-void check_vector(const Eigen::Vector2d& v, std::string_view what) {
+void check_vector(const Eigen::Vector2d& v, const std::string& what) {
   for (int i = 0; i < 2; ++i) {
     if (!std::isfinite(v[i]) || std::abs(v[i]) > kMaxComponent) {
-      throw InvalidArgument(fmt::format("{} must have finite components of size at most {} (got {}, {})", what,
-                                        kMaxComponent, v[0], v[1]));
+      throw InvalidQuantity(what, fmt::format("must have finite components of size at most {} (got {}, {})", kMaxComponent,
+                                              v[0], v[1]));
     }
   }
   if (v[0] == 0.0 && v[1] == 0.0) {
-    throw InvalidArgument(fmt::format("{} must not be the zero vector: it has no direction to rotate", what));
+    throw InvalidQuantity(what, "must not be the zero vector: it has no direction to rotate");
   }
 }
 
-void check_bounded(double x, std::string_view what) {
+void check_bounded(double x, const std::string& what) {
   if (!std::isfinite(x) || std::abs(x) > kMaxPosition) {
-    throw InvalidArgument(fmt::format("{} must be a finite number between {} and {} (got {})", what, -kMaxPosition,
-                                      kMaxPosition, x));
+    throw InvalidQuantity(what, fmt::format("must be a finite number between {} and {} (got {})", -kMaxPosition,
+                                            kMaxPosition, x));
   }
 }
 
@@ -86,16 +87,16 @@ Rotation rotation(const Eigen::Vector2d& v, double angle) {
 }  // namespace
 
 void check_setup(const Setup& s) {
-  check_vector(s.q, "--q");
-  check_vector(s.k, "--k");
+  check_vector(s.q, "query q");
+  check_vector(s.k, "key k");
   check_bounded(s.m, "position M");
   check_bounded(s.n, "position N");
-  check_bounded(s.shift, "--shift");
+  check_bounded(s.shift, "shift c");
   check_bounded(s.m + s.shift, "M + shift");
   check_bounded(s.n + s.shift, "N + shift");
   if (!std::isfinite(s.theta) || !(s.theta > 0.0) || s.theta > kMaxTheta) {
-    throw InvalidArgument(fmt::format("--theta must be > 0 and at most 2π = {} rad per position (got {})", kMaxTheta,
-                                      s.theta));
+    throw InvalidQuantity("θ", fmt::format("must be > 0 and at most 2π = {} rad per position (got {})", kMaxTheta,
+                                           s.theta));
   }
   check_dimension(s.d, kMaxDim);
   check_base(s.base);

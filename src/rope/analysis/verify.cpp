@@ -10,6 +10,7 @@
 #include "rope/core/apply.hpp"
 #include "rope/core/error.hpp"
 #include "rope/core/frequencies.hpp"
+#include "rope/core/invalid_quantity.hpp"
 #include "rope/core/rotation.hpp"
 #include "rope/analysis/sinusoidal.hpp"
 #include "rope/core/tolerance.hpp"
@@ -22,17 +23,15 @@ void check_settings(const VerifySettings& s) {
   check_dimension(s.dim, kMaxVerifyDim);
   check_base(s.base);
   if (s.trials < 1 || s.trials > kMaxTrials) {
-    throw InvalidArgument(
-        fmt::format("trials must be between 1 and {} (got {})", kMaxTrials, s.trials));
+    throw InvalidQuantity("trials", fmt::format("must be between 1 and {} (got {})", kMaxTrials, s.trials));
   }
   if (!(s.safety > 0) || !std::isfinite(s.safety)) {
     throw InvalidArgument(fmt::format("verify: the safety factor must be positive (got {})", s.safety));
   }
   if (!std::isfinite(s.max_position) || s.max_position < 1 ||
       s.max_position > kMaxVerifyPosition || s.max_position != std::floor(s.max_position)) {
-    throw InvalidArgument(fmt::format(
-        "max-position must be an integer between 1 and {:g} (got {})", kMaxVerifyPosition,
-        s.max_position));
+    throw InvalidQuantity("max-position", fmt::format("must be an integer between 1 and {:g} (got {})", kMaxVerifyPosition,
+                                                      s.max_position));
   }
 }
 

@@ -1,4 +1,5 @@
 // rope apply: R_m x three ways (matrix, element-wise, complex), docs/math.md (M5), (M9), (M10).
+#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <memory>
 
@@ -20,12 +21,11 @@ namespace rope::cli {
 struct ApplyOptions {
   double position = 0.0;
   std::string vector;
-  double base = kDefaultBase;
+  std::optional<double> base;
   Layout layout = Layout::Interleaved;
   std::string csv;
-  std::string lang = "en";
+  Lang lang = Lang::En;
   ScalingOptions scaling;
-  bool base_given = false;
 };
 
 namespace {
@@ -43,23 +43,21 @@ int run_apply(const ApplyOptions& opt, std::ostream& out) {
   const Eigen::VectorXd x = Eigen::Map<const Eigen::VectorXd>(values.data(), static_cast<Eigen::Index>(values.size()));
   const int d = static_cast<int>(x.size());
   check_dimension(d, kMaxDenseDim, "vector length d");  // one of the three forms is the dense matrix
-  const Text t(parse_lang(opt.lang));
-  Eigen::VectorXd theta;
-  double base = opt.base;
+  const Text t(opt.lang);
+  // With --scaling, --config or --model: a model's scaled frequencies; the vector must have its rotary
+  // dimension.
+  const Rope rope = resolve(opt.scaling, {std::nullopt, d, opt.base, kDefaultBase});
   std::string scaled;  // says which frequencies, when they are not plain RoPE's
-  if (opt.scaling.any()) {
-    // A model's scaled frequencies; the vector must have its rotary dimension.
-    const ResolvedRope rr = resolve_rope(opt.scaling, d, false, opt.base, opt.base_given);
+  if (rope.scaled) {
+    const ResolvedRope& rr = *rope.scaled;
     if (rr.d != d) {
       throw InvalidArgument(fmt::format("--vector has {} numbers but {} rotates d = {}", d, rr.model.name, rr.d));
     }
-    theta = rr.params.inv_freq;
-    base = rr.model.rope.base;
     scaled = t.format(", {} scaling f = {} from {}", ",{} 缩放 f = {},来自{}", to_string(rr.model.rope.type),
                       format_number(rr.params.factor), model_name(rr.model, t));
-  } else {
-    theta = frequencies(d, opt.base);
   }
+  const double base = rope.base;
+  const Eigen::VectorXd theta = rope.theta();
   const double m = opt.position;
 
   const Eigen::VectorXd by_matrix = rotation_matrix<double>(theta, m, opt.layout) * x;
@@ -107,17 +105,14 @@ Command add_apply_command(CLI::App& app) {
   sub->add_option("-x,--vector", opt->vector, "the vector, comma-separated: x0,x1,… (even length d), or @FILE")
       ->required()
       ->type_name("LIST");
-  CLI::Option* base = add_base_option(*sub, opt->base);
+  add_base_option(*sub, opt->base);
   add_layout_option(*sub, opt->layout);
   sub->add_option("--csv", opt->csv, "write channel,input,matrix,elementwise,complex to FILE ('-' for stdout)")
       ->type_name("FILE");
   add_lang_option(*sub, opt->lang);
   sub->footer("Example:\n  rope apply --position 1 --vector 1,0,0,1");
   add_scaling_options(*sub, opt->scaling);
-  return {sub, [opt, base](std::ostream& out) {
-            opt->base_given = base->count() > 0;
-            return run_apply(*opt, out);
-          }};
+  return {sub, [opt](std::ostream& out) { return run_apply(*opt, out); }};
 }
 
 }  // namespace rope::cli

@@ -1,15 +1,20 @@
 // rope attention: the attention matrix softmax(QKᵀ/√d) of random queries and keys under RoPE, the
 // additive sinusoidal encoding, ALiBi or no encoding, and the shift test: move every position by C and
 // see whether the scores change (docs/math.md (M8), (M12), (M13); Press et al. 2021 for ALiBi).
+#include <CLI/CLI.hpp>
 #include <filesystem>
 #include <fmt/format.h>
 #include <memory>
+#include <optional>
 
+#include "rope/cli/choice_option.hpp"
 #include "rope/cli/commands.hpp"
 #include "rope/cli/exit_codes.hpp"
 #include "rope/cli/figure_options.hpp"
 #include "rope/cli/options.hpp"
 #include "rope/cli/output.hpp"
+#include "rope/cli/printing.hpp"
+#include "rope/cli/figures/attention_figure.hpp"
 #include "rope/analysis/alibi.hpp"
 #include "rope/analysis/attention.hpp"
 #include "rope/io/csv.hpp"
@@ -26,23 +31,28 @@ inline constexpr int kMaxFigureTokens = 512;
 /// |C| for --shift: beyond, the (M13) tolerance of RoPE grows past 1e-5 of the score.
 inline constexpr long kMaxShift = 1'000'000'000;
 
+/// --heads and --head when not typed.
+inline constexpr int kDefaultHeads = 8;
+inline constexpr int kDefaultHead = 1;
+
 struct AttentionOptions {
   int tokens = 8;
   int dim = 8;
-  std::string encoding = "rope";
-  long shift = 0;
-  bool has_shift = false;
+  std::optional<Encoding> encoding;  ///< --encoding; nullopt: rope
+  std::optional<long> shift;         ///< --shift C: run the shift test
   bool causal = false;
   bool compare = false;
   std::uint64_t seed = kDefaultSeed;
-  double base = kDefaultBase;
-  int heads = 8;
-  int head = 1;
-  bool base_given = false;
-  bool alibi_given = false;     ///< --heads or --head
-  bool encoding_given = false;
+  std::optional<double> base;  ///< --base, for rope and sinusoidal
+  std::optional<int> heads;    ///< --heads, for alibi
+  std::optional<int> head;     ///< --head, for alibi
   std::string csv;
   FigureOptions figure;
+
+  Encoding encoding_value() const { return encoding.value_or(Encoding::Rope); }
+  double base_value() const { return base.value_or(kDefaultBase); }
+  int heads_value() const { return heads.value_or(kDefaultHeads); }
+  int head_value() const { return head.value_or(kDefaultHead); }
 };
 
 namespace {
@@ -66,27 +76,10 @@ FigureOptions figure_with_suffix(FigureOptions f, const std::string& suffix) {
   return f;
 }
 
-/// One cell per entry, 6 decimals, exact zeros as a plain 0 (the causal mask). With `shortest`, the
-/// shortest exact form instead while every entry has one of at most 9 characters (−0.5, −1.5, −0.125).
-void print_matrix(std::ostream& out, const Eigen::MatrixXd& m, bool shortest) {
-  for (Eigen::Index k = 0; k < m.size() && shortest; ++k) shortest = format_number(m.data()[k]).size() <= 9;
-  std::vector<std::string> cells;
-  std::size_t width = 3;
-  for (Eigen::Index i = 0; i < m.rows(); ++i) {
-    for (Eigen::Index j = 0; j < m.cols(); ++j) {
-      cells.push_back(m(i, j) == 0.0 ? "0" : shortest ? format_number(m(i, j)) : fmt::format("{:.6f}", m(i, j)));
-      width = std::max(width, cells.back().size());
-    }
-  }
-  std::string header = fmt::format("{:>4}", "i\\j");
-  for (Eigen::Index j = 0; j < m.cols(); ++j) header += fmt::format("  {:>{}}", j, width);
-  out << header << '\n';
-  for (Eigen::Index i = 0; i < m.rows(); ++i) {
-    std::string line = fmt::format("{:>4}", i);
-    for (Eigen::Index j = 0; j < m.cols(); ++j) line += fmt::format("  {:>{}}", cells[static_cast<std::size_t>(i * m.cols() + j)], width);
-    out << line << '\n';
-  }
-}
+/// One cell per entry, 6 decimals, exact zeros as a plain 0 (the causal mask); the bias in its shortest
+/// exact form while every entry has one of at most 9 characters (−0.5, −1.5, −0.125).
+const MatrixFormat kAttentionMatrix{6, false, false, 3, "  ", false, true};
+const MatrixFormat kBiasMatrix{6, true, false, 3, "  ", false, true};
 
 struct Setup {
   AttentionSettings settings;
@@ -96,10 +89,10 @@ struct Setup {
 Setup setup_for(const AttentionOptions& opt, Encoding encoding) {
   Setup s;
   s.settings.encoding = encoding;
-  s.settings.base = opt.base;
+  s.settings.base = opt.base_value();
   s.settings.causal = opt.causal;
   if (encoding == Encoding::Alibi) {
-    s.slope = alibi_slopes(opt.heads)[static_cast<std::size_t>(opt.head - 1)];
+    s.slope = alibi_slopes(opt.heads_value())[static_cast<std::size_t>(opt.head_value() - 1)];
     s.settings.alibi_slope = s.slope;
   }
   return s;
@@ -121,66 +114,13 @@ std::string formula(Encoding e, const Text& t) {
 
 std::string title_of(Encoding e, const Setup& s, const AttentionOptions& opt, const Text& t) {
   switch (e) {
-    case Encoding::Rope: return fmt::format("RoPE, base = {}", format_number(opt.base));
-    case Encoding::Sinusoidal: return t.format("additive sinusoidal, base = {}", "加性正弦编码,base = {}", format_number(opt.base));
+    case Encoding::Rope: return fmt::format("RoPE, base = {}", format_number(opt.base_value()));
+    case Encoding::Sinusoidal: return t.format("additive sinusoidal, base = {}", "加性正弦编码,base = {}", format_number(opt.base_value()));
     case Encoding::Alibi:
-      return t.format("ALiBi, m = {} (head {} of {})", "ALiBi,m = {0}(共 {2} 个头中的第 {1} 个)", format_number(s.slope), opt.head,
-                      opt.heads);
+      return t.format("ALiBi, m = {} (head {} of {})", "ALiBi,m = {0}(共 {2} 个头中的第 {1} 个)", format_number(s.slope), opt.head_value(),
+                      opt.heads_value());
     default: return t("no position encoding", "无位置编码");
   }
-}
-
-std::string figure_name(Encoding e, const Setup& s, const FigureOptions& f) {
-  switch (e) {
-    case Encoding::Rope: return "RoPE";
-    case Encoding::Sinusoidal: return f.text("additive sinusoidal", "加性正弦编码");
-    case Encoding::Alibi: return fmt::format(f.text("ALiBi, m = {}", "ALiBi，m = {}"), format_number(s.slope));
-    default: return f.text("no position encoding", "无位置编码");
-  }
-}
-
-/// The weights as drawn: those below max/256, one step of a 256-colour palette, are drawn as 0. The eye
-/// cannot tell them from 0, and a colour range that starts at a tiny non-zero value (1e-7) makes gnuplot
-/// label the colorbar 0.000000 … 0.500000.
-Eigen::MatrixXd for_display(Eigen::MatrixXd a) {
-  const double floor = a.maxCoeff() / 256;
-  for (Eigen::Index k = 0; k < a.size(); ++k) {
-    if (a.data()[k] < floor) a.data()[k] = 0.0;
-  }
-  return a;
-}
-
-plot::Figure attention_figure(const AttentionOptions& opt, Encoding e, const Setup& s, const Eigen::MatrixXd& a) {
-  const FigureOptions& f = opt.figure;
-  plot::Figure fig;
-  fig.title = fmt::format(f.text("attention A = softmax(QKᵀ/√d), {}: {} tokens, d = {}{}", "注意力 A = softmax(QKᵀ/√d)，{}：{} 个词元，d = {}{}"),
-                          figure_name(e, s, f), opt.tokens, opt.dim, opt.causal ? f.text(", causal", "，因果掩码") : "");
-  fig.xlabel = f.text("key j", "键 j");
-  fig.ylabel = f.text("query i", "查询 i");
-  plot::Heatmap h;
-  h.z = for_display(a);
-  h.diverging = false;
-  h.rows_downward = true;
-  // No colorbar label: the title names the colour, and gnuplot clips a label beside long tick labels
-  // such as 0.00500 (plot.hpp leaves no room for it).
-  fig.heatmap = h;
-  return fig;
-}
-
-plot::Figure bias_figure(const AttentionOptions& opt, const Setup& s, const Eigen::MatrixXd& bias) {
-  const FigureOptions& f = opt.figure;
-  plot::Figure fig;
-  fig.title = fmt::format(f.text("ALiBi bias −m·|i − j| added to s_ij: m = {} (head {} of {}), {} tokens",
-                                 "ALiBi 偏置 −m·|i − j|（加到 s_ij 上）：m = {}（第 {} 个头，共 {} 个），{} 个词元"),
-                          format_number(s.slope), opt.head, opt.heads, opt.tokens);
-  fig.xlabel = f.text("key j", "键 j");
-  fig.ylabel = f.text("query i", "查询 i");
-  plot::Heatmap h;
-  h.z = bias;
-  h.diverging = false;  // bright 0 on the diagonal, darker with distance, as A fades
-  h.rows_downward = true;
-  fig.heatmap = h;
-  return fig;
 }
 
 /// "0.5, 0.25, …, 0.00390625": all slopes up to 8 heads, else the first four and the last.
@@ -223,11 +163,17 @@ ShiftRow judge(Encoding e, const ShiftReport& r, const Text& t) {
 }
 
 void print_shift_table(std::ostream& out, const AttentionOptions& opt, const std::vector<ShiftRow>& rows, const Text& t) {
+  const long shift = opt.shift.value_or(0);
   out << t.format("shift test: every position moves by C = {} (positions 0 … {} → {} … {}), same q_i and k_j\n",
-                  "平移检验:每个位置都移动 C = {}(位置 0 … {} → {} … {}),q_i 和 k_j 不变\n", opt.shift, opt.tokens - 1, opt.shift,
-                  opt.shift + opt.tokens - 1);
-  out << t.format("  |Δ|/S with S = ‖q_i‖‖k_j‖/√d; tolerance {:g}·ε·(d + M) on it, M = |i| + |j| + |i + C| + |j + C| (M13)\n\n",
-                  "  |Δ|/S,其中 S = ‖q_i‖‖k_j‖/√d;它的容差为 {:g}·ε·(d + M),M = |i| + |j| + |i + C| + |j + C| (M13)\n\n",
+                  "平移检验:每个位置都移动 C = {}(位置 0 … {} → {} … {}),q_i 和 k_j 不变
+", shift, opt.tokens - 1, shift,
+                  shift + opt.tokens - 1);
+  out << t.format("  |Δ|/S with S = ‖q_i‖‖k_j‖/√d; tolerance {:g}·ε·(d + M) on it, M = |i| + |j| + |i + C| + |j + C| (M13)
+
+",
+                  "  |Δ|/S,其中 S = ‖q_i‖‖k_j‖/√d;它的容差为 {:g}·ε·(d + M),M = |i| + |j| + |i + C| + |j + C| (M13)
+
+",
                   kToleranceSafety);
   out << fmt::format("  {:<11}  {:>12}  {:>10}  {:>10}  {:>12}  {}\n", t("encoding", "编码"), "max |Δ s_ij|", "max |Δ|/S",
                      t("tolerance", "容差"), "max |Δ A_ij|", t("result", "结果"));
@@ -269,25 +215,28 @@ void check_options(const AttentionOptions& opt) {
     throw InvalidArgument(fmt::format("--tokens must be between 1 and {} (got {})", kMaxAttentionTokens, opt.tokens));
   }
   check_dimension(opt.dim, kMaxAttentionDim, "--dim");
-  const Encoding encoding = parse_encoding(opt.encoding);
-  if (opt.compare && opt.encoding_given) {
+  const Encoding encoding = opt.encoding_value();
+  if (opt.compare && opt.encoding) {
     throw InvalidArgument("--compare draws every encoding: leave out --encoding");
   }
-  check_base(opt.base);
-  if (opt.base_given && !opt.compare && encoding != Encoding::Rope && encoding != Encoding::Sinusoidal) {
-    throw InvalidArgument(fmt::format("--base applies to --encoding rope and sinusoidal (got --encoding {})", opt.encoding));
+  check_base(opt.base_value());
+  if (opt.base && !opt.compare && encoding != Encoding::Rope && encoding != Encoding::Sinusoidal) {
+    throw InvalidArgument(fmt::format("--base applies to --encoding rope and sinusoidal (got --encoding {})", to_string(encoding)));
   }
-  if (opt.alibi_given && !opt.compare && encoding != Encoding::Alibi) {
-    throw InvalidArgument(fmt::format("--heads and --head apply to --encoding alibi (got --encoding {})", opt.encoding));
+  if ((opt.heads || opt.head) && !opt.compare && encoding != Encoding::Alibi) {
+    throw InvalidArgument(fmt::format("--heads and --head apply to --encoding alibi (got --encoding {})", to_string(encoding)));
   }
-  if (opt.heads < 1 || opt.heads > kMaxAlibiHeads) {
-    throw InvalidArgument(fmt::format("--heads must be between 1 and {} (got {})", kMaxAlibiHeads, opt.heads));
+  const int heads = opt.heads_value();
+  const int head = opt.head_value();
+  if (heads < 1 || heads > kMaxAlibiHeads) {
+    throw InvalidArgument(fmt::format("--heads must be between 1 and {} (got {})", kMaxAlibiHeads, heads));
   }
-  if (opt.head < 1 || opt.head > opt.heads) {
-    throw InvalidArgument(fmt::format("--head must be between 1 and --heads = {} (got {})", opt.heads, opt.head));
+  if (head < 1 || head > heads) {
+    throw InvalidArgument(fmt::format("--head must be between 1 and --heads = {} (got {})", heads, head));
   }
-  if (opt.shift < -kMaxShift || opt.shift > kMaxShift) {
-    throw InvalidArgument(fmt::format("--shift must be between -{} and {} (got {})", kMaxShift, kMaxShift, opt.shift));
+  const long shift = opt.shift.value_or(0);
+  if (shift < -kMaxShift || shift > kMaxShift) {
+    throw InvalidArgument(fmt::format("--shift must be between -{} and {} (got {})", kMaxShift, kMaxShift, shift));
   }
   check_figure_options(opt.figure);
   if (opt.figure.wanted() && opt.tokens > kMaxFigureTokens) {
@@ -307,7 +256,7 @@ int run_attention(const AttentionOptions& opt, std::ostream& out) {
   if (opt.compare) {
     encodings.assign(std::begin(kAllEncodings), std::end(kAllEncodings));
   } else {
-    encodings.push_back(parse_encoding(opt.encoding));
+    encodings.push_back(opt.encoding_value());
   }
   const Text t = opt.figure.tr();
   const QueriesKeys qk = random_queries_keys(opt.tokens, opt.dim, opt.seed);
@@ -326,8 +275,8 @@ int run_attention(const AttentionOptions& opt, std::ostream& out) {
     Result r{e, setup_for(opt, e), {}, {}};
     r.a = attention_weights(qk.q, qk.k, positions, r.setup.settings);
     if (e == Encoding::Alibi) r.bias = alibi_bias(positions, r.setup.slope);
-    if (opt.has_shift) {
-      shifts.push_back(judge(e, shift_test(qk.q, qk.k, positions, static_cast<double>(opt.shift), r.setup.settings), t));
+    if (opt.shift) {
+      shifts.push_back(judge(e, shift_test(qk.q, qk.k, positions, static_cast<double>(*opt.shift), r.setup.settings), t));
     }
     results.push_back(std::move(r));
   }
@@ -337,8 +286,8 @@ int run_attention(const AttentionOptions& opt, std::ostream& out) {
     const std::string name(to_string(r.encoding));
     if (!opt.csv.empty()) write_output(opt.compare ? with_suffix(opt.csv, name) : opt.csv, to_csv(r.a), out);
     if (opt.figure.wanted()) {
-      draw(attention_figure(opt, r.encoding, r.setup, r.a), opt.compare ? figure_with_suffix(opt.figure, name) : opt.figure);
-      if (r.encoding == Encoding::Alibi) draw(bias_figure(opt, r.setup, r.bias), figure_with_suffix(opt.figure, "alibi_bias"));
+      draw(attention_figure(opt.figure, r.encoding, r.setup.slope, opt.tokens, opt.dim, opt.causal, r.a), opt.compare ? figure_with_suffix(opt.figure, name) : opt.figure);
+      if (r.encoding == Encoding::Alibi) draw(bias_figure(opt.figure, r.setup.slope, opt.head_value(), opt.heads_value(), opt.tokens, r.bias), figure_with_suffix(opt.figure, "alibi_bias"));
     }
   }
   if (opt.csv == "-") return all_ok ? kOk : kVerifyFailed;
@@ -353,15 +302,15 @@ int run_attention(const AttentionOptions& opt, std::ostream& out) {
   for (const Result& r : results) {
     out << fmt::format("\n{}\n  {}\n", title_of(r.encoding, r.setup, opt, t), formula(r.encoding, t));
     if (r.encoding == Encoding::Alibi) {
-      out << t.format("  the slopes of the {} heads (Press et al. §3): {}\n", "  {} 个头的斜率(Press et al. §3):{}\n", opt.heads,
-                      slope_list(opt.heads));
+      out << t.format("  the slopes of the {} heads (Press et al. §3): {}\n", "  {} 个头的斜率(Press et al. §3):{}\n",
+                      opt.heads_value(), slope_list(opt.heads_value()));
     }
     if (opt.tokens <= kMaxPrintedTokens) {
       out << t("\nattention A_ij\n", "\n注意力 A_ij\n");
-      print_matrix(out, r.a, false);
+      print_matrix(out, r.a, kAttentionMatrix);
       if (r.encoding == Encoding::Alibi) {
         out << t("\nALiBi bias −m·|i − j|, added to q_i·k_j/√d\n", "\nALiBi 偏置 −m·|i − j|,加到 q_i·k_j/√d 上\n");
-        print_matrix(out, r.bias, true);
+        print_matrix(out, r.bias, kBiasMatrix);
       }
     }
   }
@@ -369,7 +318,7 @@ int run_attention(const AttentionOptions& opt, std::ostream& out) {
     out << t.format("\n(the {0}×{0} matrix A: --csv FILE, or --png FILE for a heatmap)\n",
                     "\n({0}×{0} 的矩阵 A:用 --csv FILE 输出,或用 --png FILE 画热图)\n", opt.tokens);
   }
-  if (opt.has_shift) {
+  if (opt.shift) {
     out << '\n';
     print_shift_table(out, opt, shifts, t);
   }
@@ -399,18 +348,18 @@ Command add_attention_command(CLI::App& app) {
       "attention", "The attention matrix softmax(QKᵀ/√d) under RoPE, sinusoidal, ALiBi or no encoding, and the shift test");
   add_int_option(*sub, "-n,--tokens", opt->tokens, fmt::format("number of tokens N (1 … {})", kMaxAttentionTokens));
   add_int_option(*sub, "-d,--dim", opt->dim, fmt::format("head dimension d: even, 2 … {}", kMaxAttentionDim));
-  CLI::Option* encoding = sub->add_option("-e,--encoding", opt->encoding, "rope, sinusoidal, alibi or none")
-                              ->capture_default_str()
-                              ->type_name("ENC");
-  CLI::Option* shift = add_long_option(*sub, "--shift", opt->shift,
-                                       "run the shift test: move every position by the integer C, report how much the scores change");
+  add_choice_option(*sub, "-e,--encoding", opt->encoding, {"rope", "sinusoidal", "alibi", "none"}, parse_encoding,
+                    "rope, sinusoidal, alibi or none", "ENC")
+      ->default_str(std::string(to_string(Encoding::Rope)));
+  add_long_option(*sub, "--shift", opt->shift, 0,
+                  "run the shift test: move every position by the integer C, report how much the scores change");
   sub->add_flag("--causal", opt->causal, "causal mask: query i sees keys j <= i only");
   sub->add_flag("--compare", opt->compare,
                 "every encoding, with the same q and k; figures and CSV go to FILE_rope, FILE_sinusoidal, …");
   add_seed_option(*sub, opt->seed, "seed of the random q_i and k_j (same seed, same output)");
-  CLI::Option* base = add_base_option(*sub, opt->base);
-  CLI::Option* heads = add_int_option(*sub, "--heads", opt->heads, "ALiBi: number of heads n, for the slopes (1 … 1024)");
-  CLI::Option* head = add_int_option(*sub, "--head", opt->head, "ALiBi: which head's slope, 1 … n (1 is the steepest)");
+  add_base_option(*sub, opt->base);
+  add_int_option(*sub, "--heads", opt->heads, kDefaultHeads, "ALiBi: number of heads n, for the slopes (1 … 1024)");
+  add_int_option(*sub, "--head", opt->head, kDefaultHead, "ALiBi: which head's slope, 1 … n (1 is the steepest)");
   sub->add_option("--csv", opt->csv, "write A to FILE, one row per query i, N numbers per row ('-' for stdout)")
       ->type_name("FILE");
   add_figure_options(*sub, opt->figure);
@@ -422,13 +371,7 @@ Command add_attention_command(CLI::App& app) {
       "Example:\n  rope attention --tokens 6 --dim 8 --shift 100\n"
       "  rope attention --tokens 6 --dim 8 --shift 100 --encoding sinusoidal\n"
       "  rope attention --tokens 32 --dim 64 --compare --causal --png attention.png");
-  return {sub, [opt, encoding, shift, base, heads, head](std::ostream& out) {
-            opt->encoding_given = encoding->count() > 0;
-            opt->has_shift = shift->count() > 0;
-            opt->base_given = base->count() > 0;
-            opt->alibi_given = heads->count() > 0 || head->count() > 0;
-            return run_attention(*opt, out);
-          }};
+  return {sub, [opt](std::ostream& out) { return run_attention(*opt, out); }};
 }
 
 }  // namespace rope::cli

@@ -2,6 +2,7 @@
 // d×d matrix, 2×2 blocks, element-wise cos/sin, complex numbers) and the decay job by the recurrence
 // and with a cos/sin per term (rope/analysis/bench.hpp). Times vary from run to run; the ratios are the lesson.
 #include <algorithm>
+#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <memory>
 
@@ -17,7 +18,7 @@ namespace rope::cli {
 
 struct BenchOptions {
   BenchSettings settings;
-  std::string lang = "en";
+  Lang lang = Lang::En;
 };
 
 namespace {
@@ -30,9 +31,18 @@ std::string duration(const Text& t, double seconds) {
 
 }  // namespace
 
+/// The options of the quantities rope::run_bench checks.
+const OptionNames kBenchOptions{{"sequence length", "--seq"}, {"decay points", "--points"}, {"repeats", "--repeat"}};
+
 int run_bench_command(const BenchOptions& opt, std::ostream& out) {
-  const Text t(parse_lang(opt.lang));
-  const BenchReport r = rope::run_bench(opt.settings);
+  const Text t(opt.lang);
+  const BenchReport r = [&] {
+    try {
+      return rope::run_bench(opt.settings);
+    } catch (const InvalidQuantity& e) {
+      rethrow_naming_option(e, kBenchOptions);
+    }
+  }();
   const BenchSettings& s = r.settings;
   const double vectors = static_cast<double>(s.seq * s.heads);
   out << t.format(

@@ -1,8 +1,10 @@
 // rope bound: the criterion of "Base of RoPE Bounds Context Length" (Men et al. 2024) over a grid of
 // bases, docs/calculators.md (C1)–(C5): min_{m≤L} B(m) against the base, pass/fail, pass intervals.
 #include <cmath>
+#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <memory>
+#include <optional>
 
 #include "rope/cli/commands.hpp"
 #include "rope/cli/exit_codes.hpp"
@@ -23,10 +25,9 @@ struct BoundOptions {
   long context = 0;
   int dim = 128;
   std::string base_range;  ///< "LO,HI"; empty: default_base_range
-  int per_decade = 0;      ///< 0: default_per_decade
+  std::optional<int> per_decade;  ///< --per-decade; nullopt: default_per_decade
   std::string csv;
   FigureOptions figure;
-  bool per_decade_given = false;
 };
 
 namespace {
@@ -115,12 +116,12 @@ int run_bound(const BoundOptions& opt, std::ostream& out) {
   if (opt.context < 1 || opt.context > kMaxBoundContext) {
     throw InvalidArgument(fmt::format("--context must be between 1 and {} (got {})", kMaxBoundContext, opt.context));
   }
-  if (opt.per_decade_given && (opt.per_decade < 1 || opt.per_decade > kMaxPerDecade)) {
-    throw InvalidArgument(fmt::format("--per-decade must be between 1 and {} (got {})", kMaxPerDecade, opt.per_decade));
+  if (opt.per_decade && (*opt.per_decade < 1 || *opt.per_decade > kMaxPerDecade)) {
+    throw InvalidArgument(fmt::format("--per-decade must be between 1 and {} (got {})", kMaxPerDecade, *opt.per_decade));
   }
   const bool default_range = opt.base_range.empty();
   const auto [lo, hi] = default_range ? default_base_range(opt.context) : parse_range(opt.base_range);
-  const int per_decade = opt.per_decade_given ? opt.per_decade : default_per_decade(opt.context);
+  const int per_decade = opt.per_decade ? *opt.per_decade : default_per_decade(opt.context);
   if (!default_range && !(lo > 1 && hi > lo)) {
     throw InvalidArgument(fmt::format("--base-range LO,HI must have 1 < LO < HI (got {})", opt.base_range));
   }
@@ -214,18 +215,14 @@ Command add_bound_command(CLI::App& app) {
   add_dim_option(*sub, opt->dim);
   sub->add_option("--base-range", opt->base_range, "bases from LO to HI, 1 < LO < HI (default: F/4,8F with F = 0.0424·L^1.628)")
       ->type_name("LO,HI");
-  CLI::Option* per_decade =
-      add_int_option(*sub, "--per-decade", opt->per_decade,
-                     fmt::format("grid points 10^(k/P) per decade (1 … {}; default 400 below L = 65536, 100 from there)", kMaxPerDecade));
+  add_int_option(*sub, "--per-decade", opt->per_decade, 0,
+                 fmt::format("grid points 10^(k/P) per decade (1 … {}; default 400 below L = 65536, 100 from there)", kMaxPerDecade));
   sub->add_option("--csv", opt->csv, "write base,min_B,argmin_m,passes for every grid base to FILE ('-' for stdout)")->type_name("FILE");
   add_figure_options(*sub, opt->figure);
   sub->footer(fmt::format("At most {} grid points.\nExample:\n  rope bound --context 1024 --png bound.png\n"
                           "  rope bound --context 1048576 --dim 128 --csv bound.csv",
                           kMaxBoundGridPoints));
-  return {sub, [opt, per_decade](std::ostream& out) {
-            opt->per_decade_given = per_decade->count() > 0;
-            return run_bound(*opt, out);
-          }};
+  return {sub, [opt](std::ostream& out) { return run_bound(*opt, out); }};
 }
 
 }  // namespace rope::cli

@@ -1,9 +1,11 @@
 // rope decay: how RoPE scores behave with relative distance, docs/math.md (M11), (M14), (M15):
 // RoFormer's bound (default), the all-ones score, or the mean ± 1σ of random pairs; table, CSV, figure.
+#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <memory>
 #include <optional>
 
+#include "rope/cli/choice_option.hpp"
 #include "rope/cli/commands.hpp"
 #include "rope/cli/exit_codes.hpp"
 #include "rope/cli/figure_options.hpp"
@@ -27,25 +29,35 @@ inline constexpr std::size_t kMaxBases = 16;
 
 enum class DecayKind { Bound, Ones, Random };
 
+/// "bound", "ones" or "random".
+const char* to_string(DecayKind kind) {
+  return kind == DecayKind::Bound ? "bound" : kind == DecayKind::Ones ? "ones" : "random";
+}
+
+/// --dim and --samples when not typed.
+inline constexpr int kDefaultDecayDim = 128;
+inline constexpr long kDefaultSamples = 1000;
+
 struct DecayOptions {
-  std::vector<double> bases{kDefaultBase};
-  int dim = 128;
+  std::optional<std::vector<double>> bases;  ///< --base, repeated; nullopt: kDefaultBase
+  std::optional<int> dim;
   double max_distance = 256;
   long points = 1000;
-  std::string kind = "bound";
-  long samples = 1000;
-  bool random_options_given = false;  ///< --samples or --seed on the command line
-  std::uint64_t seed = kDefaultSeed;
+  DecayKind kind = DecayKind::Bound;
+  std::optional<long> samples;          ///< --samples, for --kind random only
+  std::optional<std::uint64_t> seed;    ///< --seed, for --kind random only
   bool normalize = false;
   bool log_x = false;
   bool log_y = false;
   std::string csv;
   FigureOptions figure;
   ScalingOptions scaling;
-  bool dim_given = false;
-  bool base_given = false;
   std::optional<double> rerope_window;  ///< --rerope W: the model sees g(t) instead of t (S16), (S17)
   std::optional<double> leaky_k;        ///< --leaky-k K: Leaky ReRoPE's slope divisor
+
+  std::vector<double> base_values() const { return bases.value_or(std::vector<double>{kDefaultBase}); }
+  long sample_count() const { return samples.value_or(kDefaultSamples); }
+  std::uint64_t seed_value() const { return seed.value_or(kDefaultSeed); }
 };
 
 namespace {
@@ -61,7 +73,7 @@ Eigen::VectorXd seen_distances(const DecayOptions& opt, const Eigen::VectorXd& t
   return g;
 }
 
-DecayKind parse_kind(const std::string& text) {
+DecayKind parse_kind(std::string_view text) {
   if (text == "bound") return DecayKind::Bound;
   if (text == "ones") return DecayKind::Ones;
   if (text == "random") return DecayKind::Random;
@@ -78,19 +90,23 @@ struct FrequencySet {
 std::vector<FrequencySet> frequency_sets(const DecayOptions& opt, std::vector<Message>& warnings) {
   const Text t = opt.figure.tr();
   std::vector<FrequencySet> sets;
+  const std::vector<double> bases = opt.base_values();
   if (opt.scaling.any()) {
-    if (opt.bases.size() > 1) throw InvalidArgument("give one --base with --scaling, --config or --model");
-    const ResolvedRope rr = resolve_rope(opt.scaling, opt.dim, opt.dim_given, opt.bases.front(), opt.base_given);
+    if (bases.size() > 1) throw InvalidArgument("give one --base with --scaling, --config or --model");
+    const Rope rope = resolve(opt.scaling, {opt.dim, kDefaultDecayDim, opt.bases ? std::optional(bases.front()) : std::nullopt,
+                                            kDefaultBase});
+    const ResolvedRope& rr = *rope.scaled;
     const std::string type(to_string(rr.model.rope.type));
     sets.push_back({t.format("original, base = {}", "原始,base = {}", format_number(rr.model.rope.base)), "original", rr.original});
     sets.push_back({fmt::format("{} f = {}", type, format_number(rr.params.factor)), type, rr.params.inv_freq});
     warnings = rr.params.warnings;
     return sets;
   }
-  check_dimension(opt.dim);
-  for (double base : opt.bases) {
+  const int dim = opt.dim.value_or(kDefaultDecayDim);
+  check_dimension(dim);
+  for (double base : bases) {
     check_base(base);
-    sets.push_back({"base = " + format_number(base), "base=" + format_number(base), frequencies(opt.dim, base)});
+    sets.push_back({"base = " + format_number(base), "base=" + format_number(base), frequencies(dim, base)});
   }
   return sets;
 }
@@ -123,7 +139,7 @@ Curves compute(const DecayOptions& opt, DecayKind kind, const std::vector<Freque
         break;
       }
       case DecayKind::Random: {
-        RandomScores r = random_scores(theta, distances, opt.samples, opt.seed);
+        RandomScores r = random_scores(theta, distances, opt.sample_count(), opt.seed_value());
         c.value.push_back(std::move(r.mean));
         c.stddev.push_back(std::move(r.stddev));
         break;
@@ -156,7 +172,7 @@ plot::Figure make_figure(const DecayOptions& opt, DecayKind kind, const std::vec
     case DecayKind::Random:
       fig.title = fmt::format(f.text("random q, k ~ N(0, I): mean ± 1σ of <R_m q, k> over {} pairs, d = {}",
                                      "随机 q、k ~ N(0, I):<R_m q, k> 的均值 ± 1σ({} 对), d = {}"),
-                              opt.samples, d);
+                              opt.sample_count(), d);
       fig.ylabel = f.text("score <R_m q, k>", "得分 <R_m q, k>");
       fig.lines.push_back({plot::ReferenceLine::Axis::Y, 0.0, f.text("expected value 0", "期望值 0"), -1});
       break;
@@ -182,9 +198,9 @@ plot::Figure make_figure(const DecayOptions& opt, DecayKind kind, const std::vec
 }  // namespace
 
 int run_decay(const DecayOptions& opt, std::ostream& out) {
-  const DecayKind kind = parse_kind(opt.kind);
-  if (opt.bases.size() > kMaxBases) {
-    throw InvalidArgument(fmt::format("at most {} --base values (got {})", kMaxBases, opt.bases.size()));
+  const DecayKind kind = opt.kind;
+  if (opt.base_values().size() > kMaxBases) {
+    throw InvalidArgument(fmt::format("at most {} --base values (got {})", kMaxBases, opt.base_values().size()));
   }
   if (opt.points < 1 || opt.points > kMaxPoints) {
     throw InvalidArgument(fmt::format("--points must be between 1 and {} (got {})", kMaxPoints, opt.points));
@@ -200,8 +216,8 @@ int run_decay(const DecayOptions& opt, std::ostream& out) {
     throw InvalidArgument(fmt::format("--log-x needs --points >= 2 and --max-distance > 1 (got {} and {})", opt.points,
                                       format_number(opt.max_distance)));
   }
-  if (opt.random_options_given && kind != DecayKind::Random) {
-    throw InvalidArgument(fmt::format("--samples and --seed apply to --kind random only (got --kind {})", opt.kind));
+  if ((opt.samples || opt.seed) && kind != DecayKind::Random) {
+    throw InvalidArgument(fmt::format("--samples and --seed apply to --kind random only (got --kind {})", to_string(kind)));
   }
   if (opt.leaky_k && !opt.rerope_window) throw InvalidArgument("--leaky-k needs --rerope W (the window)");
   if (opt.rerope_window && *opt.rerope_window < 0) {
@@ -211,7 +227,7 @@ int run_decay(const DecayOptions& opt, std::ostream& out) {
     throw InvalidArgument(fmt::format("--leaky-k K must be >= 1 (got {})", format_number(*opt.leaky_k)));
   }
   if (opt.log_y && kind != DecayKind::Bound) {
-    throw InvalidArgument(fmt::format("--log-y needs positive values: only --kind bound has them (got --kind {})", opt.kind));
+    throw InvalidArgument(fmt::format("--log-y needs positive values: only --kind bound has them (got --kind {})", to_string(kind)));
   }
   check_figure_options(opt.figure);
   std::vector<Message> warnings;
@@ -257,7 +273,7 @@ int run_decay(const DecayOptions& opt, std::ostream& out) {
     case DecayKind::Random:
       out << t.format("score <R_m q, k> of {} random pairs q, k ~ N(0, I), d = {}, seed {} (docs/math.md (M15)):\n",
                       "{} 对随机向量 q, k ~ N(0, I) 的得分 <R_m q, k>,d = {},种子 {}(docs/math.md (M15)):\n",
-                      opt.samples, d, opt.seed);
+                      opt.sample_count(), d, opt.seed_value());
       out << t.format("  mean and standard deviation; expected mean 0 and standard deviation √d = {:.4g} at every m\n",
                       "  均值与标准差;在每个 m 上,期望均值为 0,标准差为 √d = {:.4g}\n", std::sqrt(static_cast<double>(d)));
       break;
@@ -312,18 +328,18 @@ int run_decay(const DecayOptions& opt, std::ostream& out) {
 Command add_decay_command(CLI::App& app) {
   auto opt = std::make_shared<DecayOptions>();
   CLI::App* sub = app.add_subcommand("decay", "How RoPE scores behave with relative distance: RoFormer's bound and more");
-  CLI::Option* base = add_reals_option(*sub, "-b,--base", opt->bases, "RoPE base, > 1; repeat for several curves");
-  CLI::Option* dim = add_dim_option(*sub, opt->dim);
-  sub->add_option("--kind", opt->kind,
-                  "bound: RoFormer's upper bound (M11); ones: the score of q = k = all ones (M14); "
-                  "random: mean ± 1σ over random pairs (M15)")
-      ->capture_default_str()
-      ->type_name("KIND");
+  add_reals_option(*sub, "-b,--base", opt->bases, {kDefaultBase}, "RoPE base, > 1; repeat for several curves");
+  add_dim_option(*sub, opt->dim, kDefaultDecayDim);
+  add_choice_option(*sub, "--kind", opt->kind, {"bound", "ones", "random"}, parse_kind,
+                    "bound: RoFormer's upper bound (M11); ones: the score of q = k = all ones (M14); "
+                    "random: mean ± 1σ over random pairs (M15)",
+                    "KIND")
+      ->default_str(to_string(opt->kind));
   add_real_option(*sub, "--max-distance", opt->max_distance, fmt::format("largest distance m (0 … {:g})", kMaxDistance));
   add_long_option(*sub, "--points", opt->points,
                   fmt::format("distances from 0 to max-distance inclusive, evenly spaced (1 … {})", kMaxPoints));
-  CLI::Option* samples = add_long_option(*sub, "--samples", opt->samples, "random pairs for --kind random (>= 2)");
-  CLI::Option* seed = add_seed_option(*sub, opt->seed, "seed of the random pairs (same seed, same output)");
+  add_long_option(*sub, "--samples", opt->samples, kDefaultSamples, "random pairs for --kind random (>= 2)");
+  add_seed_option(*sub, opt->seed, kDefaultSeed, "seed of the random pairs (same seed, same output)");
   sub->add_flag("--normalize", opt->normalize, "divide each curve by its value at distance 0");
   sub->add_flag("--log-x", opt->log_x, "log-spaced distances from 1 to max-distance, on a log axis");
   sub->add_flag("--log-y", opt->log_y, "log axis for the values (--kind bound)");
@@ -343,12 +359,7 @@ Command add_decay_command(CLI::App& app) {
          "Leaky ReRoPE with --rerope W: beyond W distances grow with slope 1/K (S17)")
       ->type_name("K");
   add_scaling_options(*sub, opt->scaling);
-  return {sub, [opt, samples, seed, dim, base](std::ostream& out) {
-            opt->dim_given = dim->count() > 0;
-            opt->base_given = base->count() > 0;
-            opt->random_options_given = samples->count() > 0 || seed->count() > 0;
-            return run_decay(*opt, out);
-          }};
+  return {sub, [opt](std::ostream& out) { return run_decay(*opt, out); }};
 }
 
 }  // namespace rope::cli

@@ -1,6 +1,7 @@
 // rope encodings: the comparison table of position encodings that explainers print (blog posts on RoPE often have one:
 // explicit relative position, long-range decay, parameters, extrapolation) for absolute sinusoidal, learned
 // absolute, T5 bias, ALiBi and RoPE, each claim next to the number rope computes for it, or its source.
+#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <memory>
 
@@ -33,7 +34,7 @@ struct EncodingsOptions {
   long shift = 100;
   std::uint64_t seed = kDefaultSeed;
   double base = kDefaultBase;
-  std::string lang = "en";
+  Lang lang = Lang::En;
 };
 
 namespace {
@@ -88,7 +89,7 @@ void check_options(const EncodingsOptions& opt) {
 
 int run_encodings(const EncodingsOptions& opt, std::ostream& out) {
   check_options(opt);
-  const Text t(parse_lang(opt.lang));
+  const Text t(opt.lang);
   const int n = opt.tokens;
   const int d = opt.dim;
   const double d_model = static_cast<double>(opt.heads) * d;

@@ -1,10 +1,13 @@
 // rope explain: RoPE step by step for a classroom, in English or Chinese, docs/math.md (M1), (M3)–(M9),
-// (M13). The numbers come from rope/analysis/explain.hpp; this file prints them and draws the 2-D picture.
+// (M13). The numbers come from rope/analysis/explain.hpp; this file prints them; the 2-D picture
+// is figures/explain_figure.hpp.
 #include <algorithm>
 #include <cmath>
 #include <complex>
+#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <tuple>
@@ -14,6 +17,8 @@
 #include "rope/cli/exit_codes.hpp"
 #include "rope/cli/figure_options.hpp"
 #include "rope/cli/options.hpp"
+#include "rope/cli/printing.hpp"
+#include "rope/cli/figures/explain_figure.hpp"
 #include "rope/io/csv.hpp"
 #include "rope/core/error.hpp"
 #include "rope/core/constants.hpp"
@@ -31,16 +36,13 @@ struct ExplainOptions {
   std::vector<double> positions{2.0, 5.0};  ///< M, N
   std::string q = "1,0.5";
   std::string k = "0.8,-0.3";
-  double theta = 1.0;
-  int pair = 0;
+  std::optional<double> theta;  ///< --theta; nullopt: θ_0 = 1 (or θ of --pair)
+  std::optional<int> pair;      ///< --pair: θ of that pair of (--dim, --base)
   double shift = 100.0;
   int dim = 8;
   double base = kDefaultBase;
-  int step = 0;  ///< 0: every step (--step not given)
+  std::optional<int> step;  ///< --step; nullopt: every step
   FigureOptions figure;
-  bool theta_given = false;
-  bool pair_given = false;
-  bool step_given = false;
 };
 
 namespace {
@@ -48,21 +50,17 @@ namespace {
 using Complex = std::complex<double>;
 
 // ---------------------------------------------------------------------------------------------
-// Numbers as the walkthrough prints them. Computed values: 6 decimals, trailing zeros dropped, so
-// cos 2 is -0.416147 and 0.5 stays 0.5. The user's own numbers: exactly as read (shortest round trip).
-
-std::string fx(double x) {
-  std::string s = fmt::format("{:.6f}", x);
-  while (s.back() == '0') s.pop_back();
-  if (s.back() == '.') s.pop_back();
-  if (s == "-0") s = "0";
-  return s;
-}
+// Numbers as the walkthrough prints them. Computed values: fx (printing.hpp). The user's own numbers:
+// exactly as read (shortest round trip).
 
 std::string cx(Complex z) {
   const std::string im = fx(std::abs(z.imag()));
   return fmt::format("{} {} {}i", fx(z.real()), z.imag() < 0 && im != "0" ? "-" : "+", im);
 }
+
+/// The entries of a matrix: 6 decimals, right-aligned, an exact 0 as a plain 0 so the blocks stand out.
+const MatrixFormat kPlain{6, false, true};
+const MatrixFormat kBracketed{6, false, true, 1, " ", true};
 
 std::string vec(const Eigen::VectorXd& v, bool exact = false) {
   std::string s;
@@ -74,51 +72,6 @@ std::string verdict(const explain::Check& c) {
   const std::string diff = c.difference == 0.0 ? "0" : fmt::format("{:.1e}", c.difference);
   return c.passed() ? fmt::format("|Δ| = {} ≤ {:.1e} ✓", diff, c.tolerance * c.scale)
                     : fmt::format("|Δ| = {} > {:.1e} ✗", diff, c.tolerance * c.scale);
-}
-
-/// Columns a terminal gives the text: 2 for CJK characters, 0 for combining marks, else 1.
-std::size_t columns(std::string_view s) {
-  std::size_t w = 0;
-  for (std::size_t i = 0; i < s.size();) {
-    const auto c = static_cast<unsigned char>(s[i]);
-    const int len = c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
-    char32_t cp = len == 1 ? c : c & (0x3F >> (len - 1));
-    for (int j = 1; j < len && i + j < s.size(); ++j) cp = (cp << 6) | (static_cast<unsigned char>(s[i + j]) & 0x3F);
-    i += static_cast<std::size_t>(len);
-    if (cp >= 0x300 && cp <= 0x36F) continue;
-    const bool wide = (cp >= 0x2E80 && cp <= 0x9FFF) || (cp >= 0xF900 && cp <= 0xFAFF) || (cp >= 0xFF00 && cp <= 0xFF60);
-    w += wide ? 2 : 1;
-  }
-  return w;
-}
-
-std::string pad(std::string s, std::size_t width) {
-  const std::size_t w = columns(s);
-  if (w < width) s.append(width - w, ' ');
-  return s;
-}
-
-/// The entries of a matrix, 6 decimals, right-aligned; an exact 0 as a plain 0 so the blocks stand out.
-std::vector<std::string> matrix_rows(const Eigen::MatrixXd& r, bool brackets) {
-  std::vector<std::string> cells;
-  std::size_t width = 1;
-  for (Eigen::Index i = 0; i < r.rows(); ++i) {
-    for (Eigen::Index j = 0; j < r.cols(); ++j) {
-      std::string cell = r(i, j) == 0.0 ? "0" : fmt::format("{:.6f}", r(i, j));
-      if (cell == "-0.000000") cell = "0.000000";
-      width = std::max(width, cell.size());
-      cells.push_back(cell);
-    }
-  }
-  std::vector<std::string> rows;
-  for (Eigen::Index i = 0; i < r.rows(); ++i) {
-    std::string line = brackets ? "[ " : "";
-    for (Eigen::Index j = 0; j < r.cols(); ++j) {
-      line += fmt::format("{}{:>{}}", j == 0 ? "" : " ", cells[static_cast<std::size_t>(i * r.cols() + j)], width);
-    }
-    rows.push_back(brackets ? line + " ]" : line);
-  }
-  return rows;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -225,7 +178,7 @@ class Printer {
       const char* name = i == 0 ? "q" : "k";
       line(fmt::format(title, fx(r->angle)));
       line(fmt::format("    z_{}·e^{{iφ}} = ({})·({}) = {}", name, cx(r->z), cx(r->factor), cx(r->product)));
-      const std::vector<std::string> m = matrix_rows(r->matrix, true);
+      const std::vector<std::string> m = matrix_lines(r->matrix, kBracketed);
       line(fmt::format("    R(φ) = {}   R(φ)·{} = {}", m[0], name, vec(r->rotated)));
       line(fmt::format("           {}   {}", m[1], verdict(r->check)));
     }
@@ -245,8 +198,8 @@ class Printer {
 
   void side_by_side(const std::string& left_title, const Eigen::Matrix2d& left, const std::string& right_title,
                     const Eigen::Matrix2d& right) {
-    const std::vector<std::string> a = matrix_rows(left, true);
-    const std::vector<std::string> b = matrix_rows(right, true);
+    const std::vector<std::string> a = matrix_lines(left, kBracketed);
+    const std::vector<std::string> b = matrix_lines(right, kBracketed);
     const std::size_t width = std::max(columns(a[0]), columns(left_title)) + 3;
     line("  " + pad(left_title, width) + right_title);
     for (std::size_t i = 0; i < a.size(); ++i) line("  " + pad(a[i], width) + b[i]);
@@ -318,7 +271,7 @@ class Printer {
     line(fmt::format(t("  R_M = diag(R(Mθ_0), …, R(Mθ_{})), one 2×2 block per pair (M5):",
                        "  R_M = diag(R(Mθ_0), …, R(Mθ_{})),每一对一个 2×2 块 (M5):"),
                      pairs - 1));
-    for (const std::string& row : matrix_rows(s.matrix, false)) line("    " + row);
+    for (const std::string& row : matrix_lines(s.matrix, kPlain)) line("    " + row);
     line(t("  the element-wise form needs no matrix (M9): R_M·q = q ⊙ cos(MΘ) + rot(q) ⊙ sin(MΘ),",
            "  逐元素形式不需要矩阵 (M9):R_M·q = q ⊙ cos(MΘ) + rot(q) ⊙ sin(MΘ),"));
     line(t("  with q repeating the pair q on all d/2 pairs:", "  其中 q 在全部 d/2 对上重复二维的 q:"));
@@ -338,138 +291,6 @@ class Printer {
   std::ostream& out_;
 };
 
-// ---------------------------------------------------------------------------------------------
-// The figure: q, k, R(Mθ)q and R(Nθ)k as arrows from the origin, the arcs of the angles Mθ and Nθ,
-// and the angle between the rotated vectors, which decides the score.
-
-Eigen::Vector2d unit(double angle) { return {std::cos(angle), std::sin(angle)}; }
-
-plot::Series segment(const Eigen::Vector2d& to, int color, bool dashed) {
-  plot::Series s;
-  s.x = Eigen::Vector2d(0.0, to[0]);
-  s.y = Eigen::Vector2d(0.0, to[1]);
-  s.color = color;
-  s.dashed = dashed;
-  s.line_width = dashed ? 2.5 : 3.5;
-  return s;
-}
-
-/// An arc of radius r from angle `from` turning by `sweep` (drawn modulo a full turn).
-plot::Series arc(double r, double from, double sweep, int color) {
-  const double drawn = std::fmod(sweep, kTwoPi);
-  const int n = 2 + static_cast<int>(std::ceil(std::abs(drawn) / kTwoPi * 180.0));
-  plot::Series s;
-  s.x.resize(n);
-  s.y.resize(n);
-  for (int i = 0; i < n; ++i) {
-    const double a = from + drawn * i / (n - 1);
-    s.x[i] = r * std::cos(a);
-    s.y[i] = r * std::sin(a);
-  }
-  s.color = color;
-  s.line_width = 2.0;
-  return s;
-}
-
-/// Two barbs of length `size` at ±25° behind the tip of the vector from the origin to `tip`.
-plot::Series arrowhead(const Eigen::Vector2d& tip, double size, int color) {
-  const double back = std::atan2(-tip[1], -tip[0]);
-  constexpr double kSpread = 25.0 * kTwoPi / 360.0;
-  const Eigen::Vector2d left = tip + size * unit(back + kSpread);
-  const Eigen::Vector2d right = tip + size * unit(back - kSpread);
-  plot::Series s;
-  s.x = Eigen::Vector3d(left[0], tip[0], right[0]);
-  s.y = Eigen::Vector3d(left[1], tip[1], right[1]);
-  s.color = color;
-  s.line_width = 3.5;
-  return s;
-}
-
-plot::Label text_at(const Eigen::Vector2d& at, const std::string& text) {
-  plot::Label l;
-  l.x = at[0];
-  l.y = at[1];
-  l.text = text;
-  l.anchor = plot::Label::Anchor::Center;
-  return l;
-}
-
-plot::Figure figure_of(const explain::Walkthrough& w, const FigureOptions& f) {
-  const explain::Setup& s = w.setup;
-  const explain::Step5& s5 = w.step5;
-  // Equal ranges on a square figure with no legend: the plot area is close to square, so angles look
-  // right. Every vector ends within `radius`, its name within about 0.8·lim: the bands near the top and
-  // bottom edges are free for two lines of text.
-  const double radius = std::max(s.q.norm(), s.k.norm());
-  const double lim = 1.5 * radius;
-  plot::Figure fig;
-  fig.title = fmt::format(f.text("RoPE in 2-D: q at M = {}, k at N = {}, θ = {}", "二维 RoPE:q 在位置 M = {},k 在位置 N = {},θ = {}"),
-                          format_number(s.m), format_number(s.n), fx(s.theta));
-  fig.xlabel = f.text("first component (real part)", "第一个分量(实部)");
-  fig.ylabel = f.text("second component (imaginary part)", "第二个分量(虚部)");
-  fig.xrange = {-lim, lim};
-  fig.yrange = {-lim, lim};
-  for (const auto axis : {plot::ReferenceLine::Axis::X, plot::ReferenceLine::Axis::Y}) {
-    plot::ReferenceLine r;
-    r.axis = axis;
-    fig.lines.push_back(r);
-  }
-
-  const double m_angle = s.m * s.theta;
-  const double n_angle = s.n * s.theta;
-  const double arg_q = w.step1.q.argument;
-  const double arg_k = w.step1.k.argument;
-  const double arg_q_rotated = std::arg(Complex(s5.q_rotated[0], s5.q_rotated[1]));
-  fig.series.push_back(segment(s.q, 0, true));
-  fig.series.push_back(segment(s5.q_rotated, 0, false));
-  fig.series.push_back(segment(s.k, 1, true));
-  fig.series.push_back(segment(s5.k_rotated, 1, false));
-  const double r_m = 0.2 * radius;
-  const double r_n = 0.45 * radius;
-  const double r_between = 0.7 * radius;
-  fig.series.push_back(arc(r_m, arg_q, m_angle, 0));
-  fig.series.push_back(arc(r_n, arg_k, n_angle, 1));
-  fig.series.push_back(arc(r_between, arg_q_rotated, s5.angle_between, 2));
-
-  // Arrowheads: an open V in the vector's colour at each tip, then the names just beyond the tips and
-  // the angles beside their arcs.
-  const std::tuple<Eigen::Vector2d, std::string, int> tips[] = {
-      {s.q, "q", 0}, {s5.q_rotated, "R(Mθ)q", 0}, {s.k, "k", 1}, {s5.k_rotated, "R(Nθ)k", 1}};
-  for (const auto& [tip, name, color] : tips) fig.series.push_back(arrowhead(tip, 0.05 * lim, color));
-  for (const auto& [tip, name, color] : tips) {
-    fig.labels.push_back(text_at(tip + 0.12 * radius * tip.normalized(), name));
-  }
-  // Beside its arc, just outside, far enough that the text's box clears the arc (on the default square
-  // figure a character is about 0.03·lim wide and 0.037·lim high), at the point of the arc farthest in
-  // angle from the four vectors, among a few.
-  const double directions[] = {arg_q, arg_k, arg_q_rotated, std::arg(Complex(s5.k_rotated[0], s5.k_rotated[1]))};
-  const auto arc_label = [&](double r, double from, double sweep, const std::string& text) {
-    const double drawn = std::fmod(sweep, kTwoPi);
-    double at = from + drawn / 2;
-    double best = -1.0;
-    for (const double t : {0.5, 0.35, 0.65, 0.2, 0.8}) {
-      double nearest = kTwoPi;
-      for (const double d : directions) nearest = std::min(nearest, std::abs(std::remainder(from + t * drawn - d, kTwoPi)));
-      if (nearest > best + 1e-9) best = nearest, at = from + t * drawn;
-    }
-    const double half_width = 0.5 * 0.03 * lim * static_cast<double>(columns(text));
-    const double half_height = 0.5 * 0.037 * lim;
-    const double clear = std::max(std::abs(std::cos(at)) * half_width, std::abs(std::sin(at)) * half_height);
-    fig.labels.push_back(text_at((r + 0.02 * lim + clear) * unit(at), text));
-  };
-  // An angle of a turn or more is drawn modulo 2π; the label keeps the whole angle.
-  arc_label(r_m, arg_q, m_angle, fmt::format("Mθ = {}", fx(m_angle)));
-  arc_label(r_n, arg_k, n_angle, fmt::format("Nθ = {}", fx(n_angle)));
-  arc_label(r_between, arg_q_rotated, s5.angle_between, fmt::format("{} rad", fx(s5.angle_between)));
-  fig.labels.push_back(text_at({0.0, 0.9 * lim}, f.text("dashed: q, k;  solid: rotated by Mθ, Nθ",
-                                                         "虚线:q、k;实线:旋转 Mθ、Nθ 之后")));
-  fig.labels.push_back(text_at({0.0, -0.9 * lim},
-                               fmt::format(f.text("⟨R(Mθ)q, R(Nθ)k⟩ = |q|·|k|·cos({}) = {}",
-                                                  "分数 ⟨R(Mθ)q, R(Nθ)k⟩ = |q|·|k|·cos({}) = {}"),
-                                           fx(s5.angle_between), fx(s5.score))));
-  return fig;
-}
-
 }  // namespace
 
 /// Prints the walkthrough (every step for step 0, else that step) and returns the exit code: kOk, or
@@ -484,13 +305,16 @@ int print_walkthrough(const explain::Walkthrough& w, int step, const std::string
   return p.summary(step);
 }
 
+/// The options of the quantities explain::explain checks.
+const OptionNames kExplainOptions{{"query q", "--q"}, {"key k", "--k"}, {"shift c", "--shift"}, {"θ", "--theta"}};
+
 int run_explain(const ExplainOptions& opt, std::ostream& out) {
   check_figure_options(opt.figure);
   if (opt.positions.size() != 2) {
     throw InvalidArgument(fmt::format("--position takes two positions, M of q and N of k (got {})", opt.positions.size()));
   }
-  if (opt.step_given && (opt.step < 1 || opt.step > explain::kSteps)) {
-    throw InvalidArgument(fmt::format("--step must be between 1 and {} (got {})", explain::kSteps, opt.step));
+  if (opt.step && (*opt.step < 1 || *opt.step > explain::kSteps)) {
+    throw InvalidArgument(fmt::format("--step must be between 1 and {} (got {})", explain::kSteps, *opt.step));
   }
   explain::Setup s;
   for (const auto& [text, what, target] :
@@ -508,23 +332,30 @@ int run_explain(const ExplainOptions& opt, std::ostream& out) {
   s.base = opt.base;
   const FigureOptions& f = opt.figure;
   std::string theta_source;
-  if (opt.pair_given) {
+  if (opt.pair) {
+    const int pair = *opt.pair;
     check_dimension(s.d, explain::kMaxDim);
     check_base(s.base);
-    if (opt.pair < 0 || opt.pair >= s.d / 2) {
-      throw InvalidArgument(fmt::format("--pair must be between 0 and d/2 − 1 = {} (got {})", s.d / 2 - 1, opt.pair));
+    if (pair < 0 || pair >= s.d / 2) {
+      throw InvalidArgument(fmt::format("--pair must be between 0 and d/2 − 1 = {} (got {})", s.d / 2 - 1, pair));
     }
-    s.theta = frequencies(s.d, s.base)[opt.pair];
-    theta_source = fmt::format(f.text("θ_{0} of pair {0} of step 7", "第 {0} 对(步骤 7)的 θ_{0}"), opt.pair);
-  } else if (opt.theta_given) {
-    s.theta = opt.theta;
+    s.theta = frequencies(s.d, s.base)[pair];
+    theta_source = fmt::format(f.text("θ_{0} of pair {0} of step 7", "第 {0} 对(步骤 7)的 θ_{0}"), pair);
+  } else if (opt.theta) {
+    s.theta = *opt.theta;
     theta_source = "--theta";
   } else {
     theta_source = f.text("θ_0 = 1, the fastest pair", "θ_0 = 1,转得最快的一对");
   }
-  const explain::Walkthrough w = explain::explain(s);
+  const explain::Walkthrough w = [&] {
+    try {
+      return explain::explain(s);
+    } catch (const InvalidQuantity& e) {
+      rethrow_naming_option(e, kExplainOptions);
+    }
+  }();
   if (f.wanted()) draw(figure_of(w, f), f);
-  return print_walkthrough(w, opt.step, theta_source, f, out);
+  return print_walkthrough(w, opt.step.value_or(0), theta_source, f, out);
 }
 
 Command add_explain_command(CLI::App& app) {
@@ -535,13 +366,14 @@ Command add_explain_command(CLI::App& app) {
   sub->add_option("--k", opt->k, "the key k: two numbers a,b")
       ->type_name("a,b")
       ->capture_default_str();
-  CLI::Option* theta = add_real_option(*sub, "--theta", opt->theta, "θ of steps 1–6, rad per position: 0 < θ <= 2π");
-  CLI::Option* pair = add_int_option(*sub, "--pair", opt->pair, "take θ = θ_i of pair i of (--dim, --base) instead");
+  CLI::Option* theta =
+      add_real_option(*sub, "--theta", opt->theta, 1.0, "θ of steps 1–6, rad per position: 0 < θ <= 2π");
+  CLI::Option* pair = add_int_option(*sub, "--pair", opt->pair, 0, "take θ = θ_i of pair i of (--dim, --base) instead");
   theta->excludes(pair);
   add_real_option(*sub, "-c,--shift", opt->shift, "shift c of both positions in step 6");
   add_int_option(*sub, "-d,--dim", opt->dim, fmt::format("dimension d of step 7: even, 2 … {}", explain::kMaxDim));
   add_base_option(*sub, opt->base);
-  CLI::Option* step = add_int_option(*sub, "--step", opt->step, "show only step K (1 … 7), to pace a lecture")->default_str("all");
+  add_int_option(*sub, "--step", opt->step, 0, "show only step K (1 … 7), to pace a lecture")->default_str("all");
   add_figure_options(*sub, opt->figure);
   sub->get_option("--lang")->description("language of the text and the figure: en or zh (中文)");
   CLI::Option* width = sub->get_option("--width")->default_str(std::to_string(kExplainFigureSize));
@@ -552,10 +384,7 @@ Command add_explain_command(CLI::App& app) {
       "nothing, 7 from 2 to d dimensions.\n"
       "Example:\n  rope explain\n  rope explain --lang zh --step 5\n"
       "  rope explain --position 3 --position 7 --q 1,2 --k -1,0.5 --png explain.png");
-  return {sub, [opt, theta, pair, step, width, height](std::ostream& out) {
-            opt->step_given = step->count() > 0;
-            opt->theta_given = theta->count() > 0;
-            opt->pair_given = pair->count() > 0;
+  return {sub, [opt, width, height](std::ostream& out) {
             if (opt->figure.wanted() && width->count() == 0) opt->figure.width = kExplainFigureSize;
             if (opt->figure.wanted() && height->count() == 0) opt->figure.height = kExplainFigureSize;
             return run_explain(*opt, out);

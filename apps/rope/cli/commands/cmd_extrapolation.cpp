@@ -1,6 +1,7 @@
 // rope extrapolation: the critical dimension, extrapolation bound, critical base and small-base
 // thresholds of "Scaling Laws of RoPE-based Extrapolation" (Liu et al. 2023), docs/calculators.md
 // (C6)–(C9); the figure is rope wavelengths' with the training (and tuning) length.
+#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <memory>
 #include <optional>

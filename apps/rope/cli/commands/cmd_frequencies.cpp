@@ -1,10 +1,12 @@
 // rope frequencies (alias freqs): the table θ_i = base^(−2i/d), λ_i = 2π/θ_i, docs/math.md (M1), (M2).
+#include <CLI/CLI.hpp>
 #include <cmath>
 #include <fmt/format.h>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <map>
 #include <numeric>
+#include <optional>
 
 #include "rope/cli/commands.hpp"
 #include "rope/cli/exit_codes.hpp"
@@ -19,17 +21,17 @@
 
 namespace rope::cli {
 
+/// --dim and --max-position when not typed.
+inline constexpr int kDefaultFrequenciesDim = 128;
+inline constexpr int kDefaultMaxPosition = 128;
+
 struct FrequenciesOptions {
-  int dim = 128;
-  double base = kDefaultBase;
-  double position = 0.0;
-  bool has_position = false;
+  std::optional<int> dim;
+  std::optional<double> base;
+  std::optional<double> position;
   std::string csv;
   bool json = false;
-  int max_position = 128;  ///< last position of the cos(m·θ_i) heatmap
-  bool max_position_given = false;
-  bool dim_given = false;
-  bool base_given = false;
+  std::optional<int> max_position;  ///< last position of the cos(m·θ_i) heatmap
   FigureOptions figure;
   ScalingOptions scaling;
 };
@@ -51,9 +53,10 @@ std::string exponent_fraction(int d, int i) {
 
 /// Before anything is written: the heatmap's size is bounded.
 void check_heatmap(const FrequenciesOptions& opt, Eigen::Index half) {
-  if (opt.max_position < 1 || (opt.max_position + 1.0) * static_cast<double>(half) > kMaxHeatmapCells) {
+  const int max_position = opt.max_position.value_or(kDefaultMaxPosition);
+  if (max_position < 1 || (max_position + 1.0) * static_cast<double>(half) > kMaxHeatmapCells) {
     throw InvalidArgument(fmt::format("--max-position must be >= 1 with (max-position + 1)·d/2 <= {:.0f} (got {})",
-                                      kMaxHeatmapCells, opt.max_position));
+                                      kMaxHeatmapCells, max_position));
   }
 }
 
@@ -61,9 +64,10 @@ void check_heatmap(const FrequenciesOptions& opt, Eigen::Index half) {
 void draw_cos_heatmap(const Eigen::VectorXd& theta, double base, const FrequenciesOptions& opt) {
   if (!opt.figure.wanted()) return;
   const auto half = theta.size();
-  Eigen::MatrixXd z(half, opt.max_position + 1);
+  const int max_position = opt.max_position.value_or(kDefaultMaxPosition);
+  Eigen::MatrixXd z(half, max_position + 1);
   for (Eigen::Index i = 0; i < half; ++i) {
-    for (int m = 0; m <= opt.max_position; ++m) z(i, m) = std::cos(m * theta[i]);
+    for (int m = 0; m <= max_position; ++m) z(i, m) = std::cos(m * theta[i]);
   }
   const FigureOptions& f = opt.figure;
   plot::Figure fig;
@@ -81,7 +85,7 @@ void draw_cos_heatmap(const Eigen::VectorXd& theta, double base, const Frequenci
 
 /// With --scaling, --config or --model: original and scaled side by side (scaling.hpp).
 int run_scaled_frequencies(const FrequenciesOptions& opt, const ResolvedRope& rr, std::ostream& out) {
-  if (opt.has_position) {
+  if (opt.position) {
     throw InvalidArgument("--position prints the angles of plain RoPE: with --scaling, --config or --model use rope apply --position");
   }
   const RopeParameters& p = rr.params;
@@ -172,28 +176,30 @@ int run_scaled_frequencies(const FrequenciesOptions& opt, const ResolvedRope& rr
 
 int run_frequencies(const FrequenciesOptions& opt, std::ostream& out) {
   check_figure_options(opt.figure);
-  if (opt.max_position_given && !opt.figure.wanted()) {
+  if (opt.max_position && !opt.figure.wanted()) {
     throw InvalidArgument("--max-position sets the figure's heatmap: add --png, --svg, --pdf or --output");
   }
 
-  if (opt.scaling.any()) {
-    return run_scaled_frequencies(opt, resolve_rope(opt.scaling, opt.dim, opt.dim_given, opt.base, opt.base_given), out);
-  }
-  const Eigen::VectorXd theta = frequencies(opt.dim, opt.base);
+  const Rope rope = resolve(opt.scaling, {opt.dim, kDefaultFrequenciesDim, opt.base, kDefaultBase});
+  if (rope.scaled) return run_scaled_frequencies(opt, *rope.scaled, out);
+  const int dim = rope.d;
+  const double base = rope.base;
+  const double position = opt.position.value_or(0.0);
+  const Eigen::VectorXd theta = rope.theta();
   const Eigen::VectorXd lambda = wavelengths(theta);
-  const int half = opt.dim / 2;
+  const int half = dim / 2;
   Eigen::VectorXd pair(half), exponent(half);
   for (int i = 0; i < half; ++i) {
     pair[i] = i;
-    exponent[i] = frequency_exponent(opt.dim, i);
+    exponent[i] = frequency_exponent(dim, i);
   }
-  const Eigen::VectorXd angle = opt.position * theta;
+  const Eigen::VectorXd angle = position * theta;
   check_heatmap(opt, half);
-  draw_cos_heatmap(theta, opt.base, opt);
+  draw_cos_heatmap(theta, base, opt);
 
   if (!opt.csv.empty()) {
     Table table{{"pair", "exponent", "theta", "wavelength"}, {pair, exponent, theta, lambda}};
-    if (opt.has_position) {
+    if (opt.position) {
       table.header.push_back("angle");
       table.columns.push_back(angle);
     }
@@ -201,14 +207,14 @@ int run_frequencies(const FrequenciesOptions& opt, std::ostream& out) {
   }
   if (opt.json) {
     nlohmann::json j;
-    j["dim"] = opt.dim;
-    j["base"] = opt.base;
+    j["dim"] = dim;
+    j["base"] = base;
     j["inv_freq"] = std::vector<double>(theta.data(), theta.data() + half);
     j["attention_factor"] = 1.0;
     j["wavelength"] = std::vector<double>(lambda.data(), lambda.data() + half);
     j["exponent"] = std::vector<double>(exponent.data(), exponent.data() + half);
-    if (opt.has_position) {
-      j["position"] = opt.position;
+    if (opt.position) {
+      j["position"] = position;
       j["angle"] = std::vector<double>(angle.data(), angle.data() + half);
     }
     out << j.dump(2) << '\n';
@@ -217,16 +223,16 @@ int run_frequencies(const FrequenciesOptions& opt, std::ostream& out) {
 
   const Text t = opt.figure.tr();
   out << t.format("RoPE frequencies for d = {}, base = {}: θ_i = base^(−2i/d), λ_i = 2π/θ_i\n",
-                  "RoPE 频率,d = {},base = {}:θ_i = base^(−2i/d),λ_i = 2π/θ_i\n", opt.dim, format_number(opt.base));
+                  "RoPE 频率,d = {},base = {}:θ_i = base^(−2i/d),λ_i = 2π/θ_i\n", dim, format_number(base));
   out << t.format("pairs i = 0 … {} (channels 2i, 2i+1 interleaved, or i, i+{} half-split)\n\n",
                   "维度对 i = 0 … {}(相邻配对时为通道 2i、2i+1,前后半配对时为通道 i、i+{})\n\n", half - 1, half);
   std::string header = fmt::format("{:>5}  {:>10}  {:>24}  {:>24}", "i", "-2i/d", "θ_i", "λ_i");
-  if (opt.has_position) header += fmt::format("  {:>24}", fmt::format("{}·θ_i", format_number(opt.position)));
+  if (opt.position) header += fmt::format("  {:>24}", fmt::format("{}·θ_i", format_number(position)));
   out << header << '\n';
   for (int i = 0; i < half; ++i) {
-    std::string line = fmt::format("{:>5}  {:>10}  {:>24}  {:>24}", i, exponent_fraction(opt.dim, i),
+    std::string line = fmt::format("{:>5}  {:>10}  {:>24}  {:>24}", i, exponent_fraction(dim, i),
                                    format_number(theta[i]), format_number(lambda[i]));
-    if (opt.has_position) line += fmt::format("  {:>24}", format_number(angle[i]));
+    if (opt.position) line += fmt::format("  {:>24}", format_number(angle[i]));
     out << line << '\n';
   }
   return kOk;
@@ -237,26 +243,19 @@ Command add_frequencies_command(CLI::App& app) {
   CLI::App* sub = app.add_subcommand(
       "frequencies", "Table of the rotation frequencies θ_i = base^(−2i/d) and wavelengths λ_i = 2π/θ_i");
   sub->alias("freqs");
-  CLI::Option* dim = add_dim_option(*sub, opt->dim);
-  CLI::Option* base = add_base_option(*sub, opt->base);
-  CLI::Option* position =
-      add_real_option(*sub, "-m,--position", opt->position, "also print the angles m·θ_i at this position");
+  add_dim_option(*sub, opt->dim, kDefaultFrequenciesDim);
+  add_base_option(*sub, opt->base);
+  add_real_option(*sub, "-m,--position", opt->position, 0.0, "also print the angles m·θ_i at this position");
   sub->add_option("--csv", opt->csv, "write pair,exponent,theta,wavelength[,angle] to FILE ('-' for stdout)")
       ->type_name("FILE");
   sub->add_flag("--json", opt->json, "print JSON: inv_freq (the θ_i), attention_factor, wavelength, …");
-  CLI::Option* max_position =
-      add_int_option(*sub, "--max-position", opt->max_position, "last position of the figure's cos(m·θ_i) heatmap")
-          ->group("Figure");
+  add_int_option(*sub, "--max-position", opt->max_position, kDefaultMaxPosition,
+                 "last position of the figure's cos(m·θ_i) heatmap")
+      ->group("Figure");
   add_figure_options(*sub, opt->figure);
   add_scaling_options(*sub, opt->scaling);
   sub->footer("Example:\n  rope frequencies --dim 8 --base 10000\n  rope freqs --dim 128 --csv freqs.csv\n  rope freqs --dim 64 --png cos.png\n  rope freqs --model llama-3.1-8b\n  rope freqs --dim 128 --base 500000 --scaling llama3 --factor 8 --original-max-position 8192 --low-freq-factor 1 --high-freq-factor 4");
-  return {sub, [opt, position, max_position, dim, base](std::ostream& out) {
-            opt->dim_given = dim->count() > 0;
-            opt->base_given = base->count() > 0;
-            opt->has_position = position->count() > 0;
-            opt->max_position_given = max_position->count() > 0;
-            return run_frequencies(*opt, out);
-          }};
+  return {sub, [opt](std::ostream& out) { return run_frequencies(*opt, out); }};
 }
 
 }  // namespace rope::cli

@@ -1,5 +1,6 @@
 // rope inspect: a report of a model's RoPE from its config.json or a preset (docs/scaling.md).
 #include <algorithm>
+#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <map>
 #include <memory>
@@ -20,7 +21,7 @@ struct InspectOptions {
   std::string file;  ///< positional config.json
   bool list = false;
   bool json = false;
-  std::string lang = "en";
+  Lang lang = Lang::En;
   ScalingOptions scaling;
 };
 
@@ -74,7 +75,7 @@ std::vector<Message> config_warnings(const ResolvedRope& rr) {
 }  // namespace
 
 int run_inspect(const InspectOptions& opt, std::ostream& out) {
-  const Text t(parse_lang(opt.lang));
+  const Text t(opt.lang);
   if (opt.list) {
     const auto presets = list_presets();
     if (opt.json) {
@@ -96,7 +97,7 @@ int run_inspect(const InspectOptions& opt, std::ostream& out) {
   if (s.config.empty() && s.model.empty()) {
     throw InvalidArgument("rope inspect needs a config.json FILE, --model NAME, or --list");
   }
-  const ResolvedRope rr = resolve_rope(s, 128, false, kDefaultBase, false);
+  const ResolvedRope rr = resolve_rope(s, DimBase{});
   const RopeConfig& c = rr.model.rope;
   const RopeParameters& p = rr.params;
   const Eigen::VectorXd lambda = wavelengths(rr.original);

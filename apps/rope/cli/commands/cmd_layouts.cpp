@@ -2,6 +2,7 @@
 // bug of mixing them (Meta-format q/k weights run with rotate_half), docs/math.md (M5), (M6), (M8),
 // a bug reported many times (e.g. huggingface/transformers#25199). The demonstration itself is rope/analysis/layouts.hpp.
 #include <cmath>
+#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <memory>
 
@@ -10,6 +11,7 @@
 #include "rope/cli/figure_options.hpp"
 #include "rope/cli/options.hpp"
 #include "rope/cli/output.hpp"
+#include "rope/cli/printing.hpp"
 #include "rope/io/csv.hpp"
 #include "rope/core/error.hpp"
 #include "rope/analysis/layouts.hpp"
@@ -28,8 +30,8 @@ struct LayoutsOptions {
   std::string csv;
   FigureOptions figure;
   ScalingOptions scaling;
-  bool dim_given = false;
-  bool base_given = false;
+  std::optional<int> dim;      ///< --dim; nullopt: settings.dim
+  std::optional<double> base;  ///< --base; nullopt: settings.base
 };
 
 namespace {
@@ -76,11 +78,12 @@ int run_layouts(const LayoutsOptions& opt, std::ostream& out) {
   settings.m = opt.positions[0];
   settings.n = opt.positions[1];
   const Text t = opt.figure.tr();
+  const Rope rope = resolve(opt.scaling, {opt.dim, settings.dim, opt.base, settings.base});
+  settings.dim = rope.d;
+  settings.base = rope.base;
   std::string frequencies_text = fmt::format("base = {}", format_number(settings.base));
-  if (opt.scaling.any()) {
-    const ResolvedRope rr = resolve_rope(opt.scaling, settings.dim, opt.dim_given, settings.base, opt.base_given);
-    settings.dim = rr.d;
-    settings.base = rr.model.rope.base;
+  if (rope.scaled) {
+    const ResolvedRope& rr = *rope.scaled;
     settings.inv_freq = rr.params.inv_freq;
     frequencies_text = t.format("base = {}, {} scaling f = {} from {}", "base = {},{} 缩放 f = {},来自{}",
                                 format_number(settings.base), to_string(rr.model.rope.type), format_number(rr.params.factor),
@@ -122,11 +125,11 @@ int run_layouts(const LayoutsOptions& opt, std::ostream& out) {
   out << fmt::format("  (P x)_i = x_(2i), (P x)_(i+d/2) = x_(2i+1): P x = x[perm], perm = {}\n", perm_text(perm));
   if (d <= kMaxPrintedMatrix) {
     out << t("  P, with P[c, perm[c]] = 1:\n", "  P,其中 P[c, perm[c]] = 1:\n");
-    for (int r = 0; r < d; ++r) {
-      std::string row = "   ";
-      for (int c = 0; c < d; ++c) row += c == perm[static_cast<std::size_t>(r)] ? " 1" : " 0";
-      out << row << '\n';
-    }
+    Eigen::MatrixXd p = Eigen::MatrixXd::Zero(d, d);
+    for (int r = 0; r < d; ++r) p(r, perm[static_cast<std::size_t>(r)]) = 1.0;
+    MatrixFormat zero_one;
+    zero_one.digits = 0;
+    print_matrix(out, p, zero_one, "    ");
   }
   out << t.format("  R_half = P R_int Pᵀ at m = {} and n = {}: max |difference| = {} {}\n",
                   "  在 m = {} 和 n = {} 处 R_half = P R_int Pᵀ:最大 |差| = {} {}\n", format_number(s.m), format_number(s.n),
@@ -185,8 +188,8 @@ Command add_layouts_command(CLI::App& app) {
   LayoutsSettings& s = opt->settings;
   CLI::App* sub = app.add_subcommand(
       "layouts", "The interleaved and half pair layouts, the permutation P, and the bug of mixing them");
-  CLI::Option* dim = add_int_option(*sub, "-d,--dim", s.dim, fmt::format("dimension d: even, 2 … {}", kMaxLayoutsDim));
-  CLI::Option* base = add_base_option(*sub, s.base);
+  add_int_option(*sub, "-d,--dim", opt->dim, s.dim, fmt::format("dimension d: even, 2 … {}", kMaxLayoutsDim));
+  add_base_option(*sub, opt->base, s.base);
   add_seed_option(*sub, s.seed, "seed of the random q, k (same seed, same output)");
   add_reals_option(*sub, "--position", opt->positions, "the query's position m, then the key's n: give it twice");
   add_long_option(*sub, "--max-distance", s.max_distance,
@@ -199,11 +202,7 @@ Command add_layouts_command(CLI::App& app) {
   sub->footer(
       "Example:\n  rope layouts --dim 8\n  rope layouts --dim 128 --position 100 --position 90 --max-distance 512 "
       "--png layouts.png");
-  return {sub, [opt, dim, base](std::ostream& out) {
-            opt->dim_given = dim->count() > 0;
-            opt->base_given = base->count() > 0;
-            return run_layouts(*opt, out);
-          }};
+  return {sub, [opt](std::ostream& out) { return run_layouts(*opt, out); }};
 }
 
 }  // namespace rope::cli

@@ -1,12 +1,15 @@
 // rope matrix: the dense block-diagonal R^d_{Θ,m}, docs/math.md (M5), (M6), and R_mᵀR_n = R_{n−m} (M7).
+#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <memory>
+#include <optional>
 
 #include "rope/cli/commands.hpp"
 #include "rope/cli/exit_codes.hpp"
 #include "rope/cli/figure_options.hpp"
 #include "rope/cli/options.hpp"
 #include "rope/cli/output.hpp"
+#include "rope/cli/printing.hpp"
 #include "rope/io/csv.hpp"
 #include "rope/core/error.hpp"
 #include "rope/core/frequencies.hpp"
@@ -19,65 +22,45 @@ namespace rope::cli {
 /// Printing or writing more than 1024² entries is never what a user meant.
 inline constexpr int kMaxMatrixDim = 1024;
 
+/// --dim when not typed.
+inline constexpr int kDefaultMatrixDim = 8;
+
 struct MatrixOptions {
-  int dim = 8;
-  double base = kDefaultBase;
-  double position = 0.0;
-  bool has_position = false;
+  std::optional<int> dim;
+  std::optional<double> base;
+  std::optional<double> position;
   std::vector<double> relative;  ///< {M, N} with --relative
   Layout layout = Layout::Interleaved;
   int digits = 6;
   std::string csv;
   FigureOptions figure;
   ScalingOptions scaling;
-  bool dim_given = false;
-  bool base_given = false;
 };
 
 namespace {
 
 /// Entries with `digits` decimals, right-aligned; exact zeros as a plain 0 so the blocks stand out.
-std::vector<std::string> format_rows(const Eigen::MatrixXd& r, int digits) {
-  std::vector<std::string> cells;
-  std::size_t width = 1;
-  for (Eigen::Index i = 0; i < r.rows(); ++i) {
-    for (Eigen::Index j = 0; j < r.cols(); ++j) {
-      cells.push_back(r(i, j) == 0.0 ? "0" : fmt::format("{:.{}f}", r(i, j), digits));
-      width = std::max(width, cells.back().size());
-    }
-  }
-  std::vector<std::string> rows;
-  for (Eigen::Index i = 0; i < r.rows(); ++i) {
-    std::string line;
-    for (Eigen::Index j = 0; j < r.cols(); ++j) {
-      line += fmt::format("{}{:>{}}", j == 0 ? "" : " ", cells[i * r.cols() + j], width);
-    }
-    rows.push_back(line);
-  }
-  return rows;
-}
-
-void print_matrix(std::ostream& out, const Eigen::MatrixXd& r, int digits) {
-  for (const auto& row : format_rows(r, digits)) out << row << '\n';
+MatrixFormat with_digits(int digits) {
+  MatrixFormat f;
+  f.digits = digits;
+  return f;
 }
 
 }  // namespace
 
-int run_matrix(const MatrixOptions& given, std::ostream& out) {
+int run_matrix(const MatrixOptions& opt, std::ostream& out) {
   // With --scaling, --config or --model the frequencies (and d, base) are the model's scaled ones.
-  MatrixOptions opt = given;
-  Eigen::VectorXd theta;
+  const Rope rope = resolve(opt.scaling, {opt.dim, kDefaultMatrixDim, opt.base, kDefaultBase});
   std::string scaled;  // says which frequencies, when they are not plain RoPE's
   const Text t = opt.figure.tr();
-  if (opt.scaling.any()) {
-    const ResolvedRope rr = resolve_rope(opt.scaling, opt.dim, opt.dim_given, opt.base, opt.base_given);
+  if (rope.scaled) {
+    const ResolvedRope& rr = *rope.scaled;
     scaled = t.format(", {} scaling f = {} from {}", ",{} 缩放 f = {},来自{}", to_string(rr.model.rope.type),
                       format_number(rr.params.factor), model_name(rr.model, t));
-    opt.dim = rr.d;
-    opt.base = rr.model.rope.base;
-    theta = rr.params.inv_freq;
   }
-  check_dimension(opt.dim, kMaxMatrixDim);
+  const int dim = rope.d;
+  const double base = rope.base;
+  check_dimension(dim, kMaxMatrixDim);
   if (opt.digits < 0 || opt.digits > 17) {
     throw InvalidArgument(fmt::format("--digits must be between 0 and 17 (got {})", opt.digits));
   }
@@ -85,10 +68,10 @@ int run_matrix(const MatrixOptions& given, std::ostream& out) {
   if (opt.figure.wanted() && !opt.relative.empty()) {
     throw InvalidArgument("a figure (--png, --svg, --pdf, --output) draws R_m: use it with --position, not --relative");
   }
-  if (opt.has_position == !opt.relative.empty()) {
+  if (opt.position.has_value() == !opt.relative.empty()) {
     throw InvalidArgument("give exactly one of --position M or --relative M N");
   }
-  if (theta.size() == 0) theta = frequencies(opt.dim, opt.base);
+  const Eigen::VectorXd theta = rope.theta();
 
   if (!opt.relative.empty()) {
     const double m = opt.relative[0];
@@ -99,14 +82,14 @@ int run_matrix(const MatrixOptions& given, std::ostream& out) {
                                 rotation_matrix<double>(theta, n, opt.layout);
     const Eigen::MatrixXd rhs = rotation_matrix<double>(theta, n - m, opt.layout);
     const double diff = (lhs - rhs).cwiseAbs().maxCoeff();
-    const Check check{diff, 1.0, relative_tolerance(machine_epsilon<double>(), opt.dim, 2 * (std::abs(m) + std::abs(n)))};
-    const std::vector<std::string> left = format_rows(lhs, opt.digits);
-    const std::vector<std::string> right = format_rows(rhs, opt.digits);
+    const Check check{diff, 1.0, relative_tolerance(machine_epsilon<double>(), dim, 2 * (std::abs(m) + std::abs(n)))};
+    const std::vector<std::string> left = matrix_lines(lhs, with_digits(opt.digits));
+    const std::vector<std::string> right = matrix_lines(rhs, with_digits(opt.digits));
     const std::string m_text = format_number(m);
     const std::string n_text = format_number(n);
     out << t.format("R_mᵀ R_n = R_(n−m) (docs/math.md (M7)), m = {}, n = {}, d = {}, base = {}{}, {} layout\n\n",
                     "R_mᵀ R_n = R_(n−m)(docs/math.md (M7)),m = {},n = {},d = {},base = {}{},{} 排列\n\n", m_text, n_text,
-                    opt.dim, format_number(opt.base), scaled, layout_name(opt.layout, t));
+                    dim, format_number(base), scaled, layout_name(opt.layout, t));
     const std::string left_title = fmt::format("R_{}ᵀ R_{}", m_text, n_text);
     const std::string right_title = fmt::format("R_{}", format_number(n - m));
     out << fmt::format("{:<{}}   |   {}\n", left_title, left[0].size(), right_title);
@@ -117,13 +100,14 @@ int run_matrix(const MatrixOptions& given, std::ostream& out) {
     return check.passed() ? kOk : kVerifyFailed;
   }
 
-  const Eigen::MatrixXd r = rotation_matrix<double>(theta, opt.position, opt.layout);
+  const double position = *opt.position;
+  const Eigen::MatrixXd r = rotation_matrix<double>(theta, position, opt.layout);
   if (!opt.csv.empty()) write_output(opt.csv, to_csv(r), out);
   if (opt.figure.wanted()) {
     const FigureOptions& f = opt.figure;
     plot::Figure fig;
     fig.title = fmt::format(f.text("R^d_(Θ,m): d = {}, m = {}, base = {}, {} layout", "旋转矩阵 R^d_(Θ,m):d = {},m = {},base = {},{} 排列"),
-                            opt.dim, format_number(opt.position), format_number(opt.base),
+                            dim, format_number(position), format_number(base),
                             opt.layout == Layout::Interleaved ? f.text("interleaved", "相邻配对") : f.text("half-split", "前后半配对"));
     fig.xlabel = f.text("column j", "列 j");
     fig.ylabel = f.text("row i", "行 i");
@@ -136,19 +120,20 @@ int run_matrix(const MatrixOptions& given, std::ostream& out) {
   }
   if (opt.csv == "-") return kOk;
   out << t.format("R^d_(Θ,m) for d = {}, m = {}, base = {}{}, {} layout: block i = R(m·θ_i) on channels {}\n\n",
-                  "R^d_(Θ,m),d = {},m = {},base = {}{},{} 排列:第 i 块 = R(m·θ_i),作用于通道 {}\n\n", opt.dim,
-                  format_number(opt.position), format_number(opt.base), scaled, layout_name(opt.layout, t),
+                  "R^d_(Θ,m),d = {},m = {},base = {}{},{} 排列:第 i 块 = R(m·θ_i),作用于通道 {}\n\n", dim,
+                  format_number(position), format_number(base), scaled, layout_name(opt.layout, t),
                   opt.layout == Layout::Interleaved ? "(2i, 2i+1)" : "(i, i+d/2)");
-  print_matrix(out, r, opt.digits);
+  print_matrix(out, r, with_digits(opt.digits));
   return kOk;
 }
 
 Command add_matrix_command(CLI::App& app) {
   auto opt = std::make_shared<MatrixOptions>();
   CLI::App* sub = app.add_subcommand("matrix", "The d×d block-diagonal rotation matrix R^d_(Θ,m)");
-  CLI::Option* dim = add_int_option(*sub, "-d,--dim", opt->dim, fmt::format("dimension d: even, 2 … {}", kMaxMatrixDim));
-  CLI::Option* base = add_base_option(*sub, opt->base);
-  CLI::Option* position = add_real_option(*sub, "-m,--position", opt->position, "position m (may be negative or fractional)");
+  add_int_option(*sub, "-d,--dim", opt->dim, kDefaultMatrixDim, fmt::format("dimension d: even, 2 … {}", kMaxMatrixDim));
+  add_base_option(*sub, opt->base);
+  CLI::Option* position =
+      add_real_option(*sub, "-m,--position", opt->position, 0.0, "position m (may be negative or fractional)");
   CLI::Option* relative = add_reals_option(*sub, "--relative", opt->relative,
                                            "print R_Mᵀ R_N beside R_(N−M) and their difference")
                               ->expected(2)
@@ -162,12 +147,7 @@ Command add_matrix_command(CLI::App& app) {
   add_figure_options(*sub, opt->figure);
   add_scaling_options(*sub, opt->scaling);
   sub->footer("Example:\n  rope matrix --dim 4 --position 1\n  rope matrix --dim 4 --relative 2 5\n  rope matrix --dim 64 --position 3 --png matrix.png");
-  return {sub, [opt, position, dim, base](std::ostream& out) {
-            opt->dim_given = dim->count() > 0;
-            opt->base_given = base->count() > 0;
-            opt->has_position = position->count() > 0;
-            return run_matrix(*opt, out);
-          }};
+  return {sub, [opt](std::ostream& out) { return run_matrix(*opt, out); }};
 }
 
 }  // namespace rope::cli

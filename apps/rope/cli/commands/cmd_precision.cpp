@@ -3,9 +3,11 @@
 // the angle error passes a threshold, and the positions a type merges. Table, CSV, log–log figure.
 #include <algorithm>
 #include <cmath>
+#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <memory>
 
+#include "rope/cli/choice_option.hpp"
 #include "rope/cli/commands.hpp"
 #include "rope/cli/exit_codes.hpp"
 #include "rope/cli/figure_options.hpp"
@@ -23,24 +25,24 @@ inline constexpr long kMaxPrecisionPoints = 10000;
 /// Bound on points × samples × d: every point rotates each pair several times per curve.
 inline constexpr double kMaxPrecisionWork = 2e9;
 
+enum class Metric { Angle, Vector, Identity };
+
 struct PrecisionOptions {
   PrecisionSettings settings;
   double max_position = 1048576;
-  std::vector<std::string> dtypes{"f64", "f32", "f16", "bf16"};
-  std::vector<std::string> strategies{"cast-inputs", "angle-f32", "cast-result"};
+  std::vector<DType> dtypes{DType::F64, DType::F32, DType::F16, DType::BF16};
+  std::vector<Strategy> strategies{Strategy::CastInputs, Strategy::AngleF32, Strategy::CastResult};
   long points = 100;
   std::vector<double> at{7, 1000, 32768, 1048576};
   double threshold = 1e-2;
-  std::string metric = "identity";
+  Metric metric = Metric::Identity;
   std::string csv;
   FigureOptions figure;
 };
 
 namespace {
 
-enum class Metric { Angle, Vector, Identity };
-
-Metric parse_metric(const std::string& text) {
+Metric parse_metric(std::string_view text) {
   if (text == "angle") return Metric::Angle;
   if (text == "vector") return Metric::Vector;
   if (text == "identity") return Metric::Identity;
@@ -123,7 +125,7 @@ int run_precision(const PrecisionOptions& opt, std::ostream& out) {
   const PrecisionSettings& s = opt.settings;
   check_figure_options(opt.figure);
   const Text t = opt.figure.tr();
-  const Metric metric = parse_metric(opt.metric);
+  const Metric metric = opt.metric;
   check_precision_settings(s);
   if (!(opt.max_position >= 1 && opt.max_position <= kMaxPrecisionPosition) ||
       opt.max_position != std::floor(opt.max_position)) {
@@ -147,13 +149,11 @@ int run_precision(const PrecisionOptions& opt, std::ostream& out) {
     }
   }
   std::vector<DType> types;  // in the order given, each once
-  for (const auto& d : opt.dtypes) {
-    const DType type = parse_dtype(d);
+  for (const DType type : opt.dtypes) {
     if (std::find(types.begin(), types.end(), type) == types.end()) types.push_back(type);
   }
   std::vector<Strategy> strategies;
-  for (const auto& st : opt.strategies) {
-    const Strategy strategy = parse_strategy(st);
+  for (const Strategy strategy : opt.strategies) {
     if (std::find(strategies.begin(), strategies.end(), strategy) == strategies.end()) strategies.push_back(strategy);
   }
   const std::vector<CurveSpec> specs = precision_curves(types, strategies);
@@ -251,12 +251,11 @@ Command add_precision_command(CLI::App& app) {
   add_base_option(*sub, s.base);
   add_real_option(*sub, "--max-position", opt->max_position,
                   fmt::format("largest position P, an integer 1 … {}", format_number(kMaxPrecisionPosition)));
-  sub->add_option("--dtype", opt->dtypes, "types to compare: f64, f32, f16, bf16 (repeat or list; default all)")
-      ->type_name("TYPE")
+  add_choice_option(*sub, "--dtype", opt->dtypes, kDTypeWords, parse_dtype,
+                    "types to compare: f64, f32, f16, bf16 (repeat or list; default all)", "TYPE")
       ->delimiter(',');
-  sub->add_option("--strategy", opt->strategies,
-                  "where the low precision enters: cast-inputs, angle-f32, cast-result (default all)")
-      ->type_name("NAME")
+  add_choice_option(*sub, "--strategy", opt->strategies, {"cast-inputs", "angle-f32", "cast-result"}, parse_strategy,
+                    "where the low precision enters: cast-inputs, angle-f32, cast-result (default all)", "NAME")
       ->delimiter(',');
   add_long_option(*sub, "--points", opt->points, fmt::format("log-spaced positions 1 … P in the CSV and figure (2 … {})",
                                                              kMaxPrecisionPoints));
@@ -264,9 +263,9 @@ Command add_precision_command(CLI::App& app) {
   add_real_option(*sub, "--distance", s.distance, "n − m in the identity error");
   add_reals_option(*sub, "--at", opt->at, "positions of the printed tables (those <= P, and P)");
   add_real_option(*sub, "--threshold", opt->threshold, "angle error in rad whose first crossing is printed");
-  sub->add_option("--metric", opt->metric, "what the figure shows: angle, vector or identity")
-      ->capture_default_str()
-      ->type_name("NAME");
+  add_choice_option(*sub, "--metric", opt->metric, {"angle", "vector", "identity"}, parse_metric,
+                    "what the figure shows: angle, vector or identity", "NAME")
+      ->default_str("identity");
   add_seed_option(*sub, s.seed, "seed of the random pairs (same seed, same output)");
   add_layout_option(*sub, s.layout);
   sub->add_option("--csv", opt->csv,

@@ -1,9 +1,11 @@
 // rope verify: the identity suite of rope/analysis/verify.hpp as a table, CSV or JSON; exit 1 if one fails.
 #include <algorithm>
+#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <memory>
 #include <nlohmann/json.hpp>
 
+#include "rope/cli/choice_option.hpp"
 #include "rope/cli/commands.hpp"
 #include "rope/cli/exit_codes.hpp"
 #include "rope/cli/options.hpp"
@@ -21,10 +23,10 @@ struct VerifyOptions {
   std::string csv;
   bool json = false;
   ScalingOptions scaling;
-  bool dim_given = false;
-  bool base_given = false;
-  std::string lang = "en";
-  std::string dtype;  ///< --dtype; empty: float64, and the output of before --dtype existed
+  std::optional<int> dim;      ///< --dim; nullopt: settings.dim
+  std::optional<double> base;  ///< --base; nullopt: settings.base
+  Lang lang = Lang::En;
+  std::optional<DType> dtype;  ///< --dtype; nullopt: float64, and the output of before --dtype existed
 };
 
 namespace {
@@ -55,15 +57,17 @@ nlohmann::json to_json(const IdentityResult& r) {
 }  // namespace
 
 int run_verify(const VerifyOptions& opt, std::ostream& out) {
-  const Text t(parse_lang(opt.lang));
+  const Text t(opt.lang);
   VerifySettings settings = opt.settings;
-  if (!opt.dtype.empty()) settings.dtype = parse_dtype(opt.dtype);
+  if (opt.dtype) settings.dtype = *opt.dtype;
+  // With --scaling, --config or --model, a model's scaled frequencies: the identities hold for any
+  // frequencies, so they must pass too.
+  const Rope rope = resolve(opt.scaling, {opt.dim, settings.dim, opt.base, settings.base});
+  settings.dim = rope.d;
+  settings.base = rope.base;
   std::string model;
-  if (opt.scaling.any()) {
-    // A model's scaled frequencies: the identities hold for any frequencies, so they must pass too.
-    const ResolvedRope rr = resolve_rope(opt.scaling, settings.dim, opt.dim_given, settings.base, opt.base_given);
-    settings.dim = rr.d;
-    settings.base = rr.model.rope.base;
+  if (rope.scaled) {
+    const ResolvedRope& rr = *rope.scaled;
     settings.inv_freq = rr.params.inv_freq;
     model = t.format(", {} scaling f = {} ({})", ",{} 缩放 f = {}({})", to_string(rr.model.rope.type),
                      format_number(rr.params.factor), model_name(rr.model, t));
@@ -83,7 +87,7 @@ int run_verify(const VerifyOptions& opt, std::ostream& out) {
     j["settings"] = {{"dim", s.dim},       {"base", s.base},
                      {"trials", s.trials}, {"max_position", s.max_position},
                      {"seed", s.seed},     {"layout", std::string(to_string(s.layout))}};
-    if (!opt.dtype.empty()) {
+    if (opt.dtype) {
       j["settings"]["dtype"] = std::string(to_string(s.dtype));
       j["settings"]["epsilon"] = epsilon(s.dtype);
     }
@@ -98,14 +102,16 @@ int run_verify(const VerifyOptions& opt, std::ostream& out) {
   out << t.format("rope verify: d = {}, base = {}{}, {} layout, {} trials, seed {}{}\n",
                   "rope verify:d = {},base = {}{},{} 排列,{} 次试验,种子 {}{}\n", s.dim, format_number(s.base), model,
                   layout_name(s.layout, t), s.trials, s.seed,
-                  opt.dtype.empty() ? "" : t.format(", computed in {}", ",用 {} 计算", to_string(s.dtype)));
+                  !opt.dtype ? "" : t.format(", computed in {}", ",用 {} 计算", to_string(s.dtype)));
   out << t.format("q, k ~ N(0, I); positions m, n and shift c uniform integers in [0, {})\n",
                   "q, k ~ N(0, I);位置 m、n 和平移量 c 是 [0, {}) 中均匀分布的整数\n", format_number(s.max_position));
   out << t("error |Δ| between the two sides; S = ‖q‖‖k‖ for scores, ‖q‖ for vectors, 1 for matrices;\n",
            "误差 |Δ| 是两边之差;S 对得分取 ‖q‖‖k‖,对向量取 ‖q‖,对矩阵取 1;\n");
-  if (opt.dtype.empty()) {
-    out << t.format("tolerance on |Δ|/S = {:g}·ε·(d + M), M = the sum of |positions| involved (docs/math.md (M13))\n",
-                    "|Δ|/S 的容差 = {:g}·ε·(d + M),M 是所涉及位置的绝对值之和(docs/math.md (M13))\n", kToleranceSafety);
+  if (!opt.dtype) {
+    out << t.format("tolerance on |Δ|/S = {:g}·ε·(d + M), M = the sum of |positions| involved (docs/math.md (M13))
+",
+                    "|Δ|/S 的容差 = {:g}·ε·(d + M),M 是所涉及位置的绝对值之和(docs/math.md (M13))
+", kToleranceSafety);
   } else if (s.dtype == DType::F64 || s.dtype == DType::F32) {
     out << t.format("θ, q, k, positions and every operation in {}; tolerance on |Δ|/S = {:g}·ε·(d + M), ε = {:.3g},\n"
                     "M = the sum of |positions| involved, at most 1/√d for scores, 1 otherwise (docs/precision.md (P10), (P11))\n",
@@ -161,26 +167,21 @@ Command add_verify_command(CLI::App& app) {
   auto opt = std::make_shared<VerifyOptions>();
   VerifySettings& s = opt->settings;
   CLI::App* sub = app.add_subcommand("verify", "Check RoPE's identities numerically on random vectors");
-  CLI::Option* dim = add_int_option(*sub, "-d,--dim", s.dim, fmt::format("dimension d: even, 2 … {}", kMaxVerifyDim));
-  CLI::Option* base = add_base_option(*sub, s.base);
+  add_int_option(*sub, "-d,--dim", opt->dim, s.dim, fmt::format("dimension d: even, 2 … {}", kMaxVerifyDim));
+  add_base_option(*sub, opt->base, s.base);
   add_long_option(*sub, "-n,--trials", s.trials, fmt::format("random draws of q, k, m, n, c (1 … {})", kMaxTrials));
   add_real_option(*sub, "--max-position", s.max_position, "positions are drawn from [0, max-position)");
   add_seed_option(*sub, s.seed, "seed of the random draws (same seed, same output)");
   add_layout_option(*sub, s.layout);
-  sub->add_option("--dtype", opt->dtype,
-                  "compute the identities in f64 (default), f32, f16 or bf16, with that type's tolerance (P10)")
-      ->type_name("TYPE");
+  add_choice_option(*sub, "--dtype", opt->dtype, kDTypeWords, parse_dtype,
+                    "compute the identities in f64 (default), f32, f16 or bf16, with that type's tolerance (P10)", "TYPE");
   sub->add_option("--csv", opt->csv, "write one row per identity to FILE ('-' for stdout)")->type_name("FILE");
   sub->add_flag("--json", opt->json, "print the report as JSON");
   add_lang_option(*sub, opt->lang);
   sub->footer("Example:\n  rope verify\n  rope verify --dim 64 --max-position 131072 --trials 200 --seed 7\n"
               "  rope verify --dtype f32");
   add_scaling_options(*sub, opt->scaling);
-  return {sub, [opt, dim, base](std::ostream& out) {
-            opt->dim_given = dim->count() > 0;
-            opt->base_given = base->count() > 0;
-            return run_verify(*opt, out);
-          }};
+  return {sub, [opt](std::ostream& out) { return run_verify(*opt, out); }};
 }
 
 }  // namespace rope::cli

@@ -1,4 +1,4 @@
-// rope bound and rope extrapolation through the command line (docs/calculators.md).
+// rope bound through the command line (docs/calculators.md): the smallest passing base, the intervals, the CSV against NumPy, the figure.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -11,9 +11,9 @@ namespace {
 using ::testing::HasSubstr;
 using ::testing::Not;
 
-class CalculatorsCli : public TempDirTest {};
+class CmdBound : public TempDirTest {};
 
-TEST_F(CalculatorsCli, BoundReportsSmallestPassingAndIntervals) {
+TEST_F(CmdBound, BoundReportsSmallestPassingAndIntervals) {
   const Result r = rope_cli({"bound", "--context", "1024", "--base-range", "4000,7000"});
   ASSERT_EQ(r.code, 0) << r.err;
   // known-values.md §9: 4.32e3 smallest passing, 6.03e3 always above, on the 400-per-decade grid; the
@@ -25,7 +25,7 @@ TEST_F(CalculatorsCli, BoundReportsSmallestPassingAndIntervals) {
   EXPECT_EQ(r.err, "");
 }
 
-TEST_F(CalculatorsCli, BoundCsvMatchesNumpyReference) {
+TEST_F(CmdBound, BoundCsvMatchesNumpyReference) {
   // tests/reference/bound.py: one cos per term over every m (direct form (C1)). Bases to 1e-12
   // relative (10^(k/P) by pow in both), min B to 1e-12 absolute (the block form (C3) is within
   // 2ε·(L·Σθ_i + d) ≈ 1e-12 of the direct form at L = 4096), argmin and verdict exactly.
@@ -53,7 +53,7 @@ TEST_F(CalculatorsCli, BoundCsvMatchesNumpyReference) {
   }
 }
 
-TEST_F(CalculatorsCli, BoundFigureHoldsTheCsvData) {
+TEST_F(CmdBound, BoundFigureHoldsTheCsvData) {
   const Result r = rope_cli({"bound", "--context", "1024", "--base-range", "4000,7000", "--csv", path("b.csv"), "--png",
                              path("b.png"), "--width", "640", "--height", "480", "--keep-script", path("b.gp")});
   ASSERT_EQ(r.code, 0) << r.err;
@@ -62,7 +62,7 @@ TEST_F(CalculatorsCli, BoundFigureHoldsTheCsvData) {
   EXPECT_THAT(read(path("b.gp")), HasSubstr("smallest passing 4315.19"));
 }
 
-TEST_F(CalculatorsCli, BoundInChinese) {
+TEST_F(CmdBound, BoundInChinese) {
   const Result r = rope_cli({"bound", "--context", "1024", "--base-range", "4000,7000", "--lang", "zh"});
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_THAT(r.out, HasSubstr("最小的通过底数:4315.19"));
@@ -71,7 +71,7 @@ TEST_F(CalculatorsCli, BoundInChinese) {
   EXPECT_THAT(r.out, Not(HasSubstr("grid")));
 }
 
-TEST_F(CalculatorsCli, BoundRejectsBadInput) {
+TEST_F(CmdBound, BoundRejectsBadInput) {
   expect_one_line_error(rope_cli({"bound", "--context", "0"}), 2, "--context must be between 1 and 10000000");
   expect_one_line_error(rope_cli({"bound", "--context", "10000001"}), 2, "--context must be between 1 and 10000000");
   expect_one_line_error(rope_cli({"bound", "--context", "100", "--base-range", "1,10"}), 2, "1 < LO < HI");
@@ -87,60 +87,6 @@ TEST_F(CalculatorsCli, BoundRejectsBadInput) {
   // No partial CSV on an error.
   EXPECT_EQ(rope_cli({"bound", "--context", "100", "--base-range", "5", "--csv", path("x.csv")}).code, 2);
   EXPECT_FALSE(std::filesystem::exists(path("x.csv")));
-}
-
-TEST_F(CalculatorsCli, ExtrapolationLlama2) {
-  const Result r = rope_cli({"extrapolation", "--dim", "128", "--base", "10000", "--train-length", "4096"});
-  ASSERT_EQ(r.code, 0) << r.err;
-  // known-values.md §8: 45.03 and 92; pairs 46 … 63 never turn within 4096 (as rope wavelengths).
-  EXPECT_THAT(r.out, HasSubstr("x = (d/2)·log_base(T/2π) = 45.0269, d_extra = 2·⌈x⌉ = 92"));
-  EXPECT_THAT(r.out, HasSubstr("pairs 46 … 63 (18 of 64) never do"));
-  // T_extra with the same base: the wavelength of pair 46, 4711.72 (rope wavelengths' table).
-  EXPECT_THAT(r.out, HasSubstr("4711.7"));
-}
-
-TEST_F(CalculatorsCli, ExtrapolationTuneBasesAndCriticalBase) {
-  const Result r = rope_cli({"extrapolation", "--train-length", "4096", "--tune-length", "16384", "--tune-base", "500",
-                             "--tune-base", "100000", "--tune-base", "500000", "--tune-base", "1000000"});
-  ASSERT_EQ(r.code, 0) << r.err;
-  // known-values.md §8: 547, 24 656, 78 400, 129 027; β₀ = 71 738; 10 430 / 5 215 / 2 608.
-  // Printed to 0.1; each within 0.5 of the rounded known value.
-  EXPECT_THAT(r.out, HasSubstr("               500             547.1  no"));
-  EXPECT_THAT(r.out, HasSubstr("            100000           24656.4  yes"));
-  EXPECT_THAT(r.out, HasSubstr("            500000           78399.7  yes"));
-  EXPECT_THAT(r.out, HasSubstr("           1000000          129026.8  yes"));
-  EXPECT_THAT(r.out, HasSubstr("= 71738.4"));
-  EXPECT_THAT(r.out, HasSubstr("β₁ = 2T_tune/π = 10430.4, β₂ = T_tune/π = 5215.2, β₃ = T_tune/2π = 2607.6"));
-}
-
-TEST_F(CalculatorsCli, ExtrapolationFigureMarksTheCriticalDimension) {
-  const Result r = rope_cli({"extrapolation", "--train-length", "4096", "--tune-length", "16384", "--png", path("e.png"),
-                             "--width", "640", "--height", "480", "--keep-script", path("e.gp")});
-  ASSERT_EQ(r.code, 0) << r.err;
-  EXPECT_EQ(png_size(read(path("e.png"))), (std::pair<std::uint32_t, std::uint32_t>{640, 480}));
-  const std::string script = read(path("e.gp"));
-  EXPECT_THAT(script, HasSubstr("critical dimension 92 (pair 46)"));
-  EXPECT_THAT(script, HasSubstr("Critical dimension d_extra = 92 of d = 128"));
-  EXPECT_THAT(script, HasSubstr("context 16384"));
-}
-
-TEST_F(CalculatorsCli, ExtrapolationInChinese) {
-  const Result r = rope_cli({"extrapolation", "--train-length", "4096", "--tune-length", "16384", "--lang", "zh"});
-  ASSERT_EQ(r.code, 0) << r.err;
-  EXPECT_THAT(r.out, HasSubstr("临界维度 (C6)"));
-  EXPECT_THAT(r.out, HasSubstr("d_extra = 2·⌈x⌉ = 92"));
-  EXPECT_THAT(r.out, HasSubstr("临界底数 (C8)"));
-  EXPECT_THAT(r.out, Not(HasSubstr("critical")));
-  EXPECT_THAT(r.out, Not(HasSubstr("pairs")));
-}
-
-TEST_F(CalculatorsCli, ExtrapolationRejectsBadInput) {
-  expect_one_line_error(rope_cli({"extrapolation", "--train-length", "6"}), 2, "training length T must be > 2π");
-  expect_one_line_error(rope_cli({"extrapolation", "--train-length", "4096", "--tune-length", "1"}), 2, "tuning length T_tune");
-  expect_one_line_error(rope_cli({"extrapolation", "--train-length", "4096", "--tune-base", "1"}), 2, "base");
-  expect_one_line_error(rope_cli({"extrapolation", "--train-length", "4096", "--dim", "3"}), 2, "even");
-  expect_one_line_error(rope_cli({"extrapolation"}), 2, "--train-length");
-  expect_one_line_error(rope_cli({"extrapolation", "--train-length", "4096", "--width", "640"}), 2, "--width needs a figure");
 }
 
 }  // namespace

@@ -1,0 +1,65 @@
+#include "rope/cli/figures/attention_figure.hpp"
+
+#include <fmt/format.h>
+
+#include "rope/io/csv.hpp"
+
+namespace rope::cli {
+
+namespace {
+
+std::string figure_name(Encoding e, double slope, const FigureOptions& f) {
+  switch (e) {
+    case Encoding::Rope: return "RoPE";
+    case Encoding::Sinusoidal: return f.text("additive sinusoidal", "加性正弦编码");
+    case Encoding::Alibi: return fmt::format(f.text("ALiBi, m = {}", "ALiBi，m = {}"), format_number(slope));
+    default: return f.text("no position encoding", "无位置编码");
+  }
+}
+
+/// The weights as drawn: those below max/256, one step of a 256-colour palette, are drawn as 0. The eye
+/// cannot tell them from 0, and a colour range that starts at a tiny non-zero value (1e-7) makes gnuplot
+/// label the colorbar 0.000000 … 0.500000.
+Eigen::MatrixXd for_display(Eigen::MatrixXd a) {
+  const double floor = a.maxCoeff() / 256;
+  for (Eigen::Index k = 0; k < a.size(); ++k) {
+    if (a.data()[k] < floor) a.data()[k] = 0.0;
+  }
+  return a;
+}
+
+}  // namespace
+
+plot::Figure attention_figure(const FigureOptions& f, Encoding e, double slope, int tokens, int dim, bool causal,
+                              const Eigen::MatrixXd& a) {
+  plot::Figure fig;
+  fig.title = fmt::format(f.text("attention A = softmax(QKᵀ/√d), {}: {} tokens, d = {}{}", "注意力 A = softmax(QKᵀ/√d)，{}：{} 个词元，d = {}{}"),
+                          figure_name(e, slope, f), tokens, dim, causal ? f.text(", causal", "，因果掩码") : "");
+  fig.xlabel = f.text("key j", "键 j");
+  fig.ylabel = f.text("query i", "查询 i");
+  plot::Heatmap h;
+  h.z = for_display(a);
+  h.diverging = false;
+  h.rows_downward = true;
+  // No colorbar label: the title names the colour, and gnuplot clips a label beside long tick labels
+  // such as 0.00500 (plot.hpp leaves no room for it).
+  fig.heatmap = h;
+  return fig;
+}
+
+plot::Figure bias_figure(const FigureOptions& f, double slope, int head, int heads, int tokens, const Eigen::MatrixXd& bias) {
+  plot::Figure fig;
+  fig.title = fmt::format(f.text("ALiBi bias −m·|i − j| added to s_ij: m = {} (head {} of {}), {} tokens",
+                                 "ALiBi 偏置 −m·|i − j|（加到 s_ij 上）：m = {}（第 {} 个头，共 {} 个），{} 个词元"),
+                          format_number(slope), head, heads, tokens);
+  fig.xlabel = f.text("key j", "键 j");
+  fig.ylabel = f.text("query i", "查询 i");
+  plot::Heatmap h;
+  h.z = bias;
+  h.diverging = false;  // bright 0 on the diagonal, darker with distance, as A fades
+  h.rows_downward = true;
+  fig.heatmap = h;
+  return fig;
+}
+
+}  // namespace rope::cli

@@ -1,0 +1,15 @@
+/// @file
+/// The figure of rope explain: q, k, R(Mθ)q and R(Nθ)k as arrows from the origin, the arcs of the angles
+/// Mθ and Nθ, and the angle between the rotated vectors, which decides the score (docs/math.md (M8)).
+#pragma once
+
+#include "rope/analysis/explain.hpp"
+#include "rope/cli/figure_options.hpp"
+#include "rope/plot/plot.hpp"
+
+namespace rope::cli {
+
+/// The 2-D picture of steps 3 and 5 of the walkthrough, with labels in the language of `f`.
+plot::Figure figure_of(const explain::Walkthrough& w, const FigureOptions& f);
+
+}  // namespace rope::cli

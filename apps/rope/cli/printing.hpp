@@ -1,0 +1,44 @@
+/// @file
+/// Printing helpers shared by several commands: the one matrix printer (rope matrix, explain, attention,
+/// layouts), the width of a text on a terminal, and the 6-decimal form of a computed number.
+#pragma once
+
+#include <Eigen/Core>
+#include <cstddef>
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace rope::cli {
+
+/// How print_matrix writes the entries. Every entry is right-aligned in a column as wide as the widest
+/// one; an exact 0 is a plain 0, so that the blocks and the causal mask stand out.
+struct MatrixFormat {
+  int digits = 6;                    ///< decimals of a non-zero entry
+  bool shortest = false;             ///< the shortest exact form instead, while every entry has one of at most 9 characters
+  bool no_negative_zero = false;     ///< "-0.000000" (a tiny negative entry) as "0.000000"; only with 6 digits
+  std::size_t min_width = 1;         ///< the narrowest column
+  std::string separator = " ";       ///< between columns
+  bool brackets = false;             ///< each row as "[ … ]"
+  bool indices = false;              ///< a first line "i\j 0 1 …" and the row index before each row, 4 wide
+};
+
+/// The lines of the matrix, without line ends.
+std::vector<std::string> matrix_lines(const Eigen::MatrixXd& m, const MatrixFormat& format = {});
+
+/// Writes matrix_lines, each after `indent` and ended by '\n'.
+void print_matrix(std::ostream& out, const Eigen::MatrixXd& m, const MatrixFormat& format = {},
+                  const std::string& indent = "");
+
+/// Columns a terminal gives the text: 2 for CJK characters, 0 for combining marks, else 1.
+std::size_t columns(std::string_view s);
+
+/// `s` followed by spaces up to `width` terminal columns.
+std::string pad(std::string s, std::size_t width);
+
+/// A computed number as explain prints it: 6 decimals, trailing zeros dropped, so cos 2 is -0.416147 and
+/// 0.5 stays 0.5; "-0" is "0".
+std::string fx(double x);
+
+}  // namespace rope::cli

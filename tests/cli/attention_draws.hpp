@@ -1,0 +1,43 @@
+/// @file
+/// The random queries and keys of rope attention and rope encodings drawn again here, and their scores
+/// computed independently (support/attention_reference.hpp). Used by test_cmd_attention.cpp and
+/// test_cmd_encodings.cpp.
+#pragma once
+
+#include <Eigen/Core>
+#include <cstdint>
+#include <string>
+
+#include "rope/analysis/attention.hpp"
+#include "rope/core/random.hpp"
+#include "support/attention_reference.hpp"
+
+namespace rope::test::attention_draws {
+
+// The independent computation: q_i, k_j from rope::Random in the documented order (q rows, then k rows),
+// RoPE as complex numbers, sinusoidal channel by channel, ALiBi as a subtraction, softmax in long double.
+
+struct Draws {
+  Eigen::MatrixXd q, k;
+};
+
+inline Draws draws(int n, int d, std::uint64_t seed) {
+  Random rng(seed);
+  Draws r{Eigen::MatrixXd(n, d), Eigen::MatrixXd(n, d)};
+  for (Eigen::MatrixXd* m : {&r.q, &r.k}) {
+    for (int i = 0; i < n; ++i) {
+      for (int c = 0; c < d; ++c) (*m)(i, c) = rng.normal();
+    }
+  }
+  return r;
+}
+
+/// s_ij for positions first + i. `encoding`: "rope", "sinusoidal", "alibi", "none".
+inline Eigen::MatrixXd scores(const Draws& x, const std::string& encoding, double first = 0, double slope = 0.5,
+                       double base = 10000) {
+  const Eigen::Index n = x.q.rows();
+  const Eigen::VectorXd p = Eigen::VectorXd::LinSpaced(n, first, first + static_cast<double>(n - 1));
+  return test::independent_scores(x.q, x.k, p, parse_encoding(encoding), base, slope);
+}
+
+}  // namespace rope::test::attention_draws

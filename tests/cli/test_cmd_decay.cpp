@@ -1,0 +1,113 @@
+// rope decay: the bound (M11), the kinds, several bases, ReRoPE, the CSV beside a figure, in-process (moved from test_cli.cpp).
+#include "rope/cli/cli.hpp"
+
+#include <filesystem>
+#include <map>
+#include <fmt/format.h>
+#include <fstream>
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "support/cli_harness.hpp"
+#include "support/reference_data.hpp"
+#include "support/scoped_env.hpp"
+#include "rope/core/frequencies.hpp"
+
+namespace rope {
+namespace {
+
+using test::expect_one_line_error;
+using test::expect_plotted_data_equals_csv;
+using test::png_size;
+using test::Result;
+using test::rope_cli;
+
+namespace fs = std::filesystem;
+using ::testing::HasSubstr;
+using ::testing::StartsWith;
+
+
+class CmdDecay : public test::TempDirTest {};
+
+TEST_F(CmdDecay, DecayCsvMatchesNumpyReference) {
+  // What `make demo` writes, against tests/reference/decay.py (O(d²) NumPy), 1e-12 relative.
+  const std::string target = path("decay.csv");
+  const Result r = rope_cli({"decay", "--base", "10000", "--dim", "128", "--csv", target});
+  ASSERT_EQ(r.code, 0) << r.err;
+  std::ifstream in(target);
+  std::string header;
+  std::getline(in, header);
+  const auto ref = test::read_reference("decay_d128_base10000.csv");
+  EXPECT_EQ(header, "distance,base=10000");
+  std::string line;
+  std::size_t row = 0;
+  while (std::getline(in, line)) {
+    ASSERT_LT(row, ref.rows.size());
+    const auto cells = test::split(line, ',');
+    EXPECT_EQ(std::stod(cells[0]), std::stod(ref.rows[row][0])) << row;
+    const double expected = std::stod(ref.rows[row][1]);
+    EXPECT_NEAR(std::stod(cells[1]), expected, 1e-12 * expected) << row;
+    ++row;
+  }
+  EXPECT_EQ(row, 1000u);
+}
+
+TEST_F(CmdDecay, DecayWithSeveralBasesNamesEachColumn) {
+  const Result r = rope_cli({"decay", "--base", "10000", "--base", "1000000", "--max-distance", "1000", "--points", "101", "--csv", "-"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.out, StartsWith("distance,base=10000,base=1000000\n0,32.5,32.5\n10,"));
+}
+
+TEST_F(CmdDecay, DecayKinds) {
+  // --kind ones at m = 0 is d (M14); --kind random reports mean ± sd with sd near √d (M15).
+  const Result ones = rope_cli({"decay", "--kind", "ones", "--dim", "8", "--points", "3", "--max-distance", "2", "--csv", "-"});
+  ASSERT_EQ(ones.code, 0) << ones.err;
+  EXPECT_THAT(ones.out, StartsWith("distance,base=10000\n0,8\n1,"));
+  const Result random = rope_cli({"decay", "--kind", "random", "--samples", "50", "--points", "11", "--csv", "-"});
+  ASSERT_EQ(random.code, 0) << random.err;
+  EXPECT_THAT(random.out, StartsWith("distance,base=10000_mean,base=10000_sd\n"));
+  const Result norm = rope_cli({"decay", "--normalize", "--points", "2", "--csv", "-"});
+  EXPECT_THAT(norm.out, StartsWith("distance,base=10000\n0,1\n"));  // f(0)/f(0)
+  const Result logx = rope_cli({"decay", "--log-x", "--max-distance", "1000000", "--points", "7", "--csv", "-"});
+  ASSERT_EQ(logx.code, 0) << logx.err;
+  EXPECT_THAT(logx.out, StartsWith("distance,base=10000\n1,"));
+  EXPECT_THAT(logx.out, HasSubstr("\n1000000,"));
+}
+
+TEST_F(CmdDecay, DecayRejectsContradictoryOptions) {
+  expect_one_line_error(rope_cli({"decay", "--kind", "spiral"}), 2, "--kind must be 'bound', 'ones' or 'random' (got 'spiral')");
+  expect_one_line_error(rope_cli({"decay", "--kind", "random", "--normalize"}), 2, "--normalize does not apply to --kind random");
+  expect_one_line_error(rope_cli({"decay", "--log-x", "--max-distance", "1"}), 2, "--log-x needs");
+  expect_one_line_error(rope_cli({"decay", "--kind", "ones", "--log-y"}), 2, "--log-y needs positive values");
+  expect_one_line_error(rope_cli({"decay", "--kind", "random", "--samples", "1"}), 2, "samples must be >= 2");
+  expect_one_line_error(rope_cli({"decay", "--seed", "-1"}), 2, "--seed must be >= 0");
+}
+
+TEST_F(CmdDecay, CsvBesideAFigureHoldsExactlyThePlottedData) {
+  // The kept script's datablock is what gnuplot draws; every line must be the CSV row, as text.
+  const Result r = rope_cli({"decay", "--base", "10000", "--base", "500000", "--points", "300", "--csv", path("d.csv"),
+                             "--png", path("d.png"), "--keep-script", path("d.gp")});
+  ASSERT_EQ(r.code, 0) << r.err;
+  expect_plotted_data_equals_csv(read(path("d.gp")), read(path("d.csv")), 2, 300);
+}
+
+TEST_F(CmdDecay, DecayUnderReRoPESeesMappedDistances) {
+  // ReRoPE w = 100: distance 300 is seen as 100; Leaky ReRoPE w = 100, k = 4: 300 → 100 + 200/4 = 150.
+  // f(100) = 10.227 and f(150) = 7.588 for d = 128, base 1e4 (known-values.md §3, 3 decimals).
+  const Result re = rope_cli({"decay", "--rerope", "100", "--points", "4", "--max-distance", "300", "--csv", "-"});
+  ASSERT_EQ(re.code, 0) << re.err;
+  const auto rows = test::split(re.out, '\n');
+  ASSERT_EQ(rows.size(), 5u);
+  EXPECT_NEAR(std::stod(test::split(rows[4], ',')[1]), 10.227, 5e-4);
+  const Result leaky = rope_cli({"decay", "--rerope", "100", "--leaky-k", "4", "--points", "4", "--max-distance", "300", "--csv", "-"});
+  ASSERT_EQ(leaky.code, 0) << leaky.err;
+  EXPECT_NEAR(std::stod(test::split(test::split(leaky.out, '\n')[4], ',')[1]), 7.588, 5e-4);
+  expect_one_line_error(rope_cli({"decay", "--leaky-k", "4"}), 2, "--leaky-k needs --rerope W");
+  expect_one_line_error(rope_cli({"decay", "--rerope", "-5"}), 2, "--rerope W must be >= 0 (got -5)");
+  expect_one_line_error(rope_cli({"decay", "--rerope", "10", "--leaky-k", "0.5"}), 2, "--leaky-k K must be >= 1");
+}
+
+}  // namespace
+}  // namespace rope

@@ -1,0 +1,141 @@
+// rope frequencies: the table, CSV and JSON, scaled frequencies, @FILE factor lists, every preset against NumPy, in-process (moved from test_cli.cpp).
+#include "rope/cli/cli.hpp"
+
+#include <filesystem>
+#include <map>
+#include <fmt/format.h>
+#include <fstream>
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "support/cli_harness.hpp"
+#include "support/reference_data.hpp"
+#include "support/scoped_env.hpp"
+#include "rope/core/frequencies.hpp"
+
+namespace rope {
+namespace {
+
+using test::expect_one_line_error;
+using test::expect_plotted_data_equals_csv;
+using test::png_size;
+using test::Result;
+using test::rope_cli;
+
+namespace fs = std::filesystem;
+using ::testing::HasSubstr;
+using ::testing::StartsWith;
+
+
+class CmdFrequencies : public test::TempDirTest {};
+
+TEST_F(CmdFrequencies, InvalidInputWritesNoFile) {
+  const std::string target = path("f.csv");
+  EXPECT_EQ(rope_cli({"frequencies", "--dim", "7", "--csv", target}).code, 2);
+  EXPECT_FALSE(fs::exists(target));
+}
+
+TEST_F(CmdFrequencies, FrequenciesCsvAndJson) {
+  const Result csv = rope_cli({"freqs", "--dim", "8", "--csv", "-"});
+  ASSERT_EQ(csv.code, 0);
+  EXPECT_EQ(csv.out,
+            "pair,exponent,theta,wavelength\n"
+            "0,0,1,6.283185307179586\n"
+            "1,-0.25,0.1,62.83185307179586\n"
+            "2,-0.5,0.01,628.3185307179587\n"
+            "3,-0.75,0.001,6283.185307179586\n");  // tests/reference/frequencies_d8_base10000.csv
+  const Result json = rope_cli({"frequencies", "--dim", "128", "--json"});
+  ASSERT_EQ(json.code, 0);
+  const auto j = nlohmann::json::parse(json.out);
+  ASSERT_EQ(j["inv_freq"].size(), 64u);
+  EXPECT_EQ(j["inv_freq"][0].get<double>(), 1.0);
+  EXPECT_EQ(j["inv_freq"][1].get<double>(), frequencies(128, 1e4)[1]);  // round-trips exactly
+  EXPECT_EQ(j["attention_factor"].get<double>(), 1.0);
+}
+
+TEST_F(CmdFrequencies, FrequenciesTableShowsExponentAndValues) {
+  const Result r = rope_cli({"frequencies", "--dim", "128", "--position", "2"});
+  ASSERT_EQ(r.code, 0);
+  EXPECT_THAT(r.out, HasSubstr("-1/64"));
+  EXPECT_THAT(r.out, HasSubstr("0.8659643233600653"));
+  EXPECT_THAT(r.out, HasSubstr("0.00011547819846894582"));
+  EXPECT_THAT(r.out, HasSubstr("1.7319286467201307"));  // 2·θ_1, shortest form of the double
+}
+
+TEST_F(CmdFrequencies, FrequenciesJsonGivesHuggingFaceInvFreqAndAttentionFactor) {
+  // HF tests/utils/test_modeling_rope_utils.py, LlamaConfig defaults (d = 128, base 1e4), llama3
+  // f = 10, L0 = 2048, lf = 1, hf = 4: inv[31] = 0.0107302483, inv[40] = 3.453924383e-4,
+  // inv[41..] = default/10, attention 1 (known-values.md §4, float64 values from the formula).
+  const Result r = rope_cli({"frequencies", "--dim", "128", "--scaling", "llama3", "--factor", "10", "--original-max-position",
+                             "2048", "--low-freq-factor", "1", "--high-freq-factor", "4", "--json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j["inv_freq"].size(), 64u);
+  EXPECT_NEAR(j["inv_freq"][31].get<double>(), 0.0107302483, 1e-9 * 0.0107302483);
+  EXPECT_NEAR(j["inv_freq"][40].get<double>(), 3.453924383e-4, 1e-9 * 3.453924383e-4);
+  EXPECT_DOUBLE_EQ(j["inv_freq"][50].get<double>(), frequencies(128, 1e4)[50] / 10);
+  EXPECT_EQ(j["attention_factor"].get<double>(), 1.0);
+  // yarn, same config, β 32/1: attention factor 0.1·ln 10 + 1 = 1.2302585093 (known-values.md §4).
+  const Result y = rope_cli({"freqs", "--scaling", "yarn", "--factor", "10", "--original-max-position", "2048", "--json"});
+  ASSERT_EQ(y.code, 0) << y.err;
+  EXPECT_NEAR(nlohmann::json::parse(y.out)["attention_factor"].get<double>(), 1.2302585093, 1e-10);
+}
+
+TEST_F(CmdFrequencies, ScaledFrequencyTableShowsBandsAndTheLogitMultiplier) {
+  // Llama 3.1 (known-values.md §7): 29 kept / 6 blended / 29 divided.
+  const Result r = rope_cli({"frequencies", "--model", "llama-3.1-8b"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("bands: 29 kept"));
+  EXPECT_THAT(r.out, HasSubstr("29 interpolated"));
+  EXPECT_THAT(r.out, HasSubstr("6 ramped"));
+  EXPECT_THAT(r.out, HasSubstr("logits × 1"));
+  // gpt-oss: yarn f = 32, attention get_mscale(32) = 1.34657 (known-values.md §5), logits × 1.81326.
+  const Result g = rope_cli({"frequencies", "--model", "gpt-oss-20b", "--json"});
+  ASSERT_EQ(g.code, 0) << g.err;
+  const auto j = nlohmann::json::parse(g.out);
+  EXPECT_NEAR(j["attention_factor"].get<double>(), 1.34657, 5e-6);
+  EXPECT_NEAR(j["logit_multiplier"].get<double>(), 1.81326, 5e-6);
+}
+
+TEST_F(CmdFrequencies, ShortAndLongFactorListsComeFromAFile) {
+  // longrope with d = 4 (2 pairs): the @file form reads numbers separated by commas or white space.
+  std::ofstream(path("short.txt")) << "1.0\n2.0\n";
+  const Result r = rope_cli({"frequencies", "--dim", "4", "--scaling", "longrope", "--original-max-position", "2048",
+                             "--max-position-embeddings", "8192", "--short-factor", "@" + path("short.txt"),
+                             "--long-factor", "3,4", "--json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_DOUBLE_EQ(j["inv_freq"][1].get<double>(), 0.01 / 2.0);  // θ_1 = 10000^(-1/2) over short_factor[1]
+  expect_one_line_error(rope_cli({"frequencies", "--dim", "4", "--scaling", "longrope", "--original-max-position", "2048",
+                                  "--short-factor", "@" + path("none.txt"), "--long-factor", "3,4"}),
+                        3, "none.txt");
+}
+
+
+TEST_F(CmdFrequencies, EveryPresetMatchesTheIndependentNumpyReference) {
+  // tests/reference/presets.py: HF's init functions written again in NumPy from the formulas of
+  // scaling-methods.md §3, applied to data/models/*.json. Both sides float64: 1e-12 relative.
+  const auto ref = test::read_reference("presets.csv");
+  ASSERT_EQ(ref.header, (std::vector<std::string>{"preset", "pair", "inv_freq", "attention_factor"}));
+  std::map<std::string, std::vector<const std::vector<std::string>*>> rows;
+  for (const auto& row : ref.rows) rows[row[0]].push_back(&row);
+  ASSERT_GE(rows.size(), 13u);
+  for (const auto& [name, preset_rows] : rows) {
+    const Result r = rope_cli({"frequencies", "--model", name, "--json"});
+    ASSERT_EQ(r.code, 0) << name << ": " << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    ASSERT_EQ(j["inv_freq"].size(), preset_rows.size()) << name;
+    for (const auto* row : preset_rows) {
+      const std::size_t pair = std::stoul((*row)[1]);
+      const double expected = std::stod((*row)[2]);
+      EXPECT_NEAR(j["inv_freq"][pair].get<double>(), expected, 1e-12 * expected) << name << " pair " << pair;
+    }
+    const double attention = std::stod((*preset_rows.front())[3]);
+    EXPECT_NEAR(j["attention_factor"].get<double>(), attention, 1e-12 * attention) << name;
+  }
+}
+
+}  // namespace
+}  // namespace rope

@@ -1,0 +1,73 @@
+// rope inspect: every preset, the warnings, where each value came from, in-process (moved from test_cli.cpp).
+#include "rope/cli/cli.hpp"
+
+#include <filesystem>
+#include <map>
+#include <fmt/format.h>
+#include <fstream>
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "support/cli_harness.hpp"
+#include "support/reference_data.hpp"
+#include "support/scoped_env.hpp"
+#include "rope/core/frequencies.hpp"
+
+namespace rope {
+namespace {
+
+using test::expect_one_line_error;
+using test::expect_plotted_data_equals_csv;
+using test::png_size;
+using test::Result;
+using test::rope_cli;
+
+namespace fs = std::filesystem;
+using ::testing::HasSubstr;
+using ::testing::StartsWith;
+
+
+class CmdInspect : public test::TempDirTest {};
+
+TEST_F(CmdInspect, EveryPresetIsInspectedAndVerified) {
+  const Result list = rope_cli({"inspect", "--list", "--json"});
+  ASSERT_EQ(list.code, 0) << list.err;
+  const auto presets = nlohmann::json::parse(list.out);
+  ASSERT_GE(presets.size(), 13u);
+  for (const auto& p : presets) {
+    const std::string name = p["name"].get<std::string>();
+    const Result inspect = rope_cli({"inspect", "--model", name});
+    EXPECT_EQ(inspect.code, 0) << name << ": " << inspect.err;
+    EXPECT_THAT(inspect.out, HasSubstr("attention factor")) << name;
+    // The identities hold for any frequencies, the scaled ones included.
+    const Result verify = rope_cli({"verify", "--model", name, "--trials", "20"});
+    EXPECT_EQ(verify.code, 0) << name << ": " << verify.out << verify.err;
+  }
+}
+
+TEST_F(CmdInspect, InspectWarnsAboutADefaultedBaseOnlyWhenTheConfigLacksIt) {
+  // C2 (user-confusions.md): a long max_position_embeddings with no rope_theta and no scaling.
+  std::ofstream(path("c.json")) << R"({"model_type": "llama", "hidden_size": 4096, "num_attention_heads": 32,
+                                       "max_position_embeddings": 32768})";
+  const Result missing = rope_cli({"inspect", path("c.json")});
+  ASSERT_EQ(missing.code, 0) << missing.err;
+  EXPECT_THAT(missing.out, HasSubstr("rope_theta is not in the config, so HF's default"));
+  std::ofstream(path("d.json")) << R"({"model_type": "llama", "hidden_size": 4096, "num_attention_heads": 32,
+                                       "max_position_embeddings": 32768, "rope_theta": 10000})";
+  const Result explicit_theta = rope_cli({"inspect", path("d.json")});
+  EXPECT_THAT(explicit_theta.out, ::testing::Not(HasSubstr("rope_theta is not in the config")));
+}
+
+TEST_F(CmdInspect, CommandLineFlagsShowWhereTheyCameFrom) {
+  const Result r = rope_cli({"inspect", "--model", "qwen3-8b", "--scaling", "yarn", "--factor", "4", "--original-max-position", "32768"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("rope_type: yarn (--scaling on the command line)"));
+  EXPECT_THAT(r.out, HasSubstr("factor: 4 (--factor on the command line)"));
+  // Qwen3 (scaling-methods.md §6): M/L0 = 40960/32768 = 1.25 differs from factor 4: a warning.
+  EXPECT_THAT(r.out, HasSubstr("1.25"));
+}
+
+}  // namespace
+}  // namespace rope

@@ -1,0 +1,89 @@
+// rope verify: the identities pass, reproducibly; --dtype, in-process (moved from test_cli.cpp).
+#include "rope/cli/cli.hpp"
+
+#include <filesystem>
+#include <map>
+#include <fmt/format.h>
+#include <fstream>
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "support/cli_harness.hpp"
+#include "support/reference_data.hpp"
+#include "support/scoped_env.hpp"
+#include "rope/core/frequencies.hpp"
+
+namespace rope {
+namespace {
+
+using test::expect_one_line_error;
+using test::expect_plotted_data_equals_csv;
+using test::png_size;
+using test::Result;
+using test::rope_cli;
+
+namespace fs = std::filesystem;
+using ::testing::HasSubstr;
+using ::testing::StartsWith;
+
+
+class CmdVerify : public test::TempDirTest {};
+
+TEST_F(CmdVerify, VerifyPassesAndIsReproducible) {
+  const Result a = rope_cli({"verify", "--trials", "50", "--seed", "5"});
+  const Result b = rope_cli({"verify", "--trials", "50", "--seed", "5"});
+  EXPECT_EQ(a.code, 0);
+  EXPECT_EQ(a.out, b.out);
+  EXPECT_THAT(a.out, HasSubstr("seed 5"));
+  EXPECT_THAT(a.out, HasSubstr("7 of 7 identities passed"));
+  EXPECT_THAT(a.out, HasSubstr("FAIL (expected)"));
+  const Result json = rope_cli({"verify", "--trials", "10", "--json"});
+  const auto j = nlohmann::json::parse(json.out);
+  EXPECT_TRUE(j["passed"].get<bool>());
+  EXPECT_EQ(j["identities"].size(), 7u);
+}
+
+
+// ---------------------------------------------------------------------------------------------
+// Figures through the command line (the plot module itself: test_plot.cpp).
+
+// rope verify --dtype.
+
+TEST(CmdVerifyDType, Float32PassesAndStatesItsTolerance) {
+  const auto r = rope_cli({"verify", "--dtype", "f32", "--trials", "200"});
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_THAT(r.out, HasSubstr("seed 2104, computed in f32\n"));
+  EXPECT_THAT(r.out, HasSubstr("tolerance on |Δ|/S = 8·ε·(d + M), ε = 1.19e-07"));
+  EXPECT_THAT(r.out, HasSubstr("7 of 7 identities passed\n"));
+}
+
+TEST(CmdVerifyDType, Bfloat16FailsWithExitOne) {
+  const auto r = rope_cli({"verify", "--dtype", "bf16", "--trials", "100"});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_THAT(r.out, HasSubstr("8·(ε_f32·d + ε·M), ε = 0.00781"));
+  EXPECT_THAT(r.out, HasSubstr("bf16 keeps no correct digit at positions up to 4096"));
+  EXPECT_THAT(r.out, HasSubstr("VERIFICATION FAILED"));
+  EXPECT_EQ(rope_cli({"verify", "--dtype", "bf16", "--trials", "100", "--max-position", "4"}).code, 0);
+}
+
+TEST(CmdVerifyDType, WithoutDtypeTheOutputIsUnchangedAndF64OnlyAddsItsLines) {
+  const auto plain = rope_cli({"verify", "--trials", "50"});
+  const auto f64 = rope_cli({"verify", "--trials", "50", "--dtype", "f64"});
+  EXPECT_THAT(plain.out, Not(HasSubstr("computed in")));
+  EXPECT_THAT(f64.out, HasSubstr("computed in f64"));
+  // The table rows are the same numbers.
+  const auto row = [](const std::string& out) { return out.substr(out.find(" 1  relative")); };
+  EXPECT_EQ(row(plain.out), row(f64.out));
+  const auto json = rope_cli({"verify", "--trials", "5", "--json", "--dtype", "bf16", "--max-position", "4"});
+  EXPECT_THAT(json.out, HasSubstr("\"dtype\": \"bf16\""));
+  EXPECT_THAT(rope_cli({"verify", "--trials", "5", "--json"}).out, Not(HasSubstr("dtype")));
+}
+
+TEST(CmdVerifyDType, BadType) {
+  expect_one_line_error(rope_cli({"verify", "--dtype", "f8"}), 2, "dtype must be f64, f32, f16 or bf16 (got 'f8')");
+}
+
+}  // namespace
+}  // namespace rope

@@ -1,0 +1,58 @@
+// rope wavelengths: the table, the critical dimension, original and scaled curves, in-process (moved from test_cli.cpp).
+#include "rope/cli/cli.hpp"
+
+#include <filesystem>
+#include <map>
+#include <fmt/format.h>
+#include <fstream>
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "support/cli_harness.hpp"
+#include "support/reference_data.hpp"
+#include "support/scoped_env.hpp"
+#include "rope/core/frequencies.hpp"
+
+namespace rope {
+namespace {
+
+using test::expect_one_line_error;
+using test::expect_plotted_data_equals_csv;
+using test::png_size;
+using test::Result;
+using test::rope_cli;
+
+namespace fs = std::filesystem;
+using ::testing::HasSubstr;
+using ::testing::StartsWith;
+
+
+class CmdWavelengths : public test::TempDirTest {};
+
+TEST_F(CmdWavelengths, WavelengthsTableAndCriticalDimension) {
+  // known-values.md §2 and §8: λ_63 = 54410.14 for d = 128, base 1e4; LLaMA 2 at 4096 → d_extra 92.
+  const Result r = rope_cli({"wavelengths", "--dim", "128", "--context", "4096"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("54410.14313077675"));
+  EXPECT_THAT(r.out, HasSubstr("pairs 46 … 63 (18 of 64) never complete a turn within it; critical dimension 92"));
+  const Result csv = rope_cli({"wavelengths", "--dim", "4", "--base", "10000", "--base", "100", "--csv", "-"});
+  EXPECT_EQ(csv.out, "pair,base=10000,base=100\n0,6.283185307179586,6.283185307179586\n1,628.3185307179587,62.83185307179586\n");
+  expect_one_line_error(rope_cli({"wavelengths", "--context", "0"}), 2, "--context must be >= 1 (got 0)");
+}
+
+TEST_F(CmdWavelengths, WavelengthsAndDecayOverlayOriginalAndScaled) {
+  const Result w = rope_cli({"wavelengths", "--model", "llama-3.1-8b", "--csv", "-"});
+  ASSERT_EQ(w.code, 0) << w.err;
+  EXPECT_THAT(w.out, StartsWith("pair,original,llama3\n0,"));
+  const Result d = rope_cli({"decay", "--model", "llama-3.1-8b", "--points", "3", "--csv", "-"});
+  ASSERT_EQ(d.code, 0) << d.err;
+  EXPECT_THAT(d.out, StartsWith("distance,original,llama3\n0,32.5,32.5\n"));  // f(0) = (d/2 + 1)/2 for both
+  const Result text = rope_cli({"wavelengths", "--model", "llama-3.1-8b"});
+  EXPECT_THAT(text.out, HasSubstr("context 8192"));  // the model's own lengths, without --context
+  EXPECT_THAT(text.out, HasSubstr("context 131072"));
+}
+
+}  // namespace
+}  // namespace rope

@@ -1,0 +1,57 @@
+// The one matrix printer of the command line (apps/rope/cli/printing.hpp), and the text helpers beside it.
+#include "rope/cli/printing.hpp"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <sstream>
+
+namespace rope {
+namespace {
+
+using cli::MatrixFormat;
+
+TEST(Printing, EntriesAreRightAlignedAndAnExactZeroIsPlain) {
+  Eigen::MatrixXd m(2, 2);
+  m << 1.0, 0.0, -0.5, 0.25;
+  EXPECT_EQ(cli::matrix_lines(m), (std::vector<std::string>{" 1.000000         0", "-0.500000  0.250000"}));
+  MatrixFormat two;
+  two.digits = 2;
+  std::ostringstream out;
+  cli::print_matrix(out, m, two, "  ");
+  EXPECT_EQ(out.str(), "   1.00     0\n  -0.50  0.25\n");
+}
+
+TEST(Printing, BracketsIndicesAndTheShortestForm) {
+  Eigen::MatrixXd m(2, 2);
+  m << 0.0, -0.5, -1.0, 0.0;
+  MatrixFormat brackets;
+  brackets.brackets = true;
+  EXPECT_EQ(cli::matrix_lines(m, brackets)[0], "[         0 -0.500000 ]");
+  MatrixFormat table{6, true, false, 3, "  ", false, true};
+  EXPECT_EQ(cli::matrix_lines(m, table),
+            (std::vector<std::string>{" i\\j     0     1", "   0     0  -0.5", "   1    -1     0"}));
+  table.shortest = false;  // 6 decimals when asked, or when an entry has no short exact form
+  EXPECT_EQ(cli::matrix_lines(m, table)[1], "   0          0  -0.500000");
+}
+
+TEST(Printing, ATinyNegativeEntryIsMinusZeroUnlessAsked) {
+  Eigen::MatrixXd m(1, 2);
+  m << -1e-17, 1.0;
+  EXPECT_EQ(cli::matrix_lines(m)[0], "-0.000000  1.000000");
+  MatrixFormat plain;
+  plain.no_negative_zero = true;
+  EXPECT_EQ(cli::matrix_lines(m, plain)[0], "0.000000 1.000000");  // the column is as wide as the entries printed
+}
+
+TEST(Printing, ColumnsCountWideCharactersTwice) {
+  EXPECT_EQ(cli::columns("abc"), 3u);
+  EXPECT_EQ(cli::columns("通道"), 4u);
+  EXPECT_EQ(cli::columns("z̄"), 1u);  // a combining mark takes no column
+  EXPECT_EQ(cli::pad("通道", 6), "通道  ");
+  EXPECT_EQ(cli::fx(-0.41614683654714241), "-0.416147");
+  EXPECT_EQ(cli::fx(0.5), "0.5");
+  EXPECT_EQ(cli::fx(-1e-9), "0");
+}
+
+}  // namespace
+}  // namespace rope
