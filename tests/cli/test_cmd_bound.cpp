@@ -16,7 +16,7 @@ class CmdBound : public TempDirTest {};
 TEST_F(CmdBound, BoundReportsSmallestPassingAndIntervals) {
   const Result r = rope_cli({"bound", "--context", "1024", "--base-range", "4000,7000"});
   ASSERT_EQ(r.code, 0) << r.err;
-  // known-values.md §9: 4.32e3 smallest passing, 6.03e3 always above, on the 400-per-decade grid; the
+  // docs/calculators.md §1.3: 4.32e3 smallest passing, 6.03e3 always above, on the 400-per-decade grid; the
   // minimum at 10^(1454/400) = 4315.19 is in tests/reference/bound_scan_d128_L1024.csv.
   EXPECT_THAT(r.out, HasSubstr("smallest passing base: 4315.19 (min B = 0.17389 at m = 950)"));
   EXPECT_THAT(r.out, HasSubstr("every grid base from 6025.6 to the top of the range (6998.42) passes"));

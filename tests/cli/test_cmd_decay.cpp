@@ -95,7 +95,7 @@ TEST_F(CmdDecay, CsvBesideAFigureHoldsExactlyThePlottedData) {
 
 TEST_F(CmdDecay, DecayUnderReRoPESeesMappedDistances) {
   // ReRoPE w = 100: distance 300 is seen as 100; Leaky ReRoPE w = 100, k = 4: 300 → 100 + 200/4 = 150.
-  // f(100) = 10.227 and f(150) = 7.588 for d = 128, base 1e4 (known-values.md §3, 3 decimals).
+  // f(100) = 10.227 and f(150) = 7.588 for d = 128, base 1e4 (docs/math.md (M11), 3 decimals).
   const Result re = rope_cli({"decay", "--rerope", "100", "--points", "4", "--max-distance", "300", "--csv", "-"});
   ASSERT_EQ(re.code, 0) << re.err;
   const auto rows = test::split(re.out, '\n');

@@ -16,7 +16,7 @@ class CmdExtrapolation : public TempDirTest {};
 TEST_F(CmdExtrapolation, ExtrapolationLlama2) {
   const Result r = rope_cli({"extrapolation", "--dim", "128", "--base", "10000", "--train-length", "4096"});
   ASSERT_EQ(r.code, 0) << r.err;
-  // known-values.md §8: 45.03 and 92; pairs 46 … 63 never turn within 4096 (as rope wavelengths).
+  // docs/calculators.md (C6) (Liu et al.): 45.03 and 92; pairs 46 … 63 never turn within 4096 (as rope wavelengths).
   EXPECT_THAT(r.out, HasSubstr("x = (d/2)·log_base(T/2π) = 45.0269, d_extra = 2·⌈x⌉ = 92"));
   EXPECT_THAT(r.out, HasSubstr("pairs 46 … 63 (18 of 64) never do"));
   // T_extra with the same base: the wavelength of pair 46, 4711.72 (rope wavelengths' table).
@@ -27,7 +27,7 @@ TEST_F(CmdExtrapolation, ExtrapolationTuneBasesAndCriticalBase) {
   const Result r = rope_cli({"extrapolation", "--train-length", "4096", "--tune-length", "16384", "--tune-base", "500",
                              "--tune-base", "100000", "--tune-base", "500000", "--tune-base", "1000000"});
   ASSERT_EQ(r.code, 0) << r.err;
-  // known-values.md §8: 547, 24 656, 78 400, 129 027; β₀ = 71 738; 10 430 / 5 215 / 2 608.
+  // docs/calculators.md (C7)–(C9): 547, 24 656, 78 400, 129 027; β₀ = 71 738; 10 430 / 5 215 / 2 608.
   // Printed to 0.1; each within 0.5 of the rounded known value.
   EXPECT_THAT(r.out, HasSubstr("               500             547.1  no"));
   EXPECT_THAT(r.out, HasSubstr("            100000           24656.4  yes"));

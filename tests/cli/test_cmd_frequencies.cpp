@@ -67,7 +67,7 @@ TEST_F(CmdFrequencies, FrequenciesTableShowsExponentAndValues) {
 TEST_F(CmdFrequencies, FrequenciesJsonGivesHuggingFaceInvFreqAndAttentionFactor) {
   // HF tests/utils/test_modeling_rope_utils.py, LlamaConfig defaults (d = 128, base 1e4), llama3
   // f = 10, L0 = 2048, lf = 1, hf = 4: inv[31] = 0.0107302483, inv[40] = 3.453924383e-4,
-  // inv[41..] = default/10, attention 1 (known-values.md §4, float64 values from the formula).
+  // inv[41..] = default/10, attention 1 (float64 values from the formula, docs/scaling.md §4).
   const Result r = rope_cli({"frequencies", "--dim", "128", "--scaling", "llama3", "--factor", "10", "--original-max-position",
                              "2048", "--low-freq-factor", "1", "--high-freq-factor", "4", "--json"});
   ASSERT_EQ(r.code, 0) << r.err;
@@ -77,21 +77,21 @@ TEST_F(CmdFrequencies, FrequenciesJsonGivesHuggingFaceInvFreqAndAttentionFactor)
   EXPECT_NEAR(j["inv_freq"][40].get<double>(), 3.453924383e-4, 1e-9 * 3.453924383e-4);
   EXPECT_DOUBLE_EQ(j["inv_freq"][50].get<double>(), frequencies(128, 1e4)[50] / 10);
   EXPECT_EQ(j["attention_factor"].get<double>(), 1.0);
-  // yarn, same config, β 32/1: attention factor 0.1·ln 10 + 1 = 1.2302585093 (known-values.md §4).
+  // yarn, same config, β 32/1: attention factor 0.1·ln 10 + 1 = 1.2302585093 (HF tests/utils/test_modeling_rope_utils.py).
   const Result y = rope_cli({"freqs", "--scaling", "yarn", "--factor", "10", "--original-max-position", "2048", "--json"});
   ASSERT_EQ(y.code, 0) << y.err;
   EXPECT_NEAR(nlohmann::json::parse(y.out)["attention_factor"].get<double>(), 1.2302585093, 1e-10);
 }
 
 TEST_F(CmdFrequencies, ScaledFrequencyTableShowsBandsAndTheLogitMultiplier) {
-  // Llama 3.1 (known-values.md §7): 29 kept / 6 blended / 29 divided.
+  // Llama 3.1 (HF _compute_llama3_parameters; docs/scaling.md §4): 29 kept / 6 blended / 29 divided.
   const Result r = rope_cli({"frequencies", "--model", "llama-3.1-8b"});
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_THAT(r.out, HasSubstr("bands: 29 kept"));
   EXPECT_THAT(r.out, HasSubstr("29 interpolated"));
   EXPECT_THAT(r.out, HasSubstr("6 ramped"));
   EXPECT_THAT(r.out, HasSubstr("logits × 1"));
-  // gpt-oss: yarn f = 32, attention get_mscale(32) = 1.34657 (known-values.md §5), logits × 1.81326.
+  // gpt-oss: yarn f = 32, attention get_mscale(32) = 1.34657 (docs/scaling.md (S10), §3), logits × 1.81326.
   const Result g = rope_cli({"frequencies", "--model", "gpt-oss-20b", "--json"});
   ASSERT_EQ(g.code, 0) << g.err;
   const auto j = nlohmann::json::parse(g.out);
@@ -116,7 +116,7 @@ TEST_F(CmdFrequencies, ShortAndLongFactorListsComeFromAFile) {
 
 TEST_F(CmdFrequencies, EveryPresetMatchesTheIndependentNumpyReference) {
   // tests/reference/presets.py: HF's init functions written again in NumPy from the formulas of
-  // scaling-methods.md §3, applied to data/models/*.json. Both sides float64: 1e-12 relative.
+  // docs/scaling.md (S1)–(S14), applied to data/models/*.json. Both sides float64: 1e-12 relative.
   const auto ref = test::read_reference("presets.csv");
   ASSERT_EQ(ref.header, (std::vector<std::string>{"preset", "pair", "inv_freq", "attention_factor"}));
   std::map<std::string, std::vector<const std::vector<std::string>*>> rows;

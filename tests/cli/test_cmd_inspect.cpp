@@ -48,7 +48,7 @@ TEST_F(CmdInspect, EveryPresetIsInspectedAndVerified) {
 }
 
 TEST_F(CmdInspect, InspectWarnsAboutADefaultedBaseOnlyWhenTheConfigLacksIt) {
-  // C2 (user-confusions.md): a long max_position_embeddings with no rope_theta and no scaling.
+  // Defaulted rope_theta (docs/cli.md, rope inspect): a long max_position_embeddings with no rope_theta and no scaling.
   std::ofstream(path("c.json")) << R"({"model_type": "llama", "hidden_size": 4096, "num_attention_heads": 32,
                                        "max_position_embeddings": 32768})";
   const Result missing = rope_cli({"inspect", path("c.json")});
@@ -65,7 +65,7 @@ TEST_F(CmdInspect, CommandLineFlagsShowWhereTheyCameFrom) {
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_THAT(r.out, HasSubstr("rope_type: yarn (--scaling on the command line)"));
   EXPECT_THAT(r.out, HasSubstr("factor: 4 (--factor on the command line)"));
-  // Qwen3 (scaling-methods.md §6): M/L0 = 40960/32768 = 1.25 differs from factor 4: a warning.
+  // Qwen3 (docs/scaling.md §2, (S5)): M/L0 = 40960/32768 = 1.25 differs from factor 4: a warning.
   EXPECT_THAT(r.out, HasSubstr("1.25"));
 }
 

@@ -32,7 +32,7 @@ using ::testing::StartsWith;
 class CmdWavelengths : public test::TempDirTest {};
 
 TEST_F(CmdWavelengths, WavelengthsTableAndCriticalDimension) {
-  // known-values.md §2 and §8: λ_63 = 54410.14 for d = 128, base 1e4; LLaMA 2 at 4096 → d_extra 92.
+  // docs/math.md (M2) and (M16): λ_63 = 54410.14 for d = 128, base 1e4; LLaMA 2 at 4096 → d_extra 92.
   const Result r = rope_cli({"wavelengths", "--dim", "128", "--context", "4096"});
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_THAT(r.out, HasSubstr("54410.14313077675"));

@@ -25,10 +25,12 @@ import signal
 import subprocess
 import sys
 import tempfile
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import cases  # noqa: E402
 
+DURATIONS = []  # (seconds, command line) of every run, for --slowest
 TIMEOUT = 60  # seconds per run; a run near it is a hang for this purpose
 MEMORY = 3 << 30  # address-space limit per run (not under AddressSanitizer)
 
@@ -139,12 +141,14 @@ def run_case(rope, work, index, command, option, value, kind, ok_codes):
         del base[i:i + 2]
     args = [rope, command] + base + ([value] if option[0] != "-" else [option, value])
     env = dict(os.environ, TMPDIR=tmp, LC_ALL="C.UTF-8")
+    started = time.monotonic()
     try:
         p = subprocess.run([os.fsencode(a) for a in args], cwd=run_dir, env=env, capture_output=True,
                            timeout=TIMEOUT, preexec_fn=limits(full_disk))
     except subprocess.TimeoutExpired:
         shutil.rmtree(run_dir, ignore_errors=True)
         return f"no answer within {TIMEOUT} s", None, ""
+    DURATIONS.append((time.monotonic() - started, " ".join(args[1:])[:160]))
     err = p.stderr.decode("utf-8", "replace")
     left = leftovers(run_dir)
     temp_left = [f for f in left if ".tmp-" in f] + os.listdir(tmp)
@@ -181,6 +185,7 @@ def main():
     ap.add_argument("--only", help="regex on 'command option' to run a part")
     ap.add_argument("--doc", help="docs/errors.md: check its generated tables against these runs")
     ap.add_argument("--update", action="store_true", help="with --doc: rewrite the generated tables")
+    ap.add_argument("--slowest", type=int, default=0, metavar="N", help="print the N slowest runs and their times")
     a = ap.parse_args()
     rope = os.path.abspath(a.rope)
 
@@ -220,6 +225,11 @@ def main():
           f"{len(problems)} problems")
     for p in sorted(problems):
         print("  " + p)
+    if a.slowest:
+        total = sum(t for t, _ in DURATIONS)
+        print(f"sweep: {total:.1f} s in all runs; the {a.slowest} slowest:")
+        for t, line in sorted(DURATIONS, reverse=True)[:a.slowest]:
+            print(f"  {t:7.3f} s  rope {shown_value(line, fix)}")
 
     doc_ok = True
     if a.doc:

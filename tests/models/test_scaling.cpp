@@ -164,7 +164,7 @@ TEST(Scaling, ReRopeClampsTheDistanceToTheWindow) {
 }
 
 TEST(Scaling, LeakyReRopeIsLinearInsideTheWindowAndShallowerBeyond) {
-  // (S17): g(t) = t for |t| <= w, sign(t)·(w + (|t| − w)/k) beyond. Seed 004 (lines ~100–112) writes the
+  // (S17): g(t) = t for |t| <= w, sign(t)·(w + (|t| − w)/k) beyond. A blog post ("LLM —— Position Embedding") writes the
   // slope as (T_max − w)/(T'_max − w): with k = (T'_max − w)/(T_max − w) the new length T'_max maps to
   // the trained T_max. T_max = 4096, T'_max = 16384, w = 512 → k = 15872/3584.
   const double k = (16384.0 - 512.0) / (4096.0 - 512.0);

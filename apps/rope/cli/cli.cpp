@@ -8,6 +8,7 @@
 #include "rope/cli/commands.hpp"
 #include "rope/cli/exit_codes.hpp"
 #include "rope/core/error.hpp"
+#include "rope/version.hpp"
 
 namespace rope::cli {
 
@@ -28,7 +29,7 @@ void report(std::ostream& err, const std::string& message) { err << "rope: " << 
 
 int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
   CLI::App app{"rope: compute, verify and plot Rotary Position Embeddings (RoPE).", "rope"};
-  app.set_version_flag("--version", "rope " ROPE_VERSION);
+  app.set_version_flag("--version", std::string("rope ") + kVersion);
   app.require_subcommand(0, 1);  // "no command" is reported below, after unknown words
   app.footer(
       "Every command has --help with an example. Exit codes: 0 ok, 1 a verification failed,\n"

@@ -1,11 +1,11 @@
-#include "rope/io/utf8.hpp"
 #include "rope/cli/printing.hpp"
 
-#include <optional>
 #include <algorithm>
 #include <fmt/format.h>
+#include <optional>
 
 #include "rope/io/csv.hpp"
+#include "rope/io/utf8.hpp"
 
 namespace rope::cli {
 

@@ -52,10 +52,10 @@ BoundMinimum bound_minimum(const Eigen::VectorXd& theta, long L);
 BoundMinimum bound_minimum_direct(const Eigen::VectorXd& theta, long L);
 
 /// Default base range of a scan for context L: [F/4, 8·F] with F = 0.0424·L^1.628, the fit of Men et
-/// al.'s Fig. 1 (d = 128) (C5); the lower end at least 2. It brackets every row of known-values.md §9.
+/// al.'s Fig. 1 (d = 128) (C5); the lower end at least 2. It brackets every row of docs/calculators.md §1.3.
 std::pair<double, double> default_base_range(long L);
 
-/// Default points per decade: 400 below L = 65536, 100 from there (as known-values.md §9 was computed).
+/// Default points per decade: 400 below L = 65536, 100 from there (the grids of the scans in docs/calculators.md §1.3).
 int default_per_decade(long L);
 
 /// The log grid 10^(k/P) for the integers k with lo ≤ 10^(k/P) ≤ hi (P = per_decade), ascending.

@@ -49,7 +49,7 @@ Eigen::VectorXd ones_score(const Eigen::VectorXd& theta, const Eigen::VectorXd& 
 /// Mean and standard deviation over `samples` random pairs of ⟨R_m q, k⟩, q and k standard normal  (M15)
 /// (the same pairs at every distance). Per pair i the score is A_i cos(mθ_i) + B_i sin(mθ_i) with
 /// A_i = q_a k_a + q_b k_b and B_i = q_a k_b − q_b k_a, so its expectation is 0 at every m and its
-/// variance is d: random scores do not decay (user confusion C12).
+/// variance is d: random scores do not decay (docs/math.md (M15)).
 struct RandomScores {
   Eigen::VectorXd mean;
   Eigen::VectorXd stddev;
@@ -67,7 +67,7 @@ Eigen::VectorXd logspace(double stop, long points);
 
 /// `points` evenly spaced values from 0 to `stop` inclusive, computed as NumPy's
 /// np.linspace(0, stop, points) computes them (k·(stop/(points−1)), the last one exactly stop), so
-/// the distances of seed 000's script are reproduced bit for bit.
+/// the distances of tests/reference/decay.py are reproduced bit for bit.
 /// @throws InvalidArgument if points < 1 or stop is negative or not finite.
 Eigen::VectorXd linspace(double stop, long points);
 

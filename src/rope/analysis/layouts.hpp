@@ -1,6 +1,6 @@
 /// @file
 /// The two pair layouts side by side, and the bug of mixing them (docs/math.md (M5), (M6), (M8);
-/// user-confusions C1).
+/// e.g. https://github.com/jzhang38/TinyLlama/issues/24).
 ///
 /// Meta's Llama code rotates the interleaved pairs (2i, 2i+1); Hugging Face's rotate_half rotates the
 /// half-split pairs (i, i + d/2). convert_llama_weights_to_hf.py permutes the q/k weight rows of each

@@ -67,7 +67,7 @@ struct PrecisionSettings {
   double base = kDefaultBase;
   Layout layout = Layout::Interleaved;
   long samples = 16;       ///< random pairs q, k ~ N(0, I)
-  double distance = 5;     ///< n − m in the identity error (known-values §10 uses 5)
+  double distance = 5;     ///< n − m in the identity error (docs/precision.md (P8) uses 5)
   std::uint64_t seed = kDefaultSeed;
 };
 

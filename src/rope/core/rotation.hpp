@@ -16,7 +16,7 @@
 #pragma once
 
 #include <Eigen/Core>
-#include <Eigen/Dense>
+#include <Eigen/Core>
 
 #include "rope/core/types.hpp"
 

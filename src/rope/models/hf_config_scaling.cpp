@@ -110,8 +110,8 @@ void ConfigParser::read_scaling() {
     note(fmt::format("{}: 'su' is the legacy name of longrope", type_path), fmt::format("{}:'su' 是 longrope 的旧名", type_path));
   }
   if (*text == "ntk") {
-    note("rope_type ntk (static NTK-aware) is not a mainline HF type (scaling-methods.md §3)",
-         "rope_type ntk(静态 NTK-aware)不是 HF 主线中的类型(scaling-methods.md §3)");
+    note("rope_type ntk (static NTK-aware) is not a mainline HF type (docs/scaling.md §1, (S3))",
+         "rope_type ntk(静态 NTK-aware)不是 HF 主线中的类型(docs/scaling.md §1, (S3))");
   }
   if (type->note) note(type->note->en, type->note->zh);  // mrope: the same note as `--scaling mrope`
   if (!rope_type) {

@@ -108,10 +108,8 @@ int run_verify(const VerifyOptions& opt, std::ostream& out) {
   out << t("error |Δ| between the two sides; S = ‖q‖‖k‖ for scores, ‖q‖ for vectors, 1 for matrices;\n",
            "误差 |Δ| 是两边之差;S 对得分取 ‖q‖‖k‖,对向量取 ‖q‖,对矩阵取 1;\n");
   if (!opt.dtype) {
-    out << t.format("tolerance on |Δ|/S = {:g}·ε·(d + M), M = the sum of |positions| involved (docs/math.md (M13))
-",
-                    "|Δ|/S 的容差 = {:g}·ε·(d + M),M 是所涉及位置的绝对值之和(docs/math.md (M13))
-", kToleranceSafety);
+    out << t.format("tolerance on |Δ|/S = {:g}·ε·(d + M), M = the sum of |positions| involved (docs/math.md (M13))\n",
+                    "|Δ|/S 的容差 = {:g}·ε·(d + M),M 是所涉及位置的绝对值之和(docs/math.md (M13))\n", kToleranceSafety);
   } else if (s.dtype == DType::F64 || s.dtype == DType::F32) {
     out << t.format("θ, q, k, positions and every operation in {}; tolerance on |Δ|/S = {:g}·ε·(d + M), ε = {:.3g},\n"
                     "M = the sum of |positions| involved, at most 1/√d for scores, 1 otherwise (docs/precision.md (P10), (P11))\n",
