@@ -23,65 +23,46 @@ int parse_int(const std::string& text, const std::string& what) {
   return static_cast<int>(value);
 }
 
+/// An option whose text `parse(text, what)` turns into `target` (a value or an optional), with
+/// `shown_default` and `type_name` in --help; `what` is the option's long name, for the messages.
+template <typename Target, typename Parse>
+CLI::Option* add_parsed_option(CLI::App& app, const std::string& name, Target& target, Parse parse,
+                               const std::string& shown_default, const char* type_name, const std::string& help) {
+  const std::string what = name.substr(name.rfind(',') + 1);
+  return app
+      .add_option_function<std::string>(
+          name, [&target, what, parse](const std::string& text) { target = parse(text, what); }, help)
+      ->default_str(shown_default)
+      ->type_name(type_name);
+}
+
 }  // namespace
 
 CLI::Option* add_long_option(CLI::App& app, const std::string& name, long& target, const std::string& help) {
-  const std::string what = name.substr(name.rfind(',') + 1);
-  return app
-      .add_option_function<std::string>(
-          name, [&target, what](const std::string& text) { target = parse_integer(text, what); }, help)
-      ->default_str(std::to_string(target))
-      ->type_name("INT");
+  return add_parsed_option(app, name, target, parse_integer, std::to_string(target), "INT", help);
 }
 
 CLI::Option* add_int_option(CLI::App& app, const std::string& name, int& target, const std::string& help) {
-  const std::string what = name.substr(name.rfind(',') + 1);
-  return app
-      .add_option_function<std::string>(
-          name,
-          [&target, what](const std::string& text) { target = parse_int(text, what); },
-          help)
-      ->default_str(std::to_string(target))
-      ->type_name("INT");
+  return add_parsed_option(app, name, target, parse_int, std::to_string(target), "INT", help);
 }
 
 CLI::Option* add_real_option(CLI::App& app, const std::string& name, double& target, const std::string& help) {
-  const std::string what = name.substr(name.rfind(',') + 1);
-  return app
-      .add_option_function<std::string>(
-          name, [&target, what](const std::string& text) { target = parse_real(text, what); }, help)
-      ->default_str(format_number(target))
-      ->type_name("NUM");
+  return add_parsed_option(app, name, target, parse_real, format_number(target), "NUM", help);
 }
 
 CLI::Option* add_int_option(CLI::App& app, const std::string& name, std::optional<int>& target, int shown_default,
                             const std::string& help) {
-  const std::string what = name.substr(name.rfind(',') + 1);
-  return app
-      .add_option_function<std::string>(
-          name, [&target, what](const std::string& text) { target = parse_int(text, what); }, help)
-      ->default_str(std::to_string(shown_default))
-      ->type_name("INT");
+  return add_parsed_option(app, name, target, parse_int, std::to_string(shown_default), "INT", help);
 }
 
 CLI::Option* add_long_option(CLI::App& app, const std::string& name, std::optional<long>& target, long shown_default,
                              const std::string& help) {
-  const std::string what = name.substr(name.rfind(',') + 1);
-  return app
-      .add_option_function<std::string>(
-          name, [&target, what](const std::string& text) { target = parse_integer(text, what); }, help)
-      ->default_str(std::to_string(shown_default))
-      ->type_name("INT");
+  return add_parsed_option(app, name, target, parse_integer, std::to_string(shown_default), "INT", help);
 }
 
 CLI::Option* add_real_option(CLI::App& app, const std::string& name, std::optional<double>& target, double shown_default,
                              const std::string& help) {
-  const std::string what = name.substr(name.rfind(',') + 1);
-  return app
-      .add_option_function<std::string>(
-          name, [&target, what](const std::string& text) { target = parse_real(text, what); }, help)
-      ->default_str(format_number(shown_default))
-      ->type_name("NUM");
+  return add_parsed_option(app, name, target, parse_real, format_number(shown_default), "NUM", help);
 }
 
 CLI::Option* add_reals_option(CLI::App& app, const std::string& name, std::vector<double>& target,
