@@ -14,7 +14,7 @@ namespace rope {
 inline constexpr std::size_t kMaxListItems = 65536;
 
 /// A decimal integer, optionally signed ("-3", "4096").
-/// @param what  the name used in the message, e.g. "--dim".
+/// @param what  the name used in the message, e.g. "dimension d" (the command line passes its option name).
 /// @throws InvalidArgument otherwise, or if it does not fit in a long.
 long parse_integer(std::string_view text, std::string_view what);
 
