@@ -13,6 +13,13 @@ time limit. It passes when:
 
 --doc FILE checks (or with --update, writes) the tables of docs/errors.md from the same runs, so the
 documented messages are the ones the tests see.
+
+--driver PATH (tests/hardening/sweep_driver.cpp) runs the cases in-process instead, through
+rope::cli::run in one driver process per worker, because starting a process per case was most of the
+sweep's time on a slow machine. The directories, limits and checks are the same; a driver that dies or
+does not answer in time is that case's problem, and a new driver takes the next case. The executable
+itself (main.cpp, real stderr) is still run for every --process-sample'th case (10 by default), and it
+must give the same exit status and stderr as the driver.
 """
 
 import argparse
@@ -21,10 +28,13 @@ import os
 import re
 import resource
 import shutil
+import select
 import signal
+import struct
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -127,11 +137,68 @@ def leftovers(directory):
     return sorted(found)
 
 
-def run_case(rope, work, index, command, option, value, kind, ok_codes):
-    """One run; returns (problem or None, exit code, stderr)."""
-    run_dir = os.path.join(work, f"run{index}")
-    tmp = os.path.join(run_dir, "tmp")
-    os.makedirs(tmp)
+class Driver:
+    """One rope_sweep_driver process, used by one worker thread at a time; started again after a crash
+    or a timeout. Its stderr is the sweep's: a sanitizer report or a crash message shows in the log."""
+
+    ALL = []  # every driver started, to end them and check their exit status at the end
+
+    def __init__(self, path):
+        self.path = path
+        self.p = None
+
+    def start(self):
+        self.p = subprocess.Popen([self.path], stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0,
+                                  env=dict(os.environ, LC_ALL="C.UTF-8"), preexec_fn=limits(False))
+        Driver.ALL.append(self.p)
+
+    def read(self, n, deadline):
+        data = b""
+        while len(data) < n:
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([self.p.stdout], [], [], left)[0]:
+                raise TimeoutError
+            chunk = os.read(self.p.stdout.fileno(), n - len(data))
+            if not chunk:
+                raise EOFError
+            data += chunk
+        return data
+
+    def run(self, args, run_dir, tmp, full_disk):
+        """(exit status, stderr bytes); raises TimeoutError, or RuntimeError when the driver died."""
+        if self.p is None:
+            self.start()
+        fields = [os.fsencode(f) for f in [run_dir, tmp, "1" if full_disk else "0"] + args]
+        request = struct.pack("<I", len(fields)) + b"".join(struct.pack("<I", len(f)) + f for f in fields)
+        try:
+            view = memoryview(request)
+            while view:  # a raw pipe may take part of a long request (100 000-character values)
+                view = view[self.p.stdin.write(view):]
+            code, n = struct.unpack("<II", self.read(8, time.monotonic() + TIMEOUT))
+            return code, self.read(n, time.monotonic() + TIMEOUT)
+        except (BrokenPipeError, EOFError, TimeoutError) as e:
+            self.p.kill()
+            status = self.p.wait()
+            self.p = None
+            if isinstance(e, TimeoutError):
+                raise
+            raise RuntimeError(f"killed by signal {-status}" if status < 0 else f"exit {status}")
+
+
+def finish_drivers():
+    """Ends every driver (end of input); a nonzero exit (a LeakSanitizer report: 23) is a problem."""
+    problems = []
+    for p in Driver.ALL:
+        if p.poll() is None:
+            p.stdin.close()
+            status = p.wait()
+            if status != 0:
+                problems.append(f"a driver exited {status} at the end of its input")
+    return problems
+
+
+def command_line(rope, command, option, value):
+    """(argv, full_disk) for one case."""
     full_disk = value.startswith("FULL_DISK:")
     if full_disk:
         value = value[len("FULL_DISK:"):]
@@ -139,35 +206,71 @@ def run_case(rope, work, index, command, option, value, kind, ok_codes):
     if option in base:
         i = base.index(option)
         del base[i:i + 2]
-    args = [rope, command] + base + ([value] if option[0] != "-" else [option, value])
-    env = dict(os.environ, TMPDIR=tmp, LC_ALL="C.UTF-8")
+    return [rope, command] + base + ([value] if option[0] != "-" else [option, value]), full_disk
+
+
+def one_run(args, full_disk, run_dir, ok_codes, driver):
+    """One run in a process of its own (driver None) or in the driver; returns (problem or None, exit
+    code, stderr)."""
+    tmp = os.path.join(run_dir, "tmp")
+    os.makedirs(tmp)
     started = time.monotonic()
     try:
-        p = subprocess.run([os.fsencode(a) for a in args], cwd=run_dir, env=env, capture_output=True,
-                           timeout=TIMEOUT, preexec_fn=limits(full_disk))
-    except subprocess.TimeoutExpired:
+        if driver:
+            code, err = driver.run(args, run_dir, tmp, full_disk)
+        else:
+            env = dict(os.environ, TMPDIR=tmp, LC_ALL="C.UTF-8")
+            p = subprocess.run([os.fsencode(a) for a in args], cwd=run_dir, env=env, capture_output=True,
+                               timeout=TIMEOUT, preexec_fn=limits(full_disk))
+            code, err = p.returncode, p.stderr
+    except (subprocess.TimeoutExpired, TimeoutError):
         shutil.rmtree(run_dir, ignore_errors=True)
         return f"no answer within {TIMEOUT} s", None, ""
+    except RuntimeError as e:  # the driver died: a crash of the run, as a signal is in a process
+        shutil.rmtree(run_dir, ignore_errors=True)
+        return f"the driver died ({e})", None, ""
     DURATIONS.append((time.monotonic() - started, " ".join(args[1:])[:160]))
-    err = p.stderr.decode("utf-8", "replace")
+    err = err.decode("utf-8", "replace")
     left = leftovers(run_dir)
     temp_left = [f for f in left if ".tmp-" in f] + os.listdir(tmp)
     injected = os.path.exists(os.path.join(run_dir, "INJECTED"))
     shutil.rmtree(run_dir, ignore_errors=True)
-    if p.returncode < 0:
-        return f"killed by signal {-p.returncode}", p.returncode, err
-    if p.returncode not in ok_codes:
-        return f"exit {p.returncode}", p.returncode, err
-    if p.returncode in (2, 3):
+    if code < 0:
+        return f"killed by signal {-code}", code, err
+    if code not in ok_codes:
+        return f"exit {code}", code, err
+    if code in (2, 3):
         if not err.startswith("rope: ") or err.count("\n") != 1 or not err.endswith("\n"):
-            return "stderr is not one line 'rope: ...'", p.returncode, err
+            return "stderr is not one line 'rope: ...'", code, err
         if left:
-            return f"left files behind: {left[:3]}", p.returncode, err
+            return f"left files behind: {left[:3]}", code, err
     if temp_left:
-        return f"left temporary files: {temp_left[:3]}", p.returncode, err
+        return f"left temporary files: {temp_left[:3]}", code, err
     if injected:
-        return "a gnuplot command ran", p.returncode, err
-    return None, p.returncode, err
+        return "a gnuplot command ran", code, err
+    return None, code, err
+
+
+def run_case(rope, work, index, command, option, value, ok_codes, driver_path, sample):
+    """One case: in a process of its own, or in this thread's driver and, every sample'th case, also in
+    a process (which must give the same exit status and stderr, its run directory aside)."""
+    args, full_disk = command_line(rope, command, option, value)
+    if not driver_path:
+        return one_run(args, full_disk, os.path.join(work, f"run{index}"), ok_codes, None)
+    local = WORKER.__dict__
+    driver = local.setdefault("driver", Driver(driver_path))
+    problem, code, err = one_run(args, full_disk, os.path.join(work, f"run{index}"), ok_codes, driver)
+    if sample and index % sample == 0:
+        p_problem, p_code, p_err = one_run(args, full_disk, os.path.join(work, f"run{index}p"), ok_codes, None)
+        same = lambda e, d: e.replace(os.path.join(work, d), "RUN")  # noqa: E731
+        if p_problem and not problem:
+            problem, code, err = f"as a process: {p_problem}", p_code, p_err
+        elif not problem and (p_code, same(p_err, f"run{index}p")) != (code, same(err, f"run{index}")):
+            problem = f"as a process: exit {p_code}, stderr {p_err.strip()[:200]!r}; in the driver: exit {code}"
+    return problem, code, err
+
+
+WORKER = threading.local()  # each worker thread's driver
 
 
 def shown_value(value, fix):
@@ -186,6 +289,9 @@ def main():
     ap.add_argument("--doc", help="docs/errors.md: check its generated tables against these runs")
     ap.add_argument("--update", action="store_true", help="with --doc: rewrite the generated tables")
     ap.add_argument("--slowest", type=int, default=0, metavar="N", help="print the N slowest runs and their times")
+    ap.add_argument("--driver", help="rope_sweep_driver: run the cases in-process (see above)")
+    ap.add_argument("--process-sample", type=int, default=10, metavar="N",
+                    help="with --driver: also run every N-th case as a process (0: none, 1: all)")
     a = ap.parse_args()
     rope = os.path.abspath(a.rope)
 
@@ -208,7 +314,8 @@ def main():
     problems = []
     results = {}
     with concurrent.futures.ThreadPoolExecutor(max_workers=a.jobs) as pool:
-        futures = {pool.submit(run_case, rope, work, i, c, o, v, k, ok): (c, o, k, l, v)
+        driver = os.path.abspath(a.driver) if a.driver else None
+        futures = {pool.submit(run_case, rope, work, i, c, o, v, ok, driver, a.process_sample): (c, o, k, l, v)
                    for i, (c, o, k, l, v, ok) in enumerate(jobs)}
         for f in concurrent.futures.as_completed(futures):
             c, o, k, l, v = futures[f]
@@ -218,6 +325,7 @@ def main():
             if problem:
                 problems.append(f"rope {c} {o} <{l}: {shown_value(v, fix)}>: {problem}: {err.strip()[:300]}")
                 print("problem: " + problems[-1], flush=True)
+    problems += finish_drivers()
     shutil.rmtree(work, ignore_errors=True)
 
     n_options = sum(1 for c in commands for _ in commands[c])
