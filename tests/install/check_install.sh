@@ -2,10 +2,15 @@
 # install.consumer: `cmake --install` of the build tree into a fresh prefix, then a project of its own
 # (tests/install/consumer) configured with find_package(rope) against that prefix, built and run; its
 # output is compared with values derivable by hand. Also runs the installed executable.
-#   check_install.sh BUILD_DIR WORK_DIR
+#   check_install.sh BUILD_DIR WORK_DIR [CXX CXXFLAGS LDFLAGS]
+# The consumer is compiled like the build it installs (the same compiler and flags: under `make
+# sanitize` the library holds sanitizer calls that the consumer's link must resolve).
 set -euo pipefail
 build=$1
 work=$2
+cxx=${3:-c++}
+cxxflags=${4:-}
+ldflags=${5:-}
 here=$(cd "$(dirname "$0")" && pwd)
 rm -rf "$work"
 mkdir -p "$work"
@@ -23,7 +28,8 @@ headers="$work/all_headers.cpp"
 count=$(wc -l <"$headers")
 [[ $count -ge 30 ]] || { echo "only $count headers installed"; exit 1; }
 cmake -S "$here/consumer" -B "$work/build" -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$work/prefix" \
-  -DROPE_CONSUMER_EXTRA="$headers" >"$work/configure.log"
+  -DROPE_CONSUMER_EXTRA="$headers" -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_CXX_FLAGS="$cxxflags" \
+  -DCMAKE_EXE_LINKER_FLAGS="$ldflags" >"$work/configure.log"
 cmake --build "$work/build" >"$work/build.log"
 version=$("$work/prefix/bin/rope" --version)
 expected="version ${version#rope }
