@@ -3,17 +3,10 @@
 #   ./make.sh demo    installs what the demo needs, builds the rope executable, runs the demo
 #   ./make.sh test    installs what the tests need, builds everything, runs every test
 # Any other Makefile target works the same way (./make.sh gallery, ./make.sh install PREFIX=...).
-# Installing packages needs root or sudo (scripts/install-deps.sh); then it is `make` with the
-# arguments given.
+# It installs make itself when it is missing (with the demo's packages, the smallest level of
+# scripts/install-deps.sh); each Makefile target then installs what it needs. Installing packages
+# needs root or sudo.
 set -eu
 cd "$(dirname "$0")"
-level=test
-for arg in "$@"; do
-  case "$arg" in
-    demo) level=demo ;;
-    fuzz) level=fuzz ;;
-    bench-compare) level=peers ;;
-  esac
-done
-bash scripts/install-deps.sh "$level"
+command -v make >/dev/null 2>&1 || bash scripts/install-deps.sh demo
 exec make "$@"

@@ -121,33 +121,24 @@ std::vector<double> parse_list_argument(const std::string& text, const std::stri
   return parse_real_list(joined, fmt::format("{} file '{}'", what, path));
 }
 
+namespace {
+
+/// `text` as a seed: a decimal integer >= 0.
+std::uint64_t parse_seed(const std::string& text, const std::string& what) {
+  const long seed = parse_integer(text, what);
+  if (seed < 0) throw InvalidArgument(fmt::format("{} must be >= 0 (got {})", what, text));
+  return static_cast<std::uint64_t>(seed);
+}
+
+}  // namespace
+
 CLI::Option* add_seed_option(CLI::App& app, std::uint64_t& target, const std::string& help) {
-  return app
-      .add_option_function<std::string>(
-          "--seed",
-          [&target](const std::string& text) {
-            const long seed = parse_integer(text, "--seed");
-            if (seed < 0) throw InvalidArgument(fmt::format("--seed must be >= 0 (got {})", text));
-            target = static_cast<std::uint64_t>(seed);
-          },
-          help)
-      ->default_str(std::to_string(target))
-      ->type_name("INT");
+  return add_parsed_option(app, "--seed", target, parse_seed, std::to_string(target), "INT", help);
 }
 
 CLI::Option* add_seed_option(CLI::App& app, std::optional<std::uint64_t>& target, std::uint64_t shown_default,
                              const std::string& help) {
-  return app
-      .add_option_function<std::string>(
-          "--seed",
-          [&target](const std::string& text) {
-            const long seed = parse_integer(text, "--seed");
-            if (seed < 0) throw InvalidArgument(fmt::format("--seed must be >= 0 (got {})", text));
-            target = static_cast<std::uint64_t>(seed);
-          },
-          help)
-      ->default_str(std::to_string(shown_default))
-      ->type_name("INT");
+  return add_parsed_option(app, "--seed", target, parse_seed, std::to_string(shown_default), "INT", help);
 }
 
 CLI::Option* add_dim_option(CLI::App& app, int& target) {
