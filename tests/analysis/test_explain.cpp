@@ -257,7 +257,7 @@ TEST(Explain, EveryCheckPassesForRandomInputs) {
   for (int trial = 0; trial < 1000; ++trial) {
     const explain::Setup s = random_setup(rng);
     const explain::Walkthrough w = explain::explain(s);
-    for (const explain::Check& c : explain::checks(w, 0)) {
+    for (const rope::Check& c : explain::checks(w, 0)) {
       EXPECT_TRUE(c.passed()) << "trial " << trial << ": " << c.difference << " > " << c.tolerance;
     }
   }
@@ -270,7 +270,7 @@ TEST(Explain, ChecksAreCountedPerStep) {
   EXPECT_EQ(explain::checks(w, 0).size(), 11u);
   EXPECT_THROW(explain::checks(w, 8), InvalidArgument);
   // A check fails exactly when the difference exceeds the tolerance.
-  explain::Check c;
+  rope::Check c;
   c.tolerance = 1e-15;
   c.difference = 1e-15;
   EXPECT_TRUE(c.passed());

@@ -56,10 +56,9 @@ struct Setup {
 /// d even in 2 … kMaxDim; base finite and > 1.
 void check_setup(const Setup& setup);
 
-/// Each step compares its two sides in the one Check of rope/core/tolerance.hpp: difference = |Δ|, the
-/// largest absolute difference between the two sides; scale = S; tolerance = κ·ε·(d + A), on |Δ|/S, so
-/// the bound on |Δ| is tolerance·scale. (A name in this namespace too, explain::Check, not a new type.)
-using rope::Check;
+// Each step compares its two sides in the one Check of rope/core/tolerance.hpp: difference = |Δ|, the
+// largest absolute difference between the two sides; scale = S; tolerance = κ·ε·(d + A), on |Δ|/S, so
+// the bound on |Δ| is tolerance·scale.
 
 /// Step 1 for one vector: (a, b) ↦ z = a + ib, its modulus and argument, and back.
 struct ComplexView {

@@ -68,7 +68,7 @@ std::string vec(const Eigen::VectorXd& v, bool exact = false) {
   return "(" + s + ")";
 }
 
-std::string verdict(const explain::Check& c) {
+std::string verdict(const rope::Check& c) {
   const std::string diff = c.difference == 0.0 ? "0" : fmt::format("{:.1e}", c.difference);
   return c.passed() ? fmt::format("|Δ| = {} ≤ {:.1e} ✓", diff, c.tolerance * c.scale)
                     : fmt::format("|Δ| = {} > {:.1e} ✗", diff, c.tolerance * c.scale);
@@ -112,8 +112,8 @@ class Printer {
 
   /// The last line; returns the exit code.
   int summary(int step) {
-    const std::vector<explain::Check> checks = explain::checks(w_, step);
-    const auto failed = std::count_if(checks.begin(), checks.end(), [](const explain::Check& c) { return !c.passed(); });
+    const std::vector<rope::Check> checks = explain::checks(w_, step);
+    const auto failed = std::count_if(checks.begin(), checks.end(), [](const rope::Check& c) { return !c.passed(); });
     out_ << '\n';
     if (failed == 0 && checks.size() == 1) {
       line(t("the check ✓: its two sides agree up to rounding", "检验 ✓:两边只差舍入误差"));
