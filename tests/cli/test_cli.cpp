@@ -27,6 +27,7 @@ using test::rope_cli;
 
 namespace fs = std::filesystem;
 using ::testing::HasSubstr;
+using ::testing::Not;
 using ::testing::StartsWith;
 
 
@@ -42,6 +43,23 @@ TEST_F(Cli, HelpAndVersionSucceed) {
     EXPECT_EQ(r.code, 0) << cmd;
     EXPECT_THAT(r.out, HasSubstr("Example:")) << cmd;
   }
+}
+
+TEST_F(Cli, HelpShowsNoDefaultForRequiredOptionsAndListsRepeatedDefaults) {
+  const Result apply = rope_cli({"apply", "--help"});
+  EXPECT_THAT(apply.out, HasSubstr("-m,--position NUM REQUIRED"));
+  EXPECT_THAT(apply.out, Not(HasSubstr("NUM=0 REQUIRED")));
+  EXPECT_THAT(apply.out, HasSubstr("-b,--base NUM=10000"));
+  const Result layouts = rope_cli({"layouts", "--help"});
+  EXPECT_THAT(layouts.out, HasSubstr("--position NUM ... (default: 5 12)"));
+  EXPECT_THAT(layouts.out, Not(HasSubstr("NUM=5 12")));
+}
+
+TEST_F(Cli, UnexpectedWordsAreListedInTheOrderTyped) {
+  // CLI11 lists them last first ("zh --lang"); an option before the command says where it belongs.
+  expect_one_line_error(rope_cli({"--lang", "zh"}), 2,
+                        "these arguments were not expected: --lang zh; --lang is an option of each command");
+  expect_one_line_error(rope_cli({"frequencies", "a", "b"}), 2, "these arguments were not expected: a b");
 }
 
 TEST_F(Cli, UsageErrorsExitTwoWithOneLine) {

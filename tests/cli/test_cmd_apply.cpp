@@ -37,6 +37,15 @@ TEST_F(CmdApply, BadVectorsExitTwo) {
   expect_one_line_error(rope_cli({"apply", "--position", "1", "--vector", "1,,2,4"}), 2, "item 2 is empty");
 }
 
+TEST_F(CmdApply, PositionsBeyondFloat64ResolutionAreRefused) {
+  // At m = 1e300 the tolerance of (M13) was 2.5e285·‖x‖ and the three forms "agreed": a void check.
+  expect_one_line_error(rope_cli({"apply", "--position", "1e300", "--vector", "1,0,0,1"}), 2,
+                        "position m = 1e+300 is beyond what float64 resolves at d = 4");
+  expect_one_line_error(rope_cli({"matrix", "--dim", "4", "--position", "-1e15"}), 2, "--position = -1e+15 is beyond");
+  expect_one_line_error(rope_cli({"matrix", "--dim", "4", "--relative", "1", "1e300"}), 2, "--relative N = 1e+300");
+  EXPECT_EQ(rope_cli({"apply", "--position", "1e14", "--vector", "1,0,0,1"}).code, 0);
+}
+
 TEST_F(CmdApply, ApplyAgreesAcrossForms) {
   const Result r = rope_cli({"apply", "--position", "1", "--vector", "1,0,0,1"});
   EXPECT_EQ(r.code, 0);

@@ -212,7 +212,7 @@ TEST_F(CmdAttention, CompareShowsEveryEncodingWithTheSameDraws) {
 }
 
 TEST_F(CmdAttention, CsvHasOneRowPerQueryThatSumsToOne) {
-  // --csv -: only the CSV, N rows of N shortest-form numbers; they read back to the weights of the
+  // --csv -: only the CSV, a header and N rows of N shortest-form numbers; they read back to the weights of the
   // independent computation within 1e-14 (see test_attention.cpp), and each row sums to 1 within 8·ε·N.
   const Draws x = draws(5, 4, 3);
   const Result r = rope_cli({"attention", "-n", "5", "-d", "4", "--seed", "3", "--csv", "-"});
@@ -220,6 +220,8 @@ TEST_F(CmdAttention, CsvHasOneRowPerQueryThatSumsToOne) {
   const Eigen::MatrixXd expected = softmax(scores(x, "rope"), false);
   std::istringstream in(r.out);
   std::string line;
+  ASSERT_TRUE(std::getline(in, line));
+  EXPECT_EQ(line, "key_0,key_1,key_2,key_3,key_4");  // the header names the keys (columns)
   int rows = 0;
   while (std::getline(in, line)) {
     const auto cells = test::split(line, ',');

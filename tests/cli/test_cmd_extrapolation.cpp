@@ -29,12 +29,21 @@ TEST_F(CmdExtrapolation, ExtrapolationTuneBasesAndCriticalBase) {
   ASSERT_EQ(r.code, 0) << r.err;
   // docs/calculators.md (C7)–(C9): 547, 24 656, 78 400, 129 027; β₀ = 71 738; 10 430 / 5 215 / 2 608.
   // Printed to 0.1; each within 0.5 of the rounded known value.
-  EXPECT_THAT(r.out, HasSubstr("               500             547.1  no"));
-  EXPECT_THAT(r.out, HasSubstr("            100000           24656.4  yes"));
-  EXPECT_THAT(r.out, HasSubstr("            500000           78399.7  yes"));
-  EXPECT_THAT(r.out, HasSubstr("           1000000          129026.8  yes"));
+  // β = 500 < base 10000 is outside (C7)'s domain (Liu et al.'s bound is for a larger base): marked.
+  EXPECT_THAT(r.out, HasSubstr("               500             547.1*  n/a"));
+  EXPECT_THAT(r.out, HasSubstr("* β < base = 10000: outside the domain of (C7)"));
+  EXPECT_THAT(r.out, HasSubstr("            100000           24656.4   yes"));
+  EXPECT_THAT(r.out, HasSubstr("            500000           78399.7   yes"));
+  EXPECT_THAT(r.out, HasSubstr("           1000000          129026.8   yes"));
   EXPECT_THAT(r.out, HasSubstr("= 71738.4"));
   EXPECT_THAT(r.out, HasSubstr("β₁ = 2T_tune/π = 10430.4, β₂ = T_tune/π = 5215.2, β₃ = T_tune/2π = 2607.6"));
+}
+
+TEST_F(CmdExtrapolation, TuneBasesAtLeastTheBaseAreInsideTheDomain) {
+  const Result r = rope_cli({"extrapolation", "--train-length", "4096", "--tune-base", "10000", "--tune-base", "1000000"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("             10000            4711.7\n"));
+  EXPECT_THAT(r.out, Not(HasSubstr("*")));
 }
 
 TEST_F(CmdExtrapolation, ExtrapolationFigureMarksTheCriticalDimension) {

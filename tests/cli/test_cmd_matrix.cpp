@@ -37,6 +37,8 @@ TEST_F(CmdMatrix, MatrixCsvMatchesNumpyReference) {
   const Eigen::MatrixXd expected = test::read_reference("rotation_d8_m3_half.csv", false).matrix();
   std::istringstream in(r.out);
   std::string line;
+  ASSERT_TRUE(std::getline(in, line));
+  EXPECT_EQ(line, "col_0,col_1,col_2,col_3,col_4,col_5,col_6,col_7");
   for (int i = 0; i < 8; ++i) {
     ASSERT_TRUE(std::getline(in, line));
     const auto cells = test::split(line, ',');

@@ -25,6 +25,17 @@ TEST(Types, PairChannelsFollowTheLayout) {
   EXPECT_EQ(pair_channels(8, 1, Layout::Half).second, 5);
 }
 
+TEST(Types, ResolvablePositionsEndWhereTheToleranceReachesOne) {
+  // κ·ε·(d + M) = 1 at M = 1/(8·2^-52) − d = 2^49 − d (docs/math.md (M13)).
+  EXPECT_EQ(max_resolvable_position(128), 562949953421312.0 - 128);
+  EXPECT_NO_THROW(check_position_resolvable(1e14, 128));
+  EXPECT_NO_THROW(check_position_resolvable(-1e14, 128));
+  EXPECT_THAT([] { check_position_resolvable(1e300, 4); },
+              ::testing::ThrowsMessage<InvalidArgument>(::testing::HasSubstr("position m = 1e+300 is beyond what float64 resolves at d = 4")));
+  EXPECT_THROW(check_position_resolvable(-6e14, 128), InvalidArgument);
+  EXPECT_THROW(check_position_resolvable(std::nan(""), 128), InvalidArgument);
+}
+
 TEST(Types, ChecksNameTheRuleAndTheValue) {
   EXPECT_NO_THROW(check_dimension(2));
   EXPECT_THAT([] { check_dimension(10, 8, "--dim"); },

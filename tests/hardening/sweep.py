@@ -72,7 +72,9 @@ def discover(rope):
             if group == "Positionals":
                 m = re.match(r"^\s+([a-z][a-z_-]*) ([A-Za-z][\w,]*)\s*(.*)$", line)
             else:
-                m = re.match(r"^\s+(?:-\w,)?(--[a-z][\w-]*)(?: ([^\s\[=]+)(?:=\S*(?: \.\.\.)?)?)?\s*(.*)$", line)
+                # "--opt TYPE", "--opt TYPE=default", "--opt TYPE ... (default: a b)", then REQUIRED and the help
+                m = re.match(r"^\s+(?:-\w,)?(--[a-z][\w-]*)(?: ([^\s\[=]+)(?:=\S*)?(?: \.\.\.(?: \(default: [^)]*\))?)?)?\s*(.*)$",
+                             line)
             if m:
                 last = None
                 if m.group(1) in ("--help", "--version") or not m.group(2):
@@ -81,7 +83,7 @@ def discover(rope):
                     continue
                 last = m.group(1)
                 options.setdefault(last, [m.group(2), "" if group in ("Options", "Positionals") else group,
-                                          m.group(3).strip()])
+                                          " ".join(m.group(3).split())])
             elif last and re.match(r"^\s{20,}\S", line) and not options[last][2]:
                 options[last][2] = line.strip()  # help on the next line (a long option name)
         result[command] = [(o, t, g, h) for o, (t, g, h) in options.items()]

@@ -28,10 +28,10 @@ TEST(Csv, TableHasHeaderThenRows) {
   EXPECT_EQ(to_csv(Table{{"x", "y"}, {a, b}}), "x,y\n0,0.5\n1,-2\n");
 }
 
-TEST(Csv, MatrixHasNoHeader) {
+TEST(Csv, MatrixHasAHeaderNamingItsColumns) {
   Eigen::MatrixXd m(2, 2);
   m << 1, 0, 0, -1;
-  EXPECT_EQ(to_csv(m), "1,0\n0,-1\n");
+  EXPECT_EQ(to_csv(m, "col_"), "col_0,col_1\n1,0\n0,-1\n");
 }
 
 TEST(Csv, RejectsRaggedTables) {

@@ -8,6 +8,7 @@
 #include "models/config_test_util.hpp"
 #include "rope/core/error.hpp"
 #include "rope/models/model_config.hpp"
+#include "rope/models/scaling.hpp"
 
 // The scaling block of a config.json (rope_scaling, rope_parameters): rope/models/hf_config_scaling.cpp.
 
@@ -125,6 +126,18 @@ TEST(ModelConfig, NonPositiveFactorsAreRefused) {
   expect_invalid(R"({"head_dim": 128, "rope_scaling": {"rope_type": "llama3", "factor": 8, "high_freq_factor": 4,
                      "original_max_position_embeddings": 8192}})",
                  "config.json: rope_scaling.low_freq_factor: missing (required for rope_type llama3)");
+}
+
+TEST(ModelConfig, NegativeAttentionFactorIsReadAndOnlyWarnedAbout) {
+  // HF only logs a warning for attention_factor < 0 (its yarn and longrope validation), and the
+  // --attention-factor flag did the same: a config's value is read, used, and warned about.
+  const ModelConfig yarn = parse(R"({"head_dim": 8, "max_position_embeddings": 16384,
+      "rope_scaling": {"rope_type": "yarn", "factor": 4, "original_max_position_embeddings": 4096, "attention_factor": -1}})");
+  ASSERT_TRUE(yarn.rope.attention_factor.has_value());
+  EXPECT_EQ(*yarn.rope.attention_factor, -1.0);
+  const RopeParameters p = rope_parameters(yarn.rope);
+  EXPECT_EQ(p.attention_factor, -1.0);
+  EXPECT_THAT(english(p.warnings), Contains(HasSubstr("attention_factor -1 < 0")));
 }
 
 TEST(ModelConfig, FactorListsMustHaveHalfTheRotaryDim) {

@@ -1,4 +1,5 @@
 #include "rope/cli/cli.hpp"
+#include "rope/cli/help_formatter.hpp"
 
 #include <CLI/CLI.hpp>
 #include <exception>
@@ -25,10 +26,27 @@ std::string one_line(std::string text) {
 
 void report(std::ostream& err, const std::string& message) { err << "rope: " << one_line(message) << '\n'; }
 
+/// CLI11's message, except for words nobody expected: CLI11 lists them last word first ("zh --lang"),
+/// so they are listed here in the order typed, and an option of the commands given before any command
+/// (`rope --lang zh`) says where it belongs.
+std::string parse_error_message(const CLI::ParseError& e, const CLI::App& failed, bool top_level) {
+  if (dynamic_cast<const CLI::ExtrasError*>(&e) == nullptr) return e.what();
+  const std::vector<std::string> words = failed.remaining();
+  if (words.empty()) return e.what();
+  std::string message = fmt::format("{} {} not expected: {}", words.size() == 1 ? "this argument" : "these arguments",
+                                    words.size() == 1 ? "was" : "were", fmt::join(words, " "));
+  if (top_level && words.front().rfind("--", 0) == 0) {
+    message += fmt::format("; {} is an option of each command: put it after the command, e.g. 'rope frequencies {}'",
+                           words.front(), fmt::join(words, " "));
+  }
+  return message;
+}
+
 }  // namespace
 
 int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
   CLI::App app{"rope: compute, verify and plot Rotary Position Embeddings (RoPE).", "rope"};
+  app.formatter(make_help_formatter());
   app.set_version_flag("--version", std::string("rope ") + kVersion);
   app.require_subcommand(0, 1);  // "no command" is reported below, after unknown words
   app.footer(
@@ -72,7 +90,7 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
     for (const auto& command : commands) {
       if (command.app->parsed()) failed = command.app;
     }
-    report(err, fmt::format("{} (see '{} --help')", e.what(),
+    report(err, fmt::format("{} (see '{} --help')", parse_error_message(e, *failed, failed == &app),
                             failed == &app ? "rope" : "rope " + failed->get_name()));
     return kInvalidInput;
   } catch (const InvalidArgument& e) {

@@ -35,6 +35,11 @@ CriticalDimension critical_dimension(int d, double base, double T);
 /// d_extra (even, 0 … d).
 double extrapolation_bound(int d, double beta, int d_extra);
 
+/// Whether (C7) applies to β for a model pre-trained with `base`: Liu et al. derive T_extra for
+/// fine-tuning with a base at least the pre-training one (their "larger base" theorem); below it
+/// the pairs beyond d_extra turn faster than in training and the small-base regime (C9) applies.
+inline bool extrapolation_bound_applies(double base, double beta) { return beta >= base; }
+
 /// The critical base for fine-tuning at T_tune a model pre-trained at T_train with `base`       (C8)
 ///
 ///     β₀ = base^(log_{T_train/2π}(T_tune/2π))

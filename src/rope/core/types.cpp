@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "rope/core/error.hpp"
+#include "rope/core/tolerance.hpp"
 
 namespace rope {
 
@@ -34,6 +35,22 @@ void check_base(double base) {
 void check_position(double position, std::string_view what) {
   if (!std::isfinite(position)) {
     throw InvalidArgument(fmt::format("{} must be a finite number (got {})", what, position));
+  }
+}
+
+double max_resolvable_position(int d) {
+  // relative_tolerance(ε, d, M) = κ·ε·(d + M) < 1  <=>  M < 1/(κ·ε) − d                       (M13)
+  return 1.0 / (kToleranceSafety * machine_epsilon<double>()) - d;
+}
+
+void check_position_resolvable(double position, int d, std::string_view what) {
+  check_position(position, what);
+  const double limit = max_resolvable_position(d);
+  if (std::abs(position) >= limit) {
+    throw InvalidArgument(fmt::format(
+        "{} = {:g} is beyond what float64 resolves at d = {}: |position| must be below {:.3g}, where the tolerance κ·ε·(d + |m|) "
+        "of (M13) reaches 1 and m·θ has no correct digit left",
+        what, position, d, limit));
   }
 }
 

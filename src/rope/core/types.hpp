@@ -50,4 +50,12 @@ void check_base(double base);
 /// @throws InvalidArgument unless the position is finite.
 void check_position(double position, std::string_view what = "position");
 
+/// Largest |position| whose rotation float64 can still resolve at dimension d: beyond it the tolerance
+/// κ·ε·(d + |m|) of (M13) reaches 1, so a check against it accepts any vector of the right norm, and the
+/// angle m·θ_0 (θ_0 = 1) carries a rounding error of ε·|m| >= 1/κ rad: no correct digit of cos or sin
+/// is left. About 5.6e14 for d = 128.
+double max_resolvable_position(int d);
+/// @throws InvalidArgument unless |position| <= max_resolvable_position(d) (and finite).
+void check_position_resolvable(double position, int d, std::string_view what = "position m");
+
 }  // namespace rope

@@ -33,8 +33,10 @@ std::string to_csv(const Table& table) {
   return out;
 }
 
-std::string to_csv(const Eigen::MatrixXd& matrix) {
+std::string to_csv(const Eigen::MatrixXd& matrix, const std::string& column_prefix) {
   std::string out;
+  for (Eigen::Index c = 0; c < matrix.cols(); ++c) out += fmt::format("{}{}{}", c > 0 ? "," : "", column_prefix, c);
+  out += '\n';
   for (Eigen::Index r = 0; r < matrix.rows(); ++r) {
     for (Eigen::Index c = 0; c < matrix.cols(); ++c) {
       if (c > 0) out += ',';

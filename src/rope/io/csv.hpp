@@ -23,7 +23,8 @@ struct Table {
 /// or do not match the header.
 std::string to_csv(const Table& table);
 
-/// One line per matrix row, no header.
-std::string to_csv(const Eigen::MatrixXd& matrix);
+/// A header line naming the columns `prefix0,prefix1,…`, then one line per matrix row
+/// (e.g. prefix "key_" for an attention matrix whose column j is key j).
+std::string to_csv(const Eigen::MatrixXd& matrix, const std::string& column_prefix);
 
 }  // namespace rope

@@ -130,7 +130,8 @@ void ConfigParser::read_scaling() {
   set(rope.beta_slow, "beta_slow", r_.non_negative(s, p, "beta_slow"));
   set(rope.mscale, "mscale", r_.non_negative(s, p, "mscale"));
   set(rope.mscale_all_dim, "mscale_all_dim", r_.non_negative(s, p, "mscale_all_dim"));
-  set(rope.attention_factor, "attention_factor", r_.positive(s, p, "attention_factor"));
+  // HF only warns about a negative attention_factor (and then uses it): scaling_warnings.cpp does too.
+  set(rope.attention_factor, "attention_factor", r_.number(s, p, "attention_factor"));
   set(rope.low_freq_factor, "low_freq_factor", r_.positive(s, p, "low_freq_factor"));
   set(rope.high_freq_factor, "high_freq_factor", r_.positive(s, p, "high_freq_factor"));
   if (const auto t = r_.boolean(s, p, "truncate")) {

@@ -59,6 +59,7 @@ int run_apply(const ApplyOptions& opt, std::ostream& out) {
   const double base = rope.base;
   const Eigen::VectorXd theta = rope.theta();
   const double m = opt.position;
+  check_position_resolvable(m, d);
 
   const Eigen::VectorXd by_matrix = rotation_matrix<double>(theta, m, opt.layout) * x;
   const Eigen::VectorXd by_elementwise = apply_rotary(x, theta, m, opt.layout);

@@ -279,7 +279,7 @@ int run_attention(const AttentionOptions& opt, std::ostream& out) {
 
   for (const Result& r : results) {
     const std::string name(to_string(r.encoding));
-    if (!opt.csv.empty()) write_output(opt.compare ? with_suffix(opt.csv, name) : opt.csv, to_csv(r.a), out);
+    if (!opt.csv.empty()) write_output(opt.compare ? with_suffix(opt.csv, name) : opt.csv, to_csv(r.a, "key_"), out);
     if (opt.figure.wanted()) {
       draw(attention_figure(opt.figure, r.encoding, r.setup.slope, opt.tokens, opt.dim, opt.causal, r.a), opt.compare ? figure_with_suffix(opt.figure, name) : opt.figure);
       if (r.encoding == Encoding::Alibi) draw(bias_figure(opt.figure, r.setup.slope, opt.head_value(), opt.heads_value(), opt.tokens, r.bias), figure_with_suffix(opt.figure, "alibi_bias"));
@@ -355,7 +355,7 @@ Command add_attention_command(CLI::App& app) {
   add_base_option(*sub, opt->base);
   add_int_option(*sub, "--heads", opt->heads, kDefaultHeads, "ALiBi: number of heads n, for the slopes (1 … 1024)");
   add_int_option(*sub, "--head", opt->head, kDefaultHead, "ALiBi: which head's slope, 1 … n (1 is the steepest)");
-  sub->add_option("--csv", opt->csv, "write A to FILE, one row per query i, N numbers per row ('-' for stdout)")
+  sub->add_option("--csv", opt->csv, "write A to FILE: the header key_0,…,key_(N−1), then one row per query i ('-' for stdout)")
       ->type_name("FILE");
   add_figure_options(*sub, opt->figure);
   sub->footer(

@@ -90,10 +90,26 @@ int run_extrapolation(const ExtrapolationOptions& opt, std::ostream& out) {
                   "外推上限 (C7):T_extra = 2π·β^(d_extra/d),即底数 β 下第 {} 对的波长\n", c.pairs);
   out << fmt::format("  {:>16}  {:>16}{}\n", t("base β", "底数 β"), "T_extra",
                      opt.tune_length ? fmt::format("  {}", t("T_extra ≥ T_tune", "T_extra ≥ T_tune")) : "");
+  bool any_outside = false;
+  for (double beta : betas) any_outside = any_outside || !extrapolation_bound_applies(opt.base, beta);
   for (std::size_t b = 0; b < betas.size(); ++b) {
-    std::string line = fmt::format("  {:>16}  {:>16}", format_number(betas[b]), num(bounds[b]));
-    if (opt.tune_length) line += fmt::format("  {}", bounds[b] >= *opt.tune_length ? t("yes", "是") : t("no", "否"));
+    const bool applies = extrapolation_bound_applies(opt.base, betas[b]);
+    // A row outside (C7)'s domain gets a footnote mark after its T_extra; the column of marks exists only
+    // when some row needs one.
+    std::string line = fmt::format("  {:>16}  {:>16}{}", format_number(betas[b]), num(bounds[b]),
+                                   any_outside ? (applies ? " " : "*") : "");
+    if (opt.tune_length) {
+      line += fmt::format("  {}", !applies ? t("n/a", "不适用") : bounds[b] >= *opt.tune_length ? t("yes", "是") : t("no", "否"));
+    }
+    while (line.back() == ' ') line.pop_back();
     out << line << '\n';
+  }
+  if (any_outside) {
+    out << t.format("  * β < base = {}: outside the domain of (C7). Liu et al. derive T_extra for a base at least\n"
+                    "    the pre-training one; below it the small-base regime (C9) applies\n",
+                    "  * β < 底数 = {}:超出 (C7) 的适用范围。Liu et al. 的 T_extra 只适用于不小于预训练底数的底数;\n"
+                    "    更小的底数属于小底数情形 (C9)\n",
+                    format_number(opt.base));
   }
   if (opt.tune_length) {
     out << '\n';

@@ -76,8 +76,8 @@ int run_matrix(const MatrixOptions& opt, std::ostream& out) {
   if (!opt.relative.empty()) {
     const double m = opt.relative[0];
     const double n = opt.relative[1];
-    check_position(m, "--relative M");
-    check_position(n, "--relative N");
+    check_position_resolvable(m, dim, "--relative M");
+    check_position_resolvable(n, dim, "--relative N");
     const Eigen::MatrixXd lhs = rotation_matrix<double>(theta, m, opt.layout).transpose() *
                                 rotation_matrix<double>(theta, n, opt.layout);
     const Eigen::MatrixXd rhs = rotation_matrix<double>(theta, n - m, opt.layout);
@@ -101,8 +101,9 @@ int run_matrix(const MatrixOptions& opt, std::ostream& out) {
   }
 
   const double position = *opt.position;
+  check_position_resolvable(position, dim, "--position");
   const Eigen::MatrixXd r = rotation_matrix<double>(theta, position, opt.layout);
-  if (!opt.csv.empty()) write_output(opt.csv, to_csv(r), out);
+  if (!opt.csv.empty()) write_output(opt.csv, to_csv(r, "col_"), out);
   if (opt.figure.wanted()) {
     const FigureOptions& f = opt.figure;
     plot::Figure fig;
@@ -140,7 +141,7 @@ Command add_matrix_command(CLI::App& app) {
                               ->type_name("M N");
   add_layout_option(*sub, opt->layout);
   add_int_option(*sub, "--digits", opt->digits, "decimals printed per entry (0 … 17)");
-  sub->add_option("--csv", opt->csv, "write the d rows of d numbers to FILE ('-' for stdout)")
+  sub->add_option("--csv", opt->csv, "write the header col_0,…,col_(d−1) and the d rows of d numbers to FILE ('-' for stdout)")
       ->type_name("FILE")
       ->excludes(relative);
   position->excludes(relative);
