@@ -53,6 +53,12 @@ TEST_F(Cli, HelpShowsNoDefaultForRequiredOptionsAndListsRepeatedDefaults) {
   const Result layouts = rope_cli({"layouts", "--help"});
   EXPECT_THAT(layouts.out, HasSubstr("--position NUM ... (default: 5 12)"));
   EXPECT_THAT(layouts.out, Not(HasSubstr("NUM=5 12")));
+  // Options that are optional without a default value show none (they showed "=0", a value never used).
+  EXPECT_THAT(rope_cli({"matrix", "--help"}).out, HasSubstr("-m,--position NUM Excludes: --relative"));
+  EXPECT_THAT(rope_cli({"frequencies", "--help"}).out, Not(HasSubstr("--position NUM=0")));
+  EXPECT_THAT(rope_cli({"bound", "--help"}).out, Not(HasSubstr("--per-decade INT=0")));
+  EXPECT_THAT(rope_cli({"attention", "--help"}).out, Not(HasSubstr("--shift INT=0")));
+  EXPECT_THAT(rope_cli({"explain", "--help"}).out, Not(HasSubstr("--pair INT=0")));
 }
 
 TEST_F(Cli, UnexpectedWordsAreListedInTheOrderTyped) {

@@ -347,7 +347,8 @@ Command add_attention_command(CLI::App& app) {
                     "rope, sinusoidal, alibi or none", "ENC")
       ->default_str(std::string(to_string(Encoding::Rope)));
   add_long_option(*sub, "--shift", opt->shift, 0,
-                  "run the shift test: move every position by the integer C, report how much the scores change");
+                  "run the shift test: move every position by the integer C, report how much the scores change")
+      ->default_str("");  // optional: no shift test without it
   sub->add_flag("--causal", opt->causal, "causal mask: query i sees keys j <= i only");
   sub->add_flag("--compare", opt->compare,
                 "every encoding, with the same q and k; figures and CSV go to FILE_rope, FILE_sinusoidal, …");

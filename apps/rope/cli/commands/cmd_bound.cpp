@@ -216,7 +216,8 @@ Command add_bound_command(CLI::App& app) {
   sub->add_option("--base-range", opt->base_range, "bases from LO to HI, 1 < LO < HI (default: F/4,8F with F = 0.0424·L^1.628)")
       ->type_name("LO,HI");
   add_int_option(*sub, "--per-decade", opt->per_decade, 0,
-                 fmt::format("grid points 10^(k/P) per decade (1 … {}; default 400 below L = 65536, 100 from there)", kMaxPerDecade));
+                 fmt::format("grid points 10^(k/P) per decade (1 … {}; default 400 below L = 65536, 100 from there)", kMaxPerDecade))
+      ->default_str("");  // the default depends on L: the help says it
   sub->add_option("--csv", opt->csv, "write base,min_B,argmin_m,passes for every grid base to FILE ('-' for stdout)")->type_name("FILE");
   add_figure_options(*sub, opt->figure);
   sub->footer(fmt::format("At most {} grid points.\nExample:\n  rope bound --context 1024 --png bound.png\n"

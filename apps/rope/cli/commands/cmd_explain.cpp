@@ -368,7 +368,8 @@ Command add_explain_command(CLI::App& app) {
       ->capture_default_str();
   CLI::Option* theta =
       add_real_option(*sub, "--theta", opt->theta, 1.0, "θ of steps 1–6, rad per position: 0 < θ <= 2π");
-  CLI::Option* pair = add_int_option(*sub, "--pair", opt->pair, 0, "take θ = θ_i of pair i of (--dim, --base) instead");
+  CLI::Option* pair = add_int_option(*sub, "--pair", opt->pair, 0, "take θ = θ_i of pair i of (--dim, --base) instead")
+                          ->default_str("");  // optional: θ = --theta without it
   theta->excludes(pair);
   add_real_option(*sub, "-c,--shift", opt->shift, "shift c of both positions in step 6");
   add_int_option(*sub, "-d,--dim", opt->dim, fmt::format("dimension d of step 7: even, 2 … {}", explain::kMaxDim));

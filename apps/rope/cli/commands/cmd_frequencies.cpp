@@ -245,7 +245,8 @@ Command add_frequencies_command(CLI::App& app) {
   sub->alias("freqs");
   add_dim_option(*sub, opt->dim, kDefaultFrequenciesDim);
   add_base_option(*sub, opt->base);
-  add_real_option(*sub, "-m,--position", opt->position, 0.0, "also print the angles m·θ_i at this position");
+  add_real_option(*sub, "-m,--position", opt->position, 0.0, "also print the angles m·θ_i at this position")
+      ->default_str("");  // optional: no angles without it
   sub->add_option("--csv", opt->csv, "write pair,exponent,theta,wavelength[,angle] to FILE ('-' for stdout)")
       ->type_name("FILE");
   sub->add_flag("--json", opt->json, "print JSON: inv_freq (the θ_i), attention_factor, wavelength, …");

@@ -134,7 +134,8 @@ Command add_matrix_command(CLI::App& app) {
   add_int_option(*sub, "-d,--dim", opt->dim, kDefaultMatrixDim, fmt::format("dimension d: even, 2 … {}", kMaxMatrixDim));
   add_base_option(*sub, opt->base);
   CLI::Option* position =
-      add_real_option(*sub, "-m,--position", opt->position, 0.0, "position m (may be negative or fractional)");
+      add_real_option(*sub, "-m,--position", opt->position, 0.0, "position m (may be negative or fractional)")
+          ->default_str("");  // no default: --position or --relative
   CLI::Option* relative = add_reals_option(*sub, "--relative", opt->relative,
                                            "print R_Mᵀ R_N beside R_(N−M) and their difference")
                               ->expected(2)
