@@ -50,7 +50,7 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
   app.set_version_flag("--version", std::string("rope ") + kVersion);
   app.require_subcommand(0, 1);  // "no command" is reported below, after unknown words
   app.footer(
-      "Every command has --help with an example. Exit codes: 0 ok, 1 a verification failed,\n"
+      "Every command has --help with an example. Exit codes: 0 ok, 1 a check failed,\n"
       "2 invalid input or usage, 3 I/O error, 4 internal error. The math: docs/math.md.");
 
   const std::vector<Command> commands = {
