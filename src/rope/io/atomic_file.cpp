@@ -92,6 +92,32 @@ struct StagedOutputs::Staged {
   int content_fd() const { return mem_fd >= 0 ? mem_fd : file_fd; }
 };
 
+namespace {
+
+/// Creates the temporary file of `s` in its directory, registered for removal on a signal; 0 or the errno.
+int create_temp(StagedOutputs::Staged& s) {
+  for (int attempt = 0;; ++attempt) {
+    std::string name = random_name();
+    s.file_fd = ::openat(s.dirfd, name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0666);
+    if (s.file_fd >= 0) {
+      s.name = std::move(name);
+      s.slot = register_temp_at(s.dirfd, s.name.c_str());  // removed on a signal too (interrupt.hpp)
+      return 0;
+    }
+    if (errno != EEXIST || attempt > 100) return errno;
+  }
+}
+
+void drop_temp(StagedOutputs::Staged& s) {
+  close_fd(s.file_fd);
+  if (!s.name.empty()) ::unlinkat(s.dirfd, s.name.c_str(), 0);
+  s.name.clear();
+  unregister_temp(s.slot);
+  s.slot = -1;
+}
+
+}  // namespace
+
 // -------------------------------------------------------------------------------------------------
 
 void OutputFile::write(std::string_view content) {
@@ -145,16 +171,10 @@ std::size_t StagedOutputs::add(const std::string& target, bool for_program) {
     s->dirfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);  // O_RDONLY: fsync after the rename
     if (s->dirfd < 0 && errno == EACCES) s->dirfd = ::open(dir.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
     if (s->dirfd < 0) fail_here(errno);
-    for (int attempt = 0;; ++attempt) {
-      std::string name = random_name();
-      s->file_fd = ::openat(s->dirfd, name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0666);
-      if (s->file_fd >= 0) {
-        s->name = std::move(name);
-        break;
-      }
-      if (errno != EEXIST || attempt > 100) fail_here(errno);
+    if (const int err = create_temp(*s)) fail_here(err);
+    if (for_program) {  // only a probe: the file is made again at commit, so none exists while gnuplot runs
+      drop_temp(*s);
     }
-    s->slot = register_temp_at(s->dirfd, s->name.c_str());  // removed on a signal too (interrupt.hpp)
   }
   staged_.push_back(std::move(s));
   return staged_.size() - 1;
@@ -241,11 +261,12 @@ void StagedOutputs::commit() {
       if (direct_fds[i] < 0) fail(i, errno);
       continue;
     }
-    struct stat temp {};
-    if (::fstatat(s.dirfd, s.name.c_str(), &temp, AT_SYMLINK_NOFOLLOW) != 0) fail(i, errno);
-    if (s.mem_fd >= 0) {
+    if (s.mem_fd >= 0) {  // what a program wrote, into a temporary file made now
+      if (const int err = create_temp(s)) fail(i, err);
       if (const int err = copy_all(s.mem_fd, s.file_fd)) fail(i, err);
     }
+    struct stat temp {};
+    if (::fstatat(s.dirfd, s.name.c_str(), &temp, AT_SYMLINK_NOFOLLOW) != 0) fail(i, errno);
     if (exists && S_ISREG(st.st_mode)) {  // keep the mode (and as root the owner) of the file replaced
       if (::fchmod(s.file_fd, st.st_mode & 07777) != 0) fail(i, errno);
       if (::geteuid() == 0 && (st.st_uid != temp.st_uid || st.st_gid != temp.st_gid)) {

@@ -10,7 +10,9 @@
 /// owner. An existing target that is not a regular file (a FIFO, /dev/stdout, /dev/null, /dev/full, a
 /// link to /dev/fd/1) is never renamed over: its content is kept in memory and written to it directly
 /// at commit (a FIFO waits kFifoWaitSeconds for a reader). Content that another program writes (gnuplot)
-/// goes to an anonymous memory file it reaches as "/dev/fd/N" (program_path()); commit() copies it.
+/// goes to an anonymous memory file it reaches as "/dev/fd/N" (program_path()); commit() copies it into a
+/// temporary file made then (stage_for_program() only probes that one can be made), so while gnuplot
+/// runs no file of it exists, and even a SIGKILL then leaves nothing behind.
 /// Every temporary file is registered with rope/io/interrupt.hpp while it exists, so a signal removes it.
 #pragma once
 
