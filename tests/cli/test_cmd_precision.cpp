@@ -148,5 +148,17 @@ TEST_F(CmdPrecision, BadInputIsOneLine) {
   EXPECT_FALSE(std::filesystem::exists(path("x.csv")));
 }
 
+// d = 2 with two positions: f16 cast-inputs and bf16 cast-result are exact (or overflow) at both, so
+// they have no point on a log axis. They used to make the figure fail ("series … must not be empty",
+// exit 2); now they are left out and named in a note (issue 19, item 13).
+TEST_F(CmdPrecision, CurvesWithNoPointAreLeftOutWithANote) {
+  const test::Result r =
+      test::rope_cli({"precision", "--dim", "2", "--points", "2", "--samples", "1", "--png", path("p.png")});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.out, ::testing::HasSubstr("note: the figure leaves out 2 curve(s) with no error to draw on its log "
+                                          "axis (exact or overflowing at every position): f16 cast-inputs, bf16 cast-result"));
+  EXPECT_TRUE(std::filesystem::exists(path("p.png")));
+}
+
 }  // namespace
 }  // namespace rope
