@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 #include <sstream>
 #include <thread>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -156,6 +157,24 @@ TEST_F(Output, FifoInputsAreRefusedNotWaitedFor) {
   expect_one_line_error(rope_cli({"frequencies", "--config", fifo}), 3, "not a regular file");
   expect_one_line_error(rope_cli({"apply", "--position", "1", "--vector", "@" + fifo}), 3, "not a regular file");
 }
+
+#if !defined(__SANITIZE_ADDRESS__)  // AddressSanitizer reserves terabytes of address space: no RLIMIT_AS
+// An allocation that fails is a resource error (exit 3, one line), never "internal error" (exit 4).
+TEST_F(Output, OutOfMemoryIsExitThreeNotAnInternalError) {
+  GTEST_FLAG_SET(death_test_style, "fast");
+  EXPECT_EXIT(
+      {
+        rlimit limit{};
+        limit.rlim_cur = limit.rlim_max = 256u << 20;
+        ::setrlimit(RLIMIT_AS, &limit);
+        const Result r = rope_cli({"decay", "--points", "10000000", "--csv", path("d.csv")});
+        std::fputs(r.err.c_str(), stderr);
+        std::exit(r.code);
+      },
+      ::testing::ExitedWithCode(3), "rope: out of memory: the job needs more memory than this machine allows");
+  EXPECT_TRUE(names().empty());
+}
+#endif
 
 }  // namespace
 }  // namespace rope

@@ -17,6 +17,18 @@ void write_output(const std::string& target, std::string_view content, std::ostr
   }
 }
 
+void write_output(const std::string& target, const Table& table, std::ostream& out) {
+  if (target == "-") {
+    write_csv(table, [&](std::string_view chunk) { out.write(chunk.data(), static_cast<std::streamsize>(chunk.size())); });
+    return;
+  }
+  StagedOutputs local;
+  StagedOutputs* batch = current_output_batch();
+  OutputFile& file = (batch != nullptr ? *batch : local).stage(target);
+  write_csv(table, [&](std::string_view chunk) { file.write(chunk); });
+  if (batch == nullptr) local.commit();
+}
+
 // -------------------------------------------------------------------------------------------------
 
 bool FdOutputBuffer::drain() {

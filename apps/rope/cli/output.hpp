@@ -10,11 +10,17 @@
 #include <string>
 #include <string_view>
 
+#include "rope/io/csv.hpp"
+
 namespace rope::cli {
 
 /// Writes `content` to the file `target`, or to `out` when target is "-".
 /// @throws rope::IoError when the file cannot be written (nothing is left behind).
 void write_output(const std::string& target, std::string_view content, std::ostream& out);
+
+/// Writes `table` as CSV to the file `target`, or to `out` for "-", row by row: never as one string.
+/// @throws rope::IoError as above.
+void write_output(const std::string& target, const Table& table, std::ostream& out);
 
 /// A stream buffer writing to a file descriptor (rope's standard output), which keeps the errno of its
 /// first failed write.
