@@ -140,6 +140,9 @@ TEST_F(CmdPrecision, BadInputIsOneLine) {
   expect_one_line_error(rope_cli({"precision", "--threshold", "0"}), 2, "--threshold must be a positive number");
   expect_one_line_error(rope_cli({"precision", "--metric", "speed"}), 2, "--metric must be 'angle', 'vector' or 'identity'");
   expect_one_line_error(rope_cli({"precision", "--samples", "0"}), 2, "samples must be between 1");
+  // The measured cost bound (issue 19, item 7): this took 65 minutes under the old 2e9.
+  expect_one_line_error(rope_cli({"precision", "--dim", "4096", "--samples", "10000", "--points", "48"}), 2,
+                        "3e+07");
   expect_one_line_error(rope_cli({"precision", "--lang", "fr"}), 2, "--lang must be 'en' or 'zh' (got 'fr')");
   expect_one_line_error(rope_cli({"precision", "--dim", "7"}), 2, "even");
   expect_one_line_error(rope_cli({"precision", "--at", "-1"}), 2, "--at positions must be between 0");
