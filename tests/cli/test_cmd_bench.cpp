@@ -51,6 +51,9 @@ TEST(CmdBench, RejectsBadOptions) {
   test::expect_one_line_error(rope_cli({"bench", "--seq", "0"}), 2, "--seq must be between 1 and 4096");
   test::expect_one_line_error(rope_cli({"bench", "--points", "1"}), 2, "--points must be between 2");
   test::expect_one_line_error(rope_cli({"bench", "--repeat", "0"}), 2, "--repeat must be between 1 and 100");
+  // The measured cost bound (issue 19, item 7): every option at its maximum took 500 s.
+  test::expect_one_line_error(rope_cli({"bench", "--repeat", "100", "--seq", "4096", "--points", "1000000"}), 2,
+                              "--repeat × (--seq + --points/128) = 1.19085e+06 is more than 120000 (kMaxBenchWork");
   test::expect_one_line_error(rope_cli({"bench", "--lang", "fr"}), 2, "--lang must be 'en' or 'zh'");
 }
 

@@ -80,7 +80,11 @@ TEST_F(CmdBound, BoundRejectsBadInput) {
   expect_one_line_error(rope_cli({"bound", "--context", "100", "--per-decade", "0"}), 2, "--per-decade must be between 1 and 10000");
   expect_one_line_error(rope_cli({"bound", "--context", "100", "--base-range", "2,1e300"}), 2, "more than 20000");
   expect_one_line_error(rope_cli({"bound", "--context", "10000000", "--base-range", "1e9,1e10", "--per-decade", "2000"}), 2,
-                        "more than 1e+12");
+                        "more than 2e+11");
+  // The measured cost bound (issue 19, item 7): d = 4096 at L = 10^6 and 100 per decade is 3.1e11 terms,
+  // once about 20 minutes of CPU.
+  expect_one_line_error(rope_cli({"bound", "--context", "1000000", "--dim", "4096", "--per-decade", "100"}), 2,
+                        "more than 2e+11");
   expect_one_line_error(rope_cli({"bound", "--context", "100", "--lang", "fr"}), 2, "--lang must be 'en' or 'zh'");
   expect_one_line_error(rope_cli({"bound", "--context", "100", "--dim", "7"}), 2, "even");
   expect_one_line_error(rope_cli({"bound"}), 2, "--context");

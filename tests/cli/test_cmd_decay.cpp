@@ -109,5 +109,16 @@ TEST_F(CmdDecay, DecayUnderReRoPESeesMappedDistances) {
   expect_one_line_error(rope_cli({"decay", "--rerope", "10", "--leaky-k", "0.5"}), 2, "--leaky-k K must be >= 1");
 }
 
+// Memory is bounded by points × columns (issue 19, item 6): 16 bases at 10^7 points used to peak at
+// 7 GB; now exit 2 naming the limit, before anything is computed.
+TEST_F(CmdDecay, PointsTimesColumnsIsBounded) {
+  std::vector<std::string> args = {"decay", "--points", "10000000"};
+  for (int b = 1; b <= 16; ++b) args.insert(args.end(), {"--base", std::to_string(10000 * b)});
+  test::expect_one_line_error(rope_cli(args), 2,
+                              "--points 10000000 × 17 columns is 1.7e+08 values, over the limit of 2e+07 (kMaxCells)");
+  args[2] = "1176471";  // one point over: 1 176 471 × 17 > 2·10^7
+  test::expect_one_line_error(rope_cli(args), 2, "over the limit of 2e+07");
+}
+
 }  // namespace
 }  // namespace rope

@@ -9,6 +9,8 @@
 #include <cstdlib>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <thread>
+#include <unistd.h>
 
 #include "rope/core/error.hpp"
 #include "rope/io/interrupt.hpp"
@@ -126,15 +128,96 @@ TEST_F(AtomicFile, StagedOutputsCommitSeveralFilesTogether) {
   EXPECT_EQ(entries(), 2u);
 }
 
-TEST_F(AtomicFile, StagedFileIsNamedBesideItsTargetKeepingTheExtensionIfAsked) {
+TEST_F(AtomicFile, StagedFileHasAShortNameChosenByRopeBesideItsTarget) {
   StagedOutputs staged;
-  const std::string plain = staged.stage((dir_ / "f.csv").string()).path();
-  const std::string kept = staged.stage((dir_ / "g.png").string(), /*keep_extension=*/true).path();
-  EXPECT_EQ(fs::path(plain).parent_path(), dir_);
-  EXPECT_THAT(fs::path(plain).filename().string(), ::testing::MatchesRegex("\\.f\\.csv\\.tmp-[A-Za-z0-9]{6}"));
-  EXPECT_THAT(fs::path(kept).filename().string(), ::testing::MatchesRegex("\\.g\\.png\\.tmp-[A-Za-z0-9]{6}\\.png"));
-  EXPECT_EQ(staged.temp_path(1), kept);
-  EXPECT_EQ(staged.target(1), (dir_ / "g.png").string());
+  staged.stage((dir_ / "f.csv").string());
+  const std::string long_name(255, 'n');  // the longest name a directory entry can have
+  staged.stage((dir_ / long_name).string()).write("long");
+  EXPECT_THAT(staged.temp_name(0), ::testing::MatchesRegex("\\.rope-[a-z0-9]{8}"));
+  EXPECT_TRUE(fs::exists(dir_ / staged.temp_name(1)));
+  EXPECT_EQ(staged.target(1), (dir_ / long_name).string());
+  staged.commit();
+  EXPECT_EQ(read(dir_ / long_name), "long");
+}
+
+TEST_F(AtomicFile, ReplacingAFileKeepsItsMode) {
+  const fs::path p = dir_ / "secret.csv";
+  std::ofstream(p) << "old";
+  ASSERT_EQ(::chmod(p.c_str(), 0600), 0);
+  write_file_atomically(p.string(), "new");
+  struct stat st {};
+  ASSERT_EQ(::stat(p.c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 07777, 0600u);
+  EXPECT_EQ(read(p), "new");
+}
+
+TEST_F(AtomicFile, TheSameTargetTwiceIsRefused) {
+  StagedOutputs staged;
+  staged.stage((dir_ / "x").string());
+  EXPECT_THAT([&] { staged.stage((dir_ / "x").string()); }, ThrowsMessage<InvalidArgument>(HasSubstr("two outputs")));
+}
+
+TEST_F(AtomicFile, AProgramWritesThroughItsDevFdPath) {
+  std::ofstream(dir_ / "fig.png") << "old";
+  StagedOutputs staged;
+  const std::size_t i = staged.stage_for_program((dir_ / "fig.png").string());
+  EXPECT_THAT(staged.program_path(i), ::testing::MatchesRegex("/dev/fd/[0-9]+"));
+  EXPECT_EQ(staged.program_fds().size(), 1u);
+  std::ofstream(staged.program_path(i)) << "drawn";
+  EXPECT_EQ(staged.content_size(i), 5u);
+  EXPECT_EQ(staged.content_tail(i, 3), "awn");
+  EXPECT_EQ(read(dir_ / "fig.png"), "old");
+  staged.commit();
+  EXPECT_EQ(read(dir_ / "fig.png"), "drawn");
+  EXPECT_EQ(entries(), 1u);
+}
+
+TEST_F(AtomicFile, NonRegularTargetsAreWrittenInPlaceNeverReplaced) {
+  const fs::path fifo = dir_ / "f.fifo";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  std::string got;
+  std::thread reader([&] { got = read(fifo); });
+  {
+    StagedOutputs staged;
+    staged.stage(fifo.string()).write("through the fifo");
+    staged.stage("/dev/null").write("discarded");
+    EXPECT_EQ(staged.temp_name(0), "") << "no temporary file for a FIFO";
+    staged.commit();
+  }
+  reader.join();
+  EXPECT_EQ(got, "through the fifo");
+  struct stat st {};
+  ASSERT_EQ(::lstat(fifo.c_str(), &st), 0);
+  EXPECT_TRUE(S_ISFIFO(st.st_mode));
+  ASSERT_EQ(::stat("/dev/null", &st), 0);
+  EXPECT_TRUE(S_ISCHR(st.st_mode)) << "/dev/null itself must never be replaced";
+}
+
+TEST_F(AtomicFile, DevFullReportsNoSpaceAndNothingElseChanges) {
+  std::ofstream(dir_ / "a.csv") << "old";
+  EXPECT_THAT(
+      [&] {
+        StagedOutputs staged;
+        staged.stage((dir_ / "a.csv").string()).write("new");
+        staged.stage("/dev/full").write("x");
+        staged.commit();
+      },
+      ThrowsMessage<IoError>(HasSubstr("cannot write '/dev/full': No space left on device")));
+  EXPECT_EQ(read(dir_ / "a.csv"), "old");
+  EXPECT_EQ(entries(), 1u);
+}
+
+TEST_F(AtomicFile, InsideABatchNothingIsWrittenUntilItCommits) {
+  {
+    OutputBatch batch;
+    write_file_atomically((dir_ / "a.csv").string(), "A");
+    EXPECT_FALSE(fs::exists(dir_ / "a.csv"));
+  }
+  EXPECT_EQ(entries(), 0u) << "a batch that is not committed leaves nothing";
+  OutputBatch batch;
+  write_file_atomically((dir_ / "a.csv").string(), "A");
+  batch.commit();
+  EXPECT_EQ(read(dir_ / "a.csv"), "A");
 }
 
 TEST_F(AtomicFile, StagedOutputsWithoutCommitLeaveNothing) {
@@ -142,7 +225,7 @@ TEST_F(AtomicFile, StagedOutputsWithoutCommitLeaveNothing) {
   {
     StagedOutputs staged;
     staged.stage((dir_ / "new.txt").string()).write("new");
-    staged.stage((dir_ / "keep.txt").string()).close();
+    staged.stage((dir_ / "keep.txt").string());
   }
   EXPECT_EQ(read(dir_ / "keep.txt"), "old");
   EXPECT_EQ(entries(), 1u);
@@ -183,7 +266,7 @@ TEST_F(AtomicFile, CommitFailsIfAStagedFileVanished) {
       [&] {
         StagedOutputs staged;
         staged.stage((dir_ / "a.txt").string()).write("A");
-        fs::remove(staged.temp_path(0));
+        fs::remove(dir_ / staged.temp_name(0));
         staged.commit();
       },
       ThrowsMessage<IoError>(HasSubstr("a.txt': No such file or directory")));
@@ -198,20 +281,6 @@ TEST_F(AtomicFile, StagingADirectoryOrNothingIsAnIoError) {
   EXPECT_EQ(entries(), 0u);
 }
 
-TEST_F(AtomicFile, TempFileErrorsNameWhatTheUserAskedFor) {
-  EXPECT_THAT([&] { TempFile((dir_ / "missing" / "rope-XXXXXX.gp").string(), 3, "the script in 'X'"); },
-              ThrowsMessage<IoError>(HasSubstr("cannot write the script in 'X': No such file or directory")));
-  std::string path;
-  {
-    TempFile t((dir_ / "rope-XXXXXX.gp").string(), 3, "the script");
-    path = t.path();
-    EXPECT_THAT(fs::path(path).filename().string(), ::testing::MatchesRegex("rope-[A-Za-z0-9]{6}\\.gp"));
-    t.write("plot x\n");
-    EXPECT_EQ(read(path), "plot x\n");
-  }
-  EXPECT_FALSE(fs::exists(path)) << "removed with the object";
-}
-
 TEST_F(AtomicFile, StagedFilesAreRemovedOnSigint) {
   GTEST_FLAG_SET(death_test_style, "fast");  // fork only: the child stages in this test's directory
   std::ofstream(dir_ / "a.png") << "old";
@@ -219,8 +288,8 @@ TEST_F(AtomicFile, StagedFilesAreRemovedOnSigint) {
       {
         install_interrupt_cleanup();
         StagedOutputs staged;
-        staged.stage((dir_ / "a.png").string(), true).write("partial");
-        staged.stage((dir_ / "b.png").string(), true).write("partial");
+        staged.stage((dir_ / "a.png").string()).write("partial");
+        staged.stage_for_program((dir_ / "b.png").string());
         std::raise(SIGINT);
       },
       ::testing::KilledBySignal(SIGINT), "");

@@ -6,6 +6,8 @@
 #include <fstream>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <string>
 #include <unistd.h>
 
@@ -54,9 +56,9 @@ TEST_F(TextFile, LimitAndBinaryAreInvalidArguments) {
   EXPECT_EQ(read_text_file(write("ok.txt", std::string(100, '1')), "f", 100).size(), 100u);
   EXPECT_THAT([&] { read_text_file(write("big.txt", std::string(101, '1')), "f", 100); },
               ThrowsMessage<InvalidArgument>(HasSubstr("is larger than the 100-byte limit")));
-  // An endless file: only limit + one buffer is read.
+  // A device is never read (an endless /dev/zero, a terminal): exit 3, one line.
   EXPECT_THAT([&] { read_text_file("/dev/zero", "f", 1000); },
-              ThrowsMessage<InvalidArgument>(HasSubstr("larger than the 1000-byte limit")));
+              ThrowsMessage<IoError>(HasSubstr("cannot read f '/dev/zero': not a regular file")));
   EXPECT_THAT([&] { read_text_file(write("bin.txt", std::string("1,2\0,3", 6)), "f", 100); },
               ThrowsMessage<InvalidArgument>(HasSubstr("is not a text file (it holds a NUL byte)")));
   EXPECT_THAT([&] { read_text_file("", "--vector file", 100); },
@@ -106,9 +108,20 @@ TEST_F(TextFile, BoundedReadReportsErrnoAndStopsPastTheLimit) {
   EXPECT_GT(over.text.size(), 10u);
   EXPECT_LT(over.text.size(), big.size());
   const BoundedRead zero = read_file_bounded("/dev/zero", 1000);
-  EXPECT_EQ(zero.error, 0);
-  EXPECT_GT(zero.text.size(), 1000u);
-  EXPECT_LE(zero.text.size(), 1000u + 65536u);
+  EXPECT_EQ(zero.error, kNotRegularFile);
+  EXPECT_TRUE(zero.text.empty());
+}
+
+// A FIFO used to hang the read for ever (issue 19, item 3): refused at once, before any read.
+TEST_F(TextFile, FifoIsRefusedWithoutWaiting) {
+  const std::string fifo = write("unused", "") + ".fifo";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  const BoundedRead r = read_file_bounded(fifo, 1000);
+  EXPECT_EQ(r.error, kNotRegularFile);
+  EXPECT_EQ(r.reason(), "not a regular file (a FIFO, device or socket is not read)");
+  EXPECT_THAT([&] { read_text_file(fifo, "--vector file", 1000); },
+              ThrowsMessage<IoError>(HasSubstr("cannot read --vector file '" + fifo + "': not a regular file")));
+  ::unlink(fifo.c_str());
 }
 
 }  // namespace

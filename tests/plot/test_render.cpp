@@ -68,7 +68,7 @@ class PlotRender : public ::testing::Test {
   }
   void expect_no_temp_files() const {
     EXPECT_TRUE(fs::is_empty(dir_ / "tmp")) << "script left in TMPDIR";
-    for (const std::string& name : entries(dir_ / "out")) EXPECT_THAT(name, Not(HasSubstr(".tmp-")));
+    for (const std::string& name : entries(dir_ / "out")) EXPECT_THAT(name, Not(HasSubstr(".rope-")));
   }
 
   fs::path dir_;

@@ -2,26 +2,30 @@
 #include "rope/cli/help_formatter.hpp"
 
 #include <CLI/CLI.hpp>
+#include <cerrno>
+#include <cstring>
 #include <exception>
+#include <filesystem>
+#include <new>
 #include <fmt/format.h>
 #include <memory>
 
 #include "rope/cli/commands.hpp"
 #include "rope/cli/exit_codes.hpp"
+#include "rope/cli/output.hpp"
 #include "rope/core/error.hpp"
+#include "rope/io/atomic_file.hpp"
 #include "rope/version.hpp"
 
 namespace rope::cli {
 
 namespace {
 
-/// One line, whatever the message holds.
+/// One line, whatever the message holds: trailing line breaks dropped, every control character
+/// escaped (output.hpp).
 std::string one_line(std::string text) {
-  for (char& c : text) {
-    if (c == '\n' || c == '\r') c = ' ';
-  }
-  while (!text.empty() && text.back() == ' ') text.pop_back();
-  return text;
+  while (!text.empty() && (text.back() == ' ' || text.back() == '\n' || text.back() == '\r')) text.pop_back();
+  return escape_controls(text);
 }
 
 void report(std::ostream& err, const std::string& message) { err << "rope: " << one_line(message) << '\n'; }
@@ -40,6 +44,60 @@ std::string parse_error_message(const CLI::ParseError& e, const CLI::App& failed
                            words.front(), fmt::join(words, " "));
   }
   return message;
+}
+
+/// The options that name an output file.
+constexpr const char* kOutputOptions[] = {"--csv", "--png", "--svg", "--pdf", "--output", "--keep-script"};
+
+/// Two outputs of one run naming the same file would overwrite each other: refused, naming both options.
+void check_distinct_outputs(const CLI::App& command) {
+  std::vector<std::pair<std::string, std::string>> given;  // option, path
+  for (const char* name : kOutputOptions) {
+    const CLI::Option* option = nullptr;
+    try {
+      option = command.get_option(name);
+    } catch (const CLI::OptionNotFound&) {
+      continue;
+    }
+    if (option->count() == 0) continue;
+    for (const std::string& value : option->results()) {
+      if (value != "-") given.emplace_back(name, value);
+    }
+  }
+  namespace fs = std::filesystem;
+  const auto same = [](const std::string& a, const std::string& b) {
+    if (a == b) return true;
+    std::error_code ea, eb;
+    if (fs::exists(a, ea) && fs::exists(b, eb)) return fs::equivalent(a, b, ea);
+    const fs::path ca = fs::weakly_canonical(fs::absolute(a, ea), ea), cb = fs::weakly_canonical(fs::absolute(b, eb), eb);
+    return !ea && !eb && ca == cb;
+  };
+  for (std::size_t i = 0; i < given.size(); ++i) {
+    for (std::size_t j = i + 1; j < given.size(); ++j) {
+      if (same(given[i].second, given[j].second)) {
+        throw InvalidArgument(fmt::format("{} and {} name the same file '{}': each output needs its own path",
+                                          given[i].first, given[j].first, given[j].second));
+      }
+    }
+  }
+}
+
+/// Runs the command with every output file staged in one batch, committed only when the command
+/// succeeded and its standard output was written: all outputs of a run, or none.
+int run_command(const Command& command, std::ostream& out, std::ostream& err) {
+  check_distinct_outputs(*command.app);
+  OutputBatch batch;
+  const int code = command.run(out);
+  errno = 0;
+  out.flush();
+  if (!out) {
+    const auto* fd_buffer = dynamic_cast<const FdOutputBuffer*>(out.rdbuf());
+    const int error = fd_buffer != nullptr && fd_buffer->error() != 0 ? fd_buffer->error() : errno != 0 ? errno : EIO;
+    report(err, fmt::format("cannot write standard output: {}", std::strerror(error)));
+    return kIoError;
+  }
+  if (code == kOk || code == kVerifyFailed) batch.commit();
+  return code;
 }
 
 }  // namespace
@@ -96,11 +154,14 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
   } catch (const InvalidArgument& e) {
     report(err, e.what());
     return kInvalidInput;
+  } catch (const std::bad_alloc&) {
+    report(err, "out of memory: the job needs more memory than this machine allows (docs/errors.md, Limits)");
+    return kIoError;
   }
 
   try {
     for (const auto& command : commands) {
-      if (command.app->parsed()) return command.run(out);
+      if (command.app->parsed()) return run_command(command, out, err);
     }
     report(err, "no command given (see 'rope --help')");
     return kInvalidInput;
@@ -109,6 +170,9 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
     return kInvalidInput;
   } catch (const IoError& e) {
     report(err, e.what());
+    return kIoError;
+  } catch (const std::bad_alloc&) {
+    report(err, "out of memory: the job needs more memory than this machine allows (docs/errors.md, Limits)");
     return kIoError;
   } catch (const std::exception& e) {
     report(err, fmt::format("internal error: {}", e.what()));

@@ -1,11 +1,15 @@
 #include "rope/io/atomic_file.hpp"
 
 #include <cerrno>
-#include <cstdlib>
+#include <chrono>
 #include <cstring>
+#include <fcntl.h>
 #include <filesystem>
 #include <fmt/format.h>
+#include <sys/mman.h>
+#include <sys/random.h>
 #include <sys/stat.h>
+#include <thread>
 #include <unistd.h>
 
 #include "rope/core/error.hpp"
@@ -17,101 +21,293 @@ namespace {
 
 namespace fs = std::filesystem;
 
-[[noreturn]] void fail(const std::string& path, int err) {
-  throw IoError(fmt::format("cannot write '{}': {}", path, std::strerror(err)));
+thread_local StagedOutputs* g_batch = nullptr;
+
+void close_fd(int& fd) {
+  if (fd >= 0) ::close(fd);
+  fd = -1;
 }
 
-mode_t current_umask() {
-  const mode_t mask = ::umask(0);
-  ::umask(mask);
-  return mask;
+/// Writes all of `data` to `fd`; 0 or the errno.
+int write_all(int fd, const char* data, std::size_t n) {
+  while (n > 0) {
+    const ssize_t w = ::write(fd, data, n);
+    if (w < 0) {
+      if (errno == EINTR) continue;
+      return errno;
+    }
+    data += w;
+    n -= static_cast<std::size_t>(w);
+  }
+  return 0;
+}
+
+/// Copies the whole of `from` (read with pread from offset 0) to `to`; 0 or the errno.
+int copy_all(int from, int to) {
+  char buffer[65536];
+  off_t offset = 0;
+  for (;;) {
+    const ssize_t n = ::pread(from, buffer, sizeof buffer, offset);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return errno;
+    }
+    if (n == 0) return 0;
+    if (const int err = write_all(to, buffer, static_cast<std::size_t>(n))) return err;
+    offset += n;
+  }
+}
+
+std::string random_name() {
+  static const char kDigits[] = "abcdefghijklmnopqrstuvwxyz0123456789";
+  unsigned char bytes[8] = {};
+  if (::getrandom(bytes, sizeof bytes, 0) != static_cast<ssize_t>(sizeof bytes)) {
+    const auto t = static_cast<unsigned long long>(std::chrono::steady_clock::now().time_since_epoch().count());
+    for (std::size_t i = 0; i < sizeof bytes; ++i) bytes[i] = static_cast<unsigned char>((t >> (i * 8)) ^ ::getpid());
+  }
+  std::string name = ".rope-";
+  for (unsigned char b : bytes) name += kDigits[b % 36];
+  return name;
+}
+
+}  // namespace
+
+struct StagedOutputs::Staged {
+  std::string target;
+  bool direct = false;   // an existing non-regular target, written in place
+  int dirfd = -1;        // the target's directory (not direct)
+  std::string name;      // the temporary file in it
+  int file_fd = -1;      // that file, open for writing
+  int slot = -1;         // its interrupt registration
+  int mem_fd = -1;       // a memory file: the content of a direct target, or what a program writes
+  bool committed = false;
+
+  ~Staged() {
+    close_fd(file_fd);
+    close_fd(mem_fd);
+    if (!name.empty() && !committed) ::unlinkat(dirfd, name.c_str(), 0);
+    unregister_temp(slot);
+    close_fd(dirfd);
+  }
+  int content_fd() const { return mem_fd >= 0 ? mem_fd : file_fd; }
+};
+
+namespace {
+
+/// Creates the temporary file of `s` in its directory, registered for removal on a signal; 0 or the errno.
+int create_temp(StagedOutputs::Staged& s) {
+  for (int attempt = 0;; ++attempt) {
+    std::string name = random_name();
+    s.file_fd = ::openat(s.dirfd, name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0666);
+    if (s.file_fd >= 0) {
+      s.name = std::move(name);
+      s.slot = register_temp_at(s.dirfd, s.name.c_str());  // removed on a signal too (interrupt.hpp)
+      return 0;
+    }
+    if (errno != EEXIST || attempt > 100) return errno;
+  }
+}
+
+void drop_temp(StagedOutputs::Staged& s) {
+  close_fd(s.file_fd);
+  if (!s.name.empty()) ::unlinkat(s.dirfd, s.name.c_str(), 0);
+  s.name.clear();
+  unregister_temp(s.slot);
+  s.slot = -1;
 }
 
 }  // namespace
 
 // -------------------------------------------------------------------------------------------------
-// TempFile
 
-TempFile::TempFile(std::string pattern, int suffix, std::string what)
-    : path_(std::move(pattern)), what_(std::move(what)) {
-  fd_ = ::mkstemps(path_.data(), suffix);
-  if (fd_ < 0) {
-    const int err = errno;
-    released_ = true;  // nothing was created
-    fail(err);
-  }
-  slot_ = register_temp(path_.c_str());  // removed on SIGINT too (interrupt.hpp)
-  if (::fchmod(fd_, 0666 & ~current_umask()) != 0) fail(errno);
+void OutputFile::write(std::string_view content) {
+  buffer_.append(content.data(), content.size());
+  if (buffer_.size() >= (1u << 16)) flush();
 }
 
-TempFile::~TempFile() {
-  if (fd_ >= 0) ::close(fd_);
-  if (!released_) {
-    ::unlink(path_.c_str());
-    unregister_temp(slot_);
-  }
-}
-
-void TempFile::fail(int err) const { throw IoError(fmt::format("cannot write {}: {}", what_, std::strerror(err))); }
-
-void TempFile::write(std::string_view content) {
-  while (!content.empty()) {
-    const ssize_t n = ::write(fd_, content.data(), content.size());
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      fail(errno);
-    }
-    content.remove_prefix(static_cast<std::size_t>(n));
-  }
-  close();
-}
-
-void TempFile::close() {
-  const int fd = fd_;
-  fd_ = -1;
-  if (fd >= 0 && ::close(fd) != 0) fail(errno);
-}
-
-void TempFile::release() noexcept {
-  if (released_) return;
-  released_ = true;
-  unregister_temp(slot_);
+void OutputFile::flush() {
+  const int fd = owner_->staged_[index_]->content_fd();
+  const int err = write_all(fd, buffer_.data(), buffer_.size());
+  buffer_.clear();
+  if (err != 0) owner_->fail(index_, err);
 }
 
 // -------------------------------------------------------------------------------------------------
-// StagedOutputs
 
-TempFile& StagedOutputs::stage(const std::string& target, bool keep_extension) {
-  if (target.empty()) throw IoError("cannot write '': the output path is empty");
-  std::error_code ec;
-  if (fs::is_directory(target, ec)) fail(target, EISDIR);
-  const fs::path path(target);
-  const fs::path dir = path.has_parent_path() ? path.parent_path() : fs::path(".");
-  const std::string ext = keep_extension ? path.extension().string() : std::string();
-  std::string pattern = (dir / ("." + path.filename().string() + ".tmp-XXXXXX" + ext)).string();
-  auto temp = std::make_unique<TempFile>(std::move(pattern), static_cast<int>(ext.size()),
-                                         fmt::format("'{}'", target));
-  staged_.push_back({target, std::move(temp)});
-  return *staged_.back().temp;
+StagedOutputs::StagedOutputs() = default;
+StagedOutputs::~StagedOutputs() = default;
+
+void StagedOutputs::fail(std::size_t i, int err) const {
+  throw IoError(fmt::format("cannot write '{}': {}", staged_.at(i)->target, std::strerror(err)));
 }
+
+std::size_t StagedOutputs::add(const std::string& target, bool for_program) {
+  if (target.empty()) throw IoError("cannot write '': the output path is empty");
+  const auto fail_here = [&](int err) {
+    throw IoError(fmt::format("cannot write '{}': {}", target, std::strerror(err)));
+  };
+  struct stat st {};
+  const bool exists = ::stat(target.c_str(), &st) == 0;
+  if (exists && S_ISDIR(st.st_mode)) fail_here(EISDIR);
+  for (const auto& s : staged_) {
+    struct stat other {};
+    std::error_code ea, eb;
+    const bool same = s->target == target ||
+                      fs::absolute(s->target, ea).lexically_normal() == fs::absolute(target, eb).lexically_normal() ||
+                      (exists && ::stat(s->target.c_str(), &other) == 0 &&
+                                              other.st_dev == st.st_dev && other.st_ino == st.st_ino);
+    if (same) throw InvalidArgument(fmt::format("'{}' is named as two outputs of one run", target));
+  }
+  auto s = std::make_unique<Staged>();
+  s->target = target;
+  s->direct = exists && !S_ISREG(st.st_mode);
+  if (s->direct || for_program) {
+    s->mem_fd = ::memfd_create("rope-output", MFD_CLOEXEC);
+    if (s->mem_fd < 0) fail_here(errno);
+  }
+  if (!s->direct) {
+    const fs::path path(target);
+    const std::string dir = path.has_parent_path() ? path.parent_path().string() : std::string(".");
+    s->dirfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);  // O_RDONLY: fsync after the rename
+    if (s->dirfd < 0 && errno == EACCES) s->dirfd = ::open(dir.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
+    if (s->dirfd < 0) fail_here(errno);
+    if (const int err = create_temp(*s)) fail_here(err);
+    if (for_program) {  // only a probe: the file is made again at commit, so none exists while gnuplot runs
+      drop_temp(*s);
+    }
+  }
+  staged_.push_back(std::move(s));
+  return staged_.size() - 1;
+}
+
+OutputFile& StagedOutputs::stage(const std::string& target) {
+  const std::size_t i = add(target, false);
+  files_.push_back(std::unique_ptr<OutputFile>(new OutputFile(this, i)));
+  return *files_.back();
+}
+
+std::size_t StagedOutputs::stage_for_program(const std::string& target) { return add(target, true); }
+
+std::size_t StagedOutputs::size() const { return staged_.size(); }
+const std::string& StagedOutputs::target(std::size_t i) const { return staged_.at(i)->target; }
+std::string StagedOutputs::program_path(std::size_t i) const { return fmt::format("/dev/fd/{}", staged_.at(i)->mem_fd); }
+std::string StagedOutputs::temp_name(std::size_t i) const { return staged_.at(i)->name; }
+
+std::vector<int> StagedOutputs::program_fds() const {
+  std::vector<int> fds;
+  for (const auto& s : staged_) {
+    if (s->mem_fd >= 0) fds.push_back(s->mem_fd);
+  }
+  return fds;
+}
+
+std::uint64_t StagedOutputs::content_size(std::size_t i) const {
+  struct stat st {};
+  if (::fstat(staged_.at(i)->content_fd(), &st) != 0) fail(i, errno);
+  return static_cast<std::uint64_t>(st.st_size);
+}
+
+std::string StagedOutputs::content_tail(std::size_t i, std::size_t n) const {
+  const std::uint64_t size = content_size(i);
+  const std::uint64_t start = size > n ? size - n : 0;
+  std::string tail(static_cast<std::size_t>(size - start), '\0');
+  std::size_t got = 0;
+  while (got < tail.size()) {
+    const ssize_t r = ::pread(staged_[i]->content_fd(), tail.data() + got, tail.size() - got,
+                              static_cast<off_t>(start + got));
+    if (r < 0 && errno == EINTR) continue;
+    if (r <= 0) break;
+    got += static_cast<std::size_t>(r);
+  }
+  tail.resize(got);
+  return tail;
+}
+
+namespace {
+
+/// Opens an existing non-regular target for writing; a FIFO waits up to kFifoWaitSeconds for a reader.
+int open_direct(const std::string& target) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(kFifoWaitSeconds);
+  for (;;) {
+    const int fd = ::open(target.c_str(), O_WRONLY | O_NOCTTY | O_CLOEXEC | O_NONBLOCK);
+    if (fd >= 0) {
+      const int flags = ::fcntl(fd, F_GETFL);
+      if (flags >= 0) ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+      return fd;
+    }
+    if (errno != ENXIO || std::chrono::steady_clock::now() >= deadline) return -1;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));  // a FIFO with no reader yet
+  }
+}
+
+}  // namespace
 
 void StagedOutputs::commit() {
-  for (const Staged& s : staged_) {
-    std::error_code ec;
-    if (fs::is_directory(s.target, ec)) fail(s.target, EISDIR);
+  for (auto& f : files_) f->flush();
+  std::vector<int> direct_fds(staged_.size(), -1);
+  struct Closer {
+    std::vector<int>& fds;
+    ~Closer() {
+      for (int& fd : fds) close_fd(fd);
+    }
+  } closer{direct_fds};
+  for (std::size_t i = 0; i < staged_.size(); ++i) {
+    Staged& s = *staged_[i];
     struct stat st {};
-    if (::stat(s.temp->path().c_str(), &st) != 0) fail(s.target, errno);
+    const bool exists = ::stat(s.target.c_str(), &st) == 0;
+    if (exists && S_ISDIR(st.st_mode)) fail(i, EISDIR);
+    if (s.direct) {
+      direct_fds[i] = open_direct(s.target);
+      if (direct_fds[i] < 0) fail(i, errno);
+      continue;
+    }
+    if (s.mem_fd >= 0) {  // what a program wrote, into a temporary file made now
+      if (const int err = create_temp(s)) fail(i, err);
+      if (const int err = copy_all(s.mem_fd, s.file_fd)) fail(i, err);
+    }
+    struct stat temp {};
+    if (::fstatat(s.dirfd, s.name.c_str(), &temp, AT_SYMLINK_NOFOLLOW) != 0) fail(i, errno);
+    if (exists && S_ISREG(st.st_mode)) {  // keep the mode (and as root the owner) of the file replaced
+      if (::fchmod(s.file_fd, st.st_mode & 07777) != 0) fail(i, errno);
+      if (::geteuid() == 0 && (st.st_uid != temp.st_uid || st.st_gid != temp.st_gid)) {
+        if (::fchown(s.file_fd, st.st_uid, st.st_gid) != 0) fail(i, errno);
+      }
+    }
+    if (::fsync(s.file_fd) != 0 && errno != EINVAL) fail(i, errno);
+    const int fd = s.file_fd;
+    s.file_fd = -1;
+    if (::close(fd) != 0) fail(i, errno);
   }
-  for (Staged& s : staged_) {
-    s.temp->close();
-    if (::rename(s.temp->path().c_str(), s.target.c_str()) != 0) fail(s.target, errno);
-    s.temp->release();
+  for (std::size_t i = 0; i < staged_.size(); ++i) {
+    if (!staged_[i]->direct) continue;
+    if (const int err = copy_all(staged_[i]->mem_fd, direct_fds[i])) fail(i, err);
+    const int fd = direct_fds[i];
+    direct_fds[i] = -1;
+    if (::close(fd) != 0 && errno != EINTR) fail(i, errno);
+  }
+  for (std::size_t i = 0; i < staged_.size(); ++i) {
+    Staged& s = *staged_[i];
+    if (s.direct) continue;
+    if (::renameat(s.dirfd, s.name.c_str(), AT_FDCWD, s.target.c_str()) != 0) fail(i, errno);
+    s.committed = true;
+    unregister_temp(s.slot);
+    s.slot = -1;
+    ::fsync(s.dirfd);  // the rename itself on disk (best effort: fails for an O_PATH descriptor)
   }
 }
 
 // -------------------------------------------------------------------------------------------------
 
+OutputBatch::OutputBatch() : previous_(g_batch) { g_batch = &outputs_; }
+OutputBatch::~OutputBatch() { g_batch = previous_; }
+
+StagedOutputs* current_output_batch() { return g_batch; }
+
 void write_file_atomically(const std::string& path, std::string_view content) {
+  if (StagedOutputs* batch = current_output_batch()) {
+    batch->stage(path).write(content);
+    return;
+  }
   StagedOutputs staged;
   staged.stage(path).write(content);
   staged.commit();

@@ -1,11 +1,22 @@
 /// @file
-/// Writing output files so that they are never seen half-written: each output goes to a temporary
-/// file in the target's own directory, ".NAME.tmp-XXXXXX", which is then renamed over the target
-/// (rename is atomic within a file system). On any failure the temporary files are removed and the
-/// targets are left as they were. Every temporary file is registered with rope/io/interrupt.hpp while
-/// it exists, so Ctrl-C removes it too.
+/// Writing output files so that they are never seen half-written, and so that the outputs of one run
+/// change together or not at all.
+///
+/// Each output is staged: a regular (or new) target gets a temporary file in its own directory with a
+/// short ASCII name chosen by rope, ".rope-XXXXXX" (so a target name of up to 255 bytes works and no
+/// byte of the user's path reaches another program), which commit() fsyncs, gives the old target's
+/// mode (and, as root, its owner), and renames over the target. Replacing a file this way makes a new
+/// file: other hard links to the old one keep the old content, and a user who is not root becomes the
+/// owner. An existing target that is not a regular file (a FIFO, /dev/stdout, /dev/null, /dev/full, a
+/// link to /dev/fd/1) is never renamed over: its content is kept in memory and written to it directly
+/// at commit (a FIFO waits kFifoWaitSeconds for a reader). Content that another program writes (gnuplot)
+/// goes to an anonymous memory file it reaches as "/dev/fd/N" (program_path()); commit() copies it into a
+/// temporary file made then (stage_for_program() only probes that one can be made), so while gnuplot
+/// runs no file of it exists, and even a SIGKILL then leaves nothing behind.
+/// Every temporary file is registered with rope/io/interrupt.hpp while it exists, so a signal removes it.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -13,74 +24,101 @@
 
 namespace rope {
 
-/// Writes `content` to `path` atomically, with permissions 0666 & ~umask like any new file.
+/// How long commit() waits for a reader to open a FIFO that is an output.
+inline constexpr double kFifoWaitSeconds = 10.0;
+
+/// Writes `content` to `path` atomically, with permissions 0666 & ~umask like any new file (or those of
+/// the file it replaces). Inside an OutputBatch the file is only staged: it is written when the batch
+/// commits.
 /// @throws IoError naming the path and the system's reason (a missing or unwritable directory, a path
 ///         that is a directory, a full disk, ...).
 void write_file_atomically(const std::string& path, std::string_view content);
 
-/// A new temporary file that is removed when this object goes out of scope, unless released.
-class TempFile {
- public:
-  /// Creates an empty file from the mkstemps template `pattern` (six X before the last `suffix`
-  /// characters), mode 0666 & ~umask, registered for removal on Ctrl-C before anything can throw.
-  /// Errors say "cannot write <what>: <reason>": `what` names the file for the user (the quoted
-  /// target, or for example "the gnuplot script in '/tmp'"), never the temporary name, which differs
-  /// from run to run.
-  /// @throws IoError
-  TempFile(std::string pattern, int suffix, std::string what);
-  TempFile(const TempFile&) = delete;
-  TempFile& operator=(const TempFile&) = delete;
-  ~TempFile();
+class StagedOutputs;
 
-  const std::string& path() const { return path_; }
-  /// Writes `content` and closes the file. @throws IoError (the file is then removed by the destructor).
+/// One staged output that rope fills itself (buffered; flushed by commit()).
+class OutputFile {
+ public:
+  /// Appends `content`. @throws IoError "cannot write 'TARGET': <reason>"
   void write(std::string_view content);
-  /// Closes the file without writing (another program fills it). @throws IoError
-  void close();
-  /// The file is no longer removed: it was renamed into place.
-  void release() noexcept;
+  /// Writes the buffered bytes. @throws IoError
+  void flush();
 
  private:
-  [[noreturn]] void fail(int err) const;
-  std::string path_;
-  std::string what_;
-  int fd_ = -1;
-  int slot_ = -1;
-  bool released_ = false;
+  friend class StagedOutputs;
+  OutputFile(const StagedOutputs* owner, std::size_t index) : owner_(owner), index_(index) {}
+  const StagedOutputs* owner_;
+  std::size_t index_;
+  std::string buffer_;
 };
 
-/// Several outputs committed together: stage() creates each one's temporary file beside its target,
-/// something fills them, commit() renames them all into place. Whatever is not committed (after an
-/// exception, or when commit() is never reached) is removed by the destructor.
+/// Several outputs committed together: stage() or stage_for_program() prepares each one (creating its
+/// temporary file, so that a missing or unwritable directory fails at once), something fills them,
+/// commit() puts them all in place. Whatever is not committed (after an exception, or when commit() is
+/// never reached) is removed by the destructor.
 class StagedOutputs {
  public:
-  StagedOutputs() = default;
+  StagedOutputs();
   StagedOutputs(const StagedOutputs&) = delete;
   StagedOutputs& operator=(const StagedOutputs&) = delete;
+  ~StagedOutputs();
 
-  /// A new empty temporary file beside `target`, ".NAME.tmp-XXXXXX" (with keep_extension,
-  /// ".NAME.tmp-XXXXXX.EXT", for programs that go by the extension), still open for write().
-  /// @throws IoError "cannot write 'TARGET': ..." if the target is empty or a directory, or its
-  ///         directory is missing or not writable.
-  TempFile& stage(const std::string& target, bool keep_extension = false);
+  /// An output that rope writes. @throws IoError "cannot write 'TARGET': ..." if the target is empty
+  /// or a directory, or its directory is missing or not writable; InvalidArgument if the same file was
+  /// already staged.
+  OutputFile& stage(const std::string& target);
+  /// An output that another program writes, through program_path(index) (returned). @throws as stage().
+  std::size_t stage_for_program(const std::string& target);
 
-  std::size_t size() const { return staged_.size(); }
-  const std::string& target(std::size_t i) const { return staged_.at(i).target; }
-  const std::string& temp_path(std::size_t i) const { return staged_.at(i).temp->path(); }
+  std::size_t size() const;
+  const std::string& target(std::size_t i) const;
+  /// "/dev/fd/N": where a child process started with program_fds() kept open writes output i.
+  std::string program_path(std::size_t i) const;
+  /// The descriptors a child needs to keep open for every program_path().
+  std::vector<int> program_fds() const;
+  /// How many bytes output i holds so far, and its last `n` bytes (for a completeness check).
+  std::uint64_t content_size(std::size_t i) const;
+  std::string content_tail(std::size_t i, std::size_t n) const;
+  /// The name of the temporary file of output i in the target's directory ("" if the target is written
+  /// directly): for tests.
+  std::string temp_name(std::size_t i) const;
 
-  /// Checks first that every temporary file is still there and no target has become a directory, so
-  /// that these failures leave every target as it was; then renames each file over its target, in the
-  /// order staged. A rename that still fails (the file system changed in between) throws, leaving the
-  /// targets before it written and the ones after it as they were.
+  /// First, with no target changed yet: checks that every temporary file is still there and no target
+  /// has become a directory, copies what programs wrote, fsyncs every file, gives each the mode of the
+  /// file it replaces, and opens every non-regular target; any failure here leaves every target as it
+  /// was. Then writes the non-regular targets (/dev/full fails here: nothing is renamed yet) and
+  /// renames the files over their targets, in the order staged.
   /// @throws IoError "cannot write 'TARGET': <reason>"
   void commit();
 
+  struct Staged;  ///< (private)
+
  private:
-  struct Staged {
-    std::string target;
-    std::unique_ptr<TempFile> temp;
-  };
-  std::vector<Staged> staged_;
+  friend class OutputFile;
+  [[noreturn]] void fail(std::size_t i, int err) const;
+  std::size_t add(const std::string& target, bool for_program);
+  std::vector<std::unique_ptr<Staged>> staged_;
+  std::vector<std::unique_ptr<OutputFile>> files_;
 };
+
+/// Makes every output of a run (write_file_atomically, the figures of rope/plot/render.hpp) stage into
+/// one StagedOutputs, committed at the end by commit(): one failure anywhere and no output changes.
+/// One batch per thread at a time; the rope CLI opens one per command.
+class OutputBatch {
+ public:
+  OutputBatch();
+  OutputBatch(const OutputBatch&) = delete;
+  OutputBatch& operator=(const OutputBatch&) = delete;
+  ~OutputBatch();
+  StagedOutputs& outputs() { return outputs_; }
+  void commit() { outputs_.commit(); }
+
+ private:
+  StagedOutputs outputs_;
+  StagedOutputs* previous_;
+};
+
+/// The batch open on this thread, or nullptr.
+StagedOutputs* current_output_batch();
 
 }  // namespace rope

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdlib>
 #include <chrono>
 #include <cstring>
 #include <fcntl.h>
@@ -9,7 +10,8 @@
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
-#include <spawn.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
@@ -41,55 +43,143 @@ class Fd {
 
 }  // namespace
 
-ChildResult run_child(std::vector<std::string> argv, Capture capture, double timeout_seconds) {
+namespace {
+
+/// argv[0] as execve needs it: unchanged if it holds a '/', else the first executable file of that name
+/// on PATH; "" if there is none.
+std::string find_program(const std::string& name) {
+  if (name.find('/') != std::string::npos) return name;
+  const char* env = std::getenv("PATH");
+  const std::string path = env != nullptr && *env != '\0' ? env : "/usr/local/bin:/usr/bin:/bin";
+  std::size_t begin = 0;
+  for (;;) {
+    const std::size_t end = path.find(':', begin);
+    std::string dir = path.substr(begin, end == std::string::npos ? std::string::npos : end - begin);
+    if (dir.empty()) dir = ".";
+    const std::string candidate = dir + "/" + name;
+    struct stat st {};
+    if (::stat(candidate.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::access(candidate.c_str(), X_OK) == 0) {
+      return candidate;
+    }
+    if (end == std::string::npos) return "";
+    begin = end + 1;
+  }
+}
+
+std::vector<std::string> child_environment(const ChildOptions& options) {
+  std::vector<std::string> env;
+  for (char** e = environ; *e != nullptr; ++e) {
+    const std::string entry(*e);
+    const std::string name = entry.substr(0, entry.find('='));
+    const auto named = [&](const std::string& other) { return other.substr(0, other.find('=')) == name; };
+    if (std::any_of(options.unset_env.begin(), options.unset_env.end(), named)) continue;
+    if (std::any_of(options.set_env.begin(), options.set_env.end(), named)) continue;
+    env.push_back(entry);
+  }
+  env.insert(env.end(), options.set_env.begin(), options.set_env.end());
+  return env;
+}
+
+/// The child between fork and exec: only async-signal-safe calls. Reports a failure's errno on `report`.
+[[noreturn]] void exec_child(const char* path, char* const* args, char* const* envp, int devnull, int write_end,
+                             int capture_fd, int other_fd, const std::vector<int>& keep, pid_t parent, int report) {
+  struct sigaction dfl {};
+  dfl.sa_handler = SIG_DFL;
+  sigemptyset(&dfl.sa_mask);
+  for (int sig : kCleanupSignals) ::sigaction(sig, &dfl, nullptr);  // never rope's cleanup in the child
+  ::setpgid(0, 0);
+  ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+  int err = 0;
+  if (::getppid() != parent) ::_exit(127);  // rope died before the prctl
+  if (::dup2(devnull, STDIN_FILENO) < 0 || ::dup2(devnull, other_fd) < 0 || ::dup2(write_end, capture_fd) < 0) {
+    err = errno;
+  }
+  for (int fd : keep) {
+    if (err == 0 && ::fcntl(fd, F_SETFD, 0) != 0) err = errno;
+  }
+  sigset_t none;
+  sigemptyset(&none);
+  ::sigprocmask(SIG_SETMASK, &none, nullptr);
+  if (err == 0) {
+    ::execve(path, args, envp);
+    err = errno;
+  }
+  while (::write(report, &err, sizeof err) < 0 && errno == EINTR) {
+  }
+  ::_exit(127);
+}
+
+}  // namespace
+
+ChildResult run_child(std::vector<std::string> argv, Capture capture, double timeout_seconds,
+                      const ChildOptions& options) {
   ChildResult result;
+  const std::string path = find_program(argv[0]);
+  if (path.empty()) {
+    result.spawn_error = ENOENT;
+    return result;
+  }
   int fds[2];
   if (::pipe2(fds, O_CLOEXEC) != 0) {
     throw IoError(fmt::format("cannot run '{}': pipe: {}", argv[0], std::strerror(errno)));
   }
   Fd read_end(fds[0]);
   Fd write_end(fds[1]);
-
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
-  const int capture_fd = capture == Capture::Stdout ? STDOUT_FILENO : STDERR_FILENO;
-  const int other = capture_fd == STDOUT_FILENO ? STDERR_FILENO : STDOUT_FILENO;
-  posix_spawn_file_actions_addopen(&actions, other, "/dev/null", O_WRONLY, 0);
-  posix_spawn_file_actions_adddup2(&actions, write_end.get(), capture_fd);
-
-  posix_spawnattr_t attr;
-  posix_spawnattr_init(&attr);
-  posix_spawnattr_setpgroup(&attr, 0);
-  sigset_t none;
-  sigemptyset(&none);
-  posix_spawnattr_setsigmask(&attr, &none);
-  sigset_t defaults;
-  sigemptyset(&defaults);
-  sigaddset(&defaults, SIGPIPE);
-  posix_spawnattr_setsigdefault(&attr, &defaults);
-  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+  if (::pipe2(fds, O_CLOEXEC) != 0) {
+    throw IoError(fmt::format("cannot run '{}': pipe: {}", argv[0], std::strerror(errno)));
+  }
+  Fd report_read(fds[0]);
+  Fd report_write(fds[1]);
+  Fd devnull(::open("/dev/null", O_RDWR | O_CLOEXEC));
+  if (devnull.get() < 0) throw IoError(fmt::format("cannot run '{}': /dev/null: {}", argv[0], std::strerror(errno)));
 
   std::vector<char*> args;
   for (std::string& a : argv) args.push_back(a.data());
   args.push_back(nullptr);
-  pid_t pid = -1;
-  // The interrupting signals wait until the child is registered: a Ctrl-C right after the spawn still
-  // kills it (interrupt.hpp). The child itself starts with no signal blocked (setsigmask above).
-  sigset_t interrupting, previous;
-  sigemptyset(&interrupting);
-  for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT}) sigaddset(&interrupting, sig);
-  ::pthread_sigmask(SIG_BLOCK, &interrupting, &previous);
-  result.spawn_error = ::posix_spawnp(&pid, args[0], &actions, &attr, args.data(), environ);
-  if (result.spawn_error == 0) set_running_child(pid);  // its process group is killed on SIGINT
+  std::vector<std::string> env = child_environment(options);
+  std::vector<char*> envp;
+  for (std::string& e : env) envp.push_back(e.data());
+  envp.push_back(nullptr);
+  const int capture_fd = capture == Capture::Stdout ? STDOUT_FILENO : STDERR_FILENO;
+  const int other = capture_fd == STDOUT_FILENO ? STDERR_FILENO : STDOUT_FILENO;
+
+  // The cleanup signals wait until the child is registered: a Ctrl-C right after the fork still kills
+  // it (interrupt.hpp).
+  sigset_t blocked, previous;
+  sigemptyset(&blocked);
+  for (int sig : kCleanupSignals) sigaddset(&blocked, sig);
+  ::pthread_sigmask(SIG_BLOCK, &blocked, &previous);
+  const pid_t parent = ::getpid();
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    exec_child(path.c_str(), args.data(), envp.data(), devnull.get(), write_end.get(), capture_fd, other,
+               options.keep_fds, parent, report_write.get());
+  }
+  const int fork_error = pid < 0 ? errno : 0;
+  if (pid > 0) {
+    ::setpgid(pid, pid);  // also in the parent: the group exists before anyone kills it
+    set_running_child(pid);
+  }
   ::pthread_sigmask(SIG_SETMASK, &previous, nullptr);
-  posix_spawn_file_actions_destroy(&actions);
-  posix_spawnattr_destroy(&attr);
-  if (result.spawn_error != 0) return result;
+  if (fork_error != 0) {
+    result.spawn_error = fork_error;
+    return result;
+  }
   struct ChildGuard {
     ~ChildGuard() { set_running_child(0); }
   } child_guard;
   write_end.reset();
+  report_write.reset();
+  int exec_error = 0;
+  ssize_t got;
+  while ((got = ::read(report_read.get(), &exec_error, sizeof exec_error)) < 0 && errno == EINTR) {
+  }
+  if (got == static_cast<ssize_t>(sizeof exec_error)) {  // exec failed: the child exits at once
+    while (::waitpid(pid, &result.status, 0) < 0 && errno == EINTR) {
+    }
+    result.spawn_error = exec_error;
+    return result;
+  }
 
   char buffer[4096];
   const auto keep = [&](ssize_t n) {  // the last kMaxCaptured bytes: an error message comes last

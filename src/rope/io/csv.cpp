@@ -1,6 +1,7 @@
 #include "rope/io/csv.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "rope/core/error.hpp"
 
@@ -11,7 +12,9 @@ std::string format_number(double x) {
   return fmt::format("{}", x);
 }
 
-std::string to_csv(const Table& table) {
+namespace {
+
+void check_table(const Table& table) {
   if (table.header.size() != table.columns.size()) {
     throw InvalidArgument(fmt::format("table has {} header names for {} columns",
                                       table.header.size(), table.columns.size()));
@@ -22,6 +25,13 @@ std::string to_csv(const Table& table) {
       throw InvalidArgument(fmt::format("table columns differ in length ({} and {})", rows, column.size()));
     }
   }
+}
+
+}  // namespace
+
+void write_csv(const Table& table, const std::function<void(std::string_view)>& write) {
+  check_table(table);
+  const Eigen::Index rows = table.columns.empty() ? 0 : table.columns.front().size();
   std::string out = fmt::format("{}\n", fmt::join(table.header, ","));
   for (Eigen::Index r = 0; r < rows; ++r) {
     for (std::size_t c = 0; c < table.columns.size(); ++c) {
@@ -29,7 +39,17 @@ std::string to_csv(const Table& table) {
       out += format_number(table.columns[c][r]);
     }
     out += '\n';
+    if (out.size() >= (1u << 16)) {
+      write(out);
+      out.clear();
+    }
   }
+  write(out);
+}
+
+std::string to_csv(const Table& table) {
+  std::string out;
+  write_csv(table, [&](std::string_view chunk) { out.append(chunk.data(), chunk.size()); });
   return out;
 }
 

@@ -4,7 +4,9 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace rope {
@@ -22,6 +24,10 @@ struct Table {
 /// The header line, then one line per row. @throws InvalidArgument if the columns differ in length
 /// or do not match the header.
 std::string to_csv(const Table& table);
+
+/// The same text in pieces of about 64 KiB handed to `write`, so a large table never exists as one
+/// string (rope decay with 10^7 points).
+void write_csv(const Table& table, const std::function<void(std::string_view)>& write);
 
 /// A header line naming the columns `prefix0,prefix1,…`, then one line per matrix row
 /// (e.g. prefix "key_" for an attention matrix whose column j is key j).

@@ -4,7 +4,9 @@
 #include <cerrno>
 #include <csignal>
 #include <cstring>
+#include <fcntl.h>
 #include <signal.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 namespace rope {
@@ -15,20 +17,27 @@ constexpr std::size_t kMaxPath = 4096;
 
 struct Slot {
   std::atomic<int> state{0};  // 0 free, 1 being filled, 2 registered
+  int dirfd = AT_FDCWD;
   char path[kMaxPath];
 };
 
 Slot g_slots[kMaxRegisteredTemps];
 std::atomic<pid_t> g_child{0};
-constexpr int kSignals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
 
 extern "C" void on_signal(int sig) {
   const int saved = errno;
-  for (Slot& s : g_slots) {
-    if (s.state.load() == 2) ::unlink(s.path);
-  }
+  // The child first, and reaped: a gnuplot still writing could otherwise recreate a file after its unlink.
   const pid_t child = g_child.load();
-  if (child > 0) ::kill(-child, SIGKILL);
+  if (child > 0) {
+    ::kill(-child, SIGKILL);
+    ::kill(child, SIGKILL);
+    int status = 0;
+    while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
+    }
+  }
+  for (Slot& s : g_slots) {
+    if (s.state.load() == 2) ::unlinkat(s.dirfd, s.path, 0);
+  }
   struct sigaction dfl {};
   dfl.sa_handler = SIG_DFL;
   sigemptyset(&dfl.sa_mask);
@@ -37,29 +46,13 @@ extern "C" void on_signal(int sig) {
   ::raise(sig);  // delivered when the handler returns (the signal is blocked inside it)
 }
 
-}  // namespace
-
-void install_interrupt_cleanup() {
-  static std::atomic<bool> installed{false};
-  if (installed.exchange(true)) return;
-  for (int sig : kSignals) {
-    struct sigaction old {};
-    ::sigaction(sig, nullptr, &old);
-    if (old.sa_handler == SIG_IGN) continue;  // e.g. started with nohup: keep ignoring
-    struct sigaction sa {};
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    for (int other : kSignals) sigaddset(&sa.sa_mask, other);  // one cleanup at a time
-    ::sigaction(sig, &sa, nullptr);
-  }
-}
-
-int register_temp(const char* path) noexcept {
+int register_slot(int dirfd, const char* path) noexcept {
   const std::size_t n = std::strlen(path);
   if (n >= kMaxPath) return -1;
   for (int i = 0; i < kMaxRegisteredTemps; ++i) {
     int expected = 0;
     if (g_slots[i].state.compare_exchange_strong(expected, 1)) {
+      g_slots[i].dirfd = dirfd;
       std::memcpy(g_slots[i].path, path, n + 1);
       g_slots[i].state.store(2);
       return i;
@@ -67,6 +60,33 @@ int register_temp(const char* path) noexcept {
   }
   return -1;
 }
+
+}  // namespace
+
+void install_interrupt_cleanup() {
+  static std::atomic<bool> installed{false};
+  if (installed.exchange(true)) return;
+  // A file size limit (ulimit -f) makes a write fail with EFBIG, reported as an I/O error (exit 3),
+  // instead of killing rope with its temporary files in place.
+  struct sigaction ignore {};
+  ignore.sa_handler = SIG_IGN;
+  sigemptyset(&ignore.sa_mask);
+  ::sigaction(SIGXFSZ, &ignore, nullptr);
+  for (int sig : kCleanupSignals) {
+    struct sigaction old {};
+    ::sigaction(sig, nullptr, &old);
+    if (old.sa_handler == SIG_IGN) continue;  // e.g. started with nohup: keep ignoring
+    struct sigaction sa {};
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    for (int other : kCleanupSignals) sigaddset(&sa.sa_mask, other);  // one cleanup at a time
+    ::sigaction(sig, &sa, nullptr);
+  }
+}
+
+int register_temp(const char* path) noexcept { return register_slot(AT_FDCWD, path); }
+
+int register_temp_at(int dirfd, const char* name) noexcept { return register_slot(dirfd, name); }
 
 void unregister_temp(int slot) noexcept {
   if (slot >= 0 && slot < kMaxRegisteredTemps) g_slots[slot].state.store(0);

@@ -3,6 +3,8 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <fcntl.h>
+#include <unistd.h>
 #include <fmt/format.h>
 #include <memory>
 #include <sys/stat.h>
@@ -11,10 +13,27 @@
 
 namespace rope {
 
+std::string BoundedRead::reason() const {
+  return error == kNotRegularFile ? std::string("not a regular file (a FIFO, device or socket is not read)")
+                                  : std::string(std::strerror(error));
+}
+
 BoundedRead read_file_bounded(const std::string& path, std::size_t max_bytes) {
   BoundedRead out;
+  // O_NONBLOCK: opening a FIFO with no writer must not wait; the type is checked before any read.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+  if (fd < 0) {
+    out.error = errno;
+    return out;
+  }
+  const std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(::fdopen(fd, "rb"), &std::fclose);
+  if (!file) {
+    out.error = errno;
+    ::close(fd);
+    return out;
+  }
   struct stat st {};
-  if (::stat(path.c_str(), &st) != 0) {
+  if (::fstat(fd, &st) != 0) {
     out.error = errno;
     return out;
   }
@@ -22,11 +41,12 @@ BoundedRead read_file_bounded(const std::string& path, std::size_t max_bytes) {
     out.error = EISDIR;
     return out;
   }
-  const std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"), &std::fclose);
-  if (!file) {
-    out.error = errno;
+  if (!S_ISREG(st.st_mode)) {
+    out.error = kNotRegularFile;
     return out;
   }
+  const int flags = ::fcntl(fd, F_GETFL);
+  if (flags >= 0) ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
   char buffer[65536];
   while (out.text.size() <= max_bytes) {  // at most one buffer past the limit
     const std::size_t n = std::fread(buffer, 1, sizeof buffer, file.get());
@@ -41,7 +61,7 @@ BoundedRead read_file_bounded(const std::string& path, std::size_t max_bytes) {
 
 std::string read_text_file(const std::string& path, std::string_view what, std::size_t max_bytes) {
   const auto fail = [&](int err) {
-    throw IoError(fmt::format("cannot read {} '{}': {}", what, path, std::strerror(err)));
+    throw IoError(fmt::format("cannot read {} '{}': {}", what, path, BoundedRead{{}, err}.reason()));
   };
   if (path.empty()) throw InvalidArgument(fmt::format("{} name is empty (after '@')", what));
   BoundedRead file = read_file_bounded(path, max_bytes);

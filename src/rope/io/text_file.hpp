@@ -20,16 +20,22 @@ inline constexpr std::size_t kMaxListFileBytes = 4u << 20;
 ///         byte (binary).
 std::string read_text_file(const std::string& path, std::string_view what, std::size_t max_bytes);
 
+/// BoundedRead::error for a FIFO, device or socket: never read (a FIFO could block forever, a device
+/// never end).
+inline constexpr int kNotRegularFile = -1;
+
 /// What read_file_bounded found.
 struct BoundedRead {
   std::string text;  ///< the bytes read; more than max_bytes of them means the file is larger than the limit
-  int error = 0;     ///< 0, or the errno that stopped the read (EISDIR for a directory)
+  int error = 0;     ///< 0, the errno that stopped the read (EISDIR for a directory), or kNotRegularFile
+  /// The error in words: strerror, or "not a regular file (...)".
+  std::string reason() const;
 };
 
 /// The one bounded reader under read_text_file and read_model_config (models/model_config.hpp): it stops
 /// at most one 64 KiB buffer past `max_bytes`, so that /dev/zero or a huge file cannot exhaust memory and
 /// the caller can still tell that the file is larger than `max_bytes`. Throws nothing: a missing, unreadable
-/// or directory `path` comes back as `error`, for the caller to word its own message.
+/// or directory `path`, or one that is not a regular file, comes back as `error`, for the caller to word its own message.
 BoundedRead read_file_bounded(const std::string& path, std::size_t max_bytes);
 
 }  // namespace rope

@@ -20,7 +20,7 @@ ModelConfig read_model_config(const std::string& path) {
   // The read stops one buffer past the limit, so /dev/zero or a huge file cannot exhaust memory;
   // parse_model_config refuses a text over the limit.
   const BoundedRead file = read_file_bounded(path, kMaxConfigBytes);
-  if (file.error != 0) throw IoError(fmt::format("cannot read '{}': {}", path, std::strerror(file.error)));
+  if (file.error != 0) throw IoError(fmt::format("cannot read '{}': {}", path, file.reason()));
   return parse_model_config(file.text, path);
 }
 

@@ -4,12 +4,17 @@
 #include <cctype>
 #include <cerrno>
 #include <cmath>
+#include <csignal>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fmt/format.h>
 #include <optional>
+#include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <sys/wait.h>
 
 #include "rope/core/error.hpp"
@@ -67,6 +72,65 @@ bool needs_cjk_font(std::string_view text) {
   return false;
 }
 
+namespace {
+
+/// Whether `content_tail` (the last bytes of a file of `size` bytes) ends as a complete file of the
+/// format does; "" if so, else what is missing.
+std::string incomplete(Format format, std::uint64_t size, const std::string& tail) {
+  if (size == 0) return "it is empty";
+  switch (format) {
+    case Format::Png: {  // the IEND chunk: length 0, type, CRC (PNG specification, section 11.2.5)
+      static const std::string kIend("\0\0\0\0IEND\xAE\x42\x60\x82", 12);
+      return tail.size() >= kIend.size() && tail.compare(tail.size() - kIend.size(), kIend.size(), kIend) == 0
+                 ? ""
+                 : "no IEND chunk at its end";
+    }
+    case Format::Svg: {
+      const std::size_t end = tail.find_last_not_of(" \t\r\n");
+      return end != std::string::npos && end + 1 >= 6 && tail.compare(end + 1 - 6, 6, "</svg>") == 0
+                 ? ""
+                 : "no closing </svg> tag";
+    }
+    case Format::Pdf:
+      return tail.find("%%EOF") != std::string::npos ? "" : "no %%EOF marker at its end";
+  }
+  return "";
+}
+
+/// Why a file may have stopped short: a file size limit it reached, else a full disk or memory.
+std::string likely_reason(std::uint64_t size) {
+  struct rlimit limit {};
+  if (::getrlimit(RLIMIT_FSIZE, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY && size >= limit.rlim_cur) {
+    return fmt::format("{} (the file size limit, ulimit -f, is {} bytes)", std::strerror(EFBIG), limit.rlim_cur);
+  }
+  return "gnuplot could not write all of it (out of memory or space?)";
+}
+
+/// The script as a memory file gnuplot reads as "/dev/fd/N": no file to leave behind.
+class ScriptFile {
+ public:
+  explicit ScriptFile(const std::string& text) : fd_(::memfd_create("rope-script", MFD_CLOEXEC)) {
+    const auto fail = [](int err) { throw IoError(fmt::format("cannot write the gnuplot script: {}", std::strerror(err))); };
+    if (fd_ < 0) fail(errno);
+    std::string_view rest = text;
+    while (!rest.empty()) {
+      const ssize_t n = ::write(fd_, rest.data(), rest.size());
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) fail(errno);
+      rest.remove_prefix(static_cast<std::size_t>(n));
+    }
+  }
+  ScriptFile(const ScriptFile&) = delete;
+  ScriptFile& operator=(const ScriptFile&) = delete;
+  ~ScriptFile() { ::close(fd_); }
+  int fd() const { return fd_; }
+
+ private:
+  int fd_;
+};
+
+}  // namespace
+
 void render(const Figure& figure, const std::vector<Output>& outputs, const RenderOptions& options) {
   const std::string final_script = gnuplot_script(figure, outputs, options.style);
   if (!std::isfinite(options.timeout_seconds) || options.timeout_seconds <= 0) {
@@ -79,29 +143,28 @@ void render(const Figure& figure, const std::vector<Output>& outputs, const Rend
   if (cjk && !cjk_font_available()) {
     throw IoError("no Chinese font found by fontconfig (fc-list :lang=zh is empty): install fonts-wqy-microhei");
   }
-  if (!options.keep_script.empty()) write_file_atomically(options.keep_script, final_script);
+  // Inside an OutputBatch (the CLI) the figures commit with the run's other outputs; else here.
+  StagedOutputs local;
+  StagedOutputs& staged = current_output_batch() != nullptr ? *current_output_batch() : local;
+  if (!options.keep_script.empty()) staged.stage(options.keep_script).write(final_script);
 
-  StagedOutputs staged;
+  std::vector<std::size_t> index;
   std::vector<Output> temp_outputs;
   for (const Output& o : outputs) {
-    TempFile& temp = staged.stage(o.path, /*keep_extension=*/true);
-    temp.close();
-    temp_outputs.push_back({temp.path(), o.format});
+    index.push_back(staged.stage_for_program(o.path));
+    temp_outputs.push_back({staged.program_path(index.back()), o.format});
   }
-  const std::string run_script = gnuplot_script(figure, temp_outputs, options.style);
-
-  fs::path temp_dir;
-  try {
-    temp_dir = fs::temp_directory_path();
-  } catch (const fs::filesystem_error& e) {
-    throw IoError(fmt::format("cannot find a directory for temporary files: {}", e.what()));
-  }
-  TempFile script((temp_dir / "rope-XXXXXX.gp").string(), 3,
-                  fmt::format("the gnuplot script in '{}'", temp_dir.string()));
-  script.write(run_script);
+  // Only names chosen by rope ("/dev/fd/N") reach the script that gnuplot runs.
+  const ScriptFile script(gnuplot_script(figure, temp_outputs, options.style));
+  ChildOptions child;
+  child.keep_fds = staged.program_fds();
+  child.keep_fds.push_back(script.fd());
+  // Default settings: no ~/.gnuplot, no system gnuplotrc (gnuplot -d), no load path from the environment.
+  child.unset_env = {"GNUPLOT_LIB", "GNUPLOT_DRIVER_DIR", "GNUPLOT_PS_DIR"};
 
   const std::string program = gnuplot_program();
-  const ChildResult r = run_child({program, script.path()}, Capture::Stderr, options.timeout_seconds);
+  const ChildResult r = run_child({program, "-d", fmt::format("/dev/fd/{}", script.fd())}, Capture::Stderr,
+                                  options.timeout_seconds, child);
   if (r.spawn_error == ENOENT) {
     throw IoError(fmt::format("gnuplot not found (install gnuplot-nox): cannot run '{}'", program));
   }
@@ -114,17 +177,26 @@ void render(const Figure& figure, const std::vector<Output>& outputs, const Rend
   const std::string message = squash(r.captured);
   if (!WIFEXITED(r.status) || WEXITSTATUS(r.status) != 0) {
     if (!message.empty()) throw IoError(fmt::format("gnuplot failed: {}", message));
+    if (WIFSIGNALED(r.status) && WTERMSIG(r.status) == SIGXFSZ) {
+      throw IoError(fmt::format("gnuplot failed: {}", likely_reason(RLIM_INFINITY)));
+    }
     if (WIFSIGNALED(r.status)) throw IoError(fmt::format("gnuplot failed: killed by signal {}", WTERMSIG(r.status)));
     throw IoError(fmt::format("gnuplot failed with exit status {}", WEXITSTATUS(r.status)));
   }
   for (std::size_t i = 0; i < outputs.size(); ++i) {
-    struct stat st {};
-    if (::stat(temp_outputs[i].path.c_str(), &st) != 0 || st.st_size == 0) {
+    const std::uint64_t size = staged.content_size(index[i]);
+    const std::string missing = incomplete(outputs[i].format, size, staged.content_tail(index[i], 1024));
+    if (size == 0 && likely_reason(size).find("ulimit") == std::string::npos) {
       throw IoError(fmt::format("gnuplot failed: it wrote nothing for '{}'{}{}", outputs[i].path,
                                 message.empty() ? "" : ": ", message));
     }
+    if (!missing.empty()) {
+      throw IoError(fmt::format("cannot write '{}': the figure gnuplot wrote is incomplete ({} bytes, {}): {}{}{}",
+                                outputs[i].path, size, missing, likely_reason(size), message.empty() ? "" : "; gnuplot: ",
+                                message));
+    }
   }
-  staged.commit();
+  if (&staged == &local) local.commit();
 }
 
 }  // namespace rope::plot

@@ -34,8 +34,21 @@ std::string duration(const Text& t, double seconds) {
 /// The options of the quantities rope::run_bench checks.
 const OptionNames kBenchOptions{{"sequence length", "--seq"}, {"decay points", "--points"}, {"repeats", "--repeat"}};
 
+/// Bound on the measured cost of a bench run, repeat × (seq + points/128): one unit is about 0.22 ms of
+/// CPU (seq 4096 takes 0.9 s a repeat, 10^6 decay points 1.8 s), so 1.2·10^5 is about 30 s. Each option
+/// alone at its maximum stays under it except together: --repeat 100 with --seq 4096 was 500 s.
+inline constexpr double kMaxBenchWork = 1.2e5;
+
 int run_bench_command(const BenchOptions& opt, std::ostream& out) {
   const Text t(opt.lang);
+  const BenchSettings& asked = opt.settings;
+  const double cost = static_cast<double>(asked.repeat) *
+                      (static_cast<double>(asked.seq) + static_cast<double>(asked.decay_points) / 128.0);
+  if (cost > 0 && cost > kMaxBenchWork) {
+    throw InvalidArgument(fmt::format("--repeat × (--seq + --points/128) = {:g} is more than {:g} (kMaxBenchWork, "
+                                      "about 30 s): lower --repeat, --seq or --points",
+                                      cost, kMaxBenchWork));
+  }
   const BenchReport r = [&] {
     try {
       return rope::run_bench(opt.settings);

@@ -26,6 +26,9 @@ namespace rope::cli {
 inline constexpr long kMaxPoints = 10'000'000;
 inline constexpr double kMaxDistance = 1e9;
 inline constexpr std::size_t kMaxBases = 16;
+/// Bound on points × CSV columns (the distance, one per base, two per base for --kind random): each
+/// value is held about three times (curve, table, figure), so 2·10^7 values stay under ~0.5 GB.
+inline constexpr double kMaxCells = 2e7;
 
 enum class DecayKind { Bound, Ones, Random };
 
@@ -234,6 +237,12 @@ int run_decay(const DecayOptions& opt, std::ostream& out) {
   const std::vector<FrequencySet> sets = frequency_sets(opt, warnings);
   const auto d = 2 * sets.front().theta.size();
 
+  const double columns = 1.0 + static_cast<double>(sets.size()) * (kind == DecayKind::Random ? 2 : 1);
+  if (static_cast<double>(opt.points) * columns > kMaxCells) {
+    throw InvalidArgument(fmt::format("--points {} × {} columns is {:g} values, over the limit of {:g} (kMaxCells): "
+                                      "use fewer points or fewer --base values",
+                                      opt.points, columns, static_cast<double>(opt.points) * columns, kMaxCells));
+  }
   const Eigen::VectorXd distances = opt.log_x ? logspace(opt.max_distance, opt.points) : linspace(opt.max_distance, opt.points);
   const Curves curves = compute(opt, kind, sets, distances, true);
 
@@ -249,7 +258,7 @@ int run_decay(const DecayOptions& opt, std::ostream& out) {
       table.columns.push_back(curves.value[b]);
     }
   }
-  if (!opt.csv.empty()) write_output(opt.csv, to_csv(table), out);
+  if (!opt.csv.empty()) write_output(opt.csv, table, out);
   draw(make_figure(opt, kind, sets, distances, curves), opt.figure);
   if (opt.csv == "-") return kOk;
 

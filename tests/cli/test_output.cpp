@@ -1,0 +1,180 @@
+// apps/rope/cli/output.hpp and the run-level guarantees of cli.cpp (issue 19): standard output that
+// cannot be written is exit 3; a run's outputs are all written or none; two outputs may not share a
+// path; every control character in a message is escaped.
+#include "rope/cli/output.hpp"
+
+#include <fcntl.h>
+#include <filesystem>
+#include <fstream>
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <sstream>
+#include <thread>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "rope/cli/cli.hpp"
+#include "support/cli_harness.hpp"
+#include "support/scoped_env.hpp"
+
+namespace rope {
+namespace {
+
+using test::expect_one_line_error;
+using test::Result;
+using test::rope_cli;
+using ::testing::HasSubstr;
+namespace fs = std::filesystem;
+
+class Output : public test::TempDirTest {
+ protected:
+  std::string read(const std::string& name) const {
+    std::ifstream in(path(name), std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), {}};
+  }
+  std::vector<std::string> names() const {
+    std::vector<std::string> n;
+    for (const auto& e : fs::directory_iterator(dir_)) n.push_back(e.path().filename().string());
+    std::sort(n.begin(), n.end());
+    return n;
+  }
+  /// rope's real standard output (FdOutputBuffer) on `fd`.
+  static Result run_on_fd(int fd, std::vector<std::string> args) {
+    args.insert(args.begin(), "rope");
+    cli::FdOutputBuffer buffer(fd);
+    std::ostream out(&buffer);
+    std::ostringstream err;
+    const int code = cli::run(args, out, err);
+    return {code, "", err.str()};
+  }
+};
+
+TEST_F(Output, EscapesEveryControlCharacter) {
+  EXPECT_EQ(cli::escape_controls("plain ASCII, θ, 长度"), "plain ASCII, θ, 长度");
+  EXPECT_EQ(cli::escape_controls("a\nb\tc\rd"), "a\\nb\\tc\\rd");
+  EXPECT_EQ(cli::escape_controls("\x1b]0;title\x07\x1b[2J"), "\\e]0;title\\x07\\e[2J");
+  EXPECT_EQ(cli::escape_controls(std::string("\0\x7f", 2)), "\\x00\\x7f");
+  EXPECT_EQ(cli::escape_controls("\xc2\x85\xc2\x9b" "1m"), "\\u0085\\u009b1m");  // C1 controls: NEL, CSI
+  EXPECT_EQ(cli::escape_controls("\xff\xfe"), "\\xff\\xfe");                    // not UTF-8
+}
+
+TEST_F(Output, ControlCharactersInArgumentsNeverReachTheTerminal) {
+  for (const Result& r : {rope_cli({"decay", "--bogus\x1b]0;x\x07"}), rope_cli({"inspect", "--model", "\x1b[2Jm"}),
+                          rope_cli({"inspect", "no\x1b[2J\xc2\x9b.json"}),
+                          rope_cli({"decay", "--csv", "no/such\x1b[1mdir/x.csv"})}) {
+    EXPECT_GE(r.code, 2);
+    EXPECT_THAT(r.err, ::testing::StartsWith("rope: "));
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    for (const char c : r.err.substr(0, r.err.size() - 1)) {
+      EXPECT_FALSE(static_cast<unsigned char>(c) < 0x20 || c == 0x7f) << r.err;
+    }
+    EXPECT_EQ(r.err.find("\xc2\x9b"), std::string::npos) << r.err;
+  }
+}
+
+TEST_F(Output, StandardOutputThatCannotBeWrittenIsExitThree) {
+  const int full = ::open("/dev/full", O_WRONLY | O_CLOEXEC);
+  ASSERT_GE(full, 0);
+  expect_one_line_error(run_on_fd(full, {"frequencies"}), 3, "cannot write standard output: No space left on device");
+  expect_one_line_error(run_on_fd(full, {"frequencies", "--csv", "-"}), 3, "cannot write standard output: No space");
+  ::close(full);
+  const int read_only = ::open("/dev/null", O_RDONLY | O_CLOEXEC);  // what main() puts on a closed stdout
+  expect_one_line_error(run_on_fd(read_only, {"frequencies"}), 3, "cannot write standard output: Bad file descriptor");
+  ::close(read_only);
+}
+
+TEST_F(Output, StandardOutputFailingLeavesTheOutputFilesAlone) {
+  std::ofstream(path("f.csv")) << "old";
+  const int full = ::open("/dev/full", O_WRONLY | O_CLOEXEC);
+  expect_one_line_error(run_on_fd(full, {"frequencies", "--csv", path("f.csv")}), 3, "standard output");
+  ::close(full);
+  EXPECT_EQ(read("f.csv"), "old");
+}
+
+TEST_F(Output, AFailingFigureLeavesTheCsvAndTheScriptAsTheyWere) {
+  std::ofstream(path("out.csv")) << "old";
+  expect_one_line_error(rope_cli({"decay", "--csv", path("out.csv"), "--png", path("nodir/out.png")}), 3,
+                        "nodir/out.png': No such file or directory");
+  EXPECT_EQ(read("out.csv"), "old");
+  const test::ScopedEnv gnuplot("ROPE_GNUPLOT", "/nonexistent/gnuplot");
+  expect_one_line_error(
+      rope_cli({"decay", "--csv", path("out.csv"), "--png", path("a.png"), "--keep-script", path("a.gp")}), 3,
+      "gnuplot not found");
+  EXPECT_EQ(read("out.csv"), "old");
+  EXPECT_EQ(names(), std::vector<std::string>{"out.csv"}) << "no script, no figure, no temporary file";
+}
+
+TEST_F(Output, AttentionCompareWritesAllOrNothing) {
+  const test::ScopedEnv gnuplot("ROPE_GNUPLOT", "/nonexistent/gnuplot");
+  expect_one_line_error(rope_cli({"attention", "--compare", "--csv", path("a.csv"), "--png", path("a.png")}), 3,
+                        "gnuplot not found");
+  EXPECT_TRUE(names().empty()) << "left " << names().front();
+}
+
+TEST_F(Output, TwoOutputsOnOnePathAreExitTwoNamingBothOptions) {
+  expect_one_line_error(rope_cli({"decay", "--csv", path("x"), "--png", path("x")}), 2, "--csv and --png name the same file");
+  expect_one_line_error(rope_cli({"decay", "--png", path("y"), "--svg", (dir_ / "." / "y").string()}), 2,
+                        "--png and --svg name the same file");
+  expect_one_line_error(rope_cli({"decay", "--png", path("z"), "--keep-script", path("z")}), 2,
+                        "--png and --keep-script name the same file");
+  EXPECT_TRUE(names().empty());
+}
+
+TEST_F(Output, ReplacingAFileKeepsItsMode) {
+  std::ofstream(path("p.csv")) << "old";
+  ASSERT_EQ(::chmod(path("p.csv").c_str(), 0600), 0);
+  EXPECT_EQ(rope_cli({"frequencies", "--csv", path("p.csv")}).code, 0);
+  struct stat st {};
+  ASSERT_EQ(::stat(path("p.csv").c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 07777, 0600u);
+  EXPECT_THAT(read("p.csv"), HasSubstr("theta"));
+}
+
+TEST_F(Output, SpecialFilesAreWrittenNotReplaced) {
+  const std::string fifo = path("f.fifo");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  std::string got;
+  std::thread reader([&] { got = read("f.fifo"); });
+  EXPECT_EQ(rope_cli({"frequencies", "--csv", fifo}).code, 0);
+  reader.join();
+  EXPECT_THAT(got, HasSubstr("theta"));
+  struct stat st {};
+  ASSERT_EQ(::lstat(fifo.c_str(), &st), 0);
+  EXPECT_TRUE(S_ISFIFO(st.st_mode));
+  EXPECT_EQ(rope_cli({"frequencies", "--csv", "/dev/null"}).code, 0);
+  ASSERT_EQ(::stat("/dev/null", &st), 0);
+  EXPECT_TRUE(S_ISCHR(st.st_mode));
+  const Result full = rope_cli({"frequencies", "--csv", "/dev/full"});
+  EXPECT_EQ(full.code, 3);
+  EXPECT_EQ(full.err, "rope: cannot write '/dev/full': No space left on device\n");
+}
+
+TEST_F(Output, FifoInputsAreRefusedNotWaitedFor) {
+  const std::string fifo = path("f.json");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  expect_one_line_error(rope_cli({"inspect", fifo}), 3, "not a regular file");
+  expect_one_line_error(rope_cli({"frequencies", "--config", fifo}), 3, "not a regular file");
+  expect_one_line_error(rope_cli({"apply", "--position", "1", "--vector", "@" + fifo}), 3, "not a regular file");
+}
+
+#if !defined(__SANITIZE_ADDRESS__)  // AddressSanitizer reserves terabytes of address space: no RLIMIT_AS
+// An allocation that fails is a resource error (exit 3, one line), never "internal error" (exit 4).
+TEST_F(Output, OutOfMemoryIsExitThreeNotAnInternalError) {
+  GTEST_FLAG_SET(death_test_style, "fast");
+  EXPECT_EXIT(
+      {
+        rlimit limit{};
+        limit.rlim_cur = limit.rlim_max = 256u << 20;
+        ::setrlimit(RLIMIT_AS, &limit);
+        const Result r = rope_cli({"decay", "--points", "10000000", "--csv", path("d.csv")});
+        std::fputs(r.err.c_str(), stderr);
+        std::exit(r.code);
+      },
+      ::testing::ExitedWithCode(3), "rope: out of memory: the job needs more memory than this machine allows");
+  EXPECT_TRUE(names().empty());
+}
+#endif
+
+}  // namespace
+}  // namespace rope
