@@ -100,7 +100,7 @@ Eigen::MatrixXd to_double_matrix(const X& x) {
 }
 
 template <typename T>
-VerifyReport verify_in(const VerifySettings& s) {
+VerifyReport verify_in(const VerifySettings& s, const std::vector<VerifyDraw>* draws) {
   check_settings(s);
   const int d = s.dim;
   const Layout layout = s.layout;
@@ -114,19 +114,25 @@ VerifyReport verify_in(const VerifySettings& s) {
 
   std::vector<IdentityResult> rows = suite_rows(s);
   Tally relative, orthogonal, compose, norm, shift, forms, layouts, contrast;
-  const long dense = dense_samples(d, s.trials);
+  const long dense = draws ? static_cast<long>(draws->size()) : dense_samples(d, s.trials);
   const Eigen::PermutationMatrix<Eigen::Dynamic> P = layout_permutation(d);
   const Matrix<T> identity = Matrix<T>::Identity(d, d);
   Random rng(s.seed);
   const auto draw_position = [&] { return static_cast<double>(rng.below(static_cast<std::uint64_t>(pmax))); };
 
   Eigen::VectorXd q64(d), k64(d);
-  for (long t = 0; t < s.trials; ++t) {
-    for (int j = 0; j < d; ++j) q64[j] = rng.normal();
-    for (int j = 0; j < d; ++j) k64[j] = rng.normal();
-    const double m = draw_position();
-    const double n = draw_position();
-    const double c = draw_position();
+  const long trials = draws ? static_cast<long>(draws->size()) : s.trials;
+  for (long t = 0; t < trials; ++t) {
+    if (draws) {
+      q64 = (*draws)[t].q;
+      k64 = (*draws)[t].k;
+    } else {
+      for (int j = 0; j < d; ++j) q64[j] = rng.normal();
+      for (int j = 0; j < d; ++j) k64[j] = rng.normal();
+    }
+    const double m = draws ? (*draws)[t].m : draw_position();
+    const double n = draws ? (*draws)[t].n : draw_position();
+    const double c = draws ? (*draws)[t].c : draw_position();
     const Vector<T> q = q64.template cast<T>();
     const Vector<T> k = k64.template cast<T>();
     const double q_norm = norm_in(q);
@@ -184,13 +190,23 @@ VerifyReport verify_in(const VerifySettings& s) {
 
   VerifyReport report;
   report.settings = s;
-  report.completed = s.trials;
+  report.completed = trials;
   const Tally* tallies[] = {&relative, &orthogonal, &compose, &norm, &shift, &forms, &layouts, &contrast};
   for (std::size_t r = 0; r < rows.size(); ++r) tallies[r]->apply(rows[r]);
   report.identities.assign(rows.begin(), rows.end() - 1);
   report.contrast = rows.back();
   report.contrast.expected_to_fail = true;
   return report;
+}
+
+VerifyReport verify_dense(const VerifySettings& s, const std::vector<VerifyDraw>* draws) {
+  switch (s.dtype) {
+    case DType::F64: return verify_in<double>(s, draws);
+    case DType::F32: return verify_in<float>(s, draws);
+    case DType::F16: return verify_in<Eigen::half>(s, draws);
+    case DType::BF16: return verify_in<Eigen::bfloat16>(s, draws);
+  }
+  throw InvalidArgument("verify: unknown dtype");
 }
 
 }  // namespace
@@ -270,13 +286,46 @@ VerifyReport verify(const VerifySettings& s, const VerifyProgress& progress) {
     throw InvalidArgument(fmt::format("verify: {} frequencies given for dimension {}", s.inv_freq->size(), s.dim));
   }
   if (!s.dense) return verify_fast(s, s.inv_freq ? *s.inv_freq : frequencies(s.dim, s.base), progress);
-  switch (s.dtype) {
-    case DType::F64: return verify_in<double>(s);
-    case DType::F32: return verify_in<float>(s);
-    case DType::F16: return verify_in<Eigen::half>(s);
-    case DType::BF16: return verify_in<Eigen::bfloat16>(s);
+  return verify_dense(s, nullptr);
+}
+
+VerifyReport verify_draws(const VerifySettings& settings, const std::vector<VerifyDraw>& draws) {
+  VerifySettings s = settings;
+  s.trials = std::max<long>(1, static_cast<long>(draws.size()));
+  check_settings(s);
+  for (const VerifyDraw& draw : draws) {
+    if (draw.q.size() != s.dim || draw.k.size() != s.dim) throw InvalidArgument("verify: a draw has another size than d");
   }
-  throw InvalidArgument("verify: unknown dtype");
+  if (s.dense) return verify_dense(s, &draws);
+  return verify_fast_draws(s, s.inv_freq ? *s.inv_freq : frequencies(s.dim, s.base), draws);
+}
+
+StrategyContrast cast_inputs_contrast(const VerifySettings& settings) {
+  VerifySettings s = settings;
+  s.strategy = Strategy::CastInputs;
+  s.dense = false;
+  StrategyContrast out{verify(s).identities[0], std::nullopt};
+  VerifySettings probe = s;
+  probe.trials = std::min(s.trials, 256L);
+  const auto fails = [&](double max_position) {
+    probe.max_position = max_position;
+    return !verify(probe).identities[0].check.passed();
+  };
+  double passes = 1, fail = 2;  // max-position 1: m = n = 0, R_0 = I in any type
+  while (fail < s.max_position && !fails(fail)) {
+    passes = fail;
+    fail *= 2;
+  }
+  if (fail >= s.max_position) {
+    fail = s.max_position;
+    if (fail <= passes || !fails(fail)) return out;
+  }
+  while (fail - passes > 1) {
+    const double mid = std::floor((passes + fail) / 2);
+    (fails(mid) ? fail : passes) = mid;
+  }
+  out.fails_from = fail;
+  return out;
 }
 
 }  // namespace rope

@@ -131,6 +131,15 @@ struct VerifyReport {
 /// `progress` (fast path only) may stop the run. @throws InvalidArgument if a setting breaks its rule.
 VerifyReport verify(const VerifySettings& settings, const VerifyProgress& progress = {});
 
+/// One draw of the suite: q, k (d numbers each, float64) and the integer positions m, n and shift c.
+struct VerifyDraw {
+  Eigen::VectorXd q, k;
+  double m = 0, n = 0, c = 0;
+};
+/// The suite on given draws instead of random ones, by the path settings.dense selects, one draw after
+/// the other (tests: the fast and the dense path compared draw by draw). settings.trials is ignored.
+VerifyReport verify_draws(const VerifySettings& settings, const std::vector<VerifyDraw>& draws);
+
 /// For a float16 or bfloat16 run with another strategy than cast-inputs: row 1 (M8) again with
 /// cast-inputs (position and θ in the type, the all-low-precision pipeline), on the same draws, and
 /// the smallest max-position at which it fails, found by doubling from 2 and bisecting with

@@ -1,8 +1,9 @@
 #include "rope/analysis/verify_fast.hpp"
 
+#include "rope/analysis/angle_table.hpp"
+
 #include <algorithm>
 #include <cmath>
-#include <complex>
 #include <limits>
 #include <optional>
 #include <type_traits>
@@ -14,51 +15,13 @@
 
 namespace rope {
 
-AngleTable::AngleTable(const Eigen::VectorXd& theta, double limit) : half_(static_cast<int>(theta.size())) {
-  levels_ = 1;
-  while (std::ldexp(1.0, kDigitBits * levels_) < limit) ++levels_;
-  cos_.resize(static_cast<std::size_t>(levels_) * kDigits * half_);
-  sin_.resize(cos_.size());
-  for (int l = 0; l < levels_; ++l) {
-    for (int j = 0; j < kDigits; ++j) {
-      const double p = std::ldexp(static_cast<double>(j), kDigitBits * l);  // exact: < 2^53
-      const std::size_t row = (static_cast<std::size_t>(l) * kDigits + j) * half_;
-      for (int i = 0; i < half_; ++i) {
-        cos_[row + i] = std::cos(p * theta[i]);
-        sin_[row + i] = std::sin(p * theta[i]);
-      }
-    }
-  }
-}
-
-void AngleTable::at(std::int64_t p, double* c, double* s) const {
-  const bool negative = p < 0;
-  std::uint64_t u = negative ? static_cast<std::uint64_t>(-p) : static_cast<std::uint64_t>(p);
-  const double* c0 = cos_.data() + (u & (kDigits - 1)) * half_;
-  const double* s0 = sin_.data() + (u & (kDigits - 1)) * half_;
-  std::copy(c0, c0 + half_, c);
-  std::copy(s0, s0 + half_, s);
-  u >>= kDigitBits;
-  for (int l = 1; u != 0 && l < levels_; ++l, u >>= kDigitBits) {
-    const std::size_t digit = u & (kDigits - 1);
-    if (digit == 0) continue;  // e^{i·0} = 1: nothing to multiply
-    const double* cl = cos_.data() + (static_cast<std::size_t>(l) * kDigits + digit) * half_;
-    const double* sl = sin_.data() + (static_cast<std::size_t>(l) * kDigits + digit) * half_;
-#pragma omp simd
-    for (int i = 0; i < half_; ++i) {
-      const double a = c[i], b = s[i];
-      c[i] = a * cl[i] - b * sl[i];  // (a + ib)(cl + i·sl)
-      s[i] = a * sl[i] + b * cl[i];
-    }
-  }
-  if (negative) {
-    for (int i = 0; i < half_; ++i) s[i] = -s[i];
-  }
-}
-
 namespace {
 
 enum RowIndex { kRelative, kOrthogonal, kCompose, kNorm, kShift, kForms, kLayouts, kContrast, kRows };
+
+/// max by value (std::max returns a reference, which keeps the loops below from vectorizing); a NaN
+/// is caught by the sums kept next to each maximum.
+inline double vmax(double a, double b) { return a > b ? a : b; }
 
 template <typename T>
 double as_double(T x) {
@@ -96,23 +59,19 @@ struct Angles {
   }
 };
 
-/// The additive sinusoidal encoding p(position) of (M12) in channel order: [sin, cos] per pair.
+/// The additive sinusoidal encoding p(position) of (M12), [sin, cos] per pair: its cos/sin of p·ω_i.
 struct Sinusoid {
-  const AngleTable* table = nullptr;  // float64: the digit tables of ω_i
+  const AngleTable* table = nullptr;  // float64 (unless same_as_rope): the digit tables of ω_i
   Eigen::VectorXd divisor;            // otherwise: base^(2i/d), as sinusoidal_encoding divides
-  void operator()(double p, double* pe, double* c, double* s) const {
-    const auto h = static_cast<int>(divisor.size());
+  bool same_as_rope = false;          // ω = θ bit for bit (float64): the rows' cos/sin serve both
+  void operator()(double p, double* c, double* s) const {
     if (table) {
       table->at(static_cast<std::int64_t>(p), c, s);
     } else {
-      for (int i = 0; i < h; ++i) {
+      for (Eigen::Index i = 0; i < divisor.size(); ++i) {
         c[i] = std::cos(p / divisor[i]);
         s[i] = std::sin(p / divisor[i]);
       }
-    }
-    for (int i = 0; i < h; ++i) {
-      pe[2 * i] = s[i];
-      pe[2 * i + 1] = c[i];
     }
   }
 };
@@ -129,10 +88,11 @@ class Trial {
   Trial(int d, Layout layout, const std::vector<int>& perm) : d_(d), h_(d / 2), layout_(layout), perm_(perm) {
     for (auto* v : {&cm_, &sm_, &cn_, &sn_, &cd_, &sd_, &cmc_, &smc_, &cnc_, &snc_, &cmn_, &smn_}) v->resize(h_);
     for (auto* v : {&qa_, &qb_, &ka_, &kb_, &ya_, &yb_, &za_, &zb_, &ua_, &ub_, &va_, &vb_}) v->resize(h_);
-    for (auto* v : {&x_, &xp_, &yh_, &yi_, &u_, &v_}) v->resize(d_);
-    pe_.resize(d_);
-    c64_.resize(h_);
-    s64_.resize(h_);
+    for (auto* v : {&x_, &xp_, &yh_, &yi_}) v->resize(d_);
+    for (int j = 0; j < 4; ++j) {
+      pec_[j].resize(h_);
+      pes_[j].resize(h_);
+    }
   }
 
   void run(const Angles<T, R>& angles, const Sinusoid& sinus, const double* q, const double* k, double m, double n,
@@ -162,44 +122,52 @@ class Trial {
     // (M7) the norm.
     rows[kNorm].add(std::abs(norm(ya_, yb_) - q_norm), q_norm);
     // (M9), (M10) the 2×2 block product and the complex product against the element-wise R_m q.
-    double forms = 0;
+    double forms = 0, nan = 0;  // nan: a sum that is NaN if one difference is (max would drop it)
+#pragma omp simd reduction(max : forms) reduction(+ : nan)
     for (int i = 0; i < h; ++i) {
       const P cc = static_cast<P>(cm_[i]), ss = static_cast<P>(sm_[i]), xa = static_cast<P>(qa_[i]),
               xb = static_cast<P>(qb_[i]);
       const T ma = static_cast<T>(cc * xa + (-ss) * xb), mb = static_cast<T>(ss * xa + cc * xb);
-      T za, zb;
-      if constexpr (std::is_same_v<R, float> || std::is_same_v<R, double>) {
-        const std::complex<R> z = std::complex<R>(static_cast<R>(qa_[i]), static_cast<R>(qb_[i])) *
-                                  std::complex<R>(cm_[i], sm_[i]);
-        za = static_cast<T>(z.real());
-        zb = static_cast<T>(z.imag());
-      } else {  // the product written out in T, as apply_rotary_complex does for the 16-bit types
-        za = qa_[i] * cm_[i] - qb_[i] * sm_[i];
-        zb = qa_[i] * sm_[i] + qb_[i] * cm_[i];
-      }
-      forms = std::max({forms, diff(ma, ya_[i]), diff(mb, yb_[i]), diff(za, ya_[i]), diff(zb, yb_[i])});
+      // (M10): z = (x_a + i·x_b)·(c + i·s), the product of complex numbers written out in R (std::complex's
+      // operator* adds a NaN recovery call that keeps this loop from vectorizing; --dense uses it).
+      const R zr = static_cast<R>(qa_[i]) * cm_[i] - static_cast<R>(qb_[i]) * sm_[i];
+      const R zi = static_cast<R>(qa_[i]) * sm_[i] + static_cast<R>(qb_[i]) * cm_[i];
+      const T za = static_cast<T>(zr), zb = static_cast<T>(zi);
+      const double e = vmax(vmax(diff(ma, ya_[i]), diff(mb, yb_[i])), vmax(diff(za, ya_[i]), diff(zb, yb_[i])));
+      forms = vmax(forms, e);
+      nan += e;
     }
+    if (std::isnan(nan)) forms = nan;
     rows[kForms].add(forms, q_norm);
     // (M8) shifting both positions by c.
     rotate(qa_, qb_, cmc_, smc_, ua_, ub_);
     rotate(ka_, kb_, cnc_, snc_, va_, vb_);
     rows[kShift].add(std::abs(dot(ua_, ub_, va_, vb_) - score), qk);
     // (M7) R_m^T R_m = I and det R_m = 1, R_m R_n = R_{m+n}: entry by entry of each 2×2 block.
-    double orth = 0, compose = 0;
-    P det = 1;
+    double orth = 0, compose = 0, nan_orth = 0, nan_compose = 0;
+#pragma omp simd reduction(max : orth, compose) reduction(+ : nan_orth, nan_compose)
     for (int i = 0; i < h; ++i) {
       const P cc = static_cast<P>(cm_[i]), ss = static_cast<P>(sm_[i]);
       const P e00 = cc * cc + ss * ss, e01 = cc * (-ss) + ss * cc, e10 = (-ss) * cc + cc * ss, e11 = ss * ss + cc * cc;
-      orth = std::max({orth, diff(static_cast<T>(e00), T(1)), diff(static_cast<T>(e01), T(0)), diff(static_cast<T>(e10), T(0)),
-                       diff(static_cast<T>(e11), T(1))});
-      det *= cc * cc + ss * ss;  // the product of the blocks' determinants, in P
+      // det R_m = Π_i det B_i: each block's determinant c·c − (−s)·s must be 1 (the product of d/2 of them
+      // would add d/2 roundings of cos/sin in T that the tolerance does not model).
+      const T det = static_cast<T>(cc * cc - (-ss) * ss);
+      const double eo = vmax(vmax(vmax(diff(static_cast<T>(e00), T(1)), diff(static_cast<T>(e01), T(0))),
+                                  vmax(diff(static_cast<T>(e10), T(0)), diff(static_cast<T>(e11), T(1)))),
+                             diff(det, T(1)));
+      orth = vmax(orth, eo);
+      nan_orth += eo;
       const P c2 = static_cast<P>(cn_[i]), s2 = static_cast<P>(sn_[i]);
       const T r00 = static_cast<T>(cc * c2 + (-ss) * s2), r01 = static_cast<T>(cc * (-s2) + (-ss) * c2),
               r10 = static_cast<T>(ss * c2 + cc * s2), r11 = static_cast<T>(ss * (-s2) + cc * c2);
       const T cs = static_cast<T>(cmn_[i]), sn = static_cast<T>(smn_[i]);
-      compose = std::max({compose, diff(r00, cs), diff(r01, static_cast<T>(-sn)), diff(r10, sn), diff(r11, cs)});
+      const double ec = vmax(vmax(diff(r00, cs), diff(r01, static_cast<T>(-sn))), vmax(diff(r10, sn), diff(r11, cs)));
+      compose = vmax(compose, ec);
+      nan_compose += ec;
     }
-    rows[kOrthogonal].add(std::max(orth, std::abs(as_double(static_cast<T>(det)) - 1.0)), 1.0);
+    if (std::isnan(nan_orth)) orth = nan_orth;
+    if (std::isnan(nan_compose)) compose = nan_compose;
+    rows[kOrthogonal].add(orth, 1.0);
     rows[kCompose].add(compose, 1.0);
     // (M6) R_half x = P R_interleaved Pᵀ x, exactly: both layouts rotate q at m.
     for (int j = 0; j < d_; ++j) x_[j] = static_cast<T>(q[j]);
@@ -208,11 +176,35 @@ class Trial {
       rotate_pair(x_[i], x_[i + h], cm_[i], sm_[i], yh_[i], yh_[i + h]);
       rotate_pair(xp_[2 * i], xp_[2 * i + 1], cm_[i], sm_[i], yi_[2 * i], yi_[2 * i + 1]);
     }
-    double layouts = 0;
-    for (int j = 0; j < d_; ++j) layouts = std::max(layouts, diff(yh_[perm_[j]], yi_[j]));  // (P y)_{π(j)} = y_j
+    double layouts = 0, nan_layouts = 0;
+    for (int j = 0; j < d_; ++j) {  // (P y)_{π(j)} = y_j
+      const double e = diff(yh_[perm_[j]], yi_[j]);
+      layouts = vmax(layouts, e);
+      nan_layouts += e;
+    }
+    if (std::isnan(nan_layouts)) layouts = nan_layouts;
     rows[kLayouts].add(layouts, 1.0);
     // (M12) the contrast: <q + p_{m+c}, k + p_{n+c}> against <q + p_m, k + p_n>.
-    rows[kContrast].add(std::abs(additive(sinus, q, k, m + c, n + c) - additive(sinus, q, k, m, n)), qk);
+    const double* pc[4] = {};
+    const double* ps[4] = {};
+    if constexpr (std::is_same_v<R, double> && std::is_same_v<T, double>) {
+      if (sinus.same_as_rope) {
+        const double* c4[] = {cm_.data(), cn_.data(), cmc_.data(), cnc_.data()};
+        const double* s4[] = {sm_.data(), sn_.data(), smc_.data(), snc_.data()};
+        std::copy(c4, c4 + 4, pc);
+        std::copy(s4, s4 + 4, ps);
+      }
+    }
+    if (!pc[0]) {
+      const double at[] = {m, n, m + c, n + c};
+      for (int j = 0; j < 4; ++j) {
+        sinus(at[j], pec_[j].data(), pes_[j].data());
+        pc[j] = pec_[j].data();
+        ps[j] = pes_[j].data();
+      }
+    }
+    const double shifted = additive(q, k, pc[2], ps[2], pc[3], ps[3]), plain = additive(q, k, pc[0], ps[0], pc[1], ps[1]);
+    rows[kContrast].add(std::abs(shifted - plain), qk);
   }
 
  private:
@@ -252,14 +244,16 @@ class Trial {
     return as_double(static_cast<T>(std::sqrt(sum)));
   }
 
-  double additive(const Sinusoid& sinus, const double* q, const double* k, double m, double n) {
-    sinus(m, pe_.data(), c64_.data(), s64_.data());
-    for (int j = 0; j < d_; ++j) u_[j] = static_cast<T>(q[j]) + static_cast<T>(pe_[j]);
-    sinus(n, pe_.data(), c64_.data(), s64_.data());
-    for (int j = 0; j < d_; ++j) v_[j] = static_cast<T>(k[j]) + static_cast<T>(pe_[j]);
+  /// <q + p, k + p'> with p, p' from their cos/sin, the sums in T, accumulated in A (P6).
+  double additive(const double* q, const double* k, const double* cp, const double* sp, const double* cq,
+                  const double* sq) const {
     A sum = 0;
 #pragma omp simd reduction(+ : sum)
-    for (int j = 0; j < d_; ++j) sum += static_cast<A>(u_[j]) * static_cast<A>(v_[j]);
+    for (int i = 0; i < h_; ++i) {
+      const T u0 = static_cast<T>(q[2 * i]) + static_cast<T>(sp[i]), u1 = static_cast<T>(q[2 * i + 1]) + static_cast<T>(cp[i]);
+      const T v0 = static_cast<T>(k[2 * i]) + static_cast<T>(sq[i]), v1 = static_cast<T>(k[2 * i + 1]) + static_cast<T>(cq[i]);
+      sum += static_cast<A>(u0) * static_cast<A>(v0) + static_cast<A>(u1) * static_cast<A>(v1);
+    }
     return as_double(static_cast<T>(sum));
   }
 
@@ -267,68 +261,43 @@ class Trial {
   Layout layout_;
   const std::vector<int>& perm_;
   std::vector<R> cm_, sm_, cn_, sn_, cd_, sd_, cmc_, smc_, cnc_, snc_, cmn_, smn_;
-  std::vector<T> qa_, qb_, ka_, kb_, ya_, yb_, za_, zb_, ua_, ub_, va_, vb_, x_, xp_, yh_, yi_, u_, v_;
-  std::vector<double> pe_, c64_, s64_;
+  std::vector<T> qa_, qb_, ka_, kb_, ya_, yb_, za_, zb_, ua_, ub_, va_, vb_, x_, xp_, yh_, yi_;
+  std::vector<double> pec_[4], pes_[4];
 };
 
 /// Trials per chunk between two progress calls: about 2^22 channel-trials, at least one batch.
 long chunk_batches(int d) { return std::max(1L, (1L << 22) / (kVerifyBatch * d)); }
 
+/// What every trial of a run shares: the layout permutation and the angle tables.
 template <typename T, typename R>
-VerifyReport run_fast(const VerifySettings& s, const Eigen::VectorXd& theta, const VerifyProgress& progress) {
-  const int d = s.dim;
-  const double pmax = s.max_position;
-  std::vector<int> perm(d);
-  const Eigen::PermutationMatrix<Eigen::Dynamic> P = layout_permutation(d);
-  for (int j = 0; j < d; ++j) perm[j] = P.indices()[j];  // (P x)_{π(j)} = x_j, so (Pᵀ x)_j = x_{π(j)}
-  Eigen::VectorXd divisor(d / 2), omega(d / 2);
-  for (int i = 0; i < d / 2; ++i) {
-    divisor[i] = std::pow(s.base, 2.0 * i / d);  // as sinusoidal_encoding (M12)
-    omega[i] = 1.0 / divisor[i];
-  }
+struct Setup {
+  std::vector<int> perm;
   std::optional<AngleTable> table, sinus_table;
-  if constexpr (std::is_same_v<T, double>) {
-    table.emplace(theta, 2 * pmax);  // positions up to m + c, n + c, m + n < 2P
-    sinus_table.emplace(omega, 2 * pmax);
-  }
-  Angles<T, R> angles{table ? &*table : nullptr, &theta, s.strategy};
-  Sinusoid sinus{sinus_table ? &*sinus_table : nullptr, divisor};
+  Angles<T, R> angles;
+  Sinusoid sinus;
 
-  std::vector<IdentityResult> rows = suite_rows(s);
-  Tally total[kRows];
-  const long batches = (s.trials + kVerifyBatch - 1) / kVerifyBatch;
-  const long chunk = chunk_batches(d);
-  long done = 0;
-  bool stopped = false;
-  for (long b0 = 0; b0 < batches && !stopped; b0 += chunk) {
-    const long b1 = std::min(batches, b0 + chunk);
-#pragma omp parallel
-    {
-      Trial<T, R> trial(d, s.layout, perm);
-      std::vector<double> q(kVerifyBatch * d), k(kVerifyBatch * d);
-      std::uint64_t m[kVerifyBatch], n[kVerifyBatch], c[kVerifyBatch];
-      Tally local[kRows];
-#pragma omp for schedule(static)
-      for (long b = b0; b < b1; ++b) {
-        RandomLanes rng(batch_seed(s.seed, b));
-        rng.fill_normal(q.data(), q.size());
-        rng.fill_normal(k.data(), k.size());
-        const auto below = static_cast<std::uint64_t>(pmax);
-        for (long t = 0; t < kVerifyBatch; t += RandomLanes::kLanes) rng.below_step(below, m + t);
-        for (long t = 0; t < kVerifyBatch; t += RandomLanes::kLanes) rng.below_step(below, n + t);
-        for (long t = 0; t < kVerifyBatch; t += RandomLanes::kLanes) rng.below_step(below, c + t);
-        const long count = std::min(kVerifyBatch, s.trials - b * kVerifyBatch);
-        for (long t = 0; t < count; ++t) {
-          trial.run(angles, sinus, q.data() + t * d, k.data() + t * d, static_cast<double>(m[t]),
-                    static_cast<double>(n[t]), static_cast<double>(c[t]), local);
-        }
-      }
-#pragma omp critical
-      for (int r = 0; r < kRows; ++r) total[r].merge(local[r]);  // maxima and counts: any order gives the same
+  Setup(const VerifySettings& s, const Eigen::VectorXd& theta) : perm(s.dim) {
+    const int d = s.dim;
+    const Eigen::PermutationMatrix<Eigen::Dynamic> P = layout_permutation(d);
+    for (int j = 0; j < d; ++j) perm[j] = P.indices()[j];  // (P x)_{π(j)} = x_j, so (Pᵀ x)_j = x_{π(j)}
+    Eigen::VectorXd divisor(d / 2), omega(d / 2);
+    for (int i = 0; i < d / 2; ++i) {
+      divisor[i] = std::pow(s.base, 2.0 * i / d);  // as sinusoidal_encoding (M12)
+      omega[i] = 1.0 / divisor[i];
     }
-    done = std::min(s.trials, b1 * kVerifyBatch);
-    if (progress && !progress(done, s.trials)) stopped = b1 < batches;
+    if constexpr (std::is_same_v<T, double>) {
+      table.emplace(theta, 2 * s.max_position);  // positions up to m + c, n + c, m + n < 2P
+      if (omega != theta) sinus_table.emplace(omega, 2 * s.max_position);
+    }
+    angles = Angles<T, R>{table ? &*table : nullptr, &theta, s.strategy};
+    sinus = Sinusoid{sinus_table ? &*sinus_table : nullptr, divisor, std::is_same_v<T, double> && omega == theta};
   }
+  Setup(const Setup&) = delete;  // angles and sinus point into the tables
+  Setup& operator=(const Setup&) = delete;
+};
+
+VerifyReport make_report(const VerifySettings& s, const Tally* total, long done, bool stopped) {
+  std::vector<IdentityResult> rows = suite_rows(s);
   for (int r = 0; r < kRows; ++r) total[r].apply(rows[r]);
   VerifyReport report;
   report.settings = s;
@@ -340,48 +309,88 @@ VerifyReport run_fast(const VerifySettings& s, const Eigen::VectorXd& theta, con
   return report;
 }
 
-}  // namespace
+template <typename T, typename R>
+VerifyReport run_fast(const VerifySettings& s, const Eigen::VectorXd& theta, const VerifyProgress& progress) {
+  const int d = s.dim;
+  const Setup<T, R> setup(s, theta);
+  Tally total[kRows];
+  const long batches = (s.trials + kVerifyBatch - 1) / kVerifyBatch;
+  const long chunk = chunk_batches(d);
+  long done = 0;
+  bool stopped = false;
+  for (long b0 = 0; b0 < batches && !stopped; b0 += chunk) {
+    const long b1 = std::min(batches, b0 + chunk);
+#pragma omp parallel
+    {
+      Trial<T, R> trial(d, s.layout, setup.perm);
+      std::vector<double> q(kVerifyBatch * d), k(kVerifyBatch * d);
+      std::uint64_t m[kVerifyBatch], n[kVerifyBatch], c[kVerifyBatch];
+      Tally local[kRows];
+#pragma omp for schedule(static)
+      for (long b = b0; b < b1; ++b) {
+        RandomLanes rng(batch_seed(s.seed, b));
+        rng.fill_normal(q.data(), q.size());
+        rng.fill_normal(k.data(), k.size());
+        const auto below = static_cast<std::uint64_t>(s.max_position);
+        for (long t = 0; t < kVerifyBatch; t += RandomLanes::kLanes) rng.below_step(below, m + t);
+        for (long t = 0; t < kVerifyBatch; t += RandomLanes::kLanes) rng.below_step(below, n + t);
+        for (long t = 0; t < kVerifyBatch; t += RandomLanes::kLanes) rng.below_step(below, c + t);
+        const long count = std::min(kVerifyBatch, s.trials - b * kVerifyBatch);
+        for (long t = 0; t < count; ++t) {
+          trial.run(setup.angles, setup.sinus, q.data() + t * d, k.data() + t * d, static_cast<double>(m[t]),
+                    static_cast<double>(n[t]), static_cast<double>(c[t]), local);
+        }
+      }
+#pragma omp critical
+      for (int r = 0; r < kRows; ++r) total[r].merge(local[r]);  // maxima and counts: any order gives the same
+    }
+    done = std::min(s.trials, b1 * kVerifyBatch);
+    if (progress && !progress(done, s.trials)) stopped = b1 < batches;
+  }
+  return make_report(s, total, done, stopped);
+}
 
-VerifyReport verify_fast(const VerifySettings& s, const Eigen::VectorXd& theta, const VerifyProgress& progress) {
+template <typename T, typename R>
+VerifyReport run_draws(const VerifySettings& s, const Eigen::VectorXd& theta, const std::vector<VerifyDraw>& draws) {
+  const Setup<T, R> setup(s, theta);
+  Trial<T, R> trial(s.dim, s.layout, setup.perm);
+  Tally total[kRows];
+  for (const VerifyDraw& draw : draws) trial.run(setup.angles, setup.sinus, draw.q.data(), draw.k.data(), draw.m, draw.n, draw.c, total);
+  return make_report(s, total, static_cast<long>(draws.size()), false);
+}
+
+template <template <typename, typename> class Run, typename... Args>
+VerifyReport dispatch(const VerifySettings& s, Args&&... args) {
   const bool wide = s.strategy == Strategy::CastResult;
   switch (s.dtype) {
-    case DType::F64: return run_fast<double, double>(s, theta, progress);
-    case DType::F32: return wide ? run_fast<float, double>(s, theta, progress) : run_fast<float, float>(s, theta, progress);
-    case DType::F16:
-      return wide ? run_fast<Eigen::half, double>(s, theta, progress) : run_fast<Eigen::half, Eigen::half>(s, theta, progress);
+    case DType::F64: return Run<double, double>::go(s, args...);
+    case DType::F32: return wide ? Run<float, double>::go(s, args...) : Run<float, float>::go(s, args...);
+    case DType::F16: return wide ? Run<Eigen::half, double>::go(s, args...) : Run<Eigen::half, Eigen::half>::go(s, args...);
     case DType::BF16:
-      return wide ? run_fast<Eigen::bfloat16, double>(s, theta, progress)
-                  : run_fast<Eigen::bfloat16, Eigen::bfloat16>(s, theta, progress);
+      return wide ? Run<Eigen::bfloat16, double>::go(s, args...) : Run<Eigen::bfloat16, Eigen::bfloat16>::go(s, args...);
   }
   throw InvalidArgument("verify: unknown dtype");
 }
 
-StrategyContrast cast_inputs_contrast(const VerifySettings& settings) {
-  VerifySettings s = settings;
-  s.strategy = Strategy::CastInputs;
-  s.dense = false;
-  StrategyContrast out{verify(s).identities[0], std::nullopt};
-  VerifySettings probe = s;
-  probe.trials = std::min(s.trials, 256L);
-  const auto fails = [&](double max_position) {
-    probe.max_position = max_position;
-    return !verify(probe).identities[0].check.passed();
-  };
-  double passes = 1, fail = 2;  // max-position 1: m = n = 0, R_0 = I in any type
-  while (fail < s.max_position && !fails(fail)) {
-    passes = fail;
-    fail *= 2;
+template <typename T, typename R>
+struct Fast {
+  static VerifyReport go(const VerifySettings& s, const Eigen::VectorXd& theta, const VerifyProgress& p) { return run_fast<T, R>(s, theta, p); }
+};
+template <typename T, typename R>
+struct OnDraws {
+  static VerifyReport go(const VerifySettings& s, const Eigen::VectorXd& theta, const std::vector<VerifyDraw>& draws) {
+    return run_draws<T, R>(s, theta, draws);
   }
-  if (fail >= s.max_position) {
-    fail = s.max_position;
-    if (fail <= passes || !fails(fail)) return out;
-  }
-  while (fail - passes > 1) {
-    const double mid = std::floor((passes + fail) / 2);
-    (fails(mid) ? fail : passes) = mid;
-  }
-  out.fails_from = fail;
-  return out;
+};
+
+}  // namespace
+
+VerifyReport verify_fast(const VerifySettings& s, const Eigen::VectorXd& theta, const VerifyProgress& progress) {
+  return dispatch<Fast>(s, theta, progress);
+}
+
+VerifyReport verify_fast_draws(const VerifySettings& s, const Eigen::VectorXd& theta, const std::vector<VerifyDraw>& draws) {
+  return dispatch<OnDraws>(s, theta, draws);
 }
 
 }  // namespace rope

@@ -15,7 +15,6 @@
 #pragma once
 
 #include <Eigen/Core>
-#include <cstdint>
 #include <vector>
 
 #include "rope/analysis/verify.hpp"
@@ -25,26 +24,11 @@ namespace rope {
 /// Trials per batch of draws (a multiple of RandomLanes::kLanes).
 inline constexpr long kVerifyBatch = 64;
 
-/// cos(p·θ_i), sin(p·θ_i) for integers |p| < limit by base-128 digits (docs/performance.md):
-/// e^{ipθ} = Π_l T_l[digit_l(p)], T_l[j] = e^{i·(j·128^l)·θ} evaluated with std::cos/std::sin.
-class AngleTable {
- public:
-  static constexpr int kDigitBits = 7;
-  static constexpr int kDigits = 1 << kDigitBits;
-  /// @pre theta non-empty, 1 <= limit <= 2^49.
-  AngleTable(const Eigen::VectorXd& theta, double limit);
-  int half() const { return half_; }
-  int levels() const { return levels_; }
-  /// c[i] = cos(p·θ_i), s[i] = sin(p·θ_i), i < half(); p may be negative (cos even, sin odd).
-  void at(std::int64_t p, double* c, double* s) const;
-
- private:
-  int half_ = 0;
-  int levels_ = 0;
-  std::vector<double> cos_, sin_;  ///< [level][digit][i]
-};
-
 /// The suite on the fast path (called by verify() unless settings.dense); settings already checked.
 VerifyReport verify_fast(const VerifySettings& settings, const Eigen::VectorXd& theta, const VerifyProgress& progress);
+
+/// The fast path on given draws, one after the other (verify_draws).
+VerifyReport verify_fast_draws(const VerifySettings& settings, const Eigen::VectorXd& theta,
+                               const std::vector<VerifyDraw>& draws);
 
 }  // namespace rope

@@ -103,11 +103,13 @@ void print_tolerance(const VerifyOptions& opt, const VerifySettings& s, const Te
                            "sums accumulated in {1} and rounded to {0};\n",
                            "cast-result:角度、cos/sin 和旋转用 float64,旋转后的向量舍入为 {0},\n"
                            "求和在 {1} 中累加后舍入为 {0};\n", T, acc));
-    out << t.format("tolerance on |Δ|/S = {:g}·({}·d + {}·M + ε), ε = {:.3g}, ε_f32 = {:.3g}, ε_f64 = {:.3g}, M = the sum of\n"
-                    "|positions| involved, at most 1/√d for scores, 1 otherwise (docs/precision.md (P11), (P12))\n",
-                    "|Δ|/S 的容差 = {:g}·({}·d + {}·M + ε),ε = {:.3g},ε_f32 = {:.3g},ε_f64 = {:.3g},M 是所涉及\n"
-                    "位置的绝对值之和,对得分最多取 1/√d,其他取 1(docs/precision.md (P11), (P12))\n",
-                    kToleranceSafety, eps_acc, phi, epsilon(s.dtype), epsilon(DType::F32), epsilon(DType::F64));
+    const std::string eps = f32 || wide ? t.format(", ε_f32 = {:.3g}", ",ε_f32 = {:.3g}", epsilon(DType::F32)) : "";
+    const std::string eps64 = f32 ? "" : t.format(", ε_f64 = {:.3g}", ",ε_f64 = {:.3g}", epsilon(DType::F64));
+    out << t.format("tolerance on |Δ|/S = {:g}·({}·d + {}·M + ε), ε = {:.3g}{}{},\n"
+                    "M = the sum of |positions| involved, at most 1/√d for scores, 1 otherwise (docs/precision.md (P11), (P12))\n",
+                    "|Δ|/S 的容差 = {:g}·({}·d + {}·M + ε),ε = {:.3g}{}{},\n"
+                    "M 是所涉及位置的绝对值之和,对得分最多取 1/√d,其他取 1(docs/precision.md (P11), (P12))\n",
+                    kToleranceSafety, eps_acc, phi, epsilon(s.dtype), eps, eps64);
   }
 }
 
