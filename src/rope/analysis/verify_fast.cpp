@@ -87,7 +87,7 @@ class Trial {
  public:
   Trial(int d, Layout layout, const std::vector<int>& perm) : d_(d), h_(d / 2), layout_(layout), perm_(perm) {
     for (auto* v : {&cm_, &sm_, &cn_, &sn_, &cd_, &sd_, &cmc_, &smc_, &cnc_, &snc_, &cmn_, &smn_}) v->resize(h_);
-    for (auto* v : {&qa_, &qb_, &ka_, &kb_, &ya_, &yb_, &za_, &zb_, &ua_, &ub_, &va_, &vb_}) v->resize(h_);
+    for (auto* v : {&qa_, &qb_, &ka_, &kb_}) v->resize(h_);
     for (auto* v : {&x_, &xp_, &yh_, &yi_}) v->resize(d_);
     for (int j = 0; j < 4; ++j) {
       pec_[j].resize(h_);
@@ -111,62 +111,68 @@ class Trial {
     angles(m + c, cmc_.data(), smc_.data());
     angles(n + c, cnc_.data(), snc_.data());
     angles(m + n, cmn_.data(), smn_.data());
-    const double q_norm = norm(qa_, qb_), k_norm = norm(ka_, kb_), qk = q_norm * k_norm;
-
-    // (M8) the headline identity: <R_m q, R_n k> against q^T R_{n-m} k.
-    rotate(qa_, qb_, cm_, sm_, ya_, yb_);
-    rotate(ka_, kb_, cn_, sn_, za_, zb_);
-    const double score = dot(ya_, yb_, za_, zb_);
-    rotate(ka_, kb_, cd_, sd_, ua_, ub_);
-    rows[kRelative].add(std::abs(score - dot(qa_, qb_, ua_, ub_)), qk);
-    // (M7) the norm.
-    rows[kNorm].add(std::abs(norm(ya_, yb_) - q_norm), q_norm);
-    // (M9), (M10) the 2×2 block product and the complex product against the element-wise R_m q.
-    double forms = 0, nan = 0;  // nan: a sum that is NaN if one difference is (max would drop it)
-#pragma omp simd reduction(max : forms) reduction(+ : nan)
+    // One pass over the pairs for rows 1 to 6: the rotations of q and k each row needs, the sums of
+    // its dot products (accumulated in A, (P6)) and the largest entry differences of the 2×2 blocks.
+    const T *qa = qa_.data(), *qb = qb_.data(), *ka = ka_.data(), *kb = kb_.data();
+    const R *cm = cm_.data(), *sm = sm_.data(), *cn = cn_.data(), *sn = sn_.data(), *cd = cd_.data(), *sd = sd_.data();
+    const R *cmc = cmc_.data(), *smc = smc_.data(), *cnc = cnc_.data(), *snc = snc_.data(), *cmn = cmn_.data(),
+            *smn = smn_.data();
+    A qq = 0, kk = 0, lhs = 0, rhs = 0, yy = 0, moved = 0;
+    double forms = 0, orth = 0, compose = 0, nan_forms = 0, nan_orth = 0, nan_compose = 0;  // NaN-catching sums
+#pragma omp simd reduction(+ : qq, kk, lhs, rhs, yy, moved, nan_forms, nan_orth, nan_compose) \
+    reduction(max : forms, orth, compose)
     for (int i = 0; i < h; ++i) {
-      const P cc = static_cast<P>(cm_[i]), ss = static_cast<P>(sm_[i]), xa = static_cast<P>(qa_[i]),
-              xb = static_cast<P>(qb_[i]);
+      T ya, yb, za, zb, ua, ub, va, vb, wa, wb;
+      rotate_pair(qa[i], qb[i], cm[i], sm[i], ya, yb);     // R_m q        (M8)
+      rotate_pair(ka[i], kb[i], cn[i], sn[i], za, zb);     // R_n k
+      rotate_pair(ka[i], kb[i], cd[i], sd[i], ua, ub);     // R_{n−m} k
+      rotate_pair(qa[i], qb[i], cmc[i], smc[i], va, vb);  // R_{m+c} q
+      rotate_pair(ka[i], kb[i], cnc[i], snc[i], wa, wb);  // R_{n+c} k
+      qq += static_cast<A>(qa[i]) * static_cast<A>(qa[i]) + static_cast<A>(qb[i]) * static_cast<A>(qb[i]);
+      kk += static_cast<A>(ka[i]) * static_cast<A>(ka[i]) + static_cast<A>(kb[i]) * static_cast<A>(kb[i]);
+      lhs += static_cast<A>(ya) * static_cast<A>(za) + static_cast<A>(yb) * static_cast<A>(zb);
+      rhs += static_cast<A>(qa[i]) * static_cast<A>(ua) + static_cast<A>(qb[i]) * static_cast<A>(ub);
+      yy += static_cast<A>(ya) * static_cast<A>(ya) + static_cast<A>(yb) * static_cast<A>(yb);
+      moved += static_cast<A>(va) * static_cast<A>(wa) + static_cast<A>(vb) * static_cast<A>(wb);
+      // (M9), (M10): the 2×2 block product (accumulated in P, rounded to T) and the complex product
+      // (x_a + i·x_b)·(c + i·s) written out in R (std::complex's operator* adds a NaN recovery call that
+      // keeps this loop from vectorizing; --dense uses it), against the element-wise R_m q.
+      const P cc = static_cast<P>(cm[i]), ss = static_cast<P>(sm[i]), xa = static_cast<P>(qa[i]), xb = static_cast<P>(qb[i]);
       const T ma = static_cast<T>(cc * xa + (-ss) * xb), mb = static_cast<T>(ss * xa + cc * xb);
-      // (M10): z = (x_a + i·x_b)·(c + i·s), the product of complex numbers written out in R (std::complex's
-      // operator* adds a NaN recovery call that keeps this loop from vectorizing; --dense uses it).
-      const R zr = static_cast<R>(qa_[i]) * cm_[i] - static_cast<R>(qb_[i]) * sm_[i];
-      const R zi = static_cast<R>(qa_[i]) * sm_[i] + static_cast<R>(qb_[i]) * cm_[i];
-      const T za = static_cast<T>(zr), zb = static_cast<T>(zi);
-      const double e = vmax(vmax(diff(ma, ya_[i]), diff(mb, yb_[i])), vmax(diff(za, ya_[i]), diff(zb, yb_[i])));
-      forms = vmax(forms, e);
-      nan += e;
-    }
-    if (std::isnan(nan)) forms = nan;
-    rows[kForms].add(forms, q_norm);
-    // (M8) shifting both positions by c.
-    rotate(qa_, qb_, cmc_, smc_, ua_, ub_);
-    rotate(ka_, kb_, cnc_, snc_, va_, vb_);
-    rows[kShift].add(std::abs(dot(ua_, ub_, va_, vb_) - score), qk);
-    // (M7) R_m^T R_m = I and det R_m = 1, R_m R_n = R_{m+n}: entry by entry of each 2×2 block.
-    double orth = 0, compose = 0, nan_orth = 0, nan_compose = 0;
-#pragma omp simd reduction(max : orth, compose) reduction(+ : nan_orth, nan_compose)
-    for (int i = 0; i < h; ++i) {
-      const P cc = static_cast<P>(cm_[i]), ss = static_cast<P>(sm_[i]);
+      const T zr = static_cast<T>(static_cast<R>(qa[i]) * cm[i] - static_cast<R>(qb[i]) * sm[i]);
+      const T zi = static_cast<T>(static_cast<R>(qa[i]) * sm[i] + static_cast<R>(qb[i]) * cm[i]);
+      const double ef = vmax(vmax(diff(ma, ya), diff(mb, yb)), vmax(diff(zr, ya), diff(zi, yb)));
+      forms = vmax(forms, ef);
+      nan_forms += ef;
+      // (M7) R_m^T R_m = I entry by entry, and det R_m = Π_i det B_i = 1 block by block: each block's
+      // c·c − (−s)·s (the product of the d/2 of them would add d/2 roundings of cos/sin in T that no
+      // tolerance models, docs/precision.md §5).
       const P e00 = cc * cc + ss * ss, e01 = cc * (-ss) + ss * cc, e10 = (-ss) * cc + cc * ss, e11 = ss * ss + cc * cc;
-      // det R_m = Π_i det B_i: each block's determinant c·c − (−s)·s must be 1 (the product of d/2 of them
-      // would add d/2 roundings of cos/sin in T that the tolerance does not model).
       const T det = static_cast<T>(cc * cc - (-ss) * ss);
       const double eo = vmax(vmax(vmax(diff(static_cast<T>(e00), T(1)), diff(static_cast<T>(e01), T(0))),
                                   vmax(diff(static_cast<T>(e10), T(0)), diff(static_cast<T>(e11), T(1)))),
                              diff(det, T(1)));
       orth = vmax(orth, eo);
       nan_orth += eo;
-      const P c2 = static_cast<P>(cn_[i]), s2 = static_cast<P>(sn_[i]);
+      // (M7) R_m R_n = R_{m+n}, the four entries of each block product.
+      const P c2 = static_cast<P>(cn[i]), s2 = static_cast<P>(sn[i]);
       const T r00 = static_cast<T>(cc * c2 + (-ss) * s2), r01 = static_cast<T>(cc * (-s2) + (-ss) * c2),
               r10 = static_cast<T>(ss * c2 + cc * s2), r11 = static_cast<T>(ss * (-s2) + cc * c2);
-      const T cs = static_cast<T>(cmn_[i]), sn = static_cast<T>(smn_[i]);
-      const double ec = vmax(vmax(diff(r00, cs), diff(r01, static_cast<T>(-sn))), vmax(diff(r10, sn), diff(r11, cs)));
+      const T cs = static_cast<T>(cmn[i]), sns = static_cast<T>(smn[i]);
+      const double ec = vmax(vmax(diff(r00, cs), diff(r01, static_cast<T>(-sns))), vmax(diff(r10, sns), diff(r11, cs)));
       compose = vmax(compose, ec);
       nan_compose += ec;
     }
+    if (std::isnan(nan_forms)) forms = nan_forms;
     if (std::isnan(nan_orth)) orth = nan_orth;
     if (std::isnan(nan_compose)) compose = nan_compose;
+    const auto in_t = [](A x) { return as_double(static_cast<T>(x)); };  // a sum rounded to T (P6)
+    const double q_norm = in_t(std::sqrt(qq)), k_norm = in_t(std::sqrt(kk)), qk = q_norm * k_norm;
+    const double score = in_t(lhs);
+    rows[kRelative].add(std::abs(score - in_t(rhs)), qk);           // (M8)
+    rows[kNorm].add(std::abs(in_t(std::sqrt(yy)) - q_norm), q_norm);  // (M7)
+    rows[kForms].add(forms, q_norm);                                  // (M9), (M10)
+    rows[kShift].add(std::abs(in_t(moved) - score), qk);           // (M8)
     rows[kOrthogonal].add(orth, 1.0);
     rows[kCompose].add(compose, 1.0);
     // (M6) R_half x = P R_interleaved Pᵀ x, exactly: both layouts rotate q at m.
@@ -221,29 +227,6 @@ class Trial {
     }
   }
 
-  void rotate(const std::vector<T>& xa, const std::vector<T>& xb, const std::vector<R>& c, const std::vector<R>& s,
-              std::vector<T>& ya, std::vector<T>& yb) const {
-#pragma omp simd
-    for (int i = 0; i < h_; ++i) rotate_pair(xa[i], xb[i], c[i], s[i], ya[i], yb[i]);
-  }
-
-  /// Σ a·b over the pairs accumulated in A, rounded to T (P6).
-  double dot(const std::vector<T>& xa, const std::vector<T>& xb, const std::vector<T>& ya, const std::vector<T>& yb) const {
-    A sum = 0;
-#pragma omp simd reduction(+ : sum)
-    for (int i = 0; i < h_; ++i) {
-      sum += static_cast<A>(xa[i]) * static_cast<A>(ya[i]) + static_cast<A>(xb[i]) * static_cast<A>(yb[i]);
-    }
-    return as_double(static_cast<T>(sum));
-  }
-
-  double norm(const std::vector<T>& xa, const std::vector<T>& xb) const {
-    A sum = 0;
-#pragma omp simd reduction(+ : sum)
-    for (int i = 0; i < h_; ++i) sum += static_cast<A>(xa[i]) * static_cast<A>(xa[i]) + static_cast<A>(xb[i]) * static_cast<A>(xb[i]);
-    return as_double(static_cast<T>(std::sqrt(sum)));
-  }
-
   /// <q + p, k + p'> with p, p' from their cos/sin, the sums in T, accumulated in A (P6).
   double additive(const double* q, const double* k, const double* cp, const double* sp, const double* cq,
                   const double* sq) const {
@@ -261,7 +244,7 @@ class Trial {
   Layout layout_;
   const std::vector<int>& perm_;
   std::vector<R> cm_, sm_, cn_, sn_, cd_, sd_, cmc_, smc_, cnc_, snc_, cmn_, smn_;
-  std::vector<T> qa_, qb_, ka_, kb_, ya_, yb_, za_, zb_, ua_, ub_, va_, vb_, x_, xp_, yh_, yi_;
+  std::vector<T> qa_, qb_, ka_, kb_, x_, xp_, yh_, yi_;
   std::vector<double> pec_[4], pes_[4];
 };
 
