@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "rope/core/simd.hpp"
+
 namespace rope {
 
 AngleTable::AngleTable(const Eigen::VectorXd& theta, double limit) : half_(static_cast<int>(theta.size())) {
@@ -22,7 +24,7 @@ AngleTable::AngleTable(const Eigen::VectorXd& theta, double limit) : half_(stati
   }
 }
 
-void AngleTable::at(std::int64_t p, double* c, double* s) const {
+ROPE_CLONES void AngleTable::at(std::int64_t p, double* c, double* s) const {
   const bool negative = p < 0;
   std::uint64_t u = negative ? static_cast<std::uint64_t>(-p) : static_cast<std::uint64_t>(p);
   const auto row = [&](int level, std::uint64_t digit, const std::vector<double>& v) {

@@ -1,6 +1,8 @@
 #include "rope/analysis/verify_fast.hpp"
 
 #include "rope/analysis/angle_table.hpp"
+#include "rope/analysis/verify_pass.hpp"
+#include "rope/core/simd.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -19,15 +21,15 @@ namespace {
 
 enum RowIndex { kRelative, kOrthogonal, kCompose, kNorm, kShift, kForms, kLayouts, kContrast, kRows };
 
-/// max by value (std::max returns a reference, which keeps the loops below from vectorizing); a NaN
-/// is caught by the sums kept next to each maximum.
-inline double vmax(double a, double b) { return a > b ? a : b; }
+using verify_pass::as_double;
+using verify_pass::fused_pass;
+using verify_pass::PassIn;
+using verify_pass::PassOut;
+using verify_pass::vmax;
 
-template <typename T>
-double as_double(T x) {
-  if constexpr (std::is_same_v<T, double>) return x;
-  else return static_cast<double>(static_cast<float>(x));
-}
+/// The pass of float64 compiled for several x86-64 levels (simd.hpp); its partial sums have a fixed
+/// order and the file is compiled without FMA contraction, so every level gives the same bits.
+ROPE_CLONES void fused_pass_f64(const PassIn<double, double>& in, PassOut<double>& out) { fused_pass(in, out); }
 
 /// Where each pair's cos/sin comes from: the digit tables (float64) or the strategy (P3)–(P5).
 template <typename T, typename R>
@@ -111,61 +113,18 @@ class Trial {
     angles(m + c, cmc_.data(), smc_.data());
     angles(n + c, cnc_.data(), snc_.data());
     angles(m + n, cmn_.data(), smn_.data());
-    // One pass over the pairs for rows 1 to 6: the rotations of q and k each row needs, the sums of
-    // its dot products (accumulated in A, (P6)) and the largest entry differences of the 2×2 blocks.
-    const T *qa = qa_.data(), *qb = qb_.data(), *ka = ka_.data(), *kb = kb_.data();
-    const R *cm = cm_.data(), *sm = sm_.data(), *cn = cn_.data(), *sn = sn_.data(), *cd = cd_.data(), *sd = sd_.data();
-    const R *cmc = cmc_.data(), *smc = smc_.data(), *cnc = cnc_.data(), *snc = snc_.data(), *cmn = cmn_.data(),
-            *smn = smn_.data();
-    A qq = 0, kk = 0, lhs = 0, rhs = 0, yy = 0, moved = 0;
-    double forms = 0, orth = 0, compose = 0, nan_forms = 0, nan_orth = 0, nan_compose = 0;  // NaN-catching sums
-#pragma omp simd reduction(+ : qq, kk, lhs, rhs, yy, moved, nan_forms, nan_orth, nan_compose) \
-    reduction(max : forms, orth, compose)
-    for (int i = 0; i < h; ++i) {
-      T ya, yb, za, zb, ua, ub, va, vb, wa, wb;
-      rotate_pair(qa[i], qb[i], cm[i], sm[i], ya, yb);     // R_m q        (M8)
-      rotate_pair(ka[i], kb[i], cn[i], sn[i], za, zb);     // R_n k
-      rotate_pair(ka[i], kb[i], cd[i], sd[i], ua, ub);     // R_{n−m} k
-      rotate_pair(qa[i], qb[i], cmc[i], smc[i], va, vb);  // R_{m+c} q
-      rotate_pair(ka[i], kb[i], cnc[i], snc[i], wa, wb);  // R_{n+c} k
-      qq += static_cast<A>(qa[i]) * static_cast<A>(qa[i]) + static_cast<A>(qb[i]) * static_cast<A>(qb[i]);
-      kk += static_cast<A>(ka[i]) * static_cast<A>(ka[i]) + static_cast<A>(kb[i]) * static_cast<A>(kb[i]);
-      lhs += static_cast<A>(ya) * static_cast<A>(za) + static_cast<A>(yb) * static_cast<A>(zb);
-      rhs += static_cast<A>(qa[i]) * static_cast<A>(ua) + static_cast<A>(qb[i]) * static_cast<A>(ub);
-      yy += static_cast<A>(ya) * static_cast<A>(ya) + static_cast<A>(yb) * static_cast<A>(yb);
-      moved += static_cast<A>(va) * static_cast<A>(wa) + static_cast<A>(vb) * static_cast<A>(wb);
-      // (M9), (M10): the 2×2 block product (accumulated in P, rounded to T) and the complex product
-      // (x_a + i·x_b)·(c + i·s) written out in R (std::complex's operator* adds a NaN recovery call that
-      // keeps this loop from vectorizing; --dense uses it), against the element-wise R_m q.
-      const P cc = static_cast<P>(cm[i]), ss = static_cast<P>(sm[i]), xa = static_cast<P>(qa[i]), xb = static_cast<P>(qb[i]);
-      const T ma = static_cast<T>(cc * xa + (-ss) * xb), mb = static_cast<T>(ss * xa + cc * xb);
-      const T zr = static_cast<T>(static_cast<R>(qa[i]) * cm[i] - static_cast<R>(qb[i]) * sm[i]);
-      const T zi = static_cast<T>(static_cast<R>(qa[i]) * sm[i] + static_cast<R>(qb[i]) * cm[i]);
-      const double ef = vmax(vmax(diff(ma, ya), diff(mb, yb)), vmax(diff(zr, ya), diff(zi, yb)));
-      forms = vmax(forms, ef);
-      nan_forms += ef;
-      // (M7) R_m^T R_m = I entry by entry, and det R_m = Π_i det B_i = 1 block by block: each block's
-      // c·c − (−s)·s (the product of the d/2 of them would add d/2 roundings of cos/sin in T that no
-      // tolerance models, docs/precision.md §5).
-      const P e00 = cc * cc + ss * ss, e01 = cc * (-ss) + ss * cc, e10 = (-ss) * cc + cc * ss, e11 = ss * ss + cc * cc;
-      const T det = static_cast<T>(cc * cc - (-ss) * ss);
-      const double eo = vmax(vmax(vmax(diff(static_cast<T>(e00), T(1)), diff(static_cast<T>(e01), T(0))),
-                                  vmax(diff(static_cast<T>(e10), T(0)), diff(static_cast<T>(e11), T(1)))),
-                             diff(det, T(1)));
-      orth = vmax(orth, eo);
-      nan_orth += eo;
-      // (M7) R_m R_n = R_{m+n}, the four entries of each block product.
-      const P c2 = static_cast<P>(cn[i]), s2 = static_cast<P>(sn[i]);
-      const T r00 = static_cast<T>(cc * c2 + (-ss) * s2), r01 = static_cast<T>(cc * (-s2) + (-ss) * c2),
-              r10 = static_cast<T>(ss * c2 + cc * s2), r11 = static_cast<T>(ss * (-s2) + cc * c2);
-      const T cs = static_cast<T>(cmn[i]), sns = static_cast<T>(smn[i]);
-      const double ec = vmax(vmax(diff(r00, cs), diff(r01, static_cast<T>(-sns))), vmax(diff(r10, sns), diff(r11, cs)));
-      compose = vmax(compose, ec);
-      nan_compose += ec;
+    // One pass over the pairs for rows 1 to 6 (verify_pass.hpp).
+    const PassIn<T, R> in{qa_.data(), qb_.data(), ka_.data(), kb_.data(), cm_.data(), sm_.data(), cn_.data(),
+                          sn_.data(),  cd_.data(), sd_.data(), cmc_.data(), smc_.data(), cnc_.data(), snc_.data(),
+                          cmn_.data(), smn_.data(), h};
+    PassOut<A> out;
+    if constexpr (std::is_same_v<T, double>) {
+      fused_pass_f64(in, out);
+    } else {
+      fused_pass(in, out);
     }
-    if (std::isnan(nan_forms)) forms = nan_forms;
-    if (std::isnan(nan_orth)) orth = nan_orth;
-    if (std::isnan(nan_compose)) compose = nan_compose;
+    const auto [qq, kk, lhs, rhs, yy, moved] = out.sums;
+    const double forms = out.forms, orth = out.orth, compose = out.compose;
     const auto in_t = [](A x) { return as_double(static_cast<T>(x)); };  // a sum rounded to T (P6)
     const double q_norm = in_t(std::sqrt(qq)), k_norm = in_t(std::sqrt(kk)), qk = q_norm * k_norm;
     const double score = in_t(lhs);
@@ -214,18 +173,8 @@ class Trial {
   }
 
  private:
-  static double diff(T a, T b) { return std::abs(as_double(a) - as_double(b)); }
-
-  static void rotate_pair(T xa, T xb, R c, R s, T& ya, T& yb) {
-    if constexpr (std::is_same_v<T, R>) {
-      ya = xa * c - xb * s;
-      yb = xa * s + xb * c;
-    } else {
-      const R a = static_cast<R>(xa), b = static_cast<R>(xb);
-      ya = static_cast<T>(a * c - b * s);
-      yb = static_cast<T>(a * s + b * c);
-    }
-  }
+  static double diff(T a, T b) { return verify_pass::diff(a, b); }
+  static void rotate_pair(T xa, T xb, R c, R s, T& ya, T& yb) { verify_pass::rotate_pair(xa, xb, c, s, ya, yb); }
 
   /// <q + p, k + p'> with p, p' from their cos/sin, the sums in T, accumulated in A (P6).
   double additive(const double* q, const double* k, const double* cp, const double* sp, const double* cq,
