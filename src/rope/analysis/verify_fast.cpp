@@ -90,7 +90,7 @@ class Trial {
   Trial(int d, Layout layout, const std::vector<int>& perm) : d_(d), h_(d / 2), layout_(layout), perm_(perm) {
     for (auto* v : {&cm_, &sm_, &cn_, &sn_, &cd_, &sd_, &cmc_, &smc_, &cnc_, &snc_, &cmn_, &smn_}) v->resize(h_);
     for (auto* v : {&qa_, &qb_, &ka_, &kb_}) v->resize(h_);
-    for (auto* v : {&x_, &xp_, &yh_, &yi_}) v->resize(d_);
+    for (auto* v : {&yh_, &yi_}) v->resize(d_);
     for (int j = 0; j < 4; ++j) {
       pec_[j].resize(h_);
       pes_[j].resize(h_);
@@ -135,11 +135,11 @@ class Trial {
     rows[kOrthogonal].add(orth, 1.0);
     rows[kCompose].add(compose, 1.0);
     // (M6) R_half x = P R_interleaved Pᵀ x, exactly: both layouts rotate q at m.
-    for (int j = 0; j < d_; ++j) x_[j] = static_cast<T>(q[j]);
-    for (int j = 0; j < d_; ++j) xp_[j] = x_[perm_[j]];  // (Pᵀ x)_j = x_{π(j)}
-    for (int i = 0; i < h; ++i) {
-      rotate_pair(x_[i], x_[i + h], cm_[i], sm_[i], yh_[i], yh_[i + h]);
-      rotate_pair(xp_[2 * i], xp_[2 * i + 1], cm_[i], sm_[i], yi_[2 * i], yi_[2 * i + 1]);
+    const int* perm = perm_.data();
+    for (int i = 0; i < h; ++i) {  // half: pair i on (i, i + d/2); interleaved on Pᵀ q, (Pᵀ q)_j = q_{π(j)}
+      rotate_pair(static_cast<T>(q[i]), static_cast<T>(q[i + h]), cm_[i], sm_[i], yh_[i], yh_[i + h]);
+      rotate_pair(static_cast<T>(q[perm[2 * i]]), static_cast<T>(q[perm[2 * i + 1]]), cm_[i], sm_[i], yi_[2 * i],
+                  yi_[2 * i + 1]);
     }
     double layouts = 0, nan_layouts = 0;
     for (int j = 0; j < d_; ++j) {  // (P y)_{π(j)} = y_j
@@ -193,7 +193,7 @@ class Trial {
   Layout layout_;
   const std::vector<int>& perm_;
   std::vector<R> cm_, sm_, cn_, sn_, cd_, sd_, cmc_, smc_, cnc_, snc_, cmn_, smn_;
-  std::vector<T> qa_, qb_, ka_, kb_, x_, xp_, yh_, yi_;
+  std::vector<T> qa_, qb_, ka_, kb_, yh_, yi_;
   std::vector<double> pec_[4], pes_[4];
 };
 
