@@ -176,6 +176,29 @@ def main():
         # whole process.
         t_version = wall([rope, "--version"], 20)
         r.target("rope --version (ms)", t_version * 1e3, "< 10 ms", t_version < 0.010, unit=" ms")
+        # rope verify as users run it (whole process, the fast path; docs/performance.md).
+        t_verify = wall([rope, "verify"], 20)
+        r.target("rope verify (defaults) / rope --version, whole process", t_verify / t_version, "<= 10",
+                 t_verify / t_version <= 10)
+        t_verify_1m = wall([rope, "verify", "--trials", "1000000"], 1 if a.quick else 3)
+        t_numpy_1m = 1e6 / npy["verify_pairs_per_second"]  # NumPy's rate, without its interpreter's start-up
+        r.target("verify --trials 1000000 (every identity): NumPy headline-only time / rope time",
+                 t_numpy_1m / t_verify_1m, ">= 10", t_numpy_1m / t_verify_1m >= 10)
+        t_verify_4096 = wall([rope, "verify", "--dim", "4096"], 1 if a.quick else 3)
+        r.target("rope verify --dim 4096 (1000 trials), whole process (s)", t_verify_4096, "< 2 s", t_verify_4096 < 2.0,
+                 unit=" s")
+        slopes = []
+        for what, small, large in (("d", ["--dim", "1024", "--trials", "2000"], ["--dim", "4096", "--trials", "2000"]),
+                                   ("trials", ["--trials", "200000"], ["--trials", "800000"])):
+            t1, t2 = (wall([rope, "verify"] + args, 1 if a.quick else 3) - t_version for args in (small, large))
+            growth = (t2 / t1) / 4
+            slopes.append((what, t1, t2))
+            r.target(f"verify time against {what} (×4): time ratio / size ratio", growth, "0.67 … 1.5",
+                     0.67 <= growth <= 1.5)
+        r.notes.append(f"rope verify: defaults {t_verify * 1e3:.1f} ms (rope --version {t_version * 1e3:.1f} ms); "
+                       f"--trials 1000000 {t_verify_1m:.2f} s (NumPy, headline identity only: {t_numpy_1m:.1f} s); "
+                       f"--dim 4096 {t_verify_4096:.2f} s; " + "; ".join(
+                           f"{w}: {t1:.3f} s → {t2:.3f} s" for w, t1, t2 in slopes))
         # rope bound at L = 10^6, every integer m for every base of the default grid.
         t_bound = wall([rope, "bound", "--context", "1000000", "--dim", "128"], 1)
         r.target("rope bound --context 1000000 --dim 128, whole process (s)", t_bound, "< 10 s", t_bound < 10.0,

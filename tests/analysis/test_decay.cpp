@@ -2,6 +2,7 @@
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <limits>
 
 #include "support/reference_data.hpp"
 #include "rope/core/error.hpp"
@@ -167,6 +168,32 @@ TEST(Decay, LinspaceRecurrenceMatchesDirectCosSinPerTerm) {
     for (Eigen::Index k = 0; k < fast.size(); ++k) worst = std::max(worst, std::abs(fast[k] - direct[k]) / direct[k]);
     EXPECT_LE(worst, c.rtol) << "d=" << c.d << " stop=" << c.stop << " points=" << c.points;
     EXPECT_EQ(fast[0], direct[0]);                        // f(0) exactly (d/2 + 1)/2
+    EXPECT_EQ(fast[c.points - 1], direct[c.points - 1]);  // the last point is computed directly at `stop`
+  }
+}
+
+TEST(Decay, OnesScoreRecurrenceMatchesDirectCosPerTerm) {
+  // ones_score_linspace (anchors, one complex product per term) against ones_score (std::cos per term)
+  // on the same grid. Each term differs by the rounding of its angles (ulp(m·θ_i)/2 <= ε·m·θ_0 in
+  // either computation) and a few ulp of the products: |Δ| <= 2·Σ_i ε·(m·θ_0 + 8) = d·ε·(m + 8) with
+  // θ_0 = 1; the test allows 4·(d/2)·ε·(m + 8). The score itself crosses zero, so the bound is absolute.
+  struct Case {
+    int d;
+    double base, stop;
+    long points;
+  };
+  const double eps = std::numeric_limits<double>::epsilon();
+  for (const Case& c : {Case{128, 1e4, 1000, 1000}, Case{64, 5e5, 4096, 200}, Case{2, 1e4, 100, 10},
+                        Case{4096, 1e4, 256, 300}, Case{128, 5e5, 1e6, 100000}}) {
+    const Eigen::VectorXd theta = frequencies(c.d, c.base);
+    const Eigen::VectorXd x = linspace(c.stop, c.points);
+    const Eigen::VectorXd fast = ones_score_linspace(theta, c.stop, c.points);
+    const Eigen::VectorXd direct = ones_score(theta, x);
+    ASSERT_EQ(fast.size(), c.points);
+    for (Eigen::Index k = 0; k < fast.size(); ++k) {
+      ASSERT_NEAR(fast[k], direct[k], 4 * (c.d / 2) * eps * (x[k] + 8)) << "d=" << c.d << " m=" << x[k];
+    }
+    EXPECT_EQ(fast[0], c.d);                              // m = 0: every cos is 1, exactly
     EXPECT_EQ(fast[c.points - 1], direct[c.points - 1]);  // the last point is computed directly at `stop`
   }
 }

@@ -112,9 +112,12 @@ TEST(Verify, RejectsBadSettings) {
 namespace rope {
 namespace {
 
+// These tests describe the cast-inputs pipeline (everything in the type, (P3)), which was the only one
+// before --strategy; the default strategy angle-f32 has its own tests (test_verify_fast.cpp).
 VerifySettings in(DType dtype, double max_position, long trials = 300) {
   VerifySettings s;
   s.dtype = dtype;
+  s.strategy = Strategy::CastInputs;
   s.max_position = max_position;
   s.trials = trials;
   return s;

@@ -59,13 +59,53 @@ TEST(CmdVerifyDType, Float32PassesAndStatesItsTolerance) {
   EXPECT_THAT(r.out, HasSubstr("7 of 7 identities passed\n"));
 }
 
-TEST(CmdVerifyDType, Bfloat16FailsWithExitOne) {
-  const auto r = rope_cli({"verify", "--dtype", "bf16", "--trials", "100"});
+// All-bfloat16 (cast-inputs, the default before --strategy existed; now asked for by name) fails.
+TEST(CmdVerifyDType, Bfloat16CastInputsFailsWithExitOne) {
+  const auto r = rope_cli({"verify", "--dtype", "bf16", "--strategy", "cast-inputs", "--trials", "100"});
   EXPECT_EQ(r.code, 1);
   EXPECT_THAT(r.out, HasSubstr("8·(ε_f32·d + ε·M), ε = 0.00781"));
   EXPECT_THAT(r.out, HasSubstr("bf16 keeps no correct digit at positions up to 4096"));
   EXPECT_THAT(r.out, HasSubstr("VERIFICATION FAILED"));
-  EXPECT_EQ(rope_cli({"verify", "--dtype", "bf16", "--trials", "100", "--max-position", "4"}).code, 0);
+  EXPECT_THAT(r.out, Not(HasSubstr("all-bf16 (contrast)")));
+  EXPECT_EQ(rope_cli({"verify", "--dtype", "bf16", "--strategy", "cast-inputs", "--trials", "100", "--max-position", "4"}).code, 0);
+}
+
+// The default strategy is Hugging Face's (angles and cos/sin in float32): bf16 and f16 pass at the default
+// positions, with the all-low-precision pipeline shown as the contrast that fails.
+TEST(CmdVerifyDType, Bfloat16AndFloat16PassAsHuggingFaceComputesThem) {
+  for (const char* type : {"bf16", "f16"}) {
+    const auto r = rope_cli({"verify", "--dtype", type, "--trials", "300"});
+    EXPECT_EQ(r.code, 0) << r.out;
+    EXPECT_THAT(r.out, HasSubstr(fmt::format("computed in {} (angle-f32)", type)));
+    EXPECT_THAT(r.out, HasSubstr("angle-f32, as Hugging Face"));
+    EXPECT_THAT(r.out, HasSubstr("8·(ε_f32·d + ε_f32·M + ε)"));
+    EXPECT_THAT(r.out, HasSubstr(fmt::format("all-{} (contrast)", type)));
+    EXPECT_THAT(r.out, HasSubstr("it fails from max-position "));
+    EXPECT_THAT(r.out, HasSubstr("7 of 7 identities passed\n"));
+  }
+  const auto wide = rope_cli({"verify", "--dtype", "bf16", "--strategy", "cast-result", "--trials", "50"});
+  EXPECT_EQ(wide.code, 0);
+  EXPECT_THAT(wide.out, HasSubstr("8·(ε_f32·d + ε_f64·M + ε)"));
+  const auto json = nlohmann::json::parse(rope_cli({"verify", "--dtype", "bf16", "--trials", "50", "--json"}).out);
+  EXPECT_EQ(json["settings"]["strategy"], "angle-f32");
+  EXPECT_FALSE(json["cast_inputs_contrast"]["passed"].get<bool>());
+  EXPECT_GT(json["cast_inputs_contrast"]["fails_from_max_position"].get<double>(), 256);
+}
+
+TEST(CmdVerifyDType, StrategyNeedsALowPrecisionType) {
+  expect_one_line_error(rope_cli({"verify", "--strategy", "angle-f32"}), 2, "--strategy needs --dtype f32, f16 or bf16");
+  expect_one_line_error(rope_cli({"verify", "--strategy", "sideways", "--dtype", "bf16"}), 2,
+                        "strategy must be cast-inputs, angle-f32 or cast-result (got 'sideways')");
+}
+
+TEST_F(CmdVerify, DenseFormSaysSoAndPasses) {
+  const Result dense = rope_cli({"verify", "--dense", "--trials", "30"});
+  EXPECT_EQ(dense.code, 0);
+  EXPECT_THAT(dense.out, HasSubstr("dense form: every rotation by apply_rotary and the d×d matrix R_m"));
+  const Result fast = rope_cli({"verify", "--trials", "30"});
+  EXPECT_THAT(fast.out, HasSubstr("entry by entry on the 2×2 blocks of R_m: O(d) per check"));
+  // No terminal here: no progress bar on stderr, whatever the size of the run.
+  EXPECT_EQ(rope_cli({"verify", "--trials", "100000"}).err, "");
 }
 
 TEST(CmdVerifyDType, WithoutDtypeTheOutputIsUnchangedAndF64OnlyAddsItsLines) {

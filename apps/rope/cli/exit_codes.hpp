@@ -10,6 +10,7 @@ enum ExitCode : int {
   kInvalidInput = 2,    ///< bad usage or an input that breaks a rule (rope::InvalidArgument)
   kIoError = 3,         ///< a file could not be read or written (rope::IoError)
   kInternalError = 4,   ///< anything else: a bug
+  kInterrupted = 130,   ///< `rope verify` stopped by Ctrl-C after printing what it had (128 + SIGINT)
 };
 
 }  // namespace rope::cli

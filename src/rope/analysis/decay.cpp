@@ -107,6 +107,59 @@ double ones_score(const Eigen::VectorXd& theta, double m) {
   return 2.0 * sum;  // (M14): both channels of pair i contribute cos(mθ_i)
 }
 
+namespace {
+
+/// 2·Σ_i Re(A_i·B_{b+l,i}) at kLanes distances: the all-ones score (M14) by the same anchors.
+ROPE_CLONES void ones_lanes(const double* a_cos, const double* a_sin, const double* bt_cos, const double* bt_sin,
+                            int half, long anchor, long b, double* s) {
+  double sum[kLanes] = {};
+  for (int i = 0; i < half; ++i) {
+    const double ac = a_cos[i], as = a_sin[i];
+    const double* bc = bt_cos + i * anchor + b;
+    const double* bs = bt_sin + i * anchor + b;
+    for (int l = 0; l < kLanes; ++l) sum[l] += ac * bc[l] - as * bs[l];  // cos((aK + b)Δ·θ_i)
+  }
+  for (int l = 0; l < kLanes; ++l) s[l] = 2.0 * sum[l];
+}
+
+}  // namespace
+
+Eigen::VectorXd ones_score_linspace(const Eigen::VectorXd& theta, double stop, long points) {
+  const Eigen::VectorXd x = linspace(stop, points);  // validates; the exact distances
+  if (points < 2) return ones_score(theta, x);
+  const int half = static_cast<int>(theta.size());
+  const double step = stop / static_cast<double>(points - 1);
+  const long K = decay_anchor(points);
+  std::vector<double> bt_cos(half * K), bt_sin(half * K);
+  for (int i = 0; i < half; ++i) {
+    for (long b = 0; b < K; ++b) {
+      const double angle = (static_cast<double>(b) * step) * theta[i];
+      bt_cos[i * K + b] = std::cos(angle);
+      bt_sin[i * K + b] = std::sin(angle);
+    }
+  }
+  Eigen::VectorXd s(points);
+  const long anchors = (points + K - 1) / K;
+#pragma omp parallel for schedule(static) if (static_cast<double>(points) * half >= kParallelWork)
+  for (long a = 0; a < anchors; ++a) {
+    std::vector<double> a_cos(half), a_sin(half);
+    const double m = x[a * K];
+    for (int i = 0; i < half; ++i) {
+      a_cos[i] = std::cos(m * theta[i]);
+      a_sin[i] = std::sin(m * theta[i]);
+    }
+    const long first = a * K;
+    const long last = std::min(points, first + K);
+    double lanes[kLanes];
+    for (long k = first; k < last; k += kLanes) {
+      ones_lanes(a_cos.data(), a_sin.data(), bt_cos.data(), bt_sin.data(), half, K, k - first, lanes);
+      for (long l = 0; l < kLanes && k + l < last; ++l) s[k + l] = lanes[l];
+    }
+  }
+  s[points - 1] = ones_score(theta, x[points - 1]);  // exactly at `stop`
+  return s;
+}
+
 Eigen::VectorXd ones_score(const Eigen::VectorXd& theta, const Eigen::VectorXd& distances) {
   Eigen::VectorXd s(distances.size());
   for (Eigen::Index k = 0; k < distances.size(); ++k) s[k] = ones_score(theta, distances[k]);

@@ -45,6 +45,12 @@ long decay_anchor(long points);
 /// The decaying curve many explainers show; 2·(d/2) = d at m = 0.
 double ones_score(const Eigen::VectorXd& theta, double m);
 Eigen::VectorXd ones_score(const Eigen::VectorXd& theta, const Eigen::VectorXd& distances);
+/// The same at linspace(stop, points) without a cos/sin per term: the anchors and the angle-addition
+/// product of decay_bound_linspace, cos((aK + b)Δθ_i) = Re(A_{a,i}·B_{b,i}). Against ones_score (a
+/// cos/sin per term) the difference is at most a few ulp per term plus the angles' own rounding,
+/// |Δ| <= 4·(d/2)·ε·(m·θ_0 + 8) (tests/analysis/test_decay.cpp); the last point is computed directly.
+/// @throws InvalidArgument as linspace does.
+Eigen::VectorXd ones_score_linspace(const Eigen::VectorXd& theta, double stop, long points);
 
 /// Mean and standard deviation over `samples` random pairs of ⟨R_m q, k⟩, q and k standard normal  (M15)
 /// (the same pairs at every distance). Per pair i the score is A_i cos(mθ_i) + B_i sin(mθ_i) with

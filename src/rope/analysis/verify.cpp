@@ -13,6 +13,7 @@
 #include "rope/core/invalid_quantity.hpp"
 #include "rope/core/rotation.hpp"
 #include "rope/analysis/sinusoidal.hpp"
+#include "rope/analysis/verify_fast.hpp"
 #include "rope/core/tolerance.hpp"
 
 namespace rope {
@@ -28,37 +29,16 @@ void check_settings(const VerifySettings& s) {
   if (!(s.safety > 0) || !std::isfinite(s.safety)) {
     throw InvalidArgument(fmt::format("verify: the safety factor must be positive (got {})", s.safety));
   }
+  if (s.dense && s.dtype != DType::F64 && s.strategy != Strategy::CastInputs) {
+    throw InvalidArgument(fmt::format("verify: the dense form computes {} with the cast-inputs strategy only (got {})",
+                                      to_string(s.dtype), to_string(s.strategy)));
+  }
   if (!std::isfinite(s.max_position) || s.max_position < 1 ||
       s.max_position > kMaxVerifyPosition || s.max_position != std::floor(s.max_position)) {
     throw InvalidQuantity("max-position", fmt::format("must be an integer between 1 and {:g} (got {})", kMaxVerifyPosition,
                                                       s.max_position));
   }
 }
-
-/// Running maxima of one identity.
-class Row {
- public:
-  Row(Message name, Message formula, std::string equation, double tolerance, double cap = INFINITY) {
-    result_.name = std::move(name.en);
-    result_.name_zh = std::move(name.zh);
-    result_.formula = std::move(formula.en);
-    result_.formula_zh = std::move(formula.zh);
-    result_.equation = std::move(equation);
-    result_.check.tolerance = std::min(tolerance, cap);  // (P11)
-    result_.capped = tolerance > cap;
-  }
-  /// One sample: |Δ| and the scale S it is measured against.
-  void add(double abs_error, double scale) {
-    ++result_.samples;
-    if (!(abs_error <= std::numeric_limits<double>::max())) abs_error = std::numeric_limits<double>::infinity();  // NaN, overflow
-    result_.max_abs_error = std::max(result_.max_abs_error, abs_error);
-    result_.check.difference = std::max(result_.check.difference, abs_error / scale);  // normalised: scale 1
-  }
-  IdentityResult result() const { return result_; }
-
- private:
-  IdentityResult result_;
-};
 
 double max_abs(const Eigen::MatrixXd& a) { return a.cwiseAbs().maxCoeff(); }
 
@@ -120,7 +100,7 @@ Eigen::MatrixXd to_double_matrix(const X& x) {
 }
 
 template <typename T>
-VerifyReport verify_in(const VerifySettings& s) {
+VerifyReport verify_in(const VerifySettings& s, const std::vector<VerifyDraw>* draws) {
   check_settings(s);
   const int d = s.dim;
   const Layout layout = s.layout;
@@ -130,33 +110,29 @@ VerifyReport verify_in(const VerifySettings& s) {
   const Eigen::VectorXd theta64 = s.inv_freq ? *s.inv_freq : frequencies(d, s.base);
   const Vector<T> theta = theta64.template cast<T>();
   const double pmax = s.max_position;  // every drawn position is < pmax
-  const auto tol = [&](double position_budget) { return dtype_tolerance(s.dtype, d, position_budget, s.safety); };
   const auto at = [](double position) { return static_cast<T>(position); };  // positions cast to T (P3)
 
-  const double score_cap = score_tolerance_cap(d);  // (P11); 1 for vectors and matrices
-  Row relative({"relative position", "相对位置"}, Message::same("<R_m q, R_n k> = q^T R_{n-m} k"), "(M8)", tol(2 * pmax), score_cap);
-  Row orthogonal({"orthogonality", "正交性"}, Message::same("R_m^T R_m = I, det R_m = 1"), "(M7)", tol(pmax), 1.0);
-  Row compose({"composition", "复合"}, Message::same("R_a R_b = R_{a+b}"), "(M7)", tol(2 * pmax), 1.0);
-  Row norm({"norm", "模长不变"}, Message::same("|R_m q| = |q|"), "(M7)", tol(pmax), 1.0);
-  Row shift({"shift invariance", "平移不变"}, Message::same("<R_{m+c} q, R_{n+c} k> = <R_m q, R_n k>"), "(M8)", tol(6 * pmax), score_cap);
-  Row forms({"three forms", "三种算法"}, {"elementwise = matrix = complex", "逐元素 = 矩阵 = 复数"}, "(M9) (M10)", tol(pmax), 1.0);
-  Row layouts({"layouts", "两种排列"}, Message::same("R_half = P R_interleaved P^T"), "(M6)", 0.0);
-  Row contrast({"sinusoidal (contrast)", "正弦编码(对照)"}, Message::same("<q+p_{m+c}, k+p_{n+c}> = <q+p_m, k+p_n>"), "(M12)",
-               tol(6 * pmax), score_cap);
-
-  const long dense = dense_samples(d, s.trials);
+  std::vector<IdentityResult> rows = suite_rows(s);
+  Tally relative, orthogonal, compose, norm, shift, forms, layouts, contrast;
+  const long dense = draws ? static_cast<long>(draws->size()) : dense_samples(d, s.trials);
   const Eigen::PermutationMatrix<Eigen::Dynamic> P = layout_permutation(d);
   const Matrix<T> identity = Matrix<T>::Identity(d, d);
   Random rng(s.seed);
   const auto draw_position = [&] { return static_cast<double>(rng.below(static_cast<std::uint64_t>(pmax))); };
 
   Eigen::VectorXd q64(d), k64(d);
-  for (long t = 0; t < s.trials; ++t) {
-    for (int j = 0; j < d; ++j) q64[j] = rng.normal();
-    for (int j = 0; j < d; ++j) k64[j] = rng.normal();
-    const double m = draw_position();
-    const double n = draw_position();
-    const double c = draw_position();
+  const long trials = draws ? static_cast<long>(draws->size()) : s.trials;
+  for (long t = 0; t < trials; ++t) {
+    if (draws) {
+      q64 = (*draws)[t].q;
+      k64 = (*draws)[t].k;
+    } else {
+      for (int j = 0; j < d; ++j) q64[j] = rng.normal();
+      for (int j = 0; j < d; ++j) k64[j] = rng.normal();
+    }
+    const double m = draws ? (*draws)[t].m : draw_position();
+    const double n = draws ? (*draws)[t].n : draw_position();
+    const double c = draws ? (*draws)[t].c : draw_position();
     const Vector<T> q = q64.template cast<T>();
     const Vector<T> k = k64.template cast<T>();
     const double q_norm = norm_in(q);
@@ -214,12 +190,23 @@ VerifyReport verify_in(const VerifySettings& s) {
 
   VerifyReport report;
   report.settings = s;
-  for (const Row* row : {&relative, &orthogonal, &compose, &norm, &shift, &forms, &layouts}) {
-    report.identities.push_back(row->result());
-  }
-  report.contrast = contrast.result();
+  report.completed = trials;
+  const Tally* tallies[] = {&relative, &orthogonal, &compose, &norm, &shift, &forms, &layouts, &contrast};
+  for (std::size_t r = 0; r < rows.size(); ++r) tallies[r]->apply(rows[r]);
+  report.identities.assign(rows.begin(), rows.end() - 1);
+  report.contrast = rows.back();
   report.contrast.expected_to_fail = true;
   return report;
+}
+
+VerifyReport verify_dense(const VerifySettings& s, const std::vector<VerifyDraw>* draws) {
+  switch (s.dtype) {
+    case DType::F64: return verify_in<double>(s, draws);
+    case DType::F32: return verify_in<float>(s, draws);
+    case DType::F16: return verify_in<Eigen::half>(s, draws);
+    case DType::BF16: return verify_in<Eigen::bfloat16>(s, draws);
+  }
+  throw InvalidArgument("verify: unknown dtype");
 }
 
 }  // namespace
@@ -231,16 +218,114 @@ double dtype_tolerance(DType dtype, int d, double position_budget, double safety
   return safety * (eps_acc * d + eps * position_budget);            // (P10)
 }
 
+double strategy_tolerance(DType dtype, Strategy strategy, int d, double position_budget, double safety) {
+  const DType angle_type = dtype == DType::F64 || strategy == Strategy::CastInputs ? dtype
+                           : strategy == Strategy::AngleF32                        ? DType::F32
+                                                                                   : DType::F64;
+  const double eps = epsilon(dtype), eps_phi = std::min(epsilon(angle_type), eps);
+  if (eps_phi == eps) return dtype_tolerance(dtype, d, position_budget, safety);
+  const double eps_acc = dtype == DType::F16 || dtype == DType::BF16 ? epsilon(DType::F32) : eps;
+  return safety * (eps_acc * d + eps_phi * position_budget + eps);  // (P12)
+}
+
 double score_tolerance_cap(int d) { return 1.0 / std::sqrt(static_cast<double>(d)); }  // (P11)
 
-VerifyReport verify(const VerifySettings& s) {
-  switch (s.dtype) {
-    case DType::F64: return verify_in<double>(s);
-    case DType::F32: return verify_in<float>(s);
-    case DType::F16: return verify_in<Eigen::half>(s);
-    case DType::BF16: return verify_in<Eigen::bfloat16>(s);
+void Tally::add(double abs_error, double scale) {
+  ++samples;
+  if (!(abs_error <= std::numeric_limits<double>::max())) abs_error = std::numeric_limits<double>::infinity();  // NaN, overflow
+  abs = std::max(abs, abs_error);
+  rel = std::max(rel, abs_error / scale);  // normalised: each sample has its own S (tolerance.hpp)
+}
+
+void Tally::merge(const Tally& o) {
+  samples += o.samples;
+  abs = std::max(abs, o.abs);
+  rel = std::max(rel, o.rel);
+}
+
+void Tally::apply(IdentityResult& row) const {
+  row.samples = samples;
+  row.max_abs_error = abs;
+  row.check.difference = rel;
+}
+
+std::vector<IdentityResult> suite_rows(const VerifySettings& s) {
+  const int d = s.dim;
+  const double pmax = s.max_position;
+  const Strategy strategy = s.dense ? Strategy::CastInputs : s.strategy;
+  const auto tol = [&](double position_budget) { return strategy_tolerance(s.dtype, strategy, d, position_budget, s.safety); };
+  const double score_cap = score_tolerance_cap(d);  // (P11); 1 for vectors and matrices
+  const auto row = [](Message name, Message formula, std::string equation, double tolerance, double cap) {
+    IdentityResult r;
+    r.name = std::move(name.en);
+    r.name_zh = std::move(name.zh);
+    r.formula = std::move(formula.en);
+    r.formula_zh = std::move(formula.zh);
+    r.equation = std::move(equation);
+    r.check.tolerance = std::min(tolerance, cap);  // (P11)
+    r.capped = tolerance > cap;
+    return r;
+  };
+  return {
+      row({"relative position", "相对位置"}, Message::same("<R_m q, R_n k> = q^T R_{n-m} k"), "(M8)", tol(2 * pmax), score_cap),
+      row({"orthogonality", "正交性"}, Message::same("R_m^T R_m = I, det R_m = 1"), "(M7)", tol(pmax), 1.0),
+      row({"composition", "复合"}, Message::same("R_a R_b = R_{a+b}"), "(M7)", tol(2 * pmax), 1.0),
+      row({"norm", "模长不变"}, Message::same("|R_m q| = |q|"), "(M7)", tol(pmax), 1.0),
+      row({"shift invariance", "平移不变"}, Message::same("<R_{m+c} q, R_{n+c} k> = <R_m q, R_n k>"), "(M8)", tol(6 * pmax),
+          score_cap),
+      row({"three forms", "三种算法"}, {"elementwise = matrix = complex", "逐元素 = 矩阵 = 复数"}, "(M9) (M10)", tol(pmax), 1.0),
+      row({"layouts", "两种排列"}, Message::same("R_half = P R_interleaved P^T"), "(M6)", 0.0, INFINITY),
+      row({"sinusoidal (contrast)", "正弦编码(对照)"}, Message::same("<q+p_{m+c}, k+p_{n+c}> = <q+p_m, k+p_n>"), "(M12)",
+          tol(6 * pmax), score_cap),
+  };
+}
+
+VerifyReport verify(const VerifySettings& s, const VerifyProgress& progress) {
+  check_settings(s);
+  if (s.inv_freq && 2 * s.inv_freq->size() != s.dim) {
+    throw InvalidArgument(fmt::format("verify: {} frequencies given for dimension {}", s.inv_freq->size(), s.dim));
   }
-  throw InvalidArgument("verify: unknown dtype");
+  if (!s.dense) return verify_fast(s, s.inv_freq ? *s.inv_freq : frequencies(s.dim, s.base), progress);
+  return verify_dense(s, nullptr);
+}
+
+VerifyReport verify_draws(const VerifySettings& settings, const std::vector<VerifyDraw>& draws) {
+  VerifySettings s = settings;
+  s.trials = std::max<long>(1, static_cast<long>(draws.size()));
+  check_settings(s);
+  for (const VerifyDraw& draw : draws) {
+    if (draw.q.size() != s.dim || draw.k.size() != s.dim) throw InvalidArgument("verify: a draw has another size than d");
+  }
+  if (s.dense) return verify_dense(s, &draws);
+  return verify_fast_draws(s, s.inv_freq ? *s.inv_freq : frequencies(s.dim, s.base), draws);
+}
+
+StrategyContrast cast_inputs_contrast(const VerifySettings& settings) {
+  VerifySettings s = settings;
+  s.strategy = Strategy::CastInputs;
+  s.dense = false;
+  StrategyContrast out{verify(s).identities[0], std::nullopt};
+  VerifySettings probe = s;
+  probe.trials = std::min(s.trials, 256L);
+  const auto fails = [&](double max_position) {
+    probe.max_position = max_position;
+    return !verify(probe).identities[0].check.passed();
+  };
+  double passes = 1, fail = 2;  // max-position 1: m = n = 0, R_0 = I in any type
+  while (fail < s.max_position && !fails(fail)) {
+    passes = fail;
+    fail *= 2;
+  }
+  if (fail >= s.max_position) {
+    fail = s.max_position;
+    if (fail <= passes || !fails(fail)) return out;
+  }
+  while (fail - passes > 1) {
+    const double mid = std::floor((passes + fail) / 2);
+    (fails(mid) ? fail : passes) = mid;
+  }
+  out.fails_from = fail;
+  return out;
 }
 
 }  // namespace rope

@@ -23,8 +23,12 @@ struct Slot {
 
 Slot g_slots[kMaxRegisteredTemps];
 std::atomic<pid_t> g_child{0};
+std::atomic<bool> g_deferred{false};
+std::atomic<bool> g_requested{false};
+static_assert(std::atomic<bool>::is_always_lock_free, "used in a signal handler");
 
 extern "C" void on_signal(int sig) {
+  if (sig == SIGINT && g_deferred.load() && !g_requested.exchange(true)) return;  // reported by interrupt_requested()
   const int saved = errno;
   // The child first, and reaped: a gnuplot still writing could otherwise recreate a file after its unlink.
   const pid_t child = g_child.load();
@@ -93,5 +97,12 @@ void unregister_temp(int slot) noexcept {
 }
 
 void set_running_child(pid_t process_group) noexcept { g_child.store(process_group); }
+
+void set_interrupt_deferred(bool deferred) noexcept {
+  g_requested.store(false);
+  g_deferred.store(deferred);
+}
+
+bool interrupt_requested() noexcept { return g_requested.load(); }
 
 }  // namespace rope

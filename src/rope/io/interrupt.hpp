@@ -36,4 +36,11 @@ void unregister_temp(int slot) noexcept;
 /// The process group of a running child, killed on a signal; 0 for none.
 void set_running_child(pid_t process_group) noexcept;
 
+/// While deferred (a long computation that can stop and report, `rope verify`), the first SIGINT does
+/// not end the process: it only sets the flag that interrupt_requested() returns, and the computation
+/// stops at its next check. A second SIGINT, or any other signal, acts as always. Setting deferral
+/// clears the flag.
+void set_interrupt_deferred(bool deferred) noexcept;
+bool interrupt_requested() noexcept;
+
 }  // namespace rope

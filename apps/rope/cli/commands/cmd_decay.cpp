@@ -121,7 +121,7 @@ struct Curves {
 };
 
 /// `grid`: true_distances is the evenly spaced grid linspace(max_distance, points), which the bound
-/// then computes by the recurrence of decay_bound_linspace (no cos/sin per term).
+/// and the all-ones score then compute by the recurrence of decay_bound_linspace (no cos/sin per term).
 Curves compute(const DecayOptions& opt, DecayKind kind, const std::vector<FrequencySet>& sets,
                const Eigen::VectorXd& true_distances, bool grid = false) {
   const Eigen::VectorXd distances = seen_distances(opt, true_distances);
@@ -138,7 +138,9 @@ Curves compute(const DecayOptions& opt, DecayKind kind, const std::vector<Freque
       }
       case DecayKind::Ones: {
         const double scale = opt.normalize ? ones_score(theta, 0.0) : 1.0;
-        c.value.push_back(ones_score(theta, distances) / scale);
+        const bool even = grid && !opt.log_x && !opt.rerope_window;  // as for the bound
+        c.value.push_back((even ? ones_score_linspace(theta, opt.max_distance, opt.points) : ones_score(theta, distances)) /
+                          scale);
         break;
       }
       case DecayKind::Random: {

@@ -1,5 +1,8 @@
 // rope verify: the identity suite of rope/analysis/verify.hpp as a table, CSV or JSON; exit 1 if one fails.
 #include <algorithm>
+#include <cstdio>
+#include <iostream>
+#include <unistd.h>
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <memory>
@@ -13,7 +16,9 @@
 #include "rope/io/csv.hpp"
 #include "rope/core/constants.hpp"
 #include "rope/core/dtype.hpp"
+#include "rope/core/error.hpp"
 #include "rope/analysis/verify.hpp"
+#include "rope/io/interrupt.hpp"
 #include "rope/cli/scaling_options.hpp"
 
 namespace rope::cli {
@@ -27,6 +32,7 @@ struct VerifyOptions {
   std::optional<double> base;  ///< --base; nullopt: settings.base
   Lang lang = Lang::En;
   std::optional<DType> dtype;  ///< --dtype; nullopt: float64, and the output of before --dtype existed
+  std::optional<Strategy> strategy;  ///< --strategy; nullopt: angle-f32, the pipeline of Hugging Face
 };
 
 namespace {
@@ -54,6 +60,59 @@ nlohmann::json to_json(const IdentityResult& r) {
           {"expected_to_fail", r.expected_to_fail}};
 }
 
+/// ", computed in T" after the seed: the strategy too where it changes the numbers (float32's angle-f32 is
+/// its cast-inputs).
+std::string computed_in(const VerifyOptions& opt, const VerifySettings& s, const Text& t) {
+  if (!opt.dtype) return "";
+  const Strategy strategy = s.dense ? Strategy::CastInputs : s.strategy;
+  const bool shown = s.dtype == DType::F16 || s.dtype == DType::BF16 || (s.dtype == DType::F32 && strategy == Strategy::CastResult);
+  const std::string how = shown ? fmt::format(" ({})", to_string(strategy)) : "";
+  return t.format(", computed in {}{}", ",用 {} 计算{}", to_string(s.dtype), how);
+}
+
+/// The tolerance model of the run: (M13) for float64, (P10) for cast-inputs, (P12) otherwise.
+void print_tolerance(const VerifyOptions& opt, const VerifySettings& s, const Text& t, std::ostream& out) {
+  const Strategy strategy = s.dense ? Strategy::CastInputs : s.strategy;
+  const std::string T(to_string(s.dtype));
+  const bool wide = s.dtype == DType::F16 || s.dtype == DType::BF16;
+  if (!opt.dtype) {
+    out << t.format("tolerance on |Δ|/S = {:g}·ε·(d + M), M = the sum of |positions| involved (docs/math.md (M13))\n",
+                    "|Δ|/S 的容差 = {:g}·ε·(d + M),M 是所涉及位置的绝对值之和(docs/math.md (M13))\n", kToleranceSafety);
+  } else if (s.dtype == DType::F64 || (s.dtype == DType::F32 && strategy != Strategy::CastResult)) {
+    out << t.format("θ, q, k, positions and every operation in {}; tolerance on |Δ|/S = {:g}·ε·(d + M), ε = {:.3g},\n"
+                    "M = the sum of |positions| involved, at most 1/√d for scores, 1 otherwise (docs/precision.md (P10), (P11))\n",
+                    "θ、q、k、位置和每一步运算都用 {};|Δ|/S 的容差 = {:g}·ε·(d + M),ε = {:.3g},\n"
+                    "M 是所涉及位置的绝对值之和,对得分最多取 1/√d,其他取 1(docs/precision.md (P10), (P11))\n",
+                    T, kToleranceSafety, epsilon(s.dtype));
+  } else if (strategy == Strategy::CastInputs) {
+    out << t.format("θ, q, k, positions and rotations in {}, sums accumulated in float32 and rounded to {};\n"
+                    "tolerance on |Δ|/S = {:g}·(ε_f32·d + ε·M), ε = {:.3g}, ε_f32 = {:.3g}, M = the sum of |positions|\n"
+                    "involved, at most 1/√d for scores, 1 otherwise (docs/precision.md (P10), (P11))\n",
+                    "θ、q、k、位置和旋转都用 {0},求和在 float32 中累加后舍入为 {1};\n"
+                    "|Δ|/S 的容差 = {2:g}·(ε_f32·d + ε·M),ε = {3:.3g},ε_f32 = {4:.3g},M 是所涉及位置的绝对值之和,\n"
+                    "对得分最多取 1/√d,其他取 1(docs/precision.md (P10), (P11))\n",
+                    T, T, kToleranceSafety, epsilon(s.dtype), epsilon(DType::F32));
+  } else {
+    const bool f32 = strategy == Strategy::AngleF32;
+    const std::string acc = wide ? "float32" : T, eps_acc = wide ? "ε_f32" : "ε", phi = f32 ? "ε_f32" : "ε_f64";
+    out << (f32 ? t.format("angle-f32, as Hugging Face: θ, positions, angles and cos/sin in float32, cos/sin rounded to {0},\n"
+                           "rotations in {0}, sums accumulated in float32 and rounded to {0};\n", 
+                           "angle-f32,同 Hugging Face:θ、位置、角度和 cos/sin 用 float32,cos/sin 舍入为 {0},\n"
+                           "旋转用 {0},求和在 float32 中累加后舍入为 {0};\n", T)
+                : t.format("cast-result: angles, cos/sin and rotations in float64, rotated vectors rounded to {0},\n"
+                           "sums accumulated in {1} and rounded to {0};\n",
+                           "cast-result:角度、cos/sin 和旋转用 float64,旋转后的向量舍入为 {0},\n"
+                           "求和在 {1} 中累加后舍入为 {0};\n", T, acc));
+    const std::string eps = f32 || wide ? t.format(", ε_f32 = {:.3g}", ",ε_f32 = {:.3g}", epsilon(DType::F32)) : "";
+    const std::string eps64 = f32 ? "" : t.format(", ε_f64 = {:.3g}", ",ε_f64 = {:.3g}", epsilon(DType::F64));
+    out << t.format("tolerance on |Δ|/S = {:g}·({}·d + {}·M + ε), ε = {:.3g}{}{},\n"
+                    "M = the sum of |positions| involved, at most 1/√d for scores, 1 otherwise (docs/precision.md (P11), (P12))\n",
+                    "|Δ|/S 的容差 = {:g}·({}·d + {}·M + ε),ε = {:.3g}{}{},\n"
+                    "M 是所涉及位置的绝对值之和,对得分最多取 1/√d,其他取 1(docs/precision.md (P11), (P12))\n",
+                    kToleranceSafety, eps_acc, phi, epsilon(s.dtype), eps, eps64);
+  }
+}
+
 }  // namespace
 
 int run_verify(const VerifyOptions& opt, std::ostream& out) {
@@ -72,14 +131,46 @@ int run_verify(const VerifyOptions& opt, std::ostream& out) {
     model = t.format(", {} scaling f = {} ({})", ",{} 缩放 f = {}({})", to_string(rr.model.rope.type),
                      format_number(rr.params.factor), model_name(rr.model, t));
   }
-  const VerifyReport report = verify(settings);
+  if (opt.strategy) {
+    if (!opt.dtype || *opt.dtype == DType::F64) {
+      throw InvalidArgument("--strategy needs --dtype f32, f16 or bf16: float64 has one way to compute the angles");
+    }
+    settings.strategy = *opt.strategy;
+  }
+  // A bar on stderr while the trials run, only on a terminal; Ctrl-C stops the run and prints what it has.
+  const bool bar = ::isatty(STDERR_FILENO) == 1;
+  bool drawn = false;
+  const VerifyProgress progress = [&](long done, long total) {
+    if (bar && (drawn || done < total)) {
+      const int width = 30, filled = static_cast<int>(static_cast<double>(width) * done / total);
+      std::fprintf(stderr, "\r[%s%s] %3d%%  %ld / %ld trials", std::string(filled, '#').c_str(),
+                   std::string(width - filled, ' ').c_str(), static_cast<int>(100.0 * done / total), done, total);
+      std::fflush(stderr);
+      drawn = true;
+    }
+    return !interrupt_requested();
+  };
+  set_interrupt_deferred(!settings.dense);
+  VerifyReport report;
+  try {
+    report = verify(settings, progress);
+  } catch (...) {
+    set_interrupt_deferred(false);
+    throw;
+  }
+  set_interrupt_deferred(false);
+  if (drawn) std::fputs("\r\033[K", stderr), std::fflush(stderr);
   const VerifySettings& s = report.settings;
-  const int exit_code = report.all_passed() ? kOk : kVerifyFailed;
+  const bool low = !s.dense && (s.dtype == DType::F16 || s.dtype == DType::BF16) && s.strategy != Strategy::CastInputs;
+  std::optional<StrategyContrast> cast_inputs;
+  if (low && !report.interrupted) cast_inputs = cast_inputs_contrast(s);
+  const int exit_code = report.interrupted ? kInterrupted : report.all_passed() ? kOk : kVerifyFailed;
 
-  if (!opt.csv.empty()) {
+  if (!opt.csv.empty() && !report.interrupted) {  // an interrupted run writes no file
     std::string csv = "identity,formula,equation,samples,max_abs_error,max_rel_error,tolerance,passed,expected_to_fail\n";
     for (const auto& r : report.identities) csv += csv_row(r);
     csv += csv_row(report.contrast);
+    if (cast_inputs) csv += csv_row(cast_inputs->row);
     write_output(opt.csv, csv, out);
   }
   if (opt.json) {
@@ -90,10 +181,18 @@ int run_verify(const VerifyOptions& opt, std::ostream& out) {
     if (opt.dtype) {
       j["settings"]["dtype"] = std::string(to_string(s.dtype));
       j["settings"]["epsilon"] = epsilon(s.dtype);
+      if (s.dtype != DType::F64) j["settings"]["strategy"] = std::string(to_string(s.dense ? Strategy::CastInputs : s.strategy));
     }
+    if (s.dense) j["settings"]["dense"] = true;
     j["identities"] = nlohmann::json::array();
     for (const auto& r : report.identities) j["identities"].push_back(to_json(r));
     j["contrast"] = to_json(report.contrast);
+    if (cast_inputs) {
+      j["cast_inputs_contrast"] = to_json(cast_inputs->row);
+      j["cast_inputs_contrast"]["fails_from_max_position"] =
+          cast_inputs->fails_from ? nlohmann::json(*cast_inputs->fails_from) : nlohmann::json(nullptr);
+    }
+    if (report.interrupted) j["interrupted_after_trials"] = report.completed;
     j["passed"] = report.all_passed();
     out << j.dump(2) << '\n';
   }
@@ -101,34 +200,27 @@ int run_verify(const VerifyOptions& opt, std::ostream& out) {
 
   out << t.format("rope verify: d = {}, base = {}{}, {} layout, {} trials, seed {}{}\n",
                   "rope verify:d = {},base = {}{},{} 排列,{} 次试验,种子 {}{}\n", s.dim, format_number(s.base), model,
-                  layout_name(s.layout, t), s.trials, s.seed,
-                  !opt.dtype ? "" : t.format(", computed in {}", ",用 {} 计算", to_string(s.dtype)));
+                  layout_name(s.layout, t), s.trials, s.seed, computed_in(opt, s, t));
+  if (report.interrupted) {
+    out << t.format("interrupted (Ctrl-C) after {} of {} trials: every row below covers those {}\n",
+                    "已中断(Ctrl-C):完成 {} / {} 次试验,下表各行只含这 {} 次\n", report.completed, s.trials, report.completed);
+  }
   out << t.format("q, k ~ N(0, I); positions m, n and shift c uniform integers in [0, {})\n",
                   "q, k ~ N(0, I);位置 m、n 和平移量 c 是 [0, {}) 中均匀分布的整数\n", format_number(s.max_position));
   out << t("error |Δ| between the two sides; S = ‖q‖‖k‖ for scores, ‖q‖ for vectors, 1 for matrices;\n",
            "误差 |Δ| 是两边之差;S 对得分取 ‖q‖‖k‖,对向量取 ‖q‖,对矩阵取 1;\n");
-  if (!opt.dtype) {
-    out << t.format("tolerance on |Δ|/S = {:g}·ε·(d + M), M = the sum of |positions| involved (docs/math.md (M13))\n",
-                    "|Δ|/S 的容差 = {:g}·ε·(d + M),M 是所涉及位置的绝对值之和(docs/math.md (M13))\n", kToleranceSafety);
-  } else if (s.dtype == DType::F64 || s.dtype == DType::F32) {
-    out << t.format("θ, q, k, positions and every operation in {}; tolerance on |Δ|/S = {:g}·ε·(d + M), ε = {:.3g},\n"
-                    "M = the sum of |positions| involved, at most 1/√d for scores, 1 otherwise (docs/precision.md (P10), (P11))\n",
-                    "θ、q、k、位置和每一步运算都用 {};|Δ|/S 的容差 = {:g}·ε·(d + M),ε = {:.3g},\n"
-                    "M 是所涉及位置的绝对值之和,对得分最多取 1/√d,其他取 1(docs/precision.md (P10), (P11))\n",
-                    to_string(s.dtype), kToleranceSafety, epsilon(s.dtype));
+  print_tolerance(opt, s, t, out);
+  if (s.dense) {
+    const long dense = dense_samples(s.dim, s.trials);
+    out << t("dense form: every rotation by apply_rotary and the d×d matrix R_m, one draw after the other\n",
+             "稠密形式:每次旋转用 apply_rotary 和 d×d 矩阵 R_m,逐个抽样计算\n");
+    if (dense < s.trials) {
+      out << t.format("rows 2, 3 and 7 multiply dense d×d matrices: they use the first {} draws (about 2^33 flops)\n",
+                      "第 2、3、7 行要做稠密 d×d 矩阵乘法:只用前 {} 次抽样(约 2^33 次浮点运算)\n", dense);
+    }
   } else {
-    out << t.format("θ, q, k, positions and rotations in {}, sums accumulated in float32 and rounded to {};\n"
-                    "tolerance on |Δ|/S = {:g}·(ε_f32·d + ε·M), ε = {:.3g}, ε_f32 = {:.3g}, M = the sum of |positions|\n"
-                    "involved, at most 1/√d for scores, 1 otherwise (docs/precision.md (P10), (P11))\n",
-                    "θ、q、k、位置和旋转都用 {0},求和在 float32 中累加后舍入为 {1};\n"
-                    "|Δ|/S 的容差 = {2:g}·(ε_f32·d + ε·M),ε = {3:.3g},ε_f32 = {4:.3g},M 是所涉及位置的绝对值之和,\n"
-                    "对得分最多取 1/√d,其他取 1(docs/precision.md (P10), (P11))\n",
-                    to_string(s.dtype), to_string(s.dtype), kToleranceSafety, epsilon(s.dtype), epsilon(DType::F32));
-  }
-  const long dense = dense_samples(s.dim, s.trials);
-  if (dense < s.trials) {
-    out << t.format("rows 2, 3 and 7 multiply dense d×d matrices: they use the first {} draws (about 2^33 flops)\n",
-                    "第 2、3、7 行要做稠密 d×d 矩阵乘法:只用前 {} 次抽样(约 2^33 次浮点运算)\n", dense);
+    out << t("every row on every draw, entry by entry on the 2×2 blocks of R_m: O(d) per check (--dense: d×d matrices)\n",
+             "每行用全部抽样,按 R_m 的 2×2 块逐元素检查:每次 O(d)(--dense:d×d 矩阵)\n");
   }
   out << '\n';
   const auto row = [&](const std::string& number, const IdentityResult& r) {
@@ -145,6 +237,22 @@ int run_verify(const VerifyOptions& opt, std::ostream& out) {
   row("-", report.contrast);
   out << t.format("    shifting both positions changes <q + p_m, k + p_n> by up to {:.3g}: it leaks absolute position\n",
                   "    两个位置同时平移,<q + p_m, k + p_n> 最多改变 {:.3g}:它泄露了绝对位置\n", report.contrast.max_abs_error);
+  if (cast_inputs) {
+    IdentityResult r = cast_inputs->row;
+    r.name = fmt::format("all-{} (contrast)", to_string(s.dtype));
+    r.name_zh = fmt::format("全 {}(对照)", to_string(s.dtype));
+    r.expected_to_fail = true;
+    out << t.format("\ncontrast, expected to fail: row 1 with cast-inputs, position and θ rounded to {} before the angle (P3)\n",
+                    "\n对照(预期失败):第 1 行改用 cast-inputs,位置和 θ 在算角度之前先舍入为 {}(P3)\n", to_string(s.dtype));
+    row("-", r);
+    if (cast_inputs->fails_from) {
+      out << t.format("    it fails from max-position {} on (the smallest found by bisection, {} draws of the same seed)\n",
+                      "    从 max-position {} 起失败(用同一种子的 {} 次抽样二分查找到的最小值)\n",
+                      format_number(*cast_inputs->fails_from), std::min(s.trials, 256L));
+    } else {
+      out << t("    it passes at these positions\n", "    在这些位置上它仍然通过\n");
+    }
+  }
   const auto passed = std::count_if(report.identities.begin(), report.identities.end(),
                                     [](const IdentityResult& r) { return r.check.passed(); });
   const bool capped = std::any_of(report.identities.begin(), report.identities.end(),
@@ -173,11 +281,15 @@ Command add_verify_command(CLI::App& app) {
   add_layout_option(*sub, s.layout);
   add_choice_option(*sub, "--dtype", opt->dtype, kDTypeWords, parse_dtype,
                     "compute the identities in f64 (default), f32, f16 or bf16, with that type's tolerance (P10)", "TYPE");
+  add_choice_option(*sub, "--strategy", opt->strategy, {"cast-inputs", "angle-f32", "cast-result"}, parse_strategy,
+                    "with --dtype: where the low precision enters, as rope precision (default angle-f32, as Hugging Face)",
+                    "NAME");
+  sub->add_flag("--dense", s.dense, "check with d×d matrices, one draw after the other (the teaching form; slow at large d)");
   sub->add_option("--csv", opt->csv, "write one row per identity to FILE ('-' for stdout)")->type_name("FILE");
   sub->add_flag("--json", opt->json, "print the report as JSON");
   add_lang_option(*sub, opt->lang);
   sub->footer("Example:\n  rope verify\n  rope verify --dim 64 --max-position 131072 --trials 200 --seed 7\n"
-              "  rope verify --dtype f32");
+              "  rope verify --dtype f32\n  rope verify --dtype bf16");
   add_scaling_options(*sub, opt->scaling);
   return {sub, [opt](std::ostream& out) { return run_verify(*opt, out); }};
 }

@@ -1,0 +1,134 @@
+/// @file
+/// The inner pass of `rope verify`'s fast path (verify_fast.cpp), for one draw: a single sweep over the
+/// d/2 pairs computes the rotations rows 1–6 need (R_m q, R_n k, R_{n−m} k, R_{m+c} q, R_{n+c} k), the
+/// sums of their dot products and the largest entry differences of the 2×2 blocks (docs/math.md (M7)–(M10)).
+/// The sums run in kPassLanes interleaved partial sums (pair i to partial i mod kPassLanes, combined in
+/// lane order at the end), so the order of the additions is fixed whatever the vector width the compiler
+/// picks: with FMA contraction off (src/CMakeLists.txt) every x86-64 level of ROPE_CLONES gives the same
+/// bits. Internal to verify_fast.cpp.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <type_traits>
+
+#include "rope/core/dtype.hpp"
+
+namespace rope::verify_pass {
+
+inline constexpr int kPassLanes = 8;
+
+/// max by value (std::max returns a reference, which keeps loops from vectorizing); NaN is caught by the
+/// sums kept next to each maximum.
+inline double vmax(double a, double b) { return a > b ? a : b; }
+
+template <typename T>
+double as_double(T x) {
+  if constexpr (std::is_same_v<T, double>) return x;
+  else return static_cast<double>(static_cast<float>(x));
+}
+
+/// q, k as pairs (a, b) in T and the cos/sin of the six positions in R (T, or double for cast-result).
+template <typename T, typename R>
+struct PassIn {
+  const T *qa, *qb, *ka, *kb;
+  const R *cm, *sm, *cn, *sn, *cd, *sd, *cmc, *smc, *cnc, *snc, *cmn, *smn;
+  int h;
+};
+
+/// Sums in A (not yet rounded to T): ‖q‖², ‖k‖², ⟨R_m q, R_n k⟩, ⟨q, R_{n−m} k⟩, ‖R_m q‖², ⟨R_{m+c} q, R_{n+c} k⟩;
+/// the largest differences of rows 6, 2, 3 (NaN if one difference is NaN).
+template <typename A>
+struct PassOut {
+  A sums[6] = {};
+  double forms = 0, orth = 0, compose = 0;
+};
+
+template <typename T, typename R>
+inline void rotate_pair(T xa, T xb, R c, R s, T& ya, T& yb) {
+  if constexpr (std::is_same_v<T, R>) {
+    ya = xa * c - xb * s;  // (M9), each operation rounded to T
+    yb = xa * s + xb * c;
+  } else {  // cast-result: in R = double, rounded to T once
+    const R a = static_cast<R>(xa), b = static_cast<R>(xb);
+    ya = static_cast<T>(a * c - b * s);
+    yb = static_cast<T>(a * s + b * c);
+  }
+}
+
+template <typename T>
+inline double diff(T a, T b) {
+  return std::abs(as_double(a) - as_double(b));
+}
+
+template <typename T, typename R, typename A = typename Accumulator<T>::type>
+__attribute__((always_inline)) inline void fused_pass(const PassIn<T, R>& in, PassOut<A>& out) {
+  using P = std::conditional_t<std::is_same_v<R, double>, double, A>;  // 2×2 block products accumulate in P
+  constexpr int L = kPassLanes;
+  A acc[6][L] = {};
+  double mx[3][L] = {}, nan[3][L] = {};
+  const auto body = [&](int i, int l) __attribute__((always_inline)) {
+    T ya, yb, za, zb, ua, ub, va, vb, wa, wb;
+    const T qa = in.qa[i], qb = in.qb[i], ka = in.ka[i], kb = in.kb[i];
+    rotate_pair(qa, qb, in.cm[i], in.sm[i], ya, yb);     // R_m q      (M8)
+    rotate_pair(ka, kb, in.cn[i], in.sn[i], za, zb);     // R_n k
+    rotate_pair(ka, kb, in.cd[i], in.sd[i], ua, ub);     // R_{n−m} k
+    rotate_pair(qa, qb, in.cmc[i], in.smc[i], va, vb);  // R_{m+c} q
+    rotate_pair(ka, kb, in.cnc[i], in.snc[i], wa, wb);  // R_{n+c} k
+    const auto dot = [](T x1, T y1, T x2, T y2) {
+      return static_cast<A>(x1) * static_cast<A>(y1) + static_cast<A>(x2) * static_cast<A>(y2);
+    };
+    acc[0][l] += dot(qa, qa, qb, qb);
+    acc[1][l] += dot(ka, ka, kb, kb);
+    acc[2][l] += dot(ya, za, yb, zb);
+    acc[3][l] += dot(qa, ua, qb, ub);
+    acc[4][l] += dot(ya, ya, yb, yb);
+    acc[5][l] += dot(va, wa, vb, wb);
+    // (M9), (M10): the 2×2 block product (in P, rounded to T) and the complex product (x_a + i·x_b)·(c + i·s)
+    // written out in R (std::complex's operator* adds a NaN recovery call that keeps the loop scalar;
+    // --dense uses std::complex), against the element-wise R_m q.
+    const P cc = static_cast<P>(in.cm[i]), ss = static_cast<P>(in.sm[i]), xa = static_cast<P>(qa), xb = static_cast<P>(qb);
+    const T ma = static_cast<T>(cc * xa + (-ss) * xb), mb = static_cast<T>(ss * xa + cc * xb);
+    const T zr = static_cast<T>(static_cast<R>(qa) * in.cm[i] - static_cast<R>(qb) * in.sm[i]);
+    const T zi = static_cast<T>(static_cast<R>(qa) * in.sm[i] + static_cast<R>(qb) * in.cm[i]);
+    const double ef = vmax(vmax(diff(ma, ya), diff(mb, yb)), vmax(diff(zr, ya), diff(zi, yb)));
+    // (M7) R_m^T R_m = I entry by entry, and det R_m = Π_i det B_i = 1 block by block (c·c − (−s)·s): the
+    // product of the d/2 of them would add d/2 roundings of cos/sin in T that no tolerance models
+    // (docs/precision.md §5).
+    const P e00 = cc * cc + ss * ss, e01 = cc * (-ss) + ss * cc, e10 = (-ss) * cc + cc * ss, e11 = ss * ss + cc * cc;
+    const T det = static_cast<T>(cc * cc - (-ss) * ss);
+    const double eo = vmax(vmax(vmax(diff(static_cast<T>(e00), T(1)), diff(static_cast<T>(e01), T(0))),
+                                vmax(diff(static_cast<T>(e10), T(0)), diff(static_cast<T>(e11), T(1)))),
+                           diff(det, T(1)));
+    // (M7) R_m R_n = R_{m+n}: the four entries of each block product.
+    const P c2 = static_cast<P>(in.cn[i]), s2 = static_cast<P>(in.sn[i]);
+    const T r00 = static_cast<T>(cc * c2 + (-ss) * s2), r01 = static_cast<T>(cc * (-s2) + (-ss) * c2),
+            r10 = static_cast<T>(ss * c2 + cc * s2), r11 = static_cast<T>(ss * (-s2) + cc * c2);
+    const T cs = static_cast<T>(in.cmn[i]), sn = static_cast<T>(in.smn[i]);
+    const double ec = vmax(vmax(diff(r00, cs), diff(r01, static_cast<T>(-sn))), vmax(diff(r10, sn), diff(r11, cs)));
+    const double e[3] = {ef, eo, ec};
+    for (int r = 0; r < 3; ++r) {
+      mx[r][l] = vmax(mx[r][l], e[r]);
+      nan[r][l] += e[r];
+    }
+  };
+  int i0 = 0;
+  for (; i0 + L <= in.h; i0 += L) {
+    for (int l = 0; l < L; ++l) body(i0 + l, l);
+  }
+  for (int i = i0; i < in.h; ++i) body(i, i - i0);  // d/2 not a multiple of L
+  for (int j = 0; j < 6; ++j) {
+    for (int l = 0; l < L; ++l) out.sums[j] += acc[j][l];
+  }
+  double* m[3] = {&out.forms, &out.orth, &out.compose};
+  for (int r = 0; r < 3; ++r) {
+    double total = 0;
+    for (int l = 0; l < L; ++l) {
+      *m[r] = vmax(*m[r], mx[r][l]);
+      total += nan[r][l];
+    }
+    if (std::isnan(total)) *m[r] = total;
+  }
+}
+
+}  // namespace rope::verify_pass
