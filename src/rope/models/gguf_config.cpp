@@ -3,10 +3,12 @@
 #include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 #include <numeric>
 
 #include "rope/core/error.hpp"
 #include "rope/io/csv.hpp"
+#include "rope/io/text_file.hpp"
 #include "rope/models/scaling.hpp"
 
 // Sources (ggml-org/llama.cpp): the key names of src/llama-arch.cpp (LLM_KV_NAMES, LLM_ARCH_NAMES) and
@@ -244,6 +246,36 @@ GgufModel gguf_model(const GgufFile& file) { return Mapper(file).run(); }
 
 GgufModel read_gguf_model(const std::string& path) {
   return gguf_model(read_gguf(path, {"rope_freqs", "rope_factors_long", "rope_factors_short"}));
+}
+
+AttentionShape read_attention_shape(const std::string& path) {
+  AttentionShape a;
+  if (is_gguf_file(path)) {
+    GgufModel g = read_gguf_model(path);
+    if (g.n_head < 1) throw InvalidArgument(fmt::format("{}: {}.attention.head_count: missing or 0", path, g.architecture));
+    a.n_head = g.n_head;
+    a.n_head_kv = g.n_head_kv;
+    a.gguf = true;
+    a.architecture = g.architecture;
+    a.model = std::move(g.model);
+    return a;
+  }
+  a.model = read_model_config(path);  // checks the file and its RoPE keys first
+  const nlohmann::json doc = nlohmann::json::parse(read_file_bounded(path, kMaxConfigBytes).text, nullptr, false);
+  const nlohmann::json& c = doc.contains("text_config") && doc["text_config"].is_object() ? doc["text_config"] : doc;
+  const auto count = [&](const char* k) -> long {
+    if (!c.contains(k)) return 0;
+    const auto& v = c[k];
+    if (!v.is_number_integer() || v.get<long>() < 1) {
+      throw InvalidArgument(fmt::format("{}: {}: expected a whole number >= 1", path, k));
+    }
+    return v.get<long>();
+  };
+  a.n_head = count("num_attention_heads");
+  if (a.n_head == 0) throw InvalidArgument(fmt::format("{}: num_attention_heads: missing", path));
+  a.n_head_kv = count("num_key_value_heads");
+  if (a.n_head_kv == 0) a.n_head_kv = a.n_head;  // HF's default: no GQA
+  return a;
 }
 
 ModelConfig read_model_file(const std::string& path) {

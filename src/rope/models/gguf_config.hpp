@@ -78,6 +78,19 @@ GgufModel read_gguf_model(const std::string& path);
 /// (read_model_config). What `--config FILE` and `rope inspect FILE` read.
 ModelConfig read_model_file(const std::string& path);
 
+/// The attention shape rope permute needs, from a GGUF file ({arch}.attention.head_count, .head_count_kv,
+/// the head and rotary sizes) or a config.json (num_attention_heads, num_key_value_heads, else equal;
+/// text_config first when present).
+struct AttentionShape {
+  ModelConfig model;
+  long n_head = 0;
+  long n_head_kv = 0;
+  bool gguf = false;
+  std::string architecture;  ///< GGUF only
+};
+/// @throws InvalidArgument when the counts are missing or not positive whole numbers; as read_model_file.
+AttentionShape read_attention_shape(const std::string& path);
+
 namespace detail {
 /// Internal (gguf_config_scaling.cpp): the scaling keys and tensors of `file` into g.model.rope, with
 /// their origin lines and notes; g's shape (head_dim, rotary_dim) is already read.
