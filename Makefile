@@ -92,8 +92,8 @@ fuzz:
 	bash scripts/install-deps.sh fuzz
 	cmake -S . -B $(FUZZ_BUILD) -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_COMPILER=clang++ -DBUILD_TESTING=OFF \
 	  -DROPE_FUZZ=ON -DCMAKE_CXX_FLAGS="$(FUZZ_FLAGS)" -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined"
-	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target fuzz_cli fuzz_config
-	for t in cli config; do \
+	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target fuzz_cli fuzz_config fuzz_gguf
+	for t in cli config gguf; do \
 	  mkdir -p $(FUZZ_DIR)/corpus_$$t && \
 	  if [ -d tests/fuzz/regressions/$$t ]; then \
 	    $(FUZZ_DIR)/tests/fuzz/fuzz_$$t $(abspath tests/fuzz)/regressions/$$t/* || exit 1; fi && \

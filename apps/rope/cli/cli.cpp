@@ -122,6 +122,7 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
       add_bound_command(app),
       add_extrapolation_command(app),
       add_bench_command(app),
+      add_permute_command(app),
   };
 
   // An empty value ("--csv ''", "--config \"$UNSET\"") is a mistake for every option: refused here

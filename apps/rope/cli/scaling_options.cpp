@@ -10,6 +10,7 @@
 #include "rope/cli/choice_option.hpp"
 #include "rope/cli/options.hpp"
 #include "rope/core/error.hpp"
+#include "rope/models/gguf_config.hpp"
 #include "rope/core/frequencies.hpp"
 #include "rope/core/parse.hpp"
 
@@ -52,7 +53,7 @@ bool ScalingOptions::any() const {
 }
 
 void add_scaling_options(CLI::App& app, ScalingOptions& o) {
-  app.add_option("--config", o.config, "read the model's RoPE from a Hugging Face config.json")
+  app.add_option("--config", o.config, "read the model's RoPE from a Hugging Face config.json or a GGUF file")
       ->type_name("FILE")
       ->group("Scaling");
   app.add_option("--model", o.model, "a model preset (rope inspect --list)")->type_name("NAME")->group("Scaling");
@@ -91,7 +92,7 @@ ModelConfig resolve_model(const ScalingOptions& o, const DimBase& flags) {
   if (!o.model.empty()) {
     m = load_preset(o.model);
   } else if (!o.config.empty()) {
-    m = read_model_config(o.config);
+    m = read_model_file(o.config);  // config.json, or GGUF by its magic (models/gguf_config.hpp)
   } else {
     m.name = kCommandLineModel;
     m.rope.head_dim = dim;

@@ -217,8 +217,8 @@ int run_inspect(const InspectOptions& opt, std::ostream& out) {
 
 Command add_inspect_command(CLI::App& app) {
   auto opt = std::make_shared<InspectOptions>();
-  CLI::App* sub = app.add_subcommand("inspect", "Report a model's RoPE from its config.json or a preset");
-  sub->add_option("file", opt->file, "a Hugging Face config.json")->type_name("FILE");
+  CLI::App* sub = app.add_subcommand("inspect", "Report a model's RoPE from its config.json, a GGUF file or a preset");
+  sub->add_option("file", opt->file, "a Hugging Face config.json or a GGUF file")->type_name("FILE");
   sub->add_flag("--list", opt->list, "list the model presets");
   sub->add_flag("--json", opt->json, "print the report as JSON");
   add_lang_option(*sub, opt->lang);

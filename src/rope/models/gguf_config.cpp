@@ -1,0 +1,285 @@
+#include "rope/models/gguf_config.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+#include <numeric>
+
+#include "rope/core/error.hpp"
+#include "rope/io/csv.hpp"
+#include "rope/io/text_file.hpp"
+#include "rope/models/scaling.hpp"
+
+// Sources (ggml-org/llama.cpp): the key names of src/llama-arch.cpp (LLM_KV_NAMES, LLM_ARCH_NAMES) and
+// gguf-py/gguf/constants.py; how they are read and their defaults, src/llama-model.cpp load_hparams
+// (freq_base 10000, scaling type "linear" when absent with factor 0 meaning none, scaling.factor else the
+// legacy scale_linear, n_ctx_orig_yarn = context_length unless original_context_length is given, n_rot =
+// dimension_count else the head size); the rope type per architecture, llama_model_rope_type; what the
+// converter writes, convert_hf_to_gguf.py (Llama 3.1's factors as the rope_freqs tensor, Phi-3's as
+// rope_factors_long/short with attn_factor, DeepSeek-2's yarn_log_multiplier = 0.1·mscale_all_dim).
+
+namespace rope {
+
+namespace {
+
+using T = GgufRopeType;
+
+class Mapper {
+ public:
+  explicit Mapper(const GgufFile& f) : f_(f) { g_.model.name = f.name; }
+  GgufModel run();
+
+ private:
+  [[noreturn]] void fail(const std::string& key, const std::string& rule) const {
+    throw InvalidArgument(fmt::format("{}: {}: {}", f_.name, key, rule));
+  }
+  std::string key(std::string_view k) const { return fmt::format("{}.{}", arch_, k); }
+  /// A number under `k` (nullopt when absent); a string, array or bool there is an error.
+  std::optional<double> number(const std::string& k) const {
+    const GgufValue* v = f_.find(k);
+    if (!v) return std::nullopt;
+    const auto x = v->as_number();
+    if (!x || !std::isfinite(*x)) fail(k, fmt::format("expected a number, got {}", to_string(v->type)));
+    return x;
+  }
+  std::optional<long> count(const std::string& k, long max = 1L << 30) const {
+    const auto x = number(k);
+    if (!x) return std::nullopt;
+    if (*x < 0 || *x > static_cast<double>(max) || std::floor(*x) != *x) {
+      fail(k, fmt::format("expected a whole number in 0 … {}, got {}", max, format_number(*x)));
+    }
+    return static_cast<long>(*x);
+  }
+  void origin(std::string_view what, const std::string& value, const std::string& from, const std::string& from_zh = "") {
+    g_.model.origin.push_back({fmt::format("{}: {} ({})", what, value, from),
+                               fmt::format("{}: {} ({})", what, value, from_zh.empty() ? from : from_zh)});
+  }
+  void note(std::string en, std::string zh) { g_.model.notes.push_back({std::move(en), std::move(zh)}); }
+
+  void architecture();
+  void shape();
+  void base_and_context();
+  void sections();
+
+  const GgufFile& f_;
+  GgufModel g_;
+  std::string arch_;
+};
+
+void Mapper::architecture() {
+  const GgufValue* a = f_.find("general.architecture");
+  if (!a) fail("general.architecture", "missing: a GGUF model names its architecture");
+  if (a->type != GgufType::String) fail("general.architecture", fmt::format("expected a string, got {}", to_string(a->type)));
+  arch_ = a->text;
+  g_.architecture = arch_;
+  g_.model.model_type = printable(arch_);
+  const auto& table = gguf_architectures();
+  const auto it = std::find_if(table.begin(), table.end(), [&](const GgufArchitecture& x) { return x.name == arch_; });
+  if (it == table.end()) {
+    std::vector<std::string_view> names;
+    for (const auto& x : table) if (x.type != T::None) names.push_back(x.name);
+    fail("general.architecture", fmt::format("'{}' is not an architecture rope maps (it maps: {})", printable(arch_),
+                                             fmt::join(names, ", ")));
+  }
+  if (it->type == T::None) fail("general.architecture", fmt::format("'{}': llama.cpp applies no RoPE to it", arch_));
+  const GgufValue* s = f_.find(key("rope.dimension_sections"));
+  g_.rope_type = s ? it->with_sections : it->type;
+  const bool norm = g_.rope_type == T::Norm;
+  g_.model.rope.layout = norm ? Layout::Interleaved : Layout::Half;
+  origin("layout", norm ? "interleaved" : "half",
+         fmt::format("llama.cpp rope type {} of architecture {}", to_string(g_.rope_type), arch_),
+         fmt::format("llama.cpp 为架构 {} 指定的 rope 类型 {}", arch_, to_string(g_.rope_type)));
+  if (!it->tested) {
+    note(fmt::format("architecture {}: its rope type is from llama.cpp's table; rope's tests do not cover it", arch_),
+         fmt::format("架构 {}:rope 类型取自 llama.cpp 的表,rope 的测试未覆盖它", arch_));
+  }
+  if (norm && arch_ == "llama") {
+    note("NORM: llama.cpp rotates adjacent pairs (2i, 2i+1); convert_hf_to_gguf.py permuted the rows of q_proj and "
+         "k_proj so that this equals Hugging Face's rotate_half on the original weights (rope permute)",
+         "NORM:llama.cpp 旋转相邻的通道对 (2i, 2i+1);convert_hf_to_gguf.py 已置换 q_proj 和 k_proj 的行,"
+         "使其等于 Hugging Face 在原权重上的 rotate_half(见 rope permute)");
+  }
+}
+
+void Mapper::shape() {
+  const auto heads = count(key("attention.head_count"));
+  const auto heads_kv = count(key("attention.head_count_kv"));
+  g_.n_head = heads.value_or(0);
+  g_.n_head_kv = heads_kv && *heads_kv > 0 ? *heads_kv : g_.n_head;
+  long hd = 0;
+  if (const auto kl = count(key("attention.key_length"))) {
+    hd = *kl;
+    origin("head_dim", std::to_string(hd), key("attention.key_length"));
+  } else {
+    const auto embd = count(key("embedding_length"));
+    if (!embd || !heads || *heads == 0) {
+      fail(key("attention.key_length"), "missing, and embedding_length / head_count cannot replace it");
+    }
+    if (*embd % *heads != 0) {
+      fail(key("embedding_length"), fmt::format("{} is not a multiple of head_count {}", *embd, *heads));
+    }
+    hd = *embd / *heads;
+    origin("head_dim", std::to_string(hd),
+           fmt::format("{} {} / {} {}", key("embedding_length"), *embd, key("attention.head_count"), *heads));
+  }
+  if (hd < 2 || hd > 65536) fail(key("attention.key_length"), fmt::format("head size {} is outside 2 … 65536", hd));
+  long rot = hd;
+  if (const auto dc = count(key("rope.dimension_count"))) {
+    rot = *dc;
+    if (rot < 2 || rot % 2 != 0 || rot > hd) {
+      fail(key("rope.dimension_count"), fmt::format("{} must be even, at least 2 and at most the head size {}", rot, hd));
+    }
+  }
+  g_.head_dim = static_cast<int>(hd);
+  g_.rotary_dim = static_cast<int>(rot);
+  g_.model.rope.head_dim = g_.head_dim;
+  double factor = static_cast<double>(rot) / static_cast<double>(hd);
+  for (int i = 0; i < 4 && static_cast<int>(hd * factor) < rot; ++i) factor = std::nextafter(factor, 2.0);
+  g_.model.rope.partial_rotary_factor = factor;
+  origin("partial_rotary_factor", fmt::format("{} = {} / {}", format_number(factor), rot, hd),
+         f_.find(key("rope.dimension_count")) ? key("rope.dimension_count") : "no rope.dimension_count: n_rot = head_dim",
+         f_.find(key("rope.dimension_count")) ? key("rope.dimension_count") : "没有 rope.dimension_count:n_rot = head_dim");
+}
+
+void Mapper::base_and_context() {
+  if (const auto b = number(key("rope.freq_base"))) {
+    g_.model.rope.base = *b;
+    origin("rope_theta", format_number(*b), key("rope.freq_base"));
+  } else {
+    g_.model.rope.base = 10000.0;
+    origin("rope_theta", "10000", "llama.cpp default", "llama.cpp 默认值");
+  }
+  if (const auto c = count(key("context_length"))) {
+    g_.model.rope.max_position_embeddings = *c;
+    origin("max_position_embeddings", std::to_string(*c), key("context_length"));
+  }
+  if (const auto swa = number(key("rope.freq_base_swa"))) {
+    g_.freq_base_swa = *swa;
+    origin("freq_base_swa", format_number(*swa), key("rope.freq_base_swa"));
+    note(fmt::format("rope.freq_base_swa {}: the sliding-window layers use base {} without scaling; the values here "
+                     "are the full-attention layers'", format_number(*swa), format_number(*swa)),
+         fmt::format("rope.freq_base_swa {}:滑动窗口层使用 base {} 且不缩放;这里的值属于全注意力层", format_number(*swa),
+                     format_number(*swa)));
+  }
+  if (const auto w = count(key("attention.sliding_window"))) g_.sliding_window = *w;
+}
+
+void Mapper::sections() {
+  const std::string k = key("rope.dimension_sections");
+  const GgufValue* s = f_.find(k);
+  if (!s) return;
+  if (s->type != GgufType::Array || !(s->items.size() == s->count) || s->count == 0 || s->count > 4) {
+    fail(k, "expected an array of 1 to 4 whole numbers");
+  }
+  for (const GgufValue& x : s->items) {
+    if (!x.is_integer() || x.integer < 0 || x.integer > 65536) fail(k, "expected an array of whole numbers in 0 … 65536");
+    g_.sections.push_back(static_cast<long>(x.integer));
+  }
+  const long sum = std::accumulate(g_.sections.begin(), g_.sections.end(), 0L);
+  if (sum != g_.rotary_dim / 2) {
+    fail(k, fmt::format("the sections [{}] add up to {}, not rotary_dim / 2 = {}: every pair belongs to one section",
+                        fmt::join(g_.sections, ", "), sum, g_.rotary_dim / 2));
+  }
+  origin("mrope_section", fmt::format("[{}]", fmt::join(g_.sections, ", ")), k);
+  note(fmt::format("{}: pairs follow the temporal, height and width positions in sections of [{}] pairs{}; a text-only "
+                   "input has the same position on every axis, so the frequencies below are what it sees",
+                   to_string(g_.rope_type), fmt::join(g_.sections, ", "),
+                   g_.rope_type == T::Imrope ? ", interleaved (pair i follows axis i mod 3 within the sections)" : ""),
+       fmt::format("{}:通道对按 [{}] 对分段,分别跟随时间、高度和宽度位置{};纯文本输入在每个轴上位置相同,"
+                   "因此下面的频率就是它所见的",
+                   to_string(g_.rope_type), fmt::join(g_.sections, ", "),
+                   g_.rope_type == T::Imrope ? "(交错排列:段内第 i 对跟随第 i mod 3 个轴)" : ""));
+}
+
+}  // namespace
+
+GgufModel Mapper::run() {
+  architecture();
+  shape();
+  base_and_context();
+  sections();
+  detail::gguf_scaling(f_, arch_, g_);
+  return std::move(g_);
+}
+
+std::string_view to_string(GgufRopeType type) {
+  switch (type) {
+    case T::None: return "NONE";
+    case T::Norm: return "NORM";
+    case T::Neox: return "NEOX";
+    case T::Mrope: return "MROPE";
+    case T::Imrope: return "IMROPE";
+    case T::Vision: return "VISION";
+  }
+  return "NONE";
+}
+
+const std::vector<GgufArchitecture>& gguf_architectures() {
+  // llama.cpp src/llama-model.cpp llama_model_rope_type; names from src/llama-arch.cpp LLM_ARCH_NAMES.
+  static const std::vector<GgufArchitecture> table = [] {
+    std::vector<GgufArchitecture> t;
+    const auto add = [&](std::initializer_list<std::string_view> names, T type, std::initializer_list<std::string_view> tested) {
+      for (auto n : names) t.push_back({n, type, type, std::find(tested.begin(), tested.end(), n) != tested.end()});
+    };
+    add({"gpt2", "gptj", "mpt", "refact", "bloom", "mamba", "mamba2", "t5", "t5encoder", "jais", "rwkv6", "rwkv7"}, T::None,
+        {"mamba"});
+    add({"llama", "llama4", "deci", "baichuan", "starcoder", "internlm2", "minicpm", "xverse", "command-r", "cohere2",
+         "olmo", "arctic", "deepseek", "deepseek2", "plm", "chatglm", "granite", "granitemoe", "chameleon", "bailingmoe",
+         "smollm3", "arcee", "ernie4_5", "ernie4_5-moe", "mistral3"},
+        T::Norm, {"llama", "command-r", "deepseek2"});
+    add({"falcon", "grok", "dbrx", "bert", "nomic-bert", "stablelm", "bitnet", "qwen", "qwen2", "qwen2moe", "qwen3",
+         "qwen3moe", "olmo2", "olmoe", "phi2", "phi3", "phimoe", "plamo", "gemma", "gemma2", "gemma3", "gemma3n",
+         "starcoder2", "openelm", "gptneox", "codeshell", "orion", "nemotron", "exaone", "minicpm3", "dots1",
+         "hunyuan-moe", "gpt-oss", "lfm2", "seed_oss", "bailingmoe2", "minimax-m2"},
+        T::Neox, {"qwen2", "qwen3", "phi3", "gemma3", "gpt-oss"});
+    add({"qwen2vl"}, T::Mrope, {"qwen2vl"});
+    add({"qwen3vl", "qwen3vlmoe"}, T::Imrope, {"qwen3vl"});
+    t.push_back({"glm4", T::Norm, T::Mrope, true});
+    t.push_back({"glm4moe", T::Neox, T::Mrope, false});
+    return t;
+  }();
+  return table;
+}
+
+GgufModel gguf_model(const GgufFile& file) { return Mapper(file).run(); }
+
+GgufModel read_gguf_model(const std::string& path) {
+  return gguf_model(read_gguf(path, {"rope_freqs", "rope_factors_long", "rope_factors_short"}));
+}
+
+AttentionShape read_attention_shape(const std::string& path) {
+  AttentionShape a;
+  if (is_gguf_file(path)) {
+    GgufModel g = read_gguf_model(path);
+    if (g.n_head < 1) throw InvalidArgument(fmt::format("{}: {}.attention.head_count: missing or 0", path, g.architecture));
+    a.n_head = g.n_head;
+    a.n_head_kv = g.n_head_kv;
+    a.gguf = true;
+    a.architecture = g.architecture;
+    a.model = std::move(g.model);
+    return a;
+  }
+  a.model = read_model_config(path);  // checks the file and its RoPE keys first
+  const nlohmann::json doc = nlohmann::json::parse(read_file_bounded(path, kMaxConfigBytes).text, nullptr, false);
+  const nlohmann::json& c = doc.contains("text_config") && doc["text_config"].is_object() ? doc["text_config"] : doc;
+  const auto count = [&](const char* k) -> long {
+    if (!c.contains(k)) return 0;
+    const auto& v = c[k];
+    if (!v.is_number_integer() || v.get<long>() < 1) {
+      throw InvalidArgument(fmt::format("{}: {}: expected a whole number >= 1", path, k));
+    }
+    return v.get<long>();
+  };
+  a.n_head = count("num_attention_heads");
+  if (a.n_head == 0) throw InvalidArgument(fmt::format("{}: num_attention_heads: missing", path));
+  a.n_head_kv = count("num_key_value_heads");
+  if (a.n_head_kv == 0) a.n_head_kv = a.n_head;  // HF's default: no GQA
+  return a;
+}
+
+ModelConfig read_model_file(const std::string& path) {
+  return is_gguf_file(path) ? read_gguf_model(path).model : read_model_config(path);
+}
+
+}  // namespace rope

@@ -1,0 +1,261 @@
+// The scaling part of gguf_config.hpp's mapping: {arch}.rope.scaling.* and the rope_freqs /
+// rope_factors_long / rope_factors_short tensors, read as llama.cpp reads them (src/llama-model.cpp
+// load_hparams) and written as convert_hf_to_gguf.py writes them.
+#include <algorithm>
+#include <cmath>
+#include <fmt/format.h>
+
+#include "rope/core/error.hpp"
+#include "rope/io/csv.hpp"
+#include "rope/models/gguf_config.hpp"
+#include "rope/models/scaling.hpp"
+
+namespace rope::detail {
+
+namespace {
+
+/// Llama 3.1's band parameters (meta-llama/Llama-3.1-8B config.json rope_scaling; Llama 3.2's are the
+/// same): the converter keeps only their result, the rope_freqs factors, so rope assumes them and
+/// reports how well they reproduce the file's factors.
+constexpr double kLlama3Low = 1.0, kLlama3High = 4.0;
+constexpr long kLlama3OriginalContext = 8192;
+
+class Scaling {
+ public:
+  Scaling(const GgufFile& f, const std::string& arch, GgufModel& g) : f_(f), arch_(arch), g_(g), r_(g.model.rope) {}
+  void run();
+
+ private:
+  std::string key(std::string_view k) const { return fmt::format("{}.{}", arch_, k); }
+  [[noreturn]] void fail(const std::string& k, const std::string& rule) const {
+    throw InvalidArgument(fmt::format("{}: {}: {}", f_.name, k, rule));
+  }
+  std::optional<double> number(const std::string& k, bool positive) const {
+    const GgufValue* v = f_.find(k);
+    if (!v) return std::nullopt;
+    const auto x = v->as_number();
+    if (!x || !std::isfinite(*x)) fail(k, fmt::format("expected a number, got {}", to_string(v->type)));
+    if (positive ? *x <= 0 : *x < 0) fail(k, fmt::format("{} must be {}", format_number(*x), positive ? "> 0" : ">= 0"));
+    return x;
+  }
+  void origin(std::string_view what, const std::string& value, const std::string& from, const std::string& from_zh = "") {
+    g_.model.origin.push_back({fmt::format("{}: {} ({})", what, value, from),
+                               fmt::format("{}: {} ({})", what, value, from_zh.empty() ? from : from_zh)});
+  }
+  void note(std::string en, std::string zh) { g_.model.notes.push_back({std::move(en), std::move(zh)}); }
+  const std::vector<float>* tensor(const char* name) const {
+    const auto it = f_.tensor_data.find(name);
+    return it == f_.tensor_data.end() ? nullptr : &it->second;
+  }
+  std::vector<double> pair_list(const char* name) const;
+  void original_context(bool required);
+  void linear(double factor, const std::string& from);
+  void yarn();
+  void longrope();
+  void llama3(const std::vector<float>& ff);
+
+  const GgufFile& f_;
+  const std::string& arch_;
+  GgufModel& g_;
+  RopeConfig& r_;
+};
+
+std::vector<double> Scaling::pair_list(const char* name) const {
+  const std::vector<float>* t = tensor(name);
+  if (!t) fail(name, "missing: longrope needs both rope_factors_long and rope_factors_short");
+  const std::size_t pairs = static_cast<std::size_t>(g_.rotary_dim / 2);
+  if (t->size() != pairs) fail(name, fmt::format("{} factors, the rotary dimension {} has {} pairs", t->size(), g_.rotary_dim, pairs));
+  std::vector<double> out;
+  for (float x : *t) {
+    if (!std::isfinite(x) || x <= 0) fail(name, fmt::format("factor {} is not a positive number", format_number(x)));
+    out.push_back(x);
+  }
+  return out;
+}
+
+void Scaling::original_context(bool required) {
+  const std::string k = key("rope.scaling.original_context_length");
+  if (const auto l0 = number(k, true)) {
+    r_.original_max_position_embeddings = static_cast<long>(*l0);
+    origin("original_max_position_embeddings", format_number(*l0), k);
+  } else if (r_.max_position_embeddings) {
+    r_.original_max_position_embeddings = *r_.max_position_embeddings;
+    origin("original_max_position_embeddings", std::to_string(*r_.max_position_embeddings),
+           fmt::format("no {}: llama.cpp's n_ctx_orig_yarn = context_length", k),
+           fmt::format("没有 {}:llama.cpp 的 n_ctx_orig_yarn = context_length", k));
+  } else if (required) {
+    fail(k, "missing, and no context_length to take its place");
+  }
+}
+
+void Scaling::linear(double factor, const std::string& from) {
+  r_.type = ScalingType::Linear;
+  r_.factor = factor;
+  origin("factor", format_number(factor), from);
+}
+
+void Scaling::yarn() {
+  r_.type = ScalingType::Yarn;
+  const std::string fk = key("rope.scaling.factor");
+  const auto factor = number(fk, true);
+  if (!factor) fail(fk, "missing: yarn needs the factor");
+  r_.factor = *factor;
+  origin("factor", format_number(*factor), fk);
+  original_context(false);
+  if (const auto b = number(key("rope.scaling.yarn_beta_fast"), false)) {
+    r_.beta_fast = *b;
+    origin("beta_fast", format_number(*b), key("rope.scaling.yarn_beta_fast"));
+  }
+  if (const auto b = number(key("rope.scaling.yarn_beta_slow"), false)) {
+    r_.beta_slow = *b;
+    origin("beta_slow", format_number(*b), key("rope.scaling.yarn_beta_slow"));
+  }
+  const std::string lk = key("rope.scaling.yarn_log_multiplier");
+  if (const auto mul = number(lk, false)) {
+    // convert_hf_to_gguf.py (DeepseekV2Model): yarn_log_multiplier = 0.1 · mscale_all_dim.
+    const double m = *mul / 0.1;
+    r_.mscale_all_dim = m;
+    r_.mscale = m;
+    origin("mscale_all_dim", format_number(m), fmt::format("{} {} / 0.1", lk, format_number(*mul)));
+    note(fmt::format("{} {}: DeepSeek's convention yarn_log_multiplier = 0.1·mscale_all_dim gives mscale_all_dim {}; "
+                     "the GGUF has no separate mscale, so rope takes mscale = mscale_all_dim (as DeepSeek-V2 and V3 "
+                     "configs have it): the rotation's attention factor is 1 and the softmax scale carries mscale²",
+                     lk, format_number(*mul), format_number(m)),
+         fmt::format("{} {}:按 DeepSeek 的约定 yarn_log_multiplier = 0.1·mscale_all_dim,得 mscale_all_dim {};"
+                     "GGUF 中没有单独的 mscale,rope 取 mscale = mscale_all_dim(DeepSeek-V2 与 V3 的配置即如此):"
+                     "旋转的注意力因子为 1,softmax 缩放中含 mscale²",
+                     lk, format_number(*mul), format_number(m)));
+  } else if (f_.find(key("rope.scaling.attn_factor"))) {
+    // ggml's rope_yarn: magnitude = attn_factor · (1 + 0.1·ln(1/freq_scale)) when YaRN extrapolates.
+    r_.attention_factor = g_.attn_factor * yarn_get_mscale(*factor);
+    origin("attention_factor", format_number(*r_.attention_factor),
+           fmt::format("{} {} × (0.1·ln f + 1), as ggml's rope_yarn", key("rope.scaling.attn_factor"), format_number(g_.attn_factor)),
+           fmt::format("{} {} × (0.1·ln f + 1),同 ggml 的 rope_yarn", key("rope.scaling.attn_factor"), format_number(g_.attn_factor)));
+  }
+}
+
+void Scaling::longrope() {
+  r_.type = ScalingType::LongRope;
+  r_.long_factor = pair_list("rope_factors_long");
+  r_.short_factor = pair_list("rope_factors_short");
+  origin("long_factor", fmt::format("{} numbers", r_.long_factor.size()), "tensor rope_factors_long", "张量 rope_factors_long");
+  origin("short_factor", fmt::format("{} numbers", r_.short_factor.size()), "tensor rope_factors_short", "张量 rope_factors_short");
+  original_context(true);
+  if (f_.find(key("rope.scaling.attn_factor"))) {
+    r_.attention_factor = g_.attn_factor;
+    origin("attention_factor", format_number(g_.attn_factor), key("rope.scaling.attn_factor"));
+  }
+}
+
+void Scaling::llama3(const std::vector<float>& ff) {
+  const std::size_t pairs = static_cast<std::size_t>(g_.rotary_dim / 2);
+  if (ff.size() != pairs) {
+    fail("rope_freqs", fmt::format("{} factors, the rotary dimension {} has {} pairs", ff.size(), g_.rotary_dim, pairs));
+  }
+  for (float x : ff) {
+    if (!std::isfinite(x) || x <= 0) fail("rope_freqs", fmt::format("factor {} is not a positive number", format_number(x)));
+  }
+  g_.rope_freqs = ff;
+  const double f = *std::max_element(ff.begin(), ff.end());
+  if (f == 1.0 && *std::min_element(ff.begin(), ff.end()) == 1.0) {
+    origin("rope_type", "default", "tensor rope_freqs: every factor 1", "张量 rope_freqs:因子全为 1");
+    g_.rope_freqs_difference = 0.0;
+    return;
+  }
+  r_.type = ScalingType::Llama3;
+  r_.factor = f;
+  r_.low_freq_factor = kLlama3Low;
+  r_.high_freq_factor = kLlama3High;
+  origin("rope_type", "llama3", fmt::format("tensor rope_freqs: {} per-pair factors", pairs),
+         fmt::format("张量 rope_freqs:每对一个因子,共 {} 个", pairs));
+  origin("factor", format_number(f), "the largest factor of rope_freqs", "rope_freqs 中最大的因子");
+  const std::string lk = key("rope.scaling.original_context_length");
+  if (const auto l0 = number(lk, true)) {
+    r_.original_max_position_embeddings = static_cast<long>(*l0);
+    origin("original_max_position_embeddings", format_number(*l0), lk);
+  } else {
+    r_.original_max_position_embeddings = kLlama3OriginalContext;
+    origin("original_max_position_embeddings", std::to_string(kLlama3OriginalContext), "Llama 3.1's value, assumed",
+           "Llama 3.1 的值,假定");
+  }
+  origin("low_freq_factor", format_number(kLlama3Low), "Llama 3.1's value, assumed", "Llama 3.1 的值,假定");
+  origin("high_freq_factor", format_number(kLlama3High), "Llama 3.1's value, assumed", "Llama 3.1 的值,假定");
+  // rope's own llama3 factors θ_i / θ'_i against the file's.
+  RopeParameters p;
+  try {
+    p = rope_parameters(r_);
+  } catch (const InvalidArgument& e) {
+    fail("rope_freqs", e.what());
+  }
+  double worst = 0.0;
+  for (std::size_t i = 0; i < pairs; ++i) {
+    const double theta = std::pow(r_.base, -2.0 * static_cast<double>(i) / g_.rotary_dim);
+    const double mine = theta / p.inv_freq[static_cast<Eigen::Index>(i)];
+    worst = std::max(worst, std::abs(static_cast<double>(ff[i]) - mine) / ff[i]);
+  }
+  g_.rope_freqs_difference = worst;
+  const bool ok = worst <= kRopeFreqsTolerance;
+  note(fmt::format("rope_freqs: the GGUF stores Llama 3.1's per-pair factors, not its parameters; rope's llama3 factors with "
+                   "factor {}, low_freq_factor 1, high_freq_factor 4, L0 {} differ from the file's by at most {:.3g} "
+                   "(relative; tolerance {:g}, float32 rounding){}",
+                   format_number(f), *r_.original_max_position_embeddings, worst, kRopeFreqsTolerance,
+                   ok ? "" : ": NOT Llama 3.1's band parameters, rope's frequencies are not llama.cpp's"),
+       fmt::format("rope_freqs:GGUF 只存 Llama 3.1 的逐对因子而不存参数;rope 用 factor {}、low_freq_factor 1、"
+                   "high_freq_factor 4、L0 {} 算出的 llama3 因子与文件中的最多相差 {:.3g}(相对值;容差 {:g},float32 舍入){}",
+                   format_number(f), *r_.original_max_position_embeddings, worst, kRopeFreqsTolerance,
+                   ok ? "" : ":不是 Llama 3.1 的区段参数,rope 的频率与 llama.cpp 的不同"));
+}
+
+void Scaling::run() {
+  const std::string tk = key("rope.scaling.type");
+  std::optional<std::string> type;
+  if (const GgufValue* v = f_.find(tk)) {
+    if (v->type != GgufType::String) fail(tk, fmt::format("expected a string, got {}", to_string(v->type)));
+    type = v->text;
+  }
+  if (const auto a = number(key("rope.scaling.attn_factor"), true)) g_.attn_factor = *a;
+  const std::string fk = key("rope.scaling.factor");
+  const std::string lk = key("rope.scale_linear");
+  const auto factor = f_.find(fk) ? number(fk, false) : number(lk, false);
+  const std::string factor_key = f_.find(fk) ? fk : lk;
+  const bool longrope_tensors = tensor("rope_factors_long") || tensor("rope_factors_short");
+  std::string name = type.value_or("");
+  std::string from = tk;
+  std::string from_zh = tk;
+  if (!type) {
+    // llama.cpp: the type defaults to "linear", and a factor of 0 (absent) means none.
+    name = longrope_tensors ? "longrope" : factor && *factor != 0 && *factor != 1 ? "linear" : "none";
+    from = longrope_tensors ? "tensors rope_factors_long/short" : fmt::format("no {}", tk);
+    from_zh = longrope_tensors ? "张量 rope_factors_long/short" : fmt::format("没有 {}", tk);
+  }
+  if (name == "none" || (name == "linear" && (!factor || *factor == 0 || *factor == 1))) {
+    if (!tensor("rope_freqs")) origin("rope_type", "default", from, from_zh);
+  } else if (name == "linear") {
+    origin("rope_type", "linear", from, from_zh);
+    linear(*factor, factor_key);
+    if (factor_key == lk) {
+      note(fmt::format("{}: the legacy key of the linear factor (ggml docs/gguf.md)", lk), fmt::format("{}:线性因子的旧键名(ggml docs/gguf.md)", lk));
+    }
+  } else if (name == "yarn") {
+    origin("rope_type", "yarn", from, from_zh);
+    yarn();
+  } else if (name == "longrope") {
+    origin("rope_type", "longrope", from, from_zh);
+    longrope();
+  } else {
+    fail(tk, fmt::format("'{}' is not a scaling type llama.cpp knows (none, linear, yarn, longrope)", printable(name)));
+  }
+  if (const std::vector<float>* ff = tensor("rope_freqs")) {
+    if (r_.type != ScalingType::Default) {
+      fail("rope_freqs", fmt::format("present together with scaling type {}: rope maps rope_freqs as Llama 3.1's only",
+                                     to_string(r_.type)));
+    }
+    llama3(*ff);
+  }
+}
+
+}  // namespace
+
+void gguf_scaling(const GgufFile& file, const std::string& arch, GgufModel& g) { Scaling(file, arch, g).run(); }
+
+}  // namespace rope::detail

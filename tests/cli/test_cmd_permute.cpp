@@ -1,0 +1,87 @@
+// `rope permute` in-process: what it prints against the library (test_permutation.cpp checks the library
+// against NumPy's reshape), its model sources (GGUF, config.json), CSV, figure, Chinese, and its errors.
+#include "rope/cli/cli.hpp"
+
+#include <fmt/format.h>
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <sstream>
+
+#include "support/cli_harness.hpp"
+#include "rope/analysis/permutation.hpp"
+
+namespace rope {
+namespace {
+
+using test::expect_one_line_error;
+using test::png_size;
+using test::Result;
+using test::rope_cli;
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+class CmdPermute : public test::TempDirTest {};
+
+std::string gguf(const std::string& name) { return std::string(ROPE_GGUF_DIR) + "/" + name; }
+
+TEST_F(CmdPermute, ToyHeadsRowMapProofAndBug) {
+  const Result r = rope_cli({"permute"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("head_dim 8, 4 query heads, 2 KV heads"));
+  EXPECT_THAT(r.out, HasSubstr("permute(k, n_head_kv = 2):   [0, 4, 1, 5, 2, 6, 3, 7, 8, 12, 9, 13, 10, 14, 11, 15]"));
+  EXPECT_THAT(r.out, HasSubstr("k_proj permuted with n_head = 4 (the bug): [0, 2, 1, 3, 4, 6, 5, 7,"));
+  const PermuteDemo d = permute_demo(PermuteSettings());
+  EXPECT_THAT(r.out, HasSubstr(fmt::format("max |(b) − (a)| = 0 (tolerance 2·γ_hd·Σ|terms| = {:.3g}): equal bit for bit  PASS",
+                                           d.tolerance)));
+  EXPECT_THAT(r.out, HasSubstr(fmt::format("|(c) − (a)| up to {:.6g}, {:.6g} on average; the scores themselves have size (rms) {:.6g}",
+                                           d.max_bug_difference, d.mean_bug_difference, d.score_rms)));
+}
+
+TEST_F(CmdPermute, ModelFromGgufAndFromConfigJson) {
+  const Result g = rope_cli({"permute", "--config", gguf("llama-3.1-8b.gguf"), "--max-distance", "2"});
+  ASSERT_EQ(g.code, 0) << g.err;
+  EXPECT_THAT(g.out, HasSubstr("(GGUF, architecture llama): head_dim 128, 32 query heads, 8 KV heads"));
+  EXPECT_THAT(g.out, HasSubstr("[0, 64, 1, 65, 2, 66, 3, 67, 4, 68, 5, 69, 6, 70, 7, 71, …] (4096 rows)"));
+  EXPECT_THAT(g.out, HasSubstr("equal bit for bit  PASS"));
+  const Result j = rope_cli({"permute", "--config", std::string(ROPE_REFERENCE_DIR) + "/../../data/models/llama-2-7b.json",
+                             "--max-distance", "2"});
+  ASSERT_EQ(j.code, 0) << j.err;
+  EXPECT_THAT(j.out, HasSubstr("head_dim 128, 32 query heads, 32 KV heads"));
+  EXPECT_THAT(j.out, HasSubstr("no GQA (n_head = n_head_kv)"));
+}
+
+TEST_F(CmdPermute, CsvFigureAndChinese) {
+  const Result c = rope_cli({"permute", "--csv", "-", "--max-distance", "3"});
+  ASSERT_EQ(c.code, 0) << c.err;
+  EXPECT_EQ(c.out.substr(0, c.out.find('\n')), "distance,score_hf,score_gguf,score_bug");
+  EXPECT_EQ(std::count(c.out.begin(), c.out.end(), '\n'), 5);
+  const Result p = rope_cli({"permute", "--png", path("p.png"), "--max-distance", "3"});
+  ASSERT_EQ(p.code, 0) << p.err;
+  EXPECT_EQ(png_size(read(path("p.png"))), (std::pair<std::uint32_t, std::uint32_t>{1200, 800}));
+  const Result z = rope_cli({"permute", "--lang", "zh", "--max-distance", "3"});
+  ASSERT_EQ(z.code, 0) << z.err;
+  EXPECT_THAT(z.out, HasSubstr("行映射"));
+  EXPECT_THAT(z.out, HasSubstr("逐位相等"));
+  EXPECT_THAT(z.out, Not(HasSubstr("the row map")));
+}
+
+TEST_F(CmdPermute, Errors) {
+  expect_one_line_error(rope_cli({"permute", "--heads", "6", "--kv-heads", "4"}), 2, "multiple of the KV heads");
+  expect_one_line_error(rope_cli({"permute", "--head-dim", "7"}), 2, "head dimension 7 must be even");
+  expect_one_line_error(rope_cli({"permute", "--config", path("missing.gguf")}), 3, "cannot read");
+  expect_one_line_error(rope_cli({"permute", "--config", gguf("truncated.gguf")}), 2, "truncated.gguf: offset ");
+  expect_one_line_error(rope_cli({"permute", "--max-distance", "10001"}), 2, "max distance 10001 must be in 0 … 10000");
+}
+
+TEST_F(CmdPermute, InspectAndConfigReadGguf) {
+  const Result r = rope_cli({"inspect", gguf("llama-3.1-8b.gguf")});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("rope_theta: 500000 (llama.rope.freq_base)"));
+  EXPECT_THAT(r.out, HasSubstr("layout: interleaved (llama.cpp rope type NORM of architecture llama)"));
+  const Result f = rope_cli({"frequencies", "--config", gguf("qwen2.5-7b.gguf"), "--csv", "-"});
+  ASSERT_EQ(f.code, 0) << f.err;
+  expect_one_line_error(rope_cli({"inspect", gguf("deep-nesting.gguf")}), 2, "arrays nested deeper than 8 levels");
+}
+
+}  // namespace
+}  // namespace rope

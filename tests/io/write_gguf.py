@@ -1,0 +1,258 @@
+#!/usr/bin/python3
+"""Writes GGUF test files for rope's reader (src/rope/io/gguf.hpp) and its mapping to a model
+(src/rope/models/gguf_config.hpp), independently of both and of the `gguf` Python package.
+
+The format follows ggml-org/ggml docs/gguf.md (versions 2 and 3): bytes "GGUF", uint32 version,
+uint64 tensor_count, uint64 metadata_kv_count, the key-value pairs {string key; uint32 type; value},
+the tensor infos {string name; uint32 n_dims; uint64 dims[]; uint32 ggml_type; uint64 offset},
+padding to general.alignment (32), then the tensor data. Strings are uint64 length + UTF-8 bytes.
+The metadata of each model follows what llama.cpp's convert_hf_to_gguf.py writes for it (the keys of
+gguf-py gguf/constants.py, Keys.Rope: {arch}.rope.freq_base, .dimension_count, .dimension_sections,
+.freq_base_swa, .scaling.type/factor/attn_factor/original_context_length/yarn_log_multiplier), with
+the values of the models' published config.json files (data/models/README.md has their sources).
+
+The llama3 `rope_freqs` factors are computed here the way convert_hf_to_gguf.py's LlamaModel does
+(Llama 3.1's bands, in float64, stored as float32): the C++ test compares rope's own llama3 scaling
+with them.
+
+Usage: /usr/bin/python3 tests/io/write_gguf.py OUTDIR     (the build runs it into build/tests/gguf)
+Standard library only; deterministic.
+"""
+import json
+import math
+import os
+import struct
+import sys
+
+TYPES = {"u8": 0, "i8": 1, "u16": 2, "i16": 3, "u32": 4, "i32": 5, "f32": 6, "bool": 7,
+         "str": 8, "arr": 9, "u64": 10, "i64": 11, "f64": 12}
+PACK = {"u8": "B", "i8": "b", "u16": "H", "i16": "h", "u32": "I", "i32": "i", "f32": "f",
+        "bool": "?", "u64": "Q", "i64": "q", "f64": "d"}
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+
+
+class Writer:
+    """Serializes one file; `e` is '<' (little endian) or '>' (big endian)."""
+
+    def __init__(self, endian="<"):
+        self.e = endian
+        self.out = bytearray()
+
+    def pack(self, fmt, *v):
+        self.out += struct.pack(self.e + fmt, *v)
+
+    def string(self, s):
+        b = s.encode("utf-8") if isinstance(s, str) else s
+        self.pack("Q", len(b))
+        self.out += b
+
+    def value(self, t, v):
+        """t is a type name; an array value is (item_type, [items])."""
+        if t == "str":
+            self.string(v)
+        elif t == "arr":
+            item_type, items = v
+            self.pack("I", TYPES[item_type])
+            self.pack("Q", len(items))
+            for x in items:
+                self.value(item_type, x)
+        else:
+            self.pack(PACK[t], v)
+
+
+def gguf(kvs, tensors=(), version=3, endian="<", alignment=32):
+    """kvs: [(key, type, value)]; tensors: [(name, dims, ggml_type, data_bytes)] laid out in order."""
+    w = Writer(endian)
+    w.out += b"GGUF"  # the magic is bytes, the same in both byte orders
+    w.pack("I", version)
+    w.pack("Q", len(tensors))
+    w.pack("Q", len(kvs))
+    for key, t, v in kvs:
+        w.string(key)
+        w.pack("I", TYPES[t])
+        w.value(t, v)
+    offset = 0
+    offsets = []
+    for name, dims, ggml_type, data in tensors:
+        w.string(name)
+        w.pack("I", len(dims))
+        for d in dims:
+            w.pack("Q", d)
+        w.pack("I", ggml_type)
+        w.pack("Q", offset)
+        offsets.append(offset)
+        offset += (len(data) + alignment - 1) // alignment * alignment
+    w.out += b"\0" * (-len(w.out) % alignment)
+    for (name, dims, ggml_type, data), off in zip(tensors, offsets):
+        w.out += data
+        w.out += b"\0" * (-len(w.out) % alignment)
+    return bytes(w.out)
+
+
+def f32_tensor(name, values, endian="<"):
+    return (name, [len(values)], 0, struct.pack(endian + "%df" % len(values), *values))
+
+
+def llama3_factors(dim, base, factor, low, high, old_context):
+    """convert_hf_to_gguf.py LlamaModel (rope_type llama3): one factor per pair, θ divided by it."""
+    out = []
+    low_wavelen = old_context / low
+    high_wavelen = old_context / high
+    for i in range(0, dim, 2):
+        freq = 1.0 / (base ** (i / dim))
+        wavelen = 2 * math.pi / freq
+        if wavelen < high_wavelen:
+            out.append(1.0)
+        elif wavelen > low_wavelen:
+            out.append(factor)
+        else:
+            smooth = (old_context / wavelen - low) / (high - low)
+            out.append(1.0 / ((1 - smooth) / factor + smooth))
+    return out
+
+
+def model(arch, ctx, embd, heads, kv, extra=(), name=None):
+    kvs = [("general.architecture", "str", arch), ("general.name", "str", name or arch),
+           (arch + ".context_length", "u32", ctx), (arch + ".embedding_length", "u32", embd),
+           (arch + ".block_count", "u32", 2), (arch + ".attention.head_count", "u32", heads),
+           (arch + ".attention.head_count_kv", "u32", kv)]
+    return kvs + [(arch + k, t, v) for k, t, v in extra]
+
+
+def vocabulary(n):
+    """A vocabulary longer than the reader keeps (kMaxGgufKeptItems = 4096): it must be skipped."""
+    return [("tokenizer.ggml.model", "str", "gpt2"),
+            ("tokenizer.ggml.tokens", "arr", ("str", ["tok%d" % i for i in range(n)])),
+            ("tokenizer.ggml.scores", "arr", ("f32", [float(-i) for i in range(n)])),
+            ("tokenizer.ggml.token_type", "arr", ("i32", [1] * n))]
+
+
+def phi3_lists():
+    with open(os.path.join(ROOT, "data", "models", "phi-3-mini-128k.json")) as f:
+        c = json.load(f)
+    return c["rope_scaling"]["short_factor"], c["rope_scaling"]["long_factor"]
+
+
+def good_files():
+    weight = ("blk.0.attn_q.weight", [8, 8], 0, b"\0" * 256)  # a small f32 weight, never read
+    f = {}
+    factors = llama3_factors(128, 500000.0, 8.0, 1.0, 4.0, 8192)
+    f["llama-3.1-8b.gguf"] = gguf(
+        model("llama", 131072, 4096, 32, 8, [(".rope.dimension_count", "u32", 128), (".rope.freq_base", "f32", 500000.0)],
+              "Meta Llama 3.1 8B Instruct") + vocabulary(5000),
+        [f32_tensor("rope_freqs", factors), weight])
+    f["mistral-7b-v0.1.gguf"] = gguf(model("llama", 32768, 4096, 32, 8, [(".rope.freq_base", "f32", 10000.0)]))
+    f["qwen2.5-7b.gguf"] = gguf(model("qwen2", 32768, 3584, 28, 4, [(".rope.freq_base", "f32", 1000000.0)]))
+    f["qwen2-vl-7b.gguf"] = gguf(model("qwen2vl", 32768, 3584, 28, 4, [
+        (".rope.freq_base", "f32", 1000000.0), (".rope.dimension_sections", "arr", ("i32", [16, 24, 24, 0]))]))
+    f["qwen3-vl-8b.gguf"] = gguf(model("qwen3vl", 262144, 4096, 32, 8, [
+        (".attention.key_length", "u32", 128), (".rope.freq_base", "f32", 5000000.0),
+        (".rope.dimension_sections", "arr", ("i32", [24, 20, 20, 0]))]))
+    f["gemma-3-4b.gguf"] = gguf(model("gemma3", 131072, 2560, 8, 4, [
+        (".attention.key_length", "u32", 256), (".attention.value_length", "u32", 256),
+        (".attention.sliding_window", "u32", 1024), (".rope.freq_base", "f32", 1000000.0),
+        (".rope.freq_base_swa", "f32", 10000.0), (".rope.scaling.type", "str", "linear"),
+        (".rope.scaling.factor", "f32", 8.0)]))
+    short, long_ = phi3_lists()
+    f["phi-3-mini-128k.gguf"] = gguf(model("phi3", 131072, 3072, 32, 32, [
+        (".rope.dimension_count", "u32", 96), (".rope.freq_base", "f32", 10000.0),
+        (".rope.scaling.attn_factor", "f32", math.sqrt(1 + math.log(131072 / 4096) / math.log(4096))),
+        (".rope.scaling.original_context_length", "u32", 4096)]),
+        [f32_tensor("rope_factors_long", long_), f32_tensor("rope_factors_short", short)])
+    f["deepseek-v3.gguf"] = gguf(model("deepseek2", 163840, 7168, 128, 128, [
+        (".attention.key_length", "u32", 192), (".attention.value_length", "u32", 128),
+        (".rope.dimension_count", "u32", 64), (".rope.freq_base", "f32", 10000.0),
+        (".rope.scaling.type", "str", "yarn"), (".rope.scaling.factor", "f32", 40.0),
+        (".rope.scaling.original_context_length", "u32", 4096),
+        (".rope.scaling.yarn_log_multiplier", "f32", 0.1)]))
+    f["gpt-oss-20b.gguf"] = gguf(model("gpt-oss", 131072, 2880, 64, 8, [
+        (".attention.key_length", "u32", 64), (".attention.value_length", "u32", 64),
+        (".rope.freq_base", "f32", 150000.0), (".rope.scaling.type", "str", "yarn"),
+        (".rope.scaling.factor", "f32", 32.0), (".rope.scaling.original_context_length", "u32", 4096)]))
+    f["glm-4-9b.gguf"] = gguf(model("glm4", 131072, 4096, 32, 2, [
+        (".rope.dimension_count", "u32", 64), (".rope.freq_base", "f32", 10000.0)]))
+    f["command-r.gguf"] = gguf(model("command-r", 131072, 8192, 64, 64, [(".rope.freq_base", "f32", 8000000.0)]))
+    f["llama-2-7b-linear.gguf"] = gguf(model("llama", 4096, 4096, 32, 32, [
+        (".rope.freq_base", "f32", 10000.0), (".rope.scale_linear", "f32", 4.0)]))
+    # Llama 2 7B in big-endian v3, and Qwen3 8B in version 2: the same numbers in other encodings.
+    f["llama-2-7b-be.gguf"] = gguf(model("llama", 4096, 4096, 32, 32, [(".rope.freq_base", "f32", 10000.0)]),
+                                   [f32_tensor("rope_freqs", [1.0] * 64, ">")], endian=">")
+    f["qwen3-8b-v2.gguf"] = gguf(model("qwen3", 40960, 4096, 32, 8, [
+        (".attention.key_length", "u32", 128), (".rope.freq_base", "f32", 1000000.0)]), version=2)
+    f["mamba.gguf"] = gguf(model("mamba", 2048, 768, 0, 0))
+    f["unknown-arch.gguf"] = gguf(model("foonet", 2048, 768, 12, 12))
+    return f
+
+
+def one_pair(key, type_number, value_bytes):
+    """A little-endian v3 file with one pair whose type number and value bytes are given raw."""
+    w = Writer()
+    w.string(key)
+    w.pack("I", type_number)
+    return b"GGUF" + struct.pack("<IQQ", 3, 0, 1) + bytes(w.out) + value_bytes
+
+
+def bad_files(good):
+    """Each breaks one rule; the C++ test expects InvalidArgument naming it."""
+    llama = good["llama-2-7b-be.gguf"]
+    b = {}
+    b["truncated.gguf"] = good["qwen2.5-7b.gguf"][:200]  # inside the metadata
+    b["bad-magic.gguf"] = b"GGML" + good["qwen2.5-7b.gguf"][4:]
+    b["version-1.gguf"] = gguf([], version=1)
+    b["version-4.gguf"] = gguf([], version=4)
+    b["huge-kv-count.gguf"] = b"GGUF" + struct.pack("<IQQ", 3, 0, 1 << 62)
+    b["huge-tensor-count.gguf"] = b"GGUF" + struct.pack("<IQQ", 3, 1 << 40, 0)
+    b["counts-past-end.gguf"] = b"GGUF" + struct.pack("<IQQ", 3, 0, 1000)
+    w = Writer()
+    w.string("general.architecture")
+    w.pack("I", 8)
+    w.pack("Q", 1 << 40)  # a string length past the end
+    b["string-past-end.gguf"] = b"GGUF" + struct.pack("<IQQ", 3, 0, 1) + bytes(w.out) + b"llama"
+    w = Writer()
+    w.string("tokenizer.ggml.scores")
+    w.pack("I", 9)
+    w.pack("I", 6)
+    w.pack("Q", 1 << 60)  # an array count past the end
+    b["array-past-end.gguf"] = b"GGUF" + struct.pack("<IQQ", 3, 0, 1) + bytes(w.out)
+    b["bad-value-type.gguf"] = one_pair("general.architecture", 13, struct.pack("<Q", 5) + b"llama")
+    nested = ("i32", [1])
+    for _ in range(10):
+        nested = ("arr", [nested])
+    b["deep-nesting.gguf"] = gguf([("general.architecture", "str", "llama"), ("x.deep", "arr", nested)])
+    b["duplicate-key.gguf"] = gguf([("general.architecture", "str", "llama"), ("general.architecture", "str", "qwen2")])
+    b["bad-bool.gguf"] = one_pair("x.flag", 7, b"\x02")
+    b["alignment-u64.gguf"] = gguf([("general.alignment", "u64", 32)])
+    b["rope-freqs-f16.gguf"] = gguf(model("llama", 4096, 4096, 32, 32), [("rope_freqs", [64], 1, b"\0" * 128)])
+    b["rope-freqs-past-end.gguf"] = gguf(model("llama", 4096, 4096, 32, 32), [f32_tensor("rope_freqs", [1.0] * 64)])[:-64]
+    b["dims-overflow.gguf"] = gguf([], [("w", [1 << 40, 1 << 40], 0, b"")])
+    # Readable files whose RoPE keys are wrong: the mapping refuses them.
+    b["arch-not-string.gguf"] = gguf([("general.architecture", "u32", 7)])
+    b["freq-base-string.gguf"] = gguf(model("llama", 4096, 4096, 32, 32, [(".rope.freq_base", "str", "10000")]))
+    b["no-architecture.gguf"] = gguf([("general.name", "str", "x")])
+    b["bad-sections.gguf"] = gguf(model("qwen2vl", 32768, 3584, 28, 4, [
+        (".rope.dimension_sections", "arr", ("i32", [16, 24, 20, 0]))]))
+    b["rope-freqs-wrong-length.gguf"] = gguf(model("llama", 4096, 4096, 32, 32), [f32_tensor("rope_freqs", [1.0] * 63)])
+    assert llama[:4] == b"GGUF"
+    return b
+
+
+def main():
+    if len(sys.argv) != 2:
+        sys.exit("usage: write_gguf.py OUTDIR")
+    out = sys.argv[1]
+    os.makedirs(out, exist_ok=True)
+    good = good_files()
+    files = dict(good)
+    files.update(bad_files(good))
+    # Self-checks: the Llama 3.1 factors of the Llama 3 paper's bands (kept: 1, interpolated: 8).
+    factors = llama3_factors(128, 500000.0, 8.0, 1.0, 4.0, 8192)
+    assert factors[0] == 1.0 and factors[-1] == 8.0 and all(1.0 <= x <= 8.0 for x in factors)
+    assert good["llama-2-7b-be.gguf"][4:8] == struct.pack(">I", 3)
+    for name, data in sorted(files.items()):
+        with open(os.path.join(out, name), "wb") as f:
+            f.write(data)
+
+
+if __name__ == "__main__":
+    main()
