@@ -14,7 +14,8 @@ user dumps from computes it:
   - bfloat16 (NumPy has none): float32 rounded to its top 16 bits, round to nearest even, after every
     operation; stored as uint16 bit patterns (`t.view(torch.int16)`), read with --bf16-bits.
 
-Usage: make_dumps.py OUT_DIR [--small]   writes OUT_DIR/*.npy (+ one .safetensors, one .csv) and
+Usage: make_dumps.py                        writes the small example dumps of data/dumps/;
+       make_dumps.py OUT_DIR [--small]   writes OUT_DIR/*.npy (+ one .safetensors, one .csv) and
 OUT_DIR/manifest.json: per case the files, the positions, the `rope check` flags, the expected verdict
 and diagnosis, and the parameters `rope identify` must recover.
 """
@@ -176,7 +177,45 @@ CASES = [
 ]
 
 
+def examples(out):
+    """The small example dumps of data/dumps/ (README.md, docs/check.md): q [seq 128, heads 1, d 64] float32
+    and q after RoPE (half layout, base 10000), correct and with planted bugs."""
+    os.makedirs(out, exist_ok=True)
+    seq, positions = 128, np.arange(128)
+    q = np.random.default_rng(15).standard_normal((seq, 1, D)).astype(np.float32)
+    theta, _ = inv_freq("default", D, 10000.0)
+    yarn, attn = inv_freq("yarn", D, 10000.0, factor=4.0, original=2048)
+    np.save(os.path.join(out, "q.npy"), q)
+    files = {
+        "q_rope.npy": rotate(q, positions, theta, 1.0, "half", D, "f32"),
+        "q_rope_interleaved.npy": rotate(q, positions, theta, 1.0, "interleaved", D, "f32"),
+        "q_rope_off_by_one.npy": rotate(q, positions + 1, theta, 1.0, "half", D, "f32"),
+        "q_rope_yarn.npy": rotate(q, positions, yarn, attn, "half", D, "f32"),
+        "q_rope_yarn_no_factor.npy": rotate(q, positions, yarn, 1.0, "half", D, "f32"),
+    }
+    for name, x in files.items():
+        np.save(os.path.join(out, name), x.astype("<f4"))
+    print(f"{len(files) + 1} files in {out}")
+
+
+def self_check():
+    """Hand-derivable values: bfloat16 rounding ties to even; YaRN's correction range for d = 64, base 10^4,
+    L0 = 2048 is [floor(64·ln(2048/(64π))/(2 ln 10^4)), ceil(64·ln(2048/(2π))/(2 ln 10^4))] = [8, 21], so
+    pair 8 keeps θ and pair 21 has θ/f."""
+    assert bf16(np.float32(1 + 2 ** -8)) == 1.0 and bf16(np.float32(1 + 3 * 2 ** -8)) == np.float32(1 + 2 ** -6)
+    theta, attn = inv_freq("yarn", 64, 10000.0, factor=4.0, original=2048)
+    default, _ = inv_freq("default", 64, 10000.0)
+    assert theta[8] == default[8] and abs(theta[21] * 4 / default[21] - 1) < 1e-6 and abs(attn - 1.1386294361) < 1e-9
+
+
 def main():
+    self_check()
+    if len(sys.argv) == 1:  # the committed examples, next to the repository's data/
+        examples(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "data", "dumps"))
+        return
+    if sys.argv[1] == "--examples":
+        examples(sys.argv[2])
+        return
     out = sys.argv[1]
     small = "--small" in sys.argv
     os.makedirs(out, exist_ok=True)

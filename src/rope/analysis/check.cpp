@@ -259,12 +259,17 @@ CheckReport check_dump(const DumpVectors& before, const DumpVectors& after, cons
     case VariantKind::AnglesBf16:
     case VariantKind::AnglesF16: {
       const char* type = *dg.matches == VariantKind::AnglesBf16 ? "bf16" : "f16";
-      const std::string p = dg.correct_until ? fmt::format("{:g}", positions[static_cast<std::size_t>(*dg.correct_until - 1)]) : "0";
-      dg.message = {fmt::format("correct until position {}, then drifts: angles computed in {}? (the dump matches positions "
-                                "and frequencies cast to {} before m·θ)",
-                                p, type, type),
-                    fmt::format("到位置 {} 为止正确,之后偏离:角度是用 {} 计算的吗?(转储符合位置和频率先转为 {} 再相乘)", p,
-                                type, type)};
+      if (dg.correct_until) {
+        const std::string p = fmt::format("{:g}", positions[static_cast<std::size_t>(*dg.correct_until - 1)]);
+        dg.message = {fmt::format("correct until position {}, then drifts: angles computed in {}? (the dump matches "
+                                  "positions and frequencies cast to {} before m·θ)",
+                                  p, type, type),
+                      fmt::format("到位置 {} 为止正确,之后偏离:角度是用 {} 计算的吗?(转储符合位置和频率先转为 {} 再相乘)",
+                                  p, type, type)};
+      } else {
+        dg.message = {fmt::format("matches angles computed in {}: positions and frequencies cast to {} before m·θ", type, type),
+                      fmt::format("符合用 {} 计算的角度:位置和频率先转为 {} 再相乘", type, type)};
+      }
       break;
     }
     case VariantKind::Expected: break;

@@ -16,25 +16,29 @@ namespace {
 
 double clamp01(double x) { return std::min(1.0, std::max(0.0, x)); }
 
-/// Least squares y ≈ α + β·x over the given indices; returns {α, β}.
-std::pair<double, double> line_fit(const std::vector<double>& x, const std::vector<double>& y) {
-  const double n = static_cast<double>(x.size());
-  const double mx = std::accumulate(x.begin(), x.end(), 0.0) / n, my = std::accumulate(y.begin(), y.end(), 0.0) / n;
+/// Weighted least squares y ≈ α + β·x; returns {α, β}.
+std::pair<double, double> line_fit(const std::vector<double>& x, const std::vector<double>& y, const std::vector<double>& w) {
+  double sw = 0, mx = 0, my = 0;
+  for (std::size_t i = 0; i < x.size(); ++i) sw += w[i], mx += w[i] * x[i], my += w[i] * y[i];
+  mx /= sw, my /= sw;
   double sxy = 0, sxx = 0;
-  for (std::size_t i = 0; i < x.size(); ++i) sxy += (x[i] - mx) * (y[i] - my), sxx += (x[i] - mx) * (x[i] - mx);
+  for (std::size_t i = 0; i < x.size(); ++i) sxy += w[i] * (x[i] - mx) * (y[i] - my), sxx += w[i] * (x[i] - mx) * (x[i] - mx);
   const double beta = sxx > 0 ? sxy / sxx : 0.0;
   return {my - beta * mx, beta};
 }
 
-double log_residual(const Eigen::VectorXd& measured, const Eigen::VectorXd& fit) {
-  double sum = 0;
-  long n = 0;
+/// Weight of pair j in the fits: 1/σ² of its ln θ_j, capped so that exact data weighs every pair alike.
+double weight(const Eigen::VectorXd& sigma_ln, Eigen::Index j) { return 1.0 / std::max(sigma_ln[j] * sigma_ln[j], 1e-12); }
+
+/// Weighted RMS of ln θ_measured − ln θ_fit.
+double log_residual(const Eigen::VectorXd& measured, const Eigen::VectorXd& sigma_ln, const Eigen::VectorXd& fit) {
+  double sum = 0, sw = 0;
   for (Eigen::Index j = 0; j < measured.size(); ++j) {
     if (!(measured[j] > 0) || !(fit[j] > 0)) continue;
     const double r = std::log(measured[j]) - std::log(fit[j]);
-    sum += r * r, ++n;
+    sum += weight(sigma_ln, j) * r * r, sw += weight(sigma_ln, j);
   }
-  return n ? std::sqrt(sum / static_cast<double>(n)) : INFINITY;
+  return sw > 0 ? std::sqrt(sum / sw) : INFINITY;
 }
 
 }  // namespace
@@ -89,7 +93,8 @@ Eigen::VectorXd family_theta(const FamilyFit& fit, int pairs) {
   return t;
 }
 
-std::vector<FamilyFit> detail::fit_families(const Eigen::VectorXd& theta, std::vector<std::string>& notes) {
+std::vector<FamilyFit> detail::fit_families(const Eigen::VectorXd& theta, const Eigen::VectorXd& sigma_ln,
+                                            std::vector<std::string>& notes) {
   const int n = static_cast<int>(theta.size());
   const double dim = 2.0 * n;
   std::vector<FamilyFit> fits;
@@ -98,29 +103,29 @@ std::vector<FamilyFit> detail::fit_families(const Eigen::VectorXd& theta, std::v
     double num = 0, den = 0;
     for (int j = std::max(1, first); j < last; ++j) {
       if (!(theta[j] > 0)) continue;
-      const double u = 2.0 * j / dim;
-      num += u * std::log(theta[j]), den += u * u;
+      const double u = 2.0 * j / dim, w = weight(sigma_ln, j);
+      num += w * u * std::log(theta[j]), den += w * u * u;
     }
     return den > 0 ? std::exp(-num / den) : kDefaultBase;
   };
   FamilyFit g;
   g.base = base_from(1, n);
   g.theta = family_theta(g, n);
-  g.residual = log_residual(theta, g.theta);
+  g.residual = log_residual(theta, sigma_ln, g.theta);
   fits.push_back(g);
   if (n >= 2) {  // linear: ln θ_j = −ln f − (2j/D)·ln base                                        (S2)
-    std::vector<double> u, y;
+    std::vector<double> u, y, w;
     for (int j = 0; j < n; ++j) {
-      if (theta[j] > 0) u.push_back(2.0 * j / dim), y.push_back(std::log(theta[j]));
+      if (theta[j] > 0) u.push_back(2.0 * j / dim), y.push_back(std::log(theta[j])), w.push_back(weight(sigma_ln, j));
     }
     if (u.size() >= 2) {
-      const auto [alpha, beta] = line_fit(u, y);
+      const auto [alpha, beta] = line_fit(u, y, w);
       FamilyFit l;
       l.family = Family::Linear;
       l.base = std::exp(-beta);
       l.factor = std::exp(-alpha);
       l.theta = family_theta(l, n);
-      l.residual = log_residual(theta, l.theta);
+      l.residual = log_residual(theta, sigma_ln, l.theta);
       fits.push_back(l);
     }
   }
@@ -128,25 +133,31 @@ std::vector<FamilyFit> detail::fit_families(const Eigen::VectorXd& theta, std::v
     const double base = base_from(1, std::max(3, n / 4));
     std::vector<double> ratio(static_cast<std::size_t>(n));
     for (int j = 0; j < n; ++j) ratio[j] = theta[j] > 0 ? std::pow(base, -2.0 * j / dim) / theta[j] : 0;
-    std::vector<double> tail(ratio.end() - std::max(2, n / 8), ratio.end());
+    std::vector<double> tail;  // the reliable ones among the last eighth (σ of ln θ below 5 %)
+    for (int j = n - std::max(2, n / 8); j < n; ++j) {
+      if (sigma_ln[j] < 0.05) tail.push_back(ratio[j]);
+    }
+    if (tail.empty()) tail.assign(ratio.end() - std::max(2, n / 8), ratio.end());
     std::sort(tail.begin(), tail.end());
     const double f = tail[tail.size() / 2];
     if (f > 1.001) {
-      std::vector<double> js, tds, ws;
+      std::vector<double> js, tds, ws, weights;
       for (int j = 0; j < n; ++j) {
         if (!(ratio[j] > 0)) continue;
         const double w = (1 / ratio[j] - 1 / f) / (1 - 1 / f);  // 1 kept, 0 interpolated
-        if (w > 0.02 && w < 0.98) js.push_back(j), tds.push_back(std::pow(base, -2.0 * j / dim)), ws.push_back(w);
+        if (w > 0.02 && w < 0.98 && sigma_ln[j] < 0.05) {
+          js.push_back(j), tds.push_back(std::pow(base, -2.0 * j / dim)), ws.push_back(w), weights.push_back(weight(sigma_ln, j));
+        }
       }
       FamilyFit y, l3;
       y.family = Family::Yarn, l3.family = Family::Llama3;
       y.base = l3.base = base;
       y.factor = l3.factor = f;
       if (js.size() >= 2) {
-        const auto [a, b] = line_fit(js, ws);        // w = 1 − (j − low)/(high − low)
+        const auto [a, b] = line_fit(js, ws, weights);        // w = 1 − (j − low)/(high − low)
         y.ramp_low = b < 0 ? (1 - a) / b : js.front();
         y.ramp_high = b < 0 ? -a / b : js.back();
-        const auto [a3, b3] = line_fit(tds, ws);     // w = smooth, linear in θ_default ∝ L0/λ
+        const auto [a3, b3] = line_fit(tds, ws, weights);     // w = smooth, linear in θ_default ∝ L0/λ
         l3.ramp_low = b3 > 0 ? kTwoPi / ((1 - a3) / b3) : kTwoPi / tds.front();  // λ where smooth = 1: L0/hf
         l3.ramp_high = b3 > 0 && a3 < 0 ? kTwoPi / (-a3 / b3) : kTwoPi / tds.back();  // λ where smooth = 0: L0/lf
       } else {
@@ -163,7 +174,7 @@ std::vector<FamilyFit> detail::fit_families(const Eigen::VectorXd& theta, std::v
       }
       for (FamilyFit* fit : {&y, &l3}) {
         fit->theta = family_theta(*fit, n);
-        fit->residual = log_residual(theta, fit->theta);
+        fit->residual = log_residual(theta, sigma_ln, fit->theta);
         fits.push_back(*fit);
       }
     }

@@ -16,7 +16,8 @@
 ///   5. Family: ln θ_j fitted by the scaling families of docs/scaling.md: geometric (default RoPE, and
 ///      static NTK, which is default RoPE with another base) (S1), (S3); linear (S2); YaRN's ramp, linear in
 ///      j (S6)–(S8); llama3's bands, linear in 1/λ (S11); the residual is the RMS of ln θ_measured −
-///      ln θ_family over the rotated pairs.
+///      ln θ_family over the rotated pairs, each weighted by 1/σ² of its ln θ_j (low frequencies seen
+///      over few positions in a 16-bit dump weigh little).
 #pragma once
 
 #include <Eigen/Core>
@@ -55,6 +56,7 @@ struct Identification {
   double norm_residual = 0;         ///< max over vectors and pairs of |‖y‖ − a‖x‖| / ‖x‖: how well a pairing keeps norms
   Eigen::VectorXd theta;            ///< measured θ_j per pair (negative: the pair turns the other way)
   Eigen::VectorXd angle_residual;   ///< per pair: RMS of φ − m·θ_j (rad)
+  Eigen::VectorXd theta_sigma;      ///< per pair: standard error of θ_j, angle_residual / √(Σ m²)
   FamilyFit fit;                    ///< the best family
   std::vector<FamilyFit> fits;      ///< every family tried, best first
   std::vector<std::string> notes;   ///< what could not be decided, in English
@@ -68,11 +70,13 @@ Identification identify_rope(const DumpVectors& before, const DumpVectors& after
 Eigen::VectorXd family_theta(const FamilyFit& fit, int pairs);
 
 namespace detail {
-/// Step 5 alone: every family fitted to θ_j (rotary dimension 2·theta.size()), the chosen one first:
+/// Step 5 alone: every family fitted to θ_j (rotary dimension 2·theta.size()), each pair weighted by
+/// 1/σ² of its ln θ_j (`sigma_ln`, floored at 10⁻⁶ so exact data weighs the pairs alike), the chosen one first:
 /// the simplest (default < linear < yarn, llama3) whose residual is within max(½·best, 10⁻³) of the best;
 /// a per-pair entry first when even the best leaves a residual above 0.05. Appends what it could not
 /// decide to `notes`.
-std::vector<FamilyFit> fit_families(const Eigen::VectorXd& theta, std::vector<std::string>& notes);
+std::vector<FamilyFit> fit_families(const Eigen::VectorXd& theta, const Eigen::VectorXd& sigma_ln,
+                                    std::vector<std::string>& notes);
 }  // namespace detail
 
 }  // namespace rope

@@ -145,6 +145,7 @@ Identification identify_rope(const DumpVectors& before, const DumpVectors& after
   });
   id.theta = Eigen::VectorXd::Zero(n);
   id.angle_residual = Eigen::VectorXd::Zero(n);
+  id.theta_sigma = Eigen::VectorXd::Zero(n);
   for (int j = 0; j < n; ++j) {
     const auto [a, b] = id.pairs[j];
     std::vector<std::pair<double, double>> points;  // (m, unwrapped φ)
@@ -169,22 +170,23 @@ Identification identify_rope(const DumpVectors& before, const DumpVectors& after
     double rss = 0;
     for (const auto& [m, phi] : points) rss += (phi - theta * m) * (phi - theta * m);
     id.angle_residual[j] = points.empty() ? 0.0 : std::sqrt(rss / static_cast<double>(points.size()));
+    id.theta_sigma[j] = smm > 0 ? id.angle_residual[j] / std::sqrt(smm) : INFINITY;
   }
   if ((id.theta.array() < 0).any()) {
     id.notes.push_back("some pairs turn clockwise (negative θ): the sign convention of sin is reversed there");
   }
   // 5. Family, over the pairs of the family's dimension (zero-frequency pairs of a proportional head added).
-  Eigen::VectorXd measured = Eigen::VectorXd::Zero(family_dim / 2);
-  measured.head(std::min(n, family_dim / 2)) = id.theta.head(std::min(n, family_dim / 2)).cwiseAbs();
+  const Eigen::VectorXd measured = id.theta.cwiseAbs();
+  Eigen::VectorXd sigma_ln(n);
+  for (int j = 0; j < n; ++j) sigma_ln[j] = measured[j] > 0 ? id.theta_sigma[j] / measured[j] : INFINITY;
   if (family_dim != r) {  // proportional: fit only the rotated pairs, over the whole head's ladder
-    Eigen::VectorXd rotated = measured.head(n);
-    id.fits = detail::fit_families(rotated, id.notes);
+    id.fits = detail::fit_families(measured, sigma_ln, id.notes);
     for (FamilyFit& f : id.fits) {  // the ladder of the whole head: base^(−2j/d)
       f.base = std::pow(f.base, static_cast<double>(family_dim) / (2.0 * n));
       f.theta = family_theta(f, family_dim / 2).head(n);
     }
   } else {
-    id.fits = detail::fit_families(measured, id.notes);
+    id.fits = detail::fit_families(measured, sigma_ln, id.notes);
   }
   id.fit = id.fits.front();
   if (id.fit.family == Family::Yarn && std::abs(id.attention_factor - (0.1 * std::log(id.fit.factor) + 1)) < 2e-3) {

@@ -46,7 +46,7 @@ RopeExpectation expectation_from_options(const CheckOptions& opt, int head_dim, 
     e.base = rr.model.rope.base;
     e.attention_factor = rr.params.attention_factor;
     e.scaled = rr.model.rope.type != ScalingType::Default;
-    e.layout = rr.model.rope.layout;
+    if (!opt.scaling.config.empty() || !opt.scaling.model.empty()) e.layout = rr.model.rope.layout;
   }
   if (2 * e.theta.size() > head_dim) {
     throw InvalidArgument(fmt::format("the rotary dimension {} is larger than the dump's d = {}", 2 * e.theta.size(), head_dim));
@@ -113,7 +113,7 @@ int run_check(const CheckOptions& opt, std::ostream& out) {
                             {"group", c.first_group}, {"channel", c.first_channel}, {"expected", c.first_expected},
                             {"got", c.first_got}, {"tolerance", c.first_tolerance}};
       const CheckDiagnosis& dg = report.diagnosis;
-      j["diagnosis"] = {{"matches", dg.matches ? to_string(*dg.matches) : nullptr}, {"message", dg.message.en},
+      j["diagnosis"] = {{"matches", dg.matches ? nlohmann::json(to_string(*dg.matches)) : nlohmann::json()}, {"message", dg.message.en},
                         {"swapped_groups", dg.swapped_groups}};
       nlohmann::json v = nlohmann::json::object();
       for (const auto& [kind, comparison] : report.variants) v[to_string(kind)] = comparison.failing;
