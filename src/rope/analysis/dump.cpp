@@ -98,7 +98,7 @@ DumpVectors arrange_dump(const TensorData& tensor, DumpAxes axes, const std::str
 
 std::vector<double> parse_position_range(std::string_view text, std::string_view what) {
   const std::size_t c1 = text.find(':');
-  if (c1 == std::string_view::npos) throw InvalidArgument(fmt::format("{} must be a range A:B or A:B:STEP (got '{}')", what, text));
+  if (c1 == std::string_view::npos) throw InvalidArgument(fmt::format("{} must be a range A:B or A:B:STEP (got '{}')", what, escape_for_message(text)));
   const std::size_t c2 = text.find(':', c1 + 1);
   const long a = parse_integer(text.substr(0, c1), what);
   const long b = parse_integer(text.substr(c1 + 1, c2 == std::string_view::npos ? std::string_view::npos : c2 - c1 - 1), what);
