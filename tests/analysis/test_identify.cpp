@@ -61,7 +61,7 @@ TEST(Identify, FitsTheScalingFamilies) {
     llama3[j] = lambda < 256 ? def(j) : lambda > 1024 ? def(j) / 8 : (1 - smooth) * def(j) / 8 + smooth * def(j);
   }
   const Eigen::VectorXd exact = Eigen::VectorXd::Zero(n);
-  std::vector<std::string> notes;
+  std::vector<Message> notes;
   const FamilyFit l = detail::fit_families(linear, exact, notes).front();
   EXPECT_EQ(l.family, Family::Linear);
   EXPECT_NEAR(l.factor, 4.0, 1e-9);
@@ -83,7 +83,7 @@ TEST(Identify, RefusesPositionsThatAreAllZero) {
   EXPECT_THROW(identify_rope(x, x, {0.0, 0.0}), InvalidArgument);
   const Identification id = identify_rope(x, x, {0.0, 1.0});
   EXPECT_EQ(id.rotary_dim, 0);
-  EXPECT_THAT(id.notes.front(), ::testing::HasSubstr("no channel changes"));
+  EXPECT_THAT(id.notes.front().en, ::testing::HasSubstr("no channel changes"));
 }
 
 }  // namespace

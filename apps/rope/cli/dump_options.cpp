@@ -56,7 +56,8 @@ LoadedDumps load_dumps(const DumpOptions& o) {
   l.after = arrange_dump(after, l.axes, after_name);
   if (l.positions.empty()) {
     for (long s = 0; s < l.after.seq; ++s) l.positions.push_back(static_cast<double>(s));
-    l.positions_text = fmt::format("0:{} (assumed)", l.after.seq);
+    l.positions_text = fmt::format("0:{}", l.after.seq);
+    l.positions_assumed = true;
   }
   if (static_cast<long>(l.positions.size()) != l.after.seq) {
     throw InvalidArgument(fmt::format("--positions gives {} positions, the dump's sequence axis has {} (shape {}, axes {})",
@@ -68,6 +69,10 @@ LoadedDumps load_dumps(const DumpOptions& o) {
     }
   }
   return l;
+}
+
+std::string positions_text(const LoadedDumps& dumps, const Text& t) {
+  return dumps.positions_assumed ? dumps.positions_text + t(" (assumed)", "(假定)") : dumps.positions_text;
 }
 
 std::string group_name(const DumpVectors& dump, long group, bool zh) {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "rope/analysis/dump.hpp"
+#include "rope/cli/lang.hpp"
 
 namespace CLI {
 class App;
@@ -30,7 +31,8 @@ void add_dump_options(CLI::App& app, DumpOptions& options);
 struct LoadedDumps {
   DumpVectors before, after;
   std::vector<double> positions;
-  std::string positions_text;  ///< as typed, or "0:seq (assumed)"
+  std::string positions_text;  ///< as typed, or "0:seq"
+  bool positions_assumed = false;  ///< --positions not given
   DumpAxes axes = DumpAxes::SeqD;
   std::vector<long> shape;
   std::string stored;          ///< the after dump's type as its file spells it
@@ -39,6 +41,9 @@ struct LoadedDumps {
 /// Reads both files and arranges them. @throws InvalidArgument (shapes differ, positions do not match the
 /// sequence axis, a malformed file), IoError (unreadable file).
 LoadedDumps load_dumps(const DumpOptions& options);
+
+/// The positions as typed, or "0:seq (assumed)" in the language of t.
+std::string positions_text(const LoadedDumps& dumps, const Text& t);
 
 /// "head 3", or "batch 1, head 3" when the dump has a batch axis longer than 1.
 std::string group_name(const DumpVectors& dump, long group, bool zh);

@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "rope/analysis/dump.hpp"
+#include "rope/core/message.hpp"
 
 namespace rope {
 
@@ -59,7 +60,7 @@ struct Identification {
   Eigen::VectorXd theta_sigma;      ///< per pair: standard error of θ_j, angle_residual / √(Σ m²)
   FamilyFit fit;                    ///< the best family
   std::vector<FamilyFit> fits;      ///< every family tried, best first
-  std::vector<std::string> notes;   ///< what could not be decided, in English
+  std::vector<Message> notes;       ///< what could not be decided, and what the numbers also say
 };
 
 /// Identifies the RoPE of (before, after) at `positions`. @throws InvalidArgument if the shapes differ,
@@ -76,7 +77,7 @@ namespace detail {
 /// a per-pair entry first when even the best leaves a residual above 0.05. Appends what it could not
 /// decide to `notes`.
 std::vector<FamilyFit> fit_families(const Eigen::VectorXd& theta, const Eigen::VectorXd& sigma_ln,
-                                    std::vector<std::string>& notes);
+                                    std::vector<Message>& notes);
 }  // namespace detail
 
 }  // namespace rope

@@ -125,7 +125,7 @@ int run_check(const CheckOptions& opt, std::ostream& out) {
   const auto row = [&](const std::string& label, const std::string& value) { out << fmt::format("  {:<20}{}\n", label, value); };
   out << t.format("rope check: {} against RoPE({})\n", "rope check:{} 对比 RoPE({})\n", opt.dumps.after, opt.dumps.before);
   row(t("dump", "转储"), fmt::format("[{}] = {}, {} ({}), {} {}", to_string(dumps.axes), shape_string(dumps.shape),
-                                      to_string(dumps.after.dtype), dumps.stored, t("positions", "位置"), dumps.positions_text));
+                                      to_string(dumps.after.dtype), dumps.stored, t("positions", "位置"), positions_text(dumps, t)));
   row(t("expected", "期望"),
       t.format("{} layout ({}), rotary dim {} of {}, base {}, attention factor {}",
                "{} 排列({}),旋转维度 {} / {},base {},注意力因子 {}", std::string(to_string(e.layout)),

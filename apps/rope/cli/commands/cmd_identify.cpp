@@ -86,13 +86,13 @@ int run_identify(const IdentifyOptions& opt, std::ostream& out) {
     }
     j["family"] = fits.empty() ? nlohmann::json() : fits[0];
     j["fits"] = fits;
-    j["notes"] = id.notes;
+    j["notes"] = english(id.notes);
     out << j.dump(2) << '\n';
   } else {
     const auto row = [&](const std::string& label, const std::string& value) { out << fmt::format("  {:<20}{}\n", label, value); };
     out << t.format("rope identify: {} from {}\n", "rope identify:{} 由 {} 得到\n", opt.dumps.after, opt.dumps.before);
     row(t("dump", "转储"), fmt::format("[{}] = {}, {} ({}), {} {}", to_string(dumps.axes), shape_string(dumps.shape),
-                                        to_string(dumps.after.dtype), dumps.stored, t("positions", "位置"), dumps.positions_text));
+                                        to_string(dumps.after.dtype), dumps.stored, t("positions", "位置"), positions_text(dumps, t)));
     row(t("rotated channels", "旋转的通道"), t.format("{} of {}", "{1} 个中 {0} 个", id.rotary_dim, id.d));
     row(t("pair layout", "配对排列"), layout_text(id, t));
     if (!id.pairs.empty()) {
@@ -116,7 +116,7 @@ int run_identify(const IdentifyOptions& opt, std::ostream& out) {
                            j < id.fit.theta.size() ? id.fit.theta[j] : 0.0, id.angle_residual[j]);
       }
     }
-    for (const std::string& note : id.notes) out << t("note: ", "注:") << note << '\n';
+    for (const Message& note : id.notes) out << t("note: ", "注:") << note.in(t.zh()) << '\n';
   }
   if (opt.figure.wanted() && !id.pairs.empty()) draw(identify_figure(opt.figure, id), opt.figure);
   return kOk;
