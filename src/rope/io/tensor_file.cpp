@@ -175,7 +175,12 @@ TensorData read_tensor_file(const std::string& path, const TensorReadOptions& op
   if (file.text.size() > kMaxTensorFileBytes) {
     throw InvalidArgument(fmt::format("{}: larger than the {}-byte limit for a tensor file", name, kMaxTensorFileBytes));
   }
-  switch (detect_tensor_format(file.text, path)) {
+  const TensorFormat format = detect_tensor_format(file.text, path);
+  if (!options.tensor.empty() && format != TensorFormat::Safetensors) {
+    throw InvalidArgument(fmt::format("--tensor '{}' names a tensor of a safetensors file, and '{}' is {}",
+                                      escape_for_message(options.tensor), name, to_string(format)));
+  }
+  switch (format) {
     case TensorFormat::Npy: return parse_npy(file.text, name, options);
     case TensorFormat::Safetensors: return parse_safetensors(file.text, name, options);
     case TensorFormat::Csv: break;
