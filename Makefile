@@ -81,7 +81,7 @@ sanitize: deps
 	  echo "sanitize: sanitizer reports in $(SANITIZE_REPORTS):"; cat $(SANITIZE_REPORTS)/*; exit 1; fi
 	@echo "sanitize: no sanitizer report"
 
-# libFuzzer (clang++): the command line and the config reader, FUZZ_SECONDS each, from the seed
+# libFuzzer (clang++): the command line, the config reader and the tensor readers, FUZZ_SECONDS each, from the seed
 # corpora in tests/fuzz/ (new inputs go to $(FUZZ_BUILD)/corpus_*, not into the repository). A crash
 # leaves crash-* in $(FUZZ_BUILD) and fails the target: add it to tests/fuzz/regressions/.
 FUZZ_BUILD ?= build-fuzz
@@ -92,8 +92,8 @@ fuzz:
 	bash scripts/install-deps.sh fuzz
 	cmake -S . -B $(FUZZ_BUILD) -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_COMPILER=clang++ -DBUILD_TESTING=OFF \
 	  -DROPE_FUZZ=ON -DCMAKE_CXX_FLAGS="$(FUZZ_FLAGS)" -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined"
-	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target fuzz_cli fuzz_config fuzz_gguf
-	for t in cli config gguf; do \
+	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target fuzz_cli fuzz_config fuzz_gguf fuzz_tensor
+	for t in cli config gguf tensor; do \
 	  mkdir -p $(FUZZ_DIR)/corpus_$$t && \
 	  if [ -d tests/fuzz/regressions/$$t ]; then \
 	    $(FUZZ_DIR)/tests/fuzz/fuzz_$$t $(abspath tests/fuzz)/regressions/$$t/* || exit 1; fi && \

@@ -52,6 +52,15 @@ bool has_chinese(const std::string& text) {
   });
 }
 
+/// The example dumps of data/dumps/ (tests/reference/make_dumps.py).
+const std::string kDumps = std::string(ROPE_REFERENCE_DIR) + "/../../data/dumps/";
+/// 128 positions 0: check's warning that every layout agrees there.
+const std::string kZeros = [] {
+  std::string s = "0";
+  for (int i = 1; i < 128; ++i) s += ",0";
+  return s;
+}();
+
 /// Every command and the options that change what it says; each is run in both languages.
 std::vector<std::vector<std::string>> every_command() {
   std::vector<std::vector<std::string>> runs = {
@@ -95,6 +104,12 @@ std::vector<std::vector<std::string>> every_command() {
       {"extrapolation", "--dim", "128", "--base", "10000", "--train-length", "4096", "--tune-length", "16384"},
       {"extrapolation", "--dim", "128", "--base", "10000", "--train-length", "4096", "--tune-base", "500000"},
       {"bench", "--seq", "2", "--points", "100", "--repeat", "1"},
+      {"check", "--before", kDumps + "q.npy", "--after", kDumps + "q_rope.npy"},
+      {"check", "--before", kDumps + "q.npy", "--after", kDumps + "q_rope_interleaved.npy", "--positions", "0:128"},
+      {"check", "--before", kDumps + "q.npy", "--after", kDumps + "q_rope_yarn_no_factor.npy", "--scaling", "yarn", "--factor",
+       "4", "--original-max-position", "2048"},
+      {"check", "--before", kDumps + "q.npy", "--after", kDumps + "q.npy", "--positions", kZeros},
+      {"identify", "--before", kDumps + "q.npy", "--after", kDumps + "q_rope_yarn.npy"},
   };
   // Every preset: its notes, origins and warnings come from the config reader and the scaling code.
   for (const auto& preset : list_presets()) runs.push_back({"inspect", "--model", preset.name});

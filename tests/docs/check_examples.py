@@ -6,7 +6,8 @@ An example is in a fenced code block with the info string `console`. A line
 default 0); the lines after it, up to the next "$ " line or the block end, are
 its expected output: stdout, then stderr. "rope" is replaced by the --rope path;
 the rest is split with shlex and run without a shell. The commands of one file
-run in order in one new temporary directory holding an empty out/, with
+run in order in one new temporary directory holding an empty out/ and data/ (a link
+to the repository's data/, so `data/dumps/q.npy` reads as from the repository root), with
 LC_ALL=C.UTF-8. Trailing whitespace and trailing blank lines are ignored.
 --update rewrites the shown outputs from real runs (not for a wrong exit code).
 Exit status 1 if an example fails, a file is missing or has no examples.
@@ -109,6 +110,8 @@ def check_file(path, rope, update):
     passed = failed = 0
     with tempfile.TemporaryDirectory(prefix="rope-docs-") as workdir:
         os.mkdir(os.path.join(workdir, "out"))
+        os.symlink(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "data"),
+                   os.path.join(workdir, "data"))
         for ex in examples:
             want_code, code, actual, error = run(ex, rope, workdir)
             expected, actual = normalise(ex.output), normalise(actual)

@@ -5,6 +5,8 @@ valid. Adding a command or an option needs nothing here when its options use the
 type name one line in TYPE_CLASSES.
 """
 
+import os
+
 # ---------------------------------------------------------------------------------------------------
 # Bad values, by class. Each is (label, value); "{fix}" is replaced by the fixtures directory.
 # "bad" values must give exit 2 or 3 with one line; "extreme" values may also be accepted (exit 0 or
@@ -80,13 +82,15 @@ TYPE_CLASSES = {
     "FILE": "output",
     "TEXT": "string", "LANG": "string", "LAYOUT": "string", "KIND": "string", "ENC": "string",
     "NAME": "string", "TYPE": "string", "BOOL": "string",
+    "POS": "list", "AXES": "string",
 }
 # Options whose FILE is read, not written: "command option" or "* option".
-INPUT_FILES = {"* --config", "inspect file"}
+INPUT_FILES = {"* --config", "inspect file", "check --before", "check --after", "identify --before", "identify --after"}
 
 # ---------------------------------------------------------------------------------------------------
 # A valid command line for each command that needs required options (the swept option replaces the
 # one of the same name).
+_DUMPS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "data", "dumps", "")
 BASE_ARGS = {
     "apply": ["--position", "1", "--vector", "1,0,0,1"],
     "inspect": ["--model", "llama-3.1-8b"],
@@ -96,6 +100,9 @@ BASE_ARGS = {
     # Small jobs: their defaults (10^6 positions, 10^5 distances timed 3 times) are slow under the sanitizers.
     "precision": ["--max-position", "1000", "--samples", "2", "--points", "5"],
     "bench": ["--seq", "2", "--points", "100", "--repeat", "1"],
+    # The example dumps of data/dumps/ (tests/reference/make_dumps.py).
+    "check": ["--before", _DUMPS + "q.npy", "--after", _DUMPS + "q_rope.npy"],
+    "identify": ["--before", _DUMPS + "q.npy", "--after", _DUMPS + "q_rope.npy"],
 }
 
 # Values that are in fact valid for an option (the sweep then also accepts exit 0 or 1, and checks the

@@ -123,6 +123,8 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
       add_extrapolation_command(app),
       add_bench_command(app),
       add_permute_command(app),
+      add_check_command(app),
+      add_identify_command(app),
   };
 
   // An empty value ("--csv ''", "--config \"$UNSET\"") is a mistake for every option: refused here

@@ -35,5 +35,7 @@ Command add_bound_command(CLI::App& app);
 Command add_extrapolation_command(CLI::App& app);
 Command add_bench_command(CLI::App& app);
 Command add_permute_command(CLI::App& app);
+Command add_check_command(CLI::App& app);
+Command add_identify_command(CLI::App& app);
 
 }  // namespace rope::cli

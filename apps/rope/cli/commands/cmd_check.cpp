@@ -1,0 +1,184 @@
+// rope check: is a dumped RoPE right? The dump against the reference of --model/--config/flags, under the
+// tolerance model (C1) of rope/analysis/check.hpp, with a diagnosis naming the known bug it matches.
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <memory>
+#include <nlohmann/json.hpp>
+
+#include "rope/analysis/check.hpp"
+#include "rope/cli/choice_option.hpp"
+#include "rope/cli/commands.hpp"
+#include "rope/cli/dump_options.hpp"
+#include "rope/cli/exit_codes.hpp"
+#include "rope/cli/options.hpp"
+#include "rope/cli/scaling_options.hpp"
+#include "rope/core/constants.hpp"
+#include "rope/core/error.hpp"
+#include "rope/io/csv.hpp"
+
+namespace rope::cli {
+
+struct CheckOptions {
+  DumpOptions dumps;
+  std::optional<double> base;
+  std::optional<Layout> layout;
+  std::optional<DType> dtype;
+  bool json = false;
+  Lang lang = Lang::En;
+  ScalingOptions scaling;
+};
+
+/// What the dump should contain, from --model/--config/flags and --layout: the one place where the
+/// command obtains layout, rotary dimension, frequencies and attention factor (a richer RoPE spec from the
+/// model will be read here). `where` says where the layout came from.
+RopeExpectation expectation_from_options(const CheckOptions& opt, int head_dim, Message& where) {
+  const Rope rope = resolve(opt.scaling, {std::nullopt, head_dim, opt.base, kDefaultBase});
+  RopeExpectation e;
+  e.head_dim = head_dim;
+  e.theta = rope.theta();
+  e.base = rope.base;
+  if (rope.scaled) {
+    const ResolvedRope& rr = *rope.scaled;
+    if (rr.model.rope.head_dim != head_dim) {
+      throw InvalidArgument(fmt::format("{} has head_dim {}, the dump's last axis is d = {}", rr.model.name,
+                                        rr.model.rope.head_dim, head_dim));
+    }
+    e.base = rr.model.rope.base;
+    e.attention_factor = rr.params.attention_factor;
+    e.scaled = rr.model.rope.type != ScalingType::Default;
+    if (!opt.scaling.config.empty() || !opt.scaling.model.empty()) e.layout = rr.model.rope.layout;
+  }
+  if (2 * e.theta.size() > head_dim) {
+    throw InvalidArgument(fmt::format("the rotary dimension {} is larger than the dump's d = {}", 2 * e.theta.size(), head_dim));
+  }
+  if (opt.layout) {
+    e.layout = *opt.layout;
+    where = {"--layout", "--layout"};
+  } else if (rope.scaled && (!opt.scaling.config.empty() || !opt.scaling.model.empty())) {
+    where = {"the model's class", "模型类"};
+  } else {
+    where = {"assumed: Hugging Face's rotate_half; give --layout", "假定:Hugging Face 的 rotate_half;可用 --layout 指定"};
+  }
+  return e;
+}
+
+namespace {
+
+/// "3 of 64 (first: 5)"-style summary of the indices whose ratio exceeds 1.
+template <class Name>
+std::string failing_summary(const Eigen::VectorXd& ratio, const Text& t, Name name) {
+  long count = 0, first = -1;
+  for (Eigen::Index i = 0; i < ratio.size(); ++i) {
+    if (!(ratio[i] <= 1.0)) {
+      ++count;
+      if (first < 0) first = i;
+    }
+  }
+  if (count == 0) return t.format("0 of {}", "{} 个中 0 个", ratio.size());
+  return t.format("{} of {} (first: {})", "{1} 个中 {0} 个(第一个:{2})", count, ratio.size(), name(first));
+}
+
+std::string number(double x) { return fmt::format("{:.4g}", x); }
+
+}  // namespace
+
+int run_check(const CheckOptions& opt, std::ostream& out) {
+  const Text t(opt.lang);
+  LoadedDumps dumps = load_dumps(opt.dumps);
+  if (opt.dtype) dumps.after.dtype = dumps.before.dtype = *opt.dtype;
+  Message where;
+  const RopeExpectation e = expectation_from_options(opt, dumps.after.d, where);
+  const CheckReport report = check_dump(dumps.before, dumps.after, dumps.positions, e);
+  const DumpComparison& c = report.comparison;
+  const int r = e.rotary_dim();
+  // Per pair: the larger ratio of its two channels; unrotated channels separately.
+  Eigen::VectorXd pair_ratio(r / 2);
+  for (int i = 0; i < r / 2; ++i) {
+    const auto [a, b] = pair_channels(r, i, e.layout);
+    pair_ratio[i] = std::max(c.channel_ratio[a], c.channel_ratio[b]);
+  }
+  const bool passed = c.passed();
+  if (opt.json) {
+    nlohmann::json j;
+    j["passed"] = passed;
+    j["max_ratio"] = c.max_ratio;
+    j["failing"] = c.failing;
+    j["total"] = c.total;
+    j["expected"] = {{"layout", std::string(to_string(e.layout))}, {"rotary_dim", r}, {"head_dim", e.head_dim},
+                     {"base", e.base}, {"attention_factor", e.attention_factor}};
+    j["dtype"] = std::string(to_string(dumps.after.dtype));
+    j["only_position_zero"] = report.only_position_zero;
+    if (!passed) {
+      j["first_failure"] = {{"position", dumps.positions[static_cast<std::size_t>(c.first_seq)]},
+                            {"group", c.first_group}, {"channel", c.first_channel}, {"expected", c.first_expected},
+                            {"got", c.first_got}, {"tolerance", c.first_tolerance}};
+      const CheckDiagnosis& dg = report.diagnosis;
+      j["diagnosis"] = {{"matches", dg.matches ? nlohmann::json(to_string(*dg.matches)) : nlohmann::json()}, {"message", dg.message.en},
+                        {"swapped_groups", dg.swapped_groups}};
+      nlohmann::json v = nlohmann::json::object();
+      for (const auto& [kind, comparison] : report.variants) v[to_string(kind)] = comparison.failing;
+      j["variants_failing"] = v;
+    }
+    out << j.dump(2) << '\n';
+    return passed ? kOk : kVerifyFailed;
+  }
+  const auto row = [&](const std::string& label, const std::string& value) { out << fmt::format("  {:<20}{}\n", label, value); };
+  out << t.format("rope check: {} against RoPE({})\n", "rope check:{} 对比 RoPE({})\n", opt.dumps.after, opt.dumps.before);
+  row(t("dump", "转储"), fmt::format("[{}] = {}, {} ({}), {} {}", to_string(dumps.axes), shape_string(dumps.shape),
+                                      to_string(dumps.after.dtype), dumps.stored, t("positions", "位置"), positions_text(dumps, t)));
+  row(t("expected", "期望"),
+      t.format("{} layout ({}), rotary dim {} of {}, base {}, attention factor {}",
+               "{} 排列({}),旋转维度 {} / {},base {},注意力因子 {}", std::string(to_string(e.layout)),
+               where.in(t.zh()), r, e.head_dim, format_number(e.base), format_number(e.attention_factor)));
+  row(t("tolerance (C1)", "容差 (C1)"),
+      fmt::format("κ·a·‖x‖·(2·ε_T + ε_A·(1 + |m|·θ_i)), ε_T = {} ({}), ε_A = {}, κ = {}", number(epsilon(dumps.after.dtype)),
+                  to_string(dumps.after.dtype), number(dumps.after.dtype == DType::F64 ? epsilon(DType::F64) : epsilon(DType::F32)),
+                  format_number(kToleranceSafety)));
+  out << '\n';
+  row(t("max |Δ|/tolerance", "最大 |Δ|/容差"), fmt::format("{}  ({})", number(c.max_ratio), t("<= 1 passes", "<= 1 为通过")));
+  row(t("elements failing", "超差元素"), t.format("{} of {}", "{1} 个中 {0} 个", c.failing, c.total));
+  row(t("positions failing", "超差位置"), failing_summary(c.position_ratio, t, [&](long s) {
+        return t.format("position {}", "位置 {}", format_number(dumps.positions[static_cast<std::size_t>(s)]));
+      }));
+  row(t("pairs failing", "超差维度对"), failing_summary(pair_ratio, t, [&](long i) {
+        const auto [a, b] = pair_channels(r, static_cast<int>(i), e.layout);
+        return t.format("pair {}, channels ({}, {})", "维度对 {},通道 ({}, {})", i, a, b);
+      }));
+  if (r < e.head_dim) {
+    row(t("unrotated failing", "未旋转通道超差"),
+        failing_summary(c.channel_ratio.tail(e.head_dim - r), t, [&](long i) { return t.format("channel {}", "通道 {}", r + i); }));
+  }
+  if (!passed) {
+    row(t("first failure", "第一个超差"),
+        t.format("position {}, {}, channel {}: expected {}, got {} (tolerance {})",
+                 "位置 {},{},通道 {}:期望 {},实际 {}(容差 {})",
+                 format_number(dumps.positions[static_cast<std::size_t>(c.first_seq)]),
+                 group_name(dumps.after, c.first_group, t.zh()), c.first_channel, number(c.first_expected),
+                 number(c.first_got), number(c.first_tolerance)));
+  }
+  row(t("verdict", "结论"), passed ? t("PASS", "通过") : t("FAIL", "未通过"));
+  if (!passed && !report.diagnosis.message.en.empty()) row(t("diagnosis", "诊断"), report.diagnosis.message.in(t.zh()));
+  if (report.only_position_zero) {
+    out << t("warning: every position is 0, where every layout and base agree: dump positions > 0 too\n",
+             "警告:所有位置都是 0,而在位置 0 处所有排列和 base 都一致:请同时转储位置 > 0 的数据\n");
+  }
+  return passed ? kOk : kVerifyFailed;
+}
+
+Command add_check_command(CLI::App& app) {
+  auto opt = std::make_shared<CheckOptions>();
+  CLI::App* sub = app.add_subcommand("check", "Check a RoPE dumped from a real implementation against the reference");
+  add_dump_options(*sub, opt->dumps);
+  add_base_option(*sub, opt->base);
+  add_choice_option(*sub, "--layout", opt->layout, kLayoutWords, parse_layout,
+                    "the pair layout the dump should have (default: the model's, else half)", "LAYOUT");
+  add_choice_option(*sub, "--dtype", opt->dtype, kDTypeWords, parse_dtype,
+                    "the type the dump was computed in, for the tolerance (default: the file's)", "TYPE");
+  sub->add_flag("--json", opt->json, "print the report as JSON");
+  add_lang_option(*sub, opt->lang);
+  add_scaling_options(*sub, opt->scaling);
+  sub->footer("Example:\n  rope check --before data/dumps/q.npy --after data/dumps/q_rope.npy --positions 0:64");
+  return {sub, [opt](std::ostream& out) { return run_check(*opt, out); }};
+}
+
+}  // namespace rope::cli

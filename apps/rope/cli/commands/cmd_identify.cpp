@@ -1,0 +1,135 @@
+// rope identify: the RoPE that turned one dump into the other, from the numbers alone
+// (rope/analysis/identify.hpp): pair layout, rotary dimension, attention factor, per-pair θ_j and the
+// scaling family that explains them, with the residual of the fit.
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <memory>
+#include <nlohmann/json.hpp>
+
+#include "rope/analysis/identify.hpp"
+#include "rope/cli/commands.hpp"
+#include "rope/cli/dump_options.hpp"
+#include "rope/cli/exit_codes.hpp"
+#include "rope/cli/figure_options.hpp"
+#include "rope/cli/figures/identify_figure.hpp"
+#include "rope/core/error.hpp"
+#include "rope/io/csv.hpp"
+
+namespace rope::cli {
+
+struct IdentifyOptions {
+  DumpOptions dumps;
+  bool json = false;
+  FigureOptions figure;
+};
+
+namespace {
+
+std::string g6(double x) { return fmt::format("{:.6g}", x); }
+
+std::string family_text(const FamilyFit& f, const Text& t) {
+  switch (f.family) {
+    case Family::Default:
+      return t.format("default: base {} (static NTK-aware scaling is this with another base)",
+                      "default:base {}(静态 NTK 缩放即换了 base 的此族)", g6(f.base));
+    case Family::Linear:
+      return t.format("linear: base {}, factor {}", "linear:base {},因子 {}", g6(f.base), g6(f.factor));
+    case Family::Yarn:
+      return t.format("yarn: base {}, factor {}, ramp from pair {} (kept) to pair {} (divided by the factor)",
+                      "yarn:base {},因子 {},斜坡从维度对 {}(保持)到维度对 {}(除以因子)", g6(f.base), g6(f.factor),
+                      fmt::format("{:.2f}", f.ramp_low), fmt::format("{:.2f}", f.ramp_high));
+    case Family::Llama3:
+      return t.format("llama3: base {}, factor {}, bands at wavelengths {} (L0/high_freq_factor) and {} (L0/low_freq_factor)",
+                      "llama3:base {},因子 {},频段边界波长 {}(L0/high_freq_factor)和 {}(L0/low_freq_factor)",
+                      g6(f.base), g6(f.factor), fmt::format("{:.1f}", f.ramp_low), fmt::format("{:.1f}", f.ramp_high));
+    case Family::PerPair:
+      return t("per-pair factors: no family explains the frequencies", "逐对因子:没有任何族能解释这些频率");
+  }
+  return "";
+}
+
+std::string layout_text(const Identification& id, const Text& t) {
+  const int n = static_cast<int>(id.pairs.size());
+  switch (id.layout) {
+    case PairLayout::Interleaved: return t("interleaved: pairs (2j, 2j + 1)", "interleaved:维度对 (2j, 2j + 1)");
+    case PairLayout::Half:
+      return t.format("half: pairs (j, j + {})", "half:维度对 (j, j + {})", id.pairs.empty() ? 0 : id.pairs[0].second - id.pairs[0].first);
+    case PairLayout::None: return t("none: no pairing keeps every pair's norm", "无:没有任何配对能保持每对的范数");
+    case PairLayout::Other: break;
+  }
+  std::string list;
+  for (int j = 0; j < n && j < 8; ++j) list += fmt::format("{}({}, {})", j ? " " : "", id.pairs[j].first, id.pairs[j].second);
+  return t.format("another permutation: {}{}", "其他置换:{}{}", list, n > 8 ? " …" : "");
+}
+
+}  // namespace
+
+int run_identify(const IdentifyOptions& opt, std::ostream& out) {
+  check_figure_options(opt.figure);
+  const Text t = opt.figure.tr();
+  const LoadedDumps dumps = load_dumps(opt.dumps);
+  const Identification id = identify_rope(dumps.before, dumps.after, dumps.positions);
+  if (opt.json) {
+    nlohmann::json j;
+    j["d"] = id.d;
+    j["rotary_dim"] = id.rotary_dim;
+    j["layout"] = to_string(id.layout);
+    j["pairs"] = id.pairs;
+    j["attention_factor"] = id.attention_factor;
+    j["norm_residual"] = id.norm_residual;
+    j["theta"] = std::vector<double>(id.theta.data(), id.theta.data() + id.theta.size());
+    j["angle_residual"] = std::vector<double>(id.angle_residual.data(), id.angle_residual.data() + id.angle_residual.size());
+    nlohmann::json fits = nlohmann::json::array();
+    for (const FamilyFit& f : id.fits) {
+      fits.push_back({{"family", to_string(f.family)}, {"base", f.base}, {"factor", f.factor}, {"ramp_low", f.ramp_low},
+                      {"ramp_high", f.ramp_high}, {"residual", f.residual}});
+    }
+    j["family"] = fits.empty() ? nlohmann::json() : fits[0];
+    j["fits"] = fits;
+    j["notes"] = english(id.notes);
+    out << j.dump(2) << '\n';
+  } else {
+    const auto row = [&](const std::string& label, const std::string& value) { out << fmt::format("  {:<20}{}\n", label, value); };
+    out << t.format("rope identify: {} from {}\n", "rope identify:{} 由 {} 得到\n", opt.dumps.after, opt.dumps.before);
+    row(t("dump", "转储"), fmt::format("[{}] = {}, {} ({}), {} {}", to_string(dumps.axes), shape_string(dumps.shape),
+                                        to_string(dumps.after.dtype), dumps.stored, t("positions", "位置"), positions_text(dumps, t)));
+    row(t("rotated channels", "旋转的通道"), t.format("{} of {}", "{1} 个中 {0} 个", id.rotary_dim, id.d));
+    row(t("pair layout", "配对排列"), layout_text(id, t));
+    if (!id.pairs.empty()) {
+      row(t("attention factor", "注意力因子"), t.format("{:.6f} (pair norms kept within {:.2g})", "{:.6f}(维度对范数误差 {:.2g} 以内)",
+                                                       id.attention_factor, id.norm_residual));
+      row(t("family", "缩放族"), family_text(id.fit, t));
+      row(t("fit residual", "拟合残差"), t.format("{:.2g} (RMS of ln θ_measured − ln θ_family)", "{:.2g}(ln θ 实测 − ln θ 拟合 的均方根)",
+                                               id.fit.residual));
+      std::string others;
+      for (std::size_t i = 1; i < id.fits.size(); ++i) {
+        others += fmt::format("{}{} {:.2g}", i > 1 ? ", " : "", to_string(id.fits[i].family), id.fits[i].residual);
+      }
+      if (!others.empty()) row(t("other fits", "其他拟合"), others);
+      const int n = static_cast<int>(id.theta.size());
+      out << '\n' << fmt::format("  {:>5}  {:>14}  {:>14}  {:>12}\n", t("pair", "维度对"), t("θ measured", "θ 实测"),
+                                 t("θ fitted", "θ 拟合"), t("angle RMS", "角度均方根"));
+      for (int j = 0; j < n; ++j) {
+        if (n > 12 && j == 4) out << "  …\n";
+        if (n > 12 && j >= 4 && j < n - 4) continue;
+        out << fmt::format("  {:>5}  {:>14.6g}  {:>14.6g}  {:>12.2g}\n", j, id.theta[j],
+                           j < id.fit.theta.size() ? id.fit.theta[j] : 0.0, id.angle_residual[j]);
+      }
+    }
+    for (const Message& note : id.notes) out << t("note: ", "注:") << note.in(t.zh()) << '\n';
+  }
+  if (opt.figure.wanted() && !id.pairs.empty()) draw(identify_figure(opt.figure, id), opt.figure);
+  return kOk;
+}
+
+Command add_identify_command(CLI::App& app) {
+  auto opt = std::make_shared<IdentifyOptions>();
+  CLI::App* sub = app.add_subcommand("identify", "Infer the RoPE (layout, rotary dim, frequencies, scaling) from two dumps");
+  add_dump_options(*sub, opt->dumps);
+  sub->add_flag("--json", opt->json, "print the identification as JSON");
+  add_figure_options(*sub, opt->figure);
+  sub->footer("Example:\n  rope identify --before data/dumps/q.npy --after data/dumps/q_rope.npy --positions 0:64");
+  return {sub, [opt](std::ostream& out) { return run_identify(*opt, out); }};
+}
+
+}  // namespace rope::cli

@@ -1,0 +1,86 @@
+#include "rope/cli/dump_options.hpp"
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include "rope/cli/options.hpp"
+#include "rope/core/error.hpp"
+#include "rope/io/tensor_file.hpp"
+
+namespace rope::cli {
+
+void add_dump_options(CLI::App& app, DumpOptions& o) {
+  app.add_option("--before", o.before, "the tensor before RoPE: .npy, .safetensors or .csv")->required()->type_name("FILE");
+  app.add_option("--after", o.after, "the same tensor after RoPE, same shape")->required()->type_name("FILE");
+  app.add_option("--positions", o.positions,
+                 "position of each sequence index: a range A:B or A:B:STEP, a list 0,1,5, or @FILE (default 0:seq)")
+      ->type_name("POS");
+  app.add_option("--axes", o.axes, "axes of the shape: seq,d | seq,heads,d | batch,heads,seq,d | batch,seq,heads,d")
+      ->type_name("AXES");
+  app.add_option("--tensor", o.tensor, "safetensors: the tensor to read from each file (default: the only one)")
+      ->type_name("NAME");
+  app.add_flag("--bf16-bits", o.bf16_bits, ".npy 16-bit integers (<u2, <i2) are bfloat16 bit patterns");
+}
+
+LoadedDumps load_dumps(const DumpOptions& o) {
+  TensorReadOptions read;
+  read.bf16_bits = o.bf16_bits;
+  read.tensor = o.tensor;
+  const TensorData before = read_tensor_file(o.before, read);
+  const TensorData after = read_tensor_file(o.after, read);
+  const std::string before_name = escape_for_message(o.before), after_name = escape_for_message(o.after);
+  if (before.shape != after.shape) {
+    throw InvalidArgument(fmt::format("--after '{}' has shape {}, --before '{}' has {}: they must be equal", after_name,
+                                      shape_string(after.shape), before_name, shape_string(before.shape)));
+  }
+  LoadedDumps l;
+  l.shape = after.shape;
+  l.stored = after.stored;
+  if (!o.positions.empty()) {
+    l.positions = o.positions.find(':') != std::string::npos ? parse_position_range(o.positions, "--positions")
+                                                              : parse_list_argument(o.positions, "--positions");
+    l.positions_text = o.positions;
+  }
+  if (!o.axes.empty()) {
+    l.axes = parse_dump_axes(o.axes);
+  } else if (!l.positions.empty()) {
+    l.axes = infer_dump_axes(after.shape, static_cast<long>(l.positions.size()), after_name);
+  } else if (after.shape.size() == 4) {
+    throw InvalidArgument(fmt::format("{}: shape {} has 4 axes: give --axes (batch,heads,seq,d or batch,seq,heads,d) or "
+                                      "--positions",
+                                      after_name, shape_string(after.shape)));
+  } else {
+    l.axes = infer_dump_axes(after.shape, 0, after_name);
+  }
+  l.before = arrange_dump(before, l.axes, before_name);
+  l.after = arrange_dump(after, l.axes, after_name);
+  if (l.positions.empty()) {
+    for (long s = 0; s < l.after.seq; ++s) l.positions.push_back(static_cast<double>(s));
+    l.positions_text = fmt::format("0:{}", l.after.seq);
+    l.positions_assumed = true;
+  }
+  if (static_cast<long>(l.positions.size()) != l.after.seq) {
+    throw InvalidArgument(fmt::format("--positions gives {} positions, the dump's sequence axis has {} (shape {}, axes {})",
+                                      l.positions.size(), l.after.seq, shape_string(after.shape), to_string(l.axes)));
+  }
+  for (const double p : l.positions) {
+    if (!(std::abs(p) <= 16777216.0)) {
+      throw InvalidArgument(fmt::format("--positions: {} is outside [-2^24, 2^24]", p));
+    }
+  }
+  return l;
+}
+
+std::string positions_text(const LoadedDumps& dumps, const Text& t) {
+  return dumps.positions_assumed ? dumps.positions_text + t(" (assumed)", "(假定)") : dumps.positions_text;
+}
+
+std::string group_name(const DumpVectors& dump, long group, bool zh) {
+  if (dump.batch > 1) {
+    return zh ? fmt::format("批 {},头 {}", group / dump.heads, group % dump.heads)
+              : fmt::format("batch {}, head {}", group / dump.heads, group % dump.heads);
+  }
+  return zh ? fmt::format("头 {}", group) : fmt::format("head {}", group);
+}
+
+}  // namespace rope::cli

@@ -1,0 +1,51 @@
+/// @file
+/// The options `rope check` and `rope identify` share: the two dumps (--before, --after), their positions,
+/// axes, the safetensors tensor name and --bf16-bits; and loading them (rope/io/tensor_file.hpp,
+/// rope/analysis/dump.hpp).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "rope/analysis/dump.hpp"
+#include "rope/cli/lang.hpp"
+
+namespace CLI {
+class App;
+}  // namespace CLI
+
+namespace rope::cli {
+
+struct DumpOptions {
+  std::string before;     ///< --before FILE
+  std::string after;      ///< --after FILE
+  std::string positions;  ///< --positions A:B[:STEP] | LIST | @FILE; empty: 0:seq
+  std::string axes;       ///< --axes; empty: from the shape
+  std::string tensor;     ///< --tensor NAME (safetensors)
+  bool bf16_bits = false; ///< --bf16-bits
+};
+
+void add_dump_options(CLI::App& app, DumpOptions& options);
+
+struct LoadedDumps {
+  DumpVectors before, after;
+  std::vector<double> positions;
+  std::string positions_text;  ///< as typed, or "0:seq"
+  bool positions_assumed = false;  ///< --positions not given
+  DumpAxes axes = DumpAxes::SeqD;
+  std::vector<long> shape;
+  std::string stored;          ///< the after dump's type as its file spells it
+};
+
+/// Reads both files and arranges them. @throws InvalidArgument (shapes differ, positions do not match the
+/// sequence axis, a malformed file), IoError (unreadable file).
+LoadedDumps load_dumps(const DumpOptions& options);
+
+/// The positions as typed, or "0:seq (assumed)" in the language of t.
+std::string positions_text(const LoadedDumps& dumps, const Text& t);
+
+/// "head 3", or "batch 1, head 3" when the dump has a batch axis longer than 1.
+std::string group_name(const DumpVectors& dump, long group, bool zh);
+
+}  // namespace rope::cli

@@ -1,0 +1,280 @@
+#include "rope/analysis/check.hpp"
+
+#include <cmath>
+#include <fmt/format.h>
+
+#include "rope/analysis/precision.hpp"
+#include "rope/core/constants.hpp"
+#include "rope/core/error.hpp"
+
+namespace rope {
+namespace {
+
+Eigen::VectorXd default_theta(double base, int rotary_dim) {
+  Eigen::VectorXd t(rotary_dim / 2);
+  for (int i = 0; i < rotary_dim / 2; ++i) t[i] = std::pow(base, -2.0 * i / rotary_dim);
+  return t;
+}
+
+std::string list_groups(const std::vector<long>& groups) {
+  std::string s;
+  for (std::size_t i = 0; i < groups.size() && i < 12; ++i) s += (i ? ", " : "") + std::to_string(groups[i]);
+  return groups.size() > 12 ? s + ", …" : s;
+}
+
+}  // namespace
+
+const char* to_string(VariantKind kind) {
+  switch (kind) {
+    case VariantKind::Expected: return "expected";
+    case VariantKind::LayoutSwapped: return "layout-swapped";
+    case VariantKind::Base10000: return "base-10000";
+    case VariantKind::ScalingIgnored: return "scaling-ignored";
+    case VariantKind::FactorMissing: return "attention-factor-missing";
+    case VariantKind::PositionsPlusOne: return "positions-plus-one";
+    case VariantKind::PositionsMinusOne: return "positions-minus-one";
+    case VariantKind::PartialWholeHead: return "partial-rotary-whole-head";
+    case VariantKind::PartialTwice: return "partial-rotary-twice";
+    case VariantKind::AnglesBf16: return "angles-bf16";
+    case VariantKind::AnglesF16: return "angles-f16";
+  }
+  return "?";
+}
+
+std::vector<Variant> check_variants(const RopeExpectation& e) {
+  std::vector<Variant> v;
+  const int r = e.rotary_dim();
+  auto add = [&](VariantKind kind, RopeExpectation spec, double offset = 0, std::optional<DType> angles = std::nullopt) {
+    v.push_back({kind, std::move(spec), offset, angles});
+  };
+  RopeExpectation s = e;
+  s.layout = e.layout == Layout::Half ? Layout::Interleaved : Layout::Half;
+  add(VariantKind::LayoutSwapped, s);
+  if (e.base != kDefaultBase) {
+    s = e;
+    s.theta = default_theta(kDefaultBase, r);
+    add(VariantKind::Base10000, s);
+  }
+  if (e.scaled || e.attention_factor != 1.0) {
+    s = e;
+    s.theta = default_theta(e.base, r);
+    s.attention_factor = 1.0;
+    add(VariantKind::ScalingIgnored, s);
+  }
+  if (e.attention_factor != 1.0) {
+    s = e;
+    s.attention_factor = 1.0;
+    add(VariantKind::FactorMissing, s);
+  }
+  add(VariantKind::PositionsPlusOne, e, 1.0);
+  add(VariantKind::PositionsMinusOne, e, -1.0);
+  if (r < e.head_dim) {
+    s = e;
+    s.theta = default_theta(e.base, e.head_dim);
+    add(VariantKind::PartialWholeHead, s);
+    const int twice = 2 * static_cast<int>(static_cast<double>(r) * r / e.head_dim / 2.0);
+    if (twice >= 2 && twice < r) {
+      s = e;
+      s.theta = default_theta(e.base, twice);
+      add(VariantKind::PartialTwice, s);
+    }
+  }
+  add(VariantKind::AnglesBf16, e, 0.0, DType::BF16);
+  add(VariantKind::AnglesF16, e, 0.0, DType::F16);
+  return v;
+}
+
+DumpComparison compare_dump(const DumpVectors& before, const DumpVectors& after, const std::vector<double>& positions,
+                            const Variant& variant) {
+  if (before.seq != after.seq || before.groups() != after.groups() || before.d != after.d) {
+    throw InvalidArgument(fmt::format("the dumps before and after differ in shape: {} × {} × {} against {} × {} × {}",
+                                      before.seq, before.groups(), before.d, after.seq, after.groups(), after.d));
+  }
+  if (static_cast<long>(positions.size()) != before.seq) {
+    throw InvalidArgument(fmt::format("{} positions for a dump of {} sequence positions", positions.size(), before.seq));
+  }
+  const RopeExpectation& spec = variant.spec;
+  const int d = before.d, r = spec.rotary_dim(), half = r / 2;
+  if (r > d || r < 2) {
+    throw InvalidArgument(fmt::format("the rotary dimension {} does not fit in the dump's d = {}", r, d));
+  }
+  const double eps_t = epsilon(after.dtype);
+  const double eps_a = after.dtype == DType::F64 ? epsilon(DType::F64) : epsilon(DType::F32);
+  const double a = spec.attention_factor;
+  DumpComparison c;
+  c.position_ratio = Eigen::VectorXd::Zero(before.seq);
+  c.channel_ratio = Eigen::VectorXd::Zero(d);
+  c.group_failing.assign(static_cast<std::size_t>(before.groups()), 0);
+  std::vector<int> ca(static_cast<std::size_t>(half)), cb(static_cast<std::size_t>(half));
+  std::vector<char> rotated(static_cast<std::size_t>(d), 0);
+  for (int i = 0; i < half; ++i) {
+    const auto [pa, pb] = pair_channels(r, i, spec.layout);
+    ca[i] = pa, cb[i] = pb;
+    rotated[pa] = rotated[pb] = 1;
+  }
+  Eigen::VectorXd cs(half), sn(half), angle_term(half);
+  const auto record = [&](long s, long g, int ch, double expected, double got, double tol) {
+    ++c.total;
+    const double diff = std::abs(got - expected);
+    const bool ok = std::isfinite(diff) && diff <= tol;
+    const double ratio = !std::isfinite(diff) ? INFINITY : diff == 0 ? 0.0 : tol == 0 ? INFINITY : diff / tol;
+    c.max_ratio = std::max(c.max_ratio, ratio);
+    c.position_ratio[s] = std::max(c.position_ratio[s], ratio);
+    c.channel_ratio[ch] = std::max(c.channel_ratio[ch], ratio);
+    if (ok) return;
+    ++c.failing;
+    ++c.group_failing[static_cast<std::size_t>(g)];
+    if (c.first_seq < 0) {
+      c.first_seq = s, c.first_group = g, c.first_channel = ch;
+      c.first_expected = expected, c.first_got = got, c.first_tolerance = tol;
+    }
+  };
+  for (long s = 0; s < before.seq; ++s) {
+    const double m = positions[static_cast<std::size_t>(s)] + variant.position_offset;
+    Eigen::VectorXd phi;
+    if (variant.angle_type) {
+      phi = computed_angles(CurveSpec{*variant.angle_type, Strategy::CastInputs}, spec.theta, m);
+    } else {
+      phi = m * spec.theta;
+    }
+    for (int i = 0; i < half; ++i) {
+      cs[i] = std::cos(phi[i]);
+      sn[i] = std::sin(phi[i]);
+      angle_term[i] = 2 * eps_t + eps_a * (1 + std::abs(m) * spec.theta[i]);
+    }
+    for (long g = 0; g < before.groups(); ++g) {
+      const double* x = before.vector(s, g);
+      const double* y = after.vector(s, g);
+      for (int i = 0; i < half; ++i) {
+        const double xa = x[ca[i]], xb = x[cb[i]];
+        const double tol = kToleranceSafety * a * std::hypot(xa, xb) * angle_term[i];  // (C1)
+        record(s, g, ca[i], a * (xa * cs[i] - xb * sn[i]), y[ca[i]], tol);
+        record(s, g, cb[i], a * (xa * sn[i] + xb * cs[i]), y[cb[i]], tol);
+      }
+      for (int ch = 0; ch < d; ++ch) {
+        if (!rotated[ch]) record(s, g, ch, x[ch], y[ch], kToleranceSafety * eps_t * std::abs(x[ch]));
+      }
+    }
+  }
+  return c;
+}
+
+CheckReport check_dump(const DumpVectors& before, const DumpVectors& after, const std::vector<double>& positions,
+                       const RopeExpectation& expected) {
+  CheckReport report;
+  report.expected = expected;
+  report.only_position_zero = true;
+  for (const double p : positions) report.only_position_zero = report.only_position_zero && p == 0;
+  report.comparison = compare_dump(before, after, positions, Variant{VariantKind::Expected, expected, 0, std::nullopt});
+  const DumpComparison& e = report.comparison;
+  if (e.passed()) return report;
+  CheckDiagnosis& dg = report.diagnosis;
+  if (e.first_seq > 0) {
+    bool moved = false;
+    for (long s = 0; s < e.first_seq; ++s) moved = moved || positions[static_cast<std::size_t>(s)] != 0;
+    if (moved) dg.correct_until = e.first_seq;
+  }
+  const DumpComparison* closest = nullptr;
+  VariantKind closest_kind = VariantKind::Expected;
+  for (const Variant& v : check_variants(expected)) {
+    report.variants.emplace_back(v.kind, compare_dump(before, after, positions, v));
+    const DumpComparison& c = report.variants.back().second;
+    if (c.passed() && !dg.matches) dg.matches = v.kind;
+    if (!closest || c.failing < closest->failing) closest = &c, closest_kind = v.kind;
+    if (v.kind == VariantKind::LayoutSwapped && !c.passed()) {
+      // Some groups right, the others right in the other layout: a q/k permutation wrong on some heads.
+      std::vector<long> swapped;
+      bool rest_expected = true;
+      for (long g = 0; g < before.groups(); ++g) {
+        const auto gi = static_cast<std::size_t>(g);
+        if (e.group_failing[gi] == 0) continue;
+        if (c.group_failing[gi] == 0) swapped.push_back(g);
+        else rest_expected = false;
+      }
+      if (rest_expected && !swapped.empty() && static_cast<long>(swapped.size()) < before.groups()) dg.swapped_groups = swapped;
+    }
+  }
+  const std::string layout = std::string(to_string(expected.layout));
+  const std::string other = expected.layout == Layout::Half ? "interleaved" : "half";
+  const std::string base = fmt::format("{:g}", expected.base);
+  const std::string factor = fmt::format("{:.6g}", expected.attention_factor);
+  if (!dg.swapped_groups.empty()) {
+    const std::string heads = list_groups(dg.swapped_groups);
+    dg.message = {fmt::format("heads {} match the {} layout while the others match {}: the q/k permutation is wrong on "
+                              "some heads (GQA: permuted with the wrong number of heads?)",
+                              heads, other, layout),
+                  fmt::format("头 {} 符合 {} 排列,其余头符合 {}:部分头的 q/k 置换有误(GQA:用错了头数?)", heads, other, layout)};
+    return report;
+  }
+  if (!dg.matches) {
+    if (dg.correct_until) {
+      const std::string p = fmt::format("{:g}", positions[static_cast<std::size_t>(*dg.correct_until - 1)]);
+      dg.message = {fmt::format("correct until position {}, then drifts; no known variant explains it (closest: {})", p,
+                                to_string(closest_kind)),
+                    fmt::format("到位置 {} 为止正确,之后偏离;没有已知变体能解释(最接近:{})", p, to_string(closest_kind))};
+    } else {
+      dg.message = {fmt::format("no known variant explains the dump (closest: {}, {} of {} elements off)",
+                                to_string(closest_kind), closest->failing, closest->total),
+                    fmt::format("没有已知变体能解释该转储(最接近:{},{} / {} 个元素超出容差)", to_string(closest_kind),
+                                closest->failing, closest->total)};
+    }
+    return report;
+  }
+  const int r = expected.rotary_dim();
+  switch (*dg.matches) {
+    case VariantKind::LayoutSwapped:
+      dg.message = {fmt::format("matches the {} layout; the spec implies {}", other, layout),
+                    fmt::format("符合 {} 排列;配置要求的是 {}", other, layout)};
+      break;
+    case VariantKind::Base10000:
+      dg.message = {fmt::format("matches base 10000, not {}: is rope_theta read?", base),
+                    fmt::format("符合 base 10000 而不是 {}:rope_theta 读取了吗?", base)};
+      break;
+    case VariantKind::ScalingIgnored:
+      dg.message = {fmt::format("matches plain RoPE with base {} and no attention factor: the scaling is not applied", base),
+                    fmt::format("符合 base {} 的普通 RoPE(无注意力因子):缩放没有生效", base)};
+      break;
+    case VariantKind::FactorMissing:
+      dg.message = {fmt::format("the attention factor {} is missing (the dump matches a factor of 1)", factor),
+                    fmt::format("缺少注意力因子 {}(转储符合因子 1)", factor)};
+      break;
+    case VariantKind::PositionsPlusOne:
+    case VariantKind::PositionsMinusOne: {
+      const char* sign = *dg.matches == VariantKind::PositionsPlusOne ? "+1" : "-1";
+      dg.message = {fmt::format("matches positions shifted by {}: positions off by one", sign),
+                    fmt::format("符合位置偏移 {}:位置差一", sign)};
+      break;
+    }
+    case VariantKind::PartialWholeHead:
+      dg.message = {fmt::format("matches RoPE over the whole head (d = {}): the partial rotary dimension {} is ignored",
+                                expected.head_dim, r),
+                    fmt::format("符合整个头(d = {})都旋转:部分旋转维度 {} 被忽略", expected.head_dim, r)};
+      break;
+    case VariantKind::PartialTwice:
+      dg.message = {fmt::format("matches a rotary dimension of {} instead of {}: the partial rotary factor is applied twice",
+                                2 * static_cast<int>(static_cast<double>(r) * r / expected.head_dim / 2.0), r),
+                    fmt::format("符合旋转维度 {} 而不是 {}:部分旋转因子被乘了两次",
+                                2 * static_cast<int>(static_cast<double>(r) * r / expected.head_dim / 2.0), r)};
+      break;
+    case VariantKind::AnglesBf16:
+    case VariantKind::AnglesF16: {
+      const char* type = *dg.matches == VariantKind::AnglesBf16 ? "bf16" : "f16";
+      if (dg.correct_until) {
+        const std::string p = fmt::format("{:g}", positions[static_cast<std::size_t>(*dg.correct_until - 1)]);
+        dg.message = {fmt::format("correct until position {}, then drifts: angles computed in {}? (the dump matches "
+                                  "positions and frequencies cast to {} before m·θ)",
+                                  p, type, type),
+                      fmt::format("到位置 {} 为止正确,之后偏离:角度是用 {} 计算的吗?(转储符合位置和频率先转为 {} 再相乘)",
+                                  p, type, type)};
+      } else {
+        dg.message = {fmt::format("matches angles computed in {}: positions and frequencies cast to {} before m·θ", type, type),
+                      fmt::format("符合用 {} 计算的角度:位置和频率先转为 {} 再相乘", type, type)};
+      }
+      break;
+    }
+    case VariantKind::Expected: break;
+  }
+  return report;
+}
+
+}  // namespace rope

@@ -1,0 +1,110 @@
+/// @file
+/// `rope check`: is a dumped RoPE right? The reference is computed in float64 from a RopeExpectation,
+/// compared element by element with the dump under the tolerance model (C1) of the dump's dtype, and,
+/// when the dump fails, compared again with known wrong variants (layout swapped, base 10000, attention
+/// factor missing, positions off by one, partial rotary misapplied, scaling ignored, angles in
+/// bfloat16/float16, some heads in the other layout) to name the bug (docs/check.md).
+///
+/// Tolerance model (C1), per element of rotated pair i at position m, x the pair of the dump before RoPE,
+/// a the attention factor, T the dump's type:
+///
+///     |y − y_ref| <= κ · a · ‖x‖ · (2·ε_T + ε_A · (1 + |m|·θ_i))                       (C1)
+///
+/// 2·ε_T: cos and sin rounded to T, the two products and the sum rounded to T, the result stored in T
+/// (each at most ε_T/2 of a term bounded by a·‖x‖); ε_A · |m|·θ_i: the angle m·θ_i computed in float32
+/// (as PyTorch, JAX and llama.cpp compute it), ε_A = ε_f32 (ε_f64 for a float64 dump), plus ε_A for cos
+/// and sin; κ = kToleranceSafety (core/constants.hpp). An unrotated channel must come back as it was
+/// within κ·ε_T·|x|.
+#pragma once
+
+#include <Eigen/Core>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "rope/analysis/dump.hpp"
+#include "rope/core/message.hpp"
+#include "rope/core/types.hpp"
+
+namespace rope {
+
+/// What the dump should contain: the one place where layout, rotary dimension, frequencies and attention
+/// factor come together (the command line fills it from --model/--config/flags).
+struct RopeExpectation {
+  Layout layout = Layout::Half;
+  int head_dim = 0;               ///< d of the dump
+  Eigen::VectorXd theta;          ///< one per rotated pair; the rotary dimension is 2·theta.size()
+  double attention_factor = 1.0;  ///< multiplies cos and sin
+  double base = kDefaultBase;     ///< rope_theta (for the variants "base 10000", "scaling ignored")
+  bool scaled = false;            ///< theta is not base^(−2i/r) (a scaling method changed it)
+  int rotary_dim() const { return 2 * static_cast<int>(theta.size()); }
+};
+
+/// A known way to get RoPE wrong, and the expectation that reproduces it.
+enum class VariantKind {
+  Expected,
+  LayoutSwapped,
+  Base10000,
+  ScalingIgnored,
+  FactorMissing,
+  PositionsPlusOne,
+  PositionsMinusOne,
+  PartialWholeHead,
+  PartialTwice,
+  AnglesBf16,
+  AnglesF16,
+};
+/// "expected", "layout-swapped", "base-10000", … (the names of the JSON output and of the tests).
+const char* to_string(VariantKind kind);
+
+struct Variant {
+  VariantKind kind = VariantKind::Expected;
+  RopeExpectation spec;
+  double position_offset = 0;
+  std::optional<DType> angle_type;  ///< m and θ cast to this type and m·θ computed in it (precision.hpp cast-inputs)
+};
+
+/// The variants worth trying for `expected` (those that differ from it).
+std::vector<Variant> check_variants(const RopeExpectation& expected);
+
+/// A dump against one variant.
+struct DumpComparison {
+  double max_ratio = 0;      ///< max over elements of |Δ| / tolerance (C1); <= 1 passes
+  long failing = 0;          ///< elements with |Δ| > tolerance (or not finite)
+  long total = 0;
+  Eigen::VectorXd position_ratio;  ///< per sequence index: max |Δ|/tolerance
+  Eigen::VectorXd channel_ratio;   ///< per channel
+  std::vector<long> group_failing; ///< per group (batch × heads): failing elements
+  // The first failing element in (sequence, group, channel) order.
+  long first_seq = -1, first_group = -1;
+  int first_channel = -1;
+  double first_expected = 0, first_got = 0, first_tolerance = 0;
+  bool passed() const { return failing == 0; }
+};
+
+/// Compares `after` with RoPE(before) as `variant` computes it. @pre the two dumps have the same
+/// shape and positions.size() == before.seq (throws InvalidArgument otherwise).
+DumpComparison compare_dump(const DumpVectors& before, const DumpVectors& after, const std::vector<double>& positions,
+                            const Variant& variant);
+
+/// The diagnosis of a failing dump.
+struct CheckDiagnosis {
+  std::optional<VariantKind> matches;  ///< a variant that passes everywhere
+  std::vector<long> swapped_groups;    ///< groups that pass with the other layout while the others pass as expected
+  std::optional<long> correct_until;   ///< the expected variant passes at every sequence index before this one
+  Message message;                     ///< one sentence, empty when there is nothing to say
+};
+
+struct CheckReport {
+  RopeExpectation expected;
+  DumpComparison comparison;           ///< against the expected variant
+  std::vector<std::pair<VariantKind, DumpComparison>> variants;  ///< the others tried (on failure only)
+  CheckDiagnosis diagnosis;
+  bool only_position_zero = false;     ///< every position is 0: every layout agrees there
+};
+
+/// Checks `after` against `before` and the expectation; on failure tries every variant.
+CheckReport check_dump(const DumpVectors& before, const DumpVectors& after, const std::vector<double>& positions,
+                       const RopeExpectation& expected);
+
+}  // namespace rope

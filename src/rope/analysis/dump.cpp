@@ -1,0 +1,116 @@
+#include "rope/analysis/dump.hpp"
+
+#include <cmath>
+#include <fmt/format.h>
+
+#include "rope/core/error.hpp"
+#include "rope/core/parse.hpp"
+#include "rope/core/types.hpp"
+
+namespace rope {
+
+std::string_view to_string(DumpAxes axes) {
+  switch (axes) {
+    case DumpAxes::SeqD: return "seq,d";
+    case DumpAxes::SeqHeadsD: return "seq,heads,d";
+    case DumpAxes::BatchHeadsSeqD: return "batch,heads,seq,d";
+    case DumpAxes::BatchSeqHeadsD: return "batch,seq,heads,d";
+  }
+  return "?";
+}
+
+DumpAxes parse_dump_axes(std::string_view text) {
+  std::string canon;
+  for (std::size_t a = 0; a <= text.size();) {
+    std::size_t b = text.find(',', a);
+    if (b == std::string_view::npos) b = text.size();
+    std::string_view w = text.substr(a, b - a);
+    while (!w.empty() && w.front() == ' ') w.remove_prefix(1);
+    while (!w.empty() && w.back() == ' ') w.remove_suffix(1);
+    const std::string_view word = w == "s" ? "seq" : w == "h" ? "heads" : w == "b" ? "batch" : w == "dim" ? "d" : w;
+    canon += (canon.empty() ? "" : ",") + std::string(word);
+    a = b + 1;
+  }
+  for (const DumpAxes axes : {DumpAxes::SeqD, DumpAxes::SeqHeadsD, DumpAxes::BatchHeadsSeqD, DumpAxes::BatchSeqHeadsD}) {
+    if (canon == to_string(axes)) return axes;
+  }
+  std::string shown;
+  for (const char c : text) shown += (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) ? fmt::format("\\x{:02x}", unsigned(c)) : std::string(1, c);
+  throw InvalidArgument(fmt::format("--axes must be seq,d or seq,heads,d or batch,heads,seq,d or batch,seq,heads,d (got '{}')", shown));
+}
+
+DumpAxes infer_dump_axes(const std::vector<long>& shape, long positions, const std::string& name) {
+  if (shape.size() == 2) return DumpAxes::SeqD;
+  if (shape.size() == 3) return DumpAxes::SeqHeadsD;
+  if (shape.size() != 4) {
+    throw InvalidArgument(fmt::format("{}: shape {} has rank {}; a dump has 2 to 4 axes ([seq, d], [seq, heads, d], "
+                                      "[batch, heads, seq, d] or [batch, seq, heads, d])",
+                                      name, shape_string(shape), shape.size()));
+  }
+  const bool heads_first = shape[2] == positions, seq_first = shape[1] == positions;
+  if (heads_first && !seq_first) return DumpAxes::BatchHeadsSeqD;
+  if (seq_first && !heads_first) return DumpAxes::BatchSeqHeadsD;
+  throw InvalidArgument(fmt::format("{}: shape {} with {} positions could be [batch, heads, seq, d] or [batch, seq, heads, d]: "
+                                    "give --axes",
+                                    name, shape_string(shape), positions));
+}
+
+DumpVectors arrange_dump(const TensorData& tensor, DumpAxes axes, const std::string& name) {
+  const std::vector<long>& s = tensor.shape;
+  const std::size_t rank = axes == DumpAxes::SeqD ? 2 : axes == DumpAxes::SeqHeadsD ? 3 : 4;
+  if (s.size() != rank) {
+    throw InvalidArgument(fmt::format("{}: shape {} does not have the {} axes of --axes {}", name, shape_string(s), rank, to_string(axes)));
+  }
+  DumpVectors v;
+  v.dtype = tensor.dtype;
+  const long d = s.back();
+  if (d % 2 != 0 || d > kMaxDim) {
+    throw InvalidArgument(fmt::format("{}: the last axis of shape {} is d = {}, which must be even (and at most {})", name,
+                                      shape_string(s), d, kMaxDim));
+  }
+  v.d = static_cast<int>(d);
+  // Strides (in elements) of seq, batch and heads in the C-order tensor.
+  long seq_stride = 0, batch_stride = 0, head_stride = 0;
+  switch (axes) {
+    case DumpAxes::SeqD: v.seq = s[0]; seq_stride = d; break;
+    case DumpAxes::SeqHeadsD: v.seq = s[0]; v.heads = s[1]; seq_stride = s[1] * d; head_stride = d; break;
+    case DumpAxes::BatchHeadsSeqD:
+      v.batch = s[0], v.heads = s[1], v.seq = s[2];
+      batch_stride = s[1] * s[2] * d, head_stride = s[2] * d, seq_stride = d;
+      break;
+    case DumpAxes::BatchSeqHeadsD:
+      v.batch = s[0], v.seq = s[1], v.heads = s[2];
+      batch_stride = s[1] * s[2] * d, seq_stride = s[2] * d, head_stride = d;
+      break;
+  }
+  v.values.resize(tensor.values.size());
+  double* out = v.values.data();
+  for (long q = 0; q < v.seq; ++q) {
+    for (long b = 0; b < v.batch; ++b) {
+      for (long h = 0; h < v.heads; ++h) {
+        const double* in = tensor.values.data() + q * seq_stride + b * batch_stride + h * head_stride;
+        for (long c = 0; c < d; ++c) *out++ = in[c];
+      }
+    }
+  }
+  return v;
+}
+
+std::vector<double> parse_position_range(std::string_view text, std::string_view what) {
+  const std::size_t c1 = text.find(':');
+  if (c1 == std::string_view::npos) throw InvalidArgument(fmt::format("{} must be a range A:B or A:B:STEP (got '{}')", what, escape_for_message(text)));
+  const std::size_t c2 = text.find(':', c1 + 1);
+  const long a = parse_integer(text.substr(0, c1), what);
+  const long b = parse_integer(text.substr(c1 + 1, c2 == std::string_view::npos ? std::string_view::npos : c2 - c1 - 1), what);
+  const long step = c2 == std::string_view::npos ? 1 : parse_integer(text.substr(c2 + 1), what);
+  if (step <= 0) throw InvalidArgument(fmt::format("{}: the step of A:B:STEP must be positive (got {})", what, step));
+  if (a < 0 || b <= a) throw InvalidArgument(fmt::format("{}: the range {}:{} must have 0 <= A < B", what, a, b));
+  if ((b - a + step - 1) / step > kMaxDumpPositions) {
+    throw InvalidArgument(fmt::format("{}: the range {}:{} has more than {} positions", what, a, b, kMaxDumpPositions));
+  }
+  std::vector<double> out;
+  for (long p = a; p < b; p += step) out.push_back(static_cast<double>(p));
+  return out;
+}
+
+}  // namespace rope

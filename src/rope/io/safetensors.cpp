@@ -1,0 +1,124 @@
+// The safetensors reader (tensor_file.hpp), from huggingface/safetensors README "Format":
+//
+//   8 bytes     N, an unsigned little-endian 64-bit integer: the size of the header
+//   N bytes     a UTF-8 JSON object beginning with '{' (may be padded with spaces):
+//               {"name": {"dtype": "F16", "shape": [1, 16, 256], "data_offsets": [BEGIN, END]}, ...,
+//                "__metadata__": {"key": "value"}}
+//   the rest    the byte buffer; BEGIN and END are relative to its start, END − BEGIN is the tensor's
+//               size; data little-endian, C order.
+//
+// Checked here: N fits in the file (and kMaxTensorHeaderBytes), the JSON parses (nlohmann-json, with the
+// byte offset of a syntax error), every field has its type, the offsets lie inside the buffer and match
+// dtype × shape.
+#include <cstdint>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "rope/core/error.hpp"
+#include "rope/io/tensor_file.hpp"
+
+namespace rope {
+namespace {
+
+struct StDType {
+  const char* name;
+  int bytes;
+  char kind;  // 'f' float, 'h' float16 or bfloat16 (decoded by dtype)
+  DType dtype;
+};
+constexpr StDType kDTypes[] = {{"F64", 8, 'f', DType::F64},
+                               {"F32", 4, 'f', DType::F32},
+                               {"F16", 2, 'h', DType::F16},
+                               {"BF16", 2, 'h', DType::BF16}};
+
+std::uint64_t u64_le(std::string_view bytes) {
+  std::uint64_t v = 0;
+  for (int i = 0; i < 8; ++i) v |= static_cast<std::uint64_t>(static_cast<unsigned char>(bytes[i])) << (8 * i);
+  return v;
+}
+
+}  // namespace
+
+TensorData parse_safetensors(std::string_view bytes, const std::string& name, const TensorReadOptions& options) {
+  const auto fail = [&](const std::string& where, const std::string& rule) {
+    throw InvalidArgument(fmt::format("{}: {}: {}", name, where, rule));
+  };
+  if (bytes.size() < 8) fail("byte 0", "the file ends inside the 8-byte header size");
+  const std::uint64_t n = u64_le(bytes);
+  if (n > kMaxTensorHeaderBytes || n > bytes.size() - 8) {
+    fail("byte 0", fmt::format("header size {} is larger than the {} bytes after it{}", n, bytes.size() - 8,
+                               n > kMaxTensorHeaderBytes ? " (or the 1 MiB limit)" : ""));
+  }
+  const std::string_view header = bytes.substr(8, static_cast<std::size_t>(n));
+  if (header.empty() || header[0] != '{') fail("byte 8", "the JSON header must begin with '{'");
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(header.begin(), header.end());
+  } catch (const nlohmann::json::parse_error& e) {
+    fail(fmt::format("byte {}", 8 + (e.byte > 0 ? e.byte - 1 : 0)), "the header is not valid JSON");
+  }
+  if (!j.is_object()) fail("byte 8", "the header must be a JSON object");
+  const std::string_view buffer = bytes.substr(8 + static_cast<std::size_t>(n));
+  std::vector<std::string> names;
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    if (it.key() != "__metadata__") names.push_back(it.key());
+  }
+  std::string key = options.tensor;
+  if (key.empty()) {
+    if (names.size() != 1) {
+      std::string list;
+      for (std::size_t i = 0; i < names.size() && i < 8; ++i) list += (i ? ", " : "") + escape_for_message(names[i]);
+      if (names.size() > 8) list += ", …";
+      fail("header", names.empty() ? std::string("holds no tensor")
+                                   : fmt::format("holds {} tensors ({}): name one with --tensor", names.size(), list));
+    }
+    key = names.front();
+  } else if (!j.contains(key) || key == "__metadata__") {
+    fail("header", fmt::format("no tensor named '{}'", escape_for_message(key)));
+  }
+  const std::string field = "tensor '" + escape_for_message(key) + "'";
+  const nlohmann::json& entry = j[key];
+  if (!entry.is_object()) fail(field, "must be an object with dtype, shape, data_offsets");
+  if (!entry.contains("dtype") || !entry["dtype"].is_string()) fail(field + " dtype", "missing or not a string");
+  const std::string dtype = entry["dtype"].get<std::string>();
+  const StDType* type = nullptr;
+  for (const auto& t : kDTypes) {
+    if (dtype == t.name) type = &t;
+  }
+  if (!type) fail(field + " dtype", fmt::format("'{}' is not F16, BF16, F32 or F64", escape_for_message(dtype)));
+  if (!entry.contains("shape") || !entry["shape"].is_array()) fail(field + " shape", "missing or not an array");
+  std::vector<long> shape;
+  for (const auto& dim : entry["shape"]) {
+    if (!dim.is_number_unsigned()) fail(field + " shape", "every dimension must be a non-negative integer");
+    if (static_cast<int>(shape.size()) >= kMaxTensorRank) fail(field + " shape", fmt::format("more than {} dimensions", kMaxTensorRank));
+    const auto v = dim.get<std::uint64_t>();
+    if (v > static_cast<std::uint64_t>(kMaxTensorElements)) {
+      fail(field + " shape", fmt::format("dimension {} is above the {} elements allowed", v, kMaxTensorElements));
+    }
+    shape.push_back(static_cast<long>(v));
+  }
+  const long count = detail::checked_element_count(shape, name, field + " shape");
+  if (!entry.contains("data_offsets") || !entry["data_offsets"].is_array() || entry["data_offsets"].size() != 2 ||
+      !entry["data_offsets"][0].is_number_unsigned() || !entry["data_offsets"][1].is_number_unsigned()) {
+    fail(field + " data_offsets", "must be [BEGIN, END], two non-negative integers");
+  }
+  const auto begin = entry["data_offsets"][0].get<std::uint64_t>();
+  const auto end = entry["data_offsets"][1].get<std::uint64_t>();
+  if (begin > end || end > buffer.size()) {
+    fail(field + " data_offsets", fmt::format("[{}, {}] is not inside the {}-byte buffer after the header", begin, end, buffer.size()));
+  }
+  const std::uint64_t need = static_cast<std::uint64_t>(count) * static_cast<std::uint64_t>(type->bytes);
+  if (end - begin != need) {
+    fail(field + " data_offsets", fmt::format("[{}, {}] holds {} bytes, shape {} of {} needs {}", begin, end, end - begin,
+                                              shape_string(shape), dtype, need));
+  }
+  TensorData t;
+  t.shape = shape;
+  t.dtype = type->dtype;
+  t.stored = dtype;
+  detail::decode_values(reinterpret_cast<const unsigned char*>(buffer.data() + begin), count, type->bytes, type->kind,
+                        false, type->dtype, t.values);
+  return t;
+}
+
+}  // namespace rope

@@ -1,0 +1,90 @@
+// rope identify (rope/analysis/identify.hpp) on synthetic float64 dumps rotated by an independent complex
+// form: layout, rotary dimension, attention factor and θ_j come back to rounding (1e-9 relative), and the
+// family fit recovers linear, YaRN and llama3 frequencies written from Hugging Face's formulas.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "analysis/test_dump_fixtures.hpp"
+#include "rope/analysis/identify.hpp"
+#include "rope/core/error.hpp"
+
+namespace rope {
+namespace {
+
+using test::random_dump;
+using test::range_positions;
+using test::rotate_dump;
+
+TEST(Identify, RecoversLayoutRotaryDimFactorAndBase) {
+  const DumpVectors x = random_dump(64, 2, 32);
+  for (const bool half : {true, false}) {
+    const Identification id = identify_rope(x, rotate_dump(x, half, 24, 500.0, 1.25), range_positions(64));
+    EXPECT_EQ(id.layout, half ? PairLayout::Half : PairLayout::Interleaved);
+    EXPECT_EQ(id.rotary_dim, 24);
+    EXPECT_NEAR(id.attention_factor, 1.25, 1e-12);
+    ASSERT_EQ(id.theta.size(), 12);
+    for (int j = 0; j < 12; ++j) EXPECT_NEAR(id.theta[j], std::pow(500.0, -2.0 * j / 24), 1e-9 * std::pow(500.0, -2.0 * j / 24));
+    EXPECT_EQ(id.fit.family, Family::Default);
+    EXPECT_NEAR(id.fit.base, 500.0, 1e-6);
+  }
+}
+
+TEST(Identify, ReportsAnotherPermutationAsSuch) {
+  // Pairs (0, 3) and (1, 2) of a 4-channel head: neither interleaved nor half.
+  const DumpVectors x = random_dump(8, 1, 4);
+  DumpVectors y = x;
+  for (long s = 0; s < 8; ++s) {
+    for (const auto& [a, b, t] : {std::tuple<int, int, double>{0, 3, 1.0}, {1, 2, 0.01}}) {
+      const std::complex<double> w = std::complex<double>(x.value(s, 0, a), x.value(s, 0, b)) * std::polar(1.0, s * t);
+      y.values[static_cast<std::size_t>(s * 4 + a)] = w.real();
+      y.values[static_cast<std::size_t>(s * 4 + b)] = w.imag();
+    }
+  }
+  const Identification id = identify_rope(x, y, range_positions(8));
+  EXPECT_EQ(id.layout, PairLayout::Other);
+  EXPECT_EQ(id.pairs, (std::vector<std::pair<int, int>>{{0, 3}, {1, 2}}));
+  EXPECT_NEAR(id.theta[1], 0.01, 1e-12);
+}
+
+TEST(Identify, FitsTheScalingFamilies) {
+  const int n = 32;
+  const auto def = [&](int j) { return std::pow(10000.0, -2.0 * j / (2 * n)); };
+  Eigen::VectorXd linear(n), yarn(n), llama3(n);
+  for (int j = 0; j < n; ++j) {
+    linear[j] = def(j) / 4;
+    // HF yarn: ramp (j − 8)/(21 − 8) clamped; θ = θ/f·ramp + θ·(1 − ramp)
+    const double ramp = std::min(1.0, std::max(0.0, (j - 8.0) / 13.0));
+    yarn[j] = def(j) / 4 * ramp + def(j) * (1 - ramp);
+    // HF llama3 with L0 = 1024, low 1, high 4: λ < 256 kept, λ > 1024 divided by 8, smooth between
+    const double lambda = 2 * M_PI / def(j);
+    const double smooth = (1024 / lambda - 1) / 3;
+    llama3[j] = lambda < 256 ? def(j) : lambda > 1024 ? def(j) / 8 : (1 - smooth) * def(j) / 8 + smooth * def(j);
+  }
+  const Eigen::VectorXd exact = Eigen::VectorXd::Zero(n);
+  std::vector<Message> notes;
+  const FamilyFit l = detail::fit_families(linear, exact, notes).front();
+  EXPECT_EQ(l.family, Family::Linear);
+  EXPECT_NEAR(l.factor, 4.0, 1e-9);
+  const FamilyFit y = detail::fit_families(yarn, exact, notes).front();
+  EXPECT_EQ(y.family, Family::Yarn);
+  EXPECT_NEAR(y.ramp_low, 8.0, 1e-6);
+  EXPECT_NEAR(y.ramp_high, 21.0, 1e-6);
+  EXPECT_NEAR(y.factor, 4.0, 1e-9);
+  const FamilyFit b = detail::fit_families(llama3, exact, notes).front();
+  EXPECT_EQ(b.family, Family::Llama3);
+  EXPECT_NEAR(b.ramp_low, 256.0, 1e-6);
+  EXPECT_NEAR(b.ramp_high, 1024.0, 1e-6);
+  EXPECT_NEAR(b.factor, 8.0, 1e-9);
+  EXPECT_LT(b.residual, 1e-9);
+}
+
+TEST(Identify, RefusesPositionsThatAreAllZero) {
+  const DumpVectors x = random_dump(2, 1, 4);
+  EXPECT_THROW(identify_rope(x, x, {0.0, 0.0}), InvalidArgument);
+  const Identification id = identify_rope(x, x, {0.0, 1.0});
+  EXPECT_EQ(id.rotary_dim, 0);
+  EXPECT_THAT(id.notes.front().en, ::testing::HasSubstr("no channel changes"));
+}
+
+}  // namespace
+}  // namespace rope

@@ -1,0 +1,82 @@
+// rope check on the example dumps of data/dumps/ (tests/reference/make_dumps.py, NumPy): the verdict, the
+// exit code, the diagnosis of each planted bug, the JSON, and one-line errors for bad files and shapes.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "support/cli_harness.hpp"
+
+namespace rope {
+namespace {
+
+using ::testing::HasSubstr;
+using test::expect_one_line_error;
+using test::rope_cli;
+
+const std::string kDumps = std::string(ROPE_REFERENCE_DIR) + "/../../data/dumps/";
+
+test::Result check(const std::string& after, std::vector<std::string> extra = {}) {
+  std::vector<std::string> args = {"check", "--before", kDumps + "q.npy", "--after", kDumps + after, "--positions", "0:128"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  return rope_cli(args);
+}
+
+TEST(CmdCheck, CorrectDumpPasses) {
+  const auto r = check("q_rope.npy");
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("elements failing    0 of 8192"));
+  EXPECT_THAT(r.out, HasSubstr("verdict             PASS"));
+  EXPECT_THAT(r.out, HasSubstr("half layout (assumed: Hugging Face's rotate_half; give --layout)"));
+}
+
+TEST(CmdCheck, PlantedBugsFailWithTheirDiagnosis) {
+  auto r = check("q_rope_interleaved.npy");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_THAT(r.out, HasSubstr("diagnosis           matches the interleaved layout; the spec implies half"));
+  EXPECT_THAT(r.out, HasSubstr("positions failing   127 of 128 (first: position 1)"));
+  r = check("q_rope_off_by_one.npy");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_THAT(r.out, HasSubstr("positions off by one"));
+  r = check("q_rope_yarn_no_factor.npy", {"--scaling", "yarn", "--factor", "4", "--original-max-position", "2048"});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_THAT(r.out, HasSubstr("the attention factor 1.13863 is missing"));
+  r = check("q_rope_yarn.npy", {"--scaling", "yarn", "--factor", "4", "--original-max-position", "2048", "--json"});
+  EXPECT_EQ(r.code, 0);
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_TRUE(j["passed"].get<bool>());
+  EXPECT_NEAR(j["expected"]["attention_factor"].get<double>(), 1.1386294361119891, 1e-15);  // 0.1·ln 4 + 1
+}
+
+TEST(CmdCheck, WarnsAtPositionZeroOnly) {
+  const auto r = rope_cli({"check", "--before", kDumps + "q.npy", "--after", kDumps + "q.npy", "--positions", "@/dev/null"});
+  EXPECT_EQ(r.code, 2);  // an empty list
+  std::vector<std::string> zeros(128, "0");
+  std::string list;
+  for (std::size_t i = 0; i < zeros.size(); ++i) list += (i ? "," : "") + zeros[i];
+  const auto z = rope_cli({"check", "--before", kDumps + "q.npy", "--after", kDumps + "q.npy", "--positions", list});
+  EXPECT_EQ(z.code, 0);
+  EXPECT_THAT(z.out, HasSubstr("warning: every position is 0"));
+}
+
+class CmdCheckFiles : public test::TempDirTest {};
+
+TEST_F(CmdCheckFiles, BadInputsGiveOneLine) {
+  expect_one_line_error(rope_cli({"check", "--before", kDumps + "q.npy", "--after", kDumps + "q_rope.npy", "--positions", "0:64"}),
+                        2, "--positions gives 64 positions, the dump's sequence axis has 128");
+  expect_one_line_error(check("missing.npy"), 3, "cannot read tensor file");
+  std::ofstream(path("small.csv")) << "1,2\n3,4\n";
+  expect_one_line_error(rope_cli({"check", "--before", kDumps + "q.npy", "--after", path("small.csv")}), 2, "must be equal");
+  std::ofstream(path("bad.npy")) << "\x93NUMPY\x01";
+  expect_one_line_error(rope_cli({"check", "--before", path("bad.npy"), "--after", kDumps + "q.npy"}), 2, "byte 0: not a .npy file");
+  expect_one_line_error(check("q_rope.npy", {"--axes", "batch,seq,heads,d"}), 2, "does not have the 4 axes");
+  expect_one_line_error(check("q_rope.npy", {"--partial-rotary-factor", "0.5", "--dim", "64"}), 2, "--dim");
+}
+
+TEST(CmdCheck, ChineseText) {
+  const auto r = check("q_rope_interleaved.npy", {"--lang", "zh"});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_THAT(r.out, HasSubstr("符合 interleaved 排列;配置要求的是 half"));
+}
+
+}  // namespace
+}  // namespace rope

@@ -1,0 +1,42 @@
+// libFuzzer target over the tensor readers (rope/io/tensor_file.hpp): the first byte picks the reader (npy,
+// safetensors, csv) and --bf16-bits, the rest is the file. Any bytes either parse into a tensor whose value
+// count is the product of its shape (at most kMaxTensorElements), or give InvalidArgument with one line
+// starting with the file name; anything else (another exception, a crash, a read past the input under
+// ASan, a hang) is a bug.
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <string_view>
+
+#include "rope/core/error.hpp"
+#include "rope/io/tensor_file.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  if (size == 0) return 0;
+  const int selector = data[0];
+  // A copy of exactly the input bytes, so that ASan sees any read past the end.
+  const std::string bytes(reinterpret_cast<const char*>(data + 1), size - 1);
+  rope::TensorReadOptions options;
+  options.bf16_bits = (selector & 4) != 0;
+  if (selector & 8) options.tensor = "q";
+  rope::TensorData t;
+  try {
+    switch (selector % 3) {
+      case 0: t = rope::parse_npy(bytes, "dump", options); break;
+      case 1: t = rope::parse_safetensors(bytes, "dump", options); break;
+      default: t = rope::parse_csv_tensor(bytes, "dump"); break;
+    }
+  } catch (const rope::InvalidArgument& e) {
+    const std::string_view message = e.what();
+    if (message.rfind("dump", 0) != 0 || message.find('\n') != std::string_view::npos) {
+      std::fprintf(stderr, "message does not start with the file name or is not one line: %s\n", e.what());
+      std::abort();
+    }
+    return 0;
+  }
+  long count = 1;
+  for (const long dim : t.shape) count *= dim;
+  if (count != t.size() || count > rope::kMaxTensorElements) std::abort();
+  return 0;
+}

@@ -1,0 +1,272 @@
+#!/usr/bin/python3
+"""Dumps of q before and after RoPE for `rope check` and `rope identify` tests, by NumPy alone.
+
+Independent of rope's C++: every formula is written here from its source, the way the framework that a
+user dumps from computes it:
+  - frequencies: Hugging Face transformers, src/transformers/modeling_rope_utils.py
+    (_compute_default_rope_parameters, _compute_linear_scaling_rope_parameters,
+    _compute_yarn_parameters with find_correction_range / linear_ramp_factor / get_mscale,
+    _compute_llama3_parameters); static NTK: base' = base * f**(d/(d-2)) (YaRN paper, arXiv:2309.00071 §3.1);
+  - precision: inv_freq, positions and their outer product in float32, cos/sin in float32 times the
+    attention factor, cast to the dump's dtype, then q*cos + rotate(q)*sin in that dtype (as
+    LlamaRotaryEmbedding + apply_rotary_pos_emb run under torch.autocast / a bf16 model);
+  - layouts: half = rotate_half (pairs j, j + r/2), interleaved = pairs (2j, 2j + 1) (GPT-J, Meta);
+  - bfloat16 (NumPy has none): float32 rounded to its top 16 bits, round to nearest even, after every
+    operation; stored as uint16 bit patterns (`t.view(torch.int16)`), read with --bf16-bits.
+
+Usage: make_dumps.py                        writes the small example dumps of data/dumps/;
+       make_dumps.py OUT_DIR [--small]   writes OUT_DIR/*.npy (+ one .safetensors, one .csv) and
+OUT_DIR/manifest.json: per case the files, the positions, the `rope check` flags, the expected verdict
+and diagnosis, and the parameters `rope identify` must recover.
+"""
+import json
+import math
+import os
+import struct
+import sys
+
+import numpy as np
+
+
+def bf16(x):
+    """float32 -> nearest bfloat16 (ties to even), returned as float32."""
+    b = np.ascontiguousarray(x, dtype=np.float32).view(np.uint32)
+    rounded = (b + (((b >> 16) & 1) + 0x7FFF)) & 0xFFFF0000
+    return rounded.astype(np.uint32).view(np.float32)
+
+
+def to_type(x, dtype):
+    if dtype == "f32":
+        return np.asarray(x, np.float32)
+    if dtype == "f16":
+        return np.asarray(x, np.float32).astype(np.float16).astype(np.float32)
+    return bf16(np.asarray(x, np.float32))
+
+
+def inv_freq(kind, dim, base, **p):
+    exps = np.arange(0, dim, 2, dtype=np.int64).astype(np.float32) / np.float32(dim)
+    default = (1.0 / (np.float32(base) ** exps)).astype(np.float32)
+    if kind == "default":
+        return default, 1.0
+    if kind == "linear":
+        return (default / np.float32(p["factor"])).astype(np.float32), 1.0
+    if kind == "ntk":
+        b2 = base * p["factor"] ** (dim / (dim - 2))
+        return (1.0 / (np.float32(b2) ** exps)).astype(np.float32), 1.0
+    if kind == "yarn":
+        f, l0 = p["factor"], p["original"]
+        beta_fast, beta_slow = p.get("beta_fast", 32.0), p.get("beta_slow", 1.0)
+
+        def corr_dim(rot):
+            return (dim * math.log(l0 / (rot * 2 * math.pi))) / (2 * math.log(base))
+        low = max(math.floor(corr_dim(beta_fast)), 0)
+        high = min(math.ceil(corr_dim(beta_slow)), dim - 1)
+        if low == high:
+            high += 0.001
+        ramp = np.clip((np.arange(dim // 2, dtype=np.float32) - low) / (high - low), 0, 1)
+        extrapolation = 1 - ramp
+        pos_freqs = np.float32(base) ** exps
+        inter, extra = 1.0 / (f * pos_freqs), 1.0 / pos_freqs
+        attn = p.get("attention_factor", 0.1 * math.log(f) + 1.0)
+        return (inter * (1 - extrapolation) + extra * extrapolation).astype(np.float32), attn
+    if kind == "llama3":
+        f, lf, hf, l0 = p["factor"], p["low_freq_factor"], p["high_freq_factor"], p["original"]
+        low_wl, high_wl = l0 / lf, l0 / hf
+        wl = 2 * math.pi / default
+        out = np.where(wl > low_wl, default / f, default)
+        smooth = (l0 / wl - lf) / (hf - lf)
+        smoothed = (1 - smooth) * out / f + smooth * out
+        medium = ~(wl < high_wl) & ~(wl > low_wl)
+        return np.where(medium, smoothed, out).astype(np.float32), 1.0
+    raise ValueError(kind)
+
+
+def rotate(q, positions, theta, attn, layout, rotary, dtype, angle_dtype=None):
+    """q: [seq, heads, d] float32 values of `dtype`; RoPE on the first `rotary` channels."""
+    pos = positions.astype(np.float32)
+    th = theta.astype(np.float32)
+    if angle_dtype == "bf16":  # positions and inv_freq cast to bf16, their product rounded to bf16
+        ang = bf16(bf16(pos)[:, None] * bf16(th)[None, :])
+    else:
+        ang = (pos[:, None] * th[None, :]).astype(np.float32)
+    cos = to_type(np.cos(ang) * np.float32(attn), dtype)[:, None, :]
+    sin = to_type(np.sin(ang) * np.float32(attn), dtype)[:, None, :]
+    half = rotary // 2
+    out = q.copy()
+    if layout == "half":
+        a, b = q[..., :half], q[..., half:rotary]
+        out[..., :half] = to_type(to_type(a * cos, dtype) - to_type(b * sin, dtype), dtype)
+        out[..., half:rotary] = to_type(to_type(b * cos, dtype) + to_type(a * sin, dtype), dtype)
+    else:
+        a, b = q[..., 0:rotary:2], q[..., 1:rotary:2]
+        out[..., 0:rotary:2] = to_type(to_type(a * cos, dtype) - to_type(b * sin, dtype), dtype)
+        out[..., 1:rotary:2] = to_type(to_type(b * cos, dtype) + to_type(a * sin, dtype), dtype)
+    return out
+
+
+def save_npy(path, x, dtype):
+    if dtype == "bf16":
+        np.save(path, (np.ascontiguousarray(x, np.float32).view(np.uint32) >> 16).astype("<u2"))
+    elif dtype == "f16":
+        np.save(path, x.astype("<f2"))
+    else:
+        np.save(path, x.astype("<f4"))
+
+
+def save_safetensors(path, x):
+    """BF16 safetensors, per the huggingface/safetensors README "Format"."""
+    raw = (np.ascontiguousarray(x, np.float32).view(np.uint32) >> 16).astype("<u2").tobytes()
+    header = json.dumps({"q": {"dtype": "BF16", "shape": list(x.shape), "data_offsets": [0, len(raw)]}}).encode()
+    header += b" " * (-len(header) % 8)
+    with open(path, "wb") as f:
+        f.write(struct.pack("<Q", len(header)) + header + raw)
+
+
+# name: (dtype, layout, rotary (of head 64), kind, params, check flags, planted bug, identify expectations)
+D, HEADS = 64, 2
+CASES = [
+    # correct dumps
+    dict(name="half_f32", dtype="f32", layout="half", kind="default", base=10000.0, flags=["--layout", "half"]),
+    dict(name="interleaved_f32", dtype="f32", layout="interleaved", kind="default", base=10000.0,
+         flags=["--layout", "interleaved"]),
+    dict(name="half_f16", dtype="f16", layout="half", kind="default", base=10000.0, flags=["--layout", "half"]),
+    dict(name="interleaved_bf16", dtype="bf16", layout="interleaved", kind="default", base=10000.0,
+         flags=["--layout", "interleaved"]),
+    dict(name="partial_half_f32", dtype="f32", layout="half", kind="default", base=10000.0, rotary=32,
+         flags=["--layout", "half", "--partial-rotary-factor", "0.5"]),
+    dict(name="base500k_bf16", dtype="bf16", layout="half", kind="default", base=500000.0,
+         flags=["--layout", "half", "--base", "500000"]),
+    dict(name="linear_f32", dtype="f32", layout="half", kind="linear", base=10000.0, p=dict(factor=4.0),
+         flags=["--layout", "half", "--scaling", "linear", "--factor", "4"]),
+    dict(name="ntk_f32", dtype="f32", layout="half", kind="ntk", base=10000.0, p=dict(factor=4.0),
+         flags=["--layout", "half", "--scaling", "ntk", "--factor", "4"]),
+    dict(name="yarn_f32", dtype="f32", layout="half", kind="yarn", base=10000.0, p=dict(factor=4.0, original=2048),
+         flags=["--layout", "half", "--scaling", "yarn", "--factor", "4", "--original-max-position", "2048"]),
+    dict(name="yarn_bf16", dtype="bf16", layout="interleaved", kind="yarn", base=10000.0,
+         p=dict(factor=4.0, original=2048),
+         flags=["--layout", "interleaved", "--scaling", "yarn", "--factor", "4", "--original-max-position", "2048"]),
+    dict(name="llama3_f32", dtype="f32", layout="half", kind="llama3", base=500000.0,
+         p=dict(factor=8.0, low_freq_factor=1.0, high_freq_factor=4.0, original=8192),
+         flags=["--layout", "half", "--base", "500000", "--scaling", "llama3", "--factor", "8",
+                "--low-freq-factor", "1", "--high-freq-factor", "4", "--original-max-position", "8192"]),
+    dict(name="factor_f32", dtype="f32", layout="half", kind="yarn", base=10000.0,
+         p=dict(factor=4.0, original=2048, attention_factor=1.3466),
+         flags=["--layout", "half", "--scaling", "yarn", "--factor", "4", "--original-max-position", "2048",
+                "--attention-factor", "1.3466"]),
+    # planted bugs: the dump is computed with `bug`, checked against `flags`
+    dict(name="bug_layout_swapped", dtype="f32", layout="interleaved", kind="default", base=10000.0,
+         flags=["--layout", "half"], matches="layout-swapped"),
+    dict(name="bug_gqa_permute", dtype="f32", layout="half", kind="default", base=10000.0, heads=4,
+         swapped_heads=[2, 3], flags=["--layout", "half"], swapped=[2, 3]),
+    dict(name="bug_partial_twice", dtype="f32", layout="half", kind="default", base=10000.0, rotary=16,
+         flags=["--layout", "half", "--partial-rotary-factor", "0.5"], matches="partial-rotary-twice"),
+    dict(name="bug_partial_whole_head", dtype="f32", layout="half", kind="default", base=10000.0,
+         flags=["--layout", "half", "--partial-rotary-factor", "0.5"], matches="partial-rotary-whole-head"),
+    dict(name="bug_factor_ignored", dtype="f32", layout="half", kind="yarn", base=10000.0,
+         p=dict(factor=4.0, original=2048, attention_factor=1.0),
+         flags=["--layout", "half", "--scaling", "yarn", "--factor", "4", "--original-max-position", "2048",
+                "--attention-factor", "1.3466"], matches="attention-factor-missing"),
+    dict(name="bug_scaling_ignored", dtype="f32", layout="half", kind="default", base=10000.0,
+         flags=["--layout", "half", "--scaling", "linear", "--factor", "8"], matches="scaling-ignored"),
+    dict(name="bug_theta_bf16", dtype="bf16", layout="half", kind="default", base=10000.0, angle_dtype="bf16",
+         flags=["--layout", "half"], matches="angles-bf16"),
+    dict(name="bug_positions_off_by_one", dtype="f32", layout="half", kind="default", base=10000.0, offset=1,
+         flags=["--layout", "half"], matches="positions-plus-one"),
+    dict(name="bug_base_wrong", dtype="f32", layout="half", kind="default", base=10000.0,
+         flags=["--layout", "half", "--base", "500000"], matches="base-10000"),
+]
+
+
+def examples(out):
+    """The small example dumps of data/dumps/ (README.md, docs/check.md): q [seq 128, heads 1, d 64] float32
+    and q after RoPE (half layout, base 10000), correct and with planted bugs."""
+    os.makedirs(out, exist_ok=True)
+    seq, positions = 128, np.arange(128)
+    q = np.random.default_rng(15).standard_normal((seq, 1, D)).astype(np.float32)
+    theta, _ = inv_freq("default", D, 10000.0)
+    yarn, attn = inv_freq("yarn", D, 10000.0, factor=4.0, original=2048)
+    np.save(os.path.join(out, "q.npy"), q)
+    files = {
+        "q_rope.npy": rotate(q, positions, theta, 1.0, "half", D, "f32"),
+        "q_rope_interleaved.npy": rotate(q, positions, theta, 1.0, "interleaved", D, "f32"),
+        "q_rope_off_by_one.npy": rotate(q, positions + 1, theta, 1.0, "half", D, "f32"),
+        "q_rope_yarn.npy": rotate(q, positions, yarn, attn, "half", D, "f32"),
+        "q_rope_yarn_no_factor.npy": rotate(q, positions, yarn, 1.0, "half", D, "f32"),
+    }
+    for name, x in files.items():
+        np.save(os.path.join(out, name), x.astype("<f4"))
+    print(f"{len(files) + 1} files in {out}")
+
+
+def self_check():
+    """Hand-derivable values: bfloat16 rounding ties to even; YaRN's correction range for d = 64, base 10^4,
+    L0 = 2048 is [floor(64·ln(2048/(64π))/(2 ln 10^4)), ceil(64·ln(2048/(2π))/(2 ln 10^4))] = [8, 21], so
+    pair 8 keeps θ and pair 21 has θ/f."""
+    assert bf16(np.float32(1 + 2 ** -8)) == 1.0 and bf16(np.float32(1 + 3 * 2 ** -8)) == np.float32(1 + 2 ** -6)
+    theta, attn = inv_freq("yarn", 64, 10000.0, factor=4.0, original=2048)
+    default, _ = inv_freq("default", 64, 10000.0)
+    assert theta[8] == default[8] and abs(theta[21] * 4 / default[21] - 1) < 1e-6 and abs(attn - 1.1386294361) < 1e-9
+
+
+def main():
+    self_check()
+    if len(sys.argv) == 1:  # the committed examples, next to the repository's data/
+        examples(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "data", "dumps"))
+        return
+    if sys.argv[1] == "--examples":
+        examples(sys.argv[2])
+        return
+    out = sys.argv[1]
+    small = "--small" in sys.argv
+    os.makedirs(out, exist_ok=True)
+    seq = 64 if small else 1024
+    positions = np.arange(seq, dtype=np.int64)
+    manifest = []
+    for i, c in enumerate(CASES):
+        rng = np.random.default_rng(1000 + i)
+        heads = c.get("heads", HEADS)
+        rotary = c.get("rotary", D)
+        theta, attn = inv_freq(c["kind"], rotary, c["base"], **c.get("p", {}))
+        q = to_type(rng.standard_normal((seq, heads, D)).astype(np.float32), c["dtype"])
+        pos = positions + c.get("offset", 0)
+        after = rotate(q, pos, theta, attn, c["layout"], rotary, c["dtype"], c.get("angle_dtype"))
+        for h in c.get("swapped_heads", []):
+            other = "interleaved" if c["layout"] == "half" else "half"
+            after[:, h:h + 1] = rotate(q[:, h:h + 1], pos, theta, attn, other, rotary, c["dtype"])
+        before_file, after_file = f"{c['name']}_q.npy", f"{c['name']}_q_rope.npy"
+        save_npy(os.path.join(out, before_file), q, c["dtype"])
+        save_npy(os.path.join(out, after_file), after, c["dtype"])
+        planted = "matches" in c or "swapped" in c
+        entry = dict(name=c["name"], before=before_file, after=after_file, positions=f"0:{seq}",
+                     flags=c["flags"] + (["--bf16-bits"] if c["dtype"] == "bf16" else []),
+                     dtype=c["dtype"], exit=1 if planted else 0, matches=c.get("matches"), swapped=c.get("swapped"))
+        if not planted:
+            entry["identify"] = dict(layout=c["layout"], rotary_dim=rotary, attention_factor=attn, kind=c["kind"],
+                                     base=c["base"], theta=[float(t) for t in theta],
+                                     **{k: v for k, v in c.get("p", {}).items() if k != "attention_factor"})
+        manifest.append(entry)
+    # The same correct dump in the other containers and axis orders.
+    rng = np.random.default_rng(7)
+    q = bf16(rng.standard_normal((seq, HEADS, D)).astype(np.float32))
+    theta, _ = inv_freq("default", D, 10000.0)
+    after = rotate(q, positions, theta, 1.0, "half", D, "bf16")
+    save_safetensors(os.path.join(out, "st_q.safetensors"), q)
+    save_safetensors(os.path.join(out, "st_q_rope.safetensors"), after)
+    manifest.append(dict(name="safetensors_bf16", before="st_q.safetensors", after="st_q_rope.safetensors",
+                         positions=f"0:{seq}", flags=["--layout", "half"], dtype="bf16", exit=0))
+    bhsd_q, bhsd_after = q.transpose(1, 0, 2)[None], after.transpose(1, 0, 2)[None]  # [1, heads, seq, d]
+    save_npy(os.path.join(out, "bhsd_q.npy"), np.ascontiguousarray(bhsd_q), "f32")
+    save_npy(os.path.join(out, "bhsd_q_rope.npy"), np.ascontiguousarray(bhsd_after), "f32")
+    manifest.append(dict(name="axes_bhsd", before="bhsd_q.npy", after="bhsd_q_rope.npy", positions=f"0:{seq}",
+                         flags=["--layout", "half", "--dtype", "bf16"], dtype="bf16", exit=0))
+    save_npy(os.path.join(out, "bshd_q.npy"), np.ascontiguousarray(q[None]), "f32")
+    save_npy(os.path.join(out, "bshd_q_rope.npy"), np.ascontiguousarray(after[None]), "f32")
+    manifest.append(dict(name="axes_bshd", before="bshd_q.npy", after="bshd_q_rope.npy", positions=f"0:{seq}",
+                         flags=["--layout", "half", "--dtype", "bf16"], dtype="bf16", exit=0))
+    with open(os.path.join(out, "manifest.json"), "w") as f:
+        json.dump(manifest, f, indent=1)
+    print(f"{len(manifest)} cases in {out}")
+
+
+if __name__ == "__main__":
+    main()
