@@ -265,7 +265,9 @@ int run_verify(const VerifyOptions& opt, std::ostream& out) {
                     score_tolerance_cap(s.dim), to_string(s.dtype), format_number(s.max_position));
   }
   out << t.format("\n{} of {} identities passed{}\n", "\n{1} 项恒等式中 {0} 项通过{2}\n", passed, report.identities.size(),
-                  exit_code == kOk ? "" : t(" — VERIFICATION FAILED", " — 验证失败"));
+                  !report.all_passed() ? t(" — VERIFICATION FAILED", " — 验证失败")
+                  : report.interrupted ? t(" in the trials done (interrupted)", "(仅含已完成的试验,已中断)")
+                                       : "");
   return exit_code;
 }
 
