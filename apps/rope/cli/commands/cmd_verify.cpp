@@ -140,11 +140,13 @@ int run_verify(const VerifyOptions& opt, std::ostream& out) {
   // A bar on stderr while the trials run, only on a terminal; Ctrl-C stops the run and prints what it has.
   const bool bar = ::isatty(STDERR_FILENO) == 1;
   bool drawn = false;
+  const std::string trials_word = t("trials", "次试验");
   const VerifyProgress progress = [&](long done, long total) {
     if (bar && (drawn || done < total)) {
       const int width = 30, filled = static_cast<int>(static_cast<double>(width) * done / total);
-      std::fprintf(stderr, "\r[%s%s] %3d%%  %ld / %ld trials", std::string(filled, '#').c_str(),
-                   std::string(width - filled, ' ').c_str(), static_cast<int>(100.0 * done / total), done, total);
+      std::fprintf(stderr, "\r[%s%s] %3d%%  %ld / %ld %s", std::string(filled, '#').c_str(),
+                   std::string(width - filled, ' ').c_str(), static_cast<int>(100.0 * done / total), done, total,
+                   trials_word.c_str());
       std::fflush(stderr);
       drawn = true;
     }
