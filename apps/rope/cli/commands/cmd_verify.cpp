@@ -165,10 +165,15 @@ int run_verify(const VerifyOptions& opt, std::ostream& out) {
   const VerifySettings& s = report.settings;
   const bool low = !s.dense && (s.dtype == DType::F16 || s.dtype == DType::BF16) && s.strategy != Strategy::CastInputs;
   std::optional<StrategyContrast> cast_inputs;
-  if (low && !report.interrupted) cast_inputs = cast_inputs_contrast(s);
+  if (low && !report.interrupted) {
+    cast_inputs = cast_inputs_contrast(s);
+    cast_inputs->row.name = fmt::format("all-{} (contrast)", to_string(s.dtype));
+    cast_inputs->row.name_zh = fmt::format("全 {}(对照)", to_string(s.dtype));
+    cast_inputs->row.expected_to_fail = true;
+  }
   const int exit_code = report.interrupted ? kInterrupted : report.all_passed() ? kOk : kVerifyFailed;
 
-  if (!opt.csv.empty() && !report.interrupted) {  // an interrupted run writes no file
+  if (!opt.csv.empty() && (!report.interrupted || opt.csv == "-")) {  // an interrupted run writes no file
     std::string csv = "identity,formula,equation,samples,max_abs_error,max_rel_error,tolerance,passed,expected_to_fail\n";
     for (const auto& r : report.identities) csv += csv_row(r);
     csv += csv_row(report.contrast);
@@ -240,10 +245,7 @@ int run_verify(const VerifyOptions& opt, std::ostream& out) {
   out << t.format("    shifting both positions changes <q + p_m, k + p_n> by up to {:.3g}: it leaks absolute position\n",
                   "    两个位置同时平移,<q + p_m, k + p_n> 最多改变 {:.3g}:它泄露了绝对位置\n", report.contrast.max_abs_error);
   if (cast_inputs) {
-    IdentityResult r = cast_inputs->row;
-    r.name = fmt::format("all-{} (contrast)", to_string(s.dtype));
-    r.name_zh = fmt::format("全 {}(对照)", to_string(s.dtype));
-    r.expected_to_fail = true;
+    const IdentityResult& r = cast_inputs->row;
     out << t.format("\ncontrast, expected to fail: row 1 with cast-inputs, position and θ rounded to {} before the angle (P3)\n",
                     "\n对照(预期失败):第 1 行改用 cast-inputs,位置和 θ 在算角度之前先舍入为 {}(P3)\n", to_string(s.dtype));
     row("-", r);
