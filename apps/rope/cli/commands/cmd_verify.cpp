@@ -66,7 +66,7 @@ std::string computed_in(const VerifyOptions& opt, const VerifySettings& s, const
   if (!opt.dtype) return "";
   const Strategy strategy = s.dense ? Strategy::CastInputs : s.strategy;
   const bool shown = s.dtype == DType::F16 || s.dtype == DType::BF16 || (s.dtype == DType::F32 && strategy == Strategy::CastResult);
-  const std::string how = shown ? fmt::format(" ({})", to_string(strategy)) : "";
+  const std::string how = !shown ? "" : t.format(" ({})", "({})", to_string(strategy));
   return t.format(", computed in {}{}", ",用 {} 计算{}", to_string(s.dtype), how);
 }
 
