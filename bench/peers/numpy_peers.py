@@ -50,7 +50,8 @@ def verify(pairs, d=128, base=1e4, max_position=4096, batch=4096, seed=2104):
     theta = base ** (-2.0 * np.arange(d // 2) / d)
     rng = np.random.default_rng(seed)
     worst = 0.0
-    for _ in range(pairs // batch):
+    for start in range(0, pairs, batch):
+        batch = min(batch, pairs - start)
         q = rng.standard_normal((batch, d))
         k = rng.standard_normal((batch, d))
         m = rng.integers(0, max_position, batch).astype(np.float64)
@@ -66,7 +67,13 @@ def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--quick", action="store_true", help="fewer repetitions")
     p.add_argument("--values", help="directory to write decay.npy into")
+    p.add_argument("--verify-only", type=int, metavar="PAIRS",
+                   help="only check the headline identity on PAIRS draws and print the worst error (timed as a whole "
+                        "process by compare.py, as rope verify is)")
     a = p.parse_args()
+    if a.verify_only:
+        print(json.dumps({"verify_pairs": a.verify_only, "verify_max_rel_error": verify(a.verify_only)}))
+        return
     repeat = 2 if a.quick else 5
     t_decay, f = best_time(decay, repeat)
     pairs = 4096 * (4 if a.quick else 16)

@@ -102,16 +102,17 @@ TEST(VerifyFast, EveryRowUsesEveryDrawAndTheSeedDecides) {
 
 TEST(VerifyFast, ProgressCanStopTheRunWhichReportsWhatItChecked) {
   VerifySettings s;
-  s.trials = 200000;  // several chunks at d = 128
+  s.dim = 1024;
+  s.trials = 50000;  // 4 chunks of 2^24 / (64·1024) = 256 batches at d = 1024; stopped after 2
   long calls = 0;
   const VerifyReport r = verify(s, [&](long done, long total) {
-    EXPECT_EQ(total, 200000);
+    EXPECT_EQ(total, 50000);
     EXPECT_GT(done, 0);
     return ++calls < 2;
   });
   EXPECT_EQ(calls, 2);
   EXPECT_TRUE(r.interrupted);
-  EXPECT_LT(r.completed, 200000);
+  EXPECT_EQ(r.completed, 2 * 256 * 64);
   EXPECT_EQ(r.identities[0].samples, r.completed);
   EXPECT_TRUE(r.all_passed());
 }

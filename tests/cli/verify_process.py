@@ -73,7 +73,8 @@ def main():
     out, err = proc.communicate(timeout=60)
     out = out.decode()
     check(proc.returncode == 130, f"Ctrl-C exits 130 (got {proc.returncode}, stderr {err[:80]!r})")
-    check("interrupted (Ctrl-C) after " in out and "of 1000000000 trials" in out and "identities passed" in out,
+    check("interrupted (Ctrl-C) after " in out and "of 1000000000 trials" in out
+          and "7 of 7 identities passed in the trials done (interrupted)" in out and "FAILED" not in out,
           "Ctrl-C prints the table of the trials done")
     print(f"{len(failures)} failure(s)")
     return 1 if failures else 0

@@ -197,8 +197,9 @@ class Trial {
   std::vector<double> pec_[4], pes_[4];
 };
 
-/// Trials per chunk between two progress calls: about 2^22 channel-trials, at least one batch.
-long chunk_batches(int d) { return std::max(1L, (1L << 22) / (kVerifyBatch * d)); }
+/// Batches per chunk between two progress calls (and Ctrl-C checks): about 2^24 channel-trials, 0.1 to
+/// 0.2 s of one core, at least one batch.
+long chunk_batches(int d) { return std::max(1L, (1L << 24) / (kVerifyBatch * d)); }
 
 /// What every trial of a run shares: the layout permutation and the angle tables.
 template <typename T, typename R>
@@ -252,13 +253,16 @@ VerifyReport run_fast(const VerifySettings& s, const Eigen::VectorXd& theta, con
   bool stopped = false;
   for (long b0 = 0; b0 < batches && !stopped; b0 += chunk) {
     const long b1 = std::min(batches, b0 + chunk);
-#pragma omp parallel
+    // A second thread only for enough work: waking it costs about a millisecond on an idle machine and
+    // tens on a loaded one, more than 2^20 channel-trials (8192 trials at d = 128) take on one core.
+    const bool both_cores = static_cast<double>(b1 - b0) * kVerifyBatch * d >= 1048576.0;
+#pragma omp parallel if (both_cores)
     {
       Trial<T, R> trial(d, s.layout, setup.perm);
       std::vector<double> q(kVerifyBatch * d), k(kVerifyBatch * d);
       std::uint64_t m[kVerifyBatch], n[kVerifyBatch], c[kVerifyBatch];
       Tally local[kRows];
-#pragma omp for schedule(static)
+#pragma omp for schedule(dynamic)  // a thread the machine delays does not hold the other back
       for (long b = b0; b < b1; ++b) {
         RandomLanes rng(batch_seed(s.seed, b));
         rng.fill_normal(q.data(), q.size());
