@@ -92,6 +92,17 @@ TEST(Identify, FitsTheScalingFamilies) {
   EXPECT_LT(b.residual, 1e-9);
 }
 
+TEST(Identify, PerPairFactorsWhenNoFamilyFits) {
+  // LongRoPE-like factors (S12): θ_j = base^(−2j/d) / λ_j with λ_j that no ramp or band follows.
+  const int n = 16;
+  Eigen::VectorXd theta(n);
+  for (int j = 0; j < n; ++j) theta[j] = std::pow(10000.0, -2.0 * j / (2 * n)) / (1.0 + (j % 3 == 1 ? 2.0 : 0.0) + j * 0.1);
+  std::vector<Message> notes;
+  const auto fits = detail::fit_families(theta, Eigen::VectorXd::Zero(n), notes);
+  EXPECT_EQ(fits.front().family, Family::PerPair);
+  EXPECT_THAT(notes.back().en, ::testing::HasSubstr("per-pair factors"));
+}
+
 TEST(Identify, RefusesPositionsThatAreAllZero) {
   const DumpVectors x = random_dump(2, 1, 4);
   EXPECT_THROW(identify_rope(x, x, {0.0, 0.0}), InvalidArgument);
