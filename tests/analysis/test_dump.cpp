@@ -49,6 +49,8 @@ TEST(Dump, ParsesPositionRanges) {
   EXPECT_THROW(parse_position_range("5:5", "--positions"), InvalidArgument);
   EXPECT_THROW(parse_position_range("0:9999999999", "--positions"), InvalidArgument);
   EXPECT_THROW(parse_position_range("0:4:0", "--positions"), InvalidArgument);
+  EXPECT_EQ(parse_position_range("0:9223372036854775807:9223372036854775807", "--positions"), std::vector<double>{0});
+  EXPECT_EQ(parse_position_range("1:9223372036854775807:9223372036854775807", "--positions"), std::vector<double>{1});
   EXPECT_THROW(parse_position_range("a:4", "--positions"), InvalidArgument);
 }
 

@@ -29,6 +29,20 @@ TEST(Identify, RecoversLayoutRotaryDimFactorAndBase) {
   }
 }
 
+TEST(Identify, ProportionalZeroFrequenciesOverTheWholeHead) {
+  // HF proportional (S14): pairs (j, j + d/2) of the whole head, θ_j = base^(−2j/d) for j < 6, 0 beyond.
+  const DumpVectors x = random_dump(48, 1, 32);
+  std::vector<double> theta(16, 0.0);
+  for (int j = 0; j < 6; ++j) theta[static_cast<std::size_t>(j)] = std::pow(10000.0, -2.0 * j / 32);
+  const Identification id = identify_rope(x, rotate_dump(x, true, 32, 10000.0, 1.0, 0.0, {}, theta), range_positions(48));
+  EXPECT_EQ(id.layout, PairLayout::Half);
+  EXPECT_EQ(id.rotary_dim, 12);
+  EXPECT_EQ(id.family_dim, 32);
+  EXPECT_EQ(id.pairs.front(), std::make_pair(0, 16));
+  EXPECT_THAT(id.notes.front().en, ::testing::HasSubstr("pairs 6 to 15 keep frequency 0"));
+  EXPECT_NEAR(id.fit.base, 10000.0, 1e-6);
+}
+
 TEST(Identify, ReportsAnotherPermutationAsSuch) {
   // Pairs (0, 3) and (1, 2) of a 4-channel head: neither interleaved nor half.
   const DumpVectors x = random_dump(8, 1, 4);
@@ -76,6 +90,17 @@ TEST(Identify, FitsTheScalingFamilies) {
   EXPECT_NEAR(b.ramp_high, 1024.0, 1e-6);
   EXPECT_NEAR(b.factor, 8.0, 1e-9);
   EXPECT_LT(b.residual, 1e-9);
+}
+
+TEST(Identify, PerPairFactorsWhenNoFamilyFits) {
+  // LongRoPE-like factors (S12): θ_j = base^(−2j/d) / λ_j with λ_j that no ramp or band follows.
+  const int n = 16;
+  Eigen::VectorXd theta(n);
+  for (int j = 0; j < n; ++j) theta[j] = std::pow(10000.0, -2.0 * j / (2 * n)) / (1.0 + (j % 3 == 1 ? 2.0 : 0.0) + j * 0.1);
+  std::vector<Message> notes;
+  const auto fits = detail::fit_families(theta, Eigen::VectorXd::Zero(n), notes);
+  EXPECT_EQ(fits.front().family, Family::PerPair);
+  EXPECT_THAT(notes.back().en, ::testing::HasSubstr("per-pair factors"));
 }
 
 TEST(Identify, RefusesPositionsThatAreAllZero) {

@@ -69,6 +69,8 @@ TEST_F(CmdCheckFiles, BadInputsGiveOneLine) {
   std::ofstream(path("bad.npy")) << "\x93NUMPY\x01";
   expect_one_line_error(rope_cli({"check", "--before", path("bad.npy"), "--after", kDumps + "q.npy"}), 2, "byte 0: not a .npy file");
   expect_one_line_error(check("q_rope.npy", {"--axes", "batch,seq,heads,d"}), 2, "does not have the 4 axes");
+  expect_one_line_error(check("q_rope.npy", {"--model", "llama-3.1-8b"}), 2, "llama-3.1-8b has head_dim 128, the dump's last axis is d = 64");
+  expect_one_line_error(check("q_rope.npy", {"--tensor", "q"}), 2, "--tensor 'q' names a tensor of a safetensors file");
   expect_one_line_error(check("q_rope.npy", {"--partial-rotary-factor", "0.5", "--dim", "64"}), 2, "--dim");
 }
 

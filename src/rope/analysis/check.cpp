@@ -174,13 +174,14 @@ CheckReport check_dump(const DumpVectors& before, const DumpVectors& after, cons
     for (long s = 0; s < e.first_seq; ++s) moved = moved || positions[static_cast<std::size_t>(s)] != 0;
     if (moved) dg.correct_until = e.first_seq;
   }
-  const DumpComparison* closest = nullptr;
-  VariantKind closest_kind = VariantKind::Expected;
-  for (const Variant& v : check_variants(expected)) {
+  const std::vector<Variant> variants = check_variants(expected);
+  report.variants.reserve(variants.size());  // `closest` is an index: no pointer into a growing vector
+  std::size_t closest = 0;
+  for (const Variant& v : variants) {
     report.variants.emplace_back(v.kind, compare_dump(before, after, positions, v));
     const DumpComparison& c = report.variants.back().second;
     if (c.passed() && !dg.matches) dg.matches = v.kind;
-    if (!closest || c.failing < closest->failing) closest = &c, closest_kind = v.kind;
+    if (c.failing < report.variants[closest].second.failing) closest = report.variants.size() - 1;
     if (v.kind == VariantKind::LayoutSwapped && !c.passed()) {
       // Some groups right, the others right in the other layout: a q/k permutation wrong on some heads.
       std::vector<long> swapped;
@@ -194,6 +195,8 @@ CheckReport check_dump(const DumpVectors& before, const DumpVectors& after, cons
       if (rest_expected && !swapped.empty() && static_cast<long>(swapped.size()) < before.groups()) dg.swapped_groups = swapped;
     }
   }
+  const VariantKind closest_kind = report.variants[closest].first;
+  const DumpComparison& nearest = report.variants[closest].second;
   const std::string layout = std::string(to_string(expected.layout));
   const std::string other = expected.layout == Layout::Half ? "interleaved" : "half";
   const std::string base = fmt::format("{:g}", expected.base);
@@ -214,9 +217,9 @@ CheckReport check_dump(const DumpVectors& before, const DumpVectors& after, cons
                     fmt::format("到位置 {} 为止正确,之后偏离;没有已知变体能解释(最接近:{})", p, to_string(closest_kind))};
     } else {
       dg.message = {fmt::format("no known variant explains the dump (closest: {}, {} of {} elements off)",
-                                to_string(closest_kind), closest->failing, closest->total),
+                                to_string(closest_kind), nearest.failing, nearest.total),
                     fmt::format("没有已知变体能解释该转储(最接近:{},{} / {} 个元素超出容差)", to_string(closest_kind),
-                                closest->failing, closest->total)};
+                                nearest.failing, nearest.total)};
     }
     return report;
   }

@@ -105,11 +105,12 @@ std::vector<double> parse_position_range(std::string_view text, std::string_view
   const long step = c2 == std::string_view::npos ? 1 : parse_integer(text.substr(c2 + 1), what);
   if (step <= 0) throw InvalidArgument(fmt::format("{}: the step of A:B:STEP must be positive (got {})", what, step));
   if (a < 0 || b <= a) throw InvalidArgument(fmt::format("{}: the range {}:{} must have 0 <= A < B", what, a, b));
-  if ((b - a + step - 1) / step > kMaxDumpPositions) {
+  const long count = (b - a - 1) / step + 1;  // 0 <= a < b: no overflow
+  if (count > kMaxDumpPositions) {
     throw InvalidArgument(fmt::format("{}: the range {}:{} has more than {} positions", what, a, b, kMaxDumpPositions));
   }
   std::vector<double> out;
-  for (long p = a; p < b; p += step) out.push_back(static_cast<double>(p));
+  for (long k = 0; k < count; ++k) out.push_back(static_cast<double>(a + k * step));  // a + k·step < b
   return out;
 }
 

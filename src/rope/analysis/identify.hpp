@@ -63,8 +63,12 @@ struct Identification {
   std::vector<Message> notes;       ///< what could not be decided, and what the numbers also say
 };
 
+/// Largest head dimension identify takes: the pairing tries every pair of rotated channels (d² work on a
+/// sample of 256 vectors); real heads have d <= 512.
+inline constexpr int kMaxIdentifyDim = 1024;
+
 /// Identifies the RoPE of (before, after) at `positions`. @throws InvalidArgument if the shapes differ,
-/// positions.size() != before.seq, or no position is non-zero.
+/// positions.size() != before.seq, no position is non-zero, or d > kMaxIdentifyDim.
 Identification identify_rope(const DumpVectors& before, const DumpVectors& after, const std::vector<double>& positions);
 
 /// The θ_j of each family for `pairs` pairs of rotary dimension 2·pairs (also used by the figure).

@@ -57,6 +57,9 @@ Identification identify_rope(const DumpVectors& before, const DumpVectors& after
   }
   Identification id;
   const int d = before.d;
+  if (d > kMaxIdentifyDim) {
+    throw InvalidArgument(fmt::format("the head dimension d = {} is above the {} rope identify pairs up", d, kMaxIdentifyDim));
+  }
   id.d = d;
   const long vectors = before.seq * before.groups();
   const double eps = kToleranceSafety * std::max(epsilon(after.dtype), epsilon(before.dtype));

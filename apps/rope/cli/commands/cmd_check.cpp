@@ -64,18 +64,26 @@ RopeExpectation expectation_from_options(const CheckOptions& opt, int head_dim, 
 
 namespace {
 
-/// "3 of 64 (first: 5)"-style summary of the indices whose ratio exceeds 1.
-template <class Name>
-std::string failing_summary(const Eigen::VectorXd& ratio, const Text& t, Name name) {
+/// "3 of 64 (first: position 5): 5–6, 9"-style summary of the indices whose ratio exceeds 1: the count, the
+/// first by `name`, and up to four runs of consecutive indices by `value`.
+template <class Name, class Value>
+std::string failing_summary(const Eigen::VectorXd& ratio, const Text& t, Name name, Value value) {
   long count = 0, first = -1;
+  std::vector<std::pair<long, long>> runs;
   for (Eigen::Index i = 0; i < ratio.size(); ++i) {
-    if (!(ratio[i] <= 1.0)) {
-      ++count;
-      if (first < 0) first = i;
-    }
+    if (ratio[i] <= 1.0) continue;
+    ++count;
+    if (first < 0) first = i;
+    if (!runs.empty() && runs.back().second == i - 1) runs.back().second = i;
+    else runs.emplace_back(i, i);
   }
   if (count == 0) return t.format("0 of {}", "{} 个中 0 个", ratio.size());
-  return t.format("{} of {} (first: {})", "{1} 个中 {0} 个(第一个:{2})", count, ratio.size(), name(first));
+  std::string list;
+  for (std::size_t k = 0; k < runs.size() && k < 4; ++k) {
+    list += (k ? ", " : "") + value(runs[k].first) + (runs[k].second > runs[k].first ? "–" + value(runs[k].second) : "");
+  }
+  if (runs.size() > 4) list += ", …";
+  return t.format("{} of {} (first: {}): {}", "{1} 个中 {0} 个(第一个:{2}):{3}", count, ratio.size(), name(first), list);
 }
 
 std::string number(double x) { return fmt::format("{:.4g}", x); }
@@ -137,16 +145,22 @@ int run_check(const CheckOptions& opt, std::ostream& out) {
   out << '\n';
   row(t("max |Δ|/tolerance", "最大 |Δ|/容差"), fmt::format("{}  ({})", number(c.max_ratio), t("<= 1 passes", "<= 1 为通过")));
   row(t("elements failing", "超差元素"), t.format("{} of {}", "{1} 个中 {0} 个", c.failing, c.total));
-  row(t("positions failing", "超差位置"), failing_summary(c.position_ratio, t, [&](long s) {
-        return t.format("position {}", "位置 {}", format_number(dumps.positions[static_cast<std::size_t>(s)]));
-      }));
-  row(t("pairs failing", "超差维度对"), failing_summary(pair_ratio, t, [&](long i) {
-        const auto [a, b] = pair_channels(r, static_cast<int>(i), e.layout);
-        return t.format("pair {}, channels ({}, {})", "维度对 {},通道 ({}, {})", i, a, b);
-      }));
+  const auto position = [&](long s) { return format_number(dumps.positions[static_cast<std::size_t>(s)]); };
+  row(t("positions failing", "超差位置"), failing_summary(
+                                              c.position_ratio, t,
+                                              [&](long s) { return t.format("position {}", "位置 {}", position(s)); }, position));
+  row(t("pairs failing", "超差维度对"), failing_summary(
+                                               pair_ratio, t,
+                                               [&](long i) {
+                                                 const auto [a, b] = pair_channels(r, static_cast<int>(i), e.layout);
+                                                 return t.format("pair {}, channels ({}, {})", "维度对 {},通道 ({}, {})", i, a, b);
+                                               },
+                                               [](long i) { return std::to_string(i); }));
   if (r < e.head_dim) {
     row(t("unrotated failing", "未旋转通道超差"),
-        failing_summary(c.channel_ratio.tail(e.head_dim - r), t, [&](long i) { return t.format("channel {}", "通道 {}", r + i); }));
+        failing_summary(
+            c.channel_ratio.tail(e.head_dim - r), t, [&](long i) { return t.format("channel {}", "通道 {}", r + i); },
+            [&](long i) { return std::to_string(r + i); }));
   }
   if (!passed) {
     row(t("first failure", "第一个超差"),

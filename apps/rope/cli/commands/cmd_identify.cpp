@@ -3,6 +3,7 @@
 // scaling family that explains them, with the residual of the fit.
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <cmath>
 #include <memory>
 #include <nlohmann/json.hpp>
 
@@ -85,6 +86,14 @@ int run_identify(const IdentifyOptions& opt, std::ostream& out) {
                       {"ramp_high", f.ramp_high}, {"residual", f.residual}});
     }
     j["family"] = fits.empty() ? nlohmann::json() : fits[0];
+    // θ of plain RoPE with the fitted base over θ measured: the per-pair factor (LongRoPE's ext_factors,
+    // a llama3/YaRN band's f) of each pair.
+    std::vector<double> per_pair;
+    for (Eigen::Index k = 0; k < id.theta.size(); ++k) {
+      const double plain = std::pow(id.fit.base, -2.0 * static_cast<double>(k) / std::max(id.family_dim, 2));
+      per_pair.push_back(id.theta[k] != 0 ? plain / std::abs(id.theta[k]) : 0.0);
+    }
+    j["factor_per_pair"] = per_pair;
     j["fits"] = fits;
     j["notes"] = english(id.notes);
     out << j.dump(2) << '\n';
