@@ -148,6 +148,7 @@ std::size_t StagedOutputs::add(const std::string& target, bool for_program) {
   };
   struct stat st {};
   const bool exists = ::stat(target.c_str(), &st) == 0;
+  if (!exists && errno != ENOENT) fail_here(errno);  // a name too long, a parent that is a file, ...
   if (exists && S_ISDIR(st.st_mode)) fail_here(EISDIR);
   for (const auto& s : staged_) {
     struct stat other {};
