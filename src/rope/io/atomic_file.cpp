@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <filesystem>
 #include <fmt/format.h>
+#include <poll.h>
 #include <sys/mman.h>
 #include <sys/random.h>
 #include <sys/stat.h>
@@ -28,12 +29,19 @@ void close_fd(int& fd) {
   fd = -1;
 }
 
-/// Writes all of `data` to `fd`; 0 or the errno.
+/// Writes all of `data` to `fd`; 0 or the errno. A non-blocking descriptor (a FIFO, a device) that
+/// takes nothing for kFifoWaitSeconds is ETIMEDOUT: no reader can make rope wait for ever.
 int write_all(int fd, const char* data, std::size_t n) {
   while (n > 0) {
     const ssize_t w = ::write(fd, data, n);
     if (w < 0) {
       if (errno == EINTR) continue;
+      if (errno == EAGAIN) {
+        pollfd p{fd, POLLOUT, 0};
+        const int ready = ::poll(&p, 1, static_cast<int>(kFifoWaitSeconds * 1000));
+        if (ready == 0) return ETIMEDOUT;
+        if (ready > 0 || errno == EINTR) continue;
+      }
       return errno;
     }
     data += w;
@@ -231,11 +239,7 @@ int open_direct(const std::string& target) {
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(kFifoWaitSeconds);
   for (;;) {
     const int fd = ::open(target.c_str(), O_WRONLY | O_NOCTTY | O_CLOEXEC | O_NONBLOCK);
-    if (fd >= 0) {
-      const int flags = ::fcntl(fd, F_GETFL);
-      if (flags >= 0) ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
-      return fd;
-    }
+    if (fd >= 0) return fd;  // still non-blocking: write_all waits for a reader with a deadline
     if (errno != ENXIO || std::chrono::steady_clock::now() >= deadline) return -1;
     std::this_thread::sleep_for(std::chrono::milliseconds(10));  // a FIFO with no reader yet
   }
