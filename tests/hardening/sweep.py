@@ -280,7 +280,8 @@ WORKER = threading.local()  # each worker thread's driver
 
 def shown_value(value, fix):
     v = re.sub(r"[\udc80-\udcff]", lambda m: "\\x%02x" % (ord(m.group(0)) - 0xDC00), value.replace(fix, "FIX"))
-    v = re.sub(r"[\x00-\x09\x0b-\x1f]", lambda m: "\\x%02x" % ord(m.group(0)), v)
+    v = re.sub(r"[\x00-\x09\x0b-\x1f\x7f]", lambda m: "\\x%02x" % ord(m.group(0)), v)
+    v = re.sub(r"[\x80-\x9f]", lambda m: "\\u%04x" % ord(m.group(0)), v)  # C1 controls: never raw in the page
     if len(v) > 40:
         v = v[:20] + f"…({len(v)} chars)"
     return v.replace("\n", "\\n").replace("|", "\\|")

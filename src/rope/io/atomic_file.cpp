@@ -82,6 +82,7 @@ std::string random_name() {
 
 struct StagedOutputs::Staged {
   std::string target;
+  std::string destination;  // what is replaced: the target, or the file a symbolic link target points to
   bool direct = false;   // an existing non-regular target, written in place
   int dirfd = -1;        // the target's directory (not direct)
   std::string name;      // the temporary file in it
@@ -169,13 +170,20 @@ std::size_t StagedOutputs::add(const std::string& target, bool for_program) {
   }
   auto s = std::make_unique<Staged>();
   s->target = target;
+  s->destination = target;
+  struct stat lst {};
+  if (exists && S_ISREG(st.st_mode) && ::lstat(target.c_str(), &lst) == 0 && S_ISLNK(lst.st_mode)) {
+    std::error_code ec;  // a link to a file: the file is replaced, the link stays
+    const fs::path resolved = fs::canonical(target, ec);
+    if (!ec) s->destination = resolved.string();
+  }
   s->direct = exists && !S_ISREG(st.st_mode);
   if (s->direct || for_program) {
     s->mem_fd = ::memfd_create("rope-output", MFD_CLOEXEC);
     if (s->mem_fd < 0) fail_here(errno);
   }
   if (!s->direct) {
-    const fs::path path(target);
+    const fs::path path(s->destination);
     const std::string dir = path.has_parent_path() ? path.parent_path().string() : std::string(".");
     s->dirfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);  // O_RDONLY: fsync after the rename
     if (s->dirfd < 0 && errno == EACCES) s->dirfd = ::open(dir.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
@@ -293,7 +301,7 @@ void StagedOutputs::commit() {
   for (std::size_t i = 0; i < staged_.size(); ++i) {
     Staged& s = *staged_[i];
     if (s.direct) continue;
-    if (::renameat(s.dirfd, s.name.c_str(), AT_FDCWD, s.target.c_str()) != 0) fail(i, errno);
+    if (::renameat(s.dirfd, s.name.c_str(), AT_FDCWD, s.destination.c_str()) != 0) fail(i, errno);
     s.committed = true;
     unregister_temp(s.slot);
     s.slot = -1;
