@@ -94,7 +94,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   bool left = false;
   for (const auto& entry : std::filesystem::directory_iterator(g_dir, ec)) {
     const std::string name = entry.path().filename().string();
-    if (code >= 2 && name.find(".tmp-") != std::string::npos) left = true;
+    if (code >= 2 && name.find(".rope-") != std::string::npos) left = true;
     std::filesystem::remove_all(entry.path(), ec);
   }
   if (left) violated("a temporary file was left behind", code, e);

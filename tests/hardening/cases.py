@@ -20,6 +20,7 @@ NUMBER_BAD = [
     ("leading junk", "abc128"), ("word", "ten"),
     ("newline", "12\n"), ("fullwidth digits", "１２８"),
     ("dot", "."), ("bare exponent", "1e"), ("two signs", "+-1"), ("NUL-like control", "1\x01"),
+    ("terminal escape", "1\x1b]0;pwned\x07\x1b[2J"), ("C1 control", "1\u009b31m"),
 ]
 # Integers only: valid reals that are no integers, and integers beyond 64 bits.
 INTEGER_ONLY_BAD = [
@@ -37,7 +38,8 @@ LIST_BAD = [
     ("blank items", " , "), ("NaN item", "1,nan"), ("junk item", "1,2x"), ("hex item", "1,0x1"),
     ("overflow item", "1,1e400"), ("@missing", "@{fix}/missing.txt"), ("@directory", "@{fix}"),
     ("@unreadable", "@/proc/self/mem"), ("@binary", "@{fix}/binary.txt"), ("@huge", "@{fix}/huge.txt"),
-    ("@endless", "@/dev/zero"), ("@empty", "@{fix}/empty.txt"), ("@ alone", "@"),
+    ("@endless", "@/dev/zero"), ("@empty", "@{fix}/empty.txt"), ("@ alone", "@"), ("@FIFO", "@{fix}/fifo"),
+    ("@terminal", "@/dev/tty"),
     ("@too many items", "@{fix}/many.txt"),
 ]
 LIST_EXTREME = [("thousands of items", ",".join(["1"] * 60000)), ("spaces", " 1 , 0 , 0 , 1 ")]
@@ -46,14 +48,19 @@ STRING_BAD = [
     ("empty", ""), ("unknown word", "bogus"), ("newline", "a\nb"),
     ("gnuplot injection", "x'; system('touch INJECTED'); print '"),
     ("backquote", "`touch INJECTED`"), ("not UTF-8", "\udcff\udcfe"), ("very long", "x" * 100000),
+    ("terminal escape", "\x1b]0;pwned\x07\x1b[2J"), ("C1 control", "x\u0085\u009b31m"),
 ]
 STRING_EXTREME = []
 
 OUTPUT_FILE_BAD = [
     ("a directory", "{fix}"), ("missing directory", "no/such/dir/out.csv"),
     ("unwritable directory", "/proc/rope-sweep.out"), ("full disk", "FULL_DISK:out.svg"),
+    ("/dev/full", "/dev/full"), ("name too long", "n" * 256),
+    ("terminal escape in a missing directory", "no\x1b[2J/out.csv"),
+    ("not UTF-8 in a missing directory", "no\udcff\u0085/out.csv"),
 ]
-OUTPUT_FILE_EXTREME = []
+# A device is written in place (a FIFO too, but it waits up to 10 s for a reader: tests/cli/test_output.cpp).
+OUTPUT_FILE_EXTREME = [("/dev/null", "/dev/null")]
 
 INPUT_FILE_BAD = [
     ("missing", "{fix}/missing.json"), ("a directory", "{fix}"), ("unreadable", "/proc/self/mem"),
@@ -61,7 +68,7 @@ INPUT_FILE_BAD = [
     ("empty", "{fix}/empty.txt"), ("invalid JSON", "{fix}/invalid.json"),
     ("deep nesting", "{fix}/deep.json"), ("huge number", "{fix}/huge_number.json"),
     ("wrong type", "{fix}/wrong_type.json"), ("duplicate key", "{fix}/duplicate.json"),
-    ("empty name", ""),
+    ("empty name", ""), ("FIFO", "{fix}/fifo"), ("terminal", "/dev/tty"),
 ]
 OUTPUT_FILE_BAD.append(("empty name", ""))
 INPUT_FILE_EXTREME = []

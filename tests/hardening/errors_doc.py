@@ -12,10 +12,10 @@ END = "<!-- END generated -->"
 DOC_LABELS = {
     "integer": ["trailing junk", "negative", "zero", "int max", "long max"],
     "number": ["trailing junk", "negative", "zero", "huge real", "-huge real"],
-    "list": ["empty item", "NaN item", "@missing"],
+    "list": ["empty item", "NaN item", "@missing", "@FIFO"],
     "string": ["unknown word"],
-    "output": ["a directory", "missing directory", "full disk"],
-    "input": ["missing", "invalid JSON"],
+    "output": ["a directory", "missing directory", "full disk", "/dev/full"],
+    "input": ["missing", "invalid JSON", "FIFO"],
 }
 
 # Every bad form of one value, for one representative input of each class.

@@ -9,7 +9,8 @@ time limit. It passes when:
   - a bad value gave exit 2 or 3 (an "extreme" or ACCEPTED value may also give 0 or 1);
   - with exit 2 or 3, stderr is exactly one line starting "rope: ";
   - with exit 2 or 3, the working directory and TMPDIR are left empty (no output, no temporary file);
-    with any exit, no temporary file (".tmp-", "rope-*.gp") is left.
+    with any exit, no temporary file (".rope-*") is left;
+  - stderr holds no control character (C0, DEL, C1): every one is escaped.
 
 --doc FILE checks (or with --update, writes) the tables of docs/errors.md from the same runs, so the
 documented messages are the ones the tests see.
@@ -117,6 +118,8 @@ def make_fixtures(fix):
     write("huge_number.json", b'{"head_dim": 128, "rope_theta": 1e400}')
     write("wrong_type.json", b'{"head_dim": "128", "rope_theta": 10000}')
     write("duplicate.json", b'{"head_dim": 128, "head_dim": 64, "rope_theta": 10000}')
+    if not os.path.exists(os.path.join(fix, "fifo")):
+        os.mkfifo(os.path.join(fix, "fifo"))  # no writer: reading it must not wait
 
 
 def limits(full_disk):
@@ -234,7 +237,7 @@ def one_run(args, full_disk, run_dir, ok_codes, driver):
     DURATIONS.append((time.monotonic() - started, " ".join(args[1:])[:160]))
     err = err.decode("utf-8", "replace")
     left = leftovers(run_dir)
-    temp_left = [f for f in left if ".tmp-" in f] + os.listdir(tmp)
+    temp_left = [f for f in left if ".rope-" in os.path.basename(f)] + os.listdir(tmp)
     injected = os.path.exists(os.path.join(run_dir, "INJECTED"))
     shutil.rmtree(run_dir, ignore_errors=True)
     if code < 0:
@@ -244,6 +247,8 @@ def one_run(args, full_disk, run_dir, ok_codes, driver):
     if code in (2, 3):
         if not err.startswith("rope: ") or err.count("\n") != 1 or not err.endswith("\n"):
             return "stderr is not one line 'rope: ...'", code, err
+        if re.search("[\x00-\x09\x0b-\x1f\x7f\x80-\x9f]", err):
+            return "a control character reached stderr unescaped", code, err
         if left:
             return f"left files behind: {left[:3]}", code, err
     if temp_left:
@@ -277,7 +282,8 @@ WORKER = threading.local()  # each worker thread's driver
 
 def shown_value(value, fix):
     v = re.sub(r"[\udc80-\udcff]", lambda m: "\\x%02x" % (ord(m.group(0)) - 0xDC00), value.replace(fix, "FIX"))
-    v = re.sub(r"[\x00-\x09\x0b-\x1f]", lambda m: "\\x%02x" % ord(m.group(0)), v)
+    v = re.sub(r"[\x00-\x09\x0b-\x1f\x7f]", lambda m: "\\x%02x" % ord(m.group(0)), v)
+    v = re.sub(r"[\x80-\x9f]", lambda m: "\\u%04x" % ord(m.group(0)), v)  # C1 controls: never raw in the page
     if len(v) > 40:
         v = v[:20] + f"…({len(v)} chars)"
     return v.replace("\n", "\\n").replace("|", "\\|")

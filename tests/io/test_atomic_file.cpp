@@ -207,6 +207,16 @@ TEST_F(AtomicFile, DevFullReportsNoSpaceAndNothingElseChanges) {
   EXPECT_EQ(entries(), 1u);
 }
 
+TEST_F(AtomicFile, ASymbolicLinkToAFileKeepsPointingAtTheNewContent) {
+  fs::create_directory(dir_ / "real");
+  std::ofstream(dir_ / "real" / "data.csv") << "old";
+  fs::create_symlink(dir_ / "real" / "data.csv", dir_ / "link.csv");
+  write_file_atomically((dir_ / "link.csv").string(), "new");
+  EXPECT_TRUE(fs::is_symlink(dir_ / "link.csv")) << "the link itself must not be replaced by a file";
+  EXPECT_EQ(read(dir_ / "real" / "data.csv"), "new");
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir_ / "real"), {}), 1) << "no temporary file left";
+}
+
 TEST_F(AtomicFile, InsideABatchNothingIsWrittenUntilItCommits) {
   {
     OutputBatch batch;

@@ -282,7 +282,8 @@ TEST_F(PlotRender, KeptScriptNamesTheFinalPathAndRunsOnItsOwn) {
   render(two_curves(), {{png.string(), Format::Png}}, options_);
   const std::string script = read(dir_ / "figure.gp");
   EXPECT_THAT(script, HasSubstr("set output " + quote(png.string()) + "\n"));
-  EXPECT_THAT(script, Not(HasSubstr(".tmp-")));
+  EXPECT_THAT(script, Not(HasSubstr(".rope-")));
+  EXPECT_THAT(script, Not(HasSubstr("/dev/fd/")));
   const std::string rendered = read(png);
   fs::remove(png);
   // dir_ holds no quote, so single quotes keep the shell away from it.

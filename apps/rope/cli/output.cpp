@@ -1,6 +1,8 @@
 #include "rope/cli/output.hpp"
 
+#include <algorithm>
 #include <cerrno>
+#include <optional>
 #include <fmt/format.h>
 #include <unistd.h>
 

@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <filesystem>
 #include <fmt/format.h>
+#include <poll.h>
 #include <sys/mman.h>
 #include <sys/random.h>
 #include <sys/stat.h>
@@ -28,12 +29,19 @@ void close_fd(int& fd) {
   fd = -1;
 }
 
-/// Writes all of `data` to `fd`; 0 or the errno.
+/// Writes all of `data` to `fd`; 0 or the errno. A non-blocking descriptor (a FIFO, a device) that
+/// takes nothing for kFifoWaitSeconds is ETIMEDOUT: no reader can make rope wait for ever.
 int write_all(int fd, const char* data, std::size_t n) {
   while (n > 0) {
     const ssize_t w = ::write(fd, data, n);
     if (w < 0) {
       if (errno == EINTR) continue;
+      if (errno == EAGAIN) {
+        pollfd p{fd, POLLOUT, 0};
+        const int ready = ::poll(&p, 1, static_cast<int>(kFifoWaitSeconds * 1000));
+        if (ready == 0) return ETIMEDOUT;
+        if (ready > 0 || errno == EINTR) continue;
+      }
       return errno;
     }
     data += w;
@@ -74,6 +82,7 @@ std::string random_name() {
 
 struct StagedOutputs::Staged {
   std::string target;
+  std::string destination;  // what is replaced: the target, or the file a symbolic link target points to
   bool direct = false;   // an existing non-regular target, written in place
   int dirfd = -1;        // the target's directory (not direct)
   std::string name;      // the temporary file in it
@@ -148,6 +157,7 @@ std::size_t StagedOutputs::add(const std::string& target, bool for_program) {
   };
   struct stat st {};
   const bool exists = ::stat(target.c_str(), &st) == 0;
+  if (!exists && errno != ENOENT) fail_here(errno);  // a name too long, a parent that is a file, ...
   if (exists && S_ISDIR(st.st_mode)) fail_here(EISDIR);
   for (const auto& s : staged_) {
     struct stat other {};
@@ -160,13 +170,20 @@ std::size_t StagedOutputs::add(const std::string& target, bool for_program) {
   }
   auto s = std::make_unique<Staged>();
   s->target = target;
+  s->destination = target;
+  struct stat lst {};
+  if (exists && S_ISREG(st.st_mode) && ::lstat(target.c_str(), &lst) == 0 && S_ISLNK(lst.st_mode)) {
+    std::error_code ec;  // a link to a file: the file is replaced, the link stays
+    const fs::path resolved = fs::canonical(target, ec);
+    if (!ec) s->destination = resolved.string();
+  }
   s->direct = exists && !S_ISREG(st.st_mode);
   if (s->direct || for_program) {
     s->mem_fd = ::memfd_create("rope-output", MFD_CLOEXEC);
     if (s->mem_fd < 0) fail_here(errno);
   }
   if (!s->direct) {
-    const fs::path path(target);
+    const fs::path path(s->destination);
     const std::string dir = path.has_parent_path() ? path.parent_path().string() : std::string(".");
     s->dirfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);  // O_RDONLY: fsync after the rename
     if (s->dirfd < 0 && errno == EACCES) s->dirfd = ::open(dir.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
@@ -230,11 +247,7 @@ int open_direct(const std::string& target) {
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(kFifoWaitSeconds);
   for (;;) {
     const int fd = ::open(target.c_str(), O_WRONLY | O_NOCTTY | O_CLOEXEC | O_NONBLOCK);
-    if (fd >= 0) {
-      const int flags = ::fcntl(fd, F_GETFL);
-      if (flags >= 0) ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
-      return fd;
-    }
+    if (fd >= 0) return fd;  // still non-blocking: write_all waits for a reader with a deadline
     if (errno != ENXIO || std::chrono::steady_clock::now() >= deadline) return -1;
     std::this_thread::sleep_for(std::chrono::milliseconds(10));  // a FIFO with no reader yet
   }
@@ -288,7 +301,7 @@ void StagedOutputs::commit() {
   for (std::size_t i = 0; i < staged_.size(); ++i) {
     Staged& s = *staged_[i];
     if (s.direct) continue;
-    if (::renameat(s.dirfd, s.name.c_str(), AT_FDCWD, s.target.c_str()) != 0) fail(i, errno);
+    if (::renameat(s.dirfd, s.name.c_str(), AT_FDCWD, s.destination.c_str()) != 0) fail(i, errno);
     s.committed = true;
     unregister_temp(s.slot);
     s.slot = -1;

@@ -110,7 +110,10 @@ std::string likely_reason(std::uint64_t size) {
 class ScriptFile {
  public:
   explicit ScriptFile(const std::string& text) : fd_(::memfd_create("rope-script", MFD_CLOEXEC)) {
-    const auto fail = [](int err) { throw IoError(fmt::format("cannot write the gnuplot script: {}", std::strerror(err))); };
+    const auto fail = [this](int err) {
+      if (fd_ >= 0) ::close(fd_);  // the destructor does not run after a throw from here
+      throw IoError(fmt::format("cannot write the gnuplot script: {}", std::strerror(err)));
+    };
     if (fd_ < 0) fail(errno);
     std::string_view rest = text;
     while (!rest.empty()) {
