@@ -76,7 +76,7 @@ PermuteDemo permute_demo(const PermuteSettings& s) {
     throw InvalidArgument(fmt::format("{} heads × {} rows = {} rows, over the limit of {}", s.n_head, s.head_dim,
                                       s.n_head * s.head_dim, kMaxPermuteRows));
   }
-  if (s.width < 1 || s.width > kMaxPermuteWidth) throw InvalidArgument(fmt::format("width {} must be in 1 … {}", s.width, kMaxPermuteWidth));
+  if (s.width < 1 || s.width > kMaxPermuteWidth) throw InvalidArgument(fmt::format("model dim {} must be in 1 … {}", s.width, kMaxPermuteWidth));
   if (s.max_distance < 0 || s.max_distance > kMaxPermuteDistance) {
     throw InvalidArgument(fmt::format("max distance {} must be in 0 … {}", s.max_distance, kMaxPermuteDistance));
   }
