@@ -6,7 +6,8 @@ An example is in a fenced code block with the info string `console`. A line
 default 0); the lines after it, up to the next "$ " line or the block end, are
 its expected output: stdout, then stderr. "rope" is replaced by the --rope path;
 the rest is split with shlex and run without a shell. The commands of one file
-run in order in one new temporary directory holding an empty out/, with
+run in order in one new temporary directory holding an empty out/ and a link data/ to the repository's
+data/, with
 LC_ALL=C.UTF-8. Trailing whitespace and trailing blank lines are ignored.
 --update rewrites the shown outputs from real runs (not for a wrong exit code).
 Exit status 1 if an example fails, a file is missing or has no examples.
@@ -23,6 +24,7 @@ import tempfile
 FENCE = re.compile(r"^(`{3,}|~{3,})\s*(\S*)")
 EXITS = re.compile(r"\s+#\s*exits\s+(\d+)\s*$")
 TIMEOUT_S = 120
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 class Example:
@@ -109,6 +111,8 @@ def check_file(path, rope, update):
     passed = failed = 0
     with tempfile.TemporaryDirectory(prefix="rope-docs-") as workdir:
         os.mkdir(os.path.join(workdir, "out"))
+        # The repository's data/ (sample files such as data/gguf/*.gguf), reachable as a relative path.
+        os.symlink(os.path.join(ROOT, "data"), os.path.join(workdir, "data"))
         for ex in examples:
             want_code, code, actual, error = run(ex, rope, workdir)
             expected, actual = normalise(ex.output), normalise(actual)
