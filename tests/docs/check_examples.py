@@ -24,6 +24,7 @@ import tempfile
 FENCE = re.compile(r"^(`{3,}|~{3,})\s*(\S*)")
 EXITS = re.compile(r"\s+#\s*exits\s+(\d+)\s*$")
 TIMEOUT_S = 120
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 class Example:

@@ -16,6 +16,7 @@ The llama3 `rope_freqs` factors are computed here the way convert_hf_to_gguf.py'
 with them.
 
 Usage: /usr/bin/python3 tests/io/write_gguf.py OUTDIR     (the build runs it into build/tests/gguf)
+       /usr/bin/python3 tests/io/write_gguf.py --samples data/gguf   (the committed samples of the docs)
 Standard library only; deterministic.
 """
 import json
@@ -237,9 +238,23 @@ def bad_files(good):
     return b
 
 
+def samples():
+    """The sample files of data/gguf/ (docs examples): metadata and the small RoPE tensors only."""
+    factors = llama3_factors(128, 500000.0, 8.0, 1.0, 4.0, 8192)
+    return {"llama-3.1-8b.gguf": gguf(
+        model("llama", 131072, 4096, 32, 8, [(".rope.dimension_count", "u32", 128), (".rope.freq_base", "f32", 500000.0)],
+              "Meta Llama 3.1 8B Instruct"), [f32_tensor("rope_freqs", factors)])}
+
+
 def main():
+    if len(sys.argv) == 3 and sys.argv[1] == "--samples":
+        os.makedirs(sys.argv[2], exist_ok=True)
+        for name, data in samples().items():
+            with open(os.path.join(sys.argv[2], name), "wb") as f:
+                f.write(data)
+        return
     if len(sys.argv) != 2:
-        sys.exit("usage: write_gguf.py OUTDIR")
+        sys.exit("usage: write_gguf.py OUTDIR | write_gguf.py --samples data/gguf")
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)
     good = good_files()

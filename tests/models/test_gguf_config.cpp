@@ -160,6 +160,19 @@ TEST(GgufConfig, ReadModelFileTellsGgufByItsMagic) {
   EXPECT_EQ(m.rope.base, 1e6);
 }
 
+TEST(GgufConfig, AttentionShapeFromGgufAndConfigJson) {
+  const AttentionShape g = read_attention_shape(path("llama-3.1-8b.gguf"));
+  EXPECT_TRUE(g.gguf);
+  EXPECT_EQ(g.n_head, 32);
+  EXPECT_EQ(g.n_head_kv, 8);
+  // Llama 2 7B's config.json has no num_key_value_heads: HF's default, one KV head per query head.
+  const AttentionShape j = read_attention_shape(std::string(ROPE_REFERENCE_DIR) + "/../../data/models/llama-2-7b.json");
+  EXPECT_FALSE(j.gguf);
+  EXPECT_EQ(j.n_head, 32);
+  EXPECT_EQ(j.n_head_kv, 32);
+  EXPECT_THAT([] { read_attention_shape(path("mamba.gguf")); }, ThrowsMessage<InvalidArgument>(HasSubstr("no RoPE")));
+}
+
 TEST(GgufConfig, ArchitectureTable) {
   std::set<std::string_view> names;
   int tested = 0;

@@ -72,11 +72,15 @@ PermuteDemo permute_demo(const PermuteSettings& s) {
     throw InvalidArgument(fmt::format("{} query heads and {} KV heads: both must be >= 1, and the query heads a "
                                       "multiple of the KV heads (each KV head serves a group)", s.n_head, s.n_head_kv));
   }
-  if (s.n_head * s.head_dim > kMaxPermuteRows) {
-    throw InvalidArgument(fmt::format("{} heads × {} rows = {} rows, over the limit of {}", s.n_head, s.head_dim,
-                                      s.n_head * s.head_dim, kMaxPermuteRows));
+  if (s.n_head > kMaxPermuteRows / s.head_dim) {  // n_head·hd > the limit, without overflow
+    throw InvalidArgument(fmt::format("{} heads × {} rows is over the limit of {} rows", s.n_head, s.head_dim,
+                                      kMaxPermuteRows));
   }
-  if (s.width < 1 || s.width > kMaxPermuteWidth) throw InvalidArgument(fmt::format("width {} must be in 1 … {}", s.width, kMaxPermuteWidth));
+  if (s.width < 1 || s.width > kMaxPermuteWidth) throw InvalidArgument(fmt::format("model dim {} must be in 1 … {}", s.width, kMaxPermuteWidth));
+  if ((s.n_head + s.n_head_kv) * s.head_dim * s.width > kMaxPermuteWeights) {  // each factor is bounded above
+    throw InvalidArgument(fmt::format("({} + {} heads) × {} rows × model dim {} random weights: over the limit of {}", s.n_head,
+                                      s.n_head_kv, s.head_dim, s.width, kMaxPermuteWeights));
+  }
   if (s.max_distance < 0 || s.max_distance > kMaxPermuteDistance) {
     throw InvalidArgument(fmt::format("max distance {} must be in 0 … {}", s.max_distance, kMaxPermuteDistance));
   }

@@ -32,6 +32,8 @@ namespace rope {
 inline constexpr long kMaxPermuteRows = 1L << 16;
 inline constexpr int kMaxPermuteWidth = 4096;
 inline constexpr long kMaxPermuteDistance = 10'000;
+/// The random weights hold at most this many numbers ((q rows + k rows) × width; 2^24 doubles = 128 MiB).
+inline constexpr long kMaxPermuteWeights = 1L << 24;
 
 /// (G1): order[r] = the HF row that becomes row r, for `rows` rows cut into `heads` groups.
 /// @throws InvalidArgument unless heads >= 1 and rows is a positive multiple of 2·heads (the reshape needs it).

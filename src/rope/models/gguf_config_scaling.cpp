@@ -30,6 +30,15 @@ class Scaling {
   [[noreturn]] void fail(const std::string& k, const std::string& rule) const {
     throw InvalidArgument(fmt::format("{}: {}: {}", f_.name, k, rule));
   }
+  /// A context length: a whole number in 1 … 2^30.
+  std::optional<long> length(const std::string& k) const {
+    const auto x = number(k, true);
+    if (!x) return std::nullopt;
+    if (*x > static_cast<double>(1L << 30) || std::floor(*x) != *x) {
+      fail(k, fmt::format("expected a whole number in 1 … {}, got {}", 1L << 30, format_number(*x)));
+    }
+    return static_cast<long>(*x);
+  }
   std::optional<double> number(const std::string& k, bool positive) const {
     const GgufValue* v = f_.find(k);
     if (!v) return std::nullopt;
@@ -75,9 +84,9 @@ std::vector<double> Scaling::pair_list(const char* name) const {
 
 void Scaling::original_context(bool required) {
   const std::string k = key("rope.scaling.original_context_length");
-  if (const auto l0 = number(k, true)) {
-    r_.original_max_position_embeddings = static_cast<long>(*l0);
-    origin("original_max_position_embeddings", format_number(*l0), k);
+  if (const auto l0 = length(k)) {
+    r_.original_max_position_embeddings = *l0;
+    origin("original_max_position_embeddings", std::to_string(*l0), k);
   } else if (r_.max_position_embeddings) {
     r_.original_max_position_embeddings = *r_.max_position_embeddings;
     origin("original_max_position_embeddings", std::to_string(*r_.max_position_embeddings),
@@ -102,6 +111,10 @@ void Scaling::yarn() {
   r_.factor = *factor;
   origin("factor", format_number(*factor), fk);
   original_context(false);
+  note("YaRN in llama.cpp (ggml_rope_yarn_corr_dims) rounds the correction range outward with floor and ceil, as HF's "
+       "truncate: true; a config.json with truncate: false (gpt-oss) gives HF slightly other frequencies",
+       "llama.cpp 的 YaRN(ggml_rope_yarn_corr_dims)用 floor 和 ceil 向外取整修正区间,同 HF 的 truncate: true;"
+       "config.json 中 truncate: false 的模型(gpt-oss)在 HF 中的频率略有不同");
   if (const auto b = number(key("rope.scaling.yarn_beta_fast"), false)) {
     r_.beta_fast = *b;
     origin("beta_fast", format_number(*b), key("rope.scaling.yarn_beta_fast"));
@@ -170,9 +183,9 @@ void Scaling::llama3(const std::vector<float>& ff) {
          fmt::format("张量 rope_freqs:每对一个因子,共 {} 个", pairs));
   origin("factor", format_number(f), "the largest factor of rope_freqs", "rope_freqs 中最大的因子");
   const std::string lk = key("rope.scaling.original_context_length");
-  if (const auto l0 = number(lk, true)) {
-    r_.original_max_position_embeddings = static_cast<long>(*l0);
-    origin("original_max_position_embeddings", format_number(*l0), lk);
+  if (const auto l0 = length(lk)) {
+    r_.original_max_position_embeddings = *l0;
+    origin("original_max_position_embeddings", std::to_string(*l0), lk);
   } else {
     r_.original_max_position_embeddings = kLlama3OriginalContext;
     origin("original_max_position_embeddings", std::to_string(kLlama3OriginalContext), "Llama 3.1's value, assumed",
