@@ -2,6 +2,7 @@
 // exit code, the diagnosis of each planted bug, the JSON, and one-line errors for bad files and shapes.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "support/cli_harness.hpp"
@@ -48,7 +49,9 @@ TEST(CmdCheck, PlantedBugsFailWithTheirDiagnosis) {
 }
 
 TEST(CmdCheck, WarnsAtPositionZeroOnly) {
-  const auto r = rope_cli({"check", "--before", kDumps + "q.npy", "--after", kDumps + "q.npy", "--positions", "@/dev/null"});
+  const std::string empty = ::testing::TempDir() + "rope_check_empty_positions.txt";
+  std::ofstream(empty).flush();  // an empty list file (a regular one: /dev/null is refused, docs/errors.md)
+  const auto r = rope_cli({"check", "--before", kDumps + "q.npy", "--after", kDumps + "q.npy", "--positions", "@" + empty});
   EXPECT_EQ(r.code, 2);  // an empty list
   std::vector<std::string> zeros(128, "0");
   std::string list;

@@ -2,6 +2,7 @@
 // JSON, the figure, and one-line errors.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "support/cli_harness.hpp"
@@ -50,8 +51,9 @@ TEST_F(CmdIdentify, BadInputsGiveOneLine) {
                         2, "--positions gives 1 positions");
   expect_one_line_error(rope_cli({"identify", "--before", kDumps + "q.npy", "--after", kDumps + "q_rope.npy", "--axes", "x"}), 2,
                         "--axes must be");
+  std::ofstream(path("empty.txt")).flush();  // an empty list file (a regular one: /dev/null is refused, docs/errors.md)
   expect_one_line_error(rope_cli({"identify", "--before", kDumps + "q.npy", "--after", kDumps + "q_rope.npy", "--png", path("x.png"),
-                                  "--positions", "@/dev/null"}),
+                                  "--positions", "@" + path("empty.txt")}),
                         2, "--positions");
   EXPECT_FALSE(std::filesystem::exists(path("x.png")));
 }
