@@ -191,7 +191,7 @@ Command add_check_command(CLI::App& app) {
   sub->add_flag("--json", opt->json, "print the report as JSON");
   add_lang_option(*sub, opt->lang);
   add_scaling_options(*sub, opt->scaling);
-  sub->footer("Example:\n  rope check --before data/dumps/q.npy --after data/dumps/q_rope.npy --positions 0:64");
+  sub->footer("Example:\n  rope check --before data/dumps/q.npy --after data/dumps/q_rope.npy --positions 0:128");
   return {sub, [opt](std::ostream& out) { return run_check(*opt, out); }};
 }
 

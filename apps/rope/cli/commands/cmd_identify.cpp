@@ -137,7 +137,7 @@ Command add_identify_command(CLI::App& app) {
   add_dump_options(*sub, opt->dumps);
   sub->add_flag("--json", opt->json, "print the identification as JSON");
   add_figure_options(*sub, opt->figure);
-  sub->footer("Example:\n  rope identify --before data/dumps/q.npy --after data/dumps/q_rope.npy --positions 0:64");
+  sub->footer("Example:\n  rope identify --before data/dumps/q.npy --after data/dumps/q_rope.npy --positions 0:128");
   return {sub, [opt](std::ostream& out) { return run_identify(*opt, out); }};
 }
 

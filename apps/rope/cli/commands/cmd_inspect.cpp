@@ -223,7 +223,7 @@ Command add_inspect_command(CLI::App& app) {
   sub->add_flag("--json", opt->json, "print the report as JSON");
   add_lang_option(*sub, opt->lang);
   add_scaling_options(*sub, opt->scaling);
-  sub->footer("Example:\n  rope inspect --list\n  rope inspect --model llama-3.1-8b\n  rope inspect data/models/qwen2.5-7b.json --json");
+  sub->footer("Example:\n  rope inspect --list\n  rope inspect --model llama-3.1-8b\n  rope inspect data/models/qwen2.5-7b.json --json\n  rope inspect data/gguf/llama-3.1-8b.gguf");
   return {sub, [opt](std::ostream& out) { return run_inspect(*opt, out); }};
 }
 

@@ -178,7 +178,7 @@ Command add_permute_command(CLI::App& app) {
       ->type_name("FILE");
   add_figure_options(*sub, opt->figure);
   sub->footer("Example:\n  rope permute\n  rope permute --head-dim 128 --heads 64 --kv-heads 8 --png permute.png\n"
-              "  rope permute --config model.gguf");
+              "  rope permute --config data/gguf/llama-3.1-8b.gguf");
   return {sub, [opt](std::ostream& out) { return run_permute(*opt, out); }};
 }
 
