@@ -96,7 +96,9 @@ ModelConfig resolve_model(const ScalingOptions& o, const DimBase& flags) {
     m.name = kCommandLineModel;
     m.rope.head_dim = dim;
     m.rope.base = base;
-    m.rope.layout = Layout::Interleaved;
+    m.rope.layout = flags.default_layout;
+    m.layout_basis = LayoutBasis::Assumed;
+    m.layout_reason = {"assumed: --layout default", "假定:--layout 的默认值"};
   }
   const bool from_file = !o.model.empty() || !o.config.empty();
   RopeConfig& r = m.rope;
@@ -186,17 +188,30 @@ ResolvedRope resolve_rope(const ScalingOptions& o, const DimBase& flags) {
   r.params = rope_parameters(r.model.rope);
   r.d = static_cast<int>(2 * r.params.inv_freq.size());
   r.original = frequencies(r.d, r.model.rope.base);
+  r.spec = make_spec(r.model);
+  r.spec.name = model_name(r.model, Text());
+  r.spec.from_model = !o.model.empty() || !o.config.empty();
+  if (flags.layout) override_layout(r.spec, *flags.layout);
   return r;
+}
+
+std::string Rope::layout_text(const Text& t) const {
+  if (!scaled) return t.format("{} layout", "{} 排列", layout_name(layout, t));
+  return layout_description(scaled->spec).in(t.zh());
 }
 
 Eigen::VectorXd Rope::theta() const { return scaled ? scaled->params.inv_freq : frequencies(d, base); }
 
 Rope resolve(const ScalingOptions& options, const DimBase& flags) {
-  if (!options.any()) return {flags.dim.value_or(flags.default_dim), flags.base.value_or(flags.default_base), std::nullopt};
+  if (!options.any()) {
+    return {flags.dim.value_or(flags.default_dim), flags.base.value_or(flags.default_base), std::nullopt,
+            flags.layout.value_or(flags.default_layout)};
+  }
   ResolvedRope rr = resolve_rope(options, flags);
   const int d = rr.d;
   const double base = rr.model.rope.base;
-  return {d, base, std::move(rr)};
+  const Layout layout = rr.spec.layout;
+  return {d, base, std::move(rr), layout};
 }
 
 }  // namespace rope::cli

@@ -12,6 +12,7 @@
 #include "rope/cli/lang.hpp"
 #include "rope/models/model_config.hpp"
 #include "rope/core/types.hpp"
+#include "rope/models/rope_spec.hpp"
 #include "rope/models/scaling.hpp"
 
 namespace CLI {
@@ -44,6 +45,8 @@ struct DimBase {
   int default_dim = 128;
   std::optional<double> base;
   double default_base = kDefaultBase;
+  std::optional<Layout> layout;  ///< --layout as typed (nullopt: not typed)
+  Layout default_layout = Layout::Interleaved;
 };
 
 /// The model: the preset or config file if given, else plain RoPE of head dimension and base `flags`
@@ -55,6 +58,7 @@ ModelConfig resolve_model(const ScalingOptions& options, const DimBase& flags);
 /// A resolved model with its frequencies before and after scaling.
 struct ResolvedRope {
   ModelConfig model;
+  RopeSpec spec;              ///< the model's RoPE with the layout the command uses (flags applied)
   RopeParameters params;      ///< scaled: params.inv_freq, params.attention_factor
   Eigen::VectorXd original;   ///< default θ_i for the same pairs (proportional: over the full head_dim)
   int d = 0;                  ///< rotary dimension = 2 × pairs
@@ -69,7 +73,9 @@ inline constexpr const char* kCommandLineModel = "the command line";
 /// The model's name, or "the command line" in the language of t.
 std::string model_name(const ModelConfig& model, const Text& t);
 
-/// resolve_model, and its frequencies before and after scaling.
+/// resolve_model, its frequencies before and after scaling, and its spec with flags.layout applied:
+/// an explicit --layout overrides the model's; without a model the layout is --layout's default, said
+/// as assumed.
 ResolvedRope resolve_rope(const ScalingOptions& options, const DimBase& flags);
 
 /// The RoPE a command computes with: plain RoPE of --dim and --base, or, with --scaling, --config or
@@ -78,6 +84,12 @@ struct Rope {
   int d = 0;        ///< the rotary dimension (plain RoPE: --dim as typed or default, not yet checked)
   double base = 0;  ///< the base (plain RoPE: --base as typed or default, not yet checked)
   std::optional<ResolvedRope> scaled;  ///< set with --scaling, --config or --model
+  Layout layout = Layout::Interleaved;  ///< the model's (or --layout, or the command's default)
+
+  /// The layout for a header: plain RoPE "interleaved"; with a spec "half layout (model family llama)".
+  std::string layout_text(const Text& t) const;
+  /// The attention factor the model multiplies into cos and sin (1 for plain RoPE).
+  double attention_factor() const { return scaled ? scaled->spec.attention_factor() : 1.0; }
 
   /// The frequencies θ_i: the scaled ones, or base^(−2i/d) (which checks d and base).
   Eigen::VectorXd theta() const;

@@ -15,6 +15,7 @@
 
 #include "rope/core/message.hpp"
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -27,8 +28,19 @@ namespace rope {
 /// Bound on the size of a config file read (real ones are a few kB; Phi-3's is 4 kB).
 inline constexpr std::size_t kMaxConfigBytes = 4u << 20;
 
+/// How a model's pair layout is known (rope_spec.hpp).
+enum class LayoutBasis {
+  Family,     ///< the HF modeling code of its model_type (family_layout in rope_spec.hpp)
+  ConfigKey,  ///< a config key: DeepSeek's rope_interleave
+  Flag,       ///< --layout given explicitly
+  Assumed,    ///< not known: unknown model_type (HF's common rotate_half assumed), or plain RoPE's default
+};
+
 struct ModelConfig {
   RopeConfig rope;
+  LayoutBasis layout_basis = LayoutBasis::Assumed;
+  Message layout_reason;            ///< "model family llama", "rope_interleave true", "assumed: …"
+  std::optional<int> qk_nope_head_dim;  ///< DeepSeek MLA: channels before the rotary ones that carry no position
   std::string name;                 ///< file path or preset name
   std::string model_type;           ///< config's model_type, if any
   std::vector<Message> origin;      ///< one line per value: where it came from

@@ -180,7 +180,7 @@ int run_frequencies(const FrequenciesOptions& opt, std::ostream& out) {
     throw InvalidArgument("--max-position sets the figure's heatmap: add --png, --svg, --pdf or --output");
   }
 
-  const Rope rope = resolve(opt.scaling, {opt.dim, kDefaultFrequenciesDim, opt.base, kDefaultBase});
+  const Rope rope = resolve(opt.scaling, {opt.dim, kDefaultFrequenciesDim, opt.base, kDefaultBase, std::nullopt, Layout::Interleaved});
   if (rope.scaled) return run_scaled_frequencies(opt, *rope.scaled, out);
   const int dim = rope.d;
   const double base = rope.base;

@@ -25,6 +25,7 @@ struct VerifyOptions {
   ScalingOptions scaling;
   std::optional<int> dim;      ///< --dim; nullopt: settings.dim
   std::optional<double> base;  ///< --base; nullopt: settings.base
+  std::optional<Layout> layout;  ///< --layout; nullopt: the model's, or settings.layout
   Lang lang = Lang::En;
   std::optional<DType> dtype;  ///< --dtype; nullopt: float64, and the output of before --dtype existed
 };
@@ -62,9 +63,11 @@ int run_verify(const VerifyOptions& opt, std::ostream& out) {
   if (opt.dtype) settings.dtype = *opt.dtype;
   // With --scaling, --config or --model, a model's scaled frequencies: the identities hold for any
   // frequencies, so they must pass too.
-  const Rope rope = resolve(opt.scaling, {opt.dim, settings.dim, opt.base, settings.base});
+  // The model's own layout (rope/models/rope_spec.hpp) unless --layout is given.
+  const Rope rope = resolve(opt.scaling, {opt.dim, settings.dim, opt.base, settings.base, opt.layout, settings.layout});
   settings.dim = rope.d;
   settings.base = rope.base;
+  settings.layout = rope.layout;
   std::string model;
   if (rope.scaled) {
     const ResolvedRope& rr = *rope.scaled;
@@ -99,10 +102,16 @@ int run_verify(const VerifyOptions& opt, std::ostream& out) {
   }
   if (opt.json || opt.csv == "-") return exit_code;
 
-  out << t.format("rope verify: d = {}, base = {}{}, {} layout, {} trials, seed {}{}\n",
-                  "rope verify:d = {},base = {}{},{} 排列,{} 次试验,种子 {}{}\n", s.dim, format_number(s.base), model,
-                  layout_name(s.layout, t), s.trials, s.seed,
+  out << t.format("rope verify: d = {}, base = {}{}, {}, {} trials, seed {}{}\n",
+                  "rope verify:d = {},base = {}{},{},{} 次试验,种子 {}{}\n", s.dim, format_number(s.base), model,
+                  rope.layout_text(t), s.trials, s.seed,
                   !opt.dtype ? "" : t.format(", computed in {}", ",用 {} 计算", to_string(s.dtype)));
+  if (rope.attention_factor() != 1.0) {
+    out << t.format("the model's attention factor a = {} in cos and sin scales both sides of every identity by a or a²;\n"
+                    "the identities are checked on the rotation itself\n",
+                    "模型的注意力因子 a = {} 乘在 cos 和 sin 上,使每个恒等式两边同乘 a 或 a²;\n这里检查的是旋转本身\n",
+                    format_number(rope.attention_factor()));
+  }
   out << t.format("q, k ~ N(0, I); positions m, n and shift c uniform integers in [0, {})\n",
                   "q, k ~ N(0, I);位置 m、n 和平移量 c 是 [0, {}) 中均匀分布的整数\n", format_number(s.max_position));
   out << t("error |Δ| between the two sides; S = ‖q‖‖k‖ for scores, ‖q‖ for vectors, 1 for matrices;\n",
@@ -170,7 +179,7 @@ Command add_verify_command(CLI::App& app) {
   add_long_option(*sub, "-n,--trials", s.trials, fmt::format("random draws of q, k, m, n, c (1 … {})", kMaxTrials));
   add_real_option(*sub, "--max-position", s.max_position, "positions are drawn from [0, max-position)");
   add_seed_option(*sub, s.seed, "seed of the random draws (same seed, same output)");
-  add_layout_option(*sub, s.layout);
+  add_layout_option(*sub, opt->layout, s.layout);
   add_choice_option(*sub, "--dtype", opt->dtype, kDTypeWords, parse_dtype,
                     "compute the identities in f64 (default), f32, f16 or bf16, with that type's tolerance (P10)", "TYPE");
   sub->add_option("--csv", opt->csv, "write one row per identity to FILE ('-' for stdout)")->type_name("FILE");
