@@ -110,9 +110,9 @@ int run_layouts(const LayoutsOptions& opt, std::ostream& out) {
            "pairs channels (i, i + d/2), the half layout. Pair i turns by m·θ_i in both.\n\n",
            "Meta 的 Llama 代码把通道 (2i, 2i+1) 配成一对,即相邻配对(interleaved);Hugging Face 的 rotate_half\n"
            "把通道 (i, i + d/2) 配成一对,即前后半配对(half)。两种排列中第 i 对都转过 m·θ_i。\n\n");
-  if (rope.scaled) {
-    const RopeSpec& spec = rope.scaled->spec;
-    out << t.format("{} uses the {}\n\n", "{} 使用{}\n\n", spec.name, layout_description(spec).in(t.zh()));
+  if (rope.scaled && rope.scaled->spec.from_model) {
+    out << t.format("{} uses the {}\n\n", "{} 使用{}\n\n", model_name(rope.scaled->model, t),
+                    layout_description(rope.scaled->spec).in(t.zh()));
   }
 
   out << t("which channels form pair i:\n", "第 i 对由哪两个通道组成:\n");
