@@ -57,7 +57,7 @@ TEST_F(CmdMatrix, MatrixPrintsZerosPlainly) {
 
 TEST_F(CmdMatrix, EveryPresetsMatrixTimesAHeadEqualsHfModelingCode) {
   // tests/reference/model_apply.py's head vectors at positions 1 and 3000: the printed head_dim×head_dim
-  // matrix (a·R_m on the rotating channels, identity elsewhere, (S18)) times x equals HF's apply to 1e-12
+  // matrix (a·R_m on the rotating channels, identity elsewhere, (S19)) times x equals HF's apply to 1e-12
   // relative (both float64; entries written with 17 digits; an ulp of θ moves an angle by |m|·ε·θ).
   const auto cases = test::model_apply_cases();
   int checked = 0;

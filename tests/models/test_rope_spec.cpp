@@ -1,4 +1,4 @@
-// rope/models/rope_spec.hpp: the layout per family, the rotating channels, (S18) by hand.
+// rope/models/rope_spec.hpp: the layout per family, the rotating channels, (S19) by hand.
 #include <cmath>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -71,7 +71,7 @@ TEST(RopeSpec, ApplyByHand) {
   // Half layout, m = π/2: pair 0 = (x0, x2) turns by π/2 → (−x2, x0); pair 1 = (x1, x3) by 0.01π/2.
   RopeSpec s = spec_of(R"({"model_type": "llama", "head_dim": 6, "partial_rotary_factor": 0.6666666666666667})");
   ASSERT_EQ(s.rotary_dim, 4);
-  s.params.attention_factor = 2.0;  // as yarn's would: multiplies cos and sin (S18)
+  s.params.attention_factor = 2.0;  // as yarn's would: multiplies cos and sin (S19)
   Eigen::VectorXd x(6);
   x << 1, 2, 3, 4, 5, 6;
   const double m = std::acos(-1.0) / 2;

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Independent NumPy reference: a model preset's RoPE applied to one head vector, as Hugging Face's
-modeling code applies it (docs/scaling.md (S18)).
+modeling code applies it (docs/scaling.md (S19)).
 
 The frequencies and the attention factor come from presets.py (the independent reference of HF's
 rope init functions). What this file adds is written from the HF modeling code of each family

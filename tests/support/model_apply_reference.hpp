@@ -1,6 +1,6 @@
 /// @file
 /// tests/reference/model_apply.csv (written by model_apply.py: every preset's RoPE applied to one head
-/// vector as HF's modeling code applies it, (S18)) grouped by case.
+/// vector as HF's modeling code applies it, (S19)) grouped by case.
 #pragma once
 
 #include <Eigen/Core>

@@ -9,7 +9,7 @@
 ///   - the scaled frequencies and the attention factor (scaling.hpp), which HF multiplies into cos and
 ///     sin, so the rotated channels come out scaled by it and logits by its square (S15);
 ///   - where every value came from (origin) and what a reader should know (notes).
-/// A model's output of the rotation on a head vector x at position m is                       (S18)
+/// A model's output of the rotation on a head vector x at position m is                       (S19)
 ///     y = x outside the rotary channels,   y_rot = a · R_m x_rot   (a = attention factor)
 #pragma once
 
@@ -81,7 +81,7 @@ Message layout_description(const RopeSpec& spec);
 /// @throws InvalidArgument naming both lengths when n is neither.
 int rotary_offset_for(const RopeSpec& spec, int n);
 
-/// (S18): x (length head_dim or rotary_dim) with its rotating channels replaced by `a · rotated`, where
+/// (S19): x (length head_dim or rotary_dim) with its rotating channels replaced by `a · rotated`, where
 /// `rotated` is R_m applied to them by any of the forms of core/apply.hpp (de-interleaved when
 /// spec.deinterleaved_output).
 /// @pre rotated.size() == spec.rotary_dim; x.size() accepted by rotary_offset_for.
@@ -90,10 +90,10 @@ Eigen::VectorXd spec_output(const RopeSpec& spec, const Eigen::VectorXd& x, cons
 /// The rotating channels of x (length head_dim or rotary_dim).
 Eigen::VectorXd rotary_part(const RopeSpec& spec, const Eigen::VectorXd& x);
 
-/// (S18) in full: the model's rotation of x at position m (element-wise form (M9)).
+/// (S19) in full: the model's rotation of x at position m (element-wise form (M9)).
 Eigen::VectorXd spec_apply(const RopeSpec& spec, const Eigen::VectorXd& x, double m);
 
-/// The n×n matrix of (S18), n = head_dim or rotary_dim: a·R_m on the rotating channels, identity elsewhere.
+/// The n×n matrix of (S19), n = head_dim or rotary_dim: a·R_m on the rotating channels, identity elsewhere.
 Eigen::MatrixXd spec_matrix(const RopeSpec& spec, double m, int n);
 
 }  // namespace rope

@@ -46,7 +46,7 @@ int run_apply(const ApplyOptions& opt, std::ostream& out) {
   check_dimension(n, kMaxDenseDim, "vector length d");  // one of the three forms is the dense matrix
   const Text t(opt.lang);
   // With --scaling, --config or --model: the model's spec (rope/models/rope_spec.hpp): its layout, its
-  // scaled frequencies, its attention factor in cos and sin, its rotating channels (S18). The vector is
+  // scaled frequencies, its attention factor in cos and sin, its rotating channels (S19). The vector is
   // a head (head_dim numbers) or its rotating part (rotary_dim numbers).
   const Rope rope = resolve(opt.scaling, {std::nullopt, n, opt.base, kDefaultBase, opt.layout, Layout::Interleaved});
   std::string scaled;  // says which frequencies, when they are not plain RoPE's
@@ -77,7 +77,7 @@ int run_apply(const ApplyOptions& opt, std::ostream& out) {
   const double a = spec ? spec->attention_factor() : 1.0;
   const double base = rope.base;
   const Eigen::VectorXd theta = spec ? spec->params.inv_freq : rope.theta();
-  // (S18): the rotated channels times a, the others unchanged (plain RoPE: a = 1, every channel rotates).
+  // (S19): the rotated channels times a, the others unchanged (plain RoPE: a = 1, every channel rotates).
   const auto model_output = [&](const Eigen::VectorXd& rotated) { return spec ? spec_output(*spec, x, rotated) : rotated; };
   const Eigen::VectorXd by_matrix = model_output(rotation_matrix<double>(theta, m, layout) * xr);
   const Eigen::VectorXd by_elementwise = model_output(apply_rotary(xr, theta, m, layout));
@@ -112,8 +112,8 @@ int run_apply(const ApplyOptions& opt, std::ostream& out) {
                "模型代码把旋转后的配对解交错返回:第 i 对位于旋转部分的通道 i 和 i + d/2(q·k 不变)\n");
     }
     if (a != 1.0) {
-      out << t.format("attention factor a = {} multiplies cos and sin (as HF does): the rotated channels are a·R_m x (S18)\n",
-                      "注意力因子 a = {} 乘在 cos 和 sin 上(与 HF 相同):旋转的通道为 a·R_m x (S18)\n", format_number(a));
+      out << t.format("attention factor a = {} multiplies cos and sin (as HF does): the rotated channels are a·R_m x (S19)\n",
+                      "注意力因子 a = {} 乘在 cos 和 sin 上(与 HF 相同):旋转的通道为 a·R_m x (S19)\n", format_number(a));
     }
     out << '\n';
     out << fmt::format("{:>5}  {:>10}  {:>22}  {:>22}\n", t("pair", "维度对"), t("channels", "通道"), "θ_i",

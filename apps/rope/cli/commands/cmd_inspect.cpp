@@ -14,6 +14,7 @@
 #include "rope/core/error.hpp"
 #include "rope/core/frequencies.hpp"
 #include "rope/cli/scaling_options.hpp"
+#include "rope/models/rope_spec.hpp"
 
 namespace rope::cli {
 
@@ -100,6 +101,7 @@ int run_inspect(const InspectOptions& opt, std::ostream& out) {
   const ResolvedRope rr = resolve_rope(s, DimBase{});
   const RopeConfig& c = rr.model.rope;
   const RopeParameters& p = rr.params;
+  const RopeSpec& spec = rr.spec;
   const Eigen::VectorXd lambda = wavelengths(rr.original);
   const Eigen::VectorXd lambda_scaled = safe_wavelengths(p.inv_freq);
   const auto half = p.inv_freq.size();
@@ -127,6 +129,10 @@ int run_inspect(const InspectOptions& opt, std::ostream& out) {
     j["partial_rotary_factor"] = c.partial_rotary_factor;
     j["base"] = c.base;
     j["layout"] = std::string(to_string(c.layout));
+    j["layout_known"] = spec.layout_known();
+    j["layout_reason"] = spec.layout_reason.en;
+    j["rotating_channels"] = {spec.rotary_offset, spec.rotary_offset + spec.rotary_dim};
+    j["head_channels"] = spec.head_dim;
     if (c.max_position_embeddings) j["max_position_embeddings"] = *c.max_position_embeddings;
     j["rope_type"] = std::string(to_string(c.type));
     j["factor"] = p.factor;
@@ -149,20 +155,26 @@ int run_inspect(const InspectOptions& opt, std::ostream& out) {
     return kOk;
   }
 
+  const bool z = t.zh();
   // Two columns: a label padded to 25 columns (fmt counts a Chinese character as two), then the value.
   const auto row = [&](const char* en, const char* zh, const std::string& value) {
     out << fmt::format("  {:<25}{}\n", t(en, zh), value);
   };
-  const bool z = t.zh();
   out << t.format("RoPE of {}{}\n\n", "{} 的 RoPE{}\n\n", model_name(rr.model, t),
                   rr.model.model_type.empty() ? "" : t.format(" (model_type {})", "(model_type {})", rr.model.model_type));
   row("head_dim", "head_dim", std::to_string(c.head_dim));
   row("rotary dim d", "旋转维度 d",
       t.format("{} = int({} × partial_rotary_factor {}), {} pairs", "{} = int({} × partial_rotary_factor {}),共 {} 对", rr.d,
                c.head_dim, format_number(c.partial_rotary_factor), half));
+  if (spec.partial()) {
+    row("rotating channels", "旋转的通道",
+        t.format("{} … {} of the head's {}; the other {} pass through unchanged", "头的 {2} 个通道中的 {0} … {1};其余 {3} 个原样通过",
+                 spec.rotary_offset, spec.rotary_offset + spec.rotary_dim - 1, spec.head_dim, spec.head_dim - spec.rotary_dim));
+  }
   row("layout", "排列",
-      c.layout == Layout::Interleaved ? t("interleaved: pairs (2i, 2i+1)", "相邻配对(interleaved):(2i, 2i+1) 成对")
-                                      : t("half (rotate_half): pairs (i, i + d/2)", "前后半配对(half,rotate_half):(i, i + d/2) 成对"));
+      (c.layout == Layout::Interleaved ? t("interleaved: pairs (2i, 2i+1)", "相邻配对(interleaved):(2i, 2i+1) 成对")
+                                       : t("half (rotate_half): pairs (i, i + d/2)", "前后半配对(half,rotate_half):(i, i + d/2) 成对")) +
+          t.format(" ({})", "({})", spec.layout_reason.in(z)));
   row("base (rope_theta)", "底数 base(rope_theta)", format_number(c.base));
   if (c.max_position_embeddings) row("max_position_embeddings", "max_position_embeddings", std::to_string(*c.max_position_embeddings));
   row("scaling", "缩放", std::string(to_string(c.type)));
@@ -177,8 +189,8 @@ int run_inspect(const InspectOptions& opt, std::ostream& out) {
     if (!p.bands.empty()) row("bands", "区段", band_counts(p, t));
   }
   row("attention factor", "注意力因子",
-      t.format("{} ({}): logits × {}", "{}({}):logits × {}", format_number(p.attention_factor), p.attention_rule.in(z),
-               format_number(p.attention_factor * p.attention_factor)));
+      t.format("{} ({}), in cos and sin as HF: logits × {}", "{}({}),与 HF 一样乘在 cos 和 sin 上:logits × {}",
+               format_number(p.attention_factor), p.attention_rule.in(z), format_number(p.attention_factor * p.attention_factor)));
   row("wavelengths", "波长",
       t.format("{:.6g} … {:.6g} positions (original {:.6g} … {:.6g})", "{:.6g} … {:.6g} 个位置(原始 {:.6g} … {:.6g})",
                lambda_scaled.minCoeff(), lambda_scaled.maxCoeff(), lambda.minCoeff(), lambda.maxCoeff()));

@@ -64,7 +64,7 @@ int run_matrix(const MatrixOptions& opt, std::ostream& out) {
   const int dim = rope.d;
   const double base = rope.base;
   check_dimension(dim, kMaxMatrixDim);
-  // The printed matrix: the model's head (head_dim, (S18)) or plain RoPE's d.
+  // The printed matrix: the model's head (head_dim, (S19)) or plain RoPE's d.
   const int size = rope.scaled ? rope.scaled->spec.head_dim : dim;
   check_dimension(size, kMaxMatrixDim, "head_dim");
   if (opt.digits < 0 || opt.digits > 17) {
@@ -151,8 +151,8 @@ int run_matrix(const MatrixOptions& opt, std::ostream& out) {
                "模型代码把旋转后的配对解交错返回:第 i 对位于旋转通道 i 和 i + d/2\n");
     }
     if (spec->attention_factor() != 1.0) {
-      out << t.format("the attention factor a = {} multiplies cos and sin (as HF does): the blocks are a·R(m·θ_i) (S18)\n",
-                      "注意力因子 a = {} 乘在 cos 和 sin 上(与 HF 相同):各块为 a·R(m·θ_i) (S18)\n",
+      out << t.format("the attention factor a = {} multiplies cos and sin (as HF does): the blocks are a·R(m·θ_i) (S19)\n",
+                      "注意力因子 a = {} 乘在 cos 和 sin 上(与 HF 相同):各块为 a·R(m·θ_i) (S19)\n",
                       format_number(spec->attention_factor()));
     }
   }
