@@ -66,10 +66,12 @@ TEST_F(CmdApply, EveryPresetEqualsHfModelingCode) {
   // and longrope's long factors beyond L0. Both sides float64 from θ that agree to an ulp or so: an ulp of θ
   // moves the angle by |m|·ε·θ, so 1e-12 relative to ‖x‖ up to m = 3000, and (M13)'s κ·ε·(d + |m|) beyond.
   const auto cases = test::model_apply_cases();
-  ASSERT_GE(cases.size(), 28u);
+  ASSERT_GE(cases.size(), 30u);
   for (const auto& [key, c] : cases) {
     const auto& [preset, position] = key;
-    const Result r = rope_cli({"apply", "--model", preset, "--position", position, "--vector", test::comma_list(c.input), "--csv", "-"});
+    std::vector<std::string> args{"apply", "--position", position, "--vector", test::comma_list(c.input), "--csv", "-"};
+    for (const auto& a : test::model_options(preset)) args.push_back(a);
+    const Result r = rope_cli(args);
     ASSERT_EQ(r.code, 0) << preset << " " << position << ": " << r.err;
     const double m = std::stod(position);
     const double rtol = m <= 3000 ? 1e-12 : 8 * 2.220446049250313e-16 * (static_cast<double>(c.input.size()) + m);

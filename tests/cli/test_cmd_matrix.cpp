@@ -64,7 +64,9 @@ TEST_F(CmdMatrix, EveryPresetsMatrixTimesAHeadEqualsHfModelingCode) {
   for (const auto& [key, c] : cases) {
     const auto& [preset, position] = key;
     if (std::stod(position) > 3000) continue;
-    const Result r = rope_cli({"matrix", "--model", preset, "--position", position, "--csv", "-"});
+    std::vector<std::string> args{"matrix", "--position", position, "--csv", "-"};
+    for (const auto& a : test::model_options(preset)) args.push_back(a);
+    const Result r = rope_cli(args);
     ASSERT_EQ(r.code, 0) << preset << ": " << r.err;
     std::istringstream in(r.out);
     std::string line;
@@ -78,7 +80,7 @@ TEST_F(CmdMatrix, EveryPresetsMatrixTimesAHeadEqualsHfModelingCode) {
     EXPECT_LE((m * c.input - c.output).cwiseAbs().maxCoeff(), 1e-12 * c.input.norm()) << preset << " at " << position;
     ++checked;
   }
-  EXPECT_GE(checked, 26);
+  EXPECT_GE(checked, 28);
 }
 
 TEST_F(CmdMatrix, HeaderSaysTheModelsLayoutAndFactor) {

@@ -36,6 +36,13 @@ inline std::map<std::pair<std::string, std::string>, ModelApplyCase> model_apply
   return out;
 }
 
+/// The rope options of a case's name: "gemma-3-4b@sliding_attention" → --model gemma-3-4b --layer-type sliding_attention.
+inline std::vector<std::string> model_options(const std::string& name) {
+  const auto at = name.find('@');
+  if (at == std::string::npos) return {"--model", name};
+  return {"--model", name.substr(0, at), "--layer-type", name.substr(at + 1)};
+}
+
 /// "a,b,c" with every digit of each number (repr-like, 17 significant digits).
 inline std::string comma_list(const Eigen::VectorXd& v) {
   std::string s;

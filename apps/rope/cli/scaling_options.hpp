@@ -31,6 +31,7 @@ struct ScalingOptions {
   std::optional<long> original_max, max_position_embeddings, seq_len;
   std::optional<bool> truncate;
   std::string short_factor, long_factor;  ///< comma lists or @file
+  std::string layer_type;  ///< --layer-type NAME or a layer index
 
   /// Whether anything beyond plain RoPE was asked for.
   bool any() const;
@@ -67,6 +68,9 @@ struct ResolvedRope {
 std::string band_counts(const RopeParameters& params, const Text& t = Text());
 /// A band's name for people ("-" for none).
 std::string band_name(Band band, const Text& t = Text());
+
+/// ", layer type full_attention (layers 5, 11, …)" when the model's layers differ, else "".
+std::string layer_text(const RopeSpec& spec, const Text& t);
 
 /// ModelConfig::name when the RoPE comes from flags alone, without --config or --model.
 inline constexpr const char* kCommandLineModel = "the command line";

@@ -71,6 +71,10 @@ void ConfigParser::read_head_dim() {
   } else if (const auto hd = r_.count(c, prefix_, "head_dim")) {
     head_dim_ = *hd;
     origin("head_dim", std::to_string(*hd), child(prefix_, "head_dim"));
+  } else if (const auto kv = m_.model_type == "chatglm" ? r_.count(c, prefix_, "kv_channels") : std::nullopt) {
+    // THUDM's modeling_chatglm.py: rotary_dim = kv_channels (else hidden_size // num_attention_heads).
+    head_dim_ = *kv;
+    origin("head_dim", std::to_string(*kv), child(prefix_, "kv_channels"));
   } else {
     // GPT-J and GPT-2 style configs spell these n_embd and n_head (HF attribute_map).
     const char* hidden_key = Reader::find(c, "hidden_size") || !Reader::find(c, "n_embd") ? "hidden_size" : "n_embd";
@@ -147,6 +151,12 @@ void ConfigParser::read_partial_rotary() {
     factor = 0.25;
     origin("partial_rotary_factor", "0.25", "HF GPTNeoXConfig default rotary_pct", "HF GPTNeoXConfig 的 rotary_pct 默认值");
     note("rotary_pct not given: HF's GPT-NeoX default 0.25 assumed", "未给出 rotary_pct:采用 HF GPT-NeoX 的默认值 0.25");
+  } else if (m_.model_type == "chatglm") {
+    factor = 0.5;
+    origin("partial_rotary_factor", "0.5", "ChatGLM modeling code: RotaryEmbedding(rotary_dim // 2)",
+           "ChatGLM 建模代码:RotaryEmbedding(rotary_dim // 2)");
+    note("ChatGLM rotates half of each head: its modeling_chatglm.py builds RotaryEmbedding(rotary_dim // 2)",
+         "ChatGLM 只旋转每个头的一半通道:其 modeling_chatglm.py 构造 RotaryEmbedding(rotary_dim // 2)");
   } else if (m_.model_type == "glm" || m_.model_type == "glm4") {
     factor = 0.5;
     origin("partial_rotary_factor", "0.5", "HF GlmConfig default", "HF GlmConfig 默认值");
@@ -200,6 +210,10 @@ void ConfigParser::read_base() {
   } else if (neox) {
     base = *neox;
     from = child(prefix_, "rotary_emb_base");
+  } else if (const auto ratio = r_.positive(c, prefix_, "rope_ratio")) {
+    // THUDM's modeling_chatglm.py (GLM-4, ChatGLM3-32k …): base = 10000 * rope_ratio.
+    base = kDefaultBase * *ratio;
+    from = fmt::format("10000 × {} {}", child(prefix_, "rope_ratio"), num(*ratio));
   } else {
     if (m_.model_type == "gemma3_text" || m_.model_type == "gemma3") {
       base = 1e6;
@@ -262,9 +276,11 @@ void ConfigParser::read_layout() {
 
 void ConfigParser::read_positions() {
   const json& c = *cfg_;
-  const char* key = Reader::find(c, "max_position_embeddings") || !Reader::find(c, "n_positions")
-                        ? "max_position_embeddings"
-                        : "n_positions";
+  // GPT-J spells it n_positions, ChatGLM seq_length.
+  const char* key = Reader::find(c, "max_position_embeddings") ? "max_position_embeddings"
+                    : Reader::find(c, "n_positions")           ? "n_positions"
+                    : Reader::find(c, "seq_length")            ? "seq_length"
+                                                               : "max_position_embeddings";
   if (const auto m = r_.count(c, prefix_, key)) {
     m_.rope.max_position_embeddings = *m;
     origin("max_position_embeddings", std::to_string(*m), child(prefix_, key));

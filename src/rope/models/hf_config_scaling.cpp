@@ -178,10 +178,8 @@ void ConfigParser::require_parameters() {
       r_.fail(child(p, key), fmt::format("missing (required for rope_type {})", to_string(rope.type)));
     }
   }
-  if (rope.type == ScalingType::Llama3 && *rope.high_freq_factor <= *rope.low_freq_factor) {
-    r_.fail(child(p, "high_freq_factor"), fmt::format("must be greater than low_freq_factor {}, got {}",
-                                                      num(*rope.low_freq_factor), num(*rope.high_freq_factor)));
-  }
+  // high_freq_factor <= low_freq_factor is only a warning in HF (Llama-4-Scout ships 1 and 1): the
+  // llama3 method warns (scaling_llama3.cpp).
 }
 
 /// Notes for the HF defaults and conventions the scaling code will apply (docs/scaling.md §2, §3).

@@ -36,8 +36,29 @@ enum class LayoutBasis {
   Assumed,    ///< not known: unknown model_type (HF's common rotate_half assumed), or plain RoPE's default
 };
 
+/// The RoPE of one layer type (layer_types.cpp): Gemma 3's sliding and full layers, v5 rope_parameters
+/// keyed by layer type, Llama 4's RoPE and NoPE layers.
+struct LayerTypeRope {
+  std::string name;             ///< "full_attention", "sliding_attention", "rope", "nope"
+  std::vector<int> layers;      ///< the layer indices of this type
+  bool rope = true;             ///< false: a NoPE layer (no rotation)
+  RopeConfig config;            ///< its RoPE (rope true)
+  Message from;                 ///< how its base and scaling were found
+};
+
+/// Llama 4's query temperature on NoPE layers (HF Llama4TextAttention, attn_temperature_tuning):
+///   t(p) = log1p(floor((p + 1) / floor_scale)) · attn_scale + 1                        (S20)
+struct NopeTemperature {
+  double floor_scale = 8192;
+  double attn_scale = 0.1;
+  double at(double position) const;
+};
+
 struct ModelConfig {
   RopeConfig rope;
+  std::vector<LayerTypeRope> layer_types;       ///< empty: every layer uses `rope`
+  std::string layer_type;                       ///< the entry of layer_types `rope` is ("" when empty)
+  std::optional<NopeTemperature> nope_temperature;
   LayoutBasis layout_basis = LayoutBasis::Assumed;
   Message layout_reason;            ///< "model family llama", "rope_interleave true", "assumed: …"
   std::optional<int> qk_nope_head_dim;  ///< DeepSeek MLA: channels before the rotary ones that carry no position

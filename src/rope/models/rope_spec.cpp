@@ -43,6 +43,10 @@ RopeSpec make_spec(const ModelConfig& model) {
   s.layout_basis = model.layout_basis;
   s.layout_reason = model.layout_reason;
   s.origin = model.origin;
+  s.layer_type = model.layer_type;
+  for (const LayerTypeRope& lt : model.layer_types) {
+    if (lt.name == model.layer_type) s.layers = lt.layers;
+  }
   s.notes = model.notes;
   // The head: the rotating channels, plus the ones that pass through (partial rotary: after them;
   // DeepSeek MLA: qk_nope_head_dim before them, HF's split([qk_nope_head_dim, qk_rope_head_dim])).

@@ -49,6 +49,8 @@ struct RopeSpec {
   /// DeepSeek-V3 with rope_interleave: HF's apply_rotary_pos_emb_interleave rotates pairs (2i, 2i+1) and
   /// returns them de-interleaved, pair i on rotating channels i and i + rotary_dim/2 (q·k is unchanged).
   bool deinterleaved_output = false;
+  std::string layer_type;       ///< the layer type this RoPE is ("" when every layer has the same)
+  std::vector<int> layers;      ///< its layers
   std::vector<Message> origin;  ///< one line per value: where it came from
   std::vector<Message> notes;   ///< things a reader should know
 

@@ -65,8 +65,8 @@ int run_apply(const ApplyOptions& opt, std::ostream& out) {
               : fmt::format("--vector has {} numbers but {} rotates d = {}", n, spec.name, spec.rotary_dim));
     }
     xr = rotary_part(rr.spec, x);
-    scaled = t.format(", {} scaling f = {} from {}", ",{} 缩放 f = {},来自{}", to_string(rr.model.rope.type),
-                      format_number(rr.params.factor), model_name(rr.model, t));
+    scaled = t.format(", {} scaling f = {} from {}{}", ",{} 缩放 f = {},来自{}{}", to_string(rr.model.rope.type),
+                      format_number(rr.params.factor), model_name(rr.model, t), layer_text(rr.spec, t));
   }
   const int d = static_cast<int>(xr.size());
   const Layout layout = rope.layout;

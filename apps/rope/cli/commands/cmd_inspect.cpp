@@ -14,6 +14,7 @@
 #include "rope/core/error.hpp"
 #include "rope/core/frequencies.hpp"
 #include "rope/cli/scaling_options.hpp"
+#include "rope/models/layer_types.hpp"
 #include "rope/models/rope_spec.hpp"
 
 namespace rope::cli {
@@ -71,6 +72,31 @@ std::vector<Message> config_warnings(const ResolvedRope& rr) {
                              rr.params.original_max_position, *c.max_position_embeddings)});
   }
   return w;
+}
+
+
+/// One block per layer type: its layers and its RoPE (or none, with Llama 4's query temperature (S20)).
+void print_layer_types(std::ostream& out, const ModelConfig& m, const Text& t) {
+  out << t("\nlayer types (other commands: --layer-type NAME or a layer index; this report: ",
+           "\n层类型(其他命令:--layer-type 名称或层号;本报告:") << m.layer_type << t("):\n", "):\n");
+  for (const LayerTypeRope& lt : m.layer_types) {
+    out << t.format("  {}: {} layers: {}\n", "  {}:{} 层:{}\n", lt.name, lt.layers.size(), describe_layers(lt.layers));
+    if (!lt.rope) {
+      out << t("    no RoPE: these layers rotate nothing\n", "    无 RoPE:这些层不做任何旋转\n");
+      if (m.nope_temperature) {
+        const NopeTemperature& n = *m.nope_temperature;
+        out << t.format("    the query is scaled by t(p) = log1p(floor((p + 1) / {0})) · {1} + 1 (S20): 1 up to p = {2}, {3} at p = {4}\n",
+                        "    查询乘以 t(p) = log1p(floor((p + 1) / {0})) · {1} + 1 (S20):p ≤ {2} 时为 1,p = {4} 时为 {3}\n",
+                        format_number(n.floor_scale), format_number(n.attn_scale), format_number(n.floor_scale - 2),
+                        format_number(n.at(n.floor_scale - 1)), format_number(n.floor_scale - 1));
+      }
+      continue;
+    }
+    const RopeParameters p = rope_parameters(lt.config);
+    out << t.format("    base {}, {} scaling f = {}, attention factor {} ({})\n", "    base {},{} 缩放 f = {},注意力因子 {}({})\n",
+                    format_number(lt.config.base), to_string(lt.config.type), format_number(p.factor),
+                    format_number(p.attention_factor), lt.from.in(t.zh()));
+  }
 }
 
 }  // namespace
@@ -213,6 +239,7 @@ int run_inspect(const InspectOptions& opt, std::ostream& out) {
   } else if (c.type == ScalingType::Ntk && p.effective_base) {
     row("llama.cpp", "llama.cpp", fmt::format("--rope-freq-base {}", format_number(*p.effective_base)));
   }
+  if (!rr.model.layer_types.empty()) print_layer_types(out, rr.model, t);
   out << t("\nwhere each value came from:\n", "\n各个值的来源:\n");
   for (const auto& line : rr.model.origin) out << "  " << line.in(z) << '\n';
   if (!rr.model.notes.empty() || !p.notes.empty()) {

@@ -58,8 +58,8 @@ int run_matrix(const MatrixOptions& opt, std::ostream& out) {
   const Text t = opt.figure.tr();
   if (rope.scaled) {
     const ResolvedRope& rr = *rope.scaled;
-    scaled = t.format(", {} scaling f = {} from {}", ",{} 缩放 f = {},来自{}", to_string(rr.model.rope.type),
-                      format_number(rr.params.factor), model_name(rr.model, t));
+    scaled = t.format(", {} scaling f = {} from {}{}", ",{} 缩放 f = {},来自{}{}", to_string(rr.model.rope.type),
+                      format_number(rr.params.factor), model_name(rr.model, t), layer_text(rr.spec, t));
   }
   const int dim = rope.d;
   const double base = rope.base;

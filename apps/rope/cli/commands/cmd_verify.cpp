@@ -72,8 +72,8 @@ int run_verify(const VerifyOptions& opt, std::ostream& out) {
   if (rope.scaled) {
     const ResolvedRope& rr = *rope.scaled;
     settings.inv_freq = rr.params.inv_freq;
-    model = t.format(", {} scaling f = {} ({})", ",{} 缩放 f = {}({})", to_string(rr.model.rope.type),
-                     format_number(rr.params.factor), model_name(rr.model, t));
+    model = t.format(", {} scaling f = {} ({}{})", ",{} 缩放 f = {}({}{})", to_string(rr.model.rope.type),
+                     format_number(rr.params.factor), model_name(rr.model, t), layer_text(rr.spec, t));
   }
   const VerifyReport report = verify(settings);
   const VerifySettings& s = report.settings;
