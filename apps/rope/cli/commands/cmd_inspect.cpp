@@ -35,6 +35,7 @@ struct ContextFact {
   double length;
   Eigen::Index turning;  ///< pairs with λ <= length
   Eigen::Index pairs;
+  std::string which;     ///< longrope/dynamic: which frequencies HF uses at that length
 };
 
 Eigen::VectorXd safe_wavelengths(const Eigen::VectorXd& theta) {
@@ -134,10 +135,21 @@ int run_inspect(const InspectOptions& opt, std::ostream& out) {
 
   std::vector<ContextFact> facts;
   const auto add_fact = [&](const std::string& what, double L) {
+    // dynamic and longrope: the frequencies HF uses for a sequence of length L (seq_len = L).
+    const RopeSpec at = spec_at_position(spec, L - 1);
+    const Eigen::VectorXd scaled = safe_wavelengths(at.params.inv_freq);
     Eigen::Index turning = 0;
-    for (Eigen::Index i = 0; i < half; ++i) turning += lambda_scaled[i] <= L ? 1 : 0;
-    facts.push_back({what, L, turning, half});
+    for (Eigen::Index i = 0; i < half; ++i) turning += scaled[i] <= L ? 1 : 0;
+    std::string which;
+    if (c.type == ScalingType::LongRope) {
+      which = at.config.seq_len && *at.config.seq_len > p.original_max_position ? t("long_factor", "long_factor")
+                                                                                : t("short_factor", "short_factor");
+    } else if (c.type == ScalingType::Dynamic) {
+      which = t.format("base' at seq_len {}", "seq_len {} 时的 base'", format_number(L));
+    }
+    facts.push_back({what, L, turning, half, which});
   };
+
   if (p.original_max_position > 0) add_fact(t("original context L0", "原始上下文长度 L0"), static_cast<double>(p.original_max_position));
   if (c.max_position_embeddings) add_fact("max_position_embeddings", static_cast<double>(*c.max_position_embeddings));
   const std::vector<Message> warnings = config_warnings(rr);
@@ -208,6 +220,11 @@ int run_inspect(const InspectOptions& opt, std::ostream& out) {
     row("factor f", "缩放因子 f", fmt::format(t("{} ({})", "{}({})"), format_number(p.factor), p.factor_rule.in(z)));
     if (p.original_max_position > 0) row("original context L0", "原始上下文长度 L0", std::to_string(p.original_max_position));
     if (p.effective_base) row("effective base", "等效底数", format_number(*p.effective_base));
+    if (c.type == ScalingType::Yarn && p.original_max_position > 0) {
+      row("yarn target length", "yarn 目标长度",
+          t.format("f·L0 = {} positions (the context the method extends to, (S5))", "f·L0 = {} 个位置(该方法扩展到的上下文,(S5))",
+                   format_number(p.factor * static_cast<double>(p.original_max_position))));
+    }
     if (p.yarn_range) {
       row("yarn correction range", "yarn 修正区间",
           fmt::format("[{}, {}]", format_number(p.yarn_range->first), format_number(p.yarn_range->second)));
@@ -221,11 +238,15 @@ int run_inspect(const InspectOptions& opt, std::ostream& out) {
       t.format("{:.6g} … {:.6g} positions (original {:.6g} … {:.6g})", "{:.6g} … {:.6g} 个位置(原始 {:.6g} … {:.6g})",
                lambda_scaled.minCoeff(), lambda_scaled.maxCoeff(), lambda.minCoeff(), lambda.maxCoeff()));
   for (const auto& f : facts) {
-    out << t.format("  within {} {}: {} of {} pairs complete a full turn (scaled frequencies)\n",
-                    "  在 {} {} 之内:{} 对(共 {} 对)能转满一圈(缩放后的频率)\n", f.what, format_number(f.length), f.turning,
-                    f.pairs);
+    out << t.format("  within {} {}: {} of {} pairs complete a full turn (scaled frequencies{})\n",
+                    "  在 {} {} 之内:{} 对(共 {} 对)能转满一圈(缩放后的频率{})\n", f.what, format_number(f.length), f.turning,
+                    f.pairs, f.which.empty() ? "" : t.format(": {}, as HF uses at that length", ":{},HF 在该长度下使用", f.which));
   }
-  if (critical >= 0) {
+  if (critical >= 0 && critical >= static_cast<Eigen::Index>(half)) {
+    row("critical dimension", "临界维度",
+        t.format("none: every pair of the original frequencies turns within {}", "无:原始频率的每一对都在 {} 之内转满一圈",
+                 format_number(train)));
+  } else if (critical >= 0) {
     row("critical dimension", "临界维度",
         t.format("{} (pairs {} … {} of the original frequencies never turn within {}, (M16))",
                  "{}(原始频率的第 {} … {} 对在 {} 之内转不满一圈,(M16))", 2 * critical, critical, half - 1,
