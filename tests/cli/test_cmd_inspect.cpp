@@ -98,9 +98,10 @@ TEST_F(CmdInspect, YarnTargetLengthAndNoEmptyRanges) {
 TEST_F(CmdInspect, OneBlockPerLayerType) {
   const Result r = rope_cli({"inspect", "--model", "gemma-3-4b"});
   ASSERT_EQ(r.code, 0) << r.err;
-  EXPECT_THAT(r.out, HasSubstr("  sliding_attention: 22 layers: 0–4, 6–10, 12–16, 18–22, 24–25\n"
+  // 34 layers (convert_gemma3_weights.py), every 6th full (Gemma3TextConfig's sliding_window_pattern 6).
+  EXPECT_THAT(r.out, HasSubstr("  sliding_attention: 29 layers: 0–4, 6–10, 12–16, 18–22, 24–28, 30–33\n"
                                "    base 10000, default scaling f = 1, attention factor 1 (rope_local_base_freq 10000, no scaling)"));
-  EXPECT_THAT(r.out, HasSubstr("  full_attention: 4 layers: 5, 11, 17, 23\n    base 1000000, linear scaling f = 8"));
+  EXPECT_THAT(r.out, HasSubstr("  full_attention: 5 layers: 5, 11, 17, 23, 29\n    base 1000000, linear scaling f = 8"));
   const Result sliding = rope_cli({"inspect", "--model", "gemma-3-4b", "--layer-type", "sliding_attention"});
   EXPECT_THAT(sliding.out, HasSubstr("this report: sliding_attention"));
   EXPECT_THAT(sliding.out, HasSubstr("  base (rope_theta)        10000\n"));
