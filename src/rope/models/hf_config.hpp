@@ -48,6 +48,7 @@ class ConfigParser {
   void select_scaling_dict();
   void read_scaling();
   void require_parameters();
+  void lint_scaling_keys();
   void explain_defaults();
 
   const json& doc_;

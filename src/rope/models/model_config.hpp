@@ -66,6 +66,7 @@ struct ModelConfig {
   std::string model_type;           ///< config's model_type, if any
   std::vector<Message> origin;      ///< one line per value: where it came from
   std::vector<Message> notes;       ///< things a reader should know (defaults applied, conventions)
+  std::vector<Message> warnings;    ///< likely mistakes in the file: unknown keys of the RoPE block (with a suggestion)
 };
 
 /// Parses the JSON text of a config.json. `name` is used in messages.

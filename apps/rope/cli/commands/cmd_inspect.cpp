@@ -47,7 +47,8 @@ Eigen::VectorXd safe_wavelengths(const Eigen::VectorXd& theta) {
 /// Warnings a config can reveal, beyond the scaling's own: a long context with HF's default base, and an
 /// "original" length larger than the trained one (docs/scaling.md).
 std::vector<Message> config_warnings(const ResolvedRope& rr) {
-  std::vector<Message> w = rr.params.warnings;
+  std::vector<Message> w = rr.model.warnings;
+  w.insert(w.end(), rr.params.warnings.begin(), rr.params.warnings.end());
   const RopeConfig& c = rr.model.rope;
   const double longest = wavelengths(rr.original).maxCoeff();
   const bool theta_defaulted = std::any_of(rr.model.origin.begin(), rr.model.origin.end(), [](const Message& line) {
