@@ -93,6 +93,11 @@ TEST_F(CmdInspect, YarnTargetLengthAndNoEmptyRanges) {
   ASSERT_EQ(small.code, 0) << small.err;
   EXPECT_THAT(small.out, HasSubstr("none: every pair of the original frequencies turns within 4096"));
   EXPECT_THAT(small.out, Not(HasSubstr("pairs 64 … 63")));
+  // An explicit small base for a long context without scaling warns too (docs/scaling.md §8); the longest
+  // wavelength 2π·10000^(126/128) = 54410 positions (M2).
+  const Result mistral = rope_cli({"inspect", "--model", "mistral-7b-v0.1"});
+  EXPECT_THAT(mistral.out, HasSubstr("rope_theta 10000 is small for max_position_embeddings 32768 with no scaling: the "
+                                     "longest wavelength is 54410 positions"));
 }
 
 TEST_F(CmdInspect, OneBlockPerLayerType) {

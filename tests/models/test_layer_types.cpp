@@ -105,5 +105,17 @@ TEST(LayerTypes, MistralNemoExplicitHeadDim) {
   EXPECT_EQ(m.rope.head_dim, 128);
 }
 
+TEST(LayerTypes, UnknownScalingKeysWarnWithASuggestion) {
+  const ModelConfig m = parse(R"({"head_dim": 8, "rope_scaling": {"rope_type": "yarn", "factor": 4,
+      "original_max_position_embeddings": 64, "betafast": 16, "attn_factor": 2, "wibble": 1, "k\u0001": 0}})");
+  const auto w = english(m.warnings);
+  EXPECT_THAT(w, Contains("rope_scaling.betafast: unknown key, ignored (HF ignores it too); did you mean beta_fast?"));
+  EXPECT_THAT(w, Contains("rope_scaling.attn_factor: unknown key, ignored (HF ignores it too); did you mean attention_factor?"));
+  EXPECT_THAT(w, Contains("rope_scaling.wibble: unknown key, ignored (HF ignores it too)"));
+  EXPECT_THAT(w, Contains("rope_scaling.k\\x01: unknown key, ignored (HF ignores it too)"));
+  EXPECT_EQ(m.rope.beta_fast, std::nullopt);  // not read under a wrong name
+  EXPECT_TRUE(parse(R"({"head_dim": 8, "rope_scaling": {"rope_type": "linear", "factor": 2}})").warnings.empty());
+}
+
 }  // namespace
 }  // namespace rope

@@ -66,6 +66,15 @@ std::vector<Message> config_warnings(const ResolvedRope& rr) {
                      "请检查配置是否完整",
                      format_number(c.base), *c.max_position_embeddings, longest)});
   }
+  if (c.type == ScalingType::Default && c.max_position_embeddings && *c.max_position_embeddings > 8192 &&
+      c.base <= 10000 && !theta_defaulted) {
+    w.push_back({fmt::format("rope_theta {} is small for max_position_embeddings {} with no scaling: the longest wavelength "
+                             "is {:.0f} positions (long-context models use a larger base, Llama 3: 500000, or a scaling method)",
+                             format_number(c.base), *c.max_position_embeddings, longest),
+                 fmt::format("对没有缩放的 max_position_embeddings {1},rope_theta {0} 偏小:最长的波长只有 {2:.0f} 个位置"
+                             "(长上下文模型使用更大的 base,如 Llama 3 的 500000,或使用缩放方法)",
+                             format_number(c.base), *c.max_position_embeddings, longest)});
+  }
   if (c.max_position_embeddings && rr.params.original_max_position > 0 &&
       rr.params.original_max_position > *c.max_position_embeddings) {
     w.push_back({fmt::format("original_max_position_embeddings {} is larger than max_position_embeddings {}",
