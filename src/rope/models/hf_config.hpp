@@ -63,4 +63,7 @@ class ConfigParser {
   std::optional<long> top_l0_;
 };
 
+/// layer_types.cpp: fills m.layer_types (and m.nope_temperature) from the parsed config `doc`.
+void read_layer_types(const json& doc, const std::string& name, ModelConfig& m);
+
 }  // namespace rope::detail

@@ -6,6 +6,7 @@
 
 #include "rope/core/error.hpp"
 #include "rope/models/hf_config.hpp"
+#include "rope/models/json_reader.hpp"
 
 // Per-layer RoPE as Hugging Face transformers builds it:
 //   Gemma 3 (configuration_gemma3.py, modeling_gemma3.py): layer_types, else sliding_window_pattern

@@ -9,7 +9,6 @@
 #include <string_view>
 #include <vector>
 
-#include "rope/models/json_reader.hpp"
 #include "rope/models/model_config.hpp"
 
 namespace rope {
@@ -21,10 +20,5 @@ const LayerTypeRope& select_layer_type(const ModelConfig& model, std::string_vie
 
 /// "0–4, 6–10, 12": a sorted list of layer indices with runs joined.
 std::string describe_layers(const std::vector<int>& layers);
-
-namespace detail {
-/// Fills m.layer_types (and m.nope_temperature) from the parsed config `doc` (hf_config.hpp's keys).
-void read_layer_types(const json& doc, const std::string& name, ModelConfig& m);
-}  // namespace detail
 
 }  // namespace rope

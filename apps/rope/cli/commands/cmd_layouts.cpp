@@ -86,9 +86,9 @@ int run_layouts(const LayoutsOptions& opt, std::ostream& out) {
   if (rope.scaled) {
     const ResolvedRope& rr = *rope.scaled;
     settings.inv_freq = rr.params.inv_freq;
-    frequencies_text = t.format("base = {}, {} scaling f = {} from {}", "base = {},{} 缩放 f = {},来自{}",
+    frequencies_text = t.format("base = {}, {} scaling f = {} from {}{}", "base = {},{} 缩放 f = {},来自{}{}",
                                 format_number(settings.base), to_string(rr.model.rope.type), format_number(rr.params.factor),
-                                model_name(rr.model, t));
+                                model_name(rr.model, t), layer_text(rr.spec, t));
   }
   check_figure_options(opt.figure);
   const LayoutsDemo demo = layouts_demo(settings);

@@ -57,7 +57,7 @@ int run_wavelengths(const WavelengthsOptions& opt, std::ostream& out) {
                                             opt.bases ? std::optional(bases.front()) : std::nullopt, kDefaultBase, std::nullopt, Layout::Interleaved});
     const ResolvedRope& rr = *rope.scaled;
     dim = rr.d;
-    if (!opt.scaling.model.empty() || !opt.scaling.config.empty()) model = rr.model.name;
+    if (!opt.scaling.model.empty() || !opt.scaling.config.empty()) model = rr.model.name + layer_text(rr.spec, t);
     const RopeParameters& p = rr.params;
     Eigen::VectorXd scaled(p.inv_freq.size());
     for (Eigen::Index i = 0; i < scaled.size(); ++i) scaled[i] = p.inv_freq[i] > 0 ? kTwoPi / p.inv_freq[i] : HUGE_VAL;
