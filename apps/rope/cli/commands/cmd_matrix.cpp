@@ -123,6 +123,15 @@ int run_matrix(const MatrixOptions& opt, std::ostream& out) {
     fig.title = fmt::format(f.text("R^d_(Θ,m): d = {}, m = {}, base = {}, {} layout", "旋转矩阵 R^d_(Θ,m):d = {},m = {},base = {},{} 排列"),
                             dim, format_number(position), format_number(base),
                             layout == Layout::Interleaved ? f.text("interleaved", "相邻配对") : f.text("half-split", "前后半配对"));
+    if (spec) {
+      // The model's head (S19): its name, head_dim, and a when it is not 1.
+      fig.title = fmt::format(f.text("{}: head_dim {}, d = {}, m = {}, {}{}", "{}:head_dim {},d = {},m = {},{}{}"),
+                              spec->name, size, dim, format_number(position),
+                              layout == Layout::Interleaved ? f.text("interleaved", "相邻配对") : f.text("half-split", "前后半配对"),
+                              spec->attention_factor() != 1.0
+                                  ? fmt::format(f.text(", a = {:.6g}", ",a = {:.6g}"), spec->attention_factor())
+                                  : "");
+    }
     fig.xlabel = f.text("column j", "列 j");
     fig.ylabel = f.text("row i", "行 i");
     plot::Heatmap h;
