@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "support/cli_harness.hpp"
+#include "support/model_apply_reference.hpp"
 #include "support/reference_data.hpp"
 #include "support/scoped_env.hpp"
 #include "rope/core/frequencies.hpp"
@@ -51,6 +52,85 @@ TEST_F(CmdApply, ApplyAgreesAcrossForms) {
   EXPECT_EQ(r.code, 0);
   EXPECT_THAT(r.out, HasSubstr("they agree"));
   EXPECT_THAT(r.out, HasSubstr("0.8414709848078965"));  // sin 1
+}
+
+/// The three forms' columns (matrix, elementwise, complex) of `apply --csv -`.
+std::vector<Eigen::VectorXd> apply_columns(const std::string& csv) {
+  std::vector<std::vector<double>> cols(3);
+  std::istringstream in(csv);
+  std::string line;
+  std::getline(in, line);  // header
+  while (std::getline(in, line)) {
+    const auto cells = test::split(line, ',');
+    for (std::size_t c = 0; c < 3; ++c) cols[c].push_back(std::stod(cells.at(2 + c)));
+  }
+  std::vector<Eigen::VectorXd> out;
+  for (const auto& c : cols) out.push_back(Eigen::Map<const Eigen::VectorXd>(c.data(), static_cast<Eigen::Index>(c.size())));
+  return out;
+}
+
+TEST_F(CmdApply, EveryPresetEqualsHfModelingCode) {
+  // tests/reference/model_apply.py: HF's apply (rotate_half, rotate_every_two, DeepSeek's de-interleaving
+  // apply_rotary_pos_emb_interleave) with the attention factor in cos and sin, the pass-through channels,
+  // and longrope's long factors beyond L0. Both sides float64 from θ that agree to an ulp or so: an ulp of θ
+  // moves the angle by |m|·ε·θ, so 1e-12 relative to ‖x‖ up to m = 3000, and (M13)'s κ·ε·(d + |m|) beyond.
+  const auto cases = test::model_apply_cases();
+  ASSERT_GE(cases.size(), 30u);
+  for (const auto& [key, c] : cases) {
+    const auto& [preset, position] = key;
+    std::vector<std::string> args{"apply", "--position", position, "--vector", test::comma_list(c.input), "--csv", "-"};
+    for (const auto& a : test::model_options(preset)) args.push_back(a);
+    const Result r = rope_cli(args);
+    ASSERT_EQ(r.code, 0) << preset << " " << position << ": " << r.err;
+    const double m = std::stod(position);
+    const double rtol = m <= 3000 ? 1e-12 : 8 * 2.220446049250313e-16 * (static_cast<double>(c.input.size()) + m);
+    for (const Eigen::VectorXd& got : apply_columns(r.out)) {
+      ASSERT_EQ(got.size(), c.output.size()) << preset;
+      EXPECT_LE((got - c.output).cwiseAbs().maxCoeff(), rtol * c.input.norm()) << preset << " at " << position;
+    }
+  }
+}
+
+TEST_F(CmdApply, ModelLayoutAndAttentionFactorRegressions) {
+  // Issue 13: llama-3.1-8b rotated in the interleaved layout (up to 3.49 away from HF at m = 100000), and
+  // gpt-oss-20b without yarn's attention factor 0.1·ln 32 + 1 = 1.3465735902799727 (S9).
+  const auto cases = test::model_apply_cases();
+  const auto& llama = cases.at({"llama-3.1-8b", "100000.0"});
+  const std::string x = test::comma_list(llama.input);
+  const Result model = rope_cli({"apply", "--model", "llama-3.1-8b", "--position", "100000", "--vector", x});
+  EXPECT_THAT(model.out, HasSubstr("half layout (model family llama)"));
+  const Result forced = rope_cli({"apply", "--model", "llama-3.1-8b", "--position", "100000", "--vector", x,
+                                  "--layout", "interleaved", "--csv", "-"});
+  ASSERT_EQ(forced.code, 0) << forced.err;
+  EXPECT_GT((apply_columns(forced.out)[1] - llama.output).cwiseAbs().maxCoeff(), 0.1);  // --layout still overrides
+
+  const auto& oss = cases.at({"gpt-oss-20b", "3000.0"});
+  const Result r = rope_cli({"apply", "--model", "gpt-oss-20b", "--position", "3000", "--vector", test::comma_list(oss.input)});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("attention factor a = 1.3465735902799727 multiplies cos and sin"));
+  EXPECT_THAT(r.out, HasSubstr("half layout (model family gpt_oss)"));
+  const Result csv = rope_cli({"apply", "--model", "gpt-oss-20b", "--position", "3000", "--vector", test::comma_list(oss.input), "--csv", "-"});
+  EXPECT_NEAR(apply_columns(csv.out)[1].norm(), 1.3465735902799727 * oss.input.norm(), 1e-12 * oss.input.norm());
+}
+
+TEST_F(CmdApply, FlagsAloneSayTheLayoutIsAssumed) {
+  const Result r = rope_cli({"apply", "--position", "1", "--vector", "1,0,0,1", "--scaling", "linear", "--factor", "2"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("interleaved layout (assumed: --layout default)"));
+  const Result h = rope_cli({"apply", "--position", "1", "--vector", "1,0,0,1", "--scaling", "linear", "--factor", "2", "--layout", "half"});
+  EXPECT_THAT(h.out, HasSubstr("half layout (--layout on the command line)"));
+}
+
+TEST_F(CmdApply, PartialRotaryHeadPassesTheRestThrough) {
+  // gpt-neox-20b: head_dim 96, rotary_pct 0.25 → channels 0 … 23 rotate, 24 … 95 pass through.
+  Eigen::VectorXd x = Eigen::VectorXd::LinSpaced(96, 1.0, 96.0);
+  const Result r = rope_cli({"apply", "--model", "gpt-neox-20b", "--position", "7", "--vector", test::comma_list(x), "--csv", "-"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const Eigen::VectorXd y = apply_columns(r.out)[1];
+  EXPECT_EQ(y.tail(72), x.tail(72));
+  EXPECT_GT((y.head(24) - x.head(24)).cwiseAbs().maxCoeff(), 0.1);
+  expect_one_line_error(rope_cli({"apply", "--model", "gpt-neox-20b", "--position", "7", "--vector", "1,2,3,4"}), 2,
+                        "--vector has 4 numbers but gpt-neox-20b has head_dim 96 of which d = 24 rotate: give 96 or 24 numbers");
 }
 
 }  // namespace

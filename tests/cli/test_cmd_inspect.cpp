@@ -27,6 +27,7 @@ using test::rope_cli;
 namespace fs = std::filesystem;
 using ::testing::HasSubstr;
 using ::testing::StartsWith;
+using ::testing::Not;
 
 
 class CmdInspect : public test::TempDirTest {};
@@ -67,6 +68,48 @@ TEST_F(CmdInspect, CommandLineFlagsShowWhereTheyCameFrom) {
   EXPECT_THAT(r.out, HasSubstr("factor: 4 (--factor on the command line)"));
   // Qwen3 (docs/scaling.md §2, (S5)): M/L0 = 40960/32768 = 1.25 differs from factor 4: a warning.
   EXPECT_THAT(r.out, HasSubstr("1.25"));
+}
+
+TEST_F(CmdInspect, LongropeCountsUseTheFactorsHfUsesAtThatLength) {
+  // Issue 13: Phi-3 within 131072 was counted with the short factors (47 of 48); HF uses the long ones
+  // beyond L0 = 4096 (longrope_frequency_update), with which 31 of 48 pairs turn (λ_i·long_factor_i <= 131072).
+  const Result r = rope_cli({"inspect", "--model", "phi-3-mini-128k"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("within max_position_embeddings 131072: 31 of 48 pairs complete a full turn (scaled "
+                               "frequencies: long_factor, as HF uses at that length)"));
+  EXPECT_THAT(r.out, HasSubstr("within original context L0 4096: 31 of 48 pairs complete a full turn (scaled frequencies: "
+                               "short_factor"));
+}
+
+TEST_F(CmdInspect, YarnTargetLengthAndNoEmptyRanges) {
+  const Result oss = rope_cli({"inspect", "--model", "gpt-oss-20b"});
+  EXPECT_THAT(oss.out, HasSubstr("yarn target length       f·L0 = 131072 positions"));
+  // base 2: the longest wavelength is 2π·2^(126/128) ≈ 12.4, so every pair turns within 4096.
+  {
+    std::ofstream f(path("small.json"));
+    f << R"({"model_type": "llama", "head_dim": 128, "rope_theta": 2, "max_position_embeddings": 4096})";
+  }
+  const Result small = rope_cli({"inspect", path("small.json")});
+  ASSERT_EQ(small.code, 0) << small.err;
+  EXPECT_THAT(small.out, HasSubstr("none: every pair of the original frequencies turns within 4096"));
+  EXPECT_THAT(small.out, Not(HasSubstr("pairs 64 … 63")));
+  // An explicit small base for a long context without scaling warns too (docs/scaling.md §8); the longest
+  // wavelength 2π·10000^(126/128) = 54410 positions (M2).
+  const Result mistral = rope_cli({"inspect", "--model", "mistral-7b-v0.1"});
+  EXPECT_THAT(mistral.out, HasSubstr("rope_theta 10000 is small for max_position_embeddings 32768 with no scaling: the "
+                                     "longest wavelength is 54410 positions"));
+}
+
+TEST_F(CmdInspect, OneBlockPerLayerType) {
+  const Result r = rope_cli({"inspect", "--model", "gemma-3-4b"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  // 34 layers (convert_gemma3_weights.py), every 6th full (Gemma3TextConfig's sliding_window_pattern 6).
+  EXPECT_THAT(r.out, HasSubstr("  sliding_attention: 29 layers: 0–4, 6–10, 12–16, 18–22, 24–28, 30–33\n"
+                               "    base 10000, default scaling f = 1, attention factor 1 (rope_local_base_freq 10000, no scaling)"));
+  EXPECT_THAT(r.out, HasSubstr("  full_attention: 5 layers: 5, 11, 17, 23, 29\n    base 1000000, linear scaling f = 8"));
+  const Result sliding = rope_cli({"inspect", "--model", "gemma-3-4b", "--layer-type", "sliding_attention"});
+  EXPECT_THAT(sliding.out, HasSubstr("this report: sliding_attention"));
+  EXPECT_THAT(sliding.out, HasSubstr("  base (rope_theta)        10000\n"));
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "support/cli_harness.hpp"
+#include "support/model_apply_reference.hpp"
 #include "support/reference_data.hpp"
 #include "support/scoped_env.hpp"
 #include "rope/core/frequencies.hpp"
@@ -54,6 +55,44 @@ TEST_F(CmdMatrix, MatrixPrintsZerosPlainly) {
   const Result rel = rope_cli({"matrix", "--dim", "4", "--relative", "2", "5"});
   EXPECT_EQ(rel.code, 0);
   EXPECT_THAT(rel.out, HasSubstr(": equal"));
+}
+
+TEST_F(CmdMatrix, EveryPresetsMatrixTimesAHeadEqualsHfModelingCode) {
+  // tests/reference/model_apply.py's head vectors at positions 1 and 3000: the printed head_dim×head_dim
+  // matrix (a·R_m on the rotating channels, identity elsewhere, (S19)) times x equals HF's apply to 1e-12
+  // relative (both float64; entries written with 17 digits; an ulp of θ moves an angle by |m|·ε·θ).
+  const auto cases = test::model_apply_cases();
+  int checked = 0;
+  for (const auto& [key, c] : cases) {
+    const auto& [preset, position] = key;
+    if (std::stod(position) > 3000) continue;
+    std::vector<std::string> args{"matrix", "--position", position, "--csv", "-"};
+    for (const auto& a : test::model_options(preset)) args.push_back(a);
+    const Result r = rope_cli(args);
+    ASSERT_EQ(r.code, 0) << preset << ": " << r.err;
+    std::istringstream in(r.out);
+    std::string line;
+    std::vector<double> cells;
+    while (std::getline(in, line)) {
+      for (const auto& cell : test::split(line, ',')) cells.push_back(std::stod(cell));
+    }
+    const auto n = c.input.size();
+    ASSERT_EQ(static_cast<Eigen::Index>(cells.size()), n * n) << preset;
+    const Eigen::MatrixXd m = Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(cells.data(), n, n);
+    EXPECT_LE((m * c.input - c.output).cwiseAbs().maxCoeff(), 1e-12 * c.input.norm()) << preset << " at " << position;
+    ++checked;
+  }
+  EXPECT_GE(checked, 28);
+}
+
+TEST_F(CmdMatrix, HeaderSaysTheModelsLayoutAndFactor) {
+  const Result r = rope_cli({"matrix", "--model", "gpt-oss-20b", "--position", "1", "--digits", "1"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("half layout (model family gpt_oss)"));
+  EXPECT_THAT(r.out, HasSubstr("the attention factor a = 1.3465735902799727 multiplies cos and sin"));
+  const Result ds = rope_cli({"matrix", "--model", "deepseek-v3", "--position", "1", "--digits", "1"});
+  EXPECT_THAT(ds.out, HasSubstr("interleaved layout (model family deepseek_v3)"));
+  EXPECT_THAT(ds.out, HasSubstr("head_dim 192: the rotating channels are 128 … 191"));
 }
 
 }  // namespace

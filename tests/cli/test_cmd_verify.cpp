@@ -125,5 +125,23 @@ TEST(CmdVerifyDType, BadType) {
   expect_one_line_error(rope_cli({"verify", "--dtype", "f8"}), 2, "dtype must be f64, f32, f16 or bf16 (got 'f8')");
 }
 
+TEST_F(CmdVerify, EveryPresetPassesInItsOwnLayout) {
+  // Issue 13: with --model, verify checks the identities in the model's layout (rope/models/rope_spec.hpp).
+  const std::map<std::string, std::string> layouts{
+      {"deepseek-v3", "interleaved layout (model family deepseek_v3)"}, {"gemma-3-4b", "half layout (model family gemma3_text)"},
+      {"gpt-j-6b", "interleaved layout (model family gptj)"},           {"gpt-neox-20b", "half layout (model family gpt_neox)"},
+      {"gpt-oss-20b", "half layout (model family gpt_oss)"},            {"llama-3.1-8b", "half layout (model family llama)"},
+      {"mistral-7b-v0.1", "half layout (model family mistral)"},        {"phi-3-mini-128k", "half layout (model family phi3)"},
+      {"qwen2.5-7b", "half layout (model family qwen2)"},               {"qwen3-8b", "half layout (model family qwen3)"}};
+  for (const auto& [preset, layout] : layouts) {
+    const Result r = rope_cli({"verify", "--model", preset, "--trials", "20"});
+    EXPECT_EQ(r.code, 0) << preset << ": " << r.out << r.err;
+    EXPECT_THAT(r.out, HasSubstr(layout)) << preset;
+    const Result j = rope_cli({"verify", "--model", preset, "--trials", "5", "--json"});
+    const auto doc = nlohmann::json::parse(j.out);
+    EXPECT_EQ(doc["settings"]["layout"], layout.substr(0, layout.find(' '))) << preset;
+  }
+}
+
 }  // namespace
 }  // namespace rope

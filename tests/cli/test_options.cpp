@@ -92,12 +92,12 @@ TEST(Options, AWordOutsideTheListHasTheMessageOfDocsErrors) {
 
 TEST(Resolve, PlainRopeIsTheTypedOrDefaultDimensionAndBase) {
   const cli::ScalingOptions none;
-  const cli::Rope plain = cli::resolve(none, {std::nullopt, 8, std::nullopt, 10000.0});
+  const cli::Rope plain = cli::resolve(none, {std::nullopt, 8, std::nullopt, 10000.0, std::nullopt, Layout::Interleaved});
   EXPECT_EQ(plain.d, 8);
   EXPECT_EQ(plain.base, 10000.0);
   EXPECT_FALSE(plain.scaled.has_value());
   EXPECT_TRUE(plain.theta().isApprox(frequencies(8, 10000.0), 0.0));
-  const cli::Rope typed = cli::resolve(none, {16, 8, 500.0, 10000.0});
+  const cli::Rope typed = cli::resolve(none, {16, 8, 500.0, 10000.0, std::nullopt, Layout::Interleaved});
   EXPECT_EQ(typed.d, 16);
   EXPECT_EQ(typed.base, 500.0);
   EXPECT_EQ(typed.theta()[1], std::pow(500.0, -2.0 / 16));
@@ -106,14 +106,14 @@ TEST(Resolve, PlainRopeIsTheTypedOrDefaultDimensionAndBase) {
 TEST(Resolve, APresetGivesItsDimensionUnlessDimIsTyped) {
   cli::ScalingOptions preset;
   preset.model = "llama-2-7b";
-  const cli::Rope rope = cli::resolve(preset, {std::nullopt, 8, std::nullopt, 10000.0});
+  const cli::Rope rope = cli::resolve(preset, {std::nullopt, 8, std::nullopt, 10000.0, std::nullopt, Layout::Interleaved});
   ASSERT_TRUE(rope.scaled.has_value());
   EXPECT_EQ(rope.d, 128);  // the preset's head_dim, not the command's default 8
   EXPECT_EQ(rope.base, 10000.0);
   EXPECT_TRUE(rope.theta().isApprox(rope.scaled->params.inv_freq, 0.0));
   for (const Message& line : rope.scaled->model.origin) EXPECT_THAT(line.en, Not(HasSubstr("command line")));
 
-  const cli::Rope typed = cli::resolve(preset, {64, 8, 500000.0, 10000.0});
+  const cli::Rope typed = cli::resolve(preset, {64, 8, 500000.0, 10000.0, std::nullopt, Layout::Interleaved});
   EXPECT_EQ(typed.d, 64);
   EXPECT_EQ(typed.base, 500000.0);
   std::vector<std::string> origin;

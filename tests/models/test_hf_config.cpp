@@ -44,7 +44,9 @@ TEST(ModelConfig, GptJRotaryDimBecomesAPartialFactor) {
   EXPECT_EQ(m.rope.rotary_dim(), 64);
   EXPECT_THAT(english(m.origin), Contains("partial_rotary_factor: 0.25 = 64 / 256 (rotary_dim)"));
   EXPECT_THAT(english(m.origin), Contains("head_dim: 256 (n_embd 4096 / n_head 16)"));
-  EXPECT_THAT(english(m.notes), Contains("layout: interleaved pairs (2i, 2i+1) for model_type gptj"));
+  EXPECT_EQ(m.rope.layout, Layout::Interleaved);  // HF modeling_gptj.py rotate_every_two
+  EXPECT_EQ(m.layout_basis, LayoutBasis::Family);
+  EXPECT_EQ(m.layout_reason.en, "model family gptj");
   EXPECT_THAT(english(m.notes), Contains("rope_theta not given: HF default 10000 assumed"));
   // A ratio with no exact binary value still gives back rotary_dim: 24 of 80 (0.3 · 80 may round low).
   const ModelConfig odd = parse(R"({"head_dim": 80, "rotary_dim": 24})");

@@ -102,7 +102,8 @@ TEST(ModelConfig, DefaultsAndConventionsAreNoted) {
   const ModelConfig m = parse(R"({"model_type": "llama", "hidden_size": 4096, "num_attention_heads": 32})");
   EXPECT_EQ(m.rope.base, 10000.0);
   EXPECT_THAT(english(m.notes), Contains("rope_theta not given: HF default 10000 assumed"));
-  EXPECT_THAT(english(m.notes), Contains("layout: HF rotate_half (half) for model_type llama"));
+  EXPECT_EQ(m.rope.layout, Layout::Half);
+  EXPECT_EQ(m.layout_reason.en, "model family llama");
   EXPECT_THAT(english(m.origin), Contains("rope_theta: 10000 (HF default)"));
   EXPECT_THAT(english(m.origin), Contains("head_dim: 128 (hidden_size 4096 / num_attention_heads 32)"));
   EXPECT_EQ(m.rope.max_position_embeddings, std::nullopt);

@@ -165,6 +165,14 @@ CLI::Option* add_layout_option(CLI::App& app, Layout& target) {
       ->default_str(std::string(to_string(target)));
 }
 
+CLI::Option* add_layout_option(CLI::App& app, std::optional<Layout>& target, Layout shown_default) {
+  return add_choice_option(app, "--layout", target, kLayoutWords, parse_layout,
+                           "pair layout: interleaved (pairs 2i,2i+1: paper, Meta) or half (pairs i,i+d/2: NeoX, "
+                           "Hugging Face rotate_half); with --model/--config the model's own layout unless given",
+                           "LAYOUT")
+      ->default_str(std::string(to_string(shown_default)));
+}
+
 void rethrow_naming_option(const InvalidQuantity& e, const OptionNames& options) {
   for (const auto& [quantity, option] : options) {
     if (quantity == e.quantity()) throw InvalidArgument(option + " " + e.rule());

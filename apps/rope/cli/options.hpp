@@ -60,6 +60,8 @@ CLI::Option* add_base_option(CLI::App& app, double& target);
 CLI::Option* add_base_option(CLI::App& app, std::optional<double>& target, double shown_default = kDefaultBase);
 /// --layout interleaved|half.
 CLI::Option* add_layout_option(CLI::App& app, Layout& target);
+/// --layout that matters only when typed (a model's own layout wins otherwise); `shown_default` in --help.
+CLI::Option* add_layout_option(CLI::App& app, std::optional<Layout>& target, Layout shown_default);
 
 /// Which option sets which quantity of the library: {"sequence length", "--seq"}.
 using OptionNames = std::vector<std::pair<std::string, std::string>>;

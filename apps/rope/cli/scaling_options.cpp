@@ -13,6 +13,7 @@
 #include "rope/models/gguf_config.hpp"
 #include "rope/core/frequencies.hpp"
 #include "rope/core/parse.hpp"
+#include "rope/models/layer_types.hpp"
 
 namespace rope::cli {
 
@@ -49,7 +50,7 @@ bool ScalingOptions::any() const {
   return !config.empty() || !model.empty() || !type.empty() || factor || beta_fast || beta_slow || mscale ||
          mscale_all_dim || attention_factor || low_freq_factor || high_freq_factor || partial_rotary_factor ||
          original_max || max_position_embeddings || seq_len || truncate || !short_factor.empty() ||
-         !long_factor.empty();
+         !long_factor.empty() || !layer_type.empty();
 }
 
 void add_scaling_options(CLI::App& app, ScalingOptions& o) {
@@ -80,6 +81,10 @@ void add_scaling_options(CLI::App& app, ScalingOptions& o) {
       ->type_name("LIST")
       ->group("Scaling");
   add_optional(app, "--seq-len", o.seq_len, "current sequence length (dynamic; longrope picks its list by it)");
+  app.add_option("--layer-type", o.layer_type,
+                 "with --model/--config: the RoPE of this layer type (rope inspect lists them) or of this layer index")
+      ->type_name("NAME")
+      ->group("Scaling");
   add_optional(app, "--partial-rotary-factor", o.partial_rotary_factor,
                "fraction of the head dimension that rotates: d = int(head_dim × factor)");
 }
@@ -97,9 +102,28 @@ ModelConfig resolve_model(const ScalingOptions& o, const DimBase& flags) {
     m.name = kCommandLineModel;
     m.rope.head_dim = dim;
     m.rope.base = base;
-    m.rope.layout = Layout::Interleaved;
+    m.rope.layout = flags.default_layout;
+    m.layout_basis = LayoutBasis::Assumed;
+    m.layout_reason = {"assumed: --layout default", "假定:--layout 的默认值"};
   }
   const bool from_file = !o.model.empty() || !o.config.empty();
+  if (!o.layer_type.empty()) {
+    if (!from_file) throw InvalidArgument("--layer-type needs --model or --config");
+    const LayerTypeRope& lt = select_layer_type(m, o.layer_type);
+    if (!lt.rope) {
+      throw InvalidArgument(fmt::format("--layer-type {}: layers {} of {} are NoPE layers, they rotate nothing (rope inspect "
+                                        "shows their query temperature)",
+                                        o.layer_type, describe_layers(lt.layers), m.name));
+    }
+    const Layout layout = m.rope.layout;
+    m.rope = lt.config;
+    m.rope.layout = layout;
+    m.layer_type = lt.name;
+    m.origin.push_back({fmt::format("layer type: {} (layers {}; --layer-type {} on the command line): {}", lt.name,
+                                    describe_layers(lt.layers), o.layer_type, lt.from.en),
+                        fmt::format("层类型:{}(第 {} 层;命令行的 --layer-type {}):{}", lt.name,
+                                    describe_layers(lt.layers), o.layer_type, lt.from.zh)});
+  }
   RopeConfig& r = m.rope;
   const auto flag = [&m](const char* key, const std::string& value) {
     m.origin.push_back({fmt::format("{}: --{} {} (command line)", key, key, value),
@@ -187,17 +211,35 @@ ResolvedRope resolve_rope(const ScalingOptions& o, const DimBase& flags) {
   r.params = rope_parameters(r.model.rope);
   r.d = static_cast<int>(2 * r.params.inv_freq.size());
   r.original = frequencies(r.d, r.model.rope.base);
+  r.spec = make_spec(r.model);
+  r.spec.name = model_name(r.model, Text());
+  r.spec.from_model = !o.model.empty() || !o.config.empty();
+  if (flags.layout) override_layout(r.spec, *flags.layout);
   return r;
+}
+
+std::string layer_text(const RopeSpec& spec, const Text& t) {
+  if (spec.layer_type.empty()) return "";
+  return t.format(", layer type {} (layers {})", ",层类型 {}(第 {} 层)", spec.layer_type, describe_layers(spec.layers));
+}
+
+std::string Rope::layout_text(const Text& t) const {
+  if (!scaled) return t.format("{} layout", "{} 排列", layout_name(layout, t));
+  return layout_description(scaled->spec).in(t.zh());
 }
 
 Eigen::VectorXd Rope::theta() const { return scaled ? scaled->params.inv_freq : frequencies(d, base); }
 
 Rope resolve(const ScalingOptions& options, const DimBase& flags) {
-  if (!options.any()) return {flags.dim.value_or(flags.default_dim), flags.base.value_or(flags.default_base), std::nullopt};
+  if (!options.any()) {
+    return {flags.dim.value_or(flags.default_dim), flags.base.value_or(flags.default_base), std::nullopt,
+            flags.layout.value_or(flags.default_layout)};
+  }
   ResolvedRope rr = resolve_rope(options, flags);
   const int d = rr.d;
   const double base = rr.model.rope.base;
-  return {d, base, std::move(rr)};
+  const Layout layout = rr.spec.layout;
+  return {d, base, std::move(rr), layout};
 }
 
 }  // namespace rope::cli

@@ -12,6 +12,7 @@
 #include "rope/cli/lang.hpp"
 #include "rope/models/model_config.hpp"
 #include "rope/core/types.hpp"
+#include "rope/models/rope_spec.hpp"
 #include "rope/models/scaling.hpp"
 
 namespace CLI {
@@ -30,6 +31,7 @@ struct ScalingOptions {
   std::optional<long> original_max, max_position_embeddings, seq_len;
   std::optional<bool> truncate;
   std::string short_factor, long_factor;  ///< comma lists or @file
+  std::string layer_type;  ///< --layer-type NAME or a layer index
 
   /// Whether anything beyond plain RoPE was asked for.
   bool any() const;
@@ -44,6 +46,8 @@ struct DimBase {
   int default_dim = 128;
   std::optional<double> base;
   double default_base = kDefaultBase;
+  std::optional<Layout> layout;  ///< --layout as typed (nullopt: not typed)
+  Layout default_layout = Layout::Interleaved;
 };
 
 /// The model: the preset or config file if given, else plain RoPE of head dimension and base `flags`
@@ -55,6 +59,7 @@ ModelConfig resolve_model(const ScalingOptions& options, const DimBase& flags);
 /// A resolved model with its frequencies before and after scaling.
 struct ResolvedRope {
   ModelConfig model;
+  RopeSpec spec;              ///< the model's RoPE with the layout the command uses (flags applied)
   RopeParameters params;      ///< scaled: params.inv_freq, params.attention_factor
   Eigen::VectorXd original;   ///< default θ_i for the same pairs (proportional: over the full head_dim)
   int d = 0;                  ///< rotary dimension = 2 × pairs
@@ -64,12 +69,17 @@ std::string band_counts(const RopeParameters& params, const Text& t = Text());
 /// A band's name for people ("-" for none).
 std::string band_name(Band band, const Text& t = Text());
 
+/// ", layer type full_attention (layers 5, 11, …)" when the model's layers differ, else "".
+std::string layer_text(const RopeSpec& spec, const Text& t);
+
 /// ModelConfig::name when the RoPE comes from flags alone, without --config or --model.
 inline constexpr const char* kCommandLineModel = "the command line";
 /// The model's name, or "the command line" in the language of t.
 std::string model_name(const ModelConfig& model, const Text& t);
 
-/// resolve_model, and its frequencies before and after scaling.
+/// resolve_model, its frequencies before and after scaling, and its spec with flags.layout applied:
+/// an explicit --layout overrides the model's; without a model the layout is --layout's default, said
+/// as assumed.
 ResolvedRope resolve_rope(const ScalingOptions& options, const DimBase& flags);
 
 /// The RoPE a command computes with: plain RoPE of --dim and --base, or, with --scaling, --config or
@@ -78,6 +88,12 @@ struct Rope {
   int d = 0;        ///< the rotary dimension (plain RoPE: --dim as typed or default, not yet checked)
   double base = 0;  ///< the base (plain RoPE: --base as typed or default, not yet checked)
   std::optional<ResolvedRope> scaled;  ///< set with --scaling, --config or --model
+  Layout layout = Layout::Interleaved;  ///< the model's (or --layout, or the command's default)
+
+  /// The layout for a header: plain RoPE "interleaved"; with a spec "half layout (model family llama)".
+  std::string layout_text(const Text& t) const;
+  /// The attention factor the model multiplies into cos and sin (1 for plain RoPE).
+  double attention_factor() const { return scaled ? scaled->spec.attention_factor() : 1.0; }
 
   /// The frequencies θ_i: the scaled ones, or base^(−2i/d) (which checks d and base).
   Eigen::VectorXd theta() const;

@@ -6,20 +6,13 @@
 
 #include "rope/core/error.hpp"
 #include "rope/core/types.hpp"
+#include "rope/models/rope_spec.hpp"
 
 // The keys and their defaults are Hugging Face transformers' (the configuration_*.py of each model and
 // modeling_rope_utils.py); docs/scaling.md lists them.
 
 namespace rope::detail {
 
-namespace {
-
-/// model_type values whose HF modeling code pairs channels (2i, 2i+1) (docs/scaling.md, "Reading a model's config").
-bool interleaved_model_type(std::string_view t) {
-  return t == "gptj" || t == "deepseek_v2" || t == "deepseek_v3" || t == "cohere" || t == "glm";
-}
-
-}  // namespace
 
 ModelConfig ConfigParser::parse() {
   if (!doc_.is_object()) {
@@ -66,6 +59,11 @@ void ConfigParser::read_head_dim() {
     head_dim_ = *rope_dim;
     origin("head_dim", std::to_string(*rope_dim), child(prefix_, "qk_rope_head_dim"));
     const auto nope = r_.count(c, prefix_, "qk_nope_head_dim");
+    if (nope) {
+      if (*nope > kMaxDim) r_.fail(child(prefix_, "qk_nope_head_dim"), fmt::format("must be at most {}, got {}", kMaxDim, *nope));
+      m_.qk_nope_head_dim = static_cast<int>(*nope);
+      origin("qk_nope_head_dim", std::to_string(*nope), child(prefix_, "qk_nope_head_dim"));
+    }
     note(fmt::format("qk_rope_head_dim {}: multi-head latent attention rotates only these channels of each head{}",
                      *rope_dim, nope ? fmt::format("; the other qk_nope_head_dim {} carry no position", *nope) : ""),
          fmt::format("qk_rope_head_dim {}:多头潜在注意力(MLA)只旋转每个头的这些通道{}", *rope_dim,
@@ -73,6 +71,10 @@ void ConfigParser::read_head_dim() {
   } else if (const auto hd = r_.count(c, prefix_, "head_dim")) {
     head_dim_ = *hd;
     origin("head_dim", std::to_string(*hd), child(prefix_, "head_dim"));
+  } else if (const auto kv = m_.model_type == "chatglm" ? r_.count(c, prefix_, "kv_channels") : std::nullopt) {
+    // THUDM's modeling_chatglm.py: rotary_dim = kv_channels (else hidden_size // num_attention_heads).
+    head_dim_ = *kv;
+    origin("head_dim", std::to_string(*kv), child(prefix_, "kv_channels"));
   } else {
     // GPT-J and GPT-2 style configs spell these n_embd and n_head (HF attribute_map).
     const char* hidden_key = Reader::find(c, "hidden_size") || !Reader::find(c, "n_embd") ? "hidden_size" : "n_embd";
@@ -149,6 +151,17 @@ void ConfigParser::read_partial_rotary() {
     factor = 0.25;
     origin("partial_rotary_factor", "0.25", "HF GPTNeoXConfig default rotary_pct", "HF GPTNeoXConfig 的 rotary_pct 默认值");
     note("rotary_pct not given: HF's GPT-NeoX default 0.25 assumed", "未给出 rotary_pct:采用 HF GPT-NeoX 的默认值 0.25");
+  } else if (m_.model_type == "chatglm") {
+    factor = 0.5;
+    origin("partial_rotary_factor", "0.5", "ChatGLM modeling code: RotaryEmbedding(rotary_dim // 2)",
+           "ChatGLM 建模代码:RotaryEmbedding(rotary_dim // 2)");
+    note("ChatGLM rotates half of each head: its modeling_chatglm.py builds RotaryEmbedding(rotary_dim // 2)",
+         "ChatGLM 只旋转每个头的一半通道:其 modeling_chatglm.py 构造 RotaryEmbedding(rotary_dim // 2)");
+  } else if (m_.model_type == "glm" || m_.model_type == "glm4") {
+    factor = 0.5;
+    origin("partial_rotary_factor", "0.5", "HF GlmConfig default", "HF GlmConfig 默认值");
+    note("partial_rotary_factor not given: HF's GLM default 0.5 assumed (half of each head rotates)",
+         "未给出 partial_rotary_factor:采用 HF GLM 的默认值 0.5(每个头的一半通道旋转)");
   } else {
     origin("partial_rotary_factor", "1", "HF default: every channel rotates", "HF 默认值:所有通道都旋转");
   }
@@ -197,6 +210,10 @@ void ConfigParser::read_base() {
   } else if (neox) {
     base = *neox;
     from = child(prefix_, "rotary_emb_base");
+  } else if (const auto ratio = r_.positive(c, prefix_, "rope_ratio")) {
+    // THUDM's modeling_chatglm.py (GLM-4, ChatGLM3-32k …): base = 10000 * rope_ratio.
+    base = kDefaultBase * *ratio;
+    from = fmt::format("10000 × {} {}", child(prefix_, "rope_ratio"), num(*ratio));
   } else {
     if (m_.model_type == "gemma3_text" || m_.model_type == "gemma3") {
       base = 1e6;
@@ -225,31 +242,45 @@ void ConfigParser::read_base() {
 
 void ConfigParser::read_layout() {
   const std::string type = m_.model_type.empty() ? "(none)" : m_.model_type;
+  const auto set = [this](Layout layout, LayoutBasis basis, Message reason, const std::string& from) {
+    m_.rope.layout = layout;
+    m_.layout_basis = basis;
+    m_.layout_reason = std::move(reason);
+    origin("layout", std::string(to_string(layout)), from);
+  };
   if (const auto interleave = r_.boolean(*cfg_, prefix_, "rope_interleave")) {
-    m_.rope.layout = *interleave ? Layout::Interleaved : Layout::Half;
-    origin("layout", *interleave ? "interleaved" : "half", child(prefix_, "rope_interleave"));
-    note(fmt::format("layout: {} from rope_interleave {}", *interleave ? "interleaved" : "half",
-                     *interleave ? "true" : "false"),
-         fmt::format("排列:由 rope_interleave {} 得到 {}", *interleave ? "true" : "false",
-                     *interleave ? "interleaved" : "half"));
-  } else if (interleaved_model_type(m_.model_type)) {
-    m_.rope.layout = Layout::Interleaved;
-    origin("layout", "interleaved", "model_type " + type);
-    note(fmt::format("layout: interleaved pairs (2i, 2i+1) for model_type {}", type),
-         fmt::format("排列:model_type {} 使用相邻配对 (2i, 2i+1)(interleaved)", type));
+    const std::string key = fmt::format("rope_interleave {}", *interleave ? "true" : "false");
+    set(*interleave ? Layout::Interleaved : Layout::Half, LayoutBasis::ConfigKey, Message::same(key),
+        child(prefix_, "rope_interleave"));
+  } else if (const auto family = family_layout(m_.model_type)) {
+    set(*family, LayoutBasis::Family,
+        {fmt::format("model family {}", type), fmt::format("模型家族 {}", type)}, "model_type " + type);
+    if (m_.model_type == "deepseek_v3") {
+      note("rope_interleave not given: HF's DeepseekV3Config default true (interleaved pairs) assumed",
+           "未给出 rope_interleave:采用 HF DeepseekV3Config 的默认值 true(相邻配对)");
+    }
   } else {
-    m_.rope.layout = Layout::Half;
-    origin("layout", "half", "model_type " + type);
-    note(fmt::format("layout: HF rotate_half (half) for model_type {}", type),
-         fmt::format("排列:model_type {} 使用 HF 的 rotate_half(half,前后半配对)", type));
+    // HF's most common convention; said as an assumption, never as the model's.
+    set(Layout::Half, LayoutBasis::Assumed,
+        {fmt::format("assumed: model_type {} is not a family rope knows", type),
+         fmt::format("假定:rope 不认识 model_type {}", type)},
+        "assumed for model_type " + type);
+    note(fmt::format("warning: model_type {} is not a family rope knows: its pair layout is assumed to be HF's "
+                     "rotate_half (half); check the model's code and give --layout",
+                     type),
+         fmt::format("警告:rope 不认识 model_type {}:假定其配对排列为 HF 的 rotate_half(half);"
+                     "请查看模型代码并给出 --layout",
+                     type));
   }
 }
 
 void ConfigParser::read_positions() {
   const json& c = *cfg_;
-  const char* key = Reader::find(c, "max_position_embeddings") || !Reader::find(c, "n_positions")
-                        ? "max_position_embeddings"
-                        : "n_positions";
+  // GPT-J spells it n_positions, ChatGLM seq_length.
+  const char* key = Reader::find(c, "max_position_embeddings") ? "max_position_embeddings"
+                    : Reader::find(c, "n_positions")           ? "n_positions"
+                    : Reader::find(c, "seq_length")            ? "seq_length"
+                                                               : "max_position_embeddings";
   if (const auto m = r_.count(c, prefix_, key)) {
     m_.rope.max_position_embeddings = *m;
     origin("max_position_embeddings", std::to_string(*m), child(prefix_, key));

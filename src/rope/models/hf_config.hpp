@@ -48,6 +48,7 @@ class ConfigParser {
   void select_scaling_dict();
   void read_scaling();
   void require_parameters();
+  void lint_scaling_keys();
   void explain_defaults();
 
   const json& doc_;
@@ -61,5 +62,8 @@ class ConfigParser {
   int d_ = 0;
   std::optional<long> top_l0_;
 };
+
+/// layer_types.cpp: fills m.layer_types (and m.nope_temperature) from the parsed config `doc`.
+void read_layer_types(const json& doc, const std::string& name, ModelConfig& m);
 
 }  // namespace rope::detail

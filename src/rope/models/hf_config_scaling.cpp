@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <cctype>
 #include <fmt/format.h>
 #include <vector>
 
@@ -78,8 +79,82 @@ void ConfigParser::select_scaling_dict() {
   }
 }
 
+namespace {
+
+/// Levenshtein distance, for suggesting a spelling (keys are short: O(n·m) is nothing).
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = up;
+    }
+  }
+  return row[b.size()];
+}
+
+std::string without_underscores(std::string_view s) {
+  std::string out;
+  for (char c : s) {
+    if (c != '_') out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
+  return out;
+}
+
+/// Control characters of a key as \xNN, so a warning prints on one line.
+std::string printable(std::string_view s) {
+  std::string out;
+  for (char c : s) {
+    const auto u = static_cast<unsigned char>(c);
+    out += u < 0x20 || u == 0x7f ? fmt::format("\\x{:02x}", u) : std::string(1, c);
+  }
+  return out;
+}
+
+}  // namespace
+
+/// Keys of the RoPE block that no method reads and HF does not know: a warning, with the known key the
+/// spelling is closest to (docs/scaling.md §8).
+void ConfigParser::lint_scaling_keys() {
+  if (!scaling_.dict) return;
+  std::vector<std::string_view> known = scaling_keys();
+  for (std::string_view k : {"rope_type", "type", "rope_theta", "partial_rotary_factor", "original_max_position_embeddings",
+                             "mrope_section", "mrope_interleaved"}) {
+    known.push_back(k);
+  }
+  static const std::vector<std::pair<std::string_view, std::string_view>> aliases{
+      {"attn_factor", "attention_factor"}, {"scaling_factor", "factor"}, {"rope_scaling_type", "rope_type"}};
+  for (auto it = scaling_.dict->begin(); it != scaling_.dict->end(); ++it) {
+    const std::string& key = it.key();
+    if (std::find(known.begin(), known.end(), key) != known.end()) continue;
+    std::string_view suggestion;
+    for (const auto& [wrong, right] : aliases) {
+      if (key == wrong) suggestion = right;
+    }
+    std::size_t best = 3;  // at most 2 edits, or the same letters without underscores
+    for (std::string_view k : known) {
+      if (!suggestion.empty()) break;
+      const std::size_t d = without_underscores(key) == without_underscores(k) ? 0 : edit_distance(key, k);
+      if (d < best) {
+        best = d;
+        suggestion = k;
+      }
+    }
+    const std::string path = printable(child(scaling_.path, key));
+    const std::string hint = suggestion.empty() ? "" : fmt::format("; did you mean {}?", suggestion);
+    const std::string hint_zh = suggestion.empty() ? "" : fmt::format(";是否应为 {}?", suggestion);
+    m_.warnings.push_back({fmt::format("{}: unknown key, ignored (HF ignores it too){}", path, hint),
+                           fmt::format("{}:未知的键,已忽略(HF 也忽略它){}", path, hint_zh)});
+  }
+}
+
 void ConfigParser::read_scaling() {
   RopeConfig& rope = m_.rope;
+  lint_scaling_keys();
   if (!scaling_.dict) {
     origin("rope_type", "default", "no rope_scaling", "没有 rope_scaling");
     return;
@@ -179,10 +254,8 @@ void ConfigParser::require_parameters() {
       r_.fail(child(p, key), fmt::format("missing (required for rope_type {})", to_string(rope.type)));
     }
   }
-  if (rope.type == ScalingType::Llama3 && *rope.high_freq_factor <= *rope.low_freq_factor) {
-    r_.fail(child(p, "high_freq_factor"), fmt::format("must be greater than low_freq_factor {}, got {}",
-                                                      num(*rope.low_freq_factor), num(*rope.high_freq_factor)));
-  }
+  // high_freq_factor <= low_freq_factor is only a warning in HF (Llama-4-Scout ships 1 and 1): the
+  // llama3 method warns (scaling_llama3.cpp).
 }
 
 /// Notes for the HF defaults and conventions the scaling code will apply (docs/scaling.md §2, §3).

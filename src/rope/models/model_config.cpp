@@ -7,12 +7,15 @@
 #include "rope/io/text_file.hpp"
 #include "rope/models/hf_config.hpp"
 #include "rope/models/json_reader.hpp"
+#include "rope/models/layer_types.hpp"
 
 namespace rope {
 
 ModelConfig parse_model_config(std::string_view json_text, const std::string& name) {
   const detail::json doc = detail::parse_json(json_text, name, kMaxConfigBytes);
-  return detail::ConfigParser(doc, name).parse();
+  ModelConfig m = detail::ConfigParser(doc, name).parse();
+  detail::read_layer_types(doc, name, m);
+  return m;
 }
 
 ModelConfig read_model_config(const std::string& path) {

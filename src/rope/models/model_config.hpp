@@ -15,6 +15,7 @@
 
 #include "rope/core/message.hpp"
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -27,12 +28,45 @@ namespace rope {
 /// Bound on the size of a config file read (real ones are a few kB; Phi-3's is 4 kB).
 inline constexpr std::size_t kMaxConfigBytes = 4u << 20;
 
+/// How a model's pair layout is known (rope_spec.hpp).
+enum class LayoutBasis {
+  Family,     ///< the HF modeling code of its model_type (family_layout in rope_spec.hpp)
+  ConfigKey,  ///< a config key: DeepSeek's rope_interleave
+  Flag,       ///< --layout given explicitly
+  Assumed,    ///< not known: unknown model_type (HF's common rotate_half assumed), or plain RoPE's default
+};
+
+/// The RoPE of one layer type (layer_types.cpp): Gemma 3's sliding and full layers, v5 rope_parameters
+/// keyed by layer type, Llama 4's RoPE and NoPE layers.
+struct LayerTypeRope {
+  std::string name;             ///< "full_attention", "sliding_attention", "rope", "nope"
+  std::vector<int> layers;      ///< the layer indices of this type
+  bool rope = true;             ///< false: a NoPE layer (no rotation)
+  RopeConfig config;            ///< its RoPE (rope true)
+  Message from;                 ///< how its base and scaling were found
+};
+
+/// Llama 4's query temperature on NoPE layers (HF Llama4TextAttention, attn_temperature_tuning):
+///   t(p) = log1p(floor((p + 1) / floor_scale)) · attn_scale + 1                        (S20)
+struct NopeTemperature {
+  double floor_scale = 8192;
+  double attn_scale = 0.1;
+  double at(double position) const;
+};
+
 struct ModelConfig {
   RopeConfig rope;
+  std::vector<LayerTypeRope> layer_types;       ///< empty: every layer uses `rope`
+  std::string layer_type;                       ///< the entry of layer_types `rope` is ("" when empty)
+  std::optional<NopeTemperature> nope_temperature;
+  LayoutBasis layout_basis = LayoutBasis::Assumed;
+  Message layout_reason;            ///< "model family llama", "rope_interleave true", "assumed: …"
+  std::optional<int> qk_nope_head_dim;  ///< DeepSeek MLA: channels before the rotary ones that carry no position
   std::string name;                 ///< file path or preset name
   std::string model_type;           ///< config's model_type, if any
   std::vector<Message> origin;      ///< one line per value: where it came from
   std::vector<Message> notes;       ///< things a reader should know (defaults applied, conventions)
+  std::vector<Message> warnings;    ///< likely mistakes in the file: unknown keys of the RoPE block (with a suggestion)
 };
 
 /// Parses the JSON text of a config.json. `name` is used in messages.

@@ -10,7 +10,7 @@
 #include "rope/core/frequencies.hpp"
 #include "rope/models/scaling_detail.hpp"
 
-// Every formula below is numbered in docs/scaling.md (S1)…(S18); Hugging Face's code is
+// Every formula below is numbered in docs/scaling.md (S1)…(S19); Hugging Face's code is
 // src/transformers/modeling_rope_utils.py (_compute_*_parameters) and, for what it rejects or only
 // warns about, RotaryEmbeddingConfigMixin._validate_*_rope_parameters. HF's hard errors (a missing
 // required key, a division by zero, a math domain error) are InvalidArgument here; its warnings are

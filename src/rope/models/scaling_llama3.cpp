@@ -22,9 +22,18 @@ void llama3(const RopeConfig& c, const Common& k, RopeParameters& p) {
   check_positive(lf, "llama3 low_freq_factor");
   check_positive(hf, "llama3 high_freq_factor");
   warn_small_factor(f, p);
-  if (hf <= lf) {
-    p.warnings.push_back({fmt::format("llama3 high_freq_factor {} <= low_freq_factor {} (HF warns: must be greater)", hf, lf),
-                          fmt::format("llama3 high_freq_factor {} <= low_freq_factor {}(HF 警告:前者必须更大)", hf, lf)});
+  if (hf < lf) {
+    p.warnings.push_back({fmt::format("llama3 high_freq_factor {} < low_freq_factor {} (HF warns: must be greater)", hf, lf),
+                          fmt::format("llama3 high_freq_factor {} < low_freq_factor {}(HF 警告:前者必须更大)", hf, lf)});
+  } else if (hf == lf) {
+    // Llama-4-Scout's config: the two boundaries coincide, nothing is ramped, every pair is kept or divided by f.
+    p.warnings.push_back(
+        {fmt::format("llama3 high_freq_factor = low_freq_factor = {} (HF warns: must be greater); harmless: the bands "
+                     "meet at wavelength L0/{}, no pair is ramped",
+                     hf, hf),
+         fmt::format("llama3 high_freq_factor = low_freq_factor = {}(HF 警告:前者必须更大);无害:两个区段在波长 L0/{} 处"
+                     "相接,没有配对处于过渡段",
+                     hf, hf)});
   }
   if (c.max_position_embeddings && L0 >= *c.max_position_embeddings) {
     p.warnings.push_back(
@@ -54,6 +63,12 @@ void llama3(const RopeConfig& c, const Common& k, RopeParameters& p) {
       p.inv_freq[j] = theta[j];
       band = Band::Kept;
     } else {
+      if (hf == lf) {
+        // HF computes 0/0 here (NaN frequencies): a wavelength exactly on the shared boundary.
+        throw InvalidArgument(fmt::format("llama3 high_freq_factor = low_freq_factor = {} and pair {} has wavelength exactly "
+                                          "L0/{}: its frequency is 0/0 (HF gives NaN)",
+                                          hf, j, lf));
+      }
       const double s = (static_cast<double>(L0) / lambda - lf) / (hf - lf);
       p.inv_freq[j] = (1.0 - s) * theta[j] / f + s * theta[j];
       band = Band::Ramped;

@@ -15,6 +15,7 @@
 #include "rope/core/rotation.hpp"
 #include "rope/core/tolerance.hpp"
 #include "rope/cli/scaling_options.hpp"
+#include "rope/models/rope_spec.hpp"
 
 namespace rope::cli {
 
@@ -22,7 +23,7 @@ struct ApplyOptions {
   double position = 0.0;
   std::string vector;
   std::optional<double> base;
-  Layout layout = Layout::Interleaved;
+  std::optional<Layout> layout;  ///< --layout; nullopt: the model's, or interleaved
   std::string csv;
   Lang lang = Lang::En;
   ScalingOptions scaling;
@@ -41,51 +42,86 @@ std::string join(const Eigen::VectorXd& v) {
 int run_apply(const ApplyOptions& opt, std::ostream& out) {
   const std::vector<double> values = parse_list_argument(opt.vector, "--vector");
   const Eigen::VectorXd x = Eigen::Map<const Eigen::VectorXd>(values.data(), static_cast<Eigen::Index>(values.size()));
-  const int d = static_cast<int>(x.size());
-  check_dimension(d, kMaxDenseDim, "vector length d");  // one of the three forms is the dense matrix
+  const int n = static_cast<int>(x.size());
+  check_dimension(n, kMaxDenseDim, "vector length d");  // one of the three forms is the dense matrix
   const Text t(opt.lang);
-  // With --scaling, --config or --model: a model's scaled frequencies; the vector must have its rotary
-  // dimension.
-  const Rope rope = resolve(opt.scaling, {std::nullopt, d, opt.base, kDefaultBase});
+  // With --scaling, --config or --model: the model's spec (rope/models/rope_spec.hpp): its layout, its
+  // scaled frequencies, its attention factor in cos and sin, its rotating channels (S19). The vector is
+  // a head (head_dim numbers) or its rotating part (rotary_dim numbers).
+  const Rope rope = resolve(opt.scaling, {std::nullopt, n, opt.base, kDefaultBase, opt.layout, Layout::Interleaved});
   std::string scaled;  // says which frequencies, when they are not plain RoPE's
+  int offset = 0;
+  Eigen::VectorXd xr = x;  // the rotating channels
   if (rope.scaled) {
     const ResolvedRope& rr = *rope.scaled;
-    if (rr.d != d) {
-      throw InvalidArgument(fmt::format("--vector has {} numbers but {} rotates d = {}", d, rr.model.name, rr.d));
+    try {
+      offset = rotary_offset_for(rr.spec, n);
+    } catch (const InvalidArgument&) {
+      const RopeSpec& spec = rr.spec;
+      throw InvalidArgument(
+          spec.partial()
+              ? fmt::format("--vector has {} numbers but {} has head_dim {} of which d = {} rotate: give {} or {} numbers",
+                            n, spec.name, spec.head_dim, spec.rotary_dim, spec.head_dim, spec.rotary_dim)
+              : fmt::format("--vector has {} numbers but {} rotates d = {}", n, spec.name, spec.rotary_dim));
     }
-    scaled = t.format(", {} scaling f = {} from {}", ",{} 缩放 f = {},来自{}", to_string(rr.model.rope.type),
-                      format_number(rr.params.factor), model_name(rr.model, t));
+    xr = rotary_part(rr.spec, x);
+    scaled = t.format(", {} scaling f = {} from {}{}", ",{} 缩放 f = {},来自{}{}", to_string(rr.model.rope.type),
+                      format_number(rr.params.factor), model_name(rr.model, t), layer_text(rr.spec, t));
   }
-  const double base = rope.base;
-  const Eigen::VectorXd theta = rope.theta();
+  const int d = static_cast<int>(xr.size());
+  const Layout layout = rope.layout;
   const double m = opt.position;
   check_position_resolvable(m, d);
-
-  const Eigen::VectorXd by_matrix = rotation_matrix<double>(theta, m, opt.layout) * x;
-  const Eigen::VectorXd by_elementwise = apply_rotary(x, theta, m, opt.layout);
-  const Eigen::VectorXd by_complex = apply_rotary_complex(x, theta, m, opt.layout);
+  // dynamic and longrope: the frequencies HF uses at this position (seq_len = m + 1 unless --seq-len).
+  const std::optional<RopeSpec> spec =
+      rope.scaled ? std::optional<RopeSpec>(spec_at_position(rope.scaled->spec, m)) : std::nullopt;
+  const double a = spec ? spec->attention_factor() : 1.0;
+  const double base = rope.base;
+  const Eigen::VectorXd theta = spec ? spec->params.inv_freq : rope.theta();
+  // (S19): the rotated channels times a, the others unchanged (plain RoPE: a = 1, every channel rotates).
+  const auto model_output = [&](const Eigen::VectorXd& rotated) { return spec ? spec_output(*spec, x, rotated) : rotated; };
+  const Eigen::VectorXd by_matrix = model_output(rotation_matrix<double>(theta, m, layout) * xr);
+  const Eigen::VectorXd by_elementwise = model_output(apply_rotary(xr, theta, m, layout));
+  const Eigen::VectorXd by_complex = model_output(apply_rotary_complex(xr, theta, m, layout));
   const double diff = std::max((by_matrix - by_elementwise).cwiseAbs().maxCoeff(),
                                (by_complex - by_elementwise).cwiseAbs().maxCoeff());
-  const double scale = std::max(x.norm(), 1e-300);
+  const double scale = std::max(std::max(a, 1.0) * x.norm(), 1e-300);
   const Check check{diff, scale, relative_tolerance(machine_epsilon<double>(), d, std::abs(m))};
   const bool agree = check.passed();
 
   if (!opt.csv.empty()) {
-    Eigen::VectorXd channel(d);
-    for (int i = 0; i < d; ++i) channel[i] = i;
+    Eigen::VectorXd channel(n);
+    for (int i = 0; i < n; ++i) channel[i] = i;
     const Table table{{"channel", "input", "matrix", "elementwise", "complex"},
                       {channel, x, by_matrix, by_elementwise, by_complex}};
     write_output(opt.csv, to_csv(table), out);
   }
   if (opt.csv != "-") {
-    out << t.format("RoPE at position m = {}, d = {}, base = {}{}, {} layout\n\n",
-                    "位置 m = {} 处的 RoPE,d = {},base = {}{},{} 排列\n\n", format_number(m), d, format_number(base), scaled,
-                    layout_name(opt.layout, t));
+    out << t.format("RoPE at position m = {}, d = {}, base = {}{}, {}\n", "位置 m = {} 处的 RoPE,d = {},base = {}{},{}\n",
+                    format_number(m), d, format_number(base), scaled, rope.layout_text(t));
+    if (n != d) {
+      out << t.format("head_dim {}: channels {} … {} rotate, the other {} pass through unchanged\n",
+                      "head_dim {}:通道 {} … {} 旋转,其余 {} 个原样通过\n", n, offset, offset + d - 1, n - d);
+    }
+    if (spec && spec->config.seq_len != rope.scaled->spec.config.seq_len) {
+      for (const Message& note : spec->params.notes) out << note.in(t.zh()) << '\n';
+      out << spec->notes.back().in(t.zh()) << '\n';
+    }
+    if (spec && spec->deinterleaved_output) {
+      out << t("the model's code returns the rotated pairs de-interleaved: pair i on channels i and i + d/2 of the "
+               "rotating part (q·k is unchanged)\n",
+               "模型代码把旋转后的配对解交错返回:第 i 对位于旋转部分的通道 i 和 i + d/2(q·k 不变)\n");
+    }
+    if (a != 1.0) {
+      out << t.format("attention factor a = {} multiplies cos and sin (as HF does): the rotated channels are a·R_m x (S19)\n",
+                      "注意力因子 a = {} 乘在 cos 和 sin 上(与 HF 相同):旋转的通道为 a·R_m x (S19)\n", format_number(a));
+    }
+    out << '\n';
     out << fmt::format("{:>5}  {:>10}  {:>22}  {:>22}\n", t("pair", "维度对"), t("channels", "通道"), "θ_i",
                        t("angle m·θ_i (rad)", "角度 m·θ_i (rad)"));
     for (int i = 0; i < d / 2; ++i) {
-      const auto [a, b] = pair_channels(d, i, opt.layout);
-      out << fmt::format("{:>5}  {:>10}  {:>22}  {:>22}\n", i, fmt::format("({}, {})", a, b),
+      const auto [ca, cb] = pair_channels(d, i, layout);
+      out << fmt::format("{:>5}  {:>10}  {:>22}  {:>22}\n", i, fmt::format("({}, {})", offset + ca, offset + cb),
                          format_number(theta[i]), format_number(m * theta[i]));
     }
     out << fmt::format("\n{:<14}x = {}\n", t("input", "输入"), join(x));
@@ -107,7 +143,7 @@ Command add_apply_command(CLI::App& app) {
       ->required()
       ->type_name("LIST");
   add_base_option(*sub, opt->base);
-  add_layout_option(*sub, opt->layout);
+  add_layout_option(*sub, opt->layout, Layout::Interleaved);
   sub->add_option("--csv", opt->csv, "write channel,input,matrix,elementwise,complex to FILE ('-' for stdout)")
       ->type_name("FILE");
   add_lang_option(*sub, opt->lang);

@@ -97,7 +97,7 @@ std::vector<FrequencySet> frequency_sets(const DecayOptions& opt, std::vector<Me
   if (opt.scaling.any()) {
     if (bases.size() > 1) throw InvalidArgument("give one --base with --scaling, --config or --model");
     const Rope rope = resolve(opt.scaling, {opt.dim, kDefaultDecayDim, opt.bases ? std::optional(bases.front()) : std::nullopt,
-                                            kDefaultBase});
+                                            kDefaultBase, std::nullopt, Layout::Interleaved});
     const ResolvedRope& rr = *rope.scaled;
     const std::string type(to_string(rr.model.rope.type));
     sets.push_back({t.format("original, base = {}", "原始,base = {}", format_number(rr.model.rope.base)), "original", rr.original});

@@ -143,9 +143,9 @@ int run_scaled_frequencies(const FrequenciesOptions& opt, const ResolvedRope& rr
   }
   if (opt.csv == "-" || opt.json) return kOk;
 
-  out << t.format("RoPE frequencies from {}: {} scaling, d = {} (head_dim {}), base = {} (docs/scaling.md)\n",
-                  "RoPE 频率,来自{}:{} 缩放,d = {}(head_dim {}),base = {}(docs/scaling.md)\n", model_name(rr.model, t),
-                  to_string(c.type), rr.d, c.head_dim, format_number(c.base));
+  out << t.format("RoPE frequencies from {}{}: {} scaling, d = {} (head_dim {}), base = {} (docs/scaling.md)\n",
+                  "RoPE 频率,来自{}{}:{} 缩放,d = {}(head_dim {}),base = {}(docs/scaling.md)\n", model_name(rr.model, t),
+                  layer_text(rr.spec, t), to_string(c.type), rr.d, c.head_dim, format_number(c.base));
   if (c.type != ScalingType::Default) {
     out << t.format("factor f = {} ({}){}\n", "缩放因子 f = {}({}){}\n", format_number(p.factor), p.factor_rule.in(t.zh()),
                     p.original_max_position > 0
@@ -180,7 +180,7 @@ int run_frequencies(const FrequenciesOptions& opt, std::ostream& out) {
     throw InvalidArgument("--max-position sets the figure's heatmap: add --png, --svg, --pdf or --output");
   }
 
-  const Rope rope = resolve(opt.scaling, {opt.dim, kDefaultFrequenciesDim, opt.base, kDefaultBase});
+  const Rope rope = resolve(opt.scaling, {opt.dim, kDefaultFrequenciesDim, opt.base, kDefaultBase, std::nullopt, Layout::Interleaved});
   if (rope.scaled) return run_scaled_frequencies(opt, *rope.scaled, out);
   const int dim = rope.d;
   const double base = rope.base;

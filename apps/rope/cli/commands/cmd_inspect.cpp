@@ -14,6 +14,8 @@
 #include "rope/core/error.hpp"
 #include "rope/core/frequencies.hpp"
 #include "rope/cli/scaling_options.hpp"
+#include "rope/models/layer_types.hpp"
+#include "rope/models/rope_spec.hpp"
 
 namespace rope::cli {
 
@@ -33,6 +35,7 @@ struct ContextFact {
   double length;
   Eigen::Index turning;  ///< pairs with λ <= length
   Eigen::Index pairs;
+  std::string which;     ///< longrope/dynamic: which frequencies HF uses at that length
 };
 
 Eigen::VectorXd safe_wavelengths(const Eigen::VectorXd& theta) {
@@ -44,7 +47,8 @@ Eigen::VectorXd safe_wavelengths(const Eigen::VectorXd& theta) {
 /// Warnings a config can reveal, beyond the scaling's own: a long context with HF's default base, and an
 /// "original" length larger than the trained one (docs/scaling.md).
 std::vector<Message> config_warnings(const ResolvedRope& rr) {
-  std::vector<Message> w = rr.params.warnings;
+  std::vector<Message> w = rr.model.warnings;
+  w.insert(w.end(), rr.params.warnings.begin(), rr.params.warnings.end());
   const RopeConfig& c = rr.model.rope;
   const double longest = wavelengths(rr.original).maxCoeff();
   const bool theta_defaulted = std::any_of(rr.model.origin.begin(), rr.model.origin.end(), [](const Message& line) {
@@ -62,6 +66,15 @@ std::vector<Message> config_warnings(const ResolvedRope& rr) {
                      "请检查配置是否完整",
                      format_number(c.base), *c.max_position_embeddings, longest)});
   }
+  if (c.type == ScalingType::Default && c.max_position_embeddings && *c.max_position_embeddings > 8192 &&
+      c.base <= 10000 && !theta_defaulted) {
+    w.push_back({fmt::format("rope_theta {} is small for max_position_embeddings {} with no scaling: the longest wavelength "
+                             "is {:.0f} positions (long-context models use a larger base, Llama 3: 500000, or a scaling method)",
+                             format_number(c.base), *c.max_position_embeddings, longest),
+                 fmt::format("对没有缩放的 max_position_embeddings {1},rope_theta {0} 偏小:最长的波长只有 {2:.0f} 个位置"
+                             "(长上下文模型使用更大的 base,如 Llama 3 的 500000,或使用缩放方法)",
+                             format_number(c.base), *c.max_position_embeddings, longest)});
+  }
   if (c.max_position_embeddings && rr.params.original_max_position > 0 &&
       rr.params.original_max_position > *c.max_position_embeddings) {
     w.push_back({fmt::format("original_max_position_embeddings {} is larger than max_position_embeddings {}",
@@ -70,6 +83,31 @@ std::vector<Message> config_warnings(const ResolvedRope& rr) {
                              rr.params.original_max_position, *c.max_position_embeddings)});
   }
   return w;
+}
+
+
+/// One block per layer type: its layers and its RoPE (or none, with Llama 4's query temperature (S20)).
+void print_layer_types(std::ostream& out, const ModelConfig& m, const Text& t) {
+  out << t("\nlayer types (other commands: --layer-type NAME or a layer index; this report: ",
+           "\n层类型(其他命令:--layer-type 名称或层号;本报告:") << m.layer_type << t("):\n", "):\n");
+  for (const LayerTypeRope& lt : m.layer_types) {
+    out << t.format("  {}: {} layers: {}\n", "  {}:{} 层:{}\n", lt.name, lt.layers.size(), describe_layers(lt.layers));
+    if (!lt.rope) {
+      out << t("    no RoPE: these layers rotate nothing\n", "    无 RoPE:这些层不做任何旋转\n");
+      if (m.nope_temperature) {
+        const NopeTemperature& n = *m.nope_temperature;
+        out << t.format("    the query is scaled by t(p) = log1p(floor((p + 1) / {0})) · {1} + 1 (S20): 1 up to p = {2}, {3} at p = {4}\n",
+                        "    查询乘以 t(p) = log1p(floor((p + 1) / {0})) · {1} + 1 (S20):p ≤ {2} 时为 1,p = {4} 时为 {3}\n",
+                        format_number(n.floor_scale), format_number(n.attn_scale), format_number(n.floor_scale - 2),
+                        format_number(n.at(n.floor_scale - 1)), format_number(n.floor_scale - 1));
+      }
+      continue;
+    }
+    const RopeParameters p = rope_parameters(lt.config);
+    out << t.format("    base {}, {} scaling f = {}, attention factor {} ({})\n", "    base {},{} 缩放 f = {},注意力因子 {}({})\n",
+                    format_number(lt.config.base), to_string(lt.config.type), format_number(p.factor),
+                    format_number(p.attention_factor), lt.from.in(t.zh()));
+  }
 }
 
 }  // namespace
@@ -100,16 +138,28 @@ int run_inspect(const InspectOptions& opt, std::ostream& out) {
   const ResolvedRope rr = resolve_rope(s, DimBase{});
   const RopeConfig& c = rr.model.rope;
   const RopeParameters& p = rr.params;
+  const RopeSpec& spec = rr.spec;
   const Eigen::VectorXd lambda = wavelengths(rr.original);
   const Eigen::VectorXd lambda_scaled = safe_wavelengths(p.inv_freq);
   const auto half = p.inv_freq.size();
 
   std::vector<ContextFact> facts;
   const auto add_fact = [&](const std::string& what, double L) {
+    // dynamic and longrope: the frequencies HF uses for a sequence of length L (seq_len = L).
+    const RopeSpec at = spec_at_position(spec, L - 1);
+    const Eigen::VectorXd scaled = safe_wavelengths(at.params.inv_freq);
     Eigen::Index turning = 0;
-    for (Eigen::Index i = 0; i < half; ++i) turning += lambda_scaled[i] <= L ? 1 : 0;
-    facts.push_back({what, L, turning, half});
+    for (Eigen::Index i = 0; i < half; ++i) turning += scaled[i] <= L ? 1 : 0;
+    std::string which;
+    if (c.type == ScalingType::LongRope) {
+      which = at.config.seq_len && *at.config.seq_len > p.original_max_position ? t("long_factor", "long_factor")
+                                                                                : t("short_factor", "short_factor");
+    } else if (c.type == ScalingType::Dynamic) {
+      which = t.format("base' at seq_len {}", "seq_len {} 时的 base'", format_number(L));
+    }
+    facts.push_back({what, L, turning, half, which});
   };
+
   if (p.original_max_position > 0) add_fact(t("original context L0", "原始上下文长度 L0"), static_cast<double>(p.original_max_position));
   if (c.max_position_embeddings) add_fact("max_position_embeddings", static_cast<double>(*c.max_position_embeddings));
   const std::vector<Message> warnings = config_warnings(rr);
@@ -127,6 +177,10 @@ int run_inspect(const InspectOptions& opt, std::ostream& out) {
     j["partial_rotary_factor"] = c.partial_rotary_factor;
     j["base"] = c.base;
     j["layout"] = std::string(to_string(c.layout));
+    j["layout_known"] = spec.layout_known();
+    j["layout_reason"] = spec.layout_reason.en;
+    j["rotating_channels"] = {spec.rotary_offset, spec.rotary_offset + spec.rotary_dim};
+    j["head_channels"] = spec.head_dim;
     if (c.max_position_embeddings) j["max_position_embeddings"] = *c.max_position_embeddings;
     j["rope_type"] = std::string(to_string(c.type));
     j["factor"] = p.factor;
@@ -149,20 +203,26 @@ int run_inspect(const InspectOptions& opt, std::ostream& out) {
     return kOk;
   }
 
+  const bool z = t.zh();
   // Two columns: a label padded to 25 columns (fmt counts a Chinese character as two), then the value.
   const auto row = [&](const char* en, const char* zh, const std::string& value) {
     out << fmt::format("  {:<25}{}\n", t(en, zh), value);
   };
-  const bool z = t.zh();
   out << t.format("RoPE of {}{}\n\n", "{} 的 RoPE{}\n\n", model_name(rr.model, t),
                   rr.model.model_type.empty() ? "" : t.format(" (model_type {})", "(model_type {})", rr.model.model_type));
   row("head_dim", "head_dim", std::to_string(c.head_dim));
   row("rotary dim d", "旋转维度 d",
       t.format("{} = int({} × partial_rotary_factor {}), {} pairs", "{} = int({} × partial_rotary_factor {}),共 {} 对", rr.d,
                c.head_dim, format_number(c.partial_rotary_factor), half));
+  if (spec.partial()) {
+    row("rotating channels", "旋转的通道",
+        t.format("{} … {} of the head's {}; the other {} pass through unchanged", "头的 {2} 个通道中的 {0} … {1};其余 {3} 个原样通过",
+                 spec.rotary_offset, spec.rotary_offset + spec.rotary_dim - 1, spec.head_dim, spec.head_dim - spec.rotary_dim));
+  }
   row("layout", "排列",
-      c.layout == Layout::Interleaved ? t("interleaved: pairs (2i, 2i+1)", "相邻配对(interleaved):(2i, 2i+1) 成对")
-                                      : t("half (rotate_half): pairs (i, i + d/2)", "前后半配对(half,rotate_half):(i, i + d/2) 成对"));
+      (c.layout == Layout::Interleaved ? t("interleaved: pairs (2i, 2i+1)", "相邻配对(interleaved):(2i, 2i+1) 成对")
+                                       : t("half (rotate_half): pairs (i, i + d/2)", "前后半配对(half,rotate_half):(i, i + d/2) 成对")) +
+          t.format(" ({})", "({})", spec.layout_reason.in(z)));
   row("base (rope_theta)", "底数 base(rope_theta)", format_number(c.base));
   if (c.max_position_embeddings) row("max_position_embeddings", "max_position_embeddings", std::to_string(*c.max_position_embeddings));
   row("scaling", "缩放", std::string(to_string(c.type)));
@@ -170,6 +230,11 @@ int run_inspect(const InspectOptions& opt, std::ostream& out) {
     row("factor f", "缩放因子 f", fmt::format(t("{} ({})", "{}({})"), format_number(p.factor), p.factor_rule.in(z)));
     if (p.original_max_position > 0) row("original context L0", "原始上下文长度 L0", std::to_string(p.original_max_position));
     if (p.effective_base) row("effective base", "等效底数", format_number(*p.effective_base));
+    if (c.type == ScalingType::Yarn && p.original_max_position > 0) {
+      row("yarn target length", "yarn 目标长度",
+          t.format("f·L0 = {} positions (the context the method extends to, (S5))", "f·L0 = {} 个位置(该方法扩展到的上下文,(S5))",
+                   format_number(p.factor * static_cast<double>(p.original_max_position))));
+    }
     if (p.yarn_range) {
       row("yarn correction range", "yarn 修正区间",
           fmt::format("[{}, {}]", format_number(p.yarn_range->first), format_number(p.yarn_range->second)));
@@ -177,17 +242,21 @@ int run_inspect(const InspectOptions& opt, std::ostream& out) {
     if (!p.bands.empty()) row("bands", "区段", band_counts(p, t));
   }
   row("attention factor", "注意力因子",
-      t.format("{} ({}): logits × {}", "{}({}):logits × {}", format_number(p.attention_factor), p.attention_rule.in(z),
-               format_number(p.attention_factor * p.attention_factor)));
+      t.format("{} ({}), in cos and sin as HF: logits × {}", "{}({}),与 HF 一样乘在 cos 和 sin 上:logits × {}",
+               format_number(p.attention_factor), p.attention_rule.in(z), format_number(p.attention_factor * p.attention_factor)));
   row("wavelengths", "波长",
       t.format("{:.6g} … {:.6g} positions (original {:.6g} … {:.6g})", "{:.6g} … {:.6g} 个位置(原始 {:.6g} … {:.6g})",
                lambda_scaled.minCoeff(), lambda_scaled.maxCoeff(), lambda.minCoeff(), lambda.maxCoeff()));
   for (const auto& f : facts) {
-    out << t.format("  within {} {}: {} of {} pairs complete a full turn (scaled frequencies)\n",
-                    "  在 {} {} 之内:{} 对(共 {} 对)能转满一圈(缩放后的频率)\n", f.what, format_number(f.length), f.turning,
-                    f.pairs);
+    out << t.format("  within {} {}: {} of {} pairs complete a full turn (scaled frequencies{})\n",
+                    "  在 {} {} 之内:{} 对(共 {} 对)能转满一圈(缩放后的频率{})\n", f.what, format_number(f.length), f.turning,
+                    f.pairs, f.which.empty() ? "" : t.format(": {}, as HF uses at that length", ":{},HF 在该长度下使用", f.which));
   }
-  if (critical >= 0) {
+  if (critical >= 0 && critical >= static_cast<Eigen::Index>(half)) {
+    row("critical dimension", "临界维度",
+        t.format("none: every pair of the original frequencies turns within {}", "无:原始频率的每一对都在 {} 之内转满一圈",
+                 format_number(train)));
+  } else if (critical >= 0) {
     row("critical dimension", "临界维度",
         t.format("{} (pairs {} … {} of the original frequencies never turn within {}, (M16))",
                  "{}(原始频率的第 {} … {} 对在 {} 之内转不满一圈,(M16))", 2 * critical, critical, half - 1,
@@ -201,6 +270,7 @@ int run_inspect(const InspectOptions& opt, std::ostream& out) {
   } else if (c.type == ScalingType::Ntk && p.effective_base) {
     row("llama.cpp", "llama.cpp", fmt::format("--rope-freq-base {}", format_number(*p.effective_base)));
   }
+  if (!rr.model.layer_types.empty()) print_layer_types(out, rr.model, t);
   out << t("\nwhere each value came from:\n", "\n各个值的来源:\n");
   for (const auto& line : rr.model.origin) out << "  " << line.in(z) << '\n';
   if (!rr.model.notes.empty() || !p.notes.empty()) {

@@ -16,6 +16,7 @@
 #include "rope/core/error.hpp"
 #include "rope/analysis/layouts.hpp"
 #include "rope/cli/scaling_options.hpp"
+#include "rope/models/rope_spec.hpp"
 
 namespace rope::cli {
 
@@ -78,16 +79,16 @@ int run_layouts(const LayoutsOptions& opt, std::ostream& out) {
   settings.m = opt.positions[0];
   settings.n = opt.positions[1];
   const Text t = opt.figure.tr();
-  const Rope rope = resolve(opt.scaling, {opt.dim, settings.dim, opt.base, settings.base});
+  const Rope rope = resolve(opt.scaling, {opt.dim, settings.dim, opt.base, settings.base, std::nullopt, Layout::Interleaved});
   settings.dim = rope.d;
   settings.base = rope.base;
   std::string frequencies_text = fmt::format("base = {}", format_number(settings.base));
   if (rope.scaled) {
     const ResolvedRope& rr = *rope.scaled;
     settings.inv_freq = rr.params.inv_freq;
-    frequencies_text = t.format("base = {}, {} scaling f = {} from {}", "base = {},{} 缩放 f = {},来自{}",
+    frequencies_text = t.format("base = {}, {} scaling f = {} from {}{}", "base = {},{} 缩放 f = {},来自{}{}",
                                 format_number(settings.base), to_string(rr.model.rope.type), format_number(rr.params.factor),
-                                model_name(rr.model, t));
+                                model_name(rr.model, t), layer_text(rr.spec, t));
   }
   check_figure_options(opt.figure);
   const LayoutsDemo demo = layouts_demo(settings);
@@ -109,6 +110,10 @@ int run_layouts(const LayoutsOptions& opt, std::ostream& out) {
            "pairs channels (i, i + d/2), the half layout. Pair i turns by m·θ_i in both.\n\n",
            "Meta 的 Llama 代码把通道 (2i, 2i+1) 配成一对,即相邻配对(interleaved);Hugging Face 的 rotate_half\n"
            "把通道 (i, i + d/2) 配成一对,即前后半配对(half)。两种排列中第 i 对都转过 m·θ_i。\n\n");
+  if (rope.scaled && rope.scaled->spec.from_model) {
+    out << t.format("{} uses the {}\n\n", "{} 使用{}\n\n", model_name(rope.scaled->model, t),
+                    layout_description(rope.scaled->spec).in(t.zh()));
+  }
 
   out << t("which channels form pair i:\n", "第 i 对由哪两个通道组成:\n");
   out << fmt::format("{:>6}  {:>20}  {:>20}  {:>20}\n", t("pair i", "第 i 对"), "θ_i", t("interleaved (Meta)", "相邻配对 (Meta)"),

@@ -16,6 +16,7 @@
 #include "rope/core/rotation.hpp"
 #include "rope/core/tolerance.hpp"
 #include "rope/cli/scaling_options.hpp"
+#include "rope/models/rope_spec.hpp"
 
 namespace rope::cli {
 
@@ -30,7 +31,7 @@ struct MatrixOptions {
   std::optional<double> base;
   std::optional<double> position;
   std::vector<double> relative;  ///< {M, N} with --relative
-  Layout layout = Layout::Interleaved;
+  std::optional<Layout> layout;  ///< --layout; nullopt: the model's, or interleaved
   int digits = 6;
   std::string csv;
   FigureOptions figure;
@@ -50,17 +51,22 @@ MatrixFormat with_digits(int digits) {
 
 int run_matrix(const MatrixOptions& opt, std::ostream& out) {
   // With --scaling, --config or --model the frequencies (and d, base) are the model's scaled ones.
-  const Rope rope = resolve(opt.scaling, {opt.dim, kDefaultMatrixDim, opt.base, kDefaultBase});
+  // With a model, its spec (rope/models/rope_spec.hpp): layout, attention factor, rotating channels.
+  const Rope rope = resolve(opt.scaling, {opt.dim, kDefaultMatrixDim, opt.base, kDefaultBase, opt.layout, Layout::Interleaved});
+  const Layout layout = rope.layout;
   std::string scaled;  // says which frequencies, when they are not plain RoPE's
   const Text t = opt.figure.tr();
   if (rope.scaled) {
     const ResolvedRope& rr = *rope.scaled;
-    scaled = t.format(", {} scaling f = {} from {}", ",{} 缩放 f = {},来自{}", to_string(rr.model.rope.type),
-                      format_number(rr.params.factor), model_name(rr.model, t));
+    scaled = t.format(", {} scaling f = {} from {}{}", ",{} 缩放 f = {},来自{}{}", to_string(rr.model.rope.type),
+                      format_number(rr.params.factor), model_name(rr.model, t), layer_text(rr.spec, t));
   }
   const int dim = rope.d;
   const double base = rope.base;
   check_dimension(dim, kMaxMatrixDim);
+  // The printed matrix: the model's head (head_dim, (S19)) or plain RoPE's d.
+  const int size = rope.scaled ? rope.scaled->spec.head_dim : dim;
+  check_dimension(size, kMaxMatrixDim, "head_dim");
   if (opt.digits < 0 || opt.digits > 17) {
     throw InvalidArgument(fmt::format("--digits must be between 0 and 17 (got {})", opt.digits));
   }
@@ -78,18 +84,23 @@ int run_matrix(const MatrixOptions& opt, std::ostream& out) {
     const double n = opt.relative[1];
     check_position_resolvable(m, dim, "--relative M");
     check_position_resolvable(n, dim, "--relative N");
-    const Eigen::MatrixXd lhs = rotation_matrix<double>(theta, m, opt.layout).transpose() *
-                                rotation_matrix<double>(theta, n, opt.layout);
-    const Eigen::MatrixXd rhs = rotation_matrix<double>(theta, n - m, opt.layout);
+    const Eigen::MatrixXd lhs = rotation_matrix<double>(theta, m, layout).transpose() *
+                                rotation_matrix<double>(theta, n, layout);
+    const Eigen::MatrixXd rhs = rotation_matrix<double>(theta, n - m, layout);
     const double diff = (lhs - rhs).cwiseAbs().maxCoeff();
     const Check check{diff, 1.0, relative_tolerance(machine_epsilon<double>(), dim, 2 * (std::abs(m) + std::abs(n)))};
     const std::vector<std::string> left = matrix_lines(lhs, with_digits(opt.digits));
     const std::vector<std::string> right = matrix_lines(rhs, with_digits(opt.digits));
     const std::string m_text = format_number(m);
     const std::string n_text = format_number(n);
-    out << t.format("R_mᵀ R_n = R_(n−m) (docs/math.md (M7)), m = {}, n = {}, d = {}, base = {}{}, {} layout\n\n",
-                    "R_mᵀ R_n = R_(n−m)(docs/math.md (M7)),m = {},n = {},d = {},base = {}{},{} 排列\n\n", m_text, n_text,
-                    dim, format_number(base), scaled, layout_name(opt.layout, t));
+    out << t.format("R_mᵀ R_n = R_(n−m) (docs/math.md (M7)), m = {}, n = {}, d = {}, base = {}{}, {}\n",
+                    "R_mᵀ R_n = R_(n−m)(docs/math.md (M7)),m = {},n = {},d = {},base = {}{},{}\n", m_text, n_text,
+                    dim, format_number(base), scaled, rope.layout_text(t));
+    if (rope.attention_factor() != 1.0) {
+      out << t.format("the rotating channels only; the attention factor a = {} in cos and sin multiplies both sides by a²\n",
+                      "只含旋转的通道;cos 和 sin 中的注意力因子 a = {} 使两边同乘 a²\n", format_number(rope.attention_factor()));
+    }
+    out << '\n';
     const std::string left_title = fmt::format("R_{}ᵀ R_{}", m_text, n_text);
     const std::string right_title = fmt::format("R_{}", format_number(n - m));
     out << fmt::format("{:<{}}   |   {}\n", left_title, left[0].size(), right_title);
@@ -102,14 +113,26 @@ int run_matrix(const MatrixOptions& opt, std::ostream& out) {
 
   const double position = *opt.position;
   check_position_resolvable(position, dim, "--position");
-  const Eigen::MatrixXd r = rotation_matrix<double>(theta, position, opt.layout);
+  // dynamic and longrope: the frequencies HF uses at this position (seq_len = m + 1 unless --seq-len).
+  const std::optional<RopeSpec> spec =
+      rope.scaled ? std::optional<RopeSpec>(spec_at_position(rope.scaled->spec, position)) : std::nullopt;
+  const Eigen::MatrixXd r = spec ? spec_matrix(*spec, position, size) : rotation_matrix<double>(theta, position, layout);
   if (!opt.csv.empty()) write_output(opt.csv, to_csv(r, "col_"), out);
   if (opt.figure.wanted()) {
     const FigureOptions& f = opt.figure;
     plot::Figure fig;
     fig.title = fmt::format(f.text("R^d_(Θ,m): d = {}, m = {}, base = {}, {} layout", "旋转矩阵 R^d_(Θ,m):d = {},m = {},base = {},{} 排列"),
                             dim, format_number(position), format_number(base),
-                            opt.layout == Layout::Interleaved ? f.text("interleaved", "相邻配对") : f.text("half-split", "前后半配对"));
+                            layout == Layout::Interleaved ? f.text("interleaved", "相邻配对") : f.text("half-split", "前后半配对"));
+    if (spec) {
+      // The model's head (S19): its name, head_dim, and a when it is not 1.
+      fig.title = fmt::format(f.text("{}: head_dim {}, d = {}, m = {}, {}{}", "{}:head_dim {},d = {},m = {},{}{}"),
+                              spec->name, size, dim, format_number(position),
+                              layout == Layout::Interleaved ? f.text("interleaved", "相邻配对") : f.text("half-split", "前后半配对"),
+                              spec->attention_factor() != 1.0
+                                  ? fmt::format(f.text(", a = {:.6g}", ",a = {:.6g}"), spec->attention_factor())
+                                  : "");
+    }
     fig.xlabel = f.text("column j", "列 j");
     fig.ylabel = f.text("row i", "行 i");
     plot::Heatmap h;
@@ -120,10 +143,30 @@ int run_matrix(const MatrixOptions& opt, std::ostream& out) {
     draw(fig, f);
   }
   if (opt.csv == "-") return kOk;
-  out << t.format("R^d_(Θ,m) for d = {}, m = {}, base = {}{}, {} layout: block i = R(m·θ_i) on channels {}\n\n",
-                  "R^d_(Θ,m),d = {},m = {},base = {}{},{} 排列:第 i 块 = R(m·θ_i),作用于通道 {}\n\n", dim,
-                  format_number(position), format_number(base), scaled, layout_name(opt.layout, t),
-                  opt.layout == Layout::Interleaved ? "(2i, 2i+1)" : "(i, i+d/2)");
+  out << t.format("R^d_(Θ,m) for d = {}, m = {}, base = {}{}, {}: block i = R(m·θ_i) on channels {}\n",
+                  "R^d_(Θ,m),d = {},m = {},base = {}{},{}:第 i 块 = R(m·θ_i),作用于通道 {}\n", dim,
+                  format_number(position), format_number(base), scaled, rope.layout_text(t),
+                  layout == Layout::Interleaved ? "(2i, 2i+1)" : "(i, i+d/2)");
+  if (spec) {
+    if (spec->config.seq_len != rope.scaled->spec.config.seq_len) {
+      for (const Message& note : spec->params.notes) out << note.in(t.zh()) << '\n';
+    }
+    if (size != dim) {
+      out << t.format("head_dim {}: the rotating channels are {} … {}; the identity on the other {}\n",
+                      "head_dim {}:旋转的通道为 {} … {};其余 {} 个通道上是单位矩阵\n", size, spec->rotary_offset,
+                      spec->rotary_offset + dim - 1, size - dim);
+    }
+    if (spec->deinterleaved_output) {
+      out << t("the model's code returns the rotated pairs de-interleaved: pair i on rotating channels i and i + d/2\n",
+               "模型代码把旋转后的配对解交错返回:第 i 对位于旋转通道 i 和 i + d/2\n");
+    }
+    if (spec->attention_factor() != 1.0) {
+      out << t.format("the attention factor a = {} multiplies cos and sin (as HF does): the blocks are a·R(m·θ_i) (S19)\n",
+                      "注意力因子 a = {} 乘在 cos 和 sin 上(与 HF 相同):各块为 a·R(m·θ_i) (S19)\n",
+                      format_number(spec->attention_factor()));
+    }
+  }
+  out << '\n';
   print_matrix(out, r, with_digits(opt.digits));
   return kOk;
 }
@@ -140,7 +183,7 @@ Command add_matrix_command(CLI::App& app) {
                                            "print R_Mᵀ R_N beside R_(N−M) and their difference")
                               ->expected(2)
                               ->type_name("M N");
-  add_layout_option(*sub, opt->layout);
+  add_layout_option(*sub, opt->layout, Layout::Interleaved);
   add_int_option(*sub, "--digits", opt->digits, "decimals printed per entry (0 … 17)");
   sub->add_option("--csv", opt->csv, "write the header col_0,…,col_(d−1) and the d rows of d numbers to FILE ('-' for stdout)")
       ->type_name("FILE")

@@ -30,6 +30,7 @@ struct VerifyOptions {
   ScalingOptions scaling;
   std::optional<int> dim;      ///< --dim; nullopt: settings.dim
   std::optional<double> base;  ///< --base; nullopt: settings.base
+  std::optional<Layout> layout;  ///< --layout; nullopt: the model's, or settings.layout
   Lang lang = Lang::En;
   std::optional<DType> dtype;  ///< --dtype; nullopt: float64, and the output of before --dtype existed
   std::optional<Strategy> strategy;  ///< --strategy; nullopt: angle-f32, the pipeline of Hugging Face
@@ -121,15 +122,17 @@ int run_verify(const VerifyOptions& opt, std::ostream& out) {
   if (opt.dtype) settings.dtype = *opt.dtype;
   // With --scaling, --config or --model, a model's scaled frequencies: the identities hold for any
   // frequencies, so they must pass too.
-  const Rope rope = resolve(opt.scaling, {opt.dim, settings.dim, opt.base, settings.base});
+  // The model's own layout (rope/models/rope_spec.hpp) unless --layout is given.
+  const Rope rope = resolve(opt.scaling, {opt.dim, settings.dim, opt.base, settings.base, opt.layout, settings.layout});
   settings.dim = rope.d;
   settings.base = rope.base;
+  settings.layout = rope.layout;
   std::string model;
   if (rope.scaled) {
     const ResolvedRope& rr = *rope.scaled;
     settings.inv_freq = rr.params.inv_freq;
-    model = t.format(", {} scaling f = {} ({})", ",{} 缩放 f = {}({})", to_string(rr.model.rope.type),
-                     format_number(rr.params.factor), model_name(rr.model, t));
+    model = t.format(", {} scaling f = {} ({}{})", ",{} 缩放 f = {}({}{})", to_string(rr.model.rope.type),
+                     format_number(rr.params.factor), model_name(rr.model, t), layer_text(rr.spec, t));
   }
   if (opt.strategy) {
     if (!opt.dtype || *opt.dtype == DType::F64) {
@@ -205,9 +208,15 @@ int run_verify(const VerifyOptions& opt, std::ostream& out) {
   }
   if (opt.json || opt.csv == "-") return exit_code;
 
-  out << t.format("rope verify: d = {}, base = {}{}, {} layout, {} trials, seed {}{}\n",
-                  "rope verify:d = {},base = {}{},{} 排列,{} 次试验,种子 {}{}\n", s.dim, format_number(s.base), model,
-                  layout_name(s.layout, t), s.trials, s.seed, computed_in(opt, s, t));
+  out << t.format("rope verify: d = {}, base = {}{}, {}, {} trials, seed {}{}\n",
+                  "rope verify:d = {},base = {}{},{},{} 次试验,种子 {}{}\n", s.dim, format_number(s.base), model,
+                  rope.layout_text(t), s.trials, s.seed, computed_in(opt, s, t));
+  if (rope.attention_factor() != 1.0) {
+    out << t.format("the model's attention factor a = {} in cos and sin scales both sides of every identity by a or a²;\n"
+                    "the identities are checked on the rotation itself\n",
+                    "模型的注意力因子 a = {} 乘在 cos 和 sin 上,使每个恒等式两边同乘 a 或 a²;\n这里检查的是旋转本身\n",
+                    format_number(rope.attention_factor()));
+  }
   if (report.interrupted) {
     out << t.format("interrupted (Ctrl-C) after {} of {} trials: every row below covers those {}\n",
                     "已中断(Ctrl-C):完成 {} / {} 次试验,下表各行只含这 {} 次\n", report.completed, s.trials, report.completed);
@@ -284,7 +293,7 @@ Command add_verify_command(CLI::App& app) {
   add_long_option(*sub, "-n,--trials", s.trials, fmt::format("random draws of q, k, m, n, c (1 … {})", kMaxTrials));
   add_real_option(*sub, "--max-position", s.max_position, "positions are drawn from [0, max-position)");
   add_seed_option(*sub, s.seed, "seed of the random draws (same seed, same output)");
-  add_layout_option(*sub, s.layout);
+  add_layout_option(*sub, opt->layout, s.layout);
   add_choice_option(*sub, "--dtype", opt->dtype, kDTypeWords, parse_dtype,
                     "compute the identities in f64 (default), f32, f16 or bf16, with that type's tolerance (P10)", "TYPE");
   add_choice_option(*sub, "--strategy", opt->strategy, {"cast-inputs", "angle-f32", "cast-result"}, parse_strategy,

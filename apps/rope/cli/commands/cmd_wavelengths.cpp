@@ -54,10 +54,10 @@ int run_wavelengths(const WavelengthsOptions& opt, std::ostream& out) {
     // One model: its original and its scaled wavelengths (docs/scaling.md).
     if (bases.size() > 1) throw InvalidArgument("give one --base with --scaling, --config or --model");
     const Rope rope = resolve(opt.scaling, {opt.dim, kDefaultWavelengthsDim,
-                                            opt.bases ? std::optional(bases.front()) : std::nullopt, kDefaultBase});
+                                            opt.bases ? std::optional(bases.front()) : std::nullopt, kDefaultBase, std::nullopt, Layout::Interleaved});
     const ResolvedRope& rr = *rope.scaled;
     dim = rr.d;
-    if (!opt.scaling.model.empty() || !opt.scaling.config.empty()) model = rr.model.name;
+    if (!opt.scaling.model.empty() || !opt.scaling.config.empty()) model = rr.model.name + layer_text(rr.spec, t);
     const RopeParameters& p = rr.params;
     Eigen::VectorXd scaled(p.inv_freq.size());
     for (Eigen::Index i = 0; i < scaled.size(); ++i) scaled[i] = p.inv_freq[i] > 0 ? kTwoPi / p.inv_freq[i] : HUGE_VAL;

@@ -1,0 +1,175 @@
+#include "rope/models/layer_types.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <fmt/format.h>
+
+#include "rope/core/error.hpp"
+#include "rope/models/hf_config.hpp"
+#include "rope/models/json_reader.hpp"
+
+// Per-layer RoPE as Hugging Face transformers builds it:
+//   Gemma 3 (configuration_gemma3.py, modeling_gemma3.py): layer_types, else sliding_window_pattern
+//     (default 6): layer i slides unless (i + 1) % pattern == 0; num_hidden_layers default 26; sliding
+//     layers use rope_local_base_freq (default 10000) without scaling, full layers rope_theta and
+//     rope_scaling.
+//   v5 rope_parameters keyed by layer type (modeling_rope_utils.py): one entry per name of layer_types.
+//   Llama 4 (configuration_llama4.py, modeling_llama4.py): no_rope_layers[i] = 1 means layer i uses RoPE;
+//     empty: [int((i + 1) % no_rope_layer_interval != 0)], interval default 4, num_hidden_layers default 48;
+//     NoPE layers scale the query by (S20) when attn_temperature_tuning (default true).
+
+namespace rope {
+
+double NopeTemperature::at(double position) const {
+  return std::log1p(std::floor((position + 1.0) / floor_scale)) * attn_scale + 1.0;
+}
+
+const LayerTypeRope& select_layer_type(const ModelConfig& m, std::string_view which) {
+  if (m.layer_types.empty()) {
+    throw InvalidArgument(fmt::format("layer type '{}': {} uses one RoPE in every layer", which, m.name));
+  }
+  std::vector<std::string> names;
+  int layers = 0;
+  for (const LayerTypeRope& lt : m.layer_types) {
+    if (lt.name == which) return lt;
+    names.push_back(lt.name);
+    for (int i : lt.layers) layers = std::max(layers, i + 1);
+  }
+  if (!which.empty() && which.find_first_not_of("0123456789") == std::string_view::npos && which.size() < 9) {
+    const int index = std::stoi(std::string(which));
+    for (const LayerTypeRope& lt : m.layer_types) {
+      for (int i : lt.layers) {
+        if (i == index) return lt;
+      }
+    }
+  }
+  throw InvalidArgument(fmt::format("layer type '{}' is not one of {}'s ({}{})", which, m.name, detail::join(names),
+                                    layers > 0 ? fmt::format(", or a layer 0 … {}", layers - 1) : ""));
+}
+
+std::string describe_layers(const std::vector<int>& layers) {
+  std::string out;
+  std::size_t i = 0;
+  while (i < layers.size()) {
+    std::size_t j = i;
+    while (j + 1 < layers.size() && layers[j + 1] == layers[j] + 1) ++j;
+    out += (out.empty() ? "" : ", ") + (j == i ? std::to_string(layers[i]) : fmt::format("{}–{}", layers[i], layers[j]));
+    i = j + 1;
+  }
+  return out;
+}
+
+namespace detail {
+
+namespace {
+
+constexpr long kMaxLayers = 4096;
+
+/// Parses a copy of the config whose RoPE keys were changed by `edit` (on the object holding them).
+template <class Edit>
+RopeConfig reparse(const json& doc, const std::string& name, bool text, Edit edit) {
+  json copy = doc;
+  edit(text ? copy["text_config"] : copy);
+  return ConfigParser(copy, name).parse().rope;
+}
+
+}  // namespace
+
+void read_layer_types(const json& doc, const std::string& name, ModelConfig& m) {
+  if (!doc.is_object()) return;
+  const Reader r(name);
+  const bool text = doc.contains("text_config") && doc["text_config"].is_object();
+  const json& c = text ? doc["text_config"] : doc;
+  const std::string prefix = text ? "text_config" : "";
+  const std::string& type = m.model_type;
+  const auto count = [&](const char* key, long fallback) {
+    const auto given = r.count(c, prefix, key);
+    if (!given) {
+      m.notes.push_back({fmt::format("{} not given: HF's default {} for model_type {} assumed", key, fallback, type),
+                         fmt::format("未给出 {}:采用 HF 对 model_type {} 的默认值 {}", key, type, fallback)});
+    }
+    const long n = given.value_or(fallback);
+    if (n > kMaxLayers) r.fail(child(prefix, key), fmt::format("must be at most {}, got {}", kMaxLayers, n));
+    return static_cast<int>(n);
+  };
+  // Names of layer_types, when given.
+  std::vector<std::string> names;
+  if (const json* lt = Reader::find(c, "layer_types")) {
+    if (!lt->is_array()) r.fail(child(prefix, "layer_types"), "expected a list of strings");
+    if (lt->size() > static_cast<std::size_t>(kMaxLayers)) r.fail(child(prefix, "layer_types"), "too many layers");
+    for (const json& v : *lt) {
+      if (!v.is_string()) r.fail(child(prefix, "layer_types"), "expected a list of strings");
+      names.push_back(v.get<std::string>());
+    }
+  }
+  const auto layers_named = [&](const std::string& n) {
+    std::vector<int> out;
+    for (std::size_t i = 0; i < names.size(); ++i) {
+      if (names[i] == n) out.push_back(static_cast<int>(i));
+    }
+    return out;
+  };
+
+  if (type == "gemma3_text" || type == "gemma3") {
+    if (names.empty()) {
+      const int n = count("num_hidden_layers", 26);
+      const int pattern = count("sliding_window_pattern", 6);
+      for (int i = 0; i < n; ++i) names.push_back((i + 1) % pattern != 0 ? "sliding_attention" : "full_attention");
+    }
+    const double local = r.positive(c, prefix, "rope_local_base_freq").value_or(10000.0);
+    LayerTypeRope sliding{"sliding_attention", layers_named("sliding_attention"), true, {}, {}};
+    sliding.config = reparse(doc, name, text, [local](json& o) {
+      o.erase("rope_scaling");
+      o.erase("rope_parameters");
+      o["rope_theta"] = local;
+    });
+    sliding.from = {fmt::format("rope_local_base_freq {}, no scaling", num(local)),
+                    fmt::format("rope_local_base_freq {},不缩放", num(local))};
+    LayerTypeRope full{"full_attention", layers_named("full_attention"), true, m.rope, {"rope_theta and the scaling block", "rope_theta 和缩放块"}};
+    m.layer_types = {sliding, full};
+    m.layer_type = "full_attention";
+    return;
+  }
+  if (type == "llama4_text" || type == "llama4") {
+    const int n = count("num_hidden_layers", 48);
+    std::vector<int> uses;
+    if (const json* nr = Reader::find(c, "no_rope_layers"); nr && nr->is_array() && !nr->empty()) {
+      for (const json& v : *nr) {
+        if (!v.is_number_integer() || (v.get<long>() != 0 && v.get<long>() != 1)) {
+          r.fail(child(prefix, "no_rope_layers"), "expected a list of 0 and 1 (1: the layer uses RoPE)");
+        }
+        uses.push_back(v.get<int>());
+      }
+    } else {
+      const int interval = count("no_rope_layer_interval", 4);
+      for (int i = 0; i < n; ++i) uses.push_back((i + 1) % interval != 0 ? 1 : 0);
+    }
+    LayerTypeRope rope_layers{"rope", {}, true, m.rope, {"rope_theta and the scaling block", "rope_theta 和缩放块"}};
+    LayerTypeRope nope{"nope", {}, false, m.rope, {"no_rope_layers", "no_rope_layers"}};
+    for (std::size_t i = 0; i < uses.size(); ++i) (uses[i] ? rope_layers : nope).layers.push_back(static_cast<int>(i));
+    m.layer_types = {rope_layers, nope};
+    m.layer_type = "rope";
+    if (r.boolean(c, prefix, "attn_temperature_tuning").value_or(true)) {
+      m.nope_temperature = NopeTemperature{r.positive(c, prefix, "floor_scale").value_or(8192.0),
+                                           r.positive(c, prefix, "attn_scale").value_or(0.1)};
+    }
+    return;
+  }
+  // v5: rope_parameters keyed by layer type.
+  const json* v5 = Reader::find(c, "rope_parameters");
+  if (v5 && v5->is_object() && !v5->empty() && !Reader::find(c, "rope_scaling")) {
+    bool keyed = true;
+    for (auto it = v5->begin(); it != v5->end(); ++it) keyed = keyed && it->is_object();
+    if (!keyed) return;
+    for (auto it = v5->begin(); it != v5->end(); ++it) {
+      const std::string key = it.key();
+      LayerTypeRope lt{key, layers_named(key), true, {}, Message::same(child(child(prefix, "rope_parameters"), key))};
+      lt.config = reparse(doc, name, text, [&](json& o) { o["rope_parameters"] = json{{key, *it}}; });
+      m.layer_types.push_back(std::move(lt));
+    }
+    m.layer_type = v5->contains("full_attention") ? "full_attention" : m.layer_types.front().name;
+  }
+}
+
+}  // namespace detail
+}  // namespace rope

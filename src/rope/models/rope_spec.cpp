@@ -1,0 +1,137 @@
+#include "rope/models/rope_spec.hpp"
+
+#include <array>
+#include <cmath>
+#include <fmt/format.h>
+
+#include "rope/core/apply.hpp"
+#include "rope/core/error.hpp"
+#include "rope/core/frequencies.hpp"
+#include "rope/core/rotation.hpp"
+
+// The layouts are those of each family's HF modeling code (transformers src/transformers/models/<family>/
+// modeling_<family>.py): rotate_half pairs (i, i + d/2); GLM's rotate_half_llm, GPT-J's rotate_every_two,
+// Cohere's rotate_half and Llama 4's view_as_complex pair (2i, 2i+1); DeepSeek-V3 follows rope_interleave.
+
+namespace rope {
+
+std::optional<Layout> family_layout(std::string_view t) {
+  static constexpr std::array<std::string_view, 10> interleaved{
+      "gptj", "cohere", "cohere2", "glm", "glm4", "chatglm", "llama4", "llama4_text", "deepseek_v2", "deepseek_v3"};
+  static constexpr std::array<std::string_view, 21> half{
+      "llama",  "mistral",     "mixtral", "qwen2",    "qwen2_moe",  "qwen3", "qwen3_moe",
+      "gemma",  "gemma2",      "gemma3",  "gemma3_text", "phi",     "phi3",  "gpt_neox",
+      "gpt_oss", "starcoder2", "olmo",    "olmo2",    "stablelm",   "falcon", "granite"};
+  for (std::string_view name : interleaved) {
+    if (t == name) return Layout::Interleaved;
+  }
+  for (std::string_view name : half) {
+    if (t == name) return Layout::Half;
+  }
+  return std::nullopt;
+}
+
+RopeSpec make_spec(const ModelConfig& model) {
+  RopeSpec s;
+  s.name = model.name;
+  s.model_type = model.model_type;
+  s.config = model.rope;
+  s.params = rope_parameters(model.rope);
+  s.rotary_dim = static_cast<int>(2 * s.params.inv_freq.size());
+  s.original = frequencies(s.rotary_dim, model.rope.base);
+  s.layout = model.rope.layout;
+  s.layout_basis = model.layout_basis;
+  s.layout_reason = model.layout_reason;
+  s.origin = model.origin;
+  s.layer_type = model.layer_type;
+  for (const LayerTypeRope& lt : model.layer_types) {
+    if (lt.name == model.layer_type) s.layers = lt.layers;
+  }
+  s.notes = model.notes;
+  // The head: the rotating channels, plus the ones that pass through (partial rotary: after them;
+  // DeepSeek MLA: qk_nope_head_dim before them, HF's split([qk_nope_head_dim, qk_rope_head_dim])).
+  s.rotary_offset = model.qk_nope_head_dim.value_or(0);
+  s.deinterleaved_output = model.model_type == "deepseek_v3" && s.layout == Layout::Interleaved;
+  s.head_dim = model.qk_nope_head_dim ? *model.qk_nope_head_dim + s.rotary_dim : std::max(model.rope.head_dim, s.rotary_dim);
+  return s;
+}
+
+RopeSpec spec_at_position(const RopeSpec& spec, double m) {
+  const ScalingType type = spec.config.type;
+  if ((type != ScalingType::LongRope && type != ScalingType::Dynamic) || spec.config.seq_len) return spec;
+  check_position(m, "position m");
+  RopeSpec s = spec;
+  s.config.seq_len = static_cast<long>(std::floor(std::abs(m))) + 1;
+  s.params = rope_parameters(s.config);
+  s.notes.push_back({fmt::format("seq_len {} = position + 1, as HF's dynamic update takes max(position_ids) + 1",
+                                 *s.config.seq_len),
+                     fmt::format("seq_len {} = 位置 + 1,与 HF 的动态更新取 max(position_ids) + 1 相同", *s.config.seq_len)});
+  return s;
+}
+
+void override_layout(RopeSpec& s, Layout layout) {
+  const std::string name(to_string(layout));
+  if (s.from_model && s.layout_known() && s.layout != layout) {
+    s.notes.push_back({fmt::format("--layout {} overrides the model's {} layout ({}): the numbers are not the model's",
+                                   name, to_string(s.layout), s.layout_reason.en),
+                       fmt::format("--layout {} 覆盖了模型的 {} 排列({}):数值不再是模型的", name, to_string(s.layout),
+                                   s.layout_reason.zh)});
+  }
+  if (layout != s.layout) s.deinterleaved_output = false;
+  s.layout = layout;
+  s.layout_basis = LayoutBasis::Flag;
+  s.layout_reason = {"--layout on the command line", "命令行的 --layout"};
+  s.origin.push_back({fmt::format("layout: {} (--layout on the command line)", name),
+                      fmt::format("layout: {} (命令行的 --layout)", name)});
+}
+
+Message layout_description(const RopeSpec& s) {
+  const std::string name(to_string(s.layout));
+  const std::string zh = (s.layout == Layout::Interleaved ? "相邻配对 " : "前后半配对 ") + name;
+  return {fmt::format("{} layout ({})", name, s.layout_reason.en), fmt::format("{} 排列({})", zh, s.layout_reason.zh)};
+}
+
+int rotary_offset_for(const RopeSpec& s, int n) {
+  if (n == s.head_dim) return s.rotary_offset;
+  if (n == s.rotary_dim) return 0;
+  throw InvalidArgument(fmt::format("{} numbers, but {} has head_dim {} of which {} rotate: give {} or {} numbers", n,
+                                    s.name, s.head_dim, s.rotary_dim, s.head_dim, s.rotary_dim));
+}
+
+Eigen::VectorXd rotary_part(const RopeSpec& s, const Eigen::VectorXd& x) {
+  const int offset = rotary_offset_for(s, static_cast<int>(x.size()));
+  return x.segment(offset, s.rotary_dim);
+}
+
+Eigen::VectorXd spec_output(const RopeSpec& s, const Eigen::VectorXd& x, const Eigen::VectorXd& rotated) {
+  const int offset = rotary_offset_for(s, static_cast<int>(x.size()));
+  if (rotated.size() != s.rotary_dim) {
+    throw InvalidArgument(fmt::format("rotated part has {} numbers, expected rotary dim {}", rotated.size(), s.rotary_dim));
+  }
+  Eigen::VectorXd y = x;
+  const int half = s.rotary_dim / 2;
+  for (int i = 0; i < s.rotary_dim; ++i) {
+    // de-interleaved: channel 2i goes to i, channel 2i+1 to i + d/2
+    const int to = s.deinterleaved_output ? (i % 2 == 0 ? i / 2 : half + i / 2) : i;
+    y[offset + to] = s.attention_factor() * rotated[i];
+  }
+  return y;
+}
+
+Eigen::VectorXd spec_apply(const RopeSpec& s, const Eigen::VectorXd& x, double m) {
+  return spec_output(s, x, apply_rotary<double>(rotary_part(s, x), s.params.inv_freq, m, s.layout));
+}
+
+Eigen::MatrixXd spec_matrix(const RopeSpec& s, double m, int n) {
+  const int offset = rotary_offset_for(s, n);
+  Eigen::MatrixXd r = Eigen::MatrixXd::Identity(n, n);
+  const Eigen::MatrixXd block = rotation_matrix<double>(s.params.inv_freq, m, s.layout);
+  // Column j of the block is the rotation of the unit vector e_j; spec_output places it as the model does.
+  for (int j = 0; j < s.rotary_dim; ++j) {
+    Eigen::VectorXd e = Eigen::VectorXd::Zero(n);
+    r.col(offset + j) = spec_output(s, e, block.col(j));
+  }
+  return r;
+}
+
+}  // namespace rope

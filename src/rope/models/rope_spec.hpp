@@ -1,0 +1,101 @@
+/// @file
+/// The RoPE spec of a model: everything a command needs to compute what the model's own code computes
+/// (docs/scaling.md, "The RoPE spec"). One value, produced from a config.json or a preset
+/// (model_config.hpp) or from the command line's flags, consumed by every command:
+///   - which channels of a head rotate: [rotary_offset, rotary_offset + rotary_dim) of head_dim, the
+///     others pass through unchanged (partial rotary; DeepSeek MLA's qk_nope channels come first);
+///   - the pair layout, and how it is known (the model family's HF modeling code, a config key, a flag,
+///     or assumed, with the reason);
+///   - the scaled frequencies and the attention factor (scaling.hpp), which HF multiplies into cos and
+///     sin, so the rotated channels come out scaled by it and logits by its square (S15);
+///   - where every value came from (origin) and what a reader should know (notes).
+/// A model's output of the rotation on a head vector x at position m is                       (S19)
+///     y = x outside the rotary channels,   y_rot = a · R_m x_rot   (a = attention factor)
+#pragma once
+
+#include <Eigen/Core>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "rope/core/message.hpp"
+#include "rope/core/types.hpp"
+#include "rope/models/model_config.hpp"
+#include "rope/models/scaling.hpp"
+
+namespace rope {
+
+/// The pair layout of the HF modeling code of `model_type`, or nullopt for a family rope does not know.
+/// Interleaved (pairs 2i, 2i+1): gptj, cohere, cohere2, glm, glm4, chatglm, llama4, llama4_text,
+/// deepseek_v2, deepseek_v3 (whose rope_interleave key, when given, decides). Half (rotate_half):
+/// llama, mistral, mixtral, qwen2, qwen2_moe, qwen3, qwen3_moe, gemma, gemma2, gemma3, gemma3_text,
+/// phi, phi3, gpt_neox, gpt_oss, starcoder2, olmo, olmo2, stablelm, falcon, granite.
+std::optional<Layout> family_layout(std::string_view model_type);
+
+struct RopeSpec {
+  std::string name;          ///< the model (file path or preset), or "the command line"
+  std::string model_type;    ///< "" when there is none
+  bool from_model = false;   ///< read from a config or preset (false: flags alone)
+  int head_dim = 0;          ///< channels of a query/key head the rotation is applied to
+  int rotary_offset = 0;     ///< first rotating channel (DeepSeek MLA: qk_nope_head_dim; else 0)
+  int rotary_dim = 0;        ///< rotating channels: 2 × pairs
+  Layout layout = Layout::Half;
+  LayoutBasis layout_basis = LayoutBasis::Assumed;
+  Message layout_reason;     ///< "model family llama", "assumed: --layout default", …
+  RopeConfig config;         ///< the scaling inputs
+  RopeParameters params;     ///< inv_freq (rotary_dim/2 entries) and attention_factor (in cos and sin)
+  Eigen::VectorXd original;  ///< unscaled θ_i of the same pairs
+  /// DeepSeek-V3 with rope_interleave: HF's apply_rotary_pos_emb_interleave rotates pairs (2i, 2i+1) and
+  /// returns them de-interleaved, pair i on rotating channels i and i + rotary_dim/2 (q·k is unchanged).
+  bool deinterleaved_output = false;
+  std::string layer_type;       ///< the layer type this RoPE is ("" when every layer has the same)
+  std::vector<int> layers;      ///< its layers
+  std::vector<Message> origin;  ///< one line per value: where it came from
+  std::vector<Message> notes;   ///< things a reader should know
+
+  double attention_factor() const { return params.attention_factor; }
+  bool layout_known() const { return layout_basis != LayoutBasis::Assumed; }
+  /// Whether channels outside the rotary ones exist.
+  bool partial() const { return rotary_dim != head_dim; }
+};
+
+/// The spec of a model read by parse_model_config / load_preset, or built from flags (model.name is
+/// then the caller's, model.layout_basis Assumed or Flag). Computes the frequencies (rope_parameters).
+/// @throws InvalidArgument as rope_parameters.
+RopeSpec make_spec(const ModelConfig& model);
+
+/// The spec a model uses at position m: for the methods that depend on the sequence length (dynamic,
+/// longrope) without an explicit seq_len, HF's dynamic update takes seq_len = max(position_ids) + 1, so
+/// longrope's long factors apply from m + 1 > L0 on. Other specs are returned unchanged.
+/// @throws InvalidArgument for a non-finite m or one beyond kMaxPosition.
+RopeSpec spec_at_position(const RopeSpec& spec, double m);
+
+/// An explicit --layout: overrides the model's layout and records it (origin, and a note when the model
+/// is known to use the other one).
+void override_layout(RopeSpec& spec, Layout layout);
+
+/// "half layout (model family llama)", "interleaved layout (assumed: --layout default)".
+Message layout_description(const RopeSpec& spec);
+
+/// The vector length a command accepts: head_dim (the model's head) or rotary_dim (the rotating part
+/// alone). Returns the offset of the rotating channels within a vector of length n.
+/// @throws InvalidArgument naming both lengths when n is neither.
+int rotary_offset_for(const RopeSpec& spec, int n);
+
+/// (S19): x (length head_dim or rotary_dim) with its rotating channels replaced by `a · rotated`, where
+/// `rotated` is R_m applied to them by any of the forms of core/apply.hpp (de-interleaved when
+/// spec.deinterleaved_output).
+/// @pre rotated.size() == spec.rotary_dim; x.size() accepted by rotary_offset_for.
+Eigen::VectorXd spec_output(const RopeSpec& spec, const Eigen::VectorXd& x, const Eigen::VectorXd& rotated);
+
+/// The rotating channels of x (length head_dim or rotary_dim).
+Eigen::VectorXd rotary_part(const RopeSpec& spec, const Eigen::VectorXd& x);
+
+/// (S19) in full: the model's rotation of x at position m (element-wise form (M9)).
+Eigen::VectorXd spec_apply(const RopeSpec& spec, const Eigen::VectorXd& x, double m);
+
+/// The n×n matrix of (S19), n = head_dim or rotary_dim: a·R_m on the rotating channels, identity elsewhere.
+Eigen::MatrixXd spec_matrix(const RopeSpec& spec, double m, int n);
+
+}  // namespace rope
