@@ -3,6 +3,7 @@
 // path; every control character in a message is escaped.
 #include "rope/cli/output.hpp"
 
+#include <algorithm>
 #include <fcntl.h>
 #include <filesystem>
 #include <fstream>

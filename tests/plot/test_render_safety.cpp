@@ -5,6 +5,9 @@
 #include "support/scoped_env.hpp"
 
 #include <csignal>
+#include <fmt/format.h>
+#include <set>
+#include <tuple>
 #include <cstdio>
 #include <cstdlib>
 #include <optional>
