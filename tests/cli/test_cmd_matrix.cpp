@@ -73,6 +73,8 @@ TEST_F(CmdMatrix, EveryPresetsMatrixTimesAHeadEqualsHfModelingCode) {
     std::istringstream in(r.out);
     std::string line;
     std::vector<double> cells;
+    ASSERT_TRUE(std::getline(in, line));  // the header col_0,…
+    ASSERT_EQ(line.rfind("col_0,", 0), 0u) << line;
     while (std::getline(in, line)) {
       for (const auto& cell : test::split(line, ',')) cells.push_back(std::stod(cell));
     }
