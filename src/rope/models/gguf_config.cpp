@@ -87,6 +87,10 @@ void Mapper::architecture() {
   g_.rope_type = s ? it->with_sections : it->type;
   const bool norm = g_.rope_type == T::Norm;
   g_.model.rope.layout = norm ? Layout::Interleaved : Layout::Half;
+  // Known from the file, as llama.cpp knows it: the architecture's rope type (the spec's "how it is known").
+  g_.model.layout_basis = LayoutBasis::ConfigKey;
+  g_.model.layout_reason = {fmt::format("llama.cpp rope type {} of architecture {}", to_string(g_.rope_type), arch_),
+                            fmt::format("llama.cpp 为架构 {} 指定的 rope 类型 {}", arch_, to_string(g_.rope_type))};
   origin("layout", norm ? "interleaved" : "half",
          fmt::format("llama.cpp rope type {} of architecture {}", to_string(g_.rope_type), arch_),
          fmt::format("llama.cpp 为架构 {} 指定的 rope 类型 {}", arch_, to_string(g_.rope_type)));
