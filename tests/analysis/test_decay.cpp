@@ -34,9 +34,10 @@ TEST(Decay, MatchesPublishedTable) {
 }
 
 TEST(Decay, LinspaceReproducesNumpyBitForBit) {
-  // np.linspace(0, 256, 1000), as written by tests/reference/decay.py.
+  // np.arange(0, 257) (rope decay's default, every integer distance) and np.linspace(0, 4096, 200), as
+  // written by tests/reference/decay.py.
   const auto ref = test::read_reference("decay_d128_base10000.csv");
-  EXPECT_EQ(linspace(256, 1000), ref.column(0));
+  EXPECT_EQ(linspace(256, 257), ref.column(0));
   const auto ref64 = test::read_reference("decay_d64_base500000.csv");
   EXPECT_EQ(linspace(4096, 200), ref64.column(0));
 }
@@ -201,7 +202,7 @@ TEST(Decay, OnesScoreRecurrenceMatchesDirectCosPerTerm) {
 TEST(Decay, LinspaceRecurrenceMatchesNumpyReferences) {
   // The CLI's fast path against tests/reference/decay.py at 1e-12, as demo.decay_matches_numpy.
   const auto ref = test::read_reference("decay_d128_base10000.csv");
-  const Eigen::VectorXd got = decay_bound_linspace(frequencies(128, 1e4), 256, 1000);
+  const Eigen::VectorXd got = decay_bound_linspace(frequencies(128, 1e4), 256, 257);
   const Eigen::VectorXd expected = ref.column(1);
   for (Eigen::Index k = 0; k < got.size(); ++k) EXPECT_NEAR(got[k], expected[k], 1e-12 * expected[k]) << k;
   const auto ref64 = test::read_reference("decay_d64_base500000.csv");

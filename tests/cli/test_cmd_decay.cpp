@@ -32,7 +32,8 @@ using ::testing::StartsWith;
 class CmdDecay : public test::TempDirTest {};
 
 TEST_F(CmdDecay, DecayCsvMatchesNumpyReference) {
-  // What `make demo` writes, against tests/reference/decay.py (O(d²) NumPy), 1e-12 relative.
+  // What `make demo` writes (every integer distance 0 … 256), against tests/reference/decay.py (O(d²) NumPy),
+  // 1e-12 relative.
   const std::string target = path("decay.csv");
   const Result r = rope_cli({"decay", "--base", "10000", "--dim", "128", "--csv", target});
   ASSERT_EQ(r.code, 0) << r.err;
@@ -51,7 +52,30 @@ TEST_F(CmdDecay, DecayCsvMatchesNumpyReference) {
     EXPECT_NEAR(std::stod(cells[1]), expected, 1e-12 * expected) << row;
     ++row;
   }
-  EXPECT_EQ(row, 1000u);
+  EXPECT_EQ(row, 257u);  // every integer distance 0 … 256
+}
+
+TEST_F(CmdDecay, DistancesAreIntegersUnlessPointsAsksOtherwise) {
+  // The bound is defined on integer distances: by default every one of 0 … max-distance (it was 1000
+  // points 0, 0.256, 0.512, …, distances that no two positions have).
+  const Result r = rope_cli({"decay", "--dim", "8", "--max-distance", "10", "--csv", "-"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  std::istringstream in(r.out);
+  std::string line;
+  std::getline(in, line);
+  for (int m = 0; m <= 10; ++m) {
+    ASSERT_TRUE(std::getline(in, line));
+    EXPECT_EQ(test::split(line, ',')[0], std::to_string(m));
+  }
+  EXPECT_FALSE(std::getline(in, line));
+  EXPECT_THAT(rope_cli({"decay", "--dim", "8"}).out, HasSubstr("(every integer distance from 0 to 256, 257 points: --csv FILE)"));
+  // Fractional only when asked for: --points N gives N evenly spaced distances.
+  EXPECT_THAT(rope_cli({"decay", "--dim", "8", "--max-distance", "1", "--points", "3", "--csv", "-"}).out,
+              HasSubstr("\n0.5,"));
+  expect_one_line_error(rope_cli({"decay", "--max-distance", "100.5"}), 2,
+                        "--max-distance must be a whole number when every integer distance is computed (got 100.5)");
+  expect_one_line_error(rope_cli({"decay", "--max-distance", "1e8"}), 2, "more integer distances than");
+  EXPECT_EQ(rope_cli({"decay", "--max-distance", "1e8", "--points", "100"}).code, 0);
 }
 
 TEST_F(CmdDecay, DecayWithSeveralBasesNamesEachColumn) {

@@ -48,6 +48,21 @@ TEST_F(CmdInspect, EveryPresetIsInspectedAndVerified) {
   }
 }
 
+TEST_F(CmdInspect, BothCriticalDimensionsAreNamedByTheirFrequencies) {
+  // The same config and numbers as test_cmd_wavelengths.cpp: 80 on the original θ (by hand), 72 on the
+  // scaled ones, each named, at L0 = 32768.
+  std::ofstream(path("qwen_yarn.json")) << R"({"model_type": "qwen2", "hidden_size": 3584, "num_attention_heads": 28, "max_position_embeddings": 131072,
+      "rope_theta": 1000000.0, "rope_scaling": {"type": "yarn", "factor": 4.0, "original_max_position_embeddings": 32768}})";
+  const Result r = rope_cli({"inspect", path("qwen_yarn.json")});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("critical dimension       80 of the original frequencies (pairs 40 … 63 never turn within 32768, (M16))\n"
+                               "                           72 of the scaled frequencies (pairs 36 … 63 never turn within 32768, (M16))"));
+  const Result j = rope_cli({"inspect", path("qwen_yarn.json"), "--json"});
+  const auto doc = nlohmann::json::parse(j.out);
+  EXPECT_EQ(doc["critical_dimension"], 80);
+  EXPECT_EQ(doc["critical_dimension_scaled"], 72);
+}
+
 TEST_F(CmdInspect, InspectWarnsAboutADefaultedBaseOnlyWhenTheConfigLacksIt) {
   // Defaulted rope_theta (docs/cli.md, rope inspect): a long max_position_embeddings with no rope_theta and no scaling.
   std::ofstream(path("c.json")) << R"({"model_type": "llama", "hidden_size": 4096, "num_attention_heads": 32,
@@ -91,7 +106,7 @@ TEST_F(CmdInspect, YarnTargetLengthAndNoEmptyRanges) {
   }
   const Result small = rope_cli({"inspect", path("small.json")});
   ASSERT_EQ(small.code, 0) << small.err;
-  EXPECT_THAT(small.out, HasSubstr("none: every pair of the original frequencies turns within 4096"));
+  EXPECT_THAT(small.out, HasSubstr("none of the original frequencies: every pair turns within 4096"));
   EXPECT_THAT(small.out, Not(HasSubstr("pairs 64 … 63")));
   // An explicit small base for a long context without scaling warns too (docs/scaling.md §8); the longest
   // wavelength 2π·10000^(126/128) = 54410 positions (M2).

@@ -26,6 +26,7 @@ using test::rope_cli;
 
 namespace fs = std::filesystem;
 using ::testing::HasSubstr;
+using ::testing::Not;
 using ::testing::StartsWith;
 
 
@@ -40,6 +41,27 @@ TEST_F(CmdWavelengths, WavelengthsTableAndCriticalDimension) {
   const Result csv = rope_cli({"wavelengths", "--dim", "4", "--base", "10000", "--base", "100", "--csv", "-"});
   EXPECT_EQ(csv.out, "pair,base=10000,base=100\n0,6.283185307179586,6.283185307179586\n1,628.3185307179587,62.83185307179586\n");
   expect_one_line_error(rope_cli({"wavelengths", "--context", "0"}), 2, "--context must be >= 1 (got 0)");
+}
+
+TEST_F(CmdWavelengths, BothCriticalDimensionsAreNamedByTheirFrequencies) {
+  // Qwen2.5 with yarn f = 4 over L0 = 32768: on the original θ (base 1e6, d = 128) pair i turns within
+  // 32768 iff 2i/128 < ln(32768/2π)/ln(1e6) = 0.6196, so i* = 40 and the critical dimension is 80 (M16);
+  // `rope inspect` names both numbers the same way (test_cmd_inspect.cpp).
+  std::ofstream(path("qwen_yarn.json")) << R"({"model_type": "qwen2", "hidden_size": 3584, "num_attention_heads": 28, "max_position_embeddings": 131072,
+      "rope_theta": 1000000.0, "rope_scaling": {"type": "yarn", "factor": 4.0, "original_max_position_embeddings": 32768}})";
+  const Result r = rope_cli({"wavelengths", "--config", path("qwen_yarn.json")});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("context 32768, original: pairs 40 … 63 (24 of 64) never complete a turn within it; "
+                               "critical dimension 80 of the original frequencies (M16)"));
+  EXPECT_THAT(r.out, HasSubstr("critical dimension 72 of the scaled frequencies (M16)"));
+}
+
+TEST_F(CmdWavelengths, AModelWithoutScalingHasOneColumn) {
+  // It printed two equal columns, "original" and "default".
+  const Result r = rope_cli({"wavelengths", "--model", "llama-3-8b", "--csv", "-"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.out, ::testing::StartsWith("pair,base=500000\n"));
+  EXPECT_THAT(rope_cli({"wavelengths", "--model", "llama-3-8b"}).out, Not(HasSubstr("default")));
 }
 
 TEST_F(CmdWavelengths, WavelengthsAndDecayOverlayOriginalAndScaled) {

@@ -46,11 +46,12 @@ def write(name, d, bases, distances):
 
 if __name__ == "__main__":
     ok = True
-    c128 = write("decay_d128_base10000.csv", 128, [10000], np.linspace(0, 256, 1000))
+    # rope decay's default: every integer distance 0 … 256
+    c128 = write("decay_d128_base10000.csv", 128, [10000], np.arange(0, 257, dtype=float))
     c64 = write("decay_d64_base500000.csv", 64, [500000], np.linspace(0, 4096, 200))
     c2 = write("decay_d128_two_bases.csv", 128, [10000, 1000000], np.linspace(0, 1000, 101))
 
-    # f(0) = (d/2 + 1)/2 exactly (first linspace point is 0.0)
+    # f(0) = (d/2 + 1)/2 exactly (the first distance is 0.0)
     for name, col, d in [("d128 base1e4", c128[0], 128), ("d64 base5e5", c64[0], 64),
                          ("d128 base1e4 (two)", c2[0], 128), ("d128 base1e6 (two)", c2[1], 128)]:
         good = col[0] == (d / 2 + 1) / 2
@@ -65,7 +66,7 @@ if __name__ == "__main__":
         good = abs(got - want) <= 1e-3
         ok &= good
         print("  f(%3d) = %-20r want %-7r %s" % (m, got, want, "ok" if good else "FAIL"))
-    # the last linspace point is exactly 256.0, so the file's last row must equal f(256)
+    # the last distance is exactly 256.0, so the file's last row must equal f(256)
     good = c128[0][-1] == f(256.0, 128, 10000)
     ok &= good
     print("  last row of decay_d128_base10000.csv == f(256): %s" % ("ok" if good else "FAIL"))

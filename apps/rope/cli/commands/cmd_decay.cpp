@@ -1,12 +1,14 @@
 // rope decay: how RoPE scores behave with relative distance, docs/math.md (M11), (M14), (M15):
 // RoFormer's bound (default), the all-ones score, or the mean ± 1σ of random pairs; table, CSV, figure.
 #include <CLI/CLI.hpp>
+#include <cmath>
 #include <fmt/format.h>
 #include <memory>
 #include <optional>
 
 #include "rope/cli/choice_option.hpp"
 #include "rope/cli/commands.hpp"
+#include "rope/cli/commands/decay_options.hpp"
 #include "rope/cli/exit_codes.hpp"
 #include "rope/cli/figure_options.hpp"
 #include "rope/cli/options.hpp"
@@ -21,47 +23,6 @@
 #include "rope/core/random.hpp"
 
 namespace rope::cli {
-
-/// Bounds on one run: 10^7 points × 16 bases × d = 128 is about 10^10 cos/sin pairs at most.
-inline constexpr long kMaxPoints = 10'000'000;
-inline constexpr double kMaxDistance = 1e9;
-inline constexpr std::size_t kMaxBases = 16;
-/// Bound on points × CSV columns (the distance, one per base, two per base for --kind random): each
-/// value is held about three times (curve, table, figure), so 2·10^7 values stay under ~0.5 GB.
-inline constexpr double kMaxCells = 2e7;
-
-enum class DecayKind { Bound, Ones, Random };
-
-/// "bound", "ones" or "random".
-const char* to_string(DecayKind kind) {
-  return kind == DecayKind::Bound ? "bound" : kind == DecayKind::Ones ? "ones" : "random";
-}
-
-/// --dim and --samples when not typed.
-inline constexpr int kDefaultDecayDim = 128;
-inline constexpr long kDefaultSamples = 1000;
-
-struct DecayOptions {
-  std::optional<std::vector<double>> bases;  ///< --base, repeated; nullopt: kDefaultBase
-  std::optional<int> dim;
-  double max_distance = 256;
-  long points = 1000;
-  DecayKind kind = DecayKind::Bound;
-  std::optional<long> samples;          ///< --samples, for --kind random only
-  std::optional<std::uint64_t> seed;    ///< --seed, for --kind random only
-  bool normalize = false;
-  bool log_x = false;
-  bool log_y = false;
-  std::string csv;
-  FigureOptions figure;
-  ScalingOptions scaling;
-  std::optional<double> rerope_window;  ///< --rerope W: the model sees g(t) instead of t (S16), (S17)
-  std::optional<double> leaky_k;        ///< --leaky-k K: Leaky ReRoPE's slope divisor
-
-  std::vector<double> base_values() const { return bases.value_or(std::vector<double>{kDefaultBase}); }
-  long sample_count() const { return samples.value_or(kDefaultSamples); }
-  std::uint64_t seed_value() const { return seed.value_or(kDefaultSeed); }
-};
 
 namespace {
 
@@ -132,14 +93,14 @@ Curves compute(const DecayOptions& opt, DecayKind kind, const std::vector<Freque
       case DecayKind::Bound: {
         const double scale = opt.normalize ? decay_bound(theta, 0.0) : 1.0;
         const bool even = grid && !opt.log_x && !opt.rerope_window;  // then distances = linspace(…)
-        c.value.push_back((even ? decay_bound_linspace(theta, opt.max_distance, opt.points) : decay_bound(theta, distances)) /
+        c.value.push_back((even ? decay_bound_linspace(theta, opt.max_distance, opt.point_count()) : decay_bound(theta, distances)) /
                           scale);
         break;
       }
       case DecayKind::Ones: {
         const double scale = opt.normalize ? ones_score(theta, 0.0) : 1.0;
         const bool even = grid && !opt.log_x && !opt.rerope_window;  // as for the bound
-        c.value.push_back((even ? ones_score_linspace(theta, opt.max_distance, opt.points) : ones_score(theta, distances)) /
+        c.value.push_back((even ? ones_score_linspace(theta, opt.max_distance, opt.point_count()) : ones_score(theta, distances)) /
                           scale);
         break;
       }
@@ -207,18 +168,31 @@ int run_decay(const DecayOptions& opt, std::ostream& out) {
   if (opt.base_values().size() > kMaxBases) {
     throw InvalidArgument(fmt::format("at most {} --base values (got {})", kMaxBases, opt.base_values().size()));
   }
-  if (opt.points < 1 || opt.points > kMaxPoints) {
-    throw InvalidArgument(fmt::format("--points must be between 1 and {} (got {})", kMaxPoints, opt.points));
+  if (opt.points && (*opt.points < 1 || *opt.points > kMaxPoints)) {
+    throw InvalidArgument(fmt::format("--points must be between 1 and {} (got {})", kMaxPoints, *opt.points));
   }
   if (opt.max_distance < 0 || opt.max_distance > kMaxDistance) {
     throw InvalidArgument(fmt::format("--max-distance must be between 0 and {:g} (got {})", kMaxDistance,
                                       format_number(opt.max_distance)));
   }
+  if (!opt.points && !opt.log_x) {
+    // Every integer distance 0 … max-distance: it must be a whole number, and their count a valid --points.
+    if (opt.max_distance != std::floor(opt.max_distance)) {
+      throw InvalidArgument(fmt::format("--max-distance must be a whole number when every integer distance is computed "
+                                        "(got {}); --points N gives N evenly spaced, fractional distances",
+                                        format_number(opt.max_distance)));
+    }
+    if (opt.max_distance + 1 > static_cast<double>(kMaxPoints)) {
+      throw InvalidArgument(fmt::format("--max-distance {} has more integer distances than the {} points allowed: give "
+                                        "--points N for N evenly spaced distances",
+                                        format_number(opt.max_distance), kMaxPoints));
+    }
+  }
   if (opt.normalize && kind == DecayKind::Random) {
     throw InvalidArgument("--normalize does not apply to --kind random: its value at distance 0 is 0 in expectation");
   }
-  if (opt.log_x && (opt.points < 2 || opt.max_distance <= 1)) {
-    throw InvalidArgument(fmt::format("--log-x needs --points >= 2 and --max-distance > 1 (got {} and {})", opt.points,
+  if (opt.log_x && (opt.point_count() < 2 || opt.max_distance <= 1)) {
+    throw InvalidArgument(fmt::format("--log-x needs --points >= 2 and --max-distance > 1 (got {} and {})", opt.point_count(),
                                       format_number(opt.max_distance)));
   }
   if ((opt.samples || opt.seed) && kind != DecayKind::Random) {
@@ -240,12 +214,14 @@ int run_decay(const DecayOptions& opt, std::ostream& out) {
   const auto d = 2 * sets.front().theta.size();
 
   const double columns = 1.0 + static_cast<double>(sets.size()) * (kind == DecayKind::Random ? 2 : 1);
-  if (static_cast<double>(opt.points) * columns > kMaxCells) {
+  const long points = opt.point_count();
+  if (static_cast<double>(points) * columns > kMaxCells) {
     throw InvalidArgument(fmt::format("--points {} × {} columns is {:g} values, over the limit of {:g} (kMaxCells): "
                                       "use fewer points or fewer --base values",
-                                      opt.points, columns, static_cast<double>(opt.points) * columns, kMaxCells));
+                                      points, columns, static_cast<double>(points) * columns, kMaxCells));
   }
-  const Eigen::VectorXd distances = opt.log_x ? logspace(opt.max_distance, opt.points) : linspace(opt.max_distance, opt.points);
+  // linspace(L, L + 1) is exactly 0, 1, …, L (k·(L/L) = k).
+  const Eigen::VectorXd distances = opt.log_x ? logspace(opt.max_distance, points) : linspace(opt.max_distance, points);
   const Curves curves = compute(opt, kind, sets, distances, true);
 
   Table table{{"distance"}, {distances}};
@@ -328,9 +304,14 @@ int run_decay(const DecayOptions& opt, std::ostream& out) {
     out << line << '\n';
   }
   if (opt.csv.empty()) {
-    out << t.format("(the {} {} points from {} to {}: --csv FILE)\n", "(从 {2} 到 {3} 的全部 {0} 个{1}点:--csv FILE)\n",
-                    opt.points, opt.log_x ? t("log-spaced", "对数间隔") : t("evenly spaced", "等间隔"), opt.log_x ? 1 : 0,
-                    format_number(opt.max_distance));
+    if (opt.integer_distances()) {
+      out << t.format("(every integer distance from 0 to {}, {} points: --csv FILE)\n",
+                      "(从 0 到 {} 的每个整数距离,共 {} 个点:--csv FILE)\n", format_number(opt.max_distance), points);
+    } else {
+      out << t.format("(the {} {} points from {} to {}: --csv FILE)\n", "(从 {2} 到 {3} 的全部 {0} 个{1}点:--csv FILE)\n",
+                      points, opt.log_x ? t("log-spaced", "对数间隔") : t("evenly spaced", "等间隔"), opt.log_x ? 1 : 0,
+                      format_number(opt.max_distance));
+    }
   }
   for (const auto& w : warnings) out << t("warning: ", "警告:") << w.in(t.zh()) << '\n';
   return kOk;
@@ -347,8 +328,11 @@ Command add_decay_command(CLI::App& app) {
                     "KIND")
       ->default_str(to_string(opt->kind));
   add_real_option(*sub, "--max-distance", opt->max_distance, fmt::format("largest distance m (0 … {:g})", kMaxDistance));
-  add_long_option(*sub, "--points", opt->points,
-                  fmt::format("distances from 0 to max-distance inclusive, evenly spaced (1 … {})", kMaxPoints));
+  add_long_option(*sub, "--points", opt->points, 0,
+                  fmt::format("N evenly spaced distances from 0 to max-distance inclusive, fractional in general (1 … {}; "
+                              "default: every integer distance, or {} log-spaced with --log-x)",
+                              kMaxPoints, kDefaultLogPoints))
+      ->default_str("");
   add_long_option(*sub, "--samples", opt->samples, kDefaultSamples, "random pairs for --kind random (>= 2)");
   add_seed_option(*sub, opt->seed, kDefaultSeed, "seed of the random pairs (same seed, same output)");
   sub->add_flag("--normalize", opt->normalize, "divide each curve by its value at distance 0");

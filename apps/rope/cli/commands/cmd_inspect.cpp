@@ -166,7 +166,10 @@ int run_inspect(const InspectOptions& opt, std::ostream& out) {
   const double train = p.original_max_position > 0 ? static_cast<double>(p.original_max_position)
                        : c.max_position_embeddings ? static_cast<double>(*c.max_position_embeddings)
                                                    : 0.0;
+  // (M16) on both sets of frequencies, at the same length, each named by its set (as `rope wavelengths` does).
   const Eigen::Index critical = train > 0 ? first_pair_beyond(lambda, train) : -1;
+  const bool scaled_differ = lambda_scaled != lambda;
+  const Eigen::Index critical_scaled = train > 0 && scaled_differ ? first_pair_beyond(lambda_scaled, train) : -1;
 
   if (opt.json) {
     nlohmann::json j;
@@ -193,6 +196,7 @@ int run_inspect(const InspectOptions& opt, std::ostream& out) {
     if (p.yarn_range) j["yarn_range"] = {p.yarn_range->first, p.yarn_range->second};
     if (!p.bands.empty()) j["bands"] = band_counts(p);
     if (critical >= 0) j["critical_dimension"] = 2 * critical;
+    if (critical_scaled >= 0) j["critical_dimension_scaled"] = 2 * critical_scaled;
     j["inv_freq"] = std::vector<double>(p.inv_freq.data(), p.inv_freq.data() + half);
     j["original_inv_freq"] = std::vector<double>(rr.original.data(), rr.original.data() + half);
     j["origin"] = english(rr.model.origin);
@@ -252,16 +256,16 @@ int run_inspect(const InspectOptions& opt, std::ostream& out) {
                     "  在 {} {} 之内:{} 对(共 {} 对)能转满一圈(缩放后的频率{})\n", f.what, format_number(f.length), f.turning,
                     f.pairs, f.which.empty() ? "" : t.format(": {}, as HF uses at that length", ":{},HF 在该长度下使用", f.which));
   }
-  if (critical >= 0 && critical >= static_cast<Eigen::Index>(half)) {
-    row("critical dimension", "临界维度",
-        t.format("none: every pair of the original frequencies turns within {}", "无:原始频率的每一对都在 {} 之内转满一圈",
-                 format_number(train)));
-  } else if (critical >= 0) {
-    row("critical dimension", "临界维度",
-        t.format("{} (pairs {} … {} of the original frequencies never turn within {}, (M16))",
-                 "{}(原始频率的第 {} … {} 对在 {} 之内转不满一圈,(M16))", 2 * critical, critical, half - 1,
-                 format_number(train)));
-  }
+  const auto critical_text = [&](Eigen::Index first, bool original) {
+    const std::string set = original ? t("of the original frequencies", "(原始频率)") : t("of the scaled frequencies", "(缩放后的频率)");
+    if (first >= static_cast<Eigen::Index>(half)) {
+      return t.format("none {}: every pair turns within {}", "无{}:每一对都在 {} 之内转满一圈", set, format_number(train));
+    }
+    return t.format("{} {} (pairs {} … {} never turn within {}, (M16))", "{}{}(第 {} … {} 对在 {} 之内转不满一圈,(M16))",
+                    2 * first, set, first, half - 1, format_number(train));
+  };
+  if (critical >= 0) row("critical dimension", "临界维度", critical_text(critical, true));
+  if (critical_scaled >= 0) row("", "", critical_text(critical_scaled, false));
   if (c.type == ScalingType::Linear || c.type == ScalingType::Yarn) {
     row("llama.cpp", "llama.cpp",
         fmt::format("--rope-scale {} (= --rope-freq-scale {}){}", format_number(p.factor), format_number(1.0 / p.factor),

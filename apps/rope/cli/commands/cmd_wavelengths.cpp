@@ -49,6 +49,7 @@ int run_wavelengths(const WavelengthsOptions& opt, std::ostream& out) {
   int dim = opt.dim.value_or(kDefaultWavelengthsDim);
   std::vector<Message> warnings;
   std::string model;
+  bool scaled_pair = false;  // curves are a model's original and scaled wavelengths
   const Text t = opt.figure.tr();
   if (opt.scaling.any()) {
     // One model: its original and its scaled wavelengths (docs/scaling.md).
@@ -61,10 +62,17 @@ int run_wavelengths(const WavelengthsOptions& opt, std::ostream& out) {
     const RopeParameters& p = rr.params;
     Eigen::VectorXd scaled(p.inv_freq.size());
     for (Eigen::Index i = 0; i < scaled.size(); ++i) scaled[i] = p.inv_freq[i] > 0 ? kTwoPi / p.inv_freq[i] : HUGE_VAL;
-    curves.push_back({t.format("original, base = {}", "原始,base = {}", format_number(rr.model.rope.base)), "original",
-                      wavelengths(rr.original)});
-    curves.push_back({fmt::format("{} f = {}", to_string(rr.model.rope.type), format_number(p.factor)),
-                      std::string(to_string(rr.model.rope.type)), scaled});
+    const Eigen::VectorXd original = wavelengths(rr.original);
+    if (original == scaled) {
+      // No scaling changes them (rope_type default): one column, not two equal ones.
+      const std::string base = format_number(rr.model.rope.base);
+      curves.push_back({"base = " + base, "base=" + base, original});
+    } else {
+      curves.push_back({t.format("original, base = {}", "原始,base = {}", format_number(rr.model.rope.base)), "original", original});
+      curves.push_back({fmt::format("{} f = {}", to_string(rr.model.rope.type), format_number(p.factor)),
+                        std::string(to_string(rr.model.rope.type)), scaled});
+      scaled_pair = true;
+    }
     if (contexts.empty()) {
       // The model's own lengths: where it was trained and where it is extended to.
       if (p.original_max_position > 0) contexts.push_back(static_cast<double>(p.original_max_position));
@@ -117,9 +125,13 @@ int run_wavelengths(const WavelengthsOptions& opt, std::ostream& out) {
       } else {
         const std::string which = first == half - 1 ? t.format("pair {}", "第 {} 对", first)
                                                     : t.format("pairs {} … {}", "第 {} … {} 对", first, half - 1);
-        out << t.format("context {}, {}: {} ({} of {}) never complete a turn within it; critical dimension {} (M16)\n",
-                        "上下文长度 {},{}:{}({} 对,共 {} 对)在其中转不满一圈;临界维度 {} (M16)\n", format_number(L),
-                        c.column, which, half - first, half, 2 * first);
+        // Named by its frequencies when a model has two sets, as `rope inspect` names them.
+        const std::string set = !scaled_pair                ? ""
+                                : &c == &curves.front() ? t(" of the original frequencies", "(原始频率)")
+                                                        : t(" of the scaled frequencies", "(缩放后的频率)");
+        out << t.format("context {}, {}: {} ({} of {}) never complete a turn within it; critical dimension {}{} (M16)\n",
+                        "上下文长度 {},{}:{}({} 对,共 {} 对)在其中转不满一圈;临界维度 {}{} (M16)\n", format_number(L),
+                        c.column, which, half - first, half, 2 * first, set);
       }
     }
   }

@@ -1,0 +1,74 @@
+/// @file
+/// The options of `rope decay` (cmd_decay.cpp) and their limits: which curves, which distances.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "rope/cli/figure_options.hpp"
+#include "rope/cli/scaling_options.hpp"
+#include "rope/core/random.hpp"
+#include "rope/core/types.hpp"
+
+namespace rope::cli {
+
+/// Bounds on one run: 10^7 points × 16 bases × d = 128 is about 10^10 cos/sin pairs at most.
+inline constexpr long kMaxPoints = 10'000'000;
+inline constexpr double kMaxDistance = 1e9;
+inline constexpr std::size_t kMaxBases = 16;
+/// Bound on points × CSV columns (the distance, one per base, two per base for --kind random): each
+/// value is held about three times (curve, table, figure), so 2·10^7 values stay under ~0.5 GB.
+inline constexpr double kMaxCells = 2e7;
+
+enum class DecayKind { Bound, Ones, Random };
+
+/// "bound", "ones" or "random".
+inline const char* to_string(DecayKind kind) {
+  return kind == DecayKind::Bound ? "bound" : kind == DecayKind::Ones ? "ones" : "random";
+}
+
+/// Distances drawn with --log-x when --points is not given.
+inline constexpr long kDefaultLogPoints = 1000;
+
+/// --dim and --samples when not typed.
+inline constexpr int kDefaultDecayDim = 128;
+inline constexpr long kDefaultSamples = 1000;
+
+struct DecayOptions {
+  std::optional<std::vector<double>> bases;  ///< --base, repeated; nullopt: kDefaultBase
+  std::optional<int> dim;
+  double max_distance = 256;
+  std::optional<long> points;  ///< --points; nullopt: every integer distance (point_count())
+  DecayKind kind = DecayKind::Bound;
+  std::optional<long> samples;          ///< --samples, for --kind random only
+  std::optional<std::uint64_t> seed;    ///< --seed, for --kind random only
+  bool normalize = false;
+  bool log_x = false;
+  bool log_y = false;
+  std::string csv;
+  FigureOptions figure;
+  ScalingOptions scaling;
+  std::optional<double> rerope_window;  ///< --rerope W: the model sees g(t) instead of t (S16), (S17)
+  std::optional<double> leaky_k;        ///< --leaky-k K: Leaky ReRoPE's slope divisor
+
+  std::vector<double> base_values() const { return bases.value_or(std::vector<double>{kDefaultBase}); }
+  long sample_count() const { return samples.value_or(kDefaultSamples); }
+  std::uint64_t seed_value() const { return seed.value_or(kDefaultSeed); }
+  /// The number of distances: --points as given; else, on a linear axis, every integer distance
+  /// 0, 1, …, max-distance (the bound (M11) is defined on integers: a fractional distance is no position
+  /// difference), and kDefaultLogPoints log-spaced ones with --log-x.
+  long point_count() const {
+    if (points) return *points;
+    if (log_x) return kDefaultLogPoints;
+    return static_cast<long>(max_distance) + 1;
+  }
+  /// Whether the distances are the integers 0 … max-distance.
+  bool integer_distances() const {
+    return !log_x && max_distance == std::floor(max_distance) && point_count() == static_cast<long>(max_distance) + 1;
+  }
+};
+
+}  // namespace rope::cli
