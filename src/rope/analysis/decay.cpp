@@ -64,9 +64,20 @@ long decay_anchor(long points) {
   return std::clamp(k, static_cast<long>(kLanes), kDecayAnchor);
 }
 
-Eigen::VectorXd decay_bound_linspace(const Eigen::VectorXd& theta, double stop, long points) {
+namespace {
+
+/// The anchored angle-addition sweep of decay_bound_linspace and ones_score_linspace: at the distance
+/// k·Δ = (aK + b)·Δ every term is A_{a,i}·B_{b,i} with A = e^{i·aKΔ·θ_i} (computed directly per anchor)
+/// and B = e^{i·bΔ·θ_i} (a table of K columns); `lanes` turns kLanes such distances into values, and
+/// `direct` gives the value at one distance (the last point is computed directly, exactly at `stop`).
+template <typename Lanes, typename Direct>
+Eigen::VectorXd anchored_sweep(const Eigen::VectorXd& theta, double stop, long points, Lanes lanes, Direct direct) {
   const Eigen::VectorXd x = linspace(stop, points);  // validates; the exact distances
-  if (points < 2) return decay_bound(theta, x);
+  Eigen::VectorXd out(points);
+  if (points < 2) {
+    for (long k = 0; k < points; ++k) out[k] = direct(x[k]);
+    return out;
+  }
   const int half = static_cast<int>(theta.size());
   const double step = stop / static_cast<double>(points - 1);
   const long K = decay_anchor(points);
@@ -78,7 +89,6 @@ Eigen::VectorXd decay_bound_linspace(const Eigen::VectorXd& theta, double stop, 
       bt_sin[i * K + b] = std::sin(angle);
     }
   }
-  Eigen::VectorXd f(points);
   const long anchors = (points + K - 1) / K;
   // Threads only for enough work: waking a second thread costs more than ~10^6 terms take alone.
 #pragma omp parallel for schedule(static) if (static_cast<double>(points) * half >= kParallelWork)
@@ -91,14 +101,20 @@ Eigen::VectorXd decay_bound_linspace(const Eigen::VectorXd& theta, double stop, 
     }
     const long first = a * K;
     const long last = std::min(points, first + K);
-    double lanes[kLanes];
+    double values[kLanes];
     for (long k = first; k < last; k += kLanes) {
-      decay_lanes(a_cos.data(), a_sin.data(), bt_cos.data(), bt_sin.data(), half, K, k - first, lanes);
-      for (long l = 0; l < kLanes && k + l < last; ++l) f[k + l] = lanes[l];
+      lanes(a_cos.data(), a_sin.data(), bt_cos.data(), bt_sin.data(), half, K, k - first, values);
+      for (long l = 0; l < kLanes && k + l < last; ++l) out[k + l] = values[l];
     }
   }
-  f[points - 1] = decay_bound(theta, x[points - 1]);  // exactly at `stop`
-  return f;
+  out[points - 1] = direct(x[points - 1]);  // exactly at `stop`
+  return out;
+}
+
+}  // namespace
+
+Eigen::VectorXd decay_bound_linspace(const Eigen::VectorXd& theta, double stop, long points) {
+  return anchored_sweep(theta, stop, points, decay_lanes, [&](double m) { return decay_bound(theta, m); });
 }
 
 double ones_score(const Eigen::VectorXd& theta, double m) {
@@ -125,39 +141,7 @@ ROPE_CLONES void ones_lanes(const double* a_cos, const double* a_sin, const doub
 }  // namespace
 
 Eigen::VectorXd ones_score_linspace(const Eigen::VectorXd& theta, double stop, long points) {
-  const Eigen::VectorXd x = linspace(stop, points);  // validates; the exact distances
-  if (points < 2) return ones_score(theta, x);
-  const int half = static_cast<int>(theta.size());
-  const double step = stop / static_cast<double>(points - 1);
-  const long K = decay_anchor(points);
-  std::vector<double> bt_cos(half * K), bt_sin(half * K);
-  for (int i = 0; i < half; ++i) {
-    for (long b = 0; b < K; ++b) {
-      const double angle = (static_cast<double>(b) * step) * theta[i];
-      bt_cos[i * K + b] = std::cos(angle);
-      bt_sin[i * K + b] = std::sin(angle);
-    }
-  }
-  Eigen::VectorXd s(points);
-  const long anchors = (points + K - 1) / K;
-#pragma omp parallel for schedule(static) if (static_cast<double>(points) * half >= kParallelWork)
-  for (long a = 0; a < anchors; ++a) {
-    std::vector<double> a_cos(half), a_sin(half);
-    const double m = x[a * K];
-    for (int i = 0; i < half; ++i) {
-      a_cos[i] = std::cos(m * theta[i]);
-      a_sin[i] = std::sin(m * theta[i]);
-    }
-    const long first = a * K;
-    const long last = std::min(points, first + K);
-    double lanes[kLanes];
-    for (long k = first; k < last; k += kLanes) {
-      ones_lanes(a_cos.data(), a_sin.data(), bt_cos.data(), bt_sin.data(), half, K, k - first, lanes);
-      for (long l = 0; l < kLanes && k + l < last; ++l) s[k + l] = lanes[l];
-    }
-  }
-  s[points - 1] = ones_score(theta, x[points - 1]);  // exactly at `stop`
-  return s;
+  return anchored_sweep(theta, stop, points, ones_lanes, [&](double m) { return ones_score(theta, m); });
 }
 
 Eigen::VectorXd ones_score(const Eigen::VectorXd& theta, const Eigen::VectorXd& distances) {
