@@ -17,12 +17,12 @@ using ::testing::HasSubstr;
 
 std::string le(std::uint64_t v, int n) {
   std::string s;
-  for (int i = 0; i < n; ++i) s += static_cast<char>((v >> (8 * i)) & 0xff);
+  for (int i = 0; i < n; ++i) s += static_cast<char>(i < 8 ? (v >> (8 * i)) & 0xff : 0);  // n > 8: zero bytes
   return s;
 }
 std::string be(std::uint64_t v, int n) {
   std::string s;
-  for (int i = n - 1; i >= 0; --i) s += static_cast<char>((v >> (8 * i)) & 0xff);
+  for (int i = n - 1; i >= 0; --i) s += static_cast<char>(i < 8 ? (v >> (8 * i)) & 0xff : 0);
   return s;
 }
 
