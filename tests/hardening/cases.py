@@ -98,6 +98,8 @@ INPUT_FILES = {"* --config", "inspect file", "check --before", "check --after", 
 # A valid command line for each command that needs required options (the swept option replaces the
 # one of the same name).
 _DUMPS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "data", "dumps", "")
+# How messages naming those files appear in docs/errors.md: relative to the repository, the same in every clone.
+SHOWN_DUMPS = "data/dumps/"
 BASE_ARGS = {
     "apply": ["--position", "1", "--vector", "1,0,0,1"],
     "inspect": ["--model", "llama-3.1-8b"],

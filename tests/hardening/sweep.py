@@ -328,7 +328,8 @@ def main():
         for f in concurrent.futures.as_completed(futures):
             c, o, k, l, v = futures[f]
             problem, code, err = f.result()
-            message = re.sub(re.escape(work) + r"/run\d+", "RUN", err.strip().replace(fix, "FIX"))
+            message = re.sub(re.escape(work) + r"/run\d+", "RUN",
+                             err.strip().replace(fix, "FIX").replace(cases._DUMPS, cases.SHOWN_DUMPS))
             results[(c, o, l)] = (code, message, v)
             if problem:
                 problems.append(f"rope {c} {o} <{l}: {shown_value(v, fix)}>: {problem}: {err.strip()[:300]}")
