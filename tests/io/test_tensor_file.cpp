@@ -133,6 +133,9 @@ TEST(Safetensors, RefusesMalformedFiles) {
   EXPECT_THAT(message_of(le(1000, 8) + "{}", TensorFormat::Safetensors), HasSubstr("header size 1000 is larger than the 2 bytes"));
   EXPECT_THAT(message_of(safetensors("[1]", ""), TensorFormat::Safetensors), HasSubstr("must begin with '{'"));
   EXPECT_THAT(message_of(safetensors("{\"a\":", ""), TensorFormat::Safetensors), HasSubstr("not valid JSON"));
+  // A number too large for a double is nlohmann's out_of_range, not a parse_error (found by fuzz_tensor).
+  EXPECT_THAT(message_of(safetensors(R"({"q":{"dtype":[1E2222]}})", ""), TensorFormat::Safetensors),
+              HasSubstr("the header holds a number out of range"));
   EXPECT_THAT(message_of(safetensors(R"({"q":{"dtype":"I64","shape":[1],"data_offsets":[0,8]}})", le(0, 8)), TensorFormat::Safetensors),
               HasSubstr("'I64' is not F16, BF16, F32 or F64"));
   EXPECT_THAT(message_of(safetensors(R"({"q":{"dtype":"F32","shape":[1],"data_offsets":[0,8]}})", le(0, 4)), TensorFormat::Safetensors),

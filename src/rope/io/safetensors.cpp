@@ -56,6 +56,9 @@ TensorData parse_safetensors(std::string_view bytes, const std::string& name, co
     j = nlohmann::json::parse(header.begin(), header.end());
   } catch (const nlohmann::json::parse_error& e) {
     fail(fmt::format("byte {}", 8 + (e.byte > 0 ? e.byte - 1 : 0)), "the header is not valid JSON");
+  } catch (const nlohmann::json::exception&) {
+    // out_of_range 406: a number too large for a double ("1E2222"), found by fuzz_tensor.
+    fail("byte 8", "the header holds a number out of range");
   }
   if (!j.is_object()) fail("byte 8", "the header must be a JSON object");
   const std::string_view buffer = bytes.substr(8 + static_cast<std::size_t>(n));
