@@ -16,22 +16,9 @@ import subprocess
 import sys
 import tempfile
 
-
-def commands(rope):
-    text = subprocess.run([rope, "--help"], capture_output=True, text=True, check=True).stdout
-    out = []
-    in_commands = False
-    for line in text.splitlines():
-        if re.match(r"^Subcommands:$", line):
-            in_commands = True
-            continue
-        if in_commands:
-            m = re.match(r"^  ([a-z]+)[,\s]", line)
-            if m:
-                out.append(m.group(1))
-            elif line.strip() == "":
-                break
-    return out
+# The command list comes from the malformed-input sweep's reading of `rope --help` (one parser of it).
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "hardening"))
+import sweep  # noqa: E402
 
 
 def examples(rope, command):
@@ -54,7 +41,7 @@ def main():
     ap.add_argument("--data", required=True, help="the repository's data/ folder")
     args = ap.parse_args()
     rope = os.path.abspath(args.rope)
-    cmds = commands(rope)
+    cmds = list(sweep.discover(rope))
     if len(cmds) < 10:
         print(f"found only {len(cmds)} commands in 'rope --help': {cmds}")
         return 1
