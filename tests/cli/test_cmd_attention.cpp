@@ -168,7 +168,10 @@ TEST_F(CmdAttention, RopeShiftIsRoundingAndSinusoidalIsNot) {
   EXPECT_LE(r[1], tolerance);
   EXPECT_LE(r[0], 1e-13);  // scores are O(3): rounding level
   EXPECT_LE(r[3], 1e-13);
-  EXPECT_THAT(rope.out, HasSubstr("invariant: rounding only, within the tolerance"));
+  EXPECT_THAT(rope.out, HasSubstr("invariant: rounding only\n"));
+  const Result wide = rope_cli({"attention", "--tokens", "6", "--dim", "8", "--shift", "100", "--wide"});
+  EXPECT_THAT(wide.out, HasSubstr("  rope             2.66e-15    5.45e-16    4.05e-13      4.44e-16  "
+                                  "invariant: rounding only, within the tolerance\n"));
 
   const Result sin = rope_cli({"attention", "--tokens", "6", "--dim", "8", "--shift", "100", "--encoding", "sinusoidal"});
   ASSERT_EQ(sin.code, 0) << sin.err;

@@ -206,7 +206,7 @@ TEST(Lang, InspectTranslatesTheReadersNotesAndTheScalingWarnings) {
 }
 
 TEST(Lang, VerifyNamesItsIdentitiesInChineseAndKeepsTheEnglishNamesInCsv) {
-  const Result zh = rope_cli({"verify", "--trials", "5", "--lang", "zh"});
+  const Result zh = rope_cli({"verify", "--trials", "5", "--lang", "zh", "--wide"});
   ASSERT_EQ(zh.code, 0) << zh.err;
   for (const char* name : {"相对位置", "正交性", "复合", "模长不变", "平移不变", "三种算法", "两种排列", "正弦编码(对照)",
                            "逐元素 = 矩阵 = 复数"}) {

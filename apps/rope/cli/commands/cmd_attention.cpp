@@ -48,6 +48,7 @@ struct AttentionOptions {
   std::optional<int> head;     ///< --head, for alibi
   std::string csv;
   FigureOptions figure;
+  bool wide = false;  ///< --wide: the shift table with two spaces between columns and the long verdicts
 
   Encoding encoding_value() const { return encoding.value_or(Encoding::Rope); }
   double base_value() const { return base.value_or(kDefaultBase); }
@@ -144,12 +145,13 @@ struct ShiftRow {
   std::string verdict;
 };
 
-ShiftRow judge(Encoding e, const ShiftReport& r, const Text& t) {
+ShiftRow judge(Encoding e, const ShiftReport& r, const Text& t, bool wide) {
   const std::string bug = t("CHANGED (a bug)", "改变了(这是错误)");
   switch (e) {
     case Encoding::Rope:
       return {e, r, r.check.passed(),
-              r.check.passed() ? t("invariant: rounding only, within the tolerance", "不变:只有舍入误差,在容差之内")
+              r.check.passed() ? wide ? t("invariant: rounding only, within the tolerance", "不变:只有舍入误差,在容差之内")
+                                      : t("invariant: rounding only", "不变:只有舍入误差")
                                   : t("CHANGED beyond rounding (a bug)", "改变超出舍入误差(这是错误)")};
     case Encoding::Sinusoidal:
       return {e, r, true,
@@ -167,15 +169,18 @@ void print_shift_table(std::ostream& out, const AttentionOptions& opt, const std
   out << t.format("shift test: every position moves by C = {} (positions 0 … {} → {} … {}), same q_i and k_j\n",
                   "平移检验:每个位置都移动 C = {}(位置 0 … {} → {} … {}),q_i 和 k_j 不变\n", shift, opt.tokens - 1, shift,
                   shift + opt.tokens - 1);
-  out << t.format("  |Δ|/S with S = ‖q_i‖‖k_j‖/√d; tolerance {:g}·ε·(d + M) on it, M = |i| + |j| + |i + C| + |j + C| (M13)\n\n",
-                  "  |Δ|/S,其中 S = ‖q_i‖‖k_j‖/√d;它的容差为 {:g}·ε·(d + M),M = |i| + |j| + |i + C| + |j + C| (M13)\n\n",
+  out << t.format("  |Δ|/S with S = ‖q_i‖‖k_j‖/√d; tolerance {:g}·ε·(d + M) on it,\n"
+                  "  M = |i| + |j| + |i + C| + |j + C| (M13)\n\n",
+                  "  |Δ|/S,其中 S = ‖q_i‖‖k_j‖/√d;它的容差为 {:g}·ε·(d + M),\n  M = |i| + |j| + |i + C| + |j + C| (M13)\n\n",
                   kToleranceSafety);
-  out << fmt::format("  {:<11}  {:>12}  {:>10}  {:>10}  {:>12}  {}\n", t("encoding", "编码"), "max |Δ s_ij|", "max |Δ|/S",
-                     t("tolerance", "容差"), "max |Δ A_ij|", t("result", "结果"));
+  // The default table fits 100 columns (one space between columns); --wide: two spaces, as before.
+  const char* layout = opt.wide ? "  {:<11}  {:>12}  {:>10}  {:>10}  {:>12}  {}\n" : "  {:<10} {:>12} {:>9} {:>9} {:>12}  {}\n";
+  out << fmt::format(fmt::runtime(layout), t("encoding", "编码"), "max |Δ s_ij|", "max |Δ|/S", t("tolerance", "容差"),
+                     "max |Δ A_ij|", t("result", "结果"));
   for (const ShiftRow& row : rows) {
     const ShiftReport& r = row.report;
     const bool exact = row.encoding == Encoding::Alibi || row.encoding == Encoding::None;
-    out << fmt::format("  {:<11}  {:>12}  {:>10}  {:>10}  {:>12}  {}\n", to_string(row.encoding), sci(r.max_abs_change),
+    out << fmt::format(fmt::runtime(layout), to_string(row.encoding), sci(r.max_abs_change),
                        sci(r.check.relative_error()), exact ? t("0 (exact)", "0(精确)") : sci(r.check.tolerance), sci(r.max_weight_change),
                        row.verdict);
   }
@@ -271,7 +276,7 @@ int run_attention(const AttentionOptions& opt, std::ostream& out) {
     r.a = attention_weights(qk.q, qk.k, positions, r.setup.settings);
     if (e == Encoding::Alibi) r.bias = alibi_bias(positions, r.setup.slope);
     if (opt.shift) {
-      shifts.push_back(judge(e, shift_test(qk.q, qk.k, positions, static_cast<double>(*opt.shift), r.setup.settings), t));
+      shifts.push_back(judge(e, shift_test(qk.q, qk.k, positions, static_cast<double>(*opt.shift), r.setup.settings), t, opt.wide));
     }
     results.push_back(std::move(r));
   }
@@ -289,7 +294,7 @@ int run_attention(const AttentionOptions& opt, std::ostream& out) {
 
   out << t.format("rope attention: {} tokens at positions 0 … {}, d = {}, seed {}{}\n",
                   "rope attention:{} 个词元,位置 0 … {},d = {},种子 {}{}\n", opt.tokens, opt.tokens - 1, opt.dim, opt.seed,
-                  opt.causal ? t(", causal mask (query i sees keys j <= i)", ",因果掩码(查询 i 只看键 j <= i)") : "");
+                  opt.causal ? t(",\n  causal mask (query i sees keys j <= i)", ",\n  因果掩码(查询 i 只看键 j <= i)") : "");
   out << t("  q_i, k_j ~ N(0, I), one query and one key per token; A = softmax of each row of the scores s\n"
            "  (row i: query i, column j: key j; each row of A sums to 1)\n",
            "  q_i, k_j ~ N(0, I),每个词元一个查询和一个键;A = 对得分 s 的每一行做 softmax\n"
@@ -359,6 +364,7 @@ Command add_attention_command(CLI::App& app) {
   sub->add_option("--csv", opt->csv, "write A to FILE: the header key_0,…,key_(N−1), then one row per query i ('-' for stdout)")
       ->type_name("FILE");
   add_figure_options(*sub, opt->figure);
+  add_wide_option(*sub, opt->wide);
   sub->footer(
       "Figures: FILE gets the heatmap of A; with --encoding alibi, FILE_alibi_bias gets the bias;\n"
       "with --compare, FILE itself is not written: FILE_rope, FILE_sinusoidal, FILE_alibi, FILE_alibi_bias\n"

@@ -217,7 +217,8 @@ class Printer {
     line(fmt::format(t("  the angle from R(Mθ)q to R(Nθ)k: (arg z_k + Nθ) − (arg z_q + Mθ) ≡ {} rad (mod 2π)",
                        "  从 R(Mθ)q 到 R(Nθ)k 的夹角:(arg z_k + Nθ) − (arg z_q + Mθ) ≡ {} rad(模 2π)"),
                      fx(s.angle_between)));
-    line(fmt::format("  Re[z_q·z̄_k·e^{{i(M−N)θ}}] = Re[({})·({})] = {}   {}", cx(s.q_conj_k), cx(s.phase),
+    // Juxtaposed factors and two spaces before the check: the line fits a projector (100 columns).
+    line(fmt::format("  Re[z_q·z̄_k·e^{{i(M−N)θ}}] = Re[({})({})] = {}  {}", cx(s.q_conj_k), cx(s.phase),
                      fx(s.complex_form), verdict(s.complex_check)));
     line(fmt::format("  qᵀ·R((N−M)θ)·k = {}·{} = {}   {}", vec(in.q, true), vec(s.relative_k), fx(s.relative_form),
                      verdict(s.relative_check)));

@@ -33,15 +33,19 @@ struct LayoutsOptions {
   ScalingOptions scaling;
   std::optional<int> dim;      ///< --dim; nullopt: settings.dim
   std::optional<double> base;  ///< --base; nullopt: settings.base
+  bool wide = false;           ///< --wide: each score with its formula on its line (111 columns)
 };
 
 namespace {
 
-/// [0, 2, 4, 6, 1, 3, 5, 7]; for a large d the first three and the last of each half.
-std::string perm_text(const std::vector<int>& perm) {
+/// "perm = [0, 2, 4, 6, 1, 3, 5, 7]", broken into lines of at most 100 columns; for a large d the first
+/// three and the last of each half.
+std::vector<std::string> perm_lines(const std::vector<int>& perm) {
   const int d = static_cast<int>(perm.size());
-  if (d <= kMaxFullPerm) return fmt::format("[{}]", fmt::join(perm, ", "));
-  return fmt::format("[0, 2, 4, …, {}, 1, 3, 5, …, {}]", d - 2, d - 1);
+  if (d > kMaxFullPerm) return {fmt::format("  perm = [0, 2, 4, …, {}, 1, 3, 5, …, {}]", d - 2, d - 1)};
+  std::vector<std::string> items;
+  for (int c : perm) items.push_back(std::to_string(c));
+  return wrapped_list("  perm = ", items);
 }
 
 plot::Figure make_figure(const LayoutsDemo& demo, const FigureOptions& f) {
@@ -127,7 +131,8 @@ int run_layouts(const LayoutsOptions& opt, std::ostream& out) {
 
   const std::vector<int> perm = layout_perm(d);
   out << t("\nthe permutation P from the interleaved to the half layout (M6):\n", "\n从相邻配对到前后半配对的置换 P (M6):\n");
-  out << fmt::format("  (P x)_i = x_(2i), (P x)_(i+d/2) = x_(2i+1): P x = x[perm], perm = {}\n", perm_text(perm));
+  out << "  (P x)_i = x_(2i), (P x)_(i+d/2) = x_(2i+1): P x = x[perm],\n";
+  for (const std::string& line : perm_lines(perm)) out << line << '\n';
   if (d <= kMaxPrintedMatrix) {
     out << t("  P, with P[c, perm[c]] = 1:\n", "  P,其中 P[c, perm[c]] = 1:\n");
     Eigen::MatrixXd p = Eigen::MatrixXd::Zero(d, d);
@@ -148,12 +153,19 @@ int run_layouts(const LayoutsOptions& opt, std::ostream& out) {
                   "q 与 k 的得分,查询位于 m = {},键位于 n = {}:\n", format_number(s.m), format_number(s.n));
   const double bug = std::abs(demo.at.mixed - demo.at.interleaved);
   const double fix = std::abs(demo.at.fixed - demo.at.interleaved);
-  out << fmt::format("  {:<39}<R_int,m q, R_int,n k>      = {}  {}\n", t("(a) Meta's interleaved kernel", "(a) Meta 的相邻配对算子"),
+  // The default lines fit 100 columns: the three scores, then their formulas once below; --wide: a
+  // formula on each line, as before.
+  const char* formulas[] = {"<R_int,m q, R_int,n k>      ", "<R_half,m q, R_half,n k>    ", "<R_half,m Pq, R_half,n Pk>  "};
+  const auto f = [&](int i) { return opt.wide ? std::string(formulas[i]) : std::string(); };
+  out << fmt::format("  {:<39}{}= {}  {}\n", t("(a) Meta's interleaved kernel", "(a) Meta 的相邻配对算子"), f(0),
                      format_number(demo.at.interleaved), t("(the trained score)", "(训练时的得分)"));
-  out << fmt::format("  {:<39}<R_half,m q, R_half,n k>    = {}\n", t("(b) rotate_half, weights unconverted", "(b) rotate_half,权重未转换"),
+  out << fmt::format("  {:<39}{}= {}\n", t("(b) rotate_half, weights unconverted", "(b) rotate_half,权重未转换"), f(1),
                      format_number(demo.at.mixed));
-  out << fmt::format("  {:<39}<R_half,m Pq, R_half,n Pk>  = {}\n",
-                     t("(c) rotate_half, weights permuted by P", "(c) rotate_half,权重经 P 置换"), format_number(demo.at.fixed));
+  out << fmt::format("  {:<39}{}= {}\n", t("(c) rotate_half, weights permuted by P", "(c) rotate_half,权重经 P 置换"), f(2),
+                     format_number(demo.at.fixed));
+  if (!opt.wide) {
+    out << "  (a) <R_int,m q, R_int,n k>, (b) <R_half,m q, R_half,n k>, (c) <R_half,m Pq, R_half,n Pk>\n";
+  }
   out << t.format("  the bug changes the score by |(b) − (a)| = {}; the fix by |(c) − (a)| = {}{}\n",
                   "  错误使得分改变 |(b) − (a)| = {};修正后改变 |(c) − (a)| = {}{}\n", format_number(bug), format_number(fix),
                   fix == 0.0 ? "" : t(" — THE FIX FAILED", " — 修正失败"));
@@ -203,6 +215,7 @@ Command add_layouts_command(CLI::App& app) {
                   "write distance,score_interleaved,score_mixed,score_fixed to FILE ('-' for stdout)")
       ->type_name("FILE");
   add_figure_options(*sub, opt->figure);
+  add_wide_option(*sub, opt->wide);
   add_scaling_options(*sub, opt->scaling);
   sub->footer(
       "Example:\n  rope layouts --dim 8\n  rope layouts --dim 128 --position 100 --position 90 --max-distance 512 "

@@ -143,8 +143,8 @@ int run_matrix(const MatrixOptions& opt, std::ostream& out) {
     draw(fig, f);
   }
   if (opt.csv == "-") return kOk;
-  out << t.format("R^d_(Θ,m) for d = {}, m = {}, base = {}{}, {}: block i = R(m·θ_i) on channels {}\n",
-                  "R^d_(Θ,m),d = {},m = {},base = {}{},{}:第 i 块 = R(m·θ_i),作用于通道 {}\n", dim,
+  out << t.format("R^d_(Θ,m) for d = {}, m = {}, base = {}{}, {}:\n  block i = R(m·θ_i) on channels {}\n",
+                  "R^d_(Θ,m),d = {},m = {},base = {}{},{}:\n  第 i 块 = R(m·θ_i),作用于通道 {}\n", dim,
                   format_number(position), format_number(base), scaled, rope.layout_text(t),
                   layout == Layout::Interleaved ? "(2i, 2i+1)" : "(i, i+d/2)");
   if (spec) {
