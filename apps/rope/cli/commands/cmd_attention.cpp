@@ -14,6 +14,7 @@
 #include "rope/cli/options.hpp"
 #include "rope/cli/output.hpp"
 #include "rope/cli/printing.hpp"
+#include "rope/cli/vector_options.hpp"
 #include "rope/cli/figures/attention_figure.hpp"
 #include "rope/analysis/alibi.hpp"
 #include "rope/analysis/attention.hpp"
@@ -49,6 +50,8 @@ struct AttentionOptions {
   std::string csv;
   FigureOptions figure;
   bool wide = false;  ///< --wide: the shift table with two spaces between columns and the long verdicts
+  std::string q, k;   ///< --q, --k: the user's q_i and k_j, a row per token (vector_options.hpp); empty: drawn
+  bool show_vectors = false, tokens_given = false, dim_given = false;  ///< --show-vectors; --tokens, --dim typed
 
   Encoding encoding_value() const { return encoding.value_or(Encoding::Rope); }
   double base_value() const { return base.value_or(kDefaultBase); }
@@ -250,7 +253,14 @@ void check_options(const AttentionOptions& opt) {
 
 }  // namespace
 
-int run_attention(const AttentionOptions& opt, std::ostream& out) {
+int run_attention(const AttentionOptions& typed, std::ostream& out) {
+  AttentionOptions opt = typed;
+  // The user's vectors set N and d; a typed --tokens or --dim must agree with them.
+  const auto user = query_key(opt.q, opt.k, opt.dim_given ? std::optional<int>(opt.dim) : std::nullopt, kMaxAttentionDim);
+  if (user && opt.tokens_given && user->q.rows() != opt.tokens) {
+    throw InvalidArgument(fmt::format("--tokens {} does not match the {} vectors of --q and --k", opt.tokens, user->q.rows()));
+  }
+  if (user) opt.tokens = static_cast<int>(user->q.rows()), opt.dim = static_cast<int>(user->q.cols());
   check_options(opt);
   std::vector<Encoding> encodings;
   if (opt.compare) {
@@ -259,7 +269,7 @@ int run_attention(const AttentionOptions& opt, std::ostream& out) {
     encodings.push_back(opt.encoding_value());
   }
   const Text t = opt.figure.tr();
-  const QueriesKeys qk = random_queries_keys(opt.tokens, opt.dim, opt.seed);
+  const QueriesKeys qk = user ? QueriesKeys{user->q, user->k} : random_queries_keys(opt.tokens, opt.dim, opt.seed);
   const Eigen::VectorXd positions = token_positions(opt.tokens);
 
   // Compute everything first, then write files, then print: a bad input leaves no file behind.
@@ -295,10 +305,12 @@ int run_attention(const AttentionOptions& opt, std::ostream& out) {
   out << t.format("rope attention: {} tokens at positions 0 … {}, d = {}, seed {}{}\n",
                   "rope attention:{} 个词元,位置 0 … {},d = {},种子 {}{}\n", opt.tokens, opt.tokens - 1, opt.dim, opt.seed,
                   opt.causal ? t(",\n  causal mask (query i sees keys j <= i)", ",\n  因果掩码(查询 i 只看键 j <= i)") : "");
-  out << t("  q_i, k_j ~ N(0, I), one query and one key per token; A = softmax of each row of the scores s\n"
-           "  (row i: query i, column j: key j; each row of A sums to 1)\n",
-           "  q_i, k_j ~ N(0, I),每个词元一个查询和一个键;A = 对得分 s 的每一行做 softmax\n"
-           "  (第 i 行:查询 i,第 j 列:键 j;A 的每一行之和为 1)\n");
+  out << (user ? t("  q_i, k_j from --q and --k, one query and one key per token; A = softmax of each row of s\n",
+                   "  q_i、k_j 取自 --q 和 --k,每个词元一个查询和一个键;A = 对得分 s 的每一行做 softmax\n")
+               : t("  q_i, k_j ~ N(0, I), one query and one key per token; A = softmax of each row of the scores s\n",
+                   "  q_i, k_j ~ N(0, I),每个词元一个查询和一个键;A = 对得分 s 的每一行做 softmax\n"))
+      << t("  (row i: query i, column j: key j; each row of A sums to 1)\n", "  (第 i 行:查询 i,第 j 列:键 j;A 的每一行之和为 1)\n");
+  if (opt.show_vectors) print_vectors(out, "q", qk.q), print_vectors(out, "k", qk.k);
   for (const Result& r : results) {
     out << fmt::format("\n{}\n  {}\n", title_of(r.encoding, r.setup, opt, t), formula(r.encoding, t));
     if (r.encoding == Encoding::Alibi) {
@@ -346,8 +358,12 @@ Command add_attention_command(CLI::App& app) {
   auto opt = std::make_shared<AttentionOptions>();
   CLI::App* sub = app.add_subcommand(
       "attention", "The attention matrix softmax(QKᵀ/√d) under RoPE, sinusoidal, ALiBi or no encoding, and the shift test");
-  add_int_option(*sub, "-n,--tokens", opt->tokens, fmt::format("number of tokens N (1 … {})", kMaxAttentionTokens));
-  add_int_option(*sub, "-d,--dim", opt->dim, fmt::format("head dimension d: even, 2 … {}", kMaxAttentionDim));
+  CLI::Option* tokens = add_int_option(*sub, "-n,--tokens", opt->tokens, fmt::format("number of tokens N (1 … {})", kMaxAttentionTokens));
+  CLI::Option* dim = add_int_option(*sub, "-d,--dim", opt->dim, fmt::format("head dimension d: even, 2 … {}", kMaxAttentionDim));
+  add_query_key_options(*sub, opt->q, opt->k, "the queries q_i instead of random ones: a vector per token, d numbers each, "
+                        "comma-separated, vectors separated by ';' (1,0;0,1), or @FILE (CSV, a row per token)",
+                        "the keys k_j instead of random ones, as --q (as many vectors, of the same length)");
+  sub->add_flag("--show-vectors", opt->show_vectors, "print every q_i and k_j in full (shortest round-trip decimals)");
   add_choice_option(*sub, "-e,--encoding", opt->encoding, {"rope", "sinusoidal", "alibi", "none"}, parse_encoding,
                     "rope, sinusoidal, alibi or none", "ENC")
       ->default_str(std::string(to_string(Encoding::Rope)));
@@ -373,7 +389,10 @@ Command add_attention_command(CLI::App& app) {
       "Example:\n  rope attention --tokens 6 --dim 8 --shift 100\n"
       "  rope attention --tokens 6 --dim 8 --shift 100 --encoding sinusoidal\n"
       "  rope attention --tokens 32 --dim 64 --compare --causal --png attention.png");
-  return {sub, [opt](std::ostream& out) { return run_attention(*opt, out); }};
+  return {sub, [opt, tokens, dim](std::ostream& out) {
+            opt->tokens_given = tokens->count() > 0, opt->dim_given = dim->count() > 0;
+            return run_attention(*opt, out);
+          }};
 }
 
 }  // namespace rope::cli

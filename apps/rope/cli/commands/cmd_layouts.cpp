@@ -16,6 +16,7 @@
 #include "rope/core/error.hpp"
 #include "rope/analysis/layouts.hpp"
 #include "rope/cli/scaling_options.hpp"
+#include "rope/cli/vector_options.hpp"
 #include "rope/models/rope_spec.hpp"
 
 namespace rope::cli {
@@ -34,6 +35,8 @@ struct LayoutsOptions {
   std::optional<int> dim;      ///< --dim; nullopt: settings.dim
   std::optional<double> base;  ///< --base; nullopt: settings.base
   bool wide = false;           ///< --wide: each score with its formula on its line (111 columns)
+  std::string q, k;            ///< --q, --k: the user's query and key (vector_options.hpp); empty: drawn
+  bool show_vectors = false;   ///< --show-vectors: print q and k in full
 };
 
 namespace {
@@ -83,7 +86,23 @@ int run_layouts(const LayoutsOptions& opt, std::ostream& out) {
   settings.m = opt.positions[0];
   settings.n = opt.positions[1];
   const Text t = opt.figure.tr();
-  const Rope rope = resolve(opt.scaling, {opt.dim, settings.dim, opt.base, settings.base, std::nullopt, Layout::Interleaved});
+  const std::optional<QueryKey> user = query_key(opt.q, opt.k, opt.dim, kMaxLayoutsDim);
+  if (user && user->q.rows() != 1) {
+    throw InvalidArgument(fmt::format("--q and --k: rope layouts takes one query and one key (got {} vectors each)",
+                                      user->q.rows()));
+  }
+  // The vectors set d, unless a model does (then they must match its rotary dimension).
+  const bool from_model = !opt.scaling.model.empty() || !opt.scaling.config.empty();
+  const std::optional<int> dim = user && !from_model ? std::optional<int>(static_cast<int>(user->q.cols())) : opt.dim;
+  const Rope rope = resolve(opt.scaling, {dim, settings.dim, opt.base, settings.base, std::nullopt, Layout::Interleaved});
+  if (user && rope.d != user->q.cols()) {
+    throw InvalidArgument(fmt::format("--q and --k have {} numbers, but the model's rotary dimension d is {}",
+                                      user->q.cols(), rope.d));
+  }
+  if (user) {
+    settings.q = user->q.row(0).transpose();
+    settings.k = user->k.row(0).transpose();
+  }
   settings.dim = rope.d;
   settings.base = rope.base;
   std::string frequencies_text = fmt::format("base = {}", format_number(settings.base));
@@ -147,8 +166,17 @@ int run_layouts(const LayoutsOptions& opt, std::ostream& out) {
                   demo.conjugation_error == 0.0 ? t("(exact: P only moves entries)", "(精确相等:P 只是搬动元素)")
                                                 : t("— NOT EXACT", "— 不精确"));
 
-  out << t.format("\nq, k ~ N(0, I), seed {}, stand for a query and a key made by Meta-format weights (interleaved).\n",
-                  "\nq, k ~ N(0, I),种子 {},代表由 Meta 格式权重(相邻配对)算出的查询和键。\n", s.seed);
+  if (user) {
+    out << t("\nq and k from --q and --k, taken as a query and a key made by Meta-format weights (interleaved).\n",
+             "\nq 和 k 取自 --q 和 --k,视为由 Meta 格式权重(相邻配对)算出的查询和键。\n");
+  } else {
+    out << t.format("\nq, k ~ N(0, I), seed {}, stand for a query and a key made by Meta-format weights (interleaved).\n",
+                    "\nq, k ~ N(0, I),种子 {},代表由 Meta 格式权重(相邻配对)算出的查询和键。\n", s.seed);
+  }
+  if (opt.show_vectors) {
+    print_vectors(out, "q", demo.q.transpose());
+    print_vectors(out, "k", demo.k.transpose());
+  }
   out << t.format("the score of q and k, the query at m = {} and the key at n = {}:\n",
                   "q 与 k 的得分,查询位于 m = {},键位于 n = {}:\n", format_number(s.m), format_number(s.n));
   const double bug = std::abs(demo.at.mixed - demo.at.interleaved);
@@ -214,6 +242,11 @@ Command add_layouts_command(CLI::App& app) {
   sub->add_option("--csv", opt->csv,
                   "write distance,score_interleaved,score_mixed,score_fixed to FILE ('-' for stdout)")
       ->type_name("FILE");
+  add_query_key_options(*sub, opt->q, opt->k,
+                        "the query q instead of a random one: d numbers, comma-separated (x0,x1,…), or @FILE (CSV)",
+                        "the key k instead of a random one: d numbers, comma-separated, or @FILE (CSV)");
+  sub->add_flag("--show-vectors", opt->show_vectors,
+                "print q and k in full (shortest round-trip decimals), so the scores can be recomputed by hand");
   add_figure_options(*sub, opt->figure);
   add_wide_option(*sub, opt->wide);
   add_scaling_options(*sub, opt->scaling);
