@@ -17,6 +17,7 @@
 #include "support/reference_data.hpp"
 #include "rope/analysis/attention.hpp"
 #include "rope/core/random.hpp"
+#include "rope/io/csv.hpp"
 
 namespace rope {
 namespace {
@@ -262,6 +263,33 @@ TEST_F(CmdAttention, CompareWritesOneFilePerEncoding) {
   ASSERT_EQ(alibi.code, 0) << alibi.err;
   EXPECT_NE(png_size(read(path("b.png"))).first, 0u);
   EXPECT_NE(png_size(read(path("b_alibi_bias.png"))).first, 0u);
+}
+
+// --compare draws every heatmap of A on one colour range, 0 … the largest weight of all encodings, so
+// the same colour is the same weight in every figure (the colour bar says so); one figure alone keeps
+// its own range.
+TEST_F(CmdAttention, CompareSharesOneColourScale) {
+  const Result r = rope_cli({"attention", "-n", "6", "-d", "8", "--compare", "--csv", path("a.csv"), "--png", path("a.png"),
+                             "--keep-script", path("a.gp")});
+  ASSERT_EQ(r.code, 0) << r.err;
+  double top = 0.0;
+  for (const char* e : {"rope", "sinusoidal", "alibi", "none"}) {
+    std::istringstream csv(read(path(fmt::format("a_{}.csv", e))));
+    std::string line;
+    std::getline(csv, line);  // header
+    while (std::getline(csv, line)) {
+      std::istringstream cells(line);
+      for (std::string cell; std::getline(cells, cell, ',');) top = std::max(top, std::stod(cell));
+    }
+  }
+  for (const char* e : {"rope", "sinusoidal", "alibi", "none"}) {
+    const std::string script = read(path(fmt::format("a_{}.gp", e)));
+    EXPECT_THAT(script, HasSubstr(fmt::format("set cbrange [0:{}]", format_number(top)))) << e;
+    EXPECT_THAT(script, HasSubstr("one scale for every encoding")) << e;
+  }
+  const Result one = rope_cli({"attention", "-n", "6", "-d", "8", "--png", path("b.png"), "--keep-script", path("b.gp")});
+  ASSERT_EQ(one.code, 0) << one.err;
+  EXPECT_THAT(read(path("b.gp")), Not(HasSubstr("one scale")));
 }
 
 TEST_F(CmdAttention, ManyTokensAreNotPrinted) {

@@ -76,6 +76,9 @@ struct Heatmap {
   bool diverging = true;
   bool rows_downward = false;  ///< row 0 at the top, as a matrix is printed
   std::string colorbar_label;
+  /// The sequential palette's colour range instead of [min z, max z]: figures meant to be compared
+  /// side by side share one, so that one colour is one value in all of them.
+  std::optional<std::pair<double, double>> zrange;
 };
 
 struct Figure {

@@ -146,6 +146,7 @@ void heatmap_axes(std::string& out, const Figure& f, const Heatmap& h) {
     emit("set palette defined (0 '#2166AC', 0.5 '#F7F7F7', 1 '#B2182B')  # blue < 0 < red\n");
     emit("set cbrange [{}:{}]\n", num(-a), num(a));
   } else {
+    if (h.zrange) z_min = h.zrange->first, z_max = h.zrange->second;
     if (!(z_min <= z_max)) z_min = 0, z_max = 1;
     if (z_min == z_max) z_min -= 1, z_max += 1;
     emit("set palette defined (0 '#440154', 0.5 '#21908C', 1 '#FDE725')  # viridis-like\n");

@@ -292,11 +292,13 @@ int run_attention(const AttentionOptions& typed, std::ostream& out) {
   }
   const bool all_ok = std::all_of(shifts.begin(), shifts.end(), [](const ShiftRow& s) { return s.ok; });
 
+  double shared_max = 0.0;  // --compare: one colour range for every heatmap of A
+  for (const Result& r : results) shared_max = std::max(shared_max, r.a.maxCoeff());
   for (const Result& r : results) {
     const std::string name(to_string(r.encoding));
     if (!opt.csv.empty()) write_output(opt.compare ? with_suffix(opt.csv, name) : opt.csv, to_csv(r.a, "key_"), out);
     if (opt.figure.wanted()) {
-      draw(attention_figure(opt.figure, r.encoding, r.setup.slope, opt.tokens, opt.dim, opt.causal, r.a), opt.compare ? figure_with_suffix(opt.figure, name) : opt.figure);
+      draw(attention_figure(opt.figure, r.encoding, r.setup.slope, opt.tokens, opt.dim, opt.causal, r.a, opt.compare ? std::optional(shared_max) : std::nullopt), opt.compare ? figure_with_suffix(opt.figure, name) : opt.figure);
       if (r.encoding == Encoding::Alibi) draw(bias_figure(opt.figure, r.setup.slope, opt.head_value(), opt.heads_value(), opt.tokens, r.bias), figure_with_suffix(opt.figure, "alibi_bias"));
     }
   }
