@@ -169,6 +169,13 @@ TEST_F(Cli, ChineseWithoutAChineseFontExitsThreeNamingThePackage) {
   const test::ScopedEnv env("FONTCONFIG_FILE", (dir_ / "fonts.conf").c_str());
   expect_one_line_error(rope_cli({"decay", "--lang", "zh", "--png", path("zh.png")}), 3, "fonts-wqy-microhei");
   EXPECT_FALSE(fs::exists(dir_ / "zh.png"));
+  // No font at all: an English PNG would come out with blank texts, so it is an error too (issue 18);
+  // an SVG names its font and the viewer draws it.
+  expect_one_line_error(rope_cli({"decay", "--png", path("en.png")}), 3,
+                        "no font found by fontconfig for the figure's text (font 'Sans'; fc-list is empty): install "
+                        "fonts-dejavu-core (and fontconfig)");
+  EXPECT_FALSE(fs::exists(dir_ / "en.png"));
+  EXPECT_EQ(rope_cli({"decay", "--svg", path("en.svg")}).code, 0);
 }
 
 

@@ -63,6 +63,13 @@ bool cjk_font_available() {
                      [](char c) { return std::isspace(static_cast<unsigned char>(c)) == 0; });
 }
 
+std::optional<bool> any_font_available() {
+  const ChildResult r = run_child({"fc-list", ":", "family"}, Capture::Stdout, 60.0);
+  if (r.spawn_error != 0 || r.timed_out) return std::nullopt;
+  return std::any_of(r.captured.begin(), r.captured.end(),
+                     [](char c) { return std::isspace(static_cast<unsigned char>(c)) == 0; });
+}
+
 bool needs_cjk_font(std::string_view text) {
   std::size_t i = 0;
   while (i < text.size()) {
@@ -145,6 +152,13 @@ void render(const Figure& figure, const std::vector<Output>& outputs, const Rend
                    std::any_of(texts.begin(), texts.end(), [](const std::string* t) { return needs_cjk_font(*t); });
   if (cjk && !cjk_font_available()) {
     throw IoError("no Chinese font found by fontconfig (fc-list :lang=zh is empty): install fonts-wqy-microhei");
+  }
+  // PNG and PDF carry the glyphs cairo drew: with no font at all the texts come out blank (an SVG names
+  // its font and the viewer draws it).
+  const bool drawn_text = std::any_of(outputs.begin(), outputs.end(), [](const Output& o) { return o.format != Format::Svg; });
+  if (!cjk && drawn_text && any_font_available() == std::optional<bool>(false)) {
+    throw IoError("no font found by fontconfig for the figure's text (font 'Sans'; fc-list is empty): install "
+                  "fonts-dejavu-core (and fontconfig)");
   }
   // Inside an OutputBatch (the CLI) the figures commit with the run's other outputs; else here.
   StagedOutputs local;
