@@ -130,8 +130,8 @@ plot::Figure make_figure(const DecayOptions& opt, DecayKind kind, const std::vec
       fig.ylabel = opt.normalize ? f.text("f(m) / f(0)", "上界 f(m) / f(0)") : f.text("bound f(m)", "上界 f(m)");
       break;
     case DecayKind::Ones:
-      fig.title = fmt::format(f.text("score of q = k = all ones: 2·Σ cos(m·θ_i), d = {}",
-                                     "全 1 向量 q = k 的得分 2·Σ cos(m·θ_i), d = {}"),
+      fig.title = fmt::format(f.text("score of q = k = all ones: 2·Σ cos(m·θᵢ), d = {}",
+                                     "全 1 向量 q = k 的得分 2·Σ cos(m·θᵢ),d = {}"),
                               d);
       fig.ylabel = opt.normalize ? f.text("score / d", "得分 / d") : f.text("score", "得分");
       break;

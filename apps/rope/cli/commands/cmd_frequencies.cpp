@@ -71,14 +71,14 @@ void draw_cos_heatmap(const Eigen::VectorXd& theta, double base, const Frequenci
   }
   const FigureOptions& f = opt.figure;
   plot::Figure fig;
-  fig.title = fmt::format(f.text("cos(m·θ_i): every pair turns at its own speed (d = {}, base = {}{})",
-                                 "cos(m·θ_i):每一对以自己的速度旋转(d = {},base = {}{})"),
+  fig.title = fmt::format(f.text("cos(m·θᵢ): every pair turns at its own speed (d = {}, base = {}{})",
+                                 "cos(m·θᵢ):每一对以自己的速度旋转(d = {},base = {}{})"),
                           2 * half, format_number(base), opt.scaling.any() ? f.text(", scaled", ",已缩放") : "");
   fig.xlabel = f.text("position m", "位置 m");
   fig.ylabel = f.text("pair i (0 = fastest)", "维度对 i(0 转得最快)");
   plot::Heatmap h;
   h.z = z;
-  h.colorbar_label = "cos(m·θ_i)";
+  h.colorbar_label = "cos(m·θᵢ)";
   fig.heatmap = h;
   draw(fig, f);
 }

@@ -54,9 +54,9 @@ std::vector<std::string> perm_lines(const std::vector<int>& perm) {
 plot::Figure make_figure(const LayoutsDemo& demo, const FigureOptions& f) {
   plot::Figure fig;
   fig.title = fmt::format(f.text("Meta-format q, k scored by each kernel: d = {}, query at m = {}",
-                                 "Meta 格式的 q、k 在两种实现下的得分:d = {},query 位于 m = {}"),
+                                 "Meta 格式的 q、k 在两种实现下的得分:d = {},查询位于 m = {}"),
                           demo.dim, format_number(demo.settings.m));
-  fig.xlabel = f.text("distance n − m (key at n)", "距离 n − m(key 位于 n)");
+  fig.xlabel = f.text("distance n − m (key at n)", "距离 n − m(键位于 n)");
   fig.ylabel = f.text("score", "得分");
   fig.key = plot::Figure::Key::Below;
   // (a) wide and (c) thin, dashed and black on top of it: (c) runs inside (a) wherever they are equal.

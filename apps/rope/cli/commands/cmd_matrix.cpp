@@ -121,7 +121,7 @@ int run_matrix(const MatrixOptions& opt, std::ostream& out) {
   if (opt.figure.wanted()) {
     const FigureOptions& f = opt.figure;
     plot::Figure fig;
-    fig.title = fmt::format(f.text("R^d_(Θ,m): d = {}, m = {}, base = {}, {} layout", "旋转矩阵 R^d_(Θ,m):d = {},m = {},base = {},{} 排列"),
+    fig.title = fmt::format(f.text("rotation matrix Rₘ: d = {}, m = {}, base = {}, {} layout", "旋转矩阵 Rₘ:d = {},m = {},base = {},{} 排列"),
                             dim, format_number(position), format_number(base),
                             layout == Layout::Interleaved ? f.text("interleaved", "相邻配对") : f.text("half-split", "前后半配对"));
     if (spec) {

@@ -92,7 +92,7 @@ plot::Figure make_figure(const PrecisionOptions& opt, Metric metric, const Eigen
       fig.title = fmt::format(f.text("RoPE angle error in low precision, d = {}, base = {}",
                                      "低精度下 RoPE 的角度误差, d = {}, base = {}"),
                               s.dim, format_number(s.base));
-      fig.ylabel = f.text("max_i |φ_i − m·θ_i| (rad)", "max_i |φ_i − m·θ_i|(弧度)");
+      fig.ylabel = f.text("maxᵢ |φᵢ − m·θᵢ| (rad)", "maxᵢ |φᵢ − m·θᵢ|(弧度)");
       fig.lines.push_back({plot::ReferenceLine::Axis::Y, opt.threshold,
                            fmt::format(f.text("threshold {} rad", "阈值 {} 弧度"), format_number(opt.threshold)), -1});
       break;
