@@ -74,11 +74,14 @@ void add_query_key_options(CLI::App& app, std::string& q, std::string& k, const 
 }
 
 std::optional<QueryKey> query_key(const std::string& q_text, const std::string& k_text, std::optional<int> dim, int max_dim) {
+  if (q_text.empty() && k_text.empty()) return std::nullopt;
+  // Each given value is read first, so that a bad one is named even when its partner is missing.
+  QueryKey qk;
+  if (!q_text.empty()) qk.q = parse_vectors_argument(q_text, "--q");
+  if (!k_text.empty()) qk.k = parse_vectors_argument(k_text, "--k");
   if (q_text.empty() != k_text.empty()) {
     throw InvalidArgument(fmt::format("give both --q and --k, or neither (got only {})", q_text.empty() ? "--k" : "--q"));
   }
-  if (q_text.empty()) return std::nullopt;
-  QueryKey qk{parse_vectors_argument(q_text, "--q"), parse_vectors_argument(k_text, "--k")};
   const Eigen::Index d = qk.q.cols();
   if (d < 2 || d % 2 != 0 || d > max_dim) {
     throw InvalidArgument(fmt::format("--q: the dimension d must be even, 2 … {} (got {} numbers per vector)", max_dim, d));
