@@ -88,10 +88,12 @@ int run_extrapolation(const ExtrapolationOptions& opt, std::ostream& out) {
   out << '\n';
   out << t.format("extrapolation bound (C7): T_extra = 2π·β^(d_extra/d), the wavelength of pair {} under base β\n",
                   "外推上限 (C7):T_extra = 2π·β^(d_extra/d),即底数 β 下第 {} 对的波长\n", c.pairs);
-  out << fmt::format("  {:>16}  {:>16}{}\n", t("base β", "底数 β"), "T_extra",
-                     opt.tune_length ? fmt::format("  {}", t("T_extra ≥ T_tune", "T_extra ≥ T_tune")) : "");
   bool any_outside = false;
   for (double beta : betas) any_outside = any_outside || !extrapolation_bound_applies(opt.base, beta);
+  // Padded on display width (fmt counts a CJK character as 2 columns, as printing.hpp columns() does);
+  // the header leaves room for the rows' footnote mark, so the last column starts where theirs does.
+  out << fmt::format("  {:>16}  {:>16}{}{}\n", t("base β", "底数 β"), "T_extra", any_outside ? " " : "",
+                     opt.tune_length ? fmt::format("  {}", t("T_extra ≥ T_tune", "T_extra ≥ T_tune")) : "");
   for (std::size_t b = 0; b < betas.size(); ++b) {
     const bool applies = extrapolation_bound_applies(opt.base, betas[b]);
     // A row outside (C7)'s domain gets a footnote mark after its T_extra; the column of marks exists only
