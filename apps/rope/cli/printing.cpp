@@ -43,21 +43,7 @@ void print_matrix(std::ostream& out, const Eigen::MatrixXd& m, const MatrixForma
   for (const std::string& line : matrix_lines(m, format)) out << indent << line << '\n';
 }
 
-std::size_t columns(std::string_view s) {
-  std::size_t w = 0;
-  for (std::size_t i = 0; i < s.size();) {
-    const std::optional<char32_t> decoded = decode_utf8(s, i);
-    if (!decoded) {  // an invalid byte is shown as one replacement character
-      ++w;
-      continue;
-    }
-    const char32_t cp = *decoded;
-    if (cp >= 0x300 && cp <= 0x36F) continue;  // combining diacritical marks take no column
-    const bool wide = (cp >= 0x2E80 && cp <= 0x9FFF) || (cp >= 0xF900 && cp <= 0xFAFF) || (cp >= 0xFF00 && cp <= 0xFF60);
-    w += wide ? 2 : 1;
-  }
-  return w;
-}
+std::size_t columns(std::string_view s) { return display_width(s); }
 
 std::string pad(std::string s, std::size_t width) {
   const std::size_t w = columns(s);
