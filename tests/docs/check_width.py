@@ -43,12 +43,13 @@ def lesson_commands(path):
     text = open(path, encoding="utf-8").read()
     commands = []
     for line in text.splitlines():
-        if line.startswith("$ rope "):
+        if line.startswith("$ rope ") and "--wide" not in line:
             commands.append(line[2:])
     flat = re.sub(r"\s*\n\s*", " ", re.sub(r"```.*?```", "", text, flags=re.S))
     for span in re.findall(r"`(rope [^`]*)`", flat):
-        # `rope --help` is left to the help formatter (CLI11 lays out the option descriptions).
-        if "…" not in span and "..." not in span and "--help" not in span:
+        # `rope --help` is left to the help formatter (CLI11 lays out the option descriptions), and
+        # `--wide` asks for the wide tables.
+        if "…" not in span and "..." not in span and "--help" not in span and "--wide" not in span:
             commands.append(span)
     return commands
 
