@@ -304,8 +304,8 @@ int run_attention(const AttentionOptions& typed, std::ostream& out) {
   }
   if (opt.csv == "-") return all_ok ? kOk : kVerifyFailed;
 
-  out << t.format("rope attention: {} tokens at positions 0 … {}, d = {}, seed {}{}\n",
-                  "rope attention:{} 个词元,位置 0 … {},d = {},种子 {}{}\n", opt.tokens, opt.tokens - 1, opt.dim, opt.seed,
+  out << t.format("rope attention: {} tokens at positions 0 … {}, d = {}{}{}\n", "rope attention:{} 个词元,位置 0 … {},d = {}{}{}\n",
+                  opt.tokens, opt.tokens - 1, opt.dim, user ? "" : t.format(", seed {}", ",种子 {}", opt.seed),
                   opt.causal ? t(",\n  causal mask (query i sees keys j <= i)", ",\n  因果掩码(查询 i 只看键 j <= i)") : "");
   out << (user ? t("  q_i, k_j from --q and --k, one query and one key per token; A = softmax of each row of s\n",
                    "  q_i、k_j 取自 --q 和 --k,每个词元一个查询和一个键;A = 对得分 s 的每一行做 softmax\n")
