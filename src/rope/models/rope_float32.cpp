@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <fmt/format.h>
+#include <limits>
 
 #include "rope/core/apply.hpp"
 #include "rope/core/constants.hpp"
@@ -47,11 +48,16 @@ Eigen::VectorXf llama3(const Eigen::VectorXf& inv, const RopeParameters& p, cons
   for (Eigen::Index i = 0; i < inv.size(); ++i) {
     const float wavelen = (1.0f / inv[i]) * two_pi;
     const float llama = wavelen > low_wavelen ? inv[i] / f : inv[i];
-    const float smooth = ((1.0f / wavelen) * static_cast<float>(L0) - static_cast<float>(lf)) / static_cast<float>(hf - lf);
-    const float a = (1.0f - smooth) * llama;
-    const float smoothed = a / f + smooth * llama;
     const bool medium = !(wavelen < high_wavelen) && !(wavelen > low_wavelen);
-    out[i] = medium ? smoothed : llama;
+    if (!medium) {
+      out[i] = llama;
+    } else if (hf == lf) {
+      out[i] = std::numeric_limits<float>::quiet_NaN();  // HF: 0/0 (only for a wavelength exactly L0/hf)
+    } else {
+      const float smooth = ((1.0f / wavelen) * static_cast<float>(L0) - static_cast<float>(lf)) / static_cast<float>(hf - lf);
+      const float a = (1.0f - smooth) * llama;
+      out[i] = a / f + smooth * llama;
+    }
   }
   return out;
 }
