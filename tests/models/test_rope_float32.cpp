@@ -83,6 +83,21 @@ TEST(RopeFloat32, PositionsMustBeFloat32Values) {
   }
 }
 
+TEST(RopeFloat32, ValuesBeyondFloat32AreRefused) {
+  // PyTorch would turn base 1e39 into inf; rope says so instead of converting out of range.
+  ModelConfig m;
+  m.name = "hand";
+  m.rope.head_dim = 4;
+  m.rope.base = 1e39;
+  try {
+    inv_freq_float32(make_spec(m));
+    FAIL() << "expected InvalidArgument";
+  } catch (const InvalidArgument& e) {
+    EXPECT_THAT(e.what(), HasSubstr("--float32: base 1e+39 is beyond float32's range"));
+  }
+  EXPECT_THROW(float32_position(1e300), InvalidArgument);
+}
+
 TEST(RopeFloat32, FloatDiffersFromDoubleByFloatRounding) {
   // llama-3.1-8b at m = 100000: the float32 rotation differs from the float64 one by about
   // ε_f32·|m·θ_0|·‖x‖ (the angle's rounding), i.e. 1e-3 … 1e-1 here, far above float64's 1e-11.

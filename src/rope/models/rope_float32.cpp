@@ -17,6 +17,15 @@ namespace rope {
 
 namespace {
 
+/// x as float32, as PyTorch converts a Python number; a value beyond float32's range is refused (the
+/// conversion would be undefined here, and inf in PyTorch).
+float f32(double x, const char* what) {
+  if (!std::isfinite(x) || std::abs(x) > static_cast<double>(std::numeric_limits<float>::max())) {
+    throw InvalidArgument(fmt::format("--float32: {} {} is beyond float32's range", what, x));
+  }
+  return static_cast<float>(x);
+}
+
 /// base ** e in float32: evaluated in float64 (std::pow, correctly rounded in nearly every case) and
 /// rounded once to float32.
 float pow32(float base, float e) { return static_cast<float>(std::pow(static_cast<double>(base), static_cast<double>(e))); }
@@ -32,17 +41,17 @@ Eigen::VectorXf exponents(int d) {
 Eigen::VectorXf default_inv_freq(int d, double base) {
   const Eigen::VectorXf e = exponents(d);
   Eigen::VectorXf inv(e.size());
-  for (Eigen::Index i = 0; i < e.size(); ++i) inv[i] = 1.0f / pow32(static_cast<float>(base), e[i]);
+  for (Eigen::Index i = 0; i < e.size(); ++i) inv[i] = 1.0f / pow32(f32(base, "base"), e[i]);
   return inv;
 }
 
 Eigen::VectorXf llama3(const Eigen::VectorXf& inv, const RopeParameters& p, const RopeConfig& c) {
-  const float f = static_cast<float>(p.factor);
+  const float f = f32(p.factor, "factor");
   const double lf = c.low_freq_factor.value_or(1.0);
   const double hf = c.high_freq_factor.value_or(1.0);
   const double L0 = static_cast<double>(p.original_max_position);
-  const float low_wavelen = static_cast<float>(L0 / lf);    // Python floats, compared in float32
-  const float high_wavelen = static_cast<float>(L0 / hf);
+  const float low_wavelen = f32(L0 / lf, "L0 / low_freq_factor");  // Python floats, compared in float32
+  const float high_wavelen = f32(L0 / hf, "L0 / high_freq_factor");
   const float two_pi = static_cast<float>(kTwoPi);  // 2 * math.pi, a Python float
   Eigen::VectorXf out(inv.size());
   for (Eigen::Index i = 0; i < inv.size(); ++i) {
@@ -54,7 +63,7 @@ Eigen::VectorXf llama3(const Eigen::VectorXf& inv, const RopeParameters& p, cons
     } else if (hf == lf) {
       out[i] = std::numeric_limits<float>::quiet_NaN();  // HF: 0/0 (only for a wavelength exactly L0/hf)
     } else {
-      const float smooth = ((1.0f / wavelen) * static_cast<float>(L0) - static_cast<float>(lf)) / static_cast<float>(hf - lf);
+      const float smooth = ((1.0f / wavelen) * f32(L0, "L0") - f32(lf, "low_freq_factor")) / f32(hf - lf, "high_freq_factor - low_freq_factor");
       const float a = (1.0f - smooth) * llama;
       out[i] = a / f + smooth * llama;
     }
@@ -64,13 +73,13 @@ Eigen::VectorXf llama3(const Eigen::VectorXf& inv, const RopeParameters& p, cons
 
 Eigen::VectorXf yarn(int d, double base, const RopeParameters& p) {
   const Eigen::VectorXf e = exponents(d);
-  const float f = static_cast<float>(p.factor);
+  const float f = f32(p.factor, "factor");
   const double low = p.yarn_range->first;
   const double high = p.yarn_range->second == low ? low + 0.001 : p.yarn_range->second;  // HF's guard
   const float span = static_cast<float>(high - low);
   Eigen::VectorXf out(e.size());
   for (Eigen::Index i = 0; i < e.size(); ++i) {
-    const float pos = pow32(static_cast<float>(base), e[i]);
+    const float pos = pow32(f32(base, "base"), e[i]);
     const float extrapolation = 1.0f / pos;
     const float interpolation = 1.0f / (f * pos);
     const float ramp = std::min(std::max((static_cast<float>(i) - static_cast<float>(low)) / span, 0.0f), 1.0f);
@@ -86,7 +95,7 @@ Eigen::VectorXf longrope(int d, double base, const RopeConfig& c, const RopePara
   const Eigen::VectorXf e = exponents(d);
   Eigen::VectorXf out(e.size());
   for (Eigen::Index i = 0; i < e.size(); ++i) {
-    out[i] = 1.0f / (static_cast<float>(ext[static_cast<std::size_t>(i)]) * pow32(static_cast<float>(base), e[i]));
+    out[i] = 1.0f / (f32(ext[static_cast<std::size_t>(i)], "longrope factor") * pow32(f32(base, "base"), e[i]));
   }
   return out;
 }
@@ -99,7 +108,7 @@ Eigen::VectorXf inv_freq_float32(const RopeSpec& s) {
   const RopeParameters& p = s.params;
   switch (s.config.type) {
     case ScalingType::Default: return default_inv_freq(d, base);
-    case ScalingType::Linear: return default_inv_freq(d, base) / static_cast<float>(p.factor);
+    case ScalingType::Linear: return default_inv_freq(d, base) / f32(p.factor, "factor");
     case ScalingType::Ntk:
     case ScalingType::Dynamic: return default_inv_freq(d, p.effective_base.value_or(base));
     case ScalingType::Llama3: return llama3(default_inv_freq(d, base), p, s.config);
@@ -113,8 +122,9 @@ Eigen::VectorXf inv_freq_float32(const RopeSpec& s) {
 }
 
 float float32_position(double m) {
-  const auto f = static_cast<float>(m);
-  if (!std::isfinite(m) || static_cast<double>(f) != m) {
+  const bool in_range = std::isfinite(m) && std::abs(m) <= static_cast<double>(std::numeric_limits<float>::max());
+  const float f = in_range ? static_cast<float>(m) : 0.0f;
+  if (!in_range || static_cast<double>(f) != m) {
     throw InvalidArgument(fmt::format("--float32: position {} is not a float32 value (HF turns its integer position_ids into "
                                       "float32, exact up to 2^24 = 16777216)",
                                       m));
@@ -127,7 +137,7 @@ Float32Angles float32_angles(const RopeSpec& s, double m) {
   Float32Angles r;
   r.inv_freq = inv_freq_float32(s);
   r.angle = r.inv_freq * mf;  // (F2): one product each
-  const auto a = static_cast<float>(s.attention_factor());
+  const float a = f32(s.attention_factor(), "attention factor");
   r.cos.resize(r.angle.size());
   r.sin.resize(r.angle.size());
   for (Eigen::Index i = 0; i < r.angle.size(); ++i) {
