@@ -66,6 +66,12 @@ TEST(ModelConfig, EveryPresetLoadsWithTheValuesOfItsReadmeRow) {
       {"gpt-j-6b", 256, 64, 1e4, ScalingType::Default, {}, {}, 2048, Layout::Interleaved},
       // Gemma 3 4B (global layers): head_dim 256, rope_theta 1e6, linear f=8, M 131072.
       {"gemma-3-4b", 256, 256, 1e6, ScalingType::Linear, 8.0, {}, 131072, Layout::Half},
+      // Gemma 3 27B (global layers): head_dim 128; no rope_theta in its config → Gemma3TextConfig's 1e6; linear f=8.
+      {"gemma-3-27b", 128, 128, 1e6, ScalingType::Linear, 8.0, {}, 131072, Layout::Half},
+      // Llama 4 Scout 17B-16E (RoPE layers): llama3 f=8 (low 1, high 4), L0 8192, M 262144, interleaved pairs.
+      {"llama-4-scout-17b-16e", 128, 128, 5e5, ScalingType::Llama3, 8.0, 8192, 262144, Layout::Interleaved},
+      // ChatGLM3-6B: kv_channels 128, half of it rotates, no rope_ratio → base 10000, seq_length 8192, interleaved.
+      {"chatglm3-6b", 128, 64, 1e4, ScalingType::Default, {}, {}, 8192, Layout::Interleaved},
   };
   ASSERT_EQ(list_presets().size(), std::size(rows));
   for (const PresetRow& row : rows) {
@@ -127,8 +133,8 @@ TEST(ModelConfig, Phi3PresetHoldsItsRealFactorLists) {
 
 TEST(ModelConfig, ListPresetsGivesEveryPresetWithADescriptionInNameOrder) {
   const std::vector<PresetInfo> presets = list_presets();
-  // data/models/ holds the 13 presets of data/models/README.md.
-  ASSERT_EQ(presets.size(), 13u);
+  // data/models/ holds the 16 presets of data/models/README.md.
+  ASSERT_EQ(presets.size(), 16u);
   for (std::size_t i = 0; i < presets.size(); ++i) {
     EXPECT_THAT(presets[i].description, Not(IsEmpty())) << presets[i].name;
     EXPECT_EQ(presets[i].description.find('\n'), std::string::npos) << presets[i].name;
@@ -137,9 +143,9 @@ TEST(ModelConfig, ListPresetsGivesEveryPresetWithADescriptionInNameOrder) {
     }
     EXPECT_NO_THROW(load_preset(presets[i].name));
   }
-  EXPECT_EQ(presets.front().name, "deepseek-v3");
+  EXPECT_EQ(presets.front().name, "chatglm3-6b");
   EXPECT_EQ(presets.back().name, "qwen3-8b");
-  EXPECT_THAT(presets[2].description, HasSubstr("GPT-J"));  // deepseek-v3, gemma-3-4b, gpt-j-6b, …
+  EXPECT_THAT(presets[4].description, HasSubstr("GPT-J"));  // chatglm3-6b, deepseek-v3, gemma-3-27b, gemma-3-4b, gpt-j-6b, …
 }
 
 TEST(ModelConfig, UnknownPresetIsRefusedWithTheKnownNames) {
