@@ -1,0 +1,107 @@
+#include "rope/cli/error_zh.hpp"
+
+#include <fmt/args.h>
+#include <fmt/format.h>
+#include <string_view>
+
+namespace rope::cli {
+
+namespace {
+
+/// One template cut at its holes: literals[0] hole literals[1] … hole literals[n].
+struct Compiled {
+  std::vector<std::string> literals;
+  std::vector<bool> nested;  // per hole: {m}
+  std::size_t fixed = 0;     // characters of fixed text
+  const char* zh = nullptr;
+};
+
+const std::vector<Compiled>& compiled() {
+  static const auto* list = [] {
+    auto* out = new std::vector<Compiled>();
+    for (const detail::ErrorTemplate& t : detail::error_templates()) {
+      Compiled c;
+      c.zh = t.zh;
+      std::string_view rest = t.en;
+      c.literals.emplace_back();
+      while (!rest.empty()) {
+        if (rest.rfind("{}", 0) == 0 || rest.rfind("{m}", 0) == 0) {
+          const bool nested = rest[1] == 'm';
+          c.nested.push_back(nested);
+          c.literals.emplace_back();
+          rest.remove_prefix(nested ? 3 : 2);
+        } else {
+          c.literals.back() += rest.front();
+          ++c.fixed;
+          rest.remove_prefix(1);
+        }
+      }
+      out->push_back(std::move(c));
+    }
+    return out;
+  }();
+  return *list;
+}
+
+/// Matches `text` from `pos` against literals[k..] (the hole before literals[k] starting at `pos`),
+/// shortest holes first; `steps` bounds the work on long or adversarial messages.
+bool match_from(const Compiled& c, std::string_view text, std::size_t k, std::size_t pos,
+                std::vector<std::string_view>& holes, int& steps) {
+  const std::string& literal = c.literals[k];
+  const bool last = k + 1 == c.literals.size();
+  if (last) {
+    if (text.size() < pos + literal.size() || text.substr(text.size() - literal.size()) != literal) return false;
+    holes.push_back(text.substr(pos, text.size() - literal.size() - pos));
+    return true;
+  }
+  for (std::size_t at = text.find(literal, pos); at != std::string_view::npos; at = text.find(literal, at + 1)) {
+    if (--steps < 0) return false;
+    holes.push_back(text.substr(pos, at - pos));
+    if (match_from(c, text, k + 1, at + literal.size(), holes, steps)) return true;
+    holes.pop_back();
+    if (literal.empty()) break;  // two adjacent holes: the first takes the shortest text only
+  }
+  return false;
+}
+
+std::optional<std::string> translate(std::string_view english, int depth) {
+  if (depth > 4) return std::nullopt;
+  const Compiled* best = nullptr;
+  std::vector<std::string_view> best_holes;
+  for (const Compiled& c : compiled()) {
+    if (best != nullptr && c.fixed <= best->fixed) continue;
+    if (english.rfind(c.literals.front(), 0) != 0) continue;
+    std::vector<std::string_view> holes;
+    int steps = 10000;
+    if (c.literals.size() == 1) {
+      if (english != c.literals.front()) continue;
+    } else if (!match_from(c, english, 1, c.literals.front().size(), holes, steps)) {
+      continue;
+    }
+    best = &c;
+    best_holes = std::move(holes);
+  }
+  if (best == nullptr) return std::nullopt;
+  fmt::dynamic_format_arg_store<fmt::format_context> args;
+  for (std::size_t i = 0; i < best_holes.size(); ++i) {
+    // a nested message without a template (a system error text rope has not seen) stays as it is
+    std::optional<std::string> nested = best->nested[i] ? translate(best_holes[i], depth + 1) : std::nullopt;
+    args.push_back(nested ? *nested : std::string(best_holes[i]));
+  }
+  try {
+    return fmt::vformat(best->zh, args);
+  } catch (const fmt::format_error&) {  // a Chinese template with a bad field: tests/cli/test_error_zh.cpp
+    return std::nullopt;
+  }
+}
+
+}  // namespace
+
+std::optional<std::string> error_zh_exact(const std::string& english) { return translate(english, 0); }
+
+std::string error_zh(const std::string& english) {
+  std::optional<std::string> zh = translate(english, 0);
+  return zh ? *zh : english;
+}
+
+}  // namespace rope::cli
