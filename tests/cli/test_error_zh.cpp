@@ -5,7 +5,6 @@
 #include <fstream>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
-#include <regex>
 #include <sstream>
 
 #include "rope/cli/error_zh.hpp"
@@ -35,13 +34,27 @@ std::vector<std::string> documented_messages() {
 
 /// English left in a translated message: three words of letters in a row, once quoted values
 /// ('...'), option names (--dim) and identifiers are taken out.
-std::string english_left(std::string text) {
-  text = std::regex_replace(text, std::regex("'[^']*'"), " ");
+std::string english_left(const std::string& message) {
+  // no std::regex: messages hold values of 100 000 characters, too long for its recursion
+  std::string text;
+  bool quoted = false;
+  for (char c : message) {
+    if (c == '\'') {
+      quoted = !quoted;
+      text += ' ';
+    } else if (!quoted) {
+      text += c;
+    }
+  }
   std::istringstream words(text);
   int run = 0;
   std::string phrase;
   for (std::string w; words >> w;) {
-    const bool word = std::regex_match(w, std::regex("[(]?[A-Za-z]{2,}[,;:.)]?"));
+    while (!w.empty() && std::string("(,;:.)").find(w.back()) != std::string::npos) w.pop_back();
+    if (!w.empty() && w.front() == '(') w.erase(w.begin());
+    const bool word = w.size() >= 2 && std::all_of(w.begin(), w.end(), [](char c) {
+      return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+    });
     run = word ? run + 1 : 0;
     phrase = word ? phrase + " " + w : "";
     if (run >= 3) return phrase;

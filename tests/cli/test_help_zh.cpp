@@ -62,7 +62,7 @@ TEST(HelpZh, TheLocaleChoosesTheLanguageAndLangWins) {
   }
   EXPECT_THAT(zh.out, HasSubstr("用法:"));
   EXPECT_THAT(en.out, HasSubstr("Usage:"));
-  EXPECT_THAT(table.out, HasSubstr("波长"));
+  EXPECT_THAT(table.out, HasSubstr("RoPE 频率"));
   EXPECT_EQ(error.code, 2);
   EXPECT_THAT(error.err, HasSubstr("维度 d"));
   EXPECT_THAT(rope_cli({"frequencies", "--help"}).out, HasSubstr("Usage:"));  // the locale restored

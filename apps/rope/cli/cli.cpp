@@ -158,7 +158,6 @@ std::vector<std::string> help_texts_without_chinese() {
 
 int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
   const Lang lang = detect_lang(argc, argv);
-  const Text t(lang);
   const auto report = [&err, lang](const std::string& message) { report_in(err, lang, message); };
   CLI::App app{kDescription, "rope"};
   const std::vector<Command> commands = build_app(app, lang);
@@ -176,12 +175,8 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
     for (const auto& command : commands) {
       if (command.app->parsed()) failed = command.app;
     }
-    const std::string where = failed == &app ? "rope" : "rope " + failed->get_name();
-    const std::string message = parse_error_message(e, *failed, failed == &app);
-    err << "rope: "
-        << one_line(t.format("{} (see '{} --help')", "{}（见 '{} --help'）",
-                             lang == Lang::Zh ? error_zh(message) : message, where))
-        << '\n';
+    report(fmt::format("{} (see '{} --help')", parse_error_message(e, *failed, failed == &app),
+                       failed == &app ? "rope" : "rope " + failed->get_name()));
     return kInvalidInput;
   } catch (const InvalidArgument& e) {
     report(e.what());

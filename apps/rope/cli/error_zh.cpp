@@ -68,7 +68,23 @@ std::optional<std::string> translate(std::string_view english, int depth) {
   if (depth > 4) return std::nullopt;
   const Compiled* best = nullptr;
   std::vector<std::string_view> best_holes;
+  bool wrapped = false;
+  // A wrapper (a template starting with a nested message, "{m} (see 'rope X --help')") comes first
+  // when its message translates: a value hole of another template would otherwise swallow the suffix.
   for (const Compiled& c : compiled()) {
+    if (c.literals.front().empty() && !c.nested.empty() && c.nested.front()) {
+      std::vector<std::string_view> holes;
+      int steps = 10000;
+      if (match_from(c, english, 1, 0, holes, steps) && translate(holes.front(), depth + 1)) {
+        best = &c;
+        best_holes = std::move(holes);
+        wrapped = true;
+        break;
+      }
+    }
+  }
+  for (const Compiled& c : compiled()) {
+    if (wrapped) break;
     if (best != nullptr && c.fixed <= best->fixed) continue;
     if (english.rfind(c.literals.front(), 0) != 0) continue;
     std::vector<std::string_view> holes;

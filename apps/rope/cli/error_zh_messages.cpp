@@ -260,6 +260,8 @@ const std::vector<ErrorTemplate>& error_templates() {
        "未知的缩放类型 '{0}'：应为 default、linear、ntk、dynamic、yarn、llama3、longrope 或 proportional（也接受 su = longrope、none = default、mrope = default）"},
       {"vector length d must be even and between {} and {} (got {})",
        "向量长度 d 必须是偶数，且在 {0} 到 {1} 之间（实际为 {2}）"},
+      {"{m} (see '{} --help')",
+       "{0}（见 '{1} --help'）"},
   };
   return templates;
 }

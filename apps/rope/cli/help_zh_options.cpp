@@ -27,7 +27,7 @@ const std::vector<HelpEntry>& help_entries_options() {
       {"RoPE base: theta_i = base^(-2i/d), > 1",
        "RoPE 基数 base：theta_i = base^(-2i/d)，> 1"},
       {"a Hugging Face config.json or a GGUF file",
-       "Hugging Face 的 config.json 或 GGUF 文件"},
+       "模型的 Hugging Face config.json 或 GGUF 文件"},
       {"a context length to compare with; repeatable",
        "用于比较的上下文长度；可重复给出"},
       {"a model preset (rope inspect --list)",
@@ -276,6 +276,8 @@ const std::vector<HelpEntry>& help_entries_options() {
        "注意力头维度中参与旋转的比例：d = int(head_dim × factor)"},
       {"pair layout: interleaved (pairs 2i,2i+1: paper, Meta) or half (pairs i,i+d/2: NeoX, Hugging Face rotate_half); with --model/--config the model's own layout unless given",
        "配对排列：interleaved（相邻配对 2i,2i+1：论文、Meta）或 half（前后半配对 i,i+d/2：NeoX、Hugging Face 的 rotate_half）；配合 --model/--config 时，未给出则用模型自己的排列"},
+      {"pair layout: interleaved (pairs 2i,2i+1: paper, Meta) or half (pairs i,i+d/2: NeoX, Hugging Face rotate_half)",
+       "配对排列：interleaved（相邻配对 2i,2i+1：论文、Meta）或 half（前后半配对 i,i+d/2：NeoX、Hugging Face 的 rotate_half）"},
   };
   return entries;
 }
