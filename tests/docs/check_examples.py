@@ -33,7 +33,7 @@ FENCE = re.compile(r"^(`{3,}|~{3,})\s*(\S*)")
 EXITS = re.compile(r"\s+#\s*exits\s+(\d+)\s*$")
 QUOTES = re.compile(r"^<!--\s*quotes:\s*(rope\b[^|]*?)\s*(?:\|\s*(.*?))?\s*-->\s*$")
 END_QUOTES = re.compile(r"^<!--\s*end quotes\s*-->\s*$|^#")
-CODE_SPAN = re.compile(r"(`+)(.+?)\1")
+CODE_SPAN = re.compile(r"(`+)(.+?)\1", re.S)
 TIMEOUT_S = 120
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -107,7 +107,8 @@ def run(example, rope, workdir):
 
 
 def find_quote_blocks(lines):
-    """[(line index, command, [files], [(line index, quoted text)])] of the quote markers."""
+    """[(line index, command, [files], [(line index, quoted text)])] of the quote markers; a code span
+    may run over a line break."""
     blocks, current, fence = [], None, False
     for i, line in enumerate(lines):
         if FENCE.match(line):
@@ -117,18 +118,25 @@ def find_quote_blocks(lines):
             continue
         m = QUOTES.match(line)
         if m:
-            current = (i, m.group(1), (m.group(2) or "").split(), [])
+            current = (i, m.group(1), (m.group(2) or "").split(), [], [])
             blocks.append(current)
-            continue
-        if END_QUOTES.match(line):
+        elif END_QUOTES.match(line):
             current = None
-            continue
-        if current is not None:
-            for span in CODE_SPAN.finditer(line):
-                text = span.group(2).strip().replace("\\|", "|")  # a '|' escaped in a table
-                if not text.startswith(("rope ", "--")):
-                    current[3].append((i, text))
-    return blocks
+        elif current is not None:
+            current[4].append((i, line))
+    result = []
+    for start, command, files, quotes, text_lines in blocks:
+        text = "\n".join(line for _, line in text_lines)
+        starts = [0]
+        for _, line in text_lines:
+            starts.append(starts[-1] + len(line) + 1)
+        for span in CODE_SPAN.finditer(text):
+            quoted = " ".join(span.group(2).split()).replace("\\|", "|")  # a '|' escaped in a table
+            if not quoted.startswith(("rope ", "--")):
+                row = max(k for k, at in enumerate(starts) if at <= span.start())
+                quotes.append((text_lines[min(row, len(text_lines) - 1)][0], quoted))
+        result.append((start, command, files, quotes))
+    return result
 
 
 def squeeze(text):
