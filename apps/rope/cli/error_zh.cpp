@@ -6,6 +6,12 @@
 
 namespace rope::cli {
 
+std::vector<detail::ErrorTemplate> detail::error_templates() {
+  std::vector<ErrorTemplate> all = error_templates_first();
+  all.insert(all.end(), error_templates_second().begin(), error_templates_second().end());
+  return all;
+}
+
 namespace {
 
 /// One template cut at its holes: literals[0] hole literals[1] … hole literals[n].

@@ -28,7 +28,11 @@ struct ErrorTemplate {
   const char* en;
   const char* zh;
 };
-const std::vector<ErrorTemplate>& error_templates();
+/// Every template: error_templates_first() (error_zh_messages.cpp: CLI11, values, lists, files) then
+/// error_templates_second() (error_zh_messages_more.cpp: the rules of each command and of the library).
+std::vector<ErrorTemplate> error_templates();
+const std::vector<ErrorTemplate>& error_templates_first();
+const std::vector<ErrorTemplate>& error_templates_second();
 }  // namespace detail
 
 }  // namespace rope::cli

@@ -1,12 +1,12 @@
-// The English templates of rope's error messages and their Chinese (error_zh.hpp explains the form:
+// The English templates of rope's error messages and their Chinese, first half (error_zh.hpp explains the form:
 // `{}` a value kept as it is, `{m}` a nested message, translated too; the Chinese is a fmt format
-// string naming them {0}, {1}, … in the English order, `{{`/`}}` for a literal brace). Grouped as
-// docs/errors.md: CLI11 and the command line, values and lists, files, then each command's rules.
+// string naming them {0}, {1}, … in the English order, `{{`/`}}` for a literal brace). The first half: CLI11,
+// the command line, values, lists and files; the second: each command's and the library's rules.
 #include "rope/cli/error_zh.hpp"
 
 namespace rope::cli::detail {
 
-const std::vector<ErrorTemplate>& error_templates() {
+const std::vector<ErrorTemplate>& error_templates_first() {
   static const std::vector<ErrorTemplate> templates = {
       {"no command given (see 'rope --help')",
        "没有给出命令（见 'rope --help'）"},
@@ -262,6 +262,10 @@ const std::vector<ErrorTemplate>& error_templates() {
        "向量长度 d 必须是偶数，且在 {0} 到 {1} 之间（实际为 {2}）"},
       {"{m} (see '{} --help')",
        "{0}（见 '{1} --help'）"},
+      {"ALiBi slope must be a finite number >= 0 (got {})",
+       "ALiBi 斜率必须是 >= 0 的有限数（实际为 {0}）"},
+      {"vector length must equal d = 2 × (number of frequencies) = {} (got {})",
+       "向量长度必须等于 d = 2 × （频率个数）= {0}（实际为 {1}）"},
   };
   return templates;
 }
