@@ -35,7 +35,14 @@ constexpr const char* kDescription = "rope: compute, verify and plot Rotary Posi
 /// The one line of an error, in Chinese when `lang` is (error_zh.hpp: an English message without a
 /// Chinese template is shown as it is).
 void report_in(std::ostream& err, Lang lang, const std::string& message) {
-  err << "rope: " << one_line(lang == Lang::Zh ? error_zh(message) : message) << '\n';
+  std::string shown = message;
+  if (lang == Lang::Zh) {
+    try {
+      shown = error_zh(message);
+    } catch (const std::exception&) {  // out of memory while translating: the English still says it
+    }
+  }
+  err << "rope: " << one_line(shown) << '\n';
 }
 
 /// CLI11's message, except for words nobody expected: CLI11 lists them last word first ("zh --lang"),
