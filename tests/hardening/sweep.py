@@ -98,6 +98,30 @@ def discover(rope):
     return result
 
 
+def chinese_help(rope, commands):
+    """The same options with the Chinese of their help (`--help --lang zh`), for docs/errors.zh.md."""
+    result = {}
+    for command, options in commands.items():
+        text = subprocess.run([rope, command, "--help", "--lang", "zh"], capture_output=True, text=True,
+                              check=True, env=dict(os.environ, LC_ALL="C.UTF-8")).stdout
+        zh, last = {}, None
+        for line in text.splitlines():
+            m = re.match(r"^\s+(?:-\w,)?(--[a-z][\w-]*|[a-z][a-z_-]*) (?:\S+)(?:=\S*)?(?: \.\.\.(?: \([^)]*\))?)?"
+                         r"(?: 必需)?\s{2,}(\S.*)$", line)
+            if m:
+                zh[m.group(1)] = " ".join(m.group(2).split())
+                last = None
+                continue
+            m = re.match(r"^\s+(?:-\w,)?(--[a-z][\w-]*|[a-z][a-z_-]*) \S+\s*$", line)
+            if m:
+                last = m.group(1)
+            elif last and re.match(r"^\s{20,}\S", line):
+                zh[last] = line.strip()
+                last = None
+        result[command] = [(o, t, g, zh.get(o, h)) for o, t, g, h in options]
+    return result
+
+
 def option_class(command, option, type_name):
     if type_name == "FILE" and ({f"{command} {option}", f"* {option}"} & cases.INPUT_FILES):
         return "input"
@@ -364,8 +388,9 @@ def main():
     doc_ok = True
     if a.doc:
         import errors_doc
-        doc_ok = errors_doc.check(a.doc, commands, results, fix_value=lambda v: shown_value(v, fix),
-                                  option_class=option_class, update=a.update)
+        shown_commands = chinese_help(rope, commands) if LANG == "zh" else commands
+        doc_ok = errors_doc.check(a.doc, shown_commands, results, fix_value=lambda v: shown_value(v, fix),
+                                  option_class=option_class, update=a.update, zh=LANG == "zh")
     return 1 if problems or not doc_ok else 0
 
 
