@@ -97,6 +97,15 @@ TEST(ErrorZh, TheChineseKeepsTheValuesAndNestsTheReason) {
             "layout 必须是 'interleaved' 或 'half'（实际为 'x'）");
 }
 
+TEST(ErrorZh, AHostileMessageEndsQuickly) {
+  // thousands of the separators the templates search for: the work bound stops the search (kMaxSteps)
+  std::string value;
+  for (int i = 0; i < 20000; ++i) value += "', '";
+  const std::string english = "--layout must be '" + value + "' (got '" + value + "')";
+  const std::string zh = cli::error_zh(english);  // Chinese or English; it returns
+  EXPECT_GE(zh.size(), value.size());
+}
+
 TEST(ErrorZh, EveryChineseTemplateFormats) {
   for (const auto& t : cli::detail::error_templates()) {
     SCOPED_TRACE(t.en);

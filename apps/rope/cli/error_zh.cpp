@@ -50,9 +50,10 @@ const std::vector<Compiled>& compiled() {
 }
 
 /// Matches `text` from `pos` against literals[k..] (the hole before literals[k] starting at `pos`),
-/// shortest holes first; `steps` bounds the work on long or adversarial messages.
+/// shortest holes first; `steps` (characters left to search) bounds the work on long or adversarial
+/// messages.
 bool match_from(const Compiled& c, std::string_view text, std::size_t k, std::size_t pos,
-                std::vector<std::string_view>& holes, int& steps) {
+                std::vector<std::string_view>& holes, long long& steps) {
   const std::string& literal = c.literals[k];
   const bool last = k + 1 == c.literals.size();
   if (last) {
@@ -61,7 +62,8 @@ bool match_from(const Compiled& c, std::string_view text, std::size_t k, std::si
     return true;
   }
   for (std::size_t at = text.find(literal, pos); at != std::string_view::npos; at = text.find(literal, at + 1)) {
-    if (--steps < 0) return false;
+    steps -= static_cast<long long>(text.size() - pos) + 1;  // what the search read, at most
+    if (steps < 0) return false;
     holes.push_back(text.substr(pos, at - pos));
     if (match_from(c, text, k + 1, at + literal.size(), holes, steps)) return true;
     holes.pop_back();
@@ -70,8 +72,18 @@ bool match_from(const Compiled& c, std::string_view text, std::size_t k, std::si
   return false;
 }
 
-std::optional<std::string> translate(std::string_view english, int depth) {
-  if (depth > 4) return std::nullopt;
+/// Work bound of one translation, all templates and nested messages together, in characters searched.
+/// A short message takes about 10^4, one holding a 100 000-character value about 10^7; a hostile value
+/// (thousands of "', '" that every template would try) stops here and is shown in English, after
+/// some tens of milliseconds.
+constexpr long long kMaxSteps = 50'000'000;
+
+bool ends_with(std::string_view text, std::string_view tail) {
+  return text.size() >= tail.size() && text.substr(text.size() - tail.size()) == tail;
+}
+
+std::optional<std::string> translate(std::string_view english, int depth, long long& steps) {
+  if (depth > 4 || steps <= 0) return std::nullopt;
   const Compiled* best = nullptr;
   std::vector<std::string_view> best_holes;
   bool wrapped = false;
@@ -80,8 +92,8 @@ std::optional<std::string> translate(std::string_view english, int depth) {
   for (const Compiled& c : compiled()) {
     if (c.literals.front().empty() && !c.nested.empty() && c.nested.front()) {
       std::vector<std::string_view> holes;
-      int steps = 10000;
-      if (match_from(c, english, 1, 0, holes, steps) && translate(holes.front(), depth + 1)) {
+      if (!ends_with(english, c.literals.back())) continue;
+      if (match_from(c, english, 1, 0, holes, steps) && translate(holes.front(), depth + 1, steps)) {
         best = &c;
         best_holes = std::move(holes);
         wrapped = true;
@@ -93,8 +105,8 @@ std::optional<std::string> translate(std::string_view english, int depth) {
     if (wrapped) break;
     if (best != nullptr && c.fixed <= best->fixed) continue;
     if (english.rfind(c.literals.front(), 0) != 0) continue;
+    if (!ends_with(english, c.literals.back())) continue;
     std::vector<std::string_view> holes;
-    int steps = 10000;
     if (c.literals.size() == 1) {
       if (english != c.literals.front()) continue;
     } else if (!match_from(c, english, 1, c.literals.front().size(), holes, steps)) {
@@ -107,7 +119,8 @@ std::optional<std::string> translate(std::string_view english, int depth) {
   fmt::dynamic_format_arg_store<fmt::format_context> args;
   for (std::size_t i = 0; i < best_holes.size(); ++i) {
     // a nested message without a template (a system error text rope has not seen) stays as it is
-    std::optional<std::string> nested = best->nested[i] ? translate(best_holes[i], depth + 1) : std::nullopt;
+    std::optional<std::string> nested =
+        best->nested[i] ? translate(best_holes[i], depth + 1, steps) : std::nullopt;
     args.push_back(nested ? *nested : std::string(best_holes[i]));
   }
   try {
@@ -119,10 +132,13 @@ std::optional<std::string> translate(std::string_view english, int depth) {
 
 }  // namespace
 
-std::optional<std::string> error_zh_exact(const std::string& english) { return translate(english, 0); }
+std::optional<std::string> error_zh_exact(const std::string& english) {
+  long long steps = kMaxSteps;
+  return translate(english, 0, steps);
+}
 
 std::string error_zh(const std::string& english) {
-  std::optional<std::string> zh = translate(english, 0);
+  std::optional<std::string> zh = error_zh_exact(english);
   return zh ? *zh : english;
 }
 
