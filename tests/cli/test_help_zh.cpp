@@ -24,7 +24,7 @@ TEST(HelpZh, EveryHelpTextHasItsChinese) {
                                << list;
 }
 
-TEST(HelpZh, TheCatalogHasNoStaleOrEmptyEntry) {
+TEST(HelpZh, TheCatalogHasNoEmptyOrUntranslatedEntry) {
   for (const auto* entries : {&cli::detail::help_entries_commands(), &cli::detail::help_entries_options()}) {
     for (const auto& e : *entries) {
       EXPECT_STRNE(e.zh, "") << e.en;
