@@ -138,7 +138,10 @@ TEST_F(CmdVerify, EveryPresetPassesInItsOwnLayout) {
       {"llama-2-7b", "half layout (model family llama)"},               {"llama-3-8b", "half layout (model family llama)"},
       {"llama-3.2-1b", "half layout (model family llama)"},             {"gemma-3-27b", "half layout (model family gemma3_text)"},
       {"chatglm3-6b", "interleaved layout (model family chatglm)"},
-      {"llama-4-scout-17b-16e", "interleaved layout (model family llama4_text)"}};
+      {"llama-4-scout-17b-16e", "interleaved layout (model family llama4_text)"},
+      {"glm-4-9b-chat", "interleaved layout (model family chatglm)"},
+      {"mistral-nemo-base-2407", "half layout (model family mistral)"},
+      {"phi-3.5-mini-instruct", "half layout (model family phi3)"}};
   ASSERT_EQ(layouts.size(), list_presets().size());  // every preset
   for (const auto& [preset, layout] : layouts) {
     const Result r = rope_cli({"verify", "--model", preset, "--trials", "20"});

@@ -20,7 +20,7 @@ rope init functions). What this file adds is written from the HF modeling code o
     proportional  (gemma) half layout over the whole head (inv_freq has head_dim/2 entries)
 
 The vector is x_j = cos(0.7 j + 0.3) + 0.01 j, j = 0 .. head-1, at positions 1, 3000 and, for
-llama-3.1-8b and phi-3-mini-128k, 100000 (issue 13's cases; longrope with seq_len = m + 1 as HF's
+llama-3.1-8b, phi-3-mini-128k, llama-4-scout-17b-16e, phi-3.5-mini-instruct and glm-4-9b-chat, 100000 (issue 13's cases; longrope with seq_len = m + 1 as HF's
 dynamic update takes max(position_ids) + 1, so the long factors beyond L0). Gemma 3's sliding layers
 (rope_local_base_freq, unscaled) are the case "gemma-3-4b@sliding_attention". Writes model_apply.csv next to itself: header
 preset,position,channel,input,output, floats as repr(). Also checks itself: the output norm of the
@@ -105,7 +105,7 @@ def main():
         inv, att = presets.compute(r["type"], r["d"], r["head_dim"], r["base"], r["f"], r["L0"], r["params"], r["prf"])
         n = head_size(cfg, r)
         x = np.array([np.cos(0.7 * j + 0.3) + 0.01 * j for j in range(n)])
-        long = ("llama-3.1-8b", "phi-3-mini-128k", "llama-4-scout-17b-16e")
+        long = ("llama-3.1-8b", "phi-3-mini-128k", "llama-4-scout-17b-16e", "phi-3.5-mini-instruct", "glm-4-9b-chat")
         positions = [1.0, 3000.0] + ([100000.0] if name in long else [])
         for m in positions:
             if r["type"] == "longrope":  # HF's dynamic update: seq_len = max(position_ids) + 1
