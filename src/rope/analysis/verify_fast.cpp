@@ -30,6 +30,14 @@ using verify_pass::vmax;
 /// The pass of float64 compiled for several x86-64 levels (simd.hpp); its partial sums have a fixed
 /// order and the file is compiled without FMA contraction, so every level gives the same bits.
 ROPE_CLONES void fused_pass_f64(const PassIn<double, double>& in, PassOut<double>& out) { fused_pass(in, out); }
+ROPE_CLONES double layouts_pass_f64(const double* q, const int* perm, const double* cm, const double* sm, double* yh,
+                                    double* yi, int h) {
+  return verify_pass::layouts_pass(q, perm, cm, sm, yh, yi, h);
+}
+ROPE_CLONES double additive_pass_f64(const double* q, const double* k, const double* cp, const double* sp, const double* cq,
+                                     const double* sq, int h) {
+  return verify_pass::additive_pass<double>(q, k, cp, sp, cq, sq, h);
+}
 
 /// Where each pair's cos/sin comes from: the digit tables (float64) or the strategy (P3)–(P5).
 template <typename T, typename R>
@@ -134,20 +142,13 @@ class Trial {
     rows[kShift].add(std::abs(in_t(moved) - score), qk);           // (M8)
     rows[kOrthogonal].add(orth, 1.0);
     rows[kCompose].add(compose, 1.0);
-    // (M6) R_half x = P R_interleaved Pᵀ x, exactly: both layouts rotate q at m.
-    const int* perm = perm_.data();
-    for (int i = 0; i < h; ++i) {  // half: pair i on (i, i + d/2); interleaved on Pᵀ q, (Pᵀ q)_j = q_{π(j)}
-      rotate_pair(static_cast<T>(q[i]), static_cast<T>(q[i + h]), cm_[i], sm_[i], yh_[i], yh_[i + h]);
-      rotate_pair(static_cast<T>(q[perm[2 * i]]), static_cast<T>(q[perm[2 * i + 1]]), cm_[i], sm_[i], yi_[2 * i],
-                  yi_[2 * i + 1]);
+    // (M6) R_half x = P R_interleaved Pᵀ x, exactly: both layouts rotate q at m (verify_pass.hpp).
+    double layouts;
+    if constexpr (std::is_same_v<T, double> && std::is_same_v<R, double>) {
+      layouts = layouts_pass_f64(q, perm_.data(), cm_.data(), sm_.data(), yh_.data(), yi_.data(), h);
+    } else {
+      layouts = verify_pass::layouts_pass(q, perm_.data(), cm_.data(), sm_.data(), yh_.data(), yi_.data(), h);
     }
-    double layouts = 0, nan_layouts = 0;
-    for (int j = 0; j < d_; ++j) {  // (P y)_{π(j)} = y_j
-      const double e = diff(yh_[perm_[j]], yi_[j]);
-      layouts = vmax(layouts, e);
-      nan_layouts += e;
-    }
-    if (std::isnan(nan_layouts)) layouts = nan_layouts;
     rows[kLayouts].add(layouts, 1.0);
     // (M12) the contrast: <q + p_{m+c}, k + p_{n+c}> against <q + p_m, k + p_n>.
     const double* pc[4] = {};
@@ -173,20 +174,14 @@ class Trial {
   }
 
  private:
-  static double diff(T a, T b) { return verify_pass::diff(a, b); }
-  static void rotate_pair(T xa, T xb, R c, R s, T& ya, T& yb) { verify_pass::rotate_pair(xa, xb, c, s, ya, yb); }
-
-  /// <q + p, k + p'> with p, p' from their cos/sin, the sums in T, accumulated in A (P6).
+  /// <q + p, k + p'> with p, p' from their cos/sin (verify_pass.hpp).
   double additive(const double* q, const double* k, const double* cp, const double* sp, const double* cq,
                   const double* sq) const {
-    A sum = 0;
-#pragma omp simd reduction(+ : sum)
-    for (int i = 0; i < h_; ++i) {
-      const T u0 = static_cast<T>(q[2 * i]) + static_cast<T>(sp[i]), u1 = static_cast<T>(q[2 * i + 1]) + static_cast<T>(cp[i]);
-      const T v0 = static_cast<T>(k[2 * i]) + static_cast<T>(sq[i]), v1 = static_cast<T>(k[2 * i + 1]) + static_cast<T>(cq[i]);
-      sum += static_cast<A>(u0) * static_cast<A>(v0) + static_cast<A>(u1) * static_cast<A>(v1);
+    if constexpr (std::is_same_v<T, double>) {
+      return additive_pass_f64(q, k, cp, sp, cq, sq, h_);
+    } else {
+      return verify_pass::additive_pass<T>(q, k, cp, sp, cq, sq, h_);
     }
-    return as_double(static_cast<T>(sum));
   }
 
   int d_, h_;

@@ -131,4 +131,63 @@ __attribute__((always_inline)) inline void fused_pass(const PassIn<T, R>& in, Pa
   }
 }
 
+/// (M6) R_half x = P R_interleaved Pᵀ x, exactly: q rotated at m in both layouts (half: pair i on
+/// (i, i + d/2); interleaved on Pᵀ q, (Pᵀ q)_j = q_{π(j)}), and the largest |(P y_interleaved)_{π(j)} −
+/// (y_half)_{π(j)}| (NaN if one is NaN). yh, yi: d entries of scratch. A maximum: the order of the
+/// comparisons, hence the vector width, does not change the result.
+template <typename T, typename R>
+__attribute__((always_inline)) inline double layouts_pass(const double* __restrict q, const int* __restrict perm,
+                                                          const R* __restrict cm, const R* __restrict sm,
+                                                          T* __restrict yh, T* __restrict yi, int h) {
+  T* __restrict ya = yi;  // y_interleaved's entries 2i and 2i + 1 in two arrays: stored interleaved,
+  T* __restrict yb = yi + h;  // GCC fused x·c − y·s, x·s + y·c into vfmaddsub despite -ffp-contract=off
+  for (int i = 0; i < h; ++i) {
+    rotate_pair(static_cast<T>(q[i]), static_cast<T>(q[i + h]), cm[i], sm[i], yh[i], yh[i + h]);
+    rotate_pair(static_cast<T>(q[perm[2 * i]]), static_cast<T>(q[perm[2 * i + 1]]), cm[i], sm[i], ya[i], yb[i]);
+  }
+  // (P y)_{π(j)} = y_j. kPassLanes maxima and NaN sums side by side (as fused_pass): independent lanes
+  // that vectorize, where one running maximum and one running sum are chains of dependent operations.
+  constexpr int L = kPassLanes;
+  double mx[L] = {}, nan[L] = {};
+  const auto body = [&](int i, int l) __attribute__((always_inline)) {
+    const double ea = diff(yh[perm[2 * i]], ya[i]), eb = diff(yh[perm[2 * i + 1]], yb[i]);
+    mx[l] = vmax(vmax(mx[l], ea), eb);
+    nan[l] += ea + eb;
+  };
+  int i0 = 0;
+  for (; i0 + L <= h; i0 += L) {
+    for (int l = 0; l < L; ++l) body(i0 + l, l);
+  }
+  for (int i = i0; i < h; ++i) body(i, i - i0);
+  double layouts = 0, total = 0;
+  for (int l = 0; l < L; ++l) {
+    layouts = vmax(layouts, mx[l]);
+    total += nan[l];
+  }
+  return std::isnan(total) ? total : layouts;
+}
+
+/// <q + p, k + p'> (M12) with p = [sin, cos] per pair from (cp, sp), p' from (cq, sq): the sums in T,
+/// accumulated in A (P6) in kPassLanes interleaved partial sums (as fused_pass), so that the order of
+/// the additions, hence the bits, does not depend on the vector width.
+template <typename T, typename A = typename Accumulator<T>::type>
+__attribute__((always_inline)) inline double additive_pass(const double* q, const double* k, const double* cp,
+                                                           const double* sp, const double* cq, const double* sq, int h) {
+  constexpr int L = kPassLanes;
+  A acc[L] = {};
+  const auto body = [&](int i, int l) __attribute__((always_inline)) {
+    const T u0 = static_cast<T>(q[2 * i]) + static_cast<T>(sp[i]), u1 = static_cast<T>(q[2 * i + 1]) + static_cast<T>(cp[i]);
+    const T v0 = static_cast<T>(k[2 * i]) + static_cast<T>(sq[i]), v1 = static_cast<T>(k[2 * i + 1]) + static_cast<T>(cq[i]);
+    acc[l] += static_cast<A>(u0) * static_cast<A>(v0) + static_cast<A>(u1) * static_cast<A>(v1);
+  };
+  int i0 = 0;
+  for (; i0 + L <= h; i0 += L) {
+    for (int l = 0; l < L; ++l) body(i0 + l, l);
+  }
+  for (int i = i0; i < h; ++i) body(i, i - i0);
+  A sum = 0;
+  for (int l = 0; l < L; ++l) sum += acc[l];
+  return as_double(static_cast<T>(sum));
+}
+
 }  // namespace rope::verify_pass
