@@ -74,6 +74,11 @@ struct Sinusoid {
   const AngleTable* table = nullptr;  // float64 (unless same_as_rope): the digit tables of ω_i
   Eigen::VectorXd divisor;            // otherwise: base^(2i/d), as sinusoidal_encoding divides
   bool same_as_rope = false;          // ω = θ bit for bit (float64): the rows' cos/sin serve both
+  // float64, when ω_i ≠ θ_i for at most half of the pairs (the last bit of base^(-2i/d) and 1/base^(2i/d)
+  // may differ): those i, and `table` holds the digit tables of those ω_i only. An AngleTable computes
+  // each entry from its own ω_i alone, so where ω_i = θ_i the rows' cos/sin are the encoding's bit for
+  // bit, and the others come from the small table.
+  std::vector<int> differ;
   void operator()(double p, double* c, double* s) const {
     if (table) {
       table->at(static_cast<std::int64_t>(p), c, s);
@@ -98,6 +103,7 @@ class Trial {
   Trial(int d, Layout layout, const std::vector<int>& perm) : d_(d), h_(d / 2), layout_(layout), perm_(perm) {
     for (auto* v : {&cm_, &sm_, &cn_, &sn_, &cd_, &sd_, &cmc_, &smc_, &cnc_, &snc_, &cmn_, &smn_}) v->resize(h_);
     for (auto* v : {&qa_, &qb_, &ka_, &kb_}) v->resize(h_);
+    for (auto* v : {&dc_, &ds_}) v->resize(h_);
     for (auto* v : {&yh_, &yi_}) v->resize(d_);
     for (int j = 0; j < 4; ++j) {
       pec_[j].resize(h_);
@@ -154,11 +160,25 @@ class Trial {
     const double* pc[4] = {};
     const double* ps[4] = {};
     if constexpr (std::is_same_v<R, double> && std::is_same_v<T, double>) {
+      const double* c4[] = {cm_.data(), cn_.data(), cmc_.data(), cnc_.data()};
+      const double* s4[] = {sm_.data(), sn_.data(), smc_.data(), snc_.data()};
       if (sinus.same_as_rope) {
-        const double* c4[] = {cm_.data(), cn_.data(), cmc_.data(), cnc_.data()};
-        const double* s4[] = {sm_.data(), sn_.data(), smc_.data(), snc_.data()};
         std::copy(c4, c4 + 4, pc);
         std::copy(s4, s4 + 4, ps);
+      } else if (!sinus.differ.empty()) {
+        const double at[] = {m, n, m + c, n + c};
+        const int count = static_cast<int>(sinus.differ.size());
+        for (int j = 0; j < 4; ++j) {
+          sinus.table->at(static_cast<std::int64_t>(at[j]), dc_.data(), ds_.data());
+          std::copy(c4[j], c4[j] + h, pec_[j].data());
+          std::copy(s4[j], s4[j] + h, pes_[j].data());
+          for (int e = 0; e < count; ++e) {
+            pec_[j][sinus.differ[e]] = dc_[e];
+            pes_[j][sinus.differ[e]] = ds_[e];
+          }
+          pc[j] = pec_[j].data();
+          ps[j] = pes_[j].data();
+        }
       }
     }
     if (!pc[0]) {
@@ -189,7 +209,7 @@ class Trial {
   const std::vector<int>& perm_;
   std::vector<R> cm_, sm_, cn_, sn_, cd_, sd_, cmc_, smc_, cnc_, snc_, cmn_, smn_;
   std::vector<T> qa_, qb_, ka_, kb_, yh_, yi_;
-  std::vector<double> pec_[4], pes_[4];
+  std::vector<double> pec_[4], pes_[4], dc_, ds_;
 };
 
 /// Batches per chunk between two progress calls (and Ctrl-C checks): about 2^24 channel-trials, 0.1 to
@@ -215,10 +235,32 @@ struct Setup {
     }
     if constexpr (std::is_same_v<T, double>) {
       table.emplace(theta, 2 * s.max_position);  // positions up to m + c, n + c, m + n < 2P
-      if (omega != theta) sinus_table.emplace(omega, 2 * s.max_position);
+      std::vector<int> differ;
+      for (int i = 0; i < d / 2; ++i) {
+        if (omega[i] != theta[i]) differ.push_back(i);
+      }
+      if (2 * differ.size() <= static_cast<std::size_t>(d / 2) && !differ.empty()) {
+        Eigen::VectorXd some(static_cast<Eigen::Index>(differ.size()));
+        for (std::size_t e = 0; e < differ.size(); ++e) some[static_cast<Eigen::Index>(e)] = omega[differ[e]];
+        sinus_table.emplace(some, 2 * s.max_position);
+        sinus.differ = differ;
+      } else if (!differ.empty()) {
+        sinus_table.emplace(omega, 2 * s.max_position);
+      }
     }
     angles = Angles<T, R>{table ? &*table : nullptr, &theta, s.strategy};
-    sinus = Sinusoid{sinus_table ? &*sinus_table : nullptr, divisor, std::is_same_v<T, double> && omega == theta};
+    sinus.table = sinus_table ? &*sinus_table : nullptr;
+    sinus.divisor = divisor;
+    sinus.same_as_rope = std::is_same_v<T, double> && omega == theta;
+  }
+  /// The table rows of a trial at (m, n, c) into the cache, while the trial before it runs.
+  void prefetch(std::uint64_t m, std::uint64_t n, std::uint64_t c) const {
+    if (!table) return;
+    const std::int64_t a = static_cast<std::int64_t>(m), b = static_cast<std::int64_t>(n), s = static_cast<std::int64_t>(c);
+    for (std::int64_t p : {a, b, b - a, a + s, b + s, a + b}) table->prefetch(p);
+    if (sinus_table) {
+      for (std::int64_t p : {a, b, a + s, b + s}) sinus_table->prefetch(p);
+    }
   }
   Setup(const Setup&) = delete;  // angles and sinus point into the tables
   Setup& operator=(const Setup&) = delete;
@@ -268,6 +310,7 @@ VerifyReport run_fast(const VerifySettings& s, const Eigen::VectorXd& theta, con
         for (long t = 0; t < kVerifyBatch; t += RandomLanes::kLanes) rng.below_step(below, c + t);
         const long count = std::min(kVerifyBatch, s.trials - b * kVerifyBatch);
         for (long t = 0; t < count; ++t) {
+          if (t + 1 < count) setup.prefetch(m[t + 1], n[t + 1], c[t + 1]);
           trial.run(setup.angles, setup.sinus, q.data() + t * d, k.data() + t * d, static_cast<double>(m[t]),
                     static_cast<double>(n[t]), static_cast<double>(c[t]), local);
         }
