@@ -114,12 +114,12 @@ class Trial {
   void run(const Angles<T, R>& angles, const Sinusoid& sinus, const double* q, const double* k, double m, double n,
            double c, Tally* rows) {
     const int h = h_;
-    for (int i = 0; i < h; ++i) {
-      const int a = layout_ == Layout::Interleaved ? 2 * i : i, b = layout_ == Layout::Interleaved ? 2 * i + 1 : i + h;
-      qa_[i] = static_cast<T>(q[a]);
-      qb_[i] = static_cast<T>(q[b]);
-      ka_[i] = static_cast<T>(k[a]);
-      kb_[i] = static_cast<T>(k[b]);
+    const int step = layout_ == Layout::Interleaved ? 2 : 1, second = layout_ == Layout::Interleaved ? 1 : h;
+    for (int i = 0; i < h; ++i) {  // pair i on (step·i, step·i + second)
+      qa_[i] = static_cast<T>(q[step * i]);
+      qb_[i] = static_cast<T>(q[step * i + second]);
+      ka_[i] = static_cast<T>(k[step * i]);
+      kb_[i] = static_cast<T>(k[step * i + second]);
     }
     angles(m, cm_.data(), sm_.data());
     angles(n, cn_.data(), sn_.data());
