@@ -60,18 +60,4 @@ ROPE_CLONES void AngleTable::at(std::int64_t p, double* c, double* s) const {
   }
 }
 
-void AngleTable::prefetch(std::int64_t p) const {
-  std::uint64_t u = p < 0 ? static_cast<std::uint64_t>(-p) : static_cast<std::uint64_t>(p);
-  for (int l = 0; l < levels_; ++l, u >>= kDigitBits) {
-    const std::size_t digit = u & (kDigits - 1);
-    if (l > 0 && digit == 0) continue;  // at() skips it
-    const std::size_t row = (static_cast<std::size_t>(l) * kDigits + digit) * half_;
-    for (int i = 0; i < half_; i += 8) {  // 8 doubles: one 64-byte cache line
-      __builtin_prefetch(cos_.data() + row + i);
-      __builtin_prefetch(sin_.data() + row + i);
-    }
-    if (u >> kDigitBits == 0) break;
-  }
-}
-
 }  // namespace rope

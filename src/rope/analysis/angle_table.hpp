@@ -28,10 +28,6 @@ class AngleTable {
   int levels() const { return levels_; }
   /// c[i] = cos(p·θ_i), s[i] = sin(p·θ_i), i < half(); p may be negative (cos even, sin odd).
   void at(std::int64_t p, double* c, double* s) const;
-  /// Asks the CPU to bring the rows at(p) reads into its cache (a hint: no effect on any result). The
-  /// rows of one position are a few kB from a table of hundreds (level 2 cache); fetched a trial ahead,
-  /// they are in level 1 when at(p) runs.
-  void prefetch(std::int64_t p) const;
 
  private:
   int half_ = 0;

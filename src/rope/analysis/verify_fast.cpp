@@ -160,24 +160,28 @@ class Trial {
     const double* pc[4] = {};
     const double* ps[4] = {};
     if constexpr (std::is_same_v<R, double> && std::is_same_v<T, double>) {
-      const double* c4[] = {cm_.data(), cn_.data(), cmc_.data(), cnc_.data()};
-      const double* s4[] = {sm_.data(), sn_.data(), smc_.data(), snc_.data()};
+      double* c4[] = {cm_.data(), cn_.data(), cmc_.data(), cnc_.data()};
+      double* s4[] = {sm_.data(), sn_.data(), smc_.data(), snc_.data()};
       if (sinus.same_as_rope) {
         std::copy(c4, c4 + 4, pc);
         std::copy(s4, s4 + 4, ps);
       } else if (!sinus.differ.empty()) {
+        // The rows' arrays of m, n, m + c, n + c are not read after this point: patched in place.
         const double at[] = {m, n, m + c, n + c};
+        double* __restrict dc = dc_.data();
+        double* __restrict ds = ds_.data();
+        const int* __restrict differ = sinus.differ.data();
         const int count = static_cast<int>(sinus.differ.size());
         for (int j = 0; j < 4; ++j) {
-          sinus.table->at(static_cast<std::int64_t>(at[j]), dc_.data(), ds_.data());
-          std::copy(c4[j], c4[j] + h, pec_[j].data());
-          std::copy(s4[j], s4[j] + h, pes_[j].data());
+          sinus.table->at(static_cast<std::int64_t>(at[j]), dc, ds);
+          double* __restrict cj = c4[j];
+          double* __restrict sj = s4[j];
           for (int e = 0; e < count; ++e) {
-            pec_[j][sinus.differ[e]] = dc_[e];
-            pes_[j][sinus.differ[e]] = ds_[e];
+            cj[differ[e]] = dc[e];
+            sj[differ[e]] = ds[e];
           }
-          pc[j] = pec_[j].data();
-          ps[j] = pes_[j].data();
+          pc[j] = cj;
+          ps[j] = sj;
         }
       }
     }
@@ -209,7 +213,7 @@ class Trial {
   const std::vector<int>& perm_;
   std::vector<R> cm_, sm_, cn_, sn_, cd_, sd_, cmc_, smc_, cnc_, snc_, cmn_, smn_;
   std::vector<T> qa_, qb_, ka_, kb_, yh_, yi_;
-  std::vector<double> pec_[4], pes_[4], dc_, ds_;
+  std::vector<double> pec_[4], pes_[4], dc_, ds_;  // the encoding's cos/sin; the ω table's entries
 };
 
 /// Batches per chunk between two progress calls (and Ctrl-C checks): about 2^24 channel-trials, 0.1 to
@@ -252,15 +256,6 @@ struct Setup {
     sinus.table = sinus_table ? &*sinus_table : nullptr;
     sinus.divisor = divisor;
     sinus.same_as_rope = std::is_same_v<T, double> && omega == theta;
-  }
-  /// The table rows of a trial at (m, n, c) into the cache, while the trial before it runs.
-  void prefetch(std::uint64_t m, std::uint64_t n, std::uint64_t c) const {
-    if (!table) return;
-    const std::int64_t a = static_cast<std::int64_t>(m), b = static_cast<std::int64_t>(n), s = static_cast<std::int64_t>(c);
-    for (std::int64_t p : {a, b, b - a, a + s, b + s, a + b}) table->prefetch(p);
-    if (sinus_table) {
-      for (std::int64_t p : {a, b, a + s, b + s}) sinus_table->prefetch(p);
-    }
   }
   Setup(const Setup&) = delete;  // angles and sinus point into the tables
   Setup& operator=(const Setup&) = delete;
@@ -310,7 +305,6 @@ VerifyReport run_fast(const VerifySettings& s, const Eigen::VectorXd& theta, con
         for (long t = 0; t < kVerifyBatch; t += RandomLanes::kLanes) rng.below_step(below, c + t);
         const long count = std::min(kVerifyBatch, s.trials - b * kVerifyBatch);
         for (long t = 0; t < count; ++t) {
-          if (t + 1 < count) setup.prefetch(m[t + 1], n[t + 1], c[t + 1]);
           trial.run(setup.angles, setup.sinus, q.data() + t * d, k.data() + t * d, static_cast<double>(m[t]),
                     static_cast<double>(n[t]), static_cast<double>(c[t]), local);
         }
