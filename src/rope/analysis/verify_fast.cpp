@@ -105,6 +105,10 @@ class Trial {
     for (auto* v : {&qa_, &qb_, &ka_, &kb_}) v->resize(h_);
     for (auto* v : {&dc_, &ds_}) v->resize(h_);
     for (auto* v : {&yh_, &yi_}) v->resize(d_);
+    for (int i = 0; i < h_; ++i) {
+      pa_.push_back(perm[2 * i]);
+      pb_.push_back(perm[2 * i + 1]);
+    }
     for (int j = 0; j < 4; ++j) {
       pec_[j].resize(h_);
       pes_[j].resize(h_);
@@ -151,7 +155,11 @@ class Trial {
     // (M6) R_half x = P R_interleaved Pᵀ x, exactly: both layouts rotate q at m (verify_pass.hpp).
     double layouts;
     if constexpr (std::is_same_v<T, double> && std::is_same_v<R, double>) {
-      layouts = layouts_pass_f64(q, perm_.data(), cm_.data(), sm_.data(), yh_.data(), yi_.data(), h);
+      if (verify_pass::kGatherAvx512 && h % 8 == 0) {
+        layouts = verify_pass::layouts_gather(q, pa_.data(), pb_.data(), cm_.data(), sm_.data(), yh_.data(), h);
+      } else {
+        layouts = layouts_pass_f64(q, perm_.data(), cm_.data(), sm_.data(), yh_.data(), yi_.data(), h);
+      }
     } else {
       layouts = verify_pass::layouts_pass(q, perm_.data(), cm_.data(), sm_.data(), yh_.data(), yi_.data(), h);
     }
@@ -211,6 +219,7 @@ class Trial {
   int d_, h_;
   Layout layout_;
   const std::vector<int>& perm_;
+  std::vector<int> pa_, pb_;  // π(2i), π(2i + 1)
   std::vector<R> cm_, sm_, cn_, sn_, cd_, sd_, cmc_, smc_, cnc_, snc_, cmn_, smn_;
   std::vector<T> qa_, qb_, ka_, kb_, yh_, yi_;
   std::vector<double> pec_[4], pes_[4], dc_, ds_;  // the encoding's cos/sin; the ω table's entries

@@ -14,6 +14,10 @@
 
 #include "rope/core/dtype.hpp"
 
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#endif
+
 namespace rope::verify_pass {
 
 inline constexpr int kPassLanes = 8;
@@ -189,5 +193,52 @@ __attribute__((always_inline)) inline double additive_pass(const double* q, cons
   for (int l = 0; l < L; ++l) sum += acc[l];
   return as_double(static_cast<T>(sum));
 }
+
+#if defined(__x86_64__) && defined(__GNUC__)
+/// layouts_pass for float64 with the AVX-512 gather instruction through the permutation (pa[i] = π(2i),
+/// pb[i] = π(2i + 1)), which GCC does not emit for generic x86-64 (the whole run is 6% faster): the
+/// same operations entry by entry (products, differences, sums, maxima; no FMA contraction in
+/// verify_fast.cpp), so the same bits. h % 8 == 0. The masked forms of gather and max: the unmasked
+/// ones of GCC 12's headers warn about their own uninitialized placeholder.
+__attribute__((target("avx512f"))) inline double layouts_gather(const double* q, const int* pa, const int* pb,
+                                                                const double* cm, const double* sm, double* yh, int h) {
+  for (int i = 0; i < h; i += 8) {  // half: pair i on (i, i + d/2)
+    const __m512d c = _mm512_loadu_pd(cm + i), s = _mm512_loadu_pd(sm + i);
+    const __m512d a = _mm512_loadu_pd(q + i), b = _mm512_loadu_pd(q + i + h);
+    _mm512_storeu_pd(yh + i, _mm512_sub_pd(_mm512_mul_pd(a, c), _mm512_mul_pd(b, s)));
+    _mm512_storeu_pd(yh + i + h, _mm512_add_pd(_mm512_mul_pd(a, s), _mm512_mul_pd(b, c)));
+  }
+  const __m512d zero = _mm512_setzero_pd();
+  __m512d mx = zero, nan = zero;
+  for (int i = 0; i < h; i += 8) {  // interleaved on Pᵀ q, against y_half at π(2i), π(2i + 1)
+    const __m256i ia = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(pa + i));
+    const __m256i ib = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(pb + i));
+    const __m512d c = _mm512_loadu_pd(cm + i), s = _mm512_loadu_pd(sm + i);
+    const __m512d xa = _mm512_mask_i32gather_pd(zero, 0xFF, ia, q, 8), xb = _mm512_mask_i32gather_pd(zero, 0xFF, ib, q, 8);
+    const __m512d ya = _mm512_sub_pd(_mm512_mul_pd(xa, c), _mm512_mul_pd(xb, s));
+    const __m512d yb = _mm512_add_pd(_mm512_mul_pd(xa, s), _mm512_mul_pd(xb, c));
+    const __m512d ea = _mm512_abs_pd(_mm512_sub_pd(_mm512_mask_i32gather_pd(zero, 0xFF, ia, yh, 8), ya));
+    const __m512d eb = _mm512_abs_pd(_mm512_sub_pd(_mm512_mask_i32gather_pd(zero, 0xFF, ib, yh, 8), yb));
+    mx = _mm512_mask_max_pd(mx, 0xFF, mx, ea);  // vmax (a > b ? a : b); NaN is caught by the sum
+    mx = _mm512_mask_max_pd(mx, 0xFF, mx, eb);
+    nan = _mm512_add_pd(nan, _mm512_add_pd(ea, eb));
+  }
+  double m[8], n[8];
+  _mm512_storeu_pd(m, mx);
+  _mm512_storeu_pd(n, nan);
+  double layouts = 0, total = 0;
+  for (int l = 0; l < 8; ++l) {
+    layouts = vmax(layouts, m[l]);
+    total += n[l];
+  }
+  return std::isnan(total) ? total : layouts;
+}
+inline const bool kGatherAvx512 = __builtin_cpu_supports("avx512f");
+#else
+inline constexpr bool kGatherAvx512 = false;
+inline double layouts_gather(const double*, const int*, const int*, const double*, const double*, double*, int) {
+  return 0;
+}
+#endif
 
 }  // namespace rope::verify_pass
