@@ -155,7 +155,7 @@ class Trial {
     // (M6) R_half x = P R_interleaved Pᵀ x, exactly: both layouts rotate q at m (verify_pass.hpp).
     double layouts;
     if constexpr (std::is_same_v<T, double> && std::is_same_v<R, double>) {
-      if (verify_pass::kGatherAvx512 && h % 8 == 0) {
+      if (gather_ && h % 8 == 0) {
         layouts = verify_pass::layouts_gather(q, pa_.data(), pb_.data(), cm_.data(), sm_.data(), yh_.data(), h);
       } else {
         layouts = layouts_pass_f64(q, perm_.data(), cm_.data(), sm_.data(), yh_.data(), yi_.data(), h);
@@ -220,6 +220,7 @@ class Trial {
   Layout layout_;
   const std::vector<int>& perm_;
   std::vector<int> pa_, pb_;  // π(2i), π(2i + 1)
+  bool gather_ = verify_pass::has_gather_avx512();
   std::vector<R> cm_, sm_, cn_, sn_, cd_, sd_, cmc_, smc_, cnc_, snc_, cmn_, smn_;
   std::vector<T> qa_, qb_, ka_, kb_, yh_, yi_;
   std::vector<double> pec_[4], pes_[4], dc_, ds_;  // the encoding's cos/sin; the ω table's entries

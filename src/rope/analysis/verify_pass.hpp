@@ -233,9 +233,14 @@ __attribute__((target("avx512f"))) inline double layouts_gather(const double* q,
   }
   return std::isnan(total) ? total : layouts;
 }
-inline const bool kGatherAvx512 = __builtin_cpu_supports("avx512f");
+/// Whether the CPU runs layouts_gather (AVX-512F); __builtin_cpu_init first, as GCC asks of a check that
+/// may run before the constructors.
+inline bool has_gather_avx512() {
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("avx512f");
+}
 #else
-inline constexpr bool kGatherAvx512 = false;
+inline bool has_gather_avx512() { return false; }
 inline double layouts_gather(const double*, const int*, const int*, const double*, const double*, double*, int) {
   return 0;
 }
