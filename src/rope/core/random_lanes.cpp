@@ -129,14 +129,20 @@ ROPE_CLONES void uniform_steps(std::uint64_t (&state)[4][L], double* out, std::s
 }
 
 /// u holds 2·n uniforms as uniform_steps writes them for n blocks (steps u₁, u₂ of each block);
-/// writes 2·L·n normals in the order of fill_normal_blocks.
+/// writes 2·L·n normals in the order of fill_normal_blocks. n <= kChunk.
 ROPE_CLONES void box_muller(const double* u, double* out, std::size_t n) {
+  // Two sweeps, the radii first: each is one long loop of independent iterations, which keeps the
+  // divider and the polynomial pipelines busier than one block's chain of log, sqrt, sin and cos.
+  alignas(64) double radius[kChunk * L];
   for (std::size_t b = 0; b < n; ++b) {
     const double* u1 = u + 2 * b * L;
-    const double* u2 = u1 + L;
+    for (int j = 0; j < L; ++j) radius[b * L + j] = __builtin_sqrt(-2.0 * log_inline(1.0 - u1[j]));  // 1 − u in (0, 1]
+  }
+  for (std::size_t b = 0; b < n; ++b) {
+    const double* u2 = u + 2 * b * L + L;
     double* o = out + 2 * b * L;
     for (int j = 0; j < L; ++j) {
-      const double r = __builtin_sqrt(-2.0 * log_inline(1.0 - u1[j]));  // 1 − u in (0, 1]
+      const double r = radius[b * L + j];
       double sn, cs;
       sincos_turns_inline(u2[j], sn, cs);
       o[2 * j] = r * cs;
