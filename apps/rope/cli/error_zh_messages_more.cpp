@@ -266,6 +266,18 @@ const std::vector<ErrorTemplate>& error_templates_second() {
        "{0}：第 8 字节：头部长度 {1} 大于其后的 {2} 个字节{3}"},
       {"T5 buckets need num_buckets >= {} ({}) and max_distance > num_buckets/{} (got {} and {})",
        "T5 分桶需要 num_buckets >= {0}（{1}）且 max_distance > num_buckets/{2}（实际为 {3} 和 {4}）"},
+      {"--inv-freq-dtype must be f32 or f64 (got '{}')",
+       "--inv-freq-dtype 必须是 f32 或 f64（实际为 '{0}'）"},
+      {"--float32: {} {} is beyond float32's range",
+       "--float32：{0} {1} 超出 float32 的范围"},
+      {"--float32: rope_type {} has no float32 computation in rope (default, linear, dynamic, llama3, yarn and longrope have)",
+       "--float32：rope 没有 rope_type {0} 的 float32 计算（default、linear、dynamic、llama3、yarn 和 longrope 有）"},
+      {"--float32: position {} is not a float32 value (HF turns its integer position_ids into float32, exact up to 2^24 = 16777216)",
+       "--float32：位置 {0} 不是 float32 能精确表示的值（HF 把整数 position_ids 转成 float32，在 2^24 = 16777216 以内是精确的）"},
+      {"--float32 prints R_m as HF's float32 cos and sin give it: use it with --position, not --relative",
+       "--float32 按 HF 的 float32 cos 和 sin 打印 R_m：请与 --position 一起使用，而不是 --relative"},
+      {"--model, --config and the scaling options describe RoPE: use them with --encoding rope (got {})",
+       "--model、--config 和缩放选项描述的是 RoPE：请与 --encoding rope 一起使用（实际为 {0}）"},
   };
   return templates;
 }
