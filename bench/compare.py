@@ -217,8 +217,11 @@ def main():
             t_numpy_1m, cpu_numpy_1m = min(t_numpy_1m, t), min(cpu_numpy_1m, c)
         r.target("verify --trials 1000000 (every identity): NumPy headline-only time / rope time, whole processes",
                  t_numpy_1m / t_verify_1m, ">= 10", t_numpy_1m / t_verify_1m >= 10)
-        r.info("verify --trials 1000000: NumPy CPU time / rope CPU time (rope on 2 threads, NumPy on 1)",
-               cpu_numpy_1m / cpu_verify_1m)
+        # The CPU ratio is what holds under any load: on busy cores a process gets about the same share
+        # whether it has one thread or two, so the wall ratio falls to it (docs/performance.md).
+        cpu_ratio = cpu_numpy_1m / cpu_verify_1m
+        r.target("verify --trials 1000000: NumPy CPU time / rope CPU time (user + sys; rope on 2 threads, NumPy on 1)",
+                 cpu_ratio, ">= 10", cpu_ratio >= 10)
         t_verify_4096 = wall([rope, "verify", "--dim", "4096"], 1 if a.quick else 3)
         r.target("rope verify --dim 4096 (1000 trials), whole process (s)", t_verify_4096, "< 2 s", t_verify_4096 < 2.0,
                  unit=" s")
