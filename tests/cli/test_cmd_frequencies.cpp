@@ -137,5 +137,17 @@ TEST_F(CmdFrequencies, EveryPresetMatchesTheIndependentNumpyReference) {
   }
 }
 
+TEST_F(CmdFrequencies, SectionsAddAnAxisColumn) {
+  const Result csv = rope_cli({"frequencies", "--model", "qwen3-vl-8b", "--csv", "-"});
+  ASSERT_EQ(csv.code, 0) << csv.err;
+  EXPECT_THAT(csv.out, StartsWith("pair,theta,wavelength,original_theta,original_wavelength,ratio,band,axis\n0,1,"));
+  EXPECT_THAT(csv.out, HasSubstr("\n1,"));
+  EXPECT_THAT(csv.out, HasSubstr(",-,h\n2,"));  // pair 1 turns with the height (A3)
+  EXPECT_THAT(csv.out, HasSubstr(",-,t\n"));
+  const Result table = rope_cli({"frequencies", "--model", "qwen2-vl-7b"});
+  EXPECT_THAT(table.out, HasSubstr("  h (height)        24  16 … 39                 198.692 … 28472.8\n"));
+  EXPECT_THAT(table.out, HasSubstr("  band  axis\n"));
+}
+
 }  // namespace
 }  // namespace rope

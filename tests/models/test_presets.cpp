@@ -66,6 +66,12 @@ TEST(ModelConfig, EveryPresetLoadsWithTheValuesOfItsReadmeRow) {
       {"gpt-j-6b", 256, 64, 1e4, ScalingType::Default, {}, {}, 2048, Layout::Interleaved},
       // Gemma 3 4B (global layers): head_dim 256, rope_theta 1e6, linear f=8, M 131072.
       {"gemma-3-4b", 256, 256, 1e6, ScalingType::Linear, 8.0, {}, 131072, Layout::Half},
+      // Qwen2-VL 7B: 3584/28 = 128, rope_theta 1e6, legacy type mrope (= default), M 32768.
+      {"qwen2-vl-7b", 128, 128, 1e6, ScalingType::Default, {}, {}, 32768, Layout::Half},
+      // Qwen2.5-VL 7B: 3584/28 = 128, rope_theta 1e6, legacy type mrope (= default), M 128000.
+      {"qwen2.5-vl-7b", 128, 128, 1e6, ScalingType::Default, {}, {}, 128000, Layout::Half},
+      // Qwen3-VL 8B: text_config.head_dim 128, rope_theta 5e6, rope_type default, M 262144.
+      {"qwen3-vl-8b", 128, 128, 5e6, ScalingType::Default, {}, {}, 262144, Layout::Half},
   };
   ASSERT_EQ(list_presets().size(), std::size(rows));
   for (const PresetRow& row : rows) {
@@ -127,8 +133,8 @@ TEST(ModelConfig, Phi3PresetHoldsItsRealFactorLists) {
 
 TEST(ModelConfig, ListPresetsGivesEveryPresetWithADescriptionInNameOrder) {
   const std::vector<PresetInfo> presets = list_presets();
-  // data/models/ holds the 13 presets of data/models/README.md.
-  ASSERT_EQ(presets.size(), 13u);
+  // data/models/ holds the 16 presets of data/models/README.md.
+  ASSERT_EQ(presets.size(), 16u);
   for (std::size_t i = 0; i < presets.size(); ++i) {
     EXPECT_THAT(presets[i].description, Not(IsEmpty())) << presets[i].name;
     EXPECT_EQ(presets[i].description.find('\n'), std::string::npos) << presets[i].name;
@@ -138,7 +144,7 @@ TEST(ModelConfig, ListPresetsGivesEveryPresetWithADescriptionInNameOrder) {
     EXPECT_NO_THROW(load_preset(presets[i].name));
   }
   EXPECT_EQ(presets.front().name, "deepseek-v3");
-  EXPECT_EQ(presets.back().name, "qwen3-8b");
+  EXPECT_EQ(presets.back().name, "qwen3-vl-8b");
   EXPECT_THAT(presets[2].description, HasSubstr("GPT-J"));  // deepseek-v3, gemma-3-4b, gpt-j-6b, …
 }
 

@@ -125,6 +125,8 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
       add_permute_command(app),
       add_check_command(app),
       add_identify_command(app),
+      add_positions_command(app),
+      add_sections_command(app),
   };
 
   // An empty value ("--csv ''", "--config \"$UNSET\"") is a mistake for every option: refused here
