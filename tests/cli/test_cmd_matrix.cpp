@@ -111,7 +111,7 @@ TEST_F(CmdMatrix, MultiAxisPositionTurnsEachBlockByItsAxis) {
   const Result text = rope_cli({"matrix", "--model", "qwen3-vl-8b", "--position", "7,2,3", "--digits", "1"});
   ASSERT_EQ(text.code, 0) << text.err;
   EXPECT_THAT(text.out, HasSubstr("m = (7, 2, 3)"));
-  EXPECT_THAT(text.out, HasSubstr("M-RoPE (interleaved sections [24, 20, 20]): block i is R(θ_i·p_a(i)), p_a(i) the position of its axis: THW THW"));
+  EXPECT_THAT(text.out, HasSubstr("M-RoPE (interleaved sections [24, 20, 20]): block i is R(θ_i·p_a(i)), p_a(i) the position of its axis: THW·THW"));
   expect_one_line_error(rope_cli({"matrix", "--dim", "4", "--position", "1,2"}), 2,
                         "the position (1, 2) has 2 components but plain RoPE reads one");
 }

@@ -108,6 +108,8 @@ TEST_F(CmdPositions, BadInputIsOneLine) {
   expect_one_line_error(rope_cli({"positions", "--image", "1000x1000x1000"}), 2, "the sequence has more than 1000000 tokens");
   expect_one_line_error(rope_cli({"positions", "--text", "3", "--second-per-grid", "2"}), 2,
                         "--second-per-grid scales video time (Qwen2.5-VL): give it with --tokens-per-second");
+  expect_one_line_error(rope_cli({"positions", "--text", "3", "--second-per-grid", "-2"}), 2,
+                        "--second-per-grid must be a finite number >= 0 (got -2)");
   expect_one_line_error(rope_cli({"positions", "--text", "3", "--merge-size", "0"}), 2,
                         "the spatial merge size must be between 1 and 64 (got 0)");
   expect_one_line_error(rope_cli({"positions", "--text", "3", "--tokens-per-second", "-1"}), 2,

@@ -64,8 +64,8 @@ TEST(Axes, QwenThreeVlInterleavedByHand) {
   EXPECT_EQ(pairs_with(m.pair_axis, 1), range(1, 60, 3));
   EXPECT_EQ(pairs_with(m.pair_axis, 2), range(2, 60, 3));
   EXPECT_EQ(m.pairs_of(0), 24);
-  EXPECT_EQ(axis_pattern(m).substr(0, 8), "THW THW ");
-  EXPECT_EQ(axis_pattern(m).substr(axis_pattern(m).size() - 9), "THW TTT T");  // grouped by 3
+  EXPECT_EQ(axis_pattern(m).substr(0, 8), "THW·THW");  // "·" is 2 bytes in UTF-8
+  EXPECT_EQ(axis_pattern(m).substr(axis_pattern(m).size() - 11), "THW·TTT·T");  // grouped by 3
 }
 
 TEST(Axes, LlamaCppImropeDiffersFromHfOnlyAtPairsSixtyOneAndSixtyTwo) {

@@ -139,7 +139,7 @@ std::string axis_pattern(const AxisMap& map) {
   for (std::size_t j = 0; j < map.pair_axis.size(); ++j) {
     const bool interleaved = map.source.order == SectionOrder::Interleaved || map.source.order == SectionOrder::GgmlImrope;
     const bool gap = j > 0 && (interleaved ? j % 3 == 0 : map.pair_axis[j] != map.pair_axis[j - 1]);
-    if (gap) s += ' ';
+    if (gap) s += "·";
     s += static_cast<char>(std::toupper(static_cast<unsigned char>(axis_letter(map.pair_axis[j])[0])));
   }
   return s;

@@ -81,7 +81,7 @@ AxisMap make_axis_map(const MropeSections& sections, int pairs);
 std::string_view axis_letter(int axis);
 /// "time", "height", "width", "extra" and 时间, 高度, 宽度, 额外.
 Message axis_name(int axis);
-/// "THW THW …": one letter per pair, upper case, a space every 3 pairs (interleaved) or at section ends.
+/// "THW·THW·…": one letter per pair, upper case, a dot every 3 pairs (interleaved) or at section ends.
 std::string axis_pattern(const AxisMap& map);
 
 /// (A1): φ_j = θ_j · p_{a(j)} for every pair; without a map (empty), φ_j = θ_j · p.

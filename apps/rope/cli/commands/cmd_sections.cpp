@@ -93,7 +93,7 @@ int run_sections(const SectionsOptions& opt, std::ostream& out) {
   const Eigen::VectorXd theta = rope.theta();
   const int pairs = static_cast<int>(theta.size());
   std::vector<int> sections{24, 20, 20};
-  std::string from = opt.sections.empty() ? "Qwen3-VL's default" : "--sections";
+  std::string from = opt.sections.empty() ? opt.figure.tr()("Qwen3-VL's default", "Qwen3-VL 的默认值") : "--sections";
   if (rope.scaled && rope.scaled->spec.axes) {
     sections = rope.scaled->spec.axes->source.sections;
     from = rope.scaled->spec.name;
