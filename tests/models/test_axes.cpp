@@ -2,6 +2,7 @@
 // multi-axis rotation of the VL presets against HF's apply_multimodal_rotary_pos_emb and
 // apply_interleaved_mrope ported to NumPy.
 #include <cmath>
+#include <fmt/format.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <map>
@@ -151,7 +152,7 @@ TEST(Axes, VlPresetsRotateAsHfDoesToOneInATrillion) {
     // The matrix form gives the same vector.
     EXPECT_LE((spec_matrix(spec, p, spec.head_dim) * x - want).cwiseAbs().maxCoeff() / x.norm(), 1e-12) << key;
   }
-  RecordProperty("worst_relative_error", std::to_string(worst));
+  RecordProperty("worst_relative_error", fmt::format("{:.3g}", worst));
 }
 
 TEST(Axes, ATextTokenIsPlainRopeAtItsPosition) {

@@ -32,6 +32,8 @@ std::string AxisPosition::text() const {
 }
 
 AxisPosition parse_axis_position(std::string_view text, std::string_view what) {
+  // One number reads as before positions had axes, with the same messages.
+  if (text.find(',') == std::string_view::npos) return AxisPosition::single(parse_real(text, what));
   const std::vector<double> values = parse_real_list(text, what);
   if (values.size() > static_cast<std::size_t>(kMaxAxes)) {
     throw InvalidArgument(fmt::format("{} has {} components: a position has 1 number, or one per axis (at most {}: t,h,w,e)",

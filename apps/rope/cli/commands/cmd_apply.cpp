@@ -166,7 +166,7 @@ Command add_apply_command(CLI::App& app) {
   sub->add_option("--csv", opt->csv, "write channel,input,matrix,elementwise,complex to FILE ('-' for stdout)")
       ->type_name("FILE");
   add_lang_option(*sub, opt->lang);
-  sub->footer("Example:\n  rope apply --position 1 --vector 1,0,0,1\n  rope apply --model qwen2-vl-7b --position 7,2,3 --vector @head.txt");
+  sub->footer("Example:\n  rope apply --position 1 --vector 1,0,0,1");
   add_scaling_options(*sub, opt->scaling);
   return {sub, [opt](std::ostream& out) { return run_apply(*opt, out); }};
 }

@@ -204,7 +204,7 @@ Command add_matrix_command(CLI::App& app) {
   position->excludes(relative);
   add_figure_options(*sub, opt->figure);
   add_scaling_options(*sub, opt->scaling);
-  sub->footer("Example:\n  rope matrix --dim 4 --position 1\n  rope matrix --dim 4 --relative 2 5\n  rope matrix --dim 64 --position 3 --png matrix.png");
+  sub->footer("Example:\n  rope matrix --dim 4 --position 1\n  rope matrix --dim 4 --relative 2 5\n  rope matrix --dim 64 --position 3 --png matrix.png\n  rope matrix --model qwen3-vl-8b --position 7,2,3 --digits 1");
   return {sub, [opt](std::ostream& out) { return run_matrix(*opt, out); }};
 }
 
