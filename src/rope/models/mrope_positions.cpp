@@ -66,11 +66,15 @@ std::vector<TokenPosition> rope_index(const std::vector<Segment>& segments, cons
   if (segments.empty()) throw InvalidArgument("the sequence is empty: give --text N, --image TxHxW or --video TxHxW");
   const long m = rules.spatial_merge_size;
   if (m < 1 || m > 64) throw InvalidArgument(fmt::format("the spatial merge size must be between 1 and 64 (got {})", m));
-  if (rules.tokens_per_second && !(std::isfinite(*rules.tokens_per_second) && *rules.tokens_per_second >= 0)) {
-    throw InvalidArgument(fmt::format("tokens per second must be a finite number >= 0 (got {})", format_number(*rules.tokens_per_second)));
+  // Bounded so that a time index τ = t · second_per_grid · tokens_per_second (t < 65536) stays a whole
+  // number far inside a long.
+  if (rules.tokens_per_second && !(*rules.tokens_per_second >= 0 && *rules.tokens_per_second <= kMaxTimeScale)) {
+    throw InvalidArgument(fmt::format("tokens per second must be between 0 and {:g} (got {})", kMaxTimeScale,
+                                      format_number(*rules.tokens_per_second)));
   }
-  if (!(std::isfinite(rules.second_per_grid) && rules.second_per_grid >= 0)) {
-    throw InvalidArgument(fmt::format("seconds per grid must be a finite number >= 0 (got {})", format_number(rules.second_per_grid)));
+  if (!(rules.second_per_grid >= 0 && rules.second_per_grid <= kMaxTimeScale)) {
+    throw InvalidArgument(fmt::format("seconds per grid must be between 0 and {:g} (got {})", kMaxTimeScale,
+                                      format_number(rules.second_per_grid)));
   }
   // The size first, so that nothing large is allocated for an input that is refused.
   double total = 0;

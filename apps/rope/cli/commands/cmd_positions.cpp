@@ -97,8 +97,9 @@ void draw_positions(const std::vector<TokenPosition>& ids, const PositionsOption
 
 int run_positions(const PositionsOptions& opt, std::ostream& out) {
   check_figure_options(opt.figure);
-  if (opt.second_per_grid && !(std::isfinite(*opt.second_per_grid) && *opt.second_per_grid >= 0)) {
-    throw InvalidArgument(fmt::format("--second-per-grid must be a finite number >= 0 (got {})", format_number(*opt.second_per_grid)));
+  if (opt.second_per_grid && !(*opt.second_per_grid >= 0 && *opt.second_per_grid <= kMaxTimeScale)) {
+    throw InvalidArgument(fmt::format("--second-per-grid must be between 0 and {:g} (got {})", kMaxTimeScale,
+                                      format_number(*opt.second_per_grid)));
   }
   if (opt.second_per_grid && !opt.tokens_per_second) {
     throw InvalidArgument("--second-per-grid scales video time (Qwen2.5-VL): give it with --tokens-per-second");
