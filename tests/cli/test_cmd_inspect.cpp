@@ -146,5 +146,15 @@ TEST_F(CmdInspect, SectionsShowTheAxisOfEveryPairAndTheWavelengthsPerAxis) {
   EXPECT_EQ(j["mrope_order"], "interleaved");
 }
 
+TEST_F(CmdInspect, AQwenThreeVlGgufShowsLlamaCppImropeWithTheFourthSlot) {
+  // tests/io/write_gguf.py: qwen3vl, rope.dimension_sections [24, 20, 20, 0]. llama.cpp's IMROPE (A4)
+  // sends pairs 61 and 62 to the slot "e" where HF's (A3) keeps them on t (test_axes.cpp).
+  const Result r = rope_cli({"inspect", std::string(ROPE_GGUF_DIR) + "/qwen3-vl-8b.gguf"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("M-RoPE: mrope_section [24, 20, 20, 0], llama.cpp IMROPE (docs/multi-axis.md (A1), (A4))"));
+  EXPECT_THAT(r.out, HasSubstr("  t (time)          22  0, 3, …, 63"));
+  EXPECT_THAT(r.out, HasSubstr("  e (extra)          2  61 … 62"));
+}
+
 }  // namespace
 }  // namespace rope
