@@ -292,6 +292,69 @@ TEST_F(CmdAttention, BadInputExitsTwoWithOneLine) {
   EXPECT_TRUE(fs::is_empty(dir_));
 }
 
+/// tests/reference/presets.csv (presets.py, NumPy): a preset's inv_freq and attention factor.
+std::pair<Eigen::VectorXd, double> preset_reference(const std::string& preset) {
+  std::vector<double> inv;
+  double a = 0;
+  for (const auto& row : test::read_reference("presets.csv").rows) {
+    if (row.at(0) != preset) continue;
+    inv.push_back(std::stod(row.at(2)));
+    a = std::stod(row.at(3));
+  }
+  return {Eigen::Map<const Eigen::VectorXd>(inv.data(), static_cast<Eigen::Index>(inv.size())), a};
+}
+
+/// HF's rotate_half apply (half layout, every channel rotates) with a in cos and sin, written out here.
+Eigen::VectorXd hf_half(const Eigen::VectorXd& x, const Eigen::VectorXd& inv, double a, double p) {
+  const Eigen::Index h = inv.size();
+  Eigen::VectorXd y(2 * h);
+  for (Eigen::Index i = 0; i < h; ++i) {
+    const double c = std::cos(p * inv[i]) * a, s = std::sin(p * inv[i]) * a;
+    y[i] = x[i] * c - x[i + h] * s;
+    y[i + h] = x[i + h] * c + x[i] * s;
+  }
+  return y;
+}
+
+TEST_F(CmdAttention, ModelRotatesAsTheModelDoes) {
+  // Issue 13: --model gives the model's head (gpt-oss-20b: head_dim 64, rotate_half, yarn a = 1.3466 in
+  // cos and sin, so scores carry a²). The attention matrix against HF's formulas written out here with
+  // presets.py's θ_i and a: 1e-12 (softmax of scores of size ~10, each rounded to ~1e-15).
+  const auto [theta, a] = preset_reference("gpt-oss-20b");
+  const int n = 5, d = 64;
+  const Draws x = draws(n, d, kDefaultSeed);
+  Eigen::MatrixXd s(n, n);
+  for (int i = 0; i < n; ++i) {
+    for (int j = 0; j < n; ++j) {
+      s(i, j) = hf_half(x.q.row(i).transpose(), theta, a, i).dot(hf_half(x.k.row(j).transpose(), theta, a, j)) / std::sqrt(64.0);
+    }
+  }
+  const Eigen::MatrixXd want = softmax(s, false);
+  const Result r = rope_cli({"attention", "--model", "gpt-oss-20b", "--tokens", "5", "--csv", "-"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto rows = test::split(r.out, '\n');
+  ASSERT_EQ(rows.size(), 6u);
+  for (int i = 0; i < n; ++i) {
+    const auto cells = test::split(rows[static_cast<std::size_t>(i) + 1], ',');
+    for (int j = 0; j < n; ++j) EXPECT_NEAR(std::stod(cells[static_cast<std::size_t>(j)]), want(i, j), 1e-12) << i << "," << j;
+  }
+  const Result table = rope_cli({"attention", "--model", "gpt-oss-20b", "--tokens", "4", "--shift", "100"});
+  ASSERT_EQ(table.code, 0) << table.err;
+  EXPECT_THAT(table.out, HasSubstr("rope attention: 4 tokens at positions 0 … 3, d = 64"));
+  EXPECT_THAT(table.out, HasSubstr("RoPE of gpt-oss-20b, base = 150000"));
+  EXPECT_THAT(table.out, HasSubstr("RoPE of gpt-oss-20b: head_dim 64, channels 0 … 63 rotate (d = 64); half layout (model family gpt_oss)"));
+  EXPECT_THAT(table.out, HasSubstr("scores × a² = "));
+  EXPECT_THAT(table.out, HasSubstr("invariant: rounding only"));
+  // longrope switches to its long factors beyond L0 = 4096 (seq_len = max position + 1): the scores change,
+  // as they do in the model; the shift test says so and does not call it a bug.
+  const Result phi = rope_cli({"attention", "--model", "phi-3-mini-128k", "--tokens", "4", "--shift", "5000"});
+  ASSERT_EQ(phi.code, 0) << phi.err;
+  EXPECT_THAT(phi.out, HasSubstr("changed: the frequencies depend on seq_len (4 → 5004), as in the model"));
+  expect_one_line_error(rope_cli({"attention", "--model", "gpt-oss-20b", "--compare"}), 2,
+                        "--model, --config and the scaling options describe RoPE: use them with --encoding rope (got --compare)");
+  expect_one_line_error(rope_cli({"attention", "--model", "gpt-oss-20b", "--encoding", "alibi"}), 2, "(got --encoding alibi)");
+}
+
 TEST_F(CmdAttention, UnwritableOutputExitsThreeAndLeavesNothing) {
   expect_one_line_error(rope_cli({"attention", "--csv", path("missing/a.csv")}), 3, "cannot write");
   expect_one_line_error(rope_cli({"attention", "--png", path("missing/a.png")}), 3, "a.png");

@@ -15,6 +15,8 @@
 #include "support/scoped_env.hpp"
 #include "rope/core/frequencies.hpp"
 
+#include "rope/models/presets.hpp"
+
 namespace rope {
 namespace {
 
@@ -132,7 +134,15 @@ TEST_F(CmdVerify, EveryPresetPassesInItsOwnLayout) {
       {"gpt-j-6b", "interleaved layout (model family gptj)"},           {"gpt-neox-20b", "half layout (model family gpt_neox)"},
       {"gpt-oss-20b", "half layout (model family gpt_oss)"},            {"llama-3.1-8b", "half layout (model family llama)"},
       {"mistral-7b-v0.1", "half layout (model family mistral)"},        {"phi-3-mini-128k", "half layout (model family phi3)"},
-      {"qwen2.5-7b", "half layout (model family qwen2)"},               {"qwen3-8b", "half layout (model family qwen3)"}};
+      {"qwen2.5-7b", "half layout (model family qwen2)"},               {"qwen3-8b", "half layout (model family qwen3)"},
+      {"llama-2-7b", "half layout (model family llama)"},               {"llama-3-8b", "half layout (model family llama)"},
+      {"llama-3.2-1b", "half layout (model family llama)"},             {"gemma-3-27b", "half layout (model family gemma3_text)"},
+      {"chatglm3-6b", "interleaved layout (model family chatglm)"},
+      {"llama-4-scout-17b-16e", "interleaved layout (model family llama4_text)"},
+      {"glm-4-9b-chat", "interleaved layout (model family chatglm)"},
+      {"mistral-nemo-base-2407", "half layout (model family mistral)"},
+      {"phi-3.5-mini-instruct", "half layout (model family phi3)"}};
+  ASSERT_EQ(layouts.size(), list_presets().size());  // every preset
   for (const auto& [preset, layout] : layouts) {
     const Result r = rope_cli({"verify", "--model", preset, "--trials", "20"});
     EXPECT_EQ(r.code, 0) << preset << ": " << r.out << r.err;

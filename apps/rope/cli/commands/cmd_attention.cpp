@@ -9,6 +9,7 @@
 
 #include "rope/cli/choice_option.hpp"
 #include "rope/cli/commands.hpp"
+#include "rope/cli/commands/attention_options.hpp"
 #include "rope/cli/exit_codes.hpp"
 #include "rope/cli/figure_options.hpp"
 #include "rope/cli/options.hpp"
@@ -20,40 +21,8 @@
 #include "rope/io/csv.hpp"
 #include "rope/core/constants.hpp"
 #include "rope/core/error.hpp"
-#include "rope/core/random.hpp"
 
 namespace rope::cli {
-
-/// Matrices are printed up to this many tokens; beyond, the CSV or the figure shows them.
-inline constexpr int kMaxPrintedTokens = 16;
-/// A heatmap with more rows than the figure has pixels shows nothing more (and makes gnuplot slow).
-inline constexpr int kMaxFigureTokens = 512;
-/// |C| for --shift: beyond, the (M13) tolerance of RoPE grows past 1e-5 of the score.
-inline constexpr long kMaxShift = 1'000'000'000;
-
-/// --heads and --head when not typed.
-inline constexpr int kDefaultHeads = 8;
-inline constexpr int kDefaultHead = 1;
-
-struct AttentionOptions {
-  int tokens = 8;
-  int dim = 8;
-  std::optional<Encoding> encoding;  ///< --encoding; nullopt: rope
-  std::optional<long> shift;         ///< --shift C: run the shift test
-  bool causal = false;
-  bool compare = false;
-  std::uint64_t seed = kDefaultSeed;
-  std::optional<double> base;  ///< --base, for rope and sinusoidal
-  std::optional<int> heads;    ///< --heads, for alibi
-  std::optional<int> head;     ///< --head, for alibi
-  std::string csv;
-  FigureOptions figure;
-
-  Encoding encoding_value() const { return encoding.value_or(Encoding::Rope); }
-  double base_value() const { return base.value_or(kDefaultBase); }
-  int heads_value() const { return heads.value_or(kDefaultHeads); }
-  int head_value() const { return head.value_or(kDefaultHead); }
-};
 
 namespace {
 
@@ -86,8 +55,9 @@ struct Setup {
   double slope = 0.0;  ///< ALiBi's m
 };
 
-Setup setup_for(const AttentionOptions& opt, Encoding encoding) {
+Setup setup_for(const AttentionOptions& opt, Encoding encoding, const std::optional<ResolvedRope>& model) {
   Setup s;
+  if (encoding == Encoding::Rope && model) s.settings.spec = model->spec;
   s.settings.encoding = encoding;
   s.settings.base = opt.base_value();
   s.settings.causal = opt.causal;
@@ -114,7 +84,12 @@ std::string formula(Encoding e, const Text& t) {
 
 std::string title_of(Encoding e, const Setup& s, const AttentionOptions& opt, const Text& t) {
   switch (e) {
-    case Encoding::Rope: return fmt::format("RoPE, base = {}", format_number(opt.base_value()));
+    case Encoding::Rope:
+      if (s.settings.spec) {
+        return t.format("RoPE of {}, base = {}", "{} 的 RoPE,base = {}", s.settings.spec->name,
+                        format_number(s.settings.spec->config.base));
+      }
+      return fmt::format("RoPE, base = {}", format_number(opt.base_value()));
     case Encoding::Sinusoidal: return t.format("additive sinusoidal, base = {}", "加性正弦编码,base = {}", format_number(opt.base_value()));
     case Encoding::Alibi:
       return t.format("ALiBi, m = {} (head {} of {})", "ALiBi,m = {0}(共 {2} 个头中的第 {1} 个)", format_number(s.slope), opt.head_value(),
@@ -142,6 +117,7 @@ struct ShiftRow {
   ShiftReport report;
   bool ok;
   std::string verdict;
+  bool by_design = false;  ///< the model's frequencies change with seq_len (dynamic, longrope)
 };
 
 ShiftRow judge(Encoding e, const ShiftReport& r, const Text& t) {
@@ -162,11 +138,16 @@ ShiftRow judge(Encoding e, const ShiftReport& r, const Text& t) {
   }
 }
 
-void print_shift_table(std::ostream& out, const AttentionOptions& opt, const std::vector<ShiftRow>& rows, const Text& t) {
+void print_shift_table(std::ostream& out, const AttentionOptions& opt, const std::vector<ShiftRow>& rows, const Text& t,
+                       double a2) {
   const long shift = opt.shift.value_or(0);
   out << t.format("shift test: every position moves by C = {} (positions 0 … {} → {} … {}), same q_i and k_j\n",
                   "平移检验:每个位置都移动 C = {}(位置 0 … {} → {} … {}),q_i 和 k_j 不变\n", shift, opt.tokens - 1, shift,
                   shift + opt.tokens - 1);
+  if (a2 > 1.0) {
+    out << t.format("  S includes a² = {} (the model's attention factor in cos and sin)\n", "  S 含 a² = {}(模型在 cos 和 sin 中的注意力因子)\n",
+                    format_number(a2));
+  }
   out << t.format("  |Δ|/S with S = ‖q_i‖‖k_j‖/√d; tolerance {:g}·ε·(d + M) on it, M = |i| + |j| + |i + C| + |j + C| (M13)\n\n",
                   "  |Δ|/S,其中 S = ‖q_i‖‖k_j‖/√d;它的容差为 {:g}·ε·(d + M),M = |i| + |j| + |i + C| + |j + C| (M13)\n\n",
                   kToleranceSafety);
@@ -183,6 +164,13 @@ void print_shift_table(std::ostream& out, const AttentionOptions& opt, const std
   for (const ShiftRow& row : rows) {
     switch (row.encoding) {
       case Encoding::Rope:
+        if (row.by_design) {
+          out << t("  rope: the model takes its frequencies at seq_len = max(position) + 1 (HF's dynamic update), so the\n"
+                   "        shifted positions use other frequencies and the scores change, as in the model\n",
+                   "  rope:模型在 seq_len = max(position) + 1 处取频率(HF 的动态更新),所以平移后的位置\n"
+                   "        用的是另一组频率,得分随之改变,与模型相同\n");
+          break;
+        }
         out << t.format("  rope: s_ij depends on j − i only (M8); what changes is rounding, here M <= {}\n",
                         "  rope:s_ij 只取决于 j − i (M8);改变的只是舍入误差,这里 M <= {}\n",
                         format_number(row.report.position_budget));
@@ -209,12 +197,16 @@ void check_options(const AttentionOptions& opt) {
   if (opt.tokens < 1 || opt.tokens > kMaxAttentionTokens) {
     throw InvalidArgument(fmt::format("--tokens must be between 1 and {} (got {})", kMaxAttentionTokens, opt.tokens));
   }
-  check_dimension(opt.dim, kMaxAttentionDim, "--dim");
   const Encoding encoding = opt.encoding_value();
+  if (opt.scaling.any() && (opt.compare || encoding != Encoding::Rope)) {
+    throw InvalidArgument(fmt::format("--model, --config and the scaling options describe RoPE: use them with --encoding rope "
+                                      "(got {})", opt.compare ? "--compare" : "--encoding " + std::string(to_string(encoding))));
+  }
+  if (!opt.scaling.any()) check_dimension(opt.dim.value_or(kDefaultAttentionDim), kMaxAttentionDim, "--dim");
   if (opt.compare && opt.encoding) {
     throw InvalidArgument("--compare draws every encoding: leave out --encoding");
   }
-  check_base(opt.base_value());
+  if (!opt.scaling.any()) check_base(opt.base_value());
   if (opt.base && !opt.compare && encoding != Encoding::Rope && encoding != Encoding::Sinusoidal) {
     throw InvalidArgument(fmt::format("--base applies to --encoding rope and sinusoidal (got --encoding {})", to_string(encoding)));
   }
@@ -254,8 +246,25 @@ int run_attention(const AttentionOptions& opt, std::ostream& out) {
     encodings.push_back(opt.encoding_value());
   }
   const Text t = opt.figure.tr();
-  const QueriesKeys qk = random_queries_keys(opt.tokens, opt.dim, opt.seed);
+  // With a model: its spec (S19), its head_dim (a typed --dim overrides it, as the origin says).
+  std::optional<ResolvedRope> model;
+  if (opt.scaling.any()) {
+    model = resolve_rope(opt.scaling, {opt.dim, kDefaultAttentionDim, opt.base, kDefaultBase, std::nullopt, Layout::Interleaved});
+    check_dimension(model->spec.head_dim, kMaxAttentionDim, "head_dim");
+  }
+  const int dim = model ? model->spec.head_dim : opt.dim.value_or(kDefaultAttentionDim);
+  const QueriesKeys qk = random_queries_keys(opt.tokens, dim, opt.seed);
   const Eigen::VectorXd positions = token_positions(opt.tokens);
+  // dynamic and longrope: HF takes the frequencies at seq_len = max(position) + 1, so a shift past L0
+  // changes them, and the scores with them: what the model does, not a bug.
+  std::optional<std::pair<long, long>> regime_change;
+  if (model && opt.shift) {
+    const RopeSpec before = spec_at_position(model->spec, opt.tokens - 1.0);
+    const RopeSpec after = spec_at_position(model->spec, std::abs(static_cast<double>(*opt.shift) + opt.tokens - 1.0));
+    if (before.params.inv_freq != after.params.inv_freq || before.attention_factor() != after.attention_factor()) {
+      regime_change = {before.config.seq_len.value_or(0), after.config.seq_len.value_or(0)};
+    }
+  }
 
   // Compute everything first, then write files, then print: a bad input leaves no file behind.
   struct Result {
@@ -267,11 +276,18 @@ int run_attention(const AttentionOptions& opt, std::ostream& out) {
   std::vector<Result> results;
   std::vector<ShiftRow> shifts;
   for (Encoding e : encodings) {
-    Result r{e, setup_for(opt, e), {}, {}};
+    Result r{e, setup_for(opt, e, model), {}, {}};
     r.a = attention_weights(qk.q, qk.k, positions, r.setup.settings);
     if (e == Encoding::Alibi) r.bias = alibi_bias(positions, r.setup.slope);
     if (opt.shift) {
       shifts.push_back(judge(e, shift_test(qk.q, qk.k, positions, static_cast<double>(*opt.shift), r.setup.settings), t));
+      if (e == Encoding::Rope && regime_change) {
+        shifts.back().ok = true;
+        shifts.back().by_design = true;
+        shifts.back().verdict = t.format("changed: the frequencies depend on seq_len ({} → {}), as in the model",
+                                         "改变了:频率取决于 seq_len({} → {}),与模型相同", regime_change->first,
+                                         regime_change->second);
+      }
     }
     results.push_back(std::move(r));
   }
@@ -281,14 +297,14 @@ int run_attention(const AttentionOptions& opt, std::ostream& out) {
     const std::string name(to_string(r.encoding));
     if (!opt.csv.empty()) write_output(opt.compare ? with_suffix(opt.csv, name) : opt.csv, to_csv(r.a, "key_"), out);
     if (opt.figure.wanted()) {
-      draw(attention_figure(opt.figure, r.encoding, r.setup.slope, opt.tokens, opt.dim, opt.causal, r.a), opt.compare ? figure_with_suffix(opt.figure, name) : opt.figure);
+      draw(attention_figure(opt.figure, r.encoding, r.setup.slope, opt.tokens, dim, opt.causal, r.a), opt.compare ? figure_with_suffix(opt.figure, name) : opt.figure);
       if (r.encoding == Encoding::Alibi) draw(bias_figure(opt.figure, r.setup.slope, opt.head_value(), opt.heads_value(), opt.tokens, r.bias), figure_with_suffix(opt.figure, "alibi_bias"));
     }
   }
   if (opt.csv == "-") return all_ok ? kOk : kVerifyFailed;
 
   out << t.format("rope attention: {} tokens at positions 0 … {}, d = {}, seed {}{}\n",
-                  "rope attention:{} 个词元,位置 0 … {},d = {},种子 {}{}\n", opt.tokens, opt.tokens - 1, opt.dim, opt.seed,
+                  "rope attention:{} 个词元,位置 0 … {},d = {},种子 {}{}\n", opt.tokens, opt.tokens - 1, dim, opt.seed,
                   opt.causal ? t(", causal mask (query i sees keys j <= i)", ",因果掩码(查询 i 只看键 j <= i)") : "");
   out << t("  q_i, k_j ~ N(0, I), one query and one key per token; A = softmax of each row of the scores s\n"
            "  (row i: query i, column j: key j; each row of A sums to 1)\n",
@@ -296,6 +312,12 @@ int run_attention(const AttentionOptions& opt, std::ostream& out) {
            "  (第 i 行:查询 i,第 j 列:键 j;A 的每一行之和为 1)\n");
   for (const Result& r : results) {
     out << fmt::format("\n{}\n  {}\n", title_of(r.encoding, r.setup, opt, t), formula(r.encoding, t));
+    if (r.encoding == Encoding::Rope && model) {
+      out << t("  R_p q is the model's rotation (docs/scaling.md (S19)): its layout, its rotating channels, a·R_p on them\n",
+               "  R_p q 是模型的旋转(docs/scaling.md (S19)):它的排列、它的旋转通道,在其上为 a·R_p\n");
+      for (const std::string& line : spec_summary(*model, t)) out << "  " << line << '\n';
+      for (const Message& w : model->params.warnings) out << t("  warning: ", "  警告:") << w.in(t.zh()) << '\n';
+    }
     if (r.encoding == Encoding::Alibi) {
       out << t.format("  the slopes of the {} heads (Press et al. §3): {}\n", "  {} 个头的斜率(Press et al. §3):{}\n",
                       opt.heads_value(), slope_list(opt.heads_value()));
@@ -315,7 +337,8 @@ int run_attention(const AttentionOptions& opt, std::ostream& out) {
   }
   if (opt.shift) {
     out << '\n';
-    print_shift_table(out, opt, shifts, t);
+    const double a = model ? model->spec.attention_factor() : 1.0;
+    print_shift_table(out, opt, shifts, t, a * a);
   }
   if (opt.figure.wanted() && (opt.compare || encodings.front() == Encoding::Alibi)) {
     out << t("\nfigures:", "\n图:");
@@ -342,7 +365,8 @@ Command add_attention_command(CLI::App& app) {
   CLI::App* sub = app.add_subcommand(
       "attention", "The attention matrix softmax(QKᵀ/√d) under RoPE, sinusoidal, ALiBi or no encoding, and the shift test");
   add_int_option(*sub, "-n,--tokens", opt->tokens, fmt::format("number of tokens N (1 … {})", kMaxAttentionTokens));
-  add_int_option(*sub, "-d,--dim", opt->dim, fmt::format("head dimension d: even, 2 … {}", kMaxAttentionDim));
+  add_int_option(*sub, "-d,--dim", opt->dim, kDefaultAttentionDim,
+                 fmt::format("head dimension d: even, 2 … {} (with --model: the model's head_dim)", kMaxAttentionDim));
   add_choice_option(*sub, "-e,--encoding", opt->encoding, {"rope", "sinusoidal", "alibi", "none"}, parse_encoding,
                     "rope, sinusoidal, alibi or none", "ENC")
       ->default_str(std::string(to_string(Encoding::Rope)));
@@ -366,7 +390,9 @@ Command add_attention_command(CLI::App& app) {
       "Exit codes: 0 ok; 1 the shift test failed (RoPE beyond rounding, ALiBi or none not exactly 0).\n\n"
       "Example:\n  rope attention --tokens 6 --dim 8 --shift 100\n"
       "  rope attention --tokens 6 --dim 8 --shift 100 --encoding sinusoidal\n"
-      "  rope attention --tokens 32 --dim 64 --compare --causal --png attention.png");
+      "  rope attention --tokens 32 --dim 64 --compare --causal --png attention.png\n"
+      "  rope attention --tokens 6 --model gpt-oss-20b --shift 100");
+  add_scaling_options(*sub, opt->scaling);
   return {sub, [opt](std::ostream& out) { return run_attention(*opt, out); }};
 }
 

@@ -16,6 +16,7 @@
 #include "rope/core/rotation.hpp"
 #include "rope/core/tolerance.hpp"
 #include "rope/cli/scaling_options.hpp"
+#include "rope/models/rope_float32.hpp"
 #include "rope/models/rope_spec.hpp"
 
 namespace rope::cli {
@@ -74,6 +75,9 @@ int run_matrix(const MatrixOptions& opt, std::ostream& out) {
   if (opt.figure.wanted() && !opt.relative.empty()) {
     throw InvalidArgument("a figure (--png, --svg, --pdf, --output) draws R_m: use it with --position, not --relative");
   }
+  if (opt.scaling.float32 && !opt.relative.empty()) {
+    throw InvalidArgument("--float32 prints R_m as HF's float32 cos and sin give it: use it with --position, not --relative");
+  }
   if (opt.position.has_value() == !opt.relative.empty()) {
     throw InvalidArgument("give exactly one of --position M or --relative M N");
   }
@@ -112,6 +116,7 @@ int run_matrix(const MatrixOptions& opt, std::ostream& out) {
   }
 
   const AxisPosition& p = *opt.position;
+  check_float32_position(opt.scaling, p);
   double largest = p.value[0];  // HF's dynamic update takes max(position_ids) + 1
   for (int k = 0; k < p.count; ++k) {
     check_position_resolvable(p.value[static_cast<std::size_t>(k)], dim, "--position");
@@ -121,8 +126,12 @@ int run_matrix(const MatrixOptions& opt, std::ostream& out) {
   const std::optional<RopeSpec> spec =
       rope.scaled ? std::optional<RopeSpec>(spec_at_position(rope.scaled->spec, largest)) : std::nullopt;
   if (p.multi() && !(spec && spec->axes)) (void)axis_angles(theta, nullptr, p);  // throws: one position only
+  // --float32: the entries HF's float32 cos and sin give (rope_float32.hpp), at a single position m.
+  const bool f32 = spec && opt.scaling.float32;
   // (A1): a model with multimodal sections turns block i by θ_i times the position of its axis.
-  const Eigen::MatrixXd r = spec ? spec_matrix(*spec, p, size) : rotation_matrix<double>(theta, p.value[0], layout);
+  const Eigen::MatrixXd r = f32    ? spec_matrix_float32(*spec, p.value[0], size)
+                            : spec ? spec_matrix(*spec, p, size)
+                                   : rotation_matrix<double>(theta, p.value[0], layout);
   const std::string position = p.text();
   if (!opt.csv.empty()) write_output(opt.csv, to_csv(r, "col_"), out);
   if (opt.figure.wanted()) {
@@ -160,6 +169,7 @@ int run_matrix(const MatrixOptions& opt, std::ostream& out) {
                     "M-RoPE({} 分段 [{}]):第 i 块为 R(θ_i·p_a(i)),p_a(i) 为其所属轴的位置:{}(docs/multi-axis.md (A1))\n",
                     to_string(spec->axes->source.order), fmt::join(spec->axes->source.sections, ", "), axis_pattern(*spec->axes));
   }
+  if (f32) out << float32_text(t) << '\n';
   if (spec) {
     if (spec->config.seq_len != rope.scaled->spec.config.seq_len) {
       for (const Message& note : spec->params.notes) out << note.in(t.zh()) << '\n';
@@ -204,6 +214,7 @@ Command add_matrix_command(CLI::App& app) {
   position->excludes(relative);
   add_figure_options(*sub, opt->figure);
   add_scaling_options(*sub, opt->scaling);
+  add_float32_options(*sub, opt->scaling);
   sub->footer("Example:\n  rope matrix --dim 4 --position 1\n  rope matrix --dim 4 --relative 2 5\n  rope matrix --dim 64 --position 3 --png matrix.png\n  rope matrix --model qwen3-vl-8b --position 7,2,3 --digits 1");
   return {sub, [opt](std::ostream& out) { return run_matrix(*opt, out); }};
 }
