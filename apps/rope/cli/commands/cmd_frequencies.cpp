@@ -192,7 +192,7 @@ int run_scaled_frequencies(const FrequenciesOptions& opt, const ResolvedRope& rr
                      t("λ_i scaled", "缩放后 λ_i"), t("band", "区段"), axes ? t("  axis", "  轴") : "",
                      f32.size() ? fmt::format("  {:>24}", t("θ_i float32", "float32 θ_i")) : "");
   for (Eigen::Index i = 0; i < half; ++i) {
-    out << fmt::format("{:>5}  {:>24}  {:>24}  {:>22}  {:>22}  {:>22}  {}{}\n", i, format_number(original[i]),
+    out << fmt::format("{:>5}  {:>24}  {:>24}  {:>22}  {:>22}  {:>22}  {}{}{}\n", i, format_number(original[i]),
                        format_number(scaled[i]), format_number(ratio[i]), format_number(lambda[i]),
                        std::isfinite(lambda_scaled[i]) ? format_number(lambda_scaled[i]) : "inf", band_of(i, t),
                        axes ? fmt::format("  {:>4}", axis_of(i)) : "",
