@@ -141,7 +141,10 @@ TEST_F(CmdVerify, EveryPresetPassesInItsOwnLayout) {
       {"llama-4-scout-17b-16e", "interleaved layout (model family llama4_text)"},
       {"glm-4-9b-chat", "interleaved layout (model family chatglm)"},
       {"mistral-nemo-base-2407", "half layout (model family mistral)"},
-      {"phi-3.5-mini-instruct", "half layout (model family phi3)"}};
+      {"phi-3.5-mini-instruct", "half layout (model family phi3)"},
+      {"qwen2-vl-7b", "half layout (model family qwen2_vl)"},
+      {"qwen2.5-vl-7b", "half layout (model family qwen2_5_vl)"},
+      {"qwen3-vl-8b", "half layout (model family qwen3_vl_text)"}};
   ASSERT_EQ(layouts.size(), list_presets().size());  // every preset
   for (const auto& [preset, layout] : layouts) {
     const Result r = rope_cli({"verify", "--model", preset, "--trials", "20"});
