@@ -47,14 +47,14 @@ TEST_F(Cli, HelpAndVersionSucceed) {
 
 TEST_F(Cli, HelpShowsNoDefaultForRequiredOptionsAndListsRepeatedDefaults) {
   const Result apply = rope_cli({"apply", "--help"});
-  EXPECT_THAT(apply.out, HasSubstr("-m,--position NUM REQUIRED"));
+  EXPECT_THAT(apply.out, HasSubstr("-m,--position POS REQUIRED"));  // m, or t,h,w (docs/multi-axis.md)
   EXPECT_THAT(apply.out, Not(HasSubstr("NUM=0 REQUIRED")));
   EXPECT_THAT(apply.out, HasSubstr("-b,--base NUM=10000"));
   const Result layouts = rope_cli({"layouts", "--help"});
   EXPECT_THAT(layouts.out, HasSubstr("--position NUM ... (default: 5 12)"));
   EXPECT_THAT(layouts.out, Not(HasSubstr("NUM=5 12")));
   // Options that are optional without a default value show none (they showed "=0", a value never used).
-  EXPECT_THAT(rope_cli({"matrix", "--help"}).out, HasSubstr("-m,--position NUM Excludes: --relative"));
+  EXPECT_THAT(rope_cli({"matrix", "--help"}).out, HasSubstr("-m,--position POS Excludes: --relative"));
   EXPECT_THAT(rope_cli({"frequencies", "--help"}).out, Not(HasSubstr("--position NUM=0")));
   EXPECT_THAT(rope_cli({"bound", "--help"}).out, Not(HasSubstr("--per-decade INT=0")));
   EXPECT_THAT(rope_cli({"attention", "--help"}).out, Not(HasSubstr("--shift INT=0")));

@@ -133,6 +133,47 @@ TEST_F(CmdApply, PartialRotaryHeadPassesTheRestThrough) {
                         "--vector has 4 numbers but gpt-neox-20b has head_dim 96 of which d = 24 rotate: give 96 or 24 numbers");
 }
 
+TEST_F(CmdApply, MultiAxisPositionEqualsHfMultimodalRotary) {
+  // tests/reference/mrope.py: HF's apply_multimodal_rotary_pos_emb for qwen2-vl-7b at (7, 2, 3), read back
+  // from --csv with 17 digits; 1e-12 of ‖x‖ (the same products p·θ_j; libm vs NumPy cos/sin, an ulp).
+  const test::ReferenceCsv ref = test::read_reference("mrope_apply.csv");
+  Eigen::VectorXd x(128), want(128);
+  int n = 0;
+  for (const auto& row : ref.rows) {
+    if (row.at(0) == "qwen2-vl-7b" && row.at(1) == "7.0" && row.at(2) == "2.0" && row.at(3) == "3.0") {
+      x[n] = std::stod(row.at(5));
+      want[n++] = std::stod(row.at(6));
+    }
+  }
+  ASSERT_EQ(n, 128);
+  const Result r = rope_cli({"apply", "--model", "qwen2-vl-7b", "--position", "7,2,3", "--vector", test::comma_list(x), "--csv", "-"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const test::ReferenceCsv got = test::parse_reference(r.out);
+  ASSERT_EQ(got.rows.size(), 128u);
+  for (int j = 0; j < 128; ++j) {
+    for (int form = 2; form <= 4; ++form) {  // matrix, element-wise, complex
+      EXPECT_NEAR(std::stod(got.rows[j].at(form)), want[j], 1e-12 * x.norm()) << j;
+    }
+  }
+  const Result table = rope_cli({"apply", "--model", "qwen3-vl-8b", "--position", "7,2,3", "--vector", test::comma_list(x)});
+  ASSERT_EQ(table.code, 0) << table.err;
+  EXPECT_THAT(table.out, HasSubstr("RoPE at position m = (7, 2, 3)"));
+  EXPECT_THAT(table.out, HasSubstr("M-RoPE (interleaved sections [24, 20, 20])"));
+  EXPECT_THAT(table.out, HasSubstr("    1     (1, 65)     h"));  // (A3): pair 1 turns with the height
+  EXPECT_THAT(table.out, HasSubstr("    0     (0, 64)     t                       1                       7\n"));
+  expect_one_line_error(rope_cli({"apply", "--position", "7,2,3", "--vector", "1,0,0,1"}), 2,
+                        "the position (7, 2, 3) has 3 components but plain RoPE reads one");
+  expect_one_line_error(rope_cli({"apply", "--model", "qwen2-vl-7b", "--position", "7,2", "--vector", test::comma_list(x)}), 2,
+                        "the position (7, 2) has 2 components but this model reads 3 axes (t,h,w)");
+  expect_one_line_error(rope_cli({"apply", "--position", "1,2,3,4,5", "--vector", "1,0,0,1"}), 2,
+                        "--position has 5 components");
+  // --float32 computes at one position m: a multi-axis position with it is refused, naming both options.
+  expect_one_line_error(rope_cli({"apply", "--model", "qwen2-vl-7b", "--position", "7,2,3", "--vector", test::comma_list(x), "--float32"}), 2,
+                        "--float32 computes HF's angles at one position m, but --position (7, 2, 3) has 3 components: give a single number with --float32");
+  expect_one_line_error(rope_cli({"matrix", "--model", "qwen2-vl-7b", "--position", "7,2,3", "--float32"}), 2,
+                        "--float32 computes HF's angles at one position m, but --position (7, 2, 3) has 3 components: give a single number with --float32");
+}
+
 /// tests/reference/float32.py's values of (preset, position, kind), as floats.
 std::vector<float> float32_reference(const std::string& preset, const std::string& position, const std::string& kind) {
   std::vector<float> out;

@@ -1,6 +1,7 @@
 // rope frequencies: the table, CSV and JSON, scaled frequencies, @FILE factor lists, every preset against NumPy, in-process (moved from test_cli.cpp).
 #include "rope/cli/cli.hpp"
 
+#include <cmath>
 #include <filesystem>
 #include <map>
 #include <fmt/format.h>
@@ -135,6 +136,40 @@ TEST_F(CmdFrequencies, EveryPresetMatchesTheIndependentNumpyReference) {
     const double attention = std::stod((*preset_rows.front())[3]);
     EXPECT_NEAR(j["attention_factor"].get<double>(), attention, 1e-12 * attention) << name;
   }
+}
+
+TEST_F(CmdFrequencies, SectionsAddAnAxisColumn) {
+  const Result csv = rope_cli({"frequencies", "--model", "qwen3-vl-8b", "--csv", "-"});
+  ASSERT_EQ(csv.code, 0) << csv.err;
+  EXPECT_THAT(csv.out, StartsWith("pair,theta,wavelength,original_theta,original_wavelength,ratio,band,axis\n0,1,"));
+  EXPECT_THAT(csv.out, HasSubstr("\n1,"));
+  EXPECT_THAT(csv.out, HasSubstr(",-,h\n2,"));  // pair 1 turns with the height (A3)
+  EXPECT_THAT(csv.out, HasSubstr(",-,t\n"));
+  const Result table = rope_cli({"frequencies", "--model", "qwen2-vl-7b"});
+  EXPECT_THAT(table.out, HasSubstr("  h (height)        24  16 … 39                 198.692 … 28472.8\n"));
+  EXPECT_THAT(table.out, HasSubstr("  band  axis\n"));
+}
+
+TEST_F(CmdFrequencies, AxisAndFloat32ColumnsTogether) {
+  // An M-RoPE model with --float32: the axis column, then HF's float32 θ_i, on every row. Each float32 θ_i
+  // is the float64 θ_i to float32's precision (two roundings, pow and division: 2·2^-24 relative).
+  const Result csv = rope_cli({"frequencies", "--model", "qwen3-vl-8b", "--float32", "--csv", "-"});
+  ASSERT_EQ(csv.code, 0) << csv.err;
+  const auto rows = test::split(csv.out, '\n');
+  ASSERT_EQ(rows.size(), 65u);
+  EXPECT_EQ(rows[0], "pair,theta,wavelength,original_theta,original_wavelength,ratio,band,axis,theta_float32");
+  EXPECT_EQ(test::split(rows[2], ',').at(7), "h");  // (A3): interleaved, pair 1 turns with the height
+  for (std::size_t i = 1; i < rows.size(); ++i) {
+    const auto cells = test::split(rows[i], ',');
+    ASSERT_EQ(cells.size(), 9u) << rows[i];
+    const double theta = std::stod(cells[1]);
+    EXPECT_NEAR(std::stod(cells[8]), theta, 2 * std::ldexp(theta, -24)) << i;
+  }
+  const Result table = rope_cli({"frequencies", "--model", "qwen3-vl-8b", "--float32"});
+  ASSERT_EQ(table.code, 0) << table.err;
+  EXPECT_THAT(table.out, HasSubstr("  band  axis               θ_i float32\n"));
+  // NumPy: np.float32(1) / np.float32(5e6 ** (2/128)) = 0.785830020904541 (HF's (F1) for pair 1).
+  EXPECT_THAT(table.out, HasSubstr("-     h         0.785830020904541\n"));
 }
 
 }  // namespace

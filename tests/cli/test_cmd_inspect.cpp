@@ -127,5 +127,34 @@ TEST_F(CmdInspect, OneBlockPerLayerType) {
   EXPECT_THAT(sliding.out, HasSubstr("  base (rope_theta)        10000\n"));
 }
 
+TEST_F(CmdInspect, SectionsShowTheAxisOfEveryPairAndTheWavelengthsPerAxis) {
+  // data/models/README.md [16]: Qwen2-VL [16, 24, 24] chunked, base 1e6: λ_15 = 2π·10^(6·30/128) = 160.114,
+  // λ_16 = 198.692, λ_40 = 35332.9 (M2).
+  const Result r = rope_cli({"inspect", "--model", "qwen2-vl-7b"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("M-RoPE: mrope_section [16, 24, 24], chunked (docs/multi-axis.md (A1), (A2))"));
+  EXPECT_THAT(r.out, HasSubstr("  t (time)          16  0 … 15                  6.28319 … 160.114\n"));
+  EXPECT_THAT(r.out, HasSubstr("  w (width)         24  40 … 63                 35332.9 … 5.06326e+06\n"));
+  EXPECT_THAT(r.out, Not(HasSubstr("not modelled")));
+  const Result zh = rope_cli({"inspect", "--model", "qwen3-vl-8b", "--lang", "zh"});
+  EXPECT_THAT(zh.out, HasSubstr("h (高度)"));
+  EXPECT_THAT(zh.out, HasSubstr("M-RoPE:mrope_section [24, 20, 20],interleaved"));
+  const Result json = rope_cli({"inspect", "--model", "qwen3-vl-8b", "--json"});
+  const auto j = nlohmann::json::parse(json.out);
+  EXPECT_EQ(j["pair_axis"][61], 0);  // HF (A3): t; llama.cpp IMROPE would say 3 (test_axes.cpp)
+  EXPECT_EQ(j["pair_axis"][58], 1);
+  EXPECT_EQ(j["mrope_order"], "interleaved");
+}
+
+TEST_F(CmdInspect, AQwenThreeVlGgufShowsLlamaCppImropeWithTheFourthSlot) {
+  // tests/io/write_gguf.py: qwen3vl, rope.dimension_sections [24, 20, 20, 0]. llama.cpp's IMROPE (A4)
+  // sends pairs 61 and 62 to the slot "e" where HF's (A3) keeps them on t (test_axes.cpp).
+  const Result r = rope_cli({"inspect", std::string(ROPE_GGUF_DIR) + "/qwen3-vl-8b.gguf"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("M-RoPE: mrope_section [24, 20, 20, 0], llama.cpp IMROPE (docs/multi-axis.md (A1), (A4))"));
+  EXPECT_THAT(r.out, HasSubstr("  t (time)          22  0, 3, …, 63"));
+  EXPECT_THAT(r.out, HasSubstr("  e (extra)          2  61 … 62"));
+}
+
 }  // namespace
 }  // namespace rope

@@ -110,6 +110,13 @@ std::vector<std::vector<std::string>> every_command() {
        "4", "--original-max-position", "2048"},
       {"check", "--before", kDumps + "q.npy", "--after", kDumps + "q.npy", "--positions", kZeros},
       {"identify", "--before", kDumps + "q.npy", "--after", kDumps + "q_rope_yarn.npy"},
+      // Multi-axis RoPE (docs/multi-axis.md).
+      {"positions", "--text", "2", "--image", "1x4x4", "--video", "2x2x2", "--text", "1", "--tokens-per-second", "2"},
+      {"sections"},
+      {"sections", "--model", "qwen2-vl-7b"},
+      {"frequencies", "--model", "qwen3-vl-8b"},
+      {"matrix", "--model", "qwen2-vl-7b", "--position", "7,2,3", "--digits", "1"},
+      {"verify", "--trials", "20", "--model", "qwen3-vl-8b"},
   };
   // Every preset: its notes, origins and warnings come from the config reader and the scaling code.
   for (const auto& preset : list_presets()) runs.push_back({"inspect", "--model", preset.name});
@@ -233,7 +240,7 @@ TEST(Lang, InspectTranslatesTheReadersNotesAndTheScalingWarnings) {
   const Result w = rope_cli({"frequencies", "--dim", "8", "--scaling", "linear", "--factor", "0.5", "--lang", "zh"});
   EXPECT_THAT(w.out, HasSubstr("警告:factor 0.5 < 1 是压缩上下文而不是扩展"));
   const Result l = rope_cli({"inspect", "--list", "--lang", "zh"});
-  EXPECT_THAT(l.out, HasSubstr("19 个模型预设"));
+  EXPECT_THAT(l.out, HasSubstr("22 个模型预设"));
   EXPECT_THAT(l.out, HasSubstr("Llama 3.1 8B:llama3 缩放 f=8"));
 }
 
@@ -252,7 +259,7 @@ TEST(Lang, VerifyNamesItsIdentitiesInChineseAndKeepsTheEnglishNamesInCsv) {
 TEST(Lang, EveryCommandTakesLangWithoutAFigureAndRejectsOtherLanguages) {
   for (const std::string command : {"frequencies", "matrix", "apply", "verify", "decay", "wavelengths", "inspect",
                                     "attention", "encodings", "layouts", "explain", "precision", "bound",
-                                    "extrapolation", "bench"}) {
+                                    "extrapolation", "bench", "positions", "sections"}) {
     SCOPED_TRACE(command);
     const Result help = rope_cli({command, "--help"});
     EXPECT_THAT(help.out, HasSubstr("--lang"));

@@ -97,5 +97,24 @@ TEST_F(CmdMatrix, HeaderSaysTheModelsLayoutAndFactor) {
   EXPECT_THAT(ds.out, HasSubstr("head_dim 192: the rotating channels are 128 … 191"));
 }
 
+TEST_F(CmdMatrix, MultiAxisPositionTurnsEachBlockByItsAxis) {
+  // qwen2-vl-7b at (7, 2, 3): block 0 (axis t, θ_0 = 1) is R(7), block 16 (h, θ_16 = 1e6^(-32/128)) is
+  // R(2·θ_16), block 40 (w) is R(3·θ_40): the entries (0, 0), (16, 16), (40, 40) of the half layout.
+  const Result r = rope_cli({"matrix", "--model", "qwen2-vl-7b", "--position", "7,2,3", "--csv", "-"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const test::ReferenceCsv m = test::parse_reference(r.out);
+  ASSERT_EQ(m.rows.size(), 128u);
+  EXPECT_NEAR(std::stod(m.rows[0].at(0)), std::cos(7.0), 1e-15);
+  EXPECT_NEAR(std::stod(m.rows[16].at(16)), std::cos(2 * std::pow(1e6, -32.0 / 128)), 1e-15);
+  EXPECT_NEAR(std::stod(m.rows[40].at(40)), std::cos(3 * std::pow(1e6, -80.0 / 128)), 1e-15);
+  EXPECT_NEAR(std::stod(m.rows[104].at(40)), std::sin(3 * std::pow(1e6, -80.0 / 128)), 1e-15);
+  const Result text = rope_cli({"matrix", "--model", "qwen3-vl-8b", "--position", "7,2,3", "--digits", "1"});
+  ASSERT_EQ(text.code, 0) << text.err;
+  EXPECT_THAT(text.out, HasSubstr("m = (7, 2, 3)"));
+  EXPECT_THAT(text.out, HasSubstr("M-RoPE (interleaved sections [24, 20, 20]): block i is R(θ_i·p_a(i)), p_a(i) the position of its axis: THW·THW"));
+  expect_one_line_error(rope_cli({"matrix", "--dim", "4", "--position", "1,2"}), 2,
+                        "the position (1, 2) has 2 components but plain RoPE reads one");
+}
+
 }  // namespace
 }  // namespace rope

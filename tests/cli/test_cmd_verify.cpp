@@ -147,7 +147,10 @@ TEST_F(CmdVerify, EveryPresetPassesInItsOwnLayout) {
       {"llama-4-scout-17b-16e", "interleaved layout (model family llama4_text)"},
       {"glm-4-9b-chat", "interleaved layout (model family chatglm)"},
       {"mistral-nemo-base-2407", "half layout (model family mistral)"},
-      {"phi-3.5-mini-instruct", "half layout (model family phi3)"}};
+      {"phi-3.5-mini-instruct", "half layout (model family phi3)"},
+      {"qwen2-vl-7b", "half layout (model family qwen2_vl)"},
+      {"qwen2.5-vl-7b", "half layout (model family qwen2_5_vl)"},
+      {"qwen3-vl-8b", "half layout (model family qwen3_vl_text)"}};
   ASSERT_EQ(layouts.size(), list_presets().size());  // every preset
   for (const auto& [preset, layout] : layouts) {
     const Result r = rope_cli({"verify", "--model", preset, "--trials", "20"});
@@ -157,6 +160,18 @@ TEST_F(CmdVerify, EveryPresetPassesInItsOwnLayout) {
     const auto doc = nlohmann::json::parse(j.out);
     EXPECT_EQ(doc["settings"]["layout"], layout.substr(0, layout.find(' '))) << preset;
   }
+}
+
+TEST_F(CmdVerify, AModelWithSectionsAddsThePerAxisIdentities) {
+  const Result r = rope_cli({"verify", "--model", "qwen2-vl-7b", "--trials", "50"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr(" 8  axes: relative        <R_p q, R_p' k> = <q, R_(p'-p) k>          (A5)             50"));
+  EXPECT_THAT(r.out, HasSubstr("12  axes: shift w alone   shift p_w, p'_w by c: score unchanged      (A7)"));
+  EXPECT_THAT(r.out, HasSubstr("12 of 12 identities passed"));
+  const Result zh = rope_cli({"verify", "--model", "qwen2-vl-7b", "--trials", "20", "--lang", "zh"});
+  EXPECT_THAT(zh.out, HasSubstr("多轴:只平移 h"));
+  // Without sections: the 7 rows of plain RoPE.
+  EXPECT_THAT(rope_cli({"verify", "--model", "qwen3-8b", "--trials", "20"}).out, HasSubstr("7 of 7 identities passed"));
 }
 
 }  // namespace

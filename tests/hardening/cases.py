@@ -112,6 +112,7 @@ BASE_ARGS = {
     # The example dumps of data/dumps/ (tests/reference/make_dumps.py).
     "check": ["--before", _DUMPS + "q.npy", "--after", _DUMPS + "q_rope.npy"],
     "identify": ["--before", _DUMPS + "q.npy", "--after", _DUMPS + "q_rope.npy"],
+    "positions": ["--text", "3"],  # an empty sequence is refused before any option is looked at
 }
 
 # Values that are in fact valid for an option (the sweep then also accepts exit 0 or 1, and checks the

@@ -78,6 +78,12 @@ TEST(ModelConfig, EveryPresetLoadsWithTheValuesOfItsReadmeRow) {
       {"mistral-nemo-base-2407", 128, 128, 1e6, ScalingType::Default, {}, {}, 128000, Layout::Half},
       // Phi-3.5-mini-instruct: 3072/32 = 96, longrope without factor, top-level L0 4096, M 131072.
       {"phi-3.5-mini-instruct", 96, 96, 1e4, ScalingType::LongRope, {}, 4096, 131072, Layout::Half},
+      // Qwen2-VL 7B: 3584/28 = 128, rope_theta 1e6, legacy type mrope (= default), M 32768.
+      {"qwen2-vl-7b", 128, 128, 1e6, ScalingType::Default, {}, {}, 32768, Layout::Half},
+      // Qwen2.5-VL 7B: 3584/28 = 128, rope_theta 1e6, legacy type mrope (= default), M 128000.
+      {"qwen2.5-vl-7b", 128, 128, 1e6, ScalingType::Default, {}, {}, 128000, Layout::Half},
+      // Qwen3-VL 8B: text_config.head_dim 128, rope_theta 5e6, rope_type default, M 262144.
+      {"qwen3-vl-8b", 128, 128, 5e6, ScalingType::Default, {}, {}, 262144, Layout::Half},
   };
   ASSERT_EQ(list_presets().size(), std::size(rows));
   for (const PresetRow& row : rows) {
@@ -166,8 +172,8 @@ TEST(ModelConfig, MistralNemoPresetRotatesItsExplicitHeadDimNotHiddenOverHeads) 
 
 TEST(ModelConfig, ListPresetsGivesEveryPresetWithADescriptionInNameOrder) {
   const std::vector<PresetInfo> presets = list_presets();
-  // data/models/ holds the 19 presets of data/models/README.md.
-  ASSERT_EQ(presets.size(), 19u);
+  // data/models/ holds the 22 presets of data/models/README.md.
+  ASSERT_EQ(presets.size(), 22u);
   for (std::size_t i = 0; i < presets.size(); ++i) {
     EXPECT_THAT(presets[i].description, Not(IsEmpty())) << presets[i].name;
     EXPECT_EQ(presets[i].description.find('\n'), std::string::npos) << presets[i].name;
@@ -177,7 +183,7 @@ TEST(ModelConfig, ListPresetsGivesEveryPresetWithADescriptionInNameOrder) {
     EXPECT_NO_THROW(load_preset(presets[i].name));
   }
   EXPECT_EQ(presets.front().name, "chatglm3-6b");
-  EXPECT_EQ(presets.back().name, "qwen3-8b");
+  EXPECT_EQ(presets.back().name, "qwen3-vl-8b");
   EXPECT_THAT(presets[5].description, HasSubstr("GPT-J"));  // chatglm3-6b, deepseek-v3, gemma-3-27b, gemma-3-4b, glm-4-9b-chat, gpt-j-6b, …
 }
 

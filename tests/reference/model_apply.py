@@ -44,7 +44,8 @@ import presets  # noqa: E402  (the rope init functions, independent of src/)
 OUT = os.path.join(HERE, "model_apply.csv")
 
 # The pair layout of each family's HF modeling code (see the docstring).
-HALF = {"llama", "mistral", "qwen2", "qwen3", "gemma3", "gemma3_text", "phi3", "gpt_neox", "gpt_oss"}
+HALF = {"llama", "mistral", "qwen2", "qwen3", "gemma3", "gemma3_text", "phi3", "gpt_neox", "gpt_oss",
+        "qwen2_vl", "qwen2_5_vl", "qwen3_vl_text"}  # the VL models: a text token (m, m, m) is plain RoPE at m
 INTERLEAVED = {"gptj", "chatglm", "llama4_text"}  # rotate_every_two, ChatGLM's pairs, Llama 4's view_as_complex
 
 

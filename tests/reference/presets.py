@@ -251,6 +251,8 @@ def resolve(cfg):
     rt = scaling.get("rope_type", scaling.get("type", "default")) if scaling else "default"
     if rt == "su":
         rt = "longrope"
+    if rt == "mrope":  # HF configuration_qwen2_vl.py: the legacy type mrope is rewritten to default
+        rt = "default"
 
     L0 = M
     if rt in ("yarn", "longrope", "llama3"):
@@ -321,6 +323,9 @@ README_TABLE = {
     "phi-3-mini-128k": (96, 10000.0, "longrope", 32.0, 4096),
     "qwen2.5-7b": (128, 1e6, "default", 1.0, None),
     "qwen3-8b": (128, 1e6, "default", 1.0, None),
+    "qwen2-vl-7b": (128, 1e6, "default", 1.0, None),
+    "qwen2.5-vl-7b": (128, 1e6, "default", 1.0, None),
+    "qwen3-vl-8b": (128, 5e6, "default", 1.0, None),
 }
 
 

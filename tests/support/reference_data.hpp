@@ -62,6 +62,24 @@ inline ReferenceCsv read_reference(const std::string& name, bool has_header = tr
   return csv;
 }
 
+/// The same rules for CSV text already in memory (a command's --csv - output).
+inline ReferenceCsv parse_reference(const std::string& text, bool has_header = true) {
+  std::istringstream in(text);
+  ReferenceCsv csv;
+  std::string line;
+  bool header_pending = has_header;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    if (header_pending) {
+      csv.header = split(line, ',');
+      header_pending = false;
+    } else {
+      csv.rows.push_back(split(line, ','));
+    }
+  }
+  return csv;
+}
+
 /// A space-separated list of numbers, as in apply_cases.csv.
 inline Eigen::VectorXd parse_vector(const std::string& text) {
   const std::vector<std::string> items = split(text, ' ');

@@ -139,6 +139,8 @@ std::vector<Command> build_app(CLI::App& app, Lang lang) {
       add_permute_command(app),
       add_check_command(app),
       add_identify_command(app),
+      add_positions_command(app),
+      add_sections_command(app),
   };
 
   // An empty value ("--csv ''", "--config \"$UNSET\"") is a mistake for every option: refused here

@@ -80,6 +80,10 @@ const std::vector<HelpEntry>& help_entries_commands() {
        "步骤：1 把向量看作复数，2 欧拉公式，3 旋转 = 复数乘法 = 2×2 矩阵，\n4 R(−Mθ)R(Nθ) = R((N−M)θ)，5 得分只依赖于 N − M，6 两个位置同时平移不改变任何结果，\n7 从 2 维推广到 d 维。"},
       {"At most 20000 grid points.",
        "最多 20000 个网格点。"},
+      {"M-RoPE position ids (t, h, w) of a text + image + video sequence",
+       "文本 + 图像 + 视频序列的 M-RoPE 位置编号（t, h, w）"},
+      {"Which pair turns with which M-RoPE axis: chunked next to interleaved",
+       "每个维度对随哪条 M-RoPE 轴旋转：分块（chunked）与交错（interleaved）并列对照"},
   };
   return entries;
 }

@@ -65,6 +65,11 @@ CLI::Option* add_real_option(CLI::App& app, const std::string& name, std::option
   return add_parsed_option(app, name, target, parse_real, format_number(shown_default), "NUM", help);
 }
 
+CLI::Option* add_position_option(CLI::App& app, const std::string& name, std::optional<AxisPosition>& target,
+                                 const std::string& help) {
+  return add_parsed_option(app, name, target, parse_axis_position, "", "POS", help);
+}
+
 CLI::Option* add_reals_option(CLI::App& app, const std::string& name, std::vector<double>& target,
                               const std::string& help) {
   const std::string what = name.substr(name.rfind(',') + 1);

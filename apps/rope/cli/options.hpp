@@ -12,6 +12,7 @@
 #include "rope/cli/lang.hpp"
 #include "rope/core/invalid_quantity.hpp"
 #include "rope/core/types.hpp"
+#include "rope/models/axes.hpp"
 
 namespace CLI {
 class App;
@@ -45,6 +46,11 @@ CLI::Option* add_reals_option(CLI::App& app, const std::string& name, std::optio
 /// commas or white space.
 /// @throws InvalidArgument for a bad list or file content, IoError for a file that cannot be read.
 std::vector<double> parse_list_argument(const std::string& text, const std::string& what);
+
+/// A position "m" or, for a model with multimodal sections, one number per axis "t,h,w"
+/// (rope/models/axes.hpp parse_axis_position); `target` stays nullopt unless given.
+CLI::Option* add_position_option(CLI::App& app, const std::string& name, std::optional<AxisPosition>& target,
+                                 const std::string& help);
 
 /// --seed, a non-negative decimal integer.
 CLI::Option* add_seed_option(CLI::App& app, std::uint64_t& target, const std::string& help);

@@ -78,6 +78,14 @@ std::string float32_text(const Text& t) {
            "以及注意力因子的乘积都舍入到 float32");
 }
 
+void check_float32_position(const ScalingOptions& o, const AxisPosition& p) {
+  if (o.float32 && p.multi()) {
+    throw InvalidArgument(fmt::format("--float32 computes HF's angles at one position m, but --position {} has {} "
+                                      "components: give a single number with --float32",
+                                      p.text(), p.count));
+  }
+}
+
 void add_scaling_options(CLI::App& app, ScalingOptions& o) {
   app.add_option("--config", o.config, "read the model's RoPE from a Hugging Face config.json or a GGUF file")
       ->type_name("FILE")

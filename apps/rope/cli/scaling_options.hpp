@@ -48,6 +48,11 @@ void add_float32_options(CLI::App& app, ScalingOptions& options);
 /// "float32 as HF computes it: …", the line a command prints when --float32 is given.
 std::string float32_text(const Text& t);
 
+/// --float32 computes HF's float32 angles at one position m (rope_float32.hpp (F2)); a multi-axis
+/// --position t,h,w has no such m.
+/// @throws InvalidArgument naming both options when --float32 is given with a position of several components.
+void check_float32_position(const ScalingOptions& options, const AxisPosition& position);
+
 /// --dim and --base as typed (nullopt: not typed), and the values a command uses when they are not.
 struct DimBase {
   std::optional<int> dim;

@@ -186,6 +186,12 @@ void Mapper::sections() {
                         fmt::join(g_.sections, ", "), sum, g_.rotary_dim / 2));
   }
   origin("mrope_section", fmt::format("[{}]", fmt::join(g_.sections, ", ")), k);
+  if (g_.rope_type == T::Mrope || g_.rope_type == T::Imrope) {  // the axis map of axes.hpp (A2), (A4)
+    MropeSections ms;
+    for (long x : g_.sections) ms.sections.push_back(static_cast<int>(x));
+    ms.order = g_.rope_type == T::Imrope ? SectionOrder::GgmlImrope : SectionOrder::GgmlMrope;
+    g_.model.mrope = ms;
+  }
   note(fmt::format("{}: pairs follow the temporal, height and width positions in sections of [{}] pairs{}; a text-only "
                    "input has the same position on every axis, so the frequencies below are what it sees",
                    to_string(g_.rope_type), fmt::join(g_.sections, ", "),

@@ -26,6 +26,7 @@ ModelConfig ConfigParser::parse() {
   read_layout();
   read_positions();
   read_scaling();
+  read_mrope();
   return std::move(m_);
 }
 

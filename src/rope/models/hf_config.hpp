@@ -3,6 +3,7 @@
 /// config.json's keys (docs/scaling.md, "Reading a model's config"). ConfigParser reads a parsed config
 /// into a ModelConfig and records where every value came from:
 ///   hf_config.cpp          the model's keys: text_config, head_dim, the rotary part, rope_theta, layout, contexts
+///   hf_config_mrope.cpp    the multimodal sections: mrope_section, mrope_interleaved (axes.hpp)
 ///   hf_config_scaling.cpp  the scaling block: rope_scaling (v4) or rope_parameters (v5), rope_type or the
 ///                          legacy type, the method's parameters, the keys it requires, HF's defaults
 #pragma once
@@ -50,6 +51,9 @@ class ConfigParser {
   void require_parameters();
   void lint_scaling_keys();
   void explain_defaults();
+
+  // hf_config_mrope.cpp
+  void read_mrope();
 
   const json& doc_;
   Reader r_;

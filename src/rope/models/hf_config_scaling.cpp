@@ -192,7 +192,8 @@ void ConfigParser::read_scaling() {
     note("rope_type ntk (static NTK-aware) is not a mainline HF type (docs/scaling.md §1, (S3))",
          "rope_type ntk(静态 NTK-aware)不是 HF 主线中的类型(docs/scaling.md §1, (S3))");
   }
-  if (type->note) note(type->note->en, type->note->zh);  // mrope: the same note as `--scaling mrope`
+  // mrope: the same note as `--scaling mrope`, unless the sections are given (hf_config_mrope.cpp models them)
+  if (type->note && !Reader::find(s, "mrope_section")) note(type->note->en, type->note->zh);
   if (!rope_type) {
     note(fmt::format("{}: legacy key 'type' read as rope_type", type_path),
          fmt::format("{}:旧键 'type' 按 rope_type 读取", type_path));

@@ -20,6 +20,7 @@
 #include <string_view>
 #include <vector>
 
+#include "rope/models/axes.hpp"
 #include "rope/models/presets.hpp"
 #include "rope/models/scaling.hpp"
 
@@ -62,6 +63,7 @@ struct ModelConfig {
   LayoutBasis layout_basis = LayoutBasis::Assumed;
   Message layout_reason;            ///< "model family llama", "rope_interleave true", "assumed: …"
   std::optional<int> qk_nope_head_dim;  ///< DeepSeek MLA: channels before the rotary ones that carry no position
+  std::optional<MropeSections> mrope;   ///< multimodal sections (mrope_section; GGUF rope.dimension_sections)
   std::string name;                 ///< file path or preset name
   std::string model_type;           ///< config's model_type, if any
   std::vector<Message> origin;      ///< one line per value: where it came from

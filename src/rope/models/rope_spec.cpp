@@ -18,8 +18,9 @@ namespace rope {
 std::optional<Layout> family_layout(std::string_view t) {
   static constexpr std::array<std::string_view, 10> interleaved{
       "gptj", "cohere", "cohere2", "glm", "glm4", "chatglm", "llama4", "llama4_text", "deepseek_v2", "deepseek_v3"};
-  static constexpr std::array<std::string_view, 21> half{
+  static constexpr std::array<std::string_view, 27> half{
       "llama",  "mistral",     "mixtral", "qwen2",    "qwen2_moe",  "qwen3", "qwen3_moe",
+      "qwen2_vl", "qwen2_vl_text", "qwen2_5_vl", "qwen2_5_vl_text", "qwen3_vl", "qwen3_vl_text",
       "gemma",  "gemma2",      "gemma3",  "gemma3_text", "phi",     "phi3",  "gpt_neox",
       "gpt_oss", "starcoder2", "olmo",    "olmo2",    "stablelm",   "falcon", "granite"};
   for (std::string_view name : interleaved) {
@@ -48,6 +49,7 @@ RopeSpec make_spec(const ModelConfig& model) {
     if (lt.name == model.layer_type) s.layers = lt.layers;
   }
   s.notes = model.notes;
+  if (model.mrope) s.axes = make_axis_map(*model.mrope, s.rotary_dim / 2);
   // The head: the rotating channels, plus the ones that pass through (partial rotary: after them;
   // DeepSeek MLA: qk_nope_head_dim before them, HF's split([qk_nope_head_dim, qk_rope_head_dim])).
   s.rotary_offset = model.qk_nope_head_dim.value_or(0);
@@ -122,10 +124,21 @@ Eigen::VectorXd spec_apply(const RopeSpec& s, const Eigen::VectorXd& x, double m
   return spec_output(s, x, apply_rotary<double>(rotary_part(s, x), s.params.inv_freq, m, s.layout));
 }
 
-Eigen::MatrixXd spec_matrix(const RopeSpec& s, double m, int n) {
+Eigen::MatrixXd spec_matrix(const RopeSpec& s, double m, int n) { return spec_matrix(s, AxisPosition::single(m), n); }
+
+Eigen::VectorXd spec_angles(const RopeSpec& s, const AxisPosition& p) {
+  return axis_angles(s.params.inv_freq, s.axes ? &*s.axes : nullptr, p);
+}
+
+// The angles φ_j with position 1: apply_rotary and rotation_matrix compute 1·φ_j = φ_j exactly.
+Eigen::VectorXd spec_apply(const RopeSpec& s, const Eigen::VectorXd& x, const AxisPosition& p) {
+  return spec_output(s, x, apply_rotary<double>(rotary_part(s, x), spec_angles(s, p), 1.0, s.layout));
+}
+
+Eigen::MatrixXd spec_matrix(const RopeSpec& s, const AxisPosition& p, int n) {
   const int offset = rotary_offset_for(s, n);
   Eigen::MatrixXd r = Eigen::MatrixXd::Identity(n, n);
-  const Eigen::MatrixXd block = rotation_matrix<double>(s.params.inv_freq, m, s.layout);
+  const Eigen::MatrixXd block = rotation_matrix<double>(spec_angles(s, p), 1.0, s.layout);
   // Column j of the block is the rotation of the unit vector e_j; spec_output places it as the model does.
   for (int j = 0; j < s.rotary_dim; ++j) {
     Eigen::VectorXd e = Eigen::VectorXd::Zero(n);

@@ -21,6 +21,7 @@
 
 #include "rope/core/message.hpp"
 #include "rope/core/types.hpp"
+#include "rope/models/axes.hpp"
 #include "rope/models/model_config.hpp"
 #include "rope/models/scaling.hpp"
 
@@ -49,6 +50,8 @@ struct RopeSpec {
   /// DeepSeek-V3 with rope_interleave: HF's apply_rotary_pos_emb_interleave rotates pairs (2i, 2i+1) and
   /// returns them de-interleaved, pair i on rotating channels i and i + rotary_dim/2 (q·k is unchanged).
   bool deinterleaved_output = false;
+  /// Multi-axis RoPE (axes.hpp): the axis every pair reads its position from; nullopt: one position.
+  std::optional<AxisMap> axes;
   std::string layer_type;       ///< the layer type this RoPE is ("" when every layer has the same)
   std::vector<int> layers;      ///< its layers
   std::vector<Message> origin;  ///< one line per value: where it came from
@@ -98,5 +101,15 @@ Eigen::VectorXd spec_apply(const RopeSpec& spec, const Eigen::VectorXd& x, doubl
 
 /// The n×n matrix of (S19), n = head_dim or rotary_dim: a·R_m on the rotating channels, identity elsewhere.
 Eigen::MatrixXd spec_matrix(const RopeSpec& spec, double m, int n);
+
+/// The angle of every pair at a (multi-axis) position: θ_j · p_{a(j)} (axes.hpp (A1)); plain θ_j · m
+/// without axes. @throws InvalidArgument when p has several components and the spec reads another number.
+Eigen::VectorXd spec_angles(const RopeSpec& spec, const AxisPosition& p);
+
+/// (S19) at a multi-axis position: the rotation by the angles of spec_angles.
+Eigen::VectorXd spec_apply(const RopeSpec& spec, const Eigen::VectorXd& x, const AxisPosition& p);
+
+/// The n×n matrix of (S19) at a multi-axis position.
+Eigen::MatrixXd spec_matrix(const RopeSpec& spec, const AxisPosition& p, int n);
 
 }  // namespace rope

@@ -21,7 +21,7 @@
 namespace rope::cli {
 
 struct ApplyOptions {
-  double position = 0.0;
+  std::optional<AxisPosition> position;  ///< m, or t,h,w for a model with multimodal sections (A1)
   std::string vector;
   std::optional<double> base;
   std::optional<Layout> layout;  ///< --layout; nullopt: the model's, or interleaved
@@ -71,23 +71,34 @@ int run_apply(const ApplyOptions& opt, std::ostream& out) {
   }
   const int d = static_cast<int>(xr.size());
   const Layout layout = rope.layout;
-  const double m = opt.position;
-  check_position_resolvable(m, d);
+  const AxisPosition& p = *opt.position;
+  check_float32_position(opt.scaling, p);
+  double m = p.value[0];  // the largest component: HF's dynamic update takes max(position_ids) + 1
+  for (int k = 0; k < p.count; ++k) {
+    check_position_resolvable(p.value[static_cast<std::size_t>(k)], d);
+    m = std::max(m, p.value[static_cast<std::size_t>(k)]);
+  }
   // dynamic and longrope: the frequencies HF uses at this position (seq_len = m + 1 unless --seq-len).
   const std::optional<RopeSpec> spec =
       rope.scaled ? std::optional<RopeSpec>(spec_at_position(rope.scaled->spec, m)) : std::nullopt;
   const double a = spec ? spec->attention_factor() : 1.0;
   const double base = rope.base;
-  const Eigen::VectorXd theta = spec ? spec->params.inv_freq : rope.theta();
+  const AxisMap* axes = spec && spec->axes ? &*spec->axes : nullptr;
+  const Eigen::VectorXd frequency = spec ? spec->params.inv_freq : rope.theta();
+  if (!axes && p.multi()) (void)axis_angles(frequency, nullptr, p);  // throws: one position only
+  // (A1): with multimodal sections pair i turns by φ_i = θ_i·p_a(i); every form below then rotates by
+  // these angles at "position" 1 (1·φ_i = φ_i exactly). A single number is every axis's position.
+  const Eigen::VectorXd rate = axes ? spec_angles(*spec, p) : frequency;
+  const double at = axes ? 1.0 : p.value[0];
   // (S19): the rotated channels times a, the others unchanged (plain RoPE: a = 1, every channel rotates).
   const auto model_output = [&](const Eigen::VectorXd& rotated) { return spec ? spec_output(*spec, x, rotated) : rotated; };
-  const Eigen::VectorXd by_matrix = model_output(rotation_matrix<double>(theta, m, layout) * xr);
-  const Eigen::VectorXd by_elementwise = model_output(apply_rotary(xr, theta, m, layout));
-  const Eigen::VectorXd by_complex = model_output(apply_rotary_complex(xr, theta, m, layout));
+  const Eigen::VectorXd by_matrix = model_output(rotation_matrix<double>(rate, at, layout) * xr);
+  const Eigen::VectorXd by_elementwise = model_output(apply_rotary(xr, rate, at, layout));
+  const Eigen::VectorXd by_complex = model_output(apply_rotary_complex(xr, rate, at, layout));
   const double diff = std::max((by_matrix - by_elementwise).cwiseAbs().maxCoeff(),
                                (by_complex - by_elementwise).cwiseAbs().maxCoeff());
   const double scale = std::max(std::max(a, 1.0) * x.norm(), 1e-300);
-  const Check check{diff, scale, relative_tolerance(machine_epsilon<double>(), d, std::abs(m))};
+  const Check check{diff, scale, relative_tolerance(machine_epsilon<double>(), d, p.max_abs())};
   const bool agree = check.passed();
   // --float32: HF's float32 computation (rope_float32.hpp), beside the float64 forms.
   std::optional<Float32Angles> g32;
@@ -109,7 +120,12 @@ int run_apply(const ApplyOptions& opt, std::ostream& out) {
   }
   if (opt.csv != "-") {
     out << t.format("RoPE at position m = {}, d = {}, base = {}{}, {}\n", "位置 m = {} 处的 RoPE,d = {},base = {}{},{}\n",
-                    format_number(m), d, format_number(base), scaled, rope.layout_text(t));
+                    p.text(), d, format_number(base), scaled, rope.layout_text(t));
+    if (axes) {
+      out << t.format("M-RoPE ({} sections [{}]): pair i turns by θ_i times the position of its axis (docs/multi-axis.md (A1))\n",
+                      "M-RoPE({} 分段 [{}]):第 i 对按 θ_i 乘以其所属轴的位置旋转(docs/multi-axis.md (A1))\n",
+                      to_string(axes->source.order), fmt::join(axes->source.sections, ", "));
+    }
     if (n != d) {
       out << t.format("head_dim {}: channels {} … {} rotate, the other {} pass through unchanged\n",
                       "head_dim {}:通道 {} … {} 旋转,其余 {} 个原样通过\n", n, offset, offset + d - 1, n - d);
@@ -130,13 +146,15 @@ int run_apply(const ApplyOptions& opt, std::ostream& out) {
     if (g32) out << float32_text(t) << '\n';
     out << '\n';
     const std::string f32_head = g32 ? fmt::format("  {:>22}  {:>22}", t("θ_i float32", "float32 θ_i"), t("angle float32", "float32 角度")) : "";
-    out << fmt::format("{:>5}  {:>10}  {:>22}  {:>22}{}\n", t("pair", "维度对"), t("channels", "通道"), "θ_i",
-                       t("angle m·θ_i (rad)", "角度 m·θ_i (rad)"), f32_head);
+    out << fmt::format("{:>5}  {:>10}  {}{:>22}  {:>22}{}\n", t("pair", "维度对"), t("channels", "通道"),
+                       axes ? fmt::format("{:>4}  ", t("axis", "轴")) : "", "θ_i",
+                       axes ? t("angle θ_i·p_a (rad)", "角度 θ_i·p_a (rad)") : t("angle m·θ_i (rad)", "角度 m·θ_i (rad)"), f32_head);
     for (int i = 0; i < d / 2; ++i) {
       const auto [ca, cb] = pair_channels(d, i, layout);
+      const std::string axis = axes ? fmt::format("{:>4}  ", axis_letter(axes->pair_axis[static_cast<std::size_t>(i)])) : "";
       const std::string f32 = g32 ? fmt::format("  {:>22}  {:>22}", format_number(g32->inv_freq[i]), format_number(g32->angle[i])) : "";
-      out << fmt::format("{:>5}  {:>10}  {:>22}  {:>22}{}\n", i, fmt::format("({}, {})", offset + ca, offset + cb),
-                         format_number(theta[i]), format_number(m * theta[i]), f32);
+      out << fmt::format("{:>5}  {:>10}  {}{:>22}  {:>22}{}\n", i, fmt::format("({}, {})", offset + ca, offset + cb), axis,
+                         format_number(frequency[i]), format_number(at * rate[i]), f32);
     }
     out << fmt::format("\n{:<14}x = {}\n", t("input", "输入"), join(x));
     out << fmt::format("{:<14}R_m x = {}\n", t("matrix", "矩阵"), join(by_matrix));
@@ -158,7 +176,9 @@ int run_apply(const ApplyOptions& opt, std::ostream& out) {
 Command add_apply_command(CLI::App& app) {
   auto opt = std::make_shared<ApplyOptions>();
   CLI::App* sub = app.add_subcommand("apply", "Rotate a vector by RoPE three ways and compare them");
-  add_real_option(*sub, "-m,--position", opt->position, "position m (may be negative or fractional)")->required();
+  add_position_option(*sub, "-m,--position", opt->position,
+                      "position m (may be negative or fractional), or t,h,w for a model with multimodal sections")
+      ->required();
   sub->add_option("-x,--vector", opt->vector, "the vector, comma-separated: x0,x1,… (even length d), or @FILE")
       ->required()
       ->type_name("LIST");

@@ -8,6 +8,7 @@
 #include <numeric>
 #include <optional>
 
+#include "rope/cli/axes_text.hpp"
 #include "rope/cli/commands.hpp"
 #include "rope/cli/exit_codes.hpp"
 #include "rope/cli/figure_options.hpp"
@@ -109,13 +110,18 @@ int run_scaled_frequencies(const FrequenciesOptions& opt, const ResolvedRope& rr
     return band_name(p.bands.empty() ? Band::None : p.bands[static_cast<std::size_t>(i)], lang);
   };
   const RopeConfig& c = rr.model.rope;
+  // With multimodal sections (docs/multi-axis.md): the position axis each pair turns with.
+  const AxisMap* axes = rr.spec.axes ? &*rr.spec.axes : nullptr;
+  const auto axis_of = [&](Eigen::Index i) {
+    return std::string(axes ? axis_letter(axes->pair_axis[static_cast<std::size_t>(i)]) : "");
+  };
   if (!opt.csv.empty()) {
-    std::string csv = std::string("pair,theta,wavelength,original_theta,original_wavelength,ratio,band") +
+    std::string csv = std::string("pair,theta,wavelength,original_theta,original_wavelength,ratio,band") + (axes ? ",axis" : "") +
                       (f32.size() ? ",theta_float32\n" : "\n");
     for (Eigen::Index i = 0; i < half; ++i) {
-      csv += fmt::format("{},{},{},{},{},{},{}", i, format_number(scaled[i]),
+      csv += fmt::format("{},{},{},{},{},{},{}{}", i, format_number(scaled[i]),
                          std::isfinite(lambda_scaled[i]) ? format_number(lambda_scaled[i]) : "inf", format_number(original[i]),
-                         format_number(lambda[i]), format_number(ratio[i]), band_of(i, Text()));
+                         format_number(lambda[i]), format_number(ratio[i]), band_of(i, Text()), axes ? "," + axis_of(i) : "");
       csv += f32.size() ? "," + format_number(f32[i]) + "\n" : "\n";
     }
     write_output(opt.csv, csv, out);
@@ -139,6 +145,11 @@ int run_scaled_frequencies(const FrequenciesOptions& opt, const ResolvedRope& rr
     if (p.original_max_position > 0) j["original_max_position_embeddings"] = p.original_max_position;
     if (p.effective_base) j["effective_base"] = *p.effective_base;
     if (p.yarn_range) j["yarn_range"] = {p.yarn_range->first, p.yarn_range->second};
+    if (axes) {
+      j["mrope_section"] = axes->source.sections;
+      j["mrope_order"] = std::string(to_string(axes->source.order));
+      j["pair_axis"] = axes->pair_axis;  // 0 t, 1 h, 2 w, 3 e
+    }
     if (!p.bands.empty()) {
       std::vector<std::string> bands;
       for (Eigen::Index i = 0; i < half; ++i) bands.push_back(band_of(i, Text()));
@@ -167,19 +178,24 @@ int run_scaled_frequencies(const FrequenciesOptions& opt, const ResolvedRope& rr
   out << t.format("attention factor {} ({}): logits × {}\n\n", "注意力因子 {}({}):logits × {}\n\n",
                   format_number(p.attention_factor), p.attention_rule.in(t.zh()),
                   format_number(p.attention_factor * p.attention_factor));
+  if (axes) {
+    print_axis_summary(out, *axes, scaled, t);
+    out << '\n';
+  }
   if (f32.size()) {
     out << float32_text(t) << '\n';
     out << t.format("attention factor in float32: {}\n\n", "float32 的注意力因子:{}\n\n",
                     format_number(static_cast<float>(p.attention_factor)));
   }
-  out << fmt::format("{:>5}  {:>24}  {:>24}  {:>22}  {:>22}  {:>22}  {}{}\n", "i", t("θ_i original", "原始 θ_i"),
+  out << fmt::format("{:>5}  {:>24}  {:>24}  {:>22}  {:>22}  {:>22}  {}{}{}\n", "i", t("θ_i original", "原始 θ_i"),
                      t("θ_i scaled", "缩放后 θ_i"), t("scaled/original", "缩放后/原始"), t("λ_i original", "原始 λ_i"),
-                     t("λ_i scaled", "缩放后 λ_i"), t("band", "区段"),
+                     t("λ_i scaled", "缩放后 λ_i"), t("band", "区段"), axes ? t("  axis", "  轴") : "",
                      f32.size() ? fmt::format("  {:>24}", t("θ_i float32", "float32 θ_i")) : "");
   for (Eigen::Index i = 0; i < half; ++i) {
-    out << fmt::format("{:>5}  {:>24}  {:>24}  {:>22}  {:>22}  {:>22}  {}{}\n", i, format_number(original[i]),
+    out << fmt::format("{:>5}  {:>24}  {:>24}  {:>22}  {:>22}  {:>22}  {}{}{}\n", i, format_number(original[i]),
                        format_number(scaled[i]), format_number(ratio[i]), format_number(lambda[i]),
                        std::isfinite(lambda_scaled[i]) ? format_number(lambda_scaled[i]) : "inf", band_of(i, t),
+                       axes ? fmt::format("  {:>4}", axis_of(i)) : "",
                        f32.size() ? fmt::format("  {:>24}", format_number(f32[i])) : "");
   }
   if (!p.bands.empty()) out << t.format("\nbands: {}\n", "\n区段:{}\n", band_counts(p, t));

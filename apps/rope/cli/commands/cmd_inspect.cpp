@@ -6,6 +6,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
+#include "rope/cli/axes_text.hpp"
 #include "rope/cli/commands.hpp"
 #include "rope/cli/exit_codes.hpp"
 #include "rope/cli/options.hpp"
@@ -198,6 +199,11 @@ int run_inspect(const InspectOptions& opt, std::ostream& out) {
     if (critical >= 0) j["critical_dimension"] = 2 * critical;
     if (critical_scaled >= 0) j["critical_dimension_scaled"] = 2 * critical_scaled;
     j["inv_freq"] = std::vector<double>(p.inv_freq.data(), p.inv_freq.data() + half);
+    if (spec.axes) {
+      j["mrope_section"] = spec.axes->source.sections;
+      j["mrope_order"] = std::string(to_string(spec.axes->source.order));
+      j["pair_axis"] = spec.axes->pair_axis;  // 0 t, 1 h, 2 w, 3 e (llama.cpp's 4th slot)
+    }
     j["original_inv_freq"] = std::vector<double>(rr.original.data(), rr.original.data() + half);
     j["origin"] = english(rr.model.origin);
     j["notes"] = english(rr.model.notes);
@@ -251,6 +257,11 @@ int run_inspect(const InspectOptions& opt, std::ostream& out) {
   row("wavelengths", "波长",
       t.format("{:.6g} … {:.6g} positions (original {:.6g} … {:.6g})", "{:.6g} … {:.6g} 个位置(原始 {:.6g} … {:.6g})",
                lambda_scaled.minCoeff(), lambda_scaled.maxCoeff(), lambda.minCoeff(), lambda.maxCoeff()));
+  if (spec.axes) {  // docs/multi-axis.md: which pairs follow which position axis
+    out << '\n';
+    print_axis_summary(out, *spec.axes, p.inv_freq, t);
+    out << '\n';
+  }
   for (const auto& f : facts) {
     out << t.format("  within {} {}: {} of {} pairs complete a full turn (scaled frequencies{})\n",
                     "  在 {} {} 之内:{} 对(共 {} 对)能转满一圈(缩放后的频率{})\n", f.what, format_number(f.length), f.turning,

@@ -30,7 +30,7 @@ inline constexpr int kDefaultMatrixDim = 8;
 struct MatrixOptions {
   std::optional<int> dim;
   std::optional<double> base;
-  std::optional<double> position;
+  std::optional<AxisPosition> position;  ///< m, or t,h,w for a model with multimodal sections (A1)
   std::vector<double> relative;  ///< {M, N} with --relative
   std::optional<Layout> layout;  ///< --layout; nullopt: the model's, or interleaved
   int digits = 6;
@@ -115,27 +115,35 @@ int run_matrix(const MatrixOptions& opt, std::ostream& out) {
     return check.passed() ? kOk : kVerifyFailed;
   }
 
-  const double position = *opt.position;
-  check_position_resolvable(position, dim, "--position");
+  const AxisPosition& p = *opt.position;
+  check_float32_position(opt.scaling, p);
+  double largest = p.value[0];  // HF's dynamic update takes max(position_ids) + 1
+  for (int k = 0; k < p.count; ++k) {
+    check_position_resolvable(p.value[static_cast<std::size_t>(k)], dim, "--position");
+    largest = std::max(largest, p.value[static_cast<std::size_t>(k)]);
+  }
   // dynamic and longrope: the frequencies HF uses at this position (seq_len = m + 1 unless --seq-len).
   const std::optional<RopeSpec> spec =
-      rope.scaled ? std::optional<RopeSpec>(spec_at_position(rope.scaled->spec, position)) : std::nullopt;
-  // --float32: the entries HF's float32 cos and sin give (rope_float32.hpp).
+      rope.scaled ? std::optional<RopeSpec>(spec_at_position(rope.scaled->spec, largest)) : std::nullopt;
+  if (p.multi() && !(spec && spec->axes)) (void)axis_angles(theta, nullptr, p);  // throws: one position only
+  // --float32: the entries HF's float32 cos and sin give (rope_float32.hpp), at a single position m.
   const bool f32 = spec && opt.scaling.float32;
-  const Eigen::MatrixXd r = f32    ? spec_matrix_float32(*spec, position, size)
-                            : spec ? spec_matrix(*spec, position, size)
-                                   : rotation_matrix<double>(theta, position, layout);
+  // (A1): a model with multimodal sections turns block i by θ_i times the position of its axis.
+  const Eigen::MatrixXd r = f32    ? spec_matrix_float32(*spec, p.value[0], size)
+                            : spec ? spec_matrix(*spec, p, size)
+                                   : rotation_matrix<double>(theta, p.value[0], layout);
+  const std::string position = p.text();
   if (!opt.csv.empty()) write_output(opt.csv, to_csv(r, "col_"), out);
   if (opt.figure.wanted()) {
     const FigureOptions& f = opt.figure;
     plot::Figure fig;
     fig.title = fmt::format(f.text("rotation matrix Rₘ: d = {}, m = {}, base = {}, {} layout", "旋转矩阵 Rₘ:d = {},m = {},base = {},{} 排列"),
-                            dim, format_number(position), format_number(base),
+                            dim, position, format_number(base),
                             layout == Layout::Interleaved ? f.text("interleaved", "相邻配对") : f.text("half-split", "前后半配对"));
     if (spec) {
       // The model's head (S19): its name, head_dim, and a when it is not 1.
       fig.title = fmt::format(f.text("{}: head_dim {}, d = {}, m = {}, {}{}", "{}:head_dim {},d = {},m = {},{}{}"),
-                              spec->name, size, dim, format_number(position),
+                              spec->name, size, dim, position,
                               layout == Layout::Interleaved ? f.text("interleaved", "相邻配对") : f.text("half-split", "前后半配对"),
                               spec->attention_factor() != 1.0
                                   ? fmt::format(f.text(", a = {:.6g}", ",a = {:.6g}"), spec->attention_factor())
@@ -153,8 +161,14 @@ int run_matrix(const MatrixOptions& opt, std::ostream& out) {
   if (opt.csv == "-") return kOk;
   out << t.format("R^d_(Θ,m) for d = {}, m = {}, base = {}{}, {}:\n  block i = R(m·θ_i) on channels {}\n",
                   "R^d_(Θ,m),d = {},m = {},base = {}{},{}:\n  第 i 块 = R(m·θ_i),作用于通道 {}\n", dim,
-                  format_number(position), format_number(base), scaled, rope.layout_text(t),
+                  position, format_number(base), scaled, rope.layout_text(t),
                   layout == Layout::Interleaved ? "(2i, 2i+1)" : "(i, i+d/2)");
+  if (spec && spec->axes) {
+    out << t.format("M-RoPE ({} sections [{}]): block i is R(θ_i·p_a(i)), p_a(i) the position of its axis: {} "
+                    "(docs/multi-axis.md (A1))\n",
+                    "M-RoPE({} 分段 [{}]):第 i 块为 R(θ_i·p_a(i)),p_a(i) 为其所属轴的位置:{}(docs/multi-axis.md (A1))\n",
+                    to_string(spec->axes->source.order), fmt::join(spec->axes->source.sections, ", "), axis_pattern(*spec->axes));
+  }
   if (f32) out << float32_text(t) << '\n';
   if (spec) {
     if (spec->config.seq_len != rope.scaled->spec.config.seq_len) {
@@ -186,8 +200,8 @@ Command add_matrix_command(CLI::App& app) {
   add_int_option(*sub, "-d,--dim", opt->dim, kDefaultMatrixDim, fmt::format("dimension d: even, 2 … {}", kMaxMatrixDim));
   add_base_option(*sub, opt->base);
   CLI::Option* position =
-      add_real_option(*sub, "-m,--position", opt->position, 0.0, "position m (may be negative or fractional)")
-          ->default_str("");  // no default: --position or --relative
+      add_position_option(*sub, "-m,--position", opt->position,
+                          "position m (may be negative or fractional), or t,h,w for a model with multimodal sections");
   CLI::Option* relative = add_reals_option(*sub, "--relative", opt->relative,
                                            "print R_Mᵀ R_N beside R_(N−M) and their difference")
                               ->expected(2)
@@ -201,7 +215,7 @@ Command add_matrix_command(CLI::App& app) {
   add_figure_options(*sub, opt->figure);
   add_scaling_options(*sub, opt->scaling);
   add_float32_options(*sub, opt->scaling);
-  sub->footer("Example:\n  rope matrix --dim 4 --position 1\n  rope matrix --dim 4 --relative 2 5\n  rope matrix --dim 64 --position 3 --png matrix.png");
+  sub->footer("Example:\n  rope matrix --dim 4 --position 1\n  rope matrix --dim 4 --relative 2 5\n  rope matrix --dim 64 --position 3 --png matrix.png\n  rope matrix --model qwen3-vl-8b --position 7,2,3 --digits 1");
   return {sub, [opt](std::ostream& out) { return run_matrix(*opt, out); }};
 }
 

@@ -17,6 +17,7 @@
 #include "rope/core/constants.hpp"
 #include "rope/core/dtype.hpp"
 #include "rope/core/error.hpp"
+#include "rope/analysis/axis_identities.hpp"
 #include "rope/analysis/verify.hpp"
 #include "rope/io/interrupt.hpp"
 #include "rope/cli/scaling_options.hpp"
@@ -168,6 +169,12 @@ int run_verify(const VerifyOptions& opt, std::ostream& out) {
   }
   set_interrupt_deferred(false);
   if (drawn) std::fputs("\r\033[K", stderr), std::fflush(stderr);
+  // docs/multi-axis.md: with multimodal sections, the identities per axis (A5)-(A7), in float64.
+  if (rope.scaled && rope.scaled->spec.axes && !report.interrupted && (!opt.dtype || *opt.dtype == DType::F64)) {
+    for (IdentityResult& r : verify_axes(rope.scaled->spec, settings.trials, settings.max_position, settings.seed)) {
+      report.identities.push_back(std::move(r));
+    }
+  }
   const VerifySettings& s = report.settings;
   const bool low = !s.dense && (s.dtype == DType::F16 || s.dtype == DType::BF16) && s.strategy != Strategy::CastInputs;
   std::optional<StrategyContrast> cast_inputs;

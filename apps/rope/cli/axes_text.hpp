@@ -1,0 +1,32 @@
+/// @file
+/// How the commands print a model's multimodal sections (rope/models/axes.hpp): the axis of every pair
+/// and, per axis, its pairs and wavelength range (rope frequencies, rope inspect, rope sections).
+#pragma once
+
+#include <Eigen/Core>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "rope/cli/lang.hpp"
+#include "rope/models/axes.hpp"
+
+namespace rope::cli {
+
+/// Pair indices in short form: runs of a constant step, "0 … 15", "1, 4, …, 58", "0, 3, …, 60; 61 … 63".
+std::string pair_list(const std::vector<int>& pairs);
+
+/// "t (time)", "h (height)", … in the language of t.
+std::string axis_label(int axis, const Text& t);
+
+/// The block:
+///   M-RoPE: mrope_section [16, 24, 24], chunked (docs/multi-axis.md (A2))
+///     axis          pairs  pair indices     wavelengths (positions)
+///     t (time)         16  0 … 15           6.28319 … 160.1
+/// `theta` are the frequencies the model uses (λ = 2π/θ).
+void print_axis_summary(std::ostream& out, const AxisMap& map, const Eigen::VectorXd& theta, const Text& t);
+
+/// "(A2)", "(A3)" or "(A4)": the equation of docs/multi-axis.md that builds the map.
+const char* axis_rule(SectionOrder order);
+
+}  // namespace rope::cli

@@ -1,0 +1,189 @@
+// rope positions: the M-RoPE position ids (t, h, w) of a text + image + video sequence as HF's
+// get_rope_index builds them, docs/multi-axis.md (Q1)-(Q4).
+#include <CLI/CLI.hpp>
+#include <cmath>
+#include <fmt/format.h>
+#include <memory>
+
+#include "rope/cli/commands.hpp"
+#include "rope/cli/exit_codes.hpp"
+#include "rope/cli/figure_options.hpp"
+#include "rope/cli/options.hpp"
+#include "rope/cli/output.hpp"
+#include "rope/core/error.hpp"
+#include "rope/core/parse.hpp"
+#include "rope/io/csv.hpp"
+#include "rope/models/axes.hpp"
+#include "rope/models/mrope_positions.hpp"
+
+namespace rope::cli {
+
+/// The table prints at most this many rows (the CSV and the figure have them all).
+inline constexpr std::size_t kMaxPrintedPositions = 2000;
+
+struct PositionsOptions {
+  std::vector<std::string> text, image, video;  ///< as typed; their order comes from CLI11's parse order
+  long merge_size = 2;
+  std::optional<double> tokens_per_second;
+  std::optional<double> second_per_grid;
+  std::string csv;
+  FigureOptions figure;
+  CLI::App* app = nullptr;
+  CLI::Option* text_option = nullptr;
+  CLI::Option* image_option = nullptr;
+  CLI::Option* video_option = nullptr;
+};
+
+namespace {
+
+/// The segments in the order they were typed: CLI11 keeps every occurrence of --text, --image and
+/// --video in parse order.
+std::vector<Segment> segments_of(const PositionsOptions& opt) {
+  std::vector<Segment> out;
+  std::size_t next_text = 0, next_image = 0, next_video = 0;
+  for (const CLI::Option* o : opt.app->parse_order()) {
+    Segment s;
+    if (o == opt.text_option) {
+      s.kind = SegmentKind::Text;
+      s.tokens = parse_integer(opt.text.at(next_text++), "--text");
+      if (s.tokens < 1 || s.tokens > kMaxSequenceTokens) {
+        throw InvalidArgument(fmt::format("--text must be between 1 and {} tokens (got {})", kMaxSequenceTokens, s.tokens));
+      }
+    } else if (o == opt.image_option) {
+      s.kind = SegmentKind::Image;
+      s.grid = parse_grid(opt.image.at(next_image++), "--image");
+    } else if (o == opt.video_option) {
+      s.kind = SegmentKind::Video;
+      s.grid = parse_grid(opt.video.at(next_video++), "--video");
+    } else {
+      continue;
+    }
+    out.push_back(s);
+  }
+  return out;
+}
+
+std::string segment_text(const Segment& s, long merge, const Text& t) {
+  const std::string name = segment_name(s.kind).in(t.zh());
+  if (s.kind == SegmentKind::Text) return fmt::format("{} {}", name, s.tokens);
+  return t.format("{} {}x{}x{} → {}×{}×{} tokens", "{} {}x{}x{} → {}×{}×{} 个词元", name, s.grid[0], s.grid[1], s.grid[2],
+                  s.grid[0], s.grid[1] / merge, s.grid[2] / merge);
+}
+
+void draw_positions(const std::vector<TokenPosition>& ids, const PositionsOptions& opt) {
+  const FigureOptions& f = opt.figure;
+  plot::Figure fig;
+  fig.title = f.text("M-RoPE position ids per token (HF get_rope_index)", "每个词元的 M-RoPE 位置编号(HF get_rope_index)");
+  fig.xlabel = f.text("token index in the sequence", "词元在序列中的序号");
+  fig.ylabel = f.text("position id", "位置编号");
+  const auto n = static_cast<Eigen::Index>(ids.size());
+  Eigen::VectorXd x(n);
+  for (Eigen::Index k = 0; k < n; ++k) x[k] = static_cast<double>(k);
+  for (int a = 0; a < 3; ++a) {
+    plot::Series s;
+    s.label = fmt::format("{} ({})", axis_letter(a), axis_name(a).in(f.zh()));
+    s.x = x;
+    s.y.resize(n);
+    for (Eigen::Index k = 0; k < n; ++k) s.y[k] = static_cast<double>(ids[static_cast<std::size_t>(k)].thw[static_cast<std::size_t>(a)]);
+    s.color = a;
+    s.points = true;
+    fig.series.push_back(s);
+  }
+  fig.key = plot::Figure::Key::TopLeft;
+  draw(fig, f);
+}
+
+}  // namespace
+
+int run_positions(const PositionsOptions& opt, std::ostream& out) {
+  check_figure_options(opt.figure);
+  if (opt.second_per_grid && !(*opt.second_per_grid >= 0 && *opt.second_per_grid <= kMaxTimeScale)) {
+    throw InvalidArgument(fmt::format("--second-per-grid must be between 0 and {:g} (got {})", kMaxTimeScale,
+                                      format_number(*opt.second_per_grid)));
+  }
+  if (opt.second_per_grid && !opt.tokens_per_second) {
+    throw InvalidArgument("--second-per-grid scales video time (Qwen2.5-VL): give it with --tokens-per-second");
+  }
+  PositionRules rules;
+  rules.spatial_merge_size = opt.merge_size;
+  rules.tokens_per_second = opt.tokens_per_second;
+  rules.second_per_grid = opt.second_per_grid.value_or(1.0);
+  const std::vector<Segment> segments = segments_of(opt);
+  const std::vector<TokenPosition> ids = rope_index(segments, rules);
+  if (!opt.csv.empty()) {
+    std::string csv = "token,segment,kind,t,h,w\n";
+    for (std::size_t k = 0; k < ids.size(); ++k) {
+      const TokenPosition& p = ids[k];
+      csv += fmt::format("{},{},{},{},{},{}\n", k, p.segment, to_string(p.kind), p.thw[0], p.thw[1], p.thw[2]);
+    }
+    write_output(opt.csv, csv, out);
+  }
+  if (opt.figure.wanted()) draw_positions(ids, opt);
+  if (opt.csv == "-") return kOk;
+
+  const Text t = opt.figure.tr();
+  out << t("M-RoPE position ids (t, h, w) as HF's get_rope_index builds them (docs/multi-axis.md (Q1)-(Q4))\n",
+           "HF get_rope_index 构造的 M-RoPE 位置编号 (t, h, w)(docs/multi-axis.md (Q1)-(Q4))\n");
+  out << t.format("spatial merge size {}{}; time index {}\n", "空间合并尺寸 {}{};时间编号 {}\n", opt.merge_size,
+                  opt.merge_size == 2 ? t(" (the value of every Qwen2-VL, Qwen2.5-VL and Qwen3-VL config)",
+                                          "(所有 Qwen2-VL、Qwen2.5-VL 和 Qwen3-VL 配置中的值)")
+                                      : "",
+                  opt.tokens_per_second
+                      ? t.format("⌊t · {} s · {} tokens/s⌋ for video, 0 for images (Qwen2.5-VL, (Q3))",
+                                 "视频为 ⌊t · {} 秒 · 每秒 {} 个词元⌋,图像为 0(Qwen2.5-VL,(Q3))",
+                                 format_number(rules.second_per_grid), format_number(*opt.tokens_per_second))
+                      : t("= frame index (Qwen2-VL)", "= 帧序号(Qwen2-VL)"));
+  std::string list;
+  for (const Segment& s : segments) list += (list.empty() ? "" : ", ") + segment_text(s, opt.merge_size, t);
+  out << t.format("sequence: {}; {} tokens\n", "序列:{};共 {} 个词元\n", list, ids.size());
+  out << t("text tokens include the vision start and end tokens around an image: count them in --text\n\n",
+           "文本词元包括图像前后的视觉起止词元:请把它们计入 --text\n\n");
+  out << fmt::format("{:>7}  {:>7}  {:<6}  {:>8}  {:>8}  {:>8}\n", t("token", "词元"), t("segment", "片段"),
+                     t("kind", "类型"), "t", "h", "w");
+  for (std::size_t k = 0; k < ids.size() && k < kMaxPrintedPositions; ++k) {
+    const TokenPosition& p = ids[k];
+    out << fmt::format("{:>7}  {:>7}  {:<6}  {:>8}  {:>8}  {:>8}\n", k, p.segment, segment_name(p.kind).in(t.zh()), p.thw[0],
+                       p.thw[1], p.thw[2]);
+  }
+  if (ids.size() > kMaxPrintedPositions) {
+    out << t.format("… {} more rows: write them all with --csv FILE\n", "… 还有 {} 行:用 --csv FILE 写出全部\n",
+                    ids.size() - kMaxPrintedPositions);
+  }
+  const TokenPosition& last = ids.back();
+  out << t.format("\nthe next token would start at {} (the largest id + 1, (Q4))\n", "\n下一个词元将从 {} 开始(最大编号 + 1,(Q4))\n",
+                  std::max({last.thw[0], last.thw[1], last.thw[2]}) + 1);
+  return kOk;
+}
+
+Command add_positions_command(CLI::App& app) {
+  auto opt = std::make_shared<PositionsOptions>();
+  CLI::App* sub = app.add_subcommand("positions", "M-RoPE position ids (t, h, w) of a text + image + video sequence");
+  opt->app = sub;
+  opt->text_option = sub->add_option("--text", opt->text, "N text tokens (repeatable; segments keep their order)")
+                         ->type_name("INT")
+                         ->expected(1)
+                         ->allow_extra_args(false)
+                         ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  opt->image_option = sub->add_option("--image", opt->image, "an image of grid_thw TxHxW patches, e.g. 1x4x6 (repeatable)")
+                          ->type_name("TxHxW")
+                          ->expected(1)
+                          ->allow_extra_args(false)
+                          ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  opt->video_option = sub->add_option("--video", opt->video, "a video of grid_thw TxHxW patches (repeatable)")
+                          ->type_name("TxHxW")
+                          ->expected(1)
+                          ->allow_extra_args(false)
+                          ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  add_long_option(*sub, "--merge-size", opt->merge_size, "spatial_merge_size: patches merged per side into one token");
+  add_real_option(*sub, "--tokens-per-second", opt->tokens_per_second, 0.0,
+                  "Qwen2.5-VL time scaling: vision_config.tokens_per_second (without it: time index = frame index)")
+      ->default_str("");
+  add_real_option(*sub, "--second-per-grid", opt->second_per_grid, 1.0,
+                  "Qwen2.5-VL: seconds per temporal grid step of a video (temporal_patch_size / fps)");
+  sub->add_option("--csv", opt->csv, "write token,segment,kind,t,h,w to FILE ('-' for stdout)")->type_name("FILE");
+  add_figure_options(*sub, opt->figure);
+  sub->footer("Example:\n  rope positions --text 5 --image 1x4x6 --text 3\n  rope positions --text 2 --video 4x2x4 --text 2 --tokens-per-second 2 --second-per-grid 0.5\n  rope positions --text 5 --image 1x8x8 --text 3 --png positions.png");
+  return {sub, [opt](std::ostream& out) { return run_positions(*opt, out); }};
+}
+
+}  // namespace rope::cli

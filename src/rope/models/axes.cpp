@@ -1,0 +1,190 @@
+#include "rope/models/axes.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <fmt/format.h>
+#include <numeric>
+
+#include "rope/core/constants.hpp"
+#include "rope/core/error.hpp"
+#include "rope/core/parse.hpp"
+#include "rope/io/csv.hpp"
+
+// Sources of the axis maps (docs/multi-axis.md):
+//   (A2) huggingface/transformers src/transformers/models/qwen2_vl/modeling_qwen2_vl.py
+//        apply_multimodal_rotary_pos_emb: cos.split(mrope_section * 2) and chunk i takes component i % 3;
+//   (A3) src/transformers/models/qwen3_vl/modeling_qwen3_vl.py Qwen3VLTextRotaryEmbedding.apply_interleaved_mrope;
+//   (A4) ggml-org/llama.cpp ggml/src/ggml-cpu/ops.cpp ggml_mrope_cache_init (sector = j % Σ sections).
+
+namespace rope {
+
+double AxisPosition::max_abs() const {
+  double m = 0;
+  for (int k = 0; k < count; ++k) m = std::max(m, std::abs(value[static_cast<std::size_t>(k)]));
+  return m;
+}
+
+std::string AxisPosition::text() const {
+  if (count == 1) return format_number(value[0]);
+  std::string s;
+  for (int k = 0; k < count; ++k) s += (k ? ", " : "") + format_number(value[static_cast<std::size_t>(k)]);
+  return "(" + s + ")";
+}
+
+AxisPosition parse_axis_position(std::string_view text, std::string_view what) {
+  // One number reads as before positions had axes, with the same messages.
+  if (text.find(',') == std::string_view::npos) return AxisPosition::single(parse_real(text, what));
+  const std::vector<double> values = parse_real_list(text, what);
+  if (values.size() > static_cast<std::size_t>(kMaxAxes)) {
+    throw InvalidArgument(fmt::format("{} has {} components: a position has 1 number, or one per axis (at most {}: t,h,w,e)",
+                                      what, values.size(), kMaxAxes));
+  }
+  AxisPosition p;
+  p.count = static_cast<int>(values.size());
+  std::copy(values.begin(), values.end(), p.value.begin());
+  return p;
+}
+
+std::string_view to_string(SectionOrder order) {
+  switch (order) {
+    case SectionOrder::Chunked: return "chunked";
+    case SectionOrder::Interleaved: return "interleaved";
+    case SectionOrder::GgmlMrope: return "llama.cpp MROPE";
+    case SectionOrder::GgmlImrope: return "llama.cpp IMROPE";
+  }
+  return "chunked";
+}
+
+int AxisMap::pairs_of(int axis) const {
+  return static_cast<int>(std::count(pair_axis.begin(), pair_axis.end(), axis));
+}
+
+AxisMap make_axis_map(const MropeSections& source, int pairs) {
+  const std::vector<int>& s = source.sections;
+  const bool ggml = source.order == SectionOrder::GgmlMrope || source.order == SectionOrder::GgmlImrope;
+  const std::size_t max_sections = ggml ? kMaxAxes : 3;
+  if (s.empty() || s.size() > max_sections) {
+    throw InvalidArgument(fmt::format("mrope_section [{}]: expected 1 to {} sections", fmt::join(s, ", "), max_sections));
+  }
+  if (source.order == SectionOrder::Interleaved && s.size() != 3) {
+    throw InvalidArgument(fmt::format("mrope_section [{}]: interleaved M-RoPE reads 3 sections (t, h, w)", fmt::join(s, ", ")));
+  }
+  for (int x : s) {
+    if (x < 0 || x > 65536) {
+      throw InvalidArgument(fmt::format("mrope_section [{}]: every section is a whole number in 0 … 65536", fmt::join(s, ", ")));
+    }
+  }
+  const int sum = std::accumulate(s.begin(), s.end(), 0);
+  if (pairs < 1) throw InvalidArgument(fmt::format("M-RoPE needs at least one pair (got {})", pairs));
+  if (source.order == SectionOrder::Chunked && sum != pairs) {
+    throw InvalidArgument(fmt::format("mrope_section [{}] adds up to {}, not rotary_dim / 2 = {}: HF splits cos and sin "
+                                      "into the sections twice over, so they must cover the pairs exactly",
+                                      fmt::join(s, ", "), sum, pairs));
+  }
+  if (ggml && sum == 0) throw InvalidArgument(fmt::format("mrope_section [{}] adds up to 0", fmt::join(s, ", ")));
+  AxisMap map;
+  map.source = source;
+  map.axes = ggml ? kMaxAxes : static_cast<int>(s.size());
+  map.pair_axis.resize(static_cast<std::size_t>(pairs));
+  const auto section = [&](std::size_t k) { return k < s.size() ? s[k] : 0; };
+  for (int j = 0; j < pairs; ++j) {
+    int a = 0;
+    switch (source.order) {
+      case SectionOrder::Chunked:
+      case SectionOrder::GgmlMrope: {  // (A2); llama.cpp: the sector j mod Σs (HF: Σs = pairs, the same)
+        const int sector = j % sum;
+        int end = 0;
+        a = map.axes - 1;
+        for (std::size_t k = 0; k < s.size(); ++k) {
+          end += s[k];
+          if (sector < end) {
+            a = static_cast<int>(k);
+            break;
+          }
+        }
+        break;
+      }
+      case SectionOrder::Interleaved:  // (A3): t everywhere, then h and w overwrite their thirds
+        a = j % 3 == 1 && j < 3 * section(1) ? 1 : j % 3 == 2 && j < 3 * section(2) ? 2 : 0;
+        break;
+      case SectionOrder::GgmlImrope: {  // (A4)
+        const int sector = j % sum;
+        const int r = sector % 3;
+        a = r == 1 && sector < 3 * section(1)   ? 1
+            : r == 2 && sector < 3 * section(2) ? 2
+            : r == 0 && sector < 3 * section(0) ? 0
+                                                : 3;
+        break;
+      }
+    }
+    map.pair_axis[static_cast<std::size_t>(j)] = a;
+  }
+  return map;
+}
+
+std::string_view axis_letter(int axis) {
+  static constexpr std::array<std::string_view, kMaxAxes> letters{"t", "h", "w", "e"};
+  return axis >= 0 && axis < kMaxAxes ? letters[static_cast<std::size_t>(axis)] : "?";
+}
+
+Message axis_name(int axis) {
+  switch (axis) {
+    case 0: return {"time", "时间"};
+    case 1: return {"height", "高度"};
+    case 2: return {"width", "宽度"};
+    default: return {"extra", "额外"};
+  }
+}
+
+std::string axis_pattern(const AxisMap& map) {
+  std::string s;
+  for (std::size_t j = 0; j < map.pair_axis.size(); ++j) {
+    const bool interleaved = map.source.order == SectionOrder::Interleaved || map.source.order == SectionOrder::GgmlImrope;
+    const bool gap = j > 0 && (interleaved ? j % 3 == 0 : map.pair_axis[j] != map.pair_axis[j - 1]);
+    if (gap) s += "·";
+    s += static_cast<char>(std::toupper(static_cast<unsigned char>(axis_letter(map.pair_axis[j])[0])));
+  }
+  return s;
+}
+
+Eigen::VectorXd axis_angles(const Eigen::VectorXd& theta, const AxisMap* map, const AxisPosition& p) {
+  const int axes = map ? map->axes : 1;
+  if (p.multi() && p.count != axes) {
+    throw InvalidArgument(
+        map ? fmt::format("the position {} has {} components but this model reads {} axes ({}): give {} numbers, or one "
+                          "for a text token",
+                          p.text(), p.count, axes, axes == 3 ? "t,h,w" : "t,h,w,e", axes)
+            : fmt::format("the position {} has {} components but plain RoPE reads one: give one number, or a model "
+                          "with multimodal sections (e.g. --model qwen2-vl-7b)",
+                          p.text(), p.count));
+  }
+  if (map && map->pair_axis.size() != static_cast<std::size_t>(theta.size())) {
+    throw InvalidArgument(fmt::format("the axis map has {} pairs but there are {} frequencies", map->pair_axis.size(),
+                                      theta.size()));
+  }
+  Eigen::VectorXd phi(theta.size());
+  for (Eigen::Index j = 0; j < theta.size(); ++j) {
+    const int a = map ? map->pair_axis[static_cast<std::size_t>(j)] : 0;
+    phi[j] = theta[j] * p[a];
+  }
+  return phi;
+}
+
+std::vector<AxisRange> axis_ranges(const Eigen::VectorXd& theta, const AxisMap& map) {
+  std::vector<AxisRange> out;
+  for (int a = 0; a < map.axes; ++a) {
+    AxisRange r;
+    r.axis = a;
+    for (Eigen::Index j = 0; j < theta.size(); ++j) {
+      if (map.pair_axis[static_cast<std::size_t>(j)] != a) continue;
+      const double lambda = theta[j] > 0 ? kTwoPi / theta[j] : HUGE_VAL;
+      r.shortest = r.pairs == 0 ? lambda : std::min(r.shortest, lambda);
+      r.longest = r.pairs == 0 ? lambda : std::max(r.longest, lambda);
+      ++r.pairs;
+    }
+    out.push_back(r);
+  }
+  return out;
+}
+
+}  // namespace rope

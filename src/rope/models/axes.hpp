@@ -1,0 +1,101 @@
+/// @file
+/// Multi-axis RoPE (docs/multi-axis.md): a vision-language model rotates every frequency pair j of a head
+/// by the position of one axis a(j) of the token (time t, height h, width w), so the angle of pair j is
+///     φ_j = θ_j · p_{a(j)}                                                                      (A1)
+/// The frequencies θ_j are plain RoPE's (or the scaled ones); only the position each pair reads changes.
+/// Which pair reads which axis is the axis map, built from the sections [s_0, s_1, s_2(, s_3)]:
+///   chunked (HF Qwen2-VL/Qwen2.5-VL apply_multimodal_rotary_pos_emb; llama.cpp MROPE):
+///     a(j) = k for s_0 + … + s_(k−1) ≤ j < s_0 + … + s_k                                       (A2)
+///     (llama.cpp takes j modulo the sum of the sections; HF requires the sum to be d/2)
+///   interleaved (HF Qwen3-VL apply_interleaved_mrope):
+///     a(j) = 1 if j mod 3 = 1 and j < 3·s_1;  2 if j mod 3 = 2 and j < 3·s_2;  0 otherwise          (A3)
+///   llama.cpp IMROPE (ggml ggml_mrope_cache_init with 4 slots, sector σ = j mod Σs):
+///     a(j) = 1 if σ mod 3 = 1 and σ < 3·s_1;  2 if σ mod 3 = 2 and σ < 3·s_2;
+///            0 if σ mod 3 = 0 and σ < 3·s_0;  3 ("e") otherwise                                    (A4)
+/// A text token has the same position on every axis, p = (m, m, m), so (A1) is then plain RoPE at m.
+#pragma once
+
+#include <Eigen/Core>
+#include <array>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "rope/core/message.hpp"
+
+namespace rope {
+
+/// Most axes a position has: llama.cpp's 4 slots (t, h, w, e).
+inline constexpr int kMaxAxes = 4;
+
+/// A position with one to kMaxAxes components, "7" or "7,2,3": (t, h, w) for M-RoPE. One component
+/// stands for every axis (a text token's (m, m, m)).
+struct AxisPosition {
+  std::array<double, kMaxAxes> value{};
+  int count = 1;
+
+  static AxisPosition single(double m) {
+    AxisPosition p;
+    p.value[0] = m;
+    return p;
+  }
+  /// The position of axis k (a single component is every axis's).
+  double operator[](int k) const { return count == 1 ? value[0] : value[static_cast<std::size_t>(k)]; }
+  bool multi() const { return count > 1; }
+  /// Largest |component|.
+  double max_abs() const;
+  /// "7" or "(7, 2, 3)".
+  std::string text() const;
+};
+
+/// A comma-separated position of 1 to kMaxAxes finite numbers, "7,2,3" (rope/core/parse.hpp).
+/// @throws InvalidArgument naming `what` for a bad number or more than kMaxAxes components.
+AxisPosition parse_axis_position(std::string_view text, std::string_view what);
+
+/// How the sections are laid out over the pairs: HF's (A2) and (A3), llama.cpp's (A2) modulo Σs and (A4).
+enum class SectionOrder { Chunked, Interleaved, GgmlMrope, GgmlImrope };
+/// "chunked", "interleaved", "llama.cpp MROPE", "llama.cpp IMROPE".
+std::string_view to_string(SectionOrder order);
+
+/// The multimodal sections of a model: the config's mrope_section and mrope_interleaved.
+struct MropeSections {
+  std::vector<int> sections;  ///< pairs per axis, as in the config ([16, 24, 24])
+  SectionOrder order = SectionOrder::Chunked;
+};
+
+/// The axis of every pair of a head, and the names of the axes.
+struct AxisMap {
+  MropeSections source;
+  std::vector<int> pair_axis;  ///< a(j) for j = 0 … d/2 − 1
+  int axes = 3;                ///< how many position components the model reads
+
+  int pairs_of(int axis) const;
+};
+
+/// The axis map of `pairs` pairs by (A2), (A3) or (A4).
+/// @throws InvalidArgument when the sections do not fit: a negative section, more than kMaxAxes, chunked
+/// (HF) with a sum other than `pairs`, an IMROPE sum of 0.
+AxisMap make_axis_map(const MropeSections& sections, int pairs);
+
+/// "t", "h", "w", "e" (llama.cpp's fourth slot).
+std::string_view axis_letter(int axis);
+/// "time", "height", "width", "extra" and 时间, 高度, 宽度, 额外.
+Message axis_name(int axis);
+/// "THW·THW·…": one letter per pair, upper case, a dot every 3 pairs (interleaved) or at section ends.
+std::string axis_pattern(const AxisMap& map);
+
+/// (A1): φ_j = θ_j · p_{a(j)} for every pair; without a map (empty), φ_j = θ_j · p.
+/// @throws InvalidArgument when p has more than one component and the map has a different number of
+/// axes (or there is no map).
+Eigen::VectorXd axis_angles(const Eigen::VectorXd& theta, const AxisMap* map, const AxisPosition& p);
+
+/// The wavelengths 2π/θ_j of the pairs of one axis: their count and range (0 pairs: min = max = 0).
+struct AxisRange {
+  int axis = 0;
+  int pairs = 0;
+  double shortest = 0;  ///< smallest λ_j among its pairs
+  double longest = 0;   ///< largest λ_j (inf for a zero frequency)
+};
+std::vector<AxisRange> axis_ranges(const Eigen::VectorXd& theta, const AxisMap& map);
+
+}  // namespace rope

@@ -1,0 +1,63 @@
+#include <cmath>
+#include <fmt/format.h>
+#include <vector>
+
+#include "rope/core/error.hpp"
+#include "rope/models/axes.hpp"
+#include "rope/models/hf_config.hpp"
+
+// The multimodal sections of a vision-language model's config (docs/multi-axis.md §1): Qwen2-VL and
+// Qwen2.5-VL write "rope_scaling": {"type": "mrope", "mrope_section": [16, 24, 24]} (HF's
+// configuration_qwen2_vl.py rewrites the type to default and keeps the sections); Qwen3-VL writes
+// "rope_scaling": {"rope_type": "default", "mrope_section": [24, 20, 20], "mrope_interleaved": true} in
+// text_config. The modeling code uses the sections whatever rope_type says (modeling_qwen2_vl.py,
+// modeling_qwen3_vl.py), so rope does too.
+
+namespace rope::detail {
+
+void ConfigParser::read_mrope() {
+  if (!scaling_.dict) return;
+  const json& s = *scaling_.dict;
+  const std::string& p = scaling_.path;
+  const json* v = Reader::find(s, "mrope_section");
+  const auto interleaved = r_.boolean(s, p, "mrope_interleaved");
+  if (!v) {
+    if (interleaved) {
+      note(fmt::format("{}.mrope_interleaved without mrope_section: ignored (no sections to interleave)", p),
+           fmt::format("{}.mrope_interleaved 没有 mrope_section:已忽略(没有可交错的分段)", p));
+    }
+    return;
+  }
+  const std::string path = child(p, "mrope_section");
+  if (!v->is_array()) r_.fail(path, fmt::format("expected a list of whole numbers, got {}", v->type_name()));
+  MropeSections sections;
+  for (std::size_t i = 0; i < v->size(); ++i) {
+    const json& x = (*v)[i];
+    const std::string item = fmt::format("{}[{}]", path, i);
+    const double value = r_.number_value(x, item);
+    if (!(value >= 0 && value <= 65536) || value != std::floor(value)) {
+      r_.fail(item, fmt::format("expected a whole number in 0 … 65536, got {}", num(value)));
+    }
+    sections.sections.push_back(static_cast<int>(value));
+  }
+  sections.order = interleaved.value_or(false) ? SectionOrder::Interleaved : SectionOrder::Chunked;
+  try {
+    (void)make_axis_map(sections, d_ / 2);
+  } catch (const InvalidArgument& e) {
+    r_.fail(path, e.what());
+  }
+  m_.mrope = sections;
+  const std::string list = fmt::format("[{}]", fmt::join(sections.sections, ", "));
+  origin("mrope_section", list, path);
+  if (interleaved) origin("mrope_interleaved", *interleaved ? "true" : "false", child(p, "mrope_interleaved"));
+  const bool inter = sections.order == SectionOrder::Interleaved;
+  note(fmt::format("M-RoPE: every pair turns with the time, height or width position of the token, by mrope_section {} "
+                   "{} (docs/multi-axis.md (A1), {}); a text token has the same position on every axis, so for text the "
+                   "frequencies are plain RoPE's",
+                   list, inter ? "interleaved" : "in chunks", inter ? "(A3)" : "(A2)"),
+       fmt::format("M-RoPE:每一对按 mrope_section {} {}跟随词元的时间、高度或宽度位置旋转(docs/multi-axis.md (A1)、{});"
+                   "纯文本词元在每个轴上位置相同,因此对文本而言频率就是普通 RoPE 的",
+                   list, inter ? "交错地" : "分块地", inter ? "(A3)" : "(A2)"));
+}
+
+}  // namespace rope::detail

@@ -1,0 +1,128 @@
+#include "rope/models/mrope_positions.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <fmt/format.h>
+
+#include "rope/core/error.hpp"
+#include "rope/core/parse.hpp"
+#include "rope/io/csv.hpp"
+
+namespace rope {
+
+namespace {
+
+/// The text as typed, cut at 40 characters, control characters as \xNN: one line in a message.
+std::string shown_text(std::string_view text) {
+  std::string s;
+  for (char c : text.substr(0, 40)) {
+    const auto u = static_cast<unsigned char>(c);
+    s += u < 0x20 || u == 0x7f ? fmt::format("\\x{:02x}", u) : std::string(1, c);
+  }
+  return s + (text.size() > 40 ? "…" : "");
+}
+
+}  // namespace
+
+std::string_view to_string(SegmentKind kind) {
+  switch (kind) {
+    case SegmentKind::Text: return "text";
+    case SegmentKind::Image: return "image";
+    case SegmentKind::Video: return "video";
+  }
+  return "text";
+}
+
+Message segment_name(SegmentKind kind) {
+  switch (kind) {
+    case SegmentKind::Text: return {"text", "文本"};
+    case SegmentKind::Image: return {"image", "图像"};
+    case SegmentKind::Video: return {"video", "视频"};
+  }
+  return {"text", "文本"};
+}
+
+std::array<long, 3> parse_grid(std::string_view text, std::string_view what) {
+  std::array<long, 3> grid{};
+  std::size_t start = 0;
+  for (std::size_t k = 0; k < 3; ++k) {
+    const std::size_t x = text.find('x', start);
+    if ((k < 2) != (x != std::string_view::npos)) {
+      throw InvalidArgument(fmt::format("{} must be a grid TxHxW of three whole numbers, e.g. 1x4x6 (got '{}')", what,
+                                        shown_text(text)));
+    }
+    const std::string_view part = text.substr(start, k < 2 ? x - start : std::string_view::npos);
+    const long v = parse_integer(part, what);
+    if (v < 1 || v > kMaxGridSide) {
+      throw InvalidArgument(fmt::format("{}: every side of the grid must be between 1 and {} (got {})", what, kMaxGridSide, v));
+    }
+    grid[k] = v;
+    start = x + 1;
+  }
+  return grid;
+}
+
+std::vector<TokenPosition> rope_index(const std::vector<Segment>& segments, const PositionRules& rules) {
+  if (segments.empty()) throw InvalidArgument("the sequence is empty: give --text N, --image TxHxW or --video TxHxW");
+  const long m = rules.spatial_merge_size;
+  if (m < 1 || m > 64) throw InvalidArgument(fmt::format("the spatial merge size must be between 1 and 64 (got {})", m));
+  // Bounded so that a time index τ = t · second_per_grid · tokens_per_second (t < 65536) stays a whole
+  // number far inside a long.
+  if (rules.tokens_per_second && !(*rules.tokens_per_second >= 0 && *rules.tokens_per_second <= kMaxTimeScale)) {
+    throw InvalidArgument(fmt::format("tokens per second must be between 0 and {:g} (got {})", kMaxTimeScale,
+                                      format_number(*rules.tokens_per_second)));
+  }
+  if (!(rules.second_per_grid >= 0 && rules.second_per_grid <= kMaxTimeScale)) {
+    throw InvalidArgument(fmt::format("seconds per grid must be between 0 and {:g} (got {})", kMaxTimeScale,
+                                      format_number(rules.second_per_grid)));
+  }
+  // The size first, so that nothing large is allocated for an input that is refused.
+  double total = 0;
+  for (const Segment& s : segments) {
+    if (s.kind == SegmentKind::Text) {
+      if (s.tokens < 1) throw InvalidArgument(fmt::format("a text segment needs at least 1 token (got {})", s.tokens));
+      total += static_cast<double>(s.tokens);
+    } else {
+      for (std::size_t k = 1; k < 3; ++k) {
+        if (s.grid[k] % m != 0) {
+          throw InvalidArgument(fmt::format("{} grid {}x{}x{}: {} {} is not divisible by the spatial merge size {}",
+                                            to_string(s.kind), s.grid[0], s.grid[1], s.grid[2], k == 1 ? "height" : "width",
+                                            s.grid[k], m));
+        }
+      }
+      total += static_cast<double>(s.grid[0]) * static_cast<double>(s.grid[1] / m) * static_cast<double>(s.grid[2] / m);
+    }
+    if (total > static_cast<double>(kMaxSequenceTokens)) {
+      throw InvalidArgument(fmt::format("the sequence has more than {} tokens", kMaxSequenceTokens));
+    }
+  }
+  std::vector<TokenPosition> out;
+  out.reserve(static_cast<std::size_t>(total));
+  long start = 0;  // (Q4): the next block's start
+  for (std::size_t i = 0; i < segments.size(); ++i) {
+    const Segment& s = segments[i];
+    long largest = start - 1;
+    if (s.kind == SegmentKind::Text) {  // (Q1)
+      for (long k = 0; k < s.tokens; ++k) out.push_back({static_cast<int>(i), s.kind, {start + k, start + k, start + k}});
+      largest = start + s.tokens - 1;
+    } else {  // (Q2), (Q3)
+      const long frames = s.grid[0], rows = s.grid[1] / m, cols = s.grid[2] / m;
+      const double step = s.kind == SegmentKind::Image ? 0.0 : rules.second_per_grid;
+      for (long t = 0; t < frames; ++t) {
+        const long tau = rules.tokens_per_second
+                             ? static_cast<long>(std::floor(static_cast<double>(t) * step * *rules.tokens_per_second))
+                             : t;
+        for (long h = 0; h < rows; ++h) {
+          for (long w = 0; w < cols; ++w) {
+            out.push_back({static_cast<int>(i), s.kind, {start + tau, start + h, start + w}});
+            largest = std::max({largest, start + tau, start + h, start + w});
+          }
+        }
+      }
+    }
+    start = largest + 1;
+  }
+  return out;
+}
+
+}  // namespace rope

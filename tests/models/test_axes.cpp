@@ -1,0 +1,202 @@
+// rope/models/axes.hpp: the axis maps (A2)-(A4) by hand and against tests/reference/mrope.py, the
+// multi-axis rotation of the VL presets against HF's apply_multimodal_rotary_pos_emb and
+// apply_interleaved_mrope ported to NumPy.
+#include <cmath>
+#include <fmt/format.h>
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <map>
+#include <sstream>
+
+#include "rope/core/constants.hpp"
+#include "rope/core/error.hpp"
+#include "rope/models/axes.hpp"
+#include "rope/models/presets.hpp"
+#include "rope/models/rope_spec.hpp"
+#include "support/reference_data.hpp"
+
+namespace rope {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::ThrowsMessage;
+
+std::vector<int> axes_of(std::vector<int> sections, SectionOrder order, int pairs = 64) {
+  return make_axis_map({std::move(sections), order}, pairs).pair_axis;
+}
+
+std::vector<int> pairs_with(const std::vector<int>& axes, int axis) {
+  std::vector<int> out;
+  for (std::size_t j = 0; j < axes.size(); ++j) {
+    if (axes[j] == axis) out.push_back(static_cast<int>(j));
+  }
+  return out;
+}
+
+std::vector<int> range(int from, int to, int step = 1) {
+  std::vector<int> out;
+  for (int j = from; j < to; j += step) out.push_back(j);
+  return out;
+}
+
+TEST(Axes, ChunkedSixteenTwentyFourTwentyFourByHand) {
+  // Qwen2-VL's [16, 24, 24] (A2): t owns pairs 0-15, h 16-39, w 40-63.
+  const auto a = axes_of({16, 24, 24}, SectionOrder::Chunked);
+  EXPECT_EQ(pairs_with(a, 0), range(0, 16));
+  EXPECT_EQ(pairs_with(a, 1), range(16, 40));
+  EXPECT_EQ(pairs_with(a, 2), range(40, 64));
+}
+
+TEST(Axes, InterleavedSixteenTwentyFourTwentyFourByHand) {
+  // The same sections read by (A3): h takes j mod 3 = 1 below 72, w j mod 3 = 2 below 72, so every
+  // one of the 64 pairs: t 0,3,…,63 (22), h 1,4,…,61 (21), w 2,5,…,62 (21); not 16/24/24.
+  const auto a = axes_of({16, 24, 24}, SectionOrder::Interleaved);
+  EXPECT_EQ(pairs_with(a, 0), range(0, 64, 3));
+  EXPECT_EQ(pairs_with(a, 1), range(1, 64, 3));
+  EXPECT_EQ(pairs_with(a, 2), range(2, 64, 3));
+}
+
+TEST(Axes, QwenThreeVlInterleavedByHand) {
+  // [24, 20, 20] (A3): THW twenty times, then TTTT: t owns 0,3,…,57 and 60-63 (24), h 1,…,58, w 2,…,59.
+  const AxisMap m = make_axis_map({{24, 20, 20}, SectionOrder::Interleaved}, 64);
+  std::vector<int> t = range(0, 60, 3);
+  for (int j = 60; j < 64; ++j) t.push_back(j);
+  EXPECT_EQ(pairs_with(m.pair_axis, 0), t);
+  EXPECT_EQ(pairs_with(m.pair_axis, 1), range(1, 60, 3));
+  EXPECT_EQ(pairs_with(m.pair_axis, 2), range(2, 60, 3));
+  EXPECT_EQ(m.pairs_of(0), 24);
+  EXPECT_EQ(axis_pattern(m).substr(0, 8), "THW·THW");  // "·" is 2 bytes in UTF-8
+  EXPECT_EQ(axis_pattern(m).substr(axis_pattern(m).size() - 11), "THW·TTT·T");  // grouped by 3
+}
+
+TEST(Axes, LlamaCppImropeDiffersFromHfOnlyAtPairsSixtyOneAndSixtyTwo) {
+  // (A4) with [24, 20, 20, 0]: sectors 61 (61 mod 3 = 1, not < 60) and 62 go to the 4th slot "e";
+  // HF's (A3) leaves them on t. Every other pair agrees.
+  const auto hf = axes_of({24, 20, 20}, SectionOrder::Interleaved);
+  const auto cpp = axes_of({24, 20, 20, 0}, SectionOrder::GgmlImrope);
+  std::vector<int> differ;
+  for (int j = 0; j < 64; ++j) {
+    if (hf[static_cast<std::size_t>(j)] != cpp[static_cast<std::size_t>(j)]) differ.push_back(j);
+  }
+  EXPECT_EQ(differ, (std::vector<int>{61, 62}));
+  EXPECT_EQ(cpp[61], 3);
+  EXPECT_EQ(cpp[62], 3);
+  EXPECT_EQ(hf[61], 0);
+  // MROPE with the sections padded to 4 is HF's chunked map.
+  EXPECT_EQ(axes_of({16, 24, 24, 0}, SectionOrder::GgmlMrope), axes_of({16, 24, 24}, SectionOrder::Chunked));
+}
+
+TEST(Axes, EveryRuleMatchesTheNumpyPortOfItsSource) {
+  // tests/reference/mrope.py: HF's split of cos into mrope_section * 2 chunks, HF's slice assignment,
+  // llama.cpp's sector rule; exact integers.
+  const test::ReferenceCsv ref = test::read_reference("mrope_ownership.csv");
+  const std::map<std::string, SectionOrder> rules{{"chunked", SectionOrder::Chunked},
+                                                  {"interleaved", SectionOrder::Interleaved},
+                                                  {"ggml-mrope", SectionOrder::GgmlMrope},
+                                                  {"ggml-imrope", SectionOrder::GgmlImrope}};
+  std::size_t checked = 0;
+  for (const auto& row : ref.rows) {
+    std::vector<int> sections;
+    std::istringstream in(row.at(1));
+    for (int s; in >> s;) sections.push_back(s);
+    const auto a = axes_of(sections, rules.at(row.at(0)));
+    EXPECT_EQ(a.at(static_cast<std::size_t>(std::stoi(row.at(2)))), std::stoi(row.at(3))) << row.at(0) << " " << row.at(1);
+    ++checked;
+  }
+  EXPECT_EQ(checked, 8u * 64u);
+}
+
+TEST(Axes, WavelengthRangePerAxisOfQwenTwoVl) {
+  // λ_j = 2π·1e6^(2j/128): t pairs 0-15 → 2π … 2π·10^(6·30/128) ≈ 160.1; h 16-39 → 2π·10^(6·32/128) ≈
+  // 198.7 … 2π·10^(6·78/128); w 40-63 → 2π·10^(6·80/128) … 2π·10^(6·126/128) ≈ 5.06e6.
+  const RopeSpec spec = make_spec(load_preset("qwen2-vl-7b"));
+  ASSERT_TRUE(spec.axes);
+  const auto r = axis_ranges(spec.params.inv_freq, *spec.axes);
+  ASSERT_EQ(r.size(), 3u);
+  const auto lambda = [](int j) { return kTwoPi * std::pow(10.0, 6.0 * 2 * j / 128); };
+  // 1e-13 relative: pow and the division by the frequency round differently, a few ulps.
+  EXPECT_NEAR(r[0].shortest / lambda(0), 1.0, 1e-13);
+  EXPECT_NEAR(r[0].longest / lambda(15), 1.0, 1e-13);
+  EXPECT_NEAR(r[1].shortest / lambda(16), 1.0, 1e-13);
+  EXPECT_NEAR(r[2].longest / lambda(63), 1.0, 1e-13);
+  EXPECT_NEAR(r[0].longest, 160.1, 0.05);
+  EXPECT_NEAR(r[2].longest, 5.06e6, 0.005e6);
+  EXPECT_EQ(r[1].pairs, 24);
+}
+
+TEST(Axes, VlPresetsRotateAsHfDoesToOneInATrillion) {
+  // tests/reference/mrope.py: HF's apply_multimodal_rotary_pos_emb (qwen2-vl-7b, qwen2.5-vl-7b) and
+  // Qwen3-VL's apply_interleaved_mrope, at (7, 2, 3), (100, 40, 55), (3000, 3000, 3000), (12, 0, -5).
+  // Tolerance 1e-12 of ‖x‖: both sides form the same products p·θ_j; cos and sin of arguments up to
+  // 3000 rad differ between libm and NumPy by an ulp of the result (~1e-16).
+  const test::ReferenceCsv ref = test::read_reference("mrope_apply.csv");
+  std::map<std::string, std::vector<const std::vector<std::string>*>> cases;
+  for (const auto& row : ref.rows) cases[row.at(0) + "@" + row.at(1) + "," + row.at(2) + "," + row.at(3)].push_back(&row);
+  ASSERT_EQ(cases.size(), 12u);
+  double worst = 0;
+  for (const auto& [key, rows] : cases) {
+    const auto& first = *rows.front();
+    const RopeSpec spec = make_spec(load_preset(first.at(0)));
+    AxisPosition p;
+    p.count = 3;
+    for (int k = 0; k < 3; ++k) p.value[static_cast<std::size_t>(k)] = std::stod(first.at(static_cast<std::size_t>(k + 1)));
+    Eigen::VectorXd x(static_cast<Eigen::Index>(rows.size())), want(x.size());
+    for (std::size_t j = 0; j < rows.size(); ++j) {
+      x[static_cast<Eigen::Index>(j)] = std::stod(rows[j]->at(5));
+      want[static_cast<Eigen::Index>(j)] = std::stod(rows[j]->at(6));
+    }
+    const Eigen::VectorXd got = spec_apply(spec, x, p);
+    const double err = (got - want).cwiseAbs().maxCoeff() / x.norm();
+    worst = std::max(worst, err);
+    EXPECT_LE(err, 1e-12) << key;
+    // The matrix form gives the same vector.
+    EXPECT_LE((spec_matrix(spec, p, spec.head_dim) * x - want).cwiseAbs().maxCoeff() / x.norm(), 1e-12) << key;
+  }
+  RecordProperty("worst_relative_error", fmt::format("{:.3g}", worst));
+}
+
+TEST(Axes, ATextTokenIsPlainRopeAtItsPosition) {
+  // p = (m, m, m), or the single number m, is plain RoPE at m whatever the map (A1).
+  const RopeSpec spec = make_spec(load_preset("qwen3-vl-8b"));
+  Eigen::VectorXd x(128);
+  for (int j = 0; j < 128; ++j) x[j] = std::cos(0.7 * j + 0.3);
+  AxisPosition three;
+  three.count = 3;
+  three.value = {41, 41, 41, 0};
+  EXPECT_EQ(spec_apply(spec, x, three), spec_apply(spec, x, 41.0));
+  EXPECT_EQ(spec_apply(spec, x, AxisPosition::single(41)), spec_apply(spec, x, 41.0));
+}
+
+TEST(Axes, PositionsAreParsedAndCheckedAgainstTheAxes) {
+  const AxisPosition p = parse_axis_position("7, 2,3", "--position");
+  EXPECT_EQ(p.count, 3);
+  EXPECT_EQ(p[2], 3.0);
+  EXPECT_EQ(p.text(), "(7, 2, 3)");
+  EXPECT_EQ(parse_axis_position("-4.5", "--position")[2], -4.5);  // one number is every axis
+  EXPECT_THAT([] { parse_axis_position("1,2,3,4,5", "--position"); },
+              ThrowsMessage<InvalidArgument>(HasSubstr("--position has 5 components")));
+  EXPECT_THAT([] { parse_axis_position("1,,3", "--position"); }, ThrowsMessage<InvalidArgument>(HasSubstr("--position")));
+  const Eigen::VectorXd theta = Eigen::VectorXd::Ones(4);
+  EXPECT_THAT([&] { axis_angles(theta, nullptr, parse_axis_position("1,2", "p")); },
+              ThrowsMessage<InvalidArgument>(HasSubstr("plain RoPE reads one")));
+  const AxisMap m = make_axis_map({{1, 1, 2}, SectionOrder::Chunked}, 4);
+  EXPECT_THAT([&] { axis_angles(theta, &m, parse_axis_position("1,2", "p")); },
+              ThrowsMessage<InvalidArgument>(HasSubstr("this model reads 3 axes")));
+  EXPECT_EQ(axis_angles(theta, &m, parse_axis_position("5,6,7", "p")), Eigen::Vector4d(5, 6, 7, 7));
+}
+
+TEST(Axes, SectionsThatDoNotFitAreRefused) {
+  EXPECT_THAT([] { make_axis_map({{16, 24, 23}, SectionOrder::Chunked}, 64); },
+              ThrowsMessage<InvalidArgument>(HasSubstr("adds up to 63, not rotary_dim / 2 = 64")));
+  EXPECT_THAT([] { make_axis_map({{16, 24}, SectionOrder::Interleaved}, 64); },
+              ThrowsMessage<InvalidArgument>(HasSubstr("interleaved M-RoPE reads 3 sections")));
+  EXPECT_THAT([] { make_axis_map({{1, 1, 1, 1, 1}, SectionOrder::GgmlMrope}, 5); },
+              ThrowsMessage<InvalidArgument>(HasSubstr("expected 1 to 4 sections")));
+  EXPECT_THAT([] { make_axis_map({{0, 0, 0, 0}, SectionOrder::GgmlImrope}, 4); },
+              ThrowsMessage<InvalidArgument>(HasSubstr("adds up to 0")));
+  EXPECT_THAT([] { make_axis_map({{-1, 33, 32}, SectionOrder::Chunked}, 64); },
+              ThrowsMessage<InvalidArgument>(HasSubstr("whole number in 0")));
+}
+
+}  // namespace
+}  // namespace rope

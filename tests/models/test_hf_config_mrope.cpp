@@ -1,0 +1,64 @@
+// rope/models/hf_config_mrope.cpp: mrope_section and mrope_interleaved of a config.json.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "models/config_test_util.hpp"
+#include "rope/models/presets.hpp"
+#include "rope/models/rope_spec.hpp"
+
+namespace rope {
+namespace {
+
+using ::testing::Contains;
+using ::testing::HasSubstr;
+using ::testing::Not;
+using namespace config_test;
+
+TEST(HfConfigMrope, QwenTwoVlLegacyTypeWithSectionsIsChunkedMrope) {
+  const ModelConfig m = parse(R"({"model_type": "qwen2_vl", "hidden_size": 3584, "num_attention_heads": 28,
+      "rope_scaling": {"type": "mrope", "mrope_section": [16, 24, 24]}})");
+  ASSERT_TRUE(m.mrope);
+  EXPECT_EQ(m.mrope->sections, (std::vector<int>{16, 24, 24}));
+  EXPECT_EQ(m.mrope->order, SectionOrder::Chunked);
+  EXPECT_EQ(m.rope.type, ScalingType::Default);
+  EXPECT_THAT(english(m.origin), Contains("mrope_section: [16, 24, 24] (rope_scaling.mrope_section)"));
+  EXPECT_THAT(english(m.notes), Contains(HasSubstr("M-RoPE: every pair turns with the time, height or width position")));
+  EXPECT_THAT(english(m.notes), Not(Contains(HasSubstr("not modelled"))));
+  const RopeSpec spec = make_spec(m);
+  ASSERT_TRUE(spec.axes);
+  EXPECT_EQ(spec.layout, Layout::Half);  // model family qwen2_vl: rotate_half
+  EXPECT_EQ(spec.axes->pair_axis.size(), 64u);
+}
+
+TEST(HfConfigMrope, QwenThreeVlInterleavedInTextConfig) {
+  const ModelConfig m = load_preset("qwen3-vl-8b");
+  ASSERT_TRUE(m.mrope);
+  EXPECT_EQ(m.mrope->order, SectionOrder::Interleaved);
+  EXPECT_THAT(english(m.origin), Contains("mrope_interleaved: true (text_config.rope_scaling.mrope_interleaved)"));
+  EXPECT_THAT(english(m.notes), Contains(HasSubstr("interleaved (docs/multi-axis.md (A1), (A3))")));
+}
+
+TEST(HfConfigMrope, TheNoteOfTheTypeStaysWithoutSections) {
+  const ModelConfig m = parse(R"({"head_dim": 64, "rope_scaling": {"type": "mrope"}})");
+  EXPECT_FALSE(m.mrope);
+  EXPECT_THAT(english(m.notes), Contains(HasSubstr("not modelled")));
+  const ModelConfig lone = parse(R"({"head_dim": 64, "rope_scaling": {"rope_type": "default", "mrope_interleaved": true}})");
+  EXPECT_FALSE(lone.mrope);
+  EXPECT_THAT(english(lone.notes), Contains(HasSubstr("mrope_interleaved without mrope_section: ignored")));
+}
+
+TEST(HfConfigMrope, BadSectionsNameThePathAndTheRule) {
+  expect_invalid(R"({"head_dim": 128, "rope_scaling": {"type": "mrope", "mrope_section": [16, 24, 16]}})",
+                 "config.json: rope_scaling.mrope_section: mrope_section [16, 24, 16] adds up to 56, not rotary_dim / 2 = 64");
+  expect_invalid(R"({"head_dim": 128, "rope_scaling": {"type": "mrope", "mrope_section": "16,24,24"}})",
+                 "rope_scaling.mrope_section: expected a list of whole numbers, got string");
+  expect_invalid(R"({"head_dim": 128, "rope_scaling": {"type": "mrope", "mrope_section": [16, 24.5, 23.5]}})",
+                 "rope_scaling.mrope_section[1]: expected a whole number in 0 … 65536, got 24.5");
+  expect_invalid(R"({"head_dim": 128, "rope_scaling": {"type": "mrope", "mrope_section": [16, 1e300, 24]}})",
+                 "rope_scaling.mrope_section[1]: expected a whole number in 0 … 65536");
+  expect_invalid(R"({"head_dim": 128, "rope_scaling": {"mrope_section": [24, 20, 20], "mrope_interleaved": 1}})",
+                 "rope_scaling.mrope_interleaved: expected true or false, got number");
+}
+
+}  // namespace
+}  // namespace rope
