@@ -5,6 +5,7 @@
 #include <map>
 #include <string>
 
+#include "rope/analysis/decay.hpp"
 #include "rope/analysis/xpos.hpp"
 #include "rope/core/error.hpp"
 #include "rope/core/frequencies.hpp"
@@ -101,6 +102,26 @@ TEST(Xpos, BoundEqualsTheNumpyPort) {
   const Eigen::VectorXd want = ref.column(1);
   EXPECT_EQ(got[0], 32.5);
   for (Eigen::Index i = 0; i < want.size(); ++i) EXPECT_LE(std::abs(got[i] - want[i]) / want[i], 1e-12) << ref.column(0)[i];
+}
+
+TEST(Xpos, DecayCurvesByHand) {
+  // d = 128, s = 512. At t = s: ζ_0^1 = 2/7, ζ_63 = 177.2/179.2, the mean (1/64)Σ(2j + 51.2)/179.2 =
+  // (63 + 51.2)/179.2; at t = 2s: (2/7)^2 = 4/49. f(0) = f_ζ(0) = 32.5, both curves 1 at t = 0. The bound
+  // column is decay_bound / 32.5, the xPos bound that of xpos_bound.csv / 32.5. Tolerance: a few ulp of
+  // a power, a mean of 64 terms and a quotient.
+  const Eigen::VectorXd theta = frequencies(128, 10000);
+  Eigen::VectorXd t(4);
+  t << 0, 512, 1024, 2048;
+  const XposDecay c = xpos_decay(theta, 512, t);
+  EXPECT_EQ(c.bound[0], 1.0);
+  EXPECT_EQ(c.xpos_bound[0], 1.0);
+  EXPECT_NEAR(c.zeta_first[1], 2.0 / 7.0, 1e-16);
+  EXPECT_NEAR(c.zeta_last[1], 177.2 / 179.2, 2e-16);
+  EXPECT_NEAR(c.zeta_mean[1], 114.2 / 179.2, 1e-15);
+  EXPECT_NEAR(c.zeta_first[2], 4.0 / 49.0, 1e-16);
+  EXPECT_NEAR(c.xpos_bound[1], 3.8844338219680776 / 32.5, 1e-13);  // xpos_bound.csv at 512
+  EXPECT_NEAR(c.xpos_bound[3], 1.2075708647229242 / 32.5, 1e-13);  // and at 2048
+  EXPECT_NEAR(c.bound[3], decay_bound(theta, 2048.0) / 32.5, 1e-15);
 }
 
 TEST(Xpos, IdentitiesHoldAndThePlainIdentityFails) {

@@ -5,6 +5,7 @@
 #include <complex>
 #include <fmt/format.h>
 
+#include "rope/analysis/decay.hpp"
 #include "rope/core/apply.hpp"
 #include "rope/core/error.hpp"
 #include "rope/core/random.hpp"
@@ -63,6 +64,24 @@ Eigen::VectorXd xpos_bound(const Eigen::VectorXd& theta, double scale_base, cons
     f[k] = sum / static_cast<double>(theta.size());  // (X5)
   }
   return f;
+}
+
+XposDecay xpos_decay(const Eigen::VectorXd& theta, double scale_base, const Eigen::VectorXd& distances) {
+  const int d = static_cast<int>(2 * theta.size());
+  const double f0 = (theta.size() + 1) / 2.0;  // f(0) = f_ζ(0) = (d/2 + 1)/2
+  XposDecay out;
+  out.bound = decay_bound(theta, distances) / f0;
+  out.xpos_bound = xpos_bound(theta, scale_base, distances) / f0;
+  out.zeta_first.resize(distances.size());
+  out.zeta_mean.resize(distances.size());
+  out.zeta_last.resize(distances.size());
+  for (Eigen::Index k = 0; k < distances.size(); ++k) {
+    const Eigen::VectorXd scale = xpos_scale(d, distances[k], scale_base, XposRole::Query);
+    out.zeta_first[k] = scale[0];
+    out.zeta_mean[k] = scale.mean();
+    out.zeta_last[k] = scale[scale.size() - 1];
+  }
+  return out;
 }
 
 XposIdentities verify_xpos(const Eigen::VectorXd& theta, Layout layout, double scale_base, long trials, double max_position,

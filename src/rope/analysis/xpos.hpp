@@ -41,6 +41,14 @@ Eigen::VectorXd apply_xpos(const Eigen::VectorXd& x, const Eigen::VectorXd& thet
 /// f_ζ(t) of (X5) at each distance t (t = n_q − n_k >= 0: the query comes later and ζ < 1 damps it).
 Eigen::VectorXd xpos_bound(const Eigen::VectorXd& theta, double scale_base, const Eigen::VectorXd& distances);
 
+/// The curves of `rope decay --xpos` at each distance t, all divided by f(0) = (d/2 + 1)/2 (= f_ζ(0)):
+/// RoFormer's bound f(t) (M11), the xPos bound f_ζ(t) (X5), and the scale factor of (X3) at distance t:
+/// ζ_0^(t/s) (the fastest decay), the mean over pairs, and ζ_(d/2−1)^(t/s) (the slowest).
+struct XposDecay {
+  Eigen::VectorXd bound, xpos_bound, zeta_first, zeta_mean, zeta_last;
+};
+XposDecay xpos_decay(const Eigen::VectorXd& theta, double scale_base, const Eigen::VectorXd& distances);
+
 /// The rows of `rope verify --xpos`: (X4) relative, (X4) shift, (X3) the score's scale; and the contrast
 /// expected to fail: RoPE's plain relative identity (M8) without the scale.
 struct XposIdentities {
