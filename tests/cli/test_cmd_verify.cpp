@@ -163,7 +163,7 @@ TEST_F(CmdVerify, XposRowsPassAndTheirContrastFails) {
   EXPECT_THAT(r.out, HasSubstr("contrast, expected to fail: RoPE's relative identity without xPos's scale (s = 512)"));
   EXPECT_THAT(r.out, HasSubstr("10 of 10 identities passed"));
   const Result csv = rope_cli({"verify", "--xpos", "--trials", "20", "--csv", "-"});
-  EXPECT_THAT(csv.out, HasSubstr("\"xpos: no scale (contrast)\""));
+  EXPECT_THAT(csv.out, HasSubstr("\"no xpos scale\""));
   expect_one_line_error(rope_cli({"verify", "--xpos", "--xpos-scale-base", "-1"}), 2, "--xpos-scale-base must be a finite number > 0 (got -1)");
   expect_one_line_error(rope_cli({"verify", "--xpos", "--max-position", "1e6"}), 2, "--xpos: 2·max-position/s = 3906.25 is over 500");
   expect_one_line_error(rope_cli({"verify", "--xpos", "--dtype", "f32"}), 2, "--xpos is checked in float64");

@@ -114,9 +114,9 @@ XposIdentities verify_xpos(const Eigen::VectorXd& theta, Layout layout, double s
   out.rows.push_back(make("xpos: relative", "<X_q(m) q, X_k(n) k> = <X_q(m-n) q, k>", "xPos:相对位置",
                           "<X_q(m) q, X_k(n) k> = <X_q(m-n) q, k>", "(X4)"));
   out.rows.push_back(make("xpos: shift", "shift m, n by c: score unchanged", "xPos:平移", "m、n 同加 c:得分不变", "(X4)"));
-  out.rows.push_back(make("xpos: scale", "score = sum_j zeta_j^((m-n)/s) <R_m q, R_n k>_j", "xPos:缩放",
-                          "得分 = sum_j zeta_j^((m-n)/s) <R_m q, R_n k>_j", "(X3)"));
-  out.contrast = make("xpos: no scale (contrast)", "<X_q(m) q, X_k(n) k> = <q, R_{n-m} k>", "xPos:无缩放(对照)",
+  out.rows.push_back(make("xpos: scale", "score = Σ_j ζ_j^((m-n)/s) <R_m q, R_n k>_j", "xPos:缩放",
+                          "得分 = Σ_j ζ_j^((m-n)/s) <R_m q, R_n k>_j", "(X3)"));
+  out.contrast = make("no xpos scale", "<X_q(m) q, X_k(n) k> = <q, R_{n-m} k>", "无 xPos 缩放(对照)",
                       "<X_q(m) q, X_k(n) k> = <q, R_{n-m} k>", "(M8)");
   out.contrast.expected_to_fail = true;
   std::vector<Tally> tally(out.rows.size() + 1);

@@ -58,6 +58,7 @@ int run_decay_xpos(const DecayOptions& opt, std::ostream& out) {
   fig.xlabel = f.text("relative distance m", "相对距离 m");
   fig.ylabel = f.text("value / value at m = 0", "值 / m = 0 处的值");
   fig.log_x = opt.log_x;
+  fig.key = plot::Figure::Key::Below;  // the slowest pair runs along the top: a legend there would hide it
   fig.series.push_back({f.text("RoFormer bound f(m)/f(0)", "RoFormer 上界 f(m)/f(0)"), x, c.bound, 0});
   fig.series.push_back({f.text("xPos bound f_ζ(m)/f(0)", "xPos 上界 f_ζ(m)/f(0)"), x, c.xpos_bound, 1});
   fig.series.push_back({f.text("ζ_0^(m/s), fastest pair", "ζ_0^(m/s),衰减最快的维度对"), x, c.zeta_first, 2, true});
