@@ -50,6 +50,9 @@ int run_apply(const ApplyOptions& opt, std::ostream& out) {
   const int n = static_cast<int>(x.size());
   check_dimension(n, kMaxDenseDim, "vector length d");  // one of the three forms is the dense matrix
   const Text t(opt.lang);
+  if (opt.xpos && (opt.scaling.any() || opt.position->multi())) {
+    throw InvalidArgument("--xpos applies to plain RoPE: leave out --model, --config and --scaling, and give one position");
+  }
   // With --scaling, --config or --model: the model's spec (rope/models/rope_spec.hpp): its layout, its
   // scaled frequencies, its attention factor in cos and sin, its rotating channels (S19). The vector is
   // a head (head_dim numbers) or its rotating part (rotary_dim numbers).
@@ -96,7 +99,6 @@ int run_apply(const ApplyOptions& opt, std::ostream& out) {
   // (S19): the rotated channels times a, the others unchanged (plain RoPE: a = 1, every channel rotates).
   const auto model_output = [&](const Eigen::VectorXd& rotated) { return spec ? spec_output(*spec, x, rotated) : rotated; };
   // --xpos (X2): every form's pair i times ζ_i^(m/s) for the query, ζ_i^(−m/s) for the key.
-  if (opt.xpos && (rope.scaled || p.multi())) throw InvalidArgument("--xpos applies to plain RoPE: leave out --model, --config and --scaling, and give one position");
   if (!opt.xpos && (opt.role != XposRole::Query || opt.xpos_scale_base != kDefaultXposScaleBase)) {
     throw InvalidArgument("--role and --xpos-scale-base need --xpos");
   }
