@@ -26,8 +26,7 @@ Eigen::VectorXd xpos_scale(int d, double n, double scale_base, XposRole role) {
     throw InvalidArgument(fmt::format("the xPos scale base s must be a finite number > 0 (got {:g})", scale_base));
   }
   if (!(std::abs(n) / scale_base <= kMaxXposPower)) {
-    throw InvalidArgument(fmt::format("xPos: |position|/s = {:g} is over {:g} (ζ_0^(n/s) would leave the range of float64 "
-                                      "numbers kept to full precision)",
+    throw InvalidArgument(fmt::format("xPos: |position|/s = {:g} is over {:g} (ζ_0^(n/s) would leave the range of float64 numbers kept to full precision)",
                                       std::abs(n) / scale_base, kMaxXposPower));
   }
   const double power = (role == XposRole::Query ? n : -n) / scale_base;  // (X2)
@@ -92,8 +91,7 @@ XposIdentities verify_xpos(const Eigen::VectorXd& theta, Layout layout, double s
   }
   (void)xpos_scale(2, 0.0, scale_base, XposRole::Query);  // throws for a bad s
   if (!(2 * max_position / scale_base <= kMaxXposPower)) {
-    throw InvalidArgument(fmt::format("--xpos: 2·max-position/s = {:g} is over {:g}: ζ^(n/s) would leave the range "
-                                      "of float64 numbers kept to full precision; raise --xpos-scale-base or lower --max-position",
+    throw InvalidArgument(fmt::format("--xpos: 2·max-position/s = {:g} is over {:g}: ζ^(n/s) would leave the range of float64 numbers kept to full precision; raise --xpos-scale-base or lower --max-position",
                                       2 * max_position / scale_base, kMaxXposPower));
   }
   const int d = static_cast<int>(2 * theta.size());

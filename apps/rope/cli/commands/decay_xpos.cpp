@@ -19,16 +19,14 @@ namespace rope::cli {
 int run_decay_xpos(const DecayOptions& opt, std::ostream& out) {
   if (opt.kind != DecayKind::Bound || opt.scaling.any() || opt.rerope_window || opt.base_values().size() > 1 || opt.normalize ||
       opt.log_y) {
-    throw InvalidArgument("--xpos draws plain RoPE's bound with one --base: leave out --kind, --model, --config, --scaling, "
-                          "--rerope, --normalize (the curves are already divided by f(0)) and --log-y");
+    throw InvalidArgument("--xpos draws plain RoPE's bound with one --base: leave out --kind, --model, --config, --scaling, --rerope, --normalize (the curves are already divided by f(0)) and --log-y");
   }
   const double s = opt.xpos_scale_base;
   if (!(s > 0) || !std::isfinite(s)) {
     throw InvalidArgument(fmt::format("--xpos-scale-base must be a finite number > 0 (got {})", format_number(s)));
   }
   if (opt.max_distance / s > kMaxXposPower) {
-    throw InvalidArgument(fmt::format("--max-distance {} over --xpos-scale-base {} is over {:g}: ζ^(m/s) would leave the range "
-                                      "of float64 numbers kept to full precision",
+    throw InvalidArgument(fmt::format("--max-distance {} over --xpos-scale-base {} is over {:g}: ζ^(m/s) would leave the range of float64 numbers kept to full precision",
                                       format_number(opt.max_distance), format_number(s), kMaxXposPower));
   }
   const int d = opt.dim.value_or(kDefaultDecayDim);
@@ -68,15 +66,11 @@ int run_decay_xpos(const DecayOptions& opt, std::ostream& out) {
   if (opt.csv == "-") return kOk;
 
   const Text t = f.tr();
-  out << t.format("xPos, d = {}, base = {}, s = {} (docs/multi-axis.md (X1)-(X5)): the score of q at n_q and k at n_k\n"
-                  "carries ζ_j^(m/s) on pair j, m = n_q − n_k, ζ_j = (2j/d + 0.4)/1.4 from {:.6g} to {:.6g}\n",
-                  "xPos,d = {},base = {},s = {}(docs/multi-axis.md (X1)-(X5)):n_q 处的 q 与 n_k 处的 k 的得分\n"
-                  "在第 j 对上带有 ζ_j^(m/s),m = n_q − n_k,ζ_j = (2j/d + 0.4)/1.4,从 {:.6g} 到 {:.6g}\n",
+  out << t.format("xPos, d = {}, base = {}, s = {} (docs/multi-axis.md (X1)-(X5)): the score of q at n_q and k at n_k\ncarries ζ_j^(m/s) on pair j, m = n_q − n_k, ζ_j = (2j/d + 0.4)/1.4 from {:.6g} to {:.6g}\n",
+                  "xPos,d = {},base = {},s = {}(docs/multi-axis.md (X1)-(X5)):n_q 处的 q 与 n_k 处的 k 的得分\n在第 j 对上带有 ζ_j^(m/s),m = n_q − n_k,ζ_j = (2j/d + 0.4)/1.4,从 {:.6g} 到 {:.6g}\n",
                   d, format_number(base), format_number(s), xpos_zeta(d)[0], xpos_zeta(d)[d / 2 - 1]);
-  out << t("  bound: RoFormer's f(m) (M11); xPos bound: f_ζ(m) (X5), the same sum with ζ_i^(m/s) in each term;\n"
-           "  both divided by f(0) = (d/2 + 1)/2; then ζ_0^(m/s), the mean over pairs and ζ_(d/2−1)^(m/s)\n\n",
-           "  上界:RoFormer 的 f(m)(M11);xPos 上界:f_ζ(m)(X5),即每项乘以 ζ_i^(m/s) 的同一个和;\n"
-           "  两者都除以 f(0) = (d/2 + 1)/2;然后是 ζ_0^(m/s)、各对的均值和 ζ_(d/2−1)^(m/s)\n\n");
+  out << t("  bound: RoFormer's f(m) (M11); xPos bound: f_ζ(m) (X5), the same sum with ζ_i^(m/s) in each term;\n  both divided by f(0) = (d/2 + 1)/2; then ζ_0^(m/s), the mean over pairs and ζ_(d/2−1)^(m/s)\n\n",
+           "  上界:RoFormer 的 f(m)(M11);xPos 上界:f_ζ(m)(X5),即每项乘以 ζ_i^(m/s) 的同一个和;\n  两者都除以 f(0) = (d/2 + 1)/2;然后是 ζ_0^(m/s)、各对的均值和 ζ_(d/2−1)^(m/s)\n\n");
   std::vector<double> shown{opt.log_x ? 1.0 : 0.0};
   for (double decade = 1; decade <= opt.max_distance; decade *= 10) {
     for (double step : {1.0, 2.0, 5.0}) {
