@@ -236,5 +236,54 @@ TEST_F(CmdApply, Float32FrequenciesAndMatrix) {
                         "--float32 prints R_m as HF's float32 cos and sin give it: use it with --position, not --relative");
 }
 
+TEST_F(CmdApply, XposEqualsTheNumpyPort) {
+  // tests/reference/xpos.py (flash-attn's construction: cos·scale for q, cos/scale for k), d = 16, base
+  // 10000, every layout, role, s and position of xpos_apply.csv, through the three forms of `rope apply`.
+  // Tolerance 1e-12 of ‖x‖ times the largest scale: cos/sin an ulp apart, the power a few ulp (n/s ≤ 15.6).
+  const test::ReferenceCsv ref = test::read_reference("xpos_apply.csv");
+  std::map<std::string, std::vector<const std::vector<std::string>*>> cases;
+  for (const auto& row : ref.rows) cases[row.at(0) + "," + row.at(1) + "," + row.at(2) + "," + row.at(3)].push_back(&row);
+  ASSERT_EQ(cases.size(), 48u);
+  double worst = 0;
+  for (const auto& [key, rows] : cases) {
+    const auto& first = *rows.front();
+    std::vector<double> x, want;
+    for (const auto* row : rows) {
+      x.push_back(std::stod(row->at(5)));
+      want.push_back(std::stod(row->at(6)));
+    }
+    const Result r = rope_cli({"apply", "--position", first.at(2), "--vector", test::comma_list(Eigen::Map<const Eigen::VectorXd>(x.data(), 16)), "--layout", first.at(0), "--xpos",
+                               "--role", first.at(1), "--xpos-scale-base", first.at(3), "--csv", "-"});
+    ASSERT_EQ(r.code, 0) << key << ": " << r.err;
+    const Eigen::VectorXd w = Eigen::Map<const Eigen::VectorXd>(want.data(), 16);
+    const double size = Eigen::Map<const Eigen::VectorXd>(x.data(), 16).norm() * std::max(1.0, w.cwiseAbs().maxCoeff());
+    for (const Eigen::VectorXd& got : apply_columns(r.out)) {
+      const double err = (got - w).cwiseAbs().maxCoeff() / size;
+      worst = std::max(worst, err);
+      EXPECT_LE(err, 1e-12) << key;
+    }
+  }
+  RecordProperty("worst_relative_error", fmt::format("{:.3g}", worst));
+}
+
+TEST_F(CmdApply, XposByHandAndItsErrors) {
+  // d = 2, θ_0 = 1, m = s = 512: the query's pair is (2/7)·(cos 512, sin 512), the key's (7/2)·(cos 512, sin 512).
+  const Result q = rope_cli({"apply", "--position", "512", "--vector", "1,0", "--xpos", "--csv", "-"});
+  ASSERT_EQ(q.code, 0) << q.err;
+  EXPECT_NEAR(apply_columns(q.out)[1][0], 2.0 / 7.0 * std::cos(512.0), 1e-15);
+  EXPECT_NEAR(apply_columns(q.out)[1][1], 2.0 / 7.0 * std::sin(512.0), 1e-15);
+  const Result k = rope_cli({"apply", "--position", "512", "--vector", "1,0", "--xpos", "--role", "k", "--csv", "-"});
+  EXPECT_NEAR(apply_columns(k.out)[1][1], 3.5 * std::sin(512.0), 1e-14);
+  const Result text = rope_cli({"apply", "--position", "512", "--vector", "1,0,0,1", "--xpos"});
+  EXPECT_THAT(text.out, HasSubstr("xPos, s = 512: pair i times ζ_i^(m/s)"));
+  EXPECT_THAT(text.out, HasSubstr("they agree"));
+  expect_one_line_error(rope_cli({"apply", "--position", "1", "--vector", "1,0", "--role", "k"}), 2, "--role and --xpos-scale-base need --xpos");
+  expect_one_line_error(rope_cli({"apply", "--position", "1", "--vector", "1,0", "--xpos", "--xpos-scale-base", "0"}), 2,
+                        "the xPos scale base s must be a finite number > 0 (got 0)");
+  expect_one_line_error(rope_cli({"apply", "--position", "1e6", "--vector", "1,0", "--xpos"}), 2, "xPos: |position|/s = 1953.12 is over 500");
+  expect_one_line_error(rope_cli({"apply", "--model", "llama-3.1-8b", "--position", "1", "--vector", "1,0", "--xpos"}), 2,
+                        "--xpos applies to plain RoPE");
+}
+
 }  // namespace
 }  // namespace rope

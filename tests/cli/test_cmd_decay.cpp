@@ -202,5 +202,36 @@ TEST_F(CmdDecay, PointsTimesColumnsIsBounded) {
   test::expect_one_line_error(rope_cli(args), 2, "over the limit of 2e+07");
 }
 
+TEST_F(CmdDecay, XposCurvesEqualTheNumpyPort) {
+  // xpos_bound.csv (the direct double loop of (X5), d = 128, base 10000, s = 512) divided by f(0) = 32.5;
+  // ζ_0^(m/s) = (2/7)^(m/512) by hand. Tolerance 1e-12 relative (sums of 64 terms, cos/sin an ulp apart).
+  const Result r = rope_cli({"decay", "--xpos", "--max-distance", "4096", "--csv", "-"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  std::map<double, std::vector<double>> rows;
+  std::istringstream in(r.out);
+  std::string line;
+  std::getline(in, line);
+  EXPECT_EQ(line, "distance,bound,xpos_bound,zeta_first,zeta_mean,zeta_last");
+  while (std::getline(in, line)) {
+    std::vector<double> v;
+    for (const auto& cell : test::split(line, ',')) v.push_back(std::stod(cell));
+    rows[v.at(0)] = v;
+  }
+  ASSERT_EQ(rows.size(), 4097u);
+  const test::ReferenceCsv ref = test::read_reference("xpos_bound.csv");
+  for (const auto& row : ref.rows) {
+    const double t = std::stod(row.at(0)), want = std::stod(row.at(1)) / 32.5;
+    EXPECT_LE(std::abs(rows.at(t).at(2) - want), 1e-12 * want) << t;
+    EXPECT_NEAR(rows.at(t).at(3), std::pow(2.0 / 7.0, t / 512), 1e-15) << t;
+  }
+  EXPECT_EQ(rows.at(0).at(1), 1.0);
+  const Result text = rope_cli({"decay", "--xpos"});
+  EXPECT_THAT(text.out, HasSubstr("from 0.285714 to 0.988839"));
+  expect_one_line_error(rope_cli({"decay", "--xpos", "--kind", "ones"}), 2, "--xpos draws plain RoPE's bound with one --base");
+  expect_one_line_error(rope_cli({"decay", "--xpos-scale-base", "64"}), 2, "--xpos-scale-base needs --xpos");
+  expect_one_line_error(rope_cli({"decay", "--xpos", "--max-distance", "1e6", "--points", "10"}), 2,
+                        "--max-distance 1000000 over --xpos-scale-base 512 is over 500");
+}
+
 }  // namespace
 }  // namespace rope

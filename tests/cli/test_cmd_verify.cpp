@@ -174,5 +174,19 @@ TEST_F(CmdVerify, AModelWithSectionsAddsThePerAxisIdentities) {
   EXPECT_THAT(rope_cli({"verify", "--model", "qwen3-8b", "--trials", "20"}).out, HasSubstr("7 of 7 identities passed"));
 }
 
+TEST_F(CmdVerify, XposRowsPassAndTheirContrastFails) {
+  const Result r = rope_cli({"verify", "--xpos", "--trials", "100", "--dim", "32"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("xpos: relative"));
+  EXPECT_THAT(r.out, HasSubstr("xpos: scale"));
+  EXPECT_THAT(r.out, HasSubstr("contrast, expected to fail: RoPE's relative identity without xPos's scale (s = 512)"));
+  EXPECT_THAT(r.out, HasSubstr("10 of 10 identities passed"));
+  const Result csv = rope_cli({"verify", "--xpos", "--trials", "20", "--csv", "-"});
+  EXPECT_THAT(csv.out, HasSubstr("\"no xpos scale\""));
+  expect_one_line_error(rope_cli({"verify", "--xpos", "--xpos-scale-base", "-1"}), 2, "--xpos-scale-base must be a finite number > 0 (got -1)");
+  expect_one_line_error(rope_cli({"verify", "--xpos", "--max-position", "1e6"}), 2, "--xpos: 2·max-position/s = 3906.25 is over 500");
+  expect_one_line_error(rope_cli({"verify", "--xpos", "--dtype", "f32"}), 2, "--xpos is checked in float64");
+}
+
 }  // namespace
 }  // namespace rope

@@ -17,6 +17,8 @@
 #include "rope/cli/scaling_options.hpp"
 #include "rope/models/rope_float32.hpp"
 #include "rope/models/rope_spec.hpp"
+#include "rope/analysis/xpos.hpp"
+#include "rope/cli/choice_option.hpp"
 
 namespace rope::cli {
 
@@ -28,6 +30,9 @@ struct ApplyOptions {
   std::string csv;
   Lang lang = Lang::En;
   ScalingOptions scaling;
+  bool xpos = false;                               ///< --xpos: xPos's scale on top (docs/multi-axis.md (X2))
+  XposRole role = XposRole::Query;                 ///< --role q|k
+  double xpos_scale_base = kDefaultXposScaleBase;  ///< --xpos-scale-base s
 };
 
 namespace {
@@ -46,6 +51,9 @@ int run_apply(const ApplyOptions& opt, std::ostream& out) {
   const int n = static_cast<int>(x.size());
   check_dimension(n, kMaxDenseDim, "vector length d");  // one of the three forms is the dense matrix
   const Text t(opt.lang);
+  if (opt.xpos && (opt.scaling.any() || opt.position->multi())) {
+    throw InvalidArgument("--xpos applies to plain RoPE: leave out --model, --config and --scaling, and give one position");
+  }
   // With --scaling, --config or --model: the model's spec (rope/models/rope_spec.hpp): its layout, its
   // scaled frequencies, its attention factor in cos and sin, its rotating channels (S19). The vector is
   // a head (head_dim numbers) or its rotating part (rotary_dim numbers).
@@ -92,12 +100,25 @@ int run_apply(const ApplyOptions& opt, std::ostream& out) {
   const double at = axes ? 1.0 : p.value[0];
   // (S19): the rotated channels times a, the others unchanged (plain RoPE: a = 1, every channel rotates).
   const auto model_output = [&](const Eigen::VectorXd& rotated) { return spec ? spec_output(*spec, x, rotated) : rotated; };
-  const Eigen::VectorXd by_matrix = model_output(rotation_matrix<double>(rate, at, layout) * xr);
-  const Eigen::VectorXd by_elementwise = model_output(apply_rotary(xr, rate, at, layout));
-  const Eigen::VectorXd by_complex = model_output(apply_rotary_complex(xr, rate, at, layout));
+  // --xpos (X2): every form's pair i times ζ_i^(m/s) for the query, ζ_i^(−m/s) for the key.
+  if (!opt.xpos && (opt.role != XposRole::Query || opt.xpos_scale_base != kDefaultXposScaleBase)) {
+    throw InvalidArgument("--role and --xpos-scale-base need --xpos");
+  }
+  const Eigen::VectorXd xscale = opt.xpos ? xpos_scale(d, p.value[0], opt.xpos_scale_base, opt.role) : Eigen::VectorXd::Ones(d / 2);
+  const auto xpos_output = [&](Eigen::VectorXd v) {
+    for (int i = 0; i < d / 2; ++i) {
+      const auto [ca, cb] = pair_channels(d, i, layout);
+      v[ca] *= xscale[i];
+      v[cb] *= xscale[i];
+    }
+    return v;
+  };
+  const Eigen::VectorXd by_matrix = model_output(xpos_output(rotation_matrix<double>(rate, at, layout) * xr));
+  const Eigen::VectorXd by_elementwise = model_output(xpos_output(apply_rotary(xr, rate, at, layout)));
+  const Eigen::VectorXd by_complex = model_output(xpos_output(apply_rotary_complex(xr, rate, at, layout)));
   const double diff = std::max((by_matrix - by_elementwise).cwiseAbs().maxCoeff(),
                                (by_complex - by_elementwise).cwiseAbs().maxCoeff());
-  const double scale = std::max(std::max(a, 1.0) * x.norm(), 1e-300);
+  const double scale = std::max(std::max(a, 1.0) * xscale.maxCoeff() * x.norm(), 1e-300);
   const Check check{diff, scale, relative_tolerance(machine_epsilon<double>(), d, p.max_abs())};
   const bool agree = check.passed();
   // --float32: HF's float32 computation (rope_float32.hpp), beside the float64 forms.
@@ -138,6 +159,14 @@ int run_apply(const ApplyOptions& opt, std::ostream& out) {
       out << t("the model's code returns the rotated pairs de-interleaved: pair i on channels i and i + d/2 of the "
                "rotating part (q·k is unchanged)\n",
                "模型代码把旋转后的配对解交错返回:第 i 对位于旋转部分的通道 i 和 i + d/2(q·k 不变)\n");
+    }
+    if (opt.xpos) {
+      out << t.format("xPos, s = {}: pair i times ζ_i^({}m/s), ζ_i = (2i/d + 0.4)/1.4 (docs/multi-axis.md (X1), (X2)); "
+                      "ζ^({}m/s) = {}\n",
+                      "xPos,s = {}:第 i 对乘以 ζ_i^({}m/s),ζ_i = (2i/d + 0.4)/1.4(docs/multi-axis.md (X1), (X2));"
+                      "ζ^({}m/s) = {}\n",
+                      format_number(opt.xpos_scale_base), opt.role == XposRole::Query ? "" : "−",
+                      opt.role == XposRole::Query ? "" : "−", join(xscale));
     }
     if (a != 1.0) {
       out << t.format("attention factor a = {} multiplies cos and sin (as HF does): the rotated channels are a·R_m x (S19)\n",
@@ -186,8 +215,13 @@ Command add_apply_command(CLI::App& app) {
   add_layout_option(*sub, opt->layout, Layout::Interleaved);
   sub->add_option("--csv", opt->csv, "write channel,input,matrix,elementwise,complex to FILE ('-' for stdout)")
       ->type_name("FILE");
+  sub->add_flag("--xpos", opt->xpos, "xPos: scale pair i by zeta_i^(m/s) (query) or zeta_i^(-m/s) (key) (docs/multi-axis.md (X2))");
+  add_choice_option(*sub, "--role", opt->role, {"q", "k"},
+                    +[](std::string_view w) { return w == "k" ? XposRole::Key : XposRole::Query; },
+                    "with --xpos: the vector is a query (q, the default) or a key (k)", "ROLE");
+  add_real_option(*sub, "--xpos-scale-base", opt->xpos_scale_base, "with --xpos: the scale base s, > 0 (default 512)");
   add_lang_option(*sub, opt->lang);
-  sub->footer("Example:\n  rope apply --position 1 --vector 1,0,0,1");
+  sub->footer("Example:\n  rope apply --position 1 --vector 1,0,0,1\n  rope apply --position 100 --vector 1,0,0,1 --xpos --role k");
   add_scaling_options(*sub, opt->scaling);
   add_float32_options(*sub, opt->scaling);
   return {sub, [opt](std::ostream& out) { return run_apply(*opt, out); }};

@@ -226,6 +226,8 @@ int run_decay(const DecayOptions& opt, std::ostream& out) {
     throw InvalidArgument(fmt::format("--log-y needs positive values: only --kind bound has them (got --kind {})", to_string(kind)));
   }
   check_figure_options(opt.figure);
+  if (opt.xpos) return run_decay_xpos(opt, out);
+  if (opt.xpos_scale_base != 512) throw InvalidArgument("--xpos-scale-base needs --xpos");
   const ModelSets model = frequency_sets(opt);
   const std::vector<FrequencySet>& sets = model.sets;
   const std::vector<Message>& warnings = model.warnings;
@@ -372,6 +374,8 @@ Command add_decay_command(CLI::App& app) {
          "--leaky-k", [opt](const std::string& text) { opt->leaky_k = parse_real(text, "--leaky-k"); },
          "Leaky ReRoPE with --rerope W: beyond W distances grow with slope 1/K (S17)")
       ->type_name("K");
+  sub->add_flag("--xpos", opt->xpos, "xPos: the scale factor zeta^(m/s) against distance next to the bound (docs/multi-axis.md (X5))");
+  add_real_option(*sub, "--xpos-scale-base", opt->xpos_scale_base, "with --xpos: the scale base s, > 0 (default 512)");
   add_scaling_options(*sub, opt->scaling);
   return {sub, [opt](std::ostream& out) { return run_decay(*opt, out); }};
 }

@@ -1,5 +1,6 @@
 // rope verify: the identity suite of rope/analysis/verify.hpp as a table, CSV or JSON; exit 1 if one fails.
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <iostream>
 #include <unistd.h>
@@ -19,6 +20,8 @@
 #include "rope/core/error.hpp"
 #include "rope/analysis/axis_identities.hpp"
 #include "rope/analysis/verify.hpp"
+#include "rope/analysis/xpos.hpp"
+#include "rope/core/frequencies.hpp"
 #include "rope/io/interrupt.hpp"
 #include "rope/cli/scaling_options.hpp"
 
@@ -36,6 +39,8 @@ struct VerifyOptions {
   std::optional<DType> dtype;  ///< --dtype; nullopt: float64, and the output of before --dtype existed
   std::optional<Strategy> strategy;  ///< --strategy; nullopt: angle-f32, the pipeline of Hugging Face
   bool wide = false;  ///< --wide: the samples and max |Δ| columns too (138 columns)
+  bool xpos = false;                 ///< --xpos: the xPos rows (X3), (X4) and their contrast
+  double xpos_scale_base = kDefaultXposScaleBase;  ///< --xpos-scale-base s
 };
 
 namespace {
@@ -122,6 +127,9 @@ void print_tolerance(const VerifyOptions& opt, const VerifySettings& s, const Te
 
 int run_verify(const VerifyOptions& opt, std::ostream& out) {
   const Text t(opt.lang);
+  if (!(opt.xpos_scale_base > 0) || !std::isfinite(opt.xpos_scale_base)) {
+    throw InvalidArgument(fmt::format("--xpos-scale-base must be a finite number > 0 (got {})", format_number(opt.xpos_scale_base)));
+  }
   VerifySettings settings = opt.settings;
   if (opt.dtype) settings.dtype = *opt.dtype;
   // With --scaling, --config or --model, a model's scaled frequencies: the identities hold for any
@@ -175,6 +183,16 @@ int run_verify(const VerifyOptions& opt, std::ostream& out) {
       report.identities.push_back(std::move(r));
     }
   }
+  // docs/multi-axis.md §5: with --xpos, the identities of xPos (X3), (X4) in float64, and RoPE's plain
+  // relative identity (M8) as the contrast that must fail once the scale is there.
+  std::optional<IdentityResult> xpos_contrast;
+  if (opt.xpos && !report.interrupted) {
+    if (opt.dtype && *opt.dtype != DType::F64) throw InvalidArgument("--xpos is checked in float64: leave out --dtype");
+    const Eigen::VectorXd theta = settings.inv_freq ? *settings.inv_freq : frequencies(settings.dim, settings.base);
+    XposIdentities x = verify_xpos(theta, settings.layout, opt.xpos_scale_base, settings.trials, settings.max_position, settings.seed);
+    for (IdentityResult& r : x.rows) report.identities.push_back(std::move(r));
+    xpos_contrast = std::move(x.contrast);
+  }
   const VerifySettings& s = report.settings;
   const bool low = !s.dense && (s.dtype == DType::F16 || s.dtype == DType::BF16) && s.strategy != Strategy::CastInputs;
   std::optional<StrategyContrast> cast_inputs;
@@ -190,6 +208,7 @@ int run_verify(const VerifyOptions& opt, std::ostream& out) {
     std::string csv = "identity,formula,equation,samples,max_abs_error,max_rel_error,tolerance,passed,expected_to_fail\n";
     for (const auto& r : report.identities) csv += csv_row(r);
     csv += csv_row(report.contrast);
+    if (xpos_contrast) csv += csv_row(*xpos_contrast);
     if (cast_inputs) csv += csv_row(cast_inputs->row);
     write_output(opt.csv, csv, out);
   }
@@ -207,6 +226,7 @@ int run_verify(const VerifyOptions& opt, std::ostream& out) {
     j["identities"] = nlohmann::json::array();
     for (const auto& r : report.identities) j["identities"].push_back(to_json(r));
     j["contrast"] = to_json(report.contrast);
+    if (xpos_contrast) j["xpos_contrast"] = to_json(*xpos_contrast);
     if (cast_inputs) {
       j["cast_inputs_contrast"] = to_json(cast_inputs->row);
       j["cast_inputs_contrast"]["fails_from_max_position"] =
@@ -281,6 +301,11 @@ int run_verify(const VerifyOptions& opt, std::ostream& out) {
   row("-", report.contrast);
   out << t.format("    shifting both positions changes <q + p_m, k + p_n> by up to {:.3g}: it leaks absolute position\n",
                   "    两个位置同时平移,<q + p_m, k + p_n> 最多改变 {:.3g}:它泄露了绝对位置\n", report.contrast.max_abs_error);
+  if (xpos_contrast) {
+    out << t.format("\ncontrast, expected to fail: RoPE's relative identity without xPos's scale (s = {})\n",
+                    "\n对照(预期失败):不含 xPos 缩放的 RoPE 相对位置恒等式(s = {})\n", format_number(opt.xpos_scale_base));
+    row("-", *xpos_contrast);
+  }
   if (!opt.wide) {
     out << t("eq.: the equation in docs/math.md; --wide adds each row's samples and unscaled max |Δ|\n",
              "式:docs/math.md 中的公式编号;--wide 另列每行的样本数和未缩放的 max |Δ|\n");
@@ -334,10 +359,12 @@ Command add_verify_command(CLI::App& app) {
   sub->add_flag("--dense", s.dense, "check with d×d matrices, one draw after the other (the teaching form; slow at large d)");
   sub->add_option("--csv", opt->csv, "write one row per identity to FILE ('-' for stdout)")->type_name("FILE");
   sub->add_flag("--json", opt->json, "print the report as JSON");
+  sub->add_flag("--xpos", opt->xpos, "add the xPos rows: q scaled by zeta^(n/s), k by zeta^(-n/s) (docs/multi-axis.md (X3), (X4))");
+  add_real_option(*sub, "--xpos-scale-base", opt->xpos_scale_base, "xPos scale base s, > 0 (default 512)");
   add_lang_option(*sub, opt->lang);
   add_wide_option(*sub, opt->wide);
   sub->footer("Example:\n  rope verify\n  rope verify --dim 64 --max-position 131072 --trials 200 --seed 7\n"
-              "  rope verify --dtype f32\n  rope verify --dtype bf16");
+              "  rope verify --dtype f32\n  rope verify --dtype bf16\n  rope verify --xpos --trials 200");
   add_scaling_options(*sub, opt->scaling);
   return {sub, [opt](std::ostream& out) { return run_verify(*opt, out); }};
 }

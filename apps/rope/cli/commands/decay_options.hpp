@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdint>
 #include <optional>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -53,6 +54,8 @@ struct DecayOptions {
   ScalingOptions scaling;
   std::optional<double> rerope_window;  ///< --rerope W: the model sees g(t) instead of t (S16), (S17)
   std::optional<double> leaky_k;        ///< --leaky-k K: Leaky ReRoPE's slope divisor
+  bool xpos = false;                    ///< --xpos: xPos's scale factor next to the bound (decay_xpos.cpp)
+  double xpos_scale_base = 512;         ///< --xpos-scale-base s (kDefaultXposScaleBase)
 
   std::vector<double> base_values() const { return bases.value_or(std::vector<double>{kDefaultBase}); }
   long sample_count() const { return samples.value_or(kDefaultSamples); }
@@ -70,5 +73,9 @@ struct DecayOptions {
     return !log_x && max_distance == std::floor(max_distance) && point_count() == static_cast<long>(max_distance) + 1;
   }
 };
+
+/// `rope decay --xpos` (decay_xpos.cpp): the bound (M11), the xPos bound (X5) and the scale factor
+/// ζ^(m/s) against the distance, as table, CSV and figure (docs/multi-axis.md §5).
+int run_decay_xpos(const DecayOptions& opt, std::ostream& out);
 
 }  // namespace rope::cli

@@ -1,0 +1,94 @@
+// rope decay --xpos: xPos's scale factor ζ^(m/s) against distance next to RoFormer's bound, docs/multi-axis.md
+// (X1), (X5): a helper of cmd_decay.cpp (its options are decay_options.hpp's).
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "rope/analysis/decay.hpp"
+#include "rope/analysis/xpos.hpp"
+#include "rope/cli/commands/decay_options.hpp"
+#include "rope/cli/exit_codes.hpp"
+#include "rope/cli/options.hpp"
+#include "rope/cli/output.hpp"
+#include "rope/core/error.hpp"
+#include "rope/core/frequencies.hpp"
+#include "rope/io/csv.hpp"
+
+namespace rope::cli {
+
+int run_decay_xpos(const DecayOptions& opt, std::ostream& out) {
+  if (opt.kind != DecayKind::Bound || opt.scaling.any() || opt.rerope_window || opt.base_values().size() > 1 || opt.normalize ||
+      opt.log_y) {
+    throw InvalidArgument("--xpos draws plain RoPE's bound with one --base: leave out --kind, --model, --config, --scaling, --rerope, --normalize (the curves are already divided by f(0)) and --log-y");
+  }
+  const double s = opt.xpos_scale_base;
+  if (!(s > 0) || !std::isfinite(s)) {
+    throw InvalidArgument(fmt::format("--xpos-scale-base must be a finite number > 0 (got {})", format_number(s)));
+  }
+  if (opt.max_distance / s > kMaxXposPower) {
+    throw InvalidArgument(fmt::format("--max-distance {} over --xpos-scale-base {} is over {:g}: ζ^(m/s) would leave the range of float64 numbers kept to full precision",
+                                      format_number(opt.max_distance), format_number(s), kMaxXposPower));
+  }
+  const int d = opt.dim.value_or(kDefaultDecayDim);
+  check_dimension(d);
+  const double base = opt.base_values().front();
+  check_base(base);
+  const Eigen::VectorXd theta = frequencies(d, base);
+  // xpos_bound is O(d) per distance with a pow per pair: the cells bound is that of cmd_decay (6 columns).
+  const long points = opt.point_count();
+  if (static_cast<double>(points) * 6 > kMaxCells) {
+    throw InvalidArgument(fmt::format("--points {} × 6 columns is {:g} values, over the limit of {:g} (kMaxCells): use fewer points",
+                                      points, static_cast<double>(points) * 6, kMaxCells));
+  }
+  const Eigen::VectorXd x = opt.log_x ? logspace(opt.max_distance, points) : linspace(opt.max_distance, points);
+  const XposDecay c = xpos_decay(theta, s, x);
+  if (!opt.csv.empty()) {
+    write_output(opt.csv,
+                 Table{{"distance", "bound", "xpos_bound", "zeta_first", "zeta_mean", "zeta_last"},
+                       {x, c.bound, c.xpos_bound, c.zeta_first, c.zeta_mean, c.zeta_last}},
+                 out);
+  }
+  const FigureOptions& f = opt.figure;
+  plot::Figure fig;
+  fig.title = fmt::format(f.text("xPos scale factor ζ^(m/s) next to the decay bound, d = {}, s = {}",
+                                 "xPos 缩放因子 ζ^(m/s) 与衰减上界, d = {}, s = {}"),
+                          d, format_number(s));
+  fig.xlabel = f.text("relative distance m", "相对距离 m");
+  fig.ylabel = f.text("value / value at m = 0", "值 / m = 0 处的值");
+  fig.log_x = opt.log_x;
+  fig.key = plot::Figure::Key::Below;  // the slowest pair runs along the top: a legend there would hide it
+  fig.series.push_back({f.text("RoFormer bound f(m)/f(0)", "RoFormer 上界 f(m)/f(0)"), x, c.bound, 0});
+  fig.series.push_back({f.text("xPos bound f_ζ(m)/f(0)", "xPos 上界 f_ζ(m)/f(0)"), x, c.xpos_bound, 1});
+  fig.series.push_back({f.text("ζ_0^(m/s), fastest pair", "ζ_0^(m/s),衰减最快的维度对"), x, c.zeta_first, 2, true});
+  fig.series.push_back({f.text("mean of ζ_j^(m/s)", "ζ_j^(m/s) 的均值"), x, c.zeta_mean, 3, true});
+  fig.series.push_back({fmt::format(f.text("ζ_{}^(m/s), slowest pair", "ζ_{}^(m/s),衰减最慢的维度对"), d / 2 - 1), x, c.zeta_last, 4, true});
+  draw(fig, f);
+  if (opt.csv == "-") return kOk;
+
+  const Text t = f.tr();
+  out << t.format("xPos, d = {}, base = {}, s = {} (docs/multi-axis.md (X1)-(X5)): the score of q at n_q and k at n_k\ncarries ζ_j^(m/s) on pair j, m = n_q − n_k, ζ_j = (2j/d + 0.4)/1.4 from {:.6g} to {:.6g}\n",
+                  "xPos,d = {},base = {},s = {}(docs/multi-axis.md (X1)-(X5)):n_q 处的 q 与 n_k 处的 k 的得分\n在第 j 对上带有 ζ_j^(m/s),m = n_q − n_k,ζ_j = (2j/d + 0.4)/1.4,从 {:.6g} 到 {:.6g}\n",
+                  d, format_number(base), format_number(s), xpos_zeta(d)[0], xpos_zeta(d)[d / 2 - 1]);
+  out << t("  bound: RoFormer's f(m) (M11); xPos bound: f_ζ(m) (X5), the same sum with ζ_i^(m/s) in each term;\n  both divided by f(0) = (d/2 + 1)/2; then ζ_0^(m/s), the mean over pairs and ζ_(d/2−1)^(m/s)\n\n",
+           "  上界:RoFormer 的 f(m)(M11);xPos 上界:f_ζ(m)(X5),即每项乘以 ζ_i^(m/s) 的同一个和;\n  两者都除以 f(0) = (d/2 + 1)/2;然后是 ζ_0^(m/s)、各对的均值和 ζ_(d/2−1)^(m/s)\n\n");
+  std::vector<double> shown{opt.log_x ? 1.0 : 0.0};
+  for (double decade = 1; decade <= opt.max_distance; decade *= 10) {
+    for (double step : {1.0, 2.0, 5.0}) {
+      if (step * decade < opt.max_distance && step * decade > shown.front()) shown.push_back(step * decade);
+    }
+  }
+  if (opt.max_distance > shown.front()) shown.push_back(opt.max_distance);
+  const Eigen::VectorXd at = Eigen::Map<const Eigen::VectorXd>(shown.data(), static_cast<Eigen::Index>(shown.size()));
+  const XposDecay r = xpos_decay(theta, s, at);
+  out << fmt::format("{:>12}  {:>12}  {:>12}  {:>12}  {:>12}  {:>12}\n", t("distance m", "距离 m"), t("bound", "上界"),
+                     t("xPos bound", "xPos 上界"), "ζ_0^(m/s)", t("mean ζ^(m/s)", "ζ^(m/s) 均值"),
+                     fmt::format("ζ_{}^(m/s)", d / 2 - 1));
+  for (Eigen::Index k = 0; k < at.size(); ++k) {
+    out << fmt::format("{:>12}  {:>12.6f}  {:>12.6f}  {:>12.6f}  {:>12.6f}  {:>12.6f}\n", format_number(at[k]), r.bound[k],
+                       r.xpos_bound[k], r.zeta_first[k], r.zeta_mean[k], r.zeta_last[k]);
+  }
+  if (opt.csv.empty()) out << t("(every distance of the figure: --csv FILE)\n", "(图中的全部距离:--csv FILE)\n");
+  return kOk;
+}
+
+}  // namespace rope::cli

@@ -1,0 +1,68 @@
+#include "rope/models/vision_rope.hpp"
+
+#include <cmath>
+#include <fmt/format.h>
+
+#include "rope/core/apply.hpp"
+#include "rope/core/constants.hpp"
+#include "rope/core/error.hpp"
+
+namespace rope {
+
+const char* to_string(VisionRope kind) {
+  switch (kind) {
+    case VisionRope::Qwen2VL: return "qwen2-vl";
+    case VisionRope::LlamaCpp: return "llama.cpp";
+    case VisionRope::Pixtral: return "pixtral";
+    case VisionRope::Llama4: return "llama4";
+    case VisionRope::Axial: return "axial";
+  }
+  return "?";
+}
+
+VisionRope parse_vision_rope(std::string_view word) {
+  for (VisionRope k : {VisionRope::Qwen2VL, VisionRope::LlamaCpp, VisionRope::Pixtral, VisionRope::Llama4, VisionRope::Axial}) {
+    if (word == to_string(k)) return k;
+  }
+  throw InvalidArgument(
+      fmt::format("vision RoPE must be 'qwen2-vl', 'llama.cpp', 'pixtral', 'llama4' or 'axial' (got '{}')", word));
+}
+
+VisionPairs vision_pairs(VisionRope kind, int d, double base) {
+  if (d < 4 || d % 4 != 0 || d > kMaxDim) {
+    throw InvalidArgument(fmt::format("a 2-D vision RoPE needs d a multiple of 4 between 4 and {} (got {})", kMaxDim, d));
+  }
+  check_base(base);
+  VisionPairs p;
+  p.kind = kind;
+  const int quarter = d / 4;
+  p.theta.resize(d / 2);
+  p.axis.resize(static_cast<std::size_t>(d / 2));
+  for (int j = 0; j < d / 2; ++j) {
+    const int k = j % quarter;  // index within the axis's block
+    const bool first = j < quarter;
+    // (V2), (V4), (V5): each axis the ladder base^(−2k/(d/2)); (V3): the even (row) or odd (column)
+    // frequencies of the head's ladder base^(−2i/d), i = 2k or 2k + 1.
+    p.theta[j] = kind == VisionRope::Pixtral ? std::pow(base, -2.0 * (2 * k + (first ? 0 : 1)) / d)
+                                             : std::pow(base, -2.0 * k / (d / 2));
+    p.axis[static_cast<std::size_t>(j)] = kind == VisionRope::Llama4 ? (first ? 1 : 0) : (first ? 0 : 1);
+  }
+  p.layout = kind == VisionRope::Llama4 || kind == VisionRope::Axial ? Layout::Interleaved : Layout::Half;
+  p.offset = kind == VisionRope::Llama4 ? 1.0 : 0.0;
+  return p;
+}
+
+Eigen::VectorXd vision_angles(const VisionPairs& pairs, double row, double column) {
+  Eigen::VectorXd phi(pairs.theta.size());
+  for (Eigen::Index j = 0; j < phi.size(); ++j) {
+    const double p = pairs.axis[static_cast<std::size_t>(j)] == 0 ? row : column;
+    phi[j] = pairs.theta[j] * (p + pairs.offset);  // (V1)
+  }
+  return phi;
+}
+
+Eigen::VectorXd vision_apply(const VisionPairs& pairs, const Eigen::VectorXd& x, double row, double column) {
+  return apply_rotary<double>(x, vision_angles(pairs, row, column), 1.0, pairs.layout);
+}
+
+}  // namespace rope

@@ -1,0 +1,75 @@
+// rope/models/vision_rope.hpp: (V1)-(V5) against tests/reference/vision_rope.py and hand values.
+#include <cmath>
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+#include <map>
+#include <string>
+
+#include "rope/core/error.hpp"
+#include "rope/models/vision_rope.hpp"
+#include "support/reference_data.hpp"
+
+namespace rope {
+namespace {
+
+TEST(VisionRope, EqualsTheNumpyPortsOfHfToOneInATrillion) {
+  // tests/reference/vision_rope.py: HF's Qwen2-VL VisionRotaryEmbedding + rot_pos_emb, Pixtral's table
+  // indexed by the flat id, Llama 4's complex form; head_dim 64 and 88, theta 10000, patches (0, 0) …
+  // (63, 63). Tolerance 1e-12 of ‖x‖: both sides form the same products p·ϑ_j (ϑ an ulp apart at most),
+  // cos and sin of arguments up to 64 rad an ulp apart.
+  const test::ReferenceCsv ref = test::read_reference("vision_apply.csv");
+  std::map<std::string, std::vector<const std::vector<std::string>*>> cases;
+  for (const auto& row : ref.rows) cases[row.at(0) + "," + row.at(1) + "," + row.at(2) + "," + row.at(3)].push_back(&row);
+  ASSERT_EQ(cases.size(), 30u);
+  double worst = 0;
+  for (const auto& [key, rows] : cases) {
+    const auto& first = *rows.front();
+    const int d = std::stoi(first.at(1));
+    ASSERT_EQ(rows.size(), static_cast<std::size_t>(d)) << key;
+    Eigen::VectorXd x(d), want(d);
+    for (int j = 0; j < d; ++j) {
+      x[j] = std::stod(rows[static_cast<std::size_t>(j)]->at(5));
+      want[j] = std::stod(rows[static_cast<std::size_t>(j)]->at(6));
+    }
+    const VisionPairs pairs = vision_pairs(parse_vision_rope(first.at(0)), d, 10000);
+    const Eigen::VectorXd got = vision_apply(pairs, x, std::stod(first.at(2)), std::stod(first.at(3)));
+    const double err = (got - want).cwiseAbs().maxCoeff() / x.norm();
+    worst = std::max(worst, err);
+    EXPECT_LE(err, 1e-12) << key;
+  }
+  RecordProperty("worst_relative_error", fmt::format("{:.3g}", worst));
+}
+
+TEST(VisionRope, MapsByHand) {
+  // d = 16, base 10000: four pairs per axis.
+  // (V2) qwen2-vl / llama.cpp: pairs 0-3 the row, 4-7 the column, each with 1, 10000^(-1/4), …; half layout.
+  const VisionPairs q = vision_pairs(VisionRope::Qwen2VL, 16, 10000);
+  EXPECT_EQ(q.layout, Layout::Half);
+  EXPECT_EQ(q.axis, (std::vector<int>{0, 0, 0, 0, 1, 1, 1, 1}));
+  EXPECT_EQ(q.theta[4], 1.0);
+  EXPECT_NEAR(q.theta[1], 0.1, 1e-16);  // 10000^(-4/16)
+  EXPECT_NEAR(q.theta[5], 0.1, 1e-16);
+  // (V3) pixtral: row gets the even frequencies 10000^(-2i/16), i = 0, 2, 4, 6; column the odd ones.
+  const VisionPairs p = vision_pairs(VisionRope::Pixtral, 16, 10000);
+  EXPECT_EQ(p.axis, q.axis);
+  EXPECT_NEAR(p.theta[1], 0.1, 1e-16);                     // i = 2
+  EXPECT_NEAR(p.theta[4], std::pow(10.0, -0.5), 1e-16);    // i = 1: 10000^(-2/16)
+  EXPECT_NEAR(p.theta[7], std::pow(10.0, -3.5), 1e-19);    // i = 7
+  // (V4) llama4: column first, interleaved, 1-based: at patch (0, 0) pair 0 turns by 1 rad.
+  const VisionPairs l = vision_pairs(VisionRope::Llama4, 16, 10000);
+  EXPECT_EQ(l.layout, Layout::Interleaved);
+  EXPECT_EQ(l.axis, (std::vector<int>{1, 1, 1, 1, 0, 0, 0, 0}));
+  EXPECT_EQ(vision_angles(l, 0, 0)[0], 1.0);
+  EXPECT_EQ(vision_angles(l, 5, 2)[0], 3.0);  // column 2 + 1
+  EXPECT_EQ(vision_angles(l, 5, 2)[4], 6.0);  // row 5 + 1
+  // (V5) axial: row first, interleaved, 0-based.
+  const VisionPairs a = vision_pairs(VisionRope::Axial, 16, 10000);
+  EXPECT_EQ(a.layout, Layout::Interleaved);
+  EXPECT_EQ(a.axis, q.axis);
+  EXPECT_EQ(vision_angles(a, 5, 2)[0], 5.0);
+  EXPECT_THROW(vision_pairs(VisionRope::Pixtral, 18, 10000), InvalidArgument);  // d/2 odd: no equal halves
+  EXPECT_THROW(parse_vision_rope("eva"), InvalidArgument);
+}
+
+}  // namespace
+}  // namespace rope
