@@ -328,6 +328,14 @@ const std::vector<ErrorTemplate>& error_templates_second() {
        "--sections 需要 3 个数 t,h,w（实际为 {0}）"},
       {"--sections: every section is a whole number in 0 … 65536 (got {})",
        "--sections：每个分段都必须是 0 … 65536 之间的整数（实际为 {0}）"},
+      {"--role must be q or k (got '{}')",
+       "--role 必须是 q 或 k（实际为 '{0}'）"},
+      {"--role and --xpos-scale-base need --xpos",
+       "--role 和 --xpos-scale-base 需要 --xpos"},
+      {"--xpos-scale-base needs --xpos",
+       "--xpos-scale-base 需要 --xpos"},
+      {"--xpos-scale-base must be a finite number > 0 (got {})",
+       "--xpos-scale-base 必须是大于 0 的有限数（实际为 {0}）"},
   };
   return templates;
 }

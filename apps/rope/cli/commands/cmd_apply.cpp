@@ -217,7 +217,12 @@ Command add_apply_command(CLI::App& app) {
       ->type_name("FILE");
   sub->add_flag("--xpos", opt->xpos, "xPos: scale pair i by zeta_i^(m/s) (query) or zeta_i^(-m/s) (key) (docs/multi-axis.md (X2))");
   add_choice_option(*sub, "--role", opt->role, {"q", "k"},
-                    +[](std::string_view w) { return w == "k" ? XposRole::Key : XposRole::Query; },
+                    +[](std::string_view w) {
+                      if (w != "q" && w != "k") {
+                        throw InvalidArgument(fmt::format("--role must be q or k (got '{}')", w));
+                      }
+                      return w == "k" ? XposRole::Key : XposRole::Query;
+                    },
                     "with --xpos: the vector is a query (q, the default) or a key (k)", "ROLE");
   add_real_option(*sub, "--xpos-scale-base", opt->xpos_scale_base, "with --xpos: the scale base s, > 0 (default 512)");
   add_lang_option(*sub, opt->lang);
