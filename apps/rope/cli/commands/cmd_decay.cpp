@@ -1,5 +1,6 @@
 // rope decay: how RoPE scores behave with relative distance, docs/math.md (M11), (M14), (M15):
 // RoFormer's bound (default), the all-ones score, or the mean ± 1σ of random pairs; table, CSV, figure.
+#include <algorithm>
 #include <CLI/CLI.hpp>
 #include <cmath>
 #include <fmt/format.h>
@@ -11,6 +12,8 @@
 #include "rope/cli/commands/decay_options.hpp"
 #include "rope/cli/exit_codes.hpp"
 #include "rope/cli/figure_options.hpp"
+#include "rope/cli/figures/motion_figures.hpp"
+#include "rope/analysis/motion.hpp"
 #include "rope/cli/options.hpp"
 #include "rope/cli/output.hpp"
 #include "rope/io/csv.hpp"
@@ -209,6 +212,9 @@ int run_decay(const DecayOptions& opt, std::ostream& out) {
     throw InvalidArgument(fmt::format("--log-y needs positive values: only --kind bound has them (got --kind {})", to_string(kind)));
   }
   check_figure_options(opt.figure);
+  if (opt.figure.animated() && opt.scaling.any()) {
+    throw InvalidArgument("--gif sweeps the base: leave out --scaling, --config and --model");
+  }
   std::vector<Message> warnings;
   const std::vector<FrequencySet> sets = frequency_sets(opt, warnings);
   const auto d = 2 * sets.front().theta.size();
@@ -238,6 +244,19 @@ int run_decay(const DecayOptions& opt, std::ostream& out) {
   }
   if (!opt.csv.empty()) write_output(opt.csv, table, out);
   draw(make_figure(opt, kind, sets, distances, curves), opt.figure);
+  if (opt.figure.animated()) {
+    // The base sweeps geometrically: from the smallest to the largest --base, or 100 … 10^6 for one.
+    const std::vector<double> given = opt.base_values();
+    const auto [lo, hi] = std::minmax_element(given.begin(), given.end());
+    const bool one = given.size() == 1;
+    std::vector<plot::Figure> frames;
+    for (const double b : motion::geometric_sweep(one ? 100.0 : *lo, one ? 1e6 : *hi, opt.figure.frame_count())) {
+      const std::vector<FrequencySet> set{{"base = " + format_number(std::round(b)), "", frequencies(static_cast<int>(d), b)}};
+      frames.push_back(make_figure(opt, kind, set, distances, compute(opt, kind, set, distances, true)));
+    }
+    share_y_range(frames);
+    draw_animation(std::move(frames), opt.figure);
+  }
   if (opt.csv == "-") return kOk;
 
   const Text t = opt.figure.tr();
@@ -341,6 +360,9 @@ Command add_decay_command(CLI::App& app) {
   sub->add_option("--csv", opt->csv, "write the plotted data, distance then one column per base, to FILE ('-' for stdout)")
       ->type_name("FILE");
   add_figure_options(*sub, opt->figure);
+  add_animation_options(*sub, opt->figure,
+                        "animate to a GIF: the base sweeps from the smallest to the largest --base (one --base: "
+                        "100 … 1000000)");
   sub->footer(
       "Example:\n  rope decay --base 10000 --dim 128 --csv decay.csv --png decay.png\n"
       "  rope decay --base 10000 --base 500000 --max-distance 4096\n"
