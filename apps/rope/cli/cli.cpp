@@ -129,6 +129,7 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
       add_permute_command(app),
       add_check_command(app),
       add_identify_command(app),
+      add_lesson_command(app),
   };
 
   // An empty value ("--csv ''", "--config \"$UNSET\"") is a mistake for every option: refused here

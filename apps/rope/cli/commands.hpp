@@ -37,5 +37,6 @@ Command add_bench_command(CLI::App& app);
 Command add_permute_command(CLI::App& app);
 Command add_check_command(CLI::App& app);
 Command add_identify_command(CLI::App& app);
+Command add_lesson_command(CLI::App& app);
 
 }  // namespace rope::cli

@@ -80,8 +80,10 @@ std::optional<int> cells(const char* text) {
 
 }  // namespace
 
-FigureTerminal::FigureTerminal(std::ostream& out, bool is_tty) { terminal_target() = {&out, is_tty}; }
-FigureTerminal::~FigureTerminal() { terminal_target() = {}; }
+FigureTerminal::FigureTerminal(std::ostream& out, bool is_tty) : previous_out_(terminal_target().out), previous_tty_(terminal_target().is_tty) {
+  terminal_target() = {&out, is_tty};
+}
+FigureTerminal::~FigureTerminal() { terminal_target() = {previous_out_, previous_tty_}; }
 
 plot::Format terminal_format(const std::string& mode, bool is_tty, const char* term_env, const char* no_color_env) {
   const std::string_view term = term_env != nullptr ? term_env : "";
@@ -186,6 +188,12 @@ void draw(plot::Figure figure, const FigureOptions& o) {
   out << plot::render_to_text(figure, format, options);
   if (format != plot::Format::Sixel) out << '\n';
   out.flush();
+}
+
+std::string draw_svg(const plot::Figure& figure, const FigureOptions& o) {
+  plot::RenderOptions options = render_options(o);
+  options.keep_script.clear();
+  return plot::render_to_text(figure, plot::Format::Svg, options);
 }
 
 void draw_animation(std::vector<plot::Figure> frames, const FigureOptions& o) {

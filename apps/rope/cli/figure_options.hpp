@@ -62,6 +62,10 @@ class FigureTerminal {
   FigureTerminal(const FigureTerminal&) = delete;
   FigureTerminal& operator=(const FigureTerminal&) = delete;
   ~FigureTerminal();
+
+ private:
+  std::ostream* previous_out_;  ///< restored at the end: a lesson runs commands inside its own
+  bool previous_tty_;
 };
 
 /// How --term draws (docs/cli.md, "Figures in the terminal"): "sixel" when asked for, or for "auto"
@@ -86,6 +90,9 @@ void check_figure_options(const FigureOptions& options);
 /// Applies --title, then renders into every requested file, and with --term to the terminal. Does
 /// nothing if none was requested.
 void draw(plot::Figure figure, const FigureOptions& options);
+
+/// The figure as SVG text (the size and language of `options`), for a page (rope lesson --html).
+std::string draw_svg(const plot::Figure& figure, const FigureOptions& options);
 
 /// With --gif: applies --title to every frame and draws them into the GIF (--delay). Does nothing
 /// without --gif.

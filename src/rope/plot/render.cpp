@@ -285,8 +285,8 @@ void render_animation(const Animation& animation, const std::string& path, const
 }
 
 std::string render_to_text(const Figure& figure, Format format, const RenderOptions& options) {
-  if (format != Format::Sixel && format != Format::Text && format != Format::TextColor) {
-    throw InvalidArgument("render_to_text draws sixel or text only");
+  if (format != Format::Sixel && format != Format::Text && format != Format::TextColor && format != Format::Svg) {
+    throw InvalidArgument("render_to_text draws sixel, text or SVG only");
   }
   const MemoryFile output("rope-terminal");
   const std::vector<Output> outputs = {{fmt::format("/dev/fd/{}", output.fd()), format}};

@@ -42,7 +42,8 @@ void render_animation(const Animation& animation, const std::string& path, const
 /// rope/plot/terminal.hpp is about 1 MB.
 inline constexpr std::size_t kMaxTerminalBytes = 16u << 20;
 
-/// Draws `figure` for a terminal (Format::Sixel, Text or TextColor) and returns the bytes to print:
+/// Draws `figure` for a terminal (Format::Sixel, Text or TextColor), or as SVG text for a page
+/// (Format::Svg), and returns the bytes:
 /// gnuplot writes them to a memory file, never to rope's stdout.
 /// @throws as render(); IoError if the output is incomplete or over kMaxTerminalBytes.
 std::string render_to_text(const Figure& figure, Format format, const RenderOptions& options);
