@@ -121,6 +121,7 @@ TEST_F(PlotAnimationRender, TextFigureIsPlainCharacters) {
   const std::string text = render_to_text(two_curves(), Format::Text, options);
   EXPECT_THAT(text, HasSubstr("base = 10000"));
   EXPECT_EQ(text.find('\x1b'), std::string::npos);  // no escape sequence in mono text
+  EXPECT_EQ(text.find('\f'), std::string::npos);    // nor the form feed gnuplot starts a page with
   std::size_t lines = 0;
   for (const char c : text) lines += c == '\n';
   EXPECT_LE(lines, 21u);

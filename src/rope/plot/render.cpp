@@ -294,6 +294,10 @@ std::string render_to_text(const Figure& figure, Format format, const RenderOpti
   check_fonts({&figure}, options.style);
   const std::string message = run_gnuplot(script, {output.fd()}, options.timeout_seconds);
   std::string text = output.contents(kMaxTerminalBytes);
+  if (format == Format::Text || format == Format::TextColor) {
+    // gnuplot 5.4's dumb terminal starts every page with a form feed, even with nofeed: not for a pipe.
+    text.erase(std::remove(text.begin(), text.end(), '\f'), text.end());
+  }
   const std::string missing = incomplete(format, text.size(), text.substr(text.size() - std::min<std::size_t>(text.size(), 1024)));
   if (!missing.empty()) {
     throw IoError(fmt::format("the figure gnuplot drew for the terminal is incomplete ({} bytes, {}){}{}", text.size(),

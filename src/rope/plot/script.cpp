@@ -114,9 +114,9 @@ std::string terminal_line(Format format, const Style& style) {
                          style.width, style.height, font);
     case Format::Text:
       // No grid: in characters it would cover the plot.
-      return fmt::format("set terminal dumb size {},{} noenhanced mono\nunset grid", style.columns, style.lines);
+      return fmt::format("set terminal dumb size {},{} nofeed noenhanced mono\nunset grid", style.columns, style.lines);
     case Format::TextColor:
-      return fmt::format("set terminal dumb size {},{} noenhanced ansi256\nunset grid", style.columns, style.lines);
+      return fmt::format("set terminal dumb size {},{} nofeed noenhanced ansi256\nunset grid", style.columns, style.lines);
   }
   throw InvalidArgument("unknown output format");
 }
