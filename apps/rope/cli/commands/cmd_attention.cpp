@@ -371,9 +371,7 @@ Command add_attention_command(CLI::App& app) {
   sub->add_option("--csv", opt->csv, "write A to FILE: the header key_0,…,key_(N−1), then one row per query i ('-' for stdout)")
       ->type_name("FILE");
   add_figure_options(*sub, opt->figure);
-  add_animation_options(*sub, opt->figure,
-                        "animate the shift test to a GIF: the shift grows from 0 to C; RoPE's weights stay, "
-                        "sinusoidal's move");
+  add_animation_options(*sub, opt->figure, "animate the shift test to a GIF: the shift grows from 0 to C");
   sub->footer(
       "Figures: FILE gets the heatmap of A; with --encoding alibi, FILE_alibi_bias gets the bias;\n"
       "with --compare, FILE itself is not written: FILE_rope, FILE_sinusoidal, FILE_alibi, FILE_alibi_bias\n"

@@ -360,9 +360,7 @@ Command add_decay_command(CLI::App& app) {
   sub->add_option("--csv", opt->csv, "write the plotted data, distance then one column per base, to FILE ('-' for stdout)")
       ->type_name("FILE");
   add_figure_options(*sub, opt->figure);
-  add_animation_options(*sub, opt->figure,
-                        "animate to a GIF: the base sweeps from the smallest to the largest --base (one --base: "
-                        "100 … 1000000)");
+  add_animation_options(*sub, opt->figure, "animate to a GIF: the base sweeps over the --base values (one: 100 … 10⁶)");
   sub->footer(
       "Example:\n  rope decay --base 10000 --dim 128 --csv decay.csv --png decay.png\n"
       "  rope decay --base 10000 --base 500000 --max-distance 4096\n"

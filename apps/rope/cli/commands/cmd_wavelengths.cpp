@@ -160,9 +160,7 @@ Command add_wavelengths_command(CLI::App& app) {
   sub->add_option("--csv", opt->csv, "write pair then one wavelength column per base to FILE ('-' for stdout)")
       ->type_name("FILE");
   add_figure_options(*sub, opt->figure);
-  add_animation_options(*sub, opt->figure,
-                        "animate to a GIF: the position m sweeps up to the largest --context (else the longest "
-                        "wavelength) and the pairs that completed a turn light up");
+  add_animation_options(*sub, opt->figure, "animate to a GIF: m sweeps up to --context; pairs that turned light up");
   add_scaling_options(*sub, opt->scaling);
   sub->footer("Example:\n  rope wavelengths --dim 128 --base 10000 --base 500000 --context 4096 --png wavelengths.png\n"
               "  rope wavelengths --model llama-3.1-8b --png llama31.png");
