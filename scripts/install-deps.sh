@@ -16,7 +16,7 @@ level=${1:-test}
 packages=(
   cmake g++ make pkg-config                                  # toolchain
   libcli11-dev libfmt-dev libeigen3-dev nlohmann-json3-dev   # libraries
-  gnuplot-nox fontconfig fonts-wqy-microhei                  # figures (CJK labels need the font)
+  gnuplot-nox fontconfig fonts-dejavu-core fonts-wqy-microhei  # figures (a font for the text; CJK labels need wqy)
 )
 case "$level" in
   demo|test|fuzz|peers|browser) ;;

@@ -70,7 +70,14 @@ def main():
     p.add_argument("--verify-only", type=int, metavar="PAIRS",
                    help="only check the headline identity on PAIRS draws and print the worst error (timed as a whole "
                         "process by compare.py, as rope verify is)")
+    p.add_argument("--verify-rate", type=int, metavar="PAIRS",
+                   help="only time the verify job on PAIRS pairs (best of the repetitions) and print its pairs per "
+                        "second (compare.py alternates it with rope's benchmark, so both see the same load)")
     a = p.parse_args()
+    if a.verify_rate:
+        t, worst = best_time(lambda: verify(a.verify_rate), 2 if a.quick else 3)
+        print(json.dumps({"verify_pairs_per_second": a.verify_rate / t, "verify_max_rel_error": worst}))
+        return
     if a.verify_only:
         print(json.dumps({"verify_pairs": a.verify_only, "verify_max_rel_error": verify(a.verify_only)}))
         return

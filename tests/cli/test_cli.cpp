@@ -63,8 +63,10 @@ TEST_F(Cli, HelpShowsNoDefaultForRequiredOptionsAndListsRepeatedDefaults) {
 
 TEST_F(Cli, UnexpectedWordsAreListedInTheOrderTyped) {
   // CLI11 lists them last first ("zh --lang"); an option before the command says where it belongs.
-  expect_one_line_error(rope_cli({"--lang", "zh"}), 2,
-                        "these arguments were not expected: --lang zh; --lang is an option of each command");
+  expect_one_line_error(rope_cli({"--lang", "en"}), 2,
+                        "these arguments were not expected: --lang en; --lang is an option of each command");
+  // --lang zh anywhere, even before the command, makes the message Chinese (lang.hpp detect_lang)
+  expect_one_line_error(rope_cli({"--lang", "zh"}), 2, "多余的参数：--lang zh；--lang 是各个命令的选项");
   expect_one_line_error(rope_cli({"frequencies", "a", "b"}), 2, "these arguments were not expected: a b");
 }
 
@@ -169,6 +171,13 @@ TEST_F(Cli, ChineseWithoutAChineseFontExitsThreeNamingThePackage) {
   const test::ScopedEnv env("FONTCONFIG_FILE", (dir_ / "fonts.conf").c_str());
   expect_one_line_error(rope_cli({"decay", "--lang", "zh", "--png", path("zh.png")}), 3, "fonts-wqy-microhei");
   EXPECT_FALSE(fs::exists(dir_ / "zh.png"));
+  // No font at all: an English PNG would come out with blank texts, so it is an error too (issue 18);
+  // an SVG names its font and the viewer draws it.
+  expect_one_line_error(rope_cli({"decay", "--png", path("en.png")}), 3,
+                        "no font found by fontconfig for the figure's text (font 'Sans'; fc-list is empty): install "
+                        "fonts-dejavu-core (and fontconfig)");
+  EXPECT_FALSE(fs::exists(dir_ / "en.png"));
+  EXPECT_EQ(rope_cli({"decay", "--svg", path("en.svg")}).code, 0);
 }
 
 

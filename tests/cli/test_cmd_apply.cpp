@@ -133,5 +133,67 @@ TEST_F(CmdApply, PartialRotaryHeadPassesTheRestThrough) {
                         "--vector has 4 numbers but gpt-neox-20b has head_dim 96 of which d = 24 rotate: give 96 or 24 numbers");
 }
 
+/// tests/reference/float32.py's values of (preset, position, kind), as floats.
+std::vector<float> float32_reference(const std::string& preset, const std::string& position, const std::string& kind) {
+  std::vector<float> out;
+  for (const auto& row : test::read_reference("float32.csv").rows) {
+    if (row.at(0) == preset && row.at(1) == position && row.at(2) == kind) out.push_back(static_cast<float>(std::stod(row.at(4))));
+  }
+  return out;
+}
+
+TEST_F(CmdApply, Float32IsHfsFloat32Bitwise) {
+  // --float32: inv_freq, angles, cos·a and sin·a and the rotation in float32 as HF computes them, against
+  // the NumPy float32 reimplementation (tests/reference/float32.py): the same bits (its docstring says
+  // why 0 ULP). llama3 beyond L0 and longrope's long factors.
+  for (const auto& [preset, position] : std::vector<std::pair<std::string, std::string>>{
+           {"llama-3.1-8b", "100000.0"}, {"phi-3-mini-128k", "100000.0"}, {"deepseek-v3", "3000.0"}}) {
+    const auto x = test::model_apply_cases().at({preset, position}).input;
+    const Result r = rope_cli({"apply", "--model", preset, "--position", position, "--vector", test::comma_list(x), "--float32", "--csv", "-"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    const auto rows = test::split(r.out, '\n');
+    EXPECT_EQ(rows[0], "channel,input,matrix,elementwise,complex,float32");
+    const std::vector<float> want = float32_reference(preset, position, "output");
+    ASSERT_EQ(rows.size(), want.size() + 1) << preset;
+    for (std::size_t i = 0; i < want.size(); ++i) {
+      EXPECT_EQ(static_cast<float>(std::stod(test::split(rows[i + 1], ',').at(5))), want[i]) << preset << " channel " << i;
+    }
+  }
+  const auto x = test::model_apply_cases().at({"llama-3.1-8b", "100000.0"}).input;
+  const Result table = rope_cli({"apply", "--model", "llama-3.1-8b", "--position", "100000", "--vector", test::comma_list(x), "--inv-freq-dtype", "f32"});
+  ASSERT_EQ(table.code, 0) << table.err;
+  EXPECT_THAT(table.out, HasSubstr("float32 as HF computes it (--float32, docs/scaling.md (F1)–(F3))"));
+  EXPECT_THAT(table.out, HasSubstr("float32 (HF)  x ⊙ cos + rotate(x) ⊙ sin = ["));
+  expect_one_line_error(rope_cli({"apply", "--model", "llama-3.1-8b", "--position", "0.1", "--vector", test::comma_list(x), "--float32"}), 2,
+                        "--float32: position 0.1 is not a float32 value");
+  expect_one_line_error(rope_cli({"apply", "--position", "1", "--vector", "1,0", "--inv-freq-dtype", "bf16"}), 2,
+                        "--inv-freq-dtype must be f32 or f64 (got 'bf16')");
+}
+
+TEST_F(CmdApply, Float32FrequenciesAndMatrix) {
+  // frequencies --json carries inv_freq_float32; matrix --float32 has HF's float32 cos and sin entries.
+  const std::vector<float> inv = float32_reference("llama-3.1-8b", "3000.0", "inv_freq");
+  const Result f = rope_cli({"frequencies", "--model", "llama-3.1-8b", "--float32", "--json"});
+  ASSERT_EQ(f.code, 0) << f.err;
+  const auto j = nlohmann::json::parse(f.out);
+  ASSERT_EQ(j["inv_freq_float32"].size(), inv.size());
+  for (std::size_t i = 0; i < inv.size(); ++i) EXPECT_EQ(j["inv_freq_float32"][i].get<double>(), static_cast<double>(inv[i])) << i;
+  const std::vector<float> inv2 = float32_reference("llama-2-7b", "3000.0", "inv_freq");
+  const Result m = rope_cli({"matrix", "--model", "llama-2-7b", "--position", "3000", "--float32", "--csv", "-"});
+  ASSERT_EQ(m.code, 0) << m.err;
+  const auto rows = test::split(m.out, '\n');
+  ASSERT_EQ(rows.size(), 129u);
+  for (int i : {0, 5, 63}) {
+    const float angle = 3000.0f * inv2[static_cast<std::size_t>(i)];
+    const auto c = static_cast<float>(std::cos(static_cast<double>(angle)));
+    const auto sn = static_cast<float>(std::sin(static_cast<double>(angle)));
+    EXPECT_EQ(std::stod(test::split(rows[static_cast<std::size_t>(i) + 1], ',').at(static_cast<std::size_t>(i))), static_cast<double>(c)) << i;
+    // half layout: R(i + 64, i) = sin
+    EXPECT_EQ(std::stod(test::split(rows[static_cast<std::size_t>(i) + 65], ',').at(static_cast<std::size_t>(i))), static_cast<double>(sn)) << i;
+  }
+  expect_one_line_error(rope_cli({"matrix", "--model", "llama-2-7b", "--relative", "1", "2", "--float32"}), 2,
+                        "--float32 prints R_m as HF's float32 cos and sin give it: use it with --position, not --relative");
+}
+
 }  // namespace
 }  // namespace rope

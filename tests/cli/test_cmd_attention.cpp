@@ -17,6 +17,7 @@
 #include "support/reference_data.hpp"
 #include "rope/analysis/attention.hpp"
 #include "rope/core/random.hpp"
+#include "rope/io/csv.hpp"
 
 namespace rope {
 namespace {
@@ -168,7 +169,10 @@ TEST_F(CmdAttention, RopeShiftIsRoundingAndSinusoidalIsNot) {
   EXPECT_LE(r[1], tolerance);
   EXPECT_LE(r[0], 1e-13);  // scores are O(3): rounding level
   EXPECT_LE(r[3], 1e-13);
-  EXPECT_THAT(rope.out, HasSubstr("invariant: rounding only, within the tolerance"));
+  EXPECT_THAT(rope.out, HasSubstr("invariant: rounding only\n"));
+  const Result wide = rope_cli({"attention", "--tokens", "6", "--dim", "8", "--shift", "100", "--wide"});
+  EXPECT_THAT(wide.out, HasSubstr("  rope             2.66e-15    5.45e-16    4.05e-13      4.44e-16  "
+                                  "invariant: rounding only, within the tolerance\n"));
 
   const Result sin = rope_cli({"attention", "--tokens", "6", "--dim", "8", "--shift", "100", "--encoding", "sinusoidal"});
   ASSERT_EQ(sin.code, 0) << sin.err;
@@ -261,6 +265,33 @@ TEST_F(CmdAttention, CompareWritesOneFilePerEncoding) {
   EXPECT_NE(png_size(read(path("b_alibi_bias.png"))).first, 0u);
 }
 
+// --compare draws every heatmap of A on one colour range, 0 … the largest weight of all encodings, so
+// the same colour is the same weight in every figure (the colour bar says so); one figure alone keeps
+// its own range.
+TEST_F(CmdAttention, CompareSharesOneColourScale) {
+  const Result r = rope_cli({"attention", "-n", "6", "-d", "8", "--compare", "--csv", path("a.csv"), "--png", path("a.png"),
+                             "--keep-script", path("a.gp")});
+  ASSERT_EQ(r.code, 0) << r.err;
+  double top = 0.0;
+  for (const char* e : {"rope", "sinusoidal", "alibi", "none"}) {
+    std::istringstream csv(read(path(fmt::format("a_{}.csv", e))));
+    std::string line;
+    std::getline(csv, line);  // header
+    while (std::getline(csv, line)) {
+      std::istringstream cells(line);
+      for (std::string cell; std::getline(cells, cell, ',');) top = std::max(top, std::stod(cell));
+    }
+  }
+  for (const char* e : {"rope", "sinusoidal", "alibi", "none"}) {
+    const std::string script = read(path(fmt::format("a_{}.gp", e)));
+    EXPECT_THAT(script, HasSubstr(fmt::format("set cbrange [0:{}]", format_number(top)))) << e;
+    EXPECT_THAT(script, HasSubstr("one scale for every encoding")) << e;
+  }
+  const Result one = rope_cli({"attention", "-n", "6", "-d", "8", "--png", path("b.png"), "--keep-script", path("b.gp")});
+  ASSERT_EQ(one.code, 0) << one.err;
+  EXPECT_THAT(read(path("b.gp")), Not(HasSubstr("one scale")));
+}
+
 TEST_F(CmdAttention, ManyTokensAreNotPrinted) {
   const Result r = rope_cli({"attention", "-n", "17", "-d", "4", "--shift", "3"});
   ASSERT_EQ(r.code, 0) << r.err;
@@ -290,6 +321,73 @@ TEST_F(CmdAttention, BadInputExitsTwoWithOneLine) {
                         "a figure shows at most 512 tokens (got --tokens 513)");
   expect_one_line_error(rope_cli({"attention", "--title", "x"}), 2, "--title needs a figure");
   EXPECT_TRUE(fs::is_empty(dir_));
+}
+
+/// tests/reference/presets.csv (presets.py, NumPy): a preset's inv_freq and attention factor.
+std::pair<Eigen::VectorXd, double> preset_reference(const std::string& preset) {
+  std::vector<double> inv;
+  double a = 0;
+  for (const auto& row : test::read_reference("presets.csv").rows) {
+    if (row.at(0) != preset) continue;
+    inv.push_back(std::stod(row.at(2)));
+    a = std::stod(row.at(3));
+  }
+  return {Eigen::Map<const Eigen::VectorXd>(inv.data(), static_cast<Eigen::Index>(inv.size())), a};
+}
+
+/// HF's rotate_half apply (half layout, every channel rotates) with a in cos and sin, written out here.
+Eigen::VectorXd hf_half(const Eigen::VectorXd& x, const Eigen::VectorXd& inv, double a, double p) {
+  const Eigen::Index h = inv.size();
+  Eigen::VectorXd y(2 * h);
+  for (Eigen::Index i = 0; i < h; ++i) {
+    const double c = std::cos(p * inv[i]) * a, s = std::sin(p * inv[i]) * a;
+    y[i] = x[i] * c - x[i + h] * s;
+    y[i + h] = x[i + h] * c + x[i] * s;
+  }
+  return y;
+}
+
+TEST_F(CmdAttention, ModelRotatesAsTheModelDoes) {
+  // Issue 13: --model gives the model's head (gpt-oss-20b: head_dim 64, rotate_half, yarn a = 1.3466 in
+  // cos and sin, so scores carry a²). The attention matrix against HF's formulas written out here with
+  // presets.py's θ_i and a: 1e-12 (softmax of scores of size ~10, each rounded to ~1e-15).
+  const auto [theta, a] = preset_reference("gpt-oss-20b");
+  const int n = 5, d = 64;
+  const Draws x = draws(n, d, kDefaultSeed);
+  Eigen::MatrixXd s(n, n);
+  for (int i = 0; i < n; ++i) {
+    for (int j = 0; j < n; ++j) {
+      s(i, j) = hf_half(x.q.row(i).transpose(), theta, a, i).dot(hf_half(x.k.row(j).transpose(), theta, a, j)) / std::sqrt(64.0);
+    }
+  }
+  const Eigen::MatrixXd want = softmax(s, false);
+  const Result r = rope_cli({"attention", "--model", "gpt-oss-20b", "--tokens", "5", "--csv", "-"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto rows = test::split(r.out, '\n');
+  ASSERT_EQ(rows.size(), 6u);
+  for (int i = 0; i < n; ++i) {
+    const auto cells = test::split(rows[static_cast<std::size_t>(i) + 1], ',');
+    for (int j = 0; j < n; ++j) EXPECT_NEAR(std::stod(cells[static_cast<std::size_t>(j)]), want(i, j), 1e-12) << i << "," << j;
+  }
+  const Result table = rope_cli({"attention", "--model", "gpt-oss-20b", "--tokens", "4", "--shift", "100"});
+  ASSERT_EQ(table.code, 0) << table.err;
+  EXPECT_THAT(table.out, HasSubstr("rope attention: 4 tokens at positions 0 … 3, d = 64"));
+  EXPECT_THAT(table.out, HasSubstr("RoPE of gpt-oss-20b, base = 150000"));
+  EXPECT_THAT(table.out, HasSubstr("RoPE of gpt-oss-20b: head_dim 64, channels 0 … 63 rotate (d = 64); half layout (model family gpt_oss)"));
+  EXPECT_THAT(table.out, HasSubstr("scores × a² = "));
+  EXPECT_THAT(table.out, HasSubstr("invariant: rounding only"));
+  // longrope switches to its long factors beyond L0 = 4096 (seq_len = max position + 1): by design, not a bug.
+  EXPECT_THAT(rope_cli({"attention", "--model", "phi-3-mini-128k", "--tokens", "4", "--shift", "5000"}).out, HasSubstr("changed, by design: seq_len 4 → 5004"));
+  EXPECT_THAT(rope_cli({"attention", "--model", "phi-3-mini-128k", "--tokens", "4", "--shift", "5000", "--wide"}).out, HasSubstr("changed: the frequencies depend on seq_len (4 → 5004), as in the model"));
+  expect_one_line_error(rope_cli({"attention", "--model", "gpt-oss-20b", "--q", "1,0;0,1", "--k", "1,0;0,1"}), 2,
+                        "--q and --k have 2 numbers, but the model's head dimension d is 64");
+  std::string v = "1";  // the user's vectors, of the model's head_dim 64: they set N, the model sets d
+  for (int i = 1; i < 64; ++i) v += i % 2 ? ",0" : ",1";
+  const Result user = rope_cli({"attention", "--model", "gpt-oss-20b", "--q", v + ";" + v, "--k", v + ";" + v});
+  EXPECT_THAT(user.out, HasSubstr("rope attention: 2 tokens at positions 0 … 1, d = 64\n  q_i, k_j from --q and --k"));
+  expect_one_line_error(rope_cli({"attention", "--model", "gpt-oss-20b", "--compare"}), 2,
+                        "--model, --config and the scaling options describe RoPE: use them with --encoding rope (got --compare)");
+  expect_one_line_error(rope_cli({"attention", "--model", "gpt-oss-20b", "--encoding", "alibi"}), 2, "(got --encoding alibi)");
 }
 
 TEST_F(CmdAttention, UnwritableOutputExitsThreeAndLeavesNothing) {

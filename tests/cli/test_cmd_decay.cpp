@@ -14,6 +14,7 @@
 #include "support/reference_data.hpp"
 #include "support/scoped_env.hpp"
 #include "rope/core/frequencies.hpp"
+#include "rope/io/csv.hpp"
 
 namespace rope {
 namespace {
@@ -131,6 +132,63 @@ TEST_F(CmdDecay, DecayUnderReRoPESeesMappedDistances) {
   expect_one_line_error(rope_cli({"decay", "--leaky-k", "4"}), 2, "--leaky-k needs --rerope W");
   expect_one_line_error(rope_cli({"decay", "--rerope", "-5"}), 2, "--rerope W must be >= 0 (got -5)");
   expect_one_line_error(rope_cli({"decay", "--rerope", "10", "--leaky-k", "0.5"}), 2, "--leaky-k K must be >= 1");
+}
+
+/// tests/reference/presets.csv (presets.py, NumPy): a preset's inv_freq and attention factor.
+std::pair<Eigen::VectorXd, double> preset_reference(const std::string& preset) {
+  std::vector<double> inv;
+  double a = 0;
+  for (const auto& row : test::read_reference("presets.csv").rows) {
+    if (row.at(0) != preset) continue;
+    inv.push_back(std::stod(row.at(2)));
+    a = std::stod(row.at(3));
+  }
+  return {Eigen::Map<const Eigen::VectorXd>(inv.data(), static_cast<Eigen::Index>(inv.size())), a};
+}
+
+TEST_F(CmdDecay, ModelScoresCarryTheAttentionFactorSquared) {
+  // Issue 13: under --model the scaled curve is the model's: gpt-oss-20b's yarn attention factor a is in
+  // cos and sin, so q·k (here q = k = all ones over the 64 rotating channels) is a²·2Σcos(m·θ_i). Against
+  // presets.py's θ_i and a, 1e-12 relative (a sum of 32 cosines: rounding ~1e-15).
+  const auto [theta, a] = preset_reference("gpt-oss-20b");
+  ASSERT_EQ(theta.size(), 32);
+  const Result r = rope_cli({"decay", "--model", "gpt-oss-20b", "--kind", "ones", "--max-distance", "300", "--points", "4", "--csv", "-"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto rows = test::split(r.out, '\n');
+  ASSERT_EQ(rows.size(), 5u);
+  EXPECT_EQ(rows[0], "distance,original,yarn");
+  for (std::size_t k = 1; k < rows.size(); ++k) {
+    const auto cells = test::split(rows[k], ',');
+    const double m = std::stod(cells[0]);
+    double want = 0;
+    for (Eigen::Index i = 0; i < theta.size(); ++i) want += 2 * std::cos(m * theta[i]);
+    want *= a * a;
+    EXPECT_NEAR(std::stod(cells[2]), want, 1e-12 * 64 * a * a) << "m = " << m;
+  }
+  EXPECT_NEAR(std::stod(test::split(rows[1], ',')[2]), 64 * a * a, 1e-12 * 64 * a * a);  // m = 0: a²·d
+  // The table says where the numbers come from: the spec, its layout and the factor.
+  const Result table = rope_cli({"decay", "--model", "gpt-oss-20b", "--max-distance", "10"});
+  ASSERT_EQ(table.code, 0) << table.err;
+  EXPECT_THAT(table.out, HasSubstr("RoPE of gpt-oss-20b: head_dim 64, channels 0 … 63 rotate (d = 64); half layout (model family gpt_oss)"));
+  EXPECT_THAT(table.out, HasSubstr("attention factor a = " + format_number(a) + " in cos and sin (as HF): scores × a² = "));
+  EXPECT_THAT(table.out, HasSubstr("the pair layout does not change them"));
+}
+
+TEST_F(CmdDecay, ModelPartialRotaryAndNopeLayersAreSaid) {
+  // GPT-NeoX rotates 24 of its 96 channels; a Llama 4 text config has NoPE layers (every 4th by default)
+  // whose scores do not depend on distance, and a query temperature (S20) of 1.0693 from position 8191.
+  const Result neox = rope_cli({"decay", "--model", "gpt-neox-20b", "--max-distance", "10"});
+  ASSERT_EQ(neox.code, 0) << neox.err;
+  EXPECT_THAT(neox.out, HasSubstr("head_dim 96, channels 0 … 23 rotate (d = 24), the other 72 pass through"));
+  const std::string cfg = path("llama4.json");
+  std::ofstream(cfg) << R"({"model_type": "llama4_text", "head_dim": 128, "num_hidden_layers": 8, "rope_theta": 500000.0})";
+  const Result l4 = rope_cli({"decay", "--config", cfg, "--max-distance", "10"});
+  ASSERT_EQ(l4.code, 0) << l4.err;
+  EXPECT_THAT(l4.out, HasSubstr("layer type rope (layers 0–2, 4–6)"));
+  EXPECT_THAT(l4.out, HasSubstr("interleaved layout (model family llama4_text)"));
+  EXPECT_THAT(l4.out, HasSubstr("layers 3, 7 (nope) are NoPE layers: no rotation, their scores do not depend on position; "
+                                "the query is multiplied by the temperature (S20), 1 below position 8191 and 1.0693"));
+  test::expect_one_line_error(rope_cli({"decay", "--config", cfg, "--layer-type", "nope"}), 2, "are NoPE layers, they rotate nothing");
 }
 
 // Memory is bounded by points × columns (issue 19, item 6): 16 bases at 10^7 points used to peak at

@@ -21,7 +21,7 @@
 namespace rope::cli {
 // Defined in apps/rope/cli/commands/cmd_explain.cpp; declared here to print a walkthrough whose check failed.
 int print_walkthrough(const explain::Walkthrough& w, int step, const std::string& theta_source,
-                      const FigureOptions& figure, std::ostream& out);
+                      const FigureOptions& figure, std::ostream& out, bool quiet = false);
 }  // namespace rope::cli
 
 namespace rope {
@@ -107,6 +107,12 @@ TEST_F(CmdExplain, StepShowsOneStepAndCountsItsChecks) {
   }
   EXPECT_THAT(rope_cli({"explain", "--step", "5"}).out, testing::EndsWith("\nall 2 checks ✓: the two sides of every identity agree up to rounding\n"));
   EXPECT_THAT(rope_cli({"explain", "--step", "4"}).out, testing::EndsWith("\nthe check ✓: its two sides agree up to rounding\n"));
+  // --quiet: the step without the header, from its first line on; the same lines otherwise.
+  const std::string step5 = rope_cli({"explain", "--step", "5"}).out;
+  const std::string quiet5 = rope_cli({"explain", "--step", "5", "--quiet"}).out;
+  EXPECT_THAT(quiet5, testing::StartsWith("Step 5: "));
+  EXPECT_EQ(step5.substr(step5.find("\nStep 5: ") + 1), quiet5);
+  EXPECT_THAT(rope_cli({"explain", "--quiet"}).out, testing::StartsWith("Step 1: "));
   // The lines of one step are the lines of that step in the whole walkthrough.
   const std::string all = rope_cli({"explain"}).out;
   const std::string five = rope_cli({"explain", "--step", "5"}).out;

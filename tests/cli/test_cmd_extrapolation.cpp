@@ -2,6 +2,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "rope/cli/printing.hpp"
 #include "support/cli_harness.hpp"
 #include "support/reference_data.hpp"
 
@@ -74,6 +75,30 @@ TEST_F(CmdExtrapolation, ExtrapolationRejectsBadInput) {
   expect_one_line_error(rope_cli({"extrapolation", "--train-length", "4096", "--dim", "3"}), 2, "even");
   expect_one_line_error(rope_cli({"extrapolation"}), 2, "--train-length");
   expect_one_line_error(rope_cli({"extrapolation", "--train-length", "4096", "--width", "640"}), 2, "--width needs a figure");
+}
+
+// The last column (T_extra ≥ T_tune) starts at the same terminal column in the header and in every row,
+// with the footnote mark of a β below the base, in English and in Chinese (a CJK character is 2 columns).
+TEST_F(CmdExtrapolation, TheLastColumnLinesUpWithItsHeader) {
+  for (const char* lang : {"en", "zh"}) {
+    const Result r = rope_cli({"extrapolation", "--train-length", "4096", "--tune-length", "16384", "--tune-base", "500",
+                               "--tune-base", "1000000", "--lang", lang});
+    ASSERT_EQ(r.code, 0) << r.err;
+    std::istringstream lines(r.out);
+    std::vector<std::size_t> starts;
+    for (std::string line; std::getline(lines, line);) {
+      const std::size_t at = line.find("T_extra ≥ T_tune");
+      const std::size_t verdict = line.find_first_of("ny不是否", 37);  // n/a, yes, no, 不适用, 是, 否
+      if (at != std::string::npos) starts.push_back(cli::columns(line.substr(0, at)));
+      else if (line.rfind("               500 ", 0) == 0 || line.rfind("           1000000 ", 0) == 0) {
+        starts.push_back(cli::columns(line.substr(0, verdict)));
+      }
+    }
+    ASSERT_EQ(starts.size(), 3u) << r.out;
+    EXPECT_EQ(starts[0], 39u) << lang;  // 2 + 16 + 2 + 16, the mark, 2
+    EXPECT_EQ(starts[1], starts[0]) << lang << "\n" << r.out;
+    EXPECT_EQ(starts[2], starts[0]) << lang << "\n" << r.out;
+  }
 }
 
 }  // namespace

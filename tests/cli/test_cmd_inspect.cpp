@@ -55,8 +55,8 @@ TEST_F(CmdInspect, BothCriticalDimensionsAreNamedByTheirFrequencies) {
       "rope_theta": 1000000.0, "rope_scaling": {"type": "yarn", "factor": 4.0, "original_max_position_embeddings": 32768}})";
   const Result r = rope_cli({"inspect", path("qwen_yarn.json")});
   ASSERT_EQ(r.code, 0) << r.err;
-  EXPECT_THAT(r.out, HasSubstr("critical dimension       80 of the original frequencies (pairs 40 … 63 never turn within 32768, (M16))\n"
-                               "                           72 of the scaled frequencies (pairs 36 … 63 never turn within 32768, (M16))"));
+  EXPECT_THAT(r.out, HasSubstr("critical dimension       80 (original frequencies): pairs 40 … 63 never turn within 32768 (M16)\n"
+                               "                           72 (scaled frequencies): pairs 36 … 63 never turn within 32768 (M16)"));
   const Result j = rope_cli({"inspect", path("qwen_yarn.json"), "--json"});
   const auto doc = nlohmann::json::parse(j.out);
   EXPECT_EQ(doc["critical_dimension"], 80);
@@ -106,7 +106,7 @@ TEST_F(CmdInspect, YarnTargetLengthAndNoEmptyRanges) {
   }
   const Result small = rope_cli({"inspect", path("small.json")});
   ASSERT_EQ(small.code, 0) << small.err;
-  EXPECT_THAT(small.out, HasSubstr("none of the original frequencies: every pair turns within 4096"));
+  EXPECT_THAT(small.out, HasSubstr("none (original frequencies): every pair turns within 4096"));
   EXPECT_THAT(small.out, Not(HasSubstr("pairs 64 … 63")));
   // An explicit small base for a long context without scaling warns too (docs/scaling.md §8); the longest
   // wavelength 2π·10000^(126/128) = 54410 positions (M2).

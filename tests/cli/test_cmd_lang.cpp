@@ -153,6 +153,38 @@ TEST(Lang, EveryCommandSpeaksChineseWithNoEnglishSentenceLeft) {
   }
 }
 
+/// The commands of `rope --help` (the lines under "Subcommands:").
+std::vector<std::string> every_command_name() {
+  std::istringstream lines(rope_cli({"--help"}).out);
+  std::vector<std::string> names;
+  bool listing = false;
+  for (std::string line; std::getline(lines, line);) {
+    if (line == "Subcommands:") listing = true;
+    else if (listing && line.rfind("  ", 0) == 0) names.push_back(line.substr(2, line.find_first_of(", ", 2) - 2));
+    else if (listing) break;
+  }
+  return names;
+}
+
+TEST(Lang, EveryHelpAndEveryErrorIsChineseWithLangZh) {
+  const std::vector<std::string> names = every_command_name();
+  ASSERT_GE(names.size(), 18u);
+  const Result top = rope_cli({"--help", "--lang", "zh"});
+  EXPECT_EQ(first_english_phrase(top.out), "") << top.out;
+  for (const std::string& name : names) {
+    SCOPED_TRACE(name);
+    const Result help = rope_cli({name, "--help", "--lang", "zh"});
+    ASSERT_EQ(help.code, 0) << help.err;
+    EXPECT_TRUE(has_chinese(help.out));
+    EXPECT_EQ(first_english_phrase(help.out), "") << help.out;
+    // an unknown option, a bad number: the same exit code, the message in Chinese
+    const Result bad = rope_cli({name, "--no-such-option", "--lang", "zh"});
+    EXPECT_EQ(bad.code, 2);
+    EXPECT_TRUE(has_chinese(bad.err)) << bad.err;
+    EXPECT_EQ(first_english_phrase(bad.err), "") << bad.err;
+  }
+}
+
 TEST(Lang, ChineseKeepsTheNumbers) {
   // The same numbers appear, in the same order: only the words around them change.
   const std::regex number(R"(-?\d+(\.\d+)?(e[-+]\d+)?)");
@@ -201,12 +233,12 @@ TEST(Lang, InspectTranslatesTheReadersNotesAndTheScalingWarnings) {
   const Result w = rope_cli({"frequencies", "--dim", "8", "--scaling", "linear", "--factor", "0.5", "--lang", "zh"});
   EXPECT_THAT(w.out, HasSubstr("警告:factor 0.5 < 1 是压缩上下文而不是扩展"));
   const Result l = rope_cli({"inspect", "--list", "--lang", "zh"});
-  EXPECT_THAT(l.out, HasSubstr("13 个模型预设"));
+  EXPECT_THAT(l.out, HasSubstr("19 个模型预设"));
   EXPECT_THAT(l.out, HasSubstr("Llama 3.1 8B:llama3 缩放 f=8"));
 }
 
 TEST(Lang, VerifyNamesItsIdentitiesInChineseAndKeepsTheEnglishNamesInCsv) {
-  const Result zh = rope_cli({"verify", "--trials", "5", "--lang", "zh"});
+  const Result zh = rope_cli({"verify", "--trials", "5", "--lang", "zh", "--wide"});
   ASSERT_EQ(zh.code, 0) << zh.err;
   for (const char* name : {"相对位置", "正交性", "复合", "模长不变", "平移不变", "三种算法", "两种排列", "正弦编码(对照)",
                            "逐元素 = 矩阵 = 复数"}) {

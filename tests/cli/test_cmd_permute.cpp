@@ -40,7 +40,7 @@ TEST_F(CmdPermute, ToyHeadsRowMapProofAndBug) {
 TEST_F(CmdPermute, ModelFromGgufAndFromConfigJson) {
   const Result g = rope_cli({"permute", "--config", gguf("llama-3.1-8b.gguf"), "--max-distance", "2"});
   ASSERT_EQ(g.code, 0) << g.err;
-  EXPECT_THAT(g.out, HasSubstr("(GGUF, architecture llama): head_dim 128, 32 query heads, 8 KV heads"));
+  EXPECT_THAT(g.out, HasSubstr("(GGUF, architecture llama):\n  head_dim 128, 32 query heads, 8 KV heads"));
   EXPECT_THAT(g.out, HasSubstr("[0, 64, 1, 65, 2, 66, 3, 67, 4, 68, 5, 69, 6, 70, 7, 71, …] (4096 rows)"));
   EXPECT_THAT(g.out, HasSubstr("equal bit for bit  PASS"));
   const Result j = rope_cli({"permute", "--config", std::string(ROPE_REFERENCE_DIR) + "/../../data/models/llama-2-7b.json",

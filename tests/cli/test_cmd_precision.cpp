@@ -27,7 +27,7 @@ TEST_F(CmdPrecision, DefaultRunPrintsTablesCrossingsAndMerges) {
   const auto r = rope_cli({"precision"});
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(r.err, "");
-  EXPECT_THAT(r.out, HasSubstr("positions up to 1048576, 16 random pairs"));
+  EXPECT_THAT(r.out, HasSubstr("positions up to 1048576,\n  16 random pairs"));
   EXPECT_THAT(r.out, HasSubstr("  position m                  7       1000      32768    1048576\n"));
   // Crossings of 0.01 rad (test_precision.cpp checks them against a brute-force scan).
   EXPECT_THAT(r.out, HasSubstr("  bf16 cast-inputs   5\n"));
@@ -37,8 +37,10 @@ TEST_F(CmdPrecision, DefaultRunPrintsTablesCrossingsAndMerges) {
   // Merges, by hand: bf16 holds 0 … 256 (257 values), then 128 values per octave: [256, 512) adds 127
   // (256 is counted), the 11 octaves from 512 to 2^20 add 128 each, and 2^20 itself 1:
   // 257 + 127 + 11·128 + 1 = 1793 distinct values of 1 048 577 positions.
-  EXPECT_THAT(r.out, HasSubstr("  bf16                256       1793    1046784          0  256 ← 256, 257; 260 ← 259 … 261; "
-                               "264 ← 263 … 265\n"));
+  EXPECT_THAT(r.out, HasSubstr("  bf16                256       1793    1046784          0  256 ← 256, 257; 260 ← 259 … 261\n"));
+  // --wide: the first three merges.
+  EXPECT_THAT(rope_cli({"precision", "--wide"}).out,
+              HasSubstr("  bf16                256       1793    1046784          0  256 ← 256, 257; 260 ← 259 … 261; 264 ← 263 … 265\n"));
   // f16: 0 … 2048 (2049 values), then 1024 values per octave: [2048, 4096) adds 1023, the four octaves
   // from 4096 to 65504 = 2^16 − 32 add 1024 each: 2049 + 1023 + 4·1024 = 7168. 65505 … 65519 round to
   // 65504; 65520 … 1048576 (983057 positions) overflow.

@@ -15,6 +15,8 @@
 #include "support/scoped_env.hpp"
 #include "rope/core/frequencies.hpp"
 
+#include "rope/models/presets.hpp"
+
 namespace rope {
 namespace {
 
@@ -38,7 +40,13 @@ TEST_F(CmdVerify, VerifyPassesAndIsReproducible) {
   EXPECT_EQ(a.out, b.out);
   EXPECT_THAT(a.out, HasSubstr("seed 5"));
   EXPECT_THAT(a.out, HasSubstr("7 of 7 identities passed"));
-  EXPECT_THAT(a.out, HasSubstr("FAIL (expected)"));
+  EXPECT_THAT(a.out, HasSubstr("contrast, expected to fail"));
+  EXPECT_THAT(a.out, HasSubstr(" - sinusoidal        <q+p_{m+c}, k+p_{n+c}> = <q+p_m, k+p_n>   (M12)"));
+  // --wide: today's wide table, with the samples and max |Δ| columns and the contrast's long names.
+  const Result wide = rope_cli({"verify", "--trials", "50", "--seed", "5", "--wide"});
+  EXPECT_THAT(wide.out, HasSubstr("FAIL (expected)"));
+  EXPECT_THAT(wide.out, HasSubstr(" -  sinusoidal (contrast) <q+p_{m+c}, k+p_{n+c}> = <q+p_m, k+p_n>    (M12)            50"));
+  EXPECT_THAT(wide.out, Not(HasSubstr("--wide adds")));
   const Result json = rope_cli({"verify", "--trials", "10", "--json"});
   const auto j = nlohmann::json::parse(json.out);
   EXPECT_TRUE(j["passed"].get<bool>());
@@ -66,7 +74,7 @@ TEST(CmdVerifyDType, Bfloat16CastInputsFailsWithExitOne) {
   EXPECT_THAT(r.out, HasSubstr("8·(ε_f32·d + ε·M), ε = 0.00781"));
   EXPECT_THAT(r.out, HasSubstr("bf16 keeps no correct digit at positions up to 4096"));
   EXPECT_THAT(r.out, HasSubstr("VERIFICATION FAILED"));
-  EXPECT_THAT(r.out, Not(HasSubstr("all-bf16 (contrast)")));
+  EXPECT_THAT(r.out, Not(HasSubstr(" - all-bf16")));
   EXPECT_EQ(rope_cli({"verify", "--dtype", "bf16", "--strategy", "cast-inputs", "--trials", "100", "--max-position", "4"}).code, 0);
 }
 
@@ -79,7 +87,7 @@ TEST(CmdVerifyDType, Bfloat16AndFloat16PassAsHuggingFaceComputesThem) {
     EXPECT_THAT(r.out, HasSubstr(fmt::format("computed in {} (angle-f32)", type)));
     EXPECT_THAT(r.out, HasSubstr("angle-f32, as Hugging Face"));
     EXPECT_THAT(r.out, HasSubstr("8·(ε_f32·d + ε_f32·M + ε)"));
-    EXPECT_THAT(r.out, HasSubstr(fmt::format("all-{} (contrast)", type)));
+    EXPECT_THAT(r.out, HasSubstr(fmt::format(" - all-{}", type)));
     EXPECT_THAT(r.out, HasSubstr("it fails from max-position "));
     EXPECT_THAT(r.out, HasSubstr("7 of 7 identities passed\n"));
   }
@@ -103,7 +111,7 @@ TEST_F(CmdVerify, DenseFormSaysSoAndPasses) {
   EXPECT_EQ(dense.code, 0);
   EXPECT_THAT(dense.out, HasSubstr("dense form: every rotation by apply_rotary and the d×d matrix R_m"));
   const Result fast = rope_cli({"verify", "--trials", "30"});
-  EXPECT_THAT(fast.out, HasSubstr("entry by entry on the 2×2 blocks of R_m: O(d) per check"));
+  EXPECT_THAT(fast.out, HasSubstr("on the 2×2 blocks of R_m: O(d) per check"));
   // No terminal here: no progress bar on stderr, whatever the size of the run.
   EXPECT_EQ(rope_cli({"verify", "--trials", "100000"}).err, "");
 }
@@ -114,7 +122,7 @@ TEST(CmdVerifyDType, WithoutDtypeTheOutputIsUnchangedAndF64OnlyAddsItsLines) {
   EXPECT_THAT(plain.out, Not(HasSubstr("computed in")));
   EXPECT_THAT(f64.out, HasSubstr("computed in f64"));
   // The table rows are the same numbers.
-  const auto row = [](const std::string& out) { return out.substr(out.find(" 1  relative")); };
+  const auto row = [](const std::string& out) { return out.substr(out.find(" 1 relative")); };
   EXPECT_EQ(row(plain.out), row(f64.out));
   const auto json = rope_cli({"verify", "--trials", "5", "--json", "--dtype", "bf16", "--max-position", "4"});
   EXPECT_THAT(json.out, HasSubstr("\"dtype\": \"bf16\""));
@@ -132,7 +140,15 @@ TEST_F(CmdVerify, EveryPresetPassesInItsOwnLayout) {
       {"gpt-j-6b", "interleaved layout (model family gptj)"},           {"gpt-neox-20b", "half layout (model family gpt_neox)"},
       {"gpt-oss-20b", "half layout (model family gpt_oss)"},            {"llama-3.1-8b", "half layout (model family llama)"},
       {"mistral-7b-v0.1", "half layout (model family mistral)"},        {"phi-3-mini-128k", "half layout (model family phi3)"},
-      {"qwen2.5-7b", "half layout (model family qwen2)"},               {"qwen3-8b", "half layout (model family qwen3)"}};
+      {"qwen2.5-7b", "half layout (model family qwen2)"},               {"qwen3-8b", "half layout (model family qwen3)"},
+      {"llama-2-7b", "half layout (model family llama)"},               {"llama-3-8b", "half layout (model family llama)"},
+      {"llama-3.2-1b", "half layout (model family llama)"},             {"gemma-3-27b", "half layout (model family gemma3_text)"},
+      {"chatglm3-6b", "interleaved layout (model family chatglm)"},
+      {"llama-4-scout-17b-16e", "interleaved layout (model family llama4_text)"},
+      {"glm-4-9b-chat", "interleaved layout (model family chatglm)"},
+      {"mistral-nemo-base-2407", "half layout (model family mistral)"},
+      {"phi-3.5-mini-instruct", "half layout (model family phi3)"}};
+  ASSERT_EQ(layouts.size(), list_presets().size());  // every preset
   for (const auto& [preset, layout] : layouts) {
     const Result r = rope_cli({"verify", "--model", preset, "--trials", "20"});
     EXPECT_EQ(r.code, 0) << preset << ": " << r.out << r.err;

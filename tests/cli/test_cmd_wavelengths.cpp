@@ -37,7 +37,7 @@ TEST_F(CmdWavelengths, WavelengthsTableAndCriticalDimension) {
   const Result r = rope_cli({"wavelengths", "--dim", "128", "--context", "4096"});
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_THAT(r.out, HasSubstr("54410.14313077675"));
-  EXPECT_THAT(r.out, HasSubstr("pairs 46 … 63 (18 of 64) never complete a turn within it; critical dimension 92"));
+  EXPECT_THAT(r.out, HasSubstr("pairs 46 … 63 (18 of 64) never complete a turn within it;\n  critical dimension 92"));
   const Result csv = rope_cli({"wavelengths", "--dim", "4", "--base", "10000", "--base", "100", "--csv", "-"});
   EXPECT_EQ(csv.out, "pair,base=10000,base=100\n0,6.283185307179586,6.283185307179586\n1,628.3185307179587,62.83185307179586\n");
   expect_one_line_error(rope_cli({"wavelengths", "--context", "0"}), 2, "--context must be >= 1 (got 0)");
@@ -51,8 +51,8 @@ TEST_F(CmdWavelengths, BothCriticalDimensionsAreNamedByTheirFrequencies) {
       "rope_theta": 1000000.0, "rope_scaling": {"type": "yarn", "factor": 4.0, "original_max_position_embeddings": 32768}})";
   const Result r = rope_cli({"wavelengths", "--config", path("qwen_yarn.json")});
   ASSERT_EQ(r.code, 0) << r.err;
-  EXPECT_THAT(r.out, HasSubstr("context 32768, original: pairs 40 … 63 (24 of 64) never complete a turn within it; "
-                               "critical dimension 80 of the original frequencies (M16)"));
+  EXPECT_THAT(r.out, HasSubstr("context 32768, original: pairs 40 … 63 (24 of 64) never complete a turn within it;\n"
+                               "  critical dimension 80 of the original frequencies (M16)"));
   EXPECT_THAT(r.out, HasSubstr("critical dimension 72 of the scaled frequencies (M16)"));
 }
 

@@ -53,5 +53,25 @@ TEST(Printing, ColumnsCountWideCharactersTwice) {
   EXPECT_EQ(cli::fx(-1e-9), "0");
 }
 
+TEST(Printing, WrappedListBreaksAfterACommaUnderTheBracket) {
+  const std::vector<std::string> items{"10", "11", "12", "13"};
+  // "ab [10, 11," is 11 columns; "12," would make it 15 > 12.
+  EXPECT_EQ(cli::wrapped_list("ab ", items, 12), (std::vector<std::string>{"ab [10, 11,", "    12, 13]"}));
+  EXPECT_EQ(cli::wrapped_list("ab ", items), (std::vector<std::string>{"ab [10, 11, 12, 13]"}));
+  EXPECT_EQ(cli::wrapped_list("通道 ", {"1", "2"}, 9), (std::vector<std::string>{"通道 [1,", "      2]"}));  // CJK: 2 columns
+  EXPECT_EQ(cli::wrapped_list("x ", {}), (std::vector<std::string>{"x []"}));
+}
+
+TEST(Printing, WrapLinesBreaksLongLinesUnderTheirLastColumn) {
+  EXPECT_EQ(cli::wrap_lines("short\nlines stay\n", 10), "short\nlines stay\n");
+  // A table row: the rest goes under the text after the last two spaces.
+  EXPECT_EQ(cli::wrap_lines("  a  one two three", 12), "  a  one two\n     three");
+  // Prose: two columns right of the indentation.
+  EXPECT_EQ(cli::wrap_lines(" one two three four", 10), " one two\n   three\n   four");
+  // A word wider than the line stays whole; CJK counts 2 columns.
+  EXPECT_EQ(cli::wrap_lines("abcdefghijkl", 5), "abcdefghijkl");
+  EXPECT_EQ(cli::wrap_lines("通道 通道 通道", 10), "通道 通道\n  通道");
+}
+
 }  // namespace
 }  // namespace rope

@@ -10,6 +10,14 @@ run in order in one new temporary directory holding an empty out/ and data/ (a l
 to the repository's data/, so `data/dumps/q.npy` reads as from the repository root), with
 LC_ALL=C.UTF-8. Trailing whitespace and trailing blank lines are ignored.
 --update rewrites the shown outputs from real runs (not for a wrong exit code).
+
+Quotes in prose: a lesson points at strings of rope's output in inline code spans ("the summary
+`7 of 7 identities passed`"). After a line "<!-- quotes: rope ... -->" every inline code span up to
+the next such marker, "<!-- end quotes -->" or heading must appear in that command's output (stdout
+and stderr, runs of white space read as one space), except spans that are commands themselves
+(starting "rope ") or options (starting "--"). "<!-- quotes: rope ... | FILE ... -->" also searches
+the files the command wrote (a --keep-script gnuplot script holds the figure's labels), so quoted figure
+labels are checked too. The command runs like an example, in the same directory.
 Exit status 1 if an example fails, a file is missing or has no examples.
 """
 import argparse
@@ -23,6 +31,9 @@ import tempfile
 
 FENCE = re.compile(r"^(`{3,}|~{3,})\s*(\S*)")
 EXITS = re.compile(r"\s+#\s*exits\s+(\d+)\s*$")
+QUOTES = re.compile(r"^<!--\s*quotes:\s*(rope\b[^|]*?)\s*(?:\|\s*(.*?))?\s*-->\s*$")
+END_QUOTES = re.compile(r"^<!--\s*end quotes\s*-->\s*$|^#")
+CODE_SPAN = re.compile(r"(`+)(.+?)\1", re.S)
 TIMEOUT_S = 120
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -95,6 +106,73 @@ def run(example, rope, workdir):
     return expected_code, proc.returncode, output.splitlines(), None
 
 
+def find_quote_blocks(lines):
+    """[(line index, command, [files], [(line index, quoted text)])] of the quote markers; a code span
+    may run over a line break."""
+    blocks, current, fence = [], None, False
+    for i, line in enumerate(lines):
+        if FENCE.match(line):
+            fence = not fence
+            continue
+        if fence:
+            continue
+        m = QUOTES.match(line)
+        if m:
+            current = (i, m.group(1), (m.group(2) or "").split(), [], [])
+            blocks.append(current)
+        elif END_QUOTES.match(line):
+            current = None
+        elif current is not None:
+            current[4].append((i, line))
+    result = []
+    for start, command, files, quotes, text_lines in blocks:
+        text = "\n".join(line for _, line in text_lines)
+        starts = [0]
+        for _, line in text_lines:
+            starts.append(starts[-1] + len(line) + 1)
+        for span in CODE_SPAN.finditer(text):
+            quoted = " ".join(span.group(2).split()).replace("\\|", "|")  # a '|' escaped in a table
+            if not quoted.startswith(("rope ", "--")):
+                row = max(k for k, at in enumerate(starts) if at <= span.start())
+                quotes.append((text_lines[min(row, len(text_lines) - 1)][0], quoted))
+        result.append((start, command, files, quotes))
+    return result
+
+
+def squeeze(text):
+    return " ".join(text.split())
+
+
+def check_quotes(path, lines, rope, workdir):
+    """(passed, failed) for the quote blocks of one file: every quoted string is in its output."""
+    passed = failed = 0
+    for line, command, files, quotes in find_quote_blocks(lines):
+        want_code, code, actual, error = run(Example(line, command), rope, workdir)
+        if error or code != want_code:
+            failed += 1
+            print(f"{path}:{line + 1}: FAILED: quotes of $ {command}: {error or f'exit code {code}'}")
+            continue
+        text = "\n".join(actual)
+        for name in files:
+            try:
+                with open(os.path.join(workdir, name), encoding="utf-8", errors="replace") as f:
+                    text += "\n" + f.read()
+            except OSError as e:
+                print(f"{path}:{line + 1}: cannot read {name}: {e.strerror}")
+                failed += 1
+        text = squeeze(text)
+        for at, quote in quotes:
+            if squeeze(quote) in text:
+                passed += 1
+            else:
+                failed += 1
+                print(f"{path}:{at + 1}: FAILED: `{quote}` is not in the output of $ {command}")
+        if not quotes:
+            failed += 1
+            print(f"{path}:{line + 1}: FAILED: a quotes marker with no quoted string after it")
+    return passed, failed
+
+
 def check_file(path, rope, update):
     """Check (or update) one file; return (passed, failed, file_ok)."""
     try:
@@ -134,6 +212,8 @@ def check_file(path, rope, update):
                 sys.stdout.writelines(difflib.unified_diff(
                     [s + "\n" for s in expected], [s + "\n" for s in actual],
                     "shown in " + path, "actual output"))
+        q_passed, q_failed = check_quotes(path, lines, rope, workdir)
+        passed, failed = passed + q_passed, failed + q_failed
     if update and any(ex.actual is not None for ex in examples):
         for ex in reversed(examples):   # from the bottom, so earlier indices stay valid
             if ex.actual is not None:

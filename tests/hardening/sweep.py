@@ -15,6 +15,10 @@ time limit. It passes when:
 --doc FILE checks (or with --update, writes) the tables of docs/errors.md from the same runs, so the
 documented messages are the ones the tests see.
 
+--lang zh gives every run `--lang zh` as well (but the runs of --lang itself, whose language is then
+unknown) and also requires each error line to be Chinese: no message rope can print stays English
+(apps/rope/cli/error_zh.hpp; CTest hardening.sweep_zh).
+
 --driver PATH (tests/hardening/sweep_driver.cpp) runs the cases in-process instead, through
 rope::cli::run in one driver process per worker, because starting a process per case was most of the
 sweep's time on a slow machine. The directories, limits and checks are the same; a driver that dies or
@@ -42,13 +46,15 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import cases  # noqa: E402
 
 DURATIONS = []  # (seconds, command line) of every run, for --slowest
+LANG = None  # --lang zh: every run in Chinese
 TIMEOUT = 60  # seconds per run; a run near it is a hang for this purpose
 MEMORY = 3 << 30  # address-space limit per run (not under AddressSanitizer)
 
 
 def discover(rope):
     """{command: [(option, type_name, group, help)]} from the help texts; positionals have no dashes."""
-    top = subprocess.run([rope, "--help"], capture_output=True, text=True, check=True).stdout
+    english = dict(os.environ, LC_ALL="C.UTF-8")  # the help is parsed in English, whatever the locale
+    top = subprocess.run([rope, "--help"], capture_output=True, text=True, check=True, env=english).stdout
     commands = []
     section = None
     for line in top.splitlines():
@@ -60,7 +66,8 @@ def discover(rope):
             commands.append(m.group(1))
     result = {}
     for command in commands:
-        text = subprocess.run([rope, command, "--help"], capture_output=True, text=True, check=True).stdout
+        text = subprocess.run([rope, command, "--help"], capture_output=True, text=True, check=True,
+                              env=english).stdout
         options = {}
         group = ""
         last = None
@@ -88,6 +95,30 @@ def discover(rope):
             elif last and re.match(r"^\s{20,}\S", line) and not options[last][2]:
                 options[last][2] = line.strip()  # help on the next line (a long option name)
         result[command] = [(o, t, g, h) for o, (t, g, h) in options.items()]
+    return result
+
+
+def chinese_help(rope, commands):
+    """The same options with the Chinese of their help (`--help --lang zh`), for docs/errors.zh.md."""
+    result = {}
+    for command, options in commands.items():
+        text = subprocess.run([rope, command, "--help", "--lang", "zh"], capture_output=True, text=True,
+                              check=True, env=dict(os.environ, LC_ALL="C.UTF-8")).stdout
+        zh, last = {}, None
+        for line in text.splitlines():
+            m = re.match(r"^\s+(?:-\w,)?(--[a-z][\w-]*|[a-z][a-z_-]*) (?:\S+)(?:=\S*)?(?: \.\.\.(?: \([^)]*\))?)?"
+                         r"(?: 必需)?\s{2,}(\S.*)$", line)
+            if m:
+                zh[m.group(1)] = " ".join(m.group(2).split())
+                last = None
+                continue
+            m = re.match(r"^\s+(?:-\w,)?(--[a-z][\w-]*|[a-z][a-z_-]*) \S+\s*$", line)
+            if m:
+                last = m.group(1)
+            elif last and re.match(r"^\s{20,}\S", line):
+                zh[last] = line.strip()
+                last = None
+        result[command] = [(o, t, g, zh.get(o, h)) for o, t, g, h in options]
     return result
 
 
@@ -211,7 +242,8 @@ def command_line(rope, command, option, value):
     if option in base:
         i = base.index(option)
         del base[i:i + 2]
-    return [rope, command] + base + ([value] if option[0] != "-" else [option, value]), full_disk
+    lang = ["--lang", LANG] if LANG and option != "--lang" else []
+    return [rope, command] + base + ([value] if option[0] != "-" else [option, value]) + lang, full_disk
 
 
 def one_run(args, full_disk, run_dir, ok_codes, driver):
@@ -249,6 +281,8 @@ def one_run(args, full_disk, run_dir, ok_codes, driver):
             return "stderr is not one line 'rope: ...'", code, err
         if re.search("[\x00-\x09\x0b-\x1f\x7f\x80-\x9f]", err):
             return "a control character reached stderr unescaped", code, err
+        if LANG == "zh" and args[-2:] == ["--lang", "zh"] and not re.search("[\u4e00-\u9fff]", err):
+            return "the message is not in Chinese (add its template to apps/rope/cli/error_zh_messages*.cpp)", code, err
         if left:
             return f"left files behind: {left[:3]}", code, err
     if temp_left:
@@ -300,8 +334,11 @@ def main():
     ap.add_argument("--driver", help="rope_sweep_driver: run the cases in-process (see above)")
     ap.add_argument("--process-sample", type=int, default=10, metavar="N",
                     help="with --driver: also run every N-th case as a process (0: none, 1: all)")
+    ap.add_argument("--lang", choices=["zh"], help="run every case with --lang zh and require Chinese errors")
     a = ap.parse_args()
     rope = os.path.abspath(a.rope)
+    global LANG
+    LANG = a.lang
 
     commands = discover(rope)
     work = tempfile.mkdtemp(prefix="rope-sweep-")
@@ -351,8 +388,9 @@ def main():
     doc_ok = True
     if a.doc:
         import errors_doc
-        doc_ok = errors_doc.check(a.doc, commands, results, fix_value=lambda v: shown_value(v, fix),
-                                  option_class=option_class, update=a.update)
+        shown_commands = chinese_help(rope, commands) if LANG == "zh" else commands
+        doc_ok = errors_doc.check(a.doc, shown_commands, results, fix_value=lambda v: shown_value(v, fix),
+                                  option_class=option_class, update=a.update, zh=LANG == "zh")
     return 1 if problems or not doc_ok else 0
 
 

@@ -72,5 +72,13 @@ TEST(Utf8, BoundarySkipsContinuationBytesOnly) {
   EXPECT_EQ(utf8_boundary_at_or_after("\x80\x80", 0), 2u);  // only continuation bytes: the end
 }
 
+TEST(Utf8, DisplayWidthCountsWideCharactersTwiceAndCombiningMarksNot) {
+  EXPECT_EQ(display_width("abc"), 3u);
+  EXPECT_EQ(display_width("底数 β"), 6u);    // two Han characters, a space, a Greek letter
+  EXPECT_EQ(display_width("（对照）"), 8u);  // full-width parentheses
+  EXPECT_EQ(display_width("z\u0304"), 1u);  // z̄: a combining macron takes no column
+  EXPECT_EQ(display_width("\xff"), 1u);     // an invalid byte: one replacement character
+}
+
 }  // namespace
 }  // namespace rope

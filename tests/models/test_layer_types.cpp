@@ -10,6 +10,7 @@
 #include "rope/models/layer_types.hpp"
 #include "rope/models/presets.hpp"
 #include "rope/models/rope_spec.hpp"
+#include "support/reference_data.hpp"
 
 namespace rope {
 namespace {
@@ -46,6 +47,19 @@ TEST(LayerTypes, Llama4ScoutWarnsAndHasNopeLayersWithATemperature) {
   EXPECT_THROW(select_layer_type(m, "nonsense"), InvalidArgument);
   EXPECT_EQ(select_layer_type(m, "7").name, "nope");
   EXPECT_EQ(select_layer_type(m, "8").name, "rope");
+}
+
+TEST(LayerTypes, Llama4PresetTemperatureEqualsTheNumpyReference) {
+  // tests/reference/nope_temperature.csv (model_apply.py, Python's math.log1p): (S20) at positions around
+  // each multiple of floor_scale 8192. Same formula, same libm log1p: 1 ULP at most (4e-16 relative).
+  const ModelConfig m = load_preset("llama-4-scout-17b-16e");
+  ASSERT_TRUE(m.nope_temperature);
+  const auto rows = test::read_reference("nope_temperature.csv").rows;
+  ASSERT_EQ(rows.size(), 9u);
+  for (const auto& row : rows) {
+    const double p = std::stod(row.at(0));
+    EXPECT_NEAR(m.nope_temperature->at(p), std::stod(row.at(1)), 4e-16 * std::stod(row.at(1))) << "p = " << p;
+  }
 }
 
 TEST(LayerTypes, Llama4ExplicitNoRopeLayers) {
@@ -109,10 +123,10 @@ TEST(LayerTypes, UnknownScalingKeysWarnWithASuggestion) {
   const ModelConfig m = parse(R"({"head_dim": 8, "rope_scaling": {"rope_type": "yarn", "factor": 4,
       "original_max_position_embeddings": 64, "betafast": 16, "attn_factor": 2, "wibble": 1, "k\u0001": 0}})");
   const auto w = english(m.warnings);
-  EXPECT_THAT(w, Contains("rope_scaling.betafast: unknown key, ignored (HF ignores it too); did you mean beta_fast?"));
-  EXPECT_THAT(w, Contains("rope_scaling.attn_factor: unknown key, ignored (HF ignores it too); did you mean attention_factor?"));
-  EXPECT_THAT(w, Contains("rope_scaling.wibble: unknown key, ignored (HF ignores it too)"));
-  EXPECT_THAT(w, Contains("rope_scaling.k\\x01: unknown key, ignored (HF ignores it too)"));
+  EXPECT_THAT(w, Contains("rope_scaling.betafast: unknown key, ignored (HF warns and ignores it too); did you mean beta_fast? Not harmless if it was meant as beta_fast: its value is not used"));
+  EXPECT_THAT(w, Contains("rope_scaling.attn_factor: unknown key, ignored (HF warns and ignores it too); did you mean attention_factor? Not harmless if it was meant as attention_factor: its value is not used"));
+  EXPECT_THAT(w, Contains("rope_scaling.wibble: unknown key, ignored (HF warns and ignores it too): harmless for the numbers"));
+  EXPECT_THAT(w, Contains("rope_scaling.k\\x01: unknown key, ignored (HF warns and ignores it too): harmless for the numbers"));
   EXPECT_EQ(m.rope.beta_fast, std::nullopt);  // not read under a wrong name
   EXPECT_TRUE(parse(R"({"head_dim": 8, "rope_scaling": {"rope_type": "linear", "factor": 2}})").warnings.empty());
 }

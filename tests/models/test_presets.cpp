@@ -66,6 +66,18 @@ TEST(ModelConfig, EveryPresetLoadsWithTheValuesOfItsReadmeRow) {
       {"gpt-j-6b", 256, 64, 1e4, ScalingType::Default, {}, {}, 2048, Layout::Interleaved},
       // Gemma 3 4B (global layers): head_dim 256, rope_theta 1e6, linear f=8, M 131072.
       {"gemma-3-4b", 256, 256, 1e6, ScalingType::Linear, 8.0, {}, 131072, Layout::Half},
+      // Gemma 3 27B (global layers): head_dim 128; no rope_theta in its config → Gemma3TextConfig's 1e6; linear f=8.
+      {"gemma-3-27b", 128, 128, 1e6, ScalingType::Linear, 8.0, {}, 131072, Layout::Half},
+      // Llama 4 Scout 17B-16E (RoPE layers): llama3 f=8 (low 1, high 4), L0 8192, M 262144, interleaved pairs.
+      {"llama-4-scout-17b-16e", 128, 128, 5e5, ScalingType::Llama3, 8.0, 8192, 262144, Layout::Interleaved},
+      // ChatGLM3-6B: kv_channels 128, half of it rotates, no rope_ratio → base 10000, seq_length 8192, interleaved.
+      {"chatglm3-6b", 128, 64, 1e4, ScalingType::Default, {}, {}, 8192, Layout::Interleaved},
+      // GLM-4-9B-Chat: kv_channels 128, half of it rotates, base 10000 × rope_ratio 500, seq_length 131072, interleaved.
+      {"glm-4-9b-chat", 128, 64, 5e6, ScalingType::Default, {}, {}, 131072, Layout::Interleaved},
+      // Mistral-Nemo-Base-2407: explicit head_dim 128 (hidden_size 5120 / 32 heads would be 160), rope_theta 1e6, M 128000.
+      {"mistral-nemo-base-2407", 128, 128, 1e6, ScalingType::Default, {}, {}, 128000, Layout::Half},
+      // Phi-3.5-mini-instruct: 3072/32 = 96, longrope without factor, top-level L0 4096, M 131072.
+      {"phi-3.5-mini-instruct", 96, 96, 1e4, ScalingType::LongRope, {}, 4096, 131072, Layout::Half},
   };
   ASSERT_EQ(list_presets().size(), std::size(rows));
   for (const PresetRow& row : rows) {
@@ -125,10 +137,37 @@ TEST(ModelConfig, Phi3PresetHoldsItsRealFactorLists) {
   EXPECT_THAT(english(m.notes), Contains(HasSubstr("read from the top level (Phi-3 style)")));
 }
 
+TEST(ModelConfig, Phi35PresetHoldsItsOwnFactorLists) {
+  // microsoft/Phi-3.5-mini-instruct config.json (data/models/README.md [20]): 48 numbers each, not Phi-3's;
+  // first and last entries as in the source (long 1.0800000429153442, 1.1100000143051147 … 64.83999633789062,
+  // short 1.0 … 2.8399994373321533).
+  const ModelConfig m = load_preset("phi-3.5-mini-instruct");
+  const RopeConfig& r = m.rope;
+  ASSERT_EQ(r.long_factor.size(), 48u);
+  ASSERT_EQ(r.short_factor.size(), 48u);
+  EXPECT_EQ(r.long_factor[0], 1.0800000429153442);
+  EXPECT_EQ(r.long_factor[1], 1.1100000143051147);
+  EXPECT_EQ(r.long_factor.back(), 64.83999633789062);
+  EXPECT_EQ(r.short_factor.front(), 1.0);
+  EXPECT_EQ(r.short_factor[25], 2.0199997425079346);
+  EXPECT_EQ(r.short_factor.back(), 2.8399994373321533);
+  EXPECT_NE(r.long_factor, load_preset("phi-3-mini-128k").rope.long_factor);
+  EXPECT_THAT(english(m.notes), Contains(HasSubstr("f = max_position_embeddings / original = 131072 / 4096 = 32")));
+}
+
+TEST(ModelConfig, MistralNemoPresetRotatesItsExplicitHeadDimNotHiddenOverHeads) {
+  // mistralai/Mistral-Nemo-Base-2407 config.json: head_dim 128 while hidden_size 5120 / 32 heads = 160.
+  // HF's MistralAttention and the default rope init read head_dim first; 64 pairs, not 80.
+  const ModelConfig m = load_preset("mistral-nemo-base-2407");
+  EXPECT_EQ(m.rope.head_dim, 128);
+  EXPECT_EQ(m.rope.rotary_dim(), 128);
+  EXPECT_THAT(english(m.origin), Contains(HasSubstr("head_dim: 128 (head_dim)")));
+}
+
 TEST(ModelConfig, ListPresetsGivesEveryPresetWithADescriptionInNameOrder) {
   const std::vector<PresetInfo> presets = list_presets();
-  // data/models/ holds the 13 presets of data/models/README.md.
-  ASSERT_EQ(presets.size(), 13u);
+  // data/models/ holds the 19 presets of data/models/README.md.
+  ASSERT_EQ(presets.size(), 19u);
   for (std::size_t i = 0; i < presets.size(); ++i) {
     EXPECT_THAT(presets[i].description, Not(IsEmpty())) << presets[i].name;
     EXPECT_EQ(presets[i].description.find('\n'), std::string::npos) << presets[i].name;
@@ -137,9 +176,9 @@ TEST(ModelConfig, ListPresetsGivesEveryPresetWithADescriptionInNameOrder) {
     }
     EXPECT_NO_THROW(load_preset(presets[i].name));
   }
-  EXPECT_EQ(presets.front().name, "deepseek-v3");
+  EXPECT_EQ(presets.front().name, "chatglm3-6b");
   EXPECT_EQ(presets.back().name, "qwen3-8b");
-  EXPECT_THAT(presets[2].description, HasSubstr("GPT-J"));  // deepseek-v3, gemma-3-4b, gpt-j-6b, …
+  EXPECT_THAT(presets[5].description, HasSubstr("GPT-J"));  // chatglm3-6b, deepseek-v3, gemma-3-27b, gemma-3-4b, glm-4-9b-chat, gpt-j-6b, …
 }
 
 TEST(ModelConfig, UnknownPresetIsRefusedWithTheKnownNames) {

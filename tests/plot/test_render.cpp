@@ -265,6 +265,25 @@ TEST_F(PlotRender, WithoutAChineseFontChineseTextIsAnIoError) {
   expect_no_temp_files();
 }
 
+TEST_F(PlotRender, WithoutAnyFontAPngIsAnIoErrorAndAnSvgIsDrawn) {
+  fs::create_directories(dir_ / "fonts");
+  std::ofstream(dir_ / "fonts.conf") << "<?xml version=\"1.0\"?><!DOCTYPE fontconfig SYSTEM \"fonts.dtd\"><fontconfig>"
+                                     << "<dir>" << (dir_ / "fonts").string() << "</dir><cachedir>"
+                                     << (dir_ / "fonts" / "cache").string() << "</cachedir></fontconfig>";
+  {
+    const ScopedEnv env("FONTCONFIG_FILE", (dir_ / "fonts.conf").c_str());
+    EXPECT_EQ(any_font_available(), std::optional<bool>(false));
+    EXPECT_THAT([&] { render(two_curves(), {{out("a.png").string(), Format::Png}}, options_); },
+                ThrowsMessage<IoError>(HasSubstr("install fonts-dejavu-core")));
+    EXPECT_THAT([&] { render(two_curves(), {{out("a.pdf").string(), Format::Pdf}}, options_); },
+                ThrowsMessage<IoError>(HasSubstr("fc-list is empty")));
+    EXPECT_TRUE(fs::is_empty(dir_ / "out"));
+    render(two_curves(), {{out("a.svg").string(), Format::Svg}}, options_);
+    EXPECT_TRUE(fs::exists(out("a.svg")));
+  }
+  EXPECT_EQ(any_font_available(), std::optional<bool>(true));  // the developer install has fonts-dejavu-core
+}
+
 TEST_F(PlotRender, ChineseFigureRendersWithTheInstalledFont) {
   // fonts-wqy-microhei is part of the developer install line (scripts/install-deps.sh).
   EXPECT_TRUE(cjk_font_available());

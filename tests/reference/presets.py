@@ -200,10 +200,20 @@ def resolve(cfg):
     cfg = {k: v for k, v in cfg.items() if k != "_rope_preset"}
     if isinstance(cfg.get("text_config"), dict):
         cfg = cfg["text_config"]
+    model_type = cfg.get("model_type", "")
 
     hidden = cfg.get("hidden_size", cfg.get("n_embd"))
     heads = cfg.get("num_attention_heads", cfg.get("n_head"))
-    M = cfg.get("max_position_embeddings", cfg.get("n_positions"))
+    M = cfg.get("max_position_embeddings", cfg.get("n_positions", cfg.get("seq_length")))
+    if M is None and model_type == "gemma3_text":
+        M = 131072  # Gemma3TextConfig default (transformers configuration_gemma3.py)
+    if model_type == "chatglm":
+        # THUDM's modeling_chatglm.py: rotary_dim = kv_channels; RotaryEmbedding(rotary_dim // 2, ...) rotates
+        # the first half of each head in pairs (2i, 2i+1); base = 10000 * rope_ratio (default 1).
+        head_dim = cfg["kv_channels"]
+        base = 10000.0 * float(cfg.get("rope_ratio", 1))
+        return dict(head_dim=head_dim, hd_from="kv_channels", d=head_dim // 2, prf=0.5, base=base, type="default",
+                    f=1.0, L0=M, M=M, params={})
 
     scaling = cfg.get("rope_scaling")
     if scaling is None:
@@ -232,6 +242,8 @@ def resolve(cfg):
         base = cfg["rope_theta"]
     elif "rotary_emb_base" in cfg:
         base = cfg["rotary_emb_base"]
+    elif model_type == "gemma3_text":
+        base = 1e6  # Gemma3TextConfig's rope_theta default (the 27B config.json has no rope_theta)
     else:
         base = 10000.0  # v4 model-config default / v5 default_theta; GPT-J hard-wires 10000
     base = float(base)
@@ -290,7 +302,13 @@ def formula_checks():
 
 # preset: (d, base, type, f, L0)
 README_TABLE = {
+    "chatglm3-6b": (64, 10000.0, "default", 1.0, None),
+    "glm-4-9b-chat": (64, 5e6, "default", 1.0, None),
+    "mistral-nemo-base-2407": (128, 1e6, "default", 1.0, None),
+    "phi-3.5-mini-instruct": (96, 10000.0, "longrope", 32.0, 4096),
     "deepseek-v3": (64, 10000.0, "yarn", 40.0, 4096),
+    "gemma-3-27b": (128, 1e6, "linear", 8.0, None),
+    "llama-4-scout-17b-16e": (128, 500000.0, "llama3", 8.0, 8192),
     "gemma-3-4b": (256, 1e6, "linear", 8.0, None),
     "gpt-j-6b": (64, 10000.0, "default", 1.0, None),
     "gpt-neox-20b": (24, 10000.0, "default", 1.0, None),
@@ -361,6 +379,18 @@ def preset_checks(name, r, inv, att):
         check_rel("phi-3 attention = sqrt(1 + ln 32/ln 4096)", att, math.sqrt(1.0 + 5.0 / 12.0), 4e-16)
         short = np.array(r["params"]["short_factor"], dtype=np.float64)
         check_eq("phi-3 inv = theta/short_factor", bool(np.all(inv == th / short)), True)
+    if name == "phi-3.5-mini-instruct":  # its own lists (hf_phi3/phi3_rope.py's copy of its config.json)
+        check_abs("phi-3.5 attention", att, 1.19024, 5e-6)
+        short = np.array(r["params"]["short_factor"], dtype=np.float64)
+        check_eq("phi-3.5 inv = theta/short_factor", bool(np.all(inv == th / short)), True)
+        check_eq("phi-3.5 short_factor[0]", r["params"]["short_factor"][0], 1.0)
+        check_eq("phi-3.5 long_factor[0:2]", r["params"]["long_factor"][:2], [1.0800000429153442, 1.1100000143051147])
+        check_eq("phi-3.5 long_factor[-1]", r["params"]["long_factor"][-1], 64.83999633789062)
+    if name == "mistral-nemo-base-2407":  # the explicit head_dim wins over hidden_size / heads
+        check_eq("mistral-nemo head_dim from", r["hd_from"], "head_dim")
+        check_eq("mistral-nemo hidden/heads (not used)", 5120 // 32, 160)
+    if name == "glm-4-9b-chat":  # base = 10000 * rope_ratio
+        check_eq("glm-4 base = 10000 * 500", base, 10000.0 * 500)
     if name == "deepseek-v3":  # §5
         check_eq("deepseek-v3 attention", att, 1.0)
         check_eq("deepseek-v3 range", yarn_range(d, base, r["L0"], 32, 1, True), (10, 23))

@@ -13,7 +13,9 @@
 #include <memory>
 
 #include "rope/cli/commands.hpp"
+#include "rope/cli/error_zh.hpp"
 #include "rope/cli/exit_codes.hpp"
+#include "rope/cli/lang.hpp"
 #include "rope/cli/output.hpp"
 #include "rope/core/error.hpp"
 #include "rope/io/atomic_file.hpp"
@@ -30,7 +32,20 @@ std::string one_line(std::string text) {
   return escape_controls(text);
 }
 
-void report(std::ostream& err, const std::string& message) { err << "rope: " << one_line(message) << '\n'; }
+constexpr const char* kDescription = "rope: compute, verify and plot Rotary Position Embeddings (RoPE).";
+
+/// The one line of an error, in Chinese when `lang` is (error_zh.hpp: an English message without a
+/// Chinese template is shown as it is).
+void report_in(std::ostream& err, Lang lang, const std::string& message) {
+  std::string shown = message;
+  if (lang == Lang::Zh) {
+    try {
+      shown = error_zh(message);
+    } catch (const std::exception&) {  // out of memory while translating: the English still says it
+    }
+  }
+  err << "rope: " << one_line(shown) << '\n';
+}
 
 /// CLI11's message, except for words nobody expected: CLI11 lists them last word first ("zh --lang"),
 /// so they are listed here in the order typed, and an option of the commands given before any command
@@ -86,7 +101,7 @@ void check_distinct_outputs(const CLI::App& command) {
 
 /// Runs the command with every output file staged in one batch, committed only when the command
 /// succeeded and its standard output was written: all outputs of a run, or none.
-int run_command(const Command& command, std::ostream& out, std::ostream& err) {
+int run_command(const Command& command, std::ostream& out, std::ostream& err, Lang lang) {
   check_distinct_outputs(*command.app);
   OutputBatch batch;
   const auto* fd_out = dynamic_cast<const FdOutputBuffer*>(out.rdbuf());
@@ -97,25 +112,24 @@ int run_command(const Command& command, std::ostream& out, std::ostream& err) {
   if (!out) {
     const auto* fd_buffer = dynamic_cast<const FdOutputBuffer*>(out.rdbuf());
     const int error = fd_buffer != nullptr && fd_buffer->error() != 0 ? fd_buffer->error() : errno != 0 ? errno : EIO;
-    report(err, fmt::format("cannot write standard output: {}", std::strerror(error)));
+    report_in(err, lang, fmt::format("cannot write standard output: {}", std::strerror(error)));
     return kIoError;
   }
   if (code == kOk || code == kVerifyFailed) batch.commit();
   return code;
 }
 
-}  // namespace
-
-int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
-  CLI::App app{"rope: compute, verify and plot Rotary Position Embeddings (RoPE).", "rope"};
-  app.formatter(make_help_formatter());
+/// The application and its commands, with every text of --help in `lang`.
+std::vector<Command> build_app(CLI::App& app, Lang lang) {
+  set_default_lang(lang);  // each command's --lang starts here (lang.hpp)
+  app.formatter(make_help_formatter(lang));
   app.set_version_flag("--version", std::string("rope ") + kVersion);
   app.require_subcommand(0, 1);  // "no command" is reported below, after unknown words
   app.footer(
       "Every command has --help with an example. Exit codes: 0 ok, 1 a check failed,\n"
       "2 invalid input or usage, 3 I/O error, 4 internal error. The math: docs/math.md.");
 
-  const std::vector<Command> commands = {
+  std::vector<Command> commands = {
       add_frequencies_command(app), add_matrix_command(app), add_apply_command(app),
       add_verify_command(app),      add_decay_command(app),       add_wavelengths_command(app), add_inspect_command(app),
       add_attention_command(app),
@@ -142,6 +156,23 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
       if (option->get_type_size_max() > 0) option->check(non_empty);
     }
   }
+  return commands;
+}
+
+}  // namespace
+
+std::vector<std::string> help_texts_without_chinese() {
+  CLI::App app{kDescription, "rope"};
+  build_app(app, Lang::Zh);
+  set_default_lang(Lang::En);
+  return help_texts_without_chinese(app);
+}
+
+int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
+  const Lang lang = detect_lang(argc, argv);
+  const auto report = [&err, lang](const std::string& message) { report_in(err, lang, message); };
+  CLI::App app{kDescription, "rope"};
+  const std::vector<Command> commands = build_app(app, lang);
 
   try {
     app.parse(argc, argv);
@@ -156,34 +187,34 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
     for (const auto& command : commands) {
       if (command.app->parsed()) failed = command.app;
     }
-    report(err, fmt::format("{} (see '{} --help')", parse_error_message(e, *failed, failed == &app),
-                            failed == &app ? "rope" : "rope " + failed->get_name()));
+    report(fmt::format("{} (see '{} --help')", parse_error_message(e, *failed, failed == &app),
+                       failed == &app ? "rope" : "rope " + failed->get_name()));
     return kInvalidInput;
   } catch (const InvalidArgument& e) {
-    report(err, e.what());
+    report(e.what());
     return kInvalidInput;
   } catch (const std::bad_alloc&) {
-    report(err, "out of memory: the job needs more memory than this machine allows (docs/errors.md, Limits)");
+    report("out of memory: the job needs more memory than this machine allows (docs/errors.md, Limits)");
     return kIoError;
   }
 
   try {
     for (const auto& command : commands) {
-      if (command.app->parsed()) return run_command(command, out, err);
+      if (command.app->parsed()) return run_command(command, out, err, lang);
     }
-    report(err, "no command given (see 'rope --help')");
+    report("no command given (see 'rope --help')");
     return kInvalidInput;
   } catch (const InvalidArgument& e) {
-    report(err, e.what());
+    report(e.what());
     return kInvalidInput;
   } catch (const IoError& e) {
-    report(err, e.what());
+    report(e.what());
     return kIoError;
   } catch (const std::bad_alloc&) {
-    report(err, "out of memory: the job needs more memory than this machine allows (docs/errors.md, Limits)");
+    report("out of memory: the job needs more memory than this machine allows (docs/errors.md, Limits)");
     return kIoError;
   } catch (const std::exception& e) {
-    report(err, fmt::format("internal error: {}", e.what()));
+    report(fmt::format("internal error: {}", e.what()));
     return kInternalError;
   }
 }

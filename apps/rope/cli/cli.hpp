@@ -15,4 +15,9 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
 /// Same, with args[0] the program name; for tests.
 int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 
+/// Every English text of `rope --help` and every command's --help that has no Chinese in the catalog
+/// of help_zh.hpp (descriptions, group names, footer paragraphs, CLI11 headings): empty when
+/// `--lang zh` help is Chinese throughout. tests/cli/test_help_zh.cpp prints the list.
+std::vector<std::string> help_texts_without_chinese();
+
 }  // namespace rope::cli

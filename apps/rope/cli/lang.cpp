@@ -1,9 +1,48 @@
 #include "rope/cli/lang.hpp"
 
+#include <optional>
+
 #include "rope/cli/choice_option.hpp"
 #include "rope/core/error.hpp"
 
+#include <cstdlib>
+#include <cstring>
+
 namespace rope::cli {
+
+namespace {
+
+Lang g_default_lang = Lang::En;  // set by run() before the commands are added; one run at a time
+
+}  // namespace
+
+Lang detect_lang(int argc, const char* const* argv) {
+  std::optional<Lang> typed;
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view arg = argv[i] != nullptr ? argv[i] : "";
+    if (arg == "--") break;  // what follows is a positional value, never an option
+    std::string_view value;
+    if (arg == "--lang" && i + 1 < argc && argv[i + 1] != nullptr) {
+      value = argv[++i];
+    } else if (arg.rfind("--lang=", 0) == 0) {
+      value = arg.substr(7);
+    } else {
+      continue;
+    }
+    if (value == "zh") typed = Lang::Zh;
+    if (value == "en") typed = Lang::En;
+  }
+  if (typed) return *typed;
+  for (const char* name : {"LC_ALL", "LC_MESSAGES", "LANG"}) {
+    const char* value = std::getenv(name);
+    if (value != nullptr && *value != '\0') return std::strncmp(value, "zh", 2) == 0 ? Lang::Zh : Lang::En;
+  }
+  return Lang::En;
+}
+
+void set_default_lang(Lang lang) { g_default_lang = lang; }
+
+Lang default_lang() { return g_default_lang; }
 
 Lang parse_lang(std::string_view value) {
   if (value == "en") return Lang::En;
@@ -14,6 +53,7 @@ Lang parse_lang(std::string_view value) {
 const char* to_string(Lang lang) { return lang == Lang::Zh ? "zh" : "en"; }
 
 CLI::Option* add_lang_option(CLI::App& app, Lang& lang) {
+  lang = default_lang();
   return add_choice_option(app, "--lang", lang, {"en", "zh"}, parse_lang, "language of the text: en or zh (中文)", "LANG")
       ->default_str(to_string(lang));
 }

@@ -28,8 +28,20 @@ Lang parse_lang(std::string_view value);
 /// "en" or "zh".
 const char* to_string(Lang lang);
 
+/// The language of a run, known before the command line is parsed (for --help and parse errors):
+/// an explicit `--lang zh` / `--lang=zh` (or en) anywhere in argv wins, the last one if repeated;
+/// otherwise the locale, POSIX order: the first non-empty of LC_ALL, LC_MESSAGES, LANG, Chinese when it
+/// starts with "zh" (zh_CN.UTF-8, zh_TW, …); otherwise English. A --lang word that is not en or zh is
+/// ignored here (its error is then reported in the locale's language).
+Lang detect_lang(int argc, const char* const* argv);
+
+/// The language every command's --lang starts with when not typed: rope::cli::run sets it from
+/// detect_lang before the commands are added, so LANG=zh_CN.UTF-8 gives Chinese tables too.
+void set_default_lang(Lang lang);
+Lang default_lang();
+
 /// Adds `--lang LANG` (en or zh) to a command, parsed into `lang` by parse_lang's words
-/// (choice_option.hpp).
+/// (choice_option.hpp); `lang` starts as default_lang().
 CLI::Option* add_lang_option(CLI::App& app, Lang& lang);
 
 /// The English or the Chinese version of a text.

@@ -141,6 +141,10 @@ CLI::Option* add_seed_option(CLI::App& app, std::optional<std::uint64_t>& target
   return add_parsed_option(app, "--seed", target, parse_seed, std::to_string(shown_default), "INT", help);
 }
 
+CLI::Option* add_wide_option(CLI::App& app, bool& target) {
+  return app.add_flag("--wide", target, "print the wide table (every column; lines may exceed 100 terminal columns)");
+}
+
 CLI::Option* add_dim_option(CLI::App& app, int& target) {
   return add_int_option(app, "-d,--dim", target, "head (rotary) dimension d: even, >= 2");
 }

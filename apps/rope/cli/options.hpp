@@ -52,6 +52,9 @@ CLI::Option* add_seed_option(CLI::App& app, std::uint64_t& target, const std::st
 CLI::Option* add_seed_option(CLI::App& app, std::optional<std::uint64_t>& target, std::uint64_t shown_default,
                              const std::string& help);
 
+/// --wide: the wide tables of before the projector layout (every column, lines over 100 columns).
+CLI::Option* add_wide_option(CLI::App& app, bool& target);
+
 /// -d/--dim, the head dimension.
 CLI::Option* add_dim_option(CLI::App& app, int& target);
 CLI::Option* add_dim_option(CLI::App& app, std::optional<int>& target, int shown_default);

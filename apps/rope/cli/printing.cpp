@@ -43,26 +43,71 @@ void print_matrix(std::ostream& out, const Eigen::MatrixXd& m, const MatrixForma
   for (const std::string& line : matrix_lines(m, format)) out << indent << line << '\n';
 }
 
-std::size_t columns(std::string_view s) {
-  std::size_t w = 0;
-  for (std::size_t i = 0; i < s.size();) {
-    const std::optional<char32_t> decoded = decode_utf8(s, i);
-    if (!decoded) {  // an invalid byte is shown as one replacement character
-      ++w;
-      continue;
-    }
-    const char32_t cp = *decoded;
-    if (cp >= 0x300 && cp <= 0x36F) continue;  // combining diacritical marks take no column
-    const bool wide = (cp >= 0x2E80 && cp <= 0x9FFF) || (cp >= 0xF900 && cp <= 0xFAFF) || (cp >= 0xFF00 && cp <= 0xFF60);
-    w += wide ? 2 : 1;
-  }
-  return w;
-}
+std::size_t columns(std::string_view s) { return display_width(s); }
 
 std::string pad(std::string s, std::size_t width) {
   const std::size_t w = columns(s);
   if (w < width) s.append(width - w, ' ');
   return s;
+}
+
+std::vector<std::string> wrapped_list(const std::string& prefix, const std::vector<std::string>& items, std::size_t width) {
+  std::vector<std::string> lines;
+  std::string line = prefix + "[";
+  const std::string indent(columns(line), ' ');
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    const std::string piece = items[i] + (i + 1 < items.size() ? "," : "]");
+    // A piece is added to a line that holds at least one item only while the line stays within width.
+    if (line.size() > prefix.size() + 1 && line != indent && columns(line) + 1 + columns(piece) > width) {
+      lines.push_back(line);
+      line = indent;
+    }
+    line += (line.back() == '[' || line == indent ? "" : " ") + piece;
+  }
+  if (items.empty()) line += "]";
+  lines.push_back(line);
+  return lines;
+}
+
+namespace {
+
+/// The byte offset of the last space of `line` at which the text before it fits `width` columns, or npos.
+std::size_t break_at(std::string_view line, std::size_t first, std::size_t width) {
+  std::size_t best = std::string_view::npos;
+  for (std::size_t i = first; i < line.size(); ++i) {
+    if (line[i] != ' ') continue;
+    if (columns(line.substr(0, i)) > width) break;
+    if (i > 0 && line[i - 1] != ' ') best = i;
+  }
+  return best;
+}
+
+}  // namespace
+
+std::string wrap_lines(std::string_view text, std::size_t width) {
+  std::string out;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    const std::size_t end = std::min(text.find('\n', start), text.size());
+    std::string line(text.substr(start, end - start));
+    const std::size_t lead = line.find_first_not_of(' ');
+    while (columns(line) > width && lead != std::string::npos) {
+      const std::size_t cut = break_at(line, lead, width);
+      if (cut == std::string::npos) break;
+      const std::size_t column_start = line.rfind("  ", cut);
+      const std::size_t indent = column_start != std::string::npos && column_start >= lead
+                                     ? columns(std::string_view(line).substr(0, column_start + 2))
+                                     : lead + 2;
+      out += line.substr(0, cut) + '\n';
+      const std::size_t rest = line.find_first_not_of(' ', cut);
+      line = std::string(indent, ' ') + (rest == std::string::npos ? "" : line.substr(rest));
+      if (indent >= width / 2) break;  // no room left to wrap into: keep the rest on one line
+    }
+    out += line;
+    if (end < text.size()) out += '\n';
+    start = end + 1;
+  }
+  return out;
 }
 
 std::string fx(double x) {

@@ -31,11 +31,26 @@ std::vector<std::string> matrix_lines(const Eigen::MatrixXd& m, const MatrixForm
 void print_matrix(std::ostream& out, const Eigen::MatrixXd& m, const MatrixFormat& format = {},
                   const std::string& indent = "");
 
-/// Columns a terminal gives the text: 2 for CJK characters, 0 for combining marks, else 1.
+/// Columns a terminal gives the text: 2 for CJK characters, 0 for combining marks, else 1
+/// (rope/io/utf8.hpp display_width).
 std::size_t columns(std::string_view s);
 
 /// `s` followed by spaces up to `width` terminal columns.
 std::string pad(std::string s, std::size_t width);
+
+/// The projector width: the default output of every command fits this many terminal columns (`--wide`
+/// prints the wider tables of before; tests/docs/check_width.py checks it).
+inline constexpr std::size_t kProjectorColumns = 100;
+
+/// `prefix` followed by "[a, b, …]", broken after a comma wherever a line would exceed `width` terminal
+/// columns (columns()); each further line is indented to the column after '['. Lines without ends.
+std::vector<std::string> wrapped_list(const std::string& prefix, const std::vector<std::string>& items,
+                                      std::size_t width = kProjectorColumns);
+
+/// `text` with every line wider than `width` terminal columns broken at its last space that fits; the
+/// rest continues under the text after the line's last run of two spaces (a table's last column), or
+/// two columns right of the line's indentation. A word wider than the line stays whole.
+std::string wrap_lines(std::string_view text, std::size_t width = kProjectorColumns);
 
 /// A computed number as explain prints it: 6 decimals, trailing zeros dropped, so cos 2 is -0.416147 and
 /// 0.5 stays 0.5; "-0" is "0".

@@ -13,6 +13,7 @@
 #include "rope/models/gguf_config.hpp"
 #include "rope/core/frequencies.hpp"
 #include "rope/core/parse.hpp"
+#include "rope/io/csv.hpp"
 #include "rope/models/layer_types.hpp"
 
 namespace rope::cli {
@@ -50,7 +51,31 @@ bool ScalingOptions::any() const {
   return !config.empty() || !model.empty() || !type.empty() || factor || beta_fast || beta_slow || mscale ||
          mscale_all_dim || attention_factor || low_freq_factor || high_freq_factor || partial_rotary_factor ||
          original_max || max_position_embeddings || seq_len || truncate || !short_factor.empty() ||
-         !long_factor.empty() || !layer_type.empty();
+         !long_factor.empty() || !layer_type.empty() || float32;
+}
+
+void add_float32_options(CLI::App& app, ScalingOptions& o) {
+  app.add_flag("--float32", o.float32,
+               "frequencies, angles, cos and sin in float32 as Hugging Face computes them (docs/scaling.md (F1)–(F3))")
+      ->group("Scaling");
+  app.add_option_function<std::string>(
+         "--inv-freq-dtype",
+         [&o](const std::string& text) {
+           if (text != "f32" && text != "f64") {
+             throw InvalidArgument(fmt::format("--inv-freq-dtype must be f32 or f64 (got '{}')", text));
+           }
+           o.float32 = text == "f32";
+         },
+         "f32: the same as --float32; f64: rope's float64 (the default)")
+      ->type_name("DTYPE")
+      ->group("Scaling");
+}
+
+std::string float32_text(const Text& t) {
+  return t("float32 as HF computes it (--float32, docs/scaling.md (F1)–(F3)): inv_freq, the angles m·θ_i, cos and sin "
+           "and the attention factor's product each rounded to float32",
+           "与 HF 相同的 float32 计算(--float32,docs/scaling.md (F1)–(F3)):inv_freq、角度 m·θ_i、cos 与 sin "
+           "以及注意力因子的乘积都舍入到 float32");
 }
 
 void add_scaling_options(CLI::App& app, ScalingOptions& o) {
@@ -221,6 +246,34 @@ ResolvedRope resolve_rope(const ScalingOptions& o, const DimBase& flags) {
 std::string layer_text(const RopeSpec& spec, const Text& t) {
   if (spec.layer_type.empty()) return "";
   return t.format(", layer type {} (layers {})", ",层类型 {}(第 {} 层)", spec.layer_type, describe_layers(spec.layers));
+}
+
+std::vector<std::string> spec_summary(const ResolvedRope& rr, const Text& t) {
+  const RopeSpec& s = rr.spec;
+  std::vector<std::string> lines;
+  const std::string channels = t.format("channels {} … {} rotate (d = {})", "通道 {} … {} 旋转(d = {})", s.rotary_offset,
+                                        s.rotary_offset + s.rotary_dim - 1, s.rotary_dim);
+  lines.push_back(t.format("RoPE of {}{}: head_dim {}, {}{}; {}", "{} 的 RoPE{}:head_dim {},{}{};{}", model_name(rr.model, t),
+                           layer_text(s, t), s.head_dim, channels,
+                           s.partial() ? t.format(", the other {} pass through", ",其余 {} 个原样通过", s.head_dim - s.rotary_dim) : "",
+                           layout_description(s).in(t.zh())));
+  if (s.config.type != ScalingType::Default || s.attention_factor() != 1.0) {
+    const double a = s.attention_factor();
+    lines.push_back(t.format("{} scaling f = {}; attention factor a = {} in cos and sin (as HF){}", "{} 缩放 f = {};注意力因子 a = {} 乘在 cos 和 sin 上(与 HF 相同){}",
+                             to_string(s.config.type), format_number(rr.params.factor), format_number(a),
+                             a != 1.0 ? t.format(": scores × a² = {} (S15)", ":得分 × a² = {} (S15)", format_number(a * a)) : ""));
+  }
+  for (const LayerTypeRope& lt : rr.model.layer_types) {
+    if (lt.rope) continue;
+    const std::optional<NopeTemperature>& temp = rr.model.nope_temperature;
+    lines.push_back(t.format("layers {} ({}) are NoPE layers: no rotation, their scores do not depend on position{}",
+                             "第 {} 层({})是 NoPE 层:不旋转,其得分与位置无关{}", describe_layers(lt.layers), lt.name,
+                             !temp ? t("", "")
+                                   : t.format("; the query is multiplied by the temperature (S20), 1 below position {} and {} from it",
+                                              ";查询乘以温度 (S20):位置 {} 之前为 1,从该位置起为 {}",
+                                              format_number(temp->floor_scale - 1), format_number(temp->at(temp->floor_scale - 1)))));
+  }
+  return lines;
 }
 
 std::string Rope::layout_text(const Text& t) const {

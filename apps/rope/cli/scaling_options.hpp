@@ -32,6 +32,7 @@ struct ScalingOptions {
   std::optional<bool> truncate;
   std::string short_factor, long_factor;  ///< comma lists or @file
   std::string layer_type;  ///< --layer-type NAME or a layer index
+  bool float32 = false;    ///< --float32 / --inv-freq-dtype f32: frequencies and angles as HF's float32 (rope_float32.hpp)
 
   /// Whether anything beyond plain RoPE was asked for.
   bool any() const;
@@ -39,6 +40,13 @@ struct ScalingOptions {
 
 /// Registers every option of ScalingOptions in the "Scaling" group of `app`.
 void add_scaling_options(CLI::App& app, ScalingOptions& options);
+
+/// --float32 and its alias --inv-freq-dtype f32|f64, for the commands that print frequencies, angles or
+/// rotated vectors (frequencies, apply, matrix).
+void add_float32_options(CLI::App& app, ScalingOptions& options);
+
+/// "float32 as HF computes it: …", the line a command prints when --float32 is given.
+std::string float32_text(const Text& t);
 
 /// --dim and --base as typed (nullopt: not typed), and the values a command uses when they are not.
 struct DimBase {
@@ -71,6 +79,11 @@ std::string band_name(Band band, const Text& t = Text());
 
 /// ", layer type full_attention (layers 5, 11, …)" when the model's layers differ, else "".
 std::string layer_text(const RopeSpec& spec, const Text& t);
+
+/// What a command that works on whole heads (attention, decay) says about the spec it used, one line
+/// each: the head and its rotating channels, the layout and how it is known, the scaling and the
+/// attention factor a (scores × a²), and a model's NoPE layers (no rotation; the query temperature (S20)).
+std::vector<std::string> spec_summary(const ResolvedRope& rr, const Text& t);
 
 /// ModelConfig::name when the RoPE comes from flags alone, without --config or --model.
 inline constexpr const char* kCommandLineModel = "the command line";

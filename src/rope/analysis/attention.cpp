@@ -47,6 +47,12 @@ void validate(const Eigen::MatrixXd& q, const Eigen::MatrixXd& k, const Eigen::V
   for (Eigen::Index i = 0; i < positions.size(); ++i) check_position(positions[i]);
   switch (s.encoding) {
     case Encoding::Rope:
+      if (s.spec) {
+        rotary_offset_for(*s.spec, static_cast<int>(q.cols()));  // d is the model's head_dim or rotary_dim
+        break;
+      }
+      check_base(s.base);
+      break;
     case Encoding::Sinusoidal:
       check_base(s.base);
       break;
@@ -92,6 +98,14 @@ Encoded encode(const Eigen::MatrixXd& q, const Eigen::MatrixXd& k, const Eigen::
   Encoded e{q, k};
   switch (s.encoding) {
     case Encoding::Rope: {
+      if (s.spec) {
+        const RopeSpec spec = spec_at_position(*s.spec, positions.cwiseAbs().maxCoeff());
+        for (Eigen::Index i = 0; i < q.rows(); ++i) {
+          e.q.row(i) = spec_apply(spec, q.row(i).transpose(), positions[i]).transpose();  // (S19)
+          e.k.row(i) = spec_apply(spec, k.row(i).transpose(), positions[i]).transpose();
+        }
+        break;
+      }
       const Eigen::VectorXd theta = frequencies(d, s.base);
       for (Eigen::Index i = 0; i < q.rows(); ++i) {
         const Eigen::VectorXd qi = q.row(i).transpose();
@@ -274,7 +288,14 @@ ShiftReport shift_test(const Eigen::MatrixXd& q, const Eigen::MatrixXd& k, const
   const Encoded after = encode(q, k, moved, settings);
   const auto d = static_cast<int>(q.cols());
   const double root_d = std::sqrt(static_cast<double>(d));
-  const Eigen::VectorXd q_norm = q.rowwise().norm();
+  // A model's attention factor a multiplies both rotated vectors, so the scores and their rounding by a².
+  double a2 = 1.0;
+  if (settings.encoding == Encoding::Rope && settings.spec) {
+    const double a = std::max(spec_at_position(*settings.spec, positions.cwiseAbs().maxCoeff()).attention_factor(),
+                              spec_at_position(*settings.spec, moved.cwiseAbs().maxCoeff()).attention_factor());
+    a2 = std::max(1.0, a * a);
+  }
+  const Eigen::VectorXd q_norm = q.rowwise().norm() * a2;
   const Eigen::VectorXd k_norm = k.rowwise().norm();
 
   ShiftReport r;

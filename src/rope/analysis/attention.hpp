@@ -20,10 +20,12 @@
 
 #include <Eigen/Core>
 #include <cstdint>
+#include <optional>
 #include <string_view>
 
 #include "rope/core/tolerance.hpp"
 #include "rope/core/types.hpp"
+#include "rope/models/rope_spec.hpp"
 
 namespace rope {
 
@@ -74,6 +76,11 @@ struct AttentionSettings {
   Eigen::VectorXd t5_bias;     ///< t5: r_b, one value per bucket (learned in T5)
   Eigen::MatrixXd learned_table;  ///< learned: row t is E[t], d columns; positions must be 0 … rows − 1
   bool causal = false;  ///< mask: query i sees keys j <= i only (A_ij = 0 exactly for j > i)
+  /// rope with a model (--model/--config): the model's rotation (S19) of each q_i and k_j instead of
+  /// plain interleaved RoPE of `base`: its layout, rotating channels (d = head_dim or rotary_dim) and
+  /// attention factor a in cos and sin, so the scores carry a². Frequencies that depend on the sequence
+  /// length (dynamic, longrope) are taken at seq_len = max(positions) + 1, as HF's dynamic update does.
+  std::optional<RopeSpec> spec;
 };
 
 /// q_i and k_j ~ N(0, I): rows of `q` and `k` (tokens × d), drawn from rope::Random(seed) in the order

@@ -31,6 +31,13 @@ void check_settings(const LayoutsSettings& s) {
                                         kMaxLayoutsPosition, kMaxLayoutsPosition, value));
     }
   }
+  for (const auto& [name, v] : {std::pair{"query q", &s.q}, std::pair{"key k", &s.k}}) {
+    if (!*v) continue;
+    if ((*v)->size() != s.dim) {
+      throw InvalidArgument(fmt::format("the {} must have d = {} numbers (got {})", name, s.dim, (*v)->size()));
+    }
+    if (!(*v)->allFinite()) throw InvalidArgument(fmt::format("the {} must hold finite numbers", name));
+  }
   if (s.max_distance < 0 || s.max_distance > kMaxLayoutsDistance) {
     throw InvalidArgument(fmt::format("max-distance must be between 0 and {} (got {})", kMaxLayoutsDistance,
                                       s.max_distance));
@@ -127,6 +134,8 @@ LayoutsDemo layouts_demo(const LayoutsSettings& s) {
   demo.k.resize(d);
   for (int c = 0; c < d; ++c) demo.q[c] = rng.normal();
   for (int c = 0; c < d; ++c) demo.k[c] = rng.normal();
+  if (s.q) demo.q = *s.q;
+  if (s.k) demo.k = *s.k;
   const Eigen::VectorXd& q = demo.q;
   const Eigen::VectorXd& k = demo.k;
   const std::vector<int> perm = layout_perm(d);

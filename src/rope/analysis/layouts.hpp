@@ -51,6 +51,10 @@ struct LayoutsSettings {
   /// Frequencies to use instead of frequencies(dim, base), e.g. a scaled model's inv_freq; dim must
   /// then be 2 × their number.
   std::optional<Eigen::VectorXd> inv_freq;
+  /// The query and key to use instead of the draws of Random(seed) (e.g. a trained head's); each of
+  /// length dim, finite.
+  std::optional<Eigen::VectorXd> q;
+  std::optional<Eigen::VectorXd> k;
 };
 
 /// perm with x_half = x_interleaved[perm], the NumPy form of P (M6):
@@ -88,8 +92,8 @@ struct LayoutsDemo {
   LayoutsSettings settings;
   int dim = 0;
   Eigen::VectorXd theta;
-  Eigen::VectorXd q;  ///< q ~ N(0, I): the first d normals of Random(seed)
-  Eigen::VectorXd k;  ///< k ~ N(0, I): the next d normals
+  Eigen::VectorXd q;  ///< settings.q, else q ~ N(0, I): the first d normals of Random(seed)
+  Eigen::VectorXd k;  ///< settings.k, else k ~ N(0, I): the next d normals
   LayoutScores at;    ///< the scores at (settings.m, settings.n)
 
   /// The sweep: the query at m, the key at m + δ.

@@ -30,6 +30,14 @@ using verify_pass::vmax;
 /// The pass of float64 compiled for several x86-64 levels (simd.hpp); its partial sums have a fixed
 /// order and the file is compiled without FMA contraction, so every level gives the same bits.
 ROPE_CLONES void fused_pass_f64(const PassIn<double, double>& in, PassOut<double>& out) { fused_pass(in, out); }
+ROPE_CLONES double layouts_pass_f64(const double* q, const int* perm, const double* cm, const double* sm, double* yh,
+                                    double* yi, int h) {
+  return verify_pass::layouts_pass(q, perm, cm, sm, yh, yi, h);
+}
+ROPE_CLONES double additive_pass_f64(const double* q, const double* k, const double* cp, const double* sp, const double* cq,
+                                     const double* sq, int h) {
+  return verify_pass::additive_pass<double>(q, k, cp, sp, cq, sq, h);
+}
 
 /// Where each pair's cos/sin comes from: the digit tables (float64) or the strategy (P3)–(P5).
 template <typename T, typename R>
@@ -66,6 +74,11 @@ struct Sinusoid {
   const AngleTable* table = nullptr;  // float64 (unless same_as_rope): the digit tables of ω_i
   Eigen::VectorXd divisor;            // otherwise: base^(2i/d), as sinusoidal_encoding divides
   bool same_as_rope = false;          // ω = θ bit for bit (float64): the rows' cos/sin serve both
+  // float64, when ω_i ≠ θ_i for at most half of the pairs (the last bit of base^(-2i/d) and 1/base^(2i/d)
+  // may differ): those i, and `table` holds the digit tables of those ω_i only. An AngleTable computes
+  // each entry from its own ω_i alone, so where ω_i = θ_i the rows' cos/sin are the encoding's bit for
+  // bit, and the others come from the small table.
+  std::vector<int> differ;
   void operator()(double p, double* c, double* s) const {
     if (table) {
       table->at(static_cast<std::int64_t>(p), c, s);
@@ -90,7 +103,12 @@ class Trial {
   Trial(int d, Layout layout, const std::vector<int>& perm) : d_(d), h_(d / 2), layout_(layout), perm_(perm) {
     for (auto* v : {&cm_, &sm_, &cn_, &sn_, &cd_, &sd_, &cmc_, &smc_, &cnc_, &snc_, &cmn_, &smn_}) v->resize(h_);
     for (auto* v : {&qa_, &qb_, &ka_, &kb_}) v->resize(h_);
+    for (auto* v : {&dc_, &ds_}) v->resize(h_);
     for (auto* v : {&yh_, &yi_}) v->resize(d_);
+    for (int i = 0; i < h_; ++i) {
+      pa_.push_back(perm[2 * i]);
+      pb_.push_back(perm[2 * i + 1]);
+    }
     for (int j = 0; j < 4; ++j) {
       pec_[j].resize(h_);
       pes_[j].resize(h_);
@@ -100,12 +118,12 @@ class Trial {
   void run(const Angles<T, R>& angles, const Sinusoid& sinus, const double* q, const double* k, double m, double n,
            double c, Tally* rows) {
     const int h = h_;
-    for (int i = 0; i < h; ++i) {
-      const int a = layout_ == Layout::Interleaved ? 2 * i : i, b = layout_ == Layout::Interleaved ? 2 * i + 1 : i + h;
-      qa_[i] = static_cast<T>(q[a]);
-      qb_[i] = static_cast<T>(q[b]);
-      ka_[i] = static_cast<T>(k[a]);
-      kb_[i] = static_cast<T>(k[b]);
+    const int step = layout_ == Layout::Interleaved ? 2 : 1, second = layout_ == Layout::Interleaved ? 1 : h;
+    for (int i = 0; i < h; ++i) {  // pair i on (step·i, step·i + second)
+      qa_[i] = static_cast<T>(q[step * i]);
+      qb_[i] = static_cast<T>(q[step * i + second]);
+      ka_[i] = static_cast<T>(k[step * i]);
+      kb_[i] = static_cast<T>(k[step * i + second]);
     }
     angles(m, cm_.data(), sm_.data());
     angles(n, cn_.data(), sn_.data());
@@ -134,30 +152,45 @@ class Trial {
     rows[kShift].add(std::abs(in_t(moved) - score), qk);           // (M8)
     rows[kOrthogonal].add(orth, 1.0);
     rows[kCompose].add(compose, 1.0);
-    // (M6) R_half x = P R_interleaved Pᵀ x, exactly: both layouts rotate q at m.
-    const int* perm = perm_.data();
-    for (int i = 0; i < h; ++i) {  // half: pair i on (i, i + d/2); interleaved on Pᵀ q, (Pᵀ q)_j = q_{π(j)}
-      rotate_pair(static_cast<T>(q[i]), static_cast<T>(q[i + h]), cm_[i], sm_[i], yh_[i], yh_[i + h]);
-      rotate_pair(static_cast<T>(q[perm[2 * i]]), static_cast<T>(q[perm[2 * i + 1]]), cm_[i], sm_[i], yi_[2 * i],
-                  yi_[2 * i + 1]);
+    // (M6) R_half x = P R_interleaved Pᵀ x, exactly: both layouts rotate q at m (verify_pass.hpp).
+    double layouts;
+    if constexpr (std::is_same_v<T, double> && std::is_same_v<R, double>) {
+      if (gather_ && h % 8 == 0) {
+        layouts = verify_pass::layouts_gather(q, pa_.data(), pb_.data(), cm_.data(), sm_.data(), yh_.data(), h);
+      } else {
+        layouts = layouts_pass_f64(q, perm_.data(), cm_.data(), sm_.data(), yh_.data(), yi_.data(), h);
+      }
+    } else {
+      layouts = verify_pass::layouts_pass(q, perm_.data(), cm_.data(), sm_.data(), yh_.data(), yi_.data(), h);
     }
-    double layouts = 0, nan_layouts = 0;
-    for (int j = 0; j < d_; ++j) {  // (P y)_{π(j)} = y_j
-      const double e = diff(yh_[perm_[j]], yi_[j]);
-      layouts = vmax(layouts, e);
-      nan_layouts += e;
-    }
-    if (std::isnan(nan_layouts)) layouts = nan_layouts;
     rows[kLayouts].add(layouts, 1.0);
     // (M12) the contrast: <q + p_{m+c}, k + p_{n+c}> against <q + p_m, k + p_n>.
     const double* pc[4] = {};
     const double* ps[4] = {};
     if constexpr (std::is_same_v<R, double> && std::is_same_v<T, double>) {
+      double* c4[] = {cm_.data(), cn_.data(), cmc_.data(), cnc_.data()};
+      double* s4[] = {sm_.data(), sn_.data(), smc_.data(), snc_.data()};
       if (sinus.same_as_rope) {
-        const double* c4[] = {cm_.data(), cn_.data(), cmc_.data(), cnc_.data()};
-        const double* s4[] = {sm_.data(), sn_.data(), smc_.data(), snc_.data()};
         std::copy(c4, c4 + 4, pc);
         std::copy(s4, s4 + 4, ps);
+      } else if (!sinus.differ.empty()) {
+        // The rows' arrays of m, n, m + c, n + c are not read after this point: patched in place.
+        const double at[] = {m, n, m + c, n + c};
+        double* __restrict dc = dc_.data();
+        double* __restrict ds = ds_.data();
+        const int* __restrict differ = sinus.differ.data();
+        const int count = static_cast<int>(sinus.differ.size());
+        for (int j = 0; j < 4; ++j) {
+          sinus.table->at(static_cast<std::int64_t>(at[j]), dc, ds);
+          double* __restrict cj = c4[j];
+          double* __restrict sj = s4[j];
+          for (int e = 0; e < count; ++e) {
+            cj[differ[e]] = dc[e];
+            sj[differ[e]] = ds[e];
+          }
+          pc[j] = cj;
+          ps[j] = sj;
+        }
       }
     }
     if (!pc[0]) {
@@ -173,28 +206,24 @@ class Trial {
   }
 
  private:
-  static double diff(T a, T b) { return verify_pass::diff(a, b); }
-  static void rotate_pair(T xa, T xb, R c, R s, T& ya, T& yb) { verify_pass::rotate_pair(xa, xb, c, s, ya, yb); }
-
-  /// <q + p, k + p'> with p, p' from their cos/sin, the sums in T, accumulated in A (P6).
+  /// <q + p, k + p'> with p, p' from their cos/sin (verify_pass.hpp).
   double additive(const double* q, const double* k, const double* cp, const double* sp, const double* cq,
                   const double* sq) const {
-    A sum = 0;
-#pragma omp simd reduction(+ : sum)
-    for (int i = 0; i < h_; ++i) {
-      const T u0 = static_cast<T>(q[2 * i]) + static_cast<T>(sp[i]), u1 = static_cast<T>(q[2 * i + 1]) + static_cast<T>(cp[i]);
-      const T v0 = static_cast<T>(k[2 * i]) + static_cast<T>(sq[i]), v1 = static_cast<T>(k[2 * i + 1]) + static_cast<T>(cq[i]);
-      sum += static_cast<A>(u0) * static_cast<A>(v0) + static_cast<A>(u1) * static_cast<A>(v1);
+    if constexpr (std::is_same_v<T, double>) {
+      return additive_pass_f64(q, k, cp, sp, cq, sq, h_);
+    } else {
+      return verify_pass::additive_pass<T>(q, k, cp, sp, cq, sq, h_);
     }
-    return as_double(static_cast<T>(sum));
   }
 
   int d_, h_;
   Layout layout_;
   const std::vector<int>& perm_;
+  std::vector<int> pa_, pb_;  // π(2i), π(2i + 1)
+  bool gather_ = verify_pass::has_gather_avx512();
   std::vector<R> cm_, sm_, cn_, sn_, cd_, sd_, cmc_, smc_, cnc_, snc_, cmn_, smn_;
   std::vector<T> qa_, qb_, ka_, kb_, yh_, yi_;
-  std::vector<double> pec_[4], pes_[4];
+  std::vector<double> pec_[4], pes_[4], dc_, ds_;  // the encoding's cos/sin; the ω table's entries
 };
 
 /// Batches per chunk between two progress calls (and Ctrl-C checks): about 2^24 channel-trials, 0.1 to
@@ -220,10 +249,23 @@ struct Setup {
     }
     if constexpr (std::is_same_v<T, double>) {
       table.emplace(theta, 2 * s.max_position);  // positions up to m + c, n + c, m + n < 2P
-      if (omega != theta) sinus_table.emplace(omega, 2 * s.max_position);
+      std::vector<int> differ;
+      for (int i = 0; i < d / 2; ++i) {
+        if (omega[i] != theta[i]) differ.push_back(i);
+      }
+      if (2 * differ.size() <= static_cast<std::size_t>(d / 2) && !differ.empty()) {
+        Eigen::VectorXd some(static_cast<Eigen::Index>(differ.size()));
+        for (std::size_t e = 0; e < differ.size(); ++e) some[static_cast<Eigen::Index>(e)] = omega[differ[e]];
+        sinus_table.emplace(some, 2 * s.max_position);
+        sinus.differ = differ;
+      } else if (!differ.empty()) {
+        sinus_table.emplace(omega, 2 * s.max_position);
+      }
     }
     angles = Angles<T, R>{table ? &*table : nullptr, &theta, s.strategy};
-    sinus = Sinusoid{sinus_table ? &*sinus_table : nullptr, divisor, std::is_same_v<T, double> && omega == theta};
+    sinus.table = sinus_table ? &*sinus_table : nullptr;
+    sinus.divisor = divisor;
+    sinus.same_as_rope = std::is_same_v<T, double> && omega == theta;
   }
   Setup(const Setup&) = delete;  // angles and sinus point into the tables
   Setup& operator=(const Setup&) = delete;

@@ -86,54 +86,63 @@ inline void sincos_turns_inline(double t, double& sine, double& cosine) {
 constexpr int L = RandomLanes::kLanes;
 constexpr std::size_t kChunk = 32;  // blocks per inner round: 2·32·8 uniforms on the stack
 
-/// (x >> 11)·2^-53, as Random::uniform, with the integer-to-double conversion done by bit operations
-/// (2^52 + n read as a double, minus 2^52), which vectorizes without AVX-512: x >> 11 has 53 bits, so
-/// it is split into its top 32 and low 21 bits, each converted exactly.
-inline double unit_interval(std::uint64_t x) {
-  const double hi = bits_to_double(0x4330000000000000ULL | (x >> 32)) - 4503599627370496.0;
-  const double lo = bits_to_double(0x4330000000000000ULL | ((x >> 11) & 0x1FFFFFULL)) - 4503599627370496.0;
-  return (hi * 2097152.0 + lo) * 0x1.0p-53;  // exact: an integer below 2^53, times a power of 2
-}
+/// The kLanes lanes as one GCC vector (8 × 64 bits): the xoshiro256** step below is then SIMD code at
+/// every x86-64 level of ROPE_CLONES (4 × 128-bit at baseline, 2 × 256 with AVX2, 1 × 512 with
+/// AVX-512; written as a loop over lanes, GCC kept the state in scalar registers). Integer operations
+/// and an exact conversion to double: the same bits at every level, and lane j is still the scalar
+/// Random::from_state(lane_state(j)) (tests/core/test_random_lanes.cpp).
+typedef std::uint64_t LaneWords __attribute__((vector_size(8 * L)));
+typedef double LaneDoubles __attribute__((vector_size(8 * L)));
 
 /// Steps every lane `steps` times; out[t·L + j] is lane j's t-th uniform.
 ROPE_CLONES void uniform_steps(std::uint64_t (&state)[4][L], double* out, std::size_t steps) {
-  std::uint64_t s0[L], s1[L], s2[L], s3[L];  // local copies: no aliasing with `out`, kept in registers
-  for (int j = 0; j < L; ++j) {
-    s0[j] = state[0][j];
-    s1[j] = state[1][j];
-    s2[j] = state[2][j];
-    s3[j] = state[3][j];
-  }
+  LaneWords s0, s1, s2, s3;  // local copies: no aliasing with `out`, kept in registers
+  std::memcpy(&s0, state[0], sizeof s0);
+  std::memcpy(&s1, state[1], sizeof s1);
+  std::memcpy(&s2, state[2], sizeof s2);
+  std::memcpy(&s3, state[3], sizeof s3);
+  const LaneWords exponent = LaneWords{} + 0x4330000000000000ULL;  // 2^52 + n read as a double
+  const LaneDoubles two52 = LaneDoubles{} + 4503599627370496.0;
   for (std::size_t t = 0; t < steps; ++t) {
-    for (int j = 0; j < L; ++j) {
-      const std::uint64_t result = rotl(s1[j] * 5, 7) * 9;
-      const std::uint64_t x = s1[j] << 17;
-      s2[j] ^= s0[j];
-      s3[j] ^= s1[j];
-      s1[j] ^= s2[j];
-      s0[j] ^= s3[j];
-      s2[j] ^= x;
-      s3[j] = rotl(s3[j], 45);
-      out[t * L + j] = unit_interval(result);
-    }
+    const LaneWords a = s1 * 5;
+    const LaneWords result = ((a << 7) | (a >> 57)) * 9;  // rotl(s1·5, 7)·9
+    const LaneWords x = s1 << 17;
+    s2 ^= s0;
+    s3 ^= s1;
+    s1 ^= s2;
+    s0 ^= s3;
+    s2 ^= x;
+    s3 = (s3 << 45) | (s3 >> 19);
+    // (result >> 11)·2^-53, as Random::uniform, with the integer-to-double conversion done by bit
+    // operations (2^52 + n read as a double, minus 2^52; a cast between vector types of one size keeps
+    // the bits), which vectorizes without AVX-512: the 53 bits are split into their top 32 and low 21
+    // bits, each converted exactly, and (hi·2^21 + lo)·2^-53 is exact too.
+    const LaneDoubles hi = (LaneDoubles)(exponent | (result >> 32)) - two52;
+    const LaneDoubles lo = (LaneDoubles)(exponent | ((result >> 11) & 0x1FFFFFULL)) - two52;
+    const LaneDoubles u = (hi * 2097152.0 + lo) * 0x1.0p-53;
+    std::memcpy(out + t * L, &u, sizeof u);
   }
-  for (int j = 0; j < L; ++j) {
-    state[0][j] = s0[j];
-    state[1][j] = s1[j];
-    state[2][j] = s2[j];
-    state[3][j] = s3[j];
-  }
+  std::memcpy(state[0], &s0, sizeof s0);
+  std::memcpy(state[1], &s1, sizeof s1);
+  std::memcpy(state[2], &s2, sizeof s2);
+  std::memcpy(state[3], &s3, sizeof s3);
 }
 
 /// u holds 2·n uniforms as uniform_steps writes them for n blocks (steps u₁, u₂ of each block);
-/// writes 2·L·n normals in the order of fill_normal_blocks.
+/// writes 2·L·n normals in the order of fill_normal_blocks. n <= kChunk.
 ROPE_CLONES void box_muller(const double* u, double* out, std::size_t n) {
+  // Two sweeps, the radii first: each is one long loop of independent iterations, which keeps the
+  // divider and the polynomial pipelines busier than one block's chain of log, sqrt, sin and cos.
+  alignas(64) double radius[kChunk * L];
   for (std::size_t b = 0; b < n; ++b) {
     const double* u1 = u + 2 * b * L;
-    const double* u2 = u1 + L;
+    for (int j = 0; j < L; ++j) radius[b * L + j] = __builtin_sqrt(-2.0 * log_inline(1.0 - u1[j]));  // 1 − u in (0, 1]
+  }
+  for (std::size_t b = 0; b < n; ++b) {
+    const double* u2 = u + 2 * b * L + L;
     double* o = out + 2 * b * L;
     for (int j = 0; j < L; ++j) {
-      const double r = __builtin_sqrt(-2.0 * log_inline(1.0 - u1[j]));  // 1 − u in (0, 1]
+      const double r = radius[b * L + j];
       double sn, cs;
       sincos_turns_inline(u2[j], sn, cs);
       o[2 * j] = r * cs;

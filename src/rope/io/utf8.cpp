@@ -61,4 +61,20 @@ std::size_t utf8_boundary_at_or_after(std::string_view text, std::size_t pos) {
   return pos < text.size() ? pos : text.size();
 }
 
+std::size_t display_width(std::string_view text) {
+  std::size_t w = 0;
+  for (std::size_t i = 0; i < text.size();) {
+    const std::optional<char32_t> decoded = decode_utf8(text, i);
+    if (!decoded) {  // an invalid byte is shown as one replacement character
+      ++w;
+      continue;
+    }
+    const char32_t cp = *decoded;
+    if (cp >= 0x300 && cp <= 0x36F) continue;  // combining diacritical marks take no column
+    const bool wide = (cp >= 0x2E80 && cp <= 0x9FFF) || (cp >= 0xF900 && cp <= 0xFAFF) || (cp >= 0xFF00 && cp <= 0xFF60);
+    w += wide ? 2 : 1;
+  }
+  return w;
+}
+
 }  // namespace rope

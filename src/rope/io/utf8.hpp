@@ -22,4 +22,10 @@ bool is_valid_utf8(std::string_view text);
 /// (10xxxxxx) are skipped, so text.substr(result) starts with a whole character. At most text.size().
 std::size_t utf8_boundary_at_or_after(std::string_view text, std::size_t pos);
 
+/// The columns a terminal gives `text`: 2 for a wide character (CJK radicals … Han, compatibility
+/// ideographs, full-width forms), 0 for a combining diacritical mark, 1 for anything else (an invalid
+/// byte is shown as one replacement character). The one measure of display width: the command line pads
+/// its tables with it (rope/cli/printing.hpp columns(), pad()).
+std::size_t display_width(std::string_view text);
+
 }  // namespace rope

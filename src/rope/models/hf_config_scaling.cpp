@@ -147,8 +147,12 @@ void ConfigParser::lint_scaling_keys() {
     const std::string path = printable(child(scaling_.path, key));
     const std::string hint = suggestion.empty() ? "" : fmt::format("; did you mean {}?", suggestion);
     const std::string hint_zh = suggestion.empty() ? "" : fmt::format(";是否应为 {}?", suggestion);
-    m_.warnings.push_back({fmt::format("{}: unknown key, ignored (HF ignores it too){}", path, hint),
-                           fmt::format("{}:未知的键,已忽略(HF 也忽略它){}", path, hint_zh)});
+    // HF warns too ("Unrecognized keys in rope_scaling"); whether that is harmless depends on what was meant.
+    const std::string harm = suggestion.empty() ? ": harmless for the numbers"
+                                                : fmt::format(" Not harmless if it was meant as {}: its value is not used", suggestion);
+    const std::string harm_zh = suggestion.empty() ? ":对数值无害" : fmt::format("若本意是 {} 则并非无害:它的值没有被使用", suggestion);
+    m_.warnings.push_back({fmt::format("{}: unknown key, ignored (HF warns and ignores it too){}{}", path, hint, harm),
+                           fmt::format("{}:未知的键,已忽略(HF 也会警告并忽略它){}{}", path, hint_zh, harm_zh)});
   }
 }
 

@@ -103,7 +103,7 @@ Eigen::VectorXd rotary_part(const RopeSpec& s, const Eigen::VectorXd& x) {
   return x.segment(offset, s.rotary_dim);
 }
 
-Eigen::VectorXd spec_output(const RopeSpec& s, const Eigen::VectorXd& x, const Eigen::VectorXd& rotated) {
+Eigen::VectorXd spec_output(const RopeSpec& s, const Eigen::VectorXd& x, const Eigen::VectorXd& rotated, bool times_factor) {
   const int offset = rotary_offset_for(s, static_cast<int>(x.size()));
   if (rotated.size() != s.rotary_dim) {
     throw InvalidArgument(fmt::format("rotated part has {} numbers, expected rotary dim {}", rotated.size(), s.rotary_dim));
@@ -113,7 +113,7 @@ Eigen::VectorXd spec_output(const RopeSpec& s, const Eigen::VectorXd& x, const E
   for (int i = 0; i < s.rotary_dim; ++i) {
     // de-interleaved: channel 2i goes to i, channel 2i+1 to i + d/2
     const int to = s.deinterleaved_output ? (i % 2 == 0 ? i / 2 : half + i / 2) : i;
-    y[offset + to] = s.attention_factor() * rotated[i];
+    y[offset + to] = times_factor ? s.attention_factor() * rotated[i] : rotated[i];
   }
   return y;
 }

@@ -85,9 +85,10 @@ int rotary_offset_for(const RopeSpec& spec, int n);
 
 /// (S19): x (length head_dim or rotary_dim) with its rotating channels replaced by `a · rotated`, where
 /// `rotated` is R_m applied to them by any of the forms of core/apply.hpp (de-interleaved when
-/// spec.deinterleaved_output).
+/// spec.deinterleaved_output). `times_factor` false: `rotated` already carries a (cos and sin did).
 /// @pre rotated.size() == spec.rotary_dim; x.size() accepted by rotary_offset_for.
-Eigen::VectorXd spec_output(const RopeSpec& spec, const Eigen::VectorXd& x, const Eigen::VectorXd& rotated);
+Eigen::VectorXd spec_output(const RopeSpec& spec, const Eigen::VectorXd& x, const Eigen::VectorXd& rotated,
+                            bool times_factor = true);
 
 /// The rotating channels of x (length head_dim or rotary_dim).
 Eigen::VectorXd rotary_part(const RopeSpec& spec, const Eigen::VectorXd& x);

@@ -57,8 +57,12 @@ void longrope(const RopeConfig& c, const Common& k, RopeParameters& p) {
   if (c.attention_factor) {
     check_finite(*c.attention_factor, "longrope attention_factor");
     if (*c.attention_factor < 0.0) {
-      p.warnings.push_back({fmt::format("attention_factor {} < 0 (HF warns: must be greater than 0)", *c.attention_factor),
-                            fmt::format("attention_factor {} < 0(HF 警告:必须大于 0)", *c.attention_factor)});
+      p.warnings.push_back({fmt::format("attention_factor {} < 0 (HF warns: must be greater than 0); harmless for the scores "
+                                        "(q and k both change sign, q·k carries a² > 0), not for the rotated vectors",
+                                        *c.attention_factor),
+                            fmt::format("attention_factor {} < 0(HF 警告:必须大于 0);对得分无害(q 和 k 同时变号,q·k 含 a² > 0),"
+                                        "对旋转后的向量本身并非无害",
+                                        *c.attention_factor)});
     }
   }
   auto [a, rule] = longrope_attention(c, f, L0);

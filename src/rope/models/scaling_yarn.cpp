@@ -48,8 +48,8 @@ void yarn(const RopeConfig& c, const Common& k, RopeParameters& p) {
   check_positive(beta_slow, "yarn beta_slow");
   if (beta_fast < beta_slow) {
     p.warnings.push_back({fmt::format("yarn beta_fast {} < beta_slow {}: the ramp runs backwards (HF warns: beta_fast must be "
-                                      "greater than beta_slow)", beta_fast, beta_slow),
-                          fmt::format("yarn beta_fast {} < beta_slow {}:过渡段方向颠倒(HF 警告:beta_fast 必须大于 beta_slow)",
+                                      "greater than beta_slow); not harmless: HF computes with it", beta_fast, beta_slow),
+                          fmt::format("yarn beta_fast {} < beta_slow {}:过渡段方向颠倒(HF 警告:beta_fast 必须大于 beta_slow);并非无害:HF 照样用它计算",
                                       beta_fast, beta_slow)});
   }
 
@@ -81,8 +81,12 @@ void yarn(const RopeConfig& c, const Common& k, RopeParameters& p) {
   if (c.attention_factor) {
     check_finite(*c.attention_factor, "yarn attention_factor");
     if (*c.attention_factor < 0.0) {
-      p.warnings.push_back({fmt::format("attention_factor {} < 0 (HF warns: must be a float greater than 0)", *c.attention_factor),
-                            fmt::format("attention_factor {} < 0(HF 警告:必须是大于 0 的浮点数)", *c.attention_factor)});
+      p.warnings.push_back({fmt::format("attention_factor {} < 0 (HF warns: must be a float greater than 0); harmless for the "
+                                        "scores (q and k both change sign, q·k carries a² > 0), not for the rotated vectors",
+                                        *c.attention_factor),
+                            fmt::format("attention_factor {} < 0(HF 警告:必须是大于 0 的浮点数);对得分无害(q 和 k 同时变号,"
+                                        "q·k 含 a² > 0),对旋转后的向量本身并非无害",
+                                        *c.attention_factor)});
     }
   }
   if (c.mscale) check_finite(*c.mscale, "yarn mscale");

@@ -153,10 +153,10 @@ void validate(const Figure& f, const std::vector<Output>& outputs, const Style& 
     if (f.log_x || f.log_y) {
       throw InvalidArgument("a heatmap needs linear axes (log_x and log_y must be off)");
     }
-    if (h.color_range && !(std::isfinite(h.color_range->first) && std::isfinite(h.color_range->second) &&
-                           h.color_range->first < h.color_range->second)) {
+    if (h.zrange && !(std::isfinite(h.zrange->first) && std::isfinite(h.zrange->second) &&
+                           h.zrange->first < h.zrange->second)) {
       throw InvalidArgument(fmt::format("heatmap colour range must be finite with low < high (got {} … {})",
-                                        h.color_range->first, h.color_range->second));
+                                        h.zrange->first, h.zrange->second));
     }
   }
 }

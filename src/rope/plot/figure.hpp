@@ -79,9 +79,9 @@ struct Heatmap {
   bool diverging = true;
   bool rows_downward = false;  ///< row 0 at the top, as a matrix is printed
   std::string colorbar_label;
-  /// The colour range, instead of one from z: frames of an animation, or figures side by side, on one
-  /// scale. Sequential palette only.
-  std::optional<std::pair<double, double>> color_range;
+  /// The sequential palette's colour range instead of [min z, max z]: figures meant to be compared
+  /// side by side share one, so that one colour is one value in all of them.
+  std::optional<std::pair<double, double>> zrange;
 };
 
 struct Figure {

@@ -65,6 +65,13 @@ bool cjk_font_available() {
                      [](char c) { return std::isspace(static_cast<unsigned char>(c)) == 0; });
 }
 
+std::optional<bool> any_font_available() {
+  const ChildResult r = run_child({"fc-list", ":", "family"}, Capture::Stdout, 60.0);
+  if (r.spawn_error != 0 || r.timed_out) return std::nullopt;
+  return std::any_of(r.captured.begin(), r.captured.end(),
+                     [](char c) { return std::isspace(static_cast<unsigned char>(c)) == 0; });
+}
+
 bool needs_cjk_font(std::string_view text) {
   std::size_t i = 0;
   while (i < text.size()) {
@@ -175,7 +182,11 @@ class ScriptFile : public MemoryFile {
 namespace {
 
 /// Whether the figures need a Chinese font; then one must be installed.
-void check_fonts(const std::vector<const Figure*>& figures, const Style& style) {
+void check_fonts(const std::vector<const Figure*>& figures, const Style& style, const std::vector<Format>& formats) {
+  // A text terminal draws characters, not glyphs: it needs no font.
+  if (std::all_of(formats.begin(), formats.end(), [](Format f) { return f == Format::Text || f == Format::TextColor; })) {
+    return;
+  }
   bool cjk = style.lang == "zh";
   for (const Figure* f : figures) {
     const auto texts = figure_texts(*f);
@@ -183,6 +194,15 @@ void check_fonts(const std::vector<const Figure*>& figures, const Style& style) 
   }
   if (cjk && !cjk_font_available()) {
     throw IoError("no Chinese font found by fontconfig (fc-list :lang=zh is empty): install fonts-wqy-microhei");
+  }
+  // PNG, PDF, GIF and sixel carry the glyphs gnuplot drew: with no font at all the texts come out blank
+  // (an SVG names its font and the viewer draws it).
+  const bool drawn_text = std::any_of(formats.begin(), formats.end(), [](Format f) {
+    return f == Format::Png || f == Format::Pdf || f == Format::Gif || f == Format::Sixel;
+  });
+  if (!cjk && drawn_text && any_font_available() == std::optional<bool>(false)) {
+    throw IoError("no font found by fontconfig for the figure's text (font 'Sans'; fc-list is empty): install "
+                  "fonts-dejavu-core (and fontconfig)");
   }
 }
 
@@ -265,7 +285,9 @@ void render(const Figure& figure, const std::vector<Output>& outputs, const Rend
     throw InvalidArgument(
         fmt::format("gnuplot timeout must be finite and > 0 seconds (got {})", options.timeout_seconds));
   }
-  check_fonts({&figure}, options.style);
+  std::vector<Format> formats;
+  for (const Output& o : outputs) formats.push_back(o.format);
+  check_fonts({&figure}, options.style, formats);
   render_staged(outputs, options,
                 [&](const std::vector<Output>& o) { return gnuplot_script(figure, o, options.style); });
 }
@@ -278,7 +300,7 @@ void render_animation(const Animation& animation, const std::string& path, const
   }
   std::vector<const Figure*> frames;
   for (const Figure& f : animation.frames) frames.push_back(&f);
-  check_fonts(frames, options.style);
+  check_fonts(frames, options.style, {Format::Gif});
   render_staged({{path, Format::Gif}}, options, [&](const std::vector<Output>& o) {
     return animation_script(animation, o.front(), options.style);
   });
@@ -291,7 +313,7 @@ std::string render_to_text(const Figure& figure, Format format, const RenderOpti
   const MemoryFile output("rope-terminal");
   const std::vector<Output> outputs = {{fmt::format("/dev/fd/{}", output.fd()), format}};
   const std::string script = gnuplot_script(figure, outputs, options.style);
-  check_fonts({&figure}, options.style);
+  check_fonts({&figure}, options.style, {format});
   const std::string message = run_gnuplot(script, {output.fd()}, options.timeout_seconds);
   std::string text = output.contents(kMaxTerminalBytes);
   if (format == Format::Text || format == Format::TextColor) {

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -53,6 +54,10 @@ std::string gnuplot_program();
 
 /// Whether fontconfig lists a font covering Chinese (`fc-list :lang=zh`).
 bool cjk_font_available();
+
+/// Whether fontconfig lists any font at all (`fc-list : family`); nullopt if fc-list cannot be run (then
+/// rope cannot tell, and draws).
+std::optional<bool> any_font_available();
 
 /// Whether `text` holds a character that needs a CJK font (U+2E80 and above, outside the symbols
 /// that ordinary fonts carry).

@@ -165,7 +165,7 @@ void heatmap_axes(std::string& out, const Figure& f, const Heatmap& h) {
     emit("set palette defined (0 '#2166AC', 0.5 '#F7F7F7', 1 '#B2182B')  # blue < 0 < red\n");
     emit("set cbrange [{}:{}]\n", num(-a), num(a));
   } else {
-    if (h.color_range) z_min = h.color_range->first, z_max = h.color_range->second;
+    if (h.zrange) z_min = h.zrange->first, z_max = h.zrange->second;
     if (!(z_min <= z_max)) z_min = 0, z_max = 1;
     if (z_min == z_max) z_min -= 1, z_max += 1;
     emit("set palette defined (0 '#440154', 0.5 '#21908C', 1 '#FDE725')  # viridis-like\n");
@@ -181,7 +181,10 @@ void write_texts_and_key(std::string& out, const Figure& f, const Style& style) 
     fmt::format_to(std::back_inserter(out), std::forward<decltype(args)>(args)...);
   };
   if (!f.title.empty()) emit("set title {} noenhanced font ',{}'\n", quote(f.title), style.font_size + 2);
-  if (!f.xlabel.empty()) emit("set xlabel {} noenhanced\n", quote(f.xlabel));
+  // With the key below the plot, the x label moves up a little and the key starts with an empty title
+  // line, so that the label does not touch the first row of the key.
+  const bool key_below = f.key == Figure::Key::Below;
+  if (!f.xlabel.empty()) emit("set xlabel {} noenhanced{}\n", quote(f.xlabel), key_below ? " offset 0,0.4" : "");
   if (!f.ylabel.empty()) emit("set ylabel {} noenhanced\n", quote(f.ylabel));
   const bool any_key =
       std::any_of(f.series.begin(), f.series.end(), [](const Series& s) { return !s.label.empty(); }) ||
@@ -197,7 +200,7 @@ void write_texts_and_key(std::string& out, const Figure& f, const Style& style) 
     }
     if (f.key == Figure::Key::Below) {
       // No frame below the plot: gnuplot 5.4 lets a framed key there overlap the x label.
-      emit("set key {} nobox Left reverse noenhanced samplen 2 spacing 1.1 width 1\n", where);
+      emit("set key {} nobox title ' ' Left reverse noenhanced samplen 2 spacing 1.1 width 1\n", where);
     } else {
       // Opaque: the key hides the data behind it instead of mixing with it.
       emit("set style line 100 lt 1 lc rgb '#bbbbbb' lw 1  # the key's frame\n");

@@ -15,6 +15,7 @@
 #include "rope/core/rotation.hpp"
 #include "rope/core/tolerance.hpp"
 #include "rope/cli/scaling_options.hpp"
+#include "rope/models/rope_float32.hpp"
 #include "rope/models/rope_spec.hpp"
 
 namespace rope::cli {
@@ -88,12 +89,22 @@ int run_apply(const ApplyOptions& opt, std::ostream& out) {
   const double scale = std::max(std::max(a, 1.0) * x.norm(), 1e-300);
   const Check check{diff, scale, relative_tolerance(machine_epsilon<double>(), d, std::abs(m))};
   const bool agree = check.passed();
+  // --float32: HF's float32 computation (rope_float32.hpp), beside the float64 forms.
+  std::optional<Float32Angles> g32;
+  Eigen::VectorXd by_float32;
+  if (spec && opt.scaling.float32) {
+    g32 = float32_angles(*spec, m);
+    by_float32 = spec_apply_float32(*spec, x, m);
+  }
 
   if (!opt.csv.empty()) {
     Eigen::VectorXd channel(n);
     for (int i = 0; i < n; ++i) channel[i] = i;
-    const Table table{{"channel", "input", "matrix", "elementwise", "complex"},
-                      {channel, x, by_matrix, by_elementwise, by_complex}};
+    Table table{{"channel", "input", "matrix", "elementwise", "complex"}, {channel, x, by_matrix, by_elementwise, by_complex}};
+    if (g32) {
+      table.header.push_back("float32");
+      table.columns.push_back(by_float32);
+    }
     write_output(opt.csv, to_csv(table), out);
   }
   if (opt.csv != "-") {
@@ -116,18 +127,27 @@ int run_apply(const ApplyOptions& opt, std::ostream& out) {
       out << t.format("attention factor a = {} multiplies cos and sin (as HF does): the rotated channels are a·R_m x (S19)\n",
                       "注意力因子 a = {} 乘在 cos 和 sin 上(与 HF 相同):旋转的通道为 a·R_m x (S19)\n", format_number(a));
     }
+    if (g32) out << float32_text(t) << '\n';
     out << '\n';
-    out << fmt::format("{:>5}  {:>10}  {:>22}  {:>22}\n", t("pair", "维度对"), t("channels", "通道"), "θ_i",
-                       t("angle m·θ_i (rad)", "角度 m·θ_i (rad)"));
+    const std::string f32_head = g32 ? fmt::format("  {:>22}  {:>22}", t("θ_i float32", "float32 θ_i"), t("angle float32", "float32 角度")) : "";
+    out << fmt::format("{:>5}  {:>10}  {:>22}  {:>22}{}\n", t("pair", "维度对"), t("channels", "通道"), "θ_i",
+                       t("angle m·θ_i (rad)", "角度 m·θ_i (rad)"), f32_head);
     for (int i = 0; i < d / 2; ++i) {
       const auto [ca, cb] = pair_channels(d, i, layout);
-      out << fmt::format("{:>5}  {:>10}  {:>22}  {:>22}\n", i, fmt::format("({}, {})", offset + ca, offset + cb),
-                         format_number(theta[i]), format_number(m * theta[i]));
+      const std::string f32 = g32 ? fmt::format("  {:>22}  {:>22}", format_number(g32->inv_freq[i]), format_number(g32->angle[i])) : "";
+      out << fmt::format("{:>5}  {:>10}  {:>22}  {:>22}{}\n", i, fmt::format("({}, {})", offset + ca, offset + cb),
+                         format_number(theta[i]), format_number(m * theta[i]), f32);
     }
     out << fmt::format("\n{:<14}x = {}\n", t("input", "输入"), join(x));
     out << fmt::format("{:<14}R_m x = {}\n", t("matrix", "矩阵"), join(by_matrix));
     out << fmt::format("{:<14}x ⊙ cos(mΘ) + rot(x) ⊙ sin(mΘ) = {}\n", t("element-wise", "逐元素"), join(by_elementwise));
     out << fmt::format("{:<14}(x_a + i·x_b)·e^(i·m·θ_i) = {}\n", t("complex", "复数"), join(by_complex));
+    if (g32) {
+      out << fmt::format("{:<14}x ⊙ cos + rotate(x) ⊙ sin = {}\n", "float32 (HF)", join(by_float32));
+      out << t.format("max |float32 − float64| = {:.3g} (float32's ε = {:.3g}: expected of the order of ε·(1 + |m·θ_0|)·‖x‖)\n",
+                      "最大 |float32 − float64| = {:.3g}(float32 的 ε = {:.3g}:预期约为 ε·(1 + |m·θ_0|)·‖x‖)\n",
+                      (by_float32 - by_elementwise).cwiseAbs().maxCoeff(), static_cast<double>(machine_epsilon<float>()));
+    }
     out << t.format("\nmax |difference| between the three forms = {:.3g}  (tolerance κ·ε·(d + |m|)·‖x‖ = {:.3g}, (M13)): {}\n",
                     "\n三种算法之间的最大 |差| = {:.3g}  (容差 κ·ε·(d + |m|)·‖x‖ = {:.3g},(M13)):{}\n", diff, check.tolerance * check.scale,
                     agree ? t("they agree", "结果一致") : t("THEY DISAGREE", "结果不一致"));
@@ -149,6 +169,7 @@ Command add_apply_command(CLI::App& app) {
   add_lang_option(*sub, opt->lang);
   sub->footer("Example:\n  rope apply --position 1 --vector 1,0,0,1");
   add_scaling_options(*sub, opt->scaling);
+  add_float32_options(*sub, opt->scaling);
   return {sub, [opt](std::ostream& out) { return run_apply(*opt, out); }};
 }
 

@@ -7,13 +7,16 @@
 #include <memory>
 #include <optional>
 
+#include "rope/cli/attention_shift_table.hpp"
 #include "rope/cli/choice_option.hpp"
 #include "rope/cli/commands.hpp"
+#include "rope/cli/commands/attention_options.hpp"
 #include "rope/cli/exit_codes.hpp"
 #include "rope/cli/figure_options.hpp"
 #include "rope/cli/options.hpp"
 #include "rope/cli/output.hpp"
 #include "rope/cli/printing.hpp"
+#include "rope/cli/vector_options.hpp"
 #include "rope/cli/figures/attention_figure.hpp"
 #include "rope/cli/figures/motion_figures.hpp"
 #include "rope/analysis/motion.hpp"
@@ -22,40 +25,8 @@
 #include "rope/io/csv.hpp"
 #include "rope/core/constants.hpp"
 #include "rope/core/error.hpp"
-#include "rope/core/random.hpp"
 
 namespace rope::cli {
-
-/// Matrices are printed up to this many tokens; beyond, the CSV or the figure shows them.
-inline constexpr int kMaxPrintedTokens = 16;
-/// A heatmap with more rows than the figure has pixels shows nothing more (and makes gnuplot slow).
-inline constexpr int kMaxFigureTokens = 512;
-/// |C| for --shift: beyond, the (M13) tolerance of RoPE grows past 1e-5 of the score.
-inline constexpr long kMaxShift = 1'000'000'000;
-
-/// --heads and --head when not typed.
-inline constexpr int kDefaultHeads = 8;
-inline constexpr int kDefaultHead = 1;
-
-struct AttentionOptions {
-  int tokens = 8;
-  int dim = 8;
-  std::optional<Encoding> encoding;  ///< --encoding; nullopt: rope
-  std::optional<long> shift;         ///< --shift C: run the shift test
-  bool causal = false;
-  bool compare = false;
-  std::uint64_t seed = kDefaultSeed;
-  std::optional<double> base;  ///< --base, for rope and sinusoidal
-  std::optional<int> heads;    ///< --heads, for alibi
-  std::optional<int> head;     ///< --head, for alibi
-  std::string csv;
-  FigureOptions figure;
-
-  Encoding encoding_value() const { return encoding.value_or(Encoding::Rope); }
-  double base_value() const { return base.value_or(kDefaultBase); }
-  int heads_value() const { return heads.value_or(kDefaultHeads); }
-  int head_value() const { return head.value_or(kDefaultHead); }
-};
 
 namespace {
 
@@ -88,8 +59,9 @@ struct Setup {
   double slope = 0.0;  ///< ALiBi's m
 };
 
-Setup setup_for(const AttentionOptions& opt, Encoding encoding) {
+Setup setup_for(const AttentionOptions& opt, Encoding encoding, const std::optional<ResolvedRope>& model) {
   Setup s;
+  if (encoding == Encoding::Rope && model) s.settings.spec = model->spec;
   s.settings.encoding = encoding;
   s.settings.base = opt.base_value();
   s.settings.causal = opt.causal;
@@ -116,7 +88,12 @@ std::string formula(Encoding e, const Text& t) {
 
 std::string title_of(Encoding e, const Setup& s, const AttentionOptions& opt, const Text& t) {
   switch (e) {
-    case Encoding::Rope: return fmt::format("RoPE, base = {}", format_number(opt.base_value()));
+    case Encoding::Rope:
+      if (s.settings.spec) {
+        return t.format("RoPE of {}, base = {}", "{} 的 RoPE,base = {}", s.settings.spec->name,
+                        format_number(s.settings.spec->config.base));
+      }
+      return fmt::format("RoPE, base = {}", format_number(opt.base_value()));
     case Encoding::Sinusoidal: return t.format("additive sinusoidal, base = {}", "加性正弦编码,base = {}", format_number(opt.base_value()));
     case Encoding::Alibi:
       return t.format("ALiBi, m = {} (head {} of {})", "ALiBi,m = {0}(共 {2} 个头中的第 {1} 个)", format_number(s.slope), opt.head_value(),
@@ -136,87 +113,20 @@ std::string slope_list(int heads) {
   return fmt::format("{}", fmt::join(shown, ", "));
 }
 
-std::string sci(double x) { return x == 0.0 ? std::string("0") : fmt::format("{:.2e}", x); }
-
-/// One row of the shift table and whether it is what the encoding promises.
-struct ShiftRow {
-  Encoding encoding;
-  ShiftReport report;
-  bool ok;
-  std::string verdict;
-};
-
-ShiftRow judge(Encoding e, const ShiftReport& r, const Text& t) {
-  const std::string bug = t("CHANGED (a bug)", "改变了(这是错误)");
-  switch (e) {
-    case Encoding::Rope:
-      return {e, r, r.check.passed(),
-              r.check.passed() ? t("invariant: rounding only, within the tolerance", "不变:只有舍入误差,在容差之内")
-                                  : t("CHANGED beyond rounding (a bug)", "改变超出舍入误差(这是错误)")};
-    case Encoding::Sinusoidal:
-      return {e, r, true,
-              r.check.passed() ? t("unchanged for these q, k", "对这些 q、k 没有改变") : t("changed: leaks absolute position", "改变了:泄露绝对位置")};
-    case Encoding::Alibi:
-      return {e, r, r.max_abs_change == 0.0, r.max_abs_change == 0.0 ? t("invariant: exactly", "不变:精确相等") : bug};
-    default:
-      return {e, r, r.max_abs_change == 0.0,
-              r.max_abs_change == 0.0 ? t("invariant: trivially, position-blind", "不变:显然如此,它看不到位置") : bug};
-  }
-}
-
-void print_shift_table(std::ostream& out, const AttentionOptions& opt, const std::vector<ShiftRow>& rows, const Text& t) {
-  const long shift = opt.shift.value_or(0);
-  out << t.format("shift test: every position moves by C = {} (positions 0 … {} → {} … {}), same q_i and k_j\n",
-                  "平移检验:每个位置都移动 C = {}(位置 0 … {} → {} … {}),q_i 和 k_j 不变\n", shift, opt.tokens - 1, shift,
-                  shift + opt.tokens - 1);
-  out << t.format("  |Δ|/S with S = ‖q_i‖‖k_j‖/√d; tolerance {:g}·ε·(d + M) on it, M = |i| + |j| + |i + C| + |j + C| (M13)\n\n",
-                  "  |Δ|/S,其中 S = ‖q_i‖‖k_j‖/√d;它的容差为 {:g}·ε·(d + M),M = |i| + |j| + |i + C| + |j + C| (M13)\n\n",
-                  kToleranceSafety);
-  out << fmt::format("  {:<11}  {:>12}  {:>10}  {:>10}  {:>12}  {}\n", t("encoding", "编码"), "max |Δ s_ij|", "max |Δ|/S",
-                     t("tolerance", "容差"), "max |Δ A_ij|", t("result", "结果"));
-  for (const ShiftRow& row : rows) {
-    const ShiftReport& r = row.report;
-    const bool exact = row.encoding == Encoding::Alibi || row.encoding == Encoding::None;
-    out << fmt::format("  {:<11}  {:>12}  {:>10}  {:>10}  {:>12}  {}\n", to_string(row.encoding), sci(r.max_abs_change),
-                       sci(r.check.relative_error()), exact ? t("0 (exact)", "0(精确)") : sci(r.check.tolerance), sci(r.max_weight_change),
-                       row.verdict);
-  }
-  out << '\n';
-  for (const ShiftRow& row : rows) {
-    switch (row.encoding) {
-      case Encoding::Rope:
-        out << t.format("  rope: s_ij depends on j − i only (M8); what changes is rounding, here M <= {}\n",
-                        "  rope:s_ij 只取决于 j − i (M8);改变的只是舍入误差,这里 M <= {}\n",
-                        format_number(row.report.position_budget));
-        break;
-      case Encoding::Sinusoidal:
-        out << t("  sinusoidal: the cross terms q_i·p_j and p_i·k_j depend on i and j separately (M12)\n",
-                 "  sinusoidal:交叉项 q_i·p_j 和 p_i·k_j 分别依赖 i 和 j (M12)\n");
-        break;
-      case Encoding::Alibi:
-        out << t("  alibi: the bias −m·|i − j| depends on i − j only, and integer positions subtract exactly\n",
-                 "  alibi:偏置 −m·|i − j| 只取决于 i − j,而且整数位置相减没有误差\n");
-        break;
-      default:
-        out << t("  none: no position enters the score, so nothing can change; it is position-blind:\n"
-                 "        reordering the tokens only reorders the rows and columns of A\n",
-                 "  none:得分中不含位置,所以什么都不会变;它看不到位置:\n"
-                 "        打乱词元的顺序只会打乱 A 的行和列\n");
-        break;
-    }
-  }
-}
-
 void check_options(const AttentionOptions& opt) {
   if (opt.tokens < 1 || opt.tokens > kMaxAttentionTokens) {
     throw InvalidArgument(fmt::format("--tokens must be between 1 and {} (got {})", kMaxAttentionTokens, opt.tokens));
   }
-  check_dimension(opt.dim, kMaxAttentionDim, "--dim");
   const Encoding encoding = opt.encoding_value();
+  if (opt.scaling.any() && (opt.compare || encoding != Encoding::Rope)) {
+    throw InvalidArgument(fmt::format("--model, --config and the scaling options describe RoPE: use them with --encoding rope "
+                                      "(got {})", opt.compare ? "--compare" : "--encoding " + std::string(to_string(encoding))));
+  }
+  if (!opt.scaling.any()) check_dimension(opt.dim.value_or(kDefaultAttentionDim), kMaxAttentionDim, "--dim");
   if (opt.compare && opt.encoding) {
     throw InvalidArgument("--compare draws every encoding: leave out --encoding");
   }
-  check_base(opt.base_value());
+  if (!opt.scaling.any()) check_base(opt.base_value());
   if (opt.base && !opt.compare && encoding != Encoding::Rope && encoding != Encoding::Sinusoidal) {
     throw InvalidArgument(fmt::format("--base applies to --encoding rope and sinusoidal (got --encoding {})", to_string(encoding)));
   }
@@ -248,7 +158,17 @@ void check_options(const AttentionOptions& opt) {
 
 }  // namespace
 
-int run_attention(const AttentionOptions& opt, std::ostream& out) {
+int run_attention(const AttentionOptions& typed, std::ostream& out) {
+  AttentionOptions opt = typed;
+  // The user's vectors set N and d; a typed --tokens or --dim must agree with them.
+  const auto user = query_key(opt.q, opt.k, opt.scaling.any() ? std::nullopt : opt.dim, kMaxAttentionDim);
+  if (user && opt.tokens_given && user->q.rows() != opt.tokens) {
+    throw InvalidArgument(fmt::format("--tokens {} does not match the {} vectors of --q and --k", opt.tokens, user->q.rows()));
+  }
+  if (user) {
+    opt.tokens = static_cast<int>(user->q.rows());
+    if (!opt.scaling.any()) opt.dim = static_cast<int>(user->q.cols());
+  }
   check_options(opt);
   std::vector<Encoding> encodings;
   if (opt.compare) {
@@ -257,8 +177,30 @@ int run_attention(const AttentionOptions& opt, std::ostream& out) {
     encodings.push_back(opt.encoding_value());
   }
   const Text t = opt.figure.tr();
-  const QueriesKeys qk = random_queries_keys(opt.tokens, opt.dim, opt.seed);
+  // With a model: its spec (S19), its head_dim (a typed --dim overrides it, as the origin says); the
+  // user's vectors must have the model's d.
+  std::optional<ResolvedRope> model;
+  if (opt.scaling.any()) {
+    model = resolve_rope(opt.scaling, {opt.dim, kDefaultAttentionDim, opt.base, kDefaultBase, std::nullopt, Layout::Interleaved});
+    check_dimension(model->spec.head_dim, kMaxAttentionDim, "head_dim");
+    if (user && user->q.cols() != model->spec.head_dim) {
+      throw InvalidArgument(fmt::format("--q and --k have {} numbers, but the model's head dimension d is {}", user->q.cols(),
+                                        model->spec.head_dim));
+    }
+  }
+  const int dim = model ? model->spec.head_dim : opt.dim.value_or(kDefaultAttentionDim);
+  const QueriesKeys qk = user ? QueriesKeys{user->q, user->k} : random_queries_keys(opt.tokens, dim, opt.seed);
   const Eigen::VectorXd positions = token_positions(opt.tokens);
+  // dynamic and longrope: HF takes the frequencies at seq_len = max(position) + 1, so a shift past L0
+  // changes them, and the scores with them: what the model does, not a bug.
+  std::optional<std::pair<long, long>> regime_change;
+  if (model && opt.shift) {
+    const RopeSpec before = spec_at_position(model->spec, opt.tokens - 1.0);
+    const RopeSpec after = spec_at_position(model->spec, std::abs(static_cast<double>(*opt.shift) + opt.tokens - 1.0));
+    if (before.params.inv_freq != after.params.inv_freq || before.attention_factor() != after.attention_factor()) {
+      regime_change = {before.config.seq_len.value_or(0), after.config.seq_len.value_or(0)};
+    }
+  }
 
   // Compute everything first, then write files, then print: a bad input leaves no file behind.
   struct Result {
@@ -270,28 +212,31 @@ int run_attention(const AttentionOptions& opt, std::ostream& out) {
   std::vector<Result> results;
   std::vector<ShiftRow> shifts;
   for (Encoding e : encodings) {
-    Result r{e, setup_for(opt, e), {}, {}};
+    Result r{e, setup_for(opt, e, model), {}, {}};
     r.a = attention_weights(qk.q, qk.k, positions, r.setup.settings);
     if (e == Encoding::Alibi) r.bias = alibi_bias(positions, r.setup.slope);
     if (opt.shift) {
-      shifts.push_back(judge(e, shift_test(qk.q, qk.k, positions, static_cast<double>(*opt.shift), r.setup.settings), t));
+      shifts.push_back(judge_shift(e, shift_test(qk.q, qk.k, positions, static_cast<double>(*opt.shift), r.setup.settings), t, opt.wide));
+      if (e == Encoding::Rope && regime_change) mark_regime_change(shifts.back(), regime_change->first, regime_change->second, t, opt.wide);
     }
     results.push_back(std::move(r));
   }
   const bool all_ok = std::all_of(shifts.begin(), shifts.end(), [](const ShiftRow& s) { return s.ok; });
 
+  double shared_max = 0.0;  // --compare: one colour range for every heatmap of A
+  for (const Result& r : results) shared_max = std::max(shared_max, r.a.maxCoeff());
   for (const Result& r : results) {
     const std::string name(to_string(r.encoding));
     if (!opt.csv.empty()) write_output(opt.compare ? with_suffix(opt.csv, name) : opt.csv, to_csv(r.a, "key_"), out);
     if (opt.figure.wanted()) {
-      draw(attention_figure(opt.figure, r.encoding, r.setup.slope, opt.tokens, opt.dim, opt.causal, r.a), opt.compare ? figure_with_suffix(opt.figure, name) : opt.figure);
+      draw(attention_figure(opt.figure, r.encoding, r.setup.slope, opt.tokens, dim, opt.causal, r.a, opt.compare ? std::optional(shared_max) : std::nullopt), opt.compare ? figure_with_suffix(opt.figure, name) : opt.figure);
       if (r.encoding == Encoding::Alibi) draw(bias_figure(opt.figure, r.setup.slope, opt.head_value(), opt.heads_value(), opt.tokens, r.bias), figure_with_suffix(opt.figure, "alibi_bias"));
     }
     if (opt.figure.animated()) {  // every position + c_k, c_k from 0 to C (rope/analysis/motion.hpp)
       const std::vector<long> shifts = motion::integer_sweep(*opt.shift, opt.figure.frame_count());
       std::vector<plot::Figure> frames;
       for (const Eigen::MatrixXd& a : motion::shifted_weights(qk.q, qk.k, positions, r.setup.settings, shifts)) {
-        frames.push_back(attention_figure(opt.figure, r.encoding, r.setup.slope, opt.tokens, opt.dim, opt.causal, a));
+        frames.push_back(attention_figure(opt.figure, r.encoding, r.setup.slope, opt.tokens, dim, opt.causal, a));
       }
       as_shift_frames(frames, shifts, opt.figure);
       draw_animation(std::move(frames), opt.compare ? figure_with_suffix(opt.figure, name) : opt.figure);
@@ -299,15 +244,23 @@ int run_attention(const AttentionOptions& opt, std::ostream& out) {
   }
   if (opt.csv == "-") return all_ok ? kOk : kVerifyFailed;
 
-  out << t.format("rope attention: {} tokens at positions 0 … {}, d = {}, seed {}{}\n",
-                  "rope attention:{} 个词元,位置 0 … {},d = {},种子 {}{}\n", opt.tokens, opt.tokens - 1, opt.dim, opt.seed,
-                  opt.causal ? t(", causal mask (query i sees keys j <= i)", ",因果掩码(查询 i 只看键 j <= i)") : "");
-  out << t("  q_i, k_j ~ N(0, I), one query and one key per token; A = softmax of each row of the scores s\n"
-           "  (row i: query i, column j: key j; each row of A sums to 1)\n",
-           "  q_i, k_j ~ N(0, I),每个词元一个查询和一个键;A = 对得分 s 的每一行做 softmax\n"
-           "  (第 i 行:查询 i,第 j 列:键 j;A 的每一行之和为 1)\n");
+  out << t.format("rope attention: {} tokens at positions 0 … {}, d = {}{}{}\n", "rope attention:{} 个词元,位置 0 … {},d = {}{}{}\n",
+                  opt.tokens, opt.tokens - 1, dim, user ? "" : t.format(", seed {}", ",种子 {}", opt.seed),
+                  opt.causal ? t(",\n  causal mask (query i sees keys j <= i)", ",\n  因果掩码(查询 i 只看键 j <= i)") : "");
+  out << (user ? t("  q_i, k_j from --q and --k, one query and one key per token; A = softmax of each row of s\n",
+                   "  q_i、k_j 取自 --q 和 --k,每个词元一个查询和一个键;A = 对得分 s 的每一行做 softmax\n")
+               : t("  q_i, k_j ~ N(0, I), one query and one key per token; A = softmax of each row of the scores s\n",
+                   "  q_i, k_j ~ N(0, I),每个词元一个查询和一个键;A = 对得分 s 的每一行做 softmax\n"))
+      << t("  (row i: query i, column j: key j; each row of A sums to 1)\n", "  (第 i 行:查询 i,第 j 列:键 j;A 的每一行之和为 1)\n");
+  if (opt.show_vectors) print_vectors(out, "q", qk.q), print_vectors(out, "k", qk.k);
   for (const Result& r : results) {
     out << fmt::format("\n{}\n  {}\n", title_of(r.encoding, r.setup, opt, t), formula(r.encoding, t));
+    if (r.encoding == Encoding::Rope && model) {
+      out << t("  R_p q is the model's rotation (docs/scaling.md (S19)): its layout, its rotating channels, a·R_p on them\n",
+               "  R_p q 是模型的旋转(docs/scaling.md (S19)):它的排列、它的旋转通道,在其上为 a·R_p\n");
+      for (const std::string& line : spec_summary(*model, t)) out << "  " << line << '\n';
+      for (const Message& w : model->params.warnings) out << t("  warning: ", "  警告:") << w.in(t.zh()) << '\n';
+    }
     if (r.encoding == Encoding::Alibi) {
       out << t.format("  the slopes of the {} heads (Press et al. §3): {}\n", "  {} 个头的斜率(Press et al. §3):{}\n",
                       opt.heads_value(), slope_list(opt.heads_value()));
@@ -327,7 +280,8 @@ int run_attention(const AttentionOptions& opt, std::ostream& out) {
   }
   if (opt.shift) {
     out << '\n';
-    print_shift_table(out, opt, shifts, t);
+    const double a = model ? model->spec.attention_factor() : 1.0;
+    print_shift_table(out, opt, shifts, t, a * a);
   }
   if (opt.figure.wanted() && (opt.compare || encodings.front() == Encoding::Alibi)) {
     out << t("\nfigures:", "\n图:");
@@ -353,8 +307,13 @@ Command add_attention_command(CLI::App& app) {
   auto opt = std::make_shared<AttentionOptions>();
   CLI::App* sub = app.add_subcommand(
       "attention", "The attention matrix softmax(QKᵀ/√d) under RoPE, sinusoidal, ALiBi or no encoding, and the shift test");
-  add_int_option(*sub, "-n,--tokens", opt->tokens, fmt::format("number of tokens N (1 … {})", kMaxAttentionTokens));
-  add_int_option(*sub, "-d,--dim", opt->dim, fmt::format("head dimension d: even, 2 … {}", kMaxAttentionDim));
+  CLI::Option* tokens = add_int_option(*sub, "-n,--tokens", opt->tokens, fmt::format("number of tokens N (1 … {})", kMaxAttentionTokens));
+  add_int_option(*sub, "-d,--dim", opt->dim, kDefaultAttentionDim,
+                 fmt::format("head dimension d: even, 2 … {} (with --model: the model's head_dim)", kMaxAttentionDim));
+  add_query_key_options(*sub, opt->q, opt->k, "the queries q_i instead of random ones: a vector per token, d numbers each, "
+                        "comma-separated, vectors separated by ';' (1,0;0,1), or @FILE (CSV, a row per token)",
+                        "the keys k_j instead of random ones, as --q (as many vectors, of the same length)");
+  sub->add_flag("--show-vectors", opt->show_vectors, "print every q_i and k_j in full (shortest round-trip decimals)");
   add_choice_option(*sub, "-e,--encoding", opt->encoding, {"rope", "sinusoidal", "alibi", "none"}, parse_encoding,
                     "rope, sinusoidal, alibi or none", "ENC")
       ->default_str(std::string(to_string(Encoding::Rope)));
@@ -372,6 +331,7 @@ Command add_attention_command(CLI::App& app) {
       ->type_name("FILE");
   add_figure_options(*sub, opt->figure);
   add_animation_options(*sub, opt->figure, "animate the shift test to a GIF: the shift grows from 0 to C");
+  add_wide_option(*sub, opt->wide);
   sub->footer(
       "Figures: FILE gets the heatmap of A; with --encoding alibi, FILE_alibi_bias gets the bias;\n"
       "with --compare, FILE itself is not written: FILE_rope, FILE_sinusoidal, FILE_alibi, FILE_alibi_bias\n"
@@ -379,8 +339,13 @@ Command add_attention_command(CLI::App& app) {
       "Exit codes: 0 ok; 1 the shift test failed (RoPE beyond rounding, ALiBi or none not exactly 0).\n\n"
       "Example:\n  rope attention --tokens 6 --dim 8 --shift 100\n"
       "  rope attention --tokens 6 --dim 8 --shift 100 --encoding sinusoidal\n"
-      "  rope attention --tokens 32 --dim 64 --compare --causal --png attention.png");
-  return {sub, [opt](std::ostream& out) { return run_attention(*opt, out); }};
+      "  rope attention --tokens 32 --dim 64 --compare --causal --png attention.png\n"
+      "  rope attention --tokens 6 --model gpt-oss-20b --shift 100");
+  add_scaling_options(*sub, opt->scaling);
+  return {sub, [opt, tokens](std::ostream& out) {
+            opt->tokens_given = tokens->count() > 0;
+            return run_attention(*opt, out);
+          }};
 }
 
 }  // namespace rope::cli

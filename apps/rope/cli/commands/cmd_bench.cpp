@@ -67,14 +67,14 @@ int run_bench_command(const BenchOptions& opt, std::ostream& out) {
   const char* forms[4] = {t("dense d×d matrix", "稠密 d×d 矩阵"), t("2×2 blocks", "2×2 分块"),
                           t("element-wise", "逐元素"), t("complex", "复数")};
   out << fmt::format("{:>5}", "d");
-  for (const char* f : forms) out << fmt::format("  {:>22}", f);
+  for (const char* f : forms) out << fmt::format("  {:>21}", f);
   out << '\n';
   double worst_diff = 0;
   for (const LadderTiming& row : r.ladder) {
     out << fmt::format("{:>5}", row.d);
     for (int f = 0; f < 4; ++f) {
       const double ns = row.seconds[f] / vectors * 1e9;
-      out << fmt::format("  {:>22}", fmt::format("{:.1f} ns ({:.3g}×)", ns, row.seconds[f] / row.seconds[2]));
+      out << fmt::format("  {:>21}", fmt::format("{:.1f} ns ({:.3g}×)", ns, row.seconds[f] / row.seconds[2]));
     }
     out << '\n';
     worst_diff = std::max(worst_diff, row.max_abs_diff);

@@ -47,7 +47,7 @@ plot::Figure make_figure(const BoundOptions& opt, const BoundScan& scan) {
   fig.title = t.format("Base of RoPE bounds context length: min B(m) over 0 ≤ m ≤ {}, d = {}",
                        "RoPE 的底数限制上下文长度:0 ≤ m ≤ {} 上 B(m) 的最小值, d = {}", scan.context, scan.dim);
   fig.xlabel = t("base (log scale)", "底数 base(对数坐标)");
-  fig.ylabel = t("min B(m),  B(m) = Σ_i cos(m·θ_i)", "min B(m),  B(m) = Σ_i cos(m·θ_i)");
+  fig.ylabel = t("min B(m),  B(m) = Σᵢ cos(m·θᵢ)", "min B(m),  B(m) = Σᵢ cos(m·θᵢ)");
   fig.log_x = true;
   fig.key = plot::Figure::Key::Below;
   double lo = std::min(0.0, y.minCoeff());

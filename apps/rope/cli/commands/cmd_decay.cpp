@@ -52,22 +52,38 @@ struct FrequencySet {
   std::string label;   ///< legend and table, "base = 10000"
   std::string column;  ///< CSV header, "base=10000"
   Eigen::VectorXd theta;
+  double weight = 1.0;  ///< a model's a²: its attention factor in cos and sin scales every score (S15)
 };
 
-std::vector<FrequencySet> frequency_sets(const DecayOptions& opt, std::vector<Message>& warnings) {
-  const Text t = opt.figure.tr();
+/// A model's RoPE (--model, --config, scaling flags): what the summary says about it (spec_summary).
+struct ModelSets {
   std::vector<FrequencySet> sets;
+  std::vector<Message> warnings;
+  std::vector<std::string> summary;
+};
+
+ModelSets frequency_sets(const DecayOptions& opt) {
+  ModelSets out;
+  std::vector<FrequencySet>& sets = out.sets;
+  const Text t = opt.figure.tr();
   const std::vector<double> bases = opt.base_values();
   if (opt.scaling.any()) {
     if (bases.size() > 1) throw InvalidArgument("give one --base with --scaling, --config or --model");
+    // The model's spec (rope/models/rope_spec.hpp): its rotating channels' frequencies and its attention
+    // factor a (the scores carry a²); the layout only permutes channels, which changes none of the curves.
     const Rope rope = resolve(opt.scaling, {opt.dim, kDefaultDecayDim, opt.bases ? std::optional(bases.front()) : std::nullopt,
                                             kDefaultBase, std::nullopt, Layout::Interleaved});
     const ResolvedRope& rr = *rope.scaled;
     const std::string type(to_string(rr.model.rope.type));
+    const double a = rr.spec.attention_factor();
     sets.push_back({t.format("original, base = {}", "原始,base = {}", format_number(rr.model.rope.base)), "original", rr.original});
-    sets.push_back({fmt::format("{} f = {}", type, format_number(rr.params.factor)), type, rr.params.inv_freq});
-    warnings = rr.params.warnings;
-    return sets;
+    sets.push_back({fmt::format("{} f = {}", type, format_number(rr.params.factor)), type, rr.params.inv_freq, a * a});
+    out.warnings = rr.params.warnings;
+    out.summary = spec_summary(rr, t);
+    out.summary.push_back(t("the curves are over the rotating channels (the pair layout does not change them); "
+                            "the original curve has a = 1",
+                            "曲线只含旋转的通道(配对排列不改变它们);原始曲线的 a = 1"));
+    return out;
   }
   const int dim = opt.dim.value_or(kDefaultDecayDim);
   check_dimension(dim);
@@ -75,7 +91,7 @@ std::vector<FrequencySet> frequency_sets(const DecayOptions& opt, std::vector<Me
     check_base(base);
     sets.push_back({"base = " + format_number(base), "base=" + format_number(base), frequencies(dim, base)});
   }
-  return sets;
+  return out;
 }
 
 /// One curve per base: the values (the mean for Random) and, for Random, the standard deviation.
@@ -92,25 +108,26 @@ Curves compute(const DecayOptions& opt, DecayKind kind, const std::vector<Freque
   Curves c;
   for (const FrequencySet& set : sets) {
     const Eigen::VectorXd& theta = set.theta;
+    const double w = opt.normalize ? 1.0 : set.weight;  // a² cancels in f(m)/f(0)
     switch (kind) {
       case DecayKind::Bound: {
         const double scale = opt.normalize ? decay_bound(theta, 0.0) : 1.0;
         const bool even = grid && !opt.log_x && !opt.rerope_window;  // then distances = linspace(…)
-        c.value.push_back((even ? decay_bound_linspace(theta, opt.max_distance, opt.point_count()) : decay_bound(theta, distances)) /
+        c.value.push_back(w * (even ? decay_bound_linspace(theta, opt.max_distance, opt.point_count()) : decay_bound(theta, distances)) /
                           scale);
         break;
       }
       case DecayKind::Ones: {
         const double scale = opt.normalize ? ones_score(theta, 0.0) : 1.0;
         const bool even = grid && !opt.log_x && !opt.rerope_window;  // as for the bound
-        c.value.push_back((even ? ones_score_linspace(theta, opt.max_distance, opt.point_count()) : ones_score(theta, distances)) /
+        c.value.push_back(w * (even ? ones_score_linspace(theta, opt.max_distance, opt.point_count()) : ones_score(theta, distances)) /
                           scale);
         break;
       }
       case DecayKind::Random: {
         RandomScores r = random_scores(theta, distances, opt.sample_count(), opt.seed_value());
-        c.value.push_back(std::move(r.mean));
-        c.stddev.push_back(std::move(r.stddev));
+        c.value.push_back(w * r.mean);
+        c.stddev.push_back(w * r.stddev);
         break;
       }
     }
@@ -133,8 +150,8 @@ plot::Figure make_figure(const DecayOptions& opt, DecayKind kind, const std::vec
       fig.ylabel = opt.normalize ? f.text("f(m) / f(0)", "上界 f(m) / f(0)") : f.text("bound f(m)", "上界 f(m)");
       break;
     case DecayKind::Ones:
-      fig.title = fmt::format(f.text("score of q = k = all ones: 2·Σ cos(m·θ_i), d = {}",
-                                     "全 1 向量 q = k 的得分 2·Σ cos(m·θ_i), d = {}"),
+      fig.title = fmt::format(f.text("score of q = k = all ones: 2·Σ cos(m·θᵢ), d = {}",
+                                     "全 1 向量 q = k 的得分 2·Σ cos(m·θᵢ),d = {}"),
                               d);
       fig.ylabel = opt.normalize ? f.text("score / d", "得分 / d") : f.text("score", "得分");
       break;
@@ -215,8 +232,9 @@ int run_decay(const DecayOptions& opt, std::ostream& out) {
   if (opt.figure.animated() && opt.scaling.any()) {
     throw InvalidArgument("--gif sweeps the base: leave out --scaling, --config and --model");
   }
-  std::vector<Message> warnings;
-  const std::vector<FrequencySet> sets = frequency_sets(opt, warnings);
+  const ModelSets model = frequency_sets(opt);
+  const std::vector<FrequencySet>& sets = model.sets;
+  const std::vector<Message>& warnings = model.warnings;
   const auto d = 2 * sets.front().theta.size();
 
   const double columns = 1.0 + static_cast<double>(sets.size()) * (kind == DecayKind::Random ? 2 : 1);
@@ -284,6 +302,7 @@ int run_decay(const DecayOptions& opt, std::ostream& out) {
                       "  均值与标准差;在每个 m 上,期望均值为 0,标准差为 √d = {:.4g}\n", std::sqrt(static_cast<double>(d)));
       break;
   }
+  for (const std::string& line : model.summary) out << "  " << line << '\n';
   if (opt.normalize) out << t("  normalized: divided by the value at distance 0\n", "  已归一化:除以距离 0 处的值\n");
   if (opt.rerope_window) {
     const std::string w = format_number(*opt.rerope_window);

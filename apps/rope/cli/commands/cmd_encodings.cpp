@@ -4,10 +4,12 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <memory>
+#include <sstream>
 
 #include "rope/cli/commands.hpp"
 #include "rope/cli/exit_codes.hpp"
 #include "rope/cli/options.hpp"
+#include "rope/cli/printing.hpp"
 #include "rope/analysis/alibi.hpp"
 #include "rope/analysis/attention.hpp"
 #include "rope/io/csv.hpp"
@@ -202,9 +204,9 @@ int run_encodings(const EncodingsOptions& opt, std::ostream& out) {
   const Eigen::VectorXd p0 = sinusoidal_encoding(d, 0.0, opt.base);
   out << t("\n2. Long-range decay: does the score fall with the distance |j − i|?  [computed]\n",
            "\n2. 远程衰减:得分是否随距离 |j − i| 下降?  [计算]\n");
-  out << t("   the table: RoPE yes (adaptive), absolute no, T5 no, ALiBi yes (linear). Checked: half right. What\n"
-           "   decays for RoPE is an upper bound and the all-ones score, not typical scores; and the p·p term of the\n"
-           "   absolute sinusoidal encoding is exactly half of that all-ones score.\n",
+  out << t("   the table: RoPE yes (adaptive), absolute no, T5 no, ALiBi yes (linear). Checked: half right. What "
+           "decays for RoPE is an upper bound and the all-ones score, not typical scores; and the p·p term of the "
+           "absolute sinusoidal encoding is exactly half of that all-ones score.\n",
            "   表中写:RoPE 是(自适应),绝对位置 否,T5 否,ALiBi 是(线性)。核对结果:对一半。RoPE 衰减的\n"
            "   是一个上界和全 1 向量的得分,不是典型的得分;而绝对正弦编码的 p·p 项恰好是全 1 得分的一半。\n");
   std::string header = fmt::format("     {:<30}", "|j − i|");
@@ -237,8 +239,8 @@ int run_encodings(const EncodingsOptions& opt, std::ostream& out) {
                   "       对随机的 q, k ~ N(0, I),得分 <R_m q, k> 在每个距离上的均值都是 0、标准差都是 √d = {:.2f}\n"
                   "       (M15):典型的得分并不衰减(见 docs/math.md)\n",
                   std::sqrt(static_cast<double>(d)));
-  out << t("     sinusoidal: p_m·p_n = Σ_i cos((m − n)θ_i), half of RoPE's all-ones score (M12), (M14); the cross\n"
-           "       terms q·p_n and p_m·k do not decay\n",
+  out << t("     sinusoidal: p_m·p_n = Σ_i cos((m − n)θ_i), half of RoPE's all-ones score (M12), (M14); the cross "
+           "terms q·p_n and p_m·k do not decay\n",
            "     正弦:p_m·p_n = Σ_i cos((m − n)θ_i),是 RoPE 全 1 得分的一半 (M12), (M14);交叉项\n"
            "       q·p_n 和 p_m·k 不衰减\n");
   out << t.format("     T5 bias: trained values, so no decay is built in; beyond |j − i| = {} the bias is constant\n",
@@ -250,8 +252,8 @@ int run_encodings(const EncodingsOptions& opt, std::ostream& out) {
   const double t5_params = static_cast<double>(t5.num_buckets) * opt.heads;
   const double qk_work = L * L * d;
   out << t("\n3. Parameters and extra work  [computed]\n", "\n3. 参数量与额外计算量  [计算]\n");
-  out << t("   the table: RoPE ≈0, absolute low, T5 high, ALiBi ≈0. Checked: T5's \"high\" is wrong for parameters,\n"
-           "   and \"absolute: low\" mixes sinusoidal (none) with learned (the most).\n",
+  out << t("   the table: RoPE ≈0, absolute low, T5 high, ALiBi ≈0. Checked: T5's \"high\" is wrong for parameters, "
+           "and \"absolute: low\" mixes sinusoidal (none) with learned (the most).\n",
            "   表中写:RoPE ≈0,绝对位置 低,T5 高,ALiBi ≈0。核对结果:就参数量而言 T5 的“高”是错的,\n"
            "   而“绝对位置:低”把正弦(没有参数)和可学习(参数最多)混为一谈。\n");
   out << fmt::format("     {:<11} {:>14}  {}\n", name(Encoding::Sinusoidal), "0", t("p_t is a formula", "p_t 是一个公式"));
@@ -290,22 +292,22 @@ int run_encodings(const EncodingsOptions& opt, std::ostream& out) {
                      t("[cited] defined at every position, but perplexity rises beyond L (Press et al. 2021, Fig. 1)",
                        "[引用] 在每个位置都有定义,但超过 L 后困惑度上升(Press et al. 2021, Fig. 1)"));
   out << fmt::format("     {:<11} {}\n", name(Encoding::T5Bias),
-                     t.format("[computed] every |j − i| >= {} reuses the last bucket; [cited] perplexity still rises\n"
-                              "                 beyond L (Press et al. 2021, Fig. 1)",
+                     t.format("[computed] every |j − i| >= {} reuses the last bucket; [cited] perplexity still rises "
+                              "beyond L (Press et al. 2021, Fig. 1)",
                               "[计算] 所有 |j − i| >= {} 都复用最后一个桶;[引用] 超过 L 后\n"
                               "                 困惑度仍然上升(Press et al. 2021, Fig. 1)",
                               starts.back()));
   out << fmt::format("     {:<11} {}\n", "ALiBi",
-                     t("[cited] trained on 1024 tokens, it reaches at 2048 the perplexity of a sinusoidal model\n"
-                       "                 trained on 2048 (Press et al. 2021, abstract)",
+                     t("[cited] trained on 1024 tokens, it reaches at 2048 the perplexity of a sinusoidal model "
+                       "trained on 2048 (Press et al. 2021, abstract)",
                        "[引用] 在 1024 个词元上训练,它在 2048 处达到在 2048 上训练的正弦编码模型的\n"
                        "                 困惑度(Press et al. 2021,摘要)"));
   if (first < theta.size()) {
     out << fmt::format("     {:<11} {}\n", "RoPE",
-                       t.format("[computed] within L = {}, pairs {} … {} of {} never complete a turn (M16), so longer inputs\n"
-                                "                 show them angles never trained on; [cited] perplexity rises beyond L (Press et al.\n"
-                                "                 2021, Fig. 1) unless rescaled: position interpolation (Chen et al. 2023,\n"
-                                "                 arXiv:2306.15595) and the methods of rope --scaling (docs/scaling.md)",
+                       t.format("[computed] within L = {}, pairs {} … {} of {} never complete a turn (M16), so longer inputs "
+                                "show them angles never trained on; [cited] perplexity rises beyond L (Press et al. "
+                                "2021, Fig. 1) unless rescaled: position interpolation (Chen et al. 2023, "
+                                "arXiv:2306.15595) and the methods of rope --scaling (docs/scaling.md)",
                                 "[计算] 在 L = {0} 之内,{3} 对中的第 {1} … {2} 对转不满一圈 (M16),所以更长的输入\n"
                                 "                 会让它们出现训练中从未见过的角度;[引用] 超过 L 后困惑度上升(Press et al.\n"
                                 "                 2021, Fig. 1),除非重新缩放:位置插值(Chen et al. 2023,\n"
@@ -343,7 +345,13 @@ Command add_encodings_command(CLI::App& app) {
   sub->footer(
       "Exit codes: 0 ok; 1 RoPE's shift test exceeded its rounding tolerance, or T5's or ALiBi's was not 0.\n\n"
       "Example:\n  rope encodings\n  rope encodings --dim 128 --heads 32 --context 4096");
-  return {sub, [opt](std::ostream& out) { return run_encodings(*opt, out); }};
+  // The report is prose beside numbers: its long lines are wrapped to the projector width.
+  return {sub, [opt](std::ostream& out) {
+            std::ostringstream report;
+            const int code = run_encodings(*opt, report);
+            out << wrap_lines(report.str());
+            return code;
+          }};
 }
 
 }  // namespace rope::cli

@@ -43,6 +43,7 @@ struct ExplainOptions {
   int dim = 8;
   double base = kDefaultBase;
   std::optional<int> step;  ///< --step; nullopt: every step
+  bool quiet = false;       ///< --quiet: without the header (q, k, θ and the meaning of a check)
   FigureOptions figure;
 };
 
@@ -84,6 +85,7 @@ class Printer {
 
   void header(const std::string& theta_source) {
     const explain::Setup& s = w_.setup;
+    printed_ = true;
     line(t("RoPE step by step: a query q at position M and a key k at position N (docs/math.md)",
            "RoPE 逐步推导:位置 M 上的查询向量 q 与位置 N 上的键向量 k(docs/math.md)"));
     line(fmt::format("  q = {}, M = {};  k = {}, N = {}", vec(s.q, true), format_number(s.m), vec(s.k, true),
@@ -98,7 +100,8 @@ class Printer {
   }
 
   void step(int k) {
-    out_ << '\n';
+    if (printed_) out_ << '\n';  // a blank line between parts; none first with --quiet
+    printed_ = true;
     switch (k) {
       case 1: step1(); break;
       case 2: step2(); break;
@@ -218,7 +221,8 @@ class Printer {
     line(fmt::format(t("  the angle from R(Mθ)q to R(Nθ)k: (arg z_k + Nθ) − (arg z_q + Mθ) ≡ {} rad (mod 2π)",
                        "  从 R(Mθ)q 到 R(Nθ)k 的夹角:(arg z_k + Nθ) − (arg z_q + Mθ) ≡ {} rad(模 2π)"),
                      fx(s.angle_between)));
-    line(fmt::format("  Re[z_q·z̄_k·e^{{i(M−N)θ}}] = Re[({})·({})] = {}   {}", cx(s.q_conj_k), cx(s.phase),
+    // Juxtaposed factors and two spaces before the check: the line fits a projector (100 columns).
+    line(fmt::format("  Re[z_q·z̄_k·e^{{i(M−N)θ}}] = Re[({})({})] = {}  {}", cx(s.q_conj_k), cx(s.phase),
                      fx(s.complex_form), verdict(s.complex_check)));
     line(fmt::format("  qᵀ·R((N−M)θ)·k = {}·{} = {}   {}", vec(in.q, true), vec(s.relative_k), fx(s.relative_form),
                      verdict(s.relative_check)));
@@ -290,16 +294,17 @@ class Printer {
   const explain::Walkthrough& w_;
   const FigureOptions& f_;
   std::ostream& out_;
+  bool printed_ = false;  ///< whether anything was printed yet
 };
 
 }  // namespace
 
-/// Prints the walkthrough (every step for step 0, else that step) and returns the exit code: kOk, or
-/// kVerifyFailed if a check of the printed steps failed. Exposed for the tests.
+/// Prints the walkthrough (every step for step 0, else that step; the header unless `quiet`) and returns
+/// the exit code: kOk, or kVerifyFailed if a check of the printed steps failed. Exposed for the tests.
 int print_walkthrough(const explain::Walkthrough& w, int step, const std::string& theta_source,
-                      const FigureOptions& figure, std::ostream& out) {
+                      const FigureOptions& figure, std::ostream& out, bool quiet) {
   Printer p(w, figure, out);
-  p.header(theta_source);
+  if (!quiet) p.header(theta_source);
   for (int k = 1; k <= explain::kSteps; ++k) {
     if (step == 0 || step == k) p.step(k);
   }
@@ -318,19 +323,15 @@ int run_explain(const ExplainOptions& opt, std::ostream& out) {
     throw InvalidArgument(fmt::format("--step must be between 1 and {} (got {})", explain::kSteps, *opt.step));
   }
   explain::Setup s;
-  for (const auto& [text, what, target] :
-       {std::tuple{&opt.q, "--q", &s.q}, std::tuple{&opt.k, "--k", &s.k}}) {
+  for (const auto& [text, what, target] : {std::tuple{&opt.q, "--q", &s.q}, std::tuple{&opt.k, "--k", &s.k}}) {
     const std::vector<double> values = parse_real_list(*text, what);
     if (values.size() != 2) {
       throw InvalidArgument(fmt::format("{} must be exactly 2 numbers a,b: one 2-D pair (got {})", what, values.size()));
     }
     *target = Eigen::Vector2d(values[0], values[1]);
   }
-  s.m = opt.positions[0];
-  s.n = opt.positions[1];
-  s.shift = opt.shift;
-  s.d = opt.dim;
-  s.base = opt.base;
+  s.m = opt.positions[0], s.n = opt.positions[1];
+  s.shift = opt.shift, s.d = opt.dim, s.base = opt.base;
   const FigureOptions& f = opt.figure;
   std::string theta_source;
   if (opt.pair) {
@@ -357,7 +358,7 @@ int run_explain(const ExplainOptions& opt, std::ostream& out) {
   }();
   if (f.wanted()) draw(figure_of(w, f), f);
   if (f.animated()) draw_animation(explain_frames(s, f), f);
-  return print_walkthrough(w, opt.step.value_or(0), theta_source, f, out);
+  return print_walkthrough(w, opt.step.value_or(0), theta_source, f, out, opt.quiet);
 }
 
 Command add_explain_command(CLI::App& app) {
@@ -365,9 +366,7 @@ Command add_explain_command(CLI::App& app) {
   CLI::App* sub = app.add_subcommand("explain", "RoPE step by step, with numbers, for a lecture (English or 中文)");
   add_reals_option(*sub, "-m,--position", opt->positions, "positions M of q and N of k: --position M --position N");
   sub->add_option("--q", opt->q, "the query q: two numbers a,b")->type_name("a,b")->capture_default_str();
-  sub->add_option("--k", opt->k, "the key k: two numbers a,b")
-      ->type_name("a,b")
-      ->capture_default_str();
+  sub->add_option("--k", opt->k, "the key k: two numbers a,b")->type_name("a,b")->capture_default_str();
   CLI::Option* theta =
       add_real_option(*sub, "--theta", opt->theta, 1.0, "θ of steps 1–6, rad per position: 0 < θ <= 2π");
   CLI::Option* pair = add_int_option(*sub, "--pair", opt->pair, 0, "take θ = θ_i of pair i of (--dim, --base) instead")
@@ -377,6 +376,7 @@ Command add_explain_command(CLI::App& app) {
   add_int_option(*sub, "-d,--dim", opt->dim, fmt::format("dimension d of step 7: even, 2 … {}", explain::kMaxDim));
   add_base_option(*sub, opt->base);
   add_int_option(*sub, "--step", opt->step, 0, "show only step K (1 … 7), to pace a lecture")->default_str("all");
+  sub->add_flag("--quiet", opt->quiet, "leave out the header (q, k, θ and what a check means): for the second step on");
   add_figure_options(*sub, opt->figure);
   add_animation_options(*sub, opt->figure, "animate to a GIF: positions + 1 per frame; q, k and each pair turn at their speed");
   sub->get_option("--lang")->description("language of the text and the figure: en or zh (中文)");

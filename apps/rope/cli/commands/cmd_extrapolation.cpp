@@ -88,10 +88,12 @@ int run_extrapolation(const ExtrapolationOptions& opt, std::ostream& out) {
   out << '\n';
   out << t.format("extrapolation bound (C7): T_extra = 2π·β^(d_extra/d), the wavelength of pair {} under base β\n",
                   "外推上限 (C7):T_extra = 2π·β^(d_extra/d),即底数 β 下第 {} 对的波长\n", c.pairs);
-  out << fmt::format("  {:>16}  {:>16}{}\n", t("base β", "底数 β"), "T_extra",
-                     opt.tune_length ? fmt::format("  {}", t("T_extra ≥ T_tune", "T_extra ≥ T_tune")) : "");
   bool any_outside = false;
   for (double beta : betas) any_outside = any_outside || !extrapolation_bound_applies(opt.base, beta);
+  // Padded on display width (fmt counts a CJK character as 2 columns, as printing.hpp columns() does);
+  // the header leaves room for the rows' footnote mark, so the last column starts where theirs does.
+  out << fmt::format("  {:>16}  {:>16}{}{}\n", t("base β", "底数 β"), "T_extra", any_outside ? " " : "",
+                     opt.tune_length ? fmt::format("  {}", t("T_extra ≥ T_tune", "T_extra ≥ T_tune")) : "");
   for (std::size_t b = 0; b < betas.size(); ++b) {
     const bool applies = extrapolation_bound_applies(opt.base, betas[b]);
     // A row outside (C7)'s domain gets a footnote mark after its T_extra; the column of marks exists only
@@ -118,11 +120,12 @@ int run_extrapolation(const ExtrapolationOptions& opt, std::ostream& out) {
                     format_number(*opt.tune_length), num(*beta0));
     out << t("  the base whose critical pair (before rounding x up) has wavelength T_tune\n",
              "  使临界维度对(x 取整之前)的波长等于 T_tune 的底数\n");
-    out << t.format("small-base thresholds (C9), the slowest period taken as 2π·β: β₁ = 2T_tune/π = {}, β₂ = T_tune/π = {}, "
-                    "β₃ = T_tune/2π = {}\n",
-                    "小底数阈值 (C9),最慢周期取 2π·β:β₁ = 2T_tune/π = {},β₂ = T_tune/π = {},β₃ = T_tune/2π = {}\n",
+    out << t.format("small-base thresholds (C9), the slowest period taken as 2π·β:\n"
+                    "  β₁ = 2T_tune/π = {}, β₂ = T_tune/π = {}, β₃ = T_tune/2π = {}\n",
+                    "小底数阈值 (C9),最慢周期取 2π·β:\n  β₁ = 2T_tune/π = {},β₂ = T_tune/π = {},β₃ = T_tune/2π = {}\n",
                     num(small->quarter), num(small->half), num(small->full));
-    out << t("  below β₁ every pair turns at least a quarter turn within T_tune, below β₂ half a turn, below β₃ a full turn\n",
+    out << t("  below β₁ every pair turns at least a quarter turn within T_tune, below β₂ half a turn,\n"
+             "  below β₃ a full turn\n",
              "  底数低于 β₁ 时每个维度对在 T_tune 内至少转四分之一圈,低于 β₂ 转半圈,低于 β₃ 转满一圈\n");
   }
   return kOk;

@@ -18,6 +18,7 @@
 #include "rope/io/csv.hpp"
 #include "rope/core/frequencies.hpp"
 #include "rope/cli/scaling_options.hpp"
+#include "rope/models/rope_float32.hpp"
 
 namespace rope::cli {
 
@@ -71,14 +72,14 @@ void draw_cos_heatmap(const Eigen::VectorXd& theta, double base, const Frequenci
   }
   const FigureOptions& f = opt.figure;
   plot::Figure fig;
-  fig.title = fmt::format(f.text("cos(m·θ_i): every pair turns at its own speed (d = {}, base = {}{})",
-                                 "cos(m·θ_i):每一对以自己的速度旋转(d = {},base = {}{})"),
+  fig.title = fmt::format(f.text("cos(m·θᵢ): every pair turns at its own speed (d = {}, base = {}{})",
+                                 "cos(m·θᵢ):每一对以自己的速度旋转(d = {},base = {}{})"),
                           2 * half, format_number(base), opt.scaling.any() ? f.text(", scaled", ",已缩放") : "");
   fig.xlabel = f.text("position m", "位置 m");
   fig.ylabel = f.text("pair i (0 = fastest)", "维度对 i(0 转得最快)");
   plot::Heatmap h;
   h.z = z;
-  h.colorbar_label = "cos(m·θ_i)";
+  h.colorbar_label = "cos(m·θᵢ)";
   fig.heatmap = h;
   draw(fig, f);
 }
@@ -93,6 +94,9 @@ int run_scaled_frequencies(const FrequenciesOptions& opt, const ResolvedRope& rr
   const Eigen::VectorXd& original = rr.original;
   const Eigen::Index half = scaled.size();
   check_heatmap(opt, half);
+  // --float32: HF's float32 inv_freq (F1), shown beside rope's float64 one.
+  Eigen::VectorXd f32;
+  if (opt.scaling.float32) f32 = inv_freq_float32(rr.spec).cast<double>();
   const Eigen::VectorXd lambda = wavelengths(original);
   // A zero frequency (proportional's unrotated pairs) has no wavelength: written as inf.
   Eigen::VectorXd lambda_scaled(half), ratio(half);
@@ -106,11 +110,13 @@ int run_scaled_frequencies(const FrequenciesOptions& opt, const ResolvedRope& rr
   };
   const RopeConfig& c = rr.model.rope;
   if (!opt.csv.empty()) {
-    std::string csv = "pair,theta,wavelength,original_theta,original_wavelength,ratio,band\n";
+    std::string csv = std::string("pair,theta,wavelength,original_theta,original_wavelength,ratio,band") +
+                      (f32.size() ? ",theta_float32\n" : "\n");
     for (Eigen::Index i = 0; i < half; ++i) {
-      csv += fmt::format("{},{},{},{},{},{},{}\n", i, format_number(scaled[i]),
+      csv += fmt::format("{},{},{},{},{},{},{}", i, format_number(scaled[i]),
                          std::isfinite(lambda_scaled[i]) ? format_number(lambda_scaled[i]) : "inf", format_number(original[i]),
                          format_number(lambda[i]), format_number(ratio[i]), band_of(i, Text()));
+      csv += f32.size() ? "," + format_number(f32[i]) + "\n" : "\n";
     }
     write_output(opt.csv, csv, out);
   }
@@ -118,6 +124,7 @@ int run_scaled_frequencies(const FrequenciesOptions& opt, const ResolvedRope& rr
   if (opt.json) {
     nlohmann::json j;
     j["inv_freq"] = std::vector<double>(scaled.data(), scaled.data() + half);
+    if (f32.size()) j["inv_freq_float32"] = std::vector<double>(f32.data(), f32.data() + half);
     j["attention_factor"] = p.attention_factor;
     j["rope_type"] = std::string(to_string(c.type));
     j["model"] = rr.model.name;
@@ -160,13 +167,20 @@ int run_scaled_frequencies(const FrequenciesOptions& opt, const ResolvedRope& rr
   out << t.format("attention factor {} ({}): logits × {}\n\n", "注意力因子 {}({}):logits × {}\n\n",
                   format_number(p.attention_factor), p.attention_rule.in(t.zh()),
                   format_number(p.attention_factor * p.attention_factor));
-  out << fmt::format("{:>5}  {:>24}  {:>24}  {:>22}  {:>22}  {:>22}  {}\n", "i", t("θ_i original", "原始 θ_i"),
+  if (f32.size()) {
+    out << float32_text(t) << '\n';
+    out << t.format("attention factor in float32: {}\n\n", "float32 的注意力因子:{}\n\n",
+                    format_number(static_cast<float>(p.attention_factor)));
+  }
+  out << fmt::format("{:>5}  {:>24}  {:>24}  {:>22}  {:>22}  {:>22}  {}{}\n", "i", t("θ_i original", "原始 θ_i"),
                      t("θ_i scaled", "缩放后 θ_i"), t("scaled/original", "缩放后/原始"), t("λ_i original", "原始 λ_i"),
-                     t("λ_i scaled", "缩放后 λ_i"), t("band", "区段"));
+                     t("λ_i scaled", "缩放后 λ_i"), t("band", "区段"),
+                     f32.size() ? fmt::format("  {:>24}", t("θ_i float32", "float32 θ_i")) : "");
   for (Eigen::Index i = 0; i < half; ++i) {
-    out << fmt::format("{:>5}  {:>24}  {:>24}  {:>22}  {:>22}  {:>22}  {}\n", i, format_number(original[i]),
+    out << fmt::format("{:>5}  {:>24}  {:>24}  {:>22}  {:>22}  {:>22}  {}{}\n", i, format_number(original[i]),
                        format_number(scaled[i]), format_number(ratio[i]), format_number(lambda[i]),
-                       std::isfinite(lambda_scaled[i]) ? format_number(lambda_scaled[i]) : "inf", band_of(i, t));
+                       std::isfinite(lambda_scaled[i]) ? format_number(lambda_scaled[i]) : "inf", band_of(i, t),
+                       f32.size() ? fmt::format("  {:>24}", format_number(f32[i])) : "");
   }
   if (!p.bands.empty()) out << t.format("\nbands: {}\n", "\n区段:{}\n", band_counts(p, t));
   for (const auto& n : p.notes) out << t("note: ", "注:") << n.in(t.zh()) << '\n';
@@ -255,6 +269,7 @@ Command add_frequencies_command(CLI::App& app) {
       ->group("Figure");
   add_figure_options(*sub, opt->figure);
   add_scaling_options(*sub, opt->scaling);
+  add_float32_options(*sub, opt->scaling);
   sub->footer("Example:\n  rope frequencies --dim 8 --base 10000\n  rope freqs --dim 128 --csv freqs.csv\n  rope freqs --dim 64 --png cos.png\n  rope freqs --model llama-3.1-8b\n  rope freqs --dim 128 --base 500000 --scaling llama3 --factor 8 --original-max-position 8192 --low-freq-factor 1 --high-freq-factor 4");
   return {sub, [opt](std::ostream& out) { return run_frequencies(*opt, out); }};
 }

@@ -257,11 +257,11 @@ int run_inspect(const InspectOptions& opt, std::ostream& out) {
                     f.pairs, f.which.empty() ? "" : t.format(": {}, as HF uses at that length", ":{},HF 在该长度下使用", f.which));
   }
   const auto critical_text = [&](Eigen::Index first, bool original) {
-    const std::string set = original ? t("of the original frequencies", "(原始频率)") : t("of the scaled frequencies", "(缩放后的频率)");
+    const std::string set = original ? t("(original frequencies)", "(原始频率)") : t("(scaled frequencies)", "(缩放后的频率)");
     if (first >= static_cast<Eigen::Index>(half)) {
       return t.format("none {}: every pair turns within {}", "无{}:每一对都在 {} 之内转满一圈", set, format_number(train));
     }
-    return t.format("{} {} (pairs {} … {} never turn within {}, (M16))", "{}{}(第 {} … {} 对在 {} 之内转不满一圈,(M16))",
+    return t.format("{} {}: pairs {} … {} never turn within {} (M16)", "{}{}(第 {} … {} 对在 {} 之内转不满一圈,(M16))",
                     2 * first, set, first, half - 1, format_number(train));
   };
   if (critical >= 0) row("critical dimension", "临界维度", critical_text(critical, true));

@@ -16,6 +16,7 @@
 #include "rope/core/error.hpp"
 #include "rope/analysis/layouts.hpp"
 #include "rope/cli/scaling_options.hpp"
+#include "rope/cli/vector_options.hpp"
 #include "rope/models/rope_spec.hpp"
 
 namespace rope::cli {
@@ -33,23 +34,29 @@ struct LayoutsOptions {
   ScalingOptions scaling;
   std::optional<int> dim;      ///< --dim; nullopt: settings.dim
   std::optional<double> base;  ///< --base; nullopt: settings.base
+  bool wide = false;           ///< --wide: each score with its formula on its line (111 columns)
+  std::string q, k;            ///< --q, --k: the user's query and key (vector_options.hpp); empty: drawn
+  bool show_vectors = false;   ///< --show-vectors: print q and k in full
 };
 
 namespace {
 
-/// [0, 2, 4, 6, 1, 3, 5, 7]; for a large d the first three and the last of each half.
-std::string perm_text(const std::vector<int>& perm) {
+/// "perm = [0, 2, 4, 6, 1, 3, 5, 7]", broken into lines of at most 100 columns; for a large d the first
+/// three and the last of each half.
+std::vector<std::string> perm_lines(const std::vector<int>& perm) {
   const int d = static_cast<int>(perm.size());
-  if (d <= kMaxFullPerm) return fmt::format("[{}]", fmt::join(perm, ", "));
-  return fmt::format("[0, 2, 4, …, {}, 1, 3, 5, …, {}]", d - 2, d - 1);
+  if (d > kMaxFullPerm) return {fmt::format("  perm = [0, 2, 4, …, {}, 1, 3, 5, …, {}]", d - 2, d - 1)};
+  std::vector<std::string> items;
+  for (int c : perm) items.push_back(std::to_string(c));
+  return wrapped_list("  perm = ", items);
 }
 
 plot::Figure make_figure(const LayoutsDemo& demo, const FigureOptions& f) {
   plot::Figure fig;
   fig.title = fmt::format(f.text("Meta-format q, k scored by each kernel: d = {}, query at m = {}",
-                                 "Meta 格式的 q、k 在两种实现下的得分:d = {},query 位于 m = {}"),
+                                 "Meta 格式的 q、k 在两种实现下的得分:d = {},查询位于 m = {}"),
                           demo.dim, format_number(demo.settings.m));
-  fig.xlabel = f.text("distance n − m (key at n)", "距离 n − m(key 位于 n)");
+  fig.xlabel = f.text("distance n − m (key at n)", "距离 n − m(键位于 n)");
   fig.ylabel = f.text("score", "得分");
   fig.key = plot::Figure::Key::Below;
   // (a) wide and (c) thin, dashed and black on top of it: (c) runs inside (a) wherever they are equal.
@@ -79,7 +86,23 @@ int run_layouts(const LayoutsOptions& opt, std::ostream& out) {
   settings.m = opt.positions[0];
   settings.n = opt.positions[1];
   const Text t = opt.figure.tr();
-  const Rope rope = resolve(opt.scaling, {opt.dim, settings.dim, opt.base, settings.base, std::nullopt, Layout::Interleaved});
+  const std::optional<QueryKey> user = query_key(opt.q, opt.k, opt.dim, kMaxLayoutsDim);
+  if (user && user->q.rows() != 1) {
+    throw InvalidArgument(fmt::format("--q and --k: rope layouts takes one query and one key (got {} vectors each)",
+                                      user->q.rows()));
+  }
+  // The vectors set d, unless a model does (then they must match its rotary dimension).
+  const bool from_model = !opt.scaling.model.empty() || !opt.scaling.config.empty();
+  const std::optional<int> dim = user && !from_model ? std::optional<int>(static_cast<int>(user->q.cols())) : opt.dim;
+  const Rope rope = resolve(opt.scaling, {dim, settings.dim, opt.base, settings.base, std::nullopt, Layout::Interleaved});
+  if (user && rope.d != user->q.cols()) {
+    throw InvalidArgument(fmt::format("--q and --k have {} numbers, but the model's rotary dimension d is {}",
+                                      user->q.cols(), rope.d));
+  }
+  if (user) {
+    settings.q = user->q.row(0).transpose();
+    settings.k = user->k.row(0).transpose();
+  }
   settings.dim = rope.d;
   settings.base = rope.base;
   std::string frequencies_text = fmt::format("base = {}", format_number(settings.base));
@@ -127,7 +150,8 @@ int run_layouts(const LayoutsOptions& opt, std::ostream& out) {
 
   const std::vector<int> perm = layout_perm(d);
   out << t("\nthe permutation P from the interleaved to the half layout (M6):\n", "\n从相邻配对到前后半配对的置换 P (M6):\n");
-  out << fmt::format("  (P x)_i = x_(2i), (P x)_(i+d/2) = x_(2i+1): P x = x[perm], perm = {}\n", perm_text(perm));
+  out << "  (P x)_i = x_(2i), (P x)_(i+d/2) = x_(2i+1): P x = x[perm],\n";
+  for (const std::string& line : perm_lines(perm)) out << line << '\n';
   if (d <= kMaxPrintedMatrix) {
     out << t("  P, with P[c, perm[c]] = 1:\n", "  P,其中 P[c, perm[c]] = 1:\n");
     Eigen::MatrixXd p = Eigen::MatrixXd::Zero(d, d);
@@ -142,18 +166,34 @@ int run_layouts(const LayoutsOptions& opt, std::ostream& out) {
                   demo.conjugation_error == 0.0 ? t("(exact: P only moves entries)", "(精确相等:P 只是搬动元素)")
                                                 : t("— NOT EXACT", "— 不精确"));
 
-  out << t.format("\nq, k ~ N(0, I), seed {}, stand for a query and a key made by Meta-format weights (interleaved).\n",
-                  "\nq, k ~ N(0, I),种子 {},代表由 Meta 格式权重(相邻配对)算出的查询和键。\n", s.seed);
+  if (user) {
+    out << t("\nq and k from --q and --k, taken as a query and a key made by Meta-format weights (interleaved).\n",
+             "\nq 和 k 取自 --q 和 --k,视为由 Meta 格式权重(相邻配对)算出的查询和键。\n");
+  } else {
+    out << t.format("\nq, k ~ N(0, I), seed {}, stand for a query and a key made by Meta-format weights (interleaved).\n",
+                    "\nq, k ~ N(0, I),种子 {},代表由 Meta 格式权重(相邻配对)算出的查询和键。\n", s.seed);
+  }
+  if (opt.show_vectors) {
+    print_vectors(out, "q", demo.q.transpose());
+    print_vectors(out, "k", demo.k.transpose());
+  }
   out << t.format("the score of q and k, the query at m = {} and the key at n = {}:\n",
                   "q 与 k 的得分,查询位于 m = {},键位于 n = {}:\n", format_number(s.m), format_number(s.n));
   const double bug = std::abs(demo.at.mixed - demo.at.interleaved);
   const double fix = std::abs(demo.at.fixed - demo.at.interleaved);
-  out << fmt::format("  {:<39}<R_int,m q, R_int,n k>      = {}  {}\n", t("(a) Meta's interleaved kernel", "(a) Meta 的相邻配对算子"),
+  // The default lines fit 100 columns: the three scores, then their formulas once below; --wide: a
+  // formula on each line, as before.
+  const char* formulas[] = {"<R_int,m q, R_int,n k>      ", "<R_half,m q, R_half,n k>    ", "<R_half,m Pq, R_half,n Pk>  "};
+  const auto f = [&](int i) { return opt.wide ? std::string(formulas[i]) : std::string(); };
+  out << fmt::format("  {:<39}{}= {}  {}\n", t("(a) Meta's interleaved kernel", "(a) Meta 的相邻配对算子"), f(0),
                      format_number(demo.at.interleaved), t("(the trained score)", "(训练时的得分)"));
-  out << fmt::format("  {:<39}<R_half,m q, R_half,n k>    = {}\n", t("(b) rotate_half, weights unconverted", "(b) rotate_half,权重未转换"),
+  out << fmt::format("  {:<39}{}= {}\n", t("(b) rotate_half, weights unconverted", "(b) rotate_half,权重未转换"), f(1),
                      format_number(demo.at.mixed));
-  out << fmt::format("  {:<39}<R_half,m Pq, R_half,n Pk>  = {}\n",
-                     t("(c) rotate_half, weights permuted by P", "(c) rotate_half,权重经 P 置换"), format_number(demo.at.fixed));
+  out << fmt::format("  {:<39}{}= {}\n", t("(c) rotate_half, weights permuted by P", "(c) rotate_half,权重经 P 置换"), f(2),
+                     format_number(demo.at.fixed));
+  if (!opt.wide) {
+    out << "  (a) <R_int,m q, R_int,n k>, (b) <R_half,m q, R_half,n k>, (c) <R_half,m Pq, R_half,n Pk>\n";
+  }
   out << t.format("  the bug changes the score by |(b) − (a)| = {}; the fix by |(c) − (a)| = {}{}\n",
                   "  错误使得分改变 |(b) − (a)| = {};修正后改变 |(c) − (a)| = {}{}\n", format_number(bug), format_number(fix),
                   fix == 0.0 ? "" : t(" — THE FIX FAILED", " — 修正失败"));
@@ -202,7 +242,13 @@ Command add_layouts_command(CLI::App& app) {
   sub->add_option("--csv", opt->csv,
                   "write distance,score_interleaved,score_mixed,score_fixed to FILE ('-' for stdout)")
       ->type_name("FILE");
+  add_query_key_options(*sub, opt->q, opt->k,
+                        "the query q instead of a random one: d numbers, comma-separated (x0,x1,…), or @FILE (CSV)",
+                        "the key k instead of a random one: d numbers, comma-separated, or @FILE (CSV)");
+  sub->add_flag("--show-vectors", opt->show_vectors,
+                "print q and k in full (shortest round-trip decimals), so the scores can be recomputed by hand");
   add_figure_options(*sub, opt->figure);
+  add_wide_option(*sub, opt->wide);
   add_scaling_options(*sub, opt->scaling);
   sub->footer(
       "Example:\n  rope layouts --dim 8\n  rope layouts --dim 128 --position 100 --position 90 --max-distance 512 "

@@ -16,6 +16,7 @@
 #include "rope/core/rotation.hpp"
 #include "rope/core/tolerance.hpp"
 #include "rope/cli/scaling_options.hpp"
+#include "rope/models/rope_float32.hpp"
 #include "rope/models/rope_spec.hpp"
 
 namespace rope::cli {
@@ -74,6 +75,9 @@ int run_matrix(const MatrixOptions& opt, std::ostream& out) {
   if (opt.figure.wanted() && !opt.relative.empty()) {
     throw InvalidArgument("a figure (--png, --svg, --pdf, --output) draws R_m: use it with --position, not --relative");
   }
+  if (opt.scaling.float32 && !opt.relative.empty()) {
+    throw InvalidArgument("--float32 prints R_m as HF's float32 cos and sin give it: use it with --position, not --relative");
+  }
   if (opt.position.has_value() == !opt.relative.empty()) {
     throw InvalidArgument("give exactly one of --position M or --relative M N");
   }
@@ -116,12 +120,16 @@ int run_matrix(const MatrixOptions& opt, std::ostream& out) {
   // dynamic and longrope: the frequencies HF uses at this position (seq_len = m + 1 unless --seq-len).
   const std::optional<RopeSpec> spec =
       rope.scaled ? std::optional<RopeSpec>(spec_at_position(rope.scaled->spec, position)) : std::nullopt;
-  const Eigen::MatrixXd r = spec ? spec_matrix(*spec, position, size) : rotation_matrix<double>(theta, position, layout);
+  // --float32: the entries HF's float32 cos and sin give (rope_float32.hpp).
+  const bool f32 = spec && opt.scaling.float32;
+  const Eigen::MatrixXd r = f32    ? spec_matrix_float32(*spec, position, size)
+                            : spec ? spec_matrix(*spec, position, size)
+                                   : rotation_matrix<double>(theta, position, layout);
   if (!opt.csv.empty()) write_output(opt.csv, to_csv(r, "col_"), out);
   if (opt.figure.wanted()) {
     const FigureOptions& f = opt.figure;
     plot::Figure fig;
-    fig.title = fmt::format(f.text("R^d_(Θ,m): d = {}, m = {}, base = {}, {} layout", "旋转矩阵 R^d_(Θ,m):d = {},m = {},base = {},{} 排列"),
+    fig.title = fmt::format(f.text("rotation matrix Rₘ: d = {}, m = {}, base = {}, {} layout", "旋转矩阵 Rₘ:d = {},m = {},base = {},{} 排列"),
                             dim, format_number(position), format_number(base),
                             layout == Layout::Interleaved ? f.text("interleaved", "相邻配对") : f.text("half-split", "前后半配对"));
     if (spec) {
@@ -143,10 +151,11 @@ int run_matrix(const MatrixOptions& opt, std::ostream& out) {
     draw(fig, f);
   }
   if (opt.csv == "-") return kOk;
-  out << t.format("R^d_(Θ,m) for d = {}, m = {}, base = {}{}, {}: block i = R(m·θ_i) on channels {}\n",
-                  "R^d_(Θ,m),d = {},m = {},base = {}{},{}:第 i 块 = R(m·θ_i),作用于通道 {}\n", dim,
+  out << t.format("R^d_(Θ,m) for d = {}, m = {}, base = {}{}, {}:\n  block i = R(m·θ_i) on channels {}\n",
+                  "R^d_(Θ,m),d = {},m = {},base = {}{},{}:\n  第 i 块 = R(m·θ_i),作用于通道 {}\n", dim,
                   format_number(position), format_number(base), scaled, rope.layout_text(t),
                   layout == Layout::Interleaved ? "(2i, 2i+1)" : "(i, i+d/2)");
+  if (f32) out << float32_text(t) << '\n';
   if (spec) {
     if (spec->config.seq_len != rope.scaled->spec.config.seq_len) {
       for (const Message& note : spec->params.notes) out << note.in(t.zh()) << '\n';
@@ -191,6 +200,7 @@ Command add_matrix_command(CLI::App& app) {
   position->excludes(relative);
   add_figure_options(*sub, opt->figure);
   add_scaling_options(*sub, opt->scaling);
+  add_float32_options(*sub, opt->scaling);
   sub->footer("Example:\n  rope matrix --dim 4 --position 1\n  rope matrix --dim 4 --relative 2 5\n  rope matrix --dim 64 --position 3 --png matrix.png");
   return {sub, [opt](std::ostream& out) { return run_matrix(*opt, out); }};
 }

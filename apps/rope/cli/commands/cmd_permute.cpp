@@ -13,6 +13,7 @@
 #include "rope/cli/figure_options.hpp"
 #include "rope/cli/options.hpp"
 #include "rope/cli/output.hpp"
+#include "rope/cli/printing.hpp"
 #include "rope/core/error.hpp"
 #include "rope/io/csv.hpp"
 #include "rope/models/gguf_config.hpp"
@@ -32,10 +33,17 @@ struct PermuteOptions {
 
 namespace {
 
-/// The order in full up to 64 rows, else its first 16 and a note of the period.
-std::string order_text(const std::vector<long>& order) {
-  if (order.size() <= 64) return fmt::format("[{}]", fmt::join(order, ", "));
-  return fmt::format("[{}, …] ({} rows)", fmt::join(order.begin(), order.begin() + 16, ", "), order.size());
+/// `prefix` and the order in full up to 64 rows, else its first 16 and the number of rows; broken into
+/// lines of at most 100 columns, each ended by '\n'.
+std::string order_text(const std::string& prefix, const std::vector<long>& order) {
+  const std::size_t shown = order.size() <= 64 ? order.size() : 16;
+  std::vector<std::string> items;
+  for (std::size_t r = 0; r < shown; ++r) items.push_back(std::to_string(order[r]));
+  if (shown < order.size()) items.push_back("…");
+  std::string text;
+  for (const std::string& line : wrapped_list(prefix, items)) text += line + "\n";
+  if (shown < order.size()) text.insert(text.size() - 1, fmt::format(" ({} rows)", order.size()));
+  return text;
 }
 
 plot::Figure make_figure(const PermuteDemo& d, const FigureOptions& f) {
@@ -111,31 +119,31 @@ int run_permute(const PermuteOptions& opt, std::ostream& out) {
   if (opt.csv == "-") return exit_code;
 
   const long hd = s.head_dim;
-  out << t.format("rope permute: llama.cpp's q/k row order, from {}: head_dim {}, {} query heads, {} KV heads\n",
-                  "rope permute:llama.cpp 的 q/k 行顺序,来自{}:head_dim {},{} 个查询头,{} 个 KV 头\n", source, hd,
+  out << t.format("rope permute: llama.cpp's q/k row order, from {}:\n  head_dim {}, {} query heads, {} KV heads\n",
+                  "rope permute:llama.cpp 的 q/k 行顺序,来自{}:\n  head_dim {},{} 个查询头,{} 个 KV 头\n", source, hd,
                   s.n_head, s.n_head_kv);
   out << t("convert_hf_to_gguf.py reorders the rows of q_proj and k_proj, head by head (G1):\n"
            "  GGUF row h·hd + 2j + s holds HF row h·hd + s·hd/2 + j   (s = 0, 1; j < hd/2)\n"
            "so HF's rotate_half pair (j, j + hd/2) becomes llama.cpp's NORM pair (2j, 2j+1), same frequency θ_j.\n\n",
            "convert_hf_to_gguf.py 逐头重排 q_proj 和 k_proj 的行 (G1):\n"
            "  GGUF 第 h·hd + 2j + s 行取自 HF 第 h·hd + s·hd/2 + j 行(s = 0, 1;j < hd/2)\n"
-           "于是 HF rotate_half 的通道对 (j, j + hd/2) 变成 llama.cpp NORM 的相邻通道对 (2j, 2j+1),频率 θ_j 不变。\n\n");
+           "于是 HF rotate_half 的通道对 (j, j + hd/2) 变成 llama.cpp NORM 的相邻通道对 (2j, 2j+1),\n频率 θ_j 不变。\n\n");
   out << t("the row map (GGUF row r holds HF row order[r]):\n", "行映射(GGUF 第 r 行取自 HF 第 order[r] 行):\n");
-  out << t.format("  q_proj, permute(q, n_head = {}):      {}\n", "  q_proj,permute(q, n_head = {}):      {}\n", s.n_head,
-                  order_text(d.q_order));
-  out << t.format("  k_proj, permute(k, n_head_kv = {}):   {}\n", "  k_proj,permute(k, n_head_kv = {}):   {}\n", s.n_head_kv,
-                  order_text(d.k_order));
+  out << order_text(t.format("  q_proj, permute(q, n_head = {}):      ", "  q_proj,permute(q, n_head = {}):      ", s.n_head),
+                    d.q_order);
+  out << order_text(t.format("  k_proj, permute(k, n_head_kv = {}):   ", "  k_proj,permute(k, n_head_kv = {}):   ", s.n_head_kv),
+                    d.k_order);
   if (d.k_order_bug && s.n_head != s.n_head_kv) {
-    out << t.format("  k_proj permuted with n_head = {} (the bug): {}\n", "  k_proj 按 n_head = {} 置换(错误):{}\n", s.n_head,
-                    order_text(*d.k_order_bug));
+    out << order_text(t.format("  k_proj permuted with n_head = {} (the bug): ", "  k_proj 按 n_head = {} 置换(错误):", s.n_head),
+                      *d.k_order_bug);
   } else if (!d.k_order_bug) {
     out << t.format("  k_proj permuted with n_head = {}: the converter's reshape fails ({} rows are not {} heads of two halves)\n",
                     "  k_proj 按 n_head = {} 置换:转换器的 reshape 会报错({} 行分不成 {} 个含两半的头)\n", s.n_head,
                     d.k_order.size(), s.n_head);
   }
-  out << t.format("\nscores of random HF weights (seed {}, model dim {}), query at m = {}, key at m + δ, δ = 0 … {}, every head "
+  out << t.format("\nscores of random HF weights (seed {}, model dim {}),\n  query at m = {}, key at m + δ, δ = 0 … {}, every head "
                   "({} scores):\n",
-                  "\n随机 HF 权重(种子 {},模型维度 {})的得分,查询位于 m = {},键位于 m + δ,δ = 0 … {},所有头(共 {} 个得分):\n",
+                  "\n随机 HF 权重(种子 {},模型维度 {})的得分,\n  查询位于 m = {},键位于 m + δ,δ = 0 … {},所有头(共 {} 个得分):\n",
                   s.seed, s.width, format_number(s.m), s.max_distance, d.scores);
   out << t("  (a) rotate_half on the HF weights (Hugging Face)\n  (b) NORM on the permuted weights (llama.cpp)\n",
            "  (a) 在 HF 权重上用 rotate_half(Hugging Face)\n  (b) 在置换后的权重上用 NORM(llama.cpp)\n");

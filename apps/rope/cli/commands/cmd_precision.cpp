@@ -40,6 +40,7 @@ struct PrecisionOptions {
   Metric metric = Metric::Identity;
   std::string csv;
   FigureOptions figure;
+  bool wide = false;  ///< --wide: every merge group of the position table
 };
 
 namespace {
@@ -91,7 +92,7 @@ plot::Figure make_figure(const PrecisionOptions& opt, Metric metric, const Eigen
       fig.title = fmt::format(f.text("RoPE angle error in low precision, d = {}, base = {}",
                                      "低精度下 RoPE 的角度误差, d = {}, base = {}"),
                               s.dim, format_number(s.base));
-      fig.ylabel = f.text("max_i |φ_i − m·θ_i| (rad)", "max_i |φ_i − m·θ_i|(弧度)");
+      fig.ylabel = f.text("maxᵢ |φᵢ − m·θᵢ| (rad)", "maxᵢ |φᵢ − m·θᵢ|(弧度)");
       fig.lines.push_back({plot::ReferenceLine::Axis::Y, opt.threshold,
                            fmt::format(f.text("threshold {} rad", "阈值 {} 弧度"), format_number(opt.threshold)), -1});
       break;
@@ -184,8 +185,9 @@ int run_precision(const PrecisionOptions& opt, std::ostream& out) {
   if (opt.figure.wanted()) draw(make_figure(opt, metric, grid, curves, left_out), opt.figure);
   if (opt.csv == "-") return kOk;
 
-  out << t.format("rope precision: d = {}, base = {}, {} layout, positions up to {}, {} random pairs q, k ~ N(0, I), seed {}\n",
-                  "rope precision:d = {}, base = {}, {} 布局, 位置至 {}, {} 对随机向量 q, k ~ N(0, I), 种子 {}\n",
+  out << t.format("rope precision: d = {}, base = {}, {} layout, positions up to {},\n"
+                  "  {} random pairs q, k ~ N(0, I), seed {}\n",
+                  "rope precision:d = {}, base = {}, {} 布局, 位置至 {},\n  {} 对随机向量 q, k ~ N(0, I), 种子 {}\n",
                   s.dim, format_number(s.base), to_string(s.layout), format_number(opt.max_position), s.samples, s.seed);
   out << t("errors against a long double reference (docs/precision.md):\n",
            "与 long double 参考值比较的误差(docs/precision.md):\n");
@@ -193,13 +195,16 @@ int run_precision(const PrecisionOptions& opt, std::ostream& out) {
            "  角度      max_i |φ_i − m·θ_i|(弧度),φ_i 为该策略算出的角度 (P7)\n");
   out << t("  vector    ‖R_m q − exact‖ / ‖q‖, root mean square over the pairs (P8)\n",
            "  向量      ‖R_m q − 精确值‖ / ‖q‖,对各对向量取均方根 (P8)\n");
-  out << t.format("  identity  |<R_m q, R_n k> − q^T R_{{n−m}} k|, n = m + {}, both sides in the type, root mean square (P8)\n",
+  out << t.format("  identity  |<R_m q, R_n k> − q^T R_{{n−m}} k|, n = m + {}, both sides in the type,\n"
+                  "            root mean square (P8)\n",
                   "  恒等式    |<R_m q, R_n k> − q^T R_{{n−m}} k|,n = m + {},两边都在该类型中计算,取均方根 (P8)\n",
                   format_number(s.distance));
   out << t("strategies: cast-inputs = m and θ cast to the type, angle and cos/sin in it (P3);\n"
-           "  angle-f32 = angle and cos/sin in float32, then cast (P4); cast-result = all in float64, the result cast (P5)\n",
+           "  angle-f32 = angle and cos/sin in float32, then cast (P4);\n"
+           "  cast-result = all in float64, the result cast (P5)\n",
            "策略:cast-inputs = 先把 m 和 θ 转为该类型,角度与 cos/sin 都在该类型中计算 (P3);\n"
-           "  angle-f32 = 角度与 cos/sin 用 float32 计算后再转换 (P4);cast-result = 全部用 float64,只转换结果 (P5)\n");
+           "  angle-f32 = 角度与 cos/sin 用 float32 计算后再转换 (P4);\n"
+           "  cast-result = 全部用 float64,只转换结果 (P5)\n");
 
   const std::vector<double> at = table_positions(opt);
   const Eigen::VectorXd at_vec = Eigen::Map<const Eigen::VectorXd>(at.data(), static_cast<Eigen::Index>(at.size()));
@@ -239,7 +244,9 @@ int run_precision(const PrecisionOptions& opt, std::ostream& out) {
   for (DType type : types) {
     const PositionMerges r = position_merges(type, opt.max_position);
     std::string groups;
-    for (const auto& g : r.first_groups) {
+    // The default table fits 100 columns: the first two merges; --wide: all of first_groups.
+    for (std::size_t k = 0; k < r.first_groups.size() && (opt.wide || k < 2); ++k) {
+      const auto& g = r.first_groups[k];
       groups += fmt::format("{}{} ← {}{}{}", groups.empty() ? "" : "; ", format_number(g.value), format_number(g.first),
                             g.last == g.first + 1 ? ", " : " … ", format_number(g.last));
     }
@@ -290,6 +297,7 @@ Command add_precision_command(CLI::App& app) {
                   "write position and, per curve, its angle, vector and identity errors to FILE ('-' for stdout)")
       ->type_name("FILE");
   add_figure_options(*sub, opt->figure);
+  add_wide_option(*sub, opt->wide);
   sub->get_option("--lang")->description("language of the text and the figure: en or zh (中文)");
   sub->footer(
       "Example:\n  rope precision\n  rope precision --dtype f32,bf16 --max-position 65536 --png precision.png\n"

@@ -141,8 +141,8 @@ int run_wavelengths(const WavelengthsOptions& opt, std::ostream& out) {
         const std::string set = !scaled_pair                ? ""
                                 : &c == &curves.front() ? t(" of the original frequencies", "(原始频率)")
                                                         : t(" of the scaled frequencies", "(缩放后的频率)");
-        out << t.format("context {}, {}: {} ({} of {}) never complete a turn within it; critical dimension {}{} (M16)\n",
-                        "上下文长度 {},{}:{}({} 对,共 {} 对)在其中转不满一圈;临界维度 {}{} (M16)\n", format_number(L),
+        out << t.format("context {}, {}: {} ({} of {}) never complete a turn within it;\n  critical dimension {}{} (M16)\n",
+                        "上下文长度 {},{}:{}({} 对,共 {} 对)在其中转不满一圈;\n  临界维度 {}{} (M16)\n", format_number(L),
                         c.column, which, half - first, half, 2 * first, set);
       }
     }

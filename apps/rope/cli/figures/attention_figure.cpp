@@ -20,8 +20,8 @@ std::string figure_name(Encoding e, double slope, const FigureOptions& f) {
 /// The weights as drawn: those below max/256, one step of a 256-colour palette, are drawn as 0. The eye
 /// cannot tell them from 0, and a colour range that starts at a tiny non-zero value (1e-7) makes gnuplot
 /// label the colorbar 0.000000 … 0.500000.
-Eigen::MatrixXd for_display(Eigen::MatrixXd a) {
-  const double floor = a.maxCoeff() / 256;
+Eigen::MatrixXd for_display(Eigen::MatrixXd a, double top) {
+  const double floor = top / 256;
   for (Eigen::Index k = 0; k < a.size(); ++k) {
     if (a.data()[k] < floor) a.data()[k] = 0.0;
   }
@@ -31,14 +31,19 @@ Eigen::MatrixXd for_display(Eigen::MatrixXd a) {
 }  // namespace
 
 plot::Figure attention_figure(const FigureOptions& f, Encoding e, double slope, int tokens, int dim, bool causal,
-                              const Eigen::MatrixXd& a) {
+                              const Eigen::MatrixXd& a, std::optional<double> shared_max) {
   plot::Figure fig;
   fig.title = fmt::format(f.text("attention A = softmax(QKᵀ/√d), {}: {} tokens, d = {}{}", "注意力 A = softmax(QKᵀ/√d)，{}：{} 个词元，d = {}{}"),
                           figure_name(e, slope, f), tokens, dim, causal ? f.text(", causal", "，因果掩码") : "");
+
   fig.xlabel = f.text("key j", "键 j");
   fig.ylabel = f.text("query i", "查询 i");
   plot::Heatmap h;
-  h.z = for_display(a);
+  h.z = for_display(a, shared_max.value_or(a.maxCoeff()));
+  if (shared_max) {  // the colour bar says that it is shared (the title has no room left)
+    h.zrange = std::pair{0.0, *shared_max};
+    h.colorbar_label = f.text("A_ij, one scale for every encoding", "A_ij，所有编码共用一个色标");
+  }
   h.diverging = false;
   h.rows_downward = true;
   // No colorbar label: the title names the colour, and gnuplot clips a label beside long tick labels

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <optional>
 
 #include "rope/analysis/attention.hpp"
 #include "rope/cli/figure_options.hpp"
@@ -12,9 +13,10 @@
 namespace rope::cli {
 
 /// The heatmap of `a` (query i downward, key j across) for `tokens` tokens of dimension `dim` under
-/// encoding `e` (`slope`: ALiBi's m). Weights below max/256 are drawn as 0.
+/// encoding `e` (`slope`: ALiBi's m). Weights below max/256 are drawn as 0. With `shared_max` (rope
+/// attention --compare), the colour range is 0 … shared_max, the same in every figure, and the title says so.
 plot::Figure attention_figure(const FigureOptions& f, Encoding e, double slope, int tokens, int dim, bool causal,
-                              const Eigen::MatrixXd& a);
+                              const Eigen::MatrixXd& a, std::optional<double> shared_max = std::nullopt);
 
 /// The heatmap of ALiBi's bias of slope m = `slope`, that of head `head` of `heads`.
 plot::Figure bias_figure(const FigureOptions& f, double slope, int head, int heads, int tokens, const Eigen::MatrixXd& bias);

@@ -146,7 +146,7 @@ void as_shift_frames(std::vector<plot::Figure>& frames, const std::vector<long>&
   for (std::size_t k = 0; k < frames.size(); ++k) {
     // In the axis label: the title is long already.
     frames[k].xlabel = fmt::format(f.text("{}   (every position + {})", "{}  (每个位置 + {})"), frames[k].xlabel, shifts[k]);
-    if (frames[k].heatmap) frames[k].heatmap->color_range = std::pair{0.0, top > 0 ? top : 1.0};
+    if (frames[k].heatmap) frames[k].heatmap->zrange = std::pair{0.0, top > 0 ? top : 1.0};
   }
 }
 

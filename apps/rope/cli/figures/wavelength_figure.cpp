@@ -15,10 +15,10 @@ plot::Figure wavelength_figure(const FigureOptions& f, int dim, const std::strin
   Eigen::VectorXd pairs(half);
   for (int i = 0; i < half; ++i) pairs[i] = i;
   plot::Figure fig;
-  fig.title = fmt::format(f.text("RoPE wavelengths λ_i = 2π/θ_i, d = {}{}", "RoPE 各维度的波长 λ_i = 2π/θ_i, d = {}{}"), dim,
+  fig.title = fmt::format(f.text("RoPE wavelengths λᵢ = 2π/θᵢ, d = {}{}", "RoPE 各维度的波长 λᵢ = 2π/θᵢ,d = {}{}"), dim,
                           model.empty() ? "" : ", " + model);
   fig.xlabel = f.text("pair index i", "维度对编号 i");
-  fig.ylabel = f.text("wavelength λ_i (positions per full turn)", "波长 λ_i(转一整圈所需的位置数)");
+  fig.ylabel = f.text("wavelength λᵢ (positions per full turn)", "波长 λᵢ(转一整圈所需的位置数)");
   fig.log_y = true;
   fig.key = plot::Figure::Key::Below;  // inside, it would cover the context labels at the top left
   double lo = curves.front().lambda[0];
@@ -42,7 +42,7 @@ plot::Figure wavelength_figure(const FigureOptions& f, int dim, const std::strin
       const Eigen::Index n = half - first;
       plot::Series marked{"", pairs.tail(n), lambda.tail(n), static_cast<int>(b)};
       marked.points = true;
-      if (b == 0 && c == 0) marked.label = fmt::format(f.text("λ_i > context {}: no full turn", "λ_i > {}:转不满一圈"), format_number(L));
+      if (b == 0 && c == 0) marked.label = fmt::format(f.text("λᵢ > context {}: no full turn", "λᵢ > {}:转不满一圈"), format_number(L));
       fig.series.push_back(marked);
       if (b == 0 && c == 0) {  // one annotation: more would cover the curves
         plot::Label label;
@@ -65,12 +65,12 @@ plot::Figure wavelength_figure(const FigureOptions& f, int dim, const std::strin
   fig.labels.push_back(high);
   plot::Label low;
   low.x = static_cast<double>(half - 1);
-  low.y = hi * 2.5;
+  low.y = hi * 3.5;  // clear of the curves' right ends, which reach hi (one line of text is a factor ~1.6)
   low.text = f.text("low frequency, long wavelength", "低频:波长长");
   low.anchor = plot::Label::Anchor::Right;
   fig.labels.push_back(low);
   fig.xrange = std::pair{-0.5, half - 0.5};
-  fig.yrange = std::pair{lo / 4, hi * 8};
+  fig.yrange = std::pair{lo / 4, hi * 12};
   return fig;
 }
 

@@ -1,0 +1,145 @@
+#include "rope/cli/error_zh.hpp"
+
+#include <fmt/args.h>
+#include <fmt/format.h>
+#include <string_view>
+
+namespace rope::cli {
+
+std::vector<detail::ErrorTemplate> detail::error_templates() {
+  std::vector<ErrorTemplate> all = error_templates_first();
+  all.insert(all.end(), error_templates_second().begin(), error_templates_second().end());
+  return all;
+}
+
+namespace {
+
+/// One template cut at its holes: literals[0] hole literals[1] … hole literals[n].
+struct Compiled {
+  std::vector<std::string> literals;
+  std::vector<bool> nested;  // per hole: {m}
+  std::size_t fixed = 0;     // characters of fixed text
+  const char* zh = nullptr;
+};
+
+const std::vector<Compiled>& compiled() {
+  static const auto* list = [] {
+    auto* out = new std::vector<Compiled>();
+    for (const detail::ErrorTemplate& t : detail::error_templates()) {
+      Compiled c;
+      c.zh = t.zh;
+      std::string_view rest = t.en;
+      c.literals.emplace_back();
+      while (!rest.empty()) {
+        if (rest.rfind("{}", 0) == 0 || rest.rfind("{m}", 0) == 0) {
+          const bool nested = rest[1] == 'm';
+          c.nested.push_back(nested);
+          c.literals.emplace_back();
+          rest.remove_prefix(nested ? 3 : 2);
+        } else {
+          c.literals.back() += rest.front();
+          ++c.fixed;
+          rest.remove_prefix(1);
+        }
+      }
+      out->push_back(std::move(c));
+    }
+    return out;
+  }();
+  return *list;
+}
+
+/// Matches `text` from `pos` against literals[k..] (the hole before literals[k] starting at `pos`),
+/// shortest holes first; `steps` (characters left to search) bounds the work on long or adversarial
+/// messages.
+bool match_from(const Compiled& c, std::string_view text, std::size_t k, std::size_t pos,
+                std::vector<std::string_view>& holes, long long& steps) {
+  const std::string& literal = c.literals[k];
+  const bool last = k + 1 == c.literals.size();
+  if (last) {
+    if (text.size() < pos + literal.size() || text.substr(text.size() - literal.size()) != literal) return false;
+    holes.push_back(text.substr(pos, text.size() - literal.size() - pos));
+    return true;
+  }
+  for (std::size_t at = text.find(literal, pos); at != std::string_view::npos; at = text.find(literal, at + 1)) {
+    steps -= static_cast<long long>(text.size() - pos) + 1;  // what the search read, at most
+    if (steps < 0) return false;
+    holes.push_back(text.substr(pos, at - pos));
+    if (match_from(c, text, k + 1, at + literal.size(), holes, steps)) return true;
+    holes.pop_back();
+    if (literal.empty()) break;  // two adjacent holes: the first takes the shortest text only
+  }
+  return false;
+}
+
+/// Work bound of one translation, all templates and nested messages together, in characters searched.
+/// A short message takes about 10^4, one holding a 100 000-character value about 10^7; a hostile value
+/// (thousands of "', '" that every template would try) stops here and is shown in English, after
+/// some tens of milliseconds.
+constexpr long long kMaxSteps = 50'000'000;
+
+bool ends_with(std::string_view text, std::string_view tail) {
+  return text.size() >= tail.size() && text.substr(text.size() - tail.size()) == tail;
+}
+
+std::optional<std::string> translate(std::string_view english, int depth, long long& steps) {
+  if (depth > 4 || steps <= 0) return std::nullopt;
+  const Compiled* best = nullptr;
+  std::vector<std::string_view> best_holes;
+  bool wrapped = false;
+  // A wrapper (a template starting with a nested message, "{m} (see 'rope X --help')") comes first
+  // when its message translates: a value hole of another template would otherwise swallow the suffix.
+  for (const Compiled& c : compiled()) {
+    if (c.literals.front().empty() && !c.nested.empty() && c.nested.front()) {
+      std::vector<std::string_view> holes;
+      if (!ends_with(english, c.literals.back())) continue;
+      if (match_from(c, english, 1, 0, holes, steps) && translate(holes.front(), depth + 1, steps)) {
+        best = &c;
+        best_holes = std::move(holes);
+        wrapped = true;
+        break;
+      }
+    }
+  }
+  for (const Compiled& c : compiled()) {
+    if (wrapped) break;
+    if (best != nullptr && c.fixed <= best->fixed) continue;
+    if (english.rfind(c.literals.front(), 0) != 0) continue;
+    if (!ends_with(english, c.literals.back())) continue;
+    std::vector<std::string_view> holes;
+    if (c.literals.size() == 1) {
+      if (english != c.literals.front()) continue;
+    } else if (!match_from(c, english, 1, c.literals.front().size(), holes, steps)) {
+      continue;
+    }
+    best = &c;
+    best_holes = std::move(holes);
+  }
+  if (best == nullptr) return std::nullopt;
+  fmt::dynamic_format_arg_store<fmt::format_context> args;
+  for (std::size_t i = 0; i < best_holes.size(); ++i) {
+    // a nested message without a template (a system error text rope has not seen) stays as it is
+    std::optional<std::string> nested =
+        best->nested[i] ? translate(best_holes[i], depth + 1, steps) : std::nullopt;
+    args.push_back(nested ? *nested : std::string(best_holes[i]));
+  }
+  try {
+    return fmt::vformat(best->zh, args);
+  } catch (const fmt::format_error&) {  // a Chinese template with a bad field: tests/cli/test_error_zh.cpp
+    return std::nullopt;
+  }
+}
+
+}  // namespace
+
+std::optional<std::string> error_zh_exact(const std::string& english) {
+  long long steps = kMaxSteps;
+  return translate(english, 0, steps);
+}
+
+std::string error_zh(const std::string& english) {
+  std::optional<std::string> zh = error_zh_exact(english);
+  return zh ? *zh : english;
+}
+
+}  // namespace rope::cli

@@ -1,0 +1,111 @@
+#include "rope/cli/vector_options.hpp"
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <vector>
+
+#include "rope/cli/printing.hpp"
+#include "rope/core/error.hpp"
+#include "rope/core/parse.hpp"
+#include "rope/io/csv.hpp"
+#include "rope/io/tensor_file.hpp"
+#include "rope/io/text_file.hpp"
+
+namespace rope::cli {
+
+namespace {
+
+Eigen::MatrixXd from_rows(const std::vector<std::vector<double>>& rows, const std::string& what) {
+  const std::size_t cols = rows.front().size();
+  long total = 0;
+  for (std::size_t r = 0; r < rows.size(); ++r) {
+    if (rows[r].size() != cols) {
+      throw InvalidArgument(fmt::format("{}: vector {} has {} numbers, vector 1 has {}: every vector must have the same length",
+                                        what, r + 1, rows[r].size(), cols));
+    }
+    total += static_cast<long>(cols);
+  }
+  if (total > kMaxVectorValues) {
+    throw InvalidArgument(fmt::format("{} must hold at most {} numbers (got {})", what, kMaxVectorValues, total));
+  }
+  Eigen::MatrixXd m(static_cast<Eigen::Index>(rows.size()), static_cast<Eigen::Index>(cols));
+  for (std::size_t r = 0; r < rows.size(); ++r) {
+    for (std::size_t c = 0; c < cols; ++c) m(static_cast<Eigen::Index>(r), static_cast<Eigen::Index>(c)) = rows[r][c];
+  }
+  return m;
+}
+
+}  // namespace
+
+Eigen::MatrixXd parse_vectors_argument(const std::string& text, const std::string& what) {
+  if (!text.empty() && text[0] == '@') {
+    const std::string path = text.substr(1);
+    const std::string content = read_text_file(path, what + " file", kMaxListFileBytes);
+    const TensorData t = parse_csv_tensor(content, fmt::format("{} file '{}'", what, path));
+    if (t.size() > kMaxVectorValues) {
+      throw InvalidArgument(fmt::format("{} file '{}' must hold at most {} numbers (got {})", what, path, kMaxVectorValues,
+                                        t.size()));
+    }
+    const bool column = t.shape.size() == 2 && t.shape[1] == 1;
+    const Eigen::Index rows = column ? 1 : static_cast<Eigen::Index>(t.shape[0]);
+    const Eigen::Index cols = column ? static_cast<Eigen::Index>(t.shape[0]) : static_cast<Eigen::Index>(t.shape[1]);
+    Eigen::MatrixXd m(rows, cols);
+    for (Eigen::Index r = 0; r < rows; ++r) {
+      for (Eigen::Index c = 0; c < cols; ++c) m(r, c) = t.values[static_cast<std::size_t>(r * cols + c)];
+    }
+    return m;
+  }
+  std::vector<std::vector<double>> rows;
+  std::size_t start = 0;
+  for (int r = 1;; ++r) {
+    const std::size_t end = text.find(';', start);
+    const std::string row = text.substr(start, end == std::string::npos ? std::string::npos : end - start);
+    rows.push_back(parse_real_list(row, rows.size() == 0 && end == std::string::npos ? what : fmt::format("{} vector {}", what, r)));
+    if (end == std::string::npos) break;
+    start = end + 1;
+  }
+  return from_rows(rows, what);
+}
+
+void add_query_key_options(CLI::App& app, std::string& q, std::string& k, const std::string& help_q,
+                           const std::string& help_k) {
+  app.add_option("--q", q, help_q)->type_name("VECTORS");
+  app.add_option("--k", k, help_k)->type_name("VECTORS");
+}
+
+std::optional<QueryKey> query_key(const std::string& q_text, const std::string& k_text, std::optional<int> dim, int max_dim) {
+  if (q_text.empty() && k_text.empty()) return std::nullopt;
+  // Each given value is read first, so that a bad one is named even when its partner is missing.
+  QueryKey qk;
+  if (!q_text.empty()) qk.q = parse_vectors_argument(q_text, "--q");
+  if (!k_text.empty()) qk.k = parse_vectors_argument(k_text, "--k");
+  if (q_text.empty() != k_text.empty()) {
+    throw InvalidArgument(fmt::format("give both --q and --k, or neither (got only {})", q_text.empty() ? "--k" : "--q"));
+  }
+  const Eigen::Index d = qk.q.cols();
+  if (d < 2 || d % 2 != 0 || d > max_dim) {
+    throw InvalidArgument(fmt::format("--q: the dimension d must be even, 2 … {} (got {} numbers per vector)", max_dim, d));
+  }
+  if (qk.k.cols() != d) {
+    throw InvalidArgument(fmt::format("--k must have as many numbers per vector as --q ({}, got {})", d, qk.k.cols()));
+  }
+  if (qk.k.rows() != qk.q.rows()) {
+    throw InvalidArgument(fmt::format("--k must have as many vectors as --q ({}, got {})", qk.q.rows(), qk.k.rows()));
+  }
+  if (dim && *dim != d) {
+    throw InvalidArgument(fmt::format("--dim {} does not match the {} numbers per vector of --q and --k: leave out --dim "
+                                      "or give vectors of length {}", *dim, d, *dim));
+  }
+  return qk;
+}
+
+void print_vectors(std::ostream& out, const std::string& name, const Eigen::MatrixXd& rows) {
+  for (Eigen::Index r = 0; r < rows.rows(); ++r) {
+    std::vector<std::string> items;
+    for (Eigen::Index c = 0; c < rows.cols(); ++c) items.push_back(format_number(rows(r, c)));
+    const std::string label = rows.rows() == 1 ? name : fmt::format("{}_{}", name, r);
+    for (const std::string& line : wrapped_list(fmt::format("  {} = ", label), items)) out << line << '\n';
+  }
+}
+
+}  // namespace rope::cli

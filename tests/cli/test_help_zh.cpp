@@ -1,0 +1,72 @@
+// --help in Chinese (apps/rope/cli/help_zh.hpp, help_formatter.hpp): every text of every command's help
+// has its Chinese in the catalog, and `--lang zh` or a Chinese locale shows it.
+#include <cstdlib>
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "rope/cli/help_zh.hpp"
+#include "support/cli_harness.hpp"
+
+namespace rope::test {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+TEST(HelpZh, EveryHelpTextHasItsChinese) {
+  const std::vector<std::string> missing = cli::help_texts_without_chinese();
+  std::string list;
+  for (const std::string& text : missing) list += "  {\"" + text + "\", \"…\"},\n";
+  EXPECT_TRUE(missing.empty()) << missing.size()
+                               << " help texts have no Chinese: add each to apps/rope/cli/help_zh_options.cpp "
+                                  "(options) or help_zh_commands.cpp (commands, groups, footers), English "
+                                  "exactly as below (C escapes as in the source):\n"
+                               << list;
+}
+
+TEST(HelpZh, TheCatalogHasNoEmptyOrUntranslatedEntry) {
+  for (const auto* entries : {&cli::detail::help_entries_commands(), &cli::detail::help_entries_options()}) {
+    for (const auto& e : *entries) {
+      EXPECT_STRNE(e.zh, "") << e.en;
+      EXPECT_STRNE(e.zh, e.en) << e.en;
+    }
+  }
+}
+
+TEST(HelpZh, LangZhTranslatesHeadingsDescriptionsAndFooters) {
+  const Result zh = rope_cli({"verify", "--help", "--lang", "zh"});
+  ASSERT_EQ(zh.code, 0) << zh.err;
+  EXPECT_THAT(zh.out, HasSubstr("用法: rope verify [选项]"));
+  EXPECT_THAT(zh.out, HasSubstr("示例:\n  rope verify\n"));
+  EXPECT_THAT(zh.out, HasSubstr("-d,--dim INT=128"));  // option names, types and defaults as typed
+  EXPECT_THAT(zh.out, Not(HasSubstr("Print this help message")));
+  const Result top = rope_cli({"--help", "--lang=zh"});
+  EXPECT_THAT(top.out, HasSubstr("子命令:"));
+  EXPECT_THAT(top.out, Not(HasSubstr("Subcommands:")));
+  // English stays the default, and an explicit --lang en wins over a Chinese locale.
+  EXPECT_THAT(rope_cli({"verify", "--help"}).out, HasSubstr("Usage: rope verify [OPTIONS]"));
+}
+
+TEST(HelpZh, TheLocaleChoosesTheLanguageAndLangWins) {
+  const char* saved = std::getenv("LC_ALL");
+  const std::string old = saved != nullptr ? saved : "";
+  ::setenv("LC_ALL", "zh_CN.UTF-8", 1);
+  const Result zh = rope_cli({"frequencies", "--help"});
+  const Result en = rope_cli({"frequencies", "--help", "--lang", "en"});
+  const Result table = rope_cli({"frequencies", "--dim", "4"});
+  const Result error = rope_cli({"frequencies", "--dim", "3"});
+  if (saved != nullptr) {
+    ::setenv("LC_ALL", old.c_str(), 1);
+  } else {
+    ::unsetenv("LC_ALL");
+  }
+  EXPECT_THAT(zh.out, HasSubstr("用法:"));
+  EXPECT_THAT(en.out, HasSubstr("Usage:"));
+  EXPECT_THAT(table.out, HasSubstr("RoPE 频率"));
+  EXPECT_EQ(error.code, 2);
+  EXPECT_THAT(error.err, HasSubstr("维度 d"));
+  EXPECT_THAT(rope_cli({"frequencies", "--help"}).out, HasSubstr("Usage:"));  // the locale restored
+}
+
+}  // namespace
+}  // namespace rope::test
