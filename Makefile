@@ -9,7 +9,7 @@ ROPE := $(BUILD)/bin/rope
 # and benchmarks too) can share one build tree: switching between them rebuilds nothing.
 CONFIGURE := cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release
 
-.PHONY: all deps build test test-fast demo gallery bench bench-compare clean sanitize fuzz install deb
+.PHONY: all deps build test test-fast demo gallery bench bench-compare clean sanitize fuzz install deb browser-test
 
 all: build
 
@@ -47,6 +47,12 @@ install: build
 
 deb: build
 	cd $(BUILD) && cpack -G DEB
+
+# The lesson page (rope lesson --html) in headless Chromium, English and Chinese: no console message,
+# its script runs, the screenshots are not blank (tests/browser/check_lesson.py). Installs Chromium.
+browser-test: build
+	bash scripts/install-deps.sh browser
+	/usr/bin/python3 tests/browser/check_lesson.py $(ROPE) $(BUILD)/browser-test
 
 gallery: build
 	/usr/bin/python3 scripts/gallery.py --rope $(ROPE) --out docs

@@ -6,7 +6,7 @@ default docs/gallery.md of this repository) is a command.
 "rope" is replaced by the --rope path, the rest is split with shlex and run without a shell, in the
 --out directory (which gets a gallery/ subdirectory), with LC_ALL=C.UTF-8 and a 120 s timeout;
 standard output is discarded. A command must exit 0, and every file named after --png, --svg,
---pdf, -o or --output must exist and be non-empty; a .png must start with the PNG signature.
+--pdf, -o, --output or --gif must exist and be non-empty; a .png must start with the PNG signature.
 --compare DIR also compares each PNG byte for byte with DIR/<same path> (information only).
 Exit status 1 if a command or a figure failed, or if no command was found.
 """
@@ -18,8 +18,9 @@ import subprocess
 import sys
 
 FENCE = re.compile(r"^(`{3,}|~{3,})\s*(\S*)")
-FIGURE_OPTIONS = {"--png", "--svg", "--pdf", "--output", "-o"}
+FIGURE_OPTIONS = {"--png", "--svg", "--pdf", "--output", "-o", "--gif"}
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+GIF_SIGNATURE = b"GIF89a"
 TIMEOUT_S = 120
 
 
@@ -63,6 +64,11 @@ def check_figure(path):
         return "empty"
     if path.lower().endswith(".png") and head != PNG_SIGNATURE:
         return "not a PNG (wrong signature)"
+    if path.lower().endswith(".gif"):
+        with open(path, "rb") as f:
+            data = f.read()
+        if not data.startswith(GIF_SIGNATURE) or not data.endswith(b"\x3b"):
+            return "not a complete GIF (signature GIF89a, trailer 0x3B)"
     return None
 
 

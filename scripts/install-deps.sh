@@ -6,6 +6,8 @@
 #           gnuplot and a Chinese font
 #   test    (the default) also build and run every test: GoogleTest, Google Benchmark, NumPy
 #   fuzz    also clang++ and libFuzzer (make fuzz; make sanitize uses g++)
+#   browser also headless Chromium and python3-pil, for `make browser-test` (the lesson page in a real
+#           browser); large, so no other level installs it
 #   peers   also the large packages that only `make bench-compare` needs (PyTorch and matplotlib for
 #           the peers of bench/peers/); no other target installs them
 set -euo pipefail
@@ -17,10 +19,10 @@ packages=(
   gnuplot-nox fontconfig fonts-dejavu-core fonts-wqy-microhei  # figures (a font for the text; CJK labels need wqy)
 )
 case "$level" in
-  demo|test|fuzz|peers) ;;
+  demo|test|fuzz|peers|browser) ;;
   --peers) level=peers ;;  # the spelling of earlier versions
   *)
-    echo "install-deps: unknown level '$level' (demo, test, fuzz or peers)" >&2
+    echo "install-deps: unknown level '$level' (demo, test, fuzz, peers or browser)" >&2
     exit 2 ;;
 esac
 if [[ $level != demo ]]; then
@@ -29,6 +31,9 @@ if [[ $level != demo ]]; then
 fi
 if [[ $level == fuzz ]]; then
   packages+=(clang libclang-rt-14-dev)
+fi
+if [[ $level == browser ]]; then
+  packages+=(chromium python3-pil)
 fi
 if [[ $level == peers ]]; then
   packages+=(python3-torch python3-matplotlib)

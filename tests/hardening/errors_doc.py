@@ -29,6 +29,7 @@ ZH = {
     "Input files (config.json)": "输入文件（config.json）",
     "Figure": "图",
     "Scaling": "缩放",
+    "Animation": "动画",
 }
 END = "<!-- END generated -->"
 

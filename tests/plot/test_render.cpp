@@ -265,7 +265,7 @@ TEST_F(PlotRender, WithoutAChineseFontChineseTextIsAnIoError) {
   expect_no_temp_files();
 }
 
-TEST_F(PlotRender, WithoutAnyFontAPngIsAnIoErrorAndAnSvgIsDrawn) {
+TEST_F(PlotRender, WithoutAnyFontAPngOrSixelIsAnIoErrorAndAnSvgOrTextIsDrawn) {
   fs::create_directories(dir_ / "fonts");
   std::ofstream(dir_ / "fonts.conf") << "<?xml version=\"1.0\"?><!DOCTYPE fontconfig SYSTEM \"fonts.dtd\"><fontconfig>"
                                      << "<dir>" << (dir_ / "fonts").string() << "</dir><cachedir>"
@@ -280,6 +280,10 @@ TEST_F(PlotRender, WithoutAnyFontAPngIsAnIoErrorAndAnSvgIsDrawn) {
     EXPECT_TRUE(fs::is_empty(dir_ / "out"));
     render(two_curves(), {{out("a.svg").string(), Format::Svg}}, options_);
     EXPECT_TRUE(fs::exists(out("a.svg")));
+    // Sixel (like a GIF) is drawn with a font; a text terminal draws characters and needs none.
+    EXPECT_THAT([&] { render_to_text(two_curves(), Format::Sixel, options_); },
+                ThrowsMessage<IoError>(HasSubstr("fc-list is empty")));
+    EXPECT_THAT(render_to_text(two_curves(), Format::Text, options_), HasSubstr("base = 10000"));
   }
   EXPECT_EQ(any_font_available(), std::optional<bool>(true));  // the developer install has fonts-dejavu-core
 }

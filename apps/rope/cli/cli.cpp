@@ -1,4 +1,5 @@
 #include "rope/cli/cli.hpp"
+#include "rope/cli/figure_options.hpp"
 #include "rope/cli/help_formatter.hpp"
 
 #include <CLI/CLI.hpp>
@@ -8,6 +9,7 @@
 #include <filesystem>
 #include <new>
 #include <fmt/format.h>
+#include <unistd.h>
 #include <memory>
 
 #include "rope/cli/commands.hpp"
@@ -102,6 +104,8 @@ void check_distinct_outputs(const CLI::App& command) {
 int run_command(const Command& command, std::ostream& out, std::ostream& err, Lang lang) {
   check_distinct_outputs(*command.app);
   OutputBatch batch;
+  const auto* fd_out = dynamic_cast<const FdOutputBuffer*>(out.rdbuf());
+  const FigureTerminal terminal(out, fd_out != nullptr && ::isatty(fd_out->fd()) == 1);  // for --term
   const int code = command.run(out);
   errno = 0;
   out.flush();
@@ -141,6 +145,7 @@ std::vector<Command> build_app(CLI::App& app, Lang lang) {
       add_identify_command(app),
       add_positions_command(app),
       add_sections_command(app),
+      add_lesson_command(app),
   };
 
   // An empty value ("--csv ''", "--config \"$UNSET\"") is a mistake for every option: refused here

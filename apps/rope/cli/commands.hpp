@@ -39,5 +39,6 @@ Command add_check_command(CLI::App& app);
 Command add_identify_command(CLI::App& app);
 Command add_positions_command(CLI::App& app);
 Command add_sections_command(CLI::App& app);
+Command add_lesson_command(CLI::App& app);
 
 }  // namespace rope::cli

@@ -84,6 +84,10 @@ const std::vector<HelpEntry>& help_entries_commands() {
        "文本 + 图像 + 视频序列的 M-RoPE 位置编号（t, h, w）"},
       {"Which pair turns with which M-RoPE axis: chunked next to interleaved",
        "每个维度对随哪条 M-RoPE 轴旋转：分块（chunked）与交错（interleaved）并列对照"},
+      {"Animation",
+       "动画"},
+      {"The lesson of docs/classroom.md as one self-contained HTML page",
+       "把 docs/classroom.md 的课程做成一个自包含的 HTML 网页"},
   };
   return entries;
 }

@@ -332,6 +332,22 @@ const std::vector<HelpEntry>& help_entries_options() {
        "每条轴 t,h,w 的维度对数，例如 16,24,24（默认：模型自己的，否则为 24,20,20）"},
       {"write pair,theta,wavelength,chunked,interleaved to FILE ('-' for stdout)",
        "把 pair,theta,wavelength,chunked,interleaved 写到 FILE（'-' 表示标准输出）"},
+      {"draw the figure in the terminal: auto (sixel if the terminal shows it, else text), sixel or text",
+       "在终端里画图：auto（终端能显示 sixel 就用 sixel，否则用文字）、sixel 或 text"},
+      {"animate to a GIF: the base sweeps over the --base values (one: 100 … 10⁶)",
+       "画成 GIF 动画：基数扫过 --base 的各个值（只给一个时：100 … 10⁶）"},
+      {"number of frames of the --gif animation (2 … 120)",
+       "--gif 动画的帧数（2 … 120）"},
+      {"time each frame of the --gif animation is shown, in ms: a multiple of 10, 20 … 5000",
+       "--gif 动画每帧显示的时间，单位 ms：10 的倍数，20 … 5000"},
+      {"animate to a GIF: m sweeps up to --context; pairs that turned light up",
+       "画成 GIF 动画：m 一直扫到 --context；已转过的维度对会亮起来"},
+      {"animate the shift test to a GIF: the shift grows from 0 to C",
+       "把平移检验画成 GIF 动画：平移量从 0 增长到 C"},
+      {"animate to a GIF: positions + 1 per frame; q, k and each pair turn at their speed",
+       "画成 GIF 动画：每帧位置 + 1；q、k 和每个维度对按各自的速度旋转"},
+      {"write the page to FILE (.html): commands, their output, figures, frames",
+       "把网页写到 FILE（.html）：命令、它们的输出、图和动画帧"},
   };
   return entries;
 }

@@ -32,6 +32,7 @@ class FdOutputBuffer : public std::streambuf {
   ~FdOutputBuffer() override { sync(); }
   /// 0, or the errno of the first write that failed.
   int error() const { return error_; }
+  int fd() const { return fd_; }
 
  protected:
   int_type overflow(int_type c) override;

@@ -70,6 +70,14 @@ void validate(const Figure& f, const std::vector<Output>& outputs, const Style& 
     throw InvalidArgument(fmt::format("font size must be between {} and {} points (got {})", kMinFontSize, kMaxFontSize,
                                       style.font_size));
   }
+  if (style.columns < kMinColumns || style.columns > kMaxColumns) {
+    throw InvalidArgument(fmt::format("a text figure must be between {} and {} columns wide (got {})", kMinColumns,
+                                      kMaxColumns, style.columns));
+  }
+  if (style.lines < kMinLines || style.lines > kMaxLines) {
+    throw InvalidArgument(
+        fmt::format("a text figure must be between {} and {} lines high (got {})", kMinLines, kMaxLines, style.lines));
+  }
   if (style.lang != "en" && style.lang != "zh") {
     throw InvalidArgument(fmt::format("figure language must be 'en' or 'zh' (got '{}')", style.lang));
   }
@@ -144,6 +152,11 @@ void validate(const Figure& f, const std::vector<Output>& outputs, const Style& 
     }
     if (f.log_x || f.log_y) {
       throw InvalidArgument("a heatmap needs linear axes (log_x and log_y must be off)");
+    }
+    if (h.zrange && !(std::isfinite(h.zrange->first) && std::isfinite(h.zrange->second) &&
+                           h.zrange->first < h.zrange->second)) {
+      throw InvalidArgument(fmt::format("heatmap colour range must be finite with low < high (got {} … {})",
+                                        h.zrange->first, h.zrange->second));
     }
   }
 }

@@ -12,7 +12,10 @@
 
 namespace rope::plot {
 
-enum class Format { Png, Svg, Pdf };
+/// Files: Png, Svg, Pdf, Gif (one frame; rope/plot/animation.hpp draws several). For a terminal
+/// (rope/plot/terminal.hpp): Sixel images, Text (gnuplot's dumb terminal) and TextColor (dumb with ANSI
+/// colours).
+enum class Format { Png, Svg, Pdf, Gif, Sixel, Text, TextColor };
 
 /// "png", "svg" or "pdf" from the file's extension (case-insensitive).
 /// @throws InvalidArgument naming the path for any other extension.
@@ -105,6 +108,9 @@ struct Style {
   /// "en" or "zh". With zh the font is WenQuanYi Micro Hei, and render() first checks that
   /// fontconfig knows a Chinese font.
   std::string lang = "en";
+  /// Text and TextColor only: the size in character cells.
+  int columns = 80;
+  int lines = 25;
 };
 
 /// A series or band with more rows is drawn as its min/max envelope over this many points (every drawn
@@ -115,6 +121,11 @@ inline constexpr Eigen::Index kMaxPlottedPoints = 20000;
 /// Limits: a figure larger than this is never useful and would make gnuplot slow.
 inline constexpr int kMinPixels = 200;
 inline constexpr int kMaxPixels = 8000;
+/// Limits of a figure drawn as text (Format::Text): narrower is unreadable, wider no terminal shows.
+inline constexpr int kMinColumns = 40;
+inline constexpr int kMaxColumns = 400;
+inline constexpr int kMinLines = 12;
+inline constexpr int kMaxLines = 200;
 
 /// Checks everything gnuplot_script() relies on: a style within the limits above, at least one output
 /// with a usable path, something to draw, vectors of matching lengths, finite coordinates (positive on

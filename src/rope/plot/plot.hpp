@@ -6,6 +6,7 @@
 /// (rope/plot/render.hpp).
 #pragma once
 
+#include "rope/plot/animation.hpp"
 #include "rope/plot/figure.hpp"
 #include "rope/plot/render.hpp"
 #include "rope/plot/script.hpp"

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <functional>
 #include <fmt/format.h>
 #include <optional>
 #include <sys/mman.h>
@@ -21,6 +22,7 @@
 #include "rope/io/atomic_file.hpp"
 #include "rope/io/child_process.hpp"
 #include "rope/io/utf8.hpp"
+#include "rope/plot/animation.hpp"
 #include "rope/plot/script.hpp"
 #include "rope/plot/text.hpp"
 
@@ -100,6 +102,16 @@ std::string incomplete(Format format, std::uint64_t size, const std::string& tai
     }
     case Format::Pdf:
       return tail.find("%%EOF") != std::string::npos ? "" : "no %%EOF marker at its end";
+    case Format::Gif:  // the trailer byte 0x3B (GIF89a specification, section 27)
+      return tail.back() == '\x3B' ? "" : "no trailer byte 0x3B at its end";
+    case Format::Sixel: {  // the string terminator ESC \ (DEC STD 070, sixel graphics)
+      const std::size_t end = tail.find_last_not_of(" \t\r\n");
+      return end != std::string::npos && end >= 1 && tail.compare(end - 1, 2, "\x1b\\") == 0 ? ""
+                                                                                        : "no string terminator ESC \\ at its end";
+    }
+    case Format::Text:
+    case Format::TextColor:
+      return "";
   }
   return "";
 }
@@ -113,53 +125,129 @@ std::string likely_reason(std::uint64_t size) {
   return "gnuplot could not write all of it (out of memory or space?)";
 }
 
-/// The script as a memory file gnuplot reads as "/dev/fd/N": no file to leave behind.
-class ScriptFile {
+/// A memory file, "/dev/fd/N" for gnuplot: the script it reads, or the text figure it writes. No file
+/// to leave behind.
+class MemoryFile {
  public:
-  explicit ScriptFile(const std::string& text) : fd_(::memfd_create("rope-script", MFD_CLOEXEC)) {
-    const auto fail = [this](int err) {
-      if (fd_ >= 0) ::close(fd_);  // the destructor does not run after a throw from here
-      throw IoError(fmt::format("cannot write the gnuplot script: {}", std::strerror(err)));
-    };
-    if (fd_ < 0) fail(errno);
-    std::string_view rest = text;
-    while (!rest.empty()) {
-      const ssize_t n = ::write(fd_, rest.data(), rest.size());
-      if (n < 0 && errno == EINTR) continue;
-      if (n < 0) fail(errno);
-      rest.remove_prefix(static_cast<std::size_t>(n));
-    }
+  explicit MemoryFile(const char* name) : fd_(::memfd_create(name, MFD_CLOEXEC)) {
+    if (fd_ < 0) throw IoError(fmt::format("cannot create a memory file for gnuplot: {}", std::strerror(errno)));
   }
-  ScriptFile(const ScriptFile&) = delete;
-  ScriptFile& operator=(const ScriptFile&) = delete;
-  ~ScriptFile() { ::close(fd_); }
+  MemoryFile(const MemoryFile&) = delete;
+  MemoryFile& operator=(const MemoryFile&) = delete;
+  ~MemoryFile() { ::close(fd_); }
   int fd() const { return fd_; }
+
+  /// Everything written to it (by another process too), at most `limit` bytes.
+  /// @throws IoError if it holds more or cannot be read.
+  std::string contents(std::size_t limit) const {
+    struct stat st {};
+    if (::fstat(fd_, &st) != 0) throw IoError(fmt::format("cannot read gnuplot's output: {}", std::strerror(errno)));
+    const auto size = static_cast<std::uint64_t>(st.st_size);
+    if (size > limit) {
+      throw IoError(fmt::format("gnuplot's output for the terminal is {} bytes, more than the limit of {}", size, limit));
+    }
+    std::string text(static_cast<std::size_t>(size), '\0');
+    std::size_t done = 0;
+    while (done < text.size()) {
+      const ssize_t n = ::pread(fd_, text.data() + done, text.size() - done, static_cast<off_t>(done));
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) throw IoError(fmt::format("cannot read gnuplot's output: {}", std::strerror(errno)));
+      if (n == 0) break;
+      done += static_cast<std::size_t>(n);
+    }
+    text.resize(done);
+    return text;
+  }
 
  private:
   int fd_;
 };
 
+/// The script as a memory file gnuplot reads as "/dev/fd/N".
+class ScriptFile : public MemoryFile {
+ public:
+  explicit ScriptFile(const std::string& text) : MemoryFile("rope-script") {
+    std::string_view rest = text;
+    while (!rest.empty()) {
+      const ssize_t n = ::write(fd(), rest.data(), rest.size());
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) throw IoError(fmt::format("cannot write the gnuplot script: {}", std::strerror(errno)));
+      rest.remove_prefix(static_cast<std::size_t>(n));
+    }
+  }
+};
+
 }  // namespace
 
-void render(const Figure& figure, const std::vector<Output>& outputs, const RenderOptions& options) {
-  const std::string final_script = gnuplot_script(figure, outputs, options.style);
-  if (!std::isfinite(options.timeout_seconds) || options.timeout_seconds <= 0) {
-    throw InvalidArgument(
-        fmt::format("gnuplot timeout must be finite and > 0 seconds (got {})", options.timeout_seconds));
+namespace {
+
+/// Whether the figures need a Chinese font; then one must be installed.
+void check_fonts(const std::vector<const Figure*>& figures, const Style& style, const std::vector<Format>& formats) {
+  // A text terminal draws characters, not glyphs: it needs no font.
+  if (std::all_of(formats.begin(), formats.end(), [](Format f) { return f == Format::Text || f == Format::TextColor; })) {
+    return;
   }
-  const auto texts = figure_texts(figure);
-  const bool cjk = options.style.lang == "zh" ||
-                   std::any_of(texts.begin(), texts.end(), [](const std::string* t) { return needs_cjk_font(*t); });
+  bool cjk = style.lang == "zh";
+  for (const Figure* f : figures) {
+    const auto texts = figure_texts(*f);
+    cjk = cjk || std::any_of(texts.begin(), texts.end(), [](const std::string* t) { return needs_cjk_font(*t); });
+  }
   if (cjk && !cjk_font_available()) {
     throw IoError("no Chinese font found by fontconfig (fc-list :lang=zh is empty): install fonts-wqy-microhei");
   }
-  // PNG and PDF carry the glyphs cairo drew: with no font at all the texts come out blank (an SVG names
-  // its font and the viewer draws it).
-  const bool drawn_text = std::any_of(outputs.begin(), outputs.end(), [](const Output& o) { return o.format != Format::Svg; });
+  // PNG, PDF, GIF and sixel carry the glyphs gnuplot drew: with no font at all the texts come out blank
+  // (an SVG names its font and the viewer draws it).
+  const bool drawn_text = std::any_of(formats.begin(), formats.end(), [](Format f) {
+    return f == Format::Png || f == Format::Pdf || f == Format::Gif || f == Format::Sixel;
+  });
   if (!cjk && drawn_text && any_font_available() == std::optional<bool>(false)) {
     throw IoError("no font found by fontconfig for the figure's text (font 'Sans'; fc-list is empty): install "
                   "fonts-dejavu-core (and fontconfig)");
   }
+}
+
+/// Runs gnuplot on `script_text` with `keep_fds` open; returns what it wrote to stderr (squashed).
+/// @throws IoError as render() documents.
+std::string run_gnuplot(const std::string& script_text, std::vector<int> keep_fds, double timeout_seconds) {
+  if (!std::isfinite(timeout_seconds) || timeout_seconds <= 0) {
+    throw InvalidArgument(fmt::format("gnuplot timeout must be finite and > 0 seconds (got {})", timeout_seconds));
+  }
+  const ScriptFile script(script_text);
+  ChildOptions child;
+  child.keep_fds = std::move(keep_fds);
+  child.keep_fds.push_back(script.fd());
+  // Default settings: no ~/.gnuplot, no system gnuplotrc (gnuplot -d), no load path from the environment.
+  child.unset_env = {"GNUPLOT_LIB", "GNUPLOT_DRIVER_DIR", "GNUPLOT_PS_DIR"};
+
+  const std::string program = gnuplot_program();
+  const ChildResult r =
+      run_child({program, "-d", fmt::format("/dev/fd/{}", script.fd())}, Capture::Stderr, timeout_seconds, child);
+  if (r.spawn_error == ENOENT) {
+    throw IoError(fmt::format("gnuplot not found (install gnuplot-nox): cannot run '{}'", program));
+  }
+  if (r.spawn_error != 0) {
+    throw IoError(fmt::format("cannot run gnuplot '{}': {}", program, std::strerror(r.spawn_error)));
+  }
+  if (r.timed_out) {
+    throw IoError(fmt::format("gnuplot did not finish within {:g} s and was stopped", timeout_seconds));
+  }
+  const std::string message = squash(r.captured);
+  if (!WIFEXITED(r.status) || WEXITSTATUS(r.status) != 0) {
+    if (!message.empty()) throw IoError(fmt::format("gnuplot failed: {}", message));
+    if (WIFSIGNALED(r.status) && WTERMSIG(r.status) == SIGXFSZ) {
+      throw IoError(fmt::format("gnuplot failed: {}", likely_reason(RLIM_INFINITY)));
+    }
+    if (WIFSIGNALED(r.status)) throw IoError(fmt::format("gnuplot failed: killed by signal {}", WTERMSIG(r.status)));
+    throw IoError(fmt::format("gnuplot failed with exit status {}", WEXITSTATUS(r.status)));
+  }
+  return message;
+}
+
+/// Stages every output, runs the script that `make_script` writes for the staged names, checks that
+/// every output is complete, and commits (unless inside an OutputBatch).
+void render_staged(const std::vector<Output>& outputs, const RenderOptions& options,
+                   const std::function<std::string(const std::vector<Output>&)>& make_script) {
+  const std::string final_script = make_script(outputs);  // validates before anything is staged
   // Inside an OutputBatch (the CLI) the figures commit with the run's other outputs; else here.
   StagedOutputs local;
   StagedOutputs& staged = current_output_batch() != nullptr ? *current_output_batch() : local;
@@ -172,34 +260,7 @@ void render(const Figure& figure, const std::vector<Output>& outputs, const Rend
     temp_outputs.push_back({staged.program_path(index.back()), o.format});
   }
   // Only names chosen by rope ("/dev/fd/N") reach the script that gnuplot runs.
-  const ScriptFile script(gnuplot_script(figure, temp_outputs, options.style));
-  ChildOptions child;
-  child.keep_fds = staged.program_fds();
-  child.keep_fds.push_back(script.fd());
-  // Default settings: no ~/.gnuplot, no system gnuplotrc (gnuplot -d), no load path from the environment.
-  child.unset_env = {"GNUPLOT_LIB", "GNUPLOT_DRIVER_DIR", "GNUPLOT_PS_DIR"};
-
-  const std::string program = gnuplot_program();
-  const ChildResult r = run_child({program, "-d", fmt::format("/dev/fd/{}", script.fd())}, Capture::Stderr,
-                                  options.timeout_seconds, child);
-  if (r.spawn_error == ENOENT) {
-    throw IoError(fmt::format("gnuplot not found (install gnuplot-nox): cannot run '{}'", program));
-  }
-  if (r.spawn_error != 0) {
-    throw IoError(fmt::format("cannot run gnuplot '{}': {}", program, std::strerror(r.spawn_error)));
-  }
-  if (r.timed_out) {
-    throw IoError(fmt::format("gnuplot did not finish within {:g} s and was stopped", options.timeout_seconds));
-  }
-  const std::string message = squash(r.captured);
-  if (!WIFEXITED(r.status) || WEXITSTATUS(r.status) != 0) {
-    if (!message.empty()) throw IoError(fmt::format("gnuplot failed: {}", message));
-    if (WIFSIGNALED(r.status) && WTERMSIG(r.status) == SIGXFSZ) {
-      throw IoError(fmt::format("gnuplot failed: {}", likely_reason(RLIM_INFINITY)));
-    }
-    if (WIFSIGNALED(r.status)) throw IoError(fmt::format("gnuplot failed: killed by signal {}", WTERMSIG(r.status)));
-    throw IoError(fmt::format("gnuplot failed with exit status {}", WEXITSTATUS(r.status)));
-  }
+  const std::string message = run_gnuplot(make_script(temp_outputs), staged.program_fds(), options.timeout_seconds);
   for (std::size_t i = 0; i < outputs.size(); ++i) {
     const std::uint64_t size = staged.content_size(index[i]);
     const std::string missing = incomplete(outputs[i].format, size, staged.content_tail(index[i], 1024));
@@ -214,6 +275,57 @@ void render(const Figure& figure, const std::vector<Output>& outputs, const Rend
     }
   }
   if (&staged == &local) local.commit();
+}
+
+}  // namespace
+
+void render(const Figure& figure, const std::vector<Output>& outputs, const RenderOptions& options) {
+  gnuplot_script(figure, outputs, options.style);  // an invalid figure is InvalidArgument before anything else
+  if (!std::isfinite(options.timeout_seconds) || options.timeout_seconds <= 0) {
+    throw InvalidArgument(
+        fmt::format("gnuplot timeout must be finite and > 0 seconds (got {})", options.timeout_seconds));
+  }
+  std::vector<Format> formats;
+  for (const Output& o : outputs) formats.push_back(o.format);
+  check_fonts({&figure}, options.style, formats);
+  render_staged(outputs, options,
+                [&](const std::vector<Output>& o) { return gnuplot_script(figure, o, options.style); });
+}
+
+void render_animation(const Animation& animation, const std::string& path, const RenderOptions& options) {
+  animation_script(animation, {path, Format::Gif}, options.style);
+  if (!std::isfinite(options.timeout_seconds) || options.timeout_seconds <= 0) {
+    throw InvalidArgument(
+        fmt::format("gnuplot timeout must be finite and > 0 seconds (got {})", options.timeout_seconds));
+  }
+  std::vector<const Figure*> frames;
+  for (const Figure& f : animation.frames) frames.push_back(&f);
+  check_fonts(frames, options.style, {Format::Gif});
+  render_staged({{path, Format::Gif}}, options, [&](const std::vector<Output>& o) {
+    return animation_script(animation, o.front(), options.style);
+  });
+}
+
+std::string render_to_text(const Figure& figure, Format format, const RenderOptions& options) {
+  if (format != Format::Sixel && format != Format::Text && format != Format::TextColor && format != Format::Svg) {
+    throw InvalidArgument("render_to_text draws sixel, text or SVG only");
+  }
+  const MemoryFile output("rope-terminal");
+  const std::vector<Output> outputs = {{fmt::format("/dev/fd/{}", output.fd()), format}};
+  const std::string script = gnuplot_script(figure, outputs, options.style);
+  check_fonts({&figure}, options.style, {format});
+  const std::string message = run_gnuplot(script, {output.fd()}, options.timeout_seconds);
+  std::string text = output.contents(kMaxTerminalBytes);
+  if (format == Format::Text || format == Format::TextColor) {
+    // gnuplot 5.4's dumb terminal starts every page with a form feed, even with nofeed: not for a pipe.
+    text.erase(std::remove(text.begin(), text.end(), '\f'), text.end());
+  }
+  const std::string missing = incomplete(format, text.size(), text.substr(text.size() - std::min<std::size_t>(text.size(), 1024)));
+  if (!missing.empty()) {
+    throw IoError(fmt::format("the figure gnuplot drew for the terminal is incomplete ({} bytes, {}){}{}", text.size(),
+                              missing, message.empty() ? "" : ": ", message));
+  }
+  return text;
 }
 
 }  // namespace rope::plot

@@ -7,11 +7,13 @@
 /// succeeded, so a failure never leaves a partial figure.
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "rope/plot/animation.hpp"
 #include "rope/plot/figure.hpp"
 
 namespace rope::plot {
@@ -31,6 +33,21 @@ struct RenderOptions {
 ///         If the text needs a CJK font and none is installed, IoError naming fonts-wqy-microhei.
 /// @throws InvalidArgument as gnuplot_script().
 void render(const Figure& figure, const std::vector<Output>& outputs, const RenderOptions& options);
+
+/// Draws every frame of `animation` into one animated GIF at `path`, with one gnuplot run, staged and
+/// checked (the trailer byte 0x3B) as render() does.
+/// @throws as render(); InvalidArgument as animation_script().
+void render_animation(const Animation& animation, const std::string& path, const RenderOptions& options);
+
+/// The most a figure drawn for a terminal may take: a sixel image of the largest size allowed by
+/// rope/plot/terminal.hpp is about 1 MB.
+inline constexpr std::size_t kMaxTerminalBytes = 16u << 20;
+
+/// Draws `figure` for a terminal (Format::Sixel, Text or TextColor), or as SVG text for a page
+/// (Format::Svg), and returns the bytes:
+/// gnuplot writes them to a memory file, never to rope's stdout.
+/// @throws as render(); IoError if the output is incomplete or over kMaxTerminalBytes.
+std::string render_to_text(const Figure& figure, Format format, const RenderOptions& options);
 
 /// The gnuplot program run: $ROPE_GNUPLOT if set, else "gnuplot" found on PATH.
 std::string gnuplot_program();

@@ -91,6 +91,8 @@ bool inside(const std::optional<std::pair<double, double>>& range, double value)
   return !range || (value >= range->first && value <= range->second);
 }
 
+}  // namespace
+
 std::string terminal_line(Format format, const Style& style) {
   const std::string face = style.lang == "zh" ? "WenQuanYi Micro Hei" : "Sans";
   const std::string font = quote(fmt::format("{},{}", face, style.font_size));
@@ -104,15 +106,32 @@ std::string terminal_line(Format format, const Style& style) {
     case Format::Pdf:
       return fmt::format("set terminal pdfcairo size {}in,{}in noenhanced font {} background '#ffffff'",
                          num(style.width / 96.0), num(style.height / 96.0), font);
+    case Format::Gif:  // libgd; an animation has its own line (animation.cpp)
+      return fmt::format("set terminal gif size {},{} noenhanced font {} background '#ffffff'", style.width,
+                         style.height, font);
+    case Format::Sixel:
+      return fmt::format("set terminal sixelgd size {},{} truecolor noenhanced font {} background '#ffffff'",
+                         style.width, style.height, font);
+    case Format::Text:
+      // No grid: in characters it would cover the plot.
+      return fmt::format("set terminal dumb size {},{} nofeed noenhanced mono\nunset grid", style.columns, style.lines);
+    case Format::TextColor:
+      return fmt::format("set terminal dumb size {},{} nofeed noenhanced ansi256\nunset grid", style.columns, style.lines);
   }
   throw InvalidArgument("unknown output format");
 }
+
+namespace {
 
 const char* format_name(Format format) {
   switch (format) {
     case Format::Png: return "PNG";
     case Format::Svg: return "SVG";
     case Format::Pdf: return "PDF";
+    case Format::Gif: return "GIF";
+    case Format::Sixel: return "sixel";
+    case Format::Text:
+    case Format::TextColor: return "text";
   }
   return "?";
 }
@@ -273,17 +292,26 @@ void write_outputs(std::string& out, const std::vector<std::string>& plots, cons
 
 }  // namespace script
 
+namespace script {
+
+std::vector<std::string> write_data_and_settings(std::string& out, const Figure& f, const Style& style) {
+  out += "reset\nset encoding utf8\n\n";
+  const std::vector<std::string> plots = write_data(out, f);  // the data
+  out += "\n";                                                 // then the settings
+  write_texts_and_key(out, f, style);
+  write_axes(out, f);
+  write_annotations(out, f);
+  return plots;
+}
+
+}  // namespace script
+
 std::string gnuplot_script(const Figure& f, const std::vector<Output>& outputs, const Style& style) {
   validate(f, outputs, style);
   std::string out;
   out += "# Figure written by rope. Run it with: gnuplot FILE\n";
   out += "# Every text is single-quoted and 'noenhanced', so _ ^ { } @ & are printed as typed.\n";
-  out += "reset\nset encoding utf8\n\n";
-  const std::vector<std::string> plots = script::write_data(out, f);  // the data
-  out += "\n";                                                         // then the settings
-  script::write_texts_and_key(out, f, style);
-  script::write_axes(out, f);
-  script::write_annotations(out, f);
+  const std::vector<std::string> plots = script::write_data_and_settings(out, f, style);
   script::write_outputs(out, plots, outputs, style);
   return out;
 }

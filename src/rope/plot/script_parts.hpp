@@ -35,6 +35,13 @@ void write_axes(std::string& out, const Figure& f);
 /// Reference lines and labels (with their arrows).
 void write_annotations(std::string& out, const Figure& f);
 
+/// `reset`, the datablocks and every setting of one figure (all but the output blocks); returns the plot
+/// clauses.
+std::vector<std::string> write_data_and_settings(std::string& out, const Figure& f, const Style& style);
+
+/// The `set terminal` line of a format in a style.
+std::string terminal_line(Format format, const Style& style);
+
 /// For each output its terminal, `set output`, the plot command and `unset output`.
 void write_outputs(std::string& out, const std::vector<std::string>& plots, const std::vector<Output>& outputs,
                    const Style& style);

@@ -18,6 +18,8 @@
 #include "rope/cli/printing.hpp"
 #include "rope/cli/vector_options.hpp"
 #include "rope/cli/figures/attention_figure.hpp"
+#include "rope/cli/figures/motion_figures.hpp"
+#include "rope/analysis/motion.hpp"
 #include "rope/analysis/alibi.hpp"
 #include "rope/analysis/attention.hpp"
 #include "rope/io/csv.hpp"
@@ -42,7 +44,7 @@ std::string with_suffix(const std::string& path, const std::string& suffix) {
 /// The figure options of one of several figures: every file with "_suffix", and a --title followed by
 /// "(suffix)" so that the figures can be told apart.
 FigureOptions figure_with_suffix(FigureOptions f, const std::string& suffix) {
-  for (std::string* path : {&f.png, &f.svg, &f.pdf, &f.output, &f.keep_script}) *path = with_suffix(*path, suffix);
+  for (std::string* path : {&f.png, &f.svg, &f.pdf, &f.output, &f.keep_script, &f.gif}) *path = with_suffix(*path, suffix);
   if (!f.title.empty()) f.title += " (" + suffix + ")";
   return f;
 }
@@ -144,7 +146,8 @@ void check_options(const AttentionOptions& opt) {
     throw InvalidArgument(fmt::format("--shift must be between -{} and {} (got {})", kMaxShift, kMaxShift, shift));
   }
   check_figure_options(opt.figure);
-  if (opt.figure.wanted() && opt.tokens > kMaxFigureTokens) {
+  if (opt.figure.animated() && !opt.shift) throw InvalidArgument("--gif animates the shift test: add --shift C");
+  if ((opt.figure.wanted() || opt.figure.animated()) && opt.tokens > kMaxFigureTokens) {
     throw InvalidArgument(fmt::format("a figure shows at most {} tokens (got --tokens {}): use --csv for more",
                                       kMaxFigureTokens, opt.tokens));
   }
@@ -228,6 +231,15 @@ int run_attention(const AttentionOptions& typed, std::ostream& out) {
     if (opt.figure.wanted()) {
       draw(attention_figure(opt.figure, r.encoding, r.setup.slope, opt.tokens, dim, opt.causal, r.a, opt.compare ? std::optional(shared_max) : std::nullopt), opt.compare ? figure_with_suffix(opt.figure, name) : opt.figure);
       if (r.encoding == Encoding::Alibi) draw(bias_figure(opt.figure, r.setup.slope, opt.head_value(), opt.heads_value(), opt.tokens, r.bias), figure_with_suffix(opt.figure, "alibi_bias"));
+    }
+    if (opt.figure.animated()) {  // every position + c_k, c_k from 0 to C (rope/analysis/motion.hpp)
+      const std::vector<long> shifts = motion::integer_sweep(*opt.shift, opt.figure.frame_count());
+      std::vector<plot::Figure> frames;
+      for (const Eigen::MatrixXd& a : motion::shifted_weights(qk.q, qk.k, positions, r.setup.settings, shifts)) {
+        frames.push_back(attention_figure(opt.figure, r.encoding, r.setup.slope, opt.tokens, dim, opt.causal, a));
+      }
+      as_shift_frames(frames, shifts, opt.figure);
+      draw_animation(std::move(frames), opt.compare ? figure_with_suffix(opt.figure, name) : opt.figure);
     }
   }
   if (opt.csv == "-") return all_ok ? kOk : kVerifyFailed;
@@ -318,6 +330,7 @@ Command add_attention_command(CLI::App& app) {
   sub->add_option("--csv", opt->csv, "write A to FILE: the header key_0,…,key_(N−1), then one row per query i ('-' for stdout)")
       ->type_name("FILE");
   add_figure_options(*sub, opt->figure);
+  add_animation_options(*sub, opt->figure, "animate the shift test to a GIF: the shift grows from 0 to C");
   add_wide_option(*sub, opt->wide);
   sub->footer(
       "Figures: FILE gets the heatmap of A; with --encoding alibi, FILE_alibi_bias gets the bias;\n"

@@ -1,5 +1,6 @@
 // rope decay: how RoPE scores behave with relative distance, docs/math.md (M11), (M14), (M15):
 // RoFormer's bound (default), the all-ones score, or the mean ± 1σ of random pairs; table, CSV, figure.
+#include <algorithm>
 #include <CLI/CLI.hpp>
 #include <cmath>
 #include <fmt/format.h>
@@ -11,6 +12,8 @@
 #include "rope/cli/commands/decay_options.hpp"
 #include "rope/cli/exit_codes.hpp"
 #include "rope/cli/figure_options.hpp"
+#include "rope/cli/figures/motion_figures.hpp"
+#include "rope/analysis/motion.hpp"
 #include "rope/cli/options.hpp"
 #include "rope/cli/output.hpp"
 #include "rope/io/csv.hpp"
@@ -132,7 +135,6 @@ Curves compute(const DecayOptions& opt, DecayKind kind, const std::vector<Freque
   return c;
 }
 
-
 plot::Figure make_figure(const DecayOptions& opt, DecayKind kind, const std::vector<FrequencySet>& sets,
                          const Eigen::VectorXd& x, const Curves& c) {
   const FigureOptions& f = opt.figure;
@@ -226,13 +228,14 @@ int run_decay(const DecayOptions& opt, std::ostream& out) {
     throw InvalidArgument(fmt::format("--log-y needs positive values: only --kind bound has them (got --kind {})", to_string(kind)));
   }
   check_figure_options(opt.figure);
+  const char* gif_rule = "--gif sweeps the base: leave out --scaling, --config, --model and --xpos";
+  if (opt.figure.animated() && (opt.scaling.any() || opt.xpos)) throw InvalidArgument(gif_rule);
   if (opt.xpos) return run_decay_xpos(opt, out);
   if (opt.xpos_scale_base != 512) throw InvalidArgument("--xpos-scale-base needs --xpos");
   const ModelSets model = frequency_sets(opt);
   const std::vector<FrequencySet>& sets = model.sets;
   const std::vector<Message>& warnings = model.warnings;
   const auto d = 2 * sets.front().theta.size();
-
   const double columns = 1.0 + static_cast<double>(sets.size()) * (kind == DecayKind::Random ? 2 : 1);
   const long points = opt.point_count();
   if (static_cast<double>(points) * columns > kMaxCells) {
@@ -258,6 +261,19 @@ int run_decay(const DecayOptions& opt, std::ostream& out) {
   }
   if (!opt.csv.empty()) write_output(opt.csv, table, out);
   draw(make_figure(opt, kind, sets, distances, curves), opt.figure);
+  if (opt.figure.animated()) {
+    // The base sweeps geometrically: from the smallest to the largest --base, or 100 … 10^6 for one.
+    const std::vector<double> given = opt.base_values();
+    const auto [lo, hi] = std::minmax_element(given.begin(), given.end());
+    const bool one = given.size() == 1;
+    std::vector<plot::Figure> frames;
+    for (const double b : motion::geometric_sweep(one ? 100.0 : *lo, one ? 1e6 : *hi, opt.figure.frame_count())) {
+      const std::vector<FrequencySet> set{{"base = " + format_number(std::round(b)), "", frequencies(static_cast<int>(d), b)}};
+      frames.push_back(make_figure(opt, kind, set, distances, compute(opt, kind, set, distances, true)));
+    }
+    share_y_range(frames);
+    draw_animation(std::move(frames), opt.figure);
+  }
   if (opt.csv == "-") return kOk;
 
   const Text t = opt.figure.tr();
@@ -362,6 +378,7 @@ Command add_decay_command(CLI::App& app) {
   sub->add_option("--csv", opt->csv, "write the plotted data, distance then one column per base, to FILE ('-' for stdout)")
       ->type_name("FILE");
   add_figure_options(*sub, opt->figure);
+  add_animation_options(*sub, opt->figure, "animate to a GIF: the base sweeps over the --base values (one: 100 … 10⁶)");
   sub->footer(
       "Example:\n  rope decay --base 10000 --dim 128 --csv decay.csv --png decay.png\n"
       "  rope decay --base 10000 --base 500000 --max-distance 4096\n"

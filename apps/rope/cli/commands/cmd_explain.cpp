@@ -19,6 +19,7 @@
 #include "rope/cli/options.hpp"
 #include "rope/cli/printing.hpp"
 #include "rope/cli/figures/explain_figure.hpp"
+#include "rope/cli/figures/motion_figures.hpp"
 #include "rope/io/csv.hpp"
 #include "rope/core/error.hpp"
 #include "rope/core/constants.hpp"
@@ -322,19 +323,15 @@ int run_explain(const ExplainOptions& opt, std::ostream& out) {
     throw InvalidArgument(fmt::format("--step must be between 1 and {} (got {})", explain::kSteps, *opt.step));
   }
   explain::Setup s;
-  for (const auto& [text, what, target] :
-       {std::tuple{&opt.q, "--q", &s.q}, std::tuple{&opt.k, "--k", &s.k}}) {
+  for (const auto& [text, what, target] : {std::tuple{&opt.q, "--q", &s.q}, std::tuple{&opt.k, "--k", &s.k}}) {
     const std::vector<double> values = parse_real_list(*text, what);
     if (values.size() != 2) {
       throw InvalidArgument(fmt::format("{} must be exactly 2 numbers a,b: one 2-D pair (got {})", what, values.size()));
     }
     *target = Eigen::Vector2d(values[0], values[1]);
   }
-  s.m = opt.positions[0];
-  s.n = opt.positions[1];
-  s.shift = opt.shift;
-  s.d = opt.dim;
-  s.base = opt.base;
+  s.m = opt.positions[0], s.n = opt.positions[1];
+  s.shift = opt.shift, s.d = opt.dim, s.base = opt.base;
   const FigureOptions& f = opt.figure;
   std::string theta_source;
   if (opt.pair) {
@@ -360,6 +357,7 @@ int run_explain(const ExplainOptions& opt, std::ostream& out) {
     }
   }();
   if (f.wanted()) draw(figure_of(w, f), f);
+  if (f.animated()) draw_animation(explain_frames(s, f), f);
   return print_walkthrough(w, opt.step.value_or(0), theta_source, f, out, opt.quiet);
 }
 
@@ -380,6 +378,7 @@ Command add_explain_command(CLI::App& app) {
   add_int_option(*sub, "--step", opt->step, 0, "show only step K (1 … 7), to pace a lecture")->default_str("all");
   sub->add_flag("--quiet", opt->quiet, "leave out the header (q, k, θ and what a check means): for the second step on");
   add_figure_options(*sub, opt->figure);
+  add_animation_options(*sub, opt->figure, "animate to a GIF: positions + 1 per frame; q, k and each pair turn at their speed");
   sub->get_option("--lang")->description("language of the text and the figure: en or zh (中文)");
   CLI::Option* width = sub->get_option("--width")->default_str(std::to_string(kExplainFigureSize));
   CLI::Option* height = sub->get_option("--height")->default_str(std::to_string(kExplainFigureSize));
@@ -390,8 +389,9 @@ Command add_explain_command(CLI::App& app) {
       "Example:\n  rope explain\n  rope explain --lang zh --step 5\n"
       "  rope explain --position 3 --position 7 --q 1,2 --k -1,0.5 --png explain.png");
   return {sub, [opt, width, height](std::ostream& out) {
-            if (opt->figure.wanted() && width->count() == 0) opt->figure.width = kExplainFigureSize;
-            if (opt->figure.wanted() && height->count() == 0) opt->figure.height = kExplainFigureSize;
+            const bool any = opt->figure.wanted() || opt->figure.animated();
+            if (any && width->count() == 0) opt->figure.width = kExplainFigureSize;
+            if (any && height->count() == 0) opt->figure.height = kExplainFigureSize;
             return run_explain(*opt, out);
           }};
 }

@@ -1,4 +1,5 @@
 // rope wavelengths: λ_i = 2π/θ_i against pair i, against context lengths, docs/math.md (M2), (M16).
+#include <algorithm>
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <memory>
@@ -13,6 +14,7 @@
 #include "rope/core/error.hpp"
 #include "rope/core/frequencies.hpp"
 #include "rope/cli/scaling_options.hpp"
+#include "rope/cli/figures/motion_figures.hpp"
 #include "rope/cli/figures/wavelength_figure.hpp"
 
 namespace rope::cli {
@@ -99,6 +101,16 @@ int run_wavelengths(const WavelengthsOptions& opt, std::ostream& out) {
   }
   if (!opt.csv.empty()) write_output(opt.csv, to_csv(table), out);
   draw(wavelength_figure(opt.figure, dim, model, contexts, curves), opt.figure);
+  if (opt.figure.animated()) {
+    // The last curve (a model's scaled one) sweeps to the largest context, else to its longest wavelength.
+    const Curve& c = curves.back();
+    const Eigen::VectorXd theta = (kTwoPi / c.lambda.array()).matrix();  // λ = ∞ gives θ = 0
+    double m_max = contexts.empty() ? 1.0 : *std::max_element(contexts.begin(), contexts.end());
+    for (Eigen::Index i = 0; contexts.empty() && i < c.lambda.size(); ++i) {
+      if (std::isfinite(c.lambda[i])) m_max = std::max(m_max, c.lambda[i]);
+    }
+    draw_animation(wavelength_frames(opt.figure, theta, c.name, std::max(m_max, 2.0)), opt.figure);
+  }
   if (opt.csv == "-") return kOk;
 
   out << t.format("RoPE wavelengths λ_i = 2π/θ_i = 2π·base^(2i/d), d = {} (docs/math.md (M2)):\n",
@@ -148,6 +160,7 @@ Command add_wavelengths_command(CLI::App& app) {
   sub->add_option("--csv", opt->csv, "write pair then one wavelength column per base to FILE ('-' for stdout)")
       ->type_name("FILE");
   add_figure_options(*sub, opt->figure);
+  add_animation_options(*sub, opt->figure, "animate to a GIF: m sweeps up to --context; pairs that turned light up");
   add_scaling_options(*sub, opt->scaling);
   sub->footer("Example:\n  rope wavelengths --dim 128 --base 10000 --base 500000 --context 4096 --png wavelengths.png\n"
               "  rope wavelengths --model llama-3.1-8b --png llama31.png");

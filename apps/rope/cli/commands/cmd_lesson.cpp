@@ -1,0 +1,46 @@
+// rope lesson: the lesson of docs/classroom.md as one self-contained HTML page (rope/cli/lesson_page.hpp).
+#include <CLI/CLI.hpp>
+#include <filesystem>
+#include <fmt/format.h>
+#include <memory>
+#include <string>
+
+#include "rope/cli/commands.hpp"
+#include "rope/cli/exit_codes.hpp"
+#include "rope/cli/lang.hpp"
+#include "rope/cli/lesson_page.hpp"
+#include "rope/cli/output.hpp"
+#include "rope/core/error.hpp"
+
+namespace rope::cli {
+
+struct LessonOptions {
+  std::string html;
+  Lang lang = Lang::En;
+};
+
+int run_lesson(const LessonOptions& opt, std::ostream& out) {
+  if (opt.html.empty()) throw InvalidArgument("rope lesson needs --html FILE: the page to write");
+  const std::string ext = std::filesystem::path(opt.html).extension().string();
+  if (ext != ".html" && ext != ".htm") {
+    throw InvalidArgument(fmt::format("the --html file must end in .html or .htm (got '{}')", opt.html));
+  }
+  const std::string page = lesson_page(opt.lang);
+  write_output(opt.html, page, out);
+  const Text t(opt.lang);
+  out << t.format("wrote the lesson page {}: open it in a browser, it needs no network\n",
+                  "已写出课程页面 {}:用浏览器打开即可,无需网络\n", opt.html);
+  return kOk;
+}
+
+Command add_lesson_command(CLI::App& app) {
+  auto opt = std::make_shared<LessonOptions>();
+  CLI::App* sub = app.add_subcommand("lesson", "The lesson of docs/classroom.md as one self-contained HTML page");
+  sub->add_option("--html", opt->html, "write the page to FILE (.html): commands, their output, figures, frames")
+      ->type_name("FILE");
+  add_lang_option(*sub, opt->lang);
+  sub->footer("Example:\n  rope lesson --html lesson.html\n  rope lesson --html lesson.zh.html --lang zh");
+  return {sub, [opt](std::ostream& out) { return run_lesson(*opt, out); }};
+}
+
+}  // namespace rope::cli

@@ -1,0 +1,176 @@
+#include "rope/cli/figures/motion_figures.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <fmt/format.h>
+
+#include "rope/analysis/motion.hpp"
+#include "rope/cli/printing.hpp"
+#include "rope/core/constants.hpp"
+#include "rope/core/frequencies.hpp"
+#include "rope/io/csv.hpp"
+
+namespace rope::cli {
+
+namespace {
+
+plot::Series hand(double angle, double length, int color, double width) {
+  plot::Series s;
+  s.x = Eigen::Vector2d(0.0, length * std::cos(angle));
+  s.y = Eigen::Vector2d(0.0, length * std::sin(angle));
+  s.color = color;
+  s.line_width = width;
+  return s;
+}
+
+plot::Label text_at(double x, double y, const std::string& text, plot::Label::Anchor anchor = plot::Label::Anchor::Center) {
+  plot::Label l;
+  l.x = x;
+  l.y = y;
+  l.text = text;
+  l.anchor = anchor;
+  return l;
+}
+
+}  // namespace
+
+std::vector<plot::Figure> explain_frames(const explain::Setup& s, const FigureOptions& f) {
+  const Eigen::VectorXd theta = frequencies(s.d, s.base);
+  const int pairs = static_cast<int>(theta.size());
+  const int hands = std::min(pairs, kMaxHands);
+  Eigen::VectorXd shown(hands);  // θ_i of the pairs drawn as hands
+  std::vector<int> index(static_cast<std::size_t>(hands));
+  for (int j = 0; j < hands; ++j) {
+    index[j] = hands == 1 ? 0 : static_cast<int>(std::lround(static_cast<double>(j) * (pairs - 1) / (hands - 1)));
+    shown[j] = theta[index[j]];
+  }
+  const std::vector<motion::PlaneFrame> frames =
+      motion::plane_frames(s.q, s.k, s.m, s.n, s.theta, shown, f.frame_count());
+  const double radius = std::max(s.q.norm(), s.k.norm());
+  const double lim = 1.5 * radius;
+  std::vector<plot::Figure> out;
+  for (const motion::PlaneFrame& p : frames) {
+    plot::Figure fig;
+    fig.title = fmt::format(f.text("RoPE turning: c = {}, q at M + c = {}, k at N + c = {}",
+                                   "RoPE 的旋转:c = {},q 在位置 M + c = {},k 在位置 N + c = {}"),
+                            format_number(p.shift), format_number(s.m + p.shift), format_number(s.n + p.shift));
+    fig.xlabel = f.text("first component (real part)", "第一个分量(实部)");
+    fig.ylabel = f.text("second component (imaginary part)", "第二个分量(虚部)");
+    fig.xrange = {-lim, lim};
+    fig.yrange = {-lim, lim};
+    for (const auto axis : {plot::ReferenceLine::Axis::X, plot::ReferenceLine::Axis::Y}) {
+      plot::ReferenceLine r;
+      r.axis = axis;
+      fig.lines.push_back(r);
+    }
+    // The clock hands first, thin, under q and k: pair i at (M + c)·θ_i, the fast ones longest.
+    for (int j = 0; j < hands; ++j) {
+      const double length = radius * (hands == 1 ? 0.9 : 0.9 - 0.5 * j / (hands - 1));
+      fig.series.push_back(hand(p.hand_angles[j], length, 2 + j, 2.5));
+      fig.labels.push_back(text_at((length + 0.08 * radius) * std::cos(p.hand_angles[j]),
+                                   (length + 0.08 * radius) * std::sin(p.hand_angles[j]), fmt::format("{}", index[j])));
+    }
+    for (const auto& [v, color] : {std::pair{&p.q_rotated, 0}, std::pair{&p.k_rotated, 1}}) {
+      plot::Series s;  // from the origin to the rotated vector, as computed
+      s.x = Eigen::Vector2d(0.0, (*v)[0]);
+      s.y = Eigen::Vector2d(0.0, (*v)[1]);
+      s.color = color;
+      s.line_width = 4.0;
+      fig.series.push_back(s);
+    }
+    const auto tip = [&](const Eigen::Vector2d& v, const std::string& name) {
+      const Eigen::Vector2d at = v + 0.15 * radius * v.normalized();
+      fig.labels.push_back(text_at(at[0], at[1], name));
+    };
+    tip(p.q_rotated, "q");
+    tip(p.k_rotated, "k");
+    fig.labels.push_back(text_at(0.0, 0.9 * lim,
+                                 fmt::format(f.text("thick: q, k at θ = {};  thin: pair i at θ_i, d = {}",
+                                                    "粗线:q、k,θ = {};细线:第 i 对,θ_i,d = {}"),
+                                             fx(s.theta), s.d)));
+    fig.labels.push_back(text_at(0.0, -0.9 * lim,
+                                 fmt::format(f.text("q→k: {} rad, score {}, in every frame",
+                                                    "q→k:{} rad,分数 {},每一帧都相同"),
+                                             fx(p.angle_between), fx(p.score))));
+    out.push_back(std::move(fig));
+  }
+  return out;
+}
+
+std::vector<plot::Figure> wavelength_frames(const FigureOptions& f, const Eigen::VectorXd& theta, const std::string& name,
+                                            double m_max) {
+  const Eigen::VectorXd lambda = wavelengths(theta);
+  const Eigen::Index half = theta.size();
+  double lo = INFINITY;
+  double hi = m_max;
+  for (Eigen::Index i = 0; i < half; ++i) {
+    if (std::isfinite(lambda[i]) && lambda[i] > 0) lo = std::min(lo, lambda[i]), hi = std::max(hi, lambda[i]);
+  }
+  std::vector<plot::Figure> out;
+  for (const double m : motion::geometric_sweep(1.0, m_max, f.frame_count())) {
+    const std::vector<bool> done = motion::completed_turn(theta, m);
+    plot::Figure fig;
+    fig.title = fmt::format(f.text("RoPE wavelengths, {}: position m = {}", "RoPE 波长,{}:位置 m = {}"), name,
+                            format_number(std::round(m)));
+    fig.xlabel = f.text("pair index i", "维度对编号 i");
+    fig.ylabel = f.text("wavelength λ_i (positions per full turn)", "波长 λ_i(转一整圈所需的位置数)");
+    fig.log_y = true;
+    fig.key = plot::Figure::Key::Below;
+    plot::Series turned{f.text("turned at least once (λ_i <= m)", "已转满一圈(λ_i <= m)"), {}, {}, 1};
+    plot::Series waiting{f.text("not yet a full turn", "尚未转满一圈"), {}, {}, 5};
+    std::vector<double> tx, ty, wx, wy;
+    for (Eigen::Index i = 0; i < half; ++i) {
+      if (!std::isfinite(lambda[i])) continue;
+      (done[i] ? tx : wx).push_back(static_cast<double>(i));
+      (done[i] ? ty : wy).push_back(lambda[i]);
+    }
+    for (auto [s, x, y] : {std::tuple{&turned, &tx, &ty}, std::tuple{&waiting, &wx, &wy}}) {
+      s->x = Eigen::Map<const Eigen::VectorXd>(x->data(), static_cast<Eigen::Index>(x->size()));
+      s->y = Eigen::Map<const Eigen::VectorXd>(y->data(), static_cast<Eigen::Index>(y->size()));
+      s->points = true;
+      if (s->x.size() > 0) fig.series.push_back(*s);
+    }
+    fig.lines.push_back({plot::ReferenceLine::Axis::Y, m, fmt::format("m = {}", format_number(std::round(m))), 6});
+    fig.xrange = std::pair{-0.5, static_cast<double>(half) - 0.5};
+    fig.yrange = std::pair{std::min(lo, 1.0) / 2, hi * 4};
+    out.push_back(std::move(fig));
+  }
+  return out;
+}
+
+void as_shift_frames(std::vector<plot::Figure>& frames, const std::vector<long>& shifts, const FigureOptions& f) {
+  double top = 0.0;
+  for (const plot::Figure& fig : frames) {
+    if (fig.heatmap && fig.heatmap->z.size() > 0) top = std::max(top, fig.heatmap->z.maxCoeff());
+  }
+  for (std::size_t k = 0; k < frames.size(); ++k) {
+    // In the axis label: the title is long already.
+    frames[k].xlabel = fmt::format(f.text("{}   (every position + {})", "{}  (每个位置 + {})"), frames[k].xlabel, shifts[k]);
+    if (frames[k].heatmap) frames[k].heatmap->zrange = std::pair{0.0, top > 0 ? top : 1.0};
+  }
+}
+
+void share_y_range(std::vector<plot::Figure>& frames) {
+  double lo = INFINITY;
+  double hi = -INFINITY;
+  for (const plot::Figure& fig : frames) {
+    for (const plot::Series& s : fig.series) {
+      for (Eigen::Index i = 0; i < s.y.size(); ++i) {
+        if (std::isfinite(s.y[i]) && (!fig.log_y || s.y[i] > 0)) lo = std::min(lo, s.y[i]), hi = std::max(hi, s.y[i]);
+      }
+    }
+    for (const plot::Band& b : fig.bands) {
+      for (Eigen::Index i = 0; i < b.lower.size(); ++i) {
+        if (std::isfinite(b.lower[i])) lo = std::min(lo, b.lower[i]);
+        if (std::isfinite(b.upper[i])) hi = std::max(hi, b.upper[i]);
+      }
+    }
+  }
+  if (!(lo <= hi)) return;
+  const bool log = !frames.empty() && frames.front().log_y;
+  const std::pair<double, double> range =
+      log ? std::pair{lo / 1.5, hi * 1.5} : std::pair{lo - 0.05 * (hi - lo + (hi == lo)), hi + 0.15 * (hi - lo + (hi == lo))};
+  for (plot::Figure& fig : frames) fig.yrange = range;
+}
+
+}  // namespace rope::cli

@@ -1,0 +1,69 @@
+#!/usr/bin/env python3
+"""The lesson page in a real browser: headless Chromium (Debian's `chromium`) loads the page that
+`rope lesson --html` writes, in English and in Chinese, and
+  - logs no console message at all (the page logs nothing; an exception is a console message),
+  - runs its script: opened at #frame=11 the DOM shows the last frame's counter "12 / 12",
+  - draws something: the screenshot is not blank (>= 2 % of the pixels not white, >= 16 colours),
+  - shows another frame at #frame=11 than at #frame=0 (the slider's frames are precomputed SVGs).
+Run by `make browser-test` (and CI), not by ctest: Chromium is a large package, installed by
+`scripts/install-deps.sh browser`. Needs python3-pil (same level) to read the screenshot.
+
+usage: check_lesson.py ROPE OUTDIR
+"""
+import os
+import re
+import subprocess
+import sys
+
+from PIL import Image
+
+WINDOW = (1100, 3000)  # tall enough for Part 1 and its frames
+
+
+def chromium(url, *args):
+    cmd = ["chromium", "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+           "--enable-logging=stderr", "--v=0", f"--window-size={WINDOW[0]},{WINDOW[1]}", *args, url]
+    r = subprocess.run(cmd, capture_output=True, text=True, timeout=180)
+    if r.returncode != 0:
+        sys.exit(f"chromium failed ({r.returncode}) on {url}:\n{r.stderr[-2000:]}")
+    console = [line for line in r.stderr.splitlines() if ":CONSOLE" in line]
+    if console:
+        sys.exit(f"console messages on {url}:\n" + "\n".join(console))
+    return r.stdout
+
+
+def screenshot(url, path):
+    chromium(url, f"--screenshot={path}")
+    with Image.open(path) as im:
+        rgb = im.convert("RGB")
+        if rgb.size != WINDOW:
+            sys.exit(f"{path}: screenshot is {rgb.size}, expected {WINDOW}")
+        pixels = list(rgb.getdata())
+    drawn = sum(1 for p in pixels if min(p) < 240) / len(pixels)
+    colours = len(set(pixels))
+    if drawn < 0.02 or colours < 16:
+        sys.exit(f"{path}: looks blank ({drawn:.1%} of the pixels drawn, {colours} colours)")
+    print(f"  {os.path.basename(path)}: {drawn:.1%} of the pixels drawn, {colours} colours")
+    return pixels
+
+
+def main():
+    rope, out = sys.argv[1], sys.argv[2]
+    os.makedirs(out, exist_ok=True)
+    for lang in ("en", "zh"):
+        page = os.path.abspath(os.path.join(out, f"lesson.{lang}.html"))
+        subprocess.run([rope, "lesson", "--html", page, "--lang", lang], check=True, stdout=subprocess.DEVNULL)
+        url = "file://" + page
+        print(f"{lang}: {page}")
+        dom = chromium(url + "#frame=11", "--dump-dom")
+        if not re.search(r'id="frames1-n">12 / 12<', dom):
+            sys.exit(f"{lang}: the page's script did not show frame 12 of 12 at #frame=11")
+        first = screenshot(url + "#frame=0", os.path.join(out, f"lesson.{lang}.first.png"))
+        last = screenshot(url + "#frame=11", os.path.join(out, f"lesson.{lang}.last.png"))
+        if first == last:
+            sys.exit(f"{lang}: #frame=0 and #frame=11 look the same: the slider shows no other frame")
+    print("browser test passed: both pages load without console messages, draw, and step through frames")
+
+
+if __name__ == "__main__":
+    main()

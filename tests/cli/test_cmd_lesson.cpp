@@ -1,0 +1,66 @@
+// rope lesson --html: one self-contained page whose outputs are exactly what rope prints, escaped.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <regex>
+
+#include "rope/cli/lesson_page.hpp"
+#include "support/cli_harness.hpp"
+
+namespace rope::cli {
+namespace {
+
+using test::expect_one_line_error;
+using test::Result;
+using test::rope_cli;
+
+TEST(LessonPage, HtmlEscapeReplacesTheFiveSpecialCharacters) {
+  EXPECT_EQ(html_escape("a<b>&\"c'"), "a&lt;b&gt;&amp;&quot;c&#39;");
+  EXPECT_EQ(html_escape("θ ⟨R(Mθ)q⟩ ✓"), "θ ⟨R(Mθ)q⟩ ✓");  // UTF-8 passes through
+}
+
+class CmdLesson : public test::TempDirTest {};
+
+TEST_F(CmdLesson, PageQuotesWhatRopePrintsAndLoadsNothing) {
+  for (const std::string lang : {"en", "zh"}) {
+    const Result r = rope_cli({"lesson", "--html", path("l.html"), "--lang", lang});
+    ASSERT_EQ(r.code, 0) << r.err;
+    const std::string page = read(path("l.html"));
+    EXPECT_EQ(page.rfind("<!DOCTYPE html>", 0), 0u);
+    // Every part's output, exactly as the command prints it (escaped), not a copy that could rot.
+    for (const std::vector<std::string>& args :
+         {std::vector<std::string>{"explain", "--step", "6"}, {"explain", "--step", "7"}, {"layouts", "--dim", "8"},
+          {"attention", "--tokens", "8", "--dim", "16", "--shift", "100", "--encoding", "rope"}}) {
+      std::vector<std::string> with_lang = args;
+      with_lang.insert(with_lang.end(), {"--lang", lang});
+      const Result part = rope_cli(with_lang);
+      ASSERT_EQ(part.code, 0) << part.err;
+      EXPECT_TRUE(page.find("<pre>" + html_escape(part.out) + "</pre>") != std::string::npos) << args.front() << " " << lang;
+    }
+    // Self-contained: no external script, style, font, image or link; SVG inline.
+    for (const char* external : {"<script src", "<link", "@import", "<img", "<iframe"}) {
+      EXPECT_EQ(page.find(external), std::string::npos) << external;
+    }
+    EXPECT_FALSE(std::regex_search(page, std::regex(R"(url\(\s*['"]?[^#'"\s])"))) << "url() other than #id";
+    EXPECT_FALSE(std::regex_search(page, std::regex(R"((src|href)\s*=\s*["']?(https?:|//))")));
+    EXPECT_EQ(page.find("<?xml"), std::string::npos);
+    // 4 figures and 2 sliders of kLessonFrames frames each.
+    std::size_t svgs = 0;
+    for (std::size_t at = page.find("<svg"); at != std::string::npos; at = page.find("<svg", at + 1)) ++svgs;
+    EXPECT_EQ(svgs, 4u + 2u * kLessonFrames) << lang;
+    EXPECT_NE(page.find("id=\"frames1-range\" min=\"0\" max=\"11\""), std::string::npos);
+  }
+  const std::string zh = read(path("l.html"));
+  EXPECT_NE(zh.find("<html lang=\"zh\">"), std::string::npos);
+  EXPECT_NE(zh.find("RoPE 的旋转:c = 0"), std::string::npos);  // the frames are Chinese too
+}
+
+TEST_F(CmdLesson, BadInputExitsTwoAndWritesNothing) {
+  expect_one_line_error(rope_cli({"lesson"}), 2, "needs --html FILE");
+  expect_one_line_error(rope_cli({"lesson", "--html", path("l.txt")}), 2, "must end in .html or .htm");
+  expect_one_line_error(rope_cli({"lesson", "--html", path("l.html"), "--lang", "fr"}), 2, "fr");
+  expect_one_line_error(rope_cli({"lesson", "--html", path("missing/l.html")}), 3, "l.html");
+  EXPECT_TRUE(std::filesystem::is_empty(dir_));
+}
+
+}  // namespace
+}  // namespace rope::cli

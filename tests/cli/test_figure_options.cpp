@@ -1,0 +1,124 @@
+// rope/cli/figure_options.hpp: --term (the rule for sixel, colour or plain text, the size) and the
+// animations (--gif, --frames, --delay) of explain, wavelengths, attention --shift and decay.
+#include "rope/cli/figure_options.hpp"
+
+#include <cmath>
+#include <fmt/format.h>
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "rope/core/error.hpp"
+#include "support/cli_harness.hpp"
+
+namespace rope::cli {
+namespace {
+
+using test::expect_one_line_error;
+using test::Result;
+using test::rope_cli;
+using ::testing::HasSubstr;
+
+std::size_t count(const std::string& text, const std::string& what) {
+  std::size_t n = 0;
+  for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+TEST(TerminalFormat, SixelOnlyOnAKnownTerminalColourOnlyOnATerminal) {
+  using plot::Format;
+  EXPECT_EQ(terminal_format("auto", true, "foot", nullptr), Format::Sixel);
+  EXPECT_EQ(terminal_format("auto", true, "xterm-sixel", nullptr), Format::Sixel);
+  EXPECT_EQ(terminal_format("auto", true, "xterm-256color", nullptr), Format::TextColor);
+  EXPECT_EQ(terminal_format("auto", true, "xterm-256color", "1"), Format::Text);  // NO_COLOR
+  EXPECT_EQ(terminal_format("auto", true, "dumb", nullptr), Format::Text);
+  EXPECT_EQ(terminal_format("auto", true, nullptr, nullptr), Format::Text);
+  // Into a pipe or a file: never an escape sequence.
+  EXPECT_EQ(terminal_format("auto", false, "foot", nullptr), Format::Text);
+  EXPECT_EQ(terminal_format("text", false, "xterm-256color", nullptr), Format::Text);
+  EXPECT_EQ(terminal_format("sixel", true, "xterm", nullptr), Format::Sixel);  // asked for
+  EXPECT_THROW(terminal_format("sixel", false, "foot", nullptr), InvalidArgument);
+}
+
+TEST(TerminalFormat, SizeFromTheEnvironmentClampedToTheLimits) {
+  EXPECT_EQ(terminal_size(-1, nullptr, nullptr), (std::pair{80, 23}));  // 80×24, one line for the prompt
+  EXPECT_EQ(terminal_size(-1, "120", "40"), (std::pair{120, 39}));
+  EXPECT_EQ(terminal_size(-1, "10", "5"), (std::pair{plot::kMinColumns, plot::kMinLines}));
+  EXPECT_EQ(terminal_size(-1, "1000000", "1000000"), (std::pair{80, 23}));  // not a sane number: ignored
+  EXPECT_EQ(terminal_size(-1, "999", "999"), (std::pair{plot::kMaxColumns, plot::kMaxLines}));
+  EXPECT_EQ(terminal_size(-1, "12x", "-3"), (std::pair{80, 23}));
+}
+
+class FigureOptionsCli : public test::TempDirTest {};
+
+TEST_F(FigureOptionsCli, TermIntoAPipeIsPlainTextBeforeTheOutput) {
+  const Result r = rope_cli({"explain", "--step", "5", "--term", "auto"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.out.find('\x1b'), std::string::npos);
+  EXPECT_THAT(r.out, HasSubstr("RoPE in 2-D: q at M = 2, k at N = 5"));
+  EXPECT_THAT(r.out, HasSubstr("Step 5"));
+  EXPECT_TRUE(std::filesystem::is_empty(dir_));
+  expect_one_line_error(rope_cli({"explain", "--term", "sixel"}), 2, "not a terminal");
+  expect_one_line_error(rope_cli({"explain", "--term", "kitty"}), 2, "--term must be auto, sixel or text");
+}
+
+TEST_F(FigureOptionsCli, ExplainGifHasOneFramePerPositionAndIsDeterministic) {
+  const Result r = rope_cli({"explain", "--gif", path("e.gif"), "--frames", "6", "--delay", "200", "--width", "400",
+                             "--height", "400", "--keep-script", path("e.gp")});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.out, rope_cli({"explain"}).out);
+  const std::string script = read(path("e.gp"));
+  EXPECT_THAT(script, HasSubstr("set terminal gif animate delay 20 loop 0 size 400,400"));
+  EXPECT_EQ(count(script, "\n# frame "), 6u);
+  // Frame 5 (c = 5): q = (1, 0.5) at M + c = 7 turned by 7θ = 7 rad, by hand: (cos 7 − 0.5 sin 7, sin 7 + 0.5 cos 7).
+  EXPECT_THAT(script, HasSubstr(fmt::format("0 0\n{} {}\nEOD", std::cos(7.0) - 0.5 * std::sin(7.0),
+                                            std::sin(7.0) + 0.5 * std::cos(7.0))));
+  EXPECT_THAT(script, HasSubstr("'RoPE turning: c = 5, q at M + c = 7, k at N + c = 10'"));
+  const std::string gif = read(path("e.gif"));
+  EXPECT_EQ(gif.substr(0, 6), "GIF89a");
+  EXPECT_EQ(gif.back(), '\x3B');
+  ASSERT_EQ(rope_cli({"explain", "--gif", path("f.gif"), "--frames", "6", "--delay", "200", "--width", "400",
+                      "--height", "400"})
+                .code,
+            0);
+  EXPECT_EQ(read(path("f.gif")), gif);  // same options, same bytes
+}
+
+TEST_F(FigureOptionsCli, EveryAnimationDraws) {
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"wavelengths", "--context", "4096"}, {"attention", "--tokens", "6", "--shift", "50"},
+        {"attention", "--tokens", "6", "--shift", "50", "--encoding", "sinusoidal"}, {"decay", "--dim", "64"},
+        {"explain", "--lang", "zh"}}) {
+    std::vector<std::string> all = args;
+    for (const char* a : {"--frames", "3", "--width", "400", "--height", "300", "--keep-script"}) all.emplace_back(a);
+    all.push_back(path("a.gp"));
+    all.push_back("--gif");
+    all.push_back(path("a.gif"));
+    const Result r = rope_cli(all);
+    ASSERT_EQ(r.code, 0) << args.front() << ": " << r.err;
+    EXPECT_EQ(count(read(path("a.gp")), "\n# frame "), 3u) << args.front();
+    EXPECT_EQ(read(path("a.gif")).back(), '\x3B') << args.front();
+  }
+  // The wavelengths sweep ends at the context; the decay sweep at base 10^6; attention at the shift.
+  ASSERT_EQ(rope_cli({"wavelengths", "--context", "4096", "--frames", "3", "--gif", path("w.gif"), "--keep-script",
+                      path("w.gp")})
+                .code,
+            0);
+  EXPECT_THAT(read(path("w.gp")), HasSubstr("position m = 4096'"));
+  EXPECT_THAT(read(path("w.gp")), HasSubstr("position m = 64'"));  // √4096, the middle of 3 geometric steps
+}
+
+TEST_F(FigureOptionsCli, AnimationOptionsFollowTheirRules) {
+  expect_one_line_error(rope_cli({"explain", "--frames", "4"}), 2, "--frames needs an animation: add --gif FILE");
+  expect_one_line_error(rope_cli({"explain", "--delay", "100"}), 2, "--delay needs an animation");
+  expect_one_line_error(rope_cli({"explain", "--gif", path("a.gif"), "--delay", "15"}), 2, "multiple of 10 ms");
+  expect_one_line_error(rope_cli({"explain", "--gif", path("a.gif"), "--frames", "1"}), 2, "--frames must be between 2 and 120");
+  expect_one_line_error(rope_cli({"explain", "--gif", path("a.gif"), "--frames", "121"}), 2, "(got 121)");
+  expect_one_line_error(rope_cli({"explain", "--gif", path("a.png")}), 2, "must end in .gif");
+  expect_one_line_error(rope_cli({"explain", "--gif", path("a.gif"), "--width", "1601"}), 2, "at most 1600 pixels");
+  expect_one_line_error(rope_cli({"attention", "--gif", path("a.gif")}), 2, "--gif animates the shift test");
+  expect_one_line_error(rope_cli({"decay", "--gif", path("a.gif"), "--model", "llama2-7b"}), 2, "--gif sweeps the base");
+  EXPECT_TRUE(std::filesystem::is_empty(dir_));
+}
+
+}  // namespace
+}  // namespace rope::cli
