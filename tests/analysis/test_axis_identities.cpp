@@ -20,7 +20,7 @@ TEST(AxisIdentities, HoldForChunkedAndInterleavedSections) {
       EXPECT_TRUE(r.check.passed()) << name << " " << r.name << " " << r.check.relative_error();
       EXPECT_GT(r.max_abs_error, 0.0) << r.name;  // real rounding, not a comparison of a thing with itself
     }
-    EXPECT_EQ(rows[4].name, "axes: shift w alone");
+    EXPECT_EQ(rows[4].name, "axes: w alone");
     EXPECT_EQ(rows[4].equation, "(A7)");
   }
 }

@@ -165,8 +165,8 @@ TEST_F(CmdVerify, EveryPresetPassesInItsOwnLayout) {
 TEST_F(CmdVerify, AModelWithSectionsAddsThePerAxisIdentities) {
   const Result r = rope_cli({"verify", "--model", "qwen2-vl-7b", "--trials", "50"});
   ASSERT_EQ(r.code, 0) << r.err;
-  EXPECT_THAT(r.out, HasSubstr(" 8  axes: relative        <R_p q, R_p' k> = <q, R_(p'-p) k>          (A5)             50"));
-  EXPECT_THAT(r.out, HasSubstr("12  axes: shift w alone   shift p_w, p'_w by c: score unchanged      (A7)"));
+  EXPECT_THAT(r.out, HasSubstr(" 8 axes: relative    <R_p q, R_p' k> = <q, R_(p'-p) k>         (A5)   "));
+  EXPECT_THAT(r.out, HasSubstr("12 axes: w alone     shift p_w, p'_w by c: score unchanged     (A7)   "));
   EXPECT_THAT(r.out, HasSubstr("12 of 12 identities passed"));
   const Result zh = rope_cli({"verify", "--model", "qwen2-vl-7b", "--trials", "20", "--lang", "zh"});
   EXPECT_THAT(zh.out, HasSubstr("多轴:只平移 h"));

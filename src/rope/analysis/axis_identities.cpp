@@ -49,7 +49,7 @@ std::vector<IdentityResult> verify_axes(const RopeSpec& spec, long trials, doubl
   row("axes: shift all", "shift p, p' by c: score unchanged", "多轴:整体平移", "p、p' 同加 c:得分不变", "(A6)");
   for (int a = 0; a < axes; ++a) {
     const std::string l(axis_letter(a));
-    row(fmt::format("axes: shift {} alone", l), fmt::format("shift p_{0}, p'_{0} by c: score unchanged", l),
+    row(fmt::format("axes: {} alone", l), fmt::format("shift p_{0}, p'_{0} by c: score unchanged", l),
         fmt::format("多轴:只平移 {}", l), fmt::format("只给 p_{0}、p'_{0} 加 c:得分不变", l), "(A7)");
   }
   std::vector<Tally> tally(rows.size());

@@ -120,15 +120,15 @@ int run_sections(const SectionsOptions& opt, std::ostream& out) {
   if (opt.figure.wanted()) draw_sections(chunked, interleaved, theta, opt.figure, list);
   if (opt.csv == "-") return kOk;
   const Text t = opt.figure.tr();
-  out << t.format("M-RoPE sections [{}] ({}) over {} pairs, d = {}, base = {}: the same sections, chunked and interleaved\n\n",
-                  "M-RoPE 分段 [{}]({}),共 {} 对,d = {},base = {}:同一分段的分块与交错两种排法\n\n", list, from, pairs, 2 * pairs,
+  out << t.format("M-RoPE sections [{}] ({}) over {} pairs, d = {}, base = {}:\nthe same sections, chunked and interleaved\n\n",
+                  "M-RoPE 分段 [{}]({}),共 {} 对,d = {},base = {}:\n同一分段的分块与交错两种排法\n\n", list, from, pairs, 2 * pairs,
                   format_number(rope.base));
   print_axis_summary(out, chunked, theta, t);
   out << '\n';
   print_axis_summary(out, interleaved, theta, t);
   out << t.format("\nchunked:     {}\ninterleaved: {}\n", "\n分块:{}\n交错:{}\n", axis_pattern(chunked), axis_pattern(interleaved));
-  out << t("\nthe frequencies fall with the pair index: chunks give each axis one band of wavelengths, interleaving\n"
-           "gives every axis pairs from the whole range (docs/multi-axis.md)\n",
+  out << t("\nthe frequencies fall with the pair index: chunks give each axis one band of wavelengths,\n"
+           "interleaving gives every axis pairs from the whole range (docs/multi-axis.md)\n",
            "\n频率随维度对编号递减:分块让每个轴只得到一段波长,交错让每个轴都得到全范围的维度对(docs/multi-axis.md)\n");
   return kOk;
 }
