@@ -52,8 +52,8 @@ void draw_sections(const AxisMap& chunked, const AxisMap& interleaved, const Eig
   fig.title = fmt::format(f.text("Which pair turns with which axis: sections [{}], d = {}",
                                  "每一对跟随哪个轴:分段 [{}],d = {}"),
                           sections, 2 * theta.size());
-  fig.xlabel = f.text("wavelength λ_j = 2π/θ_j (positions): pair j = 0 at the left, the last pair at the right",
-                      "波长 λ_j = 2π/θ_j(位置数):左端为第 0 对,右端为最后一对");
+  fig.xlabel = f.text("wavelength λⱼ = 2π/θⱼ (positions): pair j = 0 at the left, the last pair at the right",
+                      "波长 λⱼ = 2π/θⱼ(位置数):左端为第 0 对,右端为最后一对");
   fig.ylabel = "";
   fig.log_x = true;
   fig.yrange = {{-0.8, 1.9}};

@@ -58,10 +58,10 @@ int run_decay_xpos(const DecayOptions& opt, std::ostream& out) {
   fig.log_x = opt.log_x;
   fig.key = plot::Figure::Key::Below;  // the slowest pair runs along the top: a legend there would hide it
   fig.series.push_back({f.text("RoFormer bound f(m)/f(0)", "RoFormer 上界 f(m)/f(0)"), x, c.bound, 0});
-  fig.series.push_back({f.text("xPos bound f_ζ(m)/f(0)", "xPos 上界 f_ζ(m)/f(0)"), x, c.xpos_bound, 1});
-  fig.series.push_back({f.text("ζ_0^(m/s), fastest pair", "ζ_0^(m/s),衰减最快的维度对"), x, c.zeta_first, 2, true});
-  fig.series.push_back({f.text("mean of ζ_j^(m/s)", "ζ_j^(m/s) 的均值"), x, c.zeta_mean, 3, true});
-  fig.series.push_back({fmt::format(f.text("ζ_{}^(m/s), slowest pair", "ζ_{}^(m/s),衰减最慢的维度对"), d / 2 - 1), x, c.zeta_last, 4, true});
+  fig.series.push_back({f.text("xPos bound (X5) divided by f(0)", "xPos 上界 (X5) 除以 f(0)"), x, c.xpos_bound, 1});
+  fig.series.push_back({f.text("ζ₀^(m/s), fastest pair", "ζ₀^(m/s),衰减最快的维度对"), x, c.zeta_first, 2, true});
+  fig.series.push_back({f.text("mean of ζⱼ^(m/s)", "ζⱼ^(m/s) 的均值"), x, c.zeta_mean, 3, true});
+  fig.series.push_back({fmt::format(f.text("ζ^(m/s) of pair {}, slowest", "第 {} 对的 ζ^(m/s),衰减最慢"), d / 2 - 1), x, c.zeta_last, 4, true});
   draw(fig, f);
   if (opt.csv == "-") return kOk;
 
