@@ -85,8 +85,8 @@ std::vector<plot::Figure> explain_frames(const explain::Setup& s, const FigureOp
     tip(p.q_rotated, "q");
     tip(p.k_rotated, "k");
     fig.labels.push_back(text_at(0.0, 0.9 * lim,
-                                 fmt::format(f.text("thick: q, k at θ = {};  thin: pair i at θ_i, d = {}",
-                                                    "粗线:q、k,θ = {};细线:第 i 对,θ_i,d = {}"),
+                                 fmt::format(f.text("thick: q, k at θ = {};  thin: pair i at θᵢ, d = {}",
+                                                    "粗线:q、k,θ = {};细线:第 i 对,θᵢ,d = {}"),
                                              fx(s.theta), s.d)));
     fig.labels.push_back(text_at(0.0, -0.9 * lim,
                                  fmt::format(f.text("q→k: {} rad, score {}, in every frame",
@@ -113,10 +113,10 @@ std::vector<plot::Figure> wavelength_frames(const FigureOptions& f, const Eigen:
     fig.title = fmt::format(f.text("RoPE wavelengths, {}: position m = {}", "RoPE 波长,{}:位置 m = {}"), name,
                             format_number(std::round(m)));
     fig.xlabel = f.text("pair index i", "维度对编号 i");
-    fig.ylabel = f.text("wavelength λ_i (positions per full turn)", "波长 λ_i(转一整圈所需的位置数)");
+    fig.ylabel = f.text("wavelength λᵢ (positions per full turn)", "波长 λᵢ(转一整圈所需的位置数)");
     fig.log_y = true;
     fig.key = plot::Figure::Key::Below;
-    plot::Series turned{f.text("turned at least once (λ_i <= m)", "已转满一圈(λ_i <= m)"), {}, {}, 1};
+    plot::Series turned{f.text("turned at least once (λᵢ <= m)", "已转满一圈(λᵢ <= m)"), {}, {}, 1};
     plot::Series waiting{f.text("not yet a full turn", "尚未转满一圈"), {}, {}, 5};
     std::vector<double> tx, ty, wx, wy;
     for (Eigen::Index i = 0; i < half; ++i) {
