@@ -9,6 +9,7 @@ namespace rope::cli {
 std::vector<detail::ErrorTemplate> detail::error_templates() {
   std::vector<ErrorTemplate> all = error_templates_first();
   all.insert(all.end(), error_templates_second().begin(), error_templates_second().end());
+  all.insert(all.end(), error_templates_third().begin(), error_templates_third().end());
   return all;
 }
 

@@ -29,10 +29,12 @@ struct ErrorTemplate {
   const char* zh;
 };
 /// Every template: error_templates_first() (error_zh_messages.cpp: CLI11, values, lists, files) then
-/// error_templates_second() (error_zh_messages_more.cpp: the rules of each command and of the library).
+/// error_templates_second() (error_zh_messages_more.cpp: the rules of each command and of the library), then
+/// error_templates_third() (error_zh_messages_third.cpp: file and config readers, figures, internal checks).
 std::vector<ErrorTemplate> error_templates();
 const std::vector<ErrorTemplate>& error_templates_first();
 const std::vector<ErrorTemplate>& error_templates_second();
+const std::vector<ErrorTemplate>& error_templates_third();
 }  // namespace detail
 
 }  // namespace rope::cli
