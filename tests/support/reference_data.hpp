@@ -43,24 +43,7 @@ inline std::vector<std::string> split(const std::string& line, char sep) {
 }
 
 /// Reads tests/reference/<name>. @param has_header whether the first non-comment line is a header.
-inline ReferenceCsv read_reference(const std::string& name, bool has_header = true) {
-  const std::string path = std::string(ROPE_REFERENCE_DIR) + "/" + name;
-  std::ifstream in(path);
-  if (!in) throw std::runtime_error("cannot open reference file " + path);
-  ReferenceCsv csv;
-  std::string line;
-  bool header_pending = has_header;
-  while (std::getline(in, line)) {
-    if (line.empty() || line[0] == '#') continue;
-    if (header_pending) {
-      csv.header = split(line, ',');
-      header_pending = false;
-    } else {
-      csv.rows.push_back(split(line, ','));
-    }
-  }
-  return csv;
-}
+inline ReferenceCsv read_reference(const std::string& name, bool has_header = true);
 
 /// The same rules for CSV text already in memory (a command's --csv - output).
 inline ReferenceCsv parse_reference(const std::string& text, bool has_header = true) {
@@ -78,6 +61,15 @@ inline ReferenceCsv parse_reference(const std::string& text, bool has_header = t
     }
   }
   return csv;
+}
+
+inline ReferenceCsv read_reference(const std::string& name, bool has_header) {
+  const std::string path = std::string(ROPE_REFERENCE_DIR) + "/" + name;
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error("cannot open reference file " + path);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return parse_reference(text.str(), has_header);
 }
 
 /// A space-separated list of numbers, as in apply_cases.csv.

@@ -85,15 +85,7 @@ plot::Figure figure_of(const explain::Walkthrough& w, const FigureOptions& f) {
   plot::Figure fig;
   fig.title = fmt::format(f.text("RoPE in 2-D: q at M = {}, k at N = {}, θ = {}", "二维 RoPE:q 在位置 M = {},k 在位置 N = {},θ = {}"),
                           format_number(s.m), format_number(s.n), fx(s.theta));
-  fig.xlabel = f.text("first component (real part)", "第一个分量(实部)");
-  fig.ylabel = f.text("second component (imaginary part)", "第二个分量(虚部)");
-  fig.xrange = {-lim, lim};
-  fig.yrange = {-lim, lim};
-  for (const auto axis : {plot::ReferenceLine::Axis::X, plot::ReferenceLine::Axis::Y}) {
-    plot::ReferenceLine r;
-    r.axis = axis;
-    fig.lines.push_back(r);
-  }
+  plane_axes(fig, f, lim);
 
   const double m_angle = s.m * s.theta;
   const double n_angle = s.n * s.theta;
@@ -148,6 +140,18 @@ plot::Figure figure_of(const explain::Walkthrough& w, const FigureOptions& f) {
                                                   "分数 ⟨R(Mθ)q, R(Nθ)k⟩ = |q|·|k|·cos({}) = {}"),
                                            fx(s5.angle_between), fx(s5.score))));
   return fig;
+}
+
+void plane_axes(plot::Figure& fig, const FigureOptions& f, double lim) {
+  fig.xlabel = f.text("first component (real part)", "第一个分量(实部)");
+  fig.ylabel = f.text("second component (imaginary part)", "第二个分量(虚部)");
+  fig.xrange = {-lim, lim};
+  fig.yrange = {-lim, lim};
+  for (const auto axis : {plot::ReferenceLine::Axis::X, plot::ReferenceLine::Axis::Y}) {
+    plot::ReferenceLine r;
+    r.axis = axis;
+    fig.lines.push_back(r);
+  }
 }
 
 }  // namespace rope::cli

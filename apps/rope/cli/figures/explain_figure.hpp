@@ -12,4 +12,8 @@ namespace rope::cli {
 /// The 2-D picture of steps 3 and 5 of the walkthrough, with labels in the language of `f`.
 plot::Figure figure_of(const explain::Walkthrough& w, const FigureOptions& f);
 
+/// The complex plane of explain's figures (and of its animation's frames): axis labels, a square range
+/// ±lim and the two axes drawn through 0.
+void plane_axes(plot::Figure& fig, const FigureOptions& f, double lim);
+
 }  // namespace rope::cli

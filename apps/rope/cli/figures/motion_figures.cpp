@@ -1,4 +1,5 @@
 #include "rope/cli/figures/motion_figures.hpp"
+#include "rope/cli/figures/explain_figure.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -54,15 +55,7 @@ std::vector<plot::Figure> explain_frames(const explain::Setup& s, const FigureOp
     fig.title = fmt::format(f.text("RoPE turning: c = {}, q at M + c = {}, k at N + c = {}",
                                    "RoPE 的旋转:c = {},q 在位置 M + c = {},k 在位置 N + c = {}"),
                             format_number(p.shift), format_number(s.m + p.shift), format_number(s.n + p.shift));
-    fig.xlabel = f.text("first component (real part)", "第一个分量(实部)");
-    fig.ylabel = f.text("second component (imaginary part)", "第二个分量(虚部)");
-    fig.xrange = {-lim, lim};
-    fig.yrange = {-lim, lim};
-    for (const auto axis : {plot::ReferenceLine::Axis::X, plot::ReferenceLine::Axis::Y}) {
-      plot::ReferenceLine r;
-      r.axis = axis;
-      fig.lines.push_back(r);
-    }
+    plane_axes(fig, f, lim);
     // The clock hands first, thin, under q and k: pair i at (M + c)·θ_i, the fast ones longest.
     for (int j = 0; j < hands; ++j) {
       const double length = radius * (hands == 1 ? 0.9 : 0.9 - 0.5 * j / (hands - 1));
