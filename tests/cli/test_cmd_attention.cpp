@@ -323,18 +323,6 @@ TEST_F(CmdAttention, BadInputExitsTwoWithOneLine) {
   EXPECT_TRUE(fs::is_empty(dir_));
 }
 
-/// tests/reference/presets.csv (presets.py, NumPy): a preset's inv_freq and attention factor.
-std::pair<Eigen::VectorXd, double> preset_reference(const std::string& preset) {
-  std::vector<double> inv;
-  double a = 0;
-  for (const auto& row : test::read_reference("presets.csv").rows) {
-    if (row.at(0) != preset) continue;
-    inv.push_back(std::stod(row.at(2)));
-    a = std::stod(row.at(3));
-  }
-  return {Eigen::Map<const Eigen::VectorXd>(inv.data(), static_cast<Eigen::Index>(inv.size())), a};
-}
-
 /// HF's rotate_half apply (half layout, every channel rotates) with a in cos and sin, written out here.
 Eigen::VectorXd hf_half(const Eigen::VectorXd& x, const Eigen::VectorXd& inv, double a, double p) {
   const Eigen::Index h = inv.size();
@@ -351,7 +339,7 @@ TEST_F(CmdAttention, ModelRotatesAsTheModelDoes) {
   // Issue 13: --model gives the model's head (gpt-oss-20b: head_dim 64, rotate_half, yarn a = 1.3466 in
   // cos and sin, so scores carry a²). The attention matrix against HF's formulas written out here with
   // presets.py's θ_i and a: 1e-12 (softmax of scores of size ~10, each rounded to ~1e-15).
-  const auto [theta, a] = preset_reference("gpt-oss-20b");
+  const auto [theta, a] = test::preset_reference("gpt-oss-20b");
   const int n = 5, d = 64;
   const Draws x = draws(n, d, kDefaultSeed);
   Eigen::MatrixXd s(n, n);

@@ -134,23 +134,11 @@ TEST_F(CmdDecay, DecayUnderReRoPESeesMappedDistances) {
   expect_one_line_error(rope_cli({"decay", "--rerope", "10", "--leaky-k", "0.5"}), 2, "--leaky-k K must be >= 1");
 }
 
-/// tests/reference/presets.csv (presets.py, NumPy): a preset's inv_freq and attention factor.
-std::pair<Eigen::VectorXd, double> preset_reference(const std::string& preset) {
-  std::vector<double> inv;
-  double a = 0;
-  for (const auto& row : test::read_reference("presets.csv").rows) {
-    if (row.at(0) != preset) continue;
-    inv.push_back(std::stod(row.at(2)));
-    a = std::stod(row.at(3));
-  }
-  return {Eigen::Map<const Eigen::VectorXd>(inv.data(), static_cast<Eigen::Index>(inv.size())), a};
-}
-
 TEST_F(CmdDecay, ModelScoresCarryTheAttentionFactorSquared) {
   // Issue 13: under --model the scaled curve is the model's: gpt-oss-20b's yarn attention factor a is in
   // cos and sin, so q·k (here q = k = all ones over the 64 rotating channels) is a²·2Σcos(m·θ_i). Against
   // presets.py's θ_i and a, 1e-12 relative (a sum of 32 cosines: rounding ~1e-15).
-  const auto [theta, a] = preset_reference("gpt-oss-20b");
+  const auto [theta, a] = test::preset_reference("gpt-oss-20b");
   ASSERT_EQ(theta.size(), 32);
   const Result r = rope_cli({"decay", "--model", "gpt-oss-20b", "--kind", "ones", "--max-distance", "300", "--points", "4", "--csv", "-"});
   ASSERT_EQ(r.code, 0) << r.err;

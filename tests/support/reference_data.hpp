@@ -8,6 +8,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace rope::test {
@@ -70,6 +71,18 @@ inline ReferenceCsv read_reference(const std::string& name, bool has_header) {
   std::ostringstream text;
   text << in.rdbuf();
   return parse_reference(text.str(), has_header);
+}
+
+/// tests/reference/presets.csv (presets.py, NumPy): a preset's inv_freq and attention factor.
+inline std::pair<Eigen::VectorXd, double> preset_reference(const std::string& preset) {
+  std::vector<double> inv;
+  double a = 0;
+  for (const auto& row : read_reference("presets.csv").rows) {
+    if (row.at(0) != preset) continue;
+    inv.push_back(std::stod(row.at(2)));
+    a = std::stod(row.at(3));
+  }
+  return {Eigen::Map<const Eigen::VectorXd>(inv.data(), static_cast<Eigen::Index>(inv.size())), a};
 }
 
 /// A space-separated list of numbers, as in apply_cases.csv.
