@@ -128,7 +128,7 @@ TEST_F(CmdInspect, OneBlockPerLayerType) {
 }
 
 TEST_F(CmdInspect, SectionsShowTheAxisOfEveryPairAndTheWavelengthsPerAxis) {
-  // data/models/README.md [16]: Qwen2-VL [16, 24, 24] chunked, base 1e6: λ_15 = 2π·10^(6·30/128) = 160.114,
+  // data/models/README.md [23]: Qwen2-VL [16, 24, 24] chunked, base 1e6: λ_15 = 2π·10^(6·30/128) = 160.114,
   // λ_16 = 198.692, λ_40 = 35332.9 (M2).
   const Result r = rope_cli({"inspect", "--model", "qwen2-vl-7b"});
   ASSERT_EQ(r.code, 0) << r.err;
