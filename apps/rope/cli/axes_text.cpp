@@ -45,14 +45,32 @@ const char* axis_rule(SectionOrder order) {
     case SectionOrder::GgmlMrope: return "(A2)";
     case SectionOrder::Interleaved: return "(A3)";
     case SectionOrder::GgmlImrope: return "(A4)";
+    case SectionOrder::Vision: return "(V1)";
   }
   return "(A2)";
 }
 
+std::string vision_map_line(const AxisMap& map, const Text& t) {
+  const std::string angle =
+      map.position_offset != 0 ? fmt::format("θ_i·(p + {})", format_number(map.position_offset)) : std::string("θ_i·p");
+  return t.format("2-D vision RoPE ({}, {}): pair i turns by {}, p the patch's row h or column w as its axis says: {} "
+                    "(docs/multi-axis.md (V1))",
+                    "二维视觉 RoPE({},{}):第 i 对转 {},p 为其所属轴给出的块的行 h 或列 w:{}(docs/multi-axis.md (V1))",
+                    map.vision_kind, map.vision_equation, angle, axis_pattern(map));
+}
+
 void print_axis_summary(std::ostream& out, const AxisMap& map, const Eigen::VectorXd& theta, const Text& t) {
-  out << t.format("M-RoPE: mrope_section [{}], {} (docs/multi-axis.md (A1), {})\n",
+  if (map.vision()) {
+    out << t.format("2-D vision RoPE ({}): every pair turns with the patch's row h or column w{} (docs/multi-axis.md (V1), {})\n",
+                    "二维视觉 RoPE({}):每一对随块的行 h 或列 w 旋转{}(docs/multi-axis.md (V1)、{})\n", map.vision_kind,
+                    map.position_offset != 0 ? t.format(", counted from {}", ",从 {} 开始计数", format_number(map.position_offset))
+                                             : "",
+                    map.vision_equation);
+  } else {
+    out << t.format("M-RoPE: mrope_section [{}], {} (docs/multi-axis.md (A1), {})\n",
                   "M-RoPE:mrope_section [{}],{}(docs/multi-axis.md (A1)、{})\n", fmt::join(map.source.sections, ", "),
                   to_string(map.source.order), axis_rule(map.source.order));
+  }
   out << fmt::format("  {:<14}{:>6}  {:<24}{}\n", t("axis", "轴"), t("pairs", "对数"), t("pair indices", "维度对编号"),
                      t("wavelengths (positions)", "波长(位置数)"));
   for (const AxisRange& r : axis_ranges(theta, map)) {

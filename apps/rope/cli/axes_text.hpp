@@ -26,6 +26,10 @@ std::string axis_label(int axis, const Text& t);
 /// `theta` are the frequencies the model uses (λ = 2π/θ).
 void print_axis_summary(std::ostream& out, const AxisMap& map, const Eigen::VectorXd& theta, const Text& t);
 
+/// The line apply and matrix print for a vision tower's map: "2-D vision RoPE (pixtral, (V3)): pair i turns by
+/// θ_i·(p), p the patch's row h or column w as its axis says: HHHH·WWWW (docs/multi-axis.md (V1))".
+std::string vision_map_line(const AxisMap& map, const Text& t);
+
 /// "(A2)", "(A3)" or "(A4)": the equation of docs/multi-axis.md that builds the map.
 const char* axis_rule(SectionOrder order);
 

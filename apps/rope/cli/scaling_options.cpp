@@ -51,7 +51,7 @@ bool ScalingOptions::any() const {
   return !config.empty() || !model.empty() || !type.empty() || factor || beta_fast || beta_slow || mscale ||
          mscale_all_dim || attention_factor || low_freq_factor || high_freq_factor || partial_rotary_factor ||
          original_max || max_position_embeddings || seq_len || truncate || !short_factor.empty() ||
-         !long_factor.empty() || !layer_type.empty() || float32;
+         !long_factor.empty() || !layer_type.empty() || float32 || !vision.empty() || !tower.empty();
 }
 
 void add_float32_options(CLI::App& app, ScalingOptions& o) {
@@ -120,7 +120,79 @@ void add_scaling_options(CLI::App& app, ScalingOptions& o) {
       ->group("Scaling");
   add_optional(app, "--partial-rotary-factor", o.partial_rotary_factor,
                "fraction of the head dimension that rotates: d = int(head_dim × factor)");
+  app.add_option("--vision", o.vision,
+                 "a vision tower's 2-D RoPE of --dim and --base: qwen2-vl, llama.cpp, pixtral, llama4 or axial "
+                 "(docs/multi-axis.md §6)")
+      ->type_name("KIND")
+      ->group("Scaling");
+  app.add_option("--tower", o.tower,
+                 "with --model/--config of a vision-language model: the RoPE of its language model (text, the "
+                 "default) or of its vision tower (vision)")
+      ->type_name("TOWER")
+      ->group("Scaling");
 }
+
+namespace {
+
+/// The first scaling flag given, for the message that a 2-D vision RoPE takes none.
+std::string scaling_flag_given(const ScalingOptions& o) {
+  const std::pair<bool, const char*> flags[] = {
+      {!o.type.empty(), "--scaling"}, {o.factor.has_value(), "--factor"}, {o.original_max.has_value(), "--original-max-position"},
+      {o.max_position_embeddings.has_value(), "--max-position-embeddings"}, {o.beta_fast.has_value(), "--beta-fast"},
+      {o.beta_slow.has_value(), "--beta-slow"}, {o.truncate.has_value(), "--truncate"}, {o.mscale.has_value(), "--mscale"},
+      {o.mscale_all_dim.has_value(), "--mscale-all-dim"}, {o.attention_factor.has_value(), "--attention-factor"},
+      {o.low_freq_factor.has_value(), "--low-freq-factor"}, {o.high_freq_factor.has_value(), "--high-freq-factor"},
+      {!o.short_factor.empty(), "--short-factor"}, {!o.long_factor.empty(), "--long-factor"}, {o.seq_len.has_value(), "--seq-len"},
+      {!o.layer_type.empty(), "--layer-type"}, {o.partial_rotary_factor.has_value(), "--partial-rotary-factor"},
+      {o.float32, "--float32"}};
+  for (const auto& [given, name] : flags) {
+    if (given) return name;
+  }
+  return "";
+}
+
+/// --vision and --tower: the vision tower's RoPE in place of the language model's (docs/multi-axis.md §6).
+void select_tower(const ScalingOptions& o, bool from_file, ModelConfig& m, int dim, double base) {
+  if (!o.tower.empty() && o.tower != "text" && o.tower != "vision") {
+    throw InvalidArgument(fmt::format("--tower must be text or vision (got '{}')", o.tower));
+  }
+  if (!o.vision.empty()) {
+    if (from_file) {
+      throw InvalidArgument("--vision builds a 2-D vision RoPE from --dim and --base; for the vision tower of --model or "
+                            "--config give --tower vision");
+    }
+    m = vision_model(parse_vision_rope(o.vision), dim, base);
+    m.name = kCommandLineModel;
+    m.origin.push_back({fmt::format("vision RoPE: {} (--vision on the command line)", o.vision),
+                        fmt::format("视觉 RoPE:{}(命令行的 --vision)", o.vision)});
+  } else if (!o.tower.empty() && !from_file) {
+    throw InvalidArgument("--tower needs --model or --config (a vision-language model's config)");
+  } else if (o.tower == "text" && m.vision_only) {
+    throw InvalidArgument(fmt::format("--tower text: {} is the config of a vision tower (model_type {}), it has no language model",
+                                      m.name, m.vision_tower ? m.vision_tower->model_type : m.model_type));
+  } else if (o.tower == "vision" || (o.tower.empty() && m.vision_only)) {
+    const bool implicit = o.tower.empty();
+    m = select_vision_tower(m);
+    if (implicit) {
+      m.notes.insert(m.notes.begin(), Message{fmt::format("model_type {} is a vision tower's config: read as its 2-D RoPE", m.model_type),
+                                             fmt::format("model_type {} 是视觉塔的配置:按其二维 RoPE 读取", m.model_type)});
+    }
+  } else if (m.vision_tower && from_file) {
+    m.notes.push_back({fmt::format("{} also has a vision tower ({}): --tower vision gives its 2-D RoPE", m.name,
+                                   m.vision_tower->model_type),
+                       fmt::format("{} 还有视觉塔({}):--tower vision 给出其二维 RoPE", m.name, m.vision_tower->model_type)});
+  }
+  if (m.vision) {
+    const std::string flag = scaling_flag_given(o);
+    if (!flag.empty()) {
+      throw InvalidArgument(fmt::format("{}: a vision tower's 2-D RoPE ({}) has no context scaling, partial rotation, layer "
+                                        "types or float32 path in rope",
+                                        flag, to_string(*m.vision)));
+    }
+  }
+}
+
+}  // namespace
 
 ModelConfig resolve_model(const ScalingOptions& o, const DimBase& flags) {
   const int dim = flags.dim.value_or(flags.default_dim);
@@ -140,6 +212,7 @@ ModelConfig resolve_model(const ScalingOptions& o, const DimBase& flags) {
     m.layout_reason = {"assumed: --layout default", "假定:--layout 的默认值"};
   }
   const bool from_file = !o.model.empty() || !o.config.empty();
+  select_tower(o, from_file, m, dim, base);
   if (!o.layer_type.empty()) {
     if (!from_file) throw InvalidArgument("--layer-type needs --model or --config");
     const LayerTypeRope& lt = select_layer_type(m, o.layer_type);
@@ -247,6 +320,10 @@ ResolvedRope resolve_rope(const ScalingOptions& o, const DimBase& flags) {
   r.spec = make_spec(r.model);
   r.spec.name = model_name(r.model, Text());
   r.spec.from_model = !o.model.empty() || !o.config.empty();
+  if (r.spec.axes && r.spec.axes->vision()) {  // a vision tower's own frequency ladders, (V2)-(V5)
+    r.params = r.spec.params;
+    r.original = r.spec.original;
+  }
   if (flags.layout) override_layout(r.spec, *flags.layout);
   return r;
 }

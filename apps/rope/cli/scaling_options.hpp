@@ -32,6 +32,8 @@ struct ScalingOptions {
   std::optional<bool> truncate;
   std::string short_factor, long_factor;  ///< comma lists or @file
   std::string layer_type;  ///< --layer-type NAME or a layer index
+  std::string vision;      ///< --vision KIND: a vision tower's 2-D RoPE from --dim and --base (vision_rope.hpp)
+  std::string tower;       ///< --tower text|vision: which RoPE of a vision-language model's config
   bool float32 = false;    ///< --float32 / --inv-freq-dtype f32: frequencies and angles as HF's float32 (rope_float32.hpp)
 
   /// Whether anything beyond plain RoPE was asked for.

@@ -33,6 +33,10 @@ std::vector<IdentityResult> verify_axes(const RopeSpec& spec, long trials, doubl
   }
   const int axes = spec.axes->axes;
   const int d = spec.rotary_dim;
+  // R_(p'−p) of (A5) is the rotation by the difference itself: a map's offset o (V1) is part of every
+  // position p + o, so it cancels in p' − p and the difference carries none.
+  RopeSpec relative = spec;
+  relative.axes->position_offset = 0;
   const double tolerance = relative_tolerance(machine_epsilon<double>(), d, 6 * max_position);
   std::vector<IdentityResult> rows;
   const auto row = [&](std::string name, std::string formula, std::string name_zh, std::string formula_zh, const char* eq) {
@@ -48,7 +52,7 @@ std::vector<IdentityResult> verify_axes(const RopeSpec& spec, long trials, doubl
   row("axes: relative", "<R_p q, R_p' k> = <q, R_(p'-p) k>", "多轴:相对位置", "<R_p q, R_p' k> = <q, R_(p'-p) k>", "(A5)");
   row("axes: shift all", "shift p, p' by c: score unchanged", "多轴:整体平移", "p、p' 同加 c:得分不变", "(A6)");
   for (int a = 0; a < axes; ++a) {
-    const std::string l(axis_letter(a));
+    const std::string l(axis_letter(spec.axes->first_axis + a));
     row(fmt::format("axes: {} alone", l), fmt::format("shift p_{0}, p'_{0} by c: score unchanged", l),
         fmt::format("多轴:只平移 {}", l), fmt::format("只给 p_{0}、p'_{0} 加 c:得分不变", l), "(A7)");
   }
@@ -68,7 +72,7 @@ std::vector<IdentityResult> verify_axes(const RopeSpec& spec, long trials, doubl
     const AxisPosition p = position(), p2 = position(), c = position();
     const double scale = q.norm() * k.norm();
     const double score = rotate(spec, q, p).dot(rotate(spec, k, p2));
-    tally[0].add(std::abs(score - q.dot(rotate(spec, k, plus(p2, p, -1.0)))), scale);
+    tally[0].add(std::abs(score - q.dot(rotate(relative, k, plus(p2, p, -1.0)))), scale);
     tally[1].add(std::abs(rotate(spec, q, plus(p, c)).dot(rotate(spec, k, plus(p2, c))) - score), scale);
     for (int a = 0; a < axes; ++a) {
       AxisPosition one;

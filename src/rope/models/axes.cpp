@@ -51,8 +51,15 @@ std::string_view to_string(SectionOrder order) {
     case SectionOrder::Interleaved: return "interleaved";
     case SectionOrder::GgmlMrope: return "llama.cpp MROPE";
     case SectionOrder::GgmlImrope: return "llama.cpp IMROPE";
+    case SectionOrder::Vision: return "2-D vision";
   }
   return "chunked";
+}
+
+std::string AxisMap::components() const {
+  std::string s;
+  for (int k = 0; k < axes; ++k) s += (k ? "," : "") + std::string(axis_letter(first_axis + k));
+  return s;
 }
 
 int AxisMap::pairs_of(int axis) const {
@@ -61,6 +68,9 @@ int AxisMap::pairs_of(int axis) const {
 
 AxisMap make_axis_map(const MropeSections& source, int pairs) {
   const std::vector<int>& s = source.sections;
+  if (source.order == SectionOrder::Vision) {
+    throw InvalidArgument("a 2-D vision map is built from the tower's implementation (vision_axis_map), not from sections");
+  }
   const bool ggml = source.order == SectionOrder::GgmlMrope || source.order == SectionOrder::GgmlImrope;
   const std::size_t max_sections = ggml ? kMaxAxes : 3;
   if (s.empty() || s.size() > max_sections) {
@@ -107,6 +117,7 @@ AxisMap make_axis_map(const MropeSections& source, int pairs) {
       case SectionOrder::Interleaved:  // (A3): t everywhere, then h and w overwrite their thirds
         a = j % 3 == 1 && j < 3 * section(1) ? 1 : j % 3 == 2 && j < 3 * section(2) ? 2 : 0;
         break;
+      case SectionOrder::Vision: break;  // refused above
       case SectionOrder::GgmlImrope: {  // (A4)
         const int sector = j % sum;
         const int r = sector % 3;
@@ -151,9 +162,12 @@ Eigen::VectorXd axis_angles(const Eigen::VectorXd& theta, const AxisMap* map, co
   const int axes = map ? map->axes : 1;
   if (p.multi() && p.count != axes) {
     throw InvalidArgument(
-        map ? fmt::format("the position {} has {} components but this model reads {} axes ({}): give {} numbers, or one "
-                          "for a text token",
-                          p.text(), p.count, axes, axes == 3 ? "t,h,w" : "t,h,w,e", axes)
+        map ? (map->vision() ? fmt::format("the position {} has {} components but this vision tower reads 2 axes (h,w: the "
+                                           "patch's row and column): give 2 numbers, or one for the patch (m, m)",
+                                           p.text(), p.count)
+                             : fmt::format("the position {} has {} components but this model reads {} axes ({}): give {} "
+                                           "numbers, or one for a text token",
+                                           p.text(), p.count, axes, map->components(), axes))
             : fmt::format("the position {} has {} components but plain RoPE reads one: give one number, or a model "
                           "with multimodal sections (e.g. --model qwen2-vl-7b)",
                           p.text(), p.count));
@@ -164,15 +178,15 @@ Eigen::VectorXd axis_angles(const Eigen::VectorXd& theta, const AxisMap* map, co
   }
   Eigen::VectorXd phi(theta.size());
   for (Eigen::Index j = 0; j < theta.size(); ++j) {
-    const int a = map ? map->pair_axis[static_cast<std::size_t>(j)] : 0;
-    phi[j] = theta[j] * p[a];
+    const int a = map ? map->pair_axis[static_cast<std::size_t>(j)] - map->first_axis : 0;
+    phi[j] = map ? theta[j] * (p[a] + map->position_offset) : theta[j] * p[a];  // (A1), (V1)
   }
   return phi;
 }
 
 std::vector<AxisRange> axis_ranges(const Eigen::VectorXd& theta, const AxisMap& map) {
   std::vector<AxisRange> out;
-  for (int a = 0; a < map.axes; ++a) {
+  for (int a = map.first_axis; a < map.first_axis + map.axes; ++a) {
     AxisRange r;
     r.axis = a;
     for (Eigen::Index j = 0; j < theta.size(); ++j) {

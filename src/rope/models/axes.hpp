@@ -13,6 +13,8 @@
 ///     a(j) = 1 if σ mod 3 = 1 and σ < 3·s_1;  2 if σ mod 3 = 2 and σ < 3·s_2;
 ///            0 if σ mod 3 = 0 and σ < 3·s_0;  3 ("e") otherwise                                    (A4)
 /// A text token has the same position on every axis, p = (m, m, m), so (A1) is then plain RoPE at m.
+/// A vision tower's 2-D map (vision_rope.hpp) has two axes, the row h and the column w of the patch, and
+/// may count them from 1 (Llama 4): φ_j = θ_j · (p_{a(j)} + o)                                   (V1)
 #pragma once
 
 #include <Eigen/Core>
@@ -52,9 +54,10 @@ struct AxisPosition {
 /// @throws InvalidArgument naming `what` for a bad number or more than kMaxAxes components.
 AxisPosition parse_axis_position(std::string_view text, std::string_view what);
 
-/// How the sections are laid out over the pairs: HF's (A2) and (A3), llama.cpp's (A2) modulo Σs and (A4).
-enum class SectionOrder { Chunked, Interleaved, GgmlMrope, GgmlImrope };
-/// "chunked", "interleaved", "llama.cpp MROPE", "llama.cpp IMROPE".
+/// How the sections are laid out over the pairs: HF's (A2) and (A3), llama.cpp's (A2) modulo Σs and (A4);
+/// Vision: a vision tower's 2-D map (vision_rope.hpp (V2)–(V5)), built by vision_axis_map, not from sections.
+enum class SectionOrder { Chunked, Interleaved, GgmlMrope, GgmlImrope, Vision };
+/// "chunked", "interleaved", "llama.cpp MROPE", "llama.cpp IMROPE", "2-D vision".
 std::string_view to_string(SectionOrder order);
 
 /// The multimodal sections of a model: the config's mrope_section and mrope_interleaved.
@@ -66,10 +69,18 @@ struct MropeSections {
 /// The axis of every pair of a head, and the names of the axes.
 struct AxisMap {
   MropeSections source;
-  std::vector<int> pair_axis;  ///< a(j) for j = 0 … d/2 − 1
+  std::vector<int> pair_axis;  ///< a(j) for j = 0 … d/2 − 1: 0 t, 1 h, 2 w, 3 e
   int axes = 3;                ///< how many position components the model reads
+  int first_axis = 0;          ///< the axis of component 0: 0 (t) for M-RoPE, 1 (h) for a 2-D vision map (h, w)
+  double position_offset = 0;  ///< o of (V1), added to every component: 1 for Llama 4's 1-based patches
+  std::string vision_kind;     ///< a 2-D vision map's implementation ("pixtral") and its equation ("(V3)")
+  std::string vision_equation;
 
   int pairs_of(int axis) const;
+  /// Whether this is a vision tower's 2-D map (components: row h, column w).
+  bool vision() const { return source.order == SectionOrder::Vision; }
+  /// The axis each position component feeds, in order: "t,h,w", "t,h,w,e" or "h,w".
+  std::string components() const;
 };
 
 /// The axis map of `pairs` pairs by (A2), (A3) or (A4).
@@ -84,7 +95,7 @@ Message axis_name(int axis);
 /// "THW·THW·…": one letter per pair, upper case, a dot every 3 pairs (interleaved) or at section ends.
 std::string axis_pattern(const AxisMap& map);
 
-/// (A1): φ_j = θ_j · p_{a(j)} for every pair; without a map (empty), φ_j = θ_j · p.
+/// (A1): φ_j = θ_j · p_{a(j)} for every pair ((V1) with the map's offset); without a map, φ_j = θ_j · p.
 /// @throws InvalidArgument when p has more than one component and the map has a different number of
 /// axes (or there is no map).
 Eigen::VectorXd axis_angles(const Eigen::VectorXd& theta, const AxisMap* map, const AxisPosition& p);

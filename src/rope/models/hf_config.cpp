@@ -27,6 +27,7 @@ ModelConfig ConfigParser::parse() {
   read_positions();
   read_scaling();
   read_mrope();
+  read_vision();
   return std::move(m_);
 }
 

@@ -4,6 +4,7 @@
 /// into a ModelConfig and records where every value came from:
 ///   hf_config.cpp          the model's keys: text_config, head_dim, the rotary part, rope_theta, layout, contexts
 ///   hf_config_mrope.cpp    the multimodal sections: mrope_section, mrope_interleaved (axes.hpp)
+///   hf_config_vision.cpp   the vision tower: vision_config (or a vision tower's own config), vision_rope.hpp
 ///   hf_config_scaling.cpp  the scaling block: rope_scaling (v4) or rope_parameters (v5), rope_type or the
 ///                          legacy type, the method's parameters, the keys it requires, HF's defaults
 #pragma once
@@ -54,6 +55,10 @@ class ConfigParser {
 
   // hf_config_mrope.cpp
   void read_mrope();
+
+  // hf_config_vision.cpp
+  void read_vision();
+  VisionTowerConfig vision_tower(const json& v, const std::string& path, VisionRope kind, const std::string& type) const;
 
   const json& doc_;
   Reader r_;

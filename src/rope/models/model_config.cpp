@@ -27,4 +27,51 @@ ModelConfig read_model_config(const std::string& path) {
   return parse_model_config(file.text, path);
 }
 
+namespace {
+
+/// "pixtral", "llama4", …: the HF modeling code whose vision rotary a VisionRope is, and its layout.
+Message vision_family(VisionRope kind) {
+  switch (kind) {
+    case VisionRope::Pixtral: return {"model family pixtral: PixtralRotaryEmbedding", "模型家族 pixtral:PixtralRotaryEmbedding"};
+    case VisionRope::Llama4:
+      return {"model family llama4 vision: Llama4VisionRotaryEmbedding", "模型家族 llama4 视觉:Llama4VisionRotaryEmbedding"};
+    case VisionRope::Qwen2VL:
+      return {"model family qwen2_vl vision: VisionRotaryEmbedding", "模型家族 qwen2_vl 视觉:VisionRotaryEmbedding"};
+    case VisionRope::LlamaCpp: return {"llama.cpp GGML_ROPE_TYPE_VISION", "llama.cpp GGML_ROPE_TYPE_VISION"};
+    case VisionRope::Axial: return {"axial: rotary-embedding-torch get_axial_freqs", "轴向:rotary-embedding-torch get_axial_freqs"};
+  }
+  return {"", ""};
+}
+
+}  // namespace
+
+ModelConfig vision_model(VisionRope kind, int head_dim, double base) {
+  ModelConfig m;
+  m.vision = kind;
+  m.rope.head_dim = head_dim;
+  m.rope.base = base;
+  m.rope.layout = kind == VisionRope::Llama4 || kind == VisionRope::Axial ? Layout::Interleaved : Layout::Half;
+  m.layout_basis = LayoutBasis::Family;
+  m.layout_reason = vision_family(kind);
+  return m;
+}
+
+ModelConfig select_vision_tower(const ModelConfig& model) {
+  if (!model.vision_tower) {
+    throw InvalidArgument(model.vision_error.empty()
+                              ? fmt::format("--tower vision: {} has no vision_config (a vision-language model's config has one)",
+                                            model.name)
+                              : fmt::format("--tower vision: {}", model.vision_error));
+  }
+  const VisionTowerConfig& t = *model.vision_tower;
+  ModelConfig m = vision_model(t.kind, t.head_dim, t.base);
+  m.name = model.vision_only ? model.name : model.name + " vision_config";
+  m.model_type = t.model_type;
+  m.vision_tower = t;
+  m.vision_only = model.vision_only;
+  m.origin = t.origin;
+  m.notes = t.notes;
+  return m;
+}
+
 }  // namespace rope

@@ -23,6 +23,7 @@
 #include "rope/models/axes.hpp"
 #include "rope/models/presets.hpp"
 #include "rope/models/scaling.hpp"
+#include "rope/models/vision_rope.hpp"
 
 namespace rope {
 
@@ -55,6 +56,18 @@ struct NopeTemperature {
   double at(double position) const;
 };
 
+/// A vision tower's RoPE as its config describes it (hf_config_vision.cpp, docs/multi-axis.md §6): the
+/// `vision_config` of a vision-language model, or the whole file when it is a vision tower's own config.
+struct VisionTowerConfig {
+  VisionRope kind = VisionRope::Qwen2VL;
+  std::string model_type;       ///< the vision model_type ("pixtral", "llama4_vision_model", …)
+  int head_dim = 0;             ///< channels of one attention head of the tower (all rotate)
+  double base = 10000;
+  std::optional<long> grid;     ///< patches per image side, image_size / patch_size, when the config fixes it
+  std::vector<Message> origin;  ///< one line per value: where it came from
+  std::vector<Message> notes;
+};
+
 struct ModelConfig {
   RopeConfig rope;
   std::vector<LayerTypeRope> layer_types;       ///< empty: every layer uses `rope`
@@ -64,6 +77,12 @@ struct ModelConfig {
   Message layout_reason;            ///< "model family llama", "rope_interleave true", "assumed: …"
   std::optional<int> qk_nope_head_dim;  ///< DeepSeek MLA: channels before the rotary ones that carry no position
   std::optional<MropeSections> mrope;   ///< multimodal sections (mrope_section; GGUF rope.dimension_sections)
+  /// This is a vision tower's 2-D RoPE (vision_rope.hpp): from --vision KIND, or select_tower.
+  std::optional<VisionRope> vision;
+  /// The config's vision tower, when rope knows its RoPE; vision_error says why not when it has one.
+  std::optional<VisionTowerConfig> vision_tower;
+  std::string vision_error;
+  bool vision_only = false;  ///< the file is a vision tower's own config (model_type pixtral, llama4_vision_model)
   std::string name;                 ///< file path or preset name
   std::string model_type;           ///< config's model_type, if any
   std::vector<Message> origin;      ///< one line per value: where it came from
@@ -76,6 +95,14 @@ struct ModelConfig {
 ///         "config.json: rope_scaling.long_factor: expected 48 numbers, got 47", for invalid JSON,
 ///         wrong types, missing required keys, non-positive factors, lists of the wrong length.
 ModelConfig parse_model_config(std::string_view json_text, const std::string& name);
+
+/// The RoPE of the model's vision tower (--tower vision): a ModelConfig with `vision` set, head_dim and
+/// base of the tower, the layout of its HF modeling code, its origin and notes.
+/// @throws InvalidArgument when the config has no vision tower rope knows (naming why).
+ModelConfig select_vision_tower(const ModelConfig& model);
+
+/// A 2-D vision RoPE from the command line (--vision KIND with --dim and --base).
+ModelConfig vision_model(VisionRope kind, int head_dim, double base);
 
 /// Reads and parses a file. @throws IoError if it cannot be read (or is larger than kMaxConfigBytes:
 /// InvalidArgument), InvalidArgument as parse_model_config.

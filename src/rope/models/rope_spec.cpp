@@ -8,6 +8,7 @@
 #include "rope/core/error.hpp"
 #include "rope/core/frequencies.hpp"
 #include "rope/core/rotation.hpp"
+#include "rope/models/vision_rope.hpp"
 
 // The layouts are those of each family's HF modeling code (transformers src/transformers/models/<family>/
 // modeling_<family>.py): rotate_half pairs (i, i + d/2); GLM's rotate_half_llm, GPT-J's rotate_every_two,
@@ -50,6 +51,13 @@ RopeSpec make_spec(const ModelConfig& model) {
   }
   s.notes = model.notes;
   if (model.mrope) s.axes = make_axis_map(*model.mrope, s.rotary_dim / 2);
+  if (model.vision) {
+    // A vision tower (docs/multi-axis.md §6): its own ladder per axis, (V2)-(V5), read through (A1)/(V1).
+    const VisionPairs pairs = vision_pairs(*model.vision, s.rotary_dim, model.rope.base);
+    s.params.inv_freq = pairs.theta;
+    s.original = pairs.theta;
+    s.axes = vision_axis_map(pairs);
+  }
   // The head: the rotating channels, plus the ones that pass through (partial rotary: after them;
   // DeepSeek MLA: qk_nope_head_dim before them, HF's split([qk_nope_head_dim, qk_rope_head_dim])).
   s.rotary_offset = model.qk_nope_head_dim.value_or(0);

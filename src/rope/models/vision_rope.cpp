@@ -52,6 +52,30 @@ VisionPairs vision_pairs(VisionRope kind, int d, double base) {
   return p;
 }
 
+AxisMap vision_axis_map(const VisionPairs& pairs) {
+  AxisMap map;
+  map.axes = 2;
+  map.first_axis = 1;
+  map.position_offset = pairs.offset;
+  map.pair_axis.reserve(pairs.axis.size());
+  for (int a : pairs.axis) map.pair_axis.push_back(a + 1);  // row → h (1), column → w (2)
+  map.source.order = SectionOrder::Vision;
+  map.source.sections = {map.pairs_of(1), map.pairs_of(2)};
+  map.vision_kind = to_string(pairs.kind);
+  map.vision_equation = pairs.kind == VisionRope::Pixtral  ? "(V3)"
+                        : pairs.kind == VisionRope::Llama4 ? "(V4)"
+                        : pairs.kind == VisionRope::Axial  ? "(V5)"
+                                                           : "(V2)";
+  return map;
+}
+
+std::optional<VisionRope> vision_rope_of(std::string_view t) {
+  if (t == "pixtral") return VisionRope::Pixtral;
+  if (t == "llama4_vision_model") return VisionRope::Llama4;
+  if (t == "qwen2_vl" || t == "qwen2_5_vl" || t == "qwen3_vl") return VisionRope::Qwen2VL;
+  return std::nullopt;
+}
+
 Eigen::VectorXd vision_angles(const VisionPairs& pairs, double row, double column) {
   Eigen::VectorXd phi(pairs.theta.size());
   for (Eigen::Index j = 0; j < phi.size(); ++j) {

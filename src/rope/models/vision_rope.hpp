@@ -18,10 +18,12 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <optional>
 #include <string_view>
 #include <vector>
 
 #include "rope/core/types.hpp"
+#include "rope/models/axes.hpp"
 
 namespace rope {
 
@@ -44,6 +46,15 @@ struct VisionPairs {
 
 /// (V2)-(V5). @throws InvalidArgument unless d is a multiple of 4, 4 <= d <= kMaxDim, and base > 1.
 VisionPairs vision_pairs(VisionRope kind, int d, double base);
+
+/// The pairs' axes as an AxisMap (axes.hpp): components (h, w) = (row, column), first_axis 1, the offset
+/// o, order SectionOrder::Vision, sections [pairs of h, pairs of w]. Every command that reads a spec's axes
+/// then computes (V1) through (A1).
+AxisMap vision_axis_map(const VisionPairs& pairs);
+
+/// The model_type of a vision tower's config whose RoPE this is: "pixtral" → Pixtral,
+/// "llama4_vision_model" → Llama4, "qwen2_vl", "qwen2_5_vl", "qwen3_vl" → Qwen2VL; nullopt otherwise.
+std::optional<VisionRope> vision_rope_of(std::string_view model_type);
 
 /// φ_j of (V1) for the patch at (row, column).
 Eigen::VectorXd vision_angles(const VisionPairs& pairs, double row, double column);

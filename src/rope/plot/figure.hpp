@@ -92,6 +92,7 @@ struct Figure {
   bool log_y = false;
   std::optional<std::pair<double, double>> xrange;
   std::optional<std::pair<double, double>> yrange;
+  bool ytics = true;  ///< false: no y tics or y grid (a strip chart whose rows are labelled instead)
   std::vector<Band> bands;
   std::vector<Series> series;
   std::vector<ReferenceLine> lines;

@@ -211,6 +211,8 @@ void write_texts_and_key(std::string& out, const Figure& f, const Style& style) 
   }
   if (f.heatmap) {
     emit("unset grid\nset tics out front nomirror\n");
+  } else if (!f.ytics) {
+    emit("unset ytics\nset grid xtics back lt 1 lc rgb '{}' lw 1\n", kGridGrey);
   } else {
     emit("set grid xtics ytics back lt 1 lc rgb '{}' lw 1\n", kGridGrey);
   }

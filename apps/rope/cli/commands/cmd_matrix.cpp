@@ -4,6 +4,7 @@
 #include <memory>
 #include <optional>
 
+#include "rope/cli/axes_text.hpp"
 #include "rope/cli/commands.hpp"
 #include "rope/cli/exit_codes.hpp"
 #include "rope/cli/figure_options.hpp"
@@ -163,7 +164,9 @@ int run_matrix(const MatrixOptions& opt, std::ostream& out) {
                   "R^d_(Θ,m),d = {},m = {},base = {}{},{}:\n  第 i 块 = R(m·θ_i),作用于通道 {}\n", dim,
                   position, format_number(base), scaled, rope.layout_text(t),
                   layout == Layout::Interleaved ? "(2i, 2i+1)" : "(i, i+d/2)");
-  if (spec && spec->axes) {
+  if (spec && spec->axes && spec->axes->vision()) {
+    out << vision_map_line(*spec->axes, t) << '\n';
+  } else if (spec && spec->axes) {
     out << t.format("M-RoPE ({} sections [{}]): block i is R(θ_i·p_a(i)), p_a(i) the position of its axis: {} "
                     "(docs/multi-axis.md (A1))\n",
                     "M-RoPE({} 分段 [{}]):第 i 块为 R(θ_i·p_a(i)),p_a(i) 为其所属轴的位置:{}(docs/multi-axis.md (A1))\n",

@@ -8,20 +8,25 @@
 #include "rope/cli/commands.hpp"
 #include "rope/cli/exit_codes.hpp"
 #include "rope/cli/figure_options.hpp"
+#include "rope/cli/figures/sections_figure.hpp"
 #include "rope/cli/options.hpp"
 #include "rope/cli/output.hpp"
+#include "rope/cli/printing.hpp"
 #include "rope/cli/scaling_options.hpp"
 #include "rope/core/constants.hpp"
 #include "rope/core/error.hpp"
 #include "rope/core/parse.hpp"
 #include "rope/io/csv.hpp"
 #include "rope/models/axes.hpp"
+#include "rope/models/vision_rope.hpp"
 
 namespace rope::cli {
 
 /// --dim, --base and --sections when not typed: Qwen3-VL's text model (data/models/qwen3-vl-8b.json).
 inline constexpr int kDefaultSectionsDim = 128;
 inline constexpr double kDefaultSectionsBase = 5e6;
+/// --dim and --base with --vision when not typed: Pixtral-12B's vision tower (HF PixtralVisionConfig: head_dim 64).
+inline constexpr int kDefaultVisionDim = 64;
 
 struct SectionsOptions {
   std::optional<int> dim;
@@ -57,6 +62,7 @@ void draw_sections(const AxisMap& chunked, const AxisMap& interleaved, const Eig
   fig.ylabel = "";
   fig.log_x = true;
   fig.yrange = {{-0.8, 1.9}};
+  fig.ytics = false;  // the rows are labelled
   const AxisMap* rows[2] = {&interleaved, &chunked};
   for (int row = 0; row < 2; ++row) {
     for (int a = 0; a < 3; ++a) {
@@ -85,11 +91,70 @@ void draw_sections(const AxisMap& chunked, const AxisMap& interleaved, const Eig
   draw(fig, f);
 }
 
+/// A vision tower (--vision, --tower vision): its map next to the other four 2-D maps at the same d and base.
+int run_vision_sections(const SectionsOptions& opt, const Rope& rope, std::ostream& out) {
+  const RopeSpec& spec = rope.scaled->spec;
+  const VisionRope chosen = parse_vision_rope(spec.axes->vision_kind);
+  std::vector<VisionPairs> rows;
+  for (VisionRope k : {VisionRope::Qwen2VL, VisionRope::LlamaCpp, VisionRope::Pixtral, VisionRope::Llama4, VisionRope::Axial}) {
+    rows.push_back(vision_pairs(k, spec.rotary_dim, rope.base));
+  }
+  const auto letter = [](const VisionPairs& p, Eigen::Index j) { return p.axis[static_cast<std::size_t>(j)] == 0 ? "h" : "w"; };
+  if (!opt.csv.empty()) {
+    std::string csv = "pair";
+    for (const VisionPairs& p : rows) {
+      std::string name = to_string(p.kind);
+      for (char& c : name) c = c == '-' || c == '.' ? '_' : c;
+      csv += fmt::format(",theta_{0},axis_{0}", name);
+    }
+    csv += '\n';
+    for (Eigen::Index j = 0; j < rows.front().theta.size(); ++j) {
+      csv += std::to_string(j);
+      for (const VisionPairs& p : rows) csv += fmt::format(",{},{}", format_number(p.theta[j]), letter(p, j));
+      csv += '\n';
+    }
+    write_output(opt.csv, csv, out);
+  }
+  if (opt.figure.wanted()) draw(vision_sections_figure(opt.figure, rows, chosen), opt.figure);
+  if (opt.csv == "-") return kOk;
+  const Text t = opt.figure.tr();
+  out << t.format("2-D vision RoPE of {}: d = {}, base = {}\n\n", "{} 的二维视觉 RoPE:d = {},base = {}\n\n",
+                  model_name(rope.scaled->model, t), spec.rotary_dim, format_number(rope.base));
+  print_axis_summary(out, *spec.axes, spec.params.inv_freq, t);
+  out << t.format("\nthe same d and base in the five implementations (docs/multi-axis.md §6):\n",
+                  "\n同样的 d 与 base 在五种实现中(docs/multi-axis.md §6):\n");
+  const std::size_t layout_width = t.zh() ? 24 : 13;
+  out << "  " << pad(t("kind", "实现"), 11) << pad(t("eq.", "公式"), 6) << pad(t("layout", "排列"), layout_width)
+      << pad(t("from", "起点"), 7) << pad(t("λ of h (patches)", "h 的 λ(块数)"), 22) << t("λ of w (patches)", "w 的 λ(块数)") << '\n';
+  for (const VisionPairs& p : rows) {
+    const AxisMap map = vision_axis_map(p);
+    const std::vector<AxisRange> r = axis_ranges(p.theta, map);
+    const auto range = [](const AxisRange& a) { return fmt::format("{:.6g} … {:.6g}", a.shortest, a.longest); };
+    out << "  " << pad(to_string(p.kind), 11) << pad(map.vision_equation, 6) << pad(layout_name(p.layout, t), layout_width)
+        << pad(format_number(p.offset), 7) << pad(range(r[0]), 22) << range(r[1]) << (p.kind == chosen ? "  ←" : "") << '\n';
+  }
+  out << t("\neach axis gets its own ladder base^(−4k/d), the same wavelengths for rows and columns, except Pixtral (V3):\n"
+           "the row takes the even and the column the odd frequencies of the head's ladder base^(−2i/d);\n"
+           "Llama 4 (V4) gives the column the first pairs and counts patches from 1\n",
+           "\n每个轴有自己的频率阶梯 base^(−4k/d),行与列的波长相同;Pixtral (V3) 例外:\n"
+           "行取整个头的阶梯 base^(−2i/d) 的偶数频率,列取奇数频率;\nLlama 4 (V4) 把前一半的对给列,块从 1 开始计数\n");
+  return kOk;
+}
+
 }  // namespace
 
 int run_sections(const SectionsOptions& opt, std::ostream& out) {
   check_figure_options(opt.figure);
-  const Rope rope = resolve(opt.scaling, {opt.dim, kDefaultSectionsDim, opt.base, kDefaultSectionsBase, std::nullopt, Layout::Half});
+  const bool vision = !opt.scaling.vision.empty();
+  const Rope rope = resolve(opt.scaling, {opt.dim, vision ? kDefaultVisionDim : kDefaultSectionsDim, opt.base,
+                                          vision ? kDefaultBase : kDefaultSectionsBase, std::nullopt, Layout::Half});
+  if (rope.scaled && rope.scaled->spec.axes && rope.scaled->spec.axes->vision()) {
+    if (!opt.sections.empty()) {
+      throw InvalidArgument("--sections: a vision tower's map is fixed by its implementation (--vision, --tower vision); "
+                            "it reads no sections");
+    }
+    return run_vision_sections(opt, rope, out);
+  }
   const Eigen::VectorXd theta = rope.theta();
   const int pairs = static_cast<int>(theta.size());
   std::vector<int> sections{24, 20, 20};
@@ -143,7 +208,8 @@ Command add_sections_command(CLI::App& app) {
   sub->add_option("--csv", opt->csv, "write pair,theta,wavelength,chunked,interleaved to FILE ('-' for stdout)")->type_name("FILE");
   add_figure_options(*sub, opt->figure);
   add_scaling_options(*sub, opt->scaling);
-  sub->footer("Example:\n  rope sections\n  rope sections --model qwen2-vl-7b\n  rope sections --model qwen3-vl-8b --png sections.png");
+  sub->footer("Example:\n  rope sections\n  rope sections --model qwen2-vl-7b\n  rope sections --model qwen3-vl-8b --png sections.png\n"
+              "  rope sections --vision pixtral\n  rope sections --model llama-4-scout-17b-16e --tower vision");
   return {sub, [opt](std::ostream& out) { return run_sections(*opt, out); }};
 }
 

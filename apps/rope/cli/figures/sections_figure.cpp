@@ -1,0 +1,49 @@
+#include "rope/cli/figures/sections_figure.hpp"
+
+#include <fmt/format.h>
+
+#include "rope/core/constants.hpp"
+
+namespace rope::cli {
+
+plot::Figure vision_sections_figure(const FigureOptions& f, const std::vector<VisionPairs>& rows, VisionRope chosen) {
+  plot::Figure fig;
+  const Eigen::Index pairs = rows.empty() ? 0 : rows.front().theta.size();
+  fig.title = fmt::format(f.text("Which pair turns with the row h or the column w of a patch: 2-D vision RoPE, d = {}",
+                                 "每一对跟随块的行 h 还是列 w:二维视觉 RoPE,d = {}"),
+                          2 * pairs);
+  fig.xlabel = f.text("wavelength λⱼ = 2π/θⱼ (patches)", "波长 λⱼ = 2π/θⱼ(块数)");
+  fig.ylabel = "";
+  fig.log_x = true;
+  const int n = static_cast<int>(rows.size());
+  fig.yrange = {{-0.8, n - 0.1}};
+  fig.ytics = false;
+  double left = HUGE_VAL;
+  for (const VisionPairs& p : rows) left = std::min(left, kTwoPi / p.theta.maxCoeff());
+  for (int r = 0; r < n; ++r) {
+    const VisionPairs& p = rows[static_cast<std::size_t>(r)];
+    const double y = n - 1 - r;  // the first row at the top
+    for (int a = 0; a < 2; ++a) {
+      plot::Series s;
+      if (r == 0) s.label = a == 0 ? f.text("h (row)", "h(行)") : f.text("w (column)", "w(列)");
+      s.color = a + 1;  // the colours of h and w in rope sections' M-RoPE figure
+      s.points = true;
+      std::vector<double> x;
+      for (Eigen::Index j = 0; j < p.theta.size(); ++j) {
+        if (p.axis[static_cast<std::size_t>(j)] == a) x.push_back(kTwoPi / p.theta[j]);
+      }
+      s.x = Eigen::Map<const Eigen::VectorXd>(x.data(), static_cast<Eigen::Index>(x.size()));
+      // h a little above w: where both axes have the same wavelengths the two points stay visible
+      s.y = Eigen::VectorXd::Constant(s.x.size(), a == 0 ? y + 0.12 : y - 0.12);
+      fig.series.push_back(s);
+    }
+    const char* eq = p.kind == VisionRope::Pixtral ? "(V3)" : p.kind == VisionRope::Llama4 ? "(V4)" : p.kind == VisionRope::Axial ? "(V5)" : "(V2)";
+    const std::string mark = p.kind == chosen ? f.text("  ← this tower", "  ← 本视觉塔") : "";
+    fig.labels.push_back({left, y + 0.42, fmt::format("{} {}{}", to_string(p.kind), eq, mark), plot::Label::Anchor::Left,
+                          std::nullopt, std::nullopt});
+  }
+  fig.key = plot::Figure::Key::TopRight;
+  return fig;
+}
+
+}  // namespace rope::cli

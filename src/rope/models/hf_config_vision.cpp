@@ -1,0 +1,113 @@
+#include <fmt/format.h>
+
+#include "rope/core/error.hpp"
+#include "rope/models/hf_config.hpp"
+#include "rope/models/vision_rope.hpp"
+
+// The vision tower of a vision-language model's config (docs/multi-axis.md §6). The keys are those of
+// HF's vision configuration classes and the RoPE is that of their modeling code:
+//   Pixtral (configuration_pixtral.py PixtralVisionConfig: head_dim, rope_theta default 10000, image_size,
+//     patch_size; modeling_pixtral.py PixtralRotaryEmbedding): (V3);
+//   Llama 4 (configuration_llama4.py Llama4VisionConfig: hidden_size, num_attention_heads, rope_theta default
+//     10000, image_size, patch_size; modeling_llama4.py Llama4VisionRotaryEmbedding): (V4);
+//   Qwen2-VL, Qwen2.5-VL, Qwen3-VL (vision_config embed_dim or hidden_size, num_heads;
+//     VisionRotaryEmbedding(head_dim // 2) with its theta default 10000, which the models do not pass): (V2).
+// A file whose own model_type is a vision tower's (pixtral without text_config, llama4_vision_model) is
+// read as that tower.
+
+namespace rope::detail {
+
+VisionTowerConfig ConfigParser::vision_tower(const json& v, const std::string& path, VisionRope kind,
+                                             const std::string& type) const {
+  VisionTowerConfig t;
+  t.kind = kind;
+  t.model_type = type;
+  const auto add = [&t](std::string what, const std::string& value, const std::string& from, const std::string& from_zh) {
+    t.origin.push_back({fmt::format("{}: {} ({})", what, value, from), fmt::format("{}: {} ({})", what, value, from_zh)});
+  };
+  const auto key = [&](const char* a, const char* b) -> std::pair<std::optional<long>, std::string> {
+    if (const auto x = r_.count(v, path, a)) return {x, child(path, a)};
+    if (const auto x = r_.count(v, path, b)) return {x, child(path, b)};
+    return {std::nullopt, ""};
+  };
+  if (const auto hd = r_.count(v, path, "head_dim")) {
+    t.head_dim = static_cast<int>(std::min<long>(*hd, kMaxDim + 1));
+    add("head_dim", std::to_string(*hd), child(path, "head_dim"), child(path, "head_dim"));
+  } else {
+    const auto [width, width_from] = key("hidden_size", "embed_dim");
+    const auto [heads, heads_from] = key("num_attention_heads", "num_heads");
+    if (!width || !heads) {
+      r_.fail(path.empty() ? "(top level)" : path,
+              "a vision tower needs head_dim, or hidden_size (embed_dim) and num_attention_heads (num_heads)");
+    }
+    if (*width % *heads != 0) {
+      r_.fail(width_from, fmt::format("{} is not divisible by {} = {}", *width, heads_from, *heads));
+    }
+    t.head_dim = static_cast<int>(std::min<long>(*width / *heads, kMaxDim + 1));
+    add("head_dim", std::to_string(*width / *heads), fmt::format("{} / {}", width_from, heads_from),
+        fmt::format("{} / {}", width_from, heads_from));
+  }
+  if (kind == VisionRope::Qwen2VL) {
+    t.base = 10000;
+    add("rope_theta", "10000", "hard-wired: VisionRotaryEmbedding's theta, which the model does not pass",
+        "代码写死:VisionRotaryEmbedding 的 theta,模型不传入");
+  } else if (const auto theta = r_.positive(v, path, "rope_theta")) {
+    t.base = *theta;
+    add("rope_theta", num(*theta), child(path, "rope_theta"), child(path, "rope_theta"));
+  } else {
+    t.base = 10000;
+    add("rope_theta", "10000", "not in the file: the vision config class's default", "文件中没有:视觉配置类的默认值");
+  }
+  const auto image = r_.count(v, path, "image_size");
+  const auto patch = r_.count(v, path, "patch_size");
+  if (image && patch && kind != VisionRope::Qwen2VL) {
+    t.grid = *image / *patch;
+    add("patches per side", std::to_string(*t.grid), fmt::format("{} / {}", child(path, "image_size"), child(path, "patch_size")),
+        fmt::format("{} / {}", child(path, "image_size"), child(path, "patch_size")));
+  }
+  if (kind == VisionRope::Qwen2VL) {
+    t.notes.push_back({"the image's patches keep their own (row, column) however many there are (dynamic resolution); "
+                       "the 2x2 merge and the window order reorder patches, not their positions",
+                       "图像的每个块保持自己的(行,列)位置,数量不限(动态分辨率);2x2 合并与窗口顺序只改变块的次序,不改变其位置"});
+  } else if (kind == VisionRope::Llama4) {
+    t.notes.push_back({fmt::format("patches are counted from 1 (x + 1, y + 1){}; the class token's angles are 0 (HF masks them)",
+                                   t.grid ? fmt::format(": rows and columns 1 … {}", *t.grid) : ""),
+                       fmt::format("块从 1 开始计数(x + 1, y + 1){};类别词元的角度为 0(HF 将其屏蔽)",
+                                   t.grid ? fmt::format(":行与列为 1 … {}", *t.grid) : "")});
+  } else if (t.grid) {
+    t.notes.push_back({fmt::format("rows and columns 0 … {} (image_size / patch_size patches per side)", *t.grid - 1),
+                       fmt::format("行与列为 0 … {}(每边 image_size / patch_size 个块)", *t.grid - 1)});
+  }
+  return t;
+}
+
+void ConfigParser::read_vision() {
+  const auto top_type = r_.string(doc_, "", "model_type").value_or("");
+  const json* v = r_.object(doc_, "", "vision_config");
+  const bool has_text = r_.object(doc_, "", "text_config") != nullptr;
+  const auto own = vision_rope_of(top_type);
+  try {
+    if (!v && own && !has_text && top_type != "qwen2_vl" && top_type != "qwen2_5_vl" && top_type != "qwen3_vl") {
+      m_.vision_tower = vision_tower(doc_, "", *own, top_type);
+      m_.vision_only = true;
+      return;
+    }
+    if (!v) return;
+    const std::string vtype = r_.string(*v, "vision_config", "model_type").value_or("");
+    std::optional<VisionRope> kind = vision_rope_of(vtype);
+    if (!kind && top_type == "llama4") kind = VisionRope::Llama4;
+    if (!kind && vtype.empty()) kind = vision_rope_of(top_type);
+    if (!kind) {
+      m_.vision_error = fmt::format(
+          "{}: vision_config has model_type '{}' (in a '{}' config), whose RoPE rope does not know (known: pixtral, "
+          "llama4_vision_model, qwen2_vl, qwen2_5_vl, qwen3_vl)",
+          name_, vtype, top_type);
+      return;
+    }
+    m_.vision_tower = vision_tower(*v, "vision_config", *kind, vtype.empty() ? top_type : vtype);
+  } catch (const InvalidArgument& e) {
+    m_.vision_error = e.what();  // the language model is still read; --tower vision reports this
+  }
+}
+
+}  // namespace rope::detail
