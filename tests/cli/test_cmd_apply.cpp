@@ -1,6 +1,7 @@
 // rope apply: the three forms agree, bad vectors, in-process (moved from test_cli.cpp).
 #include "rope/cli/cli.hpp"
 
+#include <cmath>
 #include <filesystem>
 #include <map>
 #include <fmt/format.h>
@@ -172,6 +173,67 @@ TEST_F(CmdApply, MultiAxisPositionEqualsHfMultimodalRotary) {
                         "--float32 computes HF's angles at one position m, but --position (7, 2, 3) has 3 components: give a single number with --float32");
   expect_one_line_error(rope_cli({"matrix", "--model", "qwen2-vl-7b", "--position", "7,2,3", "--float32"}), 2,
                         "--float32 computes HF's angles at one position m, but --position (7, 2, 3) has 3 components: give a single number with --float32");
+}
+
+TEST_F(CmdApply, FourSlotPositionOfAGgufEqualsLlamaCppMultiRope) {
+  // tests/reference/mrope.py: llama.cpp's IMROPE and MROPE (ggml_mrope_cache_init, 4 slots t,h,w,e, NEOX
+  // pairs) for tests/io/write_gguf.py's qwen3-vl-8b.gguf (IMROPE, freq_base 5e6, d = 128, sections
+  // [24, 20, 20, 0]) and qwen2-vl-7b.gguf (MROPE, 1e6, [16, 24, 24, 0]) at (7, 2, 3, 5) and
+  // (100, 40, 55, −9), read back from --csv; 1e-12 of ‖x‖ (the same products p·θ_j, libm vs NumPy cos/sin).
+  std::map<std::string, std::vector<const std::vector<std::string>*>> cases;
+  const test::ReferenceCsv ref = test::read_reference("mrope_ggml_apply.csv");
+  for (const auto& row : ref.rows) cases[row.at(0) + "," + row.at(1) + "," + row.at(2) + "," + row.at(3) + "," + row.at(4)].push_back(&row);
+  ASSERT_EQ(cases.size(), 4u);
+  Eigen::VectorXd x;    // the head of the case checked by hand below, qwen3-vl-8b.gguf at (7, 2, 3, 5)
+  test::ReferenceCsv got;  // and rope's output for it
+  for (const auto& [key, rows] : cases) {
+    ASSERT_EQ(rows.size(), 128u) << key;
+    Eigen::VectorXd in(128), want(128);
+    for (int j = 0; j < 128; ++j) {
+      in[j] = std::stod(rows[static_cast<std::size_t>(j)]->at(6));
+      want[j] = std::stod(rows[static_cast<std::size_t>(j)]->at(7));
+    }
+    const auto& first = *rows.front();
+    std::string position;
+    for (int k = 1; k <= 4; ++k) position += (k > 1 ? "," : "") + std::to_string(std::lround(std::stod(first.at(k))));
+    const Result r = rope_cli({"apply", "--config", std::string(ROPE_GGUF_DIR) + "/" + first.at(0), "--position=" + position,
+                               "--vector", test::comma_list(in), "--csv", "-"});
+    ASSERT_EQ(r.code, 0) << key << ": " << r.err;
+    const test::ReferenceCsv out = test::parse_reference(r.out);
+    ASSERT_EQ(out.rows.size(), 128u);
+    for (int j = 0; j < 128; ++j) {
+      for (int form = 2; form <= 4; ++form) {  // matrix, element-wise, complex
+        EXPECT_NEAR(std::stod(out.rows[j].at(form)), want[j], 1e-12 * in.norm()) << key << " channel " << j;
+      }
+    }
+    if (key == "qwen3-vl-8b.gguf,7.0,2.0,3.0,5.0") {
+      x = in;
+      got = out;
+    }
+  }
+  ASSERT_EQ(x.size(), 128);
+  const std::string gguf = std::string(ROPE_GGUF_DIR) + "/qwen3-vl-8b.gguf";
+  // By hand: pairs 61 and 62 read the slot e = 5 (A4: sector 61 and 62 are ≥ 3·20 and not ≡ 0 mod 3);
+  // pair 60 reads t = 7. Pair j turns channels (j, j + 64) by p·5e6^(−2j/128); 1e-15: a few ulps of
+  // |x_j| ≤ 2.3 (the same products, cos and sin an ulp apart).
+  for (const auto& [j, p] : std::vector<std::pair<int, double>>{{60, 7.0}, {61, 5.0}, {62, 5.0}}) {
+    const double phi = p * std::pow(5e6, -2.0 * j / 128);
+    EXPECT_NEAR(std::stod(got.rows[j].at(2)), x[j] * std::cos(phi) - x[j + 64] * std::sin(phi), 1e-15) << j;
+    EXPECT_NEAR(std::stod(got.rows[j + 64].at(2)), x[j] * std::sin(phi) + x[j + 64] * std::cos(phi), 1e-15) << j;
+  }
+  const Result table = rope_cli({"apply", "--config", gguf, "--position", "7,2,3,5", "--vector", test::comma_list(x)});
+  ASSERT_EQ(table.code, 0) << table.err;
+  EXPECT_THAT(table.out, HasSubstr("RoPE at position m = (7, 2, 3, 5)"));
+  EXPECT_THAT(table.out, HasSubstr("M-RoPE (llama.cpp IMROPE sections [24, 20, 20, 0])"));
+  EXPECT_THAT(table.out, HasSubstr("   61   (61, 125)     e"));
+  EXPECT_THAT(table.out, HasSubstr("   62   (62, 126)     e"));
+  // The number of components must be the model's: 4 for a GGUF with 4 sections, 3 for an HF config.
+  expect_one_line_error(rope_cli({"apply", "--config", gguf, "--position", "7,2,3", "--vector", test::comma_list(x)}), 2,
+                        "the position (7, 2, 3) has 3 components but this model reads 4 axes (t,h,w,e): give 4 numbers, or one for a text token");
+  expect_one_line_error(rope_cli({"apply", "--config", gguf, "--position", "7,2,3", "--vector", test::comma_list(x), "--lang", "zh"}), 2,
+                        "位置 (7, 2, 3) 有 3 个分量，但该模型读取 4 条轴（t,h,w,e）");
+  expect_one_line_error(rope_cli({"apply", "--model", "qwen3-vl-8b", "--position", "7,2,3,5", "--vector", test::comma_list(x)}), 2,
+                        "the position (7, 2, 3, 5) has 4 components but this model reads 3 axes (t,h,w): give 3 numbers, or one for a text token");
 }
 
 /// tests/reference/float32.py's values of (preset, position, kind), as floats.

@@ -116,5 +116,37 @@ TEST_F(CmdMatrix, MultiAxisPositionTurnsEachBlockByItsAxis) {
                         "the position (1, 2) has 2 components but plain RoPE reads one");
 }
 
+TEST_F(CmdMatrix, FourSlotPositionOfAGgufTurnsPairs61And62ByTheSlotE) {
+  // tests/io/write_gguf.py's qwen3-vl-8b.gguf (llama.cpp IMROPE, freq_base 5e6, d = 128, sections
+  // [24, 20, 20, 0]) at (7, 2, 3, 5): by (A4) pairs 61 and 62 read the slot e = 5, pair 60 reads t = 7;
+  // block j is R(p·5e6^(−2j/128)) on channels (j, j + 64). The matrix times tests/reference/mrope.py's
+  // head equals its llama.cpp IMROPE port to 1e-12 of ‖x‖.
+  const std::string gguf = std::string(ROPE_GGUF_DIR) + "/qwen3-vl-8b.gguf";
+  const Result r = rope_cli({"matrix", "--config", gguf, "--position", "7,2,3,5", "--csv", "-"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const test::ReferenceCsv csv = test::parse_reference(r.out);
+  ASSERT_EQ(csv.rows.size(), 128u);
+  for (const auto& [j, p] : std::vector<std::pair<int, double>>{{60, 7.0}, {61, 5.0}, {62, 5.0}}) {
+    const double phi = p * std::pow(5e6, -2.0 * j / 128);
+    EXPECT_NEAR(std::stod(csv.rows[j].at(j)), std::cos(phi), 1e-15) << j;
+    EXPECT_NEAR(std::stod(csv.rows[j + 64].at(j)), std::sin(phi), 1e-15) << j;
+  }
+  const Eigen::MatrixXd m = csv.matrix();
+  Eigen::VectorXd x(128), want(128);
+  int n = 0;
+  for (const auto& row : test::read_reference("mrope_ggml_apply.csv").rows) {
+    if (row.at(0) == "qwen3-vl-8b.gguf" && row.at(1) == "7.0" && row.at(2) == "2.0" && row.at(3) == "3.0" && row.at(4) == "5.0") {
+      x[n] = std::stod(row.at(6));
+      want[n++] = std::stod(row.at(7));
+    }
+  }
+  ASSERT_EQ(n, 128);
+  EXPECT_LE((m * x - want).cwiseAbs().maxCoeff(), 1e-12 * x.norm());
+  expect_one_line_error(rope_cli({"matrix", "--config", gguf, "--position", "7,2,3"}), 2,
+                        "the position (7, 2, 3) has 3 components but this model reads 4 axes (t,h,w,e)");
+  expect_one_line_error(rope_cli({"matrix", "--model", "qwen2-vl-7b", "--position", "7,2,3,5"}), 2,
+                        "the position (7, 2, 3, 5) has 4 components but this model reads 3 axes (t,h,w)");
+}
+
 }  // namespace
 }  // namespace rope

@@ -14,14 +14,16 @@ namespace {
 
 TEST(VisionRope, EqualsTheNumpyPortsOfHfToOneInATrillion) {
   // tests/reference/vision_rope.py: HF's Qwen2-VL VisionRotaryEmbedding + rot_pos_emb, Pixtral's table
-  // indexed by the flat id, Llama 4's complex form; head_dim 64 and 88, theta 10000, patches (0, 0) …
-  // (63, 63). Tolerance 1e-12 of ‖x‖: both sides form the same products p·ϑ_j (ϑ an ulp apart at most),
-  // cos and sin of arguments up to 64 rad an ulp apart.
+  // indexed by the flat id, Llama 4's complex form, EVA-02's VisionRotaryEmbeddingFast table (= lucidrains'
+  // get_axial_freqs) for the axial map (V5); head_dim 64 and 88, theta 10000, patches (0, 0) … (63, 63).
+  // Tolerance 1e-12 of ‖x‖: both sides form the same products p·ϑ_j (ϑ an ulp apart at most), cos and sin
+  // of arguments up to 64 rad an ulp apart.
   const test::ReferenceCsv ref = test::read_reference("vision_apply.csv");
   std::map<std::string, std::vector<const std::vector<std::string>*>> cases;
   for (const auto& row : ref.rows) cases[row.at(0) + "," + row.at(1) + "," + row.at(2) + "," + row.at(3)].push_back(&row);
-  ASSERT_EQ(cases.size(), 30u);
-  double worst = 0;
+  ASSERT_EQ(cases.size(), 40u);  // 4 rules x 2 head_dims x 5 patches
+  std::map<std::string, double> worst;  // per rule
+  std::map<std::string, int> per_rule;
   for (const auto& [key, rows] : cases) {
     const auto& first = *rows.front();
     const int d = std::stoi(first.at(1));
@@ -34,10 +36,13 @@ TEST(VisionRope, EqualsTheNumpyPortsOfHfToOneInATrillion) {
     const VisionPairs pairs = vision_pairs(parse_vision_rope(first.at(0)), d, 10000);
     const Eigen::VectorXd got = vision_apply(pairs, x, std::stod(first.at(2)), std::stod(first.at(3)));
     const double err = (got - want).cwiseAbs().maxCoeff() / x.norm();
-    worst = std::max(worst, err);
+    worst[first.at(0)] = std::max(worst[first.at(0)], err);
     EXPECT_LE(err, 1e-12) << key;
+    ++per_rule[first.at(0)];
   }
-  RecordProperty("worst_relative_error", fmt::format("{:.3g}", worst));
+  // Every map of (V2)-(V5) is compared (llama.cpp's VISION mode builds the pairs of (V2): MapsByHand).
+  EXPECT_EQ(per_rule, (std::map<std::string, int>{{"axial", 10}, {"llama4", 10}, {"pixtral", 10}, {"qwen2-vl", 10}}));
+  for (const auto& [rule, err] : worst) RecordProperty("worst_relative_error_" + rule, fmt::format("{:.3g}", err));
 }
 
 TEST(VisionRope, MapsByHand) {
@@ -49,6 +54,11 @@ TEST(VisionRope, MapsByHand) {
   EXPECT_EQ(q.theta[4], 1.0);
   EXPECT_NEAR(q.theta[1], 0.1, 1e-16);  // 10000^(-4/16)
   EXPECT_NEAR(q.theta[5], 0.1, 1e-16);
+  const VisionPairs c = vision_pairs(VisionRope::LlamaCpp, 16, 10000);
+  EXPECT_EQ(c.layout, q.layout);
+  EXPECT_EQ(c.axis, q.axis);
+  EXPECT_EQ(c.theta, q.theta);
+  EXPECT_EQ(c.offset, q.offset);
   // (V3) pixtral: row gets the even frequencies 10000^(-2i/16), i = 0, 2, 4, 6; column the odd ones.
   const VisionPairs p = vision_pairs(VisionRope::Pixtral, 16, 10000);
   EXPECT_EQ(p.axis, q.axis);

@@ -15,12 +15,27 @@ public model code, not from the C++ code in src/:
                freq_dim); freqs_x = ((x + 1) * rope_freq).repeat_interleave(2), the same for y;
                freqs = cat([freqs_x, freqs_y])[::2]; q viewed as complex pairs (2i, 2i+1) times
                exp(i * freqs) (vision_apply_rotary_emb).
+    axial      baaivision/EVA EVA-02/asuka/rope.py (commit 8e966a91a9dbf60a0a96e6a6a2a9aa275a676907)
+               VisionRotaryEmbeddingFast, built in EVA-02/asuka/modeling_finetune.py (commit
+               e06e475aa4df1e2ada1825564c0080776b2df78e) with dim = head_dim // 2 and freqs_for 'lang':
+               freqs = 1 / theta ** (arange(0, dim, 2)[: dim // 2] / dim); t = arange(ft) / ft * pt;
+               outer(t, freqs) with every entry repeated twice ('... n -> ... (n r)', r = 2); the table is the
+               broadcast concatenation [row block, column block] of shape (H, W, head_dim) viewed as
+               (H * W, head_dim), so the patch (h, w) is entry h * W + w; then q * cos + rotate_half(q) * sin
+               with the INTERLEAVED rotate_half (x[2i], x[2i+1]) -> (-x[2i+1], x[2i]). Here pt = ft (no
+               fine-tuning interpolation), so the row turns by h and the column by w.
+               lucidrains/rotary-embedding-torch src/rotary_embedding_torch/rotary_embedding_torch.py (commit
+               06b10e121ceb9f014ceae96a9693ba202ba95381) RotaryEmbedding(dim = head_dim // 2, freqs_for
+               'lang').get_axial_freqs(H, W): the same frequencies, positions arange per axis, one block per
+               axis in the order the axes are passed; built a second way below (per axis, then broadcast) and
+               checked equal to the EVA table.
 
 The head is x_j = cos(0.7 j + 0.3) + 0.01 j, head_dim 64 (Pixtral-12B's and Llama 4's vision towers
-use 64 and 88), theta 10000; the patch grid of Pixtral's position ids has max_width 64. Writes
-vision_apply.csv (rule,head_dim,row,column,channel,input,output; floats as repr()) next to itself and
-checks itself (a rotation keeps the norm; at row = column = 0 Qwen and Pixtral do not rotate, Llama 4
-turns by its 1-based position 1); exits non-zero if a check fails.
+use 64 and 88, EVA-02 B and L 64), theta 10000; the patch grids (Pixtral's position ids, EVA-02's table)
+are 64 wide. Writes vision_apply.csv (rule,head_dim,row,column,channel,input,output; floats as repr())
+next to itself and checks itself (a rotation keeps the norm; at row = column = 0 Qwen, Pixtral and the
+axial map do not rotate, Llama 4 turns by its 1-based position 1; the two axial constructions agree);
+exits non-zero if a check fails.
 
     /usr/bin/python3 tests/reference/vision_rope.py
 """
@@ -79,12 +94,49 @@ def llama4(x, row, col):
     return y
 
 
+def rotate_half_interleaved(x):
+    y = np.empty_like(x)
+    y[0::2] = -x[1::2]
+    y[1::2] = x[0::2]
+    return y
+
+
+def axial_table(d, side=64, pt=64):
+    """EVA-02's VisionRotaryEmbeddingFast angle table, (side * side, d), entry h * side + w."""
+    dim = d // 2
+    freqs = 1.0 / THETA ** (np.arange(0, dim, 2, dtype=np.float64)[: dim // 2] / dim)
+    t = np.arange(side, dtype=np.float64) / side * pt
+    f = np.repeat(np.outer(t, freqs), 2, axis=-1)  # (side, dim): each frequency twice, pairs adjacent
+    table = np.concatenate([np.broadcast_to(f[:, None, :], (side, side, dim)),
+                            np.broadcast_to(f[None, :, :], (side, side, dim))], axis=-1)
+    return table.reshape(side * side, d)
+
+
+def axial_lucidrains(d, dims=(64, 64)):
+    """get_axial_freqs(H, W) with freqs_for 'lang': one block per axis, in the order of dims."""
+    dim = d // 2
+    freqs = 1.0 / THETA ** (np.arange(0, dim, 2, dtype=np.float64)[: dim // 2] / dim)
+    blocks = []
+    for ind, n in enumerate(dims):
+        f = np.repeat(np.arange(n, dtype=np.float64)[:, None] * freqs[None, :], 2, axis=-1)
+        shape = [1] * len(dims) + [dim]
+        shape[ind] = n
+        blocks.append(f.reshape(shape))
+    blocks = np.broadcast_arrays(*blocks)
+    return np.concatenate(blocks, axis=-1)
+
+
+def axial(x, row, col, side=64):
+    emb = axial_table(len(x), side)[row * side + col]
+    return x * np.cos(emb) + rotate_half_interleaved(x) * np.sin(emb)
+
+
 def main():
     failures = []
     rows = []
     for d in (64, 88):
         x = np.cos(0.7 * np.arange(d) + 0.3) + 0.01 * np.arange(d)
-        for name, f in (("qwen2-vl", qwen2_vl), ("pixtral", pixtral), ("llama4", llama4)):
+        for name, f in (("qwen2-vl", qwen2_vl), ("pixtral", pixtral), ("llama4", llama4), ("axial", axial)):
             for r, c in PATCHES:
                 y = f(x, r, c)
                 if abs(np.linalg.norm(y) - np.linalg.norm(x)) > 1e-13 * np.linalg.norm(x):
@@ -100,6 +152,15 @@ def main():
     y = llama4(x, 0, 0)
     if abs(y[0] - np.cos(1.0)) > 4e-16 or abs(y[1] - np.sin(1.0)) > 4e-16:  # an ulp or two of complex exp
         failures.append("llama4 turns pair 0 by 1 rad at (0, 0)")
+    # The axial map two ways: EVA-02's flattened table equals lucidrains' get_axial_freqs(64, 64) exactly
+    # (the same products t * freq), and at patch (0, 1) only the column block turns: pair 16 (channels 32,
+    # 33 of head_dim 64) by 1 rad, the row block (channels 0..31) not at all.
+    for d in (64, 88):
+        if not np.array_equal(axial_table(d).reshape(64, 64, d), axial_lucidrains(d)):
+            failures.append("axial: EVA-02's table differs from get_axial_freqs at head_dim {}".format(d))
+    e = axial_table(64)[0 * 64 + 1]
+    if np.any(e[:32] != 0) or e[32] != 1.0 or e[33] != 1.0:
+        failures.append("axial: patch (0, 1) turns the column block's first pair by 1 rad and nothing else of the row")
     with open(os.path.join(HERE, "vision_apply.csv"), "w") as f:
         f.write(HEADER + "rule,head_dim,row,column,channel,input,output\n" + "".join(rows))
     for what in failures:
