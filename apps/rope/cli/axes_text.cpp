@@ -50,6 +50,18 @@ const char* axis_rule(SectionOrder order) {
   return "(A2)";
 }
 
+void axes_json(nlohmann::json& j, const AxisMap& map) {
+  if (map.vision()) {
+    j["vision"] = map.vision_kind;
+    j["position_offset"] = map.position_offset;
+  } else {
+    j["mrope_section"] = map.source.sections;
+    j["mrope_order"] = std::string(to_string(map.source.order));
+  }
+  j["position_axes"] = map.components();
+  j["pair_axis"] = map.pair_axis;
+}
+
 std::string vision_map_line(const AxisMap& map, const Text& t) {
   const std::string angle =
       map.position_offset != 0 ? fmt::format("θ_i·(p + {})", format_number(map.position_offset)) : std::string("θ_i·p");

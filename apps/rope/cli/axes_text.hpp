@@ -4,6 +4,7 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <nlohmann/json.hpp>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -29,6 +30,10 @@ void print_axis_summary(std::ostream& out, const AxisMap& map, const Eigen::Vect
 /// The line apply and matrix print for a vision tower's map: "2-D vision RoPE (pixtral, (V3)): pair i turns by
 /// θ_i·(p), p the patch's row h or column w as its axis says: HHHH·WWWW (docs/multi-axis.md (V1))".
 std::string vision_map_line(const AxisMap& map, const Text& t);
+
+/// The axes in a command's JSON: pair_axis (0 t, 1 h, 2 w, 3 e) and position_axes ("t,h,w"), with M-RoPE's
+/// mrope_section and mrope_order, or a vision tower's vision ("pixtral") and position_offset.
+void axes_json(nlohmann::json& j, const AxisMap& map);
 
 /// "(A2)", "(A3)" or "(A4)": the equation of docs/multi-axis.md that builds the map.
 const char* axis_rule(SectionOrder order);

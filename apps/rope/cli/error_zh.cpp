@@ -10,6 +10,7 @@ std::vector<detail::ErrorTemplate> detail::error_templates() {
   std::vector<ErrorTemplate> all = error_templates_first();
   all.insert(all.end(), error_templates_second().begin(), error_templates_second().end());
   all.insert(all.end(), error_templates_third().begin(), error_templates_third().end());
+  all.insert(all.end(), error_templates_fourth().begin(), error_templates_fourth().end());
   return all;
 }
 

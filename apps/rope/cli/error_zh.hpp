@@ -30,11 +30,13 @@ struct ErrorTemplate {
 };
 /// Every template: error_templates_first() (error_zh_messages.cpp: CLI11, values, lists, files) then
 /// error_templates_second() (error_zh_messages_more.cpp: the rules of each command and of the library), then
-/// error_templates_third() (error_zh_messages_third.cpp: file and config readers, figures, internal checks).
+/// error_templates_third() (error_zh_messages_third.cpp: file and config readers, figures, internal checks),
+/// then error_templates_fourth() (error_zh_messages_fourth.cpp: vision towers, apply's vector lengths).
 std::vector<ErrorTemplate> error_templates();
 const std::vector<ErrorTemplate>& error_templates_first();
 const std::vector<ErrorTemplate>& error_templates_second();
 const std::vector<ErrorTemplate>& error_templates_third();
+const std::vector<ErrorTemplate>& error_templates_fourth();
 }  // namespace detail
 
 }  // namespace rope::cli

@@ -145,11 +145,7 @@ int run_scaled_frequencies(const FrequenciesOptions& opt, const ResolvedRope& rr
     if (p.original_max_position > 0) j["original_max_position_embeddings"] = p.original_max_position;
     if (p.effective_base) j["effective_base"] = *p.effective_base;
     if (p.yarn_range) j["yarn_range"] = {p.yarn_range->first, p.yarn_range->second};
-    if (axes) {
-      j["mrope_section"] = axes->source.sections;
-      j["mrope_order"] = std::string(to_string(axes->source.order));
-      j["pair_axis"] = axes->pair_axis;  // 0 t, 1 h, 2 w, 3 e
-    }
+    if (axes) axes_json(j, *axes);
     if (!p.bands.empty()) {
       std::vector<std::string> bands;
       for (Eigen::Index i = 0; i < half; ++i) bands.push_back(band_of(i, Text()));
@@ -161,23 +157,30 @@ int run_scaled_frequencies(const FrequenciesOptions& opt, const ResolvedRope& rr
   }
   if (opt.csv == "-" || opt.json) return kOk;
 
-  out << t.format("RoPE frequencies from {}{}: {} scaling, d = {} (head_dim {}), base = {} (docs/scaling.md)\n",
-                  "RoPE 频率,来自{}{}:{} 缩放,d = {}(head_dim {}),base = {}(docs/scaling.md)\n", model_name(rr.model, t),
-                  layer_text(rr.spec, t), to_string(c.type), rr.d, c.head_dim, format_number(c.base));
-  if (c.type != ScalingType::Default) {
-    out << t.format("factor f = {} ({}){}\n", "缩放因子 f = {}({}){}\n", format_number(p.factor), p.factor_rule.in(t.zh()),
-                    p.original_max_position > 0
-                        ? t.format(", original context L0 = {}", ",原始上下文长度 L0 = {}", p.original_max_position)
-                        : "");
+  if (axes && axes->vision()) {
+    // A vision tower: its own ladders (V2)-(V5), no scaling; θ_i original and scaled are the same.
+    out << t.format("2-D vision RoPE frequencies of {} ({}): d = {}, base = {}, no scaling (docs/multi-axis.md §6)\n\n",
+                    "二维视觉 RoPE 频率,来自{}({}):d = {},base = {},不缩放(docs/multi-axis.md §6)\n\n",
+                    model_name(rr.model, t), axes->vision_kind, rr.d, format_number(c.base));
+  } else {
+    out << t.format("RoPE frequencies from {}{}: {} scaling, d = {} (head_dim {}), base = {} (docs/scaling.md)\n",
+                    "RoPE 频率,来自{}{}:{} 缩放,d = {}(head_dim {}),base = {}(docs/scaling.md)\n", model_name(rr.model, t),
+                    layer_text(rr.spec, t), to_string(c.type), rr.d, c.head_dim, format_number(c.base));
+    if (c.type != ScalingType::Default) {
+      out << t.format("factor f = {} ({}){}\n", "缩放因子 f = {}({}){}\n", format_number(p.factor), p.factor_rule.in(t.zh()),
+                      p.original_max_position > 0
+                          ? t.format(", original context L0 = {}", ",原始上下文长度 L0 = {}", p.original_max_position)
+                          : "");
+    }
+    if (p.effective_base) out << t.format("effective base base' = {}\n", "等效底数 base' = {}\n", format_number(*p.effective_base));
+    if (p.yarn_range) {
+      out << t.format("yarn correction range [{}, {}]\n", "yarn 修正区间 [{}, {}]\n", format_number(p.yarn_range->first),
+                      format_number(p.yarn_range->second));
+    }
+    out << t.format("attention factor {} ({}): logits × {}\n\n", "注意力因子 {}({}):logits × {}\n\n",
+                    format_number(p.attention_factor), p.attention_rule.in(t.zh()),
+                    format_number(p.attention_factor * p.attention_factor));
   }
-  if (p.effective_base) out << t.format("effective base base' = {}\n", "等效底数 base' = {}\n", format_number(*p.effective_base));
-  if (p.yarn_range) {
-    out << t.format("yarn correction range [{}, {}]\n", "yarn 修正区间 [{}, {}]\n", format_number(p.yarn_range->first),
-                    format_number(p.yarn_range->second));
-  }
-  out << t.format("attention factor {} ({}): logits × {}\n\n", "注意力因子 {}({}):logits × {}\n\n",
-                  format_number(p.attention_factor), p.attention_rule.in(t.zh()),
-                  format_number(p.attention_factor * p.attention_factor));
   if (axes) {
     print_axis_summary(out, *axes, scaled, t);
     out << '\n';

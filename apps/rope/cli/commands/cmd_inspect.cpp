@@ -199,11 +199,7 @@ int run_inspect(const InspectOptions& opt, std::ostream& out) {
     if (critical >= 0) j["critical_dimension"] = 2 * critical;
     if (critical_scaled >= 0) j["critical_dimension_scaled"] = 2 * critical_scaled;
     j["inv_freq"] = std::vector<double>(p.inv_freq.data(), p.inv_freq.data() + half);
-    if (spec.axes) {
-      j["mrope_section"] = spec.axes->source.sections;
-      j["mrope_order"] = std::string(to_string(spec.axes->source.order));
-      j["pair_axis"] = spec.axes->pair_axis;  // 0 t, 1 h, 2 w, 3 e (llama.cpp's 4th slot)
-    }
+    if (spec.axes) axes_json(j, *spec.axes);
     j["original_inv_freq"] = std::vector<double>(rr.original.data(), rr.original.data() + half);
     j["origin"] = english(rr.model.origin);
     j["notes"] = english(rr.model.notes);

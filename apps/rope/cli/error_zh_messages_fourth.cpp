@@ -1,0 +1,43 @@
+// Chinese templates, fourth part (error_zh.hpp explains the form): vision towers (--vision, --tower,
+// vision_config), their positions and sections, and apply's vector lengths under a model.
+#include "rope/cli/error_zh.hpp"
+
+namespace rope::cli::detail {
+
+const std::vector<ErrorTemplate>& error_templates_fourth() {
+  static const std::vector<ErrorTemplate> templates = {
+      {"--vector has {} numbers but {} rotates d = {}",
+       "--vector 有 {0} 个数，但 {1} 旋转 d = {2} 个通道"},
+      {"--vector has {} numbers but {} has head_dim {} of which d = {} rotate: give {} or {} numbers",
+       "--vector 有 {0} 个数，但 {1} 的 head_dim 为 {2}，其中 d = {3} 个通道旋转：请给出 {4} 或 {5} 个数"},
+      {"--tower must be text or vision (got '{}')",
+       "--tower 必须是 text 或 vision（实际为 '{0}'）"},
+      {"--vision builds a 2-D vision RoPE from --dim and --base; for the vision tower of --model or --config give --tower vision",
+       "--vision 由 --dim 与 --base 构成二维视觉 RoPE；要取 --model 或 --config 的视觉塔，请用 --tower vision"},
+      {"--tower needs --model or --config (a vision-language model's config)",
+       "--tower 需要 --model 或 --config（视觉语言模型的配置）"},
+      {"--tower text: {} is the config of a vision tower (model_type {}), it has no language model",
+       "--tower text：{0} 是视觉塔的配置（model_type {1}），没有语言模型"},
+      {"{}: a vision tower's 2-D RoPE ({}) has no context scaling, partial rotation, layer types or float32 path in rope",
+       "{0}：rope 中视觉塔的二维 RoPE（{1}）没有上下文缩放、部分旋转、层类型或 float32 计算"},
+      {"--tower vision: {} has no vision_config (a vision-language model's config has one)",
+       "--tower vision：{0} 没有 vision_config（视觉语言模型的配置才有）"},
+      {"--tower vision: {m}",
+       "--tower vision：{0}"},
+      {"{}: vision_config has model_type '{}' (in a '{}' config), whose RoPE rope does not know (known: pixtral, llama4_vision_model, qwen2_vl, qwen2_5_vl, qwen3_vl)",
+       "{0}：vision_config 的 model_type 为 '{1}'（在 '{2}' 配置中），rope 不认识它的 RoPE（已知：pixtral、llama4_vision_model、qwen2_vl、qwen2_5_vl、qwen3_vl）"},
+      {"{}: {}: a vision tower needs head_dim, or hidden_size (embed_dim) and num_attention_heads (num_heads)",
+       "{0}：{1}：视觉塔需要 head_dim，或 hidden_size（embed_dim）与 num_attention_heads（num_heads）"},
+      {"{}: {}: {} is not divisible by {} = {}",
+       "{0}：{1}：{2} 不能被 {3} = {4} 整除"},
+      {"the position {} has {} components but this vision tower reads 2 axes (h,w: the patch's row and column): give 2 numbers, or one for the patch (m, m)",
+       "位置 {0} 有 {1} 个分量，但该视觉塔读取 2 个轴（h,w：块的行与列）：请给出 2 个数，或用一个数表示块 (m, m)"},
+      {"--sections: a vision tower's map is fixed by its implementation (--vision, --tower vision); it reads no sections",
+       "--sections：视觉塔的对应关系由其实现决定（--vision、--tower vision），不读取分段"},
+      {"vision RoPE must be 'qwen2-vl', 'llama.cpp', 'pixtral', 'llama4' or 'axial' (got '{}')",
+       "视觉 RoPE 必须是 'qwen2-vl'、'llama.cpp'、'pixtral'、'llama4' 或 'axial'（实际为 '{0}'）"},
+  };
+  return templates;
+}
+
+}  // namespace rope::cli::detail
