@@ -65,16 +65,16 @@ void axes_json(nlohmann::json& j, const AxisMap& map) {
 std::string vision_map_line(const AxisMap& map, const Text& t) {
   const std::string angle =
       map.position_offset != 0 ? fmt::format("θ_i·(p + {})", format_number(map.position_offset)) : std::string("θ_i·p");
-  return t.format("2-D vision RoPE ({}, {}): pair i turns by {}, p the patch's row h or column w as its axis says: {} "
-                    "(docs/multi-axis.md (V1))",
-                    "二维视觉 RoPE({},{}):第 i 对转 {},p 为其所属轴给出的块的行 h 或列 w:{}(docs/multi-axis.md (V1))",
-                    map.vision_kind, map.vision_equation, angle, axis_pattern(map));
+  return t.format("2-D vision RoPE ({}, {}): pair i turns by {}, p the patch's row h or column w\n"
+                  "  as the pair's axis says: {} (docs/multi-axis.md (V1))",
+                  "二维视觉 RoPE({},{}):第 i 对转 {},p 为块的行 h 或列 w\n  由该对所属的轴决定:{}(docs/multi-axis.md (V1))",
+                  map.vision_kind, map.vision_equation, angle, axis_pattern(map));
 }
 
 void print_axis_summary(std::ostream& out, const AxisMap& map, const Eigen::VectorXd& theta, const Text& t) {
   if (map.vision()) {
-    out << t.format("2-D vision RoPE ({}): every pair turns with the patch's row h or column w{} (docs/multi-axis.md (V1), {})\n",
-                    "二维视觉 RoPE({}):每一对随块的行 h 或列 w 旋转{}(docs/multi-axis.md (V1)、{})\n", map.vision_kind,
+    out << t.format("2-D vision RoPE ({}): each pair turns with the patch's row h or column w{} ((V1), {})\n",
+                    "二维视觉 RoPE({}):每一对随块的行 h 或列 w 旋转{}((V1)、{})\n", map.vision_kind,
                     map.position_offset != 0 ? t.format(", counted from {}", ",从 {} 开始计数", format_number(map.position_offset))
                                              : "",
                     map.vision_equation);
