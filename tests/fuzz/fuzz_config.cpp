@@ -9,6 +9,7 @@
 
 #include "rope/core/error.hpp"
 #include "rope/models/model_config.hpp"
+#include "rope/models/rope_spec.hpp"
 #include "rope/models/scaling.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -33,6 +34,18 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
   } catch (const rope::InvalidArgument&) {
     // a contradiction only the computation finds: reported to the user the same way
+  }
+  if (m.vision_tower) {
+    // --tower vision: the tower's spec, its 2-D map and frequencies (docs/multi-axis.md §6).
+    try {
+      const rope::RopeSpec s = rope::make_spec(rope::select_vision_tower(m));
+      if (!s.axes || s.axes->pair_axis.size() != static_cast<std::size_t>(s.params.inv_freq.size())) std::abort();
+      for (Eigen::Index i = 0; i < s.params.inv_freq.size(); ++i) {
+        if (!(s.params.inv_freq[i] > 0)) std::abort();
+      }
+    } catch (const rope::InvalidArgument&) {
+      // a head_dim the 2-D maps cannot take (not a multiple of 4, too large): exit 2 for the user
+    }
   }
   return 0;
 }
