@@ -124,6 +124,42 @@ TEST(Axes, WavelengthRangePerAxisOfQwenTwoVl) {
   EXPECT_EQ(r[1].pairs, 24);
 }
 
+TEST(Axes, WavelengthRangePerAxisOfQwenThreeVl) {
+  // Interleaved [24, 20, 20], base 5e6, d = 128: λ_j = 2π·5e6^(2j/128). t owns j = 0, 3, …, 57 and
+  // 60 … 63, h j = 1, 4, …, 58, w j = 2, 5, …, 59, so every axis spans the spectrum: t 2π … 2π·5e6^(126/128)
+  // ≈ 2.46e7, h 2π·5e6^(2/128) ≈ 8.00 … 2π·5e6^(116/128) ≈ 7.40e6, w ≈ 10.17 … 2π·5e6^(118/128) ≈ 9.42e6.
+  const RopeSpec spec = make_spec(load_preset("qwen3-vl-8b"));
+  ASSERT_TRUE(spec.axes);
+  const auto r = axis_ranges(spec.params.inv_freq, *spec.axes);
+  ASSERT_EQ(r.size(), 3u);
+  const auto lambda = [](int j) { return kTwoPi * std::pow(5e6, 2.0 * j / 128); };
+  // 1e-13 relative: pow and the division by the frequency round differently, a few ulps.
+  EXPECT_NEAR(r[0].shortest / lambda(0), 1.0, 1e-13);
+  EXPECT_NEAR(r[0].longest / lambda(63), 1.0, 1e-13);
+  EXPECT_NEAR(r[1].shortest / lambda(1), 1.0, 1e-13);
+  EXPECT_NEAR(r[1].longest / lambda(58), 1.0, 1e-13);
+  EXPECT_NEAR(r[2].shortest / lambda(2), 1.0, 1e-13);
+  EXPECT_NEAR(r[2].longest / lambda(59), 1.0, 1e-13);
+  // The rounded values as a reader checks them by hand.
+  EXPECT_NEAR(r[0].longest, 2.46e7, 0.01e7);
+  EXPECT_NEAR(r[1].shortest, 8.00, 0.01);
+  EXPECT_NEAR(r[1].longest, 7.40e6, 0.01e6);
+  EXPECT_NEAR(r[2].shortest, 10.17, 0.01);
+  EXPECT_NEAR(r[2].longest, 9.42e6, 0.01e6);
+  EXPECT_EQ(r[0].pairs, 24);
+  EXPECT_EQ(r[1].pairs, 20);
+  EXPECT_EQ(r[2].pairs, 20);
+}
+
+TEST(Axes, InterleavedElevenElevenTenOverThirtyTwoPairs) {
+  // [11, 11, 10] over 32 pairs (64 rotary channels): (A3) gives THW ten times, then T, H: w gets 10.
+  const AxisMap m = make_axis_map({{11, 11, 10}, SectionOrder::Interleaved}, 32);
+  EXPECT_EQ(axis_pattern(m), "THW·THW·THW·THW·THW·THW·THW·THW·THW·THW·TH");
+  EXPECT_EQ(m.pairs_of(0), 11);
+  EXPECT_EQ(m.pairs_of(1), 11);
+  EXPECT_EQ(m.pairs_of(2), 10);
+}
+
 TEST(Axes, VlPresetsRotateAsHfDoesToOneInATrillion) {
   // tests/reference/mrope.py: HF's apply_multimodal_rotary_pos_emb (qwen2-vl-7b, qwen2.5-vl-7b) and
   // Qwen3-VL's apply_interleaved_mrope, at (7, 2, 3), (100, 40, 55), (3000, 3000, 3000), (12, 0, -5).
