@@ -361,8 +361,8 @@ TEST_F(CmdAttention, ModelRotatesAsTheModelDoes) {
   ASSERT_EQ(table.code, 0) << table.err;
   EXPECT_THAT(table.out, HasSubstr("rope attention: 4 tokens at positions 0 … 3, d = 64"));
   EXPECT_THAT(table.out, HasSubstr("RoPE of gpt-oss-20b, base = 150000"));
-  EXPECT_THAT(table.out, HasSubstr("RoPE of gpt-oss-20b: head_dim 64, channels 0 … 63 rotate (d = 64); half layout (model family gpt_oss)"));
-  EXPECT_THAT(table.out, HasSubstr("scores × a² = "));
+  EXPECT_THAT(test::unwrapped(table.out), HasSubstr("RoPE of gpt-oss-20b: head_dim 64, channels 0 … 63 rotate (d = 64); half layout (model family gpt_oss)"));
+  EXPECT_THAT(test::unwrapped(table.out), HasSubstr("scores × a² = "));
   EXPECT_THAT(table.out, HasSubstr("invariant: rounding only"));
   // longrope switches to its long factors beyond L0 = 4096 (seq_len = max position + 1): by design, not a bug.
   EXPECT_THAT(rope_cli({"attention", "--model", "phi-3-mini-128k", "--tokens", "4", "--shift", "5000"}).out, HasSubstr("changed, by design: seq_len 4 → 5004"));

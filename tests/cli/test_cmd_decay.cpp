@@ -157,8 +157,8 @@ TEST_F(CmdDecay, ModelScoresCarryTheAttentionFactorSquared) {
   // The table says where the numbers come from: the spec, its layout and the factor.
   const Result table = rope_cli({"decay", "--model", "gpt-oss-20b", "--max-distance", "10"});
   ASSERT_EQ(table.code, 0) << table.err;
-  EXPECT_THAT(table.out, HasSubstr("RoPE of gpt-oss-20b: head_dim 64, channels 0 … 63 rotate (d = 64); half layout (model family gpt_oss)"));
-  EXPECT_THAT(table.out, HasSubstr("attention factor a = " + format_number(a) + " in cos and sin (as HF): scores × a² = "));
+  EXPECT_THAT(test::unwrapped(table.out), HasSubstr("RoPE of gpt-oss-20b: head_dim 64, channels 0 … 63 rotate (d = 64); half layout (model family gpt_oss)"));
+  EXPECT_THAT(test::unwrapped(table.out), HasSubstr("attention factor a = " + format_number(a) + " in cos and sin (as HF): scores × a² = "));
   EXPECT_THAT(table.out, HasSubstr("the pair layout does not change them"));
 }
 
@@ -172,9 +172,9 @@ TEST_F(CmdDecay, ModelPartialRotaryAndNopeLayersAreSaid) {
   std::ofstream(cfg) << R"({"model_type": "llama4_text", "head_dim": 128, "num_hidden_layers": 8, "rope_theta": 500000.0})";
   const Result l4 = rope_cli({"decay", "--config", cfg, "--max-distance", "10"});
   ASSERT_EQ(l4.code, 0) << l4.err;
-  EXPECT_THAT(l4.out, HasSubstr("layer type rope (layers 0–2, 4–6)"));
-  EXPECT_THAT(l4.out, HasSubstr("interleaved layout (model family llama4_text)"));
-  EXPECT_THAT(l4.out, HasSubstr("layers 3, 7 (nope) are NoPE layers: no rotation, their scores do not depend on position; "
+  EXPECT_THAT(test::unwrapped(l4.out), HasSubstr("layer type rope (layers 0–2, 4–6)"));
+  EXPECT_THAT(test::unwrapped(l4.out), HasSubstr("interleaved layout (model family llama4_text)"));
+  EXPECT_THAT(test::unwrapped(l4.out), HasSubstr("layers 3, 7 (nope) are NoPE layers: no rotation, their scores do not depend on position; "
                                 "the query is multiplied by the temperature (S20), 1 below position 8191 and 1.0693"));
   test::expect_one_line_error(rope_cli({"decay", "--config", cfg, "--layer-type", "nope"}), 2, "are NoPE layers, they rotate nothing");
 }

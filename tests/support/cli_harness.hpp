@@ -34,6 +34,22 @@ inline Result rope_cli(std::vector<std::string> args) {
   return {code, out.str(), err.str()};
 }
 
+/// `out` with the continuation lines of wrap_lines (a line break and at least 4 spaces) joined to the line
+/// before by one space, for checks of a sentence that a 100-column output breaks.
+inline std::string unwrapped(const std::string& out) {
+  std::string s;
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    if (out[i] == '\n' && out.compare(i + 1, 4, "    ") == 0) {
+      s += ' ';
+      i += 4;
+      while (i + 1 < out.size() && out[i + 1] == ' ') ++i;
+      continue;
+    }
+    s += out[i];
+  }
+  return s;
+}
+
 /// The exit code is `code`, stderr is exactly one line "rope: …" containing `substring`, and nothing
 /// went to stdout.
 inline void expect_one_line_error(const Result& r, int code, const std::string& substring) {
