@@ -36,6 +36,8 @@ const std::vector<ErrorTemplate>& error_templates_fourth() {
        "--sections：视觉塔的对应关系由其实现决定（--vision、--tower vision），不读取分段"},
       {"vision RoPE must be 'qwen2-vl', 'llama.cpp', 'pixtral', 'llama4' or 'axial' (got '{}')",
        "视觉 RoPE 必须是 'qwen2-vl'、'llama.cpp'、'pixtral'、'llama4' 或 'axial'（实际为 '{0}'）"},
+      {"a vision tower's 2-D RoPE turns each patch by its (row, column), which a dump's one position per row cannot give: check the tower's rotation with rope apply --position ROW,COL",
+       "视觉塔的二维 RoPE 按每个块的(行,列)旋转，而转储每行只有一个位置，无法给出：请用 rope apply --position ROW,COL 检查视觉塔的旋转"},
   };
   return templates;
 }

@@ -342,6 +342,12 @@ std::vector<std::string> spec_summary(const ResolvedRope& rr, const Text& t) {
                            layer_text(s, t), s.head_dim, channels,
                            s.partial() ? t.format(", the other {} pass through", ",其余 {} 个原样通过", s.head_dim - s.rotary_dim) : "",
                            layout_description(s).in(t.zh())));
+  if (s.axes && s.axes->vision()) {
+    lines.push_back(t.format("2-D vision RoPE ({}): a position m is the patch (m, m), so a distance m moves the row and the "
+                             "column by m each (docs/multi-axis.md §6)",
+                             "二维视觉 RoPE({}):位置 m 指块 (m, m),因此距离 m 让行与列各移动 m(docs/multi-axis.md §6)",
+                             s.axes->vision_kind));
+  }
   if (s.config.type != ScalingType::Default || s.attention_factor() != 1.0) {
     const double a = s.attention_factor();
     lines.push_back(t.format("{} scaling f = {}; attention factor a = {} in cos and sin (as HF){}", "{} 缩放 f = {};注意力因子 a = {} 乘在 cos 和 sin 上(与 HF 相同){}",

@@ -32,7 +32,11 @@ struct CheckOptions {
 /// command obtains layout, rotary dimension, frequencies and attention factor (a richer RoPE spec from the
 /// model will be read here). `where` says where the layout came from.
 RopeExpectation expectation_from_options(const CheckOptions& opt, int head_dim, Message& where) {
-  const Rope rope = resolve(opt.scaling, {std::nullopt, head_dim, opt.base, kDefaultBase});
+  const Rope rope = resolve(opt.scaling, {std::nullopt, head_dim, opt.base, kDefaultBase, std::nullopt, Layout::Interleaved});
+  if (rope.scaled && rope.scaled->spec.axes && rope.scaled->spec.axes->vision()) {
+    throw InvalidArgument("a vision tower's 2-D RoPE turns each patch by its (row, column), which a dump's one position per "
+                          "row cannot give: check the tower's rotation with rope apply --position ROW,COL");
+  }
   RopeExpectation e;
   e.head_dim = head_dim;
   e.theta = rope.theta();
