@@ -5,7 +5,9 @@
 #include <cmath>
 #include <fmt/format.h>
 #include <gmock/gmock.h>
+#include <fmt/ranges.h>
 #include <gtest/gtest.h>
+#include <set>
 
 #include "rope/core/error.hpp"
 #include "support/cli_harness.hpp"
@@ -105,6 +107,23 @@ TEST_F(FigureOptionsCli, EveryAnimationDraws) {
             0);
   EXPECT_THAT(read(path("w.gp")), HasSubstr("position m = 4096'"));
   EXPECT_THAT(read(path("w.gp")), HasSubstr("position m = 64'"));  // √4096, the middle of 3 geometric steps
+}
+
+TEST_F(FigureOptionsCli, CompareAnimationsShareOneColourScale) {
+  // attention --compare --gif: every encoding's frames on one scale, 0 … the largest weight of any
+  // encoding in any frame, so that the GIFs can be compared side by side (the still --compare figures do
+  // the same). Each encoding's script has the same cbrange, and its top is the largest of the four.
+  const Result r = rope_cli({"attention", "--compare", "--shift", "8", "--tokens", "8", "--frames", "2", "--gif",
+                             path("a.gif"), "--keep-script", path("s.gp")});
+  ASSERT_EQ(r.code, 0) << r.err;
+  std::set<std::string> ranges;
+  for (const char* e : {"rope", "sinusoidal", "alibi", "none"}) {
+    const std::string script = read(path(std::string("s_") + e + ".gp"));
+    for (std::size_t at = script.find("set cbrange ["); at != std::string::npos; at = script.find("set cbrange [", at + 1)) {
+      ranges.insert(script.substr(at, script.find('\n', at) - at));
+    }
+  }
+  EXPECT_EQ(ranges.size(), 1u) << fmt::format("{}", fmt::join(ranges, " | "));
 }
 
 TEST_F(FigureOptionsCli, AnimationOptionsFollowTheirRules) {

@@ -225,20 +225,32 @@ int run_attention(const AttentionOptions& typed, std::ostream& out) {
 
   double shared_max = 0.0;  // --compare: one colour range for every heatmap of A
   for (const Result& r : results) shared_max = std::max(shared_max, r.a.maxCoeff());
-  for (const Result& r : results) {
+  // --gif: every frame's weights first, so that --compare can put every encoding's frames on one scale.
+  std::vector<std::vector<Eigen::MatrixXd>> frame_weights;
+  std::vector<long> frame_shifts;
+  double frames_max = 0.0;
+  if (opt.figure.animated()) {  // every position + c_k, c_k from 0 to C (rope/analysis/motion.hpp)
+    frame_shifts = motion::integer_sweep(*opt.shift, opt.figure.frame_count());
+    for (const Result& r : results) {
+      frame_weights.push_back(motion::shifted_weights(qk.q, qk.k, positions, r.setup.settings, frame_shifts));
+      for (const Eigen::MatrixXd& a : frame_weights.back()) frames_max = std::max(frames_max, a.maxCoeff());
+    }
+  }
+  for (std::size_t ri = 0; ri < results.size(); ++ri) {
+    const Result& r = results[ri];
     const std::string name(to_string(r.encoding));
     if (!opt.csv.empty()) write_output(opt.compare ? with_suffix(opt.csv, name) : opt.csv, to_csv(r.a, "key_"), out);
     if (opt.figure.wanted()) {
       draw(attention_figure(opt.figure, r.encoding, r.setup.slope, opt.tokens, dim, opt.causal, r.a, opt.compare ? std::optional(shared_max) : std::nullopt), opt.compare ? figure_with_suffix(opt.figure, name) : opt.figure);
       if (r.encoding == Encoding::Alibi) draw(bias_figure(opt.figure, r.setup.slope, opt.head_value(), opt.heads_value(), opt.tokens, r.bias), figure_with_suffix(opt.figure, "alibi_bias"));
     }
-    if (opt.figure.animated()) {  // every position + c_k, c_k from 0 to C (rope/analysis/motion.hpp)
-      const std::vector<long> shifts = motion::integer_sweep(*opt.shift, opt.figure.frame_count());
+    if (opt.figure.animated()) {
+      const std::optional<double> shared = opt.compare ? std::optional(frames_max) : std::nullopt;
       std::vector<plot::Figure> frames;
-      for (const Eigen::MatrixXd& a : motion::shifted_weights(qk.q, qk.k, positions, r.setup.settings, shifts)) {
-        frames.push_back(attention_figure(opt.figure, r.encoding, r.setup.slope, opt.tokens, dim, opt.causal, a));
+      for (const Eigen::MatrixXd& a : frame_weights[ri]) {
+        frames.push_back(attention_figure(opt.figure, r.encoding, r.setup.slope, opt.tokens, dim, opt.causal, a, shared));
       }
-      as_shift_frames(frames, shifts, opt.figure);
+      as_shift_frames(frames, frame_shifts, opt.figure, shared);
       draw_animation(std::move(frames), opt.compare ? figure_with_suffix(opt.figure, name) : opt.figure);
     }
   }

@@ -131,10 +131,11 @@ std::vector<plot::Figure> wavelength_frames(const FigureOptions& f, const Eigen:
   return out;
 }
 
-void as_shift_frames(std::vector<plot::Figure>& frames, const std::vector<long>& shifts, const FigureOptions& f) {
-  double top = 0.0;
+void as_shift_frames(std::vector<plot::Figure>& frames, const std::vector<long>& shifts, const FigureOptions& f,
+                     std::optional<double> shared_top) {
+  double top = shared_top.value_or(0.0);
   for (const plot::Figure& fig : frames) {
-    if (fig.heatmap && fig.heatmap->z.size() > 0) top = std::max(top, fig.heatmap->z.maxCoeff());
+    if (!shared_top && fig.heatmap && fig.heatmap->z.size() > 0) top = std::max(top, fig.heatmap->z.maxCoeff());
   }
   for (std::size_t k = 0; k < frames.size(); ++k) {
     // In the axis label: the title is long already.

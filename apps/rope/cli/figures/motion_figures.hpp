@@ -6,6 +6,7 @@
 
 #include <Eigen/Core>
 #include <string>
+#include <optional>
 #include <vector>
 
 #include "rope/analysis/attention.hpp"
@@ -28,8 +29,10 @@ std::vector<plot::Figure> wavelength_frames(const FigureOptions& f, const Eigen:
                                             double m_max);
 
 /// attention --shift: the heatmaps of each frame's weights (one per shift) put on one colour scale,
-/// 0 … the largest weight of all frames, with the shift in the title.
-void as_shift_frames(std::vector<plot::Figure>& frames, const std::vector<long>& shifts, const FigureOptions& f);
+/// 0 … the largest weight of all frames (or `top`, the largest of every encoding's frames with --compare),
+/// with the shift in the axis label.
+void as_shift_frames(std::vector<plot::Figure>& frames, const std::vector<long>& shifts, const FigureOptions& f,
+                     std::optional<double> top = std::nullopt);
 
 /// Gives every frame the same y range, the union of theirs (autoscaled from their series), so the
 /// axes stay still.
