@@ -1,5 +1,7 @@
 #include "rope/cli/scaling_options.hpp"
 
+#include "rope/cli/printing.hpp"
+
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <cstring>
@@ -365,6 +367,10 @@ std::vector<std::string> spec_summary(const ResolvedRope& rr, const Text& t) {
                                               format_number(temp->floor_scale - 1), format_number(temp->at(temp->floor_scale - 1)))));
   }
   return lines;
+}
+
+void print_summary(std::ostream& out, const std::vector<std::string>& lines) {
+  for (const std::string& line : lines) out << wrap_lines("  " + line) << '\n';
 }
 
 std::string Rope::layout_text(const Text& t) const {

@@ -6,6 +6,7 @@
 
 #include <Eigen/Core>
 #include <optional>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -91,6 +92,9 @@ std::string layer_text(const RopeSpec& spec, const Text& t);
 /// each: the head and its rotating channels, the layout and how it is known, the scaling and the
 /// attention factor a (scores × a²), and a model's NoPE layers (no rotation; the query temperature (S20)).
 std::vector<std::string> spec_summary(const ResolvedRope& rr, const Text& t);
+
+/// Prints `lines` (spec_summary's) indented by two spaces, each wrapped at 100 columns (printing.hpp wrap_lines).
+void print_summary(std::ostream& out, const std::vector<std::string>& lines);
 
 /// ModelConfig::name when the RoPE comes from flags alone, without --config or --model.
 inline constexpr const char* kCommandLineModel = "the command line";

@@ -270,7 +270,7 @@ int run_attention(const AttentionOptions& typed, std::ostream& out) {
     if (r.encoding == Encoding::Rope && model) {
       out << t("  R_p q is the model's rotation (scaling.md (S19)): its layout, its rotating channels, a·R_p on them\n",
                "  R_p q 是模型的旋转(scaling.md (S19)):它的排列、它的旋转通道,在其上为 a·R_p\n");
-      for (const std::string& line : spec_summary(*model, t)) out << wrap_lines("  " + line) << '\n';
+      print_summary(out, spec_summary(*model, t));
       for (const Message& w : model->params.warnings) out << t("  warning: ", "  警告:") << w.in(t.zh()) << '\n';
     }
     if (r.encoding == Encoding::Alibi) {

@@ -16,7 +16,6 @@
 #include "rope/analysis/motion.hpp"
 #include "rope/cli/options.hpp"
 #include "rope/cli/output.hpp"
-#include "rope/cli/printing.hpp"
 #include "rope/io/csv.hpp"
 #include "rope/analysis/decay.hpp"
 #include "rope/core/error.hpp"
@@ -302,7 +301,7 @@ int run_decay(const DecayOptions& opt, std::ostream& out) {
                       "  均值与标准差;在每个 m 上,期望均值为 0,标准差为 √d = {:.4g}\n", std::sqrt(static_cast<double>(d)));
       break;
   }
-  for (const std::string& line : model.summary) out << wrap_lines("  " + line) << '\n';
+  print_summary(out, model.summary);
   if (opt.normalize) out << t("  normalized: divided by the value at distance 0\n", "  已归一化:除以距离 0 处的值\n");
   if (opt.rerope_window) {
     const std::string w = format_number(*opt.rerope_window);
