@@ -158,6 +158,9 @@ void select_tower(const ScalingOptions& o, bool from_file, ModelConfig& m, int d
   if (!o.tower.empty() && o.tower != "text" && o.tower != "vision") {
     throw InvalidArgument(fmt::format("--tower must be text or vision (got '{}')", o.tower));
   }
+  if (!o.tower.empty() && !from_file) {
+    throw InvalidArgument("--tower needs --model or --config (a vision-language model's config)");
+  }
   if (!o.vision.empty()) {
     if (from_file) {
       throw InvalidArgument("--vision builds a 2-D vision RoPE from --dim and --base; for the vision tower of --model or "
@@ -167,8 +170,6 @@ void select_tower(const ScalingOptions& o, bool from_file, ModelConfig& m, int d
     m.name = kCommandLineModel;
     m.origin.push_back({fmt::format("vision RoPE: {} (--vision on the command line)", o.vision),
                         fmt::format("视觉 RoPE:{}(命令行的 --vision)", o.vision)});
-  } else if (!o.tower.empty() && !from_file) {
-    throw InvalidArgument("--tower needs --model or --config (a vision-language model's config)");
   } else if (o.tower == "text" && m.vision_only) {
     throw InvalidArgument(fmt::format("--tower text: {} is the config of a vision tower (model_type {}), it has no language model",
                                       m.name, m.vision_tower ? m.vision_tower->model_type : m.model_type));

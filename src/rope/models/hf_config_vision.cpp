@@ -22,8 +22,10 @@ VisionTowerConfig ConfigParser::vision_tower(const json& v, const std::string& p
   VisionTowerConfig t;
   t.kind = kind;
   t.model_type = type;
-  const auto add = [&t](std::string what, const std::string& value, const std::string& from, const std::string& from_zh) {
-    t.origin.push_back({fmt::format("{}: {} ({})", what, value, from), fmt::format("{}: {} ({})", what, value, from_zh)});
+  const auto add = [&t](std::string what, const std::string& value, const std::string& from, const std::string& from_zh,
+                        const std::string& what_zh = "") {
+    t.origin.push_back({fmt::format("{}: {} ({})", what, value, from),
+                        fmt::format("{}: {} ({})", what_zh.empty() ? what : what_zh, value, from_zh)});
   };
   const auto key = [&](const char* a, const char* b) -> std::pair<std::optional<long>, std::string> {
     if (const auto x = r_.count(v, path, a)) return {x, child(path, a)};
@@ -63,7 +65,7 @@ VisionTowerConfig ConfigParser::vision_tower(const json& v, const std::string& p
   if (image && patch && kind != VisionRope::Qwen2VL) {
     t.grid = *image / *patch;
     add("patches per side", std::to_string(*t.grid), fmt::format("{} / {}", child(path, "image_size"), child(path, "patch_size")),
-        fmt::format("{} / {}", child(path, "image_size"), child(path, "patch_size")));
+        fmt::format("{} / {}", child(path, "image_size"), child(path, "patch_size")), "每边的块数");
   }
   if (kind == VisionRope::Qwen2VL) {
     t.notes.push_back({"the image's patches keep their own (row, column) however many there are (dynamic resolution); "
