@@ -116,6 +116,19 @@ TEST_F(CmdApplyVision, Llama4CountsPatchesFromOneByHand) {
   EXPECT_THAT(t.out, HasSubstr("they agree"));
 }
 
+TEST_F(CmdApplyVision, LlamaCppVisionIsQwenTwoVlsMap) {
+  // (V2): llama.cpp's GGML_ROPE_TYPE_VISION (n_dims = d/2, independent sections, NEOX pairs) builds the same
+  // pairs as Qwen2-VL's VisionRotaryEmbedding, which vision_cli.csv checks against NumPy: the same bits.
+  Eigen::VectorXd x = Eigen::VectorXd::LinSpaced(32, -1.0, 2.0);
+  const auto run = [&x](const std::string& kind) {
+    const Result r = rope_cli({"apply", "--vision", kind, "--base", "1000000", "--position", "31,5", "--vector", test::comma_list(x), "--csv", "-"});
+    EXPECT_EQ(r.code, 0) << r.err;
+    return r.out;
+  };
+  EXPECT_EQ(run("llama.cpp"), run("qwen2-vl"));
+  EXPECT_NE(run("pixtral"), run("qwen2-vl"));  // the comparison can tell maps apart
+}
+
 TEST_F(CmdApplyVision, PixtralByHandAndItsHalfLayout) {
   // --vision pixtral, d = 8, base 10000: freqs 10000^(-2i/8) = 1, 0.1, 0.01, 0.001; the row h takes
   // freqs[::2] = (1, 0.01) on pairs 0, 1, the column w freqs[1::2] = (0.1, 0.001) on pairs 2, 3; half
