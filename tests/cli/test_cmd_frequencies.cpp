@@ -172,5 +172,30 @@ TEST_F(CmdFrequencies, AxisAndFloat32ColumnsTogether) {
   EXPECT_THAT(table.out, HasSubstr("-     h         0.785830020904541\n"));
 }
 
+TEST_F(CmdFrequencies, AVisionTowerListsTheAxisOfEveryPair) {
+  // --vision pixtral, d = 16, base 10000 (V3): pairs 0 … 3 are the row h with θ = 10000^(−2i/16) for
+  // i = 0, 2, 4, 6, pairs 4 … 7 the column w with i = 1, 3, 5, 7. llama4 (V4): pairs 0 … 3 the column w,
+  // 4 … 7 the row h, both 10000^(−4k/16). θ within 4 ulp (a pow each side).
+  const Result r = rope_cli({"frequencies", "--vision", "pixtral", "--dim", "16", "--csv", "-"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const test::ReferenceCsv t = test::parse_reference(r.out);
+  ASSERT_EQ(t.header.back(), "axis");
+  ASSERT_EQ(t.rows.size(), 8u);
+  for (int j = 0; j < 8; ++j) {
+    const int i = j < 4 ? 2 * j : 2 * (j - 4) + 1;
+    const double want = std::pow(10000.0, -2.0 * i / 16);
+    EXPECT_NEAR(std::stod(t.rows[static_cast<std::size_t>(j)].at(1)), want, 1e-15 * want) << j;
+    EXPECT_EQ(t.rows[static_cast<std::size_t>(j)].back(), j < 4 ? "h" : "w") << j;
+  }
+  const Result l = rope_cli({"frequencies", "--vision", "llama4", "--dim", "16"});
+  ASSERT_EQ(l.code, 0) << l.err;
+  EXPECT_THAT(l.out, HasSubstr("2-D vision RoPE (llama4): every pair turns with the patch's row h or column w, counted from 1"));
+  EXPECT_THAT(l.out, HasSubstr("    0                         1                         1                       1       6.283185307179586       6.283185307179586  -     w\n"));
+  EXPECT_THAT(l.out, HasSubstr("    4                         1                         1                       1       6.283185307179586       6.283185307179586  -     h\n"));
+  const auto j = nlohmann::json::parse(rope_cli({"frequencies", "--vision", "llama4", "--dim", "16", "--json"}).out);
+  EXPECT_EQ(j["pair_axis"], nlohmann::json::array({2, 2, 2, 2, 1, 1, 1, 1}));
+  EXPECT_NEAR(j["inv_freq"][5].get<double>(), 0.1, 1e-16);  // 10000^(−4/16)
+}
+
 }  // namespace
 }  // namespace rope

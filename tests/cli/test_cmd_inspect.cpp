@@ -1,6 +1,7 @@
 // rope inspect: every preset, the warnings, where each value came from, in-process (moved from test_cli.cpp).
 #include "rope/cli/cli.hpp"
 
+#include <cmath>
 #include <filesystem>
 #include <map>
 #include <fmt/format.h>
@@ -154,6 +155,93 @@ TEST_F(CmdInspect, AQwenThreeVlGgufShowsLlamaCppImropeWithTheFourthSlot) {
   EXPECT_THAT(r.out, HasSubstr("M-RoPE: mrope_section [24, 20, 20, 0], llama.cpp IMROPE (docs/multi-axis.md (A1), (A4))"));
   EXPECT_THAT(r.out, HasSubstr("  t (time)          22  0, 3, …, 63"));
   EXPECT_THAT(r.out, HasSubstr("  e (extra)          2  61 … 62"));
+}
+
+TEST_F(CmdInspect, Llama4VisionTowerShowsItsHeadGridAndOneBasedPatches) {
+  // data/models/llama-4-scout-17b-16e.json vision_config: hidden_size 1408 / 16 heads = 88 = 44 pairs,
+  // rope_theta 10000, 336 / 14 = 24 patches per side. Llama4VisionRotaryEmbedding: freq_dim 44, θ_i =
+  // 10000^(−2i/44), i = 0 … 21 for the column w (pairs 0 … 21) and again for the row h (22 … 43);
+  // λ_21 = 2π·10000^(42/44) = 41339.2.
+  const Result r = rope_cli({"inspect", "--model", "llama-4-scout-17b-16e", "--tower", "vision"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.out, StartsWith("RoPE of llama-4-scout-17b-16e vision_config (model_type llama4_vision_model)"));
+  EXPECT_THAT(r.out, HasSubstr("  head_dim                 88\n"));
+  EXPECT_THAT(r.out, HasSubstr("44 pairs"));
+  EXPECT_THAT(r.out, HasSubstr("interleaved: pairs (2i, 2i+1) (model family llama4 vision: Llama4VisionRotaryEmbedding)"));
+  EXPECT_THAT(r.out, HasSubstr("2-D vision RoPE (llama4): every pair turns with the patch's row h or column w, counted from 1"));
+  EXPECT_THAT(r.out, HasSubstr("  h (height)        22  22 … 43                 6.28319 … 41339.2\n"));
+  EXPECT_THAT(r.out, HasSubstr("  w (width)         22  0 … 21                  6.28319 … 41339.2\n"));
+  EXPECT_THAT(r.out, HasSubstr("head_dim: 88 (vision_config.hidden_size / vision_config.num_attention_heads)"));
+  EXPECT_THAT(r.out, HasSubstr("patches per side: 24 (vision_config.image_size / vision_config.patch_size)"));
+  EXPECT_THAT(r.out, HasSubstr("rows and columns 1 … 24"));
+  // --json carries the same numbers: head_dim, the θ ladder twice, the axis of every pair (2 = w, 1 = h).
+  const Result json = rope_cli({"inspect", "--model", "llama-4-scout-17b-16e", "--tower", "vision", "--json"});
+  ASSERT_EQ(json.code, 0) << json.err;
+  const auto j = nlohmann::json::parse(json.out);
+  EXPECT_EQ(j["head_dim"], 88);
+  EXPECT_EQ(j["rotary_dim"], 88);
+  EXPECT_EQ(j["base"], 10000.0);
+  EXPECT_EQ(j["layout"], "interleaved");
+  EXPECT_EQ(j["model_type"], "llama4_vision_model");
+  ASSERT_EQ(j["inv_freq"].size(), 44u);
+  ASSERT_EQ(j["pair_axis"].size(), 44u);
+  for (int i = 0; i < 22; ++i) {
+    EXPECT_NEAR(j["inv_freq"][i].get<double>(), std::pow(10000.0, -2.0 * i / 44), 2e-16) << i;  // an ulp of pow
+    EXPECT_EQ(j["inv_freq"][i + 22], j["inv_freq"][i]) << i;
+    EXPECT_EQ(j["pair_axis"][i], 2) << i;
+    EXPECT_EQ(j["pair_axis"][i + 22], 1) << i;
+  }
+  EXPECT_EQ(j["mrope_order"], "2-D vision");
+  EXPECT_EQ(j["mrope_section"], nlohmann::json::array({22, 22}));
+  EXPECT_THAT(j["origin"].dump(), HasSubstr("patches per side: 24"));
+  EXPECT_THAT(j["notes"].dump(), HasSubstr("rows and columns 1 … 24"));
+}
+
+TEST_F(CmdInspect, VisionTowerConfigFilesAndTheirRefusals) {
+  const auto write = [this](const std::string& name, const std::string& text) {
+    std::ofstream(path(name)) << text;
+    return path(name);
+  };
+  // A Pixtral tower's own config (model_type pixtral, no text_config) is read as the tower by default.
+  const std::string pix = write("pixtral.json", R"({"model_type": "pixtral", "head_dim": 64, "hidden_size": 1024,
+      "num_attention_heads": 16, "image_size": 1024, "patch_size": 16, "rope_theta": 10000.0})");
+  const Result r = rope_cli({"inspect", "--config", pix});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("model_type pixtral is a vision tower's config: read as its 2-D RoPE"));
+  EXPECT_THAT(r.out, HasSubstr("2-D vision RoPE (pixtral)"));
+  // (V3) at d = 64: the row takes θ_i = 10000^(−2i/64) for even i (λ up to 2π·10000^(60/64) = 35332.9), the
+  // column the odd i (2π·10000^(2/64) = 8.37876 … 2π·10000^(62/64) = 47117.2).
+  EXPECT_THAT(r.out, HasSubstr("  h (height)        16  0 … 15                  6.28319 … 35332.9\n"));
+  EXPECT_THAT(r.out, HasSubstr("  w (width)         16  16 … 31                 8.37876 … 47117.2\n"));
+  EXPECT_THAT(r.out, HasSubstr("rows and columns 0 … 63"));
+  const Result tower = rope_cli({"inspect", "--config", pix, "--tower", "vision"});  // the same, without the note
+  ASSERT_EQ(tower.code, 0) << tower.err;
+  EXPECT_THAT(tower.out, Not(HasSubstr("is a vision tower's config")));
+  EXPECT_THAT(tower.out, HasSubstr("  w (width)         16  16 … 31                 8.37876 … 47117.2\n"));
+  expect_one_line_error(rope_cli({"inspect", "--config", pix, "--tower", "text"}), 2,
+                        "--tower text: " + pix + " is the config of a vision tower (model_type pixtral), it has no language model");
+  // An unknown vision model_type: the language model is still read; --tower vision names the type.
+  const std::string sig = write("siglip.json", R"({"model_type": "llava", "text_config": {"head_dim": 128, "rope_theta": 1000000.0},
+      "vision_config": {"model_type": "siglip_vision_model", "hidden_size": 1152, "num_attention_heads": 16}})");
+  const Result text = rope_cli({"inspect", "--config", sig});
+  ASSERT_EQ(text.code, 0) << text.err;
+  EXPECT_THAT(text.out, HasSubstr("  head_dim                 128\n"));
+  expect_one_line_error(rope_cli({"inspect", "--config", sig, "--tower", "vision"}), 2,
+                        "vision_config has model_type 'siglip_vision_model' (in a 'llava' config), whose RoPE rope does not know");
+  const std::string nd = write("nd.json", R"({"model_type": "llava", "text_config": {"head_dim": 128},
+      "vision_config": {"model_type": "qwen2_5_vl", "hidden_size": 1000, "num_heads": 16}})");
+  EXPECT_EQ(rope_cli({"inspect", "--config", nd}).code, 0);
+  expect_one_line_error(rope_cli({"inspect", "--config", nd, "--tower", "vision"}), 2,
+                        "vision_config.hidden_size: 1000 is not divisible by vision_config.num_heads = 16");
+  const std::string odd = write("p66.json", R"({"model_type": "llava", "text_config": {"head_dim": 128},
+      "vision_config": {"model_type": "pixtral", "head_dim": 66}})");
+  expect_one_line_error(rope_cli({"inspect", "--config", odd, "--tower", "vision"}), 2,
+                        "a 2-D vision RoPE needs d a multiple of 4 between 4 and 65536 (got 66)");
+  // A text-only preset has no tower; a vision-language one says it has one.
+  expect_one_line_error(rope_cli({"inspect", "--model", "llama-2-7b", "--tower", "vision"}), 2,
+                        "--tower vision: llama-2-7b has no vision_config");
+  EXPECT_THAT(rope_cli({"inspect", "--model", "qwen2.5-vl-7b"}).out,
+              HasSubstr("qwen2.5-vl-7b also has a vision tower (qwen2_5_vl): --tower vision gives its 2-D RoPE"));
 }
 
 }  // namespace

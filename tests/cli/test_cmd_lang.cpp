@@ -256,6 +256,36 @@ TEST(Lang, VerifyNamesItsIdentitiesInChineseAndKeepsTheEnglishNamesInCsv) {
   EXPECT_THAT(csv.out, Not(HasSubstr("平移不变")));
 }
 
+TEST(Lang, VisionTowersSpeakChinese) {
+  // --vision and --tower vision (docs/multi-axis.md §6) in every command that prints them.
+  for (const auto& args : std::vector<std::vector<std::string>>{
+           {"sections", "--vision", "pixtral", "--dim", "16"},
+           {"frequencies", "--vision", "llama4", "--dim", "16"},
+           {"apply", "--vision", "llama4", "--position", "2,3", "--vector", "1,0,0,1,1,0,0,1"},
+           {"matrix", "--vision", "pixtral", "--dim", "8", "--position", "2,3", "--digits", "2"},
+           {"verify", "--vision", "llama4", "--dim", "16", "--trials", "10"},
+           {"inspect", "--model", "qwen2.5-vl-7b"},
+           {"inspect", "--model", "qwen2.5-vl-7b", "--tower", "vision"}}) {
+    SCOPED_TRACE(joined(args));
+    const Result zh = rope_cli(with_lang(args, "zh"));
+    ASSERT_EQ(zh.code, 0) << zh.err;
+    EXPECT_TRUE(has_chinese(zh.out));
+    EXPECT_EQ(first_english_phrase(zh.out), "") << zh.out;
+  }
+}
+
+// WRONG BEHAVIOUR, left for the lead (src/rope/models/hf_config_vision.cpp, vision_tower's `add`): the origin
+// line of the grid is English in the Chinese output,
+//   rope inspect --model llama-4-scout-17b-16e --tower vision --lang zh
+//   →  "patches per side: 24 (vision_config.image_size / vision_config.patch_size)"
+// where every other origin line there is a key name (head_dim, rope_theta); it should be Chinese (e.g.
+// "每边块数: 24 (...)"). Enable when fixed.
+TEST(Lang, DISABLED_VisionTowerGridOriginIsChinese) {
+  const Result zh = rope_cli({"inspect", "--model", "llama-4-scout-17b-16e", "--tower", "vision", "--lang", "zh"});
+  ASSERT_EQ(zh.code, 0) << zh.err;
+  EXPECT_EQ(first_english_phrase(zh.out), "") << zh.out;
+}
+
 TEST(Lang, EveryCommandTakesLangWithoutAFigureAndRejectsOtherLanguages) {
   for (const std::string command : {"frequencies", "matrix", "apply", "verify", "decay", "wavelengths", "inspect",
                                     "attention", "encodings", "layouts", "explain", "precision", "bound",

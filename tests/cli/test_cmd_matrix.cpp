@@ -148,5 +148,50 @@ TEST_F(CmdMatrix, FourSlotPositionOfAGgufTurnsPairs61And62ByTheSlotE) {
                         "the position (7, 2, 3, 5) has 4 components but this model reads 3 axes (t,h,w)");
 }
 
+/// The d×d block rotation with pair j on channels `channels[j]` turned by `angle[j]`, entry by entry.
+Eigen::MatrixXd blocks_by_hand(const std::vector<std::pair<int, int>>& channels, const std::vector<double>& angle) {
+  Eigen::MatrixXd r = Eigen::MatrixXd::Zero(8, 8);
+  for (std::size_t j = 0; j < channels.size(); ++j) {
+    const auto [a, b] = channels[j];
+    r(a, a) = r(b, b) = std::cos(angle[j]);
+    r(a, b) = -std::sin(angle[j]);
+    r(b, a) = std::sin(angle[j]);
+  }
+  return r;
+}
+
+TEST_F(CmdMatrix, VisionTowerBlocksByHandInBothLayouts) {
+  // d = 8, base 10000, patch (row 2, column 3). Pixtral (V3): freqs 10000^(-2i/8) = 1, 0.1, 0.01, 0.001; the
+  // row h takes the even ones (pairs 0, 1: 1, 0.01), the column w the odd ones (pairs 2, 3: 0.1, 0.001);
+  // half layout (channels (j, j + 4)), or interleaved (2j, 2j + 1) with --layout. Llama 4 (V4): rope_freq
+  // (1, 0.01) per axis, the column w first (pairs 0, 1), the row h after (pairs 2, 3), interleaved, every
+  // position + 1: angles 4, 0.04, 3, 0.03. Every entry, zeros included; 1e-15: one product and cos/sin, an ulp.
+  const std::vector<double> pixtral{2.0, 0.02, 0.3, 0.003}, llama4{4.0, 0.04, 3.0, 0.03};
+  const std::vector<std::pair<int, int>> half{{0, 4}, {1, 5}, {2, 6}, {3, 7}}, interleaved{{0, 1}, {2, 3}, {4, 5}, {6, 7}};
+  const std::vector<std::tuple<std::vector<std::string>, Eigen::MatrixXd>> cases{
+      {{"--vision", "pixtral"}, blocks_by_hand(half, pixtral)},
+      {{"--vision", "pixtral", "--layout", "interleaved"}, blocks_by_hand(interleaved, pixtral)},
+      {{"--vision", "llama4"}, blocks_by_hand(interleaved, llama4)},
+      {{"--vision", "llama4", "--layout", "half"}, blocks_by_hand(half, llama4)}};
+  for (const auto& [flags, want] : cases) {
+    std::vector<std::string> args{"matrix", "--dim", "8", "--position", "2,3", "--csv", "-"};
+    args.insert(args.end(), flags.begin(), flags.end());
+    const Result r = rope_cli(args);
+    ASSERT_EQ(r.code, 0) << r.err;
+    const Eigen::MatrixXd got = test::parse_reference(r.out).matrix();
+    ASSERT_EQ(got.rows(), 8);
+    EXPECT_LE((got - want).cwiseAbs().maxCoeff(), 1e-15) << flags.back() << "\n" << got;
+  }
+  // One number is the patch (m, m): pixtral at 2 turns pair 2 by 0.1·2.
+  const Result one = rope_cli({"matrix", "--vision", "pixtral", "--dim", "8", "--position", "2", "--csv", "-"});
+  ASSERT_EQ(one.code, 0) << one.err;
+  EXPECT_NEAR(test::parse_reference(one.out).matrix()(6, 2), std::sin(0.2), 1e-15);
+  const Result text = rope_cli({"matrix", "--vision", "llama4", "--dim", "8", "--position", "2,3", "--digits", "2"});
+  ASSERT_EQ(text.code, 0) << text.err;
+  EXPECT_THAT(text.out, HasSubstr("m = (2, 3)"));
+  EXPECT_THAT(text.out, HasSubstr("2-D vision RoPE (llama4, (V4)): pair i turns by θ_i·(p + 1)"));
+  EXPECT_THAT(text.out, HasSubstr(": WW·HH"));
+}
+
 }  // namespace
 }  // namespace rope

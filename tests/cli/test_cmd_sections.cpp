@@ -1,6 +1,7 @@
 // rope sections: chunked (A2) next to interleaved (A3), against tests/reference/mrope.py's ownership.
 #include "rope/cli/cli.hpp"
 
+#include <cmath>
 #include <fstream>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -55,6 +56,64 @@ TEST_F(CmdSections, TableFigureAndChinese) {
   ASSERT_EQ(zh.code, 0) << zh.err;
   EXPECT_THAT(zh.out, HasSubstr("交错:THW·THW"));
   EXPECT_THAT(zh.out, HasSubstr("w (宽度)          24  40 … 63"));
+}
+
+TEST_F(CmdSections, VisionMapsOfTheFiveImplementationsByHand) {
+  // d = 64, base 10000 (the --vision default head), q = d/4 = 16 pairs per axis, by (V2)-(V5):
+  //   qwen2-vl, llama.cpp, axial: pair j < q is h with θ = base^(−4j/d), pair j ≥ q is w with base^(−4(j−q)/d);
+  //   pixtral: j < q is h with base^(−4j/d) (the even i = 2j of base^(−2i/d)), j ≥ q is w with
+  //            base^(−(4(j−q)+2)/d) (the odd i);
+  //   llama4: j < q is w, j ≥ q is h, both ladders base^(−4k/d).
+  // θ within 4 ulp (1e-15 relative): one pow each side, of exponents that may be formed differently.
+  for (const auto& [base, flags] : std::vector<std::pair<double, std::vector<std::string>>>{
+           {10000.0, {"sections", "--vision", "pixtral", "--csv", "-"}},
+           {100.0, {"sections", "--vision", "llama4", "--base", "100", "--csv", "-"}}}) {
+    const Result r = rope_cli(flags);
+    ASSERT_EQ(r.code, 0) << r.err;
+    const test::ReferenceCsv got = test::parse_reference(r.out);
+    ASSERT_EQ(got.header, (std::vector<std::string>{"pair", "theta_qwen2_vl", "axis_qwen2_vl", "theta_llama_cpp", "axis_llama_cpp",
+                                                    "theta_pixtral", "axis_pixtral", "theta_llama4", "axis_llama4",
+                                                    "theta_axial", "axis_axial"}));
+    const int d = 64, q = d / 4;
+    ASSERT_EQ(got.rows.size(), static_cast<std::size_t>(d / 2));
+    for (int j = 0; j < d / 2; ++j) {
+      const auto& row = got.rows[static_cast<std::size_t>(j)];
+      ASSERT_EQ(row.size(), 11u);
+      EXPECT_EQ(std::stoi(row[0]), j);
+      const int k = j < q ? j : j - q;
+      const double ladder = std::pow(base, -4.0 * k / d);
+      const double pixtral = j < q ? ladder : std::pow(base, -(4.0 * k + 2) / d);
+      const std::string first = j < q ? "h" : "w", llama4 = j < q ? "w" : "h";
+      const std::vector<std::pair<double, std::string>> want{{ladder, first}, {ladder, first}, {pixtral, first}, {ladder, llama4}, {ladder, first}};
+      for (std::size_t c = 0; c < want.size(); ++c) {
+        EXPECT_NEAR(std::stod(row[1 + 2 * c]), want[c].first, 1e-15 * want[c].first) << got.header[1 + 2 * c] << " pair " << j;
+        EXPECT_EQ(row[2 + 2 * c], want[c].second) << got.header[2 + 2 * c] << " pair " << j;
+      }
+    }
+  }
+}
+
+TEST_F(CmdSections, VisionTextNamesTheChosenKindAndDrawsTheFive) {
+  const Result r = rope_cli({"sections", "--vision", "pixtral", "--dim", "16", "--png", path("v.png")});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("2-D vision RoPE of the command line: d = 16, base = 10000"));
+  EXPECT_THAT(r.out, HasSubstr("2-D vision RoPE (pixtral): every pair turns with the patch's row h or column w"));
+  // (V3) at d = 16: w takes θ_i = 10000^(−2i/16) for odd i: λ = 2π·10000^(1/8) = 19.8692 … 2π·10000^(7/8) = 19869.2.
+  EXPECT_THAT(r.out, HasSubstr("  pixtral    (V3)  half         0      6.28319 … 6283.19     19.8692 … 19869.2  ←\n"));
+  EXPECT_THAT(r.out, HasSubstr("  llama4     (V4)  interleaved  1      6.28319 … 6283.19     6.28319 … 6283.19\n"));
+  std::ifstream png(path("v.png"), std::ios::binary);
+  const std::string bytes((std::istreambuf_iterator<char>(png)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(test::png_size(bytes), (std::pair<std::uint32_t, std::uint32_t>{1200, 800}));
+  // --tower vision of the Llama 4 preset: its kind is marked, its patches counted from 1, d = 88.
+  const Result t = rope_cli({"sections", "--model", "llama-4-scout-17b-16e", "--tower", "vision"});
+  ASSERT_EQ(t.code, 0) << t.err;
+  EXPECT_THAT(t.out, HasSubstr("2-D vision RoPE of llama-4-scout-17b-16e vision_config: d = 88, base = 10000"));
+  EXPECT_THAT(t.out, HasSubstr("2-D vision RoPE (llama4): every pair turns with the patch's row h or column w, counted from 1"));
+  EXPECT_THAT(t.out, HasSubstr("  llama4     (V4)  interleaved  1      6.28319 … 41339.2     6.28319 … 41339.2  ←\n"));
+  EXPECT_THAT(t.out, HasSubstr("  w (width)         22  0 … 21 "));
+  const Result csv = rope_cli({"sections", "--model", "qwen2.5-vl-7b", "--tower", "vision", "--csv", "-"});
+  ASSERT_EQ(csv.code, 0) << csv.err;
+  EXPECT_EQ(test::parse_reference(csv.out).rows.size(), 40u);  // head 80: 40 pairs
 }
 
 TEST_F(CmdSections, BadSectionsAreOneLine) {

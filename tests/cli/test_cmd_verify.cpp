@@ -28,6 +28,7 @@ using test::rope_cli;
 
 namespace fs = std::filesystem;
 using ::testing::HasSubstr;
+using ::testing::Not;
 using ::testing::StartsWith;
 
 
@@ -186,6 +187,40 @@ TEST_F(CmdVerify, XposRowsPassAndTheirContrastFails) {
   expect_one_line_error(rope_cli({"verify", "--xpos", "--xpos-scale-base", "-1"}), 2, "--xpos-scale-base must be a finite number > 0 (got -1)");
   expect_one_line_error(rope_cli({"verify", "--xpos", "--max-position", "1e6"}), 2, "--xpos: 2·max-position/s = 3906.25 is over 500");
   expect_one_line_error(rope_cli({"verify", "--xpos", "--dtype", "f32"}), 2, "--xpos is checked in float64");
+}
+
+TEST_F(CmdVerify, AVisionTowerChecksItsRowAndColumnAxes) {
+  // A 2-D vision map reads (h, w): the per-axis rows are "h alone" and "w alone" (not t and h), and every
+  // row passes, Llama 4's 1-based map included (its offset cancels in (A5)'s difference p' − p).
+  for (const auto& flags : std::vector<std::vector<std::string>>{{"--vision", "llama4", "--dim", "16"},
+                                                                 {"--vision", "pixtral", "--dim", "32", "--base", "100"},
+                                                                 {"--model", "llama-4-scout-17b-16e", "--tower", "vision"},
+                                                                 {"--model", "qwen2.5-vl-7b", "--tower", "vision"}}) {
+    std::vector<std::string> args{"verify", "--trials", "100", "--csv", "-"};
+    args.insert(args.end(), flags.begin(), flags.end());
+    const Result r = rope_cli(args);
+    ASSERT_EQ(r.code, 0) << flags[1] << ": " << r.err;
+    std::vector<std::string> axes_rows;
+    int passed = 0, rows = 0;
+    for (const auto& row : test::parse_reference(r.out).rows) {  // a quoted formula may hold commas: count from the end
+      if (row.back() == "true") continue;                          // expected_to_fail: the contrast
+      ++rows;
+      passed += row.at(row.size() - 2) == "true";
+      if (row.at(0).rfind("\"axes: ", 0) == 0) axes_rows.push_back(row.at(0));
+    }
+    EXPECT_EQ(rows, 11) << flags[1];  // 7 of plain RoPE, (A5), (A6), (A7) for h and for w
+    EXPECT_EQ(passed, rows) << flags[1] << "\n" << r.out;
+    EXPECT_EQ(axes_rows, (std::vector<std::string>{"\"axes: relative\"", "\"axes: shift all\"", "\"axes: h alone\"", "\"axes: w alone\""}))
+        << flags[1];
+  }
+  const Result text = rope_cli({"verify", "--vision", "llama4", "--dim", "16", "--trials", "100"});
+  ASSERT_EQ(text.code, 0) << text.err;
+  EXPECT_THAT(text.out, HasSubstr("10 axes: h alone     shift p_h, p'_h by c: score unchanged     (A7)"));
+  EXPECT_THAT(text.out, HasSubstr("11 axes: w alone     shift p_w, p'_w by c: score unchanged     (A7)"));
+  EXPECT_THAT(text.out, HasSubstr("11 of 11 identities passed"));
+  EXPECT_THAT(text.out, Not(HasSubstr("t alone")));
+  EXPECT_THAT(rope_cli({"verify", "--model", "qwen2.5-vl-7b", "--tower", "vision", "--trials", "20", "--lang", "zh"}).out,
+              HasSubstr("多轴:只平移 w"));
 }
 
 }  // namespace

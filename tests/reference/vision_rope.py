@@ -34,8 +34,13 @@ The head is x_j = cos(0.7 j + 0.3) + 0.01 j, head_dim 64 (Pixtral-12B's and Llam
 use 64 and 88, EVA-02 B and L 64), theta 10000; the patch grids (Pixtral's position ids, EVA-02's table)
 are 64 wide. Writes vision_apply.csv (rule,head_dim,row,column,channel,input,output; floats as repr())
 next to itself and checks itself (a rotation keeps the norm; at row = column = 0 Qwen, Pixtral and the
-axial map do not rotate, Llama 4 turns by its 1-based position 1; the two axial constructions agree);
-exits non-zero if a check fails.
+axial map do not rotate, Llama 4 turns by its 1-based position 1; the two axial constructions agree).
+Also writes vision_cli.csv (case,rule,head_dim,theta,row,column,channel,input,output): the cases
+tests/cli/test_cmd_apply_vision.cpp gives `rope apply` (CLI_CASES below: the vision towers of the presets
+llama-4-scout-17b-16e and qwen2.5-vl-7b, and --vision pixtral, llama4, qwen2-vl, axial at other head_dims
+and bases, patches from (0, 0) to the last one); Llama 4's preset case through HF's own flat-id table of
+Llama4VisionRotaryEmbedding (side 24, class token), checked equal to the direct (column + 1, row + 1) form.
+Exits non-zero if a check fails.
 
     /usr/bin/python3 tests/reference/vision_rope.py
 """
@@ -57,18 +62,18 @@ def rotate_half(x):
     return np.concatenate([-x[h:], x[:h]])
 
 
-def qwen2_vl(x, row, col):
+def qwen2_vl(x, row, col, theta=THETA):
     dim = len(x) // 2
-    inv = 1.0 / THETA ** (np.arange(0, dim, 2, dtype=np.float64) / dim)
+    inv = 1.0 / theta ** (np.arange(0, dim, 2, dtype=np.float64) / dim)
     table = np.outer(np.arange(64, dtype=np.float64), inv)  # rotary_pos_emb_full for grids up to 64
     freqs = np.concatenate([table[row], table[col]])
     emb = np.concatenate([freqs, freqs])
     return x * np.cos(emb) + rotate_half(x) * np.sin(emb)
 
 
-def pixtral(x, row, col, max_width=64):
+def pixtral(x, row, col, theta=THETA, max_width=64):
     d = len(x)
-    freqs = 1.0 / THETA ** (np.arange(0, d, 2, dtype=np.float64) / d)
+    freqs = 1.0 / theta ** (np.arange(0, d, 2, dtype=np.float64) / d)
     side = max_width
     h = np.arange(side, dtype=np.float64)
     fh = np.outer(h, freqs[::2])
@@ -80,9 +85,9 @@ def pixtral(x, row, col, max_width=64):
     return x * np.cos(emb) + rotate_half(x) * np.sin(emb)
 
 
-def llama4(x, row, col):
+def llama4(x, row, col, theta=THETA):
     freq_dim = len(x) // 2
-    rope_freq = 1.0 / THETA ** (np.arange(0, freq_dim, 2, dtype=np.float64)[: freq_dim // 2] / freq_dim)
+    rope_freq = 1.0 / theta ** (np.arange(0, freq_dim, 2, dtype=np.float64)[: freq_dim // 2] / freq_dim)
     fx = np.repeat((col + 1) * rope_freq, 2)
     fy = np.repeat((row + 1) * rope_freq, 2)
     freqs = np.concatenate([fx, fy])[::2]
@@ -94,6 +99,31 @@ def llama4(x, row, col):
     return y
 
 
+def llama4_table(d, side, theta=THETA):
+    """Llama4VisionRotaryEmbedding's angle table for image_size / patch_size = side, built as HF builds it:
+    flat ids 0 … side² − 1 then the class token (id −2, masked to angle 0); x = id % side (column),
+    y = id // side (row); each (coordinate + 1) · rope_freq repeated twice, x block then y block, every
+    second entry kept. Row h * side + w is the patch (h, w); the last row the class token."""
+    idx = np.concatenate([np.arange(side * side), [-2]])
+    fx, fy = idx % side, idx // side
+    freq_dim = d // 2
+    rope_freq = 1.0 / theta ** (np.arange(0, freq_dim, 2, dtype=np.float64)[: freq_dim // 2] / freq_dim)
+    tx = np.repeat((fx + 1)[:, None] * rope_freq[None, :], 2, axis=-1)
+    ty = np.repeat((fy + 1)[:, None] * rope_freq[None, :], 2, axis=-1)
+    freqs = np.concatenate([tx, ty], axis=-1)[:, ::2]
+    freqs[idx < 0] = 0.0
+    return freqs
+
+
+def llama4_grid(x, row, col, theta=THETA, side=24):
+    freqs = llama4_table(len(x), side, theta)[row * side + col]
+    z = (x[0::2] + 1j * x[1::2]) * np.exp(1j * freqs)
+    y = np.empty(len(x))
+    y[0::2] = z.real
+    y[1::2] = z.imag
+    return y
+
+
 def rotate_half_interleaved(x):
     y = np.empty_like(x)
     y[0::2] = -x[1::2]
@@ -101,10 +131,10 @@ def rotate_half_interleaved(x):
     return y
 
 
-def axial_table(d, side=64, pt=64):
+def axial_table(d, side=64, pt=64, theta=THETA):
     """EVA-02's VisionRotaryEmbeddingFast angle table, (side * side, d), entry h * side + w."""
     dim = d // 2
-    freqs = 1.0 / THETA ** (np.arange(0, dim, 2, dtype=np.float64)[: dim // 2] / dim)
+    freqs = 1.0 / theta ** (np.arange(0, dim, 2, dtype=np.float64)[: dim // 2] / dim)
     t = np.arange(side, dtype=np.float64) / side * pt
     f = np.repeat(np.outer(t, freqs), 2, axis=-1)  # (side, dim): each frequency twice, pairs adjacent
     table = np.concatenate([np.broadcast_to(f[:, None, :], (side, side, dim)),
@@ -126,9 +156,46 @@ def axial_lucidrains(d, dims=(64, 64)):
     return np.concatenate(blocks, axis=-1)
 
 
-def axial(x, row, col, side=64):
-    emb = axial_table(len(x), side)[row * side + col]
+def axial(x, row, col, theta=THETA, side=64):
+    emb = axial_table(len(x), side, side, theta)[row * side + col]
     return x * np.cos(emb) + rotate_half_interleaved(x) * np.sin(emb)
+
+
+# The cases of tests/cli/test_cmd_apply_vision.cpp, through `rope apply`: (case, rule, head_dim, theta,
+# patches). A preset's case is `--model PRESET --tower vision` (its vision_config, data/models/*.json):
+# llama-4-scout-17b-16e's tower is Llama 4's (hidden_size 1408 / 16 heads = 88, rope_theta 10000, 336 / 14 =
+# 24 patches per side, so (23, 23) is the last patch), built from HF's flat-id table of side 24;
+# qwen2.5-vl-7b's is Qwen2-VL's (1280 / 16 = 80, theta 10000). `--vision` is `rope apply --vision RULE
+# --base THETA` with a head of head_dim numbers. Patches with row = column are also given to rope as the
+# one-number position m, which means the patch (m, m).
+CLI_CASES = [
+    ("llama-4-scout-17b-16e", "llama4", 88, 10000.0, [(0, 0), (5, 17), (9, 9), (23, 0), (23, 23)]),
+    ("qwen2.5-vl-7b", "qwen2-vl", 80, 10000.0, [(0, 0), (7, 3), (12, 12), (63, 63)]),
+    ("--vision", "pixtral", 64, 10000.0, [(0, 0), (10, 41), (63, 63)]),
+    ("--vision", "llama4", 16, 10000.0, [(0, 0), (4, 4), (2, 7), (23, 23)]),
+    ("--vision", "qwen2-vl", 32, 1000000.0, [(0, 0), (31, 5), (63, 63)]),
+    ("--vision", "axial", 32, 100.0, [(0, 0), (13, 7), (63, 63)]),
+]
+
+
+def cli_rule(case, rule):
+    if case == "llama-4-scout-17b-16e":
+        return lambda x, r, c, theta: llama4_grid(x, r, c, theta, side=24)
+    return {"qwen2-vl": qwen2_vl, "pixtral": pixtral, "llama4": llama4, "axial": axial}[rule]
+
+
+def cli_rows(failures):
+    rows = []
+    for case, rule, d, theta, patches in CLI_CASES:
+        x = np.cos(0.7 * np.arange(d) + 0.3) + 0.01 * np.arange(d)
+        for r, c in patches:
+            y = cli_rule(case, rule)(x, r, c, theta)
+            if abs(np.linalg.norm(y) - np.linalg.norm(x)) > 1e-13 * np.linalg.norm(x):
+                failures.append("{} {} keeps the norm at ({}, {})".format(case, rule, r, c))
+            for j in range(d):
+                rows.append("{},{},{},{},{},{},{},{},{}\n".format(case, rule, d, repr(theta), r, c, j, repr(float(x[j])),
+                                                                 repr(float(y[j]))))
+    return rows
 
 
 def main():
@@ -161,8 +228,23 @@ def main():
     e = axial_table(64)[0 * 64 + 1]
     if np.any(e[:32] != 0) or e[32] != 1.0 or e[33] != 1.0:
         failures.append("axial: patch (0, 1) turns the column block's first pair by 1 rad and nothing else of the row")
+    # Llama 4 two ways: HF's flat-id table of side 24 (x = id % 24 the column, y = id // 24 the row) equals
+    # the direct (column + 1, row + 1) angles at every patch, to the bit (the same products); the class token
+    # (the last entry) has angle 0.
+    for d in (16, 88):
+        t = llama4_table(d, 24)
+        freq_dim = d // 2
+        rope_freq = 1.0 / THETA ** (np.arange(0, freq_dim, 2, dtype=np.float64)[: freq_dim // 2] / freq_dim)
+        for r in range(24):
+            for c in range(24):
+                if not np.array_equal(t[r * 24 + c], np.concatenate([(c + 1) * rope_freq, (r + 1) * rope_freq])):
+                    failures.append("llama4: HF's table differs from (column + 1, row + 1) at ({}, {}), d = {}".format(r, c, d))
+        if np.any(t[-1] != 0):
+            failures.append("llama4: the class token turns")
     with open(os.path.join(HERE, "vision_apply.csv"), "w") as f:
         f.write(HEADER + "rule,head_dim,row,column,channel,input,output\n" + "".join(rows))
+    with open(os.path.join(HERE, "vision_cli.csv"), "w") as f:
+        f.write(HEADER + "case,rule,head_dim,theta,row,column,channel,input,output\n" + "".join(cli_rows(failures)))
     for what in failures:
         print("FAILED:", what, file=sys.stderr)
     return 1 if failures else 0

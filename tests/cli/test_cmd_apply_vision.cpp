@@ -1,0 +1,200 @@
+// rope apply on a vision tower's 2-D RoPE (--vision KIND, --tower vision): against the NumPy ports of
+// tests/reference/vision_rope.py (vision_cli.csv), Llama 4's 1-based patches by hand, and the refusals.
+#include <cmath>
+#include <fmt/format.h>
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "support/cli_harness.hpp"
+#include "support/model_apply_reference.hpp"
+#include "support/reference_data.hpp"
+
+namespace rope {
+namespace {
+
+using test::expect_one_line_error;
+using test::Result;
+using test::rope_cli;
+using ::testing::HasSubstr;
+
+class CmdApplyVision : public test::TempDirTest {};
+
+/// Columns matrix, elementwise, complex of `apply --csv -`, as vectors.
+std::vector<Eigen::VectorXd> forms(const std::string& csv) {
+  const test::ReferenceCsv t = test::parse_reference(csv);
+  std::vector<Eigen::VectorXd> out(3, Eigen::VectorXd(static_cast<Eigen::Index>(t.rows.size())));
+  for (std::size_t r = 0; r < t.rows.size(); ++r) {
+    for (std::size_t f = 0; f < 3; ++f) out[f][static_cast<Eigen::Index>(r)] = std::stod(t.rows[r].at(2 + f));
+  }
+  return out;
+}
+
+TEST_F(CmdApplyVision, EveryTowerEqualsTheNumpyPorts) {
+  // tests/reference/vision_rope.py (vision_cli.csv): the towers of the presets llama-4-scout-17b-16e (HF's
+  // Llama4VisionRotaryEmbedding table, side 24, 1-based) and qwen2.5-vl-7b (VisionRotaryEmbedding, head 80)
+  // through --tower vision, and --vision pixtral, llama4, qwen2-vl, axial with other head_dims and bases,
+  // from patch (0, 0) to the last one. A patch with row = column is given a second time as the one-number
+  // position m, which means (m, m). Tolerance 1e-12 of ‖x‖: both sides form the same products p·θ_j (θ an
+  // ulp apart at most, p ≤ 64), and libm's cos/sin and NumPy's (or its complex exp for Llama 4) are an ulp
+  // apart; the errors are a few 1e-16 of ‖x‖, so a wrong pair, axis or offset (≥ 1e-3) cannot hide.
+  const test::ReferenceCsv ref = test::read_reference("vision_cli.csv");
+  std::map<std::string, std::vector<const std::vector<std::string>*>> cases;
+  for (const auto& row : ref.rows) {
+    cases[fmt::format("{},{},{},{},{},{}", row.at(0), row.at(1), row.at(2), row.at(3), row.at(4), row.at(5))].push_back(&row);
+  }
+  ASSERT_EQ(cases.size(), 22u);
+  std::set<std::string> covered;
+  int one_component = 0;
+  double worst = 0;
+  for (const auto& [key, rows] : cases) {
+    const auto& first = *rows.front();
+    const int d = std::stoi(first.at(2));
+    ASSERT_EQ(rows.size(), static_cast<std::size_t>(d)) << key;
+    Eigen::VectorXd x(d), want(d);
+    for (int j = 0; j < d; ++j) {
+      x[j] = std::stod(rows[static_cast<std::size_t>(j)]->at(7));
+      want[j] = std::stod(rows[static_cast<std::size_t>(j)]->at(8));
+    }
+    std::vector<std::string> tower = first.at(0) == "--vision"
+                                         ? std::vector<std::string>{"--vision", first.at(1), "--base", first.at(3)}
+                                         : std::vector<std::string>{"--model", first.at(0), "--tower", "vision"};
+    std::vector<std::string> positions{first.at(4) + "," + first.at(5)};
+    if (first.at(4) == first.at(5)) positions.push_back(first.at(4));
+    for (const std::string& position : positions) {
+      std::vector<std::string> args{"apply", "--position", position, "--vector", test::comma_list(x), "--csv", "-"};
+      args.insert(args.end(), tower.begin(), tower.end());
+      const Result r = rope_cli(args);
+      ASSERT_EQ(r.code, 0) << key << " at " << position << ": " << r.err;
+      for (const Eigen::VectorXd& got : forms(r.out)) {
+        ASSERT_EQ(got.size(), d) << key;
+        const double err = (got - want).cwiseAbs().maxCoeff() / x.norm();
+        worst = std::max(worst, err);
+        EXPECT_LE(err, 1e-12) << key << " at " << position;
+      }
+      one_component += position.find(',') == std::string::npos;
+    }
+    covered.insert(first.at(0) == "--vision" ? "--vision " + first.at(1) : first.at(0));
+  }
+  EXPECT_EQ(covered, (std::set<std::string>{"--vision axial", "--vision llama4", "--vision pixtral", "--vision qwen2-vl",
+                                            "llama-4-scout-17b-16e", "qwen2.5-vl-7b"}));
+  EXPECT_EQ(one_component, 15);  // the patches with row = column in vision_cli.csv
+  RecordProperty("worst_relative_error", fmt::format("{:.3g}", worst));
+}
+
+TEST_F(CmdApplyVision, Llama4CountsPatchesFromOneByHand) {
+  // --vision llama4, d = 8, base 10000: freq_dim 4, rope_freq = (1, 10000^(-1/2) = 0.01); pairs 0, 1 (channels
+  // (0,1), (2,3)) turn with the column w, pairs 2, 3 ((4,5), (6,7)) with the row h, each by θ·(p + 1).
+  // At (2, 5): pair 0 by 6 rad, pair 2 by 3 rad; at (0, 0) both by 1 rad (not 0). 1e-15: one product, an ulp.
+  const auto at = [](const std::string& position) {
+    const Result r = rope_cli({"apply", "--vision", "llama4", "--position", position, "--vector", "1,0,0,0,1,0,0,0", "--csv", "-"});
+    EXPECT_EQ(r.code, 0) << r.err;
+    return forms(r.out)[1];
+  };
+  const Eigen::VectorXd y = at("2,5");
+  EXPECT_NEAR(y[0], std::cos(6.0), 1e-15);
+  EXPECT_NEAR(y[1], std::sin(6.0), 1e-15);
+  EXPECT_NEAR(y[4], std::cos(3.0), 1e-15);
+  EXPECT_NEAR(y[5], std::sin(3.0), 1e-15);
+  const Eigen::VectorXd o = at("0,0");
+  EXPECT_NEAR(o[0], std::cos(1.0), 1e-15);
+  EXPECT_NEAR(o[5], std::sin(1.0), 1e-15);
+  // One number m is the patch (m, m): bit for bit the same as m,m.
+  EXPECT_EQ(at("4"), at("4,4"));
+  // The preset's table names the axes and the angle θ·(p + 1): pair 22 (the row's first) at row 23 turns 24 rad.
+  Eigen::VectorXd x = Eigen::VectorXd::Ones(88);
+  const Result t = rope_cli({"apply", "--model", "llama-4-scout-17b-16e", "--tower", "vision", "--position", "23,0",
+                             "--vector", test::comma_list(x)});
+  ASSERT_EQ(t.code, 0) << t.err;
+  EXPECT_THAT(t.out, HasSubstr("RoPE at position m = (23, 0), d = 88, base = 10000"));
+  EXPECT_THAT(t.out, HasSubstr("2-D vision RoPE (llama4, (V4)): pair i turns by θ_i·(p + 1)"));
+  EXPECT_THAT(t.out, HasSubstr("    0      (0, 1)     w                       1                       1\n"));
+  EXPECT_THAT(t.out, HasSubstr("   22    (44, 45)     h                       1                      24\n"));
+  EXPECT_THAT(t.out, HasSubstr("they agree"));
+}
+
+TEST_F(CmdApplyVision, LlamaCppVisionIsQwenTwoVlsMap) {
+  // (V2): llama.cpp's GGML_ROPE_TYPE_VISION (n_dims = d/2, independent sections, NEOX pairs) builds the same
+  // pairs as Qwen2-VL's VisionRotaryEmbedding, which vision_cli.csv checks against NumPy: the same bits.
+  Eigen::VectorXd x = Eigen::VectorXd::LinSpaced(32, -1.0, 2.0);
+  const auto run = [&x](const std::string& kind) {
+    const Result r = rope_cli({"apply", "--vision", kind, "--base", "1000000", "--position", "31,5", "--vector", test::comma_list(x), "--csv", "-"});
+    EXPECT_EQ(r.code, 0) << r.err;
+    return r.out;
+  };
+  EXPECT_EQ(run("llama.cpp"), run("qwen2-vl"));
+  EXPECT_NE(run("pixtral"), run("qwen2-vl"));  // the comparison can tell maps apart
+}
+
+TEST_F(CmdApplyVision, PixtralByHandAndItsHalfLayout) {
+  // --vision pixtral, d = 8, base 10000: freqs 10000^(-2i/8) = 1, 0.1, 0.01, 0.001; the row h takes
+  // freqs[::2] = (1, 0.01) on pairs 0, 1, the column w freqs[1::2] = (0.1, 0.001) on pairs 2, 3; half
+  // layout, pair j on channels (j, j + 4). At (2, 3): pair 0 turns 2 rad, pair 2 0.3 rad. 1e-15 as above.
+  const Result r = rope_cli({"apply", "--vision", "pixtral", "--position", "2,3", "--vector", "1,0,1,0,0,0,0,0", "--csv", "-"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const Eigen::VectorXd y = forms(r.out)[0];
+  EXPECT_NEAR(y[0], std::cos(2.0), 1e-15);
+  EXPECT_NEAR(y[4], std::sin(2.0), 1e-15);
+  EXPECT_NEAR(y[2], std::cos(0.1 * 3), 1e-15);
+  EXPECT_NEAR(y[6], std::sin(0.1 * 3), 1e-15);
+  EXPECT_EQ(y[1], 0.0);
+}
+
+TEST_F(CmdApplyVision, RefusalsExitTwoAndWriteNothing) {
+  const std::string v8 = "1,0,0,1,1,0,0,1";
+  expect_one_line_error(rope_cli({"apply", "--vision", "pixtral", "--model", "llama-2-7b", "--position", "1", "--vector", v8}), 2,
+                        "--vision builds a 2-D vision RoPE from --dim and --base; for the vision tower of --model or --config give --tower vision");
+  expect_one_line_error(rope_cli({"frequencies", "--tower", "vision"}), 2,
+                        "--tower needs --model or --config (a vision-language model's config)");
+  expect_one_line_error(rope_cli({"frequencies", "--model", "qwen2.5-vl-7b", "--tower", "bogus"}), 2,
+                        "--tower must be text or vision (got 'bogus')");
+  expect_one_line_error(rope_cli({"frequencies", "--vision", "pixtral", "--scaling", "yarn"}), 2,
+                        "--scaling: a vision tower's 2-D RoPE (pixtral) has no context scaling");
+  expect_one_line_error(rope_cli({"apply", "--vision", "pixtral", "--position", "1", "--vector", v8, "--float32"}), 2,
+                        "--float32: a vision tower's 2-D RoPE (pixtral) has no context scaling, partial rotation, layer types or float32 path");
+  expect_one_line_error(rope_cli({"frequencies", "--vision", "pixtral", "--dim", "6"}), 2,
+                        "a 2-D vision RoPE needs d a multiple of 4 between 4 and 65536 (got 6)");
+  expect_one_line_error(rope_cli({"apply", "--vision", "llama4", "--position", "1", "--vector", "1,0,0,1,1,0"}), 2,
+                        "a 2-D vision RoPE needs d a multiple of 4 between 4 and 65536 (got 6)");
+  expect_one_line_error(rope_cli({"frequencies", "--vision", "eva"}), 2,
+                        "vision RoPE must be 'qwen2-vl', 'llama.cpp', 'pixtral', 'llama4' or 'axial' (got 'eva')");
+  const std::string three = "the position (1, 2, 3) has 3 components but this vision tower reads 2 axes (h,w: the patch's row and column)";
+  const std::string csv = path("out.csv");
+  expect_one_line_error(rope_cli({"apply", "--vision", "pixtral", "--position", "1,2,3", "--vector", v8, "--csv", csv}), 2, three);
+  EXPECT_FALSE(std::filesystem::exists(csv));
+  expect_one_line_error(rope_cli({"matrix", "--vision", "pixtral", "--dim", "8", "--position", "1,2,3", "--csv", csv}), 2, three);
+  EXPECT_FALSE(std::filesystem::exists(csv));
+  expect_one_line_error(rope_cli({"apply", "--model", "qwen2.5-vl-7b", "--tower", "vision", "--position", "1,2,3",
+                                  "--vector", test::comma_list(Eigen::VectorXd::Ones(80))}),
+                        2, three);
+  expect_one_line_error(rope_cli({"sections", "--vision", "pixtral", "--dim", "16", "--sections", "2,2,0"}), 2,
+                        "--sections: a vision tower's map is fixed by its implementation (--vision, --tower vision); it reads no sections");
+  expect_one_line_error(rope_cli({"frequencies", "--model", "llama-2-7b", "--tower", "vision"}), 2,
+                        "--tower vision: llama-2-7b has no vision_config");
+  expect_one_line_error(rope_cli({"frequencies", "--vision", "pixtral", "--config", std::string(ROPE_GGUF_DIR) + "/qwen3-vl-8b.gguf"}), 2,
+                        "--vision builds a 2-D vision RoPE from --dim and --base");
+  for (const auto& flags : std::vector<std::vector<std::string>>{{"--float32"}, {"--scaling", "linear", "--factor", "2"}, {"--layer-type", "3"}}) {
+    std::vector<std::string> args{"frequencies", "--model", "llama-4-scout-17b-16e", "--tower", "vision"};
+    args.insert(args.end(), flags.begin(), flags.end());
+    expect_one_line_error(rope_cli(args), 2, flags.front() + ": a vision tower's 2-D RoPE (llama4) has no context scaling, partial rotation, layer types or float32 path in rope");
+  }
+  // The text tower of a vision-language preset is still its language model.
+  const Result text = rope_cli({"inspect", "--model", "qwen2.5-vl-7b", "--tower", "text"});
+  ASSERT_EQ(text.code, 0) << text.err;
+  EXPECT_THAT(text.out, HasSubstr("M-RoPE"));
+}
+
+// WRONG BEHAVIOUR, left for the lead (apps/rope/cli/scaling_options.cpp select_tower): --tower without
+// --model/--config is refused ("--tower needs --model or --config"), except after --vision, where it is
+// silently ignored, even when it asks for the other tower:
+//   rope frequencies --vision llama4 --tower text   →  exit 0, the llama4 vision map
+// It should exit 2 like `rope frequencies --tower text` (or at least refuse --tower text). Enable when fixed.
+TEST_F(CmdApplyVision, DISABLED_TowerWithVisionIsRefusedLikeTowerAlone) {
+  expect_one_line_error(rope_cli({"frequencies", "--vision", "llama4", "--tower", "text"}), 2, "--tower");
+}
+
+}  // namespace
+}  // namespace rope
