@@ -192,7 +192,7 @@ TEST_F(CmdApplyVision, RefusalsExitTwoAndWriteNothing) {
 // silently ignored, even when it asks for the other tower:
 //   rope frequencies --vision llama4 --tower text   →  exit 0, the llama4 vision map
 // It should exit 2 like `rope frequencies --tower text` (or at least refuse --tower text). Enable when fixed.
-TEST_F(CmdApplyVision, DISABLED_TowerWithVisionIsRefusedLikeTowerAlone) {
+TEST_F(CmdApplyVision, TowerWithVisionIsRefusedLikeTowerAlone) {
   expect_one_line_error(rope_cli({"frequencies", "--vision", "llama4", "--tower", "text"}), 2, "--tower");
 }
 

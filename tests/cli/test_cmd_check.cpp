@@ -75,6 +75,10 @@ TEST_F(CmdCheckFiles, BadInputsGiveOneLine) {
   expect_one_line_error(check("q_rope.npy", {"--model", "llama-3.1-8b"}), 2, "llama-3.1-8b has head_dim 128, the dump's last axis is d = 64");
   expect_one_line_error(check("q_rope.npy", {"--tensor", "q"}), 2, "--tensor 'q' names a tensor of a safetensors file");
   expect_one_line_error(check("q_rope.npy", {"--partial-rotary-factor", "0.5", "--dim", "64"}), 2, "--dim");
+  // A vision tower's 2-D rotation needs a (row, column) per row, which a dump does not carry.
+  expect_one_line_error(check("q_rope.npy", {"--vision", "pixtral"}), 2, "a vision tower's 2-D RoPE turns each patch by its (row, column)");
+  expect_one_line_error(check("q_rope.npy", {"--model", "qwen2.5-vl-7b", "--tower", "vision"}), 2,
+                        "check the tower's rotation with rope apply --position ROW,COL");
 }
 
 TEST(CmdCheck, ChineseText) {

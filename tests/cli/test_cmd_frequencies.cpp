@@ -189,7 +189,7 @@ TEST_F(CmdFrequencies, AVisionTowerListsTheAxisOfEveryPair) {
   }
   const Result l = rope_cli({"frequencies", "--vision", "llama4", "--dim", "16"});
   ASSERT_EQ(l.code, 0) << l.err;
-  EXPECT_THAT(l.out, HasSubstr("2-D vision RoPE (llama4): every pair turns with the patch's row h or column w, counted from 1"));
+  EXPECT_THAT(l.out, HasSubstr("2-D vision RoPE (llama4): each pair turns with the patch's row h or column w, counted from 1"));
   EXPECT_THAT(l.out, HasSubstr("    0                         1                         1                       1       6.283185307179586       6.283185307179586  -     w\n"));
   EXPECT_THAT(l.out, HasSubstr("    4                         1                         1                       1       6.283185307179586       6.283185307179586  -     h\n"));
   const auto j = nlohmann::json::parse(rope_cli({"frequencies", "--vision", "llama4", "--dim", "16", "--json"}).out);

@@ -168,12 +168,12 @@ TEST_F(CmdInspect, Llama4VisionTowerShowsItsHeadGridAndOneBasedPatches) {
   EXPECT_THAT(r.out, HasSubstr("  head_dim                 88\n"));
   EXPECT_THAT(r.out, HasSubstr("44 pairs"));
   EXPECT_THAT(r.out, HasSubstr("interleaved: pairs (2i, 2i+1) (model family llama4 vision: Llama4VisionRotaryEmbedding)"));
-  EXPECT_THAT(r.out, HasSubstr("2-D vision RoPE (llama4): every pair turns with the patch's row h or column w, counted from 1"));
+  EXPECT_THAT(r.out, HasSubstr("2-D vision RoPE (llama4): each pair turns with the patch's row h or column w, counted from 1 ((V1), (V4))"));
   EXPECT_THAT(r.out, HasSubstr("  h (height)        22  22 … 43                 6.28319 … 41339.2\n"));
   EXPECT_THAT(r.out, HasSubstr("  w (width)         22  0 … 21                  6.28319 … 41339.2\n"));
   EXPECT_THAT(r.out, HasSubstr("head_dim: 88 (vision_config.hidden_size / vision_config.num_attention_heads)"));
   EXPECT_THAT(r.out, HasSubstr("patches per side: 24 (vision_config.image_size / vision_config.patch_size)"));
-  EXPECT_THAT(r.out, HasSubstr("rows and columns 1 … 24"));
+  EXPECT_THAT(r.out, HasSubstr("a patch's row and column 0 … 23 turn as 1 … 24"));
   // --json carries the same numbers: head_dim, the θ ladder twice, the axis of every pair (2 = w, 1 = h).
   const Result json = rope_cli({"inspect", "--model", "llama-4-scout-17b-16e", "--tower", "vision", "--json"});
   ASSERT_EQ(json.code, 0) << json.err;
@@ -191,10 +191,12 @@ TEST_F(CmdInspect, Llama4VisionTowerShowsItsHeadGridAndOneBasedPatches) {
     EXPECT_EQ(j["pair_axis"][i], 2) << i;
     EXPECT_EQ(j["pair_axis"][i + 22], 1) << i;
   }
-  EXPECT_EQ(j["mrope_order"], "2-D vision");
-  EXPECT_EQ(j["mrope_section"], nlohmann::json::array({22, 22}));
+  EXPECT_EQ(j["vision"], "llama4");
+  EXPECT_EQ(j["position_axes"], "h,w");
+  EXPECT_EQ(j["position_offset"], 1.0);
+  EXPECT_FALSE(j.contains("mrope_section"));  // the vision map is fixed by the kind, not by sections
   EXPECT_THAT(j["origin"].dump(), HasSubstr("patches per side: 24"));
-  EXPECT_THAT(j["notes"].dump(), HasSubstr("rows and columns 1 … 24"));
+  EXPECT_THAT(j["notes"].dump(), HasSubstr("a patch's row and column 0 … 23 turn as 1 … 24"));
 }
 
 TEST_F(CmdInspect, VisionTowerConfigFilesAndTheirRefusals) {
@@ -236,7 +238,7 @@ TEST_F(CmdInspect, VisionTowerConfigFilesAndTheirRefusals) {
   const std::string odd = write("p66.json", R"({"model_type": "llava", "text_config": {"head_dim": 128},
       "vision_config": {"model_type": "pixtral", "head_dim": 66}})");
   expect_one_line_error(rope_cli({"inspect", "--config", odd, "--tower", "vision"}), 2,
-                        "a 2-D vision RoPE needs d a multiple of 4 between 4 and 65536 (got 66)");
+                        "vision_config.head_dim: 66 is not a multiple of 4 between 4 and 65536 (a 2-D vision RoPE gives each axis half of the head's pairs)");
   // A text-only preset has no tower; a vision-language one says it has one.
   expect_one_line_error(rope_cli({"inspect", "--model", "llama-2-7b", "--tower", "vision"}), 2,
                         "--tower vision: llama-2-7b has no vision_config");

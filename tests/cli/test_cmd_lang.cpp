@@ -280,7 +280,7 @@ TEST(Lang, VisionTowersSpeakChinese) {
 //   →  "patches per side: 24 (vision_config.image_size / vision_config.patch_size)"
 // where every other origin line there is a key name (head_dim, rope_theta); it should be Chinese (e.g.
 // "每边块数: 24 (...)"). Enable when fixed.
-TEST(Lang, DISABLED_VisionTowerGridOriginIsChinese) {
+TEST(Lang, VisionTowerGridOriginIsChinese) {
   const Result zh = rope_cli({"inspect", "--model", "llama-4-scout-17b-16e", "--tower", "vision", "--lang", "zh"});
   ASSERT_EQ(zh.code, 0) << zh.err;
   EXPECT_EQ(first_english_phrase(zh.out), "") << zh.out;

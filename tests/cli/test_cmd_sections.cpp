@@ -97,7 +97,7 @@ TEST_F(CmdSections, VisionTextNamesTheChosenKindAndDrawsTheFive) {
   const Result r = rope_cli({"sections", "--vision", "pixtral", "--dim", "16", "--png", path("v.png")});
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_THAT(r.out, HasSubstr("2-D vision RoPE of the command line: d = 16, base = 10000"));
-  EXPECT_THAT(r.out, HasSubstr("2-D vision RoPE (pixtral): every pair turns with the patch's row h or column w"));
+  EXPECT_THAT(r.out, HasSubstr("2-D vision RoPE (pixtral): each pair turns with the patch's row h or column w"));
   // (V3) at d = 16: w takes θ_i = 10000^(−2i/16) for odd i: λ = 2π·10000^(1/8) = 19.8692 … 2π·10000^(7/8) = 19869.2.
   EXPECT_THAT(r.out, HasSubstr("  pixtral    (V3)  half         0      6.28319 … 6283.19     19.8692 … 19869.2  ←\n"));
   EXPECT_THAT(r.out, HasSubstr("  llama4     (V4)  interleaved  1      6.28319 … 6283.19     6.28319 … 6283.19\n"));
@@ -108,7 +108,7 @@ TEST_F(CmdSections, VisionTextNamesTheChosenKindAndDrawsTheFive) {
   const Result t = rope_cli({"sections", "--model", "llama-4-scout-17b-16e", "--tower", "vision"});
   ASSERT_EQ(t.code, 0) << t.err;
   EXPECT_THAT(t.out, HasSubstr("2-D vision RoPE of llama-4-scout-17b-16e vision_config: d = 88, base = 10000"));
-  EXPECT_THAT(t.out, HasSubstr("2-D vision RoPE (llama4): every pair turns with the patch's row h or column w, counted from 1"));
+  EXPECT_THAT(t.out, HasSubstr("2-D vision RoPE (llama4): each pair turns with the patch's row h or column w, counted from 1"));
   EXPECT_THAT(t.out, HasSubstr("  llama4     (V4)  interleaved  1      6.28319 … 41339.2     6.28319 … 41339.2  ←\n"));
   EXPECT_THAT(t.out, HasSubstr("  w (width)         22  0 … 21 "));
   const Result csv = rope_cli({"sections", "--model", "qwen2.5-vl-7b", "--tower", "vision", "--csv", "-"});

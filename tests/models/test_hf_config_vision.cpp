@@ -39,7 +39,7 @@ TEST(HfConfigVision, Llama4VisionConfigIsItsTowerWithItsGrid) {
   EXPECT_THAT(english(t.origin), ElementsAre("head_dim: 88 (vision_config.hidden_size / vision_config.num_attention_heads)",
                                              "rope_theta: 10000 (vision_config.rope_theta)",
                                              "patches per side: 24 (vision_config.image_size / vision_config.patch_size)"));
-  EXPECT_THAT(english(t.notes), Contains(HasSubstr("patches are counted from 1 (x + 1, y + 1): rows and columns 1 … 24")));
+  EXPECT_THAT(english(t.notes), Contains(HasSubstr("patches are counted from 1 (x + 1, y + 1): a patch's row and column 0 … 23 turn as 1 … 24")));
   const ModelConfig v = select_vision_tower(m);
   EXPECT_EQ(v.vision, VisionRope::Llama4);
   EXPECT_EQ(v.rope.head_dim, 88);
@@ -140,7 +140,7 @@ TEST(HfConfigVision, QwenVisionConfigsDivideTheWidthAndHardWireTheta) {
 //   rope inspect --config <that config> --tower vision  →  "head_dim: 224 (vision_config.hidden_size / vision_config.num_heads)"
 // It should read embed_dim first when it is there (Qwen2.5-VL and Qwen3-VL have no embed_dim: their
 // hidden_size is the attention width, out_hidden_size the merger's). Enable when fixed.
-TEST(HfConfigVision, DISABLED_QwenTwoVlEmbedDimIsTheAttentionWidthNotHiddenSize) {
+TEST(HfConfigVision, QwenTwoVlEmbedDimIsTheAttentionWidthNotHiddenSize) {
   const ModelConfig m = parse(R"({"model_type": "qwen2_vl", "hidden_size": 3584, "num_attention_heads": 28,
       "rope_scaling": {"type": "mrope", "mrope_section": [16, 24, 24]},
       "vision_config": {"depth": 32, "embed_dim": 1280, "mlp_ratio": 4, "num_heads": 16, "in_chans": 3, "hidden_size": 3584,

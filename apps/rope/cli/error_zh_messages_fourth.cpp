@@ -28,6 +28,8 @@ const std::vector<ErrorTemplate>& error_templates_fourth() {
        "{0}：vision_config 的 model_type 为 '{1}'（在 '{2}' 配置中），rope 不认识它的 RoPE（已知：pixtral、llama4_vision_model、qwen2_vl、qwen2_5_vl、qwen3_vl）"},
       {"{}: {}: a vision tower needs head_dim, or hidden_size (embed_dim) and num_attention_heads (num_heads)",
        "{0}：{1}：视觉塔需要 head_dim，或 hidden_size（embed_dim）与 num_attention_heads（num_heads）"},
+      {"{}: {}: {} is not a multiple of 4 between 4 and {} (a 2-D vision RoPE gives each axis half of the head's pairs)",
+       "{0}：{1}：{2} 不是 4 到 {3} 之间 4 的倍数（二维视觉 RoPE 让每个轴各占头部一半的通道对）"},
       {"{}: {}: {} is not divisible by {} = {}",
        "{0}：{1}：{2} 不能被 {3} = {4} 整除"},
       {"the position {} has {} components but this vision tower reads 2 axes (h,w: the patch's row and column): give 2 numbers, or one for the patch (m, m)",

@@ -32,11 +32,15 @@ VisionTowerConfig ConfigParser::vision_tower(const json& v, const std::string& p
     if (const auto x = r_.count(v, path, b)) return {x, child(path, b)};
     return {std::nullopt, ""};
   };
+  long head_dim = 0;
+  std::string head_dim_from;
   if (const auto hd = r_.count(v, path, "head_dim")) {
-    t.head_dim = static_cast<int>(std::min<long>(*hd, kMaxDim + 1));
-    add("head_dim", std::to_string(*hd), child(path, "head_dim"), child(path, "head_dim"));
+    head_dim = *hd;
+    head_dim_from = child(path, "head_dim");
   } else {
-    const auto [width, width_from] = key("hidden_size", "embed_dim");
+    // embed_dim first: Qwen2-VL writes both, embed_dim the attention width (1280) and hidden_size the
+    // merger's output (3584 for the 7B); HF takes head_dim = embed_dim // num_heads.
+    const auto [width, width_from] = key("embed_dim", "hidden_size");
     const auto [heads, heads_from] = key("num_attention_heads", "num_heads");
     if (!width || !heads) {
       r_.fail(path.empty() ? "(top level)" : path,
@@ -45,10 +49,15 @@ VisionTowerConfig ConfigParser::vision_tower(const json& v, const std::string& p
     if (*width % *heads != 0) {
       r_.fail(width_from, fmt::format("{} is not divisible by {} = {}", *width, heads_from, *heads));
     }
-    t.head_dim = static_cast<int>(std::min<long>(*width / *heads, kMaxDim + 1));
-    add("head_dim", std::to_string(*width / *heads), fmt::format("{} / {}", width_from, heads_from),
-        fmt::format("{} / {}", width_from, heads_from));
+    head_dim = *width / *heads;
+    head_dim_from = fmt::format("{} / {}", width_from, heads_from);
   }
+  if (head_dim < 4 || head_dim % 4 != 0 || head_dim > kMaxDim) {
+    r_.fail(head_dim_from, fmt::format("{} is not a multiple of 4 between 4 and {} (a 2-D vision RoPE gives each axis "
+                                       "half of the head's pairs)", head_dim, kMaxDim));
+  }
+  t.head_dim = static_cast<int>(head_dim);
+  add("head_dim", std::to_string(head_dim), head_dim_from, head_dim_from);
   if (kind == VisionRope::Qwen2VL) {
     t.base = 10000;
     add("rope_theta", "10000", "hard-wired: VisionRotaryEmbedding's theta, which the model does not pass",
@@ -73,9 +82,9 @@ VisionTowerConfig ConfigParser::vision_tower(const json& v, const std::string& p
                        "图像的每个块保持自己的(行,列)位置,数量不限(动态分辨率);2x2 合并与窗口顺序只改变块的次序,不改变其位置"});
   } else if (kind == VisionRope::Llama4) {
     t.notes.push_back({fmt::format("patches are counted from 1 (x + 1, y + 1){}; the class token's angles are 0 (HF masks them)",
-                                   t.grid ? fmt::format(": rows and columns 1 … {}", *t.grid) : ""),
+                                   t.grid ? fmt::format(": a patch's row and column 0 … {} turn as 1 … {}", *t.grid - 1, *t.grid) : ""),
                        fmt::format("块从 1 开始计数(x + 1, y + 1){};类别词元的角度为 0(HF 将其屏蔽)",
-                                   t.grid ? fmt::format(":行与列为 1 … {}", *t.grid) : "")});
+                                   t.grid ? fmt::format(":块的行与列 0 … {} 按 1 … {} 旋转", *t.grid - 1, *t.grid) : "")});
   } else if (t.grid) {
     t.notes.push_back({fmt::format("rows and columns 0 … {} (image_size / patch_size patches per side)", *t.grid - 1),
                        fmt::format("行与列为 0 … {}(每边 image_size / patch_size 个块)", *t.grid - 1)});
