@@ -50,8 +50,7 @@ TEST(Xpos, ApplyEqualsTheNumpyPortToOneInATrillion) {
   // relative to ‖x‖·max scale: both sides round cos/sin (an ulp apart between libm and NumPy) and the
   // power (relative error ~ε·|n/s·ln ζ| < 2e-14 at n/s = 15.6).
   const test::ReferenceCsv ref = test::read_reference("xpos_apply.csv");
-  std::map<std::string, std::vector<const std::vector<std::string>*>> cases;
-  for (const auto& row : ref.rows) cases[row.at(0) + "," + row.at(1) + "," + row.at(2) + "," + row.at(3)].push_back(&row);
+  const auto cases = test::group_rows(ref, 4);
   ASSERT_EQ(cases.size(), 48u);
   const Eigen::VectorXd theta = frequencies(16, 10000);
   double worst = 0;
@@ -60,12 +59,8 @@ TEST(Xpos, ApplyEqualsTheNumpyPortToOneInATrillion) {
     const Layout layout = first.at(0) == "half" ? Layout::Half : Layout::Interleaved;
     const XposRole role = first.at(1) == "q" ? XposRole::Query : XposRole::Key;
     const double n = std::stod(first.at(2)), s = std::stod(first.at(3));
-    Eigen::VectorXd x(16), want(16);
     ASSERT_EQ(rows.size(), 16u) << key;
-    for (int j = 0; j < 16; ++j) {
-      x[j] = std::stod(rows[static_cast<std::size_t>(j)]->at(5));
-      want[j] = std::stod(rows[static_cast<std::size_t>(j)]->at(6));
-    }
+    const Eigen::VectorXd x = test::group_column(rows, 5), want = test::group_column(rows, 6);
     const Eigen::VectorXd got = apply_xpos(x, theta, n, s, role, layout);
     const double err = (got - want).cwiseAbs().maxCoeff() / (x.norm() * xpos_scale(16, n, s, role).maxCoeff());
     worst = std::max(worst, err);

@@ -180,19 +180,14 @@ TEST_F(CmdApply, FourSlotPositionOfAGgufEqualsLlamaCppMultiRope) {
   // pairs) for tests/io/write_gguf.py's qwen3-vl-8b.gguf (IMROPE, freq_base 5e6, d = 128, sections
   // [24, 20, 20, 0]) and qwen2-vl-7b.gguf (MROPE, 1e6, [16, 24, 24, 0]) at (7, 2, 3, 5) and
   // (100, 40, 55, −9), read back from --csv; 1e-12 of ‖x‖ (the same products p·θ_j, libm vs NumPy cos/sin).
-  std::map<std::string, std::vector<const std::vector<std::string>*>> cases;
   const test::ReferenceCsv ref = test::read_reference("mrope_ggml_apply.csv");
-  for (const auto& row : ref.rows) cases[row.at(0) + "," + row.at(1) + "," + row.at(2) + "," + row.at(3) + "," + row.at(4)].push_back(&row);
+  const auto cases = test::group_rows(ref, 5);
   ASSERT_EQ(cases.size(), 4u);
   Eigen::VectorXd x;    // the head of the case checked by hand below, qwen3-vl-8b.gguf at (7, 2, 3, 5)
   test::ReferenceCsv got;  // and rope's output for it
   for (const auto& [key, rows] : cases) {
     ASSERT_EQ(rows.size(), 128u) << key;
-    Eigen::VectorXd in(128), want(128);
-    for (int j = 0; j < 128; ++j) {
-      in[j] = std::stod(rows[static_cast<std::size_t>(j)]->at(6));
-      want[j] = std::stod(rows[static_cast<std::size_t>(j)]->at(7));
-    }
+    const Eigen::VectorXd in = test::group_column(rows, 6), want = test::group_column(rows, 7);
     const auto& first = *rows.front();
     std::string position;
     for (int k = 1; k <= 4; ++k) position += (k > 1 ? "," : "") + std::to_string(std::lround(std::stod(first.at(k))));
@@ -303,22 +298,17 @@ TEST_F(CmdApply, XposEqualsTheNumpyPort) {
   // 10000, every layout, role, s and position of xpos_apply.csv, through the three forms of `rope apply`.
   // Tolerance 1e-12 of ‖x‖ times the largest scale: cos/sin an ulp apart, the power a few ulp (n/s ≤ 15.6).
   const test::ReferenceCsv ref = test::read_reference("xpos_apply.csv");
-  std::map<std::string, std::vector<const std::vector<std::string>*>> cases;
-  for (const auto& row : ref.rows) cases[row.at(0) + "," + row.at(1) + "," + row.at(2) + "," + row.at(3)].push_back(&row);
+  const auto cases = test::group_rows(ref, 4);
   ASSERT_EQ(cases.size(), 48u);
   double worst = 0;
   for (const auto& [key, rows] : cases) {
     const auto& first = *rows.front();
-    std::vector<double> x, want;
-    for (const auto* row : rows) {
-      x.push_back(std::stod(row->at(5)));
-      want.push_back(std::stod(row->at(6)));
-    }
-    const Result r = rope_cli({"apply", "--position", first.at(2), "--vector", test::comma_list(Eigen::Map<const Eigen::VectorXd>(x.data(), 16)), "--layout", first.at(0), "--xpos",
-                               "--role", first.at(1), "--xpos-scale-base", first.at(3), "--csv", "-"});
+    const Eigen::VectorXd x = test::group_column(rows, 5), w = test::group_column(rows, 6);
+    ASSERT_EQ(x.size(), 16) << key;
+    const Result r = rope_cli({"apply", "--position", first.at(2), "--vector", test::comma_list(x), "--layout", first.at(0),
+                               "--xpos", "--role", first.at(1), "--xpos-scale-base", first.at(3), "--csv", "-"});
     ASSERT_EQ(r.code, 0) << key << ": " << r.err;
-    const Eigen::VectorXd w = Eigen::Map<const Eigen::VectorXd>(want.data(), 16);
-    const double size = Eigen::Map<const Eigen::VectorXd>(x.data(), 16).norm() * std::max(1.0, w.cwiseAbs().maxCoeff());
+    const double size = x.norm() * std::max(1.0, w.cwiseAbs().maxCoeff());
     for (const Eigen::VectorXd& got : apply_columns(r.out)) {
       const double err = (got - w).cwiseAbs().maxCoeff() / size;
       worst = std::max(worst, err);

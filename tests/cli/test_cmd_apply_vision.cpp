@@ -20,6 +20,7 @@ using test::expect_one_line_error;
 using test::Result;
 using test::rope_cli;
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 class CmdApplyVision : public test::TempDirTest {};
 
@@ -42,10 +43,7 @@ TEST_F(CmdApplyVision, EveryTowerEqualsTheNumpyPorts) {
   // ulp apart at most, p ≤ 64), and libm's cos/sin and NumPy's (or its complex exp for Llama 4) are an ulp
   // apart; the errors are a few 1e-16 of ‖x‖, so a wrong pair, axis or offset (≥ 1e-3) cannot hide.
   const test::ReferenceCsv ref = test::read_reference("vision_cli.csv");
-  std::map<std::string, std::vector<const std::vector<std::string>*>> cases;
-  for (const auto& row : ref.rows) {
-    cases[fmt::format("{},{},{},{},{},{}", row.at(0), row.at(1), row.at(2), row.at(3), row.at(4), row.at(5))].push_back(&row);
-  }
+  const auto cases = test::group_rows(ref, 6);
   ASSERT_EQ(cases.size(), 22u);
   std::set<std::string> covered;
   int one_component = 0;
@@ -54,11 +52,7 @@ TEST_F(CmdApplyVision, EveryTowerEqualsTheNumpyPorts) {
     const auto& first = *rows.front();
     const int d = std::stoi(first.at(2));
     ASSERT_EQ(rows.size(), static_cast<std::size_t>(d)) << key;
-    Eigen::VectorXd x(d), want(d);
-    for (int j = 0; j < d; ++j) {
-      x[j] = std::stod(rows[static_cast<std::size_t>(j)]->at(7));
-      want[j] = std::stod(rows[static_cast<std::size_t>(j)]->at(8));
-    }
+    const Eigen::VectorXd x = test::group_column(rows, 7), want = test::group_column(rows, 8);
     std::vector<std::string> tower = first.at(0) == "--vision"
                                          ? std::vector<std::string>{"--vision", first.at(1), "--base", first.at(3)}
                                          : std::vector<std::string>{"--model", first.at(0), "--tower", "vision"};
@@ -114,6 +108,14 @@ TEST_F(CmdApplyVision, Llama4CountsPatchesFromOneByHand) {
   EXPECT_THAT(t.out, HasSubstr("    0      (0, 1)     w                       1                       1\n"));
   EXPECT_THAT(t.out, HasSubstr("   22    (44, 45)     h                       1                      24\n"));
   EXPECT_THAT(t.out, HasSubstr("they agree"));
+  EXPECT_THAT(t.out, Not(HasSubstr("one number")));
+  // A one-number position says which patch it stands for, in apply and in matrix, in both languages.
+  const Result one = rope_cli({"apply", "--vision", "llama4", "--position", "4", "--vector", "1,0,0,0,1,0,0,0"});
+  ASSERT_EQ(one.code, 0) << one.err;
+  EXPECT_THAT(one.out, HasSubstr("\n  one number m = 4 stands for the patch (row, column) = (4, 4)\n"));
+  const Result zh = rope_cli({"matrix", "--vision", "pixtral", "--dim", "8", "--position", "4", "--lang", "zh"});
+  ASSERT_EQ(zh.code, 0) << zh.err;
+  EXPECT_THAT(zh.out, HasSubstr("\n  一个数 m = 4 表示块 (行,列) = (4, 4)\n"));
 }
 
 TEST_F(CmdApplyVision, LlamaCppVisionIsQwenTwoVlsMap) {

@@ -120,8 +120,7 @@ TEST_F(CmdFrequencies, EveryPresetMatchesTheIndependentNumpyReference) {
   // docs/scaling.md (S1)–(S14), applied to data/models/*.json. Both sides float64: 1e-12 relative.
   const auto ref = test::read_reference("presets.csv");
   ASSERT_EQ(ref.header, (std::vector<std::string>{"preset", "pair", "inv_freq", "attention_factor"}));
-  std::map<std::string, std::vector<const std::vector<std::string>*>> rows;
-  for (const auto& row : ref.rows) rows[row[0]].push_back(&row);
+  const auto rows = test::group_rows(ref, 1);
   ASSERT_GE(rows.size(), 13u);
   for (const auto& [name, preset_rows] : rows) {
     const Result r = rope_cli({"frequencies", "--model", name, "--json"});

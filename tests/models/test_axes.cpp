@@ -166,8 +166,7 @@ TEST(Axes, VlPresetsRotateAsHfDoesToOneInATrillion) {
   // Tolerance 1e-12 of ‖x‖: both sides form the same products p·θ_j; cos and sin of arguments up to
   // 3000 rad differ between libm and NumPy by an ulp of the result (~1e-16).
   const test::ReferenceCsv ref = test::read_reference("mrope_apply.csv");
-  std::map<std::string, std::vector<const std::vector<std::string>*>> cases;
-  for (const auto& row : ref.rows) cases[row.at(0) + "@" + row.at(1) + "," + row.at(2) + "," + row.at(3)].push_back(&row);
+  const auto cases = test::group_rows(ref, 4);
   ASSERT_EQ(cases.size(), 12u);
   double worst = 0;
   for (const auto& [key, rows] : cases) {
@@ -176,11 +175,7 @@ TEST(Axes, VlPresetsRotateAsHfDoesToOneInATrillion) {
     AxisPosition p;
     p.count = 3;
     for (int k = 0; k < 3; ++k) p.value[static_cast<std::size_t>(k)] = std::stod(first.at(static_cast<std::size_t>(k + 1)));
-    Eigen::VectorXd x(static_cast<Eigen::Index>(rows.size())), want(x.size());
-    for (std::size_t j = 0; j < rows.size(); ++j) {
-      x[static_cast<Eigen::Index>(j)] = std::stod(rows[j]->at(5));
-      want[static_cast<Eigen::Index>(j)] = std::stod(rows[j]->at(6));
-    }
+    const Eigen::VectorXd x = test::group_column(rows, 5), want = test::group_column(rows, 6);
     const Eigen::VectorXd got = spec_apply(spec, x, p);
     const double err = (got - want).cwiseAbs().maxCoeff() / x.norm();
     worst = std::max(worst, err);

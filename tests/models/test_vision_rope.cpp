@@ -19,8 +19,7 @@ TEST(VisionRope, EqualsTheNumpyPortsOfHfToOneInATrillion) {
   // Tolerance 1e-12 of ‖x‖: both sides form the same products p·ϑ_j (ϑ an ulp apart at most), cos and sin
   // of arguments up to 64 rad an ulp apart.
   const test::ReferenceCsv ref = test::read_reference("vision_apply.csv");
-  std::map<std::string, std::vector<const std::vector<std::string>*>> cases;
-  for (const auto& row : ref.rows) cases[row.at(0) + "," + row.at(1) + "," + row.at(2) + "," + row.at(3)].push_back(&row);
+  const auto cases = test::group_rows(ref, 4);
   ASSERT_EQ(cases.size(), 40u);  // 4 rules x 2 head_dims x 5 patches
   std::map<std::string, double> worst;  // per rule
   std::map<std::string, int> per_rule;
@@ -28,11 +27,7 @@ TEST(VisionRope, EqualsTheNumpyPortsOfHfToOneInATrillion) {
     const auto& first = *rows.front();
     const int d = std::stoi(first.at(1));
     ASSERT_EQ(rows.size(), static_cast<std::size_t>(d)) << key;
-    Eigen::VectorXd x(d), want(d);
-    for (int j = 0; j < d; ++j) {
-      x[j] = std::stod(rows[static_cast<std::size_t>(j)]->at(5));
-      want[j] = std::stod(rows[static_cast<std::size_t>(j)]->at(6));
-    }
+    const Eigen::VectorXd x = test::group_column(rows, 5), want = test::group_column(rows, 6);
     const VisionPairs pairs = vision_pairs(parse_vision_rope(first.at(0)), d, 10000);
     const Eigen::VectorXd got = vision_apply(pairs, x, std::stod(first.at(2)), std::stod(first.at(3)));
     const double err = (got - want).cwiseAbs().maxCoeff() / x.norm();

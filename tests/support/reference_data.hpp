@@ -4,7 +4,9 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <cstddef>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -71,6 +73,27 @@ inline ReferenceCsv read_reference(const std::string& name, bool has_header) {
   std::ostringstream text;
   text << in.rdbuf();
   return parse_reference(text.str(), has_header);
+}
+
+/// Rows of a reference file, one case's: the files that hold one vector per case list it a channel a row.
+using RowGroup = std::vector<const std::vector<std::string>*>;
+
+/// The rows grouped by their first `key_columns` cells joined with ',' (the map's key), in key order.
+inline std::map<std::string, RowGroup> group_rows(const ReferenceCsv& csv, std::size_t key_columns) {
+  std::map<std::string, RowGroup> groups;
+  for (const auto& row : csv.rows) {
+    std::string key;
+    for (std::size_t c = 0; c < key_columns; ++c) key += (c ? "," : "") + row.at(c);
+    groups[key].push_back(&row);
+  }
+  return groups;
+}
+
+/// Column `c` of a group's rows, as doubles.
+inline Eigen::VectorXd group_column(const RowGroup& rows, std::size_t c) {
+  Eigen::VectorXd v(static_cast<Eigen::Index>(rows.size()));
+  for (std::size_t r = 0; r < rows.size(); ++r) v[static_cast<Eigen::Index>(r)] = std::stod(rows[r]->at(c));
+  return v;
 }
 
 /// tests/reference/presets.csv (presets.py, NumPy): a preset's inv_freq and attention factor.

@@ -62,13 +62,16 @@ void axes_json(nlohmann::json& j, const AxisMap& map) {
   j["pair_axis"] = map.pair_axis;
 }
 
-std::string vision_map_line(const AxisMap& map, const Text& t) {
+std::string vision_map_line(const AxisMap& map, const AxisPosition& p, const Text& t) {
   const std::string angle =
       map.position_offset != 0 ? fmt::format("θ_i·(p + {})", format_number(map.position_offset)) : std::string("θ_i·p");
+  const std::string single =
+      p.multi() ? "" : t.format("\n  one number m = {0} stands for the patch (row, column) = ({0}, {0})",
+                                "\n  一个数 m = {0} 表示块 (行,列) = ({0}, {0})", p.text());
   return t.format("2-D vision RoPE ({}, {}): pair i turns by {}, p the patch's row h or column w\n"
                   "  as the pair's axis says: {} (docs/multi-axis.md (V1))",
                   "二维视觉 RoPE({},{}):第 i 对转 {},p 为块的行 h 或列 w\n  由该对所属的轴决定:{}(docs/multi-axis.md (V1))",
-                  map.vision_kind, map.vision_equation, angle, axis_pattern(map));
+                  map.vision_kind, map.vision_equation, angle, axis_pattern(map)) + single;
 }
 
 void print_axis_summary(std::ostream& out, const AxisMap& map, const Eigen::VectorXd& theta, const Text& t) {

@@ -28,8 +28,9 @@ std::string axis_label(int axis, const Text& t);
 void print_axis_summary(std::ostream& out, const AxisMap& map, const Eigen::VectorXd& theta, const Text& t);
 
 /// The line apply and matrix print for a vision tower's map: "2-D vision RoPE (pixtral, (V3)): pair i turns by
-/// θ_i·(p), p the patch's row h or column w as its axis says: HHHH·WWWW (docs/multi-axis.md (V1))".
-std::string vision_map_line(const AxisMap& map, const Text& t);
+/// θ_i·(p), p the patch's row h or column w as its axis says: HHHH·WWWW (docs/multi-axis.md (V1))"; for a
+/// one-number position m, a second line: "one number m = 3 stands for the patch (row, column) = (3, 3)".
+std::string vision_map_line(const AxisMap& map, const AxisPosition& p, const Text& t);
 
 /// The axes in a command's JSON: pair_axis (0 t, 1 h, 2 w, 3 e) and position_axes ("t,h,w"), with M-RoPE's
 /// mrope_section and mrope_order, or a vision tower's vision ("pixtral") and position_offset.

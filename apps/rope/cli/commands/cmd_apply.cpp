@@ -144,7 +144,7 @@ int run_apply(const ApplyOptions& opt, std::ostream& out) {
     out << t.format("RoPE at position m = {}, d = {}, base = {}{}, {}\n", "位置 m = {} 处的 RoPE,d = {},base = {}{},{}\n",
                     p.text(), d, format_number(base), scaled, rope.layout_text(t));
     if (axes && axes->vision()) {
-      out << vision_map_line(*axes, t) << '\n';
+      out << vision_map_line(*axes, p, t) << '\n';
     } else if (axes) {
       out << t.format("M-RoPE ({} sections [{}]): pair i turns by θ_i times the position of its axis (docs/multi-axis.md (A1))\n",
                       "M-RoPE({} 分段 [{}]):第 i 对按 θ_i 乘以其所属轴的位置旋转(docs/multi-axis.md (A1))\n",

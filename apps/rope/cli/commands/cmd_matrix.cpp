@@ -165,7 +165,7 @@ int run_matrix(const MatrixOptions& opt, std::ostream& out) {
                   position, format_number(base), scaled, rope.layout_text(t),
                   layout == Layout::Interleaved ? "(2i, 2i+1)" : "(i, i+d/2)");
   if (spec && spec->axes && spec->axes->vision()) {
-    out << vision_map_line(*spec->axes, t) << '\n';
+    out << vision_map_line(*spec->axes, p, t) << '\n';
   } else if (spec && spec->axes) {
     out << t.format("M-RoPE ({} sections [{}]): block i is R(θ_i·p_a(i)), p_a(i) the position of its axis: {} "
                     "(docs/multi-axis.md (A1))\n",
