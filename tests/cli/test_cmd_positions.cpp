@@ -97,6 +97,63 @@ TEST_F(CmdPositions, DrawsTheIdsAndWritesTheCsv) {
   EXPECT_EQ(token_thw(text), reference_case("text5-image1x4x6-text3"));
 }
 
+TEST_F(CmdPositions, AModelGivesItsOwnRules) {
+  // qwen2.5-vl-7b's vision_config: merge 2, tokens_per_second 2. The video 4x2x4 is 4×1×2 tokens from s = 2
+  // with τ(t) = ⌊t · 1 s · 2⌋ = 0, 2, 4, 6 (Q3): (2, 2, 2), (2, 2, 3), (4, 2, 2) … (8, 2, 3); the text after
+  // it resumes at 8 + 1 = 9 (Q4). The same ids as the flags typed by hand.
+  const std::vector<std::string> seq{"--text", "2", "--video", "4x2x4", "--text", "2"};
+  std::vector<std::string> a{"positions", "--model", "qwen2.5-vl-7b"};
+  a.insert(a.end(), seq.begin(), seq.end());
+  const Result r = rope_cli(a);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("the rules of qwen2.5-vl-7b (Qwen2.5-VL get_rope_index):\n"
+                               "  spatial_merge_size: 2 (vision_config.spatial_merge_size)\n"
+                               "  tokens_per_second: 2 (vision_config.tokens_per_second)\n"));
+  EXPECT_THAT(r.out, HasSubstr("      8        1  video          8         2         2\n"));
+  EXPECT_THAT(r.out, HasSubstr("     10        2  text           9         9         9\n"));
+  a.insert(a.end(), {"--csv", "-"});
+  std::vector<std::string> typed{"positions", "--tokens-per-second", "2", "--merge-size", "2", "--csv", "-"};
+  typed.insert(typed.end(), seq.begin(), seq.end());
+  EXPECT_EQ(rope_cli(a).out, rope_cli(typed).out);
+  // A typed value replaces the config's, and says so.
+  const Result over = rope_cli({"positions", "--model", "qwen2.5-vl-7b", "--image", "1x2x2", "--merge-size", "1"});
+  ASSERT_EQ(over.code, 0) << over.err;
+  EXPECT_THAT(over.out, HasSubstr("  spatial_merge_size: 1 (--merge-size on the command line, over the config's 2)\n"));
+  EXPECT_THAT(over.out, HasSubstr("image 1x2x2 → 1×2×2 tokens"));
+  // A config file: Qwen2-VL, merge 1 from its vision_config, no time scaling; Chinese.
+  const std::string cfg = path("config.json");
+  std::ofstream(cfg) << R"({"model_type": "qwen2_vl", "head_dim": 128, "vision_config": {"spatial_merge_size": 1}})";
+  const Result file = rope_cli({"positions", "--config", cfg, "--video", "2x1x1", "--lang", "zh"});
+  ASSERT_EQ(file.code, 0) << file.err;
+  EXPECT_THAT(file.out, HasSubstr("  spatial_merge_size: 1(vision_config.spatial_merge_size)\n"));
+  EXPECT_THAT(file.out, HasSubstr("时间编号 = 帧序号(Qwen2-VL)"));
+  EXPECT_THAT(file.out, HasSubstr("      1        0  视频           1         0         0\n"));
+  // Qwen3-VL: images as Qwen2-VL's; its video frames are refused with what to give instead.
+  const Result three = rope_cli({"positions", "--model", "qwen3-vl-8b", "--text", "1", "--image", "1x2x2"});
+  ASSERT_EQ(three.code, 0) << three.err;
+  EXPECT_THAT(three.out, HasSubstr("      1        1  image          1         1         1\n"));
+}
+
+TEST_F(CmdPositions, ModelRefusalsAreOneLine) {
+  expect_one_line_error(rope_cli({"positions", "--model", "qwen3-vl-8b", "--video", "2x2x2"}), 2,
+                        "--video: qwen3-vl-8b (Qwen3-VL) splits a video into its frames, each its own 1xHxW block after a "
+                        "timestamp text (get_rope_index): give each frame as --image 1xHxW");
+  expect_one_line_error(rope_cli({"positions", "--model", "qwen2-vl-7b", "--video", "2x2x2", "--tokens-per-second", "2"}), 2,
+                        "--tokens-per-second: qwen2-vl-7b (Qwen2-VL) has no time scaling: its video time index is the frame index");
+  expect_one_line_error(rope_cli({"positions", "--model", "llama-3.1-8b", "--text", "3"}), 2,
+                        "llama-3.1-8b (model_type 'llama') has no M-RoPE position ids rope knows");
+  expect_one_line_error(rope_cli({"positions", "--model", "qwen2-vl-7b", "--config", path("c.json"), "--text", "3"}), 2,
+                        "give --config FILE or --model NAME, not both");
+  expect_one_line_error(rope_cli({"positions", "--model", "no-such", "--text", "3"}), 2, "no-such");
+  const std::string bad = path("bad.json");
+  std::ofstream(bad) << R"({"model_type": "qwen2_vl", "head_dim": 128, "vision_config": {"spatial_merge_size": 0}})";
+  expect_one_line_error(rope_cli({"positions", "--config", bad, "--text", "3"}), 2,
+                        "vision_config.spatial_merge_size: must be positive, got 0");
+  const Result zh = rope_cli({"positions", "--model", "qwen3-vl-8b", "--video", "2x2x2", "--lang", "zh"});
+  EXPECT_EQ(zh.code, 2);
+  EXPECT_THAT(zh.err, HasSubstr("把视频拆成各帧"));
+}
+
 TEST_F(CmdPositions, BadInputIsOneLine) {
   expect_one_line_error(rope_cli({"positions", "--image", "1x3x4"}), 2,
                         "image grid 1x3x4: height 3 is not divisible by the spatial merge size 2");

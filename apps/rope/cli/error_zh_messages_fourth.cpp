@@ -40,6 +40,14 @@ const std::vector<ErrorTemplate>& error_templates_fourth() {
        "视觉 RoPE 必须是 'qwen2-vl'、'llama.cpp'、'pixtral'、'llama4' 或 'axial'（实际为 '{0}'）"},
       {"a vision tower's 2-D RoPE turns each patch by its (row, column), which a dump's one position per row cannot give: check the tower's rotation with rope apply --position ROW,COL",
        "视觉塔的二维 RoPE 按每个块的(行,列)旋转，而转储每行只有一个位置，无法给出：请用 rope apply --position ROW,COL 检查视觉塔的旋转"},
+      {"--tokens-per-second: {} ({}) has no time scaling: its video time index is a timestamp text before each frame",
+       "--tokens-per-second：{0}（{1}）没有时间缩放：它的视频时间由每帧之前的时间戳文本给出"},
+      {"--tokens-per-second: {} ({}) has no time scaling: its video time index is the frame index",
+       "--tokens-per-second：{0}（{1}）没有时间缩放：它的视频时间编号就是帧序号"},
+      {"--video: {} ({}) splits a video into its frames, each its own 1xHxW block after a timestamp text (get_rope_index): give each frame as --image 1xHxW and its timestamp's tokens as --text before it",
+       "--video：{0}（{1}）把视频拆成各帧，每帧在一段时间戳文本之后自成一个 1xHxW 块（get_rope_index）：请把每帧写成 --image 1xHxW，并在它之前用 --text 给出时间戳的词元数"},
+      {"{} (model_type '{}') has no M-RoPE position ids rope knows: rope positions follows get_rope_index of Qwen2-VL, Qwen2.5-VL and Qwen3-VL (model_type qwen2_vl, qwen2_5_vl, qwen3_vl)",
+       "{0}（model_type '{1}'）没有 rope 认识的 M-RoPE 位置编号：rope positions 依照 Qwen2-VL、Qwen2.5-VL 和 Qwen3-VL 的 get_rope_index（model_type qwen2_vl、qwen2_5_vl、qwen3_vl）"},
   };
   return templates;
 }

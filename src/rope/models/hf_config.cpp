@@ -28,6 +28,7 @@ ModelConfig ConfigParser::parse() {
   read_scaling();
   read_mrope();
   read_vision();
+  read_sequence_positions();
   return std::move(m_);
 }
 

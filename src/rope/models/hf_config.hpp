@@ -56,6 +56,9 @@ class ConfigParser {
   // hf_config_mrope.cpp
   void read_mrope();
 
+  // hf_config_sequence.cpp
+  void read_sequence_positions();
+
   // hf_config_vision.cpp
   void read_vision();
   VisionTowerConfig vision_tower(const json& v, const std::string& path, VisionRope kind, const std::string& type) const;

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "rope/models/axes.hpp"
+#include "rope/models/mrope_positions.hpp"
 #include "rope/models/presets.hpp"
 #include "rope/models/scaling.hpp"
 #include "rope/models/vision_rope.hpp"
@@ -68,6 +69,16 @@ struct VisionTowerConfig {
   std::vector<Message> notes;
 };
 
+/// How a Qwen-VL config builds the position ids of a text + image + video sequence (hf_config_sequence.cpp,
+/// docs/multi-axis.md §2): its spatial_merge_size and, for Qwen2.5-VL, tokens_per_second.
+struct SequencePositions {
+  PositionRules rules;
+  std::string family;  ///< "Qwen2-VL", "Qwen2.5-VL" or "Qwen3-VL": whose get_rope_index
+  /// Qwen3-VL: a video is its frames, each its own 1×H×W block after a timestamp text (get_rope_index).
+  bool frames_with_timestamps = false;
+  std::vector<Message> origin;  ///< where each rule came from: spatial_merge_size, then tokens_per_second
+};
+
 struct ModelConfig {
   RopeConfig rope;
   std::vector<LayerTypeRope> layer_types;       ///< empty: every layer uses `rope`
@@ -82,6 +93,10 @@ struct ModelConfig {
   /// The config's vision tower, when rope knows its RoPE; vision_error says why not when it has one.
   std::optional<VisionTowerConfig> vision_tower;
   std::string vision_error;
+  /// The config's rules for the position ids of a mixed sequence (Qwen2-VL, Qwen2.5-VL, Qwen3-VL);
+  /// sequence_positions_error says why not when its vision_config is broken.
+  std::optional<SequencePositions> sequence_positions;
+  std::string sequence_positions_error;
   bool vision_only = false;  ///< the file is a vision tower's own config (model_type pixtral, llama4_vision_model)
   std::string name;                 ///< file path or preset name
   std::string model_type;           ///< config's model_type, if any
@@ -100,6 +115,9 @@ ModelConfig parse_model_config(std::string_view json_text, const std::string& na
 /// base of the tower, the layout of its HF modeling code, its origin and notes.
 /// @throws InvalidArgument when the config has no vision tower rope knows (naming why).
 ModelConfig select_vision_tower(const ModelConfig& model);
+
+/// The model's rules for `rope positions`. @throws InvalidArgument when it has none (naming why).
+SequencePositions sequence_positions_of(const ModelConfig& model);
 
 /// A 2-D vision RoPE from the command line (--vision KIND with --dim and --base).
 ModelConfig vision_model(VisionRope kind, int head_dim, double base);

@@ -65,7 +65,9 @@ std::array<long, 3> parse_grid(std::string_view text, std::string_view what) {
 std::vector<TokenPosition> rope_index(const std::vector<Segment>& segments, const PositionRules& rules) {
   if (segments.empty()) throw InvalidArgument("the sequence is empty: give --text N, --image TxHxW or --video TxHxW");
   const long m = rules.spatial_merge_size;
-  if (m < 1 || m > 64) throw InvalidArgument(fmt::format("the spatial merge size must be between 1 and 64 (got {})", m));
+  if (m < 1 || m > kMaxMergeSize) {
+    throw InvalidArgument(fmt::format("the spatial merge size must be between 1 and {} (got {})", kMaxMergeSize, m));
+  }
   // Bounded so that a time index τ = t · second_per_grid · tokens_per_second (t < 65536) stays a whole
   // number far inside a long.
   if (rules.tokens_per_second && !(*rules.tokens_per_second >= 0 && *rules.tokens_per_second <= kMaxTimeScale)) {

@@ -26,6 +26,8 @@ namespace rope {
 inline constexpr long kMaxSequenceTokens = 1'000'000;
 /// Largest grid side (patches) of an image or video.
 inline constexpr long kMaxGridSide = 65536;
+/// Largest spatial merge size (the Qwen-VL configs say 2).
+inline constexpr long kMaxMergeSize = 64;
 /// Largest tokens_per_second and second_per_grid (Qwen2.5-VL uses 2 and about 1).
 inline constexpr double kMaxTimeScale = 1e6;
 

@@ -14,6 +14,8 @@
 #include "rope/core/parse.hpp"
 #include "rope/io/csv.hpp"
 #include "rope/models/axes.hpp"
+#include "rope/models/gguf_config.hpp"
+#include "rope/models/model_config.hpp"
 #include "rope/models/mrope_positions.hpp"
 
 namespace rope::cli {
@@ -23,6 +25,7 @@ inline constexpr std::size_t kMaxPrintedPositions = 2000;
 
 struct PositionsOptions {
   std::vector<std::string> text, image, video;  ///< as typed; their order comes from CLI11's parse order
+  std::string model, config;  ///< a Qwen-VL model whose vision_config gives the rules
   long merge_size = 2;
   std::optional<double> tokens_per_second;
   std::optional<double> second_per_grid;
@@ -32,6 +35,7 @@ struct PositionsOptions {
   CLI::Option* text_option = nullptr;
   CLI::Option* image_option = nullptr;
   CLI::Option* video_option = nullptr;
+  CLI::Option* merge_option = nullptr;
 };
 
 namespace {
@@ -93,6 +97,61 @@ void draw_positions(const std::vector<TokenPosition>& ids, const PositionsOption
   draw(fig, f);
 }
 
+/// The rules of --model/--config (their vision_config) with what the command line types over them, and
+/// where each came from; without a model, the command line's.
+struct Rules {
+  PositionRules rules;
+  std::optional<ModelConfig> model;
+  std::vector<Message> origin;
+};
+
+Rules rules_of(const PositionsOptions& opt, const std::vector<Segment>& segments) {
+  Rules r;
+  if (!opt.model.empty() && !opt.config.empty()) throw InvalidArgument("give --config FILE or --model NAME, not both");
+  if (!opt.model.empty() || !opt.config.empty()) {
+    r.model = opt.model.empty() ? read_model_file(opt.config) : load_preset(opt.model);
+    const SequencePositions s = sequence_positions_of(*r.model);
+    r.rules = s.rules;
+    r.origin = s.origin;
+    const std::string& name = r.model->name;
+    if (opt.tokens_per_second && !s.rules.tokens_per_second) {
+      throw InvalidArgument(fmt::format(s.frames_with_timestamps
+                                            ? "--tokens-per-second: {} ({}) has no time scaling: its video time index is a "
+                                              "timestamp text before each frame"
+                                            : "--tokens-per-second: {} ({}) has no time scaling: its video time index is the "
+                                              "frame index",
+                                        name, s.family));
+    }
+    for (const Segment& seg : segments) {
+      if (seg.kind == SegmentKind::Video && s.frames_with_timestamps) {
+        throw InvalidArgument(fmt::format(
+            "--video: {} ({}) splits a video into its frames, each its own 1xHxW block after a timestamp text "
+            "(get_rope_index): give each frame as --image 1xHxW and its timestamp's tokens as --text before it",
+            name, s.family));
+      }
+    }
+    // A typed value replaces the config's line, saying so.
+    if (opt.merge_option->count() > 0 && opt.merge_size != r.rules.spatial_merge_size) {
+      r.origin[0] = {fmt::format("spatial_merge_size: {} (--merge-size on the command line, over the config's {})",
+                                 opt.merge_size, r.rules.spatial_merge_size),
+                     fmt::format("spatial_merge_size: {}(命令行的 --merge-size,取代配置中的 {})", opt.merge_size,
+                                 r.rules.spatial_merge_size)};
+    }
+    if (opt.tokens_per_second && *opt.tokens_per_second != *r.rules.tokens_per_second) {
+      const std::string typed = format_number(*opt.tokens_per_second), own = format_number(*r.rules.tokens_per_second);
+      r.origin[1] = {fmt::format("tokens_per_second: {} (--tokens-per-second on the command line, over the config's {})", typed, own),
+                     fmt::format("tokens_per_second: {}(命令行的 --tokens-per-second,取代配置中的 {})", typed, own)};
+    }
+  }
+  if (!r.model || opt.merge_option->count() > 0) r.rules.spatial_merge_size = opt.merge_size;
+  if (opt.tokens_per_second) r.rules.tokens_per_second = opt.tokens_per_second;
+  if (opt.second_per_grid && !r.rules.tokens_per_second) {
+    throw InvalidArgument("--second-per-grid scales video time (Qwen2.5-VL): give it with --tokens-per-second");
+  }
+  r.rules.second_per_grid = opt.second_per_grid.value_or(1.0);
+  return r;
+}
+
 }  // namespace
 
 int run_positions(const PositionsOptions& opt, std::ostream& out) {
@@ -101,14 +160,9 @@ int run_positions(const PositionsOptions& opt, std::ostream& out) {
     throw InvalidArgument(fmt::format("--second-per-grid must be between 0 and {:g} (got {})", kMaxTimeScale,
                                       format_number(*opt.second_per_grid)));
   }
-  if (opt.second_per_grid && !opt.tokens_per_second) {
-    throw InvalidArgument("--second-per-grid scales video time (Qwen2.5-VL): give it with --tokens-per-second");
-  }
-  PositionRules rules;
-  rules.spatial_merge_size = opt.merge_size;
-  rules.tokens_per_second = opt.tokens_per_second;
-  rules.second_per_grid = opt.second_per_grid.value_or(1.0);
   const std::vector<Segment> segments = segments_of(opt);
+  const Rules given = rules_of(opt, segments);
+  const PositionRules& rules = given.rules;
   const std::vector<TokenPosition> ids = rope_index(segments, rules);
   if (!opt.csv.empty()) {
     std::string csv = "token,segment,kind,t,h,w\n";
@@ -124,17 +178,22 @@ int run_positions(const PositionsOptions& opt, std::ostream& out) {
   const Text t = opt.figure.tr();
   out << t("M-RoPE position ids (t, h, w) as HF's get_rope_index builds them (docs/multi-axis.md (Q1)-(Q4))\n",
            "HF get_rope_index 构造的 M-RoPE 位置编号 (t, h, w)(docs/multi-axis.md (Q1)-(Q4))\n");
-  out << t.format("spatial merge size {}{}; time index {}\n", "空间合并尺寸 {}{};时间编号 {}\n", opt.merge_size,
-                  opt.merge_size == 2 ? t(" (the value of every Qwen2-VL, Qwen2.5-VL and Qwen3-VL config)",
+  if (given.model) {
+    out << t.format("the rules of {} ({} get_rope_index):\n", "{} 的规则({} get_rope_index):\n", given.model->name,
+                    sequence_positions_of(*given.model).family);
+    for (const Message& m : given.origin) out << "  " << m.in(t.zh()) << '\n';
+  }
+  out << t.format("spatial merge size {}{}; time index {}\n", "空间合并尺寸 {}{};时间编号 {}\n", rules.spatial_merge_size,
+                  !given.model && rules.spatial_merge_size == 2 ? t(" (the value of every Qwen2-VL, Qwen2.5-VL and Qwen3-VL config)",
                                           "(所有 Qwen2-VL、Qwen2.5-VL 和 Qwen3-VL 配置中的值)")
                                       : "",
-                  opt.tokens_per_second
+                  rules.tokens_per_second
                       ? t.format("⌊t · {} s · {} tokens/s⌋ for video, 0 for images (Qwen2.5-VL, (Q3))",
                                  "视频为 ⌊t · {} 秒 · 每秒 {} 个词元⌋,图像为 0(Qwen2.5-VL,(Q3))",
-                                 format_number(rules.second_per_grid), format_number(*opt.tokens_per_second))
+                                 format_number(rules.second_per_grid), format_number(*rules.tokens_per_second))
                       : t("= frame index (Qwen2-VL)", "= 帧序号(Qwen2-VL)"));
   std::string list;
-  for (const Segment& s : segments) list += (list.empty() ? "" : ", ") + segment_text(s, opt.merge_size, t);
+  for (const Segment& s : segments) list += (list.empty() ? "" : ", ") + segment_text(s, rules.spatial_merge_size, t);
   out << t.format("sequence: {}; {} tokens\n", "序列:{};共 {} 个词元\n", list, ids.size());
   out << t("text tokens include the vision start and end tokens around an image: count them in --text\n\n",
            "文本词元包括图像前后的视觉起止词元:请把它们计入 --text\n\n");
@@ -174,15 +233,18 @@ Command add_positions_command(CLI::App& app) {
                           ->expected(1)
                           ->allow_extra_args(false)
                           ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-  add_long_option(*sub, "--merge-size", opt->merge_size, "spatial_merge_size: patches merged per side into one token");
+  sub->add_option("--model", opt->model, "the rules of a Qwen-VL preset's vision_config (rope inspect --list)")->type_name("NAME");
+  sub->add_option("--config", opt->config, "the rules of a Qwen-VL config.json's vision_config")->type_name("FILE");
+  opt->merge_option = add_long_option(*sub, "--merge-size", opt->merge_size,
+                                      "spatial_merge_size: patches merged per side into one token (over the model's)");
   add_real_option(*sub, "--tokens-per-second", opt->tokens_per_second, 0.0,
-                  "Qwen2.5-VL time scaling: vision_config.tokens_per_second (without it: time index = frame index)")
+                  "Qwen2.5-VL time scaling: vision_config.tokens_per_second (without it and a model: time index = frame index)")
       ->default_str("");
   add_real_option(*sub, "--second-per-grid", opt->second_per_grid, 1.0,
                   "Qwen2.5-VL: seconds per temporal grid step of a video (temporal_patch_size / fps)");
   sub->add_option("--csv", opt->csv, "write token,segment,kind,t,h,w to FILE ('-' for stdout)")->type_name("FILE");
   add_figure_options(*sub, opt->figure);
-  sub->footer("Example:\n  rope positions --text 5 --image 1x4x6 --text 3\n  rope positions --text 2 --video 4x2x4 --text 2 --tokens-per-second 2 --second-per-grid 0.5\n  rope positions --text 5 --image 1x8x8 --text 3 --png positions.png");
+  sub->footer("Example:\n  rope positions --text 5 --image 1x4x6 --text 3\n  rope positions --text 2 --video 4x2x4 --text 2 --tokens-per-second 2 --second-per-grid 0.5\n  rope positions --text 5 --image 1x8x8 --text 3 --png positions.png\n  rope positions --model qwen2.5-vl-7b --text 2 --video 4x2x4 --text 2");
   return {sub, [opt](std::ostream& out) { return run_positions(*opt, out); }};
 }
 
