@@ -118,6 +118,33 @@ TEST_F(CmdApplyVision, Llama4CountsPatchesFromOneByHand) {
   EXPECT_THAT(zh.out, HasSubstr("\n  一个数 m = 4 表示块 (行,列) = (4, 4)\n"));
 }
 
+TEST_F(CmdApplyVision, APatchOffTheModelsGridIsSaid) {
+  // Llama 4's tower has 336 / 14 = 24 patches per side: (23, 23) is its last patch, (30, 30) and the one
+  // number 24 (the patch (24, 24)) are none. rope still rotates them, and says so, in apply and matrix.
+  const std::string x = test::comma_list(Eigen::VectorXd::Ones(88));
+  const auto run = [&x](std::vector<std::string> args) {
+    args.insert(args.end(), {"--model", "llama-4-scout-17b-16e", "--tower", "vision"});
+    if (args.front() == "apply") args.insert(args.end(), {"--vector", x});
+    const Result r = rope_cli(args);
+    EXPECT_EQ(r.code, 0) << r.err;
+    return r.out;
+  };
+  EXPECT_THAT(run({"apply", "--position", "30,30"}),
+              HasSubstr("\nnote: (30, 30) is not a patch of the model's 24×24 grid (rows and columns 0 … 23):\n"
+                        "  llama-4-scout-17b-16e vision_config never rotates it; rope rotates it by the formula all the same\n"));
+  EXPECT_THAT(run({"apply", "--position", "23,23"}), Not(HasSubstr("is not a patch")));
+  EXPECT_THAT(run({"matrix", "--position", "24"}), HasSubstr("note: (24, 24) is not a patch of the model's 24×24 grid"));
+  EXPECT_THAT(run({"matrix", "--position", "23"}), Not(HasSubstr("is not a patch")));
+  EXPECT_THAT(run({"matrix", "--position", "0,24", "--lang", "zh"}),
+              HasSubstr("\n注:(0, 24) 不是该模型 24×24 网格中的块(行与列为 0 … 23):\n"
+                        "  llama-4-scout-17b-16e vision_config 从不旋转这个位置;rope 仍按公式旋转它\n"));
+  // Qwen2.5-VL's tower has no fixed grid (dynamic resolution): nothing to say.
+  const Result q = rope_cli({"apply", "--model", "qwen2.5-vl-7b", "--tower", "vision", "--position", "500,500",
+                             "--vector", test::comma_list(Eigen::VectorXd::Ones(80))});
+  ASSERT_EQ(q.code, 0) << q.err;
+  EXPECT_THAT(q.out, Not(HasSubstr("is not a patch")));
+}
+
 TEST_F(CmdApplyVision, LlamaCppVisionIsQwenTwoVlsMap) {
   // (V2): llama.cpp's GGML_ROPE_TYPE_VISION (n_dims = d/2, independent sections, NEOX pairs) builds the same
   // pairs as Qwen2-VL's VisionRotaryEmbedding, which vision_cli.csv checks against NumPy: the same bits.
@@ -189,11 +216,8 @@ TEST_F(CmdApplyVision, RefusalsExitTwoAndWriteNothing) {
   EXPECT_THAT(text.out, HasSubstr("M-RoPE"));
 }
 
-// WRONG BEHAVIOUR, left for the lead (apps/rope/cli/scaling_options.cpp select_tower): --tower without
-// --model/--config is refused ("--tower needs --model or --config"), except after --vision, where it is
-// silently ignored, even when it asks for the other tower:
-//   rope frequencies --vision llama4 --tower text   →  exit 0, the llama4 vision map
-// It should exit 2 like `rope frequencies --tower text` (or at least refuse --tower text). Enable when fixed.
+// --tower without --model/--config is refused, after --vision as well (it was once silently ignored there, even
+// when it asked for the other tower).
 TEST_F(CmdApplyVision, TowerWithVisionIsRefusedLikeTowerAlone) {
   expect_one_line_error(rope_cli({"frequencies", "--vision", "llama4", "--tower", "text"}), 2, "--tower");
 }

@@ -1,5 +1,5 @@
 // rope/models/hf_config_vision.cpp: the vision tower of a config (vision_config, or a vision tower's own
-// config): head_dim, base, patches per side, where each came from; and select_vision_tower.
+// config): head_dim, base, patches per side, where each came from; select_vision_tower and patch_outside_grid.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -175,6 +175,32 @@ TEST(HfConfigVision, UnknownOrBadVisionConfigsLeaveTheTextReadable) {
   EXPECT_FALSE(t.vision_tower);
   EXPECT_THAT([&] { select_vision_tower(t); },
               ::testing::ThrowsMessage<InvalidArgument>(HasSubstr("--tower vision: config.json has no vision_config")));
+}
+
+TEST(HfConfigVision, APositionOffTheGridIsSaidAsSuch) {
+  // Llama 4: 336 / 14 = 24 patches per side, rows and columns 0 … 23. By hand: (23, 23) is the last patch;
+  // 24, −1 and 2.5 are none; one number m is the patch (m, m).
+  const ModelConfig v = select_vision_tower(parse(kLlama4));
+  const auto at = [&](const char* text) { return patch_outside_grid(v, parse_axis_position(text, "--position")); };
+  EXPECT_FALSE(at("0,0"));
+  EXPECT_FALSE(at("23,23"));
+  EXPECT_FALSE(at("23"));
+  for (const char* off : {"24,0", "0,24", "-1,3", "2.5,1", "24"}) EXPECT_TRUE(at(off)) << off;
+  const auto note = at("24");
+  ASSERT_TRUE(note);
+  EXPECT_EQ(note->en, "note: (24, 24) is not a patch of the model's 24×24 grid (rows and columns 0 … 23):\n"
+                      "  config.json vision_config never rotates it; rope rotates it by the formula all the same");
+  EXPECT_EQ(note->zh, "注:(24, 24) 不是该模型 24×24 网格中的块(行与列为 0 … 23):\n"
+                      "  config.json vision_config 从不旋转这个位置;rope 仍按公式旋转它");
+  EXPECT_THAT(at("3,24")->en, HasSubstr("note: (3, 24) is not a patch"));
+  // No grid, no note: Qwen2-VL's dynamic resolution, a Llama 4 config without image_size, the text model.
+  const ModelConfig qwen = select_vision_tower(parse(R"({"model_type": "qwen2_vl", "hidden_size": 3584,
+      "num_attention_heads": 28, "vision_config": {"embed_dim": 1280, "num_heads": 16}})"));
+  EXPECT_FALSE(patch_outside_grid(qwen, parse_axis_position("500,500", "--position")));
+  const ModelConfig bare = select_vision_tower(parse(R"({"model_type": "llama4", "text_config": {"head_dim": 128},
+      "vision_config": {"hidden_size": 1408, "num_attention_heads": 16}})"));
+  EXPECT_FALSE(patch_outside_grid(bare, parse_axis_position("500,500", "--position")));
+  EXPECT_FALSE(patch_outside_grid(parse(kLlama4), parse_axis_position("500", "--position")));
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 #include "rope/models/model_config.hpp"
 
+#include <cmath>
 #include <cstring>
 #include <fmt/format.h>
 
@@ -81,6 +82,24 @@ ModelConfig select_vision_tower(const ModelConfig& model) {
   m.origin = t.origin;
   m.notes = t.notes;
   return m;
+}
+
+std::optional<Message> patch_outside_grid(const ModelConfig& model, const AxisPosition& p) {
+  if (!model.vision || !model.vision_tower || !model.vision_tower->grid) return std::nullopt;
+  const long grid = *model.vision_tower->grid;
+  bool outside = false;
+  for (int k = 0; k < p.count; ++k) {
+    const double v = p.value[static_cast<std::size_t>(k)];
+    outside = outside || v < 0 || v > static_cast<double>(grid - 1) || v != std::floor(v);
+  }
+  if (!outside) return std::nullopt;
+  const std::string patch = p.multi() ? p.text() : fmt::format("({0}, {0})", p.text());
+  return Message{fmt::format("note: {} is not a patch of the model's {}×{} grid (rows and columns 0 … {}):\n"
+                             "  {} never rotates it; rope rotates it by the formula all the same",
+                             patch, grid, grid, grid - 1, model.name),
+                 fmt::format("注:{} 不是该模型 {}×{} 网格中的块(行与列为 0 … {}):\n"
+                             "  {} 从不旋转这个位置;rope 仍按公式旋转它",
+                             patch, grid, grid, grid - 1, model.name)};
 }
 
 }  // namespace rope

@@ -116,6 +116,12 @@ ModelConfig parse_model_config(std::string_view json_text, const std::string& na
 /// @throws InvalidArgument when the config has no vision tower rope knows (naming why).
 ModelConfig select_vision_tower(const ModelConfig& model);
 
+/// A vision tower whose config fixes its grid (image_size / patch_size = G patches per side) has patches
+/// (row, column) with whole numbers 0 … G − 1 only (its modeling code builds its angle table for them): for a
+/// position that is not such a patch (a component outside 0 … G − 1 or not a whole number; one number m is the
+/// patch (m, m)) this says so, and that rope rotates it by the formula all the same. Nothing otherwise.
+std::optional<Message> patch_outside_grid(const ModelConfig& model, const AxisPosition& p);
+
 /// The model's rules for `rope positions`. @throws InvalidArgument when it has none (naming why).
 SequencePositions sequence_positions_of(const ModelConfig& model);
 

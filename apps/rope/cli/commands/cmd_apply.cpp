@@ -145,6 +145,7 @@ int run_apply(const ApplyOptions& opt, std::ostream& out) {
                     p.text(), d, format_number(base), scaled, rope.layout_text(t));
     if (axes && axes->vision()) {
       out << vision_map_line(*axes, p, t) << '\n';
+      if (const auto note = patch_outside_grid(rope.scaled->model, p)) out << note->in(t.zh()) << '\n';
     } else if (axes) {
       out << t.format("M-RoPE ({} sections [{}]): pair i turns by θ_i times the position of its axis (docs/multi-axis.md (A1))\n",
                       "M-RoPE({} 分段 [{}]):第 i 对按 θ_i 乘以其所属轴的位置旋转(docs/multi-axis.md (A1))\n",

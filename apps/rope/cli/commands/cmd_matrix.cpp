@@ -166,6 +166,7 @@ int run_matrix(const MatrixOptions& opt, std::ostream& out) {
                   layout == Layout::Interleaved ? "(2i, 2i+1)" : "(i, i+d/2)");
   if (spec && spec->axes && spec->axes->vision()) {
     out << vision_map_line(*spec->axes, p, t) << '\n';
+    if (const auto note = patch_outside_grid(rope.scaled->model, p)) out << note->in(t.zh()) << '\n';
   } else if (spec && spec->axes) {
     out << t.format("M-RoPE ({} sections [{}]): block i is R(θ_i·p_a(i)), p_a(i) the position of its axis: {} "
                     "(docs/multi-axis.md (A1))\n",
