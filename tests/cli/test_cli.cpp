@@ -85,7 +85,8 @@ TEST_F(Cli, BadNumbersExitTwoNamingTheValueAndRule) {
   expect_one_line_error(rope_cli({"frequencies", "--base", "1"}), 2, "base must be a finite number > 1 (got 1)");
   expect_one_line_error(rope_cli({"frequencies", "--base", "nan"}), 2, "--base must be a finite number (got 'nan')");
   expect_one_line_error(rope_cli({"frequencies", "--base", "-5"}), 2, "(got -5)");
-  expect_one_line_error(rope_cli({"verify", "--trials", "0"}), 2, "trials must be between 1 and");
+  expect_one_line_error(rope_cli({"verify", "--trials", "0"}), 2, "--trials must be between 1 and 1000000000 (got 0)");
+  expect_one_line_error(rope_cli({"verify", "--max-position", "0"}), 2, "--max-position must be an integer between 1 and 1e+12 (got 0)");
   expect_one_line_error(rope_cli({"verify", "--trials", "-3"}), 2, "(got -3)");
   expect_one_line_error(rope_cli({"decay", "--points", "0"}), 2, "--points must be between 1 and");
   expect_one_line_error(rope_cli({"decay", "--max-distance", "-1"}), 2, "--max-distance must be between 0 and");

@@ -18,6 +18,7 @@
 #include "rope/core/constants.hpp"
 #include "rope/core/dtype.hpp"
 #include "rope/core/error.hpp"
+#include "rope/core/invalid_quantity.hpp"
 #include "rope/analysis/axis_identities.hpp"
 #include "rope/analysis/verify.hpp"
 #include "rope/analysis/xpos.hpp"
@@ -171,6 +172,9 @@ int run_verify(const VerifyOptions& opt, std::ostream& out) {
   VerifyReport report;
   try {
     report = verify(settings, progress);
+  } catch (const InvalidQuantity& e) {
+    set_interrupt_deferred(false);
+    rethrow_naming_option(e, {{"trials", "--trials"}, {"max-position", "--max-position"}});
   } catch (...) {
     set_interrupt_deferred(false);
     throw;
