@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 #include <set>
 
+#include "rope/cli/figures/motion_figures.hpp"
 #include "rope/core/error.hpp"
 #include "support/cli_harness.hpp"
 
@@ -124,6 +125,40 @@ TEST_F(FigureOptionsCli, CompareAnimationsShareOneColourScale) {
     }
   }
   EXPECT_EQ(ranges.size(), 1u) << fmt::format("{}", fmt::join(ranges, " | "));
+}
+
+TEST(ExplainFrames, LabelsKeepApart) {
+  // q, k and the hands' numbers (the one-character labels) at least kLabelGap·max(|q|, |k|) apart in every
+  // frame: the gallery's 24 frames of the default setup (docs/gallery/explain.gif, whose last frame put pair
+  // 1's number 0.11 from k's before labels were moved aside), 120 frames, and another q, k, M, N.
+  explain::Setup other;
+  other.q = {0.3, -1.2};
+  other.k = {-0.9, 0.4};
+  other.m = 7;
+  other.n = 3;
+  for (const auto& [setup, count] : {std::pair{explain::Setup{}, 24}, std::pair{explain::Setup{}, 120}, std::pair{other, 60}}) {
+    FigureOptions f;
+    f.frames = count;
+    const double gap = kLabelGap * std::max(setup.q.norm(), setup.k.norm());
+    const std::vector<plot::Figure> frames = explain_frames(setup, f);
+    ASSERT_EQ(frames.size(), static_cast<std::size_t>(count));
+    double closest = INFINITY;
+    for (std::size_t c = 0; c < frames.size(); ++c) {
+      std::vector<const plot::Label*> short_labels;
+      for (const plot::Label& l : frames[c].labels) {
+        if (l.text.size() == 1) short_labels.push_back(&l);
+      }
+      ASSERT_EQ(short_labels.size(), 6u);  // q, k and 4 hands at d = 8
+      for (std::size_t a = 0; a < short_labels.size(); ++a) {
+        for (std::size_t b = a + 1; b < short_labels.size(); ++b) {
+          const double d = std::hypot(short_labels[a]->x - short_labels[b]->x, short_labels[a]->y - short_labels[b]->y);
+          closest = std::min(closest, d);
+          EXPECT_GE(d, gap * (1 - 1e-12)) << "frame " << c << ": '" << short_labels[a]->text << "' and '" << short_labels[b]->text << "'";
+        }
+      }
+    }
+    RecordProperty(fmt::format("closest_{}", count), fmt::format("{:.3g}", closest / gap));
+  }
 }
 
 TEST_F(FigureOptionsCli, AnimationOptionsFollowTheirRules) {

@@ -33,6 +33,24 @@ plot::Label text_at(double x, double y, const std::string& text, plot::Label::An
   return l;
 }
 
+/// Where a label goes: the first of `spots` at least `gap` from every point of `taken`, else the spot farthest
+/// from them (a hand's number beside its tip, moved aside when q's, k's or another hand's label is there).
+Eigen::Vector2d clear_spot(const std::vector<Eigen::Vector2d>& spots, const std::vector<Eigen::Vector2d>& taken, double gap) {
+  const auto nearest = [&taken](const Eigen::Vector2d& at) {
+    double d = INFINITY;
+    for (const Eigen::Vector2d& other : taken) d = std::min(d, (at - other).norm());
+    return d;
+  };
+  Eigen::Vector2d best = spots.front();
+  double best_distance = -1;
+  for (const Eigen::Vector2d& at : spots) {
+    const double d = nearest(at);
+    if (d >= gap) return at;
+    if (d > best_distance) best = at, best_distance = d;
+  }
+  return best;
+}
+
 }  // namespace
 
 std::vector<plot::Figure> explain_frames(const explain::Setup& s, const FigureOptions& f) {
@@ -60,8 +78,6 @@ std::vector<plot::Figure> explain_frames(const explain::Setup& s, const FigureOp
     for (int j = 0; j < hands; ++j) {
       const double length = radius * (hands == 1 ? 0.9 : 0.9 - 0.5 * j / (hands - 1));
       fig.series.push_back(hand(p.hand_angles[j], length, 2 + j, 2.5));
-      fig.labels.push_back(text_at((length + 0.08 * radius) * std::cos(p.hand_angles[j]),
-                                   (length + 0.08 * radius) * std::sin(p.hand_angles[j]), fmt::format("{}", index[j])));
     }
     for (const auto& [v, color] : {std::pair{&p.q_rotated, 0}, std::pair{&p.k_rotated, 1}}) {
       plot::Series s;  // from the origin to the rotated vector, as computed
@@ -71,12 +87,22 @@ std::vector<plot::Figure> explain_frames(const explain::Setup& s, const FigureOp
       s.line_width = 4.0;
       fig.series.push_back(s);
     }
-    const auto tip = [&](const Eigen::Vector2d& v, const std::string& name) {
-      const Eigen::Vector2d at = v + 0.15 * radius * v.normalized();
-      fig.labels.push_back(text_at(at[0], at[1], name));
-    };
-    tip(p.q_rotated, "q");
-    tip(p.k_rotated, "k");
+    // Labels: q and k beyond their tips; each hand's number beyond its tip, or beside it when a label placed
+    // before is nearer than kLabelGap·radius (about two letter heights at any figure size).
+    std::vector<Eigen::Vector2d> taken;
+    for (const auto& [v, name] : {std::pair{&p.q_rotated, "q"}, std::pair{&p.k_rotated, "k"}}) {
+      taken.push_back(*v + 0.15 * radius * v->normalized());
+      fig.labels.push_back(text_at(taken.back()[0], taken.back()[1], name));
+    }
+    for (int j = 0; j < hands; ++j) {
+      const double length = radius * (hands == 1 ? 0.9 : 0.9 - 0.5 * j / (hands - 1));
+      const Eigen::Vector2d u(std::cos(p.hand_angles[j]), std::sin(p.hand_angles[j])), side(-u[1], u[0]);
+      const Eigen::Vector2d tip = (length + 0.08 * radius) * u;
+      taken.push_back(clear_spot({tip, tip + 0.14 * radius * side, tip - 0.14 * radius * side, tip + 0.16 * radius * u,
+                                  0.6 * length * u + 0.1 * radius * side, 0.6 * length * u - 0.1 * radius * side},
+                                 taken, kLabelGap * radius));
+      fig.labels.push_back(text_at(taken.back()[0], taken.back()[1], fmt::format("{}", index[j])));
+    }
     fig.labels.push_back(text_at(0.0, 0.9 * lim,
                                  fmt::format(f.text("thick: q, k at θ = {};  thin: pair i at θᵢ, d = {}",
                                                     "粗线:q、k,θ = {};细线:第 i 对,θᵢ,d = {}"),

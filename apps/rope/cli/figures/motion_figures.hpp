@@ -18,6 +18,9 @@ namespace rope::cli {
 
 /// The most clock hands drawn in explain's animation: beyond, the pairs are sampled evenly.
 inline constexpr int kMaxHands = 8;
+/// Least distance between two labels of explain's frames (q, k and the hands' numbers), in units of the
+/// larger of |q| and |k|: the axes span 3 such units, so 0.16 is about 5% of the plot, two letter heights.
+inline constexpr double kLabelGap = 0.16;
 
 /// explain: q at M + c and k at N + c for c = 0 … frames − 1, turning together, and one clock hand
 /// per pair of step 7 at angle (M + c)·θ_i.
