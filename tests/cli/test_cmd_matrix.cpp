@@ -57,6 +57,50 @@ TEST_F(CmdMatrix, MatrixPrintsZerosPlainly) {
   EXPECT_THAT(rel.out, HasSubstr(": equal"));
 }
 
+TEST_F(CmdMatrix, RelativeTakesMultiAxisPositions) {
+  // (A5) on Llama 4's vision map, d = 8: M = (1, 2), N = (3, 7) (row, column); N − M = (2, 5) with no offset.
+  // By hand: pair 0 (column, θ = 1) turns 5 rad, pair 2 (row, θ = 1) 2 rad; cos 5 = 0.283662, sin 5 = −0.958924,
+  // cos 2 = −0.416147, sin 2 = 0.909297.
+  const Result v = rope_cli({"matrix", "--vision", "llama4", "--dim", "8", "--relative", "1,2", "3,7"});
+  ASSERT_EQ(v.code, 0) << v.err;
+  EXPECT_THAT(v.out, HasSubstr("m = (1, 2), n = (3, 7), d = 8"));
+  EXPECT_THAT(v.out, HasSubstr("per axis (docs/multi-axis.md (A5)): R_p turns pair i by θ_i·(p_a(i) + 1), a(i) its axis: "
+                               "WW·HH; n − m = (2, 5) carries no offset\n"));
+  EXPECT_THAT(v.out, HasSubstr("R_(1, 2)ᵀ R_(3, 7)"));
+  EXPECT_THAT(v.out, HasSubstr("|   R_(2, 5)\n"));
+  EXPECT_THAT(v.out, HasSubstr("|    0.283662  0.958924         0"));
+  EXPECT_THAT(v.out, HasSubstr("|           0         0         0         0 -0.416147 -0.909297         0         0\n"));
+  EXPECT_THAT(v.out, HasSubstr(": equal"));
+  // M-RoPE: the right side is `matrix --position` at the difference (another path: the spec's angles).
+  const Result q = rope_cli({"matrix", "--model", "qwen3-vl-8b", "--relative", "1,2,3", "4,6,9", "--digits", "3"});
+  ASSERT_EQ(q.code, 0) << q.err;
+  EXPECT_THAT(q.out, HasSubstr("n − m = (3, 4, 6)\n"));
+  EXPECT_THAT(q.out, HasSubstr(": equal"));
+  const Result at = rope_cli({"matrix", "--model", "qwen3-vl-8b", "--position", "3,4,6", "--digits", "3"});
+  ASSERT_EQ(at.code, 0) << at.err;
+  std::vector<std::string> right, direct;
+  for (const std::string& line : test::split(q.out, '\n')) {
+    const std::size_t bar = line.find("   |   ");
+    if (bar != std::string::npos && line.find("R_") == std::string::npos) right.push_back(line.substr(bar + 7));
+  }
+  const std::vector<std::string> lines = test::split(at.out, '\n');
+  for (const std::string& line : lines) {
+    if (line.size() == right.front().size() && line.find_first_not_of(" -.0123456789") == std::string::npos) direct.push_back(line);
+  }
+  ASSERT_EQ(right.size(), 128u);
+  EXPECT_EQ(right, direct);
+  // In Chinese; and the refusals: plain RoPE reads one number, M and N of different lengths.
+  const Result zh = rope_cli({"matrix", "--model", "qwen2-vl-7b", "--relative", "2", "4,6,9", "--digits", "1", "--lang", "zh"});
+  ASSERT_EQ(zh.code, 0) << zh.err;
+  EXPECT_THAT(zh.out, HasSubstr("按轴(docs/multi-axis.md (A5)):R_p 将第 i 对转 θ_i·p_a(i),a(i) 为其所属轴:"));
+  EXPECT_THAT(zh.out, HasSubstr("n − m = (2, 4, 7)\n"));
+  expect_one_line_error(rope_cli({"matrix", "--dim", "8", "--relative", "1,2,3", "4,5,6"}), 2,
+                        "the position (1, 2, 3) has 3 components but plain RoPE reads one");
+  expect_one_line_error(rope_cli({"matrix", "--model", "qwen2-vl-7b", "--relative", "1,2", "4,5,6"}), 2,
+                        "the positions (1, 2) and (4, 5, 6) have different numbers of components");
+  expect_one_line_error(rope_cli({"matrix", "--dim", "8", "--relative", "1,x", "2"}), 2, "--relative");
+}
+
 TEST_F(CmdMatrix, EveryPresetsMatrixTimesAHeadEqualsHfModelingCode) {
   // tests/reference/model_apply.py's head vectors at positions 1 and 3000: the printed head_dim×head_dim
   // matrix (a·R_m on the rotating channels, identity elsewhere, (S19)) times x equals HF's apply to 1e-12

@@ -13,6 +13,7 @@
 #include "rope/models/axes.hpp"
 #include "rope/models/presets.hpp"
 #include "rope/models/rope_spec.hpp"
+#include "rope/models/vision_rope.hpp"
 #include "support/reference_data.hpp"
 
 namespace rope {
@@ -214,6 +215,47 @@ TEST(Axes, PositionsAreParsedAndCheckedAgainstTheAxes) {
   EXPECT_THAT([&] { axis_angles(theta, &m, parse_axis_position("1,2", "p")); },
               ThrowsMessage<InvalidArgument>(HasSubstr("this model reads 3 axes")));
   EXPECT_EQ(axis_angles(theta, &m, parse_axis_position("5,6,7", "p")), Eigen::Vector4d(5, 6, 7, 7));
+}
+
+TEST(Axes, RelativeRotationPerAxisAndWithoutTheOffset) {
+  // (A5): R_Mᵀ R_N = R_(N−M). Qwen3-VL's interleaved map at M = (1, 2, 3), N = (4, 6, 9): the difference (3, 4, 6)
+  // rotated by spec_matrix (the (A1) angles of the spec, another path) equals both sides to 1e-15 (a few
+  // products of angles below 10 rad, each an ulp).
+  const RopeSpec qwen = make_spec(load_preset("qwen3-vl-8b"));
+  const AxisPosition m = parse_axis_position("1,2,3", "M"), n = parse_axis_position("4,6,9", "N");
+  const RelativeRotation r = relative_rotation(qwen.params.inv_freq, &*qwen.axes, m, n, qwen.layout);
+  EXPECT_EQ(r.delta.text(), "(3, 4, 6)");
+  const Eigen::MatrixXd want = spec_matrix(qwen, parse_axis_position("3,4,6", "d"), 128);
+  EXPECT_LE((r.rotation - want).cwiseAbs().maxCoeff(), 1e-15);
+  EXPECT_LE((r.product - want).cwiseAbs().maxCoeff(), 1e-15);
+  // One number is every axis's: M = 2, N = (4, 6, 9) → N − M = (2, 4, 7).
+  EXPECT_EQ(relative_rotation(qwen.params.inv_freq, &*qwen.axes, AxisPosition::single(2), n, qwen.layout).delta.text(),
+            "(2, 4, 7)");
+  // Llama 4's vision map counts patches from 1 ((V4), offset 1): R_M turns pair 0 (column, θ = 1) by w + 1, but
+  // R_(N−M) by the difference alone. d = 8, base 10000: θ = (1, 0.01) per axis, pairs 0, 1 the column.
+  const VisionPairs pairs = vision_pairs(VisionRope::Llama4, 8, 10000);
+  const AxisMap llama4 = vision_axis_map(pairs);
+  const Eigen::VectorXd theta = pairs.theta;
+  ASSERT_EQ(theta, Eigen::Vector4d(1, 0.01, 1, 0.01));
+  ASSERT_EQ(llama4.position_offset, 1.0);
+  const RelativeRotation v = relative_rotation(theta, &llama4, parse_axis_position("1,2", "M"),
+                                               parse_axis_position("3,7", "N"), Layout::Interleaved);
+  EXPECT_EQ(v.delta.text(), "(2, 5)");
+  EXPECT_NEAR(v.rotation(0, 0), std::cos(5.0), 1e-15);  // column pair: w difference 5, no offset
+  EXPECT_NEAR(v.rotation(1, 0), std::sin(5.0), 1e-15);
+  EXPECT_NEAR(v.rotation(4, 4), std::cos(2.0), 1e-15);  // row pair: h difference 2
+  EXPECT_NEAR(v.rotation(5, 4), std::sin(2.0), 1e-15);
+  EXPECT_LE((v.product - v.rotation).cwiseAbs().maxCoeff(), 1e-15);
+  // Plain RoPE (no map): (M7) with one number each; a difference of unequal lengths is refused.
+  const RelativeRotation plain = relative_rotation(theta, nullptr, AxisPosition::single(3), AxisPosition::single(5),
+                                                   Layout::Interleaved);
+  EXPECT_NEAR(plain.rotation(0, 1), -std::sin(2.0), 1e-15);
+  EXPECT_THAT([&] { relative_rotation(theta, &llama4, parse_axis_position("1,2", "M"), parse_axis_position("1,2,3", "N"),
+                                      Layout::Interleaved); },
+              ThrowsMessage<InvalidArgument>(HasSubstr("the positions (1, 2) and (1, 2, 3) have different numbers of components")));
+  EXPECT_THAT([&] { relative_rotation(theta, nullptr, parse_axis_position("1,2", "M"), AxisPosition::single(1),
+                                      Layout::Interleaved); },
+              ThrowsMessage<InvalidArgument>(HasSubstr("plain RoPE reads one")));
 }
 
 TEST(Axes, SectionsThatDoNotFitAreRefused) {

@@ -48,6 +48,8 @@ const std::vector<ErrorTemplate>& error_templates_fourth() {
        "--video：{0}（{1}）把视频拆成各帧，每帧在一段时间戳文本之后自成一个 1xHxW 块（get_rope_index）：请把每帧写成 --image 1xHxW，并在它之前用 --text 给出时间戳的词元数"},
       {"{} (model_type '{}') has no M-RoPE position ids rope knows: rope positions follows get_rope_index of Qwen2-VL, Qwen2.5-VL and Qwen3-VL (model_type qwen2_vl, qwen2_5_vl, qwen3_vl)",
        "{0}（model_type '{1}'）没有 rope 认识的 M-RoPE 位置编号：rope positions 依照 Qwen2-VL、Qwen2.5-VL 和 Qwen3-VL 的 get_rope_index（model_type qwen2_vl、qwen2_5_vl、qwen3_vl）"},
+      {"the positions {} and {} have different numbers of components",
+       "位置 {0} 与 {1} 的分量个数不同"},
   };
   return templates;
 }

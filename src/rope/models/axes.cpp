@@ -4,10 +4,12 @@
 #include <cmath>
 #include <fmt/format.h>
 #include <numeric>
+#include <optional>
 
 #include "rope/core/constants.hpp"
 #include "rope/core/error.hpp"
 #include "rope/core/parse.hpp"
+#include "rope/core/rotation.hpp"
 #include "rope/io/csv.hpp"
 
 // Sources of the axis maps (docs/multi-axis.md):
@@ -182,6 +184,27 @@ Eigen::VectorXd axis_angles(const Eigen::VectorXd& theta, const AxisMap* map, co
     phi[j] = map ? theta[j] * (p[a] + map->position_offset) : theta[j] * p[a];  // (A1), (V1)
   }
   return phi;
+}
+
+RelativeRotation relative_rotation(const Eigen::VectorXd& theta, const AxisMap* map, const AxisPosition& m,
+                                   const AxisPosition& n, Layout layout) {
+  if (m.multi() && n.multi() && m.count != n.count) {
+    throw InvalidArgument(fmt::format("the positions {} and {} have different numbers of components", m.text(), n.text()));
+  }
+  RelativeRotation r;
+  r.delta.count = std::max(m.count, n.count);
+  for (int k = 0; k < r.delta.count; ++k) r.delta.value[static_cast<std::size_t>(k)] = n[k] - m[k];
+  const Eigen::VectorXd phi_m = axis_angles(theta, map, m), phi_n = axis_angles(theta, map, n);
+  std::optional<AxisMap> without_offset;
+  if (map) {
+    without_offset = *map;
+    without_offset->position_offset = 0;  // o cancels in N − M
+  }
+  const Eigen::VectorXd phi_delta = axis_angles(theta, without_offset ? &*without_offset : nullptr, r.delta);
+  // Each form rotates by its angles at "position" 1: 1·φ_j = φ_j exactly.
+  r.product = rotation_matrix<double>(phi_m, 1.0, layout).transpose() * rotation_matrix<double>(phi_n, 1.0, layout);
+  r.rotation = rotation_matrix<double>(phi_delta, 1.0, layout);
+  return r;
 }
 
 std::vector<AxisRange> axis_ranges(const Eigen::VectorXd& theta, const AxisMap& map) {

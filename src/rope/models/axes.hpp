@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "rope/core/message.hpp"
+#include "rope/core/types.hpp"
 
 namespace rope {
 
@@ -99,6 +100,18 @@ std::string axis_pattern(const AxisMap& map);
 /// @throws InvalidArgument when p has more than one component and the map has a different number of
 /// axes (or there is no map).
 Eigen::VectorXd axis_angles(const Eigen::VectorXd& theta, const AxisMap* map, const AxisPosition& p);
+
+/// (A5) as matrices: R_Mᵀ R_N beside R_(N−M), for positions of 1 or `axes` components (a one-number position
+/// is every axis's). R_P is the rotation by the angles of axis_angles at P, the map's offset o included; the
+/// difference N − M carries no offset, since o cancels ((V1)). Without a map, plain RoPE's (M7).
+struct RelativeRotation {
+  AxisPosition delta;        ///< N − M, per component
+  Eigen::MatrixXd product;   ///< R_Mᵀ R_N
+  Eigen::MatrixXd rotation;  ///< R_(N−M)
+};
+/// @throws InvalidArgument as axis_angles, or when M and N have different numbers of components (both > 1).
+RelativeRotation relative_rotation(const Eigen::VectorXd& theta, const AxisMap* map, const AxisPosition& m,
+                                   const AxisPosition& n, Layout layout);
 
 /// The wavelengths 2π/θ_j of the pairs of one axis: their count and range (0 pairs: min = max = 0).
 struct AxisRange {

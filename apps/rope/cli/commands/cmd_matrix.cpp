@@ -1,5 +1,7 @@
 // rope matrix: the dense block-diagonal R^d_{Θ,m}, docs/math.md (M5), (M6), and R_mᵀR_n = R_{n−m} (M7).
 #include <CLI/CLI.hpp>
+#include <algorithm>
+#include <cmath>
 #include <fmt/format.h>
 #include <memory>
 #include <optional>
@@ -32,7 +34,7 @@ struct MatrixOptions {
   std::optional<int> dim;
   std::optional<double> base;
   std::optional<AxisPosition> position;  ///< m, or t,h,w for a model with multimodal sections (A1)
-  std::vector<double> relative;  ///< {M, N} with --relative
+  std::vector<AxisPosition> relative;  ///< {M, N} with --relative (each m, or t,h,w … as --position)
   std::optional<Layout> layout;  ///< --layout; nullopt: the model's, or interleaved
   int digits = 6;
   std::string csv;
@@ -85,33 +87,51 @@ int run_matrix(const MatrixOptions& opt, std::ostream& out) {
   const Eigen::VectorXd theta = rope.theta();
 
   if (!opt.relative.empty()) {
-    const double m = opt.relative[0];
-    const double n = opt.relative[1];
-    check_position_resolvable(m, dim, "--relative M");
-    check_position_resolvable(n, dim, "--relative N");
-    const Eigen::MatrixXd lhs = rotation_matrix<double>(theta, m, layout).transpose() *
-                                rotation_matrix<double>(theta, n, layout);
-    const Eigen::MatrixXd rhs = rotation_matrix<double>(theta, n - m, layout);
-    const double diff = (lhs - rhs).cwiseAbs().maxCoeff();
-    const Check check{diff, 1.0, relative_tolerance(machine_epsilon<double>(), dim, 2 * (std::abs(m) + std::abs(n)))};
-    const std::vector<std::string> left = matrix_lines(lhs, with_digits(opt.digits));
-    const std::vector<std::string> right = matrix_lines(rhs, with_digits(opt.digits));
-    const std::string m_text = format_number(m);
-    const std::string n_text = format_number(n);
+    const AxisPosition& m = opt.relative[0];
+    const AxisPosition& n = opt.relative[1];
+    for (int k = 0; k < m.count; ++k) check_position_resolvable(m.value[static_cast<std::size_t>(k)], dim, "--relative M");
+    for (int k = 0; k < n.count; ++k) check_position_resolvable(n.value[static_cast<std::size_t>(k)], dim, "--relative N");
+    // (M7), and per axis (docs/multi-axis.md (A5)) for a model with multimodal sections or a vision tower.
+    const AxisMap* axes = rope.scaled && rope.scaled->spec.axes ? &*rope.scaled->spec.axes : nullptr;
+    const RelativeRotation rel = relative_rotation(theta, axes, m, n, layout);
+    const double diff = (rel.product - rel.rotation).cwiseAbs().maxCoeff();
+    // The angles reach θ_i·|p + o|: a vision tower's offset o (Llama 4's 1) counts in the tolerance.
+    const double o = axes ? axes->position_offset : 0.0;
+    const auto reach = [o](const AxisPosition& p) {
+      double r = 0;
+      for (int k = 0; k < p.count; ++k) r = std::max(r, std::abs(p.value[static_cast<std::size_t>(k)] + o));
+      return r;
+    };
+    const Check check{diff, 1.0, relative_tolerance(machine_epsilon<double>(), dim, 2 * (reach(m) + reach(n)))};
+    const std::vector<std::string> left = matrix_lines(rel.product, with_digits(opt.digits));
+    const std::vector<std::string> right = matrix_lines(rel.rotation, with_digits(opt.digits));
     out << t.format("R_mᵀ R_n = R_(n−m) (docs/math.md (M7)), m = {}, n = {}, d = {}, base = {}{}, {}\n",
-                    "R_mᵀ R_n = R_(n−m)(docs/math.md (M7)),m = {},n = {},d = {},base = {}{},{}\n", m_text, n_text,
+                    "R_mᵀ R_n = R_(n−m)(docs/math.md (M7)),m = {},n = {},d = {},base = {}{},{}\n", m.text(), n.text(),
                     dim, format_number(base), scaled, rope.layout_text(t));
+    if (axes && axes->vision()) {
+      out << t.format("per axis (docs/multi-axis.md (A5)): R_p turns pair i by θ_i·(p_a(i){}), a(i) its axis: {}; "
+                      "n − m = {} carries no offset\n",
+                      "按轴(docs/multi-axis.md (A5)):R_p 将第 i 对转 θ_i·(p_a(i){}),a(i) 为其所属轴:{};n − m = {} 不含偏移\n",
+                      axes->position_offset != 0 ? " + " + format_number(axes->position_offset) : "", axis_pattern(*axes),
+                      rel.delta.text());
+    } else if (axes) {
+      out << t.format("per axis (docs/multi-axis.md (A5)): R_p turns pair i by θ_i·p_a(i), a(i) its axis: {}; n − m = {}\n",
+                      "按轴(docs/multi-axis.md (A5)):R_p 将第 i 对转 θ_i·p_a(i),a(i) 为其所属轴:{};n − m = {}\n",
+                      axis_pattern(*axes), rel.delta.text());
+    }
     if (rope.attention_factor() != 1.0) {
       out << t.format("the rotating channels only; the attention factor a = {} in cos and sin multiplies both sides by a²\n",
                       "只含旋转的通道;cos 和 sin 中的注意力因子 a = {} 使两边同乘 a²\n", format_number(rope.attention_factor()));
     }
     out << '\n';
-    const std::string left_title = fmt::format("R_{}ᵀ R_{}", m_text, n_text);
-    const std::string right_title = fmt::format("R_{}", format_number(n - m));
+    const auto subscript = [](const AxisPosition& p) { return p.multi() ? p.text() : format_number(p.value[0]); };
+    const std::string left_title = fmt::format("R_{}ᵀ R_{}", subscript(m), subscript(n));
+    const std::string right_title = fmt::format("R_{}", subscript(rel.delta));
     out << fmt::format("{:<{}}   |   {}\n", left_title, left[0].size(), right_title);
     for (std::size_t i = 0; i < left.size(); ++i) out << left[i] << "   |   " << right[i] << '\n';
-    out << t.format("\nmax |difference| = {:.3g}  (tolerance κ·ε·(d + 2(|m|+|n|)) = {:.3g}, (M13)): {}\n",
-                    "\n最大 |差| = {:.3g}  (容差 κ·ε·(d + 2(|m|+|n|)) = {:.3g},(M13)):{}\n", diff, check.tolerance,
+    const std::string bound = o != 0 ? fmt::format("|m + {0}|+|n + {0}|", format_number(o)) : "|m|+|n|";
+    out << t.format("\nmax |difference| = {:.3g}  (tolerance κ·ε·(d + 2({})) = {:.3g}, (M13)): {}\n",
+                    "\n最大 |差| = {:.3g}  (容差 κ·ε·(d + 2({})) = {:.3g},(M13)):{}\n", diff, bound, check.tolerance,
                     check.passed() ? t("equal", "相等") : t("NOT EQUAL", "不相等"));
     return check.passed() ? kOk : kVerifyFailed;
   }
@@ -206,10 +226,16 @@ Command add_matrix_command(CLI::App& app) {
   CLI::Option* position =
       add_position_option(*sub, "-m,--position", opt->position,
                           "position m (may be negative or fractional), or t,h,w for a model with multimodal sections");
-  CLI::Option* relative = add_reals_option(*sub, "--relative", opt->relative,
-                                           "print R_Mᵀ R_N beside R_(N−M) and their difference")
-                              ->expected(2)
-                              ->type_name("M N");
+  CLI::Option* relative =
+      sub->add_option_function<std::vector<std::string>>(
+             "--relative",
+             [opt](const std::vector<std::string>& texts) {
+               opt->relative.clear();
+               for (const std::string& text : texts) opt->relative.push_back(parse_axis_position(text, "--relative"));
+             },
+             "print R_Mᵀ R_N beside R_(N−M) and their difference; M and N as --position (t,h,w … per axis)")
+          ->expected(2)
+          ->type_name("M N");
   add_layout_option(*sub, opt->layout, Layout::Interleaved);
   add_int_option(*sub, "--digits", opt->digits, "decimals printed per entry (0 … 17)");
   sub->add_option("--csv", opt->csv, "write the header col_0,…,col_(d−1) and the d rows of d numbers to FILE ('-' for stdout)")
