@@ -1,5 +1,7 @@
 // rope check's comparison and diagnosis (rope/analysis/check.hpp) on synthetic float64 dumps rotated by
 // tests/analysis/test_dump_fixtures.hpp's independent complex form.
+#include <complex>
+#include <fmt/format.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -87,6 +89,64 @@ TEST(Check, WarnsWhenEveryPositionIsZeroAndChecksShapes) {
   EXPECT_TRUE(r.comparison.passed());  // RoPE at 0 is the identity, in every layout
   EXPECT_THROW(check_dump(x, x, {0.0, 1.0}, expect_half(8, 8)), InvalidArgument);
   EXPECT_THROW(check_dump(x, random_dump(3, 2, 8), zeros, expect_half(8, 8)), InvalidArgument);
+}
+
+TEST(Check, MropeDumpsPerAxisAndTheirBugs) {
+  // d = 8, base 10000, half layout, mrope_section [1, 1, 2]: chunked (A2) turns pairs 0, 1, 2, 3 with t, h, w, w;
+  // interleaved (A3) with t, h, w, t. A text block, then image patches with (t, h, w) apart, rotated here by
+  // the complex form at θ_j·p_axis(j) with the axes written out by hand.
+  const DumpVectors x = random_dump(8, 2, 8);
+  const std::vector<std::vector<double>> rows{{0, 0, 0}, {1, 1, 1}, {2, 2, 2}, {3, 3, 3}, {3, 3, 4}, {3, 4, 3}, {3, 4, 4}, {5, 5, 5}};
+  std::vector<AxisPosition> positions;
+  for (const auto& r : rows) positions.push_back(parse_axis_position(fmt::format("{},{},{}", r[0], r[1], r[2]), "p"));
+  const auto rotate = [&](const std::vector<int>& axis_of_pair, bool one_d) {
+    DumpVectors y = x;
+    for (long s = 0; s < x.seq; ++s) {
+      for (long g = 0; g < x.groups(); ++g) {
+        for (int j = 0; j < 4; ++j) {
+          const double p = one_d ? static_cast<double>(s) : rows[static_cast<std::size_t>(s)][static_cast<std::size_t>(axis_of_pair[j])];
+          const std::complex<double> w = std::complex<double>(x.value(s, g, j), x.value(s, g, j + 4)) *
+                                         std::polar(1.0, p * std::pow(kDefaultBase, -2.0 * j / 8));
+          y.values[static_cast<std::size_t>((s * x.groups() + g) * 8 + j)] = w.real();
+          y.values[static_cast<std::size_t>((s * x.groups() + g) * 8 + j + 4)] = w.imag();
+        }
+      }
+    }
+    return y;
+  };
+  RopeExpectation chunked = expect_half(8, 8);
+  chunked.axes = make_axis_map({{1, 1, 2}, SectionOrder::Chunked}, 4);
+  RopeExpectation interleaved = chunked;
+  interleaved.axes = make_axis_map({{1, 1, 2}, SectionOrder::Interleaved}, 4);
+  const DumpVectors by_chunks = rotate({0, 1, 2, 2}, false), by_interleaving = rotate({0, 1, 2, 0}, false);
+  const CheckReport ok = check_dump(x, by_chunks, positions, chunked);
+  EXPECT_TRUE(ok.comparison.passed());
+  EXPECT_LT(ok.comparison.max_ratio, 1e-2);
+  EXPECT_TRUE(check_dump(x, by_interleaving, positions, interleaved).comparison.passed());
+  // The other implementation's map: the dump fails from the first patch with w ≠ t, and the variant names it.
+  const CheckReport other = check_dump(x, by_chunks, positions, interleaved);
+  EXPECT_FALSE(other.comparison.passed());
+  EXPECT_EQ(other.comparison.first_seq, 4);  // (3, 3, 4): pair 3 turns by w = 4, not t = 3
+  ASSERT_TRUE(other.diagnosis.matches);
+  EXPECT_EQ(to_string(*other.diagnosis.matches), std::string("mrope-chunked"));
+  EXPECT_EQ(other.diagnosis.message.en, "matches mrope_section [1, 1, 2] in chunks, the model's code interleaves them: the "
+                                        "axis map is the other implementation's (docs/multi-axis.md (A2), (A3))");
+  EXPECT_EQ(to_string(*check_dump(x, by_interleaving, positions, chunked).diagnosis.matches), std::string("mrope-interleaved"));
+  // M-RoPE never reached: every token at its index in the sequence (0 … 7, so (5, 5, 5) turned as 7).
+  const CheckReport ignored = check_dump(x, rotate({0, 0, 0, 0}, true), positions, chunked);
+  ASSERT_TRUE(ignored.diagnosis.matches);
+  EXPECT_EQ(to_string(*ignored.diagnosis.matches), std::string("mrope-ignored"));
+  // Positions off by one on every axis are still that bug (the dump at p, the positions given p + 1); a plain
+  // expectation refuses (t, h, w).
+  std::vector<AxisPosition> shifted = positions;
+  for (AxisPosition& p : shifted) {
+    for (int k = 0; k < 3; ++k) p.value[static_cast<std::size_t>(k)] += 1;
+  }
+  const CheckReport off = check_dump(x, by_chunks, shifted, chunked);
+  ASSERT_TRUE(off.diagnosis.matches);
+  EXPECT_EQ(to_string(*off.diagnosis.matches), std::string("positions-minus-one"));
+  EXPECT_THAT([&] { check_dump(x, by_chunks, positions, expect_half(8, 8)); },
+              ::testing::ThrowsMessage<InvalidArgument>(::testing::HasSubstr("plain RoPE reads one")));
 }
 
 }  // namespace

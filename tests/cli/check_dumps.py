@@ -47,8 +47,11 @@ def main():
         failures.append(f"{case['name']}: {what}")
 
     for case in manifest:
-        files = ["--before", os.path.join(a.out, case["before"]), "--after", os.path.join(a.out, case["after"]),
-                 "--positions", case["positions"]]
+        files = ["--before", os.path.join(a.out, case["before"]), "--after", os.path.join(a.out, case["after"])]
+        if "axis_positions" in case:  # M-RoPE: one t,h,w row per sequence index
+            files += ["--axis-positions", os.path.join(a.out, case["axis_positions"])]
+        else:
+            files += ["--positions", case["positions"]]
         code, out, err = run(a.rope, ["check"] + files + case["flags"] + ["--json"])
         if code != case["exit"]:
             fail(case, f"check exit {code}, expected {case['exit']}: {err.strip()}")

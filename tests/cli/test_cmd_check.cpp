@@ -81,6 +81,54 @@ TEST_F(CmdCheckFiles, BadInputsGiveOneLine) {
                         "check the tower's rotation with rope apply --position ROW,COL");
 }
 
+TEST_F(CmdCheckFiles, MropePositionsPerAxisFromRopePositions) {
+  // A Qwen2-VL config with head_dim 64 (128 / 2) and mrope_section [8, 12, 12], base 10000, half layout: the
+  // example dump q_rope.npy (plain RoPE at 0 … 127) is this model's RoPE of 128 text tokens, whose positions
+  // are (p, p, p). `rope positions --csv` writes them; check reads its t, h, w columns.
+  std::ofstream(path("config.json")) << R"({"model_type": "qwen2_vl", "hidden_size": 128, "num_attention_heads": 2,
+      "rope_theta": 10000, "rope_scaling": {"type": "mrope", "mrope_section": [8, 12, 12]}})";
+  ASSERT_EQ(rope_cli({"positions", "--text", "128", "--csv", path("pos.csv")}).code, 0);
+  const auto run = [&](const std::string& positions, std::vector<std::string> extra = {}) {
+    std::vector<std::string> args{"check", "--before", kDumps + "q.npy", "--after", kDumps + "q_rope.npy",
+                                  "--config", path("config.json"), "--axis-positions", positions};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return rope_cli(args);
+  };
+  const auto ok = run(path("pos.csv"));
+  EXPECT_EQ(ok.code, 0) << ok.err;
+  EXPECT_THAT(ok.out, HasSubstr("positions per axis (3 components) from " + path("pos.csv")));
+  EXPECT_THAT(ok.out, HasSubstr("  M-RoPE              mrope_section [8, 12, 12], chunked (docs/multi-axis.md (A2)): pair i "
+                                "turns by θ_i·p_a(i)\n"));
+  EXPECT_THAT(ok.out, HasSubstr("ε_A·(1 + |p_a(i)|·θ_i)"));
+  EXPECT_THAT(ok.out, HasSubstr("verdict             PASS"));
+  // The same tokens given h = p + 1: the 12 h pairs (8 … 19, channels 8 … 19 and 40 … 51) fail at every position.
+  {
+    std::ofstream f(path("shifted.csv"));
+    for (int p = 0; p < 128; ++p) f << p << "," << p + 1 << "," << p << "\n";
+  }
+  const auto bad = run(path("shifted.csv"), {"--json"});
+  EXPECT_EQ(bad.code, 1) << bad.err;
+  const nlohmann::json j = nlohmann::json::parse(bad.out);
+  EXPECT_EQ(j["first_failure"]["position"], nlohmann::json::array({0, 1, 0}));
+  EXPECT_EQ(j["expected"]["mrope_section"], nlohmann::json::array({8, 12, 12}));
+  EXPECT_EQ(j["failing"], 128 * 24);
+  const auto zh = run(path("pos.csv"), {"--lang", "zh"});
+  EXPECT_EQ(zh.code, 0) << zh.err;
+  EXPECT_THAT(zh.out, HasSubstr("位置 按轴(3 个分量),来自 "));
+  // One-line refusals.
+  expect_one_line_error(run(path("pos.csv"), {"--positions", "0:128"}), 2, "give --positions or --axis-positions, not both");
+  std::ofstream(path("three.csv")) << "0,0,0\n1,1,1\n2,2,2\n";
+  expect_one_line_error(run(path("three.csv")), 2, "--axis-positions gives 3 positions, the dump's sequence axis has 128");
+  std::ofstream(path("ragged.csv")) << "0,0,0\n1,1\n";
+  expect_one_line_error(run(path("ragged.csv")), 2, "line 2: 2 components where the first row has 3");
+  expect_one_line_error(rope_cli({"check", "--before", kDumps + "q.npy", "--after", kDumps + "q_rope.npy", "--axis-positions",
+                                  path("pos.csv")}),
+                        2, "the position (0, 0, 0) has 3 components but plain RoPE reads one");
+  expect_one_line_error(rope_cli({"identify", "--before", kDumps + "q.npy", "--after", kDumps + "q_rope.npy", "--axis-positions",
+                                  path("pos.csv")}),
+                        2, "--axis-positions");
+}
+
 TEST(CmdCheck, ChineseText) {
   const auto r = check("q_rope_interleaved.npy", {"--lang", "zh"});
   EXPECT_EQ(r.code, 1);

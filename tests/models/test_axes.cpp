@@ -258,6 +258,30 @@ TEST(Axes, RelativeRotationPerAxisAndWithoutTheOffset) {
               ThrowsMessage<InvalidArgument>(HasSubstr("plain RoPE reads one")));
 }
 
+TEST(Axes, PositionRowsFromAFileOrRopePositionsCsv) {
+  // Plain rows, blank lines and CRLF skipped; the CSV of `rope positions --csv` read by its t, h, w columns.
+  const auto rows = parse_axis_position_rows("0,0,0\r\n\n4, 4,5\n 8,8,8 \n", "f", 10);
+  ASSERT_EQ(rows.size(), 3u);
+  EXPECT_EQ(rows[1].text(), "(4, 4, 5)");
+  const auto csv = parse_axis_position_rows("token,segment,kind,t,h,w\n0,0,text,0,0,0\n1,1,image,1,1,2\n", "f", 10);
+  ASSERT_EQ(csv.size(), 2u);
+  EXPECT_EQ(csv[1].text(), "(1, 1, 2)");
+  EXPECT_EQ(parse_axis_position_rows("h,w\n3,5\n", "f", 10).front().text(), "(3, 5)");  // a vision tower's (row, column)
+  EXPECT_EQ(parse_axis_position_rows("7\n-2.5\n", "f", 10)[1].text(), "-2.5");
+  const auto refused = [](const char* text, const char* message) {
+    EXPECT_THAT([&] { parse_axis_position_rows(text, "--axis-positions 'p.csv'", 2); },
+                ThrowsMessage<InvalidArgument>(HasSubstr(message)))
+        << text;
+  };
+  refused("1,2,3\n1,2\n", "--axis-positions 'p.csv' line 2: 2 components where the first row has 3");
+  refused("token,kind\n0,text\n", "line 1: a header needs the columns t, h, w");
+  refused("t,h,w\n1,2\n", "line 2: 2 cells, fewer than the header's");
+  refused("1\n2\n3\n", "line 3: more than 2 positions");
+  refused("1,2,3,4,5\n", "line 1: 5 components");
+  refused("1,x,3\n", "--axis-positions 'p.csv' line 1");
+  refused("\n\n", "--axis-positions 'p.csv': no positions");
+}
+
 TEST(Axes, SectionsThatDoNotFitAreRefused) {
   EXPECT_THAT([] { make_axis_map({{16, 24, 23}, SectionOrder::Chunked}, 64); },
               ThrowsMessage<InvalidArgument>(HasSubstr("adds up to 63, not rotary_dim / 2 = 64")));

@@ -14,7 +14,8 @@ user dumps from computes it:
   - bfloat16 (NumPy has none): float32 rounded to its top 16 bits, round to nearest even, after every
     operation; stored as uint16 bit patterns (`t.view(torch.int16)`), read with --bf16-bits.
 
-Usage: make_dumps.py                        writes the small example dumps of data/dumps/;
+Usage: make_dumps.py                        writes the small example dumps of data/dumps/ (and M-RoPE's
+                                            mrope_*.npy with mrope_positions.csv);
        make_dumps.py OUT_DIR [--small]   writes OUT_DIR/*.npy (+ one .safetensors, one .csv) and
 OUT_DIR/manifest.json: per case the files, the positions, the `rope check` flags, the expected verdict
 and diagnosis, and the parameters `rope identify` must recover.
@@ -177,6 +178,70 @@ CASES = [
 ]
 
 
+# M-RoPE (docs/multi-axis.md): q [seq, 2 heads, 128] float32 rotated as HF's Qwen2-VL and Qwen3-VL code does.
+#   positions, as modeling_qwen2_vl.py Qwen2VLModel.get_rope_index builds them for text 4, an image of grid
+#   1x8x8 (spatial_merge_size 2: 1x4x4 tokens), text 4: text tokens (p, p, p); the image starting at s = 4 gets
+#   (s + t, s + h, s + w); the text after it resumes at the largest id + 1;
+#   chunked (modeling_qwen2_vl.py apply_multimodal_rotary_pos_emb): cos and sin [3, seq, d] split along the
+#   last axis into mrope_section * 2, chunk i taken from axis i % 3;
+#   interleaved (modeling_qwen3_vl.py Qwen3VLTextRotaryEmbedding.apply_interleaved_mrope): freqs [3, seq, d/2],
+#   t's everywhere, then pairs j % 3 == 1 with j < 3·s_h from h and j % 3 == 2 with j < 3·s_w from w;
+#   emb = cat(freqs, freqs); inv_freq, freqs, cos and sin in float32; rotate_half.
+def mrope_positions():
+    rows = [(p, p, p, "text", 0) for p in range(4)]
+    rows += [(4, 4 + h, 4 + w, "image", 1) for h in range(4) for w in range(4)]
+    nxt = max(max(r[:3]) for r in rows) + 1
+    rows += [(p, p, p, "text", 2) for p in range(nxt, nxt + 4)]
+    return rows
+
+
+def mrope_rotate(q, pos3, base, sections, order):
+    d = q.shape[-1]
+    inv = (1.0 / (np.float32(base) ** (np.arange(0, d, 2, dtype=np.int64).astype(np.float32) / np.float32(d))))
+    freqs = (pos3.astype(np.float32)[:, :, None] * inv.astype(np.float32)[None, None, :]).astype(np.float32)
+    if order == "interleaved":
+        f = freqs[0].copy()
+        for dim, offset in ((1, 1), (2, 2)):
+            idx = slice(offset, sections[dim] * 3, 3)
+            f[..., idx] = freqs[dim, ..., idx]
+        emb = np.concatenate([f, f], axis=-1)
+        cos, sin = np.cos(emb), np.sin(emb)
+    else:
+        emb = np.concatenate([freqs, freqs], axis=-1)
+        cuts = np.cumsum(sections * 2)[:-1]
+        cos = np.concatenate([c[i % 3] for i, c in enumerate(np.split(np.cos(emb), cuts, axis=-1))], axis=-1)
+        sin = np.concatenate([c[i % 3] for i, c in enumerate(np.split(np.sin(emb), cuts, axis=-1))], axis=-1)
+    cos, sin = cos.astype(np.float32)[:, None, :], sin.astype(np.float32)[:, None, :]
+    rot = np.concatenate([-q[..., d // 2:], q[..., :d // 2]], axis=-1)
+    return (q * cos + rot * sin).astype(np.float32)
+
+
+def mrope_cases(out, manifest):
+    rows = mrope_positions()
+    pos3 = np.array([r[:3] for r in rows], dtype=np.int64).T
+    with open(os.path.join(out, "mrope_positions.csv"), "w") as f:  # as `rope positions --csv` writes it
+        f.write("token,segment,kind,t,h,w\n")
+        for i, (t, h, w, kind, segment) in enumerate(rows):
+            f.write(f"{i},{segment},{kind},{t},{h},{w}\n")
+    seq = len(rows)
+    qwen2 = (1000000.0, [16, 24, 24], ["--model", "qwen2-vl-7b"])
+    qwen3 = (5000000.0, [24, 20, 20], ["--model", "qwen3-vl-8b"])
+    cases = [("mrope_qwen2vl", qwen2, "chunked", None), ("mrope_qwen3vl", qwen3, "interleaved", None),
+             ("bug_mrope_chunked", qwen3, "chunked", "mrope-chunked"),
+             ("bug_mrope_ignored", qwen2, "1-D", "mrope-ignored")]
+    for i, (name, (base, sections, flags), order, matches) in enumerate(cases):
+        q = np.random.default_rng(2000 + i).standard_normal((seq, 2, 128)).astype(np.float32)
+        if order == "1-D":  # the multimodal branch never reached: every token at its index in the sequence
+            after = rotate(q, np.arange(seq), inv_freq("default", 128, base)[0], 1.0, "half", 128, "f32")
+        else:
+            after = mrope_rotate(q, pos3, base, sections, order)
+        save_npy(os.path.join(out, f"{name}_q.npy"), q, "f32")
+        save_npy(os.path.join(out, f"{name}_q_rope.npy"), after, "f32")
+        manifest.append(dict(name=name, before=f"{name}_q.npy", after=f"{name}_q_rope.npy",
+                             axis_positions="mrope_positions.csv", flags=flags, dtype="f32",
+                             exit=1 if matches else 0, matches=matches))
+
+
 def examples(out):
     """The small example dumps of data/dumps/ (README.md, docs/check.md): q [seq 128, heads 1, d 64] float32
     and q after RoPE (half layout, base 10000), correct and with planted bugs."""
@@ -193,9 +258,21 @@ def examples(out):
         "q_rope_yarn.npy": rotate(q, positions, yarn, attn, "half", D, "f32"),
         "q_rope_yarn_no_factor.npy": rotate(q, positions, yarn, 1.0, "half", D, "f32"),
     }
+    # M-RoPE (docs/check.md): q [24, 1, 128] of text 4, an image 1x8x8, text 4, with the positions rope positions
+    # writes, rotated as Qwen3-VL does (mrope_section [24, 20, 20] interleaved, base 5e6) and in chunks (a bug).
+    rows = mrope_positions()
+    with open(os.path.join(out, "mrope_positions.csv"), "w") as f:
+        f.write("token,segment,kind,t,h,w\n")
+        for i, (t, h, w, kind, segment) in enumerate(rows):
+            f.write(f"{i},{segment},{kind},{t},{h},{w}\n")
+    pos3 = np.array([r[:3] for r in rows], dtype=np.int64).T
+    mq = np.random.default_rng(16).standard_normal((len(rows), 1, 128)).astype(np.float32)
+    np.save(os.path.join(out, "mrope_q.npy"), mq)
+    files["mrope_q_rope.npy"] = mrope_rotate(mq, pos3, 5000000.0, [24, 20, 20], "interleaved")
+    files["mrope_q_rope_chunked.npy"] = mrope_rotate(mq, pos3, 5000000.0, [24, 20, 20], "chunked")
     for name, x in files.items():
         np.save(os.path.join(out, name), x.astype("<f4"))
-    print(f"{len(files) + 1} files in {out}")
+    print(f"{len(files) + 3} files in {out}")
 
 
 def self_check():
@@ -263,6 +340,7 @@ def main():
     save_npy(os.path.join(out, "bshd_q_rope.npy"), np.ascontiguousarray(after[None]), "f32")
     manifest.append(dict(name="axes_bshd", before="bshd_q.npy", after="bshd_q_rope.npy", positions=f"0:{seq}",
                          flags=["--layout", "half", "--dtype", "bf16"], dtype="bf16", exit=0))
+    mrope_cases(out, manifest)
     with open(os.path.join(out, "manifest.json"), "w") as f:
         json.dump(manifest, f, indent=1)
     print(f"{len(manifest)} cases in {out}")

@@ -6,15 +6,22 @@
 #include "rope/cli/options.hpp"
 #include "rope/core/error.hpp"
 #include "rope/io/tensor_file.hpp"
+#include "rope/io/text_file.hpp"
 
 namespace rope::cli {
 
-void add_dump_options(CLI::App& app, DumpOptions& o) {
+void add_dump_options(CLI::App& app, DumpOptions& o, bool axis_positions) {
   app.add_option("--before", o.before, "the tensor before RoPE: .npy, .safetensors or .csv")->required()->type_name("FILE");
   app.add_option("--after", o.after, "the same tensor after RoPE, same shape")->required()->type_name("FILE");
   app.add_option("--positions", o.positions,
                  "position of each sequence index: a range A:B or A:B:STEP, a list 0,1,5, or @FILE (default 0:seq)")
       ->type_name("POS");
+  if (axis_positions) {
+    app.add_option("--axis-positions", o.axis_positions,
+                   "M-RoPE: the position of each sequence index per axis, a file of rows t,h,w (rope positions --csv "
+                   "writes one); instead of --positions")
+        ->type_name("FILE");
+  }
   app.add_option("--axes", o.axes, "axes of the shape: seq,d | seq,heads,d | batch,heads,seq,d | batch,seq,heads,d")
       ->type_name("AXES");
   app.add_option("--tensor", o.tensor, "safetensors: the tensor to read from each file (default: the only one)")
@@ -36,7 +43,19 @@ LoadedDumps load_dumps(const DumpOptions& o) {
   LoadedDumps l;
   l.shape = after.shape;
   l.stored = after.stored;
-  if (!o.positions.empty()) {
+  if (!o.axis_positions.empty()) {
+    if (!o.positions.empty()) throw InvalidArgument("give --positions or --axis-positions, not both");
+    l.axis_positions = parse_axis_position_rows(read_text_file(o.axis_positions, "--axis-positions file", kMaxAxisPositionsBytes),
+                                                fmt::format("--axis-positions '{}'", escape_for_message(o.axis_positions)),
+                                                static_cast<std::size_t>(kMaxDumpPositions));
+    for (const AxisPosition& p : l.axis_positions) {
+      if (!(p.max_abs() <= 16777216.0)) {
+        throw InvalidArgument(fmt::format("--axis-positions: {} is outside [-2^24, 2^24]", p.text()));
+      }
+      l.positions.push_back(p.value[0]);
+    }
+    l.positions_text = o.axis_positions;
+  } else if (!o.positions.empty()) {
     l.positions = o.positions.find(':') != std::string::npos ? parse_position_range(o.positions, "--positions")
                                                               : parse_list_argument(o.positions, "--positions");
     l.positions_text = o.positions;
@@ -60,8 +79,8 @@ LoadedDumps load_dumps(const DumpOptions& o) {
     l.positions_assumed = true;
   }
   if (static_cast<long>(l.positions.size()) != l.after.seq) {
-    throw InvalidArgument(fmt::format("--positions gives {} positions, the dump's sequence axis has {} (shape {}, axes {})",
-                                      l.positions.size(), l.after.seq, shape_string(after.shape), to_string(l.axes)));
+    throw InvalidArgument(fmt::format("{} gives {} positions, the dump's sequence axis has {} (shape {}, axes {})",
+                                      l.axis_positions.empty() ? "--positions" : "--axis-positions", l.positions.size(), l.after.seq, shape_string(after.shape), to_string(l.axes)));
   }
   for (const double p : l.positions) {
     if (!(std::abs(p) <= 16777216.0)) {
@@ -72,6 +91,10 @@ LoadedDumps load_dumps(const DumpOptions& o) {
 }
 
 std::string positions_text(const LoadedDumps& dumps, const Text& t) {
+  if (!dumps.axis_positions.empty()) {
+    return t.format("per axis ({} components) from {}", "按轴({} 个分量),来自 {}", dumps.axis_positions.front().count,
+                    dumps.positions_text);
+  }
   return dumps.positions_assumed ? dumps.positions_text + t(" (assumed)", "(假定)") : dumps.positions_text;
 }
 

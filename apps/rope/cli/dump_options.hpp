@@ -10,6 +10,7 @@
 
 #include "rope/analysis/dump.hpp"
 #include "rope/cli/lang.hpp"
+#include "rope/models/axes.hpp"
 
 namespace CLI {
 class App;
@@ -21,16 +22,22 @@ struct DumpOptions {
   std::string before;     ///< --before FILE
   std::string after;      ///< --after FILE
   std::string positions;  ///< --positions A:B[:STEP] | LIST | @FILE; empty: 0:seq
+  std::string axis_positions;  ///< --axis-positions FILE (rope check): one t,h,w row per sequence index
   std::string axes;       ///< --axes; empty: from the shape
   std::string tensor;     ///< --tensor NAME (safetensors)
   bool bf16_bits = false; ///< --bf16-bits
 };
 
-void add_dump_options(CLI::App& app, DumpOptions& options);
+/// Adds the shared options; `axis_positions` adds --axis-positions too (rope check, for M-RoPE).
+void add_dump_options(CLI::App& app, DumpOptions& options, bool axis_positions = false);
+
+/// Largest --axis-positions file: 4,194,304 rows (kMaxDumpPositions) of about 16 characters.
+inline constexpr std::size_t kMaxAxisPositionsBytes = std::size_t{64} << 20;
 
 struct LoadedDumps {
   DumpVectors before, after;
-  std::vector<double> positions;
+  std::vector<double> positions;   ///< one number per sequence index (the first component of axis_positions)
+  std::vector<AxisPosition> axis_positions;  ///< --axis-positions: every component; empty without it
   std::string positions_text;  ///< as typed, or "0:seq"
   bool positions_assumed = false;  ///< --positions not given
   DumpAxes axes = DumpAxes::SeqD;

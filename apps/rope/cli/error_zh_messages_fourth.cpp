@@ -50,6 +50,22 @@ const std::vector<ErrorTemplate>& error_templates_fourth() {
        "{0}（model_type '{1}'）没有 rope 认识的 M-RoPE 位置编号：rope positions 依照 Qwen2-VL、Qwen2.5-VL 和 Qwen3-VL 的 get_rope_index（model_type qwen2_vl、qwen2_5_vl、qwen3_vl）"},
       {"the positions {} and {} have different numbers of components",
        "位置 {0} 与 {1} 的分量个数不同"},
+      {"give --positions or --axis-positions, not both",
+       "--positions 与 --axis-positions 只能给一个"},
+      {"{} line {}: a header needs the columns t, h, w (as rope positions --csv writes them)",
+       "{0} 第 {1} 行：表头需要 t、h、w 列（如 rope positions --csv 所写）"},
+      {"{} line {}: more than {} positions",
+       "{0} 第 {1} 行：位置多于 {2} 个"},
+      {"{} line {}: {} components: a position has 1 number, or one per axis (at most {}: t,h,w,e)",
+       "{0} 第 {1} 行：{2} 个分量：一个位置是 1 个数，或每轴一个（至多 {3} 个：t,h,w,e）"},
+      {"{} line {}: {} cells, fewer than the header's",
+       "{0} 第 {1} 行：{2} 个单元格，少于表头的列数"},
+      {"{} line {}: {} components where the first row has {}",
+       "{0} 第 {1} 行：{2} 个分量，而第一行有 {3} 个"},
+      {"{}: no positions",
+       "{0}：没有位置"},
+      {"--axis-positions: {} is outside [-2^24, 2^24]",
+       "--axis-positions：{0} 超出 [-2^24, 2^24]"},
   };
   return templates;
 }

@@ -158,6 +158,9 @@ const std::vector<HelpEntry>& help_entries_options() {
        "预训练上下文长度 T，> 2π"},
       {"print JSON: inv_freq (the θ_i), attention_factor, wavelength, …",
        "打印 JSON：inv_freq（即 θ_i）、attention_factor、wavelength、…"},
+      {"M-RoPE: the position of each sequence index per axis, a file of rows t,h,w (rope positions --csv writes one); "
+       "instead of --positions",
+       "M-RoPE：每个序列下标按轴的位置，一个每行 t,h,w 的文件（rope positions --csv 可写出）；代替 --positions"},
       {"print R_Mᵀ R_N beside R_(N−M) and their difference; M and N as --position (t,h,w … per axis)",
        "并排打印 R_Mᵀ R_N 与 R_(N−M) 以及两者之差；M 和 N 的写法同 --position（按轴写 t,h,w …）"},
       {"print the identification as JSON",

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "rope/analysis/precision.hpp"
 #include "rope/core/constants.hpp"
@@ -15,6 +16,9 @@ Eigen::VectorXd default_theta(double base, int rotary_dim) {
   for (int i = 0; i < rotary_dim / 2; ++i) t[i] = std::pow(base, -2.0 * i / rotary_dim);
   return t;
 }
+
+/// "63" or "(5, 5, 6)"; one number as before positions had axes ({:g}).
+std::string position_text(const AxisPosition& p) { return p.multi() ? p.text() : fmt::format("{:g}", p.value[0]); }
 
 std::string list_groups(const std::vector<long>& groups) {
   std::string s;
@@ -37,6 +41,9 @@ const char* to_string(VariantKind kind) {
     case VariantKind::PartialTwice: return "partial-rotary-twice";
     case VariantKind::AnglesBf16: return "angles-bf16";
     case VariantKind::AnglesF16: return "angles-f16";
+    case VariantKind::SectionsChunked: return "mrope-chunked";
+    case VariantKind::SectionsInterleaved: return "mrope-interleaved";
+    case VariantKind::MropeIgnored: return "mrope-ignored";
   }
   return "?";
 }
@@ -68,6 +75,27 @@ std::vector<Variant> check_variants(const RopeExpectation& e) {
   }
   add(VariantKind::PositionsPlusOne, e, 1.0);
   add(VariantKind::PositionsMinusOne, e, -1.0);
+  if (e.axes) {
+    // M-RoPE's own ways to go wrong: HF's other section order (the same sections, where they fit it), and
+    // the multimodal branch never reached, image tokens rotated by their 1-D index in the sequence.
+    const SectionOrder order = e.axes->source.order;
+    if (order == SectionOrder::Chunked || order == SectionOrder::Interleaved) {
+      const SectionOrder other = order == SectionOrder::Chunked ? SectionOrder::Interleaved : SectionOrder::Chunked;
+      try {
+        s = e;
+        s.axes = make_axis_map({e.axes->source.sections, other}, r / 2);
+        add(other == SectionOrder::Chunked ? VariantKind::SectionsChunked : VariantKind::SectionsInterleaved, s);
+      } catch (const InvalidArgument&) {
+        // the sections do not fit the other order: no such variant
+      }
+    }
+    s = e;
+    s.axes.reset();
+    v.push_back({VariantKind::MropeIgnored, s, 0, std::nullopt, true});
+    add(VariantKind::AnglesBf16, e, 0.0, DType::BF16);
+    add(VariantKind::AnglesF16, e, 0.0, DType::F16);
+    return v;  // M-RoPE models rotate the whole head: no partial-rotary variants
+  }
   if (r < e.head_dim) {
     s = e;
     s.theta = default_theta(e.base, e.head_dim);
@@ -84,7 +112,7 @@ std::vector<Variant> check_variants(const RopeExpectation& e) {
   return v;
 }
 
-DumpComparison compare_dump(const DumpVectors& before, const DumpVectors& after, const std::vector<double>& positions,
+DumpComparison compare_dump(const DumpVectors& before, const DumpVectors& after, const std::vector<AxisPosition>& positions,
                             const Variant& variant) {
   if (before.seq != after.seq || before.groups() != after.groups() || before.d != after.d) {
     throw InvalidArgument(fmt::format("the dumps before and after differ in shape: {} × {} × {} against {} × {} × {}",
@@ -129,18 +157,39 @@ DumpComparison compare_dump(const DumpVectors& before, const DumpVectors& after,
       c.first_expected = expected, c.first_got = got, c.first_tolerance = tol;
     }
   };
+  const AxisMap* map = spec.axes ? &*spec.axes : nullptr;
+  if (map && map->pair_axis.size() != static_cast<std::size_t>(half)) {
+    throw InvalidArgument(fmt::format("the axis map has {} pairs but the rotary dimension {} has {}", map->pair_axis.size(), r, half));
+  }
+  Eigen::VectorXd m_of(half);  // the position each pair turns by: p_a(i) (A1), or the one number m
   for (long s = 0; s < before.seq; ++s) {
-    const double m = positions[static_cast<std::size_t>(s)] + variant.position_offset;
-    Eigen::VectorXd phi;
+    // MropeIgnored: 1-D positions, the index in the whole sequence: the first row's (its t) plus s.
+    AxisPosition p = variant.sequence_index && !positions.empty()
+                         ? AxisPosition::single(positions.front()[0] + static_cast<double>(s))
+                         : positions[static_cast<std::size_t>(s)];
+    for (int k = 0; k < p.count; ++k) p.value[static_cast<std::size_t>(k)] += variant.position_offset;
+    (void)axis_angles(spec.theta, map, p);  // throws: a position of several components without axes, or of the wrong count
+    // (A1), (V1): pair i turns by θ_i·(p_a(i) + o), o a vision tower's offset (0 for M-RoPE).
+    const double o = map ? map->position_offset : 0.0;
+    for (int i = 0; i < half; ++i) m_of[i] = (map ? p[map->pair_axis[static_cast<std::size_t>(i)] - map->first_axis] : p[0]) + o;
+    Eigen::VectorXd phi(half);
     if (variant.angle_type) {
-      phi = computed_angles(CurveSpec{*variant.angle_type, Strategy::CastInputs}, spec.theta, m);
+      // m and θ cast to the type, m·θ in it: per distinct component, each pair taking its own axis's.
+      const CurveSpec curve{*variant.angle_type, Strategy::CastInputs};
+      for (int k = 0; k < p.count; ++k) {
+        const double m = p.value[static_cast<std::size_t>(k)] + o;
+        const Eigen::VectorXd at = computed_angles(curve, spec.theta, m);
+        for (int i = 0; i < half; ++i) {
+          if (m_of[i] == m) phi[i] = at[i];
+        }
+      }
     } else {
-      phi = m * spec.theta;
+      phi = m_of.cwiseProduct(spec.theta);
     }
     for (int i = 0; i < half; ++i) {
       cs[i] = std::cos(phi[i]);
       sn[i] = std::sin(phi[i]);
-      angle_term[i] = 2 * eps_t + eps_a * (1 + std::abs(m) * spec.theta[i]);
+      angle_term[i] = 2 * eps_t + eps_a * (1 + std::abs(m_of[i]) * spec.theta[i]);
     }
     for (long g = 0; g < before.groups(); ++g) {
       const double* x = before.vector(s, g);
@@ -161,17 +210,25 @@ DumpComparison compare_dump(const DumpVectors& before, const DumpVectors& after,
 
 CheckReport check_dump(const DumpVectors& before, const DumpVectors& after, const std::vector<double>& positions,
                        const RopeExpectation& expected) {
+  std::vector<AxisPosition> single;
+  single.reserve(positions.size());
+  for (const double p : positions) single.push_back(AxisPosition::single(p));
+  return check_dump(before, after, single, expected);
+}
+
+CheckReport check_dump(const DumpVectors& before, const DumpVectors& after, const std::vector<AxisPosition>& positions,
+                       const RopeExpectation& expected) {
   CheckReport report;
   report.expected = expected;
   report.only_position_zero = true;
-  for (const double p : positions) report.only_position_zero = report.only_position_zero && p == 0;
+  for (const AxisPosition& p : positions) report.only_position_zero = report.only_position_zero && p.max_abs() == 0;
   report.comparison = compare_dump(before, after, positions, Variant{VariantKind::Expected, expected, 0, std::nullopt});
   const DumpComparison& e = report.comparison;
   if (e.passed()) return report;
   CheckDiagnosis& dg = report.diagnosis;
   if (e.first_seq > 0) {
     bool moved = false;
-    for (long s = 0; s < e.first_seq; ++s) moved = moved || positions[static_cast<std::size_t>(s)] != 0;
+    for (long s = 0; s < e.first_seq; ++s) moved = moved || positions[static_cast<std::size_t>(s)].max_abs() != 0;
     if (moved) dg.correct_until = e.first_seq;
   }
   const std::vector<Variant> variants = check_variants(expected);
@@ -211,7 +268,7 @@ CheckReport check_dump(const DumpVectors& before, const DumpVectors& after, cons
   }
   if (!dg.matches) {
     if (dg.correct_until) {
-      const std::string p = fmt::format("{:g}", positions[static_cast<std::size_t>(*dg.correct_until - 1)]);
+      const std::string p = position_text(positions[static_cast<std::size_t>(*dg.correct_until - 1)]);
       dg.message = {fmt::format("correct until position {}, then drifts; no known variant explains it (closest: {})", p,
                                 to_string(closest_kind)),
                     fmt::format("到位置 {} 为止正确,之后偏离;没有已知变体能解释(最接近:{})", p, to_string(closest_kind))};
@@ -263,7 +320,7 @@ CheckReport check_dump(const DumpVectors& before, const DumpVectors& after, cons
     case VariantKind::AnglesF16: {
       const char* type = *dg.matches == VariantKind::AnglesBf16 ? "bf16" : "f16";
       if (dg.correct_until) {
-        const std::string p = fmt::format("{:g}", positions[static_cast<std::size_t>(*dg.correct_until - 1)]);
+        const std::string p = position_text(positions[static_cast<std::size_t>(*dg.correct_until - 1)]);
         dg.message = {fmt::format("correct until position {}, then drifts: angles computed in {}? (the dump matches "
                                   "positions and frequencies cast to {} before m·θ)",
                                   p, type, type),
@@ -275,6 +332,22 @@ CheckReport check_dump(const DumpVectors& before, const DumpVectors& after, cons
       }
       break;
     }
+    case VariantKind::SectionsChunked:
+    case VariantKind::SectionsInterleaved: {
+      const bool chunked = *dg.matches == VariantKind::SectionsChunked;
+      const std::string sections = fmt::format("{}", fmt::join(expected.axes->source.sections, ", "));
+      dg.message = {fmt::format("matches mrope_section [{}] {}, the model's code {} them: the axis map is the other "
+                                "implementation's (docs/multi-axis.md (A2), (A3))",
+                                sections, chunked ? "in chunks" : "interleaved", chunked ? "interleaves" : "chunks"),
+                    fmt::format("符合{}的 mrope_section [{}],而模型代码是{}的:轴映射用成了另一种实现(docs/multi-axis.md (A2)、(A3))",
+                                chunked ? "分块" : "交错", sections, chunked ? "交错" : "分块")};
+      break;
+    }
+    case VariantKind::MropeIgnored:
+      dg.message = {"matches plain RoPE at each token's index in the sequence: the M-RoPE branch is never reached "
+                    "(1-D positions; a config whose rope_type is default beside mrope_section?)",
+                    "符合按序列下标计算的普通 RoPE:M-RoPE 分支从未执行(一维位置;配置写着 rope_type default 又带 mrope_section?)"};
+      break;
     case VariantKind::Expected: break;
   }
   return report;

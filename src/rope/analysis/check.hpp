@@ -25,6 +25,7 @@
 #include "rope/analysis/dump.hpp"
 #include "rope/core/message.hpp"
 #include "rope/core/types.hpp"
+#include "rope/models/axes.hpp"
 
 namespace rope {
 
@@ -37,6 +38,9 @@ struct RopeExpectation {
   double attention_factor = 1.0;  ///< multiplies cos and sin
   double base = kDefaultBase;     ///< rope_theta (for the variants "base 10000", "scaling ignored")
   bool scaled = false;            ///< theta is not base^(−2i/r) (a scaling method changed it)
+  /// M-RoPE: the axis of every pair (models/axes.hpp (A1)); the positions then have a component per axis
+  /// (or one number for all), and pair i turns by θ_i·p_a(i).
+  std::optional<AxisMap> axes;
   int rotary_dim() const { return 2 * static_cast<int>(theta.size()); }
 };
 
@@ -53,6 +57,9 @@ enum class VariantKind {
   PartialTwice,
   AnglesBf16,
   AnglesF16,
+  SectionsChunked,      ///< M-RoPE: HF's chunked map (A2) where the model interleaves (A3)
+  SectionsInterleaved,  ///< M-RoPE: the interleaved map (A3) where the model chunks (A2)
+  MropeIgnored,         ///< M-RoPE never applied: plain RoPE at the sequence index (1-D positions)
 };
 /// "expected", "layout-swapped", "base-10000", … (the names of the JSON output and of the tests).
 const char* to_string(VariantKind kind);
@@ -62,6 +69,7 @@ struct Variant {
   RopeExpectation spec;
   double position_offset = 0;
   std::optional<DType> angle_type;  ///< m and θ cast to this type and m·θ computed in it (precision.hpp cast-inputs)
+  bool sequence_index = false;      ///< MropeIgnored: sequence index s has the 1-D position t_0 + s (t_0 the first row's t)
 };
 
 /// The variants worth trying for `expected` (those that differ from it).
@@ -83,8 +91,9 @@ struct DumpComparison {
 };
 
 /// Compares `after` with RoPE(before) as `variant` computes it. @pre the two dumps have the same
-/// shape and positions.size() == before.seq (throws InvalidArgument otherwise).
-DumpComparison compare_dump(const DumpVectors& before, const DumpVectors& after, const std::vector<double>& positions,
+/// shape and positions.size() == before.seq (throws InvalidArgument otherwise). A position of several
+/// components needs the expectation's axes (axis_angles' rule).
+DumpComparison compare_dump(const DumpVectors& before, const DumpVectors& after, const std::vector<AxisPosition>& positions,
                             const Variant& variant);
 
 /// The diagnosis of a failing dump.
@@ -104,6 +113,9 @@ struct CheckReport {
 };
 
 /// Checks `after` against `before` and the expectation; on failure tries every variant.
+CheckReport check_dump(const DumpVectors& before, const DumpVectors& after, const std::vector<AxisPosition>& positions,
+                       const RopeExpectation& expected);
+/// The same with one number per sequence index.
 CheckReport check_dump(const DumpVectors& before, const DumpVectors& after, const std::vector<double>& positions,
                        const RopeExpectation& expected);
 

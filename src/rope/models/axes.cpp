@@ -1,6 +1,7 @@
 #include "rope/models/axes.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <fmt/format.h>
 #include <numeric>
@@ -184,6 +185,66 @@ Eigen::VectorXd axis_angles(const Eigen::VectorXd& theta, const AxisMap* map, co
     phi[j] = map ? theta[j] * (p[a] + map->position_offset) : theta[j] * p[a];  // (A1), (V1)
   }
   return phi;
+}
+
+std::vector<AxisPosition> parse_axis_position_rows(std::string_view text, std::string_view what, std::size_t max_rows) {
+  std::vector<AxisPosition> rows;
+  std::vector<std::size_t> columns;  // from a header: the columns t, h, w, e in that order
+  bool header_seen = false;
+  long line_number = 0;
+  for (std::size_t start = 0; start <= text.size();) {
+    const std::size_t end = std::min(text.find('\n', start), text.size());
+    std::string_view line = text.substr(start, end - start);
+    start = end + 1;
+    ++line_number;
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (line.find_first_not_of(" \t") == std::string_view::npos) continue;
+    std::vector<std::string_view> cells;
+    for (std::size_t at = 0;;) {
+      const std::size_t comma = line.find(',', at);
+      std::string_view cell = line.substr(at, comma == std::string_view::npos ? std::string_view::npos : comma - at);
+      while (!cell.empty() && (cell.front() == ' ' || cell.front() == '\t')) cell.remove_prefix(1);
+      while (!cell.empty() && (cell.back() == ' ' || cell.back() == '\t')) cell.remove_suffix(1);
+      cells.push_back(cell);
+      if (comma == std::string_view::npos) break;
+      at = comma + 1;
+    }
+    const std::string where = fmt::format("{} line {}", what, line_number);
+    if (!header_seen && rows.empty() && std::any_of(line.begin(), line.end(), [](char c) { return std::isalpha(static_cast<unsigned char>(c)) && c != 'e' && c != 'E'; })) {
+      header_seen = true;
+      for (const char* name : {"t", "h", "w", "e"}) {
+        for (std::size_t c = 0; c < cells.size(); ++c) {
+          if (cells[c] == name) columns.push_back(c);
+        }
+      }
+      if (columns.empty()) {
+        throw InvalidArgument(fmt::format("{}: a header needs the columns t, h, w (as rope positions --csv writes them)", where));
+      }
+      continue;
+    }
+    if (rows.size() >= max_rows) throw InvalidArgument(fmt::format("{}: more than {} positions", where, max_rows));
+    AxisPosition p;
+    if (columns.empty()) {
+      if (cells.size() > static_cast<std::size_t>(kMaxAxes)) {
+        throw InvalidArgument(fmt::format("{}: {} components: a position has 1 number, or one per axis (at most {}: t,h,w,e)",
+                                          where, cells.size(), kMaxAxes));
+      }
+      p.count = static_cast<int>(cells.size());
+      for (std::size_t k = 0; k < cells.size(); ++k) p.value[k] = parse_real(cells[k], where);
+    } else {
+      p.count = static_cast<int>(columns.size());
+      for (std::size_t k = 0; k < columns.size(); ++k) {
+        if (columns[k] >= cells.size()) throw InvalidArgument(fmt::format("{}: {} cells, fewer than the header's", where, cells.size()));
+        p.value[k] = parse_real(cells[columns[k]], where);
+      }
+    }
+    if (!rows.empty() && p.count != rows.front().count) {
+      throw InvalidArgument(fmt::format("{}: {} components where the first row has {}", where, p.count, rows.front().count));
+    }
+    rows.push_back(p);
+  }
+  if (rows.empty()) throw InvalidArgument(fmt::format("{}: no positions", what));
+  return rows;
 }
 
 RelativeRotation relative_rotation(const Eigen::VectorXd& theta, const AxisMap* map, const AxisPosition& m,

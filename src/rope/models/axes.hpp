@@ -55,6 +55,13 @@ struct AxisPosition {
 /// @throws InvalidArgument naming `what` for a bad number or more than kMaxAxes components.
 AxisPosition parse_axis_position(std::string_view text, std::string_view what);
 
+/// The positions of a file, one per row (rope check --axis-positions): a line of comma-separated components
+/// ("5,5,6"), or a CSV whose header names the columns t, h, w (and e) as `rope positions --csv` writes it
+/// (token,segment,kind,t,h,w; the other columns are skipped). Blank lines are skipped.
+/// @throws InvalidArgument naming `what` and the line: a bad number, rows of different lengths, no t/h/w column
+/// in a header, more than `max_rows` rows.
+std::vector<AxisPosition> parse_axis_position_rows(std::string_view text, std::string_view what, std::size_t max_rows);
+
 /// How the sections are laid out over the pairs: HF's (A2) and (A3), llama.cpp's (A2) modulo Σs and (A4);
 /// Vision: a vision tower's 2-D map (vision_rope.hpp (V2)–(V5)), built by vision_axis_map, not from sections.
 enum class SectionOrder { Chunked, Interleaved, GgmlMrope, GgmlImrope, Vision };

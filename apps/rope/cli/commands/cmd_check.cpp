@@ -2,11 +2,13 @@
 // tolerance model (C1) of rope/analysis/check.hpp, with a diagnosis naming the known bug it matches.
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <memory>
 #include <nlohmann/json.hpp>
 
 #include "rope/analysis/check.hpp"
 #include "rope/cli/choice_option.hpp"
+#include "rope/cli/axes_text.hpp"
 #include "rope/cli/commands.hpp"
 #include "rope/cli/dump_options.hpp"
 #include "rope/cli/exit_codes.hpp"
@@ -41,6 +43,7 @@ RopeExpectation expectation_from_options(const CheckOptions& opt, int head_dim, 
   e.head_dim = head_dim;
   e.theta = rope.theta();
   e.base = rope.base;
+  if (rope.scaled && rope.scaled->spec.axes) e.axes = rope.scaled->spec.axes;  // M-RoPE: pair i turns by θ_i·p_a(i)
   if (rope.scaled) {
     const ResolvedRope& rr = *rope.scaled;
     if (rr.model.rope.head_dim != head_dim) {
@@ -100,7 +103,13 @@ int run_check(const CheckOptions& opt, std::ostream& out) {
   if (opt.dtype) dumps.after.dtype = dumps.before.dtype = *opt.dtype;
   Message where;
   const RopeExpectation e = expectation_from_options(opt, dumps.after.d, where);
-  const CheckReport report = check_dump(dumps.before, dumps.after, dumps.positions, e);
+  const CheckReport report = dumps.axis_positions.empty() ? check_dump(dumps.before, dumps.after, dumps.positions, e)
+                                                         : check_dump(dumps.before, dumps.after, dumps.axis_positions, e);
+  // A position as the dump gave it: one number, or (t, h, w).
+  const auto position = [&](long s) {
+    return dumps.axis_positions.empty() ? format_number(dumps.positions[static_cast<std::size_t>(s)])
+                                        : dumps.axis_positions[static_cast<std::size_t>(s)].text();
+  };
   const DumpComparison& c = report.comparison;
   const int r = e.rotary_dim();
   // Per pair: the larger ratio of its two channels; unrotated channels separately.
@@ -118,10 +127,17 @@ int run_check(const CheckOptions& opt, std::ostream& out) {
     j["total"] = c.total;
     j["expected"] = {{"layout", std::string(to_string(e.layout))}, {"rotary_dim", r}, {"head_dim", e.head_dim},
                      {"base", e.base}, {"attention_factor", e.attention_factor}};
+    if (e.axes) axes_json(j["expected"], *e.axes);
     j["dtype"] = std::string(to_string(dumps.after.dtype));
     j["only_position_zero"] = report.only_position_zero;
     if (!passed) {
-      j["first_failure"] = {{"position", dumps.positions[static_cast<std::size_t>(c.first_seq)]},
+      const auto at = static_cast<std::size_t>(c.first_seq);
+      nlohmann::json first_position = dumps.positions[at];
+      if (!dumps.axis_positions.empty()) {
+        first_position = nlohmann::json::array();
+        for (int k = 0; k < dumps.axis_positions[at].count; ++k) first_position.push_back(dumps.axis_positions[at].value[static_cast<std::size_t>(k)]);
+      }
+      j["first_failure"] = {{"position", first_position},
                             {"group", c.first_group}, {"channel", c.first_channel}, {"expected", c.first_expected},
                             {"got", c.first_got}, {"tolerance", c.first_tolerance}};
       const CheckDiagnosis& dg = report.diagnosis;
@@ -142,14 +158,21 @@ int run_check(const CheckOptions& opt, std::ostream& out) {
       t.format("{} layout ({}), rotary dim {} of {}, base {}, attention factor {}",
                "{} 排列({}),旋转维度 {} / {},base {},注意力因子 {}", std::string(to_string(e.layout)),
                where.in(t.zh()), r, e.head_dim, format_number(e.base), format_number(e.attention_factor)));
+  if (e.axes) {
+    // The axis of every pair: rope frequencies --model NAME prints them.
+    row("M-RoPE", t.format("mrope_section [{}], {} (docs/multi-axis.md {}): pair i turns by θ_i·p_a(i)",
+                           "mrope_section [{}],{}(docs/multi-axis.md {}):第 i 对转 θ_i·p_a(i)",
+                           fmt::join(e.axes->source.sections, ", "), to_string(e.axes->source.order),
+                           axis_rule(e.axes->source.order)));
+  }
   row(t("tolerance (C1)", "容差 (C1)"),
-      fmt::format("κ·a·‖x‖·(2·ε_T + ε_A·(1 + |m|·θ_i)), ε_T = {} ({}), ε_A = {}, κ = {}", number(epsilon(dumps.after.dtype)),
+      fmt::format("κ·a·‖x‖·(2·ε_T + ε_A·(1 + {}·θ_i)), ε_T = {} ({}), ε_A = {}, κ = {}", e.axes ? "|p_a(i)|" : "|m|",
+                  number(epsilon(dumps.after.dtype)),
                   to_string(dumps.after.dtype), number(dumps.after.dtype == DType::F64 ? epsilon(DType::F64) : epsilon(DType::F32)),
                   format_number(kToleranceSafety)));
   out << '\n';
   row(t("max |Δ|/tolerance", "最大 |Δ|/容差"), fmt::format("{}  ({})", number(c.max_ratio), t("<= 1 passes", "<= 1 为通过")));
   row(t("elements failing", "超差元素"), t.format("{} of {}", "{1} 个中 {0} 个", c.failing, c.total));
-  const auto position = [&](long s) { return format_number(dumps.positions[static_cast<std::size_t>(s)]); };
   row(t("positions failing", "超差位置"), failing_summary(
                                               c.position_ratio, t,
                                               [&](long s) { return t.format("position {}", "位置 {}", position(s)); }, position));
@@ -170,12 +193,18 @@ int run_check(const CheckOptions& opt, std::ostream& out) {
     row(t("first failure", "第一个超差"),
         t.format("position {}, {}, channel {}: expected {}, got {} (tolerance {})",
                  "位置 {},{},通道 {}:期望 {},实际 {}(容差 {})",
-                 format_number(dumps.positions[static_cast<std::size_t>(c.first_seq)]),
+                 position(c.first_seq),
                  group_name(dumps.after, c.first_group, t.zh()), c.first_channel, number(c.first_expected),
                  number(c.first_got), number(c.first_tolerance)));
   }
   row(t("verdict", "结论"), passed ? t("PASS", "通过") : t("FAIL", "未通过"));
   if (!passed && !report.diagnosis.message.en.empty()) row(t("diagnosis", "诊断"), report.diagnosis.message.in(t.zh()));
+  if (!passed && e.axes && dumps.axis_positions.empty()) {
+    out << t("note: with M-RoPE one position p is (p, p, p), a text token's; image and video tokens need their\n"
+             "  t,h,w: give --axis-positions FILE (rope positions --csv writes one)\n",
+             "注:M-RoPE 下一个位置 p 即 (p, p, p),是文本词元的位置;图像和视频词元需要各自的 t,h,w:\n"
+             "  请用 --axis-positions FILE(rope positions --csv 可写出)\n");
+  }
   if (report.only_position_zero) {
     out << t("warning: every position is 0, where every layout and base agree: dump positions > 0 too\n",
              "警告:所有位置都是 0,而在位置 0 处所有排列和 base 都一致:请同时转储位置 > 0 的数据\n");
@@ -186,7 +215,7 @@ int run_check(const CheckOptions& opt, std::ostream& out) {
 Command add_check_command(CLI::App& app) {
   auto opt = std::make_shared<CheckOptions>();
   CLI::App* sub = app.add_subcommand("check", "Check a RoPE dumped from a real implementation against the reference");
-  add_dump_options(*sub, opt->dumps);
+  add_dump_options(*sub, opt->dumps, true);
   add_base_option(*sub, opt->base);
   add_choice_option(*sub, "--layout", opt->layout, kLayoutWords, parse_layout,
                     "the pair layout the dump should have (default: the model's, else half)", "LAYOUT");
