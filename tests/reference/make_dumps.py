@@ -216,6 +216,33 @@ def mrope_rotate(q, pos3, base, sections, order):
     return (q * cos + rot * sin).astype(np.float32)
 
 
+def vision_cases(out, manifest):
+    """Vision towers (docs/multi-axis.md §6) through tests/reference/vision_rope.py's ports of HF's code: Llama 4's
+    tower of the preset (head 88, HF's own angle table of side 24, 1-based) and Pixtral (head 64), on a 6 × 6 block
+    of patches given as (row, column); and Llama 4 with 0-based patches (the +1 forgotten)."""
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import vision_rope
+    patches = [(h, w) for h in range(0, 24, 4) for w in range(1, 24, 4)]
+    with open(os.path.join(out, "vision_positions.csv"), "w") as f:
+        f.write("h,w\n" + "".join(f"{h},{w}\n" for h, w in patches))
+    cases = [("vision_llama4", 88, lambda x, h, w: vision_rope.llama4_grid(x, h, w), ["--model", "llama-4-scout-17b-16e",
+              "--tower", "vision"], None),
+             ("vision_pixtral", 64, lambda x, h, w: vision_rope.pixtral(x, h, w), ["--vision", "pixtral"], None),
+             ("bug_vision_zero_based", 88, lambda x, h, w: vision_rope.llama4(x, h - 1, w - 1),
+              ["--model", "llama-4-scout-17b-16e", "--tower", "vision"], "positions-minus-one")]
+    for i, (name, d, rotate_one, flags, matches) in enumerate(cases):
+        q = np.random.default_rng(3000 + i).standard_normal((len(patches), 2, d)).astype(np.float32)
+        after = np.empty_like(q)
+        for s, (h, w) in enumerate(patches):
+            for g in range(2):
+                after[s, g] = rotate_one(q[s, g].astype(np.float64), h, w).astype(np.float32)
+        save_npy(os.path.join(out, f"{name}_q.npy"), q, "f32")
+        save_npy(os.path.join(out, f"{name}_q_rope.npy"), after, "f32")
+        manifest.append(dict(name=name, before=f"{name}_q.npy", after=f"{name}_q_rope.npy",
+                             axis_positions="vision_positions.csv", flags=flags, dtype="f32",
+                             exit=1 if matches else 0, matches=matches))
+
+
 def mrope_cases(out, manifest):
     rows = mrope_positions()
     pos3 = np.array([r[:3] for r in rows], dtype=np.int64).T
@@ -341,6 +368,7 @@ def main():
     manifest.append(dict(name="axes_bshd", before="bshd_q.npy", after="bshd_q_rope.npy", positions=f"0:{seq}",
                          flags=["--layout", "half", "--dtype", "bf16"], dtype="bf16", exit=0))
     mrope_cases(out, manifest)
+    vision_cases(out, manifest)
     with open(os.path.join(out, "manifest.json"), "w") as f:
         json.dump(manifest, f, indent=1)
     print(f"{len(manifest)} cases in {out}")

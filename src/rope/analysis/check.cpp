@@ -89,12 +89,14 @@ std::vector<Variant> check_variants(const RopeExpectation& e) {
         // the sections do not fit the other order: no such variant
       }
     }
-    s = e;
-    s.axes.reset();
-    v.push_back({VariantKind::MropeIgnored, s, 0, std::nullopt, true});
+    if (!e.axes->vision()) {
+      s = e;
+      s.axes.reset();
+      v.push_back({VariantKind::MropeIgnored, s, 0, std::nullopt, true});
+    }
     add(VariantKind::AnglesBf16, e, 0.0, DType::BF16);
     add(VariantKind::AnglesF16, e, 0.0, DType::F16);
-    return v;  // M-RoPE models rotate the whole head: no partial-rotary variants
+    return v;  // M-RoPE models and vision towers rotate the whole head: no partial-rotary variants
   }
   if (r < e.head_dim) {
     s = e;

@@ -33,11 +33,11 @@ struct CheckOptions {
 /// What the dump should contain, from --model/--config/flags and --layout: the one place where the
 /// command obtains layout, rotary dimension, frequencies and attention factor (a richer RoPE spec from the
 /// model will be read here). `where` says where the layout came from.
-RopeExpectation expectation_from_options(const CheckOptions& opt, int head_dim, Message& where) {
+RopeExpectation expectation_from_options(const CheckOptions& opt, int head_dim, bool per_axis, Message& where) {
   const Rope rope = resolve(opt.scaling, {std::nullopt, head_dim, opt.base, kDefaultBase, std::nullopt, Layout::Interleaved});
-  if (rope.scaled && rope.scaled->spec.axes && rope.scaled->spec.axes->vision()) {
-    throw InvalidArgument("a vision tower's 2-D RoPE turns each patch by its (row, column), which a dump's one position per "
-                          "row cannot give: check the tower's rotation with rope apply --position ROW,COL");
+  if (rope.scaled && rope.scaled->spec.axes && rope.scaled->spec.axes->vision() && !per_axis) {
+    throw InvalidArgument("a vision tower's 2-D RoPE turns each patch by its (row, column): give --axis-positions FILE with "
+                          "a row ROW,COL per sequence index, or check the tower's rotation with rope apply --position ROW,COL");
   }
   RopeExpectation e;
   e.head_dim = head_dim;
@@ -102,7 +102,7 @@ int run_check(const CheckOptions& opt, std::ostream& out) {
   LoadedDumps dumps = load_dumps(opt.dumps);
   if (opt.dtype) dumps.after.dtype = dumps.before.dtype = *opt.dtype;
   Message where;
-  const RopeExpectation e = expectation_from_options(opt, dumps.after.d, where);
+  const RopeExpectation e = expectation_from_options(opt, dumps.after.d, !dumps.axis_positions.empty(), where);
   const CheckReport report = dumps.axis_positions.empty() ? check_dump(dumps.before, dumps.after, dumps.positions, e)
                                                          : check_dump(dumps.before, dumps.after, dumps.axis_positions, e);
   // A position as the dump gave it: one number, or (t, h, w).
@@ -158,7 +158,12 @@ int run_check(const CheckOptions& opt, std::ostream& out) {
       t.format("{} layout ({}), rotary dim {} of {}, base {}, attention factor {}",
                "{} 排列({}),旋转维度 {} / {},base {},注意力因子 {}", std::string(to_string(e.layout)),
                where.in(t.zh()), r, e.head_dim, format_number(e.base), format_number(e.attention_factor)));
-  if (e.axes) {
+  if (e.axes && e.axes->vision()) {
+    row(t("2-D vision RoPE", "二维视觉 RoPE"),
+        t.format("{} ({}): pair i turns by θ_i·(p_a(i){}), p the patch's row h or column w",
+                 "{}({}):第 i 对转 θ_i·(p_a(i){}),p 为块的行 h 或列 w", e.axes->vision_kind, e.axes->vision_equation,
+                 e.axes->position_offset != 0 ? " + " + format_number(e.axes->position_offset) : ""));
+  } else if (e.axes) {
     // The axis of every pair: rope frequencies --model NAME prints them.
     row("M-RoPE", t.format("mrope_section [{}], {} (docs/multi-axis.md {}): pair i turns by θ_i·p_a(i)",
                            "mrope_section [{}],{}(docs/multi-axis.md {}):第 i 对转 θ_i·p_a(i)",
@@ -166,7 +171,7 @@ int run_check(const CheckOptions& opt, std::ostream& out) {
                            axis_rule(e.axes->source.order)));
   }
   row(t("tolerance (C1)", "容差 (C1)"),
-      fmt::format("κ·a·‖x‖·(2·ε_T + ε_A·(1 + {}·θ_i)), ε_T = {} ({}), ε_A = {}, κ = {}", e.axes ? "|p_a(i)|" : "|m|",
+      fmt::format("κ·a·‖x‖·(2·ε_T + ε_A·(1 + {}·θ_i)), ε_T = {} ({}), ε_A = {}, κ = {}", !e.axes ? std::string("|m|") : e.axes->position_offset != 0 ? "|p_a(i) + " + format_number(e.axes->position_offset) + "|" : std::string("|p_a(i)|"),
                   number(epsilon(dumps.after.dtype)),
                   to_string(dumps.after.dtype), number(dumps.after.dtype == DType::F64 ? epsilon(DType::F64) : epsilon(DType::F32)),
                   format_number(kToleranceSafety)));
@@ -199,7 +204,7 @@ int run_check(const CheckOptions& opt, std::ostream& out) {
   }
   row(t("verdict", "结论"), passed ? t("PASS", "通过") : t("FAIL", "未通过"));
   if (!passed && !report.diagnosis.message.en.empty()) row(t("diagnosis", "诊断"), report.diagnosis.message.in(t.zh()));
-  if (!passed && e.axes && dumps.axis_positions.empty()) {
+  if (!passed && e.axes && !e.axes->vision() && dumps.axis_positions.empty()) {
     out << t("note: with M-RoPE one position p is (p, p, p), a text token's; image and video tokens need their\n"
              "  t,h,w: give --axis-positions FILE (rope positions --csv writes one)\n",
              "注:M-RoPE 下一个位置 p 即 (p, p, p),是文本词元的位置;图像和视频词元需要各自的 t,h,w:\n"
