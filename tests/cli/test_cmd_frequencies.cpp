@@ -27,6 +27,7 @@ using test::rope_cli;
 
 namespace fs = std::filesystem;
 using ::testing::HasSubstr;
+using ::testing::Not;
 using ::testing::StartsWith;
 
 
@@ -146,7 +147,10 @@ TEST_F(CmdFrequencies, SectionsAddAnAxisColumn) {
   EXPECT_THAT(csv.out, HasSubstr(",-,t\n"));
   const Result table = rope_cli({"frequencies", "--model", "qwen2-vl-7b"});
   EXPECT_THAT(table.out, HasSubstr("  h (height)        24  16 … 39                 198.692 … 28472.8\n"));
-  EXPECT_THAT(table.out, HasSubstr("  band  axis\n"));
+  // No scaling: one θ and one λ column (the CSV above keeps original, scaled and ratio).
+  EXPECT_THAT(table.out, HasSubstr("    i                       θ_i                       λ_i  axis\n"));
+  EXPECT_THAT(table.out, HasSubstr("   16       0.03162277660168379        198.69176531592203     h\n"));  // 1e6^(−32/128)
+  EXPECT_THAT(table.out, Not(HasSubstr("scaled/original")));
 }
 
 TEST_F(CmdFrequencies, AxisAndFloat32ColumnsTogether) {
@@ -166,9 +170,9 @@ TEST_F(CmdFrequencies, AxisAndFloat32ColumnsTogether) {
   }
   const Result table = rope_cli({"frequencies", "--model", "qwen3-vl-8b", "--float32"});
   ASSERT_EQ(table.code, 0) << table.err;
-  EXPECT_THAT(table.out, HasSubstr("  band  axis               θ_i float32\n"));
+  EXPECT_THAT(table.out, HasSubstr("λ_i  axis               θ_i float32\n"));
   // NumPy: np.float32(1) / np.float32(5e6 ** (2/128)) = 0.785830020904541 (HF's (F1) for pair 1).
-  EXPECT_THAT(table.out, HasSubstr("-     h         0.785830020904541\n"));
+  EXPECT_THAT(table.out, HasSubstr("7.995603964898812     h         0.785830020904541\n"));
 }
 
 TEST_F(CmdFrequencies, AVisionTowerListsTheAxisOfEveryPair) {
@@ -189,8 +193,8 @@ TEST_F(CmdFrequencies, AVisionTowerListsTheAxisOfEveryPair) {
   const Result l = rope_cli({"frequencies", "--vision", "llama4", "--dim", "16"});
   ASSERT_EQ(l.code, 0) << l.err;
   EXPECT_THAT(l.out, HasSubstr("2-D vision RoPE (llama4): each pair turns with the patch's row h or column w, counted from 1"));
-  EXPECT_THAT(l.out, HasSubstr("    0                         1                         1                       1       6.283185307179586       6.283185307179586  -     w\n"));
-  EXPECT_THAT(l.out, HasSubstr("    4                         1                         1                       1       6.283185307179586       6.283185307179586  -     h\n"));
+  EXPECT_THAT(l.out, HasSubstr("    0                         1         6.283185307179586     w\n"));
+  EXPECT_THAT(l.out, HasSubstr("    4                         1         6.283185307179586     h\n"));
   const auto j = nlohmann::json::parse(rope_cli({"frequencies", "--vision", "llama4", "--dim", "16", "--json"}).out);
   EXPECT_EQ(j["pair_axis"], nlohmann::json::array({2, 2, 2, 2, 1, 1, 1, 1}));
   EXPECT_NEAR(j["inv_freq"][5].get<double>(), 0.1, 1e-16);  // 10000^(−4/16)

@@ -92,6 +92,17 @@ TEST_F(CmdPositions, DrawsTheIdsAndWritesTheCsv) {
   std::ifstream png(path("p.png"), std::ios::binary);
   const std::string bytes((std::istreambuf_iterator<char>(png)), std::istreambuf_iterator<char>());
   EXPECT_EQ(test::png_size(bytes), (std::pair<std::uint32_t, std::uint32_t>{1200, 800}));
+  // t, h, w as rings: point sizes 2.4, 1.6, 0.8 in that order, so the smaller dot of an equal id is on top.
+  std::ifstream gp(path("p.gp"));
+  const std::string script((std::istreambuf_iterator<char>(gp)), std::istreambuf_iterator<char>());
+  const auto t_at = script.find("pt 7 ps 2.4 ");
+  const auto h_at = script.find("pt 7 ps 1.6 ");
+  const auto w_at = script.find("pt 7 ps 0.8 ");
+  ASSERT_NE(t_at, std::string::npos) << script;
+  ASSERT_NE(h_at, std::string::npos) << script;
+  ASSERT_NE(w_at, std::string::npos) << script;
+  EXPECT_LT(t_at, h_at);
+  EXPECT_LT(h_at, w_at);
   std::ifstream csv(path("p.csv"));
   const std::string text((std::istreambuf_iterator<char>(csv)), std::istreambuf_iterator<char>());
   EXPECT_EQ(token_thw(text), reference_case("text5-image1x4x6-text3"));

@@ -23,7 +23,7 @@ TEST(HfConfigMrope, QwenTwoVlLegacyTypeWithSectionsIsChunkedMrope) {
   EXPECT_EQ(m.rope.type, ScalingType::Default);
   EXPECT_THAT(english(m.origin), Contains("mrope_section: [16, 24, 24] (rope_scaling.mrope_section)"));
   EXPECT_THAT(english(m.notes), Contains(HasSubstr("M-RoPE: every pair turns with the time, height or width position")));
-  EXPECT_THAT(english(m.notes), Not(Contains(HasSubstr("not modelled"))));
+  EXPECT_THAT(english(m.notes), Not(Contains(HasSubstr("without mrope_section"))));
   const RopeSpec spec = make_spec(m);
   ASSERT_TRUE(spec.axes);
   EXPECT_EQ(spec.layout, Layout::Half);  // model family qwen2_vl: rotate_half
@@ -41,7 +41,7 @@ TEST(HfConfigMrope, QwenThreeVlInterleavedInTextConfig) {
 TEST(HfConfigMrope, TheNoteOfTheTypeStaysWithoutSections) {
   const ModelConfig m = parse(R"({"head_dim": 64, "rope_scaling": {"type": "mrope"}})");
   EXPECT_FALSE(m.mrope);
-  EXPECT_THAT(english(m.notes), Contains(HasSubstr("not modelled")));
+  EXPECT_THAT(english(m.notes), Contains(HasSubstr("rope_type mrope without mrope_section: no axis sections")));
   const ModelConfig lone = parse(R"({"head_dim": 64, "rope_scaling": {"rope_type": "default", "mrope_interleaved": true}})");
   EXPECT_FALSE(lone.mrope);
   EXPECT_THAT(english(lone.notes), Contains(HasSubstr("mrope_interleaved without mrope_section: ignored")));

@@ -159,7 +159,9 @@ TEST(ScalingTable, MropeGivesTheSameNoteOnTheCommandLineAndInAConfig) {
   EXPECT_EQ(name->type, ScalingType::Default);
   ASSERT_TRUE(name->note.has_value());
   const Message& note = *name->note;
-  EXPECT_EQ(note.en, "rope_type mrope: multimodal rotary sections are not modelled; treated as default");
+  EXPECT_EQ(note.en, "rope_type mrope without mrope_section: no axis sections, so every pair turns with one position "
+                     "(treated as default); the sections come from a config's mrope_section (--config, --model "
+                     "qwen2-vl-7b)");
 
   const ModelConfig m = parse_model_config(R"({"head_dim": 64, "rope_scaling": {"rope_type": "mrope"}})", "config.json");
   EXPECT_EQ(m.rope.type, ScalingType::Default);

@@ -41,10 +41,14 @@ const std::vector<ScalingAlias>& scaling_aliases() {
   static const std::vector<ScalingAlias> kAliases{
       {"su", ScalingType::LongRope, std::nullopt},  // HF's legacy name (Phi-3 configs of 2024)
       {"none", ScalingType::Default, std::nullopt},
-      // Qwen2-VL's multimodal RoPE: its per-axis sections are not modelled, the frequencies are plain RoPE's.
+      // Qwen2-VL's legacy name for M-RoPE. The frequencies are default's; the axes come from mrope_section
+      // (hf_config_mrope.cpp), so the note is given only where there are none (the command line, or a config
+      // without the key).
       {"mrope", ScalingType::Default,
-       Message{"rope_type mrope: multimodal rotary sections are not modelled; treated as default",
-               "rope_type mrope:未建模多模态旋转分段;按 default 处理"}},
+       Message{"rope_type mrope without mrope_section: no axis sections, so every pair turns with one position "
+               "(treated as default); the sections come from a config's mrope_section (--config, --model qwen2-vl-7b)",
+               "rope_type mrope 没有 mrope_section:没有轴分段,每一对都随同一个位置旋转(按 default 处理);"
+               "分段来自配置中的 mrope_section(--config、--model qwen2-vl-7b)"}},
   };
   return kAliases;
 }

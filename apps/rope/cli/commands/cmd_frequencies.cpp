@@ -190,16 +190,26 @@ int run_scaled_frequencies(const FrequenciesOptions& opt, const ResolvedRope& rr
     out << t.format("attention factor in float32: {}\n\n", "float32 的注意力因子:{}\n\n",
                     format_number(static_cast<float>(p.attention_factor)));
   }
-  out << fmt::format("{:>5}  {:>24}  {:>24}  {:>22}  {:>22}  {:>22}  {}{}{}\n", "i", t("θ_i original", "原始 θ_i"),
-                     t("θ_i scaled", "缩放后 θ_i"), t("scaled/original", "缩放后/原始"), t("λ_i original", "原始 λ_i"),
-                     t("λ_i scaled", "缩放后 λ_i"), t("band", "区段"), axes ? t("  axis", "  轴") : "",
-                     f32.size() ? fmt::format("  {:>24}", t("θ_i float32", "float32 θ_i")) : "");
-  for (Eigen::Index i = 0; i < half; ++i) {
-    out << fmt::format("{:>5}  {:>24}  {:>24}  {:>22}  {:>22}  {:>22}  {}{}{}\n", i, format_number(original[i]),
-                       format_number(scaled[i]), format_number(ratio[i]), format_number(lambda[i]),
-                       std::isfinite(lambda_scaled[i]) ? format_number(lambda_scaled[i]) : "inf", band_of(i, t),
-                       axes ? fmt::format("  {:>4}", axis_of(i)) : "",
-                       f32.size() ? fmt::format("  {:>24}", format_number(f32[i])) : "");
+  const std::string f32_head = f32.size() ? fmt::format("  {:>24}", t("θ_i float32", "float32 θ_i")) : "";
+  const auto f32_cell = [&](Eigen::Index i) { return f32.size() ? fmt::format("  {:>24}", format_number(f32[i])) : ""; };
+  if (c.type == ScalingType::Default) {
+    // Nothing scales (a model without scaling, a vision tower): θ_i scaled = θ_i original at every pair, so
+    // one θ and one λ column, as rope wavelengths does; the CSV and JSON keep every column.
+    out << fmt::format("{:>5}  {:>24}  {:>24}{}{}\n", "i", "θ_i", "λ_i", axes ? t("  axis", "  轴") : "", f32_head);
+    for (Eigen::Index i = 0; i < half; ++i) {
+      out << fmt::format("{:>5}  {:>24}  {:>24}{}{}\n", i, format_number(scaled[i]), format_number(lambda_scaled[i]),
+                         axes ? fmt::format("  {:>4}", axis_of(i)) : "", f32_cell(i));
+    }
+  } else {
+    out << fmt::format("{:>5}  {:>24}  {:>24}  {:>22}  {:>22}  {:>22}  {}{}{}\n", "i", t("θ_i original", "原始 θ_i"),
+                       t("θ_i scaled", "缩放后 θ_i"), t("scaled/original", "缩放后/原始"), t("λ_i original", "原始 λ_i"),
+                       t("λ_i scaled", "缩放后 λ_i"), t("band", "区段"), axes ? t("  axis", "  轴") : "", f32_head);
+    for (Eigen::Index i = 0; i < half; ++i) {
+      out << fmt::format("{:>5}  {:>24}  {:>24}  {:>22}  {:>22}  {:>22}  {}{}{}\n", i, format_number(original[i]),
+                         format_number(scaled[i]), format_number(ratio[i]), format_number(lambda[i]),
+                         std::isfinite(lambda_scaled[i]) ? format_number(lambda_scaled[i]) : "inf", band_of(i, t),
+                         axes ? fmt::format("  {:>4}", axis_of(i)) : "", f32_cell(i));
+    }
   }
   if (!p.bands.empty()) out << t.format("\nbands: {}\n", "\n区段:{}\n", band_counts(p, t));
   for (const auto& n : p.notes) out << t("note: ", "注:") << n.in(t.zh()) << '\n';

@@ -91,6 +91,10 @@ void draw_positions(const std::vector<TokenPosition>& ids, const PositionsOption
     for (Eigen::Index k = 0; k < n; ++k) s.y[k] = static_cast<double>(ids[static_cast<std::size_t>(k)].thw[static_cast<std::size_t>(a)]);
     s.color = a;
     s.points = true;
+    // Text tokens have t = h = w and an image's first row shares t and h: same-sized dots would hide the
+    // axes drawn first. t largest, w smallest, drawn in that order, so equal ids show as rings.
+    const double point_size[] = {2.4, 1.6, 0.8};  // the plot draws points at line_width / 2.5
+    s.line_width = 2.5 * point_size[a];
     fig.series.push_back(s);
   }
   fig.key = plot::Figure::Key::TopLeft;

@@ -311,8 +311,16 @@ int run_verify(const VerifyOptions& opt, std::ostream& out) {
     row("-", *xpos_contrast);
   }
   if (!opt.wide) {
-    out << t("eq.: the equation in docs/math.md; --wide adds each row's samples and unscaled max |Δ|\n",
-             "式:docs/math.md 中的公式编号;--wide 另列每行的样本数和未缩放的 max |Δ|\n");
+    // The per-axis rows (A…) and the xPos rows (X…) cite docs/multi-axis.md, the others docs/math.md.
+    const bool multi_axis = std::any_of(report.identities.begin(), report.identities.end(), [](const IdentityResult& r) {
+      return r.equation.rfind("(A", 0) == 0 || r.equation.rfind("(X", 0) == 0;
+    });
+    out << (multi_axis ? t("eq.: the equation in docs/math.md, (A…) and (X…) in docs/multi-axis.md;\n"
+                           "     --wide adds each row's samples and unscaled max |Δ|\n",
+                           "式:docs/math.md 中的公式编号,(A…) 与 (X…) 见 docs/multi-axis.md;\n"
+                           "    --wide 另列每行的样本数和未缩放的 max |Δ|\n")
+                       : t("eq.: the equation in docs/math.md; --wide adds each row's samples and unscaled max |Δ|\n",
+                           "式:docs/math.md 中的公式编号;--wide 另列每行的样本数和未缩放的 max |Δ|\n"));
   }
   if (cast_inputs) {
     const IdentityResult& r = cast_inputs->row;
