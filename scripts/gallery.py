@@ -5,7 +5,8 @@ Every line that starts with "rope " inside a fenced ```sh block of the gallery f
 default docs/gallery.md of this repository) is a command.
 "rope" is replaced by the --rope path, the rest is split with shlex and run without a shell, in the
 --out directory (which gets a gallery/ subdirectory), with LC_ALL=C.UTF-8 and a 120 s timeout;
-standard output is discarded. A command must exit 0, and every file named after --png, --svg,
+standard output is discarded. The commands are written to run in docs/, so an argument that starts
+with "../data/" names a file of the repository's data/ folder wherever --out is. A command must exit 0, and every file named after --png, --svg,
 --pdf, -o, --output or --gif must exist and be non-empty; a .png must start with the PNG signature.
 --compare DIR also compares each PNG byte for byte with DIR/<same path> (information only).
 Exit status 1 if a command or a figure failed, or if no command was found.
@@ -22,6 +23,7 @@ FIGURE_OPTIONS = {"--png", "--svg", "--pdf", "--output", "-o", "--gif"}
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 GIF_SIGNATURE = b"GIF89a"
 TIMEOUT_S = 120
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def find_commands(path):
@@ -88,8 +90,10 @@ def run(command, rope, out):
     except ValueError as e:
         return f"cannot split the command: {e}", []
     env = dict(os.environ, LC_ALL="C.UTF-8")
+    data = os.path.join(ROOT, "data")
+    run_args = [os.path.join(data, a[len("../data/"):]) if a.startswith("../data/") else a for a in args[1:]]
     try:
-        proc = subprocess.run([rope] + args[1:], cwd=out, env=env, timeout=TIMEOUT_S,
+        proc = subprocess.run([rope] + run_args, cwd=out, env=env, timeout=TIMEOUT_S,
                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     except subprocess.TimeoutExpired:
         return f"timed out after {TIMEOUT_S} s", []

@@ -56,6 +56,11 @@ TEST_F(CmdPositions, EveryCaseEqualsTheNumpyPortOfGetRopeIndex) {
       {"qwen2.5-text1-image1x4x4-video2x2x2-tps4",
        {"--text", "1", "--image", "1x4x4", "--video", "2x2x2", "--text", "1", "--tokens-per-second", "4"}},
       {"image2x6x2-merge1", {"--image", "2x6x2", "--merge-size", "1"}},
+      // (Q3) in float32 as HF's tensors: float64 would give 20 for frame 3 here and 114 for frame 69 below.
+      {"qwen2.5-text1-video4x2x2-tps10-spg0.7-text1",
+       {"--text", "1", "--video", "4x2x2", "--text", "1", "--tokens-per-second", "10", "--second-per-grid", "0.7"}},
+      {"qwen2.5-video70x2x2-tps25-spg1/15",
+       {"--video", "70x2x2", "--tokens-per-second", "25", "--second-per-grid", "0.06666666666666667"}},
   };
   for (const auto& [name, args] : cases) {
     std::vector<std::string> a{"positions"};
@@ -67,6 +72,16 @@ TEST_F(CmdPositions, EveryCaseEqualsTheNumpyPortOfGetRopeIndex) {
     ASSERT_FALSE(want.empty()) << name;
     EXPECT_EQ(token_thw(r.out), want) << name;
   }
+}
+
+TEST_F(CmdPositions, TheTimeIndexIsHfsFloat32Product) {
+  // τ(3) = float32(float32(3 · float32(0.7)) · 10) = 21 (float32(0.7) = 0.699999988, 3 · it = 2.0999999642 →
+  // 2.1 in float32 = 2.0999999046, · 10 = 20.999999046 → 21.0 in float32); the video starts at 1, so frame 3 is
+  // 1 + 21 = 22 and the closing text 23 (Q4).
+  const Result r = rope_cli({"positions", "--text", "1", "--video", "4x2x2", "--text", "1", "--tokens-per-second", "10",
+                             "--second-per-grid", "0.7", "--csv", "-"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("\n4,1,video,22,1,1\n5,2,text,23,23,23\n"));
 }
 
 TEST_F(CmdPositions, TheWorkedExampleByHand) {

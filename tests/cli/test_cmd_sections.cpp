@@ -17,6 +17,7 @@ using test::expect_one_line_error;
 using test::Result;
 using test::rope_cli;
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 class CmdSections : public test::TempDirTest {};
 
@@ -54,7 +55,7 @@ TEST_F(CmdSections, TableFigureAndChinese) {
   EXPECT_EQ(test::png_size(bytes), (std::pair<std::uint32_t, std::uint32_t>{1200, 800}));
   const Result zh = rope_cli({"sections", "--sections", "16,24,24", "--base", "1000000", "--lang", "zh"});
   ASSERT_EQ(zh.code, 0) << zh.err;
-  EXPECT_THAT(zh.out, HasSubstr("交错:THW·THW"));
+  EXPECT_THAT(zh.out, HasSubstr("交错:   THW·THW"));
   EXPECT_THAT(zh.out, HasSubstr("w (宽度)          24  40 … 63"));
 }
 
@@ -116,8 +117,86 @@ TEST_F(CmdSections, VisionTextNamesTheChosenKindAndDrawsTheFive) {
   EXPECT_EQ(test::parse_reference(csv.out).rows.size(), 40u);  // head 80: 40 pairs
 }
 
+/// The pairs that the reference gives `rule` with `sections`, as axis letters "thwe".
+std::string reference_owners(const std::string& rule, const std::string& sections) {
+  const test::ReferenceCsv ref = test::read_reference("mrope_ownership.csv");
+  std::string owners;
+  for (const auto& row : ref.rows) {
+    if (row.at(0) == rule && row.at(1) == sections) owners += "thwe"[std::stoi(row.at(3))];
+  }
+  return owners;
+}
+
+TEST_F(CmdSections, AGgufWithFourSlotsShowsLlamaCppsMapsNextToHfs) {
+  // tests/io/write_gguf.py's qwen3-vl-8b.gguf: IMROPE, rope.dimension_sections [24, 20, 20, 0]. The CSV's four
+  // maps equal mrope.py's ports of HF (A2), (A3) and of ggml_mrope_cache_init (MROPE, IMROPE (A4)).
+  const std::string gguf = std::string(ROPE_GGUF_DIR) + "/qwen3-vl-8b.gguf";
+  const Result r = rope_cli({"sections", "--config", gguf, "--csv", "-"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const test::ReferenceCsv got = test::parse_reference(r.out);
+  ASSERT_EQ(got.header, (std::vector<std::string>{"pair", "theta", "wavelength", "chunked", "interleaved", "llama_cpp_mrope",
+                                                  "llama_cpp_imrope"}));
+  std::string columns[4];
+  for (const auto& row : got.rows) {
+    for (int c = 0; c < 4; ++c) columns[c] += row.at(static_cast<std::size_t>(3 + c));
+  }
+  EXPECT_EQ(columns[0], reference_owners("chunked", "24 20 20"));
+  EXPECT_EQ(columns[1], reference_owners("interleaved", "24 20 20"));
+  EXPECT_EQ(columns[2], reference_owners("ggml-mrope", "24 20 20 0"));
+  EXPECT_EQ(columns[3], reference_owners("ggml-imrope", "24 20 20 0"));
+  EXPECT_EQ(columns[3].substr(60), "teet");  // pairs 61 and 62 turn with the fourth slot (A4); HF: t
+  EXPECT_EQ(columns[1].substr(60), "tttt");
+
+  const Result text = rope_cli({"sections", "--config", gguf, "--png", path("s.png"), "--keep-script", path("s.gp")});
+  ASSERT_EQ(text.code, 0) << text.err;
+  EXPECT_THAT(text.out, HasSubstr("llama.cpp's four slots t, h, w, e next to HF's maps of the first three\n"));
+  EXPECT_THAT(text.out, HasSubstr("  e (extra)          2  61, 62                  1.52453e+07 … 1.94002e+07\n"));
+  EXPECT_THAT(text.out, HasSubstr("IMROPE:      THW·THW"));
+  EXPECT_THAT(text.out, HasSubstr("  MROPE (qwen2vl):  every pair as chunked\n"
+                                  "  IMROPE (qwen3vl): as interleaved, except pairs 61, 62, which turn with e (A4)\n"));
+  std::ifstream gp(path("s.gp"));
+  const std::string script((std::istreambuf_iterator<char>(gp)), std::istreambuf_iterator<char>());
+  EXPECT_THAT(script, HasSubstr("llama.cpp IMROPE (A4): qwen3vl  ← this model"));
+  EXPECT_THAT(script, HasSubstr("e (extra)"));
+  const Result zh = rope_cli({"sections", "--config", gguf, "--lang", "zh"});
+  EXPECT_THAT(zh.out, HasSubstr("  IMROPE (qwen3vl): 与交错相同,但第 61, 62 对随 e 旋转(A4)\n"));
+}
+
+TEST_F(CmdSections, ThreeSectionsSayWhereLlamaCppLeavesHf) {
+  // Qwen2-VL's [16, 24, 24] padded to [16, 24, 24, 0]: MROPE is HF's chunked map; IMROPE sends the pairs whose
+  // sector is a multiple of 3 and at least 3·16 = 48 to e (A4): 48, 51, …, 63.
+  const Result r = rope_cli({"sections", "--model", "qwen2-vl-7b"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::string imrope = reference_owners("ggml-imrope", "16 24 24 0");
+  const std::string interleaved = reference_owners("interleaved", "16 24 24");
+  std::vector<std::string> differ;
+  for (std::size_t j = 0; j < imrope.size(); ++j) {
+    if (imrope[j] != interleaved[j]) differ.push_back(std::to_string(j));
+  }
+  EXPECT_EQ(differ, (std::vector<std::string>{"48", "51", "54", "57", "60", "63"}));
+  EXPECT_THAT(r.out, HasSubstr("llama.cpp, with the sections as a converted GGUF has them ([16, 24, 24, 0]):\n"
+                               "  MROPE (qwen2vl):  every pair as chunked\n"
+                               "  IMROPE (qwen3vl): as interleaved, except pairs 48, 51, …, 63, which turn with e (A4)\n"));
+}
+
+TEST_F(CmdSections, FourSectionsThatHfCannotReadShowLlamaCppsMapsOnly) {
+  // [16, 24, 24, 8] over 72 pairs: a fourth section that is not 0, so no HF map; MROPE (A2) on sectors j mod 72.
+  const Result r = rope_cli({"sections", "--sections", "16,24,24,8", "--dim", "144", "--csv", "-"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const test::ReferenceCsv got = test::parse_reference(r.out);
+  ASSERT_EQ(got.header, (std::vector<std::string>{"pair", "theta", "wavelength", "llama_cpp_mrope", "llama_cpp_imrope"}));
+  EXPECT_EQ(got.rows.at(63).at(3), "w");
+  EXPECT_EQ(got.rows.at(64).at(3), "e");  // 16 + 24 + 24 = 64 ≤ j < 72
+  EXPECT_EQ(got.rows.at(48).at(4), "e");  // (A4): sector 48, 48 mod 3 = 0 and 48 ≥ 3·16
+  const Result text = rope_cli({"sections", "--sections", "16,24,24,8", "--dim", "144"});
+  EXPECT_THAT(text.out, HasSubstr("llama.cpp's four slots t, h, w, e (HF's maps need three sections adding up to d/2)\n"));
+  EXPECT_THAT(text.out, Not(HasSubstr("chunked:")));
+}
+
 TEST_F(CmdSections, BadSectionsAreOneLine) {
-  expect_one_line_error(rope_cli({"sections", "--sections", "16,24"}), 2, "--sections needs 3 numbers t,h,w (got 2)");
+  expect_one_line_error(rope_cli({"sections", "--sections", "16,24"}), 2,
+                        "--sections needs 3 numbers t,h,w (HF) or 4 t,h,w,e (llama.cpp) (got 2)");
+  expect_one_line_error(rope_cli({"sections", "--sections", "0,0,0,0"}), 2, "mrope_section [0, 0, 0, 0] adds up to 0");
   expect_one_line_error(rope_cli({"sections", "--sections", "16,24,23"}), 2,
                         "mrope_section [16, 24, 23] adds up to 63, not rotary_dim / 2 = 64");
   expect_one_line_error(rope_cli({"sections", "--sections", "16,24.5,23.5"}), 2,

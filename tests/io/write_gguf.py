@@ -243,7 +243,10 @@ def samples():
     factors = llama3_factors(128, 500000.0, 8.0, 1.0, 4.0, 8192)
     return {"llama-3.1-8b.gguf": gguf(
         model("llama", 131072, 4096, 32, 8, [(".rope.dimension_count", "u32", 128), (".rope.freq_base", "f32", 500000.0)],
-              "Meta Llama 3.1 8B Instruct"), [f32_tensor("rope_freqs", factors)])}
+              "Meta Llama 3.1 8B Instruct"), [f32_tensor("rope_freqs", factors)]),
+            "qwen3-vl-8b.gguf": gguf(model("qwen3vl", 262144, 4096, 32, 8, [
+                (".attention.key_length", "u32", 128), (".rope.freq_base", "f32", 5000000.0),
+                (".rope.dimension_sections", "arr", ("i32", [24, 20, 20, 0]))]))}
 
 
 def main():

@@ -6,7 +6,8 @@ src/: the sequence is cut at each vision block; the text before it gets
 arange(text_len) + st_idx on all three rows; the block of grid (t, h, w) gets, on the merged grid
 (h // spatial_merge_size, w // spatial_merge_size),
     t_index = arange(t).view(-1, 1).expand(-1, h * w).flatten()      (Qwen2-VL)
-    t_index = (arange(t) * second_per_grid_t * tokens_per_second).long() ... (Qwen2.5-VL; images 0)
+    t_index = (arange(t) * second_per_grid_t * tokens_per_second).long() ... (Qwen2.5-VL; images 0;
+              second_per_grid_t a float32 tensor, so both products are float32)
     h_index = arange(h).view(1, -1, 1).expand(t, -1, w).flatten()
     w_index = arange(w).view(1, 1, -1).expand(t, h, -1).flatten()
 plus text_len + st_idx; st_idx = max of everything so far + 1. Text after the last block continues
@@ -32,6 +33,11 @@ CASES = {
     "qwen2.5-text1-image1x4x4-video2x2x2-tps4": ([("text", 1), ("image", (1, 4, 4)), ("video", (2, 2, 2)), ("text", 1)],
                                                 2, 4.0, 1.0),
     "image2x6x2-merge1": ([("image", (2, 6, 2))], 1, None, 1.0),
+    # float32 against float64: frame 3 at 0.7 s per grid and 10 tokens per second is 3 · 0.7 · 10 =
+    # 20.999999999999996 in float64 but 21 in float32; frame 69 at 1/15 s and 25 tokens per second is 115 in float32
+    # (and exactly), 114.99999999999999 in float64.
+    "qwen2.5-text1-video4x2x2-tps10-spg0.7-text1": ([("text", 1), ("video", (4, 2, 2)), ("text", 1)], 2, 10.0, 0.7),
+    "qwen2.5-video70x2x2-tps25-spg1/15": ([("video", (70, 2, 2))], 2, 25.0, 1 / 15),
 }
 
 
@@ -50,7 +56,11 @@ def get_rope_index(segments, merge, tps, spg):
             t_index = np.broadcast_to(np.arange(t).reshape(-1, 1), (t, h * w)).flatten()
         else:
             second = 0.0 if kind == "image" else spg
-            t_index = np.broadcast_to((np.arange(t) * second * tps).astype(np.int64).reshape(-1, 1), (t, h * w)).flatten()
+            # torch multiplies the int64 arange by the float32 second_per_grid_t in float32, then by
+            # tokens_per_second, still float32; .long() truncates.
+            tau = (np.arange(t).astype(np.float32) * np.float32(second)) * np.float32(tps)
+            assert tau.dtype == np.float32
+            t_index = np.broadcast_to(tau.astype(np.int64).reshape(-1, 1), (t, h * w)).flatten()
         h_index = np.broadcast_to(np.arange(h).reshape(1, -1, 1), (t, h, w)).flatten()
         w_index = np.broadcast_to(np.arange(w).reshape(1, 1, -1), (t, h, w)).flatten()
         pieces.append(np.stack([t_index, h_index, w_index]) + text_len + st_idx)

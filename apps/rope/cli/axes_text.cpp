@@ -22,10 +22,10 @@ std::string pair_list(const std::vector<int>& pairs) {
     std::string run;
     if (n == 1) {
       run = std::to_string(pairs[i]);
-    } else if (pairs[i + 1] - pairs[i] == 1) {
-      run = fmt::format("{} … {}", pairs[i], pairs[end - 1]);
     } else if (n == 2) {
       run = fmt::format("{}, {}", pairs[i], pairs[i + 1]);
+    } else if (pairs[i + 1] - pairs[i] == 1) {
+      run = fmt::format("{} … {}", pairs[i], pairs[end - 1]);
     } else {
       run = fmt::format("{}, {}, …, {}", pairs[i], pairs[i + 1], pairs[end - 1]);
     }

@@ -109,10 +109,14 @@ std::vector<TokenPosition> rope_index(const std::vector<Segment>& segments, cons
       largest = start + s.tokens - 1;
     } else {  // (Q2), (Q3)
       const long frames = s.grid[0], rows = s.grid[1] / m, cols = s.grid[2] / m;
-      const double step = s.kind == SegmentKind::Image ? 0.0 : rules.second_per_grid;
+      // (Q3) as HF's tensors compute it: arange(t) (int64) times second_per_grid_t (a float32 tensor from the
+      // processor, or a Python float, which torch also multiplies in float32), times tokens_per_second, each
+      // product rounded to float32, then .long(). In float64 ⌊3 · 0.7 · 10⌋ would be 20; HF gets 21.
+      const float step = s.kind == SegmentKind::Image ? 0.0f : static_cast<float>(rules.second_per_grid);
       for (long t = 0; t < frames; ++t) {
         const long tau = rules.tokens_per_second
-                             ? static_cast<long>(std::floor(static_cast<double>(t) * step * *rules.tokens_per_second))
+                             ? static_cast<long>(static_cast<float>(static_cast<float>(t) * step) *
+                                                 static_cast<float>(*rules.tokens_per_second))
                              : t;
         for (long h = 0; h < rows; ++h) {
           for (long w = 0; w < cols; ++w) {

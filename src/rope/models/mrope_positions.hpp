@@ -7,7 +7,7 @@
 ///     spatial_merge_size (2 in every Qwen2-VL / Qwen2.5-VL / Qwen3-VL config); the token of frame t,
 ///     row h, column w (on the merged grid) starting at s has (s + τ(t), s + h, s + w)                (Q2)
 ///     with τ(t) = t (Qwen2-VL), or ⌊t · second_per_grid · tokens_per_second⌋ (Qwen2.5-VL's time
-///     scaling; images have second_per_grid 0 there)                                                 (Q3)
+///     scaling; images have second_per_grid 0 there), both products in float32 as HF's tensors        (Q3)
 ///   - the next block starts at s' = max(all ids so far) + 1                                          (Q4)
 /// The vision start/end tokens around an image are ordinary text tokens: count them in --text.
 #pragma once

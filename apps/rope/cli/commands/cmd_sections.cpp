@@ -50,45 +50,21 @@ std::vector<int> parse_sections(const std::string& text) {
   return out;
 }
 
-/// The strip chart: one row per order, every pair a point at its wavelength, coloured by its axis.
-void draw_sections(const AxisMap& chunked, const AxisMap& interleaved, const Eigen::VectorXd& theta, const FigureOptions& f,
-                   const std::string& sections) {
-  plot::Figure fig;
-  fig.title = fmt::format(f.text("Which pair turns with which axis: sections [{}], d = {}",
-                                 "每一对跟随哪个轴:分段 [{}],d = {}"),
-                          sections, 2 * theta.size());
-  fig.xlabel = f.text("wavelength λⱼ = 2π/θⱼ (positions): pair j = 0 at the left, the last pair at the right",
-                      "波长 λⱼ = 2π/θⱼ(位置数):左端为第 0 对,右端为最后一对");
-  fig.ylabel = "";
-  fig.log_x = true;
-  fig.yrange = {{-0.8, 1.9}};
-  fig.ytics = false;  // the rows are labelled
-  const AxisMap* rows[2] = {&interleaved, &chunked};
-  for (int row = 0; row < 2; ++row) {
-    for (int a = 0; a < 3; ++a) {
-      plot::Series s;
-      if (row == 1) s.label = fmt::format("{} ({})", axis_letter(a), axis_name(a).in(f.zh()));
-      s.color = a;
-      s.points = true;
-      std::vector<double> x;
-      for (std::size_t j = 0; j < rows[row]->pair_axis.size(); ++j) {
-        if (rows[row]->pair_axis[j] == a && theta[static_cast<Eigen::Index>(j)] > 0) {
-          x.push_back(kTwoPi / theta[static_cast<Eigen::Index>(j)]);
-        }
-      }
-      if (x.empty()) continue;
-      s.x = Eigen::Map<const Eigen::VectorXd>(x.data(), static_cast<Eigen::Index>(x.size()));
-      s.y = Eigen::VectorXd::Constant(s.x.size(), row);
-      fig.series.push_back(s);
-    }
+/// "as chunked at every pair", or "as interleaved, except pairs 61, 62: e" (the pairs where llama.cpp's map
+/// leaves HF's, with the axes llama.cpp gives them).
+std::string ggml_difference(const AxisMap& ggml, const AxisMap& hf, const std::string& name, const std::string& hf_name,
+                            const Text& t) {
+  std::vector<int> pairs;
+  std::string axes;
+  for (std::size_t j = 0; j < ggml.pair_axis.size(); ++j) {
+    if (ggml.pair_axis[j] == hf.pair_axis[j]) continue;
+    pairs.push_back(static_cast<int>(j));
+    const std::string letter(axis_letter(ggml.pair_axis[j]));
+    if (axes.find(letter) == std::string::npos) axes += (axes.empty() ? "" : ", ") + letter;
   }
-  const double left = kTwoPi / theta[0];
-  fig.labels.push_back({left, 1.35, f.text("chunked (A2): Qwen2-VL, Qwen2.5-VL", "分块 (A2):Qwen2-VL、Qwen2.5-VL"),
-                        plot::Label::Anchor::Left, std::nullopt, std::nullopt});
-  fig.labels.push_back({left, 0.35, f.text("interleaved (A3): Qwen3-VL", "交错 (A3):Qwen3-VL"), plot::Label::Anchor::Left,
-                        std::nullopt, std::nullopt});
-  fig.key = plot::Figure::Key::TopRight;
-  draw(fig, f);
+  if (pairs.empty()) return name + t.format("every pair as {}", "每一对都与{}相同", hf_name);
+  return name + t.format("as {}, except pairs {}, which turn with {} (A4)", "与{}相同,但第 {} 对随 {} 旋转(A4)", hf_name,
+                         pair_list(pairs), axes);
 }
 
 /// A vision tower (--vision, --tower vision): its map next to the other four 2-D maps at the same d and base.
@@ -157,41 +133,91 @@ int run_sections(const SectionsOptions& opt, std::ostream& out) {
   }
   const Eigen::VectorXd theta = rope.theta();
   const int pairs = static_cast<int>(theta.size());
+  const Text t = opt.figure.tr();
   std::vector<int> sections{24, 20, 20};
-  std::string from = opt.sections.empty() ? opt.figure.tr()("Qwen3-VL's default", "Qwen3-VL 的默认值") : "--sections";
+  std::string from = opt.sections.empty() ? t("Qwen3-VL's default", "Qwen3-VL 的默认值") : "--sections";
+  const AxisMap* model_map = nullptr;  // the model's own map, marked in the figure
   if (rope.scaled && rope.scaled->spec.axes) {
     sections = rope.scaled->spec.axes->source.sections;
     from = rope.scaled->spec.name;
+    model_map = &*rope.scaled->spec.axes;
   }
   if (!opt.sections.empty()) {
     sections = parse_sections(opt.sections);
     from = "--sections";
+    model_map = nullptr;
   }
-  if (sections.size() != 3) {
-    throw InvalidArgument(fmt::format("--sections needs 3 numbers t,h,w (got {})", sections.size()));
+  if (sections.size() != 3 && sections.size() != 4) {
+    throw InvalidArgument(fmt::format("--sections needs 3 numbers t,h,w (HF) or 4 t,h,w,e (llama.cpp) (got {})",
+                                      sections.size()));
   }
-  const AxisMap chunked = make_axis_map({sections, SectionOrder::Chunked}, pairs);
-  const AxisMap interleaved = make_axis_map({sections, SectionOrder::Interleaved}, pairs);
+  // HF's maps (A2), (A3) read three sections adding up to d/2; llama.cpp's (A2) modulo Σs and (A4) read four,
+  // HF's padded with a 0 as convert_hf_to_gguf.py writes rope.dimension_sections.
+  const bool four = sections.size() == 4;
+  std::vector<int> ggml_sections = sections;
+  if (!four) ggml_sections.push_back(0);
+  const std::vector<int> hf_sections(sections.begin(), sections.begin() + 3);
+  const bool hf = !four || (sections[3] == 0 && hf_sections[0] + hf_sections[1] + hf_sections[2] == pairs);
+  std::vector<SectionsRow> rows;
+  if (hf) {
+    rows.push_back({make_axis_map({hf_sections, SectionOrder::Chunked}, pairs), "chunked", "chunked",
+                    t("chunked (A2): Qwen2-VL, Qwen2.5-VL", "分块 (A2):Qwen2-VL、Qwen2.5-VL")});
+    rows.push_back({make_axis_map({hf_sections, SectionOrder::Interleaved}, pairs), "interleaved", "interleaved",
+                    t("interleaved (A3): Qwen3-VL", "交错 (A3):Qwen3-VL")});
+  }
+  const AxisMap mrope = make_axis_map({ggml_sections, SectionOrder::GgmlMrope}, pairs);
+  const AxisMap imrope = make_axis_map({ggml_sections, SectionOrder::GgmlImrope}, pairs);
+  if (four) {
+    rows.push_back({mrope, "llama_cpp_mrope", "MROPE",
+                    t("llama.cpp MROPE (A2): qwen2vl", "llama.cpp MROPE (A2):qwen2vl")});
+    rows.push_back({imrope, "llama_cpp_imrope", "IMROPE",
+                    t("llama.cpp IMROPE (A4): qwen3vl", "llama.cpp IMROPE (A4):qwen3vl")});
+  }
   const std::string list = fmt::format("{}", fmt::join(sections, ", "));
   if (!opt.csv.empty()) {
-    std::string csv = "pair,theta,wavelength,chunked,interleaved\n";
+    std::string csv = "pair,theta,wavelength";
+    for (const SectionsRow& r : rows) csv += "," + r.column;
+    csv += '\n';
     for (int j = 0; j < pairs; ++j) {
-      csv += fmt::format("{},{},{},{},{}\n", j, format_number(theta[j]), format_number(kTwoPi / theta[j]),
-                         axis_letter(chunked.pair_axis[static_cast<std::size_t>(j)]),
-                         axis_letter(interleaved.pair_axis[static_cast<std::size_t>(j)]));
+      csv += fmt::format("{},{},{}", j, format_number(theta[j]), format_number(kTwoPi / theta[j]));
+      for (const SectionsRow& r : rows) csv += fmt::format(",{}", axis_letter(r.map.pair_axis[static_cast<std::size_t>(j)]));
+      csv += '\n';
     }
     write_output(opt.csv, csv, out);
   }
-  if (opt.figure.wanted()) draw_sections(chunked, interleaved, theta, opt.figure, list);
+  if (opt.figure.wanted()) {
+    std::optional<std::size_t> marked;
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+      if (model_map && rows[r].map.source.order == model_map->source.order) marked = r;
+    }
+    draw(mrope_sections_figure(opt.figure, rows, theta, list, marked), opt.figure);
+  }
   if (opt.csv == "-") return kOk;
-  const Text t = opt.figure.tr();
-  out << t.format("M-RoPE sections [{}] ({}) over {} pairs, d = {}, base = {}:\nthe same sections, chunked and interleaved\n\n",
-                  "M-RoPE 分段 [{}]({}),共 {} 对,d = {},base = {}:\n同一分段的分块与交错两种排法\n\n", list, from, pairs, 2 * pairs,
-                  format_number(rope.base));
-  print_axis_summary(out, chunked, theta, t);
-  out << '\n';
-  print_axis_summary(out, interleaved, theta, t);
-  out << t.format("\nchunked:     {}\ninterleaved: {}\n", "\n分块:{}\n交错:{}\n", axis_pattern(chunked), axis_pattern(interleaved));
+  out << t.format("M-RoPE sections [{}] ({}) over {} pairs, d = {}, base = {}:\n{}\n\n",
+                  "M-RoPE 分段 [{}]({}),共 {} 对,d = {},base = {}:\n{}\n\n", list, from, pairs, 2 * pairs,
+                  format_number(rope.base),
+                  !four ? t("the same sections, chunked and interleaved", "同一分段的分块与交错两种排法")
+                  : hf  ? t("llama.cpp's four slots t, h, w, e next to HF's maps of the first three",
+                            "llama.cpp 的四个槽位 t、h、w、e,与 HF 用前三段得到的排法并列")
+                        : t("llama.cpp's four slots t, h, w, e (HF's maps need three sections adding up to d/2)",
+                            "llama.cpp 的四个槽位 t、h、w、e(HF 的排法需要三段且总和为 d/2)"));
+  for (const SectionsRow& r : rows) {
+    print_axis_summary(out, r.map, theta, t);
+    out << '\n';
+  }
+  for (const SectionsRow& r : rows) {
+    const std::string name = r.short_name == "chunked"       ? t("chunked:", "分块:")
+                             : r.short_name == "interleaved" ? t("interleaved:", "交错:")
+                                                             : r.short_name + ":";
+    out << pad(name, t.zh() ? 8 : 13) << axis_pattern(r.map) << '\n';
+  }
+  if (hf) {
+    // What llama.cpp does with the same sections: where its map leaves HF's (the "e" slot of (A4)).
+    out << t.format("\nllama.cpp, with the sections as a converted GGUF has them ([{}]):\n",
+                    "\nllama.cpp,分段取转换后 GGUF 中的值([{}]):\n", fmt::join(ggml_sections, ", "));
+    out << "  " << ggml_difference(mrope, rows[0].map, "MROPE (qwen2vl):  ", t("chunked", "分块"), t) << '\n';
+    out << "  " << ggml_difference(imrope, rows[1].map, "IMROPE (qwen3vl): ", t("interleaved", "交错"), t) << '\n';
+  }
   out << t("\nthe frequencies fall with the pair index: chunks give each axis one band of wavelengths,\n"
            "interleaving gives every axis pairs from the whole range (docs/multi-axis.md)\n",
            "\n频率随维度对编号递减:分块让每个轴只得到一段波长,交错让每个轴都得到全范围的维度对(docs/multi-axis.md)\n");
@@ -203,13 +229,19 @@ Command add_sections_command(CLI::App& app) {
   CLI::App* sub = app.add_subcommand("sections", "Which pair turns with which M-RoPE axis: chunked next to interleaved");
   add_dim_option(*sub, opt->dim, kDefaultSectionsDim);
   add_base_option(*sub, opt->base, kDefaultSectionsBase);
-  sub->add_option("--sections", opt->sections, "the pairs per axis t,h,w, e.g. 16,24,24 (default: the model's, else 24,20,20)")
+  sub->add_option("--sections", opt->sections,
+                  "the pairs per axis t,h,w (HF), or t,h,w,e (llama.cpp's four slots), e.g. 16,24,24 (default: the model's, "
+                  "else 24,20,20)")
       ->type_name("LIST");
-  sub->add_option("--csv", opt->csv, "write pair,theta,wavelength,chunked,interleaved to FILE ('-' for stdout)")->type_name("FILE");
+  sub->add_option("--csv", opt->csv,
+                  "write pair,theta,wavelength and the axis of every pair in each map (chunked,interleaved; with four "
+                  "sections also llama_cpp_mrope,llama_cpp_imrope) to FILE ('-' for stdout)")
+      ->type_name("FILE");
   add_figure_options(*sub, opt->figure);
   add_scaling_options(*sub, opt->scaling);
   sub->footer("Example:\n  rope sections\n  rope sections --model qwen2-vl-7b\n  rope sections --model qwen3-vl-8b --png sections.png\n"
-              "  rope sections --vision pixtral\n  rope sections --model llama-4-scout-17b-16e --tower vision");
+              "  rope sections --sections 24,20,20,0\n  rope sections --vision pixtral\n"
+              "  rope sections --model llama-4-scout-17b-16e --tower vision");
   return {sub, [opt](std::ostream& out) { return run_sections(*opt, out); }};
 }
 

@@ -6,6 +6,46 @@
 
 namespace rope::cli {
 
+plot::Figure mrope_sections_figure(const FigureOptions& f, const std::vector<SectionsRow>& rows, const Eigen::VectorXd& theta,
+                                   const std::string& sections, std::optional<std::size_t> marked) {
+  plot::Figure fig;
+  fig.title = fmt::format(f.text("Which pair turns with which axis: sections [{}], d = {}", "每一对跟随哪个轴:分段 [{}],d = {}"),
+                          sections, 2 * theta.size());
+  fig.xlabel = f.text("wavelength λⱼ = 2π/θⱼ (positions): pair j = 0 at the left, the last pair at the right",
+                      "波长 λⱼ = 2π/θⱼ(位置数):左端为第 0 对,右端为最后一对");
+  fig.ylabel = "";
+  fig.log_x = true;
+  const int n = static_cast<int>(rows.size());
+  // Room above the top row for the key: three axes fit beside two rows, the fourth (e) needs half a row more.
+  fig.yrange = {{-0.8, n > 2 ? n + 0.4 : n - 0.1}};
+  fig.ytics = false;  // the rows are labelled
+  bool in_key[kMaxAxes] = {};
+  for (int r = 0; r < n; ++r) {
+    const AxisMap& map = rows[static_cast<std::size_t>(r)].map;
+    const double y = n - 1 - r;  // the first row at the top
+    for (int a = 0; a < kMaxAxes; ++a) {
+      std::vector<double> x;
+      for (std::size_t j = 0; j < map.pair_axis.size(); ++j) {
+        if (map.pair_axis[j] == a && theta[static_cast<Eigen::Index>(j)] > 0) x.push_back(kTwoPi / theta[static_cast<Eigen::Index>(j)]);
+      }
+      if (x.empty()) continue;
+      plot::Series s;
+      if (!in_key[a]) s.label = fmt::format("{} ({})", axis_letter(a), axis_name(a).in(f.zh()));
+      in_key[a] = true;
+      s.color = a;
+      s.points = true;
+      s.x = Eigen::Map<const Eigen::VectorXd>(x.data(), static_cast<Eigen::Index>(x.size()));
+      s.y = Eigen::VectorXd::Constant(s.x.size(), y);
+      fig.series.push_back(s);
+    }
+    const std::string mark = marked && *marked == static_cast<std::size_t>(r) ? f.text("  ← this model", "  ← 本模型") : "";
+    fig.labels.push_back({kTwoPi / theta[0], y + 0.35, rows[static_cast<std::size_t>(r)].label + mark,
+                          plot::Label::Anchor::Left, std::nullopt, std::nullopt});
+  }
+  fig.key = plot::Figure::Key::TopRight;
+  return fig;
+}
+
 plot::Figure vision_sections_figure(const FigureOptions& f, const std::vector<VisionPairs>& rows, VisionRope chosen) {
   plot::Figure fig;
   const Eigen::Index pairs = rows.empty() ? 0 : rows.front().theta.size();
