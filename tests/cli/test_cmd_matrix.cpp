@@ -99,6 +99,16 @@ TEST_F(CmdMatrix, RelativeTakesMultiAxisPositions) {
   expect_one_line_error(rope_cli({"matrix", "--model", "qwen2-vl-7b", "--relative", "1,2", "4,5,6"}), 2,
                         "the positions (1, 2) and (4, 5, 6) have different numbers of components");
   expect_one_line_error(rope_cli({"matrix", "--dim", "8", "--relative", "1,x", "2"}), 2, "--relative");
+  // M and N each resolve (|p| < 1/(κε) − d ≈ 5.63e14 at d = 4), but the budget 2(|m| + |n|) of the check does
+  // not: the tolerance would be 3.98 and any result "equal".
+  expect_one_line_error(rope_cli({"matrix", "--dim", "4", "--relative", "5.6e14", "-5.6e14"}), 2,
+                        "--relative M N: 2·(|m| + |n|) = 2.24e+15 is beyond what float64 resolves at d = 4");
+  expect_one_line_error(rope_cli({"matrix", "--model", "qwen2-vl-7b", "--relative", "5e14,1,1", "-5e14,1,1"}), 2,
+                        "--relative M N: 2·(|m| + |n|) = 2e+15 is beyond what float64 resolves at d = 128");
+  const Result zh_budget = rope_cli({"matrix", "--dim", "4", "--relative", "5.6e14", "-5.6e14", "--lang", "zh"});
+  EXPECT_THAT(zh_budget.err, HasSubstr("超出了 float64 在 d = 4 时的分辨能力"));
+  // Just inside: 2(|m| + |n|) = 2.8e14 gives a tolerance of about 0.5, and the rows still agree.
+  EXPECT_EQ(rope_cli({"matrix", "--dim", "4", "--relative", "7e13", "-7e13"}).code, 0);
 }
 
 TEST_F(CmdMatrix, EveryPresetsMatrixTimesAHeadEqualsHfModelingCode) {

@@ -178,6 +178,13 @@ TEST_F(CmdPositions, ModelRefusalsAreOneLine) {
   const Result zh = rope_cli({"positions", "--model", "qwen3-vl-8b", "--video", "2x2x2", "--lang", "zh"});
   EXPECT_EQ(zh.code, 2);
   EXPECT_THAT(zh.err, HasSubstr("把视频拆成各帧"));
+  // A GGUF's language model does not carry the vision rules: it says where they are, not "no position ids".
+  const std::string gguf = std::string(ROPE_GGUF_DIR) + "/qwen3-vl-8b.gguf";  // tests/io/write_gguf.py
+  expect_one_line_error(rope_cli({"positions", "--config", gguf, "--image", "1x4x4"}), 2,
+                        "qwen3-vl-8b.gguf is a GGUF language model (architecture qwen3vl): the rules of its position ids "
+                        "(spatial_merge_size, and tokens_per_second for Qwen2.5-VL) are in the vision model's mmproj file");
+  const Result gguf_zh = rope_cli({"positions", "--config", gguf, "--image", "1x4x4", "--lang", "zh"});
+  EXPECT_THAT(gguf_zh.err, HasSubstr("在视觉模型的 mmproj 文件里"));
 }
 
 TEST_F(CmdPositions, BadInputIsOneLine) {

@@ -229,7 +229,10 @@ def vision_cases(out, manifest):
               "--tower", "vision"], None),
              ("vision_pixtral", 64, lambda x, h, w: vision_rope.pixtral(x, h, w), ["--vision", "pixtral"], None),
              ("bug_vision_zero_based", 88, lambda x, h, w: vision_rope.llama4(x, h - 1, w - 1),
-              ["--model", "llama-4-scout-17b-16e", "--tower", "vision"], "positions-minus-one")]
+              ["--model", "llama-4-scout-17b-16e", "--tower", "vision"], "positions-minus-one"),
+             # --vision KIND without a model: the kind's own layout (interleaved for Llama 4 and axial).
+             ("vision_llama4_kind", 88, lambda x, h, w: vision_rope.llama4_grid(x, h, w), ["--vision", "llama4"], None),
+             ("vision_axial_kind", 64, lambda x, h, w: vision_rope.axial(x, h, w), ["--vision", "axial"], None)]
     for i, (name, d, rotate_one, flags, matches) in enumerate(cases):
         q = np.random.default_rng(3000 + i).standard_normal((len(patches), 2, d)).astype(np.float32)
         after = np.empty_like(q)

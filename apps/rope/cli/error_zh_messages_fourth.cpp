@@ -66,6 +66,17 @@ const std::vector<ErrorTemplate>& error_templates_fourth() {
        "{0}：没有位置"},
       {"--axis-positions: {} is outside [-2^24, 2^24]",
        "--axis-positions：{0} 超出 [-2^24, 2^24]"},
+      {"--relative M N: 2·(|m| + |n|) = {} is beyond what float64 resolves at d = {}: it must be below {}, where the "
+       "tolerance κ·ε·(d + 2(|m| + |n|)) of (M13) reaches 1",
+       "--relative M N：2·(|m| + |n|) = {0} 超出了 float64 在 d = {1} 时的分辨能力：它必须小于 {2}，"
+       "在那里 (M13) 的容差 κ·ε·(d + 2(|m| + |n|)) 达到 1"},
+      {"{} is a GGUF language model (architecture {}): the rules of its position ids (spatial_merge_size, and "
+       "tokens_per_second for Qwen2.5-VL) are in the vision model's mmproj file, not here; give --model qwen2-vl-7b, "
+       "qwen2.5-vl-7b or qwen3-vl-8b, the model's config.json, or the rules (--merge-size, --tokens-per-second) "
+       "without --config",
+       "{0} 是 GGUF 语言模型（架构 {1}）：它的位置编号规则（spatial_merge_size，以及 Qwen2.5-VL 的 "
+       "tokens_per_second）在视觉模型的 mmproj 文件里，不在这里；请给出 --model qwen2-vl-7b、qwen2.5-vl-7b 或 "
+       "qwen3-vl-8b、模型的 config.json，或者不带 --config 直接给出规则（--merge-size、--tokens-per-second）"},
   };
   return templates;
 }

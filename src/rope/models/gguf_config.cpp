@@ -191,6 +191,15 @@ void Mapper::sections() {
     for (long x : g_.sections) ms.sections.push_back(static_cast<int>(x));
     ms.order = g_.rope_type == T::Imrope ? SectionOrder::GgmlImrope : SectionOrder::GgmlMrope;
     g_.model.mrope = ms;
+    // The position ids of a text + image sequence need the vision tower's rules (spatial_merge_size and, for
+    // Qwen2.5-VL, tokens_per_second), which live in the mmproj file, not in the language model's GGUF (and
+    // architecture qwen2vl serves Qwen2-VL and Qwen2.5-VL alike): rope positions says so instead of guessing.
+    g_.model.sequence_positions_error = fmt::format(
+        "{} is a GGUF language model (architecture {}): the rules of its position ids (spatial_merge_size, and "
+        "tokens_per_second for Qwen2.5-VL) are in the vision model's mmproj file, not here; give --model qwen2-vl-7b, "
+        "qwen2.5-vl-7b or qwen3-vl-8b, the model's config.json, or the rules (--merge-size, --tokens-per-second) "
+        "without --config",
+        g_.model.name, printable(arch_));
   }
   note(fmt::format("{}: pairs follow the temporal, height and width positions in sections of [{}] pairs{}; a text-only "
                    "input has the same position on every axis, so the frequencies below are what it sees",

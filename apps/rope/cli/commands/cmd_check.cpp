@@ -53,7 +53,8 @@ RopeExpectation expectation_from_options(const CheckOptions& opt, int head_dim, 
     e.base = rr.model.rope.base;
     e.attention_factor = rr.params.attention_factor;
     e.scaled = rr.model.rope.type != ScalingType::Default;
-    if (!opt.scaling.config.empty() || !opt.scaling.model.empty()) e.layout = rr.model.rope.layout;
+    // The spec's layout: the model's class, or a vision kind's own (Llama 4 and axial interleave, (V4), (V5)).
+    if (!opt.scaling.config.empty() || !opt.scaling.model.empty() || !opt.scaling.vision.empty()) e.layout = rr.spec.layout;
   }
   if (2 * e.theta.size() > head_dim) {
     throw InvalidArgument(fmt::format("the rotary dimension {} is larger than the dump's d = {}", 2 * e.theta.size(), head_dim));
@@ -63,6 +64,8 @@ RopeExpectation expectation_from_options(const CheckOptions& opt, int head_dim, 
     where = {"--layout", "--layout"};
   } else if (rope.scaled && (!opt.scaling.config.empty() || !opt.scaling.model.empty())) {
     where = {"the model's class", "模型类"};
+  } else if (rope.scaled && !opt.scaling.vision.empty()) {
+    where = {fmt::format("--vision {}", opt.scaling.vision), fmt::format("--vision {}", opt.scaling.vision)};
   } else {
     where = {"assumed: Hugging Face's rotate_half; give --layout", "假定:Hugging Face 的 rotate_half;可用 --layout 指定"};
   }

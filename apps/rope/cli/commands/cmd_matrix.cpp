@@ -102,7 +102,15 @@ int run_matrix(const MatrixOptions& opt, std::ostream& out) {
       for (int k = 0; k < p.count; ++k) r = std::max(r, std::abs(p.value[static_cast<std::size_t>(k)] + o));
       return r;
     };
-    const Check check{diff, 1.0, relative_tolerance(machine_epsilon<double>(), dim, 2 * (reach(m) + reach(n)))};
+    // Each of M and N resolves on its own, but the check's budget 2(|m| + |n|) must too: where it reaches
+    // max_resolvable_position the tolerance of (M13) reaches 1 and "equal" would mean nothing.
+    const double budget = 2 * (reach(m) + reach(n));
+    if (budget >= max_resolvable_position(dim)) {
+      throw InvalidArgument(fmt::format("--relative M N: 2·(|m| + |n|) = {:g} is beyond what float64 resolves at d = {}: it must "
+                                        "be below {:.3g}, where the tolerance κ·ε·(d + 2(|m| + |n|)) of (M13) reaches 1",
+                                        budget, dim, max_resolvable_position(dim)));
+    }
+    const Check check{diff, 1.0, relative_tolerance(machine_epsilon<double>(), dim, budget)};
     const std::vector<std::string> left = matrix_lines(rel.product, with_digits(opt.digits));
     const std::vector<std::string> right = matrix_lines(rel.rotation, with_digits(opt.digits));
     out << t.format("R_mᵀ R_n = R_(n−m) (docs/math.md (M7)), m = {}, n = {}, d = {}, base = {}{}, {}\n",
