@@ -219,6 +219,11 @@ TEST_F(CmdDecay, XposCurvesEqualTheNumpyPort) {
   expect_one_line_error(rope_cli({"decay", "--xpos-scale-base", "64"}), 2, "--xpos-scale-base needs --xpos");
   expect_one_line_error(rope_cli({"decay", "--xpos", "--max-distance", "1e6", "--points", "10"}), 2,
                         "--max-distance 1000000 over --xpos-scale-base 512 is over 500");
+  // The work bound of (X5): 65 536 distances × 32 768 pairs = 2.1e9 terms (it took 10 minutes before).
+  expect_one_line_error(rope_cli({"decay", "--xpos", "--dim", "65536", "--max-distance", "65535"}), 2,
+                        "--xpos: 65536 distances × d/2 = 32768 pairs is 2.14748e+09 terms of (X5), over the limit of 1e+08");
+  const Result zh = rope_cli({"decay", "--xpos", "--dim", "65536", "--max-distance", "65535", "--lang", "zh"});
+  EXPECT_THAT(zh.err, HasSubstr("超过上限 1e+08"));
 }
 
 }  // namespace

@@ -171,6 +171,11 @@ TEST_F(CmdVerify, AModelWithSectionsAddsThePerAxisIdentities) {
   EXPECT_THAT(r.out, HasSubstr("12 of 12 identities passed"));
   const Result zh = rope_cli({"verify", "--model", "qwen2-vl-7b", "--trials", "20", "--lang", "zh"});
   EXPECT_THAT(zh.out, HasSubstr("多轴:只平移 h"));
+  // In float32 the per-axis rows are left out, and the table says so.
+  const Result f32 = rope_cli({"verify", "--model", "qwen3-vl-8b", "--trials", "20", "--dtype", "f32"});
+  ASSERT_EQ(f32.code, 0) << f32.err;
+  EXPECT_THAT(f32.out, HasSubstr("the per-axis rows (A5)-(A7) (axes t,h,w) are checked in float64 only: leave out --dtype"));
+  EXPECT_THAT(f32.out, HasSubstr("7 of 7 identities passed"));
   // Without sections: the 7 rows of plain RoPE.
   EXPECT_THAT(rope_cli({"verify", "--model", "qwen3-8b", "--trials", "20"}).out, HasSubstr("7 of 7 identities passed"));
 }
@@ -187,6 +192,12 @@ TEST_F(CmdVerify, XposRowsPassAndTheirContrastFails) {
   expect_one_line_error(rope_cli({"verify", "--xpos", "--xpos-scale-base", "-1"}), 2, "--xpos-scale-base must be a finite number > 0 (got -1)");
   expect_one_line_error(rope_cli({"verify", "--xpos", "--max-position", "1e6"}), 2, "--xpos: 2·max-position/s = 3906.25 is over 500");
   expect_one_line_error(rope_cli({"verify", "--xpos", "--dtype", "f32"}), 2, "--xpos is checked in float64");
+  // As apply and decay: the scale base without --xpos, and xPos on a model's RoPE, are refused.
+  expect_one_line_error(rope_cli({"verify", "--xpos-scale-base", "100"}), 2, "--xpos-scale-base needs --xpos");
+  expect_one_line_error(rope_cli({"verify", "--model", "qwen3-vl-8b", "--xpos"}), 2,
+                        "--xpos applies to plain RoPE: leave out --model, --config and --scaling");
+  const Result zh = rope_cli({"verify", "--model", "qwen3-vl-8b", "--xpos", "--lang", "zh"});
+  EXPECT_THAT(zh.err, HasSubstr("--xpos 只适用于普通 RoPE"));
 }
 
 TEST_F(CmdVerify, AVisionTowerChecksItsRowAndColumnAxes) {

@@ -77,6 +77,10 @@ const std::vector<ErrorTemplate>& error_templates_fourth() {
        "{0} 是 GGUF 语言模型（架构 {1}）：它的位置编号规则（spatial_merge_size，以及 Qwen2.5-VL 的 "
        "tokens_per_second）在视觉模型的 mmproj 文件里，不在这里；请给出 --model qwen2-vl-7b、qwen2.5-vl-7b 或 "
        "qwen3-vl-8b、模型的 config.json，或者不带 --config 直接给出规则（--merge-size、--tokens-per-second）"},
+      {"--xpos applies to plain RoPE: leave out --model, --config and --scaling",
+       "--xpos 只适用于普通 RoPE：请去掉 --model、--config 和 --scaling"},
+      {"--xpos: {} distances × d/2 = {} pairs is {} terms of (X5), over the limit of {}: use fewer --points or a smaller --dim",
+       "--xpos：{0} 个距离 × d/2 = {1} 对，共 {2} 项 (X5)，超过上限 {3}：请减少 --points 或减小 --dim"},
   };
   return templates;
 }

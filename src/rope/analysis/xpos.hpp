@@ -25,6 +25,9 @@ inline constexpr double kXposGamma = 0.4;             ///< γ of (X1), the paper
 inline constexpr double kDefaultXposScaleBase = 512;  ///< s: lucidrains' xpos_scale_base, flash-attn's recommendation
 /// Largest |n|/s: ζ_0^(±n/s) = (2/7)^(±n/s) stays within 1e±272 of 1, far from overflow and subnormals.
 inline constexpr double kMaxXposPower = 500;
+/// Most terms (distances × d/2) of the xPos bound (X5) one call computes: each costs a pow, a sin and a cos,
+/// so 1e8 is some 10–20 s on a 2-core machine (docs/errors.md, Limits).
+inline constexpr double kMaxXposTerms = 1e8;
 
 enum class XposRole { Query, Key };
 

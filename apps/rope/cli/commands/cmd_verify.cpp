@@ -131,6 +131,12 @@ int run_verify(const VerifyOptions& opt, std::ostream& out) {
   if (!(opt.xpos_scale_base > 0) || !std::isfinite(opt.xpos_scale_base)) {
     throw InvalidArgument(fmt::format("--xpos-scale-base must be a finite number > 0 (got {})", format_number(opt.xpos_scale_base)));
   }
+  // xPos as apply and decay take it: plain RoPE's frequencies, float64; refused before any trial runs.
+  if (!opt.xpos && opt.xpos_scale_base != kDefaultXposScaleBase) throw InvalidArgument("--xpos-scale-base needs --xpos");
+  if (opt.xpos && opt.scaling.any()) {
+    throw InvalidArgument("--xpos applies to plain RoPE: leave out --model, --config and --scaling");
+  }
+  if (opt.xpos && opt.dtype && *opt.dtype != DType::F64) throw InvalidArgument("--xpos is checked in float64: leave out --dtype");
   VerifySettings settings = opt.settings;
   if (opt.dtype) settings.dtype = *opt.dtype;
   // With --scaling, --config or --model, a model's scaled frequencies: the identities hold for any
@@ -182,7 +188,9 @@ int run_verify(const VerifyOptions& opt, std::ostream& out) {
   set_interrupt_deferred(false);
   if (drawn) std::fputs("\r\033[K", stderr), std::fflush(stderr);
   // docs/multi-axis.md: with multimodal sections, the identities per axis (A5)-(A7), in float64.
-  if (rope.scaled && rope.scaled->spec.axes && !report.interrupted && (!opt.dtype || *opt.dtype == DType::F64)) {
+  // Under --dtype f32/f16/bf16 they are left out, and the table says so (axes_left_out).
+  const bool axes_left_out = rope.scaled && rope.scaled->spec.axes && opt.dtype && *opt.dtype != DType::F64;
+  if (rope.scaled && rope.scaled->spec.axes && !report.interrupted && !axes_left_out) {
     for (IdentityResult& r : verify_axes(rope.scaled->spec, settings.trials, settings.max_position, settings.seed)) {
       report.identities.push_back(std::move(r));
     }
@@ -191,7 +199,6 @@ int run_verify(const VerifyOptions& opt, std::ostream& out) {
   // relative identity (M8) as the contrast that must fail once the scale is there.
   std::optional<IdentityResult> xpos_contrast;
   if (opt.xpos && !report.interrupted) {
-    if (opt.dtype && *opt.dtype != DType::F64) throw InvalidArgument("--xpos is checked in float64: leave out --dtype");
     const Eigen::VectorXd theta = settings.inv_freq ? *settings.inv_freq : frequencies(settings.dim, settings.base);
     XposIdentities x = verify_xpos(theta, settings.layout, opt.xpos_scale_base, settings.trials, settings.max_position, settings.seed);
     for (IdentityResult& r : x.rows) report.identities.push_back(std::move(r));
@@ -345,6 +352,11 @@ int run_verify(const VerifyOptions& opt, std::ostream& out) {
                     "\n有些容差被限制在该量的典型大小:得分为 1/√d = {:.3g},其他为 1\n"
                     "(P11):误差更大说明 {} 在位置不超过 {} 时已没有一位正确的数字\n",
                     score_tolerance_cap(s.dim), to_string(s.dtype), format_number(s.max_position));
+  }
+  if (axes_left_out) {
+    out << t.format("\nthe per-axis rows (A5)-(A7) (axes {}) are checked in float64 only: leave out --dtype for them\n",
+                    "\n按轴的行 (A5)-(A7)(轴 {})只在 float64 下检查:去掉 --dtype 即可检查它们\n",
+                    rope.scaled->spec.axes->components());
   }
   out << t.format("\n{} of {} identities passed{}\n", "\n{1} 项恒等式中 {0} 项通过{2}\n", passed, report.identities.size(),
                   !report.all_passed() ? t(" — VERIFICATION FAILED", " — 验证失败")

@@ -40,6 +40,14 @@ int run_decay_xpos(const DecayOptions& opt, std::ostream& out) {
     throw InvalidArgument(fmt::format("--points {} × 6 columns is {:g} values, over the limit of {:g} (kMaxCells): use fewer points",
                                       points, static_cast<double>(points) * 6, kMaxCells));
   }
+  // (X5) costs a pow, a sin and a cos per pair and distance (about 0.1–0.2 µs on the 2-core machine of
+  // docs/errors.md): 1e8 terms is some 10–20 s, where --dim 65536 at 256 001 distances was 10 minutes.
+  const double terms = static_cast<double>(points) * static_cast<double>(d / 2);
+  if (terms > kMaxXposTerms) {
+    throw InvalidArgument(fmt::format("--xpos: {} distances × d/2 = {} pairs is {:g} terms of (X5), over the limit of {:g}: "
+                                      "use fewer --points or a smaller --dim",
+                                      points, d / 2, terms, kMaxXposTerms));
+  }
   const Eigen::VectorXd x = opt.log_x ? logspace(opt.max_distance, points) : linspace(opt.max_distance, points);
   const XposDecay c = xpos_decay(theta, s, x);
   if (!opt.csv.empty()) {
