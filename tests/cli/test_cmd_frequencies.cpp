@@ -175,6 +175,22 @@ TEST_F(CmdFrequencies, AxisAndFloat32ColumnsTogether) {
   EXPECT_THAT(table.out, HasSubstr("7.995603964898812     h         0.785830020904541\n"));
 }
 
+TEST_F(CmdFrequencies, TheLargestDimensionNeedsNoHeatmapLimit) {
+  // d = kMaxDim = 65536 without a figure: 32768 rows, θ_last = 10000^(−65534/65536) (M1). The heatmap's
+  // cell limit ((max-position + 1)·d/2) applies only when a figure is drawn.
+  const Result r = rope_cli({"frequencies", "--dim", "65536", "--csv", "-"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto rows = test::split(r.out, '\n');
+  ASSERT_EQ(rows.size(), 32769u);
+  const double last = std::stod(test::split(rows.back(), ',').at(2));  // pair,exponent,theta,wavelength
+  const double want = std::pow(10000.0, -65534.0 / 65536.0);
+  EXPECT_NEAR(last, want, 4e-16 * want);
+  EXPECT_EQ(rope_cli({"frequencies", "--dim", "65536", "--vision", "axial"}).code, 0);
+  expect_one_line_error(rope_cli({"frequencies", "--dim", "65536", "--png", path("f.png")}), 2,
+                        "--max-position must be >= 1 with (max-position + 1)·d/2 <= 4194304 (got 128)");
+  EXPECT_FALSE(std::filesystem::exists(path("f.png")));
+}
+
 TEST_F(CmdFrequencies, AVisionTowerListsTheAxisOfEveryPair) {
   // --vision pixtral, d = 16, base 10000 (V3): pairs 0 … 3 are the row h with θ = 10000^(−2i/16) for
   // i = 0, 2, 4, 6, pairs 4 … 7 the column w with i = 1, 3, 5, 7. llama4 (V4): pairs 0 … 3 the column w,

@@ -55,6 +55,7 @@ std::string exponent_fraction(int d, int i) {
 
 /// Before anything is written: the heatmap's size is bounded.
 void check_heatmap(const FrequenciesOptions& opt, Eigen::Index half) {
+  if (!opt.figure.wanted()) return;  // the heatmap's size limits the figure, not the table (d up to kMaxDim)
   const int max_position = opt.max_position.value_or(kDefaultMaxPosition);
   if (max_position < 1 || (max_position + 1.0) * static_cast<double>(half) > kMaxHeatmapCells) {
     throw InvalidArgument(fmt::format("--max-position must be >= 1 with (max-position + 1)·d/2 <= {:.0f} (got {})",
