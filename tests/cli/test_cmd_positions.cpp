@@ -201,11 +201,14 @@ TEST_F(CmdPositions, BadInputIsOneLine) {
   expect_one_line_error(rope_cli({"positions", "--text", "3", "--second-per-grid", "-2"}), 2,
                         "--second-per-grid must be between 0 and 1e+06 (got -2)");
   expect_one_line_error(rope_cli({"positions", "--video", "4x2x2", "--tokens-per-second", "1e308"}), 2,
-                        "tokens per second must be between 0 and 1e+06 (got 1e+308)");
+                        "--tokens-per-second must be > 0 and at most 1e+06 (got 1e+308)");
   expect_one_line_error(rope_cli({"positions", "--text", "3", "--merge-size", "0"}), 2,
                         "the spatial merge size must be between 1 and 64 (got 0)");
   expect_one_line_error(rope_cli({"positions", "--text", "3", "--tokens-per-second", "-1"}), 2,
-                        "tokens per second must be between 0 and 1e+06 (got -1)");
+                        "--tokens-per-second must be > 0 and at most 1e+06 (got -1)");
+  // 0 as a config's tokens_per_second: refused on the command line too (every frame would be time 0).
+  expect_one_line_error(rope_cli({"positions", "--video", "4x2x2", "--tokens-per-second", "0"}), 2,
+                        "--tokens-per-second must be > 0 and at most 1e+06 (got 0)");
   EXPECT_THAT([] { parse_grid("1x\x01x2", "--image"); }, ::testing::ThrowsMessage<InvalidArgument>(HasSubstr("--image")));
 }
 

@@ -280,6 +280,17 @@ TEST(Axes, PositionRowsFromAFileOrRopePositionsCsv) {
   refused("1,2,3,4,5\n", "line 1: 5 components");
   refused("1,x,3\n", "--axis-positions 'p.csv' line 1");
   refused("\n\n", "--axis-positions 'p.csv': no positions");
+  // A row longer than its header, a column named twice, a header of other axes: refused, not read by guess.
+  refused("t,h,w\n4,4,4,9\n", "line 2: 4 cells, more than the header's 3");
+  refused("t,h,w,t\n1,2,3,4\n", "line 1: the header names the column t 2 times");
+  refused("t\n1\n", "line 1: a header needs the columns t, h, w (as rope positions --csv writes them), t, h, w, e "
+                      "(llama.cpp) or h, w (a vision tower)");
+  refused("h,w,e\n1,2,3\n", "line 1: a header needs the columns t, h, w");
+  // A UTF-8 byte order mark before the header (a spreadsheet's CSV) is skipped.
+  const auto bom = parse_axis_position_rows("\xEF\xBB\xBFt,h,w\n0,1,2\n", "f", 10);
+  ASSERT_EQ(bom.size(), 1u);
+  EXPECT_EQ(bom.front().text(), "(0, 1, 2)");
+  EXPECT_EQ(parse_axis_position_rows("t,h,w,e\n1,2,3,4\n", "f", 10).front().text(), "(1, 2, 3, 4)");
 }
 
 TEST(Axes, SectionsThatDoNotFitAreRefused) {

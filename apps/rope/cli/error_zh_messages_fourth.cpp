@@ -52,8 +52,6 @@ const std::vector<ErrorTemplate>& error_templates_fourth() {
        "位置 {0} 与 {1} 的分量个数不同"},
       {"give --positions or --axis-positions, not both",
        "--positions 与 --axis-positions 只能给一个"},
-      {"{} line {}: a header needs the columns t, h, w (as rope positions --csv writes them)",
-       "{0} 第 {1} 行：表头需要 t、h、w 列（如 rope positions --csv 所写）"},
       {"{} line {}: more than {} positions",
        "{0} 第 {1} 行：位置多于 {2} 个"},
       {"{} line {}: {} components: a position has 1 number, or one per axis (at most {}: t,h,w,e)",
@@ -81,6 +79,13 @@ const std::vector<ErrorTemplate>& error_templates_fourth() {
        "--xpos 只适用于普通 RoPE：请去掉 --model、--config 和 --scaling"},
       {"--xpos: {} distances × d/2 = {} pairs is {} terms of (X5), over the limit of {}: use fewer --points or a smaller --dim",
        "--xpos：{0} 个距离 × d/2 = {1} 对，共 {2} 项 (X5)，超过上限 {3}：请减少 --points 或减小 --dim"},
+      {"{} line {}: the header names the column {} {} times",
+       "{0} 第 {1} 行：表头把列 {2} 写了 {3} 次"},
+      {"{} line {}: a header needs the columns t, h, w (as rope positions --csv writes them), t, h, w, e (llama.cpp) or h, w "
+       "(a vision tower)",
+       "{0} 第 {1} 行：表头需要 t、h、w 列（与 rope positions --csv 写出的一样）、t、h、w、e 列（llama.cpp）或 h、w 列（视觉塔）"},
+      {"{} line {}: {} cells, more than the header's {}",
+       "{0} 第 {1} 行：{2} 个单元格，多于表头的 {3} 列"},
   };
   return templates;
 }

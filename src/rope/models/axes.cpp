@@ -190,8 +190,10 @@ Eigen::VectorXd axis_angles(const Eigen::VectorXd& theta, const AxisMap* map, co
 std::vector<AxisPosition> parse_axis_position_rows(std::string_view text, std::string_view what, std::size_t max_rows) {
   std::vector<AxisPosition> rows;
   std::vector<std::size_t> columns;  // from a header: the columns t, h, w, e in that order
+  std::size_t header_cells = 0;
   bool header_seen = false;
   long line_number = 0;
+  if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);  // a UTF-8 byte order mark, as spreadsheets write
   for (std::size_t start = 0; start <= text.size();) {
     const std::size_t end = std::min(text.find('\n', start), text.size());
     std::string_view line = text.substr(start, end - start);
@@ -212,13 +214,22 @@ std::vector<AxisPosition> parse_axis_position_rows(std::string_view text, std::s
     const std::string where = fmt::format("{} line {}", what, line_number);
     if (!header_seen && rows.empty() && std::any_of(line.begin(), line.end(), [](char c) { return std::isalpha(static_cast<unsigned char>(c)) && c != 'e' && c != 'E'; })) {
       header_seen = true;
+      header_cells = cells.size();
+      std::string names;
       for (const char* name : {"t", "h", "w", "e"}) {
+        const auto n = std::count(cells.begin(), cells.end(), std::string_view(name));
+        if (n > 1) throw InvalidArgument(fmt::format("{}: the header names the column {} {} times", where, name, n));
         for (std::size_t c = 0; c < cells.size(); ++c) {
           if (cells[c] == name) columns.push_back(c);
         }
+        if (n == 1) names += (names.empty() ? "" : ",") + std::string(name);
       }
-      if (columns.empty()) {
-        throw InvalidArgument(fmt::format("{}: a header needs the columns t, h, w (as rope positions --csv writes them)", where));
+      // The axes a position file can carry: M-RoPE's t,h,w (rope positions --csv), llama.cpp's four slots, or
+      // a vision tower's row and column.
+      if (names != "t,h,w" && names != "t,h,w,e" && names != "h,w") {
+        throw InvalidArgument(fmt::format("{}: a header needs the columns t, h, w (as rope positions --csv writes them), "
+                                          "t, h, w, e (llama.cpp) or h, w (a vision tower)",
+                                          where));
       }
       continue;
     }
@@ -233,6 +244,9 @@ std::vector<AxisPosition> parse_axis_position_rows(std::string_view text, std::s
       for (std::size_t k = 0; k < cells.size(); ++k) p.value[k] = parse_real(cells[k], where);
     } else {
       p.count = static_cast<int>(columns.size());
+      if (cells.size() > header_cells) {
+        throw InvalidArgument(fmt::format("{}: {} cells, more than the header's {}", where, cells.size(), header_cells));
+      }
       for (std::size_t k = 0; k < columns.size(); ++k) {
         if (columns[k] >= cells.size()) throw InvalidArgument(fmt::format("{}: {} cells, fewer than the header's", where, cells.size()));
         p.value[k] = parse_real(cells[columns[k]], where);

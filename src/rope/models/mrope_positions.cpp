@@ -70,8 +70,9 @@ std::vector<TokenPosition> rope_index(const std::vector<Segment>& segments, cons
   }
   // Bounded so that a time index τ = t · second_per_grid · tokens_per_second (t < 65536) stays a whole
   // number far inside a long.
-  if (rules.tokens_per_second && !(*rules.tokens_per_second >= 0 && *rules.tokens_per_second <= kMaxTimeScale)) {
-    throw InvalidArgument(fmt::format("tokens per second must be between 0 and {:g} (got {})", kMaxTimeScale,
+  // Positive, as a config's vision_config.tokens_per_second must be (hf_config_sequence.cpp).
+  if (rules.tokens_per_second && !(*rules.tokens_per_second > 0 && *rules.tokens_per_second <= kMaxTimeScale)) {
+    throw InvalidArgument(fmt::format("tokens per second must be > 0 and at most {:g} (got {})", kMaxTimeScale,
                                       format_number(*rules.tokens_per_second)));
   }
   if (!(rules.second_per_grid >= 0 && rules.second_per_grid <= kMaxTimeScale)) {

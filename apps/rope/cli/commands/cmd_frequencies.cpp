@@ -64,7 +64,8 @@ void check_heatmap(const FrequenciesOptions& opt, Eigen::Index half) {
 }
 
 /// The figure: cos(m·θ_i), rows are pairs, columns positions 0 … max-position (M1).
-void draw_cos_heatmap(const Eigen::VectorXd& theta, double base, const FrequenciesOptions& opt) {
+/// `scaled`: the frequencies are a context extension's (the title says so), not plain RoPE's.
+void draw_cos_heatmap(const Eigen::VectorXd& theta, double base, const FrequenciesOptions& opt, bool scaled) {
   if (!opt.figure.wanted()) return;
   const auto half = theta.size();
   const int max_position = opt.max_position.value_or(kDefaultMaxPosition);
@@ -76,7 +77,7 @@ void draw_cos_heatmap(const Eigen::VectorXd& theta, double base, const Frequenci
   plot::Figure fig;
   fig.title = fmt::format(f.text("cos(m·θᵢ): every pair turns at its own speed (d = {}, base = {}{})",
                                  "cos(m·θᵢ):每一对以自己的速度旋转(d = {},base = {}{})"),
-                          2 * half, format_number(base), opt.scaling.any() ? f.text(", scaled", ",已缩放") : "");
+                          2 * half, format_number(base), scaled ? f.text(", scaled", ",已缩放") : "");
   fig.xlabel = f.text("position m", "位置 m");
   fig.ylabel = f.text("pair i (0 = fastest)", "维度对 i(0 转得最快)");
   plot::Heatmap h;
@@ -127,7 +128,7 @@ int run_scaled_frequencies(const FrequenciesOptions& opt, const ResolvedRope& rr
     }
     write_output(opt.csv, csv, out);
   }
-  draw_cos_heatmap(scaled, c.base, opt);
+  draw_cos_heatmap(scaled, c.base, opt, c.type != ScalingType::Default);
   if (opt.json) {
     nlohmann::json j;
     j["inv_freq"] = std::vector<double>(scaled.data(), scaled.data() + half);
@@ -239,7 +240,7 @@ int run_frequencies(const FrequenciesOptions& opt, std::ostream& out) {
   }
   const Eigen::VectorXd angle = position * theta;
   check_heatmap(opt, half);
-  draw_cos_heatmap(theta, base, opt);
+  draw_cos_heatmap(theta, base, opt, false);
 
   if (!opt.csv.empty()) {
     Table table{{"pair", "exponent", "theta", "wavelength"}, {pair, exponent, theta, lambda}};

@@ -70,8 +70,9 @@ std::vector<Segment> segments_of(const PositionsOptions& opt) {
 std::string segment_text(const Segment& s, long merge, const Text& t) {
   const std::string name = segment_name(s.kind).in(t.zh());
   if (s.kind == SegmentKind::Text) return fmt::format("{} {}", name, s.tokens);
-  return t.format("{} {}x{}x{} → {}×{}×{} tokens", "{} {}x{}x{} → {}×{}×{} 个词元", name, s.grid[0], s.grid[1], s.grid[2],
-                  s.grid[0], s.grid[1] / merge, s.grid[2] / merge);
+  const long merged = s.grid[0] * (s.grid[1] / merge) * (s.grid[2] / merge);
+  return t.format("{} {}x{}x{} → {}×{}×{} {}", "{} {}x{}x{} → {}×{}×{} 个词元{}", name, s.grid[0], s.grid[1], s.grid[2],
+                  s.grid[0], s.grid[1] / merge, s.grid[2] / merge, t.zh() ? "" : merged == 1 ? "token" : "tokens");
 }
 
 void draw_positions(const std::vector<TokenPosition>& ids, const PositionsOptions& opt) {
@@ -164,6 +165,10 @@ int run_positions(const PositionsOptions& opt, std::ostream& out) {
     throw InvalidArgument(fmt::format("--second-per-grid must be between 0 and {:g} (got {})", kMaxTimeScale,
                                       format_number(*opt.second_per_grid)));
   }
+  if (opt.tokens_per_second && !(*opt.tokens_per_second > 0 && *opt.tokens_per_second <= kMaxTimeScale)) {
+    throw InvalidArgument(fmt::format("--tokens-per-second must be > 0 and at most {:g} (got {})", kMaxTimeScale,
+                                      format_number(*opt.tokens_per_second)));
+  }
   const std::vector<Segment> segments = segments_of(opt);
   const Rules given = rules_of(opt, segments);
   const PositionRules& rules = given.rules;
@@ -198,7 +203,8 @@ int run_positions(const PositionsOptions& opt, std::ostream& out) {
                       : t("= frame index (Qwen2-VL)", "= 帧序号(Qwen2-VL)"));
   std::string list;
   for (const Segment& s : segments) list += (list.empty() ? "" : ", ") + segment_text(s, rules.spatial_merge_size, t);
-  out << t.format("sequence: {}; {} tokens\n", "序列:{};共 {} 个词元\n", list, ids.size());
+  out << t.format("sequence: {}; {} {}\n", "序列:{};共 {} 个词元{}\n", list, ids.size(),
+                  t.zh() ? "" : ids.size() == 1 ? "token" : "tokens");
   out << t("text tokens include the vision start and end tokens around an image: count them in --text\n\n",
            "文本词元包括图像前后的视觉起止词元:请把它们计入 --text\n\n");
   out << fmt::format("{:>7}  {:>7}  {:<6}  {:>8}  {:>8}  {:>8}\n", t("token", "词元"), t("segment", "片段"),
