@@ -39,6 +39,17 @@ std::string axis_label(int axis, const Text& t) {
   return fmt::format("{} ({})", axis_letter(axis), axis_name(axis).in(t.zh()));
 }
 
+std::string order_name(SectionOrder order, const Text& t) {
+  switch (order) {
+    case SectionOrder::Chunked: return t("chunked", "分块");
+    case SectionOrder::Interleaved: return t("interleaved", "交错");
+    case SectionOrder::GgmlMrope: return "llama.cpp MROPE";
+    case SectionOrder::GgmlImrope: return "llama.cpp IMROPE";
+    case SectionOrder::Vision: return t("2-D vision", "二维视觉");
+  }
+  return std::string(to_string(order));
+}
+
 const char* axis_rule(SectionOrder order) {
   switch (order) {
     case SectionOrder::Chunked:
@@ -84,7 +95,7 @@ void print_axis_summary(std::ostream& out, const AxisMap& map, const Eigen::Vect
   } else {
     out << t.format("M-RoPE: mrope_section [{}], {} (docs/multi-axis.md (A1), {})\n",
                   "M-RoPE:mrope_section [{}],{}(docs/multi-axis.md (A1)、{})\n", fmt::join(map.source.sections, ", "),
-                  to_string(map.source.order), axis_rule(map.source.order));
+                  order_name(map.source.order, t), axis_rule(map.source.order));
   }
   out << fmt::format("  {:<14}{:>6}  {:<24}{}\n", t("axis", "轴"), t("pairs", "对数"), t("pair indices", "维度对编号"),
                      t("wavelengths (positions)", "波长(位置数)"));

@@ -285,6 +285,8 @@ const std::vector<HelpEntry>& help_entries_options() {
        "注意力头维度中参与旋转的比例：d = int(head_dim × factor)"},
       {"a vision tower's 2-D RoPE of --dim and --base: qwen2-vl, llama.cpp, pixtral, llama4 or axial (docs/multi-axis.md §6)",
        "由 --dim 与 --base 构成的视觉塔二维 RoPE：qwen2-vl、llama.cpp、pixtral、llama4 或 axial（docs/multi-axis.md §6）"},
+      {"a vision tower's 2-D RoPE of the vector's length and --base: qwen2-vl, llama.cpp, pixtral, llama4 or axial (docs/multi-axis.md §6)",
+       "由向量长度与 --base 构成的视觉塔二维 RoPE：qwen2-vl、llama.cpp、pixtral、llama4 或 axial（docs/multi-axis.md §6）"},
       {"with --model/--config of a vision-language model: the RoPE of its language model (text, the default) or of its vision tower (vision)",
        "配合视觉语言模型的 --model/--config：取其语言模型的 RoPE（text，默认）或视觉塔的 RoPE（vision）"},
       {"pair layout: interleaved (pairs 2i,2i+1: paper, Meta) or half (pairs i,i+d/2: NeoX, Hugging Face rotate_half); with --model/--config the model's own layout unless given",

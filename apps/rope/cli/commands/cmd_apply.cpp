@@ -149,7 +149,7 @@ int run_apply(const ApplyOptions& opt, std::ostream& out) {
     } else if (axes) {
       out << t.format("M-RoPE ({} sections [{}]): pair i turns by θ_i times the position of its axis (docs/multi-axis.md (A1))\n",
                       "M-RoPE({} 分段 [{}]):第 i 对按 θ_i 乘以其所属轴的位置旋转(docs/multi-axis.md (A1))\n",
-                      to_string(axes->source.order), fmt::join(axes->source.sections, ", "));
+                      order_name(axes->source.order, t), fmt::join(axes->source.sections, ", "));
     }
     if (n != d) {
       out << t.format("head_dim {}: channels {} … {} rotate, the other {} pass through unchanged\n",
@@ -232,6 +232,10 @@ Command add_apply_command(CLI::App& app) {
   add_lang_option(*sub, opt->lang);
   sub->footer("Example:\n  rope apply --position 1 --vector 1,0,0,1\n  rope apply --position 100 --vector 1,0,0,1 --xpos --role k");
   add_scaling_options(*sub, opt->scaling);
+  // apply has no --dim: the tower's d is the vector's length.
+  sub->get_option("--vision")->description(
+      "a vision tower's 2-D RoPE of the vector's length and --base: qwen2-vl, llama.cpp, pixtral, llama4 or axial "
+      "(docs/multi-axis.md §6)");
   add_float32_options(*sub, opt->scaling);
   return {sub, [opt](std::ostream& out) { return run_apply(*opt, out); }};
 }

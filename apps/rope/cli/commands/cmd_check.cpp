@@ -170,7 +170,7 @@ int run_check(const CheckOptions& opt, std::ostream& out) {
     // The axis of every pair: rope frequencies --model NAME prints them.
     row("M-RoPE", t.format("mrope_section [{}], {} (docs/multi-axis.md {}): pair i turns by θ_i·p_a(i)",
                            "mrope_section [{}],{}(docs/multi-axis.md {}):第 i 对转 θ_i·p_a(i)",
-                           fmt::join(e.axes->source.sections, ", "), to_string(e.axes->source.order),
+                           fmt::join(e.axes->source.sections, ", "), order_name(e.axes->source.order, t),
                            axis_rule(e.axes->source.order)));
   }
   row(t("tolerance (C1)", "容差 (C1)"),

@@ -304,6 +304,9 @@ Command add_inspect_command(CLI::App& app) {
   sub->add_flag("--json", opt->json, "print the report as JSON");
   add_lang_option(*sub, opt->lang);
   add_scaling_options(*sub, opt->scaling);
+  // inspect reports a model's RoPE: a vision tower is --model/--config with --tower vision; --vision KIND
+  // builds a tower from --dim and --base, which inspect does not take.
+  sub->remove_option(sub->get_option("--vision"));
   sub->footer("Example:\n  rope inspect --list\n  rope inspect --model llama-3.1-8b\n  rope inspect data/models/qwen2.5-7b.json --json\n  rope inspect data/gguf/llama-3.1-8b.gguf");
   return {sub, [opt](std::ostream& out) { return run_inspect(*opt, out); }};
 }

@@ -199,7 +199,7 @@ int run_matrix(const MatrixOptions& opt, std::ostream& out) {
     out << t.format("M-RoPE ({} sections [{}]): block i is R(θ_i·p_a(i)), p_a(i) the position of its axis: {} "
                     "(docs/multi-axis.md (A1))\n",
                     "M-RoPE({} 分段 [{}]):第 i 块为 R(θ_i·p_a(i)),p_a(i) 为其所属轴的位置:{}(docs/multi-axis.md (A1))\n",
-                    to_string(spec->axes->source.order), fmt::join(spec->axes->source.sections, ", "), axis_pattern(*spec->axes));
+                    order_name(spec->axes->source.order, t), fmt::join(spec->axes->source.sections, ", "), axis_pattern(*spec->axes));
   }
   if (f32) out << float32_text(t) << '\n';
   if (spec) {

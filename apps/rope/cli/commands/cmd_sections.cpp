@@ -94,7 +94,7 @@ int run_vision_sections(const SectionsOptions& opt, const Rope& rope, std::ostre
   if (opt.figure.wanted()) draw(vision_sections_figure(opt.figure, rows, chosen), opt.figure);
   if (opt.csv == "-") return kOk;
   const Text t = opt.figure.tr();
-  out << t.format("2-D vision RoPE of {}: d = {}, base = {}\n\n", "{} 的二维视觉 RoPE:d = {},base = {}\n\n",
+  out << t.format("2-D vision RoPE of {}: d = {}, base = {}\n\n", "{}的二维视觉 RoPE:d = {},base = {}\n\n",
                   model_name(rope.scaled->model, t), spec.rotary_dim, format_number(rope.base));
   print_axis_summary(out, *spec.axes, spec.params.inv_freq, t);
   out << t.format("\nthe same d and base in the five implementations (docs/multi-axis.md §6):\n",
@@ -107,7 +107,7 @@ int run_vision_sections(const SectionsOptions& opt, const Rope& rope, std::ostre
     const std::vector<AxisRange> r = axis_ranges(p.theta, map);
     const auto range = [](const AxisRange& a) { return fmt::format("{:.6g} … {:.6g}", a.shortest, a.longest); };
     out << "  " << pad(to_string(p.kind), 11) << pad(map.vision_equation, 6) << pad(layout_name(p.layout, t), layout_width)
-        << pad(format_number(p.offset), 7) << pad(range(r[0]), 22) << range(r[1]) << (p.kind == chosen ? "  ←" : "") << '\n';
+        << pad(format_number(p.offset), 7) << pad(range(r[0]), 20) << "  " << range(r[1]) << (p.kind == chosen ? "  ←" : "") << '\n';
   }
   out << t("\neach axis gets its own ladder base^(−4k/d), the same wavelengths for rows and columns, except Pixtral (V3):\n"
            "the row takes the even and the column the odd frequencies of the head's ladder base^(−2i/d);\n"
