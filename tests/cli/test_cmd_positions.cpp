@@ -195,7 +195,7 @@ TEST_F(CmdPositions, BadInputIsOneLine) {
   expect_one_line_error(rope_cli({"positions", "--image", "0x4x4"}), 2, "--image: every side of the grid must be between 1 and 65536 (got 0)");
   expect_one_line_error(rope_cli({"positions", "--text", "0"}), 2, "--text must be between 1 and 1000000 tokens (got 0)");
   expect_one_line_error(rope_cli({"positions"}), 2, "the sequence is empty");
-  expect_one_line_error(rope_cli({"positions", "--image", "1000x1000x1000"}), 2, "the sequence has more than 1000000 tokens");
+  expect_one_line_error(rope_cli({"positions", "--image", "1000x1000x1000"}), 2, "the sequence has 250000000 tokens up to its segment 1, more than the limit of 1000000");
   expect_one_line_error(rope_cli({"positions", "--text", "3", "--second-per-grid", "2"}), 2,
                         "--second-per-grid scales video time (Qwen2.5-VL): give it with --tokens-per-second");
   expect_one_line_error(rope_cli({"positions", "--text", "3", "--second-per-grid", "-2"}), 2,
@@ -210,6 +210,11 @@ TEST_F(CmdPositions, BadInputIsOneLine) {
   expect_one_line_error(rope_cli({"positions", "--video", "4x2x2", "--tokens-per-second", "0"}), 2,
                         "--tokens-per-second must be > 0 and at most 1e+06 (got 0)");
   EXPECT_THAT([] { parse_grid("1x\x01x2", "--image"); }, ::testing::ThrowsMessage<InvalidArgument>(HasSubstr("--image")));
+  // A missing side names the whole grid, not an empty integer.
+  expect_one_line_error(rope_cli({"positions", "--image", "1x4x"}), 2,
+                        "--image must be a grid TxHxW of three whole numbers, e.g. 1x4x6 (got '1x4x')");
+  expect_one_line_error(rope_cli({"positions", "--image", "x4x6"}), 2,
+                        "--image must be a grid TxHxW of three whole numbers, e.g. 1x4x6 (got 'x4x6')");
 }
 
 }  // namespace

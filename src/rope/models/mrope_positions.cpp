@@ -52,6 +52,10 @@ std::array<long, 3> parse_grid(std::string_view text, std::string_view what) {
                                         shown_text(text)));
     }
     const std::string_view part = text.substr(start, k < 2 ? x - start : std::string_view::npos);
+    if (part.empty()) {  // "1x4x", "x4x6": a side is missing, which says more than "not an integer ('')"
+      throw InvalidArgument(fmt::format("{} must be a grid TxHxW of three whole numbers, e.g. 1x4x6 (got '{}')", what,
+                                        shown_text(text)));
+    }
     const long v = parse_integer(part, what);
     if (v < 1 || v > kMaxGridSide) {
       throw InvalidArgument(fmt::format("{}: every side of the grid must be between 1 and {} (got {})", what, kMaxGridSide, v));
@@ -96,7 +100,8 @@ std::vector<TokenPosition> rope_index(const std::vector<Segment>& segments, cons
       total += static_cast<double>(s.grid[0]) * static_cast<double>(s.grid[1] / m) * static_cast<double>(s.grid[2] / m);
     }
     if (total > static_cast<double>(kMaxSequenceTokens)) {
-      throw InvalidArgument(fmt::format("the sequence has more than {} tokens", kMaxSequenceTokens));
+      throw InvalidArgument(fmt::format("the sequence has {:.0f} tokens up to its segment {}, more than the limit of {}", total,
+                                        &s - segments.data() + 1, kMaxSequenceTokens));
     }
   }
   std::vector<TokenPosition> out;
