@@ -109,6 +109,11 @@ TEST_F(CmdMatrix, RelativeTakesMultiAxisPositions) {
   EXPECT_THAT(zh_budget.err, HasSubstr("超出了 float64 在 d = 4 时的分辨能力"));
   // Just inside: 2(|m| + |n|) = 2.8e14 gives a tolerance of about 0.5, and the rows still agree.
   EXPECT_EQ(rope_cli({"matrix", "--dim", "4", "--relative", "7e13", "-7e13"}).code, 0);
+  // A multi-axis position names the component beyond the limit.
+  expect_one_line_error(rope_cli({"matrix", "--model", "qwen2-vl-7b", "--position", "1,6e14,1"}), 2,
+                        "--position component 2 of (1, 600000000000000, 1) = 6e+14 is beyond what float64 resolves at d = 128");
+  EXPECT_THAT(rope_cli({"matrix", "--model", "qwen2-vl-7b", "--position", "1,6e14,1", "--lang", "zh"}).err,
+              HasSubstr("--position (1, 600000000000000, 1) 的第 2 个分量 = 6e+14 超出了 float64"));
 }
 
 TEST_F(CmdMatrix, EveryPresetsMatrixTimesAHeadEqualsHfModelingCode) {

@@ -86,6 +86,10 @@ const std::vector<ErrorTemplate>& error_templates_fourth() {
        "{0} 第 {1} 行：表头需要 t、h、w 列（与 rope positions --csv 写出的一样）、t、h、w、e 列（llama.cpp）或 h、w 列（视觉塔）"},
       {"{} line {}: {} cells, more than the header's {}",
        "{0} 第 {1} 行：{2} 个单元格，多于表头的 {3} 列"},
+      {"--position component {} of {} = {} is beyond what {} resolves at d = {}: |position| must be below {}, where the "
+       "tolerance κ·ε·(d + |m|) of ({}) reaches {} and m·θ has no correct digit left",
+       "--position {1} 的第 {0} 个分量 = {2} 超出了 {3} 在 d = {4} 时的分辨能力：|position| 必须小于 {5}，"
+       "在那里 ({6}) 的容差 κ·ε·(d + |m|) 达到 {7}，m·θ 已没有一位正确的数字"},
   };
   return templates;
 }

@@ -84,7 +84,9 @@ int run_apply(const ApplyOptions& opt, std::ostream& out) {
   check_float32_position(opt.scaling, p);
   double m = p.value[0];  // the largest component: HF's dynamic update takes max(position_ids) + 1
   for (int k = 0; k < p.count; ++k) {
-    check_position_resolvable(p.value[static_cast<std::size_t>(k)], d);
+    // A multi-axis position names the component that is too large (its axis is the model's k-th).
+    check_position_resolvable(p.value[static_cast<std::size_t>(k)], d,
+                              p.multi() ? fmt::format("--position component {} of {}", k + 1, p.text()) : "position m");
     m = std::max(m, p.value[static_cast<std::size_t>(k)]);
   }
   // dynamic and longrope: the frequencies HF uses at this position (seq_len = m + 1 unless --seq-len).

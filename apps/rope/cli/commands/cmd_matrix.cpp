@@ -148,7 +148,8 @@ int run_matrix(const MatrixOptions& opt, std::ostream& out) {
   check_float32_position(opt.scaling, p);
   double largest = p.value[0];  // HF's dynamic update takes max(position_ids) + 1
   for (int k = 0; k < p.count; ++k) {
-    check_position_resolvable(p.value[static_cast<std::size_t>(k)], dim, "--position");
+    check_position_resolvable(p.value[static_cast<std::size_t>(k)], dim,
+                              p.multi() ? fmt::format("--position component {} of {}", k + 1, p.text()) : "--position");
     largest = std::max(largest, p.value[static_cast<std::size_t>(k)]);
   }
   // dynamic and longrope: the frequencies HF uses at this position (seq_len = m + 1 unless --seq-len).
