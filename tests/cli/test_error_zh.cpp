@@ -14,6 +14,7 @@ namespace rope::test {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 /// The messages of docs/errors.md's tables: the last cell of each row that starts "rope: ", without
 /// "rope: " and the Markdown escape of '|'.
@@ -118,6 +119,131 @@ TEST(ErrorZh, EveryChineseTemplateFormats) {
     for (std::size_t i = 0; i < holes; ++i) args.push_back(std::string("V"));
     EXPECT_NO_THROW((void)fmt::vformat(t.zh, args));
   }
+}
+
+/// A refusal under --lang zh: exit code 2, one line holding `chinese`, and no English phrase left in it
+/// (the quoted values, paths and option names aside).
+void expect_chinese_error(const Result& r, const std::string& chinese) {
+  expect_one_line_error(r, 2, chinese);
+  EXPECT_EQ(english_left(r.err.substr(r.err.find(' ') + 1)), "") << r.err;  // after "rope: "
+}
+
+class ErrorZhFiles : public TempDirTest {
+ protected:
+  /// A Qwen2-VL-like config.json with head_dim 128 and `rope_scaling`, written to `name`.
+  std::string mrope_config(const std::string& name, const std::string& rope_scaling) {
+    std::ofstream(path(name)) << R"({"model_type": "qwen2_vl", "hidden_size": 4096, "num_attention_heads": 32,
+        "head_dim": 128, "rope_theta": 1000000, "rope_scaling": )" << rope_scaling << "}";
+    return path(name);
+  }
+  std::string file(const std::string& name, const std::string& text) {
+    std::ofstream(path(name), std::ios::binary) << text;
+    return path(name);
+  }
+};
+
+TEST_F(ErrorZhFiles, MropeSectionsOfAConfigFileInChinese) {
+  // make_axis_map's rules, as the config reader reports them ("<file>: <path>: <rule>")
+  const std::string sum = mrope_config("sum.json", R"({"rope_type": "default", "mrope_section": [16, 24, 25]})");
+  for (const std::vector<std::string>& command :
+       {std::vector<std::string>{"sections"}, {"apply", "--position", "1", "--vector", "1,0"}, {"positions", "--text", "3"}}) {
+    std::vector<std::string> args = command;
+    args.insert(args.end(), {"--config", sum, "--lang", "zh"});
+    SCOPED_TRACE(command.front());
+    expect_chinese_error(rope_cli(args), sum + ": rope_scaling.mrope_section：mrope_section [16, 24, 25] 之和为 65，而不是 "
+                                               "rotary_dim / 2 = 64：HF 把 cos 和 sin 按分段切分两遍");
+  }
+  for (const char* sections : {"[]", "[16, 16, 16, 16]", "[16, 16, 16, 8, 8]"}) {
+    const std::string config = mrope_config("count.json", R"({"rope_type": "default", "mrope_section": )" + std::string(sections) + "}");
+    expect_chinese_error(rope_cli({"sections", "--config", config, "--lang", "zh"}), "：应有 1 到 3 个分段");
+  }
+  const std::string inter =
+      mrope_config("inter.json", R"({"rope_type": "default", "mrope_section": [32, 32], "mrope_interleaved": true})");
+  expect_chinese_error(rope_cli({"sections", "--config", inter, "--lang", "zh"}),
+                       "mrope_section [32, 32]：交错式 M-RoPE 读取 3 个分段（t, h, w）");
+  // the rules nobody reaches through a config (its reader checks the numbers first) translate too
+  EXPECT_EQ(cli::error_zh("c.json: rope_scaling.mrope_section: mrope_section [1, 70000]: every section is a whole "
+                          "number in 0 … 65536"),
+            "c.json: rope_scaling.mrope_section：mrope_section [1, 70000]：每个分段必须是 0 … 65536 中的整数");
+  EXPECT_EQ(cli::error_zh("c.json: rope_scaling.mrope_section: M-RoPE needs at least one pair (got 0)"),
+            "c.json: rope_scaling.mrope_section：M-RoPE 至少需要一个维度对（实际为 0）");
+  EXPECT_EQ(cli::error_zh("c.gguf: rope.dimension_sections: mrope_section [0, 0, 0, 0] adds up to 0"),
+            "c.gguf: rope.dimension_sections：mrope_section [0, 0, 0, 0] 之和为 0");
+  EXPECT_TRUE(cli::error_zh_exact("c.json: x: a 2-D vision map is built from the tower's implementation "
+                                  "(vision_axis_map), not from sections"));
+}
+
+TEST_F(ErrorZhFiles, AxisPositionsLineNumbersInChinese) {
+  const std::string dumps = std::string(ROPE_REFERENCE_DIR) + "/../../data/dumps/";
+  const std::string config = file("config.json", R"({"model_type": "qwen2_vl", "hidden_size": 128,
+      "num_attention_heads": 2, "rope_theta": 10000, "rope_scaling": {"type": "mrope", "mrope_section": [8, 12, 12]}})");
+  const auto check = [&](const std::string& positions) {
+    return rope_cli({"check", "--before", dumps + "q.npy", "--after", dumps + "q_rope.npy", "--config", config,
+                     "--axis-positions", positions, "--lang", "zh"});
+  };
+  const auto r = check(file("nan.csv", "0,0,0\n1,1,1\n\n2,2,2\n3,3,3\nnan,4,4\n"));
+  expect_chinese_error(r, "--axis-positions '" + path("nan.csv") + "' 第 6 行必须是有限数（实际为 'nan'）");
+  EXPECT_THAT(r.err, Not(HasSubstr("line")));
+  expect_chinese_error(check(file("empty.csv", "0,0,0\n,1,1\n")), "' 第 2 行必须是十进制数（实际为 ''）");
+  expect_chinese_error(check(file("control.csv", "0,0,0\n1\x1b,1,1\n")), "' 第 2 行必须是十进制数（实际为 '1?'）");
+  expect_chinese_error(check(file("huge.csv", "0,0,0\n1e999,1,1\n")), "' 第 2 行超出 double 的范围（实际为 '1e999'）");
+}
+
+TEST(ErrorZh, CliElevenCountsInChinese) {
+  expect_chinese_error(rope_cli({"apply", "--position", "1", "--position", "2", "--vector", "1,0", "--lang", "zh"}),
+                       "--position：最多接受 1 个值，但收到 2 个（见 'rope apply --help'）");
+  expect_chinese_error(rope_cli({"inspect", "--model", "a", "--model", "b", "--lang", "zh"}),
+                       "--model：最多接受 1 个值，但收到 2 个（见 'rope inspect --help'）");
+  expect_chinese_error(rope_cli({"frequencies", "--lang", "zh", "--lang", "zh"}),
+                       "--lang：最多接受 1 个值，但收到 2 个（见 'rope frequencies --help'）");
+  expect_chinese_error(rope_cli({"matrix", "--relative", "1", "2", "3", "--lang", "zh"}),
+                       "--relative：最多接受 2 个值，但收到 3 个（见 'rope matrix --help'）");
+  // CLI11's other counts and conversions (CLI/Error.hpp)
+  EXPECT_EQ(cli::error_zh("Expected exactly 2 arguments to --relative, got 3"), "--relative 需要恰好 2 个参数，实际收到 3 个");
+  EXPECT_EQ(cli::error_zh("Expected at least 1 arguments to --x, got 0"), "--x 至少需要 1 个参数，实际收到 0 个");
+  EXPECT_EQ(cli::error_zh("--json: too many inputs for a flag"), "--json：开关选项收到的输入过多");
+  EXPECT_EQ(cli::error_zh("--json: Should be true/false or a number"), "--json：应为 true/false 或数字");
+}
+
+TEST(ErrorZh, InspectWithoutAModelSaysOneOfThree) {
+  expect_chinese_error(rope_cli({"inspect", "--vision", "pixtral", "--lang", "zh"}),
+                       "rope inspect 需要以下之一：config.json 文件 FILE、--model NAME 或 --list");
+  EXPECT_THAT(rope_cli({"inspect", "--lang", "zh"}).err, Not(HasSubstr("同时")));
+}
+
+TEST_F(ErrorZhFiles, JsonParseErrorsInChinese) {
+  const auto inspect = [&](const std::string& name, const std::string& text) {
+    return rope_cli({"inspect", "--config", file(name, text), "--lang", "zh"});
+  };
+  expect_chinese_error(inspect("hostname", "vbox\n"),
+                       "不是有效的 JSON：第 1 行第 1 列：解析值时出现语法错误——无效的字面量；最后读到：'v'");
+  expect_chinese_error(inspect("esc.json", "{\"a\": \"\x1b\"}"),
+                       "解析值时出现语法错误——无效的字符串：控制字符 U+001B（ESC）必须转义为 \\u001B；最后读到：");
+  expect_chinese_error(inspect("tab.json", "{\"a\": \"\t\"}"), "控制字符 U+0009（HT）必须转义为 \\u0009 或 \\t；");
+  expect_chinese_error(inspect("minus.json", R"({"hidden_size": -x})"),
+                       "解析值时出现语法错误——无效的数字；'-' 之后应为数字；最后读到：'-x'");
+  expect_chinese_error(inspect("eof.json", R"({"a": )"), "输入意外结束");
+  expect_chinese_error(inspect("separator.json", R"({"a" 1})"), "解析对象分隔符时出现语法错误——意外的数字字面量；应为':'");
+  expect_chinese_error(inspect("array.json", "[1 2]"), "解析数组时出现语法错误——意外的数字字面量；应为']'");
+  expect_chinese_error(inspect("object.json", R"({"a": 1 "b"})"), "解析对象时出现语法错误——意外的字符串字面量；应为'}'");
+  expect_chinese_error(inspect("quote.json", "{\"a"), "无效的字符串：缺少结尾的引号");
+}
+
+TEST_F(ErrorZhFiles, JsonTypeNamesInChinese) {
+  const auto inspect = [&](const std::string& name, const std::string& text) {
+    return rope_cli({"inspect", "--config", file(name, text), "--lang", "zh"});
+  };
+  const std::string model = R"({"model_type": "llama", "hidden_size": 128, "num_attention_heads": 2, )";
+  expect_chinese_error(inspect("s.json", R"({"model_type": "llama", "hidden_size": "x", "num_attention_heads": 2})"),
+                       "hidden_size：应为整数，实际为 字符串");
+  expect_chinese_error(inspect("a.json", R"({"model_type": "llama", "hidden_size": 128, "num_attention_heads": [1]})"),
+                       "num_attention_heads：应为整数，实际为 数组");
+  expect_chinese_error(inspect("b.json", model + R"("rope_scaling": true})"), "rope_scaling：应为对象，实际为 布尔值");
+  expect_chinese_error(inspect("n.json", model + R"("rope_scaling": 5})"), "rope_scaling：应为对象，实际为 数");
+  expect_chinese_error(inspect("o.json", model + R"("rope_theta": {}})"), "rope_theta：应为数字，实际为 对象");
+  expect_chinese_error(inspect("null.json", "null"), "顶层应为 JSON 对象，实际为 空值");
+  // a number after "got" stays as it is
+  EXPECT_EQ(cli::error_zh("c.json: hidden_size: expected an integer, got 3.5"), "c.json: hidden_size：应为整数，实际为 3.5");
 }
 
 TEST(ErrorZh, LangZhPrintsTheErrorInChineseWithTheSameExitCode) {

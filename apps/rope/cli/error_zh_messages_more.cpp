@@ -128,7 +128,7 @@ const std::vector<ErrorTemplate>& error_templates_second() {
        "{0}：num_attention_heads：缺失"},
       {"cannot read '{}' at offset {}: the file is shorter than it was or unreadable",
        "无法在偏移 {1} 处读取 '{0}'：文件比原来短了，或无法读取"},
-      {"{}: expected a JSON object at the top level, got {}",
+      {"{}: expected a JSON object at the top level, got {m}",
        "{0}：顶层应为 JSON 对象，实际为 {1}"},
       {"every position is 0, where RoPE is the identity: nothing can be identified",
        "所有位置都是 0，RoPE 在那里是恒等变换：无法识别任何东西"},
