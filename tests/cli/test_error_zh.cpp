@@ -206,7 +206,7 @@ TEST(ErrorZh, CliElevenCountsInChinese) {
 }
 
 TEST(ErrorZh, InspectWithoutAModelSaysOneOfThree) {
-  expect_chinese_error(rope_cli({"inspect", "--vision", "pixtral", "--lang", "zh"}),
+  expect_chinese_error(rope_cli({"inspect", "--lang", "zh"}),
                        "rope inspect 需要以下之一：config.json 文件 FILE、--model NAME 或 --list");
   EXPECT_THAT(rope_cli({"inspect", "--lang", "zh"}).err, Not(HasSubstr("同时")));
 }
