@@ -198,12 +198,12 @@ TEST_F(CmdPositions, BadInputIsOneLine) {
   expect_one_line_error(rope_cli({"positions", "--image", "1000x1000x1000"}), 2, "the sequence has 250000000 tokens up to its segment 1, more than the limit of 1000000");
   expect_one_line_error(rope_cli({"positions", "--text", "3", "--second-per-grid", "2"}), 2,
                         "--second-per-grid scales video time (Qwen2.5-VL): give it with --tokens-per-second");
-  expect_one_line_error(rope_cli({"positions", "--text", "3", "--second-per-grid", "-2"}), 2,
+  expect_one_line_error(rope_cli({"positions", "--video", "2x2x2", "--tokens-per-second", "2", "--second-per-grid", "-2"}), 2,
                         "--second-per-grid must be between 0 and 1e+06 (got -2)");
   expect_one_line_error(rope_cli({"positions", "--video", "4x2x2", "--tokens-per-second", "1e308"}), 2,
                         "--tokens-per-second must be > 0 and at most 1e+06 (got 1e+308)");
   expect_one_line_error(rope_cli({"positions", "--text", "3", "--merge-size", "0"}), 2,
-                        "the spatial merge size must be between 1 and 64 (got 0)");
+                        "--merge-size must be between 1 and 64 (got 0)");
   expect_one_line_error(rope_cli({"positions", "--text", "3", "--tokens-per-second", "-1"}), 2,
                         "--tokens-per-second must be > 0 and at most 1e+06 (got -1)");
   // 0 as a config's tokens_per_second: refused on the command line too (every frame would be time 0).

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "rope/core/error.hpp"
+#include "rope/core/invalid_quantity.hpp"
 #include "rope/core/parse.hpp"
 #include "rope/io/csv.hpp"
 
@@ -70,18 +71,18 @@ std::vector<TokenPosition> rope_index(const std::vector<Segment>& segments, cons
   if (segments.empty()) throw InvalidArgument("the sequence is empty: give --text N, --image TxHxW or --video TxHxW");
   const long m = rules.spatial_merge_size;
   if (m < 1 || m > kMaxMergeSize) {
-    throw InvalidArgument(fmt::format("the spatial merge size must be between 1 and {} (got {})", kMaxMergeSize, m));
+    throw InvalidQuantity("the spatial merge size", fmt::format("must be between 1 and {} (got {})", kMaxMergeSize, m));
   }
   // Bounded so that a time index τ = t · second_per_grid · tokens_per_second (t < 65536) stays a whole
   // number far inside a long.
   // Positive, as a config's vision_config.tokens_per_second must be (hf_config_sequence.cpp).
   if (rules.tokens_per_second && !(*rules.tokens_per_second > 0 && *rules.tokens_per_second <= kMaxTimeScale)) {
-    throw InvalidArgument(fmt::format("tokens per second must be > 0 and at most {:g} (got {})", kMaxTimeScale,
-                                      format_number(*rules.tokens_per_second)));
+    throw InvalidQuantity("tokens per second", fmt::format("must be > 0 and at most {:g} (got {})", kMaxTimeScale,
+                                                           format_number(*rules.tokens_per_second)));
   }
   if (!(rules.second_per_grid >= 0 && rules.second_per_grid <= kMaxTimeScale)) {
-    throw InvalidArgument(fmt::format("seconds per grid must be between 0 and {:g} (got {})", kMaxTimeScale,
-                                      format_number(rules.second_per_grid)));
+    throw InvalidQuantity("seconds per grid", fmt::format("must be between 0 and {:g} (got {})", kMaxTimeScale,
+                                                          format_number(rules.second_per_grid)));
   }
   // The size first, so that nothing large is allocated for an input that is refused.
   double total = 0;

@@ -67,12 +67,15 @@ std::vector<Segment> segments_of(const PositionsOptions& opt) {
   return out;
 }
 
+/// "token" or "tokens" after a count in English; the Chinese text has its own 个词元.
+const char* tokens_word(long n, const Text& t) { return t.zh() ? "" : n == 1 ? "token" : "tokens"; }
+
 std::string segment_text(const Segment& s, long merge, const Text& t) {
   const std::string name = segment_name(s.kind).in(t.zh());
   if (s.kind == SegmentKind::Text) return fmt::format("{} {}", name, s.tokens);
   const long merged = s.grid[0] * (s.grid[1] / merge) * (s.grid[2] / merge);
   return t.format("{} {}x{}x{} → {}×{}×{} {}", "{} {}x{}x{} → {}×{}×{} 个词元{}", name, s.grid[0], s.grid[1], s.grid[2],
-                  s.grid[0], s.grid[1] / merge, s.grid[2] / merge, t.zh() ? "" : merged == 1 ? "token" : "tokens");
+                  s.grid[0], s.grid[1] / merge, s.grid[2] / merge, tokens_word(merged, t));
 }
 
 void draw_positions(const std::vector<TokenPosition>& ids, const PositionsOptions& opt) {
@@ -161,18 +164,18 @@ Rules rules_of(const PositionsOptions& opt, const std::vector<Segment>& segments
 
 int run_positions(const PositionsOptions& opt, std::ostream& out) {
   check_figure_options(opt.figure);
-  if (opt.second_per_grid && !(*opt.second_per_grid >= 0 && *opt.second_per_grid <= kMaxTimeScale)) {
-    throw InvalidArgument(fmt::format("--second-per-grid must be between 0 and {:g} (got {})", kMaxTimeScale,
-                                      format_number(*opt.second_per_grid)));
-  }
-  if (opt.tokens_per_second && !(*opt.tokens_per_second > 0 && *opt.tokens_per_second <= kMaxTimeScale)) {
-    throw InvalidArgument(fmt::format("--tokens-per-second must be > 0 and at most {:g} (got {})", kMaxTimeScale,
-                                      format_number(*opt.tokens_per_second)));
-  }
   const std::vector<Segment> segments = segments_of(opt);
   const Rules given = rules_of(opt, segments);
   const PositionRules& rules = given.rules;
-  const std::vector<TokenPosition> ids = rope_index(segments, rules);
+  std::vector<TokenPosition> ids;
+  try {
+    ids = rope_index(segments, rules);
+  } catch (const InvalidQuantity& e) {
+    // A config's values are checked when it is read, so a rule out of range here is one typed on the command line.
+    rethrow_naming_option(e, {{"the spatial merge size", "--merge-size"},
+                              {"tokens per second", "--tokens-per-second"},
+                              {"seconds per grid", "--second-per-grid"}});
+  }
   if (!opt.csv.empty()) {
     std::string csv = "token,segment,kind,t,h,w\n";
     for (std::size_t k = 0; k < ids.size(); ++k) {
@@ -204,7 +207,7 @@ int run_positions(const PositionsOptions& opt, std::ostream& out) {
   std::string list;
   for (const Segment& s : segments) list += (list.empty() ? "" : ", ") + segment_text(s, rules.spatial_merge_size, t);
   out << t.format("sequence: {}; {} {}\n", "序列:{};共 {} 个词元{}\n", list, ids.size(),
-                  t.zh() ? "" : ids.size() == 1 ? "token" : "tokens");
+                  tokens_word(static_cast<long>(ids.size()), t));
   out << t("text tokens include the vision start and end tokens around an image: count them in --text\n\n",
            "文本词元包括图像前后的视觉起止词元:请把它们计入 --text\n\n");
   out << fmt::format("{:>7}  {:>7}  {:<6}  {:>8}  {:>8}  {:>8}\n", t("token", "词元"), t("segment", "片段"),

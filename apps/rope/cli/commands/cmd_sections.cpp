@@ -160,17 +160,17 @@ int run_sections(const SectionsOptions& opt, std::ostream& out) {
   const bool hf = !four || (sections[3] == 0 && hf_sections[0] + hf_sections[1] + hf_sections[2] == pairs);
   std::vector<SectionsRow> rows;
   if (hf) {
-    rows.push_back({make_axis_map({hf_sections, SectionOrder::Chunked}, pairs), "chunked", "chunked",
+    rows.push_back({make_axis_map({hf_sections, SectionOrder::Chunked}, pairs), "chunked", t("chunked:", "分块:"),
                     t("chunked (A2): Qwen2-VL, Qwen2.5-VL", "分块 (A2):Qwen2-VL、Qwen2.5-VL")});
-    rows.push_back({make_axis_map({hf_sections, SectionOrder::Interleaved}, pairs), "interleaved", "interleaved",
+    rows.push_back({make_axis_map({hf_sections, SectionOrder::Interleaved}, pairs), "interleaved", t("interleaved:", "交错:"),
                     t("interleaved (A3): Qwen3-VL", "交错 (A3):Qwen3-VL")});
   }
   const AxisMap mrope = make_axis_map({ggml_sections, SectionOrder::GgmlMrope}, pairs);
   const AxisMap imrope = make_axis_map({ggml_sections, SectionOrder::GgmlImrope}, pairs);
   if (four) {
-    rows.push_back({mrope, "llama_cpp_mrope", "MROPE",
+    rows.push_back({mrope, "llama_cpp_mrope", "MROPE:",
                     t("llama.cpp MROPE (A2): qwen2vl", "llama.cpp MROPE (A2):qwen2vl")});
-    rows.push_back({imrope, "llama_cpp_imrope", "IMROPE",
+    rows.push_back({imrope, "llama_cpp_imrope", "IMROPE:",
                     t("llama.cpp IMROPE (A4): qwen3vl", "llama.cpp IMROPE (A4):qwen3vl")});
   }
   const std::string list = fmt::format("{}", fmt::join(sections, ", "));
@@ -205,12 +205,7 @@ int run_sections(const SectionsOptions& opt, std::ostream& out) {
     print_axis_summary(out, r.map, theta, t);
     out << '\n';
   }
-  for (const SectionsRow& r : rows) {
-    const std::string name = r.short_name == "chunked"       ? t("chunked:", "分块:")
-                             : r.short_name == "interleaved" ? t("interleaved:", "交错:")
-                                                             : r.short_name + ":";
-    out << pad(name, t.zh() ? 8 : 13) << axis_pattern(r.map) << '\n';
-  }
+  for (const SectionsRow& r : rows) out << pad(r.pattern, t.zh() ? 8 : 13) << axis_pattern(r.map) << '\n';
   if (hf) {
     // What llama.cpp does with the same sections: where its map leaves HF's (the "e" slot of (A4)).
     out << t.format("\nllama.cpp, with the sections as a converted GGUF has them ([{}]):\n",

@@ -18,12 +18,12 @@
 
 namespace rope::cli {
 
-/// One M-RoPE map of rope sections: its figure label, CSV column and the short name of its pattern line.
+/// One M-RoPE map of rope sections: its CSV column, the name of its pattern line and its figure label.
 struct SectionsRow {
   AxisMap map;
-  std::string column;      ///< "chunked", "interleaved", "llama_cpp_mrope", "llama_cpp_imrope"
-  std::string short_name;  ///< "chunked", "interleaved", "MROPE", "IMROPE"
-  std::string label;       ///< "chunked (A2): Qwen2-VL, Qwen2.5-VL", in the figure's language
+  std::string column;   ///< "chunked", "interleaved", "llama_cpp_mrope", "llama_cpp_imrope"
+  std::string pattern;  ///< "chunked:", "MROPE:", … before its pattern line, in the text's language
+  std::string label;    ///< "chunked (A2): Qwen2-VL, Qwen2.5-VL", in the figure's language
 };
 
 /// `rows` top to bottom, `theta` the frequencies (λ_j = 2π/θ_j), `sections` "24, 20, 20" for the title;
