@@ -9,7 +9,7 @@ ROPE := $(BUILD)/bin/rope
 # and benchmarks too) can share one build tree: switching between them rebuilds nothing.
 CONFIGURE := cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release
 
-.PHONY: all deps build test test-fast demo gallery bench bench-compare clean sanitize fuzz install deb browser-test
+.PHONY: all deps build test test-fast test-e2e demo gallery docs bench bench-compare clean sanitize sanitize-build fuzz install deb browser-test
 
 all: build
 
@@ -17,7 +17,7 @@ deps:
 	bash scripts/install-deps.sh test
 
 build: deps
-	$(CONFIGURE) -DBUILD_TESTING=ON -DROPE_BUILD_BENCH=ON
+	$(CONFIGURE) -DBUILD_TESTING=ON -DROPE_BUILD_BENCH=ON -DROPE_UNIT_TESTS=ON -DROPE_E2E_TESTS=ON
 	cmake --build $(BUILD) -j $(JOBS)
 
 # The whole suite (docs/architecture.md lists its labels); `make test-fast` leaves out the tests
@@ -27,6 +27,13 @@ test: build
 
 test-fast: build
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -L fast
+
+# CI's first tier: the end-to-end tests in Release, without building the unit tests or the benchmarks;
+# the unit tests run under the sanitizers (`make sanitize`), so CI compiles each test program once.
+test-e2e: deps
+	$(CONFIGURE) -DBUILD_TESTING=ON -DROPE_BUILD_BENCH=OFF -DROPE_UNIT_TESTS=OFF -DROPE_E2E_TESTS=ON
+	cmake --build $(BUILD) -j $(JOBS)
+	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
 
 # Builds only what it runs: the rope executable (no tests, no benchmarks).
 demo:
@@ -49,13 +56,21 @@ deb: build
 	cd $(BUILD) && cpack -G DEB
 
 # The lesson page (rope lesson --html) in headless Chromium, English and Chinese: no console message,
-# its script runs, the screenshots are not blank (tests/browser/check_lesson.py). Installs Chromium.
-browser-test: build
+# its script runs, the screenshots are not blank (tests/browser/check_lesson.py). Installs Chromium; builds
+# the rope executable in $(BUILD) as it is configured (as for the demo when it is new).
+browser-test:
 	bash scripts/install-deps.sh browser
+	test -f $(BUILD)/CMakeCache.txt || $(CONFIGURE) -DBUILD_TESTING=OFF -DROPE_BUILD_BENCH=OFF
+	cmake --build $(BUILD) -j $(JOBS) --target rope
 	/usr/bin/python3 tests/browser/check_lesson.py $(ROPE) $(BUILD)/browser-test
 
 gallery: build
 	/usr/bin/python3 scripts/gallery.py --rope $(ROPE) --out docs
+
+# The option tables of docs/cli.md, rewritten from the commands' CLI11 definitions (tests/docs/rope_docgen.cpp,
+# apps/rope/cli/option_tables.hpp); the test docs.option_tables fails while the page differs from them.
+docs: build
+	$(BUILD)/tests/rope_docgen --write docs/cli.md
 
 # Google Benchmark programs of bench/ (docs/performance.md); each prints its own table.
 bench: build
@@ -69,36 +84,42 @@ bench-compare: build
 	cmake --build $(BUILD) -j $(JOBS) --target rope_benchmarks
 	/usr/bin/python3 bench/compare.py --build $(BUILD)
 
-# AddressSanitizer + UndefinedBehaviorSanitizer build running the whole test suite. Every report, also
-# from a rope process a test script ran (whatever that test checks), goes to a file in
-# $(SANITIZE_BUILD)/sanitizer-reports/; any such file fails the target.
-SANITIZE_BUILD ?= build-sanitize
-SANITIZE_FLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
-SANITIZE_REPORTS := $(abspath $(SANITIZE_BUILD))/sanitizer-reports
-sanitize: deps
-	cmake -S . -B $(SANITIZE_BUILD) -DCMAKE_BUILD_TYPE=None -DROPE_BUILD_BENCH=OFF -DCMAKE_CXX_FLAGS="$(SANITIZE_FLAGS)" \
+# One sanitizer tree, shared by `make sanitize` and `make fuzz`: clang++ with AddressSanitizer,
+# UndefinedBehaviorSanitizer and libFuzzer's coverage (fuzzer-no-link) on the library, the command line,
+# the unit tests, the fuzz targets and (compiled only) the benchmarks. -O1 -gline-tables-only keeps the
+# build and the runs short while a report still names file and line.
+SAN_BUILD ?= build-san
+SAN_FLAGS := -O1 -gline-tables-only -fno-omit-frame-pointer -fsanitize=address,undefined,fuzzer-no-link \
+  -fno-sanitize-recover=all
+SAN_REPORTS := $(abspath $(SAN_BUILD))/sanitizer-reports
+sanitize-build:
+	bash scripts/install-deps.sh fuzz
+	cmake -S . -B $(SAN_BUILD) -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_COMPILER=clang++ -DBUILD_TESTING=ON \
+	  -DROPE_UNIT_TESTS=ON -DROPE_E2E_TESTS=OFF -DROPE_BUILD_BENCH=ON -DROPE_FUZZ=ON -DCMAKE_CXX_FLAGS="$(SAN_FLAGS)" \
 	  -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined"
-	cmake --build $(SANITIZE_BUILD) -j $(JOBS)
-	rm -rf $(SANITIZE_REPORTS) && mkdir -p $(SANITIZE_REPORTS)
-	ASAN_OPTIONS=detect_leaks=1:detect_stack_use_after_return=1:strict_string_checks=1:log_path=$(SANITIZE_REPORTS)/asan \
-	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:log_path=$(SANITIZE_REPORTS)/ubsan \
-	  ctest --test-dir $(SANITIZE_BUILD) --output-on-failure -j $(JOBS)
-	@if [ -n "$$(ls -A $(SANITIZE_REPORTS))" ]; then \
-	  echo "sanitize: sanitizer reports in $(SANITIZE_REPORTS):"; cat $(SANITIZE_REPORTS)/*; exit 1; fi
+	cmake --build $(SAN_BUILD) -j $(JOBS)
+
+# The unit tests (the library, and every command in-process through rope::cli::run) under the
+# sanitizers. Every report goes to a file in $(SAN_REPORTS); any such file fails the target. The
+# end-to-end tests run in Release (`make test`); the command line under the sanitizers is also what
+# `make fuzz` exercises.
+sanitize: sanitize-build
+	rm -rf $(SAN_REPORTS) && mkdir -p $(SAN_REPORTS)
+	ASAN_OPTIONS=detect_leaks=1:detect_stack_use_after_return=1:strict_string_checks=1:log_path=$(SAN_REPORTS)/asan \
+	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:log_path=$(SAN_REPORTS)/ubsan \
+	  ctest --test-dir $(SAN_BUILD) --output-on-failure -j $(JOBS)
+	@if [ -n "$$(ls -A $(SAN_REPORTS))" ]; then \
+	  echo "sanitize: sanitizer reports in $(SAN_REPORTS):"; cat $(SAN_REPORTS)/*; exit 1; fi
 	@echo "sanitize: no sanitizer report"
 
-# libFuzzer (clang++): the command line, the config reader and the tensor readers, FUZZ_SECONDS each, from the seed
-# corpora in tests/fuzz/ (new inputs go to $(FUZZ_BUILD)/corpus_*, not into the repository). A crash
-# leaves crash-* in $(FUZZ_BUILD) and fails the target: add it to tests/fuzz/regressions/.
-FUZZ_BUILD ?= build-fuzz
+# libFuzzer on the command line, the config reader and the tensor readers, in the sanitizer tree: first
+# every saved regression (tests/fuzz/regressions/) and seed (tests/fuzz/corpus_*) replayed, then
+# FUZZ_SECONDS of fuzzing per target (new inputs go to $(SAN_BUILD)/corpus_*, not into the
+# repository). A crash leaves crash-* in $(SAN_BUILD) and fails the target: add it to
+# tests/fuzz/regressions/.
 FUZZ_SECONDS ?= 150
-FUZZ_DIR = $(abspath $(FUZZ_BUILD))
-FUZZ_FLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all
-fuzz:
-	bash scripts/install-deps.sh fuzz
-	cmake -S . -B $(FUZZ_BUILD) -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_COMPILER=clang++ -DBUILD_TESTING=OFF \
-	  -DROPE_FUZZ=ON -DCMAKE_CXX_FLAGS="$(FUZZ_FLAGS)" -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined"
-	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target fuzz_cli fuzz_config fuzz_gguf fuzz_tensor
+FUZZ_DIR = $(abspath $(SAN_BUILD))
+fuzz: sanitize-build
 	for t in cli config gguf tensor; do \
 	  mkdir -p $(FUZZ_DIR)/corpus_$$t && \
 	  if [ -d tests/fuzz/regressions/$$t ]; then \
@@ -109,4 +130,4 @@ fuzz:
 	done
 
 clean:
-	rm -rf $(BUILD) $(OUT)
+	rm -rf $(BUILD) $(OUT) $(SAN_BUILD)

@@ -4,7 +4,7 @@
 # otherwise. `./make.sh` and the Makefile call it; each level includes the ones before it:
 #   demo    build the rope executable and draw figures: the toolchain (make included), the libraries,
 #           gnuplot and a Chinese font
-#   test    (the default) also build and run every test: GoogleTest, Google Benchmark, NumPy
+#   test    (the default) also build and run every test: GoogleTest, Google Benchmark, NumPy, gettext
 #   fuzz    also clang++ and libFuzzer (make fuzz; make sanitize uses g++)
 #   browser also headless Chromium and python3-pil, for `make browser-test` (the lesson page in a real
 #           browser); large, so no other level installs it
@@ -28,6 +28,7 @@ esac
 if [[ $level != demo ]]; then
   packages+=(libgtest-dev libgmock-dev libbenchmark-dev)    # tests and benchmarks
   packages+=(python3-numpy)          # independent references in tests/reference/, test scripts
+  packages+=(gettext)                # msgfmt --check on the message catalog po/zh_CN.po, make pot
 fi
 if [[ $level == fuzz ]]; then
   packages+=(clang libclang-rt-14-dev)

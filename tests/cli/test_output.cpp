@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "rope/cli/cli.hpp"
+#include "rope/core/sanitizer.hpp"
 #include "support/cli_harness.hpp"
 #include "support/scoped_env.hpp"
 
@@ -159,7 +160,7 @@ TEST_F(Output, FifoInputsAreRefusedNotWaitedFor) {
   expect_one_line_error(rope_cli({"apply", "--position", "1", "--vector", "@" + fifo}), 3, "not a regular file");
 }
 
-#if !defined(__SANITIZE_ADDRESS__)  // AddressSanitizer reserves terabytes of address space: no RLIMIT_AS
+#if !ROPE_ADDRESS_SANITIZER  // AddressSanitizer reserves terabytes of address space: no RLIMIT_AS
 // An allocation that fails is a resource error (exit 3, one line), never "internal error" (exit 4).
 TEST_F(Output, OutOfMemoryIsExitThreeNotAnInternalError) {
   GTEST_FLAG_SET(death_test_style, "fast");

@@ -8,6 +8,7 @@ pseudo-terminal); Ctrl-C (SIGINT) prints the result so far and exits 130.
 import argparse
 import os
 import pty
+import select
 import signal
 import subprocess
 import sys
@@ -65,13 +66,34 @@ def main():
           f"progress bar on a terminal ({seen[-80:]!r})")
     check("7 of 7 identities passed" in out and "trials" not in out.split("\n")[-2], "the table on stdout, no bar in it")
 
-    # Ctrl-C: the result so far, exit 130.
-    proc = subprocess.Popen([rope, "verify", "--trials", "1000000000"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    # Ctrl-C: the result so far, exit 130. The signal is sent once the progress bar on the terminal shows
+    # that trials are running (no fixed sleep: under a sanitizer or a loaded machine start-up is slow).
+    master, slave = pty.openpty()
+    proc = subprocess.Popen([rope, "verify", "--trials", "1000000000"], stdout=subprocess.PIPE, stderr=slave,
                             env=dict(os.environ, LC_ALL="C.UTF-8"))
-    time.sleep(1.0)
+    os.close(slave)
+    bar = b""
+    deadline = time.monotonic() + 120
+    while b"%" not in bar and time.monotonic() < deadline and proc.poll() is None:
+        ready, _, _ = select.select([master], [], [], 1.0)
+        if ready:
+            try:
+                bar += os.read(master, 4096)
+            except OSError:
+                break
+    check(b"%" in bar, f"the progress bar shows before Ctrl-C ({bar[-80:]!r})")
     proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=60)
-    out = out.decode()
+    out = proc.communicate(timeout=60)[0].decode()
+    err = b""
+    while select.select([master], [], [], 0.2)[0]:
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        err += chunk
+    os.close(master)
     check(proc.returncode == 130, f"Ctrl-C exits 130 (got {proc.returncode}, stderr {err[:80]!r})")
     check("interrupted (Ctrl-C) after " in out and "of 1000000000 trials" in out
           and "7 of 7 identities passed in the trials done (interrupted)" in out and "FAILED" not in out,

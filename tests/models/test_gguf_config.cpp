@@ -143,9 +143,10 @@ TEST(GgufConfig, MalformedOrUncoveredFilesAreRefused) {
       {"bad-sections.gguf", "qwen2vl.rope.dimension_sections: the sections [16, 24, 20, 0] add up to 60, not rotary_dim / 2 = 64"},
       {"rope-freqs-wrong-length.gguf", "rope_freqs: 63 factors, the rotary dimension 128 has 64 pairs"},
   };
-  for (const auto& [file, message] : cases) {
+  for (const auto& c : cases) {
+    const std::string file = c.first;  // a plain variable: clang 14 cannot capture a structured binding
     SCOPED_TRACE(file);
-    EXPECT_THAT([&] { read_gguf_model(path(file)); }, ThrowsMessage<InvalidArgument>(HasSubstr(path(file) + ": " + message)));
+    EXPECT_THAT([&] { read_gguf_model(path(file)); }, ThrowsMessage<InvalidArgument>(HasSubstr(path(file) + ": " + c.second)));
   }
 }
 

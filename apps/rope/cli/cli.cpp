@@ -170,6 +170,14 @@ std::vector<std::string> help_texts_without_chinese() {
   return help_texts_without_chinese(app);
 }
 
+void visit_commands(const std::function<void(const std::vector<const CLI::App*>&)>& visit) {
+  CLI::App app{kDescription, "rope"};
+  const std::vector<Command> commands = build_app(app, Lang::En);
+  std::vector<const CLI::App*> apps;
+  for (const Command& command : commands) apps.push_back(command.app);
+  visit(apps);
+}
+
 int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
   const Lang lang = detect_lang(argc, argv);
   const auto report = [&err, lang](const std::string& message) { report_in(err, lang, message); };

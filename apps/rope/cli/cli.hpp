@@ -4,9 +4,14 @@
 /// one line prefixed "rope: "; data goes to `out`.
 #pragma once
 
+#include <functional>
 #include <ostream>
 #include <string>
 #include <vector>
+
+namespace CLI {
+class App;
+}  // namespace CLI
 
 namespace rope::cli {
 
@@ -19,5 +24,9 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
 /// of help_zh.hpp (descriptions, group names, footer paragraphs, CLI11 headings): empty when
 /// `--lang zh` help is Chinese throughout. tests/cli/test_help_zh.cpp prints the list.
 std::vector<std::string> help_texts_without_chinese();
+
+/// Builds `rope` with every command, its help in English, and gives the commands to `visit` in the order
+/// of `rope --help`: what the docs generator (option_tables.hpp, tests/docs/rope_docgen.cpp) walks.
+void visit_commands(const std::function<void(const std::vector<const CLI::App*>&)>& visit);
 
 }  // namespace rope::cli

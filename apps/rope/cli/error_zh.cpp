@@ -2,42 +2,48 @@
 
 #include <fmt/args.h>
 #include <fmt/format.h>
+
+#include <algorithm>
 #include <string_view>
 
-namespace rope::cli {
+#include "rope/cli/catalog.hpp"
 
-std::vector<detail::ErrorTemplate> detail::error_templates() {
-  std::vector<ErrorTemplate> all = error_templates_first();
-  all.insert(all.end(), error_templates_second().begin(), error_templates_second().end());
-  all.insert(all.end(), error_templates_third().begin(), error_templates_third().end());
-  all.insert(all.end(), error_templates_fourth().begin(), error_templates_fourth().end());
-  return all;
-}
+namespace rope::cli {
 
 namespace {
 
 /// One template cut at its holes: literals[0] hole literals[1] … hole literals[n].
 struct Compiled {
   std::vector<std::string> literals;
-  std::vector<bool> nested;  // per hole: {m}
+  std::vector<int> fields;   // per hole: the field number {k} of the id
+  std::vector<bool> nested;  // per hole: a message of its own ("nested: {k}")
   std::size_t fixed = 0;     // characters of fixed text
-  const char* zh = nullptr;
+  const std::string* zh = nullptr;
 };
 
+/// The error entries of the catalog, cut at their fields ({k}; "{{" and "}}" are literal braces).
 const std::vector<Compiled>& compiled() {
   static const auto* list = [] {
     auto* out = new std::vector<Compiled>();
-    for (const detail::ErrorTemplate& t : detail::error_templates()) {
+    for (const PoEntry& e : catalog_entries()) {
+      if (e.context != kErrorContext || e.id.empty() || e.str.empty() || e.obsolete || e.has_flag("fuzzy")) continue;
+      const std::vector<int> nested = nested_fields(e);
       Compiled c;
-      c.zh = t.zh;
-      std::string_view rest = t.en;
+      c.zh = &e.str;
+      std::string_view rest = e.id;
       c.literals.emplace_back();
       while (!rest.empty()) {
-        if (rest.rfind("{}", 0) == 0 || rest.rfind("{m}", 0) == 0) {
-          const bool nested = rest[1] == 'm';
-          c.nested.push_back(nested);
+        if (rest.rfind("{{", 0) == 0 || rest.rfind("}}", 0) == 0) {
+          c.literals.back() += rest.front();
+          ++c.fixed;
+          rest.remove_prefix(2);
+        } else if (rest.front() == '{' && rest.find('}') != std::string_view::npos) {
+          const std::size_t close = rest.find('}');
+          const int field = std::stoi(std::string(rest.substr(1, close - 1)));
+          c.fields.push_back(field);
+          c.nested.push_back(std::find(nested.begin(), nested.end(), field) != nested.end());
           c.literals.emplace_back();
-          rest.remove_prefix(nested ? 3 : 2);
+          rest.remove_prefix(close + 1);
         } else {
           c.literals.back() += rest.front();
           ++c.fixed;
@@ -118,15 +124,20 @@ std::optional<std::string> translate(std::string_view english, int depth, long l
     best_holes = std::move(holes);
   }
   if (best == nullptr) return std::nullopt;
-  fmt::dynamic_format_arg_store<fmt::format_context> args;
+  // the values by field number: an id may name its fields in any order
+  std::vector<std::string> values(best_holes.size());
   for (std::size_t i = 0; i < best_holes.size(); ++i) {
     // a nested message without a template (a system error text rope has not seen) stays as it is
     std::optional<std::string> nested =
         best->nested[i] ? translate(best_holes[i], depth + 1, steps) : std::nullopt;
-    args.push_back(nested ? *nested : std::string(best_holes[i]));
+    const auto field = static_cast<std::size_t>(best->fields[i]);
+    if (field >= values.size()) return std::nullopt;  // a field number beyond the holes: test_catalog.cpp
+    values[field] = nested ? *nested : std::string(best_holes[i]);
   }
+  fmt::dynamic_format_arg_store<fmt::format_context> args;
+  for (const std::string& v : values) args.push_back(v);
   try {
-    return fmt::vformat(best->zh, args);
+    return fmt::vformat(*best->zh, args);
   } catch (const fmt::format_error&) {  // a Chinese template with a bad field: tests/cli/test_error_zh.cpp
     return std::nullopt;
   }

@@ -2,22 +2,12 @@
 
 #include <sstream>
 #include <string>
-#include <unordered_map>
+
+#include "rope/cli/catalog.hpp"
 
 namespace rope::cli {
 
 namespace {
-
-const std::unordered_map<std::string_view, const char*>& catalog() {
-  static const auto* map = [] {
-    auto* m = new std::unordered_map<std::string_view, const char*>();
-    for (const auto* entries : {&detail::help_entries_commands(), &detail::help_entries_options()}) {
-      for (const detail::HelpEntry& e : *entries) m->emplace(e.en, e.zh);
-    }
-    return m;
-  }();
-  return *map;
-}
 
 /// The paragraph `prose` (lines joined by '\n') in Chinese, or as it is (noted in `missing`).
 void add_prose(std::string& out, const std::string& prose, std::vector<std::string>* missing) {
@@ -31,9 +21,8 @@ void add_prose(std::string& out, const std::string& prose, std::vector<std::stri
 }  // namespace
 
 const char* help_zh(std::string_view english) {
-  const auto& map = catalog();
-  const auto it = map.find(english);
-  return it != map.end() ? it->second : nullptr;
+  const std::string* zh = catalog_zh(english);
+  return zh != nullptr ? zh->c_str() : nullptr;
 }
 
 std::string footer_zh(const std::string& footer, std::vector<std::string>* missing) {

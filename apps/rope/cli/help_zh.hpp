@@ -1,9 +1,8 @@
 /// @file
-/// The Chinese of `--help`: a catalog keyed by the exact English text of each description (commands
-/// and options), group name, footer paragraph and CLI11 heading. The English stays a single literal
-/// next to its option in each cmd_*.cpp; its Chinese is one entry of help_zh.cpp (or
-/// help_zh_options.cpp), so a new option needs one line here, which tests/cli/test_help_zh.cpp asks for
-/// by its English text when it is missing.
+/// The Chinese of `--help`: the entries of the catalog (po/zh_CN.po, catalog.hpp) keyed by the exact
+/// English text of each description (commands and options), group name, footer paragraph and CLI11
+/// heading. The English stays a single literal next to its option in each cmd_*.cpp; its Chinese is one
+/// entry of the catalog, which tests/cli/test_help_zh.cpp asks for by its English text when it is missing.
 #pragma once
 
 #include <string>
@@ -19,15 +18,5 @@ const char* help_zh(std::string_view english);
 /// the "Example:" heading translated, the example command lines (starting with two spaces) kept.
 /// Paragraphs without Chinese stay English and are appended to `missing` when it is given.
 std::string footer_zh(const std::string& footer, std::vector<std::string>* missing = nullptr);
-
-namespace detail {
-struct HelpEntry {
-  const char* en;
-  const char* zh;
-};
-/// The two halves of the catalog (each file under the 400-line rule).
-const std::vector<HelpEntry>& help_entries_commands();
-const std::vector<HelpEntry>& help_entries_options();
-}  // namespace detail
 
 }  // namespace rope::cli

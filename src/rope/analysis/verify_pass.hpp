@@ -13,6 +13,7 @@
 #include <type_traits>
 
 #include "rope/core/dtype.hpp"
+#include "rope/core/sanitizer.hpp"
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
@@ -236,7 +237,7 @@ __attribute__((target("avx512f"))) inline double layouts_gather(const double* q,
 /// Whether the CPU runs layouts_gather (AVX-512F); __builtin_cpu_init first, as GCC asks of a check that
 /// may run before the constructors.
 inline bool has_gather_avx512() {
-#if defined(__SANITIZE_ADDRESS__)
+#if ROPE_ADDRESS_SANITIZER
   // Under GCC 12's AddressSanitizer this target("avx512f") function faults on its own stack stores
   // (_mm512_storeu_pd into m[8]); the portable pass computes the same bits, so sanitized builds use it.
   return false;

@@ -1,0 +1,15 @@
+/// @file
+/// ROPE_ADDRESS_SANITIZER is 1 in a build with AddressSanitizer, under GCC (which defines
+/// __SANITIZE_ADDRESS__) and clang (which reports it through __has_feature), else 0.
+#pragma once
+
+#if defined(__SANITIZE_ADDRESS__)
+#define ROPE_ADDRESS_SANITIZER 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define ROPE_ADDRESS_SANITIZER 1
+#endif
+#endif
+#ifndef ROPE_ADDRESS_SANITIZER
+#define ROPE_ADDRESS_SANITIZER 0
+#endif
