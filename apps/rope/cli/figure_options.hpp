@@ -47,6 +47,12 @@ struct FigureOptions {
   const char* text(const char* en, const char* zh_text) const { return zh() ? zh_text : en; }
   /// The command's Text (lang.hpp), after --lang.
   Text tr() const { return Text(lang); }
+  /// `english` after --lang, from the catalog (Text::tr).
+  const char* tr(const char* english) const { return Text(lang).tr(english); }
+  template <class... Args>
+  std::string tr(const char* english, Args&&... args) const {
+    return Text(lang).tr(english, std::forward<Args>(args)...);
+  }
 };
 
 void add_figure_options(CLI::App& app, FigureOptions& options);

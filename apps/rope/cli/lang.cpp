@@ -2,6 +2,7 @@
 
 #include <optional>
 
+#include "rope/cli/catalog.hpp"
 #include "rope/cli/choice_option.hpp"
 #include "rope/core/error.hpp"
 
@@ -56,6 +57,12 @@ CLI::Option* add_lang_option(CLI::App& app, Lang& lang) {
   lang = default_lang();
   return add_choice_option(app, "--lang", lang, {"en", "zh"}, parse_lang, "language of the text: en or zh (中文)", "LANG")
       ->default_str(to_string(lang));
+}
+
+const char* Text::tr(const char* english) const {
+  if (!zh()) return english;
+  const std::string* chinese = catalog_zh(english);
+  return chinese != nullptr ? chinese->c_str() : english;
 }
 
 }  // namespace rope::cli

@@ -57,6 +57,16 @@ class Text {
   std::string format(const char* en, const char* zh_text, Args&&... args) const {
     return fmt::format(fmt::runtime((*this)(en, zh_text)), std::forward<Args>(args)...);
   }
+  /// `english` in this language: under zh its Chinese from the one catalog (po/zh_CN.po, catalog.hpp),
+  /// the English itself when the catalog has none (the test catalog.complete lists those). `english` is
+  /// the message's id, as `make pot` extracts it (keyword tr).
+  const char* tr(const char* english) const;
+  /// The same with values: `english` names its fields {0}, {1}, … (python-brace-format, fmt's format
+  /// specs allowed: {1:.3f}); the Chinese may order them differently.
+  template <class... Args>
+  std::string tr(const char* english, Args&&... args) const {
+    return fmt::format(fmt::runtime(tr(english)), std::forward<Args>(args)...);
+  }
 
  private:
   Lang lang_;
