@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "rope/core/error.hpp"
+#include "rope/core/message.hpp"
 
 namespace rope::cli {
 
@@ -41,6 +42,11 @@ const Index& index() {
   }();
   return *built;
 }
+
+/// Library messages (rope::Message) are translated through the catalog: installed when the command line is
+/// linked in, before main.
+const std::string* translate_message(std::string_view id) { return catalog_zh(id); }
+[[maybe_unused]] const bool kInstalled = (Message::set_translator(&translate_message), true);
 
 }  // namespace
 

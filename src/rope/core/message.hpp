@@ -1,28 +1,81 @@
 /// @file
-/// A sentence for people, in English and in Chinese. The library states what it noticed (a warning, a
-/// rule it applied, where a value came from) as a Message; the CLI prints the language of --lang and
-/// writes the English one into JSON. Formulas and key names read the same in both languages:
-/// Message::same("get_mscale(f) = 0.1·ln f + 1").
+/// A sentence for people, as gettext keeps it: an id (its English text with numbered fields {0}, {1}, …,
+/// fmt's format specs allowed: {1:.6g}) and the values of its fields. The library states what it noticed (a
+/// warning, a rule it applied, where a value came from) as a Message and holds no other language: a front
+/// end installs a translator (the command line installs its catalog po/zh_CN.po, apps/rope/cli/catalog.hpp)
+/// and `in(true)` formats the translated id with the same values. A value may be a Message itself
+/// (translated too). JSON output and tests use the English, `en`.
+///
+///     msg("factor {0} < 1 compresses the context instead of extending it", f)
+///     Message::same("get_mscale(f) = 0.1·ln f + 1")   // a formula: the same in every language
+///
+/// `make pot` extracts the ids of msg(...) with xgettext (keyword msg).
 #pragma once
 
+#include <memory>
 #include <string>
+#include <string_view>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
 namespace rope {
 
+struct Message;
+
+/// One value of a message: a number or a text shown as it is, or a message of its own.
+struct MessageArg {
+  enum class Kind { Int, UInt, Float, Double, Text, Nested };
+  Kind kind = Kind::Text;
+  long long i = 0;
+  unsigned long long u = 0;
+  double d = 0.0;
+  std::string text;
+  std::shared_ptr<const Message> nested;
+
+  MessageArg(const Message& message);
+  MessageArg(std::string value) : kind(Kind::Text), text(std::move(value)) {}
+  MessageArg(const char* value) : kind(Kind::Text), text(value) {}
+  MessageArg(std::string_view value) : kind(Kind::Text), text(value) {}
+  MessageArg(char value) : kind(Kind::Text), text(1, value) {}
+  MessageArg(bool value) : kind(Kind::Text), text(value ? "true" : "false") {}
+  MessageArg(float value) : kind(Kind::Float), d(value) {}
+  MessageArg(double value) : kind(Kind::Double), d(value) {}
+  template <class T, std::enable_if_t<std::is_integral_v<T> && std::is_signed_v<T> && !std::is_same_v<T, char> &&
+                                          !std::is_same_v<T, bool>, int> = 0>
+  MessageArg(T value) : kind(Kind::Int), i(value) {}
+  template <class T, std::enable_if_t<std::is_integral_v<T> && std::is_unsigned_v<T> && !std::is_same_v<T, bool>, int> = 0>
+  MessageArg(T value) : kind(Kind::UInt), u(value) {}
+};
+
 struct Message {
-  std::string en;
-  std::string zh;
+  std::string en;                ///< the English, formatted
+  std::string id;                ///< the catalog id: the English with its fields; empty for an empty message
+  std::vector<MessageArg> args;  ///< the values of {0}, {1}, …
+  bool verbatim = false;         ///< Message::same: shown as it is in every language
 
   Message() = default;
-  Message(std::string english, std::string chinese) : en(std::move(english)), zh(std::move(chinese)) {}
+  Message(std::string id, std::vector<MessageArg> args);
   /// A text with no words to translate (a formula, a key, a number).
-  static Message same(const std::string& text) { return {text, text}; }
+  static Message same(std::string text);
 
-  const std::string& in(bool chinese) const { return chinese ? zh : en; }
-  bool operator==(const Message& other) const { return en == other.en && zh == other.zh; }
+  /// The translation of an id (or nullptr when there is none); installed by a front end.
+  using Translator = const std::string* (*)(std::string_view id);
+  static void set_translator(Translator translator);
+
+  /// The English, or with `chinese` the translation of the id filled with the same values (nested
+  /// messages translated too); the English where no translator or no translation is found.
+  std::string in(bool chinese) const;
+  bool empty() const { return en.empty(); }
+  bool operator==(const Message& other) const { return en == other.en && id == other.id; }
+  bool operator!=(const Message& other) const { return !(*this == other); }
 };
+
+/// A message with values: `id` is its English with fields {0}, {1}, … in any order.
+template <class... Args>
+Message msg(std::string id, Args&&... args) {
+  return Message(std::move(id), std::vector<MessageArg>{MessageArg(std::forward<Args>(args))...});
+}
 
 /// The English texts, in order (JSON output and tests).
 inline std::vector<std::string> english(const std::vector<Message>& messages) {

@@ -1,0 +1,63 @@
+#include "rope/core/message.hpp"
+
+#include <fmt/args.h>
+#include <fmt/format.h>
+
+#include <atomic>
+#include <stdexcept>
+
+namespace rope {
+
+namespace {
+
+std::atomic<Message::Translator> g_translator{nullptr};
+
+std::string format_with(const std::string& format, const std::vector<MessageArg>& args, bool chinese) {
+  fmt::dynamic_format_arg_store<fmt::format_context> store;
+  for (const MessageArg& a : args) {
+    switch (a.kind) {
+      case MessageArg::Kind::Int: store.push_back(a.i); break;
+      case MessageArg::Kind::UInt: store.push_back(a.u); break;
+      case MessageArg::Kind::Float: store.push_back(static_cast<float>(a.d)); break;
+      case MessageArg::Kind::Double: store.push_back(a.d); break;
+      case MessageArg::Kind::Text: store.push_back(a.text); break;
+      case MessageArg::Kind::Nested: store.push_back(a.nested->in(chinese)); break;
+    }
+  }
+  return fmt::vformat(format, store);
+}
+
+}  // namespace
+
+MessageArg::MessageArg(const Message& message) : kind(Kind::Nested), nested(std::make_shared<const Message>(message)) {}
+
+Message::Message(std::string id_, std::vector<MessageArg> args_) : id(std::move(id_)), args(std::move(args_)) {
+  try {
+    en = format_with(id, args, false);
+  } catch (const fmt::format_error& e) {  // an id whose fields do not match its values: a bug
+    throw std::logic_error("message '" + id + "': " + e.what());
+  }
+}
+
+Message Message::same(std::string text) {
+  Message m;
+  m.en = text;
+  m.id = std::move(text);
+  m.verbatim = true;
+  return m;
+}
+
+void Message::set_translator(Translator translator) { g_translator.store(translator); }
+
+std::string Message::in(bool chinese) const {
+  if (!chinese || verbatim || id.empty()) return en;
+  const Translator translator = g_translator.load();
+  const std::string* zh = translator != nullptr ? translator(id) : nullptr;
+  try {
+    return format_with(zh != nullptr ? *zh : id, args, true);
+  } catch (const fmt::format_error&) {  // a translation with a bad field: tests/cli/test_catalog.cpp
+    return en;
+  }
+}
+
+}  // namespace rope
