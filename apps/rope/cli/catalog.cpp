@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <unordered_map>
 
+#include "rope/cli/setting_names.hpp"
 #include "rope/core/error.hpp"
 #include "rope/core/message.hpp"
 
@@ -43,10 +44,12 @@ const Index& index() {
   return *built;
 }
 
-/// Library messages (rope::Message) are translated through the catalog: installed when the command line is
-/// linked in, before main.
+/// Library messages (rope::Message) are translated through the catalog, and the library's settings are
+/// named by their options (setting_names.hpp): both installed when the command line is linked in, before
+/// main.
 const std::string* translate_message(std::string_view id) { return catalog_zh(id); }
-[[maybe_unused]] const bool kInstalled = (Message::set_translator(&translate_message), true);
+[[maybe_unused]] const bool kInstalled =
+    (Message::set_translator(&translate_message), set_option_namer(&option_for_setting), true);
 
 }  // namespace
 

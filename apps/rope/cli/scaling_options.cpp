@@ -168,8 +168,7 @@ void select_tower(const ScalingOptions& o, bool from_file, ModelConfig& m, int d
     }
     m = vision_model(parse_vision_rope(o.vision), dim, base);
     m.name = kCommandLineModel;
-    m.origin.push_back({fmt::format("vision RoPE: {} (--vision on the command line)", o.vision),
-                        fmt::format("视觉 RoPE:{}(命令行的 --vision)", o.vision)});
+    m.origin.push_back({msg("vision RoPE: {0} (--vision on the command line)", o.vision)});
   } else if (o.tower == "text" && m.vision_only) {
     throw InvalidArgument(fmt::format("--tower text: {} is the config of a vision tower (model_type {}), it has no language model",
                                       m.name, m.vision_tower ? m.vision_tower->model_type : m.model_type));
@@ -177,13 +176,11 @@ void select_tower(const ScalingOptions& o, bool from_file, ModelConfig& m, int d
     const bool implicit = o.tower.empty();
     m = select_vision_tower(m);
     if (implicit) {
-      m.notes.insert(m.notes.begin(), Message{fmt::format("model_type {} is a vision tower's config: read as its 2-D RoPE", m.model_type),
-                                             fmt::format("model_type {} 是视觉塔的配置:按其二维 RoPE 读取", m.model_type)});
+      m.notes.insert(m.notes.begin(), Message{msg("model_type {0} is a vision tower's config: read as its 2-D RoPE", m.model_type)});
     }
   } else if (m.vision_tower && from_file) {
-    m.notes.push_back({fmt::format("{} also has a vision tower ({}): --tower vision gives its 2-D RoPE", m.name,
-                                   m.vision_tower->model_type),
-                       fmt::format("{} 还有视觉塔({}):--tower vision 给出其二维 RoPE", m.name, m.vision_tower->model_type)});
+    m.notes.push_back({msg("{0} also has a vision tower ({1}): --tower vision gives its 2-D RoPE", m.name,
+                                   m.vision_tower->model_type)});
   }
   if (m.vision) {
     const std::string flag = scaling_flag_given(o);
@@ -212,7 +209,7 @@ ModelConfig resolve_model(const ScalingOptions& o, const DimBase& flags) {
     m.rope.base = base;
     m.rope.layout = flags.default_layout;
     m.layout_basis = LayoutBasis::Assumed;
-    m.layout_reason = {"assumed: --layout default", "假定:--layout 的默认值"};
+    m.layout_reason = {msg("assumed: --layout default")};
   }
   const bool from_file = !o.model.empty() || !o.config.empty();
   select_tower(o, from_file, m, dim, base);
@@ -228,15 +225,12 @@ ModelConfig resolve_model(const ScalingOptions& o, const DimBase& flags) {
     m.rope = lt.config;
     m.rope.layout = layout;
     m.layer_type = lt.name;
-    m.origin.push_back({fmt::format("layer type: {} (layers {}; --layer-type {} on the command line): {}", lt.name,
-                                    describe_layers(lt.layers), o.layer_type, lt.from.en),
-                        fmt::format("层类型:{}(第 {} 层;命令行的 --layer-type {}):{}", lt.name,
-                                    describe_layers(lt.layers), o.layer_type, lt.from.zh)});
+    m.origin.push_back(msg("layer type: {0} (layers {1}; --layer-type {2} on the command line): {3}", lt.name,
+                           describe_layers(lt.layers), o.layer_type, lt.from));
   }
   RopeConfig& r = m.rope;
   const auto flag = [&m](const char* key, const std::string& value) {
-    m.origin.push_back({fmt::format("{}: --{} {} (command line)", key, key, value),
-                        fmt::format("{}: --{} {} (命令行)", key, key, value)});
+    m.origin.push_back({msg("{0}: --{1} {2} (command line)", key, key, value)});
   };
   if (from_file && flags.dim) {
     r.head_dim = dim;
@@ -250,15 +244,13 @@ ModelConfig resolve_model(const ScalingOptions& o, const DimBase& flags) {
   const auto set = [&m](auto& field, const auto& value, const char* key, const char* flag_name) {
     if (!value) return;
     field = *value;
-    m.origin.push_back({fmt::format("{}: {} (--{} on the command line)", key, *value, flag_name),
-                        fmt::format("{}: {} (命令行的 --{})", key, *value, flag_name)});
+    m.origin.push_back({msg("{0}: {1} (--{2} on the command line)", key, *value, flag_name)});
   };
   if (!o.type.empty()) {
     // The names of rope_type in a config file (rope/models/scaling_table.hpp), with the same notes.
     const ScalingName scaling = parse_scaling_name(o.type);
     r.type = scaling.type;
-    m.origin.push_back({fmt::format("rope_type: {} (--scaling on the command line)", to_string(r.type)),
-                        fmt::format("rope_type: {} (命令行的 --scaling)", to_string(r.type))});
+    m.origin.push_back({msg("rope_type: {0} (--scaling on the command line)", to_string(r.type))});
     if (scaling.note) m.notes.push_back(*scaling.note);
   }
   set(r.partial_rotary_factor, o.partial_rotary_factor, "partial_rotary_factor", "partial-rotary-factor");
@@ -276,13 +268,11 @@ ModelConfig resolve_model(const ScalingOptions& o, const DimBase& flags) {
   set(r.seq_len, o.seq_len, "seq_len", "seq-len");
   if (!o.short_factor.empty()) {
     r.short_factor = parse_list_argument(o.short_factor, "--short-factor");
-    m.origin.push_back({fmt::format("short_factor: {} numbers (--short-factor on the command line)", r.short_factor.size()),
-                        fmt::format("short_factor: {} 个数 (命令行的 --short-factor)", r.short_factor.size())});
+    m.origin.push_back({msg("short_factor: {0} numbers (--short-factor on the command line)", r.short_factor.size())});
   }
   if (!o.long_factor.empty()) {
     r.long_factor = parse_list_argument(o.long_factor, "--long-factor");
-    m.origin.push_back({fmt::format("long_factor: {} numbers (--long-factor on the command line)", r.long_factor.size()),
-                        fmt::format("long_factor: {} 个数 (命令行的 --long-factor)", r.long_factor.size())});
+    m.origin.push_back({msg("long_factor: {0} numbers (--long-factor on the command line)", r.long_factor.size())});
   }
   return m;
 }

@@ -39,22 +39,21 @@ std::vector<IdentityResult> verify_axes(const RopeSpec& spec, long trials, doubl
   relative.axes->position_offset = 0;
   const double tolerance = relative_tolerance(machine_epsilon<double>(), d, 6 * max_position);
   std::vector<IdentityResult> rows;
-  const auto row = [&](std::string name, std::string formula, std::string name_zh, std::string formula_zh, const char* eq) {
+  const auto row = [&](Message name, Message formula, const char* eq) {
     IdentityResult r;
-    r.name = std::move(name);
-    r.formula = std::move(formula);
-    r.name_zh = std::move(name_zh);
-    r.formula_zh = std::move(formula_zh);
+    r.name = name.en;
+    r.formula = formula.en;
+    r.name_text = std::move(name);
+    r.formula_text = std::move(formula);
     r.equation = eq;
     r.check.tolerance = tolerance;
     rows.push_back(r);
   };
-  row("axes: relative", "<R_p q, R_p' k> = <q, R_(p'-p) k>", "多轴:相对位置", "<R_p q, R_p' k> = <q, R_(p'-p) k>", "(A5)");
-  row("axes: shift all", "shift p, p' by c: score unchanged", "多轴:整体平移", "p、p' 同加 c:得分不变", "(A6)");
+  row(msg("axes: relative"), Message::same("<R_p q, R_p' k> = <q, R_(p'-p) k>"), "(A5)");
+  row(msg("axes: shift all"), msg("shift p, p' by c: score unchanged"), "(A6)");
   for (int a = 0; a < axes; ++a) {
     const std::string l(axis_letter(spec.axes->first_axis + a));
-    row(fmt::format("axes: {} alone", l), fmt::format("shift p_{0}, p'_{0} by c: score unchanged", l),
-        fmt::format("多轴:只平移 {}", l), fmt::format("只给 p_{0}、p'_{0} 加 c:得分不变", l), "(A7)");
+    row(msg("axes: {0} alone", l), msg("shift p_{0}, p'_{0} by c: score unchanged", l), "(A7)");
   }
   std::vector<Tally> tally(rows.size());
   Random rng(seed);

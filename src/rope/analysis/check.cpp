@@ -262,75 +262,55 @@ CheckReport check_dump(const DumpVectors& before, const DumpVectors& after, cons
   const std::string factor = fmt::format("{:.6g}", expected.attention_factor);
   if (!dg.swapped_groups.empty()) {
     const std::string heads = list_groups(dg.swapped_groups);
-    dg.message = {fmt::format("heads {} match the {} layout while the others match {}: the q/k permutation is wrong on "
-                              "some heads (GQA: permuted with the wrong number of heads?)",
-                              heads, other, layout),
-                  fmt::format("头 {} 符合 {} 排列,其余头符合 {}:部分头的 q/k 置换有误(GQA:用错了头数?)", heads, other, layout)};
+    dg.message = {msg("heads {0} match the {1} layout while the others match {2}: the q/k permutation is wrong on "
+                              "some heads (GQA: permuted with the wrong number of heads?)", heads, other, layout)};
     return report;
   }
   if (!dg.matches) {
     if (dg.correct_until) {
       const std::string p = position_text(positions[static_cast<std::size_t>(*dg.correct_until - 1)]);
-      dg.message = {fmt::format("correct until position {}, then drifts; no known variant explains it (closest: {})", p,
-                                to_string(closest_kind)),
-                    fmt::format("到位置 {} 为止正确,之后偏离;没有已知变体能解释(最接近:{})", p, to_string(closest_kind))};
+      dg.message = {msg("correct until position {0}, then drifts; no known variant explains it (closest: {1})", p,
+                                to_string(closest_kind))};
     } else {
-      dg.message = {fmt::format("no known variant explains the dump (closest: {}, {} of {} elements off)",
-                                to_string(closest_kind), nearest.failing, nearest.total),
-                    fmt::format("没有已知变体能解释该转储(最接近:{},{} / {} 个元素超出容差)", to_string(closest_kind),
-                                nearest.failing, nearest.total)};
+      dg.message = {msg("no known variant explains the dump (closest: {0}, {1} of {2} elements off)", to_string(closest_kind), nearest.failing, nearest.total)};
     }
     return report;
   }
   const int r = expected.rotary_dim();
   switch (*dg.matches) {
     case VariantKind::LayoutSwapped:
-      dg.message = {fmt::format("matches the {} layout; the spec implies {}", other, layout),
-                    fmt::format("符合 {} 排列;配置要求的是 {}", other, layout)};
+      dg.message = {msg("matches the {0} layout; the spec implies {1}", other, layout)};
       break;
     case VariantKind::Base10000:
-      dg.message = {fmt::format("matches base 10000, not {}: is rope_theta read?", base),
-                    fmt::format("符合 base 10000 而不是 {}:rope_theta 读取了吗?", base)};
+      dg.message = {msg("matches base 10000, not {0}: is rope_theta read?", base)};
       break;
     case VariantKind::ScalingIgnored:
-      dg.message = {fmt::format("matches plain RoPE with base {} and no attention factor: the scaling is not applied", base),
-                    fmt::format("符合 base {} 的普通 RoPE(无注意力因子):缩放没有生效", base)};
+      dg.message = {msg("matches plain RoPE with base {0} and no attention factor: the scaling is not applied", base)};
       break;
     case VariantKind::FactorMissing:
-      dg.message = {fmt::format("the attention factor {} is missing (the dump matches a factor of 1)", factor),
-                    fmt::format("缺少注意力因子 {}(转储符合因子 1)", factor)};
+      dg.message = {msg("the attention factor {0} is missing (the dump matches a factor of 1)", factor)};
       break;
     case VariantKind::PositionsPlusOne:
     case VariantKind::PositionsMinusOne: {
       const char* sign = *dg.matches == VariantKind::PositionsPlusOne ? "+1" : "-1";
-      dg.message = {fmt::format("matches positions shifted by {}: positions off by one", sign),
-                    fmt::format("符合位置偏移 {}:位置差一", sign)};
+      dg.message = {msg("matches positions shifted by {0}: positions off by one", sign)};
       break;
     }
     case VariantKind::PartialWholeHead:
-      dg.message = {fmt::format("matches RoPE over the whole head (d = {}): the partial rotary dimension {} is ignored",
-                                expected.head_dim, r),
-                    fmt::format("符合整个头(d = {})都旋转:部分旋转维度 {} 被忽略", expected.head_dim, r)};
+      dg.message = {msg("matches RoPE over the whole head (d = {0}): the partial rotary dimension {1} is ignored", expected.head_dim, r)};
       break;
     case VariantKind::PartialTwice:
-      dg.message = {fmt::format("matches a rotary dimension of {} instead of {}: the partial rotary factor is applied twice",
-                                2 * static_cast<int>(static_cast<double>(r) * r / expected.head_dim / 2.0), r),
-                    fmt::format("符合旋转维度 {} 而不是 {}:部分旋转因子被乘了两次",
-                                2 * static_cast<int>(static_cast<double>(r) * r / expected.head_dim / 2.0), r)};
+      dg.message = {msg("matches a rotary dimension of {0} instead of {1}: the partial rotary factor is applied twice", 2 * static_cast<int>(static_cast<double>(r) * r / expected.head_dim / 2.0), r)};
       break;
     case VariantKind::AnglesBf16:
     case VariantKind::AnglesF16: {
       const char* type = *dg.matches == VariantKind::AnglesBf16 ? "bf16" : "f16";
       if (dg.correct_until) {
         const std::string p = position_text(positions[static_cast<std::size_t>(*dg.correct_until - 1)]);
-        dg.message = {fmt::format("correct until position {}, then drifts: angles computed in {}? (the dump matches "
-                                  "positions and frequencies cast to {} before m·θ)",
-                                  p, type, type),
-                      fmt::format("到位置 {} 为止正确,之后偏离:角度是用 {} 计算的吗?(转储符合位置和频率先转为 {} 再相乘)",
-                                  p, type, type)};
+        dg.message = {msg("correct until position {0}, then drifts: angles computed in {1}? (the dump matches "
+                                  "positions and frequencies cast to {2} before m·θ)", p, type, type)};
       } else {
-        dg.message = {fmt::format("matches angles computed in {}: positions and frequencies cast to {} before m·θ", type, type),
-                      fmt::format("符合用 {} 计算的角度:位置和频率先转为 {} 再相乘", type, type)};
+        dg.message = {msg("matches angles computed in {0}: positions and frequencies cast to {1} before m·θ", type, type)};
       }
       break;
     }
@@ -338,17 +318,17 @@ CheckReport check_dump(const DumpVectors& before, const DumpVectors& after, cons
     case VariantKind::SectionsInterleaved: {
       const bool chunked = *dg.matches == VariantKind::SectionsChunked;
       const std::string sections = fmt::format("{}", fmt::join(expected.axes->source.sections, ", "));
-      dg.message = {fmt::format("matches mrope_section [{}] {}, the model's code {} them: the axis map is the other "
-                                "implementation's (docs/multi-axis.md (A2), (A3))",
-                                sections, chunked ? "in chunks" : "interleaved", chunked ? "interleaves" : "chunks"),
-                    fmt::format("符合{}的 mrope_section [{}],而模型代码是{}的:轴映射用成了另一种实现(docs/multi-axis.md (A2)、(A3))",
-                                chunked ? "分块" : "交错", sections, chunked ? "交错" : "分块")};
+      dg.message = chunked ? msg("matches mrope_section [{0}] in chunks, the model's code interleaves them: the axis map is "
+                                 "the other implementation's (docs/multi-axis.md (A2), (A3))",
+                                 sections)
+                           : msg("matches mrope_section [{0}] interleaved, the model's code chunks them: the axis map is "
+                                 "the other implementation's (docs/multi-axis.md (A2), (A3))",
+                                 sections);
       break;
     }
     case VariantKind::MropeIgnored:
-      dg.message = {"matches plain RoPE at each token's index in the sequence: the M-RoPE branch is never reached "
-                    "(1-D positions; a config whose rope_type is default beside mrope_section?)",
-                    "符合按序列下标计算的普通 RoPE:M-RoPE 分支从未执行(一维位置;配置写着 rope_type default 又带 mrope_section?)"};
+      dg.message = {msg("matches plain RoPE at each token's index in the sequence: the M-RoPE branch is never reached "
+                    "(1-D positions; a config whose rope_type is default beside mrope_section?)")};
       break;
     case VariantKind::Expected: break;
   }

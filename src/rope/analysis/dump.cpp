@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "rope/core/error.hpp"
+#include "rope/core/message.hpp"
 #include "rope/core/parse.hpp"
 #include "rope/core/types.hpp"
 
@@ -36,7 +37,8 @@ DumpAxes parse_dump_axes(std::string_view text) {
   }
   std::string shown;
   for (const char c : text) shown += (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) ? fmt::format("\\x{:02x}", unsigned(c)) : std::string(1, c);
-  throw InvalidArgument(fmt::format("--axes must be seq,d or seq,heads,d or batch,heads,seq,d or batch,seq,heads,d (got '{}')", shown));
+  throw InvalidArgument(fmt::format("{} must be seq,d or seq,heads,d or batch,heads,seq,d or batch,seq,heads,d (got '{}')",
+                                    option_name("axes"), shown));
 }
 
 DumpAxes infer_dump_axes(const std::vector<long>& shape, long positions, const std::string& name) {
@@ -51,15 +53,16 @@ DumpAxes infer_dump_axes(const std::vector<long>& shape, long positions, const s
   if (heads_first && !seq_first) return DumpAxes::BatchHeadsSeqD;
   if (seq_first && !heads_first) return DumpAxes::BatchSeqHeadsD;
   throw InvalidArgument(fmt::format("{}: shape {} with {} positions could be [batch, heads, seq, d] or [batch, seq, heads, d]: "
-                                    "give --axes",
-                                    name, shape_string(shape), positions));
+                                    "give {}",
+                                    name, shape_string(shape), positions, option_name("axes")));
 }
 
 DumpVectors arrange_dump(const TensorData& tensor, DumpAxes axes, const std::string& name) {
   const std::vector<long>& s = tensor.shape;
   const std::size_t rank = axes == DumpAxes::SeqD ? 2 : axes == DumpAxes::SeqHeadsD ? 3 : 4;
   if (s.size() != rank) {
-    throw InvalidArgument(fmt::format("{}: shape {} does not have the {} axes of --axes {}", name, shape_string(s), rank, to_string(axes)));
+    throw InvalidArgument(fmt::format("{}: shape {} does not have the {} axes of {} {}", name, shape_string(s), rank,
+                                      option_name("axes"), to_string(axes)));
   }
   DumpVectors v;
   v.dtype = tensor.dtype;

@@ -168,10 +168,8 @@ std::vector<FamilyFit> detail::fit_families(const Eigen::VectorXd& theta, const 
         y.ramp_low = last_kept, y.ramp_high = last_kept + 1;
         l3.ramp_low = kTwoPi / std::pow(base, -2.0 * last_kept / dim) * 1.0000001;
         l3.ramp_high = kTwoPi / std::pow(base, -2.0 * (last_kept + 1) / dim) * 0.9999999;
-        notes.push_back({fmt::format("the ramp between kept and interpolated pairs has {} pair(s): yarn and llama3 "
-                                     "cannot be told apart",
-                                     js.size()),
-                         fmt::format("保持与插值之间的斜坡只有 {} 个维度对:无法区分 yarn 与 llama3", js.size())});
+        notes.push_back({msg("the ramp between kept and interpolated pairs has {0} pair(s): yarn and llama3 "
+                                     "cannot be told apart", js.size())});
       }
       for (FamilyFit* fit : {&y, &l3}) {
         fit->theta = family_theta(*fit, n);
@@ -194,10 +192,8 @@ std::vector<FamilyFit> detail::fit_families(const Eigen::VectorXd& theta, const 
     FamilyFit p = fits.front();
     p.family = Family::PerPair;
     fits.insert(fits.begin(), p);
-    notes.push_back({fmt::format("no family explains the frequencies (best residual {:.3g} in ln θ): per-pair factors "
-                                 "(longrope?)",
-                                 fits[1].residual),
-                     fmt::format("没有任何族能解释这些频率(ln θ 的最佳残差 {:.3g}):逐对因子(longrope?)", fits[1].residual)});
+    notes.push_back({msg("no family explains the frequencies (best residual {0:.3g} in ln θ): per-pair factors "
+                                 "(longrope?)", fits[1].residual)});
   }
   return fits;
 }

@@ -32,12 +32,8 @@ PairLayout classify(const std::vector<std::pair<int, int>>& pairs, const std::ve
   if (prefix && half) return PairLayout::Half;
   if (whole_half) {
     family_dim = d;
-    notes.push_back({fmt::format("pairs (j, j + {}) over the whole head: pairs {} to {} keep frequency 0 (proportional "
-                                 "RoPE, or partial rotary in the half layout of the whole head)",
-                                 d / 2, pairs.size(), d / 2 - 1),
-                     fmt::format("整个头上的维度对 (j, j + {}):维度对 {} 到 {} 频率为 0(proportional RoPE,或整个头按 half "
-                                 "排列的部分旋转)",
-                                 d / 2, pairs.size(), d / 2 - 1)});
+    notes.push_back({msg("pairs (j, j + {0}) over the whole head: pairs {1} to {2} keep frequency 0 (proportional "
+                                 "RoPE, or partial rotary in the half layout of the whole head)", d / 2, pairs.size(), d / 2 - 1)});
     return PairLayout::Half;
   }
   return PairLayout::Other;
@@ -77,7 +73,7 @@ Identification identify_rope(const DumpVectors& before, const DumpVectors& after
   }
   id.rotary_dim = static_cast<int>(id.rotated.size());
   if (id.rotated.empty()) {
-    id.notes.push_back({"no channel changes: the dump after equals the dump before", "没有通道发生变化:RoPE 之后的转储与之前相同"});
+    id.notes.push_back({msg("no channel changes: the dump after equals the dump before")});
     return id;
   }
   // 2. Attention factor.
@@ -125,8 +121,7 @@ Identification identify_rope(const DumpVectors& before, const DumpVectors& after
   for (const int a : id.rotated) consistent = consistent && partner[a] >= 0 && partner[partner[a]] == a;
   if (!consistent || r % 2 != 0) {
     id.layout = PairLayout::None;
-    id.notes.push_back({"no pairing of the rotated channels keeps every pair's norm: this is not a rotation of pairs",
-                        "旋转通道的任何配对都不能保持每对的范数:这不是维度对的旋转"});
+    id.notes.push_back({msg("no pairing of the rotated channels keeps every pair's norm: this is not a rotation of pairs")});
     return id;
   }
   for (const int a : id.rotated) {
@@ -180,8 +175,7 @@ Identification identify_rope(const DumpVectors& before, const DumpVectors& after
     id.theta_sigma[j] = smm > 0 ? id.angle_residual[j] / std::sqrt(smm) : INFINITY;
   }
   if ((id.theta.array() < 0).any()) {
-    id.notes.push_back({"some pairs turn clockwise (negative θ): the sign convention of sin is reversed there",
-                        "部分维度对顺时针旋转(θ 为负):那里 sin 的符号约定相反"});
+    id.notes.push_back({msg("some pairs turn clockwise (negative θ): the sign convention of sin is reversed there")});
   }
   // 5. Family, over the pairs of the family's dimension (zero-frequency pairs of a proportional head added).
   const Eigen::VectorXd measured = id.theta.cwiseAbs();
@@ -198,10 +192,7 @@ Identification identify_rope(const DumpVectors& before, const DumpVectors& after
   }
   id.fit = id.fits.front();
   if (id.fit.family == Family::Yarn && std::abs(id.attention_factor - (0.1 * std::log(id.fit.factor) + 1)) < 2e-3) {
-    id.notes.push_back({fmt::format("the attention factor {:.4f} is YaRN's default 0.1·ln f + 1 for f = {:.4g}",
-                                    id.attention_factor, id.fit.factor),
-                        fmt::format("注意力因子 {:.4f} 即 YaRN 在 f = {:.4g} 时的默认值 0.1·ln f + 1", id.attention_factor,
-                                    id.fit.factor)});
+    id.notes.push_back({msg("the attention factor {0:.4f} is YaRN's default 0.1·ln f + 1 for f = {1:.4g}", id.attention_factor, id.fit.factor)});
   }
   return id;
 }

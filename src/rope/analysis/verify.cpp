@@ -257,25 +257,25 @@ std::vector<IdentityResult> suite_rows(const VerifySettings& s) {
   const double score_cap = score_tolerance_cap(d);  // (P11); 1 for vectors and matrices
   const auto row = [](Message name, Message formula, std::string equation, double tolerance, double cap) {
     IdentityResult r;
-    r.name = std::move(name.en);
-    r.name_zh = std::move(name.zh);
-    r.formula = std::move(formula.en);
-    r.formula_zh = std::move(formula.zh);
+    r.name = name.en;
+    r.formula = formula.en;
+    r.name_text = std::move(name);
+    r.formula_text = std::move(formula);
     r.equation = std::move(equation);
     r.check.tolerance = std::min(tolerance, cap);  // (P11)
     r.capped = tolerance > cap;
     return r;
   };
   return {
-      row({"relative position", "相对位置"}, Message::same("<R_m q, R_n k> = q^T R_{n-m} k"), "(M8)", tol(2 * pmax), score_cap),
-      row({"orthogonality", "正交性"}, Message::same("R_m^T R_m = I, det R_m = 1"), "(M7)", tol(pmax), 1.0),
-      row({"composition", "复合"}, Message::same("R_a R_b = R_{a+b}"), "(M7)", tol(2 * pmax), 1.0),
-      row({"norm", "模长不变"}, Message::same("|R_m q| = |q|"), "(M7)", tol(pmax), 1.0),
-      row({"shift invariance", "平移不变"}, Message::same("<R_{m+c} q, R_{n+c} k> = <R_m q, R_n k>"), "(M8)", tol(6 * pmax),
+      row({msg("relative position")}, Message::same("<R_m q, R_n k> = q^T R_{n-m} k"), "(M8)", tol(2 * pmax), score_cap),
+      row({msg("orthogonality")}, Message::same("R_m^T R_m = I, det R_m = 1"), "(M7)", tol(pmax), 1.0),
+      row({msg("composition")}, Message::same("R_a R_b = R_{a+b}"), "(M7)", tol(2 * pmax), 1.0),
+      row({msg("norm")}, Message::same("|R_m q| = |q|"), "(M7)", tol(pmax), 1.0),
+      row({msg("shift invariance")}, Message::same("<R_{m+c} q, R_{n+c} k> = <R_m q, R_n k>"), "(M8)", tol(6 * pmax),
           score_cap),
-      row({"three forms", "三种算法"}, {"elementwise = matrix = complex", "逐元素 = 矩阵 = 复数"}, "(M9) (M10)", tol(pmax), 1.0),
-      row({"layouts", "两种排列"}, Message::same("R_half = P R_interleaved P^T"), "(M6)", 0.0, INFINITY),
-      row({"sinusoidal (contrast)", "正弦编码(对照)"}, Message::same("<q+p_{m+c}, k+p_{n+c}> = <q+p_m, k+p_n>"), "(M12)",
+      row({msg("three forms")}, {msg("elementwise = matrix = complex")}, "(M9) (M10)", tol(pmax), 1.0),
+      row({msg("layouts")}, Message::same("R_half = P R_interleaved P^T"), "(M6)", 0.0, INFINITY),
+      row({msg("sinusoidal (contrast)")}, Message::same("<q+p_{m+c}, k+p_{n+c}> = <q+p_m, k+p_n>"), "(M12)",
           tol(6 * pmax), score_cap),
   };
 }

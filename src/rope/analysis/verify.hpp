@@ -15,9 +15,9 @@
 #include <vector>
 
 #include "rope/analysis/precision.hpp"
+#include "rope/core/constants.hpp"
 #include "rope/core/dtype.hpp"
 #include "rope/core/message.hpp"
-#include "rope/core/constants.hpp"
 #include "rope/core/random.hpp"
 #include "rope/core/tolerance.hpp"
 #include "rope/core/types.hpp"
@@ -82,8 +82,8 @@ double score_tolerance_cap(int d);
 struct IdentityResult {
   std::string name;      ///< short name, e.g. "relative position" (the CSV and JSON key)
   std::string formula;   ///< e.g. "<R_m q, R_n k> = q^T R_{n-m} k"
-  std::string name_zh;     ///< the name in Chinese, for `--lang zh`
-  std::string formula_zh;  ///< the formula in Chinese (the same unless it has words)
+  Message name_text;     ///< the name for people (`name` is its English), translated under `--lang zh`
+  Message formula_text;  ///< the formula for people (`formula` is its English; most are the same in every language)
   std::string equation;  ///< where docs/math.md derives it, e.g. "(M8)"
   long samples = 0;
   double max_abs_error = 0.0;  ///< max |Δ| over the samples

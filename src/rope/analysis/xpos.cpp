@@ -91,31 +91,30 @@ XposIdentities verify_xpos(const Eigen::VectorXd& theta, Layout layout, double s
   }
   (void)xpos_scale(2, 0.0, scale_base, XposRole::Query);  // throws for a bad s
   if (!(2 * max_position / scale_base <= kMaxXposPower)) {
-    throw InvalidArgument(fmt::format("--xpos: 2·max-position/s = {:g} is over {:g}: ζ^(n/s) would leave the range of float64 numbers kept to full precision; raise --xpos-scale-base or lower --max-position",
-                                      2 * max_position / scale_base, kMaxXposPower));
+    throw InvalidArgument(fmt::format("{}: 2·max-position/s = {:g} is over {:g}: ζ^(n/s) would leave the range of float64 numbers kept "
+                                      "to full precision; raise {} or lower {}",
+                                      option_name("xpos"), 2 * max_position / scale_base, kMaxXposPower,
+                                      option_name("xpos_scale_base"), option_name("max_position")));
   }
   const int d = static_cast<int>(2 * theta.size());
   // (M13) with the position budget 6·max_position, widened by 3/s: ζ^(n/s) carries the rounding of ζ and
   // of n/s multiplied by |n/s·ln ζ_0| < 1.3·n/s, so a relative error of about ε·(1 + 2.3·n/s) per factor.
   const double tolerance = relative_tolerance(machine_epsilon<double>(), d, 6 * max_position * (1 + 3 / scale_base));
   XposIdentities out;
-  const auto make = [&](const char* name, const char* formula, const char* name_zh, const char* formula_zh, const char* eq) {
+  const auto make = [&](Message name, Message formula, const char* eq) {
     IdentityResult r;
-    r.name = name;
-    r.formula = formula;
-    r.name_zh = name_zh;
-    r.formula_zh = formula_zh;
+    r.name = name.en;
+    r.formula = formula.en;
+    r.name_text = std::move(name);
+    r.formula_text = std::move(formula);
     r.equation = eq;
     r.check.tolerance = tolerance;
     return r;
   };
-  out.rows.push_back(make("xpos: relative", "<X_q(m) q, X_k(n) k> = <X_q(m-n) q, k>", "xPos:相对位置",
-                          "<X_q(m) q, X_k(n) k> = <X_q(m-n) q, k>", "(X4)"));
-  out.rows.push_back(make("xpos: shift", "shift m, n by c: score unchanged", "xPos:平移", "m、n 同加 c:得分不变", "(X4)"));
-  out.rows.push_back(make("xpos: scale", "score = Σ_j ζ_j^((m-n)/s) <R_m q, R_n k>_j", "xPos:缩放",
-                          "得分 = Σ_j ζ_j^((m-n)/s) <R_m q, R_n k>_j", "(X3)"));
-  out.contrast = make("no xpos scale", "<X_q(m) q, X_k(n) k> = <q, R_{n-m} k>", "无 xPos 缩放(对照)",
-                      "<X_q(m) q, X_k(n) k> = <q, R_{n-m} k>", "(M8)");
+  out.rows.push_back(make(msg("xpos: relative"), Message::same("<X_q(m) q, X_k(n) k> = <X_q(m-n) q, k>"), "(X4)"));
+  out.rows.push_back(make(msg("xpos: shift"), msg("shift m, n by c: score unchanged"), "(X4)"));
+  out.rows.push_back(make(msg("xpos: scale"), msg("score = Σ_j ζ_j^((m-n)/s) <R_m q, R_n k>_j"), "(X3)"));
+  out.contrast = make(msg("no xpos scale"), Message::same("<X_q(m) q, X_k(n) k> = <q, R_{n-m} k>"), "(M8)");
   out.contrast.expected_to_fail = true;
   std::vector<Tally> tally(out.rows.size() + 1);
   const Eigen::VectorXd zeta = xpos_zeta(d);

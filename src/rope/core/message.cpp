@@ -11,6 +11,7 @@ namespace rope {
 namespace {
 
 std::atomic<Message::Translator> g_translator{nullptr};
+std::atomic<OptionNamer> g_namer{nullptr};
 
 std::string format_with(const std::string& format, const std::vector<MessageArg>& args, bool chinese) {
   fmt::dynamic_format_arg_store<fmt::format_context> store;
@@ -58,6 +59,13 @@ std::string Message::in(bool chinese) const {
   } catch (const fmt::format_error&) {  // a translation with a bad field: tests/cli/test_catalog.cpp
     return en;
   }
+}
+
+void set_option_namer(OptionNamer namer) { g_namer.store(namer); }
+
+std::string option_name(std::string_view setting) {
+  const OptionNamer namer = g_namer.load();
+  return namer != nullptr ? namer(setting) : std::string(setting);
 }
 
 }  // namespace rope

@@ -77,6 +77,14 @@ Message msg(std::string id, Args&&... args) {
   return Message(std::move(id), std::vector<MessageArg>{MessageArg(std::forward<Args>(args))...});
 }
 
+/// How a front end names one of the library's settings in its messages: the library refers to a setting by
+/// its own name ("layout", "float32", "bf16_bits") and never names a flag; the command line installs a namer
+/// that gives its option ("--layout"). Without one a setting is shown by its name.
+using OptionNamer = std::string (*)(std::string_view setting);
+void set_option_namer(OptionNamer namer);
+/// The front end's name of `setting`, for a message ("--float32: position 0.5 is not a float32 value").
+std::string option_name(std::string_view setting);
+
 /// The English texts, in order (JSON output and tests).
 inline std::vector<std::string> english(const std::vector<Message>& messages) {
   std::vector<std::string> out;

@@ -14,6 +14,7 @@
 #include <string>
 
 #include "rope/core/error.hpp"
+#include "rope/core/message.hpp"
 #include "rope/io/tensor_file.hpp"
 
 namespace rope {
@@ -123,11 +124,13 @@ Descr parse_descr(const std::string& descr, const TensorReadOptions& options, co
     d.dtype = d.bytes == 2 ? DType::F16 : d.bytes == 4 ? DType::F32 : DType::F64;
   } else if ((d.kind == 'u' || d.kind == 'i') && d.bytes == 2) {
     if (!options.bf16_bits) {
-      refuse("16-bit integers; give --bf16-bits if they are bfloat16 bit patterns (t.view(torch.int16))");
+      refuse(fmt::format("16-bit integers; give {} if they are bfloat16 bit patterns (t.view(torch.int16))",
+                         option_name("bf16_bits")));
     }
     d.dtype = DType::BF16;
   } else {
-    refuse("rope reads float16, float32, float64 ('f2', 'f4', 'f8') and bfloat16 bits ('u2'/'i2' with --bf16-bits)");
+    refuse(fmt::format("rope reads float16, float32, float64 ('f2', 'f4', 'f8') and bfloat16 bits ('u2'/'i2' with {})",
+                       option_name("bf16_bits")));
   }
   return d;
 }

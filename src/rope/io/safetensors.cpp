@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "rope/core/error.hpp"
+#include "rope/core/message.hpp"
 #include "rope/io/tensor_file.hpp"
 
 namespace rope {
@@ -73,7 +74,7 @@ TensorData parse_safetensors(std::string_view bytes, const std::string& name, co
       for (std::size_t i = 0; i < names.size() && i < 8; ++i) list += (i ? ", " : "") + escape_for_message(names[i]);
       if (names.size() > 8) list += ", …";
       fail("header", names.empty() ? std::string("holds no tensor")
-                                   : fmt::format("holds {} tensors ({}): name one with --tensor", names.size(), list));
+                                   : fmt::format("holds {} tensors ({}): name one with {}", names.size(), list, option_name("tensor")));
     }
     key = names.front();
   } else if (!j.contains(key) || key == "__metadata__") {

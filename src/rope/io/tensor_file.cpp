@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "rope/core/error.hpp"
+#include "rope/core/message.hpp"
 #include "rope/core/parse.hpp"
 #include "rope/io/text_file.hpp"
 #include "rope/io/utf8.hpp"
@@ -177,7 +178,7 @@ TensorData read_tensor_file(const std::string& path, const TensorReadOptions& op
   }
   const TensorFormat format = detect_tensor_format(file.text, path);
   if (!options.tensor.empty() && format != TensorFormat::Safetensors) {
-    throw InvalidArgument(fmt::format("--tensor '{}' names a tensor of a safetensors file, and '{}' is {}",
+    throw InvalidArgument(fmt::format("{} '{}' names a tensor of a safetensors file, and '{}' is {}", option_name("tensor"),
                                       escape_for_message(options.tensor), name, to_string(format)));
   }
   switch (format) {

@@ -9,6 +9,7 @@
 
 #include "rope/core/constants.hpp"
 #include "rope/core/error.hpp"
+#include "rope/core/message.hpp"
 #include "rope/core/parse.hpp"
 #include "rope/core/rotation.hpp"
 #include "rope/io/csv.hpp"
@@ -143,10 +144,10 @@ std::string_view axis_letter(int axis) {
 
 Message axis_name(int axis) {
   switch (axis) {
-    case 0: return {"time", "时间"};
-    case 1: return {"height", "高度"};
-    case 2: return {"width", "宽度"};
-    default: return {"extra", "额外"};
+    case 0: return {msg("time")};
+    case 1: return {msg("height")};
+    case 2: return {msg("width")};
+    default: return {msg("extra")};
   }
 }
 
@@ -172,8 +173,8 @@ Eigen::VectorXd axis_angles(const Eigen::VectorXd& theta, const AxisMap* map, co
                                            "numbers, or one for a text token",
                                            p.text(), p.count, axes, map->components(), axes))
             : fmt::format("the position {} has {} components but plain RoPE reads one: give one number, or a model "
-                          "with multimodal sections (e.g. --model qwen2-vl-7b)",
-                          p.text(), p.count));
+                          "with multimodal sections (e.g. {} qwen2-vl-7b)",
+                          p.text(), p.count, option_name("model")));
   }
   if (map && map->pair_axis.size() != static_cast<std::size_t>(theta.size())) {
     throw InvalidArgument(fmt::format("the axis map has {} pairs but there are {} frequencies", map->pair_axis.size(),
@@ -227,9 +228,9 @@ std::vector<AxisPosition> parse_axis_position_rows(std::string_view text, std::s
       // The axes a position file can carry: M-RoPE's t,h,w (rope positions --csv), llama.cpp's four slots, or
       // a vision tower's row and column.
       if (names != "t,h,w" && names != "t,h,w,e" && names != "h,w") {
-        throw InvalidArgument(fmt::format("{}: a header needs the columns t, h, w (as rope positions --csv writes them), "
+        throw InvalidArgument(fmt::format("{}: a header needs the columns t, h, w (as {} writes them), "
                                           "t, h, w, e (llama.cpp) or h, w (a vision tower)",
-                                          where));
+                                          where, option_name("positions_csv")));
       }
       continue;
     }

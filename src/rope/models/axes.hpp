@@ -98,7 +98,7 @@ AxisMap make_axis_map(const MropeSections& sections, int pairs);
 
 /// "t", "h", "w", "e" (llama.cpp's fourth slot).
 std::string_view axis_letter(int axis);
-/// "time", "height", "width", "extra" and 时间, 高度, 宽度, 额外.
+/// "time", "height", "width", "extra" as a message (translated by the front end's catalog).
 Message axis_name(int axis);
 /// "THW·THW·…": one letter per pair, upper case, a dot every 3 pairs (interleaved) or at section ends.
 std::string axis_pattern(const AxisMap& map);

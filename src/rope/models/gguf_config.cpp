@@ -9,6 +9,7 @@
 #include "rope/core/error.hpp"
 #include "rope/io/csv.hpp"
 #include "rope/io/text_file.hpp"
+#include "rope/models/hf_config.hpp"
 #include "rope/models/scaling.hpp"
 
 // Sources (ggml-org/llama.cpp): the key names of src/llama-arch.cpp (LLM_KV_NAMES, LLM_ARCH_NAMES) and
@@ -51,11 +52,14 @@ class Mapper {
     }
     return static_cast<long>(*x);
   }
-  void origin(std::string_view what, const std::string& value, const std::string& from, const std::string& from_zh = "") {
-    g_.model.origin.push_back({fmt::format("{}: {} ({})", what, value, from),
-                               fmt::format("{}: {} ({})", what, value, from_zh.empty() ? from : from_zh)});
+  /// "what: value (from)"; `from` is a key (the same in every language), or words of their own.
+  void origin(std::string_view what, const std::string& value, const Message& from) {
+    g_.model.origin.push_back(detail::origin_line(Message::same(std::string(what)), value, from));
   }
-  void note(std::string en, std::string zh) { g_.model.notes.push_back({std::move(en), std::move(zh)}); }
+  void origin(std::string_view what, const std::string& value, const std::string& from) {
+    origin(what, value, Message::same(from));
+  }
+  void note(Message message) { g_.model.notes.push_back(std::move(message)); }
 
   void architecture();
   void shape();
@@ -89,20 +93,14 @@ void Mapper::architecture() {
   g_.model.rope.layout = norm ? Layout::Interleaved : Layout::Half;
   // Known from the file, as llama.cpp knows it: the architecture's rope type (the spec's "how it is known").
   g_.model.layout_basis = LayoutBasis::ConfigKey;
-  g_.model.layout_reason = {fmt::format("llama.cpp rope type {} of architecture {}", to_string(g_.rope_type), arch_),
-                            fmt::format("llama.cpp 为架构 {} 指定的 rope 类型 {}", arch_, to_string(g_.rope_type))};
-  origin("layout", norm ? "interleaved" : "half",
-         fmt::format("llama.cpp rope type {} of architecture {}", to_string(g_.rope_type), arch_),
-         fmt::format("llama.cpp 为架构 {} 指定的 rope 类型 {}", arch_, to_string(g_.rope_type)));
+  g_.model.layout_reason = msg("llama.cpp rope type {0} of architecture {1}", to_string(g_.rope_type), arch_);
+  origin("layout", norm ? "interleaved" : "half", g_.model.layout_reason);
   if (!it->tested) {
-    note(fmt::format("architecture {}: its rope type is from llama.cpp's table; rope's tests do not cover it", arch_),
-         fmt::format("架构 {}:rope 类型取自 llama.cpp 的表,rope 的测试未覆盖它", arch_));
+    note(msg("architecture {0}: its rope type is from llama.cpp's table; rope's tests do not cover it", arch_));
   }
   if (norm && arch_ == "llama") {
-    note("NORM: llama.cpp rotates adjacent pairs (2i, 2i+1); convert_hf_to_gguf.py permuted the rows of q_proj and "
-         "k_proj so that this equals Hugging Face's rotate_half on the original weights (rope permute)",
-         "NORM:llama.cpp 旋转相邻的通道对 (2i, 2i+1);convert_hf_to_gguf.py 已置换 q_proj 和 k_proj 的行,"
-         "使其等于 Hugging Face 在原权重上的 rotate_half(见 rope permute)");
+    note(msg("NORM: llama.cpp rotates adjacent pairs (2i, 2i+1); convert_hf_to_gguf.py permuted the rows of q_proj and "
+             "k_proj so that this equals Hugging Face's rotate_half on the original weights (rope permute)"));
   }
 }
 
@@ -142,8 +140,8 @@ void Mapper::shape() {
   for (int i = 0; i < 4 && static_cast<int>(hd * factor) < rot; ++i) factor = std::nextafter(factor, 2.0);
   g_.model.rope.partial_rotary_factor = factor;
   origin("partial_rotary_factor", fmt::format("{} = {} / {}", format_number(factor), rot, hd),
-         f_.find(key("rope.dimension_count")) ? key("rope.dimension_count") : "no rope.dimension_count: n_rot = head_dim",
-         f_.find(key("rope.dimension_count")) ? key("rope.dimension_count") : "没有 rope.dimension_count:n_rot = head_dim");
+         f_.find(key("rope.dimension_count")) ? Message::same(key("rope.dimension_count"))
+                                              : msg("no rope.dimension_count: n_rot = head_dim"));
 }
 
 void Mapper::base_and_context() {
@@ -152,7 +150,7 @@ void Mapper::base_and_context() {
     origin("rope_theta", format_number(*b), key("rope.freq_base"));
   } else {
     g_.model.rope.base = 10000.0;
-    origin("rope_theta", "10000", "llama.cpp default", "llama.cpp 默认值");
+    origin("rope_theta", "10000", msg("llama.cpp default"));
   }
   if (const auto c = count(key("context_length"))) {
     g_.model.rope.max_position_embeddings = *c;
@@ -161,10 +159,9 @@ void Mapper::base_and_context() {
   if (const auto swa = number(key("rope.freq_base_swa"))) {
     g_.freq_base_swa = *swa;
     origin("freq_base_swa", format_number(*swa), key("rope.freq_base_swa"));
-    note(fmt::format("rope.freq_base_swa {}: the sliding-window layers use base {} without scaling; the values here "
-                     "are the full-attention layers'", format_number(*swa), format_number(*swa)),
-         fmt::format("rope.freq_base_swa {}:滑动窗口层使用 base {} 且不缩放;这里的值属于全注意力层", format_number(*swa),
-                     format_number(*swa)));
+    note(msg("rope.freq_base_swa {0}: the sliding-window layers use base {1} without scaling; the values here "
+             "are the full-attention layers'",
+             format_number(*swa), format_number(*swa)));
   }
   if (const auto w = count(key("attention.sliding_window"))) g_.sliding_window = *w;
 }
@@ -196,19 +193,16 @@ void Mapper::sections() {
     // architecture qwen2vl serves Qwen2-VL and Qwen2.5-VL alike): rope positions says so instead of guessing.
     g_.model.sequence_positions_error = fmt::format(
         "{} is a GGUF language model (architecture {}): the rules of its position ids (spatial_merge_size, and "
-        "tokens_per_second for Qwen2.5-VL) are in the vision model's mmproj file, not here; give --model qwen2-vl-7b, "
-        "qwen2.5-vl-7b or qwen3-vl-8b, the model's config.json, or the rules (--merge-size, --tokens-per-second) "
-        "without --config",
-        g_.model.name, printable(arch_));
+        "tokens_per_second for Qwen2.5-VL) are in the vision model's mmproj file, not here; give {} qwen2-vl-7b, "
+        "qwen2.5-vl-7b or qwen3-vl-8b, the model's config.json, or the rules ({}, {}) without {}",
+        g_.model.name, printable(arch_), option_name("model"), option_name("merge_size"),
+        option_name("tokens_per_second"), option_name("config"));
   }
-  note(fmt::format("{}: pairs follow the temporal, height and width positions in sections of [{}] pairs{}; a text-only "
-                   "input has the same position on every axis, so the frequencies below are what it sees",
-                   to_string(g_.rope_type), fmt::join(g_.sections, ", "),
-                   g_.rope_type == T::Imrope ? ", interleaved (pair i follows axis i mod 3 within the sections)" : ""),
-       fmt::format("{}:通道对按 [{}] 对分段,分别跟随时间、高度和宽度位置{};纯文本输入在每个轴上位置相同,"
-                   "因此下面的频率就是它所见的",
-                   to_string(g_.rope_type), fmt::join(g_.sections, ", "),
-                   g_.rope_type == T::Imrope ? "(交错排列:段内第 i 对跟随第 i mod 3 个轴)" : ""));
+  note(msg("{0}: pairs follow the temporal, height and width positions in sections of [{1}] pairs{2}; a text-only "
+           "input has the same position on every axis, so the frequencies below are what it sees",
+           to_string(g_.rope_type), fmt::format("{}", fmt::join(g_.sections, ", ")),
+           g_.rope_type == T::Imrope ? msg(", interleaved (pair i follows axis i mod 3 within the sections)")
+                                     : Message::same("")));
 }
 
 }  // namespace

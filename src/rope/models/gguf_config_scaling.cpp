@@ -8,6 +8,7 @@
 #include "rope/core/error.hpp"
 #include "rope/io/csv.hpp"
 #include "rope/models/gguf_config.hpp"
+#include "rope/models/hf_config.hpp"
 #include "rope/models/scaling.hpp"
 
 namespace rope::detail {
@@ -47,11 +48,14 @@ class Scaling {
     if (positive ? *x <= 0 : *x < 0) fail(k, fmt::format("{} must be {}", format_number(*x), positive ? "> 0" : ">= 0"));
     return x;
   }
-  void origin(std::string_view what, const std::string& value, const std::string& from, const std::string& from_zh = "") {
-    g_.model.origin.push_back({fmt::format("{}: {} ({})", what, value, from),
-                               fmt::format("{}: {} ({})", what, value, from_zh.empty() ? from : from_zh)});
+  /// "what: value (from)"; `from` is a key (the same in every language), or words of their own.
+  void origin(std::string_view what, const std::string& value, const Message& from) {
+    g_.model.origin.push_back(origin_line(Message::same(std::string(what)), value, from));
   }
-  void note(std::string en, std::string zh) { g_.model.notes.push_back({std::move(en), std::move(zh)}); }
+  void origin(std::string_view what, const std::string& value, const std::string& from) {
+    origin(what, value, Message::same(from));
+  }
+  void note(Message message) { g_.model.notes.push_back(std::move(message)); }
   const std::vector<float>* tensor(const char* name) const {
     const auto it = f_.tensor_data.find(name);
     return it == f_.tensor_data.end() ? nullptr : &it->second;
@@ -90,8 +94,7 @@ void Scaling::original_context(bool required) {
   } else if (r_.max_position_embeddings) {
     r_.original_max_position_embeddings = *r_.max_position_embeddings;
     origin("original_max_position_embeddings", std::to_string(*r_.max_position_embeddings),
-           fmt::format("no {}: llama.cpp's n_ctx_orig_yarn = context_length", k),
-           fmt::format("没有 {}:llama.cpp 的 n_ctx_orig_yarn = context_length", k));
+           msg("no {0}: llama.cpp's n_ctx_orig_yarn = context_length", k));
   } else if (required) {
     fail(k, "missing, and no context_length to take its place");
   }
@@ -111,10 +114,8 @@ void Scaling::yarn() {
   r_.factor = *factor;
   origin("factor", format_number(*factor), fk);
   original_context(false);
-  note("YaRN in llama.cpp (ggml_rope_yarn_corr_dims) rounds the correction range outward with floor and ceil, as HF's "
-       "truncate: true; a config.json with truncate: false (gpt-oss) gives HF slightly other frequencies",
-       "llama.cpp 的 YaRN(ggml_rope_yarn_corr_dims)用 floor 和 ceil 向外取整修正区间,同 HF 的 truncate: true;"
-       "config.json 中 truncate: false 的模型(gpt-oss)在 HF 中的频率略有不同");
+  note(msg("YaRN in llama.cpp (ggml_rope_yarn_corr_dims) rounds the correction range outward with floor and ceil, as HF's "
+           "truncate: true; a config.json with truncate: false (gpt-oss) gives HF slightly other frequencies"));
   if (const auto b = number(key("rope.scaling.yarn_beta_fast"), false)) {
     r_.beta_fast = *b;
     origin("beta_fast", format_number(*b), key("rope.scaling.yarn_beta_fast"));
@@ -130,20 +131,15 @@ void Scaling::yarn() {
     r_.mscale_all_dim = m;
     r_.mscale = m;
     origin("mscale_all_dim", format_number(m), fmt::format("{} {} / 0.1", lk, format_number(*mul)));
-    note(fmt::format("{} {}: DeepSeek's convention yarn_log_multiplier = 0.1·mscale_all_dim gives mscale_all_dim {}; "
-                     "the GGUF has no separate mscale, so rope takes mscale = mscale_all_dim (as DeepSeek-V2 and V3 "
-                     "configs have it): the rotation's attention factor is 1 and the softmax scale carries mscale²",
-                     lk, format_number(*mul), format_number(m)),
-         fmt::format("{} {}:按 DeepSeek 的约定 yarn_log_multiplier = 0.1·mscale_all_dim,得 mscale_all_dim {};"
-                     "GGUF 中没有单独的 mscale,rope 取 mscale = mscale_all_dim(DeepSeek-V2 与 V3 的配置即如此):"
-                     "旋转的注意力因子为 1,softmax 缩放中含 mscale²",
-                     lk, format_number(*mul), format_number(m)));
+    note(msg("{0} {1}: DeepSeek's convention yarn_log_multiplier = 0.1·mscale_all_dim gives mscale_all_dim {2}; "
+             "the GGUF has no separate mscale, so rope takes mscale = mscale_all_dim (as DeepSeek-V2 and V3 "
+             "configs have it): the rotation's attention factor is 1 and the softmax scale carries mscale²",
+             lk, format_number(*mul), format_number(m)));
   } else if (f_.find(key("rope.scaling.attn_factor"))) {
     // ggml's rope_yarn: magnitude = attn_factor · (1 + 0.1·ln(1/freq_scale)) when YaRN extrapolates.
     r_.attention_factor = g_.attn_factor * yarn_get_mscale(*factor);
     origin("attention_factor", format_number(*r_.attention_factor),
-           fmt::format("{} {} × (0.1·ln f + 1), as ggml's rope_yarn", key("rope.scaling.attn_factor"), format_number(g_.attn_factor)),
-           fmt::format("{} {} × (0.1·ln f + 1),同 ggml 的 rope_yarn", key("rope.scaling.attn_factor"), format_number(g_.attn_factor)));
+           msg("{0} {1} × (0.1·ln f + 1), as ggml's rope_yarn", key("rope.scaling.attn_factor"), format_number(g_.attn_factor)));
   }
 }
 
@@ -151,8 +147,8 @@ void Scaling::longrope() {
   r_.type = ScalingType::LongRope;
   r_.long_factor = pair_list("rope_factors_long");
   r_.short_factor = pair_list("rope_factors_short");
-  origin("long_factor", fmt::format("{} numbers", r_.long_factor.size()), "tensor rope_factors_long", "张量 rope_factors_long");
-  origin("short_factor", fmt::format("{} numbers", r_.short_factor.size()), "tensor rope_factors_short", "张量 rope_factors_short");
+  origin("long_factor", fmt::format("{} numbers", r_.long_factor.size()), msg("tensor rope_factors_long"));
+  origin("short_factor", fmt::format("{} numbers", r_.short_factor.size()), msg("tensor rope_factors_short"));
   original_context(true);
   if (f_.find(key("rope.scaling.attn_factor"))) {
     r_.attention_factor = g_.attn_factor;
@@ -171,7 +167,7 @@ void Scaling::llama3(const std::vector<float>& ff) {
   g_.rope_freqs = ff;
   const double f = *std::max_element(ff.begin(), ff.end());
   if (f == 1.0 && *std::min_element(ff.begin(), ff.end()) == 1.0) {
-    origin("rope_type", "default", "tensor rope_freqs: every factor 1", "张量 rope_freqs:因子全为 1");
+    origin("rope_type", "default", msg("tensor rope_freqs: every factor 1"));
     g_.rope_freqs_difference = 0.0;
     return;
   }
@@ -179,20 +175,18 @@ void Scaling::llama3(const std::vector<float>& ff) {
   r_.factor = f;
   r_.low_freq_factor = kLlama3Low;
   r_.high_freq_factor = kLlama3High;
-  origin("rope_type", "llama3", fmt::format("tensor rope_freqs: {} per-pair factors", pairs),
-         fmt::format("张量 rope_freqs:每对一个因子,共 {} 个", pairs));
-  origin("factor", format_number(f), "the largest factor of rope_freqs", "rope_freqs 中最大的因子");
+  origin("rope_type", "llama3", msg("tensor rope_freqs: {0} per-pair factors", pairs));
+  origin("factor", format_number(f), msg("the largest factor of rope_freqs"));
   const std::string lk = key("rope.scaling.original_context_length");
   if (const auto l0 = length(lk)) {
     r_.original_max_position_embeddings = *l0;
     origin("original_max_position_embeddings", std::to_string(*l0), lk);
   } else {
     r_.original_max_position_embeddings = kLlama3OriginalContext;
-    origin("original_max_position_embeddings", std::to_string(kLlama3OriginalContext), "Llama 3.1's value, assumed",
-           "Llama 3.1 的值,假定");
+    origin("original_max_position_embeddings", std::to_string(kLlama3OriginalContext), msg("Llama 3.1's value, assumed"));
   }
-  origin("low_freq_factor", format_number(kLlama3Low), "Llama 3.1's value, assumed", "Llama 3.1 的值,假定");
-  origin("high_freq_factor", format_number(kLlama3High), "Llama 3.1's value, assumed", "Llama 3.1 的值,假定");
+  origin("low_freq_factor", format_number(kLlama3Low), msg("Llama 3.1's value, assumed"));
+  origin("high_freq_factor", format_number(kLlama3High), msg("Llama 3.1's value, assumed"));
   // rope's own llama3 factors θ_i / θ'_i against the file's.
   RopeParameters p;
   try {
@@ -208,15 +202,11 @@ void Scaling::llama3(const std::vector<float>& ff) {
   }
   g_.rope_freqs_difference = worst;
   const bool ok = worst <= kRopeFreqsTolerance;
-  note(fmt::format("rope_freqs: the GGUF stores Llama 3.1's per-pair factors, not its parameters; rope's llama3 factors with "
-                   "factor {}, low_freq_factor 1, high_freq_factor 4, L0 {} differ from the file's by at most {:.3g} "
-                   "(relative; tolerance {:g}, float32 rounding){}",
-                   format_number(f), *r_.original_max_position_embeddings, worst, kRopeFreqsTolerance,
-                   ok ? "" : ": NOT Llama 3.1's band parameters, rope's frequencies are not llama.cpp's"),
-       fmt::format("rope_freqs:GGUF 只存 Llama 3.1 的逐对因子而不存参数;rope 用 factor {}、low_freq_factor 1、"
-                   "high_freq_factor 4、L0 {} 算出的 llama3 因子与文件中的最多相差 {:.3g}(相对值;容差 {:g},float32 舍入){}",
-                   format_number(f), *r_.original_max_position_embeddings, worst, kRopeFreqsTolerance,
-                   ok ? "" : ":不是 Llama 3.1 的区段参数,rope 的频率与 llama.cpp 的不同"));
+  note(msg("rope_freqs: the GGUF stores Llama 3.1's per-pair factors, not its parameters; rope's llama3 factors with "
+           "factor {0}, low_freq_factor 1, high_freq_factor 4, L0 {1} differ from the file's by at most {2:.3g} "
+           "(relative; tolerance {3:g}, float32 rounding){4}",
+           format_number(f), *r_.original_max_position_embeddings, worst, double{kRopeFreqsTolerance},
+           ok ? Message::same("") : msg(": NOT Llama 3.1's band parameters, rope's frequencies are not llama.cpp's")));
 }
 
 void Scaling::run() {
@@ -233,27 +223,23 @@ void Scaling::run() {
   const std::string factor_key = f_.find(fk) ? fk : lk;
   const bool longrope_tensors = tensor("rope_factors_long") || tensor("rope_factors_short");
   std::string name = type.value_or("");
-  std::string from = tk;
-  std::string from_zh = tk;
+  Message from = Message::same(tk);
   if (!type) {
     // llama.cpp: the type defaults to "linear", and a factor of 0 (absent) means none.
     name = longrope_tensors ? "longrope" : factor && *factor != 0 && *factor != 1 ? "linear" : "none";
-    from = longrope_tensors ? "tensors rope_factors_long/short" : fmt::format("no {}", tk);
-    from_zh = longrope_tensors ? "张量 rope_factors_long/short" : fmt::format("没有 {}", tk);
+    from = longrope_tensors ? msg("tensors rope_factors_long/short") : msg("no {0}", tk);
   }
   if (name == "none" || (name == "linear" && (!factor || *factor == 0 || *factor == 1))) {
-    if (!tensor("rope_freqs")) origin("rope_type", "default", from, from_zh);
+    if (!tensor("rope_freqs")) origin("rope_type", "default", from);
   } else if (name == "linear") {
-    origin("rope_type", "linear", from, from_zh);
+    origin("rope_type", "linear", from);
     linear(*factor, factor_key);
-    if (factor_key == lk) {
-      note(fmt::format("{}: the legacy key of the linear factor (ggml docs/gguf.md)", lk), fmt::format("{}:线性因子的旧键名(ggml docs/gguf.md)", lk));
-    }
+    if (factor_key == lk) note(msg("{0}: the legacy key of the linear factor (ggml docs/gguf.md)", lk));
   } else if (name == "yarn") {
-    origin("rope_type", "yarn", from, from_zh);
+    origin("rope_type", "yarn", from);
     yarn();
   } else if (name == "longrope") {
-    origin("rope_type", "longrope", from, from_zh);
+    origin("rope_type", "longrope", from);
     longrope();
   } else {
     fail(tk, fmt::format("'{}' is not a scaling type llama.cpp knows (none, linear, yarn, longrope)", printable(name)));

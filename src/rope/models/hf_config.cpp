@@ -32,10 +32,14 @@ ModelConfig ConfigParser::parse() {
   return std::move(m_);
 }
 
-/// "what: value (from)"; `from` is a JSON path, or words given in both languages.
-void ConfigParser::origin(std::string_view what, const std::string& value, const std::string& from, const std::string& from_zh) {
-  m_.origin.push_back({fmt::format("{}: {} ({})", what, value, from),
-                       fmt::format("{}: {} ({})", what, value, from_zh.empty() ? from : from_zh)});
+Message origin_line(const Message& what, const std::string& value, const Message& from) {
+  if (what.verbatim && from.verbatim) return Message::same(fmt::format("{}: {} ({})", what.en, value, from.en));
+  return Message("{0}: {1} ({2})", {what, value, from});
+}
+
+/// "what: value (from)"; `from` is a JSON path (the same in every language), or words of their own.
+void ConfigParser::origin(std::string_view what, const std::string& value, const Message& from) {
+  m_.origin.push_back(origin_line(Message::same(std::string(what)), value, from));
 }
 
 // Multimodal wrappers (Gemma 3, Llava, …) keep the language model's keys in text_config.
@@ -46,10 +50,8 @@ void ConfigParser::select_text_config() {
     prefix_ = "text_config";
     const auto text_type = r_.string(*tc, prefix_, "model_type");
     m_.model_type = text_type ? *text_type : top_type.value_or("");
-    note(fmt::format("text_config: the RoPE keys are read from the language model's config{}",
-                     top_type ? fmt::format(" (model_type {} wraps {})", *top_type, m_.model_type) : ""),
-         fmt::format("text_config:RoPE 的键从语言模型的配置中读取{}",
-                     top_type ? fmt::format("(model_type {} 包含 {})", *top_type, m_.model_type) : ""));
+    note(msg("text_config: the RoPE keys are read from the language model's config{0}",
+             top_type ? msg(" (model_type {0} wraps {1})", *top_type, m_.model_type) : Message::same("")));
   } else {
     cfg_ = &doc_;
     m_.model_type = top_type.value_or("");
@@ -67,10 +69,8 @@ void ConfigParser::read_head_dim() {
       m_.qk_nope_head_dim = static_cast<int>(*nope);
       origin("qk_nope_head_dim", std::to_string(*nope), child(prefix_, "qk_nope_head_dim"));
     }
-    note(fmt::format("qk_rope_head_dim {}: multi-head latent attention rotates only these channels of each head{}",
-                     *rope_dim, nope ? fmt::format("; the other qk_nope_head_dim {} carry no position", *nope) : ""),
-         fmt::format("qk_rope_head_dim {}:多头潜在注意力(MLA)只旋转每个头的这些通道{}", *rope_dim,
-                     nope ? fmt::format(";其余 qk_nope_head_dim {} 个通道不携带位置", *nope) : ""));
+    note(msg("qk_rope_head_dim {0}: multi-head latent attention rotates only these channels of each head{1}", *rope_dim,
+             nope ? msg("; the other qk_nope_head_dim {0} carry no position", *nope) : Message::same("")));
   } else if (const auto hd = r_.count(c, prefix_, "head_dim")) {
     head_dim_ = *hd;
     origin("head_dim", std::to_string(*hd), child(prefix_, "head_dim"));
@@ -90,15 +90,13 @@ void ConfigParser::read_head_dim() {
       origin("head_dim", std::to_string(head_dim_),
              fmt::format("{} {} / {} {}", child(prefix_, hidden_key), *hidden, child(prefix_, heads_key), *heads));
       if (*hidden % *heads != 0) {
-        note(fmt::format("{} {} is not a multiple of {} {}: head_dim rounded down to {}, as HF's // does",
-                         hidden_key, *hidden, heads_key, *heads, head_dim_),
-             fmt::format("{} {} 不是 {} {} 的倍数:与 HF 的 // 一样,head_dim 向下取整为 {}",
-                         hidden_key, *hidden, heads_key, *heads, head_dim_));
+        note(msg("{0} {1} is not a multiple of {2} {3}: head_dim rounded down to {4}, as HF's // does", hidden_key,
+                 *hidden, heads_key, *heads, head_dim_));
       }
     } else if (m_.model_type == "gemma3_text") {
       head_dim_ = 256;
-      origin("head_dim", "256", "HF Gemma3TextConfig default", "HF Gemma3TextConfig 默认值");
-      note("head_dim not given: HF's Gemma3TextConfig default 256 assumed", "未给出 head_dim:采用 HF Gemma3TextConfig 的默认值 256");
+      origin("head_dim", "256", msg("HF Gemma3TextConfig default"));
+      note(msg("head_dim not given: HF's Gemma3TextConfig default 256 assumed"));
     } else {
       r_.fail(child(prefix_, "head_dim"),
               fmt::format("missing (give head_dim, or hidden_size and num_attention_heads{})",
@@ -146,27 +144,23 @@ void ConfigParser::read_partial_rotary() {
     for (std::size_t i = 1; i < found.size(); ++i) {
       if (rotary_dim(found[i].factor) != rotary_dim(factor)) {
         const std::string value = found[i].rotary_dim > 0 ? std::to_string(found[i].rotary_dim) : num(found[i].factor);
-        note(fmt::format("{} ({}) is ignored: {} comes first", found[i].path, value, use.path),
-             fmt::format("{}({})被忽略:{} 优先", found[i].path, value, use.path));
+        note(msg("{0} ({1}) is ignored: {2} comes first", found[i].path, value, use.path));
       }
     }
   } else if (m_.model_type == "gpt_neox") {
     factor = 0.25;
-    origin("partial_rotary_factor", "0.25", "HF GPTNeoXConfig default rotary_pct", "HF GPTNeoXConfig 的 rotary_pct 默认值");
-    note("rotary_pct not given: HF's GPT-NeoX default 0.25 assumed", "未给出 rotary_pct:采用 HF GPT-NeoX 的默认值 0.25");
+    origin("partial_rotary_factor", "0.25", msg("HF GPTNeoXConfig default rotary_pct"));
+    note(msg("rotary_pct not given: HF's GPT-NeoX default 0.25 assumed"));
   } else if (m_.model_type == "chatglm") {
     factor = 0.5;
-    origin("partial_rotary_factor", "0.5", "ChatGLM modeling code: RotaryEmbedding(rotary_dim // 2)",
-           "ChatGLM 建模代码:RotaryEmbedding(rotary_dim // 2)");
-    note("ChatGLM rotates half of each head: its modeling_chatglm.py builds RotaryEmbedding(rotary_dim // 2)",
-         "ChatGLM 只旋转每个头的一半通道:其 modeling_chatglm.py 构造 RotaryEmbedding(rotary_dim // 2)");
+    origin("partial_rotary_factor", "0.5", msg("ChatGLM modeling code: RotaryEmbedding(rotary_dim // 2)"));
+    note(msg("ChatGLM rotates half of each head: its modeling_chatglm.py builds RotaryEmbedding(rotary_dim // 2)"));
   } else if (m_.model_type == "glm" || m_.model_type == "glm4") {
     factor = 0.5;
-    origin("partial_rotary_factor", "0.5", "HF GlmConfig default", "HF GlmConfig 默认值");
-    note("partial_rotary_factor not given: HF's GLM default 0.5 assumed (half of each head rotates)",
-         "未给出 partial_rotary_factor:采用 HF GLM 的默认值 0.5(每个头的一半通道旋转)");
+    origin("partial_rotary_factor", "0.5", msg("HF GlmConfig default"));
+    note(msg("partial_rotary_factor not given: HF's GLM default 0.5 assumed (half of each head rotates)"));
   } else {
-    origin("partial_rotary_factor", "1", "HF default: every channel rotates", "HF 默认值:所有通道都旋转");
+    origin("partial_rotary_factor", "1", msg("HF default: every channel rotates"));
   }
   const int d = rotary_dim(factor);
   if (d < 2 || d % 2 != 0) {
@@ -177,11 +171,9 @@ void ConfigParser::read_partial_rotary() {
   m_.rope.partial_rotary_factor = factor;
   d_ = d;
   if (d != head_dim_) {
-    note(fmt::format("partial rotary: d = {} of head_dim {} channels rotate (pairs within the first d); the other {} "
-                     "pass through unchanged",
-                     d, head_dim_, head_dim_ - d),
-         fmt::format("部分旋转:head_dim {} 个通道中只有 d = {} 个旋转(配对都在前 d 个通道内);其余 {} 个原样通过",
-                     head_dim_, d, head_dim_ - d));
+    note(msg("partial rotary: d = {0} of head_dim {1} channels rotate (pairs within the first d); the other {2} "
+             "pass through unchanged",
+             d, head_dim_, head_dim_ - d));
   }
 }
 
@@ -204,8 +196,7 @@ void ConfigParser::read_base() {
     base = *in_dict;
     from = child(scaling_.path, "rope_theta");
     if (top && *top != *in_dict) {
-      note(fmt::format("rope_theta {} at the top level is ignored: {} = {} wins (HF v5)", num(*top), from, num(*in_dict)),
-           fmt::format("顶层的 rope_theta {} 被忽略:{} = {} 优先(HF v5)", num(*top), from, num(*in_dict)));
+      note(msg("rope_theta {0} at the top level is ignored: {1} = {2} wins (HF v5)", num(*top), from, num(*in_dict)));
     }
   } else if (top) {
     base = *top;
@@ -224,22 +215,18 @@ void ConfigParser::read_base() {
       base = 150000;
     }
     from = "HF default";
-    note(fmt::format("rope_theta not given: HF default {} assumed{}", num(base),
-                     base == kDefaultBase ? "" : fmt::format(" for model_type {}", m_.model_type)),
-         fmt::format("未给出 rope_theta:采用 HF {}默认值 {}",
-                     base == kDefaultBase ? "" : fmt::format("对 model_type {} 的", m_.model_type), num(base)));
+    note(msg("rope_theta not given: HF default {0} assumed{1}", num(base),
+             base == kDefaultBase ? Message::same("") : msg(" for model_type {0}", m_.model_type)));
   }
   if (!(base > 1)) {
     r_.fail(from == "HF default" ? "rope_theta" : from, fmt::format("must be greater than 1, got {}", num(base)));
   }
   m_.rope.base = base;
-  origin("rope_theta", num(base), from, from == "HF default" ? "HF 默认值" : from);
+  origin("rope_theta", num(base), from == "HF default" ? msg("HF default") : Message::same(from));
   if (const auto local = r_.number(c, prefix_, "rope_local_base_freq")) {
-    note(fmt::format("rope_local_base_freq {}: the local (sliding-window) layers use base {} without scaling; "
-                     "the values here are the global (full-attention) layers'",
-                     num(*local), num(*local)),
-         fmt::format("rope_local_base_freq {}:局部(滑动窗口)层使用 base {} 且不缩放;这里的数值属于全局(全注意力)层",
-                     num(*local), num(*local)));
+    note(msg("rope_local_base_freq {0}: the local (sliding-window) layers use base {1} without scaling; "
+             "the values here are the global (full-attention) layers'",
+             num(*local), num(*local)));
   }
 }
 
@@ -256,24 +243,17 @@ void ConfigParser::read_layout() {
     set(*interleave ? Layout::Interleaved : Layout::Half, LayoutBasis::ConfigKey, Message::same(key),
         child(prefix_, "rope_interleave"));
   } else if (const auto family = family_layout(m_.model_type)) {
-    set(*family, LayoutBasis::Family,
-        {fmt::format("model family {}", type), fmt::format("模型家族 {}", type)}, "model_type " + type);
+    set(*family, LayoutBasis::Family, msg("model family {0}", type), "model_type " + type);
     if (m_.model_type == "deepseek_v3") {
-      note("rope_interleave not given: HF's DeepseekV3Config default true (interleaved pairs) assumed",
-           "未给出 rope_interleave:采用 HF DeepseekV3Config 的默认值 true(相邻配对)");
+      note(msg("rope_interleave not given: HF's DeepseekV3Config default true (interleaved pairs) assumed"));
     }
   } else {
     // HF's most common convention; said as an assumption, never as the model's.
-    set(Layout::Half, LayoutBasis::Assumed,
-        {fmt::format("assumed: model_type {} is not a family rope knows", type),
-         fmt::format("假定:rope 不认识 model_type {}", type)},
+    set(Layout::Half, LayoutBasis::Assumed, msg("assumed: model_type {0} is not a family rope knows", type),
         "assumed for model_type " + type);
-    note(fmt::format("warning: model_type {} is not a family rope knows: its pair layout is assumed to be HF's "
-                     "rotate_half (half); check the model's code and give --layout",
-                     type),
-         fmt::format("警告:rope 不认识 model_type {}:假定其配对排列为 HF 的 rotate_half(half);"
-                     "请查看模型代码并给出 --layout",
-                     type));
+    note(msg("warning: model_type {0} is not a family rope knows: its pair layout is assumed to be HF's "
+             "rotate_half (half); check the model's code and give {1}",
+             type, option_name("layout")));
   }
 }
 
@@ -289,9 +269,8 @@ void ConfigParser::read_positions() {
     origin("max_position_embeddings", std::to_string(*m), child(prefix_, key));
   } else if (m_.model_type == "gemma3_text") {
     m_.rope.max_position_embeddings = 131072;
-    origin("max_position_embeddings", "131072", "HF Gemma3TextConfig default", "HF Gemma3TextConfig 默认值");
-    note("max_position_embeddings not given: HF's Gemma3TextConfig default 131072 assumed",
-         "未给出 max_position_embeddings:采用 HF Gemma3TextConfig 的默认值 131072");
+    origin("max_position_embeddings", "131072", msg("HF Gemma3TextConfig default"));
+    note(msg("max_position_embeddings not given: HF's Gemma3TextConfig default 131072 assumed"));
   }
   // L0: inside the scaling dict, else top level (Phi-3); read_scaling prefers the dict's.
   if (const auto l0 = r_.count(c, prefix_, "original_max_position_embeddings")) {

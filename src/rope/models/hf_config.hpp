@@ -32,9 +32,12 @@ class ConfigParser {
   ModelConfig parse();
 
  private:
-  /// "what: value (from)"; `from` is a JSON path, or words given in both languages.
-  void origin(std::string_view what, const std::string& value, const std::string& from, const std::string& from_zh = "");
-  void note(std::string en, std::string zh) { m_.notes.push_back({std::move(en), std::move(zh)}); }
+  /// "what: value (from)"; `from` is a JSON path (the same in every language), or words of their own.
+  void origin(std::string_view what, const std::string& value, const Message& from);
+  void origin(std::string_view what, const std::string& value, const std::string& from) {
+    origin(what, value, Message::same(from));
+  }
+  void note(Message message) { m_.notes.push_back(std::move(message)); }
 
   // hf_config.cpp
   void select_text_config();
@@ -74,6 +77,11 @@ class ConfigParser {
   int d_ = 0;
   std::optional<long> top_l0_;
 };
+
+/// The origin line "what: value (from)" (also gguf_config*.cpp's): one text when `what` and `from` read the
+/// same in every language (a key, a JSON path), else a line whose fields are `what`, `value` and `from`,
+/// translated as they are (the line itself has no words of its own, so no catalog entry).
+Message origin_line(const Message& what, const std::string& value, const Message& from);
 
 /// layer_types.cpp: fills m.layer_types (and m.nope_temperature) from the parsed config `doc`.
 void read_layer_types(const json& doc, const std::string& name, ModelConfig& m);

@@ -23,8 +23,7 @@ void ConfigParser::read_mrope() {
   const auto interleaved = r_.boolean(s, p, "mrope_interleaved");
   if (!v) {
     if (interleaved) {
-      note(fmt::format("{}.mrope_interleaved without mrope_section: ignored (no sections to interleave)", p),
-           fmt::format("{}.mrope_interleaved 没有 mrope_section:已忽略(没有可交错的分段)", p));
+      note(msg("{0}.mrope_interleaved without mrope_section: ignored (no sections to interleave)", p));
     }
     return;
   }
@@ -51,13 +50,15 @@ void ConfigParser::read_mrope() {
   origin("mrope_section", list, path);
   if (interleaved) origin("mrope_interleaved", *interleaved ? "true" : "false", child(p, "mrope_interleaved"));
   const bool inter = sections.order == SectionOrder::Interleaved;
-  note(fmt::format("M-RoPE: every pair turns with the time, height or width position of the token, by mrope_section {} "
-                   "{} (docs/multi-axis.md (A1), {}); a text token has the same position on every axis, so for text the "
-                   "frequencies are plain RoPE's",
-                   list, inter ? "interleaved" : "in chunks", inter ? "(A3)" : "(A2)"),
-       fmt::format("M-RoPE:每一对按 mrope_section {} {}跟随词元的时间、高度或宽度位置旋转(docs/multi-axis.md (A1)、{});"
-                   "纯文本词元在每个轴上位置相同,因此对文本而言频率就是普通 RoPE 的",
-                   list, inter ? "交错地" : "分块地", inter ? "(A3)" : "(A2)"));
+  // Two sentences rather than one with "interleaved" / "in chunks" as a value: the Chinese puts an adverb there.
+  note(inter ? msg("M-RoPE: every pair turns with the time, height or width position of the token, by mrope_section {0} "
+                   "interleaved (docs/multi-axis.md (A1), (A3)); a text token has the same position on every axis, so for "
+                   "text the frequencies are plain RoPE's",
+                   list)
+             : msg("M-RoPE: every pair turns with the time, height or width position of the token, by mrope_section {0} "
+                   "in chunks (docs/multi-axis.md (A1), (A2)); a text token has the same position on every axis, so for "
+                   "text the frequencies are plain RoPE's",
+                   list));
 }
 
 }  // namespace rope::detail

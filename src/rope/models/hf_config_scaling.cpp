@@ -39,10 +39,8 @@ void ConfigParser::select_scaling_dict() {
   if (v4 && v4->empty()) v4 = nullptr;  // HF: `rope_scaling or rope_parameters`; {} is falsy
   if (v5 && v5->empty()) v5 = nullptr;
   if (v4 && v5) {
-    note("rope_scaling and rope_parameters are both given: rope_scaling is used, as HF v5 does "
-         "(rope_parameters = rope_scaling or rope_parameters)",
-         "同时给出了 rope_scaling 和 rope_parameters:与 HF v5 一样使用 rope_scaling"
-         "(rope_parameters = rope_scaling or rope_parameters)");
+    note(msg("rope_scaling and rope_parameters are both given: rope_scaling is used, as HF v5 does "
+             "(rope_parameters = rope_scaling or rope_parameters)"));
   }
   if (v4) {
     scaling_ = {v4, child(prefix_, "rope_scaling")};
@@ -70,10 +68,8 @@ void ConfigParser::select_scaling_dict() {
       others.push_back(fmt::format("{}: rope_type {}{}", it.key(), type.value_or("default"),
                                    theta ? ", rope_theta " + num(*theta) : ""));
     }
-    note(fmt::format("{}: per-layer-type entries ({}); the {} entry is used{}", scaling_.path, join(names), chosen,
-                     others.empty() ? "" : "; other layers: " + join(others)),
-         fmt::format("{}:按层类型分别给出({});使用 {} 这一项{}", scaling_.path, join(names), chosen,
-                     others.empty() ? "" : ";其他层:" + join(others)));
+    note(msg("{0}: per-layer-type entries ({1}); the {2} entry is used{3}", scaling_.path, join(names), chosen,
+             others.empty() ? Message::same("") : msg("; other layers: {0}", join(others))));
     scaling_.path = child(scaling_.path, chosen);
     scaling_.dict = &layers[chosen];
   }
@@ -145,14 +141,11 @@ void ConfigParser::lint_scaling_keys() {
       }
     }
     const std::string path = printable(child(scaling_.path, key));
-    const std::string hint = suggestion.empty() ? "" : fmt::format("; did you mean {}?", suggestion);
-    const std::string hint_zh = suggestion.empty() ? "" : fmt::format(";是否应为 {}?", suggestion);
+    const Message hint = suggestion.empty() ? Message::same("") : msg("; did you mean {0}?", suggestion);
     // HF warns too ("Unrecognized keys in rope_scaling"); whether that is harmless depends on what was meant.
-    const std::string harm = suggestion.empty() ? ": harmless for the numbers"
-                                                : fmt::format(" Not harmless if it was meant as {}: its value is not used", suggestion);
-    const std::string harm_zh = suggestion.empty() ? ":对数值无害" : fmt::format("若本意是 {} 则并非无害:它的值没有被使用", suggestion);
-    m_.warnings.push_back({fmt::format("{}: unknown key, ignored (HF warns and ignores it too){}{}", path, hint, harm),
-                           fmt::format("{}:未知的键,已忽略(HF 也会警告并忽略它){}{}", path, hint_zh, harm_zh)});
+    const Message harm = suggestion.empty() ? msg(": harmless for the numbers")
+                                            : msg(" Not harmless if it was meant as {0}: its value is not used", suggestion);
+    m_.warnings.push_back(msg("{0}: unknown key, ignored (HF warns and ignores it too){1}{2}", path, hint, harm));
   }
 }
 
@@ -160,7 +153,7 @@ void ConfigParser::read_scaling() {
   RopeConfig& rope = m_.rope;
   lint_scaling_keys();
   if (!scaling_.dict) {
-    origin("rope_type", "default", "no rope_scaling", "没有 rope_scaling");
+    origin("rope_type", "default", msg("no rope_scaling"));
     return;
   }
   const json& s = *scaling_.dict;
@@ -169,13 +162,12 @@ void ConfigParser::read_scaling() {
   const auto legacy = r_.string(s, p, "type");
   std::string type_path = child(p, rope_type ? "rope_type" : "type");
   if (rope_type && legacy && *rope_type != *legacy) {
-    note(fmt::format("{}.type '{}' is ignored: rope_type '{}' wins (HF)", p, *legacy, *rope_type),
-         fmt::format("{}.type '{}' 被忽略:rope_type '{}' 优先(HF)", p, *legacy, *rope_type));
+    note(msg("{0}.type '{1}' is ignored: rope_type '{2}' wins (HF)", p, *legacy, *rope_type));
   }
   const auto text = rope_type ? rope_type : legacy;
   if (!text) {
     if (has_any_scaling_key(s)) r_.fail(p, "missing rope_type (or the legacy type)");
-    origin("rope_type", "default", p + " has no rope_type", p + " 中没有 rope_type");
+    origin("rope_type", "default", msg("{0} has no rope_type", p));
     return;
   }
   const auto type = find_scaling_name(*text);
@@ -186,17 +178,15 @@ void ConfigParser::read_scaling() {
   rope.type = type->type;
   origin("rope_type", std::string(to_string(type->type)), type_path);
   if (*text == "su") {
-    note(fmt::format("{}: 'su' is the legacy name of longrope", type_path), fmt::format("{}:'su' 是 longrope 的旧名", type_path));
+    note(msg("{0}: 'su' is the legacy name of longrope", type_path));
   }
   if (*text == "ntk") {
-    note("rope_type ntk (static NTK-aware) is not a mainline HF type (docs/scaling.md §1, (S3))",
-         "rope_type ntk(静态 NTK-aware)不是 HF 主线中的类型(docs/scaling.md §1, (S3))");
+    note(msg("rope_type ntk (static NTK-aware) is not a mainline HF type (docs/scaling.md §1, (S3))"));
   }
   // mrope: the same note as `--scaling mrope`, unless the sections are given (hf_config_mrope.cpp models them)
-  if (type->note && !Reader::find(s, "mrope_section")) note(type->note->en, type->note->zh);
+  if (type->note && !Reader::find(s, "mrope_section")) note(*type->note);
   if (!rope_type) {
-    note(fmt::format("{}: legacy key 'type' read as rope_type", type_path),
-         fmt::format("{}:旧键 'type' 按 rope_type 读取", type_path));
+    note(msg("{0}: legacy key 'type' read as rope_type", type_path));
   }
   if (rope.type == ScalingType::Default) return;
 
@@ -225,11 +215,9 @@ void ConfigParser::read_scaling() {
     rope.original_max_position_embeddings = *top_l0_;
     origin("original_max_position_embeddings", std::to_string(*top_l0_),
            child(prefix_, "original_max_position_embeddings"));
-    note(fmt::format("original_max_position_embeddings {} read from the top level (Phi-3 style), as HF v5's "
-                     "standardize_rope_params does",
-                     *top_l0_),
-         fmt::format("original_max_position_embeddings {} 从顶层读取(Phi-3 的写法),与 HF v5 的 standardize_rope_params 相同",
-                     *top_l0_));
+    note(msg("original_max_position_embeddings {0} read from the top level (Phi-3 style), as HF v5's "
+             "standardize_rope_params does",
+             *top_l0_));
   }
   const auto list = [&](std::vector<double>& field, std::string_view key) {
     auto values = r_.factors(s, p, key);
@@ -239,10 +227,8 @@ void ConfigParser::read_scaling() {
       r_.fail(child(p, key), fmt::format("expected {} numbers, got {}", want, values->size()));
     }
     field = std::move(*values);
-    m_.origin.push_back({fmt::format("{}: {} numbers, {} … {} ({})", key, field.size(), num(field.front()), num(field.back()),
-                                     child(p, key)),
-                         fmt::format("{}: {} 个数,{} … {} ({})", key, field.size(), num(field.front()), num(field.back()),
-                                     child(p, key))});
+    m_.origin.push_back(msg("{0}: {1} numbers, {2} … {3} ({4})", key, field.size(), num(field.front()),
+                            num(field.back()), child(p, key)));
   };
   list(rope.short_factor, "short_factor");
   list(rope.long_factor, "long_factor");
@@ -269,35 +255,26 @@ void ConfigParser::explain_defaults() {
   const bool uses_l0 = rope.type == ScalingType::Yarn || rope.type == ScalingType::LongRope;
   if (uses_l0 && !rope.original_max_position_embeddings) {
     if (rope.max_position_embeddings) {
-      note(fmt::format("original_max_position_embeddings not given: L0 = max_position_embeddings {} (HF)",
-                       *rope.max_position_embeddings),
-           fmt::format("未给出 original_max_position_embeddings:L0 = max_position_embeddings {}(HF)",
-                       *rope.max_position_embeddings));
+      note(msg("original_max_position_embeddings not given: L0 = max_position_embeddings {0} (HF)",
+               *rope.max_position_embeddings));
     } else {
-      note("original_max_position_embeddings and max_position_embeddings not given: L0 must come from the command line",
-           "original_max_position_embeddings 和 max_position_embeddings 都未给出:L0 必须由命令行给出");
+      note(msg("original_max_position_embeddings and max_position_embeddings not given: L0 must come from the command line"));
     }
   }
   if (uses_l0 && !rope.factor) {
     const long l0 = rope.original_max_position_embeddings.value_or(rope.max_position_embeddings.value_or(0));
     if (rope.max_position_embeddings && l0 > 0) {
       const std::string f = num(static_cast<double>(*rope.max_position_embeddings) / static_cast<double>(l0));
-      note(fmt::format("factor not given: f = max_position_embeddings / original = {} / {} = {} (current HF)",
-                       *rope.max_position_embeddings, l0, f),
-           fmt::format("未给出 factor:f = max_position_embeddings / original = {} / {} = {}(当前 HF)",
-                       *rope.max_position_embeddings, l0, f));
+      note(msg("factor not given: f = max_position_embeddings / original = {0} / {1} = {2} (current HF)",
+               *rope.max_position_embeddings, l0, f));
     } else {
-      note("factor not given: f = max_position_embeddings / original (current HF)",
-           "未给出 factor:f = max_position_embeddings / original(当前 HF)");
+      note(msg("factor not given: f = max_position_embeddings / original (current HF)"));
     }
   }
   if (rope.type == ScalingType::Yarn) {
-    if (!rope.beta_fast) note("beta_fast not given: HF default 32", "未给出 beta_fast:HF 默认值 32");
-    if (!rope.beta_slow) note("beta_slow not given: HF default 1", "未给出 beta_slow:HF 默认值 1");
-    if (!rope.truncate) {
-      note("truncate not given: HF default true (round the ramp to whole pairs)",
-           "未给出 truncate:HF 默认值 true(过渡段取整到整对)");
-    }
+    if (!rope.beta_fast) note(msg("beta_fast not given: HF default 32"));
+    if (!rope.beta_slow) note(msg("beta_slow not given: HF default 1"));
+    if (!rope.truncate) note(msg("truncate not given: HF default true (round the ramp to whole pairs)"));
   }
 }
 

@@ -21,10 +21,8 @@ void ConfigParser::read_sequence_positions() {
     const json* v = r_.object(doc_, "", "vision_config");
     SequencePositions s;
     const auto from = [&](const char* key, const std::string& value, bool in_file) {
-      s.origin.push_back(in_file ? Message{fmt::format("{}: {} (vision_config.{})", key, value, key),
-                                           fmt::format("{}: {}(vision_config.{})", key, value, key)}
-                                 : Message{fmt::format("{}: {} (not in the file: the vision config class's default)", key, value),
-                                           fmt::format("{}: {}(文件中没有:视觉配置类的默认值)", key, value)});
+      s.origin.push_back(in_file ? msg("{0}: {1} (vision_config.{2})", key, value, key)
+                                 : msg("{0}: {1} (not in the file: the vision config class's default)", key, value));
     };
     const auto merge = v ? r_.count(*v, "vision_config", "spatial_merge_size") : std::nullopt;
     if (merge && *merge > kMaxMergeSize) {

@@ -22,11 +22,10 @@ VisionTowerConfig ConfigParser::vision_tower(const json& v, const std::string& p
   VisionTowerConfig t;
   t.kind = kind;
   t.model_type = type;
-  const auto add = [&t](std::string what, const std::string& value, const std::string& from, const std::string& from_zh,
-                        const std::string& what_zh = "") {
-    t.origin.push_back({fmt::format("{}: {} ({})", what, value, from),
-                        fmt::format("{}: {} ({})", what_zh.empty() ? what : what_zh, value, from_zh)});
+  const auto add = [&t](const Message& what, const std::string& value, const Message& from) {
+    t.origin.push_back(origin_line(what, value, from));
   };
+  const auto same = [](std::string text) { return Message::same(std::move(text)); };
   const auto key = [&](const char* a, const char* b) -> std::pair<std::optional<long>, std::string> {
     if (const auto x = r_.count(v, path, a)) return {x, child(path, a)};
     if (const auto x = r_.count(v, path, b)) return {x, child(path, b)};
@@ -57,37 +56,33 @@ VisionTowerConfig ConfigParser::vision_tower(const json& v, const std::string& p
                                        "half of the head's pairs)", head_dim, kMaxDim));
   }
   t.head_dim = static_cast<int>(head_dim);
-  add("head_dim", std::to_string(head_dim), head_dim_from, head_dim_from);
+  add(same("head_dim"), std::to_string(head_dim), same(head_dim_from));
   if (kind == VisionRope::Qwen2VL) {
     t.base = 10000;
-    add("rope_theta", "10000", "hard-wired: VisionRotaryEmbedding's theta, which the model does not pass",
-        "代码写死:VisionRotaryEmbedding 的 theta,模型不传入");
+    add(same("rope_theta"), "10000", msg("hard-wired: VisionRotaryEmbedding's theta, which the model does not pass"));
   } else if (const auto theta = r_.positive(v, path, "rope_theta")) {
     t.base = *theta;
-    add("rope_theta", num(*theta), child(path, "rope_theta"), child(path, "rope_theta"));
+    add(same("rope_theta"), num(*theta), same(child(path, "rope_theta")));
   } else {
     t.base = 10000;
-    add("rope_theta", "10000", "not in the file: the vision config class's default", "文件中没有:视觉配置类的默认值");
+    add(same("rope_theta"), "10000", msg("not in the file: the vision config class's default"));
   }
   const auto image = r_.count(v, path, "image_size");
   const auto patch = r_.count(v, path, "patch_size");
   if (image && patch && kind != VisionRope::Qwen2VL) {
     t.grid = *image / *patch;
-    add("patches per side", std::to_string(*t.grid), fmt::format("{} / {}", child(path, "image_size"), child(path, "patch_size")),
-        fmt::format("{} / {}", child(path, "image_size"), child(path, "patch_size")), "每边的块数");
+    add(msg("patches per side"), std::to_string(*t.grid),
+        same(fmt::format("{} / {}", child(path, "image_size"), child(path, "patch_size"))));
   }
   if (kind == VisionRope::Qwen2VL) {
-    t.notes.push_back({"the image's patches keep their own (row, column) however many there are (dynamic resolution); "
-                       "the 2x2 merge and the window order reorder patches, not their positions",
-                       "图像的每个块保持自己的(行,列)位置,数量不限(动态分辨率);2x2 合并与窗口顺序只改变块的次序,不改变其位置"});
+    t.notes.push_back(msg("the image's patches keep their own (row, column) however many there are (dynamic resolution); "
+                          "the 2x2 merge and the window order reorder patches, not their positions"));
   } else if (kind == VisionRope::Llama4) {
-    t.notes.push_back({fmt::format("patches are counted from 1 (x + 1, y + 1){}; the class token's angles are 0 (HF masks them)",
-                                   t.grid ? fmt::format(": a patch's row and column 0 … {} turn as 1 … {}", *t.grid - 1, *t.grid) : ""),
-                       fmt::format("块从 1 开始计数(x + 1, y + 1){};类别词元的角度为 0(HF 将其屏蔽)",
-                                   t.grid ? fmt::format(":块的行与列 0 … {} 按 1 … {} 旋转", *t.grid - 1, *t.grid) : "")});
+    t.notes.push_back(msg("patches are counted from 1 (x + 1, y + 1){0}; the class token's angles are 0 (HF masks them)",
+                          t.grid ? msg(": a patch's row and column 0 … {0} turn as 1 … {1}", *t.grid - 1, *t.grid)
+                                 : Message::same("")));
   } else if (t.grid) {
-    t.notes.push_back({fmt::format("rows and columns 0 … {} (image_size / patch_size patches per side)", *t.grid - 1),
-                       fmt::format("行与列为 0 … {}(每边 image_size / patch_size 个块)", *t.grid - 1)});
+    t.notes.push_back(msg("rows and columns 0 … {0} (image_size / patch_size patches per side)", *t.grid - 1));
   }
   return t;
 }

@@ -85,8 +85,7 @@ void read_layer_types(const json& doc, const std::string& name, ModelConfig& m) 
   const auto count = [&](const char* key, long fallback) {
     const auto given = r.count(c, prefix, key);
     if (!given) {
-      m.notes.push_back({fmt::format("{} not given: HF's default {} for model_type {} assumed", key, fallback, type),
-                         fmt::format("未给出 {}:采用 HF 对 model_type {} 的默认值 {}", key, type, fallback)});
+      m.notes.push_back(msg("{0} not given: HF's default {1} for model_type {2} assumed", key, fallback, type));
     }
     const long n = given.value_or(fallback);
     if (n > kMaxLayers) r.fail(child(prefix, key), fmt::format("must be at most {}, got {}", kMaxLayers, n));
@@ -123,9 +122,8 @@ void read_layer_types(const json& doc, const std::string& name, ModelConfig& m) 
       o.erase("rope_parameters");
       o["rope_theta"] = local;
     });
-    sliding.from = {fmt::format("rope_local_base_freq {}, no scaling", num(local)),
-                    fmt::format("rope_local_base_freq {},不缩放", num(local))};
-    LayerTypeRope full{"full_attention", layers_named("full_attention"), true, m.rope, {"rope_theta and the scaling block", "rope_theta 和缩放块"}};
+    sliding.from = msg("rope_local_base_freq {0}, no scaling", num(local));
+    LayerTypeRope full{"full_attention", layers_named("full_attention"), true, m.rope, msg("rope_theta and the scaling block")};
     m.layer_types = {sliding, full};
     m.layer_type = "full_attention";
     return;
@@ -144,8 +142,8 @@ void read_layer_types(const json& doc, const std::string& name, ModelConfig& m) 
       const int interval = count("no_rope_layer_interval", 4);
       for (int i = 0; i < n; ++i) uses.push_back((i + 1) % interval != 0 ? 1 : 0);
     }
-    LayerTypeRope rope_layers{"rope", {}, true, m.rope, {"rope_theta and the scaling block", "rope_theta 和缩放块"}};
-    LayerTypeRope nope{"nope", {}, false, m.rope, {"no_rope_layers", "no_rope_layers"}};
+    LayerTypeRope rope_layers{"rope", {}, true, m.rope, msg("rope_theta and the scaling block")};
+    LayerTypeRope nope{"nope", {}, false, m.rope, Message::same("no_rope_layers")};
     for (std::size_t i = 0; i < uses.size(); ++i) (uses[i] ? rope_layers : nope).layers.push_back(static_cast<int>(i));
     m.layer_types = {rope_layers, nope};
     m.layer_type = "rope";

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "rope/core/error.hpp"
+#include "rope/core/message.hpp"
 #include "rope/io/text_file.hpp"
 #include "rope/models/hf_config.hpp"
 #include "rope/models/json_reader.hpp"
@@ -33,15 +34,15 @@ namespace {
 /// "pixtral", "llama4", …: the HF modeling code whose vision rotary a VisionRope is, and its layout.
 Message vision_family(VisionRope kind) {
   switch (kind) {
-    case VisionRope::Pixtral: return {"model family pixtral: PixtralRotaryEmbedding", "模型家族 pixtral:PixtralRotaryEmbedding"};
+    case VisionRope::Pixtral: return {msg("model family pixtral: PixtralRotaryEmbedding")};
     case VisionRope::Llama4:
-      return {"model family llama4 vision: Llama4VisionRotaryEmbedding", "模型家族 llama4 视觉:Llama4VisionRotaryEmbedding"};
+      return {msg("model family llama4 vision: Llama4VisionRotaryEmbedding")};
     case VisionRope::Qwen2VL:
-      return {"model family qwen2_vl vision: VisionRotaryEmbedding", "模型家族 qwen2_vl 视觉:VisionRotaryEmbedding"};
-    case VisionRope::LlamaCpp: return {"llama.cpp GGML_ROPE_TYPE_VISION", "llama.cpp GGML_ROPE_TYPE_VISION"};
-    case VisionRope::Axial: return {"axial: rotary-embedding-torch get_axial_freqs", "轴向:rotary-embedding-torch get_axial_freqs"};
+      return {msg("model family qwen2_vl vision: VisionRotaryEmbedding")};
+    case VisionRope::LlamaCpp: return Message::same("llama.cpp GGML_ROPE_TYPE_VISION");
+    case VisionRope::Axial: return {msg("axial: rotary-embedding-torch get_axial_freqs")};
   }
-  return {"", ""};
+  return {};
 }
 
 }  // namespace
@@ -69,9 +70,9 @@ SequencePositions sequence_positions_of(const ModelConfig& model) {
 ModelConfig select_vision_tower(const ModelConfig& model) {
   if (!model.vision_tower) {
     throw InvalidArgument(model.vision_error.empty()
-                              ? fmt::format("--tower vision: {} has no vision_config (a vision-language model's config has one)",
-                                            model.name)
-                              : fmt::format("--tower vision: {}", model.vision_error));
+                              ? fmt::format("{} vision: {} has no vision_config (a vision-language model's config has one)",
+                                            option_name("tower"), model.name)
+                              : fmt::format("{} vision: {}", option_name("tower"), model.vision_error));
   }
   const VisionTowerConfig& t = *model.vision_tower;
   ModelConfig m = vision_model(t.kind, t.head_dim, t.base);
@@ -94,12 +95,8 @@ std::optional<Message> patch_outside_grid(const ModelConfig& model, const AxisPo
   }
   if (!outside) return std::nullopt;
   const std::string patch = p.multi() ? p.text() : fmt::format("({0}, {0})", p.text());
-  return Message{fmt::format("note: {} is not a patch of the model's {}×{} grid (rows and columns 0 … {}):\n"
-                             "  {} never rotates it; rope rotates it by the formula all the same",
-                             patch, grid, grid, grid - 1, model.name),
-                 fmt::format("注:{} 不是该模型 {}×{} 网格中的块(行与列为 0 … {}):\n"
-                             "  {} 从不旋转这个位置;rope 仍按公式旋转它",
-                             patch, grid, grid, grid - 1, model.name)};
+  return Message{msg("note: {0} is not a patch of the model's {1}×{2} grid (rows and columns 0 … {3}):\n"
+                             "  {4} never rotates it; rope rotates it by the formula all the same", patch, grid, grid, grid - 1, model.name)};
 }
 
 }  // namespace rope

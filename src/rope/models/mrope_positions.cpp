@@ -6,6 +6,7 @@
 
 #include "rope/core/error.hpp"
 #include "rope/core/invalid_quantity.hpp"
+#include "rope/core/message.hpp"
 #include "rope/core/parse.hpp"
 #include "rope/io/csv.hpp"
 
@@ -36,11 +37,11 @@ std::string_view to_string(SegmentKind kind) {
 
 Message segment_name(SegmentKind kind) {
   switch (kind) {
-    case SegmentKind::Text: return {"text", "文本"};
-    case SegmentKind::Image: return {"image", "图像"};
-    case SegmentKind::Video: return {"video", "视频"};
+    case SegmentKind::Text: return {msg("text")};
+    case SegmentKind::Image: return {msg("image")};
+    case SegmentKind::Video: return {msg("video")};
   }
-  return {"text", "文本"};
+  return {msg("text")};
 }
 
 std::array<long, 3> parse_grid(std::string_view text, std::string_view what) {
@@ -68,7 +69,8 @@ std::array<long, 3> parse_grid(std::string_view text, std::string_view what) {
 }
 
 std::vector<TokenPosition> rope_index(const std::vector<Segment>& segments, const PositionRules& rules) {
-  if (segments.empty()) throw InvalidArgument("the sequence is empty: give --text N, --image TxHxW or --video TxHxW");
+  if (segments.empty()) throw InvalidArgument(fmt::format("the sequence is empty: give {} N, {} TxHxW or {} TxHxW", option_name("text"),
+                                                       option_name("image"), option_name("video")));
   const long m = rules.spatial_merge_size;
   if (m < 1 || m > kMaxMergeSize) {
     throw InvalidQuantity("the spatial merge size", fmt::format("must be between 1 and {} (got {})", kMaxMergeSize, m));

@@ -34,7 +34,7 @@ inline constexpr double kMaxTimeScale = 1e6;
 enum class SegmentKind { Text, Image, Video };
 /// "text", "image", "video".
 std::string_view to_string(SegmentKind kind);
-/// 文本, 图像, 视频 and the English words.
+/// "text", "image", "video" as a message (translated by the front end's catalog).
 Message segment_name(SegmentKind kind);
 
 struct Segment {

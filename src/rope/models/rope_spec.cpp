@@ -73,32 +73,27 @@ RopeSpec spec_at_position(const RopeSpec& spec, double m) {
   RopeSpec s = spec;
   s.config.seq_len = static_cast<long>(std::floor(std::abs(m))) + 1;
   s.params = rope_parameters(s.config);
-  s.notes.push_back({fmt::format("seq_len {} = position + 1, as HF's dynamic update takes max(position_ids) + 1",
-                                 *s.config.seq_len),
-                     fmt::format("seq_len {} = 位置 + 1,与 HF 的动态更新取 max(position_ids) + 1 相同", *s.config.seq_len)});
+  s.notes.push_back({msg("seq_len {0} = position + 1, as HF's dynamic update takes max(position_ids) + 1", *s.config.seq_len)});
   return s;
 }
 
 void override_layout(RopeSpec& s, Layout layout) {
   const std::string name(to_string(layout));
   if (s.from_model && s.layout_known() && s.layout != layout) {
-    s.notes.push_back({fmt::format("--layout {} overrides the model's {} layout ({}): the numbers are not the model's",
-                                   name, to_string(s.layout), s.layout_reason.en),
-                       fmt::format("--layout {} 覆盖了模型的 {} 排列({}):数值不再是模型的", name, to_string(s.layout),
-                                   s.layout_reason.zh)});
+    s.notes.push_back(msg("{0} {1} overrides the model's {2} layout ({3}): the numbers are not the model's",
+                          option_name("layout"), name, to_string(s.layout), s.layout_reason));
   }
   if (layout != s.layout) s.deinterleaved_output = false;
   s.layout = layout;
   s.layout_basis = LayoutBasis::Flag;
-  s.layout_reason = {"--layout on the command line", "命令行的 --layout"};
-  s.origin.push_back({fmt::format("layout: {} (--layout on the command line)", name),
-                      fmt::format("layout: {} (命令行的 --layout)", name)});
+  s.layout_reason = msg("{0} on the command line", option_name("layout"));
+  s.origin.push_back(msg("layout: {0} ({1} on the command line)", name, option_name("layout")));
 }
 
 Message layout_description(const RopeSpec& s) {
-  const std::string name(to_string(s.layout));
-  const std::string zh = (s.layout == Layout::Interleaved ? "相邻配对 " : "前后半配对 ") + name;
-  return {fmt::format("{} layout ({})", name, s.layout_reason.en), fmt::format("{} 排列({})", zh, s.layout_reason.zh)};
+  // one sentence per layout, so that a translation names the layout in its own words
+  return s.layout == Layout::Interleaved ? msg("interleaved layout ({0})", s.layout_reason)
+                                         : msg("half layout ({0})", s.layout_reason);
 }
 
 int rotary_offset_for(const RopeSpec& s, int n) {

@@ -49,13 +49,9 @@ double factor_or_ratio(const RopeConfig& c, long L0, RopeParameters& p) {
   p.factor_rule = c.original_max_position_embeddings
                       ? Message::same(fmt::format("max_position_embeddings / original_max_position_embeddings = {} / {}",
                                                   *c.max_position_embeddings, L0))
-                      : Message{"max_position_embeddings / max_position_embeddings (no original_max_position_embeddings)",
-                                "max_position_embeddings / max_position_embeddings(未给出 original_max_position_embeddings)"};
+                      : Message{msg("max_position_embeddings / max_position_embeddings (no original_max_position_embeddings)")};
   if (!c.original_max_position_embeddings) {
-    p.warnings.push_back({fmt::format("{} without factor and original_max_position_embeddings: f = M / M = 1, no scaling",
-                                      to_string(c.type)),
-                          fmt::format("{} 既无 factor 也无 original_max_position_embeddings:f = M / M = 1,不做缩放",
-                                      to_string(c.type))});
+    p.warnings.push_back({msg("{0} without factor and original_max_position_embeddings: f = M / M = 1, no scaling", to_string(c.type))});
   }
   return f;
 }
@@ -128,13 +124,13 @@ RopeParameters rope_parameters(const RopeConfig& config) {
   Common k{c.type, 0, c.base};
   const std::string_view name = to_string(c.type);
   if (c.type != ScalingType::Proportional) k.d = c.rotary_dim();
-  const Message no_attention{fmt::format("{} does not scale attention", name), fmt::format("{} 不缩放注意力", name)};
+  const Message no_attention{msg("{0} does not scale attention", name)};
 
   switch (c.type) {
     case ScalingType::Default: {  // (S1)
       warn_unused(c, p);
       p.inv_freq = frequencies(k.d, k.base);
-      p.factor_rule = {"none (default RoPE)", "无(默认 RoPE)"};
+      p.factor_rule = {msg("none (default RoPE)")};
       p.attention_rule = no_attention;
       break;
     }
@@ -174,8 +170,7 @@ RopeParameters rope_parameters(const RopeConfig& config) {
       p.effective_base = b;
       p.attention_rule = no_attention;
       p.notes.push_back(c.seq_len ? Message::same(fmt::format("L = max(seq_len, M) = max({}, {}) = {}", *c.seq_len, M, L))
-                                  : Message{fmt::format("no seq_len: L = M = {}, the default frequencies", M),
-                                            fmt::format("未给出 seq_len:L = M = {},即默认频率", M)});
+                                  : Message{msg("no seq_len: L = M = {0}, the default frequencies", M)});
       break;
     }
     case ScalingType::Yarn:
@@ -206,7 +201,7 @@ RopeParameters rope_parameters(const RopeConfig& config) {
             "proportional rotates int(partial_rotary_factor · head_dim // 2) = int({} · {} // 2) = 0 pairs: need at least 1", prf, h));
       }
       double f = 1.0;
-      p.factor_rule = {"default 1", "默认值 1"};
+      p.factor_rule = {msg("default 1")};
       if (c.factor) {
         f = *c.factor;
         check_factor(f, p);

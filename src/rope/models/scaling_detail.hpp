@@ -40,8 +40,8 @@ struct Common {
 /// (S5): L0 = original_max_position_embeddings, else max_position_embeddings.
 long original_context(const RopeConfig& c);
 
-inline const Message kExplicitFactor{"explicit factor", "显式给出的 factor"};
-inline const Message kExplicitAttention{"explicit attention_factor", "显式给出的 attention_factor"};
+inline const Message kExplicitFactor{msg("explicit factor")};
+inline const Message kExplicitAttention{msg("explicit attention_factor")};
 
 /// (S5): f = the explicit factor, else M / L0.
 double factor_or_ratio(const RopeConfig& c, long L0, RopeParameters& p);

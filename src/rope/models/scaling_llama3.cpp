@@ -23,30 +23,18 @@ void llama3(const RopeConfig& c, const Common& k, RopeParameters& p) {
   check_positive(hf, "llama3 high_freq_factor");
   warn_small_factor(f, p);
   if (hf < lf) {
-    p.warnings.push_back({fmt::format("llama3 high_freq_factor {} < low_freq_factor {} (HF warns: must be greater); not harmless: the bands "
-                                      "cross, every pair with wavelength > L0/{} is divided by f and none is ramped",
-                                      hf, lf, lf),
-                          fmt::format("llama3 high_freq_factor {} < low_freq_factor {}(HF 警告:前者必须更大);并非无害:两个区段"
-                                      "交叉,波长 > L0/{} 的配对全部除以 f,没有配对处于过渡段",
-                                      hf, lf, lf)});
+    p.warnings.push_back({msg("llama3 high_freq_factor {0} < low_freq_factor {1} (HF warns: must be greater); not harmless: the bands "
+                                      "cross, every pair with wavelength > L0/{2} is divided by f and none is ramped", hf, lf, lf)});
   } else if (hf == lf) {
     // Llama-4-Scout's config: the two boundaries coincide, nothing is ramped, every pair is kept or divided by f.
     p.warnings.push_back(
-        {fmt::format("llama3 high_freq_factor = low_freq_factor = {} (HF warns: must be greater); harmless: the bands "
-                     "meet at wavelength L0/{}, no pair is ramped",
-                     hf, hf),
-         fmt::format("llama3 high_freq_factor = low_freq_factor = {}(HF 警告:前者必须更大);无害:两个区段在波长 L0/{} 处"
-                     "相接,没有配对处于过渡段",
-                     hf, hf)});
+        {msg("llama3 high_freq_factor = low_freq_factor = {0} (HF warns: must be greater); harmless: the bands "
+                     "meet at wavelength L0/{1}, no pair is ramped", hf, hf)});
   }
   if (c.max_position_embeddings && L0 >= *c.max_position_embeddings) {
     p.warnings.push_back(
-        {fmt::format("llama3 original_max_position_embeddings {} >= max_position_embeddings {} (HF warns: must be less); "
-                     "harmless for the frequencies: llama3 does not read max_position_embeddings",
-                     L0, *c.max_position_embeddings),
-         fmt::format("llama3 original_max_position_embeddings {} >= max_position_embeddings {}(HF 警告:前者必须更小);"
-                     "对频率无害:llama3 不读取 max_position_embeddings",
-                     L0, *c.max_position_embeddings)});
+        {msg("llama3 original_max_position_embeddings {0} >= max_position_embeddings {1} (HF warns: must be less); "
+                     "harmless for the frequencies: llama3 does not read max_position_embeddings", L0, *c.max_position_embeddings)});
   }
   p.factor = f;
   p.factor_rule = kExplicitFactor;
@@ -81,7 +69,7 @@ void llama3(const RopeConfig& c, const Common& k, RopeParameters& p) {
     }
     p.bands[static_cast<std::size_t>(j)] = band;
   }
-  p.attention_rule = {"llama3 does not scale attention", "llama3 不缩放注意力"};
+  p.attention_rule = {msg("llama3 does not scale attention")};
 }
 
 }  // namespace rope::detail

@@ -48,8 +48,7 @@ void longrope(const RopeConfig& c, const Common& k, RopeParameters& p) {
   const std::vector<double>& ext = use_long ? c.long_factor : c.short_factor;
   p.notes.push_back(use_long    ? Message::same(fmt::format("long_factor (seq_len {} > L0 {})", *c.seq_len, L0))
                     : c.seq_len ? Message::same(fmt::format("short_factor (seq_len {} <= L0 {})", *c.seq_len, L0))
-                                : Message{"short_factor (no seq_len; HF switches to long_factor once a sequence exceeds L0)",
-                                          "short_factor(未给出 seq_len;序列一旦超过 L0,HF 改用 long_factor)"});
+                                : Message{msg("short_factor (no seq_len; HF switches to long_factor once a sequence exceeds L0)")});
   const Eigen::VectorXd theta = frequencies(k.d, k.base);
   p.inv_freq.resize(theta.size());
   for (Eigen::Index j = 0; j < theta.size(); ++j) p.inv_freq[j] = theta[j] / ext[static_cast<std::size_t>(j)];
@@ -57,12 +56,8 @@ void longrope(const RopeConfig& c, const Common& k, RopeParameters& p) {
   if (c.attention_factor) {
     check_finite(*c.attention_factor, "longrope attention_factor");
     if (*c.attention_factor < 0.0) {
-      p.warnings.push_back({fmt::format("attention_factor {} < 0 (HF warns: must be greater than 0); harmless for the scores "
-                                        "(q and k both change sign, q·k carries a² > 0), not for the rotated vectors",
-                                        *c.attention_factor),
-                            fmt::format("attention_factor {} < 0(HF 警告:必须大于 0);对得分无害(q 和 k 同时变号,q·k 含 a² > 0),"
-                                        "对旋转后的向量本身并非无害",
-                                        *c.attention_factor)});
+      p.warnings.push_back({msg("attention_factor {0} < 0 (HF warns: must be greater than 0); harmless for the scores "
+                                        "(q and k both change sign, q·k carries a² > 0), not for the rotated vectors", *c.attention_factor)});
     }
   }
   auto [a, rule] = longrope_attention(c, f, L0);

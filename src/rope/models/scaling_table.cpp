@@ -45,10 +45,9 @@ const std::vector<ScalingAlias>& scaling_aliases() {
       // (hf_config_mrope.cpp), so the note is given only where there are none (the command line, or a config
       // without the key).
       {"mrope", ScalingType::Default,
-       Message{"rope_type mrope without mrope_section: no axis sections, so every pair turns with one position "
-               "(treated as default); the sections come from a config's mrope_section (--config, --model qwen2-vl-7b)",
-               "rope_type mrope 没有 mrope_section:没有轴分段,每一对都随同一个位置旋转(按 default 处理);"
-               "分段来自配置中的 mrope_section(--config、--model qwen2-vl-7b)"}},
+       msg("rope_type mrope without mrope_section: no axis sections, so every pair turns with one position "
+           "(treated as default); the sections come from a config's mrope_section ({0}, {1} qwen2-vl-7b)",
+           option_name("config"), option_name("model"))},
   };
   return kAliases;
 }

@@ -47,10 +47,8 @@ void yarn(const RopeConfig& c, const Common& k, RopeParameters& p) {
   check_positive(beta_fast, "yarn beta_fast");
   check_positive(beta_slow, "yarn beta_slow");
   if (beta_fast < beta_slow) {
-    p.warnings.push_back({fmt::format("yarn beta_fast {} < beta_slow {}: the ramp runs backwards (HF warns: beta_fast must be "
-                                      "greater than beta_slow); not harmless: HF computes with it", beta_fast, beta_slow),
-                          fmt::format("yarn beta_fast {} < beta_slow {}:过渡段方向颠倒(HF 警告:beta_fast 必须大于 beta_slow);并非无害:HF 照样用它计算",
-                                      beta_fast, beta_slow)});
+    p.warnings.push_back({msg("yarn beta_fast {0} < beta_slow {1}: the ramp runs backwards (HF warns: beta_fast must be "
+                                      "greater than beta_slow); not harmless: HF computes with it", beta_fast, beta_slow)});
   }
 
   // (S6), (S7)
@@ -81,30 +79,23 @@ void yarn(const RopeConfig& c, const Common& k, RopeParameters& p) {
   if (c.attention_factor) {
     check_finite(*c.attention_factor, "yarn attention_factor");
     if (*c.attention_factor < 0.0) {
-      p.warnings.push_back({fmt::format("attention_factor {} < 0 (HF warns: must be a float greater than 0); harmless for the "
-                                        "scores (q and k both change sign, q·k carries a² > 0), not for the rotated vectors",
-                                        *c.attention_factor),
-                            fmt::format("attention_factor {} < 0(HF 警告:必须是大于 0 的浮点数);对得分无害(q 和 k 同时变号,"
-                                        "q·k 含 a² > 0),对旋转后的向量本身并非无害",
-                                        *c.attention_factor)});
+      p.warnings.push_back({msg("attention_factor {0} < 0 (HF warns: must be a float greater than 0); harmless for the "
+                                        "scores (q and k both change sign, q·k carries a² > 0), not for the rotated vectors", *c.attention_factor)});
     }
   }
   if (c.mscale) check_finite(*c.mscale, "yarn mscale");
   if (c.mscale_all_dim) check_finite(*c.mscale_all_dim, "yarn mscale_all_dim");
   if (!c.attention_factor && (c.mscale.value_or(0.0) != 0.0) != (c.mscale_all_dim.value_or(0.0) != 0.0)) {
     p.warnings.push_back(
-        {"yarn uses mscale only together with mscale_all_dim (both non-zero): with one of them the attention factor is get_mscale(f)",
-         "yarn 只在 mscale 与 mscale_all_dim 同时非零时使用 mscale:只给其中一个时,注意力因子是 get_mscale(f)"});
+        {msg("yarn uses mscale only together with mscale_all_dim (both non-zero): with one of them the attention factor is get_mscale(f)")});
   }
   YarnAttention a = yarn_attention(c, f);
   p.attention_factor = a.value;
   p.attention_rule = std::move(a.rule);
   if (c.mscale_all_dim.value_or(0.0) != 0.0 && !c.attention_factor) {
     const double s = yarn_get_mscale(f, *c.mscale_all_dim);
-    p.notes.push_back({fmt::format("DeepSeek-V2/V3 also multiply the softmax scale by get_mscale(f, mscale_all_dim)² = {:.6g}, "
-                                   "outside RoPE", s * s),
-                       fmt::format("DeepSeek-V2/V3 还在 RoPE 之外把 softmax 缩放乘以 get_mscale(f, mscale_all_dim)² = {:.6g}",
-                                   s * s)});
+    p.notes.push_back({msg("DeepSeek-V2/V3 also multiply the softmax scale by get_mscale(f, mscale_all_dim)² = {0:.6g}, "
+                                   "outside RoPE", s * s)});
   }
 }
 

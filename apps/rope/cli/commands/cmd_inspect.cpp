@@ -58,30 +58,18 @@ std::vector<Message> config_warnings(const ResolvedRope& rr) {
   if (c.type == ScalingType::Default && c.max_position_embeddings && *c.max_position_embeddings > 8192 &&
       c.base <= 10000 && theta_defaulted) {
     w.push_back(
-        {fmt::format("rope_theta is not in the config, so HF's default {} applies, yet max_position_embeddings is {} with "
-                     "no scaling: the longest wavelength is {:.0f} positions. Long-context models set a larger base (Llama 3: "
-                     "500000) or a scaling method; check that the config is complete",
-                     format_number(c.base), *c.max_position_embeddings, longest),
-         fmt::format("配置中没有 rope_theta,因此使用 HF 的默认值 {},但 max_position_embeddings 为 {} 且没有缩放:"
-                     "最长的波长只有 {:.0f} 个位置。长上下文模型会设置更大的 base(Llama 3:500000)或使用缩放方法;"
-                     "请检查配置是否完整",
-                     format_number(c.base), *c.max_position_embeddings, longest)});
+        {msg("rope_theta is not in the config, so HF's default {0} applies, yet max_position_embeddings is {1} with "
+                     "no scaling: the longest wavelength is {2:.0f} positions. Long-context models set a larger base (Llama 3: "
+                     "500000) or a scaling method; check that the config is complete", format_number(c.base), *c.max_position_embeddings, longest)});
   }
   if (c.type == ScalingType::Default && c.max_position_embeddings && *c.max_position_embeddings > 8192 &&
       c.base <= 10000 && !theta_defaulted) {
-    w.push_back({fmt::format("rope_theta {} is small for max_position_embeddings {} with no scaling: the longest wavelength "
-                             "is {:.0f} positions (long-context models use a larger base, Llama 3: 500000, or a scaling method)",
-                             format_number(c.base), *c.max_position_embeddings, longest),
-                 fmt::format("对没有缩放的 max_position_embeddings {1},rope_theta {0} 偏小:最长的波长只有 {2:.0f} 个位置"
-                             "(长上下文模型使用更大的 base,如 Llama 3 的 500000,或使用缩放方法)",
-                             format_number(c.base), *c.max_position_embeddings, longest)});
+    w.push_back({msg("rope_theta {0} is small for max_position_embeddings {1} with no scaling: the longest wavelength "
+                             "is {2:.0f} positions (long-context models use a larger base, Llama 3: 500000, or a scaling method)", format_number(c.base), *c.max_position_embeddings, longest)});
   }
   if (c.max_position_embeddings && rr.params.original_max_position > 0 &&
       rr.params.original_max_position > *c.max_position_embeddings) {
-    w.push_back({fmt::format("original_max_position_embeddings {} is larger than max_position_embeddings {}",
-                             rr.params.original_max_position, *c.max_position_embeddings),
-                 fmt::format("original_max_position_embeddings {} 大于 max_position_embeddings {}",
-                             rr.params.original_max_position, *c.max_position_embeddings)});
+    w.push_back({msg("original_max_position_embeddings {0} is larger than max_position_embeddings {1}", rr.params.original_max_position, *c.max_position_embeddings)});
   }
   return w;
 }

@@ -140,15 +140,11 @@ Rules rules_of(const PositionsOptions& opt, const std::vector<Segment>& segments
     }
     // A typed value replaces the config's line, saying so.
     if (opt.merge_option->count() > 0 && opt.merge_size != r.rules.spatial_merge_size) {
-      r.origin[0] = {fmt::format("spatial_merge_size: {} (--merge-size on the command line, over the config's {})",
-                                 opt.merge_size, r.rules.spatial_merge_size),
-                     fmt::format("spatial_merge_size: {}(命令行的 --merge-size,取代配置中的 {})", opt.merge_size,
-                                 r.rules.spatial_merge_size)};
+      r.origin[0] = {msg("spatial_merge_size: {0} (--merge-size on the command line, over the config's {1})", opt.merge_size, r.rules.spatial_merge_size)};
     }
     if (opt.tokens_per_second && *opt.tokens_per_second != *r.rules.tokens_per_second) {
       const std::string typed = format_number(*opt.tokens_per_second), own = format_number(*r.rules.tokens_per_second);
-      r.origin[1] = {fmt::format("tokens_per_second: {} (--tokens-per-second on the command line, over the config's {})", typed, own),
-                     fmt::format("tokens_per_second: {}(命令行的 --tokens-per-second,取代配置中的 {})", typed, own)};
+      r.origin[1] = {msg("tokens_per_second: {0} (--tokens-per-second on the command line, over the config's {1})", typed, own)};
     }
   }
   if (!r.model || opt.merge_option->count() > 0) r.rules.spatial_merge_size = opt.merge_size;

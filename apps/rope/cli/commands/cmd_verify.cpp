@@ -210,7 +210,7 @@ int run_verify(const VerifyOptions& opt, std::ostream& out) {
   if (low && !report.interrupted) {
     cast_inputs = cast_inputs_contrast(s);
     cast_inputs->row.name = fmt::format("all-{} (contrast)", to_string(s.dtype));
-    cast_inputs->row.name_zh = fmt::format("全 {}(对照)", to_string(s.dtype));
+    cast_inputs->row.name_text = msg("all-{0} (contrast)", to_string(s.dtype));
     cast_inputs->row.expected_to_fail = true;
   }
   const int exit_code = report.interrupted ? kInterrupted : report.all_passed() ? kOk : kVerifyFailed;
@@ -283,8 +283,8 @@ int run_verify(const VerifyOptions& opt, std::ostream& out) {
   // The default table fits a projector (100 columns): the contrast rows, under their own heading, drop
   // "(contrast)"; --wide adds the samples and the unscaled max |Δ| (138 columns).
   const auto row = [&](const std::string& number, const IdentityResult& r) {
-    std::string name = t.zh() ? r.name_zh : r.name;
-    const std::string formula = t.zh() ? r.formula_zh : r.formula;
+    std::string name = t.zh() ? r.name_text.in(true) : r.name;
+    const std::string formula = t.zh() ? r.formula_text.in(true) : r.formula;
     if (opt.wide) {
       out << fmt::format("{:>2}  {:<21} {:<42} {:<10} {:>8}  {:>9.2e}  {:>9.2e}  {:>9.2e}  {}\n", number, name, formula,
                          r.equation, r.samples, r.max_abs_error, r.check.relative_error(), r.check.tolerance,

@@ -1,0 +1,28 @@
+#include "rope/cli/setting_names.hpp"
+
+namespace rope::cli {
+
+namespace {
+
+struct SettingName {
+  std::string_view setting;
+  const char* shown;
+};
+
+/// Settings whose option is not "--" and the setting's name with '-' for '_'.
+constexpr SettingName kSpecial[] = {
+    {"positions_csv", "rope positions --csv"},
+};
+
+}  // namespace
+
+std::string option_for_setting(std::string_view setting) {
+  for (const SettingName& s : kSpecial) {
+    if (s.setting == setting) return s.shown;
+  }
+  std::string out = "--";
+  for (const char c : setting) out += c == '_' ? '-' : c;
+  return out;
+}
+
+}  // namespace rope::cli
