@@ -37,8 +37,13 @@ theta 1
 theta 0.1
 theta 0.01
 theta 0.001
-rotated 0.540302305868 0.841470984808 0"
-actual=$("$work/build/consumer")
+rotated 0.540302305868 0.841470984808 0
+scaled 0.25
+scaled 0.025
+scaled 0.0025
+scaled 0.00025
+factor: 4 (factor on the command line)"
+actual=$(cd "$work" && "$work/build/consumer")
 if [[ "$actual" != "$expected" ]]; then
   echo "consumer printed:"; echo "$actual"; echo "expected:"; echo "$expected"; exit 1
 fi

@@ -136,145 +136,45 @@ void add_scaling_options(CLI::App& app, ScalingOptions& o) {
 
 namespace {
 
-/// The first scaling flag given, for the message that a 2-D vision RoPE takes none.
-std::string scaling_flag_given(const ScalingOptions& o) {
-  const std::pair<bool, const char*> flags[] = {
-      {!o.type.empty(), "--scaling"}, {o.factor.has_value(), "--factor"}, {o.original_max.has_value(), "--original-max-position"},
-      {o.max_position_embeddings.has_value(), "--max-position-embeddings"}, {o.beta_fast.has_value(), "--beta-fast"},
-      {o.beta_slow.has_value(), "--beta-slow"}, {o.truncate.has_value(), "--truncate"}, {o.mscale.has_value(), "--mscale"},
-      {o.mscale_all_dim.has_value(), "--mscale-all-dim"}, {o.attention_factor.has_value(), "--attention-factor"},
-      {o.low_freq_factor.has_value(), "--low-freq-factor"}, {o.high_freq_factor.has_value(), "--high-freq-factor"},
-      {!o.short_factor.empty(), "--short-factor"}, {!o.long_factor.empty(), "--long-factor"}, {o.seq_len.has_value(), "--seq-len"},
-      {!o.layer_type.empty(), "--layer-type"}, {o.partial_rotary_factor.has_value(), "--partial-rotary-factor"},
-      {o.float32, "--float32"}};
-  for (const auto& [given, name] : flags) {
-    if (given) return name;
-  }
-  return "";
-}
-
-/// --vision and --tower: the vision tower's RoPE in place of the language model's (docs/multi-axis.md §6).
-void select_tower(const ScalingOptions& o, bool from_file, ModelConfig& m, int dim, double base) {
+/// The options as the library's overrides (models/resolve.hpp); the values that need parsing are parsed here.
+RopeOverrides overrides_of(const ScalingOptions& o, const DimBase& flags) {
   if (!o.tower.empty() && o.tower != "text" && o.tower != "vision") {
     throw InvalidArgument(fmt::format("--tower must be text or vision (got '{}')", o.tower));
   }
-  if (!o.tower.empty() && !from_file) {
-    throw InvalidArgument("--tower needs --model or --config (a vision-language model's config)");
-  }
-  if (!o.vision.empty()) {
-    if (from_file) {
-      throw InvalidArgument("--vision builds a 2-D vision RoPE from --dim and --base; for the vision tower of --model or "
-                            "--config give --tower vision");
-    }
-    m = vision_model(parse_vision_rope(o.vision), dim, base);
-    m.name = kCommandLineModel;
-    m.origin.push_back({msg("vision RoPE: {0} (--vision on the command line)", o.vision)});
-  } else if (o.tower == "text" && m.vision_only) {
-    throw InvalidArgument(fmt::format("--tower text: {} is the config of a vision tower (model_type {}), it has no language model",
-                                      m.name, m.vision_tower ? m.vision_tower->model_type : m.model_type));
-  } else if (o.tower == "vision" || (o.tower.empty() && m.vision_only)) {
-    const bool implicit = o.tower.empty();
-    m = select_vision_tower(m);
-    if (implicit) {
-      m.notes.insert(m.notes.begin(), Message{msg("model_type {0} is a vision tower's config: read as its 2-D RoPE", m.model_type)});
-    }
-  } else if (m.vision_tower && from_file) {
-    m.notes.push_back({msg("{0} also has a vision tower ({1}): --tower vision gives its 2-D RoPE", m.name,
-                                   m.vision_tower->model_type)});
-  }
-  if (m.vision) {
-    const std::string flag = scaling_flag_given(o);
-    if (!flag.empty()) {
-      throw InvalidArgument(fmt::format("{}: a vision tower's 2-D RoPE ({}) has no context scaling, partial rotation, layer "
-                                        "types or float32 path in rope",
-                                        flag, to_string(*m.vision)));
-    }
-  }
+  RopeOverrides r;
+  r.head_dim = flags.dim;
+  r.default_head_dim = flags.default_dim;
+  r.base = flags.base;
+  r.default_base = flags.default_base;
+  r.layout = flags.layout;
+  r.default_layout = flags.default_layout;
+  r.scaling = o.type;
+  r.factor = o.factor;
+  r.beta_fast = o.beta_fast;
+  r.beta_slow = o.beta_slow;
+  r.mscale = o.mscale;
+  r.mscale_all_dim = o.mscale_all_dim;
+  r.attention_factor = o.attention_factor;
+  r.low_freq_factor = o.low_freq_factor;
+  r.high_freq_factor = o.high_freq_factor;
+  r.partial_rotary_factor = o.partial_rotary_factor;
+  r.original_max_position_embeddings = o.original_max;
+  r.max_position_embeddings = o.max_position_embeddings;
+  r.seq_len = o.seq_len;
+  r.truncate = o.truncate;
+  if (!o.short_factor.empty()) r.short_factor = parse_list_argument(o.short_factor, "--short-factor");
+  if (!o.long_factor.empty()) r.long_factor = parse_list_argument(o.long_factor, "--long-factor");
+  r.layer_type = o.layer_type;
+  r.vision = o.vision;
+  r.tower = o.tower == "text" ? Tower::Text : o.tower == "vision" ? Tower::Vision : Tower::Default;
+  r.float32 = o.float32;
+  return r;
 }
 
 }  // namespace
 
 ModelConfig resolve_model(const ScalingOptions& o, const DimBase& flags) {
-  const int dim = flags.dim.value_or(flags.default_dim);
-  const double base = flags.base.value_or(flags.default_base);
-  if (!o.config.empty() && !o.model.empty()) throw InvalidArgument("give --config FILE or --model NAME, not both");
-  ModelConfig m;
-  if (!o.model.empty()) {
-    m = load_preset(o.model);
-  } else if (!o.config.empty()) {
-    m = read_model_file(o.config);  // config.json, or GGUF by its magic (models/gguf_config.hpp)
-  } else {
-    m.name = kCommandLineModel;
-    m.rope.head_dim = dim;
-    m.rope.base = base;
-    m.rope.layout = flags.default_layout;
-    m.layout_basis = LayoutBasis::Assumed;
-    m.layout_reason = {msg("assumed: --layout default")};
-  }
-  const bool from_file = !o.model.empty() || !o.config.empty();
-  select_tower(o, from_file, m, dim, base);
-  if (!o.layer_type.empty()) {
-    if (!from_file) throw InvalidArgument("--layer-type needs --model or --config");
-    const LayerTypeRope& lt = select_layer_type(m, o.layer_type);
-    if (!lt.rope) {
-      throw InvalidArgument(fmt::format("--layer-type {}: layers {} of {} are NoPE layers, they rotate nothing (rope inspect "
-                                        "shows their query temperature)",
-                                        o.layer_type, describe_layers(lt.layers), m.name));
-    }
-    const Layout layout = m.rope.layout;
-    m.rope = lt.config;
-    m.rope.layout = layout;
-    m.layer_type = lt.name;
-    m.origin.push_back(msg("layer type: {0} (layers {1}; --layer-type {2} on the command line): {3}", lt.name,
-                           describe_layers(lt.layers), o.layer_type, lt.from));
-  }
-  RopeConfig& r = m.rope;
-  const auto flag = [&m](const char* key, const std::string& value) {
-    m.origin.push_back({msg("{0}: --{1} {2} (command line)", key, key, value)});
-  };
-  if (from_file && flags.dim) {
-    r.head_dim = dim;
-    flag("dim", std::to_string(dim));
-  }
-  if (from_file && flags.base) {
-    r.base = base;
-    flag("base", fmt::format("{}", base));
-  }
-  // Every flag overrides the file; `origin` says so, key by key, in the file's vocabulary.
-  const auto set = [&m](auto& field, const auto& value, const char* key, const char* flag_name) {
-    if (!value) return;
-    field = *value;
-    m.origin.push_back({msg("{0}: {1} (--{2} on the command line)", key, *value, flag_name)});
-  };
-  if (!o.type.empty()) {
-    // The names of rope_type in a config file (rope/models/scaling_table.hpp), with the same notes.
-    const ScalingName scaling = parse_scaling_name(o.type);
-    r.type = scaling.type;
-    m.origin.push_back({msg("rope_type: {0} (--scaling on the command line)", to_string(r.type))});
-    if (scaling.note) m.notes.push_back(*scaling.note);
-  }
-  set(r.partial_rotary_factor, o.partial_rotary_factor, "partial_rotary_factor", "partial-rotary-factor");
-  set(r.factor, o.factor, "factor", "factor");
-  set(r.original_max_position_embeddings, o.original_max, "original_max_position_embeddings", "original-max-position");
-  set(r.max_position_embeddings, o.max_position_embeddings, "max_position_embeddings", "max-position-embeddings");
-  set(r.beta_fast, o.beta_fast, "beta_fast", "beta-fast");
-  set(r.beta_slow, o.beta_slow, "beta_slow", "beta-slow");
-  set(r.truncate, o.truncate, "truncate", "truncate");
-  set(r.mscale, o.mscale, "mscale", "mscale");
-  set(r.mscale_all_dim, o.mscale_all_dim, "mscale_all_dim", "mscale-all-dim");
-  set(r.attention_factor, o.attention_factor, "attention_factor", "attention-factor");
-  set(r.low_freq_factor, o.low_freq_factor, "low_freq_factor", "low-freq-factor");
-  set(r.high_freq_factor, o.high_freq_factor, "high_freq_factor", "high-freq-factor");
-  set(r.seq_len, o.seq_len, "seq_len", "seq-len");
-  if (!o.short_factor.empty()) {
-    r.short_factor = parse_list_argument(o.short_factor, "--short-factor");
-    m.origin.push_back({msg("short_factor: {0} numbers (--short-factor on the command line)", r.short_factor.size())});
-  }
-  if (!o.long_factor.empty()) {
-    r.long_factor = parse_list_argument(o.long_factor, "--long-factor");
-    m.origin.push_back({msg("long_factor: {0} numbers (--long-factor on the command line)", r.long_factor.size())});
-  }
-  return m;
+  return rope::resolve_model({o.model, o.config}, overrides_of(o, flags));
 }
 
 std::string band_name(Band band, const Text& t) {
@@ -305,20 +205,7 @@ std::string model_name(const ModelConfig& model, const Text& t) {
 }
 
 ResolvedRope resolve_rope(const ScalingOptions& o, const DimBase& flags) {
-  ResolvedRope r;
-  r.model = resolve_model(o, flags);
-  r.params = rope_parameters(r.model.rope);
-  r.d = static_cast<int>(2 * r.params.inv_freq.size());
-  r.original = frequencies(r.d, r.model.rope.base);
-  r.spec = make_spec(r.model);
-  r.spec.name = model_name(r.model, Text());
-  r.spec.from_model = !o.model.empty() || !o.config.empty();
-  if (r.spec.axes && r.spec.axes->vision()) {  // a vision tower's own frequency ladders, (V2)-(V5)
-    r.params = r.spec.params;
-    r.original = r.spec.original;
-  }
-  if (flags.layout) override_layout(r.spec, *flags.layout);
-  return r;
+  return resolve_model_rope({o.model, o.config}, overrides_of(o, flags));
 }
 
 std::string layer_text(const RopeSpec& spec, const Text& t) {

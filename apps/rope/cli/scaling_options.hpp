@@ -13,6 +13,7 @@
 #include "rope/cli/lang.hpp"
 #include "rope/models/model_config.hpp"
 #include "rope/core/types.hpp"
+#include "rope/models/resolve.hpp"
 #include "rope/models/rope_spec.hpp"
 #include "rope/models/scaling.hpp"
 
@@ -68,18 +69,12 @@ struct DimBase {
 
 /// The model: the preset or config file if given, else plain RoPE of head dimension and base `flags`
 /// (typed or default); then every explicit flag on top (a typed --dim or --base overrides a file's
-/// value).
+/// value). The options mapped to the library's RopeOverrides and resolved there (models/resolve.hpp).
 /// @throws InvalidArgument (bad or contradictory values), IoError (unreadable file).
 ModelConfig resolve_model(const ScalingOptions& options, const DimBase& flags);
 
-/// A resolved model with its frequencies before and after scaling.
-struct ResolvedRope {
-  ModelConfig model;
-  RopeSpec spec;              ///< the model's RoPE with the layout the command uses (flags applied)
-  RopeParameters params;      ///< scaled: params.inv_freq, params.attention_factor
-  Eigen::VectorXd original;   ///< default θ_i for the same pairs (proportional: over the full head_dim)
-  int d = 0;                  ///< rotary dimension = 2 × pairs
-};
+/// A resolved model with its frequencies before and after scaling: the library's one resolution.
+using ResolvedRope = ModelRope;
 /// "29 kept, 6 ramped, 29 interpolated": how many pairs fall in each band; empty without bands.
 std::string band_counts(const RopeParameters& params, const Text& t = Text());
 /// A band's name for people ("-" for none).
@@ -97,7 +92,7 @@ std::vector<std::string> spec_summary(const ResolvedRope& rr, const Text& t);
 void print_summary(std::ostream& out, const std::vector<std::string>& lines);
 
 /// ModelConfig::name when the RoPE comes from flags alone, without --config or --model.
-inline constexpr const char* kCommandLineModel = "the command line";
+inline constexpr const char* kCommandLineModel = kNoModelName;
 /// The model's name, or "the command line" in the language of t.
 std::string model_name(const ModelConfig& model, const Text& t);
 

@@ -1,0 +1,193 @@
+#include "rope/models/resolve.hpp"
+
+#include <fmt/format.h>
+
+#include <utility>
+
+#include "rope/core/error.hpp"
+#include "rope/core/frequencies.hpp"
+#include "rope/core/message.hpp"
+#include "rope/models/gguf_config.hpp"
+#include "rope/models/layer_types.hpp"
+#include "rope/models/presets.hpp"
+#include "rope/models/scaling_table.hpp"
+#include "rope/models/vision_rope.hpp"
+
+namespace rope {
+
+std::string RopeOverrides::first_scaling_setting() const {
+  const std::pair<bool, const char*> given[] = {
+      {!scaling.empty(), "scaling"}, {factor.has_value(), "factor"},
+      {original_max_position_embeddings.has_value(), "original_max_position_embeddings"},
+      {max_position_embeddings.has_value(), "max_position_embeddings"}, {beta_fast.has_value(), "beta_fast"},
+      {beta_slow.has_value(), "beta_slow"}, {truncate.has_value(), "truncate"}, {mscale.has_value(), "mscale"},
+      {mscale_all_dim.has_value(), "mscale_all_dim"}, {attention_factor.has_value(), "attention_factor"},
+      {low_freq_factor.has_value(), "low_freq_factor"}, {high_freq_factor.has_value(), "high_freq_factor"},
+      {short_factor.has_value(), "short_factor"}, {long_factor.has_value(), "long_factor"}, {seq_len.has_value(), "seq_len"},
+      {!layer_type.empty(), "layer_type"}, {partial_rotary_factor.has_value(), "partial_rotary_factor"},
+      {float32, "float32"}};
+  for (const auto& [is_given, name] : given) {
+    if (is_given) return name;
+  }
+  return "";
+}
+
+namespace {
+
+/// A vision RoPE of the overrides, or a vision-language model's tower, in place of the language model's
+/// (docs/multi-axis.md §6).
+void select_tower(const RopeOverrides& o, bool from_file, ModelConfig& m, int dim, double base) {
+  if (o.tower != Tower::Default && !from_file) {
+    throw InvalidArgument(fmt::format("{} needs {} or {} (a vision-language model's config)", option_name("tower"),
+                                      option_name("model"), option_name("config")));
+  }
+  if (!o.vision.empty()) {
+    if (from_file) {
+      throw InvalidArgument(fmt::format("{} builds a 2-D vision RoPE from {} and {}; for the vision tower of {} or {} give {} "
+                                        "vision",
+                                        option_name("vision"), option_name("dim"), option_name("base"), option_name("model"),
+                                        option_name("config"), option_name("tower")));
+    }
+    m = vision_model(parse_vision_rope(o.vision), dim, base);
+    m.name = kNoModelName;
+    m.origin.push_back(msg("vision RoPE: {0} ({1} on the command line)", o.vision, option_name("vision")));
+  } else if (o.tower == Tower::Text && m.vision_only) {
+    throw InvalidArgument(fmt::format("{} text: {} is the config of a vision tower (model_type {}), it has no language model",
+                                      option_name("tower"), m.name,
+                                      m.vision_tower ? m.vision_tower->model_type : m.model_type));
+  } else if (o.tower == Tower::Vision || (o.tower == Tower::Default && m.vision_only)) {
+    const bool implicit = o.tower == Tower::Default;
+    m = select_vision_tower(m);
+    if (implicit) {
+      m.notes.insert(m.notes.begin(), msg("model_type {0} is a vision tower's config: read as its 2-D RoPE", m.model_type));
+    }
+  } else if (m.vision_tower && from_file) {
+    m.notes.push_back(msg("{0} also has a vision tower ({1}): {2} vision gives its 2-D RoPE", m.name,
+                          m.vision_tower->model_type, option_name("tower")));
+  }
+  if (m.vision) {
+    const std::string setting = o.first_scaling_setting();
+    if (!setting.empty()) {
+      throw InvalidArgument(fmt::format("{}: a vision tower's 2-D RoPE ({}) has no context scaling, partial rotation, layer "
+                                        "types or float32 path in rope",
+                                        option_name(setting), to_string(*m.vision)));
+    }
+  }
+}
+
+/// --layer-type: the RoPE of one layer type in place of the model's default.
+void select_layer(const RopeOverrides& o, ModelConfig& m) {
+  const LayerTypeRope& lt = select_layer_type(m, o.layer_type);
+  if (!lt.rope) {
+    throw InvalidArgument(fmt::format("{} {}: layers {} of {} are NoPE layers, they rotate nothing (rope inspect "
+                                      "shows their query temperature)",
+                                      option_name("layer_type"), o.layer_type, describe_layers(lt.layers), m.name));
+  }
+  const Layout layout = m.rope.layout;
+  const Message from = lt.from;
+  const std::string name = lt.name;
+  const std::string layers = describe_layers(lt.layers);
+  m.rope = lt.config;
+  m.rope.layout = layout;
+  m.layer_type = name;
+  m.origin.push_back(msg("layer type: {0} (layers {1}; {2} {3} on the command line): {4}", name, layers,
+                         option_name("layer_type"), o.layer_type, from));
+}
+
+/// Every override on top of the file; `origin` says so, key by key, in the file's vocabulary.
+void apply_overrides(const RopeOverrides& o, ModelConfig& m) {
+  RopeConfig& r = m.rope;
+  const auto set = [&m](auto& field, const auto& value, const char* key) {
+    if (!value) return;
+    field = *value;
+    m.origin.push_back(msg("{0}: {1} ({2} on the command line)", key, *value, option_name(key)));
+  };
+  if (!o.scaling.empty()) {
+    // The names of rope_type in a config file (scaling_table.hpp), with the same notes.
+    const ScalingName scaling = parse_scaling_name(o.scaling);
+    r.type = scaling.type;
+    m.origin.push_back(msg("rope_type: {0} ({1} on the command line)", to_string(r.type), option_name("scaling")));
+    if (scaling.note) m.notes.push_back(*scaling.note);
+  }
+  set(r.partial_rotary_factor, o.partial_rotary_factor, "partial_rotary_factor");
+  set(r.factor, o.factor, "factor");
+  set(r.original_max_position_embeddings, o.original_max_position_embeddings, "original_max_position_embeddings");
+  set(r.max_position_embeddings, o.max_position_embeddings, "max_position_embeddings");
+  set(r.beta_fast, o.beta_fast, "beta_fast");
+  set(r.beta_slow, o.beta_slow, "beta_slow");
+  set(r.truncate, o.truncate, "truncate");
+  set(r.mscale, o.mscale, "mscale");
+  set(r.mscale_all_dim, o.mscale_all_dim, "mscale_all_dim");
+  set(r.attention_factor, o.attention_factor, "attention_factor");
+  set(r.low_freq_factor, o.low_freq_factor, "low_freq_factor");
+  set(r.high_freq_factor, o.high_freq_factor, "high_freq_factor");
+  set(r.seq_len, o.seq_len, "seq_len");
+  for (auto [list, field, key] : {std::tuple{&o.short_factor, &r.short_factor, "short_factor"},
+                                  std::tuple{&o.long_factor, &r.long_factor, "long_factor"}}) {
+    if (!*list) continue;
+    *field = **list;
+    m.origin.push_back(msg("{0}: {1} numbers ({2} on the command line)", key, field->size(), option_name(key)));
+  }
+}
+
+}  // namespace
+
+ModelConfig resolve_model(const ModelSource& source, const RopeOverrides& o) {
+  const int dim = o.head_dim.value_or(o.default_head_dim);
+  const double base = o.base.value_or(o.default_base);
+  if (!source.file.empty() && !source.preset.empty()) {
+    throw InvalidArgument(
+        fmt::format("give {} FILE or {} NAME, not both", option_name("config"), option_name("model")));
+  }
+  ModelConfig m;
+  if (!source.preset.empty()) {
+    m = load_preset(source.preset);
+  } else if (!source.file.empty()) {
+    m = read_model_file(source.file);  // config.json, or GGUF by its magic (gguf_config.hpp)
+  } else {
+    m.name = kNoModelName;
+    m.rope.head_dim = dim;
+    m.rope.base = base;
+    m.rope.layout = o.default_layout;
+    m.layout_basis = LayoutBasis::Assumed;
+    m.layout_reason = msg("assumed: {0} default", option_name("layout"));
+  }
+  const bool from_file = source.any();
+  select_tower(o, from_file, m, dim, base);
+  if (!o.layer_type.empty()) {
+    if (!from_file) {
+      throw InvalidArgument(fmt::format("{} needs {} or {}", option_name("layer_type"), option_name("model"),
+                                        option_name("config")));
+    }
+    select_layer(o, m);
+  }
+  if (from_file && o.head_dim) {
+    m.rope.head_dim = dim;
+    m.origin.push_back(msg("{0}: {1} {2} (command line)", "dim", option_name("dim"), std::to_string(dim)));
+  }
+  if (from_file && o.base) {
+    m.rope.base = base;
+    m.origin.push_back(msg("{0}: {1} {2} (command line)", "base", option_name("base"), fmt::format("{}", base)));
+  }
+  apply_overrides(o, m);
+  return m;
+}
+
+ModelRope resolve_model_rope(const ModelSource& source, const RopeOverrides& o) {
+  ModelRope r;
+  r.model = resolve_model(source, o);
+  r.params = rope_parameters(r.model.rope);
+  r.d = static_cast<int>(2 * r.params.inv_freq.size());
+  r.original = frequencies(r.d, r.model.rope.base);
+  r.spec = make_spec(r.model);
+  r.spec.name = r.model.name;
+  r.spec.from_model = source.any();
+  if (r.spec.axes && r.spec.axes->vision()) {  // a vision tower's own frequency ladders, (V2)-(V5)
+    r.params = r.spec.params;
+    r.original = r.spec.original;
+  }
+  if (o.layout) override_layout(r.spec, *o.layout);
+  return r;
+}
+
+}  // namespace rope

@@ -1,0 +1,88 @@
+/// @file
+/// One resolution of a model's RoPE: a model source (a preset, a config.json or GGUF file, or none) plus
+/// typed overrides give the model (ModelConfig, with where every value came from) and its RoPE (ModelRope:
+/// the spec with its layout, the frequencies before and after scaling), computing the parameters once.
+/// This is what every command of the command line resolves (apps/rope/cli/scaling_options.hpp maps its
+/// options to RopeOverrides), and what a user of the installed library calls:
+///
+///     rope::RopeOverrides o;
+///     o.factor = 8.0;                                  // on top of the file's rope_scaling
+///     const rope::ModelRope r = rope::resolve_model_rope({"", "config.json"}, o);
+///     r.spec.params.inv_freq;                          // θ_i as the model computes them
+///
+/// Rules (docs/scaling.md): every override wins over the file or preset and `origin` says so, key by key, in
+/// the file's vocabulary; a head dimension or base given without a model is plain RoPE of them; a layer type
+/// selects that layer type's RoPE; a vision tower's 2-D RoPE takes no scaling override. Messages name the
+/// front end's settings through option_name (core/message.hpp), never a flag.
+#pragma once
+
+#include <Eigen/Core>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "rope/core/constants.hpp"
+#include "rope/core/types.hpp"
+#include "rope/models/model_config.hpp"
+#include "rope/models/rope_spec.hpp"
+#include "rope/models/scaling.hpp"
+
+namespace rope {
+
+/// The name of a model resolved from overrides alone (no preset, no file).
+inline constexpr const char* kNoModelName = "the command line";
+
+/// Where a model's RoPE comes from: a preset of data/models/, a file (config.json or GGUF), or neither
+/// (plain RoPE of the overrides' head dimension and base). Not both.
+struct ModelSource {
+  std::string preset;
+  std::string file;
+  bool any() const { return !preset.empty() || !file.empty(); }
+};
+
+/// Which RoPE of a vision-language model: the default (the language model's; a vision tower's own
+/// config is its tower), the language model's, or the vision tower's.
+enum class Tower { Default, Text, Vision };
+
+/// Values given on top of the model; nullopt (or empty) is "not given".
+struct RopeOverrides {
+  std::optional<int> head_dim;            ///< a model's head_dim, or plain RoPE's d
+  int default_head_dim = 128;             ///< plain RoPE's d when head_dim is not given
+  std::optional<double> base;
+  double default_base = kDefaultBase;
+  std::optional<Layout> layout;           ///< imposed on the model (override_layout: origin and note)
+  Layout default_layout = Layout::Interleaved;  ///< plain RoPE's layout (said as assumed)
+  std::string scaling;                    ///< rope_type by any of its names (scaling_table.hpp); "" not given
+  std::optional<double> factor, beta_fast, beta_slow, mscale, mscale_all_dim, attention_factor;
+  std::optional<double> low_freq_factor, high_freq_factor, partial_rotary_factor;
+  std::optional<long> original_max_position_embeddings, max_position_embeddings, seq_len;
+  std::optional<bool> truncate;
+  std::optional<std::vector<double>> short_factor, long_factor;
+  std::string layer_type;                 ///< a layer type's name or a layer index; "" not given
+  std::string vision;                     ///< a 2-D vision RoPE of head_dim and base (vision_rope.hpp), no model
+  Tower tower = Tower::Default;
+  bool float32 = false;                   ///< HF's float32 path (rope_float32.hpp): refused for a vision tower
+
+  /// The first override a vision tower's 2-D RoPE cannot take, as its setting's name ("" for none).
+  std::string first_scaling_setting() const;
+};
+
+/// A model's RoPE: the model, its spec, and its frequencies before and after scaling.
+struct ModelRope {
+  ModelConfig model;
+  RopeSpec spec;              ///< the model's RoPE (from_model, name and notes set)
+  RopeParameters params;      ///< scaled: params.inv_freq, params.attention_factor
+  Eigen::VectorXd original;   ///< default θ_i of the same pairs (proportional: over the full head_dim)
+  int d = 0;                  ///< rotary dimension = 2 × pairs
+};
+
+/// The model of `source` with `overrides` on top (or plain RoPE of them without a source).
+/// @throws InvalidArgument for contradictory or bad values (naming the settings), IoError for a file that
+///         cannot be read.
+ModelConfig resolve_model(const ModelSource& source, const RopeOverrides& overrides);
+
+/// resolve_model, then the spec (make_spec, with the overrides' layout imposed by override_layout) and the
+/// frequencies, computed once.
+ModelRope resolve_model_rope(const ModelSource& source, const RopeOverrides& overrides);
+
+}  // namespace rope
