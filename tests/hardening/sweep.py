@@ -282,7 +282,7 @@ def one_run(args, full_disk, run_dir, ok_codes, driver):
         if re.search("[\x00-\x09\x0b-\x1f\x7f\x80-\x9f]", err):
             return "a control character reached stderr unescaped", code, err
         if LANG == "zh" and args[-2:] == ["--lang", "zh"] and not re.search("[\u4e00-\u9fff]", err):
-            return "the message is not in Chinese (add its entry to po/zh_CN.po, msgctxt "error")", code, err
+            return "the message is not in Chinese (add its entry to po/zh_CN.po, msgctxt 'error')", code, err
         if left:
             return f"left files behind: {left[:3]}", code, err
     if temp_left:
