@@ -11,9 +11,24 @@ Usage: check_catalog_complete.py SOURCE_DIR. Exits 1, listing what is missing or
 """
 import difflib
 import os
+import re
 import subprocess
 import sys
 import tempfile
+
+
+def entry_at(lines, number):
+    """The msgid and the references of the template entry at line `number` (1-based; msgcmp names its msgstr)."""
+    start = number - 1
+    while start > 0 and not lines[start].startswith("msgid "):
+        start -= 1
+    text = [lines[start][len("msgid "):].strip()]
+    for line in lines[start + 1:]:
+        if not line.startswith('"'):
+            break
+        text.append(line.strip())
+    refs = [line[3:].strip() for line in lines[max(0, start - 3):start] if line.startswith("#: ")]
+    return f"  msgid {' '.join(text)}  ({', '.join(refs)})"
 
 
 def without_date(text):
@@ -31,13 +46,18 @@ def main():
         template = os.path.join(work, "rope.pot")
         subprocess.run(["bash", os.path.join(root, "scripts", "pot.sh"), template], check=True)
         cmp = subprocess.run(["msgcmp", catalog, template], capture_output=True, text=True, check=False)
-        report = [line for line in cmp.stderr.splitlines() if "this message is not used" not in line]
+        with open(template, encoding="utf-8") as f:
+            fresh = f.read()
+        lines = fresh.splitlines()
         if cmp.returncode != 0:
             failed = True
             print("po/zh_CN.po lacks a translation of these ids of tr()/msg() (msgcmp po/zh_CN.po po/rope.pot):")
-            print("\n".join(report))
-        with open(template, encoding="utf-8") as f:
-            fresh = f.read()
+            for line in cmp.stderr.splitlines():
+                used = re.match(re.escape(template) + r":(\d+): this message is used but not defined", line)
+                if used:
+                    print(entry_at(lines, int(used.group(1))))
+                elif "this message is not used" not in line:
+                    print(line.replace(template, "po/rope.pot"))
     with open(committed, encoding="utf-8") as f:
         old = f.read()
     if without_date(old) != without_date(fresh):
