@@ -294,7 +294,10 @@ std::string band_counts(const RopeParameters& p, const Text& t) {
   std::string out;
   for (Band band : {Band::Kept, Band::Ramped, Band::Interpolated, Band::Unrotated}) {
     const auto it = counts.find(band);
-    if (it != counts.end()) out += t.tr("{0}{1} {2}", out.empty() ? "" : t.tr(", "), it->second, band_name(band, t));
+    if (it == counts.end()) continue;
+    if (!out.empty()) out += t.tr(", ");
+    // TRANSLATORS: a number of pairs and the band they are in: "12 kept".
+    out += t.tr("{0} {1}", it->second, band_name(band, t));
   }
   return out;
 }

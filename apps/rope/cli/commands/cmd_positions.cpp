@@ -74,6 +74,8 @@ std::string segment_text(const Segment& s, long merge, const Text& t) {
   const std::string name = segment_name(s.kind).in(t.zh());
   if (s.kind == SegmentKind::Text) return fmt::format("{} {}", name, s.tokens);
   const long merged = s.grid[0] * (s.grid[1] / merge) * (s.grid[2] / merge);
+  // TRANSLATORS: a segment, its grid t×h×w and the merged grid in tokens: "image 1x28x28 → 1×14×14 tokens"; {7}
+  // is the English word "token" or "tokens", empty under zh.
   return t.tr("{0} {1}x{2}x{3} → {4}×{5}×{6} {7}", name, s.grid[0], s.grid[1], s.grid[2],
               s.grid[0], s.grid[1] / merge, s.grid[2] / merge, tokens_word(merged, t));
 }
