@@ -9,7 +9,7 @@ ROPE := $(BUILD)/bin/rope
 # and benchmarks too) can share one build tree: switching between them rebuilds nothing.
 CONFIGURE := cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release
 
-.PHONY: all deps build test test-fast test-e2e demo gallery docs bench bench-compare clean sanitize sanitize-build fuzz install deb browser-test
+.PHONY: all deps build test test-fast test-e2e demo gallery docs pot bench bench-compare clean sanitize sanitize-build fuzz install deb browser-test
 
 all: build
 
@@ -71,6 +71,12 @@ gallery: build
 # apps/rope/cli/option_tables.hpp); the test docs.option_tables fails while the page differs from them.
 docs: build
 	$(BUILD)/tests/rope_docgen --write docs/cli.md
+
+# The message template po/rope.pot: every id of tr() and msg() in src/ and apps/, extracted by GNU xgettext
+# (scripts/pot.sh). po/zh_CN.po must translate each one; the test catalog.complete checks that with msgcmp,
+# and that po/rope.pot is current.
+pot:
+	bash scripts/pot.sh po/rope.pot
 
 # Google Benchmark programs of bench/ (docs/performance.md); each prints its own table.
 bench: build

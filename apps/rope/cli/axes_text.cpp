@@ -41,11 +41,11 @@ std::string axis_label(int axis, const Text& t) {
 
 std::string order_name(SectionOrder order, const Text& t) {
   switch (order) {
-    case SectionOrder::Chunked: return t("chunked", "分块");
-    case SectionOrder::Interleaved: return t("interleaved", "交错");
+    case SectionOrder::Chunked: return t.tr("chunked");
+    case SectionOrder::Interleaved: return t.tr("interleaved");
     case SectionOrder::GgmlMrope: return "llama.cpp MROPE";
     case SectionOrder::GgmlImrope: return "llama.cpp IMROPE";
-    case SectionOrder::Vision: return t("2-D vision", "二维视觉");
+    case SectionOrder::Vision: return t.tr("2-D vision");
   }
   return std::string(to_string(order));
 }
@@ -77,28 +77,26 @@ std::string vision_map_line(const AxisMap& map, const AxisPosition& p, const Tex
   const std::string angle =
       map.position_offset != 0 ? fmt::format("θ_i·(p + {})", format_number(map.position_offset)) : std::string("θ_i·p");
   const std::string single =
-      p.multi() ? "" : t.format("\n  one number m = {0} stands for the patch (row, column) = ({0}, {0})",
-                                "\n  一个数 m = {0} 表示块 (行,列) = ({0}, {0})", p.text());
-  return t.format("2-D vision RoPE ({}, {}): pair i turns by {}, p the patch's row h or column w\n"
-                  "  as the pair's axis says: {} (docs/multi-axis.md (V1))",
-                  "二维视觉 RoPE({},{}):第 i 对转 {},p 为块的行 h 或列 w\n  由该对所属的轴决定:{}(docs/multi-axis.md (V1))",
-                  map.vision_kind, map.vision_equation, angle, axis_pattern(map)) + single;
+      p.multi() ? "" : t.tr("\n  one number m = {0} stands for the patch (row, column) = ({0}, {0})", p.text());
+  return t.tr("2-D vision RoPE ({0}, {1}): pair i turns by {2}, p the patch's row h or column w\n"
+              "  as the pair's axis says: {3} (docs/multi-axis.md (V1))",
+              map.vision_kind, map.vision_equation, angle, axis_pattern(map)) + single;
 }
 
 void print_axis_summary(std::ostream& out, const AxisMap& map, const Eigen::VectorXd& theta, const Text& t) {
   if (map.vision()) {
-    out << t.format("2-D vision RoPE ({}): each pair turns with the patch's row h or column w{} ((V1), {})\n",
-                    "二维视觉 RoPE({}):每一对随块的行 h 或列 w 旋转{}((V1)、{})\n", map.vision_kind,
-                    map.position_offset != 0 ? t.format(", counted from {}", ",从 {} 开始计数", format_number(map.position_offset))
+    out << t.tr("2-D vision RoPE ({0}): each pair turns with the patch's row h or column w{1} ((V1), {2})\n",
+                map.vision_kind,
+                map.position_offset != 0 ? t.tr(", counted from {0}", format_number(map.position_offset))
                                              : "",
-                    map.vision_equation);
+                map.vision_equation);
   } else {
-    out << t.format("M-RoPE: mrope_section [{}], {} (docs/multi-axis.md (A1), {})\n",
-                  "M-RoPE:mrope_section [{}],{}(docs/multi-axis.md (A1)、{})\n", fmt::join(map.source.sections, ", "),
+    out << t.tr("M-RoPE: mrope_section [{0}], {1} (docs/multi-axis.md (A1), {2})\n",
+                  fmt::join(map.source.sections, ", "),
                   order_name(map.source.order, t), axis_rule(map.source.order));
   }
-  out << fmt::format("  {:<14}{:>6}  {:<24}{}\n", t("axis", "轴"), t("pairs", "对数"), t("pair indices", "维度对编号"),
-                     t("wavelengths (positions)", "波长(位置数)"));
+  out << fmt::format("  {:<14}{:>6}  {:<24}{}\n", t.tr("axis"), t.tr("pairs"), t.tr("pair indices"),
+                     t.tr("wavelengths (positions)"));
   for (const AxisRange& r : axis_ranges(theta, map)) {
     std::vector<int> pairs;
     for (std::size_t j = 0; j < map.pair_axis.size(); ++j) {

@@ -36,7 +36,7 @@ std::string vision_map_line(const AxisMap& map, const AxisPosition& p, const Tex
 /// mrope_section and mrope_order, or a vision tower's vision ("pixtral") and position_offset.
 void axes_json(nlohmann::json& j, const AxisMap& map);
 
-/// The section order in the language of t: "chunked" / 分块, "interleaved" / 交错, "llama.cpp IMROPE", …
+/// The section order in the language of t: "chunked", "interleaved", "2-D vision" (translated), "llama.cpp IMROPE", …
 std::string order_name(SectionOrder order, const Text& t);
 
 /// "(A2)", "(A3)" or "(A4)": the equation of docs/multi-axis.md that builds the map.

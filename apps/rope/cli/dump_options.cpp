@@ -92,18 +92,15 @@ LoadedDumps load_dumps(const DumpOptions& o) {
 
 std::string positions_text(const LoadedDumps& dumps, const Text& t) {
   if (!dumps.axis_positions.empty()) {
-    return t.format("per axis ({} components) from {}", "按轴({} 个分量),来自 {}", dumps.axis_positions.front().count,
-                    dumps.positions_text);
+    return t.tr("per axis ({0} components) from {1}", dumps.axis_positions.front().count,
+                dumps.positions_text);
   }
-  return dumps.positions_assumed ? dumps.positions_text + t(" (assumed)", "(假定)") : dumps.positions_text;
+  return dumps.positions_assumed ? dumps.positions_text + t.tr(" (assumed)") : dumps.positions_text;
 }
 
-std::string group_name(const DumpVectors& dump, long group, bool zh) {
-  if (dump.batch > 1) {
-    return zh ? fmt::format("批 {},头 {}", group / dump.heads, group % dump.heads)
-              : fmt::format("batch {}, head {}", group / dump.heads, group % dump.heads);
-  }
-  return zh ? fmt::format("头 {}", group) : fmt::format("head {}", group);
+std::string group_name(const DumpVectors& dump, long group, const Text& t) {
+  if (dump.batch > 1) return t.tr("batch {0}, head {1}", group / dump.heads, group % dump.heads);
+  return t.tr("head {0}", group);
 }
 
 }  // namespace rope::cli

@@ -53,6 +53,6 @@ LoadedDumps load_dumps(const DumpOptions& options);
 std::string positions_text(const LoadedDumps& dumps, const Text& t);
 
 /// "head 3", or "batch 1, head 3" when the dump has a batch axis longer than 1.
-std::string group_name(const DumpVectors& dump, long group, bool zh);
+std::string group_name(const DumpVectors& dump, long group, const Text& t);
 
 }  // namespace rope::cli

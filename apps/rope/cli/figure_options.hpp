@@ -43,8 +43,6 @@ struct FigureOptions {
   bool animated() const { return !gif.empty(); }
   int frame_count() const { return frames.value_or(kDefaultFrames); }
   bool zh() const { return lang == Lang::Zh; }
-  /// The English or the Chinese text, after --lang.
-  const char* text(const char* en, const char* zh_text) const { return zh() ? zh_text : en; }
   /// The command's Text (lang.hpp), after --lang.
   Text tr() const { return Text(lang); }
   /// `english` after --lang, from the catalog (Text::tr).

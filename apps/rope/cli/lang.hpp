@@ -1,17 +1,19 @@
 /// @file
 /// The language of a command's human-readable text: `--lang en|zh` on every command. Tables, headings,
 /// explanations and figure labels follow it; CSV and JSON keys, option names and file names stay as
-/// they are. Every command prints through a Text, so each sentence is written once in each language,
-/// next to each other in the source:
+/// they are. Every command prints through a Text: the source holds each sentence in English, its id, and
+/// the one catalog po/zh_CN.po its Chinese (catalog.hpp; `make pot` lists the ids):
 ///
 ///     const Text t(lang);
-///     out << t.format("{} of {} identities passed\n", "{1} 项恒等式中 {0} 项通过\n", passed, total);
+///     out << t.tr("{0} of {1} identities passed\n", passed, total);
 #pragma once
 
 #include <fmt/format.h>
 #include <string>
 #include <string_view>
 #include <utility>
+
+#include "rope/core/message.hpp"
 
 namespace CLI {
 class App;
@@ -50,13 +52,9 @@ class Text {
   explicit Text(Lang lang = Lang::En) : lang_(lang) {}
   Lang lang() const { return lang_; }
   bool zh() const { return lang_ == Lang::Zh; }
+  /// `en` or `zh_text`, written side by side: only for a text the catalog cannot hold, an English that is
+  /// already the id of another translation (rope check's verdict "FAIL"). Everything else is tr.
   const char* operator()(const char* en, const char* zh_text) const { return zh() ? zh_text : en; }
-  /// fmt::format with the English or the Chinese format string; the two may order the arguments
-  /// differently with {0}, {1}, ….
-  template <class... Args>
-  std::string format(const char* en, const char* zh_text, Args&&... args) const {
-    return fmt::format(fmt::runtime((*this)(en, zh_text)), std::forward<Args>(args)...);
-  }
   /// `english` in this language: under zh its Chinese from the one catalog (po/zh_CN.po, catalog.hpp),
   /// the English itself when the catalog has none (the test catalog.complete lists those). `english` is
   /// the message's id, as `make pot` extracts it (keyword tr).

@@ -25,47 +25,41 @@ enum class Frames { None, Explain, Wavelengths };
 
 /// One part of the lesson: what to say, the command, and whether it draws a figure (--svg) and frames.
 struct Part {
-  const char* title_en;
-  const char* title_zh;
-  const char* say_en;
-  const char* say_zh;
+  std::string title;
+  std::string say;
   std::vector<std::string> args;
   bool figure = false;
   Frames frames = Frames::None;
 };
 
-const std::vector<Part>& parts() {
-  static const std::vector<Part> kParts = {
-      {"Part 1: one pair, one rotation", "第 1 部分:一对分量,一次旋转",
-       "Each vector turns by its own position times θ; the score only sees N − M.",
-       "每个向量按自己的位置乘以 θ 旋转;分数只看 N − M。",
+/// The parts of the lesson, their words in the language of t.
+std::vector<Part> parts(const Text& t) {
+  return {
+      {t.tr("Part 1: one pair, one rotation"),
+       t.tr("Each vector turns by its own position times θ; the score only sees N − M."),
        {"explain", "--step", "6"}, false, Frames::None},
-      {"Part 1: the picture", "第 1 部分:图", "Move both positions together: both turn, the angle between them stays.",
-       "两个位置一起移动:两个向量都转,它们之间的夹角不变。",
+      {t.tr("Part 1: the picture"),
+       t.tr("Move both positions together: both turn, the angle between them stays."),
        {"explain", "--step", "5"}, true, Frames::Explain},
-      {"Part 2: from 2 to d dimensions", "第 2 部分:从二维到 d 维",
-       "In d dimensions the vector is cut into d/2 pairs; pair i turns by Mθ_i.",
-       "在 d 维中,向量被分成 d/2 对;第 i 对旋转 Mθ_i。",
+      {t.tr("Part 2: from 2 to d dimensions"),
+       t.tr("In d dimensions the vector is cut into d/2 pairs; pair i turns by Mθ_i."),
        {"explain", "--step", "7"}, false, Frames::None},
-      {"Part 3: the identities, checked", "第 3 部分:检验恒等式",
-       "Every identity of RoPE, checked on random vectors with a stated rounding tolerance.",
-       "RoPE 的每个恒等式都在随机向量上检验,舍入容差写明。",
+      {t.tr("Part 3: the identities, checked"),
+       t.tr("Every identity of RoPE, checked on random vectors with a stated rounding tolerance."),
        {"verify", "--trials", "200"}, false, Frames::None},
-      {"Part 4: the layout bug", "第 4 部分:布局错误",
-       "Pairing channels the wrong way changes the scores.", "用错误的方式配对通道会改变分数。",
+      {t.tr("Part 4: the layout bug"),
+       t.tr("Pairing channels the wrong way changes the scores."),
        {"layouts", "--dim", "8"}, false, Frames::None},
-      {"Part 5: fast and slow pairs", "第 5 部分:快的对与慢的对",
-       "Small i turns fast, large i slowly; some pairs never complete a turn within the context.",
-       "i 小的对转得快,i 大的对转得慢;有些对在上下文长度内转不满一圈。",
+      {t.tr("Part 5: fast and slow pairs"),
+       t.tr("Small i turns fast, large i slowly; some pairs never complete a turn within the context."),
        {"wavelengths", "--dim", "128", "--context", "4096"}, true, Frames::Wavelengths},
-      {"Part 6: does RoPE make scores decay?", "第 6 部分:RoPE 会让分数衰减吗?",
-       "RoFormer's bound falls with distance; it is a bound, not the score.", "RoFormer 的上界随距离下降;它是上界,不是分数。",
+      {t.tr("Part 6: does RoPE make scores decay?"),
+       t.tr("RoFormer's bound falls with distance; it is a bound, not the score."),
        {"decay", "--dim", "128"}, true, Frames::None},
-      {"Part 7: relative vs absolute position", "第 7 部分:相对位置与绝对位置",
-       "Shift every position by 100: RoPE's scores do not change.", "把每个位置都移动 100:RoPE 的分数不变。",
+      {t.tr("Part 7: relative vs absolute position"),
+       t.tr("Shift every position by 100: RoPE's scores do not change."),
        {"attention", "--tokens", "8", "--dim", "16", "--shift", "100", "--encoding", "rope"}, true, Frames::None},
   };
-  return kParts;
 }
 
 /// A private directory for the figures, removed at the end.
@@ -169,21 +163,21 @@ std::string lesson_page(Lang lang) {
   const TempDir dir;
   std::string page;
   auto emit = [&page](auto&&... args) { fmt::format_to(std::back_inserter(page), std::forward<decltype(args)>(args)...); };
-  const std::string title = zh ? "用 rope 上一堂 20 分钟的 RoPE 课" : "A 20-minute RoPE lesson with rope";
+  const Text t(lang);
+  const std::string title = t.tr("A 20-minute RoPE lesson with rope");
   emit("<!DOCTYPE html>\n<html lang=\"{}\">\n<head>\n<meta charset=\"utf-8\">\n<title>{}</title>\n<style>\n{}\n</style>\n"
        "<script>\n{}\n</script>\n</head>\n<body>\n<h1>{}</h1>\n<p>{}</p>\n",
        zh ? "zh" : "en", html_escape(title), kStyle, kScript, html_escape(title),
-       html_escape(zh ? "每一部分:要说的话、命令、rope 打印的输出(生成本页时运行)和图。滑块逐帧显示 rope 预先计算的帧。"
-                      : "Each part: what to say, the command, what rope printed for it (run when this page was made) "
-                        "and its figure. The sliders step through frames rope computed."));
+       html_escape(t.tr("Each part: what to say, the command, what rope printed for it (run when this page was made) "
+                        "and its figure. The sliders step through frames rope computed.")));
   int index = 0;
-  for (const Part& part : parts()) {
+  for (const Part& part : parts(t)) {
     const auto [output, svg] = run_part(part, lang, dir.path(), index);
     std::string command = "$ rope";
     for (const std::string& a : part.args) command += " " + a;
     if (zh) command += " --lang zh";
     emit("<section id=\"part{}\">\n<h2>{}</h2>\n<p>{}</p>\n<code class=\"cmd\">{}</code>\n<pre>{}</pre>\n", index,
-         html_escape(zh ? part.title_zh : part.title_en), html_escape(zh ? part.say_zh : part.say_en),
+         html_escape(part.title), html_escape(part.say),
          html_escape(command), html_escape(output));
     if (!svg.empty()) emit("<figure>\n{}\n</figure>\n", svg);
     if (part.frames != Frames::None) {

@@ -81,7 +81,8 @@ using OptionNames = std::vector<std::pair<std::string, std::string>>;
 /// when the quantity has no option there.
 [[noreturn]] void rethrow_naming_option(const InvalidQuantity& e, const OptionNames& options);
 
-/// "interleaved" or "half", and in Chinese "相邻配对 interleaved" or "前后半配对 half": the name users type stays.
+/// "interleaved" or "half", and in Chinese the kind of pairing ("interleaved pairing" or "half-split pairing" in the
+/// catalog) before it: the name users type stays.
 std::string layout_name(Layout layout, const Text& t);
 
 }  // namespace rope::cli

@@ -74,10 +74,8 @@ void add_float32_options(CLI::App& app, ScalingOptions& o) {
 }
 
 std::string float32_text(const Text& t) {
-  return t("float32 as HF computes it (--float32, docs/scaling.md (F1)–(F3)): inv_freq, the angles m·θ_i, cos and sin "
-           "and the attention factor's product each rounded to float32",
-           "与 HF 相同的 float32 计算(--float32,docs/scaling.md (F1)–(F3)):inv_freq、角度 m·θ_i、cos 与 sin "
-           "以及注意力因子的乘积都舍入到 float32");
+  return t.tr("float32 as HF computes it (--float32, docs/scaling.md (F1)–(F3)): inv_freq, the angles m·θ_i, cos and sin "
+              "and the attention factor's product each rounded to float32");
 }
 
 void check_float32_position(const ScalingOptions& o, const AxisPosition& p) {
@@ -179,10 +177,10 @@ ModelConfig resolve_model(const ScalingOptions& o, const DimBase& flags) {
 
 std::string band_name(Band band, const Text& t) {
   switch (band) {
-    case Band::Kept: return t("kept", "保持");
-    case Band::Ramped: return t("ramped", "过渡");
-    case Band::Interpolated: return t("interpolated", "插值");
-    case Band::Unrotated: return t("unrotated", "不旋转");
+    case Band::Kept: return t.tr("kept");
+    case Band::Ramped: return t.tr("ramped");
+    case Band::Interpolated: return t.tr("interpolated");
+    case Band::Unrotated: return t.tr("unrotated");
     case Band::None: break;
   }
   return "-";
@@ -195,13 +193,16 @@ std::string band_counts(const RopeParameters& p, const Text& t) {
   std::string out;
   for (Band band : {Band::Kept, Band::Ramped, Band::Interpolated, Band::Unrotated}) {
     const auto it = counts.find(band);
-    if (it != counts.end()) out += t.format("{}{} {}", "{}{} 对{}", out.empty() ? "" : t(", ", ","), it->second, band_name(band, t));
+    if (it == counts.end()) continue;
+    if (!out.empty()) out += t.tr(", ");
+    // TRANSLATORS: a number of pairs and the band they are in: "12 kept".
+    out += t.tr("{0} {1}", it->second, band_name(band, t));
   }
   return out;
 }
 
 std::string model_name(const ModelConfig& model, const Text& t) {
-  return model.name == kCommandLineModel ? t(kCommandLineModel, "命令行参数") : model.name;
+  return model.name == kCommandLineModel ? t.tr("the command line") : model.name;
 }
 
 ResolvedRope resolve_rope(const ScalingOptions& o, const DimBase& flags) {
@@ -210,39 +211,37 @@ ResolvedRope resolve_rope(const ScalingOptions& o, const DimBase& flags) {
 
 std::string layer_text(const RopeSpec& spec, const Text& t) {
   if (spec.layer_type.empty()) return "";
-  return t.format(", layer type {} (layers {})", ",层类型 {}(第 {} 层)", spec.layer_type, describe_layers(spec.layers));
+  return t.tr(", layer type {0} (layers {1})", spec.layer_type, describe_layers(spec.layers));
 }
 
 std::vector<std::string> spec_summary(const ResolvedRope& rr, const Text& t) {
   const RopeSpec& s = rr.spec;
   std::vector<std::string> lines;
-  const std::string channels = t.format("channels {} … {} rotate (d = {})", "通道 {} … {} 旋转(d = {})", s.rotary_offset,
-                                        s.rotary_offset + s.rotary_dim - 1, s.rotary_dim);
-  lines.push_back(t.format("RoPE of {}{}: head_dim {}, {}{}; {}", "{} 的 RoPE{}:head_dim {},{}{};{}", model_name(rr.model, t),
-                           layer_text(s, t), s.head_dim, channels,
-                           s.partial() ? t.format(", the other {} pass through", ",其余 {} 个原样通过", s.head_dim - s.rotary_dim) : "",
-                           layout_description(s).in(t.zh())));
+  const std::string channels = t.tr("channels {0} … {1} rotate (d = {2})", s.rotary_offset,
+                                    s.rotary_offset + s.rotary_dim - 1, s.rotary_dim);
+  lines.push_back(t.tr("RoPE of {0}{1}: head_dim {2}, {3}{4}; {5}", model_name(rr.model, t),
+                       layer_text(s, t), s.head_dim, channels,
+                       s.partial() ? t.tr(", the other {0} pass through", s.head_dim - s.rotary_dim) : "",
+                       layout_description(s).in(t.zh())));
   if (s.axes && s.axes->vision()) {
-    lines.push_back(t.format("2-D vision RoPE ({}): a position m is the patch (m, m), so a distance m moves the row and the "
-                             "column by m each (docs/multi-axis.md §6)",
-                             "二维视觉 RoPE({}):位置 m 指块 (m, m),因此距离 m 让行与列各移动 m(docs/multi-axis.md §6)",
-                             s.axes->vision_kind));
+    lines.push_back(t.tr("2-D vision RoPE ({0}): a position m is the patch (m, m), so a distance m moves the row and the "
+                         "column by m each (docs/multi-axis.md §6)",
+                         s.axes->vision_kind));
   }
   if (s.config.type != ScalingType::Default || s.attention_factor() != 1.0) {
     const double a = s.attention_factor();
-    lines.push_back(t.format("{} scaling f = {}; attention factor a = {} in cos and sin (as HF){}", "{} 缩放 f = {};注意力因子 a = {} 乘在 cos 和 sin 上(与 HF 相同){}",
-                             to_string(s.config.type), format_number(rr.params.factor), format_number(a),
-                             a != 1.0 ? t.format(": scores × a² = {} (S15)", ":得分 × a² = {} (S15)", format_number(a * a)) : ""));
+    lines.push_back(t.tr("{0} scaling f = {1}; attention factor a = {2} in cos and sin (as HF){3}",
+                         to_string(s.config.type), format_number(rr.params.factor), format_number(a),
+                         a != 1.0 ? t.tr(": scores × a² = {0} (S15)", format_number(a * a)) : ""));
   }
   for (const LayerTypeRope& lt : rr.model.layer_types) {
     if (lt.rope) continue;
     const std::optional<NopeTemperature>& temp = rr.model.nope_temperature;
-    lines.push_back(t.format("layers {} ({}) are NoPE layers: no rotation, their scores do not depend on position{}",
-                             "第 {} 层({})是 NoPE 层:不旋转,其得分与位置无关{}", describe_layers(lt.layers), lt.name,
-                             !temp ? t("", "")
-                                   : t.format("; the query is multiplied by the temperature (S20), 1 below position {} and {} from it",
-                                              ";查询乘以温度 (S20):位置 {} 之前为 1,从该位置起为 {}",
-                                              format_number(temp->floor_scale - 1), format_number(temp->at(temp->floor_scale - 1)))));
+    lines.push_back(t.tr("layers {0} ({1}) are NoPE layers: no rotation, their scores do not depend on position{2}",
+                         describe_layers(lt.layers), lt.name,
+                         !temp ? std::string()
+                               : t.tr("; the query is multiplied by the temperature (S20), 1 below position {0} and {1} from it",
+                                      format_number(temp->floor_scale - 1), format_number(temp->at(temp->floor_scale - 1)))));
   }
   return lines;
 }
@@ -252,7 +251,7 @@ void print_summary(std::ostream& out, const std::vector<std::string>& lines) {
 }
 
 std::string Rope::layout_text(const Text& t) const {
-  if (!scaled) return t.format("{} layout", "{} 排列", layout_name(layout, t));
+  if (!scaled) return t.tr("{0} layout", layout_name(layout, t));
   return layout_description(scaled->spec).in(t.zh());
 }
 

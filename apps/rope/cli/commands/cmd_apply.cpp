@@ -75,8 +75,8 @@ int run_apply(const ApplyOptions& opt, std::ostream& out) {
               : fmt::format("--vector has {} numbers but {} rotates d = {}", n, spec.name, spec.rotary_dim));
     }
     xr = rotary_part(rr.spec, x);
-    scaled = t.format(", {} scaling f = {} from {}{}", ",{} 缩放 f = {},来自{}{}", to_string(rr.model.rope.type),
-                      format_number(rr.params.factor), model_name(rr.model, t), layer_text(rr.spec, t));
+    scaled = t.tr(", {0} scaling f = {1} from {2}{3}", to_string(rr.model.rope.type),
+                  format_number(rr.params.factor), model_name(rr.model, t), layer_text(rr.spec, t));
   }
   const int d = static_cast<int>(xr.size());
   const Layout layout = rope.layout;
@@ -143,47 +143,43 @@ int run_apply(const ApplyOptions& opt, std::ostream& out) {
     write_output(opt.csv, to_csv(table), out);
   }
   if (opt.csv != "-") {
-    out << t.format("RoPE at position m = {}, d = {}, base = {}{}, {}\n", "位置 m = {} 处的 RoPE,d = {},base = {}{},{}\n",
-                    p.text(), d, format_number(base), scaled, rope.layout_text(t));
+    out << t.tr("RoPE at position m = {0}, d = {1}, base = {2}{3}, {4}\n",
+                p.text(), d, format_number(base), scaled, rope.layout_text(t));
     if (axes && axes->vision()) {
       out << vision_map_line(*axes, p, t) << '\n';
       if (const auto note = patch_outside_grid(rope.scaled->model, p)) out << note->in(t.zh()) << '\n';
     } else if (axes) {
-      out << t.format("M-RoPE ({} sections [{}]): pair i turns by θ_i times the position of its axis (docs/multi-axis.md (A1))\n",
-                      "M-RoPE({} 分段 [{}]):第 i 对按 θ_i 乘以其所属轴的位置旋转(docs/multi-axis.md (A1))\n",
-                      order_name(axes->source.order, t), fmt::join(axes->source.sections, ", "));
+      out << t.tr("M-RoPE ({0} sections [{1}]): pair i turns by θ_i times the position of its axis (docs/multi-axis.md (A1))\n",
+                  order_name(axes->source.order, t), fmt::join(axes->source.sections, ", "));
     }
     if (n != d) {
-      out << t.format("head_dim {}: channels {} … {} rotate, the other {} pass through unchanged\n",
-                      "head_dim {}:通道 {} … {} 旋转,其余 {} 个原样通过\n", n, offset, offset + d - 1, n - d);
+      out << t.tr("head_dim {0}: channels {1} … {2} rotate, the other {3} pass through unchanged\n",
+                  n, offset, offset + d - 1, n - d);
     }
     if (spec && spec->config.seq_len != rope.scaled->spec.config.seq_len) {
       for (const Message& note : spec->params.notes) out << note.in(t.zh()) << '\n';
       out << spec->notes.back().in(t.zh()) << '\n';
     }
     if (spec && spec->deinterleaved_output) {
-      out << t("the model's code returns the rotated pairs de-interleaved: pair i on channels i and i + d/2 of the "
-               "rotating part (q·k is unchanged)\n",
-               "模型代码把旋转后的配对解交错返回:第 i 对位于旋转部分的通道 i 和 i + d/2(q·k 不变)\n");
+      out << t.tr("the model's code returns the rotated pairs de-interleaved: pair i on channels i and i + d/2 of the "
+                  "rotating part (q·k is unchanged)\n");
     }
     if (opt.xpos) {
-      out << t.format("xPos, s = {}: pair i times ζ_i^({}m/s), ζ_i = (2i/d + 0.4)/1.4 (docs/multi-axis.md (X1), (X2)); "
-                      "ζ^({}m/s) = {}\n",
-                      "xPos,s = {}:第 i 对乘以 ζ_i^({}m/s),ζ_i = (2i/d + 0.4)/1.4(docs/multi-axis.md (X1), (X2));"
-                      "ζ^({}m/s) = {}\n",
-                      format_number(opt.xpos_scale_base), opt.role == XposRole::Query ? "" : "−",
-                      opt.role == XposRole::Query ? "" : "−", join(xscale));
+      out << t.tr("xPos, s = {0}: pair i times ζ_i^({1}m/s), ζ_i = (2i/d + 0.4)/1.4 (docs/multi-axis.md (X1), (X2)); "
+                  "ζ^({2}m/s) = {3}\n",
+                  format_number(opt.xpos_scale_base), opt.role == XposRole::Query ? "" : "−",
+                  opt.role == XposRole::Query ? "" : "−", join(xscale));
     }
     if (a != 1.0) {
-      out << t.format("attention factor a = {} multiplies cos and sin (as HF does): the rotated channels are a·R_m x (S19)\n",
-                      "注意力因子 a = {} 乘在 cos 和 sin 上(与 HF 相同):旋转的通道为 a·R_m x (S19)\n", format_number(a));
+      out << t.tr("attention factor a = {0} multiplies cos and sin (as HF does): the rotated channels are a·R_m x (S19)\n",
+                  format_number(a));
     }
     if (g32) out << float32_text(t) << '\n';
     out << '\n';
-    const std::string f32_head = g32 ? fmt::format("  {:>22}  {:>22}", t("θ_i float32", "float32 θ_i"), t("angle float32", "float32 角度")) : "";
-    out << fmt::format("{:>5}  {:>10}  {}{:>22}  {:>22}{}\n", t("pair", "维度对"), t("channels", "通道"),
-                       axes ? fmt::format("{:>4}  ", t("axis", "轴")) : "", "θ_i",
-                       axes ? t("angle θ_i·p_a (rad)", "角度 θ_i·p_a (rad)") : t("angle m·θ_i (rad)", "角度 m·θ_i (rad)"), f32_head);
+    const std::string f32_head = g32 ? fmt::format("  {:>22}  {:>22}", t.tr("θ_i float32"), t.tr("angle float32")) : "";
+    out << fmt::format("{:>5}  {:>10}  {}{:>22}  {:>22}{}\n", t.tr("pair"), t.tr("channels"),
+                       axes ? fmt::format("{:>4}  ", t.tr("axis")) : "", "θ_i",
+                       axes ? t.tr("angle θ_i·p_a (rad)") : t.tr("angle m·θ_i (rad)"), f32_head);
     for (int i = 0; i < d / 2; ++i) {
       const auto [ca, cb] = pair_channels(d, i, layout);
       const std::string axis = axes ? fmt::format("{:>4}  ", axis_letter(axes->pair_axis[static_cast<std::size_t>(i)])) : "";
@@ -191,19 +187,18 @@ int run_apply(const ApplyOptions& opt, std::ostream& out) {
       out << fmt::format("{:>5}  {:>10}  {}{:>22}  {:>22}{}\n", i, fmt::format("({}, {})", offset + ca, offset + cb), axis,
                          format_number(frequency[i]), format_number(at * rate[i]), f32);
     }
-    out << fmt::format("\n{:<14}x = {}\n", t("input", "输入"), join(x));
-    out << fmt::format("{:<14}R_m x = {}\n", t("matrix", "矩阵"), join(by_matrix));
-    out << fmt::format("{:<14}x ⊙ cos(mΘ) + rot(x) ⊙ sin(mΘ) = {}\n", t("element-wise", "逐元素"), join(by_elementwise));
-    out << fmt::format("{:<14}(x_a + i·x_b)·e^(i·m·θ_i) = {}\n", t("complex", "复数"), join(by_complex));
+    out << fmt::format("\n{:<14}x = {}\n", t.tr("input"), join(x));
+    out << fmt::format("{:<14}R_m x = {}\n", t.tr("matrix"), join(by_matrix));
+    out << fmt::format("{:<14}x ⊙ cos(mΘ) + rot(x) ⊙ sin(mΘ) = {}\n", t.tr("element-wise"), join(by_elementwise));
+    out << fmt::format("{:<14}(x_a + i·x_b)·e^(i·m·θ_i) = {}\n", t.tr("complex"), join(by_complex));
     if (g32) {
       out << fmt::format("{:<14}x ⊙ cos + rotate(x) ⊙ sin = {}\n", "float32 (HF)", join(by_float32));
-      out << t.format("max |float32 − float64| = {:.3g} (float32's ε = {:.3g}: expected of the order of ε·(1 + |m·θ_0|)·‖x‖)\n",
-                      "最大 |float32 − float64| = {:.3g}(float32 的 ε = {:.3g}:预期约为 ε·(1 + |m·θ_0|)·‖x‖)\n",
-                      (by_float32 - by_elementwise).cwiseAbs().maxCoeff(), static_cast<double>(machine_epsilon<float>()));
+      out << t.tr("max |float32 − float64| = {0:.3g} (float32's ε = {1:.3g}: expected of the order of ε·(1 + |m·θ_0|)·‖x‖)\n",
+                  (by_float32 - by_elementwise).cwiseAbs().maxCoeff(), static_cast<double>(machine_epsilon<float>()));
     }
-    out << t.format("\nmax |difference| between the three forms = {:.3g}  (tolerance κ·ε·(d + |m|)·‖x‖ = {:.3g}, (M13)): {}\n",
-                    "\n三种算法之间的最大 |差| = {:.3g}  (容差 κ·ε·(d + |m|)·‖x‖ = {:.3g},(M13)):{}\n", diff, check.tolerance * check.scale,
-                    agree ? t("they agree", "结果一致") : t("THEY DISAGREE", "结果不一致"));
+    out << t.tr("\nmax |difference| between the three forms = {0:.3g}  (tolerance κ·ε·(d + |m|)·‖x‖ = {1:.3g}, (M13)): {2}\n",
+                diff, check.tolerance * check.scale,
+                agree ? t.tr("they agree") : t.tr("THEY DISAGREE"));
   }
   return agree ? kOk : kVerifyFailed;
 }

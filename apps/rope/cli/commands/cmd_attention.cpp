@@ -76,13 +76,11 @@ Setup setup_for(const AttentionOptions& opt, Encoding encoding, const std::optio
 std::string formula(Encoding e, const Text& t) {
   switch (e) {
     case Encoding::Rope:
-      return t("s_ij = <R_i q_i, R_j k_j>/√d, R_p the rotation of position p (docs/math.md (M5), (M8))",
-               "s_ij = <R_i q_i, R_j k_j>/√d,R_p 是位置 p 的旋转(docs/math.md (M5), (M8))");
+      return t.tr("s_ij = <R_i q_i, R_j k_j>/√d, R_p the rotation of position p (docs/math.md (M5), (M8))");
     case Encoding::Sinusoidal:
-      return t("s_ij = <q_i + p_i, k_j + p_j>/√d, p_t the sinusoidal encoding of position t (docs/math.md (M12))",
-               "s_ij = <q_i + p_i, k_j + p_j>/√d,p_t 是位置 t 的正弦编码(docs/math.md (M12))");
+      return t.tr("s_ij = <q_i + p_i, k_j + p_j>/√d, p_t the sinusoidal encoding of position t (docs/math.md (M12))");
     case Encoding::Alibi: return "s_ij = q_i·k_j/√d − m·|i − j| (Press et al. 2021, arXiv:2108.12409)";
-    default: return t("s_ij = q_i·k_j/√d: no position enters the score", "s_ij = q_i·k_j/√d:得分中不含任何位置");
+    default: return t.tr("s_ij = q_i·k_j/√d: no position enters the score");
   }
 }
 
@@ -90,15 +88,15 @@ std::string title_of(Encoding e, const Setup& s, const AttentionOptions& opt, co
   switch (e) {
     case Encoding::Rope:
       if (s.settings.spec) {
-        return t.format("RoPE of {}, base = {}", "{} 的 RoPE,base = {}", s.settings.spec->name,
-                        format_number(s.settings.spec->config.base));
+        return t.tr("RoPE of {0}, base = {1}", s.settings.spec->name,
+                    format_number(s.settings.spec->config.base));
       }
       return fmt::format("RoPE, base = {}", format_number(opt.base_value()));
-    case Encoding::Sinusoidal: return t.format("additive sinusoidal, base = {}", "加性正弦编码,base = {}", format_number(opt.base_value()));
+    case Encoding::Sinusoidal: return t.tr("additive sinusoidal, base = {0}", format_number(opt.base_value()));
     case Encoding::Alibi:
-      return t.format("ALiBi, m = {} (head {} of {})", "ALiBi,m = {0}(共 {2} 个头中的第 {1} 个)", format_number(s.slope), opt.head_value(),
-                      opt.heads_value());
-    default: return t("no position encoding", "无位置编码");
+      return t.tr("ALiBi, m = {0} (head {1} of {2})", format_number(s.slope), opt.head_value(),
+                  opt.heads_value());
+    default: return t.tr("no position encoding");
   }
 }
 
@@ -256,39 +254,35 @@ int run_attention(const AttentionOptions& typed, std::ostream& out) {
   }
   if (opt.csv == "-") return all_ok ? kOk : kVerifyFailed;
 
-  out << t.format("rope attention: {} tokens at positions 0 … {}, d = {}{}{}\n", "rope attention:{} 个词元,位置 0 … {},d = {}{}{}\n",
-                  opt.tokens, opt.tokens - 1, dim, user ? "" : t.format(", seed {}", ",种子 {}", opt.seed),
-                  opt.causal ? t(",\n  causal mask (query i sees keys j <= i)", ",\n  因果掩码(查询 i 只看键 j <= i)") : "");
-  out << (user ? t("  q_i, k_j from --q and --k, one query and one key per token; A = softmax of each row of s\n",
-                   "  q_i、k_j 取自 --q 和 --k,每个词元一个查询和一个键;A = 对得分 s 的每一行做 softmax\n")
-               : t("  q_i, k_j ~ N(0, I), one query and one key per token; A = softmax of each row of the scores s\n",
-                   "  q_i, k_j ~ N(0, I),每个词元一个查询和一个键;A = 对得分 s 的每一行做 softmax\n"))
-      << t("  (row i: query i, column j: key j; each row of A sums to 1)\n", "  (第 i 行:查询 i,第 j 列:键 j;A 的每一行之和为 1)\n");
+  out << t.tr("rope attention: {0} tokens at positions 0 … {1}, d = {2}{3}{4}\n",
+              opt.tokens, opt.tokens - 1, dim, user ? "" : t.tr(", seed {0}", opt.seed),
+              opt.causal ? t.tr(",\n  causal mask (query i sees keys j <= i)") : "");
+  out << (user ? t.tr("  q_i, k_j from --q and --k, one query and one key per token; A = softmax of each row of s\n")
+               : t.tr("  q_i, k_j ~ N(0, I), one query and one key per token; A = softmax of each row of the scores s\n"))
+      << t.tr("  (row i: query i, column j: key j; each row of A sums to 1)\n");
   if (opt.show_vectors) print_vectors(out, "q", qk.q), print_vectors(out, "k", qk.k);
   for (const Result& r : results) {
     out << fmt::format("\n{}\n  {}\n", title_of(r.encoding, r.setup, opt, t), formula(r.encoding, t));
     if (r.encoding == Encoding::Rope && model) {
-      out << t("  R_p q is the model's rotation (scaling.md (S19)): its layout, its rotating channels, a·R_p on them\n",
-               "  R_p q 是模型的旋转(scaling.md (S19)):它的排列、它的旋转通道,在其上为 a·R_p\n");
+      out << t.tr("  R_p q is the model's rotation (scaling.md (S19)): its layout, its rotating channels, a·R_p on them\n");
       print_summary(out, spec_summary(*model, t));
-      for (const Message& w : model->params.warnings) out << t("  warning: ", "  警告:") << w.in(t.zh()) << '\n';
+      for (const Message& w : model->params.warnings) out << t.tr("  warning: ") << w.in(t.zh()) << '\n';
     }
     if (r.encoding == Encoding::Alibi) {
-      out << t.format("  the slopes of the {} heads (Press et al. §3): {}\n", "  {} 个头的斜率(Press et al. §3):{}\n",
-                      opt.heads_value(), slope_list(opt.heads_value()));
+      out << t.tr("  the slopes of the {0} heads (Press et al. §3): {1}\n",
+                  opt.heads_value(), slope_list(opt.heads_value()));
     }
     if (opt.tokens <= kMaxPrintedTokens) {
-      out << t("\nattention A_ij\n", "\n注意力 A_ij\n");
+      out << t.tr("\nattention A_ij\n");
       print_matrix(out, r.a, kAttentionMatrix);
       if (r.encoding == Encoding::Alibi) {
-        out << t("\nALiBi bias −m·|i − j|, added to q_i·k_j/√d\n", "\nALiBi 偏置 −m·|i − j|,加到 q_i·k_j/√d 上\n");
+        out << t.tr("\nALiBi bias −m·|i − j|, added to q_i·k_j/√d\n");
         print_matrix(out, r.bias, kBiasMatrix);
       }
     }
   }
   if (opt.tokens > kMaxPrintedTokens) {
-    out << t.format("\n(the {0}×{0} matrix A: --csv FILE, or --png FILE for a heatmap)\n",
-                    "\n({0}×{0} 的矩阵 A:用 --csv FILE 输出,或用 --png FILE 画热图)\n", opt.tokens);
+    out << t.tr("\n(the {0}×{0} matrix A: --csv FILE, or --png FILE for a heatmap)\n", opt.tokens);
   }
   if (opt.shift) {
     out << '\n';
@@ -296,7 +290,7 @@ int run_attention(const AttentionOptions& typed, std::ostream& out) {
     print_shift_table(out, opt, shifts, t, a * a);
   }
   if (opt.figure.wanted() && (opt.compare || encodings.front() == Encoding::Alibi)) {
-    out << t("\nfigures:", "\n图:");
+    out << t.tr("\nfigures:");
     for (const Result& r : results) {
       const std::string name(to_string(r.encoding));
       const FigureOptions f = opt.compare ? figure_with_suffix(opt.figure, name) : opt.figure;

@@ -24,9 +24,9 @@ struct BenchOptions {
 namespace {
 
 std::string duration(const Text& t, double seconds) {
-  if (seconds >= 1) return t.format("{:.2f} s", "{:.2f} 秒", seconds);
-  if (seconds >= 1e-3) return t.format("{:.2f} ms", "{:.2f} 毫秒", seconds * 1e3);
-  return t.format("{:.1f} µs", "{:.1f} 微秒", seconds * 1e6);
+  if (seconds >= 1) return t.tr("{0:.2f} s", seconds);
+  if (seconds >= 1e-3) return t.tr("{0:.2f} ms", seconds * 1e3);
+  return t.tr("{0:.1f} µs", seconds * 1e6);
 }
 
 }  // namespace
@@ -58,14 +58,11 @@ int run_bench_command(const BenchOptions& opt, std::ostream& out) {
   }();
   const BenchSettings& s = r.settings;
   const double vectors = static_cast<double>(s.seq * s.heads);
-  out << t.format(
-      "RoPE four ways on a [{}, {}, d] float32 tensor, one thread (docs/performance.md):\n"
-      "time per head vector, best of {} runs, and how many times slower than the element-wise form\n\n",
-      "用四种方法对 [{}, {}, d] 的 float32 张量做 RoPE,单线程(docs/performance.md):\n"
-      "每个头向量的耗时({} 次中最快),以及比逐元素形式慢多少倍\n\n",
+  out << t.tr("RoPE four ways on a [{0}, {1}, d] float32 tensor, one thread (docs/performance.md):\n"
+      "time per head vector, best of {2} runs, and how many times slower than the element-wise form\n\n",
       s.seq, s.heads, s.repeat);
-  const char* forms[4] = {t("dense d×d matrix", "稠密 d×d 矩阵"), t("2×2 blocks", "2×2 分块"),
-                          t("element-wise", "逐元素"), t("complex", "复数")};
+  const char* forms[4] = {t.tr("dense d×d matrix"), t.tr("2×2 blocks"),
+                          t.tr("element-wise"), t.tr("complex")};
   out << fmt::format("{:>5}", "d");
   for (const char* f : forms) out << fmt::format("  {:>21}", f);
   out << '\n';
@@ -79,23 +76,15 @@ int run_bench_command(const BenchOptions& opt, std::ostream& out) {
     out << '\n';
     worst_diff = std::max(worst_diff, row.max_abs_diff);
   }
-  out << t.format(
-      "  the dense matrix costs O(d²) per vector, the other three O(d): the element-wise form (M9) is\n"
-      "  what models compute. All four give the same vectors (largest difference {:.1e}, float rounding).\n\n",
-      "  稠密矩阵每个向量要 O(d²),其余三种只要 O(d):模型实际计算的是逐元素形式 (M9)。\n"
-      "  四种方法得到相同的向量(最大差 {:.1e},float 舍入误差)。\n\n",
+  out << t.tr("  the dense matrix costs O(d²) per vector, the other three O(d): the element-wise form (M9) is\n"
+      "  what models compute. All four give the same vectors (largest difference {0:.1e}, float rounding).\n\n",
       worst_diff);
-  out << t.format("Decay bound (M11) at {} evenly spaced distances m ≤ 10^6, d = 128, base 500000:\n",
-                  "远程衰减上界 (M11):{} 个等距距离 m ≤ 10^6,d = 128,base 500000:\n", s.decay_points);
-  out << t.format("  a cos/sin per term   {:>12}\n", "  每项一次 cos/sin     {:>12}\n",
-                  duration(t, r.decay_direct_seconds));
-  out << t.format("  recurrence           {:>12}  ({:.3g}× faster)\n", "  递推                 {:>12}  (快 {:.3g} 倍)\n",
-                  duration(t, r.decay_fast_seconds), r.decay_direct_seconds / r.decay_fast_seconds);
-  out << t.format(
-      "  the recurrence rotates e^(i·m·θ) from an anchor computed directly every few hundred points;\n"
-      "  largest relative difference from the direct values: {:.1e}\n",
-      "  递推法从每隔几百个点直接计算一次的锚点出发旋转 e^(i·m·θ);\n"
-      "  与直接计算的最大相对差:{:.1e}\n",
+  out << t.tr("Decay bound (M11) at {0} evenly spaced distances m ≤ 10^6, d = 128, base 500000:\n", s.decay_points);
+  out << t.tr("  a cos/sin per term   {0:>12}\n", duration(t, r.decay_direct_seconds));
+  out << t.tr("  recurrence           {0:>12}  ({1:.3g}× faster)\n",
+              duration(t, r.decay_fast_seconds), r.decay_direct_seconds / r.decay_fast_seconds);
+  out << t.tr("  the recurrence rotates e^(i·m·θ) from an anchor computed directly every few hundred points;\n"
+      "  largest relative difference from the direct values: {0:.1e}\n",
       r.decay_max_rel_diff);
   return kOk;
 }

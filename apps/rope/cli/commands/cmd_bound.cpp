@@ -44,10 +44,9 @@ plot::Figure make_figure(const BoundOptions& opt, const BoundScan& scan) {
     y[b] = scan.minimum[static_cast<std::size_t>(b)].value;
   }
   plot::Figure fig;
-  fig.title = t.format("Base of RoPE bounds context length: min B(m) over 0 ≤ m ≤ {}, d = {}",
-                       "RoPE 的底数限制上下文长度:0 ≤ m ≤ {} 上 B(m) 的最小值, d = {}", scan.context, scan.dim);
-  fig.xlabel = t("base (log scale)", "底数 base(对数坐标)");
-  fig.ylabel = t("min B(m),  B(m) = Σᵢ cos(m·θᵢ)", "min B(m),  B(m) = Σᵢ cos(m·θᵢ)");
+  fig.title = t.tr("Base of RoPE bounds context length: min B(m) over 0 ≤ m ≤ {0}, d = {1}", scan.context, scan.dim);
+  fig.xlabel = t.tr("base (log scale)");
+  fig.ylabel = "min B(m),  B(m) = Σᵢ cos(m·θᵢ)";
   fig.log_x = true;
   fig.key = plot::Figure::Key::Below;
   double lo = std::min(0.0, y.minCoeff());
@@ -67,9 +66,9 @@ plot::Figure make_figure(const BoundOptions& opt, const BoundScan& scan) {
     fail_upper[2 * b] = fail_upper[2 * b + 1] = ok ? lo : hi;
   }
   const Eigen::VectorXd bottom = Eigen::VectorXd::Constant(2 * n, lo);
-  fig.series.push_back({t("min B(m) over 0 ≤ m ≤ L", "0 ≤ m ≤ L 上的 min B(m)"), x, y, 0});
-  fig.bands.push_back({t("passes: B(m) ≥ 0 for every m ≤ L", "通过:所有 m ≤ L 都有 B(m) ≥ 0"), cells, bottom, pass_upper, 2});
-  fig.bands.push_back({t("fails", "不通过"), cells, bottom, fail_upper, 1});
+  fig.series.push_back({t.tr("min B(m) over 0 ≤ m ≤ L"), x, y, 0});
+  fig.bands.push_back({t.tr("passes: B(m) ≥ 0 for every m ≤ L"), cells, bottom, pass_upper, 2});
+  fig.bands.push_back({t.tr("fails"), cells, bottom, fail_upper, 1});
   // The passing bases below the region where all pass, as dots: a pass interval of one grid base is
   // a sliver of shading only.
   std::vector<double> px, py;
@@ -80,7 +79,7 @@ plot::Figure make_figure(const BoundOptions& opt, const BoundScan& scan) {
     }
   }
   if (!px.empty()) {
-    plot::Series dots{t("passing bases below the all-pass region", "全部通过区之下的通过底数"),
+    plot::Series dots{t.tr("passing bases below the all-pass region"),
                       Eigen::Map<const Eigen::VectorXd>(px.data(), static_cast<Eigen::Index>(px.size())),
                       Eigen::Map<const Eigen::VectorXd>(py.data(), static_cast<Eigen::Index>(py.size())), 2};
     dots.points = true;
@@ -89,11 +88,11 @@ plot::Figure make_figure(const BoundOptions& opt, const BoundScan& scan) {
   fig.lines.push_back({plot::ReferenceLine::Axis::Y, 0.0, "B = 0", -1});
   if (scan.smallest_passing) {
     fig.lines.push_back({plot::ReferenceLine::Axis::X, *scan.smallest_passing,
-                         t.format("smallest passing {}", "最小通过底数 {}", base_text(*scan.smallest_passing)), -1});
+                         t.tr("smallest passing {0}", base_text(*scan.smallest_passing)), -1});
   }
   if (scan.always_passes_from && scan.always_passes_from != scan.smallest_passing) {
     fig.lines.push_back({plot::ReferenceLine::Axis::X, *scan.always_passes_from,
-                         t.format("all pass from {}", "从 {} 起全部通过", base_text(*scan.always_passes_from)), -1});
+                         t.tr("all pass from {0}", base_text(*scan.always_passes_from)), -1});
   }
   fig.xrange = std::pair{cells[0], cells[2 * n - 1]};
   fig.yrange = std::pair{lo, hi};
@@ -140,69 +139,59 @@ int run_bound(const BoundOptions& opt, std::ostream& out) {
   draw(make_figure(opt, scan), opt.figure);
   if (opt.csv == "-") return kOk;
 
-  out << t("Base of RoPE bounds context length (Men et al. 2024; docs/calculators.md (C1)–(C4)):\n",
-           "RoPE 的底数限制上下文长度(Men et al. 2024;docs/calculators.md (C1)–(C4)):\n");
-  out << t.format("  criterion: B(m) = Σ_i cos(m·θ_i) ≥ 0 for every integer m from 0 to L = {}, d = {}\n",
-                  "  判据:对 0 到 L = {} 的每个整数 m,B(m) = Σ_i cos(m·θ_i) ≥ 0,d = {}\n", scan.context, scan.dim);
-  out << t.format("  grid: {} bases 10^(k/{}) from {} to {}", "  网格:{} 个底数 10^(k/{}),从 {} 到 {}", n, per_decade,
-                  base_text(scan.bases.front()), base_text(scan.bases.back()));
+  out << t.tr("Base of RoPE bounds context length (Men et al. 2024; docs/calculators.md (C1)–(C4)):\n");
+  out << t.tr("  criterion: B(m) = Σ_i cos(m·θ_i) ≥ 0 for every integer m from 0 to L = {0}, d = {1}\n",
+              scan.context, scan.dim);
+  out << t.tr("  grid: {0} bases 10^(k/{1}) from {2} to {3}", n, per_decade,
+              base_text(scan.bases.front()), base_text(scan.bases.back()));
   if (default_range) {
-    out << t.format(" (default range F/4 … 8F around the fit F = 0.0424·L^1.628 = {} of the paper's Fig. 1 for d = 128, (C5))",
-                    "(默认范围 F/4 … 8F,F = 0.0424·L^1.628 = {} 为论文图 1 在 d = 128 时的拟合,(C5))",
-                    base_text(0.0424 * std::pow(static_cast<double>(scan.context), 1.628)));
+    out << t.tr(" (default range F/4 … 8F around the fit F = 0.0424·L^1.628 = {0} of the paper's Fig. 1 for d = 128, (C5))",
+                base_text(0.0424 * std::pow(static_cast<double>(scan.context), 1.628)));
   }
   out << '\n';
-  out << t("  every integer m ≤ L is covered for every base: min B(m) is exact, not sampled\n\n",
-           "  每个底数都覆盖所有整数 m ≤ L:min B(m) 是精确值,不是抽样\n\n");
+  out << t.tr("  every integer m ≤ L is covered for every base: min B(m) is exact, not sampled\n\n");
 
   std::size_t passing = 0;
   for (const auto& m : scan.minimum) passing += m.passes() ? 1 : 0;
-  out << t.format("{} of {} grid bases pass.\n", "{1} 个网格底数中有 {0} 个通过。\n", passing, n);
+  out << t.tr("{0} of {1} grid bases pass.\n", passing, n);
   if (scan.smallest_passing) {
     const auto it = std::find(scan.bases.begin(), scan.bases.end(), *scan.smallest_passing);
     const BoundMinimum& m = scan.minimum[static_cast<std::size_t>(it - scan.bases.begin())];
-    out << t.format("smallest passing base: {} (min B = {:.5f} at m = {})\n", "最小的通过底数:{}(min B = {:.5f},在 m = {} 处)\n",
-                    base_text(*scan.smallest_passing), m.value, m.at);
+    out << t.tr("smallest passing base: {0} (min B = {1:.5f} at m = {2})\n",
+                base_text(*scan.smallest_passing), m.value, m.at);
     if (scan.smallest_passing == scan.bases.front()) {
-      out << t("  note: the lowest grid base passes; smaller passing bases may lie below the range (lower --base-range)\n",
-               "  注意:网格最小的底数就已通过;更小的通过底数可能在范围之下(调低 --base-range)\n");
+      out << t.tr("  note: the lowest grid base passes; smaller passing bases may lie below the range (lower --base-range)\n");
     }
   } else {
-    out << t("no grid base passes: raise --base-range\n", "没有网格底数通过:请调高 --base-range\n");
+    out << t.tr("no grid base passes: raise --base-range\n");
   }
   if (scan.always_passes_from) {
-    out << t.format("every grid base from {} to the top of the range ({}) passes\n", "从 {} 到范围顶端({})的每个网格底数都通过\n",
-                    base_text(*scan.always_passes_from), base_text(scan.bases.back()));
+    out << t.tr("every grid base from {0} to the top of the range ({1}) passes\n",
+                base_text(*scan.always_passes_from), base_text(scan.bases.back()));
   } else if (scan.smallest_passing) {
-    out << t("the top of the range fails: no base above which all pass within it (raise --base-range)\n",
-             "范围顶端不通过:范围内不存在“其上全部通过”的底数(调高 --base-range)\n");
+    out << t.tr("the top of the range fails: no base above which all pass within it (raise --base-range)\n");
   }
   if (scan.pass_intervals.size() > 1) {
-    out << t.format("\nThe pass set is NOT monotone in the base: {} separate pass intervals on this grid.\n"
-                    "A larger base can fail where a smaller one passes, and a finer grid can find other passing bases,\n"
-                    "so \"the\" smallest base depends on the grid; read the whole curve (--png, --csv).\n",
-                    "\n通过的底数集合不是单调的:在这个网格上有 {} 个互不相连的通过区间。\n"
-                    "较大的底数可能不通过而较小的通过,更细的网格也可能找到别的通过底数,\n"
-                    "所以“最小底数”依赖于网格;请看整条曲线(--png、--csv)。\n",
-                    scan.pass_intervals.size());
+    out << t.tr("\nThe pass set is NOT monotone in the base: {0} separate pass intervals on this grid.\n"
+                "A larger base can fail where a smaller one passes, and a finer grid can find other passing bases,\n"
+                "so \"the\" smallest base depends on the grid; read the whole curve (--png, --csv).\n",
+                scan.pass_intervals.size());
   } else if (!scan.pass_intervals.empty()) {
-    out << t("\nOne pass interval on this grid; the pass set need not be monotone in general (a finer grid may split it).\n",
-             "\n这个网格上只有一个通过区间;一般来说通过集合不一定单调(更细的网格可能把它分开)。\n");
+    out << t.tr("\nOne pass interval on this grid; the pass set need not be monotone in general (a finer grid may split it).\n");
   }
   if (!scan.pass_intervals.empty()) {
-    out << t("pass intervals (first … last passing grid base of each run):\n", "通过区间(每段连续通过的第一个 … 最后一个网格底数):\n");
+    out << t.tr("pass intervals (first … last passing grid base of each run):\n");
     for (std::size_t i = 0; i < scan.pass_intervals.size() && i < kMaxIntervalsShown; ++i) {
       const auto& [first, last] = scan.pass_intervals[i];
       out << fmt::format("  {:>12} … {}\n", base_text(first), base_text(last));
     }
     if (scan.pass_intervals.size() > kMaxIntervalsShown) {
-      out << t.format("  … and {} more (--csv FILE has every grid base)\n", "  … 还有 {} 个(--csv FILE 含每个网格底数)\n",
-                      scan.pass_intervals.size() - kMaxIntervalsShown);
+      out << t.tr("  … and {0} more (--csv FILE has every grid base)\n",
+                  scan.pass_intervals.size() - kMaxIntervalsShown);
     }
   }
   if (opt.csv.empty()) {
-    out << t("(min B(m), its m and the verdict of every grid base: --csv FILE)\n",
-             "(每个网格底数的 min B(m)、所在 m 与判定:--csv FILE)\n");
+    out << t.tr("(min B(m), its m and the verdict of every grid base: --csv FILE)\n");
   }
   return kOk;
 }

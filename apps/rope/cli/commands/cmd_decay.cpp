@@ -76,13 +76,12 @@ ModelSets frequency_sets(const DecayOptions& opt) {
     const ResolvedRope& rr = *rope.scaled;
     const std::string type(to_string(rr.model.rope.type));
     const double a = rr.spec.attention_factor();
-    sets.push_back({t.format("original, base = {}", "原始,base = {}", format_number(rr.model.rope.base)), "original", rr.original});
+    sets.push_back({t.tr("original, base = {0}", format_number(rr.model.rope.base)), "original", rr.original});
     sets.push_back({fmt::format("{} f = {}", type, format_number(rr.params.factor)), type, rr.params.inv_freq, a * a});
     out.warnings = rr.params.warnings;
     out.summary = spec_summary(rr, t);
-    out.summary.push_back(t("the curves are over the rotating channels (the pair layout does not change them); "
-                            "the original curve has a = 1",
-                            "曲线只含旋转的通道(配对排列不改变它们);原始曲线的 a = 1"));
+    out.summary.push_back(t.tr("the curves are over the rotating channels (the pair layout does not change them); "
+                               "the original curve has a = 1"));
     return out;
   }
   const int dim = opt.dim.value_or(kDefaultDecayDim);
@@ -140,26 +139,22 @@ plot::Figure make_figure(const DecayOptions& opt, DecayKind kind, const std::vec
   const FigureOptions& f = opt.figure;
   const auto d = 2 * sets.front().theta.size();
   plot::Figure fig;
-  fig.xlabel = f.text("relative distance m", "相对距离 m");
+  fig.xlabel = f.tr("relative distance m");
   fig.log_x = opt.log_x;
   fig.log_y = opt.log_y;
   switch (kind) {
     case DecayKind::Bound:
-      fig.title = fmt::format(f.text("RoFormer long-range decay bound, d = {}", "RoFormer 远程衰减上界, d = {}"), d);
-      fig.ylabel = opt.normalize ? f.text("f(m) / f(0)", "上界 f(m) / f(0)") : f.text("bound f(m)", "上界 f(m)");
+      fig.title = f.tr("RoFormer long-range decay bound, d = {0}", d);
+      fig.ylabel = opt.normalize ? f.tr("f(m) / f(0)") : f.tr("bound f(m)");
       break;
     case DecayKind::Ones:
-      fig.title = fmt::format(f.text("score of q = k = all ones: 2·Σ cos(m·θᵢ), d = {}",
-                                     "全 1 向量 q = k 的得分 2·Σ cos(m·θᵢ),d = {}"),
-                              d);
-      fig.ylabel = opt.normalize ? f.text("score / d", "得分 / d") : f.text("score", "得分");
+      fig.title = f.tr("score of q = k = all ones: 2·Σ cos(m·θᵢ), d = {0}", d);
+      fig.ylabel = opt.normalize ? f.tr("score / d") : f.tr("score");
       break;
     case DecayKind::Random:
-      fig.title = fmt::format(f.text("random q, k ~ N(0, I): mean ± 1σ of <R_m q, k> over {} pairs, d = {}",
-                                     "随机 q、k ~ N(0, I):<R_m q, k> 的均值 ± 1σ({} 对), d = {}"),
-                              opt.sample_count(), d);
-      fig.ylabel = f.text("score <R_m q, k>", "得分 <R_m q, k>");
-      fig.lines.push_back({plot::ReferenceLine::Axis::Y, 0.0, f.text("expected value 0", "期望值 0"), -1});
+      fig.title = f.tr("random q, k ~ N(0, I): mean ± 1σ of <R_m q, k> over {0} pairs, d = {1}", opt.sample_count(), d);
+      fig.ylabel = f.tr("score <R_m q, k>");
+      fig.lines.push_back({plot::ReferenceLine::Axis::Y, 0.0, f.tr("expected value 0"), -1});
       break;
   }
   const std::string map = !opt.rerope_window ? ""
@@ -170,9 +165,9 @@ plot::Figure make_figure(const DecayOptions& opt, DecayKind kind, const std::vec
     const std::string label = sets[b].label + map;
     const int color = static_cast<int>(b);
     if (kind == DecayKind::Random) {
-      fig.bands.push_back({label + f.text(": mean ± 1σ", ":均值 ± 1σ"), x, c.value[b] - c.stddev[b],
+      fig.bands.push_back({label + f.tr(": mean ± 1σ"), x, c.value[b] - c.stddev[b],
                            c.value[b] + c.stddev[b], color});
-      fig.series.push_back({label + f.text(": mean", ":均值"), x, c.value[b], color});
+      fig.series.push_back({label + f.tr(": mean"), x, c.value[b], color});
     } else {
       fig.series.push_back({label, x, c.value[b], color});
     }
@@ -279,38 +274,31 @@ int run_decay(const DecayOptions& opt, std::ostream& out) {
   const Text t = opt.figure.tr();
   switch (kind) {
     case DecayKind::Bound:
-      out << t.format("RoFormer long-range decay bound, d = {} (docs/math.md (M11)):\n",
-                      "RoFormer 远程衰减上界,d = {}(docs/math.md (M11)):\n", d);
+      out << t.tr("RoFormer long-range decay bound, d = {0} (docs/math.md (M11)):\n", d);
       out << "  f(m) = (1/(d/2)) Σ_j |Σ_{i≤j} e^(i·m·θ_i)|, f(0) = (d/2 + 1)/2\n";
-      out << t("  an upper bound on the relative size of the score, not an attention score: for random\n"
-               "  zero-mean q and k the expected score is 0 at every distance (--kind random)\n",
-               "  它是得分相对大小的上界,不是注意力得分本身:对于均值为零的随机 q 和 k,\n"
-               "  任何距离上得分的期望都是 0(--kind random)\n");
+      out << t.tr("  an upper bound on the relative size of the score, not an attention score: for random\n"
+                  "  zero-mean q and k the expected score is 0 at every distance (--kind random)\n");
       break;
     case DecayKind::Ones:
-      out << t.format("score of q = k = all ones, d = {} (docs/math.md (M14)): 2·Σ_i cos(m·θ_i), {} at m = 0\n",
-                      "q = k = 全 1 向量时的得分,d = {}(docs/math.md (M14)):2·Σ_i cos(m·θ_i),m = 0 时为 {}\n", d, d);
-      out << t("  the decaying curve many explainers show; it is one special pair, not the typical score\n",
-               "  许多讲解里展示的衰减曲线;它只是一对特殊的向量,不是典型的得分\n");
+      out << t.tr("score of q = k = all ones, d = {0} (docs/math.md (M14)): 2·Σ_i cos(m·θ_i), {1} at m = 0\n", d, d);
+      out << t.tr("  the decaying curve many explainers show; it is one special pair, not the typical score\n");
       break;
     case DecayKind::Random:
-      out << t.format("score <R_m q, k> of {} random pairs q, k ~ N(0, I), d = {}, seed {} (docs/math.md (M15)):\n",
-                      "{} 对随机向量 q, k ~ N(0, I) 的得分 <R_m q, k>,d = {},种子 {}(docs/math.md (M15)):\n",
-                      opt.sample_count(), d, opt.seed_value());
-      out << t.format("  mean and standard deviation; expected mean 0 and standard deviation √d = {:.4g} at every m\n",
-                      "  均值与标准差;在每个 m 上,期望均值为 0,标准差为 √d = {:.4g}\n", std::sqrt(static_cast<double>(d)));
+      out << t.tr("score <R_m q, k> of {0} random pairs q, k ~ N(0, I), d = {1}, seed {2} (docs/math.md (M15)):\n",
+                  opt.sample_count(), d, opt.seed_value());
+      out << t.tr("  mean and standard deviation; expected mean 0 and standard deviation √d = {0:.4g} at every m\n",
+                  std::sqrt(static_cast<double>(d)));
       break;
   }
   print_summary(out, model.summary);
-  if (opt.normalize) out << t("  normalized: divided by the value at distance 0\n", "  已归一化:除以距离 0 处的值\n");
+  if (opt.normalize) out << t.tr("  normalized: divided by the value at distance 0\n");
   if (opt.rerope_window) {
     const std::string w = format_number(*opt.rerope_window);
-    out << t.format("  position map: the model sees g(m) = {} (docs/scaling.md {})\n",
-                    "  位置映射:模型看到的是 g(m) = {}(docs/scaling.md {})\n",
-                    opt.leaky_k ? t.format("m up to {0}, then {0} + (m − {0})/{1}", "m ≤ {0} 时为 m,之后为 {0} + (m − {0})/{1}", w,
-                                           format_number(*opt.leaky_k))
+    out << t.tr("  position map: the model sees g(m) = {0} (docs/scaling.md {1})\n",
+                opt.leaky_k ? t.tr("m up to {0}, then {0} + (m − {0})/{1}", w,
+                                   format_number(*opt.leaky_k))
                                 : fmt::format("min(m, {})", w),
-                    opt.leaky_k ? "(S17), Leaky ReRoPE" : "(S16), ReRoPE");
+                opt.leaky_k ? "(S17), Leaky ReRoPE" : "(S16), ReRoPE");
   }
   out << '\n';
 
@@ -325,9 +313,9 @@ int run_decay(const DecayOptions& opt, std::ostream& out) {
   if (opt.max_distance > shown.front()) shown.push_back(opt.max_distance);
   const Eigen::VectorXd at = Eigen::Map<const Eigen::VectorXd>(shown.data(), static_cast<Eigen::Index>(shown.size()));
   const Curves summary = compute(opt, kind, sets, at);
-  std::string header = fmt::format("{:>12}", t("distance m", "距离 m"));
+  std::string header = fmt::format("{:>12}", t.tr("distance m"));
   for (const FrequencySet& set : sets) {
-    header += kind == DecayKind::Random ? fmt::format("  {:>26}", set.column + t(" mean ± sd", " 均值 ± 标准差"))
+    header += kind == DecayKind::Random ? fmt::format("  {:>26}", set.column + t.tr(" mean ± sd"))
                                         : fmt::format("  {:>14}", set.column);
   }
   out << header << '\n';
@@ -342,15 +330,15 @@ int run_decay(const DecayOptions& opt, std::ostream& out) {
   }
   if (opt.csv.empty()) {
     if (opt.integer_distances()) {
-      out << t.format("(every integer distance from 0 to {}, {} points: --csv FILE)\n",
-                      "(从 0 到 {} 的每个整数距离,共 {} 个点:--csv FILE)\n", format_number(opt.max_distance), points);
+      out << t.tr("(every integer distance from 0 to {0}, {1} points: --csv FILE)\n",
+                  format_number(opt.max_distance), points);
     } else {
-      out << t.format("(the {} {} points from {} to {}: --csv FILE)\n", "(从 {2} 到 {3} 的全部 {0} 个{1}点:--csv FILE)\n",
-                      points, opt.log_x ? t("log-spaced", "对数间隔") : t("evenly spaced", "等间隔"), opt.log_x ? 1 : 0,
-                      format_number(opt.max_distance));
+      out << t.tr("(the {0} {1} points from {2} to {3}: --csv FILE)\n",
+                  points, opt.log_x ? t.tr("log-spaced") : t.tr("evenly spaced"), opt.log_x ? 1 : 0,
+                  format_number(opt.max_distance));
     }
   }
-  for (const auto& w : warnings) out << t("warning: ", "警告:") << w.in(t.zh()) << '\n';
+  for (const auto& w : warnings) out << t.tr("warning: ") << w.in(t.zh()) << '\n';
   return kOk;
 }
 

@@ -81,22 +81,18 @@ std::string verdict(const rope::Check& c) {
 
 class Printer {
  public:
-  Printer(const explain::Walkthrough& w, const FigureOptions& f, std::ostream& out) : w_(w), f_(f), out_(out) {}
+  Printer(const explain::Walkthrough& w, const FigureOptions& f, std::ostream& out) : w_(w), t_(f.tr()), out_(out) {}
 
   void header(const std::string& theta_source) {
     const explain::Setup& s = w_.setup;
     printed_ = true;
-    line(t("RoPE step by step: a query q at position M and a key k at position N (docs/math.md)",
-           "RoPE 逐步推导:位置 M 上的查询向量 q 与位置 N 上的键向量 k(docs/math.md)"));
+    line(t_.tr("RoPE step by step: a query q at position M and a key k at position N (docs/math.md)"));
     line(fmt::format("  q = {}, M = {};  k = {}, N = {}", vec(s.q, true), format_number(s.m), vec(s.k, true),
                      format_number(s.n)));
-    line(fmt::format(t("  θ = {} rad per position in steps 1–6 ({}); step 7: d = {}, base = {}",
-                       "  θ = {} rad/位置,用于步骤 1–6({});步骤 7:d = {},base = {}"),
-                     format_number(s.theta), theta_source, s.d, format_number(s.base)));
-    line(t("  each check: |Δ| = the difference of its two sides, ✓ if it is within the rounding tolerance",
-           "  每项检验:|Δ| 为两边之差,不超过舍入容差记 ✓,否则记 ✗;"));
-    line(t("  κ·ε·(d + A)·S of (M13) (A: the sum of |angles| in rad, S: the scale), ✗ otherwise",
-           "  容差为 (M13) 的 κ·ε·(d + A)·S(A:各角度的绝对值之和,单位 rad;S:量级)"));
+    line(t_.tr("  θ = {0} rad per position in steps 1–6 ({1}); step 7: d = {2}, base = {3}",
+              format_number(s.theta), theta_source, s.d, format_number(s.base)));
+    line(t_.tr("  each check: |Δ| = the difference of its two sides, ✓ if it is within the rounding tolerance"));
+    line(t_.tr("  κ·ε·(d + A)·S of (M13) (A: the sum of |angles| in rad, S: the scale), ✗ otherwise"));
   }
 
   void step(int k) {
@@ -120,36 +116,30 @@ class Printer {
     const auto failed = std::count_if(checks.begin(), checks.end(), [](const rope::Check& c) { return !c.passed(); });
     out_ << '\n';
     if (failed == 0 && checks.size() == 1) {
-      line(t("the check ✓: its two sides agree up to rounding", "检验 ✓:两边只差舍入误差"));
+      line(t_.tr("the check ✓: its two sides agree up to rounding"));
       return kOk;
     }
     if (failed == 0) {
-      line(fmt::format(t("all {} checks ✓: the two sides of every identity agree up to rounding",
-                         "全部 {} 项检验 ✓:每个等式的两边只差舍入误差"),
-                       checks.size()));
+      line(t_.tr("all {0} checks ✓: the two sides of every identity agree up to rounding", checks.size()));
       return kOk;
     }
-    line(fmt::format(t("{1} of {0} checks ✗: the two sides differ by more than rounding",
-                       "{0} 项检验中有 {1} 项 ✗:两边之差超出舍入误差"),
-                     checks.size(), failed));
+    line(t_.tr("{0} of {1} checks ✗: the two sides differ by more than rounding", failed, checks.size()));
     return kVerifyFailed;
   }
 
  private:
-  const char* t(const char* en, const char* zh) const { return f_.text(en, zh); }
   void line(const std::string& text) { out_ << text << '\n'; }
 
   void step1() {
     const explain::Step1& s = w_.step1;
-    line(t("Step 1: the 2-D vector as a complex number (M4)", "步骤 1:把二维向量看作复数 (M4)"));
+    line(t_.tr("Step 1: the 2-D vector as a complex number (M4)"));
     line("  (a, b) ↦ z = a + ib = |z|·e^{i·arg z}");
-    line(t("  |z| is the length of the vector, arg z its angle from the first axis (in rad)",
-           "  |z| 是向量的长度,arg z 是它与第一个坐标轴的夹角(单位 rad)"));
+    line(t_.tr("  |z| is the length of the vector, arg z its angle from the first axis (in rad)"));
     for (const auto& [name, v] : {std::pair{"q", &s.q}, std::pair{"k", &s.k}}) {
       line(fmt::format("  {0} = {1} ↦ z_{0} = {2},  |z_{0}| = {3},  arg z_{0} = {4} rad", name, vec(v->v, true), cx(v->z),
                        fx(v->modulus), fx(v->argument)));
     }
-    line(t("  back from the polar form:", "  由极坐标形式还原:"));
+    line(t_.tr("  back from the polar form:"));
     for (const auto& [name, v] : {std::pair{"q", &s.q}, std::pair{"k", &s.k}}) {
       line(fmt::format("    |z_{0}|·e^{{i·arg z_{0}}} = {1}   {2}", name, cx(v->polar), verdict(v->check)));
     }
@@ -157,10 +147,8 @@ class Printer {
 
   void step2() {
     const explain::Step2& s = w_.step2;
-    line(t("Step 2: Euler's formula e^{iφ} = cos φ + i·sin φ, for φ = Mθ and φ = Nθ (M4)",
-           "步骤 2:欧拉公式 e^{iφ} = cos φ + i·sin φ,取 φ = Mθ 与 φ = Nθ (M4)"));
-    line(t("  e^{iφ} is the point at angle φ on the unit circle: |e^{iφ}| = 1",
-           "  e^{iφ} 是单位圆上角度为 φ 的点:|e^{iφ}| = 1"));
+    line(t_.tr("Step 2: Euler's formula e^{iφ} = cos φ + i·sin φ, for φ = Mθ and φ = Nθ (M4)"));
+    line(t_.tr("  e^{iφ} is the point at angle φ on the unit circle: |e^{iφ}| = 1"));
     for (const auto& [name, e] : {std::pair{"Mθ", &s.query}, std::pair{"Nθ", &s.key}}) {
       line(fmt::format("  φ = {} = {} rad", name, fx(e->angle)));
       line(fmt::format("    e^{{iφ}}          = {}", cx(e->exponential)));
@@ -170,17 +158,15 @@ class Printer {
 
   void step3() {
     const explain::Step3& s = w_.step3;
-    line(t("Step 3: multiplying by e^{iφ} rotates by φ: z·e^{iφ} = R(φ)·(a, b) (M3), (M4)",
-           "步骤 3:乘以 e^{iφ} 就是旋转角度 φ:z·e^{iφ} = R(φ)·(a, b) (M3), (M4)"));
-    line(t("  R(φ) = [[cos φ, −sin φ], [sin φ, cos φ]] turns the plane counter-clockwise by φ",
-           "  R(φ) = [[cos φ, −sin φ], [sin φ, cos φ]] 把平面逆时针旋转 φ"));
-    const std::pair<const char*, const explain::Rotation*> rows[] = {
-        {t("  q at position M: φ = Mθ = {} rad", "  q 在位置 M:φ = Mθ = {} rad"), &s.query},
-        {t("  k at position N: φ = Nθ = {} rad", "  k 在位置 N:φ = Nθ = {} rad"), &s.key}};
+    line(t_.tr("Step 3: multiplying by e^{iφ} rotates by φ: z·e^{iφ} = R(φ)·(a, b) (M3), (M4)"));
+    line(t_.tr("  R(φ) = [[cos φ, −sin φ], [sin φ, cos φ]] turns the plane counter-clockwise by φ"));
+    const std::pair<std::string, const explain::Rotation*> rows[] = {
+        {t_.tr("  q at position M: φ = Mθ = {0} rad", fx(s.query.angle)), &s.query},
+        {t_.tr("  k at position N: φ = Nθ = {0} rad", fx(s.key.angle)), &s.key}};
     for (std::size_t i = 0; i < 2; ++i) {
       const auto& [title, r] = rows[i];
       const char* name = i == 0 ? "q" : "k";
-      line(fmt::format(title, fx(r->angle)));
+      line(title);
       line(fmt::format("    z_{}·e^{{iφ}} = ({})·({}) = {}", name, cx(r->z), cx(r->factor), cx(r->product)));
       const std::vector<std::string> m = matrix_lines(r->matrix, kBracketed);
       line(fmt::format("    R(φ) = {}   R(φ)·{} = {}", m[0], name, vec(r->rotated)));
@@ -191,8 +177,7 @@ class Printer {
   void step4() {
     const explain::Step4& s = w_.step4;
     const explain::Setup& in = w_.setup;
-    line(t("Step 4: R(−Mθ)·R(Nθ) = R((N−M)θ): R(Mθ)ᵀ = R(−Mθ), and rotation angles add (M7)",
-           "步骤 4:R(−Mθ)·R(Nθ) = R((N−M)θ):R(Mθ)ᵀ = R(−Mθ),且旋转角相加 (M7)"));
+    line(t_.tr("Step 4: R(−Mθ)·R(Nθ) = R((N−M)θ): R(Mθ)ᵀ = R(−Mθ), and rotation angles add (M7)"));
     line(fmt::format("  −Mθ = {} rad, Nθ = {} rad, (N−M)θ = {} rad", fx(-(in.m * in.theta)), fx(in.n * in.theta),
                      fx((in.n - in.m) * in.theta)));
     side_by_side("R(−Mθ)", s.minus_m, "R(Nθ)", s.n);
@@ -212,75 +197,61 @@ class Printer {
   void step5() {
     const explain::Step5& s = w_.step5;
     const explain::Setup& in = w_.setup;
-    line(t("Step 5: the score ⟨R(Mθ)q, R(Nθ)k⟩ depends on N − M only (M8)",
-           "步骤 5:注意力分数 ⟨R(Mθ)q, R(Nθ)k⟩ 只取决于 N − M (M8)"));
+    line(t_.tr("Step 5: the score ⟨R(Mθ)q, R(Nθ)k⟩ depends on N − M only (M8)"));
     line("  ⟨R(Mθ)q, R(Nθ)k⟩ = Re[z_q·z̄_k·e^{i(M−N)θ}] = qᵀ·R((N−M)θ)·k");
-    line(t("  z̄_k is the complex conjugate of z_k; the last two forms see N − M only",
-           "  z̄_k 是 z_k 的共轭复数;后两种形式只用到 N − M"));
+    line(t_.tr("  z̄_k is the complex conjugate of z_k; the last two forms see N − M only"));
     line(fmt::format("  ⟨R(Mθ)q, R(Nθ)k⟩ = {}·{} = {}", vec(s.q_rotated), vec(s.k_rotated), fx(s.score)));
-    line(fmt::format(t("  the angle from R(Mθ)q to R(Nθ)k: (arg z_k + Nθ) − (arg z_q + Mθ) ≡ {} rad (mod 2π)",
-                       "  从 R(Mθ)q 到 R(Nθ)k 的夹角:(arg z_k + Nθ) − (arg z_q + Mθ) ≡ {} rad(模 2π)"),
-                     fx(s.angle_between)));
+    line(t_.tr("  the angle from R(Mθ)q to R(Nθ)k: (arg z_k + Nθ) − (arg z_q + Mθ) ≡ {0} rad (mod 2π)",
+              fx(s.angle_between)));
     // Juxtaposed factors and two spaces before the check: the line fits a projector (100 columns).
     line(fmt::format("  Re[z_q·z̄_k·e^{{i(M−N)θ}}] = Re[({})({})] = {}  {}", cx(s.q_conj_k), cx(s.phase),
                      fx(s.complex_form), verdict(s.complex_check)));
     line(fmt::format("  qᵀ·R((N−M)θ)·k = {}·{} = {}   {}", vec(in.q, true), vec(s.relative_k), fx(s.relative_form),
                      verdict(s.relative_check)));
     if (!s.wrong_sign_check.passed()) {
-      line(fmt::format(t("  mind the sign: qᵀ·R((M−N)θ)·k = {} is not the score:",
-                         "  注意符号:qᵀ·R((M−N)θ)·k = {} 不是注意力分数:"),
-                       fx(s.wrong_sign)));
+      line(t_.tr("  mind the sign: qᵀ·R((M−N)θ)·k = {0} is not the score:", fx(s.wrong_sign)));
     } else {
-      line(fmt::format(t("  mind the sign: qᵀ·R((M−N)θ)·k = {} equals the score here only because its sine term is 0;",
-                         "  注意符号:这里 qᵀ·R((M−N)θ)·k = {} 恰好等于注意力分数,只因为正弦项为 0;"),
-                       fx(s.wrong_sign)));
+      line(t_.tr("  mind the sign: qᵀ·R((M−N)θ)·k = {0} equals the score here only because its sine term is 0;",
+                fx(s.wrong_sign)));
     }
-    line(t("  the matrix between q and k is R((N−M)θ), not R((M−N)θ)", "  q 与 k 之间的矩阵是 R((N−M)θ),而不是 R((M−N)θ)"));
+    line(t_.tr("  the matrix between q and k is R((N−M)θ), not R((M−N)θ)"));
   }
 
   void step6() {
     const explain::Step6& s = w_.step6;
     const explain::Setup& in = w_.setup;
-    line(fmt::format(t("Step 6: shift both positions by c = {}: N − M and the score do not change (M8)",
-                       "步骤 6:两个位置同时平移 c = {}:N − M 与注意力分数都不变 (M8)"),
-                     format_number(s.shift)));
+    line(t_.tr("Step 6: shift both positions by c = {0}: N − M and the score do not change (M8)",
+              format_number(s.shift)));
     line(fmt::format("  M + c = {}, N + c = {}, (N + c) − (M + c) = {} = N − M", format_number(in.m + s.shift),
                      format_number(in.n + s.shift), format_number((in.n + s.shift) - (in.m + s.shift))));
     line(fmt::format("  R((M+c)θ)q = {}, R((N+c)θ)k = {}", vec(s.q_rotated), vec(s.k_rotated)));
     line(fmt::format("  ⟨R((M+c)θ)q, R((N+c)θ)k⟩ = {}", fx(s.shifted_score)));
     line(fmt::format("  ⟨R(Mθ)q, R(Nθ)k⟩ = {}   {}", fx(s.score), verdict(s.check)));
-    line(fmt::format(t("  both vectors turn by cθ = {} rad more: the angle between them stays {} rad",
-                       "  两个向量都多转了 cθ = {} rad:它们之间的夹角仍是 {} rad"),
-                     fx(s.shift * in.theta), fx(s.angle_between)));
+    line(t_.tr("  both vectors turn by cθ = {0} rad more: the angle between them stays {1} rad",
+              fx(s.shift * in.theta), fx(s.angle_between)));
   }
 
   void step7() {
     const explain::Step7& s = w_.step7;
     const explain::Setup& in = w_.setup;
     const int pairs = s.d / 2;
-    line(fmt::format(t("Step 7: from 2 to d = {} dimensions: d/2 = {} pairs, pair i turns by Mθ_i (M1), (M5), (M9)",
-                       "步骤 7:从二维到 d = {} 维:d/2 = {} 个二维对,第 i 对旋转 Mθ_i (M1), (M5), (M9)"),
-                     s.d, pairs));
+    line(t_.tr("Step 7: from 2 to d = {0} dimensions: d/2 = {1} pairs, pair i turns by Mθ_i (M1), (M5), (M9)",
+              s.d, pairs));
     line(fmt::format("  θ_i = base^(−2i/d), base = {}, M = {}", format_number(s.base), format_number(in.m)));
-    const std::string channels = t("channels", "通道");
+    const std::string channels = t_.tr("channels");
     line(fmt::format("  {:>5}  {}{:>12}  {:>12}", "i", pad(channels, 10), "θ_i", "Mθ_i (rad)"));
     for (int i = 0; i < pairs; ++i) {
       line(fmt::format("  {:>5}  {:<10}{:>12}  {:>12}", i, fmt::format("({}, {})", 2 * i, 2 * i + 1),
                        fmt::format("{:.6g}", s.theta[i]), fx(s.angles[i])));
     }
     if (s.pair_of_theta >= 0) {
-      line(fmt::format(t("  pair {0} has θ_{0} = θ of steps 1–6: its block below is R(Mθ) of step 3",
-                         "  第 {0} 对的 θ_{0} 就是步骤 1–6 的 θ:下面它的块就是步骤 3 的 R(Mθ)"),
-                       s.pair_of_theta));
+      line(t_.tr("  pair {0} has θ_{0} = θ of steps 1–6: its block below is R(Mθ) of step 3", s.pair_of_theta));
     }
-    line(fmt::format(t("  R_M = diag(R(Mθ_0), …, R(Mθ_{})), one 2×2 block per pair (M5):",
-                       "  R_M = diag(R(Mθ_0), …, R(Mθ_{})),每一对一个 2×2 块 (M5):"),
-                     pairs - 1));
+    line(t_.tr("  R_M = diag(R(Mθ_0), …, R(Mθ_{0})), one 2×2 block per pair (M5):", pairs - 1));
     for (const std::string& row : matrix_lines(s.matrix, kPlain)) line("    " + row);
-    line(t("  the element-wise form needs no matrix (M9): R_M·q = q ⊙ cos(MΘ) + rot(q) ⊙ sin(MΘ),",
-           "  逐元素形式不需要矩阵 (M9):R_M·q = q ⊙ cos(MΘ) + rot(q) ⊙ sin(MΘ),"));
-    line(t("  with q repeating the pair q on all d/2 pairs:", "  其中 q 在全部 d/2 对上重复二维的 q:"));
-    const std::string channel = t("channel", "通道");
+    line(t_.tr("  the element-wise form needs no matrix (M9): R_M·q = q ⊙ cos(MΘ) + rot(q) ⊙ sin(MΘ),"));
+    line(t_.tr("  with q repeating the pair q on all d/2 pairs:"));
+    const std::string channel = t_.tr("channel");
     const std::size_t first = std::max<std::size_t>(columns(channel), 7);
     line(fmt::format("    {}{:>6}{:>11}{:>8}{:>11}{:>21}{:>11}", pad(channel, first), "q", "cos(MΘ)", "rot(q)", "sin(MΘ)",
                      "q⊙cos + rot(q)⊙sin", "R_M·q"));
@@ -292,7 +263,7 @@ class Printer {
   }
 
   const explain::Walkthrough& w_;
-  const FigureOptions& f_;
+  const Text t_;
   std::ostream& out_;
   bool printed_ = false;  ///< whether anything was printed yet
 };
@@ -342,12 +313,12 @@ int run_explain(const ExplainOptions& opt, std::ostream& out) {
       throw InvalidArgument(fmt::format("--pair must be between 0 and d/2 − 1 = {} (got {})", s.d / 2 - 1, pair));
     }
     s.theta = frequencies(s.d, s.base)[pair];
-    theta_source = fmt::format(f.text("θ_{0} of pair {0} of step 7", "第 {0} 对(步骤 7)的 θ_{0}"), pair);
+    theta_source = f.tr("θ_{0} of pair {0} of step 7", pair);
   } else if (opt.theta) {
     s.theta = *opt.theta;
     theta_source = "--theta";
   } else {
-    theta_source = f.text("θ_0 = 1, the fastest pair", "θ_0 = 1,转得最快的一对");
+    theta_source = f.tr("θ_0 = 1, the fastest pair");
   }
   const explain::Walkthrough w = [&] {
     try {

@@ -62,38 +62,34 @@ int run_extrapolation(const ExtrapolationOptions& opt, std::ostream& out) {
     std::vector<double> contexts{opt.train_length};
     if (opt.tune_length && *opt.tune_length != opt.train_length) contexts.push_back(*opt.tune_length);
     plot::Figure fig = wavelength_figure(opt.figure, d, "", contexts, curves);
-    fig.title = t.format("Critical dimension d_extra = {} of d = {}, base {}, trained on T = {}",
-                         "临界维度 d_extra = {}(d = {},底数 {},训练长度 T = {})", c.dimension, d, format_number(opt.base),
-                         format_number(opt.train_length));
+    fig.title = t.tr("Critical dimension d_extra = {0} of d = {1}, base {2}, trained on T = {3}",
+                     c.dimension, d, format_number(opt.base),
+                     format_number(opt.train_length));
     draw(fig, opt.figure);
   }
 
   const int half = d / 2;
-  out << t("Scaling laws of RoPE-based extrapolation (Liu et al. 2023; docs/calculators.md (C6)–(C9)):\n",
-           "RoPE 外推的缩放定律(Liu et al. 2023;docs/calculators.md (C6)–(C9)):\n");
-  out << t.format("  d = {}, base = {}, training length T = {}\n\n", "  d = {},底数 = {},训练长度 T = {}\n\n", d,
-                  format_number(opt.base), format_number(opt.train_length));
-  out << t.format("critical dimension (C6): x = (d/2)·log_base(T/2π) = {:.4f}, d_extra = 2·⌈x⌉ = {}\n",
-                  "临界维度 (C6):x = (d/2)·log_base(T/2π) = {:.4f},d_extra = 2·⌈x⌉ = {}\n", c.x, c.dimension);
+  out << t.tr("Scaling laws of RoPE-based extrapolation (Liu et al. 2023; docs/calculators.md (C6)–(C9)):\n");
+  out << t.tr("  d = {0}, base = {1}, training length T = {2}\n\n", d,
+              format_number(opt.base), format_number(opt.train_length));
+  out << t.tr("critical dimension (C6): x = (d/2)·log_base(T/2π) = {0:.4f}, d_extra = 2·⌈x⌉ = {1}\n", c.x, c.dimension);
   if (c.capped) {
-    out << t.format("  x > d/2 = {}: every pair completes a full turn within T, so d_extra = d\n",
-                    "  x > d/2 = {}:每个维度对在 T 内都转满一圈,所以 d_extra = d\n", half);
+    out << t.tr("  x > d/2 = {0}: every pair completes a full turn within T, so d_extra = d\n", half);
   } else if (c.pairs == half) {
-    out << t("  every pair completes a full turn within T\n", "  每个维度对在 T 内都转满一圈\n");
+    out << t.tr("  every pair completes a full turn within T\n");
   } else {
-    out << t.format("  pairs 0 … {} complete a full turn within T (λ_i < T); pairs {} … {} ({} of {}) never do\n",
-                    "  第 0 … {0} 对在 T 内转满一圈(λ_i < T);第 {1} … {2} 对(共 {4} 对中的 {3} 对)转不满一圈\n",
-                    c.pairs - 1, c.pairs, half - 1, half - c.pairs, half);
+    out << t.tr("  pairs 0 … {0} complete a full turn within T (λ_i < T); pairs {1} … {2} ({3} of {4}) never do\n",
+                c.pairs - 1, c.pairs, half - 1, half - c.pairs, half);
   }
   out << '\n';
-  out << t.format("extrapolation bound (C7): T_extra = 2π·β^(d_extra/d), the wavelength of pair {} under base β\n",
-                  "外推上限 (C7):T_extra = 2π·β^(d_extra/d),即底数 β 下第 {} 对的波长\n", c.pairs);
+  out << t.tr("extrapolation bound (C7): T_extra = 2π·β^(d_extra/d), the wavelength of pair {0} under base β\n",
+              c.pairs);
   bool any_outside = false;
   for (double beta : betas) any_outside = any_outside || !extrapolation_bound_applies(opt.base, beta);
   // Padded on display width (fmt counts a CJK character as 2 columns, as printing.hpp columns() does);
   // the header leaves room for the rows' footnote mark, so the last column starts where theirs does.
-  out << fmt::format("  {:>16}  {:>16}{}{}\n", t("base β", "底数 β"), "T_extra", any_outside ? " " : "",
-                     opt.tune_length ? fmt::format("  {}", t("T_extra ≥ T_tune", "T_extra ≥ T_tune")) : "");
+  out << fmt::format("  {:>16}  {:>16}{}{}\n", t.tr("base β"), "T_extra", any_outside ? " " : "",
+                     opt.tune_length ? fmt::format("  {}", "T_extra ≥ T_tune") : "");
   for (std::size_t b = 0; b < betas.size(); ++b) {
     const bool applies = extrapolation_bound_applies(opt.base, betas[b]);
     // A row outside (C7)'s domain gets a footnote mark after its T_extra; the column of marks exists only
@@ -101,32 +97,26 @@ int run_extrapolation(const ExtrapolationOptions& opt, std::ostream& out) {
     std::string line = fmt::format("  {:>16}  {:>16}{}", format_number(betas[b]), num(bounds[b]),
                                    any_outside ? (applies ? " " : "*") : "");
     if (opt.tune_length) {
-      line += fmt::format("  {}", !applies ? t("n/a", "不适用") : bounds[b] >= *opt.tune_length ? t("yes", "是") : t("no", "否"));
+      line += fmt::format("  {}", !applies ? t.tr("n/a") : bounds[b] >= *opt.tune_length ? t.tr("yes") : t.tr("no"));
     }
     while (line.back() == ' ') line.pop_back();
     out << line << '\n';
   }
   if (any_outside) {
-    out << t.format("  * β < base = {}: outside the domain of (C7). Liu et al. derive T_extra for a base at least\n"
-                    "    the pre-training one; below it the small-base regime (C9) applies\n",
-                    "  * β < 底数 = {}:超出 (C7) 的适用范围。Liu et al. 的 T_extra 只适用于不小于预训练底数的底数;\n"
-                    "    更小的底数属于小底数情形 (C9)\n",
-                    format_number(opt.base));
+    out << t.tr("  * β < base = {0}: outside the domain of (C7). Liu et al. derive T_extra for a base at least\n"
+                "    the pre-training one; below it the small-base regime (C9) applies\n",
+                format_number(opt.base));
   }
   if (opt.tune_length) {
     out << '\n';
-    out << t.format("critical base (C8) for tuning at T_tune = {}: β₀ = base^(log_(T/2π)(T_tune/2π)) = {}\n",
-                    "在 T_tune = {} 上微调的临界底数 (C8):β₀ = base^(log_(T/2π)(T_tune/2π)) = {}\n",
-                    format_number(*opt.tune_length), num(*beta0));
-    out << t("  the base whose critical pair (before rounding x up) has wavelength T_tune\n",
-             "  使临界维度对(x 取整之前)的波长等于 T_tune 的底数\n");
-    out << t.format("small-base thresholds (C9), the slowest period taken as 2π·β:\n"
-                    "  β₁ = 2T_tune/π = {}, β₂ = T_tune/π = {}, β₃ = T_tune/2π = {}\n",
-                    "小底数阈值 (C9),最慢周期取 2π·β:\n  β₁ = 2T_tune/π = {},β₂ = T_tune/π = {},β₃ = T_tune/2π = {}\n",
-                    num(small->quarter), num(small->half), num(small->full));
-    out << t("  below β₁ every pair turns at least a quarter turn within T_tune, below β₂ half a turn,\n"
-             "  below β₃ a full turn\n",
-             "  底数低于 β₁ 时每个维度对在 T_tune 内至少转四分之一圈,低于 β₂ 转半圈,低于 β₃ 转满一圈\n");
+    out << t.tr("critical base (C8) for tuning at T_tune = {0}: β₀ = base^(log_(T/2π)(T_tune/2π)) = {1}\n",
+                format_number(*opt.tune_length), num(*beta0));
+    out << t.tr("  the base whose critical pair (before rounding x up) has wavelength T_tune\n");
+    out << t.tr("small-base thresholds (C9), the slowest period taken as 2π·β:\n"
+                "  β₁ = 2T_tune/π = {0}, β₂ = T_tune/π = {1}, β₃ = T_tune/2π = {2}\n",
+                num(small->quarter), num(small->half), num(small->full));
+    out << t.tr("  below β₁ every pair turns at least a quarter turn within T_tune, below β₂ half a turn,\n"
+                "  below β₃ a full turn\n");
   }
   return kOk;
 }

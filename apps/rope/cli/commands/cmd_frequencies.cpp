@@ -75,11 +75,10 @@ void draw_cos_heatmap(const Eigen::VectorXd& theta, double base, const Frequenci
   }
   const FigureOptions& f = opt.figure;
   plot::Figure fig;
-  fig.title = fmt::format(f.text("cos(m·θᵢ): every pair turns at its own speed (d = {}, base = {}{})",
-                                 "cos(m·θᵢ):每一对以自己的速度旋转(d = {},base = {}{})"),
-                          2 * half, format_number(base), scaled ? f.text(", scaled", ",已缩放") : "");
-  fig.xlabel = f.text("position m", "位置 m");
-  fig.ylabel = f.text("pair i (0 = fastest)", "维度对 i(0 转得最快)");
+  fig.title = f.tr("cos(m·θᵢ): every pair turns at its own speed (d = {0}, base = {1}{2})",
+                   2 * half, format_number(base), scaled ? f.tr(", scaled") : "");
+  fig.xlabel = f.tr("position m");
+  fig.ylabel = f.tr("pair i (0 = fastest)");
   plot::Heatmap h;
   h.z = z;
   h.colorbar_label = "cos(m·θᵢ)";
@@ -161,27 +160,26 @@ int run_scaled_frequencies(const FrequenciesOptions& opt, const ResolvedRope& rr
 
   if (axes && axes->vision()) {
     // A vision tower: its own ladders (V2)-(V5), no scaling; θ_i original and scaled are the same.
-    out << t.format("2-D vision RoPE frequencies of {} ({}): d = {}, base = {}, no scaling (docs/multi-axis.md §6)\n\n",
-                    "二维视觉 RoPE 频率,来自{}({}):d = {},base = {},不缩放(docs/multi-axis.md §6)\n\n",
-                    model_name(rr.model, t), axes->vision_kind, rr.d, format_number(c.base));
+    out << t.tr("2-D vision RoPE frequencies of {0} ({1}): d = {2}, base = {3}, no scaling (docs/multi-axis.md §6)\n\n",
+                model_name(rr.model, t), axes->vision_kind, rr.d, format_number(c.base));
   } else {
-    out << t.format("RoPE frequencies from {}{}: {} scaling, d = {} (head_dim {}), base = {} (docs/scaling.md)\n",
-                    "RoPE 频率,来自{}{}:{} 缩放,d = {}(head_dim {}),base = {}(docs/scaling.md)\n", model_name(rr.model, t),
-                    layer_text(rr.spec, t), to_string(c.type), rr.d, c.head_dim, format_number(c.base));
+    out << t.tr("RoPE frequencies from {0}{1}: {2} scaling, d = {3} (head_dim {4}), base = {5} (docs/scaling.md)\n",
+                model_name(rr.model, t),
+                layer_text(rr.spec, t), to_string(c.type), rr.d, c.head_dim, format_number(c.base));
     if (c.type != ScalingType::Default) {
-      out << t.format("factor f = {} ({}){}\n", "缩放因子 f = {}({}){}\n", format_number(p.factor), p.factor_rule.in(t.zh()),
-                      p.original_max_position > 0
-                          ? t.format(", original context L0 = {}", ",原始上下文长度 L0 = {}", p.original_max_position)
+      out << t.tr("factor f = {0} ({1}){2}\n", format_number(p.factor), p.factor_rule.in(t.zh()),
+                  p.original_max_position > 0
+                          ? t.tr(", original context L0 = {0}", p.original_max_position)
                           : "");
     }
-    if (p.effective_base) out << t.format("effective base base' = {}\n", "等效底数 base' = {}\n", format_number(*p.effective_base));
+    if (p.effective_base) out << t.tr("effective base base' = {0}\n", format_number(*p.effective_base));
     if (p.yarn_range) {
-      out << t.format("yarn correction range [{}, {}]\n", "yarn 修正区间 [{}, {}]\n", format_number(p.yarn_range->first),
-                      format_number(p.yarn_range->second));
+      out << t.tr("yarn correction range [{0}, {1}]\n", format_number(p.yarn_range->first),
+                  format_number(p.yarn_range->second));
     }
-    out << t.format("attention factor {} ({}): logits × {}\n\n", "注意力因子 {}({}):logits × {}\n\n",
-                    format_number(p.attention_factor), p.attention_rule.in(t.zh()),
-                    format_number(p.attention_factor * p.attention_factor));
+    out << t.tr("attention factor {0} ({1}): logits × {2}\n\n",
+                format_number(p.attention_factor), p.attention_rule.in(t.zh()),
+                format_number(p.attention_factor * p.attention_factor));
   }
   if (axes) {
     print_axis_summary(out, *axes, scaled, t);
@@ -189,23 +187,22 @@ int run_scaled_frequencies(const FrequenciesOptions& opt, const ResolvedRope& rr
   }
   if (f32.size()) {
     out << float32_text(t) << '\n';
-    out << t.format("attention factor in float32: {}\n\n", "float32 的注意力因子:{}\n\n",
-                    format_number(static_cast<float>(p.attention_factor)));
+    out << t.tr("attention factor in float32: {0}\n\n", format_number(static_cast<float>(p.attention_factor)));
   }
-  const std::string f32_head = f32.size() ? fmt::format("  {:>24}", t("θ_i float32", "float32 θ_i")) : "";
+  const std::string f32_head = f32.size() ? fmt::format("  {:>24}", t.tr("θ_i float32")) : "";
   const auto f32_cell = [&](Eigen::Index i) { return f32.size() ? fmt::format("  {:>24}", format_number(f32[i])) : ""; };
   if (c.type == ScalingType::Default) {
     // Nothing scales (a model without scaling, a vision tower): θ_i scaled = θ_i original at every pair, so
     // one θ and one λ column, as rope wavelengths does; the CSV and JSON keep every column.
-    out << fmt::format("{:>5}  {:>24}  {:>24}{}{}\n", "i", "θ_i", "λ_i", axes ? t("  axis", "  轴") : "", f32_head);
+    out << fmt::format("{:>5}  {:>24}  {:>24}{}{}\n", "i", "θ_i", "λ_i", axes ? t.tr("  axis") : "", f32_head);
     for (Eigen::Index i = 0; i < half; ++i) {
       out << fmt::format("{:>5}  {:>24}  {:>24}{}{}\n", i, format_number(scaled[i]), format_number(lambda_scaled[i]),
                          axes ? fmt::format("  {:>4}", axis_of(i)) : "", f32_cell(i));
     }
   } else {
-    out << fmt::format("{:>5}  {:>24}  {:>24}  {:>22}  {:>22}  {:>22}  {}{}{}\n", "i", t("θ_i original", "原始 θ_i"),
-                       t("θ_i scaled", "缩放后 θ_i"), t("scaled/original", "缩放后/原始"), t("λ_i original", "原始 λ_i"),
-                       t("λ_i scaled", "缩放后 λ_i"), t("band", "区段"), axes ? t("  axis", "  轴") : "", f32_head);
+    out << fmt::format("{:>5}  {:>24}  {:>24}  {:>22}  {:>22}  {:>22}  {}{}{}\n", "i", t.tr("θ_i original"),
+                       t.tr("θ_i scaled"), t.tr("scaled/original"), t.tr("λ_i original"),
+                       t.tr("λ_i scaled"), t.tr("band"), axes ? t.tr("  axis") : "", f32_head);
     for (Eigen::Index i = 0; i < half; ++i) {
       out << fmt::format("{:>5}  {:>24}  {:>24}  {:>22}  {:>22}  {:>22}  {}{}{}\n", i, format_number(original[i]),
                          format_number(scaled[i]), format_number(ratio[i]), format_number(lambda[i]),
@@ -213,9 +210,9 @@ int run_scaled_frequencies(const FrequenciesOptions& opt, const ResolvedRope& rr
                          axes ? fmt::format("  {:>4}", axis_of(i)) : "", f32_cell(i));
     }
   }
-  if (!p.bands.empty()) out << t.format("\nbands: {}\n", "\n区段:{}\n", band_counts(p, t));
-  for (const auto& n : p.notes) out << t("note: ", "注:") << n.in(t.zh()) << '\n';
-  for (const auto& w : p.warnings) out << t("warning: ", "警告:") << w.in(t.zh()) << '\n';
+  if (!p.bands.empty()) out << t.tr("\nbands: {0}\n", band_counts(p, t));
+  for (const auto& n : p.notes) out << t.tr("note: ") << n.in(t.zh()) << '\n';
+  for (const auto& w : p.warnings) out << t.tr("warning: ") << w.in(t.zh()) << '\n';
   return kOk;
 }
 
@@ -267,10 +264,8 @@ int run_frequencies(const FrequenciesOptions& opt, std::ostream& out) {
   if (opt.csv == "-" || opt.json) return kOk;
 
   const Text t = opt.figure.tr();
-  out << t.format("RoPE frequencies for d = {}, base = {}: θ_i = base^(−2i/d), λ_i = 2π/θ_i\n",
-                  "RoPE 频率,d = {},base = {}:θ_i = base^(−2i/d),λ_i = 2π/θ_i\n", dim, format_number(base));
-  out << t.format("pairs i = 0 … {} (channels 2i, 2i+1 interleaved, or i, i+{} half-split)\n\n",
-                  "维度对 i = 0 … {}(相邻配对时为通道 2i、2i+1,前后半配对时为通道 i、i+{})\n\n", half - 1, half);
+  out << t.tr("RoPE frequencies for d = {0}, base = {1}: θ_i = base^(−2i/d), λ_i = 2π/θ_i\n", dim, format_number(base));
+  out << t.tr("pairs i = 0 … {0} (channels 2i, 2i+1 interleaved, or i, i+{1} half-split)\n\n", half - 1, half);
   std::string header = fmt::format("{:>5}  {:>10}  {:>24}  {:>24}", "i", "-2i/d", "θ_i", "λ_i");
   if (opt.position) header += fmt::format("  {:>24}", fmt::format("{}·θ_i", format_number(position)));
   out << header << '\n';

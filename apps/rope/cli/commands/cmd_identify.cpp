@@ -31,20 +31,18 @@ std::string g6(double x) { return fmt::format("{:.6g}", x); }
 std::string family_text(const FamilyFit& f, const Text& t) {
   switch (f.family) {
     case Family::Default:
-      return t.format("default: base {} (static NTK-aware scaling is this with another base)",
-                      "default:base {}(静态 NTK 缩放即换了 base 的此族)", g6(f.base));
+      return t.tr("default: base {0} (static NTK-aware scaling is this with another base)", g6(f.base));
     case Family::Linear:
-      return t.format("linear: base {}, factor {}", "linear:base {},因子 {}", g6(f.base), g6(f.factor));
+      return t.tr("linear: base {0}, factor {1}", g6(f.base), g6(f.factor));
     case Family::Yarn:
-      return t.format("yarn: base {}, factor {}, ramp from pair {} (kept) to pair {} (divided by the factor)",
-                      "yarn:base {},因子 {},斜坡从维度对 {}(保持)到维度对 {}(除以因子)", g6(f.base), g6(f.factor),
-                      fmt::format("{:.2f}", f.ramp_low), fmt::format("{:.2f}", f.ramp_high));
+      return t.tr("yarn: base {0}, factor {1}, ramp from pair {2} (kept) to pair {3} (divided by the factor)",
+                  g6(f.base), g6(f.factor),
+                  fmt::format("{:.2f}", f.ramp_low), fmt::format("{:.2f}", f.ramp_high));
     case Family::Llama3:
-      return t.format("llama3: base {}, factor {}, bands at wavelengths {} (L0/high_freq_factor) and {} (L0/low_freq_factor)",
-                      "llama3:base {},因子 {},频段边界波长 {}(L0/high_freq_factor)和 {}(L0/low_freq_factor)",
-                      g6(f.base), g6(f.factor), fmt::format("{:.1f}", f.ramp_low), fmt::format("{:.1f}", f.ramp_high));
+      return t.tr("llama3: base {0}, factor {1}, bands at wavelengths {2} (L0/high_freq_factor) and {3} (L0/low_freq_factor)",
+                  g6(f.base), g6(f.factor), fmt::format("{:.1f}", f.ramp_low), fmt::format("{:.1f}", f.ramp_high));
     case Family::PerPair:
-      return t("per-pair factors: no family explains the frequencies", "逐对因子:没有任何族能解释这些频率");
+      return t.tr("per-pair factors: no family explains the frequencies");
   }
   return "";
 }
@@ -52,15 +50,15 @@ std::string family_text(const FamilyFit& f, const Text& t) {
 std::string layout_text(const Identification& id, const Text& t) {
   const int n = static_cast<int>(id.pairs.size());
   switch (id.layout) {
-    case PairLayout::Interleaved: return t("interleaved: pairs (2j, 2j + 1)", "interleaved:维度对 (2j, 2j + 1)");
+    case PairLayout::Interleaved: return t.tr("interleaved: pairs (2j, 2j + 1)");
     case PairLayout::Half:
-      return t.format("half: pairs (j, j + {})", "half:维度对 (j, j + {})", id.pairs.empty() ? 0 : id.pairs[0].second - id.pairs[0].first);
-    case PairLayout::None: return t("none: no pairing keeps every pair's norm", "无:没有任何配对能保持每对的范数");
+      return t.tr("half: pairs (j, j + {0})", id.pairs.empty() ? 0 : id.pairs[0].second - id.pairs[0].first);
+    case PairLayout::None: return t.tr("none: no pairing keeps every pair's norm");
     case PairLayout::Other: break;
   }
   std::string list;
   for (int j = 0; j < n && j < 8; ++j) list += fmt::format("{}({}, {})", j ? " " : "", id.pairs[j].first, id.pairs[j].second);
-  return t.format("another permutation: {}{}", "其他置换:{}{}", list, n > 8 ? " …" : "");
+  return t.tr("another permutation: {0}{1}", list, n > 8 ? " …" : "");
 }
 
 }  // namespace
@@ -99,25 +97,24 @@ int run_identify(const IdentifyOptions& opt, std::ostream& out) {
     out << j.dump(2) << '\n';
   } else {
     const auto row = [&](const std::string& label, const std::string& value) { out << fmt::format("  {:<20}{}\n", label, value); };
-    out << t.format("rope identify: {} from {}\n", "rope identify:{} 由 {} 得到\n", opt.dumps.after, opt.dumps.before);
-    row(t("dump", "转储"), fmt::format("[{}] = {}, {} ({}), {} {}", to_string(dumps.axes), shape_string(dumps.shape),
-                                        to_string(dumps.after.dtype), dumps.stored, t("positions", "位置"), positions_text(dumps, t)));
-    row(t("rotated channels", "旋转的通道"), t.format("{} of {}", "{1} 个中 {0} 个", id.rotary_dim, id.d));
-    row(t("pair layout", "配对排列"), layout_text(id, t));
+    out << t.tr("rope identify: {0} from {1}\n", opt.dumps.after, opt.dumps.before);
+    row(t.tr("dump"), fmt::format("[{}] = {}, {} ({}), {} {}", to_string(dumps.axes), shape_string(dumps.shape),
+                                        to_string(dumps.after.dtype), dumps.stored, t.tr("positions"), positions_text(dumps, t)));
+    row(t.tr("rotated channels"), t.tr("{0} of {1}", id.rotary_dim, id.d));
+    row(t.tr("pair layout"), layout_text(id, t));
     if (!id.pairs.empty()) {
-      row(t("attention factor", "注意力因子"), t.format("{:.6f} (pair norms kept within {:.2g})", "{:.6f}(维度对范数误差 {:.2g} 以内)",
+      row(t.tr("attention factor"), t.tr("{0:.6f} (pair norms kept within {1:.2g})",
                                                        id.attention_factor, id.norm_residual));
-      row(t("family", "缩放族"), family_text(id.fit, t));
-      row(t("fit residual", "拟合残差"), t.format("{:.2g} (RMS of ln θ_measured − ln θ_family)", "{:.2g}(ln θ 实测 − ln θ 拟合 的均方根)",
-                                               id.fit.residual));
+      row(t.tr("family"), family_text(id.fit, t));
+      row(t.tr("fit residual"), t.tr("{0:.2g} (RMS of ln θ_measured − ln θ_family)", id.fit.residual));
       std::string others;
       for (std::size_t i = 1; i < id.fits.size(); ++i) {
         others += fmt::format("{}{} {:.2g}", i > 1 ? ", " : "", to_string(id.fits[i].family), id.fits[i].residual);
       }
-      if (!others.empty()) row(t("other fits", "其他拟合"), others);
+      if (!others.empty()) row(t.tr("other fits"), others);
       const int n = static_cast<int>(id.theta.size());
-      out << '\n' << fmt::format("  {:>5}  {:>14}  {:>14}  {:>12}\n", t("pair", "维度对"), t("θ measured", "θ 实测"),
-                                 t("θ fitted", "θ 拟合"), t("angle RMS", "角度均方根"));
+      out << '\n' << fmt::format("  {:>5}  {:>14}  {:>14}  {:>12}\n", t.tr("pair"), t.tr("θ measured"),
+                                 t.tr("θ fitted"), t.tr("angle RMS"));
       for (int j = 0; j < n; ++j) {
         if (n > 12 && j == 4) out << "  …\n";
         if (n > 12 && j >= 4 && j < n - 4) continue;
@@ -125,7 +122,7 @@ int run_identify(const IdentifyOptions& opt, std::ostream& out) {
                            j < id.fit.theta.size() ? id.fit.theta[j] : 0.0, id.angle_residual[j]);
       }
     }
-    for (const Message& note : id.notes) out << t("note: ", "注:") << note.in(t.zh()) << '\n';
+    for (const Message& note : id.notes) out << t.tr("note: ") << note.in(t.zh()) << '\n';
   }
   if (opt.figure.wanted() && !id.pairs.empty()) draw(identify_figure(opt.figure, id), opt.figure);
   return kOk;

@@ -57,19 +57,21 @@ std::vector<Message> config_warnings(const ResolvedRope& rr) {
   });
   if (c.type == ScalingType::Default && c.max_position_embeddings && *c.max_position_embeddings > 8192 &&
       c.base <= 10000 && theta_defaulted) {
-    w.push_back(
-        {msg("rope_theta is not in the config, so HF's default {0} applies, yet max_position_embeddings is {1} with "
-                     "no scaling: the longest wavelength is {2:.0f} positions. Long-context models set a larger base (Llama 3: "
-                     "500000) or a scaling method; check that the config is complete", format_number(c.base), *c.max_position_embeddings, longest)});
+    w.push_back(msg("rope_theta is not in the config, so HF's default {0} applies, yet max_position_embeddings is {1} with "
+                    "no scaling: the longest wavelength is {2:.0f} positions. Long-context models set a larger base (Llama 3: "
+                    "500000) or a scaling method; check that the config is complete",
+                    format_number(c.base), *c.max_position_embeddings, longest));
   }
   if (c.type == ScalingType::Default && c.max_position_embeddings && *c.max_position_embeddings > 8192 &&
       c.base <= 10000 && !theta_defaulted) {
-    w.push_back({msg("rope_theta {0} is small for max_position_embeddings {1} with no scaling: the longest wavelength "
-                             "is {2:.0f} positions (long-context models use a larger base, Llama 3: 500000, or a scaling method)", format_number(c.base), *c.max_position_embeddings, longest)});
+    w.push_back(msg("rope_theta {0} is small for max_position_embeddings {1} with no scaling: the longest wavelength "
+                    "is {2:.0f} positions (long-context models use a larger base, Llama 3: 500000, or a scaling method)",
+                    format_number(c.base), *c.max_position_embeddings, longest));
   }
   if (c.max_position_embeddings && rr.params.original_max_position > 0 &&
       rr.params.original_max_position > *c.max_position_embeddings) {
-    w.push_back({msg("original_max_position_embeddings {0} is larger than max_position_embeddings {1}", rr.params.original_max_position, *c.max_position_embeddings)});
+    w.push_back(msg("original_max_position_embeddings {0} is larger than max_position_embeddings {1}",
+                    rr.params.original_max_position, *c.max_position_embeddings));
   }
   return w;
 }
@@ -77,25 +79,23 @@ std::vector<Message> config_warnings(const ResolvedRope& rr) {
 
 /// One block per layer type: its layers and its RoPE (or none, with Llama 4's query temperature (S20)).
 void print_layer_types(std::ostream& out, const ModelConfig& m, const Text& t) {
-  out << t("\nlayer types (other commands: --layer-type NAME or a layer index; this report: ",
-           "\n层类型(其他命令:--layer-type 名称或层号;本报告:") << m.layer_type << t("):\n", "):\n");
+  out << t.tr("\nlayer types (other commands: --layer-type NAME or a layer index; this report: {0}):\n", m.layer_type);
   for (const LayerTypeRope& lt : m.layer_types) {
-    out << t.format("  {}: {} layers: {}\n", "  {}:{} 层:{}\n", lt.name, lt.layers.size(), describe_layers(lt.layers));
+    out << t.tr("  {0}: {1} layers: {2}\n", lt.name, lt.layers.size(), describe_layers(lt.layers));
     if (!lt.rope) {
-      out << t("    no RoPE: these layers rotate nothing\n", "    无 RoPE:这些层不做任何旋转\n");
+      out << t.tr("    no RoPE: these layers rotate nothing\n");
       if (m.nope_temperature) {
         const NopeTemperature& n = *m.nope_temperature;
-        out << t.format("    the query is scaled by t(p) = log1p(floor((p + 1) / {0})) · {1} + 1 (S20): 1 up to p = {2}, {3} at p = {4}\n",
-                        "    查询乘以 t(p) = log1p(floor((p + 1) / {0})) · {1} + 1 (S20):p ≤ {2} 时为 1,p = {4} 时为 {3}\n",
-                        format_number(n.floor_scale), format_number(n.attn_scale), format_number(n.floor_scale - 2),
-                        format_number(n.at(n.floor_scale - 1)), format_number(n.floor_scale - 1));
+        out << t.tr("    the query is scaled by t(p) = log1p(floor((p + 1) / {0})) · {1} + 1 (S20): 1 up to p = {2}, {3} at p = {4}\n",
+                    format_number(n.floor_scale), format_number(n.attn_scale), format_number(n.floor_scale - 2),
+                    format_number(n.at(n.floor_scale - 1)), format_number(n.floor_scale - 1));
       }
       continue;
     }
     const RopeParameters p = rope_parameters(lt.config);
-    out << t.format("    base {}, {} scaling f = {}, attention factor {} ({})\n", "    base {},{} 缩放 f = {},注意力因子 {}({})\n",
-                    format_number(lt.config.base), to_string(lt.config.type), format_number(p.factor),
-                    format_number(p.attention_factor), lt.from.in(t.zh()));
+    out << t.tr("    base {0}, {1} scaling f = {2}, attention factor {3} ({4})\n",
+                format_number(lt.config.base), to_string(lt.config.type), format_number(p.factor),
+                format_number(p.attention_factor), lt.from.in(t.zh()));
   }
 }
 
@@ -111,8 +111,8 @@ int run_inspect(const InspectOptions& opt, std::ostream& out) {
       out << j.dump(2) << '\n';
       return kOk;
     }
-    out << t.format("{} model presets (rope inspect --model NAME; data/models/README.md has the sources):\n\n",
-                    "{} 个模型预设(rope inspect --model NAME;出处见 data/models/README.md):\n\n", presets.size());
+    out << t.tr("{0} model presets (rope inspect --model NAME; data/models/README.md has the sources):\n\n",
+                presets.size());
     for (const auto& p : presets) out << fmt::format("  {:<20} {}\n", p.name, t.zh() ? p.description_zh : p.description);
     return kOk;
   }
@@ -141,15 +141,15 @@ int run_inspect(const InspectOptions& opt, std::ostream& out) {
     for (Eigen::Index i = 0; i < half; ++i) turning += scaled[i] <= L ? 1 : 0;
     std::string which;
     if (c.type == ScalingType::LongRope) {
-      which = at.config.seq_len && *at.config.seq_len > p.original_max_position ? t("long_factor", "long_factor")
-                                                                                : t("short_factor", "short_factor");
+      which = at.config.seq_len && *at.config.seq_len > p.original_max_position ? "long_factor"
+                                                                                : "short_factor";
     } else if (c.type == ScalingType::Dynamic) {
-      which = t.format("base' at seq_len {}", "seq_len {} 时的 base'", format_number(L));
+      which = t.tr("base' at seq_len {0}", format_number(L));
     }
     facts.push_back({what, L, turning, half, which});
   };
 
-  if (p.original_max_position > 0) add_fact(t("original context L0", "原始上下文长度 L0"), static_cast<double>(p.original_max_position));
+  if (p.original_max_position > 0) add_fact(t.tr("original context L0"), static_cast<double>(p.original_max_position));
   if (c.max_position_embeddings) add_fact("max_position_embeddings", static_cast<double>(*c.max_position_embeddings));
   const std::vector<Message> warnings = config_warnings(rr);
   const double train = p.original_max_position > 0 ? static_cast<double>(p.original_max_position)
@@ -199,86 +199,86 @@ int run_inspect(const InspectOptions& opt, std::ostream& out) {
 
   const bool z = t.zh();
   // Two columns: a label padded to 25 columns (fmt counts a Chinese character as two), then the value.
-  const auto row = [&](const char* en, const char* zh, const std::string& value) {
-    out << fmt::format("  {:<25}{}\n", t(en, zh), value);
+  const auto row = [&](const std::string& label, const std::string& value) {
+    out << fmt::format("  {:<25}{}\n", label, value);
   };
-  out << t.format("RoPE of {}{}\n\n", "{} 的 RoPE{}\n\n", model_name(rr.model, t),
-                  rr.model.model_type.empty() ? "" : t.format(" (model_type {})", "(model_type {})", rr.model.model_type));
-  row("head_dim", "head_dim", std::to_string(c.head_dim));
-  row("rotary dim d", "旋转维度 d",
-      t.format("{} = int({} × partial_rotary_factor {}), {} pairs", "{} = int({} × partial_rotary_factor {}),共 {} 对", rr.d,
-               c.head_dim, format_number(c.partial_rotary_factor), half));
+  out << t.tr("RoPE of {0}{1}\n\n", model_name(rr.model, t),
+              rr.model.model_type.empty() ? "" : t.tr(" (model_type {0})", rr.model.model_type));
+  row("head_dim", std::to_string(c.head_dim));
+  row(t.tr("rotary dim d"),
+      t.tr("{0} = int({1} × partial_rotary_factor {2}), {3} pairs", rr.d,
+           c.head_dim, format_number(c.partial_rotary_factor), half));
   if (spec.partial()) {
-    row("rotating channels", "旋转的通道",
-        t.format("{} … {} of the head's {}; the other {} pass through unchanged", "头的 {2} 个通道中的 {0} … {1};其余 {3} 个原样通过",
-                 spec.rotary_offset, spec.rotary_offset + spec.rotary_dim - 1, spec.head_dim, spec.head_dim - spec.rotary_dim));
+    row(t.tr("rotating channels"),
+        t.tr("{0} … {1} of the head's {2}; the other {3} pass through unchanged",
+             spec.rotary_offset, spec.rotary_offset + spec.rotary_dim - 1, spec.head_dim, spec.head_dim - spec.rotary_dim));
   }
-  row("layout", "排列",
-      (c.layout == Layout::Interleaved ? t("interleaved: pairs (2i, 2i+1)", "相邻配对(interleaved):(2i, 2i+1) 成对")
-                                       : t("half (rotate_half): pairs (i, i + d/2)", "前后半配对(half,rotate_half):(i, i + d/2) 成对")) +
-          t.format(" ({})", "({})", spec.layout_reason.in(z)));
-  row("base (rope_theta)", "底数 base(rope_theta)", format_number(c.base));
-  if (c.max_position_embeddings) row("max_position_embeddings", "max_position_embeddings", std::to_string(*c.max_position_embeddings));
-  row("scaling", "缩放", std::string(to_string(c.type)));
+  row(t.tr("layout"),
+      (c.layout == Layout::Interleaved ? t.tr("interleaved: pairs (2i, 2i+1)")
+                                       : t.tr("half (rotate_half): pairs (i, i + d/2)")) +
+          t.tr(" ({0})", spec.layout_reason.in(z)));
+  row(t.tr("base (rope_theta)"), format_number(c.base));
+  if (c.max_position_embeddings) row("max_position_embeddings", std::to_string(*c.max_position_embeddings));
+  row(t.tr("scaling"), std::string(to_string(c.type)));
   if (c.type != ScalingType::Default) {
-    row("factor f", "缩放因子 f", fmt::format(t("{} ({})", "{}({})"), format_number(p.factor), p.factor_rule.in(z)));
-    if (p.original_max_position > 0) row("original context L0", "原始上下文长度 L0", std::to_string(p.original_max_position));
-    if (p.effective_base) row("effective base", "等效底数", format_number(*p.effective_base));
+    row(t.tr("factor f"), t.tr("{0} ({1})", format_number(p.factor), p.factor_rule.in(z)));
+    if (p.original_max_position > 0) row(t.tr("original context L0"), std::to_string(p.original_max_position));
+    if (p.effective_base) row(t.tr("effective base"), format_number(*p.effective_base));
     if (c.type == ScalingType::Yarn && p.original_max_position > 0) {
-      row("yarn target length", "yarn 目标长度",
-          t.format("f·L0 = {} positions (the context the method extends to, (S5))", "f·L0 = {} 个位置(该方法扩展到的上下文,(S5))",
-                   format_number(p.factor * static_cast<double>(p.original_max_position))));
+      row(t.tr("yarn target length"),
+          t.tr("f·L0 = {0} positions (the context the method extends to, (S5))",
+               format_number(p.factor * static_cast<double>(p.original_max_position))));
     }
     if (p.yarn_range) {
-      row("yarn correction range", "yarn 修正区间",
+      row(t.tr("yarn correction range"),
           fmt::format("[{}, {}]", format_number(p.yarn_range->first), format_number(p.yarn_range->second)));
     }
-    if (!p.bands.empty()) row("bands", "区段", band_counts(p, t));
+    if (!p.bands.empty()) row(t.tr("bands"), band_counts(p, t));
   }
-  row("attention factor", "注意力因子",
-      t.format("{} ({}), in cos and sin as HF: logits × {}", "{}({}),与 HF 一样乘在 cos 和 sin 上:logits × {}",
-               format_number(p.attention_factor), p.attention_rule.in(z), format_number(p.attention_factor * p.attention_factor)));
-  row("wavelengths", "波长",
-      t.format("{:.6g} … {:.6g} positions (original {:.6g} … {:.6g})", "{:.6g} … {:.6g} 个位置(原始 {:.6g} … {:.6g})",
-               lambda_scaled.minCoeff(), lambda_scaled.maxCoeff(), lambda.minCoeff(), lambda.maxCoeff()));
+  row(t.tr("attention factor"),
+      t.tr("{0} ({1}), in cos and sin as HF: logits × {2}",
+           format_number(p.attention_factor), p.attention_rule.in(z), format_number(p.attention_factor * p.attention_factor)));
+  row(t.tr("wavelengths"),
+      t.tr("{0:.6g} … {1:.6g} positions (original {2:.6g} … {3:.6g})",
+           lambda_scaled.minCoeff(), lambda_scaled.maxCoeff(), lambda.minCoeff(), lambda.maxCoeff()));
   if (spec.axes) {  // docs/multi-axis.md: which pairs follow which position axis
     out << '\n';
     print_axis_summary(out, *spec.axes, p.inv_freq, t);
     out << '\n';
   }
   for (const auto& f : facts) {
-    out << t.format("  within {} {}: {} of {} pairs complete a full turn (scaled frequencies{})\n",
-                    "  在 {} {} 之内:{} 对(共 {} 对)能转满一圈(缩放后的频率{})\n", f.what, format_number(f.length), f.turning,
-                    f.pairs, f.which.empty() ? "" : t.format(": {}, as HF uses at that length", ":{},HF 在该长度下使用", f.which));
+    out << t.tr("  within {0} {1}: {2} of {3} pairs complete a full turn (scaled frequencies{4})\n",
+                f.what, format_number(f.length), f.turning,
+                f.pairs, f.which.empty() ? "" : t.tr(": {0}, as HF uses at that length", f.which));
   }
   const auto critical_text = [&](Eigen::Index first, bool original) {
-    const std::string set = original ? t("(original frequencies)", "(原始频率)") : t("(scaled frequencies)", "(缩放后的频率)");
+    const std::string set = original ? t.tr("(original frequencies)") : t.tr("(scaled frequencies)");
     if (first >= static_cast<Eigen::Index>(half)) {
-      return t.format("none {}: every pair turns within {}", "无{}:每一对都在 {} 之内转满一圈", set, format_number(train));
+      return t.tr("none {0}: every pair turns within {1}", set, format_number(train));
     }
-    return t.format("{} {}: pairs {} … {} never turn within {} (M16)", "{}{}(第 {} … {} 对在 {} 之内转不满一圈,(M16))",
-                    2 * first, set, first, half - 1, format_number(train));
+    return t.tr("{0} {1}: pairs {2} … {3} never turn within {4} (M16)",
+                2 * first, set, first, half - 1, format_number(train));
   };
-  if (critical >= 0) row("critical dimension", "临界维度", critical_text(critical, true));
-  if (critical_scaled >= 0) row("", "", critical_text(critical_scaled, false));
+  if (critical >= 0) row(t.tr("critical dimension"), critical_text(critical, true));
+  if (critical_scaled >= 0) row("", critical_text(critical_scaled, false));
   if (c.type == ScalingType::Linear || c.type == ScalingType::Yarn) {
-    row("llama.cpp", "llama.cpp",
+    row("llama.cpp",
         fmt::format("--rope-scale {} (= --rope-freq-scale {}){}", format_number(p.factor), format_number(1.0 / p.factor),
                     c.type == ScalingType::Yarn ? fmt::format(" --rope-scaling yarn --yarn-orig-ctx {}", p.original_max_position)
                                                 : ""));
   } else if (c.type == ScalingType::Ntk && p.effective_base) {
-    row("llama.cpp", "llama.cpp", fmt::format("--rope-freq-base {}", format_number(*p.effective_base)));
+    row("llama.cpp", fmt::format("--rope-freq-base {}", format_number(*p.effective_base)));
   }
   if (!rr.model.layer_types.empty()) print_layer_types(out, rr.model, t);
-  out << t("\nwhere each value came from:\n", "\n各个值的来源:\n");
+  out << t.tr("\nwhere each value came from:\n");
   for (const auto& line : rr.model.origin) out << "  " << line.in(z) << '\n';
   if (!rr.model.notes.empty() || !p.notes.empty()) {
-    out << t("\nnotes:\n", "\n说明:\n");
+    out << t.tr("\nnotes:\n");
     for (const auto& line : rr.model.notes) out << "  " << line.in(z) << '\n';
     for (const auto& line : p.notes) out << "  " << line.in(z) << '\n';
   }
   if (!warnings.empty()) {
-    out << t("\nwarnings:\n", "\n警告:\n");
+    out << t.tr("\nwarnings:\n");
     for (const auto& line : warnings) out << "  " << line.in(z) << '\n';
   }
   return kOk;

@@ -53,20 +53,19 @@ std::vector<std::string> perm_lines(const std::vector<int>& perm) {
 
 plot::Figure make_figure(const LayoutsDemo& demo, const FigureOptions& f) {
   plot::Figure fig;
-  fig.title = fmt::format(f.text("Meta-format q, k scored by each kernel: d = {}, query at m = {}",
-                                 "Meta 格式的 q、k 在两种实现下的得分:d = {},查询位于 m = {}"),
-                          demo.dim, format_number(demo.settings.m));
-  fig.xlabel = f.text("distance n − m (key at n)", "距离 n − m(键位于 n)");
-  fig.ylabel = f.text("score", "得分");
+  fig.title = f.tr("Meta-format q, k scored by each kernel: d = {0}, query at m = {1}",
+                   demo.dim, format_number(demo.settings.m));
+  fig.xlabel = f.tr("distance n − m (key at n)");
+  fig.ylabel = f.tr("score");
   fig.key = plot::Figure::Key::Below;
   // (a) wide and (c) thin, dashed and black on top of it: (c) runs inside (a) wherever they are equal.
-  plot::Series reference{f.text("(a) interleaved kernel (Meta): the trained score", "(a) 相邻配对(Meta):训练得到的得分"),
+  plot::Series reference{f.tr("(a) interleaved kernel (Meta): the trained score"),
                          demo.distances, demo.score_interleaved, 0};
   reference.line_width = 7;
   fig.series.push_back(reference);
-  fig.series.push_back({f.text("(b) rotate_half, weights not converted: the bug", "(b) rotate_half,权重未转换:错误"),
+  fig.series.push_back({f.tr("(b) rotate_half, weights not converted: the bug"),
                         demo.distances, demo.score_mixed, 1});
-  plot::Series fixed{f.text("(c) rotate_half on P q, P k: the fix, equal to (a)", "(c) rotate_half 作用于 P q、P k:修正,与 (a) 相同"),
+  plot::Series fixed{f.tr("(c) rotate_half on P q, P k: the fix, equal to (a)"),
                      demo.distances, demo.score_fixed, 6};
   fixed.dashed = true;
   fixed.line_width = 2;
@@ -109,9 +108,9 @@ int run_layouts(const LayoutsOptions& opt, std::ostream& out) {
   if (rope.scaled) {
     const ResolvedRope& rr = *rope.scaled;
     settings.inv_freq = rr.params.inv_freq;
-    frequencies_text = t.format("base = {}, {} scaling f = {} from {}{}", "base = {},{} 缩放 f = {},来自{}{}",
-                                format_number(settings.base), to_string(rr.model.rope.type), format_number(rr.params.factor),
-                                model_name(rr.model, t), layer_text(rr.spec, t));
+    frequencies_text = t.tr("base = {0}, {1} scaling f = {2} from {3}{4}",
+                            format_number(settings.base), to_string(rr.model.rope.type), format_number(rr.params.factor),
+                            model_name(rr.model, t), layer_text(rr.spec, t));
   }
   check_figure_options(opt.figure);
   const LayoutsDemo demo = layouts_demo(settings);
@@ -127,20 +126,17 @@ int run_layouts(const LayoutsOptions& opt, std::ostream& out) {
   draw(make_figure(demo, opt.figure), opt.figure);
   if (opt.csv == "-") return exit_code;
 
-  out << t.format("rope layouts: d = {}, {} (docs/math.md (M5), (M6), (M8))\n", "rope layouts:d = {},{}(docs/math.md (M5), (M6), (M8))\n",
-                  d, frequencies_text);
-  out << t("Meta's Llama code pairs channels (2i, 2i+1), the interleaved layout; Hugging Face's rotate_half\n"
-           "pairs channels (i, i + d/2), the half layout. Pair i turns by m·θ_i in both.\n\n",
-           "Meta 的 Llama 代码把通道 (2i, 2i+1) 配成一对,即相邻配对(interleaved);Hugging Face 的 rotate_half\n"
-           "把通道 (i, i + d/2) 配成一对,即前后半配对(half)。两种排列中第 i 对都转过 m·θ_i。\n\n");
+  out << t.tr("rope layouts: d = {0}, {1} (docs/math.md (M5), (M6), (M8))\n", d, frequencies_text);
+  out << t.tr("Meta's Llama code pairs channels (2i, 2i+1), the interleaved layout; Hugging Face's rotate_half\n"
+              "pairs channels (i, i + d/2), the half layout. Pair i turns by m·θ_i in both.\n\n");
   if (rope.scaled && rope.scaled->spec.from_model) {
-    out << t.format("{} uses the {}\n\n", "{} 使用{}\n\n", model_name(rope.scaled->model, t),
-                    layout_description(rope.scaled->spec).in(t.zh()));
+    out << t.tr("{0} uses the {1}\n\n", model_name(rope.scaled->model, t),
+                layout_description(rope.scaled->spec).in(t.zh()));
   }
 
-  out << t("which channels form pair i:\n", "第 i 对由哪两个通道组成:\n");
-  out << fmt::format("{:>6}  {:>20}  {:>20}  {:>20}\n", t("pair i", "第 i 对"), "θ_i", t("interleaved (Meta)", "相邻配对 (Meta)"),
-                     t("half (rotate_half)", "前后半配对 (rotate_half)"));
+  out << t.tr("which channels form pair i:\n");
+  out << fmt::format("{:>6}  {:>20}  {:>20}  {:>20}\n", t.tr("pair i"), "θ_i", t.tr("interleaved (Meta)"),
+                     t.tr("half (rotate_half)"));
   for (int i = 0; i < d / 2; ++i) {
     const auto [a, b] = pair_channels(d, i, Layout::Interleaved);
     const auto [c, e] = pair_channels(d, i, Layout::Half);
@@ -149,82 +145,75 @@ int run_layouts(const LayoutsOptions& opt, std::ostream& out) {
   }
 
   const std::vector<int> perm = layout_perm(d);
-  out << t("\nthe permutation P from the interleaved to the half layout (M6):\n", "\n从相邻配对到前后半配对的置换 P (M6):\n");
+  out << t.tr("\nthe permutation P from the interleaved to the half layout (M6):\n");
   out << "  (P x)_i = x_(2i), (P x)_(i+d/2) = x_(2i+1): P x = x[perm],\n";
   for (const std::string& line : perm_lines(perm)) out << line << '\n';
   if (d <= kMaxPrintedMatrix) {
-    out << t("  P, with P[c, perm[c]] = 1:\n", "  P,其中 P[c, perm[c]] = 1:\n");
+    out << t.tr("  P, with P[c, perm[c]] = 1:\n");
     Eigen::MatrixXd p = Eigen::MatrixXd::Zero(d, d);
     for (int r = 0; r < d; ++r) p(r, perm[static_cast<std::size_t>(r)]) = 1.0;
     MatrixFormat zero_one;
     zero_one.digits = 0;
     print_matrix(out, p, zero_one, "    ");
   }
-  out << t.format("  R_half = P R_int Pᵀ at m = {} and n = {}: max |difference| = {} {}\n",
-                  "  在 m = {} 和 n = {} 处 R_half = P R_int Pᵀ:最大 |差| = {} {}\n", format_number(s.m), format_number(s.n),
-                  format_number(demo.conjugation_error),
-                  demo.conjugation_error == 0.0 ? t("(exact: P only moves entries)", "(精确相等:P 只是搬动元素)")
-                                                : t("— NOT EXACT", "— 不精确"));
+  out << t.tr("  R_half = P R_int Pᵀ at m = {0} and n = {1}: max |difference| = {2} {3}\n",
+              format_number(s.m), format_number(s.n),
+              format_number(demo.conjugation_error),
+              demo.conjugation_error == 0.0 ? t.tr("(exact: P only moves entries)")
+                                                : t.tr("— NOT EXACT"));
 
   if (user) {
-    out << t("\nq and k from --q and --k, taken as a query and a key made by Meta-format weights (interleaved).\n",
-             "\nq 和 k 取自 --q 和 --k,视为由 Meta 格式权重(相邻配对)算出的查询和键。\n");
+    out << t.tr("\nq and k from --q and --k, taken as a query and a key made by Meta-format weights (interleaved).\n");
   } else {
-    out << t.format("\nq, k ~ N(0, I), seed {}, stand for a query and a key made by Meta-format weights (interleaved).\n",
-                    "\nq, k ~ N(0, I),种子 {},代表由 Meta 格式权重(相邻配对)算出的查询和键。\n", s.seed);
+    out << t.tr("\nq, k ~ N(0, I), seed {0}, stand for a query and a key made by Meta-format weights (interleaved).\n",
+                s.seed);
   }
   if (opt.show_vectors) {
     print_vectors(out, "q", demo.q.transpose());
     print_vectors(out, "k", demo.k.transpose());
   }
-  out << t.format("the score of q and k, the query at m = {} and the key at n = {}:\n",
-                  "q 与 k 的得分,查询位于 m = {},键位于 n = {}:\n", format_number(s.m), format_number(s.n));
+  out << t.tr("the score of q and k, the query at m = {0} and the key at n = {1}:\n",
+              format_number(s.m), format_number(s.n));
   const double bug = std::abs(demo.at.mixed - demo.at.interleaved);
   const double fix = std::abs(demo.at.fixed - demo.at.interleaved);
   // The default lines fit 100 columns: the three scores, then their formulas once below; --wide: a
   // formula on each line, as before.
   const char* formulas[] = {"<R_int,m q, R_int,n k>      ", "<R_half,m q, R_half,n k>    ", "<R_half,m Pq, R_half,n Pk>  "};
   const auto f = [&](int i) { return opt.wide ? std::string(formulas[i]) : std::string(); };
-  out << fmt::format("  {:<39}{}= {}  {}\n", t("(a) Meta's interleaved kernel", "(a) Meta 的相邻配对算子"), f(0),
-                     format_number(demo.at.interleaved), t("(the trained score)", "(训练时的得分)"));
-  out << fmt::format("  {:<39}{}= {}\n", t("(b) rotate_half, weights unconverted", "(b) rotate_half,权重未转换"), f(1),
+  out << fmt::format("  {:<39}{}= {}  {}\n", t.tr("(a) Meta's interleaved kernel"), f(0),
+                     format_number(demo.at.interleaved), t.tr("(the trained score)"));
+  out << fmt::format("  {:<39}{}= {}\n", t.tr("(b) rotate_half, weights unconverted"), f(1),
                      format_number(demo.at.mixed));
-  out << fmt::format("  {:<39}{}= {}\n", t("(c) rotate_half, weights permuted by P", "(c) rotate_half,权重经 P 置换"), f(2),
+  out << fmt::format("  {:<39}{}= {}\n", t.tr("(c) rotate_half, weights permuted by P"), f(2),
                      format_number(demo.at.fixed));
   if (!opt.wide) {
     out << "  (a) <R_int,m q, R_int,n k>, (b) <R_half,m q, R_half,n k>, (c) <R_half,m Pq, R_half,n Pk>\n";
   }
-  out << t.format("  the bug changes the score by |(b) − (a)| = {}; the fix by |(c) − (a)| = {}{}\n",
-                  "  错误使得分改变 |(b) − (a)| = {};修正后改变 |(c) − (a)| = {}{}\n", format_number(bug), format_number(fix),
-                  fix == 0.0 ? "" : t(" — THE FIX FAILED", " — 修正失败"));
+  out << t.tr("  the bug changes the score by |(b) − (a)| = {0}; the fix by |(c) − (a)| = {1}{2}\n",
+              format_number(bug), format_number(fix),
+              fix == 0.0 ? "" : t.tr(" — THE FIX FAILED"));
 
   const long distances = s.max_distance + 1;
-  out << t.format("\nover n − m = 0 … {} ({} distance{}, the query at m = {}):\n",
-                  "\n在 n − m = 0 … {} 上({} 个距离{},查询位于 m = {}):\n", s.max_distance, distances,
-                  distances == 1 || t.zh() ? "" : "s", format_number(s.m));
-  out << t.format("  the bug changes the score by up to {:.6g}, by {:.6g} on average;\n",
-                  "  错误使得分最多改变 {:.6g},平均改变 {:.6g};\n", demo.max_mixed_change, demo.mean_mixed_change);
-  out << t.format("  a score itself is of size √d = {:.6g} for q, k ~ N(0, I) (M15)\n",
-                  "  对 q, k ~ N(0, I),得分本身的大小约为 √d = {:.6g} (M15)\n", std::sqrt(static_cast<double>(d)));
-  out << t.format("  the fix changes it by at most {}{}\n", "  修正后最多改变 {}{}\n", format_number(demo.max_fixed_change),
-                  demo.max_fixed_change == 0.0 ? t(": equal bit for bit at every distance", ":每个距离上都逐位相等")
-                                               : t(" — THE FIX FAILED", " — 修正失败"));
+  out << t.tr("\nover n − m = 0 … {0} ({1} distance{2}, the query at m = {3}):\n", s.max_distance, distances,
+              distances == 1 || t.zh() ? "" : "s", format_number(s.m));
+  out << t.tr("  the bug changes the score by up to {0:.6g}, by {1:.6g} on average;\n",
+              demo.max_mixed_change, demo.mean_mixed_change);
+  out << t.tr("  a score itself is of size √d = {0:.6g} for q, k ~ N(0, I) (M15)\n", std::sqrt(static_cast<double>(d)));
+  out << t.tr("  the fix changes it by at most {0}{1}\n", format_number(demo.max_fixed_change),
+              demo.max_fixed_change == 0.0 ? t.tr(": equal bit for bit at every distance")
+                                               : t.tr(" — THE FIX FAILED"));
 
-  out << t.format("\neach layout alone satisfies <R_m q, R_n k> = q^T R_(n−m) k (M8) on these {} pairs of positions;\n",
-                  "\n在这 {} 对位置上,每种排列单独都满足 <R_m q, R_n k> = q^T R_(n−m) k (M8);\n",
-                  demo.identity_interleaved.samples);
-  out << t("tolerance κ·ε·(d + M)·‖q‖‖k‖ (M13), M = the largest |m| + |n| + |n − m|:\n",
-           "容差 κ·ε·(d + M)·‖q‖‖k‖ (M13),M = |m| + |n| + |n − m| 的最大值:\n");
+  out << t.tr("\neach layout alone satisfies <R_m q, R_n k> = q^T R_(n−m) k (M8) on these {0} pairs of positions;\n",
+              demo.identity_interleaved.samples);
+  out << t.tr("tolerance κ·ε·(d + M)·‖q‖‖k‖ (M13), M = the largest |m| + |n| + |n − m|:\n");
   for (const LayoutIdentityCheck* c : {&demo.identity_interleaved, &demo.identity_half}) {
     out << fmt::format("  {:<11}  max |Δ| = {:.3g}  {} {:.3g}  {}\n", layout_name(c->layout, t), c->check.difference,
-                       t("tolerance", "容差"), c->check.tolerance * c->check.scale, c->check.passed() ? t("PASS", "通过") : t("FAIL", "失败"));
+                       t.tr("tolerance"), c->check.tolerance * c->check.scale, c->check.passed() ? t.tr("PASS") : t.tr("FAIL"));
   }
-  out << t("so the bug breaks no identity and raises no error: it pairs channels that were never trained\n"
-           "together, with other frequencies, and the model silently computes other attention scores.\n",
-           "所以这个错误不破坏任何恒等式,也不报错:它把训练时从未配对的通道配在一起、\n"
-           "用上别的频率,模型就悄无声息地算出另一套注意力得分。\n");
-  if (opt.csv.empty()) out << t("(the scores at every distance: --csv FILE)\n", "(每个距离上的得分:--csv FILE)\n");
-  if (exit_code != kOk) out << t("\nLAYOUT CHECK FAILED\n", "\n排列检验失败\n");
+  out << t.tr("so the bug breaks no identity and raises no error: it pairs channels that were never trained\n"
+              "together, with other frequencies, and the model silently computes other attention scores.\n");
+  if (opt.csv.empty()) out << t.tr("(the scores at every distance: --csv FILE)\n");
+  if (exit_code != kOk) out << t.tr("\nLAYOUT CHECK FAILED\n");
   return exit_code;
 }
 

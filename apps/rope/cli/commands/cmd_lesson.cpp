@@ -28,8 +28,7 @@ int run_lesson(const LessonOptions& opt, std::ostream& out) {
   const std::string page = lesson_page(opt.lang);
   write_output(opt.html, page, out);
   const Text t(opt.lang);
-  out << t.format("wrote the lesson page {}: open it in a browser, it needs no network\n",
-                  "已写出课程页面 {}:用浏览器打开即可,无需网络\n", opt.html);
+  out << t.tr("wrote the lesson page {0}: open it in a browser, it needs no network\n", opt.html);
   return kOk;
 }
 

@@ -62,8 +62,8 @@ int run_matrix(const MatrixOptions& opt, std::ostream& out) {
   const Text t = opt.figure.tr();
   if (rope.scaled) {
     const ResolvedRope& rr = *rope.scaled;
-    scaled = t.format(", {} scaling f = {} from {}{}", ",{} 缩放 f = {},来自{}{}", to_string(rr.model.rope.type),
-                      format_number(rr.params.factor), model_name(rr.model, t), layer_text(rr.spec, t));
+    scaled = t.tr(", {0} scaling f = {1} from {2}{3}", to_string(rr.model.rope.type),
+                  format_number(rr.params.factor), model_name(rr.model, t), layer_text(rr.spec, t));
   }
   const int dim = rope.d;
   const double base = rope.base;
@@ -113,23 +113,21 @@ int run_matrix(const MatrixOptions& opt, std::ostream& out) {
     const Check check{diff, 1.0, relative_tolerance(machine_epsilon<double>(), dim, budget)};
     const std::vector<std::string> left = matrix_lines(rel.product, with_digits(opt.digits));
     const std::vector<std::string> right = matrix_lines(rel.rotation, with_digits(opt.digits));
-    out << t.format("R_mᵀ R_n = R_(n−m) (docs/math.md (M7)), m = {}, n = {}, d = {}, base = {}{}, {}\n",
-                    "R_mᵀ R_n = R_(n−m)(docs/math.md (M7)),m = {},n = {},d = {},base = {}{},{}\n", m.text(), n.text(),
-                    dim, format_number(base), scaled, rope.layout_text(t));
+    out << t.tr("R_mᵀ R_n = R_(n−m) (docs/math.md (M7)), m = {0}, n = {1}, d = {2}, base = {3}{4}, {5}\n",
+                m.text(), n.text(),
+                dim, format_number(base), scaled, rope.layout_text(t));
     if (axes && axes->vision()) {
-      out << t.format("per axis (docs/multi-axis.md (A5)): R_p turns pair i by θ_i·(p_a(i){}), a(i) its axis: {}; "
-                      "n − m = {} carries no offset\n",
-                      "按轴(docs/multi-axis.md (A5)):R_p 将第 i 对转 θ_i·(p_a(i){}),a(i) 为其所属轴:{};n − m = {} 不含偏移\n",
-                      axes->position_offset != 0 ? " + " + format_number(axes->position_offset) : "", axis_pattern(*axes),
-                      rel.delta.text());
+      out << t.tr("per axis (docs/multi-axis.md (A5)): R_p turns pair i by θ_i·(p_a(i){0}), a(i) its axis: {1}; "
+                  "n − m = {2} carries no offset\n",
+                  axes->position_offset != 0 ? " + " + format_number(axes->position_offset) : "", axis_pattern(*axes),
+                  rel.delta.text());
     } else if (axes) {
-      out << t.format("per axis (docs/multi-axis.md (A5)): R_p turns pair i by θ_i·p_a(i), a(i) its axis: {}; n − m = {}\n",
-                      "按轴(docs/multi-axis.md (A5)):R_p 将第 i 对转 θ_i·p_a(i),a(i) 为其所属轴:{};n − m = {}\n",
-                      axis_pattern(*axes), rel.delta.text());
+      out << t.tr("per axis (docs/multi-axis.md (A5)): R_p turns pair i by θ_i·p_a(i), a(i) its axis: {0}; n − m = {1}\n",
+                  axis_pattern(*axes), rel.delta.text());
     }
     if (rope.attention_factor() != 1.0) {
-      out << t.format("the rotating channels only; the attention factor a = {} in cos and sin multiplies both sides by a²\n",
-                      "只含旋转的通道;cos 和 sin 中的注意力因子 a = {} 使两边同乘 a²\n", format_number(rope.attention_factor()));
+      out << t.tr("the rotating channels only; the attention factor a = {0} in cos and sin multiplies both sides by a²\n",
+                  format_number(rope.attention_factor()));
     }
     out << '\n';
     const auto subscript = [](const AxisPosition& p) { return p.multi() ? p.text() : format_number(p.value[0]); };
@@ -138,9 +136,9 @@ int run_matrix(const MatrixOptions& opt, std::ostream& out) {
     out << fmt::format("{:<{}}   |   {}\n", left_title, left[0].size(), right_title);
     for (std::size_t i = 0; i < left.size(); ++i) out << left[i] << "   |   " << right[i] << '\n';
     const std::string bound = o != 0 ? fmt::format("|m + {0}|+|n + {0}|", format_number(o)) : "|m|+|n|";
-    out << t.format("\nmax |difference| = {:.3g}  (tolerance κ·ε·(d + 2({})) = {:.3g}, (M13)): {}\n",
-                    "\n最大 |差| = {:.3g}  (容差 κ·ε·(d + 2({})) = {:.3g},(M13)):{}\n", diff, bound, check.tolerance,
-                    check.passed() ? t("equal", "相等") : t("NOT EQUAL", "不相等"));
+    out << t.tr("\nmax |difference| = {0:.3g}  (tolerance κ·ε·(d + 2({1})) = {2:.3g}, (M13)): {3}\n",
+                diff, bound, check.tolerance,
+                check.passed() ? t.tr("equal") : t.tr("NOT EQUAL"));
     return check.passed() ? kOk : kVerifyFailed;
   }
 
@@ -167,40 +165,36 @@ int run_matrix(const MatrixOptions& opt, std::ostream& out) {
   if (opt.figure.wanted()) {
     const FigureOptions& f = opt.figure;
     plot::Figure fig;
-    fig.title = fmt::format(f.text("rotation matrix Rₘ: d = {}, m = {}, base = {}, {} layout", "旋转矩阵 Rₘ:d = {},m = {},base = {},{} 排列"),
-                            dim, position, format_number(base),
-                            layout == Layout::Interleaved ? f.text("interleaved", "相邻配对") : f.text("half-split", "前后半配对"));
+    const bool interleaved = layout == Layout::Interleaved;
+    fig.title = f.tr("rotation matrix Rₘ: d = {0}, m = {1}, base = {2}, {3}", dim, position, format_number(base),
+                     interleaved ? f.tr("interleaved layout") : f.tr("half-split layout"));
     if (spec) {
       // The model's head (S19): its name, head_dim, and a when it is not 1.
-      fig.title = fmt::format(f.text("{}: head_dim {}, d = {}, m = {}, {}{}", "{}:head_dim {},d = {},m = {},{}{}"),
-                              spec->name, size, dim, position,
-                              layout == Layout::Interleaved ? f.text("interleaved", "相邻配对") : f.text("half-split", "前后半配对"),
-                              spec->attention_factor() != 1.0
-                                  ? fmt::format(f.text(", a = {:.6g}", ",a = {:.6g}"), spec->attention_factor())
-                                  : "");
+      const std::string a = spec->attention_factor() != 1.0 ? f.tr(", a = {0:.6g}", spec->attention_factor()) : "";
+      fig.title = interleaved
+                      ? f.tr("{0}: head_dim {1}, d = {2}, m = {3}, interleaved{4}", spec->name, size, dim, position, a)
+                      : f.tr("{0}: head_dim {1}, d = {2}, m = {3}, half-split{4}", spec->name, size, dim, position, a);
     }
-    fig.xlabel = f.text("column j", "列 j");
-    fig.ylabel = f.text("row i", "行 i");
+    fig.xlabel = f.tr("column j");
+    fig.ylabel = f.tr("row i");
     plot::Heatmap h;
     h.z = r;
     h.rows_downward = true;
-    h.colorbar_label = f.text("entry R_ij", "元素 R_ij");
+    h.colorbar_label = f.tr("entry R_ij");
     fig.heatmap = h;
     draw(fig, f);
   }
   if (opt.csv == "-") return kOk;
-  out << t.format("R^d_(Θ,m) for d = {}, m = {}, base = {}{}, {}:\n  block i = R(m·θ_i) on channels {}\n",
-                  "R^d_(Θ,m),d = {},m = {},base = {}{},{}:\n  第 i 块 = R(m·θ_i),作用于通道 {}\n", dim,
-                  position, format_number(base), scaled, rope.layout_text(t),
-                  layout == Layout::Interleaved ? "(2i, 2i+1)" : "(i, i+d/2)");
+  out << t.tr("R^d_(Θ,m) for d = {0}, m = {1}, base = {2}{3}, {4}:\n  block i = R(m·θ_i) on channels {5}\n", dim,
+              position, format_number(base), scaled, rope.layout_text(t),
+              layout == Layout::Interleaved ? "(2i, 2i+1)" : "(i, i+d/2)");
   if (spec && spec->axes && spec->axes->vision()) {
     out << vision_map_line(*spec->axes, p, t) << '\n';
     if (const auto note = patch_outside_grid(rope.scaled->model, p)) out << note->in(t.zh()) << '\n';
   } else if (spec && spec->axes) {
-    out << t.format("M-RoPE ({} sections [{}]): block i is R(θ_i·p_a(i)), p_a(i) the position of its axis: {} "
-                    "(docs/multi-axis.md (A1))\n",
-                    "M-RoPE({} 分段 [{}]):第 i 块为 R(θ_i·p_a(i)),p_a(i) 为其所属轴的位置:{}(docs/multi-axis.md (A1))\n",
-                    order_name(spec->axes->source.order, t), fmt::join(spec->axes->source.sections, ", "), axis_pattern(*spec->axes));
+    out << t.tr("M-RoPE ({0} sections [{1}]): block i is R(θ_i·p_a(i)), p_a(i) the position of its axis: {2} "
+                "(docs/multi-axis.md (A1))\n",
+                order_name(spec->axes->source.order, t), fmt::join(spec->axes->source.sections, ", "), axis_pattern(*spec->axes));
   }
   if (f32) out << float32_text(t) << '\n';
   if (spec) {
@@ -208,18 +202,16 @@ int run_matrix(const MatrixOptions& opt, std::ostream& out) {
       for (const Message& note : spec->params.notes) out << note.in(t.zh()) << '\n';
     }
     if (size != dim) {
-      out << t.format("head_dim {}: the rotating channels are {} … {}; the identity on the other {}\n",
-                      "head_dim {}:旋转的通道为 {} … {};其余 {} 个通道上是单位矩阵\n", size, spec->rotary_offset,
-                      spec->rotary_offset + dim - 1, size - dim);
+      out << t.tr("head_dim {0}: the rotating channels are {1} … {2}; the identity on the other {3}\n",
+                  size, spec->rotary_offset,
+                  spec->rotary_offset + dim - 1, size - dim);
     }
     if (spec->deinterleaved_output) {
-      out << t("the model's code returns the rotated pairs de-interleaved: pair i on rotating channels i and i + d/2\n",
-               "模型代码把旋转后的配对解交错返回:第 i 对位于旋转通道 i 和 i + d/2\n");
+      out << t.tr("the model's code returns the rotated pairs de-interleaved: pair i on rotating channels i and i + d/2\n");
     }
     if (spec->attention_factor() != 1.0) {
-      out << t.format("the attention factor a = {} multiplies cos and sin (as HF does): the blocks are a·R(m·θ_i) (S19)\n",
-                      "注意力因子 a = {} 乘在 cos 和 sin 上(与 HF 相同):各块为 a·R(m·θ_i) (S19)\n",
-                      format_number(spec->attention_factor()));
+      out << t.tr("the attention factor a = {0} multiplies cos and sin (as HF does): the blocks are a·R(m·θ_i) (S19)\n",
+                  format_number(spec->attention_factor()));
     }
   }
   out << '\n';

@@ -58,15 +58,13 @@ plot::Figure make_figure(const PermuteDemo& d, const FigureOptions& f) {
     return std::make_pair(x, y);
   };
   plot::Figure fig;
-  fig.title = fmt::format(f.text("llama.cpp's q/k row order: head_dim {}, {} query heads, {} KV heads",
-                                 "llama.cpp 的 q/k 行顺序:head_dim {},{} 个查询头,{} 个 KV 头"),
-                          hd, d.settings.n_head, d.settings.n_head_kv);
-  fig.xlabel = f.text("GGUF row r", "GGUF 中的行 r");
-  fig.ylabel = f.text("the Hugging Face row it holds", "它来自的 Hugging Face 行");
+  fig.title = f.tr("llama.cpp's q/k row order: head_dim {0}, {1} query heads, {2} KV heads",
+                   hd, d.settings.n_head, d.settings.n_head_kv);
+  fig.xlabel = f.tr("GGUF row r");
+  fig.ylabel = f.tr("the Hugging Face row it holds");
   fig.key = plot::Figure::Key::Below;
   auto [x, y] = series(d.k_order);
-  plot::Series correct{f.text("q and k, each permuted with its own head count (n_head, n_head_kv): correct",
-                              "q 与 k 各按自己的头数(n_head、n_head_kv)置换:正确"), x, y, 2};
+  plot::Series correct{f.tr("q and k, each permuted with its own head count (n_head, n_head_kv): correct"), x, y, 2};
   plot::Series joined{"", x, y, 2};  // the points of the correct order, joined
   joined.line_width = 1.5;
   fig.series.push_back(joined);
@@ -74,12 +72,12 @@ plot::Figure make_figure(const PermuteDemo& d, const FigureOptions& f) {
   fig.series.push_back(correct);
   if (d.k_order_bug) {
     auto [bx, by] = series(*d.k_order_bug);
-    plot::Series bug{f.text("k permuted with n_head: the GQA bug (llama.cpp #2376)", "k 按 n_head 置换:GQA 错误(llama.cpp #2376)"),
+    plot::Series bug{f.tr("k permuted with n_head: the GQA bug (llama.cpp #2376)"),
                      bx, by, 5};
     bug.dashed = true;
     fig.series.push_back(bug);
   }
-  fig.lines.push_back({plot::ReferenceLine::Axis::X, static_cast<double>(hd) - 0.5, f.text("next head", "下一个头"), -1});
+  fig.lines.push_back({plot::ReferenceLine::Axis::X, static_cast<double>(hd) - 0.5, f.tr("next head"), -1});
   return fig;
 }
 
@@ -88,7 +86,7 @@ plot::Figure make_figure(const PermuteDemo& d, const FigureOptions& f) {
 int run_permute(const PermuteOptions& opt, std::ostream& out) {
   PermuteSettings s = opt.settings;
   const Text t = opt.figure.tr();
-  std::string source = t("the command line", "命令行");
+  std::string source = t.tr("the command line");
   if (!opt.config.empty()) {
     const AttentionShape a = read_attention_shape(opt.config);
     const RopeParameters p = rope_parameters(a.model.rope);
@@ -97,7 +95,7 @@ int run_permute(const PermuteOptions& opt, std::ostream& out) {
     s.n_head_kv = a.n_head_kv;
     s.base = a.model.rope.base;
     s.inv_freq = p.inv_freq;
-    source = a.gguf ? t.format("{} (GGUF, architecture {})", "{}(GGUF,架构 {})", a.model.name, a.model.model_type) : a.model.name;
+    source = a.gguf ? t.tr("{0} (GGUF, architecture {1})", a.model.name, a.model.model_type) : a.model.name;
   }
   if (opt.head_dim) s.head_dim = *opt.head_dim;
   if (opt.heads) s.n_head = *opt.heads;
@@ -119,52 +117,43 @@ int run_permute(const PermuteOptions& opt, std::ostream& out) {
   if (opt.csv == "-") return exit_code;
 
   const long hd = s.head_dim;
-  out << t.format("rope permute: llama.cpp's q/k row order, from {}:\n  head_dim {}, {} query heads, {} KV heads\n",
-                  "rope permute:llama.cpp 的 q/k 行顺序,来自{}:\n  head_dim {},{} 个查询头,{} 个 KV 头\n", source, hd,
-                  s.n_head, s.n_head_kv);
-  out << t("convert_hf_to_gguf.py reorders the rows of q_proj and k_proj, head by head (G1):\n"
-           "  GGUF row h·hd + 2j + s holds HF row h·hd + s·hd/2 + j   (s = 0, 1; j < hd/2)\n"
-           "so HF's rotate_half pair (j, j + hd/2) becomes llama.cpp's NORM pair (2j, 2j+1), same frequency θ_j.\n\n",
-           "convert_hf_to_gguf.py 逐头重排 q_proj 和 k_proj 的行 (G1):\n"
-           "  GGUF 第 h·hd + 2j + s 行取自 HF 第 h·hd + s·hd/2 + j 行(s = 0, 1;j < hd/2)\n"
-           "于是 HF rotate_half 的通道对 (j, j + hd/2) 变成 llama.cpp NORM 的相邻通道对 (2j, 2j+1),\n频率 θ_j 不变。\n\n");
-  out << t("the row map (GGUF row r holds HF row order[r]):\n", "行映射(GGUF 第 r 行取自 HF 第 order[r] 行):\n");
-  out << order_text(t.format("  q_proj, permute(q, n_head = {}):      ", "  q_proj,permute(q, n_head = {}):      ", s.n_head),
+  out << t.tr("rope permute: llama.cpp's q/k row order, from {0}:\n  head_dim {1}, {2} query heads, {3} KV heads\n",
+              source, hd,
+              s.n_head, s.n_head_kv);
+  out << t.tr("convert_hf_to_gguf.py reorders the rows of q_proj and k_proj, head by head (G1):\n"
+              "  GGUF row h·hd + 2j + s holds HF row h·hd + s·hd/2 + j   (s = 0, 1; j < hd/2)\n"
+              "so HF's rotate_half pair (j, j + hd/2) becomes llama.cpp's NORM pair (2j, 2j+1), same frequency θ_j.\n\n");
+  out << t.tr("the row map (GGUF row r holds HF row order[r]):\n");
+  out << order_text(t.tr("  q_proj, permute(q, n_head = {0}):      ", s.n_head),
                     d.q_order);
-  out << order_text(t.format("  k_proj, permute(k, n_head_kv = {}):   ", "  k_proj,permute(k, n_head_kv = {}):   ", s.n_head_kv),
+  out << order_text(t.tr("  k_proj, permute(k, n_head_kv = {0}):   ", s.n_head_kv),
                     d.k_order);
   if (d.k_order_bug && s.n_head != s.n_head_kv) {
-    out << order_text(t.format("  k_proj permuted with n_head = {} (the bug): ", "  k_proj 按 n_head = {} 置换(错误):", s.n_head),
+    out << order_text(t.tr("  k_proj permuted with n_head = {0} (the bug): ", s.n_head),
                       *d.k_order_bug);
   } else if (!d.k_order_bug) {
-    out << t.format("  k_proj permuted with n_head = {}: the converter's reshape fails ({} rows are not {} heads of two halves)\n",
-                    "  k_proj 按 n_head = {} 置换:转换器的 reshape 会报错({} 行分不成 {} 个含两半的头)\n", s.n_head,
-                    d.k_order.size(), s.n_head);
+    out << t.tr("  k_proj permuted with n_head = {0}: the converter's reshape fails ({1} rows are not {2} heads of two halves)\n",
+                s.n_head,
+                d.k_order.size(), s.n_head);
   }
-  out << t.format("\nscores of random HF weights (seed {}, model dim {}),\n  query at m = {}, key at m + δ, δ = 0 … {}, every head "
-                  "({} scores):\n",
-                  "\n随机 HF 权重(种子 {},模型维度 {})的得分,\n  查询位于 m = {},键位于 m + δ,δ = 0 … {},所有头(共 {} 个得分):\n",
-                  s.seed, s.width, format_number(s.m), s.max_distance, d.scores);
-  out << t("  (a) rotate_half on the HF weights (Hugging Face)\n  (b) NORM on the permuted weights (llama.cpp)\n",
-           "  (a) 在 HF 权重上用 rotate_half(Hugging Face)\n  (b) 在置换后的权重上用 NORM(llama.cpp)\n");
-  out << t.format("  max |(b) − (a)| = {} (tolerance 2·γ_hd·Σ|terms| = {:.3g}){}  {}\n",
-                  "  最大 |(b) − (a)| = {}(容差 2·γ_hd·Σ|各项| = {:.3g}){}  {}\n", format_number(d.max_fix_difference),
-                  d.tolerance, d.max_fix_difference == 0.0 ? t(": equal bit for bit", ":逐位相等") : "",
-                  d.passed() ? t("PASS", "通过") : t("FAIL", "失败"));
+  out << t.tr("\nscores of random HF weights (seed {0}, model dim {1}),\n  query at m = {2}, key at m + δ, δ = 0 … {3}, every head "
+              "({4} scores):\n",
+              s.seed, s.width, format_number(s.m), s.max_distance, d.scores);
+  out << t.tr("  (a) rotate_half on the HF weights (Hugging Face)\n  (b) NORM on the permuted weights (llama.cpp)\n");
+  out << t.tr("  max |(b) − (a)| = {0} (tolerance 2·γ_hd·Σ|terms| = {1:.3g}){2}  {3}\n",
+              format_number(d.max_fix_difference),
+              d.tolerance, d.max_fix_difference == 0.0 ? t.tr(": equal bit for bit") : "",
+              d.passed() ? t.tr("PASS") : t.tr("FAIL"));
   if (s.n_head == s.n_head_kv) {
-    out << t("  no GQA (n_head = n_head_kv): permuting k with n_head is the same permutation, no bug to show\n",
-             "  没有 GQA(n_head = n_head_kv):按 n_head 置换 k 是同一个置换,这里没有错误可演示\n");
+    out << t.tr("  no GQA (n_head = n_head_kv): permuting k with n_head is the same permutation, no bug to show\n");
   } else if (d.k_order_bug) {
-    out << t("  (c) NORM with k permuted by n_head instead of n_head_kv (llama.cpp #2376, #3018)\n",
-             "  (c) 用 NORM,但 k 按 n_head 而非 n_head_kv 置换(llama.cpp #2376、#3018)\n");
-    out << t.format("  |(c) − (a)| up to {:.6g}, {:.6g} on average; the scores themselves have size (rms) {:.6g}:\n"
-                    "  no error is raised, the model just attends elsewhere (\"gibberish after conversion\")\n",
-                    "  |(c) − (a)| 最大 {:.6g},平均 {:.6g};得分本身的大小(均方根)为 {:.6g}:\n"
-                    "  不会报错,模型只是把注意力放到了别处(“转换后输出乱码”)\n",
-                    d.max_bug_difference, d.mean_bug_difference, d.score_rms);
+    out << t.tr("  (c) NORM with k permuted by n_head instead of n_head_kv (llama.cpp #2376, #3018)\n");
+    out << t.tr("  |(c) − (a)| up to {0:.6g}, {1:.6g} on average; the scores themselves have size (rms) {2:.6g}:\n"
+                "  no error is raised, the model just attends elsewhere (\"gibberish after conversion\")\n",
+                d.max_bug_difference, d.mean_bug_difference, d.score_rms);
   }
-  if (opt.csv.empty()) out << t("(head 0's scores at every distance: --csv FILE)\n", "(第 0 个头在每个距离上的得分:--csv FILE)\n");
-  if (exit_code != kOk) out << t("\nPERMUTATION CHECK FAILED\n", "\n置换检验失败\n");
+  if (opt.csv.empty()) out << t.tr("(head 0's scores at every distance: --csv FILE)\n");
+  if (exit_code != kOk) out << t.tr("\nPERMUTATION CHECK FAILED\n");
   return exit_code;
 }
 

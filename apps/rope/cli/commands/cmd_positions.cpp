@@ -67,23 +67,25 @@ std::vector<Segment> segments_of(const PositionsOptions& opt) {
   return out;
 }
 
-/// "token" or "tokens" after a count in English; the Chinese text has its own 个词元.
+/// "token" or "tokens" after a count in English; the Chinese sentence names the tokens itself (a measure word).
 const char* tokens_word(long n, const Text& t) { return t.zh() ? "" : n == 1 ? "token" : "tokens"; }
 
 std::string segment_text(const Segment& s, long merge, const Text& t) {
   const std::string name = segment_name(s.kind).in(t.zh());
   if (s.kind == SegmentKind::Text) return fmt::format("{} {}", name, s.tokens);
   const long merged = s.grid[0] * (s.grid[1] / merge) * (s.grid[2] / merge);
-  return t.format("{} {}x{}x{} → {}×{}×{} {}", "{} {}x{}x{} → {}×{}×{} 个词元{}", name, s.grid[0], s.grid[1], s.grid[2],
-                  s.grid[0], s.grid[1] / merge, s.grid[2] / merge, tokens_word(merged, t));
+  // TRANSLATORS: a segment, its grid t×h×w and the merged grid in tokens: "image 1x28x28 → 1×14×14 tokens"; {7}
+  // is the English word "token" or "tokens", empty under zh.
+  return t.tr("{0} {1}x{2}x{3} → {4}×{5}×{6} {7}", name, s.grid[0], s.grid[1], s.grid[2],
+              s.grid[0], s.grid[1] / merge, s.grid[2] / merge, tokens_word(merged, t));
 }
 
 void draw_positions(const std::vector<TokenPosition>& ids, const PositionsOptions& opt) {
   const FigureOptions& f = opt.figure;
   plot::Figure fig;
-  fig.title = f.text("M-RoPE position ids per token (HF get_rope_index)", "每个词元的 M-RoPE 位置编号(HF get_rope_index)");
-  fig.xlabel = f.text("token index in the sequence", "词元在序列中的序号");
-  fig.ylabel = f.text("position id", "位置编号");
+  fig.title = f.tr("M-RoPE position ids per token (HF get_rope_index)");
+  fig.xlabel = f.tr("token index in the sequence");
+  fig.ylabel = f.tr("position id");
   const auto n = static_cast<Eigen::Index>(ids.size());
   Eigen::VectorXd x(n);
   for (Eigen::Index k = 0; k < n; ++k) x[k] = static_cast<double>(k);
@@ -140,11 +142,13 @@ Rules rules_of(const PositionsOptions& opt, const std::vector<Segment>& segments
     }
     // A typed value replaces the config's line, saying so.
     if (opt.merge_option->count() > 0 && opt.merge_size != r.rules.spatial_merge_size) {
-      r.origin[0] = {msg("spatial_merge_size: {0} (--merge-size on the command line, over the config's {1})", opt.merge_size, r.rules.spatial_merge_size)};
+      r.origin[0] = msg("spatial_merge_size: {0} (--merge-size on the command line, over the config's {1})", opt.merge_size,
+                        r.rules.spatial_merge_size);
     }
     if (opt.tokens_per_second && *opt.tokens_per_second != *r.rules.tokens_per_second) {
       const std::string typed = format_number(*opt.tokens_per_second), own = format_number(*r.rules.tokens_per_second);
-      r.origin[1] = {msg("tokens_per_second: {0} (--tokens-per-second on the command line, over the config's {1})", typed, own)};
+      r.origin[1] =
+          msg("tokens_per_second: {0} (--tokens-per-second on the command line, over the config's {1})", typed, own);
     }
   }
   if (!r.model || opt.merge_option->count() > 0) r.rules.spatial_merge_size = opt.merge_size;
@@ -184,42 +188,37 @@ int run_positions(const PositionsOptions& opt, std::ostream& out) {
   if (opt.csv == "-") return kOk;
 
   const Text t = opt.figure.tr();
-  out << t("M-RoPE position ids (t, h, w) as HF's get_rope_index builds them (docs/multi-axis.md (Q1)-(Q4))\n",
-           "HF get_rope_index 构造的 M-RoPE 位置编号 (t, h, w)(docs/multi-axis.md (Q1)-(Q4))\n");
+  out << t.tr("M-RoPE position ids (t, h, w) as HF's get_rope_index builds them (docs/multi-axis.md (Q1)-(Q4))\n");
   if (given.model) {
-    out << t.format("the rules of {} ({} get_rope_index):\n", "{} 的规则({} get_rope_index):\n", given.model->name,
-                    sequence_positions_of(*given.model).family);
+    out << t.tr("the rules of {0} ({1} get_rope_index):\n", given.model->name,
+                sequence_positions_of(*given.model).family);
     for (const Message& m : given.origin) out << "  " << m.in(t.zh()) << '\n';
   }
-  out << t.format("spatial merge size {}{}; time index {}\n", "空间合并尺寸 {}{};时间编号 {}\n", rules.spatial_merge_size,
-                  !given.model && rules.spatial_merge_size == 2 ? t(" (the value of every Qwen2-VL, Qwen2.5-VL and Qwen3-VL config)",
-                                          "(所有 Qwen2-VL、Qwen2.5-VL 和 Qwen3-VL 配置中的值)")
+  out << t.tr("spatial merge size {0}{1}; time index {2}\n", rules.spatial_merge_size,
+              !given.model && rules.spatial_merge_size == 2 ? t.tr(" (the value of every Qwen2-VL, Qwen2.5-VL and Qwen3-VL config)")
                                       : "",
-                  rules.tokens_per_second
-                      ? t.format("⌊t · {} s · {} tokens/s⌋ for video, 0 for images (Qwen2.5-VL, (Q3))",
-                                 "视频为 ⌊t · {} 秒 · 每秒 {} 个词元⌋,图像为 0(Qwen2.5-VL,(Q3))",
-                                 format_number(rules.second_per_grid), format_number(*rules.tokens_per_second))
-                      : t("= frame index (Qwen2-VL)", "= 帧序号(Qwen2-VL)"));
+              rules.tokens_per_second
+                      ? t.tr("⌊t · {0} s · {1} tokens/s⌋ for video, 0 for images (Qwen2.5-VL, (Q3))",
+                             format_number(rules.second_per_grid), format_number(*rules.tokens_per_second))
+                      : t.tr("= frame index (Qwen2-VL)"));
   std::string list;
   for (const Segment& s : segments) list += (list.empty() ? "" : ", ") + segment_text(s, rules.spatial_merge_size, t);
-  out << t.format("sequence: {}; {} {}\n", "序列:{};共 {} 个词元{}\n", list, ids.size(),
-                  tokens_word(static_cast<long>(ids.size()), t));
-  out << t("text tokens include the vision start and end tokens around an image: count them in --text\n\n",
-           "文本词元包括图像前后的视觉起止词元:请把它们计入 --text\n\n");
-  out << fmt::format("{:>7}  {:>7}  {:<6}  {:>8}  {:>8}  {:>8}\n", t("token", "词元"), t("segment", "片段"),
-                     t("kind", "类型"), "t", "h", "w");
+  out << t.tr("sequence: {0}; {1} {2}\n", list, ids.size(),
+              tokens_word(static_cast<long>(ids.size()), t));
+  out << t.tr("text tokens include the vision start and end tokens around an image: count them in --text\n\n");
+  out << fmt::format("{:>7}  {:>7}  {:<6}  {:>8}  {:>8}  {:>8}\n", t.tr("token"), t.tr("segment"),
+                     t.tr("kind"), "t", "h", "w");
   for (std::size_t k = 0; k < ids.size() && k < kMaxPrintedPositions; ++k) {
     const TokenPosition& p = ids[k];
     out << fmt::format("{:>7}  {:>7}  {:<6}  {:>8}  {:>8}  {:>8}\n", k, p.segment, segment_name(p.kind).in(t.zh()), p.thw[0],
                        p.thw[1], p.thw[2]);
   }
   if (ids.size() > kMaxPrintedPositions) {
-    out << t.format("… {} more rows: write them all with --csv FILE\n", "… 还有 {} 行:用 --csv FILE 写出全部\n",
-                    ids.size() - kMaxPrintedPositions);
+    out << t.tr("… {0} more rows: write them all with --csv FILE\n", ids.size() - kMaxPrintedPositions);
   }
   const TokenPosition& last = ids.back();
-  out << t.format("\nthe next token would start at {} (the largest id + 1, (Q4))\n", "\n下一个词元将从 {} 开始(最大编号 + 1,(Q4))\n",
-                  std::max({last.thw[0], last.thw[1], last.thw[2]}) + 1);
+  out << t.tr("\nthe next token would start at {0} (the largest id + 1, (Q4))\n",
+              std::max({last.thw[0], last.thw[1], last.thw[2]}) + 1);
   return kOk;
 }
 

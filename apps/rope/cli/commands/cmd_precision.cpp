@@ -86,27 +86,23 @@ plot::Figure make_figure(const PrecisionOptions& opt, Metric metric, const Eigen
   fig.log_y = true;
   fig.key = plot::Figure::Key::Below;
   fig.xrange = std::pair{1.0, std::max(2.0, opt.max_position)};
-  fig.xlabel = f.text("position m", "位置 m");
+  fig.xlabel = f.tr("position m");
   switch (metric) {
     case Metric::Angle:
-      fig.title = fmt::format(f.text("RoPE angle error in low precision, d = {}, base = {}",
-                                     "低精度下 RoPE 的角度误差, d = {}, base = {}"),
-                              s.dim, format_number(s.base));
-      fig.ylabel = f.text("maxᵢ |φᵢ − m·θᵢ| (rad)", "maxᵢ |φᵢ − m·θᵢ|(弧度)");
+      fig.title = f.tr("RoPE angle error in low precision, d = {0}, base = {1}", s.dim, format_number(s.base));
+      fig.ylabel = f.tr("maxᵢ |φᵢ − m·θᵢ| (rad)");
       fig.lines.push_back({plot::ReferenceLine::Axis::Y, opt.threshold,
-                           fmt::format(f.text("threshold {} rad", "阈值 {} 弧度"), format_number(opt.threshold)), -1});
+                           f.tr("threshold {0} rad", format_number(opt.threshold)), -1});
       break;
     case Metric::Vector:
-      fig.title = fmt::format(f.text("error of the rotated vector R_m q in low precision, d = {}, base = {}",
-                                     "低精度下旋转后向量 R_m q 的误差, d = {}, base = {}"),
-                              s.dim, format_number(s.base));
-      fig.ylabel = f.text("‖R_m q − exact‖ / ‖q‖ (RMS)", "‖R_m q − 精确值‖ / ‖q‖(均方根)");
+      fig.title = f.tr("error of the rotated vector R_m q in low precision, d = {0}, base = {1}",
+                       s.dim, format_number(s.base));
+      fig.ylabel = f.tr("‖R_m q − exact‖ / ‖q‖ (RMS)");
       break;
     case Metric::Identity:
-      fig.title = fmt::format(f.text("error of <R_m q, R_n k> = q^T R_{{n−m}} k in low precision, n = m + {}, d = {}",
-                                     "低精度下恒等式 <R_m q, R_n k> = q^T R_{{n−m}} k 的误差, n = m + {}, d = {}"),
-                              format_number(s.distance), s.dim);
-      fig.ylabel = f.text("|<R_m q, R_n k> − q^T R_{n−m} k| (RMS)", "|<R_m q, R_n k> − q^T R_{n−m} k|(均方根)");
+      fig.title = f.tr("error of <R_m q, R_n k> = q^T R_{{n−m}} k in low precision, n = m + {0}, d = {1}",
+                       format_number(s.distance), s.dim);
+      fig.ylabel = f.tr("|<R_m q, R_n k> − q^T R_{n−m} k| (RMS)");
       break;
   }
   for (const CurveErrors& c : curves) {
@@ -185,35 +181,27 @@ int run_precision(const PrecisionOptions& opt, std::ostream& out) {
   if (opt.figure.wanted()) draw(make_figure(opt, metric, grid, curves, left_out), opt.figure);
   if (opt.csv == "-") return kOk;
 
-  out << t.format("rope precision: d = {}, base = {}, {} layout, positions up to {},\n"
-                  "  {} random pairs q, k ~ N(0, I), seed {}\n",
-                  "rope precision:d = {}, base = {}, {} 布局, 位置至 {},\n  {} 对随机向量 q, k ~ N(0, I), 种子 {}\n",
-                  s.dim, format_number(s.base), to_string(s.layout), format_number(opt.max_position), s.samples, s.seed);
-  out << t("errors against a long double reference (docs/precision.md):\n",
-           "与 long double 参考值比较的误差(docs/precision.md):\n");
-  out << t("  angle     max_i |φ_i − m·θ_i| in rad, the angle as the strategy computes it (P7)\n",
-           "  角度      max_i |φ_i − m·θ_i|(弧度),φ_i 为该策略算出的角度 (P7)\n");
-  out << t("  vector    ‖R_m q − exact‖ / ‖q‖, root mean square over the pairs (P8)\n",
-           "  向量      ‖R_m q − 精确值‖ / ‖q‖,对各对向量取均方根 (P8)\n");
-  out << t.format("  identity  |<R_m q, R_n k> − q^T R_{{n−m}} k|, n = m + {}, both sides in the type,\n"
-                  "            root mean square (P8)\n",
-                  "  恒等式    |<R_m q, R_n k> − q^T R_{{n−m}} k|,n = m + {},两边都在该类型中计算,取均方根 (P8)\n",
-                  format_number(s.distance));
-  out << t("strategies: cast-inputs = m and θ cast to the type, angle and cos/sin in it (P3);\n"
-           "  angle-f32 = angle and cos/sin in float32, then cast (P4);\n"
-           "  cast-result = all in float64, the result cast (P5)\n",
-           "策略:cast-inputs = 先把 m 和 θ 转为该类型,角度与 cos/sin 都在该类型中计算 (P3);\n"
-           "  angle-f32 = 角度与 cos/sin 用 float32 计算后再转换 (P4);\n"
-           "  cast-result = 全部用 float64,只转换结果 (P5)\n");
+  out << t.tr("rope precision: d = {0}, base = {1}, {2} layout, positions up to {3},\n"
+              "  {4} random pairs q, k ~ N(0, I), seed {5}\n",
+              s.dim, format_number(s.base), to_string(s.layout), format_number(opt.max_position), s.samples, s.seed);
+  out << t.tr("errors against a long double reference (docs/precision.md):\n");
+  out << t.tr("  angle     max_i |φ_i − m·θ_i| in rad, the angle as the strategy computes it (P7)\n");
+  out << t.tr("  vector    ‖R_m q − exact‖ / ‖q‖, root mean square over the pairs (P8)\n");
+  out << t.tr("  identity  |<R_m q, R_n k> − q^T R_{{n−m}} k|, n = m + {0}, both sides in the type,\n"
+              "            root mean square (P8)\n",
+              format_number(s.distance));
+  out << t.tr("strategies: cast-inputs = m and θ cast to the type, angle and cos/sin in it (P3);\n"
+              "  angle-f32 = angle and cos/sin in float32, then cast (P4);\n"
+              "  cast-result = all in float64, the result cast (P5)\n");
 
   const std::vector<double> at = table_positions(opt);
   const Eigen::VectorXd at_vec = Eigen::Map<const Eigen::VectorXd>(at.data(), static_cast<Eigen::Index>(at.size()));
   const std::vector<CurveErrors> summary = precision_errors(s, specs, at_vec);
-  for (const auto& [title, m] : {std::pair{t("angle error (rad)", "角度误差(弧度)"), Metric::Angle},
-                                 std::pair{t("vector error (relative)", "向量误差(相对)"), Metric::Vector},
-                                 std::pair{t("identity error (absolute)", "恒等式误差(绝对)"), Metric::Identity}}) {
+  for (const auto& [title, m] : {std::pair{t.tr("angle error (rad)"), Metric::Angle},
+                                 std::pair{t.tr("vector error (relative)"), Metric::Vector},
+                                 std::pair{t.tr("identity error (absolute)"), Metric::Identity}}) {
     out << '\n' << title << '\n';
-    std::string header = fmt::format("  {:<18}", t("position m", "位置 m"));
+    std::string header = fmt::format("  {:<18}", t.tr("position m"));
     for (double p : at) header += fmt::format(" {:>10}", format_number(p));
     out << header << '\n';
     for (const CurveErrors& c : summary) {
@@ -225,22 +213,20 @@ int run_precision(const PrecisionOptions& opt, std::ostream& out) {
   }
 
   out << '\n'
-      << t.format("first position where the angle error exceeds {} rad (every integer 0 … {} checked, (P9)):\n",
-                  "角度误差首次超过 {} 弧度的位置(逐一检查 0 … {} 的每个整数,(P9)):\n",
-                  format_number(opt.threshold), format_number(opt.max_position));
+      << t.tr("first position where the angle error exceeds {0} rad (every integer 0 … {1} checked, (P9)):\n",
+              format_number(opt.threshold), format_number(opt.max_position));
   for (const CurveSpec& c : specs) {
     const auto crossing = angle_crossing(s, c, opt.threshold, opt.max_position);
     out << fmt::format("  {:<18} {}\n", c.name(),
                        crossing ? format_number(*crossing)
-                                : t.format("none up to {}", "直到 {} 都没有", format_number(opt.max_position)));
+                                : t.tr("none up to {0}", format_number(opt.max_position)));
   }
 
   out << '\n'
-      << t.format("integer positions 0 … {} the type cannot keep apart (P2):\n", "该类型无法区分的整数位置(0 … {})(P2):\n",
-                  format_number(opt.max_position));
-  out << fmt::format("  {:<6} {:>16} {:>10} {:>10} {:>10}  {}\n", t("type", "类型"), t("exact up to", "精确至"),
-                     t("distinct", "不同值"), t("merged", "被合并"), t("overflow", "溢出"),
-                     t("first merges (value ← positions)", "最先的合并(值 ← 位置)"));
+      << t.tr("integer positions 0 … {0} the type cannot keep apart (P2):\n", format_number(opt.max_position));
+  out << fmt::format("  {:<6} {:>16} {:>10} {:>10} {:>10}  {}\n", t.tr("type"), t.tr("exact up to"),
+                     t.tr("distinct"), t.tr("merged"), t.tr("overflow"),
+                     t.tr("first merges (value ← positions)"));
   for (DType type : types) {
     const PositionMerges r = position_merges(type, opt.max_position);
     std::string groups;
@@ -255,14 +241,12 @@ int run_precision(const PrecisionOptions& opt, std::ostream& out) {
                        r.overflow, groups.empty() ? "-" : groups);
   }
   if (!left_out.empty()) {
-    out << t.format("note: the figure leaves out {} curve(s) with no error to draw on its log axis (exact or "
-                    "overflowing at every position): {}\n",
-                    "注:图中略去了 {} 条在对数坐标上没有可画误差的曲线(在每个位置都精确或溢出):{}\n",
-                    left_out.size(), fmt::join(left_out, ", "));
+    out << t.tr("note: the figure leaves out {0} curve(s) with no error to draw on its log axis (exact or "
+                "overflowing at every position): {1}\n",
+                left_out.size(), fmt::join(left_out, ", "));
   }
   if (opt.csv.empty()) {
-    out << t.format("(the {} log-spaced positions 1 … {}: --csv FILE)\n", "({} 个对数间隔位置 1 … {}:--csv FILE)\n",
-                    grid.size(), format_number(opt.max_position));
+    out << t.tr("(the {0} log-spaced positions 1 … {1}: --csv FILE)\n", grid.size(), format_number(opt.max_position));
   }
   return kOk;
 }

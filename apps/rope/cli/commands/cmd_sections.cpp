@@ -62,9 +62,9 @@ std::string ggml_difference(const AxisMap& ggml, const AxisMap& hf, const std::s
     const std::string letter(axis_letter(ggml.pair_axis[j]));
     if (axes.find(letter) == std::string::npos) axes += (axes.empty() ? "" : ", ") + letter;
   }
-  if (pairs.empty()) return name + t.format("every pair as {}", "每一对都与{}相同", hf_name);
-  return name + t.format("as {}, except pairs {}, which turn with {} (A4)", "与{}相同,但第 {} 对随 {} 旋转(A4)", hf_name,
-                         pair_list(pairs), axes);
+  if (pairs.empty()) return name + t.tr("every pair as {0}", hf_name);
+  return name + t.tr("as {0}, except pairs {1}, which turn with {2} (A4)", hf_name,
+                     pair_list(pairs), axes);
 }
 
 /// A vision tower (--vision, --tower vision): its map next to the other four 2-D maps at the same d and base.
@@ -94,14 +94,13 @@ int run_vision_sections(const SectionsOptions& opt, const Rope& rope, std::ostre
   if (opt.figure.wanted()) draw(vision_sections_figure(opt.figure, rows, chosen), opt.figure);
   if (opt.csv == "-") return kOk;
   const Text t = opt.figure.tr();
-  out << t.format("2-D vision RoPE of {}: d = {}, base = {}\n\n", "{}的二维视觉 RoPE:d = {},base = {}\n\n",
-                  model_name(rope.scaled->model, t), spec.rotary_dim, format_number(rope.base));
+  out << t.tr("2-D vision RoPE of {0}: d = {1}, base = {2}\n\n",
+              model_name(rope.scaled->model, t), spec.rotary_dim, format_number(rope.base));
   print_axis_summary(out, *spec.axes, spec.params.inv_freq, t);
-  out << t.format("\nthe same d and base in the five implementations (docs/multi-axis.md §6):\n",
-                  "\n同样的 d 与 base 在五种实现中(docs/multi-axis.md §6):\n");
+  out << t.tr("\nthe same d and base in the five implementations (docs/multi-axis.md §6):\n");
   const std::size_t layout_width = t.zh() ? 24 : 13;
-  out << "  " << pad(t("kind", "实现"), 11) << pad(t("eq.", "公式"), 6) << pad(t("layout", "排列"), layout_width)
-      << pad(t("from", "起点"), 7) << pad(t("λ of h (patches)", "h 的 λ(块数)"), 22) << t("λ of w (patches)", "w 的 λ(块数)") << '\n';
+  out << "  " << pad(t.tr("kind"), 11) << pad(t.tr("eq."), 6) << pad(t.tr("layout"), layout_width)
+      << pad(t.tr("from"), 7) << pad(t.tr("λ of h (patches)"), 22) << t.tr("λ of w (patches)") << '\n';
   for (const VisionPairs& p : rows) {
     const AxisMap map = vision_axis_map(p);
     const std::vector<AxisRange> r = axis_ranges(p.theta, map);
@@ -109,11 +108,9 @@ int run_vision_sections(const SectionsOptions& opt, const Rope& rope, std::ostre
     out << "  " << pad(to_string(p.kind), 11) << pad(map.vision_equation, 6) << pad(layout_name(p.layout, t), layout_width)
         << pad(format_number(p.offset), 7) << pad(range(r[0]), 20) << "  " << range(r[1]) << (p.kind == chosen ? "  ←" : "") << '\n';
   }
-  out << t("\neach axis gets its own ladder base^(−4k/d), the same wavelengths for rows and columns, except Pixtral (V3):\n"
-           "the row takes the even and the column the odd frequencies of the head's ladder base^(−2i/d);\n"
-           "Llama 4 (V4) gives the column the first pairs and counts patches from 1\n",
-           "\n每个轴有自己的频率阶梯 base^(−4k/d),行与列的波长相同;Pixtral (V3) 例外:\n"
-           "行取整个头的阶梯 base^(−2i/d) 的偶数频率,列取奇数频率;\nLlama 4 (V4) 把前一半的对给列,块从 1 开始计数\n");
+  out << t.tr("\neach axis gets its own ladder base^(−4k/d), the same wavelengths for rows and columns, except Pixtral (V3):\n"
+              "the row takes the even and the column the odd frequencies of the head's ladder base^(−2i/d);\n"
+              "Llama 4 (V4) gives the column the first pairs and counts patches from 1\n");
   return kOk;
 }
 
@@ -135,7 +132,7 @@ int run_sections(const SectionsOptions& opt, std::ostream& out) {
   const int pairs = static_cast<int>(theta.size());
   const Text t = opt.figure.tr();
   std::vector<int> sections{24, 20, 20};
-  std::string from = opt.sections.empty() ? t("Qwen3-VL's default", "Qwen3-VL 的默认值") : "--sections";
+  std::string from = opt.sections.empty() ? t.tr("Qwen3-VL's default") : "--sections";
   const AxisMap* model_map = nullptr;  // the model's own map, marked in the figure
   if (rope.scaled && rope.scaled->spec.axes) {
     sections = rope.scaled->spec.axes->source.sections;
@@ -160,18 +157,18 @@ int run_sections(const SectionsOptions& opt, std::ostream& out) {
   const bool hf = !four || (sections[3] == 0 && hf_sections[0] + hf_sections[1] + hf_sections[2] == pairs);
   std::vector<SectionsRow> rows;
   if (hf) {
-    rows.push_back({make_axis_map({hf_sections, SectionOrder::Chunked}, pairs), "chunked", t("chunked:", "分块:"),
-                    t("chunked (A2): Qwen2-VL, Qwen2.5-VL", "分块 (A2):Qwen2-VL、Qwen2.5-VL")});
-    rows.push_back({make_axis_map({hf_sections, SectionOrder::Interleaved}, pairs), "interleaved", t("interleaved:", "交错:"),
-                    t("interleaved (A3): Qwen3-VL", "交错 (A3):Qwen3-VL")});
+    rows.push_back({make_axis_map({hf_sections, SectionOrder::Chunked}, pairs), "chunked", t.tr("chunked:"),
+                    t.tr("chunked (A2): Qwen2-VL, Qwen2.5-VL")});
+    rows.push_back({make_axis_map({hf_sections, SectionOrder::Interleaved}, pairs), "interleaved", t.tr("interleaved:"),
+                    t.tr("interleaved (A3): Qwen3-VL")});
   }
   const AxisMap mrope = make_axis_map({ggml_sections, SectionOrder::GgmlMrope}, pairs);
   const AxisMap imrope = make_axis_map({ggml_sections, SectionOrder::GgmlImrope}, pairs);
   if (four) {
     rows.push_back({mrope, "llama_cpp_mrope", "MROPE:",
-                    t("llama.cpp MROPE (A2): qwen2vl", "llama.cpp MROPE (A2):qwen2vl")});
+                    t.tr("llama.cpp MROPE (A2): qwen2vl")});
     rows.push_back({imrope, "llama_cpp_imrope", "IMROPE:",
-                    t("llama.cpp IMROPE (A4): qwen3vl", "llama.cpp IMROPE (A4):qwen3vl")});
+                    t.tr("llama.cpp IMROPE (A4): qwen3vl")});
   }
   const std::string list = fmt::format("{}", fmt::join(sections, ", "));
   if (!opt.csv.empty()) {
@@ -193,14 +190,11 @@ int run_sections(const SectionsOptions& opt, std::ostream& out) {
     draw(mrope_sections_figure(opt.figure, rows, theta, list, marked), opt.figure);
   }
   if (opt.csv == "-") return kOk;
-  out << t.format("M-RoPE sections [{}] ({}) over {} pairs, d = {}, base = {}:\n{}\n\n",
-                  "M-RoPE 分段 [{}]({}),共 {} 对,d = {},base = {}:\n{}\n\n", list, from, pairs, 2 * pairs,
-                  format_number(rope.base),
-                  !four ? t("the same sections, chunked and interleaved", "同一分段的分块与交错两种排法")
-                  : hf  ? t("llama.cpp's four slots t, h, w, e next to HF's maps of the first three",
-                            "llama.cpp 的四个槽位 t、h、w、e,与 HF 用前三段得到的排法并列")
-                        : t("llama.cpp's four slots t, h, w, e (HF's maps need three sections adding up to d/2)",
-                            "llama.cpp 的四个槽位 t、h、w、e(HF 的排法需要三段且总和为 d/2)"));
+  out << t.tr("M-RoPE sections [{0}] ({1}) over {2} pairs, d = {3}, base = {4}:\n{5}\n\n", list, from, pairs, 2 * pairs,
+              format_number(rope.base),
+              !four ? t.tr("the same sections, chunked and interleaved")
+              : hf  ? t.tr("llama.cpp's four slots t, h, w, e next to HF's maps of the first three")
+                        : t.tr("llama.cpp's four slots t, h, w, e (HF's maps need three sections adding up to d/2)"));
   for (const SectionsRow& r : rows) {
     print_axis_summary(out, r.map, theta, t);
     out << '\n';
@@ -208,14 +202,13 @@ int run_sections(const SectionsOptions& opt, std::ostream& out) {
   for (const SectionsRow& r : rows) out << pad(r.pattern, t.zh() ? 8 : 13) << axis_pattern(r.map) << '\n';
   if (hf) {
     // What llama.cpp does with the same sections: where its map leaves HF's (the "e" slot of (A4)).
-    out << t.format("\nllama.cpp, with the sections as a converted GGUF has them ([{}]):\n",
-                    "\nllama.cpp,分段取转换后 GGUF 中的值([{}]):\n", fmt::join(ggml_sections, ", "));
-    out << "  " << ggml_difference(mrope, rows[0].map, "MROPE (qwen2vl):  ", t("chunked", "分块"), t) << '\n';
-    out << "  " << ggml_difference(imrope, rows[1].map, "IMROPE (qwen3vl): ", t("interleaved", "交错"), t) << '\n';
+    out << t.tr("\nllama.cpp, with the sections as a converted GGUF has them ([{0}]):\n",
+                fmt::join(ggml_sections, ", "));
+    out << "  " << ggml_difference(mrope, rows[0].map, "MROPE (qwen2vl):  ", t.tr("chunked"), t) << '\n';
+    out << "  " << ggml_difference(imrope, rows[1].map, "IMROPE (qwen3vl): ", t.tr("interleaved"), t) << '\n';
   }
-  out << t("\nthe frequencies fall with the pair index: chunks give each axis one band of wavelengths,\n"
-           "interleaving gives every axis pairs from the whole range (docs/multi-axis.md)\n",
-           "\n频率随维度对编号递减:分块让每个轴只得到一段波长,交错让每个轴都得到全范围的维度对(docs/multi-axis.md)\n");
+  out << t.tr("\nthe frequencies fall with the pair index: chunks give each axis one band of wavelengths,\n"
+              "interleaving gives every axis pairs from the whole range (docs/multi-axis.md)\n");
   return kOk;
 }
 

@@ -48,9 +48,9 @@ namespace {
 
 std::string verdict(const IdentityResult& r, const Text& t, bool wide) {
   // The narrow table prints an expected failure under its heading "contrast, expected to fail".
-  if (r.expected_to_fail && !wide && !r.check.passed()) return t("FAIL", "失败");
-  if (r.expected_to_fail) return r.check.passed() ? t("pass (unexpected)", "通过(出乎意料)") : t("FAIL (expected)", "失败(预期之中)");
-  return r.check.passed() ? t("PASS", "通过") : t("FAIL", "失败");
+  if (r.expected_to_fail && !wide && !r.check.passed()) return t.tr("FAIL");
+  if (r.expected_to_fail) return r.check.passed() ? t.tr("pass (unexpected)") : t.tr("FAIL (expected)");
+  return r.check.passed() ? t.tr("PASS") : t.tr("FAIL");
 }
 
 std::string csv_row(const IdentityResult& r) {
@@ -77,8 +77,8 @@ std::string computed_in(const VerifyOptions& opt, const VerifySettings& s, const
   if (!opt.dtype) return "";
   const Strategy strategy = s.dense ? Strategy::CastInputs : s.strategy;
   const bool shown = s.dtype == DType::F16 || s.dtype == DType::BF16 || (s.dtype == DType::F32 && strategy == Strategy::CastResult);
-  const std::string how = !shown ? "" : t.format(" ({})", "({})", to_string(strategy));
-  return t.format(", computed in {}{}", ",用 {} 计算{}", to_string(s.dtype), how);
+  const std::string how = !shown ? "" : t.tr(" ({0})", to_string(strategy));
+  return t.tr(", computed in {0}{1}", to_string(s.dtype), how);
 }
 
 /// The tolerance model of the run: (M13) for float64, (P10) for cast-inputs, (P12) otherwise.
@@ -87,40 +87,29 @@ void print_tolerance(const VerifyOptions& opt, const VerifySettings& s, const Te
   const std::string T(to_string(s.dtype));
   const bool wide = s.dtype == DType::F16 || s.dtype == DType::BF16;
   if (!opt.dtype) {
-    out << t.format("tolerance on |Δ|/S = {:g}·ε·(d + M), M = the sum of |positions| involved (docs/math.md (M13))\n",
-                    "|Δ|/S 的容差 = {:g}·ε·(d + M),M 是所涉及位置的绝对值之和(docs/math.md (M13))\n", kToleranceSafety);
+    out << t.tr("tolerance on |Δ|/S = {0:g}·ε·(d + M), M = the sum of |positions| involved (docs/math.md (M13))\n",
+                kToleranceSafety);
   } else if (s.dtype == DType::F64 || (s.dtype == DType::F32 && strategy != Strategy::CastResult)) {
-    out << t.format("θ, q, k, positions and every operation in {}; tolerance on |Δ|/S = {:g}·ε·(d + M), ε = {:.3g},\n"
-                    "M = the sum of |positions| involved, at most 1/√d for scores, 1 otherwise (docs/precision.md (P10), (P11))\n",
-                    "θ、q、k、位置和每一步运算都用 {};|Δ|/S 的容差 = {:g}·ε·(d + M),ε = {:.3g},\n"
-                    "M 是所涉及位置的绝对值之和,对得分最多取 1/√d,其他取 1(docs/precision.md (P10), (P11))\n",
-                    T, kToleranceSafety, epsilon(s.dtype));
+    out << t.tr("θ, q, k, positions and every operation in {0}; tolerance on |Δ|/S = {1:g}·ε·(d + M), ε = {2:.3g},\n"
+                "M = the sum of |positions| involved, at most 1/√d for scores, 1 otherwise (docs/precision.md (P10), (P11))\n",
+                T, kToleranceSafety, epsilon(s.dtype));
   } else if (strategy == Strategy::CastInputs) {
-    out << t.format("θ, q, k, positions and rotations in {}, sums accumulated in float32 and rounded to {};\n"
-                    "tolerance on |Δ|/S = {:g}·(ε_f32·d + ε·M), ε = {:.3g}, ε_f32 = {:.3g}, M = the sum of |positions|\n"
-                    "involved, at most 1/√d for scores, 1 otherwise (docs/precision.md (P10), (P11))\n",
-                    "θ、q、k、位置和旋转都用 {0},求和在 float32 中累加后舍入为 {1};\n"
-                    "|Δ|/S 的容差 = {2:g}·(ε_f32·d + ε·M),ε = {3:.3g},ε_f32 = {4:.3g},M 是所涉及位置的绝对值之和,\n"
-                    "对得分最多取 1/√d,其他取 1(docs/precision.md (P10), (P11))\n",
-                    T, T, kToleranceSafety, epsilon(s.dtype), epsilon(DType::F32));
+    out << t.tr("θ, q, k, positions and rotations in {0}, sums accumulated in float32 and rounded to {1};\n"
+                "tolerance on |Δ|/S = {2:g}·(ε_f32·d + ε·M), ε = {3:.3g}, ε_f32 = {4:.3g}, M = the sum of |positions|\n"
+                "involved, at most 1/√d for scores, 1 otherwise (docs/precision.md (P10), (P11))\n",
+                T, T, kToleranceSafety, epsilon(s.dtype), epsilon(DType::F32));
   } else {
     const bool f32 = strategy == Strategy::AngleF32;
     const std::string acc = wide ? "float32" : T, eps_acc = wide ? "ε_f32" : "ε", phi = f32 ? "ε_f32" : "ε_f64";
-    out << (f32 ? t.format("angle-f32, as Hugging Face: θ, positions, angles and cos/sin in float32, cos/sin rounded to {0},\n"
-                           "rotations in {0}, sums accumulated in float32 and rounded to {0};\n", 
-                           "angle-f32,同 Hugging Face:θ、位置、角度和 cos/sin 用 float32,cos/sin 舍入为 {0},\n"
-                           "旋转用 {0},求和在 float32 中累加后舍入为 {0};\n", T)
-                : t.format("cast-result: angles, cos/sin and rotations in float64, rotated vectors rounded to {0},\n"
-                           "sums accumulated in {1} and rounded to {0};\n",
-                           "cast-result:角度、cos/sin 和旋转用 float64,旋转后的向量舍入为 {0},\n"
-                           "求和在 {1} 中累加后舍入为 {0};\n", T, acc));
-    const std::string eps = f32 || wide ? t.format(", ε_f32 = {:.3g}", ",ε_f32 = {:.3g}", epsilon(DType::F32)) : "";
-    const std::string eps64 = f32 ? "" : t.format(", ε_f64 = {:.3g}", ",ε_f64 = {:.3g}", epsilon(DType::F64));
-    out << t.format("tolerance on |Δ|/S = {:g}·({}·d + {}·M + ε), ε = {:.3g}{}{},\n"
-                    "M = the sum of |positions| involved, at most 1/√d for scores, 1 otherwise (docs/precision.md (P11), (P12))\n",
-                    "|Δ|/S 的容差 = {:g}·({}·d + {}·M + ε),ε = {:.3g}{}{},\n"
-                    "M 是所涉及位置的绝对值之和,对得分最多取 1/√d,其他取 1(docs/precision.md (P11), (P12))\n",
-                    kToleranceSafety, eps_acc, phi, epsilon(s.dtype), eps, eps64);
+    out << (f32 ? t.tr("angle-f32, as Hugging Face: θ, positions, angles and cos/sin in float32, cos/sin rounded to {0},\n"
+                       "rotations in {0}, sums accumulated in float32 and rounded to {0};\n", T)
+                : t.tr("cast-result: angles, cos/sin and rotations in float64, rotated vectors rounded to {0},\n"
+                       "sums accumulated in {1} and rounded to {0};\n", T, acc));
+    const std::string eps = f32 || wide ? t.tr(", ε_f32 = {0:.3g}", epsilon(DType::F32)) : "";
+    const std::string eps64 = f32 ? "" : t.tr(", ε_f64 = {0:.3g}", epsilon(DType::F64));
+    out << t.tr("tolerance on |Δ|/S = {0:g}·({1}·d + {2}·M + ε), ε = {3:.3g}{4}{5},\n"
+                "M = the sum of |positions| involved, at most 1/√d for scores, 1 otherwise (docs/precision.md (P11), (P12))\n",
+                kToleranceSafety, eps_acc, phi, epsilon(s.dtype), eps, eps64);
   }
 }
 
@@ -150,8 +139,8 @@ int run_verify(const VerifyOptions& opt, std::ostream& out) {
   if (rope.scaled) {
     const ResolvedRope& rr = *rope.scaled;
     settings.inv_freq = rr.params.inv_freq;
-    model = t.format(", {} scaling f = {} ({}{})", ",{} 缩放 f = {}({}{})", to_string(rr.model.rope.type),
-                     format_number(rr.params.factor), model_name(rr.model, t), layer_text(rr.spec, t));
+    model = t.tr(", {0} scaling f = {1} ({2}{3})", to_string(rr.model.rope.type),
+                 format_number(rr.params.factor), model_name(rr.model, t), layer_text(rr.spec, t));
   }
   if (opt.strategy) {
     if (!opt.dtype || *opt.dtype == DType::F64) {
@@ -162,7 +151,7 @@ int run_verify(const VerifyOptions& opt, std::ostream& out) {
   // A bar on stderr while the trials run, only on a terminal; Ctrl-C stops the run and prints what it has.
   const bool bar = ::isatty(STDERR_FILENO) == 1;
   bool drawn = false;
-  const std::string trials_word = t("trials", "次试验");
+  const std::string trials_word = t.tr("trials");
   const VerifyProgress progress = [&](long done, long total) {
     if (bar && (drawn || done < total)) {
       const int width = 30, filled = static_cast<int>(static_cast<double>(width) * done / total);
@@ -249,35 +238,31 @@ int run_verify(const VerifyOptions& opt, std::ostream& out) {
   }
   if (opt.json || opt.csv == "-") return exit_code;
 
-  out << t.format("rope verify: d = {}, base = {}{}, {}, {} trials, seed {}{}\n",
-                  "rope verify:d = {},base = {}{},{},{} 次试验,种子 {}{}\n", s.dim, format_number(s.base), model,
-                  rope.layout_text(t), s.trials, s.seed, computed_in(opt, s, t));
+  out << t.tr("rope verify: d = {0}, base = {1}{2}, {3}, {4} trials, seed {5}{6}\n",
+              s.dim, format_number(s.base), model,
+              rope.layout_text(t), s.trials, s.seed, computed_in(opt, s, t));
   if (rope.attention_factor() != 1.0) {
-    out << t.format("the model's attention factor a = {} in cos and sin scales both sides of every identity by a or a²;\n"
-                    "the identities are checked on the rotation itself\n",
-                    "模型的注意力因子 a = {} 乘在 cos 和 sin 上,使每个恒等式两边同乘 a 或 a²;\n这里检查的是旋转本身\n",
-                    format_number(rope.attention_factor()));
+    out << t.tr("the model's attention factor a = {0} in cos and sin scales both sides of every identity by a or a²;\n"
+                "the identities are checked on the rotation itself\n",
+                format_number(rope.attention_factor()));
   }
   if (report.interrupted) {
-    out << t.format("interrupted (Ctrl-C) after {} of {} trials: every row below covers those {}\n",
-                    "已中断(Ctrl-C):完成 {} / {} 次试验,下表各行只含这 {} 次\n", report.completed, s.trials, report.completed);
+    out << t.tr("interrupted (Ctrl-C) after {0} of {1} trials: every row below covers those {2}\n",
+                report.completed, s.trials, report.completed);
   }
-  out << t.format("q, k ~ N(0, I); positions m, n and shift c uniform integers in [0, {})\n",
-                  "q, k ~ N(0, I);位置 m、n 和平移量 c 是 [0, {}) 中均匀分布的整数\n", format_number(s.max_position));
-  out << t("error |Δ| between the two sides; S = ‖q‖‖k‖ for scores, ‖q‖ for vectors, 1 for matrices;\n",
-           "误差 |Δ| 是两边之差;S 对得分取 ‖q‖‖k‖,对向量取 ‖q‖,对矩阵取 1;\n");
+  out << t.tr("q, k ~ N(0, I); positions m, n and shift c uniform integers in [0, {0})\n",
+              format_number(s.max_position));
+  out << t.tr("error |Δ| between the two sides; S = ‖q‖‖k‖ for scores, ‖q‖ for vectors, 1 for matrices;\n");
   print_tolerance(opt, s, t, out);
   if (s.dense) {
     const long dense = dense_samples(s.dim, s.trials);
-    out << t("dense form: every rotation by apply_rotary and the d×d matrix R_m, one draw after the other\n",
-             "稠密形式:每次旋转用 apply_rotary 和 d×d 矩阵 R_m,逐个抽样计算\n");
+    out << t.tr("dense form: every rotation by apply_rotary and the d×d matrix R_m, one draw after the other\n");
     if (dense < s.trials) {
-      out << t.format("rows 2, 3 and 7 multiply dense d×d matrices: they use the first {} draws (about 2^33 flops)\n",
-                      "第 2、3、7 行要做稠密 d×d 矩阵乘法:只用前 {} 次抽样(约 2^33 次浮点运算)\n", dense);
+      out << t.tr("rows 2, 3 and 7 multiply dense d×d matrices: they use the first {0} draws (about 2^33 flops)\n",
+                  dense);
     }
   } else {
-    out << t("every row on every draw, on the 2×2 blocks of R_m: O(d) per check (--dense: d×d matrices)\n",
-             "每行用全部抽样,按 R_m 的 2×2 块逐元素检查:每次 O(d)(--dense:d×d 矩阵)\n");
+    out << t.tr("every row on every draw, on the 2×2 blocks of R_m: O(d) per check (--dense: d×d matrices)\n");
   }
   out << '\n';
   // The default table fits a projector (100 columns): the contrast rows, under their own heading, drop
@@ -291,30 +276,29 @@ int run_verify(const VerifyOptions& opt, std::ostream& out) {
                          verdict(r, t, true));
       return;
     }
-    for (const char* suffix : {" (contrast)", "(对照)"}) {
-      const std::string_view sv(suffix);
-      if (name.size() > sv.size() && name.compare(name.size() - sv.size(), sv.size(), sv) == 0) name.resize(name.size() - sv.size());
+    const std::string_view suffix = t.tr(" (contrast)");  // the contrast rows' names end with it
+    if (name.size() > suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0) {
+      name.resize(name.size() - suffix.size());
     }
     out << fmt::format("{:>2} {:<17} {:<41} {:<10} {:>9.2e} {:>9.2e} {}\n", number, name, formula, r.equation,
                        r.check.relative_error(), r.check.tolerance, verdict(r, t, false));
   };
   if (opt.wide) {
-    out << fmt::format("{:>2}  {:<21} {:<42} {:<10} {:>8}  {:>9}  {:>9}  {:>9}  {}\n", "#", t("identity", "恒等式"),
-                       t("formula", "公式"), t("eq.", "式"), t("samples", "样本数"), "max |Δ|", "max |Δ|/S",
-                       t("tolerance", "容差"), t("result", "结果"));
+    out << fmt::format("{:>2}  {:<21} {:<42} {:<10} {:>8}  {:>9}  {:>9}  {:>9}  {}\n", "#", t.tr("identity"),
+                       t.tr("formula"), t.tr("eq."), t.tr("samples"), "max |Δ|", "max |Δ|/S",
+                       t.tr("tolerance"), t.tr("result"));
   } else {
-    out << fmt::format("{:>2} {:<17} {:<41} {:<10} {:>9} {:>9} {}\n", "#", t("identity", "恒等式"), t("formula", "公式"),
-                       t("eq.", "式"), "max |Δ|/S", t("tolerance", "容差"), t("result", "结果"));
+    out << fmt::format("{:>2} {:<17} {:<41} {:<10} {:>9} {:>9} {}\n", "#", t.tr("identity"), t.tr("formula"),
+                       t.tr("eq."), "max |Δ|/S", t.tr("tolerance"), t.tr("result"));
   }
   for (std::size_t i = 0; i < report.identities.size(); ++i) row(std::to_string(i + 1), report.identities[i]);
-  out << t("\ncontrast, expected to fail: the additive sinusoidal encoding of the original Transformer\n",
-           "\n对照(预期失败):原始 Transformer 的加性正弦位置编码\n");
+  out << t.tr("\ncontrast, expected to fail: the additive sinusoidal encoding of the original Transformer\n");
   row("-", report.contrast);
-  out << t.format("    shifting both positions changes <q + p_m, k + p_n> by up to {:.3g}: it leaks absolute position\n",
-                  "    两个位置同时平移,<q + p_m, k + p_n> 最多改变 {:.3g}:它泄露了绝对位置\n", report.contrast.max_abs_error);
+  out << t.tr("    shifting both positions changes <q + p_m, k + p_n> by up to {0:.3g}: it leaks absolute position\n",
+              report.contrast.max_abs_error);
   if (xpos_contrast) {
-    out << t.format("\ncontrast, expected to fail: RoPE's relative identity without xPos's scale (s = {})\n",
-                    "\n对照(预期失败):不含 xPos 缩放的 RoPE 相对位置恒等式(s = {})\n", format_number(opt.xpos_scale_base));
+    out << t.tr("\ncontrast, expected to fail: RoPE's relative identity without xPos's scale (s = {0})\n",
+                format_number(opt.xpos_scale_base));
     row("-", *xpos_contrast);
   }
   if (!opt.wide) {
@@ -322,24 +306,20 @@ int run_verify(const VerifyOptions& opt, std::ostream& out) {
     const bool multi_axis = std::any_of(report.identities.begin(), report.identities.end(), [](const IdentityResult& r) {
       return r.equation.rfind("(A", 0) == 0 || r.equation.rfind("(X", 0) == 0;
     });
-    out << (multi_axis ? t("eq.: the equation in docs/math.md, (A…) and (X…) in docs/multi-axis.md;\n"
-                           "     --wide adds each row's samples and unscaled max |Δ|\n",
-                           "式:docs/math.md 中的公式编号,(A…) 与 (X…) 见 docs/multi-axis.md;\n"
-                           "    --wide 另列每行的样本数和未缩放的 max |Δ|\n")
-                       : t("eq.: the equation in docs/math.md; --wide adds each row's samples and unscaled max |Δ|\n",
-                           "式:docs/math.md 中的公式编号;--wide 另列每行的样本数和未缩放的 max |Δ|\n"));
+    out << (multi_axis ? t.tr("eq.: the equation in docs/math.md, (A…) and (X…) in docs/multi-axis.md;\n"
+                              "     --wide adds each row's samples and unscaled max |Δ|\n")
+                       : t.tr("eq.: the equation in docs/math.md; --wide adds each row's samples and unscaled max |Δ|\n"));
   }
   if (cast_inputs) {
     const IdentityResult& r = cast_inputs->row;
-    out << t.format("\ncontrast, expected to fail: row 1 with cast-inputs, position and θ rounded to {} before the angle (P3)\n",
-                    "\n对照(预期失败):第 1 行改用 cast-inputs,位置和 θ 在算角度之前先舍入为 {}(P3)\n", to_string(s.dtype));
+    out << t.tr("\ncontrast, expected to fail: row 1 with cast-inputs, position and θ rounded to {0} before the angle (P3)\n",
+                to_string(s.dtype));
     row("-", r);
     if (cast_inputs->fails_from) {
-      out << t.format("    it fails from max-position {} on (the smallest found by bisection, {} draws of the same seed)\n",
-                      "    从 max-position {} 起失败(用同一种子的 {} 次抽样二分查找到的最小值)\n",
-                      format_number(*cast_inputs->fails_from), std::min(s.trials, 256L));
+      out << t.tr("    it fails from max-position {0} on (the smallest found by bisection, {1} draws of the same seed)\n",
+                  format_number(*cast_inputs->fails_from), std::min(s.trials, 256L));
     } else {
-      out << t("    it passes at these positions\n", "    在这些位置上它仍然通过\n");
+      out << t.tr("    it passes at these positions\n");
     }
   }
   const auto passed = std::count_if(report.identities.begin(), report.identities.end(),
@@ -347,20 +327,17 @@ int run_verify(const VerifyOptions& opt, std::ostream& out) {
   const bool capped = std::any_of(report.identities.begin(), report.identities.end(),
                                   [](const IdentityResult& r) { return r.capped; });
   if (capped) {
-    out << t.format("\nsome tolerances are capped at the typical size of the quantity, 1/√d = {:.3g} for scores and 1\n"
-                    "otherwise (P11): a larger error means {} keeps no correct digit at positions up to {}\n",
-                    "\n有些容差被限制在该量的典型大小:得分为 1/√d = {:.3g},其他为 1\n"
-                    "(P11):误差更大说明 {} 在位置不超过 {} 时已没有一位正确的数字\n",
-                    score_tolerance_cap(s.dim), to_string(s.dtype), format_number(s.max_position));
+    out << t.tr("\nsome tolerances are capped at the typical size of the quantity, 1/√d = {0:.3g} for scores and 1\n"
+                "otherwise (P11): a larger error means {1} keeps no correct digit at positions up to {2}\n",
+                score_tolerance_cap(s.dim), to_string(s.dtype), format_number(s.max_position));
   }
   if (axes_left_out) {
-    out << t.format("\nthe per-axis rows (A5)-(A7) (axes {}) are checked in float64 only: leave out --dtype for them\n",
-                    "\n按轴的行 (A5)-(A7)(轴 {})只在 float64 下检查:去掉 --dtype 即可检查它们\n",
-                    rope.scaled->spec.axes->components());
+    out << t.tr("\nthe per-axis rows (A5)-(A7) (axes {0}) are checked in float64 only: leave out --dtype for them\n",
+                rope.scaled->spec.axes->components());
   }
-  out << t.format("\n{} of {} identities passed{}\n", "\n{1} 项恒等式中 {0} 项通过{2}\n", passed, report.identities.size(),
-                  !report.all_passed() ? t(" — VERIFICATION FAILED", " — 验证失败")
-                  : report.interrupted ? t(" in the trials done (interrupted)", "(仅含已完成的试验,已中断)")
+  out << t.tr("\n{0} of {1} identities passed{2}\n", passed, report.identities.size(),
+              !report.all_passed() ? t.tr(" — VERIFICATION FAILED")
+              : report.interrupted ? t.tr(" in the trials done (interrupted)")
                                        : "");
   return exit_code;
 }

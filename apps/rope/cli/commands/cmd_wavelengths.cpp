@@ -70,7 +70,7 @@ int run_wavelengths(const WavelengthsOptions& opt, std::ostream& out) {
       const std::string base = format_number(rr.model.rope.base);
       curves.push_back({"base = " + base, "base=" + base, original});
     } else {
-      curves.push_back({t.format("original, base = {}", "原始,base = {}", format_number(rr.model.rope.base)), "original", original});
+      curves.push_back({t.tr("original, base = {0}", format_number(rr.model.rope.base)), "original", original});
       curves.push_back({fmt::format("{} f = {}", to_string(rr.model.rope.type), format_number(p.factor)),
                         std::string(to_string(rr.model.rope.type)), scaled});
       scaled_pair = true;
@@ -113,17 +113,15 @@ int run_wavelengths(const WavelengthsOptions& opt, std::ostream& out) {
   }
   if (opt.csv == "-") return kOk;
 
-  out << t.format("RoPE wavelengths λ_i = 2π/θ_i = 2π·base^(2i/d), d = {} (docs/math.md (M2)):\n",
-                  "RoPE 波长 λ_i = 2π/θ_i = 2π·base^(2i/d),d = {}(docs/math.md (M2)):\n", dim);
-  out << t("  pair 0 turns once every 2π ≈ 6.28 positions (high frequency); the last pair turns slowest\n\n",
-           "  第 0 对每隔 2π ≈ 6.28 个位置转一圈(高频);最后一对转得最慢\n\n");
+  out << t.tr("RoPE wavelengths λ_i = 2π/θ_i = 2π·base^(2i/d), d = {0} (docs/math.md (M2)):\n", dim);
+  out << t.tr("  pair 0 turns once every 2π ≈ 6.28 positions (high frequency); the last pair turns slowest\n\n");
   std::string header = fmt::format("{:>5}", "i");
   for (const Curve& c : curves) header += fmt::format("  {:>22}", "λ_i " + c.column);
   out << header << '\n';
   for (int i = 0; i < half; ++i) {
     std::string line = fmt::format("{:>5}", i);
     for (const Curve& c : curves) {
-      line += fmt::format("  {:>22}", std::isfinite(c.lambda[i]) ? format_number(c.lambda[i]) : t("inf (not rotated)", "inf(不旋转)"));
+      line += fmt::format("  {:>22}", std::isfinite(c.lambda[i]) ? format_number(c.lambda[i]) : t.tr("inf (not rotated)"));
     }
     out << line << '\n';
   }
@@ -132,22 +130,21 @@ int run_wavelengths(const WavelengthsOptions& opt, std::ostream& out) {
     for (const Curve& c : curves) {
       const Eigen::Index first = first_pair_beyond(c.lambda, L);
       if (first == half) {
-        out << t.format("context {}, {}: every pair completes a full turn within it\n",
-                        "上下文长度 {},{}:每一对都能在其中转满一圈\n", format_number(L), c.column);
+        out << t.tr("context {0}, {1}: every pair completes a full turn within it\n", format_number(L), c.column);
       } else {
-        const std::string which = first == half - 1 ? t.format("pair {}", "第 {} 对", first)
-                                                    : t.format("pairs {} … {}", "第 {} … {} 对", first, half - 1);
+        const std::string which = first == half - 1 ? t.tr("pair {0}", first)
+                                                    : t.tr("pairs {0} … {1}", first, half - 1);
         // Named by its frequencies when a model has two sets, as `rope inspect` names them.
         const std::string set = !scaled_pair                ? ""
-                                : &c == &curves.front() ? t(" of the original frequencies", "(原始频率)")
-                                                        : t(" of the scaled frequencies", "(缩放后的频率)");
-        out << t.format("context {}, {}: {} ({} of {}) never complete a turn within it;\n  critical dimension {}{} (M16)\n",
-                        "上下文长度 {},{}:{}({} 对,共 {} 对)在其中转不满一圈;\n  临界维度 {}{} (M16)\n", format_number(L),
-                        c.column, which, half - first, half, 2 * first, set);
+                                : &c == &curves.front() ? t.tr(" of the original frequencies")
+                                                        : t.tr(" of the scaled frequencies");
+        out << t.tr("context {0}, {1}: {2} ({3} of {4}) never complete a turn within it;\n  critical dimension {5}{6} (M16)\n",
+                    format_number(L),
+                    c.column, which, half - first, half, 2 * first, set);
       }
     }
   }
-  for (const auto& w : warnings) out << t("warning: ", "警告:") << w.in(t.zh()) << '\n';
+  for (const auto& w : warnings) out << t.tr("warning: ") << w.in(t.zh()) << '\n';
   return kOk;
 }
 

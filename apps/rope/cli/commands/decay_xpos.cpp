@@ -58,27 +58,23 @@ int run_decay_xpos(const DecayOptions& opt, std::ostream& out) {
   }
   const FigureOptions& f = opt.figure;
   plot::Figure fig;
-  fig.title = fmt::format(f.text("xPos scale factor ζ^(m/s) next to the decay bound, d = {}, s = {}",
-                                 "xPos 缩放因子 ζ^(m/s) 与衰减上界, d = {}, s = {}"),
-                          d, format_number(s));
-  fig.xlabel = f.text("relative distance m", "相对距离 m");
-  fig.ylabel = f.text("value / value at m = 0", "值 / m = 0 处的值");
+  fig.title = f.tr("xPos scale factor ζ^(m/s) next to the decay bound, d = {0}, s = {1}", d, format_number(s));
+  fig.xlabel = f.tr("relative distance m");
+  fig.ylabel = f.tr("value / value at m = 0");
   fig.log_x = opt.log_x;
   fig.key = plot::Figure::Key::Below;  // the slowest pair runs along the top: a legend there would hide it
-  fig.series.push_back({f.text("RoFormer bound f(m)/f(0)", "RoFormer 上界 f(m)/f(0)"), x, c.bound, 0});
-  fig.series.push_back({f.text("xPos bound (X5) divided by f(0)", "xPos 上界 (X5) 除以 f(0)"), x, c.xpos_bound, 1});
-  fig.series.push_back({f.text("ζ₀^(m/s), fastest pair", "ζ₀^(m/s),衰减最快的维度对"), x, c.zeta_first, 2, true});
-  fig.series.push_back({f.text("mean of ζⱼ^(m/s)", "ζⱼ^(m/s) 的均值"), x, c.zeta_mean, 3, true});
-  fig.series.push_back({fmt::format(f.text("ζ^(m/s) of pair {}, slowest", "第 {} 对的 ζ^(m/s),衰减最慢"), d / 2 - 1), x, c.zeta_last, 4, true});
+  fig.series.push_back({f.tr("RoFormer bound f(m)/f(0)"), x, c.bound, 0});
+  fig.series.push_back({f.tr("xPos bound (X5) divided by f(0)"), x, c.xpos_bound, 1});
+  fig.series.push_back({f.tr("ζ₀^(m/s), fastest pair"), x, c.zeta_first, 2, true});
+  fig.series.push_back({f.tr("mean of ζⱼ^(m/s)"), x, c.zeta_mean, 3, true});
+  fig.series.push_back({f.tr("ζ^(m/s) of pair {0}, slowest", d / 2 - 1), x, c.zeta_last, 4, true});
   draw(fig, f);
   if (opt.csv == "-") return kOk;
 
   const Text t = f.tr();
-  out << t.format("xPos, d = {}, base = {}, s = {} (docs/multi-axis.md (X1)-(X5)): the score of q at n_q and k at n_k\ncarries ζ_j^(m/s) on pair j, m = n_q − n_k, ζ_j = (2j/d + 0.4)/1.4 from {:.6g} to {:.6g}\n",
-                  "xPos,d = {},base = {},s = {}(docs/multi-axis.md (X1)-(X5)):n_q 处的 q 与 n_k 处的 k 的得分\n在第 j 对上带有 ζ_j^(m/s),m = n_q − n_k,ζ_j = (2j/d + 0.4)/1.4,从 {:.6g} 到 {:.6g}\n",
-                  d, format_number(base), format_number(s), xpos_zeta(d)[0], xpos_zeta(d)[d / 2 - 1]);
-  out << t("  bound: RoFormer's f(m) (M11); xPos bound: f_ζ(m) (X5), the same sum with ζ_i^(m/s) in each term;\n  both divided by f(0) = (d/2 + 1)/2; then ζ_0^(m/s), the mean over pairs and ζ_(d/2−1)^(m/s)\n\n",
-           "  上界:RoFormer 的 f(m)(M11);xPos 上界:f_ζ(m)(X5),即每项乘以 ζ_i^(m/s) 的同一个和;\n  两者都除以 f(0) = (d/2 + 1)/2;然后是 ζ_0^(m/s)、各对的均值和 ζ_(d/2−1)^(m/s)\n\n");
+  out << t.tr("xPos, d = {0}, base = {1}, s = {2} (docs/multi-axis.md (X1)-(X5)): the score of q at n_q and k at n_k\ncarries ζ_j^(m/s) on pair j, m = n_q − n_k, ζ_j = (2j/d + 0.4)/1.4 from {3:.6g} to {4:.6g}\n",
+              d, format_number(base), format_number(s), xpos_zeta(d)[0], xpos_zeta(d)[d / 2 - 1]);
+  out << t.tr("  bound: RoFormer's f(m) (M11); xPos bound: f_ζ(m) (X5), the same sum with ζ_i^(m/s) in each term;\n  both divided by f(0) = (d/2 + 1)/2; then ζ_0^(m/s), the mean over pairs and ζ_(d/2−1)^(m/s)\n\n");
   std::vector<double> shown{opt.log_x ? 1.0 : 0.0};
   for (double decade = 1; decade <= opt.max_distance; decade *= 10) {
     for (double step : {1.0, 2.0, 5.0}) {
@@ -88,14 +84,14 @@ int run_decay_xpos(const DecayOptions& opt, std::ostream& out) {
   if (opt.max_distance > shown.front()) shown.push_back(opt.max_distance);
   const Eigen::VectorXd at = Eigen::Map<const Eigen::VectorXd>(shown.data(), static_cast<Eigen::Index>(shown.size()));
   const XposDecay r = xpos_decay(theta, s, at);
-  out << fmt::format("{:>12}  {:>12}  {:>12}  {:>12}  {:>12}  {:>12}\n", t("distance m", "距离 m"), t("bound", "上界"),
-                     t("xPos bound", "xPos 上界"), "ζ_0^(m/s)", t("mean ζ^(m/s)", "ζ^(m/s) 均值"),
+  out << fmt::format("{:>12}  {:>12}  {:>12}  {:>12}  {:>12}  {:>12}\n", t.tr("distance m"), t.tr("bound"),
+                     t.tr("xPos bound"), "ζ_0^(m/s)", t.tr("mean ζ^(m/s)"),
                      fmt::format("ζ_{}^(m/s)", d / 2 - 1));
   for (Eigen::Index k = 0; k < at.size(); ++k) {
     out << fmt::format("{:>12}  {:>12.6f}  {:>12.6f}  {:>12.6f}  {:>12.6f}  {:>12.6f}\n", format_number(at[k]), r.bound[k],
                        r.xpos_bound[k], r.zeta_first[k], r.zeta_mean[k], r.zeta_last[k]);
   }
-  if (opt.csv.empty()) out << t("(every distance of the figure: --csv FILE)\n", "(图中的全部距离:--csv FILE)\n");
+  if (opt.csv.empty()) out << t.tr("(every distance of the figure: --csv FILE)\n");
   return kOk;
 }
 

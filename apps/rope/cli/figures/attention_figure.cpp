@@ -11,9 +11,9 @@ namespace {
 std::string figure_name(Encoding e, double slope, const FigureOptions& f) {
   switch (e) {
     case Encoding::Rope: return "RoPE";
-    case Encoding::Sinusoidal: return f.text("additive sinusoidal", "加性正弦编码");
-    case Encoding::Alibi: return fmt::format(f.text("ALiBi, m = {}", "ALiBi，m = {}"), format_number(slope));
-    default: return f.text("no position encoding", "无位置编码");
+    case Encoding::Sinusoidal: return f.tr("additive sinusoidal");
+    case Encoding::Alibi: return f.tr("ALiBi, m = {0}", format_number(slope));
+    default: return f.tr("no position encoding");
   }
 }
 
@@ -33,16 +33,16 @@ Eigen::MatrixXd for_display(Eigen::MatrixXd a, double top) {
 plot::Figure attention_figure(const FigureOptions& f, Encoding e, double slope, int tokens, int dim, bool causal,
                               const Eigen::MatrixXd& a, std::optional<double> shared_max) {
   plot::Figure fig;
-  fig.title = fmt::format(f.text("attention A = softmax(QKᵀ/√d), {}: {} tokens, d = {}{}", "注意力 A = softmax(QKᵀ/√d)，{}：{} 个词元，d = {}{}"),
-                          figure_name(e, slope, f), tokens, dim, causal ? f.text(", causal", "，因果掩码") : "");
+  fig.title = f.tr("attention A = softmax(QKᵀ/√d), {0}: {1} tokens, d = {2}{3}",
+                   figure_name(e, slope, f), tokens, dim, causal ? f.tr(", causal") : "");
 
-  fig.xlabel = f.text("key j", "键 j");
-  fig.ylabel = f.text("query i", "查询 i");
+  fig.xlabel = f.tr("key j");
+  fig.ylabel = f.tr("query i");
   plot::Heatmap h;
   h.z = for_display(a, shared_max.value_or(a.maxCoeff()));
   if (shared_max) {  // the colour bar says that it is shared (the title has no room left)
     h.zrange = std::pair{0.0, *shared_max};
-    h.colorbar_label = f.text("A_ij, one scale for every encoding", "A_ij，所有编码共用一个色标");
+    h.colorbar_label = f.tr("A_ij, one scale for every encoding");
   }
   h.diverging = false;
   h.rows_downward = true;
@@ -54,11 +54,10 @@ plot::Figure attention_figure(const FigureOptions& f, Encoding e, double slope, 
 
 plot::Figure bias_figure(const FigureOptions& f, double slope, int head, int heads, int tokens, const Eigen::MatrixXd& bias) {
   plot::Figure fig;
-  fig.title = fmt::format(f.text("ALiBi bias −m·|i − j| added to s_ij: m = {} (head {} of {}), {} tokens",
-                                 "ALiBi 偏置 −m·|i − j|（加到 s_ij 上）：m = {}（第 {} 个头，共 {} 个），{} 个词元"),
-                          format_number(slope), head, heads, tokens);
-  fig.xlabel = f.text("key j", "键 j");
-  fig.ylabel = f.text("query i", "查询 i");
+  fig.title = f.tr("ALiBi bias −m·|i − j| added to s_ij: m = {0} (head {1} of {2}), {3} tokens",
+                   format_number(slope), head, heads, tokens);
+  fig.xlabel = f.tr("key j");
+  fig.ylabel = f.tr("query i");
   plot::Heatmap h;
   h.z = bias;
   h.diverging = false;  // bright 0 on the diagonal, darker with distance, as A fades

@@ -83,8 +83,8 @@ plot::Figure figure_of(const explain::Walkthrough& w, const FigureOptions& f) {
   const double radius = std::max(s.q.norm(), s.k.norm());
   const double lim = 1.5 * radius;
   plot::Figure fig;
-  fig.title = fmt::format(f.text("RoPE in 2-D: q at M = {}, k at N = {}, θ = {}", "二维 RoPE:q 在位置 M = {},k 在位置 N = {},θ = {}"),
-                          format_number(s.m), format_number(s.n), fx(s.theta));
+  fig.title = f.tr("RoPE in 2-D: q at M = {0}, k at N = {1}, θ = {2}",
+                   format_number(s.m), format_number(s.n), fx(s.theta));
   plane_axes(fig, f, lim);
 
   const double m_angle = s.m * s.theta;
@@ -133,18 +133,15 @@ plot::Figure figure_of(const explain::Walkthrough& w, const FigureOptions& f) {
   arc_label(r_m, arg_q, m_angle, fmt::format("Mθ = {}", fx(m_angle)));
   arc_label(r_n, arg_k, n_angle, fmt::format("Nθ = {}", fx(n_angle)));
   arc_label(r_between, arg_q_rotated, s5.angle_between, fmt::format("{} rad", fx(s5.angle_between)));
-  fig.labels.push_back(text_at({0.0, 0.9 * lim}, f.text("dashed: q, k;  solid: rotated by Mθ, Nθ",
-                                                         "虚线:q、k;实线:旋转 Mθ、Nθ 之后")));
+  fig.labels.push_back(text_at({0.0, 0.9 * lim}, f.tr("dashed: q, k;  solid: rotated by Mθ, Nθ")));
   fig.labels.push_back(text_at({0.0, -0.9 * lim},
-                               fmt::format(f.text("⟨R(Mθ)q, R(Nθ)k⟩ = |q|·|k|·cos({}) = {}",
-                                                  "分数 ⟨R(Mθ)q, R(Nθ)k⟩ = |q|·|k|·cos({}) = {}"),
-                                           fx(s5.angle_between), fx(s5.score))));
+                               f.tr("⟨R(Mθ)q, R(Nθ)k⟩ = |q|·|k|·cos({0}) = {1}", fx(s5.angle_between), fx(s5.score))));
   return fig;
 }
 
 void plane_axes(plot::Figure& fig, const FigureOptions& f, double lim) {
-  fig.xlabel = f.text("first component (real part)", "第一个分量(实部)");
-  fig.ylabel = f.text("second component (imaginary part)", "第二个分量(虚部)");
+  fig.xlabel = f.tr("first component (real part)");
+  fig.ylabel = f.tr("second component (imaginary part)");
   fig.xrange = {-lim, lim};
   fig.yrange = {-lim, lim};
   for (const auto axis : {plot::ReferenceLine::Axis::X, plot::ReferenceLine::Axis::Y}) {

@@ -8,10 +8,9 @@ namespace rope::cli {
 plot::Figure identify_figure(const FigureOptions& f, const Identification& id) {
   const Text t = f.tr();
   plot::Figure fig;
-  fig.title = t.format("Measured frequencies θ_j and the fitted {} family", "测得的频率 θ_j 与拟合的 {} 族",
-                       to_string(id.fit.family));
-  fig.xlabel = t("pair j", "维度对 j");
-  fig.ylabel = t("θ_j (rad per position)", "θ_j(弧度/位置)");
+  fig.title = t.tr("Measured frequencies θ_j and the fitted {0} family", to_string(id.fit.family));
+  fig.xlabel = t.tr("pair j");
+  fig.ylabel = t.tr("θ_j (rad per position)");
   fig.log_y = true;
   fig.key = plot::Figure::Key::BottomLeft;
   const int n = static_cast<int>(id.theta.size());
@@ -25,21 +24,21 @@ plot::Figure identify_figure(const FigureOptions& f, const Identification& id) {
     plot::Series plain;
     FamilyFit def = id.fit;
     def.family = Family::Default;
-    plain.label = t.format("plain RoPE, base {:.6g}", "普通 RoPE,base {:.6g}", id.fit.base);
+    plain.label = t.tr("plain RoPE, base {0:.6g}", id.fit.base);
     plain.x = pairs;
     plain.y = family_theta(def, std::max(n, id.family_dim / 2)).head(n);
     plain.dashed = true;
     plain.color = 2;
     fig.series.push_back(plain);
     plot::Series fit;
-    fit.label = t.format("fitted {} (residual {:.2g})", "拟合 {}(残差 {:.2g})", to_string(id.fit.family), id.fit.residual);
+    fit.label = t.tr("fitted {0} (residual {1:.2g})", to_string(id.fit.family), id.fit.residual);
     fit.x = pairs;
     fit.y = id.fit.theta;
     fit.color = 1;
     fig.series.push_back(fit);
   }
   plot::Series measured;
-  measured.label = t("measured", "测量值");
+  measured.label = t.tr("measured");
   measured.x = Eigen::Map<const Eigen::VectorXd>(xs.data(), static_cast<Eigen::Index>(xs.size()));
   measured.y = Eigen::Map<const Eigen::VectorXd>(ys.data(), static_cast<Eigen::Index>(ys.size()));
   measured.points = true;

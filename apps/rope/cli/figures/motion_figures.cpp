@@ -70,9 +70,8 @@ std::vector<plot::Figure> explain_frames(const explain::Setup& s, const FigureOp
   std::vector<plot::Figure> out;
   for (const motion::PlaneFrame& p : frames) {
     plot::Figure fig;
-    fig.title = fmt::format(f.text("RoPE turning: c = {}, q at M + c = {}, k at N + c = {}",
-                                   "RoPE 的旋转:c = {},q 在位置 M + c = {},k 在位置 N + c = {}"),
-                            format_number(p.shift), format_number(s.m + p.shift), format_number(s.n + p.shift));
+    fig.title = f.tr("RoPE turning: c = {0}, q at M + c = {1}, k at N + c = {2}",
+                     format_number(p.shift), format_number(s.m + p.shift), format_number(s.n + p.shift));
     plane_axes(fig, f, lim);
     // The clock hands first, thin, under q and k: pair i at (M + c)·θ_i, the fast ones longest.
     for (int j = 0; j < hands; ++j) {
@@ -104,13 +103,9 @@ std::vector<plot::Figure> explain_frames(const explain::Setup& s, const FigureOp
       fig.labels.push_back(text_at(taken.back()[0], taken.back()[1], fmt::format("{}", index[j])));
     }
     fig.labels.push_back(text_at(0.0, 0.9 * lim,
-                                 fmt::format(f.text("thick: q, k at θ = {};  thin: pair i at θᵢ, d = {}",
-                                                    "粗线:q、k,θ = {};细线:第 i 对,θᵢ,d = {}"),
-                                             fx(s.theta), s.d)));
+                                 f.tr("thick: q, k at θ = {0};  thin: pair i at θᵢ, d = {1}", fx(s.theta), s.d)));
     fig.labels.push_back(text_at(0.0, -0.9 * lim,
-                                 fmt::format(f.text("q→k: {} rad, score {}, in every frame",
-                                                    "q→k:{} rad,分数 {},每一帧都相同"),
-                                             fx(p.angle_between), fx(p.score))));
+                                 f.tr("q→k: {0} rad, score {1}, in every frame", fx(p.angle_between), fx(p.score))));
     out.push_back(std::move(fig));
   }
   return out;
@@ -129,14 +124,14 @@ std::vector<plot::Figure> wavelength_frames(const FigureOptions& f, const Eigen:
   for (const double m : motion::geometric_sweep(1.0, m_max, f.frame_count())) {
     const std::vector<bool> done = motion::completed_turn(theta, m);
     plot::Figure fig;
-    fig.title = fmt::format(f.text("RoPE wavelengths, {}: position m = {}", "RoPE 波长,{}:位置 m = {}"), name,
-                            format_number(std::round(m)));
-    fig.xlabel = f.text("pair index i", "维度对编号 i");
-    fig.ylabel = f.text("wavelength λᵢ (positions per full turn)", "波长 λᵢ(转一整圈所需的位置数)");
+    fig.title = f.tr("RoPE wavelengths, {0}: position m = {1}", name,
+                     format_number(std::round(m)));
+    fig.xlabel = f.tr("pair index i");
+    fig.ylabel = f.tr("wavelength λᵢ (positions per full turn)");
     fig.log_y = true;
     fig.key = plot::Figure::Key::Below;
-    plot::Series turned{f.text("turned at least once (λᵢ <= m)", "已转满一圈(λᵢ <= m)"), {}, {}, 1};
-    plot::Series waiting{f.text("not yet a full turn", "尚未转满一圈"), {}, {}, 5};
+    plot::Series turned{f.tr("turned at least once (λᵢ <= m)"), {}, {}, 1};
+    plot::Series waiting{f.tr("not yet a full turn"), {}, {}, 5};
     std::vector<double> tx, ty, wx, wy;
     for (Eigen::Index i = 0; i < half; ++i) {
       if (!std::isfinite(lambda[i])) continue;
@@ -165,7 +160,7 @@ void as_shift_frames(std::vector<plot::Figure>& frames, const std::vector<long>&
   }
   for (std::size_t k = 0; k < frames.size(); ++k) {
     // In the axis label: the title is long already.
-    frames[k].xlabel = fmt::format(f.text("{}   (every position + {})", "{}  (每个位置 + {})"), frames[k].xlabel, shifts[k]);
+    frames[k].xlabel = f.tr("{0}   (every position + {1})", frames[k].xlabel, shifts[k]);
     if (frames[k].heatmap) frames[k].heatmap->zrange = std::pair{0.0, top > 0 ? top : 1.0};
   }
 }

@@ -9,10 +9,8 @@ namespace rope::cli {
 plot::Figure mrope_sections_figure(const FigureOptions& f, const std::vector<SectionsRow>& rows, const Eigen::VectorXd& theta,
                                    const std::string& sections, std::optional<std::size_t> marked) {
   plot::Figure fig;
-  fig.title = fmt::format(f.text("Which pair turns with which axis: sections [{}], d = {}", "每一对跟随哪个轴:分段 [{}],d = {}"),
-                          sections, 2 * theta.size());
-  fig.xlabel = f.text("wavelength λⱼ = 2π/θⱼ (positions): pair j = 0 at the left, the last pair at the right",
-                      "波长 λⱼ = 2π/θⱼ(位置数):左端为第 0 对,右端为最后一对");
+  fig.title = f.tr("Which pair turns with which axis: sections [{0}], d = {1}", sections, 2 * theta.size());
+  fig.xlabel = f.tr("wavelength λⱼ = 2π/θⱼ (positions): pair j = 0 at the left, the last pair at the right");
   fig.ylabel = "";
   fig.log_x = true;
   const int n = static_cast<int>(rows.size());
@@ -38,7 +36,7 @@ plot::Figure mrope_sections_figure(const FigureOptions& f, const std::vector<Sec
       s.y = Eigen::VectorXd::Constant(s.x.size(), y);
       fig.series.push_back(s);
     }
-    const std::string mark = marked && *marked == static_cast<std::size_t>(r) ? f.text("  ← this model", "  ← 本模型") : "";
+    const std::string mark = marked && *marked == static_cast<std::size_t>(r) ? f.tr("  ← this model") : "";
     fig.labels.push_back({kTwoPi / theta[0], y + 0.35, rows[static_cast<std::size_t>(r)].label + mark,
                           plot::Label::Anchor::Left, std::nullopt, std::nullopt});
   }
@@ -49,10 +47,8 @@ plot::Figure mrope_sections_figure(const FigureOptions& f, const std::vector<Sec
 plot::Figure vision_sections_figure(const FigureOptions& f, const std::vector<VisionPairs>& rows, VisionRope chosen) {
   plot::Figure fig;
   const Eigen::Index pairs = rows.empty() ? 0 : rows.front().theta.size();
-  fig.title = fmt::format(f.text("Which pair turns with the row h or the column w of a patch: 2-D vision RoPE, d = {}",
-                                 "每一对跟随块的行 h 还是列 w:二维视觉 RoPE,d = {}"),
-                          2 * pairs);
-  fig.xlabel = f.text("wavelength λⱼ = 2π/θⱼ (patches)", "波长 λⱼ = 2π/θⱼ(块数)");
+  fig.title = f.tr("Which pair turns with the row h or the column w of a patch: 2-D vision RoPE, d = {0}", 2 * pairs);
+  fig.xlabel = f.tr("wavelength λⱼ = 2π/θⱼ (patches)");
   fig.ylabel = "";
   fig.log_x = true;
   const int n = static_cast<int>(rows.size());
@@ -65,7 +61,7 @@ plot::Figure vision_sections_figure(const FigureOptions& f, const std::vector<Vi
     const double y = n - 1 - r;  // the first row at the top
     for (int a = 0; a < 2; ++a) {
       plot::Series s;
-      if (r == 0) s.label = a == 0 ? f.text("h (row)", "h(行)") : f.text("w (column)", "w(列)");
+      if (r == 0) s.label = a == 0 ? f.tr("h (row)") : f.tr("w (column)");
       s.color = a + 1;  // the colours of h and w in rope sections' M-RoPE figure
       s.points = true;
       std::vector<double> x;
@@ -78,7 +74,7 @@ plot::Figure vision_sections_figure(const FigureOptions& f, const std::vector<Vi
       fig.series.push_back(s);
     }
     const char* eq = p.kind == VisionRope::Pixtral ? "(V3)" : p.kind == VisionRope::Llama4 ? "(V4)" : p.kind == VisionRope::Axial ? "(V5)" : "(V2)";
-    const std::string mark = p.kind == chosen ? f.text("  ← this tower", "  ← 本视觉塔") : "";
+    const std::string mark = p.kind == chosen ? f.tr("  ← this tower") : "";
     fig.labels.push_back({left, y + 0.42, fmt::format("{} {}{}", to_string(p.kind), eq, mark), plot::Label::Anchor::Left,
                           std::nullopt, std::nullopt});
   }

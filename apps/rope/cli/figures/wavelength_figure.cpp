@@ -15,10 +15,10 @@ plot::Figure wavelength_figure(const FigureOptions& f, int dim, const std::strin
   Eigen::VectorXd pairs(half);
   for (int i = 0; i < half; ++i) pairs[i] = i;
   plot::Figure fig;
-  fig.title = fmt::format(f.text("RoPE wavelengths λᵢ = 2π/θᵢ, d = {}{}", "RoPE 各维度的波长 λᵢ = 2π/θᵢ,d = {}{}"), dim,
-                          model.empty() ? "" : ", " + model);
-  fig.xlabel = f.text("pair index i", "维度对编号 i");
-  fig.ylabel = f.text("wavelength λᵢ (positions per full turn)", "波长 λᵢ(转一整圈所需的位置数)");
+  fig.title = f.tr("RoPE wavelengths λᵢ = 2π/θᵢ, d = {0}{1}", dim,
+                   model.empty() ? "" : ", " + model);
+  fig.xlabel = f.tr("pair index i");
+  fig.ylabel = f.tr("wavelength λᵢ (positions per full turn)");
   fig.log_y = true;
   fig.key = plot::Figure::Key::Below;  // inside, it would cover the context labels at the top left
   double lo = curves.front().lambda[0];
@@ -33,7 +33,7 @@ plot::Figure wavelength_figure(const FigureOptions& f, int dim, const std::strin
     const double L = contexts[c];
     hi = std::max(hi, L);
     fig.lines.push_back({plot::ReferenceLine::Axis::Y, L,
-                         fmt::format(f.text("context {}", "上下文长度 {}"), format_number(L)), -1});
+                         f.tr("context {0}", format_number(L)), -1});
     // Pairs that never complete a turn within L, marked on every curve; the first one annotated.
     for (std::size_t b = 0; b < curves.size(); ++b) {
       const Eigen::VectorXd& lambda = curves[b].lambda;
@@ -42,11 +42,11 @@ plot::Figure wavelength_figure(const FigureOptions& f, int dim, const std::strin
       const Eigen::Index n = half - first;
       plot::Series marked{"", pairs.tail(n), lambda.tail(n), static_cast<int>(b)};
       marked.points = true;
-      if (b == 0 && c == 0) marked.label = fmt::format(f.text("λᵢ > context {}: no full turn", "λᵢ > {}:转不满一圈"), format_number(L));
+      if (b == 0 && c == 0) marked.label = f.tr("λᵢ > context {0}: no full turn", format_number(L));
       fig.series.push_back(marked);
       if (b == 0 && c == 0) {  // one annotation: more would cover the curves
         plot::Label label;
-        label.text = fmt::format(f.text("critical dimension {} (pair {})", "临界维度 {}(第 {} 对)"), 2 * first, first);
+        label.text = f.tr("critical dimension {0} (pair {1})", 2 * first, first);
         // Bottom right, under every curve: the curves rise to the right, so that corner is empty.
         label.x = static_cast<double>(half - 1);
         label.y = lambda[first] / 15;
@@ -61,12 +61,12 @@ plot::Figure wavelength_figure(const FigureOptions& f, int dim, const std::strin
   plot::Label high;
   high.x = 0.0;
   high.y = lo / 2.2;
-  high.text = f.text("high frequency, short wavelength", "高频:波长短");
+  high.text = f.tr("high frequency, short wavelength");
   fig.labels.push_back(high);
   plot::Label low;
   low.x = static_cast<double>(half - 1);
   low.y = hi * 3.5;  // clear of the curves' right ends, which reach hi (one line of text is a factor ~1.6)
-  low.text = f.text("low frequency, long wavelength", "低频:波长长");
+  low.text = f.tr("low frequency, long wavelength");
   low.anchor = plot::Label::Anchor::Right;
   fig.labels.push_back(low);
   fig.xrange = std::pair{-0.5, half - 0.5};
