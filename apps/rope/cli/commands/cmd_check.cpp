@@ -61,11 +61,11 @@ RopeExpectation expectation_from_options(const CheckOptions& opt, int head_dim, 
   }
   if (opt.layout) {
     e.layout = *opt.layout;
-    where = {"--layout", "--layout"};
+    where = Message::same("--layout");
   } else if (rope.scaled && (!opt.scaling.config.empty() || !opt.scaling.model.empty())) {
     where = msg("the model's class");
   } else if (rope.scaled && !opt.scaling.vision.empty()) {
-    where = {fmt::format("--vision {}", opt.scaling.vision), fmt::format("--vision {}", opt.scaling.vision)};
+    where = Message::same(fmt::format("--vision {}", opt.scaling.vision));
   } else {
     where = msg("assumed: Hugging Face's rotate_half; give --layout");
   }
