@@ -5,7 +5,6 @@
 #include <utility>
 
 #include "rope/core/error.hpp"
-#include "rope/core/frequencies.hpp"
 #include "rope/core/message.hpp"
 #include "rope/models/gguf_config.hpp"
 #include "rope/models/layer_types.hpp"
@@ -176,16 +175,13 @@ ModelConfig resolve_model(const ModelSource& source, const RopeOverrides& o) {
 ModelRope resolve_model_rope(const ModelSource& source, const RopeOverrides& o) {
   ModelRope r;
   r.model = resolve_model(source, o);
-  r.params = rope_parameters(r.model.rope);
-  r.d = static_cast<int>(2 * r.params.inv_freq.size());
-  r.original = frequencies(r.d, r.model.rope.base);
+  // The parameters are computed once, by make_spec: the spec's frequencies are the model's (a vision
+  // tower's own ladders, (V2)-(V5), included).
   r.spec = make_spec(r.model);
-  r.spec.name = r.model.name;
   r.spec.from_model = source.any();
-  if (r.spec.axes && r.spec.axes->vision()) {  // a vision tower's own frequency ladders, (V2)-(V5)
-    r.params = r.spec.params;
-    r.original = r.spec.original;
-  }
+  r.params = r.spec.params;
+  r.original = r.spec.original;
+  r.d = r.spec.rotary_dim;
   if (o.layout) override_layout(r.spec, *o.layout);
   return r;
 }
