@@ -22,6 +22,21 @@ def run(rope, args, threads=None):
     return subprocess.run([rope, "verify"] + args, capture_output=True, text=True, env=env, timeout=300)
 
 
+def drain(master):
+    """What is left to read on a pseudo-terminal's master once its process has ended; closes it."""
+    data = b""
+    while select.select([master], [], [], 0.2)[0]:
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        data += chunk
+    os.close(master)
+    return data
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--rope", required=True)
@@ -52,16 +67,7 @@ def main():
                             env=dict(os.environ, LC_ALL="C.UTF-8"))
     os.close(slave)
     out = proc.communicate(timeout=300)[0].decode()
-    seen = b""
-    while True:
-        try:
-            chunk = os.read(master, 4096)
-        except OSError:
-            break
-        if not chunk:
-            break
-        seen += chunk
-    os.close(master)
+    seen = drain(master)
     check(proc.returncode == 0 and b"trials" in seen and b"%" in seen and b"\x1b[K" in seen,
           f"progress bar on a terminal ({seen[-80:]!r})")
     check("7 of 7 identities passed" in out and "trials" not in out.split("\n")[-2], "the table on stdout, no bar in it")
@@ -84,16 +90,7 @@ def main():
     check(b"%" in bar, f"the progress bar shows before Ctrl-C ({bar[-80:]!r})")
     proc.send_signal(signal.SIGINT)
     out = proc.communicate(timeout=60)[0].decode()
-    err = b""
-    while select.select([master], [], [], 0.2)[0]:
-        try:
-            chunk = os.read(master, 4096)
-        except OSError:
-            break
-        if not chunk:
-            break
-        err += chunk
-    os.close(master)
+    err = drain(master)
     check(proc.returncode == 130, f"Ctrl-C exits 130 (got {proc.returncode}, stderr {err[:80]!r})")
     check("interrupted (Ctrl-C) after " in out and "of 1000000000 trials" in out
           and "7 of 7 identities passed in the trials done (interrupted)" in out and "FAILED" not in out,
