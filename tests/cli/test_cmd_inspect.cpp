@@ -82,6 +82,7 @@ TEST_F(CmdInspect, CommandLineFlagsShowWhereTheyCameFrom) {
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_THAT(r.out, HasSubstr("rope_type: yarn (--scaling on the command line)"));
   EXPECT_THAT(r.out, HasSubstr("factor: 4 (--factor on the command line)"));
+  EXPECT_THAT(r.out, HasSubstr("original_max_position_embeddings: 32768 (--original-max-position on the command line)"));
   // Qwen3 (docs/scaling.md §2, (S5)): M/L0 = 40960/32768 = 1.25 differs from factor 4: a warning.
   EXPECT_THAT(r.out, HasSubstr("1.25"));
 }

@@ -63,6 +63,8 @@ TEST(MessageCatalog, TheCommandLineInstallsItsCatalogAndItsOptionNames) {
   EXPECT_EQ(option_name("float32"), "--float32");
   EXPECT_EQ(option_name("bf16_bits"), "--bf16-bits");
   EXPECT_EQ(option_name("positions_csv"), "rope positions --csv");
+  // a setting whose option is shorter than its config key
+  EXPECT_EQ(option_name("original_max_position_embeddings"), "--original-max-position");
 }
 
 }  // namespace

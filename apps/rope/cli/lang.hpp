@@ -13,7 +13,6 @@
 #include <string_view>
 #include <utility>
 
-#include "rope/core/message.hpp"
 
 namespace CLI {
 class App;

@@ -11,6 +11,7 @@ struct SettingName {
 
 /// Settings whose option is not "--" and the setting's name with '-' for '_'.
 constexpr SettingName kSpecial[] = {
+    {"original_max_position_embeddings", "--original-max-position"},
     {"positions_csv", "rope positions --csv"},
 };
 
