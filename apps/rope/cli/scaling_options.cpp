@@ -205,7 +205,8 @@ std::string model_name(const ModelConfig& model, const Text& t) {
   return model.name == kCommandLineModel ? t.tr("the command line") : model.name;
 }
 
-ResolvedRope resolve_rope(const ScalingOptions& o, const DimBase& flags) {
+ModelRope resolve(const ScalingOptions& o, const DimBase& flags) {
+  if (!o.any()) check_dimension(flags.dim.value_or(flags.default_dim), flags.max_dim);
   return resolve_model_rope({o.model, o.config}, overrides_of(o, flags));
 }
 
@@ -214,7 +215,7 @@ std::string layer_text(const RopeSpec& spec, const Text& t) {
   return t.tr(", layer type {0} (layers {1})", spec.layer_type, describe_layers(spec.layers));
 }
 
-std::vector<std::string> spec_summary(const ResolvedRope& rr, const Text& t) {
+std::vector<std::string> spec_summary(const ModelRope& rr, const Text& t) {
   const RopeSpec& s = rr.spec;
   std::vector<std::string> lines;
   const std::string channels = t.tr("channels {0} … {1} rotate (d = {2})", s.rotary_offset,
@@ -231,14 +232,14 @@ std::vector<std::string> spec_summary(const ResolvedRope& rr, const Text& t) {
   if (s.config.type != ScalingType::Default || s.attention_factor() != 1.0) {
     const double a = s.attention_factor();
     lines.push_back(t.tr("{0} scaling f = {1}; attention factor a = {2} in cos and sin (as HF){3}",
-                         to_string(s.config.type), format_number(rr.params.factor), format_number(a),
+                         to_string(s.config.type), format_number(s.params.factor), format_number(a),
                          a != 1.0 ? t.tr(": scores × a² = {0} (S15)", format_number(a * a)) : ""));
   }
-  for (const LayerTypeRope& lt : rr.model.layer_types) {
-    if (lt.rope) continue;
+  for (const LayerRope& l : rr.layers) {
+    if (l.spec) continue;
     const std::optional<NopeTemperature>& temp = rr.model.nope_temperature;
     lines.push_back(t.tr("layers {0} ({1}) are NoPE layers: no rotation, their scores do not depend on position{2}",
-                         describe_layers(lt.layers), lt.name,
+                         describe_layers(l.layers), l.type,
                          !temp ? std::string()
                                : t.tr("; the query is multiplied by the temperature (S20), 1 below position {0} and {1} from it",
                                       format_number(temp->floor_scale - 1), format_number(temp->at(temp->floor_scale - 1)))));
@@ -250,23 +251,9 @@ void print_summary(std::ostream& out, const std::vector<std::string>& lines) {
   for (const std::string& line : lines) out << wrap_lines("  " + line) << '\n';
 }
 
-std::string Rope::layout_text(const Text& t) const {
-  if (!scaled) return t.tr("{0} layout", layout_name(layout, t));
-  return layout_description(scaled->spec).in(t.zh());
-}
-
-Eigen::VectorXd Rope::theta() const { return scaled ? scaled->params.inv_freq : frequencies(d, base); }
-
-Rope resolve(const ScalingOptions& options, const DimBase& flags) {
-  if (!options.any()) {
-    return {flags.dim.value_or(flags.default_dim), flags.base.value_or(flags.default_base), std::nullopt,
-            flags.layout.value_or(flags.default_layout)};
-  }
-  ResolvedRope rr = resolve_rope(options, flags);
-  const int d = rr.d;
-  const double base = rr.model.rope.base;
-  const Layout layout = rr.spec.layout;
-  return {d, base, std::move(rr), layout};
+std::string layout_text(const ModelRope& rope, const Text& t) {
+  if (rope.plain) return t.tr("{0} layout", layout_name(rope.spec.layout, t));
+  return layout_description(rope.spec).in(t.zh());
 }
 
 }  // namespace rope::cli

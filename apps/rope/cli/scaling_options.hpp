@@ -65,6 +65,7 @@ struct DimBase {
   double default_base = kDefaultBase;
   std::optional<Layout> layout;  ///< --layout as typed (nullopt: not typed)
   Layout default_layout = Layout::Interleaved;
+  int max_dim = kMaxDim;  ///< plain RoPE: the command's limit on d, checked first (check_dimension)
 };
 
 /// The model: the preset or config file if given, else plain RoPE of head dimension and base `flags`
@@ -73,8 +74,6 @@ struct DimBase {
 /// @throws InvalidArgument (bad or contradictory values), IoError (unreadable file).
 ModelConfig resolve_model(const ScalingOptions& options, const DimBase& flags);
 
-/// A resolved model with its frequencies before and after scaling: the library's one resolution.
-using ResolvedRope = ModelRope;
 /// "29 kept, 6 ramped, 29 interpolated": how many pairs fall in each band; empty without bands.
 std::string band_counts(const RopeParameters& params, const Text& t = Text());
 /// A band's name for people ("-" for none).
@@ -86,7 +85,7 @@ std::string layer_text(const RopeSpec& spec, const Text& t);
 /// What a command that works on whole heads (attention, decay) says about the spec it used, one line
 /// each: the head and its rotating channels, the layout and how it is known, the scaling and the
 /// attention factor a (scores × a²), and a model's NoPE layers (no rotation; the query temperature (S20)).
-std::vector<std::string> spec_summary(const ResolvedRope& rr, const Text& t);
+std::vector<std::string> spec_summary(const ModelRope& rr, const Text& t);
 
 /// Prints `lines` (spec_summary's) indented by two spaces, each wrapped at 100 columns (printing.hpp wrap_lines).
 void print_summary(std::ostream& out, const std::vector<std::string>& lines);
@@ -96,30 +95,14 @@ inline constexpr const char* kCommandLineModel = kNoModelName;
 /// The model's name, or "the command line" in the language of t.
 std::string model_name(const ModelConfig& model, const Text& t);
 
-/// resolve_model, its frequencies before and after scaling, and its spec with flags.layout applied:
-/// an explicit --layout overrides the model's; without a model the layout is --layout's default, said
-/// as assumed.
-ResolvedRope resolve_rope(const ScalingOptions& options, const DimBase& flags);
+/// The RoPE a command computes with, the library's one resolution (models/resolve.hpp): plain RoPE of --dim
+/// and --base (typed or the command's defaults; `plain` set, the layout --layout's or the command's default,
+/// said as assumed), or, with --scaling, --config or --model, the model's spec with every flag on top (an
+/// explicit --layout overrides the model's).
+/// @throws InvalidArgument (bad or contradictory values), IoError (unreadable file).
+ModelRope resolve(const ScalingOptions& options, const DimBase& flags);
 
-/// The RoPE a command computes with: plain RoPE of --dim and --base, or, with --scaling, --config or
-/// --model, the model's rotary dimension, base and scaled frequencies.
-struct Rope {
-  int d = 0;        ///< the rotary dimension (plain RoPE: --dim as typed or default, not yet checked)
-  double base = 0;  ///< the base (plain RoPE: --base as typed or default, not yet checked)
-  std::optional<ResolvedRope> scaled;  ///< set with --scaling, --config or --model
-  Layout layout = Layout::Interleaved;  ///< the model's (or --layout, or the command's default)
-
-  /// The layout for a header: plain RoPE "interleaved"; with a spec "half layout (model family llama)".
-  std::string layout_text(const Text& t) const;
-  /// The attention factor the model multiplies into cos and sin (1 for plain RoPE).
-  double attention_factor() const { return scaled ? scaled->spec.attention_factor() : 1.0; }
-
-  /// The frequencies θ_i: the scaled ones, or base^(−2i/d) (which checks d and base).
-  Eigen::VectorXd theta() const;
-};
-
-/// The block every command with --dim, --base and the scaling options starts with: plain RoPE when
-/// options.any() is false, else resolve_rope.
-Rope resolve(const ScalingOptions& options, const DimBase& flags);
+/// The layout for a header: plain RoPE "interleaved layout"; a model's "half layout (model family llama)".
+std::string layout_text(const ModelRope& rope, const Text& t);
 
 }  // namespace rope::cli

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "rope/core/error.hpp"
+#include "rope/core/frequencies.hpp"
 #include "rope/core/message.hpp"
 #include "rope/models/gguf_config.hpp"
 #include "rope/models/layer_types.hpp"
@@ -129,11 +130,8 @@ void apply_overrides(const RopeOverrides& o, ModelConfig& m) {
   }
 }
 
-}  // namespace
-
-ModelConfig resolve_model(const ModelSource& source, const RopeOverrides& o) {
-  const int dim = o.head_dim.value_or(o.default_head_dim);
-  const double base = o.base.value_or(o.default_base);
+/// The model of the source alone: a preset, a file, or plain RoPE of the overrides' head dimension and base.
+ModelConfig load_model(const ModelSource& source, const RopeOverrides& o) {
   if (!source.file.empty() && !source.preset.empty()) {
     throw InvalidArgument(
         fmt::format("give {} FILE or {} NAME, not both", option_name("config"), option_name("model")));
@@ -145,13 +143,19 @@ ModelConfig resolve_model(const ModelSource& source, const RopeOverrides& o) {
     m = read_model_file(source.file);  // config.json, or GGUF by its magic (gguf_config.hpp)
   } else {
     m.name = kNoModelName;
-    m.rope.head_dim = dim;
-    m.rope.base = base;
+    m.rope.head_dim = o.head_dim.value_or(o.default_head_dim);
+    m.rope.base = o.base.value_or(o.default_base);
     m.rope.layout = o.default_layout;
     m.layout_basis = LayoutBasis::Assumed;
     m.layout_reason = msg("assumed: {0} default", option_name("layout"));
   }
-  const bool from_file = source.any();
+  return m;
+}
+
+/// The overrides on top of a loaded model: its tower, its layer type, then every value.
+ModelConfig apply_to(ModelConfig m, bool from_file, const RopeOverrides& o) {
+  const int dim = o.head_dim.value_or(o.default_head_dim);
+  const double base = o.base.value_or(o.default_base);
   select_tower(o, from_file, m, dim, base);
   if (!o.layer_type.empty()) {
     if (!from_file) {
@@ -172,17 +176,53 @@ ModelConfig resolve_model(const ModelSource& source, const RopeOverrides& o) {
   return m;
 }
 
+/// The spec of a resolved model, its frequencies computed once by make_spec (a vision tower's own
+/// ladders, (V2)-(V5), included), with the overrides' layout imposed.
+RopeSpec spec_of(const ModelConfig& m, bool from_file, const RopeOverrides& o) {
+  RopeSpec spec = make_spec(m);
+  spec.from_model = from_file;
+  if (o.layout) override_layout(spec, *o.layout);
+  return spec;
+}
+
+}  // namespace
+
+const LayerRope* ModelRope::layer(int index) const {
+  for (const LayerRope& l : layers) {
+    for (int i : l.layers) {
+      if (i == index) return &l;
+    }
+  }
+  return nullptr;
+}
+
+ModelConfig resolve_model(const ModelSource& source, const RopeOverrides& o) {
+  return apply_to(load_model(source, o), source.any(), o);
+}
+
 ModelRope resolve_model_rope(const ModelSource& source, const RopeOverrides& o) {
+  const bool from_file = source.any();
   ModelRope r;
-  r.model = resolve_model(source, o);
-  // The parameters are computed once, by make_spec: the spec's frequencies are the model's (a vision
-  // tower's own ladders, (V2)-(V5), included).
-  r.spec = make_spec(r.model);
-  r.spec.from_model = source.any();
-  r.params = r.spec.params;
-  r.original = r.spec.original;
-  r.d = r.spec.rotary_dim;
-  if (o.layout) override_layout(r.spec, *o.layout);
+  r.plain = !from_file && o.vision.empty() && o.tower == Tower::Default && o.first_scaling_setting().empty();
+  if (r.plain) {
+    // Plain RoPE: d and base are checked as (M1) states them (frequencies.hpp), before anything else.
+    static_cast<void>(frequencies(o.head_dim.value_or(o.default_head_dim), o.base.value_or(o.default_base)));
+  }
+  const ModelConfig loaded = load_model(source, o);
+  r.model = apply_to(loaded, from_file, o);
+  r.spec = spec_of(r.model, from_file, o);
+  // One spec per layer type, each as if its layer type had been selected, with the same overrides.
+  for (const LayerTypeRope& lt : r.model.layer_types) {
+    LayerRope l{lt.name, lt.layers, std::nullopt};
+    if (lt.rope && lt.name == r.model.layer_type) {
+      l.spec = r.spec;
+    } else if (lt.rope) {
+      RopeOverrides layer_overrides = o;
+      layer_overrides.layer_type = lt.name;
+      l.spec = spec_of(apply_to(loaded, from_file, layer_overrides), from_file, layer_overrides);
+    }
+    r.layers.push_back(std::move(l));
+  }
   return r;
 }
 

@@ -67,13 +67,30 @@ struct RopeOverrides {
   std::string first_scaling_setting() const;
 };
 
-/// A model's RoPE: the model, its spec, and its frequencies before and after scaling.
+/// The RoPE of one layer type of a model (Gemma 3's sliding and full layers, Llama 4's RoPE and NoPE
+/// layers): its layers, and its spec, resolved with the same overrides as if that layer type had been
+/// selected; nullopt for layers that rotate nothing (NoPE).
+struct LayerRope {
+  std::string type;             ///< the layer type's name ("sliding_attention", "nope", …)
+  std::vector<int> layers;      ///< its layer indices
+  std::optional<RopeSpec> spec; ///< nullopt: NoPE layers
+};
+
+/// A model's RoPE: the model, the spec a command computes with, and one spec per layer type.
 struct ModelRope {
   ModelConfig model;
-  RopeSpec spec;              ///< the model's RoPE (from_model, name and notes set)
-  RopeParameters params;      ///< scaled: params.inv_freq, params.attention_factor
-  Eigen::VectorXd original;   ///< default θ_i of the same pairs (proportional: over the full head_dim)
-  int d = 0;                  ///< rotary dimension = 2 × pairs
+  /// The model's RoPE (from_model, name and notes set): the default layer type's, or the one selected by
+  /// the overrides' layer_type. spec.params holds the scaled θ_i and attention factor, spec.original the
+  /// default θ_i of the same pairs, spec.rotary_dim the rotary dimension.
+  RopeSpec spec;
+  /// Every layer type of the model in its order (ModelConfig::layer_types), each with its spec computed
+  /// once; empty when every layer uses `spec`.
+  std::vector<LayerRope> layers;
+  /// Nothing beyond plain RoPE of a head dimension and base was asked for: no model, no scaling, no vision.
+  bool plain = false;
+
+  /// The layer type of layer `index`, or nullptr when the model has no layer types or no such layer.
+  const LayerRope* layer(int index) const;
 };
 
 /// The model of `source` with `overrides` on top (or plain RoPE of them without a source).

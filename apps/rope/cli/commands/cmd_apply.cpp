@@ -58,12 +58,12 @@ int run_apply(const ApplyOptions& opt, std::ostream& out) {
   // With --scaling, --config or --model: the model's spec (rope/models/rope_spec.hpp): its layout, its
   // scaled frequencies, its attention factor in cos and sin, its rotating channels (S19). The vector is
   // a head (head_dim numbers) or its rotating part (rotary_dim numbers).
-  const Rope rope = resolve(opt.scaling, {std::nullopt, n, opt.base, kDefaultBase, opt.layout, Layout::Interleaved});
+  const ModelRope rope = resolve(opt.scaling, {std::nullopt, n, opt.base, kDefaultBase, opt.layout, Layout::Interleaved});
   std::string scaled;  // says which frequencies, when they are not plain RoPE's
   int offset = 0;
   Eigen::VectorXd xr = x;  // the rotating channels
-  if (rope.scaled) {
-    const ResolvedRope& rr = *rope.scaled;
+  if (!rope.plain) {
+    const ModelRope& rr = rope;
     try {
       offset = rotary_offset_for(rr.spec, n);
     } catch (const InvalidArgument&) {
@@ -76,10 +76,10 @@ int run_apply(const ApplyOptions& opt, std::ostream& out) {
     }
     xr = rotary_part(rr.spec, x);
     scaled = t.tr(", {0} scaling f = {1} from {2}{3}", to_string(rr.model.rope.type),
-                  format_number(rr.params.factor), model_name(rr.model, t), layer_text(rr.spec, t));
+                  format_number(rr.spec.params.factor), model_name(rr.model, t), layer_text(rr.spec, t));
   }
   const int d = static_cast<int>(xr.size());
-  const Layout layout = rope.layout;
+  const Layout layout = rope.spec.layout;
   const AxisPosition& p = *opt.position;
   check_float32_position(opt.scaling, p);
   double m = p.value[0];  // the largest component: HF's dynamic update takes max(position_ids) + 1
@@ -91,11 +91,11 @@ int run_apply(const ApplyOptions& opt, std::ostream& out) {
   }
   // dynamic and longrope: the frequencies HF uses at this position (seq_len = m + 1 unless --seq-len).
   const std::optional<RopeSpec> spec =
-      rope.scaled ? std::optional<RopeSpec>(spec_at_position(rope.scaled->spec, m)) : std::nullopt;
+      !rope.plain ? std::optional<RopeSpec>(spec_at_position(rope.spec, m)) : std::nullopt;
   const double a = spec ? spec->attention_factor() : 1.0;
-  const double base = rope.base;
+  const double base = rope.model.rope.base;
   const AxisMap* axes = spec && spec->axes ? &*spec->axes : nullptr;
-  const Eigen::VectorXd frequency = spec ? spec->params.inv_freq : rope.theta();
+  const Eigen::VectorXd frequency = spec ? spec->params.inv_freq : rope.spec.params.inv_freq;
   if (!axes && p.multi()) (void)axis_angles(frequency, nullptr, p);  // throws: one position only
   // (A1): with multimodal sections pair i turns by φ_i = θ_i·p_a(i); every form below then rotates by
   // these angles at "position" 1 (1·φ_i = φ_i exactly). A single number is every axis's position.
@@ -144,10 +144,10 @@ int run_apply(const ApplyOptions& opt, std::ostream& out) {
   }
   if (opt.csv != "-") {
     out << t.tr("RoPE at position m = {0}, d = {1}, base = {2}{3}, {4}\n",
-                p.text(), d, format_number(base), scaled, rope.layout_text(t));
+                p.text(), d, format_number(base), scaled, layout_text(rope, t));
     if (axes && axes->vision()) {
       out << vision_map_line(*axes, p, t) << '\n';
-      if (const auto note = patch_outside_grid(rope.scaled->model, p)) out << note->in(t.zh()) << '\n';
+      if (const auto note = patch_outside_grid(rope.model, p)) out << note->in(t.zh()) << '\n';
     } else if (axes) {
       out << t.tr("M-RoPE ({0} sections [{1}]): pair i turns by θ_i times the position of its axis (docs/multi-axis.md (A1))\n",
                   order_name(axes->source.order, t), fmt::join(axes->source.sections, ", "));
@@ -156,7 +156,7 @@ int run_apply(const ApplyOptions& opt, std::ostream& out) {
       out << t.tr("head_dim {0}: channels {1} … {2} rotate, the other {3} pass through unchanged\n",
                   n, offset, offset + d - 1, n - d);
     }
-    if (spec && spec->config.seq_len != rope.scaled->spec.config.seq_len) {
+    if (spec && spec->config.seq_len != rope.spec.config.seq_len) {
       for (const Message& note : spec->params.notes) out << note.in(t.zh()) << '\n';
       out << spec->notes.back().in(t.zh()) << '\n';
     }

@@ -59,7 +59,7 @@ struct Setup {
   double slope = 0.0;  ///< ALiBi's m
 };
 
-Setup setup_for(const AttentionOptions& opt, Encoding encoding, const std::optional<ResolvedRope>& model) {
+Setup setup_for(const AttentionOptions& opt, Encoding encoding, const std::optional<ModelRope>& model) {
   Setup s;
   if (encoding == Encoding::Rope && model) s.settings.spec = model->spec;
   s.settings.encoding = encoding;
@@ -177,9 +177,9 @@ int run_attention(const AttentionOptions& typed, std::ostream& out) {
   const Text t = opt.figure.tr();
   // With a model: its spec (S19), its head_dim (a typed --dim overrides it, as the origin says); the
   // user's vectors must have the model's d.
-  std::optional<ResolvedRope> model;
+  std::optional<ModelRope> model;
   if (opt.scaling.any()) {
-    model = resolve_rope(opt.scaling, {opt.dim, kDefaultAttentionDim, opt.base, kDefaultBase, std::nullopt, Layout::Interleaved});
+    model = resolve(opt.scaling, {opt.dim, kDefaultAttentionDim, opt.base, kDefaultBase, std::nullopt, Layout::Interleaved});
     check_dimension(model->spec.head_dim, kMaxAttentionDim, "head_dim");
     if (user && user->q.cols() != model->spec.head_dim) {
       throw InvalidArgument(fmt::format("--q and --k have {} numbers, but the model's head dimension d is {}", user->q.cols(),
@@ -266,7 +266,7 @@ int run_attention(const AttentionOptions& typed, std::ostream& out) {
     if (r.encoding == Encoding::Rope && model) {
       out << t.tr("  R_p q is the model's rotation (scaling.md (S19)): its layout, its rotating channels, a·R_p on them\n");
       print_summary(out, spec_summary(*model, t));
-      for (const Message& w : model->params.warnings) out << t.tr("  warning: ") << w.in(t.zh()) << '\n';
+      for (const Message& w : model->spec.params.warnings) out << t.tr("  warning: ") << w.in(t.zh()) << '\n';
     }
     if (r.encoding == Encoding::Alibi) {
       out << t.tr("  the slopes of the {0} heads (Press et al. §3): {1}\n",

@@ -34,24 +34,24 @@ struct CheckOptions {
 /// command obtains layout, rotary dimension, frequencies and attention factor (a richer RoPE spec from the
 /// model will be read here). `where` says where the layout came from.
 RopeExpectation expectation_from_options(const CheckOptions& opt, int head_dim, bool per_axis, Message& where) {
-  const Rope rope = resolve(opt.scaling, {std::nullopt, head_dim, opt.base, kDefaultBase, std::nullopt, Layout::Interleaved});
-  if (rope.scaled && rope.scaled->spec.axes && rope.scaled->spec.axes->vision() && !per_axis) {
+  const ModelRope rope = resolve(opt.scaling, {std::nullopt, head_dim, opt.base, kDefaultBase, std::nullopt, Layout::Interleaved});
+  if (!rope.plain && rope.spec.axes && rope.spec.axes->vision() && !per_axis) {
     throw InvalidArgument("a vision tower's 2-D RoPE turns each patch by its (row, column): give --axis-positions FILE with "
                           "a row ROW,COL per sequence index, or check the tower's rotation with rope apply --position ROW,COL");
   }
   RopeExpectation e;
   e.head_dim = head_dim;
-  e.theta = rope.theta();
-  e.base = rope.base;
-  if (rope.scaled && rope.scaled->spec.axes) e.axes = rope.scaled->spec.axes;  // M-RoPE: pair i turns by θ_i·p_a(i)
-  if (rope.scaled) {
-    const ResolvedRope& rr = *rope.scaled;
+  e.theta = rope.spec.params.inv_freq;
+  e.base = rope.model.rope.base;
+  if (!rope.plain && rope.spec.axes) e.axes = rope.spec.axes;  // M-RoPE: pair i turns by θ_i·p_a(i)
+  if (!rope.plain) {
+    const ModelRope& rr = rope;
     if (rr.model.rope.head_dim != head_dim) {
       throw InvalidArgument(fmt::format("{} has head_dim {}, the dump's last axis is d = {}", rr.model.name,
                                         rr.model.rope.head_dim, head_dim));
     }
     e.base = rr.model.rope.base;
-    e.attention_factor = rr.params.attention_factor;
+    e.attention_factor = rr.spec.params.attention_factor;
     e.scaled = rr.model.rope.type != ScalingType::Default;
     // The spec's layout: the model's class, or a vision kind's own (Llama 4 and axial interleave, (V4), (V5)).
     if (!opt.scaling.config.empty() || !opt.scaling.model.empty() || !opt.scaling.vision.empty()) e.layout = rr.spec.layout;
@@ -62,9 +62,9 @@ RopeExpectation expectation_from_options(const CheckOptions& opt, int head_dim, 
   if (opt.layout) {
     e.layout = *opt.layout;
     where = Message::same("--layout");
-  } else if (rope.scaled && (!opt.scaling.config.empty() || !opt.scaling.model.empty())) {
+  } else if (!rope.plain && (!opt.scaling.config.empty() || !opt.scaling.model.empty())) {
     where = msg("the model's class");
-  } else if (rope.scaled && !opt.scaling.vision.empty()) {
+  } else if (!rope.plain && !opt.scaling.vision.empty()) {
     where = Message::same(fmt::format("--vision {}", opt.scaling.vision));
   } else {
     where = msg("assumed: Hugging Face's rotate_half; give --layout");

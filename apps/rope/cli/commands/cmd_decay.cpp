@@ -71,14 +71,14 @@ ModelSets frequency_sets(const DecayOptions& opt) {
     if (bases.size() > 1) throw InvalidArgument("give one --base with --scaling, --config or --model");
     // The model's spec (rope/models/rope_spec.hpp): its rotating channels' frequencies and its attention
     // factor a (the scores carry a²); the layout only permutes channels, which changes none of the curves.
-    const Rope rope = resolve(opt.scaling, {opt.dim, kDefaultDecayDim, opt.bases ? std::optional(bases.front()) : std::nullopt,
+    const ModelRope rope = resolve(opt.scaling, {opt.dim, kDefaultDecayDim, opt.bases ? std::optional(bases.front()) : std::nullopt,
                                             kDefaultBase, std::nullopt, Layout::Interleaved});
-    const ResolvedRope& rr = *rope.scaled;
+    const ModelRope& rr = rope;
     const std::string type(to_string(rr.model.rope.type));
     const double a = rr.spec.attention_factor();
-    sets.push_back({t.tr("original, base = {0}", format_number(rr.model.rope.base)), "original", rr.original});
-    sets.push_back({fmt::format("{} f = {}", type, format_number(rr.params.factor)), type, rr.params.inv_freq, a * a});
-    out.warnings = rr.params.warnings;
+    sets.push_back({t.tr("original, base = {0}", format_number(rr.model.rope.base)), "original", rr.spec.original});
+    sets.push_back({fmt::format("{} f = {}", type, format_number(rr.spec.params.factor)), type, rr.spec.params.inv_freq, a * a});
+    out.warnings = rr.spec.params.warnings;
     out.summary = spec_summary(rr, t);
     out.summary.push_back(t.tr("the curves are over the rotating channels (the pair layout does not change them); "
                                "the original curve has a = 1"));

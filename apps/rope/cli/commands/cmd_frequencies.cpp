@@ -87,13 +87,13 @@ void draw_cos_heatmap(const Eigen::VectorXd& theta, double base, const Frequenci
 }
 
 /// With --scaling, --config or --model: original and scaled side by side (scaling.hpp).
-int run_scaled_frequencies(const FrequenciesOptions& opt, const ResolvedRope& rr, std::ostream& out) {
+int run_scaled_frequencies(const FrequenciesOptions& opt, const ModelRope& rr, std::ostream& out) {
   if (opt.position) {
     throw InvalidArgument("--position prints the angles of plain RoPE: with --scaling, --config or --model use rope apply --position");
   }
-  const RopeParameters& p = rr.params;
+  const RopeParameters& p = rr.spec.params;
   const Eigen::VectorXd& scaled = p.inv_freq;
-  const Eigen::VectorXd& original = rr.original;
+  const Eigen::VectorXd& original = rr.spec.original;
   const Eigen::Index half = scaled.size();
   check_heatmap(opt, half);
   // --float32: HF's float32 inv_freq (F1), shown beside rope's float64 one.
@@ -136,7 +136,7 @@ int run_scaled_frequencies(const FrequenciesOptions& opt, const ResolvedRope& rr
     j["rope_type"] = std::string(to_string(c.type));
     j["model"] = rr.model.name;
     j["head_dim"] = c.head_dim;
-    j["rotary_dim"] = rr.d;
+    j["rotary_dim"] = rr.spec.rotary_dim;
     j["base"] = c.base;
     j["factor"] = p.factor;
     j["factor_rule"] = p.factor_rule.en;
@@ -161,11 +161,11 @@ int run_scaled_frequencies(const FrequenciesOptions& opt, const ResolvedRope& rr
   if (axes && axes->vision()) {
     // A vision tower: its own ladders (V2)-(V5), no scaling; θ_i original and scaled are the same.
     out << t.tr("2-D vision RoPE frequencies of {0} ({1}): d = {2}, base = {3}, no scaling (docs/multi-axis.md §6)\n\n",
-                model_name(rr.model, t), axes->vision_kind, rr.d, format_number(c.base));
+                model_name(rr.model, t), axes->vision_kind, rr.spec.rotary_dim, format_number(c.base));
   } else {
     out << t.tr("RoPE frequencies from {0}{1}: {2} scaling, d = {3} (head_dim {4}), base = {5} (docs/scaling.md)\n",
                 model_name(rr.model, t),
-                layer_text(rr.spec, t), to_string(c.type), rr.d, c.head_dim, format_number(c.base));
+                layer_text(rr.spec, t), to_string(c.type), rr.spec.rotary_dim, c.head_dim, format_number(c.base));
     if (c.type != ScalingType::Default) {
       out << t.tr("factor f = {0} ({1}){2}\n", format_number(p.factor), p.factor_rule.in(t.zh()),
                   p.original_max_position > 0
@@ -222,12 +222,12 @@ int run_frequencies(const FrequenciesOptions& opt, std::ostream& out) {
     throw InvalidArgument("--max-position sets the figure's heatmap: add --png, --svg, --pdf or --output");
   }
 
-  const Rope rope = resolve(opt.scaling, {opt.dim, kDefaultFrequenciesDim, opt.base, kDefaultBase, std::nullopt, Layout::Interleaved});
-  if (rope.scaled) return run_scaled_frequencies(opt, *rope.scaled, out);
-  const int dim = rope.d;
-  const double base = rope.base;
+  const ModelRope rope = resolve(opt.scaling, {opt.dim, kDefaultFrequenciesDim, opt.base, kDefaultBase, std::nullopt, Layout::Interleaved});
+  if (!rope.plain) return run_scaled_frequencies(opt, rope, out);
+  const int dim = rope.spec.rotary_dim;
+  const double base = rope.model.rope.base;
   const double position = opt.position.value_or(0.0);
-  const Eigen::VectorXd theta = rope.theta();
+  const Eigen::VectorXd theta = rope.spec.params.inv_freq;
   const Eigen::VectorXd lambda = wavelengths(theta);
   const int half = dim / 2;
   Eigen::VectorXd pair(half), exponent(half);

@@ -47,11 +47,11 @@ Eigen::VectorXd safe_wavelengths(const Eigen::VectorXd& theta) {
 
 /// Warnings a config can reveal, beyond the scaling's own: a long context with HF's default base, and an
 /// "original" length larger than the trained one (docs/scaling.md).
-std::vector<Message> config_warnings(const ResolvedRope& rr) {
+std::vector<Message> config_warnings(const ModelRope& rr) {
   std::vector<Message> w = rr.model.warnings;
-  w.insert(w.end(), rr.params.warnings.begin(), rr.params.warnings.end());
+  w.insert(w.end(), rr.spec.params.warnings.begin(), rr.spec.params.warnings.end());
   const RopeConfig& c = rr.model.rope;
-  const double longest = wavelengths(rr.original).maxCoeff();
+  const double longest = wavelengths(rr.spec.original).maxCoeff();
   const bool theta_defaulted = std::any_of(rr.model.origin.begin(), rr.model.origin.end(), [](const Message& line) {
     return line.en.rfind("rope_theta:", 0) == 0 && line.en.find("default") != std::string::npos;
   });
@@ -68,21 +68,23 @@ std::vector<Message> config_warnings(const ResolvedRope& rr) {
                     "is {2:.0f} positions (long-context models use a larger base, Llama 3: 500000, or a scaling method)",
                     format_number(c.base), *c.max_position_embeddings, longest));
   }
-  if (c.max_position_embeddings && rr.params.original_max_position > 0 &&
-      rr.params.original_max_position > *c.max_position_embeddings) {
+  if (c.max_position_embeddings && rr.spec.params.original_max_position > 0 &&
+      rr.spec.params.original_max_position > *c.max_position_embeddings) {
     w.push_back(msg("original_max_position_embeddings {0} is larger than max_position_embeddings {1}",
-                    rr.params.original_max_position, *c.max_position_embeddings));
+                    rr.spec.params.original_max_position, *c.max_position_embeddings));
   }
   return w;
 }
 
 
 /// One block per layer type: its layers and its RoPE (or none, with Llama 4's query temperature (S20)).
-void print_layer_types(std::ostream& out, const ModelConfig& m, const Text& t) {
+void print_layer_types(std::ostream& out, const ModelRope& rr, const Text& t) {
+  const ModelConfig& m = rr.model;
   out << t.tr("\nlayer types (other commands: --layer-type NAME or a layer index; this report: {0}):\n", m.layer_type);
-  for (const LayerTypeRope& lt : m.layer_types) {
-    out << t.tr("  {0}: {1} layers: {2}\n", lt.name, lt.layers.size(), describe_layers(lt.layers));
-    if (!lt.rope) {
+  for (std::size_t i = 0; i < rr.layers.size(); ++i) {
+    const LayerRope& l = rr.layers[i];
+    out << t.tr("  {0}: {1} layers: {2}\n", l.type, l.layers.size(), describe_layers(l.layers));
+    if (!l.spec) {
       out << t.tr("    no RoPE: these layers rotate nothing\n");
       if (m.nope_temperature) {
         const NopeTemperature& n = *m.nope_temperature;
@@ -92,10 +94,10 @@ void print_layer_types(std::ostream& out, const ModelConfig& m, const Text& t) {
       }
       continue;
     }
-    const RopeParameters p = rope_parameters(lt.config);
+    const RopeSpec& s = *l.spec;
     out << t.tr("    base {0}, {1} scaling f = {2}, attention factor {3} ({4})\n",
-                format_number(lt.config.base), to_string(lt.config.type), format_number(p.factor),
-                format_number(p.attention_factor), lt.from.in(t.zh()));
+                format_number(s.config.base), to_string(s.config.type), format_number(s.params.factor),
+                format_number(s.params.attention_factor), m.layer_types[i].from.in(t.zh()));
   }
 }
 
@@ -124,11 +126,11 @@ int run_inspect(const InspectOptions& opt, std::ostream& out) {
   if (s.config.empty() && s.model.empty()) {
     throw InvalidArgument("rope inspect needs a config.json FILE, --model NAME, or --list");
   }
-  const ResolvedRope rr = resolve_rope(s, DimBase{});
+  const ModelRope rr = resolve(s, DimBase{});
   const RopeConfig& c = rr.model.rope;
-  const RopeParameters& p = rr.params;
+  const RopeParameters& p = rr.spec.params;
   const RopeSpec& spec = rr.spec;
-  const Eigen::VectorXd lambda = wavelengths(rr.original);
+  const Eigen::VectorXd lambda = wavelengths(rr.spec.original);
   const Eigen::VectorXd lambda_scaled = safe_wavelengths(p.inv_freq);
   const auto half = p.inv_freq.size();
 
@@ -165,7 +167,7 @@ int run_inspect(const InspectOptions& opt, std::ostream& out) {
     j["model"] = rr.model.name;
     j["model_type"] = rr.model.model_type;
     j["head_dim"] = c.head_dim;
-    j["rotary_dim"] = rr.d;
+    j["rotary_dim"] = rr.spec.rotary_dim;
     j["partial_rotary_factor"] = c.partial_rotary_factor;
     j["base"] = c.base;
     j["layout"] = std::string(to_string(c.layout));
@@ -188,7 +190,7 @@ int run_inspect(const InspectOptions& opt, std::ostream& out) {
     if (critical_scaled >= 0) j["critical_dimension_scaled"] = 2 * critical_scaled;
     j["inv_freq"] = std::vector<double>(p.inv_freq.data(), p.inv_freq.data() + half);
     if (spec.axes) axes_json(j, *spec.axes);
-    j["original_inv_freq"] = std::vector<double>(rr.original.data(), rr.original.data() + half);
+    j["original_inv_freq"] = std::vector<double>(rr.spec.original.data(), rr.spec.original.data() + half);
     j["origin"] = english(rr.model.origin);
     j["notes"] = english(rr.model.notes);
     for (const auto& n : p.notes) j["notes"].push_back(n.en);
@@ -206,7 +208,7 @@ int run_inspect(const InspectOptions& opt, std::ostream& out) {
               rr.model.model_type.empty() ? "" : t.tr(" (model_type {0})", rr.model.model_type));
   row("head_dim", std::to_string(c.head_dim));
   row(t.tr("rotary dim d"),
-      t.tr("{0} = int({1} × partial_rotary_factor {2}), {3} pairs", rr.d,
+      t.tr("{0} = int({1} × partial_rotary_factor {2}), {3} pairs", rr.spec.rotary_dim,
            c.head_dim, format_number(c.partial_rotary_factor), half));
   if (spec.partial()) {
     row(t.tr("rotating channels"),
@@ -269,7 +271,7 @@ int run_inspect(const InspectOptions& opt, std::ostream& out) {
   } else if (c.type == ScalingType::Ntk && p.effective_base) {
     row("llama.cpp", fmt::format("--rope-freq-base {}", format_number(*p.effective_base)));
   }
-  if (!rr.model.layer_types.empty()) print_layer_types(out, rr.model, t);
+  if (!rr.layers.empty()) print_layer_types(out, rr, t);
   out << t.tr("\nwhere each value came from:\n");
   for (const auto& line : rr.model.origin) out << "  " << line.in(z) << '\n';
   if (!rr.model.notes.empty() || !p.notes.empty()) {

@@ -93,23 +93,23 @@ int run_layouts(const LayoutsOptions& opt, std::ostream& out) {
   // The vectors set d, unless a model does (then they must match its rotary dimension).
   const bool from_model = !opt.scaling.model.empty() || !opt.scaling.config.empty();
   const std::optional<int> dim = user && !from_model ? std::optional<int>(static_cast<int>(user->q.cols())) : opt.dim;
-  const Rope rope = resolve(opt.scaling, {dim, settings.dim, opt.base, settings.base, std::nullopt, Layout::Interleaved});
-  if (user && rope.d != user->q.cols()) {
+  const ModelRope rope = resolve(opt.scaling, {dim, settings.dim, opt.base, settings.base, std::nullopt, Layout::Interleaved, kMaxLayoutsDim});
+  if (user && rope.spec.rotary_dim != user->q.cols()) {
     throw InvalidArgument(fmt::format("--q and --k have {} numbers, but the model's rotary dimension d is {}",
-                                      user->q.cols(), rope.d));
+                                      user->q.cols(), rope.spec.rotary_dim));
   }
   if (user) {
     settings.q = user->q.row(0).transpose();
     settings.k = user->k.row(0).transpose();
   }
-  settings.dim = rope.d;
-  settings.base = rope.base;
+  settings.dim = rope.spec.rotary_dim;
+  settings.base = rope.model.rope.base;
   std::string frequencies_text = fmt::format("base = {}", format_number(settings.base));
-  if (rope.scaled) {
-    const ResolvedRope& rr = *rope.scaled;
-    settings.inv_freq = rr.params.inv_freq;
+  if (!rope.plain) {
+    const ModelRope& rr = rope;
+    settings.inv_freq = rr.spec.params.inv_freq;
     frequencies_text = t.tr("base = {0}, {1} scaling f = {2} from {3}{4}",
-                            format_number(settings.base), to_string(rr.model.rope.type), format_number(rr.params.factor),
+                            format_number(settings.base), to_string(rr.model.rope.type), format_number(rr.spec.params.factor),
                             model_name(rr.model, t), layer_text(rr.spec, t));
   }
   check_figure_options(opt.figure);
@@ -129,9 +129,9 @@ int run_layouts(const LayoutsOptions& opt, std::ostream& out) {
   out << t.tr("rope layouts: d = {0}, {1} (docs/math.md (M5), (M6), (M8))\n", d, frequencies_text);
   out << t.tr("Meta's Llama code pairs channels (2i, 2i+1), the interleaved layout; Hugging Face's rotate_half\n"
               "pairs channels (i, i + d/2), the half layout. Pair i turns by m·θ_i in both.\n\n");
-  if (rope.scaled && rope.scaled->spec.from_model) {
-    out << t.tr("{0} uses the {1}\n\n", model_name(rope.scaled->model, t),
-                layout_description(rope.scaled->spec).in(t.zh()));
+  if (!rope.plain && rope.spec.from_model) {
+    out << t.tr("{0} uses the {1}\n\n", model_name(rope.model, t),
+                layout_description(rope.spec).in(t.zh()));
   }
 
   out << t.tr("which channels form pair i:\n");

@@ -56,20 +56,20 @@ MatrixFormat with_digits(int digits) {
 int run_matrix(const MatrixOptions& opt, std::ostream& out) {
   // With --scaling, --config or --model the frequencies (and d, base) are the model's scaled ones.
   // With a model, its spec (rope/models/rope_spec.hpp): layout, attention factor, rotating channels.
-  const Rope rope = resolve(opt.scaling, {opt.dim, kDefaultMatrixDim, opt.base, kDefaultBase, opt.layout, Layout::Interleaved});
-  const Layout layout = rope.layout;
+  const ModelRope rope = resolve(opt.scaling, {opt.dim, kDefaultMatrixDim, opt.base, kDefaultBase, opt.layout, Layout::Interleaved, kMaxMatrixDim});
+  const Layout layout = rope.spec.layout;
   std::string scaled;  // says which frequencies, when they are not plain RoPE's
   const Text t = opt.figure.tr();
-  if (rope.scaled) {
-    const ResolvedRope& rr = *rope.scaled;
+  if (!rope.plain) {
+    const ModelRope& rr = rope;
     scaled = t.tr(", {0} scaling f = {1} from {2}{3}", to_string(rr.model.rope.type),
-                  format_number(rr.params.factor), model_name(rr.model, t), layer_text(rr.spec, t));
+                  format_number(rr.spec.params.factor), model_name(rr.model, t), layer_text(rr.spec, t));
   }
-  const int dim = rope.d;
-  const double base = rope.base;
+  const int dim = rope.spec.rotary_dim;
+  const double base = rope.model.rope.base;
   check_dimension(dim, kMaxMatrixDim);
   // The printed matrix: the model's head (head_dim, (S19)) or plain RoPE's d.
-  const int size = rope.scaled ? rope.scaled->spec.head_dim : dim;
+  const int size = !rope.plain ? rope.spec.head_dim : dim;
   check_dimension(size, kMaxMatrixDim, "head_dim");
   if (opt.digits < 0 || opt.digits > 17) {
     throw InvalidArgument(fmt::format("--digits must be between 0 and 17 (got {})", opt.digits));
@@ -84,7 +84,7 @@ int run_matrix(const MatrixOptions& opt, std::ostream& out) {
   if (opt.position.has_value() == !opt.relative.empty()) {
     throw InvalidArgument("give exactly one of --position M or --relative M N");
   }
-  const Eigen::VectorXd theta = rope.theta();
+  const Eigen::VectorXd theta = rope.spec.params.inv_freq;
 
   if (!opt.relative.empty()) {
     const AxisPosition& m = opt.relative[0];
@@ -92,7 +92,7 @@ int run_matrix(const MatrixOptions& opt, std::ostream& out) {
     for (int k = 0; k < m.count; ++k) check_position_resolvable(m.value[static_cast<std::size_t>(k)], dim, "--relative M");
     for (int k = 0; k < n.count; ++k) check_position_resolvable(n.value[static_cast<std::size_t>(k)], dim, "--relative N");
     // (M7), and per axis (docs/multi-axis.md (A5)) for a model with multimodal sections or a vision tower.
-    const AxisMap* axes = rope.scaled && rope.scaled->spec.axes ? &*rope.scaled->spec.axes : nullptr;
+    const AxisMap* axes = !rope.plain && rope.spec.axes ? &*rope.spec.axes : nullptr;
     const RelativeRotation rel = relative_rotation(theta, axes, m, n, layout);
     const double diff = (rel.product - rel.rotation).cwiseAbs().maxCoeff();
     // The angles reach θ_i·|p + o|: a vision tower's offset o (Llama 4's 1) counts in the tolerance.
@@ -115,7 +115,7 @@ int run_matrix(const MatrixOptions& opt, std::ostream& out) {
     const std::vector<std::string> right = matrix_lines(rel.rotation, with_digits(opt.digits));
     out << t.tr("R_mᵀ R_n = R_(n−m) (docs/math.md (M7)), m = {0}, n = {1}, d = {2}, base = {3}{4}, {5}\n",
                 m.text(), n.text(),
-                dim, format_number(base), scaled, rope.layout_text(t));
+                dim, format_number(base), scaled, layout_text(rope, t));
     if (axes && axes->vision()) {
       out << t.tr("per axis (docs/multi-axis.md (A5)): R_p turns pair i by θ_i·(p_a(i){0}), a(i) its axis: {1}; "
                   "n − m = {2} carries no offset\n",
@@ -125,9 +125,9 @@ int run_matrix(const MatrixOptions& opt, std::ostream& out) {
       out << t.tr("per axis (docs/multi-axis.md (A5)): R_p turns pair i by θ_i·p_a(i), a(i) its axis: {0}; n − m = {1}\n",
                   axis_pattern(*axes), rel.delta.text());
     }
-    if (rope.attention_factor() != 1.0) {
+    if (rope.spec.attention_factor() != 1.0) {
       out << t.tr("the rotating channels only; the attention factor a = {0} in cos and sin multiplies both sides by a²\n",
-                  format_number(rope.attention_factor()));
+                  format_number(rope.spec.attention_factor()));
     }
     out << '\n';
     const auto subscript = [](const AxisPosition& p) { return p.multi() ? p.text() : format_number(p.value[0]); };
@@ -152,7 +152,7 @@ int run_matrix(const MatrixOptions& opt, std::ostream& out) {
   }
   // dynamic and longrope: the frequencies HF uses at this position (seq_len = m + 1 unless --seq-len).
   const std::optional<RopeSpec> spec =
-      rope.scaled ? std::optional<RopeSpec>(spec_at_position(rope.scaled->spec, largest)) : std::nullopt;
+      !rope.plain ? std::optional<RopeSpec>(spec_at_position(rope.spec, largest)) : std::nullopt;
   if (p.multi() && !(spec && spec->axes)) (void)axis_angles(theta, nullptr, p);  // throws: one position only
   // --float32: the entries HF's float32 cos and sin give (rope_float32.hpp), at a single position m.
   const bool f32 = spec && opt.scaling.float32;
@@ -186,11 +186,11 @@ int run_matrix(const MatrixOptions& opt, std::ostream& out) {
   }
   if (opt.csv == "-") return kOk;
   out << t.tr("R^d_(Θ,m) for d = {0}, m = {1}, base = {2}{3}, {4}:\n  block i = R(m·θ_i) on channels {5}\n", dim,
-              position, format_number(base), scaled, rope.layout_text(t),
+              position, format_number(base), scaled, layout_text(rope, t),
               layout == Layout::Interleaved ? "(2i, 2i+1)" : "(i, i+d/2)");
   if (spec && spec->axes && spec->axes->vision()) {
     out << vision_map_line(*spec->axes, p, t) << '\n';
-    if (const auto note = patch_outside_grid(rope.scaled->model, p)) out << note->in(t.zh()) << '\n';
+    if (const auto note = patch_outside_grid(rope.model, p)) out << note->in(t.zh()) << '\n';
   } else if (spec && spec->axes) {
     out << t.tr("M-RoPE ({0} sections [{1}]): block i is R(θ_i·p_a(i)), p_a(i) the position of its axis: {2} "
                 "(docs/multi-axis.md (A1))\n",
@@ -198,7 +198,7 @@ int run_matrix(const MatrixOptions& opt, std::ostream& out) {
   }
   if (f32) out << float32_text(t) << '\n';
   if (spec) {
-    if (spec->config.seq_len != rope.scaled->spec.config.seq_len) {
+    if (spec->config.seq_len != rope.spec.config.seq_len) {
       for (const Message& note : spec->params.notes) out << note.in(t.zh()) << '\n';
     }
     if (size != dim) {

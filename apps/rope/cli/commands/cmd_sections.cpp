@@ -68,12 +68,12 @@ std::string ggml_difference(const AxisMap& ggml, const AxisMap& hf, const std::s
 }
 
 /// A vision tower (--vision, --tower vision): its map next to the other four 2-D maps at the same d and base.
-int run_vision_sections(const SectionsOptions& opt, const Rope& rope, std::ostream& out) {
-  const RopeSpec& spec = rope.scaled->spec;
+int run_vision_sections(const SectionsOptions& opt, const ModelRope& rope, std::ostream& out) {
+  const RopeSpec& spec = rope.spec;
   const VisionRope chosen = parse_vision_rope(spec.axes->vision_kind);
   std::vector<VisionPairs> rows;
   for (VisionRope k : {VisionRope::Qwen2VL, VisionRope::LlamaCpp, VisionRope::Pixtral, VisionRope::Llama4, VisionRope::Axial}) {
-    rows.push_back(vision_pairs(k, spec.rotary_dim, rope.base));
+    rows.push_back(vision_pairs(k, spec.rotary_dim, rope.model.rope.base));
   }
   const auto letter = [](const VisionPairs& p, Eigen::Index j) { return p.axis[static_cast<std::size_t>(j)] == 0 ? "h" : "w"; };
   if (!opt.csv.empty()) {
@@ -95,7 +95,7 @@ int run_vision_sections(const SectionsOptions& opt, const Rope& rope, std::ostre
   if (opt.csv == "-") return kOk;
   const Text t = opt.figure.tr();
   out << t.tr("2-D vision RoPE of {0}: d = {1}, base = {2}\n\n",
-              model_name(rope.scaled->model, t), spec.rotary_dim, format_number(rope.base));
+              model_name(rope.model, t), spec.rotary_dim, format_number(rope.model.rope.base));
   print_axis_summary(out, *spec.axes, spec.params.inv_freq, t);
   out << t.tr("\nthe same d and base in the five implementations (docs/multi-axis.md §6):\n");
   const std::size_t layout_width = t.zh() ? 24 : 13;
@@ -119,25 +119,25 @@ int run_vision_sections(const SectionsOptions& opt, const Rope& rope, std::ostre
 int run_sections(const SectionsOptions& opt, std::ostream& out) {
   check_figure_options(opt.figure);
   const bool vision = !opt.scaling.vision.empty();
-  const Rope rope = resolve(opt.scaling, {opt.dim, vision ? kDefaultVisionDim : kDefaultSectionsDim, opt.base,
+  const ModelRope rope = resolve(opt.scaling, {opt.dim, vision ? kDefaultVisionDim : kDefaultSectionsDim, opt.base,
                                           vision ? kDefaultBase : kDefaultSectionsBase, std::nullopt, Layout::Half});
-  if (rope.scaled && rope.scaled->spec.axes && rope.scaled->spec.axes->vision()) {
+  if (!rope.plain && rope.spec.axes && rope.spec.axes->vision()) {
     if (!opt.sections.empty()) {
       throw InvalidArgument("--sections: a vision tower's map is fixed by its implementation (--vision, --tower vision); "
                             "it reads no sections");
     }
     return run_vision_sections(opt, rope, out);
   }
-  const Eigen::VectorXd theta = rope.theta();
+  const Eigen::VectorXd theta = rope.spec.params.inv_freq;
   const int pairs = static_cast<int>(theta.size());
   const Text t = opt.figure.tr();
   std::vector<int> sections{24, 20, 20};
   std::string from = opt.sections.empty() ? t.tr("Qwen3-VL's default") : "--sections";
   const AxisMap* model_map = nullptr;  // the model's own map, marked in the figure
-  if (rope.scaled && rope.scaled->spec.axes) {
-    sections = rope.scaled->spec.axes->source.sections;
-    from = rope.scaled->spec.name;
-    model_map = &*rope.scaled->spec.axes;
+  if (!rope.plain && rope.spec.axes) {
+    sections = rope.spec.axes->source.sections;
+    from = rope.spec.name;
+    model_map = &*rope.spec.axes;
   }
   if (!opt.sections.empty()) {
     sections = parse_sections(opt.sections);
@@ -191,7 +191,7 @@ int run_sections(const SectionsOptions& opt, std::ostream& out) {
   }
   if (opt.csv == "-") return kOk;
   out << t.tr("M-RoPE sections [{0}] ({1}) over {2} pairs, d = {3}, base = {4}:\n{5}\n\n", list, from, pairs, 2 * pairs,
-              format_number(rope.base),
+              format_number(rope.model.rope.base),
               !four ? t.tr("the same sections, chunked and interleaved")
               : hf  ? t.tr("llama.cpp's four slots t, h, w, e next to HF's maps of the first three")
                         : t.tr("llama.cpp's four slots t, h, w, e (HF's maps need three sections adding up to d/2)"));

@@ -131,16 +131,16 @@ int run_verify(const VerifyOptions& opt, std::ostream& out) {
   // With --scaling, --config or --model, a model's scaled frequencies: the identities hold for any
   // frequencies, so they must pass too.
   // The model's own layout (rope/models/rope_spec.hpp) unless --layout is given.
-  const Rope rope = resolve(opt.scaling, {opt.dim, settings.dim, opt.base, settings.base, opt.layout, settings.layout});
-  settings.dim = rope.d;
-  settings.base = rope.base;
-  settings.layout = rope.layout;
+  const ModelRope rope = resolve(opt.scaling, {opt.dim, settings.dim, opt.base, settings.base, opt.layout, settings.layout});
+  settings.dim = rope.spec.rotary_dim;
+  settings.base = rope.model.rope.base;
+  settings.layout = rope.spec.layout;
   std::string model;
-  if (rope.scaled) {
-    const ResolvedRope& rr = *rope.scaled;
-    settings.inv_freq = rr.params.inv_freq;
+  if (!rope.plain) {
+    const ModelRope& rr = rope;
+    settings.inv_freq = rr.spec.params.inv_freq;
     model = t.tr(", {0} scaling f = {1} ({2}{3})", to_string(rr.model.rope.type),
-                 format_number(rr.params.factor), model_name(rr.model, t), layer_text(rr.spec, t));
+                 format_number(rr.spec.params.factor), model_name(rr.model, t), layer_text(rr.spec, t));
   }
   if (opt.strategy) {
     if (!opt.dtype || *opt.dtype == DType::F64) {
@@ -178,9 +178,9 @@ int run_verify(const VerifyOptions& opt, std::ostream& out) {
   if (drawn) std::fputs("\r\033[K", stderr), std::fflush(stderr);
   // docs/multi-axis.md: with multimodal sections, the identities per axis (A5)-(A7), in float64.
   // Under --dtype f32/f16/bf16 they are left out, and the table says so (axes_left_out).
-  const bool axes_left_out = rope.scaled && rope.scaled->spec.axes && opt.dtype && *opt.dtype != DType::F64;
-  if (rope.scaled && rope.scaled->spec.axes && !report.interrupted && !axes_left_out) {
-    for (IdentityResult& r : verify_axes(rope.scaled->spec, settings.trials, settings.max_position, settings.seed)) {
+  const bool axes_left_out = !rope.plain && rope.spec.axes && opt.dtype && *opt.dtype != DType::F64;
+  if (!rope.plain && rope.spec.axes && !report.interrupted && !axes_left_out) {
+    for (IdentityResult& r : verify_axes(rope.spec, settings.trials, settings.max_position, settings.seed)) {
       report.identities.push_back(std::move(r));
     }
   }
@@ -240,11 +240,11 @@ int run_verify(const VerifyOptions& opt, std::ostream& out) {
 
   out << t.tr("rope verify: d = {0}, base = {1}{2}, {3}, {4} trials, seed {5}{6}\n",
               s.dim, format_number(s.base), model,
-              rope.layout_text(t), s.trials, s.seed, computed_in(opt, s, t));
-  if (rope.attention_factor() != 1.0) {
+              layout_text(rope, t), s.trials, s.seed, computed_in(opt, s, t));
+  if (rope.spec.attention_factor() != 1.0) {
     out << t.tr("the model's attention factor a = {0} in cos and sin scales both sides of every identity by a or a²;\n"
                 "the identities are checked on the rotation itself\n",
-                format_number(rope.attention_factor()));
+                format_number(rope.spec.attention_factor()));
   }
   if (report.interrupted) {
     out << t.tr("interrupted (Ctrl-C) after {0} of {1} trials: every row below covers those {2}\n",
@@ -333,7 +333,7 @@ int run_verify(const VerifyOptions& opt, std::ostream& out) {
   }
   if (axes_left_out) {
     out << t.tr("\nthe per-axis rows (A5)-(A7) (axes {0}) are checked in float64 only: leave out --dtype for them\n",
-                rope.scaled->spec.axes->components());
+                rope.spec.axes->components());
   }
   out << t.tr("\n{0} of {1} identities passed{2}\n", passed, report.identities.size(),
               !report.all_passed() ? t.tr(" — VERIFICATION FAILED")

@@ -56,15 +56,15 @@ int run_wavelengths(const WavelengthsOptions& opt, std::ostream& out) {
   if (opt.scaling.any()) {
     // One model: its original and its scaled wavelengths (docs/scaling.md).
     if (bases.size() > 1) throw InvalidArgument("give one --base with --scaling, --config or --model");
-    const Rope rope = resolve(opt.scaling, {opt.dim, kDefaultWavelengthsDim,
+    const ModelRope rope = resolve(opt.scaling, {opt.dim, kDefaultWavelengthsDim,
                                             opt.bases ? std::optional(bases.front()) : std::nullopt, kDefaultBase, std::nullopt, Layout::Interleaved});
-    const ResolvedRope& rr = *rope.scaled;
-    dim = rr.d;
+    const ModelRope& rr = rope;
+    dim = rr.spec.rotary_dim;
     if (!opt.scaling.model.empty() || !opt.scaling.config.empty()) model = rr.model.name + layer_text(rr.spec, t);
-    const RopeParameters& p = rr.params;
+    const RopeParameters& p = rr.spec.params;
     Eigen::VectorXd scaled(p.inv_freq.size());
     for (Eigen::Index i = 0; i < scaled.size(); ++i) scaled[i] = p.inv_freq[i] > 0 ? kTwoPi / p.inv_freq[i] : HUGE_VAL;
-    const Eigen::VectorXd original = wavelengths(rr.original);
+    const Eigen::VectorXd original = wavelengths(rr.spec.original);
     if (original == scaled) {
       // No scaling changes them (rope_type default): one column, not two equal ones.
       const std::string base = format_number(rr.model.rope.base);

@@ -1,0 +1,90 @@
+// rope/models/resolve.hpp: one resolution of a model's RoPE, with one spec per layer type.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "rope/core/error.hpp"
+#include "rope/core/frequencies.hpp"
+#include "rope/models/resolve.hpp"
+
+namespace rope {
+namespace {
+
+TEST(Resolve, PlainRopeOfTheOverridesHeadDimensionAndBase) {
+  RopeOverrides o;
+  o.head_dim = 16;
+  o.base = 500.0;
+  const ModelRope r = resolve_model_rope({}, o);
+  EXPECT_TRUE(r.plain);
+  EXPECT_FALSE(r.spec.from_model);
+  EXPECT_EQ(r.spec.rotary_dim, 16);
+  EXPECT_EQ(r.spec.params.inv_freq, frequencies(16, 500.0));
+  EXPECT_EQ(r.spec.original, frequencies(16, 500.0));
+  EXPECT_EQ(r.spec.attention_factor(), 1.0);
+  EXPECT_TRUE(r.layers.empty());
+  EXPECT_EQ(r.layer(0), nullptr);
+  o.factor = 2.0;
+  o.scaling = "linear";
+  EXPECT_FALSE(resolve_model_rope({}, o).plain);  // scaled: no longer plain, though without a model
+}
+
+TEST(Resolve, Gemma3HasOneSpecPerLayerType) {
+  // gemma-3-4b (HF Gemma3TextConfig): full layers base 1e6 with linear factor 8, sliding layers
+  // rope_local_base_freq 10000 unscaled; every 6th layer (5, 11, …) is full.
+  const ModelRope r = resolve_model_rope({"gemma-3-4b", ""}, {});
+  ASSERT_EQ(r.layers.size(), 2u);
+  EXPECT_EQ(r.spec.layer_type, "full_attention");
+  const LayerRope* full = r.layer(5);
+  const LayerRope* sliding = r.layer(4);
+  ASSERT_NE(full, nullptr);
+  ASSERT_NE(sliding, nullptr);
+  EXPECT_EQ(full->type, "full_attention");
+  EXPECT_EQ(sliding->type, "sliding_attention");
+  ASSERT_TRUE(full->spec && sliding->spec);
+  EXPECT_EQ(full->spec->params.inv_freq, r.spec.params.inv_freq);  // the default layer type's is the spec
+  EXPECT_EQ(full->spec->params.inv_freq, frequencies(256, 1e6) / 8.0);
+  EXPECT_EQ(sliding->spec->params.inv_freq, frequencies(256, 10000.0));
+  EXPECT_EQ(sliding->spec->layer_type, "sliding_attention");
+  EXPECT_EQ(r.layer(10000), nullptr);
+}
+
+TEST(Resolve, EachLayerTypesSpecIsWhatSelectingItGives) {
+  RopeOverrides o;
+  o.layout = Layout::Interleaved;
+  const ModelRope r = resolve_model_rope({"gemma-3-4b", ""}, o);
+  o.layer_type = "sliding_attention";
+  const ModelRope selected = resolve_model_rope({"gemma-3-4b", ""}, o);
+  EXPECT_EQ(selected.spec.layer_type, "sliding_attention");
+  ASSERT_TRUE(r.layer(4) && r.layer(4)->spec);
+  EXPECT_EQ(r.layer(4)->spec->params.inv_freq, selected.spec.params.inv_freq);
+  EXPECT_EQ(r.layer(4)->spec->layout, Layout::Interleaved);  // the overrides reach every layer type
+  ASSERT_EQ(selected.layers.size(), 2u);
+  EXPECT_EQ(selected.layer(5)->spec->params.inv_freq, r.spec.params.inv_freq);
+}
+
+TEST(Resolve, Llama4NopeLayersHaveNoSpec) {
+  const ModelRope r = resolve_model_rope({"llama-4-scout-17b-16e", ""}, {});
+  ASSERT_EQ(r.layers.size(), 2u);
+  const LayerRope* nope = r.layer(3);
+  ASSERT_NE(nope, nullptr);
+  EXPECT_EQ(nope->type, "nope");
+  EXPECT_FALSE(nope->spec.has_value());
+  ASSERT_TRUE(r.layer(0)->spec.has_value());
+  EXPECT_EQ(r.layer(0)->spec->params.inv_freq, r.spec.params.inv_freq);
+}
+
+TEST(Resolve, AnOverrideWinsAndOriginSaysSo) {
+  RopeOverrides o;
+  o.factor = 4.0;
+  const ModelRope r = resolve_model_rope({"llama-3.1-8b", ""}, o);
+  EXPECT_EQ(r.spec.config.factor, 4.0);
+  bool said = false;
+  for (const Message& line : r.model.origin) said = said || line.en.find("factor: 4") != std::string::npos;
+  EXPECT_TRUE(said);
+  o.head_dim = 7;
+  EXPECT_THROW(resolve_model_rope({}, o), InvalidArgument);
+}
+
+}  // namespace
+}  // namespace rope
