@@ -120,7 +120,7 @@ TEST(Resolve, PlainRopeChecksDimensionAndBaseAsTheFormulaStatesThem) {
 
 TEST(Resolve, APresetGivesItsDimensionUnlessDimIsTyped) {
   cli::ScalingOptions preset;
-  preset.model = "llama-2-7b";
+  preset.source.preset = "llama-2-7b";
   const ModelRope rope = cli::resolve(preset, {std::nullopt, 8, std::nullopt, 10000.0, std::nullopt, Layout::Interleaved});
   ASSERT_FALSE(rope.plain);
   EXPECT_EQ(rope.spec.rotary_dim, 128);  // the preset's head_dim, not the command's default 8

@@ -50,14 +50,12 @@ bool parse_truncate(std::string_view text) {
 }  // namespace
 
 bool ScalingOptions::any() const {
-  return !config.empty() || !model.empty() || !type.empty() || factor || beta_fast || beta_slow || mscale ||
-         mscale_all_dim || attention_factor || low_freq_factor || high_freq_factor || partial_rotary_factor ||
-         original_max || max_position_embeddings || seq_len || truncate || !short_factor.empty() ||
-         !long_factor.empty() || !layer_type.empty() || float32 || !vision.empty() || !tower.empty();
+  return source.any() || !rope.first_scaling_setting().empty() || !rope.vision.empty() || !short_factor.empty() ||
+         !long_factor.empty() || !tower.empty();
 }
 
 void add_float32_options(CLI::App& app, ScalingOptions& o) {
-  app.add_flag("--float32", o.float32,
+  app.add_flag("--float32", o.rope.float32,
                "frequencies, angles, cos and sin in float32 as Hugging Face computes them (docs/scaling.md (F1)–(F3))")
       ->group("Scaling");
   app.add_option_function<std::string>(
@@ -66,7 +64,7 @@ void add_float32_options(CLI::App& app, ScalingOptions& o) {
            if (text != "f32" && text != "f64") {
              throw InvalidArgument(fmt::format("--inv-freq-dtype must be f32 or f64 (got '{}')", text));
            }
-           o.float32 = text == "f32";
+           o.rope.float32 = text == "f32";
          },
          "f32: the same as --float32; f64: rope's float64 (the default)")
       ->type_name("DTYPE")
@@ -79,7 +77,7 @@ std::string float32_text(const Text& t) {
 }
 
 void check_float32_position(const ScalingOptions& o, const AxisPosition& p) {
-  if (o.float32 && p.multi()) {
+  if (o.rope.float32 && p.multi()) {
     throw InvalidArgument(fmt::format("--float32 computes HF's angles at one position m, but --position {} has {} "
                                       "components: give a single number with --float32",
                                       p.text(), p.count));
@@ -87,40 +85,40 @@ void check_float32_position(const ScalingOptions& o, const AxisPosition& p) {
 }
 
 void add_scaling_options(CLI::App& app, ScalingOptions& o) {
-  app.add_option("--config", o.config, "read the model's RoPE from a Hugging Face config.json or a GGUF file")
+  app.add_option("--config", o.source.file, "read the model's RoPE from a Hugging Face config.json or a GGUF file")
       ->type_name("FILE")
       ->group("Scaling");
-  app.add_option("--model", o.model, "a model preset (rope inspect --list)")->type_name("NAME")->group("Scaling");
-  app.add_option("--scaling", o.type, fmt::format("context extension: {} (docs/scaling.md)", scaling_method_names()))
+  app.add_option("--model", o.source.preset, "a model preset (rope inspect --list)")->type_name("NAME")->group("Scaling");
+  app.add_option("--scaling", o.rope.scaling, fmt::format("context extension: {} (docs/scaling.md)", scaling_method_names()))
       ->type_name("TYPE")
       ->group("Scaling");
-  add_optional(app, "--factor", o.factor, "scaling factor f (Hugging Face's factor; llama.cpp's --rope-scale)");
-  add_optional(app, "--original-max-position", o.original_max, "original_max_position_embeddings L0");
-  add_optional(app, "--max-position-embeddings", o.max_position_embeddings, "max_position_embeddings M");
-  add_optional(app, "--beta-fast", o.beta_fast, "yarn beta_fast (default 32)");
-  add_optional(app, "--beta-slow", o.beta_slow, "yarn beta_slow (default 1)");
-  add_choice_option(app, "--truncate", o.truncate, {"true", "1", "false", "0"}, parse_truncate,
+  add_optional(app, "--factor", o.rope.factor, "scaling factor f (Hugging Face's factor; llama.cpp's --rope-scale)");
+  add_optional(app, "--original-max-position", o.rope.original_max_position_embeddings, "original_max_position_embeddings L0");
+  add_optional(app, "--max-position-embeddings", o.rope.max_position_embeddings, "max_position_embeddings M");
+  add_optional(app, "--beta-fast", o.rope.beta_fast, "yarn beta_fast (default 32)");
+  add_optional(app, "--beta-slow", o.rope.beta_slow, "yarn beta_slow (default 1)");
+  add_choice_option(app, "--truncate", o.rope.truncate, {"true", "1", "false", "0"}, parse_truncate,
                     "yarn: round the correction range to whole pairs (default true)", "BOOL")
       ->group("Scaling");
-  add_optional(app, "--mscale", o.mscale, "yarn mscale (DeepSeek)");
-  add_optional(app, "--mscale-all-dim", o.mscale_all_dim, "yarn mscale_all_dim (DeepSeek)");
-  add_optional(app, "--attention-factor", o.attention_factor, "explicit attention factor (yarn, longrope)");
-  add_optional(app, "--low-freq-factor", o.low_freq_factor, "llama3 low_freq_factor");
-  add_optional(app, "--high-freq-factor", o.high_freq_factor, "llama3 high_freq_factor");
+  add_optional(app, "--mscale", o.rope.mscale, "yarn mscale (DeepSeek)");
+  add_optional(app, "--mscale-all-dim", o.rope.mscale_all_dim, "yarn mscale_all_dim (DeepSeek)");
+  add_optional(app, "--attention-factor", o.rope.attention_factor, "explicit attention factor (yarn, longrope)");
+  add_optional(app, "--low-freq-factor", o.rope.low_freq_factor, "llama3 low_freq_factor");
+  add_optional(app, "--high-freq-factor", o.rope.high_freq_factor, "llama3 high_freq_factor");
   app.add_option("--short-factor", o.short_factor, "longrope short_factor: d/2 numbers, comma list or @FILE")
       ->type_name("LIST")
       ->group("Scaling");
   app.add_option("--long-factor", o.long_factor, "longrope long_factor: d/2 numbers, comma list or @FILE")
       ->type_name("LIST")
       ->group("Scaling");
-  add_optional(app, "--seq-len", o.seq_len, "current sequence length (dynamic; longrope picks its list by it)");
-  app.add_option("--layer-type", o.layer_type,
+  add_optional(app, "--seq-len", o.rope.seq_len, "current sequence length (dynamic; longrope picks its list by it)");
+  app.add_option("--layer-type", o.rope.layer_type,
                  "with --model/--config: the RoPE of this layer type (rope inspect lists them) or of this layer index")
       ->type_name("NAME")
       ->group("Scaling");
-  add_optional(app, "--partial-rotary-factor", o.partial_rotary_factor,
+  add_optional(app, "--partial-rotary-factor", o.rope.partial_rotary_factor,
                "fraction of the head dimension that rotates: d = int(head_dim × factor)");
-  app.add_option("--vision", o.vision,
+  app.add_option("--vision", o.rope.vision,
                  "a vision tower's 2-D RoPE of --dim and --base: qwen2-vl, llama.cpp, pixtral, llama4 or axial "
                  "(docs/multi-axis.md §6)")
       ->type_name("KIND")
@@ -139,40 +137,23 @@ RopeOverrides overrides_of(const ScalingOptions& o, const DimBase& flags) {
   if (!o.tower.empty() && o.tower != "text" && o.tower != "vision") {
     throw InvalidArgument(fmt::format("--tower must be text or vision (got '{}')", o.tower));
   }
-  RopeOverrides r;
+  RopeOverrides r = o.rope;
   r.head_dim = flags.dim;
   r.default_head_dim = flags.default_dim;
   r.base = flags.base;
   r.default_base = flags.default_base;
   r.layout = flags.layout;
   r.default_layout = flags.default_layout;
-  r.scaling = o.type;
-  r.factor = o.factor;
-  r.beta_fast = o.beta_fast;
-  r.beta_slow = o.beta_slow;
-  r.mscale = o.mscale;
-  r.mscale_all_dim = o.mscale_all_dim;
-  r.attention_factor = o.attention_factor;
-  r.low_freq_factor = o.low_freq_factor;
-  r.high_freq_factor = o.high_freq_factor;
-  r.partial_rotary_factor = o.partial_rotary_factor;
-  r.original_max_position_embeddings = o.original_max;
-  r.max_position_embeddings = o.max_position_embeddings;
-  r.seq_len = o.seq_len;
-  r.truncate = o.truncate;
   if (!o.short_factor.empty()) r.short_factor = parse_list_argument(o.short_factor, "--short-factor");
   if (!o.long_factor.empty()) r.long_factor = parse_list_argument(o.long_factor, "--long-factor");
-  r.layer_type = o.layer_type;
-  r.vision = o.vision;
   r.tower = o.tower == "text" ? Tower::Text : o.tower == "vision" ? Tower::Vision : Tower::Default;
-  r.float32 = o.float32;
   return r;
 }
 
 }  // namespace
 
 ModelConfig resolve_model(const ScalingOptions& o, const DimBase& flags) {
-  return rope::resolve_model({o.model, o.config}, overrides_of(o, flags));
+  return rope::resolve_model(o.source, overrides_of(o, flags));
 }
 
 std::string band_name(Band band, const Text& t) {
@@ -207,7 +188,7 @@ std::string model_name(const ModelConfig& model, const Text& t) {
 
 ModelRope resolve(const ScalingOptions& o, const DimBase& flags) {
   if (!o.any()) check_dimension(flags.dim.value_or(flags.default_dim), flags.max_dim);
-  return resolve_model_rope({o.model, o.config}, overrides_of(o, flags));
+  return resolve_model_rope(o.source, overrides_of(o, flags));
 }
 
 std::string layer_text(const RopeSpec& spec, const Text& t) {

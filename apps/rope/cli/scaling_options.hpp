@@ -24,19 +24,14 @@ class Option;
 
 namespace rope::cli {
 
+/// The scaling options as the library takes them: the model source and its overrides (models/resolve.hpp),
+/// each option bound to its field; the head dimension, base and layout come from the command's own
+/// options (DimBase). Three values are parsed by resolve: the lists and --tower.
 struct ScalingOptions {
-  std::string config;  ///< --config FILE
-  std::string model;   ///< --model NAME
-  std::string type;    ///< --scaling TYPE
-  std::optional<double> factor, beta_fast, beta_slow, mscale, mscale_all_dim, attention_factor;
-  std::optional<double> low_freq_factor, high_freq_factor, partial_rotary_factor;
-  std::optional<long> original_max, max_position_embeddings, seq_len;
-  std::optional<bool> truncate;
+  ModelSource source;      ///< --model NAME (source.preset), --config FILE (source.file)
+  RopeOverrides rope;      ///< --scaling TYPE, --factor …, --layer-type, --vision, --float32
   std::string short_factor, long_factor;  ///< comma lists or @file
-  std::string layer_type;  ///< --layer-type NAME or a layer index
-  std::string vision;      ///< --vision KIND: a vision tower's 2-D RoPE from --dim and --base (vision_rope.hpp)
   std::string tower;       ///< --tower text|vision: which RoPE of a vision-language model's config
-  bool float32 = false;    ///< --float32 / --inv-freq-dtype f32: frequencies and angles as HF's float32 (rope_float32.hpp)
 
   /// Whether anything beyond plain RoPE was asked for.
   bool any() const;

@@ -127,7 +127,7 @@ int run_apply(const ApplyOptions& opt, std::ostream& out) {
   // --float32: HF's float32 computation (rope_float32.hpp), beside the float64 forms.
   std::optional<Float32Angles> g32;
   Eigen::VectorXd by_float32;
-  if (spec && opt.scaling.float32) {
+  if (spec && opt.scaling.rope.float32) {
     g32 = float32_angles(*spec, m);
     by_float32 = spec_apply_float32(*spec, x, m);
   }

@@ -54,7 +54,7 @@ RopeExpectation expectation_from_options(const CheckOptions& opt, int head_dim, 
     e.attention_factor = rr.spec.params.attention_factor;
     e.scaled = rr.model.rope.type != ScalingType::Default;
     // The spec's layout: the model's class, or a vision kind's own (Llama 4 and axial interleave, (V4), (V5)).
-    if (!opt.scaling.config.empty() || !opt.scaling.model.empty() || !opt.scaling.vision.empty()) e.layout = rr.spec.layout;
+    if (!opt.scaling.source.file.empty() || !opt.scaling.source.preset.empty() || !opt.scaling.rope.vision.empty()) e.layout = rr.spec.layout;
   }
   if (2 * e.theta.size() > head_dim) {
     throw InvalidArgument(fmt::format("the rotary dimension {} is larger than the dump's d = {}", 2 * e.theta.size(), head_dim));
@@ -62,10 +62,10 @@ RopeExpectation expectation_from_options(const CheckOptions& opt, int head_dim, 
   if (opt.layout) {
     e.layout = *opt.layout;
     where = Message::same("--layout");
-  } else if (!rope.plain && (!opt.scaling.config.empty() || !opt.scaling.model.empty())) {
+  } else if (!rope.plain && (!opt.scaling.source.file.empty() || !opt.scaling.source.preset.empty())) {
     where = msg("the model's class");
-  } else if (!rope.plain && !opt.scaling.vision.empty()) {
-    where = Message::same(fmt::format("--vision {}", opt.scaling.vision));
+  } else if (!rope.plain && !opt.scaling.rope.vision.empty()) {
+    where = Message::same(fmt::format("--vision {}", opt.scaling.rope.vision));
   } else {
     where = msg("assumed: Hugging Face's rotate_half; give --layout");
   }

@@ -98,7 +98,7 @@ int run_scaled_frequencies(const FrequenciesOptions& opt, const ModelRope& rr, s
   check_heatmap(opt, half);
   // --float32: HF's float32 inv_freq (F1), shown beside rope's float64 one.
   Eigen::VectorXd f32;
-  if (opt.scaling.float32) f32 = inv_freq_float32(rr.spec).cast<double>();
+  if (opt.scaling.rope.float32) f32 = inv_freq_float32(rr.spec).cast<double>();
   const Eigen::VectorXd lambda = wavelengths(original);
   // A zero frequency (proportional's unrotated pairs) has no wavelength: written as inf.
   Eigen::VectorXd lambda_scaled(half), ratio(half);

@@ -120,10 +120,10 @@ int run_inspect(const InspectOptions& opt, std::ostream& out) {
   }
   ScalingOptions s = opt.scaling;
   if (!opt.file.empty()) {
-    if (!s.config.empty() || !s.model.empty()) throw InvalidArgument("give one of FILE, --config FILE or --model NAME");
-    s.config = opt.file;
+    if (s.source.any()) throw InvalidArgument("give one of FILE, --config FILE or --model NAME");
+    s.source.file = opt.file;
   }
-  if (s.config.empty() && s.model.empty()) {
+  if (!s.source.any()) {
     throw InvalidArgument("rope inspect needs a config.json FILE, --model NAME, or --list");
   }
   const ModelRope rr = resolve(s, DimBase{});

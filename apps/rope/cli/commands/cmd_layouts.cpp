@@ -91,7 +91,7 @@ int run_layouts(const LayoutsOptions& opt, std::ostream& out) {
                                       user->q.rows()));
   }
   // The vectors set d, unless a model does (then they must match its rotary dimension).
-  const bool from_model = !opt.scaling.model.empty() || !opt.scaling.config.empty();
+  const bool from_model = !opt.scaling.source.preset.empty() || !opt.scaling.source.file.empty();
   const std::optional<int> dim = user && !from_model ? std::optional<int>(static_cast<int>(user->q.cols())) : opt.dim;
   const ModelRope rope = resolve(opt.scaling, {dim, settings.dim, opt.base, settings.base, std::nullopt, Layout::Interleaved, kMaxLayoutsDim});
   if (user && rope.spec.rotary_dim != user->q.cols()) {

@@ -78,7 +78,7 @@ int run_matrix(const MatrixOptions& opt, std::ostream& out) {
   if (opt.figure.wanted() && !opt.relative.empty()) {
     throw InvalidArgument("a figure (--png, --svg, --pdf, --output) draws R_m: use it with --position, not --relative");
   }
-  if (opt.scaling.float32 && !opt.relative.empty()) {
+  if (opt.scaling.rope.float32 && !opt.relative.empty()) {
     throw InvalidArgument("--float32 prints R_m as HF's float32 cos and sin give it: use it with --position, not --relative");
   }
   if (opt.position.has_value() == !opt.relative.empty()) {
@@ -155,7 +155,7 @@ int run_matrix(const MatrixOptions& opt, std::ostream& out) {
       !rope.plain ? std::optional<RopeSpec>(spec_at_position(rope.spec, largest)) : std::nullopt;
   if (p.multi() && !(spec && spec->axes)) (void)axis_angles(theta, nullptr, p);  // throws: one position only
   // --float32: the entries HF's float32 cos and sin give (rope_float32.hpp), at a single position m.
-  const bool f32 = spec && opt.scaling.float32;
+  const bool f32 = spec && opt.scaling.rope.float32;
   // (A1): a model with multimodal sections turns block i by θ_i times the position of its axis.
   const Eigen::MatrixXd r = f32    ? spec_matrix_float32(*spec, p.value[0], size)
                             : spec ? spec_matrix(*spec, p, size)

@@ -118,7 +118,7 @@ int run_vision_sections(const SectionsOptions& opt, const ModelRope& rope, std::
 
 int run_sections(const SectionsOptions& opt, std::ostream& out) {
   check_figure_options(opt.figure);
-  const bool vision = !opt.scaling.vision.empty();
+  const bool vision = !opt.scaling.rope.vision.empty();
   const ModelRope rope = resolve(opt.scaling, {opt.dim, vision ? kDefaultVisionDim : kDefaultSectionsDim, opt.base,
                                           vision ? kDefaultBase : kDefaultSectionsBase, std::nullopt, Layout::Half});
   if (!rope.plain && rope.spec.axes && rope.spec.axes->vision()) {

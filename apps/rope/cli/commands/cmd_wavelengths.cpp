@@ -60,7 +60,7 @@ int run_wavelengths(const WavelengthsOptions& opt, std::ostream& out) {
                                             opt.bases ? std::optional(bases.front()) : std::nullopt, kDefaultBase, std::nullopt, Layout::Interleaved});
     const ModelRope& rr = rope;
     dim = rr.spec.rotary_dim;
-    if (!opt.scaling.model.empty() || !opt.scaling.config.empty()) model = rr.model.name + layer_text(rr.spec, t);
+    if (!opt.scaling.source.preset.empty() || !opt.scaling.source.file.empty()) model = rr.model.name + layer_text(rr.spec, t);
     const RopeParameters& p = rr.spec.params;
     Eigen::VectorXd scaled(p.inv_freq.size());
     for (Eigen::Index i = 0; i < scaled.size(); ++i) scaled[i] = p.inv_freq[i] > 0 ? kTwoPi / p.inv_freq[i] : HUGE_VAL;
