@@ -8,7 +8,7 @@
 #include "rope/cli/exit_codes.hpp"
 #include "rope/cli/options.hpp"
 #include "rope/cli/output.hpp"
-#include "rope/core/apply.hpp"
+#include "rope/analysis/model_apply.hpp"
 #include "rope/io/csv.hpp"
 #include "rope/core/error.hpp"
 #include "rope/core/frequencies.hpp"
@@ -60,77 +60,44 @@ int run_apply(const ApplyOptions& opt, std::ostream& out) {
   // a head (head_dim numbers) or its rotating part (rotary_dim numbers).
   const ModelRope rope = resolve(opt.scaling, {std::nullopt, n, opt.base, kDefaultBase, opt.layout, Layout::Interleaved});
   std::string scaled;  // says which frequencies, when they are not plain RoPE's
-  int offset = 0;
-  Eigen::VectorXd xr = x;  // the rotating channels
   if (!rope.plain) {
-    const ModelRope& rr = rope;
-    try {
-      offset = rotary_offset_for(rr.spec, n);
-    } catch (const InvalidArgument&) {
-      const RopeSpec& spec = rr.spec;
+    const RopeSpec& spec = rope.spec;
+    if (n != spec.head_dim && n != spec.rotary_dim) {
       throw InvalidArgument(
           spec.partial()
               ? fmt::format("--vector has {} numbers but {} has head_dim {} of which d = {} rotate: give {} or {} numbers",
                             n, spec.name, spec.head_dim, spec.rotary_dim, spec.head_dim, spec.rotary_dim)
               : fmt::format("--vector has {} numbers but {} rotates d = {}", n, spec.name, spec.rotary_dim));
     }
-    xr = rotary_part(rr.spec, x);
-    scaled = t.tr(", {0} scaling f = {1} from {2}{3}", to_string(rr.model.rope.type),
-                  format_number(rr.spec.params.factor), model_name(rr.model, t), layer_text(rr.spec, t));
+    scaled = t.tr(", {0} scaling f = {1} from {2}{3}", to_string(rope.model.rope.type),
+                  format_number(spec.params.factor), model_name(rope.model, t), layer_text(spec, t));
   }
-  const int d = static_cast<int>(xr.size());
+  const int d = rope.spec.rotary_dim;
   const Layout layout = rope.spec.layout;
   const AxisPosition& p = *opt.position;
   check_float32_position(opt.scaling, p);
-  double m = p.value[0];  // the largest component: HF's dynamic update takes max(position_ids) + 1
   for (int k = 0; k < p.count; ++k) {
     // A multi-axis position names the component that is too large (its axis is the model's k-th).
     check_position_resolvable(p.value[static_cast<std::size_t>(k)], d,
                               p.multi() ? fmt::format("--position component {} of {}", k + 1, p.text()) : "position m");
-    m = std::max(m, p.value[static_cast<std::size_t>(k)]);
   }
-  // dynamic and longrope: the frequencies HF uses at this position (seq_len = m + 1 unless --seq-len).
-  const std::optional<RopeSpec> spec =
-      !rope.plain ? std::optional<RopeSpec>(spec_at_position(rope.spec, m)) : std::nullopt;
-  const double a = spec ? spec->attention_factor() : 1.0;
-  const double base = rope.model.rope.base;
-  const AxisMap* axes = spec && spec->axes ? &*spec->axes : nullptr;
-  const Eigen::VectorXd frequency = spec ? spec->params.inv_freq : rope.spec.params.inv_freq;
-  if (!axes && p.multi()) (void)axis_angles(frequency, nullptr, p);  // throws: one position only
-  // (A1): with multimodal sections pair i turns by φ_i = θ_i·p_a(i); every form below then rotates by
-  // these angles at "position" 1 (1·φ_i = φ_i exactly). A single number is every axis's position.
-  const Eigen::VectorXd rate = axes ? spec_angles(*spec, p) : frequency;
-  const double at = axes ? 1.0 : p.value[0];
-  // (S19): the rotated channels times a, the others unchanged (plain RoPE: a = 1, every channel rotates).
-  const auto model_output = [&](const Eigen::VectorXd& rotated) { return spec ? spec_output(*spec, x, rotated) : rotated; };
-  // --xpos (X2): every form's pair i times ζ_i^(m/s) for the query, ζ_i^(−m/s) for the key.
   if (!opt.xpos && (opt.role != XposRole::Query || opt.xpos_scale_base != kDefaultXposScaleBase)) {
     throw InvalidArgument("--role and --xpos-scale-base need --xpos");
   }
-  const Eigen::VectorXd xscale = opt.xpos ? xpos_scale(d, p.value[0], opt.xpos_scale_base, opt.role) : Eigen::VectorXd::Ones(d / 2);
-  const auto xpos_output = [&](Eigen::VectorXd v) {
-    for (int i = 0; i < d / 2; ++i) {
-      const auto [ca, cb] = pair_channels(d, i, layout);
-      v[ca] *= xscale[i];
-      v[cb] *= xscale[i];
-    }
-    return v;
-  };
-  const Eigen::VectorXd by_matrix = model_output(xpos_output(rotation_matrix<double>(rate, at, layout) * xr));
-  const Eigen::VectorXd by_elementwise = model_output(xpos_output(apply_rotary(xr, rate, at, layout)));
-  const Eigen::VectorXd by_complex = model_output(xpos_output(apply_rotary_complex(xr, rate, at, layout)));
-  const double diff = std::max((by_matrix - by_elementwise).cwiseAbs().maxCoeff(),
-                               (by_complex - by_elementwise).cwiseAbs().maxCoeff());
-  const double scale = std::max(std::max(a, 1.0) * xscale.maxCoeff() * x.norm(), 1e-300);
-  const Check check{diff, scale, relative_tolerance(machine_epsilon<double>(), d, p.max_abs())};
-  const bool agree = check.passed();
-  // --float32: HF's float32 computation (rope_float32.hpp), beside the float64 forms.
-  std::optional<Float32Angles> g32;
-  Eigen::VectorXd by_float32;
-  if (spec && opt.scaling.rope.float32) {
-    g32 = float32_angles(*spec, m);
-    by_float32 = spec_apply_float32(*spec, x, m);
-  }
+  const ModelApply r = model_apply(rope.spec, x, p,
+                                   opt.xpos ? std::optional<XposSetting>({opt.xpos_scale_base, opt.role}) : std::nullopt,
+                                   opt.scaling.rope.float32);
+  const RopeSpec& spec = r.spec;
+  const double a = spec.attention_factor();
+  const double base = rope.model.rope.base;
+  const AxisMap* axes = spec.axes ? &*spec.axes : nullptr;
+  const int offset = r.offset;
+  const bool agree = r.check.passed();
+  const std::optional<Float32Angles>& g32 = r.float32;
+  const Eigen::VectorXd& by_matrix = r.by_matrix;
+  const Eigen::VectorXd& by_elementwise = r.by_elementwise;
+  const Eigen::VectorXd& by_complex = r.by_complex;
+  const Eigen::VectorXd& by_float32 = r.by_float32;
 
   if (!opt.csv.empty()) {
     Eigen::VectorXd channel(n);
@@ -156,11 +123,11 @@ int run_apply(const ApplyOptions& opt, std::ostream& out) {
       out << t.tr("head_dim {0}: channels {1} … {2} rotate, the other {3} pass through unchanged\n",
                   n, offset, offset + d - 1, n - d);
     }
-    if (spec && spec->config.seq_len != rope.spec.config.seq_len) {
-      for (const Message& note : spec->params.notes) out << note.in(t.zh()) << '\n';
-      out << spec->notes.back().in(t.zh()) << '\n';
+    if (spec.config.seq_len != rope.spec.config.seq_len) {
+      for (const Message& note : spec.params.notes) out << note.in(t.zh()) << '\n';
+      out << spec.notes.back().in(t.zh()) << '\n';
     }
-    if (spec && spec->deinterleaved_output) {
+    if (spec.deinterleaved_output) {
       out << t.tr("the model's code returns the rotated pairs de-interleaved: pair i on channels i and i + d/2 of the "
                   "rotating part (q·k is unchanged)\n");
     }
@@ -168,7 +135,7 @@ int run_apply(const ApplyOptions& opt, std::ostream& out) {
       out << t.tr("xPos, s = {0}: pair i times ζ_i^({1}m/s), ζ_i = (2i/d + 0.4)/1.4 (docs/multi-axis.md (X1), (X2)); "
                   "ζ^({2}m/s) = {3}\n",
                   format_number(opt.xpos_scale_base), opt.role == XposRole::Query ? "" : "−",
-                  opt.role == XposRole::Query ? "" : "−", join(xscale));
+                  opt.role == XposRole::Query ? "" : "−", join(r.xpos_scale));
     }
     if (a != 1.0) {
       out << t.tr("attention factor a = {0} multiplies cos and sin (as HF does): the rotated channels are a·R_m x (S19)\n",
@@ -185,7 +152,7 @@ int run_apply(const ApplyOptions& opt, std::ostream& out) {
       const std::string axis = axes ? fmt::format("{:>4}  ", axis_letter(axes->pair_axis[static_cast<std::size_t>(i)])) : "";
       const std::string f32 = g32 ? fmt::format("  {:>22}  {:>22}", format_number(g32->inv_freq[i]), format_number(g32->angle[i])) : "";
       out << fmt::format("{:>5}  {:>10}  {}{:>22}  {:>22}{}\n", i, fmt::format("({}, {})", offset + ca, offset + cb), axis,
-                         format_number(frequency[i]), format_number(at * rate[i]), f32);
+                         format_number(r.frequency[i]), format_number(r.angle[i]), f32);
     }
     out << fmt::format("\n{:<14}x = {}\n", t.tr("input"), join(x));
     out << fmt::format("{:<14}R_m x = {}\n", t.tr("matrix"), join(by_matrix));
@@ -197,7 +164,7 @@ int run_apply(const ApplyOptions& opt, std::ostream& out) {
                   (by_float32 - by_elementwise).cwiseAbs().maxCoeff(), static_cast<double>(machine_epsilon<float>()));
     }
     out << t.tr("\nmax |difference| between the three forms = {0:.3g}  (tolerance κ·ε·(d + |m|)·‖x‖ = {1:.3g}, (M13)): {2}\n",
-                diff, check.tolerance * check.scale,
+                r.check.difference, r.check.tolerance * r.check.scale,
                 agree ? t.tr("they agree") : t.tr("THEY DISAGREE"));
   }
   return agree ? kOk : kVerifyFailed;
