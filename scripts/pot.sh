@@ -1,12 +1,26 @@
 #!/usr/bin/env bash
 # Writes the message template (po/rope.pot, GNU gettext) from the C++ sources of src/ and apps/: every id
-# given to tr (Text::tr, FigureOptions::tr, apps/rope/cli/lang.hpp) and msg, each with the files it is in.
+# given to tr (Text::tr, FigureOptions::tr, apps/rope/cli/lang.hpp) and msg, each with the files it is in,
+# and every error's id given to error_msg (core/message.hpp) in the context "error".
 # `make pot` runs it; the test catalog.complete runs it into a temporary file and checks, with msgcmp,
 # that po/zh_CN.po translates every id (and that po/rope.pot is current).
 #   scripts/pot.sh OUT.pot    (from any directory)
 set -euo pipefail
 out=$(realpath -m "${1:?usage: scripts/pot.sh OUT.pot}")
 cd "$(dirname "$0")/.."
-find src apps -name '*.cpp' -o -name '*.hpp' | LC_ALL=C sort |
-  xgettext --language=C++ --from-code=UTF-8 --keyword= --keyword=tr:1 --keyword=msg:1 \
-    --add-comments=TRANSLATORS: --package-name=rope --add-location=file --files-from=- -o "$out"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+find src apps -name '*.cpp' -o -name '*.hpp' | LC_ALL=C sort >"$tmp/files"
+extract() {  # extract KEYWORDS... OUT: xgettext with only these keywords
+  local target=${*: -1}
+  local keywords=("${@:1:$#-1}")
+  xgettext --language=C++ --from-code=UTF-8 --keyword= "${keywords[@]/#/--keyword=}" --force-po \
+    --add-comments=TRANSLATORS: --package-name=rope --add-location=file --files-from="$tmp/files" -o "$target"
+}
+extract tr:1 msg:1 "$tmp/text.pot"
+extract error_msg:1 "$tmp/errors.pot"
+# xgettext cannot give a keyword a fixed context: every entry of errors.pot but its header gets "error".
+awk 'BEGIN { header = 1 }
+     /^msgid / { if (!header) print "msgctxt \"error\""; header = 0 }
+     { print }' "$tmp/errors.pot" >"$tmp/errors_ctx.pot"
+msgcat --use-first -o "$out" "$tmp/text.pot" "$tmp/errors_ctx.pot"

@@ -7,12 +7,14 @@
 #include <stdexcept>
 
 #include "rope/cli/catalog.hpp"
+#include "rope/core/error.hpp"
+#include "rope/core/dtype.hpp"
 #include "rope/core/message.hpp"
 
 namespace rope::test {
 namespace {
 
-const std::string* toy_translation(std::string_view id) {
+const std::string* toy_translation(std::string_view id, std::string_view /*context*/) {
   static const std::map<std::string, std::string, std::less<>> kToy = {
       {"factor {0} < 1 compresses the context ({1})", "factor {0} < 1 压缩上下文({1})"},
       {"explicit", "显式"},
@@ -22,7 +24,9 @@ const std::string* toy_translation(std::string_view id) {
   return it != kToy.end() ? &it->second : nullptr;
 }
 
-const std::string* catalog_translation(std::string_view id) { return cli::catalog_zh(id); }
+const std::string* catalog_translation(std::string_view id, std::string_view context) {
+  return cli::catalog_zh(id, context);
+}
 
 /// Installs the toy translator for one test and puts the command line's catalog back afterwards.
 class MessageTest : public ::testing::Test {
@@ -65,6 +69,22 @@ TEST(MessageCatalog, TheCommandLineInstallsItsCatalogAndItsOptionNames) {
   EXPECT_EQ(option_name("positions_csv"), "rope positions --csv");
   // a setting whose option is shorter than its config key
   EXPECT_EQ(option_name("original_max_position_embeddings"), "--original-max-position");
+}
+
+TEST(MessageCatalog, ALibraryErrorCarriesItsMessageInTheErrorContext) {
+  // The library states its rule as an error message: an id of the catalog's "error" context and its values,
+  // so the command line shows it from the catalog (and `make pot` extracts its id).
+  try {
+    static_cast<void>(parse_dtype("f8"));
+    ADD_FAILURE() << "no error";
+  } catch (const InvalidArgument& e) {
+    ASSERT_NE(e.message(), nullptr);
+    EXPECT_EQ(e.message()->context, "error");
+    EXPECT_EQ(e.message()->en, e.what());
+    EXPECT_EQ(e.message()->id, "dtype must be f64, f32, f16 or bf16 (got '{0}')");
+    EXPECT_EQ(e.message()->in(true), "dtype 必须是 f64、f32、f16 或 bf16（实际为 'f8'）");
+  }
+  EXPECT_EQ(InvalidArgument("finished text").message(), nullptr);
 }
 
 }  // namespace

@@ -44,13 +44,13 @@ LoadedDumps load_dumps(const DumpOptions& o) {
   l.shape = after.shape;
   l.stored = after.stored;
   if (!o.axis_positions.empty()) {
-    if (!o.positions.empty()) throw InvalidArgument("give --positions or --axis-positions, not both");
+    if (!o.positions.empty()) throw InvalidArgument(error_msg("give --positions or --axis-positions, not both"));
     l.axis_positions = parse_axis_position_rows(read_text_file(o.axis_positions, "--axis-positions file", kMaxAxisPositionsBytes),
                                                 fmt::format("--axis-positions '{}'", escape_for_message(o.axis_positions)),
                                                 static_cast<std::size_t>(kMaxDumpPositions));
     for (const AxisPosition& p : l.axis_positions) {
       if (!(p.max_abs() <= 16777216.0)) {
-        throw InvalidArgument(fmt::format("--axis-positions: {} is outside [-2^24, 2^24]", p.text()));
+        throw InvalidArgument(error_msg("--axis-positions: {0} is outside [-2^24, 2^24]", p.text()));
       }
       l.positions.push_back(p.value[0]);
     }
@@ -79,7 +79,7 @@ LoadedDumps load_dumps(const DumpOptions& o) {
     l.positions_assumed = true;
   }
   if (static_cast<long>(l.positions.size()) != l.after.seq) {
-    throw InvalidArgument(fmt::format("{} gives {} positions, the dump's sequence axis has {} (shape {}, axes {})",
+    throw InvalidArgument(error_msg("{0} gives {1} positions, the dump's sequence axis has {2} (shape {3}, axes {4})",
                                       l.axis_positions.empty() ? "--positions" : "--axis-positions", l.positions.size(), l.after.seq, shape_string(after.shape), to_string(l.axes)));
   }
   for (const double p : l.positions) {

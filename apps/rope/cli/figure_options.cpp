@@ -89,8 +89,7 @@ plot::Format terminal_format(const std::string& mode, bool is_tty, const char* t
   const std::string_view term = term_env != nullptr ? term_env : "";
   if (mode == "sixel") {
     if (!is_tty) {
-      throw InvalidArgument(
-          "--term sixel writes escape sequences, and standard output is not a terminal: use --term text or --png FILE");
+      throw InvalidArgument(error_msg("--term sixel writes escape sequences, and standard output is not a terminal: use --term text or --png FILE"));
     }
     return plot::Format::Sixel;
   }
@@ -110,33 +109,32 @@ std::pair<int, int> terminal_size(int tty_fd, const char* columns_env, const cha
 void check_figure_options(const FigureOptions& o) {
   for (const auto& [name, value] : {std::pair{"--width", o.width}, std::pair{"--height", o.height}}) {
     if (value < plot::kMinPixels || value > plot::kMaxPixels) {
-      throw InvalidArgument(
-          fmt::format("{} must be between {} and {} pixels (got {})", name, plot::kMinPixels, plot::kMaxPixels, value));
+      throw InvalidArgument(error_msg("{0} must be between {1} and {2} pixels (got {3})", name, plot::kMinPixels, plot::kMaxPixels, value));
     }
   }
   if (!o.output.empty()) plot::format_from_extension(o.output);
   if (!o.term.empty() && o.term != "auto" && o.term != "sixel" && o.term != "text") {
-    throw InvalidArgument(fmt::format("--term must be auto, sixel or text (got '{}')", o.term));
+    throw InvalidArgument(error_msg("--term must be auto, sixel or text (got '{0}')", o.term));
   }
   if (o.frames && (*o.frames < plot::kMinFrames || *o.frames > plot::kMaxFrames)) {
     throw InvalidArgument(
         fmt::format("--frames must be between {} and {} (got {})", plot::kMinFrames, plot::kMaxFrames, *o.frames));
   }
   if (o.delay_ms && (*o.delay_ms < plot::kMinDelayMs || *o.delay_ms > plot::kMaxDelayMs || *o.delay_ms % 10 != 0)) {
-    throw InvalidArgument(fmt::format("--delay must be a multiple of 10 ms between {} and {} (got {})", plot::kMinDelayMs,
+    throw InvalidArgument(error_msg("--delay must be a multiple of 10 ms between {0} and {1} (got {2})", plot::kMinDelayMs,
                                       plot::kMaxDelayMs, *o.delay_ms));
   }
   if (!o.animated()) {
     for (const auto& [name, given] : {std::pair{"--frames", o.frames.has_value()}, std::pair{"--delay", o.delay_ms.has_value()}}) {
-      if (given) throw InvalidArgument(fmt::format("{} needs an animation: add --gif FILE", name));
+      if (given) throw InvalidArgument(error_msg("{0} needs an animation: add --gif FILE", name));
     }
   } else {
     if (fs::path(o.gif).extension() != ".gif" && fs::path(o.gif).extension() != ".GIF") {
-      throw InvalidArgument(fmt::format("the --gif file must end in .gif (got '{}')", o.gif));
+      throw InvalidArgument(error_msg("the --gif file must end in .gif (got '{0}')", o.gif));
     }
     for (const auto& [name, value] : {std::pair{"--width", o.width}, std::pair{"--height", o.height}}) {
       if (value > plot::kMaxAnimationPixels) {
-        throw InvalidArgument(fmt::format("{} of an animation must be at most {} pixels (got {})", name,
+        throw InvalidArgument(error_msg("{0} of an animation must be at most {1} pixels (got {2})", name,
                                           plot::kMaxAnimationPixels, value));
       }
     }
@@ -146,7 +144,7 @@ void check_figure_options(const FigureOptions& o) {
     for (const auto& [name, given] : {std::pair{"--keep-script", !o.keep_script.empty()}, std::pair{"--title", !o.title.empty()},
                                       std::pair{"--width", o.width != defaults.width},
                                       std::pair{"--height", o.height != defaults.height}}) {
-      if (given) throw InvalidArgument(fmt::format("{} needs a figure: add --png, --svg, --pdf, --output, --term or --gif", name));
+      if (given) throw InvalidArgument(error_msg("{0} needs a figure: add --png, --svg, --pdf, --output, --term or --gif", name));
     }
   }
 }

@@ -67,7 +67,7 @@ class TempDir {
  public:
   TempDir() {
     std::string name = (fs::temp_directory_path() / "rope-lesson-XXXXXX").string();
-    if (::mkdtemp(name.data()) == nullptr) throw IoError(fmt::format("cannot create a temporary directory in {}", name));
+    if (::mkdtemp(name.data()) == nullptr) throw IoError(error_msg("cannot create a temporary directory in {0}", name));
     path_ = name;
   }
   TempDir(const TempDir&) = delete;
@@ -85,13 +85,13 @@ class TempDir {
 /// gnuplot's SVG from its <svg element on (no XML declaration or DOCTYPE inside HTML).
 std::string inline_svg(const std::string& svg) {
   const std::size_t start = svg.find("<svg");
-  if (start == std::string::npos) throw IoError("gnuplot's SVG has no <svg> element");
+  if (start == std::string::npos) throw IoError(error_msg("gnuplot's SVG has no <svg> element"));
   return svg.substr(start);
 }
 
 std::string read_file(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);
-  if (!in) throw IoError(fmt::format("cannot read the lesson's figure '{}'", p.string()));
+  if (!in) throw IoError(error_msg("cannot read the lesson's figure '{0}'", p.string()));
   return {std::istreambuf_iterator<char>(in), {}};
 }
 

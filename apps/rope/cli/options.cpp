@@ -18,7 +18,7 @@ namespace {
 int parse_int(const std::string& text, const std::string& what) {
   const long value = parse_integer(text, what);
   if (value < INT_MIN || value > INT_MAX) {
-    throw InvalidArgument(fmt::format("{} is out of range (got {})", what, text));
+    throw InvalidArgument(error_msg("{0} is out of range (got {1})", what, text));
   }
   return static_cast<int>(value);
 }
@@ -122,7 +122,7 @@ std::vector<double> parse_list_argument(const std::string& text, const std::stri
     }
   }
   flush();
-  if (joined.empty()) throw InvalidArgument(fmt::format("{} file '{}' holds no numbers", what, path));
+  if (joined.empty()) throw InvalidArgument(error_msg("{0} file '{1}' holds no numbers", what, path));
   return parse_real_list(joined, fmt::format("{} file '{}'", what, path));
 }
 

@@ -62,7 +62,7 @@ void add_float32_options(CLI::App& app, ScalingOptions& o) {
          "--inv-freq-dtype",
          [&o](const std::string& text) {
            if (text != "f32" && text != "f64") {
-             throw InvalidArgument(fmt::format("--inv-freq-dtype must be f32 or f64 (got '{}')", text));
+             throw InvalidArgument(error_msg("--inv-freq-dtype must be f32 or f64 (got '{0}')", text));
            }
            o.rope.float32 = text == "f32";
          },
@@ -78,7 +78,7 @@ std::string float32_text(const Text& t) {
 
 void check_float32_position(const ScalingOptions& o, const AxisPosition& p) {
   if (o.rope.float32 && p.multi()) {
-    throw InvalidArgument(fmt::format("--float32 computes HF's angles at one position m, but --position {} has {} "
+    throw InvalidArgument(error_msg("--float32 computes HF's angles at one position m, but --position {0} has {1} "
                                       "components: give a single number with --float32",
                                       p.text(), p.count));
   }
@@ -135,7 +135,7 @@ namespace {
 /// The options as the library's overrides (models/resolve.hpp); the values that need parsing are parsed here.
 RopeOverrides overrides_of(const ScalingOptions& o, const DimBase& flags) {
   if (!o.tower.empty() && o.tower != "text" && o.tower != "vision") {
-    throw InvalidArgument(fmt::format("--tower must be text or vision (got '{}')", o.tower));
+    throw InvalidArgument(error_msg("--tower must be text or vision (got '{0}')", o.tower));
   }
   RopeOverrides r = o.rope;
   r.head_dim = flags.dim;

@@ -20,13 +20,13 @@ Eigen::MatrixXd from_rows(const std::vector<std::vector<double>>& rows, const st
   long total = 0;
   for (std::size_t r = 0; r < rows.size(); ++r) {
     if (rows[r].size() != cols) {
-      throw InvalidArgument(fmt::format("{}: vector {} has {} numbers, vector 1 has {}: every vector must have the same length",
+      throw InvalidArgument(error_msg("{0}: vector {1} has {2} numbers, vector 1 has {3}: every vector must have the same length",
                                         what, r + 1, rows[r].size(), cols));
     }
     total += static_cast<long>(cols);
   }
   if (total > kMaxVectorValues) {
-    throw InvalidArgument(fmt::format("{} must hold at most {} numbers (got {})", what, kMaxVectorValues, total));
+    throw InvalidArgument(error_msg("{0} must hold at most {1} numbers (got {2})", what, kMaxVectorValues, total));
   }
   Eigen::MatrixXd m(static_cast<Eigen::Index>(rows.size()), static_cast<Eigen::Index>(cols));
   for (std::size_t r = 0; r < rows.size(); ++r) {
@@ -43,7 +43,7 @@ Eigen::MatrixXd parse_vectors_argument(const std::string& text, const std::strin
     const std::string content = read_text_file(path, what + " file", kMaxListFileBytes);
     const TensorData t = parse_csv_tensor(content, fmt::format("{} file '{}'", what, path));
     if (t.size() > kMaxVectorValues) {
-      throw InvalidArgument(fmt::format("{} file '{}' must hold at most {} numbers (got {})", what, path, kMaxVectorValues,
+      throw InvalidArgument(error_msg("{0} file '{1}' must hold at most {2} numbers (got {3})", what, path, kMaxVectorValues,
                                         t.size()));
     }
     const bool column = t.shape.size() == 2 && t.shape[1] == 1;
@@ -80,21 +80,21 @@ std::optional<QueryKey> query_key(const std::string& q_text, const std::string& 
   if (!q_text.empty()) qk.q = parse_vectors_argument(q_text, "--q");
   if (!k_text.empty()) qk.k = parse_vectors_argument(k_text, "--k");
   if (q_text.empty() != k_text.empty()) {
-    throw InvalidArgument(fmt::format("give both --q and --k, or neither (got only {})", q_text.empty() ? "--k" : "--q"));
+    throw InvalidArgument(error_msg("give both --q and --k, or neither (got only {0})", q_text.empty() ? "--k" : "--q"));
   }
   const Eigen::Index d = qk.q.cols();
   if (d < 2 || d % 2 != 0 || d > max_dim) {
-    throw InvalidArgument(fmt::format("--q: the dimension d must be even, 2 … {} (got {} numbers per vector)", max_dim, d));
+    throw InvalidArgument(error_msg("--q: the dimension d must be even, 2 … {0} (got {1} numbers per vector)", max_dim, d));
   }
   if (qk.k.cols() != d) {
-    throw InvalidArgument(fmt::format("--k must have as many numbers per vector as --q ({}, got {})", d, qk.k.cols()));
+    throw InvalidArgument(error_msg("--k must have as many numbers per vector as --q ({0}, got {1})", d, qk.k.cols()));
   }
   if (qk.k.rows() != qk.q.rows()) {
-    throw InvalidArgument(fmt::format("--k must have as many vectors as --q ({}, got {})", qk.q.rows(), qk.k.rows()));
+    throw InvalidArgument(error_msg("--k must have as many vectors as --q ({0}, got {1})", qk.q.rows(), qk.k.rows()));
   }
   if (dim && *dim != d) {
-    throw InvalidArgument(fmt::format("--dim {} does not match the {} numbers per vector of --q and --k: leave out --dim "
-                                      "or give vectors of length {}", *dim, d, *dim));
+    throw InvalidArgument(error_msg("--dim {0} does not match the {1} numbers per vector of --q and --k: leave out --dim "
+                                      "or give vectors of length {2}", *dim, d, *dim));
   }
   return qk;
 }

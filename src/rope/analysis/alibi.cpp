@@ -25,7 +25,7 @@ std::vector<double> alibi_slopes(int heads) {
 
 Eigen::MatrixXd alibi_bias(const Eigen::VectorXd& positions, double slope) {
   if (!std::isfinite(slope) || slope < 0) {
-    throw InvalidArgument(fmt::format("ALiBi slope must be a finite number >= 0 (got {})", slope));
+    throw InvalidArgument(error_msg("ALiBi slope must be a finite number >= 0 (got {0})", slope));
   }
   for (Eigen::Index i = 0; i < positions.size(); ++i) check_position(positions[i]);
   const Eigen::Index n = positions.size();

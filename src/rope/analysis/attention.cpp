@@ -35,14 +35,12 @@ struct Encoded {
 void validate(const Eigen::MatrixXd& q, const Eigen::MatrixXd& k, const Eigen::VectorXd& positions,
               const AttentionSettings& s) {
   if (q.rows() != k.rows() || q.cols() != k.cols()) {
-    throw InvalidArgument(
-        fmt::format("q and k must have the same shape (got {}×{} and {}×{})", q.rows(), q.cols(), k.rows(), k.cols()));
+    throw InvalidArgument(error_msg("q and k must have the same shape (got {0}×{1} and {2}×{3})", q.rows(), q.cols(), k.rows(), k.cols()));
   }
   check_tokens(q.rows());
   check_dimension(static_cast<int>(q.cols()), kMaxAttentionDim);
   if (positions.size() != q.rows()) {
-    throw InvalidArgument(
-        fmt::format("one position per token is needed ({} tokens, got {} positions)", q.rows(), positions.size()));
+    throw InvalidArgument(error_msg("one position per token is needed ({0} tokens, got {1} positions)", q.rows(), positions.size()));
   }
   for (Eigen::Index i = 0; i < positions.size(); ++i) check_position(positions[i]);
   switch (s.encoding) {
@@ -58,31 +56,30 @@ void validate(const Eigen::MatrixXd& q, const Eigen::MatrixXd& k, const Eigen::V
       break;
     case Encoding::Alibi:
       if (!std::isfinite(s.alibi_slope) || s.alibi_slope < 0) {
-        throw InvalidArgument(fmt::format("ALiBi slope must be a finite number >= 0 (got {})", s.alibi_slope));
+        throw InvalidArgument(error_msg("ALiBi slope must be a finite number >= 0 (got {0})", s.alibi_slope));
       }
       break;
     case Encoding::T5Bias:
       t5_relative_position_bucket(0, s.t5);  // checks the bucket settings
       if (s.t5_bias.size() != s.t5.num_buckets) {
-        throw InvalidArgument(fmt::format("T5 needs one bias per bucket ({} buckets, got {} biases)", s.t5.num_buckets,
+        throw InvalidArgument(error_msg("T5 needs one bias per bucket ({0} buckets, got {1} biases)", s.t5.num_buckets,
                                           s.t5_bias.size()));
       }
       for (Eigen::Index i = 0; i < positions.size(); ++i) {
         if (!is_integer(positions[i]) || std::abs(positions[i]) > 1e15) {
-          throw InvalidArgument(fmt::format("T5 buckets need integer positions (got {})", positions[i]));
+          throw InvalidArgument(error_msg("T5 buckets need integer positions (got {0})", positions[i]));
         }
       }
       break;
     case Encoding::LearnedAbsolute:
       if (s.learned_table.cols() != q.cols() || s.learned_table.rows() < 1) {
-        throw InvalidArgument(fmt::format("the learned table must have d = {} columns and at least one row (got {}×{})",
+        throw InvalidArgument(error_msg("the learned table must have d = {0} columns and at least one row (got {1}×{2})",
                                           q.cols(), s.learned_table.rows(), s.learned_table.cols()));
       }
       for (Eigen::Index i = 0; i < positions.size(); ++i) {
         const double p = positions[i];
         if (!is_integer(p) || p < 0 || p >= static_cast<double>(s.learned_table.rows())) {
-          throw InvalidArgument(fmt::format(
-              "a learned table of {} positions has rows 0 … {} only: position {} has no embedding",
+          throw InvalidArgument(error_msg("a learned table of {0} positions has rows 0 … {1} only: position {2} has no embedding",
               s.learned_table.rows(), s.learned_table.rows() - 1, p));
         }
       }
@@ -201,7 +198,7 @@ Encoding parse_encoding(std::string_view text) {
   if (text == "sinusoidal") return Encoding::Sinusoidal;
   if (text == "alibi") return Encoding::Alibi;
   if (text == "none") return Encoding::None;
-  throw InvalidArgument(fmt::format("encoding must be 'rope', 'sinusoidal', 'alibi' or 'none' (got '{}')", text));
+  throw InvalidArgument(error_msg("encoding must be 'rope', 'sinusoidal', 'alibi' or 'none' (got '{0}')", text));
 }
 
 int t5_relative_position_bucket(long relative_position, const T5Buckets& b) {
@@ -209,8 +206,7 @@ int t5_relative_position_bucket(long relative_position, const T5Buckets& b) {
   const int max_exact = per_direction / 2;
   if (b.num_buckets < 2 || (b.bidirectional && b.num_buckets % 2 != 0) || max_exact < 1 ||
       b.max_distance <= max_exact) {
-    throw InvalidArgument(fmt::format(
-        "T5 buckets need num_buckets >= {} ({}) and max_distance > num_buckets/{} (got {} and {})",
+    throw InvalidArgument(error_msg("T5 buckets need num_buckets >= {0} ({1}) and max_distance > num_buckets/{2} (got {3} and {4})",
         b.bidirectional ? 4 : 2, b.bidirectional ? "even, half per direction" : "one direction", b.bidirectional ? 4 : 2,
         b.num_buckets, b.max_distance));
   }
@@ -264,7 +260,7 @@ Eigen::MatrixXd attention_scores(const Eigen::MatrixXd& q, const Eigen::MatrixXd
 
 Eigen::MatrixXd softmax_rows(const Eigen::MatrixXd& scores, bool causal) {
   if (scores.rows() != scores.cols() || scores.size() == 0) {
-    throw InvalidArgument(fmt::format("scores must be a non-empty square matrix (got {}×{})", scores.rows(), scores.cols()));
+    throw InvalidArgument(error_msg("scores must be a non-empty square matrix (got {0}×{1})", scores.rows(), scores.cols()));
   }
   Eigen::MatrixXd a(scores.rows(), scores.cols());
   for (Eigen::Index i = 0; i < scores.rows(); ++i) {
@@ -280,7 +276,7 @@ Eigen::MatrixXd attention_weights(const Eigen::MatrixXd& q, const Eigen::MatrixX
 
 ShiftReport shift_test(const Eigen::MatrixXd& q, const Eigen::MatrixXd& k, const Eigen::VectorXd& positions,
                        double shift, const AttentionSettings& settings) {
-  if (!std::isfinite(shift)) throw InvalidArgument(fmt::format("shift must be a finite number (got {})", shift));
+  if (!std::isfinite(shift)) throw InvalidArgument(error_msg("shift must be a finite number (got {0})", shift));
   const Eigen::VectorXd moved = positions.array() + shift;
   validate(q, k, positions, settings);
   validate(q, k, moved, settings);

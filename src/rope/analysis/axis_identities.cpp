@@ -26,7 +26,7 @@ AxisPosition plus(AxisPosition p, const AxisPosition& c, double sign = 1.0) {
 }  // namespace
 
 std::vector<IdentityResult> verify_axes(const RopeSpec& spec, long trials, double max_position, std::uint64_t seed) {
-  if (!spec.axes) throw InvalidArgument("the per-axis identities need a model with multimodal sections");
+  if (!spec.axes) throw InvalidArgument(error_msg("the per-axis identities need a model with multimodal sections"));
   if (trials < 1) throw InvalidArgument(fmt::format("trials must be >= 1 (got {})", trials));
   if (!(max_position >= 1 && max_position <= kMaxVerifyPosition)) {
     throw InvalidArgument(fmt::format("max position must be between 1 and {:g}", kMaxVerifyPosition));

@@ -40,7 +40,7 @@ void check_context(long L) {
 }
 
 void check_theta(const Eigen::VectorXd& theta) {
-  if (theta.size() == 0) throw InvalidArgument("the criterion needs at least one frequency");
+  if (theta.size() == 0) throw InvalidArgument(error_msg("the criterion needs at least one frequency"));
 }
 
 /// The block evaluation (C3): table(k, i) = cos(kθ_i), table(k, n + i) = −sin(kθ_i) for k < K, and
@@ -224,7 +224,7 @@ int default_per_decade(long L) { return L < 65536 ? 400 : 100; }
 
 std::vector<double> base_grid(double lo, double hi, int per_decade) {
   if (!(std::isfinite(lo) && std::isfinite(hi) && lo > 1 && hi > lo)) {
-    throw InvalidArgument(fmt::format("base range LO,HI must have 1 < LO < HI, both finite (got {},{})",
+    throw InvalidArgument(error_msg("base range LO,HI must have 1 < LO < HI, both finite (got {0},{1})",
                                       format_number(lo), format_number(hi)));
   }
   if (per_decade < 1 || per_decade > kMaxPerDecade) {
@@ -236,11 +236,11 @@ std::vector<double> base_grid(double lo, double hi, int per_decade) {
   const long first = static_cast<long>(std::ceil(p * std::log10(lo) - 1e-9));
   const long last = static_cast<long>(std::floor(p * std::log10(hi) + 1e-9));
   if (last < first) {
-    throw InvalidArgument(fmt::format("base range {},{} holds no grid point 10^(k/{}): widen it or raise the points per decade",
+    throw InvalidArgument(error_msg("base range {0},{1} holds no grid point 10^(k/{2}): widen it or raise the points per decade",
                                       format_number(lo), format_number(hi), per_decade));
   }
   if (last - first + 1 > kMaxBoundGridPoints) {
-    throw InvalidArgument(fmt::format("the base grid would have {} points, more than {}: narrow the range or lower the points per decade",
+    throw InvalidArgument(error_msg("the base grid would have {0} points, more than {1}: narrow the range or lower the points per decade",
                                       last - first + 1, kMaxBoundGridPoints));
   }
   std::vector<double> grid;
@@ -248,7 +248,7 @@ std::vector<double> base_grid(double lo, double hi, int per_decade) {
     const double b = std::pow(10.0, static_cast<double>(k) / p);
     if (b > 1) grid.push_back(b);
   }
-  if (grid.empty()) throw InvalidArgument("the base grid has no point above 1");
+  if (grid.empty()) throw InvalidArgument(error_msg("the base grid has no point above 1"));
   return grid;
 }
 

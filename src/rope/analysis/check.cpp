@@ -117,16 +117,16 @@ std::vector<Variant> check_variants(const RopeExpectation& e) {
 DumpComparison compare_dump(const DumpVectors& before, const DumpVectors& after, const std::vector<AxisPosition>& positions,
                             const Variant& variant) {
   if (before.seq != after.seq || before.groups() != after.groups() || before.d != after.d) {
-    throw InvalidArgument(fmt::format("the dumps before and after differ in shape: {} × {} × {} against {} × {} × {}",
+    throw InvalidArgument(error_msg("the dumps before and after differ in shape: {0} × {1} × {2} against {3} × {4} × {5}",
                                       before.seq, before.groups(), before.d, after.seq, after.groups(), after.d));
   }
   if (static_cast<long>(positions.size()) != before.seq) {
-    throw InvalidArgument(fmt::format("{} positions for a dump of {} sequence positions", positions.size(), before.seq));
+    throw InvalidArgument(error_msg("{0} positions for a dump of {1} sequence positions", positions.size(), before.seq));
   }
   const RopeExpectation& spec = variant.spec;
   const int d = before.d, r = spec.rotary_dim(), half = r / 2;
   if (r > d || r < 2) {
-    throw InvalidArgument(fmt::format("the rotary dimension {} does not fit in the dump's d = {}", r, d));
+    throw InvalidArgument(error_msg("the rotary dimension {0} does not fit in the dump's d = {1}", r, d));
   }
   const double eps_t = epsilon(after.dtype);
   const double eps_a = after.dtype == DType::F64 ? epsilon(DType::F64) : epsilon(DType::F32);

@@ -185,9 +185,9 @@ RandomScores random_scores(const Eigen::VectorXd& theta, const Eigen::VectorXd& 
 }
 
 Eigen::VectorXd logspace(double stop, long points) {
-  if (points < 2) throw InvalidArgument(fmt::format("a log-spaced grid needs >= 2 points (got {})", points));
+  if (points < 2) throw InvalidArgument(error_msg("a log-spaced grid needs >= 2 points (got {0})", points));
   if (!std::isfinite(stop) || !(stop > 1.0)) {
-    throw InvalidArgument(fmt::format("a log-spaced grid needs a maximum distance > 1 (got {})", stop));
+    throw InvalidArgument(error_msg("a log-spaced grid needs a maximum distance > 1 (got {0})", stop));
   }
   Eigen::VectorXd x(points);
   const double step = std::log10(stop) / static_cast<double>(points - 1);
@@ -202,8 +202,7 @@ Eigen::VectorXd linspace(double stop, long points) {
     throw InvalidArgument(fmt::format("number of points must be >= 1 (got {})", points));
   }
   if (!std::isfinite(stop) || stop < 0.0) {
-    throw InvalidArgument(
-        fmt::format("maximum distance must be a finite number >= 0 (got {})", stop));
+    throw InvalidArgument(error_msg("maximum distance must be a finite number >= 0 (got {0})", stop));
   }
   Eigen::VectorXd x(points);
   if (points == 1) {

@@ -43,18 +43,18 @@ PairLayout classify(const std::vector<std::pair<int, int>>& pairs, const std::ve
 
 Identification identify_rope(const DumpVectors& before, const DumpVectors& after, const std::vector<double>& positions) {
   if (before.seq != after.seq || before.groups() != after.groups() || before.d != after.d) {
-    throw InvalidArgument("the dumps before and after differ in shape");
+    throw InvalidArgument(error_msg("the dumps before and after differ in shape"));
   }
   if (static_cast<long>(positions.size()) != before.seq) {
-    throw InvalidArgument(fmt::format("{} positions for a dump of {} sequence positions", positions.size(), before.seq));
+    throw InvalidArgument(error_msg("{0} positions for a dump of {1} sequence positions", positions.size(), before.seq));
   }
   if (std::all_of(positions.begin(), positions.end(), [](double p) { return p == 0; })) {
-    throw InvalidArgument("every position is 0, where RoPE is the identity: nothing can be identified");
+    throw InvalidArgument(error_msg("every position is 0, where RoPE is the identity: nothing can be identified"));
   }
   Identification id;
   const int d = before.d;
   if (d > kMaxIdentifyDim) {
-    throw InvalidArgument(fmt::format("the head dimension d = {} is above the {} rope identify pairs up", d, kMaxIdentifyDim));
+    throw InvalidArgument(error_msg("the head dimension d = {0} is above the {1} rope identify pairs up", d, kMaxIdentifyDim));
   }
   id.d = d;
   const long vectors = before.seq * before.groups();

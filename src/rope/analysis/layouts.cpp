@@ -20,7 +20,7 @@ void check_settings(const LayoutsSettings& s) {
   check_dimension(s.dim, kMaxLayoutsDim);
   if (s.inv_freq) {
     if (2 * s.inv_freq->size() != s.dim) {
-      throw InvalidArgument(fmt::format("layouts: {} frequencies given for dimension {}", s.inv_freq->size(), s.dim));
+      throw InvalidArgument(error_msg("layouts: {0} frequencies given for dimension {1}", s.inv_freq->size(), s.dim));
     }
   } else {
     check_base(s.base);
@@ -34,9 +34,9 @@ void check_settings(const LayoutsSettings& s) {
   for (const auto& [name, v] : {std::pair{"query q", &s.q}, std::pair{"key k", &s.k}}) {
     if (!*v) continue;
     if ((*v)->size() != s.dim) {
-      throw InvalidArgument(fmt::format("the {} must have d = {} numbers (got {})", name, s.dim, (*v)->size()));
+      throw InvalidArgument(error_msg("the {0} must have d = {1} numbers (got {2})", name, s.dim, (*v)->size()));
     }
-    if (!(*v)->allFinite()) throw InvalidArgument(fmt::format("the {} must hold finite numbers", name));
+    if (!(*v)->allFinite()) throw InvalidArgument(error_msg("the {0} must hold finite numbers", name));
   }
   if (s.max_distance < 0 || s.max_distance > kMaxLayoutsDistance) {
     throw InvalidArgument(fmt::format("max-distance must be between 0 and {} (got {})", kMaxLayoutsDistance,
@@ -86,7 +86,7 @@ std::vector<int> layout_perm(int d) {
 
 double pair_dot(const Eigen::VectorXd& u, const Eigen::VectorXd& v, Layout layout) {
   if (u.size() != v.size() || u.size() % 2 != 0) {
-    throw InvalidArgument(fmt::format("pair_dot needs two vectors of the same even length (got {} and {})",
+    throw InvalidArgument(error_msg("pair_dot needs two vectors of the same even length (got {0} and {1})",
                                       u.size(), v.size()));
   }
   const int d = static_cast<int>(u.size());
@@ -101,7 +101,7 @@ double pair_dot(const Eigen::VectorXd& u, const Eigen::VectorXd& v, Layout layou
 LayoutScores layout_scores(const Eigen::VectorXd& theta, const Eigen::VectorXd& q, const Eigen::VectorXd& k,
                            double m, double n) {
   if (q.size() != 2 * theta.size() || k.size() != 2 * theta.size()) {
-    throw InvalidArgument(fmt::format("q and k must have length d = 2 × {} (got {} and {})", theta.size(),
+    throw InvalidArgument(error_msg("q and k must have length d = 2 × {0} (got {1} and {2})", theta.size(),
                                       q.size(), k.size()));
   }
   const std::vector<int> perm = layout_perm(static_cast<int>(q.size()));

@@ -12,7 +12,7 @@ namespace rope::motion {
 namespace {
 
 void check_frames(int frames) {
-  if (frames < 2) throw InvalidArgument(fmt::format("an animation needs at least 2 frames (got {})", frames));
+  if (frames < 2) throw InvalidArgument(error_msg("an animation needs at least 2 frames (got {0})", frames));
 }
 
 }  // namespace

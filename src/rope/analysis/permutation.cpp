@@ -47,12 +47,12 @@ bool gguf_permutable(long rows, long heads) { return heads >= 1 && rows > 0 && r
 
 std::vector<long> gguf_row_order(long rows, long heads) {
   if (heads < 1 || rows < 1 || rows > kMaxPermuteRows) {
-    throw InvalidArgument(fmt::format("permute: {} rows in {} heads: rows must be in 1 … {} and heads >= 1", rows, heads,
+    throw InvalidArgument(error_msg("permute: {0} rows in {1} heads: rows must be in 1 … {2} and heads >= 1", rows, heads,
                                       kMaxPermuteRows));
   }
   if (!gguf_permutable(rows, heads)) {
-    throw InvalidArgument(fmt::format("permute: {} rows cannot be cut into {} heads of two halves (rows must be a "
-                                      "multiple of 2 × {})", rows, heads, heads));
+    throw InvalidArgument(error_msg("permute: {0} rows cannot be cut into {1} heads of two halves (rows must be a "
+                                      "multiple of 2 × {2})", rows, heads, heads));
   }
   const long hd = rows / heads;
   std::vector<long> order(static_cast<std::size_t>(rows));
@@ -73,12 +73,12 @@ PermuteDemo permute_demo(const PermuteSettings& s) {
                                       "multiple of the KV heads (each KV head serves a group)", s.n_head, s.n_head_kv));
   }
   if (s.n_head > kMaxPermuteRows / s.head_dim) {  // n_head·hd > the limit, without overflow
-    throw InvalidArgument(fmt::format("{} heads × {} rows is over the limit of {} rows", s.n_head, s.head_dim,
+    throw InvalidArgument(error_msg("{0} heads × {1} rows is over the limit of {2} rows", s.n_head, s.head_dim,
                                       kMaxPermuteRows));
   }
   if (s.width < 1 || s.width > kMaxPermuteWidth) throw InvalidArgument(fmt::format("model dim {} must be in 1 … {}", s.width, kMaxPermuteWidth));
   if ((s.n_head + s.n_head_kv) * s.head_dim * s.width > kMaxPermuteWeights) {  // each factor is bounded above
-    throw InvalidArgument(fmt::format("({} + {} heads) × {} rows × model dim {} random weights: over the limit of {}", s.n_head,
+    throw InvalidArgument(error_msg("({0} + {1} heads) × {2} rows × model dim {3} random weights: over the limit of {4}", s.n_head,
                                       s.n_head_kv, s.head_dim, s.width, kMaxPermuteWeights));
   }
   if (s.max_distance < 0 || s.max_distance > kMaxPermuteDistance) {
@@ -88,7 +88,7 @@ PermuteDemo permute_demo(const PermuteSettings& s) {
   const int hd = s.head_dim;
   const Eigen::VectorXd theta = s.inv_freq ? *s.inv_freq : frequencies(hd, s.base);
   if (theta.size() != hd / 2) {
-    throw InvalidArgument(fmt::format("{} frequencies for a head of {} rows (needs {})", theta.size(), hd, hd / 2));
+    throw InvalidArgument(error_msg("{0} frequencies for a head of {1} rows (needs {2})", theta.size(), hd, hd / 2));
   }
   PermuteDemo d;
   d.settings = s;

@@ -26,7 +26,7 @@ Strategy parse_strategy(std::string_view text) {
   for (Strategy s : kAllStrategies) {
     if (text == to_string(s)) return s;
   }
-  throw InvalidArgument(fmt::format("strategy must be cast-inputs, angle-f32 or cast-result (got '{}')", text));
+  throw InvalidArgument(error_msg("strategy must be cast-inputs, angle-f32 or cast-result (got '{0}')", text));
 }
 
 std::string CurveSpec::name() const {
@@ -306,7 +306,7 @@ std::optional<double> angle_crossing(const PrecisionSettings& s, const CurveSpec
 
 Eigen::VectorXd integer_log_positions(double max_position, long points) {
   if (!(max_position >= 1) || points < 2) {
-    throw InvalidArgument(fmt::format("log positions need max position >= 1 and points >= 2 (got {} and {})",
+    throw InvalidArgument(error_msg("log positions need max position >= 1 and points >= 2 (got {0} and {1})",
                                       max_position, points));
   }
   std::vector<double> out;

@@ -27,10 +27,10 @@ void check_settings(const VerifySettings& s) {
     throw InvalidQuantity("trials", fmt::format("must be between 1 and {} (got {})", kMaxTrials, s.trials));
   }
   if (!(s.safety > 0) || !std::isfinite(s.safety)) {
-    throw InvalidArgument(fmt::format("verify: the safety factor must be positive (got {})", s.safety));
+    throw InvalidArgument(error_msg("verify: the safety factor must be positive (got {0})", s.safety));
   }
   if (s.dense && s.dtype != DType::F64 && s.strategy != Strategy::CastInputs) {
-    throw InvalidArgument(fmt::format("verify: the dense form computes {} with the cast-inputs strategy only (got {})",
+    throw InvalidArgument(error_msg("verify: the dense form computes {0} with the cast-inputs strategy only (got {1})",
                                       to_string(s.dtype), to_string(s.strategy)));
   }
   if (!std::isfinite(s.max_position) || s.max_position < 1 ||
@@ -105,7 +105,7 @@ VerifyReport verify_in(const VerifySettings& s, const std::vector<VerifyDraw>* d
   const int d = s.dim;
   const Layout layout = s.layout;
   if (s.inv_freq && 2 * s.inv_freq->size() != d) {
-    throw InvalidArgument(fmt::format("verify: {} frequencies given for dimension {}", s.inv_freq->size(), d));
+    throw InvalidArgument(error_msg("verify: {0} frequencies given for dimension {1}", s.inv_freq->size(), d));
   }
   const Eigen::VectorXd theta64 = s.inv_freq ? *s.inv_freq : frequencies(d, s.base);
   const Vector<T> theta = theta64.template cast<T>();
@@ -206,7 +206,7 @@ VerifyReport verify_dense(const VerifySettings& s, const std::vector<VerifyDraw>
     case DType::F16: return verify_in<Eigen::half>(s, draws);
     case DType::BF16: return verify_in<Eigen::bfloat16>(s, draws);
   }
-  throw InvalidArgument("verify: unknown dtype");
+  throw InvalidArgument(error_msg("verify: unknown dtype"));
 }
 
 }  // namespace
@@ -283,7 +283,7 @@ std::vector<IdentityResult> suite_rows(const VerifySettings& s) {
 VerifyReport verify(const VerifySettings& s, const VerifyProgress& progress) {
   check_settings(s);
   if (s.inv_freq && 2 * s.inv_freq->size() != s.dim) {
-    throw InvalidArgument(fmt::format("verify: {} frequencies given for dimension {}", s.inv_freq->size(), s.dim));
+    throw InvalidArgument(error_msg("verify: {0} frequencies given for dimension {1}", s.inv_freq->size(), s.dim));
   }
   if (!s.dense) return verify_fast(s, s.inv_freq ? *s.inv_freq : frequencies(s.dim, s.base), progress);
   return verify_dense(s, nullptr);
@@ -294,7 +294,7 @@ VerifyReport verify_draws(const VerifySettings& settings, const std::vector<Veri
   s.trials = std::max<long>(1, static_cast<long>(draws.size()));
   check_settings(s);
   for (const VerifyDraw& draw : draws) {
-    if (draw.q.size() != s.dim || draw.k.size() != s.dim) throw InvalidArgument("verify: a draw has another size than d");
+    if (draw.q.size() != s.dim || draw.k.size() != s.dim) throw InvalidArgument(error_msg("verify: a draw has another size than d"));
   }
   if (s.dense) return verify_dense(s, &draws);
   return verify_fast_draws(s, s.inv_freq ? *s.inv_freq : frequencies(s.dim, s.base), draws);

@@ -347,7 +347,7 @@ VerifyReport dispatch(const VerifySettings& s, Args&&... args) {
     case DType::BF16:
       return wide ? Run<Eigen::bfloat16, double>::go(s, args...) : Run<Eigen::bfloat16, Eigen::bfloat16>::go(s, args...);
   }
-  throw InvalidArgument("verify: unknown dtype");
+  throw InvalidArgument(error_msg("verify: unknown dtype"));
 }
 
 template <typename T, typename R>

@@ -14,7 +14,7 @@
 namespace rope {
 
 Eigen::VectorXd xpos_zeta(int d) {
-  if (d < 2 || d % 2 != 0) throw InvalidArgument(fmt::format("xPos needs an even dimension d >= 2 (got {})", d));
+  if (d < 2 || d % 2 != 0) throw InvalidArgument(error_msg("xPos needs an even dimension d >= 2 (got {0})", d));
   Eigen::VectorXd zeta(d / 2);
   // (X1), written as flash-attn writes it: (2j + γ·d)/((1 + γ)·d).
   for (int j = 0; j < d / 2; ++j) zeta[j] = (2.0 * j + kXposGamma * d) / ((1.0 + kXposGamma) * d);

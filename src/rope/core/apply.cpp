@@ -14,8 +14,7 @@ namespace {
 template <typename Scalar>
 void check_sizes(const Vector<Scalar>& x, const Vector<Scalar>& theta) {
   if (x.size() != 2 * theta.size()) {
-    throw InvalidArgument(fmt::format(
-        "vector length must equal d = 2 × (number of frequencies) = {} (got {})",
+    throw InvalidArgument(error_msg("vector length must equal d = 2 × (number of frequencies) = {0} (got {1})",
         2 * theta.size(), x.size()));
   }
 }
@@ -56,7 +55,7 @@ template <typename Scalar>
 Vector<Scalar> apply_rotary_cos_sin(const Vector<Scalar>& x, const Vector<Scalar>& cos, const Vector<Scalar>& sin,
                                     Layout layout) {
   if (cos.size() != sin.size()) {
-    throw InvalidArgument(fmt::format("cos and sin must have one value per pair (got {} and {})", cos.size(), sin.size()));
+    throw InvalidArgument(error_msg("cos and sin must have one value per pair (got {0} and {1})", cos.size(), sin.size()));
   }
   check_sizes(x, cos);
   const int d = static_cast<int>(x.size());

@@ -23,7 +23,7 @@ DType parse_dtype(std::string_view text) {
   if (text == "f32" || text == "float32" || text == "float") return DType::F32;
   if (text == "f16" || text == "float16" || text == "half") return DType::F16;
   if (text == "bf16" || text == "bfloat16") return DType::BF16;
-  throw InvalidArgument(fmt::format("dtype must be f64, f32, f16 or bf16 (got '{}')", text));
+  throw InvalidArgument(error_msg("dtype must be f64, f32, f16 or bf16 (got '{0}')", text));
 }
 
 int precision_bits(DType type) {

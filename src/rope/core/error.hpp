@@ -4,15 +4,29 @@
 /// A failed identity in verify is data (IdentityResult::check), never an exception.
 #pragma once
 
+#include <memory>
 #include <stdexcept>
 #include <string>
+#include <utility>
+
+#include "rope/core/message.hpp"
 
 namespace rope {
 
-/// Base of every error the library throws.
+/// Base of every error the library throws: a message (an id and its values, core/message.hpp), which a
+/// front end shows in its language, or a finished English text (what()).
 class Error : public std::runtime_error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit Error(const std::string& what) : std::runtime_error(what) {}
+  explicit Error(const char* what) : std::runtime_error(what) {}
+  explicit Error(Message message)
+      : std::runtime_error(message.en), message_(std::make_shared<const Message>(std::move(message))) {}
+
+  /// The message as the library stated it, or nullptr for an error built from finished text.
+  const Message* message() const { return message_.get(); }
+
+ private:
+  std::shared_ptr<const Message> message_;
 };
 
 /// An input that breaks a documented rule: odd dimension, base <= 1, a malformed number, ...

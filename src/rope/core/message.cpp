@@ -53,7 +53,7 @@ void Message::set_translator(Translator translator) { g_translator.store(transla
 std::string Message::in(bool chinese) const {
   if (!chinese || verbatim || id.empty()) return en;
   const Translator translator = g_translator.load();
-  const std::string* zh = translator != nullptr ? translator(id) : nullptr;
+  const std::string* zh = translator != nullptr ? translator(id, context) : nullptr;
   try {
     return format_with(zh != nullptr ? *zh : id, args, true);
   } catch (const fmt::format_error&) {  // a translation with a bad field: tests/cli/test_catalog.cpp

@@ -53,14 +53,15 @@ struct Message {
   std::string id;                ///< the catalog id: the English with its fields; empty for an empty message
   std::vector<MessageArg> args;  ///< the values of {0}, {1}, …
   bool verbatim = false;         ///< Message::same: shown as it is in every language
+  std::string context;           ///< the catalog's msgctxt: "error" for an error's message (error_msg), else none
 
   Message() = default;
   Message(std::string id, std::vector<MessageArg> args);
   /// A text with no words to translate (a formula, a key, a number).
   static Message same(std::string text);
 
-  /// The translation of an id (or nullptr when there is none); installed by a front end.
-  using Translator = const std::string* (*)(std::string_view id);
+  /// The translation of an id in a context (or nullptr when there is none); installed by a front end.
+  using Translator = const std::string* (*)(std::string_view id, std::string_view context);
   static void set_translator(Translator translator);
 
   /// The English, or with `chinese` the translation of the id filled with the same values (nested
@@ -75,6 +76,16 @@ struct Message {
 template <class... Args>
 Message msg(std::string id, Args&&... args) {
   return Message(std::move(id), std::vector<MessageArg>{MessageArg(std::forward<Args>(args))...});
+}
+
+/// The message of an error (core/error.hpp): an id of the catalog's "error" context, which also holds the
+/// templates the command line matches finished error text against. `make pot` extracts it (keyword
+/// error_msg) into that context.
+template <class... Args>
+Message error_msg(std::string id, Args&&... args) {
+  Message m = msg(std::move(id), std::forward<Args>(args)...);
+  m.context = "error";
+  return m;
 }
 
 /// How a front end names one of the library's settings in its messages: the library refers to a setting by

@@ -34,10 +34,10 @@ long parse_integer(std::string_view text, std::string_view what) {
   long value = 0;
   const auto [end, ec] = std::from_chars(first, last, value, 10);
   if (ec == std::errc::result_out_of_range) {
-    throw InvalidArgument(fmt::format("{} is out of range (got {})", what, shown(text)));
+    throw InvalidArgument(error_msg("{0} is out of range (got {1})", what, shown(text)));
   }
   if (ec != std::errc() || end != last) {
-    throw InvalidArgument(fmt::format("{} must be a decimal integer (got {})", what, shown(text)));
+    throw InvalidArgument(error_msg("{0} must be a decimal integer (got {1})", what, shown(text)));
   }
   return value;
 }
@@ -50,14 +50,13 @@ double parse_real(std::string_view text, std::string_view what) {
   double value = 0.0;
   const auto [end, ec] = std::from_chars(first, last, value, std::chars_format::general);
   if (ec == std::errc::result_out_of_range) {
-    throw InvalidArgument(
-        fmt::format("{} is out of the range of a double (got {})", what, shown(text)));
+    throw InvalidArgument(error_msg("{0} is out of the range of a double (got {1})", what, shown(text)));
   }
   if (ec != std::errc() || end != last) {
-    throw InvalidArgument(fmt::format("{} must be a decimal number (got {})", what, shown(text)));
+    throw InvalidArgument(error_msg("{0} must be a decimal number (got {1})", what, shown(text)));
   }
   if (!std::isfinite(value)) {
-    throw InvalidArgument(fmt::format("{} must be a finite number (got {})", what, shown(text)));
+    throw InvalidArgument(error_msg("{0} must be a finite number (got {1})", what, shown(text)));
   }
   return value;
 }
@@ -72,11 +71,11 @@ std::vector<double> parse_real_list(std::string_view text, std::string_view what
     const std::size_t comma = text.find(',', start);
     const std::string_view item = trim(text.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start));
     if (values.size() == kMaxListItems) {
-      throw InvalidArgument(fmt::format("{} has more than {} items", what, kMaxListItems));
+      throw InvalidArgument(error_msg("{0} has more than {1} items", what, kMaxListItems));
     }
     const std::string item_name = fmt::format("{} item {}", what, values.size() + 1);
     if (item.empty()) {
-      throw InvalidArgument(fmt::format("{} is empty (in {})", item_name, shown(text)));
+      throw InvalidArgument(error_msg("{0} is empty (in {1})", item_name, shown(text)));
     }
     values.push_back(parse_real(item, item_name));
     if (comma == std::string_view::npos) break;

@@ -14,7 +14,7 @@ namespace rope {
 namespace {
 
 void check_table_request(const Eigen::VectorXd& theta, long positions) {
-  if (theta.size() < 1) throw InvalidArgument("a cos/sin table needs at least one frequency");
+  if (theta.size() < 1) throw InvalidArgument(error_msg("a cos/sin table needs at least one frequency"));
   if (positions < 1 || positions > (1L << 31)) {
     throw InvalidArgument(fmt::format("table positions must be between 1 and 2^31 (got {})", positions));
   }
@@ -48,11 +48,11 @@ ROPE_CLONES void table_rows(const double* a_cos, const double* a_sin, const doub
 
 void check_tensor(const TensorShape& shape, const CosSinTable<float>& table) {
   if (shape.seq < 0 || shape.heads < 0 || shape.d < 2 || shape.d % 2 != 0) {
-    throw InvalidArgument(fmt::format("tensor shape [{}, {}, {}]: need seq, heads >= 0 and an even d >= 2", shape.seq,
+    throw InvalidArgument(error_msg("tensor shape [{0}, {1}, {2}]: need seq, heads >= 0 and an even d >= 2", shape.seq,
                                       shape.heads, shape.d));
   }
   if (table.positions < shape.seq || 2 * table.half != shape.d) {
-    throw InvalidArgument(fmt::format("cos/sin table [{} × {}] does not cover a [{}, {}, {}] tensor", table.positions,
+    throw InvalidArgument(error_msg("cos/sin table [{0} × {1}] does not cover a [{2}, {3}, {4}] tensor", table.positions,
                                       table.half, shape.seq, shape.heads, shape.d));
   }
 }

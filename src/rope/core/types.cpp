@@ -15,8 +15,7 @@ std::string_view to_string(Layout layout) {
 Layout parse_layout(std::string_view text) {
   if (text == "interleaved" || text == "gptj" || text == "meta") return Layout::Interleaved;
   if (text == "half" || text == "neox" || text == "rotate_half") return Layout::Half;
-  throw InvalidArgument(
-      fmt::format("layout must be 'interleaved' or 'half' (got '{}')", text));
+  throw InvalidArgument(error_msg("layout must be 'interleaved' or 'half' (got '{0}')", text));
 }
 
 void check_dimension(int d, int max_dim, std::string_view what) {
@@ -34,7 +33,7 @@ void check_base(double base) {
 
 void check_position(double position, std::string_view what) {
   if (!std::isfinite(position)) {
-    throw InvalidArgument(fmt::format("{} must be a finite number (got {})", what, position));
+    throw InvalidArgument(error_msg("{0} must be a finite number (got {1})", what, position));
   }
 }
 

@@ -166,7 +166,7 @@ std::size_t StagedOutputs::add(const std::string& target, bool for_program) {
                       fs::absolute(s->target, ea).lexically_normal() == fs::absolute(target, eb).lexically_normal() ||
                       (exists && ::stat(s->target.c_str(), &other) == 0 &&
                                               other.st_dev == st.st_dev && other.st_ino == st.st_ino);
-    if (same) throw InvalidArgument(fmt::format("'{}' is named as two outputs of one run", target));
+    if (same) throw InvalidArgument(error_msg("'{0}' is named as two outputs of one run", target));
   }
   auto s = std::make_unique<Staged>();
   s->target = target;

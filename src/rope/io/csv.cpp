@@ -16,13 +16,13 @@ namespace {
 
 void check_table(const Table& table) {
   if (table.header.size() != table.columns.size()) {
-    throw InvalidArgument(fmt::format("table has {} header names for {} columns",
+    throw InvalidArgument(error_msg("table has {0} header names for {1} columns",
                                       table.header.size(), table.columns.size()));
   }
   const Eigen::Index rows = table.columns.empty() ? 0 : table.columns.front().size();
   for (const auto& column : table.columns) {
     if (column.size() != rows) {
-      throw InvalidArgument(fmt::format("table columns differ in length ({} and {})", rows, column.size()));
+      throw InvalidArgument(error_msg("table columns differ in length ({0} and {1})", rows, column.size()));
     }
   }
 }

@@ -145,21 +145,21 @@ std::uint32_t little_endian(std::string_view bytes, std::size_t at, int n) {
 
 TensorData parse_npy(std::string_view bytes, const std::string& name, const TensorReadOptions& options) {
   if (bytes.size() < 10 || bytes.substr(0, 6) != std::string_view("\x93NUMPY", 6)) {
-    throw InvalidArgument(fmt::format("{}: byte 0: not a .npy file (it must start with \\x93NUMPY and a version)", name));
+    throw InvalidArgument(error_msg("{0}: byte 0: not a .npy file (it must start with \\x93NUMPY and a version)", name));
   }
   const int major = static_cast<unsigned char>(bytes[6]);
   const int minor = static_cast<unsigned char>(bytes[7]);
   if (minor != 0 || major < 1 || major > 3) {
-    throw InvalidArgument(fmt::format("{}: byte 6: format version {}.{} is not 1.0, 2.0 or 3.0", name, major, minor));
+    throw InvalidArgument(error_msg("{0}: byte 6: format version {1}.{2} is not 1.0, 2.0 or 3.0", name, major, minor));
   }
   const int length_bytes = major == 1 ? 2 : 4;
   const std::size_t header_start = 8 + static_cast<std::size_t>(length_bytes);
   if (bytes.size() < header_start) {
-    throw InvalidArgument(fmt::format("{}: byte 8: the file ends inside the header length", name));
+    throw InvalidArgument(error_msg("{0}: byte 8: the file ends inside the header length", name));
   }
   const std::size_t header_len = little_endian(bytes, 8, length_bytes);
   if (header_len > kMaxTensorHeaderBytes || header_len > bytes.size() - header_start) {
-    throw InvalidArgument(fmt::format("{}: byte 8: header length {} is larger than the {} bytes after it{}", name,
+    throw InvalidArgument(error_msg("{0}: byte 8: header length {1} is larger than the {2} bytes after it{3}", name,
                                       header_len, bytes.size() - header_start,
                                       header_len > kMaxTensorHeaderBytes ? " (or the 1 MiB limit)" : ""));
   }
@@ -194,7 +194,7 @@ TensorData parse_npy(std::string_view bytes, const std::string& name, const Tens
   const std::size_t have = bytes.size() - data_start;
   const std::size_t need = static_cast<std::size_t>(count) * static_cast<std::size_t>(d.bytes);
   if (have != need) {
-    throw InvalidArgument(fmt::format("{}: byte {}: shape {} of '{}' needs {} data bytes, the file has {}", name, data_start,
+    throw InvalidArgument(error_msg("{0}: byte {1}: shape {2} of '{3}' needs {4} data bytes, the file has {5}", name, data_start,
                                       shape_string(shape), descr, need, have));
   }
   TensorData t;

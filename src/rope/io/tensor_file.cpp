@@ -52,14 +52,14 @@ namespace detail {
 
 long checked_element_count(const std::vector<long>& shape, const std::string& name, std::string_view field) {
   if (shape.size() > static_cast<std::size_t>(kMaxTensorRank)) {
-    throw InvalidArgument(fmt::format("{}: {}: rank {} is above the limit of {}", name, field, shape.size(), kMaxTensorRank));
+    throw InvalidArgument(error_msg("{0}: {1}: rank {2} is above the limit of {3}", name, field, shape.size(), kMaxTensorRank));
   }
   long n = 1;
   for (const long dim : shape) {
-    if (dim < 0) throw InvalidArgument(fmt::format("{}: {}: dimension {} is negative", name, field, dim));
-    if (dim == 0) throw InvalidArgument(fmt::format("{}: {}: shape {} holds no element", name, field, shape_string(shape)));
+    if (dim < 0) throw InvalidArgument(error_msg("{0}: {1}: dimension {2} is negative", name, field, dim));
+    if (dim == 0) throw InvalidArgument(error_msg("{0}: {1}: shape {2} holds no element", name, field, shape_string(shape)));
     if (dim > kMaxTensorElements || n > kMaxTensorElements / dim) {
-      throw InvalidArgument(fmt::format("{}: {}: shape {} has more than the {} elements allowed", name, field,
+      throw InvalidArgument(error_msg("{0}: {1}: shape {2} has more than the {3} elements allowed", name, field,
                                         shape_string(shape), kMaxTensorElements));
     }
     n *= dim;
@@ -132,7 +132,7 @@ TensorData parse_csv_tensor(std::string_view text, const std::string& name) {
           row.clear();
           break;
         }
-        throw InvalidArgument(fmt::format("{}: line {}, column {}: '{}' is not a finite decimal number", name, line_no,
+        throw InvalidArgument(error_msg("{0}: line {1}, column {2}: '{3}' is not a finite decimal number", name, line_no,
                                           c + 1, escape_for_message(cell)));
       }
     }
@@ -140,16 +140,16 @@ TensorData parse_csv_tensor(std::string_view text, const std::string& name) {
     first = false;
     if (header) continue;
     if (cols >= 0 && static_cast<long>(row.size()) != cols) {
-      throw InvalidArgument(fmt::format("{}: line {}: {} values, but the rows before have {}", name, line_no, row.size(), cols));
+      throw InvalidArgument(error_msg("{0}: line {1}: {2} values, but the rows before have {3}", name, line_no, row.size(), cols));
     }
     cols = static_cast<long>(row.size());
     ++rows;
     if (static_cast<long>(t.values.size()) + cols > kMaxTensorElements) {
-      throw InvalidArgument(fmt::format("{}: line {}: more than the {} values allowed", name, line_no, kMaxTensorElements));
+      throw InvalidArgument(error_msg("{0}: line {1}: more than the {2} values allowed", name, line_no, kMaxTensorElements));
     }
     t.values.insert(t.values.end(), row.begin(), row.end());
   }
-  if (rows == 0) throw InvalidArgument(fmt::format("{}: no row of numbers", name));
+  if (rows == 0) throw InvalidArgument(error_msg("{0}: no row of numbers", name));
   t.shape = {rows, cols};
   return t;
 }
@@ -163,22 +163,22 @@ TensorFormat detect_tensor_format(std::string_view bytes, const std::string& pat
   if (ends_with(".npy")) return TensorFormat::Npy;
   if (ends_with(".safetensors")) return TensorFormat::Safetensors;
   if (ends_with(".csv") || ends_with(".txt")) return TensorFormat::Csv;
-  throw InvalidArgument(fmt::format("{}: not a .npy file (no \\x93NUMPY magic), not safetensors (no '{{' at byte 8), "
+  throw InvalidArgument(error_msg("{0}: not a .npy file (no \\x93NUMPY magic), not safetensors (no '{{' at byte 8), "
                                     "and the name does not end in .npy, .safetensors, .csv or .txt",
                                     escape_for_message(path)));
 }
 
 TensorData read_tensor_file(const std::string& path, const TensorReadOptions& options) {
-  if (path.empty()) throw InvalidArgument("tensor file name is empty");
+  if (path.empty()) throw InvalidArgument(error_msg("tensor file name is empty"));
   const BoundedRead file = read_file_bounded(path, kMaxTensorFileBytes);
   const std::string name = escape_for_message(path);
   if (file.error != 0) throw IoError(fmt::format("cannot read tensor file '{}': {}", name, std::strerror(file.error)));
   if (file.text.size() > kMaxTensorFileBytes) {
-    throw InvalidArgument(fmt::format("{}: larger than the {}-byte limit for a tensor file", name, kMaxTensorFileBytes));
+    throw InvalidArgument(error_msg("{0}: larger than the {1}-byte limit for a tensor file", name, kMaxTensorFileBytes));
   }
   const TensorFormat format = detect_tensor_format(file.text, path);
   if (!options.tensor.empty() && format != TensorFormat::Safetensors) {
-    throw InvalidArgument(fmt::format("{} '{}' names a tensor of a safetensors file, and '{}' is {}", option_name("tensor"),
+    throw InvalidArgument(error_msg("{0} '{1}' names a tensor of a safetensors file, and '{2}' is {3}", option_name("tensor"),
                                       escape_for_message(options.tensor), name, to_string(format)));
   }
   switch (format) {
@@ -187,7 +187,7 @@ TensorData read_tensor_file(const std::string& path, const TensorReadOptions& op
     case TensorFormat::Csv: break;
   }
   if (file.text.find('\0') != std::string::npos) {
-    throw InvalidArgument(fmt::format("{}: a CSV file must be text (it holds a NUL byte)", name));
+    throw InvalidArgument(error_msg("{0}: a CSV file must be text (it holds a NUL byte)", name));
   }
   return parse_csv_tensor(file.text, name);
 }

@@ -63,15 +63,15 @@ std::string read_text_file(const std::string& path, std::string_view what, std::
   const auto fail = [&](int err) {
     throw IoError(fmt::format("cannot read {} '{}': {}", what, path, BoundedRead{{}, err}.reason()));
   };
-  if (path.empty()) throw InvalidArgument(fmt::format("{} name is empty (after '@')", what));
+  if (path.empty()) throw InvalidArgument(error_msg("{0} name is empty (after '@')", what));
   BoundedRead file = read_file_bounded(path, max_bytes);
   if (file.error != 0) fail(file.error);
   std::string& text = file.text;
   if (text.size() > max_bytes) {
-    throw InvalidArgument(fmt::format("{} '{}' is larger than the {}-byte limit", what, path, max_bytes));
+    throw InvalidArgument(error_msg("{0} '{1}' is larger than the {2}-byte limit", what, path, max_bytes));
   }
   if (text.find('\0') != std::string::npos) {
-    throw InvalidArgument(fmt::format("{} '{}' is not a text file (it holds a NUL byte)", what, path));
+    throw InvalidArgument(error_msg("{0} '{1}' is not a text file (it holds a NUL byte)", what, path));
   }
   return std::move(text);
 }

@@ -40,7 +40,7 @@ AxisPosition parse_axis_position(std::string_view text, std::string_view what) {
   if (text.find(',') == std::string_view::npos) return AxisPosition::single(parse_real(text, what));
   const std::vector<double> values = parse_real_list(text, what);
   if (values.size() > static_cast<std::size_t>(kMaxAxes)) {
-    throw InvalidArgument(fmt::format("{} has {} components: a position has 1 number, or one per axis (at most {}: t,h,w,e)",
+    throw InvalidArgument(error_msg("{0} has {1} components: a position has 1 number, or one per axis (at most {2}: t,h,w,e)",
                                       what, values.size(), kMaxAxes));
   }
   AxisPosition p;
@@ -78,24 +78,24 @@ AxisMap make_axis_map(const MropeSections& source, int pairs) {
   const bool ggml = source.order == SectionOrder::GgmlMrope || source.order == SectionOrder::GgmlImrope;
   const std::size_t max_sections = ggml ? kMaxAxes : 3;
   if (s.empty() || s.size() > max_sections) {
-    throw InvalidArgument(fmt::format("mrope_section [{}]: expected 1 to {} sections", fmt::join(s, ", "), max_sections));
+    throw InvalidArgument(error_msg("mrope_section [{0}]: expected 1 to {1} sections", fmt::to_string(fmt::join(s, ", ")), max_sections));
   }
   if (source.order == SectionOrder::Interleaved && s.size() != 3) {
-    throw InvalidArgument(fmt::format("mrope_section [{}]: interleaved M-RoPE reads 3 sections (t, h, w)", fmt::join(s, ", ")));
+    throw InvalidArgument(error_msg("mrope_section [{0}]: interleaved M-RoPE reads 3 sections (t, h, w)", fmt::to_string(fmt::join(s, ", "))));
   }
   for (int x : s) {
     if (x < 0 || x > 65536) {
-      throw InvalidArgument(fmt::format("mrope_section [{}]: every section is a whole number in 0 … 65536", fmt::join(s, ", ")));
+      throw InvalidArgument(error_msg("mrope_section [{0}]: every section is a whole number in 0 … 65536", fmt::to_string(fmt::join(s, ", "))));
     }
   }
   const int sum = std::accumulate(s.begin(), s.end(), 0);
-  if (pairs < 1) throw InvalidArgument(fmt::format("M-RoPE needs at least one pair (got {})", pairs));
+  if (pairs < 1) throw InvalidArgument(error_msg("M-RoPE needs at least one pair (got {0})", pairs));
   if (source.order == SectionOrder::Chunked && sum != pairs) {
-    throw InvalidArgument(fmt::format("mrope_section [{}] adds up to {}, not rotary_dim / 2 = {}: HF splits cos and sin "
+    throw InvalidArgument(error_msg("mrope_section [{0}] adds up to {1}, not rotary_dim / 2 = {2}: HF splits cos and sin "
                                       "into the sections twice over, so they must cover the pairs exactly",
-                                      fmt::join(s, ", "), sum, pairs));
+                                      fmt::to_string(fmt::join(s, ", ")), sum, pairs));
   }
-  if (ggml && sum == 0) throw InvalidArgument(fmt::format("mrope_section [{}] adds up to 0", fmt::join(s, ", ")));
+  if (ggml && sum == 0) throw InvalidArgument(error_msg("mrope_section [{0}] adds up to 0", fmt::to_string(fmt::join(s, ", "))));
   AxisMap map;
   map.source = source;
   map.axes = ggml ? kMaxAxes : static_cast<int>(s.size());
@@ -177,7 +177,7 @@ Eigen::VectorXd axis_angles(const Eigen::VectorXd& theta, const AxisMap* map, co
                           p.text(), p.count, option_name("model")));
   }
   if (map && map->pair_axis.size() != static_cast<std::size_t>(theta.size())) {
-    throw InvalidArgument(fmt::format("the axis map has {} pairs but there are {} frequencies", map->pair_axis.size(),
+    throw InvalidArgument(error_msg("the axis map has {0} pairs but there are {1} frequencies", map->pair_axis.size(),
                                       theta.size()));
   }
   Eigen::VectorXd phi(theta.size());
@@ -258,14 +258,14 @@ std::vector<AxisPosition> parse_axis_position_rows(std::string_view text, std::s
     }
     rows.push_back(p);
   }
-  if (rows.empty()) throw InvalidArgument(fmt::format("{}: no positions", what));
+  if (rows.empty()) throw InvalidArgument(error_msg("{0}: no positions", what));
   return rows;
 }
 
 RelativeRotation relative_rotation(const Eigen::VectorXd& theta, const AxisMap* map, const AxisPosition& m,
                                    const AxisPosition& n, Layout layout) {
   if (m.multi() && n.multi() && m.count != n.count) {
-    throw InvalidArgument(fmt::format("the positions {} and {} have different numbers of components", m.text(), n.text()));
+    throw InvalidArgument(error_msg("the positions {0} and {1} have different numbers of components", m.text(), n.text()));
   }
   RelativeRotation r;
   r.delta.count = std::max(m.count, n.count);

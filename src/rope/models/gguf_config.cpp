@@ -265,7 +265,7 @@ AttentionShape read_attention_shape(const std::string& path) {
   AttentionShape a;
   if (is_gguf_file(path)) {
     GgufModel g = read_gguf_model(path);
-    if (g.n_head < 1) throw InvalidArgument(fmt::format("{}: {}.attention.head_count: missing or 0", path, g.architecture));
+    if (g.n_head < 1) throw InvalidArgument(error_msg("{0}: {1}.attention.head_count: missing or 0", path, g.architecture));
     a.n_head = g.n_head;
     a.n_head_kv = g.n_head_kv;
     a.gguf = true;
@@ -280,12 +280,12 @@ AttentionShape read_attention_shape(const std::string& path) {
     if (!c.contains(k)) return 0;
     const auto& v = c[k];
     if (!v.is_number_integer() || v.get<long>() < 1) {
-      throw InvalidArgument(fmt::format("{}: {}: expected a whole number >= 1", path, k));
+      throw InvalidArgument(error_msg("{0}: {1}: expected a whole number >= 1", path, k));
     }
     return v.get<long>();
   };
   a.n_head = count("num_attention_heads");
-  if (a.n_head == 0) throw InvalidArgument(fmt::format("{}: num_attention_heads: missing", path));
+  if (a.n_head == 0) throw InvalidArgument(error_msg("{0}: num_attention_heads: missing", path));
   a.n_head_kv = count("num_key_value_heads");
   if (a.n_head_kv == 0) a.n_head_kv = a.n_head;  // HF's default: no GQA
   return a;

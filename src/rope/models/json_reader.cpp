@@ -52,7 +52,7 @@ json parse_dom(std::string_view text, const std::string& name) {
       case json::parse_event_t::array_start:
         begin_element();
         if (depth >= kMaxJsonDepth) {
-          throw InvalidArgument(fmt::format("{}: JSON nested more than {} levels deep", name, kMaxJsonDepth));
+          throw InvalidArgument(error_msg("{0}: JSON nested more than {1} levels deep", name, kMaxJsonDepth));
         }
         stack.push_back(Frame{event == json::parse_event_t::object_start, {}, {}, 0});
         break;
@@ -102,7 +102,7 @@ std::string_view without_bom(std::string_view text) {
 
 json parse_json(std::string_view text, const std::string& name, std::size_t max_bytes) {
   if (text.size() > max_bytes) {
-    throw InvalidArgument(fmt::format("{}: larger than the {}-byte limit for a config file", name, max_bytes));
+    throw InvalidArgument(error_msg("{0}: larger than the {1}-byte limit for a config file", name, max_bytes));
   }
   return parse_dom(without_bom(text), name);
 }

@@ -26,7 +26,7 @@ double NopeTemperature::at(double position) const {
 
 const LayerTypeRope& select_layer_type(const ModelConfig& m, std::string_view which) {
   if (m.layer_types.empty()) {
-    throw InvalidArgument(fmt::format("layer type '{}': {} uses one RoPE in every layer", which, m.name));
+    throw InvalidArgument(error_msg("layer type '{0}': {1} uses one RoPE in every layer", which, m.name));
   }
   std::vector<std::string> names;
   int layers = 0;

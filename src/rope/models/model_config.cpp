@@ -61,8 +61,7 @@ ModelConfig vision_model(VisionRope kind, int head_dim, double base) {
 SequencePositions sequence_positions_of(const ModelConfig& model) {
   if (model.sequence_positions) return *model.sequence_positions;
   if (!model.sequence_positions_error.empty()) throw InvalidArgument(model.sequence_positions_error);
-  throw InvalidArgument(fmt::format(
-      "{} (model_type '{}') has no M-RoPE position ids rope knows: rope positions follows get_rope_index of Qwen2-VL, "
+  throw InvalidArgument(error_msg("{0} (model_type '{1}') has no M-RoPE position ids rope knows: rope positions follows get_rope_index of Qwen2-VL, "
       "Qwen2.5-VL and Qwen3-VL (model_type qwen2_vl, qwen2_5_vl, qwen3_vl)",
       model.name, model.model_type));
 }

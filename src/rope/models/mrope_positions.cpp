@@ -50,12 +50,12 @@ std::array<long, 3> parse_grid(std::string_view text, std::string_view what) {
   for (std::size_t k = 0; k < 3; ++k) {
     const std::size_t x = text.find('x', start);
     if ((k < 2) != (x != std::string_view::npos)) {
-      throw InvalidArgument(fmt::format("{} must be a grid TxHxW of three whole numbers, e.g. 1x4x6 (got '{}')", what,
+      throw InvalidArgument(error_msg("{0} must be a grid TxHxW of three whole numbers, e.g. 1x4x6 (got '{1}')", what,
                                         shown_text(text)));
     }
     const std::string_view part = text.substr(start, k < 2 ? x - start : std::string_view::npos);
     if (part.empty()) {  // "1x4x", "x4x6": a side is missing, which says more than "not an integer ('')"
-      throw InvalidArgument(fmt::format("{} must be a grid TxHxW of three whole numbers, e.g. 1x4x6 (got '{}')", what,
+      throw InvalidArgument(error_msg("{0} must be a grid TxHxW of three whole numbers, e.g. 1x4x6 (got '{1}')", what,
                                         shown_text(text)));
     }
     const long v = parse_integer(part, what);
@@ -90,7 +90,7 @@ std::vector<TokenPosition> rope_index(const std::vector<Segment>& segments, cons
   double total = 0;
   for (const Segment& s : segments) {
     if (s.kind == SegmentKind::Text) {
-      if (s.tokens < 1) throw InvalidArgument(fmt::format("a text segment needs at least 1 token (got {})", s.tokens));
+      if (s.tokens < 1) throw InvalidArgument(error_msg("a text segment needs at least 1 token (got {0})", s.tokens));
       total += static_cast<double>(s.tokens);
     } else {
       for (std::size_t k = 1; k < 3; ++k) {

@@ -26,7 +26,7 @@ ModelConfig load_preset(std::string_view name) {
     names.emplace_back(detail::embedded_preset_name(i));
   }
   std::sort(names.begin(), names.end());
-  throw InvalidArgument(fmt::format("unknown model preset '{}' (known: {})", name, detail::join(names)));
+  throw InvalidArgument(error_msg("unknown model preset '{0}' (known: {1})", name, detail::join(names)));
 }
 
 std::vector<PresetInfo> list_presets() {

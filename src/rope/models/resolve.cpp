@@ -68,7 +68,7 @@ void select_tower(const RopeOverrides& o, bool from_file, ModelConfig& m, int di
   if (m.vision) {
     const std::string setting = o.first_scaling_setting();
     if (!setting.empty()) {
-      throw InvalidArgument(fmt::format("{}: a vision tower's 2-D RoPE ({}) has no context scaling, partial rotation, layer "
+      throw InvalidArgument(error_msg("{0}: a vision tower's 2-D RoPE ({1}) has no context scaling, partial rotation, layer "
                                         "types or float32 path in rope",
                                         option_name(setting), to_string(*m.vision)));
     }
@@ -79,7 +79,7 @@ void select_tower(const RopeOverrides& o, bool from_file, ModelConfig& m, int di
 void select_layer(const RopeOverrides& o, ModelConfig& m) {
   const LayerTypeRope& lt = select_layer_type(m, o.layer_type);
   if (!lt.rope) {
-    throw InvalidArgument(fmt::format("{} {}: layers {} of {} are NoPE layers, they rotate nothing (rope inspect "
+    throw InvalidArgument(error_msg("{0} {1}: layers {2} of {3} are NoPE layers, they rotate nothing (rope inspect "
                                       "shows their query temperature)",
                                       option_name("layer_type"), o.layer_type, describe_layers(lt.layers), m.name));
   }
@@ -133,8 +133,7 @@ void apply_overrides(const RopeOverrides& o, ModelConfig& m) {
 /// The model of the source alone: a preset, a file, or plain RoPE of the overrides' head dimension and base.
 ModelConfig load_model(const ModelSource& source, const RopeOverrides& o) {
   if (!source.file.empty() && !source.preset.empty()) {
-    throw InvalidArgument(
-        fmt::format("give {} FILE or {} NAME, not both", option_name("config"), option_name("model")));
+    throw InvalidArgument(error_msg("give {0} FILE or {1} NAME, not both", option_name("config"), option_name("model")));
   }
   ModelConfig m;
   if (!source.preset.empty()) {
@@ -159,7 +158,7 @@ ModelConfig apply_to(ModelConfig m, bool from_file, const RopeOverrides& o) {
   select_tower(o, from_file, m, dim, base);
   if (!o.layer_type.empty()) {
     if (!from_file) {
-      throw InvalidArgument(fmt::format("{} needs {} or {}", option_name("layer_type"), option_name("model"),
+      throw InvalidArgument(error_msg("{0} needs {1} or {2}", option_name("layer_type"), option_name("model"),
                                         option_name("config")));
     }
     select_layer(o, m);

@@ -99,7 +99,7 @@ Message layout_description(const RopeSpec& s) {
 int rotary_offset_for(const RopeSpec& s, int n) {
   if (n == s.head_dim) return s.rotary_offset;
   if (n == s.rotary_dim) return 0;
-  throw InvalidArgument(fmt::format("{} numbers, but {} has head_dim {} of which {} rotate: give {} or {} numbers", n,
+  throw InvalidArgument(error_msg("{0} numbers, but {1} has head_dim {2} of which {3} rotate: give {4} or {5} numbers", n,
                                     s.name, s.head_dim, s.rotary_dim, s.head_dim, s.rotary_dim));
 }
 
@@ -111,7 +111,7 @@ Eigen::VectorXd rotary_part(const RopeSpec& s, const Eigen::VectorXd& x) {
 Eigen::VectorXd spec_output(const RopeSpec& s, const Eigen::VectorXd& x, const Eigen::VectorXd& rotated, bool times_factor) {
   const int offset = rotary_offset_for(s, static_cast<int>(x.size()));
   if (rotated.size() != s.rotary_dim) {
-    throw InvalidArgument(fmt::format("rotated part has {} numbers, expected rotary dim {}", rotated.size(), s.rotary_dim));
+    throw InvalidArgument(error_msg("rotated part has {0} numbers, expected rotary dim {1}", rotated.size(), s.rotary_dim));
   }
   Eigen::VectorXd y = x;
   const int half = s.rotary_dim / 2;

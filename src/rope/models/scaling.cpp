@@ -20,19 +20,19 @@ namespace rope {
 namespace detail {
 
 void check_finite(double value, std::string_view name) {
-  if (!std::isfinite(value)) throw InvalidArgument(fmt::format("{} must be a finite number (got {})", name, value));
+  if (!std::isfinite(value)) throw InvalidArgument(error_msg("{0} must be a finite number (got {1})", name, value));
 }
 
 void check_positive(double value, std::string_view name) {
   check_finite(value, name);
-  if (!(value > 0.0)) throw InvalidArgument(fmt::format("{} must be > 0 (got {})", name, value));
+  if (!(value > 0.0)) throw InvalidArgument(error_msg("{0} must be > 0 (got {1})", name, value));
 }
 
 /// (S5): L0 = original_max_position_embeddings, else max_position_embeddings.
 long original_context(const RopeConfig& c) {
   if (c.original_max_position_embeddings) return *c.original_max_position_embeddings;
   if (c.max_position_embeddings) return *c.max_position_embeddings;
-  throw InvalidArgument(fmt::format("{} needs original_max_position_embeddings (or max_position_embeddings as its fallback)",
+  throw InvalidArgument(error_msg("{0} needs original_max_position_embeddings (or max_position_embeddings as its fallback)",
                                     to_string(c.type)));
 }
 
@@ -43,7 +43,7 @@ double factor_or_ratio(const RopeConfig& c, long L0, RopeParameters& p) {
     return *c.factor;
   }
   if (!c.max_position_embeddings) {
-    throw InvalidArgument(fmt::format("{} needs factor, or max_position_embeddings to derive it as M / L0", to_string(c.type)));
+    throw InvalidArgument(error_msg("{0} needs factor, or max_position_embeddings to derive it as M / L0", to_string(c.type)));
   }
   const double f = static_cast<double>(*c.max_position_embeddings) / static_cast<double>(L0);
   p.factor_rule = c.original_max_position_embeddings
@@ -65,11 +65,11 @@ void check_factor(double f, RopeParameters& p) {
 /// (S3), (S4): base' = base · x^(d/(d−2)). d = 2 divides by zero in HF (ZeroDivisionError).
 double ntk_base(double base, double x, int d, ScalingType type) {
   if (d <= 2) {
-    throw InvalidArgument(fmt::format("{} needs a rotary dimension d > 2 for the exponent d/(d−2) (got d = {})", to_string(type), d));
+    throw InvalidArgument(error_msg("{0} needs a rotary dimension d > 2 for the exponent d/(d−2) (got d = {1})", to_string(type), d));
   }
   const double b = base * std::pow(x, static_cast<double>(d) / static_cast<double>(d - 2));
   if (!std::isfinite(b)) {
-    throw InvalidArgument(fmt::format("{}: the effective base base·x^(d/(d−2)) overflows for x = {} (base {}, d = {})",
+    throw InvalidArgument(error_msg("{0}: the effective base base·x^(d/(d−2)) overflows for x = {1} (base {2}, d = {3})",
                                       to_string(type), x, base, d));
   }
   return b;
@@ -95,13 +95,12 @@ int RopeConfig::rotary_dim() const {
     throw InvalidArgument(fmt::format("head_dim must be between 2 and {} (got {})", kMaxDim, head_dim));
   }
   if (!std::isfinite(partial_rotary_factor) || !(partial_rotary_factor > 0.0) || partial_rotary_factor > 1.0) {
-    throw InvalidArgument(fmt::format("partial_rotary_factor must be in (0, 1] (got {})", partial_rotary_factor));
+    throw InvalidArgument(error_msg("partial_rotary_factor must be in (0, 1] (got {0})", partial_rotary_factor));
   }
   // HF: int(head_dim * partial_rotary_factor), a float64 product truncated toward zero.
   const int d = static_cast<int>(static_cast<double>(head_dim) * partial_rotary_factor);
   if (d < 2 || d % 2 != 0) {
-    throw InvalidArgument(fmt::format(
-        "rotary dimension d = int(head_dim · partial_rotary_factor) = int({} · {}) = {} must be even and >= 2", head_dim,
+    throw InvalidArgument(error_msg("rotary dimension d = int(head_dim · partial_rotary_factor) = int({0} · {1}) = {2} must be even and >= 2", head_dim,
         partial_rotary_factor, d));
   }
   return d;
@@ -188,17 +187,16 @@ RopeParameters rope_parameters(const RopeConfig& config) {
       warn_unused(c, p);
       const int h = c.head_dim;
       if (h < 2 || h > kMaxDim || h % 2 != 0) {
-        throw InvalidArgument(fmt::format("proportional needs an even head_dim between 2 and {} (got {})", kMaxDim, h));
+        throw InvalidArgument(error_msg("proportional needs an even head_dim between 2 and {0} (got {1})", kMaxDim, h));
       }
       const double prf = c.partial_rotary_factor;
       if (!std::isfinite(prf) || !(prf > 0.0) || prf > 1.0) {
-        throw InvalidArgument(fmt::format("partial_rotary_factor must be in (0, 1] (got {})", prf));
+        throw InvalidArgument(error_msg("partial_rotary_factor must be in (0, 1] (got {0})", prf));
       }
       // HF: int(partial_rotary_factor * head_dim // 2); the product is a float64, halving it is exact.
       const int n = static_cast<int>(std::floor(prf * static_cast<double>(h) / 2.0));
       if (n < 1) {
-        throw InvalidArgument(fmt::format(
-            "proportional rotates int(partial_rotary_factor · head_dim // 2) = int({} · {} // 2) = 0 pairs: need at least 1", prf, h));
+        throw InvalidArgument(error_msg("proportional rotates int(partial_rotary_factor · head_dim // 2) = int({0} · {1} // 2) = 0 pairs: need at least 1", prf, h));
       }
       double f = 1.0;
       p.factor_rule = {msg("default 1")};
@@ -222,11 +220,11 @@ RopeParameters rope_parameters(const RopeConfig& config) {
 
   for (Eigen::Index j = 0; j < p.inv_freq.size(); ++j) {
     if (!std::isfinite(p.inv_freq[j])) {
-      throw InvalidArgument(fmt::format("{} gives a non-finite frequency for pair {} ({}): check its parameters", name, j, p.inv_freq[j]));
+      throw InvalidArgument(error_msg("{0} gives a non-finite frequency for pair {1} ({2}): check its parameters", name, j, p.inv_freq[j]));
     }
   }
   if (!std::isfinite(p.attention_factor)) {
-    throw InvalidArgument(fmt::format("{} gives a non-finite attention factor ({})", name, p.attention_factor));
+    throw InvalidArgument(error_msg("{0} gives a non-finite attention factor ({1})", name, p.attention_factor));
   }
   return p;
 }

@@ -26,7 +26,7 @@ void check_positive(double value, std::string_view name);
 
 template <typename T>
 T require(const std::optional<T>& value, ScalingType type, std::string_view name) {
-  if (!value) throw InvalidArgument(fmt::format("{} needs {}", to_string(type), name));
+  if (!value) throw InvalidArgument(error_msg("{0} needs {1}", to_string(type), name));
   return *value;
 }
 

@@ -59,8 +59,8 @@ void llama3(const RopeConfig& c, const Common& k, RopeParameters& p) {
     } else {
       if (hf == lf) {
         // HF computes 0/0 here (NaN frequencies): a wavelength exactly on the shared boundary.
-        throw InvalidArgument(fmt::format("llama3 high_freq_factor = low_freq_factor = {} and pair {} has wavelength exactly "
-                                          "L0/{}: its frequency is 0/0 (HF gives NaN)",
+        throw InvalidArgument(error_msg("llama3 high_freq_factor = low_freq_factor = {0} and pair {1} has wavelength exactly "
+                                          "L0/{2}: its frequency is 0/0 (HF gives NaN)",
                                           hf, j, lf));
       }
       const double s = (static_cast<double>(L0) / lambda - lf) / (hf - lf);

@@ -15,9 +15,9 @@ namespace rope::detail {
 namespace {
 
 void check_factor_list(const std::vector<double>& list, std::string_view name, int d) {
-  if (list.empty()) throw InvalidArgument(fmt::format("longrope needs {}", name));
+  if (list.empty()) throw InvalidArgument(error_msg("longrope needs {0}", name));
   if (list.size() != static_cast<std::size_t>(d / 2)) {
-    throw InvalidArgument(fmt::format("longrope {} must have d/2 = {} numbers (got {})", name, d / 2, list.size()));
+    throw InvalidArgument(error_msg("longrope {0} must have d/2 = {1} numbers (got {2})", name, d / 2, list.size()));
   }
   for (std::size_t j = 0; j < list.size(); ++j) check_positive(list[j], fmt::format("longrope {}[{}]", name, j));
 }
@@ -28,7 +28,7 @@ std::pair<double, Message> longrope_attention(const RopeConfig& c, double f, lon
   if (c.attention_factor) return {*c.attention_factor, kExplicitAttention};
   if (f <= 1.0) return {1.0, Message::same("1 (f <= 1)")};
   if (L0 < 2) {
-    throw InvalidArgument(fmt::format("longrope's attention factor sqrt(1 + ln f / ln L0) needs original_max_position_embeddings >= 2 (got {})", L0));
+    throw InvalidArgument(error_msg("longrope's attention factor sqrt(1 + ln f / ln L0) needs original_max_position_embeddings >= 2 (got {0})", L0));
   }
   return {std::sqrt(1.0 + std::log(f) / std::log(static_cast<double>(L0))), Message::same("sqrt(1 + ln f / ln L0)")};
 }

@@ -107,7 +107,7 @@ ScalingName parse_scaling_name(std::string_view text) {
   for (const ScalingAlias& a : scaling_aliases()) {
     also += fmt::format("{}{} = {}", also.empty() ? "" : ", ", a.name, to_string(a.type));
   }
-  throw InvalidArgument(fmt::format("unknown scaling type '{}': expected {} (also {})", text, expected, also));
+  throw InvalidArgument(error_msg("unknown scaling type '{0}': expected {1} (also {2})", text, expected, also));
 }
 
 std::string_view to_string(ScalingType type) {

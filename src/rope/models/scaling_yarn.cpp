@@ -22,7 +22,7 @@ YarnAttention yarn_attention(const RopeConfig& c, double f) {
   if (both) {
     const double den = yarn_get_mscale(f, *c.mscale_all_dim);
     if (den == 0.0) {
-      throw InvalidArgument(fmt::format("yarn mscale_all_dim {} makes get_mscale(f, mscale_all_dim) = 0 (division by zero)",
+      throw InvalidArgument(error_msg("yarn mscale_all_dim {0} makes get_mscale(f, mscale_all_dim) = 0 (division by zero)",
                                         *c.mscale_all_dim));
     }
     return {yarn_get_mscale(f, *c.mscale) / den,

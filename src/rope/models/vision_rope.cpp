@@ -24,13 +24,12 @@ VisionRope parse_vision_rope(std::string_view word) {
   for (VisionRope k : {VisionRope::Qwen2VL, VisionRope::LlamaCpp, VisionRope::Pixtral, VisionRope::Llama4, VisionRope::Axial}) {
     if (word == to_string(k)) return k;
   }
-  throw InvalidArgument(
-      fmt::format("vision RoPE must be 'qwen2-vl', 'llama.cpp', 'pixtral', 'llama4' or 'axial' (got '{}')", word));
+  throw InvalidArgument(error_msg("vision RoPE must be 'qwen2-vl', 'llama.cpp', 'pixtral', 'llama4' or 'axial' (got '{0}')", word));
 }
 
 VisionPairs vision_pairs(VisionRope kind, int d, double base) {
   if (d < 4 || d % 4 != 0 || d > kMaxDim) {
-    throw InvalidArgument(fmt::format("a 2-D vision RoPE needs d a multiple of 4 between 4 and {} (got {})", kMaxDim, d));
+    throw InvalidArgument(error_msg("a 2-D vision RoPE needs d a multiple of 4 between 4 and {0} (got {1})", kMaxDim, d));
   }
   check_base(base);
   VisionPairs p;

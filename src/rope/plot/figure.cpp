@@ -22,17 +22,16 @@ void check_range(const std::optional<std::pair<double, double>>& range, const ch
   if (!range) return;
   const auto [lo, hi] = *range;
   if (!std::isfinite(lo) || !std::isfinite(hi) || !(lo < hi)) {
-    throw InvalidArgument(fmt::format("{} must be finite with min < max (got [{}, {}])", name, lo, hi));
+    throw InvalidArgument(error_msg("{0} must be finite with min < max (got [{1}, {2}])", name, lo, hi));
   }
   if (log && lo <= 0) {
-    throw InvalidArgument(fmt::format("{} must be > 0 on a logarithmic axis (got [{}, {}])", name, lo, hi));
+    throw InvalidArgument(error_msg("{0} must be > 0 on a logarithmic axis (got [{1}, {2}])", name, lo, hi));
   }
 }
 
 void check_color(int color, const std::string& what) {
   if (color < -1) {
-    throw InvalidArgument(
-        fmt::format("{}: colour must be -1 (automatic) or a palette index >= 0 (got {})", what, color));
+    throw InvalidArgument(error_msg("{0}: colour must be -1 (automatic) or a palette index >= 0 (got {1})", what, color));
   }
 }
 
@@ -45,9 +44,9 @@ void check_finite(const Eigen::VectorXd& v, const std::string& what) {
 }
 
 void check_coordinate(double v, bool log, const std::string& what) {
-  if (!std::isfinite(v)) throw InvalidArgument(fmt::format("{} must be finite (got {})", what, v));
+  if (!std::isfinite(v)) throw InvalidArgument(error_msg("{0} must be finite (got {1})", what, v));
   if (log && v <= 0) {
-    throw InvalidArgument(fmt::format("{} must be > 0 on a logarithmic axis (got {})", what, v));
+    throw InvalidArgument(error_msg("{0} must be > 0 on a logarithmic axis (got {1})", what, v));
   }
 }
 
@@ -81,15 +80,15 @@ void validate(const Figure& f, const std::vector<Output>& outputs, const Style& 
   if (style.lang != "en" && style.lang != "zh") {
     throw InvalidArgument(fmt::format("figure language must be 'en' or 'zh' (got '{}')", style.lang));
   }
-  if (outputs.empty()) throw InvalidArgument("no output file given: a figure needs at least one");
+  if (outputs.empty()) throw InvalidArgument(error_msg("no output file given: a figure needs at least one"));
   for (const Output& out : outputs) {
-    if (out.path.empty()) throw InvalidArgument("output path is empty");
+    if (out.path.empty()) throw InvalidArgument(error_msg("output path is empty"));
     if (has_control_character(out.path)) {
-      throw InvalidArgument(fmt::format("output path '{}' contains a control character", squash(out.path)));
+      throw InvalidArgument(error_msg("output path '{0}' contains a control character", squash(out.path)));
     }
   }
   if (f.series.empty() && f.bands.empty() && !f.heatmap) {
-    throw InvalidArgument("figure has nothing to draw: give at least one series, band or heatmap");
+    throw InvalidArgument(error_msg("figure has nothing to draw: give at least one series, band or heatmap"));
   }
   check_range(f.xrange, "xrange", f.log_x);
   check_range(f.yrange, "yrange", f.log_y);
@@ -98,24 +97,23 @@ void validate(const Figure& f, const std::vector<Output>& outputs, const Style& 
     const Series& s = f.series[i];
     const std::string what = describe("series", i, s.label);
     if (s.x.size() != s.y.size()) {
-      throw InvalidArgument(
-          fmt::format("{}: x and y must have the same length (got {} and {})", what, s.x.size(), s.y.size()));
+      throw InvalidArgument(error_msg("{0}: x and y must have the same length (got {1} and {2})", what, s.x.size(), s.y.size()));
     }
-    if (s.x.size() == 0) throw InvalidArgument(fmt::format("{}: x and y must not be empty", what));
+    if (s.x.size() == 0) throw InvalidArgument(error_msg("{0}: x and y must not be empty", what));
     check_finite(s.x, what + ": x");
     check_color(s.color, what);
     if (!std::isfinite(s.line_width) || s.line_width <= 0) {
-      throw InvalidArgument(fmt::format("{}: line width must be finite and > 0 (got {})", what, s.line_width));
+      throw InvalidArgument(error_msg("{0}: line width must be finite and > 0 (got {1})", what, s.line_width));
     }
   }
   for (std::size_t i = 0; i < f.bands.size(); ++i) {
     const Band& b = f.bands[i];
     const std::string what = describe("band", i, b.label);
     if (b.x.size() != b.lower.size() || b.x.size() != b.upper.size()) {
-      throw InvalidArgument(fmt::format("{}: x, lower and upper must have the same length (got {}, {} and {})", what,
+      throw InvalidArgument(error_msg("{0}: x, lower and upper must have the same length (got {1}, {2} and {3})", what,
                                         b.x.size(), b.lower.size(), b.upper.size()));
     }
-    if (b.x.size() == 0) throw InvalidArgument(fmt::format("{}: x, lower and upper must not be empty", what));
+    if (b.x.size() == 0) throw InvalidArgument(error_msg("{0}: x, lower and upper must not be empty", what));
     check_finite(b.x, what + ": x");
     check_color(b.color, what);
   }
@@ -132,7 +130,7 @@ void validate(const Figure& f, const std::vector<Output>& outputs, const Style& 
     check_coordinate(l.x, f.log_x, what + ": x");
     check_coordinate(l.y, f.log_y, what + ": y");
     if (l.arrow_x.has_value() != l.arrow_y.has_value()) {
-      throw InvalidArgument(fmt::format("{}: arrow_x and arrow_y must be given together", what));
+      throw InvalidArgument(error_msg("{0}: arrow_x and arrow_y must be given together", what));
     }
     if (l.arrow_x) {
       check_coordinate(*l.arrow_x, f.log_x, what + ": arrow_x");
@@ -142,20 +140,20 @@ void validate(const Figure& f, const std::vector<Output>& outputs, const Style& 
   if (f.heatmap) {
     const Heatmap& h = *f.heatmap;
     if (h.z.size() == 0) {
-      throw InvalidArgument(fmt::format("heatmap must have at least one cell (got {}×{})", h.z.rows(), h.z.cols()));
+      throw InvalidArgument(error_msg("heatmap must have at least one cell (got {0}×{1})", h.z.rows(), h.z.cols()));
     }
     if (!std::isfinite(h.x0) || !std::isfinite(h.y0)) {
       throw InvalidArgument(fmt::format("heatmap x0 and y0 must be finite (got {} and {})", h.x0, h.y0));
     }
     if (!std::isfinite(h.dx) || !std::isfinite(h.dy) || h.dx <= 0 || h.dy <= 0) {
-      throw InvalidArgument(fmt::format("heatmap dx and dy must be finite and > 0 (got {} and {})", h.dx, h.dy));
+      throw InvalidArgument(error_msg("heatmap dx and dy must be finite and > 0 (got {0} and {1})", h.dx, h.dy));
     }
     if (f.log_x || f.log_y) {
-      throw InvalidArgument("a heatmap needs linear axes (log_x and log_y must be off)");
+      throw InvalidArgument(error_msg("a heatmap needs linear axes (log_x and log_y must be off)"));
     }
     if (h.zrange && !(std::isfinite(h.zrange->first) && std::isfinite(h.zrange->second) &&
                            h.zrange->first < h.zrange->second)) {
-      throw InvalidArgument(fmt::format("heatmap colour range must be finite with low < high (got {} … {})",
+      throw InvalidArgument(error_msg("heatmap colour range must be finite with low < high (got {0} … {1})",
                                         h.zrange->first, h.zrange->second));
     }
   }
@@ -167,8 +165,7 @@ Format format_from_extension(const std::string& path) {
   if (ext == ".png") return Format::Png;
   if (ext == ".svg") return Format::Svg;
   if (ext == ".pdf") return Format::Pdf;
-  throw InvalidArgument(
-      fmt::format("cannot tell the figure format of '{}': the name must end in .png, .svg or .pdf", path));
+  throw InvalidArgument(error_msg("cannot tell the figure format of '{0}': the name must end in .png, .svg or .pdf", path));
 }
 
 }  // namespace rope::plot

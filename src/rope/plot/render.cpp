@@ -144,7 +144,7 @@ class MemoryFile {
     if (::fstat(fd_, &st) != 0) throw IoError(fmt::format("cannot read gnuplot's output: {}", std::strerror(errno)));
     const auto size = static_cast<std::uint64_t>(st.st_size);
     if (size > limit) {
-      throw IoError(fmt::format("gnuplot's output for the terminal is {} bytes, more than the limit of {}", size, limit));
+      throw IoError(error_msg("gnuplot's output for the terminal is {0} bytes, more than the limit of {1}", size, limit));
     }
     std::string text(static_cast<std::size_t>(size), '\0');
     std::size_t done = 0;
@@ -193,7 +193,7 @@ void check_fonts(const std::vector<const Figure*>& figures, const Style& style, 
     cjk = cjk || std::any_of(texts.begin(), texts.end(), [](const std::string* t) { return needs_cjk_font(*t); });
   }
   if (cjk && !cjk_font_available()) {
-    throw IoError("no Chinese font found by fontconfig (fc-list :lang=zh is empty): install fonts-wqy-microhei");
+    throw IoError(error_msg("no Chinese font found by fontconfig (fc-list :lang=zh is empty): install fonts-wqy-microhei"));
   }
   // PNG, PDF, GIF and sixel carry the glyphs gnuplot drew: with no font at all the texts come out blank
   // (an SVG names its font and the viewer draws it).
@@ -201,8 +201,8 @@ void check_fonts(const std::vector<const Figure*>& figures, const Style& style, 
     return f == Format::Png || f == Format::Pdf || f == Format::Gif || f == Format::Sixel;
   });
   if (!cjk && drawn_text && any_font_available() == std::optional<bool>(false)) {
-    throw IoError("no font found by fontconfig for the figure's text (font 'Sans'; fc-list is empty): install "
-                  "fonts-dejavu-core (and fontconfig)");
+    throw IoError(error_msg("no font found by fontconfig for the figure's text (font 'Sans'; fc-list is empty): install "
+                  "fonts-dejavu-core (and fontconfig)"));
   }
 }
 
@@ -210,7 +210,7 @@ void check_fonts(const std::vector<const Figure*>& figures, const Style& style, 
 /// @throws IoError as render() documents.
 std::string run_gnuplot(const std::string& script_text, std::vector<int> keep_fds, double timeout_seconds) {
   if (!std::isfinite(timeout_seconds) || timeout_seconds <= 0) {
-    throw InvalidArgument(fmt::format("gnuplot timeout must be finite and > 0 seconds (got {})", timeout_seconds));
+    throw InvalidArgument(error_msg("gnuplot timeout must be finite and > 0 seconds (got {0})", timeout_seconds));
   }
   const ScriptFile script(script_text);
   ChildOptions child;
@@ -223,7 +223,7 @@ std::string run_gnuplot(const std::string& script_text, std::vector<int> keep_fd
   const ChildResult r =
       run_child({program, "-d", fmt::format("/dev/fd/{}", script.fd())}, Capture::Stderr, timeout_seconds, child);
   if (r.spawn_error == ENOENT) {
-    throw IoError(fmt::format("gnuplot not found (install gnuplot-nox): cannot run '{}'", program));
+    throw IoError(error_msg("gnuplot not found (install gnuplot-nox): cannot run '{0}'", program));
   }
   if (r.spawn_error != 0) {
     throw IoError(fmt::format("cannot run gnuplot '{}': {}", program, std::strerror(r.spawn_error)));
@@ -233,12 +233,12 @@ std::string run_gnuplot(const std::string& script_text, std::vector<int> keep_fd
   }
   const std::string message = squash(r.captured);
   if (!WIFEXITED(r.status) || WEXITSTATUS(r.status) != 0) {
-    if (!message.empty()) throw IoError(fmt::format("gnuplot failed: {}", message));
+    if (!message.empty()) throw IoError(error_msg("gnuplot failed: {0}", message));
     if (WIFSIGNALED(r.status) && WTERMSIG(r.status) == SIGXFSZ) {
-      throw IoError(fmt::format("gnuplot failed: {}", likely_reason(RLIM_INFINITY)));
+      throw IoError(error_msg("gnuplot failed: {0}", likely_reason(RLIM_INFINITY)));
     }
-    if (WIFSIGNALED(r.status)) throw IoError(fmt::format("gnuplot failed: killed by signal {}", WTERMSIG(r.status)));
-    throw IoError(fmt::format("gnuplot failed with exit status {}", WEXITSTATUS(r.status)));
+    if (WIFSIGNALED(r.status)) throw IoError(error_msg("gnuplot failed: killed by signal {0}", WTERMSIG(r.status)));
+    throw IoError(error_msg("gnuplot failed with exit status {0}", WEXITSTATUS(r.status)));
   }
   return message;
 }
@@ -282,8 +282,7 @@ void render_staged(const std::vector<Output>& outputs, const RenderOptions& opti
 void render(const Figure& figure, const std::vector<Output>& outputs, const RenderOptions& options) {
   gnuplot_script(figure, outputs, options.style);  // an invalid figure is InvalidArgument before anything else
   if (!std::isfinite(options.timeout_seconds) || options.timeout_seconds <= 0) {
-    throw InvalidArgument(
-        fmt::format("gnuplot timeout must be finite and > 0 seconds (got {})", options.timeout_seconds));
+    throw InvalidArgument(error_msg("gnuplot timeout must be finite and > 0 seconds (got {0})", options.timeout_seconds));
   }
   std::vector<Format> formats;
   for (const Output& o : outputs) formats.push_back(o.format);
@@ -295,8 +294,7 @@ void render(const Figure& figure, const std::vector<Output>& outputs, const Rend
 void render_animation(const Animation& animation, const std::string& path, const RenderOptions& options) {
   animation_script(animation, {path, Format::Gif}, options.style);
   if (!std::isfinite(options.timeout_seconds) || options.timeout_seconds <= 0) {
-    throw InvalidArgument(
-        fmt::format("gnuplot timeout must be finite and > 0 seconds (got {})", options.timeout_seconds));
+    throw InvalidArgument(error_msg("gnuplot timeout must be finite and > 0 seconds (got {0})", options.timeout_seconds));
   }
   std::vector<const Figure*> frames;
   for (const Figure& f : animation.frames) frames.push_back(&f);
@@ -308,7 +306,7 @@ void render_animation(const Animation& animation, const std::string& path, const
 
 std::string render_to_text(const Figure& figure, Format format, const RenderOptions& options) {
   if (format != Format::Sixel && format != Format::Text && format != Format::TextColor && format != Format::Svg) {
-    throw InvalidArgument("render_to_text draws sixel, text or SVG only");
+    throw InvalidArgument(error_msg("render_to_text draws sixel, text or SVG only"));
   }
   const MemoryFile output("rope-terminal");
   const std::vector<Output> outputs = {{fmt::format("/dev/fd/{}", output.fd()), format}};

@@ -73,7 +73,7 @@ void log_axis(std::string& out, const Figure& f, bool x_axis) {
   } else {
     const Extent e = log_extent(f, x_axis);
     if (e.empty()) {
-      throw InvalidArgument(fmt::format("the logarithmic {} axis has no positive finite value to show", axis));
+      throw InvalidArgument(error_msg("the logarithmic {0} axis has no positive finite value to show", axis));
     }
     shown = nice_log_range(e.lo, e.hi);
   }
@@ -118,7 +118,7 @@ std::string terminal_line(Format format, const Style& style) {
     case Format::TextColor:
       return fmt::format("set terminal dumb size {},{} nofeed noenhanced ansi256\nunset grid", style.columns, style.lines);
   }
-  throw InvalidArgument("unknown output format");
+  throw InvalidArgument(error_msg("unknown output format"));
 }
 
 namespace {

@@ -74,7 +74,7 @@ std::pair<double, double> nice_log_range(double lo, double hi) {
 
 std::vector<double> log_ticks(double lo, double hi) {
   if (!(lo > 0) || !(lo < hi) || !std::isfinite(hi)) {
-    throw InvalidArgument(fmt::format("log ticks need 0 < lo < hi, both finite (got {} and {})", lo, hi));
+    throw InvalidArgument(error_msg("log ticks need 0 < lo < hi, both finite (got {0} and {1})", lo, hi));
   }
   // Values computed by arithmetic (hi = 50.000000000000007) still count as their nice neighbour.
   const double slack = 1e-9;

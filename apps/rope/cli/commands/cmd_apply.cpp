@@ -53,7 +53,7 @@ int run_apply(const ApplyOptions& opt, std::ostream& out) {
   check_dimension(n, kMaxDenseDim, "vector length d");  // one of the three forms is the dense matrix
   const Text t(opt.lang);
   if (opt.xpos && (opt.scaling.any() || opt.position->multi())) {
-    throw InvalidArgument("--xpos applies to plain RoPE: leave out --model, --config and --scaling, and give one position");
+    throw InvalidArgument(error_msg("--xpos applies to plain RoPE: leave out --model, --config and --scaling, and give one position"));
   }
   // With --scaling, --config or --model: the model's spec (rope/models/rope_spec.hpp): its layout, its
   // scaled frequencies, its attention factor in cos and sin, its rotating channels (S19). The vector is
@@ -82,7 +82,7 @@ int run_apply(const ApplyOptions& opt, std::ostream& out) {
                               p.multi() ? fmt::format("--position component {} of {}", k + 1, p.text()) : "position m");
   }
   if (!opt.xpos && (opt.role != XposRole::Query || opt.xpos_scale_base != kDefaultXposScaleBase)) {
-    throw InvalidArgument("--role and --xpos-scale-base need --xpos");
+    throw InvalidArgument(error_msg("--role and --xpos-scale-base need --xpos"));
   }
   const ModelApply r = model_apply(rope.spec, x, p,
                                    opt.xpos ? std::optional<XposSetting>({opt.xpos_scale_base, opt.role}) : std::nullopt,
@@ -187,7 +187,7 @@ Command add_apply_command(CLI::App& app) {
   add_choice_option(*sub, "--role", opt->role, {"q", "k"},
                     +[](std::string_view w) {
                       if (w != "q" && w != "k") {
-                        throw InvalidArgument(fmt::format("--role must be q or k (got '{}')", w));
+                        throw InvalidArgument(error_msg("--role must be q or k (got '{0}')", w));
                       }
                       return w == "k" ? XposRole::Key : XposRole::Query;
                     },

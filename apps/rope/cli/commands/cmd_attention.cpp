@@ -117,8 +117,8 @@ void check_options(const AttentionOptions& opt) {
   }
   const Encoding encoding = opt.encoding_value();
   if (opt.scaling.any() && (opt.compare || encoding != Encoding::Rope)) {
-    throw InvalidArgument(fmt::format("--model, --config and the scaling options describe RoPE: use them with --encoding rope "
-                                      "(got {})", opt.compare ? "--compare" : "--encoding " + std::string(to_string(encoding))));
+    throw InvalidArgument(error_msg("--model, --config and the scaling options describe RoPE: use them with --encoding rope "
+                                      "(got {0})", opt.compare ? "--compare" : "--encoding " + std::string(to_string(encoding))));
   }
   if (!opt.scaling.any()) check_dimension(opt.dim.value_or(kDefaultAttentionDim), kMaxAttentionDim, "--dim");
   if (opt.compare && opt.encoding) {
@@ -144,7 +144,7 @@ void check_options(const AttentionOptions& opt) {
     throw InvalidArgument(fmt::format("--shift must be between -{} and {} (got {})", kMaxShift, kMaxShift, shift));
   }
   check_figure_options(opt.figure);
-  if (opt.figure.animated() && !opt.shift) throw InvalidArgument("--gif animates the shift test: add --shift C");
+  if (opt.figure.animated() && !opt.shift) throw InvalidArgument(error_msg("--gif animates the shift test: add --shift C"));
   if ((opt.figure.wanted() || opt.figure.animated()) && opt.tokens > kMaxFigureTokens) {
     throw InvalidArgument(fmt::format("a figure shows at most {} tokens (got --tokens {}): use --csv for more",
                                       kMaxFigureTokens, opt.tokens));
@@ -161,7 +161,7 @@ int run_attention(const AttentionOptions& typed, std::ostream& out) {
   // The user's vectors set N and d; a typed --tokens or --dim must agree with them.
   const auto user = query_key(opt.q, opt.k, opt.scaling.any() ? std::nullopt : opt.dim, kMaxAttentionDim);
   if (user && opt.tokens_given && user->q.rows() != opt.tokens) {
-    throw InvalidArgument(fmt::format("--tokens {} does not match the {} vectors of --q and --k", opt.tokens, user->q.rows()));
+    throw InvalidArgument(error_msg("--tokens {0} does not match the {1} vectors of --q and --k", opt.tokens, user->q.rows()));
   }
   if (user) {
     opt.tokens = static_cast<int>(user->q.rows());
@@ -182,7 +182,7 @@ int run_attention(const AttentionOptions& typed, std::ostream& out) {
     model = resolve(opt.scaling, {opt.dim, kDefaultAttentionDim, opt.base, kDefaultBase, std::nullopt, Layout::Interleaved});
     check_dimension(model->spec.head_dim, kMaxAttentionDim, "head_dim");
     if (user && user->q.cols() != model->spec.head_dim) {
-      throw InvalidArgument(fmt::format("--q and --k have {} numbers, but the model's head dimension d is {}", user->q.cols(),
+      throw InvalidArgument(error_msg("--q and --k have {0} numbers, but the model's head dimension d is {1}", user->q.cols(),
                                         model->spec.head_dim));
     }
   }

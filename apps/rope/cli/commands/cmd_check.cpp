@@ -36,8 +36,8 @@ struct CheckOptions {
 RopeExpectation expectation_from_options(const CheckOptions& opt, int head_dim, bool per_axis, Message& where) {
   const ModelRope rope = resolve(opt.scaling, {std::nullopt, head_dim, opt.base, kDefaultBase, std::nullopt, Layout::Interleaved});
   if (!rope.plain && rope.spec.axes && rope.spec.axes->vision() && !per_axis) {
-    throw InvalidArgument("a vision tower's 2-D RoPE turns each patch by its (row, column): give --axis-positions FILE with "
-                          "a row ROW,COL per sequence index, or check the tower's rotation with rope apply --position ROW,COL");
+    throw InvalidArgument(error_msg("a vision tower's 2-D RoPE turns each patch by its (row, column): give --axis-positions FILE with "
+                          "a row ROW,COL per sequence index, or check the tower's rotation with rope apply --position ROW,COL"));
   }
   RopeExpectation e;
   e.head_dim = head_dim;
@@ -47,7 +47,7 @@ RopeExpectation expectation_from_options(const CheckOptions& opt, int head_dim, 
   if (!rope.plain) {
     const ModelRope& rr = rope;
     if (rr.model.rope.head_dim != head_dim) {
-      throw InvalidArgument(fmt::format("{} has head_dim {}, the dump's last axis is d = {}", rr.model.name,
+      throw InvalidArgument(error_msg("{0} has head_dim {1}, the dump's last axis is d = {2}", rr.model.name,
                                         rr.model.rope.head_dim, head_dim));
     }
     e.base = rr.model.rope.base;
@@ -57,7 +57,7 @@ RopeExpectation expectation_from_options(const CheckOptions& opt, int head_dim, 
     if (!opt.scaling.source.file.empty() || !opt.scaling.source.preset.empty() || !opt.scaling.rope.vision.empty()) e.layout = rr.spec.layout;
   }
   if (2 * e.theta.size() > head_dim) {
-    throw InvalidArgument(fmt::format("the rotary dimension {} is larger than the dump's d = {}", 2 * e.theta.size(), head_dim));
+    throw InvalidArgument(error_msg("the rotary dimension {0} is larger than the dump's d = {1}", 2 * e.theta.size(), head_dim));
   }
   if (opt.layout) {
     e.layout = *opt.layout;

@@ -226,7 +226,7 @@ int run_decay(const DecayOptions& opt, std::ostream& out) {
   const char* gif_rule = "--gif sweeps the base: leave out --scaling, --config, --model and --xpos";
   if (opt.figure.animated() && (opt.scaling.any() || opt.xpos)) throw InvalidArgument(gif_rule);
   if (opt.xpos) return run_decay_xpos(opt, out);
-  if (opt.xpos_scale_base != 512) throw InvalidArgument("--xpos-scale-base needs --xpos");
+  if (opt.xpos_scale_base != 512) throw InvalidArgument(error_msg("--xpos-scale-base needs --xpos"));
   const ModelSets model = frequency_sets(opt);
   const std::vector<FrequencySet>& sets = model.sets;
   const std::vector<Message>& warnings = model.warnings;

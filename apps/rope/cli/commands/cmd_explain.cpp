@@ -297,7 +297,7 @@ int run_explain(const ExplainOptions& opt, std::ostream& out) {
   for (const auto& [text, what, target] : {std::tuple{&opt.q, "--q", &s.q}, std::tuple{&opt.k, "--k", &s.k}}) {
     const std::vector<double> values = parse_real_list(*text, what);
     if (values.size() != 2) {
-      throw InvalidArgument(fmt::format("{} must be exactly 2 numbers a,b: one 2-D pair (got {})", what, values.size()));
+      throw InvalidArgument(error_msg("{0} must be exactly 2 numbers a,b: one 2-D pair (got {1})", what, values.size()));
     }
     *target = Eigen::Vector2d(values[0], values[1]);
   }

@@ -124,7 +124,7 @@ int run_inspect(const InspectOptions& opt, std::ostream& out) {
     s.source.file = opt.file;
   }
   if (!s.source.any()) {
-    throw InvalidArgument("rope inspect needs a config.json FILE, --model NAME, or --list");
+    throw InvalidArgument(error_msg("rope inspect needs a config.json FILE, --model NAME, or --list"));
   }
   const ModelRope rr = resolve(s, DimBase{});
   const RopeConfig& c = rr.model.rope;

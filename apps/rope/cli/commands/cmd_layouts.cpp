@@ -87,7 +87,7 @@ int run_layouts(const LayoutsOptions& opt, std::ostream& out) {
   const Text t = opt.figure.tr();
   const std::optional<QueryKey> user = query_key(opt.q, opt.k, opt.dim, kMaxLayoutsDim);
   if (user && user->q.rows() != 1) {
-    throw InvalidArgument(fmt::format("--q and --k: rope layouts takes one query and one key (got {} vectors each)",
+    throw InvalidArgument(error_msg("--q and --k: rope layouts takes one query and one key (got {0} vectors each)",
                                       user->q.rows()));
   }
   // The vectors set d, unless a model does (then they must match its rotary dimension).
@@ -95,7 +95,7 @@ int run_layouts(const LayoutsOptions& opt, std::ostream& out) {
   const std::optional<int> dim = user && !from_model ? std::optional<int>(static_cast<int>(user->q.cols())) : opt.dim;
   const ModelRope rope = resolve(opt.scaling, {dim, settings.dim, opt.base, settings.base, std::nullopt, Layout::Interleaved, kMaxLayoutsDim});
   if (user && rope.spec.rotary_dim != user->q.cols()) {
-    throw InvalidArgument(fmt::format("--q and --k have {} numbers, but the model's rotary dimension d is {}",
+    throw InvalidArgument(error_msg("--q and --k have {0} numbers, but the model's rotary dimension d is {1}",
                                       user->q.cols(), rope.spec.rotary_dim));
   }
   if (user) {

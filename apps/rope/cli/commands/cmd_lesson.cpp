@@ -20,10 +20,10 @@ struct LessonOptions {
 };
 
 int run_lesson(const LessonOptions& opt, std::ostream& out) {
-  if (opt.html.empty()) throw InvalidArgument("rope lesson needs --html FILE: the page to write");
+  if (opt.html.empty()) throw InvalidArgument(error_msg("rope lesson needs --html FILE: the page to write"));
   const std::string ext = std::filesystem::path(opt.html).extension().string();
   if (ext != ".html" && ext != ".htm") {
-    throw InvalidArgument(fmt::format("the --html file must end in .html or .htm (got '{}')", opt.html));
+    throw InvalidArgument(error_msg("the --html file must end in .html or .htm (got '{0}')", opt.html));
   }
   const std::string page = lesson_page(opt.lang);
   write_output(opt.html, page, out);

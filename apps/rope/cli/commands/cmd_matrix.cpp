@@ -79,7 +79,7 @@ int run_matrix(const MatrixOptions& opt, std::ostream& out) {
     throw InvalidArgument("a figure (--png, --svg, --pdf, --output) draws R_m: use it with --position, not --relative");
   }
   if (opt.scaling.rope.float32 && !opt.relative.empty()) {
-    throw InvalidArgument("--float32 prints R_m as HF's float32 cos and sin give it: use it with --position, not --relative");
+    throw InvalidArgument(error_msg("--float32 prints R_m as HF's float32 cos and sin give it: use it with --position, not --relative"));
   }
   if (opt.position.has_value() == !opt.relative.empty()) {
     throw InvalidArgument("give exactly one of --position M or --relative M N");

@@ -51,7 +51,7 @@ std::vector<Segment> segments_of(const PositionsOptions& opt) {
       s.kind = SegmentKind::Text;
       s.tokens = parse_integer(opt.text.at(next_text++), "--text");
       if (s.tokens < 1 || s.tokens > kMaxSequenceTokens) {
-        throw InvalidArgument(fmt::format("--text must be between 1 and {} tokens (got {})", kMaxSequenceTokens, s.tokens));
+        throw InvalidArgument(error_msg("--text must be between 1 and {0} tokens (got {1})", kMaxSequenceTokens, s.tokens));
       }
     } else if (o == opt.image_option) {
       s.kind = SegmentKind::Image;
@@ -134,8 +134,7 @@ Rules rules_of(const PositionsOptions& opt, const std::vector<Segment>& segments
     }
     for (const Segment& seg : segments) {
       if (seg.kind == SegmentKind::Video && s.frames_with_timestamps) {
-        throw InvalidArgument(fmt::format(
-            "--video: {} ({}) splits a video into its frames, each its own 1xHxW block after a timestamp text "
+        throw InvalidArgument(error_msg("--video: {0} ({1}) splits a video into its frames, each its own 1xHxW block after a timestamp text "
             "(get_rope_index): give each frame as --image 1xHxW and its timestamp's tokens as --text before it",
             name, s.family));
       }
@@ -154,7 +153,7 @@ Rules rules_of(const PositionsOptions& opt, const std::vector<Segment>& segments
   if (!r.model || opt.merge_option->count() > 0) r.rules.spatial_merge_size = opt.merge_size;
   if (opt.tokens_per_second) r.rules.tokens_per_second = opt.tokens_per_second;
   if (opt.second_per_grid && !r.rules.tokens_per_second) {
-    throw InvalidArgument("--second-per-grid scales video time (Qwen2.5-VL): give it with --tokens-per-second");
+    throw InvalidArgument(error_msg("--second-per-grid scales video time (Qwen2.5-VL): give it with --tokens-per-second"));
   }
   r.rules.second_per_grid = opt.second_per_grid.value_or(1.0);
   return r;

@@ -43,7 +43,7 @@ std::vector<int> parse_sections(const std::string& text) {
   std::vector<int> out;
   for (double x : parse_real_list(text, "--sections")) {
     if (!(x >= 0 && x <= 65536) || x != std::floor(x)) {
-      throw InvalidArgument(fmt::format("--sections: every section is a whole number in 0 … 65536 (got {})", format_number(x)));
+      throw InvalidArgument(error_msg("--sections: every section is a whole number in 0 … 65536 (got {0})", format_number(x)));
     }
     out.push_back(static_cast<int>(x));
   }
@@ -123,8 +123,8 @@ int run_sections(const SectionsOptions& opt, std::ostream& out) {
                                           vision ? kDefaultBase : kDefaultSectionsBase, std::nullopt, Layout::Half});
   if (!rope.plain && rope.spec.axes && rope.spec.axes->vision()) {
     if (!opt.sections.empty()) {
-      throw InvalidArgument("--sections: a vision tower's map is fixed by its implementation (--vision, --tower vision); "
-                            "it reads no sections");
+      throw InvalidArgument(error_msg("--sections: a vision tower's map is fixed by its implementation (--vision, --tower vision); "
+                            "it reads no sections"));
     }
     return run_vision_sections(opt, rope, out);
   }
@@ -145,7 +145,7 @@ int run_sections(const SectionsOptions& opt, std::ostream& out) {
     model_map = nullptr;
   }
   if (sections.size() != 3 && sections.size() != 4) {
-    throw InvalidArgument(fmt::format("--sections needs 3 numbers t,h,w (HF) or 4 t,h,w,e (llama.cpp) (got {})",
+    throw InvalidArgument(error_msg("--sections needs 3 numbers t,h,w (HF) or 4 t,h,w,e (llama.cpp) (got {0})",
                                       sections.size()));
   }
   // HF's maps (A2), (A3) read three sections adding up to d/2; llama.cpp's (A2) modulo Σs and (A4) read four,

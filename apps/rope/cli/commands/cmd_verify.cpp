@@ -118,14 +118,14 @@ void print_tolerance(const VerifyOptions& opt, const VerifySettings& s, const Te
 int run_verify(const VerifyOptions& opt, std::ostream& out) {
   const Text t(opt.lang);
   if (!(opt.xpos_scale_base > 0) || !std::isfinite(opt.xpos_scale_base)) {
-    throw InvalidArgument(fmt::format("--xpos-scale-base must be a finite number > 0 (got {})", format_number(opt.xpos_scale_base)));
+    throw InvalidArgument(error_msg("--xpos-scale-base must be a finite number > 0 (got {0})", format_number(opt.xpos_scale_base)));
   }
   // xPos as apply and decay take it: plain RoPE's frequencies, float64; refused before any trial runs.
-  if (!opt.xpos && opt.xpos_scale_base != kDefaultXposScaleBase) throw InvalidArgument("--xpos-scale-base needs --xpos");
+  if (!opt.xpos && opt.xpos_scale_base != kDefaultXposScaleBase) throw InvalidArgument(error_msg("--xpos-scale-base needs --xpos"));
   if (opt.xpos && opt.scaling.any()) {
-    throw InvalidArgument("--xpos applies to plain RoPE: leave out --model, --config and --scaling");
+    throw InvalidArgument(error_msg("--xpos applies to plain RoPE: leave out --model, --config and --scaling"));
   }
-  if (opt.xpos && opt.dtype && *opt.dtype != DType::F64) throw InvalidArgument("--xpos is checked in float64: leave out --dtype");
+  if (opt.xpos && opt.dtype && *opt.dtype != DType::F64) throw InvalidArgument(error_msg("--xpos is checked in float64: leave out --dtype"));
   VerifySettings settings = opt.settings;
   if (opt.dtype) settings.dtype = *opt.dtype;
   // With --scaling, --config or --model, a model's scaled frequencies: the identities hold for any

@@ -19,11 +19,11 @@ namespace rope::cli {
 int run_decay_xpos(const DecayOptions& opt, std::ostream& out) {
   if (opt.kind != DecayKind::Bound || opt.scaling.any() || opt.rerope_window || opt.base_values().size() > 1 || opt.normalize ||
       opt.log_y) {
-    throw InvalidArgument("--xpos draws plain RoPE's bound with one --base: leave out --kind, --model, --config, --scaling, --rerope, --normalize (the curves are already divided by f(0)) and --log-y");
+    throw InvalidArgument(error_msg("--xpos draws plain RoPE's bound with one --base: leave out --kind, --model, --config, --scaling, --rerope, --normalize (the curves are already divided by f(0)) and --log-y"));
   }
   const double s = opt.xpos_scale_base;
   if (!(s > 0) || !std::isfinite(s)) {
-    throw InvalidArgument(fmt::format("--xpos-scale-base must be a finite number > 0 (got {})", format_number(s)));
+    throw InvalidArgument(error_msg("--xpos-scale-base must be a finite number > 0 (got {0})", format_number(s)));
   }
   if (opt.max_distance / s > kMaxXposPower) {
     throw InvalidArgument(fmt::format("--max-distance {} over --xpos-scale-base {} is over {:g}: ζ^(m/s) would leave the range of float64 numbers kept to full precision",
