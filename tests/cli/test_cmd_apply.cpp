@@ -329,7 +329,7 @@ TEST_F(CmdApply, XposByHandAndItsErrors) {
   const Result text = rope_cli({"apply", "--position", "512", "--vector", "1,0,0,1", "--xpos"});
   EXPECT_THAT(text.out, HasSubstr("xPos, s = 512: pair i times ζ_i^(m/s)"));
   EXPECT_THAT(text.out, HasSubstr("they agree"));
-  expect_one_line_error(rope_cli({"apply", "--position", "1", "--vector", "1,0", "--role", "k"}), 2, "--role and --xpos-scale-base need --xpos");
+  expect_one_line_error(rope_cli({"apply", "--position", "1", "--vector", "1,0", "--role", "k"}), 2, "--role requires --xpos (see 'rope apply --help')");
   expect_one_line_error(rope_cli({"apply", "--position", "1", "--vector", "1,0", "--xpos", "--xpos-scale-base", "0"}), 2,
                         "the xPos scale base s must be a finite number > 0 (got 0)");
   expect_one_line_error(rope_cli({"apply", "--position", "1e6", "--vector", "1,0", "--xpos"}), 2, "xPos: |position|/s = 1953.12 is over 500");

@@ -313,7 +313,7 @@ TEST_F(CmdAttention, BadInputExitsTwoWithOneLine) {
   expect_one_line_error(rope_cli({"attention", "--heads", "4"}), 2, "--heads and --head apply to --encoding alibi");
   expect_one_line_error(rope_cli({"attention", "-e", "alibi", "--head", "9"}), 2, "--head must be between 1 and --heads = 8 (got 9)");
   expect_one_line_error(rope_cli({"attention", "-e", "alibi", "--heads", "0"}), 2, "--heads must be between 1 and 1024 (got 0)");
-  expect_one_line_error(rope_cli({"attention", "--compare", "--encoding", "rope"}), 2, "--compare draws every encoding");
+  expect_one_line_error(rope_cli({"attention", "--compare", "--encoding", "rope"}), 2, "--encoding excludes --compare (see 'rope attention --help')");
   expect_one_line_error(rope_cli({"attention", "--shift", "2000000000"}), 2, "--shift must be between");
   expect_one_line_error(rope_cli({"attention", "--shift", "1.5"}), 2, "--shift must be a decimal integer (got '1.5')");
   expect_one_line_error(rope_cli({"attention", "--compare", "--csv", "-"}), 2, "give --csv FILE, not '-'");

@@ -129,7 +129,7 @@ TEST_F(CmdDecay, DecayUnderReRoPESeesMappedDistances) {
   const Result leaky = rope_cli({"decay", "--rerope", "100", "--leaky-k", "4", "--points", "4", "--max-distance", "300", "--csv", "-"});
   ASSERT_EQ(leaky.code, 0) << leaky.err;
   EXPECT_NEAR(std::stod(test::split(test::split(leaky.out, '\n')[4], ',')[1]), 7.588, 5e-4);
-  expect_one_line_error(rope_cli({"decay", "--leaky-k", "4"}), 2, "--leaky-k needs --rerope W");
+  expect_one_line_error(rope_cli({"decay", "--leaky-k", "4"}), 2, "--leaky-k requires --rerope (see 'rope decay --help')");
   expect_one_line_error(rope_cli({"decay", "--rerope", "-5"}), 2, "--rerope W must be >= 0 (got -5)");
   expect_one_line_error(rope_cli({"decay", "--rerope", "10", "--leaky-k", "0.5"}), 2, "--leaky-k K must be >= 1");
 }
@@ -216,7 +216,7 @@ TEST_F(CmdDecay, XposCurvesEqualTheNumpyPort) {
   const Result text = rope_cli({"decay", "--xpos"});
   EXPECT_THAT(text.out, HasSubstr("from 0.285714 to 0.988839"));
   expect_one_line_error(rope_cli({"decay", "--xpos", "--kind", "ones"}), 2, "--xpos draws plain RoPE's bound with one --base");
-  expect_one_line_error(rope_cli({"decay", "--xpos-scale-base", "64"}), 2, "--xpos-scale-base needs --xpos");
+  expect_one_line_error(rope_cli({"decay", "--xpos-scale-base", "64"}), 2, "--xpos-scale-base requires --xpos (see 'rope decay --help')");
   expect_one_line_error(rope_cli({"decay", "--xpos", "--max-distance", "1e6", "--points", "10"}), 2,
                         "--max-distance 1000000 over --xpos-scale-base 512 is over 500");
   // The work bound of (X5): 65 536 distances × 32 768 pairs = 2.1e9 terms (it took 10 minutes before).

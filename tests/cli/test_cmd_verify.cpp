@@ -193,7 +193,7 @@ TEST_F(CmdVerify, XposRowsPassAndTheirContrastFails) {
   expect_one_line_error(rope_cli({"verify", "--xpos", "--max-position", "1e6"}), 2, "--xpos: 2·max-position/s = 3906.25 is over 500");
   expect_one_line_error(rope_cli({"verify", "--xpos", "--dtype", "f32"}), 2, "--xpos is checked in float64");
   // As apply and decay: the scale base without --xpos, and xPos on a model's RoPE, are refused.
-  expect_one_line_error(rope_cli({"verify", "--xpos-scale-base", "100"}), 2, "--xpos-scale-base needs --xpos");
+  expect_one_line_error(rope_cli({"verify", "--xpos-scale-base", "100"}), 2, "--xpos-scale-base requires --xpos (see 'rope verify --help')");
   expect_one_line_error(rope_cli({"verify", "--model", "qwen3-vl-8b", "--xpos"}), 2,
                         "--xpos applies to plain RoPE: leave out --model, --config and --scaling");
   const Result zh = rope_cli({"verify", "--model", "qwen3-vl-8b", "--xpos", "--lang", "zh"});

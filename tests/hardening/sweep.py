@@ -90,8 +90,10 @@ def discover(rope):
                 if m.group(2).startswith(("Excludes", "Needs")):
                     continue
                 last = m.group(1)
+                # "Needs: --xpos" and "Excludes: --encoding" (declared rules) come before the help
+                help_ = re.sub(r"^(?:(?:Needs|Excludes):(?: -[\w-]+)+\s*)+", "", m.group(3))
                 options.setdefault(last, [m.group(2), "" if group in ("Options", "Positionals") else group,
-                                          " ".join(m.group(3).split())])
+                                          " ".join(help_.split())])
             elif last and re.match(r"^\s{20,}\S", line) and not options[last][2]:
                 options[last][2] = line.strip()  # help on the next line (a long option name)
         result[command] = [(o, t, g, h) for o, (t, g, h) in options.items()]
@@ -106,6 +108,7 @@ def chinese_help(rope, commands):
                               check=True, env=dict(os.environ, LC_ALL="C.UTF-8")).stdout
         zh, last = {}, None
         for line in text.splitlines():
+            line = re.sub(r"(?: (?:需要|不能与之同用):(?: -[\w-]+)+)+", "", line)  # the declared rules, as above
             m = re.match(r"^\s+(?:-\w,)?(--[a-z][\w-]*|[a-z][a-z_-]*) (?:\S+)(?:=\S*)?(?: \.\.\.(?: \([^)]*\))?)?"
                          r"(?: 必需)?\s{2,}(\S.*)$", line)
             if m:

@@ -81,9 +81,6 @@ int run_apply(const ApplyOptions& opt, std::ostream& out) {
     check_position_resolvable(p.value[static_cast<std::size_t>(k)], d,
                               p.multi() ? fmt::format("--position component {} of {}", k + 1, p.text()) : "position m");
   }
-  if (!opt.xpos && (opt.role != XposRole::Query || opt.xpos_scale_base != kDefaultXposScaleBase)) {
-    throw InvalidArgument(error_msg("--role and --xpos-scale-base need --xpos"));
-  }
   const ModelApply r = model_apply(rope.spec, x, p,
                                    opt.xpos ? std::optional<XposSetting>({opt.xpos_scale_base, opt.role}) : std::nullopt,
                                    opt.scaling.rope.float32);
@@ -183,7 +180,8 @@ Command add_apply_command(CLI::App& app) {
   add_layout_option(*sub, opt->layout, Layout::Interleaved);
   sub->add_option("--csv", opt->csv, "write channel,input,matrix,elementwise,complex to FILE ('-' for stdout)")
       ->type_name("FILE");
-  sub->add_flag("--xpos", opt->xpos, "xPos: scale pair i by zeta_i^(m/s) (query) or zeta_i^(-m/s) (key) (docs/multi-axis.md (X2))");
+  CLI::Option* xpos =
+      sub->add_flag("--xpos", opt->xpos, "xPos: scale pair i by zeta_i^(m/s) (query) or zeta_i^(-m/s) (key) (docs/multi-axis.md (X2))");
   add_choice_option(*sub, "--role", opt->role, {"q", "k"},
                     +[](std::string_view w) {
                       if (w != "q" && w != "k") {
@@ -191,8 +189,10 @@ Command add_apply_command(CLI::App& app) {
                       }
                       return w == "k" ? XposRole::Key : XposRole::Query;
                     },
-                    "with --xpos: the vector is a query (q, the default) or a key (k)", "ROLE");
-  add_real_option(*sub, "--xpos-scale-base", opt->xpos_scale_base, "with --xpos: the scale base s, > 0 (default 512)");
+                    "with --xpos: the vector is a query (q, the default) or a key (k)", "ROLE")
+      ->needs(xpos);
+  add_real_option(*sub, "--xpos-scale-base", opt->xpos_scale_base, "with --xpos: the scale base s, > 0 (default 512)")
+      ->needs(xpos);
   add_lang_option(*sub, opt->lang);
   sub->footer("Example:\n  rope apply --position 1 --vector 1,0,0,1\n  rope apply --position 100 --vector 1,0,0,1 --xpos --role k");
   add_scaling_options(*sub, opt->scaling);

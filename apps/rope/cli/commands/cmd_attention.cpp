@@ -121,9 +121,6 @@ void check_options(const AttentionOptions& opt) {
                                       "(got {0})", opt.compare ? "--compare" : "--encoding " + std::string(to_string(encoding))));
   }
   if (!opt.scaling.any()) check_dimension(opt.dim.value_or(kDefaultAttentionDim), kMaxAttentionDim, "--dim");
-  if (opt.compare && opt.encoding) {
-    throw InvalidArgument("--compare draws every encoding: leave out --encoding");
-  }
   if (!opt.scaling.any()) check_base(opt.base_value());
   if (opt.base && !opt.compare && encoding != Encoding::Rope && encoding != Encoding::Sinusoidal) {
     throw InvalidArgument(fmt::format("--base applies to --encoding rope and sinusoidal (got --encoding {})", to_string(encoding)));
@@ -320,7 +317,7 @@ Command add_attention_command(CLI::App& app) {
                         "comma-separated, vectors separated by ';' (1,0;0,1), or @FILE (CSV, a row per token)",
                         "the keys k_j instead of random ones, as --q (as many vectors, of the same length)");
   sub->add_flag("--show-vectors", opt->show_vectors, "print every q_i and k_j in full (shortest round-trip decimals)");
-  add_choice_option(*sub, "-e,--encoding", opt->encoding, {"rope", "sinusoidal", "alibi", "none"}, parse_encoding,
+  CLI::Option* encoding = add_choice_option(*sub, "-e,--encoding", opt->encoding, {"rope", "sinusoidal", "alibi", "none"}, parse_encoding,
                     "rope, sinusoidal, alibi or none", "ENC")
       ->default_str(std::string(to_string(Encoding::Rope)));
   add_long_option(*sub, "--shift", opt->shift, 0,
@@ -328,7 +325,8 @@ Command add_attention_command(CLI::App& app) {
       ->default_str("");  // optional: no shift test without it
   sub->add_flag("--causal", opt->causal, "causal mask: query i sees keys j <= i only");
   sub->add_flag("--compare", opt->compare,
-                "every encoding, with the same q and k; figures and CSV go to FILE_rope, FILE_sinusoidal, …");
+                "every encoding, with the same q and k; figures and CSV go to FILE_rope, FILE_sinusoidal, …")
+      ->excludes(encoding);
   add_seed_option(*sub, opt->seed, "seed of the random q_i and k_j (same seed, same output)");
   add_base_option(*sub, opt->base);
   add_int_option(*sub, "--heads", opt->heads, kDefaultHeads, "ALiBi: number of heads n, for the slopes (1 … 1024)");

@@ -212,7 +212,6 @@ int run_decay(const DecayOptions& opt, std::ostream& out) {
   if ((opt.samples || opt.seed) && kind != DecayKind::Random) {
     throw InvalidArgument(fmt::format("--samples and --seed apply to --kind random only (got --kind {})", to_string(kind)));
   }
-  if (opt.leaky_k && !opt.rerope_window) throw InvalidArgument("--leaky-k needs --rerope W (the window)");
   if (opt.rerope_window && *opt.rerope_window < 0) {
     throw InvalidArgument(fmt::format("--rerope W must be >= 0 (got {})", format_number(*opt.rerope_window)));
   }
@@ -226,7 +225,6 @@ int run_decay(const DecayOptions& opt, std::ostream& out) {
   const char* gif_rule = "--gif sweeps the base: leave out --scaling, --config, --model and --xpos";
   if (opt.figure.animated() && (opt.scaling.any() || opt.xpos)) throw InvalidArgument(gif_rule);
   if (opt.xpos) return run_decay_xpos(opt, out);
-  if (opt.xpos_scale_base != 512) throw InvalidArgument(error_msg("--xpos-scale-base needs --xpos"));
   const ModelSets model = frequency_sets(opt);
   const std::vector<FrequencySet>& sets = model.sets;
   const std::vector<Message>& warnings = model.warnings;
@@ -371,16 +369,18 @@ Command add_decay_command(CLI::App& app) {
       "Example:\n  rope decay --base 10000 --dim 128 --csv decay.csv --png decay.png\n"
       "  rope decay --base 10000 --base 500000 --max-distance 4096\n"
       "  rope decay --kind random --samples 2000 --png random.png");
-  sub->add_option_function<std::string>(
+  CLI::Option* rerope = sub->add_option_function<std::string>(
          "--rerope", [opt](const std::string& text) { opt->rerope_window = parse_real(text, "--rerope"); },
          "ReRoPE: the model sees distance min(m, W) (docs/scaling.md (S16))")
       ->type_name("W");
   sub->add_option_function<std::string>(
          "--leaky-k", [opt](const std::string& text) { opt->leaky_k = parse_real(text, "--leaky-k"); },
          "Leaky ReRoPE with --rerope W: beyond W distances grow with slope 1/K (S17)")
-      ->type_name("K");
-  sub->add_flag("--xpos", opt->xpos, "xPos: the scale factor zeta^(m/s) against distance next to the bound (docs/multi-axis.md (X5))");
-  add_real_option(*sub, "--xpos-scale-base", opt->xpos_scale_base, "with --xpos: the scale base s, > 0 (default 512)");
+      ->type_name("K")
+      ->needs(rerope);
+  CLI::Option* xpos = sub->add_flag("--xpos", opt->xpos, "xPos: the scale factor zeta^(m/s) against distance next to the bound (docs/multi-axis.md (X5))");
+  add_real_option(*sub, "--xpos-scale-base", opt->xpos_scale_base, "with --xpos: the scale base s, > 0 (default 512)")
+      ->needs(xpos);
   add_scaling_options(*sub, opt->scaling);
   return {sub, [opt](std::ostream& out) { return run_decay(*opt, out); }};
 }

@@ -121,7 +121,6 @@ int run_verify(const VerifyOptions& opt, std::ostream& out) {
     throw InvalidArgument(error_msg("--xpos-scale-base must be a finite number > 0 (got {0})", format_number(opt.xpos_scale_base)));
   }
   // xPos as apply and decay take it: plain RoPE's frequencies, float64; refused before any trial runs.
-  if (!opt.xpos && opt.xpos_scale_base != kDefaultXposScaleBase) throw InvalidArgument(error_msg("--xpos-scale-base needs --xpos"));
   if (opt.xpos && opt.scaling.any()) {
     throw InvalidArgument(error_msg("--xpos applies to plain RoPE: leave out --model, --config and --scaling"));
   }
@@ -131,7 +130,8 @@ int run_verify(const VerifyOptions& opt, std::ostream& out) {
   // With --scaling, --config or --model, a model's scaled frequencies: the identities hold for any
   // frequencies, so they must pass too.
   // The model's own layout (rope/models/rope_spec.hpp) unless --layout is given.
-  const ModelRope rope = resolve(opt.scaling, {opt.dim, settings.dim, opt.base, settings.base, opt.layout, settings.layout});
+  const ModelRope rope =
+      resolve(opt.scaling, {opt.dim, settings.dim, opt.base, settings.base, opt.layout, settings.layout, kMaxVerifyDim});
   settings.dim = rope.spec.rotary_dim;
   settings.base = rope.model.rope.base;
   settings.layout = rope.spec.layout;
@@ -360,8 +360,8 @@ Command add_verify_command(CLI::App& app) {
   sub->add_flag("--dense", s.dense, "check with d×d matrices, one draw after the other (the teaching form; slow at large d)");
   sub->add_option("--csv", opt->csv, "write one row per identity to FILE ('-' for stdout)")->type_name("FILE");
   sub->add_flag("--json", opt->json, "print the report as JSON");
-  sub->add_flag("--xpos", opt->xpos, "add the xPos rows: q scaled by zeta^(n/s), k by zeta^(-n/s) (docs/multi-axis.md (X3), (X4))");
-  add_real_option(*sub, "--xpos-scale-base", opt->xpos_scale_base, "xPos scale base s, > 0 (default 512)");
+  CLI::Option* xpos = sub->add_flag("--xpos", opt->xpos, "add the xPos rows: q scaled by zeta^(n/s), k by zeta^(-n/s) (docs/multi-axis.md (X3), (X4))");
+  add_real_option(*sub, "--xpos-scale-base", opt->xpos_scale_base, "xPos scale base s, > 0 (default 512)")->needs(xpos);
   add_lang_option(*sub, opt->lang);
   add_wide_option(*sub, opt->wide);
   sub->footer("Example:\n  rope verify\n  rope verify --dim 64 --max-position 131072 --trials 200 --seed 7\n"
