@@ -71,6 +71,7 @@ gallery: build
 # apps/rope/cli/option_tables.hpp); the test docs.option_tables fails while the page differs from them.
 docs: build
 	$(BUILD)/tests/rope_docgen --write docs/cli.md
+	python3 scripts/families_doc.py
 
 # The message template po/rope.pot: every id of tr() and msg() in src/ and apps/, extracted by GNU xgettext
 # (scripts/pot.sh). po/zh_CN.po must translate each one; the test catalog.complete checks that with msgcmp,

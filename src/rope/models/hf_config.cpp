@@ -6,6 +6,7 @@
 
 #include "rope/core/error.hpp"
 #include "rope/core/types.hpp"
+#include "rope/models/family_table.hpp"
 #include "rope/models/rope_spec.hpp"
 
 // The keys and their defaults are Hugging Face transformers' (the configuration_*.py of each model and
@@ -155,10 +156,11 @@ void ConfigParser::read_partial_rotary() {
     factor = 0.5;
     origin("partial_rotary_factor", "0.5", msg("ChatGLM modeling code: RotaryEmbedding(rotary_dim // 2)"));
     note(msg("ChatGLM rotates half of each head: its modeling_chatglm.py builds RotaryEmbedding(rotary_dim // 2)"));
-  } else if (m_.model_type == "glm" || m_.model_type == "glm4") {
-    factor = 0.5;
-    origin("partial_rotary_factor", "0.5", msg("HF GlmConfig default"));
-    note(msg("partial_rotary_factor not given: HF's GLM default 0.5 assumed (half of each head rotates)"));
+  } else if (const ModelFamily* family = find_model_family(m_.model_type); family && family->default_partial_rotary_factor) {
+    factor = *family->default_partial_rotary_factor;
+    origin("partial_rotary_factor", num(factor), msg("HF {0} default", family->config_class));
+    note(msg("partial_rotary_factor not given: HF's {0} default {1} assumed ({2})", family->config_class, num(factor),
+             family->source));
   } else {
     origin("partial_rotary_factor", "1", msg("HF default: every channel rotates"));
   }
@@ -209,14 +211,17 @@ void ConfigParser::read_base() {
     base = kDefaultBase * *ratio;
     from = fmt::format("10000 × {} {}", child(prefix_, "rope_ratio"), num(*ratio));
   } else {
-    if (m_.model_type == "gemma3_text" || m_.model_type == "gemma3") {
-      base = 1e6;
-    } else if (m_.model_type == "gpt_oss") {
-      base = 150000;
-    }
+    // HF v5's precedence ends with the config class's default_theta (data/families.json).
+    const ModelFamily* family = find_model_family(m_.model_type);
+    if (family && family->default_theta) base = *family->default_theta;
     from = "HF default";
     note(msg("rope_theta not given: HF default {0} assumed{1}", num(base),
              base == kDefaultBase ? Message::same("") : msg(" for model_type {0}", m_.model_type)));
+    if (family && family->default_theta_v4 && *family->default_theta_v4 != base) {
+      note(msg("transformers 4.x's {0} defaulted to rope_theta {1}; v5 ({2}) uses {3}: a model trained with 4.x without "
+               "rope_theta in its config used {1}",
+               family->config_class, num(*family->default_theta_v4), family->source, num(base)));
+    }
   }
   if (!(base > 1)) {
     r_.fail(from == "HF default" ? "rope_theta" : from, fmt::format("must be greater than 1, got {}", num(base)));
@@ -244,8 +249,10 @@ void ConfigParser::read_layout() {
         child(prefix_, "rope_interleave"));
   } else if (const auto family = family_layout(m_.model_type)) {
     set(*family, LayoutBasis::Family, msg("model family {0}", type), "model_type " + type);
-    if (m_.model_type == "deepseek_v3") {
-      note(msg("rope_interleave not given: HF's DeepseekV3Config default true (interleaved pairs) assumed"));
+    const ModelFamily* row = find_model_family(m_.model_type);
+    if (row->rope_interleave_default) {
+      note(msg("rope_interleave not given: HF's {0} default {1} assumed", row->config_class,
+               *row->rope_interleave_default ? msg("true (interleaved pairs)") : msg("false (half pairs)")));
     }
   } else {
     // HF's most common convention; said as an assumption, never as the model's.

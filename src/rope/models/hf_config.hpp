@@ -52,6 +52,8 @@ class ConfigParser {
   // hf_config_scaling.cpp
   void select_scaling_dict();
   void read_scaling();
+  bool is_hunyuan() const;
+  void read_ntk_alpha(double alpha);
   void require_parameters();
   void lint_scaling_keys();
   void explain_defaults();

@@ -1,5 +1,6 @@
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <fmt/format.h>
 #include <vector>
 
@@ -122,6 +123,7 @@ void ConfigParser::lint_scaling_keys() {
                              "mrope_section", "mrope_interleaved"}) {
     known.push_back(k);
   }
+  if (is_hunyuan()) known.push_back("alpha");  // NTK-α (read_ntk_alpha)
   static const std::vector<std::pair<std::string_view, std::string_view>> aliases{
       {"attn_factor", "attention_factor"}, {"scaling_factor", "factor"}, {"rope_scaling_type", "rope_type"}};
   for (auto it = scaling_.dict->begin(); it != scaling_.dict->end(); ++it) {
@@ -141,12 +143,38 @@ void ConfigParser::lint_scaling_keys() {
       }
     }
     const std::string path = printable(child(scaling_.path, key));
-    const Message hint = suggestion.empty() ? Message::same("") : msg("; did you mean {0}?", suggestion);
-    // HF warns too ("Unrecognized keys in rope_scaling"); whether that is harmless depends on what was meant.
-    const Message harm = suggestion.empty() ? msg(": harmless for the numbers")
-                                            : msg(" Not harmless if it was meant as {0}: its value is not used", suggestion);
-    m_.warnings.push_back(msg("{0}: unknown key, ignored (HF warns and ignores it too){1}{2}", path, hint, harm));
+    // HF's common validation warns ("Unrecognized keys in rope_scaling"), but a family's own code may read the
+    // key (HunYuan's alpha is NTK-α): nothing is called harmless that rope does not know to be.
+    if (suggestion.empty()) {
+      m_.warnings.push_back(msg("{0}: not understood: rope ignores it, and the numbers may differ if this model's code "
+                                "reads it",
+                                path));
+    } else {
+      m_.warnings.push_back(msg("{0}: not understood; did you mean {1}? rope ignores its value", path, suggestion));
+    }
   }
+}
+
+bool ConfigParser::is_hunyuan() const {
+  return m_.model_type == "hunyuan_v1_dense" || m_.model_type == "hunyuan_v1_moe";
+}
+
+// HunYuan's NTK-α (transformers 357f414c, models/hunyuan_v1_dense/modeling_hunyuan_v1_dense.py:324-331, and
+// hunyuan_v1_moe the same): rope_type dynamic with alpha builds inv_freq from base θ·α^(d/(d−2)), d = head_dim,
+// over the whole head, attention factor 1: plain RoPE of that base up to max_position_embeddings.
+void ConfigParser::read_ntk_alpha(double alpha) {
+  RopeConfig& rope = m_.rope;
+  const double theta = rope.base;
+  const double d = static_cast<double>(head_dim_);
+  rope.type = ScalingType::Default;
+  rope.base = theta * std::pow(alpha, d / (d - 2));
+  origin("rope_type", "default", msg("{0}: HunYuan's NTK-α (dynamic with alpha)", child(scaling_.path, "alpha")));
+  origin("rope_theta", num(rope.base),
+         Message::same(fmt::format("θ·α^(d/(d−2)) = {} · {}^({}/{})", num(theta), num(alpha), head_dim_, head_dim_ - 2)));
+  note(msg("HunYuan's NTK-α ({0} {1}): base = θ·α^(d/(d−2)) = {2} over head_dim {3}, attention factor 1 "
+           "(modeling_hunyuan_v1_dense.py:324-331); beyond max_position_embeddings HF's dynamic update recomputes the "
+           "frequencies, which rope does not model",
+           child(scaling_.path, "alpha"), num(alpha), num(rope.base), head_dim_));
 }
 
 void ConfigParser::read_scaling() {
@@ -187,6 +215,12 @@ void ConfigParser::read_scaling() {
   if (type->note && !Reader::find(s, "mrope_section")) note(*type->note);
   if (!rope_type) {
     note(msg("{0}: legacy key 'type' read as rope_type", type_path));
+  }
+  if (rope.type == ScalingType::Dynamic && is_hunyuan()) {
+    if (const auto alpha = r_.positive(s, p, "alpha")) {
+      read_ntk_alpha(*alpha);
+      return;
+    }
   }
   if (rope.type == ScalingType::Default) return;
 

@@ -8,29 +8,17 @@
 #include "rope/core/error.hpp"
 #include "rope/core/frequencies.hpp"
 #include "rope/core/rotation.hpp"
+#include "rope/models/family_table.hpp"
 #include "rope/models/vision_rope.hpp"
 
-// The layouts are those of each family's HF modeling code (transformers src/transformers/models/<family>/
-// modeling_<family>.py): rotate_half pairs (i, i + d/2); GLM's rotate_half_llm, GPT-J's rotate_every_two,
-// Cohere's rotate_half and Llama 4's view_as_complex pair (2i, 2i+1); DeepSeek-V3 follows rope_interleave.
+// The layouts are those of each family's HF modeling code, as data/families.json records them with the
+// file they come from (family_table.hpp).
 
 namespace rope {
 
 std::optional<Layout> family_layout(std::string_view t) {
-  static constexpr std::array<std::string_view, 10> interleaved{
-      "gptj", "cohere", "cohere2", "glm", "glm4", "chatglm", "llama4", "llama4_text", "deepseek_v2", "deepseek_v3"};
-  static constexpr std::array<std::string_view, 27> half{
-      "llama",  "mistral",     "mixtral", "qwen2",    "qwen2_moe",  "qwen3", "qwen3_moe",
-      "qwen2_vl", "qwen2_vl_text", "qwen2_5_vl", "qwen2_5_vl_text", "qwen3_vl", "qwen3_vl_text",
-      "gemma",  "gemma2",      "gemma3",  "gemma3_text", "phi",     "phi3",  "gpt_neox",
-      "gpt_oss", "starcoder2", "olmo",    "olmo2",    "stablelm",   "falcon", "granite"};
-  for (std::string_view name : interleaved) {
-    if (t == name) return Layout::Interleaved;
-  }
-  for (std::string_view name : half) {
-    if (t == name) return Layout::Half;
-  }
-  return std::nullopt;
+  const ModelFamily* family = find_model_family(t);
+  return family ? family->layout : std::nullopt;
 }
 
 RopeSpec make_spec(const ModelConfig& model) {
@@ -61,7 +49,8 @@ RopeSpec make_spec(const ModelConfig& model) {
   // The head: the rotating channels, plus the ones that pass through (partial rotary: after them;
   // DeepSeek MLA: qk_nope_head_dim before them, HF's split([qk_nope_head_dim, qk_rope_head_dim])).
   s.rotary_offset = model.qk_nope_head_dim.value_or(0);
-  s.deinterleaved_output = model.model_type == "deepseek_v3" && s.layout == Layout::Interleaved;
+  const ModelFamily* family = find_model_family(model.model_type);
+  s.deinterleaved_output = family && family->deinterleaved_output && s.layout == Layout::Interleaved;
   s.head_dim = model.qk_nope_head_dim ? *model.qk_nope_head_dim + s.rotary_dim : std::max(model.rope.head_dim, s.rotary_dim);
   return s;
 }

@@ -27,11 +27,8 @@
 
 namespace rope {
 
-/// The pair layout of the HF modeling code of `model_type`, or nullopt for a family rope does not know.
-/// Interleaved (pairs 2i, 2i+1): gptj, cohere, cohere2, glm, glm4, chatglm, llama4, llama4_text,
-/// deepseek_v2, deepseek_v3 (whose rope_interleave key, when given, decides). Half (rotate_half):
-/// llama, mistral, mixtral, qwen2, qwen2_moe, qwen3, qwen3_moe, gemma, gemma2, gemma3, gemma3_text,
-/// phi, phi3, gpt_neox, gpt_oss, starcoder2, olmo, olmo2, stablelm, falcon, granite.
+/// The pair layout of the HF modeling code of `model_type` (data/families.json, family_table.hpp), or nullopt
+/// for a family rope does not know.
 std::optional<Layout> family_layout(std::string_view model_type);
 
 struct RopeSpec {

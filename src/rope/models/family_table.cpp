@@ -1,0 +1,72 @@
+#include "rope/models/family_table.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <set>
+#include <stdexcept>
+
+namespace rope {
+
+namespace detail {
+extern const char kFamiliesJson[];  // generated from data/families.json (src/CMakeLists.txt)
+}  // namespace detail
+
+namespace {
+
+struct Table {
+  std::vector<ModelFamily> rows;
+  std::string commit;
+};
+
+std::optional<double> number(const nlohmann::json& row, const char* key) {
+  if (!row.contains(key)) return std::nullopt;
+  return row.at(key).get<double>();
+}
+
+Table parse_table() {
+  const nlohmann::json doc = nlohmann::json::parse(detail::kFamiliesJson);
+  Table t;
+  t.commit = doc.at("transformers_commit").get<std::string>();
+  std::set<std::string> seen;
+  for (const nlohmann::json& row : doc.at("families")) {
+    ModelFamily f;
+    f.model_type = row.at("model_type").get<std::string>();
+    if (!seen.insert(f.model_type).second) throw std::logic_error("data/families.json: " + f.model_type + " twice");
+    if (row.contains("layout")) f.layout = parse_layout(row.at("layout").get<std::string>());
+    f.default_theta = number(row, "default_theta");
+    f.default_theta_v4 = number(row, "default_theta_v4");
+    f.default_partial_rotary_factor = number(row, "default_partial_rotary_factor");
+    if (row.contains("rope_interleave_default")) f.rope_interleave_default = row.at("rope_interleave_default").get<bool>();
+    f.deinterleaved_output = row.value("deinterleaved_output", false);
+    f.config_class = row.at("config_class").get<std::string>();
+    f.source = row.at("source").get<std::string>();
+    t.rows.push_back(std::move(f));
+  }
+  return t;
+}
+
+const Table& table() {
+  static const Table t = [] {
+    try {
+      return parse_table();
+    } catch (const nlohmann::json::exception& e) {
+      throw std::logic_error(std::string("data/families.json does not parse: ") + e.what());
+    }
+  }();
+  return t;
+}
+
+}  // namespace
+
+const std::vector<ModelFamily>& model_families() { return table().rows; }
+
+const std::string& model_families_commit() { return table().commit; }
+
+const ModelFamily* find_model_family(std::string_view model_type) {
+  for (const ModelFamily& f : model_families()) {
+    if (f.model_type == model_type) return &f;
+  }
+  return nullptr;
+}
+
+}  // namespace rope

@@ -1,0 +1,41 @@
+/// @file
+/// The model families rope knows, as data: data/families.json, one row per Hugging Face model_type, compiled
+/// in at build time (src/CMakeLists.txt). A row holds what the family's code decides without a key in
+/// config.json: its pair layout, its config class's default rope_theta and partial_rotary_factor, the
+/// default of rope_interleave, whether the code returns the rotated pairs de-interleaved, and the HF file and
+/// line each value comes from (docs/families.md lists them, generated from the same file). Adding a model is
+/// adding a row (and a test case).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "rope/core/types.hpp"
+
+namespace rope {
+
+struct ModelFamily {
+  std::string model_type;
+  std::optional<Layout> layout;                       ///< the modeling code's pair layout
+  std::optional<double> default_theta;                ///< the config class's rope_theta (HF v5)
+  std::optional<double> default_theta_v4;            ///< transformers 4.x's, where it differs
+  std::optional<double> default_partial_rotary_factor;
+  std::optional<bool> rope_interleave_default;        ///< the class's rope_interleave without the key
+  bool deinterleaved_output = false;                  ///< apply_rotary_pos_emb_interleave (DeepSeek-V3)
+  std::string config_class;                           ///< "CohereConfig"
+  std::string source;                                 ///< HF file:line of the values
+};
+
+/// Every row of data/families.json, in its order. @throws std::logic_error if the compiled-in table is
+/// malformed (a bug: tests/models/test_family_table.cpp reads it).
+const std::vector<ModelFamily>& model_families();
+
+/// The row of `model_type`, or nullptr for a family rope does not know.
+const ModelFamily* find_model_family(std::string_view model_type);
+
+/// The transformers commit the table's values were read at.
+const std::string& model_families_commit();
+
+}  // namespace rope
