@@ -10,6 +10,7 @@
 
 #include "models/config_test_util.hpp"
 #include "rope/models/family_table.hpp"
+#include "rope/models/layer_types.hpp"
 #include "rope/models/rope_spec.hpp"
 
 namespace rope {
@@ -131,6 +132,52 @@ TEST(FamilyTable, HunYuanDynamicWithAlphaIsNtkAlpha) {
       "rope_scaling": {"type": "dynamic", "alpha": 1000.0, "factor": 2.0}})");
   EXPECT_EQ(other.rope.type, ScalingType::Dynamic);
   EXPECT_THAT(english(other.warnings), Contains(HasSubstr("rope_scaling.alpha: not understood")));
+}
+
+TEST(FamilyTable, Cohere2RotatesOnlyItsSlidingLayers) {
+  // configuration_cohere2.py:96-101: layer i slides unless (i + 1) % sliding_window_pattern (4) == 0;
+  // modeling_cohere2.py:243-244: RoPE only where sliding_window is set, i.e. on the sliding layers.
+  const ModelConfig m = parse(R"({"model_type": "cohere2", "head_dim": 128, "num_hidden_layers": 8})");
+  ASSERT_EQ(m.layer_types.size(), 2u);
+  EXPECT_EQ(m.layer_type, "sliding_attention");
+  const LayerTypeRope& full = select_layer_type(m, "3");
+  EXPECT_EQ(full.name, "full_attention");
+  EXPECT_FALSE(full.rope);
+  EXPECT_EQ(full.layers, (std::vector<int>{3, 7}));
+  EXPECT_TRUE(select_layer_type(m, "0").rope);
+  // A listed layer_types wins over the pattern.
+  const ModelConfig listed = parse(R"({"model_type": "cohere2", "head_dim": 128,
+      "layer_types": ["full_attention", "sliding_attention", "sliding_attention"]})");
+  EXPECT_EQ(select_layer_type(listed, "0").name, "full_attention");
+  EXPECT_FALSE(select_layer_type(listed, "0").rope);
+}
+
+TEST(FamilyTable, Qwen3NextLinearAttentionLayersHaveNoRope) {
+  // configuration_qwen3_next.py:122-127 (full_attention_interval 4); modeling_qwen3_next.py:811,840.
+  const ModelConfig m = parse(R"({"model_type": "qwen3_next", "head_dim": 256, "num_hidden_layers": 48})");
+  EXPECT_EQ(m.layer_type, "full_attention");
+  EXPECT_EQ(select_layer_type(m, "3").name, "full_attention");
+  EXPECT_FALSE(select_layer_type(m, "0").rope);
+  EXPECT_EQ(select_layer_type(m, "full_attention").layers.size(), 12u);
+}
+
+TEST(FamilyTable, Exaone4RotatesEveryLayerWithoutASlidingWindow) {
+  // modeling_exaone4.py:252-253: RoPE iff sliding_window is None or the layer slides.
+  const ModelConfig swa = parse(R"({"model_type": "exaone4", "head_dim": 128, "num_hidden_layers": 4})");
+  EXPECT_FALSE(select_layer_type(swa, "full_attention").rope);
+  const ModelConfig none = parse(R"({"model_type": "exaone4", "head_dim": 128, "num_hidden_layers": 4,
+      "sliding_window": null, "layer_types": ["full_attention", "full_attention", "full_attention", "full_attention"]})");
+  EXPECT_TRUE(select_layer_type(none, "full_attention").rope);
+}
+
+TEST(FamilyTable, SmolLM3EveryFourthLayerIsNope) {
+  // configuration_smollm3.py:101-104: no_rope_layers = [int((i + 1) % 4 != 0)]; no query temperature.
+  const ModelConfig m = parse(R"({"model_type": "smollm3", "head_dim": 128, "num_hidden_layers": 8})");
+  ASSERT_EQ(m.layer_types.size(), 2u);
+  EXPECT_EQ(select_layer_type(m, "nope").layers, (std::vector<int>{3, 7}));
+  EXPECT_FALSE(select_layer_type(m, "nope").rope);
+  EXPECT_FALSE(m.nope_temperature.has_value());
+  EXPECT_EQ(m.rope.base, 2000000.0);
 }
 
 }  // namespace

@@ -38,6 +38,20 @@ Table parse_table() {
     f.default_partial_rotary_factor = number(row, "default_partial_rotary_factor");
     if (row.contains("rope_interleave_default")) f.rope_interleave_default = row.at("rope_interleave_default").get<bool>();
     f.deinterleaved_output = row.value("deinterleaved_output", false);
+    if (row.contains("layer_types")) {
+      const nlohmann::json& l = row.at("layer_types");
+      f.layer_pattern = LayerPattern{l.at("pattern_key").get<std::string>(), l.at("pattern_default").get<long>(),
+                                     l.at("every").get<std::string>(), l.at("other").get<std::string>(),
+                                     l.at("layers_default").get<long>()};
+    }
+    f.nope_layer_types = row.value("nope_layer_types", std::vector<std::string>{});
+    f.nope_unless_null = row.value("nope_unless_null", std::string());
+    if (row.contains("no_rope_layers")) {
+      const nlohmann::json& n = row.at("no_rope_layers");
+      f.no_rope_layers = NoRopeLayers{n.at("interval_key").get<std::string>(), n.at("interval_default").get<long>(),
+                                      n.at("layers_default").get<long>()};
+    }
+    f.layers_source = row.value("layers_source", std::string());
     f.config_class = row.at("config_class").get<std::string>();
     f.source = row.at("source").get<std::string>();
     t.rows.push_back(std::move(f));

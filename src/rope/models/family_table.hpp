@@ -16,6 +16,22 @@
 
 namespace rope {
 
+/// How a config class builds layer_types when the config has none: layer i is `every` when (i + 1) is a
+/// multiple of the interval (the config's `key`, else `interval_default`), else `other`.
+struct LayerPattern {
+  std::string key;              ///< "sliding_window_pattern"
+  long interval_default = 4;
+  std::string every, other;     ///< "full_attention", "sliding_attention"
+  long layers_default = 0;      ///< num_hidden_layers when the config has none
+};
+
+/// A no_rope_layers list (1: the layer uses RoPE), built when absent as int((i + 1) % interval != 0).
+struct NoRopeLayers {
+  std::string interval_key;     ///< "no_rope_layer_interval"
+  long interval_default = 4;
+  long layers_default = 0;
+};
+
 struct ModelFamily {
   std::string model_type;
   std::optional<Layout> layout;                       ///< the modeling code's pair layout
@@ -24,6 +40,11 @@ struct ModelFamily {
   std::optional<double> default_partial_rotary_factor;
   std::optional<bool> rope_interleave_default;        ///< the class's rope_interleave without the key
   bool deinterleaved_output = false;                  ///< apply_rotary_pos_emb_interleave (DeepSeek-V3)
+  std::optional<LayerPattern> layer_pattern;          ///< layer types of a config without layer_types
+  std::vector<std::string> nope_layer_types;          ///< layer types without RoPE ("full_attention")
+  std::string nope_unless_null;                       ///< ...unless this key is null (EXAONE 4's sliding_window)
+  std::optional<NoRopeLayers> no_rope_layers;         ///< SmolLM3's rule
+  std::string layers_source;                          ///< HF file:line of the layer rules
   std::string config_class;                           ///< "CohereConfig"
   std::string source;                                 ///< HF file:line of the values
 };

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "rope/core/error.hpp"
+#include "rope/models/family_table.hpp"
 #include "rope/models/hf_config.hpp"
 #include "rope/models/json_reader.hpp"
 
@@ -16,7 +17,9 @@
 //   v5 rope_parameters keyed by layer type (modeling_rope_utils.py): one entry per name of layer_types.
 //   Llama 4 (configuration_llama4.py, modeling_llama4.py): no_rope_layers[i] = 1 means layer i uses RoPE;
 //     empty: [int((i + 1) % no_rope_layer_interval != 0)], interval default 4, num_hidden_layers default 48;
-//     NoPE layers scale the query by (S20) when attn_temperature_tuning (default true).
+//     NoPE layers scale the query by (S20) when attn_temperature_tuning (default true). SmolLM3 the same
+//     (configuration_smollm3.py:89-104), without the temperature.
+//   Families whose attention rotates some layer types only (data/families.json, its layers_source).
 
 namespace rope {
 
@@ -128,8 +131,12 @@ void read_layer_types(const json& doc, const std::string& name, ModelConfig& m) 
     m.layer_type = "full_attention";
     return;
   }
-  if (type == "llama4_text" || type == "llama4") {
-    const int n = count("num_hidden_layers", 48);
+  // Llama 4 and SmolLM3: no_rope_layers[i] = 1 means layer i uses RoPE.
+  const ModelFamily* family = find_model_family(type);
+  const bool llama4 = type == "llama4_text" || type == "llama4";
+  if (llama4 || (family && family->no_rope_layers)) {
+    const NoRopeLayers rule = llama4 ? NoRopeLayers{"no_rope_layer_interval", 4, 48} : *family->no_rope_layers;
+    const int n = count("num_hidden_layers", rule.layers_default);
     std::vector<int> uses;
     if (const json* nr = Reader::find(c, "no_rope_layers"); nr && nr->is_array() && !nr->empty()) {
       for (const json& v : *nr) {
@@ -139,7 +146,8 @@ void read_layer_types(const json& doc, const std::string& name, ModelConfig& m) 
         uses.push_back(v.get<int>());
       }
     } else {
-      const int interval = count("no_rope_layer_interval", 4);
+      const int interval = count(rule.interval_key.c_str(), rule.interval_default);
+      if (interval < 1) r.fail(child(prefix, rule.interval_key), "must be at least 1");
       for (int i = 0; i < n; ++i) uses.push_back((i + 1) % interval != 0 ? 1 : 0);
     }
     LayerTypeRope rope_layers{"rope", {}, true, m.rope, msg("rope_theta and the scaling block")};
@@ -147,10 +155,39 @@ void read_layer_types(const json& doc, const std::string& name, ModelConfig& m) 
     for (std::size_t i = 0; i < uses.size(); ++i) (uses[i] ? rope_layers : nope).layers.push_back(static_cast<int>(i));
     m.layer_types = {rope_layers, nope};
     m.layer_type = "rope";
-    if (r.boolean(c, prefix, "attn_temperature_tuning").value_or(true)) {
+    if (llama4 && r.boolean(c, prefix, "attn_temperature_tuning").value_or(true)) {
       m.nope_temperature = NopeTemperature{r.positive(c, prefix, "floor_scale").value_or(8192.0),
                                            r.positive(c, prefix, "attn_scale").value_or(0.1)};
     }
+    return;
+  }
+  // Families whose attention applies RoPE on some layer types only (data/families.json: Cohere2, AFMoE,
+  // EXAONE 4 on the sliding layers; Qwen3-Next and Qwen3.5 on the full-attention layers).
+  if (family && family->layer_pattern && !family->nope_layer_types.empty()) {
+    const LayerPattern& pattern = *family->layer_pattern;
+    if (names.empty()) {
+      const int n = count("num_hidden_layers", pattern.layers_default);
+      const int interval = count(pattern.key.c_str(), pattern.interval_default);
+      if (interval < 1) r.fail(child(prefix, pattern.key), "must be at least 1");
+      for (int i = 0; i < n; ++i) names.push_back((i + 1) % interval != 0 ? pattern.other : pattern.every);
+    }
+    // EXAONE 4: with sliding_window null every layer rotates.
+    const auto unless = family->nope_unless_null.empty() ? c.end() : c.find(family->nope_unless_null);
+    const bool all_rope = unless != c.end() && unless->is_null();
+    std::vector<std::string> order;
+    for (const std::string& n : names) {
+      if (std::find(order.begin(), order.end(), n) == order.end()) order.push_back(n);
+    }
+    for (const std::string& n : order) {
+      const bool nope = !all_rope && std::find(family->nope_layer_types.begin(), family->nope_layer_types.end(), n) !=
+                                         family->nope_layer_types.end();
+      m.layer_types.push_back(LayerTypeRope{n, layers_named(n), !nope, m.rope,
+                                            nope ? msg("no RoPE in these layers ({0})", family->layers_source)
+                                                 : msg("rope_theta and the scaling block")});
+      if (!nope && m.layer_type.empty()) m.layer_type = n;
+    }
+    if (m.layer_type.empty()) r.fail(child(prefix, "layer_types"), "no layer uses RoPE");
+    if (!all_rope) m.notes.push_back(msg("{0}: RoPE only in its {1} layers ({2})", type, m.layer_type, family->layers_source));
     return;
   }
   // v5: rope_parameters keyed by layer type.
