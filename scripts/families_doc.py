@@ -41,7 +41,9 @@ def render(doc):
         inter = "" if "rope_interleave_default" not in r else str(r["rope_interleave_default"]).lower()
         output = "de-interleaved" if r.get("deinterleaved_output") else ""
         cells = [f"`{r['model_type']}`", r.get("layout", ""), theta or "10000",
-                 number(r.get("default_partial_rotary_factor")) or "1", inter, output, r["config_class"], r["source"]]
+                 number(r.get("default_partial_rotary_factor")) or "1", inter, output, r["config_class"],
+                 r.get("source_note", r["source"]) + ("; layers: " + r.get("layers_source_note", r["layers_source"])
+                                                      if "layers_source" in r else "")]
         out.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
     out.append("")
     return "\n".join(out)
