@@ -123,6 +123,35 @@ TEST_F(Output, TwoOutputsOnOnePathAreExitTwoNamingBothOptions) {
   EXPECT_TRUE(names().empty());
 }
 
+TEST_F(Output, AnInputNamedAsAnOutputIsExitTwoNamingBothOptions) {
+  const std::string config = R"({"model_type": "llama", "hidden_size": 64, "num_attention_heads": 4, "rope_theta": 10000})";
+  std::ofstream(path("m.json")) << config;
+  expect_one_line_error(rope_cli({"frequencies", "--config", path("m.json"), "--csv", path("m.json")}), 2,
+                        "--config and --csv name the same file");
+  fs::create_symlink(path("m.json"), path("link.csv"));  // links followed
+  expect_one_line_error(rope_cli({"frequencies", "--config", path("m.json"), "--csv", path("link.csv")}), 2,
+                        "--config and --csv name the same file");
+  std::ofstream(path("x.npy")) << "not read";
+  expect_one_line_error(rope_cli({"identify", "--before", path("x.npy"), "--after", path("y.npy"), "--svg", path("x.npy")}),
+                        2, "--before and --svg name the same file");
+  std::ofstream(path("f.txt")) << "1,1,1,1";
+  expect_one_line_error(rope_cli({"frequencies", "--dim", "8", "--scaling", "longrope", "--short-factor", "@" + path("f.txt"),
+                                  "--long-factor", "@" + path("f.txt"), "--csv", path("f.txt")}),
+                        2, "--short-factor and --csv name the same file");
+  EXPECT_EQ(read("m.json"), config);
+  EXPECT_EQ(read("x.npy"), "not read");
+  EXPECT_EQ(read("f.txt"), "1,1,1,1");
+}
+
+TEST_F(Output, TwoOutputsOnStandardOutputAreExitTwo) {
+  expect_one_line_error(rope_cli({"decay", "--csv", "-", "--term", "text"}), 2,
+                        "--csv and --term both write to standard output");
+  expect_one_line_error(rope_cli({"positions", "--text", "3", "--csv", "-", "--term", "text"}), 2,
+                        "--csv and --term both write to standard output");
+  expect_one_line_error(rope_cli({"sections", "--csv", "-", "--term", "text"}), 2,
+                        "--csv and --term both write to standard output");
+}
+
 TEST_F(Output, ReplacingAFileKeepsItsMode) {
   std::ofstream(path("p.csv")) << "old";
   ASSERT_EQ(::chmod(path("p.csv").c_str(), 0600), 0);
