@@ -150,9 +150,14 @@ int run_command(const Command& command, std::ostream& out, std::ostream& err, La
   OutputBatch batch;
   const auto* fd_out = dynamic_cast<const FdOutputBuffer*>(out.rdbuf());
   const FigureTerminal terminal(out, fd_out != nullptr && ::isatty(fd_out->fd()) == 1);  // for --term
-  const int code = command.run(out);
-  errno = 0;
-  out.flush();
+  int code = kOk;
+  {
+    TerminalSafeBuffer safe_buffer(out);  // no string from a file or a path reaches the terminal raw
+    std::ostream safe(&safe_buffer);
+    code = command.run(safe);
+    errno = 0;
+    safe.flush();
+  }
   if (!out) {
     const auto* fd_buffer = dynamic_cast<const FdOutputBuffer*>(out.rdbuf());
     const int error = fd_buffer != nullptr && fd_buffer->error() != 0 ? fd_buffer->error() : errno != 0 ? errno : EIO;
