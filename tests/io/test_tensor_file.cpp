@@ -1,6 +1,9 @@
 // The tensor readers (rope/io/tensor_file.hpp) on hand-made bytes: every value below is hand-derivable from
 // IEEE 754 bit patterns (1.0f = 0x3f800000, float16 1.0 = 0x3c00, −2.0 = 0xc000, bfloat16 1.0 = 0x3f80,
 // 0.5 = 0x3f00), and every malformed file gives one line naming the file, the offset or field and the rule.
+#include <fstream>
+#include <functional>
+#include <sys/resource.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -8,10 +11,38 @@
 #include <string>
 
 #include "rope/core/error.hpp"
+#include "rope/core/sanitizer.hpp"
 #include "rope/io/tensor_file.hpp"
 
 namespace rope {
 namespace {
+
+#if !ROPE_ADDRESS_SANITIZER  // AddressSanitizer reserves terabytes of address space: no RLIMIT_AS
+/// Runs `parse` in a child whose address space may grow by at most `extra` bytes; exits 0 when it threw
+/// InvalidArgument with `expected` in its message, 1 otherwise (std::bad_alloc included).
+void parse_within_memory(const std::function<void()>& parse, std::size_t extra, const std::string& expected) {
+  GTEST_FLAG_SET(death_test_style, "fast");
+  EXPECT_EXIT(
+      {
+        std::ifstream status("/proc/self/status");
+        std::size_t vm_kib = 0;
+        for (std::string line; std::getline(status, line);) {
+          if (line.rfind("VmSize:", 0) == 0) vm_kib = std::stoul(line.substr(7));
+        }
+        rlimit limit{};
+        limit.rlim_cur = limit.rlim_max = vm_kib * 1024 + extra;
+        ::setrlimit(RLIMIT_AS, &limit);
+        try {
+          parse();
+        } catch (const InvalidArgument& e) {
+          std::exit(std::string(e.what()).find(expected) != std::string::npos ? 0 : 1);
+        } catch (...) {
+        }
+        std::exit(1);
+      },
+      ::testing::ExitedWithCode(0), "");
+}
+#endif
 
 using ::testing::HasSubstr;
 
@@ -156,6 +187,14 @@ TEST(CsvTensor, ReadsRowsWithHeaderAndComments) {
   EXPECT_THAT(message_of("1,2\n3,x\n", TensorFormat::Csv), HasSubstr("line 2, column 2: 'x' is not a finite decimal number"));
   EXPECT_THAT(message_of("# nothing\n", TensorFormat::Csv), HasSubstr("no row of numbers"));
 }
+
+#if !ROPE_ADDRESS_SANITIZER
+TEST(CsvTensor, ALineOfCommasIsParsedAsItIsSplit) {
+  // 32 MiB of commas took ~34 bytes per byte as a list of cells before any was parsed (issue 37, item 6).
+  const std::string text = "1\n" + std::string(32u << 20, ',');
+  parse_within_memory([&] { parse_csv_tensor(text, "q.csv"); }, 64u << 20, "q.csv: line 2, column 1: '' is not a finite");
+}
+#endif
 
 TEST(TensorFile, DetectsTheFormatAndReportsMissingFiles) {
   EXPECT_EQ(detect_tensor_format("\x93NUMPY\x01", "x"), TensorFormat::Npy);
