@@ -105,6 +105,20 @@ TEST(Verify, RejectsBadSettings) {
   EXPECT_THROW(verify(s), InvalidArgument);
 }
 
+TEST(Verify, TrialsTimesDimensionIsBounded) {
+  // 10^9 trials at d = 4096 were allowed and ran for 8–25 hours (issue 37, item 8).
+  VerifySettings s;
+  s.dim = 4096;
+  s.trials = 1'000'000'000;
+  EXPECT_THAT([&] { verify(s); },
+              ThrowsMessage<InvalidArgument>(HasSubstr("trials must be at most 31250000 for d = 4096: trials × d is at most 1.28e+11")));
+  s.trials = 31'250'001;
+  EXPECT_THROW(verify(s), InvalidArgument);
+  s.dim = 128;
+  s.trials = kMaxTrials;  // the documented ten minutes at d = 128 stay allowed: checked, not run
+  EXPECT_LE(static_cast<double>(s.trials) * s.dim, kMaxVerifyWork);
+}
+
 }  // namespace
 }  // namespace rope
 

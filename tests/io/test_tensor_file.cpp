@@ -118,7 +118,13 @@ TEST(Npy, RefusesMalformedFiles) {
   std::string long_header = npy(ok_dict, le(0, 8));
   long_header[8] = '\xff';
   long_header[9] = '\xff';
-  EXPECT_THAT(message_of(long_header, TensorFormat::Npy), HasSubstr("byte 8: header length 65535 is larger"));
+  EXPECT_THAT(message_of(long_header, TensorFormat::Npy), HasSubstr("byte 8: header length 65535 is larger than the "));
+  // A header over the 1 MiB limit is refused by that rule, even when the file holds it (issue 37, item 10).
+  const std::string big_dict = ok_dict + std::string((1u << 20) - ok_dict.size() + 1, ' ');
+  EXPECT_THAT(message_of(npy(big_dict, le(0, 8), 2), TensorFormat::Npy),
+              HasSubstr("is larger than the 1048576-byte (1 MiB) limit"));
+  EXPECT_THAT(message_of(le((1u << 20) + 1, 8) + std::string((1u << 20) + 9, ' '), TensorFormat::Safetensors),
+              HasSubstr("byte 0: header size 1048577 is larger than the 1048576-byte (1 MiB) limit"));
   EXPECT_THAT(message_of(npy(ok_dict, le(0, 4)), TensorFormat::Npy), HasSubstr("needs 8 data bytes, the file has 4"));
   EXPECT_THAT(message_of(npy(ok_dict, le(0, 12)), TensorFormat::Npy), HasSubstr("needs 8 data bytes, the file has 12"));
   EXPECT_THAT(message_of(npy("{'descr': '<f4', 'fortran_order': True, 'shape': (2,), }", le(0, 8)), TensorFormat::Npy),

@@ -29,6 +29,9 @@ namespace rope {
 inline constexpr long kMaxTrials = 1'000'000'000;
 inline constexpr double kMaxVerifyPosition = 1e12;
 inline constexpr int kMaxVerifyDim = 4096;
+/// Bound on trials × d: the work of 10^9 trials at d = 128, so that no run within the limits lasts much
+/// longer than that one (docs/errors.md gives the measured times).
+inline constexpr double kMaxVerifyWork = 1.28e11;
 
 struct VerifySettings {
   int dim = 128;
