@@ -203,5 +203,13 @@ TEST_F(CmdSections, BadSectionsAreOneLine) {
                         "--sections: every section is a whole number in 0 … 65536 (got 24.5)");
 }
 
+TEST_F(CmdSections, AModelsOwnSectionsAreNamedNotTheOptionNobodyTyped) {
+  // A GGUF with one section blamed "--sections", which was not given (issue 37, item 10).
+  const Result r = rope_cli({"sections", "--config", std::string(ROPE_GGUF_DIR) + "/one-section.gguf"});
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_THAT(r.err, HasSubstr(": the M-RoPE sections [64]: the maps need 3 sections, t,h,w (HF), or 4, t,h,w,e (llama.cpp)"));
+  EXPECT_THAT(r.err, Not(HasSubstr("--sections")));
+}
+
 }  // namespace
 }  // namespace rope

@@ -189,7 +189,7 @@ TEST(CsvTensor, ReadsRowsWithHeaderAndComments) {
   const auto t = parse_csv_tensor("# dumped by hand\nx0,x1\n1, 2\n3,4.5\n\n", "q.csv");
   EXPECT_EQ(t.shape, (std::vector<long>{2, 2}));
   EXPECT_EQ(t.values, (std::vector<double>{1, 2, 3, 4.5}));
-  EXPECT_THAT(message_of("1,2\n3\n", TensorFormat::Csv), HasSubstr("q.csv: line 2: 1 values, but the rows before have 2"));
+  EXPECT_THAT(message_of("1,2\n3\n", TensorFormat::Csv), HasSubstr("q.csv: line 2: a row of length 1, but the rows before have length 2"));
   EXPECT_THAT(message_of("1,2\n3,x\n", TensorFormat::Csv), HasSubstr("line 2, column 2: 'x' is not a finite decimal number"));
   EXPECT_THAT(message_of("# nothing\n", TensorFormat::Csv), HasSubstr("no row of numbers"));
 }

@@ -139,7 +139,7 @@ TensorData parse_csv_tensor(std::string_view text, const std::string& name) {
     first = false;
     if (header) continue;
     if (cols >= 0 && static_cast<long>(row.size()) != cols) {
-      throw InvalidArgument(error_msg("{0}: line {1}: {2} values, but the rows before have {3}", name, line_no, row.size(), cols));
+      throw InvalidArgument(error_msg("{0}: line {1}: a row of length {2}, but the rows before have length {3}", name, line_no, row.size(), cols));
     }
     cols = static_cast<long>(row.size());
     ++rows;
