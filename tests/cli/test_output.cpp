@@ -150,6 +150,9 @@ TEST_F(Output, TwoOutputsOnStandardOutputAreExitTwo) {
                         "--csv and --term both write to standard output");
   expect_one_line_error(rope_cli({"sections", "--csv", "-", "--term", "text"}), 2,
                         "--csv and --term both write to standard output");
+  expect_one_line_error(rope_cli({"verify", "--trials", "10", "--csv", "-", "--json"}), 2,
+                        "--csv and --json both write to standard output");
+  EXPECT_EQ(rope_cli({"verify", "--trials", "10", "--csv", path("v.csv"), "--json"}).code, 0);
 }
 
 TEST_F(Output, StandardOutputEscapesEveryControlButNewlineAndTab) {

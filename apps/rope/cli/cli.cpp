@@ -105,12 +105,14 @@ void check_distinct_outputs(const CLI::App& command) {
       else to_stdout.emplace_back(name);
     }
   }
-  try {
-    if (command.get_option("--term")->count() > 0) to_stdout.emplace_back("--term");
-  } catch (const CLI::OptionNotFound&) {
+  for (const char* name : {"--term", "--json"}) {  // a drawing, a JSON report: standard output too
+    try {
+      if (command.get_option(name)->count() > 0) to_stdout.emplace_back(name);
+    } catch (const CLI::OptionNotFound&) {
+    }
   }
-  if (to_stdout.size() > 1) {  // the CSV and the drawing would be mixed in one stream
-    throw InvalidArgument(error_msg("{0} and {1} both write to standard output: at most one output may be '-' or --term",
+  if (to_stdout.size() > 1) {  // the CSV and the drawing (or the JSON) would be mixed in one stream
+    throw InvalidArgument(error_msg("{0} and {1} both write to standard output: at most one of '-', --term and --json",
                                     to_stdout[0], to_stdout[1]));
   }
   namespace fs = std::filesystem;
