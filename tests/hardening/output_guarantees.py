@@ -41,7 +41,7 @@ def planted_escapes(rope, data, work, problems):
     shutil.copy(os.path.join(data, "dumps", "q.npy"), before)
     shutil.copy(os.path.join(data, "dumps", "q_rope.npy"), after)
     commands = subprocess.run([rope, "--help"], capture_output=True, text=True).stdout
-    names = [line.split()[0] for line in commands.split("Subcommands:")[-1].splitlines() if line.startswith("  ")]
+    names = [line.split()[0].rstrip(",") for line in commands.split("Subcommands:")[-1].splitlines() if line.startswith("  ")]
     runs = 0
     for command in names:
         help_text = subprocess.run([rope, command, "--help"], capture_output=True, text=True).stdout
