@@ -51,6 +51,19 @@ TEST(Check, CorrectDumpPassesAndAPerturbationJustAboveToleranceFails) {
   EXPECT_FALSE(bad.diagnosis.matches);  // one wrong element is no known variant
 }
 
+TEST(Check, AnInfiniteToleranceNeverPasses) {
+  // Finite float64 values whose norm overflows: (C1)'s tolerance is infinite, so any --after would
+  // have passed (issue 37, item 3). Every element fails instead.
+  DumpVectors x = random_dump(4, 1, 8);
+  for (double& v : x.values) v = 1e308;
+  DumpVectors y = x;
+  for (double& v : y.values) v = -1e308;
+  const CheckReport r = check_dump(x, y, range_positions(4), expect_half(8, 8));
+  EXPECT_FALSE(r.comparison.passed());
+  EXPECT_EQ(r.comparison.failing, r.comparison.total);
+  EXPECT_TRUE(std::isinf(r.comparison.max_ratio));
+}
+
 TEST(Check, NamesEachPlantedBug) {
   const DumpVectors x = random_dump(24, 2, 32);
   const auto p = range_positions(24);

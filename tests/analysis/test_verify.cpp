@@ -105,6 +105,25 @@ TEST(Verify, RejectsBadSettings) {
   EXPECT_THROW(verify(s), InvalidArgument);
 }
 
+TEST(Verify, TrialsTimesDimensionIsBounded) {
+  // 10^9 trials at d = 4096 were allowed and ran for 8–25 hours (issue 37, item 8).
+  VerifySettings s;
+  s.dim = 4096;
+  s.trials = 1'000'000'000;
+  EXPECT_THAT([&] { verify(s); }, ThrowsMessage<InvalidArgument>(HasSubstr(
+                                      "trials must be at most 31250000 for d = 4096 in f64 (trials × d × 1 is at most "
+                                      "1.28e+11; got 1000000000)")));
+  s.trials = 31'250'001;
+  EXPECT_THROW(verify(s), InvalidArgument);
+  s.dim = 128;
+  s.dtype = DType::F16;  // emulated rounding: 48 times the work of a float64 trial
+  s.trials = 20'833'334;
+  EXPECT_THAT([&] { verify(s); }, ThrowsMessage<InvalidArgument>(HasSubstr("at most 20833333 for d = 128 in f16")));
+  s.dtype = DType::F64;
+  s.trials = kMaxTrials;  // the documented 10^9 float64 trials at d = 128 stay allowed: checked, not run
+  EXPECT_LE(static_cast<double>(s.trials) * s.dim * verify_trial_cost(s.dtype), kMaxVerifyWork);
+}
+
 }  // namespace
 }  // namespace rope
 

@@ -65,7 +65,7 @@ class CmdCheckFiles : public test::TempDirTest {};
 
 TEST_F(CmdCheckFiles, BadInputsGiveOneLine) {
   expect_one_line_error(rope_cli({"check", "--before", kDumps + "q.npy", "--after", kDumps + "q_rope.npy", "--positions", "0:64"}),
-                        2, "--positions gives 64 positions, the dump's sequence axis has 128");
+                        2, "--positions: the number of positions, 64, is not the length of the dump's sequence axis, 128");
   expect_one_line_error(check("missing.npy"), 3, "cannot read tensor file");
   std::ofstream(path("small.csv")) << "1,2\n3,4\n";
   expect_one_line_error(rope_cli({"check", "--before", kDumps + "q.npy", "--after", path("small.csv")}), 2, "must be equal");
@@ -118,7 +118,7 @@ TEST_F(CmdCheckFiles, MropePositionsPerAxisFromRopePositions) {
   // One-line refusals.
   expect_one_line_error(run(path("pos.csv"), {"--positions", "0:128"}), 2, "give --positions or --axis-positions, not both");
   std::ofstream(path("three.csv")) << "0,0,0\n1,1,1\n2,2,2\n";
-  expect_one_line_error(run(path("three.csv")), 2, "--axis-positions gives 3 positions, the dump's sequence axis has 128");
+  expect_one_line_error(run(path("three.csv")), 2, "--axis-positions: the number of positions, 3, is not the length of the dump's sequence axis, 128");
   std::ofstream(path("ragged.csv")) << "0,0,0\n1,1\n";
   expect_one_line_error(run(path("ragged.csv")), 2, "line 2: 2 components where the first row has 3");
   expect_one_line_error(rope_cli({"check", "--before", kDumps + "q.npy", "--after", kDumps + "q_rope.npy", "--axis-positions",

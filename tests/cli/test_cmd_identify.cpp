@@ -48,7 +48,7 @@ TEST_F(CmdIdentify, DrawsTheFigure) {
 
 TEST_F(CmdIdentify, BadInputsGiveOneLine) {
   expect_one_line_error(rope_cli({"identify", "--before", kDumps + "q.npy", "--after", kDumps + "q.npy", "--positions", "0:1:200"}),
-                        2, "--positions gives 1 positions");
+                        2, "--positions: the number of positions, 1, is not the length of the dump's sequence axis");
   expect_one_line_error(rope_cli({"identify", "--before", kDumps + "q.npy", "--after", kDumps + "q_rope.npy", "--axes", "x"}), 2,
                         "--axes must be");
   std::ofstream(path("empty.txt")).flush();  // an empty list file (a regular one: /dev/null is refused, docs/errors.md)

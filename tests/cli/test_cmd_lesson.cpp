@@ -1,10 +1,12 @@
 // rope lesson --html: one self-contained page whose outputs are exactly what rope prints, escaped.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <fstream>
 #include <regex>
 
 #include "rope/cli/lesson_page.hpp"
 #include "support/cli_harness.hpp"
+#include "support/scoped_env.hpp"
 
 namespace rope::cli {
 namespace {
@@ -60,6 +62,24 @@ TEST_F(CmdLesson, BadInputExitsTwoAndWritesNothing) {
   expect_one_line_error(rope_cli({"lesson", "--html", path("l.html"), "--lang", "fr"}), 2, "fr");
   expect_one_line_error(rope_cli({"lesson", "--html", path("missing/l.html")}), 3, "l.html");
   EXPECT_TRUE(std::filesystem::is_empty(dir_));
+}
+
+TEST_F(CmdLesson, AnUnusableTmpdirIsExitThreeNamingIt) {
+  // std::filesystem::temp_directory_path() threw here: exit 4, a bug (issue 37, item 5).
+  {
+    const test::ScopedEnv tmpdir("TMPDIR", path("missing").c_str());
+    expect_one_line_error(rope_cli({"lesson", "--html", path("l.html")}), 3,
+                          "in TMPDIR '" + path("missing") + "': No such file or directory");
+  }
+  std::ofstream(path("file")) << "x";
+  {
+    const test::ScopedEnv tmpdir("TMPDIR", path("file").c_str());
+    expect_one_line_error(rope_cli({"lesson", "--html", path("l.html")}), 3, "file': Not a directory");
+  }
+  const test::ScopedEnv empty("TMPDIR", "");  // empty: /tmp, as if unset
+  const Result r = rope_cli({"lesson", "--html", path("l.html")});
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(std::filesystem::exists(path("l.html")));
 }
 
 }  // namespace

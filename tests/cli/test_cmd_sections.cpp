@@ -203,5 +203,17 @@ TEST_F(CmdSections, BadSectionsAreOneLine) {
                         "--sections: every section is a whole number in 0 … 65536 (got 24.5)");
 }
 
+TEST_F(CmdSections, AModelsOwnSectionsAreNamedNotTheOptionNobodyTyped) {
+  // A GGUF with one section blamed "--sections", which was not given (issue 37, item 10).
+  const Result r = rope_cli({"sections", "--config", std::string(ROPE_GGUF_DIR) + "/one-section.gguf"});
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_THAT(r.err, HasSubstr(": the M-RoPE sections [64]: the maps need 3 sections, t,h,w (HF), or 4, t,h,w,e (llama.cpp)"));
+  EXPECT_THAT(r.err, Not(HasSubstr("--sections")));
+  // A factor of 1e308 ended in the figure's internal check "series 0 …: x[0] must be finite".
+  expect_one_line_error(rope_cli({"sections", "--scaling", "linear", "--factor", "1e308", "--svg", path("s.svg")}), 2,
+                        "no pair has a finite wavelength 2π/θ to draw (θ_0 = 1e-308)");
+  EXPECT_EQ(rope_cli({"sections", "--scaling", "linear", "--factor", "1e300", "--svg", path("s.svg")}).code, 0);
+}
+
 }  // namespace
 }  // namespace rope

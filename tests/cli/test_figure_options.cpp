@@ -168,6 +168,10 @@ TEST_F(FigureOptionsCli, AnimationOptionsFollowTheirRules) {
   expect_one_line_error(rope_cli({"explain", "--gif", path("a.gif"), "--frames", "1"}), 2, "--frames must be between 2 and 120");
   expect_one_line_error(rope_cli({"explain", "--gif", path("a.gif"), "--frames", "121"}), 2, "(got 121)");
   expect_one_line_error(rope_cli({"explain", "--gif", path("a.png")}), 2, "must end in .gif");
+  // A name that is only the extension ends in it: the rule it breaks is the missing name (issue 37, item 10).
+  expect_one_line_error(rope_cli({"explain", "--gif", path(".gif")}), 2, "'" + path(".gif") + "' needs a name before its extension .gif");
+  expect_one_line_error(rope_cli({"decay", "--output", path(".png")}), 2, "needs a name before its extension .png");
+  expect_one_line_error(rope_cli({"lesson", "--html", path(".html")}), 2, "needs a name before its extension .html");
   expect_one_line_error(rope_cli({"explain", "--gif", path("a.gif"), "--width", "1601"}), 2, "at most 1600 pixels");
   expect_one_line_error(rope_cli({"attention", "--gif", path("a.gif")}), 2, "--gif animates the shift test");
   expect_one_line_error(rope_cli({"decay", "--gif", path("a.gif"), "--model", "llama2-7b"}), 2, "--gif sweeps the base");

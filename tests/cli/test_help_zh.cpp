@@ -58,5 +58,24 @@ TEST(HelpZh, TheLocaleChoosesTheLanguageAndLangWins) {
   EXPECT_THAT(rope_cli({"frequencies", "--help"}).out, HasSubstr("Usage:"));  // the locale restored
 }
 
+TEST(HelpZh, ALocaleWhoseCharsetCannotHoldChineseFallsBackToEnglish) {
+  // Under zh_TW.Big5 rope wrote its Chinese in UTF-8 regardless (issue 37, item 10).
+  const char* saved = std::getenv("LC_ALL");
+  const std::string old = saved != nullptr ? saved : "";
+  std::vector<std::pair<std::string, std::string>> seen;
+  for (const char* locale : {"zh_TW.Big5", "zh_CN.GB18030", "zh_CN.gbk@euro", "zh_CN.utf8", "zh_TW.UTF-8@x", "zh_CN"}) {
+    ::setenv("LC_ALL", locale, 1);
+    seen.emplace_back(locale, rope_cli({"frequencies", "--dim", "4"}).out);
+  }
+  if (saved != nullptr) {
+    ::setenv("LC_ALL", old.c_str(), 1);
+  } else {
+    ::unsetenv("LC_ALL");
+  }
+  for (std::size_t i = 0; i < seen.size(); ++i) {
+    EXPECT_THAT(seen[i].second, HasSubstr(i < 3 ? "RoPE frequencies" : "RoPE 频率")) << seen[i].first;
+  }
+}
+
 }  // namespace
 }  // namespace rope::test

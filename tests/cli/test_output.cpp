@@ -123,6 +123,82 @@ TEST_F(Output, TwoOutputsOnOnePathAreExitTwoNamingBothOptions) {
   EXPECT_TRUE(names().empty());
 }
 
+TEST_F(Output, AnInputNamedAsAnOutputIsExitTwoNamingBothOptions) {
+  const std::string config = R"({"model_type": "llama", "hidden_size": 64, "num_attention_heads": 4, "rope_theta": 10000})";
+  std::ofstream(path("m.json")) << config;
+  expect_one_line_error(rope_cli({"frequencies", "--config", path("m.json"), "--csv", path("m.json")}), 2,
+                        "--config and --csv name the same file");
+  fs::create_symlink(path("m.json"), path("link.csv"));  // links followed
+  expect_one_line_error(rope_cli({"frequencies", "--config", path("m.json"), "--csv", path("link.csv")}), 2,
+                        "--config and --csv name the same file");
+  std::ofstream(path("x.npy")) << "not read";
+  expect_one_line_error(rope_cli({"identify", "--before", path("x.npy"), "--after", path("y.npy"), "--svg", path("x.npy")}),
+                        2, "--before and --svg name the same file");
+  std::ofstream(path("f.txt")) << "1,1,1,1";
+  expect_one_line_error(rope_cli({"frequencies", "--dim", "8", "--scaling", "longrope", "--short-factor", "@" + path("f.txt"),
+                                  "--long-factor", "@" + path("f.txt"), "--csv", path("f.txt")}),
+                        2, "--short-factor and --csv name the same file");
+  EXPECT_EQ(read("m.json"), config);
+  EXPECT_EQ(read("x.npy"), "not read");
+  EXPECT_EQ(read("f.txt"), "1,1,1,1");
+}
+
+TEST_F(Output, TwoOutputsOnStandardOutputAreExitTwo) {
+  expect_one_line_error(rope_cli({"decay", "--csv", "-", "--term", "text"}), 2,
+                        "--csv and --term both write to standard output");
+  expect_one_line_error(rope_cli({"positions", "--text", "3", "--csv", "-", "--term", "text"}), 2,
+                        "--csv and --term both write to standard output");
+  expect_one_line_error(rope_cli({"sections", "--csv", "-", "--term", "text"}), 2,
+                        "--csv and --term both write to standard output");
+  expect_one_line_error(rope_cli({"verify", "--trials", "10", "--csv", "-", "--json"}), 2,
+                        "--csv and --json both write to standard output");
+  EXPECT_EQ(rope_cli({"verify", "--trials", "10", "--csv", path("v.csv"), "--json"}).code, 0);
+}
+
+TEST_F(Output, StandardOutputEscapesEveryControlButNewlineAndTab) {
+  std::ostringstream raw;
+  {
+    cli::TerminalSafeBuffer buffer(raw);
+    std::ostream safe(&buffer);
+    safe << "a\tb\n" << "\x1b]52;c;SGk=\x07" << '\x9b' << "\xe9\x95";  // a UTF-8 sequence split between writes
+    safe << "\xbf" << "\r\n";
+  }
+  EXPECT_EQ(raw.str(), "a\tb\n\\e]52;c;SGk=\\x07\\x9b长\\r\n");
+}
+
+TEST_F(Output, NoStringFromAFileReachesStandardOutputAsAnEscapeSequence) {
+  // OSC 52 (the clipboard), a window title and "clear screen" planted in every string of a config that
+  // rope prints, and in the file's name (issue 37, item 4).
+  const std::string name = path("m\x1b]0;title\x07.json");
+  std::ofstream(name) << R"({"model_type": "llama\u001b]52;c;SGk=\u0007", "hidden_size": 64, "num_attention_heads": 4,
+    "num_hidden_layers": 2, "text_config": {"model_type": "t\u001b[2J"},
+    "rope_parameters": {"rope_theta": 10000, "rope_type": "default", "k\u001b[2J": 1},
+    "layer_types": ["full_attention", "sliding\u001b]0;x\u0007"]})";
+  for (const std::string command : {"inspect", "frequencies", "decay", "verify", "attention", "layouts", "matrix",
+                                    "wavelengths", "sections", "precision", "extrapolation", "apply"}) {
+    std::vector<std::string> args{command};
+    if (command == "inspect") args.push_back(name);
+    else args.insert(args.end(), {"--config", name});
+    if (command == "apply") args.insert(args.end(), {"--position", "1", "--vector", "1,0,0,1"});
+    const Result r = rope_cli(args);
+    EXPECT_EQ(r.out.find('\x1b'), std::string::npos) << command << ":\n" << r.out;
+    EXPECT_EQ(r.out.find('\x07'), std::string::npos) << command;
+    EXPECT_EQ(r.err.find('\x1b'), std::string::npos) << command;
+  }
+}
+
+TEST_F(Output, JsonOfAFileNameThatIsNotUtf8IsWrittenEscaped) {
+  // nlohmann::json::dump threw on the byte 0xff: exit 4, a bug (issue 37, item 5).
+  const std::string name = path("\xff.json");
+  std::ofstream(name) << R"({"model_type": "llama", "hidden_size": 64, "num_attention_heads": 4, "rope_theta": 10000})";
+  const Result r = rope_cli({"inspect", name, "--json"});
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("\\\\xff.json"), std::string::npos) << r.out;  // the text \xff, its backslash escaped by JSON
+  EXPECT_EQ(r.out.find('\xff'), std::string::npos);
+  const Result f = rope_cli({"frequencies", "--config", name, "--json"});
+  EXPECT_EQ(f.code, 0) << f.err;
+}
+
 TEST_F(Output, ReplacingAFileKeepsItsMode) {
   std::ofstream(path("p.csv")) << "old";
   ASSERT_EQ(::chmod(path("p.csv").c_str(), 0600), 0);

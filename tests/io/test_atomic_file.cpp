@@ -120,7 +120,7 @@ TEST_F(AtomicFile, StagedOutputsCommitSeveralFilesTogether) {
     staged.stage((dir_ / "b.txt").string()).write("B");
     EXPECT_EQ(staged.size(), 2u);
     EXPECT_EQ(read(dir_ / "b.txt"), "old") << "nothing is in place before commit()";
-    EXPECT_EQ(entries(), 3u);  // b.txt and the two temporary files
+    EXPECT_EQ(entries(), 1u) << "the temporary files are anonymous until commit()";
     staged.commit();
   }
   EXPECT_EQ(read(dir_ / "a.txt"), "A");
@@ -129,12 +129,15 @@ TEST_F(AtomicFile, StagedOutputsCommitSeveralFilesTogether) {
 }
 
 TEST_F(AtomicFile, StagedFileHasAShortNameChosenByRopeBesideItsTarget) {
+  set_anonymous_temporaries(false);
   StagedOutputs staged;
   staged.stage((dir_ / "f.csv").string());
+  set_anonymous_temporaries(true);
   const std::string long_name(255, 'n');  // the longest name a directory entry can have
   staged.stage((dir_ / long_name).string()).write("long");
   EXPECT_THAT(staged.temp_name(0), ::testing::MatchesRegex("\\.rope-[a-z0-9]{8}"));
-  EXPECT_TRUE(fs::exists(dir_ / staged.temp_name(1)));
+  EXPECT_TRUE(fs::exists(dir_ / staged.temp_name(0)));
+  EXPECT_EQ(staged.temp_name(1), "") << "anonymous (O_TMPFILE) until commit()";
   EXPECT_EQ(staged.target(1), (dir_ / long_name).string());
   staged.commit();
   EXPECT_EQ(read(dir_ / long_name), "long");
@@ -274,8 +277,10 @@ TEST_F(AtomicFile, CommitChecksEveryTargetBeforeRenamingAny) {
 TEST_F(AtomicFile, CommitFailsIfAStagedFileVanished) {
   EXPECT_THAT(
       [&] {
+        set_anonymous_temporaries(false);
         StagedOutputs staged;
         staged.stage((dir_ / "a.txt").string()).write("A");
+        set_anonymous_temporaries(true);
         fs::remove(dir_ / staged.temp_name(0));
         staged.commit();
       },

@@ -1,6 +1,9 @@
 // The tensor readers (rope/io/tensor_file.hpp) on hand-made bytes: every value below is hand-derivable from
 // IEEE 754 bit patterns (1.0f = 0x3f800000, float16 1.0 = 0x3c00, −2.0 = 0xc000, bfloat16 1.0 = 0x3f80,
 // 0.5 = 0x3f00), and every malformed file gives one line naming the file, the offset or field and the rule.
+#include <fstream>
+#include <functional>
+#include <sys/resource.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -8,10 +11,38 @@
 #include <string>
 
 #include "rope/core/error.hpp"
+#include "rope/core/sanitizer.hpp"
 #include "rope/io/tensor_file.hpp"
 
 namespace rope {
 namespace {
+
+#if !ROPE_ADDRESS_SANITIZER  // AddressSanitizer reserves terabytes of address space: no RLIMIT_AS
+/// Runs `parse` in a child whose address space may grow by at most `extra` bytes; exits 0 when it threw
+/// InvalidArgument with `expected` in its message, 1 otherwise (std::bad_alloc included).
+void parse_within_memory(const std::function<void()>& parse, std::size_t extra, const std::string& expected) {
+  GTEST_FLAG_SET(death_test_style, "fast");
+  EXPECT_EXIT(
+      {
+        std::ifstream status("/proc/self/status");
+        std::size_t vm_kib = 0;
+        for (std::string line; std::getline(status, line);) {
+          if (line.rfind("VmSize:", 0) == 0) vm_kib = std::stoul(line.substr(7));
+        }
+        rlimit limit{};
+        limit.rlim_cur = limit.rlim_max = vm_kib * 1024 + extra;
+        ::setrlimit(RLIMIT_AS, &limit);
+        try {
+          parse();
+        } catch (const InvalidArgument& e) {
+          std::exit(std::string(e.what()).find(expected) != std::string::npos ? 0 : 1);
+        } catch (...) {
+        }
+        std::exit(1);
+      },
+      ::testing::ExitedWithCode(0), "");
+}
+#endif
 
 using ::testing::HasSubstr;
 
@@ -87,7 +118,13 @@ TEST(Npy, RefusesMalformedFiles) {
   std::string long_header = npy(ok_dict, le(0, 8));
   long_header[8] = '\xff';
   long_header[9] = '\xff';
-  EXPECT_THAT(message_of(long_header, TensorFormat::Npy), HasSubstr("byte 8: header length 65535 is larger"));
+  EXPECT_THAT(message_of(long_header, TensorFormat::Npy), HasSubstr("byte 8: header length 65535 is larger than the "));
+  // A header over the 1 MiB limit is refused by that rule, even when the file holds it (issue 37, item 10).
+  const std::string big_dict = ok_dict + std::string((1u << 20) - ok_dict.size() + 1, ' ');
+  EXPECT_THAT(message_of(npy(big_dict, le(0, 8), 2), TensorFormat::Npy),
+              HasSubstr("is larger than the 1048576-byte (1 MiB) limit"));
+  EXPECT_THAT(message_of(le((1u << 20) + 1, 8) + std::string((1u << 20) + 9, ' '), TensorFormat::Safetensors),
+              HasSubstr("byte 0: header size 1048577 is larger than the 1048576-byte (1 MiB) limit"));
   EXPECT_THAT(message_of(npy(ok_dict, le(0, 4)), TensorFormat::Npy), HasSubstr("needs 8 data bytes, the file has 4"));
   EXPECT_THAT(message_of(npy(ok_dict, le(0, 12)), TensorFormat::Npy), HasSubstr("needs 8 data bytes, the file has 12"));
   EXPECT_THAT(message_of(npy("{'descr': '<f4', 'fortran_order': True, 'shape': (2,), }", le(0, 8)), TensorFormat::Npy),
@@ -152,10 +189,18 @@ TEST(CsvTensor, ReadsRowsWithHeaderAndComments) {
   const auto t = parse_csv_tensor("# dumped by hand\nx0,x1\n1, 2\n3,4.5\n\n", "q.csv");
   EXPECT_EQ(t.shape, (std::vector<long>{2, 2}));
   EXPECT_EQ(t.values, (std::vector<double>{1, 2, 3, 4.5}));
-  EXPECT_THAT(message_of("1,2\n3\n", TensorFormat::Csv), HasSubstr("q.csv: line 2: 1 values, but the rows before have 2"));
+  EXPECT_THAT(message_of("1,2\n3\n", TensorFormat::Csv), HasSubstr("q.csv: line 2: a row of length 1, but the rows before have length 2"));
   EXPECT_THAT(message_of("1,2\n3,x\n", TensorFormat::Csv), HasSubstr("line 2, column 2: 'x' is not a finite decimal number"));
   EXPECT_THAT(message_of("# nothing\n", TensorFormat::Csv), HasSubstr("no row of numbers"));
 }
+
+#if !ROPE_ADDRESS_SANITIZER
+TEST(CsvTensor, ALineOfCommasIsParsedAsItIsSplit) {
+  // 32 MiB of commas took ~34 bytes per byte as a list of cells before any was parsed (issue 37, item 6).
+  const std::string text = "1\n" + std::string(32u << 20, ',');
+  parse_within_memory([&] { parse_csv_tensor(text, "q.csv"); }, 64u << 20, "q.csv: line 2, column 1: '' is not a finite");
+}
+#endif
 
 TEST(TensorFile, DetectsTheFormatAndReportsMissingFiles) {
   EXPECT_EQ(detect_tensor_format("\x93NUMPY\x01", "x"), TensorFormat::Npy);

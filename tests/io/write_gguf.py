@@ -230,7 +230,10 @@ def bad_files(good):
     # Readable files whose RoPE keys are wrong: the mapping refuses them.
     b["arch-not-string.gguf"] = gguf([("general.architecture", "u32", 7)])
     b["freq-base-string.gguf"] = gguf(model("llama", 4096, 4096, 32, 32, [(".rope.freq_base", "str", "10000")]))
+    b["freq-base-nan.gguf"] = gguf(model("llama", 4096, 4096, 32, 32, [(".rope.freq_base", "f32", float("nan"))]))
     b["no-architecture.gguf"] = gguf([("general.name", "str", "x")])
+    b["one-section.gguf"] = gguf(model("qwen2vl", 32768, 3584, 28, 4, [
+        (".rope.dimension_sections", "arr", ("i32", [64]))]))
     b["bad-sections.gguf"] = gguf(model("qwen2vl", 32768, 3584, 28, 4, [
         (".rope.dimension_sections", "arr", ("i32", [16, 24, 20, 0]))]))
     b["rope-freqs-wrong-length.gguf"] = gguf(model("llama", 4096, 4096, 32, 32), [f32_tensor("rope_freqs", [1.0] * 63)])

@@ -1,6 +1,9 @@
 // rope/models/axes.hpp: the axis maps (A2)-(A4) by hand and against tests/reference/mrope.py, the
 // multi-axis rotation of the VL presets against HF's apply_multimodal_rotary_pos_emb and
 // apply_interleaved_mrope ported to NumPy.
+#include <fstream>
+#include <functional>
+#include <sys/resource.h>
 #include <cmath>
 #include <fmt/format.h>
 #include <gmock/gmock.h>
@@ -10,6 +13,7 @@
 
 #include "rope/core/constants.hpp"
 #include "rope/core/error.hpp"
+#include "rope/core/sanitizer.hpp"
 #include "rope/models/axes.hpp"
 #include "rope/models/presets.hpp"
 #include "rope/models/rope_spec.hpp"
@@ -18,6 +22,33 @@
 
 namespace rope {
 namespace {
+
+#if !ROPE_ADDRESS_SANITIZER  // AddressSanitizer reserves terabytes of address space: no RLIMIT_AS
+/// Runs `parse` in a child whose address space may grow by at most `extra` bytes; exits 0 when it threw
+/// InvalidArgument with `expected` in its message, 1 otherwise (std::bad_alloc included).
+void parse_within_memory(const std::function<void()>& parse, std::size_t extra, const std::string& expected) {
+  GTEST_FLAG_SET(death_test_style, "fast");
+  EXPECT_EXIT(
+      {
+        std::ifstream status("/proc/self/status");
+        std::size_t vm_kib = 0;
+        for (std::string line; std::getline(status, line);) {
+          if (line.rfind("VmSize:", 0) == 0) vm_kib = std::stoul(line.substr(7));
+        }
+        rlimit limit{};
+        limit.rlim_cur = limit.rlim_max = vm_kib * 1024 + extra;
+        ::setrlimit(RLIMIT_AS, &limit);
+        try {
+          parse();
+        } catch (const InvalidArgument& e) {
+          std::exit(std::string(e.what()).find(expected) != std::string::npos ? 0 : 1);
+        } catch (...) {
+        }
+        std::exit(1);
+      },
+      ::testing::ExitedWithCode(0), "");
+}
+#endif
 
 using ::testing::HasSubstr;
 using ::testing::ThrowsMessage;
@@ -305,6 +336,15 @@ TEST(Axes, SectionsThatDoNotFitAreRefused) {
   EXPECT_THAT([] { make_axis_map({{-1, 33, 32}, SectionOrder::Chunked}, 64); },
               ThrowsMessage<InvalidArgument>(HasSubstr("whole number in 0")));
 }
+
+#if !ROPE_ADDRESS_SANITIZER
+TEST(AxisPositions, ALineOfCommasIsRefusedBeforeItsCellsAreKept) {
+  // 32 MiB of commas in an --axis-positions file took ~34 bytes per byte (issue 37, item 6).
+  const std::string text = std::string(32u << 20, ',');
+  parse_within_memory([&] { parse_axis_position_rows(text, "p.csv", 10); }, 64u << 20,
+                      "p.csv line 1: 33554433 cells, more than the 64 a row of positions can have");
+}
+#endif
 
 }  // namespace
 }  // namespace rope

@@ -140,6 +140,7 @@ TEST(GgufConfig, MalformedOrUncoveredFilesAreRefused) {
       {"arch-not-string.gguf", "general.architecture: expected a string, got uint32"},
       {"no-architecture.gguf", "general.architecture: missing"},
       {"freq-base-string.gguf", "llama.rope.freq_base: expected a number, got string"},
+      {"freq-base-nan.gguf", "llama.rope.freq_base: expected a finite number, got nan"},  // not "got float32"
       {"bad-sections.gguf", "qwen2vl.rope.dimension_sections: the sections [16, 24, 20, 0] add up to 60, not rotary_dim / 2 = 64"},
       {"rope-freqs-wrong-length.gguf", "rope_freqs: 63 factors, the rotary dimension 128 has 64 pairs"},
   };

@@ -79,7 +79,7 @@ LoadedDumps load_dumps(const DumpOptions& o) {
     l.positions_assumed = true;
   }
   if (static_cast<long>(l.positions.size()) != l.after.seq) {
-    throw InvalidArgument(error_msg("{0} gives {1} positions, the dump's sequence axis has {2} (shape {3}, axes {4})",
+    throw InvalidArgument(error_msg("{0}: the number of positions, {1}, is not the length of the dump's sequence axis, {2} (shape {3}, axes {4})",
                                       l.axis_positions.empty() ? "--positions" : "--axis-positions", l.positions.size(), l.after.seq, shape_string(after.shape), to_string(l.axes)));
   }
   for (const double p : l.positions) {

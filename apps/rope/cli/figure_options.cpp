@@ -129,6 +129,8 @@ void check_figure_options(const FigureOptions& o) {
       if (given) throw InvalidArgument(error_msg("{0} needs an animation: add --gif FILE", name));
     }
   } else {
+    const std::string name = fs::path(o.gif).filename().string();
+    if (name == ".gif" || name == ".GIF") throw InvalidArgument(error_msg("'{0}' needs a name before its extension {1}", o.gif, name));
     if (fs::path(o.gif).extension() != ".gif" && fs::path(o.gif).extension() != ".GIF") {
       throw InvalidArgument(error_msg("the --gif file must end in .gif (got '{0}')", o.gif));
     }

@@ -6,8 +6,11 @@
 #include "rope/cli/choice_option.hpp"
 #include "rope/core/error.hpp"
 
+#include <cctype>
 #include <cstdlib>
 #include <cstring>
+#include <string>
+#include <string_view>
 
 namespace rope::cli {
 
@@ -16,6 +19,18 @@ namespace {
 Lang g_default_lang = Lang::En;  // set by run() before the commands are added; one run at a time
 
 }  // namespace
+
+/// Whether a locale name can show Chinese as rope writes it, in UTF-8: its codeset (after '.', before
+/// '@') is UTF-8, or it names none. zh_TW.Big5 or zh_CN.GB18030 cannot: English there, not mojibake.
+static bool utf8_codeset(std::string_view locale) {
+  const std::size_t dot = locale.find('.');
+  if (dot == std::string_view::npos) return true;
+  std::string codeset;
+  for (char c : locale.substr(dot + 1, locale.find('@', dot) - dot - 1)) {
+    if (c != '-' && c != '_') codeset += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
+  return codeset == "utf8";
+}
 
 Lang detect_lang(int argc, const char* const* argv) {
   std::optional<Lang> typed;
@@ -36,7 +51,7 @@ Lang detect_lang(int argc, const char* const* argv) {
   if (typed) return *typed;
   for (const char* name : {"LC_ALL", "LC_MESSAGES", "LANG"}) {
     const char* value = std::getenv(name);
-    if (value != nullptr && *value != '\0') return std::strncmp(value, "zh", 2) == 0 ? Lang::Zh : Lang::En;
+    if (value != nullptr && *value != '\0') return std::strncmp(value, "zh", 2) == 0 && utf8_codeset(value) ? Lang::Zh : Lang::En;
   }
   return Lang::En;
 }

@@ -1,6 +1,8 @@
 #include "rope/cli/lesson_page.hpp"
 
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fmt/format.h>
 #include <fstream>
@@ -65,9 +67,16 @@ std::vector<Part> parts(const Text& t) {
 /// A private directory for the figures, removed at the end.
 class TempDir {
  public:
-  TempDir() {
-    std::string name = (fs::temp_directory_path() / "rope-lesson-XXXXXX").string();
-    if (::mkdtemp(name.data()) == nullptr) throw IoError(error_msg("cannot create a temporary directory in {0}", name));
+  TempDir() {  // in $TMPDIR, or /tmp when it is unset or empty; never an exception of std::filesystem
+    const char* env = std::getenv("TMPDIR");
+    const bool from_env = env != nullptr && *env != '\0';
+    const std::string dir = from_env ? env : "/tmp";
+    std::string name = dir + (dir.back() == '/' ? "" : "/") + "rope-lesson-XXXXXX";
+    if (::mkdtemp(name.data()) == nullptr) {
+      const char* reason = std::strerror(errno);
+      if (from_env) throw IoError(error_msg("cannot create a temporary directory in TMPDIR '{0}': {1}", dir, reason));
+      throw IoError(error_msg("cannot create a temporary directory in {0}: {1}", dir, reason));
+    }
     path_ = name;
   }
   TempDir(const TempDir&) = delete;

@@ -4,6 +4,7 @@
 #include <cerrno>
 #include <optional>
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 #include <unistd.h>
 
 #include "rope/io/atomic_file.hpp"
@@ -76,7 +77,7 @@ std::streamsize FdOutputBuffer::xsputn(const char* s, std::streamsize n) {
 
 // -------------------------------------------------------------------------------------------------
 
-std::string escape_controls(std::string_view text) {
+std::string escape_controls(std::string_view text, bool keep_lines) {
   std::string out;
   out.reserve(text.size());
   std::size_t i = 0;
@@ -85,6 +86,8 @@ std::string escape_controls(std::string_view text) {
     const std::optional<char32_t> cp = decode_utf8(text, i);
     if (!cp) {
       out += fmt::format("\\x{:02x}", static_cast<unsigned char>(text[start]));
+    } else if (keep_lines && (*cp == '\n' || *cp == '\t')) {
+      out += static_cast<char>(*cp);
     } else if (*cp == '\n') {
       out += "\\n";
     } else if (*cp == '\t') {
@@ -102,6 +105,80 @@ std::string escape_controls(std::string_view text) {
     }
   }
   return out;
+}
+
+// -------------------------------------------------------------------------------------------------
+
+namespace {
+
+/// `text` with every byte that is not part of a UTF-8 sequence written as the text \xNN.
+std::string valid_utf8(const std::string& text) {
+  if (is_valid_utf8(text)) return text;
+  std::string out;
+  std::size_t i = 0;
+  while (i < text.size()) {
+    const std::size_t start = i;
+    if (decode_utf8(text, i)) out.append(text, start, i - start);
+    else out += fmt::format("\\x{:02x}", static_cast<unsigned char>(text[start]));
+  }
+  return out;
+}
+
+nlohmann::json with_valid_utf8(const nlohmann::json& j) {
+  if (j.is_string()) return valid_utf8(j.get_ref<const std::string&>());
+  if (j.is_array()) {
+    nlohmann::json a = nlohmann::json::array();
+    for (const auto& e : j) a.push_back(with_valid_utf8(e));
+    return a;
+  }
+  if (j.is_object()) {
+    nlohmann::json o = nlohmann::json::object();
+    for (const auto& [key, value] : j.items()) o[valid_utf8(key)] = with_valid_utf8(value);
+    return o;
+  }
+  return j;
+}
+
+/// How many bytes at the end of `s` are the start of a UTF-8 sequence still missing its last bytes.
+std::size_t incomplete_tail(const std::string& s) {
+  for (std::size_t k = 1; k <= 3 && k <= s.size(); ++k) {
+    const auto b = static_cast<unsigned char>(s[s.size() - k]);
+    if (b < 0x80) return 0;
+    if (b >= 0xc0) {
+      const std::size_t need = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : 2;
+      return need > k ? k : 0;
+    }
+  }
+  return 0;
+}
+
+}  // namespace
+
+std::string json_text(const nlohmann::json& j) { return with_valid_utf8(j).dump(2); }
+
+bool TerminalSafeBuffer::pass(bool all) {
+  const std::size_t keep = all ? 0 : incomplete_tail(pending_);
+  const std::string safe = escape_controls(std::string_view(pending_).substr(0, pending_.size() - keep), true);
+  pending_.erase(0, pending_.size() - keep);
+  raw_.write(safe.data(), static_cast<std::streamsize>(safe.size()));
+  return static_cast<bool>(raw_);
+}
+
+TerminalSafeBuffer::int_type TerminalSafeBuffer::overflow(int_type c) {
+  if (traits_type::eq_int_type(c, traits_type::eof())) return traits_type::not_eof(c);
+  pending_ += traits_type::to_char_type(c);
+  return pass(false) ? c : traits_type::eof();
+}
+
+std::streamsize TerminalSafeBuffer::xsputn(const char* s, std::streamsize n) {
+  pending_.append(s, static_cast<std::size_t>(n));
+  return pass(false) ? n : 0;
+}
+
+int TerminalSafeBuffer::sync() {
+  const bool ok = pass(true);
+  raw_.flush();
+  return ok && raw_ ? 0 : -1;
 }
 
 }  // namespace rope::cli

@@ -5,6 +5,7 @@
 /// device" names the reason); and the escaping of every message rope prints on stderr.
 #pragma once
 
+#include <nlohmann/json_fwd.hpp>
 #include <ostream>
 #include <streambuf>
 #include <string>
@@ -48,7 +49,33 @@ class FdOutputBuffer : public std::streambuf {
 
 /// `text` safe for a terminal: every C0 control, DEL, C1 control (U+0080 … U+009F) and byte that is not
 /// UTF-8 is shown escaped (\n, \t, \r, \e, \xNN, \u0085), so no input can move the cursor, retitle or
-/// clear the terminal.
-std::string escape_controls(std::string_view text);
+/// clear the terminal. With `keep_lines`, newline and tab stay as they are (the layout of a report).
+std::string escape_controls(std::string_view text, bool keep_lines = false);
+
+/// `j` as indented JSON text (--json): a string or key that is not UTF-8 (a file name with a byte such
+/// as 0xff) is written with each such byte as the text \xNN, never an exception.
+std::string json_text(const nlohmann::json& j);
+
+/// The standard output every command writes to: everything passes through escape_controls(…, true),
+/// so that no string that came from a file or a path (a config's model_type, a layer type, a file
+/// name) can reach the terminal as an escape sequence. Unbuffered (only a UTF-8 sequence split between
+/// two writes waits for its end), so its text and what FigureTerminal draws on `raw` keep their order.
+class TerminalSafeBuffer : public std::streambuf {
+ public:
+  explicit TerminalSafeBuffer(std::ostream& raw) : raw_(raw) {}
+  TerminalSafeBuffer(const TerminalSafeBuffer&) = delete;
+  TerminalSafeBuffer& operator=(const TerminalSafeBuffer&) = delete;
+  ~TerminalSafeBuffer() override { sync(); }
+
+ protected:
+  int_type overflow(int_type c) override;
+  int sync() override;
+  std::streamsize xsputn(const char* s, std::streamsize n) override;
+
+ private:
+  bool pass(bool all);
+  std::ostream& raw_;
+  std::string pending_;
+};
 
 }  // namespace rope::cli

@@ -146,8 +146,8 @@ DumpComparison compare_dump(const DumpVectors& before, const DumpVectors& after,
   const auto record = [&](long s, long g, int ch, double expected, double got, double tol) {
     ++c.total;
     const double diff = std::abs(got - expected);
-    const bool ok = std::isfinite(diff) && diff <= tol;
-    const double ratio = !std::isfinite(diff) ? INFINITY : diff == 0 ? 0.0 : tol == 0 ? INFINITY : diff / tol;
+    const bool ok = std::isfinite(diff) && std::isfinite(tol) && diff <= tol;  // an infinite tolerance checks nothing
+    const double ratio = !std::isfinite(diff) || !std::isfinite(tol) ? INFINITY : diff == 0 ? 0.0 : tol == 0 ? INFINITY : diff / tol;
     c.max_ratio = std::max(c.max_ratio, ratio);
     c.position_ratio[s] = std::max(c.position_ratio[s], ratio);
     c.channel_ratio[ch] = std::max(c.channel_ratio[ch], ratio);

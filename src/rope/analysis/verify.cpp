@@ -26,6 +26,12 @@ void check_settings(const VerifySettings& s) {
   if (s.trials < 1 || s.trials > kMaxTrials) {
     throw InvalidQuantity("trials", fmt::format("must be between 1 and {} (got {})", kMaxTrials, s.trials));
   }
+  const double cost = verify_trial_cost(s.dense ? DType::F64 : s.dtype);
+  if (static_cast<double>(s.trials) * s.dim * cost > kMaxVerifyWork) {  // hours of work otherwise (issue 37)
+    throw InvalidQuantity("trials", fmt::format("must be at most {} for d = {} in {} (trials × d × {} is at most {:g}; got {})",
+                                                static_cast<long>(kMaxVerifyWork / (s.dim * cost)), s.dim,
+                                                to_string(s.dtype), cost, kMaxVerifyWork, s.trials));
+  }
   if (!(s.safety > 0) || !std::isfinite(s.safety)) {
     throw InvalidArgument(error_msg("verify: the safety factor must be positive (got {0})", s.safety));
   }

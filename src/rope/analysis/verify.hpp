@@ -29,6 +29,15 @@ namespace rope {
 inline constexpr long kMaxTrials = 1'000'000'000;
 inline constexpr double kMaxVerifyPosition = 1e12;
 inline constexpr int kMaxVerifyDim = 4096;
+/// Bound on trials × d × verify_trial_cost(dtype): the work of 10^9 float64 trials at d = 128 (about
+/// 1700 CPU-seconds, a quarter of an hour on two cores), so that no run within the limits lasts hours
+/// (docs/errors.md gives the measured times).
+inline constexpr double kMaxVerifyWork = 1.28e11;
+/// The CPU time of one trial of the fast path in `dtype` relative to float64, rounded up from the ratios
+/// measured at d = 128 (float32 6.6, bfloat16 22.5, float16 36: rounding to the type is emulated).
+constexpr double verify_trial_cost(DType dtype) {
+  return dtype == DType::F32 ? 8 : dtype == DType::BF16 ? 32 : dtype == DType::F16 ? 48 : 1;
+}
 
 struct VerifySettings {
   int dim = 128;

@@ -85,8 +85,10 @@ struct StagedOutputs::Staged {
   std::string destination;  // what is replaced: the target, or the file a symbolic link target points to
   bool direct = false;   // an existing non-regular target, written in place
   int dirfd = -1;        // the target's directory (not direct)
-  std::string name;      // the temporary file in it
+  std::string name;      // the temporary file in it ("" while it is anonymous, O_TMPFILE)
   int file_fd = -1;      // that file, open for writing
+  bool exchanged = false;  // at commit: swapped with the old destination, which now has `name`
+  bool placed = false;     // at commit: renamed to a destination that did not exist
   int slot = -1;         // its interrupt registration
   int mem_fd = -1;       // a memory file: the content of a direct target, or what a program writes
   bool committed = false;
@@ -103,14 +105,41 @@ struct StagedOutputs::Staged {
 
 namespace {
 
-/// Creates the temporary file of `s` in its directory, registered for removal on a signal; 0 or the errno.
+bool g_anonymous = true;
+
+/// Creates the temporary file of `s` in its directory: an anonymous one (O_TMPFILE) where the file system
+/// has them, so that even a SIGKILL leaves nothing behind, else one with a name, registered for removal
+/// on a signal; 0 or the errno.
 int create_temp(StagedOutputs::Staged& s) {
+  if (g_anonymous) {
+    s.file_fd = ::openat(s.dirfd, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
+    if (s.file_fd >= 0) return 0;
+    if (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL && errno != ENOENT) return errno;
+  }
   for (int attempt = 0;; ++attempt) {
     std::string name = random_name();
     s.file_fd = ::openat(s.dirfd, name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0666);
     if (s.file_fd >= 0) {
       s.name = std::move(name);
       s.slot = register_temp_at(s.dirfd, s.name.c_str());  // removed on a signal too (interrupt.hpp)
+      return 0;
+    }
+    if (errno != EEXIST || attempt > 100) return errno;
+  }
+}
+
+/// Gives the anonymous temporary file of `s` a name in its directory (linkat), registered for removal on
+/// a signal; 0 or the errno. Nothing to do for a file that has a name already.
+int name_temp(StagedOutputs::Staged& s) {
+  if (!s.name.empty()) return 0;
+  const std::string proc = fmt::format("/proc/self/fd/{}", s.file_fd);
+  for (int attempt = 0;; ++attempt) {
+    std::string name = random_name();
+    int r = ::linkat(AT_FDCWD, proc.c_str(), s.dirfd, name.c_str(), AT_SYMLINK_FOLLOW);
+    if (r != 0 && errno == ENOENT) r = ::linkat(s.file_fd, "", s.dirfd, name.c_str(), AT_EMPTY_PATH);  // no /proc
+    if (r == 0) {
+      s.name = std::move(name);
+      s.slot = register_temp_at(s.dirfd, s.name.c_str());
       return 0;
     }
     if (errno != EEXIST || attempt > 100) return errno;
@@ -253,7 +282,39 @@ int open_direct(const std::string& target) {
   }
 }
 
+/// Puts the temporary file of `s` in place of its destination so that take_back() can undo it: swapped
+/// with the old file (RENAME_EXCHANGE, the old one then has the temporary name), or renamed to a
+/// destination that did not exist (RENAME_NOREPLACE); a plain rename where the file system has neither
+/// (then not undone). 0 or the errno: a sticky directory whose file belongs to another user, an
+/// immutable file or a mount point fail here, with nothing changed.
+int put_in_place(StagedOutputs::Staged& s) {
+  const char* from = s.name.c_str();
+  const char* to = s.destination.c_str();
+  struct stat old {};
+  const bool has_old = ::lstat(to, &old) == 0;
+  const int flags = has_old ? RENAME_EXCHANGE : RENAME_NOREPLACE;
+  if (::renameat2(s.dirfd, from, AT_FDCWD, to, static_cast<unsigned>(flags)) == 0) {
+    (has_old ? s.exchanged : s.placed) = true;
+    return 0;
+  }
+  if (errno != EINVAL && errno != ENOSYS && errno != EEXIST) return errno;
+  return ::renameat(s.dirfd, from, AT_FDCWD, to) == 0 ? 0 : errno;
+}
+
+/// Undoes put_in_place() (best effort): the old file back at the destination, the new one at the
+/// temporary name, removed by ~Staged.
+void take_back(StagedOutputs::Staged& s) {
+  if (s.exchanged) {
+    ::renameat2(s.dirfd, s.name.c_str(), AT_FDCWD, s.destination.c_str(), RENAME_EXCHANGE);
+  } else if (s.placed) {
+    ::renameat(AT_FDCWD, s.destination.c_str(), s.dirfd, s.name.c_str());
+  }
+  s.exchanged = s.placed = false;
+}
+
 }  // namespace
+
+void set_anonymous_temporaries(bool on) { g_anonymous = on; }
 
 void StagedOutputs::commit() {
   for (auto& f : files_) f->flush();
@@ -279,7 +340,8 @@ void StagedOutputs::commit() {
       if (const int err = copy_all(s.mem_fd, s.file_fd)) fail(i, err);
     }
     struct stat temp {};
-    if (::fstatat(s.dirfd, s.name.c_str(), &temp, AT_SYMLINK_NOFOLLOW) != 0) fail(i, errno);
+    if (!s.name.empty() && ::fstatat(s.dirfd, s.name.c_str(), &temp, AT_SYMLINK_NOFOLLOW) != 0) fail(i, errno);
+    if (s.name.empty() && ::fstat(s.file_fd, &temp) != 0) fail(i, errno);
     if (exists && S_ISREG(st.st_mode)) {  // keep the mode (and as root the owner) of the file replaced
       if (::fchmod(s.file_fd, st.st_mode & 07777) != 0) fail(i, errno);
       if (::geteuid() == 0 && (st.st_uid != temp.st_uid || st.st_gid != temp.st_gid)) {
@@ -287,6 +349,7 @@ void StagedOutputs::commit() {
       }
     }
     if (::fsync(s.file_fd) != 0 && errno != EINVAL) fail(i, errno);
+    if (const int err = name_temp(s)) fail(i, err);
     const int fd = s.file_fd;
     s.file_fd = -1;
     if (::close(fd) != 0) fail(i, errno);
@@ -299,13 +362,20 @@ void StagedOutputs::commit() {
     if (::close(fd) != 0 && errno != EINTR) fail(i, errno);
   }
   for (std::size_t i = 0; i < staged_.size(); ++i) {
-    Staged& s = *staged_[i];
-    if (s.direct) continue;
-    if (::renameat(s.dirfd, s.name.c_str(), AT_FDCWD, s.destination.c_str()) != 0) fail(i, errno);
-    s.committed = true;
-    unregister_temp(s.slot);
-    s.slot = -1;
-    ::fsync(s.dirfd);  // the rename itself on disk (best effort: fails for an O_PATH descriptor)
+    if (staged_[i]->direct) continue;
+    if (const int err = put_in_place(*staged_[i])) {
+      for (std::size_t k = i; k-- > 0;) take_back(*staged_[k]);  // every earlier output as it was
+      fail(i, err);
+    }
+  }
+  for (auto& s : staged_) {
+    if (s->direct) continue;
+    if (s->exchanged) ::unlinkat(s->dirfd, s->name.c_str(), 0);  // the old content, swapped out
+    s->committed = true;
+    s->name.clear();
+    unregister_temp(s->slot);
+    s->slot = -1;
+    ::fsync(s->dirfd);  // the renames themselves on disk (best effort: fails for an O_PATH descriptor)
   }
 }
 

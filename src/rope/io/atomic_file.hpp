@@ -2,10 +2,16 @@
 /// Writing output files so that they are never seen half-written, and so that the outputs of one run
 /// change together or not at all.
 ///
-/// Each output is staged: a regular (or new) target gets a temporary file in its own directory with a
-/// short ASCII name chosen by rope, ".rope-XXXXXX" (so a target name of up to 255 bytes works and no
-/// byte of the user's path reaches another program), which commit() fsyncs, gives the old target's
-/// mode (and, as root, its owner), and renames over the target. Replacing a file this way makes a new
+/// Each output is staged: a regular (or new) target gets a temporary file in its own directory, anonymous
+/// (O_TMPFILE) where the file system has them, so that nothing of it exists under any name until commit()
+/// and even a SIGKILL before then leaves nothing behind; commit() fsyncs it, gives it the old target's mode
+/// (and, as root, its owner), links it under a short ASCII name chosen by rope, ".rope-XXXXXX" (so a
+/// target name of up to 255 bytes works and no byte of the user's path reaches another program), and
+/// swaps it with the target (RENAME_EXCHANGE), so that when a later output cannot be put in place (a
+/// sticky directory whose file belongs to another user, an immutable file, a file that is a mount point)
+/// every output already swapped is swapped back: the run changes no file. Where the file system has no
+/// O_TMPFILE the temporary file has its name from the start; where it has no RENAME_EXCHANGE, a plain
+/// rename is used and cannot be undone. Replacing a file this way makes a new
 /// file: other hard links to the old one keep the old content, and a user who is not root becomes the
 /// owner. An existing target that is not a regular file (a FIFO, /dev/stdout, /dev/null, /dev/full, a
 /// link to /dev/fd/1) is never renamed over: its content is kept in memory and written to it directly
@@ -87,7 +93,8 @@ class StagedOutputs {
   /// has become a directory, copies what programs wrote, fsyncs every file, gives each the mode of the
   /// file it replaces, and opens every non-regular target; any failure here leaves every target as it
   /// was. Then writes the non-regular targets (/dev/full fails here: nothing is renamed yet) and
-  /// renames the files over their targets, in the order staged.
+  /// swaps the files with their targets, in the order staged; when one fails, the ones before it are
+  /// swapped back and the old files stay.
   /// @throws IoError "cannot write 'TARGET': <reason>"
   void commit();
 
@@ -117,6 +124,10 @@ class OutputBatch {
   StagedOutputs outputs_;
   StagedOutputs* previous_;
 };
+
+/// Whether temporary files start anonymous (O_TMPFILE, named only at commit) where the file system
+/// has them (the default), or with a name from the start (for tests of that path).
+void set_anonymous_temporaries(bool on);
 
 /// The batch open on this thread, or nullptr.
 StagedOutputs* current_output_batch();

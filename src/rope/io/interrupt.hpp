@@ -6,7 +6,8 @@
 /// status still says "killed by SIGINT". Everything the handler does is async-signal-safe (kill,
 /// waitpid, unlinkat, sigaction, raise on fixed-size static storage). SIGXFSZ is ignored: a write past
 /// a file size limit then fails with EFBIG and is reported like a full disk. SIGKILL cannot be caught:
-/// a temporary file being renamed into place at that moment stays (".rope-XXXXXX" beside its target);
+/// temporary files are anonymous until commit (rope/io/atomic_file.hpp), but one being renamed into
+/// place at that moment stays (".rope-XXXXXX" beside its target);
 /// gnuplot dies with rope (its parent-death signal, rope/io/child_process.hpp).
 #pragma once
 

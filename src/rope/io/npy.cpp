@@ -158,10 +158,13 @@ TensorData parse_npy(std::string_view bytes, const std::string& name, const Tens
     throw InvalidArgument(error_msg("{0}: byte 8: the file ends inside the header length", name));
   }
   const std::size_t header_len = little_endian(bytes, 8, length_bytes);
-  if (header_len > kMaxTensorHeaderBytes || header_len > bytes.size() - header_start) {
-    throw InvalidArgument(error_msg("{0}: byte 8: header length {1} is larger than the {2} bytes after it{3}", name,
-                                      header_len, bytes.size() - header_start,
-                                      header_len > kMaxTensorHeaderBytes ? " (or the 1 MiB limit)" : ""));
+  if (header_len > kMaxTensorHeaderBytes) {  // the rule, whatever the size of the file
+    throw InvalidArgument(error_msg("{0}: byte 8: header length {1} is larger than the {2}-byte (1 MiB) limit", name,
+                                    header_len, kMaxTensorHeaderBytes));
+  }
+  if (header_len > bytes.size() - header_start) {
+    throw InvalidArgument(error_msg("{0}: byte 8: header length {1} is larger than the {2} bytes after it", name,
+                                    header_len, bytes.size() - header_start));
   }
   HeaderParser p(bytes.substr(header_start, header_len), header_start, name);
   std::string descr;

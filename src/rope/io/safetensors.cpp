@@ -46,10 +46,8 @@ TensorData parse_safetensors(std::string_view bytes, const std::string& name, co
   };
   if (bytes.size() < 8) fail("byte 0", "the file ends inside the 8-byte header size");
   const std::uint64_t n = u64_le(bytes);
-  if (n > kMaxTensorHeaderBytes || n > bytes.size() - 8) {
-    fail("byte 0", fmt::format("header size {} is larger than the {} bytes after it{}", n, bytes.size() - 8,
-                               n > kMaxTensorHeaderBytes ? " (or the 1 MiB limit)" : ""));
-  }
+  if (n > kMaxTensorHeaderBytes) fail("byte 0", fmt::format("header size {} is larger than the {}-byte (1 MiB) limit", n, kMaxTensorHeaderBytes));
+  if (n > bytes.size() - 8) fail("byte 0", fmt::format("header size {} is larger than the {} bytes after it", n, bytes.size() - 8));
   const std::string_view header = bytes.substr(8, static_cast<std::size_t>(n));
   if (header.empty() || header[0] != '{') fail("byte 8", "the JSON header must begin with '{'");
   nlohmann::json j;

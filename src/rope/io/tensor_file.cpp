@@ -112,17 +112,11 @@ TensorData parse_csv_tensor(std::string_view text, const std::string& name) {
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     const auto nonblank = line.find_first_not_of(" \t");
     if (nonblank == std::string_view::npos || line[nonblank] == '#') continue;
-    std::vector<std::string_view> cells;
-    for (std::size_t a = 0;;) {
+    std::vector<double> row;  // each cell parsed as it is split: a line of commas holds no list of cells
+    std::size_t c = 0;
+    for (std::size_t a = 0;; ++c) {
       const std::size_t b = line.find(',', a);
-      cells.push_back(line.substr(a, b == std::string_view::npos ? std::string_view::npos : b - a));
-      if (b == std::string_view::npos) break;
-      a = b + 1;
-    }
-    std::vector<double> row;
-    row.reserve(cells.size());
-    for (std::size_t c = 0; c < cells.size(); ++c) {
-      std::string_view cell = cells[c];
+      std::string_view cell = line.substr(a, b == std::string_view::npos ? std::string_view::npos : b - a);
       while (!cell.empty() && (cell.front() == ' ' || cell.front() == '\t')) cell.remove_prefix(1);
       while (!cell.empty() && (cell.back() == ' ' || cell.back() == '\t')) cell.remove_suffix(1);
       try {
@@ -135,12 +129,17 @@ TensorData parse_csv_tensor(std::string_view text, const std::string& name) {
         throw InvalidArgument(error_msg("{0}: line {1}, column {2}: '{3}' is not a finite decimal number", name, line_no,
                                           c + 1, escape_for_message(cell)));
       }
+      if (static_cast<long>(t.values.size() + row.size()) > kMaxTensorElements) {
+        throw InvalidArgument(error_msg("{0}: line {1}: more than the {2} values allowed", name, line_no, kMaxTensorElements));
+      }
+      if (b == std::string_view::npos) break;
+      a = b + 1;
     }
     const bool header = first && row.empty();
     first = false;
     if (header) continue;
     if (cols >= 0 && static_cast<long>(row.size()) != cols) {
-      throw InvalidArgument(error_msg("{0}: line {1}: {2} values, but the rows before have {3}", name, line_no, row.size(), cols));
+      throw InvalidArgument(error_msg("{0}: line {1}: a row of length {2}, but the rows before have length {3}", name, line_no, row.size(), cols));
     }
     cols = static_cast<long>(row.size());
     ++rows;
@@ -172,7 +171,7 @@ TensorData read_tensor_file(const std::string& path, const TensorReadOptions& op
   if (path.empty()) throw InvalidArgument(error_msg("tensor file name is empty"));
   const BoundedRead file = read_file_bounded(path, kMaxTensorFileBytes);
   const std::string name = escape_for_message(path);
-  if (file.error != 0) throw IoError(fmt::format("cannot read tensor file '{}': {}", name, std::strerror(file.error)));
+  if (file.error != 0) throw IoError(fmt::format("cannot read tensor file '{}': {}", name, file.reason()));
   if (file.text.size() > kMaxTensorFileBytes) {
     throw InvalidArgument(error_msg("{0}: larger than the {1}-byte limit for a tensor file", name, kMaxTensorFileBytes));
   }

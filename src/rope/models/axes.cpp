@@ -188,6 +188,9 @@ Eigen::VectorXd axis_angles(const Eigen::VectorXd& theta, const AxisMap* map, co
   return phi;
 }
 
+/// The most cells a line of a position file may have (a header of names, or a row of numbers).
+constexpr std::size_t kMaxPositionCells = 64;
+
 std::vector<AxisPosition> parse_axis_position_rows(std::string_view text, std::string_view what, std::size_t max_rows) {
   std::vector<AxisPosition> rows;
   std::vector<std::size_t> columns;  // from a header: the columns t, h, w, e in that order
@@ -202,6 +205,12 @@ std::vector<AxisPosition> parse_axis_position_rows(std::string_view text, std::s
     ++line_number;
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     if (line.find_first_not_of(" \t") == std::string_view::npos) continue;
+    // Counted before any cell is kept: a line of commas never becomes a list of millions of cells.
+    const std::size_t cell_count = static_cast<std::size_t>(std::count(line.begin(), line.end(), ',')) + 1;
+    if (cell_count > kMaxPositionCells) {
+      throw InvalidArgument(fmt::format("{} line {}: {} cells, more than the {} a row of positions can have", what,
+                                        line_number, cell_count, kMaxPositionCells));
+    }
     std::vector<std::string_view> cells;
     for (std::size_t at = 0;;) {
       const std::size_t comma = line.find(',', at);

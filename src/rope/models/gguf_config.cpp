@@ -41,7 +41,8 @@ class Mapper {
     const GgufValue* v = f_.find(k);
     if (!v) return std::nullopt;
     const auto x = v->as_number();
-    if (!x || !std::isfinite(*x)) fail(k, fmt::format("expected a number, got {}", to_string(v->type)));
+    if (!x) fail(k, fmt::format("expected a number, got {}", to_string(v->type)));
+    if (!std::isfinite(*x)) fail(k, fmt::format("expected a finite number, got {}", format_number(*x)));
     return x;
   }
   std::optional<long> count(const std::string& k, long max = 1L << 30) const {

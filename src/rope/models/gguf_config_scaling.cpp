@@ -44,7 +44,8 @@ class Scaling {
     const GgufValue* v = f_.find(k);
     if (!v) return std::nullopt;
     const auto x = v->as_number();
-    if (!x || !std::isfinite(*x)) fail(k, fmt::format("expected a number, got {}", to_string(v->type)));
+    if (!x) fail(k, fmt::format("expected a number, got {}", to_string(v->type)));
+    if (!std::isfinite(*x)) fail(k, fmt::format("expected a finite number, got {}", format_number(*x)));
     if (positive ? *x <= 0 : *x < 0) fail(k, fmt::format("{} must be {}", format_number(*x), positive ? "> 0" : ">= 0"));
     return x;
   }

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <filesystem>
 #include <fmt/format.h>
+#include <string>
+#include <utility>
 
 #include "rope/core/error.hpp"
 #include "rope/plot/text.hpp"
@@ -160,11 +162,14 @@ void validate(const Figure& f, const std::vector<Output>& outputs, const Style& 
 }
 
 Format format_from_extension(const std::string& path) {
-  std::string ext = fs::path(path).extension().string();
-  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
-  if (ext == ".png") return Format::Png;
-  if (ext == ".svg") return Format::Svg;
-  if (ext == ".pdf") return Format::Pdf;
+  std::string name = fs::path(path).filename().string();
+  std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::tolower(c); });
+  for (const auto& [ext, format] : {std::pair{".png", Format::Png}, std::pair{".svg", Format::Svg}, std::pair{".pdf", Format::Pdf}}) {
+    const std::size_t n = std::char_traits<char>::length(ext);
+    if (name.size() < n || name.compare(name.size() - n, n, ext) != 0) continue;
+    if (name.size() == n) throw InvalidArgument(error_msg("'{0}' needs a name before its extension {1}", path, ext));
+    return format;
+  }
   throw InvalidArgument(error_msg("cannot tell the figure format of '{0}': the name must end in .png, .svg or .pdf", path));
 }
 

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "rope/analysis/check.hpp"
+#include "rope/cli/output.hpp"
 #include "rope/cli/choice_option.hpp"
 #include "rope/cli/axes_text.hpp"
 #include "rope/cli/commands.hpp"
@@ -150,7 +151,7 @@ int run_check(const CheckOptions& opt, std::ostream& out) {
       for (const auto& [kind, comparison] : report.variants) v[to_string(kind)] = comparison.failing;
       j["variants_failing"] = v;
     }
-    out << j.dump(2) << '\n';
+    out << json_text(j) << '\n';
     return passed ? kOk : kVerifyFailed;
   }
   const auto row = [&](const std::string& label, const std::string& value) { out << fmt::format("  {:<20}{}\n", label, value); };

@@ -154,7 +154,7 @@ int run_scaled_frequencies(const FrequenciesOptions& opt, const ModelRope& rr, s
     }
     j["warnings"] = english(p.warnings);
     j["notes"] = english(p.notes);
-    out << j.dump(2) << '\n';
+    out << json_text(j) << '\n';
   }
   if (opt.csv == "-" || opt.json) return kOk;
 
@@ -259,7 +259,7 @@ int run_frequencies(const FrequenciesOptions& opt, std::ostream& out) {
       j["position"] = position;
       j["angle"] = std::vector<double>(angle.data(), angle.data() + half);
     }
-    out << j.dump(2) << '\n';
+    out << json_text(j) << '\n';
   }
   if (opt.csv == "-" || opt.json) return kOk;
 

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "rope/analysis/identify.hpp"
+#include "rope/cli/output.hpp"
 #include "rope/cli/commands.hpp"
 #include "rope/cli/dump_options.hpp"
 #include "rope/cli/exit_codes.hpp"
@@ -94,7 +95,7 @@ int run_identify(const IdentifyOptions& opt, std::ostream& out) {
     j["factor_per_pair"] = per_pair;
     j["fits"] = fits;
     j["notes"] = english(id.notes);
-    out << j.dump(2) << '\n';
+    out << json_text(j) << '\n';
   } else {
     const auto row = [&](const std::string& label, const std::string& value) { out << fmt::format("  {:<20}{}\n", label, value); };
     out << t.tr("rope identify: {0} from {1}\n", opt.dumps.after, opt.dumps.before);

@@ -6,6 +6,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
+#include "rope/cli/output.hpp"
 #include "rope/cli/axes_text.hpp"
 #include "rope/cli/commands.hpp"
 #include "rope/cli/exit_codes.hpp"
@@ -110,7 +111,7 @@ int run_inspect(const InspectOptions& opt, std::ostream& out) {
     if (opt.json) {
       nlohmann::json j = nlohmann::json::array();
       for (const auto& p : presets) j.push_back({{"name", p.name}, {"description", p.description}});
-      out << j.dump(2) << '\n';
+      out << json_text(j) << '\n';
       return kOk;
     }
     out << t.tr("{0} model presets (rope inspect --model NAME; data/models/README.md has the sources):\n\n",
@@ -195,7 +196,7 @@ int run_inspect(const InspectOptions& opt, std::ostream& out) {
     j["notes"] = english(rr.model.notes);
     for (const auto& n : p.notes) j["notes"].push_back(n.en);
     j["warnings"] = english(warnings);
-    out << j.dump(2) << '\n';
+    out << json_text(j) << '\n';
     return kOk;
   }
 

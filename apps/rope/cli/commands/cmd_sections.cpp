@@ -144,6 +144,10 @@ int run_sections(const SectionsOptions& opt, std::ostream& out) {
     from = "--sections";
     model_map = nullptr;
   }
+  if (sections.size() != 3 && sections.size() != 4 && opt.sections.empty()) {  // the model's, not the user's
+    throw InvalidArgument(error_msg("{0}: the M-RoPE sections [{1}]: the maps need 3 sections, t,h,w (HF), or 4, t,h,w,e (llama.cpp)",
+                                    from, fmt::format("{}", fmt::join(sections, ", "))));
+  }
   if (sections.size() != 3 && sections.size() != 4) {
     throw InvalidArgument(error_msg("--sections needs 3 numbers t,h,w (HF) or 4 t,h,w,e (llama.cpp) (got {0})",
                                       sections.size()));

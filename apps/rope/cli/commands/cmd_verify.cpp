@@ -234,7 +234,7 @@ int run_verify(const VerifyOptions& opt, std::ostream& out) {
     }
     if (report.interrupted) j["interrupted_after_trials"] = report.completed;
     j["passed"] = report.all_passed();
-    out << j.dump(2) << '\n';
+    out << json_text(j) << '\n';
   }
   if (opt.json || opt.csv == "-") return exit_code;
 

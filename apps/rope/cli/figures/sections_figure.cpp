@@ -1,8 +1,11 @@
 #include "rope/cli/figures/sections_figure.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <fmt/format.h>
 
 #include "rope/core/constants.hpp"
+#include "rope/core/error.hpp"
 
 namespace rope::cli {
 
@@ -17,6 +20,15 @@ plot::Figure mrope_sections_figure(const FigureOptions& f, const std::vector<Sec
   // Room above the top row for the key: three axes fit beside two rows, the fourth (e) needs half a row more.
   fig.yrange = {{-0.8, n > 2 ? n + 0.4 : n - 0.1}};
   fig.ytics = false;  // the rows are labelled
+  // The labels start at the shortest wavelength that can be drawn: a pair whose 2π/θ overflows (a factor
+  // of 1e308) is not rotated and not drawn, as in rope wavelengths.
+  double left = INFINITY;
+  for (Eigen::Index j = 0; j < theta.size(); ++j) {
+    if (const double lambda = kTwoPi / theta[j]; std::isfinite(lambda) && lambda > 0) left = std::min(left, lambda);
+  }
+  if (!std::isfinite(left)) {
+    throw InvalidArgument(error_msg("no pair has a finite wavelength 2π/θ to draw (θ_0 = {0})", theta.size() > 0 ? theta[0] : 0.0));
+  }
   bool in_key[kMaxAxes] = {};
   for (int r = 0; r < n; ++r) {
     const AxisMap& map = rows[static_cast<std::size_t>(r)].map;
@@ -24,7 +36,8 @@ plot::Figure mrope_sections_figure(const FigureOptions& f, const std::vector<Sec
     for (int a = 0; a < kMaxAxes; ++a) {
       std::vector<double> x;
       for (std::size_t j = 0; j < map.pair_axis.size(); ++j) {
-        if (map.pair_axis[j] == a && theta[static_cast<Eigen::Index>(j)] > 0) x.push_back(kTwoPi / theta[static_cast<Eigen::Index>(j)]);
+        const double lambda = kTwoPi / theta[static_cast<Eigen::Index>(j)];
+        if (map.pair_axis[j] == a && std::isfinite(lambda) && lambda > 0) x.push_back(lambda);  // else not drawn
       }
       if (x.empty()) continue;
       plot::Series s;
@@ -37,7 +50,7 @@ plot::Figure mrope_sections_figure(const FigureOptions& f, const std::vector<Sec
       fig.series.push_back(s);
     }
     const std::string mark = marked && *marked == static_cast<std::size_t>(r) ? f.tr("  ← this model") : "";
-    fig.labels.push_back({kTwoPi / theta[0], y + 0.35, rows[static_cast<std::size_t>(r)].label + mark,
+    fig.labels.push_back({left, y + 0.35, rows[static_cast<std::size_t>(r)].label + mark,
                           plot::Label::Anchor::Left, std::nullopt, std::nullopt});
   }
   fig.key = plot::Figure::Key::TopRight;

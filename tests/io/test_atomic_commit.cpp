@@ -1,0 +1,158 @@
+// StagedOutputs::commit() changes every output or none (issue 37, item 1), and a SIGKILL before the
+// commit leaves no temporary file (item 7). The cases that need a second user, an immutable flag or a
+// bind mount run as root; where the system refuses the setup, the test says it could not run.
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <gtest/gtest.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include "rope/core/error.hpp"
+#include "rope/io/atomic_file.hpp"
+
+namespace rope {
+namespace {
+
+namespace fs = std::filesystem;
+
+class AtomicCommit : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("rope-commit-" + std::to_string(::getpid()) + "-" +
+                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  static std::string read(const fs::path& p) {
+    std::ifstream in(p);
+    return {std::istreambuf_iterator<char>(in), {}};
+  }
+  std::size_t entries() const { return static_cast<std::size_t>(std::distance(fs::directory_iterator(dir_), {})); }
+  void write(const fs::path& p, const std::string& text) { std::ofstream(p) << text; }
+
+  /// Stages a new c.txt, then a.txt and b.txt (both "old"), commits in a child process (as `uid` when
+  /// it is not -1) and returns the child's message: "" when commit() succeeded.
+  std::string commit_in_child(int uid) {
+    int pipe_fds[2];
+    if (::pipe(pipe_fds) != 0) return "pipe failed";
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+      ::close(pipe_fds[0]);
+      if (uid >= 0 && (::setgid(static_cast<gid_t>(uid)) != 0 || ::setuid(static_cast<uid_t>(uid)) != 0)) _exit(9);
+      std::string what;
+      try {
+        StagedOutputs staged;
+        staged.stage((dir_ / "c.txt").string()).write("new c");
+        staged.stage((dir_ / "a.txt").string()).write("new a");
+        staged.stage((dir_ / "b.txt").string()).write("new b");
+        staged.commit();
+      } catch (const IoError& e) {
+        what = e.what();
+      }
+      if (!what.empty() && ::write(pipe_fds[1], what.data(), what.size()) < 0) _exit(8);
+      _exit(0);
+    }
+    ::close(pipe_fds[1]);
+    std::string what;
+    char buffer[512];
+    for (ssize_t n; (n = ::read(pipe_fds[0], buffer, sizeof buffer)) > 0;) what.append(buffer, static_cast<std::size_t>(n));
+    ::close(pipe_fds[0]);
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "child status " << status;
+    return what;
+  }
+  void expect_nothing_changed(const std::string& what) {
+    EXPECT_NE(what.find("cannot write '" + (dir_ / "b.txt").string() + "'"), std::string::npos) << what;
+    EXPECT_EQ(read(dir_ / "a.txt"), "old a") << "the first output must be as it was";
+    EXPECT_EQ(read(dir_ / "b.txt"), "old b");
+    EXPECT_FALSE(fs::exists(dir_ / "c.txt")) << "a new output must not appear";
+    EXPECT_EQ(entries(), 2u) << "no temporary file left";
+  }
+  fs::path dir_;
+};
+
+TEST_F(AtomicCommit, AStickyDirectoryWhoseSecondTargetBelongsToAnotherUserChangesNothing) {
+  if (::geteuid() != 0) GTEST_SKIP() << "could not run: needs root to act as a second user";
+  constexpr int kNobody = 65534;
+  ASSERT_EQ(::chmod(dir_.c_str(), 01777), 0);
+  write(dir_ / "a.txt", "old a");
+  write(dir_ / "b.txt", "old b");
+  ASSERT_EQ(::chown((dir_ / "a.txt").c_str(), kNobody, kNobody), 0);
+  ASSERT_EQ(::chmod((dir_ / "b.txt").c_str(), 0666), 0);  // writable by all, yet not replaceable by nobody
+  const std::string what = commit_in_child(kNobody);
+  EXPECT_NE(what.find("Operation not permitted"), std::string::npos) << what;
+  expect_nothing_changed(what);
+}
+
+TEST_F(AtomicCommit, AnImmutableSecondTargetChangesNothing) {
+  write(dir_ / "a.txt", "old a");
+  write(dir_ / "b.txt", "old b");
+  const int fd = ::open((dir_ / "b.txt").c_str(), O_RDONLY);
+  ASSERT_GE(fd, 0);
+  int flags = 0;
+  if (::ioctl(fd, FS_IOC_GETFLAGS, &flags) != 0 || (flags |= FS_IMMUTABLE_FL, ::ioctl(fd, FS_IOC_SETFLAGS, &flags)) != 0) {
+    const int err = errno;
+    ::close(fd);
+    GTEST_SKIP() << "could not run: chattr +i refused here: " << std::strerror(err);
+  }
+  const std::string what = commit_in_child(-1);
+  flags &= ~FS_IMMUTABLE_FL;
+  EXPECT_EQ(::ioctl(fd, FS_IOC_SETFLAGS, &flags), 0);
+  ::close(fd);
+  expect_nothing_changed(what);
+}
+
+TEST_F(AtomicCommit, ABindMountedSecondTargetChangesNothing) {
+  write(dir_ / "a.txt", "old a");
+  write(dir_ / "b.txt", "old b");
+  write(dir_ / "source", "old b");
+  if (::mount((dir_ / "source").c_str(), (dir_ / "b.txt").c_str(), nullptr, MS_BIND, nullptr) != 0) {
+    GTEST_SKIP() << "could not run: a bind mount is refused here: " << std::strerror(errno);
+  }
+  const std::string what = commit_in_child(-1);
+  EXPECT_EQ(::umount((dir_ / "b.txt").c_str()), 0);
+  fs::remove(dir_ / "source");
+  expect_nothing_changed(what);
+}
+
+TEST_F(AtomicCommit, ASigkillBeforeTheCommitLeavesNoTemporaryFile) {
+  write(dir_ / "a.png", "old");
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    StagedOutputs staged;
+    staged.stage((dir_ / "a.png").string()).write(std::string(1 << 20, 'x'));
+    staged.stage((dir_ / "b.csv").string()).write("partial");
+    ::kill(::getpid(), SIGKILL);
+    _exit(0);
+  }
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  ASSERT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+  EXPECT_EQ(read(dir_ / "a.png"), "old");
+  EXPECT_EQ(entries(), 1u) << "a temporary file was left beside the target";
+}
+
+TEST_F(AtomicCommit, WithNamedTemporariesAStickyDirectoryChangesNothingToo) {
+  if (::geteuid() != 0) GTEST_SKIP() << "could not run: needs root to act as a second user";
+  set_anonymous_temporaries(false);  // the path of a file system without O_TMPFILE
+  ASSERT_EQ(::chmod(dir_.c_str(), 01777), 0);
+  write(dir_ / "a.txt", "old a");
+  write(dir_ / "b.txt", "old b");
+  ASSERT_EQ(::chown((dir_ / "a.txt").c_str(), 65534, 65534), 0);
+  const std::string what = commit_in_child(65534);
+  set_anonymous_temporaries(true);
+  expect_nothing_changed(what);
+}
+
+}  // namespace
+}  // namespace rope
