@@ -48,6 +48,23 @@ TEST(CmdCheck, PlantedBugsFailWithTheirDiagnosis) {
   EXPECT_NEAR(j["expected"]["attention_factor"].get<double>(), 1.1386294361119891, 1e-15);  // 0.1·ln 4 + 1
 }
 
+TEST(CmdCheck, ErrorModelOfTheAngles) {
+  // The default for a float32 dump: PyTorch's float32 angles; --angles picks another (angle_error.hpp (C2)).
+  auto r = check("q_rope.npy");
+  EXPECT_THAT(r.out, HasSubstr("angles (C2)         float32: c_i = 1.5 + |ln θ_i|/2"));
+  EXPECT_THAT(r.out, HasSubstr("ε_A·(1 + c_i·|m|·θ_i)"));
+  r = check("q_rope.npy", {"--angles", "ggml", "--json"});
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(nlohmann::json::parse(r.out)["angles"], "ggml");
+  r = check("q_rope.npy", {"--angles", "ggml"});
+  EXPECT_THAT(r.out, HasSubstr("angles (C2)         ggml: c_i = 2 + i·(1.5 + ln(base)/r) = 2 + "));
+  // A planted bug is still named under ggml's looser model.
+  r = check("q_rope_off_by_one.npy", {"--angles", "ggml"});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_THAT(r.out, HasSubstr("positions off by one"));
+  expect_one_line_error(check("q_rope.npy", {"--angles", "pytorch"}), 2, "'pytorch' is not an error model of the angles");
+}
+
 TEST(CmdCheck, WarnsAtPositionZeroOnly) {
   const std::string empty = ::testing::TempDir() + "rope_check_empty_positions.txt";
   std::ofstream(empty).flush();  // an empty list file (a regular one: /dev/null is refused, docs/errors.md)
