@@ -116,7 +116,7 @@ TEST_F(CmdCheckFiles, MropePositionsPerAxisFromRopePositions) {
   EXPECT_THAT(ok.out, HasSubstr("positions per axis (3 components) from " + path("pos.csv")));
   EXPECT_THAT(ok.out, HasSubstr("  M-RoPE              mrope_section [8, 12, 12], chunked (docs/multi-axis.md (A2)): pair i "
                                 "turns by θ_i·p_a(i)\n"));
-  EXPECT_THAT(ok.out, HasSubstr("ε_A·(1 + |p_a(i)|·θ_i)"));
+  EXPECT_THAT(ok.out, HasSubstr("ε_A·(1 + c_i·|p_a(i)|·θ_i)"));
   EXPECT_THAT(ok.out, HasSubstr("verdict             PASS"));
   // The same tokens given h = p + 1: the 12 h pairs (8 … 19, channels 8 … 19 and 40 … 51) fail at every position.
   {
@@ -128,7 +128,10 @@ TEST_F(CmdCheckFiles, MropePositionsPerAxisFromRopePositions) {
   const nlohmann::json j = nlohmann::json::parse(bad.out);
   EXPECT_EQ(j["first_failure"]["position"], nlohmann::json::array({0, 1, 0}));
   EXPECT_EQ(j["expected"]["mrope_section"], nlohmann::json::array({8, 12, 12}));
-  EXPECT_EQ(j["failing"], 128 * 24);
+  // Every element of the 24 channels but a few whose own change is within (C2)'s float32 tolerance (a channel's
+  // change is ‖x‖·θ·|sin| of its angle, which can come close to 0 for one element).
+  EXPECT_LE(j["failing"].get<long>(), 128 * 24);
+  EXPECT_GE(j["failing"].get<long>(), 128 * 24 - 4);
   const auto zh = run(path("pos.csv"), {"--lang", "zh"});
   EXPECT_EQ(zh.code, 0) << zh.err;
   EXPECT_THAT(zh.out, HasSubstr("位置 按轴(3 个分量),来自 "));

@@ -80,9 +80,12 @@ void gemma3(const GgufFile& f, const std::string& arch, GgufModel& g) {
   if (sliding.layers.empty() || full.layers.empty()) return;  // one RoPE for every layer after all
   g.model.layer_types = {sliding, full};
   g.model.layer_type = "full_attention";
+  const std::string pk = arch + ".attention.sliding_window_pattern";
   g.model.origin.push_back(origin_line(Message::same("layer_types"),
                                        fmt::format("{} sliding, {} full", sliding.layers.size(), full.layers.size()),
-                                       Message::same(arch + ".attention.sliding_window_pattern")));
+                                       f.find(pk) ? Message::same(pk)
+                                                  : msg("no {0}: llama.cpp's pattern {1}, layer il slides when il % {1} < {2}",
+                                                        pk, kGemma3Pattern, kGemma3Pattern - 1)));
 }
 
 }  // namespace
