@@ -9,6 +9,7 @@
 //   freq_scale = 1/factor, ext_factor = 1 for YaRN else 0        src/llama-context.cpp:165-176
 //   attn_factor (YaRN: get_mscale ratio / (1 + 0.1 ln factor))   src/llama-context.cpp:178-214
 //   freq_factors: rope_freqs.weight, else rope_factors_long when n_ctx > n_ctx_orig   src/llama-model.cpp:2259-2272
+//   attn_factor *= rope.scaling.attn_factor, whatever the scaling                   src/llama-context.cpp:214
 //   DeepSeek-2 q: the whole head with ggml_rope_set_offset(n_embd_head_qk_nope)    src/models/deepseek2.cpp:615-617
 //   M-RoPE text tokens: positions (p, p, p, 0)                   src/llama-graph.cpp:131-140
 //
@@ -86,17 +87,18 @@ struct Call {
   std::vector<int> sections;  ///< M-RoPE: ggml_rope_multi with positions (p, p, p, 0)
   int offset = 0;             ///< ggml_rope_set_offset
   int position_shift = 0;     ///< a planted bug: positions + shift
+  std::vector<int> positions = kPositions;
 };
 
 /// The input the kernel rotates: deterministic, float32, of order 1.
-std::vector<float> input(int d) {
-  std::vector<float> x(static_cast<std::size_t>(kPositions.size()) * kHeads * d);
+std::vector<float> input(int d, std::size_t tokens) {
+  std::vector<float> x(tokens * kHeads * static_cast<std::size_t>(d));
   for (std::size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>(static_cast<int>((i * 37 + 11) % 101) - 50) / 37.0f;
   return x;
 }
 
 bool run(ggml_backend_t be, const Call& c, const std::vector<float>& x, std::vector<float>& y) {
-  const int n = static_cast<int>(kPositions.size());
+  const int n = static_cast<int>(c.positions.size());
   ggml_context* ctx = ggml_init({64 * ggml_tensor_overhead() + ggml_graph_overhead(), nullptr, true});
   ggml_tensor* in = ggml_new_tensor_3d(ctx, GGML_TYPE_F32, c.head_dim, kHeads, n);
   const bool multi = !c.sections.empty();
@@ -117,7 +119,7 @@ bool run(ggml_backend_t be, const Call& c, const std::vector<float>& x, std::vec
   ggml_backend_buffer_t buf = ggml_backend_alloc_ctx_tensors(ctx, be);
   std::vector<std::int32_t> p(static_cast<std::size_t>(multi ? 4 * n : n), 0);
   for (int t = 0; t < n; ++t) {
-    for (int slot = 0; slot < (multi ? 3 : 1); ++slot) p[static_cast<std::size_t>(slot * n + t)] = kPositions[static_cast<std::size_t>(t)] + c.position_shift;
+    for (int slot = 0; slot < (multi ? 3 : 1); ++slot) p[static_cast<std::size_t>(slot * n + t)] = c.positions[static_cast<std::size_t>(t)] + c.position_shift;
   }
   ggml_backend_tensor_set(in, x.data(), 0, ggml_nbytes(in));
   ggml_backend_tensor_set(pos, p.data(), 0, ggml_nbytes(pos));
@@ -172,14 +174,14 @@ int main(int argc, char** argv) {
   }
   std::printf("ggml CPU backend: %s\n", ggml_backend_dev_description(ggml_backend_get_device(be)));
   std::ofstream table(dir + "/cases.tsv");
-  std::string positions;
-  for (int p : kPositions) positions += (positions.empty() ? "" : ",") + std::to_string(p);
   int failures = 0;
   // name, call, gguf, extra rope check arguments, expected verdict
   const auto add = [&](const std::string& name, const Call& c, Gguf& g, const std::string& args, const std::string& expected) {
-    const std::vector<float> x = input(c.head_dim);
+    const std::vector<float> x = input(c.head_dim, c.positions.size());
     std::vector<float> y;
-    const int n = static_cast<int>(kPositions.size());
+    const int n = static_cast<int>(c.positions.size());
+    std::string positions;
+    for (int p : c.positions) positions += (positions.empty() ? "" : ",") + std::to_string(p);
     if (!run(be, c, x, y) || !g.write(dir + "/" + name + ".gguf")) {
       std::fprintf(stderr, "%s: ggml failed\n", name.c_str());
       ++failures;
@@ -291,6 +293,20 @@ int main(int argc, char** argv) {
     Gguf g2("gemma3");
     gemma(g2);
     add("gemma3-sliding", sliding, g2, "--layer-type sliding_attention", "pass");
+  }
+  {  // Phi-3 mini 128k: LongRoPE factors as freq_factors and rope.scaling.attn_factor as the magnitude. llama.cpp
+     // takes the long factors when the context exceeds the original one (src/llama-model.cpp:2259-2272), HF and rope
+     // from position 4096 on: positions past it, where both agree.
+    std::vector<float> lf, sf;
+    for (int i = 0; i < 48; ++i) lf.push_back(1.0f + 0.25f * static_cast<float>(i)), sf.push_back(1.0f + 0.01f * static_cast<float>(i));
+    const float attn = std::sqrt(1.0f + std::log(32.0f) / std::log(4096.0f));
+    Call c;
+    c.head_dim = 96, c.n_dims = 96, c.freq_factors = lf, c.attn_factor = attn;
+    c.positions = {4096, 4097, 4100, 5000, 8192, 16384, 30000, 32767, 65535, 100000, 131071};
+    Gguf g("phi3");
+    g.model(131072, 32, 96, 96, 10000).u32("rope.scaling.original_context_length", 4096)
+        .f32("rope.scaling.attn_factor", attn).tensor("rope_factors_long.weight", lf).tensor("rope_factors_short.weight", sf);
+    add("phi3-longrope", c, g, "", "pass");
   }
   ggml_backend_free(be);
   return failures == 0 ? 0 : 1;

@@ -35,8 +35,12 @@ struct CheckOptions {
 /// What the dump should contain, from --model/--config/flags and --layout: the one place where the
 /// command obtains layout, rotary dimension, frequencies and attention factor (a richer RoPE spec from the
 /// model will be read here). `where` says where the layout came from.
-RopeExpectation expectation_from_options(const CheckOptions& opt, int head_dim, bool per_axis, Message& where) {
-  const ModelRope rope = resolve(opt.scaling, {std::nullopt, head_dim, opt.base, kDefaultBase, std::nullopt, Layout::Interleaved});
+RopeExpectation expectation_from_options(const CheckOptions& opt, int head_dim, bool per_axis, double max_position,
+                                         Message& where) {
+  ModelRope rope = resolve(opt.scaling, {std::nullopt, head_dim, opt.base, kDefaultBase, std::nullopt, Layout::Interleaved});
+  // LongRoPE's list is the one of the dump's longest position (HF: seq_len = max(position_ids) + 1; llama.cpp:
+  // the long factors when the context exceeds the original one, which such positions need).
+  if (!rope.plain && rope.model.rope.type == ScalingType::LongRope) rope.spec = spec_at_position(rope.spec, max_position);
   if (!rope.plain && rope.spec.axes && rope.spec.axes->vision() && !per_axis) {
     throw InvalidArgument(error_msg("a vision tower's 2-D RoPE turns each patch by its (row, column): give --axis-positions FILE with "
                           "a row ROW,COL per sequence index, or check the tower's rotation with rope apply --position ROW,COL"));
@@ -113,7 +117,10 @@ int run_check(const CheckOptions& opt, std::ostream& out) {
   LoadedDumps dumps = load_dumps(opt.dumps);
   if (opt.dtype) dumps.after.dtype = dumps.before.dtype = *opt.dtype;
   Message where;
-  const RopeExpectation e = expectation_from_options(opt, dumps.after.d, !dumps.axis_positions.empty(), where);
+  double max_position = 0;
+  for (const double p : dumps.positions) max_position = std::max(max_position, p);
+  for (const AxisPosition& p : dumps.axis_positions) max_position = std::max(max_position, p.max_abs());
+  const RopeExpectation e = expectation_from_options(opt, dumps.after.d, !dumps.axis_positions.empty(), max_position, where);
   const AngleModel angles = e.angles.value_or(default_angle_model(dumps.after.dtype));
   const CheckReport report = dumps.axis_positions.empty() ? check_dump(dumps.before, dumps.after, dumps.positions, e)
                                                          : check_dump(dumps.before, dumps.after, dumps.axis_positions, e);
