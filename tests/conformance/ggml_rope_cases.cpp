@@ -13,7 +13,9 @@
 //   DeepSeek-2 q: the whole head with ggml_rope_set_offset(n_embd_head_qk_nope)    src/models/deepseek2.cpp:615-617
 //   M-RoPE text tokens: positions (p, p, p, 0)                   src/llama-graph.cpp:131-140
 //
-// Usage: rope_ggml_rope_cases LIBDIR OUTDIR
+// Usage: rope_ggml_rope_cases LIBDIR OUTDIR [VARIANT.so]
+// Without VARIANT the registry loads the best CPU variant of LIBDIR (FMA on most machines); with it, that one
+// (libggml-cpu-x64.so: the portable one without FMA, whose last bits differ).
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -160,13 +162,20 @@ float yarn_attn_factor(float f, bool log_multiplier) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 3) {
-    std::fprintf(stderr, "usage: %s LIBDIR OUTDIR\n", argv[0]);
+  if (argc != 3 && argc != 4) {
+    std::fprintf(stderr, "usage: %s LIBDIR OUTDIR [VARIANT.so]\n", argv[0]);
     return 2;
   }
   const std::string lib = argv[1], dir = argv[2];
   ggml_log_set([](ggml_log_level, const char*, void*) {}, nullptr);
-  ggml_backend_load_all_from_path(lib.c_str());
+  if (argc == 4) {
+    if (!ggml_backend_load(argv[3])) {
+      std::fprintf(stderr, "cannot load the CPU variant %s\n", argv[3]);
+      return 1;
+    }
+  } else {
+    ggml_backend_load_all_from_path(lib.c_str());
+  }
   ggml_backend_t be = ggml_backend_init_by_type(GGML_BACKEND_DEVICE_TYPE_CPU, nullptr);
   if (!be) {
     std::fprintf(stderr, "no CPU backend in %s\n", lib.c_str());
