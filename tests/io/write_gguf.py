@@ -190,6 +190,9 @@ def good_files():
     f["glm-4v.gguf"] = gguf(model("glm4", 65536, 4096, 32, 2, [
         (".rope.dimension_count", "u32", 64), (".rope.freq_base", "f32", 10000.0),
         (".rope.dimension_sections", "arr", ("i32", [8, 12, 12, 0]))]))
+    # SmolLM3 3B: llama.cpp leaves every fourth layer without RoPE (in code, no key).
+    f["smollm3-3b.gguf"] = gguf(model("smollm3", 65536, 2048, 16, 4, [
+        (".rope.freq_base", "f32", 5000000.0)], layers=36))
     f["gpt-oss-20b.gguf"] = gguf(model("gpt-oss", 131072, 2880, 64, 8, [
         (".attention.key_length", "u32", 64), (".attention.value_length", "u32", 64),
         (".rope.freq_base", "f32", 150000.0), (".rope.scaling.type", "str", "yarn"),

@@ -181,7 +181,7 @@ TEST(GgufConfig, ArchitectureTable) {
     EXPECT_TRUE(names.insert(a.name).second) << a.name;
     tested += a.tested ? 1 : 0;
   }
-  EXPECT_EQ(tested, 12);  // the architectures of write_gguf.py's files, mamba (no RoPE) included
+  EXPECT_EQ(tested, 13);  // the architectures of write_gguf.py's files, mamba (no RoPE) included
   EXPECT_EQ(to_string(GgufRopeType::Imrope), "IMROPE");
   // data/llama/rope_types.tsv: every architecture of llama_model_rope_type (152 at de3ff815ea7d), and what it
   // decides in code (tests/conformance/llama_rope_types.py compares the table with the source itself).
@@ -238,6 +238,18 @@ TEST(GgufConfig, GemmaSlidingLayersAreLayerTypes) {
   EXPECT_EQ(p.model.layer_types[0].layers, (std::vector<int>{0, 2, 3}));
   EXPECT_EQ(p.model.layer_types[1].layers, (std::vector<int>{1}));
   EXPECT_EQ(p.model.layer_types[0].config.base, 10000.0);
+}
+
+TEST(GgufConfig, SmolLm3HasNoRopeOnEveryFourthLayer) {
+  // llama.cpp src/models/smollm3.cpp:69: use_rope = (il + 1) % 4 != 0.
+  const GgufModel g = read_gguf_model(path("smollm3-3b.gguf"));
+  ASSERT_EQ(g.model.layer_types.size(), 2u);
+  EXPECT_EQ(g.model.layer_type, "rope");
+  EXPECT_EQ(g.model.layer_types[1].name, "nope");
+  EXPECT_FALSE(g.model.layer_types[1].rope);
+  EXPECT_EQ(g.model.layer_types[1].layers, (std::vector<int>{3, 7, 11, 15, 19, 23, 27, 31, 35}));
+  EXPECT_EQ(g.model.layer_types[0].layers.size(), 27u);
+  EXPECT_EQ(g.model.layer_types[0].config.base, 5e6);
 }
 
 TEST(GgufConfig, DeepSeekRotatesTheLastChannelsAndMlaHeads) {

@@ -279,7 +279,8 @@ const std::vector<GgufArchitecture>& gguf_architectures() {
   // architectures a file of tests/io/write_gguf.py covers.
   static const std::vector<GgufArchitecture> table = [] {
     static const std::vector<std::string_view> tested{"mamba", "llama", "command-r", "deepseek2", "qwen2", "qwen3",
-                                                      "phi3", "gemma3", "gpt-oss", "qwen2vl", "qwen3vl", "glm4"};
+                                                      "phi3", "gemma3", "gpt-oss", "qwen2vl", "qwen3vl", "glm4",
+                                                      "smollm3"};
     std::vector<GgufArchitecture> t;
     std::string_view text(detail::embedded_llama_rope_types());
     bool header = true;

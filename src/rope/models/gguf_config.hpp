@@ -105,7 +105,8 @@ namespace detail {
 /// Internal (gguf_config_scaling.cpp): the scaling keys and tensors of `file` into g.model.rope, with
 /// their origin lines and notes; g's shape (head_dim, rotary_dim) is already read.
 void gguf_scaling(const GgufFile& file, const std::string& arch, GgufModel& g);
-/// Internal (gguf_config_layers.cpp): the layers whose RoPE differs (Gemma 3's sliding layers) into
+/// Internal (gguf_config_layers.cpp): the layers whose RoPE differs (Gemma 3's sliding layers, SmolLM3's NoPE
+/// layers) into
 /// g.model.layer_types; g.model.rope is already read.
 void gguf_layers(const GgufFile& file, const std::string& arch, GgufModel& g);
 }  // namespace detail

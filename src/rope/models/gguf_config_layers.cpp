@@ -1,4 +1,4 @@
-// The per-layer part of gguf_config.hpp's mapping: the layers llama.cpp gives another RoPE, as
+// The per-layer part of gguf_config.hpp's mapping: the layers llama.cpp gives another RoPE (or none), as
 // ModelConfig::layer_types (layer_types.hpp), so that the per-layer specs (resolve.hpp ModelRope::layers) and
 // --layer-type work for a GGUF as for a config.json.
 //
@@ -56,15 +56,20 @@ std::vector<bool> sliding_layers(const GgufFile& f, const std::string& arch, lon
   return slides;
 }
 
-void gemma3(const GgufFile& f, const std::string& arch, GgufModel& g) {
-  if (!g.sliding_window || *g.sliding_window == 0) return;  // llama.cpp: no sliding layers at all
+/// {arch}.block_count, required for `why`.
+long block_count(const GgufFile& f, const std::string& arch, const char* why) {
   const std::string bk = arch + ".block_count";
   const GgufValue* b = f.find(bk);
   const auto layers = b ? b->as_number() : std::nullopt;
   if (!layers || *layers < 1 || *layers > kMaxGgufLayers || *layers != static_cast<double>(static_cast<long>(*layers))) {
-    fail(f, bk, fmt::format("expected a whole number in 1 … {}: the sliding layers need the layer count", kMaxGgufLayers));
+    fail(f, bk, fmt::format("expected a whole number in 1 … {}: {}", kMaxGgufLayers, why));
   }
-  const std::vector<bool> slides = sliding_layers(f, arch, static_cast<long>(*layers));
+  return static_cast<long>(*layers);
+}
+
+void gemma3(const GgufFile& f, const std::string& arch, GgufModel& g) {
+  if (!g.sliding_window || *g.sliding_window == 0) return;  // llama.cpp: no sliding layers at all
+  const std::vector<bool> slides = sliding_layers(f, arch, block_count(f, arch, "the sliding layers need the layer count"));
   LayerTypeRope sliding{"sliding_attention", {}, true, {}, {}};
   LayerTypeRope full{"full_attention", {}, true, g.model.rope, msg("rope.freq_base and the scaling keys")};
   for (std::size_t i = 0; i < slides.size(); ++i) (slides[i] ? sliding : full).layers.push_back(static_cast<int>(i));
@@ -88,10 +93,26 @@ void gemma3(const GgufFile& f, const std::string& arch, GgufModel& g) {
                                                         pk, kGemma3Pattern, kGemma3Pattern - 1)));
 }
 
+/// SmolLM3: llama.cpp leaves every fourth layer without RoPE, decided in code with no key
+/// (src/models/smollm3.cpp:5 n_no_rope_layer_step = 4, :69 use_rope = (il + 1) % 4 != 0).
+void smollm3(const GgufFile& f, const std::string& arch, GgufModel& g) {
+  const long layers = block_count(f, arch, "the NoPE layers need the layer count");
+  LayerTypeRope rope{"rope", {}, true, g.model.rope, msg("rope.freq_base and the scaling keys")};
+  LayerTypeRope nope{"nope", {}, false, g.model.rope, msg("llama.cpp: no RoPE on every fourth layer (SmolLM3)")};
+  for (long i = 0; i < layers; ++i) ((i + 1) % 4 != 0 ? rope : nope).layers.push_back(static_cast<int>(i));
+  if (nope.layers.empty()) return;
+  g.model.layer_types = {rope, nope};
+  g.model.layer_type = "rope";
+  g.model.origin.push_back(origin_line(Message::same("layer_types"),
+                                       fmt::format("{} with RoPE, {} without", rope.layers.size(), nope.layers.size()),
+                                       msg("llama.cpp: no RoPE on every fourth layer (SmolLM3)")));
+}
+
 }  // namespace
 
 void gguf_layers(const GgufFile& file, const std::string& arch, GgufModel& g) {
   if (arch == "gemma3") gemma3(file, arch, g);
+  if (arch == "smollm3") smollm3(file, arch, g);
 }
 
 }  // namespace rope::detail
