@@ -9,7 +9,7 @@ ROPE := $(BUILD)/bin/rope
 # and benchmarks too) can share one build tree: switching between them rebuilds nothing.
 CONFIGURE := cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release
 
-.PHONY: all deps build test test-fast test-e2e demo gallery docs pot bench bench-compare clean sanitize sanitize-build fuzz install deb browser-test
+.PHONY: all deps build test test-fast test-e2e conformance demo gallery docs pot bench bench-compare clean sanitize sanitize-build fuzz install deb browser-test
 
 all: build
 
@@ -17,7 +17,7 @@ deps:
 	bash scripts/install-deps.sh test
 
 build: deps
-	$(CONFIGURE) -DBUILD_TESTING=ON -DROPE_BUILD_BENCH=ON -DROPE_UNIT_TESTS=ON -DROPE_E2E_TESTS=ON
+	$(CONFIGURE) -DBUILD_TESTING=ON -DROPE_BUILD_BENCH=ON -DROPE_UNIT_TESTS=ON -DROPE_E2E_TESTS=ON -DROPE_CONFORMANCE=OFF
 	cmake --build $(BUILD) -j $(JOBS)
 
 # The whole suite (docs/architecture.md lists its labels); `make test-fast` leaves out the tests
@@ -31,9 +31,18 @@ test-fast: build
 # CI's first tier: the end-to-end tests in Release (the benchmarks compiled too, not run), without building
 # the unit tests: they run under the sanitizers (`make sanitize`), so CI compiles each program once.
 test-e2e: deps
-	$(CONFIGURE) -DBUILD_TESTING=ON -DROPE_BUILD_BENCH=ON -DROPE_UNIT_TESTS=OFF -DROPE_E2E_TESTS=ON
+	$(CONFIGURE) -DBUILD_TESTING=ON -DROPE_BUILD_BENCH=ON -DROPE_UNIT_TESTS=OFF -DROPE_E2E_TESTS=ON -DROPE_CONFORMANCE=OFF
 	cmake --build $(BUILD) -j $(JOBS)
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
+
+# The conformance tier (label conformance): rope against the real llama.cpp, whose prebuilt libraries and source
+# `scripts/install-deps.sh llama` installs outside the repository (tests/conformance/). test-e2e's options plus
+# ROPE_CONFORMANCE, so after test-e2e (CI) only the harness is compiled; the other targets configure it off.
+conformance:
+	bash scripts/install-deps.sh llama
+	$(CONFIGURE) -DBUILD_TESTING=ON -DROPE_BUILD_BENCH=ON -DROPE_UNIT_TESTS=OFF -DROPE_E2E_TESTS=ON -DROPE_CONFORMANCE=ON
+	cmake --build $(BUILD) -j $(JOBS) --target rope rope_ggml_rope_cases
+	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -L conformance
 
 # Builds only what it runs: the rope executable (no tests, no benchmarks).
 demo:

@@ -10,6 +10,9 @@
 #           browser); large, so no other level installs it
 #   peers   also the large packages that only `make bench-compare` needs (PyTorch and matplotlib for
 #           the peers of bench/peers/); no other target installs them
+#   llama   the test level, then the conformance tier's llama.cpp (`make conformance`): npm, git and openssl,
+#           then scripts/install-llama.sh fetches llama.cpp's prebuilt libraries and source at a pinned
+#           version from the npm registry into a cache directory outside the repository (it says where)
 set -euo pipefail
 
 level=${1:-test}
@@ -19,10 +22,10 @@ packages=(
   gnuplot-nox fontconfig fonts-dejavu-core fonts-wqy-microhei  # figures (a font for the text; CJK labels need wqy)
 )
 case "$level" in
-  demo|test|fuzz|peers|browser) ;;
+  demo|test|fuzz|peers|browser|llama) ;;
   --peers) level=peers ;;  # the spelling of earlier versions
   *)
-    echo "install-deps: unknown level '$level' (demo, test, fuzz, peers or browser)" >&2
+    echo "install-deps: unknown level '$level' (demo, test, fuzz, peers, browser or llama)" >&2
     exit 2 ;;
 esac
 if [[ $level != demo ]]; then
@@ -36,6 +39,11 @@ fi
 if [[ $level == browser ]]; then
   packages+=(chromium python3-pil)
 fi
+if [[ $level == llama ]]; then
+  packages+=(git openssl ca-certificates)
+  # npm only when there is none: Debian's npm package conflicts with a Node.js that ships its own.
+  command -v npm >/dev/null 2>&1 || packages+=(npm)
+fi
 if [[ $level == peers ]]; then
   packages+=(python3-torch python3-matplotlib)
 fi
@@ -46,21 +54,26 @@ for p in "${packages[@]}"; do
   [[ "$status" == "install ok installed" ]] || missing+=("$p")
 done
 
-if ((${#missing[@]} == 0)); then
-  echo "install-deps: all ${#packages[@]} packages present"
-  exit 0
+install_packages() {
+  if ((${#missing[@]} == 0)); then
+    echo "install-deps: all ${#packages[@]} packages present"
+    return 0
+  fi
+  local sudo=()
+  if ((EUID != 0)); then
+    if command -v sudo >/dev/null 2>&1; then
+      sudo=(sudo)
+    else
+      echo "install-deps: need root or sudo to install: ${missing[*]}" >&2
+      exit 1
+    fi
+  fi
+  echo "install-deps: installing ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  "${sudo[@]}" apt-get update -q
+  "${sudo[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}"
+}
+install_packages
+if [[ $level == llama ]]; then
+  bash "$(dirname "$0")/install-llama.sh"
 fi
-
-if ((EUID == 0)); then
-  SUDO=()
-elif command -v sudo >/dev/null 2>&1; then
-  SUDO=(sudo)
-else
-  echo "install-deps: need root or sudo to install: ${missing[*]}" >&2
-  exit 1
-fi
-
-echo "install-deps: installing ${missing[*]}"
-export DEBIAN_FRONTEND=noninteractive
-"${SUDO[@]}" apt-get update -q
-"${SUDO[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}"

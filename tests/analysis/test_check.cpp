@@ -162,5 +162,84 @@ TEST(Check, MropeDumpsPerAxisAndTheirBugs) {
               ::testing::ThrowsMessage<InvalidArgument>(::testing::HasSubstr("plain RoPE reads one")));
 }
 
+
+/// ggml's NEOX rotation in float32 as ggml-org/llama.cpp ggml/src/ggml-cpu/ops.cpp computes it (the ladder
+/// theta *= theta_scale of ggml_rope_cache_init :5975-5989, theta_scale = powf(base, -2/n_dims) :6143,
+/// rotate_pairs :6063), at `positions` (+ offset), stored as float32.
+DumpVectors ggml_neox_dump(const DumpVectors& x, int r, float base, const std::vector<double>& positions, double offset = 0) {
+  DumpVectors y = x;
+  y.dtype = DType::F32;
+  const float theta_scale = std::pow(base, -2.0f / static_cast<float>(r));
+  for (long s = 0; s < x.seq; ++s) {
+    for (long g = 0; g < x.groups(); ++g) {
+      float theta = static_cast<float>(positions[static_cast<std::size_t>(s)] + offset);
+      for (int j = 0; j < r / 2; ++j) {
+        const float c = std::cos(theta), sn = std::sin(theta);
+        const float x0 = static_cast<float>(x.value(s, g, j)), x1 = static_cast<float>(x.value(s, g, j + r / 2));
+        y.values[static_cast<std::size_t>((s * x.groups() + g) * x.d + j)] = x0 * c - x1 * sn;
+        y.values[static_cast<std::size_t>((s * x.groups() + g) * x.d + j + r / 2)] = x0 * sn + x1 * c;
+        theta *= theta_scale;
+      }
+    }
+  }
+  return y;
+}
+
+TEST(Check, GgmlLadderPassesUnderItsErrorModelAndBugsAreStillNamed) {
+  DumpVectors x = random_dump(12, 2, 128, 31);
+  for (double& v : x.values) v = static_cast<double>(static_cast<float>(v));  // the float32 input ggml saw
+  const std::vector<double> p{0, 1, 2, 100, 1000, 3808, 4000, 8700, 16384, 30000, 32767, 65535};
+  for (const double base : {1e4, 1e6}) {
+    SCOPED_TRACE(base);
+    const DumpVectors y = ggml_neox_dump(x, 128, static_cast<float>(base), p);
+    RopeExpectation e = expect_half(128, 128, base);
+    e.angles = AngleModel::Ggml;
+    const CheckReport ok = check_dump(x, y, p, e);
+    EXPECT_TRUE(ok.comparison.passed()) << ok.comparison.max_ratio;
+    EXPECT_LT(ok.comparison.max_ratio, 0.5);
+    // Planted bugs through the same float32 ladder are still named under the looser model.
+    const auto named = [&](const DumpVectors& bad, const RopeExpectation& ex) {
+      const CheckReport r = check_dump(x, bad, p, ex);
+      EXPECT_FALSE(r.comparison.passed());
+      return r.diagnosis.matches ? to_string(*r.diagnosis.matches) : std::string("none: ") + r.diagnosis.message.en;
+    };
+    EXPECT_EQ(named(ggml_neox_dump(x, 128, static_cast<float>(base), p, 1.0), e), "positions-plus-one");
+    RopeExpectation other_base = e;
+    other_base.base = 5e5;
+    for (int j = 0; j < 64; ++j) other_base.theta[j] = std::pow(5e5, -2.0 * j / 128);
+    if (base == 1e4) {
+      EXPECT_EQ(named(y, other_base), "base-10000");
+    }
+  }
+}
+
+TEST(Check, RotaryOffsetChecksTheLastChannels) {
+  // DeepSeek in llama.cpp: the last 8 of 24 channels rotate (ggml_rope_set_offset), interleaved.
+  const DumpVectors x = random_dump(10, 2, 24);
+  DumpVectors tail;
+  tail.seq = 10, tail.heads = 2, tail.d = 8, tail.dtype = DType::F64;
+  for (long s = 0; s < 10; ++s) {
+    for (long g = 0; g < 2; ++g) {
+      for (int c = 0; c < 8; ++c) tail.values.push_back(x.value(s, g, 16 + c));
+    }
+  }
+  const DumpVectors rotated = rotate_dump(tail, false, 8, kDefaultBase);
+  DumpVectors y = x;
+  for (long s = 0; s < 10; ++s) {
+    for (long g = 0; g < 2; ++g) {
+      for (int c = 0; c < 8; ++c) y.values[static_cast<std::size_t>((s * 2 + g) * 24 + 16 + c)] = rotated.value(s, g, c);
+    }
+  }
+  RopeExpectation e = expect_half(24, 8);
+  e.layout = Layout::Interleaved;
+  e.rotary_offset = 16;
+  const auto p = range_positions(10);
+  EXPECT_TRUE(check_dump(x, y, p, e).comparison.passed());
+  e.rotary_offset = 0;  // the first channels: wrong
+  EXPECT_FALSE(check_dump(x, y, p, e).comparison.passed());
+  e.rotary_offset = 17;  // past the head
+  EXPECT_THROW(check_dump(x, y, p, e), InvalidArgument);
+}
+
 }  // namespace
 }  // namespace rope

@@ -29,7 +29,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string_view bytes(reinterpret_cast<const char*>(data), size);
   rope::GgufModel g;
   try {
-    g = rope::gguf_model(rope::parse_gguf(bytes, "model.gguf", {"rope_freqs", "rope_factors_long", "rope_factors_short"}));
+    g = rope::gguf_model(rope::parse_gguf(bytes, "model.gguf", rope::gguf_rope_tensor_names()));
   } catch (const rope::InvalidArgument& e) {
     check_message(e);
     return 0;

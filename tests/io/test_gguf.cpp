@@ -25,7 +25,7 @@ std::string bytes(const std::string& name) {
   return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
-const std::vector<std::string> kRopeTensors = {"rope_freqs", "rope_factors_long", "rope_factors_short"};
+const std::vector<std::string> kRopeTensors = {"rope_freqs.weight", "rope_factors_long.weight", "rope_factors_short.weight"};
 
 TEST(Gguf, ReadsHeaderMetadataAndTensorInfos) {
   const GgufFile f = read_gguf(path("llama-3.1-8b.gguf"), kRopeTensors);
@@ -52,12 +52,12 @@ TEST(Gguf, ReadsHeaderMetadataAndTensorInfos) {
   EXPECT_EQ(f.tensors[1].offset, 256u);
   EXPECT_EQ(f.data_offset % 32, 0u);
   // rope_freqs: 64 float32 factors, the first pair kept (1) and the last interpolated (f = 8).
-  ASSERT_EQ(f.tensor_data.count("rope_freqs"), 1u);
-  const auto& ff = f.tensor_data.at("rope_freqs");
+  ASSERT_EQ(f.tensor_data.count("rope_freqs.weight"), 1u);
+  const auto& ff = f.tensor_data.at("rope_freqs.weight");
   ASSERT_EQ(ff.size(), 64u);
   EXPECT_EQ(ff.front(), 1.0f);
   EXPECT_EQ(ff.back(), 8.0f);
-  EXPECT_EQ(f.tensor_data.count("rope_factors_long"), 0u);  // asked for, not in the file
+  EXPECT_EQ(f.tensor_data.count("rope_factors_long.weight"), 0u);  // asked for, not in the file
 }
 
 TEST(Gguf, BigEndianAndVersion2ReadTheSameNumbers) {
@@ -66,7 +66,7 @@ TEST(Gguf, BigEndianAndVersion2ReadTheSameNumbers) {
   EXPECT_EQ(be.version, 3u);
   EXPECT_EQ(be.find("llama.rope.freq_base")->as_number(), 10000.0);
   EXPECT_EQ(be.find("llama.context_length")->as_number(), 4096.0);
-  EXPECT_EQ(be.tensor_data.at("rope_freqs"), std::vector<float>(64, 1.0f));
+  EXPECT_EQ(be.tensor_data.at("rope_freqs.weight"), std::vector<float>(64, 1.0f));
   const GgufFile v2 = read_gguf(path("qwen3-8b-v2.gguf"));
   EXPECT_EQ(v2.version, 2u);
   EXPECT_FALSE(v2.big_endian);
@@ -88,7 +88,7 @@ TEST(Gguf, ParsesFromMemoryAsFromTheFile) {
   const GgufFile b = read_gguf(path("phi-3-mini-128k.gguf"), kRopeTensors);
   EXPECT_EQ(a.metadata.size(), b.metadata.size());
   EXPECT_EQ(a.tensor_data, b.tensor_data);
-  EXPECT_EQ(a.tensor_data.at("rope_factors_long").size(), 48u);
+  EXPECT_EQ(a.tensor_data.at("rope_factors_long.weight").size(), 48u);
 }
 
 struct BadCase {
@@ -112,8 +112,8 @@ TEST(Gguf, EveryMalformedFileGivesOneLineNamingTheRule) {
       {"duplicate-key.gguf", "key 'general.architecture' appears twice"},
       {"bad-bool.gguf", "bool value 2 is neither 0 nor 1"},
       {"alignment-u64.gguf", "general.alignment is a uint64, the format requires uint32"},
-      {"rope-freqs-f16.gguf", "tensor 'rope_freqs' must be f32 (type 0) with one dimension, it is type 1"},
-      {"rope-freqs-past-end.gguf", "tensor 'rope_freqs': its 256 bytes at data offset 0 run past the end of the file"},
+      {"rope-freqs-f16.gguf", "tensor 'rope_freqs.weight' must be f32 (type 0) with one dimension, it is type 1"},
+      {"rope-freqs-past-end.gguf", "tensor 'rope_freqs.weight': its 256 bytes at data offset 0 run past the end of the file"},
       {"dims-overflow.gguf", "tensor 'w': the product of its dimensions overflows int64"},
   };
   for (const BadCase& c : cases) {

@@ -11,12 +11,14 @@ gguf-py gguf/constants.py, Keys.Rope: {arch}.rope.freq_base, .dimension_count, .
 .freq_base_swa, .scaling.type/factor/attn_factor/original_context_length/yarn_log_multiplier), with
 the values of the models' published config.json files (data/models/README.md has their sources).
 
+The RoPE tensors have llama.cpp's names, `rope_freqs.weight`, `rope_factors_long.weight` and
+`rope_factors_short.weight` (gguf-py constants.py TENSOR_NAMES plus the ".weight" every model adds).
 The llama3 `rope_freqs` factors are computed here the way convert_hf_to_gguf.py's LlamaModel does
 (Llama 3.1's bands, in float64, stored as float32): the C++ test compares rope's own llama3 scaling
 with them.
 
 Usage: /usr/bin/python3 tests/io/write_gguf.py OUTDIR     (the build runs it into build/tests/gguf)
-       /usr/bin/python3 tests/io/write_gguf.py --samples data/gguf   (the committed samples of the docs)
+(The samples of data/gguf/ are written by llama.cpp's own gguf-py: tests/conformance/write_gguf_samples.py.)
 Standard library only; deterministic.
 """
 import json
@@ -113,10 +115,10 @@ def llama3_factors(dim, base, factor, low, high, old_context):
     return out
 
 
-def model(arch, ctx, embd, heads, kv, extra=(), name=None):
+def model(arch, ctx, embd, heads, kv, extra=(), name=None, layers=2):
     kvs = [("general.architecture", "str", arch), ("general.name", "str", name or arch),
            (arch + ".context_length", "u32", ctx), (arch + ".embedding_length", "u32", embd),
-           (arch + ".block_count", "u32", 2), (arch + ".attention.head_count", "u32", heads),
+           (arch + ".block_count", "u32", layers), (arch + ".attention.head_count", "u32", heads),
            (arch + ".attention.head_count_kv", "u32", kv)]
     return kvs + [(arch + k, t, v) for k, t, v in extra]
 
@@ -142,7 +144,11 @@ def good_files():
     f["llama-3.1-8b.gguf"] = gguf(
         model("llama", 131072, 4096, 32, 8, [(".rope.dimension_count", "u32", 128), (".rope.freq_base", "f32", 500000.0)],
               "Meta Llama 3.1 8B Instruct") + vocabulary(5000),
-        [f32_tensor("rope_freqs", factors), weight])
+        [f32_tensor("rope_freqs.weight", factors), weight])
+    # rope's own writer before issue 31 named the tensor without ".weight": llama.cpp does not read it.
+    f["llama-3.1-8b-bare-names.gguf"] = gguf(
+        model("llama", 131072, 4096, 32, 8, [(".rope.dimension_count", "u32", 128), (".rope.freq_base", "f32", 500000.0)]),
+        [f32_tensor("rope_freqs", factors)])
     f["mistral-7b-v0.1.gguf"] = gguf(model("llama", 32768, 4096, 32, 8, [(".rope.freq_base", "f32", 10000.0)]))
     f["qwen2.5-7b.gguf"] = gguf(model("qwen2", 32768, 3584, 28, 4, [(".rope.freq_base", "f32", 1000000.0)]))
     f["qwen2-vl-7b.gguf"] = gguf(model("qwen2vl", 32768, 3584, 28, 4, [
@@ -154,19 +160,39 @@ def good_files():
         (".attention.key_length", "u32", 256), (".attention.value_length", "u32", 256),
         (".attention.sliding_window", "u32", 1024), (".rope.freq_base", "f32", 1000000.0),
         (".rope.freq_base_swa", "f32", 10000.0), (".rope.scaling.type", "str", "linear"),
-        (".rope.scaling.factor", "f32", 8.0)]))
+        (".rope.scaling.factor", "f32", 8.0)], layers=34))
+    # Gemma 3 with its sliding layers listed (an array of bools, load_swa_pattern) and no freq_base_swa.
+    f["gemma-3-pattern.gguf"] = gguf(model("gemma3", 32768, 1152, 4, 1, [
+        (".attention.key_length", "u32", 256), (".attention.sliding_window", "u32", 512),
+        (".attention.sliding_window_pattern", "arr", ("bool", [True, False, True, True])),
+        (".rope.freq_base", "f32", 1000000.0)], layers=4))
     short, long_ = phi3_lists()
     f["phi-3-mini-128k.gguf"] = gguf(model("phi3", 131072, 3072, 32, 32, [
         (".rope.dimension_count", "u32", 96), (".rope.freq_base", "f32", 10000.0),
         (".rope.scaling.attn_factor", "f32", math.sqrt(1 + math.log(131072 / 4096) / math.log(4096))),
         (".rope.scaling.original_context_length", "u32", 4096)]),
-        [f32_tensor("rope_factors_long", long_), f32_tensor("rope_factors_short", short)])
+        [f32_tensor("rope_factors_long.weight", long_), f32_tensor("rope_factors_short.weight", short)])
     f["deepseek-v3.gguf"] = gguf(model("deepseek2", 163840, 7168, 128, 128, [
         (".attention.key_length", "u32", 192), (".attention.value_length", "u32", 128),
         (".rope.dimension_count", "u32", 64), (".rope.freq_base", "f32", 10000.0),
         (".rope.scaling.type", "str", "yarn"), (".rope.scaling.factor", "f32", 40.0),
         (".rope.scaling.original_context_length", "u32", 4096),
         (".rope.scaling.yarn_log_multiplier", "f32", 0.1)]))
+    # DeepSeek-V3 with MLA keys as the converter writes them now: key_length = kv_lora_rank + rope = 576.
+    f["deepseek-v3-mla.gguf"] = gguf(model("deepseek2", 163840, 7168, 128, 1, [
+        (".attention.key_length", "u32", 576), (".attention.value_length", "u32", 512),
+        (".attention.key_length_mla", "u32", 192), (".attention.value_length_mla", "u32", 128),
+        (".rope.dimension_count", "u32", 64), (".rope.freq_base", "f32", 10000.0),
+        (".rope.scaling.type", "str", "yarn"), (".rope.scaling.factor", "f32", 40.0),
+        (".rope.scaling.original_context_length", "u32", 4096),
+        (".rope.scaling.yarn_log_multiplier", "f32", 0.1)]))
+    # GLM-4.1V: glm4 with sections, which llama.cpp rotates with MROPE (use_mrope).
+    f["glm-4v.gguf"] = gguf(model("glm4", 65536, 4096, 32, 2, [
+        (".rope.dimension_count", "u32", 64), (".rope.freq_base", "f32", 10000.0),
+        (".rope.dimension_sections", "arr", ("i32", [8, 12, 12, 0]))]))
+    # SmolLM3 3B: llama.cpp leaves every fourth layer without RoPE (in code, no key).
+    f["smollm3-3b.gguf"] = gguf(model("smollm3", 65536, 2048, 16, 4, [
+        (".rope.freq_base", "f32", 5000000.0)], layers=36))
     f["gpt-oss-20b.gguf"] = gguf(model("gpt-oss", 131072, 2880, 64, 8, [
         (".attention.key_length", "u32", 64), (".attention.value_length", "u32", 64),
         (".rope.freq_base", "f32", 150000.0), (".rope.scaling.type", "str", "yarn"),
@@ -178,7 +204,7 @@ def good_files():
         (".rope.freq_base", "f32", 10000.0), (".rope.scale_linear", "f32", 4.0)]))
     # Llama 2 7B in big-endian v3, and Qwen3 8B in version 2: the same numbers in other encodings.
     f["llama-2-7b-be.gguf"] = gguf(model("llama", 4096, 4096, 32, 32, [(".rope.freq_base", "f32", 10000.0)]),
-                                   [f32_tensor("rope_freqs", [1.0] * 64, ">")], endian=">")
+                                   [f32_tensor("rope_freqs.weight", [1.0] * 64, ">")], endian=">")
     f["qwen3-8b-v2.gguf"] = gguf(model("qwen3", 40960, 4096, 32, 8, [
         (".attention.key_length", "u32", 128), (".rope.freq_base", "f32", 1000000.0)]), version=2)
     f["mamba.gguf"] = gguf(model("mamba", 2048, 768, 0, 0))
@@ -224,8 +250,8 @@ def bad_files(good):
     b["duplicate-key.gguf"] = gguf([("general.architecture", "str", "llama"), ("general.architecture", "str", "qwen2")])
     b["bad-bool.gguf"] = one_pair("x.flag", 7, b"\x02")
     b["alignment-u64.gguf"] = gguf([("general.alignment", "u64", 32)])
-    b["rope-freqs-f16.gguf"] = gguf(model("llama", 4096, 4096, 32, 32), [("rope_freqs", [64], 1, b"\0" * 128)])
-    b["rope-freqs-past-end.gguf"] = gguf(model("llama", 4096, 4096, 32, 32), [f32_tensor("rope_freqs", [1.0] * 64)])[:-64]
+    b["rope-freqs-f16.gguf"] = gguf(model("llama", 4096, 4096, 32, 32), [("rope_freqs.weight", [64], 1, b"\0" * 128)])
+    b["rope-freqs-past-end.gguf"] = gguf(model("llama", 4096, 4096, 32, 32), [f32_tensor("rope_freqs.weight", [1.0] * 64)])[:-64]
     b["dims-overflow.gguf"] = gguf([], [("w", [1 << 40, 1 << 40], 0, b"")])
     # Readable files whose RoPE keys are wrong: the mapping refuses them.
     b["arch-not-string.gguf"] = gguf([("general.architecture", "u32", 7)])
@@ -236,31 +262,14 @@ def bad_files(good):
         (".rope.dimension_sections", "arr", ("i32", [64]))]))
     b["bad-sections.gguf"] = gguf(model("qwen2vl", 32768, 3584, 28, 4, [
         (".rope.dimension_sections", "arr", ("i32", [16, 24, 20, 0]))]))
-    b["rope-freqs-wrong-length.gguf"] = gguf(model("llama", 4096, 4096, 32, 32), [f32_tensor("rope_freqs", [1.0] * 63)])
+    b["rope-freqs-wrong-length.gguf"] = gguf(model("llama", 4096, 4096, 32, 32), [f32_tensor("rope_freqs.weight", [1.0] * 63)])
     assert llama[:4] == b"GGUF"
     return b
 
 
-def samples():
-    """The sample files of data/gguf/ (docs examples): metadata and the small RoPE tensors only."""
-    factors = llama3_factors(128, 500000.0, 8.0, 1.0, 4.0, 8192)
-    return {"llama-3.1-8b.gguf": gguf(
-        model("llama", 131072, 4096, 32, 8, [(".rope.dimension_count", "u32", 128), (".rope.freq_base", "f32", 500000.0)],
-              "Meta Llama 3.1 8B Instruct"), [f32_tensor("rope_freqs", factors)]),
-            "qwen3-vl-8b.gguf": gguf(model("qwen3vl", 262144, 4096, 32, 8, [
-                (".attention.key_length", "u32", 128), (".rope.freq_base", "f32", 5000000.0),
-                (".rope.dimension_sections", "arr", ("i32", [24, 20, 20, 0]))]))}
-
-
 def main():
-    if len(sys.argv) == 3 and sys.argv[1] == "--samples":
-        os.makedirs(sys.argv[2], exist_ok=True)
-        for name, data in samples().items():
-            with open(os.path.join(sys.argv[2], name), "wb") as f:
-                f.write(data)
-        return
     if len(sys.argv) != 2:
-        sys.exit("usage: write_gguf.py OUTDIR | write_gguf.py --samples data/gguf")
+        sys.exit("usage: write_gguf.py OUTDIR")
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)
     good = good_files()

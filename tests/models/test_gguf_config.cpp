@@ -142,7 +142,7 @@ TEST(GgufConfig, MalformedOrUncoveredFilesAreRefused) {
       {"freq-base-string.gguf", "llama.rope.freq_base: expected a number, got string"},
       {"freq-base-nan.gguf", "llama.rope.freq_base: expected a finite number, got nan"},  // not "got float32"
       {"bad-sections.gguf", "qwen2vl.rope.dimension_sections: the sections [16, 24, 20, 0] add up to 60, not rotary_dim / 2 = 64"},
-      {"rope-freqs-wrong-length.gguf", "rope_freqs: 63 factors, the rotary dimension 128 has 64 pairs"},
+      {"rope-freqs-wrong-length.gguf", "rope_freqs.weight: 63 factors, the rotary dimension 128 has 64 pairs"},
   };
   for (const auto& c : cases) {
     const std::string file = c.first;  // a plain variable: clang 14 cannot capture a structured binding
@@ -182,8 +182,108 @@ TEST(GgufConfig, ArchitectureTable) {
     EXPECT_TRUE(names.insert(a.name).second) << a.name;
     tested += a.tested ? 1 : 0;
   }
-  EXPECT_EQ(tested, 12);  // the architectures of write_gguf.py's files, mamba (no RoPE) included
+  EXPECT_EQ(tested, 13);  // the architectures of write_gguf.py's files, mamba (no RoPE) included
   EXPECT_EQ(to_string(GgufRopeType::Imrope), "IMROPE");
+  // data/llama/rope_types.tsv: every architecture of llama_model_rope_type (152 at de3ff815ea7d), and what it
+  // decides in code (tests/conformance/llama_rope_types.py compares the table with the source itself).
+  EXPECT_EQ(names.size(), 152u);
+  const auto type_of = [](std::string_view n) {
+    for (const GgufArchitecture& a : gguf_architectures()) {
+      if (a.name == n) return std::make_pair(a.type, a.with_sections);
+    }
+    return std::make_pair(GgufRopeType::Vision, GgufRopeType::Vision);
+  };
+  EXPECT_EQ(type_of("qwen35").first, GgufRopeType::Imrope);
+  EXPECT_EQ(type_of("qwen3vlmoe").first, GgufRopeType::Imrope);
+  EXPECT_EQ(type_of("smollm3").first, GgufRopeType::Norm);
+  EXPECT_EQ(type_of("gemma4").first, GgufRopeType::Neox);
+  EXPECT_EQ(type_of("paddleocr").first, GgufRopeType::Mrope);
+  EXPECT_EQ(type_of("hunyuan_vl"), std::make_pair(GgufRopeType::Neox, GgufRopeType::Mrope));
+  EXPECT_EQ(type_of("glm4"), std::make_pair(GgufRopeType::Norm, GgufRopeType::Mrope));
+  EXPECT_EQ(type_of("nemotron_h").first, GgufRopeType::None);
+}
+
+TEST(GgufConfig, TensorNamesAreLlamaCpps) {
+  // llama.cpp reads rope_freqs.weight; a tensor named rope_freqs is not read, by llama.cpp or by rope.
+  const GgufModel bare = read_gguf_model(path("llama-3.1-8b-bare-names.gguf"));
+  EXPECT_EQ(bare.model.rope.type, ScalingType::Default);
+  EXPECT_FALSE(bare.rope_freqs_difference);
+  ASSERT_EQ(bare.model.warnings.size(), 1u);
+  EXPECT_THAT(bare.model.warnings[0].en, HasSubstr("tensor rope_freqs has no .weight suffix: llama.cpp reads rope_freqs.weight only"));
+  EXPECT_EQ(read_gguf_model(path("llama-3.1-8b.gguf")).model.warnings.size(), 0u);
+}
+
+TEST(GgufConfig, GemmaSlidingLayersAreLayerTypes) {
+  // llama.cpp: 34 layers, pattern 6 (il % 6 < 5 slides), the sliding layers at freq_base_swa without scaling.
+  const GgufModel g = read_gguf_model(path("gemma-3-4b.gguf"));
+  ASSERT_EQ(g.model.layer_types.size(), 2u);
+  EXPECT_EQ(g.model.layer_type, "full_attention");
+  const LayerTypeRope& sliding = g.model.layer_types[0];
+  const LayerTypeRope& full = g.model.layer_types[1];
+  EXPECT_EQ(sliding.name, "sliding_attention");
+  EXPECT_EQ(full.layers, (std::vector<int>{5, 11, 17, 23, 29}));
+  EXPECT_EQ(sliding.layers.size(), 29u);
+  EXPECT_EQ(sliding.config.base, 10000.0);
+  EXPECT_EQ(sliding.config.type, ScalingType::Default);
+  EXPECT_EQ(sliding.config.head_dim, 256);
+  EXPECT_EQ(full.config.type, ScalingType::Linear);
+  EXPECT_EQ(full.config.base, 1e6);
+  // The HF preset's layer types give the same layers and RoPEs.
+  const ModelConfig hf = load_preset("gemma-3-4b");
+  ASSERT_EQ(hf.layer_types.size(), 2u);
+  EXPECT_EQ(hf.layer_types[0].layers, sliding.layers);
+  EXPECT_EQ(rope_parameters(hf.layer_types[0].config).inv_freq, rope_parameters(sliding.config).inv_freq);
+  // The pattern as an array of bools; no freq_base_swa: llama.cpp's 10000.
+  const GgufModel p = read_gguf_model(path("gemma-3-pattern.gguf"));
+  ASSERT_EQ(p.model.layer_types.size(), 2u);
+  EXPECT_EQ(p.model.layer_types[0].layers, (std::vector<int>{0, 2, 3}));
+  EXPECT_EQ(p.model.layer_types[1].layers, (std::vector<int>{1}));
+  EXPECT_EQ(p.model.layer_types[0].config.base, 10000.0);
+}
+
+TEST(GgufConfig, SmolLm3HasNoRopeOnEveryFourthLayer) {
+  // llama.cpp src/models/smollm3.cpp:69: use_rope = (il + 1) % 4 != 0.
+  const GgufModel g = read_gguf_model(path("smollm3-3b.gguf"));
+  ASSERT_EQ(g.model.layer_types.size(), 2u);
+  EXPECT_EQ(g.model.layer_type, "rope");
+  EXPECT_EQ(g.model.layer_types[1].name, "nope");
+  EXPECT_FALSE(g.model.layer_types[1].rope);
+  EXPECT_EQ(g.model.layer_types[1].layers, (std::vector<int>{3, 7, 11, 15, 19, 23, 27, 31, 35}));
+  EXPECT_EQ(g.model.layer_types[0].layers.size(), 27u);
+  EXPECT_EQ(g.model.layer_types[0].config.base, 5e6);
+}
+
+TEST(GgufConfig, DeepSeekRotatesTheLastChannelsAndMlaHeads) {
+  // llama.cpp rotates the last rope.dimension_count channels (ggml_rope_set_offset): 128 without position first.
+  const GgufModel g = read_gguf_model(path("deepseek-v3.gguf"));
+  EXPECT_EQ(g.model.qk_nope_head_dim, 128);
+  EXPECT_EQ(g.head_dim, 192);
+  // MLA: key_length 576 is the latent 512 + 64; the head is key_length_mla 192.
+  const GgufModel mla = read_gguf_model(path("deepseek-v3-mla.gguf"));
+  EXPECT_EQ(mla.head_dim, 192);
+  EXPECT_EQ(mla.rotary_dim, 64);
+  EXPECT_EQ(mla.model.qk_nope_head_dim, 128);
+  EXPECT_THAT(english(mla.model.notes), Contains(HasSubstr("MLA: deepseek2.attention.key_length 576")));
+  EXPECT_EQ(rope_parameters(mla.model.rope).inv_freq, rope_parameters(g.model.rope).inv_freq);
+}
+
+TEST(GgufConfig, MropeTextTokensAndGlm4Sections) {
+  // Qwen3-VL: IMROPE's pairs 61 and 62 read slot e, which llama.cpp sets to 0 for text.
+  const GgufModel vl = read_gguf_model(path("qwen3-vl-8b.gguf"));
+  EXPECT_THAT(english(vl.model.notes), Contains(HasSubstr("pairs 61, 62 read the fourth slot e")));
+  const AxisMap map = make_axis_map(*vl.model.mrope, 64);
+  EXPECT_EQ(axis_component(map, AxisPosition::single(7), 3), 0.0);
+  EXPECT_EQ(axis_component(map, AxisPosition::single(7), 0), 7.0);
+  AxisPosition four = parse_axis_position("7,8,9,10", "p");
+  EXPECT_EQ(axis_component(map, four, 3), 10.0);
+  Eigen::VectorXd theta = Eigen::VectorXd::Ones(64);
+  const Eigen::VectorXd phi = axis_angles(theta, &map, AxisPosition::single(7));
+  EXPECT_EQ(phi[61], 0.0);
+  EXPECT_EQ(phi[62], 0.0);
+  EXPECT_EQ(phi[60], 7.0);
+  // glm4 with sections (use_mrope): MROPE.
+  EXPECT_EQ(read_gguf_model(path("glm-4v.gguf")).rope_type, GgufRopeType::Mrope);
+  EXPECT_EQ(read_gguf_model(path("glm-4-9b.gguf")).rope_type, GgufRopeType::Norm);
 }
 
 }  // namespace

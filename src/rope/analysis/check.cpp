@@ -55,6 +55,8 @@ std::vector<Variant> check_variants(const RopeExpectation& e) {
     v.push_back({kind, std::move(spec), offset, angles});
   };
   RopeExpectation s = e;
+  RopeExpectation at_zero = e;  // the partial-rotary variants rotate from channel 0
+  at_zero.rotary_offset = 0;
   s.layout = e.layout == Layout::Half ? Layout::Interleaved : Layout::Half;
   add(VariantKind::LayoutSwapped, s);
   if (e.base != kDefaultBase) {
@@ -99,12 +101,12 @@ std::vector<Variant> check_variants(const RopeExpectation& e) {
     return v;  // M-RoPE models and vision towers rotate the whole head: no partial-rotary variants
   }
   if (r < e.head_dim) {
-    s = e;
+    s = at_zero;
     s.theta = default_theta(e.base, e.head_dim);
     add(VariantKind::PartialWholeHead, s);
     const int twice = 2 * static_cast<int>(static_cast<double>(r) * r / e.head_dim / 2.0);
     if (twice >= 2 && twice < r) {
-      s = e;
+      s = at_zero;
       s.theta = default_theta(e.base, twice);
       add(VariantKind::PartialTwice, s);
     }
@@ -124,12 +126,14 @@ DumpComparison compare_dump(const DumpVectors& before, const DumpVectors& after,
     throw InvalidArgument(error_msg("{0} positions for a dump of {1} sequence positions", positions.size(), before.seq));
   }
   const RopeExpectation& spec = variant.spec;
-  const int d = before.d, r = spec.rotary_dim(), half = r / 2;
-  if (r > d || r < 2) {
+  const int d = before.d, r = spec.rotary_dim(), half = r / 2, off = spec.rotary_offset;
+  if (r + off > d || r < 2 || off < 0) {
     throw InvalidArgument(error_msg("the rotary dimension {0} does not fit in the dump's d = {1}", r, d));
   }
   const double eps_t = epsilon(after.dtype);
-  const double eps_a = after.dtype == DType::F64 ? epsilon(DType::F64) : epsilon(DType::F32);
+  const AngleModel model = spec.angles.value_or(default_angle_model(after.dtype));
+  const double eps_a = angle_epsilon(model);
+  const Eigen::VectorXd c_i = angle_error_factors(model, spec.theta, spec.base, spec.rotary_dim());  // (C2)
   const double a = spec.attention_factor;
   DumpComparison c;
   c.position_ratio = Eigen::VectorXd::Zero(before.seq);
@@ -139,8 +143,8 @@ DumpComparison compare_dump(const DumpVectors& before, const DumpVectors& after,
   std::vector<char> rotated(static_cast<std::size_t>(d), 0);
   for (int i = 0; i < half; ++i) {
     const auto [pa, pb] = pair_channels(r, i, spec.layout);
-    ca[i] = pa, cb[i] = pb;
-    rotated[pa] = rotated[pb] = 1;
+    ca[i] = pa + off, cb[i] = pb + off;
+    rotated[ca[i]] = rotated[cb[i]] = 1;
   }
   Eigen::VectorXd cs(half), sn(half), angle_term(half);
   const auto record = [&](long s, long g, int ch, double expected, double got, double tol) {
@@ -173,16 +177,17 @@ DumpComparison compare_dump(const DumpVectors& before, const DumpVectors& after,
     (void)axis_angles(spec.theta, map, p);  // throws: a position of several components without axes, or of the wrong count
     // (A1), (V1): pair i turns by θ_i·(p_a(i) + o), o a vision tower's offset (0 for M-RoPE).
     const double o = map ? map->position_offset : 0.0;
-    for (int i = 0; i < half; ++i) m_of[i] = (map ? p[map->pair_axis[static_cast<std::size_t>(i)] - map->first_axis] : p[0]) + o;
+    for (int i = 0; i < half; ++i) m_of[i] = (map ? axis_component(*map, p, map->pair_axis[static_cast<std::size_t>(i)]) : p[0]) + o;
     Eigen::VectorXd phi(half);
     if (variant.angle_type) {
-      // m and θ cast to the type, m·θ in it: per distinct component, each pair taking its own axis's.
+      // m and θ cast to the type, m·θ in it: per distinct position, each pair taking its own axis's.
       const CurveSpec curve{*variant.angle_type, Strategy::CastInputs};
-      for (int k = 0; k < p.count; ++k) {
-        const double m = p.value[static_cast<std::size_t>(k)] + o;
-        const Eigen::VectorXd at = computed_angles(curve, spec.theta, m);
-        for (int i = 0; i < half; ++i) {
-          if (m_of[i] == m) phi[i] = at[i];
+      std::vector<char> done(static_cast<std::size_t>(half), 0);
+      for (int j = 0; j < half; ++j) {
+        if (done[static_cast<std::size_t>(j)]) continue;
+        const Eigen::VectorXd at = computed_angles(curve, spec.theta, m_of[j]);
+        for (int i = j; i < half; ++i) {
+          if (m_of[i] == m_of[j]) phi[i] = at[i], done[static_cast<std::size_t>(i)] = 1;
         }
       }
     } else {
@@ -191,7 +196,7 @@ DumpComparison compare_dump(const DumpVectors& before, const DumpVectors& after,
     for (int i = 0; i < half; ++i) {
       cs[i] = std::cos(phi[i]);
       sn[i] = std::sin(phi[i]);
-      angle_term[i] = 2 * eps_t + eps_a * (1 + std::abs(m_of[i]) * spec.theta[i]);
+      angle_term[i] = 2 * eps_t + eps_a * (1 + c_i[i] * std::abs(m_of[i]) * spec.theta[i]);
     }
     for (long g = 0; g < before.groups(); ++g) {
       const double* x = before.vector(s, g);

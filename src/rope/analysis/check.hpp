@@ -8,13 +8,13 @@
 /// Tolerance model (C1), per element of rotated pair i at position m, x the pair of the dump before RoPE,
 /// a the attention factor, T the dump's type:
 ///
-///     |y − y_ref| <= κ · a · ‖x‖ · (2·ε_T + ε_A · (1 + |m|·θ_i))                       (C1)
+///     |y − y_ref| <= κ · a · ‖x‖ · (2·ε_T + ε_A · (1 + c_i·|m|·θ_i))                   (C1)
 ///
 /// 2·ε_T: cos and sin rounded to T, the two products and the sum rounded to T, the result stored in T
-/// (each at most ε_T/2 of a term bounded by a·‖x‖); ε_A · |m|·θ_i: the angle m·θ_i computed in float32
-/// (as PyTorch, JAX and llama.cpp compute it), ε_A = ε_f32 (ε_f64 for a float64 dump), plus ε_A for cos
-/// and sin; κ = kToleranceSafety (core/constants.hpp). An unrotated channel must come back as it was
-/// within κ·ε_T·|x|.
+/// (each at most ε_T/2 of a term bounded by a·‖x‖); ε_A · (1 + c_i·|m|·θ_i): the angle's error under the
+/// error model of the implementation (angle_error.hpp (C2): float64, PyTorch's float32, ggml's float32
+/// ladder), plus ε_A for cos and sin; κ = kToleranceSafety (core/constants.hpp). An unrotated channel must
+/// come back as it was within κ·ε_T·|x|.
 #pragma once
 
 #include <Eigen/Core>
@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "rope/analysis/angle_error.hpp"
 #include "rope/analysis/dump.hpp"
 #include "rope/core/message.hpp"
 #include "rope/core/types.hpp"
@@ -34,6 +35,9 @@ namespace rope {
 struct RopeExpectation {
   Layout layout = Layout::Half;
   int head_dim = 0;               ///< d of the dump
+  /// The first rotated channel: the pairs lie in [rotary_offset, rotary_offset + rotary_dim) (llama.cpp's
+  /// DeepSeek-2 rotates the last channels of the head, ggml_rope_set_offset; HF's DeepSeek the same).
+  int rotary_offset = 0;
   Eigen::VectorXd theta;          ///< one per rotated pair; the rotary dimension is 2·theta.size()
   double attention_factor = 1.0;  ///< multiplies cos and sin
   double base = kDefaultBase;     ///< rope_theta (for the variants "base 10000", "scaling ignored")
@@ -41,6 +45,8 @@ struct RopeExpectation {
   /// M-RoPE: the axis of every pair (models/axes.hpp (A1)); the positions then have a component per axis
   /// (or one number for all), and pair i turns by θ_i·p_a(i).
   std::optional<AxisMap> axes;
+  /// How the dump's angles were computed (angle_error.hpp); nullopt: default_angle_model of the dump's type.
+  std::optional<AngleModel> angles;
   int rotary_dim() const { return 2 * static_cast<int>(theta.size()); }
 };
 

@@ -162,6 +162,12 @@ std::string axis_pattern(const AxisMap& map) {
   return s;
 }
 
+double axis_component(const AxisMap& map, const AxisPosition& p, int axis) {
+  const bool ggml = map.source.order == SectionOrder::GgmlMrope || map.source.order == SectionOrder::GgmlImrope;
+  if (!p.multi() && ggml && axis == 3) return 0.0;
+  return p[axis - map.first_axis];
+}
+
 Eigen::VectorXd axis_angles(const Eigen::VectorXd& theta, const AxisMap* map, const AxisPosition& p) {
   const int axes = map ? map->axes : 1;
   if (p.multi() && p.count != axes) {
@@ -182,8 +188,8 @@ Eigen::VectorXd axis_angles(const Eigen::VectorXd& theta, const AxisMap* map, co
   }
   Eigen::VectorXd phi(theta.size());
   for (Eigen::Index j = 0; j < theta.size(); ++j) {
-    const int a = map ? map->pair_axis[static_cast<std::size_t>(j)] - map->first_axis : 0;
-    phi[j] = map ? theta[j] * (p[a] + map->position_offset) : theta[j] * p[a];  // (A1), (V1)
+    phi[j] = map ? theta[j] * (axis_component(*map, p, map->pair_axis[static_cast<std::size_t>(j)]) + map->position_offset)
+                 : theta[j] * p[0];  // (A1), (V1)
   }
   return phi;
 }

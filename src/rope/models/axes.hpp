@@ -103,6 +103,12 @@ Message axis_name(int axis);
 /// "THW·THW·…": one letter per pair, upper case, a dot every 3 pairs (interleaved) or at section ends.
 std::string axis_pattern(const AxisMap& map);
 
+/// The component axis `axis` (0 t … 3 e) of `p` reads under `map`: p's own when p has several; one number m
+/// is a text token's (m, m, m) for HF, and (m, m, m, 0) for llama.cpp's four slots (llama_graph's
+/// llm_graph_input_pos::set_input writes 0 into the fourth slot of a text token: ggml-org/llama.cpp
+/// src/llama-graph.cpp:131-140 at de3ff815ea7d), so IMROPE's e pairs of a text token do not turn.
+double axis_component(const AxisMap& map, const AxisPosition& p, int axis);
+
 /// (A1): φ_j = θ_j · p_{a(j)} for every pair ((V1) with the map's offset); without a map, φ_j = θ_j · p.
 /// @throws InvalidArgument when p has more than one component and the map has a different number of
 /// axes (or there is no map).

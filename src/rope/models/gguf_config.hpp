@@ -28,6 +28,16 @@
 
 namespace rope {
 
+/// The RoPE tensors as llama.cpp names and reads them (ggml-org/llama.cpp src/llama-arch.cpp:438, 495-496
+/// LLM_TENSOR_ROPE_FREQS, _LONG, _SHORT with the suffix "weight" every model adds, e.g. src/models/llama.cpp:62-67;
+/// gguf-py/gguf/constants.py:675-677; at the node-llama-cpp 3.22.1 bundle, commit de3ff815ea7d). One tensor
+/// for every layer: no "blk.N." prefix.
+inline constexpr const char* kGgufRopeFreqs = "rope_freqs.weight";
+inline constexpr const char* kGgufRopeFactorsLong = "rope_factors_long.weight";
+inline constexpr const char* kGgufRopeFactorsShort = "rope_factors_short.weight";
+/// The tensors read_gguf_model reads: the three, and their names without ".weight" (to say llama.cpp ignores them).
+const std::vector<std::string>& gguf_rope_tensor_names();
+
 /// llama.cpp's enum llama_rope_type: how ggml_rope pairs the channels of a head.
 enum class GgufRopeType { None, Norm, Neox, Mrope, Imrope, Vision };
 /// "NORM", "NEOX", "MROPE", "IMROPE", "VISION", "NONE".
@@ -95,6 +105,10 @@ namespace detail {
 /// Internal (gguf_config_scaling.cpp): the scaling keys and tensors of `file` into g.model.rope, with
 /// their origin lines and notes; g's shape (head_dim, rotary_dim) is already read.
 void gguf_scaling(const GgufFile& file, const std::string& arch, GgufModel& g);
+/// Internal (gguf_config_layers.cpp): the layers whose RoPE differs (Gemma 3's sliding layers, SmolLM3's NoPE
+/// layers) into
+/// g.model.layer_types; g.model.rope is already read.
+void gguf_layers(const GgufFile& file, const std::string& arch, GgufModel& g);
 }  // namespace detail
 
 }  // namespace rope

@@ -57,6 +57,7 @@ class Scaling {
     origin(what, value, Message::same(from));
   }
   void note(Message message) { g_.model.notes.push_back(std::move(message)); }
+  /// The tensor llama.cpp reads as `name` (its full name, "rope_freqs.weight").
   const std::vector<float>* tensor(const char* name) const {
     const auto it = f_.tensor_data.find(name);
     return it == f_.tensor_data.end() ? nullptr : &it->second;
@@ -76,7 +77,7 @@ class Scaling {
 
 std::vector<double> Scaling::pair_list(const char* name) const {
   const std::vector<float>* t = tensor(name);
-  if (!t) fail(name, "missing: longrope needs both rope_factors_long and rope_factors_short");
+  if (!t) fail(name, "missing: longrope needs both rope_factors_long.weight and rope_factors_short.weight");
   const std::size_t pairs = static_cast<std::size_t>(g_.rotary_dim / 2);
   if (t->size() != pairs) fail(name, fmt::format("{} factors, the rotary dimension {} has {} pairs", t->size(), g_.rotary_dim, pairs));
   std::vector<double> out;
@@ -146,8 +147,8 @@ void Scaling::yarn() {
 
 void Scaling::longrope() {
   r_.type = ScalingType::LongRope;
-  r_.long_factor = pair_list("rope_factors_long");
-  r_.short_factor = pair_list("rope_factors_short");
+  r_.long_factor = pair_list(kGgufRopeFactorsLong);
+  r_.short_factor = pair_list(kGgufRopeFactorsShort);
   origin("long_factor", fmt::format("{} numbers", r_.long_factor.size()), msg("tensor rope_factors_long"));
   origin("short_factor", fmt::format("{} numbers", r_.short_factor.size()), msg("tensor rope_factors_short"));
   original_context(true);
@@ -160,10 +161,10 @@ void Scaling::longrope() {
 void Scaling::llama3(const std::vector<float>& ff) {
   const std::size_t pairs = static_cast<std::size_t>(g_.rotary_dim / 2);
   if (ff.size() != pairs) {
-    fail("rope_freqs", fmt::format("{} factors, the rotary dimension {} has {} pairs", ff.size(), g_.rotary_dim, pairs));
+    fail(kGgufRopeFreqs, fmt::format("{} factors, the rotary dimension {} has {} pairs", ff.size(), g_.rotary_dim, pairs));
   }
   for (float x : ff) {
-    if (!std::isfinite(x) || x <= 0) fail("rope_freqs", fmt::format("factor {} is not a positive number", format_number(x)));
+    if (!std::isfinite(x) || x <= 0) fail(kGgufRopeFreqs, fmt::format("factor {} is not a positive number", format_number(x)));
   }
   g_.rope_freqs = ff;
   const double f = *std::max_element(ff.begin(), ff.end());
@@ -193,7 +194,7 @@ void Scaling::llama3(const std::vector<float>& ff) {
   try {
     p = rope_parameters(r_);
   } catch (const InvalidArgument& e) {
-    fail("rope_freqs", e.what());
+    fail(kGgufRopeFreqs, e.what());
   }
   double worst = 0.0;
   for (std::size_t i = 0; i < pairs; ++i) {
@@ -222,7 +223,7 @@ void Scaling::run() {
   const std::string lk = key("rope.scale_linear");
   const auto factor = f_.find(fk) ? number(fk, false) : number(lk, false);
   const std::string factor_key = f_.find(fk) ? fk : lk;
-  const bool longrope_tensors = tensor("rope_factors_long") || tensor("rope_factors_short");
+  const bool longrope_tensors = tensor(kGgufRopeFactorsLong) || tensor(kGgufRopeFactorsShort);
   std::string name = type.value_or("");
   Message from = Message::same(tk);
   if (!type) {
@@ -231,7 +232,7 @@ void Scaling::run() {
     from = longrope_tensors ? msg("tensors rope_factors_long/short") : msg("no {0}", tk);
   }
   if (name == "none" || (name == "linear" && (!factor || *factor == 0 || *factor == 1))) {
-    if (!tensor("rope_freqs")) origin("rope_type", "default", from);
+    if (!tensor(kGgufRopeFreqs)) origin("rope_type", "default", from);
   } else if (name == "linear") {
     origin("rope_type", "linear", from);
     linear(*factor, factor_key);
@@ -245,9 +246,24 @@ void Scaling::run() {
   } else {
     fail(tk, fmt::format("'{}' is not a scaling type llama.cpp knows (none, linear, yarn, longrope)", printable(name)));
   }
-  if (const std::vector<float>* ff = tensor("rope_freqs")) {
+  if (g_.attn_factor != 1.0 && r_.type != ScalingType::Yarn && r_.type != ScalingType::LongRope) {
+    g_.model.warnings.push_back(msg("{0} {1}: llama.cpp multiplies cos and sin by it whatever the scaling "
+                                    "(src/llama-context.cpp:214); rope's {2} scaling has no attention factor, so "
+                                    "rope expects 1",
+                                    key("rope.scaling.attn_factor"), format_number(g_.attn_factor), to_string(r_.type)));
+  }
+  // llama.cpp reads these tensors by their full names only (tn(LLM_TENSOR_ROPE_FREQS, "weight"), e.g.
+  // src/models/llama.cpp:62-67, phi3.cpp:54-55 at de3ff815ea7d): a tensor without ".weight" is not read.
+  for (const char* full : {kGgufRopeFreqs, kGgufRopeFactorsLong, kGgufRopeFactorsShort}) {
+    const std::string bare(std::string_view(full).substr(0, std::string_view(full).size() - 7));
+    if (f_.tensor_data.count(bare) && !tensor(full)) {
+      g_.model.warnings.push_back(msg("tensor {0} has no .weight suffix: llama.cpp reads {1} only, so it ignores this tensor; "
+                                      "so does rope", bare, full));
+    }
+  }
+  if (const std::vector<float>* ff = tensor(kGgufRopeFreqs)) {
     if (r_.type != ScalingType::Default) {
-      fail("rope_freqs", fmt::format("present together with scaling type {}: rope maps rope_freqs as Llama 3.1's only",
+      fail(kGgufRopeFreqs, fmt::format("present together with scaling type {}: rope maps rope_freqs as Llama 3.1's only",
                                      to_string(r_.type)));
     }
     llama3(*ff);

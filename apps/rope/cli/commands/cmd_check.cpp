@@ -18,6 +18,7 @@
 #include "rope/core/constants.hpp"
 #include "rope/core/error.hpp"
 #include "rope/io/csv.hpp"
+#include "rope/io/gguf.hpp"
 
 namespace rope::cli {
 
@@ -26,6 +27,7 @@ struct CheckOptions {
   std::optional<double> base;
   std::optional<Layout> layout;
   std::optional<DType> dtype;
+  std::optional<AngleModel> angles;
   bool json = false;
   Lang lang = Lang::En;
   ScalingOptions scaling;
@@ -34,20 +36,30 @@ struct CheckOptions {
 /// What the dump should contain, from --model/--config/flags and --layout: the one place where the
 /// command obtains layout, rotary dimension, frequencies and attention factor (a richer RoPE spec from the
 /// model will be read here). `where` says where the layout came from.
-RopeExpectation expectation_from_options(const CheckOptions& opt, int head_dim, bool per_axis, Message& where) {
-  const ModelRope rope = resolve(opt.scaling, {std::nullopt, head_dim, opt.base, kDefaultBase, std::nullopt, Layout::Interleaved});
+RopeExpectation expectation_from_options(const CheckOptions& opt, int head_dim, bool per_axis, double max_position,
+                                         Message& where) {
+  ModelRope rope = resolve(opt.scaling, {std::nullopt, head_dim, opt.base, kDefaultBase, std::nullopt, Layout::Interleaved});
+  // LongRoPE's list is the one of the dump's longest position (HF: seq_len = max(position_ids) + 1; llama.cpp:
+  // the long factors when the context exceeds the original one, which such positions need).
+  if (!rope.plain && rope.model.rope.type == ScalingType::LongRope) rope.spec = spec_at_position(rope.spec, max_position);
   if (!rope.plain && rope.spec.axes && rope.spec.axes->vision() && !per_axis) {
     throw InvalidArgument(error_msg("a vision tower's 2-D RoPE turns each patch by its (row, column): give --axis-positions FILE with "
                           "a row ROW,COL per sequence index, or check the tower's rotation with rope apply --position ROW,COL"));
   }
   RopeExpectation e;
   e.head_dim = head_dim;
+  // The error model of the angles (angle_error.hpp): --angles, else ggml's for a GGUF (llama.cpp computes it).
+  e.angles = opt.angles;
+  if (!e.angles && !opt.scaling.source.file.empty() && is_gguf_file(opt.scaling.source.file)) e.angles = AngleModel::Ggml;
   e.theta = rope.spec.params.inv_freq;
   e.base = rope.model.rope.base;
   if (!rope.plain && rope.spec.axes) e.axes = rope.spec.axes;  // M-RoPE: pair i turns by θ_i·p_a(i)
   if (!rope.plain) {
     const ModelRope& rr = rope;
-    if (rr.model.rope.head_dim != head_dim) {
+    // DeepSeek's RoPE part alone (llama.cpp's q_pe/k_pe nodes, HF's q_pe): the dump holds the rotary channels only.
+    const bool rotary_part = rr.spec.rotary_offset > 0 && head_dim == rr.spec.rotary_dim;
+    e.rotary_offset = rotary_part ? 0 : rr.spec.rotary_offset;
+    if (rr.model.rope.head_dim != head_dim && !rotary_part) {
       throw InvalidArgument(error_msg("{0} has head_dim {1}, the dump's last axis is d = {2}", rr.model.name,
                                         rr.model.rope.head_dim, head_dim));
     }
@@ -57,7 +69,7 @@ RopeExpectation expectation_from_options(const CheckOptions& opt, int head_dim, 
     // The spec's layout: the model's class, or a vision kind's own (Llama 4 and axial interleave, (V4), (V5)).
     if (!opt.scaling.source.file.empty() || !opt.scaling.source.preset.empty() || !opt.scaling.rope.vision.empty()) e.layout = rr.spec.layout;
   }
-  if (2 * e.theta.size() > head_dim) {
+  if (2 * e.theta.size() + e.rotary_offset > head_dim) {
     throw InvalidArgument(error_msg("the rotary dimension {0} is larger than the dump's d = {1}", 2 * e.theta.size(), head_dim));
   }
   if (opt.layout) {
@@ -106,7 +118,11 @@ int run_check(const CheckOptions& opt, std::ostream& out) {
   LoadedDumps dumps = load_dumps(opt.dumps);
   if (opt.dtype) dumps.after.dtype = dumps.before.dtype = *opt.dtype;
   Message where;
-  const RopeExpectation e = expectation_from_options(opt, dumps.after.d, !dumps.axis_positions.empty(), where);
+  double max_position = 0;
+  for (const double p : dumps.positions) max_position = std::max(max_position, p);
+  for (const AxisPosition& p : dumps.axis_positions) max_position = std::max(max_position, p.max_abs());
+  const RopeExpectation e = expectation_from_options(opt, dumps.after.d, !dumps.axis_positions.empty(), max_position, where);
+  const AngleModel angles = e.angles.value_or(default_angle_model(dumps.after.dtype));
   const CheckReport report = dumps.axis_positions.empty() ? check_dump(dumps.before, dumps.after, dumps.positions, e)
                                                          : check_dump(dumps.before, dumps.after, dumps.axis_positions, e);
   // A position as the dump gave it: one number, or (t, h, w).
@@ -120,7 +136,7 @@ int run_check(const CheckOptions& opt, std::ostream& out) {
   Eigen::VectorXd pair_ratio(r / 2);
   for (int i = 0; i < r / 2; ++i) {
     const auto [a, b] = pair_channels(r, i, e.layout);
-    pair_ratio[i] = std::max(c.channel_ratio[a], c.channel_ratio[b]);
+    pair_ratio[i] = std::max(c.channel_ratio[a + e.rotary_offset], c.channel_ratio[b + e.rotary_offset]);
   }
   const bool passed = c.passed();
   if (opt.json) {
@@ -133,6 +149,7 @@ int run_check(const CheckOptions& opt, std::ostream& out) {
                      {"base", e.base}, {"attention_factor", e.attention_factor}};
     if (e.axes) axes_json(j["expected"], *e.axes);
     j["dtype"] = std::string(to_string(dumps.after.dtype));
+    j["angles"] = std::string(to_string(angles));
     j["only_position_zero"] = report.only_position_zero;
     if (!passed) {
       const auto at = static_cast<std::size_t>(c.first_seq);
@@ -173,10 +190,11 @@ int run_check(const CheckOptions& opt, std::ostream& out) {
                        axis_rule(e.axes->source.order)));
   }
   row(t.tr("tolerance (C1)"),
-      fmt::format("κ·a·‖x‖·(2·ε_T + ε_A·(1 + {}·θ_i)), ε_T = {} ({}), ε_A = {}, κ = {}", !e.axes ? std::string("|m|") : e.axes->position_offset != 0 ? "|p_a(i) + " + format_number(e.axes->position_offset) + "|" : std::string("|p_a(i)|"),
+      fmt::format("κ·a·‖x‖·(2·ε_T + ε_A·(1 + c_i·{}·θ_i)), ε_T = {} ({}), ε_A = {}, κ = {}", !e.axes ? std::string("|m|") : e.axes->position_offset != 0 ? "|p_a(i) + " + format_number(e.axes->position_offset) + "|" : std::string("|p_a(i)|"),
                   number(epsilon(dumps.after.dtype)),
-                  to_string(dumps.after.dtype), number(dumps.after.dtype == DType::F64 ? epsilon(DType::F64) : epsilon(DType::F32)),
+                  to_string(dumps.after.dtype), number(angle_epsilon(angles)),
                   format_number(kToleranceSafety)));
+  row(t.tr("angles (C2)"), t.tr("{0}: c_i = {1}", std::string(to_string(angles)), angle_error_formula(angles, e.base, r)));
   out << '\n';
   row(t.tr("max |Δ|/tolerance"), fmt::format("{}  ({})", number(c.max_ratio), t.tr("<= 1 passes")));
   row(t.tr("elements failing"), t.tr("{0} of {1}", c.failing, c.total));
@@ -187,14 +205,18 @@ int run_check(const CheckOptions& opt, std::ostream& out) {
                                                pair_ratio, t,
                                                [&](long i) {
                                                  const auto [a, b] = pair_channels(r, static_cast<int>(i), e.layout);
-                                                 return t.tr("pair {0}, channels ({1}, {2})", i, a, b);
+                                                 return t.tr("pair {0}, channels ({1}, {2})", i, a + e.rotary_offset, b + e.rotary_offset);
                                                },
                                                [](long i) { return std::to_string(i); }));
   if (r < e.head_dim) {
+    // The channels outside [offset, offset + r): after the rotated ones, or before them (DeepSeek's offset).
+    const int first = e.rotary_offset > 0 ? 0 : r;
+    const Eigen::VectorXd others = e.rotary_offset > 0 ? Eigen::VectorXd(c.channel_ratio.head(e.rotary_offset))
+                                                       : Eigen::VectorXd(c.channel_ratio.tail(e.head_dim - r));
     row(t.tr("unrotated failing"),
         failing_summary(
-            c.channel_ratio.tail(e.head_dim - r), t, [&](long i) { return t.tr("channel {0}", r + i); },
-            [&](long i) { return std::to_string(r + i); }));
+            others, t, [&](long i) { return t.tr("channel {0}", first + i); },
+            [&](long i) { return std::to_string(first + i); }));
   }
   if (!passed) {
     row(t.tr("first failure"),
@@ -226,6 +248,9 @@ Command add_check_command(CLI::App& app) {
                     "the pair layout the dump should have (default: the model's, else half)", "LAYOUT");
   add_choice_option(*sub, "--dtype", opt->dtype, kDTypeWords, parse_dtype,
                     "the type the dump was computed in, for the tolerance (default: the file's)", "TYPE");
+  add_choice_option(*sub, "--angles", opt->angles, kAngleModelWords, parse_angle_model,
+                    "how the dump's angles were computed, for the tolerance: float64, float32 (PyTorch's) or ggml "
+                    "(llama.cpp's; default for a GGUF --config, else float32, float64 for a float64 dump)", "MODEL");
   sub->add_flag("--json", opt->json, "print the report as JSON");
   add_lang_option(*sub, opt->lang);
   add_scaling_options(*sub, opt->scaling);

@@ -1,0 +1,322 @@
+// The conformance tier's harness (docs/check.md "Conformance with llama.cpp"): runs the real ggml RoPE
+// kernels of the prebuilt llama.cpp libraries (scripts/install-deps.sh llama) on the CPU backend and writes,
+// per case, the dumps before and after RoPE (.npy, float32, [token, head, channel]) and a GGUF file written
+// with ggml's own gguf API that describes the model the kernel ran, as llama.cpp's loader would read it. A
+// table cases.tsv says how rope check must judge each: "pass", or the variant a planted bug must be named.
+//
+// The arguments of every ggml call are those llama.cpp passes for such a model (ggml-org/llama.cpp at the
+// node-llama-cpp 3.22.1 bundle, commit de3ff815ea7d):
+//   freq_scale = 1/factor, ext_factor = 1 for YaRN else 0        src/llama-context.cpp:165-176
+//   attn_factor (YaRN: get_mscale ratio / (1 + 0.1 ln factor))   src/llama-context.cpp:178-214
+//   freq_factors: rope_freqs.weight, else rope_factors_long when n_ctx > n_ctx_orig   src/llama-model.cpp:2259-2272
+//   attn_factor *= rope.scaling.attn_factor, whatever the scaling                   src/llama-context.cpp:214
+//   DeepSeek-2 q: the whole head with ggml_rope_set_offset(n_embd_head_qk_nope)    src/models/deepseek2.cpp:615-617
+//   M-RoPE text tokens: positions (p, p, p, 0)                   src/llama-graph.cpp:131-140
+//
+// Usage: rope_ggml_rope_cases LIBDIR OUTDIR [VARIANT.so]
+// Without VARIANT the registry loads the best CPU variant of LIBDIR (FMA on most machines); with it, that one
+// (libggml-cpu-x64.so: the portable one without FMA, whose last bits differ).
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "ggml-alloc.h"
+#include "ggml-backend.h"
+#include "ggml.h"
+#include "gguf.h"
+
+namespace {
+
+constexpr int kHeads = 2;
+const std::vector<int> kPositions{0, 1, 2, 3, 7, 100, 1000, 3808, 4097, 8700, 16384, 30000, 32767, 65535};
+
+/// A .npy file (format version 1.0) of float32 values in C order.
+void write_npy(const std::string& path, const std::vector<float>& v, int d0, int d1, int d2) {
+  std::string header = "{'descr': '<f4', 'fortran_order': False, 'shape': (" + std::to_string(d0) + ", " +
+                       std::to_string(d1) + ", " + std::to_string(d2) + "), }";
+  while ((10 + header.size() + 1) % 64 != 0) header += ' ';
+  header += '\n';
+  std::ofstream f(path, std::ios::binary);
+  f.write("\x93NUMPY\x01\x00", 8);
+  const std::uint16_t n = static_cast<std::uint16_t>(header.size());
+  f.put(static_cast<char>(n & 0xff)).put(static_cast<char>(n >> 8));
+  f.write(header.data(), static_cast<std::streamsize>(header.size()));
+  f.write(reinterpret_cast<const char*>(v.data()), static_cast<std::streamsize>(v.size() * sizeof(float)));
+}
+
+/// One GGUF file: metadata and small f32 tensors, written by ggml's gguf API.
+struct Gguf {
+  gguf_context* g = gguf_init_empty();
+  ggml_context* data = ggml_init({1 << 20, nullptr, false});
+  std::string arch;
+  explicit Gguf(const std::string& a) : arch(a) { gguf_set_val_str(g, "general.architecture", a.c_str()); }
+  Gguf& u32(const std::string& k, std::uint32_t v) { return gguf_set_val_u32(g, (arch + "." + k).c_str(), v), *this; }
+  Gguf& f32(const std::string& k, float v) { return gguf_set_val_f32(g, (arch + "." + k).c_str(), v), *this; }
+  Gguf& str(const std::string& k, const std::string& v) { return gguf_set_val_str(g, (arch + "." + k).c_str(), v.c_str()), *this; }
+  Gguf& i32s(const std::string& k, const std::vector<std::int32_t>& v) {
+    gguf_set_arr_data(g, (arch + "." + k).c_str(), GGUF_TYPE_INT32, v.data(), v.size());
+    return *this;
+  }
+  Gguf& tensor(const std::string& name, const std::vector<float>& v) {
+    ggml_tensor* t = ggml_new_tensor_1d(data, GGML_TYPE_F32, static_cast<std::int64_t>(v.size()));
+    ggml_set_name(t, name.c_str());
+    for (std::size_t i = 0; i < v.size(); ++i) static_cast<float*>(t->data)[i] = v[i];
+    gguf_add_tensor(g, t);
+    return *this;
+  }
+  /// A model: context, embedding, heads, layers, head size, rotary dims, base.
+  Gguf& model(std::uint32_t ctx, std::uint32_t heads, std::uint32_t head_dim, std::uint32_t n_rot, float base,
+              std::uint32_t layers = 2) {
+    return u32("context_length", ctx).u32("embedding_length", heads * head_dim).u32("block_count", layers)
+        .u32("attention.head_count", heads).u32("attention.head_count_kv", heads).u32("attention.key_length", head_dim)
+        .u32("rope.dimension_count", n_rot).f32("rope.freq_base", base);
+  }
+  bool write(const std::string& path) {
+    const bool ok = gguf_write_to_file(g, path.c_str(), false);
+    gguf_free(g);
+    ggml_free(data);
+    return ok;
+  }
+};
+
+struct Call {
+  int head_dim = 128, n_dims = 128, mode = GGML_ROPE_TYPE_NEOX, n_ctx_orig = 0;
+  float base = 10000, freq_scale = 1, ext_factor = 0, attn_factor = 1, beta_fast = 32, beta_slow = 1;
+  std::vector<float> freq_factors;
+  std::vector<int> sections;  ///< M-RoPE: ggml_rope_multi with positions (p, p, p, 0)
+  int offset = 0;             ///< ggml_rope_set_offset
+  int position_shift = 0;     ///< a planted bug: positions + shift
+  std::vector<int> positions = kPositions;
+};
+
+/// The input the kernel rotates: deterministic, float32, of order 1.
+std::vector<float> input(int d, std::size_t tokens) {
+  std::vector<float> x(tokens * kHeads * static_cast<std::size_t>(d));
+  for (std::size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>(static_cast<int>((i * 37 + 11) % 101) - 50) / 37.0f;
+  return x;
+}
+
+bool run(ggml_backend_t be, const Call& c, const std::vector<float>& x, std::vector<float>& y) {
+  const int n = static_cast<int>(c.positions.size());
+  ggml_context* ctx = ggml_init({64 * ggml_tensor_overhead() + ggml_graph_overhead(), nullptr, true});
+  ggml_tensor* in = ggml_new_tensor_3d(ctx, GGML_TYPE_F32, c.head_dim, kHeads, n);
+  const bool multi = !c.sections.empty();
+  ggml_tensor* pos = ggml_new_tensor_1d(ctx, GGML_TYPE_I32, multi ? 4 * n : n);
+  ggml_tensor* ff = c.freq_factors.empty() ? nullptr : ggml_new_tensor_1d(ctx, GGML_TYPE_F32, static_cast<std::int64_t>(c.freq_factors.size()));
+  ggml_tensor* out = nullptr;
+  if (multi) {
+    int s[4] = {c.sections[0], c.sections[1], c.sections[2], c.sections[3]};
+    out = ggml_rope_multi(ctx, in, pos, ff, c.n_dims, s, c.mode, c.n_ctx_orig, c.base, c.freq_scale, c.ext_factor,
+                          c.attn_factor, c.beta_fast, c.beta_slow);
+  } else {
+    out = ggml_rope_ext(ctx, in, pos, ff, c.n_dims, c.mode, c.n_ctx_orig, c.base, c.freq_scale, c.ext_factor,
+                        c.attn_factor, c.beta_fast, c.beta_slow);
+  }
+  if (c.offset) out = ggml_rope_set_offset(out, c.offset);
+  ggml_cgraph* gf = ggml_new_graph(ctx);
+  ggml_build_forward_expand(gf, out);
+  ggml_backend_buffer_t buf = ggml_backend_alloc_ctx_tensors(ctx, be);
+  std::vector<std::int32_t> p(static_cast<std::size_t>(multi ? 4 * n : n), 0);
+  for (int t = 0; t < n; ++t) {
+    for (int slot = 0; slot < (multi ? 3 : 1); ++slot) p[static_cast<std::size_t>(slot * n + t)] = c.positions[static_cast<std::size_t>(t)] + c.position_shift;
+  }
+  ggml_backend_tensor_set(in, x.data(), 0, ggml_nbytes(in));
+  ggml_backend_tensor_set(pos, p.data(), 0, ggml_nbytes(pos));
+  if (ff) ggml_backend_tensor_set(ff, c.freq_factors.data(), 0, ggml_nbytes(ff));
+  const bool ok = ggml_backend_graph_compute(be, gf) == GGML_STATUS_SUCCESS;
+  y.resize(x.size());
+  if (ok) ggml_backend_tensor_get(out, y.data(), 0, ggml_nbytes(out));
+  ggml_backend_buffer_free(buf);
+  ggml_free(ctx);
+  return ok;
+}
+
+/// Llama 3.1's per-pair factors as convert_hf_to_gguf.py computes them (conversion/llama.py:298-326).
+std::vector<float> llama3_factors(int dim, double base, double factor, double low, double high, double l0) {
+  std::vector<float> out;
+  for (int i = 0; i < dim; i += 2) {
+    const double freq = 1.0 / std::pow(base, static_cast<double>(i) / dim);
+    const double wavelen = 2 * M_PI / freq;
+    if (wavelen < l0 / high) out.push_back(1.0f);
+    else if (wavelen > l0 / low) out.push_back(static_cast<float>(factor));
+    else {
+      const double smooth = (l0 / wavelen - low) / (high - low);
+      out.push_back(static_cast<float>(1 / ((1 - smooth) / factor + smooth)));
+    }
+  }
+  return out;
+}
+
+/// The attn_factor llama.cpp passes to ggml for YaRN with factor f (src/llama-context.cpp:178-214): get_mscale(f),
+/// or with a yarn_log_multiplier (DeepSeek's mscale_all_dim 1) the ratio get_mscale(f, 1) / get_mscale(f, 1); then
+/// divided by ggml's own 1 + 0.1 ln f, which ggml's rope_yarn multiplies back.
+float yarn_attn_factor(float f, bool log_multiplier) {
+  const float mscale = 0.1f * std::log(f) + 1.0f;
+  const float a = log_multiplier ? mscale / mscale : mscale;
+  return a * (1.0f / (1.0f + 0.1f * std::log(f)));
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 3 && argc != 4) {
+    std::fprintf(stderr, "usage: %s LIBDIR OUTDIR [VARIANT.so]\n", argv[0]);
+    return 2;
+  }
+  const std::string lib = argv[1], dir = argv[2];
+  ggml_log_set([](ggml_log_level, const char*, void*) {}, nullptr);
+  if (argc == 4) {
+    if (!ggml_backend_load(argv[3])) {
+      std::fprintf(stderr, "cannot load the CPU variant %s\n", argv[3]);
+      return 1;
+    }
+  } else {
+    ggml_backend_load_all_from_path(lib.c_str());
+  }
+  ggml_backend_t be = ggml_backend_init_by_type(GGML_BACKEND_DEVICE_TYPE_CPU, nullptr);
+  if (!be) {
+    std::fprintf(stderr, "no CPU backend in %s\n", lib.c_str());
+    return 1;
+  }
+  std::printf("ggml CPU backend: %s\n", ggml_backend_dev_description(ggml_backend_get_device(be)));
+  std::ofstream table(dir + "/cases.tsv");
+  int failures = 0;
+  // name, call, gguf, extra rope check arguments, expected verdict
+  const auto add = [&](const std::string& name, const Call& c, Gguf& g, const std::string& args, const std::string& expected) {
+    const std::vector<float> x = input(c.head_dim, c.positions.size());
+    std::vector<float> y;
+    const int n = static_cast<int>(c.positions.size());
+    std::string positions;
+    for (int p : c.positions) positions += (positions.empty() ? "" : ",") + std::to_string(p);
+    if (!run(be, c, x, y) || !g.write(dir + "/" + name + ".gguf")) {
+      std::fprintf(stderr, "%s: ggml failed\n", name.c_str());
+      ++failures;
+      return;
+    }
+    write_npy(dir + "/" + name + ".before.npy", x, n, kHeads, c.head_dim);
+    write_npy(dir + "/" + name + ".after.npy", y, n, kHeads, c.head_dim);
+    table << name << '\t' << positions << '\t' << args << '\t' << expected << '\n';
+  };
+  const std::vector<float> l3 = llama3_factors(128, 500000.0, 8.0, 1.0, 4.0, 8192.0);
+  {  // Llama 3.1: NORM, freq_factors rope_freqs.weight
+    Call c;
+    c.mode = GGML_ROPE_TYPE_NORMAL, c.base = 500000, c.freq_factors = l3;
+    Gguf g("llama");
+    g.model(131072, 32, 128, 128, 500000).tensor("rope_freqs.weight", l3);
+    add("llama3", c, g, "", "pass");
+    Gguf g2("llama");
+    g2.model(131072, 32, 128, 128, 500000).tensor("rope_freqs.weight", l3);
+    Call shifted = c;
+    shifted.position_shift = 1;
+    add("llama3-positions-plus-one", shifted, g2, "", "positions-plus-one");
+    Gguf g3("llama");
+    g3.model(131072, 32, 128, 128, 500000).tensor("rope_freqs.weight", l3);
+    Call neox = c;
+    neox.mode = GGML_ROPE_TYPE_NEOX;
+    add("llama3-neox", neox, g3, "", "layout-swapped");
+  }
+  {  // Qwen2.5: NEOX base 1e6; the planted bug: base 10000
+    Call c;
+    c.base = 1e6f;
+    Gguf g("qwen2");
+    g.model(32768, 28, 128, 128, 1e6f);
+    add("qwen2", c, g, "", "pass");
+    Call b = c;
+    b.base = 10000;
+    Gguf g2("qwen2");
+    g2.model(32768, 28, 128, 128, 1e6f);
+    add("qwen2-base-10000", b, g2, "", "base-10000");
+  }
+  {  // linear, factor 4
+    Call c;
+    c.base = 1e6f, c.freq_scale = 0.25f;
+    Gguf g("qwen2");
+    g.model(131072, 28, 128, 128, 1e6f).str("rope.scaling.type", "linear").f32("rope.scaling.factor", 4);
+    add("qwen2-linear", c, g, "", "pass");
+  }
+  {  // YaRN factor 4 over 32768 (Qwen2.5's long-context recipe), ext_factor 1
+    Call c;
+    c.base = 1e6f, c.freq_scale = 0.25f, c.ext_factor = 1, c.n_ctx_orig = 32768, c.attn_factor = yarn_attn_factor(4, false);
+    Gguf g("qwen2");
+    g.model(131072, 28, 128, 128, 1e6f).str("rope.scaling.type", "yarn").f32("rope.scaling.factor", 4)
+        .u32("rope.scaling.original_context_length", 32768);
+    add("qwen2-yarn", c, g, "", "pass");
+  }
+  {  // Phi-2: partial rotary, NEOX, 32 of 80 channels
+    Call c;
+    c.head_dim = 80, c.n_dims = 32;
+    Gguf g("phi2");
+    g.model(2048, 32, 80, 32, 10000);
+    add("phi2-partial", c, g, "", "pass");
+  }
+  {  // Qwen3-VL text tokens: IMROPE, positions (p, p, p, 0)
+    Call c;
+    c.mode = GGML_ROPE_TYPE_IMROPE, c.base = 5e6f, c.sections = {24, 20, 20, 0};
+    Gguf g("qwen3vl");
+    g.model(262144, 32, 128, 128, 5e6f).i32s("rope.dimension_sections", {24, 20, 20, 0});
+    add("qwen3vl-text", c, g, "", "pass");
+  }
+  {  // Qwen2-VL text tokens: MROPE
+    Call c;
+    c.mode = GGML_ROPE_TYPE_MROPE, c.base = 1e6f, c.sections = {16, 24, 24, 0};
+    Gguf g("qwen2vl");
+    g.model(32768, 28, 128, 128, 1e6f).i32s("rope.dimension_sections", {16, 24, 24, 0});
+    add("qwen2vl-text", c, g, "", "pass");
+  }
+  {  // DeepSeek-V3: NORM YaRN over the last 64 of 192 channels (the offset); and q_pe alone (MLA)
+    Call c;
+    c.mode = GGML_ROPE_TYPE_NORMAL, c.head_dim = 192, c.n_dims = 64, c.offset = 128, c.freq_scale = 1.0f / 40,
+    c.ext_factor = 1, c.n_ctx_orig = 4096, c.attn_factor = yarn_attn_factor(40, true);
+    const auto deepseek = [](Gguf& g, bool mla) {
+      g.u32("context_length", 163840).u32("embedding_length", 7168).u32("block_count", 2).u32("attention.head_count", 128)
+          .u32("attention.head_count_kv", mla ? 1 : 128).u32("attention.key_length", mla ? 576 : 192)
+          .u32("rope.dimension_count", 64).f32("rope.freq_base", 10000).str("rope.scaling.type", "yarn")
+          .f32("rope.scaling.factor", 40).u32("rope.scaling.original_context_length", 4096)
+          .f32("rope.scaling.yarn_log_multiplier", 0.1f);
+      if (mla) g.u32("attention.key_length_mla", 192).u32("attention.value_length_mla", 128).u32("attention.value_length", 512);
+    };
+    Gguf g("deepseek2");
+    deepseek(g, false);
+    add("deepseek2", c, g, "", "pass");
+    Call pe = c;
+    pe.head_dim = 64, pe.offset = 0;
+    Gguf g2("deepseek2");
+    deepseek(g2, true);
+    add("deepseek2-mla-q_pe", pe, g2, "", "pass");
+  }
+  {  // Gemma 3 4B: full layers linear 8 at 1e6, sliding layers 10000 unscaled
+    const auto gemma = [](Gguf& g) {
+      g.model(131072, 8, 256, 256, 1e6f, 34).u32("attention.sliding_window", 1024).f32("rope.freq_base_swa", 10000)
+          .str("rope.scaling.type", "linear").f32("rope.scaling.factor", 8);
+    };
+    Call full;
+    full.head_dim = 256, full.n_dims = 256, full.base = 1e6f, full.freq_scale = 0.125f;
+    Gguf g("gemma3");
+    gemma(g);
+    add("gemma3-full", full, g, "", "pass");
+    Call sliding;
+    sliding.head_dim = 256, sliding.n_dims = 256, sliding.base = 10000;
+    Gguf g2("gemma3");
+    gemma(g2);
+    add("gemma3-sliding", sliding, g2, "--layer-type sliding_attention", "pass");
+  }
+  {  // Phi-3 mini 128k: LongRoPE factors as freq_factors and rope.scaling.attn_factor as the magnitude. llama.cpp
+     // takes the long factors when the context exceeds the original one (src/llama-model.cpp:2259-2272), HF and rope
+     // from position 4096 on: positions past it, where both agree.
+    std::vector<float> lf, sf;
+    for (int i = 0; i < 48; ++i) lf.push_back(1.0f + 0.25f * static_cast<float>(i)), sf.push_back(1.0f + 0.01f * static_cast<float>(i));
+    const float attn = std::sqrt(1.0f + std::log(32.0f) / std::log(4096.0f));
+    Call c;
+    c.head_dim = 96, c.n_dims = 96, c.freq_factors = lf, c.attn_factor = attn;
+    c.positions = {4096, 4097, 4100, 5000, 8192, 16384, 30000, 32767, 65535, 100000, 131071};
+    Gguf g("phi3");
+    g.model(131072, 32, 96, 96, 10000).u32("rope.scaling.original_context_length", 4096)
+        .f32("rope.scaling.attn_factor", attn).tensor("rope_factors_long.weight", lf).tensor("rope_factors_short.weight", sf);
+    add("phi3-longrope", c, g, "", "pass");
+  }
+  ggml_backend_free(be);
+  return failures == 0 ? 0 : 1;
+}
