@@ -1,6 +1,7 @@
 #include "rope/cli/dump_options.hpp"
 
 #include <CLI/CLI.hpp>
+#include <cctype>
 #include <filesystem>
 #include <fmt/format.h>
 
@@ -45,10 +46,12 @@ std::optional<std::string> named_file(const std::string& text) {
   return std::nullopt;
 }
 
-/// A list typed on the command line; a text that is not made of numbers (a path that does not exist) gets
-/// the error that says how a file is named.
+/// A list typed on the command line; a text that looks like a path (a '/' or an extension such as ".npy") and
+/// names no file gets the error that says how a file is named.
 std::vector<double> typed_list(const std::string& text, const std::string& what) {
-  if (text.find_first_not_of("0123456789+-.,eE \t") != std::string::npos) {
+  bool path = text.find('/') != std::string::npos;
+  for (std::size_t i = 0; i + 1 < text.size(); ++i) path = path || (text[i] == '.' && std::isalpha(static_cast<unsigned char>(text[i + 1])));
+  if (path) {
     throw InvalidArgument(error_msg("{0} '{1}' is neither a list of numbers nor a file that exists (name a file as "
                                     "@FILE or by its path)", what, escape_for_message(text)));
   }
