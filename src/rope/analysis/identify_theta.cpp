@@ -15,8 +15,8 @@ namespace {
 
 using Complex = std::complex<double>;
 
-/// Most grid points of a periodogram (positions up to about 83,000 apart resolved; beyond, only the
-/// positions within that span take part in the first estimate).
+/// Most grid points of a periodogram: positions spread up to about 83,000 around their centre are resolved
+/// (beyond, the grid may step over the peak; the least-squares step refines what it finds).
 constexpr long kMaxGrid = 1L << 20;
 /// Most positions in the periodogram (the ones of smallest |m|): its cost is grid × positions per pair.
 constexpr std::size_t kMaxPeriodogramPositions = 256;
@@ -67,12 +67,17 @@ double detail::periodogram_peak(const std::vector<double>& m, const std::vector<
     ambiguous = std::abs(lo) > 3;  // θ <= 1 is within (−π/|m|, π/|m|] only for |m| <= 3
     return lo != 0 ? std::arg(sum) / lo : 0.0;
   }
+  // |Σ u e^(−iθm)| does not change when every m moves by the same amount: the grid resolves the positions'
+  // spread around their centre, however large they are.
+  const double centre = std::round((lo + hi) / 2);
+  span = std::max(1.0, std::max(hi - centre, centre - lo));
   const long grid = std::min(kMaxGrid, static_cast<long>(std::ceil(4 * kPi * span)) + 1);
   const double h = kTwoPi / static_cast<double>(grid);
   std::vector<Complex> acc(static_cast<std::size_t>(grid), 0.0);
-  for (std::size_t k = 0; k < m.size(); ++k) {  // e^(−iθm) along the grid by one rotation per step
-    Complex z = u[k] * std::polar(1.0, kPi * m[k]);
-    const Complex step = std::polar(1.0, -h * m[k]);
+  for (std::size_t k = 0; k < m.size(); ++k) {  // e^(−iθm') along the grid by one rotation per step, m' = m − centre
+    const double mk = m[k] - centre;
+    Complex z = u[k] * std::polar(1.0, kPi * mk);
+    const Complex step = std::polar(1.0, -h * mk);
     for (long g = 0; g < grid; ++g) {
       acc[static_cast<std::size_t>(g)] += z;
       z *= step;
@@ -134,9 +139,6 @@ void detail::measure_frequencies(const DumpVectors& before, const DumpVectors& a
     return std::abs(positions[static_cast<std::size_t>(p)]) < std::abs(positions[static_cast<std::size_t>(q)]);
   });
   std::vector<long> subset(order.begin(), order.begin() + static_cast<long>(std::min(order.size(), kMaxPeriodogramPositions)));
-  const double reach = static_cast<double>(kMaxGrid) / (4 * kPi) - 1;
-  subset.erase(std::remove_if(subset.begin(), subset.end(), [&](long s) { return std::abs(positions[static_cast<std::size_t>(s)]) > reach; }),
-               subset.end());
   std::vector<double> coarse(static_cast<std::size_t>(n), 0.0);
   // The periodogram of each pair at positions `at` (over the subset), flagging the pairs it cannot determine.
   const auto estimate = [&](const std::vector<double>& at, bool flag) {
