@@ -132,9 +132,9 @@ void print_segments(std::ostream& out, const LoadedDumps& dumps, const std::vect
                            ? t.tr("positions {0}", segment_positions(dumps, c.segment))
                            : t.tr("indices {0}–{1}, positions {2}", c.segment.start, c.segment.start + c.segment.length - 1,
                                   segment_positions(dumps, c.segment));
-    line += ": " + (c.passed() ? t.tr("PASS") : std::string(t("FAIL", "未通过"))) + " " +
-            t.tr("(max |Δ|/tolerance {0})", number(c.max_ratio));
-    if (!c.passed() && !c.report.diagnosis.message.en.empty()) line += ": " + c.report.diagnosis.message.in(t.zh());
+    line = t.tr("{0}: {1} (max |Δ|/tolerance {2})", line, c.passed() ? t.tr("PASS") : std::string(t("FAIL", "未通过")),
+                number(c.max_ratio));
+    if (!c.passed() && !c.report.diagnosis.message.en.empty()) line = t.tr("{0}: {1}", line, c.report.diagnosis.message.in(t.zh()));
     out << fmt::format("  {:<20}{}\n", label, line);
   }
   if (order.size() > shown) out << t.tr("  … and {0} more that pass\n", order.size() - shown);
