@@ -239,6 +239,69 @@ TEST(Check, RotaryOffsetChecksTheLastChannels) {
   EXPECT_FALSE(check_dump(x, y, p, e).comparison.passed());
   e.rotary_offset = 17;  // past the head
   EXPECT_THROW(check_dump(x, y, p, e), InvalidArgument);
+
+TEST(Check, ARestartIsNotADrift) {
+  // The dump at positions 0 … 11 then 0 … 11 (chunked prefill), checked against 0 … 23.
+  const DumpVectors x = random_dump(24, 2, 16);
+  std::vector<double> dump_positions;
+  for (int k = 0; k < 2; ++k) {
+    for (int i = 0; i < 12; ++i) dump_positions.push_back(i);
+  }
+  const CheckReport r = check_dump(x, test::rotate_dump_at(x, true, 16, kDefaultBase, dump_positions), range_positions(24), expect_half(16, 16));
+  ASSERT_TRUE(r.diagnosis.matches);
+  EXPECT_EQ(*r.diagnosis.matches, VariantKind::PositionsRestart);
+  EXPECT_EQ(r.diagnosis.restarts, (std::vector<long>{12}));
+  EXPECT_THAT(r.diagnosis.message.en, ::testing::StartsWith("the positions restart at index 12: the dump matches positions "
+                                                            "that start again from 0 there"));
+  // Given with the restart, each sequence checked on its own passes.
+  EXPECT_TRUE(check_dump(x, test::rotate_dump_at(x, true, 16, kDefaultBase, dump_positions), dump_positions, expect_half(16, 16)).comparison.passed());
+}
+
+TEST(Check, Bf16SavedAsFloat32AndTheClosestVariantInWords) {
+  // A dump whose every value is a bfloat16 (16 zero low bits of float32), off by bf16's rounding.
+  DumpVectors x = random_dump(8, 1, 8);
+  for (double& v : x.values) v = static_cast<double>(static_cast<float>(Eigen::bfloat16(static_cast<float>(v))));
+  DumpVectors y = rotate_dump(x, true, 8, kDefaultBase);
+  for (double& v : y.values) v = static_cast<double>(static_cast<float>(Eigen::bfloat16(static_cast<float>(v))));
+  x.dtype = y.dtype = DType::F32;
+  EXPECT_TRUE(looks_like_bf16(y));
+  const CheckReport r = check_dump(x, y, range_positions(8), expect_half(8, 8));
+  ASSERT_TRUE(r.diagnosis.matches);
+  EXPECT_EQ(*r.diagnosis.matches, VariantKind::Bf16AsFloat32);
+  EXPECT_THAT(r.diagnosis.message.en, ::testing::StartsWith("looks like bf16 saved as float32: add"));
+  y.values[3] += 1e-3;  // no longer a bfloat16
+  EXPECT_FALSE(looks_like_bf16(y));
+  // Base 20000 where 10000 is expected: no variant; the closest named in the table's words, with its share.
+  const DumpVectors z = random_dump(16, 1, 8);
+  const CheckReport c = check_dump(z, rotate_dump(z, true, 8, 20000.0), range_positions(16), expect_half(8, 8));
+  EXPECT_FALSE(c.diagnosis.matches);
+  ASSERT_TRUE(c.diagnosis.closest);
+  EXPECT_THAT(c.diagnosis.message.en, ::testing::HasSubstr("run `rope identify` to see what the dump does"));
+  EXPECT_THAT(c.diagnosis.message.en, ::testing::HasSubstr(describe(*c.diagnosis.closest, expect_half(8, 8)).en));
+  for (int k = 0; k <= static_cast<int>(VariantKind::Bf16AsFloat32); ++k) {
+    const auto kind = static_cast<VariantKind>(k);
+    EXPECT_THAT(describe(kind, expect_half(8, 8)).en, ::testing::Not(::testing::HasSubstr(to_string(kind)))) << to_string(kind);
+  }
+}
+
+TEST(Check, SegmentsReportEachBatchRowWithItsOwnDiagnosis) {
+  // Two sequences laid along the axis, the second at its positions + 1.
+  const DumpVectors x = random_dump(20, 1, 8);
+  std::vector<double> p = range_positions(10), q = range_positions(10);
+  p.insert(p.end(), q.begin(), q.end());
+  std::vector<double> wrong = p;
+  for (std::size_t i = 10; i < 20; ++i) wrong[i] += 1;
+  std::vector<AxisPosition> positions;
+  for (const double v : p) positions.push_back(AxisPosition::single(v));
+  const DumpVectors y = test::rotate_dump_at(x, true, 8, kDefaultBase, wrong);
+  const CheckReport whole = check_dump(x, y, positions, expect_half(8, 8));
+  const auto segments = check_segments(x, y, positions, expect_half(8, 8), {{0, 10}, {10, 10}}, whole.comparison);
+  ASSERT_EQ(segments.size(), 2u);
+  EXPECT_TRUE(segments[0].passed());
+  EXPECT_FALSE(segments[1].passed());
+  EXPECT_EQ(segments[1].failing_positions, 10);
+  ASSERT_TRUE(segments[1].report.diagnosis.matches);
+  EXPECT_EQ(*segments[1].report.diagnosis.matches, VariantKind::PositionsPlusOne);
 }
 
 }  // namespace

@@ -44,6 +44,25 @@ inline DumpVectors rotate_dump(const DumpVectors& x, bool half, int r, double ba
   return y;
 }
 
+/// RoPE of `x` with θ_j = sign·base^(−2j/r) at the given position of each sequence index.
+inline DumpVectors rotate_dump_at(const DumpVectors& x, bool half, int r, double base, const std::vector<double>& positions,
+                                  double sign = 1.0) {
+  DumpVectors y = x;
+  for (long s = 0; s < x.seq; ++s) {
+    for (long g = 0; g < x.groups(); ++g) {
+      for (int j = 0; j < r / 2; ++j) {
+        const int ca = half ? j : 2 * j, cb = half ? j + r / 2 : 2 * j + 1;
+        const std::complex<double> z(x.value(s, g, ca), x.value(s, g, cb));
+        const double angle = positions[static_cast<std::size_t>(s)] * sign * std::pow(base, -2.0 * j / r);
+        const std::complex<double> w = z * std::polar(1.0, angle);
+        y.values[static_cast<std::size_t>((s * x.groups() + g) * x.d + ca)] = w.real();
+        y.values[static_cast<std::size_t>((s * x.groups() + g) * x.d + cb)] = w.imag();
+      }
+    }
+  }
+  return y;
+}
+
 inline std::vector<double> range_positions(long n) {
   std::vector<double> p(static_cast<std::size_t>(n));
   for (long i = 0; i < n; ++i) p[static_cast<std::size_t>(i)] = static_cast<double>(i);

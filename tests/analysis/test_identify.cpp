@@ -111,5 +111,73 @@ TEST(Identify, RefusesPositionsThatAreAllZero) {
   EXPECT_THAT(id.notes.front().en, ::testing::HasSubstr("no channel changes"));
 }
 
+TEST(Identify, AnyIntegerPositionsOffsetsRestartsAndReversal) {
+  const auto theta = [](int j) { return std::pow(10000.0, -2.0 * j / 32); };
+  const DumpVectors x = random_dump(40, 2, 32);
+  // Sparse positions far from 0: the periodogram needs no small consecutive ones.
+  std::vector<double> sparse;
+  for (int k = 0; k < 40; ++k) sparse.push_back(1 + (k * 7919) % 20000);
+  Identification id = identify_rope(x, test::rotate_dump_at(x, true, 32, 10000.0, sparse), sparse);
+  for (int j = 0; j < 16; ++j) EXPECT_NEAR(id.theta[j], theta(j), 1e-9) << j;
+  EXPECT_EQ(id.position_offset, 0);
+  EXPECT_TRUE(id.jumps.empty());
+  EXPECT_EQ(id.fit.family, Family::Default);
+  // Off by one: the dump at m + 1 for the positions m given.
+  std::vector<double> plus_one = test::range_positions(40);
+  for (double& m : plus_one) m += 1;
+  id = identify_rope(x, test::rotate_dump_at(x, true, 32, 10000.0, plus_one), test::range_positions(40));
+  EXPECT_EQ(id.position_offset, 1);
+  EXPECT_NEAR(id.fit.base, 10000.0, 1e-6);
+  EXPECT_EQ(id.fit.family, Family::Default);
+  EXPECT_THAT(id.notes.back().en, ::testing::HasSubstr("positions shifted by +1"));
+  // A restart at index 20 (0 … 19, 0 … 19), the positions given 0 … 39.
+  std::vector<double> restart;
+  for (int k = 0; k < 40; ++k) restart.push_back(k % 20);
+  id = identify_rope(x, test::rotate_dump_at(x, true, 32, 10000.0, restart), test::range_positions(40));
+  EXPECT_EQ(id.jumps, (std::vector<long>{20}));
+  EXPECT_EQ(id.dump_positions, restart);
+  EXPECT_NEAR(id.fit.base, 10000.0, 1e-6);
+  EXPECT_THAT(id.notes.front().en, ::testing::HasSubstr("the positions restart at index 20"));
+  // Reversed: every θ negative.
+  id = identify_rope(x, test::rotate_dump_at(x, true, 32, 10000.0, test::range_positions(40), -1.0), test::range_positions(40));
+  EXPECT_TRUE(id.reversed);
+  EXPECT_NEAR(id.theta[0], -1.0, 1e-9);
+  EXPECT_NEAR(id.fit.base, 10000.0, 1e-6);
+}
+
+TEST(Identify, PositionsThatCannotDetermineTheta) {
+  // Positions all even: θ and θ − π turn them alike, for θ_0 = 1.
+  std::vector<double> even;
+  for (int k = 0; k < 30; ++k) even.push_back(2 * k);
+  const DumpVectors x = random_dump(30, 1, 8);
+  const Identification id = identify_rope(x, test::rotate_dump_at(x, true, 8, 10000.0, even), even);
+  EXPECT_THAT(id.undetermined, ::testing::Contains(0));
+  EXPECT_THAT(id.notes.front().en, ::testing::HasSubstr("the positions cannot determine θ of pairs 0"));
+  // The periodogram alone: its peak, found on a grid and refined, at 8 scattered integer positions; three
+  // positions 3, 11, 40 leave another θ within 0.3 % of the peak (NumPy: max of |Σ e^(i(0.3−θ)m)|/3 away from
+  // 0.3 is 0.9971), which is flagged.
+  bool ambiguous = true;
+  std::vector<double> m{3, 11, 40, 97, 150, 201, 333, 512};
+  const auto phasors = [](const std::vector<double>& at) {
+    std::vector<std::complex<double>> u;
+    for (const double p : at) u.push_back(std::polar(2.0, 0.3 * p));
+    return u;
+  };
+  EXPECT_NEAR(detail::periodogram_peak(m, phasors(m), ambiguous), 0.3, 1e-9);
+  EXPECT_FALSE(ambiguous);
+  m = {3, 11, 40};
+  (void)detail::periodogram_peak(m, phasors(m), ambiguous);
+  EXPECT_TRUE(ambiguous);
+}
+
+TEST(Identify, HeadsInTheOtherLayoutAreListed) {
+  const DumpVectors x = random_dump(40, 4, 16);
+  const Identification id = identify_rope(x, rotate_dump(x, true, 16, 10000.0, 1.0, 0.0, {1, 3}), range_positions(40));
+  EXPECT_EQ(id.layout, PairLayout::Half);
+  EXPECT_EQ(id.heads_paired_otherwise, (std::vector<long>{1, 3}));
+  for (int j = 0; j < 8; ++j) EXPECT_NEAR(id.theta[j], std::pow(10000.0, -2.0 * j / 16), 1e-9) << j;
+  EXPECT_THAT(id.notes.front().en, ::testing::HasSubstr("heads 1, 3 pair their channels as interleaved"));
+}
+
 }  // namespace
 }  // namespace rope

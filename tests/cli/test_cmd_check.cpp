@@ -155,5 +155,45 @@ TEST(CmdCheck, ChineseText) {
   EXPECT_THAT(r.out, HasSubstr("符合 interleaved 排列;配置要求的是 half"));
 }
 
+TEST_F(CmdCheckFiles, PositionsFilesDecodeBatchesAndPackedSequences) {
+  // The committed examples (tests/reference/make_dumps.py): a decode batch [4, 2, 1, 64] at positions
+  // 57, 12, 300, 4095 (int64 .npy [4, 1]) and two packed sequences of 128 at 0 … 127 each.
+  auto r = rope_cli({"check", "--before", kDumps + "decode_q.npy", "--after", kDumps + "decode_q_rope.npy", "--positions",
+                     kDumps + "decode_positions.npy"});
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("batch row 3         positions 4095: PASS"));
+  r = rope_cli({"check", "--before", kDumps + "decode_q.npy", "--after", kDumps + "decode_q_rope_shared_offset.npy",
+                "--positions", "@" + kDumps + "decode_positions.npy", "--json"});
+  EXPECT_EQ(r.code, 1);
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["segments"].size(), 4u);
+  EXPECT_TRUE(j["segments"][0]["passed"].get<bool>());
+  EXPECT_FALSE(j["segments"][1]["passed"].get<bool>());
+  EXPECT_THAT(j["diagnosis"]["message"].get<std::string>(), HasSubstr("every batch row matches the first row's positions (from 57)"));
+  // Packed: by --sequence-starts, or a text file of restarting positions named by its path.
+  r = rope_cli({"check", "--before", kDumps + "packed_q.npy", "--after", kDumps + "packed_q_rope.npy", "--sequence-starts", "0,128"});
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("sequence 1          indices 128–255, positions 0–127: PASS"));
+  {
+    std::ofstream f(path("pos.txt"));
+    for (int k = 0; k < 256; ++k) f << k % 128 << "\n";
+  }
+  r = rope_cli({"check", "--before", kDumps + "packed_q.npy", "--after", kDumps + "packed_q_rope.npy", "--positions", path("pos.txt")});
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("sequence 0          indices 0–127"));
+  r = rope_cli({"check", "--before", kDumps + "packed_q.npy", "--after", kDumps + "packed_q_rope.npy", "--positions", "0:256"});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_THAT(r.out, HasSubstr("diagnosis           the positions restart at index 128"));
+  // A path that names no file: the error says how to name one; rows that do not match the batch.
+  expect_one_line_error(rope_cli({"check", "--before", kDumps + "q.npy", "--after", kDumps + "q_rope.npy", "--positions", path("missing.npy")}),
+                        2, "name a file as @FILE or by its path");
+  expect_one_line_error(rope_cli({"check", "--before", kDumps + "decode_q.npy", "--after", kDumps + "decode_q_rope.npy",
+                                  "--positions", path("pos.txt")}),
+                        2, "with 256 positions could be [batch, heads, seq, d] or [batch, seq, heads, d]: give --axes");
+  expect_one_line_error(rope_cli({"check", "--before", kDumps + "packed_q.npy", "--after", kDumps + "packed_q_rope.npy",
+                                  "--sequence-starts", "0,300"}),
+                        2, "--sequence-starts: 300 is not a sequence index in [0, 256]");
+}
+
 }  // namespace
 }  // namespace rope

@@ -67,6 +67,21 @@ TEST(Scaling, TypeNamesRoundTripAndLegacyAliasesParse) {
               ThrowsMessage<InvalidArgument>(AllOf(HasSubstr("'YaRN2'"), HasSubstr("default, linear, ntk, dynamic, yarn, llama3, longrope or proportional"))));
 }
 
+TEST(ScalingTable, ParametersForAReportHeaderListTheGivenKeysOfTheMethod) {
+  RopeConfig c;
+  EXPECT_EQ(scaling_parameters(c), "default");
+  c.type = ScalingType::Yarn;
+  c.factor = 4.0;
+  c.original_max_position_embeddings = 2048;
+  c.low_freq_factor = 1.0;  // not a key yarn reads: left out
+  EXPECT_EQ(scaling_parameters(c), "yarn: factor 4, original_max_position_embeddings 2048");
+  c = RopeConfig{};
+  c.type = ScalingType::LongRope;
+  c.short_factor.assign(32, 1.0);
+  c.long_factor.assign(32, 2.0);
+  EXPECT_EQ(scaling_parameters(c), "longrope: short_factor (32 numbers), long_factor (32 numbers)");
+}
+
 TEST(ScalingTable, EveryScalingTypeHasOneRowAndTheRowsFollowTheEnum) {
   const auto& methods = scaling_methods();
   ASSERT_EQ(methods.size(), 8u);

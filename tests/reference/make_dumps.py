@@ -300,9 +300,24 @@ def examples(out):
     np.save(os.path.join(out, "mrope_q.npy"), mq)
     files["mrope_q_rope.npy"] = mrope_rotate(mq, pos3, 5000000.0, [24, 20, 20], "interleaved")
     files["mrope_q_rope_chunked.npy"] = mrope_rotate(mq, pos3, 5000000.0, [24, 20, 20], "chunked")
+    # A decode batch (docs/check.md): HF's q [batch 4, heads 2, seq 1, d 64], one token per row at the positions
+    # 57, 12, 300, 4095 (position_ids [4, 1], int64 as PyTorch makes them); and the batched-decode bug of
+    # rotating every row at the first row's offset.
+    rows = np.array([[57], [12], [300], [4095]], dtype=np.int64)
+    dq = np.random.default_rng(17).standard_normal((4, 2, 1, D)).astype(np.float32)
+    np.save(os.path.join(out, "decode_q.npy"), dq)
+    np.save(os.path.join(out, "decode_positions.npy"), rows)
+    files["decode_q_rope.npy"] = np.stack([rotate(dq[b, :, :, :].transpose(1, 0, 2), rows[b], theta, 1.0, "half", D, "f32")
+                                           .transpose(1, 0, 2) for b in range(4)])
+    files["decode_q_rope_shared_offset.npy"] = np.stack(
+        [rotate(dq[b].transpose(1, 0, 2), rows[0], theta, 1.0, "half", D, "f32").transpose(1, 0, 2) for b in range(4)])
+    # Two packed sequences of 128 tokens (positions 0 … 127 twice): q [256, 1, 64].
+    pq = np.random.default_rng(18).standard_normal((256, 1, D)).astype(np.float32)
+    np.save(os.path.join(out, "packed_q.npy"), pq)
+    files["packed_q_rope.npy"] = rotate(pq, np.concatenate([positions, positions]), theta, 1.0, "half", D, "f32")
     for name, x in files.items():
         np.save(os.path.join(out, name), x.astype("<f4"))
-    print(f"{len(files) + 3} files in {out}")
+    print(f"{len(files) + 6} files in {out}")
 
 
 def self_check():

@@ -1,6 +1,8 @@
 #include "rope/cli/dump_options.hpp"
 
 #include <CLI/CLI.hpp>
+#include <cctype>
+#include <filesystem>
 #include <fmt/format.h>
 
 #include "rope/cli/options.hpp"
@@ -14,8 +16,13 @@ void add_dump_options(CLI::App& app, DumpOptions& o, bool axis_positions) {
   app.add_option("--before", o.before, "the tensor before RoPE: .npy, .safetensors or .csv")->required()->type_name("FILE");
   app.add_option("--after", o.after, "the same tensor after RoPE, same shape")->required()->type_name("FILE");
   app.add_option("--positions", o.positions,
-                 "position of each sequence index: a range A:B or A:B:STEP, a list 0,1,5, or @FILE (default 0:seq)")
+                 "position of each sequence index: a range A:B or A:B:STEP, a list 0,1,5, or a file (@FILE or its path: "
+                 ".npy, safetensors or text; [seq], [batch, seq] or [3, batch, seq]) (default 0:seq)")
       ->type_name("POS");
+  app.add_option("--sequence-starts", o.sequence_starts,
+                 "packed sequences: the index where each starts (cu_seqlens), a list 0,128 or a file; positions restart "
+                 "at each unless --positions gives them")
+      ->type_name("STARTS");
   if (axis_positions) {
     app.add_option("--axis-positions", o.axis_positions,
                    "M-RoPE: the position of each sequence index per axis, a file of rows t,h,w (rope positions --csv "
@@ -28,6 +35,46 @@ void add_dump_options(CLI::App& app, DumpOptions& o, bool axis_positions) {
       ->type_name("NAME");
   app.add_flag("--bf16-bits", o.bf16_bits, ".npy 16-bit integers (<u2, <i2) are bfloat16 bit patterns");
 }
+
+namespace {
+
+/// The file a --positions or --sequence-starts value names: @FILE, or a path that exists.
+std::optional<std::string> named_file(const std::string& text) {
+  if (!text.empty() && text[0] == '@') return text.substr(1);
+  std::error_code error;
+  if (std::filesystem::exists(text, error)) return text;
+  return std::nullopt;
+}
+
+/// A list typed on the command line; a text that looks like a path (a '/' or an extension such as ".npy") and
+/// names no file gets the error that says how a file is named.
+std::vector<double> typed_list(const std::string& text, const std::string& what) {
+  bool path = text.find('/') != std::string::npos;
+  for (std::size_t i = 0; i + 1 < text.size(); ++i) path = path || (text[i] == '.' && std::isalpha(static_cast<unsigned char>(text[i + 1])));
+  if (path) {
+    throw InvalidArgument(error_msg("{0} '{1}' is neither a list of numbers nor a file that exists (name a file as "
+                                    "@FILE or by its path)", what, escape_for_message(text)));
+  }
+  return parse_list_argument(text, what);
+}
+
+/// --sequence-starts: a list or a file of one row.
+std::vector<double> sequence_starts(const std::string& text) {
+  const std::string what = "--sequence-starts";
+  if (const auto file = named_file(text)) {
+    const DumpPositions p = read_positions_file(*file, what + " file");
+    if (p.rows != 1 || p.components != 1) {
+      throw InvalidArgument(error_msg("{0} file '{1}' has shape {2}: sequence starts are one row of indices", what,
+                                      escape_for_message(*file), shape_string(p.shape)));
+    }
+    std::vector<double> v;
+    for (const AxisPosition& a : p.values) v.push_back(a.value[0]);
+    return v;
+  }
+  return typed_list(text, what);
+}
+
+}  // namespace
 
 LoadedDumps load_dumps(const DumpOptions& o) {
   TensorReadOptions read;
@@ -43,6 +90,7 @@ LoadedDumps load_dumps(const DumpOptions& o) {
   LoadedDumps l;
   l.shape = after.shape;
   l.stored = after.stored;
+  std::optional<DumpPositions> table;  // --positions as a file: its rows and components
   if (!o.axis_positions.empty()) {
     if (!o.positions.empty()) throw InvalidArgument(error_msg("give --positions or --axis-positions, not both"));
     l.axis_positions = parse_axis_position_rows(read_text_file(o.axis_positions, "--axis-positions file", kMaxAxisPositionsBytes),
@@ -55,15 +103,23 @@ LoadedDumps load_dumps(const DumpOptions& o) {
       l.positions.push_back(p.value[0]);
     }
     l.positions_text = o.axis_positions;
+  } else if (const auto file = o.positions.empty() ? std::nullopt : named_file(o.positions)) {
+    table = read_positions_file(*file, "--positions file");
+    for (const AxisPosition& p : table->values) {
+      l.positions.push_back(p.value[0]);
+      if (table->components > 1) l.axis_positions.push_back(p);
+    }
+    l.positions_text = fmt::format("{} {}", *file, shape_string(table->shape));
   } else if (!o.positions.empty()) {
     l.positions = o.positions.find(':') != std::string::npos ? parse_position_range(o.positions, "--positions")
-                                                              : parse_list_argument(o.positions, "--positions");
+                                                              : typed_list(o.positions, "--positions");
     l.positions_text = o.positions;
   }
+  const long rows = table ? table->rows : 1;
   if (!o.axes.empty()) {
     l.axes = parse_dump_axes(o.axes);
   } else if (!l.positions.empty()) {
-    l.axes = infer_dump_axes(after.shape, static_cast<long>(l.positions.size()), after_name);
+    l.axes = infer_dump_axes(after.shape, static_cast<long>(l.positions.size()) / rows, after_name);
   } else if (after.shape.size() == 4) {
     throw InvalidArgument(fmt::format("{}: shape {} has 4 axes: give --axes (batch,heads,seq,d or batch,seq,heads,d) or "
                                       "--positions",
@@ -73,6 +129,29 @@ LoadedDumps load_dumps(const DumpOptions& o) {
   }
   l.before = arrange_dump(before, l.axes, before_name);
   l.after = arrange_dump(after, l.axes, after_name);
+  if (rows > 1) {  // a row of positions per batch entry: the rows laid end to end along the sequence axis
+    if (l.after.batch != rows) {
+      throw InvalidArgument(error_msg("--positions has {0} rows, the dump's batch axis has {1} (shape {2}, axes {3})", rows,
+                                      l.after.batch, shape_string(after.shape), to_string(l.axes)));
+    }
+    if (table->seq != l.after.seq) {
+      throw InvalidArgument(error_msg("--positions gives {0} positions per row, the dump's sequence axis has {1} (shape {2}, axes {3})",
+                                      table->seq, l.after.seq, shape_string(after.shape), to_string(l.axes)));
+    }
+    l.segments = row_segments(rows, l.after.seq);
+    l.segments_are_rows = true;
+    l.before = rows_along_sequence(l.before);
+    l.after = rows_along_sequence(l.after);
+  }
+  if (!o.sequence_starts.empty()) {
+    if (rows > 1) throw InvalidArgument(error_msg("give --sequence-starts or positions with a row per batch entry, not both"));
+    l.segments = segments_from_starts(sequence_starts(o.sequence_starts), l.after.seq, "--sequence-starts");
+    l.starts_text = o.sequence_starts;
+    if (l.positions.empty()) {
+      l.positions = positions_within_segments(l.segments);
+      l.positions_text = "--sequence-starts " + o.sequence_starts;
+    }
+  }
   if (l.positions.empty()) {
     for (long s = 0; s < l.after.seq; ++s) l.positions.push_back(static_cast<double>(s));
     l.positions_text = fmt::format("0:{}", l.after.seq);
@@ -87,6 +166,14 @@ LoadedDumps load_dumps(const DumpOptions& o) {
       throw InvalidArgument(fmt::format("--positions: {} is outside [-2^24, 2^24]", p));
     }
   }
+  if (l.segments.empty() && l.axis_positions.empty()) {  // positions that start again: one sequence each
+    const std::vector<long> restarts = position_restarts(l.positions);
+    if (!restarts.empty() && restarts.size() < 1024) {
+      std::vector<double> starts{0};
+      for (const long r : restarts) starts.push_back(static_cast<double>(r));
+      l.segments = segments_from_starts(starts, l.after.seq, "--positions");
+    }
+  }
   return l;
 }
 
@@ -96,6 +183,13 @@ std::string positions_text(const LoadedDumps& dumps, const Text& t) {
                 dumps.positions_text);
   }
   return dumps.positions_assumed ? dumps.positions_text + t.tr(" (assumed)") : dumps.positions_text;
+}
+
+std::string vector_name(const LoadedDumps& dumps, long s, long group, const Text& t) {
+  if (dumps.segments_are_rows && !dumps.segments.empty()) {
+    return t.tr("batch {0}, head {1}", s / dumps.segments.front().length, group);
+  }
+  return group_name(dumps.after, group, t);
 }
 
 std::string group_name(const DumpVectors& dump, long group, const Text& t) {

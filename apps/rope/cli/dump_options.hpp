@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "rope/analysis/dump.hpp"
+#include "rope/analysis/dump_positions.hpp"
 #include "rope/cli/lang.hpp"
 #include "rope/models/axes.hpp"
 
@@ -21,7 +22,8 @@ namespace rope::cli {
 struct DumpOptions {
   std::string before;     ///< --before FILE
   std::string after;      ///< --after FILE
-  std::string positions;  ///< --positions A:B[:STEP] | LIST | @FILE; empty: 0:seq
+  std::string positions;  ///< --positions A:B[:STEP] | LIST | @FILE | FILE (.npy, safetensors, text); empty: 0:seq
+  std::string sequence_starts;  ///< --sequence-starts LIST | @FILE | FILE: packed sequences (cu_seqlens)
   std::string axis_positions;  ///< --axis-positions FILE (rope check): one t,h,w row per sequence index
   std::string axes;       ///< --axes; empty: from the shape
   std::string tensor;     ///< --tensor NAME (safetensors)
@@ -43,6 +45,11 @@ struct LoadedDumps {
   DumpAxes axes = DumpAxes::SeqD;
   std::vector<long> shape;
   std::string stored;          ///< the after dump's type as its file spells it
+  /// Batch rows with positions of their own ([batch, seq] positions) or packed sequences: the parts of the
+  /// sequence axis reported one by one (the rows are laid end to end along it, rows_along_sequence).
+  std::vector<DumpSegment> segments;
+  bool segments_are_rows = false;  ///< the segments are batch rows (else packed sequences)
+  std::string starts_text;         ///< --sequence-starts as typed, or "" (restarts found in the positions)
 };
 
 /// Reads both files and arranges them. @throws InvalidArgument (shapes differ, positions do not match the
@@ -54,5 +61,9 @@ std::string positions_text(const LoadedDumps& dumps, const Text& t);
 
 /// "head 3", or "batch 1, head 3" when the dump has a batch axis longer than 1.
 std::string group_name(const DumpVectors& dump, long group, const Text& t);
+
+/// "head 3" or "batch 1, head 3" of the vector at sequence index s, group g, batch rows laid along the
+/// sequence axis counted too.
+std::string vector_name(const LoadedDumps& dumps, long s, long group, const Text& t);
 
 }  // namespace rope::cli

@@ -17,42 +17,15 @@ Eigen::VectorXd default_theta(double base, int rotary_dim) {
   return t;
 }
 
-/// "63" or "(5, 5, 6)"; one number as before positions had axes ({:g}).
-std::string position_text(const AxisPosition& p) { return p.multi() ? p.text() : fmt::format("{:g}", p.value[0]); }
-
-std::string list_groups(const std::vector<long>& groups) {
-  std::string s;
-  for (std::size_t i = 0; i < groups.size() && i < 12; ++i) s += (i ? ", " : "") + std::to_string(groups[i]);
-  return groups.size() > 12 ? s + ", …" : s;
-}
-
 }  // namespace
-
-const char* to_string(VariantKind kind) {
-  switch (kind) {
-    case VariantKind::Expected: return "expected";
-    case VariantKind::LayoutSwapped: return "layout-swapped";
-    case VariantKind::Base10000: return "base-10000";
-    case VariantKind::ScalingIgnored: return "scaling-ignored";
-    case VariantKind::FactorMissing: return "attention-factor-missing";
-    case VariantKind::PositionsPlusOne: return "positions-plus-one";
-    case VariantKind::PositionsMinusOne: return "positions-minus-one";
-    case VariantKind::PartialWholeHead: return "partial-rotary-whole-head";
-    case VariantKind::PartialTwice: return "partial-rotary-twice";
-    case VariantKind::AnglesBf16: return "angles-bf16";
-    case VariantKind::AnglesF16: return "angles-f16";
-    case VariantKind::SectionsChunked: return "mrope-chunked";
-    case VariantKind::SectionsInterleaved: return "mrope-interleaved";
-    case VariantKind::MropeIgnored: return "mrope-ignored";
-  }
-  return "?";
-}
 
 std::vector<Variant> check_variants(const RopeExpectation& e) {
   std::vector<Variant> v;
   const int r = e.rotary_dim();
   auto add = [&](VariantKind kind, RopeExpectation spec, double offset = 0, std::optional<DType> angles = std::nullopt) {
-    v.push_back({kind, std::move(spec), offset, angles});
+    Variant x;
+    x.kind = kind, x.spec = std::move(spec), x.position_offset = offset, x.angle_type = angles;
+    v.push_back(std::move(x));
   };
   RopeExpectation s = e;
   RopeExpectation at_zero = e;  // the partial-rotary variants rotate from channel 0
@@ -94,7 +67,9 @@ std::vector<Variant> check_variants(const RopeExpectation& e) {
     if (!e.axes->vision()) {
       s = e;
       s.axes.reset();
-      v.push_back({VariantKind::MropeIgnored, s, 0, std::nullopt, true});
+      Variant x;
+      x.kind = VariantKind::MropeIgnored, x.spec = s, x.sequence_index = true;
+      v.push_back(std::move(x));
     }
     add(VariantKind::AnglesBf16, e, 0.0, DType::BF16);
     add(VariantKind::AnglesF16, e, 0.0, DType::F16);
@@ -130,8 +105,9 @@ DumpComparison compare_dump(const DumpVectors& before, const DumpVectors& after,
   if (r + off > d || r < 2 || off < 0) {
     throw InvalidArgument(error_msg("the rotary dimension {0} does not fit in the dump's d = {1}", r, d));
   }
-  const double eps_t = epsilon(after.dtype);
-  const AngleModel model = spec.angles.value_or(default_angle_model(after.dtype));
+  const DType type = variant.dump_type ? *variant.dump_type : after.dtype;
+  const double eps_t = epsilon(type);
+  const AngleModel model = spec.angles.value_or(default_angle_model(type));
   const double eps_a = angle_epsilon(model);
   const Eigen::VectorXd c_i = angle_error_factors(model, spec.theta, spec.base, spec.rotary_dim());  // (C2)
   const double a = spec.attention_factor;
@@ -173,6 +149,12 @@ DumpComparison compare_dump(const DumpVectors& before, const DumpVectors& after,
     AxisPosition p = variant.sequence_index && !positions.empty()
                          ? AxisPosition::single(positions.front()[0] + static_cast<double>(s))
                          : positions[static_cast<std::size_t>(s)];
+    for (auto r = variant.restarts.rbegin(); r != variant.restarts.rend(); ++r) {  // the last restart at or before s
+      if (*r > s) continue;
+      const AxisPosition& at = positions[static_cast<std::size_t>(*r)];
+      for (int k = 0; k < p.count; ++k) p.value[static_cast<std::size_t>(k)] += positions.front()[k] - at[k];
+      break;
+    }
     for (int k = 0; k < p.count; ++k) p.value[static_cast<std::size_t>(k)] += variant.position_offset;
     (void)axis_angles(spec.theta, map, p);  // throws: a position of several components without axes, or of the wrong count
     // (A1), (V1): pair i turns by θ_i·(p_a(i) + o), o a vision tower's offset (0 for M-RoPE).
@@ -203,7 +185,7 @@ DumpComparison compare_dump(const DumpVectors& before, const DumpVectors& after,
       const double* y = after.vector(s, g);
       for (int i = 0; i < half; ++i) {
         const double xa = x[ca[i]], xb = x[cb[i]];
-        const double tol = kToleranceSafety * a * std::hypot(xa, xb) * angle_term[i];  // (C1)
+        const double tol = kToleranceSafety * a * std::hypot(xa, xb) * angle_term[i];  // (C1): the error model's tolerance
         record(s, g, ca[i], a * (xa * cs[i] - xb * sn[i]), y[ca[i]], tol);
         record(s, g, cb[i], a * (xa * sn[i] + xb * cs[i]), y[cb[i]], tol);
       }
@@ -213,131 +195,6 @@ DumpComparison compare_dump(const DumpVectors& before, const DumpVectors& after,
     }
   }
   return c;
-}
-
-CheckReport check_dump(const DumpVectors& before, const DumpVectors& after, const std::vector<double>& positions,
-                       const RopeExpectation& expected) {
-  std::vector<AxisPosition> single;
-  single.reserve(positions.size());
-  for (const double p : positions) single.push_back(AxisPosition::single(p));
-  return check_dump(before, after, single, expected);
-}
-
-CheckReport check_dump(const DumpVectors& before, const DumpVectors& after, const std::vector<AxisPosition>& positions,
-                       const RopeExpectation& expected) {
-  CheckReport report;
-  report.expected = expected;
-  report.only_position_zero = true;
-  for (const AxisPosition& p : positions) report.only_position_zero = report.only_position_zero && p.max_abs() == 0;
-  report.comparison = compare_dump(before, after, positions, Variant{VariantKind::Expected, expected, 0, std::nullopt});
-  const DumpComparison& e = report.comparison;
-  if (e.passed()) return report;
-  CheckDiagnosis& dg = report.diagnosis;
-  if (e.first_seq > 0) {
-    bool moved = false;
-    for (long s = 0; s < e.first_seq; ++s) moved = moved || positions[static_cast<std::size_t>(s)].max_abs() != 0;
-    if (moved) dg.correct_until = e.first_seq;
-  }
-  const std::vector<Variant> variants = check_variants(expected);
-  report.variants.reserve(variants.size());  // `closest` is an index: no pointer into a growing vector
-  std::size_t closest = 0;
-  for (const Variant& v : variants) {
-    report.variants.emplace_back(v.kind, compare_dump(before, after, positions, v));
-    const DumpComparison& c = report.variants.back().second;
-    if (c.passed() && !dg.matches) dg.matches = v.kind;
-    if (c.failing < report.variants[closest].second.failing) closest = report.variants.size() - 1;
-    if (v.kind == VariantKind::LayoutSwapped && !c.passed()) {
-      // Some groups right, the others right in the other layout: a q/k permutation wrong on some heads.
-      std::vector<long> swapped;
-      bool rest_expected = true;
-      for (long g = 0; g < before.groups(); ++g) {
-        const auto gi = static_cast<std::size_t>(g);
-        if (e.group_failing[gi] == 0) continue;
-        if (c.group_failing[gi] == 0) swapped.push_back(g);
-        else rest_expected = false;
-      }
-      if (rest_expected && !swapped.empty() && static_cast<long>(swapped.size()) < before.groups()) dg.swapped_groups = swapped;
-    }
-  }
-  const VariantKind closest_kind = report.variants[closest].first;
-  const DumpComparison& nearest = report.variants[closest].second;
-  const std::string layout = std::string(to_string(expected.layout));
-  const std::string other = expected.layout == Layout::Half ? "interleaved" : "half";
-  const std::string base = fmt::format("{:g}", expected.base);
-  const std::string factor = fmt::format("{:.6g}", expected.attention_factor);
-  if (!dg.swapped_groups.empty()) {
-    const std::string heads = list_groups(dg.swapped_groups);
-    dg.message = {msg("heads {0} match the {1} layout while the others match {2}: the q/k permutation is wrong on "
-                              "some heads (GQA: permuted with the wrong number of heads?)", heads, other, layout)};
-    return report;
-  }
-  if (!dg.matches) {
-    if (dg.correct_until) {
-      const std::string p = position_text(positions[static_cast<std::size_t>(*dg.correct_until - 1)]);
-      dg.message = {msg("correct until position {0}, then drifts; no known variant explains it (closest: {1})", p,
-                                to_string(closest_kind))};
-    } else {
-      dg.message = {msg("no known variant explains the dump (closest: {0}, {1} of {2} elements off)", to_string(closest_kind), nearest.failing, nearest.total)};
-    }
-    return report;
-  }
-  const int r = expected.rotary_dim();
-  switch (*dg.matches) {
-    case VariantKind::LayoutSwapped:
-      dg.message = {msg("matches the {0} layout; the spec implies {1}", other, layout)};
-      break;
-    case VariantKind::Base10000:
-      dg.message = {msg("matches base 10000, not {0}: is rope_theta read?", base)};
-      break;
-    case VariantKind::ScalingIgnored:
-      dg.message = {msg("matches plain RoPE with base {0} and no attention factor: the scaling is not applied", base)};
-      break;
-    case VariantKind::FactorMissing:
-      dg.message = {msg("the attention factor {0} is missing (the dump matches a factor of 1)", factor)};
-      break;
-    case VariantKind::PositionsPlusOne:
-    case VariantKind::PositionsMinusOne: {
-      const char* sign = *dg.matches == VariantKind::PositionsPlusOne ? "+1" : "-1";
-      dg.message = {msg("matches positions shifted by {0}: positions off by one", sign)};
-      break;
-    }
-    case VariantKind::PartialWholeHead:
-      dg.message = {msg("matches RoPE over the whole head (d = {0}): the partial rotary dimension {1} is ignored", expected.head_dim, r)};
-      break;
-    case VariantKind::PartialTwice:
-      dg.message = {msg("matches a rotary dimension of {0} instead of {1}: the partial rotary factor is applied twice", 2 * static_cast<int>(static_cast<double>(r) * r / expected.head_dim / 2.0), r)};
-      break;
-    case VariantKind::AnglesBf16:
-    case VariantKind::AnglesF16: {
-      const char* type = *dg.matches == VariantKind::AnglesBf16 ? "bf16" : "f16";
-      if (dg.correct_until) {
-        const std::string p = position_text(positions[static_cast<std::size_t>(*dg.correct_until - 1)]);
-        dg.message = {msg("correct until position {0}, then drifts: angles computed in {1}? (the dump matches "
-                                  "positions and frequencies cast to {2} before m·θ)", p, type, type)};
-      } else {
-        dg.message = {msg("matches angles computed in {0}: positions and frequencies cast to {1} before m·θ", type, type)};
-      }
-      break;
-    }
-    case VariantKind::SectionsChunked:
-    case VariantKind::SectionsInterleaved: {
-      const bool chunked = *dg.matches == VariantKind::SectionsChunked;
-      const std::string sections = fmt::format("{}", fmt::join(expected.axes->source.sections, ", "));
-      dg.message = chunked ? msg("matches mrope_section [{0}] in chunks, the model's code interleaves them: the axis map is "
-                                 "the other implementation's (docs/multi-axis.md (A2), (A3))",
-                                 sections)
-                           : msg("matches mrope_section [{0}] interleaved, the model's code chunks them: the axis map is "
-                                 "the other implementation's (docs/multi-axis.md (A2), (A3))",
-                                 sections);
-      break;
-    }
-    case VariantKind::MropeIgnored:
-      dg.message = {msg("matches plain RoPE at each token's index in the sequence: the M-RoPE branch is never reached "
-                    "(1-D positions; a config whose rope_type is default beside mrope_section?)")};
-      break;
-    case VariantKind::Expected: break;
-  }
-  return report;
 }
 
 }  // namespace rope

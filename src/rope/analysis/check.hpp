@@ -24,11 +24,16 @@
 
 #include "rope/analysis/angle_error.hpp"
 #include "rope/analysis/dump.hpp"
+#include "rope/analysis/dump_positions.hpp"
 #include "rope/core/message.hpp"
 #include "rope/core/types.hpp"
 #include "rope/models/axes.hpp"
 
 namespace rope {
+
+/// The error model of the check: the reference computed in float64, the tolerance (C1) of the dump's type with
+/// the angle error (C2) of the implementation (RopeExpectation::angles).
+Message default_error_model();
 
 /// What the dump should contain: the one place where layout, rotary dimension, frequencies and attention
 /// factor come together (the command line fills it from --model/--config/flags).
@@ -47,6 +52,13 @@ struct RopeExpectation {
   std::optional<AxisMap> axes;
   /// How the dump's angles were computed (angle_error.hpp); nullopt: default_angle_model of the dump's type.
   std::optional<AngleModel> angles;
+  /// The scaling the reference uses and its parameters, for the report's header: "yarn: factor 4,
+  /// original_max_position_embeddings 2048"; empty for plain RoPE (models/scaling_text.hpp writes it).
+  std::string scaling;
+  /// The error model: how the reference is computed and where the tolerance comes from, named in the report's
+  /// header. compare_dump computes the tolerance at one place, the line marked (C1); another error model
+  /// (llama.cpp's kernels) changes that computation there and names itself here.
+  Message error_model = default_error_model();
   int rotary_dim() const { return 2 * static_cast<int>(theta.size()); }
 };
 
@@ -66,9 +78,14 @@ enum class VariantKind {
   SectionsChunked,      ///< M-RoPE: HF's chunked map (A2) where the model interleaves (A3)
   SectionsInterleaved,  ///< M-RoPE: the interleaved map (A3) where the model chunks (A2)
   MropeIgnored,         ///< M-RoPE never applied: plain RoPE at the sequence index (1-D positions)
+  PositionsRestart,     ///< the positions start again at some indices (chunked prefill, packed sequences)
+  Bf16AsFloat32,        ///< the expected RoPE under bf16's tolerance: a bf16 tensor saved as float32
 };
 /// "expected", "layout-swapped", "base-10000", … (the names of the JSON output and of the tests).
 const char* to_string(VariantKind kind);
+/// The variant in the words of docs/check.md's table, for people: "the interleaved layout", "base 10000",
+/// "angles computed in f16", "positions shifted by +1", ….
+Message describe(VariantKind kind, const RopeExpectation& expected);
 
 struct Variant {
   VariantKind kind = VariantKind::Expected;
@@ -76,6 +93,8 @@ struct Variant {
   double position_offset = 0;
   std::optional<DType> angle_type;  ///< m and θ cast to this type and m·θ computed in it (precision.hpp cast-inputs)
   bool sequence_index = false;      ///< MropeIgnored: sequence index s has the 1-D position t_0 + s (t_0 the first row's t)
+  std::optional<DType> dump_type;   ///< Bf16AsFloat32: the tolerance of this type instead of the dump's
+  std::vector<long> restarts;       ///< PositionsRestart: from each index r on, p(s) − p(r) + p(0)
 };
 
 /// The variants worth trying for `expected` (those that differ from it).
@@ -105,6 +124,9 @@ DumpComparison compare_dump(const DumpVectors& before, const DumpVectors& after,
 /// The diagnosis of a failing dump.
 struct CheckDiagnosis {
   std::optional<VariantKind> matches;  ///< a variant that passes everywhere
+  std::optional<VariantKind> closest;  ///< when none does: the one with the fewest failing elements
+  long closest_explained = 0;          ///< the elements within tolerance under `closest`
+  std::vector<long> restarts;          ///< PositionsRestart: the indices where the positions start again
   std::vector<long> swapped_groups;    ///< groups that pass with the other layout while the others pass as expected
   std::optional<long> correct_until;   ///< the expected variant passes at every sequence index before this one
   Message message;                     ///< one sentence, empty when there is nothing to say
@@ -116,7 +138,34 @@ struct CheckReport {
   std::vector<std::pair<VariantKind, DumpComparison>> variants;  ///< the others tried (on failure only)
   CheckDiagnosis diagnosis;
   bool only_position_zero = false;     ///< every position is 0: every layout agrees there
+  std::vector<Message> notes;          ///< what else the dump says (a bf16 dump saved as float32)
 };
+
+/// One part of the sequence axis checked on its own: a batch row (laid along the sequence axis) or one of
+/// packed sequences.
+struct SegmentCheck {
+  DumpSegment segment;
+  double max_ratio = 0;        ///< from the whole dump's comparison
+  long failing_positions = 0;  ///< sequence indices with a failing element
+  CheckReport report;          ///< the segment checked alone, with its diagnosis: only when it fails
+  bool passed() const { return failing_positions == 0; }
+};
+
+/// Each segment's result, read from `whole` (the comparison of the whole dump with the expected variant); a
+/// failing segment is checked again alone (check_dump on its slice), for its own diagnosis.
+std::vector<SegmentCheck> check_segments(const DumpVectors& before, const DumpVectors& after,
+                                         const std::vector<AxisPosition>& positions, const RopeExpectation& expected,
+                                         const std::vector<DumpSegment>& segments, const DumpComparison& whole);
+
+/// With batch rows laid along the sequence axis (`rows`, dump_positions.hpp): a dump whose positions
+/// "restart" at every row's start is every row rotated at the first row's positions, and the diagnosis says
+/// so in those words (batched decode with one offset for the whole batch).
+/// The rows' own diagnoses then say it too.
+void diagnose_rows(CheckReport& report, std::vector<SegmentCheck>& rows, const std::vector<AxisPosition>& positions);
+
+/// Whether every value of `dump` is a bfloat16 number (float32 with 16 zero low bits) and one is not zero:
+/// a bf16 tensor saved with .float().
+bool looks_like_bf16(const DumpVectors& dump);
 
 /// Checks `after` against `before` and the expectation; on failure tries every variant.
 CheckReport check_dump(const DumpVectors& before, const DumpVectors& after, const std::vector<AxisPosition>& positions,

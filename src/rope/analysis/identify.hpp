@@ -7,12 +7,18 @@
 ///      channels R of every vector.
 ///   3. Pairing: for each rotated channel, the partner b whose pair keeps its norm (up to a) in every vector:
 ///      argmin_b Σ (y_a² + y_b² − a²(x_a² + x_b²))². The pairs found are named interleaved (2j, 2j+1), half
-///      (j, j + r/2), or reported as the permutation they are.
-///   4. Frequencies: for pair j = (a, b), z = x_a + i·x_b; at each position m the angle
-///      φ(m) = arg Σ conj(z_before)·z_after (summed over batch and heads) is m·θ_j modulo 2π. Positions are
-///      taken in increasing order and each φ unwrapped to the branch nearest the current fit's m·θ_j, then
-///      θ_j = Σ m·φ / Σ m² (least squares through the origin). This needs a first non-zero position m with
-///      m·θ_0 < π (consecutive positions from 0 or 1 are enough: θ_0 = 1/f <= 1).
+///      (j, j + r/2), or reported as the permutation they are. When no pairing holds for every head, each head
+///      is paired on its own: heads in the other layout are listed (a q/k permutation wrong on some heads).
+///   4. Frequencies: for pair j = (a, b), z = x_a + i·x_b; at each position m the phasor
+///      u(m) = Σ conj(z_before)·z_after (summed over batch and heads) has the angle m·θ_j modulo 2π. Any
+///      integer positions will do: θ_j first maximises the periodogram |Σ_m u(m)·e^(−iθm)| over θ ∈ [−π, π]
+///      (on a grid finer than its peak, then refined), which does not depend on an offset of the positions; a
+///      second peak as high means the positions cannot determine θ_j (evenly spaced or too few). Then, from
+///      the phases of consecutive indices, the places where the positions restart or jump (chunked prefill,
+///      packed sequences) and their true step; then one integer offset k common to every pair (the dump
+///      rotated position m by (m + k)·θ: "positions shifted by k"); finally each φ, in order of |m + k|, is
+///      unwrapped to the branch nearest the current fit's (m + k)·θ_j and θ_j = Σ m'·φ / Σ m'² (least
+///      squares through the origin, m' = m + k). Every θ_j negative: the rotation is reversed.
 ///   5. Family: ln θ_j fitted by the scaling families of docs/scaling.md: geometric (default RoPE, and
 ///      static NTK, which is default RoPE with another base) (S1), (S3); linear (S2); YaRN's ramp, linear in
 ///      j (S6)–(S8); llama3's bands, linear in 1/λ (S11); the residual is the RMS of ln θ_measured −
@@ -21,6 +27,7 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <complex>
 #include <string>
 #include <vector>
 
@@ -51,6 +58,10 @@ struct Identification {
   int rotary_dim = 0;               ///< number of rotated channels
   std::vector<int> rotated;         ///< the rotated channels, increasing
   std::vector<std::pair<int, int>> pairs;  ///< (a, b), a < b, by increasing a; pair j = pairs[j]
+  /// Heads in different layouts: each group's own pairs (pair j of group g = group_pairs[g][j]); empty when
+  /// every head pairs its channels as `pairs`.
+  std::vector<std::vector<std::pair<int, int>>> group_pairs;
+  std::vector<long> heads_paired_otherwise;  ///< the groups whose pairs are not `pairs`
   PairLayout layout = PairLayout::None;
   int family_dim = 0;                ///< the dimension of the frequency ladder: rotary_dim, or d for pairs (j, j + d/2)
   double attention_factor = 1;
@@ -61,6 +72,11 @@ struct Identification {
   FamilyFit fit;                    ///< the best family
   std::vector<FamilyFit> fits;      ///< every family tried, best first
   std::vector<Message> notes;       ///< what could not be decided, and what the numbers also say
+  double position_offset = 0;       ///< k: the dump rotated position m by (m + k)·θ (0: the positions given)
+  std::vector<long> jumps;          ///< sequence indices where the dump's positions restart or jump
+  std::vector<double> dump_positions;  ///< the positions the dump used (given ones with jumps and offset applied)
+  std::vector<int> undetermined;    ///< pairs whose θ_j the positions cannot determine
+  bool reversed = false;            ///< every pair turns clockwise: the rotation is reversed (sin's sign)
 };
 
 /// Largest head dimension identify takes: the pairing tries every pair of rotated channels (d² work on a
@@ -75,6 +91,15 @@ Identification identify_rope(const DumpVectors& before, const DumpVectors& after
 Eigen::VectorXd family_theta(const FamilyFit& fit, int pairs);
 
 namespace detail {
+/// Step 4 alone: id.pairs set; fills theta, angle_residual, theta_sigma, position_offset, jumps, dump_positions,
+/// undetermined, reversed and their notes.
+void measure_frequencies(const DumpVectors& before, const DumpVectors& after, const std::vector<double>& positions,
+                         Identification& id);
+
+/// The θ ∈ [−π, π] that maximises |Σ_k u_k·e^(−iθ·m_k)|; `ambiguous` set when another peak, outside the main
+/// lobe, reaches 98 % of it.
+double periodogram_peak(const std::vector<double>& m, const std::vector<std::complex<double>>& u, bool& ambiguous);
+
 /// Step 5 alone: every family fitted to θ_j (rotary dimension 2·theta.size()), each pair weighted by
 /// 1/σ² of its ln θ_j (`sigma_ln`, floored at 10⁻⁶ so exact data weighs the pairs alike), the chosen one first:
 /// the simplest (default < linear < yarn, llama3) whose residual is within max(½·best, 10⁻³) of the best;

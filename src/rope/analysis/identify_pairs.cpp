@@ -99,84 +99,92 @@ Identification identify_rope(const DumpVectors& before, const DumpVectors& after
     }
   }
   const int r = id.rotary_dim;
-  std::vector<int> partner(static_cast<std::size_t>(d), -1);
-  for (int ia = 0; ia < r; ++ia) {
-    double best = INFINITY;
-    for (int ib = 0; ib < r; ++ib) {
-      if (ib == ia) continue;
-      const int a = id.rotated[ia], b = id.rotated[ib];
-      double cost = 0, scale = 0;
-      for (const long v : sample) {
-        const double* x = before.values.data() + v * d;
-        const double* y = after.values.data() + v * d;
-        const double want = a2 * (x[a] * x[a] + x[b] * x[b]);
-        const double diff = y[a] * y[a] + y[b] * y[b] - want;
-        cost += diff * diff, scale += want * want;
+  // The partner of each rotated channel over the sampled vectors; empty unless every partner is mutual.
+  const auto pair_up = [&](const std::vector<long>& vs) {
+    std::vector<int> partner(static_cast<std::size_t>(d), -1);
+    for (int ia = 0; ia < r; ++ia) {
+      double best = INFINITY;
+      for (int ib = 0; ib < r; ++ib) {
+        if (ib == ia) continue;
+        const int a = id.rotated[ia], b = id.rotated[ib];
+        double cost = 0, scale = 0;
+        for (const long v : vs) {
+          const double* x = before.values.data() + v * d;
+          const double* y = after.values.data() + v * d;
+          const double want = a2 * (x[a] * x[a] + x[b] * x[b]);
+          const double diff = y[a] * y[a] + y[b] * y[b] - want;
+          cost += diff * diff, scale += want * want;
+        }
+        cost = scale > 0 ? cost / scale : cost;
+        if (cost < best) best = cost, partner[a] = b;
       }
-      cost = scale > 0 ? cost / scale : cost;
-      if (cost < best) best = cost, partner[a] = b;
+    }
+    std::vector<std::pair<int, int>> pairs;
+    for (const int a : id.rotated) {
+      if (partner[a] < 0 || partner[partner[a]] != a) return std::vector<std::pair<int, int>>{};
+      if (a < partner[a]) pairs.emplace_back(a, partner[a]);
+    }
+    return pairs;
+  };
+  if (r % 2 == 0) id.pairs = pair_up(sample);
+  if (id.pairs.empty() && r % 2 == 0 && before.groups() > 1) {
+    // Heads in different layouts (a q/k permutation wrong on some heads): each head paired on its own.
+    for (long g = 0; g < before.groups(); ++g) {
+      std::vector<long> own;
+      for (long s = 0; s < before.seq; s += std::max(1L, before.seq / 64)) {
+        if (positions[static_cast<std::size_t>(s)] != 0) own.push_back(s * before.groups() + g);
+      }
+      id.group_pairs.push_back(pair_up(own));
+      if (id.group_pairs.back().empty()) {
+        id.group_pairs.clear();
+        break;
+      }
+    }
+    if (!id.group_pairs.empty()) {
+      // The pairing of most heads is the dump's; the heads paired otherwise are listed.
+      std::vector<long> count(id.group_pairs.size(), 0);
+      for (std::size_t g = 0; g < count.size(); ++g) {
+        for (const auto& other : id.group_pairs) count[g] += other == id.group_pairs[g];
+      }
+      const auto most = static_cast<std::size_t>(std::max_element(count.begin(), count.end()) - count.begin());
+      id.pairs = id.group_pairs[most];
+      std::vector<long> others;
+      for (std::size_t g = 0; g < count.size(); ++g) {
+        if (id.group_pairs[g] != id.pairs) others.push_back(static_cast<long>(g));
+      }
+      id.heads_paired_otherwise = others;
+      if (others.empty()) id.group_pairs.clear();  // every head alike after all
     }
   }
-  bool consistent = true;
-  for (const int a : id.rotated) consistent = consistent && partner[a] >= 0 && partner[partner[a]] == a;
-  if (!consistent || r % 2 != 0) {
+  if (id.pairs.empty()) {
     id.layout = PairLayout::None;
     id.notes.push_back({msg("no pairing of the rotated channels keeps every pair's norm: this is not a rotation of pairs")});
     return id;
   }
-  for (const int a : id.rotated) {
-    if (a < partner[a]) id.pairs.emplace_back(a, partner[a]);
-  }
   int family_dim = r;
   id.layout = classify(id.pairs, id.rotated, d, family_dim, id.notes);
   id.family_dim = family_dim;
-  const int n = static_cast<int>(id.pairs.size());
+  if (!id.heads_paired_otherwise.empty()) {
+    std::vector<Message> ignored;
+    int dim = r;
+    const PairLayout other = classify(id.group_pairs[static_cast<std::size_t>(id.heads_paired_otherwise.front())], id.rotated, d, dim, ignored);
+    std::string heads;
+    for (std::size_t k = 0; k < id.heads_paired_otherwise.size() && k < 12; ++k) heads += (k ? ", " : "") + std::to_string(id.heads_paired_otherwise[k]);
+    if (id.heads_paired_otherwise.size() > 12) heads += ", …";
+    id.notes.push_back(msg("heads {0} pair their channels as {1} while the others pair as {2}: the q/k permutation is wrong on "
+                           "some heads (GQA: permuted with the wrong number of heads?)", heads, to_string(other), to_string(id.layout)));
+  }
   for (long v = 0; v < vectors; ++v) {
     const double* x = before.values.data() + v * d;
     const double* y = after.values.data() + v * d;
-    for (const auto& [a, b] : id.pairs) {
+    for (const auto& [a, b] : id.group_pairs.empty() ? id.pairs : id.group_pairs[static_cast<std::size_t>(v % before.groups())]) {
       const double nx = std::hypot(x[a], x[b]);
       if (nx > 0) id.norm_residual = std::max(id.norm_residual, std::abs(std::hypot(y[a], y[b]) - id.attention_factor * nx) / nx);
     }
   }
-  // 4. Frequencies: the angle at each position, unwrapped along increasing positions.
-  std::vector<long> order(static_cast<std::size_t>(before.seq));
-  std::iota(order.begin(), order.end(), 0L);
-  std::stable_sort(order.begin(), order.end(), [&](long p, long q) {
-    return std::abs(positions[static_cast<std::size_t>(p)]) < std::abs(positions[static_cast<std::size_t>(q)]);
-  });
-  id.theta = Eigen::VectorXd::Zero(n);
-  id.angle_residual = Eigen::VectorXd::Zero(n);
-  id.theta_sigma = Eigen::VectorXd::Zero(n);
-  for (int j = 0; j < n; ++j) {
-    const auto [a, b] = id.pairs[j];
-    std::vector<std::pair<double, double>> points;  // (m, unwrapped φ)
-    double smp = 0, smm = 0, theta = 0;
-    for (const long s : order) {
-      const double m = positions[static_cast<std::size_t>(s)];
-      if (m == 0) continue;
-      std::complex<double> acc = 0;
-      for (long g = 0; g < before.groups(); ++g) {
-        const double* x = before.vector(s, g);
-        const double* y = after.vector(s, g);
-        acc += std::conj(std::complex<double>(x[a], x[b])) * std::complex<double>(y[a], y[b]);
-      }
-      if (acc == 0.0) continue;
-      double phi = std::arg(acc);
-      if (smm > 0) phi += kTwoPi * std::round((theta * m - phi) / kTwoPi);
-      smp += m * phi, smm += m * m;
-      theta = smp / smm;
-      points.emplace_back(m, phi);
-    }
-    id.theta[j] = theta;
-    double rss = 0;
-    for (const auto& [m, phi] : points) rss += (phi - theta * m) * (phi - theta * m);
-    id.angle_residual[j] = points.empty() ? 0.0 : std::sqrt(rss / static_cast<double>(points.size()));
-    id.theta_sigma[j] = smm > 0 ? id.angle_residual[j] / std::sqrt(smm) : INFINITY;
-  }
-  if ((id.theta.array() < 0).any()) {
-    id.notes.push_back({msg("some pairs turn clockwise (negative θ): the sign convention of sin is reversed there")});
-  }
+  // 4. Frequencies (identify_theta.cpp).
+  detail::measure_frequencies(before, after, positions, id);
+  const int n = static_cast<int>(id.pairs.size());
   // 5. Family, over the pairs of the family's dimension (zero-frequency pairs of a proportional head added).
   const Eigen::VectorXd measured = id.theta.cwiseAbs();
   Eigen::VectorXd sigma_ln(n);

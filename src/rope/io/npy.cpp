@@ -122,6 +122,9 @@ Descr parse_descr(const std::string& descr, const TensorReadOptions& options, co
   d.bytes = descr[2] - '0';
   if (d.kind == 'f' && (d.bytes == 2 || d.bytes == 4 || d.bytes == 8)) {
     d.dtype = d.bytes == 2 ? DType::F16 : d.bytes == 4 ? DType::F32 : DType::F64;
+  } else if ((d.kind == 'u' || d.kind == 'i') && (d.bytes == 1 || d.bytes == 2 || d.bytes == 4 || d.bytes == 8) &&
+             options.integers && !(d.bytes == 2 && options.bf16_bits)) {
+    d.dtype = DType::F64;  // integer values (positions), exact up to 2^53
   } else if ((d.kind == 'u' || d.kind == 'i') && d.bytes == 2) {
     if (!options.bf16_bits) {
       refuse(fmt::format("16-bit integers; give {} if they are bfloat16 bit patterns (t.view(torch.int16))",

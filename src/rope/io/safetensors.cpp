@@ -31,6 +31,9 @@ constexpr StDType kDTypes[] = {{"F64", 8, 'f', DType::F64},
                                {"F32", 4, 'f', DType::F32},
                                {"F16", 2, 'h', DType::F16},
                                {"BF16", 2, 'h', DType::BF16}};
+/// Integer types, read only with TensorReadOptions::integers (positions).
+constexpr StDType kIntegerDTypes[] = {{"I64", 8, 'i', DType::F64}, {"I32", 4, 'i', DType::F64}, {"I16", 2, 'i', DType::F64},
+                                      {"I8", 1, 'i', DType::F64},  {"U8", 1, 'u', DType::F64}};
 
 std::uint64_t u64_le(std::string_view bytes) {
   std::uint64_t v = 0;
@@ -86,6 +89,12 @@ TensorData parse_safetensors(std::string_view bytes, const std::string& name, co
   const StDType* type = nullptr;
   for (const auto& t : kDTypes) {
     if (dtype == t.name) type = &t;
+  }
+  for (const auto& t : kIntegerDTypes) {
+    if (options.integers && dtype == t.name) type = &t;
+  }
+  if (!type && options.integers) {
+    fail(field + " dtype", fmt::format("'{}' is not F16, BF16, F32, F64, I64, I32, I16, I8 or U8", escape_for_message(dtype)));
   }
   if (!type) fail(field + " dtype", fmt::format("'{}' is not F16, BF16, F32 or F64", escape_for_message(dtype)));
   if (!entry.contains("shape") || !entry["shape"].is_array()) fail(field + " shape", "missing or not an array");

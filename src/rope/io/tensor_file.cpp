@@ -78,7 +78,11 @@ void decode_values(const unsigned char* data, long count, int bytes, char kind, 
       bits |= static_cast<std::uint64_t>(p[b]) << shift;
     }
     double v = 0;
-    if (kind == 'f' && bytes == 8) {
+    if ((kind == 'i' || kind == 'u') && dtype == DType::F64) {  // integers (TensorReadOptions::integers)
+      const int unused = 64 - 8 * bytes;
+      v = kind == 'u' ? static_cast<double>(bits)
+                      : static_cast<double>(static_cast<std::int64_t>(bits << unused) >> unused);  // sign-extended
+    } else if (kind == 'f' && bytes == 8) {
       std::memcpy(&v, &bits, 8);
     } else if (kind == 'f' && bytes == 4) {
       const auto u = static_cast<std::uint32_t>(bits);

@@ -50,6 +50,10 @@ struct TensorReadOptions {
   bool bf16_bits = false;
   /// safetensors: the tensor to read; empty means the file must hold exactly one.
   std::string tensor;
+  /// NPY and safetensors: integers of 1 to 8 bytes (`<i8`, `<u4`, I64, I32, …) are read as their values
+  /// (positions: PyTorch's position_ids are int64). Values beyond 2^53 are not exact. Ignored for 16-bit
+  /// integers when bf16_bits is set.
+  bool integers = false;
 };
 
 /// A tensor as read: C order (last index fastest), every value exactly converted to double.

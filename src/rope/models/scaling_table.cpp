@@ -86,6 +86,32 @@ bool scaling_key_given(const RopeConfig& c, std::string_view key) {
   throw std::logic_error(fmt::format("scaling_key_given: '{}' is not a key of the scaling table", key));
 }
 
+std::string scaling_parameters(const RopeConfig& c) {
+  const auto number = [](const std::optional<double>& v) { return fmt::format("{:g}", *v); };
+  const auto list = [](const std::vector<double>& v) { return fmt::format("({} numbers)", v.size()); };
+  std::string out(to_string(c.type));
+  const char* separator = ": ";
+  for (const std::string_view key : scaling_method(c.type).reads) {
+    if (!scaling_key_given(c, key)) continue;
+    std::string value;
+    if (key == "factor") value = number(c.factor);
+    else if (key == "original_max_position_embeddings") value = std::to_string(*c.original_max_position_embeddings);
+    else if (key == "beta_fast") value = number(c.beta_fast);
+    else if (key == "beta_slow") value = number(c.beta_slow);
+    else if (key == "truncate") value = *c.truncate ? "true" : "false";
+    else if (key == "mscale") value = number(c.mscale);
+    else if (key == "mscale_all_dim") value = number(c.mscale_all_dim);
+    else if (key == "attention_factor") value = number(c.attention_factor);
+    else if (key == "low_freq_factor") value = number(c.low_freq_factor);
+    else if (key == "high_freq_factor") value = number(c.high_freq_factor);
+    else if (key == "short_factor") value = list(c.short_factor);
+    else if (key == "long_factor") value = list(c.long_factor);
+    out += fmt::format("{}{} {}", separator, key, value);
+    separator = ", ";
+  }
+  return out;
+}
+
 std::optional<ScalingName> find_scaling_name(std::string_view text) {
   for (const ScalingMethod& m : scaling_methods()) {
     if (text == m.name) return ScalingName{m.type, std::nullopt};

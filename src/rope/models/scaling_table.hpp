@@ -47,6 +47,11 @@ const ScalingMethod& scaling_method(ScalingType type);
 /// Whether `config` gives the scaling key `key` (one of scaling_keys(); a list counts when it is not empty).
 bool scaling_key_given(const RopeConfig& config, std::string_view key);
 
+/// The scaling of `config` and the keys of its scaling block that it gives, with their values, for a report's
+/// header: "yarn: factor 4, original_max_position_embeddings 2048", "longrope: short_factor (32 numbers), …";
+/// "default" for plain RoPE.
+std::string scaling_parameters(const RopeConfig& config);
+
 /// What a name means: a canonical name or an alias, with the alias's note.
 struct ScalingName {
   ScalingType type;

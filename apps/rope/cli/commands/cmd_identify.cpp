@@ -68,6 +68,10 @@ int run_identify(const IdentifyOptions& opt, std::ostream& out) {
   check_figure_options(opt.figure);
   const Text t = opt.figure.tr();
   const LoadedDumps dumps = load_dumps(opt.dumps);
+  if (!dumps.axis_positions.empty()) {
+    throw InvalidArgument(error_msg("rope identify takes one number per position; these positions have {0} components (M-RoPE): "
+                                    "give one row of positions", dumps.axis_positions.front().count));
+  }
   const Identification id = identify_rope(dumps.before, dumps.after, dumps.positions);
   if (opt.json) {
     nlohmann::json j;
@@ -95,12 +99,25 @@ int run_identify(const IdentifyOptions& opt, std::ostream& out) {
     j["factor_per_pair"] = per_pair;
     j["fits"] = fits;
     j["notes"] = english(id.notes);
+    j["position_offset"] = id.position_offset;
+    j["jumps"] = id.jumps;
+    j["undetermined"] = id.undetermined;
+    j["reversed"] = id.reversed;
     out << json_text(j) << '\n';
   } else {
     const auto row = [&](const std::string& label, const std::string& value) { out << fmt::format("  {:<20}{}\n", label, value); };
     out << t.tr("rope identify: {0} from {1}\n", opt.dumps.after, opt.dumps.before);
     row(t.tr("dump"), fmt::format("[{}] = {}, {} ({}), {} {}", to_string(dumps.axes), shape_string(dumps.shape),
                                         to_string(dumps.after.dtype), dumps.stored, t.tr("positions"), positions_text(dumps, t)));
+    if (id.position_offset != 0 || !id.jumps.empty()) {
+      std::string jumps;
+      for (std::size_t k = 0; k < id.jumps.size() && k < 8; ++k) jumps += (k ? ", " : "") + std::to_string(id.jumps[k]);
+      if (id.jumps.size() > 8) jumps += ", …";
+      row(t.tr("dump's positions"),
+          id.jumps.empty() ? t.tr("the given ones shifted by {0:+g}", id.position_offset)
+          : id.position_offset == 0 ? t.tr("restart or jump at index {0}", jumps)
+                                    : t.tr("the given ones shifted by {0:+g}, restart or jump at index {1}", id.position_offset, jumps));
+    }
     row(t.tr("rotated channels"), t.tr("{0} of {1}", id.rotary_dim, id.d));
     row(t.tr("pair layout"), layout_text(id, t));
     if (!id.pairs.empty()) {
@@ -126,7 +143,8 @@ int run_identify(const IdentifyOptions& opt, std::ostream& out) {
     for (const Message& note : id.notes) out << t.tr("note: ") << note.in(t.zh()) << '\n';
   }
   if (opt.figure.wanted() && !id.pairs.empty()) draw(identify_figure(opt.figure, id), opt.figure);
-  return kOk;
+  // The dump's positions are not the ones given: exit 1, as a failed check.
+  return id.position_offset != 0 || !id.jumps.empty() ? kVerifyFailed : kOk;
 }
 
 Command add_identify_command(CLI::App& app) {

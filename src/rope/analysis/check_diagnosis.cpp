@@ -1,0 +1,319 @@
+// rope check's verdict on a failing dump: the known variants tried, the one that matches or the closest, a
+// restart of the positions, a bf16 tensor saved as float32, and the sentence that says so (check.hpp).
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "rope/analysis/check.hpp"
+#include "rope/core/error.hpp"
+
+namespace rope {
+namespace {
+
+/// "63" or "(5, 5, 6)"; one number as before positions had axes ({:g}).
+std::string position_text(const AxisPosition& p) { return p.multi() ? p.text() : fmt::format("{:g}", p.value[0]); }
+
+std::string list_numbers(const std::vector<long>& values) {
+  std::string s;
+  for (std::size_t i = 0; i < values.size() && i < 12; ++i) s += (i ? ", " : "") + std::to_string(values[i]);
+  return values.size() > 12 ? s + ", …" : s;
+}
+
+Variant variant_of(VariantKind kind, const RopeExpectation& spec) {
+  Variant v;
+  v.kind = kind;
+  v.spec = spec;
+  return v;
+}
+
+/// Largest number of restarts searched for (each costs one comparison of the whole dump).
+constexpr int kMaxRestarts = 64;
+
+/// The restarts that explain a dump correct up to `first` failing index: from each failing index on, the
+/// positions start again from the first; none when that does not end in a pass.
+std::vector<long> find_restarts(const DumpVectors& before, const DumpVectors& after, const std::vector<AxisPosition>& positions,
+                                const RopeExpectation& expected, long first) {
+  Variant v = variant_of(VariantKind::PositionsRestart, expected);
+  for (int k = 0; k < kMaxRestarts && first > 0; ++k) {
+    if (!v.restarts.empty() && first <= v.restarts.back()) return {};
+    v.restarts.push_back(first);
+    const DumpComparison c = compare_dump(before, after, positions, v);
+    if (c.passed()) return v.restarts;
+    first = c.first_seq;
+  }
+  return {};
+}
+
+}  // namespace
+
+Message default_error_model() { return msg("float64 reference, tolerance (C1) with the angle error of (C2)"); }
+
+const char* to_string(VariantKind kind) {
+  switch (kind) {
+    case VariantKind::Expected: return "expected";
+    case VariantKind::LayoutSwapped: return "layout-swapped";
+    case VariantKind::Base10000: return "base-10000";
+    case VariantKind::ScalingIgnored: return "scaling-ignored";
+    case VariantKind::FactorMissing: return "attention-factor-missing";
+    case VariantKind::PositionsPlusOne: return "positions-plus-one";
+    case VariantKind::PositionsMinusOne: return "positions-minus-one";
+    case VariantKind::PartialWholeHead: return "partial-rotary-whole-head";
+    case VariantKind::PartialTwice: return "partial-rotary-twice";
+    case VariantKind::AnglesBf16: return "angles-bf16";
+    case VariantKind::AnglesF16: return "angles-f16";
+    case VariantKind::SectionsChunked: return "mrope-chunked";
+    case VariantKind::SectionsInterleaved: return "mrope-interleaved";
+    case VariantKind::MropeIgnored: return "mrope-ignored";
+    case VariantKind::PositionsRestart: return "positions-restart";
+    case VariantKind::Bf16AsFloat32: return "bf16-as-float32";
+  }
+  return "?";
+}
+
+Message describe(VariantKind kind, const RopeExpectation& e) {
+  switch (kind) {
+    case VariantKind::Expected: return msg("RoPE as specified");
+    case VariantKind::LayoutSwapped:
+      return e.layout == Layout::Half ? msg("the interleaved layout") : msg("the half layout");
+    case VariantKind::Base10000: return msg("base 10000");
+    case VariantKind::ScalingIgnored: return msg("plain RoPE without the scaling and its attention factor");
+    case VariantKind::FactorMissing: return msg("no attention factor");
+    case VariantKind::PositionsPlusOne: return msg("positions shifted by {0}", "+1");
+    case VariantKind::PositionsMinusOne: return msg("positions shifted by {0}", "-1");
+    case VariantKind::PartialWholeHead: return msg("RoPE over the whole head");
+    case VariantKind::PartialTwice: return msg("the partial rotary factor applied twice");
+    case VariantKind::AnglesBf16: return msg("angles computed in {0}", "bf16");
+    case VariantKind::AnglesF16: return msg("angles computed in {0}", "f16");
+    case VariantKind::SectionsChunked: return msg("mrope_section in chunks");
+    case VariantKind::SectionsInterleaved: return msg("mrope_section interleaved");
+    case VariantKind::MropeIgnored: return msg("plain RoPE at each token's index in the sequence");
+    case VariantKind::PositionsRestart: return msg("positions that start again");
+    case VariantKind::Bf16AsFloat32: return msg("bf16's tolerance");
+  }
+  return msg("RoPE as specified");
+}
+
+bool looks_like_bf16(const DumpVectors& dump) {
+  bool nonzero = false;
+  for (const double v : dump.values) {
+    const auto f = static_cast<float>(v);
+    if (static_cast<double>(f) != v) return false;
+    std::uint32_t bits;
+    std::memcpy(&bits, &f, 4);
+    if ((bits & 0xffffu) != 0) return false;
+    nonzero = nonzero || v != 0;
+  }
+  return nonzero;
+}
+
+CheckReport check_dump(const DumpVectors& before, const DumpVectors& after, const std::vector<double>& positions,
+                       const RopeExpectation& expected) {
+  std::vector<AxisPosition> single;
+  single.reserve(positions.size());
+  for (const double p : positions) single.push_back(AxisPosition::single(p));
+  return check_dump(before, after, single, expected);
+}
+
+CheckReport check_dump(const DumpVectors& before, const DumpVectors& after, const std::vector<AxisPosition>& positions,
+                       const RopeExpectation& expected) {
+  CheckReport report;
+  report.expected = expected;
+  report.only_position_zero = true;
+  for (const AxisPosition& p : positions) report.only_position_zero = report.only_position_zero && p.max_abs() == 0;
+  report.comparison = compare_dump(before, after, positions, variant_of(VariantKind::Expected, expected));
+  const DumpComparison& e = report.comparison;
+  if (e.passed()) return report;
+  CheckDiagnosis& dg = report.diagnosis;
+  if (after.dtype == DType::F32 && looks_like_bf16(after)) {
+    // Every value a bfloat16: a bf16 model's tensor saved with .float(); its tolerance is bf16's.
+    Variant v = variant_of(VariantKind::Bf16AsFloat32, expected);
+    v.dump_type = DType::BF16;
+    report.variants.emplace_back(v.kind, compare_dump(before, after, positions, v));
+    if (report.variants.back().second.passed()) {
+      dg.matches = VariantKind::Bf16AsFloat32;
+      dg.message = msg("looks like bf16 saved as float32: add {0} (every value has 16 zero low bits, and under bf16's "
+                       "tolerance the dump passes)", option_name("dtype") + " bf16");
+      return report;
+    }
+    report.notes.push_back(msg("looks like bf16 saved as float32: add {0} (every value has 16 zero low bits)",
+                               option_name("dtype") + " bf16"));
+  }
+  if (e.first_seq > 0) {
+    bool moved = false;
+    for (long s = 0; s < e.first_seq; ++s) moved = moved || positions[static_cast<std::size_t>(s)].max_abs() != 0;
+    if (moved) dg.correct_until = e.first_seq;
+  }
+  const std::vector<Variant> variants = check_variants(expected);
+  report.variants.reserve(report.variants.size() + variants.size());  // `closest` is an index: no pointer into a growing vector
+  const std::size_t first_variant = report.variants.size();
+  std::size_t closest = first_variant;
+  for (const Variant& v : variants) {
+    report.variants.emplace_back(v.kind, compare_dump(before, after, positions, v));
+    const DumpComparison& c = report.variants.back().second;
+    if (c.passed() && !dg.matches) dg.matches = v.kind;
+    if (c.failing < report.variants[closest].second.failing) closest = report.variants.size() - 1;
+    if (v.kind == VariantKind::LayoutSwapped && !c.passed()) {
+      // Some groups right, the others right in the other layout: a q/k permutation wrong on some heads.
+      std::vector<long> swapped;
+      bool rest_expected = true;
+      for (long g = 0; g < before.groups(); ++g) {
+        const auto gi = static_cast<std::size_t>(g);
+        if (e.group_failing[gi] == 0) continue;
+        if (c.group_failing[gi] == 0) swapped.push_back(g);
+        else rest_expected = false;
+      }
+      if (rest_expected && !swapped.empty() && static_cast<long>(swapped.size()) < before.groups()) dg.swapped_groups = swapped;
+    }
+  }
+  const std::string layout = std::string(to_string(expected.layout));
+  const std::string other = expected.layout == Layout::Half ? "interleaved" : "half";
+  const std::string base = fmt::format("{:g}", expected.base);
+  const std::string factor = fmt::format("{:.6g}", expected.attention_factor);
+  if (!dg.swapped_groups.empty()) {
+    const std::string heads = list_numbers(dg.swapped_groups);
+    dg.message = {msg("heads {0} match the {1} layout while the others match {2}: the q/k permutation is wrong on "
+                              "some heads (GQA: permuted with the wrong number of heads?)", heads, other, layout)};
+    return report;
+  }
+  if (!dg.matches && dg.correct_until) {
+    // A restart is not a drift: the positions may start again where the dump stops matching.
+    dg.restarts = find_restarts(before, after, positions, expected, *dg.correct_until);
+    if (!dg.restarts.empty()) {
+      dg.matches = VariantKind::PositionsRestart;
+      dg.correct_until.reset();
+      const std::string first = position_text(positions.front());
+      std::string starts = "0";
+      for (const long r : dg.restarts) starts += "," + std::to_string(r);
+      dg.message = msg("the positions restart at index {0}: the dump matches positions that start again from {1} there "
+                       "(chunked prefill or packed sequences: give the dump's positions, or {2})",
+                       list_numbers(dg.restarts), first, option_name("sequence_starts") + " " + starts);
+      return report;
+    }
+  }
+  if (!dg.matches) {
+    const DumpComparison& nearest = report.variants[closest].second;
+    dg.closest = report.variants[closest].first;
+    dg.closest_explained = nearest.total - nearest.failing;
+    const Message words = describe(*dg.closest, expected);
+    const double share = nearest.total > 0 ? 100.0 * static_cast<double>(dg.closest_explained) / static_cast<double>(nearest.total) : 0.0;
+    if (dg.closest_explained == 0) {
+      dg.closest.reset();
+      dg.message = dg.correct_until
+                       ? msg("correct until position {0}, then drifts; no known variant brings a single element within "
+                             "tolerance: run `rope identify` to see what the dump does",
+                             position_text(positions[static_cast<std::size_t>(*dg.correct_until - 1)]))
+                       : msg("no known variant explains the dump (none brings a single element within tolerance): run "
+                             "`rope identify` to see what the dump does");
+    } else if (dg.correct_until) {
+      const std::string p = position_text(positions[static_cast<std::size_t>(*dg.correct_until - 1)]);
+      dg.message = msg("correct until position {0}, then drifts; no known variant explains it (the closest, {1}, explains "
+                       "{2} of {3} elements, {4:.3g} %): run `rope identify` to see what the dump does",
+                       p, words, dg.closest_explained, nearest.total, share);
+    } else {
+      dg.message = msg("no known variant explains the dump (the closest, {0}, explains {1} of {2} elements, {3:.3g} %): "
+                       "run `rope identify` to see what the dump does",
+                       words, dg.closest_explained, nearest.total, share);
+    }
+    return report;
+  }
+  const int r = expected.rotary_dim();
+  switch (*dg.matches) {
+    case VariantKind::LayoutSwapped:
+      dg.message = {msg("matches the {0} layout; the spec implies {1}", other, layout)};
+      break;
+    case VariantKind::Base10000:
+      dg.message = {msg("matches base 10000, not {0}: is rope_theta read?", base)};
+      break;
+    case VariantKind::ScalingIgnored:
+      dg.message = {msg("matches plain RoPE with base {0} and no attention factor: the scaling is not applied", base)};
+      break;
+    case VariantKind::FactorMissing:
+      dg.message = {msg("the attention factor {0} is missing (the dump matches a factor of 1)", factor)};
+      break;
+    case VariantKind::PositionsPlusOne:
+    case VariantKind::PositionsMinusOne: {
+      const char* sign = *dg.matches == VariantKind::PositionsPlusOne ? "+1" : "-1";
+      dg.message = {msg("matches positions shifted by {0}: positions off by one", sign)};
+      break;
+    }
+    case VariantKind::PartialWholeHead:
+      dg.message = {msg("matches RoPE over the whole head (d = {0}): the partial rotary dimension {1} is ignored", expected.head_dim, r)};
+      break;
+    case VariantKind::PartialTwice:
+      dg.message = {msg("matches a rotary dimension of {0} instead of {1}: the partial rotary factor is applied twice", 2 * static_cast<int>(static_cast<double>(r) * r / expected.head_dim / 2.0), r)};
+      break;
+    case VariantKind::AnglesBf16:
+    case VariantKind::AnglesF16: {
+      const char* type = *dg.matches == VariantKind::AnglesBf16 ? "bf16" : "f16";
+      if (dg.correct_until) {
+        const std::string p = position_text(positions[static_cast<std::size_t>(*dg.correct_until - 1)]);
+        dg.message = {msg("correct until position {0}, then drifts: angles computed in {1}? (the dump matches "
+                                  "positions and frequencies cast to {2} before m·θ)", p, type, type)};
+      } else {
+        dg.message = {msg("matches angles computed in {0}: positions and frequencies cast to {1} before m·θ", type, type)};
+      }
+      break;
+    }
+    case VariantKind::SectionsChunked:
+    case VariantKind::SectionsInterleaved: {
+      const bool chunked = *dg.matches == VariantKind::SectionsChunked;
+      const std::string sections = fmt::format("{}", fmt::join(expected.axes->source.sections, ", "));
+      dg.message = chunked ? msg("matches mrope_section [{0}] in chunks, the model's code interleaves them: the axis map is "
+                                 "the other implementation's (docs/multi-axis.md (A2), (A3))",
+                                 sections)
+                           : msg("matches mrope_section [{0}] interleaved, the model's code chunks them: the axis map is "
+                                 "the other implementation's (docs/multi-axis.md (A2), (A3))",
+                                 sections);
+      break;
+    }
+    case VariantKind::MropeIgnored:
+      dg.message = {msg("matches plain RoPE at each token's index in the sequence: the M-RoPE branch is never reached "
+                    "(1-D positions; a config whose rope_type is default beside mrope_section?)")};
+      break;
+    case VariantKind::Expected:
+    case VariantKind::PositionsRestart:
+    case VariantKind::Bf16AsFloat32: break;
+  }
+  return report;
+}
+
+std::vector<SegmentCheck> check_segments(const DumpVectors& before, const DumpVectors& after,
+                                         const std::vector<AxisPosition>& positions, const RopeExpectation& expected,
+                                         const std::vector<DumpSegment>& segments, const DumpComparison& whole) {
+  std::vector<SegmentCheck> out;
+  for (const DumpSegment& g : segments) {
+    if (g.start < 0 || g.length < 1 || g.start + g.length > before.seq) {
+      throw InvalidArgument(error_msg("segment [{0}, {1}) is outside the sequence axis of {2}", g.start, g.start + g.length, before.seq));
+    }
+    SegmentCheck c;
+    c.segment = g;
+    for (long s = g.start; s < g.start + g.length; ++s) {
+      c.max_ratio = std::max(c.max_ratio, whole.position_ratio[s]);
+      if (!(whole.position_ratio[s] <= 1.0)) ++c.failing_positions;
+    }
+    if (!c.passed()) {
+      const std::vector<AxisPosition> p(positions.begin() + g.start, positions.begin() + g.start + g.length);
+      c.report = check_dump(slice_sequence(before, g.start, g.length), slice_sequence(after, g.start, g.length), p, expected);
+    }
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
+void diagnose_rows(CheckReport& report, std::vector<SegmentCheck>& rows, const std::vector<AxisPosition>& positions) {
+  CheckDiagnosis& dg = report.diagnosis;
+  if (rows.size() < 2 || dg.matches != VariantKind::PositionsRestart || positions.empty()) return;
+  std::vector<long> starts;
+  for (std::size_t k = 1; k < rows.size(); ++k) starts.push_back(rows[k].segment.start);
+  if (dg.restarts != starts) return;
+  const std::string first = position_text(positions.front());
+  dg.message = msg("every batch row matches the first row's positions (from {0}): the whole batch is rotated at one "
+                   "offset (batched decode with a position per row?)", first);
+  for (SegmentCheck& row : rows) {
+    if (!row.passed()) row.report.diagnosis.message = msg("rotated at the first row's positions (from {0})", first);
+  }
+}
+
+}  // namespace rope

@@ -1,0 +1,81 @@
+// Positions as tensors, packed sequences and batch rows laid along the sequence axis
+// (rope/analysis/dump_positions.hpp), on small hand-written tensors whose answers are counted by hand.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "analysis/test_dump_fixtures.hpp"
+#include "rope/analysis/dump_positions.hpp"
+#include "rope/core/error.hpp"
+
+namespace rope {
+namespace {
+
+TEST(DumpPositions, TensorShapes) {
+  TensorData t;
+  t.shape = {2, 3};  // [batch, seq]: a row per batch entry
+  t.values = {0, 1, 2, 10, 11, 12};
+  DumpPositions p = positions_from_tensor(t, "p");
+  EXPECT_EQ(p.rows, 2);
+  EXPECT_EQ(p.seq, 3);
+  EXPECT_EQ(p.components, 1);
+  EXPECT_EQ(p.values[4].value[0], 11);
+  t.shape = {3, 1, 2};  // [3, batch, seq]: M-RoPE's t, h, w of HF's position_ids
+  t.values = {4, 5, 6, 7, 8, 9};
+  p = positions_from_tensor(t, "p");
+  EXPECT_EQ(p.components, 3);
+  EXPECT_EQ(p.seq, 2);
+  EXPECT_EQ(p.values[1].text(), "(5, 7, 9)");
+  t.shape = {2, 2, 2};
+  t.values.assign(8, 0);
+  EXPECT_THROW(positions_from_tensor(t, "p"), InvalidArgument);  // rank 3 needs 3 or 4 components first
+  t.shape = {2};
+  t.values = {0, 3e7};
+  EXPECT_THROW(positions_from_tensor(t, "p"), InvalidArgument);  // beyond 2^24
+}
+
+TEST(DumpPositions, TextRowsAndLists) {
+  DumpPositions p = positions_from_text("# rows\n0 1 2\n5,6,7\n", "p");
+  EXPECT_EQ(p.rows, 2);
+  EXPECT_EQ(p.seq, 3);
+  p = positions_from_text("0\n1\n2\n3\n", "p");  // one number per line: one row
+  EXPECT_EQ(p.rows, 1);
+  EXPECT_EQ(p.seq, 4);
+  p = positions_from_text("0 1 2\n3\n", "p");  // lines of different lengths: one row
+  EXPECT_EQ(p.seq, 4);
+  EXPECT_THROW(positions_from_text("0 x\n", "p"), InvalidArgument);
+  EXPECT_THROW(positions_from_text("# nothing\n", "p"), InvalidArgument);
+}
+
+TEST(DumpPositions, SegmentsFromStartsOrCuSeqlens) {
+  const std::vector<DumpSegment> a = segments_from_starts({0, 3, 7}, 10, "s");  // starts
+  const std::vector<DumpSegment> b = segments_from_starts({0, 3, 7, 10}, 10, "s");  // cu_seqlens
+  ASSERT_EQ(a.size(), 3u);
+  ASSERT_EQ(b.size(), 3u);
+  EXPECT_EQ(a[1].start, 3);
+  EXPECT_EQ(a[1].length, 4);
+  EXPECT_EQ(b[2].length, 3);
+  EXPECT_EQ(positions_within_segments(a), (std::vector<double>{0, 1, 2, 0, 1, 2, 3, 0, 1, 2}));
+  EXPECT_THROW(segments_from_starts({1, 3}, 10, "s"), InvalidArgument);
+  EXPECT_THROW(segments_from_starts({0, 5, 5}, 10, "s"), InvalidArgument);
+  EXPECT_THROW(segments_from_starts({0, 11}, 10, "s"), InvalidArgument);
+  EXPECT_THROW(segments_from_starts({0, 2.5}, 10, "s"), InvalidArgument);
+  EXPECT_EQ(position_restarts({0, 1, 2, 0, 1, 5, 5}), (std::vector<long>{3, 6}));
+}
+
+TEST(DumpPositions, RowsAlongTheSequenceAxis) {
+  DumpVectors v = test::random_dump(3, 4, 2);  // seq 3, groups = batch 2 × heads 2
+  v.batch = 2, v.heads = 2;
+  const DumpVectors w = rows_along_sequence(v);
+  EXPECT_EQ(w.seq, 6);
+  EXPECT_EQ(w.batch, 1);
+  EXPECT_EQ(w.heads, 2);
+  // Batch row 1, sequence index 2, head 1 is index 1·3 + 2 = 5, group 1.
+  EXPECT_EQ(w.value(5, 1, 1), v.value(2, 1 * 2 + 1, 1));
+  EXPECT_EQ(w.value(0, 0, 0), v.value(0, 0, 0));
+  const DumpVectors s = slice_sequence(w, 3, 2);
+  EXPECT_EQ(s.seq, 2);
+  EXPECT_EQ(s.value(1, 1, 0), w.value(4, 1, 0));
+}
+
+}  // namespace
+}  // namespace rope

@@ -1,0 +1,214 @@
+#!/usr/bin/python3
+"""`rope check` and `rope identify` on the shapes real kernels use and on realistic positions (issue 33), with
+dumps made here by NumPy alone (the RoPE of tests/reference/make_dumps.py: Hugging Face's default frequencies in
+float32, rotate_half, float32 arithmetic), run at test time.
+
+  positions as tensors: .npy int64 [batch, seq] for a decode batch (seq 1, a different offset per row), a
+      safetensors I64 [seq], a text file named by its path without @, M-RoPE's [3, batch, seq] as HF builds
+      position_ids; a path that does not exist is refused with the way to name a file;
+  per batch row / per packed sequence: the report has one entry per row or sequence, and a wrong row is named
+      with its own diagnosis; packed sequences by --sequence-starts (a list, and cu_seqlens as an int32 .npy);
+  diagnoses: positions that restart (chunked prefill) are "the positions restart at index 128", not a drift; a
+      bf16 dump saved as float32 gets "add --dtype bf16"; a dump no variant explains names the closest one in
+      words (never an internal id) and how much of the dump it explains, and points to `rope identify`; the
+      header names the scaling with its parameters and the error model;
+  identify: an off-by-one dump is "positions shifted by +1" (exit 1) with base 10000, not "linear 0.988"; 48
+      sparse positions in 1 … 20000 give θ_0 = 1 and the YaRN family; a restart is found at its index; a
+      reversed rotation has every θ negative; positions all even cannot determine θ_0 = 1 (θ_0 − π fits as well).
+Tolerances: θ_j of the sparse dump to an angle error at the largest position P = 20000 of ε_f32·P = 2.4e-3 rad
+(the dump's angles m·θ are computed in float32, each rounded by up to that much; measured 1.1e-4); the base
+within 1e-3 relative.
+
+Usage: check_shapes.py --rope PATH --out DIR
+"""
+import argparse
+import json
+import math
+import os
+import struct
+import subprocess
+import sys
+
+import numpy as np
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "reference"))
+from make_dumps import bf16, inv_freq, rotate  # noqa: E402
+
+DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "data", "dumps")
+INTERNAL_IDS = ["layout-swapped", "base-10000", "scaling-ignored", "attention-factor-missing", "positions-plus-one",
+                "positions-minus-one", "partial-rotary", "angles-bf16", "angles-f16", "mrope-", "positions-restart",
+                "bf16-as-float32"]
+failures = []
+
+
+def run(rope, args):
+    p = subprocess.run([rope] + args, capture_output=True, text=True)
+    return p.returncode, p.stdout, p.stderr
+
+
+def expect(cond, what):
+    if not cond:
+        failures.append(what)
+
+
+def rope_rows(q, positions, theta, layout="half", dtype="f32", sign=1.0):
+    """q [rows, seq, heads, d], positions [rows, seq]: each row rotated at its own positions."""
+    out = np.empty_like(q)
+    for b in range(q.shape[0]):
+        out[b] = rotate(q[b], np.asarray(positions[b], np.float64), sign * theta, 1.0, layout, q.shape[-1], dtype)
+    return out
+
+
+def save_safetensors_i64(path, values):
+    raw = np.asarray(values, "<i8").tobytes()
+    header = json.dumps({"position_ids": {"dtype": "I64", "shape": [len(values)], "data_offsets": [0, len(raw)]}}).encode()
+    header += b" " * (-len(header) % 8)
+    with open(path, "wb") as f:
+        f.write(struct.pack("<Q", len(header)) + header + raw)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--rope", required=True)
+    ap.add_argument("--out", required=True)
+    a = ap.parse_args()
+    os.makedirs(a.out, exist_ok=True)
+    out = lambda name: os.path.join(a.out, name)  # noqa: E731
+    rng = np.random.default_rng(33)
+    d, heads = 64, 2
+    theta, _ = inv_freq("default", d, 10000.0)
+
+    def check(before, after, *extra):
+        code, stdout, err = run(a.rope, ["check", "--before", before, "--after", after, "--json", *extra])
+        try:
+            return code, json.loads(stdout) if stdout.strip() else None, err
+        except json.JSONDecodeError:
+            return code, None, err
+
+    # 1. Decode batch: 4 rows, one token each, at positions 57, 12, 300, 4095; HF's q [batch, heads, seq, d].
+    rows = np.array([[57], [12], [300], [4095]], np.int64)
+    q = rng.standard_normal((4, 1, heads, d)).astype(np.float32)       # [batch, seq, heads, d]
+    good = rope_rows(q, rows, theta)
+    np.save(out("decode_q.npy"), q.transpose(0, 2, 1, 3))
+    np.save(out("decode_q_rope.npy"), good.transpose(0, 2, 1, 3))
+    np.save(out("decode_positions.npy"), rows)
+    code, r, err = check(out("decode_q.npy"), out("decode_q_rope.npy"), "--positions", out("decode_positions.npy"))
+    expect(code == 0 and r and len(r["segments"]) == 4 and all(s["passed"] for s in r["segments"]),
+           f"decode batch: exit {code}, {err.strip()} {r and r.get('segments')}")
+    bad = good.copy()
+    bad[2] = rope_rows(q[2:3], rows[2:3] + 1, theta)[0]                  # row 2 rotated at 301
+    np.save(out("decode_q_rope_row2.npy"), bad.transpose(0, 2, 1, 3))
+    code, r, err = check(out("decode_q.npy"), out("decode_q_rope_row2.npy"), "--positions", "@" + out("decode_positions.npy"))
+    segs = r["segments"] if r else []
+    expect(code == 1 and [s["passed"] for s in segs] == [True, True, False, True]
+           and segs[2]["diagnosis"]["matches"] == "positions-plus-one",
+           f"decode batch, row 2 off by one: exit {code}, {err.strip()} {segs}")
+
+    # 2. A prefill of 256 positions, safetensors I64 positions [seq] and a text list named by its path.
+    q = rng.standard_normal((1, 256, heads, d)).astype(np.float32)
+    pos = np.arange(256)[None, :]
+    np.save(out("q.npy"), q[0])
+    np.save(out("q_rope.npy"), rope_rows(q, pos, theta)[0])
+    save_safetensors_i64(out("positions.safetensors"), list(range(256)))
+    code, r, err = check(out("q.npy"), out("q_rope.npy"), "--positions", out("positions.safetensors"))
+    expect(code == 0, f"safetensors positions: exit {code} {err.strip()}")
+    with open(out("positions.txt"), "w") as f:
+        f.write("\n".join(str(p) for p in range(256)) + "\n")
+    code, r, err = check(out("q.npy"), out("q_rope.npy"), "--positions", out("positions.txt"))
+    expect(code == 0, f"text positions by path: exit {code} {err.strip()}")
+    code, _, err = run(a.rope, ["check", "--before", out("q.npy"), "--after", out("q_rope.npy"), "--positions", out("nosuch.npy")])
+    expect(code == 2 and "@FILE" in err and err.count("\n") == 1, f"missing positions file: exit {code}, {err!r}")
+
+    # 3. Packed sequences and chunked prefill: positions 0 … 127 then 0 … 127 again.
+    restart = np.concatenate([np.arange(128), np.arange(128)])[None, :]
+    np.save(out("packed_q_rope.npy"), rope_rows(q, restart, theta)[0])
+    np.save(out("cu_seqlens.npy"), np.array([0, 128, 256], np.int32))
+    for starts in ("0,128", out("cu_seqlens.npy")):
+        code, r, err = check(out("q.npy"), out("packed_q_rope.npy"), "--sequence-starts", starts)
+        expect(code == 0 and r and [s["start"] for s in r["segments"]] == [0, 128],
+               f"packed, --sequence-starts {starts}: exit {code} {err.strip()}")
+    code, r, err = check(out("q.npy"), out("packed_q_rope.npy"), "--positions", "0:256")
+    dg = r["diagnosis"] if r else {}
+    expect(code == 1 and dg.get("matches") == "positions-restart" and dg.get("restarts") == [128]
+           and "the positions restart at index 128" in dg.get("message", "") and "drift" not in dg.get("message", ""),
+           f"restart: exit {code} {dg}")
+
+    # 4. A bf16 model's q saved with .float(): bf16 arithmetic, stored as float32.
+    qb = bf16(q)
+    np.save(out("bf16_q.npy"), qb[0])
+    np.save(out("bf16_q_rope.npy"), rope_rows(qb, pos, theta, dtype="bf16")[0])
+    code, r, err = check(out("bf16_q.npy"), out("bf16_q_rope.npy"))
+    dg = r["diagnosis"] if r else {}
+    expect(code == 1 and dg.get("matches") == "bf16-as-float32"
+           and "looks like bf16 saved as float32: add --dtype bf16" in dg.get("message", ""), f"bf16 as f32: {code} {dg}")
+    code, r, err = check(out("bf16_q.npy"), out("bf16_q_rope.npy"), "--dtype", "bf16")
+    expect(code == 0, f"bf16 with --dtype bf16: exit {code} {err.strip()}")
+
+    # 5. Nothing known explains base 20000 where 10000 is expected: the closest in words, and identify.
+    theta2, _ = inv_freq("default", d, 20000.0)
+    np.save(out("base20k_q_rope.npy"), rope_rows(q, pos, theta2)[0])
+    code, r, err = check(out("q.npy"), out("base20k_q_rope.npy"), "--positions", "0:256")
+    message = r["diagnosis"]["message"] if r else ""
+    expect(code == 1 and "run `rope identify` to see what the dump does" in message and "the closest, " in message
+           and " elements" in message and not any(i in message for i in INTERNAL_IDS), f"closest: {code} {message!r}")
+    code, stdout, err = run(a.rope, ["check", "--before", out("q.npy"), "--after", out("base20k_q_rope.npy")])
+    expect("no known variant explains the dump (the closest, " in stdout, f"closest, text: {stdout}")
+
+    # 6. The header: scaling with its parameters, and the error model.
+    code, r, err = check(os.path.join(DATA, "q.npy"), os.path.join(DATA, "q_rope_yarn.npy"), "--scaling", "yarn",
+                         "--factor", "4", "--original-max-position", "2048")
+    expect(code == 0 and r["expected"]["scaling"] == "yarn: factor 4, original_max_position_embeddings 2048"
+           and r["expected"]["error_model"] == "float64 reference, (C1) tolerance", f"header: {code} {r and r['expected']}")
+
+    # 7. M-RoPE positions as HF's position_ids [3, batch, seq] in a .npy.
+    t_h_w = np.loadtxt(os.path.join(DATA, "mrope_positions.csv"), delimiter=",", skiprows=1, usecols=(3, 4, 5), dtype=np.int64)
+    np.save(out("mrope_position_ids.npy"), np.ascontiguousarray(t_h_w.T[:, None, :]))
+    code, r, err = check(os.path.join(DATA, "mrope_q.npy"), os.path.join(DATA, "mrope_q_rope.npy"), "--positions",
+                         out("mrope_position_ids.npy"), "--model", "qwen3-vl-8b")
+    expect(code == 0, f"M-RoPE position_ids [3, 1, 24]: exit {code} {err.strip()}")
+
+    # identify.
+    def identify(before, after, *extra):
+        code, stdout, err = run(a.rope, ["identify", "--before", before, "--after", after, "--json", *extra])
+        return code, json.loads(stdout) if stdout.strip() else None, err
+
+    code, r, err = identify(os.path.join(DATA, "q.npy"), os.path.join(DATA, "q_rope_off_by_one.npy"), "--positions", "0:128")
+    expect(code == 1 and r and r["position_offset"] == 1 and r["family"]["family"] == "default"
+           and abs(r["family"]["base"] / 10000 - 1) < 1e-3, f"identify off by one: exit {code} {r and (r['position_offset'], r['family'])}")
+    # 48 sparse positions in 1 … 20000, YaRN f = 4 from 2048, float32, 2 heads.
+    sparse = np.sort(rng.choice(np.arange(1, 20001), 48, replace=False))[None, :]
+    thy, attn = inv_freq("yarn", d, 10000.0, factor=4.0, original=2048)
+    qs = rng.standard_normal((1, 48, heads, d)).astype(np.float32)
+    ys = np.empty_like(qs)
+    ys[0] = rotate(qs[0], sparse[0].astype(np.float64), thy, attn, "half", d, "f32")
+    np.save(out("sparse_q.npy"), qs[0])
+    np.save(out("sparse_q_rope.npy"), ys[0])
+    np.save(out("sparse_positions.npy"), sparse)
+    code, r, err = identify(out("sparse_q.npy"), out("sparse_q_rope.npy"), "--positions", out("sparse_positions.npy"))
+    if r:
+        worst = max(abs(m - t) for m, t in zip(r["theta"], thy)) * 20000
+        expect(code == 0 and worst < 1.1920929e-07 * 20000 and r["family"]["family"] == "yarn" and not r["undetermined"],
+               f"identify sparse: exit {code}, angle error {worst:.3g}, {r['family']}, {r['notes']}")
+    else:
+        expect(False, f"identify sparse: exit {code} {err.strip()}")
+    code, r, err = identify(out("q.npy"), out("packed_q_rope.npy"), "--positions", "0:256")
+    expect(code == 1 and r and r["jumps"] == [128] and r["family"]["family"] == "default"
+           and abs(r["family"]["base"] / 10000 - 1) < 1e-3, f"identify restart: exit {code} {r and (r['jumps'], r['family'], r['notes'])}")
+    np.save(out("reversed_q_rope.npy"), rope_rows(q, pos, theta, sign=-1.0)[0])
+    code, r, err = identify(out("q.npy"), out("reversed_q_rope.npy"))
+    expect(r and r["reversed"] and all(t < 0 for t in r["theta"]) and abs(r["theta"][0] + 1) < 1e-6,
+           f"identify reversed: {r and (r['theta'][:2], r['notes'])}")
+    even = (2 * np.arange(128))[None, :]
+    np.save(out("even_q_rope.npy"), rope_rows(q[:, :128], even, theta)[0])
+    np.save(out("even_q.npy"), q[0, :128])
+    code, r, err = identify(out("even_q.npy"), out("even_q_rope.npy"), "--positions", "0:256:2")
+    expect(r and 0 in r["undetermined"], f"identify even positions: {r and (r['undetermined'], r['notes'])}")
+
+    for f in failures:
+        print("FAIL:", f)
+    print(f"{len(failures)} failures")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
