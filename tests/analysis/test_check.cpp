@@ -239,6 +239,7 @@ TEST(Check, RotaryOffsetChecksTheLastChannels) {
   EXPECT_FALSE(check_dump(x, y, p, e).comparison.passed());
   e.rotary_offset = 17;  // past the head
   EXPECT_THROW(check_dump(x, y, p, e), InvalidArgument);
+}
 
 TEST(Check, ARestartIsNotADrift) {
   // The dump at positions 0 … 11 then 0 … 11 (chunked prefill), checked against 0 … 23.

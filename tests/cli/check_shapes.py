@@ -158,7 +158,7 @@ def main():
     code, r, err = check(os.path.join(DATA, "q.npy"), os.path.join(DATA, "q_rope_yarn.npy"), "--scaling", "yarn",
                          "--factor", "4", "--original-max-position", "2048")
     expect(code == 0 and r["expected"]["scaling"] == "yarn: factor 4, original_max_position_embeddings 2048"
-           and r["expected"]["error_model"] == "float64 reference, (C1) tolerance", f"header: {code} {r and r['expected']}")
+           and r["expected"]["error_model"] == "float64 reference, tolerance (C1) with the angle error of (C2)", f"header: {code} {r and r['expected']}")
 
     # 7. M-RoPE positions as HF's position_ids [3, batch, seq] in a .npy.
     t_h_w = np.loadtxt(os.path.join(DATA, "mrope_positions.csv"), delimiter=",", skiprows=1, usecols=(3, 4, 5), dtype=np.int64)
