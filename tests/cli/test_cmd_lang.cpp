@@ -167,7 +167,8 @@ std::vector<std::string> every_command_name() {
   bool listing = false;
   for (std::string line; std::getline(lines, line);) {
     if (line == "Learn:" || line == "Compute:" || line == "Check a model:" || line == "Figures:") listing = true;
-    else if (listing && line.rfind("  ", 0) == 0) names.push_back(line.substr(2, line.find_first_of(", ", 2) - 2));
+    else if (listing && line.rfind("  ", 0) == 0 && line[2] != ' ') names.push_back(line.substr(2, line.find_first_of(", ", 2) - 2));
+    else if (listing && line.rfind("  ", 0) == 0) continue;  // a description's next line
     else listing = false;
   }
   return names;

@@ -46,15 +46,15 @@ TEST_F(DigitsOnCheck, AFailingCheckShowsTheDigitsThatDiffer) {
 
 TEST(DigitsOnInspect, ComputedNumbersHaveSixDigitsOrDigitsN) {
   const Result r = rope_cli({"inspect", "--model", "qwen2.5-7b", "--scaling", "yarn", "--factor", "4",
-                             "--original-max-position", "32768"});
+                             "--original-max-position", "32768", "--truncate", "false"});
   ASSERT_EQ(r.code, 0) << r.err;
   std::smatch m;
   ASSERT_TRUE(std::regex_search(r.out, m, std::regex("yarn correction range +\\[([^,]+), ([^\\]]+)\\]"))) << r.out;
-  EXPECT_LE(m[1].str().size(), 8u) << m[1];  // 6 significant digits, not 16
+  EXPECT_EQ(m[1].str(), "23.5959");  // 6 significant digits, not 16
   const Result full = rope_cli({"inspect", "--model", "qwen2.5-7b", "--scaling", "yarn", "--factor", "4",
-                                "--original-max-position", "32768", "--digits", "0"});
+                                "--original-max-position", "32768", "--truncate", "false", "--digits", "0"});
   ASSERT_TRUE(std::regex_search(full.out, m, std::regex("yarn correction range +\\[([^,]+), ([^\\]]+)\\]"))) << full.out;
-  EXPECT_GT(m[1].str().size(), 10u) << m[1];
+  EXPECT_EQ(m[1].str(), "23.5959476083381");  // the shortest form that reads back
   expect_one_line_error(rope_cli({"inspect", "--model", "qwen2.5-7b", "--digits", "18"}), 2, "--digits must be between 0 and 17 (got 18)");
 }
 

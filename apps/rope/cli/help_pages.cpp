@@ -13,7 +13,6 @@
 #include "rope/cli/help_zh.hpp"
 #include "rope/cli/printing.hpp"
 #include "rope/cli/scaling_options.hpp"
-#include "rope/io/utf8.hpp"
 
 namespace rope::cli {
 
@@ -24,35 +23,15 @@ constexpr std::size_t kColumn = 30;
 /// The most lines `rope COMMAND -h` prints.
 constexpr std::size_t kShortLines = 25;
 
-/// The pieces a line may break between: a run of spaces, a word, or one wide (CJK) character.
-std::vector<std::string> pieces(std::string_view text) {
-  std::vector<std::string> out;
-  std::size_t i = 0;
-  enum class Kind { None, Space, Word } last = Kind::None;
-  while (i < text.size()) {
-    const std::size_t start = i;
-    decode_utf8(text, i);
-    const std::string_view ch = text.substr(start, i - start);
-    if (ch == " ") {
-      if (last != Kind::Space) out.emplace_back();
-      out.back() += ch;
-      last = Kind::Space;
-    } else if (display_width(ch) == 2) {
-      out.emplace_back(ch);
-      last = Kind::None;
-    } else {
-      if (last != Kind::Word) out.emplace_back();
-      out.back() += ch;
-      last = Kind::Word;
-    }
-  }
-  return out;
-}
+/// A shared option as the shared code adds it: its topic, help and shown default.
+struct SharedOption {
+  std::string topic, description, shown_default;
+};
 
-/// The shared options, by name ("--png"), with their topic: the options of a throwaway command.
-const std::map<std::string, std::string>& shared_options() {
-  static const std::map<std::string, std::string> names = [] {
-    std::map<std::string, std::string> out;
+/// The shared options, by name ("--png"): the options of a throwaway command.
+const std::map<std::string, SharedOption>& shared_options() {
+  static const std::map<std::string, SharedOption> names = [] {
+    std::map<std::string, SharedOption> out;
     for (const std::string& topic : help_topics()) {
       CLI::App app;
       auto scaling = std::make_shared<ScalingOptions>();
@@ -67,8 +46,9 @@ const std::map<std::string, std::string>& shared_options() {
       }
       for (const CLI::Option* option : app.get_options()) {
         const std::string name = option->get_name();
-        if (name != "--help" && name != "--lang") out.emplace(name, topic);
-        if (name == "--lang" && topic == "language") out.emplace(name, topic);
+        const SharedOption shared{topic, option->get_description(), option->get_default_str()};
+        if (name != "--help" && name != "--lang") out.emplace(name, shared);
+        if (name == "--lang" && topic == "language") out.emplace(name, shared);
       }
     }
     return out;
@@ -101,99 +81,6 @@ std::string group_heading(const Text& t, std::string_view group) {
 
 }  // namespace
 
-std::size_t help_width() {
-  const char* columns_env = std::getenv("COLUMNS");
-  if (columns_env != nullptr) {
-    char* end = nullptr;
-    const long value = std::strtol(columns_env, &end, 10);
-    if (end != columns_env && *end == '\0' && value >= 40) return static_cast<std::size_t>(value);
-  }
-  return kProjectorColumns;
-}
-
-std::vector<std::string> wrap_text(std::string_view text, std::size_t width) {
-  std::vector<std::string> lines;
-  std::istringstream paragraphs{std::string(text)};
-  std::string paragraph;
-  while (std::getline(paragraphs, paragraph)) {
-    // a word wider than a line (a list of CSV columns) may break after its commas
-    std::vector<std::string> parts;
-    for (const std::string& piece : pieces(paragraph)) {
-      if (columns(piece) <= width || piece.find(',') == std::string::npos) {
-        parts.push_back(piece);
-        continue;
-      }
-      std::size_t start = 0;
-      for (std::size_t comma = piece.find(','); start < piece.size();
-           comma = piece.find(',', start)) {
-        const std::size_t end = comma == std::string::npos ? piece.size() : comma + 1;
-        parts.push_back(piece.substr(start, end - start));
-        start = end;
-      }
-    }
-    std::string line;
-    std::size_t used = 0;
-    for (const std::string& piece : parts) {
-      const std::size_t w = columns(piece);
-      if (used + w <= width || line.empty()) {
-        line += piece;
-        used += w;
-        continue;
-      }
-      while (!line.empty() && line.back() == ' ') line.pop_back();
-      lines.push_back(line);
-      line.clear();
-      used = 0;
-      if (piece.front() != ' ') {
-        line = piece;
-        used = w;
-      }
-    }
-    while (!line.empty() && line.back() == ' ') line.pop_back();
-    lines.push_back(line);
-  }
-  return lines;
-}
-
-std::string help_entry(const std::string& name, const std::string& description, std::size_t column, std::size_t width) {
-  std::string out = "  " + name;
-  if (description.empty()) return out + '\n';
-  if (columns(out) >= column) {  // CLI11's rule: a name that reaches the column gets a line of its own
-    out += '\n';
-    out += std::string(column, ' ');
-  } else {
-    out = pad(out, column);
-  }
-  const std::size_t room = width > column + 20 ? width - column : 20;
-  const std::vector<std::string> lines = wrap_text(description, room);
-  for (std::size_t i = 0; i < lines.size(); ++i) {
-    if (i > 0) out += '\n' + std::string(column, ' ');
-    out += lines[i];
-  }
-  return out + '\n';
-}
-
-std::string wrap_footer(const std::string& footer, std::size_t width) {
-  std::string out;
-  std::istringstream lines(footer);
-  for (std::string line; std::getline(lines, line);) {
-    if (columns(line) <= width) {
-      out += line + '\n';
-      continue;
-    }
-    const std::size_t indent = line.find_first_not_of(' ');
-    const bool command = line.compare(indent, 5, "rope ") == 0;
-    const std::string lead(indent, ' '), more(command ? indent + 4 : indent, ' ');
-    // a command line keeps two columns for " \\"
-    const std::vector<std::string> parts = wrap_text(line.substr(indent), width - indent - (command ? 6 : 0));
-    for (std::size_t i = 0; i < parts.size(); ++i) {
-      out += (i == 0 ? lead : more) + parts[i] + (command && i + 1 < parts.size() ? " \\" : "") + '\n';
-    }
-  }
-  if (!out.empty() && (footer.empty() || footer.back() != '\n')) out.pop_back();
-  return out;
-}
-
 const std::vector<std::string>& help_topics() {
   static const std::vector<std::string> topics{"scaling", "figures", "language"};
   return topics;
@@ -202,7 +89,12 @@ const std::vector<std::string>& help_topics() {
 std::string shared_topic(const CLI::Option& option) {
   const auto& names = shared_options();
   const auto found = names.find(option.get_name());
-  return found != names.end() ? found->second : std::string();
+  // a command that gives the option its own help or default (explain's --width 900) lists it itself
+  if (found == names.end() || found->second.description != option.get_description() ||
+      (found->second.shown_default != option.get_default_str() && option.get_name() != "--lang")) {  // --lang: the run's
+    return {};
+  }
+  return found->second.topic;
 }
 
 const char* command_group(std::string_view command) {
@@ -343,7 +235,9 @@ std::optional<std::string> topic_help(std::string_view topic, Lang lang) {
                 "first set) starts with zh. CSV and JSON keys, option names and file names stay as they are.\n");
     add_lang_option(app, figure->lang);
   }
-  out += '\n';
+  std::string heading;
+  for (const std::string& line : wrap_text(out, width)) heading += line + '\n';
+  out = heading + '\n';
   for (const CLI::Option* option : app.get_options()) {
     const std::string name = option->get_name();
     if (name == "--help" || (topic != "language" && name == "--lang")) continue;

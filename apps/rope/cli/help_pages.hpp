@@ -1,8 +1,8 @@
 /// @file
 /// The help pages that are not one command's CLI11 help: the overview of a bare `rope` (and `rope
 /// --help`, `rope help`), the short help of `rope COMMAND -h`, the topics of `rope help scaling|figures|
-/// language` (the options every command shares, which a command's --help summarises in one line each),
-/// and the line breaking of every help text at the terminal's width.
+/// language` (the options every command shares, which a command's --help summarises in one line each).
+/// Every help text is broken at the terminal's width by help_wrap.hpp.
 ///
 ///     rope                      the overview: the commands in four groups, one line each
 ///     rope frequencies -h       what it does, usage, its own options, one example (at most 25 lines)
@@ -16,6 +16,7 @@
 #include <string_view>
 #include <vector>
 
+#include "rope/cli/help_wrap.hpp"
 #include "rope/cli/lang.hpp"
 
 namespace CLI {
@@ -24,23 +25,6 @@ class Option;
 }  // namespace CLI
 
 namespace rope::cli {
-
-/// The columns help is broken at: $COLUMNS when it holds a number >= 40, else 100 (the projector width).
-std::size_t help_width();
-
-/// Lines of `text` (a paragraph; '\n' starts a new line) of at most `width` terminal columns (columns(),
-/// CJK characters count 2), broken at spaces, or between two CJK characters; a word wider than the line
-/// stays whole. Without line ends.
-std::vector<std::string> wrap_text(std::string_view text, std::size_t width);
-
-/// One entry of a list: "  name", the description starting at column `column` (on the next line when the
-/// name reaches it) and continued there, every line within `width` columns. Ends with '\n'.
-std::string help_entry(const std::string& name, const std::string& description, std::size_t column, std::size_t width);
-
-/// A footer (prose and example command lines) within `width` columns: a longer command line is broken
-/// at spaces and continued with " \\" as a shell would read it (tests/docs/check_help_examples.py joins
-/// them), a longer line of prose is broken under its own indentation.
-std::string wrap_footer(const std::string& footer, std::size_t width);
 
 /// The topic of `rope help` an option shared by many commands belongs to: "scaling" (model and scaling:
 /// scaling_options.hpp), "figures" (figure_options.hpp) or "language" (--lang); "" for a command's own.
