@@ -273,6 +273,8 @@ TEST_F(HelpPages, TermWithoutAModeIsAuto) {
   const Result r = rope_cli({"explain", "--step", "5", "--term"});
   EXPECT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(r.out, rope_cli({"explain", "--step", "5", "--term", "auto"}).out);
+  // an empty value is still refused, as for every option
+  expect_one_line_error(rope_cli({"layouts", "--term", ""}), 2, "--term: the value is empty (see 'rope layouts --help')");
 }
 
 TEST(Suggest, EditDistanceAndClosestMatch) {

@@ -345,6 +345,20 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
     return kIoError;
   }
 
+  // An option whose value may be left out (--term) skips the validators on an empty value: refused here.
+  for (const auto& command : commands) {
+    if (!command.app->parsed()) continue;
+    for (const CLI::Option* option : command.app->get_options()) {
+      const auto& results = option->results();
+      if (option->get_expected_min() == 0 && option->get_type_size_max() > 0 &&
+          std::find(results.begin(), results.end(), std::string()) != results.end()) {
+        report(fmt::format("{} (see 'rope {} --help')", error_msg("{0}: the value is empty", option->get_name()).en,
+                           command.app->get_name()));
+        return kInvalidInput;
+      }
+    }
+  }
+
   try {
     for (const auto& command : commands) {
       if (command.app->parsed()) return run_command(command, out, err, lang);
