@@ -277,6 +277,16 @@ TEST_F(HelpPages, TermWithoutAModeIsAuto) {
   expect_one_line_error(rope_cli({"layouts", "--term", ""}), 2, "--term: the value is empty (see 'rope layouts --help')");
 }
 
+TEST_F(HelpPages, VerifyWithAConfigPointsToCheck) {
+  const std::string config = std::string(ROPE_REFERENCE_DIR) + "/../../data/models/qwen2.5-7b.json";
+  const Result r = rope_cli({"verify", "--config", config, "--trials", "5"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("identities passed\nthis checks the mathematics of the config's RoPE, not an implementation of "
+                               "it: to test your code,\ndump its tensors and run rope check (docs/check.md)\n"));
+  EXPECT_THAT(rope_cli({"verify", "--trials", "5"}).out, Not(HasSubstr("rope check")));  // without --config: no such line
+  EXPECT_THAT(rope_cli({"verify", "--config", config, "--trials", "5", "--lang", "zh"}).out, HasSubstr("rope check（docs/check.md）"));
+}
+
 TEST(Suggest, EditDistanceAndClosestMatch) {
   EXPECT_EQ(edit_distance("dmi", "dim"), 1u);  // a transposition is one edit
   EXPECT_EQ(edit_distance("frequencie", "frequencies"), 1u);
