@@ -17,6 +17,19 @@ TEST(Dump, ParsesAndInfersAxes) {
   EXPECT_EQ(infer_dump_axes({1, 5, 4, 8}, 5, "q"), DumpAxes::BatchSeqHeadsD);
   EXPECT_THROW(infer_dump_axes({1, 5, 5, 8}, 5, "q"), InvalidArgument);  // both readings fit: --axes
   EXPECT_THROW(infer_dump_axes({8}, 5, "q"), InvalidArgument);
+  // Neither axis holds the positions: said so, not "could be either" (issue 36).
+  try {
+    infer_dump_axes({1, 3, 4, 8}, 5, "q");
+    ADD_FAILURE() << "no axis has 5 positions";
+  } catch (const InvalidArgument& e) {
+    EXPECT_THAT(e.what(), ::testing::HasSubstr("q: shape (1, 3, 4, 8) has no axis of the 5 positions: neither"));
+  }
+  try {
+    infer_dump_axes({1, 5, 5, 8}, 5, "q");
+    ADD_FAILURE() << "both axes have 5 positions";
+  } catch (const InvalidArgument& e) {
+    EXPECT_THAT(e.what(), ::testing::HasSubstr("could be [batch, heads, seq, d] or [batch, seq, heads, d]"));
+  }
 }
 
 TEST(Dump, ArrangesEveryOrderIntoSeqGroupChannel) {

@@ -160,15 +160,16 @@ TEST(Lang, EveryCommandSpeaksChineseWithNoEnglishSentenceLeft) {
   }
 }
 
-/// The commands of `rope --help` (the lines under "Subcommands:").
+/// The commands of `rope --help` (the lines under its four groups, "Learn:" …).
 std::vector<std::string> every_command_name() {
   std::istringstream lines(rope_cli({"--help"}).out);
   std::vector<std::string> names;
   bool listing = false;
   for (std::string line; std::getline(lines, line);) {
-    if (line == "Subcommands:") listing = true;
-    else if (listing && line.rfind("  ", 0) == 0) names.push_back(line.substr(2, line.find_first_of(", ", 2) - 2));
-    else if (listing) break;
+    if (line == "Learn:" || line == "Compute:" || line == "Check a model:" || line == "Figures:") listing = true;
+    else if (listing && line.rfind("  ", 0) == 0 && line[2] != ' ') names.push_back(line.substr(2, line.find_first_of(", ", 2) - 2));
+    else if (listing && line.rfind("  ", 0) == 0) continue;  // a description's next line
+    else listing = false;
   }
   return names;
 }

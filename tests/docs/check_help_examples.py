@@ -22,7 +22,9 @@ import sweep  # noqa: E402
 
 
 def examples(rope, command):
-    text = subprocess.run([rope, command, "--help"], capture_output=True, text=True, check=True).stdout
+    # unbroken: each example on one line (help_pages.hpp help_width)
+    text = subprocess.run([rope, command, "--help"], capture_output=True, text=True, check=True,
+                          env=dict(os.environ, COLUMNS="100000")).stdout
     lines = text.splitlines()
     out = []
     started = False

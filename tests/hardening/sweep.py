@@ -53,7 +53,8 @@ MEMORY = 3 << 30  # address-space limit per run (not under AddressSanitizer)
 
 def discover(rope):
     """{command: [(option, type_name, group, help)]} from the help texts; positionals have no dashes."""
-    english = dict(os.environ, LC_ALL="C.UTF-8")  # the help is parsed in English, whatever the locale
+    # the help is parsed in English, whatever the locale, and unbroken (help_pages.hpp help_width)
+    english = dict(os.environ, LC_ALL="C.UTF-8", COLUMNS="100000")
     top = subprocess.run([rope, "--help"], capture_output=True, text=True, check=True, env=english).stdout
     commands = []
     section = None
@@ -62,11 +63,11 @@ def discover(rope):
             section = line
             continue
         m = re.match(r"^  ([a-z][a-z0-9-]*)(?:, [a-z0-9-]+)*\s{2,}", line)
-        if section and section.lower().startswith("subcommands") and m:
+        if section and m:  # the commands, in groups (Learn:, Compute:, …)
             commands.append(m.group(1))
     result = {}
     for command in commands:
-        text = subprocess.run([rope, command, "--help"], capture_output=True, text=True, check=True,
+        text = subprocess.run([rope, command, "--help-all"], capture_output=True, text=True, check=True,
                               env=english).stdout
         options = {}
         group = ""
@@ -85,7 +86,7 @@ def discover(rope):
                              line)
             if m:
                 last = None
-                if m.group(1) in ("--help", "--version") or not m.group(2):
+                if m.group(1) in ("--help", "--help-all", "--version") or not m.group(2):
                     continue
                 if m.group(2).startswith(("Excludes", "Needs")):
                     continue
@@ -104,8 +105,8 @@ def chinese_help(rope, commands):
     """The same options with the Chinese of their help (`--help --lang zh`), for docs/errors.zh.md."""
     result = {}
     for command, options in commands.items():
-        text = subprocess.run([rope, command, "--help", "--lang", "zh"], capture_output=True, text=True,
-                              check=True, env=dict(os.environ, LC_ALL="C.UTF-8")).stdout
+        text = subprocess.run([rope, command, "--help-all", "--lang", "zh"], capture_output=True, text=True,
+                              check=True, env=dict(os.environ, LC_ALL="C.UTF-8", COLUMNS="100000")).stdout
         zh, last = {}, None
         for line in text.splitlines():
             line = re.sub(r"(?: (?:需要|不能与之同用):(?: -[\w-]+)+)+", "", line)  # the declared rules, as above

@@ -13,6 +13,8 @@
 #include <vector>
 
 #include "rope/core/error.hpp"
+#include "rope/core/message.hpp"
+#include "rope/core/suggest.hpp"
 
 namespace rope::cli {
 
@@ -26,17 +28,25 @@ inline const std::vector<std::string> kAngleModelWords{"float64", "float32", "gg
 
 /// The validator of a choice: maps each of `words` to parse(word) with CLI::CheckedTransformer. An
 /// empty value passes, for the check of cli.cpp that names empty values; any other word outside `words`
-/// is given to `parse`, which throws its InvalidArgument.
+/// is given to `parse`, which throws its InvalidArgument, followed by "did you mean" when one of `words` is
+/// close to it (core/suggest.hpp).
 template <class E>
 CLI::Validator choice_validator(const std::vector<std::string>& words, E (*parse)(std::string_view)) {
   std::map<std::string, E> table;
   for (const std::string& word : words) table.emplace(word, parse(word));
   const CLI::CheckedTransformer checked(table);
   return CLI::Validator(
-      [table, checked, parse](std::string& value) {
+      [table, checked, parse, words](std::string& value) {
         if (value.empty()) return std::string();
         if (table.count(value) == 0) {
-          parse(value);  // throws the message of docs/errors.md
+          try {
+            parse(value);  // throws the message of docs/errors.md
+          } catch (const InvalidArgument& e) {
+            const std::string suggestion = closest_match(value, words);  // with "did you mean" when close
+            if (suggestion.empty()) throw;
+            const Message reason = e.message() != nullptr ? *e.message() : Message::same(e.what());
+            throw InvalidArgument(error_msg("{0}; did you mean {1}?", reason, suggestion));
+          }
           throw InvalidArgument("'" + value + "' is not one of the choices");
         }
         return checked(value);

@@ -1,8 +1,10 @@
 #include "rope/cli/cli.hpp"
 #include "rope/cli/figure_options.hpp"
 #include "rope/cli/help_formatter.hpp"
+#include "rope/cli/help_pages.hpp"
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <exception>
@@ -12,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <memory>
+#include <optional>
 
 #include "rope/cli/commands.hpp"
 #include "rope/cli/error_zh.hpp"
@@ -19,6 +22,7 @@
 #include "rope/cli/lang.hpp"
 #include "rope/cli/output.hpp"
 #include "rope/core/error.hpp"
+#include "rope/core/suggest.hpp"
 #include "rope/io/atomic_file.hpp"
 #include "rope/version.hpp"
 
@@ -51,10 +55,26 @@ void report_in(std::ostream& err, Lang lang, const std::string& message) {
 /// CLI11's message, except for words nobody expected: CLI11 lists them last word first ("zh --lang"),
 /// so they are listed here in the order typed, and an option of the commands given before any command
 /// (`rope --lang zh`) says where it belongs.
+/// A mistyped option ("--dmi") is named with the closest option of the command, whatever error CLI11
+/// stopped at (a required option the typo meant to give, or the word itself).
 std::string parse_error_message(const CLI::ParseError& e, const CLI::App& failed, bool top_level) {
-  if (dynamic_cast<const CLI::ExtrasError*>(&e) == nullptr) return e.what();
   const std::vector<std::string> words = failed.remaining();
   if (words.empty()) return e.what();
+  if (!top_level && words.front().rfind("-", 0) == 0) {  // a mistyped option: the closest of the command's
+    std::vector<std::string> names;
+    for (const CLI::Option* option : failed.get_options()) {
+      for (const std::string& name : option->get_lnames()) names.push_back("--" + name);
+      for (const std::string& name : option->get_snames()) names.push_back("-" + name);
+    }
+    const std::string& typed = words.front();
+    const std::string suggestion = closest_match(typed.substr(0, typed.find('=')), names);
+    if (!suggestion.empty()) {
+      const std::string list = fmt::format("{}", fmt::join(words, " "));
+      return words.size() == 1 ? error_msg("this argument was not expected: {0}; did you mean {1}?", list, suggestion).en
+                               : error_msg("these arguments were not expected: {0}; did you mean {1}?", list, suggestion).en;
+    }
+  }
+  if (dynamic_cast<const CLI::ExtrasError*>(&e) == nullptr) return e.what();
   std::string message = fmt::format("{} {} not expected: {}", words.size() == 1 ? "this argument" : "these arguments",
                                     words.size() == 1 ? "was" : "were", fmt::join(words, " "));
   if (top_level && words.front().rfind("--", 0) == 0) {
@@ -175,6 +195,10 @@ std::vector<Command> build_app(CLI::App& app, Lang lang) {
   set_default_lang(lang);  // each command's --lang starts here (lang.hpp)
   app.formatter(make_help_formatter(lang));
   app.set_version_flag("--version", std::string("rope ") + kVersion);
+  // -h is the short help, made before parsing (help_pages.hpp); --help and --help-all are CLI11's, in the
+  // formatter's form. Each command inherits them.
+  app.set_help_flag("--help", "print every option (the shared groups one line each) and exit");
+  app.set_help_all_flag("--help-all", "print every option, the shared groups in full, and exit");
   app.require_subcommand(0, 1);  // "no command" is reported below, after unknown words
   app.footer(
       "Every command has --help with an example. Exit codes: 0 ok, 1 a check failed,\n"
@@ -221,6 +245,94 @@ std::vector<std::string> help_texts_without_chinese() {
   return help_texts_without_chinese(app);
 }
 
+namespace {
+
+/// The command named `word` (its name or an alias), or nullptr.
+const Command* find_command(const std::vector<Command>& commands, const std::string& word) {
+  for (const Command& command : commands) {
+    if (command.app->check_name(word)) return &command;
+  }
+  return nullptr;
+}
+
+/// Every command's name and aliases, for "did you mean".
+std::vector<std::string> command_names(const std::vector<Command>& commands) {
+  std::vector<std::string> names;
+  for (const Command& command : commands) {
+    names.push_back(command.app->get_name());
+    for (const std::string& alias : command.app->get_aliases()) names.push_back(alias);
+  }
+  return names;
+}
+
+/// The help CLI11 does not make (help_pages.hpp), written to `out`, or nullopt when the words are for
+/// CLI11: a bare `rope` (the overview), `rope -h` or `rope --help` (with the footer), `rope help
+/// [COMMAND|TOPIC]`, `rope COMMAND -h` (the short help). A first word that is no command is refused here,
+/// before any --help after it would print the overview: @throws InvalidArgument with the closest command.
+std::optional<int> help_request(const CLI::App& app, const std::vector<Command>& commands,
+                                const std::vector<std::string>& words, Lang lang, std::ostream& out) {
+  std::vector<const CLI::App*> apps;
+  for (const Command& command : commands) apps.push_back(command.app);
+  if (words.empty()) {
+    out << overview_help(app, apps, lang, false);
+    return kOk;
+  }
+  if (words[0] == "-h" || words[0] == "--help") {
+    out << overview_help(app, apps, lang, true);
+    return kOk;
+  }
+  if (words[0] == "help") {
+    std::vector<std::string> asked;
+    for (std::size_t i = 1; i < words.size(); ++i) {
+      if (words[i] == "--lang") {
+        ++i;
+      } else if (words[i].rfind("--lang=", 0) != 0) {
+        asked.push_back(words[i]);
+      }
+    }
+    if (asked.empty()) {
+      out << overview_help(app, apps, lang, true);
+      return kOk;
+    }
+    if (asked.size() > 1) {
+      throw InvalidArgument(error_msg("rope help takes one command or topic (got {0})", fmt::format("{}", fmt::join(asked, " "))));
+    }
+    if (const Command* command = find_command(commands, asked[0])) {
+      out << command->app->help("rope");
+      return kOk;
+    }
+    if (const std::optional<std::string> topic = topic_help(asked[0], lang)) {
+      out << *topic;
+      return kOk;
+    }
+    std::vector<std::string> names = command_names(commands);
+    for (const std::string& topic : help_topics()) names.push_back(topic);
+    const std::string suggestion = closest_match(asked[0], names);
+    if (!suggestion.empty()) {
+      throw InvalidArgument(error_msg("unknown command or help topic '{0}'; did you mean {1}? (see 'rope help')", asked[0], suggestion));
+    }
+    throw InvalidArgument(error_msg("unknown command or help topic '{0}' (see 'rope help')", asked[0]));
+  }
+  if (words[0].rfind("-", 0) == 0) return std::nullopt;  // an option before any command: CLI11's message
+  const Command* command = find_command(commands, words[0]);
+  if (command == nullptr) {
+    const std::string suggestion = closest_match(words[0], command_names(commands));
+    if (!suggestion.empty()) {
+      throw InvalidArgument(error_msg("unknown command '{0}'; did you mean {1}? (see 'rope --help')", words[0], suggestion));
+    }
+    throw InvalidArgument(error_msg("unknown command '{0}' (see 'rope --help')", words[0]));
+  }
+  for (std::size_t i = 1; i < words.size() && words[i] != "--"; ++i) {
+    if (words[i] == "-h") {
+      out << short_help(*command->app, lang);
+      return kOk;
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 void visit_commands(const std::function<void(const std::vector<const CLI::App*>&)>& visit) {
   CLI::App app{kDescription, "rope"};
   const std::vector<Command> commands = build_app(app, Lang::En);
@@ -253,6 +365,14 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
   const std::vector<Command> commands = build_app(app, lang);
 
   try {
+    const std::vector<std::string> words(argv + std::min(argc, 1), argv + argc);
+    if (const std::optional<int> code = help_request(app, commands, words, lang, out)) return *code;
+  } catch (const InvalidArgument& e) {
+    report_error(e);
+    return kInvalidInput;
+  }
+
+  try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e, out, err);
@@ -274,6 +394,20 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
   } catch (const std::bad_alloc&) {
     report("out of memory: the job needs more memory than this machine allows (docs/errors.md, Limits)");
     return kIoError;
+  }
+
+  // An option whose value may be left out (--term) skips the validators on an empty value: refused here.
+  for (const auto& command : commands) {
+    if (!command.app->parsed()) continue;
+    for (const CLI::Option* option : command.app->get_options()) {
+      const auto& results = option->results();
+      if (option->get_expected_min() == 0 && option->get_type_size_max() > 0 &&
+          std::find(results.begin(), results.end(), std::string()) != results.end()) {
+        report(fmt::format("{} (see 'rope {} --help')", error_msg("{0}: the value is empty", option->get_name()).en,
+                           command.app->get_name()));
+        return kInvalidInput;
+      }
+    }
   }
 
   try {

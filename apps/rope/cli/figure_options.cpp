@@ -33,8 +33,11 @@ void add_figure_options(CLI::App& app, FigureOptions& o) {
       ->type_name("FILE")
       ->group("Figure");
   app.add_option("--term", o.term,
-                 "draw the figure in the terminal: auto (sixel if the terminal shows it, else text), sixel or text")
+                 "draw the figure in the terminal: auto (sixel if the terminal shows it, else text), sixel or text; "
+                 "--term alone is auto")
       ->type_name("MODE")
+      ->expected(0, 1)
+      ->default_str("auto")  // the value of --term given without one
       ->group("Figure");
 }
 

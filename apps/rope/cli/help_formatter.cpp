@@ -5,6 +5,7 @@
 #include <sstream>
 #include <string>
 
+#include "rope/cli/help_pages.hpp"
 #include "rope/cli/help_zh.hpp"
 
 namespace rope::cli {
@@ -37,7 +38,8 @@ class HelpFormatter : public CLI::Formatter {
       if (!opt->get_type_name().empty()) out += " " + get_label(opt->get_type_name());
       const bool repeatable = opt->get_expected_max() == CLI::detail::expected_max_vector_size;
       const std::string& shown = opt->get_default_str();
-      const bool show_default = !shown.empty() && !opt->get_required();
+      // an option whose value may be left out (--term) has no default: its default_str is the value then
+      const bool show_default = !shown.empty() && !opt->get_required() && opt->get_expected_min() > 0;
       if (repeatable) {
         out += " ...";
         if (show_default) out += " (" + tr("default") + ": " + shown + ")";
@@ -60,13 +62,48 @@ class HelpFormatter : public CLI::Formatter {
 
   std::string make_option_desc(const CLI::Option* opt) const override { return tr(opt->get_description()); }
 
+  /// The description broken at the help's width (help_pages.hpp), CJK characters counted as two columns.
+  std::string make_option(const CLI::Option* opt, bool is_positional) const override {
+    return help_entry(make_option_name(opt, is_positional) + make_option_opts(opt), make_option_desc(opt), column_width_,
+                      help_width());
+  }
+
   std::string make_group(std::string group, bool is_positional, std::vector<const CLI::Option*> opts) const override {
     return CLI::Formatter::make_group(tr(group), is_positional, std::move(opts));
   }
 
+  /// CLI11's, with the option groups of groups() (CLI11's make_groups is not virtual).
+  std::string make_help(const CLI::App* app, std::string name, CLI::AppFormatMode mode) const override {
+    if (mode == CLI::AppFormatMode::Sub) return make_expanded(app);
+    return make_description(app) + make_usage(app, std::move(name)) + make_positionals(app) + groups(app, mode) +
+           make_subcommands(app, mode) + '\n' + make_footer(app);
+  }
+
+  /// --help (Normal): the options shared by many commands (help_pages.hpp shared_topic) one line per
+  /// group after the command's own; --help-all (All): every option.
+  std::string groups(const CLI::App* app, CLI::AppFormatMode mode) const {
+    const bool summarise = mode == CLI::AppFormatMode::Normal && app->get_parent() != nullptr;
+    std::string out;
+    const std::vector<std::string> groups = app->get_groups();
+    for (const std::string& group : groups) {
+      const std::vector<const CLI::Option*> opts = app->get_options([&](const CLI::Option* opt) {
+        return opt->get_group() == group && opt->nonpositional() && (!summarise || shared_topic(*opt).empty()) &&
+               (mode != CLI::AppFormatMode::Sub || (app->get_help_ptr() != opt && app->get_help_all_ptr() != opt));
+      });
+      if (group.empty() || opts.empty()) continue;
+      out += make_group(group, false, opts);
+    }
+    if (summarise) {
+      const std::string shared = shared_summary(*app, zh_ ? Lang::Zh : Lang::En);
+      if (!shared.empty()) out += "\n" + shared;
+    }
+    return out;
+  }
+
   std::string make_description(const CLI::App* app) const override {
-    const std::string desc = tr(app->get_description());
-    return desc.empty() ? std::string() : desc + "\n";
+    std::string out;
+    for (const std::string& line : wrap_text(tr(app->get_description()), help_width())) out += line + '\n';
+    return app->get_description().empty() ? std::string() : out;
   }
 
   std::string make_subcommand(const CLI::App* sub) const override {
@@ -84,7 +121,7 @@ class HelpFormatter : public CLI::Formatter {
   std::string make_footer(const CLI::App* app) const override {
     const std::string& footer = app->get_footer();
     if (footer.empty()) return std::string();
-    return (zh_ ? footer_zh(footer) : footer) + "\n";
+    return wrap_footer(zh_ ? footer_zh(footer) : footer, help_width()) + "\n";
   }
 
  private:
@@ -114,6 +151,13 @@ void collect(const CLI::App& app, std::vector<std::string>& missing) {
 }  // namespace
 
 std::shared_ptr<CLI::Formatter> make_help_formatter(Lang lang) { return std::make_shared<HelpFormatter>(lang); }
+
+std::string option_label(const CLI::Option& option, Lang lang) {
+  const HelpFormatter formatter(lang);
+  return formatter.make_option_name(&option, option.get_positional()) + formatter.make_option_opts(&option);
+}
+
+std::string option_text_in(const std::string& english, Lang lang) { return HelpFormatter(lang).tr(english); }
 
 std::vector<std::string> help_texts_without_chinese(const CLI::App& app) {
   std::vector<std::string> missing;

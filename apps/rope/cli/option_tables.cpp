@@ -74,7 +74,9 @@ std::vector<OptionRow> option_rows(const CLI::App& command) {
   const auto formatter = std::dynamic_pointer_cast<CLI::Formatter>(command.get_formatter());
   std::vector<OptionRow> rows;
   for (const CLI::Option* opt : command.get_options()) {
-    if (opt == command.get_help_ptr() || opt->get_group().empty()) continue;  // -h and hidden options
+    if (opt == command.get_help_ptr() || opt == command.get_help_all_ptr() || opt->get_group().empty()) {
+      continue;  // --help, --help-all and hidden options
+    }
     OptionRow row;
     row.group = opt->get_group();
     std::vector<std::string> names;
@@ -96,7 +98,7 @@ std::vector<OptionRow> option_rows(const CLI::App& command) {
     if (opt->get_required()) {
       row.fallback = "required";
     } else if (opt->get_type_size() != 0) {
-      row.fallback = opt->get_default_str();
+      if (opt->get_expected_min() > 0) row.fallback = opt->get_default_str();  // --term alone: not a default
     }
     row.meaning = formatter != nullptr ? formatter->make_option_desc(opt) : opt->get_description();
     const std::set<CLI::Option*> needs = opt->get_needs(), excludes = opt->get_excludes();  // copies

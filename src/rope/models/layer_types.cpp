@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "rope/core/error.hpp"
+#include "rope/core/suggest.hpp"
 #include "rope/models/family_table.hpp"
 #include "rope/models/hf_config.hpp"
 #include "rope/models/json_reader.hpp"
@@ -45,6 +46,10 @@ const LayerTypeRope& select_layer_type(const ModelConfig& m, std::string_view wh
         if (i == index) return lt;
       }
     }
+  }
+  const std::string suggestion = closest_match(which, names);
+  if (!suggestion.empty()) {
+    throw InvalidArgument(error_msg("layer type '{0}' is not one of {1}'s; did you mean {2}?", which, m.name, suggestion));
   }
   throw InvalidArgument(fmt::format("layer type '{}' is not one of {}'s ({}{})", which, m.name, detail::join(names),
                                     layers > 0 ? fmt::format(", or a layer 0 … {}", layers - 1) : ""));

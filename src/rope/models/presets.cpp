@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "rope/core/error.hpp"
+#include "rope/core/suggest.hpp"
 #include "rope/models/json_reader.hpp"
 #include "rope/models/model_config.hpp"
 
@@ -26,6 +27,10 @@ ModelConfig load_preset(std::string_view name) {
     names.emplace_back(detail::embedded_preset_name(i));
   }
   std::sort(names.begin(), names.end());
+  const std::string suggestion = closest_match(name, names);
+  if (!suggestion.empty()) {
+    throw InvalidArgument(error_msg("unknown model preset '{0}'; did you mean {1}? (rope inspect --list)", name, suggestion));
+  }
   throw InvalidArgument(error_msg("unknown model preset '{0}' (known: {1})", name, detail::join(names)));
 }
 

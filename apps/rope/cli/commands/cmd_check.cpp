@@ -12,6 +12,7 @@
 #include "rope/cli/choice_option.hpp"
 #include "rope/cli/axes_text.hpp"
 #include "rope/cli/commands.hpp"
+#include "rope/cli/digits.hpp"
 #include "rope/cli/dump_options.hpp"
 #include "rope/cli/exit_codes.hpp"
 #include "rope/cli/options.hpp"
@@ -287,11 +288,12 @@ int run_check(const CheckOptions& opt, std::ostream& out) {
             [&](long i) { return std::to_string(first + i); }));
   }
   if (!passed) {
+    const std::vector<std::string> shown = separated({c.first_expected, c.first_got});  // digits.hpp: they differ
     row(t.tr("first failure"),
         t.tr("position {0}, {1}, channel {2}: expected {3}, got {4} (tolerance {5})",
              position(c.first_seq),
-             vector_name(dumps, c.first_seq, c.first_group, t), c.first_channel, number(c.first_expected),
-             number(c.first_got), number(c.first_tolerance)));
+             vector_name(dumps, c.first_seq, c.first_group, t), c.first_channel, shown[0],
+             shown[1], number(c.first_tolerance)));
   }
   // Not the catalog's "FAIL": rope verify, layouts and permute translate that word differently (docs/classroom.zh.md),
   // docs/cli.md quotes this verdict as it is, and an id is its English, which stays "FAIL" in both places.
@@ -311,7 +313,7 @@ int run_check(const CheckOptions& opt, std::ostream& out) {
 
 Command add_check_command(CLI::App& app) {
   auto opt = std::make_shared<CheckOptions>();
-  CLI::App* sub = app.add_subcommand("check", "Check a RoPE dumped from a real implementation against the reference");
+  CLI::App* sub = app.add_subcommand("check", "YOUR implementation, from dumped tensors: its RoPE compared with the reference");
   add_dump_options(*sub, opt->dumps, true);
   add_base_option(*sub, opt->base);
   add_choice_option(*sub, "--layout", opt->layout, kLayoutWords, parse_layout,

@@ -287,7 +287,9 @@ Command add_frequencies_command(CLI::App& app) {
   add_base_option(*sub, opt->base);
   add_real_option(*sub, "-m,--position", opt->position, 0.0, "also print the angles m·θ_i at this position")
       ->default_str("");  // optional: no angles without it
-  sub->add_option("--csv", opt->csv, "write pair,exponent,theta,wavelength[,angle] to FILE ('-' for stdout)")
+  sub->add_option("--csv", opt->csv, "write the table to FILE ('-' for stdout): pair,exponent,theta,wavelength[,angle]; with "
+                  "--scaling, --config or --model: pair,theta,wavelength,original_theta,original_wavelength,ratio,band"
+                  "[,axis][,theta_float32]")
       ->type_name("FILE");
   sub->add_flag("--json", opt->json, "print JSON: inv_freq (the θ_i), attention_factor, wavelength, …");
   add_int_option(*sub, "--max-position", opt->max_position, kDefaultMaxPosition,

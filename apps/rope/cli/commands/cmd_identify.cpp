@@ -149,7 +149,7 @@ int run_identify(const IdentifyOptions& opt, std::ostream& out) {
 
 Command add_identify_command(CLI::App& app) {
   auto opt = std::make_shared<IdentifyOptions>();
-  CLI::App* sub = app.add_subcommand("identify", "Infer the RoPE (layout, rotary dim, frequencies, scaling) from two dumps");
+  CLI::App* sub = app.add_subcommand("identify", "Which RoPE produced these tensors: layout, rotary dim, frequencies and scaling from two dumps");
   add_dump_options(*sub, opt->dumps);
   sub->add_flag("--json", opt->json, "print the identification as JSON");
   add_figure_options(*sub, opt->figure);

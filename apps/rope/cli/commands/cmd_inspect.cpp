@@ -9,6 +9,7 @@
 #include "rope/cli/output.hpp"
 #include "rope/cli/axes_text.hpp"
 #include "rope/cli/commands.hpp"
+#include "rope/cli/digits.hpp"
 #include "rope/cli/exit_codes.hpp"
 #include "rope/cli/options.hpp"
 #include "rope/io/csv.hpp"
@@ -21,10 +22,14 @@
 
 namespace rope::cli {
 
+/// Significant digits of the report's computed numbers (wavelengths, the yarn range, the attention factor).
+inline constexpr int kInspectDigits = 6;
+
 struct InspectOptions {
   std::string file;  ///< positional config.json
   bool list = false;
   bool json = false;
+  std::optional<int> digits;  ///< significant digits of the computed numbers (digits.hpp); 0: full precision
   Lang lang = Lang::En;
   ScalingOptions scaling;
 };
@@ -106,6 +111,9 @@ void print_layer_types(std::ostream& out, const ModelRope& rr, const Text& t) {
 
 int run_inspect(const InspectOptions& opt, std::ostream& out) {
   const Text t(opt.lang);
+  if (opt.digits && (*opt.digits < 0 || *opt.digits > 17)) {
+    throw InvalidArgument(error_msg("{0} must be between {1} and {2} (got {3})", "--digits", 0, 17, *opt.digits));
+  }
   if (opt.list) {
     const auto presets = list_presets();
     if (opt.json) {
@@ -201,6 +209,8 @@ int run_inspect(const InspectOptions& opt, std::ostream& out) {
   }
 
   const bool z = t.zh();
+  // A computed number: as many significant digits as the wavelengths below (digits.hpp), or --digits N.
+  const auto computed = [&](double x) { return with_digits(x, opt.digits.value_or(kInspectDigits)); };
   // Two columns: a label padded to 25 columns (fmt counts a Chinese character as two), then the value.
   const auto row = [&](const std::string& label, const std::string& value) {
     out << fmt::format("  {:<25}{}\n", label, value);
@@ -226,7 +236,7 @@ int run_inspect(const InspectOptions& opt, std::ostream& out) {
   if (c.type != ScalingType::Default) {
     row(t.tr("factor f"), t.tr("{0} ({1})", format_number(p.factor), p.factor_rule.in(z)));
     if (p.original_max_position > 0) row(t.tr("original context L0"), std::to_string(p.original_max_position));
-    if (p.effective_base) row(t.tr("effective base"), format_number(*p.effective_base));
+    if (p.effective_base) row(t.tr("effective base"), computed(*p.effective_base));
     if (c.type == ScalingType::Yarn && p.original_max_position > 0) {
       row(t.tr("yarn target length"),
           t.tr("f·L0 = {0} positions (the context the method extends to, (S5))",
@@ -234,16 +244,16 @@ int run_inspect(const InspectOptions& opt, std::ostream& out) {
     }
     if (p.yarn_range) {
       row(t.tr("yarn correction range"),
-          fmt::format("[{}, {}]", format_number(p.yarn_range->first), format_number(p.yarn_range->second)));
+          fmt::format("[{}, {}]", computed(p.yarn_range->first), computed(p.yarn_range->second)));
     }
     if (!p.bands.empty()) row(t.tr("bands"), band_counts(p, t));
   }
   row(t.tr("attention factor"),
       t.tr("{0} ({1}), in cos and sin as HF: logits × {2}",
-           format_number(p.attention_factor), p.attention_rule.in(z), format_number(p.attention_factor * p.attention_factor)));
+           computed(p.attention_factor), p.attention_rule.in(z), computed(p.attention_factor * p.attention_factor)));
   row(t.tr("wavelengths"),
-      t.tr("{0:.6g} … {1:.6g} positions (original {2:.6g} … {3:.6g})",
-           lambda_scaled.minCoeff(), lambda_scaled.maxCoeff(), lambda.minCoeff(), lambda.maxCoeff()));
+      t.tr("{0} … {1} positions (original {2} … {3})", computed(lambda_scaled.minCoeff()),
+           computed(lambda_scaled.maxCoeff()), computed(lambda.minCoeff()), computed(lambda.maxCoeff())));
   if (spec.axes) {  // docs/multi-axis.md: which pairs follow which position axis
     out << '\n';
     print_axis_summary(out, *spec.axes, p.inv_freq, t);
@@ -289,10 +299,12 @@ int run_inspect(const InspectOptions& opt, std::ostream& out) {
 
 Command add_inspect_command(CLI::App& app) {
   auto opt = std::make_shared<InspectOptions>();
-  CLI::App* sub = app.add_subcommand("inspect", "Report a model's RoPE from its config.json, a GGUF file or a preset");
+  CLI::App* sub = app.add_subcommand("inspect", "A model's RoPE, from its config.json, a GGUF file or a preset: frequencies, scaling, layers");
   sub->add_option("file", opt->file, "a Hugging Face config.json or a GGUF file")->type_name("FILE");
   sub->add_flag("--list", opt->list, "list the model presets");
   sub->add_flag("--json", opt->json, "print the report as JSON");
+  add_int_option(*sub, "--digits", opt->digits, kInspectDigits,
+                 "significant digits of the computed numbers (0: every digit; JSON always has every digit)");
   add_lang_option(*sub, opt->lang);
   add_scaling_options(*sub, opt->scaling);
   // inspect reports a model's RoPE: a vision tower is --model/--config with --tower vision; --vision KIND

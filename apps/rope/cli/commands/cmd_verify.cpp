@@ -339,13 +339,17 @@ int run_verify(const VerifyOptions& opt, std::ostream& out) {
               !report.all_passed() ? t.tr(" — VERIFICATION FAILED")
               : report.interrupted ? t.tr(" in the trials done (interrupted)")
                                        : "");
+  if (!opt.scaling.source.file.empty()) {  // the config's mathematics, not the code that runs it
+    out << t.tr("this checks the mathematics of the config's RoPE, not an implementation of it: to test your code,\n"
+                "dump its tensors and run rope check (docs/check.md)\n");
+  }
   return exit_code;
 }
 
 Command add_verify_command(CLI::App& app) {
   auto opt = std::make_shared<VerifyOptions>();
   VerifySettings& s = opt->settings;
-  CLI::App* sub = app.add_subcommand("verify", "Check RoPE's identities numerically on random vectors");
+  CLI::App* sub = app.add_subcommand("verify", "RoPE's mathematics on random vectors: its identities checked numerically (your code: rope check)");
   add_int_option(*sub, "-d,--dim", opt->dim, s.dim, fmt::format("dimension d: even, 2 … {}", kMaxVerifyDim));
   add_base_option(*sub, opt->base, s.base);
   add_long_option(*sub, "-n,--trials", s.trials, fmt::format("random draws of q, k, m, n, c (1 … {})", kMaxTrials));
