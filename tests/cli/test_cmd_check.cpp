@@ -189,7 +189,7 @@ TEST_F(CmdCheckFiles, PositionsFilesDecodeBatchesAndPackedSequences) {
                         2, "name a file as @FILE or by its path");
   expect_one_line_error(rope_cli({"check", "--before", kDumps + "decode_q.npy", "--after", kDumps + "decode_q_rope.npy",
                                   "--positions", path("pos.txt")}),
-                        2, "with 256 positions could be [batch, heads, seq, d] or [batch, seq, heads, d]: give --axes");
+                        2, "has no axis of the 256 positions: neither [batch, heads, seq, d] nor [batch, seq, heads, d] fits");
   expect_one_line_error(rope_cli({"check", "--before", kDumps + "packed_q.npy", "--after", kDumps + "packed_q_rope.npy",
                                   "--sequence-starts", "0,300"}),
                         2, "--sequence-starts: 300 is not a sequence index in [0, 256]");
