@@ -13,35 +13,13 @@
 #include "rope/core/error.hpp"
 #include "rope/core/sanitizer.hpp"
 #include "rope/io/tensor_file.hpp"
+#include "support/memory_limit.hpp"
 
 namespace rope {
 namespace {
 
-#if !ROPE_ADDRESS_SANITIZER  // AddressSanitizer reserves terabytes of address space: no RLIMIT_AS
-/// Runs `parse` in a child whose address space may grow by at most `extra` bytes; exits 0 when it threw
-/// InvalidArgument with `expected` in its message, 1 otherwise (std::bad_alloc included).
-void parse_within_memory(const std::function<void()>& parse, std::size_t extra, const std::string& expected) {
-  GTEST_FLAG_SET(death_test_style, "fast");
-  EXPECT_EXIT(
-      {
-        std::ifstream status("/proc/self/status");
-        std::size_t vm_kib = 0;
-        for (std::string line; std::getline(status, line);) {
-          if (line.rfind("VmSize:", 0) == 0) vm_kib = std::stoul(line.substr(7));
-        }
-        rlimit limit{};
-        limit.rlim_cur = limit.rlim_max = vm_kib * 1024 + extra;
-        ::setrlimit(RLIMIT_AS, &limit);
-        try {
-          parse();
-        } catch (const InvalidArgument& e) {
-          std::exit(std::string(e.what()).find(expected) != std::string::npos ? 0 : 1);
-        } catch (...) {
-        }
-        std::exit(1);
-      },
-      ::testing::ExitedWithCode(0), "");
-}
+#if !ROPE_ADDRESS_SANITIZER
+using test::parse_within_memory;  // support/memory_limit.hpp
 #endif
 
 using ::testing::HasSubstr;
