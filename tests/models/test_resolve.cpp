@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <fstream>
+#include <string>
 
 #include "rope/core/error.hpp"
 #include "rope/core/frequencies.hpp"
@@ -84,6 +86,26 @@ TEST(Resolve, AnOverrideWinsAndOriginSaysSo) {
   EXPECT_TRUE(said);
   o.head_dim = 7;
   EXPECT_THROW(resolve_model_rope({}, o), InvalidArgument);
+}
+
+TEST(Resolve, ALayerTypeWithoutRopeIsRefusedSayingSo) {
+  // SmolLM3's every 4th layer (no_rope_layers) rotates nothing; only Llama 4's NoPE layers have a temperature.
+  RopeOverrides o;
+  o.layer_type = "3";
+  const auto message = [&](const std::string& preset_or_file, bool file) {
+    try {
+      resolve_model_rope(file ? ModelSource{"", preset_or_file} : ModelSource{preset_or_file, ""}, o);
+    } catch (const InvalidArgument& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_NE(message("llama-4-scout-17b-16e", false).find("query temperature"), std::string::npos);
+  const std::string path = ::testing::TempDir() + "smollm3.json";
+  std::ofstream(path) << R"({"model_type": "smollm3", "head_dim": 128, "num_hidden_layers": 8})";
+  const std::string smol = message(path, true);
+  EXPECT_NE(smol.find("have no RoPE, they rotate nothing"), std::string::npos) << smol;
+  EXPECT_EQ(smol.find("temperature"), std::string::npos) << smol;
 }
 
 }  // namespace

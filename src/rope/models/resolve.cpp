@@ -79,9 +79,13 @@ void select_tower(const RopeOverrides& o, bool from_file, ModelConfig& m, int di
 void select_layer(const RopeOverrides& o, ModelConfig& m) {
   const LayerTypeRope& lt = select_layer_type(m, o.layer_type);
   if (!lt.rope) {
-    throw InvalidArgument(error_msg("{0} {1}: layers {2} of {3} are NoPE layers, they rotate nothing (rope inspect "
+    if (m.nope_temperature) {  // Llama 4: its NoPE layers scale the query instead (S20)
+      throw InvalidArgument(error_msg("{0} {1}: layers {2} of {3} are NoPE layers, they rotate nothing (rope inspect "
                                       "shows their query temperature)",
                                       option_name("layer_type"), o.layer_type, describe_layers(lt.layers), m.name));
+    }
+    throw InvalidArgument(error_msg("{0} {1}: layers {2} of {3} have no RoPE, they rotate nothing",
+                                    option_name("layer_type"), o.layer_type, describe_layers(lt.layers), m.name));
   }
   const Layout layout = m.rope.layout;
   const Message from = lt.from;
