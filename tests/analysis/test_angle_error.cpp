@@ -8,15 +8,13 @@
 
 #include "rope/analysis/angle_error.hpp"
 #include "rope/core/error.hpp"
+#include "rope/core/frequencies.hpp"
 
 namespace rope {
 namespace {
 
-Eigen::VectorXd exact_theta(double base, int r) {
-  Eigen::VectorXd t(r / 2);
-  for (int i = 0; i < r / 2; ++i) t[i] = std::pow(base, -2.0 * i / r);
-  return t;
-}
+/// θ_i = base^(−2i/r) in float64 (M1).
+Eigen::VectorXd exact_theta(double base, int r) { return frequencies(r, base); }
 
 TEST(AngleError, NamesAndDefaults) {
   EXPECT_EQ(to_string(AngleModel::Ggml), "ggml");

@@ -17,26 +17,16 @@
 
 #include "rope/core/error.hpp"
 #include "rope/io/atomic_file.hpp"
+#include "support/temp_dir_test.hpp"
 
 namespace rope {
 namespace {
 
 namespace fs = std::filesystem;
 
-class AtomicCommit : public ::testing::Test {
+class AtomicCommit : public test::TempDirTest {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("rope-commit-" + std::to_string(::getpid()) + "-" +
-                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-  static std::string read(const fs::path& p) {
-    std::ifstream in(p);
-    return {std::istreambuf_iterator<char>(in), {}};
-  }
-  std::size_t entries() const { return static_cast<std::size_t>(std::distance(fs::directory_iterator(dir_), {})); }
+  AtomicCommit() : TempDirTest("rope-commit") {}
   void write(const fs::path& p, const std::string& text) { std::ofstream(p) << text; }
 
   /// Stages a new c.txt, then a.txt and b.txt (both "old"), commits in a child process (as `uid` when
@@ -78,7 +68,6 @@ class AtomicCommit : public ::testing::Test {
     EXPECT_FALSE(fs::exists(dir_ / "c.txt")) << "a new output must not appear";
     EXPECT_EQ(entries(), 2u) << "no temporary file left";
   }
-  fs::path dir_;
 };
 
 TEST_F(AtomicCommit, AStickyDirectoryWhoseSecondTargetBelongsToAnotherUserChangesNothing) {

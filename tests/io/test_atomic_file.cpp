@@ -14,6 +14,7 @@
 
 #include "rope/core/error.hpp"
 #include "rope/io/interrupt.hpp"
+#include "support/temp_dir_test.hpp"
 
 namespace rope {
 namespace {
@@ -22,21 +23,9 @@ namespace fs = std::filesystem;
 using ::testing::HasSubstr;
 using ::testing::ThrowsMessage;
 
-class AtomicFile : public ::testing::Test {
+class AtomicFile : public test::TempDirTest {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("rope-atomic-" + std::to_string(::getpid()) + "-" +
-                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-  static std::string read(const fs::path& p) {
-    std::ifstream in(p);
-    return {std::istreambuf_iterator<char>(in), {}};
-  }
-  std::size_t entries() const { return static_cast<std::size_t>(std::distance(fs::directory_iterator(dir_), {})); }
-  fs::path dir_;
+  AtomicFile() : TempDirTest("rope-atomic") {}
 };
 
 TEST_F(AtomicFile, WritesAndReplaces) {
