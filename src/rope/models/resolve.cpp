@@ -5,7 +5,7 @@
 #include <utility>
 
 #include "rope/core/error.hpp"
-#include "rope/core/frequencies.hpp"
+#include "rope/core/types.hpp"
 #include "rope/core/message.hpp"
 #include "rope/models/gguf_config.hpp"
 #include "rope/models/layer_types.hpp"
@@ -208,8 +208,9 @@ ModelRope resolve_model_rope(const ModelSource& source, const RopeOverrides& o) 
   ModelRope r;
   r.plain = !from_file && o.vision.empty() && o.tower == Tower::Default && o.first_scaling_setting().empty();
   if (r.plain) {
-    // Plain RoPE: d and base are checked as (M1) states them (frequencies.hpp), before anything else.
-    static_cast<void>(frequencies(o.head_dim.value_or(o.default_head_dim), o.base.value_or(o.default_base)));
+    // Plain RoPE: d and base are checked as (M1) states them (frequencies() checks the same), before anything else.
+    check_dimension(o.head_dim.value_or(o.default_head_dim));
+    check_base(o.base.value_or(o.default_base));
   }
   const ModelConfig loaded = load_model(source, o);
   r.model = apply_to(loaded, from_file, o);

@@ -62,7 +62,9 @@ int run_apply(const ApplyOptions& opt, std::ostream& out) {
   std::string scaled;  // says which frequencies, when they are not plain RoPE's
   if (!rope.plain) {
     const RopeSpec& spec = rope.spec;
-    if (n != spec.head_dim && n != spec.rotary_dim) {
+    try {
+      static_cast<void>(rotary_offset_for(spec, n));  // the library's rule; the message names --vector
+    } catch (const InvalidArgument&) {
       throw InvalidArgument(
           spec.partial()
               ? fmt::format("--vector has {} numbers but {} has head_dim {} of which d = {} rotate: give {} or {} numbers",
