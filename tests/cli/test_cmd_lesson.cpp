@@ -45,15 +45,24 @@ TEST_F(CmdLesson, PageQuotesWhatRopePrintsAndLoadsNothing) {
     EXPECT_FALSE(std::regex_search(page, std::regex(R"(url\(\s*['"]?[^#'"\s])"))) << "url() other than #id";
     EXPECT_FALSE(std::regex_search(page, std::regex(R"((src|href)\s*=\s*["']?(https?:|//))")));
     EXPECT_EQ(page.find("<?xml"), std::string::npos);
-    // 4 figures and 2 sliders of kLessonFrames frames each.
+    // The 10 figures of the lesson, each under its caption, and 2 sliders of kLessonFrames frames each.
     std::size_t svgs = 0;
     for (std::size_t at = page.find("<svg"); at != std::string::npos; at = page.find("<svg", at + 1)) ++svgs;
-    EXPECT_EQ(svgs, 4u + 2u * kLessonFrames) << lang;
+    EXPECT_EQ(svgs, 10u + 2u * kLessonFrames) << lang;
+    std::size_t captions = 0;
+    for (std::size_t at = page.find("<figcaption>"); at != std::string::npos; at = page.find("<figcaption>", at + 1)) {
+      ++captions;
+    }
+    EXPECT_EQ(captions, 10u) << lang;
+    // Part 3 runs rope verify as the lesson does (1000 trials): the number it points at is on the page.
+    EXPECT_NE(page.find("<code class=\"cmd\">$ rope verify" + std::string(lang == "zh" ? " --lang zh" : "") + "</code>"),
+              std::string::npos);
     EXPECT_NE(page.find("id=\"frames1-range\" min=\"0\" max=\"11\""), std::string::npos);
   }
   const std::string zh = read(path("l.html"));
   EXPECT_NE(zh.find("<html lang=\"zh\">"), std::string::npos);
-  EXPECT_NE(zh.find("RoPE 的旋转:c = 0"), std::string::npos);  // the frames are Chinese too
+  EXPECT_NE(zh.find("RoPE 的旋转：c = 0，"), std::string::npos);  // the frames are Chinese too
+  EXPECT_NE(zh.find("html[lang=zh] pre{font-family:'WenQuanYi Micro Hei Mono'"), std::string::npos);
 }
 
 TEST_F(CmdLesson, BadInputExitsTwoAndWritesNothing) {

@@ -1,0 +1,139 @@
+#!/usr/bin/env python3
+"""`rope lesson --html` is the lesson of docs/classroom.md (classroom.zh.md for --lang zh):
+
+  - the page runs exactly the doc's commands: every command the page shows is one of the doc's (the doc's
+    `rope explain --step K` stands for K = 1 … 6, with or without --quiet), and every command of the doc,
+    from Part 1 on, is on the page (a figure's `--png FILE` aside: the page draws that figure as SVG, so
+    `rope matrix --dim 8 --position 3` and its `--png matrix.png` run are one command);
+  - it shows what the doc tells the teacher to point at: every string the doc quotes from a command's
+    output (the code spans of a "<!-- quotes: rope … -->" paragraph, tests/docs/check_examples.py) is in
+    that command's output on the page;
+  - its figures carry the doc's captions, in the doc's order;
+  - (Chinese) its <pre> text keeps its columns: in the page's monospace font for Chinese, WenQuanYi
+    Micro Hei Mono, every character of every <pre> has the advance of its terminal width (2 for a
+    Chinese character, 1 otherwise, as rope pads its tables: rope/io/utf8.hpp display_width), measured
+    with fontTools in the font file fontconfig gives.
+
+usage: check_lesson_page.py ROPE DOCS_DIR SCRATCH_DIR
+"""
+import html
+import os
+import re
+import subprocess
+import sys
+import unicodedata
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import check_examples  # noqa: E402  (find_quote_blocks, squeeze)
+
+CODE = re.compile(r'<code class="cmd">\$ (.*?)</code>\n<pre>(.*?)</pre>', re.S)
+CAPTION = re.compile(r"<figcaption>(.*?)</figcaption>", re.S)
+PRE = re.compile(r"<pre>(.*?)</pre>", re.S)
+
+
+def strip_png(command):
+    return re.sub(r" --png \S+", "", command.strip())
+
+
+def doc_lesson(path, first_heading):
+    text = open(path, encoding="utf-8").read()
+    body = text[text.index(first_heading):]
+    prose = re.sub(r"<!--.*?-->", "", body, flags=re.S)
+    commands = []
+    for m in re.finditer(r"^\$ (rope [^\n]*)|`(rope [^`]*)`", prose, re.M):
+        c = re.sub(r"\s+", " ", m.group(1) or m.group(2)).strip()
+        if "…" not in c and c not in commands:
+            commands.append(c)
+    captions = re.findall(r"^!\[(.*?)\]\(", body, re.M)
+    return commands, captions, text.splitlines()
+
+
+def covered(doc_command, page_commands):
+    if re.search(r"--step K\b", doc_command):
+        return all(any(re.fullmatch(re.escape(doc_command).replace("K", str(k)) + r"( --quiet)?", p) or
+                       re.fullmatch(re.escape(doc_command.replace(" --quiet", "")).replace("K", str(k)) + r"( --quiet)?", p)
+                       for p in page_commands) for k in range(1, 7))
+    return strip_png(doc_command) in {strip_png(p) for p in page_commands}
+
+
+def is_doc_command(page_command, doc_commands):
+    for d in doc_commands:
+        if re.search(r"--step K\b", d):
+            pattern = re.escape(d.replace(" --quiet", "")).replace("K", "[1-6]") + r"( --quiet)?"
+            if re.fullmatch(pattern, page_command):
+                return True
+        elif strip_png(d) == strip_png(page_command):
+            return True
+    return False
+
+
+def check_pre_widths(page, problems):
+    from fontTools.ttLib import TTCollection, TTFont
+    found = subprocess.run(["fc-match", "--format", "%{file}\n%{index}", "WenQuanYi Micro Hei Mono"],
+                           capture_output=True, text=True, check=True).stdout.split("\n")
+    path, index = found[0], int(found[1] or 0)
+    font = TTCollection(path).fonts[index] if path.endswith(".ttc") else TTFont(path)
+    cmap, metrics = font.getBestCmap(), font["hmtx"].metrics
+    unit = metrics[cmap[ord("0")]][0]
+    lines = 0
+    for pre in PRE.findall(page):
+        for line in html.unescape(pre).splitlines():
+            lines += 1
+            for ch in line:
+                wide = unicodedata.east_asian_width(ch) in ("W", "F")
+                if unicodedata.combining(ch):
+                    continue
+                if ord(ch) not in cmap:
+                    problems.append(f"zh <pre>: '{ch}' (U+{ord(ch):04X}) is not in {os.path.basename(path)} "
+                                    f"(another font would draw it, at another width): {line.strip()[:70]}")
+                    continue
+                advance = metrics[cmap[ord(ch)]][0]
+                if advance != (2 if wide else 1) * unit:
+                    problems.append(f"zh <pre>: '{ch}' (U+{ord(ch):04X}) is {advance / unit:g} columns wide in "
+                                    f"{os.path.basename(path)}, not {2 if wide else 1}: {line.strip()[:70]}")
+    return lines
+
+
+def main():
+    rope, docs, scratch = sys.argv[1:4]
+    os.makedirs(scratch, exist_ok=True)
+    problems = []
+    for lang, doc, heading in (("en", "classroom.md", "## Part 1"), ("zh", "classroom.zh.md", "## 第 1 部分")):
+        out = os.path.join(scratch, f"lesson.{lang}.html")
+        subprocess.run([rope, "lesson", "--html", out, "--lang", lang], check=True, stdout=subprocess.DEVNULL,
+                       env={**os.environ, "LC_ALL": "C.UTF-8"})
+        page = open(out, encoding="utf-8").read()
+        runs = [(html.unescape(c), html.unescape(o)) for c, o in CODE.findall(page)]
+        page_commands = [c for c, _ in runs]
+        doc_commands, doc_captions, doc_lines = doc_lesson(os.path.join(docs, doc), heading)
+        for c in page_commands:
+            if not is_doc_command(c, doc_commands):
+                problems.append(f"{lang}: the page runs '{c}', which {doc} does not")
+        for d in doc_commands:
+            if not covered(d, page_commands):
+                problems.append(f"{lang}: {doc} runs '{d}', which the page does not")
+        captions = [html.unescape(c) for c in CAPTION.findall(page)]
+        if captions != doc_captions:
+            problems.append(f"{lang}: the page's captions {captions} are not {doc}'s {doc_captions}")
+        outputs = {strip_png(c): check_examples.squeeze(o) for c, o in runs}
+        quoted = 0
+        for line, command, files, quotes in check_examples.find_quote_blocks(doc_lines):
+            key = strip_png(re.sub(r" --keep-script \S+", "", command))
+            if files or key not in outputs:
+                continue
+            for _, q in quotes:
+                quoted += 1
+                if check_examples.squeeze(q) not in outputs[key]:
+                    problems.append(f"{lang}: {doc}:{line + 1} points at `{q}` of '{command}', not on the page")
+        lines = check_pre_widths(page, problems) if lang == "zh" else 0
+        print(f"{lang}: {len(page_commands)} commands, {len(captions)} figures, {quoted} quoted strings"
+              + (f", {lines} lines of <pre> measured" if lang == "zh" else ""))
+    for p in problems:
+        print(p)
+    if problems:
+        sys.exit(f"{len(problems)} problems")
+    print("the lesson pages run the lessons' commands and show what they point at")
+
+
+if __name__ == "__main__":
+    main()
