@@ -32,7 +32,6 @@ if [[ $level != demo ]]; then
   packages+=(libgtest-dev libgmock-dev libbenchmark-dev)    # tests and benchmarks
   packages+=(python3-numpy)          # independent references in tests/reference/, test scripts
   packages+=(gettext)                # msgfmt --check on the message catalog po/zh_CN.po, make pot
-  packages+=(python3-fonttools)      # glyph widths of the lesson page's Chinese <pre> (docs.lesson_page)
 fi
 if [[ $level == fuzz ]]; then
   packages+=(clang libclang-rt-14-dev)

@@ -1,5 +1,5 @@
-// --term text: heatmaps drawn as characters (not an empty frame), Chinese lines that keep the frame's right
-// border, and the figures that say what the lesson says they show (issue 35).
+// Heatmaps a class can read (issue 35): --term text draws them as characters (not an empty frame), an SVG
+// as sharp cells (not a bitmap a viewer smooths), and Chinese text lines keep the frame's right border.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -43,6 +43,26 @@ TEST(TermText, TheRotationMatrixShowsItsBlocks) {
   const std::string inside = inside_frame(r.out.substr(0, r.out.find("rotation matrix R")));
   for (const char c : {'=', '#', '.', '+'}) EXPECT_NE(inside.find(c), std::string::npos) << c << "\n" << r.out;
   EXPECT_THAT(r.out, HasSubstr("= <= -0.5  - < -0.02  . within +-0.02  + > 0.02  # >= 0.5"));
+}
+
+class SvgHeatmap : public test::TempDirTest {};
+
+TEST_F(SvgHeatmap, EveryCellIsAPolygonNotAnEmbeddedBitmap) {
+  const Result r = rope_cli({"matrix", "--dim", "8", "--position", "3", "--svg", path("m.svg")});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::string svg = read(path("m.svg"));
+  EXPECT_EQ(svg.find("<image"), std::string::npos);  // gnuplot's `with image` embeds a PNG here
+  // The plot's group (the colour bar after it is drawn of polygons too).
+  const std::size_t start = svg.find("<g id=\"gnuplot_plot_1\"");
+  ASSERT_NE(start, std::string::npos);
+  const std::string plot = svg.substr(start, svg.find("</g>\n</g>", start) - start);
+  std::size_t cells = 0;
+  for (std::size_t at = plot.find("<polygon fill = 'rgb("); at != std::string::npos;
+       at = plot.find("<polygon fill = 'rgb(", at + 1)) {
+    ++cells;
+  }
+  EXPECT_EQ(cells, 64u);  // 8 × 8, each a rectangle drawn with crisp edges
+  EXPECT_NE(svg.find("shape-rendering='crispEdges'"), std::string::npos);
 }
 
 TEST(TermText, AttentionShowsItsWeightsAndTheMaskAsBlanks) {

@@ -44,9 +44,9 @@ TEST(PlotHeatmap, SvgDrawsEveryCellAsARectangleAndPngKeepsTheImage) {
   EXPECT_THAT(block(script, "PNG"), AllOf(HasSubstr("with image notitle"), Not(HasSubstr("pixels"))));
   EXPECT_THAT(block(script, "PDF"), Not(HasSubstr("pixels")));
   // The colour-bar label moves clear of the tick labels in the SVG only, and back for the next output.
-  EXPECT_THAT(block(script, "SVG"), HasSubstr("set cblabel offset character 2, 0\n"));
-  EXPECT_THAT(script.substr(script.find("\n# PDF\n")), Not(HasSubstr("offset character 2")));
-  EXPECT_THAT(block(script, "PDF"), Not(HasSubstr("set cblabel offset character 2")));
+  EXPECT_THAT(block(script, "SVG"), HasSubstr("set rmargin 14\nset cblabel offset character 1.5, 0\n"));
+  EXPECT_THAT(script, HasSubstr("set rmargin -1\nset cblabel offset 0, 0\n"));
+  EXPECT_THAT(block(script, "PDF"), Not(HasSubstr("offset character 1.5")));
 }
 
 TEST(PlotHeatmap, TextWritesOneCharacterPerCellWithItsKey) {

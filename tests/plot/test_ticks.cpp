@@ -38,6 +38,7 @@ TEST(Plot, OneAxisWritesItsTicksInOneNotation) {
   EXPECT_THAT(tick_labels({1, 10, 100, 1000, 1e4, 1e5}), ElementsAre("1", "10", "100", "1000", "1e4", "1e5"));
   EXPECT_THAT(tick_labels({10, 100, 1000, 1e4}), ElementsAre("10", "100", "1000", "10000"));  // no exponent needed
   EXPECT_THAT(tick_labels({2e4, 5e4, 1e5}), ElementsAre("2e4", "5e4", "1e5"));
+  EXPECT_THAT(tick_labels({1e-5, 1e-4, 1e-3, 0.01, 0.1}), ElementsAre("1e-5", "1e-4", "1e-3", "0.01", "0.1"));
 }
 
 TEST(Plot, LogTicksRejectARangeThatIsNotPositive) {

@@ -17,6 +17,7 @@
 #include "rope/cli/lesson_parts.hpp"
 #include "rope/core/error.hpp"
 #include "rope/core/frequencies.hpp"
+#include "rope/io/utf8.hpp"
 
 namespace rope::cli {
 
@@ -97,12 +98,12 @@ std::vector<plot::Figure> frames_of(LessonFrames kind, const FigureOptions& f) {
   return {};
 }
 
-// Type large enough to read beside a 900 px figure on a projector. The Chinese page's <pre> uses a CJK
-// monospace font (WenQuanYi Micro Hei Mono, fonts-wqy-microhei): a Chinese character there is exactly two
-// columns wide, so the tables rope prints keep their columns.
+// Type large enough to read beside a 900 px figure on a projector. In <pre> every character that is not
+// ASCII sits in a box of its terminal width (pre_html): a Chinese character two columns (2ch), θ or ✓
+// one, whatever font the browser takes it from, so the tables rope prints keep their columns.
 constexpr const char* kStyle = R"(body{font-family:sans-serif;font-size:20px;line-height:1.45;max-width:1000px;margin:auto;padding:1em;color:#222}
 pre{background:#f4f4f4;padding:.6em;overflow-x:auto;font-size:16px;line-height:1.35;font-family:'DejaVu Sans Mono',monospace}
-html[lang=zh] pre{font-family:'WenQuanYi Micro Hei Mono','WenQuanYi Zen Hei Mono',monospace}
+pre .w1,pre .w2{display:inline-block;text-align:center}pre .w1{width:1ch}pre .w2{width:2ch}
 code.cmd{display:block;background:#222;color:#eee;padding:.4em .6em;font-size:18px}
 figure{margin:0 0 1em 0}figure svg{width:100%;height:auto;max-width:900px}figcaption{font-style:italic;margin:.3em 0}
 .frame[hidden]{display:none}.controls{margin:.5em 0}.controls input{width:60%;vertical-align:middle}
@@ -139,6 +140,28 @@ std::string html_escape(std::string_view text) {
   return out;
 }
 
+std::string pre_html(std::string_view text) {
+  std::string out;
+  out.reserve(text.size() * 2);
+  for (std::size_t i = 0; i < text.size();) {
+    const std::size_t start = i;
+    if (static_cast<unsigned char>(text[i]) < 0x80) {
+      out += html_escape(text.substr(i, 1));
+      ++i;
+      continue;
+    }
+    decode_utf8(text, i);
+    const std::string_view character = text.substr(start, i - start);
+    const std::size_t width = display_width(character);
+    if (width == 0) {  // a combining mark stays with the character before it
+      out.append(character);
+    } else {
+      fmt::format_to(std::back_inserter(out), "<span class=\"w{}\">{}</span>", width, character);
+    }
+  }
+  return out;
+}
+
 std::string lesson_page(Lang lang) {
   const bool zh = lang == Lang::Zh;
   const TempDir dir;
@@ -160,7 +183,7 @@ std::string lesson_page(Lang lang) {
     for (const LessonStep& step : part.steps) {
       const auto [output, svg] = run_step(step, lang, dir.path(), figure);
       emit("<code class=\"cmd\">$ {}</code>\n<pre>{}</pre>\n", html_escape(lesson_command(step, lang)),
-           html_escape(output));
+           pre_html(output));
       if (!svg.empty()) {
         emit("<figure>\n{}\n<figcaption>{}</figcaption>\n</figure>\n", svg, html_escape(step.caption));
         ++figure;

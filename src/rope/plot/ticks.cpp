@@ -68,9 +68,13 @@ std::string tick_label(double x) {
 }
 
 std::vector<std::string> tick_labels(const std::vector<double>& ticks) {
-  const bool exponents = std::any_of(ticks.begin(), ticks.end(), [](double t) { return t != 0 && std::abs(t) >= 1e5; });
+  const bool large = std::any_of(ticks.begin(), ticks.end(), [](double t) { return std::abs(t) >= 1e5; });
+  const bool small = std::any_of(ticks.begin(), ticks.end(), [](double t) { return t != 0 && std::abs(t) < 1e-4; });
   std::vector<std::string> labels;
-  for (const double t : ticks) labels.push_back(exponents && std::abs(t) >= 1e4 ? exponent_label(t) : tick_label(t));
+  for (const double t : ticks) {
+    const bool exponent = (large && std::abs(t) >= 1e4) || (small && t != 0 && std::abs(t) <= 1e-3);
+    labels.push_back(exponent ? exponent_label(t) : tick_label(t));
+  }
   return labels;
 }
 
