@@ -32,7 +32,9 @@ PRE = re.compile(r"<pre>(.*?)</pre>", re.S)
 
 
 def strip_png(command):
-    return re.sub(r" --png \S+", "", command.strip())
+    """The command without its figure file and its language (the page's; the Chinese doc writes --lang zh
+    in more than one place)."""
+    return re.sub(r" --png \S+| --lang zh", "", command.strip())
 
 
 def doc_lesson(path, first_heading):
@@ -50,8 +52,8 @@ def doc_lesson(path, first_heading):
 
 def covered(doc_command, page_commands):
     if re.search(r"--step K\b", doc_command):
-        return all(any(re.fullmatch(re.escape(doc_command).replace("K", str(k)) + r"( --quiet)?", p) or
-                       re.fullmatch(re.escape(doc_command.replace(" --quiet", "")).replace("K", str(k)) + r"( --quiet)?", p)
+        base = strip_png(doc_command).replace(" --quiet", "")
+        return all(any(re.fullmatch(re.escape(base).replace("K", str(k)) + r"( --quiet)?", strip_png(p))
                        for p in page_commands) for k in range(1, 7))
     return strip_png(doc_command) in {strip_png(p) for p in page_commands}
 
@@ -59,8 +61,8 @@ def covered(doc_command, page_commands):
 def is_doc_command(page_command, doc_commands):
     for d in doc_commands:
         if re.search(r"--step K\b", d):
-            pattern = re.escape(d.replace(" --quiet", "")).replace("K", "[1-6]") + r"( --quiet)?"
-            if re.fullmatch(pattern, page_command):
+            pattern = re.escape(strip_png(d).replace(" --quiet", "")).replace("K", "[1-6]") + r"( --quiet)?"
+            if re.fullmatch(pattern, strip_png(page_command)):
                 return True
         elif strip_png(d) == strip_png(page_command):
             return True
@@ -97,7 +99,7 @@ def main():
         subprocess.run([rope, "lesson", "--html", out, "--lang", lang], check=True, stdout=subprocess.DEVNULL,
                        env={**os.environ, "LC_ALL": "C.UTF-8"})
         page = open(out, encoding="utf-8").read()
-        runs = [(html.unescape(c), html.unescape(o)) for c, o in CODE.findall(page)]
+        runs = [(html.unescape(c), html.unescape(re.sub(r"</?span[^>]*>", "", o))) for c, o in CODE.findall(page)]
         page_commands = [c for c, _ in runs]
         doc_commands, doc_captions, doc_lines = doc_lesson(os.path.join(docs, doc), heading)
         for c in page_commands:

@@ -180,15 +180,8 @@ std::string lesson_page(Lang lang) {
   for (const LessonPart& part : lesson_parts(t)) {
     emit("<section id=\"part{}\">\n<h2>{}</h2>\n<p>{}</p>\n", part.number, html_escape(part.title),
          html_escape(part.say));
-    for (const LessonStep& step : part.steps) {
-      const auto [output, svg] = run_step(step, lang, dir.path(), figure);
-      emit("<code class=\"cmd\">$ {}</code>\n<pre>{}</pre>\n", html_escape(lesson_command(step, lang)),
-           pre_html(output));
-      if (!svg.empty()) {
-        emit("<figure>\n{}\n<figcaption>{}</figcaption>\n</figure>\n", svg, html_escape(step.caption));
-        ++figure;
-      }
-    }
+    // The part's moving picture first, under what to say (the slider of Part 1 then shows in the first
+    // screen of the page); its commands, outputs and figures after it.
     if (part.frames != LessonFrames::None) {
       FigureOptions f;
       f.lang = lang;
@@ -206,6 +199,15 @@ std::string lesson_page(Lang lang) {
         emit("<figure class=\"frame\"{}>\n{}\n</figure>\n", k++ == 0 ? "" : " hidden", inline_svg(draw_svg(frame, f)));
       }
       emit("</div>\n");
+    }
+    for (const LessonStep& step : part.steps) {
+      const auto [output, svg] = run_step(step, lang, dir.path(), figure);
+      emit("<code class=\"cmd\">$ {}</code>\n<pre>{}</pre>\n", html_escape(lesson_command(step, lang)),
+           pre_html(output));
+      if (!svg.empty()) {
+        emit("<figure>\n{}\n<figcaption>{}</figcaption>\n</figure>\n", svg, html_escape(step.caption));
+        ++figure;
+      }
     }
     emit("</section>\n");
   }
