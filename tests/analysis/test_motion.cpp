@@ -25,6 +25,19 @@ TEST(Motion, SweepsEndExactlyAtTheirEnds) {
   EXPECT_THROW(geometric_sweep(0.0, 10.0, 3), InvalidArgument);
 }
 
+TEST(Motion, IntegerPositionsOfAGeometricSweepNeverRepeat) {
+  // 36 frames over 1 … 4096 rounded alone start 1, 1, 2, 2, 3, 3: six frames for three positions.
+  const std::vector<long> m = geometric_integer_sweep(1, 4096, 36);
+  ASSERT_EQ(m.size(), 36u);
+  EXPECT_EQ(m.front(), 1);
+  EXPECT_EQ(m.back(), 4096);
+  for (std::size_t k = 1; k < m.size(); ++k) EXPECT_GT(m[k], m[k - 1]) << k;
+  EXPECT_THAT(std::vector<long>(m.begin(), m.begin() + 10), ::testing::ElementsAre(1, 2, 3, 4, 5, 6, 7, 8, 9, 10));
+  EXPECT_EQ(m[35 - 5], 1248);  // round(4096^(30/35)) = round(1248.3): the far end is still geometric
+  // No room for distinct positions (3 positions, 5 frames): rounded, in order.
+  EXPECT_THAT(geometric_integer_sweep(1, 3, 5), ::testing::ElementsAre(1, 1, 2, 2, 3));
+}
+
 TEST(Motion, FrameAngleIsPositionTimesTheta) {
   // d = 8, base 10000: θ_i = 10^(−i), so at m = 7 the angles are 7, 0.7, 0.07, 0.007 rad (M1), by hand.
   const Eigen::VectorXd theta = frequencies(8, 1e4);

@@ -15,6 +15,10 @@ using test::expect_one_line_error;
 using test::Result;
 using test::rope_cli;
 
+TEST(LessonPage, PreTextBoxesEveryWideCharacterInTwoColumns) {
+  EXPECT_EQ(pre_html("a<b 中θ z̄"), "a&lt;b <span class=\"w2\">中</span><span class=\"w1\">θ</span> z\u0304");
+}
+
 TEST(LessonPage, HtmlEscapeReplacesTheFiveSpecialCharacters) {
   EXPECT_EQ(html_escape("a<b>&\"c'"), "a&lt;b&gt;&amp;&quot;c&#39;");
   EXPECT_EQ(html_escape("θ ⟨R(Mθ)q⟩ ✓"), "θ ⟨R(Mθ)q⟩ ✓");  // UTF-8 passes through
@@ -36,7 +40,7 @@ TEST_F(CmdLesson, PageQuotesWhatRopePrintsAndLoadsNothing) {
       with_lang.insert(with_lang.end(), {"--lang", lang});
       const Result part = rope_cli(with_lang);
       ASSERT_EQ(part.code, 0) << part.err;
-      EXPECT_TRUE(page.find("<pre>" + html_escape(part.out) + "</pre>") != std::string::npos) << args.front() << " " << lang;
+      EXPECT_TRUE(page.find("<pre>" + pre_html(part.out) + "</pre>") != std::string::npos) << args.front() << " " << lang;
     }
     // Self-contained: no external script, style, font, image or link; SVG inline.
     for (const char* external : {"<script src", "<link", "@import", "<img", "<iframe"}) {
@@ -45,15 +49,24 @@ TEST_F(CmdLesson, PageQuotesWhatRopePrintsAndLoadsNothing) {
     EXPECT_FALSE(std::regex_search(page, std::regex(R"(url\(\s*['"]?[^#'"\s])"))) << "url() other than #id";
     EXPECT_FALSE(std::regex_search(page, std::regex(R"((src|href)\s*=\s*["']?(https?:|//))")));
     EXPECT_EQ(page.find("<?xml"), std::string::npos);
-    // 4 figures and 2 sliders of kLessonFrames frames each.
+    // The 10 figures of the lesson, each under its caption, and 2 sliders of kLessonFrames frames each.
     std::size_t svgs = 0;
     for (std::size_t at = page.find("<svg"); at != std::string::npos; at = page.find("<svg", at + 1)) ++svgs;
-    EXPECT_EQ(svgs, 4u + 2u * kLessonFrames) << lang;
+    EXPECT_EQ(svgs, 10u + 2u * kLessonFrames) << lang;
+    std::size_t captions = 0;
+    for (std::size_t at = page.find("<figcaption>"); at != std::string::npos; at = page.find("<figcaption>", at + 1)) {
+      ++captions;
+    }
+    EXPECT_EQ(captions, 10u) << lang;
+    // Part 3 runs rope verify as the lesson does (1000 trials): the number it points at is on the page.
+    EXPECT_NE(page.find("<code class=\"cmd\">$ rope verify" + std::string(lang == "zh" ? " --lang zh" : "") + "</code>"),
+              std::string::npos);
     EXPECT_NE(page.find("id=\"frames1-range\" min=\"0\" max=\"11\""), std::string::npos);
   }
   const std::string zh = read(path("l.html"));
   EXPECT_NE(zh.find("<html lang=\"zh\">"), std::string::npos);
-  EXPECT_NE(zh.find("RoPE 的旋转:c = 0"), std::string::npos);  // the frames are Chinese too
+  EXPECT_NE(zh.find("RoPE 的旋转：c = 0，"), std::string::npos);  // the frames are Chinese too
+  EXPECT_NE(zh.find("pre .w1{width:1ch}pre .w2{width:2ch}"), std::string::npos);
 }
 
 TEST_F(CmdLesson, BadInputExitsTwoAndWritesNothing) {

@@ -33,6 +33,14 @@ TEST(Plot, LogTicksGiveAtLeastTwoTicks) {
   EXPECT_THAT(log_ticks(1.1, 1.9), ElementsAre(1.1, 1.9));
 }
 
+TEST(Plot, OneAxisWritesItsTicksInOneNotation) {
+  // 10000 beside 1e5 on one axis read as two notations: from 10^4 up all take the exponent then.
+  EXPECT_THAT(tick_labels({1, 10, 100, 1000, 1e4, 1e5}), ElementsAre("1", "10", "100", "1000", "1e4", "1e5"));
+  EXPECT_THAT(tick_labels({10, 100, 1000, 1e4}), ElementsAre("10", "100", "1000", "10000"));  // no exponent needed
+  EXPECT_THAT(tick_labels({2e4, 5e4, 1e5}), ElementsAre("2e4", "5e4", "1e5"));
+  EXPECT_THAT(tick_labels({1e-5, 1e-4, 1e-3, 0.01, 0.1}), ElementsAre("1e-5", "1e-4", "1e-3", "0.01", "0.1"));
+}
+
 TEST(Plot, LogTicksRejectARangeThatIsNotPositive) {
   EXPECT_THROW(log_ticks(0, 10), InvalidArgument);
   EXPECT_THROW(log_ticks(10, 1), InvalidArgument);

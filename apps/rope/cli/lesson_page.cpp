@@ -14,55 +14,16 @@
 #include "rope/cli/cli.hpp"
 #include "rope/cli/figure_options.hpp"
 #include "rope/cli/figures/motion_figures.hpp"
+#include "rope/cli/lesson_parts.hpp"
 #include "rope/core/error.hpp"
 #include "rope/core/frequencies.hpp"
+#include "rope/io/utf8.hpp"
 
 namespace rope::cli {
 
 namespace {
 
 namespace fs = std::filesystem;
-
-enum class Frames { None, Explain, Wavelengths };
-
-/// One part of the lesson: what to say, the command, and whether it draws a figure (--svg) and frames.
-struct Part {
-  std::string title;
-  std::string say;
-  std::vector<std::string> args;
-  bool figure = false;
-  Frames frames = Frames::None;
-};
-
-/// The parts of the lesson, their words in the language of t.
-std::vector<Part> parts(const Text& t) {
-  return {
-      {t.tr("Part 1: one pair, one rotation"),
-       t.tr("Each vector turns by its own position times θ; the score only sees N − M."),
-       {"explain", "--step", "6"}, false, Frames::None},
-      {t.tr("Part 1: the picture"),
-       t.tr("Move both positions together: both turn, the angle between them stays."),
-       {"explain", "--step", "5"}, true, Frames::Explain},
-      {t.tr("Part 2: from 2 to d dimensions"),
-       t.tr("In d dimensions the vector is cut into d/2 pairs; pair i turns by Mθ_i."),
-       {"explain", "--step", "7"}, false, Frames::None},
-      {t.tr("Part 3: the identities, checked"),
-       t.tr("Every identity of RoPE, checked on random vectors with a stated rounding tolerance."),
-       {"verify", "--trials", "200"}, false, Frames::None},
-      {t.tr("Part 4: the layout bug"),
-       t.tr("Pairing channels the wrong way changes the scores."),
-       {"layouts", "--dim", "8"}, false, Frames::None},
-      {t.tr("Part 5: fast and slow pairs"),
-       t.tr("Small i turns fast, large i slowly; some pairs never complete a turn within the context."),
-       {"wavelengths", "--dim", "128", "--context", "4096"}, true, Frames::Wavelengths},
-      {t.tr("Part 6: does RoPE make scores decay?"),
-       t.tr("RoFormer's bound falls with distance; it is a bound, not the score."),
-       {"decay", "--dim", "128"}, true, Frames::None},
-      {t.tr("Part 7: relative vs absolute position"),
-       t.tr("Shift every position by 100: RoPE's scores do not change."),
-       {"attention", "--tokens", "8", "--dim", "16", "--shift", "100", "--encoding", "rope"}, true, Frames::None},
-  };
-}
 
 /// A private directory for the figures, removed at the end.
 class TempDir {
@@ -104,37 +65,49 @@ std::string read_file(const fs::path& p) {
   return {std::istreambuf_iterator<char>(in), {}};
 }
 
-/// The part's command in-process: its standard output, and its figure as SVG if it draws one.
-std::pair<std::string, std::string> run_part(const Part& part, Lang lang, const fs::path& dir, int index) {
+/// The step's command in-process, in the language of the page, a figure (--png FILE) drawn as SVG in `dir`
+/// instead: its standard output, and the figure's SVG if it draws one.
+std::pair<std::string, std::string> run_step(const LessonStep& step, Lang lang, const fs::path& dir, int index) {
   std::vector<std::string> args = {"rope"};
-  args.insert(args.end(), part.args.begin(), part.args.end());
+  const fs::path svg = dir / fmt::format("figure{}.svg", index);
+  for (std::size_t k = 0; k < step.args.size(); ++k) {
+    if (step.args[k] == "--png" && k + 1 < step.args.size()) {
+      args.insert(args.end(), {"--svg", svg.string()});
+      ++k;
+    } else {
+      args.push_back(step.args[k]);
+    }
+  }
   if (lang == Lang::Zh) args.insert(args.end(), {"--lang", "zh"});
-  const fs::path svg = dir / fmt::format("part{}.svg", index);
-  if (part.figure) args.insert(args.end(), {"--svg", svg.string()});
   std::ostringstream out;
   std::ostringstream err;
   const int code = run(args, out, err);
   if (code != 0) {
-    throw IoError(fmt::format("the lesson's command 'rope {}' failed with exit code {}: {}", fmt::join(part.args, " "),
-                              code, err.str()));
+    throw IoError(fmt::format("the lesson's command '{}' failed with exit code {}: {}", lesson_command(step, lang), code,
+                              err.str()));
   }
-  return {out.str(), part.figure ? inline_svg(read_file(svg)) : std::string()};
+  return {out.str(), step.caption.empty() ? std::string() : inline_svg(read_file(svg))};
 }
 
-std::vector<plot::Figure> frames_of(Frames kind, const FigureOptions& f) {
+std::vector<plot::Figure> frames_of(LessonFrames kind, const FigureOptions& f) {
   switch (kind) {
-    case Frames::Explain: return explain_frames(explain::Setup{}, f);
-    case Frames::Wavelengths: return wavelength_frames(f, frequencies(128, kDefaultBase), "base = 10000", 4096);
-    case Frames::None: break;
+    case LessonFrames::Explain: return explain_frames(explain::Setup{}, f);
+    case LessonFrames::Wavelengths: return wavelength_frames(f, frequencies(128, kDefaultBase), "base = 10000", 4096);
+    case LessonFrames::None: break;
   }
   return {};
 }
 
-constexpr const char* kStyle = R"(body{font-family:sans-serif;max-width:1000px;margin:auto;padding:1em;color:#222}
-pre{background:#f4f4f4;padding:.6em;overflow-x:auto;font-size:13px;line-height:1.3}
-code.cmd{display:block;background:#222;color:#eee;padding:.4em .6em}
-figure{margin:0}figure svg{width:100%;height:auto;max-width:900px}
-.frame[hidden]{display:none}.controls{margin:.5em 0}.controls input{width:60%;vertical-align:middle})";
+// Type large enough to read beside a 900 px figure on a projector. In <pre> every character that is not
+// ASCII sits in a box of its terminal width (pre_html): a Chinese character two columns (2ch), θ or ✓
+// one, whatever font the browser takes it from, so the tables rope prints keep their columns.
+constexpr const char* kStyle = R"(body{font-family:sans-serif;font-size:20px;line-height:1.45;max-width:1000px;margin:auto;padding:1em;color:#222}
+pre{background:#f4f4f4;padding:.6em;overflow-x:auto;font-size:16px;line-height:1.35;font-family:'DejaVu Sans Mono',monospace}
+pre .w1,pre .w2{display:inline-block;text-align:center}pre .w1{width:1ch}pre .w2{width:2ch}
+code.cmd{display:block;background:#222;color:#eee;padding:.4em .6em;font-size:18px}
+figure{margin:0 0 1em 0}figure svg{width:100%;height:auto;max-width:900px}figcaption{font-style:italic;margin:.3em 0}
+.frame[hidden]{display:none}.controls{margin:.5em 0}.controls input{width:60%;vertical-align:middle}
+.controls button{font-size:20px})";
 
 // Shows frame k of a set and hides the others; nothing is computed here.
 constexpr const char* kScript = R"(function showFrame(set,k){
@@ -167,6 +140,28 @@ std::string html_escape(std::string_view text) {
   return out;
 }
 
+std::string pre_html(std::string_view text) {
+  std::string out;
+  out.reserve(text.size() * 2);
+  for (std::size_t i = 0; i < text.size();) {
+    const std::size_t start = i;
+    if (static_cast<unsigned char>(text[i]) < 0x80) {
+      out += html_escape(text.substr(i, 1));
+      ++i;
+      continue;
+    }
+    decode_utf8(text, i);
+    const std::string_view character = text.substr(start, i - start);
+    const std::size_t width = display_width(character);
+    if (width == 0) {  // a combining mark stays with the character before it
+      out.append(character);
+    } else {
+      fmt::format_to(std::back_inserter(out), "<span class=\"w{}\">{}</span>", width, character);
+    }
+  }
+  return out;
+}
+
 std::string lesson_page(Lang lang) {
   const bool zh = lang == Lang::Zh;
   const TempDir dir;
@@ -179,22 +174,20 @@ std::string lesson_page(Lang lang) {
        zh ? "zh" : "en", html_escape(title), kStyle, kScript, html_escape(title),
        html_escape(t.tr("Each part: what to say, the command, what rope printed for it (run when this page was made) "
                         "and its figure. The sliders step through frames rope computed.")));
-  int index = 0;
-  for (const Part& part : parts(t)) {
-    const auto [output, svg] = run_part(part, lang, dir.path(), index);
-    std::string command = "$ rope";
-    for (const std::string& a : part.args) command += " " + a;
-    if (zh) command += " --lang zh";
-    emit("<section id=\"part{}\">\n<h2>{}</h2>\n<p>{}</p>\n<code class=\"cmd\">{}</code>\n<pre>{}</pre>\n", index,
-         html_escape(part.title), html_escape(part.say),
-         html_escape(command), html_escape(output));
-    if (!svg.empty()) emit("<figure>\n{}\n</figure>\n", svg);
-    if (part.frames != Frames::None) {
+  emit("<p>{}</p>\n", html_escape(t.tr("The commands are those of docs/classroom.md, in its order; a figure the "
+                                         "lesson draws with --png is drawn here as SVG.")));
+  int figure = 0;
+  for (const LessonPart& part : lesson_parts(t)) {
+    emit("<section id=\"part{}\">\n<h2>{}</h2>\n<p>{}</p>\n", part.number, html_escape(part.title),
+         html_escape(part.say));
+    // The part's moving picture first, under what to say (the slider of Part 1 then shows in the first
+    // screen of the page); its commands, outputs and figures after it.
+    if (part.frames != LessonFrames::None) {
       FigureOptions f;
       f.lang = lang;
       f.frames = kLessonFrames;
-      if (part.frames == Frames::Explain) f.width = f.height = 900;  // square, as rope explain draws it
-      const std::string set = fmt::format("frames{}", index);
+      if (part.frames == LessonFrames::Explain) f.width = f.height = 900;  // square, as rope explain draws it
+      const std::string set = fmt::format("frames{}", part.number);
       emit("<div class=\"controls\"><button type=\"button\" onclick=\"stepFrame('{0}',-1)\">&#9664;</button> "
            "<input type=\"range\" id=\"{0}-range\" min=\"0\" max=\"{1}\" value=\"0\" "
            "oninput=\"showFrame('{0}',this.value)\"> "
@@ -207,8 +200,16 @@ std::string lesson_page(Lang lang) {
       }
       emit("</div>\n");
     }
+    for (const LessonStep& step : part.steps) {
+      const auto [output, svg] = run_step(step, lang, dir.path(), figure);
+      emit("<code class=\"cmd\">$ {}</code>\n<pre>{}</pre>\n", html_escape(lesson_command(step, lang)),
+           pre_html(output));
+      if (!svg.empty()) {
+        emit("<figure>\n{}\n<figcaption>{}</figcaption>\n</figure>\n", svg, html_escape(step.caption));
+        ++figure;
+      }
+    }
     emit("</section>\n");
-    ++index;
   }
   emit("</body>\n</html>\n");
   return page;

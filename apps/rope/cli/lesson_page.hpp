@@ -19,6 +19,11 @@ inline constexpr int kLessonFrames = 12;
 /// `text` with & < > " ' replaced by their character references, for HTML text and attribute values.
 std::string html_escape(std::string_view text);
 
+/// `text` for a <pre>: escaped, and every character that is not ASCII in a box of its terminal width,
+/// <span class="w2">中</span> (2 columns) or <span class="w1">θ</span>, so that columns line up in any
+/// font (a combining mark stays unboxed, with the character before it).
+std::string pre_html(std::string_view text);
+
 /// The whole page.
 /// @throws IoError if a command of the lesson or gnuplot fails (naming the command).
 std::string lesson_page(Lang lang);

@@ -1,5 +1,6 @@
 #include "rope/analysis/motion.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
 
@@ -35,6 +36,16 @@ std::vector<double> geometric_sweep(double from, double to, int frames) {
   for (int k = 0; k < frames; ++k) v[k] = from * std::exp(ratio * k / (frames - 1));
   v.front() = from;
   v.back() = to;
+  return v;
+}
+
+std::vector<long> geometric_integer_sweep(long from, long to, int frames) {
+  const std::vector<double> g = geometric_sweep(static_cast<double>(from), static_cast<double>(to), frames);
+  std::vector<long> v(g.size());
+  for (std::size_t k = 0; k < g.size(); ++k) v[k] = std::lround(g[k]);
+  if (to - from + 1 < frames) return v;  // no room for distinct positions: rounded, non-decreasing
+  for (std::size_t k = 1; k < v.size(); ++k) v[k] = std::max(v[k], v[k - 1] + 1);
+  for (std::size_t k = v.size() - 1; k-- > 0;) v[k] = std::min(v[k], v[k + 1] - 1);  // back below `to`
   return v;
 }
 

@@ -26,6 +26,12 @@ std::vector<double> linear_sweep(double from, double to, int frames);
 /// and to. @throws InvalidArgument unless frames >= 2 and 0 < from, to are finite.
 std::vector<double> geometric_sweep(double from, double to, int frames);
 
+/// Integer positions from `from` to `to` in about even steps on a log axis (geometric_sweep rounded),
+/// each at least one more than the one before while the range has room for that, so that no two frames
+/// show the same position (rounded alone, 1 … 4096 in 16 frames starts 1, 2, 3, 4, 7: the first frames
+/// would repeat 1, 1, 2 for more frames). @throws InvalidArgument as geometric_sweep.
+std::vector<long> geometric_integer_sweep(long from, long to, int frames);
+
 /// round(k·to/(frames − 1)) for k = 0 … frames − 1: integer shifts from 0 to `to`.
 std::vector<long> integer_sweep(long to, int frames);
 

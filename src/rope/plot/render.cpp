@@ -317,6 +317,7 @@ std::string render_to_text(const Figure& figure, Format format, const RenderOpti
   if (format == Format::Text || format == Format::TextColor) {
     // gnuplot 5.4's dumb terminal starts every page with a form feed, even with nofeed: not for a pipe.
     text.erase(std::remove(text.begin(), text.end(), '\f'), text.end());
+    text = fit_wide_characters(text);
   }
   const std::string missing = incomplete(format, text.size(), text.substr(text.size() - std::min<std::size_t>(text.size(), 1024)));
   if (!missing.empty()) {

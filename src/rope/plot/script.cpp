@@ -77,10 +77,10 @@ void log_axis(std::string& out, const Figure& f, bool x_axis) {
     }
     shown = nice_log_range(e.lo, e.hi);
   }
+  const std::vector<double> at = log_ticks(shown.first, shown.second);
+  const std::vector<std::string> labels = tick_labels(at);
   std::vector<std::string> ticks;
-  for (const double t : log_ticks(shown.first, shown.second)) {
-    ticks.push_back(fmt::format("{} {}", quote(tick_label(t)), num(t)));
-  }
+  for (std::size_t k = 0; k < at.size(); ++k) ticks.push_back(fmt::format("{} {}", quote(labels[k]), num(at[k])));
   fmt::format_to(std::back_inserter(out), "set logscale {} 10\nset {}range [{}:{}]\nset {}tics ({})\n", axis, axis,
                  num(shown.first), num(shown.second), axis, fmt::join(ticks, ", "));
 }
@@ -153,24 +153,14 @@ void heatmap_axes(std::string& out, const Figure& f, const Heatmap& h) {
       emit("set yrange [{}:{}]\n", num(y_lo), num(y_hi));
     }
   }
-  double z_min = INFINITY;
-  double z_max = -INFINITY;
-  for (Eigen::Index k = 0; k < h.z.size(); ++k) {
-    const double z = h.z.data()[k];
-    if (std::isfinite(z)) z_min = std::min(z_min, z), z_max = std::max(z_max, z);
-  }
+  const auto [z_lo, z_hi] = color_range(h);
   if (h.diverging) {
-    double a = std::max(std::abs(z_min), std::abs(z_max));
-    if (!(a > 0) || !std::isfinite(a)) a = 1.0;  // all zero (or no finite value)
     emit("set palette defined (0 '#2166AC', 0.5 '#F7F7F7', 1 '#B2182B')  # blue < 0 < red\n");
-    emit("set cbrange [{}:{}]\n", num(-a), num(a));
   } else {
-    if (h.zrange) z_min = h.zrange->first, z_max = h.zrange->second;
-    if (!(z_min <= z_max)) z_min = 0, z_max = 1;
-    if (z_min == z_max) z_min -= 1, z_max += 1;
     emit("set palette defined (0 '#440154', 0.5 '#21908C', 1 '#FDE725')  # viridis-like\n");
-    emit("set cbrange [{}:{}]\n", num(z_min), num(z_max));
   }
+  emit("set cbrange [{}:{}]\n", num(z_lo), num(z_hi));
+  if (has_missing(h)) out += missing_cells_object();  // grey hatching behind: such cells show no colour
   if (!h.colorbar_label.empty()) emit("set cblabel {} noenhanced\n", quote(h.colorbar_label));
 }
 
@@ -280,23 +270,43 @@ void write_annotations(std::string& out, const Figure& f) {
   }
 }
 
-void write_outputs(std::string& out, const std::vector<std::string>& plots, const std::vector<Output>& outputs,
-                   const Style& style) {
+void write_outputs(std::string& out, const Figure& f, const std::vector<std::string>& plots,
+                   const std::vector<Output>& outputs, const Style& style) {
   auto emit = [&out](auto&&... args) {
     fmt::format_to(std::back_inserter(out), std::forward<decltype(args)>(args)...);
   };
-  const std::string plot_command = fmt::format("plot {}\n", fmt::join(plots, ", \\\n     "));
   for (const Output& o : outputs) {
-    emit("\n# {}\n{}\nset output {}\n{}unset output\n", format_name(o.format), terminal_line(o.format, style),
-         quote(o.path), plot_command);
+    std::vector<std::string> drawn = plots;
+    std::string before;
+    std::string after;
+    if (f.heatmap) heatmap_for_output(o.format, *f.heatmap, drawn, before, after);
+    emit("\n# {}\n{}\nset output {}\n{}plot {}\nunset output\n{}", format_name(o.format), terminal_line(o.format, style),
+         quote(o.path), before, fmt::join(drawn, ", \\\n     "), after);
   }
 }
+
+namespace {
+
+/// The figure with every text in_cjk_font().
+Figure in_cjk_font(const Figure& figure) {
+  Figure f = figure;
+  for (std::string* t : {&f.title, &f.xlabel, &f.ylabel}) *t = plot::in_cjk_font(*t);
+  for (Series& s : f.series) s.label = plot::in_cjk_font(s.label);
+  for (Band& b : f.bands) b.label = plot::in_cjk_font(b.label);
+  for (ReferenceLine& r : f.lines) r.label = plot::in_cjk_font(r.label);
+  for (Label& l : f.labels) l.text = plot::in_cjk_font(l.text);
+  if (f.heatmap) f.heatmap->colorbar_label = plot::in_cjk_font(f.heatmap->colorbar_label);
+  return f;
+}
+
+}  // namespace
 
 }  // namespace script
 
 namespace script {
 
-std::vector<std::string> write_data_and_settings(std::string& out, const Figure& f, const Style& style) {
+std::vector<std::string> write_data_and_settings(std::string& out, const Figure& figure, const Style& style) {
+  const Figure f = style.lang == "zh" ? in_cjk_font(figure) : figure;
   out += "reset\nset encoding utf8\n\n";
   const std::vector<std::string> plots = write_data(out, f);  // the data
   out += "\n";                                                 // then the settings
@@ -314,7 +324,7 @@ std::string gnuplot_script(const Figure& f, const std::vector<Output>& outputs, 
   out += "# Figure written by rope. Run it with: gnuplot FILE\n";
   out += "# Every text is single-quoted and 'noenhanced', so _ ^ { } @ & are printed as typed.\n";
   const std::vector<std::string> plots = script::write_data_and_settings(out, f, style);
-  script::write_outputs(out, plots, outputs, style);
+  script::write_outputs(out, f, plots, outputs, style);
   return out;
 }
 

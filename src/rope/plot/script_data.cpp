@@ -137,7 +137,7 @@ void heatmap_data(std::string& out, const Heatmap& h, std::vector<std::string>& 
     emit("\n");
   }
   emit("EOD\n");
-  plots.push_back("$heat using 1:2:3 with image notitle");
+  plots.push_back(kHeatmapPlot);
 }
 
 void band_data(std::string& out, const Figure& f, const std::vector<const char*>& colors,

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "rope/plot/figure.hpp"
@@ -43,7 +44,30 @@ std::vector<std::string> write_data_and_settings(std::string& out, const Figure&
 std::string terminal_line(Format format, const Style& style);
 
 /// For each output its terminal, `set output`, the plot command and `unset output`.
-void write_outputs(std::string& out, const std::vector<std::string>& plots, const std::vector<Output>& outputs,
-                   const Style& style);
+void write_outputs(std::string& out, const Figure& f, const std::vector<std::string>& plots,
+                   const std::vector<Output>& outputs, const Style& style);
+
+// The heatmap (script_heatmap.cpp).
+
+/// The plot clause of the heatmap's datablock, as write_data() returns it.
+inline constexpr const char* kHeatmapPlot = "$heat using 1:2:3 with image notitle";
+/// The number of the object drawn behind cells without a value.
+inline constexpr int kMissingObject = 1;
+
+/// The colour range: symmetric around 0 for a diverging palette, else [min z, max z] or the given zrange.
+std::pair<double, double> color_range(const Heatmap& h);
+
+/// Whether some cell has no value (NaN, a masked cell): drawn as grey hatching, not as a colour.
+bool has_missing(const Heatmap& h);
+
+/// The grey hatching behind the heatmap that shows through cells without a value.
+std::string missing_cells_object();
+
+/// What one output needs to draw the heatmap sharply and readably: SVG and coloured text draw every
+/// cell as a rectangle (`with image pixels`, which no viewer smooths), SVG moves the colour-bar label
+/// clear of its tick labels, plain text writes one character per cell from a ramp with its key below.
+/// Changes the heatmap's clause in `plots`; `before` and `after` are settings around the plot command.
+void heatmap_for_output(Format format, const Heatmap& h, std::vector<std::string>& plots, std::string& before,
+                        std::string& after);
 
 }  // namespace rope::plot::script

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <fmt/format.h>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "rope/io/utf8.hpp"
@@ -77,6 +78,97 @@ std::string quote(std::string_view text) {
   }
   if (!literal.empty() || pieces.empty()) pieces.push_back("'" + literal + "'");
   return fmt::format("{}", fmt::join(pieces, " . "));
+}
+
+}  // namespace rope::plot
+
+namespace rope::plot {
+
+namespace {
+
+/// One line of fit_wide_characters(): its characters (an ANSI sequence is one, of no column).
+std::string fit_line(std::string_view line) {
+  struct Piece {
+    std::string_view text;
+    std::size_t width;
+  };
+  std::vector<Piece> pieces;
+  std::size_t extra = 0;
+  std::size_t first_wide = std::string::npos;
+  for (std::size_t i = 0; i < line.size();) {
+    const std::size_t start = i;
+    if (line[i] == '\x1b') {  // ESC [ … m
+      const std::size_t end = line.find('m', i);
+      i = end == std::string_view::npos ? line.size() : end + 1;
+      pieces.push_back({line.substr(start, i - start), 0});
+      continue;
+    }
+    decode_utf8(line, i);
+    const std::string_view character = line.substr(start, i - start);
+    const std::size_t width = display_width(character);
+    if (width > 1) {
+      extra += width - 1;
+      if (first_wide == std::string::npos) first_wide = pieces.size();
+    }
+    pieces.push_back({character, width});
+  }
+  if (extra == 0) return std::string(line);
+  std::size_t last = pieces.size();  // one past the last character that is not a space
+  while (last > 0 && (pieces[last - 1].text == " " || pieces[last - 1].width == 0)) --last;
+  // The second and later spaces of the gaps after the first wide character give their column back, then
+  // those before it (nearest first), then the trailing spaces: the frame's border stays where it is
+  // unless the line has no gap left.
+  std::vector<bool> drop(pieces.size(), false);
+  const auto second_space = [&](std::size_t k) { return k > 0 && pieces[k].text == " " && pieces[k - 1].text == " "; };
+  std::vector<std::size_t> order;
+  for (std::size_t k = first_wide; k < last; ++k) order.push_back(k);
+  for (std::size_t k = first_wide; k-- > 0;) order.push_back(k);
+  for (std::size_t k = last; k < pieces.size(); ++k) order.push_back(k);
+  for (const std::size_t k : order) {
+    if (extra == 0) break;
+    if (second_space(k) || (k >= last && pieces[k].text == " ")) drop[k] = true, --extra;
+  }
+  std::string out;
+  for (std::size_t k = 0; k < pieces.size(); ++k) {
+    if (!drop[k]) out.append(pieces[k].text);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string fit_wide_characters(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const std::size_t end = text.find('\n', start);
+    out += fit_line(text.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start));
+    if (end == std::string_view::npos) break;
+    out += '\n';
+    start = end + 1;
+  }
+  return out;
+}
+
+}  // namespace rope::plot
+
+namespace rope::plot {
+
+std::string in_cjk_font(std::string_view text) {
+  // Each a character WenQuanYi Micro Hei lacks (its charset by fc-query) and the notation the Chinese
+  // figures write with glyphs it has, as they write R_ij and <R_m q, k> already.
+  static const std::pair<std::string_view, std::string_view> kPlain[] = {
+      {"ᵢ", "_i"}, {"ⱼ", "_j"}, {"ₘ", "_m"}, {"ₙ", "_n"}, {"₀", "_0"}, {"ᵀ", "^T"}, {"⁶", "^6"},
+      {"⟨", "<"},  {"⟩", ">"},  {"✗", "x"},
+  };
+  std::string out(text);
+  for (const auto& [from, to] : kPlain) {
+    for (std::size_t at = out.find(from); at != std::string::npos; at = out.find(from, at + to.size())) {
+      out.replace(at, from.size(), to);
+    }
+  }
+  return out;
 }
 
 }  // namespace rope::plot

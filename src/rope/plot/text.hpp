@@ -24,6 +24,19 @@ inline constexpr std::size_t kMaxMessage = 400;
 /// character boundary): gnuplot's own message comes last, after the echoed command and the caret line.
 std::string squash(std::string_view text);
 
+/// A text figure of gnuplot's dumb terminal as a terminal shows it: gnuplot counts every character as
+/// one column, a terminal gives a Chinese character two, which pushes the rest of its line (the frame's
+/// right border) to the right. On each line, after wide characters, as many spaces as they took extra
+/// columns are removed from the following gaps (the first space of every gap stays), so the line keeps
+/// its width. ANSI colour sequences take no column.
+std::string fit_wide_characters(std::string_view text);
+
+/// `text` with the few characters the Chinese figures' font (WenQuanYi Micro Hei) lacks written with
+/// glyphs it has: subscripts and superscripts as _i and ^T (θᵢ → θ_i, QKᵀ → QK^T), angle brackets as
+/// < >. gnuplot's GIF and sixel terminals (libgd) draw a missing glyph as an empty box; the cairo ones
+/// would fall back to another font, in another style. Every text of a Chinese figure goes through it.
+std::string in_cjk_font(std::string_view text);
+
 /// Whether `text` holds an ASCII control character (below 0x20, or DEL).
 bool has_control_character(std::string_view text);
 

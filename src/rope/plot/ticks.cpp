@@ -1,5 +1,6 @@
 #include "rope/plot/ticks.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdlib>
@@ -51,11 +52,30 @@ constexpr std::array<int, 1> k1 = {1};
 
 }  // namespace
 
-std::string tick_label(double x) {
-  if (x == 0 || (std::abs(x) < 1e5 && std::abs(x) >= 1e-4)) return fmt::format("{:g}", x);
+namespace {
+
+std::string exponent_label(double x) {
   const int exponent = static_cast<int>(std::floor(std::log10(std::abs(x))));
   const double mantissa = x / std::pow(10.0, exponent);
   return fmt::format("{:g}e{}", std::round(mantissa * 1e6) / 1e6, exponent);
+}
+
+}  // namespace
+
+std::string tick_label(double x) {
+  if (x == 0 || (std::abs(x) < 1e5 && std::abs(x) >= 1e-4)) return fmt::format("{:g}", x);
+  return exponent_label(x);
+}
+
+std::vector<std::string> tick_labels(const std::vector<double>& ticks) {
+  const bool large = std::any_of(ticks.begin(), ticks.end(), [](double t) { return std::abs(t) >= 1e5; });
+  const bool small = std::any_of(ticks.begin(), ticks.end(), [](double t) { return t != 0 && std::abs(t) < 1e-4; });
+  std::vector<std::string> labels;
+  for (const double t : ticks) {
+    const bool exponent = (large && std::abs(t) >= 1e4) || (small && t != 0 && std::abs(t) <= 1e-3);
+    labels.push_back(exponent ? exponent_label(t) : tick_label(t));
+  }
+  return labels;
 }
 
 std::pair<double, double> nice_log_range(double lo, double hi) {

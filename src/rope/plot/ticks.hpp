@@ -22,4 +22,9 @@ std::pair<double, double> nice_log_range(double lo, double hi);
 /// ("1e5", "2e6"), so a log axis reads 1000, 10000, 1e5, 1e6 rather than 100000, 1e+06.
 std::string tick_label(double x);
 
+/// The labels of one axis's ticks, in one notation: when a tick needs an exponent (10^5 or more), every
+/// tick from 10^4 up has one too, so an axis reads 1000, 1e4, 1e5 rather than 1000, 10000, 1e5; below,
+/// when one is under 10^-4, every tick up to 10^-3 has one: 0.01, 1e-3, 1e-4, 1e-5.
+std::vector<std::string> tick_labels(const std::vector<double>& ticks);
+
 }  // namespace rope::plot

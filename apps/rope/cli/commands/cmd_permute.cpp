@@ -65,16 +65,20 @@ plot::Figure make_figure(const PermuteDemo& d, const FigureOptions& f) {
   fig.key = plot::Figure::Key::Below;
   auto [x, y] = series(d.k_order);
   plot::Series correct{f.tr("q and k, each permuted with its own head count (n_head, n_head_kv): correct"), x, y, 2};
+  // Joined by lines, a zigzag of more than about 16 rows per head fills a solid band that hides the other
+  // order: then both are drawn as points only (two rising lines of points per head).
+  const bool joined_lines = hd <= 16;
   plot::Series joined{"", x, y, 2};  // the points of the correct order, joined
   joined.line_width = 1.5;
-  fig.series.push_back(joined);
+  if (joined_lines) fig.series.push_back(joined);
   correct.points = true;
   fig.series.push_back(correct);
   if (d.k_order_bug) {
     auto [bx, by] = series(*d.k_order_bug);
     plot::Series bug{f.tr("k permuted with n_head: the GQA bug (llama.cpp #2376)"),
                      bx, by, 5};
-    bug.dashed = true;
+    bug.dashed = joined_lines;
+    bug.points = !joined_lines;
     fig.series.push_back(bug);
   }
   fig.lines.push_back({plot::ReferenceLine::Axis::X, static_cast<double>(hd) - 0.5, f.tr("next head"), -1});

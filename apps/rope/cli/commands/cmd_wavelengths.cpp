@@ -127,10 +127,12 @@ int run_wavelengths(const WavelengthsOptions& opt, std::ostream& out) {
   }
   for (double L : contexts) {
     out << '\n';
+    // The curves' CSV column names, but "original" in the language of the output.
+    const auto shown = [&t](const std::string& column) { return column == "original" ? t.tr("original") : column; };
     for (const Curve& c : curves) {
       const Eigen::Index first = first_pair_beyond(c.lambda, L);
       if (first == half) {
-        out << t.tr("context {0}, {1}: every pair completes a full turn within it\n", format_number(L), c.column);
+        out << t.tr("context {0}, {1}: every pair completes a full turn within it\n", format_number(L), shown(c.column));
       } else {
         const std::string which = first == half - 1 ? t.tr("pair {0}", first)
                                                     : t.tr("pairs {0} … {1}", first, half - 1);
@@ -140,7 +142,7 @@ int run_wavelengths(const WavelengthsOptions& opt, std::ostream& out) {
                                                         : t.tr(" of the scaled frequencies");
         out << t.tr("context {0}, {1}: {2} ({3} of {4}) never complete a turn within it;\n  critical dimension {5}{6} (M16)\n",
                     format_number(L),
-                    c.column, which, half - first, half, 2 * first, set);
+                    shown(c.column), which, half - first, half, 2 * first, set);
       }
     }
   }

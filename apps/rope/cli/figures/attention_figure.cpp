@@ -1,6 +1,7 @@
 #include "rope/cli/figures/attention_figure.hpp"
 
 #include <fmt/format.h>
+#include <limits>
 
 #include "rope/io/csv.hpp"
 
@@ -36,10 +37,17 @@ plot::Figure attention_figure(const FigureOptions& f, Encoding e, double slope, 
   fig.title = f.tr("attention A = softmax(QKᵀ/√d), {0}: {1} tokens, d = {2}{3}",
                    figure_name(e, slope, f), tokens, dim, causal ? f.tr(", causal") : "");
 
-  fig.xlabel = f.tr("key j");
+  // Under the causal mask a key after its query (j > i) has no weight at all, not a weight 0: such cells are
+  // drawn hatched grey (no value), apart from the colour of 0.
+  fig.xlabel = causal ? f.tr("key j (hatched: masked, j > i)") : f.tr("key j");
   fig.ylabel = f.tr("query i");
   plot::Heatmap h;
   h.z = for_display(a, shared_max.value_or(a.maxCoeff()));
+  if (causal) {
+    for (Eigen::Index i = 0; i < h.z.rows(); ++i) {
+      for (Eigen::Index j = i + 1; j < h.z.cols(); ++j) h.z(i, j) = std::numeric_limits<double>::quiet_NaN();
+    }
+  }
   if (shared_max) {  // the colour bar says that it is shared (the title has no room left)
     h.zrange = std::pair{0.0, *shared_max};
     h.colorbar_label = f.tr("A_ij, one scale for every encoding");

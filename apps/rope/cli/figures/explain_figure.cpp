@@ -49,7 +49,8 @@ plot::Series arc(double r, double from, double sweep, int color) {
   return s;
 }
 
-/// Two barbs of length `size` at ±25° behind the tip of the vector from the origin to `tip`.
+}  // namespace
+
 plot::Series arrowhead(const Eigen::Vector2d& tip, double size, int color) {
   const double back = std::atan2(-tip[1], -tip[0]);
   constexpr double kSpread = 25.0 * kTwoPi / 360.0;
@@ -62,6 +63,8 @@ plot::Series arrowhead(const Eigen::Vector2d& tip, double size, int color) {
   s.line_width = 3.5;
   return s;
 }
+
+namespace {
 
 plot::Label text_at(const Eigen::Vector2d& at, const std::string& text) {
   plot::Label l;
@@ -115,13 +118,21 @@ plot::Figure figure_of(const explain::Walkthrough& w, const FigureOptions& f) {
   // figure a character is about 0.03·lim wide and 0.037·lim high), at the point of the arc farthest in
   // angle from the four vectors, among a few.
   const double directions[] = {arg_q, arg_k, arg_q_rotated, std::arg(Complex(s5.k_rotated[0], s5.k_rotated[1]))};
-  const auto arc_label = [&](double r, double from, double sweep, const std::string& text) {
+  // A label outside an inner arc must not fall inside the sector of an outer arc (the angle between the
+  // rotated vectors, drawn farther out): there it would sit between two arcs and read as the outer one's.
+  const double between_from = arg_q_rotated;
+  const double between_sweep = std::fmod(s5.angle_between, kTwoPi);
+  const auto in_between_sector = [&](double angle) {
+    return std::abs(std::remainder(angle - between_from - between_sweep / 2, kTwoPi)) <= std::abs(between_sweep) / 2;
+  };
+  const auto arc_label = [&](double r, double from, double sweep, const std::string& text, bool inner) {
     const double drawn = std::fmod(sweep, kTwoPi);
     double at = from + drawn / 2;
-    double best = -1.0;
+    double best = -INFINITY;
     for (const double t : {0.5, 0.35, 0.65, 0.2, 0.8}) {
       double nearest = kTwoPi;
       for (const double d : directions) nearest = std::min(nearest, std::abs(std::remainder(from + t * drawn - d, kTwoPi)));
+      if (inner && in_between_sector(from + t * drawn)) nearest -= kTwoPi;  // only if nothing else is left
       if (nearest > best + 1e-9) best = nearest, at = from + t * drawn;
     }
     const double half_width = 0.5 * 0.03 * lim * static_cast<double>(columns(text));
@@ -130,9 +141,9 @@ plot::Figure figure_of(const explain::Walkthrough& w, const FigureOptions& f) {
     fig.labels.push_back(text_at((r + 0.02 * lim + clear) * unit(at), text));
   };
   // An angle of a turn or more is drawn modulo 2π; the label keeps the whole angle.
-  arc_label(r_m, arg_q, m_angle, fmt::format("Mθ = {}", fx(m_angle)));
-  arc_label(r_n, arg_k, n_angle, fmt::format("Nθ = {}", fx(n_angle)));
-  arc_label(r_between, arg_q_rotated, s5.angle_between, fmt::format("{} rad", fx(s5.angle_between)));
+  arc_label(r_m, arg_q, m_angle, fmt::format("Mθ = {}", fx(m_angle)), true);
+  arc_label(r_n, arg_k, n_angle, fmt::format("Nθ = {}", fx(n_angle)), true);
+  arc_label(r_between, arg_q_rotated, s5.angle_between, fmt::format("{} rad", fx(s5.angle_between)), false);
   fig.labels.push_back(text_at({0.0, 0.9 * lim}, f.tr("dashed: q, k;  solid: rotated by Mθ, Nθ")));
   fig.labels.push_back(text_at({0.0, -0.9 * lim},
                                f.tr("⟨R(Mθ)q, R(Nθ)k⟩ = |q|·|k|·cos({0}) = {1}", fx(s5.angle_between), fx(s5.score))));

@@ -16,4 +16,7 @@ plot::Figure figure_of(const explain::Walkthrough& w, const FigureOptions& f);
 /// ±lim and the two axes drawn through 0.
 void plane_axes(plot::Figure& fig, const FigureOptions& f, double lim);
 
+/// An arrowhead: two barbs of length `size` at ±25° behind the tip of the vector from the origin to `tip`.
+plot::Series arrowhead(const Eigen::Vector2d& tip, double size, int color);
+
 }  // namespace rope::cli

@@ -85,6 +85,7 @@ std::vector<plot::Figure> explain_frames(const explain::Setup& s, const FigureOp
       s.color = color;
       s.line_width = 4.0;
       fig.series.push_back(s);
+      fig.series.push_back(arrowhead(*v, 0.05 * lim, color));  // as in explain's figure
     }
     // Labels: q and k beyond their tips; each hand's number beyond its tip, or beside it when a label placed
     // before is nearer than kLabelGap·radius (about two letter heights at any figure size).
@@ -121,11 +122,11 @@ std::vector<plot::Figure> wavelength_frames(const FigureOptions& f, const Eigen:
     if (std::isfinite(lambda[i]) && lambda[i] > 0) lo = std::min(lo, lambda[i]), hi = std::max(hi, lambda[i]);
   }
   std::vector<plot::Figure> out;
-  for (const double m : motion::geometric_sweep(1.0, m_max, f.frame_count())) {
+  for (const long position : motion::geometric_integer_sweep(1, std::lround(m_max), f.frame_count())) {
+    const auto m = static_cast<double>(position);
     const std::vector<bool> done = motion::completed_turn(theta, m);
     plot::Figure fig;
-    fig.title = f.tr("RoPE wavelengths, {0}: position m = {1}", name,
-                     format_number(std::round(m)));
+    fig.title = f.tr("RoPE wavelengths, {0}: position m = {1}", name, position);
     fig.xlabel = f.tr("pair index i");
     fig.ylabel = f.tr("wavelength λᵢ (positions per full turn)");
     fig.log_y = true;
@@ -142,9 +143,12 @@ std::vector<plot::Figure> wavelength_frames(const FigureOptions& f, const Eigen:
       s->x = Eigen::Map<const Eigen::VectorXd>(x->data(), static_cast<Eigen::Index>(x->size()));
       s->y = Eigen::Map<const Eigen::VectorXd>(y->data(), static_cast<Eigen::Index>(y->size()));
       s->points = true;
-      if (s->x.size() > 0) fig.series.push_back(*s);
+      // Both entries in every frame, so the legend does not jump: an empty set is one point left of the
+      // shown pairs, outside the plot.
+      if (s->x.size() == 0) s->x = Eigen::VectorXd::Constant(1, -10.0), s->y = Eigen::VectorXd::Ones(1);
+      fig.series.push_back(*s);
     }
-    fig.lines.push_back({plot::ReferenceLine::Axis::Y, m, fmt::format("m = {}", format_number(std::round(m))), 6});
+    fig.lines.push_back({plot::ReferenceLine::Axis::Y, m, fmt::format("m = {}", position), 6});
     fig.xrange = std::pair{-0.5, static_cast<double>(half) - 0.5};
     fig.yrange = std::pair{std::min(lo, 1.0) / 2, hi * 4};
     out.push_back(std::move(fig));
@@ -156,7 +160,9 @@ void as_shift_frames(std::vector<plot::Figure>& frames, const std::vector<long>&
                      std::optional<double> shared_top) {
   double top = shared_top.value_or(0.0);
   for (const plot::Figure& fig : frames) {
-    if (!shared_top && fig.heatmap && fig.heatmap->z.size() > 0) top = std::max(top, fig.heatmap->z.maxCoeff());
+    if (!shared_top && fig.heatmap && fig.heatmap->z.size() > 0) {  // NaN: a masked cell
+      top = std::max(top, fig.heatmap->z.array().isNaN().select(-INFINITY, fig.heatmap->z.array()).maxCoeff());
+    }
   }
   for (std::size_t k = 0; k < frames.size(); ++k) {
     // In the axis label: the title is long already.

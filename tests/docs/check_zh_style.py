@@ -1,0 +1,223 @@
+#!/usr/bin/env python3
+"""The Chinese of the catalog (po/zh_CN.po) and of the hand-written Chinese docs (docs/*.zh.md) against the two rules of
+po/glossary.md:
+  - punctuation: in Chinese prose, full-width , : ; ( ) ? -> ， ： ； （ ） ？. An ASCII one is wrong right after a
+    Chinese character or full-width punctuation mark, and a pair of ASCII parentheses is wrong when either of
+    them touches Chinese (inside or outside); formulas and code keep ASCII (θ_i = base^(-2i/d), --base, 2i,2i+1).
+  - one glossary: the terms the glossary replaces (for example 基数 for "base") do not occur.
+In the docs, code blocks and `code spans` are left out (they quote what a program prints or reads); in the
+catalog, every msgstr. A message's English (msgid) is not read.
+
+usage: check_zh_style.py ROOT            check; exit 1 naming every violation (file, line, the text around it)
+       check_zh_style.py --fix FILE...   rewrite the punctuation of the files by the rule (glossary terms are
+                                         not replaced automatically: a word may need a different sentence)
+"""
+import re
+import sys
+from pathlib import Path
+
+FULL = {",": "，", ":": "：", ";": "；", "(": "（", ")": "）", "?": "？"}
+
+# The glossary's replaced terms: term -> the one to use (po/glossary.md).
+REPLACED = {
+    "基数": "底数",
+    "临界维数": "临界维度",
+    "头维数": "头维度",
+}
+
+
+def is_cjk(ch):
+    cp = ord(ch)
+    return (0x2E80 <= cp <= 0x9FFF or 0xF900 <= cp <= 0xFAFF or 0xFF00 <= cp <= 0xFFEF or 0x3000 <= cp <= 0x303F
+            or cp >= 0x20000)
+
+
+def _pairs(text):
+    """Matching ASCII parentheses: list of (open, close) indices."""
+    stack, pairs = [], []
+    for i, ch in enumerate(text):
+        if ch == "(":
+            stack.append(i)
+        elif ch == ")" and stack:
+            pairs.append((stack.pop(), i))
+    return pairs
+
+
+def _after_cjk(text, i):
+    return i > 0 and is_cjk(text[i - 1])
+
+
+# Colons of notation, not of prose: ranges A:B:STEP and 0:seq, a file and line, arXiv numbers, {0}:{1}.
+NOT_A_COLON = [r"\bA:B", r"B:STEP", r"\d:seq", r"\d:\d", r"\.(py|cpp|hpp|h|cc|c):\d", r"arXiv:", r"\}:\{",
+               r"https?:"]
+EQUATION = re.compile(r"[A-Z]{1,2}\d+[a-z]?")  # (M13), (X4), (S19): an equation's label, notation
+
+
+def _next_visible(text, i):
+    j = i + 1
+    while j < len(text) and text[j] == " ":
+        j += 1
+    return text[j] if j < len(text) else ""
+
+
+def _fields(text):
+    """Indices inside format fields {0:.3g} (their colon and commas are the field's, not prose)."""
+    inside = set()
+    for m in re.finditer(r"\{[^{}]*\}", text):
+        inside.update(range(m.start(), m.end()))
+    return inside
+
+
+def violations(text):
+    """Indices of ASCII punctuation that the rule makes full-width: , : ; right after Chinese or before it
+    (a space between allowed), and a pair of parentheses around Chinese or right next to it (an equation's
+    label such as (M13) stays as the docs write it)."""
+    bad = set()
+    for i, ch in enumerate(text):
+        if ch in ",:;":
+            after = _next_visible(text, i)
+            if (i > 0 and is_cjk(text[i - 1])) or (after and is_cjk(after) and after not in "（"):
+                bad.add(i)
+    chinese = any(is_cjk(ch) for ch in text)
+    if chinese:  # a comma between two statements: "d = {0},base = {1}", "c = {0},q 在…", not lists t,h,w
+        for m in re.finditer(r"(?<=[}\d)]),(?=[^\s{,]+ (=|在|为|是))", text):
+            bad.add(m.start())
+    if chinese:  # a colon between two words of a Chinese sentence: "未给出 factor:f = …" (not A:B, file.py:12)
+        for m in re.finditer(r"(?<=\S):(?=[^\s/:])", text):
+            around = text[max(0, m.start() - 12):m.start() + 12]
+            if not any(re.search(p, around) for p in NOT_A_COLON):
+                bad.add(m.start())
+    for m in re.finditer(r"[,;](?=(\\n)?$)", text):  # a sentence of Chinese that ends in , or ;
+        if chinese:
+            bad.add(m.start())
+    for i, ch in enumerate(text):
+        if ch == "?" and i > 0 and is_cjk(text[i - 1]):
+            bad.add(i)
+    for o, c in _pairs(text):
+        inside = text[o + 1:c]
+        if EQUATION.fullmatch(inside):
+            continue
+        han_after = c + 1 < len(text) and 0x4E00 <= ord(text[c + 1]) <= 0x9FFF
+        if any(is_cjk(ch) for ch in inside) or (o > 0 and is_cjk(text[o - 1])) or han_after:
+            bad.update((o, c))
+    return sorted(bad - _fields(text))
+
+
+def fix(text):
+    """`text` with the punctuation of violations() full-width; a space after a full-width , : ; or ) and a
+    space before a full-width ( next to Chinese dropped (full-width marks carry their own space)."""
+    while True:
+        bad = violations(text)
+        if not bad:
+            break
+        chars = list(text)
+        for i in bad:
+            chars[i] = FULL[chars[i]]
+        text = "".join(chars)
+    text = re.sub(r"([，：；）]) (?=\S)", r"\1", text)
+    text = re.sub(r"(?<=\S) （", "（", text)
+    return text
+
+
+def po_strings(path):
+    """(line number, text) of every msgstr line of a .po file, its C escapes kept as written."""
+    out, in_str = [], False
+    for n, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), 1):
+        if line.startswith("msgstr"):
+            in_str = True
+            m = re.match(r'msgstr(?:\[\d+\])? "(.*)"$', line)
+            if m:
+                out.append((n, m.group(1)))
+        elif in_str and line.startswith('"'):
+            out.append((n, line[1:-1]))
+        else:
+            in_str = False
+    return out
+
+
+def md_prose(path):
+    """(line number, text) of the prose of a Markdown file: no fenced block, no `code span`, no link target,
+    no HTML comment."""
+    out, fenced = [], False
+    for n, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), 1):
+        if line.lstrip().startswith("```"):
+            fenced = not fenced
+            continue
+        if fenced or line.lstrip().startswith("<!--"):
+            continue
+        prose = re.sub(r"`[^`]*`", "\uE000", line)
+        prose = re.sub(r"\]\([^)]*\)", "]", prose)
+        out.append((n, prose))
+    return out
+
+
+def fix_file(path):
+    p = Path(path)
+    lines = p.read_text(encoding="utf-8").split("\n")
+    if p.suffix == ".po":
+        in_str = False
+        for k, line in enumerate(lines):
+            if line.startswith("msgstr"):
+                in_str = True
+                m = re.match(r'(msgstr(?:\[\d+\])? ")(.*)"$', line)
+                if m:
+                    lines[k] = m.group(1) + fix(m.group(2)) + '"'
+            elif in_str and line.startswith('"'):
+                lines[k] = '"' + fix(line[1:-1]) + '"'
+            else:
+                in_str = False
+    else:
+        fenced = False
+        for k, line in enumerate(lines):
+            if line.lstrip().startswith("```"):
+                fenced = not fenced
+                continue
+            if fenced or line.lstrip().startswith("<!--"):
+                continue
+            # the prose only: code spans and link targets stand aside as private-use characters meanwhile
+            kept = []
+
+            def hold(m):
+                kept.append(m.group(0))
+                return chr(0xE000 + len(kept) - 1)
+
+            prose = fix(re.sub(r"`[^`]*`|\]\([^)]*\)", hold, line))
+            lines[k] = re.sub("[\uE000-\uEFFF]", lambda m: kept[ord(m.group(0)) - 0xE000], prose)
+    p.write_text("\n".join(lines), encoding="utf-8")
+
+
+def check(root):
+    root = Path(root)
+    sources = [("po/zh_CN.po", po_strings(root / "po/zh_CN.po"))]
+    # The hand-written Chinese docs; docs/errors.zh.md is written by the malformed-input sweep from the
+    # catalog's messages, so it follows the catalog when it is regenerated.
+    docs = [p for p in sorted((root / "docs").glob("*.zh.md")) if not p.name.startswith("errors")]
+    sources += [(str(p.relative_to(root)), md_prose(p)) for p in docs]
+    problems = []
+    for name, lines in sources:
+        for n, text in lines:
+            for i in violations(text):
+                problems.append(f"{name}:{n}: ASCII '{text[i]}' in Chinese prose (use '{FULL[text[i]]}'): "
+                                f"…{text[max(0, i - 12):i + 12]}…")
+            for term, use in REPLACED.items():
+                if term in text:
+                    problems.append(f"{name}:{n}: '{term}' is not in the glossary (po/glossary.md): use '{use}'")
+    for p in problems:
+        print(p)
+    checked = sum(len(lines) for _, lines in sources)
+    if problems:
+        print(f"{len(problems)} problems in {checked} lines of Chinese (po/glossary.md has the rules; "
+              f"--fix rewrites the punctuation)")
+        return 1
+    print(f"the Chinese of {len(sources)} files ({checked} lines) follows po/glossary.md")
+    return 0
+
+
+if __name__ == "__main__":
+    if len(sys.argv) >= 3 and sys.argv[1] == "--fix":
+        for f in sys.argv[2:]:
+            fix_file(f)
+        sys.exit(0)
+    if len(sys.argv) != 2:
+        sys.exit(__doc__)
+    sys.exit(check(sys.argv[1]))
