@@ -257,6 +257,8 @@ function drawWavelengths(s, f) {
   }
   if (f.first_beyond0 < half) el(svg, "circle", {cx: X(f.first_beyond0), cy: Y(f.lambda0[f.first_beyond0]), r: 7, fill: BLUE});
   const said = (first) => first >= half ? tr("every pair completes a turn within {0}", s.context)
+    : first === half - 1 ? tr("pair {0} (1 of {1}) never completes a turn within {2}; critical dimension {3}", first, half,
+                              s.context, 2 * first)
     : tr("pairs {0} … {1} ({2} of {3}) never complete a turn within {4}; critical dimension {5}", first, half - 1,
          half - first, half, s.context, 2 * first);
   put("beyond0", said(f.first_beyond0), String(f.first_beyond0));
@@ -338,16 +340,21 @@ function commands(s) {
     if (s.scaling === "llama3") scale += " --low-freq-factor 1 --high-freq-factor 4";
   }
   const db = `--dim ${s.d} --base ${s.base}`;
-  return [`rope frequencies ${db} --layout ${s.layout}${scale}`,
+  return [`rope frequencies ${db}${scale}`,
           `rope matrix ${db} --position ${s.m} --layout ${s.layout}${scale}`,
           `rope decay ${db} --max-distance ${s.max_distance}${scale}`,
           `rope wavelengths ${db} --context ${s.context}${scale}`,
-          `rope attention --tokens ${s.tokens} ${db} --shift ${s.shift}${s.causal ? " --causal" : ""}${scale}`].join("\n");
+          `rope attention --tokens ${s.tokens} ${db} --shift ${s.shift}${s.causal ? " --causal" : ""} --encoding rope${scale}`,
+          `rope attention --tokens ${s.tokens} ${db} --shift ${s.shift}${s.causal ? " --causal" : ""} --encoding sinusoidal`]
+    .join("\n");
 }
 
 function translate() {
   document.documentElement.lang = lang === "zh" ? "zh-CN" : "en";
   for (const e of document.querySelectorAll("[data-tr]")) e.textContent = tr(e.dataset.tr);
+  // Full-width punctuation after Chinese words.
+  for (const e of document.querySelectorAll(".colon")) e.textContent = lang === "zh" ? "：" : ": ";
+  for (const e of document.querySelectorAll(".comma")) e.textContent = lang === "zh" ? "，" : ", ";
   $("lang").textContent = lang === "zh" ? "English" : "中文";
 }
 

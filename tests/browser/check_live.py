@@ -125,7 +125,7 @@ def same(name, page, cli, where):
 
 def check_state(exe, dom, where):
     cli = [c for c in dom.ids["cli"][0].splitlines() if c]
-    freq, matrix, decay, wave, att = cli
+    freq, matrix, decay, wave, att_rope, att_sinusoidal = cli
     value = lambda i: float(dom.ids[i][1])
     m_d = re.search(r"--dim (\d+)", freq)
     d = int(m_d.group(1))
@@ -146,14 +146,20 @@ def check_state(exe, dom, where):
     same("attention factor", value("attention-factor"), a, where)
     if "band" in j and dom.ids["lang"][0] == "中文":  # the English page shows the bands as rope names them
         same("bands", [r[5] for r in rows], j["band"], where)
-    text = rope(exe, wave)
-    firsts = [int(x) for x in re.findall(r"pairs (\d+) … \d+ \(\d+ of \d+\) never complete", text)]
-    crit = [int(x) for x in re.findall(r"critical dimension (\d+)", text)]
-    if len(firsts) != len(crit):
-        sys.exit(f"{where}: cannot read {wave}:\n{text}")
-    for k, key in enumerate(["beyond0", "beyond"][: 2 if scaled else 1]):
-        expected = firsts[k] if k < len(firsts) else d // 2  # no line: every pair turns
+    # One line per frequency set: "context L, SET: pair(s) a [… b] (k of n) never complete a turn within it;
+    # critical dimension 2a", or "every pair completes a full turn within it".
+    firsts = []
+    for line in rope(exe, wave).split("\ncontext ")[1:]:
+        m_first = re.search(r": pairs? (\d+)", line)
+        firsts.append(int(m_first.group(1)) if m_first else d // 2)
+        if m_first and f"critical dimension {2 * firsts[-1]}" not in line:
+            sys.exit(f"{where}: cannot read {wave}: {line}")
+    same("frequency sets", len(firsts), 2 if scaled else 1, where)
+    for key, expected in zip(["beyond0", "beyond"], firsts):
         same(f"first pair beyond the context ({key})", int(dom.ids[key][1]), expected, where)
+        # The sentence the page shows says the same pairs and the same critical dimension.
+        if expected < d // 2 and f"{2 * expected}" not in dom.ids[key][0]:
+            sys.exit(f"{where}: the page's sentence {dom.ids[key][0]!r} does not give critical dimension {2 * expected}")
     # R_m: |Δ| <= κ·ε·(d + |m|)·a, entries of scale a.
     m = float(re.search(r"--position (\S+)", matrix).group(1))
     first_row = list(csv.reader(io.StringIO(rope(exe, matrix, "--csv", "-"))))[1]
@@ -171,9 +177,9 @@ def check_state(exe, dom, where):
         if scaled:
             within("decay", value("decay-scaled-at"), float(table[dist + 1][2]), KAPPA * EPS * (d + dist) * scale, where)
     # The score against rope apply's rotated q and k (each pair (1, 0.5) and (0.8, −0.3) on its channels).
-    layout = re.search(r"--layout (\S+)", freq).group(1)
+    layout = re.search(r"--layout (\S+)", matrix).group(1)
     n = m + float(dom.ids["distance"][0])
-    scale_flags = freq.split(f"--layout {layout}")[1]
+    scale_flags = re.sub(r"^rope frequencies --dim \S+ --base \S+", "", freq)
     rotated = []
     for pos, (x, y) in ((m, (1, 0.5)), (n, (0.8, -0.3))):
         v = [0.0] * d
@@ -191,14 +197,14 @@ def check_state(exe, dom, where):
     within("score", value("relative"), score, tol, where)
     # Attention: A_00 within (M13) on the scores (softmax moves a weight by at most half the largest score change);
     # the shift tests' printed digits.
-    tokens = int(re.search(r"--tokens (\d+)", att).group(1))
-    shift = float(re.search(r"--shift (\d+)", att).group(1))
-    for enc in ("rope", "sinusoidal"):
-        a_csv = list(csv.reader(io.StringIO(rope(exe, att, "--encoding", enc, "--csv", "-"))))
+    tokens = int(re.search(r"--tokens (\d+)", att_rope).group(1))
+    shift = float(re.search(r"--shift (\d+)", att_rope).group(1))
+    for enc, att in (("rope", att_rope), ("sinusoidal", att_sinusoidal)):
+        a_csv = list(csv.reader(io.StringIO(rope(exe, att, "--csv", "-"))))
         qk = 4.0 * d  # ‖q_i‖‖k_j‖ of standard normal vectors stays well below 4d; /√d·√d
         tol = KAPPA * EPS * (d + 4 * (tokens + abs(shift))) * qk
         within("attention", value(f"{enc}-a00"), float(a_csv[1][0]), tol, where)
-        line = [l for l in rope(exe, att, "--encoding", enc).splitlines() if re.match(rf"\s+{enc}\s+\d", l)][0]
+        line = [l for l in rope(exe, att).splitlines() if re.match(rf"\s+{enc}\s+\d", l)][0]
         ds, _, tolerance, da = (float(x) for x in line.split()[1:5])
         verdict = "invariant" if "invariant" in line else "changed"
         same(f"{enc} shift verdict", dom.ids[f"{enc}-verdict"][1], verdict, where)
