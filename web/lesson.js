@@ -304,6 +304,7 @@ function table(s, f) {
   }
   put("attention-factor", f.attention_factor_text, f.attention_factor_text);
   $("warnings").textContent = f.warnings.map((w) => (lang === "zh" ? w.zh : w.en)).join("\n");
+  $("warnings").hidden = f.warnings.length === 0;
 }
 
 let computing = 0;
