@@ -9,7 +9,7 @@ ROPE := $(BUILD)/bin/rope
 # and benchmarks too) can share one build tree: switching between them rebuilds nothing.
 CONFIGURE := cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release
 
-.PHONY: all deps build test test-fast test-e2e conformance demo gallery docs pot bench bench-compare clean sanitize sanitize-build fuzz install deb browser-test
+.PHONY: all deps build test test-fast test-e2e conformance demo gallery docs pot bench bench-compare clean sanitize sanitize-build fuzz install deb browser-test web web-page
 
 all: build
 
@@ -67,11 +67,31 @@ deb: build
 # The lesson page (rope lesson --html) in headless Chromium, English and Chinese: no console message,
 # its script runs, the screenshots are not blank (tests/browser/check_lesson.py). Installs Chromium; builds
 # the rope executable in $(BUILD) as it is configured (as for the demo when it is new).
-browser-test:
-	bash scripts/install-deps.sh browser
+# Then the live lesson page (`make web-page`, below) rebuilt from the sources: it must equal the committed
+# docs/live/lesson.html byte for byte, and tests/browser/check_live.py moves its controls in Chromium and
+# compares the numbers it shows with the rope executable's for the same inputs.
+browser-test: web-page
 	test -f $(BUILD)/CMakeCache.txt || $(CONFIGURE) -DBUILD_TESTING=OFF -DROPE_BUILD_BENCH=OFF
 	cmake --build $(BUILD) -j $(JOBS) --target rope
 	/usr/bin/python3 tests/browser/check_lesson.py $(ROPE) $(BUILD)/browser-test
+	cmp $(WEB_BUILD)/lesson.html docs/live/lesson.html || { echo "docs/live/lesson.html is not the page the sources build: run make web" >&2; exit 1; }
+	/usr/bin/python3 tests/browser/check_live.py $(ROPE) $(WEB_BUILD)/lesson.html $(BUILD)/browser-test
+
+# The live lesson page: the library's code compiled to WebAssembly by Debian's emscripten (web/CMakeLists.txt,
+# its own build tree, so the native build never needs emscripten), inlined with web/lesson.html, web/lesson.js
+# and the page's Chinese into one file (scripts/live_page.py). `make web-page` builds it in $(WEB_BUILD);
+# `make web` also writes it to docs/live/lesson.html, the committed page. NODE_PATH: emscripten's tools
+# need Debian's node-acorn, which a Node.js from outside Debian does not search.
+WEB_BUILD ?= build-web
+EM_ENV := NODE_PATH=/usr/share/nodejs
+web-page:
+	bash scripts/install-deps.sh browser
+	test -f $(WEB_BUILD)/CMakeCache.txt || $(EM_ENV) emcmake cmake -S web -B $(WEB_BUILD) -DCMAKE_BUILD_TYPE=Release
+	$(EM_ENV) cmake --build $(WEB_BUILD) -j $(JOBS)
+	/usr/bin/python3 scripts/live_page.py $(WEB_BUILD)/rope_web.js $(WEB_BUILD)/lesson.html
+
+web: web-page
+	cp $(WEB_BUILD)/lesson.html docs/live/lesson.html
 
 gallery: build
 	/usr/bin/python3 scripts/gallery.py --rope $(ROPE) --out docs

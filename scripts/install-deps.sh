@@ -6,8 +6,9 @@
 #           gnuplot and a Chinese font
 #   test    (the default) also build and run every test: GoogleTest, Google Benchmark, NumPy, gettext
 #   fuzz    also clang++ and libFuzzer (make fuzz; make sanitize uses g++)
-#   browser also headless Chromium and python3-pil, for `make browser-test` (the lesson page in a real
-#           browser); large, so no other level installs it
+#   browser also headless Chromium and python3-pil, for `make browser-test` (the lesson pages in a real
+#           browser), and emscripten, which compiles the live lesson page's WebAssembly (`make web`);
+#           large, so no other level installs them
 #   peers   also the large packages that only `make bench-compare` needs (PyTorch and matplotlib for
 #           the peers of bench/peers/); no other target installs them
 #   llama   the test level, then the conformance tier's llama.cpp (`make conformance`): npm, git and openssl,
@@ -37,7 +38,7 @@ if [[ $level == fuzz ]]; then
   packages+=(clang libclang-rt-14-dev)
 fi
 if [[ $level == browser ]]; then
-  packages+=(chromium python3-pil)
+  packages+=(chromium python3-pil emscripten)
 fi
 if [[ $level == llama ]]; then
   packages+=(git openssl ca-certificates)

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Writes the message template (po/rope.pot, GNU gettext) from the C++ sources of src/ and apps/: every id
 # given to tr (Text::tr, FigureOptions::tr, apps/rope/cli/lang.hpp) and msg, each with the files it is in,
-# and every error's id given to error_msg (core/message.hpp) in the context "error".
+# and every error's id given to error_msg (core/message.hpp) in the context "error"; and from the live
+# lesson page's script, web/lesson.js, every id given to tr and N_ (scripts/live_page.py).
 # `make pot` runs it; the test catalog.complete runs it into a temporary file and checks, with msgcmp,
 # that po/zh_CN.po translates every id (and that po/rope.pot is current).
 #   scripts/pot.sh OUT.pot    (from any directory)
@@ -23,4 +24,6 @@ extract error_msg:1 "$tmp/errors.pot"
 awk 'BEGIN { header = 1 }
      /^msgid / { if (!header) print "msgctxt \"error\""; header = 0 }
      { print }' "$tmp/errors.pot" >"$tmp/errors_ctx.pot"
-msgcat --use-first -o "$out" "$tmp/text.pot" "$tmp/errors_ctx.pot"
+xgettext --language=JavaScript --from-code=UTF-8 --keyword= --keyword=tr:1 --keyword=N_:1 --force-po \
+  --package-name=rope --add-location=file -o "$tmp/web.pot" web/lesson.js
+msgcat --use-first -o "$out" "$tmp/text.pot" "$tmp/errors_ctx.pot" "$tmp/web.pot"

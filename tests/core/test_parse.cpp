@@ -1,5 +1,7 @@
 #include "rope/core/parse.hpp"
 
+#include <charconv>
+#include <cmath>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -86,3 +88,29 @@ TEST(ParseHardening, OneSignAtMost) {
 
 }  // namespace
 }  // namespace rope
+
+// The strtod fallback of parse_real (the WebAssembly build's libc++ has no floating-point from_chars) reads
+// what std::from_chars reads: the same end, error and value, on every form from_chars knows and on the
+// ones it stops at.
+TEST(Parse, StrtodFallbackAgreesWithFromChars) {
+  const char* texts[] = {"0", "-0", "1", "10000", "1e4", "1E+4", "-2.5e-3", ".5", "5.", ".", "-", "-.", "1e", "1e+",
+                         "1e-", "1.5e3x", "0x10", "007", "1e400", "-1e400", "1e-400", "4e-320", "2.2250738585072011e-308",
+                         "1.7976931348623157e308", "1.7976931348623159e308", "0.1", "3.141592653589793238462643383",
+                         "123456789012345678901234567890", "inf", "-INF", "Infinity", "infinit", "nan", "NaN(abc_1)",
+                         "nan(", "nan(a b)", " 1", "", "e5", "+1", "1..2", "9007199254740993",
+                         "4.9406564584124654e-324", "2.4703282292062327e-324", "2.4703282292062328e-324"};
+  for (const char* text : texts) {
+    const std::string_view s(text);
+    double expected = -7.0, got = -7.0;
+    const auto a = std::from_chars(s.data(), s.data() + s.size(), expected, std::chars_format::general);
+    const auto b = rope::detail::from_chars_strtod(s.data(), s.data() + s.size(), got);
+    EXPECT_EQ(a.ptr - s.data(), b.ptr - s.data()) << "'" << text << "'";
+    EXPECT_EQ(a.ec, b.ec) << "'" << text << "'";
+    if (std::isnan(expected)) {
+      EXPECT_TRUE(std::isnan(got)) << "'" << text << "'";
+    } else {
+      EXPECT_EQ(std::signbit(expected), std::signbit(got)) << "'" << text << "'";
+      EXPECT_EQ(expected, got) << "'" << text << "'";
+    }
+  }
+}

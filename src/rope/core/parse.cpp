@@ -1,7 +1,10 @@
 #include "rope/core/parse.hpp"
 
+#include <cctype>
+#include <cerrno>
 #include <charconv>
 #include <cmath>
+#include <cstdlib>
 #include <fmt/format.h>
 
 #include "rope/core/error.hpp"
@@ -22,6 +25,84 @@ std::string shown(std::string_view text) {
   std::string s;
   for (char c : text.substr(0, 40)) s += (static_cast<unsigned char>(c) < 0x20) ? '?' : c;
   return fmt::format("'{}'{}", s, text.size() > 40 ? "…" : "");
+}
+
+bool starts_with_word(const char* p, const char* last, std::string_view word) {
+  if (static_cast<std::size_t>(last - p) < word.size()) return false;
+  for (char c : word) {
+    if (std::tolower(static_cast<unsigned char>(*p++)) != c) return false;
+  }
+  return true;
+}
+
+/// The end of the longest prefix of [first, last) that from_chars (general format) reads as a double:
+/// an optional '-', then "inf", "infinity", "nan" or "nan(chars)" in any case, or digits with at most
+/// one '.' (at least one digit) and an exponent e[+-]digits only when it is complete; `first` if none.
+const char* number_end(const char* first, const char* last) {
+  const char* p = first;
+  if (p != last && *p == '-') ++p;
+  if (starts_with_word(p, last, "infinity")) return p + 8;
+  if (starts_with_word(p, last, "inf")) return p + 3;
+  if (starts_with_word(p, last, "nan")) {
+    p += 3;
+    const char* q = p;
+    if (q != last && *q == '(') {
+      ++q;
+      while (q != last && (std::isalnum(static_cast<unsigned char>(*q)) || *q == '_')) ++q;
+      if (q != last && *q == ')') return q + 1;
+    }
+    return p;
+  }
+  const auto digits = [last](const char* s) {
+    while (s != last && *s >= '0' && *s <= '9') ++s;
+    return s;
+  };
+  const char* integer_end = digits(p);
+  bool any = integer_end != p;
+  p = integer_end;
+  if (p != last && *p == '.') {
+    const char* fraction_end = digits(p + 1);
+    any = any || fraction_end != p + 1;
+    p = fraction_end;
+  }
+  if (!any) return first;
+  if (p != last && (*p == 'e' || *p == 'E')) {
+    const char* e = p + 1;
+    if (e != last && (*e == '+' || *e == '-')) ++e;
+    const char* exponent_end = digits(e);
+    if (exponent_end != e) p = exponent_end;
+  }
+  return p;
+}
+
+}  // namespace
+
+namespace detail {
+
+std::from_chars_result from_chars_strtod(const char* first, const char* last, double& value) {
+  const char* end = number_end(first, last);
+  if (end == first) return {first, std::errc::invalid_argument};
+  const std::string text(first, end);  // strtod needs the terminating 0; the C locale's '.'
+  errno = 0;
+  char* stop = nullptr;
+  const double v = std::strtod(text.c_str(), &stop);
+  if (stop != text.c_str() + text.size()) return {first, std::errc::invalid_argument};
+  if (errno == ERANGE && (std::isinf(v) || v == 0.0)) return {end, std::errc::result_out_of_range};
+  value = v;
+  return {end, std::errc()};
+}
+
+}  // namespace detail
+
+namespace {
+
+/// std::from_chars for a double where the C++ library has it (libstdc++), else the same through strtod.
+std::from_chars_result from_chars_double(const char* first, const char* last, double& value) {
+#if defined(__cpp_lib_to_chars)
+  return std::from_chars(first, last, value, std::chars_format::general);
+#else
+  return detail::from_chars_strtod(first, last, value);
+#endif
 }
 
 }  // namespace
@@ -48,7 +129,7 @@ double parse_real(std::string_view text, std::string_view what) {
   if (first != last && *first == '+') ++first;
   if (first != text.data() && first != last && *first == '-') first = last;  // "+-1": one sign at most
   double value = 0.0;
-  const auto [end, ec] = std::from_chars(first, last, value, std::chars_format::general);
+  const auto [end, ec] = from_chars_double(first, last, value);
   if (ec == std::errc::result_out_of_range) {
     throw InvalidArgument(error_msg("{0} is out of the range of a double (got {1})", what, shown(text)));
   }

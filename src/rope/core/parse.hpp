@@ -4,8 +4,10 @@
 /// names what was being read, the text, and the rule.
 #pragma once
 
+#include <charconv>
 #include <string>
 #include <string_view>
+#include <system_error>
 #include <vector>
 
 namespace rope {
@@ -26,5 +28,17 @@ double parse_real(std::string_view text, std::string_view what);
 /// @throws InvalidArgument for an empty list or item, a bad item (naming its 1-based position), or more
 /// than kMaxListItems items.
 std::vector<double> parse_real_list(std::string_view text, std::string_view what);
+
+namespace detail {
+
+/// What std::from_chars(first, last, value, std::chars_format::general) returns for a double, computed with
+/// strtod on the longest prefix of `first` that from_chars would read: the same end, the same error
+/// (result_out_of_range when the value overflows or underflows to 0, value then unchanged;
+/// invalid_argument when no number starts at `first`) and the same value (both round correctly).
+/// parse_real uses it where the C++ library has no floating-point from_chars (libc++ of Debian's
+/// emscripten, the live lesson page's build); tests/core/test_parse.cpp compares the two natively.
+std::from_chars_result from_chars_strtod(const char* first, const char* last, double& value);
+
+}  // namespace detail
 
 }  // namespace rope

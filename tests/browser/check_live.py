@@ -1,0 +1,258 @@
+#!/usr/bin/env python3
+"""The live lesson page (docs/live/lesson.html, `make web`) in headless Chromium, against the command line.
+
+For each state below the page is opened with its controls moved through the address (#d=16&scaling=yarn&
+key=ArrowRight…: the page sets each control and fires its input event, or presses the key, in order, as a
+hand would), in English and in Chinese. From the DOM Chromium dumps, the test reads the numbers the page shows
+(each also carries its exact value in data-exact) and the commands it says print them (#cli), runs those
+commands with the rope executable, and compares:
+
+  same bits    θ_i and λ_i of every pair (original and scaled), the bands, the attention factor, the first
+               pair that never turns within the context (critical dimension), and the shift test's tolerance:
+               these need no cos or sin, so wasm and the native build must agree exactly;
+  same digits  the sinusoidal shift test's max |Δs| and max |ΔA| (3 digits, as `rope attention` prints them)
+               and both verdicts;
+  (M13)        what goes through cos, sin or exp: R_m's entries, the decay bound, the score ⟨R_m q, R_n k⟩ (against
+               the dot product of `rope apply`'s rotated q and k), the attention weight A_00, and RoPE's shift
+               change (rounding noise; both must lie under the tolerance). WebAssembly's libm (musl) rounds
+               cos/sin differently from glibc's in a few cases per hundred, so these bytes cannot agree; the
+               difference must lie within κ·ε·(d + M)·S, κ = 8, M the positions involved, S the scale
+               (docs/math.md (M13)). The largest relative use of that tolerance is printed.
+
+Also: no console message, the page computed (data-updates), the two languages show the same numbers, and
+screenshots in both languages are not blank. Run by `make browser-test` after the page is rebuilt and
+compared with the committed one.
+
+usage: check_live.py ROPE PAGE.html OUTDIR
+"""
+import csv
+import html.parser
+import io
+import json
+import os
+import re
+import shlex
+import subprocess
+import sys
+import tempfile
+
+from PIL import Image
+
+KAPPA, EPS = 8.0, 2.0 ** -52
+WINDOW = (1600, 1800)
+STATES = [
+    "",  # the lesson's example: d = 8, base 10000, m = 2, n = 5, context 4096, 8 tokens, C = 100
+    "d=16&base=7&layout=half&m=100&n=1000&pair=3&context=2&tokens=12&shift=4&causal=1",
+    "scaling=yarn&factor=2&L0=0&m=30&n=7",
+    "d=16&base=7&scaling=llama3&factor=3&L0=5&m=5000&n=2&context=5",
+    "d=32&scaling=linear&factor=1&m=3000&n=10&context=0&tokens=5&shift=5",
+    "d=64&scaling=ntk&factor=4&layout=half&m=8192&n=0&context=7&tokens=32&shift=1",
+    "key=ArrowRight&key=ArrowRight&key=ArrowUp&key=PageUp&key=]&key=]",  # n 7, m 3, d 10, base 100000
+]
+worst = {"matrix": 0.0, "decay": 0.0, "score": 0.0, "attention": 0.0}
+
+
+class Dom(html.parser.HTMLParser):
+    """id → [text, data-exact] of every element with an id; the cells of #pairs row by row."""
+
+    def __init__(self):
+        super().__init__()
+        self.ids, self.stack, self.rows, self.in_pairs = {}, [], [], False
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "tbody" and a.get("id") == "pairs":
+            self.in_pairs = True
+        if self.in_pairs and tag == "tr":
+            self.rows.append([])
+        if self.in_pairs and tag == "td":
+            self.rows[-1].append("")
+        if tag == "body":
+            self.ids["body"] = [a.get("data-updates", ""), None]
+        if "id" in a:
+            self.ids[a["id"]] = ["", a.get("data-exact")]
+        self.stack.append((tag, a.get("id")))
+
+    def handle_endtag(self, tag):
+        if tag == "tbody":
+            self.in_pairs = False
+        while self.stack:
+            t, _ = self.stack.pop()
+            if t == tag:
+                break
+
+    def handle_data(self, data):
+        for _, i in self.stack:
+            if i:
+                self.ids[i][0] += data
+        if self.in_pairs and self.stack and self.stack[-1][0] == "td":
+            self.rows[-1][-1] += data
+
+
+def chromium(url, profile, *args):
+    cmd = ["chromium", "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+           "--disable-background-networking", "--disable-component-update", "--disable-sync",
+           f"--user-data-dir={profile}", "--hide-scrollbars", "--enable-logging=stderr", "--v=0",
+           f"--window-size={WINDOW[0]},{WINDOW[1]}", *args, url]
+    r = subprocess.run(cmd, capture_output=True, text=True, timeout=180)
+    if r.returncode != 0:
+        sys.exit(f"chromium failed ({r.returncode}) on {url}:\n{r.stderr[-2000:]}")
+    console = [line for line in r.stderr.splitlines() if ":CONSOLE" in line]
+    if console:
+        sys.exit(f"console messages on {url}:\n" + "\n".join(console))
+    return r.stdout
+
+
+def rope(exe, command, *extra):
+    argv = [exe] + shlex.split(command)[1:] + list(extra) + ["--lang", "en"]
+    r = subprocess.run(argv, capture_output=True, text=True, timeout=120)
+    if r.returncode not in (0, 1):
+        sys.exit(f"{' '.join(argv)} exited {r.returncode}: {r.stderr}")
+    return r.stdout
+
+
+def within(name, page, cli, tolerance, where):
+    diff = abs(page - cli)
+    if diff > tolerance:
+        sys.exit(f"{where}: {name} {page!r} on the page, {cli!r} from rope: |Δ| {diff:.3g} > (M13) {tolerance:.3g}")
+    worst[name] = max(worst[name], diff / tolerance if tolerance else 0.0)
+
+
+def same(name, page, cli, where):
+    if page != cli:
+        sys.exit(f"{where}: {name}: the page shows {page!r}, rope prints {cli!r}")
+
+
+def check_state(exe, dom, where):
+    cli = [c for c in dom.ids["cli"][0].splitlines() if c]
+    freq, matrix, decay, wave, att_rope, att_sinusoidal = cli
+    value = lambda i: float(dom.ids[i][1])
+    m_d = re.search(r"--dim (\d+)", freq)
+    d = int(m_d.group(1))
+    scaled = "--scaling" in freq
+    # Frequencies, wavelengths, bands, attention factor: exactly.
+    j = json.loads(rope(exe, freq, "--json"))
+    theta0 = j["original_inv_freq"] if scaled else j["inv_freq"]
+    rows = dom.rows
+    same("pairs", len(rows), d // 2, where)
+    waves = list(csv.reader(io.StringIO(rope(exe, wave, "--csv", "-"))))
+    for i, row in enumerate(rows):
+        same(f"θ_{i}", float(row[1]), theta0[i], where)
+        same(f"λ_{i}", float(row[2]), float(waves[i + 1][1]), where)
+        if scaled:
+            same(f"θ_{i} scaled", float(row[3]), j["inv_freq"][i], where)
+            same(f"λ_{i} scaled", float(row[4]), float(waves[i + 1][2]), where)
+    a = j["attention_factor"]
+    same("attention factor", value("attention-factor"), a, where)
+    if "band" in j and dom.ids["lang"][0] == "中文":  # the English page shows the bands as rope names them
+        same("bands", [r[5] for r in rows], j["band"], where)
+    # One line per frequency set: "context L, SET: pair(s) a [… b] (k of n) never complete a turn within it;
+    # critical dimension 2a", or "every pair completes a full turn within it".
+    firsts = []
+    for line in rope(exe, wave).split("\ncontext ")[1:]:
+        m_first = re.search(r": pairs? (\d+)", line)
+        firsts.append(int(m_first.group(1)) if m_first else d // 2)
+        if m_first and f"critical dimension {2 * firsts[-1]}" not in line:
+            sys.exit(f"{where}: cannot read {wave}: {line}")
+    same("frequency sets", len(firsts), 2 if scaled else 1, where)
+    for key, expected in zip(["beyond0", "beyond"], firsts):
+        same(f"first pair beyond the context ({key})", int(dom.ids[key][1]), expected, where)
+        # The sentence the page shows says the same pairs and the same critical dimension.
+        if expected < d // 2 and f"{2 * expected}" not in dom.ids[key][0]:
+            sys.exit(f"{where}: the page's sentence {dom.ids[key][0]!r} does not give critical dimension {2 * expected}")
+    # R_m: |Δ| <= κ·ε·(d + |m|)·a, entries of scale a.
+    m = float(re.search(r"--position (\S+)", matrix).group(1))
+    first_row = list(csv.reader(io.StringIO(rope(exe, matrix, "--csv", "-"))))[1]
+    partner = 1 if "interleaved" in matrix else d // 2
+    tol = KAPPA * EPS * (d + abs(m)) * a
+    within("matrix", value("r00"), float(first_row[0]), tol, where)
+    within("matrix", value("r01"), float(first_row[partner]), tol, where)
+    # The decay bound: a sum of d/2 moduli of sums of e^{i·dist·θ_i}, values up to f(0) = (d/2 + 1)/2.
+    table = list(csv.reader(io.StringIO(rope(exe, decay, "--csv", "-"))))
+    dist = int(dom.ids["decay-distance"][0])
+    scale = (d / 2 + 1) / 2 * a * a
+    within("decay", value("decay-0"), float(table[1][1]), KAPPA * EPS * d * scale, where)
+    if dom.ids["decay-at"][1]:
+        within("decay", value("decay-at"), float(table[dist + 1][1]), KAPPA * EPS * (d + dist) * scale, where)
+        if scaled:
+            within("decay", value("decay-scaled-at"), float(table[dist + 1][2]), KAPPA * EPS * (d + dist) * scale, where)
+    # The score against rope apply's rotated q and k (each pair (1, 0.5) and (0.8, −0.3) on its channels).
+    layout = re.search(r"--layout (\S+)", matrix).group(1)
+    n = m + float(dom.ids["distance"][0])
+    scale_flags = re.sub(r"^rope frequencies --dim \S+ --base \S+", "", freq)
+    rotated = []
+    for pos, (x, y) in ((m, (1, 0.5)), (n, (0.8, -0.3))):
+        v = [0.0] * d
+        for i in range(d // 2):
+            c = (2 * i, 2 * i + 1) if layout == "interleaved" else (i, i + d // 2)
+            v[c[0]], v[c[1]] = x, y
+        vec = ",".join(repr(t) for t in v)
+        out = rope(exe, f"rope apply --position {pos:g} --vector {vec} --layout {layout} --base {j['base']:g}{scale_flags}",
+                   "--csv", "-")
+        rotated.append([float(r["elementwise"]) for r in csv.DictReader(io.StringIO(out))])
+    score = sum(p * q for p, q in zip(*rotated))
+    s = (1.25 ** 0.5) * (0.73 ** 0.5) * (d // 2) * a * a
+    tol = KAPPA * EPS * (d + abs(m) + abs(n)) * s
+    within("score", value("score"), score, tol, where)
+    within("score", value("relative"), score, tol, where)
+    # Attention: A_00 within (M13) on the scores (softmax moves a weight by at most half the largest score change);
+    # the shift tests' printed digits.
+    tokens = int(re.search(r"--tokens (\d+)", att_rope).group(1))
+    shift = float(re.search(r"--shift (\d+)", att_rope).group(1))
+    for enc, att in (("rope", att_rope), ("sinusoidal", att_sinusoidal)):
+        a_csv = list(csv.reader(io.StringIO(rope(exe, att, "--csv", "-"))))
+        qk = 4.0 * d  # ‖q_i‖‖k_j‖ of standard normal vectors stays well below 4d; /√d·√d
+        tol = KAPPA * EPS * (d + 4 * (tokens + abs(shift))) * qk
+        within("attention", value(f"{enc}-a00"), float(a_csv[1][0]), tol, where)
+        line = [l for l in rope(exe, att).splitlines() if re.match(rf"\s+{enc}\s+\d", l)][0]
+        ds, _, tolerance, da = (float(x) for x in line.split()[1:5])
+        verdict = "invariant" if "invariant" in line else "changed"
+        same(f"{enc} shift verdict", dom.ids[f"{enc}-verdict"][1], verdict, where)
+        same(f"{enc} shift tolerance", float(dom.ids[f"{enc}-tol"][0]), tolerance, where)
+        if enc == "sinusoidal":
+            same("sinusoidal max |Δs|", float(dom.ids[f"{enc}-ds"][0]), ds, where)
+            same("sinusoidal max |ΔA|", float(dom.ids[f"{enc}-dA"][0]), da, where)
+
+
+def screenshot(url, profile, path):
+    chromium(url, profile, f"--screenshot={path}")
+    with Image.open(path) as im:
+        rgb = im.convert("RGB")
+        pixels = list(rgb.getdata())
+    drawn = sum(1 for p in pixels if min(p) < 240) / len(pixels)
+    colours = len(set(pixels))
+    if drawn < 0.05 or colours < 64:
+        sys.exit(f"{path}: looks blank ({drawn:.1%} of the pixels drawn, {colours} colours)")
+    print(f"  {os.path.basename(path)}: {drawn:.1%} of the pixels drawn, {colours} colours")
+
+
+def main():
+    exe, page, out = sys.argv[1], os.path.abspath(sys.argv[2]), sys.argv[3]
+    os.makedirs(out, exist_ok=True)
+    with tempfile.TemporaryDirectory() as profile:
+        for k, state in enumerate(STATES):
+            shown = {}
+            for lang in ("en", "zh"):
+                url = f"file://{page}#lang={lang}" + (f"&{state}" if state else "")
+                dom = Dom()
+                dom.feed(chromium(url, profile, "--dump-dom"))
+                where = f"state {k} ({lang}: #{state or 'defaults'})"
+                if not dom.ids.get("body", [""])[0]:
+                    sys.exit(f"{where}: the page did not compute (no data-updates)")
+                if dom.ids["error"][0]:
+                    sys.exit(f"{where}: the page shows an error: {dom.ids['error'][0]}")
+                check_state(exe, dom, where)
+                shown[lang] = {i: v[1] for i, v in dom.ids.items() if v[1] is not None}
+            if shown["en"] != shown["zh"]:
+                sys.exit(f"state {k}: the English and the Chinese page show different numbers")
+            print(f"state {k} (#{state or 'defaults'}): agrees with rope in both languages")
+        for lang, state in (("en", STATES[0]), ("zh", STATES[3])):
+            url = f"file://{page}#lang={lang}" + (f"&{state}" if state else "")
+            screenshot(url, profile, os.path.join(out, f"live.{lang}.png"))
+    print("largest |Δ| against rope as a fraction of its (M13) tolerance: " +
+          ", ".join(f"{k} {v:.3g}" for k, v in worst.items()))
+    print(f"live page passed: {len(STATES)} states × 2 languages agree with the command line")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,411 @@
+// The live lesson page (docs/live/lesson.html): every control recomputes with the library compiled to
+// WebAssembly (web/rope_web.cpp) and redraws the figures as SVG. scripts/live_page.py inlines this file,
+// the module and the page's Chinese (from po/zh_CN.po) into one HTML file. Every sentence goes through
+// tr() with its English and numbered fields, extracted into po/rope.pot by scripts/pot.sh like the C++
+// sources' tr().
+"use strict";
+
+const rope = ropeModule();
+rope.set_catalog(ROPE_CATALOG);
+
+let lang = "en";
+function tr(id, ...values) {
+  const zh = lang === "zh" ? ROPE_CATALOG["\u0004" + id] : undefined;
+  return (zh || id).replace(/\{(\d+)\}/g, (_, k) => String(values[Number(k)]));
+}
+
+// The page's own sentences (data-tr in web/lesson.html), listed so that scripts/pot.sh extracts them; N_ marks
+// a text for translation without translating it here (translate() does, from the element).
+const N_ = (id) => id;
+const PAGE_TEXT = [
+  N_("kept"), N_("ramped"), N_("interpolated"), N_("unrotated"),
+  N_("RoPE, computed live"),
+  N_("keys: ← → position n, ↑ ↓ position m, PageUp/PageDown d, [ ] base, L language"),
+  N_("dimension d"),
+  N_("base"),
+  N_("position m (q)"),
+  N_("position n (k)"),
+  N_("layout"),
+  N_("interleaved"),
+  N_("half"),
+  N_("scaling"),
+  N_("none"),
+  N_("factor f"),
+  N_("original context L0"),
+  N_("context"),
+  N_("pair i drawn"),
+  N_("tokens"),
+  N_("shift C"),
+  N_("causal mask"),
+  N_("the same numbers from the command line:"),
+  N_("1. q and k turn by their positions"),
+  N_("pair"),
+  N_("The score only sees n − m: move both positions by the same amount and it stays."),
+  N_("2. the rotation matrix Rₘ"),
+  N_("its partner"),
+  N_("Red positive, blue negative, white zero: 2×2 blocks, zero elsewhere; the half layout spreads each pair over i and i + d/2."),
+  N_("3. the decay bound f(distance)"),
+  N_("scaled"),
+  N_("An upper bound, not a score: random q and k do not decay (rope decay --kind random)."),
+  N_("4. wavelengths against the context"),
+  N_("original"),
+  N_("5. attention of random tokens: RoPE against sinusoidal"),
+  N_("tolerance"),
+  N_("sinusoidal"),
+  N_("Every position moves by C: RoPE's weights stay, sinusoidal's change."),
+  N_("6. every pair"),
+  N_("attention factor"),
+  N_("band"),
+];
+
+// Choices a slider steps through: keyboard arrows move one choice, so a class sees round values.
+const BASES = [100, 500, 1000, 5000, 10000, 50000, 100000, 500000, 1000000, 5000000, 10000000];
+const FACTORS = [1.5, 2, 4, 8, 16, 32];
+const CONTEXTS = [256, 512, 1024, 2048, 4096, 8192, 16384, 32768];
+const ORIGINALS = [64, 256, 1024, 2048, 4096, 8192];
+const SHIFTS = [0, 1, 10, 100, 1000, 10000];
+const SVG = "http://www.w3.org/2000/svg";
+const $ = (id) => document.getElementById(id);
+
+// The controls: id → how its value is read.
+const controls = {
+  d: () => Number($("d").value),
+  base: () => BASES[Number($("base").value)],
+  m: () => Number($("m").value),
+  n: () => Number($("n").value),
+  layout: () => $("layout").value,
+  scaling: () => $("scaling").value,
+  factor: () => FACTORS[Number($("factor").value)],
+  L0: () => ORIGINALS[Number($("L0").value)],
+  context: () => CONTEXTS[Number($("context").value)],
+  pair: () => Math.min(Number($("pair").value), controls.d() / 2 - 1),
+  tokens: () => Number($("tokens").value),
+  shift: () => SHIFTS[Number($("shift").value)],
+  causal: () => $("causal").checked,
+};
+
+function settings() {
+  const s = {qa: 1, qb: 0.5, ka: 0.8, kb: -0.3};
+  for (const [key, read] of Object.entries(controls)) s[key] = read();
+  s.max_distance = s.context;
+  return s;
+}
+
+// Numbers as the page shows them: 6 significant digits (the exact value in data-exact).
+function short(x) {
+  if (x === 0) return "0";
+  const a = Math.abs(x);
+  if (a >= 1e6 || a < 1e-4) return x.toExponential(3).replace("e+", "e");
+  return String(Number(x.toPrecision(6)));
+}
+function put(id, text, exact) {
+  const e = $(id);
+  e.textContent = text;
+  if (exact !== undefined) e.dataset.exact = exact;
+}
+
+function el(parent, name, attrs, text) {
+  const e = document.createElementNS(SVG, name);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+  if (text !== undefined) e.textContent = text;
+  parent.appendChild(e);
+  return e;
+}
+function clear(svg) {
+  while (svg.firstChild) svg.removeChild(svg.firstChild);
+}
+// Blue (−1) through white (0) to red (+1): the sign of an entry is its colour.
+function colour(v) {
+  const t = Math.max(-1, Math.min(1, v));
+  const c = (x) => Math.round(255 * x);
+  return t >= 0 ? `rgb(255,${c(1 - 0.8 * t)},${c(1 - 0.85 * t)})` : `rgb(${c(1 + 0.85 * t)},${c(1 + 0.6 * t)},255)`;
+}
+function heat(v) {  // attention weights 0 … 1: white to dark blue
+  const t = Math.max(0, Math.min(1, v));
+  return `rgb(${Math.round(255 - 230 * t)},${Math.round(255 - 190 * t)},${Math.round(255 - 80 * t)})`;
+}
+
+function arrow(svg, x0, y0, x1, y1, stroke, dash) {
+  el(svg, "line", {x1: x0, y1: y0, x2: x1, y2: y1, stroke, "stroke-width": 4, "stroke-dasharray": dash || "none",
+                   "marker-end": `url(#head-${stroke.replace("#", "")})`});
+}
+function markers(svg, colours) {
+  const defs = el(svg, "defs", {});
+  for (const c of colours) {
+    const m = el(defs, "marker", {id: `head-${c.replace("#", "")}`, viewBox: "0 0 10 10", refX: 9, refY: 5,
+                                   markerWidth: 4, markerHeight: 4, orient: "auto-start-reverse"});
+    el(m, "path", {d: "M0,0 L10,5 L0,10 z", fill: c});
+  }
+}
+
+const BLUE = "#1f5fbf", ORANGE = "#d9730d", GREEN = "#2e8b3a", GREY = "#777";
+
+// Part 1: pair i of q and k, before and after the rotation, and the score.
+function drawPlane(s, f, r) {
+  const svg = $("plane");
+  clear(svg);
+  markers(svg, [BLUE, ORANGE]);
+  const i = s.pair, R = 150, cx = 200, cy = 200;
+  el(svg, "circle", {cx, cy, r: R, fill: "none", stroke: "#ccc", "stroke-width": 2});
+  el(svg, "line", {x1: cx - R - 20, y1: cy, x2: cx + R + 20, y2: cy, stroke: "#ddd"});
+  el(svg, "line", {x1: cx, y1: cy - R - 20, x2: cx, y2: cy + R + 20, stroke: "#ddd"});
+  const c = s.layout === "interleaved" ? [2 * i, 2 * i + 1] : [i, i + s.d / 2];
+  const scale = R / Math.max(Math.hypot(s.qa, s.qb), Math.hypot(s.ka, s.kb), 1e-9) / 1.05;
+  const a = f.attention_factor;
+  const at = (v, ch) => [cx + scale * v[ch[0]] / a, cy - scale * v[ch[1]] / a];
+  const q0 = [cx + scale * s.qa, cy - scale * s.qb], k0 = [cx + scale * s.ka, cy - scale * s.kb];
+  arrow(svg, cx, cy, q0[0], q0[1], BLUE, "8 6");
+  arrow(svg, cx, cy, k0[0], k0[1], ORANGE, "8 6");
+  const rq = at(r.rq, c), rk = at(r.rk, c);
+  arrow(svg, cx, cy, rq[0], rq[1], BLUE);
+  arrow(svg, cx, cy, rk[0], rk[1], ORANGE);
+  // The turn of each vector, mθ_i and nθ_i modulo a full turn, as arcs from the unrotated vector.
+  const turn = (x) => ((x % (2 * Math.PI)) + 2 * Math.PI) % (2 * Math.PI);
+  const arc = (r, from, sweep, stroke) => {
+    const p = (t) => `${(cx + r * Math.cos(t)).toFixed(2)},${(cy - r * Math.sin(t)).toFixed(2)}`;
+    el(svg, "path", {d: `M${p(from)} A${r},${r} 0 ${sweep > Math.PI ? 1 : 0} 0 ${p(from + sweep)}`, fill: "none",
+                     stroke, "stroke-width": 3});
+  };
+  arc(45, Math.atan2(s.qb, s.qa), turn(r.angle_q[i]), BLUE);
+  arc(62, Math.atan2(s.kb, s.ka), turn(r.angle_k[i]), ORANGE);
+  el(svg, "text", {x: rq[0] + 8, y: rq[1] - 8, fill: BLUE, "font-size": 22}, "Rₘq");
+  el(svg, "text", {x: rk[0] + 8, y: rk[1] - 8, fill: ORANGE, "font-size": 22}, "Rₙk");
+  const theta = f.theta[i];
+  put("pair-no", String(i));
+  put("pair-theta", short(theta), f.theta_text[i]);
+  put("angle-q", short(r.angle_q[i]), String(r.angle_q[i]));
+  put("angle-k", short(r.angle_k[i]), String(r.angle_k[i]));
+  put("score", short(r.score), r.score_text);
+  put("relative", short(r.relative), r.relative_text);
+  put("distance", String(s.n - s.m));
+}
+
+// Part 2: R_m, one square per entry (crisp at any size: rectangles, not a bitmap).
+function drawMatrix(s, mat) {
+  const svg = $("matrix");
+  clear(svg);
+  const d = mat.d, size = 400 / d;
+  let big = 0;
+  for (const v of mat.entries) big = Math.max(big, Math.abs(v));
+  el(svg, "rect", {x: 0, y: 0, width: 400, height: 400, fill: "#fff", stroke: "#999"});
+  for (let r = 0; r < d; ++r) {
+    for (let c = 0; c < d; ++c) {
+      const v = mat.entries[r * d + c];
+      if (v === 0) continue;
+      el(svg, "rect", {x: c * size, y: r * size, width: size, height: size, fill: colour(v / big),
+                       "shape-rendering": "crispEdges"});
+    }
+  }
+  put("m-value", String(s.m));
+  put("r00", short(mat.entries[0]), String(mat.entries[0]));
+  put("r01", short(mat.entries[s.layout === "interleaved" ? 1 : d / 2]), String(mat.entries[s.layout === "interleaved" ? 1 : d / 2]));
+}
+
+// A line plot in the box [60, 560] × [20, 300]; ys on a log axis when log.
+function plot(svg, series, xmax, ymin, ymax, log) {
+  const X = (x) => 60 + 500 * x / xmax;
+  const Y = (y) => log ? 300 - 280 * (Math.log10(y) - Math.log10(ymin)) / (Math.log10(ymax) - Math.log10(ymin))
+                       : 300 - 280 * (y - ymin) / (ymax - ymin);
+  el(svg, "rect", {x: 60, y: 20, width: 500, height: 280, fill: "none", stroke: "#999"});
+  for (const {xs, ys, stroke, dash, width} of series) {
+    let d = "";
+    for (let k = 0; k < xs.length; ++k) d += `${k ? "L" : "M"}${X(xs[k]).toFixed(2)},${Y(ys[k]).toFixed(2)}`;
+    el(svg, "path", {d, fill: "none", stroke, "stroke-width": width || 3, "stroke-dasharray": dash || "none"});
+  }
+  return {X, Y};
+}
+
+// Part 6: RoFormer's bound against distance, the distance n − m marked.
+function drawDecay(s, f, dec) {
+  const svg = $("decay");
+  clear(svg);
+  const xs = dec.original.map((_, k) => k);
+  const series = [{xs, ys: dec.original, stroke: BLUE}];
+  if (dec.scaled) series.push({xs, ys: dec.scaled, stroke: ORANGE});
+  const top = Math.max(...dec.original, ...(dec.scaled || [0]));
+  const {X, Y} = plot(svg, series, s.max_distance, 0, top * 1.05, false);
+  const dist = Math.abs(s.n - s.m);
+  el(svg, "text", {x: 60, y: 330, "font-size": 20}, "0");
+  el(svg, "text", {x: 560, y: 330, "font-size": 20, "text-anchor": "end"}, String(s.max_distance));
+  el(svg, "text", {x: 55, y: 30, "font-size": 20, "text-anchor": "end"}, short(top));
+  if (dist <= s.max_distance) {
+    el(svg, "line", {x1: X(dist), y1: 20, x2: X(dist), y2: 300, stroke: GREEN, "stroke-width": 2, "stroke-dasharray": "6 4"});
+    el(svg, "circle", {cx: X(dist), cy: Y(dec.original[dist]), r: 6, fill: BLUE});
+    put("decay-at", short(dec.original[dist]), dec.original_text[dist]);
+    put("decay-scaled-at", dec.scaled ? short(dec.scaled[dist]) : "–", dec.scaled ? dec.scaled_text[dist] : "");
+  } else {
+    put("decay-at", "–", "");
+    put("decay-scaled-at", "–", "");
+  }
+  put("decay-distance", String(dist));
+  put("decay-0", short(dec.original[0]), dec.original_text[0]);
+}
+
+// Part 5: λ_i of every pair on a log axis, the context as a line.
+function drawWavelengths(s, f) {
+  const svg = $("wavelengths");
+  clear(svg);
+  const half = f.lambda0.length, xs = f.lambda0.map((_, i) => i);
+  const series = [{xs, ys: f.lambda0, stroke: BLUE}];
+  if (f.scaled) series.push({xs, ys: f.lambda, stroke: ORANGE});
+  const top = Math.max(...f.lambda, ...f.lambda0, s.context) * 2;
+  const {X, Y} = plot(svg, series, Math.max(half - 1, 1), 1, top, true);
+  el(svg, "line", {x1: 60, y1: Y(s.context), x2: 560, y2: Y(s.context), stroke: GREEN, "stroke-width": 2, "stroke-dasharray": "8 5"});
+  el(svg, "text", {x: 555, y: Y(s.context) - 8, fill: GREEN, "font-size": 20, "text-anchor": "end"}, tr("context {0}", s.context));
+  for (let e = 0; e <= Math.log10(top); e += 2) {
+    el(svg, "text", {x: 55, y: Y(10 ** e) + 6, "font-size": 18, "text-anchor": "end"}, e === 0 ? "1" : `10^${e}`);
+  }
+  if (f.first_beyond0 < half) el(svg, "circle", {cx: X(f.first_beyond0), cy: Y(f.lambda0[f.first_beyond0]), r: 7, fill: BLUE});
+  const said = (first) => first >= half ? tr("every pair completes a turn within {0}", s.context)
+    : first === half - 1 ? tr("pair {0} (1 of {1}) never completes a turn within {2}; critical dimension {3}", first, half,
+                              s.context, 2 * first)
+    : tr("pairs {0} … {1} ({2} of {3}) never complete a turn within {4}; critical dimension {5}", first, half - 1,
+         half - first, half, s.context, 2 * first);
+  put("beyond0", said(f.first_beyond0), String(f.first_beyond0));
+  put("beyond", f.scaled ? said(f.first_beyond) : "–", f.scaled ? String(f.first_beyond) : "");
+}
+
+function drawAttention(s, att) {
+  for (const name of ["rope", "sinusoidal"]) {
+    const svg = $(`att-${name}`);
+    clear(svg);
+    const T = s.tokens, size = 300 / T, A = att[name];
+    el(svg, "rect", {x: 0, y: 0, width: 300, height: 300, fill: "#eee"});
+    for (let i = 0; i < T; ++i) {
+      for (let j = 0; j < T; ++j) {
+        if (s.causal && j > i) continue;  // masked: left grey, not the colour of a weight 0
+        el(svg, "rect", {x: j * size, y: i * size, width: size, height: size, fill: heat(A[i * T + j] * 2),
+                         "shape-rendering": "crispEdges"});
+      }
+    }
+    const sh = att[`${name}_shift`];
+    put(`${name}-a00`, short(A[0]), att[`${name}_text`][0]);
+    put(`${name}-ds`, sh.max_abs.toExponential(2), String(sh.max_abs));
+    put(`${name}-dA`, sh.max_weight.toExponential(2), String(sh.max_weight));
+    put(`${name}-tol`, sh.tolerance.toExponential(2), String(sh.tolerance));
+    put(`${name}-verdict`, sh.passed ? tr("invariant: rounding only") : tr("changed: leaks absolute position"),
+        sh.passed ? "invariant" : "changed");
+  }
+}
+
+function table(s, f) {
+  const body = $("pairs");
+  body.textContent = "";
+  for (let i = 0; i < f.theta.length; ++i) {
+    const row = document.createElement("tr");
+    const cells = [String(i), f.theta0_text[i], f.lambda0_text[i], f.scaled ? f.theta_text[i] : "–",
+                   f.scaled ? f.lambda_text[i] : "–", f.bands.length ? tr(f.bands[i]) : "–"];
+    for (const text of cells) {
+      const td = document.createElement("td");
+      td.textContent = text;
+      row.appendChild(td);
+    }
+    body.appendChild(row);
+  }
+  put("attention-factor", f.attention_factor_text, f.attention_factor_text);
+  $("warnings").textContent = f.warnings.map((w) => (lang === "zh" ? w.zh : w.en)).join("\n");
+  $("warnings").hidden = f.warnings.length === 0;
+}
+
+let computing = 0;
+function update() {
+  const s = settings();
+  $("pair").max = s.d / 2 - 1;
+  for (const id of Object.keys(controls)) {
+    const out = $(`${id}-out`);
+    if (out) out.textContent = typeof s[id] === "boolean" ? "" : String(s[id]);
+  }
+  for (const e of document.querySelectorAll(".scaled-only")) e.hidden = s.scaling === "none";
+  $("L0-row").hidden = !(s.scaling === "yarn" || s.scaling === "llama3");
+  const f = rope.frequencies(s), r = rope.rotate(s), mat = rope.matrix(s), dec = rope.decay(s), att = rope.attention(s);
+  const failed = [f, r, mat, dec, att].find((x) => x.error !== undefined);
+  $("error").textContent = failed ? tr("rope: {0}", lang === "zh" ? failed.error_zh : failed.error) : "";
+  document.body.classList.toggle("failed", Boolean(failed));
+  if (failed) return;
+  drawPlane(s, f, r);
+  drawMatrix(s, mat);
+  drawDecay(s, f, dec);
+  drawWavelengths(s, f);
+  drawAttention(s, att);
+  table(s, f);
+  put("cli", commands(s));
+  document.body.dataset.updates = String(++computing);
+}
+
+// The commands that print the same numbers (tests/browser/check_live.py runs them).
+function commands(s) {
+  let scale = "";
+  if (s.scaling !== "none") {
+    scale = ` --scaling ${s.scaling} --factor ${s.factor}`;
+    if (s.scaling === "yarn" || s.scaling === "llama3") scale += ` --original-max-position ${s.L0}`;
+    if (s.scaling === "llama3") scale += " --low-freq-factor 1 --high-freq-factor 4";
+  }
+  const db = `--dim ${s.d} --base ${s.base}`;
+  return [`rope frequencies ${db}${scale}`,
+          `rope matrix ${db} --position ${s.m} --layout ${s.layout}${scale}`,
+          `rope decay ${db} --max-distance ${s.max_distance}${scale}`,
+          `rope wavelengths ${db} --context ${s.context}${scale}`,
+          `rope attention --tokens ${s.tokens} ${db} --shift ${s.shift}${s.causal ? " --causal" : ""} --encoding rope${scale}`,
+          `rope attention --tokens ${s.tokens} ${db} --shift ${s.shift}${s.causal ? " --causal" : ""} --encoding sinusoidal`]
+    .join("\n");
+}
+
+function translate() {
+  document.documentElement.lang = lang === "zh" ? "zh-CN" : "en";
+  for (const e of document.querySelectorAll("[data-tr]")) e.textContent = tr(e.dataset.tr);
+  // Full-width punctuation after Chinese words.
+  for (const e of document.querySelectorAll(".colon")) e.textContent = lang === "zh" ? "：" : ": ";
+  for (const e of document.querySelectorAll(".comma")) e.textContent = lang === "zh" ? "，" : ", ";
+  $("lang").textContent = lang === "zh" ? "English" : "中文";
+}
+
+// Keys for a projector: n and m step with the arrows, d with PageUp/PageDown, the language with L.
+const KEYS = {
+  ArrowRight: ["n", 1], ArrowLeft: ["n", -1], ArrowUp: ["m", 1], ArrowDown: ["m", -1],
+  PageUp: ["d", 2], PageDown: ["d", -2], "]": ["base", 1], "[": ["base", -1],
+};
+function key(name) {
+  if (name === "l" || name === "L") {
+    lang = lang === "zh" ? "en" : "zh";
+    translate();
+    update();
+    return true;
+  }
+  const step = KEYS[name];
+  if (!step) return false;
+  const input = $(step[0]);
+  const v = Math.min(Number(input.max), Math.max(Number(input.min), Number(input.value) + step[1]));
+  input.value = String(v);
+  input.dispatchEvent(new Event("input"));
+  return true;
+}
+document.addEventListener("keydown", (e) => {
+  if (e.target.tagName === "INPUT" || e.target.tagName === "SELECT") return;
+  if (key(e.key)) e.preventDefault();
+});
+
+for (const id of Object.keys(controls)) $(id).addEventListener("input", update);
+$("lang").addEventListener("click", () => key("l"));
+
+// The address may set controls and press keys, in order: #lang=zh&d=16&scaling=yarn&key=ArrowRight.
+// Each one moves its control as a hand would (its value, then an input event), so the browser test
+// exercises the same path as a class does.
+function fromAddress() {
+  const params = new URLSearchParams(location.hash.slice(1));
+  for (const [k, v] of params) {
+    if (k === "lang") {
+      lang = v === "zh" ? "zh" : "en";
+      translate();
+    } else if (k === "key") {
+      key(v);
+    } else if (k in controls) {
+      const input = $(k);
+      if (input.type === "checkbox") input.checked = v === "1";
+      else input.value = v;
+      input.dispatchEvent(new Event("input"));
+    }
+  }
+}
+translate();
+update();
+fromAddress();
