@@ -337,5 +337,26 @@ TEST_F(CmdApply, XposByHandAndItsErrors) {
                         "--xpos applies to plain RoPE");
 }
 
+TEST_F(CmdApply, QueryScalingMultipliesTheRotatedQuery) {
+  // Ministral 3's (S21) after RoPE at m = 20000, L0 = 16384: s = 1 + 0.1·ln 2.
+  std::ofstream(path("m.json")) << R"({"model_type": "ministral3", "head_dim": 8, "max_position_embeddings": 262144,
+      "rope_parameters": {"rope_type": "default", "rope_theta": 10000.0, "original_max_position_embeddings": 16384,
+                          "llama_4_scaling_beta": 0.1}})";
+  const std::vector<std::string> base{"apply", "--config", path("m.json"), "--position", "20000", "--vector", "1,2,3,4,5,6,7,8"};
+  const Result plain = rope_cli(base);
+  std::vector<std::string> args = base;
+  args.push_back("--query");
+  const Result scaled = rope_cli(args);
+  ASSERT_EQ(scaled.code, 0) << scaled.err;
+  EXPECT_THAT(scaled.out, HasSubstr("= 1.0693147180559945 (β = 0.1, L0 = 16384"));
+  const auto first = [](const std::string& out) {
+    const auto at = out.find("R_m x = [") + 9;
+    return std::stod(out.substr(at, out.find(',', at) - at));
+  };
+  EXPECT_NEAR(first(scaled.out), (1 + 0.1 * std::log(2.0)) * first(plain.out), 1e-12 * std::abs(first(plain.out)));
+  expect_one_line_error(rope_cli({"apply", "--position", "1", "--vector", "1,0", "--query"}), 2,
+                        "--query scales a query as a model's attention does: give --model or --config");
+}
+
 }  // namespace
 }  // namespace rope

@@ -216,5 +216,22 @@ TEST_F(CmdFrequencies, AVisionTowerListsTheAxisOfEveryPair) {
   EXPECT_NEAR(j["inv_freq"][5].get<double>(), 0.1, 1e-16);  // 10000^(−4/16)
 }
 
+TEST_F(CmdFrequencies, PositionWithAModelShowsItsAnglesAndQueryScaling) {
+  // Ministral 3 (modeling_ministral3.py get_llama_4_attn_scale): s(p) = 1 + β·ln(1 + ⌊p / L0⌋), (S21).
+  std::ofstream(path("m.json")) << R"({"model_type": "ministral3", "head_dim": 8, "max_position_embeddings": 262144,
+      "rope_parameters": {"rope_type": "default", "rope_theta": 10000.0, "original_max_position_embeddings": 16384,
+                          "llama_4_scaling_beta": 0.1}})";
+  const Result r = rope_cli({"frequencies", "--config", path("m.json"), "--position", "262143", "--json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  EXPECT_NEAR(j["query_scale"].get<double>(), 1 + 0.1 * std::log(16.0), 1e-15);
+  EXPECT_EQ(j["angle"][1].get<double>(), 262143 * j["inv_freq"][1].get<double>());
+  const Result text = rope_cli({"frequencies", "--config", path("m.json"), "--position", "16384"});
+  EXPECT_THAT(text.out, HasSubstr("at p = 16384: s = 1.0693147180559945"));
+  // A model with position axes still needs rope apply.
+  expect_one_line_error(rope_cli({"frequencies", "--model", "qwen2-vl-7b", "--position", "3"}), 2,
+                        "a model with position axes needs rope apply --position t,h,w");
+}
+
 }  // namespace
 }  // namespace rope

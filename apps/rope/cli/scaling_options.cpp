@@ -216,6 +216,10 @@ std::vector<std::string> spec_summary(const ModelRope& rr, const Text& t) {
                          to_string(s.config.type), format_number(s.params.factor), format_number(a),
                          a != 1.0 ? t.tr(": scores × a² = {0} (S15)", format_number(a * a)) : ""));
   }
+  if (const std::optional<QueryScaling>& q = rr.model.query_scaling) {
+    lines.push_back(t.tr("every layer multiplies the query by s(p) = 1 + {0}·ln(1 + ⌊p / {1}⌋) after RoPE (S21): scores × s(p)",
+                         format_number(q->beta), format_number(q->original)));
+  }
   for (const LayerRope& l : rr.layers) {
     if (l.spec) continue;
     const std::optional<NopeTemperature>& temp = rr.model.nope_temperature;

@@ -1,6 +1,7 @@
 #include "rope/analysis/check.hpp"
 
 #include <cmath>
+#include <tuple>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -19,6 +20,13 @@ Eigen::VectorXd default_theta(double base, int rotary_dim) {
 
 }  // namespace
 
+std::pair<int, int> pair_channels(const RopeExpectation& e, int i, bool output) {
+  const int r = e.rotary_dim();
+  const bool deinterleaved = output && e.deinterleaved_output && e.layout == Layout::Interleaved;
+  const auto [a, b] = pair_channels(r, i, deinterleaved ? Layout::Half : e.layout);
+  return {a + e.rotary_offset, b + e.rotary_offset};
+}
+
 std::vector<Variant> check_variants(const RopeExpectation& e) {
   std::vector<Variant> v;
   const int r = e.rotary_dim();
@@ -31,6 +39,7 @@ std::vector<Variant> check_variants(const RopeExpectation& e) {
   RopeExpectation at_zero = e;  // the partial-rotary variants rotate from channel 0
   at_zero.rotary_offset = 0;
   s.layout = e.layout == Layout::Half ? Layout::Interleaved : Layout::Half;
+  s.deinterleaved_output = false;  // the other layout, read and written in place
   add(VariantKind::LayoutSwapped, s);
   if (e.base != kDefaultBase) {
     s = e;
@@ -115,12 +124,13 @@ DumpComparison compare_dump(const DumpVectors& before, const DumpVectors& after,
   c.position_ratio = Eigen::VectorXd::Zero(before.seq);
   c.channel_ratio = Eigen::VectorXd::Zero(d);
   c.group_failing.assign(static_cast<std::size_t>(before.groups()), 0);
-  std::vector<int> ca(static_cast<std::size_t>(half)), cb(static_cast<std::size_t>(half));
+  // Pair i is read at channels (ca, cb) and written at (oa, ob): the same, but for de-interleaved output.
+  std::vector<int> ca(static_cast<std::size_t>(half)), cb(ca), oa(ca), ob(ca);
   std::vector<char> rotated(static_cast<std::size_t>(d), 0);
   for (int i = 0; i < half; ++i) {
-    const auto [pa, pb] = pair_channels(r, i, spec.layout);
-    ca[i] = pa + off, cb[i] = pb + off;
-    rotated[ca[i]] = rotated[cb[i]] = 1;
+    std::tie(ca[i], cb[i]) = pair_channels(spec, i, false);
+    std::tie(oa[i], ob[i]) = pair_channels(spec, i, true);
+    rotated[oa[i]] = rotated[ob[i]] = 1;
   }
   Eigen::VectorXd cs(half), sn(half), angle_term(half);
   const auto record = [&](long s, long g, int ch, double expected, double got, double tol) {
@@ -186,8 +196,8 @@ DumpComparison compare_dump(const DumpVectors& before, const DumpVectors& after,
       for (int i = 0; i < half; ++i) {
         const double xa = x[ca[i]], xb = x[cb[i]];
         const double tol = kToleranceSafety * a * std::hypot(xa, xb) * angle_term[i];  // (C1): the error model's tolerance
-        record(s, g, ca[i], a * (xa * cs[i] - xb * sn[i]), y[ca[i]], tol);
-        record(s, g, cb[i], a * (xa * sn[i] + xb * cs[i]), y[cb[i]], tol);
+        record(s, g, oa[i], a * (xa * cs[i] - xb * sn[i]), y[oa[i]], tol);
+        record(s, g, ob[i], a * (xa * sn[i] + xb * cs[i]), y[ob[i]], tol);
       }
       for (int ch = 0; ch < d; ++ch) {
         if (!rotated[ch]) record(s, g, ch, x[ch], y[ch], kToleranceSafety * eps_t * std::abs(x[ch]));

@@ -59,8 +59,17 @@ struct RopeExpectation {
   /// header. compare_dump computes the tolerance at one place, the line marked (C1); another error model
   /// (llama.cpp's kernels) changes that computation there and names itself here.
   Message error_model = default_error_model();
+  /// HF's apply_rotary_pos_emb_interleave (DeepSeek-V3, Kimi K2, Mistral 4 with rope_interleave, the family
+  /// table's deinterleaved_output): pair i is read at the interleaved channels (2i, 2i + 1) and written
+  /// de-interleaved, at (i, i + r/2) (models/rope_spec.hpp). Only with Layout::Interleaved.
+  bool deinterleaved_output = false;
   int rotary_dim() const { return 2 * static_cast<int>(theta.size()); }
 };
+
+/// The channels of the dump that hold rotated pair i, offset included: where compare_dump reads it in the
+/// dump before RoPE (`output` false) and where it expects it after (`output` true; they differ only with
+/// deinterleaved_output).
+std::pair<int, int> pair_channels(const RopeExpectation& expected, int i, bool output);
 
 /// A known way to get RoPE wrong, and the expectation that reproduces it.
 enum class VariantKind {

@@ -45,6 +45,7 @@ Table parse_table() {
                                      l.at("layers_default").get<long>()};
     }
     f.nope_layer_types = row.value("nope_layer_types", std::vector<std::string>{});
+    f.unscaled_layer_types = row.value("unscaled_layer_types", std::vector<std::string>{});
     f.nope_unless_null = row.value("nope_unless_null", std::string());
     if (row.contains("no_rope_layers")) {
       const nlohmann::json& n = row.at("no_rope_layers");
@@ -52,6 +53,19 @@ Table parse_table() {
                                       n.at("layers_default").get<long>()};
     }
     f.layers_source = row.value("layers_source", std::string());
+    if (row.contains("default_rope_parameters")) f.default_rope_parameters = row.at("default_rope_parameters").dump();
+    if (row.contains("default_head_dim")) f.default_head_dim = row.at("default_head_dim").get<long>();
+    if (row.contains("layer_head_dim")) {
+      const nlohmann::json& h = row.at("layer_head_dim");
+      f.layer_head_dim = LayerHeadDim{h.at("layer_type").get<std::string>(), h.at("key").get<std::string>(),
+                                      h.at("default").get<long>()};
+    }
+    f.last_layer_full = row.value("last_layer_full", false);
+    f.query_scaling = row.value("query_scaling", std::string());
+    f.query_scaling_source = row.value("query_scaling_source", std::string());
+    if (!f.query_scaling.empty() && f.query_scaling != "llama_4_scaling_beta") {
+      throw std::logic_error("data/families.json: " + f.model_type + ": unknown query_scaling " + f.query_scaling);
+    }
     f.config_class = row.at("config_class").get<std::string>();
     f.source = row.at("source").get<std::string>();
     t.rows.push_back(std::move(f));

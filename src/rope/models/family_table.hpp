@@ -32,6 +32,13 @@ struct NoRopeLayers {
   long layers_default = 0;
 };
 
+/// A layer type whose heads have another size (Gemma 4's full layers: global_head_dim, default 512).
+struct LayerHeadDim {
+  std::string layer_type;       ///< "full_attention"
+  std::string key;              ///< "global_head_dim"
+  long default_value = 0;       ///< the class's default when the key is absent
+};
+
 struct ModelFamily {
   std::string model_type;
   std::optional<Layout> layout;                       ///< the modeling code's pair layout
@@ -42,9 +49,19 @@ struct ModelFamily {
   bool deinterleaved_output = false;                  ///< apply_rotary_pos_emb_interleave (DeepSeek-V3)
   std::optional<LayerPattern> layer_pattern;          ///< layer types of a config without layer_types
   std::vector<std::string> nope_layer_types;          ///< layer types without RoPE ("full_attention")
+  /// layer types that rotate with rope_theta and no scaling (OLMo 3's "sliding_attention")
+  std::vector<std::string> unscaled_layer_types;
   std::string nope_unless_null;                       ///< ...unless this key is null (EXAONE 4's sliding_window)
   std::optional<NoRopeLayers> no_rope_layers;         ///< SmolLM3's rule
+  /// The query scaling of the family's attention: "llama_4_scaling_beta" ((S21), Ministral 3, Mistral 4), or empty.
+  std::string query_scaling;
+  std::string query_scaling_source;                   ///< HF file and function of it
   std::string layers_source;                          ///< HF file:line of the layer rules
+  /// The class's rope_parameters keyed by layer type when the config has none (Gemma 4), as JSON text.
+  std::string default_rope_parameters;
+  std::optional<long> default_head_dim;               ///< the class's head_dim
+  std::optional<LayerHeadDim> layer_head_dim;
+  bool last_layer_full = false;                       ///< the class forces the last layer to full_attention
   std::string config_class;                           ///< "CohereConfig"
   std::string source;                                 ///< HF file:line of the values
 };

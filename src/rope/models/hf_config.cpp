@@ -72,9 +72,21 @@ void ConfigParser::read_head_dim() {
     }
     note(msg("qk_rope_head_dim {0}: multi-head latent attention rotates only these channels of each head{1}", *rope_dim,
              nope ? msg("; the other qk_nope_head_dim {0} carry no position", *nope) : Message::same("")));
+  } else if (const ModelFamily* f = find_model_family(m_.model_type);
+             f && f->layer_head_dim && f->layer_head_dim->layer_type == layer_type_) {
+    // Gemma 4: the full-attention layers' heads are global_head_dim wide (Gemma4TextAttention).
+    const LayerHeadDim& rule = *f->layer_head_dim;
+    const auto given = r_.count(c, prefix_, rule.key);
+    head_dim_ = given.value_or(rule.default_value);
+    origin("head_dim", std::to_string(head_dim_),
+           given ? msg("{0}, the {1} layers' heads", child(prefix_, rule.key), rule.layer_type)
+                 : msg("HF {0} default {1}, the {2} layers' heads", f->config_class, rule.key, rule.layer_type));
   } else if (const auto hd = r_.count(c, prefix_, "head_dim")) {
     head_dim_ = *hd;
     origin("head_dim", std::to_string(*hd), child(prefix_, "head_dim"));
+  } else if (const ModelFamily* f = find_model_family(m_.model_type); f && f->default_head_dim) {
+    head_dim_ = *f->default_head_dim;
+    origin("head_dim", std::to_string(head_dim_), msg("HF {0} default", f->config_class));
   } else if (const auto kv = m_.model_type == "chatglm" ? r_.count(c, prefix_, "kv_channels") : std::nullopt) {
     // THUDM's modeling_chatglm.py: rotary_dim = kv_channels (else hidden_size // num_attention_heads).
     head_dim_ = *kv;
@@ -172,7 +184,13 @@ void ConfigParser::read_partial_rotary() {
   }
   m_.rope.partial_rotary_factor = factor;
   d_ = d;
-  if (d != head_dim_) {
+  const json* type = scaling_.dict ? Reader::find(*scaling_.dict, "rope_type") : nullptr;
+  if (d != head_dim_ && type && type->is_string() && type->get<std::string>() == "proportional") {
+    // (S14): the frequencies are over the whole head, rotate_half pairs (i, i + head_dim/2), the first d/2 turning.
+    note(msg("proportional: pairs (i, i + {0}) of head_dim {1}, the first {2} turning; the other {3} pairs have "
+             "frequency 0 and pass through unchanged (docs/scaling.md (S14))",
+             head_dim_ / 2, head_dim_, d / 2, (head_dim_ - d) / 2));
+  } else if (d != head_dim_) {
     note(msg("partial rotary: d = {0} of head_dim {1} channels rotate (pairs within the first d); the other {2} "
              "pass through unchanged",
              d, head_dim_, head_dim_ - d));

@@ -54,6 +54,8 @@ class ConfigParser {
   void read_scaling();
   bool is_hunyuan() const;
   void read_ntk_alpha(double alpha);
+  void read_query_scaling();
+  void warn_missing_query_scaling(const std::string& path, const std::string& source);
   void require_parameters();
   void lint_scaling_keys();
   void explain_defaults();
@@ -77,6 +79,8 @@ class ConfigParser {
   ScalingDict scaling_;
   long head_dim_ = 0;
   int d_ = 0;
+  std::string layer_type_;      // the per-layer-type entry of rope_parameters read ("" when not keyed)
+  json class_parameters_;       // the class's default rope_parameters (family table), when the config has none
   std::optional<long> top_l0_;
 };
 

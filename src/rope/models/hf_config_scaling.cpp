@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "rope/core/error.hpp"
+#include "rope/models/family_table.hpp"
 #include "rope/models/hf_config.hpp"
 #include "rope/models/scaling_table.hpp"
 
@@ -43,10 +44,17 @@ void ConfigParser::select_scaling_dict() {
     note(msg("rope_scaling and rope_parameters are both given: rope_scaling is used, as HF v5 does "
              "(rope_parameters = rope_scaling or rope_parameters)"));
   }
+  const ModelFamily* family = find_model_family(m_.model_type);
   if (v4) {
     scaling_ = {v4, child(prefix_, "rope_scaling")};
   } else if (v5) {
     scaling_ = {v5, child(prefix_, "rope_parameters")};
+  } else if (family && !family->default_rope_parameters.empty()) {
+    // HF v5: the class's own rope_parameters when the config has none (Gemma4TextConfig.__post_init__).
+    class_parameters_ = json::parse(family->default_rope_parameters);
+    scaling_ = {&class_parameters_, family->config_class + " default rope_parameters"};
+    note(msg("rope_parameters not given: HF's {0} default {1} ({2})", family->config_class, class_parameters_.dump(),
+             family->layers_source));
   }
   if (scaling_.dict && is_per_layer_type(*scaling_.dict)) {
     const json& layers = *scaling_.dict;
@@ -73,6 +81,7 @@ void ConfigParser::select_scaling_dict() {
              others.empty() ? Message::same("") : msg("; other layers: {0}", join(others))));
     scaling_.path = child(scaling_.path, chosen);
     scaling_.dict = &layers[chosen];
+    layer_type_ = chosen;
   }
 }
 
@@ -124,6 +133,8 @@ void ConfigParser::lint_scaling_keys() {
     known.push_back(k);
   }
   if (is_hunyuan()) known.push_back("alpha");  // NTK-α (read_ntk_alpha)
+  const ModelFamily* family = find_model_family(m_.model_type);
+  if (family && !family->query_scaling.empty()) known.push_back(family->query_scaling);  // read_query_scaling
   static const std::vector<std::pair<std::string_view, std::string_view>> aliases{
       {"attn_factor", "attention_factor"}, {"scaling_factor", "factor"}, {"rope_scaling_type", "rope_type"}};
   for (auto it = scaling_.dict->begin(); it != scaling_.dict->end(); ++it) {
@@ -177,9 +188,36 @@ void ConfigParser::read_ntk_alpha(double alpha) {
            child(scaling_.path, "alpha"), num(alpha), num(rope.base), head_dim_));
 }
 
+/// Ministral 3 and Mistral 4 (the family table's query_scaling): the query scaled by (S21) on every layer, β and
+/// L0 read from the RoPE block as get_llama_4_attn_scale's callers read them (rope_parameters.get(...)).
+void ConfigParser::read_query_scaling() {
+  const ModelFamily* family = find_model_family(m_.model_type);
+  if (!family || family->query_scaling.empty() || !scaling_.dict) return;
+  const json& s = *scaling_.dict;
+  const std::string& p = scaling_.path;
+  const auto beta = r_.non_negative(s, p, family->query_scaling);
+  if (!beta) {
+    // HF multiplies by 1 + None·…, a TypeError: such a config does not run in HF.
+    warn_missing_query_scaling(child(p, family->query_scaling), family->query_scaling_source);
+    return;
+  }
+  const auto l0 = r_.count(s, p, "original_max_position_embeddings");
+  if (!l0) r_.fail(child(p, "original_max_position_embeddings"), "missing (required with " + family->query_scaling + ")");
+  // Where β and L0 were read: the origin lines; `from` names HF's code that applies them.
+  m_.query_scaling = QueryScaling{*beta, static_cast<double>(*l0), Message::same(family->query_scaling_source)};
+  origin(family->query_scaling, num(*beta), child(p, family->query_scaling));
+}
+
+void ConfigParser::warn_missing_query_scaling(const std::string& path, const std::string& source) {
+  m_.warnings.push_back(msg("{0} not given: {1} multiplies the query by 1 + β·ln(1 + ⌊p / L0⌋) with β from it, and "
+                            "fails without it; rope scales nothing",
+                            path, source));
+}
+
 void ConfigParser::read_scaling() {
   RopeConfig& rope = m_.rope;
   lint_scaling_keys();
+  read_query_scaling();
   if (!scaling_.dict) {
     origin("rope_type", "default", msg("no rope_scaling"));
     return;

@@ -28,6 +28,8 @@ double NopeTemperature::at(double position) const {
   return std::log1p(std::floor((position + 1.0) / floor_scale)) * attn_scale + 1.0;
 }
 
+double QueryScaling::at(double position) const { return 1.0 + beta * std::log1p(std::floor(position / original)); }
+
 const LayerTypeRope& select_layer_type(const ModelConfig& m, std::string_view which) {
   if (m.layer_types.empty()) {
     throw InvalidArgument(error_msg("layer type '{0}': {1} uses one RoPE in every layer", which, m.name));
@@ -167,12 +169,15 @@ void read_layer_types(const json& doc, const std::string& name, ModelConfig& m) 
     return;
   }
   // Families whose attention applies RoPE on some layer types only (data/families.json: Cohere2, AFMoE,
-  // EXAONE 4 on the sliding layers; Qwen3-Next and Qwen3.5 on the full-attention layers).
-  if (family && family->layer_pattern && !family->nope_layer_types.empty()) {
+  // EXAONE 4 on the sliding layers; Qwen3-Next and Qwen3.5 on the full-attention layers), or the config's scaling
+  // on some only (OLMo 3: its sliding layers rotate with rope_theta unscaled).
+  if (family && family->layer_pattern && (!family->nope_layer_types.empty() || !family->unscaled_layer_types.empty())) {
     const LayerPattern& pattern = *family->layer_pattern;
     if (names.empty()) {
       const int n = count("num_hidden_layers", pattern.layers_default);
-      const int interval = count(pattern.key.c_str(), pattern.interval_default);
+      // A class whose pattern is not a key (Olmo3Config: every 4th layer full) has none to read.
+      const int interval = pattern.key.empty() ? static_cast<int>(pattern.interval_default)
+                                               : count(pattern.key.c_str(), pattern.interval_default);
       if (interval < 1) r.fail(child(prefix, pattern.key), "must be at least 1");
       for (int i = 0; i < n; ++i) names.push_back((i + 1) % interval != 0 ? pattern.other : pattern.every);
     }
@@ -183,27 +188,75 @@ void read_layer_types(const json& doc, const std::string& name, ModelConfig& m) 
     for (const std::string& n : names) {
       if (std::find(order.begin(), order.end(), n) == order.end()) order.push_back(n);
     }
+    const auto listed = [](const std::vector<std::string>& list, const std::string& n) {
+      return std::find(list.begin(), list.end(), n) != list.end();
+    };
     for (const std::string& n : order) {
-      const bool nope = !all_rope && std::find(family->nope_layer_types.begin(), family->nope_layer_types.end(), n) !=
-                                         family->nope_layer_types.end();
-      m.layer_types.push_back(LayerTypeRope{n, layers_named(n), !nope, m.rope,
-                                            nope ? msg("no RoPE in these layers ({0})", family->layers_source)
-                                                 : msg("rope_theta and the scaling block")});
-      if (!nope && m.layer_type.empty()) m.layer_type = n;
+      const bool nope = !all_rope && listed(family->nope_layer_types, n);
+      const bool unscaled = listed(family->unscaled_layer_types, n);
+      LayerTypeRope lt{n, layers_named(n), !nope, m.rope,
+                       nope ? msg("no RoPE in these layers ({0})", family->layers_source)
+                            : msg("rope_theta and the scaling block")};
+      if (unscaled && m.rope.type != ScalingType::Default) {
+        // The default RoPE at the model's rope_theta (and partial rotation): the scaling block left out.
+        const double theta = m.rope.base, partial = m.rope.partial_rotary_factor;
+        lt.config = reparse(doc, name, text, [theta, partial](json& o) {
+          o.erase("rope_scaling");
+          o.erase("rope_parameters");
+          o["rope_theta"] = theta;
+          o["partial_rotary_factor"] = partial;
+        });
+        lt.from = msg("rope_theta {0} without scaling ({1})", num(theta), family->layers_source);
+      }
+      m.layer_types.push_back(std::move(lt));
+    }
+    // The model's main type: the first that rotates with the config's own RoPE, else the first that rotates.
+    for (const LayerTypeRope& lt : m.layer_types) {
+      if (lt.rope && !listed(family->unscaled_layer_types, lt.name) && m.layer_type.empty()) m.layer_type = lt.name;
+    }
+    for (const LayerTypeRope& lt : m.layer_types) {
+      if (lt.rope && m.layer_type.empty()) m.layer_type = lt.name;
+    }
+    if (!family->unscaled_layer_types.empty() && m.rope.type != ScalingType::Default) {
+      m.notes.push_back(msg("{0}: the scaling only in its {1} layers, the others rotate with rope_theta unscaled ({2})", type,
+                            m.layer_type, family->layers_source));
     }
     if (m.layer_type.empty()) r.fail(child(prefix, "layer_types"), "no layer uses RoPE");
-    if (!all_rope) m.notes.push_back(msg("{0}: RoPE only in its {1} layers ({2})", type, m.layer_type, family->layers_source));
+    if (!all_rope && !family->nope_layer_types.empty()) {
+      m.notes.push_back(msg("{0}: RoPE only in its {1} layers ({2})", type, m.layer_type, family->layers_source));
+    }
     return;
   }
-  // v5: rope_parameters keyed by layer type.
+  // v5: rope_parameters keyed by layer type; the class's own when the config has none (Gemma 4).
   const json* v5 = Reader::find(c, "rope_parameters");
+  json class_parameters;
+  if ((!v5 || (v5->is_object() && v5->empty())) && !Reader::find(c, "rope_scaling") && family &&
+      !family->default_rope_parameters.empty()) {
+    class_parameters = json::parse(family->default_rope_parameters);
+    v5 = &class_parameters;
+  }
   if (v5 && v5->is_object() && !v5->empty() && !Reader::find(c, "rope_scaling")) {
+    // The class's layer_types when the config has none (Gemma4TextConfig: every 6th layer full, the last forced full).
+    if (names.empty() && family && family->layer_pattern) {
+      const LayerPattern& pattern = *family->layer_pattern;
+      const int n = count("num_hidden_layers", pattern.layers_default);
+      const int interval = pattern.key.empty() ? static_cast<int>(pattern.interval_default)
+                                               : count(pattern.key.c_str(), pattern.interval_default);
+      for (int i = 0; i < n; ++i) names.push_back((i + 1) % interval != 0 ? pattern.other : pattern.every);
+    }
+    if (family && family->last_layer_full && !names.empty() && names.back() != "full_attention") {
+      names.back() = "full_attention";
+      m.notes.push_back(msg("the last layer is full_attention whatever layer_types says: HF's {0} forces it ({1})",
+                            family->config_class, family->layers_source));
+    }
     bool keyed = true;
     for (auto it = v5->begin(); it != v5->end(); ++it) keyed = keyed && it->is_object();
     if (!keyed) return;
     for (auto it = v5->begin(); it != v5->end(); ++it) {
       const std::string key = it.key();
-      LayerTypeRope lt{key, layers_named(key), true, {}, Message::same(child(child(prefix, "rope_parameters"), key))};
+      LayerTypeRope lt{key, layers_named(key), true, {},
+                       v5 == &class_parameters ? msg("HF {0} default rope_parameters.{1}", family->config_class, key)
+                                               : Message::same(child(child(prefix, "rope_parameters"), key))};
       lt.config = reparse(doc, name, text, [&](json& o) { o["rope_parameters"] = json{{key, *it}}; });
       m.layer_types.push_back(std::move(lt));
     }

@@ -57,6 +57,17 @@ struct NopeTemperature {
   double at(double position) const;
 };
 
+/// Ministral 3 and Mistral 4's query scaling on every layer (HF get_llama_4_attn_scale, applied to the query
+/// after RoPE by Ministral3Attention.forward and Mistral4Attention.forward):
+///   s(p) = 1 + β · ln(1 + floor(p / L0))                                                  (S21)
+/// β = rope_parameters.llama_4_scaling_beta, L0 = rope_parameters.original_max_position_embeddings.
+struct QueryScaling {
+  double beta = 0.1;
+  double original = 16384;
+  Message from;  ///< where β and L0 came from
+  double at(double position) const;
+};
+
 /// A vision tower's RoPE as its config describes it (hf_config_vision.cpp, docs/multi-axis.md §6): the
 /// `vision_config` of a vision-language model, or the whole file when it is a vision tower's own config.
 struct VisionTowerConfig {
@@ -84,6 +95,7 @@ struct ModelConfig {
   std::vector<LayerTypeRope> layer_types;       ///< empty: every layer uses `rope`
   std::string layer_type;                       ///< the entry of layer_types `rope` is ("" when empty)
   std::optional<NopeTemperature> nope_temperature;
+  std::optional<QueryScaling> query_scaling;    ///< every layer's query scaled by (S21) (family table query_scaling)
   LayoutBasis layout_basis = LayoutBasis::Assumed;
   Message layout_reason;            ///< "model family llama", "rope_interleave true", "assumed: …"
   std::optional<int> qk_nope_head_dim;  ///< DeepSeek MLA: channels before the rotary ones that carry no position

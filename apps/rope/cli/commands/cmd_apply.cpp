@@ -34,6 +34,7 @@ struct ApplyOptions {
   bool xpos = false;                               ///< --xpos: xPos's scale on top (docs/multi-axis.md (X2))
   XposRole role = XposRole::Query;                 ///< --role q|k
   double xpos_scale_base = kDefaultXposScaleBase;  ///< --xpos-scale-base s
+  bool query = false;                              ///< --query: the model's query scaling (S21) on top
 };
 
 namespace {
@@ -54,6 +55,9 @@ int run_apply(const ApplyOptions& opt, std::ostream& out) {
   const Text t(opt.lang);
   if (opt.xpos && (opt.scaling.any() || opt.position->multi())) {
     throw InvalidArgument(error_msg("--xpos applies to plain RoPE: leave out --model, --config and --scaling, and give one position"));
+  }
+  if (opt.query && !opt.scaling.source.any()) {
+    throw InvalidArgument(error_msg("--query scales a query as a model's attention does: give --model or --config"));
   }
   // With --scaling, --config or --model: the model's spec (rope/models/rope_spec.hpp): its layout, its
   // scaled frequencies, its attention factor in cos and sin, its rotating channels (S19). The vector is
@@ -93,10 +97,14 @@ int run_apply(const ApplyOptions& opt, std::ostream& out) {
   const int offset = r.offset;
   const bool agree = r.check.passed();
   const std::optional<Float32Angles>& g32 = r.float32;
-  const Eigen::VectorXd& by_matrix = r.by_matrix;
-  const Eigen::VectorXd& by_elementwise = r.by_elementwise;
-  const Eigen::VectorXd& by_complex = r.by_complex;
-  const Eigen::VectorXd& by_float32 = r.by_float32;
+  // --query: Ministral 3 and Mistral 4 multiply the query by s(m) (S21) after RoPE, on every layer; the three
+  // forms were compared before, and s(m) scales them alike.
+  const std::optional<QueryScaling>& qs = rope.model.query_scaling;
+  const double s_m = opt.query && qs ? qs->at(p[0]) : 1.0;
+  const Eigen::VectorXd by_matrix = s_m * r.by_matrix;
+  const Eigen::VectorXd by_elementwise = s_m * r.by_elementwise;
+  const Eigen::VectorXd by_complex = s_m * r.by_complex;
+  const Eigen::VectorXd by_float32 = s_m * r.by_float32;
 
   if (!opt.csv.empty()) {
     Eigen::VectorXd channel(n);
@@ -139,6 +147,13 @@ int run_apply(const ApplyOptions& opt, std::ostream& out) {
     if (a != 1.0) {
       out << t.tr("attention factor a = {0} multiplies cos and sin (as HF does): the rotated channels are a·R_m x (S19)\n",
                   format_number(a));
+    }
+    if (opt.query && qs) {
+      out << t.tr("query scaling (S21): the query after RoPE times s(m) = 1 + β·ln(1 + ⌊m / L0⌋) = {0} (β = {1}, L0 = {2}; "
+                  "{3}): every result below is s(m)·R_m x\n",
+                  format_number(s_m), format_number(qs->beta), format_number(qs->original), qs->from.in(t.zh()));
+    } else if (opt.query) {
+      out << t.tr("--query: {0} does not scale its queries: the result is the rotation alone\n", model_name(rope.model, t));
     }
     if (g32) out << float32_text(t) << '\n';
     out << '\n';
@@ -195,6 +210,10 @@ Command add_apply_command(CLI::App& app) {
       ->needs(xpos);
   add_real_option(*sub, "--xpos-scale-base", opt->xpos_scale_base, "with --xpos: the scale base s, > 0 (default 512)")
       ->needs(xpos);
+  sub->add_flag("--query", opt->query,
+                "the vector is a query: also multiply it by the model's query scaling at m, as its attention does "
+                "(Ministral 3 and Mistral 4's llama_4_scaling_beta, docs/scaling.md (S21))")
+      ->excludes(xpos);
   add_lang_option(*sub, opt->lang);
   sub->footer("Example:\n  rope apply --position 1 --vector 1,0,0,1\n  rope apply --position 100 --vector 1,0,0,1 --xpos --role k");
   add_scaling_options(*sub, opt->scaling);

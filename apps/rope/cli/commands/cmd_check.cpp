@@ -53,7 +53,13 @@ RopeExpectation expectation_from_options(const CheckOptions& opt, int head_dim, 
   e.head_dim = head_dim;
   // The error model of the angles (angle_error.hpp): --angles, else ggml's for a GGUF (llama.cpp computes it).
   e.angles = opt.angles;
-  if (!e.angles && !opt.scaling.source.file.empty() && is_gguf_file(opt.scaling.source.file)) e.angles = AngleModel::Ggml;
+  // Hugging Face's code computes inv_freq, the angles and cos/sin in float32 for every dtype ("# Force float32" in
+  // every rotary class's forward): PyTorch's float32 for a config.json or a preset, a float64 dump's too.
+  if (!e.angles && !opt.scaling.source.file.empty()) {
+    e.angles = is_gguf_file(opt.scaling.source.file) ? AngleModel::Ggml : AngleModel::Float32;
+  } else if (!e.angles && !opt.scaling.source.preset.empty()) {
+    e.angles = AngleModel::Float32;
+  }
   e.theta = rope.spec.params.inv_freq;
   e.base = rope.model.rope.base;
   e.scaling = scaling_parameters(rope.model.rope);
@@ -63,13 +69,16 @@ RopeExpectation expectation_from_options(const CheckOptions& opt, int head_dim, 
     // DeepSeek's RoPE part alone (llama.cpp's q_pe/k_pe nodes, HF's q_pe): the dump holds the rotary channels only.
     const bool rotary_part = rr.spec.rotary_offset > 0 && head_dim == rr.spec.rotary_dim;
     e.rotary_offset = rotary_part ? 0 : rr.spec.rotary_offset;
-    if (rr.model.rope.head_dim != head_dim && !rotary_part) {
+    // The head as the model's attention holds it: DeepSeek's q = cat(q_nope, q_pe) has qk_nope_head_dim + qk_rope_head_dim.
+    if (rr.spec.head_dim != head_dim && !rotary_part) {
       throw InvalidArgument(error_msg("{0} has head_dim {1}, the dump's last axis is d = {2}", rr.model.name,
-                                        rr.model.rope.head_dim, head_dim));
+                                        rr.spec.head_dim, head_dim));
     }
     e.base = rr.model.rope.base;
     e.attention_factor = rr.spec.params.attention_factor;
     e.scaled = rr.model.rope.type != ScalingType::Default;
+    // HF's apply_rotary_pos_emb_interleave (DeepSeek-V3, Kimi K2, Mistral 4): the pairs written de-interleaved.
+    e.deinterleaved_output = rr.spec.deinterleaved_output;
     // The spec's layout: the model's class, or a vision kind's own (Llama 4 and axial interleave, (V4), (V5)).
     if (!opt.scaling.source.file.empty() || !opt.scaling.source.preset.empty() || !opt.scaling.rope.vision.empty()) e.layout = rr.spec.layout;
   }
@@ -184,9 +193,9 @@ int run_check(const CheckOptions& opt, std::ostream& out) {
   const int r = e.rotary_dim();
   // Per pair: the larger ratio of its two channels; unrotated channels separately.
   Eigen::VectorXd pair_ratio(r / 2);
-  for (int i = 0; i < r / 2; ++i) {
-    const auto [a, b] = pair_channels(r, i, e.layout);
-    pair_ratio[i] = std::max(c.channel_ratio[a + e.rotary_offset], c.channel_ratio[b + e.rotary_offset]);
+  for (int i = 0; i < r / 2; ++i) {  // the channels the pair is written to (de-interleaved output: not those it is read from)
+    const auto [a, b] = pair_channels(e, i, true);
+    pair_ratio[i] = std::max(c.channel_ratio[a], c.channel_ratio[b]);
   }
   const bool passed = c.passed();
   if (opt.json) {
@@ -273,8 +282,8 @@ int run_check(const CheckOptions& opt, std::ostream& out) {
   row(t.tr("pairs failing"), failing_summary(
                                                pair_ratio, t,
                                                [&](long i) {
-                                                 const auto [a, b] = pair_channels(r, static_cast<int>(i), e.layout);
-                                                 return t.tr("pair {0}, channels ({1}, {2})", i, a + e.rotary_offset, b + e.rotary_offset);
+                                                 const auto [a, b] = pair_channels(e, static_cast<int>(i), true);
+                                                 return t.tr("pair {0}, channels ({1}, {2})", i, a, b);
                                                },
                                                [](long i) { return std::to_string(i); }));
   if (r < e.head_dim) {
@@ -322,7 +331,8 @@ Command add_check_command(CLI::App& app) {
                     "the type the dump was computed in, for the tolerance (default: the file's)", "TYPE");
   add_choice_option(*sub, "--angles", opt->angles, kAngleModelWords, parse_angle_model,
                     "how the dump's angles were computed, for the tolerance: float64, float32 (PyTorch's) or ggml "
-                    "(llama.cpp's; default for a GGUF --config, else float32, float64 for a float64 dump)", "MODEL");
+                    "(llama.cpp's; default: ggml for a GGUF, float32 for a Hugging Face config or preset, else float64 for a float64 "
+                    "dump and float32 for the others)", "MODEL");
   sub->add_flag("--json", opt->json, "print the report as JSON");
   add_lang_option(*sub, opt->lang);
   add_scaling_options(*sub, opt->scaling);

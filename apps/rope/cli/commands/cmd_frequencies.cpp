@@ -88,10 +88,13 @@ void draw_cos_heatmap(const Eigen::VectorXd& theta, double base, const Frequenci
 
 /// With --scaling, --config or --model: original and scaled side by side (scaling.hpp).
 int run_scaled_frequencies(const FrequenciesOptions& opt, const ModelRope& rr, std::ostream& out) {
-  if (opt.position) {
-    throw InvalidArgument("--position prints the angles of plain RoPE: with --scaling, --config or --model use rope apply --position");
+  if (opt.position && rr.spec.axes) {
+    throw InvalidArgument(error_msg("--position prints the angles at one position: a model with position axes needs rope apply --position t,h,w"));
   }
   const RopeParameters& p = rr.spec.params;
+  // --position m: the angles m·θ_i of the scaled frequencies, and the query scaling s(m) (S21) of a model that has one.
+  const double m = opt.position.value_or(0.0);
+  const std::optional<QueryScaling>& qs = rr.model.query_scaling;
   const Eigen::VectorXd& scaled = p.inv_freq;
   const Eigen::VectorXd& original = rr.spec.original;
   const Eigen::Index half = scaled.size();
@@ -146,6 +149,13 @@ int run_scaled_frequencies(const FrequenciesOptions& opt, const ModelRope& rr, s
     if (p.original_max_position > 0) j["original_max_position_embeddings"] = p.original_max_position;
     if (p.effective_base) j["effective_base"] = *p.effective_base;
     if (p.yarn_range) j["yarn_range"] = {p.yarn_range->first, p.yarn_range->second};
+    if (opt.position) {
+      j["position"] = m;
+      const Eigen::VectorXd angle = m * scaled;
+      j["angle"] = std::vector<double>(angle.data(), angle.data() + half);
+      if (qs) j["query_scale"] = qs->at(m);
+    }
+    if (qs) j["query_scaling"] = {{"beta", qs->beta}, {"L0", qs->original}, {"from", qs->from.en}};
     if (axes) axes_json(j, *axes);
     if (!p.bands.empty()) {
       std::vector<std::string> bands;
@@ -189,8 +199,18 @@ int run_scaled_frequencies(const FrequenciesOptions& opt, const ModelRope& rr, s
     out << float32_text(t) << '\n';
     out << t.tr("attention factor in float32: {0}\n\n", format_number(static_cast<float>(p.attention_factor)));
   }
-  const std::string f32_head = f32.size() ? fmt::format("  {:>24}", t.tr("θ_i float32")) : "";
-  const auto f32_cell = [&](Eigen::Index i) { return f32.size() ? fmt::format("  {:>24}", format_number(f32[i])) : ""; };
+  if (qs) {
+    out << t.tr("query scaling (S21): every layer multiplies the query by s(p) = 1 + {0}·ln(1 + ⌊p / {1}⌋) after RoPE{2}\n\n",
+                format_number(qs->beta), format_number(qs->original),
+                opt.position ? t.tr("; at p = {0}: s = {1}", format_number(m), format_number(qs->at(m))) : "");
+  }
+  // --position: the angle column m·θ_i, after the others.
+  std::string f32_head = f32.size() ? fmt::format("  {:>24}", t.tr("θ_i float32")) : "";
+  if (opt.position) f32_head += fmt::format("  {:>24}", fmt::format("{}·θ_i", format_number(m)));
+  const auto f32_cell = [&](Eigen::Index i) {
+    return (f32.size() ? fmt::format("  {:>24}", format_number(f32[i])) : "") +
+           (opt.position ? fmt::format("  {:>24}", format_number(m * scaled[i])) : "");
+  };
   if (c.type == ScalingType::Default) {
     // Nothing scales (a model without scaling, a vision tower): θ_i scaled = θ_i original at every pair, so
     // one θ and one λ column, as rope wavelengths does; the CSV and JSON keep every column.
@@ -285,7 +305,7 @@ Command add_frequencies_command(CLI::App& app) {
   sub->alias("freqs");
   add_dim_option(*sub, opt->dim, kDefaultFrequenciesDim);
   add_base_option(*sub, opt->base);
-  add_real_option(*sub, "-m,--position", opt->position, 0.0, "also print the angles m·θ_i at this position")
+  add_real_option(*sub, "-m,--position", opt->position, 0.0, "also print the angles m·θ_i at this position (with a model: of its scaled frequencies, and its query scaling there)")
       ->default_str("");  // optional: no angles without it
   sub->add_option("--csv", opt->csv, "write the table to FILE ('-' for stdout): pair,exponent,theta,wavelength[,angle]; with "
                   "--scaling, --config or --model: pair,theta,wavelength,original_theta,original_wavelength,ratio,band"

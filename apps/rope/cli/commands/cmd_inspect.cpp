@@ -101,6 +101,9 @@ void print_layer_types(std::ostream& out, const ModelRope& rr, const Text& t) {
       continue;
     }
     const RopeSpec& s = *l.spec;
+    if (s.head_dim != rr.spec.head_dim) {  // Gemma 4: the full layers' heads are global_head_dim wide
+      out << t.tr("    head_dim {0}, rotary dim {1}\n", s.head_dim, s.rotary_dim);
+    }
     out << t.tr("    base {0}, {1} scaling f = {2}, attention factor {3} ({4})\n",
                 format_number(s.config.base), to_string(s.config.type), format_number(s.params.factor),
                 format_number(s.params.attention_factor), m.layer_types[i].from.in(t.zh()));
@@ -192,6 +195,11 @@ int run_inspect(const InspectOptions& opt, std::ostream& out) {
     j["attention_factor"] = p.attention_factor;
     j["attention_rule"] = p.attention_rule.en;
     j["logit_multiplier"] = p.attention_factor * p.attention_factor;
+    if (const std::optional<QueryScaling>& q = rr.model.query_scaling) {  // (S21)
+      j["query_scaling"] = {{"rule", "1 + beta*ln(1 + floor(p / L0))"}, {"beta", q->beta}, {"L0", q->original},
+                            {"from", q->from.en}};
+      if (c.max_position_embeddings) j["query_scaling"]["at_max_position"] = q->at(static_cast<double>(*c.max_position_embeddings - 1));
+    }
     if (p.effective_base) j["effective_base"] = *p.effective_base;
     if (p.yarn_range) j["yarn_range"] = {p.yarn_range->first, p.yarn_range->second};
     if (!p.bands.empty()) j["bands"] = band_counts(p);
@@ -251,6 +259,14 @@ int run_inspect(const InspectOptions& opt, std::ostream& out) {
   row(t.tr("attention factor"),
       t.tr("{0} ({1}), in cos and sin as HF: logits × {2}",
            computed(p.attention_factor), p.attention_rule.in(z), computed(p.attention_factor * p.attention_factor)));
+  if (const std::optional<QueryScaling>& q = rr.model.query_scaling) {  // (S21)
+    const double last = c.max_position_embeddings ? static_cast<double>(*c.max_position_embeddings - 1) : 0.0;
+    row(t.tr("query scaling"),
+        t.tr("q × s(p) = 1 + {0}·ln(1 + ⌊p / {1}⌋) after RoPE, every layer (S21): 1 below p = {1}, {2} at p = {3} ({4}); "
+             "rope frequencies --position P and rope apply --query show it at P",
+             format_number(q->beta), format_number(q->original), computed(q->at(std::max(last, q->original))),
+             format_number(std::max(last, q->original)), q->from.in(z)));
+  }
   row(t.tr("wavelengths"),
       t.tr("{0} … {1} positions (original {2} … {3})", computed(lambda_scaled.minCoeff()),
            computed(lambda_scaled.maxCoeff()), computed(lambda.minCoeff()), computed(lambda.maxCoeff())));

@@ -1,0 +1,94 @@
+// The expectation side of rope check (rope/analysis/check.hpp): de-interleaved output, as HF's
+// apply_rotary_pos_emb_interleave (models/deepseek_v3/modeling_deepseek_v3.py) returns DeepSeek-V3's, Kimi K2's
+// and Mistral 4's rotated pairs: q viewed as (d/2, 2), transposed and reshaped, so pair (2i, 2i+1) moves to
+// (i, i + d/2), then rotate_half. The dump is built here from that description with the fixtures' independent
+// complex rotation.
+#include <gtest/gtest.h>
+
+#include "analysis/test_dump_fixtures.hpp"
+#include "rope/analysis/check.hpp"
+#include "rope/core/constants.hpp"
+
+namespace rope {
+namespace {
+
+/// x with the channels of its last `r` moved as HF's view(d/2, 2).transpose(4, 3).reshape(d) moves them.
+DumpVectors deinterleave(const DumpVectors& x, int r) {
+  DumpVectors y = x;
+  const int off = x.d - r;
+  for (long s = 0; s < x.seq; ++s) {
+    for (long g = 0; g < x.groups(); ++g) {
+      for (int i = 0; i < r / 2; ++i) {
+        y.values[static_cast<std::size_t>((s * x.groups() + g) * x.d + off + i)] = x.value(s, g, off + 2 * i);
+        y.values[static_cast<std::size_t>((s * x.groups() + g) * x.d + off + r / 2 + i)] = x.value(s, g, off + 2 * i + 1);
+      }
+    }
+  }
+  return y;
+}
+
+RopeExpectation interleaved(int d, int r, int offset) {
+  RopeExpectation e;
+  e.layout = Layout::Interleaved;
+  e.head_dim = d;
+  e.rotary_offset = offset;
+  e.theta.resize(r / 2);
+  for (int j = 0; j < r / 2; ++j) e.theta[j] = std::pow(kDefaultBase, -2.0 * j / r);
+  return e;
+}
+
+TEST(CheckExpectation, DeinterleavedOutputIsReadInterleavedAndWrittenHalf) {
+  const DumpVectors x = test::random_dump(32, 2, 16);
+  const DumpVectors y = test::rotate_dump(deinterleave(x, 16), true, 16, kDefaultBase);
+  const auto p = test::range_positions(32);
+  RopeExpectation e = interleaved(16, 16, 0);
+  e.deinterleaved_output = true;
+  const CheckReport ok = check_dump(x, y, p, e);
+  EXPECT_TRUE(ok.comparison.passed()) << ok.comparison.max_ratio;
+  EXPECT_LT(ok.comparison.max_ratio, 1e-3);
+  // Pair 3 is read at (6, 7) and written at (3, 11).
+  EXPECT_EQ(pair_channels(e, 3, false), std::make_pair(6, 7));
+  EXPECT_EQ(pair_channels(e, 3, true), std::make_pair(3, 11));
+  // Without the de-interleaving the same dump fails, from position 0 (the channels moved).
+  e.deinterleaved_output = false;
+  const CheckReport bad = check_dump(x, y, p, e);
+  EXPECT_FALSE(bad.comparison.passed());
+  EXPECT_EQ(bad.comparison.first_seq, 0);
+}
+
+TEST(CheckExpectation, DeinterleavedOutputAfterTheNopeChannels) {
+  // DeepSeek-V3's q = cat(q_nope, q_pe): the RoPE part is the last 8 of 24 channels, the rest pass through.
+  const DumpVectors x = test::random_dump(16, 1, 24);
+  DumpVectors y = deinterleave(x, 8);
+  // The fixtures rotate the first r channels: the last 8 are rotated as a dump of their own and put back.
+  DumpVectors tail = x;
+  tail.d = 8;
+  tail.values.assign(static_cast<std::size_t>(16 * 8), 0.0);
+  for (long s = 0; s < 16; ++s) {
+    for (int c = 0; c < 8; ++c) tail.values[static_cast<std::size_t>(s * 8 + c)] = y.value(s, 0, 16 + c);
+  }
+  const DumpVectors tail_rot = test::rotate_dump(tail, true, 8, kDefaultBase);
+  for (long s = 0; s < 16; ++s) {
+    for (int c = 0; c < 8; ++c) y.values[static_cast<std::size_t>(s * 24 + 16 + c)] = tail_rot.value(s, 0, c);
+  }
+  RopeExpectation e = interleaved(24, 8, 16);
+  e.deinterleaved_output = true;
+  const CheckReport ok = check_dump(x, y, test::range_positions(16), e);
+  EXPECT_TRUE(ok.comparison.passed()) << ok.comparison.max_ratio;
+  EXPECT_EQ(pair_channels(e, 1, false), std::make_pair(18, 19));
+  EXPECT_EQ(pair_channels(e, 1, true), std::make_pair(17, 21));
+}
+
+TEST(CheckExpectation, TheSwappedLayoutVariantIsNotDeinterleaved) {
+  RopeExpectation e = interleaved(16, 16, 0);
+  e.deinterleaved_output = true;
+  for (const Variant& v : check_variants(e)) {
+    if (v.kind == VariantKind::LayoutSwapped) {
+      EXPECT_EQ(v.spec.layout, Layout::Half);
+      EXPECT_FALSE(v.spec.deinterleaved_output);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace rope

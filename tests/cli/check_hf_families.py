@@ -1,0 +1,82 @@
+#!/usr/bin/python3
+"""`rope check --config`, `rope frequencies --config` and `rope inspect --config` on the dumps and configs of
+tests/reference/hf_families.py (an independent NumPy port of Hugging Face's rotary code per family), run at
+test time.
+
+  check:        every dump of a family's own code passes (exit 0), float64 ones included (HF's angles are
+                float32 whatever the model's dtype); the planted bug fails (exit 1) and is named.
+  frequencies:  θ_i of rope (float64) against the port's float32 inv_freq: |Δθ_i| <= 2·(1.5 + |ln θ_i|/2)·ε_f32·θ_i,
+                twice the bound (C2) of PyTorch's float32 inv_freq (src/rope/analysis/angle_error.hpp), the 2 for
+                YaRN's and llama3's mixing, a few more float32 roundings of the same size.
+  inspect:      the attention factor within 1e-12 relative (both float64), the rotary dimension exactly.
+
+Usage: check_hf_families.py --rope PATH --out DIR   (DIR receives the dumps)
+"""
+import argparse
+import json
+import math
+import os
+import subprocess
+import sys
+
+REFERENCE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "reference")
+EPS_F32 = 2.0 ** -23
+
+
+def run(rope, args):
+    p = subprocess.run([rope] + args, capture_output=True, text=True)
+    return p.returncode, p.stdout, p.stderr
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--rope", required=True)
+    ap.add_argument("--out", required=True)
+    a = ap.parse_args()
+    subprocess.run([sys.executable, os.path.join(REFERENCE, "hf_families.py"), a.out], check=True)
+    manifest = json.load(open(os.path.join(a.out, "manifest.json")))
+    failures = []
+    for case in manifest:
+        d = os.path.join(a.out, case["dir"])
+        cfg = ["--config", os.path.join(d, "config.json")]
+        layer = [f for f in case["flags"] if f != "--bf16-bits"]
+        code, out, err = run(a.rope, ["check", "--before", os.path.join(d, "q.npy"), "--after", os.path.join(d, "q_rope.npy"),
+                                      "--positions", os.path.join(d, "positions.npy")] + cfg + case["flags"] + ["--json"])
+        if code != case["exit"]:
+            failures.append(f"{case['name']}: check exit {code}, expected {case['exit']}: {err.strip()} {out[:400]}")
+            continue
+        report = json.loads(out)
+        if case["matches"] and report["diagnosis"]["matches"] != case["matches"]:
+            failures.append(f"{case['name']}: diagnosis {report['diagnosis']}, expected {case['matches']}")
+        print(f"check        {case['name']:34} exit {code}  max ratio {report['max_ratio']:.3g}  angles {report['angles']}")
+        code, out, err = run(a.rope, ["frequencies"] + cfg + layer + ["--json"])
+        if code != 0:
+            failures.append(f"{case['name']}: frequencies exit {code}: {err.strip()}")
+            continue
+        got = json.loads(out)["inv_freq"]
+        want = case["theta"]
+        if len(got) != len(want):
+            failures.append(f"{case['name']}: {len(got)} frequencies, HF {len(want)}")
+            continue
+        # A zero frequency (proportional's unrotated pairs) must be zero.
+        worst = max(abs(g - w) / (2 * (1.5 + abs(math.log(w)) / 2) * EPS_F32 * w) if w > 0 else (0 if g == 0 else math.inf)
+                    for g, w in zip(got, want))
+        if worst > 1:
+            failures.append(f"{case['name']}: θ off by {worst:.3g} of the float32 bound")
+        code, out, err = run(a.rope, ["inspect"] + cfg + layer + ["--json"])
+        if code != 0:
+            failures.append(f"{case['name']}: inspect exit {code}: {err.strip()}")
+            continue
+        info = json.loads(out)
+        if abs(info["attention_factor"] - case["attention_factor"]) > 1e-12 * case["attention_factor"]:
+            failures.append(f"{case['name']}: attention factor {info['attention_factor']}, HF {case['attention_factor']}")
+        if info["rotary_dim"] != case["rotary_dim"]:
+            failures.append(f"{case['name']}: rotary dim {info['rotary_dim']}, HF {case['rotary_dim']}")
+        print(f"frequencies  {case['name']:34} θ within {worst:.3g} of the bound, attention factor {info['attention_factor']:.6g}")
+    for f in failures:
+        print("FAIL", f)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

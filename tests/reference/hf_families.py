@@ -1,0 +1,287 @@
+#!/usr/bin/python3
+"""Dumps of q before and after RoPE as Hugging Face's own code computes them, per model family, by NumPy alone.
+
+An independent port, written from transformers main 357f414cae88d5f592105bd97ec4a24ef7735f9f (5.6.0.dev0,
+2026-04-13), paths under src/transformers/:
+  - inv_freq: modeling_rope_utils.py _compute_default_rope_parameters (dim = int(head_dim ·
+    partial_rotary_factor), inv_freq = 1 / base^(arange(0, dim, 2) / dim) in float32) and
+    _compute_yarn_parameters (factor as given, else max_position_embeddings / original; attention factor
+    get_mscale(f, mscale) / get_mscale(f, mscale_all_dim) when both are given, else 0.1·ln f + 1;
+    find_correction_range floored and ceiled (truncate), the ramp over dim // 2 pairs, low == high widened by
+    0.001), _compute_llama3_parameters;
+  - the rotary classes' forward: inv_freq ⊗ positions, cos and sin, times the attention factor, all in float32
+    ("# Force float32", models/llama/modeling_llama.py LlamaRotaryEmbedding.forward), then cast to the model's
+    dtype, except where a family keeps them in float32;
+  - the apply functions, per family:
+      llama, smollm3, minimax_m2, qwen3_next (rotate_half on the rotary part, the rest passed through:
+      models/llama/modeling_llama.py apply_rotary_pos_emb, models/glm4_moe/modeling_glm4_moe.py
+      apply_rotary_pos_emb for the partial heads);
+      deepseek_v3 and kimi_k2 (models/deepseek_v3/modeling_deepseek_v3.py apply_rotary_pos_emb_interleave:
+      q viewed as (d/2, 2), transposed and reshaped, so that pair (2i, 2i+1) moves to (i, i + d/2), then
+      rotate_half; q = cat(q_nope, q_pe) with the RoPE part last);
+      ernie4_5 (models/ernie4_5/modeling_ernie4_5.py apply_rotary_pos_emb: cos and sin of the first half
+      repeat_interleave'd, rotate_half of (2i, 2i+1), computed in float32 and cast back);
+      cohere (models/cohere/modeling_cohere.py: freqs repeat_interleave'd, interleaved pairs, q.float(), cast back);
+  - OLMo 3 (models/olmo3/modular_olmo3.py Olmo3Model.rotary_embs, as transformers PR #45945 restored it):
+    sliding layers the default RoPE at rope_theta, full layers the config's YaRN;
+  - Gemma 4 (models/gemma4/configuration_gemma4.py Gemma4TextConfig, modeling_rope_utils.py
+    _compute_proportional_rope_parameters): full layers global_head_dim 512, proportional, the first
+    int(0.25·512 // 2) = 64 pairs at 1e6^(−2j/512), the other 192 at frequency 0; sliding layers head_dim 256, 1e4;
+  - class defaults (the config omits the key): rope_theta of SmolLM3Config 2e6, MiniMaxM2Config 5e6,
+    Ernie4_5Config 5e5, CohereConfig 5e5; partial_rotary_factor of Glm4MoeConfig 0.5 and Qwen3NextConfig 0.25;
+    rope_interleave of DeepseekV3Config true; HunYuan's NTK-α (models/hunyuan_v1_dense/modeling_hunyuan_v1_dense.py:
+    base · α^(d / (d − 2))).
+
+Usage: hf_families.py OUT_DIR   writes OUT_DIR/<case>/{config.json,q.npy,q_rope.npy,positions.npy} and
+OUT_DIR/manifest.json: per case the files, the expected verdict, θ and the attention factor HF computes.
+"""
+import json
+import math
+import os
+import sys
+
+import numpy as np
+
+F32 = np.float32
+SEED = 20260413
+HEADS = 2
+# Positions: the first 40, then far ones (HF's float32 positions hold every integer below 2^24 exactly).
+POSITIONS = np.array(list(range(40)) + [511, 4095, 4096, 8191, 32767, 65535, 131071, 163839], dtype=np.int64)
+
+
+def default_inv_freq(base, dim):
+    return (F32(1.0) / (F32(base) ** (np.arange(0, dim, 2, dtype=np.int64).astype(F32) / F32(dim)))).astype(F32)
+
+
+def yarn_inv_freq(base, dim, rp, max_pos):
+    factor = rp.get("factor")
+    original = rp.get("original_max_position_embeddings", max_pos)
+    if factor is None:
+        factor = max_pos / original
+    mscale, mscale_all = rp.get("mscale"), rp.get("mscale_all_dim")
+
+    def get_mscale(scale, m=1.0):
+        return 1.0 if scale <= 1 else 0.1 * m * math.log(scale) + 1.0
+    attn = rp.get("attention_factor")
+    if attn is None:
+        attn = get_mscale(factor, mscale) / get_mscale(factor, mscale_all) if mscale and mscale_all else get_mscale(factor)
+    beta_fast, beta_slow = rp.get("beta_fast") or 32, rp.get("beta_slow") or 1
+
+    def corr(rot):
+        return (dim * math.log(original / (rot * 2 * math.pi))) / (2 * math.log(base))
+    low, high = math.floor(corr(beta_fast)), math.ceil(corr(beta_slow))
+    low, high = max(low, 0), min(high, dim - 1)
+    if low == high:
+        high += 0.001
+    ramp = np.clip((np.arange(dim // 2, dtype=F32) - F32(low)) / F32(high - low), 0, 1).astype(F32)
+    extrapolation = (F32(1) - ramp).astype(F32)
+    pos = (F32(base) ** (np.arange(0, dim, 2).astype(F32) / F32(dim))).astype(F32)
+    inter, extra = (F32(1) / (F32(factor) * pos)).astype(F32), (F32(1) / pos).astype(F32)
+    inv = (inter * (F32(1) - extrapolation) + extra * extrapolation).astype(F32)
+    return inv, attn
+
+
+def llama3_inv_freq(base, dim, rp):
+    inv = default_inv_freq(base, dim)
+    f, lf, hf, l0 = rp["factor"], rp["low_freq_factor"], rp["high_freq_factor"], rp["original_max_position_embeddings"]
+    low_wl, high_wl = l0 / lf, l0 / hf
+    wl = F32(2 * math.pi) / inv
+    out = np.where(wl > low_wl, inv / F32(f), inv).astype(F32)
+    smooth = ((F32(l0) / wl - F32(lf)) / F32(hf - lf)).astype(F32)
+    smoothed = ((F32(1) - smooth) * out / F32(f) + smooth * out).astype(F32)
+    medium = ~(wl < high_wl) & ~(wl > low_wl)
+    return np.where(medium, smoothed, out).astype(F32)
+
+
+# Each case: the config.json (keys omitted where the class default is tested), the dump's head dim, and how
+# the family's code applies RoPE.
+CASES = [
+    dict(name="llama31_f64", config=dict(
+        model_type="llama", hidden_size=4096, num_attention_heads=32, max_position_embeddings=131072, rope_theta=500000.0,
+        rope_scaling=dict(rope_type="llama3", factor=8.0, low_freq_factor=1.0, high_freq_factor=4.0,
+                          original_max_position_embeddings=8192)), apply="half", theta=500000.0, head=128),
+    dict(name="deepseek_v3_q_pe_f64", config=dict(
+        model_type="deepseek_v3", hidden_size=7168, num_attention_heads=128, max_position_embeddings=163840,
+        qk_nope_head_dim=128, qk_rope_head_dim=64, rope_theta=10000,
+        rope_scaling=dict(type="yarn", factor=40, beta_fast=32, beta_slow=1, mscale=1.0, mscale_all_dim=1.0,
+                          original_max_position_embeddings=4096)), apply="deinterleave", theta=10000.0, head=64, rot=64),
+    dict(name="deepseek_v3_q_f64", like="deepseek_v3_q_pe_f64", apply="deinterleave", theta=10000.0, head=192, rot=64,
+         offset=128),
+    dict(name="deepseek_v3_q_pe_bf16", like="deepseek_v3_q_pe_f64", apply="deinterleave", theta=10000.0, head=64,
+         rot=64, dtype="bf16"),
+    # Kimi K2-0905: β_fast = β_slow = 1, the ramp a hard cut; model_type kimi_k2 runs DeepSeek-V3's code.
+    dict(name="kimi_k2_f64", config=dict(
+        model_type="kimi_k2", hidden_size=7168, num_attention_heads=64, max_position_embeddings=262144,
+        qk_nope_head_dim=128, qk_rope_head_dim=64, rope_theta=50000.0,
+        rope_scaling=dict(type="yarn", factor=64.0, beta_fast=1.0, beta_slow=1.0, mscale=1.0, mscale_all_dim=1.0,
+                          original_max_position_embeddings=4096)), apply="deinterleave", theta=50000.0, head=64, rot=64),
+    # GLM-4.5: partial_rotary_factor omitted, Glm4MoeConfig's 0.5.
+    dict(name="glm4_moe_default_partial_f64", config=dict(
+        model_type="glm4_moe", hidden_size=5120, num_attention_heads=96, head_dim=128, max_position_embeddings=131072,
+        rope_theta=1000000), apply="half", theta=1e6, head=128, rot=64),
+    # Qwen3-Next: partial_rotary_factor omitted, 0.25; its full-attention layers.
+    dict(name="qwen3_next_default_partial_f64", config=dict(
+        model_type="qwen3_next", hidden_size=2048, num_attention_heads=16, head_dim=256,
+        max_position_embeddings=262144, rope_theta=10000000), apply="half", theta=1e7, head=256, rot=64,
+         flags=["--layer-type", "full_attention"]),
+    # Class-default θ.
+    dict(name="smollm3_default_theta_f64", config=dict(
+        model_type="smollm3", hidden_size=2048, num_attention_heads=16, max_position_embeddings=65536),
+         apply="half", theta=2e6, head=128, flags=["--layer-type", "0"]),
+    dict(name="minimax_m2_default_theta_f64", config=dict(
+        model_type="minimax_m2", hidden_size=3072, num_attention_heads=48, head_dim=128,
+        max_position_embeddings=196608), apply="half", theta=5e6, head=128),
+    dict(name="ernie4_5_default_theta_f64", config=dict(
+        model_type="ernie4_5", hidden_size=1024, num_attention_heads=16, head_dim=128, max_position_embeddings=131072),
+         apply="ernie", theta=5e5, head=128),
+    dict(name="cohere_default_theta_f64", config=dict(
+        model_type="cohere", hidden_size=8192, num_attention_heads=64, max_position_embeddings=131072),
+         apply="cohere", theta=5e5, head=128),
+    # HunYuan: rope_scaling {type: dynamic, alpha}: NTK-α, base · α^(d/(d−2)).
+    dict(name="hunyuan_ntk_alpha_f64", config=dict(
+        model_type="hunyuan_v1_dense", hidden_size=4096, num_attention_heads=32, head_dim=128,
+        max_position_embeddings=262144, rope_theta=10000.0, rope_scaling=dict(type="dynamic", alpha=1000.0, factor=1.0)),
+         apply="half", theta=10000.0 * 1000.0 ** (128 / 126), head=128),
+    # OLMo 3 (modular_olmo3.py Olmo3Model.rotary_embs, transformers PR #45945): YaRN on the full layers only.
+    dict(name="olmo3_full_yarn_f64", config=dict(
+        model_type="olmo3", hidden_size=5120, num_attention_heads=40, max_position_embeddings=65536,
+        rope_theta=500000, rope_scaling=dict(rope_type="yarn", factor=8.0, original_max_position_embeddings=8192,
+                                             beta_fast=32, beta_slow=1, attention_factor=1.2079441541679836),
+        layer_types=["sliding_attention"] * 3 + ["full_attention"]), apply="half", theta=500000.0, head=128,
+         flags=["--layer-type", "3"]),
+    dict(name="olmo3_sliding_unscaled_f64", like="olmo3_full_yarn_f64", apply="half", theta=500000.0, head=128,
+         unscaled=True, flags=["--layer-type", "0"]),
+    # Gemma 4 with every RoPE key omitted: Gemma4TextConfig's rope_parameters, head_dim and global_head_dim.
+    dict(name="gemma4_full_proportional_f64", config=dict(
+        model_type="gemma4", text_config=dict(model_type="gemma4_text", num_hidden_layers=6)),
+         apply="half", kind="proportional", theta=1e6, head=512, flags=["--layer-type", "full_attention"]),
+    dict(name="gemma4_sliding_f64", like="gemma4_full_proportional_f64", apply="half", theta=1e4, head=256,
+         kind="default", flags=["--layer-type", "sliding_attention"]),
+    # A planted bug still named under the float32 angle model: positions shifted by one.
+    dict(name="bug_llama31_plus_one_f64", like="llama31_f64", apply="half", theta=500000.0, head=128, shift=1,
+         exit=1, matches="positions-plus-one"),
+]
+
+
+def case_config(case):
+    if "config" in case:
+        return case["config"]
+    return next(c for c in CASES if c["name"] == case["like"])["config"]
+
+
+def hf_inv_freq(case):
+    cfg = case_config(case)
+    rot = case.get("rot", case["head"])
+    rp = cfg.get("rope_scaling") or {}
+    kind = case.get("kind") or rp.get("rope_type", rp.get("type", "default"))
+    if case.get("unscaled"):  # OLMo 3's sliding layers: rope_type "default" at rope_theta
+        kind = "default"
+    if kind == "proportional":  # _compute_proportional_rope_parameters: partial 0.25 of head_dim 512, the rest 0
+        n = int(0.25 * rot // 2)
+        inv = np.zeros(rot // 2, dtype=F32)
+        inv[:n] = (F32(1.0) / (F32(case["theta"]) ** (np.arange(0, 2 * n, 2, dtype=np.int64).astype(F32) / F32(rot))))
+        return inv.astype(F32), 1.0
+    if kind == "yarn":
+        return yarn_inv_freq(cfg["rope_theta"], rot, rp, cfg["max_position_embeddings"])
+    if kind == "llama3":
+        return llama3_inv_freq(case["theta"], rot, rp), 1.0
+    return default_inv_freq(case["theta"], rot), 1.0
+
+
+def bf16(x):
+    b = np.ascontiguousarray(x, dtype=F32).view(np.uint32)
+    return ((b + (((b >> 16) & 1) + 0x7FFF)) & 0xFFFF0000).astype(np.uint32).view(F32)
+
+
+def cast(x, dtype):
+    return np.asarray(x, np.float64) if dtype == "f64" else bf16(np.asarray(x, F32)).astype(F32)
+
+
+def rotate_half(x):
+    h = x.shape[-1] // 2
+    return np.concatenate([-x[..., h:], x[..., :h]], axis=-1)
+
+
+def rotate_pairs(x):  # Ernie's and Cohere's rotate_half: (2i, 2i+1) -> (−x_{2i+1}, x_{2i})
+    out = np.empty_like(x)
+    out[..., 0::2], out[..., 1::2] = -x[..., 1::2], x[..., 0::2]
+    return out
+
+
+def hf_apply(q, case, positions):
+    """q: [seq, heads, head] in the model's dtype (float64, or bf16 values in float32)."""
+    dtype = case.get("dtype", "f64")
+    inv, attn = hf_inv_freq(case)
+    freqs = (positions.astype(F32)[:, None] * inv[None, :]).astype(F32)
+    rot, off = case.get("rot", case["head"]), case.get("offset", 0)
+    q_rot = q[..., off:off + rot]
+    out = q.copy()
+    if case["apply"] in ("half", "deinterleave"):
+        emb = np.concatenate([freqs, freqs], axis=-1)
+        cos = cast((np.cos(emb) * F32(attn)).astype(F32), dtype)[:, None, :]
+        sin = cast((np.sin(emb) * F32(attn)).astype(F32), dtype)[:, None, :]
+        if case["apply"] == "deinterleave":  # view(d/2, 2).transpose(4, 3).reshape(d)
+            q_rot = q_rot.reshape(q_rot.shape[:-1] + (rot // 2, 2)).swapaxes(-1, -2).reshape(q_rot.shape)
+        out[..., off:off + rot] = cast(cast(q_rot * cos, dtype) + cast(rotate_half(q_rot) * sin, dtype), dtype)
+    elif case["apply"] == "ernie":  # cos, sin kept in float32; cat(freqs, freqs)[..., :d/2] repeat_interleave'd
+        emb = np.concatenate([freqs, freqs], axis=-1)
+        cos = np.repeat((np.cos(emb) * F32(attn)).astype(F32)[..., : rot // 2], 2, axis=-1)[:, None, :]
+        sin = np.repeat((np.sin(emb) * F32(attn)).astype(F32)[..., : rot // 2], 2, axis=-1)[:, None, :]
+        qf = q_rot.astype(F32)
+        out[..., off:off + rot] = cast((qf * cos).astype(F32) + (rotate_pairs(qf) * sin).astype(F32), dtype)
+    elif case["apply"] == "cohere":  # emb = repeat_interleave(freqs, 2); cos/sin cast to the dtype; q.float()
+        emb = np.repeat(freqs, 2, axis=-1)
+        cos = cast((np.cos(emb) * F32(attn)).astype(F32), dtype).astype(F32)[:, None, :]
+        sin = cast((np.sin(emb) * F32(attn)).astype(F32), dtype).astype(F32)[:, None, :]
+        qf = q_rot.astype(F32)
+        out[..., off:off + rot] = cast((qf * cos).astype(F32) + (rotate_pairs(qf) * sin).astype(F32), dtype)
+    else:
+        raise ValueError(case["apply"])
+    return out, inv, attn
+
+
+def self_check():
+    # HunYuan's NTK-α base for α = 1000, d = 128 (the issue's 1.116e7).
+    assert abs(10000.0 * 1000.0 ** (128 / 126) / 1.1159e7 - 1) < 1e-4
+    # apply_rotary_pos_emb_interleave moves pair (2i, 2i+1) to (i, i + d/2): at position 0 the dump is the
+    # de-interleaved input.
+    q = np.arange(8, dtype=np.float64).reshape(1, 1, 8)
+    out, _, _ = hf_apply(q, dict(apply="deinterleave", theta=1e4, head=8, config=dict()), np.array([0]))
+    assert list(out[0, 0]) == [0, 2, 4, 6, 1, 3, 5, 7], out
+    # DeepSeek-V3's YaRN with mscale = mscale_all_dim: attention factor 1.
+    _, attn = yarn_inv_freq(1e4, 64, dict(factor=40, mscale=1.0, mscale_all_dim=1.0,
+                                          original_max_position_embeddings=4096), 163840)
+    assert attn == 1.0
+
+
+def main():
+    self_check()
+    out_dir = sys.argv[1]
+    os.makedirs(out_dir, exist_ok=True)
+    rng = np.random.default_rng(SEED)
+    manifest = []
+    for case in CASES:
+        d = os.path.join(out_dir, case["name"])
+        os.makedirs(d, exist_ok=True)
+        dtype = case.get("dtype", "f64")
+        q = cast(rng.standard_normal((len(POSITIONS), HEADS, case["head"])), dtype)
+        after, inv, attn = hf_apply(q, case, POSITIONS + case.get("shift", 0))
+        with open(os.path.join(d, "config.json"), "w") as f:
+            json.dump(case_config(case), f, indent=1)
+        if dtype == "bf16":
+            for name, x in (("q.npy", q), ("q_rope.npy", after)):
+                np.save(os.path.join(d, name), (np.ascontiguousarray(x, F32).view(np.uint32) >> 16).astype("<u2"))
+        else:
+            np.save(os.path.join(d, "q.npy"), q.astype("<f8"))
+            np.save(os.path.join(d, "q_rope.npy"), after.astype("<f8"))
+        np.save(os.path.join(d, "positions.npy"), POSITIONS)
+        manifest.append(dict(name=case["name"], dir=case["name"], dtype=dtype, exit=case.get("exit", 0),
+                             matches=case.get("matches"), flags=case.get("flags", []) + (["--bf16-bits"] if dtype == "bf16" else []),
+                             theta=[float(x) for x in inv], attention_factor=float(attn), rotary_dim=case.get("rot", case["head"])))
+    with open(os.path.join(out_dir, "manifest.json"), "w") as f:
+        json.dump(manifest, f, indent=1)
+    print(f"{len(manifest)} cases in {out_dir}")
+
+
+if __name__ == "__main__":
+    main()
