@@ -39,8 +39,6 @@ std::string python_argument(std::string_view setting) {
 PYBIND11_MODULE(_rope, m) {
   namespace py = pybind11;
   m.doc() = "rope's library: a model's RoPE, the float64 reference, and the check of a dump (docs/python.md)";
-  // After the static initialisers of the command line's catalog (linked in for Spec.describe), which install
-  // the command line's names.
   rope::set_option_namer(&rope::python::python_argument);
   m.attr("__version__") = rope::kVersion;
   // InvalidArgument: bad input, ValueError with the library's sentence; IoError: a file that cannot be read.

@@ -2,10 +2,8 @@
 // every parameter on top, resolved by the library's one resolution (models/resolve.hpp).
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
-#include <sstream>
 
 #include "bindings.hpp"
-#include "rope/cli/inspect_report.hpp"
 #include "rope/core/error.hpp"
 #include "rope/io/gguf.hpp"
 #include "rope/models/presets.hpp"
@@ -72,6 +70,12 @@ Spec make(const std::string& preset, const std::string& file, const py::dict& pa
   return s;
 }
 
+std::vector<std::string> english(const std::vector<Message>& messages) {
+  std::vector<std::string> out;
+  for (const Message& m : messages) out.push_back(m.en);
+  return out;
+}
+
 py::object optional_long(const std::optional<long>& v) { return v ? py::cast(*v) : py::none(); }
 
 }  // namespace
@@ -110,15 +114,20 @@ void bind_spec(py::module_& m) {
         for (const LayerRope& l : s.rope.layers) out.append(py::make_tuple(l.type, l.layers, l.spec.has_value()));
         return out;
       })
-      .def(
-          "describe",
-          [](const Spec& s, const std::string& lang, bool json) {
-            if (lang != "en" && lang != "zh") throw InvalidArgument(error_msg("{0} must be en or zh (got '{1}')", "lang", lang));
-            std::ostringstream out;
-            cli::print_inspect(s.rope, json, std::nullopt, lang == "zh" ? cli::Lang::Zh : cli::Lang::En, out);
-            return out.str();
-          },
-          py::arg("lang") = "en", py::arg("json") = false);
+      .def_property_readonly("factor", [](const Spec& s) { return s.rope.spec.params.factor; })
+      .def_property_readonly("factor_rule", [](const Spec& s) { return s.rope.spec.params.factor_rule.en; })
+      .def_property_readonly("attention_rule", [](const Spec& s) { return s.rope.spec.params.attention_rule.en; })
+      .def_property_readonly("origin", [](const Spec& s) { return english(s.rope.model.origin); })
+      .def_property_readonly("notes", [](const Spec& s) {
+        std::vector<std::string> out = english(s.rope.model.notes);
+        for (const Message& n : s.rope.spec.params.notes) out.push_back(n.en);
+        return out;
+      })
+      .def_property_readonly("warnings", [](const Spec& s) {
+        std::vector<std::string> out = english(s.rope.model.warnings);
+        for (const Message& n : s.rope.spec.params.warnings) out.push_back(n.en);
+        return out;
+      });
 }
 
 }  // namespace rope::python

@@ -93,9 +93,34 @@ class Spec:
         """Every layer type of the model in order: (name, layer indices, has RoPE); [] when all layers agree."""
         return [(name, list(layers), has_rope) for name, layers, has_rope in self._impl.layer_types]
 
-    def describe(self, lang="en", json=False):
-        """The text of ``rope inspect`` for this spec (``lang="zh"``: Chinese; ``json=True``: its JSON)."""
-        return self._impl.describe(lang, json)
+    factor = property(lambda self: self._impl.factor, doc="the scaling factor f the method uses")
+    origin = property(lambda self: self._impl.origin, doc="where each value came from, one line each")
+    notes = property(lambda self: self._impl.notes)
+    warnings = property(lambda self: self._impl.warnings)
+
+    def describe(self):
+        """The spec in a few lines, with where each value came from, its notes and warnings (the library's
+        sentences, as `rope inspect` prints them)."""
+        rows = [("head_dim", str(self.head_dim)),
+                ("rotary dim", f"{self.rotary_dim} ({self.rotary_dim // 2} pairs), channels {self.rotary_offset} … "
+                               f"{self.rotary_offset + self.rotary_dim - 1}"),
+                ("layout", f"{self.layout} ({self._impl.layout_reason})"),
+                ("base (rope_theta)", f"{self.base:g}"),
+                ("scaling", self.scaling_parameters or self.scaling)]
+        if self.scaling != "default":
+            rows.append(("factor f", f"{self.factor:g} ({self._impl.factor_rule})"))
+        rows.append(("attention factor", f"{self.attention_factor:.6g} ({self._impl.attention_rule})"))
+        if self.max_position_embeddings:
+            rows.append(("max_position_embeddings", str(self.max_position_embeddings)))
+        for name, layers, has_rope in self.layer_types:
+            rows.append((f"layer type {name}", f"{len(layers)} layers" + ("" if has_rope else ", no RoPE")))
+        model = f" (model_type {self.model_type})" if self.model_type else ""
+        lines = [f"RoPE of {self.name}{model}"] + [f"  {label:<25}{value}" for label, value in rows]
+        for title, items in (("where each value came from", self.origin), ("notes", self.notes),
+                             ("warnings", self.warnings)):
+            if items:
+                lines += ["", f"{title}:"] + [f"  {item}" for item in items]
+        return "\n".join(lines) + "\n"
 
     def __repr__(self):
         layer = f", layer type {self.layer_type}" if self.layer_type else ""

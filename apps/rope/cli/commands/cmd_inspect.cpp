@@ -11,7 +11,6 @@
 #include "rope/cli/commands.hpp"
 #include "rope/cli/digits.hpp"
 #include "rope/cli/exit_codes.hpp"
-#include "rope/cli/inspect_report.hpp"
 #include "rope/cli/options.hpp"
 #include "rope/io/csv.hpp"
 #include "rope/core/constants.hpp"
@@ -136,11 +135,7 @@ int run_inspect(const InspectOptions& opt, std::ostream& out) {
   if (!s.source.any()) {
     throw InvalidArgument(error_msg("rope inspect needs a config.json FILE, --model NAME, or --list"));
   }
-  return print_inspect(resolve(s, DimBase{}), opt.json, opt.digits, opt.lang, out);
-}
-
-int print_inspect(const ModelRope& rr, bool json, std::optional<int> digits, Lang lang, std::ostream& out) {
-  const Text t(lang);
+  const ModelRope rr = resolve(s, DimBase{});
   const RopeConfig& c = rr.model.rope;
   const RopeParameters& p = rr.spec.params;
   const RopeSpec& spec = rr.spec;
@@ -176,7 +171,7 @@ int print_inspect(const ModelRope& rr, bool json, std::optional<int> digits, Lan
   const bool scaled_differ = lambda_scaled != lambda;
   const Eigen::Index critical_scaled = train > 0 && scaled_differ ? first_pair_beyond(lambda_scaled, train) : -1;
 
-  if (json) {
+  if (opt.json) {
     nlohmann::json j;
     j["model"] = rr.model.name;
     j["model_type"] = rr.model.model_type;
@@ -215,7 +210,7 @@ int print_inspect(const ModelRope& rr, bool json, std::optional<int> digits, Lan
 
   const bool z = t.zh();
   // A computed number: as many significant digits as the wavelengths below (digits.hpp), or --digits N.
-  const auto computed = [&](double x) { return with_digits(x, digits.value_or(kInspectDigits)); };
+  const auto computed = [&](double x) { return with_digits(x, opt.digits.value_or(kInspectDigits)); };
   // Two columns: a label padded to 25 columns (fmt counts a Chinese character as two), then the value.
   const auto row = [&](const std::string& label, const std::string& value) {
     out << fmt::format("  {:<25}{}\n", label, value);
