@@ -70,12 +70,6 @@ Spec make(const std::string& preset, const std::string& file, const py::dict& pa
   return s;
 }
 
-std::vector<std::string> english(const std::vector<Message>& messages) {
-  std::vector<std::string> out;
-  for (const Message& m : messages) out.push_back(m.en);
-  return out;
-}
-
 py::object optional_long(const std::optional<long>& v) { return v ? py::cast(*v) : py::none(); }
 
 }  // namespace

@@ -2,6 +2,7 @@
 the build tree (PYTHONPATH=BUILD/python, set by CTest) or from where pip installed it."""
 import os
 import pathlib
+import re
 import sys
 
 import numpy as np
@@ -49,6 +50,16 @@ def numpy_rope(x, positions, inv_freq, attention_factor=1.0, layout="half", offs
         out[..., offset:offset + r:2] = a * cos - b * sin
         out[..., offset + 1:offset + r:2] = a * sin + b * cos
     return out
+
+
+# The command line's flags and the module's arguments for the same setting (apps/python/module.cpp).
+_ARGUMENTS = {"--dim": "head_dim", "--model": 'Spec("PRESET")', "--config": 'Spec("config.json")',
+              "--bf16-bits": 'dtype="bf16"', "--original-max-position": "original_max_position_embeddings"}
+
+
+def pythonic(text):
+    """A sentence of the command line with its flags named as the module names its arguments."""
+    return re.sub(r"--[a-z][a-z0-9-]*", lambda m: _ARGUMENTS.get(m.group(0), m.group(0)[2:].replace("-", "_")), text)
 
 
 @pytest.fixture

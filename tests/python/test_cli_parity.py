@@ -8,7 +8,7 @@ import pytest
 
 import rope
 import rope.testing
-from conftest import numpy_rope
+from conftest import numpy_rope, pythonic
 
 
 def cli_json(rope_exe, *args):
@@ -26,6 +26,8 @@ def same(cli, module):
             assert len(value) == len(module[key]), key
             for a, b in zip(value, module[key]):
                 same(a, b)
+        elif isinstance(value, str):  # the library's sentences name the module's arguments where the CLI's name flags
+            assert module[key] == pythonic(value), (key, module[key], value)
         else:
             assert module[key] == value, (key, module[key], value)
 

@@ -1,8 +1,11 @@
 """docs/python.md's pytest file for "my kernel against Llama 3.1's config", run as the page shows it: at most
 20 lines, and every test in it passes."""
+import os
 import re
 import subprocess
 import sys
+
+import rope
 
 
 def example(root):
@@ -20,7 +23,9 @@ def test_example_is_at_most_20_lines(root):
 def test_example_passes(root, tmp_path):
     name, code = example(root)
     (tmp_path / name).write_text(code, encoding="utf-8")
+    # The module where this test imported it from (the build tree, or where pip installed it).
+    env = dict(os.environ, PYTHONPATH=os.path.dirname(os.path.dirname(rope.__file__)))
     run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", name], cwd=tmp_path,
-                         capture_output=True, text=True)
+                         capture_output=True, text=True, env=env)
     assert run.returncode == 0, run.stdout + run.stderr
     assert re.search(r"\b7 passed\b", run.stdout), run.stdout

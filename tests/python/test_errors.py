@@ -14,7 +14,7 @@ def test_unknown_preset():
 def test_bad_parameter_names_the_argument():
     with pytest.raises(ValueError, match="layer_type"):
         rope.Spec(head_dim=64, layer_type="sliding_attention")
-    with pytest.raises(ValueError, match="layer_type"):
+    with pytest.raises(ValueError, match="layer type 'no_such_layers' is not one of gemma-3-27b's"):
         rope.Spec("gemma-3-27b", layer_type="no_such_layers")
     with pytest.raises(ValueError):
         rope.Spec(head_dim=63)
@@ -25,7 +25,7 @@ def test_bad_parameter_names_the_argument():
 def test_shapes(rng):
     spec = rope.Spec("llama-3.1-8b")
     q = rng.standard_normal((4, 2, 128)).astype(np.float32)
-    with pytest.raises(ValueError, match=r"after has shape \[4, 2, 64\], before has \[4, 2, 128\]"):
+    with pytest.raises(ValueError, match=r"after has shape \(4, 2, 64\), before has \(4, 2, 128\)"):
         rope.check(q, q[..., :64], np.arange(4), spec)
     with pytest.raises(ValueError, match="positions: the number of positions, 5, is not the length"):
         rope.check(q, q, np.arange(5), spec)
@@ -51,7 +51,7 @@ def test_nan_and_integers(rng):
         rope.reference(np.ones((3, 8)), np.array([0, np.nan, 2]), spec)
     with pytest.raises(ValueError, match='dtype="bf16"'):  # 16-bit integers need dtype="bf16"
         rope.reference(np.ones((3, 8), np.int16), np.arange(3), spec)
-    with pytest.raises(ValueError, match="positions: 3.0e"):
+    with pytest.raises(ValueError, match=r"positions: position 30000000 is outside \[-2\^24, 2\^24\]"):
         rope.reference(np.ones((3, 8)), np.array([0, 1, 3e7]), spec)
 
 

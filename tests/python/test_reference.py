@@ -47,9 +47,9 @@ def test_partial_interleaved_and_offset(rng):
     want = numpy_rope(x, np.arange(6), gptj.inv_freq, layout="interleaved")
     np.testing.assert_allclose(rope.reference(x, np.arange(6), gptj), want, rtol=0, atol=ATOL)
     assert np.array_equal(rope.reference(x, np.arange(6), gptj)[:, 64:], x[:, 64:])
-    ds = rope.Spec("deepseek-v3")  # YaRN, attention factor, the rotary channels last in the head
-    x = rng.standard_normal((6, ds.head_dim))
-    want = numpy_rope(x, np.arange(6), ds.inv_freq, ds.attention_factor, layout=ds.layout, offset=ds.rotary_offset)
+    ds = rope.Spec("deepseek-v3")  # YaRN with its attention factor; the rotary part alone (HF's q_pe)
+    x = rng.standard_normal((6, ds.rotary_dim))
+    want = numpy_rope(x, np.arange(6), ds.inv_freq, ds.attention_factor, layout=ds.layout)
     np.testing.assert_allclose(rope.reference(x, np.arange(6), ds), want, rtol=0, atol=ATOL)
 
 

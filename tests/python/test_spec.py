@@ -9,6 +9,7 @@ import pytest
 
 import rope
 import scaling  # tests/reference/scaling.py
+from conftest import pythonic
 
 
 def test_version_is_the_cli_version(rope_exe):
@@ -80,8 +81,11 @@ def test_spec_is_rope_inspect(rope_exe, model):
     spec = rope.Spec(model)
     assert spec.inv_freq.tolist() == cli["inv_freq"] and spec.original_inv_freq.tolist() == cli["original_inv_freq"]
     assert (spec.head_dim, spec.rotary_dim, spec.layout, spec.base, spec.scaling, spec.attention_factor) == (
-        cli["head_dim"], cli["rotary_dim"], cli["layout"], cli["base"], cli["rope_type"], cli["attention_factor"])
-    assert spec.origin == cli["origin"] and spec.notes == cli["notes"]
+        cli["head_channels"], cli["rotary_dim"], cli["layout"], cli["base"], cli["rope_type"], cli["attention_factor"])
+    assert spec.rotary_offset == cli["rotating_channels"][0]
+    # The same sentences, naming the module's arguments where the command line names its flags.
+    assert spec.origin == [pythonic(line) for line in cli["origin"]]
+    assert spec.notes == [pythonic(line) for line in cli["notes"]]
     text = spec.describe()
     assert text.startswith(f"RoPE of {model}") and all(line in text for line in cli["origin"])
 
