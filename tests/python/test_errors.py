@@ -20,6 +20,10 @@ def test_bad_parameter_names_the_argument():
         rope.Spec(head_dim=63)
     with pytest.raises(TypeError, match="fator"):
         rope.Spec(head_dim=64, fator=2)
+    with pytest.raises(TypeError, match="head_dim cannot be 'x'"):
+        rope.Spec(head_dim="x")
+    with pytest.raises(ValueError, match=r"factor must be a finite number \(got nan\)"):
+        rope.Spec(head_dim=64, scaling="yarn", factor=float("nan"), original_max_position_embeddings=10)
 
 
 def test_shapes(rng):

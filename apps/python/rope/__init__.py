@@ -34,6 +34,28 @@ _PARAMETERS = (
 )
 
 
+_INTEGERS = {"head_dim", "original_max_position_embeddings", "max_position_embeddings", "seq_len"}
+_TEXTS = {"layout", "scaling", "vision", "tower"}
+_FLAGS = {"truncate", "float32"}
+_LISTS = {"short_factor", "long_factor"}
+
+
+def _check_type(key, value):
+    """TypeError for a parameter of the wrong kind (the library checks the values)."""
+    if key in _INTEGERS:
+        ok = isinstance(value, (int, np.integer)) and not isinstance(value, bool)
+    elif key in _TEXTS:
+        ok = isinstance(value, str)
+    elif key in _FLAGS:
+        ok = isinstance(value, (bool, np.bool_))
+    elif key in _LISTS:
+        ok = not isinstance(value, (str, bytes)) and all(isinstance(v, (int, float, np.number)) for v in value)
+    else:
+        ok = isinstance(value, (int, float, np.number)) and not isinstance(value, bool)
+    if not ok:
+        raise TypeError(f"Spec(): {key} cannot be {value!r}")
+
+
 class Spec:
     """A model's RoPE, resolved as every ``rope`` command resolves ``--model``/``--config`` and its options.
 
@@ -49,6 +71,10 @@ class Spec:
         if unknown:
             raise TypeError(f"Spec() got an unexpected keyword argument '{unknown[0]}'")
         given = {k: v for k, v in params.items() if v is not None}
+        for key, value in given.items():
+            _check_type(key, value)
+        given = {k: (list(map(float, v)) if k in _LISTS else v.item() if isinstance(v, np.generic) else v)
+                 for k, v in given.items()}
         if layer_type is not None:
             given["layer_type"] = str(layer_type)
         self._source, self._layer_type, self._params = source, layer_type, dict(params)
