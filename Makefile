@@ -8,8 +8,11 @@ ROPE := $(BUILD)/bin/rope
 # Every configuration states the options it needs, so `demo` (the executable only) and `build` (tests
 # and benchmarks too) can share one build tree: switching between them rebuilds nothing.
 CONFIGURE := cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release
+# The trees that run tests also build the Python module (docs/python.md); the same value everywhere, so that
+# switching between build, test-e2e and conformance rebuilds nothing.
+PYTHON_MODULE := -DROPE_PYTHON=ON
 
-.PHONY: all deps build test test-fast test-e2e conformance demo gallery docs pot bench bench-compare clean sanitize sanitize-build fuzz install deb browser-test web web-page
+.PHONY: all deps build python test test-fast test-e2e conformance demo gallery docs pot bench bench-compare clean sanitize sanitize-build fuzz install deb browser-test web web-page
 
 all: build
 
@@ -17,7 +20,7 @@ deps:
 	bash scripts/install-deps.sh test
 
 build: deps
-	$(CONFIGURE) -DBUILD_TESTING=ON -DROPE_BUILD_BENCH=ON -DROPE_UNIT_TESTS=ON -DROPE_E2E_TESTS=ON -DROPE_CONFORMANCE=OFF
+	$(CONFIGURE) -DBUILD_TESTING=ON -DROPE_BUILD_BENCH=ON -DROPE_UNIT_TESTS=ON -DROPE_E2E_TESTS=ON -DROPE_CONFORMANCE=OFF $(PYTHON_MODULE)
 	cmake --build $(BUILD) -j $(JOBS)
 
 # The whole suite (docs/architecture.md lists its labels); `make test-fast` leaves out the tests
@@ -31,7 +34,7 @@ test-fast: build
 # CI's first tier: the end-to-end tests in Release (the benchmarks compiled too, not run), without building
 # the unit tests: they run under the sanitizers (`make sanitize`), so CI compiles each program once.
 test-e2e: deps
-	$(CONFIGURE) -DBUILD_TESTING=ON -DROPE_BUILD_BENCH=ON -DROPE_UNIT_TESTS=OFF -DROPE_E2E_TESTS=ON -DROPE_CONFORMANCE=OFF
+	$(CONFIGURE) -DBUILD_TESTING=ON -DROPE_BUILD_BENCH=ON -DROPE_UNIT_TESTS=OFF -DROPE_E2E_TESTS=ON -DROPE_CONFORMANCE=OFF $(PYTHON_MODULE)
 	cmake --build $(BUILD) -j $(JOBS)
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
 
@@ -40,7 +43,7 @@ test-e2e: deps
 # ROPE_CONFORMANCE, so after test-e2e (CI) only the harness is compiled; the other targets configure it off.
 conformance:
 	bash scripts/install-deps.sh llama
-	$(CONFIGURE) -DBUILD_TESTING=ON -DROPE_BUILD_BENCH=ON -DROPE_UNIT_TESTS=OFF -DROPE_E2E_TESTS=ON -DROPE_CONFORMANCE=ON
+	$(CONFIGURE) -DBUILD_TESTING=ON -DROPE_BUILD_BENCH=ON -DROPE_UNIT_TESTS=OFF -DROPE_E2E_TESTS=ON -DROPE_CONFORMANCE=ON $(PYTHON_MODULE)
 	cmake --build $(BUILD) -j $(JOBS) --target rope rope_ggml_rope_cases
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -L conformance
 
@@ -56,8 +59,17 @@ demo:
 	$(ROPE) matrix --dim 64 --position 3 --png $(OUT)/matrix.png
 	@echo "demo output in $(OUT)/"
 
-# The rope executable, the library, its headers and its CMake package (find_package(rope)) under
-# $(PREFIX); `make deb` builds a Debian package of the same files in $(BUILD).
+# The Python module rope (docs/python.md) in $(BUILD)/python: PYTHONPATH=$(BUILD)/python python3 -c "import rope".
+# pybind11 from Debian; the library is compiled with position-independent code for it.
+python: deps
+	test -f $(BUILD)/CMakeCache.txt || $(CONFIGURE) -DBUILD_TESTING=OFF -DROPE_BUILD_BENCH=OFF
+	cmake -S . -B $(BUILD) $(PYTHON_MODULE)
+	cmake --build $(BUILD) -j $(JOBS) --target rope_python
+	@echo "the module: PYTHONPATH=$(BUILD)/python python3 -c 'import rope; print(rope.__version__)'"
+
+# The rope executable, the library, its headers and its CMake package (find_package(rope)), and the Python
+# module (docs/python.md: PREFIX/lib/python3.X/dist-packages on Debian) under $(PREFIX); `make deb` builds a
+# Debian package of the same files in $(BUILD).
 install: build
 	cmake --install $(BUILD) --prefix $(PREFIX)
 

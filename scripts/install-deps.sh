@@ -4,7 +4,8 @@
 # otherwise. `./make.sh` and the Makefile call it; each level includes the ones before it:
 #   demo    build the rope executable and draw figures: the toolchain (make included), the libraries,
 #           gnuplot and a Chinese font
-#   test    (the default) also build and run every test: GoogleTest, Google Benchmark, NumPy, gettext
+#   test    (the default) also build and run every test: GoogleTest, Google Benchmark, NumPy, gettext,
+#           pybind11 and pytest (the Python module)
 #   fuzz    also clang++ and libFuzzer (make fuzz; make sanitize uses g++)
 #   browser also headless Chromium and python3-pil, for `make browser-test` (the lesson pages in a real
 #           browser), and emscripten, which compiles the live lesson page's WebAssembly (`make web`);
@@ -33,6 +34,9 @@ if [[ $level != demo ]]; then
   packages+=(libgtest-dev libgmock-dev libbenchmark-dev)    # tests and benchmarks
   packages+=(python3-numpy)          # independent references in tests/reference/, test scripts
   packages+=(gettext)                # msgfmt --check on the message catalog po/zh_CN.po, make pot
+  # the Python module (apps/python/, docs/python.md): pybind11 and the headers to build it, pytest to test it,
+  # venv, setuptools and wheel for `pip install --no-build-isolation .` into a virtual environment
+  packages+=(pybind11-dev python3-dev python3-pytest python3-venv python3-setuptools python3-wheel)
 fi
 if [[ $level == fuzz ]]; then
   packages+=(clang libclang-rt-14-dev)

@@ -47,4 +47,14 @@ actual=$(cd "$work" && "$work/build/consumer")
 if [[ "$actual" != "$expected" ]]; then
   echo "consumer printed:"; echo "$actual"; echo "expected:"; echo "$expected"; exit 1
 fi
+# The Python module, when the tree builds it (ROPE_PYTHON): installed beside the executable, importable from there
+# alone, and of the executable's version.
+module=$(find "$work/prefix/lib" -path '*-packages/rope/_rope*.so' 2>/dev/null | head -n 1)
+if grep -q '^ROPE_PYTHON:BOOL=ON' "$build/CMakeCache.txt"; then
+  [[ -n $module ]] || { echo "ROPE_PYTHON is on but the module rope was not installed"; exit 1; }
+  site=$(dirname "$(dirname "$module")")
+  python_version=$(cd "$work" && PYTHONPATH=$site /usr/bin/python3 -c \
+    "import rope, os; assert rope.__file__.startswith('$site'), rope.__file__; print(rope.__version__)")
+  [[ "rope $python_version" == "$version" ]] || { echo "python module $python_version, executable $version"; exit 1; }
+fi
 echo "install.consumer: installed into $work/prefix, $count headers compiled, consumer built with find_package(rope) and its output checked"

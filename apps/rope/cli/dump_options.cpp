@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fmt/format.h>
 
+#include "rope/analysis/dump_pair.hpp"
 #include "rope/cli/options.hpp"
 #include "rope/core/error.hpp"
 #include "rope/io/tensor_file.hpp"
@@ -83,96 +84,57 @@ LoadedDumps load_dumps(const DumpOptions& o) {
   const TensorData before = read_tensor_file(o.before, read);
   const TensorData after = read_tensor_file(o.after, read);
   const std::string before_name = escape_for_message(o.before), after_name = escape_for_message(o.after);
-  if (before.shape != after.shape) {
-    throw InvalidArgument(fmt::format("--after '{}' has shape {}, --before '{}' has {}: they must be equal", after_name,
-                                      shape_string(after.shape), before_name, shape_string(before.shape)));
-  }
+  // The positions as typed or read; the library arranges the dumps with them (analysis/dump_pair.hpp).
+  DumpPairInput input;
   LoadedDumps l;
-  l.shape = after.shape;
   l.stored = after.stored;
-  std::optional<DumpPositions> table;  // --positions as a file: its rows and components
   if (!o.axis_positions.empty()) {
     if (!o.positions.empty()) throw InvalidArgument(error_msg("give --positions or --axis-positions, not both"));
-    l.axis_positions = parse_axis_position_rows(read_text_file(o.axis_positions, "--axis-positions file", kMaxAxisPositionsBytes),
-                                                fmt::format("--axis-positions '{}'", escape_for_message(o.axis_positions)),
-                                                static_cast<std::size_t>(kMaxDumpPositions));
-    for (const AxisPosition& p : l.axis_positions) {
+    input.axis_positions = parse_axis_position_rows(read_text_file(o.axis_positions, "--axis-positions file", kMaxAxisPositionsBytes),
+                                                    fmt::format("--axis-positions '{}'", escape_for_message(o.axis_positions)),
+                                                    static_cast<std::size_t>(kMaxDumpPositions));
+    for (const AxisPosition& p : input.axis_positions) {
       if (!(p.max_abs() <= 16777216.0)) {
         throw InvalidArgument(error_msg("--axis-positions: {0} is outside [-2^24, 2^24]", p.text()));
       }
-      l.positions.push_back(p.value[0]);
+      input.positions.push_back(p.value[0]);
     }
+    input.positions_setting = "axis_positions";
     l.positions_text = o.axis_positions;
   } else if (const auto file = o.positions.empty() ? std::nullopt : named_file(o.positions)) {
-    table = read_positions_file(*file, "--positions file");
-    for (const AxisPosition& p : table->values) {
-      l.positions.push_back(p.value[0]);
-      if (table->components > 1) l.axis_positions.push_back(p);
+    const DumpPositions table = read_positions_file(*file, "--positions file");
+    for (const AxisPosition& p : table.values) {
+      input.positions.push_back(p.value[0]);
+      if (table.components > 1) input.axis_positions.push_back(p);
     }
-    l.positions_text = fmt::format("{} {}", *file, shape_string(table->shape));
+    input.rows = table.rows;
+    input.row_length = table.seq;
+    l.positions_text = fmt::format("{} {}", *file, shape_string(table.shape));
   } else if (!o.positions.empty()) {
-    l.positions = o.positions.find(':') != std::string::npos ? parse_position_range(o.positions, "--positions")
-                                                              : typed_list(o.positions, "--positions");
+    input.positions = o.positions.find(':') != std::string::npos ? parse_position_range(o.positions, "--positions")
+                                                                  : typed_list(o.positions, "--positions");
     l.positions_text = o.positions;
   }
-  const long rows = table ? table->rows : 1;
-  if (!o.axes.empty()) {
-    l.axes = parse_dump_axes(o.axes);
-  } else if (!l.positions.empty()) {
-    l.axes = infer_dump_axes(after.shape, static_cast<long>(l.positions.size()) / rows, after_name);
-  } else if (after.shape.size() == 4) {
-    throw InvalidArgument(fmt::format("{}: shape {} has 4 axes: give --axes (batch,heads,seq,d or batch,seq,heads,d) or "
-                                      "--positions",
-                                      after_name, shape_string(after.shape)));
-  } else {
-    l.axes = infer_dump_axes(after.shape, 0, after_name);
-  }
-  l.before = arrange_dump(before, l.axes, before_name);
-  l.after = arrange_dump(after, l.axes, after_name);
-  if (rows > 1) {  // a row of positions per batch entry: the rows laid end to end along the sequence axis
-    if (l.after.batch != rows) {
-      throw InvalidArgument(error_msg("--positions has {0} rows, the dump's batch axis has {1} (shape {2}, axes {3})", rows,
-                                      l.after.batch, shape_string(after.shape), to_string(l.axes)));
-    }
-    if (table->seq != l.after.seq) {
-      throw InvalidArgument(error_msg("--positions gives {0} positions per row, the dump's sequence axis has {1} (shape {2}, axes {3})",
-                                      table->seq, l.after.seq, shape_string(after.shape), to_string(l.axes)));
-    }
-    l.segments = row_segments(rows, l.after.seq);
-    l.segments_are_rows = true;
-    l.before = rows_along_sequence(l.before);
-    l.after = rows_along_sequence(l.after);
-  }
+  if (!o.axes.empty()) input.axes = parse_dump_axes(o.axes);
+  if (!o.sequence_starts.empty()) input.starts = sequence_starts(o.sequence_starts);
+  input.before_label = fmt::format("--before '{}'", before_name);
+  input.after_label = fmt::format("--after '{}'", after_name);
+  DumpPair pair = arrange_dump_pair(before, after, input, before_name, after_name);
+  l.before = std::move(pair.before);
+  l.after = std::move(pair.after);
+  l.positions = std::move(pair.positions);
+  l.axis_positions = std::move(pair.axis_positions);
+  l.axes = pair.axes;
+  l.shape = std::move(pair.shape);
+  l.segments = std::move(pair.segments);
+  l.segments_are_rows = pair.segments_are_rows;
   if (!o.sequence_starts.empty()) {
-    if (rows > 1) throw InvalidArgument(error_msg("give --sequence-starts or positions with a row per batch entry, not both"));
-    l.segments = segments_from_starts(sequence_starts(o.sequence_starts), l.after.seq, "--sequence-starts");
     l.starts_text = o.sequence_starts;
-    if (l.positions.empty()) {
-      l.positions = positions_within_segments(l.segments);
-      l.positions_text = "--sequence-starts " + o.sequence_starts;
-    }
+    if (l.positions_text.empty()) l.positions_text = "--sequence-starts " + o.sequence_starts;
   }
-  if (l.positions.empty()) {
-    for (long s = 0; s < l.after.seq; ++s) l.positions.push_back(static_cast<double>(s));
+  if (pair.positions_assumed) {
     l.positions_text = fmt::format("0:{}", l.after.seq);
     l.positions_assumed = true;
-  }
-  if (static_cast<long>(l.positions.size()) != l.after.seq) {
-    throw InvalidArgument(error_msg("{0}: the number of positions, {1}, is not the length of the dump's sequence axis, {2} (shape {3}, axes {4})",
-                                      l.axis_positions.empty() ? "--positions" : "--axis-positions", l.positions.size(), l.after.seq, shape_string(after.shape), to_string(l.axes)));
-  }
-  for (const double p : l.positions) {
-    if (!(std::abs(p) <= 16777216.0)) {
-      throw InvalidArgument(fmt::format("--positions: {} is outside [-2^24, 2^24]", p));
-    }
-  }
-  if (l.segments.empty() && l.axis_positions.empty()) {  // positions that start again: one sequence each
-    const std::vector<long> restarts = position_restarts(l.positions);
-    if (!restarts.empty() && restarts.size() < 1024) {
-      std::vector<double> starts{0};
-      for (const long r : restarts) starts.push_back(static_cast<double>(r));
-      l.segments = segments_from_starts(starts, l.after.seq, "--positions");
-    }
   }
   return l;
 }

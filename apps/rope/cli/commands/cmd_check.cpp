@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "rope/analysis/check.hpp"
+#include "rope/analysis/expectation.hpp"
 #include "rope/cli/output.hpp"
 #include "rope/cli/choice_option.hpp"
 #include "rope/cli/axes_text.hpp"
@@ -41,56 +42,26 @@ struct CheckOptions {
 /// model will be read here). `where` says where the layout came from.
 RopeExpectation expectation_from_options(const CheckOptions& opt, int head_dim, bool per_axis, double max_position,
                                          Message& where) {
-  ModelRope rope = resolve(opt.scaling, {std::nullopt, head_dim, opt.base, kDefaultBase, std::nullopt, Layout::Interleaved});
-  // LongRoPE's list is the one of the dump's longest position (HF: seq_len = max(position_ids) + 1; llama.cpp:
-  // the long factors when the context exceeds the original one, which such positions need).
-  if (!rope.plain && rope.model.rope.type == ScalingType::LongRope) rope.spec = spec_at_position(rope.spec, max_position);
+  const ModelRope rope = resolve(opt.scaling, {std::nullopt, head_dim, opt.base, kDefaultBase, std::nullopt, Layout::Interleaved});
   if (!rope.plain && rope.spec.axes && rope.spec.axes->vision() && !per_axis) {
     throw InvalidArgument(error_msg("a vision tower's 2-D RoPE turns each patch by its (row, column): give --axis-positions FILE with "
                           "a row ROW,COL per sequence index, or check the tower's rotation with rope apply --position ROW,COL"));
   }
-  RopeExpectation e;
-  e.head_dim = head_dim;
-  // The error model of the angles (angle_error.hpp): --angles, else ggml's for a GGUF (llama.cpp computes it).
-  e.angles = opt.angles;
-  // Hugging Face's code computes inv_freq, the angles and cos/sin in float32 for every dtype ("# Force float32" in
-  // every rotary class's forward): PyTorch's float32 for a config.json or a preset, a float64 dump's too.
-  if (!e.angles && !opt.scaling.source.file.empty()) {
-    e.angles = is_gguf_file(opt.scaling.source.file) ? AngleModel::Ggml : AngleModel::Float32;
-  } else if (!e.angles && !opt.scaling.source.preset.empty()) {
-    e.angles = AngleModel::Float32;
-  }
-  e.theta = rope.spec.params.inv_freq;
-  e.base = rope.model.rope.base;
-  e.scaling = scaling_parameters(rope.model.rope);
-  if (!rope.plain && rope.spec.axes) e.axes = rope.spec.axes;  // M-RoPE: pair i turns by θ_i·p_a(i)
-  if (!rope.plain) {
-    const ModelRope& rr = rope;
-    // DeepSeek's RoPE part alone (llama.cpp's q_pe/k_pe nodes, HF's q_pe): the dump holds the rotary channels only.
-    const bool rotary_part = rr.spec.rotary_offset > 0 && head_dim == rr.spec.rotary_dim;
-    e.rotary_offset = rotary_part ? 0 : rr.spec.rotary_offset;
-    // The head as the model's attention holds it: DeepSeek's q = cat(q_nope, q_pe) has qk_nope_head_dim + qk_rope_head_dim.
-    if (rr.spec.head_dim != head_dim && !rotary_part) {
-      throw InvalidArgument(error_msg("{0} has head_dim {1}, the dump's last axis is d = {2}", rr.model.name,
-                                        rr.spec.head_dim, head_dim));
-    }
-    e.base = rr.model.rope.base;
-    e.attention_factor = rr.spec.params.attention_factor;
-    e.scaled = rr.model.rope.type != ScalingType::Default;
-    // HF's apply_rotary_pos_emb_interleave (DeepSeek-V3, Kimi K2, Mistral 4): the pairs written de-interleaved.
-    e.deinterleaved_output = rr.spec.deinterleaved_output;
-    // The spec's layout: the model's class, or a vision kind's own (Llama 4 and axial interleave, (V4), (V5)).
-    if (!opt.scaling.source.file.empty() || !opt.scaling.source.preset.empty() || !opt.scaling.rope.vision.empty()) e.layout = rr.spec.layout;
-  }
-  if (2 * e.theta.size() + e.rotary_offset > head_dim) {
-    throw InvalidArgument(error_msg("the rotary dimension {0} is larger than the dump's d = {1}", 2 * e.theta.size(), head_dim));
-  }
+  // The library's one construction (analysis/expectation.hpp), shared with the Python module.
+  ExpectationRequest q;
+  q.head_dim = head_dim;
+  q.from_model = !opt.scaling.source.file.empty() || !opt.scaling.source.preset.empty();
+  q.vision = !opt.scaling.rope.vision.empty();
+  q.gguf = !opt.scaling.source.file.empty() && is_gguf_file(opt.scaling.source.file);
+  q.angles = opt.angles;
+  q.layout = opt.layout;
+  q.max_position = max_position;
+  RopeExpectation e = expectation_from_rope(rope, q);
   if (opt.layout) {
-    e.layout = *opt.layout;
     where = Message::same("--layout");
-  } else if (!rope.plain && (!opt.scaling.source.file.empty() || !opt.scaling.source.preset.empty())) {
+  } else if (!rope.plain && q.from_model) {
     where = msg("the model's class");
-  } else if (!rope.plain && !opt.scaling.rope.vision.empty()) {
+  } else if (!rope.plain && q.vision) {
     where = Message::same(fmt::format("--vision {}", opt.scaling.rope.vision));
   } else {
     where = msg("assumed: Hugging Face's rotate_half; give --layout");

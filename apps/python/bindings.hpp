@@ -1,0 +1,28 @@
+/// @file
+/// The Python module's extension `rope._rope` (docs/python.md): a front end over the library, like the
+/// command line. The pure-Python package (rope/__init__.py, rope/testing.py) turns arrays and tensors into
+/// what these functions take and wraps their results.
+#pragma once
+
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <string>
+
+#include "rope/models/resolve.hpp"
+
+namespace rope::python {
+
+namespace py = pybind11;
+
+/// A model's RoPE as the module resolved it: its source and overrides (for describe()) and the result.
+struct Spec {
+  ModelSource source;
+  RopeOverrides overrides;
+  ModelRope rope;
+  bool gguf = false;  ///< the file is a GGUF (llama.cpp computes its angles)
+};
+
+void bind_spec(py::module_& m);
+void bind_check(py::module_& m);
+
+}  // namespace rope::python

@@ -1,0 +1,152 @@
+// rope._rope.reference, check and identify: arrays (as .npy bytes, read by the library's own reader, so a dump
+// means what the same file means to `rope check`) arranged by the library (analysis/dump_pair.hpp) and checked
+// against the expectation of a Spec (analysis/expectation.hpp), as `rope check` does.
+#include <algorithm>
+#include <cmath>
+#include <pybind11/stl.h>
+
+#include "bindings.hpp"
+#include "report.hpp"
+#include "rope/analysis/dump_pair.hpp"
+#include "rope/analysis/expectation.hpp"
+#include "rope/analysis/identify.hpp"
+#include "rope/core/error.hpp"
+#include "rope/core/message.hpp"
+
+namespace rope::python {
+
+namespace {
+
+TensorData read_array(const py::bytes& npy, const std::string& name, bool bf16_bits) {
+  TensorReadOptions read;
+  read.bf16_bits = bf16_bits;
+  return parse_npy(std::string(npy), name, read);
+}
+
+/// The positions as an array of float64 (rope/__init__.py converts them), or None.
+DumpPairInput pair_input(const py::object& positions, const py::object& starts, const std::string& axes) {
+  DumpPairInput in;
+  if (!positions.is_none()) {
+    const auto a = py::cast<py::array_t<double, py::array::c_style | py::array::forcecast>>(positions);
+    TensorData t;
+    for (py::ssize_t k = 0; k < a.ndim(); ++k) t.shape.push_back(static_cast<long>(a.shape(k)));
+    t.values.assign(a.data(), a.data() + a.size());
+    const DumpPositions p = positions_from_tensor(t, option_name("positions"));
+    for (const AxisPosition& v : p.values) {
+      in.positions.push_back(v.value[0]);
+      if (p.components > 1) in.axis_positions.push_back(v);
+    }
+    in.rows = p.rows;
+    in.row_length = p.seq;
+  }
+  if (!starts.is_none()) in.starts = py::cast<std::vector<double>>(starts);
+  if (!axes.empty()) in.axes = parse_dump_axes(axes);
+  return in;
+}
+
+/// Every value of the tensor before RoPE is a number: NaN or infinity there leaves nothing to compare with.
+void require_finite(const TensorData& t, const std::string& name) {
+  for (std::size_t i = 0; i < t.values.size(); ++i) {
+    if (!std::isfinite(t.values[i])) {
+      throw InvalidArgument(error_msg("{0}: element {1} is {2}: the tensor before RoPE must hold finite numbers", name, i,
+                                      std::isnan(t.values[i]) ? "NaN" : "infinite"));
+    }
+  }
+}
+
+struct Prepared {
+  DumpPair pair;
+  RopeExpectation expected;
+};
+
+Prepared prepare(const Spec& spec, const TensorData& before, const TensorData& after, const DumpPairInput& in,
+                 const std::string& before_name, const std::string& after_name, const std::string& dtype,
+                 const std::string& angles) {
+  require_finite(before, before_name);
+  Prepared p{arrange_dump_pair(before, after, in, before_name, after_name), {}};
+  if (!dtype.empty()) p.pair.after.dtype = p.pair.before.dtype = parse_dtype(dtype);
+  if (spec.rope.spec.axes && spec.rope.spec.axes->vision()) {
+    throw InvalidArgument(error_msg("{0} is a vision tower's 2-D RoPE, which turns each patch by its (row, column): the module "
+                                    "checks one-number and M-RoPE positions; check a tower with rope check --axis-positions",
+                                    spec.rope.model.name));
+  }
+  double max_position = 0;
+  for (const double m : p.pair.positions) max_position = std::max(max_position, m);
+  for (const AxisPosition& m : p.pair.axis_positions) max_position = std::max(max_position, m.max_abs());
+  ExpectationRequest q;
+  q.head_dim = p.pair.after.d;
+  q.from_model = spec.source.any();
+  q.vision = !spec.overrides.vision.empty();
+  q.gguf = spec.gguf;
+  if (!angles.empty()) q.angles = parse_angle_model(angles);
+  q.layout = spec.overrides.layout;
+  q.max_position = max_position;
+  p.expected = expectation_from_rope(spec.rope, q);
+  return p;
+}
+
+/// The vectors of `v` (arranged as `pair`) back in the order of the tensor's shape.
+py::array_t<double> in_shape(const DumpVectors& v, const DumpPair& pair) {
+  std::vector<py::ssize_t> shape(pair.shape.begin(), pair.shape.end());
+  py::array_t<double> out(shape);
+  double* o = out.mutable_data();
+  const int d = v.d;
+  long batch = 1, heads = 1, seq = 0;
+  switch (pair.axes) {
+    case DumpAxes::SeqD: seq = pair.shape[0]; break;
+    case DumpAxes::SeqHeadsD: seq = pair.shape[0], heads = pair.shape[1]; break;
+    case DumpAxes::BatchHeadsSeqD: batch = pair.shape[0], heads = pair.shape[1], seq = pair.shape[2]; break;
+    case DumpAxes::BatchSeqHeadsD: batch = pair.shape[0], seq = pair.shape[1], heads = pair.shape[2]; break;
+  }
+  for (long b = 0; b < batch; ++b) {
+    for (long h = 0; h < heads; ++h) {
+      for (long s = 0; s < seq; ++s) {
+        // rows_along_sequence: batch row b at index b·seq + s, the groups are the heads.
+        const double* x = pair.segments_are_rows ? v.vector(b * seq + s, h) : v.vector(s, b * heads + h);
+        const long at = pair.axes == DumpAxes::BatchHeadsSeqD ? ((b * heads + h) * seq + s) : ((b * seq + s) * heads + h);
+        std::copy(x, x + d, o + at * d);
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+void bind_check(py::module_& m) {
+  m.def(
+      "reference",
+      [](const py::bytes& x, bool bf16_bits, const py::object& positions, const Spec& spec, const std::string& axes) {
+        const TensorData t = read_array(x, "x", bf16_bits);
+        const Prepared p = prepare(spec, t, t, pair_input(positions, py::none(), axes), "x", "x", "", "");
+        return in_shape(expected_dump(p.pair.before, p.pair.check_positions(), p.expected), p.pair);
+      },
+      py::arg("x"), py::arg("bf16_bits"), py::arg("positions"), py::arg("spec"), py::arg("axes") = "");
+  m.def(
+      "check",
+      [](const py::bytes& before, const py::bytes& after, bool bf16_bits, const py::object& positions, const Spec& spec,
+         const std::string& dtype, const std::string& angles, const py::object& starts, const std::string& axes) {
+        const TensorData b = read_array(before, "before", bf16_bits), a = read_array(after, "after", bf16_bits);
+        const Prepared p = prepare(spec, b, a, pair_input(positions, starts, axes), "before", "after", dtype, angles);
+        return report_dict(p.pair, p.expected);
+      },
+      py::arg("before"), py::arg("after"), py::arg("bf16_bits"), py::arg("positions"), py::arg("spec"),
+      py::arg("dtype") = "", py::arg("angles") = "", py::arg("sequence_starts") = py::none(), py::arg("axes") = "");
+  m.def(
+      "identify",
+      [](const py::bytes& before, const py::bytes& after, bool bf16_bits, const py::object& positions, const py::object& starts,
+         const std::string& axes) {
+        const TensorData b = read_array(before, "before", bf16_bits), a = read_array(after, "after", bf16_bits);
+        require_finite(b, "before");
+        const DumpPair pair = arrange_dump_pair(b, a, pair_input(positions, starts, axes), "before", "after");
+        if (!pair.axis_positions.empty()) {
+          throw InvalidArgument(error_msg("rope identify takes one number per position; these positions have {0} components (M-RoPE): "
+                                          "give one row of positions", pair.axis_positions.front().count));
+        }
+        return identification_dict(identify_rope(pair.before, pair.after, pair.positions));
+      },
+      py::arg("before"), py::arg("after"), py::arg("bf16_bits"), py::arg("positions"), py::arg("sequence_starts") = py::none(),
+      py::arg("axes") = "");
+}
+
+}  // namespace rope::python

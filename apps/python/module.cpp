@@ -1,0 +1,56 @@
+// The extension rope._rope: the library's errors as Python exceptions, its settings named by the Python
+// arguments, and the bindings of spec.cpp and check.cpp.
+#include <pybind11/pybind11.h>
+#include <string>
+#include <string_view>
+
+#include "bindings.hpp"
+#include "rope/core/error.hpp"
+#include "rope/core/message.hpp"
+#include "rope/version.hpp"
+
+namespace rope::python {
+
+namespace {
+
+/// The library names a setting ("layer_type", "dim"); the module names the argument that gives it.
+std::string python_argument(std::string_view setting) {
+  struct Name {
+    std::string_view setting;
+    const char* shown;
+  };
+  static constexpr Name kNames[] = {
+      {"model", "Spec(\"PRESET\")"},
+      {"config", "Spec(\"config.json\")"},
+      {"dim", "head_dim"},
+      {"bf16_bits", "dtype=\"bf16\""},
+      {"original_max_position_embeddings", "original_max_position_embeddings"},
+  };
+  for (const Name& n : kNames) {
+    if (n.setting == setting) return n.shown;
+  }
+  return std::string(setting);
+}
+
+}  // namespace
+
+}  // namespace rope::python
+
+PYBIND11_MODULE(_rope, m) {
+  namespace py = pybind11;
+  m.doc() = "rope's library: a model's RoPE, the float64 reference, and the check of a dump (docs/python.md)";
+  rope::set_option_namer(&rope::python::python_argument);
+  m.attr("__version__") = rope::kVersion;
+  // InvalidArgument: bad input, ValueError with the library's sentence; IoError: a file that cannot be read.
+  py::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p) std::rethrow_exception(p);
+    } catch (const rope::InvalidArgument& e) {
+      PyErr_SetString(PyExc_ValueError, e.what());
+    } catch (const rope::IoError& e) {
+      PyErr_SetString(PyExc_OSError, e.what());
+    }
+  });
+  rope::python::bind_spec(m);
+  rope::python::bind_check(m);
+}

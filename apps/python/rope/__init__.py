@@ -1,0 +1,296 @@
+"""rope: a model's RoPE, its float64 reference, and the check of a kernel's output (docs/python.md).
+
+The same library as the ``rope`` command line, in-process, with NumPy arrays in and out::
+
+    import rope
+    spec = rope.Spec("llama-3.1-8b")                 # a preset, a config.json or GGUF path, or a dict
+    ref = rope.reference(q, positions, spec)          # float64, q's shape
+    report = rope.check(q, q_rot, positions, spec)    # rope check's verdict, numbers and diagnosis
+    assert report.passed, report.diagnosis
+
+Arrays may be anything NumPy reads (``__array__``, DLPack), torch tensors included; NumPy has no bfloat16,
+so bf16 data is either 16-bit integers holding the bit patterns with ``dtype="bf16"``, or a torch bfloat16
+tensor. Bad input raises ValueError with the library's sentence, naming the argument.
+"""
+
+import io
+import json as _json
+import os
+import tempfile
+
+import numpy as np
+
+from . import _rope
+
+__version__ = _rope.__version__
+
+__all__ = ["Spec", "Report", "reference", "check", "identify", "presets", "__version__"]
+
+_PARAMETERS = (
+    "head_dim", "base", "layout", "scaling", "factor", "beta_fast", "beta_slow", "mscale", "mscale_all_dim",
+    "attention_factor", "low_freq_factor", "high_freq_factor", "partial_rotary_factor",
+    "original_max_position_embeddings", "max_position_embeddings", "seq_len", "truncate", "short_factor",
+    "long_factor", "vision", "tower", "float32",
+)
+
+
+_INTEGERS = {"head_dim", "original_max_position_embeddings", "max_position_embeddings", "seq_len"}
+_TEXTS = {"layout", "scaling", "vision", "tower"}
+_FLAGS = {"truncate", "float32"}
+_LISTS = {"short_factor", "long_factor"}
+
+
+def _check_type(key, value):
+    """TypeError for a parameter of the wrong kind (the library checks the values)."""
+    if key in _INTEGERS:
+        ok = isinstance(value, (int, np.integer)) and not isinstance(value, bool)
+    elif key in _TEXTS:
+        ok = isinstance(value, str)
+    elif key in _FLAGS:
+        ok = isinstance(value, (bool, np.bool_))
+    elif key in _LISTS:
+        ok = not isinstance(value, (str, bytes)) and all(isinstance(v, (int, float, np.number)) for v in value)
+    else:
+        ok = isinstance(value, (int, float, np.number)) and not isinstance(value, bool)
+    if not ok:
+        raise TypeError(f"Spec(): {key} cannot be {value!r}")
+
+
+class Spec:
+    """A model's RoPE, resolved as every ``rope`` command resolves ``--model``/``--config`` and its options.
+
+    ``source`` is a preset name (``rope inspect --list``), the path of a Hugging Face config.json or a GGUF
+    file, a config as a dict, or None (plain RoPE of ``head_dim`` and ``base``, layout rotate_half unless
+    ``layout`` is given). Keyword parameters override the source's values (Hugging Face's names:
+    ``factor``, ``original_max_position_embeddings``, ``partial_rotary_factor``, ...); ``layer_type`` selects a
+    layer type's RoPE (Gemma 3's ``"sliding_attention"``, or a layer index).
+    """
+
+    def __init__(self, source=None, *, layer_type=None, **params):
+        unknown = sorted(set(params) - set(_PARAMETERS))
+        if unknown:
+            raise TypeError(f"Spec() got an unexpected keyword argument '{unknown[0]}'")
+        given = {k: v for k, v in params.items() if v is not None}
+        for key, value in given.items():
+            _check_type(key, value)
+        given = {k: (list(map(float, v)) if k in _LISTS else v.item() if isinstance(v, np.generic) else v)
+                 for k, v in given.items()}
+        if layer_type is not None:
+            given["layer_type"] = str(layer_type)
+        self._source, self._layer_type, self._params = source, layer_type, dict(params)
+        if source is None:
+            self._impl = _rope.Spec("", "", given)
+        elif isinstance(source, dict):
+            with tempfile.TemporaryDirectory() as tmp:
+                path = os.path.join(tmp, "config.json")
+                with open(path, "w", encoding="utf-8") as f:
+                    _json.dump(source, f)
+                self._impl = _rope.Spec("", path, given, "config dict")
+        elif isinstance(source, (str, os.PathLike)):
+            text = os.fspath(source)
+            is_file = os.path.sep in text or text.endswith((".json", ".gguf")) or os.path.exists(text)
+            self._impl = _rope.Spec("", text, given) if is_file else _rope.Spec(text, "", given)
+        else:
+            raise TypeError(f"Spec(source): a preset name, a path, a dict or None, not {type(source).__name__}")
+
+    def with_layer_type(self, layer_type):
+        """The same model and parameters, with the RoPE of another layer type."""
+        return Spec(self._source, layer_type=layer_type, **self._params)
+
+    name = property(lambda self: self._impl.name, doc="the model: preset name, file path, or 'the command line'")
+    model_type = property(lambda self: self._impl.model_type)
+    head_dim = property(lambda self: self._impl.head_dim, doc="channels of a query/key head")
+    rotary_dim = property(lambda self: self._impl.rotary_dim, doc="rotating channels (2 × pairs)")
+    rotary_offset = property(lambda self: self._impl.rotary_offset, doc="the first rotating channel")
+    layout = property(lambda self: self._impl.layout, doc="'half' (rotate_half) or 'interleaved'")
+    base = property(lambda self: self._impl.base, doc="rope_theta")
+    scaling = property(lambda self: self._impl.scaling, doc="the rope_type: default, linear, yarn, llama3, ...")
+    scaling_parameters = property(lambda self: self._impl.scaling_parameters)
+    attention_factor = property(lambda self: self._impl.attention_factor, doc="multiplies cos and sin")
+    inv_freq = property(lambda self: self._impl.inv_freq, doc="θ_i of every pair, as the model computes them")
+    original_inv_freq = property(lambda self: self._impl.original_inv_freq, doc="θ_i before the scaling")
+    max_position_embeddings = property(lambda self: self._impl.max_position_embeddings)
+    original_max_position_embeddings = property(lambda self: self._impl.original_max_position_embeddings)
+    multi_axis = property(lambda self: self._impl.multi_axis, doc="M-RoPE or a vision tower's 2-D RoPE")
+    layer_type = property(lambda self: self._impl.layer_type)
+
+    @property
+    def layer_types(self):
+        """Every layer type of the model in order: (name, layer indices, has RoPE); [] when all layers agree."""
+        return [(name, list(layers), has_rope) for name, layers, has_rope in self._impl.layer_types]
+
+    factor = property(lambda self: self._impl.factor, doc="the scaling factor f the method uses")
+    origin = property(lambda self: self._impl.origin, doc="where each value came from, one line each")
+    notes = property(lambda self: self._impl.notes)
+    warnings = property(lambda self: self._impl.warnings)
+
+    def describe(self):
+        """The spec in a few lines, with where each value came from, its notes and warnings (the library's
+        sentences, as `rope inspect` prints them)."""
+        rows = [("head_dim", str(self.head_dim)),
+                ("rotary dim", f"{self.rotary_dim} ({self.rotary_dim // 2} pairs), channels {self.rotary_offset} … "
+                               f"{self.rotary_offset + self.rotary_dim - 1}"),
+                ("layout", f"{self.layout} ({self._impl.layout_reason})"),
+                ("base (rope_theta)", f"{self.base:g}"),
+                ("scaling", self.scaling_parameters or self.scaling)]
+        if self.scaling != "default":
+            rows.append(("factor f", f"{self.factor:g} ({self._impl.factor_rule})"))
+        rows.append(("attention factor", f"{self.attention_factor:.6g} ({self._impl.attention_rule})"))
+        if self.max_position_embeddings:
+            rows.append(("max_position_embeddings", str(self.max_position_embeddings)))
+        for name, layers, has_rope in self.layer_types:
+            rows.append((f"layer type {name}", f"{len(layers)} layers" + ("" if has_rope else ", no RoPE")))
+        model = f" (model_type {self.model_type})" if self.model_type else ""
+        lines = [f"RoPE of {self.name}{model}"] + [f"  {label:<25}{value}" for label, value in rows]
+        for title, items in (("where each value came from", self.origin), ("notes", self.notes),
+                             ("warnings", self.warnings)):
+            if items:
+                lines += ["", f"{title}:"] + [f"  {item}" for item in items]
+        return "\n".join(lines) + "\n"
+
+    def __repr__(self):
+        layer = f", layer type {self.layer_type}" if self.layer_type else ""
+        return (f"rope.Spec({self.name!r}: {self.layout} layout, rotary dim {self.rotary_dim} of {self.head_dim}, "
+                f"base {self.base:g}, {self.scaling}{layer})")
+
+
+def _spec(spec):
+    if isinstance(spec, Spec):
+        return spec
+    return Spec(spec)
+
+
+def _as_numpy(x, name):
+    """x as a NumPy array, and whether it holds bfloat16 bit patterns (a torch bfloat16 tensor)."""
+    if type(x).__module__.split(".")[0] == "torch":
+        t = x.detach().cpu()
+        if str(t.dtype) == "torch.bfloat16":
+            import torch
+            return t.contiguous().view(torch.int16).numpy(), True
+        return t.numpy(), False
+    if not hasattr(x, "__array__") and hasattr(x, "__dlpack__"):
+        return np.from_dlpack(x), False
+    try:
+        return np.asarray(x), False
+    except (TypeError, ValueError) as error:
+        raise ValueError(f"{name}: not an array ({error})") from None
+
+
+def _npy(x, name, dtype):
+    """x as the bytes of a .npy file, read by the library's reader as `rope check` reads a dump; the flag
+    says that 16-bit integers are bfloat16 bit patterns."""
+    arr, bits = _as_numpy(x, name)
+    if dtype == "bf16" and arr.dtype.kind in "iu" and arr.dtype.itemsize == 2:
+        bits = True
+    if arr.dtype.byteorder == ">":
+        arr = arr.astype(arr.dtype.newbyteorder("="))
+    buffer = io.BytesIO()
+    np.save(buffer, np.ascontiguousarray(arr), allow_pickle=False)
+    return buffer.getvalue(), bits
+
+
+def _positions(positions):
+    if positions is None:
+        return None
+    arr, _ = _as_numpy(positions, "positions")
+    if arr.dtype.kind not in "iuf":
+        raise ValueError(f"positions: an array of numbers, not of {arr.dtype}")
+    return np.ascontiguousarray(arr, dtype=np.float64)
+
+
+def _dtype(dtype, bits):
+    """The dtype override of the tolerance: none for bf16 bit patterns (the array's own type is bf16)."""
+    if dtype is None or (dtype == "bf16" and bits):
+        return ""
+    return str(dtype)
+
+
+def _starts(sequence_starts):
+    if sequence_starts is None:
+        return None
+    return [float(s) for s in np.asarray(sequence_starts).ravel()]
+
+
+def reference(x, positions, spec, *, axes=None, dtype=None):
+    """RoPE(x) in float64 as the model computes it: x of any shape ``rope check`` takes ([seq, d],
+    [seq, heads, d], [batch, heads, seq, d], [batch, seq, heads, d]; ``axes`` names a 4-axis order when the
+    positions do not tell), positions of shape [seq] or [batch, seq] (a row per batch entry) or
+    [3, batch, seq] (M-RoPE). Returns an array of x's shape."""
+    data, bits = _npy(x, "x", dtype)
+    return _rope.reference(data, bits, _positions(positions), _spec(spec)._impl, axes or "")
+
+
+class Report:
+    """The result of ``rope check``: ``passed``, ``max_ratio`` (max |Δ|/tolerance, <= 1 passes), ``failing``
+    and ``total`` elements, ``failing_positions`` [(index, position)], ``failing_pairs`` [(pair, channel a,
+    channel b)], ``diagnosis`` (the sentence naming the bug, "" when it passes), ``matches`` (the variant that
+    explains the dump: "layout-swapped", "positions-plus-one", "angles-bf16", ...), and ``data``: every field
+    as JSON-able data, the keys of ``rope check --json``."""
+
+    def __init__(self, data):
+        self.data = data
+
+    passed = property(lambda self: self.data["passed"])
+    max_ratio = property(lambda self: self.data["max_ratio"])
+    failing = property(lambda self: self.data["failing"])
+    total = property(lambda self: self.data["total"])
+    failing_positions = property(lambda self: self.data["failing_positions"])
+    failing_pairs = property(lambda self: self.data["failing_pairs"])
+
+    @property
+    def diagnosis(self):
+        d = self.data.get("diagnosis")
+        return d["message"] if d else ""
+
+    @property
+    def matches(self):
+        d = self.data.get("diagnosis")
+        return d["matches"] if d else None
+
+    def __bool__(self):
+        return self.passed
+
+    def to_json(self):
+        return _json.dumps(self.data)
+
+    def summary(self):
+        """One paragraph: the verdict, max |Δ|/tolerance, the first failure and the diagnosis."""
+        if self.passed:
+            return f"PASS: max |Δ|/tolerance {self.max_ratio:.4g} over {self.total} elements"
+        f = self.data["first_failure"]
+        lines = [f"FAIL: {self.failing} of {self.total} elements beyond the tolerance, max |Δ|/tolerance "
+                 f"{self.max_ratio:.4g}",
+                 f"first failure: position {f['position']}, group {f['group']}, channel {f['channel']}: expected "
+                 f"{f['expected']!r}, got {f['got']!r} (tolerance {f['tolerance']:.3g})"]
+        if self.diagnosis:
+            lines.append(f"diagnosis: {self.diagnosis}")
+        return "\n".join(lines)
+
+    def __repr__(self):
+        return f"rope.Report({self.summary()!r})"
+
+
+def check(before, after, positions, spec, dtype=None, *, angles=None, sequence_starts=None, axes=None):
+    """Is ``after`` RoPE(``before``) as ``spec`` computes it? ``rope check`` in-process: the tolerance (C1) of
+    the dump's type (``dtype`` overrides it: "f32", "f16", "bf16"; "bf16" also marks 16-bit integer arrays as
+    bfloat16 bit patterns), ``angles`` how the angles were computed ("float64", "float32", "ggml"),
+    ``sequence_starts`` packed sequences' starts (cu_seqlens). Returns a Report."""
+    b, bits_b = _npy(before, "before", dtype)
+    a, bits_a = _npy(after, "after", dtype)
+    bits = bits_b or bits_a
+    return Report(_rope.check(b, a, bits, _positions(positions), _spec(spec)._impl, _dtype(dtype, bits), angles or "",
+                              _starts(sequence_starts), axes or ""))
+
+
+def identify(before, after, positions=None, *, dtype=None, sequence_starts=None, axes=None):
+    """The RoPE that turned ``before`` into ``after``, from the numbers alone (``rope identify``): layout,
+    rotary dimension, attention factor, θ per pair, the scaling family fitted. Returns a dict (the keys of
+    ``rope identify --json``)."""
+    b, bits_b = _npy(before, "before", dtype)
+    a, bits_a = _npy(after, "after", dtype)
+    return _rope.identify(b, a, bits_b or bits_a, _positions(positions), _starts(sequence_starts), axes or "")
+
+
+def presets():
+    """The names of the model presets (``rope inspect --list``)."""
+    return list(_rope.presets())

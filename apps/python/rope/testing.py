@@ -1,0 +1,205 @@
+"""rope.testing: the inputs that caught the public RoPE bugs, and checks for a pytest suite (docs/python.md).
+
+    import rope, rope.testing
+    spec = rope.Spec("llama-3.1-8b")
+
+    @pytest.mark.parametrize("case", rope.testing.cases(spec), ids=str)
+    def test_my_kernel(case):
+        rope.testing.assert_case(my_rope, case)        # AssertionError: the diagnosis
+
+    def test_all_at_once():
+        rope.testing.assert_implementation(my_rope, spec)
+
+An implementation is ``fn(q, positions) -> q_rot``: q of shape [seq, heads, d] (or [batch, seq, heads, d],
+positions then [batch, seq]), q_rot of the same shape. Cases of a layer type call
+``fn(q, positions, layer_type=NAME)`` and are left out when fn takes no ``layer_type``.
+"""
+
+import dataclasses
+import inspect
+from typing import Callable, Iterator, List, Optional
+
+import numpy as np
+
+from . import Report, Spec, _as_numpy, _spec, check
+
+__all__ = ["Case", "cases", "assert_rope", "assert_case", "check_case", "check_implementation",
+           "assert_implementation", "ImplementationResult", "to_bf16"]
+
+
+def to_bf16(x):
+    """x rounded to bfloat16 (round to nearest even), as float32: what a bf16 tensor holds."""
+    bits = np.asarray(x, dtype=np.float32).view(np.uint32).astype(np.uint64)
+    rounded = (bits + 0x7FFF + ((bits >> 16) & 1)) & 0xFFFF0000
+    return rounded.astype(np.uint32).view(np.float32)
+
+
+@dataclasses.dataclass
+class Case:
+    """One input: ``q`` before RoPE, its ``positions``, the ``spec`` it is checked against, the type it is in
+    (``dtype``: "f32", "f16", or "bf16", q then float32 holding bfloat16 values), and why it is there."""
+    id: str
+    why: str
+    q: np.ndarray
+    positions: np.ndarray
+    spec: Spec
+    dtype: str = "f32"
+    sequence_starts: Optional[List[int]] = None
+    axes: Optional[str] = None
+    layer_type: Optional[str] = None
+
+    def __str__(self):
+        return self.id
+
+    def torch(self, device="cpu"):
+        """q and positions as torch tensors (q in the case's type, bfloat16 included; positions int64)."""
+        import torch
+        kind = {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16}[self.dtype]
+        q = torch.from_numpy(np.ascontiguousarray(self.q, dtype=np.float32)).to(device=device, dtype=kind)
+        return q, torch.from_numpy(self.positions.astype(np.int64)).to(device)
+
+
+def _q(rng, shape, dtype="f32"):
+    q = rng.standard_normal(shape).astype(np.float32)
+    if dtype == "f16":
+        return q.astype(np.float16)
+    if dtype == "bf16":
+        return to_bf16(q)
+    return q
+
+
+def _long_positions(spec):
+    """Positions up to and past the original context and max_position_embeddings, and at least 32k."""
+    l0 = spec.original_max_position_embeddings or spec.max_position_embeddings or 4096
+    top = spec.max_position_embeddings or l0
+    picks = {0, 1, 2, 255, 256, 4095, 4096, 8191, 8192, 32767, 32768, 32769, 65535}
+    for p in (l0, top):
+        picks.update({p - 2, p - 1, p, p + 1, p + 64})
+    return np.array(sorted(p for p in picks if 0 <= p < 2 ** 24), dtype=np.int64)
+
+
+def cases(spec, *, heads=2, seed=0, dtypes=("f16", "bf16"), layer_types=True) -> Iterator[Case]:
+    """The inputs that caught the public RoPE bugs (docs/python.md says which caught which), for ``spec`` (a
+    Spec, or what Spec() takes): prefill, positions up to and past the original context (>= 32k), batched
+    decode with a different offset per row, q sliced out of a fused qkv tensor (strided), the pass-through
+    channels of partial rotary, every other layer type of the model, packed sequences whose positions restart,
+    and inputs in float16 and bfloat16. A generator: pytest parametrizes over it (``ids=str``)."""
+    spec = _spec(spec)
+    rng = np.random.default_rng(seed)
+    d = spec.head_dim
+    seq = np.arange(48, dtype=np.int64)
+    yield Case("prefill", "positions 0 … 47 in float32: what every kernel suite checks", _q(rng, (48, heads, d)), seq, spec)
+    far = _long_positions(spec)
+    yield Case("long-positions", f"positions up to {int(far[-1])}, past the original context: scaling and angle "
+               "precision show only there (suites stop below 512 or 8192)", _q(rng, (len(far), heads, d)), far, spec)
+    offsets = np.array([[3], [130], [4099], [int(far[-3])]], dtype=np.int64)
+    yield Case("batched-decode", "one new token per sequence of a batch, each at its own offset",
+               _q(rng, (4, 1, heads, d)), offsets, spec, axes="batch,seq,heads,d")
+    qkv = _q(rng, (40, heads, 3 * d))
+    yield Case("strided-q", "q sliced out of a fused qkv projection (not contiguous), positions from 1000",
+               qkv[:, :, :d], np.arange(1000, 1040, dtype=np.int64), spec)
+    if spec.rotary_dim < spec.head_dim:
+        yield Case("partial-rotary", f"only {spec.rotary_dim} of {d} channels rotate; the others pass through",
+                   _q(rng, (48, heads, d)), np.arange(0, 48 * 97, 97, dtype=np.int64), spec)
+    if layer_types:
+        for name, _, has_rope in spec.layer_types:
+            if has_rope and name != spec.layer_type:
+                yield Case(f"layer-type-{name}", f"the {name} layers' own RoPE (their base and scaling)",
+                           _q(rng, (48, heads, d)), np.arange(0, 48 * 211, 211, dtype=np.int64),
+                           spec.with_layer_type(name), layer_type=name)
+    lengths = [40, 17, 30]
+    packed = np.concatenate([np.arange(n, dtype=np.int64) for n in lengths])
+    yield Case("packed-sequences", "three sequences packed along one axis: positions restart at 0 in each",
+               _q(rng, (len(packed), heads, d)), packed, spec, sequence_starts=[0, 40, 57])
+    for kind in dtypes:
+        yield Case(f"dtype-{kind}", f"q in {kind}: the kernel's own type, checked with that type's tolerance",
+                   _q(rng, (48, heads, d), kind), np.arange(0, 48 * 41, 41, dtype=np.int64), spec, dtype=kind)
+
+
+def check_case(fn: Callable, case: Case) -> Report:
+    """Runs ``fn`` on the case and checks its output (``rope check``)."""
+    if case.layer_type is not None:
+        out = fn(case.q, case.positions, layer_type=case.layer_type)
+    else:
+        out = fn(case.q, case.positions)
+    return _check_output(case, out)
+
+
+def _check_output(case, out):
+    arr, bits = _as_numpy(out, "fn's output")
+    if arr.shape != case.q.shape:
+        raise ValueError(f"case {case.id}: fn returned shape {list(arr.shape)} for q of shape {list(case.q.shape)}")
+    dtype = "bf16" if case.dtype == "bf16" or bits else None
+    return check(case.q, out, case.positions, case.spec, dtype=dtype, sequence_starts=case.sequence_starts,
+                 axes=case.axes)
+
+
+def assert_case(fn: Callable, case: Case):
+    """check_case, raising AssertionError whose message is the diagnosis."""
+    report = check_case(fn, case)
+    if not report.passed:
+        raise AssertionError(f"case {case.id} ({case.why}): {report.diagnosis or 'no known bug matches'}\n"
+                             f"{report.summary()}")
+
+
+def assert_rope(before, after, positions, spec, dtype=None, **options):
+    """rope.check, raising AssertionError whose message is the diagnosis (then the numbers) when it fails."""
+    report = check(before, after, positions, spec, dtype, **options)
+    if not report.passed:
+        raise AssertionError(f"{report.diagnosis or 'no known bug matches'}\n{report.summary()}")
+    return report
+
+
+@dataclasses.dataclass
+class ImplementationResult:
+    """check_implementation's result: ``passed``, the first failing ``case`` and its ``report`` (None when
+    every case passes), and the ids of the cases run."""
+    passed: bool
+    case: Optional[Case]
+    report: Optional[Report]
+    cases_run: List[str]
+
+    def __bool__(self):
+        return self.passed
+
+    @property
+    def diagnosis(self):
+        return self.report.diagnosis if self.report else ""
+
+    def __str__(self):
+        if self.passed:
+            return f"PASS: {len(self.cases_run)} cases ({', '.join(self.cases_run)})"
+        return f"case {self.case.id} ({self.case.why}) fails:\n{self.report.summary()}"
+
+
+def _takes_layer_type(fn):
+    try:
+        parameters = inspect.signature(fn).parameters
+    except (TypeError, ValueError):
+        return False
+    return "layer_type" in parameters or any(p.kind == p.VAR_KEYWORD for p in parameters.values())
+
+
+def check_implementation(fn: Callable, spec, *, framework="numpy", **options) -> ImplementationResult:
+    """Runs ``fn(q, positions) -> q_rot`` over cases(spec, **options) and stops at the first failing case.
+    ``framework="torch"`` hands fn torch tensors (bfloat16 for the bf16 case) instead of NumPy arrays."""
+    if framework not in ("numpy", "torch"):
+        raise ValueError(f"framework must be numpy or torch (got {framework!r})")
+    run = []
+    layer_types = _takes_layer_type(fn)
+    for case in cases(spec, layer_types=layer_types, **options):
+        run.append(case.id)
+        q, positions = case.torch() if framework == "torch" else (case.q, case.positions)
+        kwargs = {"layer_type": case.layer_type} if case.layer_type is not None else {}
+        report = _check_output(case, fn(q, positions, **kwargs))
+        if not report.passed:
+            return ImplementationResult(False, case, report, run)
+    return ImplementationResult(True, None, None, run)
+
+
+def assert_implementation(fn: Callable, spec, **options) -> ImplementationResult:
+    """check_implementation, raising AssertionError with the first failing case and its diagnosis."""
+    result = check_implementation(fn, spec, **options)
+    if not result.passed:
+        raise AssertionError(str(result))
+    return result

@@ -1,0 +1,89 @@
+#include "rope/analysis/dump_pair.hpp"
+
+#include <cmath>
+#include <fmt/format.h>
+
+#include "rope/core/error.hpp"
+#include "rope/core/message.hpp"
+
+namespace rope {
+
+std::vector<AxisPosition> DumpPair::check_positions() const {
+  if (!axis_positions.empty()) return axis_positions;
+  std::vector<AxisPosition> out;
+  out.reserve(positions.size());
+  for (const double p : positions) out.push_back(AxisPosition::single(p));
+  return out;
+}
+
+DumpPair arrange_dump_pair(const TensorData& before, const TensorData& after, const DumpPairInput& in,
+                           const std::string& before_name, const std::string& after_name) {
+  if (before.shape != after.shape) {
+    throw InvalidArgument(fmt::format("{} has shape {}, {} has {}: they must be equal",
+                                      in.after_label.empty() ? after_name : in.after_label, shape_string(after.shape),
+                                      in.before_label.empty() ? before_name : in.before_label, shape_string(before.shape)));
+  }
+  DumpPair l;
+  l.shape = after.shape;
+  l.positions = in.positions;
+  l.axis_positions = in.axis_positions;
+  const long rows = in.rows;
+  const std::string positions_name = option_name("positions");
+  if (in.axes) {
+    l.axes = *in.axes;
+  } else if (!l.positions.empty()) {
+    l.axes = infer_dump_axes(after.shape, static_cast<long>(l.positions.size()) / rows, after_name);
+  } else if (after.shape.size() == 4) {
+    throw InvalidArgument(fmt::format("{}: shape {} has 4 axes: give {} (batch,heads,seq,d or batch,seq,heads,d) or {}",
+                                      after_name, shape_string(after.shape), option_name("axes"), positions_name));
+  } else {
+    l.axes = infer_dump_axes(after.shape, 0, after_name);
+  }
+  l.before = arrange_dump(before, l.axes, before_name);
+  l.after = arrange_dump(after, l.axes, after_name);
+  if (rows > 1) {  // a row of positions per batch entry: the rows laid end to end along the sequence axis
+    if (l.after.batch != rows) {
+      throw InvalidArgument(error_msg("{0} has {1} rows, the dump's batch axis has {2} (shape {3}, axes {4})", positions_name,
+                                      rows, l.after.batch, shape_string(after.shape), to_string(l.axes)));
+    }
+    if (in.row_length != l.after.seq) {
+      throw InvalidArgument(error_msg("{0} gives {1} positions per row, the dump's sequence axis has {2} (shape {3}, axes {4})",
+                                      positions_name, in.row_length, l.after.seq, shape_string(after.shape), to_string(l.axes)));
+    }
+    l.segments = row_segments(rows, l.after.seq);
+    l.segments_are_rows = true;
+    l.before = rows_along_sequence(l.before);
+    l.after = rows_along_sequence(l.after);
+  }
+  if (in.starts) {
+    const std::string starts_name = option_name("sequence_starts");
+    if (rows > 1) throw InvalidArgument(error_msg("give {0} or positions with a row per batch entry, not both", starts_name));
+    l.segments = segments_from_starts(*in.starts, l.after.seq, starts_name);
+    if (l.positions.empty()) l.positions = positions_within_segments(l.segments);
+  }
+  if (l.positions.empty()) {
+    for (long s = 0; s < l.after.seq; ++s) l.positions.push_back(static_cast<double>(s));
+    l.positions_assumed = true;
+  }
+  if (static_cast<long>(l.positions.size()) != l.after.seq) {
+    throw InvalidArgument(error_msg("{0}: the number of positions, {1}, is not the length of the dump's sequence axis, {2} (shape {3}, axes {4})",
+                                    option_name(in.positions_setting), l.positions.size(), l.after.seq,
+                                    shape_string(after.shape), to_string(l.axes)));
+  }
+  for (const double p : l.positions) {
+    if (!(std::abs(p) <= kMaxDumpPosition)) {
+      throw InvalidArgument(fmt::format("{}: {} is outside [-2^24, 2^24]", positions_name, p));
+    }
+  }
+  if (l.segments.empty() && l.axis_positions.empty()) {  // positions that start again: one sequence each
+    const std::vector<long> restarts = position_restarts(l.positions);
+    if (!restarts.empty() && restarts.size() < 1024) {
+      std::vector<double> starts{0};
+      for (const long r : restarts) starts.push_back(static_cast<double>(r));
+      l.segments = segments_from_starts(starts, l.after.seq, positions_name);
+    }
+  }
+  return l;
+}
+
+}  // namespace rope

@@ -1,0 +1,82 @@
+#include "rope/analysis/expectation.hpp"
+
+#include <cmath>
+
+#include "rope/core/error.hpp"
+#include "rope/core/message.hpp"
+#include "rope/models/scaling_table.hpp"
+
+namespace rope {
+
+RopeExpectation expectation_from_rope(ModelRope rope, const ExpectationRequest& q) {
+  const int head_dim = q.head_dim;
+  // LongRoPE's list is the one of the dump's longest position (HF: seq_len = max(position_ids) + 1; llama.cpp:
+  // the long factors when the context exceeds the original one, which such positions need).
+  if (!rope.plain && rope.model.rope.type == ScalingType::LongRope) rope.spec = spec_at_position(rope.spec, q.max_position);
+  RopeExpectation e;
+  e.head_dim = head_dim;
+  // The error model of the angles (angle_error.hpp): the one asked for, else ggml's for a GGUF (llama.cpp computes it).
+  // Hugging Face's code computes inv_freq, the angles and cos/sin in float32 for every dtype ("# Force float32" in
+  // every rotary class's forward): PyTorch's float32 for a config.json or a preset, a float64 dump's too.
+  e.angles = q.angles;
+  if (!e.angles && q.from_model) e.angles = q.gguf ? AngleModel::Ggml : AngleModel::Float32;
+  e.theta = rope.spec.params.inv_freq;
+  e.base = rope.model.rope.base;
+  e.scaling = scaling_parameters(rope.model.rope);
+  if (!rope.plain && rope.spec.axes) e.axes = rope.spec.axes;  // M-RoPE: pair i turns by θ_i·p_a(i)
+  if (!rope.plain) {
+    // DeepSeek's RoPE part alone (llama.cpp's q_pe/k_pe nodes, HF's q_pe): the dump holds the rotary channels only.
+    const bool rotary_part = rope.spec.rotary_offset > 0 && head_dim == rope.spec.rotary_dim;
+    e.rotary_offset = rotary_part ? 0 : rope.spec.rotary_offset;
+    // The head as the model's attention holds it: DeepSeek's q = cat(q_nope, q_pe) has qk_nope_head_dim + qk_rope_head_dim.
+    if (rope.spec.head_dim != head_dim && !rotary_part) {
+      throw InvalidArgument(error_msg("{0} has head_dim {1}, the dump's last axis is d = {2}", rope.model.name,
+                                      rope.spec.head_dim, head_dim));
+    }
+    e.attention_factor = rope.spec.params.attention_factor;
+    e.scaled = rope.model.rope.type != ScalingType::Default;
+    // HF's apply_rotary_pos_emb_interleave (DeepSeek-V3, Kimi K2, Mistral 4): the pairs written de-interleaved.
+    e.deinterleaved_output = rope.spec.deinterleaved_output;
+    // The spec's layout: the model's class, or a vision kind's own (Llama 4 and axial interleave, (V4), (V5)).
+    if (q.from_model || q.vision) e.layout = rope.spec.layout;
+  }
+  if (2 * e.theta.size() + e.rotary_offset > head_dim) {
+    throw InvalidArgument(error_msg("the rotary dimension {0} is larger than the dump's d = {1}", 2 * e.theta.size(), head_dim));
+  }
+  if (q.layout) e.layout = *q.layout;
+  return e;
+}
+
+}  // namespace rope
+
+namespace rope {
+
+DumpVectors expected_dump(const DumpVectors& before, const std::vector<AxisPosition>& positions, const RopeExpectation& e) {
+  if (static_cast<long>(positions.size()) != before.seq) {
+    throw InvalidArgument(error_msg("{0} positions for a dump of {1} sequence positions", positions.size(), before.seq));
+  }
+  const int d = before.d, r = e.rotary_dim(), off = e.rotary_offset;
+  if (r + off > d || r < 2 || off < 0) {
+    throw InvalidArgument(error_msg("the rotary dimension {0} does not fit in the dump's d = {1}", r, d));
+  }
+  DumpVectors out = before;
+  out.dtype = DType::F64;
+  const AxisMap* map = e.axes ? &*e.axes : nullptr;
+  for (long s = 0; s < before.seq; ++s) {
+    const Eigen::VectorXd phi = axis_angles(e.theta, map, positions[static_cast<std::size_t>(s)]);  // (A1), (V1)
+    for (long g = 0; g < before.groups(); ++g) {
+      const double* x = before.vector(s, g);
+      double* y = out.values.data() + (s * before.groups() + g) * d;
+      for (int i = 0; i < r / 2; ++i) {  // read at the pair's channels, written where it goes (de-interleaved output)
+        const auto [pa, pb] = pair_channels(e, i, false);
+        const auto [oa, ob] = pair_channels(e, i, true);
+        const double xa = x[pa], xb = x[pb], c = std::cos(phi[i]), sn = std::sin(phi[i]);
+        y[oa] = e.attention_factor * (xa * c - xb * sn);
+        y[ob] = e.attention_factor * (xa * sn + xb * c);
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace rope

@@ -1,0 +1,82 @@
+// Two dumps arranged with their positions (rope/analysis/dump_pair.hpp), the one arrangement of `rope check`,
+// `rope identify` and the Python module: shapes, default positions, batch rows, packed sequences, restarts, and
+// the messages naming the front end's settings.
+#include <gtest/gtest.h>
+
+#include "rope/analysis/dump_pair.hpp"
+#include "rope/core/error.hpp"
+
+namespace rope {
+namespace {
+
+TensorData tensor(std::vector<long> shape) {
+  TensorData t;
+  long n = 1;
+  for (const long s : shape) n *= s;
+  t.shape = std::move(shape);
+  for (long i = 0; i < n; ++i) t.values.push_back(static_cast<double>(i));
+  t.dtype = DType::F32;
+  return t;
+}
+
+TEST(DumpPair, DefaultPositionsAndShapes) {
+  const DumpPair p = arrange_dump_pair(tensor({5, 2, 4}), tensor({5, 2, 4}), {}, "b", "a");
+  EXPECT_TRUE(p.positions_assumed);
+  EXPECT_EQ(p.positions, (std::vector<double>{0, 1, 2, 3, 4}));
+  EXPECT_EQ(p.axes, DumpAxes::SeqHeadsD);
+  EXPECT_EQ(p.after.heads, 2);
+  EXPECT_TRUE(p.segments.empty());
+  EXPECT_EQ(p.check_positions().size(), 5u);
+  try {
+    arrange_dump_pair(tensor({5, 2, 4}), tensor({5, 2, 2}), {}, "b", "a");
+    FAIL();
+  } catch (const InvalidArgument& e) {
+    EXPECT_STREQ(e.what(), "a has shape [5, 2, 2], b has [5, 2, 4]: they must be equal");
+  }
+  DumpPairInput labels;
+  labels.before_label = "--before 'b.npy'";
+  labels.after_label = "--after 'a.npy'";
+  EXPECT_THROW(arrange_dump_pair(tensor({5, 4}), tensor({4, 4}), labels, "b", "a"), InvalidArgument);
+}
+
+TEST(DumpPair, BatchRowsAlongTheSequence) {
+  DumpPairInput in;
+  in.positions = {7, 100, 5000};  // [batch 3, seq 1]
+  in.rows = 3;
+  in.row_length = 1;
+  in.axes = DumpAxes::BatchSeqHeadsD;
+  const DumpPair p = arrange_dump_pair(tensor({3, 1, 2, 4}), tensor({3, 1, 2, 4}), in, "b", "a");
+  EXPECT_TRUE(p.segments_are_rows);
+  ASSERT_EQ(p.segments.size(), 3u);
+  EXPECT_EQ(p.after.seq, 3);
+  EXPECT_EQ(p.after.groups(), 2);
+  EXPECT_EQ(p.after.value(2, 1, 3), 2 * 8 + 1 * 4 + 3);  // batch row 2, head 1, channel 3
+  in.rows = 2;
+  in.positions = {7, 100};
+  try {
+    arrange_dump_pair(tensor({3, 1, 2, 4}), tensor({3, 1, 2, 4}), in, "b", "a");
+    FAIL();
+  } catch (const InvalidArgument& e) {
+    EXPECT_NE(std::string(e.what()).find("has 2 rows, the dump's batch axis has 3"), std::string::npos) << e.what();
+  }
+}
+
+TEST(DumpPair, PackedSequencesAndRestarts) {
+  DumpPairInput in;
+  in.starts = std::vector<double>{0, 3};
+  DumpPair p = arrange_dump_pair(tensor({5, 4}), tensor({5, 4}), in, "b", "a");
+  EXPECT_EQ(p.positions, (std::vector<double>{0, 1, 2, 0, 1}));
+  EXPECT_EQ(p.segments.size(), 2u);
+  DumpPairInput restart;
+  restart.positions = {0, 1, 0, 1, 2};  // positions that start again: one sequence each
+  p = arrange_dump_pair(tensor({5, 4}), tensor({5, 4}), restart, "b", "a");
+  ASSERT_EQ(p.segments.size(), 2u);
+  EXPECT_EQ(p.segments[1].start, 2);
+  restart.positions = {0, 1, 2};
+  EXPECT_THROW(arrange_dump_pair(tensor({5, 4}), tensor({5, 4}), restart, "b", "a"), InvalidArgument);
+  restart.positions = {0, 1, 2, 3, 3e7};
+  EXPECT_THROW(arrange_dump_pair(tensor({5, 4}), tensor({5, 4}), restart, "b", "a"), InvalidArgument);
+}
+
+}  // namespace
+}  // namespace rope

@@ -1,0 +1,64 @@
+"""Bad input raises ValueError with the library's sentence, naming the Python argument where the command line
+names its flag; never a crash."""
+import numpy as np
+import pytest
+
+import rope
+
+
+def test_unknown_preset():
+    with pytest.raises(ValueError, match="llama-3.1-8"):  # the library suggests the preset it resembles
+        rope.Spec("llama-3.1-8")
+
+
+def test_bad_parameter_names_the_argument():
+    with pytest.raises(ValueError, match="layer_type"):
+        rope.Spec(head_dim=64, layer_type="sliding_attention")
+    with pytest.raises(ValueError, match="layer type 'no_such_layers' is not one of gemma-3-27b's"):
+        rope.Spec("gemma-3-27b", layer_type="no_such_layers")
+    with pytest.raises(ValueError):
+        rope.Spec(head_dim=63)
+    with pytest.raises(TypeError, match="fator"):
+        rope.Spec(head_dim=64, fator=2)
+    with pytest.raises(TypeError, match="head_dim cannot be 'x'"):
+        rope.Spec(head_dim="x")
+    with pytest.raises(ValueError, match=r"factor must be a finite number \(got nan\)"):
+        rope.Spec(head_dim=64, scaling="yarn", factor=float("nan"), original_max_position_embeddings=10)
+
+
+def test_shapes(rng):
+    spec = rope.Spec("llama-3.1-8b")
+    q = rng.standard_normal((4, 2, 128)).astype(np.float32)
+    with pytest.raises(ValueError, match=r"after has shape \(4, 2, 64\), before has \(4, 2, 128\)"):
+        rope.check(q, q[..., :64], np.arange(4), spec)
+    with pytest.raises(ValueError, match="positions: the number of positions, 5, is not the length"):
+        rope.check(q, q, np.arange(5), spec)
+    with pytest.raises(ValueError, match="head_dim 128, the dump's last axis is d = 64"):
+        rope.reference(q[..., :64], np.arange(4), spec)
+    with pytest.raises(ValueError, match="give axes"):
+        rope.reference(np.zeros((1, 2, 3, 128), np.float32), None, spec)
+    with pytest.raises(ValueError, match="positions has 3 rows, the dump's batch axis has 1"):
+        rope.reference(np.zeros((1, 4, 2, 128), np.float32), np.zeros((3, 4)), spec, axes="batch,seq,heads,d")
+    with pytest.raises(ValueError, match="sequence_starts"):
+        rope.check(q, q, None, spec, sequence_starts=[1, 3])
+
+
+def test_nan_and_integers(rng):
+    spec = rope.Spec(head_dim=8)
+    x = rng.standard_normal((3, 8))
+    x[1, 2] = np.nan
+    with pytest.raises(ValueError, match="before: element 10 is NaN"):
+        rope.check(x, x, np.arange(3), spec)
+    with pytest.raises(ValueError, match="x: element 10 is NaN"):
+        rope.reference(x, np.arange(3), spec)
+    with pytest.raises(ValueError, match="positions"):
+        rope.reference(np.ones((3, 8)), np.array([0, np.nan, 2]), spec)
+    with pytest.raises(ValueError, match='dtype="bf16"'):  # 16-bit integers need dtype="bf16"
+        rope.reference(np.ones((3, 8), np.int16), np.arange(3), spec)
+    with pytest.raises(ValueError, match=r"positions: position 30000000 is outside \[-2\^24, 2\^24\]"):
+        rope.reference(np.ones((3, 8)), np.array([0, 1, 3e7]), spec)
+
+
+def test_unreadable_config(tmp_path):
+    with pytest.raises(OSError):
+        rope.Spec(str(tmp_path / "missing.json"))
