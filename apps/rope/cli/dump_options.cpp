@@ -76,12 +76,25 @@ std::vector<double> sequence_starts(const std::string& text) {
 
 }  // namespace
 
-LoadedDumps load_dumps(const DumpOptions& o) {
+namespace {
+
+LoadedDumps load(const DumpOptions& o, bool streamed) {
   TensorReadOptions read;
   read.bf16_bits = o.bf16_bits;
   read.tensor = o.tensor;
-  const TensorData before = read_tensor_file(o.before, read);
-  const TensorData after = read_tensor_file(o.after, read);
+  streamed = streamed && TensorStream::streamable(o.before) && TensorStream::streamable(o.after);
+  std::optional<TensorStream> before_stream, after_stream;
+  TensorData before, after;  // read whole; or their shapes alone when streamed
+  if (streamed) {
+    before_stream = TensorStream::open(o.before, read);
+    after_stream = TensorStream::open(o.after, read);
+    before.shape = before_stream->header().shape, before.dtype = before_stream->header().dtype;
+    after.shape = after_stream->header().shape, after.dtype = after_stream->header().dtype;
+    after.stored = after_stream->header().stored;
+  } else {
+    before = read_tensor_file(o.before, read);
+    after = read_tensor_file(o.after, read);
+  }
   const std::string before_name = escape_for_message(o.before), after_name = escape_for_message(o.after);
   if (before.shape != after.shape) {
     throw InvalidArgument(fmt::format("--after '{}' has shape {}, --before '{}' has {}: they must be equal", after_name,
@@ -127,8 +140,14 @@ LoadedDumps load_dumps(const DumpOptions& o) {
   } else {
     l.axes = infer_dump_axes(after.shape, 0, after_name);
   }
-  l.before = arrange_dump(before, l.axes, before_name);
-  l.after = arrange_dump(after, l.axes, after_name);
+  if (streamed) {
+    l.before = dump_geometry(before.shape, l.axes, before_name);
+    l.after = dump_geometry(after.shape, l.axes, after_name);
+    l.before.dtype = before.dtype, l.after.dtype = after.dtype;
+  } else {
+    l.before = arrange_dump(before, l.axes, before_name);
+    l.after = arrange_dump(after, l.axes, after_name);
+  }
   if (rows > 1) {  // a row of positions per batch entry: the rows laid end to end along the sequence axis
     if (l.after.batch != rows) {
       throw InvalidArgument(error_msg("--positions has {0} rows, the dump's batch axis has {1} (shape {2}, axes {3})", rows,
@@ -152,6 +171,7 @@ LoadedDumps load_dumps(const DumpOptions& o) {
       l.positions_text = "--sequence-starts " + o.sequence_starts;
     }
   }
+  if (streamed) l.stream = std::make_shared<StreamSource>(std::move(*before_stream), std::move(*after_stream), l.axes, rows > 1);
   if (l.positions.empty()) {
     for (long s = 0; s < l.after.seq; ++s) l.positions.push_back(static_cast<double>(s));
     l.positions_text = fmt::format("0:{}", l.after.seq);
@@ -176,6 +196,12 @@ LoadedDumps load_dumps(const DumpOptions& o) {
   }
   return l;
 }
+
+}  // namespace
+
+LoadedDumps load_dumps(const DumpOptions& o) { return load(o, false); }
+
+LoadedDumps open_dumps(const DumpOptions& o) { return load(o, true); }
 
 std::string positions_text(const LoadedDumps& dumps, const Text& t) {
   if (!dumps.axis_positions.empty()) {
