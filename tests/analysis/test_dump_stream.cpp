@@ -10,7 +10,7 @@
 #include "rope/analysis/dump_positions.hpp"
 #include "rope/analysis/dump_stream.hpp"
 #include "rope/core/constants.hpp"
-#include "support/temp_dir_test.hpp"
+#include "support/cli_harness.hpp"
 
 namespace rope {
 namespace {
@@ -68,7 +68,6 @@ void expect_same(const DumpComparison& a, const DumpComparison& b, const std::st
 
 class DumpStreamTest : public test::TempDirTest {
  protected:
-  DumpStreamTest() : TempDirTest("rope-dump-stream") {}
 };
 
 TEST_F(DumpStreamTest, StreamedComparisonIsTheInMemoryOneForEveryAxesOrder) {
@@ -126,6 +125,32 @@ TEST_F(DumpStreamTest, Bf16SavedAsFloat32IsSeenOnTheFile) {
   for (long k = 0; k < 64; ++k) p.push_back(AxisPosition::single(static_cast<double>(k)));
   const CheckReport r = check_source(s, 0, p, expect_half(64, 64, kDefaultBase));
   EXPECT_EQ(r.diagnosis.matches, VariantKind::Bf16AsFloat32) << r.diagnosis.message.en;
+}
+
+TEST_F(DumpStreamTest, IdentifySampleHoldsTheDumpsValuesAtTheIndicesItNames) {
+  DumpVectors x = test::random_dump(1000, 6, 32, 9);
+  const DumpVectors y = test::rotate_dump(x, false, 32, kDefaultBase);
+  const std::string before = (dir_ / "b.npy").string(), after = (dir_ / "a.npy").string();
+  write_npy(before, x, DumpAxes::SeqHeadsD);
+  write_npy(after, y, DumpAxes::SeqHeadsD);
+  const StreamSource s(TensorStream::open(before), TensorStream::open(after), DumpAxes::SeqHeadsD, false);
+  // 2 groups fit: every index of the first two heads.
+  DumpSample all = sample_dump(s, 2 * 1000 * 32 + 5);
+  EXPECT_EQ(all.groups, 2);
+  ASSERT_EQ(all.indices.size(), 1000u);
+  EXPECT_EQ(all.after.value(999, 1, 31), static_cast<double>(static_cast<float>(y.value(999, 1, 31))));
+  // Not one group: windows of 256 consecutive indices from the first to the last.
+  DumpSample part = sample_dump(s, 600 * 32);
+  EXPECT_EQ(part.groups, 1);
+  ASSERT_EQ(part.indices.size(), 512u);
+  EXPECT_EQ(part.indices.front(), 0);
+  EXPECT_EQ(part.indices.back(), 999);
+  EXPECT_EQ(part.indices[256], 1000 - 256);
+  for (std::size_t j = 0; j < part.indices.size(); j += 97) {
+    for (int c = 0; c < 32; ++c) {
+      EXPECT_EQ(part.before.value(static_cast<long>(j), 0, c), static_cast<double>(static_cast<float>(x.value(part.indices[j], 0, c))));
+    }
+  }
 }
 
 }  // namespace

@@ -8,7 +8,7 @@
 
 #include "rope/core/error.hpp"
 #include "rope/io/tensor_stream.hpp"
-#include "support/temp_dir_test.hpp"
+#include "support/cli_harness.hpp"
 
 namespace rope {
 namespace {
@@ -28,7 +28,6 @@ std::string npy_header(const std::string& descr, const std::string& shape) {
 
 class TensorStreamTest : public test::TempDirTest {
  protected:
-  TensorStreamTest() : TempDirTest("rope-stream") {}
   std::string write(const std::string& name, const std::string& bytes) {
     const auto p = (dir_ / name).string();
     std::ofstream(p, std::ios::binary) << bytes;
@@ -44,11 +43,12 @@ TEST_F(TensorStreamTest, ReadsTheValuesTheWholeFileReaderReads) {
     std::memcpy(&bits, &f, 4);
     data += le(bits, 4);
   }
-  const std::string path = write("q.npy", npy_header("<f4", "(2, 3, 4)") + data);
+  const std::string header = npy_header("<f4", "(2, 3, 4)");
+  const std::string path = write("q.npy", header + data);
   const TensorStream s = TensorStream::open(path);
   EXPECT_EQ(s.header().shape, (std::vector<long>{2, 3, 4}));
   EXPECT_EQ(s.header().count, 24);
-  EXPECT_EQ(s.header().data_offset, 64u);
+  EXPECT_EQ(s.header().data_offset, header.size());
   const TensorData whole = read_tensor_file(path);
   std::vector<double> got(10);
   std::vector<unsigned char> scratch;
@@ -76,8 +76,9 @@ TEST_F(TensorStreamTest, DecodesBfloat16AndBigEndianLikeTheWholeFileReader) {
 
 TEST_F(TensorStreamTest, OpensAFileAboveTheWholeFileLimit) {
   // 2^25 float32 elements (128 MiB, a sparse file): above kMaxTensorElements, refused whole, streamed.
-  const std::string path = write("big.npy", npy_header("<f4", "(33554432,)"));
-  std::filesystem::resize_file(path, 64 + (std::uintmax_t{1} << 27));
+  const std::string header = npy_header("<f4", "(33554432,)");
+  const std::string path = write("big.npy", header);
+  std::filesystem::resize_file(path, header.size() + (std::uintmax_t{1} << 27));
   EXPECT_THROW(read_tensor_file(path), InvalidArgument);
   const TensorStream s = TensorStream::open(path);
   EXPECT_EQ(s.header().count, 1L << 25);
@@ -88,16 +89,19 @@ TEST_F(TensorStreamTest, OpensAFileAboveTheWholeFileLimit) {
 }
 
 TEST_F(TensorStreamTest, AFileTruncatedWhileReadIsAnIoErrorNamingTheByte) {
-  const std::string path = write("t.npy", npy_header("<f4", "(1024,)") + std::string(4096, '\0'));
+  const std::string header = npy_header("<f4", "(1024,)");
+  const std::string path = write("t.npy", header + std::string(4096, '\0'));
   const TensorStream s = TensorStream::open(path);
-  std::filesystem::resize_file(path, 64 + 1000);
+  std::filesystem::resize_file(path, header.size() + 1000);
   std::vector<double> got(1024);
   std::vector<unsigned char> scratch;
   try {
     s.read(0, 1024, got.data(), scratch);
     FAIL() << "no error";
   } catch (const IoError& e) {
-    EXPECT_NE(std::string(e.what()).find("it ends at byte 1064, its header promised 4160"), std::string::npos) << e.what();
+    const std::string want = "it ends at byte " + std::to_string(header.size() + 1000) + ", its header promised " +
+                             std::to_string(header.size() + 4096);
+    EXPECT_NE(std::string(e.what()).find(want), std::string::npos) << e.what();
   }
 }
 

@@ -75,6 +75,59 @@ std::vector<DumpComparison> StreamSource::compare(long start, const std::vector<
                         progress_ ? &progress_ : nullptr);
 }
 
+std::pair<DumpVectors, DumpVectors> StreamSource::read(const std::vector<long>& indices, long groups) const {
+  groups = std::max<long>(1, std::min(groups, geometry_.groups()));
+  std::pair<DumpVectors, DumpVectors> out;
+  for (DumpVectors* v : {&out.first, &out.second}) {
+    *v = geometry_;
+    v->seq = static_cast<long>(indices.size());
+    v->batch = 1, v->heads = groups;
+    v->values.assign(static_cast<std::size_t>(v->seq * groups * v->d), 0.0);
+  }
+  out.first.dtype = before_.header().dtype;
+  const long block = block_positions_for(geometry_.groups(), geometry_.d, kStreamBlockElements);
+  const long d = geometry_.d, all = geometry_.groups();
+  BlockBuffers buf;
+  for (std::size_t k = 0; k < indices.size();) {
+    // The run of consecutive indices from indices[k], at most a block long.
+    std::size_t e = k + 1;
+    while (e < indices.size() && indices[e] == indices[e - 1] + 1 && static_cast<long>(e - k) < block) ++e;
+    fetch(0, indices[k], indices[e - 1] + 1, buf);
+    for (std::size_t j = k; j < e; ++j) {
+      const long rel = indices[j] - indices[k];
+      for (long g = 0; g < groups; ++g) {
+        const auto from = static_cast<std::size_t>((rel * all + g) * d), to = static_cast<std::size_t>((static_cast<long>(j) * groups + g) * d);
+        std::copy_n(buf.before.begin() + static_cast<long>(from), d, out.first.values.begin() + static_cast<long>(to));
+        std::copy_n(buf.after.begin() + static_cast<long>(from), d, out.second.values.begin() + static_cast<long>(to));
+      }
+    }
+    k = e;
+  }
+  return out;
+}
+
+DumpSample sample_dump(const StreamSource& source, long max_elements) {
+  DumpSample s;
+  const long seq = source.seq(), d = source.d();
+  s.groups = std::max<long>(1, std::min(source.groups(), max_elements / std::max<long>(1, seq * d)));
+  const long budget = std::max<long>(1, max_elements / (s.groups * d));  // sequence indices kept
+  if (budget >= seq) {
+    for (long i = 0; i < seq; ++i) s.indices.push_back(i);
+  } else {
+    const long window = std::min<long>(256, budget), windows = std::max<long>(1, budget / window);
+    for (long w = 0; w < windows; ++w) {
+      const long first = windows == 1 ? 0 : w * (seq - window) / (windows - 1);
+      for (long i = first; i < first + window; ++i) {
+        if (s.indices.empty() || i > s.indices.back()) s.indices.push_back(i);
+      }
+    }
+  }
+  auto pair = source.read(s.indices, s.groups);
+  s.before = std::move(pair.first);
+  s.after = std::move(pair.second);
+  return s;
+}
+
 bool StreamSource::after_looks_like_bf16() const {
   if (bf16_) return *bf16_;
   const TensorHeader& h = after_.header();

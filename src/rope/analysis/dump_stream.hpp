@@ -40,6 +40,9 @@ class StreamSource final : public DumpSource {
   void set_progress(ProgressFn progress) { progress_ = std::move(progress); }
   /// Bytes of both files' data, read once per pass.
   std::uint64_t data_bytes() const;
+  /// The first `groups` groups of both dumps at the sequence indices `indices` (increasing), in memory
+  /// (before, after), read a block at a time.
+  std::pair<DumpVectors, DumpVectors> read(const std::vector<long>& indices, long groups) const;
 
  private:
   void fetch(long start, long s0, long s1, BlockBuffers& buffers) const;
@@ -52,5 +55,15 @@ class StreamSource final : public DumpSource {
   ProgressFn progress_;
   mutable std::optional<bool> bf16_;
 };
+
+/// A sample of a streamed dump small enough for rope identify: every sequence index of the first groups when
+/// one group fits in `max_elements`, else windows of consecutive indices spread over the sequence axis (pairs of
+/// consecutive positions keep every frequency up to π visible, where a stride would alias them).
+struct DumpSample {
+  DumpVectors before, after;
+  std::vector<long> indices;  ///< the sequence indices kept, increasing
+  long groups = 0;            ///< the groups kept (the first ones)
+};
+DumpSample sample_dump(const StreamSource& source, long max_elements);
 
 }  // namespace rope
