@@ -3,8 +3,8 @@
 #include "rope/cli/vector_options.hpp"
 
 #include <cmath>
-#include <fstream>
 #include <fmt/format.h>
+#include <fstream>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <regex>
