@@ -281,6 +281,11 @@ def main():
             r.notes.append(f"scaling in {what} (one thread, CPU): " + ", ".join(f"{n}: {1e9 / ips:.2f} ns/term"
                                                                                  for n, _, ips in rows))
 
+        # rope check on two dumps streamed from disk, against its NumPy peer (bench/check_bench.py).
+        sys.path.insert(0, HERE)
+        import check_bench
+        r.notes.extend(check_bench.run(r, rope, tmp, a.quick))
+
         # tables.
         lines = ["| target | measured | wanted | |", "|---|---|---|---|"]
         lines += [f"| {n} | {m} | {w} | {s} |" for n, m, w, s in r.rows]

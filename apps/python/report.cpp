@@ -85,11 +85,9 @@ py::dict report_dict(const DumpPair& pair, const RopeExpectation& e) {
   for (Eigen::Index s = 0; s < c.position_ratio.size(); ++s) {
     if (c.position_ratio[s] > 1.0) failing_positions.append(py::make_tuple(s, position_at(pair, s)));
   }
-  for (int i = 0; i < r / 2; ++i) {
-    const auto [a, b] = pair_channels(r, i, e.layout);
-    if (std::max(c.channel_ratio[a + e.rotary_offset], c.channel_ratio[b + e.rotary_offset]) > 1.0) {
-      failing_pairs.append(py::make_tuple(i, a + e.rotary_offset, b + e.rotary_offset));
-    }
+  for (int i = 0; i < r / 2; ++i) {  // the channels the pair is written to (de-interleaved output: not those it is read from)
+    const auto [a, b] = pair_channels(e, i, true);
+    if (std::max(c.channel_ratio[a], c.channel_ratio[b]) > 1.0) failing_pairs.append(py::make_tuple(i, a, b));
   }
   j["failing_positions"] = failing_positions;
   j["failing_pairs"] = failing_pairs;

@@ -77,12 +77,25 @@ std::vector<double> sequence_starts(const std::string& text) {
 
 }  // namespace
 
-LoadedDumps load_dumps(const DumpOptions& o) {
+namespace {
+
+LoadedDumps load(const DumpOptions& o, bool streamed) {
   TensorReadOptions read;
   read.bf16_bits = o.bf16_bits;
   read.tensor = o.tensor;
-  const TensorData before = read_tensor_file(o.before, read);
-  const TensorData after = read_tensor_file(o.after, read);
+  streamed = streamed && TensorStream::streamable(o.before) && TensorStream::streamable(o.after);
+  std::optional<TensorStream> before_stream, after_stream;
+  TensorData before, after;  // read whole; or their shapes alone when streamed
+  if (streamed) {
+    before_stream = TensorStream::open(o.before, read);
+    after_stream = TensorStream::open(o.after, read);
+    before.shape = before_stream->header().shape, before.dtype = before_stream->header().dtype;
+    after.shape = after_stream->header().shape, after.dtype = after_stream->header().dtype;
+    after.stored = after_stream->header().stored;
+  } else {
+    before = read_tensor_file(o.before, read);
+    after = read_tensor_file(o.after, read);
+  }
   const std::string before_name = escape_for_message(o.before), after_name = escape_for_message(o.after);
   // The positions as typed or read; the library arranges the dumps with them (analysis/dump_pair.hpp).
   DumpPairInput input;
@@ -119,6 +132,7 @@ LoadedDumps load_dumps(const DumpOptions& o) {
   if (!o.sequence_starts.empty()) input.starts = sequence_starts(o.sequence_starts);
   input.before_label = fmt::format("--before '{}'", before_name);
   input.after_label = fmt::format("--after '{}'", after_name);
+  input.geometry_only = streamed;  // streamed: the shapes alone, the values read in blocks (analysis/dump_stream.hpp)
   DumpPair pair = arrange_dump_pair(before, after, input, before_name, after_name);
   l.before = std::move(pair.before);
   l.after = std::move(pair.after);
@@ -132,12 +146,19 @@ LoadedDumps load_dumps(const DumpOptions& o) {
     l.starts_text = o.sequence_starts;
     if (l.positions_text.empty()) l.positions_text = "--sequence-starts " + o.sequence_starts;
   }
+  if (streamed) l.stream = std::make_shared<StreamSource>(std::move(*before_stream), std::move(*after_stream), l.axes, input.rows > 1);
   if (pair.positions_assumed) {
     l.positions_text = fmt::format("0:{}", l.after.seq);
     l.positions_assumed = true;
   }
   return l;
 }
+
+}  // namespace
+
+LoadedDumps load_dumps(const DumpOptions& o) { return load(o, false); }
+
+LoadedDumps open_dumps(const DumpOptions& o) { return load(o, true); }
 
 std::string positions_text(const LoadedDumps& dumps, const Text& t) {
   if (!dumps.axis_positions.empty()) {

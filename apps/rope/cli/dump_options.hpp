@@ -4,12 +4,14 @@
 /// rope/analysis/dump.hpp).
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "rope/analysis/dump.hpp"
 #include "rope/analysis/dump_positions.hpp"
+#include "rope/analysis/dump_stream.hpp"
 #include "rope/cli/lang.hpp"
 #include "rope/models/axes.hpp"
 
@@ -50,11 +52,18 @@ struct LoadedDumps {
   std::vector<DumpSegment> segments;
   bool segments_are_rows = false;  ///< the segments are batch rows (else packed sequences)
   std::string starts_text;         ///< --sequence-starts as typed, or "" (restarts found in the positions)
+  /// open_dumps: both files read in pieces (.npy or safetensors); `before` and `after` then hold the geometry
+  /// alone (values empty).
+  std::shared_ptr<StreamSource> stream;
 };
 
 /// Reads both files and arranges them. @throws InvalidArgument (shapes differ, positions do not match the
 /// sequence axis, a malformed file), IoError (unreadable file).
 LoadedDumps load_dumps(const DumpOptions& options);
+
+/// The same, with both files left on disk and read in pieces when both are .npy or safetensors (no size
+/// limit but the disk's); a CSV file is read whole as load_dumps does.
+LoadedDumps open_dumps(const DumpOptions& options);
 
 /// The positions as typed, or "0:seq (assumed)" in the language of t.
 std::string positions_text(const LoadedDumps& dumps, const Text& t);

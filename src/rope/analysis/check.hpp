@@ -124,6 +124,41 @@ struct DumpComparison {
   bool passed() const { return failing == 0; }
 };
 
+/// Where a check reads its two dumps: in memory (MemorySource) or from their files in pieces
+/// (analysis/dump_stream.hpp). Every comparison runs the one kernel of analysis/check_kernel.hpp.
+class DumpSource {
+ public:
+  virtual ~DumpSource() = default;
+  virtual long seq() const = 0;
+  virtual long groups() const = 0;
+  virtual int d() const = 0;
+  /// The type whose tolerance applies (the after dump's, or the one the caller set).
+  virtual DType dtype() const = 0;
+  /// Compares the sequence indices [start, start + positions.size()) with every variant in one pass over them
+  /// (`positions`: one per index of the range; the comparisons count indices from `start`).
+  virtual std::vector<DumpComparison> compare(long start, const std::vector<AxisPosition>& positions,
+                                              const std::vector<Variant>& variants) const = 0;
+  /// looks_like_bf16 of the after dump.
+  virtual bool after_looks_like_bf16() const = 0;
+};
+
+/// Two dumps in memory. @throws InvalidArgument if their shapes differ.
+class MemorySource final : public DumpSource {
+ public:
+  MemorySource(const DumpVectors& before, const DumpVectors& after);
+  long seq() const override { return before_.seq; }
+  long groups() const override { return before_.groups(); }
+  int d() const override { return before_.d; }
+  DType dtype() const override { return after_.dtype; }
+  std::vector<DumpComparison> compare(long start, const std::vector<AxisPosition>& positions,
+                                      const std::vector<Variant>& variants) const override;
+  bool after_looks_like_bf16() const override;
+
+ private:
+  const DumpVectors& before_;
+  const DumpVectors& after_;
+};
+
 /// Compares `after` with RoPE(before) as `variant` computes it. @pre the two dumps have the same
 /// shape and positions.size() == before.seq (throws InvalidArgument otherwise). A position of several
 /// components needs the expectation's axes (axis_angles' rule).
@@ -175,6 +210,16 @@ void diagnose_rows(CheckReport& report, std::vector<SegmentCheck>& rows, const s
 /// Whether every value of `dump` is a bfloat16 number (float32 with 16 zero low bits) and one is not zero:
 /// a bf16 tensor saved with .float().
 bool looks_like_bf16(const DumpVectors& dump);
+
+/// The check of the sequence indices [start, start + positions.size()) of `source`: the expected variant, and
+/// on failure every variant (in one pass), the restarts and the diagnosis.
+CheckReport check_source(const DumpSource& source, long start, const std::vector<AxisPosition>& positions,
+                         const RopeExpectation& expected);
+
+/// check_segments on a source: a failing segment is checked again alone (check_source on its range).
+std::vector<SegmentCheck> check_segments(const DumpSource& source, const std::vector<AxisPosition>& positions,
+                                         const RopeExpectation& expected, const std::vector<DumpSegment>& segments,
+                                         const DumpComparison& whole);
 
 /// Checks `after` against `before` and the expectation; on failure tries every variant.
 CheckReport check_dump(const DumpVectors& before, const DumpVectors& after, const std::vector<AxisPosition>& positions,

@@ -33,13 +33,13 @@ constexpr int kMaxRestarts = 64;
 
 /// The restarts that explain a dump correct up to `first` failing index: from each failing index on, the
 /// positions start again from the first; none when that does not end in a pass.
-std::vector<long> find_restarts(const DumpVectors& before, const DumpVectors& after, const std::vector<AxisPosition>& positions,
+std::vector<long> find_restarts(const DumpSource& source, long start, const std::vector<AxisPosition>& positions,
                                 const RopeExpectation& expected, long first) {
   Variant v = variant_of(VariantKind::PositionsRestart, expected);
   for (int k = 0; k < kMaxRestarts && first > 0; ++k) {
     if (!v.restarts.empty() && first <= v.restarts.back()) return {};
     v.restarts.push_back(first);
-    const DumpComparison c = compare_dump(before, after, positions, v);
+    const DumpComparison c = source.compare(start, positions, {v}).front();
     if (c.passed()) return v.restarts;
     first = c.first_seq;
   }
@@ -118,19 +118,28 @@ CheckReport check_dump(const DumpVectors& before, const DumpVectors& after, cons
 
 CheckReport check_dump(const DumpVectors& before, const DumpVectors& after, const std::vector<AxisPosition>& positions,
                        const RopeExpectation& expected) {
+  const MemorySource source(before, after);
+  if (static_cast<long>(positions.size()) != before.seq) {
+    throw InvalidArgument(error_msg("{0} positions for a dump of {1} sequence positions", positions.size(), before.seq));
+  }
+  return check_source(source, 0, positions, expected);
+}
+
+CheckReport check_source(const DumpSource& source, long start, const std::vector<AxisPosition>& positions,
+                         const RopeExpectation& expected) {
   CheckReport report;
   report.expected = expected;
   report.only_position_zero = true;
   for (const AxisPosition& p : positions) report.only_position_zero = report.only_position_zero && p.max_abs() == 0;
-  report.comparison = compare_dump(before, after, positions, variant_of(VariantKind::Expected, expected));
+  report.comparison = source.compare(start, positions, {variant_of(VariantKind::Expected, expected)}).front();
   const DumpComparison& e = report.comparison;
   if (e.passed()) return report;
   CheckDiagnosis& dg = report.diagnosis;
-  if (after.dtype == DType::F32 && looks_like_bf16(after)) {
+  if (source.dtype() == DType::F32 && source.after_looks_like_bf16()) {
     // Every value a bfloat16: a bf16 model's tensor saved with .float(); its tolerance is bf16's.
     Variant v = variant_of(VariantKind::Bf16AsFloat32, expected);
     v.dump_type = DType::BF16;
-    report.variants.emplace_back(v.kind, compare_dump(before, after, positions, v));
+    report.variants.emplace_back(v.kind, source.compare(start, positions, {v}).front());
     if (report.variants.back().second.passed()) {
       dg.matches = VariantKind::Bf16AsFloat32;
       dg.message = msg("looks like bf16 saved as float32: add {0} (every value has 16 zero low bits, and under bf16's "
@@ -149,8 +158,10 @@ CheckReport check_dump(const DumpVectors& before, const DumpVectors& after, cons
   report.variants.reserve(report.variants.size() + variants.size());  // `closest` is an index: no pointer into a growing vector
   const std::size_t first_variant = report.variants.size();
   std::size_t closest = first_variant;
-  for (const Variant& v : variants) {
-    report.variants.emplace_back(v.kind, compare_dump(before, after, positions, v));
+  std::vector<DumpComparison> compared = source.compare(start, positions, variants);  // every variant in one pass
+  for (std::size_t k = 0; k < variants.size(); ++k) {
+    const Variant& v = variants[k];
+    report.variants.emplace_back(v.kind, std::move(compared[k]));
     const DumpComparison& c = report.variants.back().second;
     if (c.passed() && !dg.matches) dg.matches = v.kind;
     if (c.failing < report.variants[closest].second.failing) closest = report.variants.size() - 1;
@@ -158,13 +169,13 @@ CheckReport check_dump(const DumpVectors& before, const DumpVectors& after, cons
       // Some groups right, the others right in the other layout: a q/k permutation wrong on some heads.
       std::vector<long> swapped;
       bool rest_expected = true;
-      for (long g = 0; g < before.groups(); ++g) {
+      for (long g = 0; g < source.groups(); ++g) {
         const auto gi = static_cast<std::size_t>(g);
         if (e.group_failing[gi] == 0) continue;
         if (c.group_failing[gi] == 0) swapped.push_back(g);
         else rest_expected = false;
       }
-      if (rest_expected && !swapped.empty() && static_cast<long>(swapped.size()) < before.groups()) dg.swapped_groups = swapped;
+      if (rest_expected && !swapped.empty() && static_cast<long>(swapped.size()) < source.groups()) dg.swapped_groups = swapped;
     }
   }
   const std::string layout = std::string(to_string(expected.layout));
@@ -179,7 +190,7 @@ CheckReport check_dump(const DumpVectors& before, const DumpVectors& after, cons
   }
   if (!dg.matches && dg.correct_until) {
     // A restart is not a drift: the positions may start again where the dump stops matching.
-    dg.restarts = find_restarts(before, after, positions, expected, *dg.correct_until);
+    dg.restarts = find_restarts(source, start, positions, expected, *dg.correct_until);
     if (!dg.restarts.empty()) {
       dg.matches = VariantKind::PositionsRestart;
       dg.correct_until.reset();
@@ -282,10 +293,16 @@ CheckReport check_dump(const DumpVectors& before, const DumpVectors& after, cons
 std::vector<SegmentCheck> check_segments(const DumpVectors& before, const DumpVectors& after,
                                          const std::vector<AxisPosition>& positions, const RopeExpectation& expected,
                                          const std::vector<DumpSegment>& segments, const DumpComparison& whole) {
+  return check_segments(MemorySource(before, after), positions, expected, segments, whole);
+}
+
+std::vector<SegmentCheck> check_segments(const DumpSource& source, const std::vector<AxisPosition>& positions,
+                                         const RopeExpectation& expected, const std::vector<DumpSegment>& segments,
+                                         const DumpComparison& whole) {
   std::vector<SegmentCheck> out;
   for (const DumpSegment& g : segments) {
-    if (g.start < 0 || g.length < 1 || g.start + g.length > before.seq) {
-      throw InvalidArgument(error_msg("segment [{0}, {1}) is outside the sequence axis of {2}", g.start, g.start + g.length, before.seq));
+    if (g.start < 0 || g.length < 1 || g.start + g.length > source.seq()) {
+      throw InvalidArgument(error_msg("segment [{0}, {1}) is outside the sequence axis of {2}", g.start, g.start + g.length, source.seq()));
     }
     SegmentCheck c;
     c.segment = g;
@@ -295,7 +312,7 @@ std::vector<SegmentCheck> check_segments(const DumpVectors& before, const DumpVe
     }
     if (!c.passed()) {
       const std::vector<AxisPosition> p(positions.begin() + g.start, positions.begin() + g.start + g.length);
-      c.report = check_dump(slice_sequence(before, g.start, g.length), slice_sequence(after, g.start, g.length), p, expected);
+      c.report = check_source(source, g.start, p, expected);
     }
     out.push_back(std::move(c));
   }

@@ -62,15 +62,13 @@ DumpAxes infer_dump_axes(const std::vector<long>& shape, long positions, const s
                                     name, shape_string(shape), positions, option_name("axes")));
 }
 
-DumpVectors arrange_dump(const TensorData& tensor, DumpAxes axes, const std::string& name) {
-  const std::vector<long>& s = tensor.shape;
+DumpVectors dump_geometry(const std::vector<long>& s, DumpAxes axes, const std::string& name, DumpStrides* strides) {
   const std::size_t rank = axes == DumpAxes::SeqD ? 2 : axes == DumpAxes::SeqHeadsD ? 3 : 4;
   if (s.size() != rank) {
     throw InvalidArgument(error_msg("{0}: shape {1} does not have the {2} axes of {3} {4}", name, shape_string(s), rank,
                                       option_name("axes"), to_string(axes)));
   }
   DumpVectors v;
-  v.dtype = tensor.dtype;
   const long d = s.back();
   if (d % 2 != 0 || d > kMaxDim) {
     throw InvalidArgument(error_msg("{0}: the last axis of shape {1} is d = {2}, which must be even (and at most {3})", name,
@@ -78,25 +76,34 @@ DumpVectors arrange_dump(const TensorData& tensor, DumpAxes axes, const std::str
   }
   v.d = static_cast<int>(d);
   // Strides (in elements) of seq, batch and heads in the C-order tensor.
-  long seq_stride = 0, batch_stride = 0, head_stride = 0;
+  DumpStrides st;
   switch (axes) {
-    case DumpAxes::SeqD: v.seq = s[0]; seq_stride = d; break;
-    case DumpAxes::SeqHeadsD: v.seq = s[0]; v.heads = s[1]; seq_stride = s[1] * d; head_stride = d; break;
+    case DumpAxes::SeqD: v.seq = s[0]; st.seq = d; break;
+    case DumpAxes::SeqHeadsD: v.seq = s[0]; v.heads = s[1]; st.seq = s[1] * d; st.heads = d; break;
     case DumpAxes::BatchHeadsSeqD:
       v.batch = s[0], v.heads = s[1], v.seq = s[2];
-      batch_stride = s[1] * s[2] * d, head_stride = s[2] * d, seq_stride = d;
+      st.batch = s[1] * s[2] * d, st.heads = s[2] * d, st.seq = d;
       break;
     case DumpAxes::BatchSeqHeadsD:
       v.batch = s[0], v.seq = s[1], v.heads = s[2];
-      batch_stride = s[1] * s[2] * d, seq_stride = s[2] * d, head_stride = d;
+      st.batch = s[1] * s[2] * d, st.seq = s[2] * d, st.heads = d;
       break;
   }
+  if (strides) *strides = st;
+  return v;
+}
+
+DumpVectors arrange_dump(const TensorData& tensor, DumpAxes axes, const std::string& name) {
+  DumpStrides st;
+  DumpVectors v = dump_geometry(tensor.shape, axes, name, &st);
+  v.dtype = tensor.dtype;
+  const long d = v.d;
   v.values.resize(tensor.values.size());
   double* out = v.values.data();
   for (long q = 0; q < v.seq; ++q) {
     for (long b = 0; b < v.batch; ++b) {
       for (long h = 0; h < v.heads; ++h) {
-        const double* in = tensor.values.data() + q * seq_stride + b * batch_stride + h * head_stride;
+        const double* in = tensor.values.data() + q * st.seq + b * st.batch + h * st.heads;
         for (long c = 0; c < d; ++c) *out++ = in[c];
       }
     }

@@ -42,6 +42,16 @@ struct DumpVectors {
 ///         ("give --axes").
 DumpAxes infer_dump_axes(const std::vector<long>& shape, long positions, const std::string& name);
 
+/// Where the vectors of a C-order tensor lie: the strides, in elements, of its batch, heads and seq axes.
+struct DumpStrides {
+  long batch = 0, heads = 0, seq = 0;
+};
+
+/// The dump's geometry for a tensor of `shape` read with `axes` (values empty, dtype unset) and, when
+/// `strides` is given, where its vectors lie. @throws InvalidArgument as arrange_dump.
+DumpVectors dump_geometry(const std::vector<long>& shape, DumpAxes axes, const std::string& name,
+                          DumpStrides* strides = nullptr);
+
 /// Rearranges a tensor read by io/tensor_file into vectors. @throws InvalidArgument if the rank does not
 /// match `axes`, or d is odd or larger than kMaxDim.
 DumpVectors arrange_dump(const TensorData& tensor, DumpAxes axes, const std::string& name);

@@ -39,8 +39,14 @@ DumpPair arrange_dump_pair(const TensorData& before, const TensorData& after, co
   } else {
     l.axes = infer_dump_axes(after.shape, 0, after_name);
   }
-  l.before = arrange_dump(before, l.axes, before_name);
-  l.after = arrange_dump(after, l.axes, after_name);
+  if (in.geometry_only) {
+    l.before = dump_geometry(before.shape, l.axes, before_name);
+    l.after = dump_geometry(after.shape, l.axes, after_name);
+    l.before.dtype = before.dtype, l.after.dtype = after.dtype;
+  } else {
+    l.before = arrange_dump(before, l.axes, before_name);
+    l.after = arrange_dump(after, l.axes, after_name);
+  }
   if (rows > 1) {  // a row of positions per batch entry: the rows laid end to end along the sequence axis
     if (l.after.batch != rows) {
       throw InvalidArgument(error_msg("{0} has {1} rows, the dump's batch axis has {2} (shape {3}, axes {4})", positions_name,

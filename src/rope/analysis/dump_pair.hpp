@@ -30,6 +30,9 @@ struct DumpPairInput {
   std::string positions_setting = "positions";  ///< the setting that gave the positions ("axis_positions")
   /// The dumps as the message about their shapes names them ("--after 'q.npy'"); empty: the names below.
   std::string before_label, after_label;
+  /// The tensors hold their shapes and types alone (a streamed check reads the values in blocks,
+  /// analysis/dump_stream.hpp): the dumps are arranged as geometry, without values.
+  bool geometry_only = false;
 };
 
 /// The two dumps arranged: what check_dump and identify_rope take.

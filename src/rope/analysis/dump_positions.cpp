@@ -155,6 +155,7 @@ DumpVectors rows_along_sequence(const DumpVectors& dump) {
   out.d = dump.d;
   out.dtype = dump.dtype;
   out.values.resize(dump.values.size());
+  if (dump.values.empty()) return out;  // the geometry alone (a streamed dump)
   for (long b = 0; b < dump.batch; ++b) {
     for (long s = 0; s < dump.seq; ++s) {
       for (long h = 0; h < dump.heads; ++h) {

@@ -64,6 +64,7 @@ std::vector<DumpSegment> row_segments(long rows, long length);
 
 /// The dump with its batch rows laid end to end along the sequence axis: the vectors of batch row b at index
 /// s go to index b·seq + s, groups become the heads. A dump with batch 1 comes back as it is.
+/// A dump without values (the geometry of a streamed dump) comes back as the geometry laid out so.
 DumpVectors rows_along_sequence(const DumpVectors& dump);
 
 /// The indices [start, start + length) of the sequence axis.

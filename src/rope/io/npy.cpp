@@ -23,8 +23,8 @@ namespace {
 /// A cursor over the header dict; every error names the absolute byte offset in the file.
 class HeaderParser {
  public:
-  HeaderParser(std::string_view text, std::size_t offset, const std::string& name)
-      : text_(text), offset_(offset), name_(name) {}
+  HeaderParser(std::string_view text, std::size_t offset, const std::string& name, long max_elements)
+      : text_(text), offset_(offset), name_(name), max_elements_(max_elements) {}
 
   [[noreturn]] void fail(const std::string& rule) const {
     throw InvalidArgument(fmt::format("{}: header at byte {}: {}", name_, offset_ + pos_, rule));
@@ -69,7 +69,7 @@ class HeaderParser {
     long v = 0;
     while (pos_ < text_.size() && text_[pos_] >= '0' && text_[pos_] <= '9') {
       const int digit = text_[pos_] - '0';
-      if (v > (kMaxTensorElements - digit) / 10) fail(fmt::format("dimension larger than {}", kMaxTensorElements));
+      if (v > (max_elements_ - digit) / 10) fail(fmt::format("dimension larger than {}", max_elements_));
       v = v * 10 + digit;
       ++pos_;
     }
@@ -97,6 +97,7 @@ class HeaderParser {
   std::string_view text_;
   std::size_t offset_;
   const std::string& name_;
+  long max_elements_;
   std::size_t pos_ = 0;
 };
 
@@ -146,7 +147,8 @@ std::uint32_t little_endian(std::string_view bytes, std::size_t at, int n) {
 
 }  // namespace
 
-TensorData parse_npy(std::string_view bytes, const std::string& name, const TensorReadOptions& options) {
+TensorHeader parse_npy_header(std::string_view bytes, std::uint64_t file_size, const std::string& name,
+                              const TensorReadOptions& options, long max_elements) {
   if (bytes.size() < 10 || bytes.substr(0, 6) != std::string_view("\x93NUMPY", 6)) {
     throw InvalidArgument(error_msg("{0}: byte 0: not a .npy file (it must start with \\x93NUMPY and a version)", name));
   }
@@ -165,11 +167,11 @@ TensorData parse_npy(std::string_view bytes, const std::string& name, const Tens
     throw InvalidArgument(error_msg("{0}: byte 8: header length {1} is larger than the {2}-byte (1 MiB) limit", name,
                                     header_len, kMaxTensorHeaderBytes));
   }
-  if (header_len > bytes.size() - header_start) {
+  if (header_len > file_size - header_start || header_len > bytes.size() - header_start) {
     throw InvalidArgument(error_msg("{0}: byte 8: header length {1} is larger than the {2} bytes after it", name,
-                                    header_len, bytes.size() - header_start));
+                                    header_len, file_size - header_start));
   }
-  HeaderParser p(bytes.substr(header_start, header_len), header_start, name);
+  HeaderParser p(bytes.substr(header_start, header_len), header_start, name, max_elements);
   std::string descr;
   bool fortran = false, seen_descr = false, seen_fortran = false, seen_shape = false;
   std::vector<long> shape;
@@ -195,21 +197,29 @@ TensorData parse_npy(std::string_view bytes, const std::string& name, const Tens
   if (fortran) {
     p.fail("'fortran_order' is True: rope reads C-order arrays; save np.ascontiguousarray(x) instead");
   }
-  const long count = detail::checked_element_count(shape, name, "header 'shape'");
-  const std::size_t data_start = header_start + header_len;
-  const std::size_t have = bytes.size() - data_start;
-  const std::size_t need = static_cast<std::size_t>(count) * static_cast<std::size_t>(d.bytes);
+  const long count = detail::checked_element_count(shape, name, "header 'shape'", max_elements);
+  const std::uint64_t data_start = header_start + header_len;
+  const std::uint64_t have = file_size - data_start;
+  const std::uint64_t need = static_cast<std::uint64_t>(count) * static_cast<std::uint64_t>(d.bytes);
   if (have != need) {
     throw InvalidArgument(error_msg("{0}: byte {1}: shape {2} of '{3}' needs {4} data bytes, the file has {5}", name, data_start,
                                       shape_string(shape), descr, need, have));
   }
-  TensorData t;
-  t.shape = shape;
-  t.dtype = d.dtype;
-  t.stored = d.dtype == DType::BF16 ? descr + " (bf16 bits)" : descr;
-  detail::decode_values(reinterpret_cast<const unsigned char*>(bytes.data() + data_start), count, d.bytes, d.kind,
-                        d.big_endian, d.dtype, t.values);
-  return t;
+  TensorHeader h;
+  h.format = TensorFormat::Npy;
+  h.shape = shape;
+  h.dtype = d.dtype;
+  h.stored = d.dtype == DType::BF16 ? descr + " (bf16 bits)" : descr;
+  h.data_offset = data_start;
+  h.count = count;
+  h.bytes = d.bytes;
+  h.kind = d.kind;
+  h.big_endian = d.big_endian;
+  return h;
+}
+
+TensorData parse_npy(std::string_view bytes, const std::string& name, const TensorReadOptions& options) {
+  return decode_tensor(bytes, parse_npy_header(bytes, bytes.size(), name, options, kMaxTensorElements));
 }
 
 }  // namespace rope

@@ -43,14 +43,18 @@ std::uint64_t u64_le(std::string_view bytes) {
 
 }  // namespace
 
-TensorData parse_safetensors(std::string_view bytes, const std::string& name, const TensorReadOptions& options) {
+TensorHeader parse_safetensors_header(std::string_view bytes, std::uint64_t file_size, const std::string& name,
+                                      const TensorReadOptions& options, long max_elements) {
   const auto fail = [&](const std::string& where, const std::string& rule) {
     throw InvalidArgument(fmt::format("{}: {}: {}", name, where, rule));
   };
   if (bytes.size() < 8) fail("byte 0", "the file ends inside the 8-byte header size");
   const std::uint64_t n = u64_le(bytes);
   if (n > kMaxTensorHeaderBytes) fail("byte 0", fmt::format("header size {} is larger than the {}-byte (1 MiB) limit", n, kMaxTensorHeaderBytes));
-  if (n > bytes.size() - 8) fail("byte 0", fmt::format("header size {} is larger than the {} bytes after it", n, bytes.size() - 8));
+  if (bytes.size() > file_size) fail("byte 0", "the file is shorter than the bytes read");
+  if (n > file_size - 8 || n > bytes.size() - 8) {
+    fail("byte 0", fmt::format("header size {} is larger than the {} bytes after it", n, file_size - 8));
+  }
   const std::string_view header = bytes.substr(8, static_cast<std::size_t>(n));
   if (header.empty() || header[0] != '{') fail("byte 8", "the JSON header must begin with '{'");
   nlohmann::json j;
@@ -63,7 +67,7 @@ TensorData parse_safetensors(std::string_view bytes, const std::string& name, co
     fail("byte 8", "the header holds a number out of range");
   }
   if (!j.is_object()) fail("byte 8", "the header must be a JSON object");
-  const std::string_view buffer = bytes.substr(8 + static_cast<std::size_t>(n));
+  const std::uint64_t buffer_size = file_size - 8 - n;
   std::vector<std::string> names;
   for (auto it = j.begin(); it != j.end(); ++it) {
     if (it.key() != "__metadata__") names.push_back(it.key());
@@ -103,33 +107,41 @@ TensorData parse_safetensors(std::string_view bytes, const std::string& name, co
     if (!dim.is_number_unsigned()) fail(field + " shape", "every dimension must be a non-negative integer");
     if (static_cast<int>(shape.size()) >= kMaxTensorRank) fail(field + " shape", fmt::format("more than {} dimensions", kMaxTensorRank));
     const auto v = dim.get<std::uint64_t>();
-    if (v > static_cast<std::uint64_t>(kMaxTensorElements)) {
-      fail(field + " shape", fmt::format("dimension {} is above the {} elements allowed", v, kMaxTensorElements));
+    if (v > static_cast<std::uint64_t>(max_elements)) {
+      fail(field + " shape", fmt::format("dimension {} is above the {} elements allowed", v, max_elements));
     }
     shape.push_back(static_cast<long>(v));
   }
-  const long count = detail::checked_element_count(shape, name, field + " shape");
+  const long count = detail::checked_element_count(shape, name, field + " shape", max_elements);
   if (!entry.contains("data_offsets") || !entry["data_offsets"].is_array() || entry["data_offsets"].size() != 2 ||
       !entry["data_offsets"][0].is_number_unsigned() || !entry["data_offsets"][1].is_number_unsigned()) {
     fail(field + " data_offsets", "must be [BEGIN, END], two non-negative integers");
   }
   const auto begin = entry["data_offsets"][0].get<std::uint64_t>();
   const auto end = entry["data_offsets"][1].get<std::uint64_t>();
-  if (begin > end || end > buffer.size()) {
-    fail(field + " data_offsets", fmt::format("[{}, {}] is not inside the {}-byte buffer after the header", begin, end, buffer.size()));
+  if (begin > end || end > buffer_size) {
+    fail(field + " data_offsets", fmt::format("[{}, {}] is not inside the {}-byte buffer after the header", begin, end, buffer_size));
   }
   const std::uint64_t need = static_cast<std::uint64_t>(count) * static_cast<std::uint64_t>(type->bytes);
   if (end - begin != need) {
     fail(field + " data_offsets", fmt::format("[{}, {}] holds {} bytes, shape {} of {} needs {}", begin, end, end - begin,
                                               shape_string(shape), dtype, need));
   }
-  TensorData t;
-  t.shape = shape;
-  t.dtype = type->dtype;
-  t.stored = dtype;
-  detail::decode_values(reinterpret_cast<const unsigned char*>(buffer.data() + begin), count, type->bytes, type->kind,
-                        false, type->dtype, t.values);
-  return t;
+  TensorHeader h;
+  h.format = TensorFormat::Safetensors;
+  h.shape = shape;
+  h.dtype = type->dtype;
+  h.stored = dtype;
+  h.data_offset = 8 + n + begin;
+  h.count = count;
+  h.bytes = type->bytes;
+  h.kind = type->kind;
+  h.big_endian = false;
+  return h;
+}
+
+TensorData parse_safetensors(std::string_view bytes, const std::string& name, const TensorReadOptions& options) {
+  return decode_tensor(bytes, parse_safetensors_header(bytes, bytes.size(), name, options, kMaxTensorElements));
 }
 
 }  // namespace rope

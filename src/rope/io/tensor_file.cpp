@@ -50,7 +50,8 @@ std::string shape_string(const std::vector<long>& shape) {
 
 namespace detail {
 
-long checked_element_count(const std::vector<long>& shape, const std::string& name, std::string_view field) {
+long checked_element_count(const std::vector<long>& shape, const std::string& name, std::string_view field,
+                           long max_elements) {
   if (shape.size() > static_cast<std::size_t>(kMaxTensorRank)) {
     throw InvalidArgument(error_msg("{0}: {1}: rank {2} is above the limit of {3}", name, field, shape.size(), kMaxTensorRank));
   }
@@ -58,9 +59,9 @@ long checked_element_count(const std::vector<long>& shape, const std::string& na
   for (const long dim : shape) {
     if (dim < 0) throw InvalidArgument(error_msg("{0}: {1}: dimension {2} is negative", name, field, dim));
     if (dim == 0) throw InvalidArgument(error_msg("{0}: {1}: shape {2} holds no element", name, field, shape_string(shape)));
-    if (dim > kMaxTensorElements || n > kMaxTensorElements / dim) {
+    if (dim > max_elements || n > max_elements / dim) {
       throw InvalidArgument(error_msg("{0}: {1}: shape {2} has more than the {3} elements allowed", name, field,
-                                        shape_string(shape), kMaxTensorElements));
+                                        shape_string(shape), max_elements));
     }
     n *= dim;
   }
@@ -99,6 +100,16 @@ void decode_values(const unsigned char* data, long count, int bytes, char kind, 
 }
 
 }  // namespace detail
+
+TensorData decode_tensor(std::string_view bytes, const TensorHeader& h) {
+  TensorData t;
+  t.shape = h.shape;
+  t.dtype = h.dtype;
+  t.stored = h.stored;
+  detail::decode_values(reinterpret_cast<const unsigned char*>(bytes.data() + h.data_offset), h.count, h.bytes, h.kind,
+                        h.big_endian, h.dtype, t.values);
+  return t;
+}
 
 TensorData parse_csv_tensor(std::string_view text, const std::string& name) {
   TensorData t;

@@ -21,6 +21,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -65,6 +66,30 @@ struct TensorData {
   long size() const { return static_cast<long>(values.size()); }
 };
 
+/// Where a .npy or safetensors file keeps its tensor: what the header says, checked against the file's size.
+struct TensorHeader {
+  TensorFormat format = TensorFormat::Npy;
+  std::vector<long> shape;
+  DType dtype = DType::F64;
+  std::string stored;             ///< as TensorData::stored
+  std::uint64_t data_offset = 0;  ///< byte of the first element
+  long count = 0;                 ///< elements
+  int bytes = 4;                  ///< bytes per element
+  char kind = 'f';                ///< 'f' float, 'h' float16/bfloat16 (by dtype), 'i'/'u' integers
+  bool big_endian = false;
+};
+
+/// The header of a .npy file from its first bytes (`bytes`: at least the header; `file_size`: the whole
+/// file's), with at most `max_elements` elements. @throws InvalidArgument as parse_npy.
+TensorHeader parse_npy_header(std::string_view bytes, std::uint64_t file_size, const std::string& name,
+                              const TensorReadOptions& options, long max_elements);
+/// The same for safetensors.
+TensorHeader parse_safetensors_header(std::string_view bytes, std::uint64_t file_size, const std::string& name,
+                                      const TensorReadOptions& options, long max_elements);
+
+/// The tensor of a whole file's `bytes` whose header is `header`.
+TensorData decode_tensor(std::string_view bytes, const TensorHeader& header);
+
 /// Parses the bytes of a .npy file. `name` starts every message.
 /// @throws InvalidArgument for a malformed file, an unsupported dtype, fortran_order True, a shape whose
 ///         data is not exactly the rest of the file.
@@ -95,9 +120,10 @@ std::string shape_string(const std::vector<long>& shape);
 std::string escape_for_message(std::string_view text);
 
 namespace detail {
-/// The product of `shape`, checked: each dimension >= 0, the product <= kMaxTensorElements.
+/// The product of `shape`, checked: each dimension >= 0, the product <= max_elements.
 /// @throws InvalidArgument "{name}: {field}: …" otherwise.
-long checked_element_count(const std::vector<long>& shape, const std::string& name, std::string_view field);
+long checked_element_count(const std::vector<long>& shape, const std::string& name, std::string_view field,
+                           long max_elements = kMaxTensorElements);
 /// Converts `count` stored elements at `data` (little- or big-endian) to doubles.
 void decode_values(const unsigned char* data, long count, int bytes, char kind, bool big_endian, DType dtype,
                    std::vector<double>& out);

@@ -17,6 +17,7 @@
 #include "rope/cli/dump_options.hpp"
 #include "rope/cli/exit_codes.hpp"
 #include "rope/cli/options.hpp"
+#include "rope/cli/progress.hpp"
 #include "rope/cli/scaling_options.hpp"
 #include "rope/core/constants.hpp"
 #include "rope/core/error.hpp"
@@ -138,8 +139,9 @@ void print_segments(std::ostream& out, const LoadedDumps& dumps, const std::vect
 
 int run_check(const CheckOptions& opt, std::ostream& out) {
   const Text t(opt.lang);
-  LoadedDumps dumps = load_dumps(opt.dumps);
+  LoadedDumps dumps = open_dumps(opt.dumps);
   if (opt.dtype) dumps.after.dtype = dumps.before.dtype = *opt.dtype;
+  if (opt.dtype && dumps.stream) dumps.stream->set_dtype(*opt.dtype);
   Message where;
   double max_position = 0;
   for (const double p : dumps.positions) max_position = std::max(max_position, p);
@@ -150,10 +152,19 @@ int run_check(const CheckOptions& opt, std::ostream& out) {
   if (positions.empty()) {
     for (const double p : dumps.positions) positions.push_back(AxisPosition::single(p));
   }
-  CheckReport report = check_dump(dumps.before, dumps.after, positions, e);
+  std::optional<MemorySource> in_memory;
+  if (!dumps.stream) in_memory.emplace(dumps.before, dumps.after);
+  const DumpSource& source = dumps.stream ? static_cast<const DumpSource&>(*dumps.stream) : *in_memory;
+  ProgressBar bar(dumps.stream ? dumps.stream->data_bytes() : 0, t);
+  if (dumps.stream && bar.enabled()) dumps.stream->set_progress([&bar](double done) { bar.update(done); });
+  if (static_cast<long>(positions.size()) != source.seq()) {
+    throw InvalidArgument(error_msg("{0} positions for a dump of {1} sequence positions", positions.size(), source.seq()));
+  }
+  CheckReport report = check_source(source, 0, positions, e);
   std::vector<SegmentCheck> segments =
-      dumps.segments.size() > 1 ? check_segments(dumps.before, dumps.after, positions, e, dumps.segments, report.comparison)
+      dumps.segments.size() > 1 ? check_segments(source, positions, e, dumps.segments, report.comparison)
                                 : std::vector<SegmentCheck>{};
+  bar.finish();
   if (dumps.segments_are_rows) diagnose_rows(report, segments, positions);
   // A position as the dump gave it: one number, or (t, h, w).
   const auto position = [&](long s) {

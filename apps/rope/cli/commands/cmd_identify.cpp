@@ -19,6 +19,10 @@
 
 namespace rope::cli {
 
+/// Largest number of elements of each dump rope identify holds (16 MiB as doubles): a larger streamed dump is
+/// sampled.
+constexpr long kIdentifyElements = 1L << 21;
+
 struct IdentifyOptions {
   DumpOptions dumps;
   bool json = false;
@@ -67,12 +71,32 @@ std::string layout_text(const Identification& id, const Text& t) {
 int run_identify(const IdentifyOptions& opt, std::ostream& out) {
   check_figure_options(opt.figure);
   const Text t = opt.figure.tr();
-  const LoadedDumps dumps = load_dumps(opt.dumps);
+  LoadedDumps dumps = open_dumps(opt.dumps);
   if (!dumps.axis_positions.empty()) {
     throw InvalidArgument(error_msg("rope identify takes one number per position; these positions have {0} components (M-RoPE): "
                                     "give one row of positions", dumps.axis_positions.front().count));
   }
-  const Identification id = identify_rope(dumps.before, dumps.after, dumps.positions);
+  std::vector<double> positions = dumps.positions;
+  std::vector<long> kept;  // streamed: the sequence indices of the sample
+  long groups_kept = 0;
+  if (dumps.stream) {
+    // Memory bounded whatever the files' size: every index of the first heads, or windows of indices (dump_stream.hpp).
+    DumpSample sample = sample_dump(*dumps.stream, kIdentifyElements);
+    positions.clear();
+    for (const long i : sample.indices) positions.push_back(dumps.positions[static_cast<std::size_t>(i)]);
+    dumps.before = std::move(sample.before);
+    dumps.after = std::move(sample.after);
+    kept = std::move(sample.indices);
+    groups_kept = sample.groups;
+  }
+  Identification id = identify_rope(dumps.before, dumps.after, positions);
+  const long all_seq = static_cast<long>(dumps.positions.size());
+  if (dumps.stream && (static_cast<long>(kept.size()) < all_seq || groups_kept < dumps.stream->groups())) {
+    for (long& j : id.jumps) j = kept[static_cast<std::size_t>(j)];  // indices of the sample → of the dump
+    id.notes.push_back(msg("identified from a sample of the files: {0} of {1} sequence indices, {2} of {3} heads (rope identify "
+                           "holds at most {4} elements of each dump)",
+                           kept.size(), all_seq, groups_kept, dumps.stream->groups(), kIdentifyElements));
+  }
   if (opt.json) {
     nlohmann::json j;
     j["d"] = id.d;

@@ -1,0 +1,41 @@
+#include "rope/cli/progress.hpp"
+
+#include <cstdio>
+#include <string>
+#include <unistd.h>
+
+namespace rope::cli {
+
+ProgressBar::ProgressBar(std::uint64_t bytes, const Text& t) : bytes_(bytes), t_(t) {
+  enabled_ = bytes > 0 && ::isatty(STDERR_FILENO) == 1;
+  start_ = pass_start_ = shown_ = std::chrono::steady_clock::now();
+}
+
+ProgressBar::~ProgressBar() { finish(); }
+
+void ProgressBar::update(double done) {
+  if (!enabled_) return;
+  const auto now = std::chrono::steady_clock::now();
+  if (done < last_) ++pass_, pass_start_ = now;
+  last_ = done;
+  using seconds = std::chrono::duration<double>;
+  if (seconds(now - start_).count() < 0.5 || (drawn_ && seconds(now - shown_).count() < 0.1 && done < 1)) return;
+  shown_ = now;
+  const double elapsed = std::max(1e-9, seconds(now - pass_start_).count());
+  const double gbps = done * static_cast<double>(bytes_) / elapsed / 1e9;
+  const int width = 30, filled = static_cast<int>(width * done);
+  const std::string text = t_.tr("pass {0}: {1:3.0f} %, {2:.2f} GB/s", pass_, 100 * done, gbps);
+  std::fprintf(stderr, "\r[%s%s] %s", std::string(static_cast<std::size_t>(filled), '#').c_str(),
+               std::string(static_cast<std::size_t>(width - filled), ' ').c_str(), text.c_str());
+  std::fflush(stderr);
+  drawn_ = true;
+}
+
+void ProgressBar::finish() {
+  if (!drawn_) return;
+  std::fprintf(stderr, "\r\033[K");
+  std::fflush(stderr);
+  drawn_ = false;
+}
+
+}  // namespace rope::cli

@@ -1,0 +1,34 @@
+/// @file
+/// A progress bar on stderr for a long pass over files (rope check on streamed dumps): drawn only when stderr
+/// is a terminal, only once the pass has run for half a second, at most ten times a second, and erased when
+/// the pass ends, so that redirected output and short runs never see it.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+
+#include "rope/cli/lang.hpp"
+
+namespace rope::cli {
+
+class ProgressBar {
+ public:
+  /// `bytes`: what one pass reads (0: no bar).
+  ProgressBar(std::uint64_t bytes, const Text& t);
+  ~ProgressBar();
+  bool enabled() const { return enabled_; }
+  /// The fraction of the current pass done; a fraction below the last one starts a new pass.
+  void update(double done);
+  /// Erases the bar.
+  void finish();
+
+ private:
+  bool enabled_ = false, drawn_ = false;
+  std::uint64_t bytes_;
+  const Text& t_;
+  double last_ = 0;
+  int pass_ = 1;
+  std::chrono::steady_clock::time_point start_, pass_start_, shown_;
+};
+
+}  // namespace rope::cli

@@ -1,0 +1,146 @@
+#!/usr/bin/python3
+"""rope check against its NumPy peer (bench/peers/numpy_check.py), whole processes, same run: the issue's
+targets (>= 20× the peer on two 64 MB float32 dumps [4096, 32, 128] and on two 1 GiB bf16 dumps
+[131072, 32, 128]), peak RSS as /usr/bin/time -v reports it (target: <= 64 MiB plus one block), and the
+memory-bandwidth ceiling beside them: the time `cat` takes to read both files from the page cache, the same
+copy rope's reads make. The dumps are generated here (never committed): q ~ N(0, 1) in float32, RoPE in
+float32 as PyTorch computes it (the half layout, base 10^4), bf16 rounded to nearest even.
+
+    check_bench.py [--build DIR] [--quick] [--dir DIR]   prints a table; exit 1 if a target is missed
+
+compare.py (make bench-compare) runs the same through run().
+"""
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+PY = "/usr/bin/python3"
+HERE = os.path.dirname(os.path.abspath(__file__))
+BLOCK_MIB = 1  # the streamed block of both dumps on one thread (kStreamBlockElements doubles, two dumps)
+
+
+def make_dump(dir_, name, seq, heads, d, bf16, seed=33):
+    """Writes name_before.npy and name_after.npy, [seq, heads, d], by blocks of 4096 positions."""
+    import numpy as np
+    from numpy.lib.format import open_memmap
+    dtype = np.uint16 if bf16 else np.float32
+    paths = [os.path.join(dir_, f"{name}_{w}.npy") for w in ("before", "after")]
+    xs = [open_memmap(p, mode="w+", dtype=dtype, shape=(seq, heads, d)) for p in paths]
+    half = d // 2
+    inv = (1.0 / (10000.0 ** (np.arange(0, d, 2, dtype=np.float32) / d))).astype(np.float32)
+    rng = np.random.default_rng(seed)
+
+    def to_bf16(f):  # round to nearest even, as torch's .to(torch.bfloat16)
+        u = f.view(np.uint32)
+        return ((u + 0x7FFF + ((u >> 16) & 1)) >> 16).astype(np.uint16)
+
+    for s0 in range(0, seq, 4096):
+        s1 = min(seq, s0 + 4096)
+        x = rng.standard_normal((s1 - s0, heads, d), dtype=np.float32)
+        if bf16:
+            xb = to_bf16(x)
+            x = (xb.astype(np.uint32) << 16).view(np.float32)
+        ang = (np.arange(s0, s1, dtype=np.float32)[:, None] * inv)[:, None, :]  # float32, as HF
+        cos, sin = np.cos(ang).astype(np.float32), np.sin(ang).astype(np.float32)
+        x1, x2 = x[..., :half], x[..., half:]
+        y = np.concatenate([x1 * cos - x2 * sin, x1 * sin + x2 * cos], axis=-1).astype(np.float32)
+        xs[0][s0:s1] = xb if bf16 else x
+        xs[1][s0:s1] = to_bf16(y) if bf16 else y
+    for x in xs:
+        x.flush()
+    del xs
+    return paths
+
+
+def timed(cmd):
+    """Wall seconds, peak RSS in KiB (/usr/bin/time -v), stdout."""
+    t0 = time.perf_counter()
+    p = subprocess.run(["/usr/bin/time", "-v"] + cmd, capture_output=True, text=True)
+    wall = time.perf_counter() - t0
+    rss = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", p.stderr).group(1))
+    if p.returncode not in (0, 1):
+        raise RuntimeError(f"{cmd}: exit {p.returncode}: {p.stderr[-500:]}")
+    return wall, rss, p.stdout
+
+
+def run_case(rope, paths, seq, bf16, reps):
+    rope_cmd = [rope, "check", "--before", paths[0], "--after", paths[1], "--positions", f"0:{seq}", "--layout", "half",
+                "--json"] + (["--bf16-bits"] if bf16 else [])
+    peer_cmd = [PY, os.path.join(HERE, "peers", "numpy_check.py"), paths[0], paths[1]] + (["--bf16"] if bf16 else [])
+    subprocess.run(["cat"] + paths, stdout=subprocess.DEVNULL, check=True)  # into the page cache
+    best = {"rope": (float("inf"), 0, ""), "peer": (float("inf"), 0, ""), "cat": (float("inf"), 0, "")}
+    for _ in range(reps):  # alternated, so that both see the same minutes of the machine's load
+        for key, cmd in (("rope", rope_cmd), ("peer", peer_cmd), ("cat", ["cat"] + paths)):
+            w, rss, out = timed(cmd) if key != "cat" else timed(["sh", "-c", f"cat {paths[0]} {paths[1]} > /dev/null"])
+            if w < best[key][0]:
+                best[key] = (w, rss, out)
+    ours, theirs = json.loads(best["rope"][2]), json.loads(best["peer"][2])
+    return best, ours, theirs
+
+
+def run(report, rope, tmp, quick):
+    """Adds the rows to compare.py's Report; returns the notes."""
+    notes = []
+    cases = [("f32-64MB", 4096, False), ("bf16-1GiB", 131072, True)]
+    for name, seq, bf16 in cases:
+        print(f"rope check bench: generating {name} …", file=sys.stderr)
+        paths = make_dump(tmp, name, seq, 32, 128, bf16)
+        size = sum(os.path.getsize(p) for p in paths)
+        best, ours, theirs = run_case(rope, paths, seq, bf16, 2 if quick else 3)
+        (tr, rss_r, _), (tp, rss_p, _), (tc, _, _) = best["rope"], best["peer"], best["cat"]
+        ratio = tp / tr
+        report.target(f"check {name} (two dumps): NumPy time / rope time, whole processes", ratio, ">= 20", ratio >= 20)
+        limit = (64 + 2 * BLOCK_MIB) * 1024
+        report.target(f"check {name}: rope peak RSS (MiB)", rss_r / 1024, f"<= {limit // 1024} MiB", rss_r <= limit, unit=" MiB")
+        same = ours["failing"] == theirs["failing"] == 0
+        report.check(f"check {name}: rope and NumPy both pass every element", same,
+                     f"failing {ours['failing']} / {theirs['failing']}, max ratio {ours['max_ratio']:.3g} / {theirs['max_ratio']:.3g}")
+        notes.append(f"check {name}: {size / 2**20:.0f} MiB read; rope {tr:.3f} s ({size / tr / 1e9:.2f} GB/s), "
+                     f"{rss_r / 1024:.1f} MiB peak RSS; NumPy {tp:.2f} s, {rss_p / 1024:.0f} MiB; ceiling: cat of both files "
+                     f"{tc:.3f} s ({size / tc / 1e9:.2f} GB/s), rope at {100 * tc / tr:.0f} % of it")
+        for p in paths:
+            os.remove(p)
+    return notes
+
+
+class _Report:  # the standalone table
+    def __init__(self):
+        self.rows = []
+
+    def target(self, name, value, wanted, ok, unit="×"):
+        self.rows.append((name, f"{value:.3g}{unit}", wanted, "PASS" if ok else "FAIL"))
+
+    def check(self, name, ok, detail):
+        self.rows.append((name, detail, "equal", "PASS" if ok else "FAIL"))
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--build", default=os.path.join(os.path.dirname(HERE), "build"))
+    p.add_argument("--quick", action="store_true")
+    p.add_argument("--dir", help="where to write the dumps (default: a temporary directory)")
+    a = p.parse_args()
+    tmp = a.dir or tempfile.mkdtemp(prefix="rope-check-bench-")
+    r = _Report()
+    try:
+        notes = run(r, os.path.join(a.build, "bin", "rope"), tmp, a.quick)
+    finally:
+        if not a.dir:
+            shutil.rmtree(tmp, ignore_errors=True)
+    print("| target | measured | wanted | |\n|---|---|---|---|")
+    for row in r.rows:
+        print("| " + " | ".join(row) + " |")
+    print()
+    for n in notes:
+        print("- " + n)
+    return 1 if any(row[3] != "PASS" for row in r.rows) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,340 @@
+// The element-wise comparison of rope check (check_kernel.hpp): tolerance (C1), per-thread tallies merged
+// in an order that does not depend on the threads.
+#include "rope/analysis/check_kernel.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <exception>
+#include <limits>
+#include <fmt/format.h>
+#include <mutex>
+#include <omp.h>
+
+#include "rope/analysis/precision.hpp"
+#include "rope/core/constants.hpp"
+#include "rope/core/error.hpp"
+#include "rope/core/simd.hpp"
+
+namespace rope {
+namespace {
+
+/// What one variant needs at every element: channels of each pair, the error model's constants.
+struct Setup {
+  const Variant* variant = nullptr;
+  int d = 0, half = 0;
+  double eps_t = 0, eps_a = 0, a = 1;
+  Eigen::VectorXd c_i;
+  /// Pair i is read at channels (ca, cb) of x and written at (oa, ob) of y: the same, but for de-interleaved
+  /// output (check.hpp pair_channels).
+  std::vector<int> ca, cb, oa, ob, unrotated;
+  const AxisMap* map = nullptr;
+  int off = 0;
+  /// The pairs are (off + i, off + half + i) (half) or (off + 2i, off + 2i + 1) (interleaved): the fast path.
+  bool half_form = false, interleaved_form = false;
+};
+
+Setup make_setup(const Variant& variant, const BlockShape& shape) {
+  const RopeExpectation& spec = variant.spec;
+  Setup u;
+  u.variant = &variant;
+  const int d = shape.d, r = spec.rotary_dim(), off = spec.rotary_offset;
+  if (r + off > d || r < 2 || off < 0) {
+    throw InvalidArgument(error_msg("the rotary dimension {0} does not fit in the dump's d = {1}", r, d));
+  }
+  u.d = d, u.half = r / 2;
+  const DType type = variant.dump_type ? *variant.dump_type : shape.dtype;
+  u.eps_t = epsilon(type);
+  const AngleModel model = spec.angles.value_or(default_angle_model(type));
+  u.eps_a = angle_epsilon(model);
+  u.c_i = angle_error_factors(model, spec.theta, spec.base, r);  // (C2)
+  u.a = spec.attention_factor;
+  std::vector<char> rotated(static_cast<std::size_t>(d), 0);
+  for (int i = 0; i < u.half; ++i) {
+    const auto [pa, pb] = pair_channels(spec, i, false);
+    const auto [qa, qb] = pair_channels(spec, i, true);
+    u.ca.push_back(pa), u.cb.push_back(pb), u.oa.push_back(qa), u.ob.push_back(qb);
+    rotated[static_cast<std::size_t>(qa)] = rotated[static_cast<std::size_t>(qb)] = 1;
+  }
+  for (int ch = 0; ch < d; ++ch) {
+    if (!rotated[static_cast<std::size_t>(ch)]) u.unrotated.push_back(ch);
+  }
+  u.off = off;
+  u.half_form = u.interleaved_form = true;
+  for (int i = 0; i < u.half; ++i) {
+    const auto k = static_cast<std::size_t>(i);
+    const bool in_place = u.ca[k] == u.oa[k] && u.cb[k] == u.ob[k];
+    u.half_form = u.half_form && in_place && u.ca[k] == off + i && u.cb[k] == off + u.half + i;
+    u.interleaved_form = u.interleaved_form && in_place && u.ca[k] == off + 2 * i && u.cb[k] == off + 2 * i + 1;
+  }
+  u.map = spec.axes ? &*spec.axes : nullptr;
+  if (u.map && u.map->pair_axis.size() != static_cast<std::size_t>(u.half)) {
+    throw InvalidArgument(fmt::format("the axis map has {} pairs but the rotary dimension {} has {}", u.map->pair_axis.size(), r, u.half));
+  }
+  return u;
+}
+
+/// The position index s of the range turns by under the variant: restarts, the sequence index, the offset.
+AxisPosition variant_position(const Variant& v, const std::vector<AxisPosition>& positions, long s) {
+  // MropeIgnored: 1-D positions, the index in the whole sequence: the first row's (its t) plus s.
+  AxisPosition p = v.sequence_index && !positions.empty() ? AxisPosition::single(positions.front()[0] + static_cast<double>(s))
+                                                          : positions[static_cast<std::size_t>(s)];
+  for (auto r = v.restarts.rbegin(); r != v.restarts.rend(); ++r) {  // the last restart at or before s
+    if (*r > s) continue;
+    const AxisPosition& at = positions[static_cast<std::size_t>(*r)];
+    for (int k = 0; k < p.count; ++k) p.value[static_cast<std::size_t>(k)] += positions.front()[k] - at[k];
+    break;
+  }
+  for (int k = 0; k < p.count; ++k) p.value[static_cast<std::size_t>(k)] += v.position_offset;
+  return p;
+}
+
+/// cos, sin and the angle term of (C1) of every pair at position p.
+void position_table(const Setup& u, const AxisPosition& p, double* cs, double* sn, double* term) {
+  const RopeExpectation& spec = u.variant->spec;
+  (void)axis_angles(spec.theta, u.map, p);  // throws: a position of several components without axes, or of the wrong count
+  // (A1), (V1): pair i turns by θ_i·(p_a(i) + o), o a vision tower's offset (0 for M-RoPE).
+  const double o = u.map ? u.map->position_offset : 0.0;
+  Eigen::VectorXd m(u.half), phi(u.half);
+  for (int i = 0; i < u.half; ++i) m[i] = (u.map ? axis_component(*u.map, p, u.map->pair_axis[static_cast<std::size_t>(i)]) : p[0]) + o;
+  if (u.variant->angle_type) {
+    // m and θ cast to the type, m·θ in it: per distinct position, each pair taking its own axis's.
+    const CurveSpec curve{*u.variant->angle_type, Strategy::CastInputs};
+    std::vector<char> done(static_cast<std::size_t>(u.half), 0);
+    for (int j = 0; j < u.half; ++j) {
+      if (done[static_cast<std::size_t>(j)]) continue;
+      const Eigen::VectorXd at = computed_angles(curve, spec.theta, m[j]);
+      for (int i = j; i < u.half; ++i) {
+        if (m[i] == m[j]) phi[i] = at[i], done[static_cast<std::size_t>(i)] = 1;
+      }
+    }
+  } else {
+    phi = m.cwiseProduct(spec.theta);
+  }
+  for (int i = 0; i < u.half; ++i) {
+    cs[i] = std::cos(phi[i]);
+    sn[i] = std::sin(phi[i]);
+    term[i] = 2 * u.eps_t + u.eps_a * (1 + u.c_i[i] * std::abs(m[i]) * spec.theta[i]);
+  }
+}
+
+/// One thread's tally for one variant.
+struct Tally {
+  double max_ratio = 0;
+  long failing = 0, total = 0;
+  std::vector<double> channel;
+  std::vector<long> group_failing;
+  long first_seq = -1, first_group = -1;
+  int first_rank = -1, first_channel = -1;  // rank: the order in which (C1) visits the channels of a vector
+  double first_expected = 0, first_got = 0, first_tolerance = 0;
+
+  bool before(long s, long g, int rank) const {
+    return first_seq < 0 || s < first_seq || (s == first_seq && (g < first_group || (g == first_group && rank < first_rank)));
+  }
+  void fail(long s, long g, int rank, int ch, double expected, double got, double tol) {
+    ++failing;
+    ++group_failing[static_cast<std::size_t>(g)];
+    if (before(s, g, rank)) {
+      first_seq = s, first_group = g, first_rank = rank, first_channel = ch;
+      first_expected = expected, first_got = got, first_tolerance = tol;
+    }
+  }
+};
+
+/// |got − expected| against tol: the ratio (an infinite tolerance checks nothing), counted as failing.
+inline double judge(Tally& t, long s, long g, int rank, int ch, double expected, double got, double tol) {
+  const double diff = std::abs(got - expected);
+  if (diff <= tol && tol < INFINITY) return tol > 0 ? diff / tol : 0.0;  // within: diff = 0 when tol = 0
+  const double ratio = !std::isfinite(diff) || !std::isfinite(tol) ? INFINITY : diff == 0 ? 0.0 : tol == 0 ? INFINITY : diff / tol;
+  if (std::isfinite(diff) && std::isfinite(tol) && diff <= tol) return ratio;
+  t.fail(s, g, rank, ch, expected, got, tol);
+  return ratio;
+}
+
+/// One vector x → y at index s of group g under (C1), every element recorded one by one; returns its largest
+/// ratio.
+double compare_vector_exact(const Setup& u, const double* cs, const double* sn, const double* term, const double* x,
+                            const double* y, long s, long g, Tally& t) {
+  double vmax = 0;
+  const double k = kToleranceSafety * u.a;
+  for (int i = 0; i < u.half; ++i) {
+    const int a = u.oa[static_cast<std::size_t>(i)], b = u.ob[static_cast<std::size_t>(i)];  // written at
+    const double xa = x[u.ca[static_cast<std::size_t>(i)]], xb = x[u.cb[static_cast<std::size_t>(i)]];  // read at
+    const double tol = k * std::hypot(xa, xb) * term[i];  // (C1): the error model's tolerance
+    const double ra = judge(t, s, g, 2 * i, a, u.a * (xa * cs[i] - xb * sn[i]), y[a], tol);
+    const double rb = judge(t, s, g, 2 * i + 1, b, u.a * (xa * sn[i] + xb * cs[i]), y[b], tol);
+    t.channel[static_cast<std::size_t>(a)] = std::max(t.channel[static_cast<std::size_t>(a)], ra);
+    t.channel[static_cast<std::size_t>(b)] = std::max(t.channel[static_cast<std::size_t>(b)], rb);
+    vmax = std::max(vmax, std::max(ra, rb));
+  }
+  const int base_rank = 2 * u.half;
+  for (std::size_t k2 = 0; k2 < u.unrotated.size(); ++k2) {
+    const int ch = u.unrotated[k2];
+    const double r = judge(t, s, g, base_rank + static_cast<int>(k2), ch, x[ch], y[ch], kToleranceSafety * u.eps_t * std::abs(x[ch]));
+    t.channel[static_cast<std::size_t>(ch)] = std::max(t.channel[static_cast<std::size_t>(ch)], r);
+    vmax = std::max(vmax, r);
+  }
+  t.total += u.d;
+  return vmax;
+}
+
+/// The rotated pairs of a vector whose pairs are (xa[i·step], xb[i·step]): each element's ratio folded into
+/// the channel maxima cha[i·step], chb[i·step] and the maxima pm[i] of its pair at this position; false when an element fails, is
+/// not finite or its norm is beyond sqrt's exact range: the vector is then recorded again by
+/// compare_vector_exact, whose ratios for the elements that pass are these (up to hypot's last bit), so that the
+/// maxima folded here stand. Branch-free, so that the compiler vectorizes it (this file is compiled with
+/// -fno-math-errno: sqrt sets no errno).
+template <int Step>
+inline bool pair_ratios(int half, double k, double a, const double* cs, const double* sn, const double* term, const double* xa,
+                        const double* xb, const double* ya, const double* yb, double* __restrict cha, double* __restrict chb, double* __restrict pm) {
+  int bad = 0;
+  for (int i = 0; i < half; ++i) {
+    const double x1 = xa[Step * i], x2 = xb[Step * i];
+    const double n2 = x1 * x1 + x2 * x2;
+    const double tol = k * std::sqrt(n2) * term[i];  // (C1), as compare_vector_exact (hypot where sqrt is exact)
+    const double da = std::abs(ya[Step * i] - a * (x1 * cs[i] - x2 * sn[i]));
+    const double db = std::abs(yb[Step * i] - a * (x1 * sn[i] + x2 * cs[i]));
+    bad |= static_cast<int>(!(da <= tol)) | static_cast<int>(!(db <= tol)) | static_cast<int>(!(n2 < 1e300)) |
+           (static_cast<int>(n2 <= 1e-300) & static_cast<int>(n2 != 0));
+    const double t = std::max(tol, std::numeric_limits<double>::min());  // tol = 0 passes only da = 0: ratio 0
+    const double ra = std::min(da / t, 1e300), rb = std::min(db / t, 1e300);  // a failing element: > 1, exact later
+    cha[Step * i] = std::max(cha[Step * i], ra);
+    chb[Step * i] = std::max(chb[Step * i], rb);
+    pm[i] = std::max(pm[i], std::max(ra, rb));
+  }
+  return bad == 0;
+}
+
+// A copy of each per x86-64 level, chosen when the program starts (core/simd.hpp); no FMA contraction in this
+// file (src/CMakeLists.txt), so that every copy computes the same bits.
+ROPE_CLONES bool half_ratios(int half, double k, double a, const double* cs, const double* sn, const double* term,
+                             const double* x, const double* y, double* ch, double* pm) {
+  return pair_ratios<1>(half, k, a, cs, sn, term, x, x + half, y, y + half, ch, ch + half, pm);
+}
+
+ROPE_CLONES bool interleaved_ratios(int half, double k, double a, const double* cs, const double* sn, const double* term,
+                                    const double* x, const double* y, double* ch, double* pm) {
+  return pair_ratios<2>(half, k, a, cs, sn, term, x, x + 1, y, y + 1, ch, ch + 1, pm);
+}
+
+/// compare_vector_exact, by the fast path when the pairs lie in a regular form and every element passes: its
+/// largest ratio is then in `pm` (per pair, over the vectors of this position) and the result 0.
+double compare_vector(const Setup& u, const double* cs, const double* sn, const double* term, const double* x,
+                      const double* y, long s, long g, Tally& t, double* pm) {
+  if ((!u.half_form && !u.interleaved_form) || !u.unrotated.empty()) return compare_vector_exact(u, cs, sn, term, x, y, s, g, t);
+  const double k = kToleranceSafety * u.a;
+  double* ch = t.channel.data() + u.off;
+  const bool ok = u.half_form ? half_ratios(u.half, k, u.a, cs, sn, term, x + u.off, y + u.off, ch, pm)
+                              : interleaved_ratios(u.half, k, u.a, cs, sn, term, x + u.off, y + u.off, ch, pm);
+  if (!ok) return compare_vector_exact(u, cs, sn, term, x, y, s, g, t);
+  t.total += u.d;
+  return 0.0;
+}
+
+void merge(DumpComparison& c, const Tally& t) {
+  c.max_ratio = std::max(c.max_ratio, t.max_ratio);
+  c.failing += t.failing;
+  c.total += t.total;
+  for (std::size_t ch = 0; ch < t.channel.size(); ++ch) c.channel_ratio[static_cast<Eigen::Index>(ch)] = std::max(c.channel_ratio[static_cast<Eigen::Index>(ch)], t.channel[ch]);
+  for (std::size_t g = 0; g < t.group_failing.size(); ++g) c.group_failing[g] += t.group_failing[g];
+}
+
+}  // namespace
+
+long block_positions_for(long groups, int d, long elements) {
+  const long per = std::max<long>(1, groups * d);
+  return std::max<long>(1, elements / per);
+}
+
+std::vector<DumpComparison> compare_blocks(const BlockShape& shape, const std::vector<AxisPosition>& positions,
+                                           const std::vector<Variant>& variants, const BlockFetch& fetch,
+                                           long block_positions, const ProgressFn* progress) {
+  if (static_cast<long>(positions.size()) != shape.seq) {
+    throw InvalidArgument(error_msg("{0} positions for a dump of {1} sequence positions", positions.size(), shape.seq));
+  }
+  std::vector<Setup> setups;
+  for (const Variant& v : variants) setups.push_back(make_setup(v, shape));
+  const std::size_t nv = variants.size();
+  std::vector<DumpComparison> out(nv);
+  for (DumpComparison& c : out) {
+    c.position_ratio = Eigen::VectorXd::Zero(shape.seq);
+    c.channel_ratio = Eigen::VectorXd::Zero(shape.d);
+    c.group_failing.assign(static_cast<std::size_t>(shape.groups), 0);
+  }
+  std::vector<Tally> firsts(nv);  // the first failure over the threads
+  const long B = std::max<long>(1, block_positions);
+  const long blocks = (shape.seq + B - 1) / B;
+  std::atomic<long> done{0};
+  std::exception_ptr error;
+  std::mutex lock;
+#pragma omp parallel
+  {
+    BlockBuffers buffers;
+    std::vector<double> pair_max;  // per pair: the largest ratio of the fast path at this position
+    std::vector<Tally> tally(nv);
+    std::vector<std::vector<double>> cs(nv), sn(nv), term(nv);
+    for (std::size_t k = 0; k < nv; ++k) {
+      tally[k].channel.assign(static_cast<std::size_t>(shape.d), 0.0);
+      tally[k].group_failing.assign(static_cast<std::size_t>(shape.groups), 0);
+      const auto n = static_cast<std::size_t>(B * setups[k].half);
+      cs[k].resize(n), sn[k].resize(n), term[k].resize(n);
+    }
+#pragma omp for schedule(dynamic, 1)
+    for (long blk = 0; blk < blocks; ++blk) {
+      {
+        std::lock_guard<std::mutex> hold(lock);
+        if (error) continue;
+      }
+      try {
+        const long s0 = blk * B, s1 = std::min(shape.seq, s0 + B);
+        const double* xb = nullptr;
+        const double* yb = nullptr;
+        fetch(s0, s1, buffers, xb, yb);
+        for (std::size_t k = 0; k < nv; ++k) {
+          const Setup& u = setups[k];
+          const std::size_t h = static_cast<std::size_t>(u.half);
+          for (long s = s0; s < s1; ++s) {
+            const std::size_t o = static_cast<std::size_t>(s - s0) * h;
+            position_table(u, variant_position(*u.variant, positions, s), &cs[k][o], &sn[k][o], &term[k][o]);
+          }
+          double* pos = out[k].position_ratio.data();
+          for (long s = s0; s < s1; ++s) {
+            const std::size_t o = static_cast<std::size_t>(s - s0) * h;
+            double pmax = 0;
+            pair_max.assign(h, 0.0);
+            for (long g = 0; g < shape.groups; ++g) {
+              const long v = ((s - s0) * shape.groups + g) * shape.d;
+              pmax = std::max(pmax, compare_vector(u, &cs[k][o], &sn[k][o], &term[k][o], xb + v, yb + v, s, g, tally[k],
+                                                   pair_max.data()));
+            }
+            for (const double m : pair_max) pmax = std::max(pmax, m);
+            pos[s] = pmax;  // each index belongs to one block: no other thread writes it
+            tally[k].max_ratio = std::max(tally[k].max_ratio, pmax);
+          }
+        }
+        const long finished = ++done;
+        if (progress && *progress && omp_get_thread_num() == 0) (*progress)(static_cast<double>(finished) / static_cast<double>(blocks));
+      } catch (...) {
+        std::lock_guard<std::mutex> hold(lock);
+        if (!error) error = std::current_exception();
+      }
+    }
+    std::lock_guard<std::mutex> hold(lock);
+    for (std::size_t k = 0; k < nv; ++k) {
+      merge(out[k], tally[k]);
+      const Tally& t = tally[k];
+      if (t.first_seq >= 0 && firsts[k].before(t.first_seq, t.first_group, t.first_rank)) firsts[k] = t;
+    }
+  }
+  if (error) std::rethrow_exception(error);
+  for (std::size_t k = 0; k < nv; ++k) {
+    const Tally& t = firsts[k];
+    DumpComparison& c = out[k];
+    c.first_seq = t.first_seq, c.first_group = t.first_group, c.first_channel = t.first_channel;
+    c.first_expected = t.first_expected, c.first_got = t.first_got, c.first_tolerance = t.first_tolerance;
+  }
+  if (progress && *progress) (*progress)(1.0);
+  return out;
+}
+
+}  // namespace rope

@@ -1,0 +1,46 @@
+/// @file
+/// The one implementation of the tolerance model (C1) of check.hpp: every element of a dump against the
+/// reference of one or several variants, in blocks of sequence indices that a source fills (the dumps in
+/// memory, or read from their files in pieces: analysis/dump_stream.hpp), over the cores with OpenMP. A
+/// block's cos, sin and angle terms are computed once per position and variant and serve every group.
+#pragma once
+
+#include <functional>
+#include <vector>
+
+#include "rope/analysis/check.hpp"
+
+namespace rope {
+
+/// A thread's buffers for one block: the vectors [s][group][d] of both dumps, and the raw bytes of a read.
+struct BlockBuffers {
+  std::vector<double> before, after;
+  std::vector<unsigned char> raw;
+};
+
+/// Fills the vectors of the range's sequence indices [s0, s1) for the calling thread, [s − s0][group][d],
+/// into `buffers` or memory that holds them, and points `before` and `after` at them.
+using BlockFetch = std::function<void(long s0, long s1, BlockBuffers& buffers, const double*& before, const double*& after)>;
+
+/// Called on one thread with the fraction of the pass done.
+using ProgressFn = std::function<void(double)>;
+
+/// The shape of what is compared: `seq` sequence indices of `groups` vectors of d channels each.
+struct BlockShape {
+  long seq = 0;
+  long groups = 1;
+  int d = 0;
+  DType dtype = DType::F64;
+};
+
+/// Compares the range with every variant in one pass over its blocks of `block_positions` sequence indices
+/// (`positions`: one per index of the range). The result does not depend on the number of threads.
+/// @throws InvalidArgument as compare_dump, or what `fetch` throws.
+std::vector<DumpComparison> compare_blocks(const BlockShape& shape, const std::vector<AxisPosition>& positions,
+                                           const std::vector<Variant>& variants, const BlockFetch& fetch,
+                                           long block_positions, const ProgressFn* progress = nullptr);
+
+/// Sequence indices per block so that one block holds about `elements` elements (at least 1).
+long block_positions_for(long groups, int d, long elements);
+
+}  // namespace rope

@@ -1,0 +1,56 @@
+/// @file
+/// A tensor file read in pieces (docs/check.md "Streaming"): the header of a .npy or safetensors file is
+/// parsed once (tensor_file.hpp's rules, without the 256 MiB limit of a whole-file read), then any run of
+/// elements is read with pread(2) into the caller's buffer and decoded there, so that a dump larger than
+/// memory is checked with memory bounded by the buffers. No mapping: a file truncated while it is read gives a
+/// short read, reported as an I/O error naming the file and the byte, where a mapping would get SIGBUS.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "rope/io/tensor_file.hpp"
+
+namespace rope {
+
+/// Largest number of elements of a streamed tensor (2^40: 2 TiB of bfloat16).
+inline constexpr long kMaxStreamElements = 1L << 40;
+
+class TensorStream {
+ public:
+  /// Opens `path` (a regular file) and parses its header (.npy or safetensors by the first bytes, as
+  /// detect_tensor_format). @throws IoError (cannot open or read), InvalidArgument (a malformed header, a CSV
+  /// file: it is not streamed, read_tensor_file reads it).
+  static TensorStream open(const std::string& path, const TensorReadOptions& options = {});
+  /// Whether `path` is a .npy or safetensors file by its first bytes (false for CSV and unreadable files).
+  static bool streamable(const std::string& path);
+
+  TensorStream(TensorStream&& other) noexcept;
+  TensorStream& operator=(TensorStream&& other) noexcept;
+  TensorStream(const TensorStream&) = delete;
+  TensorStream& operator=(const TensorStream&) = delete;
+  ~TensorStream();
+
+  const TensorHeader& header() const { return header_; }
+  const std::string& name() const { return name_; }
+
+  /// Reads elements [first, first + count) as stored into `raw` (count · header().bytes bytes). Thread-safe.
+  /// @throws IoError when the file ends early (truncated since it was opened) or the read fails.
+  void read_raw(long first, long count, unsigned char* raw) const;
+  /// Reads elements [first, first + count) decoded to double into `out`. Thread-safe; `scratch` is the
+  /// caller's buffer for the raw bytes.
+  void read(long first, long count, double* out, std::vector<unsigned char>& scratch) const;
+
+ private:
+  TensorStream() = default;
+  int fd_ = -1;
+  TensorHeader header_;
+  std::string name_;
+};
+
+/// Decodes `count` elements stored as `header` says from `raw` into `out` (the fast paths of
+/// little-endian float32, bfloat16, float16 and float64; detail::decode_values for the others).
+void decode_elements(const unsigned char* raw, long count, const TensorHeader& header, double* out);
+
+}  // namespace rope
