@@ -115,7 +115,7 @@ TEST_F(CmdApplyVision, Llama4CountsPatchesFromOneByHand) {
   EXPECT_THAT(one.out, HasSubstr("\n  one number m = 4 stands for the patch (row, column) = (4, 4)\n"));
   const Result zh = rope_cli({"matrix", "--vision", "pixtral", "--dim", "8", "--position", "4", "--lang", "zh"});
   ASSERT_EQ(zh.code, 0) << zh.err;
-  EXPECT_THAT(zh.out, HasSubstr("\n  一个数 m = 4 表示块 (行,列) = (4, 4)\n"));
+  EXPECT_THAT(zh.out, HasSubstr("\n  一个数 m = 4 表示块（行，列）= (4, 4)\n"));
 }
 
 TEST_F(CmdApplyVision, APatchOffTheModelsGridIsSaid) {
@@ -137,7 +137,7 @@ TEST_F(CmdApplyVision, APatchOffTheModelsGridIsSaid) {
   EXPECT_THAT(run({"matrix", "--position", "23"}), Not(HasSubstr("is not a patch")));
   EXPECT_THAT(run({"matrix", "--position", "0,24", "--lang", "zh"}),
               HasSubstr("\n注:(0, 24) 不是该模型 24×24 网格中的块(行与列为 0 … 23):\n"
-                        "  llama-4-scout-17b-16e vision_config 从不旋转这个位置;rope 仍按公式旋转它\n"));
+                        "  llama-4-scout-17b-16e vision_config 从不旋转这个位置；rope 仍按公式旋转它\n"));
   // Qwen2.5-VL's tower has no fixed grid (dynamic resolution): nothing to say.
   const Result q = rope_cli({"apply", "--model", "qwen2.5-vl-7b", "--tower", "vision", "--position", "500,500",
                              "--vector", test::comma_list(Eigen::VectorXd::Ones(80))});

@@ -65,7 +65,7 @@ TEST_F(CmdBound, BoundFigureHoldsTheCsvData) {
 TEST_F(CmdBound, BoundInChinese) {
   const Result r = rope_cli({"bound", "--context", "1024", "--base-range", "4000,7000", "--lang", "zh"});
   ASSERT_EQ(r.code, 0) << r.err;
-  EXPECT_THAT(r.out, HasSubstr("最小的通过底数:4315.19"));
+  EXPECT_THAT(r.out, HasSubstr("最小的通过底数：4315.19"));
   EXPECT_THAT(r.out, HasSubstr("通过的底数集合不是单调的"));
   EXPECT_THAT(r.out, Not(HasSubstr("smallest passing")));
   EXPECT_THAT(r.out, Not(HasSubstr("grid")));

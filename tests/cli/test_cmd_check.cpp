@@ -134,7 +134,7 @@ TEST_F(CmdCheckFiles, MropePositionsPerAxisFromRopePositions) {
   EXPECT_GE(j["failing"].get<long>(), 128 * 24 - 4);
   const auto zh = run(path("pos.csv"), {"--lang", "zh"});
   EXPECT_EQ(zh.code, 0) << zh.err;
-  EXPECT_THAT(zh.out, HasSubstr("位置 按轴(3 个分量),来自 "));
+  EXPECT_THAT(zh.out, HasSubstr("位置 按轴（3 个分量），来自 "));
   // One-line refusals.
   expect_one_line_error(run(path("pos.csv"), {"--positions", "0:128"}), 2, "give --positions or --axis-positions, not both");
   std::ofstream(path("three.csv")) << "0,0,0\n1,1,1\n2,2,2\n";
@@ -152,7 +152,7 @@ TEST_F(CmdCheckFiles, MropePositionsPerAxisFromRopePositions) {
 TEST(CmdCheck, ChineseText) {
   const auto r = check("q_rope_interleaved.npy", {"--lang", "zh"});
   EXPECT_EQ(r.code, 1);
-  EXPECT_THAT(r.out, HasSubstr("符合 interleaved 排列;配置要求的是 half"));
+  EXPECT_THAT(r.out, HasSubstr("符合 interleaved 排列；配置要求的是 half"));
 }
 
 TEST_F(CmdCheckFiles, PositionsFilesDecodeBatchesAndPackedSequences) {

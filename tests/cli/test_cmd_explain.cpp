@@ -166,7 +166,7 @@ TEST_F(CmdExplain, ChineseHasNoEnglishAndEnglishHasNoChinese) {
         EXPECT_TRUE(has_cjk(line)) << line;
       }
     }
-    EXPECT_THAT(zh.out, HasSubstr("步骤 1:把二维向量看作复数 (M4)"));
+    EXPECT_THAT(zh.out, HasSubstr("步骤 1：把二维向量看作复数 (M4)"));
     // The same numbers on the same body lines in both languages (titles and summary differ in words).
     const std::vector<std::string> en_lines = lines_of(en.out);
     const std::vector<std::string> zh_lines = lines_of(zh.out);
@@ -182,9 +182,9 @@ TEST_F(CmdExplain, ChineseHasNoEnglishAndEnglishHasNoChinese) {
 TEST_F(CmdExplain, ChineseStepFiveIsTheDocumentedText) {
   const Result r = rope_cli({"explain", "--lang", "zh", "--step", "5"});
   ASSERT_EQ(r.code, 0) << r.err;
-  EXPECT_THAT(r.out, HasSubstr("\n步骤 5:注意力分数 ⟨R(Mθ)q, R(Nθ)k⟩ 只取决于 N − M (M8)\n"));
-  EXPECT_THAT(r.out, HasSubstr("\n  注意符号:qᵀ·R((M−N)θ)·k = -0.742279 不是注意力分数:\n"));
-  EXPECT_THAT(r.out, testing::EndsWith("\n全部 2 项检验 ✓:每个等式的两边只差舍入误差\n"));
+  EXPECT_THAT(r.out, HasSubstr("\n步骤 5：注意力得分 ⟨R(Mθ)q, R(Nθ)k⟩ 只取决于 N − M (M8)\n"));
+  EXPECT_THAT(r.out, HasSubstr("\n  注意符号：qᵀ·R((M−N)θ)·k = -0.742279 不是注意力得分：\n"));
+  EXPECT_THAT(r.out, testing::EndsWith("\n全部 2 项检验 ✓：每个等式的两边只差舍入误差\n"));
 }
 
 TEST_F(CmdExplain, AFailedCheckPrintsACrossAndExitsOne) {
@@ -201,7 +201,7 @@ TEST_F(CmdExplain, AFailedCheckPrintsACrossAndExitsOne) {
   f.lang = cli::Lang::Zh;
   std::ostringstream zh;
   EXPECT_EQ(cli::print_walkthrough(w, 5, "θ_0", f, zh), 1);
-  EXPECT_THAT(zh.str(), testing::EndsWith("\n2 项检验中有 1 项 ✗:两边之差超出舍入误差\n"));
+  EXPECT_THAT(zh.str(), testing::EndsWith("\n2 项检验中有 1 项 ✗：两边之差超出舍入误差\n"));
 }
 
 TEST_F(CmdExplain, BadInputExitsTwoWithOneLine) {

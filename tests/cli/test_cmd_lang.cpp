@@ -236,10 +236,10 @@ TEST(Lang, CsvAndJsonStayEnglish) {
 TEST(Lang, InspectTranslatesTheReadersNotesAndTheScalingWarnings) {
   const Result r = rope_cli({"inspect", "--model", "phi-3-mini-128k", "--lang", "zh"});
   ASSERT_EQ(r.code, 0) << r.err;
-  EXPECT_THAT(r.out, HasSubstr("从顶层读取(Phi-3 的写法)"));
-  EXPECT_THAT(r.out, HasSubstr("说明:"));
+  EXPECT_THAT(r.out, HasSubstr("从顶层读取（Phi-3 的写法）"));
+  EXPECT_THAT(r.out, HasSubstr("说明："));
   const Result w = rope_cli({"frequencies", "--dim", "8", "--scaling", "linear", "--factor", "0.5", "--lang", "zh"});
-  EXPECT_THAT(w.out, HasSubstr("警告:factor 0.5 < 1 是压缩上下文而不是扩展"));
+  EXPECT_THAT(w.out, HasSubstr("警告：factor 0.5 < 1 是压缩上下文而不是扩展"));
   const Result l = rope_cli({"inspect", "--list", "--lang", "zh"});
   EXPECT_THAT(l.out, HasSubstr("22 个模型预设"));
   EXPECT_THAT(l.out, HasSubstr("Llama 3.1 8B:llama3 缩放 f=8"));
@@ -248,7 +248,7 @@ TEST(Lang, InspectTranslatesTheReadersNotesAndTheScalingWarnings) {
 TEST(Lang, VerifyNamesItsIdentitiesInChineseAndKeepsTheEnglishNamesInCsv) {
   const Result zh = rope_cli({"verify", "--trials", "5", "--lang", "zh", "--wide"});
   ASSERT_EQ(zh.code, 0) << zh.err;
-  for (const char* name : {"相对位置", "正交性", "复合", "模长不变", "平移不变", "三种算法", "两种排列", "正弦编码(对照)",
+  for (const char* name : {"相对位置", "正交性", "复合", "模长不变", "平移不变", "三种算法", "两种排列", "正弦编码（对照）",
                            "逐元素 = 矩阵 = 复数"}) {
     EXPECT_THAT(zh.out, HasSubstr(name));
   }

@@ -92,7 +92,7 @@ TEST_F(CmdMatrix, RelativeTakesMultiAxisPositions) {
   // In Chinese; and the refusals: plain RoPE reads one number, M and N of different lengths.
   const Result zh = rope_cli({"matrix", "--model", "qwen2-vl-7b", "--relative", "2", "4,6,9", "--digits", "1", "--lang", "zh"});
   ASSERT_EQ(zh.code, 0) << zh.err;
-  EXPECT_THAT(zh.out, HasSubstr("按轴(docs/multi-axis.md (A5)):R_p 将第 i 对转 θ_i·p_a(i),a(i) 为其所属轴:"));
+  EXPECT_THAT(zh.out, HasSubstr("按轴（docs/multi-axis.md (A5)）：R_p 将第 i 对转 θ_i·p_a(i)，a(i) 为其所属轴："));
   EXPECT_THAT(zh.out, HasSubstr("n − m = (2, 4, 7)\n"));
   expect_one_line_error(rope_cli({"matrix", "--dim", "8", "--relative", "1,2,3", "4,5,6"}), 2,
                         "the position (1, 2, 3) has 3 components but plain RoPE reads one");

@@ -152,7 +152,7 @@ TEST_F(CmdPositions, AModelGivesItsOwnRules) {
   const Result file = rope_cli({"positions", "--config", cfg, "--video", "2x1x1", "--lang", "zh"});
   ASSERT_EQ(file.code, 0) << file.err;
   EXPECT_THAT(file.out, HasSubstr("  spatial_merge_size: 1(vision_config.spatial_merge_size)\n"));
-  EXPECT_THAT(file.out, HasSubstr("时间编号 = 帧序号(Qwen2-VL)"));
+  EXPECT_THAT(file.out, HasSubstr("时间编号 = 帧序号（Qwen2-VL）"));
   EXPECT_THAT(file.out, HasSubstr("      1        0  视频           1         0         0\n"));
   // Qwen3-VL: images as Qwen2-VL's; its video frames are refused with what to give instead.
   const Result three = rope_cli({"positions", "--model", "qwen3-vl-8b", "--text", "1", "--image", "1x2x2"});

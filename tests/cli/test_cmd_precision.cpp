@@ -110,8 +110,8 @@ TEST_F(CmdPrecision, OverflowIsInfInTheCsv) {
 TEST_F(CmdPrecision, Chinese) {
   const auto r = rope_cli({"precision", "--lang", "zh", "--max-position", "1000"});
   ASSERT_EQ(r.code, 0) << r.err;
-  EXPECT_THAT(r.out, HasSubstr("角度误差(弧度)"));
-  EXPECT_THAT(r.out, HasSubstr("恒等式误差(绝对)"));
+  EXPECT_THAT(r.out, HasSubstr("角度误差（弧度）"));
+  EXPECT_THAT(r.out, HasSubstr("恒等式误差（绝对）"));
   EXPECT_THAT(r.out, HasSubstr("直到 1000 都没有"));
   for (const char* english : {"angle error", "identity error", "vector error", "first position", "none up to", "exact up to",
                               "strategies", "random pairs", "log-spaced"}) {

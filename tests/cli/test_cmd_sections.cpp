@@ -55,7 +55,7 @@ TEST_F(CmdSections, TableFigureAndChinese) {
   EXPECT_EQ(test::png_size(bytes), (std::pair<std::uint32_t, std::uint32_t>{1200, 800}));
   const Result zh = rope_cli({"sections", "--sections", "16,24,24", "--base", "1000000", "--lang", "zh"});
   ASSERT_EQ(zh.code, 0) << zh.err;
-  EXPECT_THAT(zh.out, HasSubstr("交错:   THW·THW"));
+  EXPECT_THAT(zh.out, HasSubstr("交错：  THW·THW"));
   EXPECT_THAT(zh.out, HasSubstr("w (宽度)          24  40 … 63"));
 }
 

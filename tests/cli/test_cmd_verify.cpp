@@ -170,7 +170,7 @@ TEST_F(CmdVerify, AModelWithSectionsAddsThePerAxisIdentities) {
   EXPECT_THAT(r.out, HasSubstr("12 axes: w alone     shift p_w, p'_w by c: score unchanged     (A7)   "));
   EXPECT_THAT(r.out, HasSubstr("12 of 12 identities passed"));
   const Result zh = rope_cli({"verify", "--model", "qwen2-vl-7b", "--trials", "20", "--lang", "zh"});
-  EXPECT_THAT(zh.out, HasSubstr("多轴:只平移 h"));
+  EXPECT_THAT(zh.out, HasSubstr("多轴：只平移 h"));
   // In float32 the per-axis rows are left out, and the table says so.
   const Result f32 = rope_cli({"verify", "--model", "qwen3-vl-8b", "--trials", "20", "--dtype", "f32"});
   ASSERT_EQ(f32.code, 0) << f32.err;
@@ -231,7 +231,7 @@ TEST_F(CmdVerify, AVisionTowerChecksItsRowAndColumnAxes) {
   EXPECT_THAT(text.out, HasSubstr("11 of 11 identities passed"));
   EXPECT_THAT(text.out, Not(HasSubstr("t alone")));
   EXPECT_THAT(rope_cli({"verify", "--model", "qwen2.5-vl-7b", "--tower", "vision", "--trials", "20", "--lang", "zh"}).out,
-              HasSubstr("多轴:只平移 w"));
+              HasSubstr("多轴：只平移 w"));
 }
 
 }  // namespace
