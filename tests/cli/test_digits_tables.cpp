@@ -100,7 +100,9 @@ TEST(DigitsOnVerify, TheTableHasTheSeparatingDigitsOrDigitsN) {
   const std::vector<std::string> five_cells = verify_cells(five.out);
   ASSERT_EQ(five_cells.size(), expected.size()) << five.out;
   for (std::size_t i = 0; i < five_cells.size(); ++i) {
-    if (expected[i] != 0) EXPECT_EQ(significant_digits(five_cells[i]), 5) << five_cells[i];
+    if (expected[i] != 0) {
+      EXPECT_EQ(significant_digits(five_cells[i]), 5) << five_cells[i];
+    }
     expect_rounded(five_cells[i], cells[i]);
   }
 
@@ -112,7 +114,9 @@ TEST(DigitsOnVerify, TheTableHasTheSeparatingDigitsOrDigitsN) {
   const int digits = cli::separating_digits({expected[0], expected[1]}, 3);
   for (std::size_t i = 0; i < shown.size(); i += 2) {
     EXPECT_GE(significant_digits(shown[i]), 3);
-    if (expected[i] != expected[i + 1]) EXPECT_NE(shown[i], shown[i + 1]) << policy.out;
+    if (expected[i] != expected[i + 1]) {
+      EXPECT_NE(shown[i], shown[i + 1]) << policy.out;
+    }
     expect_rounded(shown[i], cells[i]);
     expect_rounded(shown[i + 1], cells[i + 1]);
   }
@@ -173,7 +177,9 @@ TEST(DigitsOnPrecision, EachColumnTellsItsCurvesApart) {
         }
         expect_rounded(s, exact[t][r][c]);
         for (std::size_t q = 0; q < r; ++q) {  // different errors at one position are shown different
-          if (read(exact[t][r][c]) != read(exact[t][q][c])) EXPECT_NE(s, shown[t][q][c]) << policy.out;
+          if (read(exact[t][r][c]) != read(exact[t][q][c])) {
+            EXPECT_NE(s, shown[t][q][c]) << policy.out;
+          }
         }
       }
     }
@@ -213,7 +219,9 @@ TEST(DigitsOnReports, AnErrorAndItsToleranceWithTheirDigits) {
     ASSERT_EQ(shown.size(), exact.size()) << full.out;
     for (std::size_t i = 0; i < shown.size(); ++i) {
       expect_rounded(shown[i], exact[i]);
-      if (read(exact[i]) != 0) EXPECT_GE(significant_digits(exact[i]), significant_digits(shown[i])) << args[0];
+      if (read(exact[i]) != 0) {
+        EXPECT_GE(significant_digits(exact[i]), significant_digits(shown[i])) << args[0];
+      }
     }
   }
 }
@@ -224,9 +232,12 @@ TEST(DigitsOnReports, TheShiftTableAndIdentifysResiduals) {
   const std::vector<std::string> row = all(five.out, "\n  rope +(\\S+) +(\\S+) +(\\S+) +(\\S+) ");
   ASSERT_EQ(row.size(), 4u) << five.out;
   for (const std::string& cell : row) {
-    if (cell != "0") EXPECT_EQ(significant_digits(cell), 5) << cell;
+    if (cell != "0") {
+      EXPECT_EQ(significant_digits(cell), 5) << cell;
+    }
   }
-  // identify: the family is the fit of the smallest residual, and the residuals are shown different.
+  // identify: the family is the simplest fit within the noise of the best one; the residuals compared are
+  // shown different (the default's 5.04e-08 beside linear's 5.02e-08 read "5e-08" twice).
   const std::string dumps = std::string(ROPE_REFERENCE_DIR) + "/../../data/dumps/";
   const Result id = rope_cli({"identify", "--before", dumps + "q.npy", "--after", dumps + "q_rope.npy", "--positions", "0:128"});
   ASSERT_EQ(id.code, 0) << id.err;
@@ -235,7 +246,9 @@ TEST(DigitsOnReports, TheShiftTableAndIdentifysResiduals) {
   const std::string best = m[1].str();
   ASSERT_TRUE(std::regex_search(id.out, m, std::regex("other fits +(.*)\n"))) << id.out;
   for (const std::string& other : all(m[1].str(), "[a-z0-9-]+ ([-0-9.e+]+)")) {
-    if (read(other) != read(best)) EXPECT_NE(other, best) << id.out;
+    if (read(other) != read(best)) {
+      EXPECT_NE(other, best) << id.out;
+    }
   }
 }
 

@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <fstream>
+#include <fmt/format.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <regex>

@@ -200,7 +200,7 @@ Command add_apply_command(CLI::App& app) {
   add_real_option(*sub, "--xpos-scale-base", opt->xpos_scale_base, "with --xpos: the scale base s, > 0 (default 512)")
       ->needs(xpos);
   add_lang_option(*sub, opt->lang);
-  add_digits_option(*sub, opt->digits, "", kDigitsHelp);
+  add_digits_option(*sub, opt->digits, "3", kDigitsHelp);
   sub->footer("Example:\n  rope apply --position 1 --vector 1,0,0,1\n  rope apply --position 100 --vector 1,0,0,1 --xpos --role k");
   add_scaling_options(*sub, opt->scaling);
   // apply has no --dim: the tower's d is the vector's length.

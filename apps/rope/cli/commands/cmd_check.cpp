@@ -330,7 +330,7 @@ Command add_check_command(CLI::App& app) {
                     "(llama.cpp's; default for a GGUF --config, else float32, float64 for a float64 dump)", "MODEL");
   sub->add_flag("--json", opt->json, "print the report as JSON");
   add_lang_option(*sub, opt->lang);
-  add_digits_option(*sub, opt->digits, "", kDigitsHelp);
+  add_digits_option(*sub, opt->digits, "4", kDigitsHelp);
   add_scaling_options(*sub, opt->scaling);
   sub->footer("Example:\n  rope check --before data/dumps/q.npy --after data/dumps/q_rope.npy --positions 0:128");
   return {sub, [opt](std::ostream& out) { return run_check(*opt, out); }};

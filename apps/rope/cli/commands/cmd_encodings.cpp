@@ -307,7 +307,7 @@ Command add_encodings_command(CLI::App& app) {
   add_seed_option(*sub, opt->seed, "seed of q, k and of the random stand-ins for trained tables");
   add_base_option(*sub, opt->base);
   add_lang_option(*sub, opt->lang);
-  add_digits_option(*sub, opt->digits, "", kDigitsHelp);
+  add_digits_option(*sub, opt->digits, "3", kDigitsHelp);
   sub->footer(
       "Exit codes: 0 ok; 1 RoPE's shift test exceeded its rounding tolerance, or T5's or ALiBi's was not 0.\n\n"
       "Example:\n  rope encodings\n  rope encodings --dim 128 --heads 32 --context 4096");

@@ -127,8 +127,8 @@ int run_identify(const IdentifyOptions& opt, std::ostream& out) {
       row(t.tr("attention factor"), t.tr("{0:.6f} (pair norms kept within {1:.2g})",
                                                        id.attention_factor, id.norm_residual));
       row(t.tr("family"), family_text(id.fit, t));
-      // The family is the fit of the smallest residual: the residuals are compared, and shown with the digits
-      // that tell them apart (digits.hpp, at least 2), or --digits N.
+      // The family is the simplest fit within the noise of the smallest residual (analysis/identify.cpp): the
+      // residuals are compared, and shown with the digits that tell them apart (digits.hpp, at least 2).
       std::vector<double> residuals{id.fit.residual};
       for (std::size_t i = 1; i < id.fits.size(); ++i) residuals.push_back(id.fits[i].residual);
       const std::vector<std::string> shown = compared(residuals, opt.digits, 2);
@@ -161,7 +161,7 @@ Command add_identify_command(CLI::App& app) {
   add_dump_options(*sub, opt->dumps);
   sub->add_flag("--json", opt->json, "print the identification as JSON");
   add_figure_options(*sub, opt->figure);
-  add_digits_option(*sub, opt->digits, "", kDigitsHelp);
+  add_digits_option(*sub, opt->digits, "2", kDigitsHelp);
   sub->footer("Example:\n  rope identify --before data/dumps/q.npy --after data/dumps/q_rope.npy --positions 0:128");
   return {sub, [opt](std::ostream& out) { return run_identify(*opt, out); }};
 }

@@ -242,7 +242,7 @@ Command add_layouts_command(CLI::App& app) {
                 "print q and k in full (shortest round-trip decimals), so the scores can be recomputed by hand");
   add_figure_options(*sub, opt->figure);
   add_wide_option(*sub, opt->wide);
-  add_digits_option(*sub, opt->digits, "", kDigitsHelp);
+  add_digits_option(*sub, opt->digits, "3", kDigitsHelp);
   add_scaling_options(*sub, opt->scaling);
   sub->footer(
       "Example:\n  rope layouts --dim 8\n  rope layouts --dim 128 --position 100 --position 90 --max-distance 512 "

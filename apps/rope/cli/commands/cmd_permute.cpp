@@ -177,7 +177,7 @@ Command add_permute_command(CLI::App& app) {
   sub->add_option("--csv", opt->csv, "write distance,score_hf,score_gguf[,score_bug] (head 0) to FILE ('-' for stdout)")
       ->type_name("FILE");
   add_figure_options(*sub, opt->figure);
-  add_digits_option(*sub, opt->digits, "", kDigitsHelp);
+  add_digits_option(*sub, opt->digits, "3", kDigitsHelp);
   sub->footer("Example:\n  rope permute\n  rope permute --head-dim 128 --heads 64 --kv-heads 8 --png permute.png\n"
               "  rope permute --config data/gguf/llama-3.1-8b.gguf");
   return {sub, [opt](std::ostream& out) { return run_permute(*opt, out); }};

@@ -296,7 +296,7 @@ Command add_precision_command(CLI::App& app) {
       ->type_name("FILE");
   add_figure_options(*sub, opt->figure);
   add_wide_option(*sub, opt->wide);
-  add_digits_option(*sub, opt->digits, "", kDigitsHelp);
+  add_digits_option(*sub, opt->digits, "3", kDigitsHelp);
   sub->get_option("--lang")->description("language of the text and the figure: en or zh (中文)");
   sub->footer(
       "Example:\n  rope precision\n  rope precision --dtype f32,bf16 --max-position 65536 --png precision.png\n"

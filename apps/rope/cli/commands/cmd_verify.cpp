@@ -385,7 +385,7 @@ Command add_verify_command(CLI::App& app) {
   add_real_option(*sub, "--xpos-scale-base", opt->xpos_scale_base, "xPos scale base s, > 0 (default 512)")->needs(xpos);
   add_lang_option(*sub, opt->lang);
   add_wide_option(*sub, opt->wide);
-  add_digits_option(*sub, opt->digits, "", kDigitsHelp);
+  add_digits_option(*sub, opt->digits, "3", kDigitsHelp);
   sub->footer("Example:\n  rope verify\n  rope verify --dim 64 --max-position 131072 --trials 200 --seed 7\n"
               "  rope verify --dtype f32\n  rope verify --dtype bf16\n  rope verify --xpos --trials 200");
   add_scaling_options(*sub, opt->scaling);
