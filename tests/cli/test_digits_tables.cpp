@@ -113,7 +113,9 @@ TEST(DigitsOnVerify, TheTableHasTheSeparatingDigitsOrDigitsN) {
   ASSERT_EQ(shown.size(), expected.size()) << policy.out;
   const int digits = cli::separating_digits({expected[0], expected[1]}, 3);
   for (std::size_t i = 0; i < shown.size(); i += 2) {
-    EXPECT_GE(significant_digits(shown[i]), 3);
+    if (expected[i] != 0) {
+      EXPECT_GE(significant_digits(shown[i]), 3) << shown[i];
+    }
     if (expected[i] != expected[i + 1]) {
       EXPECT_NE(shown[i], shown[i + 1]) << policy.out;
     }

@@ -76,8 +76,10 @@ def check_coverage(docgen, doc, text):
 
 
 COMMAND_ROW = re.compile(r"^\| \[`rope ([a-z-]+)`\]\(#", re.M)
-TYPED_COUNT = re.compile(r"\b(\d+|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|"
-                         r"fifteen|sixteen|seventeen|eighteen|nineteen|twenty[- a-z]*)\s+(sub)?commands\b", re.I)
+NUMBER = (r"(\d+|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|"
+          r"seventeen|eighteen|nineteen|twenty[- a-z]*)")
+# "fifteen subcommands", "has 21 commands"; not "the four commands that answer …", which names its four.
+TYPED_COUNT = re.compile(rf"\b{NUMBER}\s+subcommands\b|\bhas\s+{NUMBER}\s+commands\b", re.I)
 
 
 def check_commands(docgen, doc, text):
