@@ -25,7 +25,7 @@ struct IdentifyOptions {
   DumpOptions dumps;
   bool json = false;
   FigureOptions figure;
-  std::optional<int> digits;  ///< --digits N: significant digits of the fits' residuals and of θ (digits.hpp)
+  std::optional<int> digits;  ///< --digits N: significant digits of the fits' residuals (digits.hpp); θ keeps 6
 };
 
 namespace {
