@@ -45,7 +45,12 @@ TEST_F(CmdPrecision, DefaultRunPrintsTablesCrossingsAndMerges) {
   // from 4096 to 65504 = 2^16 − 32 add 1024 each: 2049 + 1023 + 4·1024 = 7168. 65505 … 65519 round to
   // 65504; 65520 … 1048576 (983057 positions) overflow.
   EXPECT_THAT(r.out, HasSubstr("  f16                2048       7168      58352     983057"));
-  EXPECT_THAT(r.out, HasSubstr("f16 cast-inputs      9.49e-03   5.19e-01   8.33e+00   overflow\n"));
+  EXPECT_THAT(r.out, HasSubstr("f16 cast-inputs      3.16e-03   4.64e-01   3.05e+00   overflow\n"));  // angle error
+  // The identity table has 4 digits (digits.hpp): f32 cast-inputs 3.401e-02 and f16 angle-f32 3.404e-02
+  // at 2^20 were both 3.40e-02 with 3.
+  EXPECT_THAT(r.out, HasSubstr("f16 cast-inputs     9.487e-03  5.190e-01  8.329e+00   overflow\n"));
+  EXPECT_THAT(r.out, HasSubstr("f32 cast-inputs     1.223e-06  4.398e-05  1.186e-03  3.401e-02\n"));
+  EXPECT_THAT(r.out, HasSubstr("f16 angle-f32       6.944e-03  8.807e-03  8.379e-03  3.404e-02\n"));
 }
 
 TEST_F(CmdPrecision, TableEqualsLibrary) {

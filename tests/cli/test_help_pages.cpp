@@ -223,14 +223,16 @@ TEST_F(HelpPages, EveryOptionTypoGetsTheClosestOption) {
     const std::vector<std::string> options = long_options(command);
     for (const std::string& option : options) {
       const std::string typed = typo(option, 3);  // "--dmi"
-      const Result r = rope_cli({command, typed, "1"});
-      EXPECT_EQ(r.code, 2) << command << ' ' << typed;
-      const std::string marker = "did you mean ";
-      const std::size_t at = r.err.find(marker);
-      ASSERT_NE(at, std::string::npos) << command << ' ' << typed << ": " << r.err;
-      const std::string suggested = r.err.substr(at + marker.size(), r.err.find('?', at) - at - marker.size());
-      // The intended option, or one as close to the typo.
-      EXPECT_LE(edit_distance(typed, suggested), edit_distance(typed, option)) << command << ' ' << typed << ' ' << suggested;
+      for (const bool zh : {false, true}) {
+        const Result r = zh ? rope_cli({command, typed, "1", "--lang", "zh"}) : rope_cli({command, typed, "1"});
+        EXPECT_EQ(r.code, 2) << command << ' ' << typed;
+        const std::string marker = zh ? "是否应为 " : "did you mean ", end = zh ? "？" : "?";
+        const std::size_t at = r.err.find(marker);
+        ASSERT_NE(at, std::string::npos) << command << ' ' << typed << ": " << r.err;
+        const std::string suggested = r.err.substr(at + marker.size(), r.err.find(end, at) - at - marker.size());
+        // The intended option, or one as close to the typo.
+        EXPECT_LE(edit_distance(typed, suggested), edit_distance(typed, option)) << command << ' ' << typed << ' ' << suggested;
+      }
       ++checked;
     }
   }
@@ -250,6 +252,9 @@ TEST_F(HelpPages, EveryPresetTypoGetsItsName) {
     const Result r = rope_cli({"inspect", "--model", typed});
     EXPECT_EQ(r.code, 2) << typed;
     EXPECT_THAT(r.err, HasSubstr("did you mean " + preset.name + "?")) << typed << ": " << r.err;
+    const Result zh = rope_cli({"inspect", "--model", typed, "--lang", "zh"});
+    EXPECT_EQ(zh.code, 2) << typed;
+    EXPECT_THAT(zh.err, HasSubstr("是否应为 " + preset.name + "？")) << typed << ": " << zh.err;
   }
   // The example of issue 36, in both languages; a name far from every preset still lists them all.
   expect_one_line_error(rope_cli({"inspect", "--model", "llama3.1-8b"}), 2,
@@ -275,6 +280,32 @@ TEST_F(HelpPages, TermWithoutAModeIsAuto) {
   EXPECT_EQ(r.out, rope_cli({"explain", "--step", "5", "--term", "auto"}).out);
   // an empty value is still refused, as for every option
   expect_one_line_error(rope_cli({"layouts", "--term", ""}), 2, "--term: the value is empty (see 'rope layouts --help')");
+}
+
+TEST_F(HelpPages, FrequenciesHelpNamesTheColumnsEachCsvHas) {
+  // Issue 36: --help listed the plain columns only, and --config writes others. Each header the command
+  // writes, plain, scaled and per axis, is named in --help.
+  std::string help = rope_cli({"frequencies", "--help"}).out;
+  std::string flat;  // the help's words, its line breaks and indentation read as one space
+  for (std::size_t i = 0; i < help.size(); ++i) {
+    if (help[i] == '\n') {
+      while (i + 1 < help.size() && help[i + 1] == ' ') ++i;
+      if (!flat.empty() && flat.back() != ',') flat += ' ';
+      continue;
+    }
+    flat += help[i];
+  }
+  for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
+           {"frequencies", "--dim", "8", "--csv", "-"},
+           {"frequencies", "--model", "llama-3.1-8b", "--csv", "-"},
+           {"frequencies", "--model", "qwen3-vl-8b", "--csv", "-"}}) {
+    const Result r = rope_cli(args);
+    ASSERT_EQ(r.code, 0) << r.err;
+    const std::string header = r.out.substr(0, r.out.find('\n'));
+    std::string named = header;
+    if (header.rfind(",axis") == header.size() - 5) named = header.substr(0, header.size() - 5) + "[,axis]";
+    EXPECT_THAT(flat, HasSubstr(named)) << header << "\n" << help;
+  }
 }
 
 TEST_F(HelpPages, VerifyWithAConfigPointsToCheck) {

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <fmt/format.h>
 #include <fstream>
+#include <fmt/format.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <regex>

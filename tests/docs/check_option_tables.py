@@ -8,6 +8,9 @@
             its names in its command's table, or in the table of its shared group (Scaling, Figure, …)
             when the command's table links that group. This follows from the first check, and is stated
             on its own so that a broken generator cannot hide an option.
+  commands  the table of commands at the top of the page has one row per command of the program, no
+            more, no fewer, and the page types no count of them ("fifteen subcommands" had drifted to 21):
+            the list is checked against the program, the count is not typed (issue 36).
 
 Usage: check_option_tables.py --docgen PATH DOC. Exit status 1 if either check fails.
 """
@@ -72,6 +75,38 @@ def check_coverage(docgen, doc, text):
     return True
 
 
+COMMAND_ROW = re.compile(r"^\| \[`rope ([a-z-]+)`\]\(#", re.M)
+NUMBER = (r"(\d+|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|"
+          r"seventeen|eighteen|nineteen|twenty[- a-z]*)")
+# "fifteen subcommands", "has 21 commands"; not "the four commands that answer …", which names its four.
+TYPED_COUNT = re.compile(rf"\b{NUMBER}\s+subcommands\b|\bhas\s+{NUMBER}\s+commands\b", re.I)
+
+
+def check_commands(docgen, doc, text):
+    listed = subprocess.run([docgen, "--list"], capture_output=True, text=True, check=False)
+    if listed.returncode != 0:
+        print(f"commands: rope_docgen --list failed:\n{listed.stderr}")
+        return False
+    program = {line.split("\t")[0].split(" ", 1)[1] for line in listed.stdout.splitlines()}
+    head = text.split("\n## ", 1)[0]  # the page's introduction, which holds the table of commands
+    rows = COMMAND_ROW.findall(head)
+    problems = []
+    for name in sorted(program - set(rows)):
+        problems.append(f"  rope {name} has no row in the table of commands")
+    for name in sorted(set(rows) - program):
+        problems.append(f"  rope {name} has a row but is no command")
+    for name in sorted({n for n in rows if rows.count(n) > 1}):
+        problems.append(f"  rope {name} has {rows.count(name)} rows")
+    for m in TYPED_COUNT.finditer(head):
+        problems.append(f"  a typed count of commands: '{m.group(0)}' (it drifts: say it without the number)")
+    if problems:
+        print(f"commands: the table of commands of {doc} does not match the program's {len(program)} commands:")
+        print("\n".join(problems))
+        return False
+    print(f"commands: the table of commands of {doc} has a row for each of the program's {len(program)} commands")
+    return True
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--docgen", required=True, help="the rope_docgen executable")
@@ -81,7 +116,8 @@ def main():
         text = f.read()
     tables = check_tables(args.docgen, args.doc, text)
     coverage = check_coverage(args.docgen, args.doc, text)
-    return 0 if tables and coverage else 1
+    commands = check_commands(args.docgen, args.doc, text)
+    return 0 if tables and coverage and commands else 1
 
 
 if __name__ == "__main__":

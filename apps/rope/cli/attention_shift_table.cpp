@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "rope/cli/digits.hpp"
 #include "rope/cli/printing.hpp"
 #include "rope/core/constants.hpp"
 #include "rope/io/csv.hpp"
@@ -11,7 +12,7 @@ namespace rope::cli {
 
 namespace {
 
-std::string sci(double x) { return x == 0.0 ? std::string("0") : fmt::format("{:.2e}", x); }
+std::string sci(double x, int digits) { return x == 0.0 ? std::string("0") : sci_with_digits(x, digits); }
 
 }  // namespace
 
@@ -54,15 +55,29 @@ void print_shift_table(std::ostream& out, const AttentionOptions& opt, const std
               "  M = |i| + |j| + |i + C| + |j + C| (M13)\n\n",
               kToleranceSafety);
   // The default table fits 100 columns (one space between columns); --wide: two spaces, as before.
-  const char* layout = opt.wide ? "  {:<11}  {:>12}  {:>10}  {:>10}  {:>12}  {}\n" : "  {:<10} {:>12} {:>9} {:>9} {:>12}  {}\n";
-  out << fmt::format(fmt::runtime(layout), t.tr("encoding"), "max |Δ s_ij|", "max |Δ|/S", t.tr("tolerance"),
-                     "max |Δ A_ij|", t.tr("result"));
+  // A row compares its |Δ|/S with its tolerance: the digits that tell them apart in every row (digits.hpp,
+  // at least 3), one count for the table, or --digits N.
+  std::vector<std::vector<double>> compared;
+  for (const ShiftRow& row : rows) compared.push_back({row.report.check.relative_error(), row.report.check.tolerance});
+  const int digits = digits_for(compared, opt.digits, 3);
+  const auto exact = [](const ShiftRow& row) { return row.encoding == Encoding::Alibi || row.encoding == Encoding::None; };
+  const std::size_t narrow = opt.wide ? 0 : 1;  // the narrow table's columns of |Δ|/S and tolerance are one narrower
+  std::size_t w[4] = {12, 10 - narrow, 10 - narrow, 12};
   for (const ShiftRow& row : rows) {
     const ShiftReport& r = row.report;
-    const bool exact = row.encoding == Encoding::Alibi || row.encoding == Encoding::None;
-    out << fmt::format(fmt::runtime(layout), to_string(row.encoding), sci(r.max_abs_change),
-                       sci(r.check.relative_error()), exact ? t.tr("0 (exact)") : sci(r.check.tolerance), sci(r.max_weight_change),
-                       row.verdict);
+    w[0] = std::max(w[0], sci(r.max_abs_change, digits).size());
+    w[1] = std::max(w[1], sci(r.check.relative_error(), digits).size());
+    if (!exact(row)) w[2] = std::max(w[2], sci(r.check.tolerance, digits).size());
+    w[3] = std::max(w[3], sci(r.max_weight_change, digits).size());
+  }
+  const char* layout = opt.wide ? "  {:<11}  {:>{}}  {:>{}}  {:>{}}  {:>{}}  {}\n" : "  {:<10} {:>{}} {:>{}} {:>{}} {:>{}}  {}\n";
+  out << fmt::format(fmt::runtime(layout), t.tr("encoding"), "max |Δ s_ij|", w[0], "max |Δ|/S", w[1], t.tr("tolerance"), w[2],
+                     "max |Δ A_ij|", w[3], t.tr("result"));
+  for (const ShiftRow& row : rows) {
+    const ShiftReport& r = row.report;
+    out << fmt::format(fmt::runtime(layout), to_string(row.encoding), sci(r.max_abs_change, digits), w[0],
+                       sci(r.check.relative_error(), digits), w[1], exact(row) ? t.tr("0 (exact)") : sci(r.check.tolerance, digits),
+                       w[2], sci(r.max_weight_change, digits), w[3], row.verdict);
   }
   out << '\n';
   for (const ShiftRow& row : rows) {

@@ -1,6 +1,7 @@
 #include "rope/cli/digits.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <fmt/format.h>
 
 #include "rope/io/csv.hpp"
@@ -10,6 +11,16 @@ namespace rope::cli {
 std::string with_digits(double x, int digits) {
   if (digits <= 0) return format_number(x);
   return fmt::format("{:.{}g}", x, std::min(digits, 17));
+}
+
+std::string sci_with_digits(double x, int digits) {
+  if (digits > 0) return fmt::format("{:.{}e}", x, std::min(digits, 17) - 1);
+  std::string text;
+  for (int n = 1; n <= 17; ++n) {  // the fewest digits that read back (17 always do)
+    text = fmt::format("{:.{}e}", x, n - 1);
+    if (std::strtod(text.c_str(), nullptr) == x) break;
+  }
+  return text;
 }
 
 int separating_digits(const std::vector<double>& values, int min_digits) {
@@ -31,6 +42,28 @@ std::vector<std::string> separated(const std::vector<double>& values, int min_di
   std::vector<std::string> out;
   out.reserve(values.size());
   for (const double x : values) out.push_back(with_digits(x, digits));
+  return out;
+}
+
+int digits_for(const std::vector<std::vector<double>>& groups, const std::optional<int>& requested, int min_digits) {
+  if (requested) return std::clamp(*requested, 0, 17);
+  int digits = std::clamp(min_digits, 1, 17);
+  for (const std::vector<double>& group : groups) digits = std::max(digits, separating_digits(group, min_digits));
+  return digits;
+}
+
+std::vector<std::string> compared(const std::vector<double>& values, const std::optional<int>& requested, int min_digits) {
+  const int digits = digits_for({values}, requested, min_digits);
+  std::vector<std::string> out;
+  for (const double x : values) out.push_back(with_digits(x, digits));
+  return out;
+}
+
+std::vector<std::string> compared_sci(const std::vector<double>& values, const std::optional<int>& requested,
+                                      int min_digits) {
+  const int digits = digits_for({values}, requested, min_digits);
+  std::vector<std::string> out;
+  for (const double x : values) out.push_back(sci_with_digits(x, digits));
   return out;
 }
 

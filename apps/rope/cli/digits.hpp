@@ -6,6 +6,7 @@
 /// the full precision (io/csv.hpp format_number), and `--digits N` asks for N everywhere it is offered.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,5 +21,28 @@ std::vector<std::string> separated(const std::vector<double>& values, int min_di
 
 /// `x` with `digits` significant digits (%g form); 0: the shortest form that reads back as `x`.
 std::string with_digits(double x, int digits);
+
+/// `x` in scientific form with `digits` significant digits ("1.23e-14" for 3); 0: the fewest that read
+/// back as `x`. The form of tables whose values span orders of magnitude (errors, tolerances).
+std::string sci_with_digits(double x, int digits);
+
+/// The digits of a table or report whose values are compared in groups (an error and its tolerance, the
+/// curves at one position, an expected and a got value): `requested` when `--digits N` was given (0: every
+/// digit), else the most that any one group needs to show its different values different (at least
+/// `min_digits`), so that one count holds for the whole table and its columns keep their width.
+int digits_for(const std::vector<std::vector<double>>& groups, const std::optional<int>& requested, int min_digits);
+
+/// `values` compared in one sentence (an error and its tolerance), in %g form with
+/// digits_for({values}, requested, min_digits) digits.
+std::vector<std::string> compared(const std::vector<double>& values, const std::optional<int>& requested, int min_digits = 3);
+
+/// The same in scientific form (sci_with_digits).
+std::vector<std::string> compared_sci(const std::vector<double>& values, const std::optional<int>& requested,
+                                      int min_digits = 3);
+
+/// The help text of `--digits` on every command that has it (options.hpp add_digits_option).
+inline constexpr const char* kDigitsHelp =
+    "significant digits of the numbers compared (default: as many as show different values different; "
+    "0: every digit; CSV and JSON always have every digit)";
 
 }  // namespace rope::cli

@@ -60,6 +60,10 @@ CLI::Option* add_seed_option(CLI::App& app, std::optional<std::uint64_t>& target
 
 /// --wide: the wide tables of before the projector layout (every column, lines over 100 columns).
 CLI::Option* add_wide_option(CLI::App& app, bool& target);
+/// `--digits N`, 0 … 17, refused outside that range as it is parsed: the significant digits of a report's
+/// compared numbers (digits.hpp; nullopt: the policy's own count, `shown_default` in --help).
+CLI::Option* add_digits_option(CLI::App& app, std::optional<int>& target, const std::string& shown_default,
+                               const std::string& help);
 
 /// -d/--dim, the head dimension.
 CLI::Option* add_dim_option(CLI::App& app, int& target);

@@ -46,6 +46,7 @@ struct AttentionOptions {
   std::string q, k;   ///< --q, --k: the user's q_i and k_j, a row per token (vector_options.hpp); empty: drawn
   bool show_vectors = false;  ///< --show-vectors: print every q_i and k_j
   bool tokens_given = false;  ///< --tokens typed (it must then match the number of --q vectors)
+  std::optional<int> digits;  ///< --digits N: significant digits of the shift table (digits.hpp); nullopt: the policy
 
   Encoding encoding_value() const { return encoding.value_or(Encoding::Rope); }
   double base_value() const { return base.value_or(kDefaultBase); }

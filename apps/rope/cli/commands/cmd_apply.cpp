@@ -5,6 +5,7 @@
 
 #include "rope/cli/axes_text.hpp"
 #include "rope/cli/commands.hpp"
+#include "rope/cli/digits.hpp"
 #include "rope/cli/exit_codes.hpp"
 #include "rope/cli/options.hpp"
 #include "rope/cli/output.hpp"
@@ -35,6 +36,7 @@ struct ApplyOptions {
   XposRole role = XposRole::Query;                 ///< --role q|k
   double xpos_scale_base = kDefaultXposScaleBase;  ///< --xpos-scale-base s
   bool query = false;                              ///< --query: the model's query scaling (S21) on top
+  std::optional<int> digits;  ///< --digits N: significant digits of the difference and its tolerance (digits.hpp)
 };
 
 namespace {
@@ -177,8 +179,10 @@ int run_apply(const ApplyOptions& opt, std::ostream& out) {
       out << t.tr("max |float32 − float64| = {0:.3g} (float32's ε = {1:.3g}: expected of the order of ε·(1 + |m·θ_0|)·‖x‖)\n",
                   (by_float32 - by_elementwise).cwiseAbs().maxCoeff(), static_cast<double>(machine_epsilon<float>()));
     }
-    out << t.tr("\nmax |difference| between the three forms = {0:.3g}  (tolerance κ·ε·(d + |m|)·‖x‖ = {1:.3g}, (M13)): {2}\n",
-                r.check.difference, r.check.tolerance * r.check.scale,
+    // The difference against its tolerance, with the digits that tell them apart (digits.hpp), or --digits N.
+    const std::vector<std::string> shown = compared({r.check.difference, r.check.tolerance * r.check.scale}, opt.digits);
+    out << t.tr("\nmax |difference| between the three forms = {0}  (tolerance κ·ε·(d + |m|)·‖x‖ = {1}, (M13)): {2}\n",
+                shown[0], shown[1],
                 agree ? t.tr("they agree") : t.tr("THEY DISAGREE"));
   }
   return agree ? kOk : kVerifyFailed;
@@ -215,6 +219,7 @@ Command add_apply_command(CLI::App& app) {
                 "(Ministral 3 and Mistral 4's llama_4_scaling_beta, docs/scaling.md (S21))")
       ->excludes(xpos);
   add_lang_option(*sub, opt->lang);
+  add_digits_option(*sub, opt->digits, "3", kDigitsHelp);
   sub->footer("Example:\n  rope apply --position 1 --vector 1,0,0,1\n  rope apply --position 100 --vector 1,0,0,1 --xpos --role k");
   add_scaling_options(*sub, opt->scaling);
   // apply has no --dim: the tower's d is the vector's length.

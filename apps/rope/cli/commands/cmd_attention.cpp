@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "rope/cli/attention_shift_table.hpp"
+#include "rope/cli/digits.hpp"
 #include "rope/cli/choice_option.hpp"
 #include "rope/cli/commands.hpp"
 #include "rope/cli/commands/attention_options.hpp"
@@ -336,6 +337,7 @@ Command add_attention_command(CLI::App& app) {
   add_figure_options(*sub, opt->figure);
   add_animation_options(*sub, opt->figure, "animate the shift test to a GIF: the shift grows from 0 to C");
   add_wide_option(*sub, opt->wide);
+  add_digits_option(*sub, opt->digits, "3", kDigitsHelp);
   sub->footer(
       "Figures: FILE gets the heatmap of A; with --encoding alibi, FILE_alibi_bias gets the bias;\n"
       "with --compare, FILE itself is not written: FILE_rope, FILE_sinusoidal, FILE_alibi, FILE_alibi_bias\n"

@@ -36,6 +36,7 @@ struct CheckOptions {
   bool json = false;
   Lang lang = Lang::En;
   ScalingOptions scaling;
+  std::optional<int> digits;  ///< --digits N: significant digits of the compared numbers (digits.hpp)
 };
 
 /// What the dump should contain, from --model/--config/flags and --layout: the one place where the
@@ -96,6 +97,9 @@ std::string failing_summary(const Eigen::VectorXd& ratio, const Text& t, Name na
 
 std::string number(double x) { return fmt::format("{:.4g}", x); }
 
+/// max |Δ|/tolerance, compared with 1: the digits that tell it from 1 (digits.hpp: 1.00004 is not "1").
+std::string ratio_text(double ratio, const std::optional<int>& digits) { return compared({ratio, 1.0}, digits, 4)[0]; }
+
 /// "57" or "0–127": the positions of a segment, first to last.
 std::string segment_positions(const LoadedDumps& dumps, const DumpSegment& g) {
   const auto at = [&](long s) {
@@ -109,7 +113,8 @@ std::string segment_positions(const LoadedDumps& dumps, const DumpSegment& g) {
 constexpr std::size_t kSegmentLines = 16;
 
 /// One line per batch row or packed sequence: its positions, verdict and, failing, its own diagnosis.
-void print_segments(std::ostream& out, const LoadedDumps& dumps, const std::vector<SegmentCheck>& segments, const Text& t) {
+void print_segments(std::ostream& out, const LoadedDumps& dumps, const std::vector<SegmentCheck>& segments, const Text& t,
+                    const std::optional<int>& digits) {
   std::vector<std::size_t> order;
   for (std::size_t k = 0; k < segments.size(); ++k) {
     if (!segments[k].passed()) order.push_back(k);
@@ -128,7 +133,7 @@ void print_segments(std::ostream& out, const LoadedDumps& dumps, const std::vect
                            : t.tr("indices {0}–{1}, positions {2}", c.segment.start, c.segment.start + c.segment.length - 1,
                                   segment_positions(dumps, c.segment));
     line = t.tr("{0}: {1} (max |Δ|/tolerance {2})", line, c.passed() ? t.tr("PASS") : std::string(t("FAIL", "未通过")),
-                number(c.max_ratio));
+                ratio_text(c.max_ratio, digits));
     if (!c.passed() && !c.report.diagnosis.message.en.empty()) line = t.tr("{0}: {1}", line, c.report.diagnosis.message.in(t.zh()));
     out << fmt::format("  {:<20}{}\n", label, line);
   }
@@ -256,7 +261,7 @@ int run_check(const CheckOptions& opt, std::ostream& out) {
                   format_number(kToleranceSafety)));
   row(t.tr("angles (C2)"), t.tr("{0}: c_i = {1}", std::string(to_string(angles)), angle_error_formula(angles, e.base, r)));
   out << '\n';
-  row(t.tr("max |Δ|/tolerance"), fmt::format("{}  ({})", number(c.max_ratio), t.tr("<= 1 passes")));
+  row(t.tr("max |Δ|/tolerance"), fmt::format("{}  ({})", ratio_text(c.max_ratio, opt.digits), t.tr("<= 1 passes")));
   row(t.tr("elements failing"), t.tr("{0} of {1}", c.failing, c.total));
   row(t.tr("positions failing"), failing_summary(
                                               c.position_ratio, t,
@@ -279,16 +284,16 @@ int run_check(const CheckOptions& opt, std::ostream& out) {
             [&](long i) { return std::to_string(first + i); }));
   }
   if (!passed) {
-    const std::vector<std::string> shown = separated({c.first_expected, c.first_got});  // digits.hpp: they differ
+    const std::vector<std::string> shown = compared({c.first_expected, c.first_got}, opt.digits, 4);  // digits.hpp: they differ
     row(t.tr("first failure"),
         t.tr("position {0}, {1}, channel {2}: expected {3}, got {4} (tolerance {5})",
              position(c.first_seq),
              vector_name(dumps, c.first_seq, c.first_group, t), c.first_channel, shown[0],
-             shown[1], number(c.first_tolerance)));
+             shown[1], opt.digits ? with_digits(c.first_tolerance, *opt.digits) : number(c.first_tolerance)));
   }
   // Not the catalog's "FAIL": rope verify, layouts and permute translate that word differently (docs/classroom.zh.md),
   // docs/cli.md quotes this verdict as it is, and an id is its English, which stays "FAIL" in both places.
-  if (!segments.empty()) print_segments(out, dumps, segments, t);
+  if (!segments.empty()) print_segments(out, dumps, segments, t, opt.digits);
   row(t.tr("verdict"), passed ? t.tr("PASS") : t("FAIL", "未通过"));
   if (!passed && !report.diagnosis.message.en.empty()) row(t.tr("diagnosis"), report.diagnosis.message.in(t.zh()));
   for (const Message& note : report.notes) out << t.tr("note: ") << note.in(t.zh()) << '\n';
@@ -317,6 +322,7 @@ Command add_check_command(CLI::App& app) {
                     "dump and float32 for the others)", "MODEL");
   sub->add_flag("--json", opt->json, "print the report as JSON");
   add_lang_option(*sub, opt->lang);
+  add_digits_option(*sub, opt->digits, "4", kDigitsHelp);
   add_scaling_options(*sub, opt->scaling);
   sub->footer("Example:\n  rope check --before data/dumps/q.npy --after data/dumps/q_rope.npy --positions 0:128");
   return {sub, [opt](std::ostream& out) { return run_check(*opt, out); }};

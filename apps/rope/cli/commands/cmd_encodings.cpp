@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "rope/cli/commands.hpp"
+#include "rope/cli/digits.hpp"
 #include "rope/cli/exit_codes.hpp"
 #include "rope/cli/options.hpp"
 #include "rope/cli/printing.hpp"
@@ -37,6 +38,7 @@ struct EncodingsOptions {
   std::uint64_t seed = kDefaultSeed;
   double base = kDefaultBase;
   Lang lang = Lang::En;
+  std::optional<int> digits;  ///< --digits N: significant digits of RoPE's |Δ|/S and its tolerance (digits.hpp)
 };
 
 namespace {
@@ -160,9 +162,12 @@ int run_encodings(const EncodingsOptions& opt, std::ostream& out) {
   for (std::size_t c = 0; c < std::size(kColumns); ++c) {
     std::string verdict = why[c];
     if (kColumns[c] == Encoding::Rope) {
+      // The error against its tolerance, with the digits that tell them apart (digits.hpp), or --digits N.
+      const std::vector<std::string> shown =
+          compared_sci({rope_shift.check.relative_error(), rope_shift.check.tolerance}, opt.digits);
       verdict = t.tr("{0}: rounding, |Δ|/S = {1} <= {2:g}·ε·(d + M) = {3} (M8), (M13)",
-                     rope_ok ? t.tr("yes") : t.tr("NO"), sci(rope_shift.check.relative_error()), kToleranceSafety,
-                     sci(rope_shift.check.tolerance));
+                     rope_ok ? t.tr("yes") : t.tr("NO"), rope_shift.check.relative_error() == 0.0 ? "0" : shown[0],
+                     kToleranceSafety, shown[1]);
     }
     out << fmt::format("     {:<11} {:>9}  {}\n", name(kColumns[c]), sci(shifts[c].max_abs_change), verdict);
   }
@@ -302,6 +307,7 @@ Command add_encodings_command(CLI::App& app) {
   add_seed_option(*sub, opt->seed, "seed of q, k and of the random stand-ins for trained tables");
   add_base_option(*sub, opt->base);
   add_lang_option(*sub, opt->lang);
+  add_digits_option(*sub, opt->digits, "3", kDigitsHelp);
   sub->footer(
       "Exit codes: 0 ok; 1 RoPE's shift test exceeded its rounding tolerance, or T5's or ALiBi's was not 0.\n\n"
       "Example:\n  rope encodings\n  rope encodings --dim 128 --heads 32 --context 4096");

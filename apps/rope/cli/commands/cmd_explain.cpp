@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "rope/cli/commands.hpp"
+#include "rope/cli/digits.hpp"
 #include "rope/cli/exit_codes.hpp"
 #include "rope/cli/figure_options.hpp"
 #include "rope/cli/options.hpp"
@@ -70,10 +71,11 @@ std::string vec(const Eigen::VectorXd& v, bool exact = false) {
   return "(" + s + ")";
 }
 
+/// The difference against its tolerance, with the digits that tell them apart (digits.hpp, at least 2).
 std::string verdict(const rope::Check& c) {
-  const std::string diff = c.difference == 0.0 ? "0" : fmt::format("{:.1e}", c.difference);
-  return c.passed() ? fmt::format("|Δ| = {} ≤ {:.1e} ✓", diff, c.tolerance * c.scale)
-                    : fmt::format("|Δ| = {} > {:.1e} ✗", diff, c.tolerance * c.scale);
+  const std::vector<std::string> shown = compared_sci({c.difference, c.tolerance * c.scale}, std::nullopt, 2);
+  const std::string diff = c.difference == 0.0 ? "0" : shown[0];
+  return c.passed() ? fmt::format("|Δ| = {} ≤ {} ✓", diff, shown[1]) : fmt::format("|Δ| = {} > {} ✗", diff, shown[1]);
 }
 
 // ---------------------------------------------------------------------------------------------

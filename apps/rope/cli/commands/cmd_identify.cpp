@@ -10,6 +10,8 @@
 #include "rope/analysis/identify.hpp"
 #include "rope/cli/output.hpp"
 #include "rope/cli/commands.hpp"
+#include "rope/cli/digits.hpp"
+#include "rope/cli/options.hpp"
 #include "rope/cli/dump_options.hpp"
 #include "rope/cli/exit_codes.hpp"
 #include "rope/cli/figure_options.hpp"
@@ -27,6 +29,7 @@ struct IdentifyOptions {
   DumpOptions dumps;
   bool json = false;
   FigureOptions figure;
+  std::optional<int> digits;  ///< --digits N: significant digits of the fits' residuals (digits.hpp); θ keeps 6
 };
 
 namespace {
@@ -148,10 +151,15 @@ int run_identify(const IdentifyOptions& opt, std::ostream& out) {
       row(t.tr("attention factor"), t.tr("{0:.6f} (pair norms kept within {1:.2g})",
                                                        id.attention_factor, id.norm_residual));
       row(t.tr("family"), family_text(id.fit, t));
-      row(t.tr("fit residual"), t.tr("{0:.2g} (RMS of ln θ_measured − ln θ_family)", id.fit.residual));
+      // The family is the simplest fit within the noise of the smallest residual (analysis/identify.cpp): the
+      // residuals are compared, and shown with the digits that tell them apart (digits.hpp, at least 2).
+      std::vector<double> residuals{id.fit.residual};
+      for (std::size_t i = 1; i < id.fits.size(); ++i) residuals.push_back(id.fits[i].residual);
+      const std::vector<std::string> shown = compared(residuals, opt.digits, 2);
+      row(t.tr("fit residual"), t.tr("{0} (RMS of ln θ_measured − ln θ_family)", shown[0]));
       std::string others;
       for (std::size_t i = 1; i < id.fits.size(); ++i) {
-        others += fmt::format("{}{} {:.2g}", i > 1 ? ", " : "", to_string(id.fits[i].family), id.fits[i].residual);
+        others += fmt::format("{}{} {}", i > 1 ? ", " : "", to_string(id.fits[i].family), shown[i]);
       }
       if (!others.empty()) row(t.tr("other fits"), others);
       const int n = static_cast<int>(id.theta.size());
@@ -177,6 +185,7 @@ Command add_identify_command(CLI::App& app) {
   add_dump_options(*sub, opt->dumps);
   sub->add_flag("--json", opt->json, "print the identification as JSON");
   add_figure_options(*sub, opt->figure);
+  add_digits_option(*sub, opt->digits, "2", kDigitsHelp);
   sub->footer("Example:\n  rope identify --before data/dumps/q.npy --after data/dumps/q_rope.npy --positions 0:128");
   return {sub, [opt](std::ostream& out) { return run_identify(*opt, out); }};
 }

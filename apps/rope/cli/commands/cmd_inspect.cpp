@@ -114,9 +114,6 @@ void print_layer_types(std::ostream& out, const ModelRope& rr, const Text& t) {
 
 int run_inspect(const InspectOptions& opt, std::ostream& out) {
   const Text t(opt.lang);
-  if (opt.digits && (*opt.digits < 0 || *opt.digits > 17)) {
-    throw InvalidArgument(error_msg("{0} must be between {1} and {2} (got {3})", "--digits", 0, 17, *opt.digits));
-  }
   if (opt.list) {
     const auto presets = list_presets();
     if (opt.json) {
@@ -319,8 +316,8 @@ Command add_inspect_command(CLI::App& app) {
   sub->add_option("file", opt->file, "a Hugging Face config.json or a GGUF file")->type_name("FILE");
   sub->add_flag("--list", opt->list, "list the model presets");
   sub->add_flag("--json", opt->json, "print the report as JSON");
-  add_int_option(*sub, "--digits", opt->digits, kInspectDigits,
-                 "significant digits of the computed numbers (0: every digit; JSON always has every digit)");
+  add_digits_option(*sub, opt->digits, std::to_string(kInspectDigits),
+                    "significant digits of the computed numbers (0: every digit; JSON always has every digit)");
   add_lang_option(*sub, opt->lang);
   add_scaling_options(*sub, opt->scaling);
   // inspect reports a model's RoPE: a vision tower is --model/--config with --tower vision; --vision KIND

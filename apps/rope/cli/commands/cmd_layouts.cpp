@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "rope/cli/commands.hpp"
+#include "rope/cli/digits.hpp"
 #include "rope/cli/exit_codes.hpp"
 #include "rope/cli/figure_options.hpp"
 #include "rope/cli/options.hpp"
@@ -35,6 +36,7 @@ struct LayoutsOptions {
   std::optional<int> dim;      ///< --dim; nullopt: settings.dim
   std::optional<double> base;  ///< --base; nullopt: settings.base
   bool wide = false;           ///< --wide: each score with its formula on its line (111 columns)
+  std::optional<int> digits;   ///< --digits N: significant digits of each error and its tolerance (digits.hpp)
   std::string q, k;            ///< --q, --k: the user's query and key (vector_options.hpp); empty: drawn
   bool show_vectors = false;   ///< --show-vectors: print q and k in full
 };
@@ -207,8 +209,10 @@ int run_layouts(const LayoutsOptions& opt, std::ostream& out) {
               demo.identity_interleaved.samples);
   out << t.tr("tolerance κ·ε·(d + M)·‖q‖‖k‖ (M13), M = the largest |m| + |n| + |n − m|:\n");
   for (const LayoutIdentityCheck* c : {&demo.identity_interleaved, &demo.identity_half}) {
-    out << fmt::format("  {:<11}  max |Δ| = {:.3g}  {} {:.3g}  {}\n", layout_name(c->layout, t), c->check.difference,
-                       t.tr("tolerance"), c->check.tolerance * c->check.scale, c->check.passed() ? t.tr("PASS") : t.tr("FAIL"));
+    // The error against its tolerance, with the digits that tell them apart (digits.hpp), or --digits N.
+    const std::vector<std::string> shown = compared({c->check.difference, c->check.tolerance * c->check.scale}, opt.digits);
+    out << fmt::format("  {:<11}  max |Δ| = {}  {} {}  {}\n", layout_name(c->layout, t), shown[0], t.tr("tolerance"),
+                       shown[1], c->check.passed() ? t.tr("PASS") : t.tr("FAIL"));
   }
   out << t.tr("so the bug breaks no identity and raises no error: it pairs channels that were never trained\n"
               "together, with other frequencies, and the model silently computes other attention scores.\n");
@@ -238,6 +242,7 @@ Command add_layouts_command(CLI::App& app) {
                 "print q and k in full (shortest round-trip decimals), so the scores can be recomputed by hand");
   add_figure_options(*sub, opt->figure);
   add_wide_option(*sub, opt->wide);
+  add_digits_option(*sub, opt->digits, "3", kDigitsHelp);
   add_scaling_options(*sub, opt->scaling);
   sub->footer(
       "Example:\n  rope layouts --dim 8\n  rope layouts --dim 128 --position 100 --position 90 --max-distance 512 "

@@ -8,6 +8,7 @@
 
 #include "rope/cli/axes_text.hpp"
 #include "rope/cli/commands.hpp"
+#include "rope/cli/digits.hpp"
 #include "rope/cli/exit_codes.hpp"
 #include "rope/cli/figure_options.hpp"
 #include "rope/cli/options.hpp"
@@ -136,8 +137,11 @@ int run_matrix(const MatrixOptions& opt, std::ostream& out) {
     out << fmt::format("{:<{}}   |   {}\n", left_title, left[0].size(), right_title);
     for (std::size_t i = 0; i < left.size(); ++i) out << left[i] << "   |   " << right[i] << '\n';
     const std::string bound = o != 0 ? fmt::format("|m + {0}|+|n + {0}|", format_number(o)) : "|m|+|n|";
-    out << t.tr("\nmax |difference| = {0:.3g}  (tolerance κ·ε·(d + 2({1})) = {2:.3g}, (M13)): {3}\n",
-                diff, bound, check.tolerance,
+    // The difference against its tolerance with the digits that tell them apart (digits.hpp); --digits
+    // counts the entries' decimals.
+    const std::vector<std::string> shown = compared({diff, check.tolerance}, std::nullopt);
+    out << t.tr("\nmax |difference| = {0}  (tolerance κ·ε·(d + 2({1})) = {2}, (M13)): {3}\n",
+                shown[0], bound, shown[1],
                 check.passed() ? t.tr("equal") : t.tr("NOT EQUAL"));
     return check.passed() ? kOk : kVerifyFailed;
   }

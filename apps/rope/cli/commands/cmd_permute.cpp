@@ -9,6 +9,7 @@
 
 #include "rope/analysis/permutation.hpp"
 #include "rope/cli/commands.hpp"
+#include "rope/cli/digits.hpp"
 #include "rope/cli/exit_codes.hpp"
 #include "rope/cli/figure_options.hpp"
 #include "rope/cli/options.hpp"
@@ -29,6 +30,7 @@ struct PermuteOptions {
   std::string config;
   std::string csv;
   FigureOptions figure;
+  std::optional<int> digits;  ///< --digits N: significant digits of the difference and its tolerance (digits.hpp)
 };
 
 namespace {
@@ -144,9 +146,10 @@ int run_permute(const PermuteOptions& opt, std::ostream& out) {
               "({4} scores):\n",
               s.seed, s.width, format_number(s.m), s.max_distance, d.scores);
   out << t.tr("  (a) rotate_half on the HF weights (Hugging Face)\n  (b) NORM on the permuted weights (llama.cpp)\n");
-  out << t.tr("  max |(b) − (a)| = {0} (tolerance 2·γ_hd·Σ|terms| = {1:.3g}){2}  {3}\n",
-              format_number(d.max_fix_difference),
-              d.tolerance, d.max_fix_difference == 0.0 ? t.tr(": equal bit for bit") : "",
+  // The difference against its tolerance, with the digits that tell them apart (digits.hpp), or --digits N.
+  const std::vector<std::string> shown = compared({d.max_fix_difference, d.tolerance}, opt.digits);
+  out << t.tr("  max |(b) − (a)| = {0} (tolerance 2·γ_hd·Σ|terms| = {1}){2}  {3}\n",
+              shown[0], shown[1], d.max_fix_difference == 0.0 ? t.tr(": equal bit for bit") : "",
               d.passed() ? t.tr("PASS") : t.tr("FAIL"));
   if (s.n_head == s.n_head_kv) {
     out << t.tr("  no GQA (n_head = n_head_kv): permuting k with n_head is the same permutation, no bug to show\n");
@@ -178,6 +181,7 @@ Command add_permute_command(CLI::App& app) {
   sub->add_option("--csv", opt->csv, "write distance,score_hf,score_gguf[,score_bug] (head 0) to FILE ('-' for stdout)")
       ->type_name("FILE");
   add_figure_options(*sub, opt->figure);
+  add_digits_option(*sub, opt->digits, "3", kDigitsHelp);
   sub->footer("Example:\n  rope permute\n  rope permute --head-dim 128 --heads 64 --kv-heads 8 --png permute.png\n"
               "  rope permute --config data/gguf/llama-3.1-8b.gguf");
   return {sub, [opt](std::ostream& out) { return run_permute(*opt, out); }};

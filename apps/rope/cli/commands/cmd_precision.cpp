@@ -9,6 +9,7 @@
 
 #include "rope/cli/choice_option.hpp"
 #include "rope/cli/commands.hpp"
+#include "rope/cli/digits.hpp"
 #include "rope/cli/exit_codes.hpp"
 #include "rope/cli/figure_options.hpp"
 #include "rope/cli/options.hpp"
@@ -41,6 +42,7 @@ struct PrecisionOptions {
   std::string csv;
   FigureOptions figure;
   bool wide = false;  ///< --wide: every merge group of the position table
+  std::optional<int> digits;  ///< --digits N: significant digits of the error tables (digits.hpp); nullopt: the policy
 };
 
 namespace {
@@ -125,7 +127,8 @@ std::vector<double> table_positions(const PrecisionOptions& opt) {
   return at;
 }
 
-std::string cell(double v) { return std::isinf(v) ? std::string("overflow") : fmt::format("{:.2e}", v); }
+/// A table cell: the error with the table's digits, "overflow" where the type overflowed.
+std::string cell(double v, int digits) { return std::isinf(v) ? std::string("overflow") : sci_with_digits(v, digits); }
 
 }  // namespace
 
@@ -200,14 +203,25 @@ int run_precision(const PrecisionOptions& opt, std::ostream& out) {
   for (const auto& [title, m] : {std::pair{t.tr("angle error (rad)"), Metric::Angle},
                                  std::pair{t.tr("vector error (relative)"), Metric::Vector},
                                  std::pair{t.tr("identity error (absolute)"), Metric::Identity}}) {
+    // A column compares the curves at one position: the table shows the significant digits that tell its
+    // different errors apart in every column (digits.hpp, at least 3), one count for the table, or --digits N.
+    std::vector<std::vector<double>> columns(at.size());
+    for (const CurveErrors& c : summary) {
+      for (std::size_t i = 0; i < at.size(); ++i) columns[i].push_back(values(c, m)[static_cast<Eigen::Index>(i)]);
+    }
+    const int digits = digits_for(columns, opt.digits, 3);
+    std::size_t w = 10;
+    for (const auto& column : columns) {
+      for (const double v : column) w = std::max(w, cell(v, digits).size());
+    }
     out << '\n' << title << '\n';
     std::string header = fmt::format("  {:<18}", t.tr("position m"));
-    for (double p : at) header += fmt::format(" {:>10}", format_number(p));
+    for (double p : at) header += fmt::format(" {:>{}}", format_number(p), w);
     out << header << '\n';
     for (const CurveErrors& c : summary) {
       std::string line = fmt::format("  {:<18}", c.spec.name());
       const Eigen::VectorXd& v = values(c, m);
-      for (Eigen::Index i = 0; i < v.size(); ++i) line += fmt::format(" {:>10}", cell(v[i]));
+      for (Eigen::Index i = 0; i < v.size(); ++i) line += fmt::format(" {:>{}}", cell(v[i], digits), w);
       out << line << '\n';
     }
   }
@@ -282,6 +296,7 @@ Command add_precision_command(CLI::App& app) {
       ->type_name("FILE");
   add_figure_options(*sub, opt->figure);
   add_wide_option(*sub, opt->wide);
+  add_digits_option(*sub, opt->digits, "3", kDigitsHelp);
   sub->get_option("--lang")->description("language of the text and the figure: en or zh (中文)");
   sub->footer(
       "Example:\n  rope precision\n  rope precision --dtype f32,bf16 --max-position 65536 --png precision.png\n"

@@ -11,6 +11,7 @@
 
 #include "rope/cli/choice_option.hpp"
 #include "rope/cli/commands.hpp"
+#include "rope/cli/digits.hpp"
 #include "rope/cli/exit_codes.hpp"
 #include "rope/cli/options.hpp"
 #include "rope/cli/output.hpp"
@@ -40,6 +41,7 @@ struct VerifyOptions {
   std::optional<DType> dtype;  ///< --dtype; nullopt: float64, and the output of before --dtype existed
   std::optional<Strategy> strategy;  ///< --strategy; nullopt: angle-f32, the pipeline of Hugging Face
   bool wide = false;  ///< --wide: the samples and max |Δ| columns too (138 columns)
+  std::optional<int> digits;  ///< --digits N: significant digits of the table (digits.hpp); nullopt: the policy
   bool xpos = false;                 ///< --xpos: the xPos rows (X3), (X4) and their contrast
   double xpos_scale_base = kDefaultXposScaleBase;  ///< --xpos-scale-base s
 };
@@ -267,29 +269,44 @@ int run_verify(const VerifyOptions& opt, std::ostream& out) {
   out << '\n';
   // The default table fits a projector (100 columns): the contrast rows, under their own heading, drop
   // "(contrast)"; --wide adds the samples and the unscaled max |Δ| (138 columns).
+  // Each row compares its max |Δ|/S with its tolerance: the table shows the significant digits that tell the
+  // two apart in every row (digits.hpp, at least 3, "1.23e-14"), one count for the whole table, or --digits N.
+  std::vector<const IdentityResult*> shown;
+  for (const IdentityResult& r : report.identities) shown.push_back(&r);
+  shown.push_back(&report.contrast);
+  if (xpos_contrast) shown.push_back(&*xpos_contrast);
+  if (cast_inputs) shown.push_back(&cast_inputs->row);
+  std::vector<std::vector<double>> compared;
+  for (const IdentityResult* r : shown) compared.push_back({r->check.relative_error(), r->check.tolerance});
+  const int digits = digits_for(compared, opt.digits, 3);
+  const auto sci = [digits](double x) { return sci_with_digits(x, digits); };
+  std::size_t w = 9;  // the width of "max |Δ|/S" and of a number with 3 digits
+  for (const IdentityResult* r : shown) {
+    for (const double x : {r->max_abs_error, r->check.relative_error(), r->check.tolerance}) w = std::max(w, sci(x).size());
+  }
   const auto row = [&](const std::string& number, const IdentityResult& r) {
     std::string name = t.zh() ? r.name_text.in(true) : r.name;
     const std::string formula = t.zh() ? r.formula_text.in(true) : r.formula;
     if (opt.wide) {
-      out << fmt::format("{:>2}  {:<21} {:<42} {:<10} {:>8}  {:>9.2e}  {:>9.2e}  {:>9.2e}  {}\n", number, name, formula,
-                         r.equation, r.samples, r.max_abs_error, r.check.relative_error(), r.check.tolerance,
-                         verdict(r, t, true));
+      out << fmt::format("{:>2}  {:<21} {:<42} {:<10} {:>8}  {:>{}}  {:>{}}  {:>{}}  {}\n", number, name, formula,
+                         r.equation, r.samples, sci(r.max_abs_error), w, sci(r.check.relative_error()), w,
+                         sci(r.check.tolerance), w, verdict(r, t, true));
       return;
     }
     const std::string_view suffix = t.tr(" (contrast)");  // the contrast rows' names end with it
     if (name.size() > suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0) {
       name.resize(name.size() - suffix.size());
     }
-    out << fmt::format("{:>2} {:<17} {:<41} {:<10} {:>9.2e} {:>9.2e} {}\n", number, name, formula, r.equation,
-                       r.check.relative_error(), r.check.tolerance, verdict(r, t, false));
+    out << fmt::format("{:>2} {:<17} {:<41} {:<10} {:>{}} {:>{}} {}\n", number, name, formula, r.equation,
+                       sci(r.check.relative_error()), w, sci(r.check.tolerance), w, verdict(r, t, false));
   };
   if (opt.wide) {
-    out << fmt::format("{:>2}  {:<21} {:<42} {:<10} {:>8}  {:>9}  {:>9}  {:>9}  {}\n", "#", t.tr("identity"),
-                       t.tr("formula"), t.tr("eq."), t.tr("samples"), "max |Δ|", "max |Δ|/S",
-                       t.tr("tolerance"), t.tr("result"));
+    out << fmt::format("{:>2}  {:<21} {:<42} {:<10} {:>8}  {:>{}}  {:>{}}  {:>{}}  {}\n", "#", t.tr("identity"),
+                       t.tr("formula"), t.tr("eq."), t.tr("samples"), "max |Δ|", w, "max |Δ|/S", w,
+                       t.tr("tolerance"), w, t.tr("result"));
   } else {
-    out << fmt::format("{:>2} {:<17} {:<41} {:<10} {:>9} {:>9} {}\n", "#", t.tr("identity"), t.tr("formula"),
-                       t.tr("eq."), "max |Δ|/S", t.tr("tolerance"), t.tr("result"));
+    out << fmt::format("{:>2} {:<17} {:<41} {:<10} {:>{}} {:>{}} {}\n", "#", t.tr("identity"), t.tr("formula"),
+                       t.tr("eq."), "max |Δ|/S", w, t.tr("tolerance"), w, t.tr("result"));
   }
   for (std::size_t i = 0; i < report.identities.size(); ++i) row(std::to_string(i + 1), report.identities[i]);
   out << t.tr("\ncontrast, expected to fail: the additive sinusoidal encoding of the original Transformer\n");
@@ -368,6 +385,7 @@ Command add_verify_command(CLI::App& app) {
   add_real_option(*sub, "--xpos-scale-base", opt->xpos_scale_base, "xPos scale base s, > 0 (default 512)")->needs(xpos);
   add_lang_option(*sub, opt->lang);
   add_wide_option(*sub, opt->wide);
+  add_digits_option(*sub, opt->digits, "3", kDigitsHelp);
   sub->footer("Example:\n  rope verify\n  rope verify --dim 64 --max-position 131072 --trials 200 --seed 7\n"
               "  rope verify --dtype f32\n  rope verify --dtype bf16\n  rope verify --xpos --trials 200");
   add_scaling_options(*sub, opt->scaling);
