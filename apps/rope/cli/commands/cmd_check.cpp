@@ -70,6 +70,7 @@ RopeExpectation expectation_from_options(const CheckOptions& opt, int head_dim, 
     e.base = rr.model.rope.base;
     e.attention_factor = rr.spec.params.attention_factor;
     e.scaled = rr.model.rope.type != ScalingType::Default;
+    if (rr.model.rope.type == ScalingType::Yarn) e.yarn_factor = rr.spec.params.factor;
     // The spec's layout: the model's class, or a vision kind's own (Llama 4 and axial interleave, (V4), (V5)).
     if (!opt.scaling.source.file.empty() || !opt.scaling.source.preset.empty() || !opt.scaling.rope.vision.empty()) e.layout = rr.spec.layout;
   }
