@@ -70,6 +70,21 @@ TEST(CheckLlamaVariants, ImropeFourthSlotPairsUnrotatedAgainstHuggingFacesMap) {
   EXPECT_TRUE(llama_cpp_unrotated_pairs(e).empty());
 }
 
+TEST(CheckLlamaVariants, LongRopesOtherListIsNamed) {
+  // Phi-3: rope takes the long factors for positions past the original context; llama.cpp with a short context
+  // took the short ones.
+  const DumpVectors x = random_dump(24, 2, 32);
+  RopeExpectation e = expect_half(32, 32, kDefaultBase);
+  e.scaled = true;
+  Eigen::VectorXd short_theta = e.theta;
+  for (int j = 0; j < 16; ++j) e.theta[j] /= 1.0 + 0.25 * j, short_theta[j] /= 1.0 + 0.01 * j;
+  e.longrope_other = RopeExpectation::OtherList{short_theta, true};
+  const std::vector<double> theta(short_theta.data(), short_theta.data() + 16);
+  std::string message;
+  EXPECT_EQ(named(x, rotate_dump(x, true, 32, kDefaultBase, 1.0, 0.0, {}, theta), e, &message), "longrope-other-list");
+  EXPECT_THAT(message, ::testing::HasSubstr("matches LongRoPE's short factors"));
+}
+
 TEST(CheckLlamaVariants, BeforeEqualsAfterIsSaidInWords) {
   const DumpVectors x = random_dump(24, 2, 32);
   std::string message;

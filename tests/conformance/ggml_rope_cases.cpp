@@ -321,6 +321,14 @@ int main(int argc, char** argv) {
     g.model(131072, 32, 96, 96, 10000).u32("rope.scaling.original_context_length", 4096)
         .f32("rope.scaling.attn_factor", attn).tensor("rope_factors_long.weight", lf).tensor("rope_factors_short.weight", sf);
     add("phi3-longrope", c, g, "", "pass");
+    // llama.cpp with a context within the original one takes the short factors at any position (a planted
+    // mismatch for rope, which takes the list from the positions): named.
+    Call sc = c;
+    sc.freq_factors = sf;
+    Gguf g2("phi3");
+    g2.model(131072, 32, 96, 96, 10000).u32("rope.scaling.original_context_length", 4096)
+        .f32("rope.scaling.attn_factor", attn).tensor("rope_factors_long.weight", lf).tensor("rope_factors_short.weight", sf);
+    add("phi3-short-factors-past-the-original-context", sc, g2, "", "longrope-other-list");
   }
   {  // Planted bugs of docs/check.md's table the real kernel commits, each of which check must name.
     Call c;  // YaRN run without ext_factor: linear interpolation by 4 everywhere, no ramp, no magnitude

@@ -325,6 +325,14 @@ int main(int argc, char** argv) {
         .tensor("rope_factors_long.weight", lf).tensor("rope_factors_short.weight", sf);
     m.n_ctx = 8192;
   });
+  add("phi3-short", "phi3", [](Meta& m) {  // the same with n_ctx 256: llama.cpp takes the short factors at any position
+    std::vector<float> lf, sf;
+    for (int i = 0; i < 48; ++i) lf.push_back(1.0f + 0.25f * static_cast<float>(i)), sf.push_back(1.0f + 0.01f * static_cast<float>(i));
+    m.model(131072, 2, 2, 96, 96, 10000).u32("rope.scaling.original_context_length", 4096)
+        .listed("blk.0.attn_qkv.weight", 192, 576).listed("blk.1.attn_qkv.weight", 192, 576)
+        .f32("rope.scaling.attn_factor", std::sqrt(1.0f + std::log(32.0f) / std::log(4096.0f)))
+        .tensor("rope_factors_long.weight", lf).tensor("rope_factors_short.weight", sf);
+  });
   const auto deepseek = [](Meta& m, bool mla) {
     m.u32("context_length", 163840).u32("embedding_length", 256).u32("block_count", 2).u32("feed_forward_length", 64)
         .u32("attention.head_count", 2).u32("attention.head_count_kv", mla ? 1 : 2)

@@ -77,6 +77,11 @@ std::vector<Variant> check_variants(const RopeExpectation& e) {
     s.attention_factor = 1.0;
     add(VariantKind::YarnWithoutExtFactor, s);
   }
+  if (e.longrope_other) {
+    s = e;
+    s.theta = e.longrope_other->theta;
+    add(VariantKind::LongRopeOtherList, s);
+  }
   if (const std::vector<int> unrotated = llama_cpp_unrotated_pairs(e); !unrotated.empty()) {
     s = e;
     for (const int j : unrotated) s.theta[j] = 0;

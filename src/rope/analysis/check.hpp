@@ -57,6 +57,13 @@ struct RopeExpectation {
   std::string scaling;
   /// YaRN's factor f (0 when the scaling is not YaRN): the variant "YaRN without ext_factor" turns every pair by θ_i/f.
   double yarn_factor = 0;
+  /// LongRoPE: the frequencies of the factor list rope did not choose from the dump's positions, and whether that
+  /// list is the short one (llama.cpp chooses by its context size: the variant "the other LongRoPE list").
+  struct OtherList {
+    Eigen::VectorXd theta;
+    bool is_short = false;
+  };
+  std::optional<OtherList> longrope_other;
   /// The error model: how the reference is computed and where the tolerance comes from, named in the report's
   /// header. compare_dump computes the tolerance at one place, the line marked (C1); another error model
   /// (llama.cpp's kernels) changes that computation there and names itself here.
@@ -86,6 +93,7 @@ enum class VariantKind {
   RotaryDimHalved,      ///< a full-rotary model rotated with n_dims = d/2: the first d/2 channels at base^(−2i/(d/2))
   EslotUnrotated,       ///< llama.cpp's IMROPE pairs of the fourth slot (e), 0 for text: unrotated where HF turns them
   BeforeEqualsAfter,    ///< nothing turned: "before" read after an in-place RoPE, or RoPE never applied
+  LongRopeOtherList,    ///< LongRoPE's other factor list (llama.cpp chooses it by n_ctx, not by the positions)
 };
 /// "expected", "layout-swapped", "base-10000", … (the names of the JSON output and of the tests).
 const char* to_string(VariantKind kind);

@@ -72,6 +72,7 @@ const char* to_string(VariantKind kind) {
     case VariantKind::RotaryDimHalved: return "rotary-dim-halved";
     case VariantKind::EslotUnrotated: return "e-slot-unrotated";
     case VariantKind::BeforeEqualsAfter: return "before-equals-after";
+    case VariantKind::LongRopeOtherList: return "longrope-other-list";
   }
   return "?";
 }
@@ -99,6 +100,7 @@ Message describe(VariantKind kind, const RopeExpectation& e) {
     case VariantKind::RotaryDimHalved: return msg("the rotary dimension halved");
     case VariantKind::EslotUnrotated: return msg("llama.cpp's unrotated fourth-slot pairs");
     case VariantKind::BeforeEqualsAfter: return msg("no rotation at all");
+    case VariantKind::LongRopeOtherList: return msg("LongRoPE's other factor list");
   }
   return msg("RoPE as specified");
 }
@@ -299,6 +301,15 @@ CheckReport check_dump(const DumpVectors& before, const DumpVectors& after, cons
       dg.message = {msg("the dump after RoPE equals the dump before it: nothing turned. The \"before\" tensor was read after "
                         "an in-place RoPE had rotated it (llama.cpp after a q-norm: copy src[0] when the eval callback asks "
                         "about the RoPE node, docs/check.md), or RoPE was never applied")};
+      break;
+    case VariantKind::LongRopeOtherList:
+      dg.message = {expected.longrope_other && expected.longrope_other->is_short
+                        ? msg("matches LongRoPE's short factors, not the long ones the positions call for: llama.cpp "
+                              "chooses the list by its context size (long only when n_ctx exceeds the original context), "
+                              "Hugging Face by max(position) + 1")
+                        : msg("matches LongRoPE's long factors, not the short ones the positions call for: llama.cpp "
+                              "chooses the list by its context size (long when n_ctx exceeds the original context), "
+                              "Hugging Face by max(position) + 1")};
       break;
     case VariantKind::Expected:
     case VariantKind::PositionsRestart:

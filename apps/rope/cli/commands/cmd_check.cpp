@@ -44,7 +44,15 @@ RopeExpectation expectation_from_options(const CheckOptions& opt, int head_dim, 
   ModelRope rope = resolve(opt.scaling, {std::nullopt, head_dim, opt.base, kDefaultBase, std::nullopt, Layout::Interleaved});
   // LongRoPE's list is the one of the dump's longest position (HF: seq_len = max(position_ids) + 1; llama.cpp:
   // the long factors when the context exceeds the original one, which such positions need).
-  if (!rope.plain && rope.model.rope.type == ScalingType::LongRope) rope.spec = spec_at_position(rope.spec, max_position);
+  Eigen::VectorXd other_list;  // LongRoPE: the frequencies of the list not chosen (llama.cpp chooses by its context)
+  bool other_is_short = false;
+  if (!rope.plain && rope.model.rope.type == ScalingType::LongRope) {
+    const RopeSpec chosen = spec_at_position(rope.spec, max_position);
+    const double l0 = static_cast<double>(chosen.params.original_max_position);
+    other_is_short = max_position + 1 > l0;
+    other_list = spec_at_position(rope.spec, other_is_short ? 0.0 : l0).params.inv_freq;
+    rope.spec = chosen;
+  }
   if (!rope.plain && rope.spec.axes && rope.spec.axes->vision() && !per_axis) {
     throw InvalidArgument(error_msg("a vision tower's 2-D RoPE turns each patch by its (row, column): give --axis-positions FILE with "
                           "a row ROW,COL per sequence index, or check the tower's rotation with rope apply --position ROW,COL"));
@@ -71,6 +79,7 @@ RopeExpectation expectation_from_options(const CheckOptions& opt, int head_dim, 
     e.attention_factor = rr.spec.params.attention_factor;
     e.scaled = rr.model.rope.type != ScalingType::Default;
     if (rr.model.rope.type == ScalingType::Yarn) e.yarn_factor = rr.spec.params.factor;
+    if (other_list.size() == e.theta.size() && other_list != e.theta) e.longrope_other = {other_list, other_is_short};
     // The spec's layout: the model's class, or a vision kind's own (Llama 4 and axial interleave, (V4), (V5)).
     if (!opt.scaling.source.file.empty() || !opt.scaling.source.preset.empty() || !opt.scaling.rope.vision.empty()) e.layout = rr.spec.layout;
   }
