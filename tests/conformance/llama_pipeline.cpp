@@ -347,6 +347,9 @@ int main(int argc, char** argv) {
   };
   add("deepseek2", "deepseek2", [&](Meta& m) { deepseek(m, false); });
   add("deepseek2-mla", "deepseek2", [&](Meta& m) { deepseek(m, true); });
+  add("minicpm3", "minicpm3", [](Meta& m) {  // MiniCPM3: the last rope.dimension_count channels of q (set_offset)
+    m.model(32768, 2, 2, 96, 32, 10000).u32("attention.q_lora_rank", 64).u32("attention.kv_lora_rank", 64);
+  });
   add("gemma3", "gemma3", [](Meta& m) {  // 6 layers: 0-4 sliding (base 10000 unscaled), 5 full (1e6, linear 8)
     m.model(131072, 2, 1, 256, 256, 1e6f, 6).u32("attention.sliding_window", 512).f32("rope.freq_base_swa", 10000)
         .str("rope.scaling.type", "linear").f32("rope.scaling.factor", 8);
