@@ -148,6 +148,7 @@ void gguf_layers(const GgufFile& file, const std::string& arch, GgufModel& g) {
   const SwaRule* rule = nullptr;
   for (const SwaRule& r : kSwaRules) rule = arch == r.arch ? &r : rule;
   if (rule) swa_layers(file, arch, *rule, g);
+  if (arch == "smollm3") smollm3(file, arch, g);
   if (!g.freq_base_swa) return;
   const std::string swa = format_number(*g.freq_base_swa);
   bool reads = false;
@@ -166,7 +167,6 @@ void gguf_layers(const GgufFile& file, const std::string& arch, GgufModel& g) {
   } else {
     g.model.notes.push_back(msg("rope.freq_base_swa {0}: llama.cpp does not read this key for {1}, it changes nothing", swa, arch));
   }
-  if (arch == "smollm3") smollm3(file, arch, g);
 }
 
 }  // namespace rope::detail
