@@ -44,7 +44,7 @@ test-e2e: deps
 conformance:
 	bash scripts/install-deps.sh llama
 	$(CONFIGURE) -DBUILD_TESTING=ON -DROPE_BUILD_BENCH=ON -DROPE_UNIT_TESTS=OFF -DROPE_E2E_TESTS=ON -DROPE_CONFORMANCE=ON $(PYTHON_MODULE)
-	cmake --build $(BUILD) -j $(JOBS) --target rope rope_ggml_rope_cases
+	cmake --build $(BUILD) -j $(JOBS) --target rope rope_ggml_rope_cases rope_llama_pipeline
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -L conformance
 
 # Builds only what it runs: the rope executable (no tests, no benchmarks).

@@ -90,6 +90,8 @@ struct Call {
   int offset = 0;             ///< ggml_rope_set_offset
   int position_shift = 0;     ///< a planted bug: positions + shift
   std::vector<int> positions = kPositions;
+  std::vector<int> columns;   ///< VISION: the patch's column (slot 1); `positions` holds its row (slot 0)
+  bool before_is_after = false;  ///< a planted bug: "before" read after an in-place RoPE (the rotated values)
 };
 
 /// The input the kernel rotates: deterministic, float32, of order 1.
@@ -122,6 +124,9 @@ bool run(ggml_backend_t be, const Call& c, const std::vector<float>& x, std::vec
   std::vector<std::int32_t> p(static_cast<std::size_t>(multi ? 4 * n : n), 0);
   for (int t = 0; t < n; ++t) {
     for (int slot = 0; slot < (multi ? 3 : 1); ++slot) p[static_cast<std::size_t>(slot * n + t)] = c.positions[static_cast<std::size_t>(t)] + c.position_shift;
+    if (!c.columns.empty()) {  // VISION (clip.cpp's Qwen2-VL tower): slots 0 and 1 are the row and the column
+      p[static_cast<std::size_t>(n + t)] = p[static_cast<std::size_t>(3 * n + t)] = c.columns[static_cast<std::size_t>(t)];
+    }
   }
   ggml_backend_tensor_set(in, x.data(), 0, ggml_nbytes(in));
   ggml_backend_tensor_set(pos, p.data(), 0, ggml_nbytes(pos));
@@ -196,7 +201,7 @@ int main(int argc, char** argv) {
       ++failures;
       return;
     }
-    write_npy(dir + "/" + name + ".before.npy", x, n, kHeads, c.head_dim);
+    write_npy(dir + "/" + name + ".before.npy", c.before_is_after ? y : x, n, kHeads, c.head_dim);
     write_npy(dir + "/" + name + ".after.npy", y, n, kHeads, c.head_dim);
     table << name << '\t' << positions << '\t' << args << '\t' << expected << '\n';
   };
@@ -316,6 +321,50 @@ int main(int argc, char** argv) {
     g.model(131072, 32, 96, 96, 10000).u32("rope.scaling.original_context_length", 4096)
         .f32("rope.scaling.attn_factor", attn).tensor("rope_factors_long.weight", lf).tensor("rope_factors_short.weight", sf);
     add("phi3-longrope", c, g, "", "pass");
+    // llama.cpp with a context within the original one takes the short factors at any position (a planted
+    // mismatch for rope, which takes the list from the positions): named.
+    Call sc = c;
+    sc.freq_factors = sf;
+    Gguf g2("phi3");
+    g2.model(131072, 32, 96, 96, 10000).u32("rope.scaling.original_context_length", 4096)
+        .f32("rope.scaling.attn_factor", attn).tensor("rope_factors_long.weight", lf).tensor("rope_factors_short.weight", sf);
+    add("phi3-short-factors-past-the-original-context", sc, g2, "", "longrope-other-list");
+  }
+  {  // Planted bugs of docs/check.md's table the real kernel commits, each of which check must name.
+    Call c;  // YaRN run without ext_factor: linear interpolation by 4 everywhere, no ramp, no magnitude
+    c.base = 1e6f, c.freq_scale = 0.25f, c.ext_factor = 0, c.n_ctx_orig = 32768, c.attn_factor = yarn_attn_factor(4, false);
+    Gguf g("qwen2");
+    g.model(131072, 28, 128, 128, 1e6f).str("rope.scaling.type", "yarn").f32("rope.scaling.factor", 4)
+        .u32("rope.scaling.original_context_length", 32768);
+    add("qwen2-yarn-without-ext-factor", c, g, "", "yarn-without-ext-factor");
+    Call h;  // a full-rotary model rotated with n_dims = d/2
+    h.base = 1e6f, h.n_dims = 64;
+    Gguf g2("qwen2");
+    g2.model(32768, 28, 128, 128, 1e6f);
+    add("qwen2-rotary-dim-halved", h, g2, "", "rotary-dim-halved");
+    Call q;  // Qwen3-VL text through llama.cpp (p, p, p, 0), checked against Hugging Face's map (p, p, p)
+    q.mode = GGML_ROPE_TYPE_IMROPE, q.base = 5e6f, q.sections = {24, 20, 20, 0};
+    Gguf g3("qwen3vl");
+    g3.model(262144, 32, 128, 128, 5e6f).i32s("rope.dimension_sections", {24, 20, 20, 0});
+    add("qwen3vl-text-hf-config", q, g3, "--model qwen3-vl-8b --angles ggml", "e-slot-unrotated");
+    Call b;  // Qwen3 / Gemma 3: RoPE in place after the q-norm, "before" read after it ran
+    b.base = 1e6f, b.before_is_after = true;
+    Gguf g4("qwen3");
+    g4.model(40960, 32, 128, 128, 1e6f);
+    add("qwen3-before-read-after-in-place-rope", b, g4, "", "before-equals-after");
+  }
+  {  // The VISION kernel (GGML_ROPE_TYPE_VISION: Qwen2-VL's and Qwen2.5-VL's vision towers in clip.cpp): head 80,
+     // n_dims = d/2, sections [d/4, d/4, 0, 0], the ladder restarted at each section; against rope's --vision llama.cpp.
+    Call v;
+    v.mode = GGML_ROPE_TYPE_VISION, v.head_dim = 80, v.n_dims = 40, v.sections = {20, 20, 0, 0};
+    v.positions = {0, 0, 1, 5, 13, 27, 63, 100, 255, 511, 1023, 2047};
+    v.columns = {0, 1, 0, 7, 13, 3, 63, 900, 1, 511, 17, 2047};
+    std::ofstream rows(dir + "/vision-qwen2vl.axis-positions.csv");
+    for (std::size_t t = 0; t < v.positions.size(); ++t) rows << v.positions[t] << ',' << v.columns[t] << '\n';
+    rows.close();
+    Gguf g("clip");
+    add("vision-qwen2vl", v, g, "--vision llama.cpp --base 10000 --angles ggml --axis-positions " + dir +
+        "/vision-qwen2vl.axis-positions.csv", "pass");
   }
   ggml_backend_free(be);
   return failures == 0 ? 0 : 1;

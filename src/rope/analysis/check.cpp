@@ -17,6 +17,20 @@ Eigen::VectorXd default_theta(double base, int rotary_dim) {
   return t;
 }
 
+/// The pairs llama.cpp's IMROPE feeds from its fourth position slot (e) for sections (s_t, s_h, s_w): pair j is h when
+/// j mod 3 = 1 and j < 3·s_h, w when j mod 3 = 2 and j < 3·s_w, t when j mod 3 = 0 and j < 3·s_t, else e
+/// (ggml/src/ggml-cpu/ops.cpp, rope_yarn_cache_init's IMROPE branch, ggml-org/llama.cpp de3ff815ea7d). Hugging Face's
+/// interleaved map (A3) gives those pairs to t, so a llama.cpp text token (p, p, p, 0) leaves them unrotated.
+std::vector<int> imrope_e_pairs(const std::vector<int>& sections, int pairs) {
+  std::vector<int> out;
+  const auto sec = [&](std::size_t k) { return k < sections.size() ? sections[k] : 0; };
+  for (int j = 0; j < pairs; ++j) {
+    const bool h = j % 3 == 1 && j < 3 * sec(1), w = j % 3 == 2 && j < 3 * sec(2), t = j % 3 == 0 && j < 3 * sec(0);
+    if (!h && !w && !t) out.push_back(j);
+  }
+  return out;
+}
+
 }  // namespace
 
 std::pair<int, int> pair_channels(const RopeExpectation& e, int i, bool output) {
@@ -24,6 +38,11 @@ std::pair<int, int> pair_channels(const RopeExpectation& e, int i, bool output) 
   const bool deinterleaved = output && e.deinterleaved_output && e.layout == Layout::Interleaved;
   const auto [a, b] = pair_channels(r, i, deinterleaved ? Layout::Half : e.layout);
   return {a + e.rotary_offset, b + e.rotary_offset};
+}
+
+std::vector<int> llama_cpp_unrotated_pairs(const RopeExpectation& e) {
+  if (!e.axes || e.axes->source.order != SectionOrder::Interleaved) return {};
+  return imrope_e_pairs(e.axes->source.sections, e.rotary_dim() / 2);
 }
 
 std::vector<Variant> check_variants(const RopeExpectation& e) {
@@ -58,6 +77,31 @@ std::vector<Variant> check_variants(const RopeExpectation& e) {
   }
   add(VariantKind::PositionsPlusOne, e, 1.0);
   add(VariantKind::PositionsMinusOne, e, -1.0);
+  if (e.yarn_factor > 1) {
+    // YaRN run without ext_factor (llama.cpp's yarn_ext_factor 0): ggml's rope_yarn then interpolates every pair
+    // linearly, θ_i/f, and leaves out its magnitude 1 + 0.1·ln f (ggml/src/ggml-cpu/ops.cpp rope_yarn).
+    s = e;
+    s.theta = default_theta(e.base, r) / e.yarn_factor;
+    s.attention_factor = 1.0;
+    add(VariantKind::YarnWithoutExtFactor, s);
+  }
+  if (e.longrope_other) {
+    s = e;
+    s.theta = e.longrope_other->theta;
+    add(VariantKind::LongRopeOtherList, s);
+  }
+  if (const std::vector<int> unrotated = llama_cpp_unrotated_pairs(e); !unrotated.empty()) {
+    s = e;
+    for (const int j : unrotated) s.theta[j] = 0;
+    add(VariantKind::EslotUnrotated, s);
+  }
+  {
+    // Nothing turned: the dump "before" was read after an in-place RoPE had rotated it, or RoPE never ran.
+    s = e;
+    s.theta = Eigen::VectorXd::Zero(e.theta.size());
+    s.attention_factor = 1.0;
+    add(VariantKind::BeforeEqualsAfter, s);
+  }
   if (e.axes) {
     // M-RoPE's own ways to go wrong: HF's other section order (the same sections, where they fit it), and
     // the multimodal branch never reached, image tokens rotated by their 1-D index in the sequence.
@@ -82,6 +126,12 @@ std::vector<Variant> check_variants(const RopeExpectation& e) {
     add(VariantKind::AnglesBf16, e, 0.0, DType::BF16);
     add(VariantKind::AnglesF16, e, 0.0, DType::F16);
     return v;  // M-RoPE models and vision towers rotate the whole head: no partial-rotary variants
+  }
+  if (r == e.head_dim && r % 4 == 0 && e.rotary_offset == 0) {
+    // A model that rotates the whole head, run with n_dims = d/2 (llama.cpp's rope.dimension_count halved).
+    s = e;
+    s.theta = default_theta(e.base, r / 2);
+    add(VariantKind::RotaryDimHalved, s);
   }
   if (r < e.head_dim) {
     s = at_zero;

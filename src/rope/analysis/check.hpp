@@ -55,6 +55,15 @@ struct RopeExpectation {
   /// The scaling the reference uses and its parameters, for the report's header: "yarn: factor 4,
   /// original_max_position_embeddings 2048"; empty for plain RoPE (models/scaling_text.hpp writes it).
   std::string scaling;
+  /// YaRN's factor f (0 when the scaling is not YaRN): the variant "YaRN without ext_factor" turns every pair by θ_i/f.
+  double yarn_factor = 0;
+  /// LongRoPE: the frequencies of the factor list rope did not choose from the dump's positions, and whether that
+  /// list is the short one (llama.cpp chooses by its context size: the variant "the other LongRoPE list").
+  struct OtherList {
+    Eigen::VectorXd theta;
+    bool is_short = false;
+  };
+  std::optional<OtherList> longrope_other;
   /// The error model: how the reference is computed and where the tolerance comes from, named in the report's
   /// header. compare_dump computes the tolerance at one place, the line marked (C1); another error model
   /// (llama.cpp's kernels) changes that computation there and names itself here.
@@ -89,6 +98,11 @@ enum class VariantKind {
   MropeIgnored,         ///< M-RoPE never applied: plain RoPE at the sequence index (1-D positions)
   PositionsRestart,     ///< the positions start again at some indices (chunked prefill, packed sequences)
   Bf16AsFloat32,        ///< the expected RoPE under bf16's tolerance: a bf16 tensor saved as float32
+  YarnWithoutExtFactor, ///< YaRN run without ext_factor: θ/f at every pair, no ramp, no magnitude (llama.cpp ext_factor 0)
+  RotaryDimHalved,      ///< a full-rotary model rotated with n_dims = d/2: the first d/2 channels at base^(−2i/(d/2))
+  EslotUnrotated,       ///< llama.cpp's IMROPE pairs of the fourth slot (e), 0 for text: unrotated where HF turns them
+  BeforeEqualsAfter,    ///< nothing turned: "before" read after an in-place RoPE, or RoPE never applied
+  LongRopeOtherList,    ///< LongRoPE's other factor list (llama.cpp chooses it by n_ctx, not by the positions)
 };
 /// "expected", "layout-swapped", "base-10000", … (the names of the JSON output and of the tests).
 const char* to_string(VariantKind kind);
@@ -105,6 +119,10 @@ struct Variant {
   std::optional<DType> dump_type;   ///< Bf16AsFloat32: the tolerance of this type instead of the dump's
   std::vector<long> restarts;       ///< PositionsRestart: from each index r on, p(s) − p(r) + p(0)
 };
+
+/// The pairs a llama.cpp IMROPE text token (p, p, p, 0) leaves unrotated where Hugging Face's interleaved
+/// M-RoPE map (A3) turns them (Qwen3-VL's sections [24, 20, 20]: pairs 61, 62); empty for any other map.
+std::vector<int> llama_cpp_unrotated_pairs(const RopeExpectation& expected);
 
 /// The variants worth trying for `expected` (those that differ from it).
 std::vector<Variant> check_variants(const RopeExpectation& expected);

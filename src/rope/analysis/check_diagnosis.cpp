@@ -68,6 +68,11 @@ const char* to_string(VariantKind kind) {
     case VariantKind::MropeIgnored: return "mrope-ignored";
     case VariantKind::PositionsRestart: return "positions-restart";
     case VariantKind::Bf16AsFloat32: return "bf16-as-float32";
+    case VariantKind::YarnWithoutExtFactor: return "yarn-without-ext-factor";
+    case VariantKind::RotaryDimHalved: return "rotary-dim-halved";
+    case VariantKind::EslotUnrotated: return "e-slot-unrotated";
+    case VariantKind::BeforeEqualsAfter: return "before-equals-after";
+    case VariantKind::LongRopeOtherList: return "longrope-other-list";
   }
   return "?";
 }
@@ -91,6 +96,11 @@ Message describe(VariantKind kind, const RopeExpectation& e) {
     case VariantKind::MropeIgnored: return msg("plain RoPE at each token's index in the sequence");
     case VariantKind::PositionsRestart: return msg("positions that start again");
     case VariantKind::Bf16AsFloat32: return msg("bf16's tolerance");
+    case VariantKind::YarnWithoutExtFactor: return msg("YaRN without ext_factor (linear interpolation, no ramp, no magnitude)");
+    case VariantKind::RotaryDimHalved: return msg("the rotary dimension halved");
+    case VariantKind::EslotUnrotated: return msg("llama.cpp's unrotated fourth-slot pairs");
+    case VariantKind::BeforeEqualsAfter: return msg("no rotation at all");
+    case VariantKind::LongRopeOtherList: return msg("LongRoPE's other factor list");
   }
   return msg("RoPE as specified");
 }
@@ -282,6 +292,35 @@ CheckReport check_source(const DumpSource& source, long start, const std::vector
     case VariantKind::MropeIgnored:
       dg.message = {msg("matches plain RoPE at each token's index in the sequence: the M-RoPE branch is never reached "
                     "(1-D positions; a config whose rope_type is default beside mrope_section?)")};
+      break;
+    case VariantKind::YarnWithoutExtFactor:
+      dg.message = {msg("matches linear interpolation by {0} at every pair, without YaRN's ramp and magnitude: YaRN run "
+                        "without ext_factor (llama.cpp: yarn_ext_factor 0)", fmt::format("{:g}", expected.yarn_factor))};
+      break;
+    case VariantKind::RotaryDimHalved:
+      dg.message = {msg("matches a rotary dimension of {0} instead of {1}: the model rotates the whole head, the code "
+                        "rotated half of it (n_dims = d/2)", r / 2, r)};
+      break;
+    case VariantKind::EslotUnrotated: {
+      const std::vector<int> pairs = llama_cpp_unrotated_pairs(expected);
+      dg.message = {msg("matches pairs {0} left unrotated: llama.cpp feeds them from its fourth position slot, 0 for a text "
+                        "token (p, p, p, 0), where this map turns them; check a llama.cpp dump with the model's GGUF file",
+                        list_numbers(std::vector<long>(pairs.begin(), pairs.end())))};
+      break;
+    }
+    case VariantKind::BeforeEqualsAfter:
+      dg.message = {msg("the dump after RoPE equals the dump before it: nothing turned. The \"before\" tensor was read after "
+                        "an in-place RoPE had rotated it (llama.cpp after a q-norm: copy src[0] when the eval callback asks "
+                        "about the RoPE node, docs/check.md), or RoPE was never applied")};
+      break;
+    case VariantKind::LongRopeOtherList:
+      dg.message = {expected.longrope_other && expected.longrope_other->is_short
+                        ? msg("matches LongRoPE's short factors, not the long ones the positions call for: llama.cpp "
+                              "chooses the list by its context size (long only when n_ctx exceeds the original context), "
+                              "Hugging Face by max(position) + 1")
+                        : msg("matches LongRoPE's long factors, not the short ones the positions call for: llama.cpp "
+                              "chooses the list by its context size (long when n_ctx exceeds the original context), "
+                              "Hugging Face by max(position) + 1")};
       break;
     case VariantKind::Expected:
     case VariantKind::PositionsRestart:

@@ -12,7 +12,15 @@ RopeExpectation expectation_from_rope(ModelRope rope, const ExpectationRequest& 
   const int head_dim = q.head_dim;
   // LongRoPE's list is the one of the dump's longest position (HF: seq_len = max(position_ids) + 1; llama.cpp:
   // the long factors when the context exceeds the original one, which such positions need).
-  if (!rope.plain && rope.model.rope.type == ScalingType::LongRope) rope.spec = spec_at_position(rope.spec, q.max_position);
+  Eigen::VectorXd other_list;  // LongRoPE: the frequencies of the list not chosen (llama.cpp chooses by its context)
+  bool other_is_short = false;
+  if (!rope.plain && rope.model.rope.type == ScalingType::LongRope) {
+    const RopeSpec chosen = spec_at_position(rope.spec, q.max_position);
+    const double l0 = static_cast<double>(chosen.params.original_max_position);
+    other_is_short = q.max_position + 1 > l0;
+    other_list = spec_at_position(rope.spec, other_is_short ? 0.0 : l0).params.inv_freq;
+    rope.spec = chosen;
+  }
   RopeExpectation e;
   e.head_dim = head_dim;
   // The error model of the angles (angle_error.hpp): the one asked for, else ggml's for a GGUF (llama.cpp computes it).
@@ -37,6 +45,8 @@ RopeExpectation expectation_from_rope(ModelRope rope, const ExpectationRequest& 
     e.scaled = rope.model.rope.type != ScalingType::Default;
     // HF's apply_rotary_pos_emb_interleave (DeepSeek-V3, Kimi K2, Mistral 4): the pairs written de-interleaved.
     e.deinterleaved_output = rope.spec.deinterleaved_output;
+    if (rope.model.rope.type == ScalingType::Yarn) e.yarn_factor = rope.spec.params.factor;
+    if (other_list.size() == e.theta.size() && other_list != e.theta) e.longrope_other = {other_list, other_is_short};
     // The spec's layout: the model's class, or a vision kind's own (Llama 4 and axial interleave, (V4), (V5)).
     if (q.from_model || q.vision) e.layout = rope.spec.layout;
   }

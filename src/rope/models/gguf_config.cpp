@@ -149,9 +149,10 @@ void Mapper::shape() {
   }
   g_.head_dim = static_cast<int>(hd);
   g_.rotary_dim = static_cast<int>(rot);
-  if (arch_ == "deepseek2" && rot < hd) {
+  if ((arch_ == "deepseek2" || arch_ == "minicpm3" || arch_ == "plm") && rot < hd) {
     // llama.cpp rotates the LAST n_rot channels of the head: ggml_rope_set_offset(Qcur, n_embd_head_qk_nope)
-    // (src/models/deepseek2.cpp:615-617), k_pe the rotary part alone; HF's DeepSeek splits [nope, rope] alike.
+    // (src/models/deepseek2.cpp:615-617, minicpm3.cpp:165-170, plm.cpp:136-141), k_pe the rotary part alone;
+    // HF's DeepSeek splits [nope, rope] alike.
     g_.model.qk_nope_head_dim = static_cast<int>(hd - rot);
     origin("qk_nope_head_dim", std::to_string(hd - rot), msg("head_dim − rope.dimension_count: llama.cpp rotates the last channels"));
   }
@@ -178,10 +179,7 @@ void Mapper::base_and_context() {
   }
   if (const auto swa = number(key("rope.freq_base_swa"))) {
     g_.freq_base_swa = *swa;
-    origin("freq_base_swa", format_number(*swa), key("rope.freq_base_swa"));
-    note(msg("rope.freq_base_swa {0}: the sliding-window layers use base {1} without scaling; the values here "
-             "are the full-attention layers'",
-             format_number(*swa), format_number(*swa)));
+    origin("freq_base_swa", format_number(*swa), key("rope.freq_base_swa"));  // its note: gguf_config_layers.cpp
   }
   if (const auto w = count(key("attention.sliding_window"))) g_.sliding_window = *w;
 }
@@ -198,6 +196,14 @@ void Mapper::sections() {
     g_.sections.push_back(static_cast<long>(x.integer));
   }
   const long sum = std::accumulate(g_.sections.begin(), g_.sections.end(), 0L);
+  if (sum == 0 && g_.rope_type != T::Mrope && g_.rope_type != T::Imrope) {
+    // llama_model_save_to_file writes the key for every model; llama.cpp uses sections only when the first two
+    // are > 0 (llama_hparams::use_mrope, src/llama-hparams.cpp:351-353).
+    note(msg("{0} [{1}]: no sections (llama.cpp uses them only when the first two are above 0)", k,
+             fmt::format("{}", fmt::join(g_.sections, ", "))));
+    g_.sections.clear();
+    return;
+  }
   if (sum != g_.rotary_dim / 2) {
     fail(k, fmt::format("the sections [{}] add up to {}, not rotary_dim / 2 = {}: every pair belongs to one section",
                         fmt::join(g_.sections, ", "), sum, g_.rotary_dim / 2));

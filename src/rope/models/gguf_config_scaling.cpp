@@ -127,7 +127,9 @@ void Scaling::yarn() {
     origin("beta_slow", format_number(*b), key("rope.scaling.yarn_beta_slow"));
   }
   const std::string lk = key("rope.scaling.yarn_log_multiplier");
-  if (const auto mul = number(lk, false)) {
+  // llama.cpp reads a multiplier of 0 as none (src/llama-context.cpp:185, `rope_yarn_log_mul != 0`), and
+  // llama_model_save_to_file writes 0 for every model without one.
+  if (const auto mul = number(lk, false); mul && *mul != 0) {
     // convert_hf_to_gguf.py (DeepseekV2Model): yarn_log_multiplier = 0.1 · mscale_all_dim.
     const double m = *mul / 0.1;
     r_.mscale_all_dim = m;
@@ -209,6 +211,16 @@ void Scaling::llama3(const std::vector<float>& ff) {
            "(relative; tolerance {3:g}, float32 rounding){4}",
            format_number(f), *r_.original_max_position_embeddings, worst, double{kRopeFreqsTolerance},
            ok ? Message::same("") : msg(": NOT Llama 3.1's band parameters, rope's frequencies are not llama.cpp's")));
+  if (ok) return;
+  // Not Llama 3.1's bands (other parameters, or an original_context_length that is not the one they were made
+  // with, as llama_model_save_to_file writes n_ctx_train): the factors as they are. llama.cpp divides θ_i by
+  // rope_freqs[i] (ggml_rope_cache_init's theta/ff), which is LongRoPE's rule with one list and no attention factor.
+  r_.type = ScalingType::LongRope;
+  r_.long_factor.assign(ff.begin(), ff.end());
+  r_.short_factor = r_.long_factor;
+  r_.attention_factor = 1.0;
+  origin("rope_type", "longrope", msg("tensor rope_freqs: θ_i / rope_freqs[i] for every position, as llama.cpp"));
+  origin("attention_factor", "1", msg("tensor rope_freqs: llama.cpp applies no attention factor with it"));
 }
 
 void Scaling::run() {
@@ -231,7 +243,14 @@ void Scaling::run() {
     name = longrope_tensors ? "longrope" : factor && *factor != 0 && *factor != 1 ? "linear" : "none";
     from = longrope_tensors ? msg("tensors rope_factors_long/short") : msg("no {0}", tk);
   }
-  if (name == "none" || (name == "linear" && (!factor || *factor == 0 || *factor == 1))) {
+  const bool no_factor = !factor || *factor == 0 || *factor == 1;
+  if (longrope_tensors && (name == "none" || (name == "linear" && no_factor))) {
+    // llama.cpp passes the long or short factors whatever the scaling type (llama_model::get_rope_factors,
+    // src/llama-model.cpp:2259-2272); llama_model_save_to_file writes type linear with factor 0 beside them.
+    name = "longrope";
+    from = msg("tensors rope_factors_long/short");
+  }
+  if (name == "none" || (name == "linear" && no_factor)) {
     if (!tensor(kGgufRopeFreqs)) origin("rope_type", "default", from);
   } else if (name == "linear") {
     origin("rope_type", "linear", from);

@@ -1,0 +1,371 @@
+// The conformance tier's pipeline harness (docs/check.md "From llama.cpp"): tiny random-weight models run by
+// the real libllama of the prebuilt llama.cpp (scripts/install-deps.sh llama), with q and k captured around
+// every RoPE node by the eval callback, exactly as docs/check.md tells users to do it.
+//
+// Per case: the model's metadata is written with ggml's gguf API; libllama builds the model from it
+// (llama_model_init_from_user, random weights except the RoPE factor tensors, which carry the case's values),
+// saves it (llama_model_save_to_file), loads that file again (llama_model_load_from_file) and runs one forward
+// pass: one token per sequence, each sequence at its own position (positions up to 65535, no long prefill).
+// The callback answers "yes" for every node, so the scheduler computes one node at a time; when it asks about a
+// GGML_OP_ROPE node, the node's src[0] (q or k before RoPE, computed, not yet overwritten by the RoPE that
+// ggml may run in place) and src[1] (the positions) are copied; when the node is done, the node itself (after).
+// Views (Phi-3's fused QKV, DeepSeek's q_pe and k_pe) are read through their strides nb[].
+//
+// Out: OUTDIR/CASE.gguf (the file libllama loaded), OUTDIR/CASE.NODE.{before,after,pos}.npy and a table
+// OUTDIR/pipeline.tsv: case, dump prefix, node name, layer, the node's n_dims, mode, freq_base, freq_scale,
+// ext_factor, attn_factor, its positions, the fourth slot of token 0 (-1 for 1-D positions), then what libllama
+// reports it loaded (n_ctx_train, rope type, freq_scale_train, the values of the keys rope.freq_base,
+// rope.scaling.type, rope.scaling.factor, rope.freq_base_swa as strings), and whether the RoPE ran in place
+// (then CASE.NODE.naive-before.npy holds what a callback reading src[0] after the node gets).
+//
+// Usage: rope_llama_pipeline OUTDIR LIBDIR [VARIANT.so]: without VARIANT the best CPU variant of LIBDIR.
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "ggml-backend.h"
+#include "ggml.h"
+#include "gguf.h"
+#include "llama.h"
+
+namespace {
+
+const std::vector<int> kPositions{0, 1, 2, 3, 7, 100, 1000, 3808, 8700, 16384, 29999, 30000, 30001, 31337,
+                                  32767, 40000, 50000, 65535};
+constexpr int kVocab = 64;
+
+void write_npy(const std::string& path, const char* descr, const void* data, std::size_t bytes,
+               const std::vector<std::int64_t>& shape) {
+  std::string dims;
+  for (std::size_t i = 0; i < shape.size(); ++i) dims += std::to_string(shape[i]) + (shape.size() == 1 || i + 1 < shape.size() ? ", " : "");
+  std::string header = std::string("{'descr': '") + descr + "', 'fortran_order': False, 'shape': (" + dims + "), }";
+  while ((10 + header.size() + 1) % 64 != 0) header += ' ';
+  header += '\n';
+  std::ofstream f(path, std::ios::binary);
+  f.write("\x93NUMPY\x01\x00", 8);
+  const auto n = static_cast<std::uint16_t>(header.size());
+  f.put(static_cast<char>(n & 0xff)).put(static_cast<char>(n >> 8));
+  f.write(header.data(), static_cast<std::streamsize>(header.size()));
+  f.write(static_cast<const char*>(data), static_cast<std::streamsize>(bytes));
+}
+
+/// A tensor's values as float32 in the order of its dimensions (ne0 fastest), read through its strides.
+std::vector<float> read_f32(const ggml_tensor* t) {
+  std::vector<float> out;
+  if (t->type != GGML_TYPE_F32) return out;
+  out.resize(static_cast<std::size_t>(ggml_nelements(t)));
+  std::vector<float> row(static_cast<std::size_t>(t->ne[0]));
+  std::size_t k = 0;
+  for (std::int64_t i3 = 0; i3 < t->ne[3]; ++i3)
+    for (std::int64_t i2 = 0; i2 < t->ne[2]; ++i2)
+      for (std::int64_t i1 = 0; i1 < t->ne[1]; ++i1) {
+        const std::size_t off = static_cast<std::size_t>(i1 * t->nb[1] + i2 * t->nb[2] + i3 * t->nb[3]);
+        if (t->nb[0] == sizeof(float)) {
+          ggml_backend_tensor_get(const_cast<ggml_tensor*>(t), row.data(), off, row.size() * sizeof(float));
+        } else {
+          for (std::int64_t i0 = 0; i0 < t->ne[0]; ++i0)
+            ggml_backend_tensor_get(const_cast<ggml_tensor*>(t), &row[static_cast<std::size_t>(i0)],
+                                    off + static_cast<std::size_t>(i0 * t->nb[0]), sizeof(float));
+        }
+        for (float v : row) out[k++] = v;
+      }
+  return out;
+}
+
+struct Captured {
+  std::string name;
+  std::vector<float> before, after;
+  std::vector<float> naive;  ///< src[0] read after the node ran: the rotated values when ggml ran RoPE in place
+  std::vector<std::int32_t> pos;
+  std::int64_t d = 0, heads = 0, tokens = 0;
+  int n_dims = 0, mode = 0;
+  float freq_base = 0, freq_scale = 0, ext_factor = 0, attn_factor = 0;
+};
+
+/// The eval callback of docs/check.md: every node computed alone; a RoPE node's input copied when it is asked
+/// about (before it runs), its output when it is done.
+bool capture(ggml_tensor* t, bool ask, void* user) {
+  auto& nodes = *static_cast<std::vector<Captured>*>(user);
+  if (t->op != GGML_OP_ROPE) return true;
+  if (ask) {
+    Captured c;
+    c.name = t->name;
+    c.before = read_f32(t->src[0]);
+    c.d = t->ne[0], c.heads = t->ne[1], c.tokens = t->ne[2];
+    const ggml_tensor* p = t->src[1];
+    c.pos.resize(static_cast<std::size_t>(ggml_nelements(p)));
+    ggml_backend_tensor_get(const_cast<ggml_tensor*>(p), c.pos.data(), 0, c.pos.size() * sizeof(std::int32_t));
+    const auto* op = reinterpret_cast<const std::int32_t*>(t->op_params);
+    c.n_dims = op[1], c.mode = op[2];
+    std::memcpy(&c.freq_base, op + 5, 4), std::memcpy(&c.freq_scale, op + 6, 4);
+    std::memcpy(&c.ext_factor, op + 7, 4), std::memcpy(&c.attn_factor, op + 8, 4);
+    nodes.push_back(std::move(c));
+    return true;
+  }
+  if (!nodes.empty() && nodes.back().after.empty()) {
+    nodes.back().name = t->name;  // the name the graph gave the result (Qcur-0, q_pe-0, ...)
+    nodes.back().after = read_f32(t);
+    nodes.back().naive = read_f32(t->src[0]);
+  }
+  return true;
+}
+
+/// The model's metadata, written with ggml's gguf API, and the values of its RoPE factor tensors.
+struct Meta {
+  gguf_context* g = gguf_init_empty();
+  std::string arch;
+  std::map<std::string, std::vector<float>> factors;  ///< tensor name -> values
+  std::uint32_t n_ctx = 256;                          ///< the context libllama runs with
+  explicit Meta(const std::string& a) : arch(a) {
+    gguf_set_val_str(g, "general.architecture", a.c_str());
+    gguf_set_val_str(g, "general.name", "rope conformance tiny model");
+    // The dummy tokenizer "test" of llama.cpp's own test of every architecture (tests/test-llama-archs.cpp).
+    gguf_set_val_str(g, "tokenizer.ggml.model", "test");
+    std::vector<std::string> toks;
+    std::vector<const char*> ptrs;
+    for (int i = 0; i < kVocab; ++i) toks.push_back("tok_" + std::to_string(i));
+    for (const auto& s : toks) ptrs.push_back(s.c_str());
+    gguf_set_arr_str(g, "tokenizer.ggml.tokens", ptrs.data(), ptrs.size());
+    std::vector<float> scores(kVocab, 0.0f);
+    gguf_set_arr_data(g, "tokenizer.ggml.scores", GGUF_TYPE_FLOAT32, scores.data(), scores.size());
+  }
+  Meta& u32(const std::string& k, std::uint32_t v) { return gguf_set_val_u32(g, (arch + "." + k).c_str(), v), *this; }
+  Meta& f32(const std::string& k, float v) { return gguf_set_val_f32(g, (arch + "." + k).c_str(), v), *this; }
+  Meta& str(const std::string& k, const std::string& v) { return gguf_set_val_str(g, (arch + "." + k).c_str(), v.c_str()), *this; }
+  Meta& i32s(const std::string& k, const std::vector<std::int32_t>& v) {
+    gguf_set_arr_data(g, (arch + "." + k).c_str(), GGUF_TYPE_INT32, v.data(), v.size());
+    return *this;
+  }
+  /// An optional tensor, which libllama creates from metadata only when the metadata lists it.
+  Meta& listed(const std::string& name, std::int64_t ne0, std::int64_t ne1 = 1) {
+    ggml_tensor t;
+    std::memset(&t, 0, sizeof t);
+    t.type = GGML_TYPE_F32;
+    t.ne[0] = ne0, t.ne[1] = ne1, t.ne[2] = t.ne[3] = 1;
+    t.nb[0] = 4, t.nb[1] = 4 * ne0, t.nb[2] = t.nb[3] = 4 * ne0 * ne1;
+    ggml_set_name(&t, name.c_str());
+    gguf_add_tensor(g, &t);
+    return *this;
+  }
+  /// A RoPE factor tensor (rope_freqs.weight, rope_factors_long.weight, ...) with its values.
+  Meta& tensor(const std::string& name, const std::vector<float>& v) {
+    factors[name] = v;
+    return listed(name, static_cast<std::int64_t>(v.size()));
+  }
+  Meta& model(std::uint32_t ctx, std::uint32_t heads, std::uint32_t kv_heads, std::uint32_t head_dim, std::uint32_t n_rot,
+              float base, std::uint32_t layers = 2) {
+    return u32("context_length", ctx).u32("embedding_length", heads * head_dim).u32("block_count", layers)
+        .u32("feed_forward_length", 64).u32("attention.head_count", heads).u32("attention.head_count_kv", kv_heads)
+        .u32("attention.key_length", head_dim).u32("attention.value_length", head_dim)
+        .f32("attention.layer_norm_rms_epsilon", 1e-6f).u32("rope.dimension_count", n_rot).f32("rope.freq_base", base);
+  }
+};
+
+void fill(ggml_tensor* t, void* user) {
+  const auto& factors = static_cast<const Meta*>(user)->factors;
+  std::vector<float> v(static_cast<std::size_t>(ggml_nelements(t)));
+  const auto it = factors.find(t->name);
+  if (it != factors.end() && it->second.size() == v.size()) {
+    v = it->second;
+  } else {
+    std::mt19937 gen(static_cast<std::uint32_t>(std::hash<std::string>{}(t->name)));
+    std::normal_distribution<float> dist(0.0f, 0.2f);
+    for (float& x : v) x = dist(gen);
+  }
+  if (t->type == GGML_TYPE_F32) {
+    ggml_backend_tensor_set(t, v.data(), 0, ggml_nbytes(t));
+  } else if (t->type == GGML_TYPE_F16) {
+    std::vector<ggml_fp16_t> h(v.size());
+    for (std::size_t i = 0; i < v.size(); ++i) h[i] = ggml_fp32_to_fp16(v[i]);
+    ggml_backend_tensor_set(t, h.data(), 0, ggml_nbytes(t));
+  }
+}
+
+std::string meta_str(const llama_model* m, const std::string& key) {
+  char buf[256];
+  return llama_model_meta_val_str(m, key.c_str(), buf, sizeof buf) < 0 ? "-" : buf;
+}
+
+/// The last "too many tensors created; expected E, got N" of libllama's log: N.
+int g_tensors_created = 0;
+
+bool run(const std::string& dir, const std::string& name, Meta& meta, std::ofstream& table) {
+  llama_model_params mp = llama_model_default_params();
+  mp.n_gpu_layers = 0;
+  // libllama builds a model from metadata only when the metadata lists as many tensors as the architecture
+  // creates (llama_model_loader::done_getting_tensors): the first attempt says how many; placeholders (never
+  // created, never saved) make up the count.
+  g_tensors_created = 0;
+  llama_model* built = llama_model_init_from_user(meta.g, fill, &meta, mp);
+  if (!built && g_tensors_created > 0) {
+    const int listed = static_cast<int>(gguf_get_n_tensors(meta.g));
+    for (int i = listed; i < g_tensors_created; ++i) {
+      ggml_tensor t;
+      std::memset(&t, 0, sizeof t);
+      t.type = GGML_TYPE_F32, t.ne[0] = t.ne[1] = t.ne[2] = t.ne[3] = 1, t.nb[0] = t.nb[1] = t.nb[2] = t.nb[3] = 4;
+      ggml_format_name(&t, "placeholder.%d", i);
+      gguf_add_tensor(meta.g, &t);
+    }
+    built = llama_model_init_from_user(meta.g, fill, &meta, mp);
+  }
+  if (!built) return std::fprintf(stderr, "%s: libllama refused the metadata\n", name.c_str()), false;
+  const std::string path = dir + "/" + name + ".gguf";
+  llama_model_save_to_file(built, path.c_str());
+  llama_model_free(built);
+  gguf_free(meta.g);
+  llama_model* model = llama_model_load_from_file(path.c_str(), mp);
+  if (!model) return std::fprintf(stderr, "%s: libllama cannot load %s\n", name.c_str(), path.c_str()), false;
+  std::vector<Captured> nodes;
+  llama_context_params cp = llama_context_default_params();
+  const int n = static_cast<int>(kPositions.size());
+  cp.n_ctx = meta.n_ctx, cp.n_batch = cp.n_ubatch = static_cast<std::uint32_t>(n), cp.n_seq_max = static_cast<std::uint32_t>(n);
+  cp.kv_unified = true, cp.n_threads = cp.n_threads_batch = 1;
+  cp.cb_eval = capture, cp.cb_eval_user_data = &nodes;
+  llama_context* ctx = llama_init_from_model(model, cp);
+  if (!ctx) return std::fprintf(stderr, "%s: no context\n", name.c_str()), llama_model_free(model), false;
+  llama_batch b = llama_batch_init(n, 0, 1);
+  for (int i = 0; i < n; ++i) {
+    b.token[i] = (i * 7 + 3) % kVocab, b.pos[i] = kPositions[static_cast<std::size_t>(i)];
+    b.n_seq_id[i] = 1, b.seq_id[i][0] = i, b.logits[i] = i == n - 1;
+  }
+  b.n_tokens = n;
+  const int rc = llama_decode(ctx, b);
+  llama_batch_free(b);
+  bool ok = rc == 0 && !nodes.empty();
+  if (!ok) std::fprintf(stderr, "%s: llama_decode %d, %zu RoPE nodes\n", name.c_str(), rc, nodes.size());
+  const std::string a = meta.arch;
+  const std::string loaded = std::to_string(llama_model_n_ctx_train(model)) + "\t" + std::to_string(llama_model_rope_type(model)) +
+                             "\t" + std::to_string(llama_model_rope_freq_scale_train(model)) + "\t" +
+                             meta_str(model, a + ".rope.freq_base") + "\t" + meta_str(model, a + ".rope.scaling.type") + "\t" +
+                             meta_str(model, a + ".rope.scaling.factor") + "\t" + meta_str(model, a + ".rope.freq_base_swa");
+  int k = 0;
+  for (const Captured& c : nodes) {
+    if (c.after.size() != c.before.size() || c.before.empty()) {
+      std::fprintf(stderr, "%s: node %s not captured\n", name.c_str(), c.name.c_str());
+      ok = false;
+      continue;
+    }
+    const std::string base = dir + "/" + name + "." + std::to_string(k++) + "." + c.name;
+    const std::vector<std::int64_t> shape{c.tokens, c.heads, c.d};
+    write_npy(base + ".before.npy", "<f4", c.before.data(), c.before.size() * 4, shape);
+    write_npy(base + ".after.npy", "<f4", c.after.data(), c.after.size() * 4, shape);
+    // What a callback that reads src[0] only once the node is done gets: when ggml ran this RoPE in place (after a
+    // q-norm, the graph allocator gives the result src[0]'s memory), the rotated values (docs/check.md).
+    const bool in_place = c.naive == c.after;
+    if (in_place) write_npy(base + ".naive-before.npy", "<f4", c.naive.data(), c.naive.size() * 4, shape);
+    std::string pos;
+    for (std::int64_t t = 0; t < c.tokens; ++t) pos += (t ? "," : "") + std::to_string(c.pos[static_cast<std::size_t>(t)]);
+    const auto dash = c.name.rfind('-');
+    const std::string layer = dash == std::string::npos ? "-1" : c.name.substr(dash + 1);
+    table << name << '\t' << base << '\t' << c.name << '\t' << layer << '\t' << c.n_dims << '\t' << c.mode << '\t'
+          << c.freq_base << '\t' << c.freq_scale << '\t' << c.ext_factor << '\t' << c.attn_factor << '\t' << pos << '\t'
+          << (c.pos.size() > static_cast<std::size_t>(c.tokens) ? c.pos[static_cast<std::size_t>(3 * c.tokens)] : -1)
+          << '\t' << loaded << '\t' << (in_place ? "in-place" : "separate") << '\n';
+  }
+  llama_free(ctx);
+  llama_model_free(model);
+  return ok;
+}
+
+/// Llama 3.1's per-pair factors as convert_hf_to_gguf.py computes them (conversion/llama.py:298-326).
+std::vector<float> llama3_factors(int dim, double base, double factor, double low, double high, double l0) {
+  std::vector<float> out;
+  for (int i = 0; i < dim; i += 2) {
+    const double wavelen = 2 * M_PI * std::pow(base, static_cast<double>(i) / dim);
+    if (wavelen < l0 / high) out.push_back(1.0f);
+    else if (wavelen > l0 / low) out.push_back(static_cast<float>(factor));
+    else {
+      const double smooth = (l0 / wavelen - low) / (high - low);
+      out.push_back(static_cast<float>(1 / ((1 - smooth) / factor + smooth)));
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 3 && argc != 4) return std::fprintf(stderr, "usage: %s OUTDIR LIBDIR [VARIANT.so]\n", argv[0]), 2;
+  const std::string dir = argv[1];
+  llama_log_set([](ggml_log_level level, const char* text, void*) {
+    const char* k = std::strstr(text, "too many tensors created; expected ");
+    if (k && std::strstr(k, ", got ")) g_tensors_created = std::atoi(std::strstr(k, ", got ") + 6);
+    else if (level == GGML_LOG_LEVEL_ERROR) std::fputs(text, stderr);
+  }, nullptr);
+  if (argc == 4 ? !ggml_backend_load(argv[3]) : (ggml_backend_load_all_from_path(argv[2]), ggml_backend_reg_count() == 0))
+    return std::fprintf(stderr, "no CPU backend in %s\n", argv[2]), 1;
+  llama_backend_init();
+  std::ofstream table(dir + "/pipeline.tsv");
+  std::vector<std::pair<std::string, std::function<void(Meta&)>>> cases;
+  const auto add = [&](const std::string& name, const std::string& arch, std::function<void(Meta&)> f) {
+    cases.emplace_back(name + "\t" + arch, std::move(f));
+  };
+  add("llama3", "llama", [](Meta& m) {  // Llama 3.1: NORM, rope_freqs.weight
+    m.model(131072, 4, 2, 64, 64, 500000).tensor("rope_freqs.weight", llama3_factors(64, 500000, 8, 1, 4, 8192));
+  });
+  add("qwen2-yarn", "qwen2", [](Meta& m) {  // Qwen2.5 long context: NEOX, YaRN 4 over 32768
+    m.model(131072, 4, 2, 64, 64, 1e6f).str("rope.scaling.type", "yarn").f32("rope.scaling.factor", 4)
+        .u32("rope.scaling.original_context_length", 32768);
+  });
+  add("qwen3", "qwen3", [](Meta& m) { m.model(40960, 4, 2, 64, 64, 1e6f); });  // q-norm before RoPE
+  add("phi3-long", "phi3", [](Meta& m) {  // Phi-3 128k: fused QKV, LongRoPE, n_ctx beyond the original context
+    std::vector<float> lf, sf;
+    for (int i = 0; i < 48; ++i) lf.push_back(1.0f + 0.25f * static_cast<float>(i)), sf.push_back(1.0f + 0.01f * static_cast<float>(i));
+    m.model(131072, 2, 2, 96, 96, 10000).u32("rope.scaling.original_context_length", 4096)
+        .listed("blk.0.attn_qkv.weight", 192, 576).listed("blk.1.attn_qkv.weight", 192, 576)
+        .f32("rope.scaling.attn_factor", std::sqrt(1.0f + std::log(32.0f) / std::log(4096.0f)))
+        .tensor("rope_factors_long.weight", lf).tensor("rope_factors_short.weight", sf);
+    m.n_ctx = 8192;
+  });
+  add("phi3-short", "phi3", [](Meta& m) {  // the same with n_ctx 256: llama.cpp takes the short factors at any position
+    std::vector<float> lf, sf;
+    for (int i = 0; i < 48; ++i) lf.push_back(1.0f + 0.25f * static_cast<float>(i)), sf.push_back(1.0f + 0.01f * static_cast<float>(i));
+    m.model(131072, 2, 2, 96, 96, 10000).u32("rope.scaling.original_context_length", 4096)
+        .listed("blk.0.attn_qkv.weight", 192, 576).listed("blk.1.attn_qkv.weight", 192, 576)
+        .f32("rope.scaling.attn_factor", std::sqrt(1.0f + std::log(32.0f) / std::log(4096.0f)))
+        .tensor("rope_factors_long.weight", lf).tensor("rope_factors_short.weight", sf);
+  });
+  const auto deepseek = [](Meta& m, bool mla) {
+    m.u32("context_length", 163840).u32("embedding_length", 256).u32("block_count", 2).u32("feed_forward_length", 64)
+        .u32("attention.head_count", 2).u32("attention.head_count_kv", mla ? 1 : 2)
+        .u32("attention.key_length", mla ? 576 : 192).u32("attention.value_length", mla ? 512 : 128)
+        .f32("attention.layer_norm_rms_epsilon", 1e-6f).u32("rope.dimension_count", 64).f32("rope.freq_base", 10000)
+        .str("rope.scaling.type", "yarn").f32("rope.scaling.factor", 40).u32("rope.scaling.original_context_length", 4096)
+        .f32("rope.scaling.yarn_log_multiplier", 0.1f).u32("attention.q_lora_rank", 64).u32("attention.kv_lora_rank", 512)
+        .u32("leading_dense_block_count", 1).u32("expert_count", 2).u32("expert_used_count", 2)
+        .u32("expert_shared_count", 1).u32("expert_feed_forward_length", 32).f32("expert_weights_scale", 1.0f)
+        .u32("expert_gating_func", 2);
+    if (mla) m.u32("attention.key_length_mla", 192).u32("attention.value_length_mla", 128);
+  };
+  add("deepseek2", "deepseek2", [&](Meta& m) { deepseek(m, false); });
+  add("deepseek2-mla", "deepseek2", [&](Meta& m) { deepseek(m, true); });
+  add("minicpm3", "minicpm3", [](Meta& m) {  // MiniCPM3: the last rope.dimension_count channels of q (set_offset)
+    m.model(32768, 2, 2, 96, 32, 10000).u32("attention.q_lora_rank", 64).u32("attention.kv_lora_rank", 64);
+  });
+  add("gemma3", "gemma3", [](Meta& m) {  // 6 layers: 0-4 sliding (base 10000 unscaled), 5 full (1e6, linear 8)
+    m.model(131072, 2, 1, 256, 256, 1e6f, 6).u32("attention.sliding_window", 512).f32("rope.freq_base_swa", 10000)
+        .str("rope.scaling.type", "linear").f32("rope.scaling.factor", 8);
+  });
+  add("qwen2vl", "qwen2vl", [](Meta& m) { m.model(32768, 2, 2, 128, 128, 1e6f).i32s("rope.dimension_sections", {16, 24, 24, 0}); });
+  add("qwen3vl", "qwen3vl", [](Meta& m) {
+    m.model(262144, 2, 2, 128, 128, 5e6f).i32s("rope.dimension_sections", {24, 20, 20, 0}).u32("n_deepstack_layers", 0);
+  });
+  int failures = 0;
+  for (auto& [key, f] : cases) {
+    const std::string name = key.substr(0, key.find('\t')), arch = key.substr(key.find('\t') + 1);
+    Meta m(arch);
+    f(m);
+    if (!run(dir, name, m, table)) ++failures;
+    else std::printf("%s: ran\n", name.c_str());
+  }
+  llama_backend_free();
+  return failures ? 1 : 0;
+}
