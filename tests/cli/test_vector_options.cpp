@@ -3,6 +3,7 @@
 #include "rope/cli/vector_options.hpp"
 
 #include <cmath>
+#include <fmt/format.h>
 #include <fstream>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
