@@ -31,7 +31,7 @@ TEST(DumpPair, DefaultPositionsAndShapes) {
     arrange_dump_pair(tensor({5, 2, 4}), tensor({5, 2, 2}), {}, "b", "a");
     FAIL();
   } catch (const InvalidArgument& e) {
-    EXPECT_STREQ(e.what(), "a has shape [5, 2, 2], b has [5, 2, 4]: they must be equal");
+    EXPECT_STREQ(e.what(), "a has shape (5, 2, 2), b has (5, 2, 4): they must be equal");
   }
   DumpPairInput labels;
   labels.before_label = "--before 'b.npy'";

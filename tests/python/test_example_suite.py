@@ -65,6 +65,7 @@ def test_planted_bug_is_caught_by_name(bug, kernel, name):
     result = rope.testing.check_implementation(kernel, SPEC)
     assert not result.passed, bug
     assert result.report.matches == name, (bug, result.report.data["diagnosis"])
+    assert result.diagnosis == result.report.diagnosis != ""
     with pytest.raises(AssertionError) as raised:
         rope.testing.assert_implementation(kernel, SPEC)
     assert result.report.diagnosis in str(raised.value)

@@ -164,7 +164,7 @@ class ImplementationResult:
 
     @property
     def diagnosis(self):
-        return self.report.diagnosis if self.report else ""
+        return self.report.diagnosis if self.report is not None else ""
 
     def __str__(self):
         if self.passed:
