@@ -107,7 +107,7 @@ TEST_F(HelpPages, ShortHelpOfEveryCommandFitsTwentyFiveLinesOfHundredColumnsInBo
   EXPECT_THAT(freqs.out, HasSubstr("Usage: rope frequencies [OPTIONS]"));
   EXPECT_THAT(freqs.out, HasSubstr("-d,--dim INT=128"));
   EXPECT_THAT(freqs.out, HasSubstr("Example:\n  rope frequencies --dim 8 --base 10000\n"));
-  EXPECT_THAT(rope_cli({"frequencies", "-h", "--lang", "zh"}).out, HasSubstr("用法: rope frequencies [选项]"));
+  EXPECT_THAT(rope_cli({"frequencies", "-h", "--lang", "zh"}).out, HasSubstr("用法：rope frequencies [选项]"));
 }
 
 TEST_F(HelpPages, LongHelpOfEveryCommandFitsHundredColumnsAndSummarisesTheSharedGroups) {

@@ -26,8 +26,8 @@ TEST(HelpZh, EveryHelpTextHasItsChinese) {
 TEST(HelpZh, LangZhTranslatesHeadingsDescriptionsAndFooters) {
   const Result zh = rope_cli({"verify", "--help", "--lang", "zh"});
   ASSERT_EQ(zh.code, 0) << zh.err;
-  EXPECT_THAT(zh.out, HasSubstr("用法: rope verify [选项]"));
-  EXPECT_THAT(zh.out, HasSubstr("示例:\n  rope verify\n"));
+  EXPECT_THAT(zh.out, HasSubstr("用法：rope verify [选项]"));
+  EXPECT_THAT(zh.out, HasSubstr("示例：\n  rope verify\n"));
   EXPECT_THAT(zh.out, HasSubstr("-d,--dim INT=128"));  // option names, types and defaults as typed
   EXPECT_THAT(zh.out, Not(HasSubstr("Print this help message")));
   const Result top = rope_cli({"--help", "--lang=zh"});
@@ -50,7 +50,7 @@ TEST(HelpZh, TheLocaleChoosesTheLanguageAndLangWins) {
   } else {
     ::unsetenv("LC_ALL");
   }
-  EXPECT_THAT(zh.out, HasSubstr("用法:"));
+  EXPECT_THAT(zh.out, HasSubstr("用法："));
   EXPECT_THAT(en.out, HasSubstr("Usage:"));
   EXPECT_THAT(table.out, HasSubstr("RoPE 频率"));
   EXPECT_EQ(error.code, 2);

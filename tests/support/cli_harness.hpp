@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "support/temp_dir_test.hpp"
 #include "support/reference_data.hpp"
 #include "rope/cli/cli.hpp"
 
@@ -95,23 +96,6 @@ inline void expect_plotted_data_equals_csv(const std::string& script, const std:
   }
 }
 
-/// A fixture with an empty directory of its own per test, removed afterwards.
-class TempDirTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    dir_ = std::filesystem::temp_directory_path() /
-           ("rope-" + std::string(info->test_suite_name()) + "-" + std::to_string(::getpid()) + "-" + info->name());
-    std::filesystem::remove_all(dir_);
-    std::filesystem::create_directories(dir_);
-  }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
-  std::string path(const std::string& name) const { return (dir_ / name).string(); }
-  static std::string read(const std::string& p) {
-    std::ifstream in(p, std::ios::binary);
-    return {std::istreambuf_iterator<char>(in), {}};
-  }
-  std::filesystem::path dir_;
-};
+// TempDirTest: support/temp_dir_test.hpp (included above).
 
 }  // namespace rope::test

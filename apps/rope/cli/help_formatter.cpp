@@ -24,6 +24,9 @@ class HelpFormatter : public CLI::Formatter {
     }
   }
 
+  /// The colon after a label: full-width after Chinese (po/glossary.md, the punctuation rule).
+  const char* colon() const { return zh_ ? "：" : ":"; }
+
   /// The Chinese of `english` when the help is Chinese and the catalog has it, else `english`.
   std::string tr(const std::string& english) const {
     if (!zh_ || english.empty()) return english;
@@ -42,7 +45,7 @@ class HelpFormatter : public CLI::Formatter {
       const bool show_default = !shown.empty() && !opt->get_required() && opt->get_expected_min() > 0;
       if (repeatable) {
         out += " ...";
-        if (show_default) out += " (" + tr("default") + ": " + shown + ")";
+        if (show_default) out += zh_ ? "（" + tr("default") + "：" + shown + "）" : " (" + tr("default") + ": " + shown + ")";
       } else {
         if (show_default) out += "=" + shown;
         if (opt->get_expected_min() > 1) out += " x " + std::to_string(opt->get_expected());
@@ -50,11 +53,11 @@ class HelpFormatter : public CLI::Formatter {
       if (opt->get_required()) out += " " + get_label("REQUIRED");
     }
     if (!opt->get_needs().empty()) {
-      out += " " + get_label("Needs") + ":";
+      out += " " + get_label("Needs") + colon();
       for (const CLI::Option* other : opt->get_needs()) out += " " + other->get_name();
     }
     if (!opt->get_excludes().empty()) {
-      out += " " + get_label("Excludes") + ":";
+      out += " " + get_label("Excludes") + colon();
       for (const CLI::Option* other : opt->get_excludes()) out += " " + other->get_name();
     }
     return out;
@@ -70,6 +73,17 @@ class HelpFormatter : public CLI::Formatter {
 
   std::string make_group(std::string group, bool is_positional, std::vector<const CLI::Option*> opts) const override {
     return CLI::Formatter::make_group(tr(group), is_positional, std::move(opts));
+  }
+
+  /// CLI11's usage line, its label's colon full-width in Chinese.
+  std::string make_usage(const CLI::App* app, std::string name) const override {
+    std::string out = CLI::Formatter::make_usage(app, std::move(name));
+    const std::string label = get_label("Usage") + ":";
+    if (const auto k = out.find(label); zh_ && k != std::string::npos) {  // "用法：rope …", no space after the full-width colon
+      const std::size_t n = label.size() + (out.compare(k + label.size(), 1, " ") == 0 ? 1 : 0);
+      out.replace(k, n, get_label("Usage") + colon());
+    }
+    return out;
   }
 
   /// CLI11's, with the option groups of groups() (CLI11's make_groups is not virtual).

@@ -183,7 +183,7 @@ std::string short_help(const CLI::App& command, Lang lang) {
   const std::string example = first_example(command.get_footer());
   if (!example.empty()) {
     tail.emplace_back();
-    tail.push_back(t.tr("Example") + std::string(":"));
+    tail.push_back(std::string(t.tr("Example")) + (t.zh() ? "：" : ":"));  // full-width after Chinese (po/glossary.md)
     tail.push_back(example);
   }
   tail.emplace_back();
