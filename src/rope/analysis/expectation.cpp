@@ -27,7 +27,7 @@ RopeExpectation expectation_from_rope(ModelRope rope, const ExpectationRequest& 
   // Hugging Face's code computes inv_freq, the angles and cos/sin in float32 for every dtype ("# Force float32" in
   // every rotary class's forward): PyTorch's float32 for a config.json or a preset, a float64 dump's too.
   e.angles = q.angles;
-  if (!e.angles && q.from_model) e.angles = q.gguf ? AngleModel::Ggml : AngleModel::Float32;
+  if (!e.angles && (q.from_model || q.gguf)) e.angles = q.gguf ? AngleModel::Ggml : AngleModel::Float32;
   e.theta = rope.spec.params.inv_freq;
   e.base = rope.model.rope.base;
   e.scaling = scaling_parameters(rope.model.rope);
