@@ -102,7 +102,7 @@ const char* command_group(std::string_view command) {
       {"explain", "Learn"},        {"lesson", "Learn"},        {"encodings", "Learn"},     {"layouts", "Learn"},
       {"positions", "Learn"},      {"sections", "Learn"},      {"frequencies", "Compute"}, {"matrix", "Compute"},
       {"apply", "Compute"},        {"precision", "Compute"},   {"bound", "Compute"},       {"extrapolation", "Compute"},
-      {"bench", "Compute"},        {"verify", "Check a model"}, {"check", "Check a model"}, {"inspect", "Check a model"},
+      {"bench", "Compute"},        {"verify", "Check a model"}, {"check", "Check a model"}, {"diff", "Check a model"}, {"inspect", "Check a model"},
       {"identify", "Check a model"}, {"permute", "Check a model"}, {"decay", "Figures"},   {"wavelengths", "Figures"},
       {"attention", "Figures"},
   };
