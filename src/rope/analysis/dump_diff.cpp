@@ -10,10 +10,10 @@
 namespace rope {
 namespace {
 
-void require_same(const DumpVectors& x, const DumpVectors& y, const char* what) {
+void require_same(const DumpVectors& x, const DumpVectors& y) {
   if (x.seq != y.seq || x.groups() != y.groups() || x.d != y.d) {
-    throw InvalidArgument(error_msg("the {0} output has {1} × {2} × {3} vectors, the input {4} × {5} × {6}: they must be equal",
-                                    what, y.seq, y.groups(), y.d, x.seq, x.groups(), x.d));
+    throw InvalidArgument(error_msg("an output has {0} × {1} × {2} vectors, the input {3} × {4} × {5}: they must be equal",
+                                    y.seq, y.groups(), y.d, x.seq, x.groups(), x.d));
   }
 }
 
@@ -21,8 +21,8 @@ void require_same(const DumpVectors& x, const DumpVectors& y, const char* what) 
 
 OutputAgreement compare_outputs(const DumpVectors& before, const DumpVectors& a, const DumpVectors& b,
                                 const std::vector<AxisPosition>& positions, const RopeExpectation& e) {
-  require_same(before, a, "first");
-  require_same(before, b, "second");
+  require_same(before, a);
+  require_same(before, b);
   if (static_cast<long>(positions.size()) != before.seq) {
     throw InvalidArgument(error_msg("{0} positions for a dump of {1} sequence positions", positions.size(), before.seq));
   }
