@@ -10,6 +10,7 @@
 
 #include "rope/cli/figure_options.hpp"
 #include "rope/cli/help_formatter.hpp"
+#include "rope/cli/help_wrap.hpp"
 #include "rope/cli/help_zh.hpp"
 #include "rope/cli/printing.hpp"
 #include "rope/cli/scaling_options.hpp"
@@ -184,7 +185,8 @@ std::string short_help(const CLI::App& command, Lang lang) {
   if (!example.empty()) {
     tail.emplace_back();
     tail.push_back(t.tr("Example") + std::string(":"));
-    tail.push_back(example);
+    std::istringstream broken(wrap_footer(example, width));  // a long example broken as a shell reads it
+    for (std::string line; std::getline(broken, line);) tail.push_back(line);
   }
   tail.emplace_back();
   for (const std::string& line :

@@ -173,7 +173,7 @@ Command add_diff_command(CLI::App& app) {
   add_lang_option(*sub, opt->check.lang);
   add_scaling_options(*sub, opt->check.scaling);
   sub->footer("Example:\n  rope diff --before data/dumps/q.npy --after-a data/dumps/q_rope.npy "
-              "--after-b data/dumps/q_rope_interleaved.npy --positions 0:128 --name-a trainer --name-b rollout");
+              "--after-b data/dumps/q_rope.npy --name-a trainer --name-b rollout");
   return {sub, [opt](std::ostream& out) { return run_diff(*opt, out); }};
 }
 
