@@ -97,6 +97,17 @@ TEST(DumpDiff, BothWrongDifferentlyAndAShiftFromAPosition) {
   EXPECT_NE(diff.ranges[1].b_diagnosis.en.find("base 10000"), std::string::npos) << diff.ranges[1].b_diagnosis.en;
 }
 
+TEST(DumpDiff, TheSameBugInBothIsWrongTheSameWay) {
+  const DumpVectors x = random_dump(16, 1, 16);
+  const DumpVectors a = rotate_dump(x, false, 16, kDefaultBase), b = a;
+  const DumpDiff diff = diff_dumps(x, a, b, positions(16), expect_half(16));
+  EXPECT_FALSE(diff.passed());
+  EXPECT_TRUE(diff.between.agree());
+  ASSERT_EQ(diff.ranges.size(), 2u);
+  EXPECT_TRUE(!diff.ranges[1].a_right && !diff.ranges[1].b_right && diff.ranges[1].agree);
+  EXPECT_EQ(diff.ranges[1].a_diagnosis.en, diff.ranges[1].b_diagnosis.en);
+}
+
 TEST(DumpDiff, OutputsOfAnotherShapeAreRefused) {
   const DumpVectors x = random_dump(8, 1, 16), y = random_dump(8, 2, 16);
   EXPECT_THROW(compare_outputs(x, x, y, positions(8), expect_half(16)), InvalidArgument);
