@@ -182,8 +182,8 @@ TEST_F(HelpPages, BareRopeAndHelpShowTheCommandsInFourGroups) {
 
 TEST_F(HelpPages, AWordThatIsNoCommandIsRefusedEvenWithHelp) {
   // It printed the top-level help with exit 0.
-  expect_one_line_error(rope_cli({"diff", "--help"}), 2, "unknown command 'diff' (see 'rope --help')");
-  expect_one_line_error(rope_cli({"diff", "--help", "--lang", "zh"}), 2, "未知的命令 'diff'");
+  expect_one_line_error(rope_cli({"compare", "--help"}), 2, "unknown command 'compare' (see 'rope --help')");
+  expect_one_line_error(rope_cli({"compare", "--help", "--lang", "zh"}), 2, "未知的命令 'compare'");
 }
 
 TEST_F(HelpPages, WidthFollowsColumns) {

@@ -112,6 +112,7 @@ BASE_ARGS = {
     # The example dumps of data/dumps/ (tests/reference/make_dumps.py).
     "check": ["--before", _DUMPS + "q.npy", "--after", _DUMPS + "q_rope.npy"],
     "identify": ["--before", _DUMPS + "q.npy", "--after", _DUMPS + "q_rope.npy"],
+    "diff": ["--before", _DUMPS + "q.npy", "--after-a", _DUMPS + "q_rope.npy", "--after-b", _DUMPS + "q_rope.npy"],
     "positions": ["--text", "3"],  # an empty sequence is refused before any option is looked at
 }
 
@@ -120,4 +121,6 @@ BASE_ARGS = {
 # labels, or "*" for all, and why.
 ACCEPTED = {
     "* --title": ("*", "any text is a title (the sweep gives it without a figure: refused as needing one)"),
+    "diff --name-a": ("*", "any text names an implementation in the report"),
+    "diff --name-b": ("*", "any text names an implementation in the report"),
 }

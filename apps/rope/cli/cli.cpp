@@ -137,6 +137,7 @@ std::vector<Command> build_app(CLI::App& app, Lang lang) {
       add_bench_command(app),
       add_permute_command(app),
       add_check_command(app),
+      add_diff_command(app),
       add_identify_command(app),
       add_positions_command(app),
       add_sections_command(app),

@@ -36,6 +36,7 @@ Command add_extrapolation_command(CLI::App& app);
 Command add_bench_command(CLI::App& app);
 Command add_permute_command(CLI::App& app);
 Command add_check_command(CLI::App& app);
+Command add_diff_command(CLI::App& app);
 Command add_identify_command(CLI::App& app);
 Command add_positions_command(CLI::App& app);
 Command add_sections_command(CLI::App& app);

@@ -32,8 +32,9 @@ struct DumpOptions {
   bool bf16_bits = false; ///< --bf16-bits
 };
 
-/// Adds the shared options; `axis_positions` adds --axis-positions too (rope check, for M-RoPE).
-void add_dump_options(CLI::App& app, DumpOptions& options, bool axis_positions = false);
+/// Adds the shared options; `axis_positions` adds --axis-positions too (rope check, for M-RoPE); without
+/// `after` the command names its outputs itself (rope diff's --after-a and --after-b).
+void add_dump_options(CLI::App& app, DumpOptions& options, bool axis_positions = false, bool after = true);
 
 /// Largest --axis-positions file: 4,194,304 rows (kMaxDumpPositions) of about 16 characters.
 inline constexpr std::size_t kMaxAxisPositionsBytes = std::size_t{64} << 20;

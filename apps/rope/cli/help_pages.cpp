@@ -10,6 +10,7 @@
 
 #include "rope/cli/figure_options.hpp"
 #include "rope/cli/help_formatter.hpp"
+#include "rope/cli/help_wrap.hpp"
 #include "rope/cli/help_zh.hpp"
 #include "rope/cli/printing.hpp"
 #include "rope/cli/scaling_options.hpp"
@@ -102,7 +103,7 @@ const char* command_group(std::string_view command) {
       {"explain", "Learn"},        {"lesson", "Learn"},        {"encodings", "Learn"},     {"layouts", "Learn"},
       {"positions", "Learn"},      {"sections", "Learn"},      {"frequencies", "Compute"}, {"matrix", "Compute"},
       {"apply", "Compute"},        {"precision", "Compute"},   {"bound", "Compute"},       {"extrapolation", "Compute"},
-      {"bench", "Compute"},        {"verify", "Check a model"}, {"check", "Check a model"}, {"inspect", "Check a model"},
+      {"bench", "Compute"},        {"verify", "Check a model"}, {"check", "Check a model"}, {"diff", "Check a model"}, {"inspect", "Check a model"},
       {"identify", "Check a model"}, {"permute", "Check a model"}, {"decay", "Figures"},   {"wavelengths", "Figures"},
       {"attention", "Figures"},
   };
@@ -184,7 +185,8 @@ std::string short_help(const CLI::App& command, Lang lang) {
   if (!example.empty()) {
     tail.emplace_back();
     tail.push_back(std::string(t.tr("Example")) + (t.zh() ? "：" : ":"));  // full-width after Chinese (po/glossary.md)
-    tail.push_back(example);
+    std::istringstream broken(wrap_footer(example, width));  // a long example broken as a shell reads it
+    for (std::string line; std::getline(broken, line);) tail.push_back(line);
   }
   tail.emplace_back();
   for (const std::string& line :

@@ -13,6 +13,7 @@
 #include "rope/cli/choice_option.hpp"
 #include "rope/cli/axes_text.hpp"
 #include "rope/cli/commands.hpp"
+#include "rope/cli/commands/check_options.hpp"
 #include "rope/cli/digits.hpp"
 #include "rope/cli/dump_options.hpp"
 #include "rope/cli/exit_codes.hpp"
@@ -27,21 +28,6 @@
 
 namespace rope::cli {
 
-struct CheckOptions {
-  DumpOptions dumps;
-  std::optional<double> base;
-  std::optional<Layout> layout;
-  std::optional<DType> dtype;
-  std::optional<AngleModel> angles;
-  bool json = false;
-  Lang lang = Lang::En;
-  ScalingOptions scaling;
-  std::optional<int> digits;  ///< --digits N: significant digits of the compared numbers (digits.hpp)
-};
-
-/// What the dump should contain, from --model/--config/flags and --layout: the one place where the
-/// command obtains layout, rotary dimension, frequencies and attention factor (a richer RoPE spec from the
-/// model will be read here). `where` says where the layout came from.
 RopeExpectation expectation_from_options(const CheckOptions& opt, int head_dim, bool per_axis, double max_position,
                                          Message& where) {
   const ModelRope rope = resolve(opt.scaling, {std::nullopt, head_dim, opt.base, kDefaultBase, std::nullopt, Layout::Interleaved});

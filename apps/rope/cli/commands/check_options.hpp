@@ -1,0 +1,33 @@
+/// @file
+/// The options of `rope check` (cmd_check.cpp), which `rope diff` (cmd_diff.cpp) shares, and the one place
+/// where they become the expectation a dump is checked against.
+#pragma once
+
+#include <optional>
+
+#include "rope/analysis/check.hpp"
+#include "rope/cli/dump_options.hpp"
+#include "rope/cli/lang.hpp"
+#include "rope/cli/scaling_options.hpp"
+
+namespace rope::cli {
+
+struct CheckOptions {
+  DumpOptions dumps;
+  std::optional<double> base;
+  std::optional<Layout> layout;
+  std::optional<DType> dtype;
+  std::optional<AngleModel> angles;
+  bool json = false;
+  Lang lang = Lang::En;
+  ScalingOptions scaling;
+  std::optional<int> digits;  ///< --digits N: significant digits of the compared numbers (digits.hpp)
+};
+
+/// What the dump should contain, from --model/--config/flags and --layout: the one place where the
+/// commands obtain layout, rotary dimension, frequencies and attention factor. `where` says where the layout
+/// came from. @throws InvalidArgument (a model whose head does not fit the dump's d, …).
+RopeExpectation expectation_from_options(const CheckOptions& opt, int head_dim, bool per_axis, double max_position,
+                                         Message& where);
+
+}  // namespace rope::cli

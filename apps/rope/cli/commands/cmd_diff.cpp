@@ -1,0 +1,180 @@
+// rope diff: two implementations' outputs for the same input and positions, each checked against the reference
+// of rope check (check.hpp) and compared with each other under (D1) of rope/analysis/dump_diff.hpp: which one is
+// right where, and what separates them, per range of positions.
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <fmt/format.h>
+#include <memory>
+#include <nlohmann/json.hpp>
+
+#include "rope/analysis/dump_diff.hpp"
+#include "rope/cli/choice_option.hpp"
+#include "rope/cli/commands.hpp"
+#include "rope/cli/commands/check_options.hpp"
+#include "rope/cli/exit_codes.hpp"
+#include "rope/cli/options.hpp"
+#include "rope/cli/output.hpp"
+#include "rope/core/error.hpp"
+#include "rope/io/tensor_stream.hpp"
+
+namespace rope::cli {
+namespace {
+
+struct DiffOptions {
+  CheckOptions check;  ///< check.dumps.after: --after-a
+  std::string after_b;
+  std::string name_a = "A", name_b = "B";
+};
+
+/// Largest number of ranges the text report lists.
+constexpr std::size_t kRangeLines = 16;
+
+std::string number(double x) { return fmt::format("{:.4g}", x); }
+
+/// Both outputs must have one shape: said with the options the user typed, before either is read whole.
+void require_same_shape(const DiffOptions& opt) {
+  if (!TensorStream::streamable(opt.check.dumps.after) || !TensorStream::streamable(opt.after_b)) return;
+  TensorReadOptions read;
+  read.bf16_bits = opt.check.dumps.bf16_bits, read.tensor = opt.check.dumps.tensor;
+  const std::vector<long> a = TensorStream::open(opt.check.dumps.after, read).header().shape;
+  const std::vector<long> b = TensorStream::open(opt.after_b, read).header().shape;
+  if (a != b) {
+    throw InvalidArgument(error_msg("--after-b '{0}' has shape {1}, --after-a '{2}' has {3}: they must be equal",
+                                    escape_for_message(opt.after_b), shape_string(b), escape_for_message(opt.check.dumps.after),
+                                    shape_string(a)));
+  }
+}
+
+nlohmann::json side_json(const std::string& name, const std::string& file, const CheckReport& r) {
+  const CheckDiagnosis& d = r.diagnosis;
+  nlohmann::json j = {{"name", name}, {"file", file}, {"passed", r.comparison.passed()}, {"max_ratio", r.comparison.max_ratio},
+                      {"failing", r.comparison.failing}, {"total", r.comparison.total}};
+  j["diagnosis"] = {{"matches", d.matches ? nlohmann::json(to_string(*d.matches)) : nlohmann::json()},
+                    {"closest", d.closest ? nlohmann::json(to_string(*d.closest)) : nlohmann::json()},
+                    {"message", d.message.en}};
+  j["notes"] = nlohmann::json::array();
+  for (const Message& m : r.notes) j["notes"].push_back(m.en);
+  return j;
+}
+
+int run_diff(const DiffOptions& opt, std::ostream& out) {
+  const Text t(opt.check.lang);
+  require_same_shape(opt);
+  DumpOptions b_options = opt.check.dumps;
+  b_options.after = opt.after_b;
+  LoadedDumps a = load_dumps(opt.check.dumps);
+  LoadedDumps b = load_dumps(b_options);
+  if (opt.check.dtype) a.after.dtype = b.after.dtype = *opt.check.dtype;
+  double max_position = 0;
+  for (const double p : a.positions) max_position = std::max(max_position, p);
+  for (const AxisPosition& p : a.axis_positions) max_position = std::max(max_position, p.max_abs());
+  Message where;
+  const RopeExpectation e = expectation_from_options(opt.check, a.after.d, !a.axis_positions.empty(), max_position, where);
+  std::vector<AxisPosition> positions = a.axis_positions;
+  if (positions.empty()) {
+    for (const double p : a.positions) positions.push_back(AxisPosition::single(p));
+  }
+  const DumpDiff diff = diff_dumps(a.before, a.after, b.after, positions, e);
+  const auto position = [&](long s) {
+    return a.axis_positions.empty() ? format_number(a.positions[static_cast<std::size_t>(s)])
+                                    : a.axis_positions[static_cast<std::size_t>(s)].text();
+  };
+  const auto span = [&](const DiffRange& g) {
+    return g.length == 1 ? position(g.start) : position(g.start) + "–" + position(g.start + g.length - 1);
+  };
+  const bool passed = diff.passed();
+  if (opt.check.json) {
+    nlohmann::json j;
+    j["passed"] = passed;
+    j["expected"] = {{"layout", std::string(to_string(e.layout))}, {"rotary_dim", e.rotary_dim()}, {"head_dim", e.head_dim},
+                     {"base", e.base}, {"attention_factor", e.attention_factor}, {"scaling", e.scaling},
+                     {"error_model", e.error_model.en}};
+    j["a"] = side_json(opt.name_a, opt.check.dumps.after, diff.a);
+    j["b"] = side_json(opt.name_b, opt.after_b, diff.b);
+    j["between"] = {{"agree", diff.between.agree()}, {"max_ratio", diff.between.max_ratio},
+                    {"differing", diff.between.differing}, {"total", diff.between.total}};
+    j["ranges"] = nlohmann::json::array();
+    for (const DiffRange& g : diff.ranges) {
+      j["ranges"].push_back({{"start", g.start}, {"length", g.length}, {"positions", span(g)}, {"a_right", g.a_right},
+                             {"b_right", g.b_right}, {"agree", g.agree}, {"a_max_ratio", g.a_ratio},
+                             {"b_max_ratio", g.b_ratio}, {"between_max_ratio", g.between_ratio},
+                             {"a_diagnosis", g.a_diagnosis.en}, {"b_diagnosis", g.b_diagnosis.en}});
+    }
+    out << json_text(j) << '\n';
+    return passed ? kOk : kVerifyFailed;
+  }
+  const auto row = [&](const std::string& label, const std::string& value) { out << fmt::format("  {:<20}{}\n", label, value); };
+  out << t.tr("rope diff: {0} ({1}) and {2} ({3}) against RoPE({4})\n", opt.name_a, opt.check.dumps.after, opt.name_b,
+              opt.after_b, opt.check.dumps.before);
+  row(t.tr("dump"), fmt::format("[{}] = {}, {} / {}, {} {}", to_string(a.axes), shape_string(a.shape), to_string(a.after.dtype),
+                                to_string(b.after.dtype), t.tr("positions"), positions_text(a, t)));
+  row(t.tr("expected"),
+      t.tr("{0} layout ({1}), rotary dim {2} of {3}, base {4}, attention factor {5}", std::string(to_string(e.layout)),
+           where.in(t.zh()), e.rotary_dim(), e.head_dim, format_number(e.base), format_number(e.attention_factor)));
+  row(t.tr("scaling"), e.scaling);
+  const auto side = [&](const std::string& name, const CheckReport& r) {
+    const DumpComparison& c = r.comparison;
+    std::string line = t.tr("{0} (max |Δ|/tolerance {1})", c.passed() ? t.tr("PASS") : std::string(t("FAIL", "未通过")), number(c.max_ratio));
+    if (!c.passed()) line = t.tr("{0}, {1} of {2} elements off", line, c.failing, c.total);
+    if (!c.passed() && !r.diagnosis.message.en.empty()) line = t.tr("{0}: {1}", line, r.diagnosis.message.in(t.zh()));
+    row(name, line);
+    for (const Message& note : r.notes) row("", t.tr("note: ") + note.in(t.zh()));
+  };
+  side(opt.name_a, diff.a);
+  side(opt.name_b, diff.b);
+  row(t.tr("between (D1)"), diff.between.agree()
+                                ? t.tr("agree within twice the tolerance (max |Δ|/bound {0})", number(diff.between.max_ratio))
+                                : t.tr("differ: {0} of {1} elements (max |Δ|/bound {2})", diff.between.differing,
+                                       diff.between.total, number(diff.between.max_ratio)));
+  out << '\n';
+  for (std::size_t k = 0; k < diff.ranges.size() && k < kRangeLines; ++k) {
+    const DiffRange& g = diff.ranges[k];
+    std::string line;
+    if (g.a_right && g.b_right) {
+      line = g.agree ? t.tr("both right") : t.tr("both right, yet they differ beyond (D1)");
+    } else if (g.a_right || g.b_right) {
+      const bool a_wrong = !g.a_right;
+      line = t.tr("{0} right, {1} wrong", a_wrong ? opt.name_b : opt.name_a, a_wrong ? opt.name_a : opt.name_b);
+      const Message& why = a_wrong ? g.a_diagnosis : g.b_diagnosis;
+      if (!why.en.empty()) line = t.tr("{0}: {1}", line, why.in(t.zh()));
+    } else {
+      line = g.agree ? t.tr("both wrong, the same way") : t.tr("both wrong, differently");
+      if (!g.a_diagnosis.en.empty()) line = t.tr("{0}; {1}: {2}", line, opt.name_a, g.a_diagnosis.in(t.zh()));
+      if (!g.b_diagnosis.en.empty()) line = t.tr("{0}; {1}: {2}", line, opt.name_b, g.b_diagnosis.in(t.zh()));
+    }
+    row(t.tr("positions {0}", span(g)), line);
+  }
+  if (diff.ranges.size() > kRangeLines) out << t.tr("  … and {0} more ranges (--json lists them all)\n", diff.ranges.size() - kRangeLines);
+  const bool a_ok = diff.a.comparison.passed(), b_ok = diff.b.comparison.passed();
+  row(t.tr("verdict"), passed ? t.tr("PASS") : !a_ok && !b_ok ? t.tr("FAIL: both are wrong")
+                                                              : t.tr("FAIL: {0} is wrong", a_ok ? opt.name_b : opt.name_a));
+  return passed ? kOk : kVerifyFailed;
+}
+
+}  // namespace
+
+Command add_diff_command(CLI::App& app) {
+  auto opt = std::make_shared<DiffOptions>();
+  CLI::App* sub = app.add_subcommand("diff", "two implementations' outputs for the same input: which one is right where, and why");
+  add_dump_options(*sub, opt->check.dumps, true, false);
+  sub->add_option("--after-a", opt->check.dumps.after, "the first implementation's output (after RoPE), same shape as --before")
+      ->required()->type_name("FILE");
+  sub->add_option("--after-b", opt->after_b, "the second implementation's output, same shape")->required()->type_name("FILE");
+  sub->add_option("--name-a", opt->name_a, "a name for the first implementation in the report (default A)")->type_name("NAME");
+  sub->add_option("--name-b", opt->name_b, "a name for the second implementation in the report (default B)")->type_name("NAME");
+  add_base_option(*sub, opt->check.base);
+  add_choice_option(*sub, "--layout", opt->check.layout, kLayoutWords, parse_layout,
+                    "the pair layout the outputs should have (default: the model's, else half)", "LAYOUT");
+  add_choice_option(*sub, "--dtype", opt->check.dtype, kDTypeWords, parse_dtype,
+                    "the type both outputs were computed in, for the tolerance (default: each file's)", "TYPE");
+  add_choice_option(*sub, "--angles", opt->check.angles, kAngleModelWords, parse_angle_model,
+                    "how the outputs' angles were computed, for the tolerance (as rope check --angles)", "MODEL");
+  sub->add_flag("--json", opt->check.json, "print the report as JSON");
+  add_lang_option(*sub, opt->check.lang);
+  add_scaling_options(*sub, opt->check.scaling);
+  sub->footer("Example:\n  rope diff --before data/dumps/q.npy --after-a data/dumps/q_rope.npy "
+              "--after-b data/dumps/q_rope.npy --name-a trainer --name-b rollout");
+  return {sub, [opt](std::ostream& out) { return run_diff(*opt, out); }};
+}
+
+}  // namespace rope::cli

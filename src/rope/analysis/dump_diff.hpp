@@ -1,0 +1,62 @@
+/// @file
+/// `rope diff`: two implementations' outputs for the same input and positions (a trainer's and a rollout
+/// engine's, say), each checked against the one reference by check.hpp (check_source, its variants and
+/// diagnosis), and compared with each other element by element: where each one is right, where they agree, and
+/// what separates them, per range of sequence indices (docs/check.md "Two implementations: rope diff").
+///
+/// Two outputs agree at an element when they are within the sum of their tolerances (C1), the bound two
+/// implementations that both pass the check can differ by:
+///
+///     |y_A − y_B| <= 2 · κ · a · ‖x‖ · (2·ε_T + ε_A · (1 + c_i·|m|·θ_i))                 (D1)
+///
+/// with ε_T the larger epsilon of the two dumps' types, m the position's largest component (for M-RoPE an
+/// upper bound of each pair's |p_a(i)|), the pair x of the dump before RoPE taken in the expected layout; an
+/// unrotated channel within 2·κ·ε_T·|x|.
+#pragma once
+
+#include <Eigen/Core>
+#include <vector>
+
+#include "rope/analysis/check.hpp"
+
+namespace rope {
+
+/// The two outputs compared with each other under (D1).
+struct OutputAgreement {
+  double max_ratio = 0;            ///< max over elements of |y_A − y_B| / bound (D1); <= 1 agrees
+  long differing = 0;              ///< elements over the bound (or not finite)
+  long total = 0;
+  Eigen::VectorXd position_ratio;  ///< per sequence index
+  bool agree() const { return differing == 0; }
+};
+
+/// (D1) over every element. @throws InvalidArgument if the shapes of the three dumps differ or the positions
+/// are not one per sequence index.
+OutputAgreement compare_outputs(const DumpVectors& before, const DumpVectors& a, const DumpVectors& b,
+                                const std::vector<AxisPosition>& positions, const RopeExpectation& expected);
+
+/// A run of consecutive sequence indices where the same holds: A right or not, B right or not, A and B agree
+/// or not; a failing implementation's diagnosis on that run alone (check_source of the run).
+struct DiffRange {
+  long start = 0, length = 0;
+  bool a_right = false, b_right = false, agree = false;
+  double a_ratio = 0, b_ratio = 0, between_ratio = 0;  ///< the largest ratios of the run
+  Message a_diagnosis, b_diagnosis;  ///< empty when right, or past the first kDiffDiagnosedRanges failing runs
+};
+
+/// Runs diagnosed one by one (the others keep their verdicts).
+inline constexpr std::size_t kDiffDiagnosedRanges = 8;
+
+struct DumpDiff {
+  CheckReport a, b;                ///< each output against the reference (check_source)
+  OutputAgreement between;         ///< A against B (D1)
+  std::vector<DiffRange> ranges;   ///< in order, covering every sequence index
+  bool passed() const { return a.comparison.passed() && b.comparison.passed(); }
+};
+
+/// Checks `a` and `b` (each the output of RoPE on `before` at `positions`) against `expected`, compares them
+/// with each other, and splits the sequence axis into runs.
+DumpDiff diff_dumps(const DumpVectors& before, const DumpVectors& a, const DumpVectors& b,
+                    const std::vector<AxisPosition>& positions, const RopeExpectation& expected);
+
+}  // namespace rope
