@@ -136,7 +136,7 @@ TEST_F(CmdApplyVision, APatchOffTheModelsGridIsSaid) {
   EXPECT_THAT(run({"matrix", "--position", "24"}), HasSubstr("note: (24, 24) is not a patch of the model's 24×24 grid"));
   EXPECT_THAT(run({"matrix", "--position", "23"}), Not(HasSubstr("is not a patch")));
   EXPECT_THAT(run({"matrix", "--position", "0,24", "--lang", "zh"}),
-              HasSubstr("\n注:(0, 24) 不是该模型 24×24 网格中的块(行与列为 0 … 23):\n"
+              HasSubstr("\n注：(0, 24) 不是该模型 24×24 网格中的块（行与列为 0 … 23）：\n"
                         "  llama-4-scout-17b-16e vision_config 从不旋转这个位置；rope 仍按公式旋转它\n"));
   // Qwen2.5-VL's tower has no fixed grid (dynamic resolution): nothing to say.
   const Result q = rope_cli({"apply", "--model", "qwen2.5-vl-7b", "--tower", "vision", "--position", "500,500",

@@ -96,7 +96,7 @@ TEST_F(CmdPositions, TheWorkedExampleByHand) {
   EXPECT_THAT(r.out, HasSubstr("the next token would start at 11"));
   const Result zh = rope_cli({"positions", "--text", "5", "--image", "1x4x6", "--text", "3", "--lang", "zh"});
   ASSERT_EQ(zh.code, 0) << zh.err;
-  EXPECT_THAT(zh.out, HasSubstr("序列:文本 5, 图像 1x4x6 → 1×2×3 个词元, 文本 3;共 14 个词元"));
+  EXPECT_THAT(zh.out, HasSubstr("序列：文本 5, 图像 1x4x6 → 1×2×3 个词元, 文本 3；共 14 个词元"));
   EXPECT_THAT(zh.out, HasSubstr("下一个词元将从 11 开始"));
 }
 

@@ -159,7 +159,7 @@ TEST_F(CmdSections, AGgufWithFourSlotsShowsLlamaCppsMapsNextToHfs) {
   EXPECT_THAT(script, HasSubstr("llama.cpp IMROPE (A4): qwen3vl  ← this model"));
   EXPECT_THAT(script, HasSubstr("e (extra)"));
   const Result zh = rope_cli({"sections", "--config", gguf, "--lang", "zh"});
-  EXPECT_THAT(zh.out, HasSubstr("  IMROPE (qwen3vl): 与交错相同,但第 61, 62 对随 e 旋转(A4)\n"));
+  EXPECT_THAT(zh.out, HasSubstr("  IMROPE (qwen3vl): 与交错相同，但第 61, 62 对随 e 旋转(A4)\n"));
 }
 
 TEST_F(CmdSections, ThreeSectionsSayWhereLlamaCppLeavesHf) {

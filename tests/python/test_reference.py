@@ -50,6 +50,10 @@ def test_partial_interleaved_and_offset(rng):
     ds = rope.Spec("deepseek-v3")  # YaRN with its attention factor; the rotary part alone (HF's q_pe)
     x = rng.standard_normal((6, ds.rotary_dim))
     want = numpy_rope(x, np.arange(6), ds.inv_freq, ds.attention_factor, layout=ds.layout)
+    # HF's apply_rotary_pos_emb_interleave (modeling_deepseek_v3.py) reads the pairs at (2i, 2i+1) and writes them
+    # de-interleaved, at (i, i + r/2): the interleaved rotation with its output channels regrouped.
+    r = ds.rotary_dim
+    want = np.concatenate([want[:, 0:r:2], want[:, 1:r:2]], axis=1)
     np.testing.assert_allclose(rope.reference(x, np.arange(6), ds), want, rtol=0, atol=ATOL)
 
 
