@@ -109,8 +109,8 @@ def chinese_help(rope, commands):
                               check=True, env=dict(os.environ, LC_ALL="C.UTF-8", COLUMNS="100000")).stdout
         zh, last = {}, None
         for line in text.splitlines():
-            line = re.sub(r"(?: (?:需要|不能与之同用):(?: -[\w-]+)+)+", "", line)  # the declared rules, as above
-            m = re.match(r"^\s+(?:-\w,)?(--[a-z][\w-]*|[a-z][a-z_-]*) (?:\S+)(?:=\S*)?(?: \.\.\.(?: \([^)]*\))?)?"
+            line = re.sub(r"(?: (?:需要|不能与之同用)：(?: ?-[\w-]+)+)+", "", line)  # the declared rules, as above
+            m = re.match(r"^\s+(?:-\w,)?(--[a-z][\w-]*|[a-z][a-z_-]*) (?:\S+)(?:=\S*)?(?: \.\.\.(?:（[^）]*）)?)?"
                          r"(?: 必需)?\s{2,}(\S.*)$", line)
             if m:
                 zh[m.group(1)] = " ".join(m.group(2).split())

@@ -52,14 +52,14 @@ class HelpFormatter : public CLI::Formatter {
       }
       if (opt->get_required()) out += " " + get_label("REQUIRED");
     }
-    if (!opt->get_needs().empty()) {
-      out += " " + get_label("Needs") + colon();
-      for (const CLI::Option* other : opt->get_needs()) out += " " + other->get_name();
-    }
-    if (!opt->get_excludes().empty()) {
-      out += " " + get_label("Excludes") + colon();
-      for (const CLI::Option* other : opt->get_excludes()) out += " " + other->get_name();
-    }
+    // "Needs: --xpos", "需要：--xpos" (no space after a full-width colon)
+    const auto rule = [&](const std::string& label, const auto& others) {
+      out += " " + label + colon();
+      bool first = true;
+      for (const CLI::Option* other : others) out += (first && zh_ ? "" : " ") + other->get_name(), first = false;
+    };
+    if (!opt->get_needs().empty()) rule(get_label("Needs"), opt->get_needs());
+    if (!opt->get_excludes().empty()) rule(get_label("Excludes"), opt->get_excludes());
     return out;
   }
 
