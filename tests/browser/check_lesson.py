@@ -14,42 +14,31 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 
-from PIL import Image
+import headless
 
 WINDOW = (1100, 3000)  # tall enough for Part 1 and its frames
+PROFILE = None  # set by main: a fresh Chromium profile for this run
 
 
 def chromium(url, *args):
-    cmd = ["chromium", "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
-           "--enable-logging=stderr", "--v=0", f"--window-size={WINDOW[0]},{WINDOW[1]}", *args, url]
-    r = subprocess.run(cmd, capture_output=True, text=True, timeout=180)
-    if r.returncode != 0:
-        sys.exit(f"chromium failed ({r.returncode}) on {url}:\n{r.stderr[-2000:]}")
-    console = [line for line in r.stderr.splitlines() if ":CONSOLE" in line]
-    if console:
-        sys.exit(f"console messages on {url}:\n" + "\n".join(console))
-    return r.stdout
+    return headless.chromium(url, WINDOW, PROFILE, *args)
 
 
 def screenshot(url, path):
-    chromium(url, f"--screenshot={path}")
-    with Image.open(path) as im:
-        rgb = im.convert("RGB")
-        if rgb.size != WINDOW:
-            sys.exit(f"{path}: screenshot is {rgb.size}, expected {WINDOW}")
-        pixels = list(rgb.getdata())
-    drawn = sum(1 for p in pixels if min(p) < 240) / len(pixels)
-    colours = len(set(pixels))
-    if drawn < 0.02 or colours < 16:
-        sys.exit(f"{path}: looks blank ({drawn:.1%} of the pixels drawn, {colours} colours)")
-    print(f"  {os.path.basename(path)}: {drawn:.1%} of the pixels drawn, {colours} colours")
-    return pixels
+    return headless.screenshot(url, WINDOW, PROFILE, path, min_drawn=0.02, min_colours=16)
 
 
 def main():
+    global PROFILE
     rope, out = sys.argv[1], sys.argv[2]
     os.makedirs(out, exist_ok=True)
+    with tempfile.TemporaryDirectory() as PROFILE:
+        check(rope, out)
+
+
+def check(rope, out):
     for lang in ("en", "zh"):
         page = os.path.abspath(os.path.join(out, f"lesson.{lang}.html"))
         subprocess.run([rope, "lesson", "--html", page, "--lang", lang], check=True, stdout=subprocess.DEVNULL)

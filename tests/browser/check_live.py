@@ -36,7 +36,7 @@ import subprocess
 import sys
 import tempfile
 
-from PIL import Image
+import headless
 
 KAPPA, EPS = 8.0, 2.0 ** -52
 WINDOW = (1600, 1800)
@@ -90,17 +90,7 @@ class Dom(html.parser.HTMLParser):
 
 
 def chromium(url, profile, *args):
-    cmd = ["chromium", "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-           "--disable-background-networking", "--disable-component-update", "--disable-sync",
-           f"--user-data-dir={profile}", "--hide-scrollbars", "--enable-logging=stderr", "--v=0",
-           f"--window-size={WINDOW[0]},{WINDOW[1]}", *args, url]
-    r = subprocess.run(cmd, capture_output=True, text=True, timeout=180)
-    if r.returncode != 0:
-        sys.exit(f"chromium failed ({r.returncode}) on {url}:\n{r.stderr[-2000:]}")
-    console = [line for line in r.stderr.splitlines() if ":CONSOLE" in line]
-    if console:
-        sys.exit(f"console messages on {url}:\n" + "\n".join(console))
-    return r.stdout
+    return headless.chromium(url, WINDOW, profile, *args)
 
 
 def rope(exe, command, *extra):
@@ -215,15 +205,7 @@ def check_state(exe, dom, where):
 
 
 def screenshot(url, profile, path):
-    chromium(url, profile, f"--screenshot={path}")
-    with Image.open(path) as im:
-        rgb = im.convert("RGB")
-        pixels = list(rgb.getdata())
-    drawn = sum(1 for p in pixels if min(p) < 240) / len(pixels)
-    colours = len(set(pixels))
-    if drawn < 0.05 or colours < 64:
-        sys.exit(f"{path}: looks blank ({drawn:.1%} of the pixels drawn, {colours} colours)")
-    print(f"  {os.path.basename(path)}: {drawn:.1%} of the pixels drawn, {colours} colours")
+    headless.screenshot(url, WINDOW, profile, path, min_drawn=0.05, min_colours=64)
 
 
 def main():
