@@ -5,8 +5,11 @@ po/glossary.md:
     Chinese character or full-width punctuation mark, and a pair of ASCII parentheses is wrong when either of
     them touches Chinese (inside or outside); formulas and code keep ASCII (θ_i = base^(-2i/d), --base, 2i,2i+1).
   - one glossary: the terms the glossary replaces (for example 基数 for "base") do not occur.
+  - in the catalog, a comma or semicolon that the English writes as prose (followed by a space: "RoPE, base = {1}")
+    is prose in the Chinese too, even between Latin words ("RoPE，base = {1}"); one the English writes without a
+    space (t,h,w; a,b; x0,x1) is notation and stays ASCII.
 In the docs, code blocks and `code spans` are left out (they quote what a program prints or reads); in the
-catalog, every msgstr. A message's English (msgid) is not read.
+catalog, every msgstr, with its msgid for the third rule.
 
 usage: check_zh_style.py ROOT            check; exit 1 naming every violation (file, line, the text around it)
        check_zh_style.py --fix FILE...   rewrite the punctuation of the files by the rule (glossary terms are
@@ -103,11 +106,33 @@ def violations(text):
     return sorted(bad - _fields(text))
 
 
-def fix(text):
-    """`text` with the punctuation of violations() full-width; a space after a full-width , : ; or ) and a
+# A run of characters that are neither white space nor Chinese: a Latin word, a number, a formula, {0}.
+WORD = r"[^\s,;\u2E80-\u9FFF\uF900-\uFAFF\uFF00-\uFFEF\u3000-\u303F]*"
+
+
+def spaced_in_english(text, english):
+    """Indices of ASCII , ; in the Chinese `text` that join two words without a space where the English does
+    not join them: "{3},base" when the English says "{3}, base" (notation such as t,h,w occurs in the English
+    as it is)."""
+    bad = set()
+    for m in re.finditer(r"[,;]", text):
+        i = m.start()
+        if i == 0 or i + 1 >= len(text) or text[i - 1].isspace() or text[i + 1].isspace():
+            continue
+        if is_cjk(text[i - 1]) or is_cjk(text[i + 1]):
+            continue  # the first rule's
+        left = re.search(WORD + "$", text[:i]).group(0)
+        right = re.match(WORD, text[i + 1:]).group(0)
+        if left + text[i] + right not in english:
+            bad.add(i)
+    return bad - _fields(text)
+
+
+def fix(text, english=None):
+    """`text` with the punctuation of violations() (and, given the English, spaced_in_english()) full-width; a space after a full-width , : ; or ) and a
     space before a full-width ( next to Chinese dropped (full-width marks carry their own space)."""
     while True:
-        bad = violations(text)
+        bad = sorted(set(violations(text)) | (spaced_in_english(text, english) if english else set()))
         if not bad:
             break
         chars = list(text)
@@ -120,18 +145,23 @@ def fix(text):
 
 
 def po_strings(path):
-    """(line number, text) of every msgstr line of a .po file, its C escapes kept as written."""
-    out, in_str = [], False
+    """(line number, text, English) of every msgstr line of a .po file, its C escapes kept as written; English
+    is the entry's whole msgid (its lines joined)."""
+    out, mode, english = [], None, ""
     for n, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), 1):
-        if line.startswith("msgstr"):
-            in_str = True
+        if line.startswith("msgid "):
+            mode, english = "id", line[len('msgid "'):-1]
+        elif line.startswith("msgstr"):
+            mode = "str"
             m = re.match(r'msgstr(?:\[\d+\])? "(.*)"$', line)
             if m:
-                out.append((n, m.group(1)))
-        elif in_str and line.startswith('"'):
-            out.append((n, line[1:-1]))
+                out.append((n, m.group(1), english))
+        elif mode == "id" and line.startswith('"'):
+            english += line[1:-1]
+        elif mode == "str" and line.startswith('"'):
+            out.append((n, line[1:-1], english))
         else:
-            in_str = False
+            mode = None
     return out
 
 
@@ -155,17 +185,11 @@ def fix_file(path):
     p = Path(path)
     lines = p.read_text(encoding="utf-8").split("\n")
     if p.suffix == ".po":
-        in_str = False
-        for k, line in enumerate(lines):
-            if line.startswith("msgstr"):
-                in_str = True
-                m = re.match(r'(msgstr(?:\[\d+\])? ")(.*)"$', line)
-                if m:
-                    lines[k] = m.group(1) + fix(m.group(2)) + '"'
-            elif in_str and line.startswith('"'):
-                lines[k] = '"' + fix(line[1:-1]) + '"'
-            else:
-                in_str = False
+        for n, text, english in po_strings(p):
+            line = lines[n - 1]
+            start = line.index('"') + 1
+            lines[n - 1] = line[:start] + fix(text, english) + '"'
+
     else:
         fenced = False
         for k, line in enumerate(lines):
@@ -192,11 +216,12 @@ def check(root):
     # The hand-written Chinese docs; docs/errors.zh.md is written by the malformed-input sweep from the
     # catalog's messages, so it follows the catalog when it is regenerated.
     docs = [p for p in sorted((root / "docs").glob("*.zh.md")) if not p.name.startswith("errors")]
-    sources += [(str(p.relative_to(root)), md_prose(p)) for p in docs]
+    sources += [(str(p.relative_to(root)), [(n, text, None) for n, text in md_prose(p)]) for p in docs]
     problems = []
     for name, lines in sources:
-        for n, text in lines:
-            for i in violations(text):
+        for n, text, english in lines:
+            extra = spaced_in_english(text, english) if english else set()
+            for i in sorted(set(violations(text)) | extra):
                 problems.append(f"{name}:{n}: ASCII '{text[i]}' in Chinese prose (use '{FULL[text[i]]}'): "
                                 f"…{text[max(0, i - 12):i + 12]}…")
             for term, use in REPLACED.items():
