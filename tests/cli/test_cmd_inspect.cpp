@@ -139,7 +139,7 @@ TEST_F(CmdInspect, SectionsShowTheAxisOfEveryPairAndTheWavelengthsPerAxis) {
   EXPECT_THAT(r.out, HasSubstr("  w (width)         24  40 … 63                 35332.9 … 5.06326e+06\n"));
   EXPECT_THAT(r.out, Not(HasSubstr("without mrope_section")));
   const Result zh = rope_cli({"inspect", "--model", "qwen3-vl-8b", "--lang", "zh"});
-  EXPECT_THAT(zh.out, HasSubstr("h (高度)"));
+  EXPECT_THAT(zh.out, HasSubstr("h（高度）"));
   EXPECT_THAT(zh.out, HasSubstr("M-RoPE：mrope_section [24, 20, 20]，交错"));
   // inspect takes no --vision (a tower from --dim and --base): a tower is --model NAME --tower vision.
   expect_one_line_error(rope_cli({"inspect", "--vision", "pixtral"}), 2, "--vision");

@@ -56,7 +56,7 @@ TEST_F(CmdSections, TableFigureAndChinese) {
   const Result zh = rope_cli({"sections", "--sections", "16,24,24", "--base", "1000000", "--lang", "zh"});
   ASSERT_EQ(zh.code, 0) << zh.err;
   EXPECT_THAT(zh.out, HasSubstr("交错：  THW·THW"));
-  EXPECT_THAT(zh.out, HasSubstr("w (宽度)          24  40 … 63"));
+  EXPECT_THAT(zh.out, HasSubstr("w（宽度）         24  40 … 63"));
 }
 
 TEST_F(CmdSections, VisionMapsOfTheFiveImplementationsByHand) {

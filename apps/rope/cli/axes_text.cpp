@@ -36,7 +36,8 @@ std::string pair_list(const std::vector<int>& pairs) {
 }
 
 std::string axis_label(int axis, const Text& t) {
-  return fmt::format("{} ({})", axis_letter(axis), axis_name(axis).in(t.zh()));
+  // Chinese prose takes full-width parentheses (po/glossary.md): t（时间）.
+  return fmt::format(t.zh() ? "{}（{}）" : "{} ({})", axis_letter(axis), axis_name(axis).in(t.zh()));
 }
 
 std::string order_name(SectionOrder order, const Text& t) {

@@ -91,7 +91,7 @@ void draw_positions(const std::vector<TokenPosition>& ids, const PositionsOption
   for (Eigen::Index k = 0; k < n; ++k) x[k] = static_cast<double>(k);
   for (int a = 0; a < 3; ++a) {
     plot::Series s;
-    s.label = fmt::format("{} ({})", axis_letter(a), axis_name(a).in(f.zh()));
+    s.label = fmt::format(f.zh() ? "{}（{}）" : "{} ({})", axis_letter(a), axis_name(a).in(f.zh()));
     s.x = x;
     s.y.resize(n);
     for (Eigen::Index k = 0; k < n; ++k) s.y[k] = static_cast<double>(ids[static_cast<std::size_t>(k)].thw[static_cast<std::size_t>(a)]);
