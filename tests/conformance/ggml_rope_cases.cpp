@@ -27,39 +27,19 @@
 #include "ggml-backend.h"
 #include "ggml.h"
 #include "gguf.h"
+#include "harness.hpp"
 
 namespace {
+
+using namespace rope_conformance;
 
 constexpr int kHeads = 2;
 const std::vector<int> kPositions{0, 1, 2, 3, 7, 100, 1000, 3808, 4097, 8700, 16384, 30000, 32767, 65535};
 
-/// A .npy file (format version 1.0) of float32 values in C order.
-void write_npy(const std::string& path, const std::vector<float>& v, int d0, int d1, int d2) {
-  std::string header = "{'descr': '<f4', 'fortran_order': False, 'shape': (" + std::to_string(d0) + ", " +
-                       std::to_string(d1) + ", " + std::to_string(d2) + "), }";
-  while ((10 + header.size() + 1) % 64 != 0) header += ' ';
-  header += '\n';
-  std::ofstream f(path, std::ios::binary);
-  f.write("\x93NUMPY\x01\x00", 8);
-  const std::uint16_t n = static_cast<std::uint16_t>(header.size());
-  f.put(static_cast<char>(n & 0xff)).put(static_cast<char>(n >> 8));
-  f.write(header.data(), static_cast<std::streamsize>(header.size()));
-  f.write(reinterpret_cast<const char*>(v.data()), static_cast<std::streamsize>(v.size() * sizeof(float)));
-}
-
 /// One GGUF file: metadata and small f32 tensors, written by ggml's gguf API.
-struct Gguf {
-  gguf_context* g = gguf_init_empty();
+struct Gguf : GgufKeys<Gguf> {
   ggml_context* data = ggml_init({1 << 20, nullptr, false});
-  std::string arch;
-  explicit Gguf(const std::string& a) : arch(a) { gguf_set_val_str(g, "general.architecture", a.c_str()); }
-  Gguf& u32(const std::string& k, std::uint32_t v) { return gguf_set_val_u32(g, (arch + "." + k).c_str(), v), *this; }
-  Gguf& f32(const std::string& k, float v) { return gguf_set_val_f32(g, (arch + "." + k).c_str(), v), *this; }
-  Gguf& str(const std::string& k, const std::string& v) { return gguf_set_val_str(g, (arch + "." + k).c_str(), v.c_str()), *this; }
-  Gguf& i32s(const std::string& k, const std::vector<std::int32_t>& v) {
-    gguf_set_arr_data(g, (arch + "." + k).c_str(), GGUF_TYPE_INT32, v.data(), v.size());
-    return *this;
-  }
+  explicit Gguf(const std::string& a) : GgufKeys(a) {}
   Gguf& tensor(const std::string& name, const std::vector<float>& v) {
     ggml_tensor* t = ggml_new_tensor_1d(data, GGML_TYPE_F32, static_cast<std::int64_t>(v.size()));
     ggml_set_name(t, name.c_str());
@@ -139,22 +119,6 @@ bool run(ggml_backend_t be, const Call& c, const std::vector<float>& x, std::vec
   return ok;
 }
 
-/// Llama 3.1's per-pair factors as convert_hf_to_gguf.py computes them (conversion/llama.py:298-326).
-std::vector<float> llama3_factors(int dim, double base, double factor, double low, double high, double l0) {
-  std::vector<float> out;
-  for (int i = 0; i < dim; i += 2) {
-    const double freq = 1.0 / std::pow(base, static_cast<double>(i) / dim);
-    const double wavelen = 2 * M_PI / freq;
-    if (wavelen < l0 / high) out.push_back(1.0f);
-    else if (wavelen > l0 / low) out.push_back(static_cast<float>(factor));
-    else {
-      const double smooth = (l0 / wavelen - low) / (high - low);
-      out.push_back(static_cast<float>(1 / ((1 - smooth) / factor + smooth)));
-    }
-  }
-  return out;
-}
-
 /// The attn_factor llama.cpp passes to ggml for YaRN with factor f (src/llama-context.cpp:178-214): get_mscale(f),
 /// or with a yarn_log_multiplier (DeepSeek's mscale_all_dim 1) the ratio get_mscale(f, 1) / get_mscale(f, 1); then
 /// divided by ggml's own 1 + 0.1 ln f, which ggml's rope_yarn multiplies back.
@@ -173,14 +137,7 @@ int main(int argc, char** argv) {
   }
   const std::string lib = argv[1], dir = argv[2];
   ggml_log_set([](ggml_log_level, const char*, void*) {}, nullptr);
-  if (argc == 4) {
-    if (!ggml_backend_load(argv[3])) {
-      std::fprintf(stderr, "cannot load the CPU variant %s\n", argv[3]);
-      return 1;
-    }
-  } else {
-    ggml_backend_load_all_from_path(lib.c_str());
-  }
+  if (!load_cpu_backend(lib, argc == 4 ? argv[3] : "")) return 1;
   ggml_backend_t be = ggml_backend_init_by_type(GGML_BACKEND_DEVICE_TYPE_CPU, nullptr);
   if (!be) {
     std::fprintf(stderr, "no CPU backend in %s\n", lib.c_str());
@@ -201,8 +158,10 @@ int main(int argc, char** argv) {
       ++failures;
       return;
     }
-    write_npy(dir + "/" + name + ".before.npy", c.before_is_after ? y : x, n, kHeads, c.head_dim);
-    write_npy(dir + "/" + name + ".after.npy", y, n, kHeads, c.head_dim);
+    const std::vector<std::int64_t> shape{n, kHeads, c.head_dim};
+    const std::vector<float>& before = c.before_is_after ? y : x;
+    write_npy(dir + "/" + name + ".before.npy", "<f4", before.data(), before.size() * 4, shape);
+    write_npy(dir + "/" + name + ".after.npy", "<f4", y.data(), y.size() * 4, shape);
     table << name << '\t' << positions << '\t' << args << '\t' << expected << '\n';
   };
   const std::vector<float> l3 = llama3_factors(128, 500000.0, 8.0, 1.0, 4.0, 8192.0);
