@@ -62,6 +62,49 @@ std::vector<PipelineCase> pipeline_cases() {
   add("qwen3vl", "qwen3vl", [](Meta& m) {
     m.model(262144, 2, 2, 128, 128, 5e6f).i32s("rope.dimension_sections", {24, 20, 20, 0}).u32("n_deepstack_layers", 0);
   });
+  // Per-layer RoPE (gguf_config_layers.cpp): sliding layers, NoPE layers, decided by each architecture's graph.
+  add("cohere2", "cohere2", [](Meta& m) {  // RoPE on the sliding layers only (il % 4 < 3); rope.freq_base_swa unused
+    m.model(8192, 2, 2, 64, 64, 10000, 8).u32("attention.sliding_window", 512).f32("logit_scale", 0.125f)
+        .f32("attention.layer_norm_epsilon", 1e-5f).f32("rope.freq_base_swa", 50000);
+  });
+  add("cohere2moe", "cohere2moe", [](Meta& m) {  // dense_first pattern 4; the leading dense block turns too
+    m.model(8192, 2, 2, 64, 64, 10000, 8).u32("attention.sliding_window", 512).f32("logit_scale", 0.125f)
+        .f32("attention.layer_norm_epsilon", 1e-5f).u32("leading_dense_block_count", 1).u32("expert_count", 2)
+        .u32("expert_used_count", 2).u32("expert_feed_forward_length", 32);
+  });
+  add("exaone4-32b", "exaone4", [](Meta& m) {  // 64 layers: the 32B's sliding pattern, RoPE on sliding layers only
+    m.model(131072, 2, 1, 64, 64, 1e6f, 64).u32("attention.sliding_window", 4096).str("rope.scaling.type", "linear")
+        .f32("rope.scaling.factor", 2);
+  });
+  add("exaone4-1.2b", "exaone4", [](Meta& m) { m.model(65536, 2, 1, 64, 64, 1e6f, 4); });  // no sliding layers
+  add("olmo3", "olmo2", [](Meta& m) {  // OLMo 3: sliding layers at freq_base without the YaRN of the full ones
+    m.model(65536, 2, 2, 64, 64, 500000, 8).u32("attention.sliding_window", 4096).str("rope.scaling.type", "yarn")
+        .f32("rope.scaling.factor", 8).u32("rope.scaling.original_context_length", 8192);
+  });
+  add("mellum", "mellum", [](Meta& m) {  // as OLMo 3
+    m.model(65536, 2, 2, 64, 64, 500000, 8).u32("attention.sliding_window", 1024).str("rope.scaling.type", "yarn")
+        .f32("rope.scaling.factor", 4).u32("rope.scaling.original_context_length", 16384).u32("expert_count", 2)
+        .u32("expert_used_count", 2).u32("expert_feed_forward_length", 32);
+  });
+  add("afmoe", "afmoe", [](Meta& m) {  // NoPE where (il + 1) % 4 == 0; the others slide at rope.freq_base_swa
+    m.model(65536, 2, 2, 64, 64, 10000, 8).u32("attention.sliding_window", 256).f32("rope.freq_base_swa", 20000)
+        .u32("leading_dense_block_count", 1).u32("expert_count", 2).u32("expert_used_count", 2)
+        .u32("expert_feed_forward_length", 32).u32("expert_shared_count", 1);
+  });
+  add("smallthinker", "smallthinker", [](Meta& m) {  // dense_first: NoPE where il % 4 == 0
+    m.model(32768, 2, 2, 64, 64, 1.5e6f, 8).u32("attention.sliding_window", 4096).u32("expert_count", 2)
+        .u32("expert_used_count", 2).u32("expert_feed_forward_length", 32).u32("expert_gating_func", 1);
+  });
+  add("llama4", "llama4", [](Meta& m) {  // chunked attention: NoPE where (il + 1) % 4 == 0, rope_freqs elsewhere
+    m.model(262144, 2, 2, 64, 64, 500000, 8).u32("interleave_moe_layer_step", 1).u32("expert_count", 2)
+        .u32("expert_used_count", 1).u32("expert_feed_forward_length", 32).u32("expert_shared_count", 1)
+        .tensor("rope_freqs.weight", llama3_factors(64, 500000, 16, 1, 4, 8192));
+  });
+  add("smollm3", "smollm3", [](Meta& m) { m.model(65536, 2, 2, 64, 64, 5e6f, 8); });  // NoPE where (il + 1) % 4 == 0
+  add("muse-glimmer", "muse-glimmer", [](Meta& m) {  // RoPE on the sliding layers only, scale 1, rope.freq_base_swa
+    m.model(32768, 2, 2, 64, 64, 1e6f, 8).u32("attention.sliding_window", 512).f32("logit_scale", 1.0f)
+        .f32("rope.freq_base_swa", 10000).str("rope.scaling.type", "linear").f32("rope.scaling.factor", 4);
+  });
   return cases;
 }
 
