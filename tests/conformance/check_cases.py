@@ -2,7 +2,7 @@
 """The conformance tier's judge: runs the harness (ggml_rope_cases.cpp: the real ggml kernels, GGUF files
 written by ggml's gguf API), then `rope check --config CASE.gguf` on every dump, and `rope inspect` on every
 GGUF file. A correct dump must pass, printing its margin (max |delta|/tolerance); a planted bug must fail
-with the variant cases.tsv names.
+with the variant cases.tsv names; a NoPE layer (expected "no-rope") must be refused: it rotates nothing.
 
 Usage: check_cases.py --rope ROPE --harness HARNESS --lib LIBDIR --out OUTDIR
 """
@@ -38,6 +38,11 @@ def main():
         cmd += ([] if "--axis-positions" in args else ["--positions", positions])
         cmd += ([] if own else ["--config", base + ".gguf"]) + args.split()
         r = subprocess.run(cmd, capture_output=True, text=True)
+        if expected == "no-rope":  # a NoPE layer: check refuses it, naming the layers that rotate nothing
+            ok = r.returncode == 2 and "rotate nothing" in r.stderr
+            print(f"{'ok  ' if ok else 'FAIL'} {name:28s} expected {expected:20s} got exit {r.returncode}: {r.stderr.strip()}")
+            failed += 0 if ok else 1
+            continue
         if r.returncode not in (0, 1):
             print(f"FAIL {name}: exit {r.returncode}: {r.stderr.strip()}")
             failed += 1

@@ -27,52 +27,12 @@
 #include "ggml-backend.h"
 #include "ggml.h"
 #include "gguf.h"
+#include "ggml_rope_cases.hpp"
 #include "harness.hpp"
 
 namespace {
 
 using namespace rope_conformance;
-
-constexpr int kHeads = 2;
-const std::vector<int> kPositions{0, 1, 2, 3, 7, 100, 1000, 3808, 4097, 8700, 16384, 30000, 32767, 65535};
-
-/// One GGUF file: metadata and small f32 tensors, written by ggml's gguf API.
-struct Gguf : GgufKeys<Gguf> {
-  ggml_context* data = ggml_init({1 << 20, nullptr, false});
-  explicit Gguf(const std::string& a) : GgufKeys(a) {}
-  Gguf& tensor(const std::string& name, const std::vector<float>& v) {
-    ggml_tensor* t = ggml_new_tensor_1d(data, GGML_TYPE_F32, static_cast<std::int64_t>(v.size()));
-    ggml_set_name(t, name.c_str());
-    for (std::size_t i = 0; i < v.size(); ++i) static_cast<float*>(t->data)[i] = v[i];
-    gguf_add_tensor(g, t);
-    return *this;
-  }
-  /// A model: context, embedding, heads, layers, head size, rotary dims, base.
-  Gguf& model(std::uint32_t ctx, std::uint32_t heads, std::uint32_t head_dim, std::uint32_t n_rot, float base,
-              std::uint32_t layers = 2) {
-    return u32("context_length", ctx).u32("embedding_length", heads * head_dim).u32("block_count", layers)
-        .u32("attention.head_count", heads).u32("attention.head_count_kv", heads).u32("attention.key_length", head_dim)
-        .u32("rope.dimension_count", n_rot).f32("rope.freq_base", base);
-  }
-  bool write(const std::string& path) {
-    const bool ok = gguf_write_to_file(g, path.c_str(), false);
-    gguf_free(g);
-    ggml_free(data);
-    return ok;
-  }
-};
-
-struct Call {
-  int head_dim = 128, n_dims = 128, mode = GGML_ROPE_TYPE_NEOX, n_ctx_orig = 0;
-  float base = 10000, freq_scale = 1, ext_factor = 0, attn_factor = 1, beta_fast = 32, beta_slow = 1;
-  std::vector<float> freq_factors;
-  std::vector<int> sections;  ///< M-RoPE: ggml_rope_multi with positions (p, p, p, 0)
-  int offset = 0;             ///< ggml_rope_set_offset
-  int position_shift = 0;     ///< a planted bug: positions + shift
-  std::vector<int> positions = kPositions;
-  std::vector<int> columns;   ///< VISION: the patch's column (slot 1); `positions` holds its row (slot 0)
-  bool before_is_after = false;  ///< a planted bug: "before" read after an in-place RoPE (the rotated values)
-};
 
 /// The input the kernel rotates: deterministic, float32, of order 1.
 std::vector<float> input(int d, std::size_t tokens) {
@@ -83,8 +43,14 @@ std::vector<float> input(int d, std::size_t tokens) {
 
 bool run(ggml_backend_t be, const Call& c, const std::vector<float>& x, std::vector<float>& y) {
   const int n = static_cast<int>(c.positions.size());
+  const ggml_type type = c.f16 ? GGML_TYPE_F16 : GGML_TYPE_F32;
+  const std::size_t es = ggml_type_size(type);
   ggml_context* ctx = ggml_init({64 * ggml_tensor_overhead() + ggml_graph_overhead(), nullptr, true});
-  ggml_tensor* in = ggml_new_tensor_3d(ctx, GGML_TYPE_F32, c.head_dim, kHeads, n);
+  // q itself, or (c.row) a view of the first kHeads·head_dim channels of rows c.row wide, as Phi-3's fused QKV.
+  const int width = c.row > 0 ? c.row : kHeads * c.head_dim;
+  ggml_tensor* whole = ggml_new_tensor_2d(ctx, type, width, n);
+  ggml_tensor* in = ggml_view_3d(ctx, whole, c.head_dim, kHeads, n, static_cast<std::size_t>(c.head_dim) * es,
+                                 static_cast<std::size_t>(width) * es, 0);
   const bool multi = !c.sections.empty();
   ggml_tensor* pos = ggml_new_tensor_1d(ctx, GGML_TYPE_I32, multi ? 4 * n : n);
   ggml_tensor* ff = c.freq_factors.empty() ? nullptr : ggml_new_tensor_1d(ctx, GGML_TYPE_F32, static_cast<std::int64_t>(c.freq_factors.size()));
@@ -103,29 +69,49 @@ bool run(ggml_backend_t be, const Call& c, const std::vector<float>& x, std::vec
   ggml_backend_buffer_t buf = ggml_backend_alloc_ctx_tensors(ctx, be);
   std::vector<std::int32_t> p(static_cast<std::size_t>(multi ? 4 * n : n), 0);
   for (int t = 0; t < n; ++t) {
-    for (int slot = 0; slot < (multi ? 3 : 1); ++slot) p[static_cast<std::size_t>(slot * n + t)] = c.positions[static_cast<std::size_t>(t)] + c.position_shift;
+    const auto ut = static_cast<std::size_t>(t);
+    for (int slot = 0; slot < (multi ? 3 : 1); ++slot) {
+      p[static_cast<std::size_t>(slot * n + t)] =
+          (c.axes.empty() ? c.positions[ut] : c.axes[ut][static_cast<std::size_t>(slot)]) + c.position_shift;
+    }
     if (!c.columns.empty()) {  // VISION (clip.cpp's Qwen2-VL tower): slots 0 and 1 are the row and the column
-      p[static_cast<std::size_t>(n + t)] = p[static_cast<std::size_t>(3 * n + t)] = c.columns[static_cast<std::size_t>(t)];
+      p[static_cast<std::size_t>(n + t)] = p[static_cast<std::size_t>(3 * n + t)] = c.columns[ut];
     }
   }
-  ggml_backend_tensor_set(in, x.data(), 0, ggml_nbytes(in));
+  // The rows of q (x, [token, head, channel]) in their place; the rest of a fused row holds values that must not move.
+  std::vector<float> rows(static_cast<std::size_t>(width) * static_cast<std::size_t>(n), 1000.0f);
+  for (std::size_t t = 0; t < static_cast<std::size_t>(n); ++t)
+    for (std::size_t i = 0; i < static_cast<std::size_t>(kHeads * c.head_dim); ++i)
+      rows[t * static_cast<std::size_t>(width) + i] = x[t * static_cast<std::size_t>(kHeads * c.head_dim) + i];
+  if (c.f16) {
+    std::vector<ggml_fp16_t> h(rows.size());
+    for (std::size_t i = 0; i < rows.size(); ++i) h[i] = ggml_fp32_to_fp16(rows[i]);
+    ggml_backend_tensor_set(whole, h.data(), 0, ggml_nbytes(whole));
+  } else {
+    ggml_backend_tensor_set(whole, rows.data(), 0, ggml_nbytes(whole));
+  }
   ggml_backend_tensor_set(pos, p.data(), 0, ggml_nbytes(pos));
   if (ff) ggml_backend_tensor_set(ff, c.freq_factors.data(), 0, ggml_nbytes(ff));
   const bool ok = ggml_backend_graph_compute(be, gf) == GGML_STATUS_SUCCESS;
   y.resize(x.size());
-  if (ok) ggml_backend_tensor_get(out, y.data(), 0, ggml_nbytes(out));
+  if (ok && c.f16) {
+    std::vector<ggml_fp16_t> h(x.size());
+    ggml_backend_tensor_get(out, h.data(), 0, ggml_nbytes(out));
+    for (std::size_t i = 0; i < h.size(); ++i) y[i] = ggml_fp16_to_fp32(h[i]);
+  } else if (ok) {
+    ggml_backend_tensor_get(out, y.data(), 0, ggml_nbytes(out));
+  }
   ggml_backend_buffer_free(buf);
   ggml_free(ctx);
   return ok;
 }
 
-/// The attn_factor llama.cpp passes to ggml for YaRN with factor f (src/llama-context.cpp:178-214): get_mscale(f),
-/// or with a yarn_log_multiplier (DeepSeek's mscale_all_dim 1) the ratio get_mscale(f, 1) / get_mscale(f, 1); then
-/// divided by ggml's own 1 + 0.1 ln f, which ggml's rope_yarn multiplies back.
-float yarn_attn_factor(float f, bool log_multiplier) {
-  const float mscale = 0.1f * std::log(f) + 1.0f;
-  const float a = log_multiplier ? mscale / mscale : mscale;
-  return a * (1.0f / (1.0f + 0.1f * std::log(f)));
+/// .npy of float32 values, or float16 (`<f2`) when `f16`: the values are float16 numbers then.
+void write_values(const std::string& path, const std::vector<float>& v, bool f16, const std::vector<std::int64_t>& shape) {
+  if (!f16) return write_npy(path, "<f4", v.data(), v.size() * 4, shape);
+  std::vector<ggml_fp16_t> h(v.size());
+  for (std::size_t i = 0; i < v.size(); ++i) h[i] = ggml_fp32_to_fp16(v[i]);
+  write_npy(path, "<f2", h.data(), h.size() * 2, shape);
 }
 
 }  // namespace
@@ -148,7 +134,10 @@ int main(int argc, char** argv) {
   int failures = 0;
   // name, call, gguf, extra rope check arguments, expected verdict
   const auto add = [&](const std::string& name, const Call& c, Gguf& g, const std::string& args, const std::string& expected) {
-    const std::vector<float> x = input(c.head_dim, c.positions.size());
+    std::vector<float> x = input(c.head_dim, c.positions.size());
+    if (c.f16) {
+      for (float& v : x) v = ggml_fp16_to_fp32(ggml_fp32_to_fp16(v));  // q as float16 holds it
+    }
     std::vector<float> y;
     const int n = static_cast<int>(c.positions.size());
     std::string positions;
@@ -160,8 +149,8 @@ int main(int argc, char** argv) {
     }
     const std::vector<std::int64_t> shape{n, kHeads, c.head_dim};
     const std::vector<float>& before = c.before_is_after ? y : x;
-    write_npy(dir + "/" + name + ".before.npy", "<f4", before.data(), before.size() * 4, shape);
-    write_npy(dir + "/" + name + ".after.npy", "<f4", y.data(), y.size() * 4, shape);
+    write_values(dir + "/" + name + ".before.npy", before, c.f16, shape);
+    write_values(dir + "/" + name + ".after.npy", y, c.f16, shape);
     table << name << '\t' << positions << '\t' << args << '\t' << expected << '\n';
   };
   const std::vector<float> l3 = llama3_factors(128, 500000.0, 8.0, 1.0, 4.0, 8192.0);
@@ -325,6 +314,7 @@ int main(int argc, char** argv) {
     add("vision-qwen2vl", v, g, "--vision llama.cpp --base 10000 --angles ggml --axis-positions " + dir +
         "/vision-qwen2vl.axis-positions.csv", "pass");
   }
+  layer_cases(add, dir);
   ggml_backend_free(be);
   return failures == 0 ? 0 : 1;
 }

@@ -41,7 +41,8 @@
 //                              freq_base with the scaling, no RoPE where (il + 1) % 4 == 0, those layers' query
 //                              times the temperature of floor scale 8192, scale 0.1, offset 1 (src/llama-graph.cpp:
 //                              157-170, HF's (S20)); with sliding_window 0 n_no_rope_layer_step = n_layer: the
-//                              last layer has no RoPE
+//                              last layer has no RoPE, and its temperature of scale 0 aborts the decode
+//                              (src/llama-graph.cpp:161 GGML_ASSERT(f_attn_temp_scale != 0.0f), seen on libllama)
 //   smollm3.cpp:5,69           no RoPE where (il + 1) % 4 == 0, decided in code with no key
 #include <fmt/format.h>
 
@@ -279,8 +280,11 @@ void swa_layers(const GgufFile& f, const std::string& arch, const SwaRule& rule,
   if (rule.rotates == Rotates::Llama4 && open) {
     g.model.nope_temperature = NopeTemperature{8192.0, 0.1};  // llama4.cpp:15-17, llama-graph.cpp:157-170
   } else if (rule.rotates == Rotates::Llama4) {
+    // Tried on libllama: decoding such a file aborts there (llama_pipeline.cpp's model with sliding_window 0).
     g.model.notes.push_back(msg("{0}.attention.sliding_window 0: llama.cpp's graph leaves the last layer ({1}) without RoPE "
-                                "(n_no_rope_layer_step = the layer count, {2})", arch, layers - 1, rule.source));
+                                "(n_no_rope_layer_step = the layer count, {2}) and scales its query by a temperature of "
+                                "scale 0, which aborts llama.cpp's first decode (GGML_ASSERT, src/llama-graph.cpp:161)",
+                                arch, layers - 1, rule.source));
   }
 }
 
