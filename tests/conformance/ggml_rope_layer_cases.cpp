@@ -168,10 +168,48 @@ void per_layer(const AddCase& add) {
     add("laguna-layer-1-sliding", sliding, a, layer(1), "pass");
     add("laguna-layer-4-full", full, b, layer(4), "pass");
   }
+  {  // DeepSeek-V4 (deepseek4.cpp:903-935): the last 64 of 512 channels; layers with a compress ratio at
+     // compress_rope_freq_base with the YaRN, magnitude 1 (dsv4_rope_attn_factor cancels ggml's); the others at
+     // freq_base unscaled
+    const auto g = [] {
+      Gguf f("deepseek4");
+      f.model(1048576, 64, 512, 64, 10000, 4).str("rope.scaling.type", "yarn").f32("rope.scaling.factor", 16)
+          .u32("rope.scaling.original_context_length", 65536).f32("attention.compress_rope_freq_base", 160000)
+          .i32s("attention.compress_ratios", {0, 4, 128, 4}).u32("attention.sliding_window", 128);
+      return f;
+    };
+    Call plain;
+    plain.mode = GGML_ROPE_TYPE_NORMAL, plain.head_dim = 512, plain.n_dims = 64, plain.offset = 448, plain.base = 10000;
+    plain.beta_fast = plain.beta_slow = 0;
+    Call comp = plain;
+    comp.base = 160000, comp.freq_scale = 1.0f / 16, comp.ext_factor = 1, comp.n_ctx_orig = 65536;
+    comp.attn_factor = 1.0f / (1.0f + 0.1f * std::log(16.0f)), comp.beta_fast = 32, comp.beta_slow = 1;
+    Gguf a = g(), b = g(), d = g();
+    add("deepseek4-layer-0-sliding", plain, a, layer(0), "pass");
+    add("deepseek4-layer-2-compressed", comp, b, layer(2), "pass");
+    add("deepseek4-default-compressed", comp, d, "", "pass");
+  }
 }
 
 /// Float16 kernels, q as a strided view of a fused QKV with partial rotation, multi-axis positions far out.
 void kernels(const AddCase& add, const std::string& dir) {
+  {  // PLM (src/models/plm.cpp:136-146): q turned over its last rope.dimension_count channels (ggml_rope_set_offset
+     // by key_length − rope.dimension_count), k_pe alone; NORM. (libllama's graph of a tiny PLM asserts in
+     // ggml_set_rows while reserving, so the pipeline has no PLM model.)
+    const auto g = [] {
+      Gguf f("plm");
+      f.model(4096, 16, 192, 64, 100000, 32).u32("attention.kv_lora_rank", 512);
+      return f;
+    };
+    Call q;
+    q.mode = GGML_ROPE_TYPE_NORMAL, q.head_dim = 192, q.n_dims = 64, q.offset = 128, q.base = 100000;
+    Gguf a = g();
+    add("plm-q", q, a, "", "pass");
+    Call k = q;
+    k.head_dim = 64, k.offset = 0;
+    Gguf b = g();
+    add("plm-k_pe", k, b, "", "pass");
+  }
   {  // float16 q through the NEOX and NORM kernels (ggml_compute_forward_rope_f16)
     Call c;
     c.base = 1e6f, c.f16 = true;

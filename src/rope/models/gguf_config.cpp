@@ -149,9 +149,10 @@ void Mapper::shape() {
   }
   g_.head_dim = static_cast<int>(hd);
   g_.rotary_dim = static_cast<int>(rot);
-  if ((arch_ == "deepseek2" || arch_ == "minicpm3" || arch_ == "plm") && rot < hd) {
+  if ((arch_ == "deepseek2" || arch_ == "deepseek4" || arch_ == "minicpm3" || arch_ == "plm") && rot < hd) {
     // llama.cpp rotates the LAST n_rot channels of the head: ggml_rope_set_offset(Qcur, n_embd_head_qk_nope)
-    // (src/models/deepseek2.cpp:615-617, minicpm3.cpp:165-170, plm.cpp:136-141), k_pe the rotary part alone;
+    // (src/models/deepseek2.cpp:615-617, deepseek4.cpp:923-935, minicpm3.cpp:165-170, plm.cpp:136-141), k_pe the
+    // rotary part alone;
     // HF's DeepSeek splits [nope, rope] alike.
     g_.model.qk_nope_head_dim = static_cast<int>(hd - rot);
     origin("qk_nope_head_dim", std::to_string(hd - rot), msg("head_dim − rope.dimension_count: llama.cpp rotates the last channels"));
@@ -287,7 +288,8 @@ const std::vector<GgufArchitecture>& gguf_architectures() {
   static const std::vector<GgufArchitecture> table = [] {
     static const std::vector<std::string_view> tested{"mamba", "llama", "command-r", "deepseek2", "qwen2", "qwen3",
                                                       "phi3", "gemma3", "gpt-oss", "qwen2vl", "qwen3vl", "glm4",
-                                                      "smollm3"};
+                                                      "smollm3", "cohere2", "olmo2", "llama4", "smallthinker",
+                                                      "exaone4", "afmoe"};
     std::vector<GgufArchitecture> t;
     std::string_view text(detail::embedded_llama_rope_types());
     bool header = true;
