@@ -168,6 +168,26 @@ void per_layer(const AddCase& add) {
     add("laguna-layer-1-sliding", sliding, a, layer(1), "pass");
     add("laguna-layer-4-full", full, b, layer(4), "pass");
   }
+  {  // Gemma 4 (gemma4.cpp:5,191-227): the pattern as an array; sliding layers with their own head and rotary dims
+     // at rope.freq_base_swa unscaled; full layers of head 512 with rope_freqs (proportional RoPE: the pairs past a
+     // quarter turn with a factor so large they stand still)
+    std::vector<float> prop(256, 1.0f);
+    for (std::size_t i = 64; i < prop.size(); ++i) prop[i] = 1e30f;
+    const auto g = [&] {
+      Gguf f("gemma4");
+      f.model(262144, 8, 512, 512, 1e6f, 6).u32("attention.key_length_swa", 256).u32("rope.dimension_count_swa", 256)
+          .f32("rope.freq_base_swa", 10000).u32("attention.sliding_window", 1024)
+          .bools("attention.sliding_window_pattern", {true, true, true, true, true, false}).tensor("rope_freqs.weight", prop);
+      return f;
+    };
+    Call sliding;
+    sliding.head_dim = sliding.n_dims = 256, sliding.base = 10000;
+    Call full;
+    full.head_dim = full.n_dims = 512, full.base = 1e6f, full.freq_factors = prop;
+    Gguf a = g(), b = g();
+    add("gemma4-layer-0-sliding", sliding, a, layer(0), "pass");
+    add("gemma4-layer-5-full", full, b, layer(5), "pass");
+  }
   {  // DeepSeek-V4 (deepseek4.cpp:903-935): the last 64 of 512 channels; layers with a compress ratio at
      // compress_rope_freq_base with the YaRN, magnitude 1 (dsv4_rope_attn_factor cancels ggml's); the others at
      // freq_base unscaled

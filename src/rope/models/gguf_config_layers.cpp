@@ -43,7 +43,11 @@
 //                              157-170, HF's (S20)); with sliding_window 0 n_no_rope_layer_step = n_layer: the
 //                              last layer has no RoPE, and its temperature of scale 0 aborts the decode
 //                              (src/llama-graph.cpp:161 GGML_ASSERT(f_attn_temp_scale != 0.0f), seen on libllama)
+//   gemma4.cpp:5,191-227       the array only; sliding layers at rope.freq_base_swa else 10000, unscaled, with
+//                              their own head (attention.key_length_swa) and n_rot(il) (rope.dimension_count_swa,
+//                              src/llama-model.cpp:1394-1401); the full ones with rope_freqs (proportional RoPE)
 //   smollm3.cpp:5,69           no RoPE where (il + 1) % 4 == 0, decided in code with no key
+#include <cmath>
 #include <fmt/format.h>
 
 #include "rope/core/error.hpp"
@@ -75,6 +79,8 @@ struct SwaRule {
   bool scaled;       ///< the sliding layers keep the scaling (rope_freq_scale_train_swa = rope_freq_scale_train)
   Rotates rotates;
   const char* source;
+  bool own_dims = false;  ///< the sliding layers' heads and rotary dims from {arch}.attention.key_length_swa and
+                          ///< {arch}.rope.dimension_count_swa (src/llama-model.cpp:1394-1401; the graph's n_rot(il))
 };
 constexpr SwaRule kSwaRules[] = {
     {"gemma2", 2, false, Gate::Always, SwaBase::KeyElseGlobal, true, Rotates::All, "src/models/gemma2.cpp"},
@@ -92,11 +98,12 @@ constexpr SwaRule kSwaRules[] = {
     {"olmo2", 4, false, Gate::Window, SwaBase::Global, false, Rotates::All, "src/models/olmo2.cpp:9,117"},
     {"mellum", 4, false, Gate::Window, SwaBase::Global, false, Rotates::All, "src/models/mellum.cpp:11,122"},
     {"muse-glimmer", 4, false, Gate::Always, SwaBase::KeyElseGlobal, false, Rotates::Sliding, "src/models/muse-glimmer.cpp:13,88"},
-    {"maple", 0, false, Gate::Always, SwaBase::KeyElseGlobal, true, Rotates::Sliding, "src/models/maple.cpp:10,90"},
-    {"laguna", 4, true, Gate::Window, SwaBase::KeyElseGlobal, false, Rotates::All, "src/models/laguna.cpp:39,180"},
+    {"maple", 0, false, Gate::Always, SwaBase::KeyElseGlobal, true, Rotates::Sliding, "src/models/maple.cpp:10,90", true},
+    {"laguna", 4, true, Gate::Window, SwaBase::KeyElseGlobal, false, Rotates::All, "src/models/laguna.cpp:39,180", true},
     {"afmoe", 4, false, Gate::Window, SwaBase::KeyElseGlobal, true, Rotates::NotEveryFourth, "src/models/afmoe.cpp:17,135"},
     {"smallthinker", 4, true, Gate::Window, SwaBase::KeyElseGlobal, true, Rotates::NotFirstOfFour, "src/models/smallthinker.cpp:9,106"},
     {"llama4", 4, false, Gate::WindowUnlessZero, SwaBase::KeyElseGlobal, true, Rotates::Llama4, "src/models/llama4.cpp:19,143"},
+    {"gemma4", 0, false, Gate::Always, SwaBase::KeyElse10000, false, Rotates::All, "src/models/gemma4.cpp:5,191-227", true},
 };
 /// The architectures whose load_arch_hparams reads {arch}.rope.freq_base_swa (src/models/*.cpp, LLM_KV_ROPE_FREQ_BASE_SWA);
 /// for any other llama.cpp never reads the key (llama_model_save_to_file writes it for every model).
@@ -143,24 +150,13 @@ std::vector<bool> sliding_layers(const GgufFile& f, const std::string& arch, lon
   return slides;
 }
 
-/// {arch}.block_count, required for `why`.
-long block_count(const GgufFile& f, const std::string& arch, const char* why) {
-  const std::string bk = arch + ".block_count";
-  const GgufValue* b = f.find(bk);
-  const auto layers = b ? b->as_number() : std::nullopt;
-  if (!layers || *layers < 1 || *layers > kMaxGgufLayers || *layers != static_cast<double>(static_cast<long>(*layers))) {
-    fail(f, bk, fmt::format("expected a whole number in 1 … {}: {}", kMaxGgufLayers, why));
-  }
-  return static_cast<long>(*layers);
-}
-
 /// Whether llama.cpp gives the architecture sliding layers for this file.
 bool gate_open(const GgufFile& f, const std::string& arch, const SwaRule& rule, const GgufModel& g) {
   switch (rule.gate) {
     case Gate::Always: return true;
     case Gate::Window: return g.sliding_window && *g.sliding_window > 0;
     case Gate::WindowUnlessZero: return !g.sliding_window || *g.sliding_window != 0;
-    case Gate::Layers64: return block_count(f, arch, "the sliding layers need the layer count") == 64;
+    case Gate::Layers64: return gguf_block_count(f, arch, "the sliding layers need the layer count") == 64;
   }
   return false;
 }
@@ -179,6 +175,28 @@ bool rotates(const SwaRule& rule, bool open, const std::vector<bool>& swa, long 
 }
 
 /// The sliding layers' RoPE and where it comes from.
+/// {arch}.KEY as a positive whole number, when the file has it.
+std::optional<long> count_key(const GgufFile& f, const std::string& k) {
+  const GgufValue* v = f.find(k);
+  const auto x = v ? v->as_number() : std::nullopt;
+  if (!v) return std::nullopt;
+  if (!x || *x < 2 || *x > 65536 || *x != static_cast<double>(static_cast<long>(*x))) fail(f, k, "expected a whole number in 2 … 65536");
+  return static_cast<long>(*x);
+}
+
+/// The sliding layers' head and rotary dims when the graph takes them per layer (SwaRule::own_dims).
+void own_dims(const GgufFile& f, const std::string& arch, const GgufModel& g, RopeConfig& s) {
+  const long hd = count_key(f, arch + ".attention.key_length_swa").value_or(g.head_dim);
+  const long rot = count_key(f, arch + ".rope.dimension_count_swa").value_or(g.rotary_dim);
+  if (rot % 2 != 0 || rot > hd) {
+    fail(f, arch + ".rope.dimension_count_swa", fmt::format("{} must be even and at most the sliding head size {}", rot, hd));
+  }
+  double factor = static_cast<double>(rot) / static_cast<double>(hd);
+  for (int i = 0; i < 4 && static_cast<long>(static_cast<double>(hd) * factor) < rot; ++i) factor = std::nextafter(factor, 2.0);
+  s.head_dim = static_cast<int>(hd);
+  s.partial_rotary_factor = factor;
+}
+
 LayerTypeRope sliding_rope(const SwaRule& rule, const std::string& arch, const GgufModel& g) {
   const double base = rule.base == SwaBase::Global ? g.model.rope.base
                       : g.freq_base_swa            ? *g.freq_base_swa
@@ -206,14 +224,15 @@ LayerTypeRope sliding_rope(const SwaRule& rule, const std::string& arch, const G
 }
 
 bool same_rope(const RopeConfig& a, const RopeConfig& b) {
-  return a.base == b.base && a.type == b.type && a.factor == b.factor && a.attention_factor == b.attention_factor;
+  return a.base == b.base && a.type == b.type && a.factor == b.factor && a.attention_factor == b.attention_factor &&
+         a.head_dim == b.head_dim && a.partial_rotary_factor == b.partial_rotary_factor;
 }
 
 void swa_layers(const GgufFile& f, const std::string& arch, const SwaRule& rule, GgufModel& g) {
   const bool open = gate_open(f, arch, rule, g);
   const bool nope_anyway = rule.rotates == Rotates::NotEveryFourth || rule.rotates == Rotates::Llama4;
   if (!open && !nope_anyway) return;  // llama.cpp: no sliding layers, every layer the same RoPE
-  const long layers = block_count(f, arch, "the sliding layers need the layer count");
+  const long layers = gguf_block_count(f, arch, "the sliding layers need the layer count");
   std::vector<bool> swa = open ? sliding_layers(f, arch, layers, rule.pattern, rule.dense_first) : std::vector<bool>{};
   if (open && swa.empty()) return;  // the array llama.cpp requires is missing
   if (swa.empty()) swa.assign(static_cast<std::size_t>(layers), false);
@@ -221,7 +240,8 @@ void swa_layers(const GgufFile& f, const std::string& arch, const SwaRule& rule,
   const long lead = lead_key && lead_key->as_number() ? static_cast<long>(*lead_key->as_number()) : 0;
   bool any_swa = false;
   for (bool s : swa) any_swa = any_swa || s;
-  const LayerTypeRope sliding = sliding_rope(rule, arch, g);
+  LayerTypeRope sliding = sliding_rope(rule, arch, g);
+  if (rule.own_dims) own_dims(f, arch, g, sliding.config);
   const LayerTypeRope full{"full_attention", {}, true, g.model.rope, msg("rope.freq_base and the scaling keys")};
   const std::string swa_name = rule.rotates == Rotates::Llama4 ? "chunked_attention" : "sliding_attention";
   // One type per (slides, rotates), in the order of their first layer.
@@ -292,7 +312,7 @@ void swa_layers(const GgufFile& f, const std::string& arch, const SwaRule& rule,
 /// SmolLM3: llama.cpp leaves every fourth layer without RoPE, decided in code with no key
 /// (src/models/smollm3.cpp:5 n_no_rope_layer_step = 4, :69 use_rope = (il + 1) % 4 != 0).
 void smollm3(const GgufFile& f, const std::string& arch, GgufModel& g) {
-  const long layers = block_count(f, arch, "the NoPE layers need the layer count");
+  const long layers = gguf_block_count(f, arch, "the NoPE layers need the layer count");
   LayerTypeRope rope{"rope", {}, true, g.model.rope, msg("rope.freq_base and the scaling keys")};
   LayerTypeRope nope{"nope", {}, false, g.model.rope, msg("llama.cpp: no RoPE on every fourth layer (SmolLM3)")};
   for (long i = 0; i < layers; ++i) ((i + 1) % 4 != 0 ? rope : nope).layers.push_back(static_cast<int>(i));
@@ -304,61 +324,24 @@ void smollm3(const GgufFile& f, const std::string& arch, GgufModel& g) {
                                        msg("llama.cpp: no RoPE on every fourth layer (SmolLM3)")));
 }
 
-/// DeepSeek-V4 (src/models/deepseek4.cpp:903-935): every layer slides (set_swa_pattern(0)); a layer whose
-/// {arch}.attention.compress_ratios entry is not 0 turns q and kv with {arch}.attention.compress_rope_freq_base and the
-/// model's scaling, the others with rope.freq_base unscaled (freq_scale 1, ext_factor 0); both with attn_factor
-/// dsv4_rope_attn_factor (:11-17), which cancels ggml's YaRN magnitude: cos and sin of magnitude 1. The last n_rot
-/// channels turn (ggml_rope_set_offset). Its compressed keys and indexer turn at other positions (:509, :582, :614).
-void deepseek4(const GgufFile& f, const std::string& arch, GgufModel& g) {
-  const std::string rk = arch + ".attention.compress_ratios", bk = arch + ".attention.compress_rope_freq_base";
-  const GgufValue* ratios = f.find(rk);
-  const GgufValue* base = f.find(bk);
-  if (!ratios || !base) return;  // llama.cpp refuses such a file (required keys)
-  const long layers = block_count(f, arch, "the compressed layers need the layer count");
-  bool integers = ratios->type == GgufType::Array && ratios->items.size() == ratios->count;
-  for (const GgufValue& x : ratios->items) integers = integers && x.is_integer();
-  if (!integers || static_cast<long>(ratios->count) < layers) {
-    fail(f, rk, fmt::format("expected an array of at least {} whole numbers, one per layer", layers));
-  }
-  const auto b = base->as_number();
-  if (!b || !(*b > 1.0)) fail(f, bk, "expected a number above 1");
-  LayerTypeRope plain{"sliding_attention", {}, true, RopeConfig{}, msg("rope.freq_base {0}, no scaling", format_number(g.model.rope.base))};
-  plain.config.head_dim = g.model.rope.head_dim;
-  plain.config.partial_rotary_factor = g.model.rope.partial_rotary_factor;
-  plain.config.layout = g.model.rope.layout;
-  plain.config.max_position_embeddings = g.model.rope.max_position_embeddings;
-  plain.config.base = g.model.rope.base;
-  LayerTypeRope compressed{"compressed_attention", {}, true, g.model.rope,
-                           msg("{0} {1}, with the model's scaling at magnitude 1", bk, format_number(*b))};
-  compressed.config.base = *b;
-  if (compressed.config.type != ScalingType::Default) compressed.config.attention_factor = 1.0;
-  for (long i = 0; i < layers; ++i) {
-    (ratios->items[static_cast<std::size_t>(i)].integer != 0 ? compressed : plain).layers.push_back(static_cast<int>(i));
-  }
-  if (plain.layers.empty() || compressed.layers.empty()) {  // one RoPE for every layer
-    g.model.rope = plain.layers.empty() ? compressed.config : plain.config;
-    return;
-  }
-  // In the order of their first layer; the values without --layer-type are the compressed layers'.
-  g.model.layer_types = plain.layers.front() < compressed.layers.front() ? std::vector<LayerTypeRope>{plain, compressed}
-                                                                         : std::vector<LayerTypeRope>{compressed, plain};
-  g.model.rope = compressed.config;
-  g.model.layer_type = compressed.name;
-  g.model.notes.push_back(msg("the values here are those of layers {0} ({1}); --layer-type with a type or a layer index gives "
-                              "the others'", describe_layers(compressed.layers), compressed.name));
-  g.model.origin.push_back(origin_line(Message::same("layer_types"),
-                                       fmt::format("{} compressed, {} sliding only", compressed.layers.size(), plain.layers.size()),
-                                       Message::same(rk)));
-}
-
 }  // namespace
+
+long gguf_block_count(const GgufFile& f, const std::string& arch, const char* why) {
+  const std::string bk = arch + ".block_count";
+  const GgufValue* b = f.find(bk);
+  const auto layers = b ? b->as_number() : std::nullopt;
+  if (!layers || *layers < 1 || *layers > kMaxGgufLayers || *layers != static_cast<double>(static_cast<long>(*layers))) {
+    throw InvalidArgument(fmt::format("{}: {}: {}", f.name, bk, fmt::format("expected a whole number in 1 … {}: {}", kMaxGgufLayers, why)));
+  }
+  return static_cast<long>(*layers);
+}
 
 void gguf_layers(const GgufFile& file, const std::string& arch, GgufModel& g) {
   const SwaRule* rule = nullptr;
   for (const SwaRule& r : kSwaRules) rule = arch == r.arch ? &r : rule;
   if (rule) swa_layers(file, arch, *rule, g);
   if (arch == "smollm3") smollm3(file, arch, g);
-  if (arch == "deepseek4") deepseek4(file, arch, g);
+  if (arch == "deepseek4") gguf_deepseek4_layers(file, arch, g);
   if (!g.freq_base_swa) return;
   const std::string swa = format_number(*g.freq_base_swa);
   bool reads = false;
