@@ -47,6 +47,10 @@ LAYERED = {
     "llama4": (8, every_fourth(8, 3)),           # src/models/llama4.cpp:143: (il + 1) % 4 != 0
     "smollm3": (8, every_fourth(8, 3)),          # src/models/smollm3.cpp:69: (il + 1) % 4 != 0
     "muse-glimmer": (8, every_fourth(8, 3)),     # src/models/muse-glimmer.cpp:88: RoPE on the sliding layers only
+    "gemma2": (4, set()),                        # src/models/gemma2.cpp: il % 2 < 1 slides at freq_base_swa, scaled
+    "gpt-oss": (4, set()),                       # src/models/openai-moe.cpp: as gemma2
+    "exaone-moe": (8, every_fourth(8, 3)),       # src/models/exaone-moe.cpp:131: RoPE on the sliding layers only
+    "laguna": (8, set()),                        # src/models/laguna.cpp:180-189: sliding layers unscaled
 }
 # The models whose only layers with RoPE slide, at rope.freq_base_swa: inspect reports their values (None: the model's
 # scaling; 1: unscaled, muse-glimmer.cpp:9 leaves rope_freq_scale_train_swa at 1).

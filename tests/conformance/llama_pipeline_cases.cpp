@@ -105,6 +105,26 @@ std::vector<PipelineCase> pipeline_cases() {
     m.model(32768, 2, 2, 64, 64, 1e6f, 8).u32("attention.sliding_window", 512).f32("logit_scale", 1.0f)
         .f32("rope.freq_base_swa", 10000).str("rope.scaling.type", "linear").f32("rope.scaling.factor", 4);
   });
+  add("gemma2", "gemma2", [](Meta& m) {  // pattern 2: sliding layers at rope.freq_base_swa with the model's scaling
+    m.model(8192, 2, 1, 128, 128, 10000, 4).u32("attention.sliding_window", 4096).f32("rope.freq_base_swa", 20000)
+        .str("rope.scaling.type", "linear").f32("rope.scaling.factor", 2);
+  });
+  add("gpt-oss", "gpt-oss", [](Meta& m) {  // pattern 2, YaRN on both kinds, rope.freq_base_swa on the sliding ones
+    m.model(131072, 2, 2, 64, 64, 150000, 4).u32("attention.sliding_window", 128).f32("rope.freq_base_swa", 50000)
+        .str("rope.scaling.type", "yarn").f32("rope.scaling.factor", 32).u32("rope.scaling.original_context_length", 4096)
+        .u32("expert_count", 2).u32("expert_used_count", 2).u32("expert_feed_forward_length", 32);
+  });
+  add("exaone-moe", "exaone-moe", [](Meta& m) {  // pattern 4, RoPE on the sliding layers only
+    m.model(65536, 2, 2, 64, 64, 1e6f, 8).u32("attention.sliding_window", 128).u32("expert_count", 2)
+        .u32("expert_used_count", 2).u32("expert_feed_forward_length", 32).u32("expert_gating_func", 2)
+        .u32("leading_dense_block_count", 1);
+  });
+  add("laguna", "laguna", [](Meta& m) {  // dense_first pattern 4; sliding layers unscaled at rope.freq_base_swa
+    m.model(131072, 2, 2, 64, 64, 500000, 8).u32("attention.sliding_window", 512).f32("rope.freq_base_swa", 10000)
+        .str("rope.scaling.type", "yarn").f32("rope.scaling.factor", 4).u32("rope.scaling.original_context_length", 32768)
+        .u32("leading_dense_block_count", 1).u32("expert_count", 2).u32("expert_used_count", 2)
+        .u32("expert_feed_forward_length", 32);
+  });
   return cases;
 }
 
