@@ -89,6 +89,8 @@ def main():
         ap.add_argument("--" + k, required=True)
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
+    if os.path.exists(os.path.join(a.out, "norope.tsv")):
+        os.remove(os.path.join(a.out, "norope.tsv"))
     subprocess.run([a.harness, a.out, a.lib], check=True)
     failed, total, models, turned, dumps = 0, 0, {}, {}, {}
     with open(os.path.join(a.out, "pipeline.tsv")) as f:
@@ -165,6 +167,15 @@ def main():
             print(f"{'ok  ' if ok else 'FAIL'} {case:14s} layer {il}: rope check --layer-type {il}: exit {r.returncode}, "
                   f"{r.stderr.strip()}")
             failed += 0 if ok else 1
+    # Models whose graph has no RoPE node (the harness lists them): rope must refuse them, saying llama.cpp applies none.
+    norope = os.path.join(a.out, "norope.tsv")
+    for case in (open(norope).read().split() if os.path.exists(norope) else []):
+        total += 1
+        r = subprocess.run([a.rope, "inspect", os.path.join(a.out, case + ".gguf")], capture_output=True, text=True)
+        ok = r.returncode == 2 and "applies no RoPE" in r.stderr
+        print(f"{'ok  ' if ok else 'FAIL'} {case:14s} no RoPE node in libllama's graph; rope inspect: exit {r.returncode}, "
+              f"{r.stderr.strip()}")
+        failed += 0 if ok else 1
     for case, (gguf, n_ctx_train, rope_type, key_base, key_type, key_factor, key_base_swa) in sorted(models.items()):
         total += 1
         # Where only the sliding layers turn, inspect's values are theirs: their base, their scaling.

@@ -176,7 +176,8 @@ bool run(const std::string& dir, const std::string& name, Meta& meta, std::ofstr
   b.n_tokens = n;
   const int rc = llama_decode(ctx, b);
   llama_batch_free(b);
-  bool ok = rc == 0 && !nodes.empty();
+  bool ok = rc == 0 && nodes.empty() == meta.no_rope;
+  if (ok && meta.no_rope) std::ofstream(dir + "/norope.tsv", std::ios::app) << name << '\n';
   if (!ok) std::fprintf(stderr, "%s: llama_decode %d, %zu RoPE nodes\n", name.c_str(), rc, nodes.size());
   const std::string a = meta.arch;
   const std::string loaded = std::to_string(llama_model_n_ctx_train(model)) + "\t" + std::to_string(llama_model_rope_type(model)) +

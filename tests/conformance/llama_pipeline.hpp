@@ -19,6 +19,7 @@ constexpr int kVocab = 64;
 struct Meta : GgufKeys<Meta> {
   std::map<std::string, std::vector<float>> factors;  ///< tensor name -> values
   std::uint32_t n_ctx = 256;                          ///< the context libllama runs with
+  bool no_rope = false;  ///< the graph has no RoPE node: the case is listed in OUTDIR/norope.tsv
   explicit Meta(const std::string& a) : GgufKeys(a) {
     gguf_set_val_str(g, "general.name", "rope conformance tiny model");
     // The dummy tokenizer "test" of llama.cpp's own test of every architecture (tests/test-llama-archs.cpp).

@@ -125,6 +125,10 @@ std::vector<PipelineCase> pipeline_cases() {
         .u32("leading_dense_block_count", 1).u32("expert_count", 2).u32("expert_used_count", 2)
         .u32("expert_feed_forward_length", 32);
   });
+  add("granite-4-h-nope", "granite", [](Meta& m) {  // rope.scaling.finetuned false: no RoPE node at all (granite.cpp:33-37)
+    m.model(8192, 2, 2, 64, 64, 10000, 2).f32("logit_scale", 1.0f).boolean("rope.scaling.finetuned", false);
+    m.no_rope = true;
+  });
   return cases;
 }
 

@@ -220,6 +220,13 @@ def good_files():
         (".rope.freq_base", "f32", 1000000.0), (".attention.sliding_window", "u32", 4096)], layers=30))
     # AFMoE without a sliding window: still no RoPE where (il + 1) % 4 == 0.
     f["afmoe.gguf"] = gguf(model("afmoe", 65536, 2048, 16, 4, [(".rope.freq_base", "f32", 10000.0)], layers=8))
+    # Granite 4.0-H: the converter writes rope.scaling.finetuned false (conversion/granite.py:514-519): no RoPE.
+    f["granite-4.0-h.gguf"] = gguf(model("granitehybrid", 131072, 1536, 12, 4, [
+        (".rope.freq_base", "f32", 10000.0), (".rope.scaling.finetuned", "bool", False)], layers=4))
+    # Granite SWA with HF's no_rope_layers as attention.rope_pattern (conversion/granite.py:115-119).
+    f["granite-swa.gguf"] = gguf(model("granite_swa", 131072, 2048, 16, 4, [
+        (".rope.freq_base", "f32", 10000.0),
+        (".attention.rope_pattern", "arr", ("bool", [True, True, True, False]))], layers=4))
     f["gpt-oss-20b.gguf"] = gguf(model("gpt-oss", 131072, 2880, 64, 8, [
         (".attention.key_length", "u32", 64), (".attention.value_length", "u32", 64),
         (".rope.freq_base", "f32", 150000.0), (".rope.scaling.type", "str", "yarn"),

@@ -127,5 +127,20 @@ TEST(GgufLayers, AfmoeNopeLayersWithoutASlidingWindow) {
   EXPECT_EQ(g.model.layer_types[1].layers, (std::vector<int>{3, 7}));
 }
 
+TEST(GgufLayers, GraniteRopeSwitchAndPattern) {
+  // granite-hybrid.cpp:16-20: rope.scaling.finetuned false switches RoPE off in every layer (Granite 4.0-H).
+  try {
+    read_gguf_model(path("granite-4.0-h.gguf"));
+    ADD_FAILURE() << "a Granite without RoPE read as one with";
+  } catch (const InvalidArgument& e) {
+    EXPECT_THAT(e.what(), HasSubstr("granitehybrid.rope.scaling.finetuned: false: llama.cpp applies no RoPE"));
+  }
+  // granite-swa.cpp:43,211: attention.rope_pattern, 1 = RoPE.
+  const GgufModel g = read_gguf_model(path("granite-swa.gguf"));
+  ASSERT_EQ(g.model.layer_types.size(), 2u);
+  EXPECT_EQ(g.model.layer_types[1].name, "nope");
+  EXPECT_EQ(g.model.layer_types[1].layers, std::vector<int>{3});
+}
+
 }  // namespace
 }  // namespace rope

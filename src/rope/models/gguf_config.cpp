@@ -88,6 +88,15 @@ void Mapper::architecture() {
                                              fmt::join(names, ", ")));
   }
   if (it->type == T::None) fail("general.architecture", fmt::format("'{}': llama.cpp applies no RoPE to it", arch_));
+  // Granite: rope.scaling.finetuned switches RoPE off in every layer (has_rope: src/models/granite.cpp:33-37,
+  // granite-hybrid.cpp:16-20, granite-switch.cpp:15 at de3ff815ea7d); the converter writes false for Granite 4.0-H
+  // (conversion/granite.py:514-519).
+  if (arch_ == "granite" || arch_ == "granitehybrid" || arch_ == "graniteswitch") {
+    const GgufValue* ft = f_.find(key("rope.scaling.finetuned"));
+    if (ft && ft->type == GgufType::Bool && ft->integer == 0) {
+      fail(key("rope.scaling.finetuned"), "false: llama.cpp applies no RoPE to any layer of this model");
+    }
+  }
   const GgufValue* s = f_.find(key("rope.dimension_sections"));
   // llama_hparams::use_mrope (src/llama-hparams.cpp:351-353): the first two sections both nonzero.
   const bool use_mrope = s && s->type == GgufType::Array && s->items.size() >= 2 && s->items[0].integer > 0 &&
@@ -289,7 +298,7 @@ const std::vector<GgufArchitecture>& gguf_architectures() {
     static const std::vector<std::string_view> tested{"mamba", "llama", "command-r", "deepseek2", "qwen2", "qwen3",
                                                       "phi3", "gemma3", "gpt-oss", "qwen2vl", "qwen3vl", "glm4",
                                                       "smollm3", "cohere2", "olmo2", "llama4", "smallthinker",
-                                                      "exaone4", "afmoe"};
+                                                      "exaone4", "afmoe", "granitehybrid", "granite_swa"};
     std::vector<GgufArchitecture> t;
     std::string_view text(detail::embedded_llama_rope_types());
     bool header = true;

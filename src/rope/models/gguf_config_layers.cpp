@@ -336,12 +336,37 @@ long gguf_block_count(const GgufFile& f, const std::string& arch, const char* wh
   return static_cast<long>(*layers);
 }
 
+/// Granite SWA: {arch}.attention.rope_pattern, one bool per layer (1: RoPE), when the file has it
+/// (src/models/granite-swa.cpp:43, :211 has_rope(il); conversion/granite.py:115-119 writes HF's no_rope_layers).
+static void rope_pattern(const GgufFile& f, const std::string& arch, GgufModel& g) {
+  const std::string k = arch + ".attention.rope_pattern";
+  const GgufValue* v = f.find(k);
+  if (!v) return;
+  const long layers = gguf_block_count(f, arch, "the NoPE layers need the layer count");
+  bool ok = v->type == GgufType::Array && v->items.size() == v->count && static_cast<long>(v->count) == layers;
+  for (const GgufValue& x : v->items) ok = ok && (x.type == GgufType::Bool || x.is_integer());
+  if (!ok) fail(f, k, fmt::format("expected an array of {} bools, one per layer", layers));
+  LayerTypeRope rope{"rope", {}, true, g.model.rope, msg("rope.freq_base and the scaling keys")};
+  LayerTypeRope nope{"nope", {}, false, g.model.rope, Message::same(k)};
+  for (long i = 0; i < layers; ++i) (v->items[static_cast<std::size_t>(i)].integer != 0 ? rope : nope).layers.push_back(static_cast<int>(i));
+  if (nope.layers.empty() || rope.layers.empty()) {
+    if (rope.layers.empty()) fail(f, k, "every layer false: llama.cpp applies no RoPE to any layer of this model");
+    return;
+  }
+  g.model.layer_types = {rope, nope};
+  g.model.layer_type = "rope";
+  g.model.origin.push_back(origin_line(Message::same("layer_types"),
+                                       fmt::format("{} with RoPE, {} without", rope.layers.size(), nope.layers.size()),
+                                       Message::same(k)));
+}
+
 void gguf_layers(const GgufFile& file, const std::string& arch, GgufModel& g) {
   const SwaRule* rule = nullptr;
   for (const SwaRule& r : kSwaRules) rule = arch == r.arch ? &r : rule;
   if (rule) swa_layers(file, arch, *rule, g);
   if (arch == "smollm3") smollm3(file, arch, g);
   if (arch == "deepseek4") gguf_deepseek4_layers(file, arch, g);
+  if (arch == "granite_swa") rope_pattern(file, arch, g);
   if (!g.freq_base_swa) return;
   const std::string swa = format_number(*g.freq_base_swa);
   bool reads = false;
