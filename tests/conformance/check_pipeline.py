@@ -7,6 +7,8 @@ for every node:
   - where ggml ran the RoPE in place (after a q-norm), the "before" a callback reads once the node is done
     equals "after", and check must say so (before-equals-after);
   - `rope identify` must recover, from one node of each model, the scaling family and its parameters;
+for every model of LAYERED, the layers with a RoPE node must be those llama.cpp's source gives RoPE, and rope must
+refuse --layer-type for every other one (it rotates nothing);
 and for every model, `rope inspect CASE.gguf --json` must agree with what libllama reports it loaded (context
 length, rope.freq_base, the scaling factor, the rope type's layout).
 
@@ -19,8 +21,40 @@ import os
 import subprocess
 import sys
 
-# Gemma 3: every sixth layer is global, the others slide (src/models/gemma3.cpp: set_swa_pattern(6)).
-SLIDING = {"gemma3": lambda il: il % 6 < 5}
+# The models whose layers differ, as llama.cpp's source decides it (ggml-org/llama.cpp at the node-llama-cpp 3.22.1
+# bundle, commit de3ff815ea7d; the models of llama_pipeline_cases.cpp): the layer count and the layers without RoPE.
+# Every node of these is checked with --layer-type LAYER (rope's RoPE of that layer index); the layers where libllama's
+# graph has a RoPE node must be the others, and rope must refuse --layer-type for each NoPE layer (it rotates nothing).
+def every_fourth(n, first):
+    return {il for il in range(n) if il % 4 == first}
+
+
+def sampled(il, n_layer):
+    """The layers checked one by one (the first eight and the last two: every pattern above repeats within eight); the
+    others count in the comparison of the layers with RoPE only, to keep the tier's time."""
+    return il < 8 or il >= n_layer - 2
+
+
+LAYERED = {
+    "gemma3": (6, set()),                        # src/models/gemma3.cpp: il % 6 < 5 slides at freq_base_swa, unscaled
+    "cohere2": (8, every_fourth(8, 3)),          # src/models/cohere2.cpp:89: RoPE on the sliding layers only
+    "cohere2moe": (8, {4}),                      # src/models/cohere2moe.cpp:184: sliding (il % 4 != 0) or il < 1
+    "exaone4-32b": (64, every_fourth(64, 3)),    # src/models/exaone4.cpp:4,111: 64 layers slide, RoPE on those only
+    "olmo3": (8, set()),                         # src/models/olmo2.cpp:117: sliding layers without the YaRN
+    "mellum": (8, set()),                        # src/models/mellum.cpp:122: as olmo2
+    "afmoe": (8, every_fourth(8, 3)),            # src/models/afmoe.cpp:135: (il + 1) % 4 != 0
+    "smallthinker": (8, every_fourth(8, 0)),     # src/models/smallthinker.cpp:106: il % 4 != 0
+    "llama4": (8, every_fourth(8, 3)),           # src/models/llama4.cpp:143: (il + 1) % 4 != 0
+    "smollm3": (8, every_fourth(8, 3)),          # src/models/smollm3.cpp:69: (il + 1) % 4 != 0
+    "muse-glimmer": (8, every_fourth(8, 3)),     # src/models/muse-glimmer.cpp:88: RoPE on the sliding layers only
+    "gemma2": (4, set()),                        # src/models/gemma2.cpp: il % 2 < 1 slides at freq_base_swa, scaled
+    "gpt-oss": (4, set()),                       # src/models/openai-moe.cpp: as gemma2
+    "exaone-moe": (8, every_fourth(8, 3)),       # src/models/exaone-moe.cpp:131: RoPE on the sliding layers only
+    "laguna": (8, set()),                        # src/models/laguna.cpp:180-189: sliding layers unscaled
+}
+# The models whose only layers with RoPE slide, at rope.freq_base_swa: inspect reports their values (None: the model's
+# scaling; 1: unscaled, muse-glimmer.cpp:9 leaves rope_freq_scale_train_swa at 1).
+ONLY_SLIDING_TURN = {"afmoe": None, "muse-glimmer": 1}
 # Dumps correct for llama.cpp that rope, choosing LongRoPE's list from the positions as Hugging Face does, must name:
 # Phi-3 run with n_ctx 256 takes the short factors at every position (llama_model::get_rope_factors).
 EXPECT = {"phi3-short": "longrope-other-list"}
@@ -55,16 +89,22 @@ def main():
         ap.add_argument("--" + k, required=True)
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
+    if os.path.exists(os.path.join(a.out, "norope.tsv")):
+        os.remove(os.path.join(a.out, "norope.tsv"))
     subprocess.run([a.harness, a.out, a.lib], check=True)
-    failed, total, models = 0, 0, {}
+    failed, total, models, turned, dumps = 0, 0, {}, {}, {}
     with open(os.path.join(a.out, "pipeline.tsv")) as f:
         rows = [line.rstrip("\n").split("\t") for line in f if line.strip()]
     for (case, base, node, layer, n_dims, mode, freq_base, freq_scale, ext, attn, positions, slot_e,
          n_ctx_train, rope_type, scale_train, key_base, key_type, key_factor, key_base_swa, in_place) in rows:
         gguf = os.path.join(a.out, case + ".gguf")
-        models[case] = (gguf, int(n_ctx_train), int(rope_type), float(key_base), key_type, float(key_factor))
-        arch_sliding = SLIDING.get(case)
-        extra = ["--layer-type", "sliding_attention"] if arch_sliding and arch_sliding(int(layer)) else []
+        swa = float(key_base_swa) if key_base_swa != "-" else None
+        models[case] = (gguf, int(n_ctx_train), int(rope_type), float(key_base), key_type, float(key_factor), swa)
+        extra = ["--layer-type", layer] if case in LAYERED else []
+        turned.setdefault(case, set()).add(int(layer))
+        dumps.setdefault(case, (base, positions))
+        if case in LAYERED and not sampled(int(layer), LAYERED[case][0]):
+            continue
         check = [a.rope, "check", "--before", base + ".before.npy", "--after", base + ".after.npy",
                  "--positions", positions, "--config", gguf, "--json"] + extra
         total += 1
@@ -107,8 +147,41 @@ def main():
                   + ", ".join(f"{k} {got[k]:.6g}" if isinstance(got[k], float) else f"{k} {got[k]}" for k in want)
                   + f" (expected {want})")
             failed += 0 if ok else 1
-    for case, (gguf, n_ctx_train, rope_type, key_base, key_type, key_factor) in sorted(models.items()):
+    for case, (n_layer, nope) in sorted(LAYERED.items()):
+        # The layers with a RoPE node in libllama's graph, and rope's answer for every layer without one.
         total += 1
+        got = turned.get(case, set())
+        ok = got == set(range(n_layer)) - nope
+        print(f"{'ok  ' if ok else 'FAIL'} {case:14s} layers with RoPE in libllama's graph: {len(got)} of {n_layer}, "
+              f"NoPE {sorted(set(range(n_layer)) - got)} (expected {sorted(nope)})")
+        failed += 0 if ok else 1
+        if case not in dumps:
+            continue
+        base, positions = dumps[case]
+        for il in sorted(il for il in nope if sampled(il, n_layer)):
+            total += 1
+            r = subprocess.run([a.rope, "check", "--before", base + ".before.npy", "--after", base + ".after.npy",
+                                "--positions", positions, "--config", models[case][0], "--layer-type", str(il)],
+                               capture_output=True, text=True)
+            ok = r.returncode == 2 and "rotate nothing" in r.stderr
+            print(f"{'ok  ' if ok else 'FAIL'} {case:14s} layer {il}: rope check --layer-type {il}: exit {r.returncode}, "
+                  f"{r.stderr.strip()}")
+            failed += 0 if ok else 1
+    # Models whose graph has no RoPE node (the harness lists them): rope must refuse them, saying llama.cpp applies none.
+    norope = os.path.join(a.out, "norope.tsv")
+    for case in (open(norope).read().split() if os.path.exists(norope) else []):
+        total += 1
+        r = subprocess.run([a.rope, "inspect", os.path.join(a.out, case + ".gguf")], capture_output=True, text=True)
+        ok = r.returncode == 2 and "applies no RoPE" in r.stderr
+        print(f"{'ok  ' if ok else 'FAIL'} {case:14s} no RoPE node in libllama's graph; rope inspect: exit {r.returncode}, "
+              f"{r.stderr.strip()}")
+        failed += 0 if ok else 1
+    for case, (gguf, n_ctx_train, rope_type, key_base, key_type, key_factor, key_base_swa) in sorted(models.items()):
+        total += 1
+        # Where only the sliding layers turn, inspect's values are theirs: their base, their scaling.
+        if case in ONLY_SLIDING_TURN:
+            key_base = key_base_swa
+            key_factor = ONLY_SLIDING_TURN[case] or key_factor
         rc, j = run([a.rope, "inspect", gguf, "--json"])
         problems = []
         if j.get("max_position_embeddings") != n_ctx_train:

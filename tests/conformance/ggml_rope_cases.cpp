@@ -27,72 +27,12 @@
 #include "ggml-backend.h"
 #include "ggml.h"
 #include "gguf.h"
+#include "ggml_rope_cases.hpp"
+#include "harness.hpp"
 
 namespace {
 
-constexpr int kHeads = 2;
-const std::vector<int> kPositions{0, 1, 2, 3, 7, 100, 1000, 3808, 4097, 8700, 16384, 30000, 32767, 65535};
-
-/// A .npy file (format version 1.0) of float32 values in C order.
-void write_npy(const std::string& path, const std::vector<float>& v, int d0, int d1, int d2) {
-  std::string header = "{'descr': '<f4', 'fortran_order': False, 'shape': (" + std::to_string(d0) + ", " +
-                       std::to_string(d1) + ", " + std::to_string(d2) + "), }";
-  while ((10 + header.size() + 1) % 64 != 0) header += ' ';
-  header += '\n';
-  std::ofstream f(path, std::ios::binary);
-  f.write("\x93NUMPY\x01\x00", 8);
-  const std::uint16_t n = static_cast<std::uint16_t>(header.size());
-  f.put(static_cast<char>(n & 0xff)).put(static_cast<char>(n >> 8));
-  f.write(header.data(), static_cast<std::streamsize>(header.size()));
-  f.write(reinterpret_cast<const char*>(v.data()), static_cast<std::streamsize>(v.size() * sizeof(float)));
-}
-
-/// One GGUF file: metadata and small f32 tensors, written by ggml's gguf API.
-struct Gguf {
-  gguf_context* g = gguf_init_empty();
-  ggml_context* data = ggml_init({1 << 20, nullptr, false});
-  std::string arch;
-  explicit Gguf(const std::string& a) : arch(a) { gguf_set_val_str(g, "general.architecture", a.c_str()); }
-  Gguf& u32(const std::string& k, std::uint32_t v) { return gguf_set_val_u32(g, (arch + "." + k).c_str(), v), *this; }
-  Gguf& f32(const std::string& k, float v) { return gguf_set_val_f32(g, (arch + "." + k).c_str(), v), *this; }
-  Gguf& str(const std::string& k, const std::string& v) { return gguf_set_val_str(g, (arch + "." + k).c_str(), v.c_str()), *this; }
-  Gguf& i32s(const std::string& k, const std::vector<std::int32_t>& v) {
-    gguf_set_arr_data(g, (arch + "." + k).c_str(), GGUF_TYPE_INT32, v.data(), v.size());
-    return *this;
-  }
-  Gguf& tensor(const std::string& name, const std::vector<float>& v) {
-    ggml_tensor* t = ggml_new_tensor_1d(data, GGML_TYPE_F32, static_cast<std::int64_t>(v.size()));
-    ggml_set_name(t, name.c_str());
-    for (std::size_t i = 0; i < v.size(); ++i) static_cast<float*>(t->data)[i] = v[i];
-    gguf_add_tensor(g, t);
-    return *this;
-  }
-  /// A model: context, embedding, heads, layers, head size, rotary dims, base.
-  Gguf& model(std::uint32_t ctx, std::uint32_t heads, std::uint32_t head_dim, std::uint32_t n_rot, float base,
-              std::uint32_t layers = 2) {
-    return u32("context_length", ctx).u32("embedding_length", heads * head_dim).u32("block_count", layers)
-        .u32("attention.head_count", heads).u32("attention.head_count_kv", heads).u32("attention.key_length", head_dim)
-        .u32("rope.dimension_count", n_rot).f32("rope.freq_base", base);
-  }
-  bool write(const std::string& path) {
-    const bool ok = gguf_write_to_file(g, path.c_str(), false);
-    gguf_free(g);
-    ggml_free(data);
-    return ok;
-  }
-};
-
-struct Call {
-  int head_dim = 128, n_dims = 128, mode = GGML_ROPE_TYPE_NEOX, n_ctx_orig = 0;
-  float base = 10000, freq_scale = 1, ext_factor = 0, attn_factor = 1, beta_fast = 32, beta_slow = 1;
-  std::vector<float> freq_factors;
-  std::vector<int> sections;  ///< M-RoPE: ggml_rope_multi with positions (p, p, p, 0)
-  int offset = 0;             ///< ggml_rope_set_offset
-  int position_shift = 0;     ///< a planted bug: positions + shift
-  std::vector<int> positions = kPositions;
-  std::vector<int> columns;   ///< VISION: the patch's column (slot 1); `positions` holds its row (slot 0)
-  bool before_is_after = false;  ///< a planted bug: "before" read after an in-place RoPE (the rotated values)
-};
+using namespace rope_conformance;
 
 /// The input the kernel rotates: deterministic, float32, of order 1.
 std::vector<float> input(int d, std::size_t tokens) {
@@ -103,8 +43,14 @@ std::vector<float> input(int d, std::size_t tokens) {
 
 bool run(ggml_backend_t be, const Call& c, const std::vector<float>& x, std::vector<float>& y) {
   const int n = static_cast<int>(c.positions.size());
+  const ggml_type type = c.f16 ? GGML_TYPE_F16 : GGML_TYPE_F32;
+  const std::size_t es = ggml_type_size(type);
   ggml_context* ctx = ggml_init({64 * ggml_tensor_overhead() + ggml_graph_overhead(), nullptr, true});
-  ggml_tensor* in = ggml_new_tensor_3d(ctx, GGML_TYPE_F32, c.head_dim, kHeads, n);
+  // q itself, or (c.row) a view of the first kHeads·head_dim channels of rows c.row wide, as Phi-3's fused QKV.
+  const int width = c.row > 0 ? c.row : kHeads * c.head_dim;
+  ggml_tensor* whole = ggml_new_tensor_2d(ctx, type, width, n);
+  ggml_tensor* in = ggml_view_3d(ctx, whole, c.head_dim, kHeads, n, static_cast<std::size_t>(c.head_dim) * es,
+                                 static_cast<std::size_t>(width) * es, 0);
   const bool multi = !c.sections.empty();
   ggml_tensor* pos = ggml_new_tensor_1d(ctx, GGML_TYPE_I32, multi ? 4 * n : n);
   ggml_tensor* ff = c.freq_factors.empty() ? nullptr : ggml_new_tensor_1d(ctx, GGML_TYPE_F32, static_cast<std::int64_t>(c.freq_factors.size()));
@@ -123,45 +69,49 @@ bool run(ggml_backend_t be, const Call& c, const std::vector<float>& x, std::vec
   ggml_backend_buffer_t buf = ggml_backend_alloc_ctx_tensors(ctx, be);
   std::vector<std::int32_t> p(static_cast<std::size_t>(multi ? 4 * n : n), 0);
   for (int t = 0; t < n; ++t) {
-    for (int slot = 0; slot < (multi ? 3 : 1); ++slot) p[static_cast<std::size_t>(slot * n + t)] = c.positions[static_cast<std::size_t>(t)] + c.position_shift;
+    const auto ut = static_cast<std::size_t>(t);
+    for (int slot = 0; slot < (multi ? 3 : 1); ++slot) {
+      p[static_cast<std::size_t>(slot * n + t)] =
+          (c.axes.empty() ? c.positions[ut] : c.axes[ut][static_cast<std::size_t>(slot)]) + c.position_shift;
+    }
     if (!c.columns.empty()) {  // VISION (clip.cpp's Qwen2-VL tower): slots 0 and 1 are the row and the column
-      p[static_cast<std::size_t>(n + t)] = p[static_cast<std::size_t>(3 * n + t)] = c.columns[static_cast<std::size_t>(t)];
+      p[static_cast<std::size_t>(n + t)] = p[static_cast<std::size_t>(3 * n + t)] = c.columns[ut];
     }
   }
-  ggml_backend_tensor_set(in, x.data(), 0, ggml_nbytes(in));
+  // The rows of q (x, [token, head, channel]) in their place; the rest of a fused row holds values that must not move.
+  std::vector<float> rows(static_cast<std::size_t>(width) * static_cast<std::size_t>(n), 1000.0f);
+  for (std::size_t t = 0; t < static_cast<std::size_t>(n); ++t)
+    for (std::size_t i = 0; i < static_cast<std::size_t>(kHeads * c.head_dim); ++i)
+      rows[t * static_cast<std::size_t>(width) + i] = x[t * static_cast<std::size_t>(kHeads * c.head_dim) + i];
+  if (c.f16) {
+    std::vector<ggml_fp16_t> h(rows.size());
+    for (std::size_t i = 0; i < rows.size(); ++i) h[i] = ggml_fp32_to_fp16(rows[i]);
+    ggml_backend_tensor_set(whole, h.data(), 0, ggml_nbytes(whole));
+  } else {
+    ggml_backend_tensor_set(whole, rows.data(), 0, ggml_nbytes(whole));
+  }
   ggml_backend_tensor_set(pos, p.data(), 0, ggml_nbytes(pos));
   if (ff) ggml_backend_tensor_set(ff, c.freq_factors.data(), 0, ggml_nbytes(ff));
   const bool ok = ggml_backend_graph_compute(be, gf) == GGML_STATUS_SUCCESS;
   y.resize(x.size());
-  if (ok) ggml_backend_tensor_get(out, y.data(), 0, ggml_nbytes(out));
+  if (ok && c.f16) {
+    std::vector<ggml_fp16_t> h(x.size());
+    ggml_backend_tensor_get(out, h.data(), 0, ggml_nbytes(out));
+    for (std::size_t i = 0; i < h.size(); ++i) y[i] = ggml_fp16_to_fp32(h[i]);
+  } else if (ok) {
+    ggml_backend_tensor_get(out, y.data(), 0, ggml_nbytes(out));
+  }
   ggml_backend_buffer_free(buf);
   ggml_free(ctx);
   return ok;
 }
 
-/// Llama 3.1's per-pair factors as convert_hf_to_gguf.py computes them (conversion/llama.py:298-326).
-std::vector<float> llama3_factors(int dim, double base, double factor, double low, double high, double l0) {
-  std::vector<float> out;
-  for (int i = 0; i < dim; i += 2) {
-    const double freq = 1.0 / std::pow(base, static_cast<double>(i) / dim);
-    const double wavelen = 2 * M_PI / freq;
-    if (wavelen < l0 / high) out.push_back(1.0f);
-    else if (wavelen > l0 / low) out.push_back(static_cast<float>(factor));
-    else {
-      const double smooth = (l0 / wavelen - low) / (high - low);
-      out.push_back(static_cast<float>(1 / ((1 - smooth) / factor + smooth)));
-    }
-  }
-  return out;
-}
-
-/// The attn_factor llama.cpp passes to ggml for YaRN with factor f (src/llama-context.cpp:178-214): get_mscale(f),
-/// or with a yarn_log_multiplier (DeepSeek's mscale_all_dim 1) the ratio get_mscale(f, 1) / get_mscale(f, 1); then
-/// divided by ggml's own 1 + 0.1 ln f, which ggml's rope_yarn multiplies back.
-float yarn_attn_factor(float f, bool log_multiplier) {
-  const float mscale = 0.1f * std::log(f) + 1.0f;
-  const float a = log_multiplier ? mscale / mscale : mscale;
-  return a * (1.0f / (1.0f + 0.1f * std::log(f)));
+/// .npy of float32 values, or float16 (`<f2`) when `f16`: the values are float16 numbers then.
+void write_values(const std::string& path, const std::vector<float>& v, bool f16, const std::vector<std::int64_t>& shape) {
+  if (!f16) return write_npy(path, "<f4", v.data(), v.size() * 4, shape);
+  std::vector<ggml_fp16_t> h(v.size());
+  for (std::size_t i = 0; i < v.size(); ++i) h[i] = ggml_fp32_to_fp16(v[i]);
+  write_npy(path, "<f2", h.data(), h.size() * 2, shape);
 }
 
 }  // namespace
@@ -173,14 +123,7 @@ int main(int argc, char** argv) {
   }
   const std::string lib = argv[1], dir = argv[2];
   ggml_log_set([](ggml_log_level, const char*, void*) {}, nullptr);
-  if (argc == 4) {
-    if (!ggml_backend_load(argv[3])) {
-      std::fprintf(stderr, "cannot load the CPU variant %s\n", argv[3]);
-      return 1;
-    }
-  } else {
-    ggml_backend_load_all_from_path(lib.c_str());
-  }
+  if (!load_cpu_backend(lib, argc == 4 ? argv[3] : "")) return 1;
   ggml_backend_t be = ggml_backend_init_by_type(GGML_BACKEND_DEVICE_TYPE_CPU, nullptr);
   if (!be) {
     std::fprintf(stderr, "no CPU backend in %s\n", lib.c_str());
@@ -191,7 +134,10 @@ int main(int argc, char** argv) {
   int failures = 0;
   // name, call, gguf, extra rope check arguments, expected verdict
   const auto add = [&](const std::string& name, const Call& c, Gguf& g, const std::string& args, const std::string& expected) {
-    const std::vector<float> x = input(c.head_dim, c.positions.size());
+    std::vector<float> x = input(c.head_dim, c.positions.size());
+    if (c.f16) {
+      for (float& v : x) v = ggml_fp16_to_fp32(ggml_fp32_to_fp16(v));  // q as float16 holds it
+    }
     std::vector<float> y;
     const int n = static_cast<int>(c.positions.size());
     std::string positions;
@@ -201,8 +147,10 @@ int main(int argc, char** argv) {
       ++failures;
       return;
     }
-    write_npy(dir + "/" + name + ".before.npy", c.before_is_after ? y : x, n, kHeads, c.head_dim);
-    write_npy(dir + "/" + name + ".after.npy", y, n, kHeads, c.head_dim);
+    const std::vector<std::int64_t> shape{n, kHeads, c.head_dim};
+    const std::vector<float>& before = c.before_is_after ? y : x;
+    write_values(dir + "/" + name + ".before.npy", before, c.f16, shape);
+    write_values(dir + "/" + name + ".after.npy", y, c.f16, shape);
     table << name << '\t' << positions << '\t' << args << '\t' << expected << '\n';
   };
   const std::vector<float> l3 = llama3_factors(128, 500000.0, 8.0, 1.0, 4.0, 8192.0);
@@ -366,6 +314,7 @@ int main(int argc, char** argv) {
     add("vision-qwen2vl", v, g, "--vision llama.cpp --base 10000 --angles ggml --axis-positions " + dir +
         "/vision-qwen2vl.axis-positions.csv", "pass");
   }
+  layer_cases(add, dir);
   ggml_backend_free(be);
   return failures == 0 ? 0 : 1;
 }

@@ -18,7 +18,8 @@
 // rope.scaling.type, rope.scaling.factor, rope.freq_base_swa as strings), and whether the RoPE ran in place
 // (then CASE.NODE.naive-before.npy holds what a callback reading src[0] after the node gets).
 //
-// Usage: rope_llama_pipeline OUTDIR LIBDIR [VARIANT.so]: without VARIANT the best CPU variant of LIBDIR.
+// Usage: rope_llama_pipeline OUTDIR LIBDIR [VARIANT.so | CASE]: without VARIANT the best CPU variant of LIBDIR;
+// with CASE that model only, its rows appended to OUTDIR/pipeline.tsv.
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -35,27 +36,14 @@
 #include "ggml.h"
 #include "gguf.h"
 #include "llama.h"
+#include "llama_pipeline.hpp"
 
 namespace {
 
+using namespace rope_conformance;
+
 const std::vector<int> kPositions{0, 1, 2, 3, 7, 100, 1000, 3808, 8700, 16384, 29999, 30000, 30001, 31337,
                                   32767, 40000, 50000, 65535};
-constexpr int kVocab = 64;
-
-void write_npy(const std::string& path, const char* descr, const void* data, std::size_t bytes,
-               const std::vector<std::int64_t>& shape) {
-  std::string dims;
-  for (std::size_t i = 0; i < shape.size(); ++i) dims += std::to_string(shape[i]) + (shape.size() == 1 || i + 1 < shape.size() ? ", " : "");
-  std::string header = std::string("{'descr': '") + descr + "', 'fortran_order': False, 'shape': (" + dims + "), }";
-  while ((10 + header.size() + 1) % 64 != 0) header += ' ';
-  header += '\n';
-  std::ofstream f(path, std::ios::binary);
-  f.write("\x93NUMPY\x01\x00", 8);
-  const auto n = static_cast<std::uint16_t>(header.size());
-  f.put(static_cast<char>(n & 0xff)).put(static_cast<char>(n >> 8));
-  f.write(header.data(), static_cast<std::streamsize>(header.size()));
-  f.write(static_cast<const char*>(data), static_cast<std::streamsize>(bytes));
-}
 
 /// A tensor's values as float32 in the order of its dimensions (ne0 fastest), read through its strides.
 std::vector<float> read_f32(const ggml_tensor* t) {
@@ -117,57 +105,6 @@ bool capture(ggml_tensor* t, bool ask, void* user) {
   }
   return true;
 }
-
-/// The model's metadata, written with ggml's gguf API, and the values of its RoPE factor tensors.
-struct Meta {
-  gguf_context* g = gguf_init_empty();
-  std::string arch;
-  std::map<std::string, std::vector<float>> factors;  ///< tensor name -> values
-  std::uint32_t n_ctx = 256;                          ///< the context libllama runs with
-  explicit Meta(const std::string& a) : arch(a) {
-    gguf_set_val_str(g, "general.architecture", a.c_str());
-    gguf_set_val_str(g, "general.name", "rope conformance tiny model");
-    // The dummy tokenizer "test" of llama.cpp's own test of every architecture (tests/test-llama-archs.cpp).
-    gguf_set_val_str(g, "tokenizer.ggml.model", "test");
-    std::vector<std::string> toks;
-    std::vector<const char*> ptrs;
-    for (int i = 0; i < kVocab; ++i) toks.push_back("tok_" + std::to_string(i));
-    for (const auto& s : toks) ptrs.push_back(s.c_str());
-    gguf_set_arr_str(g, "tokenizer.ggml.tokens", ptrs.data(), ptrs.size());
-    std::vector<float> scores(kVocab, 0.0f);
-    gguf_set_arr_data(g, "tokenizer.ggml.scores", GGUF_TYPE_FLOAT32, scores.data(), scores.size());
-  }
-  Meta& u32(const std::string& k, std::uint32_t v) { return gguf_set_val_u32(g, (arch + "." + k).c_str(), v), *this; }
-  Meta& f32(const std::string& k, float v) { return gguf_set_val_f32(g, (arch + "." + k).c_str(), v), *this; }
-  Meta& str(const std::string& k, const std::string& v) { return gguf_set_val_str(g, (arch + "." + k).c_str(), v.c_str()), *this; }
-  Meta& i32s(const std::string& k, const std::vector<std::int32_t>& v) {
-    gguf_set_arr_data(g, (arch + "." + k).c_str(), GGUF_TYPE_INT32, v.data(), v.size());
-    return *this;
-  }
-  /// An optional tensor, which libllama creates from metadata only when the metadata lists it.
-  Meta& listed(const std::string& name, std::int64_t ne0, std::int64_t ne1 = 1) {
-    ggml_tensor t;
-    std::memset(&t, 0, sizeof t);
-    t.type = GGML_TYPE_F32;
-    t.ne[0] = ne0, t.ne[1] = ne1, t.ne[2] = t.ne[3] = 1;
-    t.nb[0] = 4, t.nb[1] = 4 * ne0, t.nb[2] = t.nb[3] = 4 * ne0 * ne1;
-    ggml_set_name(&t, name.c_str());
-    gguf_add_tensor(g, &t);
-    return *this;
-  }
-  /// A RoPE factor tensor (rope_freqs.weight, rope_factors_long.weight, ...) with its values.
-  Meta& tensor(const std::string& name, const std::vector<float>& v) {
-    factors[name] = v;
-    return listed(name, static_cast<std::int64_t>(v.size()));
-  }
-  Meta& model(std::uint32_t ctx, std::uint32_t heads, std::uint32_t kv_heads, std::uint32_t head_dim, std::uint32_t n_rot,
-              float base, std::uint32_t layers = 2) {
-    return u32("context_length", ctx).u32("embedding_length", heads * head_dim).u32("block_count", layers)
-        .u32("feed_forward_length", 64).u32("attention.head_count", heads).u32("attention.head_count_kv", kv_heads)
-        .u32("attention.key_length", head_dim).u32("attention.value_length", head_dim)
-        .f32("attention.layer_norm_rms_epsilon", 1e-6f).u32("rope.dimension_count", n_rot).f32("rope.freq_base", base);
-  }
-};
 
 void fill(ggml_tensor* t, void* user) {
   const auto& factors = static_cast<const Meta*>(user)->factors;
@@ -239,7 +176,8 @@ bool run(const std::string& dir, const std::string& name, Meta& meta, std::ofstr
   b.n_tokens = n;
   const int rc = llama_decode(ctx, b);
   llama_batch_free(b);
-  bool ok = rc == 0 && !nodes.empty();
+  bool ok = rc == 0 && nodes.empty() == meta.no_rope;
+  if (ok && meta.no_rope) std::ofstream(dir + "/norope.tsv", std::ios::app) << name << '\n';
   if (!ok) std::fprintf(stderr, "%s: llama_decode %d, %zu RoPE nodes\n", name.c_str(), rc, nodes.size());
   const std::string a = meta.arch;
   const std::string loaded = std::to_string(llama_model_n_ctx_train(model)) + "\t" + std::to_string(llama_model_rope_type(model)) +
@@ -275,96 +213,28 @@ bool run(const std::string& dir, const std::string& name, Meta& meta, std::ofstr
   return ok;
 }
 
-/// Llama 3.1's per-pair factors as convert_hf_to_gguf.py computes them (conversion/llama.py:298-326).
-std::vector<float> llama3_factors(int dim, double base, double factor, double low, double high, double l0) {
-  std::vector<float> out;
-  for (int i = 0; i < dim; i += 2) {
-    const double wavelen = 2 * M_PI * std::pow(base, static_cast<double>(i) / dim);
-    if (wavelen < l0 / high) out.push_back(1.0f);
-    else if (wavelen > l0 / low) out.push_back(static_cast<float>(factor));
-    else {
-      const double smooth = (l0 / wavelen - low) / (high - low);
-      out.push_back(static_cast<float>(1 / ((1 - smooth) / factor + smooth)));
-    }
-  }
-  return out;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 3 && argc != 4) return std::fprintf(stderr, "usage: %s OUTDIR LIBDIR [VARIANT.so]\n", argv[0]), 2;
-  const std::string dir = argv[1];
+  if (argc != 3 && argc != 4) return std::fprintf(stderr, "usage: %s OUTDIR LIBDIR [VARIANT.so | CASE]\n", argv[0]), 2;
+  const std::string dir = argv[1], extra = argc == 4 ? argv[3] : "";
+  const bool variant = extra.size() > 3 && extra.compare(extra.size() - 3, 3, ".so") == 0;
+  const std::string only = variant ? "" : extra;
   llama_log_set([](ggml_log_level level, const char* text, void*) {
     const char* k = std::strstr(text, "too many tensors created; expected ");
     if (k && std::strstr(k, ", got ")) g_tensors_created = std::atoi(std::strstr(k, ", got ") + 6);
     else if (level == GGML_LOG_LEVEL_ERROR) std::fputs(text, stderr);
   }, nullptr);
-  if (argc == 4 ? !ggml_backend_load(argv[3]) : (ggml_backend_load_all_from_path(argv[2]), ggml_backend_reg_count() == 0))
-    return std::fprintf(stderr, "no CPU backend in %s\n", argv[2]), 1;
+  if (!load_cpu_backend(argv[2], variant ? extra : "")) return 1;
   llama_backend_init();
-  std::ofstream table(dir + "/pipeline.tsv");
-  std::vector<std::pair<std::string, std::function<void(Meta&)>>> cases;
-  const auto add = [&](const std::string& name, const std::string& arch, std::function<void(Meta&)> f) {
-    cases.emplace_back(name + "\t" + arch, std::move(f));
-  };
-  add("llama3", "llama", [](Meta& m) {  // Llama 3.1: NORM, rope_freqs.weight
-    m.model(131072, 4, 2, 64, 64, 500000).tensor("rope_freqs.weight", llama3_factors(64, 500000, 8, 1, 4, 8192));
-  });
-  add("qwen2-yarn", "qwen2", [](Meta& m) {  // Qwen2.5 long context: NEOX, YaRN 4 over 32768
-    m.model(131072, 4, 2, 64, 64, 1e6f).str("rope.scaling.type", "yarn").f32("rope.scaling.factor", 4)
-        .u32("rope.scaling.original_context_length", 32768);
-  });
-  add("qwen3", "qwen3", [](Meta& m) { m.model(40960, 4, 2, 64, 64, 1e6f); });  // q-norm before RoPE
-  add("phi3-long", "phi3", [](Meta& m) {  // Phi-3 128k: fused QKV, LongRoPE, n_ctx beyond the original context
-    std::vector<float> lf, sf;
-    for (int i = 0; i < 48; ++i) lf.push_back(1.0f + 0.25f * static_cast<float>(i)), sf.push_back(1.0f + 0.01f * static_cast<float>(i));
-    m.model(131072, 2, 2, 96, 96, 10000).u32("rope.scaling.original_context_length", 4096)
-        .listed("blk.0.attn_qkv.weight", 192, 576).listed("blk.1.attn_qkv.weight", 192, 576)
-        .f32("rope.scaling.attn_factor", std::sqrt(1.0f + std::log(32.0f) / std::log(4096.0f)))
-        .tensor("rope_factors_long.weight", lf).tensor("rope_factors_short.weight", sf);
-    m.n_ctx = 8192;
-  });
-  add("phi3-short", "phi3", [](Meta& m) {  // the same with n_ctx 256: llama.cpp takes the short factors at any position
-    std::vector<float> lf, sf;
-    for (int i = 0; i < 48; ++i) lf.push_back(1.0f + 0.25f * static_cast<float>(i)), sf.push_back(1.0f + 0.01f * static_cast<float>(i));
-    m.model(131072, 2, 2, 96, 96, 10000).u32("rope.scaling.original_context_length", 4096)
-        .listed("blk.0.attn_qkv.weight", 192, 576).listed("blk.1.attn_qkv.weight", 192, 576)
-        .f32("rope.scaling.attn_factor", std::sqrt(1.0f + std::log(32.0f) / std::log(4096.0f)))
-        .tensor("rope_factors_long.weight", lf).tensor("rope_factors_short.weight", sf);
-  });
-  const auto deepseek = [](Meta& m, bool mla) {
-    m.u32("context_length", 163840).u32("embedding_length", 256).u32("block_count", 2).u32("feed_forward_length", 64)
-        .u32("attention.head_count", 2).u32("attention.head_count_kv", mla ? 1 : 2)
-        .u32("attention.key_length", mla ? 576 : 192).u32("attention.value_length", mla ? 512 : 128)
-        .f32("attention.layer_norm_rms_epsilon", 1e-6f).u32("rope.dimension_count", 64).f32("rope.freq_base", 10000)
-        .str("rope.scaling.type", "yarn").f32("rope.scaling.factor", 40).u32("rope.scaling.original_context_length", 4096)
-        .f32("rope.scaling.yarn_log_multiplier", 0.1f).u32("attention.q_lora_rank", 64).u32("attention.kv_lora_rank", 512)
-        .u32("leading_dense_block_count", 1).u32("expert_count", 2).u32("expert_used_count", 2)
-        .u32("expert_shared_count", 1).u32("expert_feed_forward_length", 32).f32("expert_weights_scale", 1.0f)
-        .u32("expert_gating_func", 2);
-    if (mla) m.u32("attention.key_length_mla", 192).u32("attention.value_length_mla", 128);
-  };
-  add("deepseek2", "deepseek2", [&](Meta& m) { deepseek(m, false); });
-  add("deepseek2-mla", "deepseek2", [&](Meta& m) { deepseek(m, true); });
-  add("minicpm3", "minicpm3", [](Meta& m) {  // MiniCPM3: the last rope.dimension_count channels of q (set_offset)
-    m.model(32768, 2, 2, 96, 32, 10000).u32("attention.q_lora_rank", 64).u32("attention.kv_lora_rank", 64);
-  });
-  add("gemma3", "gemma3", [](Meta& m) {  // 6 layers: 0-4 sliding (base 10000 unscaled), 5 full (1e6, linear 8)
-    m.model(131072, 2, 1, 256, 256, 1e6f, 6).u32("attention.sliding_window", 512).f32("rope.freq_base_swa", 10000)
-        .str("rope.scaling.type", "linear").f32("rope.scaling.factor", 8);
-  });
-  add("qwen2vl", "qwen2vl", [](Meta& m) { m.model(32768, 2, 2, 128, 128, 1e6f).i32s("rope.dimension_sections", {16, 24, 24, 0}); });
-  add("qwen3vl", "qwen3vl", [](Meta& m) {
-    m.model(262144, 2, 2, 128, 128, 5e6f).i32s("rope.dimension_sections", {24, 20, 20, 0}).u32("n_deepstack_layers", 0);
-  });
+  std::ofstream table(dir + "/pipeline.tsv", only.empty() ? std::ios::out : std::ios::app);
   int failures = 0;
-  for (auto& [key, f] : cases) {
-    const std::string name = key.substr(0, key.find('\t')), arch = key.substr(key.find('\t') + 1);
-    Meta m(arch);
-    f(m);
-    if (!run(dir, name, m, table)) ++failures;
-    else std::printf("%s: ran\n", name.c_str());
+  for (PipelineCase& c : pipeline_cases()) {
+    if (!only.empty() && c.name != only) continue;
+    Meta m(c.arch);
+    c.build(m);
+    if (!run(dir, c.name, m, table)) ++failures;
+    else std::printf("%s: ran\n", c.name.c_str());
   }
   llama_backend_free();
   return failures ? 1 : 0;

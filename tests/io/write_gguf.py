@@ -193,6 +193,40 @@ def good_files():
     # SmolLM3 3B: llama.cpp leaves every fourth layer without RoPE (in code, no key).
     f["smollm3-3b.gguf"] = gguf(model("smollm3", 65536, 2048, 16, 4, [
         (".rope.freq_base", "f32", 5000000.0)], layers=36))
+    # Per-layer RoPE decided by llama.cpp's graphs (src/rope/models/gguf_config_layers.cpp), files as the converter
+    # writes them: no sliding_window_pattern, so each architecture's default pattern.
+    # Command R7B: RoPE on the sliding layers only (il % 4 < 3); rope.freq_base_swa is read and never used.
+    f["command-r7b.gguf"] = gguf(model("cohere2", 131072, 4096, 32, 8, [
+        (".attention.key_length", "u32", 128), (".rope.freq_base", "f32", 50000.0),
+        (".rope.freq_base_swa", "f32", 10000.0), (".attention.sliding_window", "u32", 4096)], layers=32))
+    # OLMo 3 7B: sliding layers (il % 4 < 3) at freq_base without the YaRN of the full ones.
+    f["olmo-3-7b.gguf"] = gguf(model("olmo2", 65536, 4096, 32, 32, [
+        (".rope.freq_base", "f32", 500000.0), (".attention.sliding_window", "u32", 4096),
+        (".rope.scaling.type", "str", "yarn"), (".rope.scaling.factor", "f32", 8.0),
+        (".rope.scaling.original_context_length", "u32", 8192)], layers=32))
+    # Llama 4 Scout: chunked attention, no RoPE where (il + 1) % 4 == 0, whose query takes the temperature.
+    f["llama-4-scout.gguf"] = gguf(model("llama4", 10485760, 5120, 40, 8, [
+        (".rope.freq_base", "f32", 500000.0)], layers=48))
+    # Llama 4 with sliding_window 0: no chunks, and n_no_rope_layer_step = 48 leaves the last layer without RoPE.
+    f["llama-4-no-chunks.gguf"] = gguf(model("llama4", 131072, 5120, 40, 8, [
+        (".rope.freq_base", "f32", 500000.0), (".attention.sliding_window", "u32", 0)], layers=48))
+    # SmallThinker: with a sliding window, dense_first pattern 4, no RoPE where il % 4 == 0.
+    f["smallthinker-21b.gguf"] = gguf(model("smallthinker", 32768, 2560, 20, 4, [
+        (".rope.freq_base", "f32", 1500000.0), (".attention.sliding_window", "u32", 4096)], layers=52))
+    # EXAONE 4.0: the sliding pattern for 64 layers only (the 32B), RoPE on those only; the 1.2B turns every layer.
+    f["exaone-4-32b.gguf"] = gguf(model("exaone4", 131072, 5120, 40, 8, [
+        (".rope.freq_base", "f32", 1000000.0), (".attention.sliding_window", "u32", 4096)], layers=64))
+    f["exaone-4-1.2b.gguf"] = gguf(model("exaone4", 65536, 2048, 32, 8, [
+        (".rope.freq_base", "f32", 1000000.0), (".attention.sliding_window", "u32", 4096)], layers=30))
+    # AFMoE without a sliding window: still no RoPE where (il + 1) % 4 == 0.
+    f["afmoe.gguf"] = gguf(model("afmoe", 65536, 2048, 16, 4, [(".rope.freq_base", "f32", 10000.0)], layers=8))
+    # Granite 4.0-H: the converter writes rope.scaling.finetuned false (conversion/granite.py:514-519): no RoPE.
+    f["granite-4.0-h.gguf"] = gguf(model("granitehybrid", 131072, 1536, 12, 4, [
+        (".rope.freq_base", "f32", 10000.0), (".rope.scaling.finetuned", "bool", False)], layers=4))
+    # Granite SWA with HF's no_rope_layers as attention.rope_pattern (conversion/granite.py:115-119).
+    f["granite-swa.gguf"] = gguf(model("granite_swa", 131072, 2048, 16, 4, [
+        (".rope.freq_base", "f32", 10000.0),
+        (".attention.rope_pattern", "arr", ("bool", [True, True, True, False]))], layers=4))
     f["gpt-oss-20b.gguf"] = gguf(model("gpt-oss", 131072, 2880, 64, 8, [
         (".attention.key_length", "u32", 64), (".attention.value_length", "u32", 64),
         (".rope.freq_base", "f32", 150000.0), (".rope.scaling.type", "str", "yarn"),

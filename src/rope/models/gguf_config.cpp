@@ -88,6 +88,15 @@ void Mapper::architecture() {
                                              fmt::join(names, ", ")));
   }
   if (it->type == T::None) fail("general.architecture", fmt::format("'{}': llama.cpp applies no RoPE to it", arch_));
+  // Granite: rope.scaling.finetuned switches RoPE off in every layer (has_rope: src/models/granite.cpp:33-37,
+  // granite-hybrid.cpp:16-20, granite-switch.cpp:15 at de3ff815ea7d); the converter writes false for Granite 4.0-H
+  // (conversion/granite.py:514-519).
+  if (arch_ == "granite" || arch_ == "granitehybrid" || arch_ == "graniteswitch") {
+    const GgufValue* ft = f_.find(key("rope.scaling.finetuned"));
+    if (ft && ft->type == GgufType::Bool && ft->integer == 0) {
+      fail(key("rope.scaling.finetuned"), "false: llama.cpp applies no RoPE to any layer of this model");
+    }
+  }
   const GgufValue* s = f_.find(key("rope.dimension_sections"));
   // llama_hparams::use_mrope (src/llama-hparams.cpp:351-353): the first two sections both nonzero.
   const bool use_mrope = s && s->type == GgufType::Array && s->items.size() >= 2 && s->items[0].integer > 0 &&
@@ -149,9 +158,10 @@ void Mapper::shape() {
   }
   g_.head_dim = static_cast<int>(hd);
   g_.rotary_dim = static_cast<int>(rot);
-  if ((arch_ == "deepseek2" || arch_ == "minicpm3" || arch_ == "plm") && rot < hd) {
+  if ((arch_ == "deepseek2" || arch_ == "deepseek4" || arch_ == "minicpm3" || arch_ == "plm") && rot < hd) {
     // llama.cpp rotates the LAST n_rot channels of the head: ggml_rope_set_offset(Qcur, n_embd_head_qk_nope)
-    // (src/models/deepseek2.cpp:615-617, minicpm3.cpp:165-170, plm.cpp:136-141), k_pe the rotary part alone;
+    // (src/models/deepseek2.cpp:615-617, deepseek4.cpp:923-935, minicpm3.cpp:165-170, plm.cpp:136-141), k_pe the
+    // rotary part alone;
     // HF's DeepSeek splits [nope, rope] alike.
     g_.model.qk_nope_head_dim = static_cast<int>(hd - rot);
     origin("qk_nope_head_dim", std::to_string(hd - rot), msg("head_dim − rope.dimension_count: llama.cpp rotates the last channels"));
@@ -287,7 +297,8 @@ const std::vector<GgufArchitecture>& gguf_architectures() {
   static const std::vector<GgufArchitecture> table = [] {
     static const std::vector<std::string_view> tested{"mamba", "llama", "command-r", "deepseek2", "qwen2", "qwen3",
                                                       "phi3", "gemma3", "gpt-oss", "qwen2vl", "qwen3vl", "glm4",
-                                                      "smollm3"};
+                                                      "smollm3", "cohere2", "olmo2", "llama4", "smallthinker",
+                                                      "exaone4", "afmoe", "granitehybrid", "granite_swa"};
     std::vector<GgufArchitecture> t;
     std::string_view text(detail::embedded_llama_rope_types());
     bool header = true;

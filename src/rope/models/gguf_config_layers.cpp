@@ -1,44 +1,109 @@
 // The per-layer part of gguf_config.hpp's mapping: the layers llama.cpp gives another RoPE (or none), as
 // ModelConfig::layer_types (layer_types.hpp), so that the per-layer specs (resolve.hpp ModelRope::layers) and
-// --layer-type work for a GGUF as for a config.json.
+// --layer-type (a type's name or a layer index) work for a GGUF as for a config.json.
 //
-// The architectures whose sliding layers llama.cpp turns with their own base (ggml-org/llama.cpp at the
-// node-llama-cpp 3.22.1 bundle, commit de3ff815ea7d; each graph takes model.get_rope_freq_base(cparams, il)):
-//   src/models/gemma3.cpp:3-12        sliding layers only when {arch}.attention.sliding_window > 0; their pattern
-//                                     load_swa_pattern(ml, 6), their base {arch}.rope.freq_base_swa
-//   src/models/gemma2.cpp:3-12        load_swa_pattern(ml, 2); base_swa = freq_base, scale_swa = the scaling's,
-//                                     then {arch}.rope.freq_base_swa when the file has it
-//   src/models/gemma3n.cpp:3-10       load_swa_pattern(ml, 5); {arch}.rope.freq_base_swa, else 10000, unscaled
-//   src/models/openai-moe.cpp:3-14    gpt-oss: load_swa_pattern(ml, 2); as gemma2
-//   src/models/plamo3.cpp:3-12        only when sliding_window > 0; load_swa_pattern(ml, 8); as gemma3
-//   src/models/mimo2.cpp:3-13         the pattern only as an array; {arch}.rope.freq_base_swa, else 10000, unscaled
-//   src/llama-model.cpp:3308-3315     load_swa_pattern: {arch}.attention.sliding_window_pattern, an array of
-//                                     bools (per layer) or a number n (default 6)
-//   src/llama-hparams.cpp:8-17        set_swa_pattern(n, dense_first = false): layer il slides iff il % n < n − 1
-//   src/llama-hparams.h:151-153       rope_freq_base_train_swa = 10000, rope_freq_scale_train_swa = 1
-//   src/llama-model.cpp:2251-2257     a sliding layer's RoPE: that base and scale 1, whatever the scaling
+// What llama.cpp computes on layer il (ggml-org/llama.cpp at the node-llama-cpp 3.22.1 bundle, commit
+// de3ff815ea7d). Which layers slide:
+//   src/llama-model.cpp:3308-3315     load_swa_pattern(ml, n, dense_first): {arch}.attention.sliding_window_pattern,
+//                                     an array of bools (per layer) or a number n replacing the default
+//   src/llama-hparams.cpp:8-17        set_swa_pattern: layer il slides iff il % n < n − 1, or with dense_first
+//                                     iff il % n != 0; n = 0: every layer
+//   src/llama-hparams.h:151-153,258   rope_freq_base_train_swa = 10000, rope_freq_scale_train_swa = 1,
+//                                     n_no_rope_layer_step = 4 unless an architecture sets them
+//   src/llama-model.cpp:2251-2257     get_rope_freq_base/scale(il): a sliding layer's base and scale
+// Each architecture's load_arch_hparams (the lines of load_swa_pattern) and graph (the lines that decide, per
+// layer, whether and how q and k turn), src/models/:
+//   gemma2.cpp:5      pattern 2; base_swa = freq_base, scale_swa = the scaling's, then rope.freq_base_swa
+//   gemma3.cpp:3-12   only when sliding_window > 0; pattern 6; rope.freq_base_swa else 10000, unscaled
+//   gemma3n.cpp:3-10  pattern 5; rope.freq_base_swa else 10000, unscaled
+//   openai-moe.cpp    gpt-oss: pattern 2, as gemma2
+//   plamo3.cpp:3-12   only when sliding_window > 0; pattern 8; as gemma3
+//   mimo2.cpp:3-13    the array only; as gemma3
+//   gemma-embedding.cpp:5,94   pattern 6; rope.freq_base_swa else 10000, unscaled
+//   modern-bert.cpp:4-8,94     only when sliding_window > 0; pattern 3 dense_first; as gemma-embedding
+//   cohere2.cpp:5,72-98        pattern 4; RoPE on the sliding layers only, with freq_base and the scaling
+//                              (get_rope_freq_base is commented out: rope.freq_base_swa is read, never used)
+//   cohere2moe.cpp:28,171-194  pattern 4 dense_first; RoPE on the sliding layers and the leading dense blocks
+//   exaone4.cpp:4-11,111-132   a sliding pattern 4 only for 64 layers (32B); then RoPE on the sliding layers only
+//   exaone-moe.cpp:6,131-155   pattern 4; RoPE on the sliding layers only, with freq_base and the scaling
+//   olmo2.cpp:6-13,115-142     olmo2/olmo3: only when sliding_window > 0; pattern 4; sliding layers freq_base with
+//                              freq_scale 1, ext_factor 0, attn_factor 1
+//   mellum.cpp:8-16,120-147    as olmo2
+//   muse-glimmer.cpp:9-13,88   pattern 4; RoPE on the sliding layers only, rope.freq_base_swa else freq_base, scale 1
+//   maple.cpp:10-14,90-98      the array only; RoPE on the sliding layers only, rope.freq_base_swa else freq_base
+//   laguna.cpp:36-47,173-189   only when sliding_window > 0; pattern 4 dense_first; rope.freq_base_swa else
+//                              freq_base, scale 1, ext_factor 0, attn_factor 1
+//   afmoe.cpp:15-21,129-136    only when sliding_window > 0: pattern 4, rope.freq_base_swa else freq_base with the
+//                              scaling; with or without it no RoPE where (il + 1) % 4 == 0
+//   smallthinker.cpp:6-16,100-107  only when sliding_window > 0: pattern 4 dense_first, rope.freq_base_swa else
+//                              freq_base with the scaling, no RoPE where il % 4 == 0; without it RoPE everywhere
+//   llama4.cpp:8-23,128-166   chunked attention (pattern 4) unless sliding_window is 0: rope.freq_base_swa else
+//                              freq_base with the scaling, no RoPE where (il + 1) % 4 == 0, those layers' query
+//                              times the temperature of floor scale 8192, scale 0.1, offset 1 (src/llama-graph.cpp:
+//                              157-170, HF's (S20)); with sliding_window 0 n_no_rope_layer_step = n_layer: the
+//                              last layer has no RoPE, and its temperature of scale 0 aborts the decode
+//                              (src/llama-graph.cpp:161 GGML_ASSERT(f_attn_temp_scale != 0.0f), seen on libllama)
+//   gemma4.cpp:5,191-227       the array only; sliding layers at rope.freq_base_swa else 10000, unscaled, with
+//                              their own head (attention.key_length_swa) and n_rot(il) (rope.dimension_count_swa,
+//                              src/llama-model.cpp:1394-1401); the full ones with rope_freqs (proportional RoPE)
+//   smollm3.cpp:5,69           no RoPE where (il + 1) % 4 == 0, decided in code with no key
+#include <cmath>
 #include <fmt/format.h>
 
 #include "rope/core/error.hpp"
 #include "rope/io/csv.hpp"
 #include "rope/models/gguf_config.hpp"
 #include "rope/models/hf_config.hpp"
+#include "rope/models/layer_types.hpp"
+#include "rope/models/scaling.hpp"
 
 namespace rope::detail {
 
 namespace {
 
-/// How an architecture's sliding layers are turned (the sources above).
+/// When an architecture has sliding layers at all.
+enum class Gate { Always, Window, WindowUnlessZero, Layers64 };
+/// The base of a sliding layer: the file's rope.freq_base (the graph passes freq_base), rope.freq_base_swa else
+/// rope.freq_base, rope.freq_base_swa else llama.cpp's 10000.
+enum class SwaBase { Global, KeyElseGlobal, KeyElse10000 };
+/// Which layers turn q and k at all.
+enum class Rotates { All, Sliding, SlidingOrLead, NotEveryFourth, NotFirstOfFour, Llama4 };
+
+/// How an architecture's layers are turned (the sources above).
 struct SwaRule {
   const char* arch;
-  long pattern;         ///< load_swa_pattern's default n (0: the file's array of bools only)
-  bool needs_window;    ///< sliding layers only when {arch}.attention.sliding_window > 0
-  bool base_is_global;  ///< without rope.freq_base_swa: the file's rope.freq_base (else 10000)
-  bool scaled;          ///< the sliding layers keep the scaling (rope_freq_scale_train_swa = rope_freq_scale_train)
+  long pattern;      ///< load_swa_pattern's default n (0: the file's array of bools only)
+  bool dense_first;  ///< load_swa_pattern(ml, n, true): layer il is full iff il % n == 0
+  Gate gate;
+  SwaBase base;
+  bool scaled;       ///< the sliding layers keep the scaling (rope_freq_scale_train_swa = rope_freq_scale_train)
+  Rotates rotates;
+  const char* source;
+  bool own_dims = false;  ///< the sliding layers' heads and rotary dims from {arch}.attention.key_length_swa and
+                          ///< {arch}.rope.dimension_count_swa (src/llama-model.cpp:1394-1401; the graph's n_rot(il))
 };
 constexpr SwaRule kSwaRules[] = {
-    {"gemma2", 2, false, true, true},   {"gemma3", 6, true, false, false}, {"gemma3n", 5, false, false, false},
-    {"gpt-oss", 2, false, true, true},  {"plamo3", 8, true, false, false}, {"mimo2", 0, false, false, false},
+    {"gemma2", 2, false, Gate::Always, SwaBase::KeyElseGlobal, true, Rotates::All, "src/models/gemma2.cpp"},
+    {"gemma3", 6, false, Gate::Window, SwaBase::KeyElse10000, false, Rotates::All, "src/models/gemma3.cpp"},
+    {"gemma3n", 5, false, Gate::Always, SwaBase::KeyElse10000, false, Rotates::All, "src/models/gemma3n.cpp"},
+    {"gpt-oss", 2, false, Gate::Always, SwaBase::KeyElseGlobal, true, Rotates::All, "src/models/openai-moe.cpp"},
+    {"plamo3", 8, false, Gate::Window, SwaBase::KeyElse10000, false, Rotates::All, "src/models/plamo3.cpp"},
+    {"mimo2", 0, false, Gate::Always, SwaBase::KeyElse10000, false, Rotates::All, "src/models/mimo2.cpp"},
+    {"gemma-embedding", 6, false, Gate::Always, SwaBase::KeyElse10000, false, Rotates::All, "src/models/gemma-embedding.cpp:5,94"},
+    {"modern-bert", 3, true, Gate::Window, SwaBase::KeyElse10000, false, Rotates::All, "src/models/modern-bert.cpp:4-8,94"},
+    {"cohere2", 4, false, Gate::Always, SwaBase::Global, true, Rotates::Sliding, "src/models/cohere2.cpp:5,89"},
+    {"cohere2moe", 4, true, Gate::Always, SwaBase::Global, true, Rotates::SlidingOrLead, "src/models/cohere2moe.cpp:28,184"},
+    {"exaone4", 4, false, Gate::Layers64, SwaBase::Global, true, Rotates::Sliding, "src/models/exaone4.cpp:4,111"},
+    {"exaone-moe", 4, false, Gate::Always, SwaBase::Global, true, Rotates::Sliding, "src/models/exaone-moe.cpp:6,131"},
+    {"olmo2", 4, false, Gate::Window, SwaBase::Global, false, Rotates::All, "src/models/olmo2.cpp:9,117"},
+    {"mellum", 4, false, Gate::Window, SwaBase::Global, false, Rotates::All, "src/models/mellum.cpp:11,122"},
+    {"muse-glimmer", 4, false, Gate::Always, SwaBase::KeyElseGlobal, false, Rotates::Sliding, "src/models/muse-glimmer.cpp:13,88"},
+    {"maple", 0, false, Gate::Always, SwaBase::KeyElseGlobal, true, Rotates::Sliding, "src/models/maple.cpp:10,90", true},
+    {"laguna", 4, true, Gate::Window, SwaBase::KeyElseGlobal, false, Rotates::All, "src/models/laguna.cpp:39,180", true},
+    {"afmoe", 4, false, Gate::Window, SwaBase::KeyElseGlobal, true, Rotates::NotEveryFourth, "src/models/afmoe.cpp:17,135"},
+    {"smallthinker", 4, true, Gate::Window, SwaBase::KeyElseGlobal, true, Rotates::NotFirstOfFour, "src/models/smallthinker.cpp:9,106"},
+    {"llama4", 4, false, Gate::WindowUnlessZero, SwaBase::KeyElseGlobal, true, Rotates::Llama4, "src/models/llama4.cpp:19,143"},
+    {"gemma4", 0, false, Gate::Always, SwaBase::KeyElse10000, false, Rotates::All, "src/models/gemma4.cpp:5,191-227", true},
 };
 /// The architectures whose load_arch_hparams reads {arch}.rope.freq_base_swa (src/models/*.cpp, LLM_KV_ROPE_FREQ_BASE_SWA);
 /// for any other llama.cpp never reads the key (llama_model_save_to_file writes it for every model).
@@ -56,7 +121,7 @@ constexpr long kMaxGgufLayers = 4096;
 }
 
 /// {arch}.attention.sliding_window_pattern as llama.cpp reads it: one bool per layer, else every n-th full.
-std::vector<bool> sliding_layers(const GgufFile& f, const std::string& arch, long layers, long pattern) {
+std::vector<bool> sliding_layers(const GgufFile& f, const std::string& arch, long layers, long pattern, bool dense_first) {
   const std::string k = arch + ".attention.sliding_window_pattern";
   std::vector<bool> slides(static_cast<std::size_t>(layers), false);
   const GgufValue* v = f.find(k);
@@ -79,58 +144,175 @@ std::vector<bool> sliding_layers(const GgufFile& f, const std::string& arch, lon
     }
     n = static_cast<long>(*x);
   }
-  for (long i = 0; i < layers; ++i) slides[static_cast<std::size_t>(i)] = n == 0 || i % n < n - 1;
+  for (long i = 0; i < layers; ++i) {
+    slides[static_cast<std::size_t>(i)] = n == 0 || (dense_first ? i % n != 0 : i % n < n - 1);
+  }
   return slides;
 }
 
-/// {arch}.block_count, required for `why`.
-long block_count(const GgufFile& f, const std::string& arch, const char* why) {
-  const std::string bk = arch + ".block_count";
-  const GgufValue* b = f.find(bk);
-  const auto layers = b ? b->as_number() : std::nullopt;
-  if (!layers || *layers < 1 || *layers > kMaxGgufLayers || *layers != static_cast<double>(static_cast<long>(*layers))) {
-    fail(f, bk, fmt::format("expected a whole number in 1 … {}: {}", kMaxGgufLayers, why));
+/// Whether llama.cpp gives the architecture sliding layers for this file.
+bool gate_open(const GgufFile& f, const std::string& arch, const SwaRule& rule, const GgufModel& g) {
+  switch (rule.gate) {
+    case Gate::Always: return true;
+    case Gate::Window: return g.sliding_window && *g.sliding_window > 0;
+    case Gate::WindowUnlessZero: return !g.sliding_window || *g.sliding_window != 0;
+    case Gate::Layers64: return gguf_block_count(f, arch, "the sliding layers need the layer count") == 64;
   }
-  return static_cast<long>(*layers);
+  return false;
 }
 
-void swa_layers(const GgufFile& f, const std::string& arch, const SwaRule& rule, GgufModel& g) {
-  if (rule.needs_window && (!g.sliding_window || *g.sliding_window == 0)) return;  // llama.cpp: no sliding layers at all
-  const std::vector<bool> slides =
-      sliding_layers(f, arch, block_count(f, arch, "the sliding layers need the layer count"), rule.pattern);
-  LayerTypeRope sliding{"sliding_attention", {}, true, {}, {}};
-  LayerTypeRope full{"full_attention", {}, true, g.model.rope, msg("rope.freq_base and the scaling keys")};
-  for (std::size_t i = 0; i < slides.size(); ++i) (slides[i] ? sliding : full).layers.push_back(static_cast<int>(i));
-  const double base = g.freq_base_swa.value_or(rule.base_is_global ? g.model.rope.base : kDefaultSwaBase);
-  RopeConfig& s = sliding.config;
-  if (rule.scaled) {
-    if (base == g.model.rope.base) return;  // the sliding layers turn as the others
-    s = g.model.rope;
-  } else {
+/// Whether layer i turns q and k (the graphs above).
+bool rotates(const SwaRule& rule, bool open, const std::vector<bool>& swa, long i, long layers, long lead) {
+  switch (rule.rotates) {
+    case Rotates::All: return true;
+    case Rotates::Sliding: return !open || swa[static_cast<std::size_t>(i)];
+    case Rotates::SlidingOrLead: return swa[static_cast<std::size_t>(i)] || i < lead;
+    case Rotates::NotEveryFourth: return (i + 1) % 4 != 0;
+    case Rotates::NotFirstOfFour: return !open || i % 4 != 0;
+    case Rotates::Llama4: return (i + 1) % (open ? 4 : layers) != 0;
+  }
+  return true;
+}
+
+/// The sliding layers' RoPE and where it comes from.
+/// {arch}.KEY as a positive whole number, when the file has it.
+std::optional<long> count_key(const GgufFile& f, const std::string& k) {
+  const GgufValue* v = f.find(k);
+  const auto x = v ? v->as_number() : std::nullopt;
+  if (!v) return std::nullopt;
+  if (!x || *x < 2 || *x > 65536 || *x != static_cast<double>(static_cast<long>(*x))) fail(f, k, "expected a whole number in 2 … 65536");
+  return static_cast<long>(*x);
+}
+
+/// The sliding layers' head and rotary dims when the graph takes them per layer (SwaRule::own_dims).
+void own_dims(const GgufFile& f, const std::string& arch, const GgufModel& g, RopeConfig& s) {
+  const long hd = count_key(f, arch + ".attention.key_length_swa").value_or(g.head_dim);
+  const long rot = count_key(f, arch + ".rope.dimension_count_swa").value_or(g.rotary_dim);
+  if (rot % 2 != 0 || rot > hd) {
+    fail(f, arch + ".rope.dimension_count_swa", fmt::format("{} must be even and at most the sliding head size {}", rot, hd));
+  }
+  double factor = static_cast<double>(rot) / static_cast<double>(hd);
+  for (int i = 0; i < 4 && static_cast<long>(static_cast<double>(hd) * factor) < rot; ++i) factor = std::nextafter(factor, 2.0);
+  s.head_dim = static_cast<int>(hd);
+  s.partial_rotary_factor = factor;
+}
+
+LayerTypeRope sliding_rope(const SwaRule& rule, const std::string& arch, const GgufModel& g) {
+  const double base = rule.base == SwaBase::Global ? g.model.rope.base
+                      : g.freq_base_swa            ? *g.freq_base_swa
+                      : rule.base == SwaBase::KeyElseGlobal ? g.model.rope.base : kDefaultSwaBase;
+  LayerTypeRope t{"sliding_attention", {}, true, g.model.rope, msg("rope.freq_base and the scaling keys")};
+  RopeConfig& s = t.config;
+  if (!rule.scaled) {
+    s = RopeConfig{};
     s.head_dim = g.model.rope.head_dim;
     s.partial_rotary_factor = g.model.rope.partial_rotary_factor;
     s.layout = g.model.rope.layout;
     s.max_position_embeddings = g.model.rope.max_position_embeddings;
   }
   s.base = base;
-  sliding.from = rule.scaled ? msg("{0}.rope.freq_base_swa {1}, with the model's scaling", arch, format_number(base))
-                 : g.freq_base_swa ? msg("{0}.rope.freq_base_swa {1}, no scaling", arch, format_number(base))
-                                   : msg("no {0}.rope.freq_base_swa: llama.cpp's base {1}, no scaling", arch, format_number(base));
-  if (sliding.layers.empty() || full.layers.empty()) return;  // one RoPE for every layer after all
-  g.model.layer_types = {sliding, full};
-  g.model.layer_type = "full_attention";
+  const bool key = rule.base != SwaBase::Global && g.freq_base_swa;
+  if (key) {
+    t.from = rule.scaled ? msg("{0}.rope.freq_base_swa {1}, with the model's scaling", arch, format_number(base))
+                         : msg("{0}.rope.freq_base_swa {1}, no scaling", arch, format_number(base));
+  } else if (rule.base == SwaBase::KeyElse10000) {
+    t.from = msg("no {0}.rope.freq_base_swa: llama.cpp's base {1}, no scaling", arch, format_number(base));
+  } else if (!rule.scaled) {
+    t.from = msg("rope.freq_base {0}, no scaling", format_number(base));
+  }
+  return t;
+}
+
+bool same_rope(const RopeConfig& a, const RopeConfig& b) {
+  return a.base == b.base && a.type == b.type && a.factor == b.factor && a.attention_factor == b.attention_factor &&
+         a.head_dim == b.head_dim && a.partial_rotary_factor == b.partial_rotary_factor;
+}
+
+void swa_layers(const GgufFile& f, const std::string& arch, const SwaRule& rule, GgufModel& g) {
+  const bool open = gate_open(f, arch, rule, g);
+  const bool nope_anyway = rule.rotates == Rotates::NotEveryFourth || rule.rotates == Rotates::Llama4;
+  if (!open && !nope_anyway) return;  // llama.cpp: no sliding layers, every layer the same RoPE
+  const long layers = gguf_block_count(f, arch, "the sliding layers need the layer count");
+  std::vector<bool> swa = open ? sliding_layers(f, arch, layers, rule.pattern, rule.dense_first) : std::vector<bool>{};
+  if (open && swa.empty()) return;  // the array llama.cpp requires is missing
+  if (swa.empty()) swa.assign(static_cast<std::size_t>(layers), false);
+  const GgufValue* lead_key = f.find(arch + ".leading_dense_block_count");
+  const long lead = lead_key && lead_key->as_number() ? static_cast<long>(*lead_key->as_number()) : 0;
+  bool any_swa = false;
+  for (bool s : swa) any_swa = any_swa || s;
+  LayerTypeRope sliding = sliding_rope(rule, arch, g);
+  if (rule.own_dims) own_dims(f, arch, g, sliding.config);
+  const LayerTypeRope full{"full_attention", {}, true, g.model.rope, msg("rope.freq_base and the scaling keys")};
+  const std::string swa_name = rule.rotates == Rotates::Llama4 ? "chunked_attention" : "sliding_attention";
+  // One type per (slides, rotates), in the order of their first layer.
+  std::vector<LayerTypeRope> types;
+  std::vector<std::pair<bool, bool>> keys;
+  for (long i = 0; i < layers; ++i) {
+    const bool s = swa[static_cast<std::size_t>(i)], r = rotates(rule, open, swa, i, layers, lead);
+    std::size_t k = 0;
+    while (k < keys.size() && keys[k] != std::make_pair(s, r)) ++k;
+    if (k == keys.size()) {
+      keys.emplace_back(s, r);
+      types.push_back(s ? sliding : full);
+      types.back().name = any_swa ? (s ? swa_name : std::string("full_attention")) : std::string("rope");
+      if (!r) {
+        types.back().rope = false;
+        types.back().from = msg("llama.cpp: no RoPE in these layers ({0})", rule.source);
+      }
+    }
+    types[k].layers.push_back(static_cast<int>(i));
+  }
+  // A class of layers with and without RoPE: the ones without are named apart.
+  for (std::size_t k = 0; k < types.size(); ++k) {
+    bool mixed = false;
+    for (std::size_t j = 0; j < keys.size(); ++j) mixed = mixed || (j != k && keys[j].first == keys[k].first);
+    if (!keys[k].second) types[k].name = !any_swa ? "nope" : mixed ? types[k].name + "_nope" : types[k].name;
+  }
+  bool differ = types.size() > 1;
+  if (types.size() == 2 && types[0].rope && types[1].rope && same_rope(types[0].config, types[1].config)) differ = false;
+  if (!differ) return;  // one RoPE for every layer after all
+  // The type the values without --layer-type are: the first full one with RoPE, else the first with RoPE.
+  const LayerTypeRope* pick = nullptr;
+  for (std::size_t k = 0; k < types.size(); ++k) {
+    if (types[k].rope && !keys[k].first && !pick) pick = &types[k];
+  }
+  for (std::size_t k = 0; k < types.size(); ++k) {
+    if (types[k].rope && !pick) pick = &types[k];
+  }
+  g.model.layer_types = types;
+  if (pick) {
+    g.model.layer_type = pick->name;
+    if (!same_rope(pick->config, g.model.rope)) {
+      g.model.rope = pick->config;
+      g.model.notes.push_back(msg("only the layers {0} ({1}) turn q and k: the values here are theirs", describe_layers(pick->layers),
+                                  pick->name));
+    }
+  }
+  std::string counts;
+  for (const LayerTypeRope& t : types) counts += fmt::format("{}{} {}", counts.empty() ? "" : ", ", t.layers.size(), t.name);
   const std::string pk = arch + ".attention.sliding_window_pattern";
-  g.model.origin.push_back(origin_line(Message::same("layer_types"),
-                                       fmt::format("{} sliding, {} full", sliding.layers.size(), full.layers.size()),
-                                       f.find(pk) ? Message::same(pk)
-                                                  : msg("no {0}: llama.cpp's pattern {1}, layer il slides when il % {1} < {2}",
-                                                        pk, rule.pattern, rule.pattern - 1)));
+  g.model.origin.push_back(origin_line(
+      Message::same("layer_types"), counts,
+      !any_swa            ? msg("llama.cpp: no RoPE in these layers ({0})", rule.source)
+      : f.find(pk)        ? Message::same(pk)
+      : rule.dense_first  ? msg("no {0}: llama.cpp's pattern {1}, layer il is full when il % {1} = 0", pk, rule.pattern)
+                          : msg("no {0}: llama.cpp's pattern {1}, layer il slides when il % {1} < {2}", pk, rule.pattern,
+                                rule.pattern - 1)));
+  if (rule.rotates == Rotates::Llama4 && open) {
+    g.model.nope_temperature = NopeTemperature{8192.0, 0.1};  // llama4.cpp:15-17, llama-graph.cpp:157-170
+  } else if (rule.rotates == Rotates::Llama4) {
+    // Tried on libllama: decoding such a file aborts there (llama_pipeline.cpp's model with sliding_window 0).
+    g.model.notes.push_back(msg("{0}.attention.sliding_window 0: llama.cpp's graph leaves the last layer ({1}) without RoPE "
+                                "(n_no_rope_layer_step = the layer count, {2}) and scales its query by a temperature of "
+                                "scale 0, which aborts llama.cpp's first decode (GGML_ASSERT, src/llama-graph.cpp:161)",
+                                arch, layers - 1, rule.source));
+  }
 }
 
 /// SmolLM3: llama.cpp leaves every fourth layer without RoPE, decided in code with no key
 /// (src/models/smollm3.cpp:5 n_no_rope_layer_step = 4, :69 use_rope = (il + 1) % 4 != 0).
 void smollm3(const GgufFile& f, const std::string& arch, GgufModel& g) {
-  const long layers = block_count(f, arch, "the NoPE layers need the layer count");
+  const long layers = gguf_block_count(f, arch, "the NoPE layers need the layer count");
   LayerTypeRope rope{"rope", {}, true, g.model.rope, msg("rope.freq_base and the scaling keys")};
   LayerTypeRope nope{"nope", {}, false, g.model.rope, msg("llama.cpp: no RoPE on every fourth layer (SmolLM3)")};
   for (long i = 0; i < layers; ++i) ((i + 1) % 4 != 0 ? rope : nope).layers.push_back(static_cast<int>(i));
@@ -144,16 +326,59 @@ void smollm3(const GgufFile& f, const std::string& arch, GgufModel& g) {
 
 }  // namespace
 
+long gguf_block_count(const GgufFile& f, const std::string& arch, const char* why) {
+  const std::string bk = arch + ".block_count";
+  const GgufValue* b = f.find(bk);
+  const auto layers = b ? b->as_number() : std::nullopt;
+  if (!layers || *layers < 1 || *layers > kMaxGgufLayers || *layers != static_cast<double>(static_cast<long>(*layers))) {
+    throw InvalidArgument(fmt::format("{}: {}: {}", f.name, bk, fmt::format("expected a whole number in 1 … {}: {}", kMaxGgufLayers, why)));
+  }
+  return static_cast<long>(*layers);
+}
+
+/// Granite SWA: {arch}.attention.rope_pattern, one bool per layer (1: RoPE), when the file has it
+/// (src/models/granite-swa.cpp:43, :211 has_rope(il); conversion/granite.py:115-119 writes HF's no_rope_layers).
+static void rope_pattern(const GgufFile& f, const std::string& arch, GgufModel& g) {
+  const std::string k = arch + ".attention.rope_pattern";
+  const GgufValue* v = f.find(k);
+  if (!v) return;
+  const long layers = gguf_block_count(f, arch, "the NoPE layers need the layer count");
+  bool ok = v->type == GgufType::Array && v->items.size() == v->count && static_cast<long>(v->count) == layers;
+  for (const GgufValue& x : v->items) ok = ok && (x.type == GgufType::Bool || x.is_integer());
+  if (!ok) fail(f, k, fmt::format("expected an array of {} bools, one per layer", layers));
+  LayerTypeRope rope{"rope", {}, true, g.model.rope, msg("rope.freq_base and the scaling keys")};
+  LayerTypeRope nope{"nope", {}, false, g.model.rope, Message::same(k)};
+  for (long i = 0; i < layers; ++i) (v->items[static_cast<std::size_t>(i)].integer != 0 ? rope : nope).layers.push_back(static_cast<int>(i));
+  if (nope.layers.empty() || rope.layers.empty()) {
+    if (rope.layers.empty()) fail(f, k, "every layer false: llama.cpp applies no RoPE to any layer of this model");
+    return;
+  }
+  g.model.layer_types = {rope, nope};
+  g.model.layer_type = "rope";
+  g.model.origin.push_back(origin_line(Message::same("layer_types"),
+                                       fmt::format("{} with RoPE, {} without", rope.layers.size(), nope.layers.size()),
+                                       Message::same(k)));
+}
+
 void gguf_layers(const GgufFile& file, const std::string& arch, GgufModel& g) {
   const SwaRule* rule = nullptr;
   for (const SwaRule& r : kSwaRules) rule = arch == r.arch ? &r : rule;
   if (rule) swa_layers(file, arch, *rule, g);
   if (arch == "smollm3") smollm3(file, arch, g);
+  if (arch == "deepseek4") gguf_deepseek4_layers(file, arch, g);
+  if (arch == "granite_swa") rope_pattern(file, arch, g);
   if (!g.freq_base_swa) return;
   const std::string swa = format_number(*g.freq_base_swa);
   bool reads = false;
   for (const char* a : kReadsFreqBaseSwa) reads = reads || arch == a;
-  if (!g.model.layer_types.empty() && rule) {
+  bool slides = false;
+  for (const LayerTypeRope& t : g.model.layer_types) slides = slides || t.name.rfind("sliding", 0) == 0 || t.name.rfind("chunked", 0) == 0;
+  if (rule && rule->base == SwaBase::Global) {
+    g.model.notes.push_back(msg("rope.freq_base_swa {0}: llama.cpp reads it for {1}, but its graph turns the sliding-window "
+                                "layers with rope.freq_base ({2})", swa, arch, rule->source));
+  } else if (slides && g.model.layer_type != "full_attention") {
+    return;  // the layers with RoPE all slide: the note above says the values are theirs
+  } else if (slides) {
     g.model.notes.push_back(rule->scaled ? msg("rope.freq_base_swa {0}: the sliding-window layers use base {0} with the "
                                                 "model's scaling; the values here are the full-attention layers'", swa)
                                           : msg("rope.freq_base_swa {0}: the sliding-window layers use base {1} without "
