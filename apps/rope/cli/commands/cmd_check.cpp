@@ -24,6 +24,8 @@
 #include "rope/core/error.hpp"
 #include "rope/io/csv.hpp"
 #include "rope/io/gguf.hpp"
+#include "rope/models/layer_types.hpp"
+#include "rope/models/layers_without_rope.hpp"
 #include "rope/models/scaling_table.hpp"
 
 namespace rope::cli {
@@ -58,6 +60,15 @@ RopeExpectation expectation_from_options(const CheckOptions& opt, int head_dim, 
 }
 
 namespace {
+
+/// The expectation of a layer without RoPE: d channels, none turning (θ_i = 0 for every pair), attention factor 1.
+RopeExpectation unchanged_expectation(int head_dim) {
+  RopeExpectation e;
+  e.head_dim = head_dim;
+  e.theta = Eigen::VectorXd::Zero(head_dim / 2);
+  e.error_model = msg("unchanged: the layer has no RoPE");
+  return e;
+}
 
 /// "3 of 64 (first: position 5): 5–6, 9"-style summary of the indices whose ratio exceeds 1: the count, the
 /// first by `name`, and up to four runs of consecutive indices by `value`.
@@ -137,7 +148,11 @@ int run_check(const CheckOptions& opt, std::ostream& out) {
   double max_position = 0;
   for (const double p : dumps.positions) max_position = std::max(max_position, p);
   for (const AxisPosition& p : dumps.axis_positions) max_position = std::max(max_position, p.max_abs());
-  const RopeExpectation e = expectation_from_options(opt, dumps.after.d, !dumps.axis_positions.empty(), max_position, where);
+  // A layer without RoPE (--layer-type naming NoPE or linear-attention layers): its code leaves q and k as they
+  // are, so the dump should be unchanged: every pair turns by 0 (θ_i = 0), attention factor 1.
+  const std::optional<LayersWithoutRope> nope = layers_without_rope(opt.scaling.source, opt.scaling.rope);
+  const RopeExpectation e = nope ? unchanged_expectation(dumps.after.d)
+                                 : expectation_from_options(opt, dumps.after.d, !dumps.axis_positions.empty(), max_position, where);
   const AngleModel angles = e.angles.value_or(default_angle_model(dumps.after.dtype));
   std::vector<AxisPosition> positions = dumps.axis_positions;
   if (positions.empty()) {
@@ -152,6 +167,12 @@ int run_check(const CheckOptions& opt, std::ostream& out) {
     throw InvalidArgument(error_msg("{0} positions for a dump of {1} sequence positions", positions.size(), source.seq()));
   }
   CheckReport report = check_source(source, 0, positions, e);
+  if (nope) {
+    report.notes.insert(report.notes.begin(),
+                        msg("layers {0} of {1} ({2}) have no RoPE: the model's code uses q and k as projected, so the "
+                            "dump after must equal the dump before",
+                            describe_layers(nope->layers), nope->model, nope->layer_type));
+  }
   std::vector<SegmentCheck> segments =
       dumps.segments.size() > 1 ? check_segments(source, positions, e, dumps.segments, report.comparison)
                                 : std::vector<SegmentCheck>{};
@@ -180,6 +201,10 @@ int run_check(const CheckOptions& opt, std::ostream& out) {
     j["expected"] = {{"layout", std::string(to_string(e.layout))}, {"rotary_dim", r}, {"head_dim", e.head_dim},
                      {"base", e.base}, {"attention_factor", e.attention_factor}, {"scaling", e.scaling},
                      {"error_model", e.error_model.en}};
+    if (nope) {
+      j["expected"]["rotary_dim"] = 0;
+      j["expected"]["no_rope"] = {{"layer_type", nope->layer_type}, {"layers", nope->layers}};
+    }
     if (e.axes) axes_json(j["expected"], *e.axes);
     j["dtype"] = std::string(to_string(dumps.after.dtype));
     j["angles"] = std::string(to_string(angles));
@@ -224,9 +249,14 @@ int run_check(const CheckOptions& opt, std::ostream& out) {
   out << t.tr("rope check: {0} against RoPE({1})\n", opt.dumps.after, opt.dumps.before);
   row(t.tr("dump"), fmt::format("[{}] = {}, {} ({}), {} {}", to_string(dumps.axes), shape_string(dumps.shape),
                                       to_string(dumps.after.dtype), dumps.stored, t.tr("positions"), positions_text(dumps, t)));
-  row(t.tr("expected"),
-      t.tr("{0} layout ({1}), rotary dim {2} of {3}, base {4}, attention factor {5}", std::string(to_string(e.layout)),
-           where.in(t.zh()), r, e.head_dim, format_number(e.base), format_number(e.attention_factor)));
+  if (nope) {
+    row(t.tr("expected"), t.tr("unchanged: layers {0} ({1}) of {2} have no RoPE", describe_layers(nope->layers),
+                               nope->layer_type, nope->model));
+  } else {
+    row(t.tr("expected"),
+        t.tr("{0} layout ({1}), rotary dim {2} of {3}, base {4}, attention factor {5}", std::string(to_string(e.layout)),
+             where.in(t.zh()), r, e.head_dim, format_number(e.base), format_number(e.attention_factor)));
+  }
   if (e.axes && e.axes->vision()) {
     row(t.tr("2-D vision RoPE"),
         t.tr("{0} ({1}): pair i turns by θ_i·(p_a(i){2}), p the patch's row h or column w",
