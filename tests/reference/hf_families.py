@@ -206,6 +206,23 @@ CASES = [
          apply="ernie_vl", theta=5e5, head=128, sections=[22, 22, 20]),
     dict(name="ernie4_5_vl_3d_bf16", like="ernie4_5_vl_3d_f64", apply="ernie_vl", theta=5e5, head=128,
          sections=[22, 22, 20], dtype="bf16"),
+    # GLM (dense, models/glm/modeling_glm.py apply_rotary_pos_emb, read at b39782da06db): partial_rotary_factor
+    # omitted (GlmConfig's 0.5), cos and sin cast to the model's dtype, their first half repeat_interleave'd,
+    # rotate_half on the pairs (2i, 2i+1) of the first 64 channels, the rest passed through.
+    dict(name="glm_default_partial_f64", config=dict(
+        model_type="glm", hidden_size=4096, num_attention_heads=32, head_dim=128, max_position_embeddings=131072,
+        rope_theta=10000.0), apply="glm", theta=10000.0, head=128, rot=64),
+    dict(name="glm_default_partial_bf16", like="glm_default_partial_f64", apply="glm", theta=10000.0, head=128, rot=64,
+         dtype="bf16"),
+    # Ministral 3 (v5 rope_parameters: yarn f=16 from 16384, mscale = mscale_all_dim = 1, llama_4_scaling_beta 0.1):
+    # a key dump, which the query scaling (S21) leaves alone: RoPE alone, at positions past 16384 too.
+    dict(name="ministral3_key_f64", config=dict(
+        model_type="mistral3", text_config=dict(
+            model_type="ministral3", head_dim=128, hidden_size=5120, num_attention_heads=32,
+            max_position_embeddings=262144,
+            rope_parameters=dict(rope_type="yarn", factor=16.0, original_max_position_embeddings=16384, beta_fast=32.0,
+                                 beta_slow=1.0, mscale=1.0, mscale_all_dim=1.0, llama_4_scaling_beta=0.1,
+                                 rope_theta=1000000.0))), apply="half", theta=1e6, head=128),
     # A planted bug still named under the float32 angle model: positions shifted by one.
     dict(name="bug_llama31_plus_one_f64", like="llama31_f64", apply="half", theta=500000.0, head=128, shift=1,
          exit=1, matches="positions-plus-one"),
@@ -232,7 +249,7 @@ def text_config(cfg):
 def hf_inv_freq(case):
     cfg = text_config(case_config(case))
     rot = case.get("rot", case["head"])
-    rp = cfg.get("rope_scaling") or {}
+    rp = cfg.get("rope_scaling") or cfg.get("rope_parameters") or {}
     kind = case.get("kind") or rp.get("rope_type", rp.get("type", "default"))
     if case.get("unscaled"):  # OLMo 3's sliding layers: rope_type "default" at rope_theta
         kind = "default"
@@ -242,7 +259,7 @@ def hf_inv_freq(case):
         inv[:n] = (F32(1.0) / (F32(case["theta"]) ** (np.arange(0, 2 * n, 2, dtype=np.int64).astype(F32) / F32(rot))))
         return inv.astype(F32), 1.0
     if kind == "yarn":
-        return yarn_inv_freq(cfg["rope_theta"], rot, rp, cfg["max_position_embeddings"])
+        return yarn_inv_freq(case["theta"], rot, rp, cfg["max_position_embeddings"])
     if kind == "llama3":
         return llama3_inv_freq(case["theta"], rot, rp), 1.0
     return default_inv_freq(case["theta"], rot), 1.0
@@ -315,6 +332,11 @@ def hf_apply(q, case, positions):
         sin = np.repeat((np.sin(emb) * F32(attn)).astype(F32)[..., : rot // 2], 2, axis=-1)[:, None, :]
         qf = q_rot.astype(F32)
         out[..., off:off + rot] = cast((qf * cos).astype(F32) + (rotate_pairs(qf) * sin).astype(F32), dtype)
+    elif case["apply"] == "glm":  # cos, sin in the dtype; cat(freqs, freqs)[..., :d/2] repeat_interleave'd; pairs (2i, 2i+1)
+        emb = np.concatenate([freqs, freqs], axis=-1)
+        cos = np.repeat(cast((np.cos(emb) * F32(attn)).astype(F32), dtype)[..., : rot // 2], 2, axis=-1)[:, None, :]
+        sin = np.repeat(cast((np.sin(emb) * F32(attn)).astype(F32), dtype)[..., : rot // 2], 2, axis=-1)[:, None, :]
+        out[..., off:off + rot] = cast(cast(q_rot * cos, dtype) + cast(rotate_pairs(q_rot) * sin, dtype), dtype)
     elif case["apply"] == "cohere":  # emb = repeat_interleave(freqs, 2); cos/sin cast to the dtype; q.float()
         emb = np.repeat(freqs, 2, axis=-1)
         cos = cast((np.cos(emb) * F32(attn)).astype(F32), dtype).astype(F32)[:, None, :]
