@@ -42,7 +42,7 @@ def main():
     for case in manifest:
         d = os.path.join(a.out, case["dir"])
         cfg = case["source"]  # --config FILE, or --model NAME for a preset of data/models/
-        layer = [f for f in case["flags"] if f != "--bf16-bits"]
+        layer = [f for f in case["flags"] if f not in ("--bf16-bits", "--query")]  # check's own flags
         code, out, err = run(a.rope, ["check", "--before", os.path.join(d, "q.npy"), "--after", os.path.join(d, "q_rope.npy")]
                              + case["positions"] + cfg + case["flags"] + ["--json"])
         if code != case["exit"]:

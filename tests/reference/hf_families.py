@@ -223,6 +223,16 @@ CASES = [
             rope_parameters=dict(rope_type="yarn", factor=16.0, original_max_position_embeddings=16384, beta_fast=32.0,
                                  beta_slow=1.0, mscale=1.0, mscale_all_dim=1.0, llama_4_scaling_beta=0.1,
                                  rope_theta=1000000.0))), apply="half", theta=1e6, head=128),
+    # The same model's query dump: HF get_llama_4_attn_scale (models/ministral3/modeling_ministral3.py, after transformers
+    # PR #44860: from the position ids) multiplies q after RoPE by 1 + β·ln(1 + ⌊p / L0⌋), in float32, cast to q's
+    # dtype; `rope check --query` expects it (1.2773 at 262143; the dump's far positions reach 163839: 1.2303).
+    dict(name="ministral3_query_f64", like="ministral3_key_f64", apply="half", theta=1e6, head=128,
+         query_scaling=(0.1, 16384), flags=["--query"]),
+    dict(name="ministral3_query_bf16", like="ministral3_key_f64", apply="half", theta=1e6, head=128,
+         query_scaling=(0.1, 16384), flags=["--query"], dtype="bf16"),
+    # A planted bug: the query scaling forgotten; check --query fails at the positions past L0.
+    dict(name="bug_ministral3_query_unscaled_f64", like="ministral3_key_f64", apply="half", theta=1e6, head=128,
+         flags=["--query"], exit=1),
     # A planted bug still named under the float32 angle model: positions shifted by one.
     dict(name="bug_llama31_plus_one_f64", like="llama31_f64", apply="half", theta=500000.0, head=128, shift=1,
          exit=1, matches="positions-plus-one"),
@@ -377,6 +387,10 @@ def main():
         if case["apply"] == "ernie_vl":  # text tokens: the same position in the t, h and w rows
             positions = np.stack([positions] * 3, axis=1)
         after, inv, attn = hf_apply(q, case, positions)
+        if "query_scaling" in case:  # HF: scaling in float32 from the position ids, cast to q's dtype, q · scaling
+            beta, l0 = case["query_scaling"]
+            s = (F32(1) + F32(beta) * np.log(F32(1) + np.floor(positions.astype(F32) / F32(l0)))).astype(F32)
+            after = cast(after * cast(s, dtype)[:, None, None], dtype)
         with open(os.path.join(d, "config.json"), "w") as f:
             json.dump(case_config(case), f, indent=1)
         if dtype == "bf16":

@@ -9,6 +9,11 @@
 #include "rope/core/error.hpp"
 
 namespace rope {
+
+double RopeExpectation::query_scale(double position) const {
+  return query_beta == 0 ? 1.0 : 1.0 + query_beta * std::log1p(std::floor(position / query_original));  // (S21)
+}
+
 namespace {
 
 Eigen::VectorXd default_theta(double base, int rotary_dim) {

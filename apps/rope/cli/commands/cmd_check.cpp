@@ -47,6 +47,15 @@ RopeExpectation expectation_from_options(const CheckOptions& opt, int head_dim, 
   q.layout = opt.layout;
   q.max_position = max_position;
   RopeExpectation e = expectation_from_rope(rope, q);
+  // --query: Ministral 3 and Mistral 4 multiply the query by s(p) (S21) after RoPE, on every layer (HF
+  // get_llama_4_attn_scale in Ministral3Attention.forward); keys are not scaled.
+  if (opt.query && !opt.scaling.source.any()) {
+    throw InvalidArgument(error_msg("--query scales a query as a model's attention does: give --model or --config"));
+  }
+  if (opt.query && rope.model.query_scaling) {
+    e.query_beta = rope.model.query_scaling->beta;
+    e.query_original = rope.model.query_scaling->original;
+  }
   if (opt.layout) {
     where = Message::same("--layout");
   } else if (!rope.plain && q.from_model) {
@@ -167,6 +176,15 @@ int run_check(const CheckOptions& opt, std::ostream& out) {
     throw InvalidArgument(error_msg("{0} positions for a dump of {1} sequence positions", positions.size(), source.seq()));
   }
   CheckReport report = check_source(source, 0, positions, e);
+  if (opt.query && !nope) {
+    report.notes.insert(report.notes.begin(),
+                        e.query_beta != 0
+                            ? msg("query scaling (S21): the dump is a query, so the expectation is RoPE times s(p) = 1 + "
+                                  "β·ln(1 + ⌊p / L0⌋) (β = {0}, L0 = {1}): {2} at the largest position {3}",
+                                  format_number(e.query_beta), format_number(e.query_original),
+                                  format_number(e.query_scale(max_position)), format_number(max_position))
+                            : msg("--query: this model does not scale its queries: the expectation is the rotation alone"));
+  }
   if (nope) {
     report.notes.insert(report.notes.begin(),
                         msg("layers {0} of {1} ({2}) have no RoPE: the model's code uses q and k as projected, so the "
@@ -201,6 +219,9 @@ int run_check(const CheckOptions& opt, std::ostream& out) {
     j["expected"] = {{"layout", std::string(to_string(e.layout))}, {"rotary_dim", r}, {"head_dim", e.head_dim},
                      {"base", e.base}, {"attention_factor", e.attention_factor}, {"scaling", e.scaling},
                      {"error_model", e.error_model.en}};
+    if (e.query_beta != 0) {
+      j["expected"]["query_scaling"] = {{"beta", e.query_beta}, {"original_max_position_embeddings", e.query_original}};
+    }
     if (nope) {
       j["expected"]["rotary_dim"] = 0;
       j["expected"]["no_rope"] = {{"layer_type", nope->layer_type}, {"layers", nope->layers}};
@@ -336,6 +357,9 @@ Command add_check_command(CLI::App& app) {
                     "how the dump's angles were computed, for the tolerance: float64, float32 (PyTorch's) or ggml "
                     "(llama.cpp's; default: ggml for a GGUF, float32 for a Hugging Face config or preset, else float64 for a float64 "
                     "dump and float32 for the others)", "MODEL");
+  sub->add_flag("--query", opt->query,
+                "the dump is a query: also expect the model's query scaling after RoPE, as its attention does "
+                "(Ministral 3 and Mistral 4: 1 + β·ln(1 + ⌊p / L0⌋), docs/scaling.md (S21)); keys are not scaled");
   sub->add_flag("--json", opt->json, "print the report as JSON");
   add_lang_option(*sub, opt->lang);
   add_digits_option(*sub, opt->digits, "4", kDigitsHelp);
