@@ -233,6 +233,14 @@ CASES = [
     # A planted bug: the query scaling forgotten; check --query fails at the positions past L0.
     dict(name="bug_ministral3_query_unscaled_f64", like="ministral3_key_f64", apply="half", theta=1e6, head=128,
          flags=["--query"], exit=1),
+    # Llama 4 Scout's NoPE layer 3 (no_rope_layers [], interval 4; models/llama4/modeling_llama4.py
+    # Llama4TextAttention.forward): keys as projected; queries times attn_scales = log1p(floor((cache_position + 1) /
+    # floor_scale)) · attn_scale + 1 in float32 (defaults 8192 and 0.1), the product in q's promoted type.
+    dict(name="llama4_nope_key_f64", preset="llama-4-scout-17b-16e", apply="none", head=128, flags=["--layer-type", "3"]),
+    dict(name="llama4_nope_query_f64", preset="llama-4-scout-17b-16e", apply="none", head=128, temperature=(0.1, 8192),
+         flags=["--layer-type", "3", "--query"]),
+    dict(name="llama4_nope_query_bf16", preset="llama-4-scout-17b-16e", apply="none", head=128, temperature=(0.1, 8192),
+         flags=["--layer-type", "3", "--query"], dtype="bf16"),
     # A planted bug still named under the float32 angle model: positions shifted by one.
     dict(name="bug_llama31_plus_one_f64", like="llama31_f64", apply="half", theta=500000.0, head=128, shift=1,
          exit=1, matches="positions-plus-one"),
@@ -387,6 +395,11 @@ def main():
         if case["apply"] == "ernie_vl":  # text tokens: the same position in the t, h and w rows
             positions = np.stack([positions] * 3, axis=1)
         after, inv, attn = hf_apply(q, case, positions)
+        if "temperature" in case:  # HF Llama 4: float32 attn_scales, q · attn_scales in the promoted type, cast back
+            scale, floor_scale = case["temperature"]
+            t = (np.log1p(np.floor((positions.astype(F32) + F32(1)) / F32(floor_scale))) * F32(scale) + F32(1)).astype(F32)
+            after = cast(after * t.astype(np.float64)[:, None, None], dtype) if dtype == "f64" else \
+                cast((after.astype(F32) * t[:, None, None]).astype(F32), dtype)
         if "query_scaling" in case:  # HF: scaling in float32 from the position ids, cast to q's dtype, q · scaling
             beta, l0 = case["query_scaling"]
             s = (F32(1) + F32(beta) * np.log(F32(1) + np.floor(positions.astype(F32) / F32(l0)))).astype(F32)

@@ -11,7 +11,8 @@
 namespace rope {
 
 double RopeExpectation::query_scale(double position) const {
-  return query_beta == 0 ? 1.0 : 1.0 + query_beta * std::log1p(std::floor(position / query_original));  // (S21)
+  // (S21); (S20) with query_shift 1
+  return query_beta == 0 ? 1.0 : 1.0 + query_beta * std::log1p(std::floor((position + query_shift) / query_original));
 }
 
 namespace {

@@ -207,11 +207,10 @@ ModelConfig resolve_model(const ModelSource& source, const RopeOverrides& o) {
 std::optional<LayersWithoutRope> layers_without_rope(const ModelSource& source, const RopeOverrides& o) {
   if (o.layer_type.empty() || !source.any() || o.tower == Tower::Vision || !o.vision.empty()) return std::nullopt;
   const ModelConfig m = load_model(source, o);
-  // Llama 4's NoPE layers scale the query (S20): not an unchanged dump (select_layer says so).
-  if (m.vision_only || m.nope_temperature) return std::nullopt;
+  if (m.vision_only) return std::nullopt;
   const LayerTypeRope& lt = select_layer_type(m, o.layer_type);
   if (lt.rope) return std::nullopt;
-  return LayersWithoutRope{m.name, lt.name, lt.layers};
+  return LayersWithoutRope{m.name, lt.name, lt.layers, m.nope_temperature};  // Llama 4: the query's temperature (S20)
 }
 
 ModelRope resolve_model_rope(const ModelSource& source, const RopeOverrides& o) {

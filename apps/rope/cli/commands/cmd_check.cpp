@@ -71,8 +71,13 @@ RopeExpectation expectation_from_options(const CheckOptions& opt, int head_dim, 
 namespace {
 
 /// The expectation of a layer without RoPE: d channels, none turning (θ_i = 0 for every pair), attention factor 1.
-RopeExpectation unchanged_expectation(int head_dim) {
+/// The angle model is the source's (float32 for Hugging Face, whose Llama 4 temperature (S20) is float32; ggml for a
+/// GGUF), or --angles.
+RopeExpectation unchanged_expectation(int head_dim, const CheckOptions& opt) {
   RopeExpectation e;
+  e.angles = opt.angles ? *opt.angles
+             : !opt.scaling.source.file.empty() && is_gguf_file(opt.scaling.source.file) ? AngleModel::Ggml
+                                                                                         : AngleModel::Float32;
   e.head_dim = head_dim;
   e.theta = Eigen::VectorXd::Zero(head_dim / 2);
   e.error_model = msg("unchanged: the layer has no RoPE");
@@ -160,8 +165,13 @@ int run_check(const CheckOptions& opt, std::ostream& out) {
   // A layer without RoPE (--layer-type naming NoPE or linear-attention layers): its code leaves q and k as they
   // are, so the dump should be unchanged: every pair turns by 0 (θ_i = 0), attention factor 1.
   const std::optional<LayersWithoutRope> nope = layers_without_rope(opt.scaling.source, opt.scaling.rope);
-  const RopeExpectation e = nope ? unchanged_expectation(dumps.after.d)
-                                 : expectation_from_options(opt, dumps.after.d, !dumps.axis_positions.empty(), max_position, where);
+  RopeExpectation e = nope ? unchanged_expectation(dumps.after.d, opt)
+                           : expectation_from_options(opt, dumps.after.d, !dumps.axis_positions.empty(), max_position, where);
+  if (nope && nope->temperature && opt.query) {  // Llama 4's NoPE layers: q · t(p) (S20), keys unchanged
+    e.query_beta = nope->temperature->attn_scale;
+    e.query_original = nope->temperature->floor_scale;
+    e.query_shift = 1;
+  }
   const AngleModel angles = e.angles.value_or(default_angle_model(dumps.after.dtype));
   std::vector<AxisPosition> positions = dumps.axis_positions;
   if (positions.empty()) {
@@ -176,6 +186,15 @@ int run_check(const CheckOptions& opt, std::ostream& out) {
     throw InvalidArgument(error_msg("{0} positions for a dump of {1} sequence positions", positions.size(), source.seq()));
   }
   CheckReport report = check_source(source, 0, positions, e);
+  if (nope && nope->temperature) {
+    report.notes.insert(report.notes.begin(),
+                        opt.query ? msg("Llama 4's NoPE layers scale the query by t(p) = 1 + attn_scale·ln(1 + ⌊(p + 1) / "
+                                        "floor_scale⌋) (S20) (attn_scale {0}, floor_scale {1}): {2} at the largest position {3}",
+                                        format_number(e.query_beta), format_number(e.query_original),
+                                        format_number(e.query_scale(max_position)), format_number(max_position))
+                                  : msg("Llama 4's NoPE layers leave keys unchanged and scale queries by the temperature "
+                                        "(S20): checked as a key; give --query for a query dump"));
+  }
   if (opt.query && !nope) {
     report.notes.insert(report.notes.begin(),
                         e.query_beta != 0
@@ -185,7 +204,7 @@ int run_check(const CheckOptions& opt, std::ostream& out) {
                                   format_number(e.query_scale(max_position)), format_number(max_position))
                             : msg("--query: this model does not scale its queries: the expectation is the rotation alone"));
   }
-  if (nope) {
+  if (nope && !nope->temperature) {
     report.notes.insert(report.notes.begin(),
                         msg("layers {0} of {1} ({2}) have no RoPE: the model's code uses q and k as projected, so the "
                             "dump after must equal the dump before",
@@ -220,7 +239,8 @@ int run_check(const CheckOptions& opt, std::ostream& out) {
                      {"base", e.base}, {"attention_factor", e.attention_factor}, {"scaling", e.scaling},
                      {"error_model", e.error_model.en}};
     if (e.query_beta != 0) {
-      j["expected"]["query_scaling"] = {{"beta", e.query_beta}, {"original_max_position_embeddings", e.query_original}};
+      j["expected"]["query_scaling"] = {{"beta", e.query_beta}, {"original_max_position_embeddings", e.query_original},
+                                        {"shift", e.query_shift}};
     }
     if (nope) {
       j["expected"]["rotary_dim"] = 0;
@@ -270,7 +290,10 @@ int run_check(const CheckOptions& opt, std::ostream& out) {
   out << t.tr("rope check: {0} against RoPE({1})\n", opt.dumps.after, opt.dumps.before);
   row(t.tr("dump"), fmt::format("[{}] = {}, {} ({}), {} {}", to_string(dumps.axes), shape_string(dumps.shape),
                                       to_string(dumps.after.dtype), dumps.stored, t.tr("positions"), positions_text(dumps, t)));
-  if (nope) {
+  if (nope && e.query_beta != 0) {
+    row(t.tr("expected"), t.tr("the query times t(p) (S20): layers {0} ({1}) of {2} have no RoPE", describe_layers(nope->layers),
+                               nope->layer_type, nope->model));
+  } else if (nope) {
     row(t.tr("expected"), t.tr("unchanged: layers {0} ({1}) of {2} have no RoPE", describe_layers(nope->layers),
                                nope->layer_type, nope->model));
   } else {
