@@ -3,10 +3,12 @@
 // and Mistral 4's rotated pairs: q viewed as (d/2, 2), transposed and reshaped, so pair (2i, 2i+1) moves to
 // (i, i + d/2), then rotate_half. The dump is built here from that description with the fixtures' independent
 // complex rotation.
+#include <cmath>
 #include <gtest/gtest.h>
 
 #include "analysis/test_dump_fixtures.hpp"
 #include "rope/analysis/check.hpp"
+#include "rope/analysis/expectation.hpp"
 #include "rope/core/constants.hpp"
 
 namespace rope {
@@ -88,6 +90,33 @@ TEST(CheckExpectation, TheSwappedLayoutVariantIsNotDeinterleaved) {
       EXPECT_FALSE(v.spec.deinterleaved_output);
     }
   }
+}
+
+TEST(CheckExpectation, QueryScalingMultipliesEveryChannelFromL0On) {
+  // (S21): s(p) = 1 + β·ln(1 + ⌊p / L0⌋); Ministral 3's β 0.1, L0 16384: 1 below L0, 1 + 0.1·ln 16 = 1.27726 at 262143.
+  RopeExpectation e = interleaved(24, 16, 0);  // 8 channels pass through: they are scaled too
+  e.query_beta = 0.1;
+  e.query_original = 4;
+  EXPECT_EQ(e.query_scale(3), 1.0);
+  EXPECT_DOUBLE_EQ(e.query_scale(4), 1.0 + 0.1 * std::log(2.0));
+  EXPECT_DOUBLE_EQ(e.query_scale(15), 1.0 + 0.1 * std::log(4.0));
+  RopeExpectation ministral = e;
+  ministral.query_original = 16384;
+  EXPECT_NEAR(ministral.query_scale(262143), 1.27726, 5e-6);
+  // The reference (expected_dump) passes check; the same dump unscaled fails from position 4 on, every channel.
+  const DumpVectors x = test::random_dump(12, 2, 24);
+  const auto p = test::range_positions(12);
+  std::vector<AxisPosition> axis_p;
+  for (const double m : p) axis_p.push_back(AxisPosition::single(m));
+  const DumpVectors y = expected_dump(x, axis_p, e);
+  EXPECT_NEAR(y.value(9, 1, 20), e.query_scale(9) * x.value(9, 1, 20), 1e-15);
+  const CheckReport ok = check_dump(x, y, p, e);
+  EXPECT_TRUE(ok.comparison.passed()) << ok.comparison.max_ratio;
+  RopeExpectation plain = e;
+  plain.query_beta = 0;
+  const CheckReport bad = check_dump(x, y, p, plain);
+  EXPECT_FALSE(bad.comparison.passed());
+  EXPECT_EQ(bad.comparison.first_seq, 4);
 }
 
 }  // namespace

@@ -9,6 +9,9 @@ test time.
                 twice the bound (C2) of PyTorch's float32 inv_freq (src/rope/analysis/angle_error.hpp), the 2 for
                 YaRN's and llama3's mixing, a few more float32 roundings of the same size.
   inspect:      the attention factor within 1e-12 relative (both float64), the rotary dimension exactly.
+  no RoPE:      a layer without RoPE (NoPE, linear attention, Cohere2's full layers): its unchanged dump passes
+                check, and frequencies and inspect refuse the layer (exit 2) saying it has no RoPE.
+Presets (data/models/) are read through --model NAME, the other cases through --config FILE.
 
 Usage: check_hf_families.py --rope PATH --out DIR   (DIR receives the dumps)
 """
@@ -38,10 +41,10 @@ def main():
     failures = []
     for case in manifest:
         d = os.path.join(a.out, case["dir"])
-        cfg = ["--config", os.path.join(d, "config.json")]
-        layer = [f for f in case["flags"] if f != "--bf16-bits"]
-        code, out, err = run(a.rope, ["check", "--before", os.path.join(d, "q.npy"), "--after", os.path.join(d, "q_rope.npy"),
-                                      "--positions", os.path.join(d, "positions.npy")] + cfg + case["flags"] + ["--json"])
+        cfg = case["source"]  # --config FILE, or --model NAME for a preset of data/models/
+        layer = [f for f in case["flags"] if f not in ("--bf16-bits", "--query")]  # check's own flags
+        code, out, err = run(a.rope, ["check", "--before", os.path.join(d, "q.npy"), "--after", os.path.join(d, "q_rope.npy")]
+                             + case["positions"] + cfg + case["flags"] + ["--json"])
         if code != case["exit"]:
             failures.append(f"{case['name']}: check exit {code}, expected {case['exit']}: {err.strip()} {out[:400]}")
             continue
@@ -49,6 +52,14 @@ def main():
         if case["matches"] and report["diagnosis"]["matches"] != case["matches"]:
             failures.append(f"{case['name']}: diagnosis {report['diagnosis']}, expected {case['matches']}")
         print(f"check        {case['name']:34} exit {code}  max ratio {report['max_ratio']:.3g}  angles {report['angles']}")
+        if case["nope"]:
+            # A layer without RoPE: its dump is unchanged; frequencies and inspect refuse the layer, saying why.
+            for command in ("frequencies", "inspect"):
+                code, out, err = run(a.rope, [command] + cfg + layer + ["--json"])
+                if code != 2 or ("have no RoPE" not in err and "are NoPE layers" not in err):
+                    failures.append(f"{case['name']}: {command} exit {code}, expected 2 naming the layers without RoPE: {err.strip()}")
+            print(f"no RoPE      {case['name']:34} frequencies and inspect refuse the layer")
+            continue
         code, out, err = run(a.rope, ["frequencies"] + cfg + layer + ["--json"])
         if code != 0:
             failures.append(f"{case['name']}: frequencies exit {code}: {err.strip()}")

@@ -151,7 +151,14 @@ TEST_F(CmdVerify, EveryPresetPassesInItsOwnLayout) {
       {"phi-3.5-mini-instruct", "half layout (model family phi3)"},
       {"qwen2-vl-7b", "half layout (model family qwen2_vl)"},
       {"qwen2.5-vl-7b", "half layout (model family qwen2_5_vl)"},
-      {"qwen3-vl-8b", "half layout (model family qwen3_vl_text)"}};
+      {"qwen3-vl-8b", "half layout (model family qwen3_vl_text)"},
+      {"command-a-03-2025", "interleaved layout (model family cohere2)"},
+      {"qwen3-next-80b-a3b", "half layout (model family qwen3_next)"},
+      {"olmo-3-7b", "half layout (model family olmo3)"},
+      {"minimax-m2", "half layout (model family minimax_m2)"},
+      {"exaone-4.0-32b", "half layout (model family exaone4)"},
+      {"gemma-4-26b-a4b", "half layout (model family gemma4_text)"},
+      {"smollm3-3b", "half layout (model family smollm3)"}};
   ASSERT_EQ(layouts.size(), list_presets().size());  // every preset
   for (const auto& [preset, layout] : layouts) {
     const Result r = rope_cli({"verify", "--model", preset, "--trials", "20"});

@@ -62,6 +62,21 @@ TEST(FamilyTable, ClassDefaultThetaWhenTheConfigOmitsIt) {
   EXPECT_EQ(parse(R"({"model_type": "cohere", "head_dim": 128, "rope_theta": 8000})").rope.base, 8000.0);
 }
 
+TEST(FamilyTable, ATransformersFourConfigWithoutThetaTakesFourXsDefault) {
+  // transformers_version 4.x: the config was written (and loaded) by 4.x, whose CohereConfig defaulted to 10000;
+  // 5.x configs, and configs without the key, take v5's 500000. inspect's sources say which.
+  const ModelConfig v4 = parse(R"({"model_type": "cohere", "head_dim": 128, "transformers_version": "4.44.0"})");
+  EXPECT_EQ(v4.rope.base, 10000.0);
+  EXPECT_THAT(english(v4.origin),
+              Contains("rope_theta: 10000 (transformers 4.x's CohereConfig default: the config says transformers_version 4.44.0)"));
+  EXPECT_THAT(english(v4.notes), Contains(HasSubstr("transformers 5 (models/cohere/configuration_cohere.py:51")));
+  EXPECT_EQ(parse(R"({"model_type": "cohere", "head_dim": 128, "transformers_version": "5.0.0"})").rope.base, 500000.0);
+  // A family whose default did not change keeps it; an explicit rope_theta always wins.
+  EXPECT_EQ(parse(R"({"model_type": "smollm3", "head_dim": 128, "transformers_version": "4.54.0"})").rope.base, 2e6);
+  EXPECT_EQ(parse(R"({"model_type": "cohere", "head_dim": 128, "rope_theta": 8000, "transformers_version": "4.44.0"})")
+                .rope.base, 8000.0);
+}
+
 TEST(FamilyTable, ClassDefaultPartialRotaryFactor) {
   // GLM-4.5 (glm4_moe/configuration_glm4_moe.py:110, setdefault 0.5): 64 of 128 channels rotate, not 128.
   const RopeSpec glm45 = make_spec(parse(R"({"model_type": "glm4_moe", "head_dim": 128})"));

@@ -47,6 +47,21 @@ TEST(HfConfigMrope, TheNoteOfTheTypeStaysWithoutSections) {
   EXPECT_THAT(english(lone.notes), Contains(HasSubstr("mrope_interleaved without mrope_section: ignored")));
 }
 
+TEST(HfConfigMrope, ErnieFourFiveVlIsReadForTextTokensOnly) {
+  // HF Ernie4_5_VL_MoeTextRotaryEmbedding (modeling_ernie4_5_vl_moe.py at 4f2fa85af5eb): a 3-D map of its own, not
+  // modelled; interleaved pairs (rotate_half_text) and Ernie4_5_VL_MoeTextConfig's default θ 5e5 are.
+  for (const char* sections : {"", R"(, "mrope_section": [22, 22, 20])"}) {
+    const ModelConfig m = parse(std::string(R"({"model_type": "ernie4_5_vl_moe", "text_config": {"model_type":
+        "ernie4_5_vl_moe_text", "hidden_size": 2560, "num_attention_heads": 20, "rope_parameters": {"rope_type": "default")") +
+                                sections + "}}}");
+    EXPECT_FALSE(m.mrope) << sections;
+    EXPECT_EQ(m.rope.base, 5e5);
+    EXPECT_THAT(english(m.notes), Contains(HasSubstr("ernie4_5_vl_moe_text: its 3-D RoPE gives height and width the fastest "
+                                                     "pairs alternately and time the slowest")));
+    EXPECT_EQ(make_spec(m).layout, Layout::Interleaved);
+  }
+}
+
 TEST(HfConfigMrope, BadSectionsNameThePathAndTheRule) {
   expect_invalid(R"({"head_dim": 128, "rope_scaling": {"type": "mrope", "mrope_section": [16, 24, 16]}})",
                  "config.json: rope_scaling.mrope_section: mrope_section [16, 24, 16] adds up to 56, not rotary_dim / 2 = 64");

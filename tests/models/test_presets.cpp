@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <gmock/gmock.h>
@@ -84,6 +85,22 @@ TEST(ModelConfig, EveryPresetLoadsWithTheValuesOfItsReadmeRow) {
       {"qwen2.5-vl-7b", 128, 128, 1e6, ScalingType::Default, {}, {}, 128000, Layout::Half},
       // Qwen3-VL 8B: text_config.head_dim 128, rope_theta 5e6, rope_type default, M 262144.
       {"qwen3-vl-8b", 128, 128, 5e6, ScalingType::Default, {}, {}, 262144, Layout::Half},
+      // The presets below have RoPE that differs by layer; the row is the spec of their RoPE layers (README [26]–[32]).
+      // Command A: head_dim 128, rope_theta 50000, no scaling, interleaved (Cohere), M 262144 (its sliding layers).
+      {"command-a-03-2025", 128, 128, 5e4, ScalingType::Default, {}, {}, 262144, Layout::Interleaved},
+      // Qwen3-Next 80B-A3B: head_dim 256, partial_rotary_factor 0.25 → 64, rope_theta 1e7 (its full layers).
+      {"qwen3-next-80b-a3b", 256, 64, 1e7, ScalingType::Default, {}, {}, 262144, Layout::Half},
+      // OLMo 3 7B: 4096/32 = 128, yarn f=8 from 8192, rope_theta 5e5, M 65536 (its full layers).
+      {"olmo-3-7b", 128, 128, 5e5, ScalingType::Yarn, 8.0, 8192, 65536, Layout::Half},
+      // MiniMax-M2: head_dim 128, rotary_dim 64, rope_theta 5e6, M 196608.
+      {"minimax-m2", 128, 64, 5e6, ScalingType::Default, {}, {}, 196608, Layout::Half},
+      // EXAONE 4.0 32B: head_dim 128, llama3 f=16 from 8192, rope_theta 1e6, M 131072 (its sliding layers).
+      {"exaone-4.0-32b", 128, 128, 1e6, ScalingType::Llama3, 16.0, 8192, 131072, Layout::Half},
+      // Gemma 4 26B-A4B (full layers): global_head_dim 512, proportional with partial_rotary_factor 0.25:
+      // int(512 × 0.25) = 128 channels, the 64 pairs that turn (the spec lists all 256 pairs, 192 at frequency 0), 1e6.
+      {"gemma-4-26b-a4b", 512, 128, 1e6, ScalingType::Proportional, {}, {}, 262144, Layout::Half},
+      // SmolLM3 3B: 2048/16 = 128, rope_theta 5e6, M 65536 (its RoPE layers).
+      {"smollm3-3b", 128, 128, 5e6, ScalingType::Default, {}, {}, 65536, Layout::Half},
   };
   ASSERT_EQ(list_presets().size(), std::size(rows));
   for (const PresetRow& row : rows) {
@@ -172,8 +189,8 @@ TEST(ModelConfig, MistralNemoPresetRotatesItsExplicitHeadDimNotHiddenOverHeads) 
 
 TEST(ModelConfig, ListPresetsGivesEveryPresetWithADescriptionInNameOrder) {
   const std::vector<PresetInfo> presets = list_presets();
-  // data/models/ holds the 22 presets of data/models/README.md.
-  ASSERT_EQ(presets.size(), 22u);
+  // data/models/ holds the 29 presets of data/models/README.md.
+  ASSERT_EQ(presets.size(), 29u);
   for (std::size_t i = 0; i < presets.size(); ++i) {
     EXPECT_THAT(presets[i].description, Not(IsEmpty())) << presets[i].name;
     EXPECT_EQ(presets[i].description.find('\n'), std::string::npos) << presets[i].name;
@@ -183,8 +200,60 @@ TEST(ModelConfig, ListPresetsGivesEveryPresetWithADescriptionInNameOrder) {
     EXPECT_NO_THROW(load_preset(presets[i].name));
   }
   EXPECT_EQ(presets.front().name, "chatglm3-6b");
-  EXPECT_EQ(presets.back().name, "qwen3-vl-8b");
-  EXPECT_THAT(presets[5].description, HasSubstr("GPT-J"));  // chatglm3-6b, deepseek-v3, gemma-3-27b, gemma-3-4b, glm-4-9b-chat, gpt-j-6b, …
+  EXPECT_EQ(presets.back().name, "smollm3-3b");
+  // chatglm3-6b, command-a-03-2025, deepseek-v3, exaone-4.0-32b, gemma-3-27b, gemma-3-4b, gemma-4-26b-a4b,
+  // glm-4-9b-chat, gpt-j-6b, …
+  EXPECT_THAT(presets[8].description, HasSubstr("GPT-J"));
+}
+
+struct LayerMapRow {
+  const char* preset;
+  const char* type;
+  std::vector<int> first_layers;  ///< the first layers of the type, in order
+  std::size_t count;              ///< how many layers have it
+  bool rope;
+};
+
+TEST(ModelConfig, PerLayerPresetsMapEveryLayerAsTheirFamiliesCode) {
+  // data/models/README.md [26]–[32], and the layer rules of data/families.json: Cohere2Config and Exaone4Config
+  // slide unless (i + 1) % 4 == 0 and rotate only sliding layers; Qwen3NextConfig's full_attention_interval 4;
+  // OLMo 3's and Gemma 4's layer_types as written; SmolLM3's no_rope_layers (0 = NoPE).
+  const LayerMapRow rows[] = {
+      {"command-a-03-2025", "sliding_attention", {0, 1, 2, 4}, 48, true},
+      {"command-a-03-2025", "full_attention", {3, 7, 11}, 16, false},
+      {"exaone-4.0-32b", "sliding_attention", {0, 1, 2, 4}, 48, true},
+      {"exaone-4.0-32b", "full_attention", {3, 7, 11}, 16, false},
+      {"qwen3-next-80b-a3b", "linear_attention", {0, 1, 2, 4}, 36, false},
+      {"qwen3-next-80b-a3b", "full_attention", {3, 7, 11}, 12, true},
+      {"olmo-3-7b", "sliding_attention", {0, 1, 2, 4}, 24, true},
+      {"olmo-3-7b", "full_attention", {3, 7, 11}, 8, true},
+      {"gemma-4-26b-a4b", "sliding_attention", {0, 1, 2, 3, 4, 6}, 25, true},
+      {"gemma-4-26b-a4b", "full_attention", {5, 11, 17, 23, 29}, 5, true},
+      {"smollm3-3b", "rope", {0, 1, 2, 4}, 27, true},
+      {"smollm3-3b", "nope", {3, 7, 11}, 9, false},
+  };
+  for (const LayerMapRow& row : rows) {
+    SCOPED_TRACE(std::string(row.preset) + " " + row.type);
+    const ModelConfig m = load_preset(row.preset);
+    const auto it = std::find_if(m.layer_types.begin(), m.layer_types.end(),
+                                 [&](const LayerTypeRope& lt) { return lt.name == row.type; });
+    ASSERT_NE(it, m.layer_types.end());
+    EXPECT_EQ(it->rope, row.rope);
+    ASSERT_EQ(it->layers.size(), row.count);
+    EXPECT_TRUE(std::equal(row.first_layers.begin(), row.first_layers.end(), it->layers.begin()));
+  }
+  // OLMo 3: YaRN only on the full layers (transformers PR #45945); Gemma 4: head 256 at 1e4 on the sliding layers.
+  const ModelConfig olmo = load_preset("olmo-3-7b");
+  for (const LayerTypeRope& lt : olmo.layer_types) {
+    EXPECT_EQ(lt.config.type, lt.name == "full_attention" ? ScalingType::Yarn : ScalingType::Default) << lt.name;
+    EXPECT_EQ(lt.config.base, 5e5) << lt.name;
+  }
+  const ModelConfig gemma = load_preset("gemma-4-26b-a4b");
+  for (const LayerTypeRope& lt : gemma.layer_types) {
+    const bool full = lt.name == "full_attention";
+    EXPECT_EQ(lt.config.head_dim, full ? 512 : 256) << lt.name;
+    EXPECT_EQ(lt.config.base, full ? 1e6 : 1e4) << lt.name;
+  }
 }
 
 TEST(ModelConfig, UnknownPresetIsRefusedWithTheKnownNames) {

@@ -157,22 +157,117 @@ CASES = [
          apply="half", kind="proportional", theta=1e6, head=512, flags=["--layer-type", "full_attention"]),
     dict(name="gemma4_sliding_f64", like="gemma4_full_proportional_f64", apply="half", theta=1e4, head=256,
          kind="default", flags=["--layer-type", "sliding_attention"]),
+    # The presets of data/models/ (data/models/README.md [26]–[32]), read through `--model NAME`, one case per layer
+    # kind: the layer's RoPE as its family's code computes it, or the dump unchanged where the layer has none.
+    # Command A (cohere2): RoPE only where sliding_window is set (modeling_cohere2.py Cohere2Attention.forward),
+    # layers (i + 1) % 4 != 0 slide (configuration_cohere2.py layer_types); interleaved as Cohere.
+    dict(name="preset_command_a_sliding_f64", preset="command-a-03-2025", apply="cohere", theta=50000.0, head=128,
+         flags=["--layer-type", "0"]),
+    dict(name="preset_command_a_full_nope_f64", preset="command-a-03-2025", apply="none", head=128,
+         flags=["--layer-type", "3"]),
+    # Qwen3-Next 80B-A3B: full attention every 4th layer (full_attention_interval), 64 of 256 channels at 1e7;
+    # the linear-attention layers have no RoPE (modeling_qwen3_next.py Qwen3NextDecoderLayer).
+    dict(name="preset_qwen3_next_full_f64", preset="qwen3-next-80b-a3b", apply="half", theta=1e7, head=256, rot=64,
+         flags=["--layer-type", "3"]),
+    dict(name="preset_qwen3_next_linear_nope_f64", preset="qwen3-next-80b-a3b", apply="none", head=256,
+         flags=["--layer-type", "0"]),
+    # OLMo 3 7B: the config's YaRN on the full layers, the default RoPE at rope_theta on the sliding ones.
+    dict(name="preset_olmo3_full_yarn_f64", preset="olmo-3-7b", apply="half", theta=500000.0, head=128,
+         flags=["--layer-type", "3"]),
+    dict(name="preset_olmo3_sliding_bf16", preset="olmo-3-7b", apply="half", theta=500000.0, head=128,
+         unscaled=True, dtype="bf16", flags=["--layer-type", "0"]),
+    # MiniMax-M2: rotary_dim 64 of head_dim 128 (configuration_minimax_m2.py convert_rope_params_to_dict at
+    # transformers 3e108993: partial_rotary_factor = rotary_dim / head_dim), rotate_half on the first 64 channels.
+    dict(name="preset_minimax_m2_f64", preset="minimax-m2", apply="half", theta=5e6, head=128, rot=64),
+    # EXAONE 4.0 32B: llama3 f=16 on the sliding layers; the full layers NoPE while sliding_window is set.
+    dict(name="preset_exaone4_sliding_f64", preset="exaone-4.0-32b", apply="half", theta=1e6, head=128,
+         flags=["--layer-type", "0"]),
+    dict(name="preset_exaone4_full_nope_f64", preset="exaone-4.0-32b", apply="none", head=128,
+         flags=["--layer-type", "3"]),
+    # Gemma 4 26B-A4B: layer 5 full (head 512, proportional), layer 0 sliding (head 256, 1e4).
+    dict(name="preset_gemma4_full_f64", preset="gemma-4-26b-a4b", apply="half", kind="proportional", theta=1e6,
+         head=512, flags=["--layer-type", "5"]),
+    dict(name="preset_gemma4_sliding_bf16", preset="gemma-4-26b-a4b", apply="half", kind="default", theta=1e4,
+         head=256, dtype="bf16", flags=["--layer-type", "0"]),
+    # SmolLM3 3B: no_rope_layers [1, 1, 1, 0, …]: layer 3 NoPE, layer 0 RoPE at 5e6 (modeling_smollm3.py use_rope).
+    dict(name="preset_smollm3_rope_f64", preset="smollm3-3b", apply="half", theta=5e6, head=128,
+         flags=["--layer-type", "0"]),
+    dict(name="preset_smollm3_nope_f64", preset="smollm3-3b", apply="none", head=128, flags=["--layer-type", "3"]),
+    # A planted bug: RoPE applied in a NoPE layer; check against that layer fails (the dump should be unchanged).
+    dict(name="bug_smollm3_rope_in_nope_layer_f64", preset="smollm3-3b", apply="half", theta=5e6, head=128,
+         flags=["--layer-type", "3"], nope_layer=True, exit=1),
+    # ERNIE-4.5-VL (models/ernie4_5_vl_moe/modeling_ernie4_5_vl_moe.py at 4f2fa85af5eb, Ernie4_5_VL_MoeTextRotaryEmbedding
+    # and apply_rotary_pos_emb): rope_theta and mrope_section omitted (Ernie4_5_VL_MoeTextConfig's 5e5, the code's
+    # [22, 22, 20] as h, w, t), its 3-D code path run with text positions (m, m, m): rope reads ERNIE-4.5-VL for text.
+    dict(name="ernie4_5_vl_3d_f64", config=dict(
+        model_type="ernie4_5_vl_moe", text_config=dict(model_type="ernie4_5_vl_moe_text", hidden_size=2560,
+                                                      num_attention_heads=20, max_position_embeddings=131072,
+                                                      rope_parameters=dict(rope_type="default"))),
+         apply="ernie_vl", theta=5e5, head=128, sections=[22, 22, 20]),
+    dict(name="ernie4_5_vl_3d_bf16", like="ernie4_5_vl_3d_f64", apply="ernie_vl", theta=5e5, head=128,
+         sections=[22, 22, 20], dtype="bf16"),
+    # GLM (dense, models/glm/modeling_glm.py apply_rotary_pos_emb, read at b39782da06db): partial_rotary_factor
+    # omitted (GlmConfig's 0.5), cos and sin cast to the model's dtype, their first half repeat_interleave'd,
+    # rotate_half on the pairs (2i, 2i+1) of the first 64 channels, the rest passed through.
+    dict(name="glm_default_partial_f64", config=dict(
+        model_type="glm", hidden_size=4096, num_attention_heads=32, head_dim=128, max_position_embeddings=131072,
+        rope_theta=10000.0), apply="glm", theta=10000.0, head=128, rot=64),
+    dict(name="glm_default_partial_bf16", like="glm_default_partial_f64", apply="glm", theta=10000.0, head=128, rot=64,
+         dtype="bf16"),
+    # Ministral 3 (v5 rope_parameters: yarn f=16 from 16384, mscale = mscale_all_dim = 1, llama_4_scaling_beta 0.1):
+    # a key dump, which the query scaling (S21) leaves alone: RoPE alone, at positions past 16384 too.
+    dict(name="ministral3_key_f64", config=dict(
+        model_type="mistral3", text_config=dict(
+            model_type="ministral3", head_dim=128, hidden_size=5120, num_attention_heads=32,
+            max_position_embeddings=262144,
+            rope_parameters=dict(rope_type="yarn", factor=16.0, original_max_position_embeddings=16384, beta_fast=32.0,
+                                 beta_slow=1.0, mscale=1.0, mscale_all_dim=1.0, llama_4_scaling_beta=0.1,
+                                 rope_theta=1000000.0))), apply="half", theta=1e6, head=128),
+    # The same model's query dump: HF get_llama_4_attn_scale (models/ministral3/modeling_ministral3.py, after transformers
+    # PR #44860: from the position ids) multiplies q after RoPE by 1 + β·ln(1 + ⌊p / L0⌋), in float32, cast to q's
+    # dtype; `rope check --query` expects it (1.2773 at 262143; the dump's far positions reach 163839: 1.2303).
+    dict(name="ministral3_query_f64", like="ministral3_key_f64", apply="half", theta=1e6, head=128,
+         query_scaling=(0.1, 16384), flags=["--query"]),
+    dict(name="ministral3_query_bf16", like="ministral3_key_f64", apply="half", theta=1e6, head=128,
+         query_scaling=(0.1, 16384), flags=["--query"], dtype="bf16"),
+    # A planted bug: the query scaling forgotten; check --query fails at the positions past L0.
+    dict(name="bug_ministral3_query_unscaled_f64", like="ministral3_key_f64", apply="half", theta=1e6, head=128,
+         flags=["--query"], exit=1),
+    # Llama 4 Scout's NoPE layer 3 (no_rope_layers [], interval 4; models/llama4/modeling_llama4.py
+    # Llama4TextAttention.forward): keys as projected; queries times attn_scales = log1p(floor((cache_position + 1) /
+    # floor_scale)) · attn_scale + 1 in float32 (defaults 8192 and 0.1), the product in q's promoted type.
+    dict(name="llama4_nope_key_f64", preset="llama-4-scout-17b-16e", apply="none", head=128, flags=["--layer-type", "3"]),
+    dict(name="llama4_nope_query_f64", preset="llama-4-scout-17b-16e", apply="none", head=128, temperature=(0.1, 8192),
+         flags=["--layer-type", "3", "--query"]),
+    dict(name="llama4_nope_query_bf16", preset="llama-4-scout-17b-16e", apply="none", head=128, temperature=(0.1, 8192),
+         flags=["--layer-type", "3", "--query"], dtype="bf16"),
     # A planted bug still named under the float32 angle model: positions shifted by one.
     dict(name="bug_llama31_plus_one_f64", like="llama31_f64", apply="half", theta=500000.0, head=128, shift=1,
          exit=1, matches="positions-plus-one"),
 ]
 
 
+MODELS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "data", "models")
+
+
 def case_config(case):
     if "config" in case:
         return case["config"]
+    if "preset" in case:  # the preset's file without its `_rope_preset` key; the text config of a nested one
+        with open(os.path.join(MODELS, case["preset"] + ".json"), encoding="utf-8") as f:
+            cfg = {k: v for k, v in json.load(f).items() if k != "_rope_preset"}
+        return cfg
     return next(c for c in CASES if c["name"] == case["like"])["config"]
 
 
+def text_config(cfg):
+    return cfg.get("text_config", cfg)
+
+
 def hf_inv_freq(case):
-    cfg = case_config(case)
+    cfg = text_config(case_config(case))
     rot = case.get("rot", case["head"])
-    rp = cfg.get("rope_scaling") or {}
+    rp = cfg.get("rope_scaling") or cfg.get("rope_parameters") or {}
     kind = case.get("kind") or rp.get("rope_type", rp.get("type", "default"))
     if case.get("unscaled"):  # OLMo 3's sliding layers: rope_type "default" at rope_theta
         kind = "default"
@@ -182,7 +277,7 @@ def hf_inv_freq(case):
         inv[:n] = (F32(1.0) / (F32(case["theta"]) ** (np.arange(0, 2 * n, 2, dtype=np.int64).astype(F32) / F32(rot))))
         return inv.astype(F32), 1.0
     if kind == "yarn":
-        return yarn_inv_freq(cfg["rope_theta"], rot, rp, cfg["max_position_embeddings"])
+        return yarn_inv_freq(case["theta"], rot, rp, cfg["max_position_embeddings"])
     if kind == "llama3":
         return llama3_inv_freq(case["theta"], rot, rp), 1.0
     return default_inv_freq(case["theta"], rot), 1.0
@@ -208,9 +303,35 @@ def rotate_pairs(x):  # Ernie's and Cohere's rotate_half: (2i, 2i+1) -> (−x_{2
     return out
 
 
+def ernie_vl_apply(q, case, positions3, dtype):
+    """HF's ERNIE-4.5-VL text RoPE: inv_freq pre-rotated (compute_default_rope_parameters), freqs per position row,
+    recomposition_to_3d (h from row 1, w from row 2, t from row 0, h and w stacked pairwise, repeat_interleave(2)),
+    then apply_rotary_pos_emb: q.float() * cos + rotate_half_text(q).float() * sin, cast back."""
+    sh, sw, st = case["sections"]
+    inv = default_inv_freq(case["theta"], case["head"])
+    hw = sh + sw
+    inv3 = np.empty_like(inv)
+    inv3[:hw] = np.concatenate([inv[:-st][0::2], inv[:-st][1::2]])
+    inv3[-st:] = inv[-st:]
+    freqs = (positions3.astype(F32)[:, :, None] * inv3[None, None, :]).astype(F32)  # [seq, row, pair]
+
+    def recomposition(x):
+        fh, fw, ft = x[:, 1, :sh], x[:, 2, sh:hw], x[:, 0, hw:]
+        fhw = np.stack([fh, fw], axis=-1).reshape(x.shape[0], -1)
+        return np.repeat(np.concatenate([fhw, ft], axis=-1), 2, axis=-1)
+    cos = recomposition(np.cos(freqs).astype(F32))[:, None, :]
+    sin = recomposition(np.sin(freqs).astype(F32))[:, None, :]
+    qf = q.astype(F32)
+    return cast((qf * cos).astype(F32) + (rotate_pairs(qf) * sin).astype(F32), dtype), inv, 1.0
+
+
 def hf_apply(q, case, positions):
     """q: [seq, heads, head] in the model's dtype (float64, or bf16 values in float32)."""
     dtype = case.get("dtype", "f64")
+    if case["apply"] == "none":  # a layer without RoPE: the attention uses q as projected
+        return q.copy(), np.zeros(0, dtype=F32), 1.0
+    if case["apply"] == "ernie_vl":
+        return ernie_vl_apply(q, case, positions, dtype)
     inv, attn = hf_inv_freq(case)
     freqs = (positions.astype(F32)[:, None] * inv[None, :]).astype(F32)
     rot, off = case.get("rot", case["head"]), case.get("offset", 0)
@@ -229,6 +350,11 @@ def hf_apply(q, case, positions):
         sin = np.repeat((np.sin(emb) * F32(attn)).astype(F32)[..., : rot // 2], 2, axis=-1)[:, None, :]
         qf = q_rot.astype(F32)
         out[..., off:off + rot] = cast((qf * cos).astype(F32) + (rotate_pairs(qf) * sin).astype(F32), dtype)
+    elif case["apply"] == "glm":  # cos, sin in the dtype; cat(freqs, freqs)[..., :d/2] repeat_interleave'd; pairs (2i, 2i+1)
+        emb = np.concatenate([freqs, freqs], axis=-1)
+        cos = np.repeat(cast((np.cos(emb) * F32(attn)).astype(F32), dtype)[..., : rot // 2], 2, axis=-1)[:, None, :]
+        sin = np.repeat(cast((np.sin(emb) * F32(attn)).astype(F32), dtype)[..., : rot // 2], 2, axis=-1)[:, None, :]
+        out[..., off:off + rot] = cast(cast(q_rot * cos, dtype) + cast(rotate_pairs(q_rot) * sin, dtype), dtype)
     elif case["apply"] == "cohere":  # emb = repeat_interleave(freqs, 2); cos/sin cast to the dtype; q.float()
         emb = np.repeat(freqs, 2, axis=-1)
         cos = cast((np.cos(emb) * F32(attn)).astype(F32), dtype).astype(F32)[:, None, :]
@@ -265,7 +391,19 @@ def main():
         os.makedirs(d, exist_ok=True)
         dtype = case.get("dtype", "f64")
         q = cast(rng.standard_normal((len(POSITIONS), HEADS, case["head"])), dtype)
-        after, inv, attn = hf_apply(q, case, POSITIONS + case.get("shift", 0))
+        positions = POSITIONS + case.get("shift", 0)
+        if case["apply"] == "ernie_vl":  # text tokens: the same position in the t, h and w rows
+            positions = np.stack([positions] * 3, axis=1)
+        after, inv, attn = hf_apply(q, case, positions)
+        if "temperature" in case:  # HF Llama 4: float32 attn_scales, q · attn_scales in the promoted type, cast back
+            scale, floor_scale = case["temperature"]
+            t = (np.log1p(np.floor((positions.astype(F32) + F32(1)) / F32(floor_scale))) * F32(scale) + F32(1)).astype(F32)
+            after = cast(after * t.astype(np.float64)[:, None, None], dtype) if dtype == "f64" else \
+                cast((after.astype(F32) * t[:, None, None]).astype(F32), dtype)
+        if "query_scaling" in case:  # HF: scaling in float32 from the position ids, cast to q's dtype, q · scaling
+            beta, l0 = case["query_scaling"]
+            s = (F32(1) + F32(beta) * np.log(F32(1) + np.floor(positions.astype(F32) / F32(l0)))).astype(F32)
+            after = cast(after * cast(s, dtype)[:, None, None], dtype)
         with open(os.path.join(d, "config.json"), "w") as f:
             json.dump(case_config(case), f, indent=1)
         if dtype == "bf16":
@@ -275,7 +413,11 @@ def main():
             np.save(os.path.join(d, "q.npy"), q.astype("<f8"))
             np.save(os.path.join(d, "q_rope.npy"), after.astype("<f8"))
         np.save(os.path.join(d, "positions.npy"), POSITIONS)
-        manifest.append(dict(name=case["name"], dir=case["name"], dtype=dtype, exit=case.get("exit", 0),
+        position_flags = ["--positions", os.path.join(d, "positions.npy")]
+        source = ["--model", case["preset"]] if "preset" in case else ["--config", os.path.join(d, "config.json")]
+        manifest.append(dict(name=case["name"], dir=case["name"], dtype=dtype, exit=case.get("exit", 0), source=source,
+                             positions=position_flags,
+                             nope=case.get("nope_layer", case["apply"] == "none"),
                              matches=case.get("matches"), flags=case.get("flags", []) + (["--bf16-bits"] if dtype == "bf16" else []),
                              theta=[float(x) for x in inv], attention_factor=float(attn), rotary_dim=case.get("rot", case["head"])))
     with open(os.path.join(out_dir, "manifest.json"), "w") as f:

@@ -219,17 +219,20 @@ def resolve(cfg):
     if scaling is None:
         scaling = cfg.get("rope_parameters")
     scaling = dict(scaling) if isinstance(scaling, dict) else {}
-    if scaling and set(scaling).issubset(LAYER_TYPES):  # v5 per-layer-type dicts: global layers
+    per_layer = bool(scaling) and set(scaling).issubset(LAYER_TYPES)
+    if per_layer:  # v5 per-layer-type dicts: global layers
         scaling = dict(scaling.get("full_attention") or {})
 
     if cfg.get("qk_rope_head_dim"):
         head_dim, hd_from = cfg["qk_rope_head_dim"], "qk_rope_head_dim"
+    elif per_layer and cfg.get("global_head_dim"):  # Gemma 4: the full_attention layers' heads are global_head_dim
+        head_dim, hd_from = cfg["global_head_dim"], "global_head_dim"
     elif cfg.get("head_dim"):
         head_dim, hd_from = cfg["head_dim"], "head_dim"
     else:
         head_dim, hd_from = hidden // heads, "hidden/heads"
 
-    if "rotary_dim" in cfg:  # GPT-J
+    if "rotary_dim" in cfg:  # GPT-J; MiniMax-M2 (MiniMaxM2Config: partial_rotary_factor = rotary_dim / head_dim)
         d, prf = int(cfg["rotary_dim"]), cfg["rotary_dim"] / head_dim
     else:
         prf = scaling.get("partial_rotary_factor",
@@ -326,6 +329,14 @@ README_TABLE = {
     "qwen2-vl-7b": (128, 1e6, "default", 1.0, None),
     "qwen2.5-vl-7b": (128, 1e6, "default", 1.0, None),
     "qwen3-vl-8b": (128, 5e6, "default", 1.0, None),
+    # README [26]–[32]: the RoPE layers' spec (Command A and EXAONE 4: sliding; Qwen3-Next, OLMo 3, Gemma 4: full)
+    "command-a-03-2025": (128, 50000.0, "default", 1.0, None),
+    "qwen3-next-80b-a3b": (64, 1e7, "default", 1.0, None),
+    "olmo-3-7b": (128, 500000.0, "yarn", 8.0, 8192),
+    "minimax-m2": (64, 5e6, "default", 1.0, None),
+    "exaone-4.0-32b": (128, 1e6, "llama3", 16.0, 8192),
+    "gemma-4-26b-a4b": (128, 1e6, "proportional", 1.0, None),
+    "smollm3-3b": (128, 5e6, "default", 1.0, None),
 }
 
 
@@ -396,6 +407,21 @@ def preset_checks(name, r, inv, att):
         check_eq("mistral-nemo hidden/heads (not used)", 5120 // 32, 160)
     if name == "glm-4-9b-chat":  # base = 10000 * rope_ratio
         check_eq("glm-4 base = 10000 * 500", base, 10000.0 * 500)
+    if name == "gemma-4-26b-a4b":  # proportional on head 512: the first int(0.25 · 512 // 2) = 64 pairs turn
+        check_eq("gemma-4 head_dim from", r["hd_from"], "global_head_dim")
+        check_eq("gemma-4 turning pairs", int(np.count_nonzero(inv)), 64)
+        check_eq("gemma-4 inv[1] = 1e6 ** (-2/512)", inv[1], 1e6 ** (-2.0 / 512))
+        check_eq("gemma-4 attention", att, 1.0)
+    if name == "olmo-3-7b":  # the explicit attention_factor is mscale(8) = 0.1 ln 8 + 1
+        check_eq("olmo-3 attention", att, 1.2079441541679836)
+        check_rel("olmo-3 attention = mscale(8)", att, mscale(8.0), 4e-16)
+        check_eq("olmo-3 range", yarn_range(d, base, r["L0"], 32, 1, True), (18, 35))
+    if name == "exaone-4.0-32b":  # llama3 f=16 from 8192: bands 27 kept, 7 blended, 30 divided
+        ratio = inv / th
+        check_eq("exaone-4 kept", int(np.sum(ratio == 1.0)), 27)
+        check_eq("exaone-4 divided", int(np.sum(ratio == 1.0 / 16.0)), 30)
+    if name == "minimax-m2":
+        check_eq("minimax-m2 d = rotary_dim", d, 64)
     if name == "deepseek-v3":  # §5
         check_eq("deepseek-v3 attention", att, 1.0)
         check_eq("deepseek-v3 range", yarn_range(d, base, r["L0"], 32, 1, True), (10, 23))

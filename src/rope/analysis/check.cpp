@@ -9,6 +9,12 @@
 #include "rope/core/error.hpp"
 
 namespace rope {
+
+double RopeExpectation::query_scale(double position) const {
+  // (S21); (S20) with query_shift 1
+  return query_beta == 0 ? 1.0 : 1.0 + query_beta * std::log1p(std::floor((position + query_shift) / query_original));
+}
+
 namespace {
 
 Eigen::VectorXd default_theta(double base, int rotary_dim) {

@@ -72,6 +72,14 @@ struct RopeExpectation {
   /// table's deinterleaved_output): pair i is read at the interleaved channels (2i, 2i + 1) and written
   /// de-interleaved, at (i, i + r/2) (models/rope_spec.hpp). Only with Layout::Interleaved.
   bool deinterleaved_output = false;
+  /// The dump is a query of a model that scales its queries after RoPE on every channel (docs/scaling.md (S21),
+  /// Ministral 3 and Mistral 4, `rope check --query`): s(p) = 1 + β·ln(1 + ⌊(p + query_shift) / L0⌋) at the
+  /// position's first component; β = 0: no scaling. Llama 4's NoPE layers ((S20)): β = attn_scale,
+  /// L0 = floor_scale, query_shift 1.
+  double query_beta = 0;
+  double query_original = 1;
+  double query_shift = 0;
+  double query_scale(double position) const;
   int rotary_dim() const { return 2 * static_cast<int>(theta.size()); }
 };
 

@@ -90,7 +90,7 @@ AxisPosition variant_position(const Variant& v, const std::vector<AxisPosition>&
 }
 
 /// cos, sin and the angle term of (C1) of every pair at position p.
-void position_table(const Setup& u, const AxisPosition& p, double* cs, double* sn, double* term) {
+void position_table(const Setup& u, const AxisPosition& p, double* cs, double* sn, double* term, double* scale) {
   const RopeExpectation& spec = u.variant->spec;
   (void)axis_angles(spec.theta, u.map, p);  // throws: a position of several components without axes, or of the wrong count
   // (A1), (V1): pair i turns by θ_i·(p_a(i) + o), o a vision tower's offset (0 for M-RoPE).
@@ -111,10 +111,13 @@ void position_table(const Setup& u, const AxisPosition& p, double* cs, double* s
   } else {
     phi = m.cwiseProduct(spec.theta);
   }
+  // A query's scaling (S21) multiplies the whole vector: folded into cos, sin and the tolerance of the pairs,
+  // and kept for the unrotated channels.
+  *scale = spec.query_scale(p[0]);
   for (int i = 0; i < u.half; ++i) {
-    cs[i] = std::cos(phi[i]);
-    sn[i] = std::sin(phi[i]);
-    term[i] = 2 * u.eps_t + u.eps_a * (1 + u.c_i[i] * std::abs(m[i]) * spec.theta[i]);
+    cs[i] = *scale * std::cos(phi[i]);
+    sn[i] = *scale * std::sin(phi[i]);
+    term[i] = *scale * (2 * u.eps_t + u.eps_a * (1 + u.c_i[i] * std::abs(m[i]) * spec.theta[i]));
   }
 }
 
@@ -153,8 +156,8 @@ inline double judge(Tally& t, long s, long g, int rank, int ch, double expected,
 
 /// One vector x → y at index s of group g under (C1), every element recorded one by one; returns its largest
 /// ratio.
-double compare_vector_exact(const Setup& u, const double* cs, const double* sn, const double* term, const double* x,
-                            const double* y, long s, long g, Tally& t) {
+double compare_vector_exact(const Setup& u, const double* cs, const double* sn, const double* term, double scale,
+                            const double* x, const double* y, long s, long g, Tally& t) {
   double vmax = 0;
   const double k = kToleranceSafety * u.a;
   for (int i = 0; i < u.half; ++i) {
@@ -170,7 +173,8 @@ double compare_vector_exact(const Setup& u, const double* cs, const double* sn, 
   const int base_rank = 2 * u.half;
   for (std::size_t k2 = 0; k2 < u.unrotated.size(); ++k2) {
     const int ch = u.unrotated[k2];
-    const double r = judge(t, s, g, base_rank + static_cast<int>(k2), ch, x[ch], y[ch], kToleranceSafety * u.eps_t * std::abs(x[ch]));
+    const double r = judge(t, s, g, base_rank + static_cast<int>(k2), ch, scale * x[ch], y[ch],
+                           kToleranceSafety * u.eps_t * std::abs(scale * x[ch]));
     t.channel[static_cast<std::size_t>(ch)] = std::max(t.channel[static_cast<std::size_t>(ch)], r);
     vmax = std::max(vmax, r);
   }
@@ -219,14 +223,16 @@ ROPE_CLONES bool interleaved_ratios(int half, double k, double a, const double* 
 
 /// compare_vector_exact, by the fast path when the pairs lie in a regular form and every element passes: its
 /// largest ratio is then in `pm` (per pair, over the vectors of this position) and the result 0.
-double compare_vector(const Setup& u, const double* cs, const double* sn, const double* term, const double* x,
+double compare_vector(const Setup& u, const double* cs, const double* sn, const double* term, double scale, const double* x,
                       const double* y, long s, long g, Tally& t, double* pm) {
-  if ((!u.half_form && !u.interleaved_form) || !u.unrotated.empty()) return compare_vector_exact(u, cs, sn, term, x, y, s, g, t);
+  if ((!u.half_form && !u.interleaved_form) || !u.unrotated.empty()) {
+    return compare_vector_exact(u, cs, sn, term, scale, x, y, s, g, t);
+  }
   const double k = kToleranceSafety * u.a;
   double* ch = t.channel.data() + u.off;
   const bool ok = u.half_form ? half_ratios(u.half, k, u.a, cs, sn, term, x + u.off, y + u.off, ch, pm)
                               : interleaved_ratios(u.half, k, u.a, cs, sn, term, x + u.off, y + u.off, ch, pm);
-  if (!ok) return compare_vector_exact(u, cs, sn, term, x, y, s, g, t);
+  if (!ok) return compare_vector_exact(u, cs, sn, term, scale, x, y, s, g, t);
   t.total += u.d;
   return 0.0;
 }
@@ -272,12 +278,12 @@ std::vector<DumpComparison> compare_blocks(const BlockShape& shape, const std::v
     BlockBuffers buffers;
     std::vector<double> pair_max;  // per pair: the largest ratio of the fast path at this position
     std::vector<Tally> tally(nv);
-    std::vector<std::vector<double>> cs(nv), sn(nv), term(nv);
+    std::vector<std::vector<double>> cs(nv), sn(nv), term(nv), scale(nv);
     for (std::size_t k = 0; k < nv; ++k) {
       tally[k].channel.assign(static_cast<std::size_t>(shape.d), 0.0);
       tally[k].group_failing.assign(static_cast<std::size_t>(shape.groups), 0);
       const auto n = static_cast<std::size_t>(B * setups[k].half);
-      cs[k].resize(n), sn[k].resize(n), term[k].resize(n);
+      cs[k].resize(n), sn[k].resize(n), term[k].resize(n), scale[k].resize(static_cast<std::size_t>(B));
     }
 #pragma omp for schedule(dynamic, 1)
     for (long blk = 0; blk < blocks; ++blk) {
@@ -295,7 +301,8 @@ std::vector<DumpComparison> compare_blocks(const BlockShape& shape, const std::v
           const std::size_t h = static_cast<std::size_t>(u.half);
           for (long s = s0; s < s1; ++s) {
             const std::size_t o = static_cast<std::size_t>(s - s0) * h;
-            position_table(u, variant_position(*u.variant, positions, s), &cs[k][o], &sn[k][o], &term[k][o]);
+            position_table(u, variant_position(*u.variant, positions, s), &cs[k][o], &sn[k][o], &term[k][o],
+                           &scale[k][static_cast<std::size_t>(s - s0)]);
           }
           double* pos = out[k].position_ratio.data();
           for (long s = s0; s < s1; ++s) {
@@ -304,8 +311,8 @@ std::vector<DumpComparison> compare_blocks(const BlockShape& shape, const std::v
             pair_max.assign(h, 0.0);
             for (long g = 0; g < shape.groups; ++g) {
               const long v = ((s - s0) * shape.groups + g) * shape.d;
-              pmax = std::max(pmax, compare_vector(u, &cs[k][o], &sn[k][o], &term[k][o], xb + v, yb + v, s, g, tally[k],
-                                                   pair_max.data()));
+              pmax = std::max(pmax, compare_vector(u, &cs[k][o], &sn[k][o], &term[k][o], scale[k][static_cast<std::size_t>(s - s0)],
+                                                   xb + v, yb + v, s, g, tally[k], pair_max.data()));
             }
             for (const double m : pair_max) pmax = std::max(pmax, m);
             pos[s] = pmax;  // each index belongs to one block: no other thread writes it

@@ -77,12 +77,14 @@ DumpVectors expected_dump(const DumpVectors& before, const std::vector<AxisPosit
     for (long g = 0; g < before.groups(); ++g) {
       const double* x = before.vector(s, g);
       double* y = out.values.data() + (s * before.groups() + g) * d;
+      const double q = e.query_scale(positions[static_cast<std::size_t>(s)][0]);  // (S21) on every channel, 1 without
+      for (int ch = 0; ch < d; ++ch) y[ch] = q * x[ch];
       for (int i = 0; i < r / 2; ++i) {  // read at the pair's channels, written where it goes (de-interleaved output)
         const auto [pa, pb] = pair_channels(e, i, false);
         const auto [oa, ob] = pair_channels(e, i, true);
         const double xa = x[pa], xb = x[pb], c = std::cos(phi[i]), sn = std::sin(phi[i]);
-        y[oa] = e.attention_factor * (xa * c - xb * sn);
-        y[ob] = e.attention_factor * (xa * sn + xb * c);
+        y[oa] = q * e.attention_factor * (xa * c - xb * sn);
+        y[ob] = q * e.attention_factor * (xa * sn + xb * c);
       }
     }
   }

@@ -61,6 +61,11 @@ Table parse_table() {
                                       h.at("default").get<long>()};
     }
     f.last_layer_full = row.value("last_layer_full", false);
+    f.mrope_order = row.value("mrope_order", std::string());
+    if (!f.mrope_order.empty() && f.mrope_order != "ernie_3d") {
+      throw std::logic_error("data/families.json: " + f.model_type + ": unknown mrope_order " + f.mrope_order);
+    }
+    f.mrope_source = row.value("mrope_source", std::string());
     f.query_scaling = row.value("query_scaling", std::string());
     f.query_scaling_source = row.value("query_scaling_source", std::string());
     if (!f.query_scaling.empty() && f.query_scaling != "llama_4_scaling_beta") {

@@ -212,6 +212,7 @@ void ConfigParser::read_base() {
   const auto neox = r_.number(c, prefix_, "rotary_emb_base");
   double base = kDefaultBase;
   std::string from;
+  std::optional<Message> from_v4;  // a transformers 4.x config without rope_theta: 4.x's class default
   if (in_dict) {
     base = *in_dict;
     from = child(scaling_.path, "rope_theta");
@@ -233,9 +234,24 @@ void ConfigParser::read_base() {
     const ModelFamily* family = find_model_family(m_.model_type);
     if (family && family->default_theta) base = *family->default_theta;
     from = "HF default";
-    note(msg("rope_theta not given: HF default {0} assumed{1}", num(base),
-             base == kDefaultBase ? Message::same("") : msg(" for model_type {0}", m_.model_type)));
-    if (family && family->default_theta_v4 && *family->default_theta_v4 != base) {
+    // A config written by transformers 4.x (its transformers_version, at the top level or in text_config) was
+    // loaded by 4.x, whose class default θ is the one the model was trained and run with where v4 and v5 differ.
+    std::string version;
+    for (const json* o : {&doc_, cfg_}) {
+      if (const json* v = Reader::find(*o, "transformers_version"); v && v->is_string()) version = v->get<std::string>();
+    }
+    const bool v4 = !version.empty() && version.size() >= 2 && version[0] == '4' && version[1] == '.';
+    if (v4 && family && family->default_theta_v4 && *family->default_theta_v4 != base) {
+      note(msg("rope_theta not given and transformers_version {0}: {1} of transformers 4.x defaulted to {2}, the value "
+               "this config was loaded with; transformers 5 ({3}) would use {4}",
+               version, family->config_class, num(*family->default_theta_v4), family->source, num(base)));
+      base = *family->default_theta_v4;
+      from_v4 = msg("transformers 4.x's {0} default: the config says transformers_version {1}", family->config_class, version);
+    } else {
+      note(msg("rope_theta not given: HF default {0} assumed{1}", num(base),
+               base == kDefaultBase ? Message::same("") : msg(" for model_type {0}", m_.model_type)));
+    }
+    if (!from_v4 && family && family->default_theta_v4 && *family->default_theta_v4 != base) {
       note(msg("transformers 4.x's {0} defaulted to rope_theta {1}; v5 ({2}) uses {3}: a model trained with 4.x without "
                "rope_theta in its config used {1}",
                family->config_class, num(*family->default_theta_v4), family->source, num(base)));
@@ -245,7 +261,7 @@ void ConfigParser::read_base() {
     r_.fail(from == "HF default" ? "rope_theta" : from, fmt::format("must be greater than 1, got {}", num(base)));
   }
   m_.rope.base = base;
-  origin("rope_theta", num(base), from == "HF default" ? msg("HF default") : Message::same(from));
+  origin("rope_theta", num(base), from_v4 ? *from_v4 : from == "HF default" ? msg("HF default") : Message::same(from));
   if (const auto local = r_.number(c, prefix_, "rope_local_base_freq")) {
     note(msg("rope_local_base_freq {0}: the local (sliding-window) layers use base {1} without scaling; "
              "the values here are the global (full-attention) layers'",

@@ -4,6 +4,7 @@
 
 #include "rope/core/error.hpp"
 #include "rope/models/axes.hpp"
+#include "rope/models/family_table.hpp"
 #include "rope/models/hf_config.hpp"
 
 // The multimodal sections of a vision-language model's config (docs/multi-axis.md §1): Qwen2-VL and
@@ -16,6 +17,15 @@
 namespace rope::detail {
 
 void ConfigParser::read_mrope() {
+  // ERNIE-4.5-VL (family table: mrope_order "ernie_3d"): its 3-D map (docs/multi-axis.md) is not Qwen's and rope
+  // does not model it yet; text tokens (the same position on every axis) turn as plain RoPE whatever the map.
+  if (const ModelFamily* family = find_model_family(m_.model_type); family && family->mrope_order == "ernie_3d") {
+    note(msg("{0}: its 3-D RoPE gives height and width the fastest pairs alternately and time the slowest ({1}); rope "
+             "does not model that map yet, so it reads the model for text tokens only, whose position is the same on "
+             "every axis (plain RoPE); positions per axis are refused",
+             m_.model_type, family->mrope_source));
+    return;
+  }
   if (!scaling_.dict) return;
   const json& s = *scaling_.dict;
   const std::string& p = scaling_.path;

@@ -9,6 +9,7 @@
 #include "rope/core/message.hpp"
 #include "rope/models/gguf_config.hpp"
 #include "rope/models/layer_types.hpp"
+#include "rope/models/layers_without_rope.hpp"
 #include "rope/models/presets.hpp"
 #include "rope/models/scaling_table.hpp"
 #include "rope/models/vision_rope.hpp"
@@ -201,6 +202,15 @@ const LayerRope* ModelRope::layer(int index) const {
 
 ModelConfig resolve_model(const ModelSource& source, const RopeOverrides& o) {
   return apply_to(load_model(source, o), source.any(), o);
+}
+
+std::optional<LayersWithoutRope> layers_without_rope(const ModelSource& source, const RopeOverrides& o) {
+  if (o.layer_type.empty() || !source.any() || o.tower == Tower::Vision || !o.vision.empty()) return std::nullopt;
+  const ModelConfig m = load_model(source, o);
+  if (m.vision_only) return std::nullopt;
+  const LayerTypeRope& lt = select_layer_type(m, o.layer_type);
+  if (lt.rope) return std::nullopt;
+  return LayersWithoutRope{m.name, lt.name, lt.layers, m.nope_temperature};  // Llama 4: the query's temperature (S20)
 }
 
 ModelRope resolve_model_rope(const ModelSource& source, const RopeOverrides& o) {

@@ -22,6 +22,7 @@ struct CheckOptions {
   Lang lang = Lang::En;
   ScalingOptions scaling;
   std::optional<int> digits;  ///< --digits N: significant digits of the compared numbers (digits.hpp)
+  bool query = false;         ///< --query (check): the dump is a query; the model's query scaling (S21) on top
 };
 
 /// What the dump should contain, from --model/--config/flags and --layout: the one place where the

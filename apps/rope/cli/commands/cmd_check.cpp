@@ -24,6 +24,8 @@
 #include "rope/core/error.hpp"
 #include "rope/io/csv.hpp"
 #include "rope/io/gguf.hpp"
+#include "rope/models/layer_types.hpp"
+#include "rope/models/layers_without_rope.hpp"
 #include "rope/models/scaling_table.hpp"
 
 namespace rope::cli {
@@ -45,6 +47,15 @@ RopeExpectation expectation_from_options(const CheckOptions& opt, int head_dim, 
   q.layout = opt.layout;
   q.max_position = max_position;
   RopeExpectation e = expectation_from_rope(rope, q);
+  // --query: Ministral 3 and Mistral 4 multiply the query by s(p) (S21) after RoPE, on every layer (HF
+  // get_llama_4_attn_scale in Ministral3Attention.forward); keys are not scaled.
+  if (opt.query && !opt.scaling.source.any()) {
+    throw InvalidArgument(error_msg("--query scales a query as a model's attention does: give --model or --config"));
+  }
+  if (opt.query && rope.model.query_scaling) {
+    e.query_beta = rope.model.query_scaling->beta;
+    e.query_original = rope.model.query_scaling->original;
+  }
   if (opt.layout) {
     where = Message::same("--layout");
   } else if (!rope.plain && q.from_model) {
@@ -58,6 +69,20 @@ RopeExpectation expectation_from_options(const CheckOptions& opt, int head_dim, 
 }
 
 namespace {
+
+/// The expectation of a layer without RoPE: d channels, none turning (θ_i = 0 for every pair), attention factor 1.
+/// The angle model is the source's (float32 for Hugging Face, whose Llama 4 temperature (S20) is float32; ggml for a
+/// GGUF), or --angles.
+RopeExpectation unchanged_expectation(int head_dim, const CheckOptions& opt) {
+  RopeExpectation e;
+  e.angles = opt.angles ? *opt.angles
+             : !opt.scaling.source.file.empty() && is_gguf_file(opt.scaling.source.file) ? AngleModel::Ggml
+                                                                                         : AngleModel::Float32;
+  e.head_dim = head_dim;
+  e.theta = Eigen::VectorXd::Zero(head_dim / 2);
+  e.error_model = msg("unchanged: the layer has no RoPE");
+  return e;
+}
 
 /// "3 of 64 (first: position 5): 5–6, 9"-style summary of the indices whose ratio exceeds 1: the count, the
 /// first by `name`, and up to four runs of consecutive indices by `value`.
@@ -137,7 +162,16 @@ int run_check(const CheckOptions& opt, std::ostream& out) {
   double max_position = 0;
   for (const double p : dumps.positions) max_position = std::max(max_position, p);
   for (const AxisPosition& p : dumps.axis_positions) max_position = std::max(max_position, p.max_abs());
-  const RopeExpectation e = expectation_from_options(opt, dumps.after.d, !dumps.axis_positions.empty(), max_position, where);
+  // A layer without RoPE (--layer-type naming NoPE or linear-attention layers): its code leaves q and k as they
+  // are, so the dump should be unchanged: every pair turns by 0 (θ_i = 0), attention factor 1.
+  const std::optional<LayersWithoutRope> nope = layers_without_rope(opt.scaling.source, opt.scaling.rope);
+  RopeExpectation e = nope ? unchanged_expectation(dumps.after.d, opt)
+                           : expectation_from_options(opt, dumps.after.d, !dumps.axis_positions.empty(), max_position, where);
+  if (nope && nope->temperature && opt.query) {  // Llama 4's NoPE layers: q · t(p) (S20), keys unchanged
+    e.query_beta = nope->temperature->attn_scale;
+    e.query_original = nope->temperature->floor_scale;
+    e.query_shift = 1;
+  }
   const AngleModel angles = e.angles.value_or(default_angle_model(dumps.after.dtype));
   std::vector<AxisPosition> positions = dumps.axis_positions;
   if (positions.empty()) {
@@ -152,6 +186,30 @@ int run_check(const CheckOptions& opt, std::ostream& out) {
     throw InvalidArgument(error_msg("{0} positions for a dump of {1} sequence positions", positions.size(), source.seq()));
   }
   CheckReport report = check_source(source, 0, positions, e);
+  if (nope && nope->temperature) {
+    report.notes.insert(report.notes.begin(),
+                        opt.query ? msg("Llama 4's NoPE layers scale the query by t(p) = 1 + attn_scale·ln(1 + ⌊(p + 1) / "
+                                        "floor_scale⌋) (S20) (attn_scale {0}, floor_scale {1}): {2} at the largest position {3}",
+                                        format_number(e.query_beta), format_number(e.query_original),
+                                        format_number(e.query_scale(max_position)), format_number(max_position))
+                                  : msg("Llama 4's NoPE layers leave keys unchanged and scale queries by the temperature "
+                                        "(S20): checked as a key; give --query for a query dump"));
+  }
+  if (opt.query && !nope) {
+    report.notes.insert(report.notes.begin(),
+                        e.query_beta != 0
+                            ? msg("query scaling (S21): the dump is a query, so the expectation is RoPE times s(p) = 1 + "
+                                  "β·ln(1 + ⌊p / L0⌋) (β = {0}, L0 = {1}): {2} at the largest position {3}",
+                                  format_number(e.query_beta), format_number(e.query_original),
+                                  format_number(e.query_scale(max_position)), format_number(max_position))
+                            : msg("--query: this model does not scale its queries: the expectation is the rotation alone"));
+  }
+  if (nope && !nope->temperature) {
+    report.notes.insert(report.notes.begin(),
+                        msg("layers {0} of {1} ({2}) have no RoPE: the model's code uses q and k as projected, so the "
+                            "dump after must equal the dump before",
+                            describe_layers(nope->layers), nope->model, nope->layer_type));
+  }
   std::vector<SegmentCheck> segments =
       dumps.segments.size() > 1 ? check_segments(source, positions, e, dumps.segments, report.comparison)
                                 : std::vector<SegmentCheck>{};
@@ -180,6 +238,14 @@ int run_check(const CheckOptions& opt, std::ostream& out) {
     j["expected"] = {{"layout", std::string(to_string(e.layout))}, {"rotary_dim", r}, {"head_dim", e.head_dim},
                      {"base", e.base}, {"attention_factor", e.attention_factor}, {"scaling", e.scaling},
                      {"error_model", e.error_model.en}};
+    if (e.query_beta != 0) {
+      j["expected"]["query_scaling"] = {{"beta", e.query_beta}, {"original_max_position_embeddings", e.query_original},
+                                        {"shift", e.query_shift}};
+    }
+    if (nope) {
+      j["expected"]["rotary_dim"] = 0;
+      j["expected"]["no_rope"] = {{"layer_type", nope->layer_type}, {"layers", nope->layers}};
+    }
     if (e.axes) axes_json(j["expected"], *e.axes);
     j["dtype"] = std::string(to_string(dumps.after.dtype));
     j["angles"] = std::string(to_string(angles));
@@ -224,9 +290,17 @@ int run_check(const CheckOptions& opt, std::ostream& out) {
   out << t.tr("rope check: {0} against RoPE({1})\n", opt.dumps.after, opt.dumps.before);
   row(t.tr("dump"), fmt::format("[{}] = {}, {} ({}), {} {}", to_string(dumps.axes), shape_string(dumps.shape),
                                       to_string(dumps.after.dtype), dumps.stored, t.tr("positions"), positions_text(dumps, t)));
-  row(t.tr("expected"),
-      t.tr("{0} layout ({1}), rotary dim {2} of {3}, base {4}, attention factor {5}", std::string(to_string(e.layout)),
-           where.in(t.zh()), r, e.head_dim, format_number(e.base), format_number(e.attention_factor)));
+  if (nope && e.query_beta != 0) {
+    row(t.tr("expected"), t.tr("the query times t(p) (S20): layers {0} ({1}) of {2} have no RoPE", describe_layers(nope->layers),
+                               nope->layer_type, nope->model));
+  } else if (nope) {
+    row(t.tr("expected"), t.tr("unchanged: layers {0} ({1}) of {2} have no RoPE", describe_layers(nope->layers),
+                               nope->layer_type, nope->model));
+  } else {
+    row(t.tr("expected"),
+        t.tr("{0} layout ({1}), rotary dim {2} of {3}, base {4}, attention factor {5}", std::string(to_string(e.layout)),
+             where.in(t.zh()), r, e.head_dim, format_number(e.base), format_number(e.attention_factor)));
+  }
   if (e.axes && e.axes->vision()) {
     row(t.tr("2-D vision RoPE"),
         t.tr("{0} ({1}): pair i turns by θ_i·(p_a(i){2}), p the patch's row h or column w",
@@ -306,6 +380,9 @@ Command add_check_command(CLI::App& app) {
                     "how the dump's angles were computed, for the tolerance: float64, float32 (PyTorch's) or ggml "
                     "(llama.cpp's; default: ggml for a GGUF, float32 for a Hugging Face config or preset, else float64 for a float64 "
                     "dump and float32 for the others)", "MODEL");
+  sub->add_flag("--query", opt->query,
+                "the dump is a query: also expect the model's query scaling after RoPE, as its attention does "
+                "(Ministral 3 and Mistral 4: 1 + β·ln(1 + ⌊p / L0⌋), docs/scaling.md (S21)); keys are not scaled");
   sub->add_flag("--json", opt->json, "print the report as JSON");
   add_lang_option(*sub, opt->lang);
   add_digits_option(*sub, opt->digits, "4", kDigitsHelp);
