@@ -9,24 +9,15 @@
 #include "rope/analysis/check.hpp"
 #include "rope/core/constants.hpp"
 #include "rope/core/error.hpp"
+#include "support/expectation.hpp"
 
 namespace rope {
 namespace {
 
+using test::expect_half;
 using test::random_dump;
 using test::range_positions;
 using test::rotate_dump;
-
-RopeExpectation expect_half(int d, int r, double base = kDefaultBase, double a = 1.0) {
-  RopeExpectation e;
-  e.layout = Layout::Half;
-  e.head_dim = d;
-  e.theta.resize(r / 2);
-  for (int j = 0; j < r / 2; ++j) e.theta[j] = std::pow(base, -2.0 * j / r);
-  e.base = base;
-  e.attention_factor = a;
-  return e;
-}
 
 TEST(Check, CorrectDumpPassesAndAPerturbationJustAboveToleranceFails) {
   const DumpVectors x = random_dump(40, 2, 16);

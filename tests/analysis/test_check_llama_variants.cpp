@@ -9,23 +9,15 @@
 #include "analysis/test_dump_fixtures.hpp"
 #include "rope/analysis/check.hpp"
 #include "rope/core/constants.hpp"
+#include "support/expectation.hpp"
 
 namespace rope {
 namespace {
 
+using test::expect_half;
 using test::random_dump;
 using test::range_positions;
 using test::rotate_dump;
-
-RopeExpectation expect_half(int d, int r, double base) {
-  RopeExpectation e;
-  e.layout = Layout::Half;
-  e.head_dim = d;
-  e.theta.resize(r / 2);
-  for (int j = 0; j < r / 2; ++j) e.theta[j] = std::pow(base, -2.0 * j / r);
-  e.base = base;
-  return e;
-}
 
 std::string named(const DumpVectors& x, const DumpVectors& y, const RopeExpectation& e, std::string* message = nullptr) {
   const CheckReport r = check_dump(x, y, range_positions(x.seq), e);

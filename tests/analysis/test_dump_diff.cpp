@@ -6,22 +6,15 @@
 #include "rope/analysis/dump_diff.hpp"
 #include "rope/core/constants.hpp"
 #include "rope/core/error.hpp"
+#include "support/expectation.hpp"
 
 namespace rope {
 namespace {
 
+using test::expect_half;
 using test::random_dump;
 using test::range_positions;
 using test::rotate_dump;
-
-RopeExpectation expect_half(int d) {
-  RopeExpectation e;
-  e.layout = Layout::Half;
-  e.head_dim = d;
-  e.theta.resize(d / 2);
-  for (int j = 0; j < d / 2; ++j) e.theta[j] = std::pow(kDefaultBase, -2.0 * j / d);
-  return e;
-}
 
 std::vector<AxisPosition> positions(long n) {
   std::vector<AxisPosition> p;

@@ -11,9 +11,12 @@
 #include "rope/analysis/dump_stream.hpp"
 #include "rope/core/constants.hpp"
 #include "support/cli_harness.hpp"
+#include "support/expectation.hpp"
 
 namespace rope {
 namespace {
+
+using test::expect_half;
 
 /// `v` ([seq][batch·heads][d]) as a float32 .npy file of the axes order `axes`.
 void write_npy(const std::string& path, const DumpVectors& v, DumpAxes axes) {
@@ -41,16 +44,6 @@ void write_npy(const std::string& path, const DumpVectors& v, DumpAxes axes) {
     else put(i / (v.seq * v.heads), i % v.heads, i / v.heads % v.seq);  // seq-major within a batch entry
   }
   std::ofstream(path, std::ios::binary) << bytes;
-}
-
-RopeExpectation expect_half(int d, int r, double base) {
-  RopeExpectation e;
-  e.layout = Layout::Half;
-  e.head_dim = d;
-  e.theta.resize(r / 2);
-  for (int j = 0; j < r / 2; ++j) e.theta[j] = std::pow(base, -2.0 * j / r);
-  e.base = base;
-  return e;
 }
 
 void expect_same(const DumpComparison& a, const DumpComparison& b, const std::string& what) {

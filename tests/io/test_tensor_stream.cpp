@@ -1,5 +1,5 @@
 // The streamed tensor reader (rope/io/tensor_stream.hpp): the same values as the whole-file readers, no size
-// limit but the disk's, and a file truncated while it is read reported as an I/O error.
+// limit but the disk's, and a file truncated while it is read (or mapped) reported as an I/O error.
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
@@ -103,6 +103,38 @@ TEST_F(TensorStreamTest, AFileTruncatedWhileReadIsAnIoErrorNamingTheByte) {
                              std::to_string(header.size() + 4096);
     EXPECT_NE(std::string(e.what()).find(want), std::string::npos) << e.what();
   }
+}
+
+TEST_F(TensorStreamTest, AFileTruncatedUnderAMappingIsAnIoErrorNotSigbus) {
+  // 64 KiB of data: a page or more beyond the new end, whose reads raise SIGBUS without the guard.
+  const std::string header = npy_header("<f4", "(16384,)");
+  std::string data;
+  for (int i = 0; i < 16384; ++i) {
+    const float f = static_cast<float>(i);
+    char raw[4];
+    std::memcpy(raw, &f, 4);
+    data.append(raw, 4);
+  }
+  const std::string path = write("m.npy", header + data);
+  const TensorStream s = TensorStream::open(path);
+  MappedRun run;
+  ASSERT_TRUE(s.map_raw(0, 16384, run));
+  float f = 0;
+  std::memcpy(&f, run.data() + 4 * 100, 4);
+  EXPECT_EQ(f, 100.0f);  // the stored bytes, not a copy
+  s.check_mapped(run);   // nothing happened yet
+  std::filesystem::resize_file(path, header.size() + 1000);
+  volatile unsigned char sum = 0;
+  for (std::size_t b = 0; b < data.size(); b += 512) sum = static_cast<unsigned char>(sum + run.data()[b]);  // past the end: zeros
+  EXPECT_TRUE(run.truncated());
+  try {
+    s.check_mapped(run);
+    FAIL() << "no error";
+  } catch (const IoError& e) {
+    EXPECT_NE(std::string(e.what()).find("it ends at byte " + std::to_string(header.size() + 1000)), std::string::npos) << e.what();
+  }
+  run.unmap();
+  EXPECT_THROW(s.map_raw(0, 16384, run), IoError);  // shorter than its header says: refused before mapping
 }
 
 TEST_F(TensorStreamTest, CsvAndMalformedFilesAreNotStreamed) {

@@ -170,9 +170,10 @@ std::vector<DumpComparison> MemorySource::compare(long start, const std::vector<
   }
   const BlockShape shape{length, before_.groups(), before_.d, after_.dtype};
   const long stride = before_.groups() * before_.d;
-  const BlockFetch fetch = [&](long s0, long, BlockBuffers&, const double*& x, const double*& y) {
-    x = before_.values.data() + (start + s0) * stride;
-    y = after_.values.data() + (start + s0) * stride;
+  const BlockFetch fetch = [&](long s0, long, BlockBuffers&, BlockView& view) {
+    view.before = before_.values.data() + (start + s0) * stride;
+    view.after = after_.values.data() + (start + s0) * stride;
+    view.type = BlockElement::F64;
   };
   return compare_blocks(shape, positions, variants, fetch, block_positions_for(before_.groups(), before_.d, 1L << 14));
 }

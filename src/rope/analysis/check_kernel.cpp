@@ -1,9 +1,11 @@
 // The element-wise comparison of rope check (check_kernel.hpp): tolerance (C1), per-thread tallies merged
-// in an order that does not depend on the threads.
+// in an order that does not depend on the threads; vectors whose pairs lie in a regular form screened
+// (check_screen.hpp), read as the files store them.
 #include "rope/analysis/check_kernel.hpp"
 
 #include <algorithm>
 #include <atomic>
+#include <cstdint>
 #include <cmath>
 #include <exception>
 #include <limits>
@@ -14,7 +16,6 @@
 #include "rope/analysis/precision.hpp"
 #include "rope/core/constants.hpp"
 #include "rope/core/error.hpp"
-#include "rope/core/simd.hpp"
 
 namespace rope {
 namespace {
@@ -182,45 +183,6 @@ double compare_vector_exact(const Setup& u, const double* cs, const double* sn, 
   return vmax;
 }
 
-/// The rotated pairs of a vector whose pairs are (xa[i·step], xb[i·step]): each element's ratio folded into
-/// the channel maxima cha[i·step], chb[i·step] and the maxima pm[i] of its pair at this position; false when an element fails, is
-/// not finite or its norm is beyond sqrt's exact range: the vector is then recorded again by
-/// compare_vector_exact, whose ratios for the elements that pass are these (up to hypot's last bit), so that the
-/// maxima folded here stand. Branch-free, so that the compiler vectorizes it (this file is compiled with
-/// -fno-math-errno: sqrt sets no errno).
-template <int Step>
-inline bool pair_ratios(int half, double k, double a, const double* cs, const double* sn, const double* term, const double* xa,
-                        const double* xb, const double* ya, const double* yb, double* __restrict cha, double* __restrict chb, double* __restrict pm) {
-  int bad = 0;
-  for (int i = 0; i < half; ++i) {
-    const double x1 = xa[Step * i], x2 = xb[Step * i];
-    const double n2 = x1 * x1 + x2 * x2;
-    const double tol = k * std::sqrt(n2) * term[i];  // (C1), as compare_vector_exact (hypot where sqrt is exact)
-    const double da = std::abs(ya[Step * i] - a * (x1 * cs[i] - x2 * sn[i]));
-    const double db = std::abs(yb[Step * i] - a * (x1 * sn[i] + x2 * cs[i]));
-    bad |= static_cast<int>(!(da <= tol)) | static_cast<int>(!(db <= tol)) | static_cast<int>(!(n2 < 1e300)) |
-           (static_cast<int>(n2 <= 1e-300) & static_cast<int>(n2 != 0));
-    const double t = std::max(tol, std::numeric_limits<double>::min());  // tol = 0 passes only da = 0: ratio 0
-    const double ra = std::min(da / t, 1e300), rb = std::min(db / t, 1e300);  // a failing element: > 1, exact later
-    cha[Step * i] = std::max(cha[Step * i], ra);
-    chb[Step * i] = std::max(chb[Step * i], rb);
-    pm[i] = std::max(pm[i], std::max(ra, rb));
-  }
-  return bad == 0;
-}
-
-// A copy of each per x86-64 level, chosen when the program starts (core/simd.hpp); no FMA contraction in this
-// file (src/CMakeLists.txt), so that every copy computes the same bits.
-ROPE_CLONES bool half_ratios(int half, double k, double a, const double* cs, const double* sn, const double* term,
-                             const double* x, const double* y, double* ch, double* pm) {
-  return pair_ratios<1>(half, k, a, cs, sn, term, x, x + half, y, y + half, ch, ch + half, pm);
-}
-
-ROPE_CLONES bool interleaved_ratios(int half, double k, double a, const double* cs, const double* sn, const double* term,
-                                    const double* x, const double* y, double* ch, double* pm) {
-  return pair_ratios<2>(half, k, a, cs, sn, term, x, x + 1, y, y + 1, ch, ch + 1, pm);
-}
-
 /// compare_vector_exact, by the fast path when the pairs lie in a regular form and every element passes: its
 /// largest ratio is then in `pm` (per pair, over the vectors of this position) and the result 0.
 double compare_vector(const Setup& u, const double* cs, const double* sn, const double* term, double scale, const double* x,
@@ -230,11 +192,111 @@ double compare_vector(const Setup& u, const double* cs, const double* sn, const 
   }
   const double k = kToleranceSafety * u.a;
   double* ch = t.channel.data() + u.off;
-  const bool ok = u.half_form ? half_ratios(u.half, k, u.a, cs, sn, term, x + u.off, y + u.off, ch, pm)
-                              : interleaved_ratios(u.half, k, u.a, cs, sn, term, x + u.off, y + u.off, ch, pm);
+  const bool ok = fold_pair_ratios(!u.half_form, u.half, k, u.a, cs, sn, term, x + u.off, y + u.off, ch, pm);
   if (!ok) return compare_vector_exact(u, cs, sn, term, scale, x, y, s, g, t);
   t.total += u.d;
   return 0.0;
+}
+
+/// A position's tables of every pair: cos, sin, the angle term of (C1), and (κ·a·term)² for the screen.
+struct Tables {
+  const double* cs;
+  const double* sn;
+  const double* term;
+  double* kt2;
+  double scale;  ///< a query's scaling at this position (S21), folded into cs, sn and term; 1 otherwise
+};
+
+/// A thread's scratch for one position.
+struct PositionScratch {
+  std::vector<double> pair_max, q, cq, x, y;
+  std::vector<char> screened;
+};
+
+const void* element_at(const void* base, BlockElement type, long index) {
+  switch (type) {
+    case BlockElement::F64: return static_cast<const double*>(base) + index;
+    case BlockElement::F32: return static_cast<const float*>(base) + index;
+    case BlockElement::BF16: break;
+  }
+  return static_cast<const std::uint16_t*>(base) + index;
+}
+
+/// Every vector of sequence index s (block from s0) under (C1); returns the position's largest ratio. Vectors
+/// whose pairs lie in a regular form are screened (check_screen.hpp): the exact ratio is computed only where
+/// it can be a maximum of the position or of its channel, so that every maximum is the exact one; any other
+/// vector, and one the screen flags, is checked by compare_vector.
+double compare_position(const Setup& u, const BlockShape& shape, const Tables& tb, const BlockView& view, long s, long s0, Tally& t,
+                        PositionScratch& w) {
+  const std::size_t h = static_cast<std::size_t>(u.half);
+  const long groups = shape.groups, d = shape.d;
+  const double k = kToleranceSafety * u.a;
+  bool screen = (u.half_form || u.interleaved_form) && u.unrotated.empty();
+  for (int i = 0; i < u.half && screen; ++i) {
+    const double kt = k * tb.term[i];
+    tb.kt2[i] = kt * kt;
+    screen = tb.kt2[i] >= 1e-280 && tb.kt2[i] <= 1e280;  // normal, so that the screen's bound holds
+  }
+  double pmax = 0;
+  auto exact_vector = [&](long g) {  // compare_vector on the vector widened to double
+    const long v = ((s - s0) * groups + g) * d;
+    const double* x = static_cast<const double*>(view.before) + v;
+    const double* y = static_cast<const double*>(view.after) + v;
+    if (view.type != BlockElement::F64) {
+      w.x.resize(static_cast<std::size_t>(d)), w.y.resize(static_cast<std::size_t>(d));
+      widen_elements(view.type, element_at(view.before, view.type, v), d, w.x.data());
+      widen_elements(view.type, element_at(view.after, view.type, v), d, w.y.data());
+      x = w.x.data(), y = w.y.data();
+    }
+    w.pair_max.assign(h, 0.0);
+    pmax = std::max(pmax, compare_vector(u, tb.cs, tb.sn, tb.term, tb.scale, x, y, s, g, t, w.pair_max.data()));
+    for (const double m : w.pair_max) pmax = std::max(pmax, m);
+  };
+  if (!screen) {
+    for (long g = 0; g < groups; ++g) exact_vector(g);
+    return pmax;
+  }
+  const ScreenPairs sp{view.type, !u.half_form, u.half, u.a};
+  const auto dd = static_cast<std::size_t>(2 * u.half);
+  w.q.resize(static_cast<std::size_t>(groups) * dd);
+  w.cq.assign(dd, 0.0);
+  w.screened.assign(static_cast<std::size_t>(groups), 0);
+  bool dirty = false;  // a flagged vector folded into cq
+  for (long g = 0; g < groups; ++g) {
+    const long v = ((s - s0) * groups + g) * d + u.off;
+    if (screen_vector(sp, tb.cs, tb.sn, tb.kt2, element_at(view.before, view.type, v), element_at(view.after, view.type, v),
+                      &w.q[static_cast<std::size_t>(g) * dd], w.cq.data())) {
+      w.screened[static_cast<std::size_t>(g)] = 1;
+      t.total += u.d;
+    } else {
+      dirty = true;
+      exact_vector(g);
+    }
+  }
+  if (dirty) {
+    w.cq.assign(dd, 0.0);
+    for (long g = 0; g < groups; ++g) {
+      if (!w.screened[static_cast<std::size_t>(g)]) continue;
+      for (std::size_t c = 0; c < dd; ++c) w.cq[c] = std::max(w.cq[c], w.q[static_cast<std::size_t>(g) * dd + c]);
+    }
+  }
+  const double top = screen_largest(w.cq.data(), static_cast<long>(dd));  // the screen's largest q at this position
+  for (std::size_t c = 0; c < dd; ++c) {
+    double& best = t.channel[static_cast<std::size_t>(u.off) + c];
+    // An element can raise the position's maximum or its channel's only if its q reaches this.
+    const double floor = std::min(top, best * best) * (1 - kScreenMargin);
+    if (!(w.cq[c] > 0 && w.cq[c] >= floor)) continue;
+    for (long g = 0; g < groups; ++g) {
+      const double q = w.q[static_cast<std::size_t>(g) * dd + c];
+      if (!w.screened[static_cast<std::size_t>(g)] || !(q > 0 && q >= floor)) continue;
+      const long v = ((s - s0) * groups + g) * d + u.off;
+      const double r = screen_exact_ratio(sp, k, tb.cs, tb.sn, tb.term, element_at(view.before, view.type, v),
+                                          element_at(view.after, view.type, v), static_cast<int>(c));
+      best = std::max(best, r);
+      pmax = std::max(pmax, r);
+    }
+  }
+  return pmax;
 }
 
 void merge(DumpComparison& c, const Tally& t) {
@@ -276,14 +338,14 @@ std::vector<DumpComparison> compare_blocks(const BlockShape& shape, const std::v
 #pragma omp parallel
   {
     BlockBuffers buffers;
-    std::vector<double> pair_max;  // per pair: the largest ratio of the fast path at this position
+    PositionScratch scratch;
     std::vector<Tally> tally(nv);
-    std::vector<std::vector<double>> cs(nv), sn(nv), term(nv), scale(nv);
+    std::vector<std::vector<double>> cs(nv), sn(nv), term(nv), kt2(nv), scale(nv);
     for (std::size_t k = 0; k < nv; ++k) {
       tally[k].channel.assign(static_cast<std::size_t>(shape.d), 0.0);
       tally[k].group_failing.assign(static_cast<std::size_t>(shape.groups), 0);
       const auto n = static_cast<std::size_t>(B * setups[k].half);
-      cs[k].resize(n), sn[k].resize(n), term[k].resize(n), scale[k].resize(static_cast<std::size_t>(B));
+      cs[k].resize(n), sn[k].resize(n), term[k].resize(n), kt2[k].resize(n), scale[k].resize(static_cast<std::size_t>(B));
     }
 #pragma omp for schedule(dynamic, 1)
     for (long blk = 0; blk < blocks; ++blk) {
@@ -293,32 +355,23 @@ std::vector<DumpComparison> compare_blocks(const BlockShape& shape, const std::v
       }
       try {
         const long s0 = blk * B, s1 = std::min(shape.seq, s0 + B);
-        const double* xb = nullptr;
-        const double* yb = nullptr;
-        fetch(s0, s1, buffers, xb, yb);
+        BlockView view;
+        fetch(s0, s1, buffers, view);
         for (std::size_t k = 0; k < nv; ++k) {
           const Setup& u = setups[k];
           const std::size_t h = static_cast<std::size_t>(u.half);
-          for (long s = s0; s < s1; ++s) {
-            const std::size_t o = static_cast<std::size_t>(s - s0) * h;
-            position_table(u, variant_position(*u.variant, positions, s), &cs[k][o], &sn[k][o], &term[k][o],
-                           &scale[k][static_cast<std::size_t>(s - s0)]);
-          }
           double* pos = out[k].position_ratio.data();
           for (long s = s0; s < s1; ++s) {
             const std::size_t o = static_cast<std::size_t>(s - s0) * h;
-            double pmax = 0;
-            pair_max.assign(h, 0.0);
-            for (long g = 0; g < shape.groups; ++g) {
-              const long v = ((s - s0) * shape.groups + g) * shape.d;
-              pmax = std::max(pmax, compare_vector(u, &cs[k][o], &sn[k][o], &term[k][o], scale[k][static_cast<std::size_t>(s - s0)],
-                                                   xb + v, yb + v, s, g, tally[k], pair_max.data()));
-            }
-            for (const double m : pair_max) pmax = std::max(pmax, m);
+            double& sc = scale[k][static_cast<std::size_t>(s - s0)];
+            position_table(u, variant_position(*u.variant, positions, s), &cs[k][o], &sn[k][o], &term[k][o], &sc);
+            const Tables tables{&cs[k][o], &sn[k][o], &term[k][o], &kt2[k][o], sc};
+            const double pmax = compare_position(u, shape, tables, view, s, s0, tally[k], scratch);
             pos[s] = pmax;  // each index belongs to one block: no other thread writes it
             tally[k].max_ratio = std::max(tally[k].max_ratio, pmax);
           }
         }
+        if (buffers.done) buffers.done();
         const long finished = ++done;
         if (progress && *progress && omp_get_thread_num() == 0) (*progress)(static_cast<double>(finished) / static_cast<double>(blocks));
       } catch (...) {

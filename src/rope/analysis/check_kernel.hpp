@@ -9,18 +9,31 @@
 #include <vector>
 
 #include "rope/analysis/check.hpp"
+#include "rope/analysis/check_screen.hpp"
+#include "rope/io/mapped_run.hpp"
 
 namespace rope {
 
-/// A thread's buffers for one block: the vectors [s][group][d] of both dumps, and the raw bytes of a read.
+/// A thread's buffers for one block: the vectors [s][group][d] of both dumps, the raw bytes of reads or the
+/// runs of the files mapped, and what to do once the block is compared (check and release the mappings).
 struct BlockBuffers {
   std::vector<double> before, after;
-  std::vector<unsigned char> raw;
+  std::vector<unsigned char> raw, raw_after;
+  MappedRun run_before, run_after;
+  std::function<void()> done;
 };
 
-/// Fills the vectors of the range's sequence indices [s0, s1) for the calling thread, [s − s0][group][d],
-/// into `buffers` or memory that holds them, and points `before` and `after` at them.
-using BlockFetch = std::function<void(long s0, long s1, BlockBuffers& buffers, const double*& before, const double*& after)>;
+/// A block's vectors [s − s0][group][d] of both dumps, stored as `type` (the kernel reads float32 and bfloat16
+/// as they are, without a widened copy).
+struct BlockView {
+  const void* before = nullptr;
+  const void* after = nullptr;
+  BlockElement type = BlockElement::F64;
+};
+
+/// Fills the vectors of the range's sequence indices [s0, s1) for the calling thread into `buffers` or memory
+/// that holds them, and points `view` at them.
+using BlockFetch = std::function<void(long s0, long s1, BlockBuffers& buffers, BlockView& view)>;
 
 /// Called on one thread with the fraction of the pass done.
 using ProgressFn = std::function<void(double)>;

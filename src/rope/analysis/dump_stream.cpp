@@ -1,6 +1,7 @@
 #include "rope/analysis/dump_stream.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <fmt/format.h>
 
@@ -8,6 +9,16 @@
 #include "rope/core/error.hpp"
 
 namespace rope {
+namespace {
+
+bool little_endian() {
+  const std::uint16_t one = 1;
+  unsigned char first = 0;
+  std::memcpy(&first, &one, 1);
+  return first == 1;
+}
+
+}  // namespace
 
 StreamSource::StreamSource(TensorStream before, TensorStream after, DumpAxes axes, bool rows)
     : before_(std::move(before)), after_(std::move(after)), rows_(rows) {
@@ -18,6 +29,16 @@ StreamSource::StreamSource(TensorStream before, TensorStream after, DumpAxes axe
   file_ = dump_geometry(after_.header().shape, axes, after_.name(), &strides_);
   file_.dtype = after_.header().dtype;
   geometry_ = rows_ ? rows_along_sequence(file_) : file_;
+  // Read as stored when both files hold one type the kernel reads and a block is one run of each file.
+  const auto element = [](const TensorHeader& h) -> std::optional<BlockElement> {
+    if (h.big_endian || !little_endian() || h.data_offset % static_cast<std::uint64_t>(h.bytes) != 0) return std::nullopt;
+    if (h.kind == 'f' && h.bytes == 8) return BlockElement::F64;
+    if (h.kind == 'f' && h.bytes == 4) return BlockElement::F32;
+    if (h.bytes == 2 && h.dtype == DType::BF16) return BlockElement::BF16;
+    return std::nullopt;
+  };
+  const auto eb = element(before_.header()), ea = element(after_.header());
+  if (eb && eb == ea && !rows_ && file_.batch == 1 && strides_.seq == file_.heads * file_.d) raw_ = eb;
 }
 
 std::uint64_t StreamSource::data_bytes() const {
@@ -67,11 +88,34 @@ std::vector<DumpComparison> StreamSource::compare(long start, const std::vector<
     throw InvalidArgument(error_msg("{0} positions for a dump of {1} sequence positions", positions.size(), geometry_.seq));
   }
   const BlockShape shape{length, geometry_.groups(), geometry_.d, geometry_.dtype};
-  const BlockFetch get = [&](long s0, long s1, BlockBuffers& buf, const double*& x, const double*& y) {
+  const BlockFetch get = [&](long s0, long s1, BlockBuffers& buf, BlockView& view) {
+    if (raw_) {  // one run of the files, [s][head][d] as compared: mapped, or read, as stored
+      const long first = (start + s0) * strides_.seq, count = (s1 - s0) * geometry_.groups() * geometry_.d;
+      if (before_.map_raw(first, count, buf.run_before) && after_.map_raw(first, count, buf.run_after)) {
+        view = {buf.run_before.data(), buf.run_after.data(), *raw_};
+        buf.done = [this, &buf] {
+          before_.check_mapped(buf.run_before);
+          after_.check_mapped(buf.run_after);
+          buf.run_before.unmap(), buf.run_after.unmap();
+        };
+        return;
+      }
+      buf.run_before.unmap(), buf.run_after.unmap();
+      buf.done = nullptr;
+      for (int which = 0; which < 2; ++which) {
+        std::vector<unsigned char>& raw = which == 0 ? buf.raw : buf.raw_after;
+        const TensorStream& file = which == 0 ? before_ : after_;
+        raw.resize(static_cast<std::size_t>(count * file.header().bytes));
+        file.read_raw(first, count, raw.data());
+      }
+      view = {buf.raw.data(), buf.raw_after.data(), *raw_};
+      return;
+    }
     fetch(start, s0, s1, buf);
-    x = buf.before.data(), y = buf.after.data();
+    view = {buf.before.data(), buf.after.data(), BlockElement::F64};
   };
-  return compare_blocks(shape, positions, variants, get, block_positions_for(geometry_.groups(), geometry_.d, kStreamBlockElements),
+  const long block = raw_ ? kMappedBlockElements : kStreamBlockElements;
+  return compare_blocks(shape, positions, variants, get, block_positions_for(geometry_.groups(), geometry_.d, block),
                         progress_ ? &progress_ : nullptr);
 }
 

@@ -16,6 +16,8 @@ namespace rope {
 
 /// Elements of one dump in one block (both dumps: twice as many), decoded to double: 512 KiB per dump per thread (both fit a core's L2 cache).
 inline constexpr long kStreamBlockElements = 1L << 16;
+/// Elements of one dump in one block when the files are mapped as stored (no buffers: 1 MiB of bfloat16).
+inline constexpr long kMappedBlockElements = 1L << 19;
 
 /// Two dumps of the same shape read from their files.
 class StreamSource final : public DumpSource {
@@ -52,6 +54,7 @@ class StreamSource final : public DumpSource {
   DumpVectors file_;      ///< as in the files (batch rows not laid along the sequence axis)
   DumpStrides strides_;
   bool rows_ = false;
+  std::optional<BlockElement> raw_;  ///< the files' type when blocks are read as stored
   ProgressFn progress_;
   mutable std::optional<bool> bf16_;
 };

@@ -129,6 +129,27 @@ void TensorStream::read_raw(long first, long count, unsigned char* raw) const {
   }
 }
 
+bool TensorStream::map_raw(long first, long count, MappedRun& run) const {
+  if (first < 0 || count <= 0 || first + count > header_.count) {
+    throw InvalidArgument(fmt::format("{}: elements [{}, {}) outside the tensor's {}", name_, first, first + count, header_.count));
+  }
+  const std::uint64_t at = header_.data_offset + static_cast<std::uint64_t>(first) * static_cast<std::uint64_t>(header_.bytes);
+  const std::size_t n = static_cast<std::size_t>(count) * static_cast<std::size_t>(header_.bytes);
+  struct stat st {};
+  if (::fstat(fd_, &st) != 0) throw IoError(fmt::format("cannot read tensor file '{}' at byte {}: {}", name_, at, std::strerror(errno)));
+  if (static_cast<std::uint64_t>(st.st_size) < at + n) check_mapped(run, true);
+  return run.map(fd_, at, n);
+}
+
+void TensorStream::check_mapped(const MappedRun& run, bool shorter) const {
+  if (!shorter && !run.truncated()) return;
+  struct stat st {};
+  const std::uint64_t size = ::fstat(fd_, &st) == 0 ? static_cast<std::uint64_t>(st.st_size) : 0;
+  throw IoError(error_msg("cannot read tensor file '{0}': it ends at byte {1}, its header promised {2} (the file changed "
+                          "while it was read)", name_, size,
+                          header_.data_offset + static_cast<std::uint64_t>(header_.count) * static_cast<std::uint64_t>(header_.bytes)));
+}
+
 void TensorStream::read(long first, long count, double* out, std::vector<unsigned char>& scratch) const {
   scratch.resize(static_cast<std::size_t>(count) * static_cast<std::size_t>(header_.bytes));
   read_raw(first, count, scratch.data());

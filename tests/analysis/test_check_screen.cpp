@@ -1,0 +1,76 @@
+// The screen of rope check's kernel (rope/analysis/check_screen.hpp) changes no number: every position's and
+// every channel's largest |Δ|/tolerance is the exact (C1) ratio of docs/check.md, computed here element by
+// element with the kernel's operations, compared with ==, on float64 dumps with exact ties (a head copied into
+// another), a zero vector, both layouts and an attention factor.
+#include <algorithm>
+#include <cmath>
+#include <gtest/gtest.h>
+#include <limits>
+
+#include "analysis/test_dump_fixtures.hpp"
+#include "rope/analysis/angle_error.hpp"
+#include "rope/analysis/check.hpp"
+#include "rope/core/constants.hpp"
+#include "support/expectation.hpp"
+
+namespace rope {
+namespace {
+
+struct Exact {
+  std::vector<double> position, channel;
+};
+
+/// (C1) element by element: tolerance κ·a·√(x_a² + x_b²)·(2·ε_T + ε_A·(1 + c_i·|m|·θ_i)), as the kernel computes it.
+Exact exact_ratios(const DumpVectors& x, const DumpVectors& y, const RopeExpectation& e) {
+  const int half = static_cast<int>(e.theta.size());
+  const AngleModel model = default_angle_model(x.dtype);
+  const Eigen::VectorXd c = angle_error_factors(model, e.theta, e.base, 2 * half);
+  const double k = kToleranceSafety * e.attention_factor, et = epsilon(x.dtype), ea = angle_epsilon(model);
+  Exact out{std::vector<double>(static_cast<std::size_t>(x.seq), 0.0), std::vector<double>(static_cast<std::size_t>(x.d), 0.0)};
+  for (long s = 0; s < x.seq; ++s) {
+    const double m = static_cast<double>(s);
+    for (long g = 0; g < x.groups(); ++g) {
+      for (int i = 0; i < half; ++i) {
+        const int ca = e.layout == Layout::Half ? i : 2 * i, cb = e.layout == Layout::Half ? i + half : 2 * i + 1;
+        const double phi = m * e.theta[i], cs = std::cos(phi), sn = std::sin(phi);
+        const double term = 2 * et + ea * (1 + c[i] * std::abs(m) * e.theta[i]);
+        const double x1 = x.value(s, g, ca), x2 = x.value(s, g, cb);
+        const double tol = std::max(k * std::sqrt(x1 * x1 + x2 * x2) * term, std::numeric_limits<double>::min());
+        const double a = e.attention_factor;
+        const double ra = std::min(std::abs(y.value(s, g, ca) - a * (x1 * cs - x2 * sn)) / tol, 1e300);
+        const double rb = std::min(std::abs(y.value(s, g, cb) - a * (x1 * sn + x2 * cs)) / tol, 1e300);
+        auto& p = out.position[static_cast<std::size_t>(s)];
+        p = std::max(p, std::max(ra, rb));
+        out.channel[static_cast<std::size_t>(ca)] = std::max(out.channel[static_cast<std::size_t>(ca)], ra);
+        out.channel[static_cast<std::size_t>(cb)] = std::max(out.channel[static_cast<std::size_t>(cb)], rb);
+      }
+    }
+  }
+  return out;
+}
+
+TEST(CheckScreen, EveryMaximumIsTheExactRatioBitForBit) {
+  for (const bool half : {true, false}) {
+    for (const double a : {1.0, 1.0 + 0.1 * std::log(4.0)}) {
+      DumpVectors x = test::random_dump(96, 4, 32, 7);
+      for (int ch = 0; ch < 32; ++ch) x.values[static_cast<std::size_t>((5 * 4 + 3) * 32 + ch)] = 0.0;  // a zero vector
+      for (long s = 0; s < x.seq; ++s) {  // head 2 a copy of head 1: ties everywhere
+        for (int ch = 0; ch < 32; ++ch) x.values[static_cast<std::size_t>((s * 4 + 2) * 32 + ch)] = x.value(s, 1, ch);
+      }
+      const DumpVectors y = test::rotate_dump(x, half, 32, kDefaultBase, a);
+      RopeExpectation e = test::expect_half(32, 32, kDefaultBase, a);
+      e.layout = half ? Layout::Half : Layout::Interleaved;
+      const CheckReport r = check_dump(x, y, test::range_positions(x.seq), e);
+      ASSERT_TRUE(r.comparison.passed());
+      const Exact want = exact_ratios(x, y, e);
+      const DumpComparison& c = r.comparison;
+      for (long s = 0; s < x.seq; ++s) EXPECT_EQ(c.position_ratio[s], want.position[static_cast<std::size_t>(s)]) << "s " << s;
+      for (int ch = 0; ch < 32; ++ch) EXPECT_EQ(c.channel_ratio[ch], want.channel[static_cast<std::size_t>(ch)]) << "channel " << ch;
+      EXPECT_EQ(c.max_ratio, *std::max_element(want.position.begin(), want.position.end()));
+      EXPECT_EQ(c.total, x.seq * x.groups() * x.d);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace rope
