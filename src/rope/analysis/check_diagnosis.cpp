@@ -147,18 +147,18 @@ CheckReport check_source(const DumpSource& source, long start, const std::vector
   report.comparison = source.compare(start, positions, {variant_of(VariantKind::Expected, expected)}).front();
   const DumpComparison& e = report.comparison;
   if (const NonFiniteValues& n = e.before_non_finite; n.count > 0) {  // nothing to compare with: invalid input
-    throw InvalidArgument(error_msg("{0}: the element at position {3}, group {4}, channel {5} is {2} (elements that are not "
-                                    "finite numbers: {1}): the tensor before RoPE must hold finite numbers",
-                                    option_name("before"), n.count, value_text(n.value),
-                                    position_text(positions[static_cast<std::size_t>(n.seq)]), n.group, n.channel));
+    throw InvalidArgument(error_msg("{0}: the element at position {1}, group {2}, channel {3} is {4} (elements that are not "
+                                    "finite numbers: {5}): the tensor before RoPE must hold finite numbers",
+                                    option_name("before"), position_text(positions[static_cast<std::size_t>(n.seq)]),
+                                    n.group, n.channel, value_text(n.value), n.count));
   }
   if (e.passed()) return report;
   CheckDiagnosis& dg = report.diagnosis;
   if (const NonFiniteValues& n = e.after_non_finite; n.count > 0) {  // a finding no variant explains
-    dg.message = msg("the tensor after RoPE holds {1} at position {2}, group {3}, channel {4} (elements that are not finite "
-                     "numbers: {0}) while the tensor before RoPE is finite: the implementation produced them",
-                     n.count, value_text(n.value), position_text(positions[static_cast<std::size_t>(n.seq)]), n.group,
-                     n.channel);
+    dg.message = msg("the tensor after RoPE holds {0} at position {1}, group {2}, channel {3} (elements that are not finite "
+                     "numbers: {4}) while the tensor before RoPE is finite: the implementation produced them",
+                     value_text(n.value), position_text(positions[static_cast<std::size_t>(n.seq)]), n.group, n.channel,
+                     n.count);
     return report;
   }
   if (source.dtype() == DType::F32 && source.after_looks_like_bf16()) {
