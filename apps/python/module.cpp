@@ -40,6 +40,7 @@ PYBIND11_MODULE(_rope, m) {
   namespace py = pybind11;
   m.doc() = "rope's library: a model's RoPE, the float64 reference, and the check of a dump (docs/python.md)";
   rope::set_option_namer(&rope::python::python_argument);
+  rope::python::install_catalog();
   m.attr("__version__") = rope::kVersion;
   // InvalidArgument: bad input, ValueError with the library's sentence; IoError: a file that cannot be read.
   py::register_exception_translator([](std::exception_ptr p) {

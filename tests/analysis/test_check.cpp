@@ -1,6 +1,8 @@
 // rope check's comparison and diagnosis (rope/analysis/check.hpp) on synthetic float64 dumps rotated by
 // tests/analysis/test_dump_fixtures.hpp's independent complex form.
+#include <cmath>
 #include <complex>
+#include <limits>
 #include <fmt/format.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -53,6 +55,34 @@ TEST(Check, AnInfiniteToleranceNeverPasses) {
   EXPECT_FALSE(r.comparison.passed());
   EXPECT_EQ(r.comparison.failing, r.comparison.total);
   EXPECT_TRUE(std::isinf(r.comparison.max_ratio));
+}
+
+TEST(Check, NonFiniteValuesBeforeAreInvalidAndAfterAreAFinding) {
+  // One rule for every front end (docs/check.md): NaN or infinity before RoPE leaves nothing to compare with;
+  // after RoPE, with a finite input, the diagnosis names the first such element and the count.
+  const DumpVectors x = random_dump(24, 2, 32);
+  const auto p = range_positions(24);
+  const RopeExpectation e = expect_half(32, 32);
+  DumpVectors y = rotate_dump(x, true, 32, kDefaultBase);
+  ASSERT_TRUE(check_dump(x, y, p, e).comparison.passed());
+  DumpVectors bad_x = x;
+  bad_x.values[static_cast<std::size_t>((20 * 2 + 1) * 32 + 7)] = std::numeric_limits<double>::quiet_NaN();
+  bad_x.values[static_cast<std::size_t>((3 * 2 + 0) * 32 + 30)] = -HUGE_VAL;
+  try {
+    check_dump(bad_x, y, p, e);
+    ADD_FAILURE() << "a NaN before RoPE was accepted";
+  } catch (const InvalidArgument& error) {
+    EXPECT_THAT(error.what(), testing::HasSubstr("the element at position 3, group 0, channel 30 is -inf (elements that are "
+                                                 "not finite numbers: 2): the tensor before RoPE must hold finite numbers"));
+  }
+  y.values[static_cast<std::size_t>((20 * 2 + 1) * 32 + 7)] = HUGE_VAL;
+  const CheckReport r = check_dump(x, y, p, e);
+  EXPECT_FALSE(r.comparison.passed());
+  EXPECT_EQ(r.comparison.after_non_finite.count, 1);
+  EXPECT_EQ(r.comparison.failing, 1);
+  EXPECT_FALSE(r.diagnosis.matches);
+  EXPECT_EQ(r.diagnosis.message.en, "the tensor after RoPE holds +inf at position 20, group 1, channel 7 (elements that are "
+                                    "not finite numbers: 1) while the tensor before RoPE is finite: the implementation produced them");
 }
 
 TEST(Check, NamesEachPlantedBug) {

@@ -109,6 +109,11 @@ TEST(Npy, RefusesMalformedFiles) {
               HasSubstr("'fortran_order' is True"));
   EXPECT_THAT(message_of(npy("{'descr': '<i8', 'fortran_order': False, 'shape': (1,), }", le(0, 8)), TensorFormat::Npy),
               HasSubstr("'descr' '<i8'"));
+  // NumPy writes '|' for the byte order of a one-byte type: the type, not the byte order, is what is refused.
+  EXPECT_THAT(message_of(npy("{'descr': '|i1', 'fortran_order': False, 'shape': (1,), }", le(0, 1)), TensorFormat::Npy),
+              HasSubstr("'descr' '|i1': rope reads float16, float32, float64"));
+  EXPECT_THAT(message_of(npy("{'descr': '|f4', 'fortran_order': False, 'shape': (1,), }", le(0, 4)), TensorFormat::Npy),
+              HasSubstr("the byte order must be"));
   EXPECT_THAT(message_of(npy("{'descr': '<f4', 'fortran_order': False, 'shape': (4096, 4096, 4096), }", ""), TensorFormat::Npy),
               HasSubstr("more than the 16777216 elements"));
   EXPECT_THAT(message_of(npy("{'descr': '<f4', 'fortran_order': False, 'shape': (99999999999999999999,), }", ""), TensorFormat::Npy),

@@ -47,7 +47,7 @@ def test_nan_and_integers(rng):
     spec = rope.Spec(head_dim=8)
     x = rng.standard_normal((3, 8))
     x[1, 2] = np.nan
-    with pytest.raises(ValueError, match="before: element 10 is NaN"):
+    with pytest.raises(ValueError, match="before: the element at position 1, group 0, channel 2 is NaN"):
         rope.check(x, x, np.arange(3), spec)
     with pytest.raises(ValueError, match="x: element 10 is NaN"):
         rope.reference(x, np.arange(3), spec)
@@ -62,3 +62,21 @@ def test_nan_and_integers(rng):
 def test_unreadable_config(tmp_path):
     with pytest.raises(OSError):
         rope.Spec(str(tmp_path / "missing.json"))
+
+
+def test_a_dict_config_is_named_as_the_argument():
+    with pytest.raises(ValueError, match=r"^source \(a config dict\): head_dim: missing"):
+        rope.Spec({"rope_theta": 10000.0})
+
+
+def test_arrays_of_other_types(rng):
+    spec = rope.Spec(head_dim=8)
+    q = rng.standard_normal((3, 8))
+    with pytest.raises(ValueError, match="^before: an array of numbers, not of Python objects$"):
+        rope.check(np.array([[1, "a"]], dtype=object), q, None, spec)
+    # One-byte types (NumPy's byte order '|'): the library's sentence names the types it reads.
+    for bad in (q.astype(np.int8), q > 0):
+        with pytest.raises(ValueError, match=r"^before: header .*: rope reads float16, float32, float64"):
+            rope.check(bad, q, None, spec)
+    # Positions may be any integers, one-byte ones included.
+    assert rope.reference(q, np.arange(3, dtype=np.uint8), spec).shape == (3, 8)

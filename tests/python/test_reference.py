@@ -55,11 +55,3 @@ def test_partial_interleaved_and_offset(rng):
     r = ds.rotary_dim
     want = np.concatenate([want[:, 0:r:2], want[:, 1:r:2]], axis=1)
     np.testing.assert_allclose(rope.reference(x, np.arange(6), ds), want, rtol=0, atol=ATOL)
-
-
-def test_torch_tensors_when_installed(rng):
-    torch = pytest.importorskip("torch")
-    spec = rope.Spec("llama-3.1-8b")
-    q = torch.randn(8, 2, 128, dtype=torch.float32)
-    got = rope.reference(q, torch.arange(8), spec)
-    np.testing.assert_allclose(got, rope.reference(q.numpy(), np.arange(8), spec), rtol=0, atol=0)

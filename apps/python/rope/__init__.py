@@ -85,7 +85,10 @@ class Spec:
                 path = os.path.join(tmp, "config.json")
                 with open(path, "w", encoding="utf-8") as f:
                     _json.dump(source, f)
-                self._impl = _rope.Spec("", path, given, "config dict")
+                try:
+                    self._impl = _rope.Spec("", path, given, "config dict")
+                except ValueError as error:  # the library names the file: here it is the argument
+                    raise ValueError(str(error).replace(path, "source (a config dict)")) from None
         elif isinstance(source, (str, os.PathLike)):
             text = os.fspath(source)
             is_file = os.path.sep in text or text.endswith((".json", ".gguf")) or os.path.exists(text)
@@ -124,29 +127,19 @@ class Spec:
     notes = property(lambda self: self._impl.notes)
     warnings = property(lambda self: self._impl.warnings)
 
-    def describe(self):
-        """The spec in a few lines, with where each value came from, its notes and warnings (the library's
-        sentences, as `rope inspect` prints them)."""
-        rows = [("head_dim", str(self.head_dim)),
-                ("rotary dim", f"{self.rotary_dim} ({self.rotary_dim // 2} pairs), channels {self.rotary_offset} … "
-                               f"{self.rotary_offset + self.rotary_dim - 1}"),
-                ("layout", f"{self.layout} ({self._impl.layout_reason})"),
-                ("base (rope_theta)", f"{self.base:g}"),
-                ("scaling", self.scaling_parameters or self.scaling)]
-        if self.scaling != "default":
-            rows.append(("factor f", f"{self.factor:g} ({self._impl.factor_rule})"))
-        rows.append(("attention factor", f"{self.attention_factor:.6g} ({self._impl.attention_rule})"))
-        if self.max_position_embeddings:
-            rows.append(("max_position_embeddings", str(self.max_position_embeddings)))
-        for name, layers, has_rope in self.layer_types:
-            rows.append((f"layer type {name}", f"{len(layers)} layers" + ("" if has_rope else ", no RoPE")))
-        model = f" (model_type {self.model_type})" if self.model_type else ""
-        lines = [f"RoPE of {self.name}{model}"] + [f"  {label:<25}{value}" for label, value in rows]
-        for title, items in (("where each value came from", self.origin), ("notes", self.notes),
-                             ("warnings", self.warnings)):
-            if items:
-                lines += ["", f"{title}:"] + [f"  {item}" for item in items]
-        return "\n".join(lines) + "\n"
+    def describe(self, lang="en", *, digits=None):
+        """The report of ``rope inspect`` for this spec, the same text (the library prints both): head, rotary
+        dimension, layout, base, scaling, attention factor, wavelengths, the critical dimension, every layer
+        type, where each value came from, notes and warnings. ``lang="zh"``: in Chinese, as
+        ``rope inspect --lang zh``; ``digits``: significant digits of the computed numbers (``--digits``;
+        0: every digit)."""
+        if lang not in ("en", "zh"):
+            raise ValueError(f"lang must be 'en' or 'zh' (got {lang!r})")
+        if digits is None:
+            digits = 6
+        elif isinstance(digits, bool) or not isinstance(digits, (int, np.integer)) or not 0 <= digits <= 17:
+            raise ValueError(f"digits must be between 0 and 17 (got {digits!r})")
+        return self._impl.describe(lang == "zh", int(digits))
 
     def __repr__(self):
         layer = f", layer type {self.layer_type}" if self.layer_type else ""
@@ -161,15 +154,21 @@ def _spec(spec):
 
 
 def _as_numpy(x, name):
-    """x as a NumPy array, and whether it holds bfloat16 bit patterns (a torch bfloat16 tensor)."""
+    """x as a NumPy array, and whether it holds bfloat16 bit patterns (a torch bfloat16 tensor). A torch tensor
+    is read on the CPU (detached); its bfloat16, which NumPy has no type for (and whose DLPack export NumPy
+    cannot import), is read as its 16-bit patterns, exactly. Another DLPack tensor is read by np.from_dlpack."""
     if type(x).__module__.split(".")[0] == "torch":
+        import torch
         t = x.detach().cpu()
-        if str(t.dtype) == "torch.bfloat16":
-            import torch
+        if t.dtype == torch.bfloat16:
             return t.contiguous().view(torch.int16).numpy(), True
         return t.numpy(), False
     if not hasattr(x, "__array__") and hasattr(x, "__dlpack__"):
-        return np.from_dlpack(x), False
+        try:
+            return np.from_dlpack(x), False
+        except (RuntimeError, TypeError, ValueError, BufferError) as error:
+            raise ValueError(f"{name}: NumPy cannot read this DLPack tensor ({error}); for bfloat16 pass its 16-bit "
+                             f"patterns as an int16 or uint16 array with dtype=\"bf16\", or a float32 copy") from None
     try:
         return np.asarray(x), False
     except (TypeError, ValueError) as error:
@@ -180,6 +179,8 @@ def _npy(x, name, dtype):
     """x as the bytes of a .npy file, read by the library's reader as `rope check` reads a dump; the flag
     says that 16-bit integers are bfloat16 bit patterns."""
     arr, bits = _as_numpy(x, name)
+    if arr.dtype.hasobject:
+        raise ValueError(f"{name}: an array of numbers, not of Python objects")
     if dtype == "bf16" and arr.dtype.kind in "iu" and arr.dtype.itemsize == 2:
         bits = True
     if arr.dtype.byteorder == ">":
@@ -192,7 +193,10 @@ def _npy(x, name, dtype):
 def _positions(positions):
     if positions is None:
         return None
-    arr, _ = _as_numpy(positions, "positions")
+    arr, bits = _as_numpy(positions, "positions")
+    if bits:
+        raise ValueError("positions: a bfloat16 tensor cannot hold positions exactly (bf16 keeps 8 bits: 257 reads as "
+                         "256); pass integers, e.g. torch.arange(seq)")
     if arr.dtype.kind not in "iuf":
         raise ValueError(f"positions: an array of numbers, not of {arr.dtype}")
     return np.ascontiguousarray(arr, dtype=np.float64)

@@ -1,5 +1,5 @@
 /// @file
-/// How the commands print a model's multimodal sections (rope/models/axes.hpp): the axis of every pair
+/// How the commands print (through the library's models/rope_text.hpp) a model's multimodal sections (rope/models/axes.hpp): the axis of every pair
 /// and, per axis, its pairs and wavelength range (rope frequencies, rope inspect, rope sections).
 #pragma once
 
@@ -11,11 +11,12 @@
 
 #include "rope/cli/lang.hpp"
 #include "rope/models/axes.hpp"
+#include "rope/models/rope_text.hpp"
 
 namespace rope::cli {
 
-/// Pair indices in short form: runs of a constant step, "0 … 15", "1, 4, …, 58", "0, 3, …, 60; 61 … 63".
-std::string pair_list(const std::vector<int>& pairs);
+/// Pair indices in short form: "0 … 15", "1, 4, …, 58" (models/rope_text.hpp).
+using rope::pair_list;
 
 /// "t (time)", "h (height)", … in the language of t.
 std::string axis_label(int axis, const Text& t);
@@ -39,7 +40,7 @@ void axes_json(nlohmann::json& j, const AxisMap& map);
 /// The section order in the language of t: "chunked", "interleaved", "2-D vision" (translated), "llama.cpp IMROPE", …
 std::string order_name(SectionOrder order, const Text& t);
 
-/// "(A2)", "(A3)" or "(A4)": the equation of docs/multi-axis.md that builds the map.
-const char* axis_rule(SectionOrder order);
+/// "(A2)", "(A3)" or "(A4)": the equation of docs/multi-axis.md that builds the map (models/rope_text.hpp).
+using rope::axis_rule;
 
 }  // namespace rope::cli

@@ -8,11 +8,6 @@
 
 namespace rope::cli {
 
-std::string with_digits(double x, int digits) {
-  if (digits <= 0) return format_number(x);
-  return fmt::format("{:.{}g}", x, std::min(digits, 17));
-}
-
 std::string sci_with_digits(double x, int digits) {
   if (digits > 0) return fmt::format("{:.{}e}", x, std::min(digits, 17) - 1);
   std::string text;

@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "rope/io/csv.hpp"
+
 namespace rope::cli {
 
 /// The fewest significant digits, from `min_digits` up to 17, with which every two different values of
@@ -19,8 +21,8 @@ int separating_digits(const std::vector<double>& values, int min_digits = 4);
 /// Each of `values` in %g form with separating_digits(values, min_digits) digits.
 std::vector<std::string> separated(const std::vector<double>& values, int min_digits = 4);
 
-/// `x` with `digits` significant digits (%g form); 0: the shortest form that reads back as `x`.
-std::string with_digits(double x, int digits);
+/// `x` with `digits` significant digits (%g form); 0: the shortest form that reads back as `x` (io/csv.hpp).
+using rope::with_digits;
 
 /// `x` in scientific form with `digits` significant digits ("1.23e-14" for 3); 0: the fewest that read
 /// back as `x`. The form of tables whose values span orders of magnitude (errors, tolerances).

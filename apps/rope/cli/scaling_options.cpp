@@ -17,6 +17,7 @@
 #include "rope/core/parse.hpp"
 #include "rope/io/csv.hpp"
 #include "rope/models/layer_types.hpp"
+#include "rope/models/rope_text.hpp"
 
 namespace rope::cli {
 
@@ -156,35 +157,11 @@ ModelConfig resolve_model(const ScalingOptions& o, const DimBase& flags) {
   return rope::resolve_model(o.source, overrides_of(o, flags));
 }
 
-std::string band_name(Band band, const Text& t) {
-  switch (band) {
-    case Band::Kept: return t.tr("kept");
-    case Band::Ramped: return t.tr("ramped");
-    case Band::Interpolated: return t.tr("interpolated");
-    case Band::Unrotated: return t.tr("unrotated");
-    case Band::None: break;
-  }
-  return "-";
-}
+std::string band_name(Band band, const Text& t) { return rope::band_name(band, t.zh()); }
 
-std::string band_counts(const RopeParameters& p, const Text& t) {
-  if (p.bands.empty()) return "";
-  std::map<Band, int> counts;
-  for (Band b : p.bands) ++counts[b];
-  std::string out;
-  for (Band band : {Band::Kept, Band::Ramped, Band::Interpolated, Band::Unrotated}) {
-    const auto it = counts.find(band);
-    if (it == counts.end()) continue;
-    if (!out.empty()) out += t.tr(", ");
-    // TRANSLATORS: a number of pairs and the band they are in: "12 kept".
-    out += t.tr("{0} {1}", it->second, band_name(band, t));
-  }
-  return out;
-}
+std::string band_counts(const RopeParameters& p, const Text& t) { return rope::band_counts(p, t.zh()); }
 
-std::string model_name(const ModelConfig& model, const Text& t) {
-  return model.name == kCommandLineModel ? t.tr("the command line") : model.name;
-}
+std::string model_name(const ModelConfig& model, const Text& t) { return rope::model_name(model, t.zh()); }
 
 ModelRope resolve(const ScalingOptions& o, const DimBase& flags) {
   if (!o.any()) check_dimension(flags.dim.value_or(flags.default_dim), flags.max_dim);

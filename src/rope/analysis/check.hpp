@@ -135,6 +135,27 @@ std::vector<int> llama_cpp_unrotated_pairs(const RopeExpectation& expected);
 /// The variants worth trying for `expected` (those that differ from it).
 std::vector<Variant> check_variants(const RopeExpectation& expected);
 
+/// The values of one tensor that are not finite numbers (NaN, ±infinity): how many, and the first in (sequence
+/// index, group, channel) order. In the tensor before RoPE they are invalid input (nothing to compare with); in
+/// the tensor after RoPE a finding, which the diagnosis names (docs/check.md).
+struct NonFiniteValues {
+  long count = 0;
+  long seq = -1, group = -1;
+  int channel = -1;
+  double value = 0;
+  /// Counts one at (s, g, ch), kept as the first when it comes before the first so far.
+  void add(long s, long g, int ch, double v) {
+    if (count++ == 0 || s < seq || (s == seq && (g < group || (g == group && ch < channel)))) seq = s, group = g, channel = ch, value = v;
+  }
+  /// Another tally's values (one thread's) into these.
+  void merge(const NonFiniteValues& o) {
+    if (o.count == 0) return;
+    const long n = count;
+    add(o.seq, o.group, o.channel, o.value);
+    count = n + o.count;
+  }
+};
+
 /// A dump against one variant.
 struct DumpComparison {
   double max_ratio = 0;      ///< max over elements of |Δ| / tolerance (C1); <= 1 passes
@@ -147,6 +168,7 @@ struct DumpComparison {
   long first_seq = -1, first_group = -1;
   int first_channel = -1;
   double first_expected = 0, first_got = 0, first_tolerance = 0;
+  NonFiniteValues before_non_finite, after_non_finite;  ///< counted on every vector compared (each fails)
   bool passed() const { return failing == 0; }
 };
 

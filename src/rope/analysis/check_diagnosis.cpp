@@ -15,6 +15,9 @@ namespace {
 /// "63" or "(5, 5, 6)"; one number as before positions had axes ({:g}).
 std::string position_text(const AxisPosition& p) { return p.multi() ? p.text() : fmt::format("{:g}", p.value[0]); }
 
+/// A value that is not a finite number: "NaN", "+inf" or "-inf".
+std::string value_text(double v) { return std::isnan(v) ? "NaN" : v > 0 ? "+inf" : "-inf"; }
+
 std::string list_numbers(const std::vector<long>& values) {
   std::string s;
   for (std::size_t i = 0; i < values.size() && i < 12; ++i) s += (i ? ", " : "") + std::to_string(values[i]);
@@ -143,8 +146,21 @@ CheckReport check_source(const DumpSource& source, long start, const std::vector
   for (const AxisPosition& p : positions) report.only_position_zero = report.only_position_zero && p.max_abs() == 0;
   report.comparison = source.compare(start, positions, {variant_of(VariantKind::Expected, expected)}).front();
   const DumpComparison& e = report.comparison;
+  if (const NonFiniteValues& n = e.before_non_finite; n.count > 0) {  // nothing to compare with: invalid input
+    throw InvalidArgument(error_msg("{0}: the element at position {1}, group {2}, channel {3} is {4} (elements that are not "
+                                    "finite numbers: {5}): the tensor before RoPE must hold finite numbers",
+                                    option_name("before"), position_text(positions[static_cast<std::size_t>(n.seq)]),
+                                    n.group, n.channel, value_text(n.value), n.count));
+  }
   if (e.passed()) return report;
   CheckDiagnosis& dg = report.diagnosis;
+  if (const NonFiniteValues& n = e.after_non_finite; n.count > 0) {  // a finding no variant explains
+    dg.message = msg("the tensor after RoPE holds {0} at position {1}, group {2}, channel {3} (elements that are not finite "
+                     "numbers: {4}) while the tensor before RoPE is finite: the implementation produced them",
+                     value_text(n.value), position_text(positions[static_cast<std::size_t>(n.seq)]), n.group, n.channel,
+                     n.count);
+    return report;
+  }
   if (source.dtype() == DType::F32 && source.after_looks_like_bf16()) {
     // Every value a bfloat16: a bf16 model's tensor saved with .float(); its tolerance is bf16's.
     Variant v = variant_of(VariantKind::Bf16AsFloat32, expected);

@@ -131,6 +131,7 @@ struct Tally {
   long first_seq = -1, first_group = -1;
   int first_rank = -1, first_channel = -1;  // rank: the order in which (C1) visits the channels of a vector
   double first_expected = 0, first_got = 0, first_tolerance = 0;
+  NonFiniteValues before_non_finite, after_non_finite;
 
   bool before(long s, long g, int rank) const {
     return first_seq < 0 || s < first_seq || (s == first_seq && (g < first_group || (g == first_group && rank < first_rank)));
@@ -161,6 +162,10 @@ double compare_vector_exact(const Setup& u, const double* cs, const double* sn, 
                             const double* x, const double* y, long s, long g, Tally& t) {
   double vmax = 0;
   const double k = kToleranceSafety * u.a;
+  for (int ch = 0; ch < u.d; ++ch) {  // a value that is not a number fails its element and brings the vector here
+    if (!std::isfinite(x[ch])) t.before_non_finite.add(s, g, ch, x[ch]);
+    if (!std::isfinite(y[ch])) t.after_non_finite.add(s, g, ch, y[ch]);
+  }
   for (int i = 0; i < u.half; ++i) {
     const int a = u.oa[static_cast<std::size_t>(i)], b = u.ob[static_cast<std::size_t>(i)];  // written at
     const double xa = x[u.ca[static_cast<std::size_t>(i)]], xb = x[u.cb[static_cast<std::size_t>(i)]];  // read at
@@ -305,6 +310,8 @@ void merge(DumpComparison& c, const Tally& t) {
   c.total += t.total;
   for (std::size_t ch = 0; ch < t.channel.size(); ++ch) c.channel_ratio[static_cast<Eigen::Index>(ch)] = std::max(c.channel_ratio[static_cast<Eigen::Index>(ch)], t.channel[ch]);
   for (std::size_t g = 0; g < t.group_failing.size(); ++g) c.group_failing[g] += t.group_failing[g];
+  c.before_non_finite.merge(t.before_non_finite);
+  c.after_non_finite.merge(t.after_non_finite);
 }
 
 }  // namespace

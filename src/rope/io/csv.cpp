@@ -1,5 +1,6 @@
 #include "rope/io/csv.hpp"
 
+#include <algorithm>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -10,6 +11,11 @@ namespace rope {
 std::string format_number(double x) {
   if (x == 0.0) return "0";
   return fmt::format("{}", x);
+}
+
+std::string with_digits(double x, int digits) {
+  if (digits <= 0) return format_number(x);
+  return fmt::format("{:.{}g}", x, std::min(digits, 17));
 }
 
 namespace {

@@ -15,6 +15,10 @@ namespace rope {
 /// Negative zero is written as 0.
 std::string format_number(double x);
 
+/// `x` with `digits` significant digits (%g form); 0: the shortest form that reads back as `x` (format_number).
+/// The number policy of the reports (apps/rope/cli/digits.hpp).
+std::string with_digits(double x, int digits);
+
 /// A table of named numeric columns of equal length.
 struct Table {
   std::vector<std::string> header;

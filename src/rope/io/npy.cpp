@@ -116,7 +116,7 @@ Descr parse_descr(const std::string& descr, const TensorReadOptions& options, co
   Descr d;
   if (descr[0] == '>') {
     d.big_endian = true;
-  } else if (descr[0] != '<') {
+  } else if (descr[0] != '<' && !(descr[0] == '|' && descr[2] == '1')) {  // NumPy writes '|' for one-byte types
     refuse("the byte order must be '<' (little-endian) or '>' (big-endian)");
   }
   d.kind = descr[1];

@@ -1,0 +1,124 @@
+#include "rope/models/rope_text.hpp"
+
+#include <fmt/format.h>
+#include <map>
+
+#include "rope/core/message.hpp"
+#include "rope/io/csv.hpp"
+#include "rope/models/resolve.hpp"
+
+namespace rope {
+
+std::string band_name(Band band, bool zh) {
+  switch (band) {
+    case Band::Kept: return msg("kept").in(zh);
+    case Band::Ramped: return msg("ramped").in(zh);
+    case Band::Interpolated: return msg("interpolated").in(zh);
+    case Band::Unrotated: return msg("unrotated").in(zh);
+    case Band::None: break;
+  }
+  return "-";
+}
+
+std::string band_counts(const RopeParameters& p, bool zh) {
+  if (p.bands.empty()) return "";
+  std::map<Band, int> counts;
+  for (Band b : p.bands) ++counts[b];
+  std::string out;
+  for (Band band : {Band::Kept, Band::Ramped, Band::Interpolated, Band::Unrotated}) {
+    const auto it = counts.find(band);
+    if (it == counts.end()) continue;
+    if (!out.empty()) out += msg(", ").in(zh);
+    // TRANSLATORS: a number of pairs and the band they are in: "12 kept".
+    out += msg("{0} {1}", it->second, band_name(band, zh)).in(zh);
+  }
+  return out;
+}
+
+std::string model_name(const ModelConfig& model, bool zh) {
+  return model.name == kNoModelName ? msg("the command line").in(zh) : model.name;
+}
+
+std::string pair_list(const std::vector<int>& pairs) {
+  std::string s;
+  std::size_t i = 0;
+  while (i < pairs.size()) {
+    // The longest run from pairs[i] with a constant step.
+    std::size_t end = i + 1;
+    if (end < pairs.size()) {
+      const int step = pairs[end] - pairs[i];
+      while (end + 1 < pairs.size() && pairs[end + 1] - pairs[end] == step) ++end;
+      ++end;
+    }
+    const std::size_t n = end - i;
+    std::string run;
+    if (n == 1) {
+      run = std::to_string(pairs[i]);
+    } else if (n == 2) {
+      run = fmt::format("{}, {}", pairs[i], pairs[i + 1]);
+    } else if (pairs[i + 1] - pairs[i] == 1) {
+      run = fmt::format("{} … {}", pairs[i], pairs[end - 1]);
+    } else {
+      run = fmt::format("{}, {}, …, {}", pairs[i], pairs[i + 1], pairs[end - 1]);
+    }
+    s += (s.empty() ? "" : "; ") + run;
+    i = end;
+  }
+  return s.empty() ? "-" : s;
+}
+
+std::string axis_label(int axis, bool zh) {
+  // Chinese prose takes full-width parentheses (po/glossary.md): t（时间）.
+  return fmt::format(zh ? "{}（{}）" : "{} ({})", axis_letter(axis), axis_name(axis).in(zh));
+}
+
+std::string order_name(SectionOrder order, bool zh) {
+  switch (order) {
+    case SectionOrder::Chunked: return msg("chunked").in(zh);
+    case SectionOrder::Interleaved: return msg("interleaved").in(zh);
+    case SectionOrder::GgmlMrope: return "llama.cpp MROPE";
+    case SectionOrder::GgmlImrope: return "llama.cpp IMROPE";
+    case SectionOrder::Vision: return msg("2-D vision").in(zh);
+  }
+  return std::string(to_string(order));
+}
+
+const char* axis_rule(SectionOrder order) {
+  switch (order) {
+    case SectionOrder::Chunked:
+    case SectionOrder::GgmlMrope: return "(A2)";
+    case SectionOrder::Interleaved: return "(A3)";
+    case SectionOrder::GgmlImrope: return "(A4)";
+    case SectionOrder::Vision: return "(V1)";
+  }
+  return "(A2)";
+}
+
+void print_axis_summary(std::ostream& out, const AxisMap& map, const Eigen::VectorXd& theta, bool zh) {
+  if (map.vision()) {
+    out << msg("2-D vision RoPE ({0}): each pair turns with the patch's row h or column w{1} ((V1), {2})\n",
+               map.vision_kind,
+               map.position_offset != 0 ? msg(", counted from {0}", format_number(map.position_offset)).in(zh)
+                                        : "",
+               map.vision_equation)
+               .in(zh);
+  } else {
+    out << msg("M-RoPE: mrope_section [{0}], {1} (docs/multi-axis.md (A1), {2})\n",
+               fmt::format("{}", fmt::join(map.source.sections, ", ")), order_name(map.source.order, zh),
+               axis_rule(map.source.order))
+               .in(zh);
+  }
+  out << fmt::format("  {:<14}{:>6}  {:<24}{}\n", msg("axis").in(zh), msg("pairs").in(zh), msg("pair indices").in(zh),
+                     msg("wavelengths (positions)").in(zh));
+  for (const AxisRange& r : axis_ranges(theta, map)) {
+    std::vector<int> pairs;
+    for (std::size_t j = 0; j < map.pair_axis.size(); ++j) {
+      if (map.pair_axis[j] == r.axis) pairs.push_back(static_cast<int>(j));
+    }
+    const std::string range = r.pairs == 0 ? "-" : fmt::format("{:.6g} … {:.6g}", r.shortest, r.longest);
+    const std::string label = axis_label(r.axis, zh);
+    out << fmt::format("  {:<14}{:>6}  {:<24}{}\n", label, r.pairs, pair_list(pairs), range);
+  }
+}
+
+}  // namespace rope

@@ -1,0 +1,47 @@
+/// @file
+/// A model's RoPE in words, in either language (core/message.hpp: the English is the catalog's id, the
+/// Chinese comes from the translator a front end installed): the bands of the scaling methods, the model's
+/// name, and the multimodal sections (models/axes.hpp) as `rope inspect`, `rope frequencies` and
+/// `rope sections` print them. The command line's Text versions (apps/rope/cli/scaling_options.hpp,
+/// axes_text.hpp) call these.
+#pragma once
+
+#include <Eigen/Core>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "rope/models/axes.hpp"
+#include "rope/models/model_config.hpp"
+#include "rope/models/scaling.hpp"
+
+namespace rope {
+
+/// A band's name for people ("-" for none).
+std::string band_name(Band band, bool zh);
+/// "29 kept, 6 ramped, 29 interpolated": how many pairs fall in each band; empty without bands.
+std::string band_counts(const RopeParameters& params, bool zh);
+
+/// The model's name, or "the command line" (kNoModelName) translated.
+std::string model_name(const ModelConfig& model, bool zh);
+
+/// Pair indices in short form: runs of a constant step, "0 … 15", "1, 4, …, 58", "0, 3, …, 60; 61 … 63".
+std::string pair_list(const std::vector<int>& pairs);
+
+/// "t (time)", "h (height)", …
+std::string axis_label(int axis, bool zh);
+
+/// The section order: "chunked", "interleaved", "2-D vision" (translated), "llama.cpp IMROPE", …
+std::string order_name(SectionOrder order, bool zh);
+
+/// "(A2)", "(A3)" or "(A4)": the equation of docs/multi-axis.md that builds the map.
+const char* axis_rule(SectionOrder order);
+
+/// The block:
+///   M-RoPE: mrope_section [16, 24, 24], chunked (docs/multi-axis.md (A2))
+///     axis          pairs  pair indices     wavelengths (positions)
+///     t (time)         16  0 … 15           6.28319 … 160.1
+/// `theta` are the frequencies the model uses (λ = 2π/θ).
+void print_axis_summary(std::ostream& out, const AxisMap& map, const Eigen::VectorXd& theta, bool zh);
+
+}  // namespace rope
