@@ -144,6 +144,7 @@ sanitize-build:
 	bash scripts/install-deps.sh fuzz
 	cmake -S . -B $(SAN_BUILD) -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_COMPILER=clang++ -DBUILD_TESTING=ON \
 	  -DROPE_UNIT_TESTS=ON -DROPE_E2E_TESTS=OFF -DROPE_BUILD_BENCH=OFF -DROPE_FUZZ=ON -DCMAKE_CXX_FLAGS="$(SAN_FLAGS)" \
+	  -DROPE_TEST_OPTIMIZATION=-O0 \
 	  -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined"
 	cmake --build $(SAN_BUILD) -j $(JOBS)
 

@@ -151,7 +151,6 @@ inline double judge(Tally& t, long s, long g, int rank, int ch, double expected,
   const double diff = std::abs(got - expected);
   if (diff <= tol && tol < INFINITY) return tol > 0 ? diff / tol : 0.0;  // within: diff = 0 when tol = 0
   const double ratio = !std::isfinite(diff) || !std::isfinite(tol) ? INFINITY : diff == 0 ? 0.0 : tol == 0 ? INFINITY : diff / tol;
-  if (std::isfinite(diff) && std::isfinite(tol) && diff <= tol) return ratio;
   t.fail(s, g, rank, ch, expected, got, tol);
   return ratio;
 }
@@ -217,15 +216,6 @@ struct PositionScratch {
   std::vector<double> pair_max, q, cq, x, y;
   std::vector<char> screened;
 };
-
-const void* element_at(const void* base, BlockElement type, long index) {
-  switch (type) {
-    case BlockElement::F64: return static_cast<const double*>(base) + index;
-    case BlockElement::F32: return static_cast<const float*>(base) + index;
-    case BlockElement::BF16: break;
-  }
-  return static_cast<const std::uint16_t*>(base) + index;
-}
 
 /// Every vector of sequence index s (block from s0) under (C1); returns the position's largest ratio. Vectors
 /// whose pairs lie in a regular form are screened (check_screen.hpp): the exact ratio is computed only where

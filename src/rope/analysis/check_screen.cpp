@@ -181,4 +181,13 @@ void widen_elements(BlockElement type, const void* from, long n, double* out) {
   }
 }
 
+const void* element_at(const void* base, BlockElement type, long index) {
+  switch (type) {
+    case BlockElement::F64: return static_cast<const double*>(base) + index;
+    case BlockElement::F32: return static_cast<const float*>(base) + index;
+    case BlockElement::BF16: break;
+  }
+  return static_cast<const std::uint16_t*>(base) + index;
+}
+
 }  // namespace rope

@@ -50,4 +50,7 @@ double screen_largest(const double* q, long n);
 /// The `n` elements at `from` widened to double.
 void widen_elements(BlockElement type, const void* from, long n, double* out);
 
+/// The address of element `index` of a block stored as `type`.
+const void* element_at(const void* base, BlockElement type, long index);
+
 }  // namespace rope
