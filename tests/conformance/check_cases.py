@@ -2,7 +2,8 @@
 """The conformance tier's judge: runs the harness (ggml_rope_cases.cpp: the real ggml kernels, GGUF files
 written by ggml's gguf API), then `rope check --config CASE.gguf` on every dump, and `rope inspect` on every
 GGUF file. A correct dump must pass, printing its margin (max |delta|/tolerance); a planted bug must fail
-with the variant cases.tsv names; a NoPE layer (expected "no-rope") must be refused: it rotates nothing.
+with the variant cases.tsv names; on a NoPE layer (expected "no-rope") the unchanged dump must pass and the rotated
+one fail (nope.py).
 
 Usage: check_cases.py --rope ROPE --harness HARNESS --lib LIBDIR --out OUTDIR
 """
@@ -11,6 +12,8 @@ import json
 import os
 import subprocess
 import sys
+
+from nope import check_nope_layer
 
 
 def main():
@@ -43,12 +46,16 @@ def main():
         cmd = [a.rope, "check", "--before", base + ".before.npy", "--after", base + ".after.npy", "--json"]
         cmd += ([] if "--axis-positions" in args else ["--positions", positions])
         cmd += ([] if own else ["--config", base + ".gguf"]) + args.split()
-        r = subprocess.run(cmd, capture_output=True, text=True)
-        if expected == "no-rope":  # a NoPE layer: check refuses it, naming the layers that rotate nothing
-            ok = r.returncode == 2 and "rotate nothing" in r.stderr
-            print(f"{'ok  ' if ok else 'FAIL'} {name:28s} expected {expected:20s} got exit {r.returncode}: {r.stderr.strip()}")
+        if expected == "no-rope":  # a NoPE layer: the unchanged dump passes, the rotated one fails
+            at = args.split()
+            layer = int(at[at.index("--layer-type") + 1])
+            rest = at[:at.index("--layer-type")] + at[at.index("--layer-type") + 2:]
+            ok, text = check_nope_layer(a.rope, base + ".before.npy", base + ".after.npy", ["--positions", positions],
+                                        ([] if own else ["--config", base + ".gguf"]) + rest, layer)
+            print(f"{'ok  ' if ok else 'FAIL'} {name:28s} expected {expected:20s} {text}")
             failed += 0 if ok else 1
             continue
+        r = subprocess.run(cmd, capture_output=True, text=True)
         if r.returncode not in (0, 1):
             print(f"FAIL {name}: exit {r.returncode}: {r.stderr.strip()}")
             failed += 1

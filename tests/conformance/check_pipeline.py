@@ -8,7 +8,7 @@ for every node:
     equals "after", and check must say so (before-equals-after);
   - `rope identify` must recover, from one node of each model, the scaling family and its parameters;
 for every model of LAYERED, the layers with a RoPE node must be those llama.cpp's source gives RoPE, and rope must
-refuse --layer-type for every other one (it rotates nothing);
+check each other one as a layer without RoPE (nope.py: the unchanged dump passes, the rotated one fails);
 and for every model, `rope inspect CASE.gguf --json` must agree with what libllama reports it loaded (context
 length, rope.freq_base, the scaling factor, the rope type's layout).
 
@@ -21,10 +21,12 @@ import os
 import subprocess
 import sys
 
+from nope import check_nope_layer
+
 # The models whose layers differ, as llama.cpp's source decides it (ggml-org/llama.cpp at the node-llama-cpp 3.22.1
 # bundle, commit de3ff815ea7d; the models of llama_pipeline_cases.cpp): the layer count and the layers without RoPE.
 # Every node of these is checked with --layer-type LAYER (rope's RoPE of that layer index); the layers where libllama's
-# graph has a RoPE node must be the others, and rope must refuse --layer-type for each NoPE layer (it rotates nothing).
+# graph has a RoPE node must be the others, and rope must check each NoPE layer as unchanged (nope.py).
 def every_fourth(n, first):
     return {il for il in range(n) if il % 4 == first}
 
@@ -160,12 +162,9 @@ def main():
         base, positions = dumps[case]
         for il in sorted(il for il in nope if sampled(il, n_layer)):
             total += 1
-            r = subprocess.run([a.rope, "check", "--before", base + ".before.npy", "--after", base + ".after.npy",
-                                "--positions", positions, "--config", models[case][0], "--layer-type", str(il)],
-                               capture_output=True, text=True)
-            ok = r.returncode == 2 and "rotate nothing" in r.stderr
-            print(f"{'ok  ' if ok else 'FAIL'} {case:14s} layer {il}: rope check --layer-type {il}: exit {r.returncode}, "
-                  f"{r.stderr.strip()}")
+            ok, text = check_nope_layer(a.rope, base + ".before.npy", base + ".after.npy", ["--positions", positions],
+                                        ["--config", models[case][0]], il)
+            print(f"{'ok  ' if ok else 'FAIL'} {case:14s} layer {il}: rope check --layer-type {il}: {text}")
             failed += 0 if ok else 1
     # Models whose graph has no RoPE node (the harness lists them): rope must refuse them, saying llama.cpp applies none.
     norope = os.path.join(a.out, "norope.tsv")
