@@ -249,5 +249,16 @@ TEST_F(CmdInspect, VisionTowerConfigFilesAndTheirRefusals) {
               HasSubstr("qwen2.5-vl-7b also has a vision tower (qwen2_5_vl): --tower vision gives its 2-D RoPE"));
 }
 
+// Proportional RoPE (S14) pairs the whole head and turns int(partial_rotary_factor · head_dim) / 2 of its pairs
+// (HF _compute_proportional_rope_parameters): Gemma 4's full layers, head 512 and factor 0.25, turn 64 of 256 pairs.
+// The rotary dim is the head's, not int(512 × 0.25), which the report once claimed it was.
+TEST_F(CmdInspect, ProportionalRopeSaysItPairsTheWholeHeadAndTurnsAQuarter) {
+  const Result r = rope_cli({"inspect", "--model", "gemma-4-26b-a4b", "--layer-type", "full_attention"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("512, the whole head: 256 pairs, of which partial_rotary_factor 0.25 turns 64"));
+  EXPECT_THAT(r.out, HasSubstr("192 unrotated"));
+  EXPECT_THAT(r.out, Not(HasSubstr("int(512 × partial_rotary_factor 0.25)")));
+}
+
 }  // namespace
 }  // namespace rope

@@ -147,9 +147,14 @@ void print_inspect(std::ostream& out, const ModelRope& rr, bool z, int digits) {
              rr.model.model_type.empty() ? "" : msg(" (model_type {0})", rr.model.model_type).in(z))
              .in(z);
   row("head_dim", std::to_string(c.head_dim));
+  // Proportional RoPE (S14) pairs the whole head and turns int(factor·head_dim // 2) of its pairs (the others have
+  // θ = 0, the "bands" row below); every other scaling rotates int(head_dim × partial_rotary_factor) channels.
   row(msg("rotary dim d").in(z),
-      msg("{0} = int({1} × partial_rotary_factor {2}), {3} pairs", rr.spec.rotary_dim,
-          c.head_dim, format_number(c.partial_rotary_factor), half).in(z));
+      c.type == ScalingType::Proportional
+          ? msg("{0}, the whole head: {1} pairs, of which partial_rotary_factor {2} turns {3}", rr.spec.rotary_dim, half,
+                format_number(c.partial_rotary_factor), static_cast<int>(c.partial_rotary_factor * c.head_dim) / 2).in(z)
+          : msg("{0} = int({1} × partial_rotary_factor {2}), {3} pairs", rr.spec.rotary_dim,
+                c.head_dim, format_number(c.partial_rotary_factor), half).in(z));
   if (spec.partial()) {
     row(msg("rotating channels").in(z),
         msg("{0} … {1} of the head's {2}; the other {3} pass through unchanged",
