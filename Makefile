@@ -7,7 +7,7 @@ PREFIX ?= /usr/local
 ROPE := $(BUILD)/bin/rope
 # Every configuration states the options it needs, so `demo` (the executable only) and `build` (tests
 # and benchmarks too) can share one build tree: switching between them rebuilds nothing.
-CONFIGURE := cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release
+CONFIGURE := cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DROPE_UNITY_CLI=ON
 # The trees that run tests also build the Python module (docs/python.md); the same value everywhere, so that
 # switching between build, test-e2e and conformance rebuilds nothing.
 PYTHON_MODULE := -DROPE_PYTHON=ON
@@ -143,11 +143,13 @@ SAN_BUILD ?= build-san
 SAN_FLAGS := -O1 -gline-tables-only -fno-omit-frame-pointer -fsanitize=address,undefined,fuzzer-no-link \
   -fno-sanitize-recover=all
 SAN_REPORTS := $(abspath $(SAN_BUILD))/sanitizer-reports
+# The unit tests as SAN_SHARDS processes (GoogleTest's sharding), not one process per test (tests/CMakeLists.txt).
+SAN_SHARDS ?= 8
 sanitize-build:
 	bash scripts/install-deps.sh fuzz
 	cmake -S . -B $(SAN_BUILD) -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_COMPILER=clang++ -DBUILD_TESTING=ON \
 	  -DROPE_UNIT_TESTS=ON -DROPE_E2E_TESTS=OFF -DROPE_BUILD_BENCH=OFF -DROPE_FUZZ=ON -DCMAKE_CXX_FLAGS="$(SAN_FLAGS)" \
-	  -DROPE_TEST_OPTIMIZATION=-O0 \
+	  -DROPE_TEST_OPTIMIZATION=-O0 -DROPE_UNITY_CLI=ON -DROPE_UNITY_LIBRARY=ON -DROPE_UNIT_TEST_SHARDS=$(SAN_SHARDS) \
 	  -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined"
 	cmake --build $(SAN_BUILD) -j $(JOBS)
 

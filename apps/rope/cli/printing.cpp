@@ -110,6 +110,8 @@ std::string wrap_lines(std::string_view text, std::size_t width) {
   return out;
 }
 
+std::string g4(double x) { return fmt::format("{:.4g}", x); }
+
 std::string fx(double x) {
   std::string s = fmt::format("{:.6f}", x);
   while (s.back() == '0') s.pop_back();

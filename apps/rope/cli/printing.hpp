@@ -56,4 +56,8 @@ std::string wrap_lines(std::string_view text, std::size_t width = kProjectorColu
 /// 0.5 stays 0.5; "-0" is "0".
 std::string fx(double x);
 
+/// A number in a check or diff report's prose: 4 significant digits, `{:.4g}` (the digits policy of
+/// digits.hpp decides where a value is compared with another).
+std::string g4(double x);
+
 }  // namespace rope::cli

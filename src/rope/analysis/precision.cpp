@@ -91,14 +91,6 @@ double angle_error(double computed, long double exact) {
 
 double finite_or_inf(double x) { return std::isfinite(x) ? x : std::numeric_limits<double>::infinity(); }
 
-/// ⟨a, b⟩ accumulated in Accumulator<T>, rounded to T, as a double (P6).
-template <typename T>
-double dot_in(const Vector<T>& a, const Vector<T>& b) {
-  using A = typename Accumulator<T>::type;
-  const A sum = a.template cast<A>().dot(b.template cast<A>());
-  return to_double(static_cast<T>(sum));
-}
-
 /// The rotation at one position as a curve computes it: cos and sin per pair, in T (cast-inputs,
 /// angle-f32) or in float64 (cast-result).
 template <typename T>

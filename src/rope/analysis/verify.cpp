@@ -64,17 +64,6 @@ bool VerifyReport::all_passed() const {
 namespace {
 
 
-/// ⟨a, b⟩ accumulated in Accumulator<T> and rounded to T, as a double.
-template <typename T>
-double dot_in(const Vector<T>& a, const Vector<T>& b) {
-  if constexpr (std::is_same_v<T, double>) {
-    return a.dot(b);
-  } else {
-    using A = typename Accumulator<T>::type;
-    return to_double(static_cast<T>(a.template cast<A>().dot(b.template cast<A>())));
-  }
-}
-
 template <typename T>
 double norm_in(const Vector<T>& a) {
   if constexpr (std::is_same_v<T, double>) {

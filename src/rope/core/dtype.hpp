@@ -90,6 +90,13 @@ double to_double(T x) {
   }
 }
 
+/// ⟨a, b⟩ accumulated in Accumulator<T> and rounded to T, as a double (docs/precision.md (P6)).
+template <typename T>
+double dot_in(const Eigen::Matrix<T, Eigen::Dynamic, 1>& a, const Eigen::Matrix<T, Eigen::Dynamic, 1>& b) {
+  using A = typename Accumulator<T>::type;
+  return to_double(static_cast<T>(a.template cast<A>().dot(b.template cast<A>())));
+}
+
 /// Integer positions 0 … P that the type cannot keep apart (P2): they round to a value that another
 /// position also rounds to.
 struct PositionMerges {

@@ -106,8 +106,6 @@ std::string failing_summary(const Eigen::VectorXd& ratio, const Text& t, Name na
   return t.tr("{0} of {1} (first: {2}): {3}", count, ratio.size(), name(first), list);
 }
 
-std::string number(double x) { return fmt::format("{:.4g}", x); }
-
 /// max |Δ|/tolerance, compared with 1: the digits that tell it from 1 (digits.hpp: 1.00004 is not "1").
 std::string ratio_text(double ratio, const std::optional<int>& digits) { return compared({ratio, 1.0}, digits, 4)[0]; }
 
@@ -316,8 +314,8 @@ int run_check(const CheckOptions& opt, std::ostream& out) {
   row(t.tr("error model"), e.error_model.in(t.zh()));
   row(t.tr("tolerance (C1)"),
       fmt::format("κ·a·‖x‖·(2·ε_T + ε_A·(1 + c_i·{}·θ_i)), ε_T = {} ({}), ε_A = {}, κ = {}", !e.axes ? std::string("|m|") : e.axes->position_offset != 0 ? "|p_a(i) + " + format_number(e.axes->position_offset) + "|" : std::string("|p_a(i)|"),
-                  number(epsilon(dumps.after.dtype)),
-                  to_string(dumps.after.dtype), number(angle_epsilon(angles)),
+                  g4(epsilon(dumps.after.dtype)),
+                  to_string(dumps.after.dtype), g4(angle_epsilon(angles)),
                   format_number(kToleranceSafety)));
   row(t.tr("angles (C2)"), t.tr("{0}: c_i = {1}", std::string(to_string(angles)), angle_error_formula(angles, e.base, r)));
   out << '\n';
@@ -349,7 +347,7 @@ int run_check(const CheckOptions& opt, std::ostream& out) {
         t.tr("position {0}, {1}, channel {2}: expected {3}, got {4} (tolerance {5})",
              position(c.first_seq),
              vector_name(dumps, c.first_seq, c.first_group, t), c.first_channel, shown[0],
-             shown[1], opt.digits ? with_digits(c.first_tolerance, *opt.digits) : number(c.first_tolerance)));
+             shown[1], opt.digits ? with_digits(c.first_tolerance, *opt.digits) : g4(c.first_tolerance)));
   }
   // Not the catalog's "FAIL": rope verify, layouts and permute translate that word differently (docs/classroom.zh.md),
   // docs/cli.md quotes this verdict as it is, and an id is its English, which stays "FAIL" in both places.

@@ -14,6 +14,7 @@
 #include "rope/cli/exit_codes.hpp"
 #include "rope/cli/options.hpp"
 #include "rope/cli/output.hpp"
+#include "rope/cli/printing.hpp"
 #include "rope/core/error.hpp"
 #include "rope/io/tensor_stream.hpp"
 
@@ -28,8 +29,6 @@ struct DiffOptions {
 
 /// Largest number of ranges the text report lists.
 constexpr std::size_t kRangeLines = 16;
-
-std::string number(double x) { return fmt::format("{:.4g}", x); }
 
 /// Both outputs must have one shape: said with the options the user typed, before either is read whole.
 void require_same_shape(const DiffOptions& opt) {
@@ -114,7 +113,7 @@ int run_diff(const DiffOptions& opt, std::ostream& out) {
   row(t.tr("scaling"), e.scaling);
   const auto side = [&](const std::string& name, const CheckReport& r) {
     const DumpComparison& c = r.comparison;
-    std::string line = t.tr("{0} (max |Δ|/tolerance {1})", c.passed() ? t.tr("PASS") : std::string(t("FAIL", "未通过")), number(c.max_ratio));
+    std::string line = t.tr("{0} (max |Δ|/tolerance {1})", c.passed() ? t.tr("PASS") : std::string(t("FAIL", "未通过")), g4(c.max_ratio));
     if (!c.passed()) line = t.tr("{0}, {1} of {2} elements off", line, c.failing, c.total);
     if (!c.passed() && !r.diagnosis.message.en.empty()) line = t.tr("{0}: {1}", line, r.diagnosis.message.in(t.zh()));
     row(name, line);
@@ -123,9 +122,9 @@ int run_diff(const DiffOptions& opt, std::ostream& out) {
   side(opt.name_a, diff.a);
   side(opt.name_b, diff.b);
   row(t.tr("between (D1)"), diff.between.agree()
-                                ? t.tr("agree within twice the tolerance (max |Δ|/bound {0})", number(diff.between.max_ratio))
+                                ? t.tr("agree within twice the tolerance (max |Δ|/bound {0})", g4(diff.between.max_ratio))
                                 : t.tr("differ: {0} of {1} elements (max |Δ|/bound {2})", diff.between.differing,
-                                       diff.between.total, number(diff.between.max_ratio)));
+                                       diff.between.total, g4(diff.between.max_ratio)));
   out << '\n';
   for (std::size_t k = 0; k < diff.ranges.size() && k < kRangeLines; ++k) {
     const DiffRange& g = diff.ranges[k];
