@@ -12,13 +12,13 @@ namespace {
 
 /// The guarded runs: [begin, end) of each mapping in use, and whether a SIGBUS hit it. Read by the handler
 /// without locks (atomics only); a slot is claimed by compare-and-swap.
-struct Slot {
+struct MappedSlot {
   std::atomic<bool> used{false};
   std::atomic<std::uintptr_t> begin{0}, end{0};
   std::atomic<int> hit{0};
 };
 constexpr int kSlots = 64;
-Slot g_slots[kSlots];
+MappedSlot g_mapped_slots[kSlots];
 struct sigaction g_previous {};
 std::uintptr_t g_page = 4096;
 std::once_flag g_installed;
@@ -26,7 +26,7 @@ bool g_guarded = false;
 
 void on_sigbus(int, siginfo_t* info, void*) {
   const auto at = reinterpret_cast<std::uintptr_t>(info->si_addr);
-  for (Slot& s : g_slots) {
+  for (MappedSlot& s : g_mapped_slots) {
     if (!s.used.load() || at < s.begin.load() || at >= s.end.load()) continue;
     // Zeros over the page beyond the file's end (mmap is a plain system call on Linux), then the access repeats.
     ::mmap(reinterpret_cast<void*>(at & ~(g_page - 1)), g_page, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
@@ -54,17 +54,17 @@ bool MappedRun::map(int fd, std::uint64_t at, std::size_t n) {
   int slot = -1;
   for (int k = 0; k < kSlots && slot < 0; ++k) {
     bool expected = false;
-    if (g_slots[k].used.compare_exchange_strong(expected, true)) slot = k;
+    if (g_mapped_slots[k].used.compare_exchange_strong(expected, true)) slot = k;
   }
   if (slot < 0) return false;
   const std::uint64_t first = at & ~static_cast<std::uint64_t>(g_page - 1);
   const std::size_t length = static_cast<std::size_t>(at - first) + n;
   void* base = ::mmap(nullptr, length, PROT_READ, MAP_SHARED | MAP_POPULATE, fd, static_cast<off_t>(first));
   if (base == MAP_FAILED) {
-    g_slots[slot].used.store(false);
+    g_mapped_slots[slot].used.store(false);
     return false;
   }
-  Slot& s = g_slots[slot];
+  MappedSlot& s = g_mapped_slots[slot];
   s.hit.store(0);
   s.begin.store(reinterpret_cast<std::uintptr_t>(base));
   s.end.store(reinterpret_cast<std::uintptr_t>(base) + length);
@@ -72,11 +72,11 @@ bool MappedRun::map(int fd, std::uint64_t at, std::size_t n) {
   return true;
 }
 
-bool MappedRun::truncated() const { return slot_ >= 0 && g_slots[slot_].hit.load() != 0; }
+bool MappedRun::truncated() const { return slot_ >= 0 && g_mapped_slots[slot_].hit.load() != 0; }
 
 void MappedRun::unmap() {
   if (!base_) return;
-  Slot& s = g_slots[slot_];
+  MappedSlot& s = g_mapped_slots[slot_];
   s.begin.store(0), s.end.store(0);
   ::munmap(base_, length_);
   s.used.store(false);

@@ -13,7 +13,7 @@ extern const char kFamiliesJson[];  // generated from data/families.json (src/CM
 
 namespace {
 
-struct Table {
+struct FamilyRows {
   std::vector<ModelFamily> rows;
   std::string commit;
 };
@@ -23,9 +23,9 @@ std::optional<double> number(const nlohmann::json& row, const char* key) {
   return row.at(key).get<double>();
 }
 
-Table parse_table() {
+FamilyRows parse_table() {
   const nlohmann::json doc = nlohmann::json::parse(detail::kFamiliesJson);
-  Table t;
+  FamilyRows t;
   t.commit = doc.at("transformers_commit").get<std::string>();
   std::set<std::string> seen;
   for (const nlohmann::json& row : doc.at("families")) {
@@ -78,8 +78,8 @@ Table parse_table() {
   return t;
 }
 
-const Table& table() {
-  static const Table t = [] {
+const FamilyRows& table() {
+  static const FamilyRows t = [] {
     try {
       return parse_table();
     } catch (const nlohmann::json::exception& e) {
