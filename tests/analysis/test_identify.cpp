@@ -5,8 +5,10 @@
 #include <gtest/gtest.h>
 
 #include "analysis/test_dump_fixtures.hpp"
+#include "rope/analysis/expectation.hpp"
 #include "rope/analysis/identify.hpp"
 #include "rope/core/error.hpp"
+#include "support/expectation.hpp"
 
 namespace rope {
 namespace {
@@ -177,6 +179,63 @@ TEST(Identify, HeadsInTheOtherLayoutAreListed) {
   EXPECT_EQ(id.heads_paired_otherwise, (std::vector<long>{1, 3}));
   for (int j = 0; j < 8; ++j) EXPECT_NEAR(id.theta[j], std::pow(10000.0, -2.0 * j / 16), 1e-9) << j;
   EXPECT_THAT(id.notes.front().en, ::testing::HasSubstr("heads 1, 3 pair their channels as interleaved"));
+}
+
+/// Text tokens at 0 … 7, then a 24 × 24 image at t = 8 with h, w = 8 … 31, then text again (Qwen2-VL's get_rope_index
+/// layout), rotated by M-RoPE with `sections` in `order` (HF's chunked (A2) or interleaved (A3) map).
+std::pair<std::vector<AxisPosition>, DumpVectors> mrope_case(const DumpVectors& x, const std::vector<int>& sections, SectionOrder order,
+                                                             bool text_only = false) {
+  std::vector<AxisPosition> p;
+  const auto add = [&](double t, double h, double w) {
+    AxisPosition a;
+    a.count = 3, a.value = {t, h, w, 0};
+    p.push_back(a);
+  };
+  for (int k = 0; k < 8; ++k) add(k, k, k);
+  for (int h = 0; h < 24; ++h) {
+    for (int w = 0; w < 24; ++w) text_only ? add(8 + 24 * h + w, 8 + 24 * h + w, 8 + 24 * h + w) : add(8, 8 + h, 8 + w);
+  }
+  while (static_cast<long>(p.size()) < x.seq) {
+    const double m = 32 + static_cast<double>(p.size() - 584);
+    add(m, m, m);
+  }
+  RopeExpectation e = test::expect_half(x.d);
+  e.axes = make_axis_map({sections, order}, x.d / 2);
+  return {p, expected_dump(x, p, e)};
+}
+
+TEST(Identify, MropeSectionsFromAxisPositions) {
+  // d = 16, 8 pairs: [4, 2, 2] chunked is t t t t h h w w; interleaved, t h w t h w t t (both 4, 2, 2).
+  const DumpVectors x = random_dump(600, 2, 16);
+  for (const SectionOrder order : {SectionOrder::Chunked, SectionOrder::Interleaved}) {
+    const auto [positions, y] = mrope_case(x, {4, 2, 2}, order);
+    const Identification id = identify_rope(x, y, positions);
+    ASSERT_TRUE(id.axes.has_value());
+    EXPECT_EQ(id.axes->sections, (std::vector<int>{4, 2, 2}));
+    ASSERT_TRUE(id.axes->order.has_value());
+    EXPECT_EQ(*id.axes->order, order);
+    EXPECT_EQ(id.axes->pair_axis, make_axis_map({{4, 2, 2}, order}, 8).pair_axis);
+    for (int j = 0; j < 8; ++j) EXPECT_NEAR(id.theta[j], std::pow(kDefaultBase, -2.0 * j / 16), 1e-9 * std::pow(kDefaultBase, -2.0 * j / 16));
+    EXPECT_EQ(id.fit.family, Family::Default);
+    EXPECT_NEAR(id.fit.base, kDefaultBase, 1e-3);
+  }
+  // A map no HF class makes (w before h: the h and w components exchanged): named as a pattern.
+  const auto [positions, y] = mrope_case(x, {4, 2, 2}, SectionOrder::Chunked);
+  std::vector<AxisPosition> hw = positions;
+  for (AxisPosition& a : hw) std::swap(a.value[1], a.value[2]);
+  const Identification other = identify_rope(x, y, hw);
+  ASSERT_TRUE(other.axes.has_value());
+  EXPECT_FALSE(other.axes->order.has_value());
+  EXPECT_THAT(other.notes.back().en, ::testing::HasSubstr("neither Hugging Face's chunked map (A2) nor the interleaved one (A3): ttttwwhh"));
+  EXPECT_EQ(other.axes->pair_axis, (std::vector<int>{0, 0, 0, 0, 2, 2, 1, 1}));
+  // Text tokens only, (p, p, p): every axis fits every pair alike.
+  const auto [text, z] = mrope_case(x, {4, 2, 2}, SectionOrder::Chunked, true);
+  const Identification none = identify_rope(x, z, text);
+  ASSERT_TRUE(none.axes.has_value());
+  EXPECT_TRUE(none.axes->sections.empty());
+  EXPECT_EQ(none.axes->pair_axis, std::vector<int>(8, -1));
+  EXPECT_NEAR(none.fit.base, kDefaultBase, 1e-3);  // θ_j still measured (at any of the equal axes)
+  EXPECT_THAT(none.notes.front().en, ::testing::HasSubstr("the positions cannot tell which axis pairs 0, 1, 2, 3, 4, 5, 6, 7 turn by"));
 }
 
 }  // namespace
