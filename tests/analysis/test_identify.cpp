@@ -4,6 +4,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <tuple>
+
 #include "analysis/test_dump_fixtures.hpp"
 #include "rope/analysis/expectation.hpp"
 #include "rope/analysis/identify.hpp"
@@ -181,23 +183,14 @@ TEST(Identify, HeadsInTheOtherLayoutAreListed) {
   EXPECT_THAT(id.notes.front().en, ::testing::HasSubstr("heads 1, 3 pair their channels as interleaved"));
 }
 
-/// Text tokens at 0 … 7, then a 24 × 24 image at t = 8 with h, w = 8 … 31, then text again (Qwen2-VL's get_rope_index
-/// layout), rotated by M-RoPE with `sections` in `order` (HF's chunked (A2) or interleaved (A3) map).
+/// Text tokens at 0 … 7, then a 24 × 24 image at t = 8 with h, w = 8 … 31, then 16 text tokens (Qwen2-VL's
+/// get_rope_index layout; `text_only`: every index i at (i, i, i)), rotated by M-RoPE with `sections` in `order`
+/// (HF's chunked (A2) or interleaved (A3) map).
 std::pair<std::vector<AxisPosition>, DumpVectors> mrope_case(const DumpVectors& x, const std::vector<int>& sections, SectionOrder order,
                                                              bool text_only = false) {
-  std::vector<AxisPosition> p;
-  const auto add = [&](double t, double h, double w) {
-    AxisPosition a;
-    a.count = 3, a.value = {t, h, w, 0};
-    p.push_back(a);
-  };
-  for (int k = 0; k < 8; ++k) add(k, k, k);
-  for (int h = 0; h < 24; ++h) {
-    for (int w = 0; w < 24; ++w) text_only ? add(8 + 24 * h + w, 8 + 24 * h + w, 8 + 24 * h + w) : add(8, 8 + h, 8 + w);
-  }
-  while (static_cast<long>(p.size()) < x.seq) {
-    const double m = 32 + static_cast<double>(p.size() - 584);
-    add(m, m, m);
+  std::vector<AxisPosition> p = test::text_image_positions(8, 24, 16);
+  if (text_only) {
+    for (std::size_t i = 0; i < p.size(); ++i) p[i].value = {double(i), double(i), double(i), 0};
   }
   RopeExpectation e = test::expect_half(x.d);
   e.axes = make_axis_map({sections, order}, x.d / 2);
@@ -228,6 +221,22 @@ TEST(Identify, MropeSectionsFromAxisPositions) {
   EXPECT_FALSE(other.axes->order.has_value());
   EXPECT_THAT(other.notes.back().en, ::testing::HasSubstr("neither Hugging Face's chunked map (A2) nor the interleaved one (A3): ttttwwhh"));
   EXPECT_EQ(other.axes->pair_axis, (std::vector<int>{0, 0, 0, 0, 2, 2, 1, 1}));
+  // Base 1e14: pairs 6 and 7 (w) turn by less than 1e-9 rad across the image, below what tells the axes apart.
+  {
+    const DumpVectors x16 = random_dump(600, 1, 16);
+    std::vector<AxisPosition> p;
+    DumpVectors slow;
+    std::tie(p, std::ignore) = mrope_case(x16, {4, 2, 2}, SectionOrder::Chunked);
+    RopeExpectation e = test::expect_half(16, 0, 1e14);
+    e.axes = make_axis_map({{4, 2, 2}, SectionOrder::Chunked}, 8);
+    slow = expected_dump(x16, p, e);
+    const Identification partial = identify_rope(x16, slow, p);
+    ASSERT_TRUE(partial.axes.has_value());
+    EXPECT_TRUE(partial.axes->sections.empty());
+    EXPECT_EQ(partial.axes->pair_axis, (std::vector<int>{0, 0, 0, 0, 1, 1, -1, -1}));
+    EXPECT_THAT(partial.notes.front().en, ::testing::HasSubstr("pairs 6, 7 turn by (they turn too little between tokens whose "
+                                                               "t, h and w differ): the axes found are tttthh??"));
+  }
   // Text tokens only, (p, p, p): every axis fits every pair alike.
   const auto [text, z] = mrope_case(x, {4, 2, 2}, SectionOrder::Chunked, true);
   const Identification none = identify_rope(x, z, text);

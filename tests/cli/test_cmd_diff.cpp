@@ -3,6 +3,7 @@
 // in different ways, the JSON, and one-line errors for outputs of another shape and a missing file.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "support/cli_harness.hpp"
@@ -115,6 +116,24 @@ TEST(CmdDiff, ReportEscapesTheNamesAndNamesTheScaling) {
   EXPECT_THAT(r.out, HasSubstr("scaling             none (default RoPE)\n"));
   const auto j = nlohmann::json::parse(diff("q_rope.npy", "q_rope.npy", {"--name-a", "a\nb", "--json"}).out);
   EXPECT_EQ(j["a"]["name"], "a\nb");  // JSON escapes its own strings: the name as given
+}
+
+TEST(CmdDiff, ALayerWithoutRope) {
+  // SmolLM3's NoPE layers (3 and 7 of 8): the unchanged output is right, the one rotated as the other layers wrong.
+  const std::string config = ::testing::TempDir() + "rope_diff_smollm3.json";
+  std::ofstream(config) << R"({"model_type": "smollm3", "head_dim": 64, "num_hidden_layers": 8, "rope_theta": 10000})";
+  const auto r = diff("q.npy", "q_rope.npy", {"--config", config, "--layer-type", "nope", "--name-b", "port"});
+  EXPECT_EQ(r.code, 1) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("  expected            unchanged: layers 3, 7 (nope) of " + config + " have no RoPE\n"));
+  EXPECT_THAT(r.out, HasSubstr("  scaling             no RoPE on this layer\n"));
+  EXPECT_THAT(r.out, HasSubstr("  A                   PASS"));
+  EXPECT_THAT(r.out, HasSubstr("but the dump is rotated: it matches the RoPE of the model's layers that have one (half layout, "
+                               "rotary dim 64, base 10000), which this layer's code must not apply"));
+  EXPECT_THAT(r.out, HasSubstr("positions 1–127     A right, port wrong\n"));
+  EXPECT_THAT(r.out, HasSubstr("verdict             FAIL: port is wrong"));
+  const auto j = nlohmann::json::parse(diff("q.npy", "q_rope.npy", {"--config", config, "--layer-type", "3", "--json"}).out);
+  EXPECT_EQ(j["b"]["diagnosis"]["no_rope_rotated"]["rope_matches"], "expected");
+  EXPECT_EQ(j["expected"]["no_rope"]["layers"], nlohmann::json::array({3, 7}));
 }
 
 TEST(CmdDiff, BadInputIsOneLineAndNoResult) {

@@ -53,17 +53,7 @@ TEST_F(CmdIdentify, DrawsTheFigure) {
 TEST_F(CmdIdentify, MropeSectionsFromAxisPositions) {
   // Qwen2-VL's layout of positions (8 text tokens, a 16 × 16 image at t = 8, 8 text tokens after it) and M-RoPE
   // [4, 2, 2] interleaved (A3) over d = 16, half layout, base 10000, rotated here in float64 and written as CSV.
-  std::vector<AxisPosition> p;
-  const auto add = [&](double t, double h, double w) {
-    AxisPosition a;
-    a.count = 3, a.value = {t, h, w, 0};
-    p.push_back(a);
-  };
-  for (int k = 0; k < 8; ++k) add(k, k, k);
-  for (int h = 0; h < 16; ++h) {
-    for (int w = 0; w < 16; ++w) add(8, 8 + h, 8 + w);
-  }
-  for (int k = 24; k < 32; ++k) add(k, k, k);
+  const std::vector<AxisPosition> p = test::text_image_positions(8, 16, 8);
   DumpVectors x;
   x.seq = static_cast<long>(p.size()), x.d = 16;
   for (std::size_t k = 0; k < p.size() * 16; ++k) x.values.push_back(std::sin(0.37 * static_cast<double>(k) + 1.0) + 0.1);

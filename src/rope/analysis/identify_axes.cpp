@@ -100,11 +100,18 @@ void detail::measure_axis_frequencies(const DumpVectors& before, const DumpVecto
   }
   if (unclear_count > 12) unclear += ", …";
   id.dump_positions = m.front();
-  if (unclear_count > 0) {
+  // Each pair's axis, "?" where the positions cannot tell.
+  std::string pattern;
+  for (const int a : axes.pair_axis) pattern += a < 0 ? std::string("?") : std::string(axis_letter(a));
+  if (unclear_count == n) {
     id.notes.push_back(msg("the positions cannot tell which axis pairs {0} turn by: their components are equal (or one "
                            "never moves) wherever the dump turns them; give tokens whose t, h and w differ (an image's "
                            "or a video's)",
                            unclear));
+  } else if (unclear_count > 0) {  // the slowest pairs of a 16-bit dump turn too little across a small image
+    id.notes.push_back(msg("the positions cannot tell which axis pairs {0} turn by (they turn too little between tokens "
+                           "whose t, h and w differ): the axes found are {1}; a larger image or video tells the rest",
+                           unclear, pattern));
   } else {
     axes.sections.assign(static_cast<std::size_t>(components), 0);
     for (const int a : axes.pair_axis) ++axes.sections[static_cast<std::size_t>(a)];
@@ -118,8 +125,6 @@ void detail::measure_axis_frequencies(const DumpVectors& before, const DumpVecto
       }
     }
     if (!axes.order) {
-      std::string pattern;
-      for (int j = 0; j < n; ++j) pattern += axis_letter(axes.pair_axis[static_cast<std::size_t>(j)]);
       id.notes.push_back(msg("the pairs' axes follow neither Hugging Face's chunked map (A2) nor the interleaved one (A3): {0}",
                              pattern));
     }

@@ -18,6 +18,8 @@
 #include "rope/cli/output.hpp"
 #include "rope/core/error.hpp"
 #include "rope/io/tensor_stream.hpp"
+#include "rope/models/layer_types.hpp"
+#include "rope/models/layers_without_rope.hpp"
 
 namespace rope::cli {
 namespace {
@@ -54,6 +56,11 @@ nlohmann::json side_json(const std::string& name, const std::string& file, const
   j["diagnosis"] = {{"matches", d.matches ? nlohmann::json(to_string(*d.matches)) : nlohmann::json()},
                     {"closest", d.closest ? nlohmann::json(to_string(*d.closest)) : nlohmann::json()},
                     {"message", d.message.en}};
+  if (d.no_rope) {
+    j["diagnosis"]["no_rope_rotated"] = {
+        {"rope_matches", d.no_rope->rope_matches ? nlohmann::json(to_string(*d.no_rope->rope_matches)) : nlohmann::json()},
+        {"changed", d.no_rope->changed}};
+  }
   j["notes"] = nlohmann::json::array();
   for (const Message& m : r.notes) j["notes"].push_back(m.en);
   return j;
@@ -101,7 +108,10 @@ int run_diff(const DiffOptions& opt, std::ostream& out) {
   for (const double p : a.positions) max_position = std::max(max_position, p);
   for (const AxisPosition& p : a.axis_positions) max_position = std::max(max_position, p.max_abs());
   Message where;
-  const RopeExpectation e = expectation_from_options(opt.check, a.after.d, !a.axis_positions.empty(), max_position, where);
+  // A layer without RoPE (--layer-type of NoPE or linear-attention layers): both outputs should be the input unchanged.
+  const std::optional<LayersWithoutRope> nope = layers_without_rope(opt.check.scaling.source, opt.check.scaling.rope);
+  const RopeExpectation e = nope ? unchanged_expectation(a.after.d, opt.check)
+                                 : expectation_from_options(opt.check, a.after.d, !a.axis_positions.empty(), max_position, where);
   std::vector<AxisPosition> positions = a.axis_positions;
   if (positions.empty()) {
     for (const double p : a.positions) positions.push_back(AxisPosition::single(p));
@@ -110,7 +120,16 @@ int run_diff(const DiffOptions& opt, std::ostream& out) {
     auto [before, after_a] = side_a.read(s0, s1);
     return std::array<DumpVectors, 3>{std::move(before), std::move(after_a), side_b.read(s0, s1).second};
   };
-  const DumpDiff diff = diff_sources(side_a.source(), side_b.source(), read, positions, e, a.segments, a.segments_are_rows);
+  DumpDiff diff = diff_sources(side_a.source(), side_b.source(), read, positions, e, a.segments, a.segments_are_rows);
+  if (nope) {  // what rotated a side that should be unchanged (check.hpp diagnose_no_rope); the runs keep their verdicts
+    const std::optional<RopeExpectation> rope = rope_of_other_layers(opt.check, a.after.d, !a.axis_positions.empty(), max_position);
+    for (auto [report, side] : {std::pair{&diff.a, &side_a}, std::pair{&diff.b, &side_b}}) {
+      diagnose_no_rope(*report, side->source(), positions, rope, escape_controls(nope->model), escape_controls(nope->layer_type),
+                       describe_layers(nope->layers));
+    }
+    for (DiffRange& g : diff.ranges) g.a_diagnosis = g.b_diagnosis = Message();
+    for (DiffSegment& g : diff.segments) g.a.report.diagnosis.message = g.b.report.diagnosis.message = Message();
+  }
   const DType type_b = side_b.dumps.after.dtype;
   const auto position = [&](long s) {
     return a.axis_positions.empty() ? format_number(a.positions[static_cast<std::size_t>(s)])
@@ -126,6 +145,10 @@ int run_diff(const DiffOptions& opt, std::ostream& out) {
     j["expected"] = {{"layout", std::string(to_string(e.layout))}, {"rotary_dim", e.rotary_dim()}, {"head_dim", e.head_dim},
                      {"base", e.base}, {"attention_factor", e.attention_factor}, {"scaling", e.scaling},
                      {"error_model", e.error_model.en}};
+    if (nope) {
+      j["expected"]["rotary_dim"] = 0;
+      j["expected"]["no_rope"] = {{"layer_type", nope->layer_type}, {"layers", nope->layers}};
+    }
     j["a"] = side_json(opt.name_a, opt.check.dumps.after, diff.a);
     j["b"] = side_json(opt.name_b, opt.after_b, diff.b);
     j["between"] = {{"agree", diff.between.agree()}, {"max_ratio", diff.between.max_ratio},
@@ -158,10 +181,15 @@ int run_diff(const DiffOptions& opt, std::ostream& out) {
               escape_controls(opt.after_b), escape_controls(opt.check.dumps.before));
   row(t.tr("dump"), fmt::format("[{}] = {}, {} / {}, {} {}", to_string(a.axes), shape_string(a.shape), to_string(a.after.dtype),
                                 to_string(type_b), t.tr("positions"), positions_text(a, t)));
-  row(t.tr("expected"),
-      t.tr("{0} layout ({1}), rotary dim {2} of {3}, base {4}, attention factor {5}", std::string(to_string(e.layout)),
-           where.in(t.zh()), e.rotary_dim(), e.head_dim, format_number(e.base), format_number(e.attention_factor)));
-  row(t.tr("scaling"), scaling_text(e, false, t));
+  if (nope) {
+    row(t.tr("expected"), t.tr("unchanged: layers {0} ({1}) of {2} have no RoPE", describe_layers(nope->layers),
+                               escape_controls(nope->layer_type), escape_controls(nope->model)));
+  } else {
+    row(t.tr("expected"),
+        t.tr("{0} layout ({1}), rotary dim {2} of {3}, base {4}, attention factor {5}", std::string(to_string(e.layout)),
+             where.in(t.zh()), e.rotary_dim(), e.head_dim, format_number(e.base), format_number(e.attention_factor)));
+  }
+  row(t.tr("scaling"), scaling_text(e, nope.has_value(), t));
   const auto side = [&](const std::string& name, const CheckReport& r) {
     const DumpComparison& c = r.comparison;
     std::string line = t.tr("{0} (max |Δ|/tolerance {1})", c.passed() ? t.tr("PASS") : std::string(t("FAIL", "未通过")), number(c.max_ratio));
