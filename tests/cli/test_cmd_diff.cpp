@@ -104,6 +104,7 @@ TEST(CmdDiff, PerPackedSequence) {
                            kDumps + "packed_q.npy", "--sequence-starts", "0,128"});
   EXPECT_EQ(r.code, 1) << r.err;
   EXPECT_THAT(r.out, HasSubstr("  sequence 1          indices 128–255, positions 0–127: A right, B wrong"));
+  EXPECT_THAT(r.out, HasSubstr("  sequence 1, positions 1–127 A right, B wrong: the dump after RoPE equals the dump before it"));
 }
 
 TEST(CmdDiff, ReportEscapesTheNamesAndNamesTheScaling) {

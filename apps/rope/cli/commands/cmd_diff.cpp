@@ -174,7 +174,8 @@ int run_diff(const DiffOptions& opt, std::ostream& out) {
     out << json_text(j) << '\n';
     return passed ? kOk : kVerifyFailed;
   }
-  const auto row = [&](const std::string& label, const std::string& value) { out << fmt::format("  {:<20}{}\n", label, value); };
+  // At least one space after a long label (a packed sequence's run).
+  const auto row = [&](const std::string& label, const std::string& value) { out << fmt::format("  {:<19} {}\n", label, value); };
   // The names and files as typed: control characters escaped as errors escape them (the JSON escapes its own).
   const std::string name_a = escape_controls(opt.name_a), name_b = escape_controls(opt.name_b);
   out << t.tr("rope diff: {0} ({1}) and {2} ({3}) against RoPE({4})\n", name_a, escape_controls(opt.check.dumps.after), name_b,
@@ -226,7 +227,14 @@ int run_diff(const DiffOptions& opt, std::ostream& out) {
   const bool runs_are_segments = !diff.segments.empty() && diff.ranges.size() == diff.segments.size();
   for (std::size_t k = 0; k < diff.ranges.size() && k < kRangeLines && !runs_are_segments; ++k) {
     const DiffRange& g = diff.ranges[k];
-    row(t.tr("positions {0}", span(g.start, g.length)), verdict(g.a_right, g.b_right, g.agree, g.a_diagnosis, g.b_diagnosis));
+    // Packed sequences repeat their positions: the run says which sequence it is in.
+    const auto in = std::find_if(diff.segments.begin(), diff.segments.end(), [&](const DiffSegment& d) {
+      return d.segment().start <= g.start && g.start < d.segment().start + d.segment().length;
+    });
+    const std::string label = in != diff.segments.end() && !a.segments_are_rows
+                                  ? t.tr("sequence {0}, positions {1}", in - diff.segments.begin(), span(g.start, g.length))
+                                  : t.tr("positions {0}", span(g.start, g.length));
+    row(label, verdict(g.a_right, g.b_right, g.agree, g.a_diagnosis, g.b_diagnosis));
   }
   if (diff.ranges.size() > kRangeLines && !runs_are_segments) out << t.tr("  … and {0} more ranges (--json lists them all)\n", diff.ranges.size() - kRangeLines);
   // Per batch row or packed sequence, as rope check reports them: the ones where either side fails first.
