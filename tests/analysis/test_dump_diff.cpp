@@ -2,6 +2,9 @@
 // and compared with each other under (D1), on float64 dumps rotated by test_dump_fixtures.hpp's complex form.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <array>
+
 #include "analysis/test_dump_fixtures.hpp"
 #include "rope/analysis/dump_diff.hpp"
 #include "rope/core/constants.hpp"
@@ -99,6 +102,46 @@ TEST(DumpDiff, TheSameBugInBothIsWrongTheSameWay) {
   ASSERT_EQ(diff.ranges.size(), 2u);
   EXPECT_TRUE(!diff.ranges[1].a_right && !diff.ranges[1].b_right && diff.ranges[1].agree);
   EXPECT_EQ(diff.ranges[1].a_diagnosis.en, diff.ranges[1].b_diagnosis.en);
+}
+
+TEST(DumpDiff, ReadInBlocksAndReportedPerSegment) {
+  // 2048 positions of 64 channels: (D1) reads the three dumps a block of at most 1024 sequence indices at a time
+  // (65 536 elements of each), and finds the one element B has off at index 1500, as the whole dumps in memory do.
+  const DumpVectors x = random_dump(2048, 1, 64);
+  const DumpVectors y = rotate_dump(x, true, 64, kDefaultBase);
+  DumpVectors z = y;
+  z.values[static_cast<std::size_t>(1500 * 64 + 3)] += 1e-3;
+  long largest = 0, reads = 0;
+  const DumpDiff whole = diff_dumps(x, y, z, positions(2048), expect_half(64));
+  const DiffReader read = [&](long s0, long s1) {
+    largest = std::max(largest, s1 - s0), ++reads;
+    const auto cut = [&](const DumpVectors& v) {
+      DumpVectors out = v;
+      out.seq = s1 - s0;
+      out.values.assign(v.values.begin() + s0 * 64, v.values.begin() + s1 * 64);
+      return out;
+    };
+    return std::array<DumpVectors, 3>{cut(x), cut(y), cut(z)};
+  };
+  const MemorySource a(x, y), b(x, z);
+  const std::vector<DumpSegment> halves = {{0, 1024}, {1024, 1024}};
+  const DumpDiff blocks = diff_sources(a, b, read, positions(2048), expect_half(64), halves);
+  EXPECT_EQ(largest, 1024);
+  EXPECT_EQ(reads, 2);
+  EXPECT_EQ(blocks.between.differing, 1);
+  EXPECT_EQ(blocks.between.max_ratio, whole.between.max_ratio);
+  EXPECT_EQ(blocks.b.comparison.failing, whole.b.comparison.failing);
+  ASSERT_EQ(blocks.segments.size(), 2u);
+  EXPECT_TRUE(blocks.segments[0].a.passed() && blocks.segments[0].b.passed());
+  EXPECT_EQ(blocks.segments[0].differing_positions, 0);
+  EXPECT_FALSE(blocks.segments[1].b.passed());
+  EXPECT_EQ(blocks.segments[1].differing_positions, 1);
+  EXPECT_EQ(blocks.segments[1].b.failing_positions, 1);
+  // A run never crosses a segment's start: [0, 1024), [1024, 1500), [1500], [1501, 2048).
+  ASSERT_EQ(blocks.ranges.size(), 4u);
+  EXPECT_EQ(blocks.ranges[1].start, 1024);
+  EXPECT_EQ(blocks.ranges[2].start, 1500);
+  EXPECT_EQ(blocks.ranges[2].length, 1);
 }
 
 TEST(DumpDiff, OutputsOfAnotherShapeAreRefused) {

@@ -4,9 +4,13 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <tuple>
+
 #include "analysis/test_dump_fixtures.hpp"
+#include "rope/analysis/expectation.hpp"
 #include "rope/analysis/identify.hpp"
 #include "rope/core/error.hpp"
+#include "support/expectation.hpp"
 
 namespace rope {
 namespace {
@@ -177,6 +181,70 @@ TEST(Identify, HeadsInTheOtherLayoutAreListed) {
   EXPECT_EQ(id.heads_paired_otherwise, (std::vector<long>{1, 3}));
   for (int j = 0; j < 8; ++j) EXPECT_NEAR(id.theta[j], std::pow(10000.0, -2.0 * j / 16), 1e-9) << j;
   EXPECT_THAT(id.notes.front().en, ::testing::HasSubstr("heads 1, 3 pair their channels as interleaved"));
+}
+
+/// Text tokens at 0 … 7, then a 24 × 24 image at t = 8 with h, w = 8 … 31, then 16 text tokens (Qwen2-VL's
+/// get_rope_index layout; `text_only`: every index i at (i, i, i)), rotated by M-RoPE with `sections` in `order`
+/// (HF's chunked (A2) or interleaved (A3) map).
+std::pair<std::vector<AxisPosition>, DumpVectors> mrope_case(const DumpVectors& x, const std::vector<int>& sections, SectionOrder order,
+                                                             bool text_only = false) {
+  std::vector<AxisPosition> p = test::text_image_positions(8, 24, 16);
+  if (text_only) {
+    for (std::size_t i = 0; i < p.size(); ++i) p[i].value = {double(i), double(i), double(i), 0};
+  }
+  RopeExpectation e = test::expect_half(x.d);
+  e.axes = make_axis_map({sections, order}, x.d / 2);
+  return {p, expected_dump(x, p, e)};
+}
+
+TEST(Identify, MropeSectionsFromAxisPositions) {
+  // d = 16, 8 pairs: [4, 2, 2] chunked is t t t t h h w w; interleaved, t h w t h w t t (both 4, 2, 2).
+  const DumpVectors x = random_dump(600, 2, 16);
+  for (const SectionOrder order : {SectionOrder::Chunked, SectionOrder::Interleaved}) {
+    const auto [positions, y] = mrope_case(x, {4, 2, 2}, order);
+    const Identification id = identify_rope(x, y, positions);
+    ASSERT_TRUE(id.axes.has_value());
+    EXPECT_EQ(id.axes->sections, (std::vector<int>{4, 2, 2}));
+    ASSERT_TRUE(id.axes->order.has_value());
+    EXPECT_EQ(*id.axes->order, order);
+    EXPECT_EQ(id.axes->pair_axis, make_axis_map({{4, 2, 2}, order}, 8).pair_axis);
+    for (int j = 0; j < 8; ++j) EXPECT_NEAR(id.theta[j], std::pow(kDefaultBase, -2.0 * j / 16), 1e-9 * std::pow(kDefaultBase, -2.0 * j / 16));
+    EXPECT_EQ(id.fit.family, Family::Default);
+    EXPECT_NEAR(id.fit.base, kDefaultBase, 1e-3);
+  }
+  // A map no HF class makes (w before h: the h and w components exchanged): named as a pattern.
+  const auto [positions, y] = mrope_case(x, {4, 2, 2}, SectionOrder::Chunked);
+  std::vector<AxisPosition> hw = positions;
+  for (AxisPosition& a : hw) std::swap(a.value[1], a.value[2]);
+  const Identification other = identify_rope(x, y, hw);
+  ASSERT_TRUE(other.axes.has_value());
+  EXPECT_FALSE(other.axes->order.has_value());
+  EXPECT_THAT(other.notes.back().en, ::testing::HasSubstr("neither Hugging Face's chunked map (A2) nor the interleaved one (A3): ttttwwhh"));
+  EXPECT_EQ(other.axes->pair_axis, (std::vector<int>{0, 0, 0, 0, 2, 2, 1, 1}));
+  // Base 1e14: pairs 6 and 7 (w) turn by less than 1e-9 rad across the image, below what tells the axes apart.
+  {
+    const DumpVectors x16 = random_dump(600, 1, 16);
+    std::vector<AxisPosition> p;
+    DumpVectors slow;
+    std::tie(p, std::ignore) = mrope_case(x16, {4, 2, 2}, SectionOrder::Chunked);
+    RopeExpectation e = test::expect_half(16, 0, 1e14);
+    e.axes = make_axis_map({{4, 2, 2}, SectionOrder::Chunked}, 8);
+    slow = expected_dump(x16, p, e);
+    const Identification partial = identify_rope(x16, slow, p);
+    ASSERT_TRUE(partial.axes.has_value());
+    EXPECT_TRUE(partial.axes->sections.empty());
+    EXPECT_EQ(partial.axes->pair_axis, (std::vector<int>{0, 0, 0, 0, 1, 1, -1, -1}));
+    EXPECT_THAT(partial.notes.front().en, ::testing::HasSubstr("pairs 6, 7 turn by (they turn too little between tokens whose "
+                                                               "t, h and w differ): the axes found are tttthh??"));
+  }
+  // Text tokens only, (p, p, p): every axis fits every pair alike.
+  const auto [text, z] = mrope_case(x, {4, 2, 2}, SectionOrder::Chunked, true);
+  const Identification none = identify_rope(x, z, text);
+  ASSERT_TRUE(none.axes.has_value());
+  EXPECT_TRUE(none.axes->sections.empty());
+  EXPECT_EQ(none.axes->pair_axis, std::vector<int>(8, -1));
+  EXPECT_NEAR(none.fit.base, kDefaultBase, 1e-3);  // θ_j still measured (at any of the equal axes)
+  EXPECT_THAT(none.notes.front().en, ::testing::HasSubstr("the positions cannot tell which axis pairs 0, 1, 2, 3, 4, 5, 6, 7 turn by"));
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 // exit code, the diagnosis of each planted bug, the JSON, and one-line errors for bad files and shapes.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
@@ -11,6 +12,7 @@ namespace rope {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
 using test::expect_one_line_error;
 using test::rope_cli;
 
@@ -144,9 +146,74 @@ TEST_F(CmdCheckFiles, MropePositionsPerAxisFromRopePositions) {
   expect_one_line_error(rope_cli({"check", "--before", kDumps + "q.npy", "--after", kDumps + "q_rope.npy", "--axis-positions",
                                   path("pos.csv")}),
                         2, "the position (0, 0, 0) has 3 components but plain RoPE reads one");
-  expect_one_line_error(rope_cli({"identify", "--before", kDumps + "q.npy", "--after", kDumps + "q_rope.npy", "--axis-positions",
-                                  path("pos.csv")}),
-                        2, "--axis-positions");
+  // identify with text tokens' (p, p, p): every axis fits every pair alike, so the sections are not determined.
+  const auto text = rope_cli({"identify", "--before", kDumps + "q.npy", "--after", kDumps + "q_rope.npy", "--axis-positions",
+                              path("pos.csv")});
+  EXPECT_EQ(text.code, 0) << text.err;
+  EXPECT_THAT(text.out, HasSubstr("M-RoPE              undetermined: the positions cannot tell the axes apart"));
+  EXPECT_THAT(text.out, HasSubstr("note: the positions cannot tell which axis pairs 0, 1, 2"));
+}
+
+TEST_F(CmdCheckFiles, RotatedDumpOfALayerWithoutRope) {
+  // SmolLM3 (HF configuration_smollm3.py: no_rope_layers defaults to int((i + 1) % 4 != 0)): layers 3 and 7 of 8 have
+  // no RoPE, the others rotate with rope_theta in the half layout, as the example dumps q_rope*.npy (base 10000).
+  std::ofstream(path("smollm3.json")) << R"({"model_type": "smollm3", "head_dim": 64, "num_hidden_layers": 8,
+      "num_attention_heads": 2, "hidden_size": 128, "rope_theta": 10000})";
+  const auto run = [&](const std::string& after, std::vector<std::string> extra = {}) {
+    std::vector<std::string> args{"check", "--before", kDumps + "q.npy", "--after", kDumps + after, "--positions", "0:128",
+                                  "--config", path("smollm3.json"), "--layer-type", "nope"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return rope_cli(args);
+  };
+  auto r = run("q.npy");  // unchanged: right
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("scaling             no RoPE on this layer\n"));
+  r = run("q_rope.npy");  // the other layers' RoPE applied where the model skips it
+  EXPECT_EQ(r.code, 1) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("diagnosis           this layer has no RoPE in " + path("smollm3.json") + " (layer type nope: layers 3, 7), but "
+                               "the dump is rotated: it matches the RoPE of the model's layers that have one (half layout, "
+                               "rotary dim 64, base 10000), which this layer's code must not apply\n"));
+  EXPECT_THAT(r.out, Not(HasSubstr("no known variant")));
+  r = run("q_rope.npy", {"--json"});
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["diagnosis"]["no_rope_rotated"]["rope_matches"], "expected");
+  EXPECT_EQ(j["diagnosis"]["no_rope_rotated"]["changed"], j["failing"]);
+  EXPECT_TRUE(j["diagnosis"]["matches"].is_null());
+  EXPECT_TRUE(j["variants_failing"].empty());  // the variants of "unchanged" say nothing
+  r = run("q_rope_interleaved.npy", {"--json"});  // rotated, and in the other layout too
+  j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(r.code, 1);
+  EXPECT_EQ(j["diagnosis"]["no_rope_rotated"]["rope_matches"], "layout-swapped");
+  EXPECT_THAT(j["diagnosis"]["message"].get<std::string>(),
+              HasSubstr("but the dump is rotated, as the model's layers with RoPE rotate theirs but for one difference: "
+                        "matches the interleaved layout; the spec implies half; this layer's code must not apply RoPE at all"));
+  r = run("q_rope_yarn.npy", {"--json"});  // YaRN's frequencies: not the model's RoPE nor a known variant of it
+  j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(r.code, 1);
+  EXPECT_TRUE(j["diagnosis"]["no_rope_rotated"]["rope_matches"].is_null());
+  EXPECT_THAT(j["diagnosis"]["message"].get<std::string>(),
+              HasSubstr("but the dump after differs from the dump before (" + std::to_string(j["failing"].get<long>()) +
+                        " of 8192 elements beyond the tolerance), and the model's RoPE does not explain it: run `rope identify`"));
+  r = run("q_rope.npy", {"--lang", "zh"});
+  EXPECT_THAT(r.out, HasSubstr("中没有 RoPE（层类型 nope：第 3, 7 层），但转储被旋转了：它符合该模型有 RoPE 的那些层的 RoPE"));
+  EXPECT_THAT(r.out, HasSubstr("本层没有 RoPE"));
+}
+
+TEST_F(CmdCheckFiles, ReportNamesTheScalingAndEscapesWhatTheUserTyped) {
+  auto r = check("q_rope.npy");
+  EXPECT_THAT(r.out, HasSubstr("scaling             none (default RoPE)\n"));
+  r = check("q_rope_yarn.npy", {"--scaling", "yarn", "--factor", "4", "--original-max-position", "2048"});
+  EXPECT_THAT(r.out, HasSubstr("scaling             yarn: factor 4, original_max_position_embeddings 2048"));
+  r = check("q_rope.npy", {"--lang", "zh"});
+  EXPECT_THAT(r.out, HasSubstr("无（默认 RoPE）"));
+  // A file whose name holds a line feed and an escape: one line of the report, escaped as errors escape it.
+  const std::string odd = path("q\n\x1b[2Jrope.npy");
+  std::filesystem::copy_file(kDumps + "q_rope.npy", odd);
+  r = rope_cli({"check", "--before", kDumps + "q.npy", "--after", odd, "--positions", "0:128"});
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("q\\n\\e[2Jrope.npy against RoPE("));
+  r = rope_cli({"identify", "--before", kDumps + "q.npy", "--after", odd, "--positions", "0:128"});
+  EXPECT_THAT(r.out, HasSubstr("rope identify: " + path("q\\n\\e[2Jrope.npy")));
 }
 
 TEST(CmdCheck, ChineseText) {

@@ -3,6 +3,7 @@
 // in different ways, the JSON, and one-line errors for outputs of another shape and a missing file.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "support/cli_harness.hpp"
@@ -11,6 +12,7 @@ namespace rope {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
 using test::expect_one_line_error;
 using test::rope_cli;
 
@@ -65,6 +67,74 @@ TEST(CmdDiff, JsonNamesEachSideAndEveryRange) {
   EXPECT_EQ(j["ranges"][1]["positions"], "1–127");
   EXPECT_TRUE(j["ranges"][1]["a_right"].get<bool>());
   EXPECT_FALSE(j["ranges"][1]["b_right"].get<bool>());
+}
+
+TEST(CmdDiff, PerBatchRowOfADecodeBatch) {
+  // The decode batch of data/dumps (tests/reference/make_dumps.py): 4 rows at positions 57, 12, 300, 4095; one
+  // output right, the other rotated at the first row's offset for every row (one offset for the whole batch).
+  const auto run = [](std::vector<std::string> extra) {
+    std::vector<std::string> args = {"diff", "--before", kDumps + "decode_q.npy", "--after-a", kDumps + "decode_q_rope.npy",
+                                     "--after-b", kDumps + "decode_q_rope_shared_offset.npy", "--positions",
+                                     kDumps + "decode_positions.npy", "--name-a", "hf", "--name-b", "kernel"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return rope_cli(args);
+  };
+  auto r = run({});
+  EXPECT_EQ(r.code, 1) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("  batch row 0         positions 57: both right\n"));
+  EXPECT_THAT(r.out, HasSubstr("  batch row 3         positions 4095: hf right, kernel wrong: rotated at the first row's positions (from 57)\n"));
+  EXPECT_THAT(r.out, Not(HasSubstr("no known variant")));
+  EXPECT_THAT(r.out, HasSubstr("verdict             FAIL: kernel is wrong"));
+  r = run({"--json"});
+  const auto j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j["segments"].size(), 4u);
+  EXPECT_EQ(j["segments"][1]["kind"], "batch_row");
+  EXPECT_EQ(j["segments"][1]["positions"], "12");
+  EXPECT_TRUE(j["segments"][1]["a"]["passed"].get<bool>());
+  EXPECT_FALSE(j["segments"][1]["b"]["passed"].get<bool>());
+  EXPECT_FALSE(j["segments"][1]["agree"].get<bool>());
+  EXPECT_TRUE(j["segments"][0]["agree"].get<bool>());
+  EXPECT_THAT(j["segments"][2]["b"]["diagnosis"].get<std::string>(), HasSubstr("rotated at the first row's positions (from 57)"));
+  ASSERT_EQ(j["ranges"].size(), 4u);  // a run never crosses a row's start
+}
+
+TEST(CmdDiff, PerPackedSequence) {
+  // Two packed sequences of 128 restarting at 0; B the input as it was (RoPE never applied).
+  const auto r = rope_cli({"diff", "--before", kDumps + "packed_q.npy", "--after-a", kDumps + "packed_q_rope.npy", "--after-b",
+                           kDumps + "packed_q.npy", "--sequence-starts", "0,128"});
+  EXPECT_EQ(r.code, 1) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("  sequence 1          indices 128–255, positions 0–127: A right, B wrong"));
+  EXPECT_THAT(r.out, HasSubstr("  sequence 1, positions 1–127 A right, B wrong: the dump after RoPE equals the dump before it"));
+}
+
+TEST(CmdDiff, ReportEscapesTheNamesAndNamesTheScaling) {
+  const auto r = diff("q_rope.npy", "q_rope_interleaved.npy", {"--name-a", "tr\nainer\x1b[31m", "--name-b", "roll\tout"});
+  EXPECT_EQ(r.code, 1) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("rope diff: tr\\nainer\\e[31m ("));
+  EXPECT_THAT(r.out, HasSubstr("tr\\nainer\\e[31m right, roll\\tout wrong"));
+  EXPECT_THAT(r.out, Not(HasSubstr("\x1b")));
+  EXPECT_THAT(r.out, Not(HasSubstr("tr\nainer")));
+  EXPECT_THAT(r.out, HasSubstr("scaling             none (default RoPE)\n"));
+  const auto j = nlohmann::json::parse(diff("q_rope.npy", "q_rope.npy", {"--name-a", "a\nb", "--json"}).out);
+  EXPECT_EQ(j["a"]["name"], "a\nb");  // JSON escapes its own strings: the name as given
+}
+
+TEST(CmdDiff, ALayerWithoutRope) {
+  // SmolLM3's NoPE layers (3 and 7 of 8): the unchanged output is right, the one rotated as the other layers wrong.
+  const std::string config = ::testing::TempDir() + "rope_diff_smollm3.json";
+  std::ofstream(config) << R"({"model_type": "smollm3", "head_dim": 64, "num_hidden_layers": 8, "rope_theta": 10000})";
+  const auto r = diff("q.npy", "q_rope.npy", {"--config", config, "--layer-type", "nope", "--name-b", "port"});
+  EXPECT_EQ(r.code, 1) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("  expected            unchanged: layers 3, 7 (nope) of " + config + " have no RoPE\n"));
+  EXPECT_THAT(r.out, HasSubstr("  scaling             no RoPE on this layer\n"));
+  EXPECT_THAT(r.out, HasSubstr("  A                   PASS"));
+  EXPECT_THAT(r.out, HasSubstr("but the dump is rotated: it matches the RoPE of the model's layers that have one (half layout, "
+                               "rotary dim 64, base 10000), which this layer's code must not apply"));
+  EXPECT_THAT(r.out, HasSubstr("positions 1–127     A right, port wrong\n"));
+  EXPECT_THAT(r.out, HasSubstr("verdict             FAIL: port is wrong"));
+  const auto j = nlohmann::json::parse(diff("q.npy", "q_rope.npy", {"--config", config, "--layer-type", "3", "--json"}).out);
+  EXPECT_EQ(j["b"]["diagnosis"]["no_rope_rotated"]["rope_matches"], "expected");
+  EXPECT_EQ(j["expected"]["no_rope"]["layers"], nlohmann::json::array({3, 7}));
 }
 
 TEST(CmdDiff, BadInputIsOneLineAndNoResult) {

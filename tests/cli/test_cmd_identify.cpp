@@ -2,10 +2,14 @@
 // JSON, the figure, and one-line errors.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <cmath>
+#include <fmt/format.h>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "rope/analysis/expectation.hpp"
 #include "support/cli_harness.hpp"
+#include "support/expectation.hpp"
 
 namespace rope {
 namespace {
@@ -44,6 +48,46 @@ TEST_F(CmdIdentify, DrawsTheFigure) {
                            path("theta.png"), "--width", "640", "--height", "400"});
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(test::png_size(read(path("theta.png"))), (std::pair<std::uint32_t, std::uint32_t>{640, 400}));
+}
+
+TEST_F(CmdIdentify, MropeSectionsFromAxisPositions) {
+  // Qwen2-VL's layout of positions (8 text tokens, a 16 × 16 image at t = 8, 8 text tokens after it) and M-RoPE
+  // [4, 2, 2] interleaved (A3) over d = 16, half layout, base 10000, rotated here in float64 and written as CSV.
+  const std::vector<AxisPosition> p = test::text_image_positions(8, 16, 8);
+  DumpVectors x;
+  x.seq = static_cast<long>(p.size()), x.d = 16;
+  for (std::size_t k = 0; k < p.size() * 16; ++k) x.values.push_back(std::sin(0.37 * static_cast<double>(k) + 1.0) + 0.1);
+  RopeExpectation e = test::expect_half(16);
+  e.axes = make_axis_map({{4, 2, 2}, SectionOrder::Interleaved}, 8);
+  const DumpVectors y = expected_dump(x, p, e);
+  {
+    std::ofstream b(path("before.csv")), a(path("after.csv")), pos(path("thw.csv"));
+    for (long s = 0; s < x.seq; ++s) {
+      for (int c = 0; c < 16; ++c) {
+        b << fmt::format("{}{:.17g}", c ? "," : "", x.value(s, 0, c));
+        a << fmt::format("{}{:.17g}", c ? "," : "", y.value(s, 0, c));
+      }
+      b << "\n", a << "\n";
+      pos << fmt::format("{:g},{:g},{:g}\n", p[static_cast<std::size_t>(s)][0], p[static_cast<std::size_t>(s)][1], p[static_cast<std::size_t>(s)][2]);
+    }
+  }
+  const std::vector<std::string> args = {"identify", "--before", path("before.csv"), "--after", path("after.csv"),
+                                         "--axis-positions", path("thw.csv")};
+  auto r = rope_cli(args);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("  M-RoPE              mrope_section [4, 2, 2], interleaved (docs/multi-axis.md (A3)): pair j turns "
+                               "by θ_j·p_a(j)\n"));
+  EXPECT_THAT(r.out, HasSubstr("family              default: base 10000 "));
+  std::vector<std::string> json = args;
+  json.push_back("--json");
+  r = rope_cli(json);
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["mrope"]["sections"], nlohmann::json::array({4, 2, 2}));
+  EXPECT_EQ(j["mrope"]["order"], "interleaved");
+  EXPECT_EQ(j["mrope"]["pair_axis"], nlohmann::json::array({0, 1, 2, 0, 1, 2, 0, 0}));
+  std::vector<std::string> zh = args;
+  zh.insert(zh.end(), {"--lang", "zh"});
+  EXPECT_THAT(rope_cli(zh).out, HasSubstr("第 j 对转 θ_j·p_a(j)"));
 }
 
 TEST_F(CmdIdentify, BadInputsGiveOneLine) {

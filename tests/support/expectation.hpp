@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cmath>
+#include <vector>
 
 #include "rope/analysis/check.hpp"
 #include "rope/core/constants.hpp"
@@ -22,6 +23,23 @@ inline RopeExpectation expect_half(int d, int r = 0, double base = kDefaultBase,
   e.base = base;
   e.attention_factor = a;
   return e;
+}
+
+/// M-RoPE positions as Hugging Face's get_rope_index lays them out (Qwen2-VL): `before` text tokens at (p, p, p), a
+/// side × side image at t = before with h, w = before … before + side − 1, then `after` text tokens from before + side.
+inline std::vector<AxisPosition> text_image_positions(int before, int side, int after) {
+  std::vector<AxisPosition> p;
+  const auto add = [&](double t, double h, double w) {
+    AxisPosition a;
+    a.count = 3, a.value = {t, h, w, 0};
+    p.push_back(a);
+  };
+  for (int k = 0; k < before; ++k) add(k, k, k);
+  for (int h = 0; h < side; ++h) {
+    for (int w = 0; w < side; ++w) add(before, before + h, before + w);
+  }
+  for (int k = 0; k < after; ++k) add(before + side + k, before + side + k, before + side + k);
+  return p;
 }
 
 }  // namespace rope::test

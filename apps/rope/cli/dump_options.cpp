@@ -7,6 +7,7 @@
 
 #include "rope/analysis/dump_pair.hpp"
 #include "rope/cli/options.hpp"
+#include "rope/cli/output.hpp"
 #include "rope/core/error.hpp"
 #include "rope/io/tensor_file.hpp"
 #include "rope/io/text_file.hpp"
@@ -163,9 +164,10 @@ LoadedDumps open_dumps(const DumpOptions& o) { return load(o, true); }
 std::string positions_text(const LoadedDumps& dumps, const Text& t) {
   if (!dumps.axis_positions.empty()) {
     return t.tr("per axis ({0} components) from {1}", dumps.axis_positions.front().count,
-                dumps.positions_text);
+                escape_controls(dumps.positions_text));
   }
-  return dumps.positions_assumed ? dumps.positions_text + t.tr(" (assumed)") : dumps.positions_text;
+  // As typed (a file's name among them): control characters escaped as errors escape them.
+  return dumps.positions_assumed ? dumps.positions_text + t.tr(" (assumed)") : escape_controls(dumps.positions_text);
 }
 
 std::string vector_name(const LoadedDumps& dumps, long s, long group, const Text& t) {

@@ -221,6 +221,13 @@ struct CheckDiagnosis {
   std::vector<long> restarts;          ///< PositionsRestart: the indices where the positions start again
   std::vector<long> swapped_groups;    ///< groups that pass with the other layout while the others pass as expected
   std::optional<long> correct_until;   ///< the expected variant passes at every sequence index before this one
+  /// A layer without RoPE whose dump is not unchanged (diagnose_no_rope).
+  struct NoRope {
+    /// The model's RoPE (of its layers that have one) as it is (Expected), a known variant of it, or nullopt: neither.
+    std::optional<VariantKind> rope_matches;
+    long changed = 0;  ///< elements that differ from the dump before beyond the tolerance
+  };
+  std::optional<NoRope> no_rope;
   Message message;                     ///< one sentence, empty when there is nothing to say
 };
 
@@ -254,6 +261,14 @@ std::vector<SegmentCheck> check_segments(const DumpVectors& before, const DumpVe
 /// so in those words (batched decode with one offset for the whole batch).
 /// The rows' own diagnoses then say it too.
 void diagnose_rows(CheckReport& report, std::vector<SegmentCheck>& rows, const std::vector<AxisPosition>& positions);
+
+/// A failing check of a layer without RoPE (`report` against the unchanged expectation): the dump is checked
+/// against `rope`, the RoPE of the model's layers that have one (nullopt when the model has none to offer), and the
+/// diagnosis says "this layer has no RoPE in <model> (layer type <type>: layers <layers>), but the dump is rotated:
+/// …", in report.diagnosis.no_rope too. A non-finite value or a bf16 dump saved as float32 keeps its own diagnosis.
+void diagnose_no_rope(CheckReport& report, const DumpSource& source, const std::vector<AxisPosition>& positions,
+                      const std::optional<RopeExpectation>& rope, const std::string& model, const std::string& layer_type,
+                      const std::string& layers);
 
 /// Whether every value of `dump` is a bfloat16 number (float32 with 16 zero low bits) and one is not zero:
 /// a bf16 tensor saved with .float().

@@ -3,12 +3,16 @@
 #include <algorithm>
 #include <cmath>
 
+#include "rope/analysis/check_kernel.hpp"
 #include "rope/core/constants.hpp"
 #include "rope/core/dtype.hpp"
 #include "rope/core/error.hpp"
 
 namespace rope {
 namespace {
+
+/// Elements of one dump in one block of (D1): three dumps of 512 KiB each as doubles.
+constexpr long kDiffBlockElements = 1L << 16;
 
 void require_same(const DumpVectors& x, const DumpVectors& y) {
   if (x.seq != y.seq || x.groups() != y.groups() || x.d != y.d) {
@@ -17,21 +21,42 @@ void require_same(const DumpVectors& x, const DumpVectors& y) {
   }
 }
 
+/// The sequence indices [s0, s1) of a dump in memory.
+DumpVectors slice(const DumpVectors& v, long s0, long s1) {
+  DumpVectors out = v;
+  out.seq = s1 - s0;
+  const auto per = static_cast<long>(v.groups() * v.d);
+  out.values.assign(v.values.begin() + s0 * per, v.values.begin() + s1 * per);
+  return out;
+}
+
+/// The reader of three dumps in memory.
+DiffReader memory_reader(const DumpVectors& before, const DumpVectors& a, const DumpVectors& b) {
+  return [&before, &a, &b](long s0, long s1) {
+    return std::array<DumpVectors, 3>{slice(before, s0, s1), slice(a, s0, s1), slice(b, s0, s1)};
+  };
+}
+
 }  // namespace
 
 OutputAgreement compare_outputs(const DumpVectors& before, const DumpVectors& a, const DumpVectors& b,
                                 const std::vector<AxisPosition>& positions, const RopeExpectation& e) {
   require_same(before, a);
   require_same(before, b);
-  if (static_cast<long>(positions.size()) != before.seq) {
-    throw InvalidArgument(error_msg("{0} positions for a dump of {1} sequence positions", positions.size(), before.seq));
+  return compare_outputs(memory_reader(before, a, b), {before.seq, before.groups(), before.d, a.dtype, b.dtype}, positions, e);
+}
+
+OutputAgreement compare_outputs(const DiffReader& read, const DiffGeometry& shape, const std::vector<AxisPosition>& positions,
+                                const RopeExpectation& e) {
+  if (static_cast<long>(positions.size()) != shape.seq) {
+    throw InvalidArgument(error_msg("{0} positions for a dump of {1} sequence positions", positions.size(), shape.seq));
   }
-  const int d = before.d, r = e.rotary_dim(), off = e.rotary_offset;
+  const int d = shape.d, r = e.rotary_dim(), off = e.rotary_offset;
   if (r + off > d || r < 2) throw InvalidArgument(error_msg("the rotary dimension {0} does not fit in the dump's d = {1}", r, d));
-  const double eps_t = std::max(epsilon(a.dtype), epsilon(b.dtype));
+  const double eps_t = std::max(epsilon(shape.a_type), epsilon(shape.b_type));
   // (C2) of the looser type: each output's angles as its own type computes them, the larger error bounds both.
-  const AngleModel model = e.angles.value_or(epsilon(a.dtype) >= epsilon(b.dtype) ? default_angle_model(a.dtype)
-                                                                                  : default_angle_model(b.dtype));
+  const AngleModel model = e.angles.value_or(epsilon(shape.a_type) >= epsilon(shape.b_type) ? default_angle_model(shape.a_type)
+                                                                                            : default_angle_model(shape.b_type));
   const double eps_a = angle_epsilon(model);
   const Eigen::VectorXd c_i = angle_error_factors(model, e.theta, e.base, r);
   std::vector<int> pair_of(static_cast<std::size_t>(d), -1);  // channel -> pair
@@ -42,49 +67,90 @@ OutputAgreement compare_outputs(const DumpVectors& before, const DumpVectors& a,
     partner[static_cast<std::size_t>(pa + off)] = pb + off, partner[static_cast<std::size_t>(pb + off)] = pa + off;
   }
   OutputAgreement out;
-  out.position_ratio = Eigen::VectorXd::Zero(before.seq);
+  out.position_ratio = Eigen::VectorXd::Zero(shape.seq);
   std::vector<double> term(static_cast<std::size_t>(r / 2));
-  for (long s = 0; s < before.seq; ++s) {
-    const double m = positions[static_cast<std::size_t>(s)].max_abs();
-    for (int i = 0; i < r / 2; ++i) term[static_cast<std::size_t>(i)] = 2 * eps_t + eps_a * (1 + c_i[i] * m * e.theta[i]);
-    double worst = 0;
-    for (long g = 0; g < before.groups(); ++g) {
-      const double* x = before.vector(s, g);
-      const double* ya = a.vector(s, g);
-      const double* yb = b.vector(s, g);
-      for (int c = 0; c < d; ++c) {
-        const int i = pair_of[static_cast<std::size_t>(c)];
-        const double bound = i < 0 ? 2 * kToleranceSafety * eps_t * std::abs(x[c])
-                                   : 2 * kToleranceSafety * e.attention_factor * std::hypot(x[c], x[partner[static_cast<std::size_t>(c)]]) *
-                                         term[static_cast<std::size_t>(i)];  // (D1)
-        const double delta = std::abs(ya[c] - yb[c]);
-        double ratio = bound > 0 ? delta / bound : (delta > 0 ? HUGE_VAL : 0.0);
-        if (!std::isfinite(ya[c]) || !std::isfinite(yb[c]) || !std::isfinite(bound)) ratio = HUGE_VAL;  // as (C1)
-        if (ratio > 1) ++out.differing;
-        worst = std::max(worst, ratio);
+  const long block = block_positions_for(shape.groups, d, kDiffBlockElements);
+  for (long s0 = 0; s0 < shape.seq; s0 += block) {
+    const long s1 = std::min(shape.seq, s0 + block);
+    const std::array<DumpVectors, 3> v = read(s0, s1);
+    for (const DumpVectors& w : v) {
+      if (w.seq != s1 - s0 || w.groups() != shape.groups || w.d != d) {
+        throw InvalidArgument(error_msg("an output has {0} × {1} × {2} vectors, the input {3} × {4} × {5}: they must be equal",
+                                        w.seq, w.groups(), w.d, s1 - s0, shape.groups, d));
       }
     }
-    out.total += before.groups() * d;
-    out.position_ratio[s] = worst;
-    out.max_ratio = std::max(out.max_ratio, worst);
+    for (long s = s0; s < s1; ++s) {
+      const double m = positions[static_cast<std::size_t>(s)].max_abs();
+      for (int i = 0; i < r / 2; ++i) term[static_cast<std::size_t>(i)] = 2 * eps_t + eps_a * (1 + c_i[i] * m * e.theta[i]);
+      double worst = 0;
+      for (long g = 0; g < shape.groups; ++g) {
+        const double* x = v[0].vector(s - s0, g);
+        const double* ya = v[1].vector(s - s0, g);
+        const double* yb = v[2].vector(s - s0, g);
+        for (int c = 0; c < d; ++c) {
+          const int i = pair_of[static_cast<std::size_t>(c)];
+          const double bound = i < 0 ? 2 * kToleranceSafety * eps_t * std::abs(x[c])
+                                     : 2 * kToleranceSafety * e.attention_factor *
+                                           std::hypot(x[c], x[partner[static_cast<std::size_t>(c)]]) * term[static_cast<std::size_t>(i)];  // (D1)
+          const double delta = std::abs(ya[c] - yb[c]);
+          double ratio = bound > 0 ? delta / bound : (delta > 0 ? HUGE_VAL : 0.0);
+          if (!std::isfinite(ya[c]) || !std::isfinite(yb[c]) || !std::isfinite(bound)) ratio = HUGE_VAL;  // as (C1)
+          if (ratio > 1) ++out.differing;
+          worst = std::max(worst, ratio);
+        }
+      }
+      out.total += shape.groups * d;
+      out.position_ratio[s] = worst;
+      out.max_ratio = std::max(out.max_ratio, worst);
+    }
   }
   return out;
 }
 
 DumpDiff diff_dumps(const DumpVectors& before, const DumpVectors& a, const DumpVectors& b,
                     const std::vector<AxisPosition>& positions, const RopeExpectation& e) {
-  DumpDiff diff;
-  diff.between = compare_outputs(before, a, b, positions, e);
+  require_same(before, a);
+  require_same(before, b);
   const MemorySource source_a(before, a), source_b(before, b);
+  return diff_sources(source_a, source_b, memory_reader(before, a, b), positions, e);
+}
+
+DumpDiff diff_sources(const DumpSource& source_a, const DumpSource& source_b, const DiffReader& read,
+                      const std::vector<AxisPosition>& positions, const RopeExpectation& e,
+                      const std::vector<DumpSegment>& segments, bool rows) {
+  if (source_a.seq() != source_b.seq() || source_a.groups() != source_b.groups() || source_a.d() != source_b.d()) {
+    throw InvalidArgument(error_msg("an output has {0} × {1} × {2} vectors, the input {3} × {4} × {5}: they must be equal",
+                                    source_b.seq(), source_b.groups(), source_b.d(), source_a.seq(), source_a.groups(), source_a.d()));
+  }
+  DumpDiff diff;
+  diff.between = compare_outputs(read, {source_a.seq(), source_a.groups(), source_a.d(), source_a.dtype(), source_b.dtype()},
+                                 positions, e);
   diff.a = check_source(source_a, 0, positions, e);
   diff.b = check_source(source_b, 0, positions, e);
   const Eigen::VectorXd& ra = diff.a.comparison.position_ratio;
   const Eigen::VectorXd& rb = diff.b.comparison.position_ratio;
   const Eigen::VectorXd& rab = diff.between.position_ratio;
-  for (long s = 0; s < before.seq; ++s) {
+  if (segments.size() > 1) {
+    std::vector<SegmentCheck> sa = check_segments(source_a, positions, e, segments, diff.a.comparison);
+    std::vector<SegmentCheck> sb = check_segments(source_b, positions, e, segments, diff.b.comparison);
+    if (rows) diagnose_rows(diff.a, sa, positions), diagnose_rows(diff.b, sb, positions);
+    for (std::size_t k = 0; k < segments.size(); ++k) {
+      DiffSegment g{sa[k], sb[k]};
+      for (long s = segments[k].start; s < segments[k].start + segments[k].length; ++s) {
+        g.between_ratio = std::max(g.between_ratio, rab[s]);
+        if (!(rab[s] <= 1)) ++g.differing_positions;
+      }
+      diff.segments.push_back(std::move(g));
+    }
+  }
+  std::vector<bool> segment_start(static_cast<std::size_t>(source_a.seq()), false);
+  if (segments.size() > 1) {
+    for (const DumpSegment& g : segments) segment_start[static_cast<std::size_t>(g.start)] = true;
+  }
+  for (long s = 0; s < source_a.seq(); ++s) {
     const bool a_right = ra[s] <= 1, b_right = rb[s] <= 1, agree = rab[s] <= 1;
-    if (diff.ranges.empty() || diff.ranges.back().a_right != a_right || diff.ranges.back().b_right != b_right ||
-        diff.ranges.back().agree != agree) {
+    if (diff.ranges.empty() || segment_start[static_cast<std::size_t>(s)] || diff.ranges.back().a_right != a_right ||
+        diff.ranges.back().b_right != b_right || diff.ranges.back().agree != agree) {
       DiffRange run;
       run.start = s, run.a_right = a_right, run.b_right = b_right, run.agree = agree;
       diff.ranges.push_back(run);
@@ -95,10 +161,19 @@ DumpDiff diff_dumps(const DumpVectors& before, const DumpVectors& a, const DumpV
     run.b_ratio = std::max(run.b_ratio, rb[s]);
     run.between_ratio = std::max(run.between_ratio, rab[s]);
   }
-  // A failing run alone: its own diagnosis (what that implementation does there).
+  // A failing run alone: its own diagnosis (what that implementation does there); a run that is a whole segment, the
+  // segment's.
   std::size_t diagnosed = 0;
   for (DiffRange& run : diff.ranges) {
     if (run.a_right && run.b_right) continue;
+    const auto whole = std::find_if(diff.segments.begin(), diff.segments.end(), [&](const DiffSegment& g) {
+      return g.segment().start == run.start && g.segment().length == run.length;
+    });
+    if (whole != diff.segments.end()) {
+      if (!run.a_right) run.a_diagnosis = whole->a.report.diagnosis.message;
+      if (!run.b_right) run.b_diagnosis = whole->b.report.diagnosis.message;
+      continue;
+    }
     if (diagnosed++ >= kDiffDiagnosedRanges) break;
     const std::vector<AxisPosition> at(positions.begin() + run.start, positions.begin() + run.start + run.length);
     if (!run.a_right) run.a_diagnosis = check_source(source_a, run.start, at, e).diagnosis.message;

@@ -15,6 +15,8 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <array>
+#include <functional>
 #include <vector>
 
 #include "rope/analysis/check.hpp"
@@ -35,6 +37,21 @@ struct OutputAgreement {
 OutputAgreement compare_outputs(const DumpVectors& before, const DumpVectors& a, const DumpVectors& b,
                                 const std::vector<AxisPosition>& positions, const RopeExpectation& expected);
 
+/// The three dumps' vectors at the sequence indices [s0, s1): before, A's output, B's output, each with
+/// s1 − s0 sequence indices of every group (dumps read from their files in pieces: memory holds one block).
+using DiffReader = std::function<std::array<DumpVectors, 3>(long s0, long s1)>;
+
+/// The shape of the dumps a DiffReader reads and the types of the two outputs.
+struct DiffGeometry {
+  long seq = 0, groups = 0;
+  int d = 0;
+  DType a_type = DType::F64, b_type = DType::F64;
+};
+
+/// (D1) over every element, read a block of sequence indices at a time. @throws InvalidArgument as above.
+OutputAgreement compare_outputs(const DiffReader& read, const DiffGeometry& shape, const std::vector<AxisPosition>& positions,
+                                const RopeExpectation& expected);
+
 /// A run of consecutive sequence indices where the same holds: A right or not, B right or not, A and B agree
 /// or not; a failing implementation's diagnosis on that run alone (check_source of the run).
 struct DiffRange {
@@ -47,10 +64,19 @@ struct DiffRange {
 /// Runs diagnosed one by one (the others keep their verdicts).
 inline constexpr std::size_t kDiffDiagnosedRanges = 8;
 
+/// One batch row or packed sequence: each output checked on it (check_segments) and their agreement there.
+struct DiffSegment {
+  SegmentCheck a, b;
+  double between_ratio = 0;       ///< the largest (D1) ratio of its sequence indices
+  long differing_positions = 0;   ///< its sequence indices where A and B differ beyond (D1)
+  const DumpSegment& segment() const { return a.segment; }
+};
+
 struct DumpDiff {
   CheckReport a, b;                ///< each output against the reference (check_source)
   OutputAgreement between;         ///< A against B (D1)
-  std::vector<DiffRange> ranges;   ///< in order, covering every sequence index
+  std::vector<DiffRange> ranges;   ///< in order, covering every sequence index (a run never crosses a segment's start)
+  std::vector<DiffSegment> segments;  ///< per batch row or packed sequence, when the dumps have more than one
   bool passed() const { return a.comparison.passed() && b.comparison.passed(); }
 };
 
@@ -58,5 +84,13 @@ struct DumpDiff {
 /// with each other, and splits the sequence axis into runs.
 DumpDiff diff_dumps(const DumpVectors& before, const DumpVectors& a, const DumpVectors& b,
                     const std::vector<AxisPosition>& positions, const RopeExpectation& expected);
+
+/// The same on two sources (in memory or streamed from their files, analysis/dump_stream.hpp: A's before and
+/// output, B's before and output) and `read` (the three dumps a block at a time, for (D1)), with a report per
+/// segment (batch rows or packed sequences) when `segments` holds more than one. `rows`: the segments are batch
+/// rows, diagnosed as rope check diagnoses them (diagnose_rows: the whole batch rotated at one offset). A run that
+/// is a whole failing segment takes that segment's diagnosis.
+DumpDiff diff_sources(const DumpSource& a, const DumpSource& b, const DiffReader& read, const std::vector<AxisPosition>& positions,
+                      const RopeExpectation& expected, const std::vector<DumpSegment>& segments = {}, bool rows = false);
 
 }  // namespace rope

@@ -28,11 +28,14 @@
 
 #include <Eigen/Core>
 #include <complex>
+#include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "rope/analysis/dump.hpp"
 #include "rope/core/message.hpp"
+#include "rope/models/axes.hpp"
 
 namespace rope {
 
@@ -77,6 +80,13 @@ struct Identification {
   std::vector<double> dump_positions;  ///< the positions the dump used (given ones with jumps and offset applied)
   std::vector<int> undetermined;    ///< pairs whose θ_j the positions cannot determine
   bool reversed = false;            ///< every pair turns clockwise: the rotation is reversed (sin's sign)
+  /// M-RoPE (positions with a component per axis, docs/multi-axis.md): the axis each pair turns by.
+  struct Axes {
+    std::vector<int> pair_axis;     ///< per pair: 0 t, 1 h, 2 w, 3 e; −1 where the positions cannot tell the axes apart
+    std::vector<int> sections;      ///< pairs per axis (mrope_section); empty unless every pair's axis is known
+    std::optional<SectionOrder> order;  ///< Chunked (A2) or Interleaved (A3) when the pairs follow that map
+  };
+  std::optional<Axes> axes;
 };
 
 /// Largest head dimension identify takes: the pairing tries every pair of rotated channels (d² work on a
@@ -87,6 +97,12 @@ inline constexpr int kMaxIdentifyDim = 1024;
 /// positions.size() != before.seq, no position is non-zero, or d > kMaxIdentifyDim.
 Identification identify_rope(const DumpVectors& before, const DumpVectors& after, const std::vector<double>& positions);
 
+/// The same with a position per axis (M-RoPE's t, h, w(, e) per sequence index): each pair's θ_j measured at every
+/// axis's positions, and the axis whose positions fit its phases (the least angle residual, by at least half)
+/// taken as the pair's; Identification::axes names the sections and their map. Restarts and offsets are not
+/// searched. One component per position: as above.
+Identification identify_rope(const DumpVectors& before, const DumpVectors& after, const std::vector<AxisPosition>& positions);
+
 /// The θ_j of each family for `pairs` pairs of rotary dimension 2·pairs (also used by the figure).
 Eigen::VectorXd family_theta(const FamilyFit& fit, int pairs);
 
@@ -95,6 +111,19 @@ namespace detail {
 /// undetermined, reversed and their notes.
 void measure_frequencies(const DumpVectors& before, const DumpVectors& after, const std::vector<double>& positions,
                          Identification& id);
+
+/// u_j(s) = Σ conj(z_before)·z_after over the groups, per pair j (id.pairs, or each group's own) and sequence index s.
+std::vector<std::vector<std::complex<double>>> pair_phasors(const DumpVectors& before, const DumpVectors& after,
+                                                            const Identification& id);
+
+/// Step 4 with a position per axis (identify_axes.cpp): id.axes, theta, angle_residual, theta_sigma, reversed.
+void measure_axis_frequencies(const DumpVectors& before, const DumpVectors& after, const std::vector<AxisPosition>& positions,
+                              Identification& id);
+
+/// Steps 1–3 and 5 around step 4 (`measure`), for identify_rope's two forms; `moving` marks the indices
+/// whose position is not 0.
+Identification identify_with(const DumpVectors& before, const DumpVectors& after, const std::vector<bool>& moving,
+                             const std::function<void(Identification&)>& measure);
 
 /// The θ ∈ [−π, π] that maximises |Σ_k u_k·e^(−iθ·m_k)|; `ambiguous` set when another peak, outside the main
 /// lobe, reaches 98 % of it.

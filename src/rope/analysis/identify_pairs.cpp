@@ -1,5 +1,6 @@
 // Steps 1–4 of identify.hpp: rotated channels, attention factor, pairing, per-pair frequencies.
 #include <algorithm>
+#include <functional>
 #include <cmath>
 #include <complex>
 #include <fmt/format.h>
@@ -41,16 +42,47 @@ PairLayout classify(const std::vector<std::pair<int, int>>& pairs, const std::ve
 
 }  // namespace
 
-Identification identify_rope(const DumpVectors& before, const DumpVectors& after, const std::vector<double>& positions) {
+namespace {
+
+/// The checks both forms share; the indices whose position is not 0.
+std::vector<bool> moving_indices(const DumpVectors& before, const DumpVectors& after, std::size_t count,
+                                 const std::function<bool(std::size_t)>& nonzero) {
   if (before.seq != after.seq || before.groups() != after.groups() || before.d != after.d) {
     throw InvalidArgument(error_msg("the dumps before and after differ in shape"));
   }
-  if (static_cast<long>(positions.size()) != before.seq) {
-    throw InvalidArgument(error_msg("{0} positions for a dump of {1} sequence positions", positions.size(), before.seq));
+  if (static_cast<long>(count) != before.seq) {
+    throw InvalidArgument(error_msg("{0} positions for a dump of {1} sequence positions", count, before.seq));
   }
-  if (std::all_of(positions.begin(), positions.end(), [](double p) { return p == 0; })) {
+  std::vector<bool> moving(count);
+  for (std::size_t s = 0; s < count; ++s) moving[s] = nonzero(s);
+  if (std::none_of(moving.begin(), moving.end(), [](bool m) { return m; })) {
     throw InvalidArgument(error_msg("every position is 0, where RoPE is the identity: nothing can be identified"));
   }
+  return moving;
+}
+
+}  // namespace
+
+Identification identify_rope(const DumpVectors& before, const DumpVectors& after, const std::vector<double>& positions) {
+  const std::vector<bool> moving = moving_indices(before, after, positions.size(), [&](std::size_t s) { return positions[s] != 0; });
+  return detail::identify_with(before, after, moving,
+                               [&](Identification& id) { detail::measure_frequencies(before, after, positions, id); });
+}
+
+Identification identify_rope(const DumpVectors& before, const DumpVectors& after, const std::vector<AxisPosition>& positions) {
+  if (!positions.empty() && !positions.front().multi()) {
+    std::vector<double> single;
+    for (const AxisPosition& p : positions) single.push_back(p.value[0]);
+    return identify_rope(before, after, single);
+  }
+  const std::vector<bool> moving =
+      moving_indices(before, after, positions.size(), [&](std::size_t s) { return positions[s].max_abs() != 0; });
+  return detail::identify_with(before, after, moving,
+                               [&](Identification& id) { detail::measure_axis_frequencies(before, after, positions, id); });
+}
+
+Identification detail::identify_with(const DumpVectors& before, const DumpVectors& after, const std::vector<bool>& moving_at,
+                                     const std::function<void(Identification&)>& measure) {
   Identification id;
   const int d = before.d;
   if (d > kMaxIdentifyDim) {
@@ -91,7 +123,7 @@ Identification identify_rope(const DumpVectors& before, const DumpVectors& after
   {
     std::vector<long> moving;
     for (long s = 0; s < before.seq; ++s) {
-      if (positions[static_cast<std::size_t>(s)] != 0) moving.push_back(s);
+      if (moving_at[static_cast<std::size_t>(s)]) moving.push_back(s);
     }
     const long per = std::max(1L, static_cast<long>(moving.size()) * before.groups() / kPairingSample);
     for (long k = 0; k < static_cast<long>(moving.size()) * before.groups(); k += per) {
@@ -132,7 +164,7 @@ Identification identify_rope(const DumpVectors& before, const DumpVectors& after
     for (long g = 0; g < before.groups(); ++g) {
       std::vector<long> own;
       for (long s = 0; s < before.seq; s += std::max(1L, before.seq / 64)) {
-        if (positions[static_cast<std::size_t>(s)] != 0) own.push_back(s * before.groups() + g);
+        if (moving_at[static_cast<std::size_t>(s)]) own.push_back(s * before.groups() + g);
       }
       id.group_pairs.push_back(pair_up(own));
       if (id.group_pairs.back().empty()) {
@@ -183,7 +215,7 @@ Identification identify_rope(const DumpVectors& before, const DumpVectors& after
     }
   }
   // 4. Frequencies (identify_theta.cpp).
-  detail::measure_frequencies(before, after, positions, id);
+  measure(id);
   const int n = static_cast<int>(id.pairs.size());
   // 5. Family, over the pairs of the family's dimension (zero-frequency pairs of a proportional head added).
   const Eigen::VectorXd measured = id.theta.cwiseAbs();

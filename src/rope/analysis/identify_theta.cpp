@@ -115,13 +115,11 @@ double detail::periodogram_peak(const std::vector<double>& m, const std::vector<
   return wrap(0.5 * (a + b));
 }
 
-void detail::measure_frequencies(const DumpVectors& before, const DumpVectors& after, const std::vector<double>& positions,
-                                 Identification& id) {
+std::vector<std::vector<Complex>> detail::pair_phasors(const DumpVectors& before, const DumpVectors& after,
+                                                       const Identification& id) {
   const int n = static_cast<int>(id.pairs.size());
-  const long seq = before.seq;
-  // Phasors u_j(s).
-  std::vector<std::vector<Complex>> u(static_cast<std::size_t>(n), std::vector<Complex>(static_cast<std::size_t>(seq)));
-  for (long s = 0; s < seq; ++s) {
+  std::vector<std::vector<Complex>> u(static_cast<std::size_t>(n), std::vector<Complex>(static_cast<std::size_t>(before.seq)));
+  for (long s = 0; s < before.seq; ++s) {
     for (long g = 0; g < before.groups(); ++g) {
       const double* x = before.vector(s, g);
       const double* y = after.vector(s, g);
@@ -132,6 +130,14 @@ void detail::measure_frequencies(const DumpVectors& before, const DumpVectors& a
       }
     }
   }
+  return u;
+}
+
+void detail::measure_frequencies(const DumpVectors& before, const DumpVectors& after, const std::vector<double>& positions,
+                                 Identification& id) {
+  const int n = static_cast<int>(id.pairs.size());
+  const long seq = before.seq;
+  const std::vector<std::vector<Complex>> u = pair_phasors(before, after, id);
   // The periodogram's positions: the ones of smallest |m|.
   std::vector<long> order(static_cast<std::size_t>(seq));
   std::iota(order.begin(), order.end(), 0L);

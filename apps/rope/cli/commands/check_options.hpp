@@ -31,4 +31,16 @@ struct CheckOptions {
 RopeExpectation expectation_from_options(const CheckOptions& opt, int head_dim, bool per_axis, double max_position,
                                          Message& where);
 
+/// The expectation of a layer without RoPE: d channels, none turning (θ_i = 0 for every pair), attention factor 1.
+RopeExpectation unchanged_expectation(int head_dim, const CheckOptions& opt);
+
+/// For a layer without RoPE: the expectation of the model's first layer type that has RoPE (the model's one RoPE
+/// when it has no layer types), to tell what a rotated dump did; nullopt when no layer rotates or that RoPE does
+/// not fit a head of `head_dim`.
+std::optional<RopeExpectation> rope_of_other_layers(const CheckOptions& opt, int head_dim, bool per_axis, double max_position);
+
+/// The report's "scaling" row: the scaling and its parameters, "none (default RoPE)" for unscaled RoPE, "no RoPE on
+/// this layer" for a layer without RoPE.
+std::string scaling_text(const RopeExpectation& e, bool no_rope, const Text& t);
+
 }  // namespace rope::cli

@@ -30,59 +30,7 @@
 
 namespace rope::cli {
 
-RopeExpectation expectation_from_options(const CheckOptions& opt, int head_dim, bool per_axis, double max_position,
-                                         Message& where) {
-  const ModelRope rope = resolve(opt.scaling, {std::nullopt, head_dim, opt.base, kDefaultBase, std::nullopt, Layout::Interleaved});
-  if (!rope.plain && rope.spec.axes && rope.spec.axes->vision() && !per_axis) {
-    throw InvalidArgument(error_msg("a vision tower's 2-D RoPE turns each patch by its (row, column): give --axis-positions FILE with "
-                          "a row ROW,COL per sequence index, or check the tower's rotation with rope apply --position ROW,COL"));
-  }
-  // The library's one construction (analysis/expectation.hpp), shared with the Python module.
-  ExpectationRequest q;
-  q.head_dim = head_dim;
-  q.from_model = !opt.scaling.source.file.empty() || !opt.scaling.source.preset.empty();
-  q.vision = !opt.scaling.rope.vision.empty();
-  q.gguf = !opt.scaling.source.file.empty() && is_gguf_file(opt.scaling.source.file);
-  q.angles = opt.angles;
-  q.layout = opt.layout;
-  q.max_position = max_position;
-  RopeExpectation e = expectation_from_rope(rope, q);
-  // --query: Ministral 3 and Mistral 4 multiply the query by s(p) (S21) after RoPE, on every layer (HF
-  // get_llama_4_attn_scale in Ministral3Attention.forward); keys are not scaled.
-  if (opt.query && !opt.scaling.source.any()) {
-    throw InvalidArgument(error_msg("--query scales a query as a model's attention does: give --model or --config"));
-  }
-  if (opt.query && rope.model.query_scaling) {
-    e.query_beta = rope.model.query_scaling->beta;
-    e.query_original = rope.model.query_scaling->original;
-  }
-  if (opt.layout) {
-    where = Message::same("--layout");
-  } else if (!rope.plain && q.from_model) {
-    where = msg("the model's class");
-  } else if (!rope.plain && q.vision) {
-    where = Message::same(fmt::format("--vision {}", opt.scaling.rope.vision));
-  } else {
-    where = msg("assumed: Hugging Face's rotate_half; give --layout");
-  }
-  return e;
-}
-
 namespace {
-
-/// The expectation of a layer without RoPE: d channels, none turning (θ_i = 0 for every pair), attention factor 1.
-/// The angle model is the source's (float32 for Hugging Face, whose Llama 4 temperature (S20) is float32; ggml for a
-/// GGUF), or --angles.
-RopeExpectation unchanged_expectation(int head_dim, const CheckOptions& opt) {
-  RopeExpectation e;
-  e.angles = opt.angles ? *opt.angles
-             : !opt.scaling.source.file.empty() && is_gguf_file(opt.scaling.source.file) ? AngleModel::Ggml
-                                                                                         : AngleModel::Float32;
-  e.head_dim = head_dim;
-  e.theta = Eigen::VectorXd::Zero(head_dim / 2);
-  e.error_model = msg("unchanged: the layer has no RoPE");
-  return e;
-}
 
 /// "3 of 64 (first: position 5): 5–6, 9"-style summary of the indices whose ratio exceeds 1: the count, the
 /// first by `name`, and up to four runs of consecutive indices by `value`.
@@ -206,7 +154,12 @@ int run_check(const CheckOptions& opt, std::ostream& out) {
     report.notes.insert(report.notes.begin(),
                         msg("layers {0} of {1} ({2}) have no RoPE: the model's code uses q and k as projected, so the "
                             "dump after must equal the dump before",
-                            describe_layers(nope->layers), nope->model, nope->layer_type));
+                            describe_layers(nope->layers), escape_controls(nope->model), escape_controls(nope->layer_type)));
+  }
+  if (nope && !report.comparison.passed()) {  // a rotated dump of a layer without RoPE: what rotated it
+    diagnose_no_rope(report, source, positions,
+                     rope_of_other_layers(opt, dumps.after.d, !dumps.axis_positions.empty(), max_position),
+                     escape_controls(nope->model), escape_controls(nope->layer_type), describe_layers(nope->layers));
   }
   std::vector<SegmentCheck> segments =
       dumps.segments.size() > 1 ? check_segments(source, positions, e, dumps.segments, report.comparison)
@@ -277,6 +230,11 @@ int run_check(const CheckOptions& opt, std::ostream& out) {
                         {"swapped_groups", dg.swapped_groups}, {"restarts", dg.restarts},
                         {"closest", dg.closest ? nlohmann::json(to_string(*dg.closest)) : nlohmann::json()},
                         {"closest_explained", dg.closest ? nlohmann::json(dg.closest_explained) : nlohmann::json()}};
+      if (dg.no_rope) {  // a layer without RoPE, rotated: the model's RoPE as it is ("expected"), a variant of it, or null
+        const auto& n = *dg.no_rope;
+        j["diagnosis"]["no_rope_rotated"] = {
+            {"rope_matches", n.rope_matches ? nlohmann::json(to_string(*n.rope_matches)) : nlohmann::json()}, {"changed", n.changed}};
+      }
       nlohmann::json v = nlohmann::json::object();
       for (const auto& [kind, comparison] : report.variants) v[to_string(kind)] = comparison.failing;
       j["variants_failing"] = v;
@@ -285,15 +243,15 @@ int run_check(const CheckOptions& opt, std::ostream& out) {
     return passed ? kOk : kVerifyFailed;
   }
   const auto row = [&](const std::string& label, const std::string& value) { out << fmt::format("  {:<20}{}\n", label, value); };
-  out << t.tr("rope check: {0} against RoPE({1})\n", opt.dumps.after, opt.dumps.before);
+  out << t.tr("rope check: {0} against RoPE({1})\n", escape_controls(opt.dumps.after), escape_controls(opt.dumps.before));
   row(t.tr("dump"), fmt::format("[{}] = {}, {} ({}), {} {}", to_string(dumps.axes), shape_string(dumps.shape),
                                       to_string(dumps.after.dtype), dumps.stored, t.tr("positions"), positions_text(dumps, t)));
   if (nope && e.query_beta != 0) {
     row(t.tr("expected"), t.tr("the query times t(p) (S20): layers {0} ({1}) of {2} have no RoPE", describe_layers(nope->layers),
-                               nope->layer_type, nope->model));
+                               escape_controls(nope->layer_type), escape_controls(nope->model)));
   } else if (nope) {
     row(t.tr("expected"), t.tr("unchanged: layers {0} ({1}) of {2} have no RoPE", describe_layers(nope->layers),
-                               nope->layer_type, nope->model));
+                               escape_controls(nope->layer_type), escape_controls(nope->model)));
   } else {
     row(t.tr("expected"),
         t.tr("{0} layout ({1}), rotary dim {2} of {3}, base {4}, attention factor {5}", std::string(to_string(e.layout)),
@@ -310,7 +268,7 @@ int run_check(const CheckOptions& opt, std::ostream& out) {
                        fmt::join(e.axes->source.sections, ", "), order_name(e.axes->source.order, t),
                        axis_rule(e.axes->source.order)));
   }
-  row(t.tr("scaling"), e.scaling);
+  row(t.tr("scaling"), scaling_text(e, nope.has_value(), t));
   row(t.tr("error model"), e.error_model.in(t.zh()));
   row(t.tr("tolerance (C1)"),
       fmt::format("κ·a·‖x‖·(2·ε_T + ε_A·(1 + c_i·{}·θ_i)), ε_T = {} ({}), ε_A = {}, κ = {}", !e.axes ? std::string("|m|") : e.axes->position_offset != 0 ? "|p_a(i) + " + format_number(e.axes->position_offset) + "|" : std::string("|p_a(i)|"),

@@ -3,12 +3,14 @@
 // scaling family that explains them, with the residual of the fit.
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <cmath>
 #include <memory>
 #include <nlohmann/json.hpp>
 
 #include "rope/analysis/identify.hpp"
 #include "rope/cli/output.hpp"
+#include "rope/cli/axes_text.hpp"
 #include "rope/cli/commands.hpp"
 #include "rope/cli/digits.hpp"
 #include "rope/cli/options.hpp"
@@ -69,24 +71,34 @@ std::string layout_text(const Identification& id, const Text& t) {
   return t.tr("another permutation: {0}{1}", list, n > 8 ? " …" : "");
 }
 
+/// The sections the pairs' axes make: "mrope_section [16, 24, 24], chunked (docs/multi-axis.md (A2))".
+std::string sections_text(const Identification::Axes& axes, const Text& t) {
+  if (axes.sections.empty()) return t.tr("undetermined: the positions cannot tell the axes apart (see the note)");
+  const std::string list = fmt::format("{}", fmt::join(axes.sections, ", "));
+  if (!axes.order) return t.tr("mrope_section [{0}] in neither map (see the note)", list);
+  return t.tr("mrope_section [{0}], {1} (docs/multi-axis.md {2}): pair j turns by θ_j·p_a(j)", list,
+              order_name(*axes.order, t), axis_rule(*axes.order));
+}
+
 }  // namespace
 
 int run_identify(const IdentifyOptions& opt, std::ostream& out) {
   check_figure_options(opt.figure);
   const Text t = opt.figure.tr();
   LoadedDumps dumps = open_dumps(opt.dumps);
-  if (!dumps.axis_positions.empty()) {
-    throw InvalidArgument(error_msg("rope identify takes one number per position; these positions have {0} components (M-RoPE): "
-                                    "give one row of positions", dumps.axis_positions.front().count));
+  // M-RoPE: a position per axis (t, h, w(, e)), from --axis-positions or a [3, batch, seq] tensor; else one number.
+  std::vector<AxisPosition> positions = dumps.axis_positions;
+  if (positions.empty()) {
+    for (const double p : dumps.positions) positions.push_back(AxisPosition::single(p));
   }
-  std::vector<double> positions = dumps.positions;
   std::vector<long> kept;  // streamed: the sequence indices of the sample
   long groups_kept = 0;
   if (dumps.stream) {
     // Memory bounded whatever the files' size: every index of the first heads, or windows of indices (dump_stream.hpp).
     DumpSample sample = sample_dump(*dumps.stream, kIdentifyElements);
-    positions.clear();
-    for (const long i : sample.indices) positions.push_back(dumps.positions[static_cast<std::size_t>(i)]);
+    std::vector<AxisPosition> kept_positions;
+    for (const long i : sample.indices) kept_positions.push_back(positions[static_cast<std::size_t>(i)]);
+    positions = std::move(kept_positions);
     dumps.before = std::move(sample.before);
     dumps.after = std::move(sample.after);
     kept = std::move(sample.indices);
@@ -130,10 +142,15 @@ int run_identify(const IdentifyOptions& opt, std::ostream& out) {
     j["jumps"] = id.jumps;
     j["undetermined"] = id.undetermined;
     j["reversed"] = id.reversed;
+    if (id.axes) {
+      j["mrope"] = {{"pair_axis", id.axes->pair_axis},
+                    {"sections", id.axes->sections.empty() ? nlohmann::json() : nlohmann::json(id.axes->sections)},
+                    {"order", id.axes->order ? nlohmann::json(std::string(to_string(*id.axes->order))) : nlohmann::json()}};
+    }
     out << json_text(j) << '\n';
   } else {
     const auto row = [&](const std::string& label, const std::string& value) { out << fmt::format("  {:<20}{}\n", label, value); };
-    out << t.tr("rope identify: {0} from {1}\n", opt.dumps.after, opt.dumps.before);
+    out << t.tr("rope identify: {0} from {1}\n", escape_controls(opt.dumps.after), escape_controls(opt.dumps.before));
     row(t.tr("dump"), fmt::format("[{}] = {}, {} ({}), {} {}", to_string(dumps.axes), shape_string(dumps.shape),
                                         to_string(dumps.after.dtype), dumps.stored, t.tr("positions"), positions_text(dumps, t)));
     if (id.position_offset != 0 || !id.jumps.empty()) {
@@ -150,6 +167,7 @@ int run_identify(const IdentifyOptions& opt, std::ostream& out) {
     if (!id.pairs.empty()) {
       row(t.tr("attention factor"), t.tr("{0:.6f} (pair norms kept within {1:.2g})",
                                                        id.attention_factor, id.norm_residual));
+      if (id.axes) row("M-RoPE", sections_text(*id.axes, t));
       row(t.tr("family"), family_text(id.fit, t));
       // The family is the simplest fit within the noise of the smallest residual (analysis/identify.cpp): the
       // residuals are compared, and shown with the digits that tell them apart (digits.hpp, at least 2).
@@ -182,7 +200,7 @@ int run_identify(const IdentifyOptions& opt, std::ostream& out) {
 Command add_identify_command(CLI::App& app) {
   auto opt = std::make_shared<IdentifyOptions>();
   CLI::App* sub = app.add_subcommand("identify", "Which RoPE produced these tensors: layout, rotary dim, frequencies and scaling from two dumps");
-  add_dump_options(*sub, opt->dumps);
+  add_dump_options(*sub, opt->dumps, true);
   sub->add_flag("--json", opt->json, "print the identification as JSON");
   add_figure_options(*sub, opt->figure);
   add_digits_option(*sub, opt->digits, "2", kDigitsHelp);
