@@ -321,7 +321,8 @@ const std::vector<GgufArchitecture>& gguf_architectures() {
     static const std::vector<std::string_view> tested{"mamba", "llama", "command-r", "deepseek2", "qwen2", "qwen3",
                                                       "phi3", "gemma3", "gpt-oss", "qwen2vl", "qwen3vl", "glm4",
                                                       "smollm3", "cohere2", "olmo2", "llama4", "smallthinker",
-                                                      "exaone4", "afmoe", "granitehybrid", "granite_swa"};
+                                                      "exaone4", "afmoe", "granitehybrid", "granite_swa", "step35",
+                                                      "spark2_5", "dots3note", "glm-dsa", "dflash", "deepseek4", "hunyuan_vl"};
     std::vector<GgufArchitecture> t;
     std::string_view text(detail::embedded_llama_rope_types());
     bool header = true;
