@@ -17,6 +17,7 @@ length, rope.freq_base, the scaling factor, the rope type's layout).
 Usage: check_pipeline.py --rope ROPE --harness HARNESS --lib LIBDIR --out OUTDIR
 """
 import argparse
+import concurrent.futures
 import json
 import math
 import os
@@ -101,7 +102,23 @@ def run(cmd):
     return r.returncode, json.loads(r.stdout) if r.stdout.strip().startswith("{") else r.stdout
 
 
+def node_check(rope, out, row):
+    """The `rope check` of one RoPE node (a row of pipeline.tsv), or None when it is not checked one by one."""
+    case, base, node, layer, positions, mode = row[0], row[1], row[2], row[3], row[10], row[5]
+    if mode == "-1" or (case in LAYERED and not sampled(int(layer), LAYERED[case][0])):
+        return None
+    extra = ["--layer-type", layer] if case in LAYERED else []
+    for (c, prefix), name in NODE_TYPES.items():
+        if case == c and node.startswith(prefix):
+            extra = ["--layer-type", name]
+    return [rope, "check", "--before", base + ".before.npy", "--after", base + ".after.npy", "--positions", positions,
+            "--config", os.path.join(out, case + ".gguf"), "--json"] + extra
+
+
 def main():
+    # One OpenMP thread per rope process: the tier runs them one or two at a time on CI's two cores, where idle OpenMP
+    # threads only spin (a third of a check's CPU time); every number rope prints is the same with any thread count.
+    os.environ["OMP_NUM_THREADS"] = "1"
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     for k in ("rope", "harness", "lib", "out"):
         ap.add_argument("--" + k, required=True)
@@ -113,6 +130,13 @@ def main():
     failed, total, models, turned, dumps, temperatures = 0, 0, {}, {}, {}, 0
     with open(os.path.join(a.out, "pipeline.tsv")) as f:
         rows = [line.rstrip("\n").split("\t") for line in f if line.strip()]
+    # The nodes' checks, two at a time (CI's two cores); their answers are read in order below.
+    pool = concurrent.futures.ThreadPoolExecutor(max_workers=2)
+    checks = {}
+    for row in rows:
+        cmd = node_check(a.rope, a.out, row)
+        if cmd:
+            checks[tuple(cmd)] = pool.submit(run, cmd)
     for (case, base, node, layer, n_dims, mode, freq_base, freq_scale, ext, attn, positions, slot_e,
          n_ctx_train, rope_type, scale_train, key_base, key_type, key_factor, key_base_swa, in_place) in rows:
         gguf = os.path.join(a.out, case + ".gguf")
@@ -133,19 +157,16 @@ def main():
                 failed += 0 if ok else 1
             temperatures = temperatures + 1
             continue
-        extra = ["--layer-type", layer] if case in LAYERED else []
-        for (c, prefix), name in NODE_TYPES.items():
-            if case == c and node.startswith(prefix):
-                extra = ["--layer-type", name]
         turned.setdefault(case, set()).add(int(layer))
         dumps.setdefault(case, (base, positions))
-        if case in LAYERED and not sampled(int(layer), LAYERED[case][0]):
+        check = node_check(a.rope, a.out, (case, base, node, layer, n_dims, mode, freq_base, freq_scale, ext, attn,
+                                           positions))
+        if not check:
             continue
-        check = [a.rope, "check", "--before", base + ".before.npy", "--after", base + ".after.npy",
-                 "--positions", positions, "--config", gguf, "--json"] + extra
+        extra = check[check.index("--json") + 1:]
         total += 1
         try:
-            rc, j = run(check)
+            rc, j = checks[tuple(check)].result()
         except RuntimeError as e:
             print(f"FAIL {case} {node}: {e}")
             failed += 1
@@ -234,6 +255,7 @@ def main():
     print(f"{'ok  ' if ok else 'FAIL'} llama4         query temperature nodes captured: {temperatures} (expected 2)")
     failed += 0 if ok else 1
     print(f"{total - failed} of {total} pipeline checks as expected")
+    pool.shutdown()
     return 1 if failed else 0
 
 
