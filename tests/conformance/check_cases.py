@@ -17,6 +17,9 @@ from nope import check_nope_layer
 
 
 def main():
+    # One OpenMP thread per rope process: the tier runs them one or two at a time on CI's two cores, where idle OpenMP
+    # threads only spin (a third of a check's CPU time); every number rope prints is the same with any thread count.
+    os.environ["OMP_NUM_THREADS"] = "1"
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rope", required=True)
     ap.add_argument("--harness", required=True)

@@ -7,6 +7,8 @@ for every node:
   - where ggml ran the RoPE in place (after a q-norm), the "before" a callback reads once the node is done
     equals "after", and check must say so (before-equals-after);
   - `rope identify` must recover, from one node of each model, the scaling family and its parameters;
+  - on Llama 4's NoPE layers, q times the temperature (the graph's ggml_mul node) must pass `check --query` and
+    fail without it;
 for every model of LAYERED, the layers with a RoPE node must be those llama.cpp's source gives RoPE, and rope must
 check each other one as a layer without RoPE (nope.py: the unchanged dump passes, the rotated one fails);
 and for every model, `rope inspect CASE.gguf --json` must agree with what libllama reports it loaded (context
@@ -15,6 +17,7 @@ length, rope.freq_base, the scaling factor, the rope type's layout).
 Usage: check_pipeline.py --rope ROPE --harness HARNESS --lib LIBDIR --out OUTDIR
 """
 import argparse
+import concurrent.futures
 import json
 import math
 import os
@@ -53,10 +56,20 @@ LAYERED = {
     "gpt-oss": (4, set()),                       # src/models/openai-moe.cpp: as gemma2
     "exaone-moe": (8, every_fourth(8, 3)),       # src/models/exaone-moe.cpp:131: RoPE on the sliding layers only
     "laguna": (8, set()),                        # src/models/laguna.cpp:180-189: sliding layers unscaled
+    "gemma4": (4, set()),                        # src/models/gemma4.cpp:191-227: sliding layers' own head and n_rot
+    "step35": (4, set()),                        # src/models/step35.cpp:244-255: full layers n_rot / 2
+    "spark2_5": (4, set()),                      # src/models/spark2-5.cpp:76-87: sliding layers' own head and n_rot
+    "deepseek4": (4, set()),                     # src/models/deepseek4.cpp:903-935: compressed layers and the others
 }
+# Nodes of a layer type that is not a layer's (DeepSeek-4's lightning indexer: its q and compressed k, lid_*), by name.
+NODE_TYPES = {("deepseek4", "lid_"): "indexer"}
 # The models whose only layers with RoPE slide, at rope.freq_base_swa: inspect reports their values (None: the model's
 # scaling; 1: unscaled, muse-glimmer.cpp:9 leaves rope_freq_scale_train_swa at 1).
 ONLY_SLIDING_TURN = {"afmoe": None, "muse-glimmer": 1}
+# Models whose base is not rope.freq_base: DeepSeek-4's values are its compressed layers'
+# (attention.compress_rope_freq_base, gguf_config_deepseek4.cpp); HunYuan-VL's base is rope.freq_base · alpha^(d/(d − 2)) in
+# float32 (src/models/hunyuan-vl.cpp:7-12; the value libllama's RoPE nodes carry).
+DEFAULT_BASE = {"deepseek4": 160000, "hunyuan-vl-alpha": 11158844.0}
 # Dumps correct for llama.cpp that rope, choosing LongRoPE's list from the positions as Hugging Face does, must name:
 # Phi-3 run with n_ctx 256 takes the short factors at every position (llama_model::get_rope_factors).
 EXPECT = {"phi3-short": "longrope-other-list"}
@@ -73,6 +86,10 @@ IDENTIFY = {
     ("gemma3", "Qcur-0"): {"family": "default", "base": 10000},
     ("gemma3", "Qcur-5"): {"family": "linear", "base": 1e6, "factor": 8},
     ("qwen2vl", "Qcur-0"): {"family": "default", "base": 1e6},
+    ("gemma4", "Qcur_pos-0"): {"family": "default", "base": 10000},
+    ("step35", "Qcur_pos-1"): {"family": "default", "base": 10000},
+    ("spark2_5", "Qcur_rope-0"): {"family": "linear", "base": 10000, "factor": 2},
+    ("deepseek4", "q-0"): {"family": "default", "base": 10000, "rotary_dim": 64},
 }
 # llama_model_rope_type (include/llama.h enum llama_rope_type): NORM 0 pairs (2j, 2j+1), the others (j, j + r/2).
 LAYOUT = {0: "interleaved", 2: "half", 8: "half", 40: "half"}
@@ -85,7 +102,23 @@ def run(cmd):
     return r.returncode, json.loads(r.stdout) if r.stdout.strip().startswith("{") else r.stdout
 
 
+def node_check(rope, out, row):
+    """The `rope check` of one RoPE node (a row of pipeline.tsv), or None when it is not checked one by one."""
+    case, base, node, layer, positions, mode = row[0], row[1], row[2], row[3], row[10], row[5]
+    if mode == "-1" or (case in LAYERED and not sampled(int(layer), LAYERED[case][0])):
+        return None
+    extra = ["--layer-type", layer] if case in LAYERED else []
+    for (c, prefix), name in NODE_TYPES.items():
+        if case == c and node.startswith(prefix):
+            extra = ["--layer-type", name]
+    return [rope, "check", "--before", base + ".before.npy", "--after", base + ".after.npy", "--positions", positions,
+            "--config", os.path.join(out, case + ".gguf"), "--json"] + extra
+
+
 def main():
+    # One OpenMP thread per rope process: the tier runs them one or two at a time on CI's two cores, where idle OpenMP
+    # threads only spin (a third of a check's CPU time); every number rope prints is the same with any thread count.
+    os.environ["OMP_NUM_THREADS"] = "1"
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     for k in ("rope", "harness", "lib", "out"):
         ap.add_argument("--" + k, required=True)
@@ -94,24 +127,46 @@ def main():
     if os.path.exists(os.path.join(a.out, "norope.tsv")):
         os.remove(os.path.join(a.out, "norope.tsv"))
     subprocess.run([a.harness, a.out, a.lib], check=True)
-    failed, total, models, turned, dumps = 0, 0, {}, {}, {}
+    failed, total, models, turned, dumps, temperatures = 0, 0, {}, {}, {}, 0
     with open(os.path.join(a.out, "pipeline.tsv")) as f:
         rows = [line.rstrip("\n").split("\t") for line in f if line.strip()]
+    # The nodes' checks, two at a time (CI's two cores); their answers are read in order below.
+    pool = concurrent.futures.ThreadPoolExecutor(max_workers=2)
+    checks = {}
+    for row in rows:
+        cmd = node_check(a.rope, a.out, row)
+        if cmd:
+            checks[tuple(cmd)] = pool.submit(run, cmd)
     for (case, base, node, layer, n_dims, mode, freq_base, freq_scale, ext, attn, positions, slot_e,
          n_ctx_train, rope_type, scale_train, key_base, key_type, key_factor, key_base_swa, in_place) in rows:
         gguf = os.path.join(a.out, case + ".gguf")
         swa = float(key_base_swa) if key_base_swa != "-" else None
-        models[case] = (gguf, int(n_ctx_train), int(rope_type), float(key_base), key_type, float(key_factor), swa)
-        extra = ["--layer-type", layer] if case in LAYERED else []
+        factor = float(key_factor) if key_factor != "-" else 0.0  # no key (a file the harness wrote: no_save)
+        models[case] = (gguf, int(n_ctx_train), int(rope_type), float(key_base), key_type, factor, swa)
+        if mode == "-1":
+            # Llama 4's NoPE layer: q times the temperature t(p) in libllama's graph (llama_pipeline.cpp). check --query
+            # must pass it; without --query (a key, unchanged) it must fail.
+            for query, want in ((["--query"], True), ([], False)):
+                total += 1
+                rc, j = run([a.rope, "check", "--before", base + ".before.npy", "--after", base + ".after.npy",
+                             "--positions", positions, "--config", gguf, "--layer-type", layer, "--json"] + query)
+                ok = j["passed"] == want
+                print(f"{'ok  ' if ok else 'FAIL'} {case:14s} {node:8s} query temperature of NoPE layer {layer}, "
+                      f"check {' '.join(query) or 'without --query'}: {'pass' if j['passed'] else 'fails'} "
+                      f"max|delta|/tol {j['max_ratio']:.3g}")
+                failed += 0 if ok else 1
+            temperatures = temperatures + 1
+            continue
         turned.setdefault(case, set()).add(int(layer))
         dumps.setdefault(case, (base, positions))
-        if case in LAYERED and not sampled(int(layer), LAYERED[case][0]):
+        check = node_check(a.rope, a.out, (case, base, node, layer, n_dims, mode, freq_base, freq_scale, ext, attn,
+                                           positions))
+        if not check:
             continue
-        check = [a.rope, "check", "--before", base + ".before.npy", "--after", base + ".after.npy",
-                 "--positions", positions, "--config", gguf, "--json"] + extra
+        extra = check[check.index("--json") + 1:]
         total += 1
         try:
-            rc, j = run(check)
+            rc, j = checks[tuple(check)].result()
         except RuntimeError as e:
             print(f"FAIL {case} {node}: {e}")
             failed += 1
@@ -181,6 +236,7 @@ def main():
         if case in ONLY_SLIDING_TURN:
             key_base = key_base_swa
             key_factor = ONLY_SLIDING_TURN[case] or key_factor
+        key_base = DEFAULT_BASE.get(case, key_base)
         rc, j = run([a.rope, "inspect", gguf, "--json"])
         problems = []
         if j.get("max_position_embeddings") != n_ctx_train:
@@ -193,7 +249,13 @@ def main():
             problems.append(f"layout {j.get('layout')} against libllama's rope type {rope_type}")
         print(f"{'ok  ' if not problems else 'FAIL'} {case:14s} inspect agrees with libllama: {'; '.join(problems) or 'yes'}")
         failed += 1 if problems else 0
+    # Llama 4's NoPE layers (3 and 7 of 8) each scale the query by the temperature: both must have been captured.
+    total += 1
+    ok = temperatures == 2
+    print(f"{'ok  ' if ok else 'FAIL'} llama4         query temperature nodes captured: {temperatures} (expected 2)")
+    failed += 0 if ok else 1
     print(f"{total - failed} of {total} pipeline checks as expected")
+    pool.shutdown()
     return 1 if failed else 0
 
 

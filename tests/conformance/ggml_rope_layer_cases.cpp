@@ -209,6 +209,71 @@ void per_layer(const AddCase& add) {
     add("deepseek4-layer-2-compressed", comp, b, layer(2), "pass");
     add("deepseek4-default-compressed", comp, d, "", "pass");
   }
+  {  // Step 3.5 (step35.cpp:9,59-63,244-255): full layers rotate n_rot / 2 with the first n_rot / 4 factors of the
+     // shared rope_freqs; sliding layers all n_rot at rope.freq_base_swa, unscaled, no factors
+    std::vector<float> ff;
+    for (int i = 0; i < 64; ++i) ff.push_back(1.0f + 0.0625f * static_cast<float>(i));
+    const auto g = [&] {
+      Gguf f("step35");
+      f.model(262144, 64, 128, 128, 5e6f, 4).f32("rope.freq_base_swa", 10000).u32("attention.sliding_window", 512)
+          .bools("attention.sliding_window_pattern", {false, true, true, true}).tensor("rope_freqs.weight", ff);
+      return f;
+    };
+    Call full;
+    full.head_dim = 128, full.n_dims = 64, full.base = 5e6f, full.freq_factors.assign(ff.begin(), ff.begin() + 32);
+    Call sliding;
+    sliding.head_dim = sliding.n_dims = 128, sliding.base = 10000;
+    Gguf a = g(), b = g();
+    add("step35-layer-0-full", full, a, layer(0), "pass");
+    add("step35-layer-1-sliding", sliding, b, layer(1), "pass");
+  }
+  {  // Spark 2.5 (spark2-5.cpp:8-12,76-87): sliding layers of head 64 turning 64 at rope.freq_base_swa, scaled
+    const auto g = [] {
+      Gguf f("spark2_5");
+      f.model(32768, 16, 128, 128, 1e6f, 4).u32("attention.key_length_swa", 64).u32("rope.dimension_count_swa", 64)
+          .f32("rope.freq_base_swa", 10000).str("rope.scaling.type", "linear").f32("rope.scaling.factor", 2)
+          .bools("attention.sliding_window_pattern", {true, true, true, false});
+      return f;
+    };
+    Call sliding;
+    sliding.head_dim = sliding.n_dims = 64, sliding.base = 10000, sliding.freq_scale = 0.5f;
+    Call full;
+    full.base = 1e6f, full.freq_scale = 0.5f;
+    Gguf a = g(), b = g();
+    add("spark2_5-layer-0-sliding", sliding, a, layer(0), "pass");
+    add("spark2_5-layer-3-full", full, b, layer(3), "pass");
+  }
+  {  // dots3note (dots3note.cpp:23-34,309-339): NORM, the last 64 channels of an MLA head of 192 (full) or 128
+     // (sliding: key_length_mla_swa), sliding at rope.freq_base_swa with the model's YaRN
+    const auto g = [] {
+      Gguf f("dots3note");
+      f.model(131072, 16, 576, 64, 5e6f, 4).u32("attention.key_length_mla", 192).u32("attention.key_length_mla_swa", 128)
+          .f32("rope.freq_base_swa", 10000).str("rope.scaling.type", "yarn").f32("rope.scaling.factor", 4)
+          .u32("rope.scaling.original_context_length", 32768).bools("attention.sliding_window_pattern", {false, true, true, true});
+      return f;
+    };
+    Call full;
+    full.mode = GGML_ROPE_TYPE_NORMAL, full.head_dim = 192, full.n_dims = 64, full.offset = 128, full.base = 5e6f;
+    full.freq_scale = 0.25f, full.ext_factor = 1, full.n_ctx_orig = 32768, full.attn_factor = yarn_attn_factor(4, false);
+    Call sliding = full;
+    sliding.head_dim = 128, sliding.offset = 64, sliding.base = 10000;
+    Gguf a = g(), b = g();
+    add("dots3note-layer-0-full", full, a, layer(0), "pass");
+    add("dots3note-layer-1-sliding", sliding, b, layer(1), "pass");
+  }
+  {  // GLM-DSA (glm-dsa.cpp:43,379-381) and DFlash's DSpark draft (dflash.cpp:48-92): the last 64 channels
+    Call c;
+    c.mode = GGML_ROPE_TYPE_NORMAL, c.head_dim = 256, c.n_dims = 64, c.offset = 192, c.base = 1e6f;
+    Gguf glm("glm-dsa");
+    glm.model(202752, 64, 576, 64, 1e6f).u32("attention.key_length_mla", 256);
+    add("glm-dsa-mla-head", c, glm, "", "pass");
+    Call d;  // every stage uncompressed: rope.freq_base, the YaRN keys unused
+    d.mode = GGML_ROPE_TYPE_NORMAL, d.head_dim = 512, d.n_dims = 64, d.offset = 448, d.base = 10000;
+    Gguf ds("dflash");
+    ds.model(1048576, 64, 512, 64, 10000).str("rope.scaling.type", "yarn").f32("rope.scaling.factor", 16)
+        .u32("rope.scaling.original_context_length", 65536).u32("hyper_connection.count", 4);
+    add("dflash-dspark", d, ds, "", "pass");
+  }
 }
 
 /// Float16 kernels, q as a strided view of a fused QKV with partial rotation, multi-axis positions far out.

@@ -4,12 +4,14 @@
 //
 // Per case: the model's metadata is written with ggml's gguf API; libllama builds the model from it
 // (llama_model_init_from_user, random weights except the RoPE factor tensors, which carry the case's values),
-// saves it (llama_model_save_to_file), loads that file again (llama_model_load_from_file) and runs one forward
+// saves it (llama_model_save_to_file), loads that file again (llama_model_load_from_file; an architecture the saver
+// does not support runs as built, its CASE.gguf written here) and runs one forward
 // pass: one token per sequence, each sequence at its own position (positions up to 65535, no long prefill).
 // The callback answers "yes" for every node, so the scheduler computes one node at a time; when it asks about a
 // GGML_OP_ROPE node, the node's src[0] (q or k before RoPE, computed, not yet overwritten by the RoPE that
 // ggml may run in place) and src[1] (the positions) are copied; when the node is done, the node itself (after).
-// Views (Phi-3's fused QKV, DeepSeek's q_pe and k_pe) are read through their strides nb[].
+// Views (Phi-3's fused QKV, DeepSeek's q_pe and k_pe) are read through their strides nb[]. Llama 4's NoPE layers'
+// query temperature (a ggml_mul node) is captured the same way, with mode -1.
 //
 // Out: OUTDIR/CASE.gguf (the file libllama loaded), OUTDIR/CASE.NODE.{before,after,pos}.npy and a table
 // OUTDIR/pipeline.tsv: case, dump prefix, node name, layer, the node's n_dims, mode, freq_base, freq_scale,
@@ -82,7 +84,22 @@ struct Captured {
 /// about (before it runs), its output when it is done.
 bool capture(ggml_tensor* t, bool ask, void* user) {
   auto& nodes = *static_cast<std::vector<Captured>*>(user);
-  if (t->op != GGML_OP_ROPE) return true;
+  // Llama 4's NoPE layers: q times the temperature, ggml_mul(Qcur, inp_attn_scale) of shape [1, 1, tokens], named
+  // Qcur-N (src/models/llama4.cpp:173-176, src/llama-graph.cpp:157-170), at the positions of the RoPE nodes before it.
+  const ggml_tensor* s1 = t->src[1];
+  const bool temperature = t->op == GGML_OP_MUL && std::strncmp(t->name, "Qcur-", 5) == 0 && s1 && s1->ne[0] == 1 &&
+                           s1->ne[1] == 1 && s1->ne[2] == t->ne[2] && !nodes.empty();
+  if (t->op != GGML_OP_ROPE && !temperature) return true;
+  if (ask && temperature) {
+    Captured c;
+    c.name = t->name;
+    c.before = read_f32(t->src[0]);
+    c.d = t->ne[0], c.heads = t->ne[1], c.tokens = t->ne[2];
+    c.pos = nodes.back().pos;
+    c.mode = -1;  // not a RoPE: the query temperature
+    nodes.push_back(std::move(c));
+    return true;
+  }
   if (ask) {
     Captured c;
     c.name = t->name;
@@ -155,26 +172,61 @@ bool run(const std::string& dir, const std::string& name, Meta& meta, std::ofstr
   }
   if (!built) return std::fprintf(stderr, "%s: libllama refused the metadata\n", name.c_str()), false;
   const std::string path = dir + "/" + name + ".gguf";
-  llama_model_save_to_file(built, path.c_str());
-  llama_model_free(built);
-  gguf_free(meta.g);
-  llama_model* model = llama_model_load_from_file(path.c_str(), mp);
+  llama_model* model = built;
+  if (meta.no_save) {
+    gguf_context* out = gguf_init_empty();
+    gguf_set_kv(out, meta.g);
+    ggml_context* data = ggml_init({1 << 20, nullptr, false});
+    for (const auto& [tname, v] : meta.factors) {
+      ggml_tensor* t = ggml_new_tensor_1d(data, GGML_TYPE_F32, static_cast<std::int64_t>(v.size()));
+      ggml_set_name(t, tname.c_str());
+      std::memcpy(t->data, v.data(), v.size() * sizeof(float));
+      gguf_add_tensor(out, t);
+    }
+    gguf_write_to_file(out, path.c_str(), false);
+    gguf_free(out), ggml_free(data), gguf_free(meta.g);
+  } else {
+    llama_model_save_to_file(built, path.c_str());
+    llama_model_free(built);
+    gguf_free(meta.g);
+    model = llama_model_load_from_file(path.c_str(), mp);
+  }
   if (!model) return std::fprintf(stderr, "%s: libllama cannot load %s\n", name.c_str(), path.c_str()), false;
   std::vector<Captured> nodes;
   llama_context_params cp = llama_context_default_params();
   const int n = static_cast<int>(kPositions.size());
-  cp.n_ctx = meta.n_ctx, cp.n_batch = cp.n_ubatch = static_cast<std::uint32_t>(n), cp.n_seq_max = static_cast<std::uint32_t>(n);
+  const bool one_seq = !meta.one_token_decodes.empty() || !meta.prefill.empty();
+  const std::size_t batch = !meta.prefill.empty() ? meta.prefill.size() : one_seq ? 1 : static_cast<std::size_t>(n);
+  cp.n_ctx = meta.n_ctx, cp.n_batch = cp.n_ubatch = static_cast<std::uint32_t>(batch);
+  cp.n_seq_max = one_seq ? 1 : static_cast<std::uint32_t>(n);
   cp.kv_unified = true, cp.n_threads = cp.n_threads_batch = 1;
   cp.cb_eval = capture, cp.cb_eval_user_data = &nodes;
   llama_context* ctx = llama_init_from_model(model, cp);
   if (!ctx) return std::fprintf(stderr, "%s: no context\n", name.c_str()), llama_model_free(model), false;
   llama_batch b = llama_batch_init(n, 0, 1);
-  for (int i = 0; i < n; ++i) {
-    b.token[i] = (i * 7 + 3) % kVocab, b.pos[i] = kPositions[static_cast<std::size_t>(i)];
-    b.n_seq_id[i] = 1, b.seq_id[i][0] = i, b.logits[i] = i == n - 1;
+  int rc = 0;
+  if (meta.one_token_decodes.empty() && meta.prefill.empty()) {
+    for (int i = 0; i < n; ++i) {
+      b.token[i] = (i * 7 + 3) % kVocab, b.pos[i] = kPositions[static_cast<std::size_t>(i)];
+      b.n_seq_id[i] = 1, b.seq_id[i][0] = i, b.logits[i] = i == n - 1;
+    }
+    b.n_tokens = n;
+    rc = llama_decode(ctx, b);
   }
-  b.n_tokens = n;
-  const int rc = llama_decode(ctx, b);
+  for (std::size_t i = 0; i < meta.one_token_decodes.size() && rc == 0; ++i) {  // one llama_decode per token, in order
+    b.token[0] = static_cast<llama_token>((i * 7 + 3) % kVocab), b.pos[0] = meta.one_token_decodes[i];
+    b.n_seq_id[0] = 1, b.seq_id[0][0] = 0, b.logits[0] = true, b.n_tokens = 1;  // one sequence, positions increasing
+    rc = llama_decode(ctx, b);
+    llama_memory_clear(llama_get_memory(ctx), true);  // the next token alone again
+  }
+  if (!meta.prefill.empty()) {  // one sequence of consecutive positions in one batch
+    for (std::size_t i = 0; i < meta.prefill.size(); ++i) {
+      b.token[i] = static_cast<llama_token>((i * 7 + 3) % kVocab), b.pos[i] = meta.prefill[i];
+      b.n_seq_id[i] = 1, b.seq_id[i][0] = 0, b.logits[i] = i + 1 == meta.prefill.size();
+    }
+    b.n_tokens = static_cast<std::int32_t>(meta.prefill.size());
+    rc = llama_decode(ctx, b);
+  }
   llama_batch_free(b);
   bool ok = rc == 0 && nodes.empty() == meta.no_rope;
   if (ok && meta.no_rope) std::ofstream(dir + "/norope.tsv", std::ios::app) << name << '\n';

@@ -20,6 +20,16 @@ struct Meta : GgufKeys<Meta> {
   std::map<std::string, std::vector<float>> factors;  ///< tensor name -> values
   std::uint32_t n_ctx = 256;                          ///< the context libllama runs with
   bool no_rope = false;  ///< the graph has no RoPE node: the case is listed in OUTDIR/norope.tsv
+  /// libllama cannot save this architecture (llama_model_saver_supports_arch): the harness runs the model it built and
+  /// writes CASE.gguf itself, the metadata and the RoPE factor tensors, with ggml's gguf API
+  bool no_save = false;
+  /// Not empty: one llama_decode per token at these increasing positions, of one sequence, in place of one batch
+  /// (PLM's graph hands the KV cache a 2-D v, which libllama reads right only for one token: plm.cpp:127-131,
+  /// llama-kv-cache.cpp:1360-1373)
+  std::vector<int> one_token_decodes;
+  /// Not empty: one batch of one sequence at these consecutive positions (DeepSeek-4's compressors and indexer need the
+  /// tokens of a block before them)
+  std::vector<int> prefill;
   explicit Meta(const std::string& a) : GgufKeys(a) {
     gguf_set_val_str(g, "general.name", "rope conformance tiny model");
     // The dummy tokenizer "test" of llama.cpp's own test of every architecture (tests/test-llama-archs.cpp).

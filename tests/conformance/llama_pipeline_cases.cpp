@@ -129,6 +129,54 @@ std::vector<PipelineCase> pipeline_cases() {
     m.model(8192, 2, 2, 64, 64, 10000, 2).f32("logit_scale", 1.0f).boolean("rope.scaling.finetuned", false);
     m.no_rope = true;
   });
+  // Models checked on the kernel only until now, and those whose per-layer rules are new (gguf_config_layer_rules.hpp).
+  add("gemma4", "gemma4", [](Meta& m) {  // listed sliding layers: own head 64 and n_rot 64 at 10000; full: rope_freqs
+    std::vector<float> prop(64, 1.0f);
+    for (std::size_t i = 16; i < prop.size(); ++i) prop[i] = 1e30f;  // proportional RoPE: a quarter of the pairs turn
+    m.model(262144, 2, 1, 128, 128, 1e6f, 4).u32("attention.key_length_swa", 64).u32("attention.value_length_swa", 64)
+        .u32("rope.dimension_count_swa", 64).f32("rope.freq_base_swa", 10000).u32("attention.sliding_window", 512)
+        .u32("embedding_length_per_layer_input", 16).bools("attention.sliding_window_pattern", {true, true, true, false})
+        .tensor("rope_freqs.weight", prop);
+    m.no_save = true;  // llama_model_save_to_file leaves out embedding_length_per_layer_input, which the loader requires
+  });
+  add("plm", "plm", [](Meta& m) {  // the last rope.dimension_count channels of q (set_offset), k_pe alone
+    m.model(4096, 2, 2, 192, 64, 100000).u32("attention.kv_lora_rank", 512).u32("attention.value_length", 128)
+        .u32("embedding_length", 256);
+    m.one_token_decodes = {30000, 40000, 65535};
+  });
+  add("step35", "step35", [](Meta& m) {  // full layers: n_rot / 2 with the first factors; sliding: all 64 at 10000
+    std::vector<float> ff;
+    for (int i = 0; i < 32; ++i) ff.push_back(1.0f + 0.125f * static_cast<float>(i));
+    m.model(262144, 2, 2, 64, 64, 5e6f, 4).u32("attention.sliding_window", 512).f32("rope.freq_base_swa", 10000)
+        .bools("attention.sliding_window_pattern", {false, true, true, true}).u32("expert_feed_forward_length", 32)
+        .tensor("rope_freqs.weight", ff);
+    m.no_save = true;  // llama_model_saver_supports_arch: not step35 (src/llama-model-saver.cpp:16-27)
+  });
+  // sliding layers: n_rot(il) 32 of 64, rope.freq_base_swa, scaled (the graph reshapes every layer with one head
+  // size, n_embd_head_v() of layer 0: spark2-5.cpp:58,81)
+  add("spark2_5", "spark2_5", [](Meta& m) {
+    m.model(32768, 2, 2, 64, 64, 1e6f, 4).u32("rope.dimension_count_swa", 32).f32("rope.freq_base_swa", 10000).str("rope.scaling.type", "linear")
+        .f32("rope.scaling.factor", 2).u32("attention.sliding_window", 512)
+        .bools("attention.sliding_window_pattern", {true, true, true, false});
+  });
+  add("hunyuan-vl-alpha", "hunyuan_vl", [](Meta& m) {  // base = freq_base · alpha^(d/(d − 2)) (hunyuan-vl.cpp:7-12)
+    m.model(32768, 2, 2, 128, 128, 10000).f32("rope.scaling.alpha", 1000);
+  });
+  // Compressed layers (ratio 4, 128) at compress_rope_freq_base with YaRN; their compressors' keys at each block's first
+  // position; the indexer (ratio 4) with heads of 128 (a power of 2: its Hadamard transform), the last 64 turning
+  add("deepseek4", "deepseek4", [](Meta& m) {
+    m.model(1048576, 2, 1, 256, 64, 10000, 4).str("rope.scaling.type", "yarn").f32("rope.scaling.factor", 16)
+        .u32("rope.scaling.original_context_length", 65536).f32("attention.compress_rope_freq_base", 160000)
+        .i32s("attention.compress_ratios", {0, 4, 128, 4}).u32("attention.sliding_window", 128)
+        .u32("attention.q_lora_rank", 64).u32("expert_count", 2).u32("expert_used_count", 2)
+        .u32("expert_feed_forward_length", 32).u32("expert_shared_count", 1).f32("expert_weights_scale", 1.5f)
+        .boolean("expert_weights_norm", true).f32("swiglu_clamp_exp", 10).u32("attention.indexer.head_count", 2)
+        .u32("attention.indexer.key_length", 128).u32("attention.indexer.top_k", 16).u32("attention.output_group_count", 1)
+        .u32("attention.output_lora_rank", 32).u32("hyper_connection.count", 4).u32("hyper_connection.sinkhorn_iterations", 3)
+        .f32("hyper_connection.epsilon", 1e-6f).u32("hash_layer_count", 0).u32("expert_gating_func", 4);
+    for (int p = 65520; p < 65536; ++p) m.prefill.push_back(p);
+    m.n_ctx = 65536;  // the compressed caches are indexed by position / ratio (src/llama-kv-cache-dsv4.cpp:523-527)
+  });
   return cases;
 }
 

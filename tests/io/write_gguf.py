@@ -227,6 +227,49 @@ def good_files():
     f["granite-swa.gguf"] = gguf(model("granite_swa", 131072, 2048, 16, 4, [
         (".rope.freq_base", "f32", 10000.0),
         (".attention.rope_pattern", "arr", ("bool", [True, True, True, False]))], layers=4))
+    # Step 3.5: full layers rotate rope.dimension_count / 2 with the first factors of rope_freqs; the sliding
+    # ones (listed) the whole at rope.freq_base_swa, unscaled, no factors (src/models/step35.cpp:9,244-255).
+    f["step-3.5.gguf"] = gguf(model("step35", 262144, 4096, 32, 8, [
+        (".attention.key_length", "u32", 128), (".rope.dimension_count", "u32", 128), (".rope.freq_base", "f32", 5000000.0),
+        (".rope.freq_base_swa", "f32", 10000.0), (".attention.sliding_window", "u32", 512),
+        (".attention.sliding_window_pattern", "arr", ("bool", [False, True, True, True] * 2))], layers=8),
+        [f32_tensor("rope_freqs.weight", [1.0] * 64)])
+    # Spark 2.5: sliding layers with their own head and n_rot, rope.freq_base_swa with the model's scaling.
+    f["spark-2.5.gguf"] = gguf(model("spark2_5", 32768, 2048, 16, 4, [
+        (".attention.key_length", "u32", 128), (".attention.key_length_swa", "u32", 64),
+        (".rope.dimension_count", "u32", 128), (".rope.dimension_count_swa", "u32", 64),
+        (".rope.freq_base", "f32", 1000000.0), (".rope.freq_base_swa", "f32", 10000.0),
+        (".rope.scaling.type", "str", "linear"), (".rope.scaling.factor", "f32", 2.0),
+        (".attention.sliding_window", "u32", 1024),
+        (".attention.sliding_window_pattern", "arr", ("bool", [True, True, True, False]))], layers=4))
+    # dots3note: MLA heads per kind (key_length_mla, key_length_mla_swa), the last 64 channels rotating in both.
+    f["dots3note.gguf"] = gguf(model("dots3note", 131072, 4096, 32, 1, [
+        (".attention.key_length", "u32", 576), (".attention.key_length_mla", "u32", 192),
+        (".attention.key_length_mla_swa", "u32", 128), (".rope.dimension_count", "u32", 64),
+        (".rope.freq_base", "f32", 5000000.0), (".rope.freq_base_swa", "f32", 10000.0),
+        (".rope.scaling.type", "str", "yarn"), (".rope.scaling.factor", "f32", 4.0),
+        (".rope.scaling.original_context_length", "u32", 32768), (".attention.sliding_window", "u32", 4096),
+        (".attention.sliding_window_pattern", "arr", ("bool", [False, True, True, True]))], layers=4))
+    # GLM-5 (glm-dsa): an MLA head, key_length_mla, whose last rope.dimension_count channels rotate.
+    f["glm-dsa.gguf"] = gguf(model("glm-dsa", 202752, 6144, 64, 1, [
+        (".attention.key_length", "u32", 576), (".attention.key_length_mla", "u32", 256),
+        (".attention.value_length_mla", "u32", 256), (".rope.dimension_count", "u32", 64),
+        (".rope.freq_base", "f32", 1000000.0)]))
+    # DeepSeek-V4: compressed layers (ratio 4 and 128) and sliding-only ones; the indexer's heads of 128 on the ratio-4 ones.
+    f["deepseek-v4.gguf"] = gguf(model("deepseek4", 1048576, 4096, 64, 1, [
+        (".attention.key_length", "u32", 512), (".rope.dimension_count", "u32", 64), (".rope.freq_base", "f32", 10000.0),
+        (".rope.scaling.type", "str", "yarn"), (".rope.scaling.factor", "f32", 16.0),
+        (".rope.scaling.original_context_length", "u32", 65536),
+        (".attention.compress_rope_freq_base", "f32", 160000.0), (".attention.indexer.key_length", "u32", 128),
+        (".attention.compress_ratios", "arr", ("i32", [0, 0, 4, 128, 4, 128]))], layers=6))
+    # HunYuan-VL: rope.scaling.alpha folded into the base by llama.cpp's loader (src/models/hunyuan-vl.cpp:7-12).
+    f["hunyuan-vl.gguf"] = gguf(model("hunyuan_vl", 32768, 2048, 16, 8, [
+        (".attention.key_length", "u32", 128), (".rope.freq_base", "f32", 10000.0), (".rope.scaling.alpha", "f32", 1000.0)]))
+    # DFlash's DeepSeek-V4 DSpark draft: every stage uncompressed, rope.freq_base unscaled, the last 64 channels.
+    f["dflash-dspark.gguf"] = gguf(model("dflash", 1048576, 4096, 64, 1, [
+        (".attention.key_length", "u32", 512), (".rope.dimension_count", "u32", 64), (".rope.freq_base", "f32", 10000.0),
+        (".rope.scaling.type", "str", "yarn"), (".rope.scaling.factor", "f32", 16.0),
+        (".rope.scaling.original_context_length", "u32", 65536), (".hyper_connection.count", "u32", 4)]))
     f["gpt-oss-20b.gguf"] = gguf(model("gpt-oss", 131072, 2880, 64, 8, [
         (".attention.key_length", "u32", 64), (".attention.value_length", "u32", 64),
         (".rope.freq_base", "f32", 150000.0), (".rope.scaling.type", "str", "yarn"),

@@ -11,6 +11,7 @@
 #include "rope/core/error.hpp"
 #include "rope/models/gguf_config.hpp"
 #include "rope/models/layer_types.hpp"
+#include "rope/models/resolve.hpp"
 #include "rope/models/scaling.hpp"
 
 namespace rope {
@@ -140,6 +141,102 @@ TEST(GgufLayers, GraniteRopeSwitchAndPattern) {
   ASSERT_EQ(g.model.layer_types.size(), 2u);
   EXPECT_EQ(g.model.layer_types[1].name, "nope");
   EXPECT_EQ(g.model.layer_types[1].layers, std::vector<int>{3});
+}
+
+TEST(GgufLayers, Step35FullLayersRotateHalfTheSlidingOnesTheWhole) {
+  // step35.cpp:9 halves n_rot_full after n_rot_swa took it (llama-model.cpp:1400,1411); :244-255 the sliding layers
+  // at rope.freq_base_swa unscaled without rope_freqs, the full ones with the first n_rot / 4 factors of it.
+  const GgufModel g = read_gguf_model(path("step-3.5.gguf"));
+  EXPECT_EQ(g.rotary_dim, 64);
+  ASSERT_EQ(g.model.layer_types.size(), 2u);
+  const LayerTypeRope& full = g.model.layer_types[0];
+  const LayerTypeRope& sliding = g.model.layer_types[1];
+  EXPECT_EQ(full.name, "full_attention");
+  EXPECT_EQ(full.layers, (std::vector<int>{0, 4}));
+  EXPECT_EQ(full.config.base, 5e6);
+  EXPECT_EQ(full.config.rotary_dim(), 64);
+  EXPECT_EQ(sliding.layers, (std::vector<int>{1, 2, 3, 5, 6, 7}));
+  EXPECT_EQ(sliding.config.base, 10000.0);
+  EXPECT_EQ(sliding.config.rotary_dim(), 128);
+  EXPECT_EQ(sliding.config.type, ScalingType::Default);
+  EXPECT_EQ(g.model.layer_type, "full_attention");
+  EXPECT_EQ(g.rope_freqs.size(), 32u);  // the first 32 of the file's 64 factors
+}
+
+TEST(GgufLayers, Spark25SlidingLayersOwnHeadsWithTheScaling) {
+  // spark2-5.cpp:8-12,76-87: the listed sliding layers with key_length_swa, n_rot(il), rope.freq_base_swa, scaled.
+  const GgufModel g = read_gguf_model(path("spark-2.5.gguf"));
+  ASSERT_EQ(g.model.layer_types.size(), 2u);
+  const LayerTypeRope& sliding = g.model.layer_types[0];
+  EXPECT_EQ(sliding.layers, (std::vector<int>{0, 1, 2}));
+  EXPECT_EQ(sliding.config.head_dim, 64);
+  EXPECT_EQ(sliding.config.rotary_dim(), 64);
+  EXPECT_EQ(sliding.config.base, 10000.0);
+  EXPECT_EQ(sliding.config.type, ScalingType::Linear);
+  EXPECT_EQ(sliding.config.factor, 2.0);
+  EXPECT_EQ(g.model.layer_types[1].config.head_dim, 128);
+  EXPECT_EQ(g.model.layer_types[1].config.base, 1e6);
+}
+
+TEST(GgufLayers, Dots3noteMlaHeadsPerKindRotateTheirLastChannels) {
+  // dots3note.cpp:23-34: key_length_mla 192 on full layers, key_length_mla_swa 128 on sliding ones; q_pe/k_pe are
+  // the last 64 channels of either (:309-339); sliding layers at rope.freq_base_swa with the model's YaRN.
+  const GgufModel g = read_gguf_model(path("dots3note.gguf"));
+  EXPECT_EQ(g.head_dim, 192);
+  EXPECT_EQ(g.model.qk_nope_head_dim, 128);
+  ASSERT_EQ(g.model.layer_types.size(), 2u);
+  EXPECT_EQ(g.model.layer_types[1].config.head_dim, 128);
+  EXPECT_EQ(g.model.layer_types[1].config.base, 10000.0);
+  EXPECT_EQ(g.model.layer_types[1].config.type, ScalingType::Yarn);
+  const ModelRope r = resolve_model_rope({"", path("dots3note.gguf")}, {});
+  ASSERT_EQ(r.layers.size(), 2u);
+  ASSERT_TRUE(r.layers[0].spec && r.layers[1].spec);
+  EXPECT_EQ(r.layers[0].spec->head_dim, 192);
+  EXPECT_EQ(r.layers[0].spec->rotary_offset, 128);
+  EXPECT_EQ(r.layers[1].spec->head_dim, 128);
+  EXPECT_EQ(r.layers[1].spec->rotary_offset, 64);
+  EXPECT_EQ(r.layers[1].spec->rotary_dim, 64);
+}
+
+TEST(GgufLayers, DeepSeek4IndexerHeadsSelectedByName) {
+  // deepseek4.cpp:609-616, 1055-1068, 1189-1194: the lightning indexer of the ratio-4 layers turns the last 64 channels
+  // of its 128-channel heads as the compressed layers do; an index still selects the layer's own type.
+  const GgufModel g = read_gguf_model(path("deepseek-v4.gguf"));
+  ASSERT_EQ(g.model.layer_types.size(), 3u);
+  const LayerTypeRope& indexer = g.model.layer_types[2];
+  EXPECT_EQ(indexer.name, "indexer");
+  EXPECT_EQ(indexer.layers, (std::vector<int>{2, 4}));
+  EXPECT_EQ(indexer.config.head_dim, 128);
+  EXPECT_EQ(indexer.config.rotary_dim(), 64);
+  EXPECT_EQ(indexer.config.base, 160000.0);
+  EXPECT_EQ(select_layer_type(g.model, "2").name, "compressed_attention");
+  const ModelRope r = resolve_model_rope({"", path("deepseek-v4.gguf")}, {});
+  ASSERT_EQ(r.layers.size(), 3u);
+  ASSERT_TRUE(r.layers[2].spec);
+  EXPECT_EQ(r.layers[2].spec->head_dim, 128);
+  EXPECT_EQ(r.layers[2].spec->rotary_offset, 64);
+  EXPECT_EQ(r.layers[0].spec->rotary_offset, 448);
+}
+
+TEST(GgufLayers, HunyuanVlFoldsAlphaIntoTheBaseInFloat32) {
+  // hunyuan-vl.cpp:7-12: base = rope.freq_base · alpha^(d/(d − 2)), d the head size, in float32; libllama's RoPE nodes
+  // carry 11158844 for these keys (the conformance tier's hunyuan-vl-alpha).
+  const GgufModel g = read_gguf_model(path("hunyuan-vl.gguf"));
+  EXPECT_EQ(g.model.rope.base, 11158844.0);
+}
+
+TEST(GgufLayers, MlaHeadsOfEveryMlaArchitectureAndTheDsparkDraft) {
+  // glm-dsa.cpp:43,379-381: key_length_mla is the head, its last rope.dimension_count channels turn.
+  const GgufModel glm = read_gguf_model(path("glm-dsa.gguf"));
+  EXPECT_EQ(glm.head_dim, 256);
+  EXPECT_EQ(glm.model.qk_nope_head_dim, 192);
+  // dflash.cpp:48-92: the DeepSeek-V4 DSpark draft turns every stage at rope.freq_base unscaled, the last channels.
+  const GgufModel ds = read_gguf_model(path("dflash-dspark.gguf"));
+  EXPECT_EQ(ds.rope_type, GgufRopeType::Norm);
+  EXPECT_EQ(ds.model.qk_nope_head_dim, 448);
+  EXPECT_EQ(ds.model.rope.type, ScalingType::Default);
+  EXPECT_EQ(ds.model.rope.base, 10000.0);
+  EXPECT_THAT(notes_of(ds.model), HasSubstr("turns every stage of a DeepSeek-V4 DSpark draft with rope.freq_base unscaled"));
 }
 
 }  // namespace

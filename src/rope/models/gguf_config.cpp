@@ -99,9 +99,15 @@ void Mapper::architecture() {
   }
   const GgufValue* s = f_.find(key("rope.dimension_sections"));
   // llama_hparams::use_mrope (src/llama-hparams.cpp:351-353): the first two sections both nonzero.
-  const bool use_mrope = s && s->type == GgufType::Array && s->items.size() >= 2 && s->items[0].integer > 0 &&
-                         s->items[1].integer > 0;
+  bool use_mrope = s && s->type == GgufType::Array && s->items.size() >= 2 && s->items[0].integer > 0 &&
+                   s->items[1].integer > 0;
+  if (arch_ == "dflash" && s && s->type == GgufType::Array) {
+    // DFlash: MROPE when any section is nonzero (drafts for M-RoPE targets carry [n_rot/2, 0, 0, 0]:
+    // src/llama-model.cpp:3053-3059 at de3ff815ea7d).
+    for (const GgufValue& x : s->items) use_mrope = use_mrope || x.integer != 0;
+  }
   g_.rope_type = use_mrope ? it->with_sections : it->type;
+  if (!use_mrope && detail::gguf_dflash_dspark(f_, arch_)) g_.rope_type = T::Norm;  // DSpark: src/llama-model.cpp:3058
   const bool norm = g_.rope_type == T::Norm;
   g_.model.rope.layout = norm ? Layout::Interleaved : Layout::Half;
   // Known from the file, as llama.cpp knows it: the architecture's rope type (the spec's "how it is known").
@@ -117,6 +123,17 @@ void Mapper::architecture() {
   }
 }
 
+/// MLA: the architectures whose load_arch_hparams reads {arch}.attention.key_length_mla, the head RoPE sees
+/// (src/models/deepseek2.cpp:16 (mistral4 reuses it), deepseek32.cpp:21, glm-dsa.cpp:43, bailingmoe3.cpp:8,
+/// hy-v4.cpp:29, dots3note.cpp:23 at de3ff815ea7d); with deepseek4, minicpm3 and plm, those rotating the last n_rot.
+bool in(std::string_view arch, std::initializer_list<const char*> names) {
+  return std::any_of(names.begin(), names.end(), [&](const char* a) { return arch == a; });
+}
+bool reads_key_length_mla(std::string_view a) {
+  return in(a, {"deepseek2", "mistral4", "deepseek32", "glm-dsa", "bailingmoe3", "hy_v4", "dots3note"});
+}
+bool rotates_last_channels(std::string_view a) { return reads_key_length_mla(a) || in(a, {"deepseek4", "minicpm3", "plm"}); }
+
 void Mapper::shape() {
   const auto heads = count(key("attention.head_count"));
   const auto heads_kv = count(key("attention.head_count_kv"));
@@ -126,7 +143,7 @@ void Mapper::shape() {
   // DeepSeek-2 with MLA (key_length_mla and value_length_mla given, llama_hparams::is_mla): key_length is the
   // compressed latent plus the rotary part (512 + 64); the head RoPE sees is key_length_mla (128 + 64), and its
   // RoPE nodes q_pe/k_pe hold the rotary channels alone (src/models/deepseek2.cpp:546-553, 527-535 at de3ff815ea7d).
-  const auto mla = arch_ == "deepseek2" ? count(key("attention.key_length_mla")) : std::nullopt;
+  const auto mla = reads_key_length_mla(arch_) ? count(key("attention.key_length_mla")) : std::nullopt;
   if (mla && *mla > 0) {
     hd = *mla;
     origin("head_dim", std::to_string(hd), key("attention.key_length_mla"));
@@ -156,19 +173,25 @@ void Mapper::shape() {
       fail(key("rope.dimension_count"), fmt::format("{} must be even, at least 2 and at most the head size {}", rot, hd));
     }
   }
+  if (arch_ == "step35") {
+    // Step 3.5: "full_attention layer only use half of the RoPE dimensions" (src/models/step35.cpp:8-9,
+    // n_rot_full / 2 after the file's n_rot is read); its sliding layers keep the whole (gguf_config_layers.cpp).
+    if ((rot / 2) % 2 != 0) fail(key("rope.dimension_count"), fmt::format("{}: Step 3.5's full layers would rotate an odd {}", rot, rot / 2));
+    rot /= 2;
+    origin("rotary_dim", std::to_string(rot), msg("llama.cpp: Step 3.5's full layers rotate rope.dimension_count / 2 channels"));
+  }
   g_.head_dim = static_cast<int>(hd);
   g_.rotary_dim = static_cast<int>(rot);
-  if ((arch_ == "deepseek2" || arch_ == "deepseek4" || arch_ == "minicpm3" || arch_ == "plm") && rot < hd) {
-    // llama.cpp rotates the LAST n_rot channels of the head: ggml_rope_set_offset(Qcur, n_embd_head_qk_nope)
-    // (src/models/deepseek2.cpp:615-617, deepseek4.cpp:923-935, minicpm3.cpp:165-170, plm.cpp:136-141), k_pe the
-    // rotary part alone;
-    // HF's DeepSeek splits [nope, rope] alike.
+  if ((rotates_last_channels(arch_) || detail::gguf_dflash_dspark(f_, arch_)) && rot < hd) {
+    // llama.cpp rotates the LAST n_rot channels: ggml_rope_set_offset(Qcur, n_embd_head_qk_nope) (src/models/deepseek2.cpp:
+    // 615-617, deepseek4.cpp:923-935, minicpm3.cpp:165-170, plm.cpp:136-141, dflash.cpp:895-897), or q_pe/k_pe views of
+    // them (deepseek2.cpp:546-553, deepseek32.cpp:335-362, glm-dsa.cpp:379-381, bailingmoe3.cpp:313-319, hy-v4.cpp:290-305,
+    // dots3note.cpp:309-339); HF's DeepSeek splits [nope, rope] alike.
     g_.model.qk_nope_head_dim = static_cast<int>(hd - rot);
     origin("qk_nope_head_dim", std::to_string(hd - rot), msg("head_dim − rope.dimension_count: llama.cpp rotates the last channels"));
   }
   g_.model.rope.head_dim = g_.head_dim;
-  double factor = static_cast<double>(rot) / static_cast<double>(hd);
-  for (int i = 0; i < 4 && static_cast<int>(hd * factor) < rot; ++i) factor = std::nextafter(factor, 2.0);
+  const double factor = detail::gguf_rotary_factor(rot, hd);
   g_.model.rope.partial_rotary_factor = factor;
   origin("partial_rotary_factor", fmt::format("{} = {} / {}", format_number(factor), rot, hd),
          f_.find(key("rope.dimension_count")) ? Message::same(key("rope.dimension_count"))
@@ -298,7 +321,8 @@ const std::vector<GgufArchitecture>& gguf_architectures() {
     static const std::vector<std::string_view> tested{"mamba", "llama", "command-r", "deepseek2", "qwen2", "qwen3",
                                                       "phi3", "gemma3", "gpt-oss", "qwen2vl", "qwen3vl", "glm4",
                                                       "smollm3", "cohere2", "olmo2", "llama4", "smallthinker",
-                                                      "exaone4", "afmoe", "granitehybrid", "granite_swa"};
+                                                      "exaone4", "afmoe", "granitehybrid", "granite_swa", "step35",
+                                                      "spark2_5", "dots3note", "glm-dsa", "dflash", "deepseek4", "hunyuan_vl"};
     std::vector<GgufArchitecture> t;
     std::string_view text(detail::embedded_llama_rope_types());
     bool header = true;

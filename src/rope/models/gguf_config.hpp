@@ -109,10 +109,16 @@ void gguf_scaling(const GgufFile& file, const std::string& arch, GgufModel& g);
 /// layers) into
 /// g.model.layer_types; g.model.rope is already read.
 void gguf_layers(const GgufFile& file, const std::string& arch, GgufModel& g);
+/// Internal (gguf_config_layers.cpp): rot / head, nudged up by ulps so that int(head · factor) gives back rot.
+double gguf_rotary_factor(long rot, long head);
 /// Internal (gguf_config_layers.cpp): {arch}.block_count, a whole number in 1 … 4096, required for `why`.
 long gguf_block_count(const GgufFile& file, const std::string& arch, const char* why);
 /// Internal (gguf_config_deepseek4.cpp): DeepSeek-V4's compressed and sliding-only layers.
 void gguf_deepseek4_layers(const GgufFile& file, const std::string& arch, GgufModel& g);
+/// Internal (gguf_config_deepseek4.cpp): whether a dflash file is the DeepSeek-V4 DSpark draft
+/// ({arch}.hyper_connection.count > 0), and its RoPE (every stage uncompressed).
+bool gguf_dflash_dspark(const GgufFile& file, const std::string& arch);
+void gguf_dflash_layers(const GgufFile& file, const std::string& arch, GgufModel& g);
 }  // namespace detail
 
 }  // namespace rope

@@ -1,52 +1,7 @@
 // The per-layer part of gguf_config.hpp's mapping: the layers llama.cpp gives another RoPE (or none), as
 // ModelConfig::layer_types (layer_types.hpp), so that the per-layer specs (resolve.hpp ModelRope::layers) and
-// --layer-type (a type's name or a layer index) work for a GGUF as for a config.json.
-//
-// What llama.cpp computes on layer il (ggml-org/llama.cpp at the node-llama-cpp 3.22.1 bundle, commit
-// de3ff815ea7d). Which layers slide:
-//   src/llama-model.cpp:3308-3315     load_swa_pattern(ml, n, dense_first): {arch}.attention.sliding_window_pattern,
-//                                     an array of bools (per layer) or a number n replacing the default
-//   src/llama-hparams.cpp:8-17        set_swa_pattern: layer il slides iff il % n < n − 1, or with dense_first
-//                                     iff il % n != 0; n = 0: every layer
-//   src/llama-hparams.h:151-153,258   rope_freq_base_train_swa = 10000, rope_freq_scale_train_swa = 1,
-//                                     n_no_rope_layer_step = 4 unless an architecture sets them
-//   src/llama-model.cpp:2251-2257     get_rope_freq_base/scale(il): a sliding layer's base and scale
-// Each architecture's load_arch_hparams (the lines of load_swa_pattern) and graph (the lines that decide, per
-// layer, whether and how q and k turn), src/models/:
-//   gemma2.cpp:5      pattern 2; base_swa = freq_base, scale_swa = the scaling's, then rope.freq_base_swa
-//   gemma3.cpp:3-12   only when sliding_window > 0; pattern 6; rope.freq_base_swa else 10000, unscaled
-//   gemma3n.cpp:3-10  pattern 5; rope.freq_base_swa else 10000, unscaled
-//   openai-moe.cpp    gpt-oss: pattern 2, as gemma2
-//   plamo3.cpp:3-12   only when sliding_window > 0; pattern 8; as gemma3
-//   mimo2.cpp:3-13    the array only; as gemma3
-//   gemma-embedding.cpp:5,94   pattern 6; rope.freq_base_swa else 10000, unscaled
-//   modern-bert.cpp:4-8,94     only when sliding_window > 0; pattern 3 dense_first; as gemma-embedding
-//   cohere2.cpp:5,72-98        pattern 4; RoPE on the sliding layers only, with freq_base and the scaling
-//                              (get_rope_freq_base is commented out: rope.freq_base_swa is read, never used)
-//   cohere2moe.cpp:28,171-194  pattern 4 dense_first; RoPE on the sliding layers and the leading dense blocks
-//   exaone4.cpp:4-11,111-132   a sliding pattern 4 only for 64 layers (32B); then RoPE on the sliding layers only
-//   exaone-moe.cpp:6,131-155   pattern 4; RoPE on the sliding layers only, with freq_base and the scaling
-//   olmo2.cpp:6-13,115-142     olmo2/olmo3: only when sliding_window > 0; pattern 4; sliding layers freq_base with
-//                              freq_scale 1, ext_factor 0, attn_factor 1
-//   mellum.cpp:8-16,120-147    as olmo2
-//   muse-glimmer.cpp:9-13,88   pattern 4; RoPE on the sliding layers only, rope.freq_base_swa else freq_base, scale 1
-//   maple.cpp:10-14,90-98      the array only; RoPE on the sliding layers only, rope.freq_base_swa else freq_base
-//   laguna.cpp:36-47,173-189   only when sliding_window > 0; pattern 4 dense_first; rope.freq_base_swa else
-//                              freq_base, scale 1, ext_factor 0, attn_factor 1
-//   afmoe.cpp:15-21,129-136    only when sliding_window > 0: pattern 4, rope.freq_base_swa else freq_base with the
-//                              scaling; with or without it no RoPE where (il + 1) % 4 == 0
-//   smallthinker.cpp:6-16,100-107  only when sliding_window > 0: pattern 4 dense_first, rope.freq_base_swa else
-//                              freq_base with the scaling, no RoPE where il % 4 == 0; without it RoPE everywhere
-//   llama4.cpp:8-23,128-166   chunked attention (pattern 4) unless sliding_window is 0: rope.freq_base_swa else
-//                              freq_base with the scaling, no RoPE where (il + 1) % 4 == 0, those layers' query
-//                              times the temperature of floor scale 8192, scale 0.1, offset 1 (src/llama-graph.cpp:
-//                              157-170, HF's (S20)); with sliding_window 0 n_no_rope_layer_step = n_layer: the
-//                              last layer has no RoPE, and its temperature of scale 0 aborts the decode
-//                              (src/llama-graph.cpp:161 GGML_ASSERT(f_attn_temp_scale != 0.0f), seen on libllama)
-//   gemma4.cpp:5,191-227       the array only; sliding layers at rope.freq_base_swa else 10000, unscaled, with
-//                              their own head (attention.key_length_swa) and n_rot(il) (rope.dimension_count_swa,
-//                              src/llama-model.cpp:1394-1401); the full ones with rope_freqs (proportional RoPE)
-//   smollm3.cpp:5,69           no RoPE where (il + 1) % 4 == 0, decided in code with no key
+// --layer-type (a type's name or a layer index) work for a GGUF as for a config.json. The rules, with the
+// llama.cpp source lines each follows: gguf_config_layer_rules.hpp.
 #include <cmath>
 #include <fmt/format.h>
 
@@ -56,61 +11,13 @@
 #include "rope/models/hf_config.hpp"
 #include "rope/models/layer_types.hpp"
 #include "rope/models/scaling.hpp"
+#include "rope/models/gguf_config_layer_rules.hpp"
 
 namespace rope::detail {
 
 namespace {
+using namespace layer_rules;
 
-/// When an architecture has sliding layers at all.
-enum class Gate { Always, Window, WindowUnlessZero, Layers64 };
-/// The base of a sliding layer: the file's rope.freq_base (the graph passes freq_base), rope.freq_base_swa else
-/// rope.freq_base, rope.freq_base_swa else llama.cpp's 10000.
-enum class SwaBase { Global, KeyElseGlobal, KeyElse10000 };
-/// Which layers turn q and k at all.
-enum class Rotates { All, Sliding, SlidingOrLead, NotEveryFourth, NotFirstOfFour, Llama4 };
-
-/// How an architecture's layers are turned (the sources above).
-struct SwaRule {
-  const char* arch;
-  long pattern;      ///< load_swa_pattern's default n (0: the file's array of bools only)
-  bool dense_first;  ///< load_swa_pattern(ml, n, true): layer il is full iff il % n == 0
-  Gate gate;
-  SwaBase base;
-  bool scaled;       ///< the sliding layers keep the scaling (rope_freq_scale_train_swa = rope_freq_scale_train)
-  Rotates rotates;
-  const char* source;
-  bool own_dims = false;  ///< the sliding layers' heads and rotary dims from {arch}.attention.key_length_swa and
-                          ///< {arch}.rope.dimension_count_swa (src/llama-model.cpp:1394-1401; the graph's n_rot(il))
-};
-constexpr SwaRule kSwaRules[] = {
-    {"gemma2", 2, false, Gate::Always, SwaBase::KeyElseGlobal, true, Rotates::All, "src/models/gemma2.cpp"},
-    {"gemma3", 6, false, Gate::Window, SwaBase::KeyElse10000, false, Rotates::All, "src/models/gemma3.cpp"},
-    {"gemma3n", 5, false, Gate::Always, SwaBase::KeyElse10000, false, Rotates::All, "src/models/gemma3n.cpp"},
-    {"gpt-oss", 2, false, Gate::Always, SwaBase::KeyElseGlobal, true, Rotates::All, "src/models/openai-moe.cpp"},
-    {"plamo3", 8, false, Gate::Window, SwaBase::KeyElse10000, false, Rotates::All, "src/models/plamo3.cpp"},
-    {"mimo2", 0, false, Gate::Always, SwaBase::KeyElse10000, false, Rotates::All, "src/models/mimo2.cpp"},
-    {"gemma-embedding", 6, false, Gate::Always, SwaBase::KeyElse10000, false, Rotates::All, "src/models/gemma-embedding.cpp:5,94"},
-    {"modern-bert", 3, true, Gate::Window, SwaBase::KeyElse10000, false, Rotates::All, "src/models/modern-bert.cpp:4-8,94"},
-    {"cohere2", 4, false, Gate::Always, SwaBase::Global, true, Rotates::Sliding, "src/models/cohere2.cpp:5,89"},
-    {"cohere2moe", 4, true, Gate::Always, SwaBase::Global, true, Rotates::SlidingOrLead, "src/models/cohere2moe.cpp:28,184"},
-    {"exaone4", 4, false, Gate::Layers64, SwaBase::Global, true, Rotates::Sliding, "src/models/exaone4.cpp:4,111"},
-    {"exaone-moe", 4, false, Gate::Always, SwaBase::Global, true, Rotates::Sliding, "src/models/exaone-moe.cpp:6,131"},
-    {"olmo2", 4, false, Gate::Window, SwaBase::Global, false, Rotates::All, "src/models/olmo2.cpp:9,117"},
-    {"mellum", 4, false, Gate::Window, SwaBase::Global, false, Rotates::All, "src/models/mellum.cpp:11,122"},
-    {"muse-glimmer", 4, false, Gate::Always, SwaBase::KeyElseGlobal, false, Rotates::Sliding, "src/models/muse-glimmer.cpp:13,88"},
-    {"maple", 0, false, Gate::Always, SwaBase::KeyElseGlobal, true, Rotates::Sliding, "src/models/maple.cpp:10,90", true},
-    {"laguna", 4, true, Gate::Window, SwaBase::KeyElseGlobal, false, Rotates::All, "src/models/laguna.cpp:39,180", true},
-    {"afmoe", 4, false, Gate::Window, SwaBase::KeyElseGlobal, true, Rotates::NotEveryFourth, "src/models/afmoe.cpp:17,135"},
-    {"smallthinker", 4, true, Gate::Window, SwaBase::KeyElseGlobal, true, Rotates::NotFirstOfFour, "src/models/smallthinker.cpp:9,106"},
-    {"llama4", 4, false, Gate::WindowUnlessZero, SwaBase::KeyElseGlobal, true, Rotates::Llama4, "src/models/llama4.cpp:19,143"},
-    {"gemma4", 0, false, Gate::Always, SwaBase::KeyElse10000, false, Rotates::All, "src/models/gemma4.cpp:5,191-227", true},
-};
-/// The architectures whose load_arch_hparams reads {arch}.rope.freq_base_swa (src/models/*.cpp, LLM_KV_ROPE_FREQ_BASE_SWA);
-/// for any other llama.cpp never reads the key (llama_model_save_to_file writes it for every model).
-constexpr const char* kReadsFreqBaseSwa[] = {
-    "afmoe",  "cohere2", "cohere2moe", "dflash", "dots3note", "exaone-moe", "exaone4", "gemma-embedding", "gemma2",
-    "gemma3", "gemma3n", "gemma4-assistant", "gemma4", "laguna", "llama4", "maple", "mellum", "mimo2", "modern-bert",
-    "muse-glimmer", "olmo2", "gpt-oss", "plamo3", "smallthinker", "spark2_5", "step35"};
 /// llama.cpp's base of the sliding layers when the file has no rope.freq_base_swa.
 constexpr double kDefaultSwaBase = 10000.0;
 /// Most layers a GGUF is mapped with (a real model has at most a few hundred).
@@ -185,16 +92,18 @@ std::optional<long> count_key(const GgufFile& f, const std::string& k) {
 }
 
 /// The sliding layers' head and rotary dims when the graph takes them per layer (SwaRule::own_dims).
-void own_dims(const GgufFile& f, const std::string& arch, const GgufModel& g, RopeConfig& s) {
-  const long hd = count_key(f, arch + ".attention.key_length_swa").value_or(g.head_dim);
-  const long rot = count_key(f, arch + ".rope.dimension_count_swa").value_or(g.rotary_dim);
+void own_dims(const GgufFile& f, const std::string& arch, const SwaRule& rule, const GgufModel& g, RopeConfig& s) {
+  const long hd = count_key(f, arch + "." + rule.swa_head_key).value_or(g.head_dim);
+  // n_rot_swa's default is n_rot_full as the file gives it, before load_arch_hparams (Step 3.5 halves n_rot_full
+  // after it: src/llama-model.cpp:1400,1411, step35.cpp:9).
+  const long rot = !rule.swa_rot_key ? g.rotary_dim
+                                     : count_key(f, arch + ".rope.dimension_count_swa")
+                                           .value_or(count_key(f, arch + ".rope.dimension_count").value_or(g.head_dim));
   if (rot % 2 != 0 || rot > hd) {
     fail(f, arch + ".rope.dimension_count_swa", fmt::format("{} must be even and at most the sliding head size {}", rot, hd));
   }
-  double factor = static_cast<double>(rot) / static_cast<double>(hd);
-  for (int i = 0; i < 4 && static_cast<long>(static_cast<double>(hd) * factor) < rot; ++i) factor = std::nextafter(factor, 2.0);
   s.head_dim = static_cast<int>(hd);
-  s.partial_rotary_factor = factor;
+  s.partial_rotary_factor = gguf_rotary_factor(rot, hd);
 }
 
 LayerTypeRope sliding_rope(const SwaRule& rule, const std::string& arch, const GgufModel& g) {
@@ -241,7 +150,7 @@ void swa_layers(const GgufFile& f, const std::string& arch, const SwaRule& rule,
   bool any_swa = false;
   for (bool s : swa) any_swa = any_swa || s;
   LayerTypeRope sliding = sliding_rope(rule, arch, g);
-  if (rule.own_dims) own_dims(f, arch, g, sliding.config);
+  if (rule.own_dims) own_dims(f, arch, rule, g, sliding.config);
   const LayerTypeRope full{"full_attention", {}, true, g.model.rope, msg("rope.freq_base and the scaling keys")};
   const std::string swa_name = rule.rotates == Rotates::Llama4 ? "chunked_attention" : "sliding_attention";
   // One type per (slides, rotates), in the order of their first layer.
@@ -326,6 +235,12 @@ void smollm3(const GgufFile& f, const std::string& arch, GgufModel& g) {
 
 }  // namespace
 
+double gguf_rotary_factor(long rot, long head) {
+  double factor = static_cast<double>(rot) / static_cast<double>(head);
+  for (int i = 0; i < 4 && static_cast<long>(static_cast<double>(head) * factor) < rot; ++i) factor = std::nextafter(factor, 2.0);
+  return factor;
+}
+
 long gguf_block_count(const GgufFile& f, const std::string& arch, const char* why) {
   const std::string bk = arch + ".block_count";
   const GgufValue* b = f.find(bk);
@@ -366,11 +281,10 @@ void gguf_layers(const GgufFile& file, const std::string& arch, GgufModel& g) {
   if (rule) swa_layers(file, arch, *rule, g);
   if (arch == "smollm3") smollm3(file, arch, g);
   if (arch == "deepseek4") gguf_deepseek4_layers(file, arch, g);
+  if (arch == "dflash") gguf_dflash_layers(file, arch, g);
   if (arch == "granite_swa") rope_pattern(file, arch, g);
   if (!g.freq_base_swa) return;
   const std::string swa = format_number(*g.freq_base_swa);
-  bool reads = false;
-  for (const char* a : kReadsFreqBaseSwa) reads = reads || arch == a;
   bool slides = false;
   for (const LayerTypeRope& t : g.model.layer_types) slides = slides || t.name.rfind("sliding", 0) == 0 || t.name.rfind("chunked", 0) == 0;
   if (rule && rule->base == SwaBase::Global) {
@@ -386,10 +300,7 @@ void gguf_layers(const GgufFile& file, const std::string& arch, GgufModel& g) {
   } else if (rule) {
     g.model.notes.push_back(msg("rope.freq_base_swa {0}: no layer of this file slides, so llama.cpp turns every layer with "
                                 "the values here", swa));
-  } else if (reads) {
-    g.model.notes.push_back(msg("rope.freq_base_swa {0}: llama.cpp may turn the sliding-window layers of {1} with this "
-                                "base; rope does not model them, the values here are the other layers'", swa, arch));
-  } else {
+  } else {  // every architecture that reads the key has a rule (tests/conformance/llama_rope_types.py checks it)
     g.model.notes.push_back(msg("rope.freq_base_swa {0}: llama.cpp does not read this key for {1}, it changes nothing", swa, arch));
   }
 }

@@ -224,6 +224,17 @@ void Scaling::llama3(const std::vector<float>& ff) {
 }
 
 void Scaling::run() {
+  // rope.scaling.alpha, read for every architecture (src/llama-model.cpp:1364; 0, as llama_model_save_to_file writes it,
+  // is none): HunYuan-VL's XDRoPE folds it into the base, base · alpha^(d/(d − 2)) with d the head size, in float32
+  // (src/models/hunyuan-vl.cpp:7-12); no other architecture uses it.
+  const std::string ak = key("rope.scaling.alpha");
+  if (const auto alpha = number(ak, false); alpha && *alpha > 0 && arch_ == "hunyuan_vl") {
+    const float d = static_cast<float>(g_.head_dim);
+    r_.base = static_cast<float>(static_cast<float>(r_.base) * std::pow(static_cast<float>(*alpha), d / (d - 2.0f)));
+    origin("rope_theta", format_number(r_.base), msg("rope.freq_base · {0}^(d/(d − 2)), d = {1}: llama.cpp's HunYuan-VL", ak, g_.head_dim));
+  } else if (alpha && *alpha > 0) {
+    note(msg("{0} {1}: llama.cpp uses it for hunyuan_vl only, it changes nothing here", ak, format_number(*alpha)));
+  }
   const std::string tk = key("rope.scaling.type");
   std::optional<std::string> type;
   if (const GgufValue* v = f_.find(tk)) {
@@ -285,7 +296,16 @@ void Scaling::run() {
       fail(kGgufRopeFreqs, fmt::format("present together with scaling type {}: rope maps rope_freqs as Llama 3.1's only",
                                      to_string(r_.type)));
     }
-    llama3(*ff);
+    const std::size_t pairs = static_cast<std::size_t>(g_.rotary_dim / 2);
+    if (arch_ == "step35" && ff->size() > pairs) {
+      // One tensor of n_rot_max / 2 factors for every layer; a layer uses the first n_rot(il) / 2 of them
+      // (src/models/step35.cpp:59-63 at de3ff815ea7d): the full layers, which rotate half, the first half.
+      origin("rope_freqs", fmt::format("{} of {}", pairs, ff->size()),
+             msg("llama.cpp: a layer uses the first n_rot / 2 factors of rope_freqs (Step 3.5)"));
+      llama3(std::vector<float>(ff->begin(), ff->begin() + static_cast<std::ptrdiff_t>(pairs)));
+    } else {
+      llama3(*ff);
+    }
   }
 }
 

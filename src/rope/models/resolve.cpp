@@ -94,6 +94,9 @@ void select_layer(const RopeOverrides& o, ModelConfig& m) {
   const std::string layers = describe_layers(lt.layers);
   m.rope = lt.config;
   m.rope.layout = layout;
+  if (m.qk_nope_head_dim) {  // the channels before the rotary ones, of this layer's own head (dots3note's sliding MLA heads)
+    m.qk_nope_head_dim = m.rope.head_dim - static_cast<int>(m.rope.head_dim * m.rope.partial_rotary_factor);
+  }
   m.layer_type = name;
   m.origin.push_back(msg("layer type: {0} (layers {1}; {2} {3} on the command line): {4}", name, layers,
                          option_name("layer_type"), o.layer_type, from));
