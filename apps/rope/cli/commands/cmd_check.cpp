@@ -73,8 +73,13 @@ namespace {
 /// The expectation of a layer without RoPE: d channels, none turning (θ_i = 0 for every pair), attention factor 1.
 /// The angle model is the source's (float32 for Hugging Face, whose Llama 4 temperature (S20) is float32; ggml for a
 /// GGUF), or --angles.
-RopeExpectation unchanged_expectation(int head_dim, const CheckOptions& opt) {
+RopeExpectation unchanged_expectation(int head_dim, const CheckOptions& opt, int axis_components) {
   RopeExpectation e;
+  if (axis_components > 1) {  // Qwen3.5's linear attention: t,h,w positions that turn nothing (θ = 0, an all-t map)
+    std::vector<int> s(static_cast<std::size_t>(axis_components), 0);
+    s.front() = head_dim / 2;  // every pair on t
+    e.axes = make_axis_map({s, axis_components == 3 ? SectionOrder::Chunked : SectionOrder::GgmlMrope}, head_dim / 2);
+  }
   e.angles = opt.angles ? *opt.angles
              : !opt.scaling.source.file.empty() && is_gguf_file(opt.scaling.source.file) ? AngleModel::Ggml
                                                                                          : AngleModel::Float32;
@@ -165,7 +170,7 @@ int run_check(const CheckOptions& opt, std::ostream& out) {
   // A layer without RoPE (--layer-type naming NoPE or linear-attention layers): its code leaves q and k as they
   // are, so the dump should be unchanged: every pair turns by 0 (θ_i = 0), attention factor 1.
   const std::optional<LayersWithoutRope> nope = layers_without_rope(opt.scaling.source, opt.scaling.rope);
-  RopeExpectation e = nope ? unchanged_expectation(dumps.after.d, opt)
+  RopeExpectation e = nope ? unchanged_expectation(dumps.after.d, opt, dumps.axis_positions.empty() ? 1 : dumps.axis_positions[0].count)
                            : expectation_from_options(opt, dumps.after.d, !dumps.axis_positions.empty(), max_position, where);
   if (nope && nope->temperature && opt.query) {  // Llama 4's NoPE layers: q · t(p) (S20), keys unchanged
     e.query_beta = nope->temperature->attn_scale;
