@@ -94,6 +94,11 @@ TEST(HfConfigMrope, QwenThreeFiveInterleavesWhateverTheKeySays) {
   const ModelConfig off = parse(R"({"model_type": "qwen3_5_text", "head_dim": 256, "rope_parameters": {"rope_type":
       "default", "mrope_section": [11, 11, 10], "mrope_interleaved": false}})");
   EXPECT_THAT(english(off.notes), Contains(HasSubstr("mrope_interleaved false: ignored, qwen3_5_text's code interleaves")));
+  // Qwen3-VL: the class Qwen3.5 subclasses (modular_qwen3_5.py at 8940358af742), its own default [24, 20, 20].
+  const ModelConfig vl = parse(R"({"model_type": "qwen3_vl_text", "head_dim": 128, "rope_scaling": {"rope_type": "default"}})");
+  ASSERT_TRUE(vl.mrope);
+  EXPECT_EQ(vl.mrope->order, SectionOrder::Interleaved);
+  EXPECT_EQ(vl.mrope->sections, (std::vector<int>{24, 20, 20}));
   // Qwen2-VL's family leaves it to the keys.
   const ModelConfig qwen2 = parse(R"({"model_type": "qwen2_vl", "head_dim": 128,
       "rope_scaling": {"type": "mrope", "mrope_section": [16, 24, 24]}})");

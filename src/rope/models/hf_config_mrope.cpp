@@ -71,7 +71,7 @@ void ConfigParser::read_mrope() {
              m_.model_type, list, sections.sections[0] + sections.sections[1], sections.sections[2], family->mrope_source));
     return;
   }
-  if (family_interleaves) {
+  if (family_interleaves && interleaved != std::optional<bool>(true)) {  // the key agrees: cited below
     origin("mrope_interleaved", "true", msg("HF {0}: the code always interleaves the sections ({1})",
                                             family->config_class, family->mrope_source));
     if (interleaved == std::optional<bool>(false)) {
