@@ -40,10 +40,19 @@ def render(doc):
             theta += f" (4.x: {number(r['default_theta_v4'])})"
         inter = "" if "rope_interleave_default" not in r else str(r["rope_interleave_default"]).lower()
         output = "de-interleaved" if r.get("deinterleaved_output") else ""
+        extra = ""
+        if "default_head_dim" in r:
+            extra += f"; head_dim {r['default_head_dim']} when the config has none"
+        if r.get("mrope_order"):
+            equation = {"interleaved": "(A3)", "ernie_3d": "(A8)"}[r["mrope_order"]]
+            sections = r.get("mrope_section_default")
+            extra += (f"; multi-axis map {equation} of [multi-axis.md](multi-axis.md) whatever the keys say"
+                      + (f", mrope_section {sections} when the config has none" if sections else "")
+                      + f": {r['mrope_source']}")
         cells = [f"`{r['model_type']}`", r.get("layout", ""), theta or "10000",
                  number(r.get("default_partial_rotary_factor")) or "1", inter, output, r["config_class"],
                  r.get("source_note", r["source"]) + ("; layers: " + r.get("layers_source_note", r["layers_source"])
-                                                      if "layers_source" in r else "")]
+                                                      if "layers_source" in r else "") + extra]
         out.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
     out.append("")
     return "\n".join(out)

@@ -59,12 +59,13 @@ TEST_F(CmdSections, TableFigureAndChinese) {
   EXPECT_THAT(zh.out, HasSubstr("w（宽度）         24  40 … 63"));
 }
 
-TEST_F(CmdSections, VisionMapsOfTheFiveImplementationsByHand) {
-  // d = 64, base 10000 (the --vision default head), q = d/4 = 16 pairs per axis, by (V2)-(V5):
+TEST_F(CmdSections, VisionMapsOfTheSixImplementationsByHand) {
+  // d = 64, base 10000 (the --vision default head), q = d/4 = 16 pairs per axis, by (V2)-(V6):
   //   qwen2-vl, llama.cpp, axial: pair j < q is h with θ = base^(−4j/d), pair j ≥ q is w with base^(−4(j−q)/d);
   //   pixtral: j < q is h with base^(−4j/d) (the even i = 2j of base^(−2i/d)), j ≥ q is w with
   //            base^(−(4(j−q)+2)/d) (the odd i);
-  //   llama4: j < q is w, j ≥ q is h, both ladders base^(−4k/d).
+  //   llama4 and gemma4 (HF Gemma4VisionRotaryEmbedding, modeling_gemma4.py at c308a309e651: the column x's
+  //   block first): j < q is w, j ≥ q is h, both ladders base^(−4k/d).
   // θ within 4 ulp (1e-15 relative): one pow each side, of exponents that may be formed differently.
   for (const auto& [base, flags] : std::vector<std::pair<double, std::vector<std::string>>>{
            {10000.0, {"sections", "--vision", "pixtral", "--csv", "-"}},
@@ -74,18 +75,19 @@ TEST_F(CmdSections, VisionMapsOfTheFiveImplementationsByHand) {
     const test::ReferenceCsv got = test::parse_reference(r.out);
     ASSERT_EQ(got.header, (std::vector<std::string>{"pair", "theta_qwen2_vl", "axis_qwen2_vl", "theta_llama_cpp", "axis_llama_cpp",
                                                     "theta_pixtral", "axis_pixtral", "theta_llama4", "axis_llama4",
-                                                    "theta_axial", "axis_axial"}));
+                                                    "theta_axial", "axis_axial", "theta_gemma4", "axis_gemma4"}));
     const int d = 64, q = d / 4;
     ASSERT_EQ(got.rows.size(), static_cast<std::size_t>(d / 2));
     for (int j = 0; j < d / 2; ++j) {
       const auto& row = got.rows[static_cast<std::size_t>(j)];
-      ASSERT_EQ(row.size(), 11u);
+      ASSERT_EQ(row.size(), 13u);
       EXPECT_EQ(std::stoi(row[0]), j);
       const int k = j < q ? j : j - q;
       const double ladder = std::pow(base, -4.0 * k / d);
       const double pixtral = j < q ? ladder : std::pow(base, -(4.0 * k + 2) / d);
       const std::string first = j < q ? "h" : "w", llama4 = j < q ? "w" : "h";
-      const std::vector<std::pair<double, std::string>> want{{ladder, first}, {ladder, first}, {pixtral, first}, {ladder, llama4}, {ladder, first}};
+      const std::vector<std::pair<double, std::string>> want{{ladder, first},  {ladder, first},  {pixtral, first},
+                                                             {ladder, llama4}, {ladder, first},  {ladder, llama4}};
       for (std::size_t c = 0; c < want.size(); ++c) {
         EXPECT_NEAR(std::stod(row[1 + 2 * c]), want[c].first, 1e-15 * want[c].first) << got.header[1 + 2 * c] << " pair " << j;
         EXPECT_EQ(row[2 + 2 * c], want[c].second) << got.header[2 + 2 * c] << " pair " << j;
@@ -94,14 +96,15 @@ TEST_F(CmdSections, VisionMapsOfTheFiveImplementationsByHand) {
   }
 }
 
-TEST_F(CmdSections, VisionTextNamesTheChosenKindAndDrawsTheFive) {
+TEST_F(CmdSections, VisionTextNamesTheChosenKindAndDrawsTheSix) {
   const Result r = rope_cli({"sections", "--vision", "pixtral", "--dim", "16", "--png", path("v.png")});
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_THAT(r.out, HasSubstr("2-D vision RoPE of the command line: d = 16, base = 10000"));
   EXPECT_THAT(r.out, HasSubstr("2-D vision RoPE (pixtral): each pair turns with the patch's row h or column w"));
   // (V3) at d = 16: w takes θ_i = 10000^(−2i/16) for odd i: λ = 2π·10000^(1/8) = 19.8692 … 2π·10000^(7/8) = 19869.2.
-  EXPECT_THAT(r.out, HasSubstr("  pixtral    (V3)  half         0      6.28319 … 6283.19     19.8692 … 19869.2  ←\n"));
-  EXPECT_THAT(r.out, HasSubstr("  llama4     (V4)  interleaved  1      6.28319 … 6283.19     6.28319 … 6283.19\n"));
+  EXPECT_THAT(r.out, HasSubstr("  pixtral    (V3)  half            0      6.28319 … 6283.19     19.8692 … 19869.2  ←\n"));
+  EXPECT_THAT(r.out, HasSubstr("  llama4     (V4)  interleaved     1      6.28319 … 6283.19     6.28319 … 6283.19\n"));
+  EXPECT_THAT(r.out, HasSubstr("  gemma4     (V6)  half, per axis  0      6.28319 … 6283.19     6.28319 … 6283.19\n"));
   std::ifstream png(path("v.png"), std::ios::binary);
   const std::string bytes((std::istreambuf_iterator<char>(png)), std::istreambuf_iterator<char>());
   EXPECT_EQ(test::png_size(bytes), (std::pair<std::uint32_t, std::uint32_t>{1200, 800}));
@@ -110,11 +113,35 @@ TEST_F(CmdSections, VisionTextNamesTheChosenKindAndDrawsTheFive) {
   ASSERT_EQ(t.code, 0) << t.err;
   EXPECT_THAT(t.out, HasSubstr("2-D vision RoPE of llama-4-scout-17b-16e vision_config: d = 88, base = 10000"));
   EXPECT_THAT(t.out, HasSubstr("2-D vision RoPE (llama4): each pair turns with the patch's row h or column w, counted from 1"));
-  EXPECT_THAT(t.out, HasSubstr("  llama4     (V4)  interleaved  1      6.28319 … 41339.2     6.28319 … 41339.2  ←\n"));
+  EXPECT_THAT(t.out, HasSubstr("  llama4     (V4)  interleaved     1      6.28319 … 41339.2     6.28319 … 41339.2  ←\n"));
   EXPECT_THAT(t.out, HasSubstr("  w (width)         22  0 … 21 "));
   const Result csv = rope_cli({"sections", "--model", "qwen2.5-vl-7b", "--tower", "vision", "--csv", "-"});
   ASSERT_EQ(csv.code, 0) << csv.err;
   EXPECT_EQ(test::parse_reference(csv.out).rows.size(), 40u);  // head 80: 40 pairs
+}
+
+TEST_F(CmdSections, ErnieFourFiveVlsMapBesideQwensOfAsManyPairsPerAxis) {
+  // An ERNIE-4.5-VL text config without mrope_section: the code's (h, w, t) = [22, 22, 20] (A8); Qwen's maps get
+  // [20, 22, 22] (t, h, w). HF recomposition_to_3d (modeling_ernie4_5_vl_moe.py at 4f2fa85af5eb): pairs 0-43
+  // alternate h (even) and w (odd), 44-63 t.
+  {
+    std::ofstream(path("ernie.json")) << R"({"model_type": "ernie4_5_vl_moe", "text_config": {"model_type":
+        "ernie4_5_vl_moe_text", "hidden_size": 2560, "num_attention_heads": 20, "rope_parameters": {"rope_type": "default"}}})";
+  }
+  const Result r = rope_cli({"sections", "--config", path("ernie.json"), "--csv", "-"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const test::ReferenceCsv got = test::parse_reference(r.out);
+  ASSERT_EQ(got.header, (std::vector<std::string>{"pair", "theta", "wavelength", "chunked", "interleaved", "ernie_3d"}));
+  ASSERT_EQ(got.rows.size(), 64u);
+  for (int j = 0; j < 64; ++j) {
+    const auto& row = got.rows[static_cast<std::size_t>(j)];
+    EXPECT_EQ(row[5], j >= 44 ? "t" : j % 2 == 0 ? "h" : "w") << j;
+    EXPECT_EQ(row[3], j < 20 ? "t" : j < 42 ? "h" : "w") << j;
+  }
+  const Result text = rope_cli({"sections", "--config", path("ernie.json")});
+  EXPECT_THAT(text.out, HasSubstr("ERNIE-4.5-VL's map of its sections (h, w, t) = [22, 22, 20] below Qwen's two maps"));
+  EXPECT_THAT(text.out, HasSubstr("ERNIE 3-D:   HW·HW·"));
+  EXPECT_THAT(text.out, Not(HasSubstr("llama.cpp, with the sections")));
 }
 
 /// The pairs that the reference gives `rule` with `sections`, as axis letters "thwe".

@@ -147,6 +147,14 @@ TEST_F(ErrorZhFiles, MropeSectionsOfAConfigFileInChinese) {
       mrope_config("inter.json", R"({"rope_type": "default", "mrope_section": [32, 32], "mrope_interleaved": true})");
   expect_chinese_error(rope_cli({"sections", "--config", inter, "--lang", "zh"}),
                        "mrope_section [32, 32]：交错式 M-RoPE 读取 3 个分段（t, h, w）");
+  // ERNIE-4.5-VL's (A8): as many pairs of height as of width, every pair one axis.
+  for (const auto& [sections, zh] : std::vector<std::pair<std::string, std::string>>{
+           {"[20, 24, 20]", "mrope_section [20, 24, 20]：ERNIE-4.5-VL 的三维 RoPE 读取 3 个分段（h, w, t），其中高度和宽度的对数必须相同"},
+           {"[22, 22, 19]", "mrope_section [22, 22, 19] 之和为 63，而不是 rotary_dim / 2 = 64：ERNIE-4.5-VL 的代码给每一对恰好分配一个轴"}}) {
+    const std::string ernie = file("ernie.json", R"({"model_type": "ernie4_5_vl_moe_text", "head_dim": 128,
+        "rope_parameters": {"rope_type": "default", "mrope_section": )" + sections + "}}");
+    expect_chinese_error(rope_cli({"inspect", "--config", ernie, "--lang", "zh"}), "rope_parameters.mrope_section：" + zh);
+  }
   // the rules nobody reaches through a config (its reader checks the numbers first) translate too
   EXPECT_EQ(cli::error_zh("c.json: rope_scaling.mrope_section: mrope_section [1, 70000]: every section is a whole "
                           "number in 0 … 65536"),

@@ -302,6 +302,29 @@ TEST(Axes, PositionRowsFromAFileOrRopePositionsCsv) {
   EXPECT_EQ(parse_axis_position_rows("t,h,w,e\n1,2,3,4\n", "f", 10).front().text(), "(1, 2, 3, 4)");
 }
 
+TEST(Axes, ErnieThreeDimensionalMapByHand) {
+  // (A8), HF Ernie4_5_VL_MoeTextRotaryEmbedding.recomposition_to_3d (modeling_ernie4_5_vl_moe.py at 4f2fa85af5eb):
+  // sections (h, w, t) = [22, 22, 20]: pairs 0, 2, …, 42 h; 1, 3, …, 43 w; 44-63 t.
+  const auto a = axes_of({22, 22, 20}, SectionOrder::Ernie3d);
+  EXPECT_EQ(a[0], 1);
+  EXPECT_EQ(a[1], 2);
+  EXPECT_EQ(a[42], 1);
+  EXPECT_EQ(a[43], 2);
+  EXPECT_EQ(a[44], 0);
+  EXPECT_EQ(a[63], 0);
+  const AxisMap map = make_axis_map({{22, 22, 20}, SectionOrder::Ernie3d}, 64);
+  EXPECT_EQ(map.pairs_of(0), 20);
+  EXPECT_EQ(map.pairs_of(1), 22);
+  EXPECT_EQ(map.pairs_of(2), 22);
+  EXPECT_EQ(axis_pattern(make_axis_map({{2, 2, 3}, SectionOrder::Ernie3d}, 7)), "HW·HW·TTT");
+  EXPECT_EQ(to_string(SectionOrder::Ernie3d), "ERNIE 3-D");
+  // torch.stack needs s_h = s_w; the sections cover the pairs.
+  EXPECT_THAT([] { make_axis_map({{20, 24, 20}, SectionOrder::Ernie3d}, 64); },
+              ThrowsMessage<InvalidArgument>(HasSubstr("as many pairs of height as of width")));
+  EXPECT_THAT([] { make_axis_map({{22, 22, 19}, SectionOrder::Ernie3d}, 64); },
+              ThrowsMessage<InvalidArgument>(HasSubstr("adds up to 63")));
+}
+
 TEST(Axes, SectionsThatDoNotFitAreRefused) {
   EXPECT_THAT([] { make_axis_map({{16, 24, 23}, SectionOrder::Chunked}, 64); },
               ThrowsMessage<InvalidArgument>(HasSubstr("adds up to 63, not rotary_dim / 2 = 64")));

@@ -195,5 +195,27 @@ TEST(FamilyTable, SmolLM3EveryFourthLayerIsNope) {
   EXPECT_EQ(m.rope.base, 2000000.0);
 }
 
+TEST(FamilyTable, QwenThreeFiveMoeLinearAttentionLayersHaveNoRope) {
+  // configuration_qwen3_5_moe.py (read at e36255cb9af6): layer_types every full_attention_interval-th (4) layer
+  // full, the others linear_attention (Gated DeltaNet, no RoPE); head_dim 256, partial_rotary_factor 0.25.
+  const ModelConfig m = parse(R"({"model_type": "qwen3_5_moe_text", "hidden_size": 2048, "num_attention_heads": 16})");
+  EXPECT_EQ(m.layer_type, "full_attention");
+  EXPECT_FALSE(select_layer_type(m, "0").rope);
+  EXPECT_EQ(select_layer_type(m, "full_attention").layers.size(), 10u);  // 40 layers by default
+  EXPECT_EQ(make_spec(m).rotary_dim, 64);
+}
+
+TEST(FamilyTable, ClassDefaultHeadDim) {
+  // AfmoeConfig head_dim 128 (configuration_afmoe.py at 053f59efe493), not hidden_size / heads = 192;
+  // Qwen3NextConfig 256 (configuration_qwen3_next.py at 249ef8164cfb); a given head_dim wins.
+  EXPECT_EQ(make_spec(parse(R"({"model_type": "afmoe", "hidden_size": 3072, "num_attention_heads": 16})")).head_dim, 128);
+  EXPECT_EQ(make_spec(parse(R"({"model_type": "qwen3_next", "hidden_size": 2048, "num_attention_heads": 16})")).head_dim, 256);
+  EXPECT_EQ(make_spec(parse(R"({"model_type": "afmoe", "head_dim": 64, "hidden_size": 3072, "num_attention_heads": 16})")).head_dim, 64);
+  // AFMoE: RoPE only on the sliding layers (modeling_afmoe.py at 0205eec1d869 AfmoeAttention.forward).
+  const ModelConfig afmoe = parse(R"({"model_type": "afmoe", "head_dim": 128, "num_hidden_layers": 8})");
+  EXPECT_TRUE(select_layer_type(afmoe, "0").rope);
+  EXPECT_FALSE(select_layer_type(afmoe, "3").rope);
+}
+
 }  // namespace
 }  // namespace rope

@@ -76,5 +76,33 @@ TEST(VisionRope, MapsByHand) {
   EXPECT_THROW(parse_vision_rope("eva"), InvalidArgument);
 }
 
+TEST(VisionRope, GemmaFourRotatesEachAxisBlockOnItsOwn) {
+  // HF Gemma4VisionRotaryEmbedding and apply_multidimensional_rope (models/gemma4/modeling_gemma4.py at
+  // c308a309e651), d = 8, base 100: channels 0-3 turn with the column x, 4-7 with the row y; inside each block
+  // rotate_half pairs (i, i + 2), frequencies 100^(-2k/4): 1 and 0.1 (V6).
+  const VisionPairs g = vision_pairs(VisionRope::Gemma4, 8, 100);
+  EXPECT_TRUE(g.per_block);
+  EXPECT_EQ(g.axis, (std::vector<int>{1, 1, 0, 0}));
+  EXPECT_EQ(g.offset, 0.0);
+  EXPECT_NEAR(g.theta[1], 0.1, 1e-16);
+  EXPECT_NEAR(g.theta[3], 0.1, 1e-16);
+  EXPECT_EQ(vision_axis_map(g).vision_equation, "(V6)");
+  Eigen::VectorXd x(8);
+  x << 1, 2, 3, 4, 5, 6, 7, 8;
+  const double row = 3, column = 2;
+  const Eigen::VectorXd got = vision_apply(g, x, row, column);
+  // (a, b) of pair (i, i + 2) → (a cos φ − b sin φ, b cos φ + a sin φ), as x·cos + rotate_half(x)·sin.
+  const auto turn = [&](int i, int k, double phi) {
+    EXPECT_NEAR(got[i], x[i] * std::cos(phi) - x[k] * std::sin(phi), 1e-14) << i;
+    EXPECT_NEAR(got[k], x[k] * std::cos(phi) + x[i] * std::sin(phi), 1e-14) << k;
+  };
+  turn(0, 2, column * 1.0);
+  turn(1, 3, column * 0.1);
+  turn(4, 6, row * 1.0);
+  turn(5, 7, row * 0.1);
+  // Its layout is neither of a spec's two: no --vision gemma4, no tower.
+  EXPECT_THROW(parse_vision_rope("gemma4"), InvalidArgument);
+}
+
 }  // namespace
 }  // namespace rope

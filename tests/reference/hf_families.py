@@ -27,6 +27,21 @@ An independent port, written from transformers main 357f414cae88d5f592105bd97ec4
   - Gemma 4 (models/gemma4/configuration_gemma4.py Gemma4TextConfig, modeling_rope_utils.py
     _compute_proportional_rope_parameters): full layers global_head_dim 512, proportional, the first
     int(0.25·512 // 2) = 64 pairs at 1e6^(−2j/512), the other 192 at frequency 0; sliding layers head_dim 256, 1e4;
+  - multi-axis text RoPE of vision-language models, run with vision positions (t, h, w differ), read at the
+    commits named (paths under src/transformers/models/):
+      glm4v (GLM-4.1V, glm4v/modeling_glm4v.py at 03eac6f6d2af, Glm4vTextRotaryEmbedding and
+      apply_multimodal_rotary_pos_emb): cos and sin cast to the model's dtype, split by mrope_section · 2, chunk i
+      taking axis i mod 3 (pairs j < s_t time, then height, then width), the first half repeat_interleave'd,
+      rotate_half_llm on the pairs (2j, 2j+1) of the rotary part, the rest passed through;
+      glm4v_moe (GLM-4.5V, glm4v_moe/modeling_glm4v_moe.py at e78010218c7f apply_multimodal_rotary_pos_emb): the
+      same chunked map with rotate_half (pairs (j, j + r/2)) on the rotary part; Glm4vMoeTextConfig's
+      partial_rotary_factor 0.5 when the key is absent;
+      qwen3_5 (Qwen3.5, qwen3_5/modeling_qwen3_5.py at d8c1e2844cbf Qwen3_5TextRotaryEmbedding.apply_interleaved_mrope,
+      whatever mrope_interleaved says, mrope_section default [11, 11, 10]; configuration_qwen3_5.py at 8116e632367
+      partial_rotary_factor 0.25, head_dim 256, layer_types every 4th full; the linear-attention layers have none);
+  - AFMoE (afmoe/modeling_afmoe.py at 0205eec1d869 AfmoeAttention.forward: RoPE only where the layer slides;
+    afmoe/configuration_afmoe.py at 053f59efe493: head_dim 128 and global_attn_every_n_layers 4 when absent;
+    AfmoeRotaryEmbedding: rotate_half, cos and sin cast to the dtype);
   - class defaults (the config omits the key): rope_theta of SmolLM3Config 2e6, MiniMaxM2Config 5e6,
     Ernie4_5Config 5e5, CohereConfig 5e5; partial_rotary_factor of Glm4MoeConfig 0.5 and Qwen3NextConfig 0.25;
     rope_interleave of DeepseekV3Config true; HunYuan's NTK-α (models/hunyuan_v1_dense/modeling_hunyuan_v1_dense.py:
@@ -47,6 +62,24 @@ SEED = 20260413
 HEADS = 2
 # Positions: the first 40, then far ones (HF's float32 positions hold every integer below 2^24 exactly).
 POSITIONS = np.array(list(range(40)) + [511, 4095, 4096, 8191, 32767, 65535, 131071, 163839], dtype=np.int64)
+
+
+# Vision tokens for the multi-axis cases: an image's tokens share t, and h, w are their row and column (HF
+# get_rope_index); here every index gets its own (t, h, w), t the position above, h and w small and different.
+AXIS_POSITIONS = np.stack([POSITIONS, POSITIONS // 7 + 3, POSITIONS % 13 + 1], axis=1)  # [seq, 3]
+
+
+def pair_axes(order, sections, pairs):
+    """The axis (0 t, 1 h, 2 w) each pair reads: chunked (apply_multimodal_rotary_pos_emb's split by mrope_section,
+    chunk i taking axis i mod 3) or interleaved (apply_interleaved_mrope: j mod 3 = 1 below 3·s_h is h, j mod 3 = 2
+    below 3·s_w is w, the rest t)."""
+    if order == "chunked":
+        assert sum(sections) == pairs, (sections, pairs)
+        return np.concatenate([np.full(s, k) for k, s in enumerate(sections)]).astype(np.int64)
+    a = np.zeros(pairs, dtype=np.int64)
+    for k in (1, 2):
+        a[k:sections[k] * 3:3] = k
+    return a
 
 
 def default_inv_freq(base, dim):
@@ -198,7 +231,7 @@ CASES = [
          flags=["--layer-type", "3"], nope_layer=True, exit=1),
     # ERNIE-4.5-VL (models/ernie4_5_vl_moe/modeling_ernie4_5_vl_moe.py at 4f2fa85af5eb, Ernie4_5_VL_MoeTextRotaryEmbedding
     # and apply_rotary_pos_emb): rope_theta and mrope_section omitted (Ernie4_5_VL_MoeTextConfig's 5e5, the code's
-    # [22, 22, 20] as h, w, t), its 3-D code path run with text positions (m, m, m): rope reads ERNIE-4.5-VL for text.
+    # [22, 22, 20] as h, w, t), its 3-D code path run with text positions (m, m, m) first.
     dict(name="ernie4_5_vl_3d_f64", config=dict(
         model_type="ernie4_5_vl_moe", text_config=dict(model_type="ernie4_5_vl_moe_text", hidden_size=2560,
                                                       num_attention_heads=20, max_position_embeddings=131072,
@@ -206,6 +239,19 @@ CASES = [
          apply="ernie_vl", theta=5e5, head=128, sections=[22, 22, 20]),
     dict(name="ernie4_5_vl_3d_bf16", like="ernie4_5_vl_3d_f64", apply="ernie_vl", theta=5e5, head=128,
          sections=[22, 22, 20], dtype="bf16"),
+    # The same code with vision positions (t, h, w differ): (A8) of docs/multi-axis.md, pairs 0-43 alternate h and w,
+    # 44-63 turn with t; and a config that gives the sections ([16, 16, 32] of a hypothetical model: 16 pairs each
+    # of h and w, 32 of t).
+    dict(name="ernie4_5_vl_3d_vision_f64", like="ernie4_5_vl_3d_f64", apply="ernie_vl", theta=5e5, head=128,
+         sections=[22, 22, 20], vision=True),
+    dict(name="ernie4_5_vl_3d_vision_bf16", like="ernie4_5_vl_3d_f64", apply="ernie_vl", theta=5e5, head=128,
+         sections=[22, 22, 20], vision=True, dtype="bf16"),
+    dict(name="ernie4_5_vl_3d_sections_f64", config=dict(
+        model_type="ernie4_5_vl_moe", text_config=dict(model_type="ernie4_5_vl_moe_text", hidden_size=2560,
+                                                      num_attention_heads=20, max_position_embeddings=131072,
+                                                      rope_parameters=dict(rope_type="default", rope_theta=500000.0,
+                                                                           mrope_section=[16, 16, 32]))),
+         apply="ernie_vl", theta=5e5, head=128, sections=[16, 16, 32], vision=True),
     # GLM (dense, models/glm/modeling_glm.py apply_rotary_pos_emb, read at b39782da06db): partial_rotary_factor
     # omitted (GlmConfig's 0.5), cos and sin cast to the model's dtype, their first half repeat_interleave'd,
     # rotate_half on the pairs (2i, 2i+1) of the first 64 channels, the rest passed through.
@@ -241,6 +287,54 @@ CASES = [
          flags=["--layer-type", "3", "--query"]),
     dict(name="llama4_nope_query_bf16", preset="llama-4-scout-17b-16e", apply="none", head=128, temperature=(0.1, 8192),
          flags=["--layer-type", "3", "--query"], dtype="bf16"),
+    # AFMoE (Trinity): RoPE on the sliding layers only, the full layers (every 4th) NoPE.
+    dict(name="afmoe_sliding_f64", config=dict(
+        model_type="afmoe", hidden_size=2048, num_attention_heads=32, head_dim=128, num_hidden_layers=8,
+        global_attn_every_n_layers=4, sliding_window=2048, rope_theta=10000.0, max_position_embeddings=131072),
+         apply="half", theta=1e4, head=128, flags=["--layer-type", "0"]),
+    dict(name="afmoe_full_nope_f64", like="afmoe_sliding_f64", apply="none", head=128, flags=["--layer-type", "3"]),
+    # head_dim and rope_theta omitted: AfmoeConfig's 128 (not hidden_size / heads = 192) and 10000.
+    dict(name="afmoe_default_head_dim_bf16", config=dict(
+        model_type="afmoe", hidden_size=3072, num_attention_heads=16, num_hidden_layers=4,
+        max_position_embeddings=131072), apply="half", theta=1e4, head=128, dtype="bf16",
+         flags=["--layer-type", "sliding_attention"]),
+    # GLM-4.1V: interleaved pairs, mrope_section [8, 12, 12] chunked over the 32 pairs of 64 rotary channels.
+    dict(name="glm4v_vision_f64", config=dict(
+        model_type="glm4v", text_config=dict(
+            model_type="glm4v_text", hidden_size=4096, num_attention_heads=32, partial_rotary_factor=0.5,
+            rope_theta=10000.0, max_position_embeddings=65536,
+            rope_scaling=dict(type="default", mrope_section=[8, 12, 12])), vision_config=dict(model_type="glm4v")),
+         apply="glm", theta=1e4, head=128, rot=64, mrope=("chunked", [8, 12, 12])),
+    dict(name="glm4v_vision_bf16", like="glm4v_vision_f64", apply="glm", theta=1e4, head=128, rot=64,
+         mrope=("chunked", [8, 12, 12]), dtype="bf16"),
+    # GLM-4.5V: partial_rotary_factor omitted (Glm4vMoeTextConfig's 0.5), half pairs, the same sections.
+    dict(name="glm4v_moe_vision_f64", config=dict(
+        model_type="glm4v_moe", text_config=dict(
+            model_type="glm4v_moe_text", hidden_size=4096, num_attention_heads=96, head_dim=128,
+            rope_theta=10000.0, max_position_embeddings=65536,
+            rope_scaling=dict(rope_type="default", mrope_section=[8, 12, 12])), vision_config=dict(model_type="glm4v_moe")),
+         apply="half", theta=1e4, head=128, rot=64, mrope=("chunked", [8, 12, 12])),
+    dict(name="glm4v_moe_vision_bf16", like="glm4v_moe_vision_f64", apply="half", theta=1e4, head=128, rot=64,
+         mrope=("chunked", [8, 12, 12]), dtype="bf16"),
+    # Qwen3.5: 64 of 256 channels at 1e7, sections interleaved (the key says so here); layer 3 full, 0 linear.
+    dict(name="qwen3_5_vision_f64", config=dict(
+        model_type="qwen3_5", text_config=dict(
+            model_type="qwen3_5_text", hidden_size=4096, num_attention_heads=16, head_dim=256, num_hidden_layers=8,
+            max_position_embeddings=262144, full_attention_interval=4,
+            rope_parameters=dict(rope_type="default", rope_theta=10000000, partial_rotary_factor=0.25,
+                                 mrope_section=[11, 11, 10], mrope_interleaved=True))),
+         apply="half", theta=1e7, head=256, rot=64, mrope=("interleaved", [11, 11, 10]), flags=["--layer-type", "3"]),
+    dict(name="qwen3_5_linear_nope_f64", like="qwen3_5_vision_f64", apply="none", head=256, mrope=("interleaved", [11, 11, 10]),
+         flags=["--layer-type", "0"]),
+    # Without mrope_interleaved, partial_rotary_factor and head_dim: the code interleaves anyway, the class gives
+    # 0.25 of 256.
+    dict(name="qwen3_5_interleaved_by_family_bf16", config=dict(
+        model_type="qwen3_5", text_config=dict(
+            model_type="qwen3_5_text", hidden_size=2048, num_attention_heads=16, num_hidden_layers=4,
+            max_position_embeddings=262144,
+            rope_parameters=dict(rope_type="default", rope_theta=10000000, mrope_section=[11, 11, 10]))),
+         apply="half", theta=1e7, head=256, rot=64, mrope=("interleaved", [11, 11, 10]), dtype="bf16",
+         flags=["--layer-type", "full_attention"]),
     # A planted bug still named under the float32 angle model: positions shifted by one.
     dict(name="bug_llama31_plus_one_f64", like="llama31_f64", apply="half", theta=500000.0, head=128, shift=1,
          exit=1, matches="positions-plus-one"),
@@ -333,7 +427,12 @@ def hf_apply(q, case, positions):
     if case["apply"] == "ernie_vl":
         return ernie_vl_apply(q, case, positions, dtype)
     inv, attn = hf_inv_freq(case)
-    freqs = (positions.astype(F32)[:, None] * inv[None, :]).astype(F32)
+    if "mrope" in case:  # [seq, 3] positions: pair j turns with the position of its axis
+        order, sections = case["mrope"]
+        per_pair = positions[:, pair_axes(order, sections, inv.shape[0])]
+        freqs = (per_pair.astype(F32) * inv[None, :]).astype(F32)
+    else:
+        freqs = (positions.astype(F32)[:, None] * inv[None, :]).astype(F32)
     rot, off = case.get("rot", case["head"]), case.get("offset", 0)
     q_rot = q[..., off:off + rot]
     out = q.copy()
@@ -378,6 +477,12 @@ def self_check():
     _, attn = yarn_inv_freq(1e4, 64, dict(factor=40, mscale=1.0, mscale_all_dim=1.0,
                                           original_max_position_embeddings=4096), 163840)
     assert attn == 1.0
+    # The two multi-axis maps: Qwen3.5's interleaved [11, 11, 10] over 32 pairs ends ...THW·TH (pair 29 w, 30 t,
+    # 31 h); GLM's chunked [8, 12, 12] gives pairs 0-7 t, 8-19 h, 20-31 w.
+    inter = pair_axes("interleaved", [11, 11, 10], 32)
+    assert list(inter[:6]) == [0, 1, 2, 0, 1, 2] and list(inter[29:]) == [2, 0, 1], inter
+    chunk = pair_axes("chunked", [8, 12, 12], 32)
+    assert list(chunk[[0, 7, 8, 19, 20, 31]]) == [0, 0, 1, 1, 2, 2], chunk
 
 
 def main():
@@ -392,7 +497,10 @@ def main():
         dtype = case.get("dtype", "f64")
         q = cast(rng.standard_normal((len(POSITIONS), HEADS, case["head"])), dtype)
         positions = POSITIONS + case.get("shift", 0)
-        if case["apply"] == "ernie_vl":  # text tokens: the same position in the t, h and w rows
+        vision = "mrope" in case or case.get("vision", False)
+        if vision:  # (t, h, w) per index
+            positions = AXIS_POSITIONS + case.get("shift", 0)
+        elif case["apply"] == "ernie_vl":  # text tokens: the same position in the t, h and w rows
             positions = np.stack([positions] * 3, axis=1)
         after, inv, attn = hf_apply(q, case, positions)
         if "temperature" in case:  # HF Llama 4: float32 attn_scales, q · attn_scales in the promoted type, cast back
@@ -414,6 +522,10 @@ def main():
             np.save(os.path.join(d, "q_rope.npy"), after.astype("<f8"))
         np.save(os.path.join(d, "positions.npy"), POSITIONS)
         position_flags = ["--positions", os.path.join(d, "positions.npy")]
+        if vision:  # rows t,h,w, as `rope positions --csv` writes its columns
+            with open(os.path.join(d, "axis_positions.txt"), "w") as f:
+                f.writelines(f"{t},{h},{w}\n" for t, h, w in AXIS_POSITIONS)
+            position_flags = ["--axis-positions", os.path.join(d, "axis_positions.txt")]
         source = ["--model", case["preset"]] if "preset" in case else ["--config", os.path.join(d, "config.json")]
         manifest.append(dict(name=case["name"], dir=case["name"], dtype=dtype, exit=case.get("exit", 0), source=source,
                              positions=position_flags,

@@ -56,6 +56,7 @@ std::string_view to_string(SectionOrder order) {
     case SectionOrder::GgmlMrope: return "llama.cpp MROPE";
     case SectionOrder::GgmlImrope: return "llama.cpp IMROPE";
     case SectionOrder::Vision: return "2-D vision";
+    case SectionOrder::Ernie3d: return "ERNIE 3-D";
   }
   return "chunked";
 }
@@ -83,6 +84,12 @@ AxisMap make_axis_map(const MropeSections& source, int pairs) {
   if (source.order == SectionOrder::Interleaved && s.size() != 3) {
     throw InvalidArgument(error_msg("mrope_section [{0}]: interleaved M-RoPE reads 3 sections (t, h, w)", fmt::to_string(fmt::join(s, ", "))));
   }
+  if (source.order == SectionOrder::Ernie3d && (s.size() != 3 || s[0] != s[1])) {
+    // recomposition_to_3d stacks the h and w frequencies pairwise: torch.stack needs s_h = s_w.
+    throw InvalidArgument(error_msg("mrope_section [{0}]: ERNIE-4.5-VL's 3-D RoPE reads 3 sections (h, w, t) with as many "
+                                    "pairs of height as of width",
+                                    fmt::to_string(fmt::join(s, ", "))));
+  }
   for (int x : s) {
     if (x < 0 || x > 65536) {
       throw InvalidArgument(error_msg("mrope_section [{0}]: every section is a whole number in 0 … 65536", fmt::to_string(fmt::join(s, ", "))));
@@ -90,6 +97,11 @@ AxisMap make_axis_map(const MropeSections& source, int pairs) {
   }
   const int sum = std::accumulate(s.begin(), s.end(), 0);
   if (pairs < 1) throw InvalidArgument(error_msg("M-RoPE needs at least one pair (got {0})", pairs));
+  if (source.order == SectionOrder::Ernie3d && sum != pairs) {
+    throw InvalidArgument(error_msg("mrope_section [{0}] adds up to {1}, not rotary_dim / 2 = {2}: ERNIE-4.5-VL's code gives "
+                                    "every pair exactly one axis",
+                                    fmt::to_string(fmt::join(s, ", ")), sum, pairs));
+  }
   if (source.order == SectionOrder::Chunked && sum != pairs) {
     throw InvalidArgument(error_msg("mrope_section [{0}] adds up to {1}, not rotary_dim / 2 = {2}: HF splits cos and sin "
                                       "into the sections twice over, so they must cover the pairs exactly",
@@ -122,6 +134,9 @@ AxisMap make_axis_map(const MropeSections& source, int pairs) {
         a = j % 3 == 1 && j < 3 * section(1) ? 1 : j % 3 == 2 && j < 3 * section(2) ? 2 : 0;
         break;
       case SectionOrder::Vision: break;  // refused above
+      case SectionOrder::Ernie3d:  // (A8): the fastest s_h + s_w pairs alternate h and w, the slowest s_t take t
+        a = j < s[0] + s[1] ? (j % 2 == 0 ? 1 : 2) : 0;
+        break;
       case SectionOrder::GgmlImrope: {  // (A4)
         const int sector = j % sum;
         const int r = sector % 3;
@@ -155,7 +170,11 @@ std::string axis_pattern(const AxisMap& map) {
   std::string s;
   for (std::size_t j = 0; j < map.pair_axis.size(); ++j) {
     const bool interleaved = map.source.order == SectionOrder::Interleaved || map.source.order == SectionOrder::GgmlImrope;
-    const bool gap = j > 0 && (interleaved ? j % 3 == 0 : map.pair_axis[j] != map.pair_axis[j - 1]);
+    const bool ernie = map.source.order == SectionOrder::Ernie3d;
+    const std::size_t hw = ernie ? static_cast<std::size_t>(map.source.sections[0] + map.source.sections[1]) : 0;
+    const bool gap = j > 0 && (interleaved ? j % 3 == 0
+                               : ernie     ? (j < hw ? j % 2 == 0 : j == hw)
+                                           : map.pair_axis[j] != map.pair_axis[j - 1]);
     if (gap) s += "·";
     s += static_cast<char>(std::toupper(static_cast<unsigned char>(axis_letter(map.pair_axis[j])[0])));
   }

@@ -9,6 +9,9 @@
 ///     (llama.cpp takes j modulo the sum of the sections; HF requires the sum to be d/2)
 ///   interleaved (HF Qwen3-VL apply_interleaved_mrope):
 ///     a(j) = 1 if j mod 3 = 1 and j < 3·s_1;  2 if j mod 3 = 2 and j < 3·s_2;  0 otherwise          (A3)
+///   ERNIE-4.5-VL (HF Ernie4_5_VL_MoeTextRotaryEmbedding recomposition_to_3d; sections as the config writes
+///   them, [s_h, s_w, s_t] with s_h = s_w, Σs = d/2):
+///     a(j) = 1 (h) if j < s_h + s_w and j even;  2 (w) if j < s_h + s_w and j odd;  0 (t) otherwise   (A8)
 ///   llama.cpp IMROPE (ggml ggml_mrope_cache_init with 4 slots, sector σ = j mod Σs):
 ///     a(j) = 1 if σ mod 3 = 1 and σ < 3·s_1;  2 if σ mod 3 = 2 and σ < 3·s_2;
 ///            0 if σ mod 3 = 0 and σ < 3·s_0;  3 ("e") otherwise                                    (A4)
@@ -62,15 +65,16 @@ AxisPosition parse_axis_position(std::string_view text, std::string_view what);
 /// in a header, more than `max_rows` rows.
 std::vector<AxisPosition> parse_axis_position_rows(std::string_view text, std::string_view what, std::size_t max_rows);
 
-/// How the sections are laid out over the pairs: HF's (A2) and (A3), llama.cpp's (A2) modulo Σs and (A4);
+/// How the sections are laid out over the pairs: HF's (A2) and (A3), llama.cpp's (A2) modulo Σs and (A4),
+/// ERNIE-4.5-VL's (A8) (its sections in the config's order h, w, t);
 /// Vision: a vision tower's 2-D map (vision_rope.hpp (V2)–(V5)), built by vision_axis_map, not from sections.
-enum class SectionOrder { Chunked, Interleaved, GgmlMrope, GgmlImrope, Vision };
-/// "chunked", "interleaved", "llama.cpp MROPE", "llama.cpp IMROPE", "2-D vision".
+enum class SectionOrder { Chunked, Interleaved, GgmlMrope, GgmlImrope, Vision, Ernie3d };
+/// "chunked", "interleaved", "llama.cpp MROPE", "llama.cpp IMROPE", "2-D vision", "ERNIE 3-D".
 std::string_view to_string(SectionOrder order);
 
 /// The multimodal sections of a model: the config's mrope_section and mrope_interleaved.
 struct MropeSections {
-  std::vector<int> sections;  ///< pairs per axis, as in the config ([16, 24, 24])
+  std::vector<int> sections;  ///< pairs per axis, as in the config ([16, 24, 24]; ERNIE's [h, w, t])
   SectionOrder order = SectionOrder::Chunked;
 };
 

@@ -62,10 +62,11 @@ struct ModelFamily {
   std::optional<long> default_head_dim;               ///< the class's head_dim
   std::optional<LayerHeadDim> layer_head_dim;
   bool last_layer_full = false;                       ///< the class forces the last layer to full_attention
-  /// The multi-axis map of the family's code when it is not Qwen's (chunked, or interleaved with
-  /// mrope_interleaved): "ernie_3d" (ERNIE-4.5-VL, docs/multi-axis.md), which rope does not model yet: it reads
-  /// such a config for text tokens only and says so. Empty: Qwen's maps.
+  /// The multi-axis map of the family's code when the config's keys do not decide it (Qwen2-VL's chunked, or
+  /// interleaved with mrope_interleaved): "interleaved" (the code always interleaves, (A3): Qwen3.5),
+  /// "ernie_3d" (ERNIE-4.5-VL's (A8), docs/multi-axis.md). Empty: the keys decide.
   std::string mrope_order;
+  std::vector<int> mrope_section_default;             ///< the code's mrope_section when the config has none
   std::string mrope_source;                           ///< HF file and function of the map
   std::string config_class;                           ///< "CohereConfig"
   std::string source;                                 ///< HF file:line of the values

@@ -41,6 +41,7 @@ Message vision_family(VisionRope kind) {
       return {msg("model family qwen2_vl vision: VisionRotaryEmbedding")};
     case VisionRope::LlamaCpp: return Message::same("llama.cpp GGML_ROPE_TYPE_VISION");
     case VisionRope::Axial: return {msg("axial: rotary-embedding-torch get_axial_freqs")};
+    case VisionRope::Gemma4: break;  // refused by vision_model
   }
   return {};
 }
@@ -48,6 +49,10 @@ Message vision_family(VisionRope kind) {
 }  // namespace
 
 ModelConfig vision_model(VisionRope kind, int head_dim, double base) {
+  if (kind == VisionRope::Gemma4) {  // (V6): rotate_half inside each block, neither of a spec's layouts
+    throw InvalidArgument(error_msg("Gemma 4's vision RoPE (rotate_half inside each axis's block, docs/multi-axis.md (V6)) "
+                                    "is drawn by rope sections but not modelled as a tower"));
+  }
   ModelConfig m;
   m.vision = kind;
   m.rope.head_dim = head_dim;

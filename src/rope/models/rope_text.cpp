@@ -79,6 +79,7 @@ std::string order_name(SectionOrder order, bool zh) {
     case SectionOrder::GgmlMrope: return "llama.cpp MROPE";
     case SectionOrder::GgmlImrope: return "llama.cpp IMROPE";
     case SectionOrder::Vision: return msg("2-D vision").in(zh);
+    case SectionOrder::Ernie3d: return msg("ERNIE 3-D").in(zh);
   }
   return std::string(to_string(order));
 }
@@ -90,6 +91,7 @@ const char* axis_rule(SectionOrder order) {
     case SectionOrder::Interleaved: return "(A3)";
     case SectionOrder::GgmlImrope: return "(A4)";
     case SectionOrder::Vision: return "(V1)";
+    case SectionOrder::Ernie3d: return "(A8)";
   }
   return "(A2)";
 }

@@ -16,6 +16,7 @@ const char* to_string(VisionRope kind) {
     case VisionRope::Pixtral: return "pixtral";
     case VisionRope::Llama4: return "llama4";
     case VisionRope::Axial: return "axial";
+    case VisionRope::Gemma4: return "gemma4";
   }
   return "?";
 }
@@ -44,9 +45,12 @@ VisionPairs vision_pairs(VisionRope kind, int d, double base) {
     // frequencies of the head's ladder base^(−2i/d), i = 2k or 2k + 1.
     p.theta[j] = kind == VisionRope::Pixtral ? std::pow(base, -2.0 * (2 * k + (first ? 0 : 1)) / d)
                                              : std::pow(base, -2.0 * k / (d / 2));
-    p.axis[static_cast<std::size_t>(j)] = kind == VisionRope::Llama4 ? (first ? 1 : 0) : (first ? 0 : 1);
+    // Llama 4 and Gemma 4 give the column x the first block.
+    const bool column_first = kind == VisionRope::Llama4 || kind == VisionRope::Gemma4;
+    p.axis[static_cast<std::size_t>(j)] = column_first ? (first ? 1 : 0) : (first ? 0 : 1);
   }
   p.layout = kind == VisionRope::Llama4 || kind == VisionRope::Axial ? Layout::Interleaved : Layout::Half;
+  p.per_block = kind == VisionRope::Gemma4;
   p.offset = kind == VisionRope::Llama4 ? 1.0 : 0.0;
   return p;
 }
@@ -64,6 +68,7 @@ AxisMap vision_axis_map(const VisionPairs& pairs) {
   map.vision_equation = pairs.kind == VisionRope::Pixtral  ? "(V3)"
                         : pairs.kind == VisionRope::Llama4 ? "(V4)"
                         : pairs.kind == VisionRope::Axial  ? "(V5)"
+                        : pairs.kind == VisionRope::Gemma4 ? "(V6)"
                                                            : "(V2)";
   return map;
 }
@@ -85,7 +90,14 @@ Eigen::VectorXd vision_angles(const VisionPairs& pairs, double row, double colum
 }
 
 Eigen::VectorXd vision_apply(const VisionPairs& pairs, const Eigen::VectorXd& x, double row, double column) {
-  return apply_rotary<double>(x, vision_angles(pairs, row, column), 1.0, pairs.layout);
+  const Eigen::VectorXd phi = vision_angles(pairs, row, column);
+  if (!pairs.per_block) return apply_rotary<double>(x, phi, 1.0, pairs.layout);
+  // (V6): each axis's block of d/2 channels rotated on its own, its d/4 pairs in the block's layout.
+  const Eigen::Index half = x.size() / 2, quarter = phi.size() / 2;
+  Eigen::VectorXd out(x.size());
+  out.head(half) = apply_rotary<double>(Eigen::VectorXd(x.head(half)), Eigen::VectorXd(phi.head(quarter)), 1.0, pairs.layout);
+  out.tail(half) = apply_rotary<double>(Eigen::VectorXd(x.tail(half)), Eigen::VectorXd(phi.tail(quarter)), 1.0, pairs.layout);
+  return out;
 }
 
 }  // namespace rope

@@ -15,6 +15,9 @@
 ///              1-based positions: o = 1                                                              (V4)
 ///   axial      lucidrains/rotary-embedding-torch get_axial_freqs, EVA-02 VisionRotaryEmbeddingFast:
 ///              one block per axis, row first, interleaved, the ladder of (V2)                         (V5)
+///   gemma4     HF Gemma4VisionRotaryEmbedding and apply_multidimensional_rope (models/gemma4/modeling_gemma4.py
+///              at c308a309e651): one block of d/2 channels per axis, the column x first, rotate_half inside
+///              each block (pairs (b·d/2 + i, b·d/2 + i + d/4)), the ladder of (V2), base 100 by default     (V6)
 #pragma once
 
 #include <Eigen/Core>
@@ -27,11 +30,14 @@
 
 namespace rope {
 
-enum class VisionRope { Qwen2VL, LlamaCpp, Pixtral, Llama4, Axial };
+/// Gemma4's layout, rotate_half inside each axis's block, is neither of rope's two layouts: its map is drawn
+/// (rope sections) and vision_apply computes it, but parse_vision_rope does not accept it, so no command
+/// checks or applies it through a spec's layout.
+enum class VisionRope { Qwen2VL, LlamaCpp, Pixtral, Llama4, Axial, Gemma4 };
 
-/// "qwen2-vl", "llama.cpp", "pixtral", "llama4", "axial".
+/// "qwen2-vl", "llama.cpp", "pixtral", "llama4", "axial", "gemma4".
 const char* to_string(VisionRope kind);
-/// @throws InvalidArgument naming the accepted words.
+/// @throws InvalidArgument naming the accepted words (not "gemma4").
 VisionRope parse_vision_rope(std::string_view word);
 
 /// The pairs of one head: per pair its frequency and axis (0 row/height, 1 column/width), the layout
@@ -39,12 +45,13 @@ VisionRope parse_vision_rope(std::string_view word);
 struct VisionPairs {
   VisionRope kind = VisionRope::Qwen2VL;
   Layout layout = Layout::Half;
+  bool per_block = false;  ///< (V6): the layout applies inside each axis's block of d/2 channels
   Eigen::VectorXd theta;
   std::vector<int> axis;
   double offset = 0.0;
 };
 
-/// (V2)-(V5). @throws InvalidArgument unless d is a multiple of 4, 4 <= d <= kMaxDim, and base > 1.
+/// (V2)-(V6). @throws InvalidArgument unless d is a multiple of 4, 4 <= d <= kMaxDim, and base > 1.
 VisionPairs vision_pairs(VisionRope kind, int d, double base);
 
 /// The pairs' axes as an AxisMap (axes.hpp): components (h, w) = (row, column), first_axis 1, the offset

@@ -54,8 +54,13 @@ RopeExpectation expectation_from_options(const CheckOptions& opt, int head_dim, 
 /// The expectation of a layer without RoPE: d channels, none turning (θ_i = 0 for every pair), attention factor 1.
 /// The angle model is the source's (float32 for Hugging Face, whose Llama 4 temperature (S20) is float32; ggml for a
 /// GGUF), or --angles.
-RopeExpectation unchanged_expectation(int head_dim, const CheckOptions& opt) {
+RopeExpectation unchanged_expectation(int head_dim, const CheckOptions& opt, int axis_components) {
   RopeExpectation e;
+  if (axis_components > 1) {  // Qwen3.5's linear attention: t,h,w positions that turn nothing (θ = 0, an all-t map)
+    std::vector<int> s(static_cast<std::size_t>(axis_components), 0);
+    s.front() = head_dim / 2;  // every pair on t
+    e.axes = make_axis_map({s, axis_components == 3 ? SectionOrder::Chunked : SectionOrder::GgmlMrope}, head_dim / 2);
+  }
   e.angles = opt.angles ? *opt.angles
              : !opt.scaling.source.file.empty() && is_gguf_file(opt.scaling.source.file) ? AngleModel::Ggml
                                                                                          : AngleModel::Float32;

@@ -31,8 +31,9 @@ struct CheckOptions {
 RopeExpectation expectation_from_options(const CheckOptions& opt, int head_dim, bool per_axis, double max_position,
                                          Message& where);
 
-/// The expectation of a layer without RoPE: d channels, none turning (θ_i = 0 for every pair), attention factor 1.
-RopeExpectation unchanged_expectation(int head_dim, const CheckOptions& opt);
+/// The expectation of a layer without RoPE: d channels, none turning (θ_i = 0 for every pair), attention factor 1;
+/// with positions of `axis_components` axes (Qwen3.5's linear attention given t,h,w), a map of every pair on t.
+RopeExpectation unchanged_expectation(int head_dim, const CheckOptions& opt, int axis_components = 1);
 
 /// For a layer without RoPE: the expectation of the model's first layer type that has RoPE (the model's one RoPE
 /// when it has no layer types), to tell what a rotated dump did; nullopt when no layer rotates or that RoPE does

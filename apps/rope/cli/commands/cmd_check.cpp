@@ -111,7 +111,7 @@ int run_check(const CheckOptions& opt, std::ostream& out) {
   // A layer without RoPE (--layer-type naming NoPE or linear-attention layers): its code leaves q and k as they
   // are, so the dump should be unchanged: every pair turns by 0 (θ_i = 0), attention factor 1.
   const std::optional<LayersWithoutRope> nope = layers_without_rope(opt.scaling.source, opt.scaling.rope);
-  RopeExpectation e = nope ? unchanged_expectation(dumps.after.d, opt)
+  RopeExpectation e = nope ? unchanged_expectation(dumps.after.d, opt, dumps.axis_positions.empty() ? 1 : dumps.axis_positions[0].count)
                            : expectation_from_options(opt, dumps.after.d, !dumps.axis_positions.empty(), max_position, where);
   if (nope && nope->temperature && opt.query) {  // Llama 4's NoPE layers: q · t(p) (S20), keys unchanged
     e.query_beta = nope->temperature->attn_scale;

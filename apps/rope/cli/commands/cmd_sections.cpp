@@ -72,7 +72,8 @@ int run_vision_sections(const SectionsOptions& opt, const ModelRope& rope, std::
   const RopeSpec& spec = rope.spec;
   const VisionRope chosen = parse_vision_rope(spec.axes->vision_kind);
   std::vector<VisionPairs> rows;
-  for (VisionRope k : {VisionRope::Qwen2VL, VisionRope::LlamaCpp, VisionRope::Pixtral, VisionRope::Llama4, VisionRope::Axial}) {
+  for (VisionRope k : {VisionRope::Qwen2VL, VisionRope::LlamaCpp, VisionRope::Pixtral, VisionRope::Llama4, VisionRope::Axial,
+                       VisionRope::Gemma4}) {
     rows.push_back(vision_pairs(k, spec.rotary_dim, rope.model.rope.base));
   }
   const auto letter = [](const VisionPairs& p, Eigen::Index j) { return p.axis[static_cast<std::size_t>(j)] == 0 ? "h" : "w"; };
@@ -97,20 +98,22 @@ int run_vision_sections(const SectionsOptions& opt, const ModelRope& rope, std::
   out << t.tr("2-D vision RoPE of {0}: d = {1}, base = {2}\n\n",
               model_name(rope.model, t), spec.rotary_dim, format_number(rope.model.rope.base));
   print_axis_summary(out, *spec.axes, spec.params.inv_freq, t);
-  out << t.tr("\nthe same d and base in the five implementations (docs/multi-axis.md §6):\n");
-  const std::size_t layout_width = t.zh() ? 24 : 13;
+  out << t.tr("\nthe same d and base in the six implementations (docs/multi-axis.md §6):\n");
+  const std::size_t layout_width = t.zh() ? 24 : 16;
   out << "  " << pad(t.tr("kind"), 11) << pad(t.tr("eq."), 6) << pad(t.tr("layout"), layout_width)
       << pad(t.tr("from"), 7) << pad(t.tr("λ of h (patches)"), 22) << t.tr("λ of w (patches)") << '\n';
   for (const VisionPairs& p : rows) {
     const AxisMap map = vision_axis_map(p);
     const std::vector<AxisRange> r = axis_ranges(p.theta, map);
     const auto range = [](const AxisRange& a) { return fmt::format("{:.6g} … {:.6g}", a.shortest, a.longest); };
-    out << "  " << pad(to_string(p.kind), 11) << pad(map.vision_equation, 6) << pad(layout_name(p.layout, t), layout_width)
+    const std::string layout = p.per_block ? t.tr("half, per axis") : layout_name(p.layout, t);
+    out << "  " << pad(to_string(p.kind), 11) << pad(map.vision_equation, 6) << pad(layout, layout_width)
         << pad(format_number(p.offset), 7) << pad(range(r[0]), 20) << "  " << range(r[1]) << (p.kind == chosen ? "  ←" : "") << '\n';
   }
   out << t.tr("\neach axis gets its own ladder base^(−4k/d), the same wavelengths for rows and columns, except Pixtral (V3):\n"
               "the row takes the even and the column the odd frequencies of the head's ladder base^(−2i/d);\n"
-              "Llama 4 (V4) gives the column the first pairs and counts patches from 1\n");
+              "Llama 4 (V4) gives the column the first pairs and counts patches from 1;\n"
+              "Gemma 4 (V6) gives the column the first block of channels and the row the second, rotate_half inside each\n");
   return kOk;
 }
 
@@ -144,6 +147,10 @@ int run_sections(const SectionsOptions& opt, std::ostream& out) {
     from = "--sections";
     model_map = nullptr;
   }
+  // ERNIE-4.5-VL writes its sections (h, w, t) and has its own map (A8): Qwen's maps beside it get the same pairs
+  // per axis in their order t, h, w.
+  const AxisMap* ernie = model_map && model_map->source.order == SectionOrder::Ernie3d ? model_map : nullptr;
+  if (ernie) sections = {sections[2], sections[0], sections[1]};
   if (sections.size() != 3 && sections.size() != 4 && opt.sections.empty()) {  // the model's, not the user's
     throw InvalidArgument(error_msg("{0}: the M-RoPE sections [{1}]: the maps need 3 sections, t,h,w (HF), or 4, t,h,w,e (llama.cpp)",
                                     from, fmt::format("{}", fmt::join(sections, ", "))));
@@ -162,10 +169,11 @@ int run_sections(const SectionsOptions& opt, std::ostream& out) {
   std::vector<SectionsRow> rows;
   if (hf) {
     rows.push_back({make_axis_map({hf_sections, SectionOrder::Chunked}, pairs), "chunked", t.tr("chunked:"),
-                    t.tr("chunked (A2): Qwen2-VL, Qwen2.5-VL")});
+                    t.tr("chunked (A2): Qwen2-VL, Qwen2.5-VL, GLM-4.1V, GLM-4.5V")});
     rows.push_back({make_axis_map({hf_sections, SectionOrder::Interleaved}, pairs), "interleaved", t.tr("interleaved:"),
-                    t.tr("interleaved (A3): Qwen3-VL")});
+                    t.tr("interleaved (A3): Qwen3-VL, Qwen3.5")});
   }
+  if (ernie) rows.push_back({*ernie, "ernie_3d", t.tr("ERNIE 3-D:"), t.tr("ERNIE 3-D (A8): ERNIE-4.5-VL")});
   const AxisMap mrope = make_axis_map({ggml_sections, SectionOrder::GgmlMrope}, pairs);
   const AxisMap imrope = make_axis_map({ggml_sections, SectionOrder::GgmlImrope}, pairs);
   if (four) {
@@ -196,7 +204,9 @@ int run_sections(const SectionsOptions& opt, std::ostream& out) {
   if (opt.csv == "-") return kOk;
   out << t.tr("M-RoPE sections [{0}] ({1}) over {2} pairs, d = {3}, base = {4}:\n{5}\n\n", list, from, pairs, 2 * pairs,
               format_number(rope.model.rope.base),
-              !four ? t.tr("the same sections, chunked and interleaved")
+              ernie ? t.tr("ERNIE-4.5-VL's map of its sections (h, w, t) = [{0}] below Qwen's two maps of as many pairs per axis",
+                           fmt::join(ernie->source.sections, ", "))
+              : !four ? t.tr("the same sections, chunked and interleaved")
               : hf  ? t.tr("llama.cpp's four slots t, h, w, e next to HF's maps of the first three")
                         : t.tr("llama.cpp's four slots t, h, w, e (HF's maps need three sections adding up to d/2)"));
   for (const SectionsRow& r : rows) {
@@ -204,7 +214,7 @@ int run_sections(const SectionsOptions& opt, std::ostream& out) {
     out << '\n';
   }
   for (const SectionsRow& r : rows) out << pad(r.pattern, t.zh() ? 8 : 13) << axis_pattern(r.map) << '\n';
-  if (hf) {
+  if (hf && !ernie) {
     // What llama.cpp does with the same sections: where its map leaves HF's (the "e" slot of (A4)).
     out << t.tr("\nllama.cpp, with the sections as a converted GGUF has them ([{0}]):\n",
                 fmt::join(ggml_sections, ", "));
@@ -213,6 +223,10 @@ int run_sections(const SectionsOptions& opt, std::ostream& out) {
   }
   out << t.tr("\nthe frequencies fall with the pair index: chunks give each axis one band of wavelengths,\n"
               "interleaving gives every axis pairs from the whole range (docs/multi-axis.md)\n");
+  if (ernie) {
+    out << t.tr("ERNIE-4.5-VL gives height and width the fastest pairs alternately and the time the slowest band:\n"
+                "the opposite of Qwen2-VL's chunks, which give the time the fastest (docs/multi-axis.md (A8))\n");
+  }
   return kOk;
 }
 
@@ -227,7 +241,7 @@ Command add_sections_command(CLI::App& app) {
       ->type_name("LIST");
   sub->add_option("--csv", opt->csv,
                   "write pair,theta,wavelength and the axis of every pair in each map (chunked,interleaved; with four "
-                  "sections also llama_cpp_mrope,llama_cpp_imrope) to FILE ('-' for stdout)")
+                  "sections also llama_cpp_mrope,llama_cpp_imrope; for ERNIE-4.5-VL also ernie_3d) to FILE ('-' for stdout)")
       ->type_name("FILE");
   add_figure_options(*sub, opt->figure);
   add_scaling_options(*sub, opt->scaling);

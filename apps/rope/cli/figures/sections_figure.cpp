@@ -86,7 +86,7 @@ plot::Figure vision_sections_figure(const FigureOptions& f, const std::vector<Vi
       s.y = Eigen::VectorXd::Constant(s.x.size(), a == 0 ? y + 0.12 : y - 0.12);
       fig.series.push_back(s);
     }
-    const char* eq = p.kind == VisionRope::Pixtral ? "(V3)" : p.kind == VisionRope::Llama4 ? "(V4)" : p.kind == VisionRope::Axial ? "(V5)" : "(V2)";
+    const std::string eq = vision_axis_map(p).vision_equation;
     const std::string mark = p.kind == chosen ? f.tr("  ← this tower") : "";
     fig.labels.push_back({left, y + 0.42, fmt::format("{} {}{}", to_string(p.kind), eq, mark), plot::Label::Anchor::Left,
                           std::nullopt, std::nullopt});
