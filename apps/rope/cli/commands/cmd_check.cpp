@@ -18,6 +18,7 @@
 #include "rope/cli/dump_options.hpp"
 #include "rope/cli/exit_codes.hpp"
 #include "rope/cli/options.hpp"
+#include "rope/cli/printing.hpp"
 #include "rope/cli/progress.hpp"
 #include "rope/cli/scaling_options.hpp"
 #include "rope/core/constants.hpp"
