@@ -107,6 +107,10 @@ Identification identify_rope(const DumpVectors& before, const DumpVectors& after
 Eigen::VectorXd family_theta(const FamilyFit& fit, int pairs);
 
 namespace detail {
+
+/// Most positions in the periodogram of a pair's θ (identify_theta.cpp) and of its axis (identify_axes.cpp): the
+/// ones of smallest |m|; its cost is grid × positions per pair.
+inline constexpr std::size_t kMaxPeriodogramPositions = 256;
 /// Step 4 alone: id.pairs set; fills theta, angle_residual, theta_sigma, position_offset, jumps, dump_positions,
 /// undetermined, reversed and their notes.
 void measure_frequencies(const DumpVectors& before, const DumpVectors& after, const std::vector<double>& positions,

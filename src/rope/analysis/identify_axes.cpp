@@ -15,8 +15,6 @@ namespace {
 
 using Complex = std::complex<double>;
 
-/// Most positions in a periodogram (the ones of smallest |m|), as identify_theta.cpp.
-constexpr std::size_t kMaxPeriodogramPositions = 256;
 /// The axis of a pair is known when its best axis leaves an angle residual this many times smaller than any other.
 constexpr double kAxisMargin = 4;
 
@@ -33,7 +31,7 @@ AxisFit fit_axis(const std::vector<double>& m, const std::vector<Complex>& u) {
   std::vector<double> pm;
   std::vector<Complex> pz;
   for (const std::size_t s : order) {
-    if (pm.size() >= kMaxPeriodogramPositions) break;
+    if (pm.size() >= detail::kMaxPeriodogramPositions) break;
     if (std::abs(u[s]) > 0) pm.push_back(m[s]), pz.push_back(u[s]);
   }
   bool ambiguous = false;

@@ -18,8 +18,6 @@ using Complex = std::complex<double>;
 /// Most grid points of a periodogram: positions spread up to about 83,000 around their centre are resolved
 /// (beyond, the grid may step over the peak; the least-squares step refines what it finds).
 constexpr long kMaxGrid = 1L << 20;
-/// Most positions in the periodogram (the ones of smallest |m|): its cost is grid × positions per pair.
-constexpr std::size_t kMaxPeriodogramPositions = 256;
 /// Largest position offset or jump searched for.
 constexpr long kMaxOffset = 1L << 16;
 /// Most restarts or jumps reported.
@@ -144,7 +142,7 @@ void detail::measure_frequencies(const DumpVectors& before, const DumpVectors& a
   std::stable_sort(order.begin(), order.end(), [&](long p, long q) {
     return std::abs(positions[static_cast<std::size_t>(p)]) < std::abs(positions[static_cast<std::size_t>(q)]);
   });
-  std::vector<long> subset(order.begin(), order.begin() + static_cast<long>(std::min(order.size(), kMaxPeriodogramPositions)));
+  std::vector<long> subset(order.begin(), order.begin() + static_cast<long>(std::min(order.size(), detail::kMaxPeriodogramPositions)));
   std::vector<double> coarse(static_cast<std::size_t>(n), 0.0);
   // The periodogram of each pair at positions `at` (over the subset), flagging the pairs it cannot determine.
   const auto estimate = [&](const std::vector<double>& at, bool flag) {
