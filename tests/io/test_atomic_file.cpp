@@ -14,6 +14,7 @@
 
 #include "rope/core/error.hpp"
 #include "rope/io/interrupt.hpp"
+#include "support/death_test.hpp"
 #include "support/temp_dir_test.hpp"
 
 namespace rope {
@@ -79,9 +80,9 @@ void write_on_a_full_disk(const std::string& path, const std::string& content) {
     write_file_atomically(path, content);
   } catch (const IoError& e) {
     std::fprintf(stderr, "%s\n", e.what());
-    std::exit(3);
+    test::end_child(3);
   }
-  std::exit(0);
+  test::end_child(0);
 }
 
 // A full disk, simulated in a child process by a file-size limit (writes past it fail with EFBIG, as

@@ -2,6 +2,7 @@
 // size limit, user bytes in paths, a user's ~/.gnuplot, a gnuplot that outlives rope.
 #include "rope/plot/render.hpp"
 
+#include "support/death_test.hpp"
 #include "support/scoped_env.hpp"
 
 #include <csignal>
@@ -95,9 +96,9 @@ TEST_F(RenderSafety, AFileSizeLimitIsAnIoErrorNamingIt) {
           render(two_curves(), {{out("a.png").string(), Format::Png}}, options_);
         } catch (const IoError& e) {
           std::fprintf(stderr, "%s\n", e.what());
-          std::exit(3);
+          test::end_child(3);
         }
-        std::exit(0);
+        test::end_child(0);
       },
       ::testing::ExitedWithCode(3), "a.png': the figure gnuplot wrote is incomplete .*File too large");
   EXPECT_EQ(read(out("a.png")), "old figure");
