@@ -2,6 +2,7 @@
 // the figure options, no partial files. Each command has its own tests/cli/test_cmd_<name>.cpp.
 #include "rope/cli/cli.hpp"
 
+#include <CLI/CLI.hpp>
 #include <filesystem>
 #include <map>
 #include <fmt/format.h>
@@ -43,6 +44,32 @@ TEST_F(Cli, HelpAndVersionSucceed) {
     EXPECT_EQ(r.code, 0) << cmd;
     EXPECT_THAT(r.out, HasSubstr("Example:")) << cmd;
   }
+}
+
+TEST_F(Cli, CommandTableNamesWhatEachCommandRegisters) {
+  // `rope COMMAND ...` builds that command alone, found by name in cli.cpp's table before anything is built:
+  // the table must name what each add function registers, in the order of `rope --help`.
+  std::vector<std::pair<std::string, std::string>> built;
+  cli::visit_commands([&](const std::vector<const CLI::App*>& apps) {
+    for (const CLI::App* app : apps) {
+      const std::vector<std::string> aliases = app->get_aliases();
+      EXPECT_LE(aliases.size(), 1u) << app->get_name();
+      built.emplace_back(app->get_name(), aliases.empty() ? std::string() : aliases.front());
+    }
+  });
+  ASSERT_EQ(built.size(), 22u);
+  EXPECT_EQ(cli::command_table(), built);
+  for (const auto& [name, alias] : built) {
+    for (const std::string& word : {name, alias}) {
+      if (word.empty()) continue;
+      const Result r = rope_cli({word, "--help"});
+      EXPECT_EQ(r.code, 0) << word << ": " << r.err;
+      EXPECT_THAT(r.out, HasSubstr("rope " + name)) << word;
+    }
+  }
+  // A first word that is no command still builds them all: the overview, and "did you mean".
+  EXPECT_THAT(rope_cli({"--help"}).out, HasSubstr("lesson"));
+  EXPECT_THAT(rope_cli({"freqencies"}).err, HasSubstr("did you mean frequencies?"));
 }
 
 TEST_F(Cli, HelpShowsNoDefaultForRequiredOptionsAndListsRepeatedDefaults) {

@@ -110,8 +110,42 @@ int run_command(const Command& command, std::ostream& out, std::ostream& err, La
   return code;
 }
 
-/// The application and its commands, with every text of --help in `lang`.
-std::vector<Command> build_app(CLI::App& app, Lang lang) {
+/// Every command: its name, its alias, and the function that adds it, in the order of `rope --help`. The
+/// names are those each add_*_command gives its subcommand (a unit test builds every command and compares).
+struct CommandEntry {
+  const char* name;
+  const char* alias;  // "" when none
+  Command (*add)(CLI::App&);
+};
+constexpr CommandEntry kCommands[] = {
+    {"frequencies", "freqs", add_frequencies_command},
+    {"matrix", "", add_matrix_command},
+    {"apply", "", add_apply_command},
+    {"verify", "", add_verify_command},
+    {"decay", "", add_decay_command},
+    {"wavelengths", "", add_wavelengths_command},
+    {"inspect", "", add_inspect_command},
+    {"attention", "", add_attention_command},
+    {"encodings", "", add_encodings_command},
+    {"layouts", "", add_layouts_command},
+    {"explain", "", add_explain_command},
+    {"precision", "", add_precision_command},
+    {"bound", "", add_bound_command},
+    {"extrapolation", "", add_extrapolation_command},
+    {"bench", "", add_bench_command},
+    {"permute", "", add_permute_command},
+    {"check", "", add_check_command},
+    {"diff", "", add_diff_command},
+    {"identify", "", add_identify_command},
+    {"positions", "", add_positions_command},
+    {"sections", "", add_sections_command},
+    {"lesson", "", add_lesson_command},
+};
+
+/// The application and its commands, with every text of --help in `lang`: every command, or only `only`
+/// when that is one command's name or alias: the usual `rope COMMAND ...` does not build the other commands'
+/// hundreds of options (CLI11 checks each new option against those before it), a few milliseconds of every run.
+std::vector<Command> build_app(CLI::App& app, Lang lang, const std::string& only = {}) {
   set_default_lang(lang);  // each command's --lang starts here (lang.hpp)
   app.formatter(make_help_formatter(lang));
   app.set_version_flag("--version", std::string("rope ") + kVersion);
@@ -124,25 +158,12 @@ std::vector<Command> build_app(CLI::App& app, Lang lang) {
       "Every command has --help with an example. Exit codes: 0 ok, 1 a check failed,\n"
       "2 invalid input or usage, 3 I/O error, 4 internal error. The math: docs/math.md.");
 
-  std::vector<Command> commands = {
-      add_frequencies_command(app), add_matrix_command(app), add_apply_command(app),
-      add_verify_command(app),      add_decay_command(app),       add_wavelengths_command(app), add_inspect_command(app),
-      add_attention_command(app),
-      add_encodings_command(app),
-      add_layouts_command(app),
-      add_explain_command(app),
-      add_precision_command(app),
-      add_bound_command(app),
-      add_extrapolation_command(app),
-      add_bench_command(app),
-      add_permute_command(app),
-      add_check_command(app),
-      add_diff_command(app),
-      add_identify_command(app),
-      add_positions_command(app),
-      add_sections_command(app),
-      add_lesson_command(app),
-  };
+  const auto named = [&only](const CommandEntry& entry) { return only == entry.name || (*entry.alias != '\0' && only == entry.alias); };
+  const bool one = std::any_of(std::begin(kCommands), std::end(kCommands), named);
+  std::vector<Command> commands;
+  for (const CommandEntry& entry : kCommands) {
+    if (!one || named(entry)) commands.push_back(entry.add(app));
+  }
 
   // An empty value ("--csv ''", "--config \"$UNSET\"") is a mistake for every option: refused here
   // once, for every command, rather than read as "not given".
@@ -158,6 +179,12 @@ std::vector<Command> build_app(CLI::App& app, Lang lang) {
 }
 
 }  // namespace
+
+std::vector<std::pair<std::string, std::string>> command_table() {
+  std::vector<std::pair<std::string, std::string>> table;
+  for (const CommandEntry& entry : kCommands) table.emplace_back(entry.name, entry.alias);
+  return table;
+}
 
 std::vector<std::string> help_texts_without_chinese() {
   CLI::App app{kDescription, "rope"};
@@ -283,7 +310,7 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
     }
   };
   CLI::App app{kDescription, "rope"};
-  const std::vector<Command> commands = build_app(app, lang);
+  const std::vector<Command> commands = build_app(app, lang, argc > 1 ? std::string(argv[1]) : std::string());
 
   try {
     const std::vector<std::string> words(argv + std::min(argc, 1), argv + argc);

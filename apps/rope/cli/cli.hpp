@@ -7,6 +7,7 @@
 #include <functional>
 #include <ostream>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace CLI {
@@ -28,5 +29,10 @@ std::vector<std::string> help_texts_without_chinese();
 /// Builds `rope` with every command, its help in English, and gives the commands to `visit` in the order
 /// of `rope --help`: what the docs generator (option_tables.hpp, tests/docs/rope_docgen.cpp) walks.
 void visit_commands(const std::function<void(const std::vector<const CLI::App*>&)>& visit);
+
+/// The table `rope COMMAND ...` is looked up in before anything is built: each command's name and its alias
+/// ("" when none), in the order of `rope --help`. A run whose first word is one of them builds that command
+/// alone; tests/cli/test_cli.cpp holds the table to what each command's add function registers.
+std::vector<std::pair<std::string, std::string>> command_table();
 
 }  // namespace rope::cli
