@@ -183,7 +183,9 @@ TEST(Bound, ReproducesComputedMinimalBases) {
     double smallest;
     double always;
   };
-  for (const Row& r : {Row{1024, 4.32e3, 6.03e3}, Row{8192, 8.41e4, 3.96e5}, Row{524288, 6.46e7, 2.75e8}}) {
+  // The 512k row (6.46e7, 2.75e8) is docs/calculators.md's example `rope bound --context 524288`, which
+  // docs.examples runs in Release: its scan costs about 100 s under the sanitizers, 0.4 s in Release.
+  for (const Row& r : {Row{1024, 4.32e3, 6.03e3}, Row{8192, 8.41e4, 3.96e5}}) {
     const auto [lo, hi] = default_base_range(r.L);
     const BoundScan scan = scan_bound(128, r.L, lo, hi, default_per_decade(r.L));
     ASSERT_TRUE(scan.smallest_passing && scan.always_passes_from) << r.L;

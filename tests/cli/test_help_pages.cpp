@@ -223,7 +223,9 @@ TEST_F(HelpPages, EveryOptionTypoGetsTheClosestOption) {
     const std::vector<std::string> options = long_options(command);
     for (const std::string& option : options) {
       const std::string typed = typo(option, 3);  // "--dmi"
+      // Chinese for the first option of each command: the sentence is the same for every option.
       for (const bool zh : {false, true}) {
+        if (zh && option != options.front()) continue;
         const Result r = zh ? rope_cli({command, typed, "1", "--lang", "zh"}) : rope_cli({command, typed, "1"});
         EXPECT_EQ(r.code, 2) << command << ' ' << typed;
         const std::string marker = zh ? "是否应为 " : "did you mean ", end = zh ? "？" : "?";
