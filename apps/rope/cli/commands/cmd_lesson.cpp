@@ -9,8 +9,8 @@
 #include "rope/cli/exit_codes.hpp"
 #include "rope/cli/lang.hpp"
 #include "rope/cli/lesson_page.hpp"
-#include "rope/cli/output.hpp"
 #include "rope/core/error.hpp"
+#include "rope/io/atomic_file.hpp"
 
 namespace rope::cli {
 
@@ -27,8 +27,12 @@ int run_lesson(const LessonOptions& opt, std::ostream& out) {
   if (ext != ".html" && ext != ".htm") {
     throw InvalidArgument(error_msg("the --html file must end in .html or .htm (got '{0}')", opt.html));
   }
-  const std::string page = lesson_page(opt.lang);
-  write_output(opt.html, page, out);
+  // Staged before the page is made (seconds of work): a missing or unwritable directory fails at once.
+  StagedOutputs local;
+  StagedOutputs* batch = current_output_batch();
+  OutputFile& file = (batch != nullptr ? *batch : local).stage(opt.html);
+  file.write(lesson_page(opt.lang));
+  if (batch == nullptr) local.commit();
   const Text t(opt.lang);
   out << t.tr("wrote the lesson page {0}: open it in a browser, it needs no network\n", opt.html);
   return kOk;
