@@ -12,7 +12,9 @@ llama clones), so that a wrong row fails:
 - every architecture whose graph calls ggml_rope_set_offset or reads MLA heads rotates the last channels in its
   row (rotary_channels "last"; DFlash's DeepSeek-V4 draft: layers_code dflash), and no other row says so;
 - every graph that leaves layers without RoPE by n_no_rope_layer_step has a row rule for it (nope_every equal to
-  the step its loader sets, or a sliding rule of not_every_fourth, not_first_of_four or llama4).
+  the step its loader sets, or a sliding rule of not_every_fourth, not_first_of_four or llama4);
+- the lightning indexers that turn the last channels with the model's rope type (ggml_rope_set_offset) are exactly
+  the rows whose layers_code models them (deepseek4, hy_v4); the others are printed as not modelled.
 
 Usage: llama_rope_types.py --src LLAMA_CPP_SOURCE --table data/families.json
 """
@@ -177,6 +179,26 @@ def main():
             m = re.search(r"n_no_rope_layer_step\s*=\s*(\d+);", src.loader(n))
             if not m or int(m.group(1)) != r["nope_every"]:
                 bad.append(f"{n}: nope_every {r['nope_every']}, llama.cpp's step {m.group(1) if m else None}")
+    # Lightning indexers: those that turn the last channels with the model's rope type (ggml_rope_set_offset on the
+    # indexer's q) are the layer type `indexer` of the rows' layers_code (deepseek4, hy_v4); the others turn the first
+    # channels (with a rope type of their own, or the model's) and are listed as not modelled.
+    coded = {n for n, r in rows.items() if r.get("layers_code") in ("deepseek4", "hy_v4")}
+    last_indexer, other = set(), []
+    for n in sorted(roped):
+        graph = src.graph(n)
+        if '"indexer_q"' not in graph and '"lid_q"' not in graph:
+            continue
+        if re.search(r"ggml_rope_set_offset\((?:indexer_q|iq),", graph):
+            last_indexer.add(n)
+        else:
+            t = re.search(r"ggml_rope_ext\(ctx0, indexer_q,[^;]*?LLAMA_ROPE_TYPE_(\w+)", graph, re.S)
+            other.append(f"{n} ({t.group(1) if t else 'the model' + chr(39) + 's rope type'}, first channels)")
+    bad += [f"{n}: its indexer turns the last channels with the model's rope type, the row has no layers_code for it"
+            for n in sorted(last_indexer - coded)]
+    bad += [f"{n}: layers_code models an indexer on the last channels, llama.cpp's graph has none"
+            for n in sorted(coded - last_indexer)]
+    print(f"{len(last_indexer)} indexers turn the last channels with the model's rope type, {len(coded)} rows model them; "
+          f"not modelled: {', '.join(other) or 'none'}")
     for line in bad:
         print(line)
     print(f"{len(bad)} differences")

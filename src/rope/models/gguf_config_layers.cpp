@@ -8,6 +8,7 @@
 #include "rope/core/error.hpp"
 #include "rope/io/csv.hpp"
 #include "rope/models/gguf_config.hpp"
+#include "rope/models/gguf_config_indexer.hpp"
 #include "rope/models/hf_config.hpp"
 #include "rope/models/layer_types.hpp"
 #include "rope/models/scaling.hpp"
@@ -285,6 +286,7 @@ void gguf_layers(const GgufFile& file, const std::string& arch, GgufModel& g) {
   if (row.nope_every > 0) nope_every(file, arch, row.nope_every, g);
   if (row.layers_code == "deepseek4") gguf_deepseek4_layers(file, arch, g);
   if (row.layers_code == "dflash") gguf_dflash_layers(file, arch, g);
+  if (row.layers_code == "hy_v4") gguf_hy_v4_indexer(file, arch, g);
   if (!row.rope_pattern_key.empty()) rope_pattern(file, arch, row.rope_pattern_key, g);
   if (!g.freq_base_swa) return;
   const std::string swa = format_number(*g.freq_base_swa);

@@ -87,7 +87,7 @@ ArchitectureRows parse_rows() {
     a.rope_off_when_false = row.value("rope_off_when_false", std::string());
     a.rope_pattern_key = row.value("rope_pattern_key", std::string());
     a.layers_code = row.value("layers_code", std::string());
-    if (!a.layers_code.empty() && a.layers_code != "deepseek4" && a.layers_code != "dflash") {
+    if (!a.layers_code.empty() && a.layers_code != "deepseek4" && a.layers_code != "dflash" && a.layers_code != "hy_v4") {
       bad_row(a.name, "unknown layers_code " + a.layers_code);
     }
     a.full_rotary_divisor = row.value("full_rotary_divisor", 1);

@@ -60,7 +60,7 @@ struct GgufArchitecture {
   long nope_every = 0;          ///< no RoPE where (il + 1) % nope_every == 0, with no key (SmolLM3)
   std::string rope_off_when_false;  ///< this key false: no RoPE in any layer (Granite's rope.scaling.finetuned)
   std::string rope_pattern_key;     ///< one bool per layer, 1: RoPE (Granite SWA's attention.rope_pattern)
-  std::string layers_code;          ///< per-layer rules computed by rope's code of that name: deepseek4, dflash
+  std::string layers_code;          ///< per-layer rules computed by rope's code of that name: deepseek4, dflash, hy_v4
   int full_rotary_divisor = 1;      ///< the full layers rotate rope.dimension_count / n channels (Step 3.5: 2)
   std::string base_alpha_key;       ///< folded into the base, base · alpha^(d/(d − 2)) (HunYuan-VL)
   bool converter_permutes_qk = false;  ///< convert_hf_to_gguf.py permutes q and k for NORM (llama)
