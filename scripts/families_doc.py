@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes docs/families.md from data/families.json, the model families rope compiles in
-(src/rope/models/family_table.hpp). `make docs` runs it; the test docs.families runs it with --check, which
+(src/rope/models/family_table.hpp) and llama.cpp's architectures (src/rope/models/llama_architectures.hpp). `make docs` runs it; the test docs.families runs it with --check, which
 fails when docs/families.md is not what the data gives.
     scripts/families_doc.py [--check]    (from any directory)"""
 import json
@@ -54,8 +54,58 @@ def render(doc):
                  r.get("source_note", r["source"]) + ("; layers: " + r.get("layers_source_note", r["layers_source"])
                                                       if "layers_source" in r else "") + extra]
         out.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
+    out += llama_rows(doc["llama_cpp"])
     out.append("")
     return "\n".join(out)
+
+
+def llama_rule(r):
+    """What llama.cpp decides for the architecture in code, with no key: the row's rules in words."""
+    words = []
+    if r.get("rope_type_condition"):
+        words.append(r["rope_type_condition"])
+    if r.get("key_length_mla"):
+        words.append(f"MLA head `attention.key_length_mla` ({r['key_length_mla_source']})")
+    if r.get("rotary_channels") == "last":
+        words.append(f"rotates the last `rope.dimension_count` channels ({r['rotary_channels_source']})")
+    if r.get("layers_note"):
+        words.append(r["layers_note"])
+    if r.get("note"):
+        words.append(r["note"])
+    return "; ".join(words)
+
+
+def llama_rows(section):
+    rows = section["architectures"]
+    commit = section["commit"]
+    base = f"https://github.com/ggml-org/llama.cpp/blob/{commit}"
+    out = [
+        "",
+        "## llama.cpp architectures",
+        "",
+        f"What rope knows of each llama.cpp architecture (`general.architecture` of a GGUF file): {len(rows)}",
+        f"architectures, read from llama.cpp [`{commit[:12]}`]({base}) (tag v0.5.0 as the {section['package']}",
+        "package bundles it; file paths under the repository). The rope type is what `llama_model_rope_type()`",
+        "(src/llama-model.cpp) returns: NORM pairs (2i, 2i+1), i.e. interleaved; NEOX, MROPE, IMROPE and VISION pair",
+        "(i, i + n_rot/2); NONE: no RoPE (rope refuses the file). \"with sections\": the type when the file's",
+        "`rope.dimension_sections` has its first two sections above 0 (`llama_hparams::use_mrope`). The last column",
+        "is what llama.cpp decides in code with no key in the file: which layers slide and their base (from",
+        "`attention.sliding_window_pattern`, else the architecture's default pattern n: layer il slides when",
+        "il % n < n − 1, or \"dense first\" when il % n ≠ 0; src/llama-model.cpp:3308-3315, src/llama-hparams.cpp:8-17),",
+        "layers without RoPE, MLA heads, the rotary channels at the end of the head. \"tested\": a GGUF file of",
+        "rope's tests covers it. The conformance tier (tests/conformance/llama_rope_types.py) compares every row",
+        "with llama.cpp's source.",
+        "",
+        "| architecture | rope type | with sections | tested | decided in code | source |",
+        "|---|---|---|---|---|---|",
+    ]
+    for r in rows:
+        case, ret = r["rope_type_lines"]
+        source = (f"src/llama-model.cpp:{case},{ret} `{r['llm_arch']}`; src/llama-arch.cpp:{r['name_line']}")
+        cells = [f"`{r['architecture']}`", r["rope_type"], r.get("rope_type_with_sections", ""),
+                 "yes" if r.get("tested") else "", llama_rule(r), source]
+        out.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
+    return out
 
 
 def main():
@@ -67,10 +117,10 @@ def main():
         if current != text:
             print("docs/families.md is not generated from data/families.json: run `make docs` and commit it")
             return 1
-        print(f"docs/families.md: {len(doc['families'])} families, current")
+        print(f"docs/families.md: {len(doc['families'])} families, {len(doc['llama_cpp']['architectures'])} llama.cpp architectures, current")
         return 0
     open(path, "w", encoding="utf-8").write(text)
-    print(f"docs/families.md written: {len(doc['families'])} families")
+    print(f"docs/families.md written: {len(doc['families'])} families, {len(doc['llama_cpp']['architectures'])} llama.cpp architectures")
     return 0
 
 

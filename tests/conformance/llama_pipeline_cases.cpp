@@ -129,7 +129,7 @@ std::vector<PipelineCase> pipeline_cases() {
     m.model(8192, 2, 2, 64, 64, 10000, 2).f32("logit_scale", 1.0f).boolean("rope.scaling.finetuned", false);
     m.no_rope = true;
   });
-  // Models checked on the kernel only until now, and those whose per-layer rules are new (gguf_config_layer_rules.hpp).
+  // Models checked on the kernel only until now, and those whose per-layer rules are new (their rows of data/families.json).
   add("gemma4", "gemma4", [](Meta& m) {  // listed sliding layers: own head 64 and n_rot 64 at 10000; full: rope_freqs
     std::vector<float> prop(64, 1.0f);
     for (std::size_t i = 16; i < prop.size(); ++i) prop[i] = 1e30f;  // proportional RoPE: a quarter of the pairs turn

@@ -1,124 +1,207 @@
 #!/usr/bin/python3
-"""data/llama/rope_types.tsv against llama.cpp's own source (the bundle scripts/install-deps.sh llama clones):
-every architecture of llama_model_rope_type() in src/llama-model.cpp, by its name in src/llama-arch.cpp
-LLM_ARCH_NAMES, must have the table's rope type (and the type with use_mrope() sections), and nothing more;
-and the per-layer rules of src/rope/models/gguf_config_layer_rules.hpp must have a row for exactly the architectures
-whose load_arch_hparams reads {arch}.rope.freq_base_swa (LLM_KV_ROPE_FREQ_BASE_SWA in src/models/*.cpp, a subclass
-that reuses its parent's load_arch_hparams included).
+"""The llama.cpp rows of data/families.json against llama.cpp's own source (the bundle scripts/install-deps.sh
+llama clones), so that a wrong row fails:
+- every architecture of llama_model_rope_type() in src/llama-model.cpp, by its name in src/llama-arch.cpp
+  LLM_ARCH_NAMES, has a row with that rope type (and the type with use_mrope() sections), and nothing more; the
+  row's llm_arch, name_line and rope_type_lines (its case and return lines) point at those lines;
+- the rows with "sliding" are exactly the architectures whose load_arch_hparams reads {arch}.rope.freq_base_swa
+  (LLM_KV_ROPE_FREQ_BASE_SWA in src/models/*.cpp, a subclass that reuses its parent's loader included), and each
+  row's default pattern and dense_first are those of its load_swa_pattern(ml, n[, true]) call (none: 0), and its
+  base without the key rope.freq_base where the loader copies it into rope_freq_base_train_swa, else 10000;
+- the rows with key_length_mla are exactly the architectures with RoPE whose loader reads attention.key_length_mla;
+- every architecture whose graph calls ggml_rope_set_offset or reads MLA heads rotates the last channels in its
+  row (rotary_channels "last"; DFlash's DeepSeek-V4 draft: layers_code dflash), and no other row says so;
+- every graph that leaves layers without RoPE by n_no_rope_layer_step has a row rule for it (nope_every equal to
+  the step its loader sets, or a sliding rule of not_every_fourth, not_first_of_four or llama4);
+- the lightning indexers that turn the last channels with the model's rope type (ggml_rope_set_offset) are exactly
+  the rows whose layers_code models them (deepseek4, hy_v4); the others are printed as not modelled.
 
-and the architectures with RoPE that read attention.key_length_mla must be those gguf_config.cpp reads it for.
-
-Usage: llama_rope_types.py --src LLAMA_CPP_SOURCE --table data/llama/rope_types.tsv --rules gguf_config_layer_rules.hpp
-           --gguf-config src/rope/models/gguf_config.cpp
+Usage: llama_rope_types.py --src LLAMA_CPP_SOURCE --table data/families.json
 """
-import glob
 import argparse
+import glob
+import json
 import re
 import sys
 
 
-def source_types(src):
-    with open(f"{src}/src/llama-arch.cpp") as f:
-        arch = f.read()
-    body = arch[arch.index("LLM_ARCH_NAMES"):]
-    names = dict(re.findall(r'\{\s*(LLM_ARCH_\w+)\s*,\s*"([^"]+)"\s*\}', body[:body.index("};")]))
-    with open(f"{src}/src/llama-model.cpp") as f:
-        model = f.read()
-    start = model.index("llama_rope_type llama_model_rope_type(const llama_model * model)")
-    fn = model[start:model.index("\n}\n", start)]
-    types, pending = {}, []
-    for line in fn.splitlines():
-        m = re.match(r"\s*case (LLM_ARCH_\w+):", line)
-        if m:
-            if m.group(1) != "LLM_ARCH_UNKNOWN":  # GGML_ABORT: not an architecture
-                pending.append(m.group(1))
-            continue
-        if "return" not in line or not pending:
-            continue
-        if "LLM_ARCH_DFLASH" in pending and "dsv4_hc_mult" not in line:
-            continue  # its first return: MROPE when it has sections; the table keeps NEOX/MROPE
-        t = re.search(r"use_mrope\(\) \? LLAMA_ROPE_TYPE_(\w+) : LLAMA_ROPE_TYPE_(\w+)", line)
-        if t:
-            value = (t.group(2), t.group(1))
-        elif "dsv4_hc_mult" in line:
-            value = ("NEOX", "MROPE")
-        else:
-            r = re.search(r"return LLAMA_ROPE_TYPE_(\w+);", line)
-            if not r:
+def read(path):
+    with open(path, encoding="utf-8") as f:
+        return f.read()
+
+
+class Source:
+    def __init__(self, src):
+        self.src = src
+        self.arch_text = read(f"{src}/src/llama-arch.cpp")
+        body = self.arch_text[self.arch_text.index("LLM_ARCH_NAMES"):]
+        self.names = dict(re.findall(r'\{\s*(LLM_ARCH_\w+)\s*,\s*"([^"]+)"\s*\}', body[:body.index("};")]))
+        self.model_text = read(f"{src}/src/llama-model.cpp")
+        self.models = {p: read(p) for p in sorted(glob.glob(f"{src}/src/models/*.cpp"))}
+        header = read(f"{src}/src/models/models.h")
+        # struct llama_model_X : public llama_model_Y { ... }: X's parent, and whether X has its own loader.
+        self.parent, self.own_loader = {}, {}
+        for m in re.finditer(r"struct llama_model_(\w+) : public llama_model_(\w+) \{(.*?)\n\};", header, re.S):
+            self.parent[m.group(1)] = m.group(2)
+            self.own_loader[m.group(1)] = "void load_arch_hparams" in m.group(3)
+        self.cls = {self.names[case]: cls for case, cls in
+                    re.findall(r"case (LLM_ARCH_\w+):\s*return new llama_model_(\w+)\(", self.model_text)}
+
+    def rope_types(self):
+        start = self.model_text.index("llama_rope_type llama_model_rope_type(const llama_model * model)")
+        first = self.model_text.count("\n", 0, start) + 1
+        fn = self.model_text[start:self.model_text.index("\n}\n", start)]
+        types, pending = {}, []
+        for n, line in enumerate(fn.splitlines(), first):
+            m = re.match(r"\s*case (LLM_ARCH_\w+):", line)
+            if m:
+                if m.group(1) != "LLM_ARCH_UNKNOWN":  # GGML_ABORT: not an architecture
+                    pending.append((m.group(1), n))
                 continue
-            value = (r.group(1), "-")
-        for case in pending:
-            types[names[case]] = value
-        pending = []
-    return types
+            if "return" not in line or not pending:
+                continue
+            if any(c == "LLM_ARCH_DFLASH" for c, _ in pending) and "dsv4_hc_mult" not in line:
+                continue  # its first return: MROPE when it has sections; the row keeps NEOX/MROPE
+            t = re.search(r"use_mrope\(\) \? LLAMA_ROPE_TYPE_(\w+) : LLAMA_ROPE_TYPE_(\w+)", line)
+            if t:
+                value = (t.group(2), t.group(1))
+            elif "dsv4_hc_mult" in line:
+                value = ("NEOX", "MROPE")
+            else:
+                r = re.search(r"return LLAMA_ROPE_TYPE_(\w+);", line)
+                if not r:
+                    continue
+                value = (r.group(1), r.group(1))
+            for case, case_line in pending:
+                types[self.names[case]] = (value, case, case_line, n)
+            pending = []
+        return types
 
+    def name_line(self, name):
+        for n, line in enumerate(self.arch_text.splitlines(), 1):
+            if re.search(r'\{\s*LLM_ARCH_\w+\s*,\s*"' + re.escape(name) + r'"\s*\}', line):
+                return n
+        return None
 
-def key_readers(src, kv):
-    """The architecture names whose load_arch_hparams reads the key `kv` (LLM_KV_...)."""
-    with open(f"{src}/src/llama-arch.cpp") as f:
-        arch = f.read()
-    body = arch[arch.index("LLM_ARCH_NAMES"):]
-    names = dict(re.findall(r'\{\s*(LLM_ARCH_\w+)\s*,\s*"([^"]+)"\s*\}', body[:body.index("};")]))
-    readers = set()
-    for path in glob.glob(f"{src}/src/models/*.cpp"):
-        with open(path) as f:
-            text = f.read()
-        m = re.search(r"llama_model_(\w+)::load_arch_hparams\(.*?\n\}", text, re.S)
-        if m and kv in m.group(0):
-            readers.add(m.group(1))
-    with open(f"{src}/src/models/models.h") as f:
-        header = f.read()
-    # A subclass without its own load_arch_hparams reads what its parent reads.
-    for m in re.finditer(r"struct llama_model_(\w+) : public llama_model_(\w+) \{(.*?)\n\};", header, re.S):
-        if m.group(2) in readers and "void load_arch_hparams" not in m.group(3):
-            readers.add(m.group(1))
-    with open(f"{src}/src/llama-model.cpp") as f:
-        model = f.read()
-    out = set()
-    for case, cls in re.findall(r"case (LLM_ARCH_\w+):\s*return new llama_model_(\w+)\(", model):
-        if cls in readers:
-            out.add(names[case])
-    return out
+    def files(self, cls):
+        """The sources of class llama_model_CLS and of its parents."""
+        out = []
+        while cls:
+            out += [t for p, t in self.models.items() if f"llama_model_{cls}::" in t]
+            cls = self.parent.get(cls) if self.parent.get(cls, "base") != "base" else None
+        return out
+
+    def loader(self, name):
+        """The load_arch_hparams an architecture runs (its own, else its parent's)."""
+        cls = self.cls.get(name)
+        while cls:
+            for text in self.models.values():
+                m = re.search(rf"llama_model_{cls}::load_arch_hparams\(.*?\n\}}", text, re.S)
+                if m:
+                    return m.group(0)
+            cls = self.parent.get(cls) if not self.own_loader.get(cls, True) else None
+        return ""
+
+    def graph(self, name):
+        return "\n".join(self.files(self.cls[name])) if name in self.cls else ""
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--src", required=True)
     ap.add_argument("--table", required=True)
-    ap.add_argument("--rules", required=True)
-    ap.add_argument("--gguf-config", required=True)
     a = ap.parse_args()
-    want = source_types(a.src)
-    have = {}
-    with open(a.table) as f:
-        rows = [l.rstrip("\n").split("\t") for l in f if not l.startswith("#")]
-    for r in rows[1:]:
-        have[r[0]] = (r[1], r[2])
-    bad = 0
-    for name in sorted(set(want) | set(have)):
-        if want.get(name) != have.get(name):
-            print(f"{name}: llama.cpp {want.get(name)}, table {have.get(name)}")
-            bad += 1
-    print(f"{len(want)} architectures in llama.cpp, {len(have)} in the table, {bad} differ")
-    with open(a.rules) as f:
-        rules = set(re.findall(r'^\s*\{"([^"]+)", \d+, (?:true|false), Gate::', f.read(), re.M))
-    readers = key_readers(a.src, "LLM_KV_ROPE_FREQ_BASE_SWA")
-    for name in sorted(readers - rules):
-        print(f"{name}: reads rope.freq_base_swa in llama.cpp, no per-layer rule in {a.rules}")
-    for name in sorted(rules - readers):
-        print(f"{name}: a per-layer rule, but llama.cpp does not read its rope.freq_base_swa")
-    print(f"{len(readers)} architectures read rope.freq_base_swa, {len(rules)} per-layer rules, "
-          f"{len(readers ^ rules)} differ")
-    bad += len(readers ^ rules)
-    # MLA heads: the architectures with RoPE whose load_arch_hparams reads attention.key_length_mla must be the list
-    # of src/rope/models/gguf_config.cpp reads_key_length_mla.
-    with open(a.gguf_config) as f:
-        text = f.read()
-    listed = set(re.findall(r'"([^"]+)"', re.search(r"bool reads_key_length_mla.*?\{(.*?)\}", text, re.S).group(1)))
-    mla = {n for n in key_readers(a.src, "LLM_KV_ATTENTION_KEY_LENGTH_MLA") if want.get(n, ("NONE",))[0] != "NONE"}
-    print(f"{len(mla)} architectures with RoPE read attention.key_length_mla, rope lists {len(listed)}: "
-          + ("the same" if mla == listed else f"llama.cpp only {sorted(mla - listed)}, rope only {sorted(listed - mla)}"))
-    bad += len(mla ^ listed)
+    src = Source(a.src)
+    rows = {r["architecture"]: r for r in json.loads(read(a.table))["llama_cpp"]["architectures"]}
+    bad = []
+    want = src.rope_types()
+    for name in sorted(set(want) | set(rows)):
+        r = rows.get(name)
+        if name not in want or r is None:
+            bad.append(f"{name}: in {'the table' if r else 'llama.cpp'} only")
+            continue
+        (types, case, case_line, return_line) = want[name]
+        have = (r["rope_type"], r.get("rope_type_with_sections", r["rope_type"]))
+        if have != types:
+            bad.append(f"{name}: llama.cpp {types}, table {have}")
+        if r["llm_arch"] != case or r["rope_type_lines"] != [case_line, return_line]:
+            bad.append(f"{name}: llama.cpp {case} at lines {case_line}, {return_line}; table {r['llm_arch']} "
+                       f"{r['rope_type_lines']}")
+        if r["name_line"] != src.name_line(name):
+            bad.append(f"{name}: named at src/llama-arch.cpp:{src.name_line(name)}, table {r['name_line']}")
+    print(f"{len(want)} architectures in llama_model_rope_type, {len(rows)} rows")
+
+    def readers(kv):
+        return {n for n in rows if kv in src.loader(n)}
+
+    swa = readers("LLM_KV_ROPE_FREQ_BASE_SWA")
+    sliding = {n for n, r in rows.items() if "sliding" in r}
+    bad += [f"{n}: reads rope.freq_base_swa in llama.cpp, no sliding rule" for n in sorted(swa - sliding)]
+    bad += [f"{n}: a sliding rule, but llama.cpp does not read its rope.freq_base_swa" for n in sorted(sliding - swa)]
+    for n in sorted(sliding & swa):
+        m = re.search(r"load_swa_pattern\(ml,\s*(\d+)(?:,\s*(?:/\*\w+=\*/)?(true|false))?\)", src.loader(n))
+        pattern = (int(m.group(1)), m.group(2) == "true") if m else (0, False)
+        s = rows[n]["sliding"]
+        if pattern != (s["pattern"], s.get("dense_first", False)):
+            bad.append(f"{n}: load_swa_pattern {pattern}, table {(s['pattern'], s.get('dense_first', False))}")
+        # Without the key, the sliding base is rope.freq_base where the loader copies it
+        # (rope_freq_base_train_swa = rope_freq_base_train), else llama.cpp's 10000 (src/llama-hparams.h); a loader
+        # that requires the key (no `false` in its get_key) has no fallback to compare.
+        optional = re.search(r"get_key\(LLM_KV_ROPE_FREQ_BASE_SWA,[^;]*,\s*false\)", src.loader(n))
+        copies = re.search(r"rope_freq_base_train_swa\s*=\s*hparams\.rope_freq_base_train\b", src.loader(n))
+        if optional and bool(copies) != (s["base"] != "freq_base_swa_else_10000"):
+            bad.append(f"{n}: without rope.freq_base_swa llama.cpp's base is {'rope.freq_base' if copies else '10000'}, "
+                       f"table {s['base']}")
+    print(f"{len(swa)} architectures read rope.freq_base_swa, {len(sliding)} sliding rules")
+
+    roped = {n for n, (t, *_) in want.items() if t[0] != "NONE"}
+    mla = readers("LLM_KV_ATTENTION_KEY_LENGTH_MLA") & roped
+    listed = {n for n, r in rows.items() if r.get("key_length_mla")}
+    bad += [f"{n}: reads attention.key_length_mla, the row says no" for n in sorted(mla - listed)]
+    bad += [f"{n}: key_length_mla in the row, llama.cpp does not read it" for n in sorted(listed - mla)]
+    print(f"{len(mla)} architectures with RoPE read attention.key_length_mla, {len(listed)} rows say so")
+
+    offset = {n for n in roped if "ggml_rope_set_offset" in src.graph(n)} | mla
+    last = {n for n, r in rows.items() if r.get("rotary_channels") == "last" or r.get("layers_code") == "dflash"}
+    bad += [f"{n}: llama.cpp rotates the last channels, the row says the first" for n in sorted(offset - last)]
+    bad += [f"{n}: the row rotates the last channels, llama.cpp's graph the first" for n in sorted(last - offset)]
+    print(f"{len(offset)} architectures rotate the last channels, {len(last)} rows say so")
+
+    nope_rules = {"not_every_fourth", "not_first_of_four", "llama4"}
+    for n in sorted(roped):
+        step = "n_no_rope_layer_step" in src.graph(n)
+        r = rows[n]
+        rule = r.get("nope_every", 0) > 0 or r.get("sliding", {}).get("rotates") in nope_rules
+        if step != rule:
+            bad.append(f"{n}: llama.cpp {'uses' if step else 'does not use'} n_no_rope_layer_step, the row "
+                       f"{'has' if rule else 'has no'} rule for it")
+        if r.get("nope_every"):
+            m = re.search(r"n_no_rope_layer_step\s*=\s*(\d+);", src.loader(n))
+            if not m or int(m.group(1)) != r["nope_every"]:
+                bad.append(f"{n}: nope_every {r['nope_every']}, llama.cpp's step {m.group(1) if m else None}")
+    # Lightning indexers: those that turn the last channels with the model's rope type (ggml_rope_set_offset on the
+    # indexer's q) are the layer type `indexer` of the rows' layers_code (deepseek4, hy_v4); the others turn the first
+    # channels (with a rope type of their own, or the model's) and are listed as not modelled.
+    coded = {n for n, r in rows.items() if r.get("layers_code") in ("deepseek4", "hy_v4")}
+    last_indexer, other = set(), []
+    for n in sorted(roped):
+        graph = src.graph(n)
+        if '"indexer_q"' not in graph and '"lid_q"' not in graph:
+            continue
+        if re.search(r"ggml_rope_set_offset\((?:indexer_q|iq),", graph):
+            last_indexer.add(n)
+        else:
+            t = re.search(r"ggml_rope_ext\(ctx0, indexer_q,[^;]*?LLAMA_ROPE_TYPE_(\w+)", graph, re.S)
+            other.append(f"{n} ({t.group(1) if t else 'the model' + chr(39) + 's rope type'}, first channels)")
+    bad += [f"{n}: its indexer turns the last channels with the model's rope type, the row has no layers_code for it"
+            for n in sorted(last_indexer - coded)]
+    bad += [f"{n}: layers_code models an indexer on the last channels, llama.cpp's graph has none"
+            for n in sorted(coded - last_indexer)]
+    print(f"{len(last_indexer)} indexers turn the last channels with the model's rope type, {len(coded)} rows model them; "
+          f"not modelled: {', '.join(other) or 'none'}")
+    for line in bad:
+        print(line)
+    print(f"{len(bad)} differences")
     return 1 if bad else 0
 
 

@@ -262,6 +262,14 @@ def good_files():
         (".rope.scaling.original_context_length", "u32", 65536),
         (".attention.compress_rope_freq_base", "f32", 160000.0), (".attention.indexer.key_length", "u32", 128),
         (".attention.compress_ratios", "arr", ("i32", [0, 0, 4, 128, 4, 128]))], layers=6))
+    # HY-V4: MLA heads (last 64 channels of key_length_mla 192) and the lightning indexer on the layers whose
+    # attention.indexer.types entry is 1, heads of 128 whose last 64 channels turn likewise (src/models/hy-v4.cpp:342-375).
+    f["hy-v4.gguf"] = gguf(model("hy_v4", 262144, 4096, 32, 32, [
+        (".attention.key_length", "u32", 576), (".attention.key_length_mla", "u32", 192),
+        (".attention.value_length_mla", "u32", 128), (".rope.dimension_count", "u32", 64),
+        (".rope.freq_base", "f32", 10000.0), (".attention.indexer.head_count", "u32", 32),
+        (".attention.indexer.key_length", "u32", 128), (".attention.indexer.top_k", "u32", 2048),
+        (".attention.indexer.types", "arr", ("i32", [1, 0, 1, 0]))], layers=4))
     # HunYuan-VL: rope.scaling.alpha folded into the base by llama.cpp's loader (src/models/hunyuan-vl.cpp:7-12).
     f["hunyuan-vl.gguf"] = gguf(model("hunyuan_vl", 32768, 2048, 16, 8, [
         (".attention.key_length", "u32", 128), (".rope.freq_base", "f32", 10000.0), (".rope.scaling.alpha", "f32", 1000.0)]))

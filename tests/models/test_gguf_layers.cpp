@@ -198,6 +198,33 @@ TEST(GgufLayers, Dots3noteMlaHeadsPerKindRotateTheirLastChannels) {
   EXPECT_EQ(r.layers[1].spec->rotary_dim, 64);
 }
 
+TEST(GgufLayers, HyV4IndexerTurnsTheLastChannelsWithTheModelsRope) {
+  // hy-v4.cpp:342-375: build_indexer_top_k turns iq and ik with the model's rope_type, n_rot and base, then
+  // ggml_rope_set_offset(n_embd_indexer − n_rot): the last 64 of 128 channels; only on the layers whose
+  // attention.indexer.types entry is not 0 (:439-440), the others reuse the top-k of the previous one.
+  const GgufModel g = read_gguf_model(path("hy-v4.gguf"));
+  EXPECT_EQ(g.rope_type, GgufRopeType::Norm);
+  ASSERT_EQ(g.model.layer_types.size(), 2u);
+  EXPECT_EQ(g.model.layer_types[0].name, "attention");
+  EXPECT_EQ(g.model.layer_types[0].layers, (std::vector<int>{0, 1, 2, 3}));
+  const LayerTypeRope& indexer = g.model.layer_types[1];
+  EXPECT_EQ(indexer.name, "indexer");
+  EXPECT_EQ(indexer.layers, (std::vector<int>{0, 2}));
+  EXPECT_EQ(indexer.config.head_dim, 128);
+  EXPECT_EQ(indexer.config.rotary_dim(), 64);
+  EXPECT_EQ(indexer.config.base, 10000.0);
+  EXPECT_EQ(select_layer_type(g.model, "2").name, "attention");  // an index selects the attention
+  const ModelRope r = resolve_model_rope({"", path("hy-v4.gguf")}, {});
+  ASSERT_EQ(r.layers.size(), 2u);
+  ASSERT_TRUE(r.layers[0].spec && r.layers[1].spec);
+  EXPECT_EQ(r.layers[0].spec->head_dim, 192);  // key_length_mla: 128 without position, the last 64 turn
+  EXPECT_EQ(r.layers[0].spec->rotary_offset, 128);
+  EXPECT_EQ(r.layers[1].spec->head_dim, 128);
+  EXPECT_EQ(r.layers[1].spec->rotary_offset, 64);
+  EXPECT_EQ(r.layers[1].spec->rotary_dim, 64);
+  EXPECT_EQ(r.layers[1].spec->layout, Layout::Interleaved);  // NORM, the model's
+}
+
 TEST(GgufLayers, DeepSeek4IndexerHeadsSelectedByName) {
   // deepseek4.cpp:609-616, 1055-1068, 1189-1194: the lightning indexer of the ratio-4 layers turns the last 64 channels
   // of its 128-channel heads as the compressed layers do; an index still selects the layer's own type.

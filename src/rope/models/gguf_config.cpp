@@ -16,7 +16,8 @@
 // gguf-py/gguf/constants.py; how they are read and their defaults, src/llama-model.cpp load_hparams
 // (freq_base 10000, scaling type "linear" when absent with factor 0 meaning none, scaling.factor else the
 // legacy scale_linear, n_ctx_orig_yarn = context_length unless original_context_length is given, n_rot =
-// dimension_count else the head size); the rope type per architecture, llama_model_rope_type; what the
+// dimension_count else the head size); the rope type per architecture and what llama.cpp decides for it in code,
+// data/families.json's llama_cpp rows (llama_architectures.hpp); what the
 // converter writes, convert_hf_to_gguf.py (Llama 3.1's factors as the rope_freqs tensor, Phi-3's as
 // rope_factors_long/short with attn_factor, DeepSeek-2's yarn_log_multiplier = 0.1·mscale_all_dim).
 
@@ -70,6 +71,7 @@ class Mapper {
   const GgufFile& f_;
   GgufModel g_;
   std::string arch_;
+  const GgufArchitecture* arch_row_ = nullptr;  ///< its row of data/families.json (llama_architectures.hpp)
 };
 
 void Mapper::architecture() {
@@ -79,35 +81,32 @@ void Mapper::architecture() {
   arch_ = a->text;
   g_.architecture = arch_;
   g_.model.model_type = printable(arch_);
-  const auto& table = gguf_architectures();
-  const auto it = std::find_if(table.begin(), table.end(), [&](const GgufArchitecture& x) { return x.name == arch_; });
-  if (it == table.end()) {
+  const GgufArchitecture* it = find_gguf_architecture(arch_);
+  if (!it) {
     std::vector<std::string_view> names;
-    for (const auto& x : table) if (x.type != T::None) names.push_back(x.name);
+    for (const auto& x : gguf_architectures()) if (x.type != T::None) names.push_back(x.name);
     fail("general.architecture", fmt::format("'{}' is not an architecture rope maps (it maps: {})", printable(arch_),
                                              fmt::join(names, ", ")));
   }
+  arch_row_ = it;
   if (it->type == T::None) fail("general.architecture", fmt::format("'{}': llama.cpp applies no RoPE to it", arch_));
-  // Granite: rope.scaling.finetuned switches RoPE off in every layer (has_rope: src/models/granite.cpp:33-37,
-  // granite-hybrid.cpp:16-20, granite-switch.cpp:15 at de3ff815ea7d); the converter writes false for Granite 4.0-H
-  // (conversion/granite.py:514-519).
-  if (arch_ == "granite" || arch_ == "granitehybrid" || arch_ == "graniteswitch") {
-    const GgufValue* ft = f_.find(key("rope.scaling.finetuned"));
+  // A key that switches RoPE off in every layer when false (Granite's rope.scaling.finetuned: the row's source).
+  if (!it->rope_off_when_false.empty()) {
+    const GgufValue* ft = f_.find(key(it->rope_off_when_false));
     if (ft && ft->type == GgufType::Bool && ft->integer == 0) {
-      fail(key("rope.scaling.finetuned"), "false: llama.cpp applies no RoPE to any layer of this model");
+      fail(key(it->rope_off_when_false), "false: llama.cpp applies no RoPE to any layer of this model");
     }
   }
   const GgufValue* s = f_.find(key("rope.dimension_sections"));
   // llama_hparams::use_mrope (src/llama-hparams.cpp:351-353): the first two sections both nonzero.
   bool use_mrope = s && s->type == GgufType::Array && s->items.size() >= 2 && s->items[0].integer > 0 &&
                    s->items[1].integer > 0;
-  if (arch_ == "dflash" && s && s->type == GgufType::Array) {
-    // DFlash: MROPE when any section is nonzero (drafts for M-RoPE targets carry [n_rot/2, 0, 0, 0]:
-    // src/llama-model.cpp:3053-3059 at de3ff815ea7d).
+  if (it->sections_any && s && s->type == GgufType::Array) {
+    // DFlash: MROPE when any section is nonzero (drafts for M-RoPE targets carry [n_rot/2, 0, 0, 0]).
     for (const GgufValue& x : s->items) use_mrope = use_mrope || x.integer != 0;
   }
   g_.rope_type = use_mrope ? it->with_sections : it->type;
-  if (!use_mrope && detail::gguf_dflash_dspark(f_, arch_)) g_.rope_type = T::Norm;  // DSpark: src/llama-model.cpp:3058
+  if (!use_mrope && detail::gguf_dflash_dspark(f_, arch_)) g_.rope_type = T::Norm;  // DSpark: the row's rope_type_condition
   const bool norm = g_.rope_type == T::Norm;
   g_.model.rope.layout = norm ? Layout::Interleaved : Layout::Half;
   // Known from the file, as llama.cpp knows it: the architecture's rope type (the spec's "how it is known").
@@ -117,22 +116,11 @@ void Mapper::architecture() {
   if (!it->tested) {
     note(msg("architecture {0}: its rope type is from llama.cpp's table; rope's tests do not cover it", arch_));
   }
-  if (norm && arch_ == "llama") {
+  if (norm && it->converter_permutes_qk) {
     note(msg("NORM: llama.cpp rotates adjacent pairs (2i, 2i+1); convert_hf_to_gguf.py permuted the rows of q_proj and "
              "k_proj so that this equals Hugging Face's rotate_half on the original weights (rope permute)"));
   }
 }
-
-/// MLA: the architectures whose load_arch_hparams reads {arch}.attention.key_length_mla, the head RoPE sees
-/// (src/models/deepseek2.cpp:16 (mistral4 reuses it), deepseek32.cpp:21, glm-dsa.cpp:43, bailingmoe3.cpp:8,
-/// hy-v4.cpp:29, dots3note.cpp:23 at de3ff815ea7d); with deepseek4, minicpm3 and plm, those rotating the last n_rot.
-bool in(std::string_view arch, std::initializer_list<const char*> names) {
-  return std::any_of(names.begin(), names.end(), [&](const char* a) { return arch == a; });
-}
-bool reads_key_length_mla(std::string_view a) {
-  return in(a, {"deepseek2", "mistral4", "deepseek32", "glm-dsa", "bailingmoe3", "hy_v4", "dots3note"});
-}
-bool rotates_last_channels(std::string_view a) { return reads_key_length_mla(a) || in(a, {"deepseek4", "minicpm3", "plm"}); }
 
 void Mapper::shape() {
   const auto heads = count(key("attention.head_count"));
@@ -143,7 +131,7 @@ void Mapper::shape() {
   // DeepSeek-2 with MLA (key_length_mla and value_length_mla given, llama_hparams::is_mla): key_length is the
   // compressed latent plus the rotary part (512 + 64); the head RoPE sees is key_length_mla (128 + 64), and its
   // RoPE nodes q_pe/k_pe hold the rotary channels alone (src/models/deepseek2.cpp:546-553, 527-535 at de3ff815ea7d).
-  const auto mla = reads_key_length_mla(arch_) ? count(key("attention.key_length_mla")) : std::nullopt;
+  const auto mla = arch_row_->key_length_mla ? count(key("attention.key_length_mla")) : std::nullopt;
   if (mla && *mla > 0) {
     hd = *mla;
     origin("head_dim", std::to_string(hd), key("attention.key_length_mla"));
@@ -173,16 +161,16 @@ void Mapper::shape() {
       fail(key("rope.dimension_count"), fmt::format("{} must be even, at least 2 and at most the head size {}", rot, hd));
     }
   }
-  if (arch_ == "step35") {
+  if (const long n = arch_row_->full_rotary_divisor; n != 1) {
     // Step 3.5: "full_attention layer only use half of the RoPE dimensions" (src/models/step35.cpp:8-9,
     // n_rot_full / 2 after the file's n_rot is read); its sliding layers keep the whole (gguf_config_layers.cpp).
-    if ((rot / 2) % 2 != 0) fail(key("rope.dimension_count"), fmt::format("{}: Step 3.5's full layers would rotate an odd {}", rot, rot / 2));
-    rot /= 2;
+    if (rot % n != 0 || (rot / n) % 2 != 0) fail(key("rope.dimension_count"), fmt::format("{}: Step 3.5's full layers would rotate an odd {}", rot, rot / n));
+    rot /= n;
     origin("rotary_dim", std::to_string(rot), msg("llama.cpp: Step 3.5's full layers rotate rope.dimension_count / 2 channels"));
   }
   g_.head_dim = static_cast<int>(hd);
   g_.rotary_dim = static_cast<int>(rot);
-  if ((rotates_last_channels(arch_) || detail::gguf_dflash_dspark(f_, arch_)) && rot < hd) {
+  if ((arch_row_->last_channels || detail::gguf_dflash_dspark(f_, arch_)) && rot < hd) {
     // llama.cpp rotates the LAST n_rot channels: ggml_rope_set_offset(Qcur, n_embd_head_qk_nope) (src/models/deepseek2.cpp:
     // 615-617, deepseek4.cpp:923-935, minicpm3.cpp:165-170, plm.cpp:136-141, dflash.cpp:895-897), or q_pe/k_pe views of
     // them (deepseek2.cpp:546-553, deepseek32.cpp:335-362, glm-dsa.cpp:379-381, bailingmoe3.cpp:313-319, hy-v4.cpp:290-305,
@@ -287,69 +275,6 @@ GgufModel Mapper::run() {
   detail::gguf_scaling(f_, arch_, g_);
   detail::gguf_layers(f_, arch_, g_);
   return std::move(g_);
-}
-
-std::string_view to_string(GgufRopeType type) {
-  switch (type) {
-    case T::None: return "NONE";
-    case T::Norm: return "NORM";
-    case T::Neox: return "NEOX";
-    case T::Mrope: return "MROPE";
-    case T::Imrope: return "IMROPE";
-    case T::Vision: return "VISION";
-  }
-  return "NONE";
-}
-
-namespace detail {
-const char* embedded_llama_rope_types();  // generated by src/CMakeLists.txt from data/llama/rope_types.tsv
-}  // namespace detail
-
-namespace {
-T rope_type_named(std::string_view s) {
-  for (const T t : {T::None, T::Norm, T::Neox, T::Mrope, T::Imrope, T::Vision}) {
-    if (to_string(t) == s) return t;
-  }
-  throw std::logic_error("data/llama/rope_types.tsv: unknown rope type " + std::string(s));
-}
-}  // namespace
-
-const std::vector<GgufArchitecture>& gguf_architectures() {
-  // llama.cpp's llama_model_rope_type as data (data/llama/rope_types.tsv, its source lines there); `tested`: the
-  // architectures a file of tests/io/write_gguf.py covers.
-  static const std::vector<GgufArchitecture> table = [] {
-    static const std::vector<std::string_view> tested{"mamba", "llama", "command-r", "deepseek2", "qwen2", "qwen3",
-                                                      "phi3", "gemma3", "gpt-oss", "qwen2vl", "qwen3vl", "glm4",
-                                                      "smollm3", "cohere2", "olmo2", "llama4", "smallthinker",
-                                                      "exaone4", "afmoe", "granitehybrid", "granite_swa", "step35",
-                                                      "spark2_5", "dots3note", "glm-dsa", "dflash", "deepseek4", "hunyuan_vl"};
-    std::vector<GgufArchitecture> t;
-    std::string_view text(detail::embedded_llama_rope_types());
-    bool header = true;
-    while (!text.empty()) {
-      const std::size_t nl = text.find('\n');
-      const std::string_view line = text.substr(0, nl);
-      text = nl == std::string_view::npos ? std::string_view() : text.substr(nl + 1);
-      if (line.empty() || line.front() == '#') continue;
-      if (header) {  // the column names
-        header = false;
-        continue;
-      }
-      std::vector<std::string_view> col;
-      for (std::size_t at = 0;;) {
-        const std::size_t tab = line.find('\t', at);
-        col.push_back(line.substr(at, tab == std::string_view::npos ? std::string_view::npos : tab - at));
-        if (tab == std::string_view::npos) break;
-        at = tab + 1;
-      }
-      if (col.size() < 3) throw std::logic_error("data/llama/rope_types.tsv: a row of fewer than 3 columns");
-      const T type = rope_type_named(col[1]);
-      const T with = col[2] == "-" ? type : rope_type_named(col[2]);
-      t.push_back({col[0], type, with, std::find(tested.begin(), tested.end(), col[0]) != tested.end()});
-    }
-    return t;
-  }();
-  return table;
 }
 
 GgufModel gguf_model(const GgufFile& file) { return Mapper(file).run(); }

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "rope/io/gguf.hpp"
+#include "rope/models/llama_architectures.hpp"
 #include "rope/models/model_config.hpp"
 
 namespace rope {
@@ -37,21 +38,6 @@ inline constexpr const char* kGgufRopeFactorsLong = "rope_factors_long.weight";
 inline constexpr const char* kGgufRopeFactorsShort = "rope_factors_short.weight";
 /// The tensors read_gguf_model reads: the three, and their names without ".weight" (to say llama.cpp ignores them).
 const std::vector<std::string>& gguf_rope_tensor_names();
-
-/// llama.cpp's enum llama_rope_type: how ggml_rope pairs the channels of a head.
-enum class GgufRopeType { None, Norm, Neox, Mrope, Imrope, Vision };
-/// "NORM", "NEOX", "MROPE", "IMROPE", "VISION", "NONE".
-std::string_view to_string(GgufRopeType type);
-
-/// One architecture of the table (llama.cpp's general.architecture names).
-struct GgufArchitecture {
-  std::string_view name;      ///< "llama", "qwen2", "gpt-oss", ...
-  GgufRopeType type;          ///< without dimension_sections
-  GgufRopeType with_sections; ///< glm4, glm4moe: MROPE when the file has dimension_sections
-  bool tested;                ///< a test file of tests/io/write_gguf.py covers it
-};
-/// The architectures rope maps, in llama.cpp's order of llama_model_rope_type.
-const std::vector<GgufArchitecture>& gguf_architectures();
 
 /// Everything read from a GGUF file: the ModelConfig the commands use, and the facts a RoPE spec needs
 /// beyond it (the rope type, the sliding-window base, the M-RoPE sections, the attention shape).

@@ -31,7 +31,8 @@ LayerTypeRope unscaled_layers(const GgufModel& g) {
 }  // namespace
 
 bool gguf_dflash_dspark(const GgufFile& f, const std::string& arch) {
-  const GgufValue* hc = arch == "dflash" ? f.find(arch + ".hyper_connection.count") : nullptr;
+  const GgufArchitecture* row = find_gguf_architecture(arch);
+  const GgufValue* hc = row && row->layers_code == "dflash" ? f.find(arch + ".hyper_connection.count") : nullptr;
   const auto n = hc ? hc->as_number() : std::nullopt;
   return n && *n > 0;
 }

@@ -1,22 +1,25 @@
 // The per-layer part of gguf_config.hpp's mapping: the layers llama.cpp gives another RoPE (or none), as
 // ModelConfig::layer_types (layer_types.hpp), so that the per-layer specs (resolve.hpp ModelRope::layers) and
 // --layer-type (a type's name or a layer index) work for a GGUF as for a config.json. The rules, with the
-// llama.cpp source lines each follows: gguf_config_layer_rules.hpp.
+// llama.cpp source lines each follows: the architecture's row of data/families.json (llama_architectures.hpp).
 #include <cmath>
 #include <fmt/format.h>
 
 #include "rope/core/error.hpp"
 #include "rope/io/csv.hpp"
 #include "rope/models/gguf_config.hpp"
+#include "rope/models/gguf_config_indexer.hpp"
 #include "rope/models/hf_config.hpp"
 #include "rope/models/layer_types.hpp"
 #include "rope/models/scaling.hpp"
-#include "rope/models/gguf_config_layer_rules.hpp"
 
 namespace rope::detail {
 
 namespace {
-using namespace layer_rules;
+using SwaRule = LlamaSlidingRule;
+using Gate = SwaRule::Gate;
+using SwaBase = SwaRule::SwaBase;
+using Rotates = SwaRule::Rotates;
 
 /// llama.cpp's base of the sliding layers when the file has no rope.freq_base_swa.
 constexpr double kDefaultSwaBase = 10000.0;
@@ -218,13 +221,13 @@ void swa_layers(const GgufFile& f, const std::string& arch, const SwaRule& rule,
   }
 }
 
-/// SmolLM3: llama.cpp leaves every fourth layer without RoPE, decided in code with no key
-/// (src/models/smollm3.cpp:5 n_no_rope_layer_step = 4, :69 use_rope = (il + 1) % 4 != 0).
-void smollm3(const GgufFile& f, const std::string& arch, GgufModel& g) {
+/// SmolLM3: llama.cpp leaves every fourth layer without RoPE, decided in code with no key (the row's nope_every and
+/// layers_source: src/models/smollm3.cpp:5 n_no_rope_layer_step = 4, :69 use_rope = (il + 1) % 4 != 0).
+void nope_every(const GgufFile& f, const std::string& arch, long every, GgufModel& g) {
   const long layers = gguf_block_count(f, arch, "the NoPE layers need the layer count");
   LayerTypeRope rope{"rope", {}, true, g.model.rope, msg("rope.freq_base and the scaling keys")};
   LayerTypeRope nope{"nope", {}, false, g.model.rope, msg("llama.cpp: no RoPE on every fourth layer (SmolLM3)")};
-  for (long i = 0; i < layers; ++i) ((i + 1) % 4 != 0 ? rope : nope).layers.push_back(static_cast<int>(i));
+  for (long i = 0; i < layers; ++i) ((i + 1) % every != 0 ? rope : nope).layers.push_back(static_cast<int>(i));
   if (nope.layers.empty()) return;
   g.model.layer_types = {rope, nope};
   g.model.layer_type = "rope";
@@ -251,10 +254,10 @@ long gguf_block_count(const GgufFile& f, const std::string& arch, const char* wh
   return static_cast<long>(*layers);
 }
 
-/// Granite SWA: {arch}.attention.rope_pattern, one bool per layer (1: RoPE), when the file has it
-/// (src/models/granite-swa.cpp:43, :211 has_rope(il); conversion/granite.py:115-119 writes HF's no_rope_layers).
-static void rope_pattern(const GgufFile& f, const std::string& arch, GgufModel& g) {
-  const std::string k = arch + ".attention.rope_pattern";
+/// Granite SWA: {arch}.attention.rope_pattern (the row's rope_pattern_key), one bool per layer (1: RoPE), when the file
+/// has it (src/models/granite-swa.cpp:43, :211 has_rope(il); conversion/granite.py:115-119 writes HF's no_rope_layers).
+static void rope_pattern(const GgufFile& f, const std::string& arch, const std::string& key, GgufModel& g) {
+  const std::string k = arch + "." + key;
   const GgufValue* v = f.find(k);
   if (!v) return;
   const long layers = gguf_block_count(f, arch, "the NoPE layers need the layer count");
@@ -276,13 +279,15 @@ static void rope_pattern(const GgufFile& f, const std::string& arch, GgufModel& 
 }
 
 void gguf_layers(const GgufFile& file, const std::string& arch, GgufModel& g) {
-  const SwaRule* rule = nullptr;
-  for (const SwaRule& r : kSwaRules) rule = arch == r.arch ? &r : rule;
+  // The architecture's rules: its row of data/families.json (gguf_model has found it).
+  const GgufArchitecture& row = *find_gguf_architecture(arch);
+  const SwaRule* rule = row.sliding ? &*row.sliding : nullptr;
   if (rule) swa_layers(file, arch, *rule, g);
-  if (arch == "smollm3") smollm3(file, arch, g);
-  if (arch == "deepseek4") gguf_deepseek4_layers(file, arch, g);
-  if (arch == "dflash") gguf_dflash_layers(file, arch, g);
-  if (arch == "granite_swa") rope_pattern(file, arch, g);
+  if (row.nope_every > 0) nope_every(file, arch, row.nope_every, g);
+  if (row.layers_code == "deepseek4") gguf_deepseek4_layers(file, arch, g);
+  if (row.layers_code == "dflash") gguf_dflash_layers(file, arch, g);
+  if (row.layers_code == "hy_v4") gguf_hy_v4_indexer(file, arch, g);
+  if (!row.rope_pattern_key.empty()) rope_pattern(file, arch, row.rope_pattern_key, g);
   if (!g.freq_base_swa) return;
   const std::string swa = format_number(*g.freq_base_swa);
   bool slides = false;
@@ -300,7 +305,7 @@ void gguf_layers(const GgufFile& file, const std::string& arch, GgufModel& g) {
   } else if (rule) {
     g.model.notes.push_back(msg("rope.freq_base_swa {0}: no layer of this file slides, so llama.cpp turns every layer with "
                                 "the values here", swa));
-  } else {  // every architecture that reads the key has a rule (tests/conformance/llama_rope_types.py checks it)
+  } else {  // every architecture that reads the key has a sliding rule (tests/conformance/llama_rope_types.py checks it)
     g.model.notes.push_back(msg("rope.freq_base_swa {0}: llama.cpp does not read this key for {1}, it changes nothing", swa, arch));
   }
 }

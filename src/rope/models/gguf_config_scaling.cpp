@@ -226,9 +226,10 @@ void Scaling::llama3(const std::vector<float>& ff) {
 void Scaling::run() {
   // rope.scaling.alpha, read for every architecture (src/llama-model.cpp:1364; 0, as llama_model_save_to_file writes it,
   // is none): HunYuan-VL's XDRoPE folds it into the base, base · alpha^(d/(d − 2)) with d the head size, in float32
-  // (src/models/hunyuan-vl.cpp:7-12); no other architecture uses it.
+  // (src/models/hunyuan-vl.cpp:7-12; the row's base_alpha_key); no other architecture uses it.
   const std::string ak = key("rope.scaling.alpha");
-  if (const auto alpha = number(ak, false); alpha && *alpha > 0 && arch_ == "hunyuan_vl") {
+  const GgufArchitecture& row = *find_gguf_architecture(arch_);
+  if (const auto alpha = number(ak, false); alpha && *alpha > 0 && !row.base_alpha_key.empty()) {
     const float d = static_cast<float>(g_.head_dim);
     r_.base = static_cast<float>(static_cast<float>(r_.base) * std::pow(static_cast<float>(*alpha), d / (d - 2.0f)));
     origin("rope_theta", format_number(r_.base), msg("rope.freq_base · {0}^(d/(d − 2)), d = {1}: llama.cpp's HunYuan-VL", ak, g_.head_dim));
@@ -297,7 +298,7 @@ void Scaling::run() {
                                      to_string(r_.type)));
     }
     const std::size_t pairs = static_cast<std::size_t>(g_.rotary_dim / 2);
-    if (arch_ == "step35" && ff->size() > pairs) {
+    if (row.full_rotary_divisor != 1 && ff->size() > pairs) {
       // One tensor of n_rot_max / 2 factors for every layer; a layer uses the first n_rot(il) / 2 of them
       // (src/models/step35.cpp:59-63 at de3ff815ea7d): the full layers, which rotate half, the first half.
       origin("rope_freqs", fmt::format("{} of {}", pairs, ff->size()),

@@ -1,0 +1,141 @@
+#include "rope/models/llama_architectures.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <set>
+#include <stdexcept>
+
+namespace rope {
+
+namespace detail {
+extern const char kFamiliesJson[];  // generated from data/families.json (src/CMakeLists.txt)
+}  // namespace detail
+
+namespace {
+
+using T = GgufRopeType;
+using Rule = LlamaSlidingRule;
+
+struct ArchitectureRows {
+  std::vector<GgufArchitecture> rows;
+  std::string commit;
+};
+
+[[noreturn]] void bad_row(const std::string& arch, const std::string& what) {
+  throw std::logic_error("data/families.json: llama_cpp architecture " + arch + ": " + what);
+}
+
+T rope_type_named(const std::string& arch, const std::string& s) {
+  for (const T t : {T::None, T::Norm, T::Neox, T::Mrope, T::Imrope, T::Vision}) {
+    if (to_string(t) == s) return t;
+  }
+  bad_row(arch, "unknown rope type " + s);
+}
+
+/// `value` as one of `names`, each the name of the enum value at its index.
+template <class E, std::size_t N>
+E named(const std::string& arch, const std::string& value, const char* const (&names)[N]) {
+  for (std::size_t i = 0; i < N; ++i) {
+    if (value == names[i]) return static_cast<E>(i);
+  }
+  bad_row(arch, "unknown value " + value);
+}
+
+Rule sliding_rule(const std::string& arch, const nlohmann::json& s, const std::string& source) {
+  static const char* const kGates[] = {"always", "sliding_window", "sliding_window_unless_0", "64_layers"};
+  static const char* const kBases[] = {"freq_base", "freq_base_swa_else_freq_base", "freq_base_swa_else_10000"};
+  static const char* const kRotates[] = {"all", "sliding", "sliding_or_leading_dense", "not_every_fourth",
+                                         "not_first_of_four", "llama4"};
+  Rule r;
+  r.pattern = s.at("pattern").get<long>();
+  r.dense_first = s.value("dense_first", false);
+  r.gate = named<Rule::Gate>(arch, s.at("when").get<std::string>(), kGates);
+  r.base = named<Rule::SwaBase>(arch, s.at("base").get<std::string>(), kBases);
+  r.scaled = s.at("scaled").get<bool>();
+  r.rotates = named<Rule::Rotates>(arch, s.at("rotates").get<std::string>(), kRotates);
+  r.source = source;
+  r.own_dims = s.value("own_dims", false);
+  r.swa_head_key = s.value("swa_head_key", r.swa_head_key);
+  r.swa_rot_key = s.value("swa_rot_key", true);
+  if (r.pattern < 0 || source.empty()) bad_row(arch, "a sliding rule needs a pattern >= 0 and layers_source");
+  return r;
+}
+
+ArchitectureRows parse_rows() {
+  const nlohmann::json doc = nlohmann::json::parse(detail::kFamiliesJson).at("llama_cpp");
+  ArchitectureRows t;
+  t.commit = doc.at("commit").get<std::string>();
+  std::set<std::string> seen;
+  for (const nlohmann::json& row : doc.at("architectures")) {
+    GgufArchitecture a;
+    a.name = row.at("architecture").get<std::string>();
+    if (!seen.insert(a.name).second) bad_row(a.name, "twice");
+    a.llm_arch = row.at("llm_arch").get<std::string>();
+    a.type = rope_type_named(a.name, row.at("rope_type").get<std::string>());
+    a.with_sections = row.contains("rope_type_with_sections")
+                          ? rope_type_named(a.name, row.at("rope_type_with_sections").get<std::string>())
+                          : a.type;
+    a.sections_any = row.value("sections_any", false);
+    a.tested = row.value("tested", false);
+    a.key_length_mla = row.value("key_length_mla", false);
+    const std::string channels = row.value("rotary_channels", std::string("first"));
+    if (channels != "first" && channels != "last") bad_row(a.name, "rotary_channels is first or last");
+    a.last_channels = channels == "last";
+    a.layers_source = row.value("layers_source", std::string());
+    if (row.contains("sliding")) a.sliding = sliding_rule(a.name, row.at("sliding"), a.layers_source);
+    a.nope_every = row.value("nope_every", 0L);
+    a.rope_off_when_false = row.value("rope_off_when_false", std::string());
+    a.rope_pattern_key = row.value("rope_pattern_key", std::string());
+    a.layers_code = row.value("layers_code", std::string());
+    if (!a.layers_code.empty() && a.layers_code != "deepseek4" && a.layers_code != "dflash" && a.layers_code != "hy_v4") {
+      bad_row(a.name, "unknown layers_code " + a.layers_code);
+    }
+    a.full_rotary_divisor = row.value("full_rotary_divisor", 1);
+    a.base_alpha_key = row.value("base_alpha_key", std::string());
+    a.converter_permutes_qk = row.value("converter_permutes_qk", false);
+    if (a.nope_every < 0 || a.full_rotary_divisor < 1) bad_row(a.name, "nope_every >= 0, full_rotary_divisor >= 1");
+    if ((a.nope_every > 0 || !a.layers_code.empty()) && a.layers_source.empty() && !row.contains("note")) {
+      bad_row(a.name, "a per-layer rule without its source");
+    }
+    t.rows.push_back(std::move(a));
+  }
+  return t;
+}
+
+const ArchitectureRows& rows() {
+  static const ArchitectureRows t = [] {
+    try {
+      return parse_rows();
+    } catch (const nlohmann::json::exception& e) {
+      throw std::logic_error(std::string("data/families.json: llama_cpp does not parse: ") + e.what());
+    }
+  }();
+  return t;
+}
+
+}  // namespace
+
+std::string_view to_string(GgufRopeType type) {
+  switch (type) {
+    case T::None: return "NONE";
+    case T::Norm: return "NORM";
+    case T::Neox: return "NEOX";
+    case T::Mrope: return "MROPE";
+    case T::Imrope: return "IMROPE";
+    case T::Vision: return "VISION";
+  }
+  return "NONE";
+}
+
+const std::vector<GgufArchitecture>& gguf_architectures() { return rows().rows; }
+
+const std::string& gguf_architectures_commit() { return rows().commit; }
+
+const GgufArchitecture* find_gguf_architecture(std::string_view name) {
+  for (const GgufArchitecture& a : gguf_architectures()) {
+    if (a.name == name) return &a;
+  }
+  return nullptr;
+}
+
+}  // namespace rope

@@ -1,0 +1,77 @@
+/// @file
+/// llama.cpp's architectures as rope knows them: the rows "llama_cpp" of data/families.json (compiled in at build
+/// time, docs/families.md lists them), one per general.architecture name. A row holds the rope type
+/// llama_model_rope_type gives the architecture (how ggml_rope pairs the channels of a head) and what llama.cpp
+/// decides for it in code with no key in the file: the layers that slide and their base, the layers without RoPE,
+/// MLA heads, the rotary channels at the end of the head, each with the llama.cpp lines it comes from. The GGUF
+/// reader (gguf_config.hpp) takes its rules from here; tests/conformance/llama_rope_types.py compares the rows with
+/// llama.cpp's source.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace rope {
+
+/// llama.cpp's enum llama_rope_type: how ggml_rope pairs the channels of a head.
+enum class GgufRopeType { None, Norm, Neox, Mrope, Imrope, Vision };
+/// "NORM", "NEOX", "MROPE", "IMROPE", "VISION", "NONE".
+std::string_view to_string(GgufRopeType type);
+
+/// The per-layer rules of an architecture whose loader reads {arch}.rope.freq_base_swa ("sliding" of a row):
+/// which layers slide, their base, which layers turn q and k at all.
+struct LlamaSlidingRule {
+  /// When the architecture has sliding layers at all: always, attention.sliding_window > 0, sliding_window absent
+  /// or not 0, block_count 64 (EXAONE 4 32B).
+  enum class Gate { Always, Window, WindowUnlessZero, Layers64 };
+  /// The base of a sliding layer: rope.freq_base (the graph passes freq_base), rope.freq_base_swa else
+  /// rope.freq_base, rope.freq_base_swa else llama.cpp's 10000.
+  enum class SwaBase { Global, KeyElseGlobal, KeyElse10000 };
+  /// Which layers turn q and k: all; the sliding ones (every layer when none slides); the sliding ones and the
+  /// leading dense blocks; not where (il + 1) % 4 == 0; not where il % 4 == 0 when some slide; Llama 4's rule.
+  enum class Rotates { All, Sliding, SlidingOrLead, NotEveryFourth, NotFirstOfFour, Llama4 };
+  long pattern = 0;         ///< load_swa_pattern's default n (0: the file's array of bools only)
+  bool dense_first = false; ///< load_swa_pattern(ml, n, true): layer il is full iff il % n == 0
+  Gate gate = Gate::Always;
+  SwaBase base = SwaBase::Global;
+  bool scaled = false;      ///< the sliding layers keep the scaling (rope_freq_scale_train_swa = rope_freq_scale_train)
+  Rotates rotates = Rotates::All;
+  std::string source;       ///< the llama.cpp lines of the rules (the row's layers_source)
+  /// The sliding layers' heads and rotary dims from {arch}.attention.key_length_swa (swa_head_key) and, with
+  /// swa_rot_key, {arch}.rope.dimension_count_swa (src/llama-model.cpp:1394-1401; the graph's n_rot(il)).
+  bool own_dims = false;
+  std::string swa_head_key = "attention.key_length_swa";
+  bool swa_rot_key = true;
+};
+
+/// One architecture (a row "llama_cpp" of data/families.json).
+struct GgufArchitecture {
+  std::string name;             ///< general.architecture: "llama", "qwen2", "gpt-oss", ...
+  std::string llm_arch;         ///< llama.cpp's enum name, "LLM_ARCH_LLAMA"
+  GgufRopeType type = GgufRopeType::None;           ///< without dimension_sections
+  GgufRopeType with_sections = GgufRopeType::None;  ///< with sections[0] > 0 and sections[1] > 0 (use_mrope)
+  bool sections_any = false;    ///< with_sections when any section is above 0 (dflash)
+  bool tested = false;          ///< a test file of tests/io/write_gguf.py covers it
+  bool key_length_mla = false;  ///< MLA: the head RoPE sees is {arch}.attention.key_length_mla
+  bool last_channels = false;   ///< the graph rotates the last rope.dimension_count channels of the head
+  std::optional<LlamaSlidingRule> sliding;
+  long nope_every = 0;          ///< no RoPE where (il + 1) % nope_every == 0, with no key (SmolLM3)
+  std::string rope_off_when_false;  ///< this key false: no RoPE in any layer (Granite's rope.scaling.finetuned)
+  std::string rope_pattern_key;     ///< one bool per layer, 1: RoPE (Granite SWA's attention.rope_pattern)
+  std::string layers_code;          ///< per-layer rules computed by rope's code of that name: deepseek4, dflash, hy_v4
+  int full_rotary_divisor = 1;      ///< the full layers rotate rope.dimension_count / n channels (Step 3.5: 2)
+  std::string base_alpha_key;       ///< folded into the base, base · alpha^(d/(d − 2)) (HunYuan-VL)
+  bool converter_permutes_qk = false;  ///< convert_hf_to_gguf.py permutes q and k for NORM (llama)
+  std::string layers_source;        ///< the llama.cpp lines of the per-layer rules, cited to users
+};
+/// The architectures rope maps, in llama.cpp's order of llama_model_rope_type. @throws std::logic_error if the
+/// compiled-in table is malformed (a bug: tests/models/test_gguf_config.cpp reads it).
+const std::vector<GgufArchitecture>& gguf_architectures();
+/// The row of `name`, or nullptr for a name llama.cpp does not know.
+const GgufArchitecture* find_gguf_architecture(std::string_view name);
+/// The llama.cpp commit the rows were read at.
+const std::string& gguf_architectures_commit();
+
+}  // namespace rope
