@@ -1,6 +1,7 @@
 #include "rope/io/tensor_stream.hpp"
 
 #include <Eigen/Core>
+#include <algorithm>
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
@@ -152,8 +153,12 @@ void TensorStream::read_raw(long first, long count, unsigned char* raw) const {
   const long long got = pread_full(fd_, raw, n, at);
   if (got < 0) throw IoError(fmt::format("cannot read tensor file '{}' at byte {}: {}", name_, at, std::strerror(errno)));
   if (static_cast<std::size_t>(got) < n) {
+    // Where the file ends now: a read that starts beyond the new end (another thread's block) gets nothing.
+    std::uint64_t end = at + static_cast<std::uint64_t>(got);
+    struct stat st {};
+    if (::fstat(fd_, &st) == 0) end = std::min(end, static_cast<std::uint64_t>(st.st_size));
     throw IoError(error_msg("cannot read tensor file '{0}': it ends at byte {1}, its header promised {2} (the file changed "
-                            "while it was read)", name_, at + static_cast<std::uint64_t>(got),
+                            "while it was read)", name_, end,
                             header_.data_offset + static_cast<std::uint64_t>(header_.count) * static_cast<std::uint64_t>(header_.bytes)));
   }
 }
