@@ -3,7 +3,7 @@
 targets (>= 20× the peer on two 64 MB float32 dumps [4096, 32, 128] and on two 1 GiB bf16 dumps
 [131072, 32, 128]), peak RSS as /usr/bin/time -v reports it (target: <= 64 MiB plus one block), and the
 memory-bandwidth ceiling beside them: the time `cat` takes to read both files from the page cache (a copy out
-of it; rope maps its blocks instead, docs/check.md "Streaming"). The dumps are generated here (never committed): q ~ N(0, 1) in float32, RoPE in
+of it, as rope's pread of its blocks, docs/check.md "Streaming"). The dumps are generated here (never committed): q ~ N(0, 1) in float32, RoPE in
 float32 as PyTorch computes it (the half layout, base 10^4), bf16 rounded to nearest even.
 
     check_bench.py [--build DIR] [--quick] [--dir DIR]   prints a table; exit 1 if a target is missed
@@ -22,7 +22,7 @@ import time
 
 PY = "/usr/bin/python3"
 HERE = os.path.dirname(os.path.abspath(__file__))
-BLOCK_MIB = 4  # the mapped block of both dumps on one thread (kMappedBlockElements float32, two dumps)
+BLOCK_MIB = 1  # the block of both dumps on one thread (kRawBlockElements float32, two dumps)
 
 
 def make_dump(dir_, name, seq, heads, d, bf16, seed=33):

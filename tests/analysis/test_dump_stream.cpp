@@ -3,6 +3,7 @@
 // for tally, and the diagnosis the same sentence.
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <gtest/gtest.h>
 
@@ -10,6 +11,7 @@
 #include "rope/analysis/dump_positions.hpp"
 #include "rope/analysis/dump_stream.hpp"
 #include "rope/core/constants.hpp"
+#include "rope/core/error.hpp"
 #include "support/cli_harness.hpp"
 #include "support/expectation.hpp"
 
@@ -143,6 +145,29 @@ TEST_F(DumpStreamTest, IdentifySampleHoldsTheDumpsValuesAtTheIndicesItNames) {
     for (int c = 0; c < 32; ++c) {
       EXPECT_EQ(part.before.value(static_cast<long>(j), 0, c), static_cast<double>(static_cast<float>(x.value(part.indices[j], 0, c))));
     }
+  }
+}
+
+TEST_F(DumpStreamTest, ADumpTruncatedAfterItWasOpenedIsAnIoErrorNamingTheByte) {
+  // float32 [seq, heads, d]: blocks read as stored (kRawBlockElements), two blocks and more, the second file
+  // cut inside a later block after both were opened (a writer still at work).
+  DumpVectors x = test::random_dump(600, 8, 64, 3);
+  const DumpVectors y = test::rotate_dump(x, true, 64, kDefaultBase);
+  const std::string before = (dir_ / "b.npy").string(), after = (dir_ / "a.npy").string();
+  write_npy(before, x, DumpAxes::SeqHeadsD);
+  write_npy(after, y, DumpAxes::SeqHeadsD);
+  const StreamSource s(TensorStream::open(before), TensorStream::open(after), DumpAxes::SeqHeadsD, false);
+  const auto cut = static_cast<std::uintmax_t>(std::filesystem::file_size(after) - 4 * 64 * 8 * 100);
+  std::filesystem::resize_file(after, cut);
+  std::vector<AxisPosition> p;
+  for (long k = 0; k < 600; ++k) p.push_back(AxisPosition::single(static_cast<double>(k)));
+  Variant v;
+  v.spec = expect_half(64, 64, kDefaultBase);
+  try {
+    (void)s.compare(0, p, {v});
+    FAIL() << "no error";
+  } catch (const IoError& e) {
+    EXPECT_NE(std::string(e.what()).find("it ends at byte " + std::to_string(cut)), std::string::npos) << e.what();
   }
 }
 

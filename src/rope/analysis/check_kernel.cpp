@@ -368,7 +368,6 @@ std::vector<DumpComparison> compare_blocks(const BlockShape& shape, const std::v
             tally[k].max_ratio = std::max(tally[k].max_ratio, pmax);
           }
         }
-        if (buffers.done) buffers.done();
         const long finished = ++done;
         if (progress && *progress && omp_get_thread_num() == 0) (*progress)(static_cast<double>(finished) / static_cast<double>(blocks));
       } catch (...) {

@@ -10,17 +10,14 @@
 
 #include "rope/analysis/check.hpp"
 #include "rope/analysis/check_screen.hpp"
-#include "rope/io/mapped_run.hpp"
 
 namespace rope {
 
-/// A thread's buffers for one block: the vectors [s][group][d] of both dumps, the raw bytes of reads or the
-/// runs of the files mapped, and what to do once the block is compared (check and release the mappings).
+/// A thread's buffers for one block, reused from block to block: the vectors [s][group][d] of both dumps
+/// decoded to double, or the bytes of both as stored.
 struct BlockBuffers {
   std::vector<double> before, after;
   std::vector<unsigned char> raw, raw_after;
-  MappedRun run_before, run_after;
-  std::function<void()> done;
 };
 
 /// A block's vectors [s − s0][group][d] of both dumps, stored as `type` (the kernel reads float32 and bfloat16

@@ -89,19 +89,8 @@ std::vector<DumpComparison> StreamSource::compare(long start, const std::vector<
   }
   const BlockShape shape{length, geometry_.groups(), geometry_.d, geometry_.dtype};
   const BlockFetch get = [&](long s0, long s1, BlockBuffers& buf, BlockView& view) {
-    if (raw_) {  // one run of the files, [s][head][d] as compared: mapped, or read, as stored
+    if (raw_) {  // one run of each file, [s][head][d] as compared: read as stored into the thread's buffers
       const long first = (start + s0) * strides_.seq, count = (s1 - s0) * geometry_.groups() * geometry_.d;
-      if (before_.map_raw(first, count, buf.run_before) && after_.map_raw(first, count, buf.run_after)) {
-        view = {buf.run_before.data(), buf.run_after.data(), *raw_};
-        buf.done = [this, &buf] {
-          before_.check_mapped(buf.run_before);
-          after_.check_mapped(buf.run_after);
-          buf.run_before.unmap(), buf.run_after.unmap();
-        };
-        return;
-      }
-      buf.run_before.unmap(), buf.run_after.unmap();
-      buf.done = nullptr;
       for (int which = 0; which < 2; ++which) {
         std::vector<unsigned char>& raw = which == 0 ? buf.raw : buf.raw_after;
         const TensorStream& file = which == 0 ? before_ : after_;
@@ -114,7 +103,7 @@ std::vector<DumpComparison> StreamSource::compare(long start, const std::vector<
     fetch(start, s0, s1, buf);
     view = {buf.before.data(), buf.after.data(), BlockElement::F64};
   };
-  const long block = raw_ ? kMappedBlockElements : kStreamBlockElements;
+  const long block = raw_ ? kRawBlockElements : kStreamBlockElements;
   return compare_blocks(shape, positions, variants, get, block_positions_for(geometry_.groups(), geometry_.d, block),
                         progress_ ? &progress_ : nullptr);
 }

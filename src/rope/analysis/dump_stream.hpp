@@ -16,8 +16,9 @@ namespace rope {
 
 /// Elements of one dump in one block (both dumps: twice as many), decoded to double: 512 KiB per dump per thread (both fit a core's L2 cache).
 inline constexpr long kStreamBlockElements = 1L << 16;
-/// Elements of one dump in one block when the files are mapped as stored (no buffers: 1 MiB of bfloat16).
-inline constexpr long kMappedBlockElements = 1L << 19;
+/// Elements of one dump in one block when the files are read as stored (float64, float32, bfloat16 with the
+/// sequence axis outermost): 512 KiB of float32 per dump per thread.
+inline constexpr long kRawBlockElements = 1L << 17;
 
 /// Two dumps of the same shape read from their files.
 class StreamSource final : public DumpSource {

@@ -15,10 +15,12 @@ namespace {
 
 constexpr std::size_t kMaxPath = 4096;
 
+// Every member zero-initialized, so that g_slots (256 KiB) is constant-initialized in .bss: no constructor runs
+// at start-up and no page of it is touched until a temporary is registered (dirfd is set then).
 struct Slot {
   std::atomic<int> state{0};  // 0 free, 1 being filled, 2 registered
-  int dirfd = AT_FDCWD;
-  char path[kMaxPath];
+  int dirfd = 0;
+  char path[kMaxPath] = {};
 };
 
 Slot g_slots[kMaxRegisteredTemps];

@@ -1,7 +1,9 @@
 #include "rope/io/tensor_stream.hpp"
 
 #include <Eigen/Core>
+#include <algorithm>
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 #include <fcntl.h>
 #include <fmt/format.h>
@@ -57,6 +59,28 @@ ROPE_CLONES void decode_bf16(const unsigned char* raw, long count, double* out) 
   }
 }
 
+/// Bytes read first when a tensor file is opened: a header of .npy or safetensors usually fits.
+constexpr std::size_t kFirstHeaderBytes = 64 * 1024;
+
+/// The end of the header that the first bytes `head` announce (.npy: magic, version, length; safetensors: the
+/// 8-byte size), or the largest value when they do not say. The parsers read nothing past it (a size too large
+/// fails their rules whatever was read).
+std::uint64_t header_end(const std::vector<unsigned char>& head) {
+  const auto le = [&](std::size_t at, int n) {
+    std::uint64_t v = 0;
+    for (int k = n - 1; k >= 0; --k) v = (v << 8) | head[at + static_cast<std::size_t>(k)];
+    return v;
+  };
+  std::uint64_t end = UINT64_MAX;
+  if (head.size() >= 12 && std::memcmp(head.data(), "\x93NUMPY", 6) == 0) {
+    const int n = head[6] == 1 ? 2 : 4;
+    end = 8 + static_cast<std::uint64_t>(n) + le(8, n);
+  } else if (head.size() >= 8) {
+    end = 8 + le(0, 8);  // safetensors (a CSV file is refused whatever its first bytes)
+  }
+  return end;
+}
+
 }  // namespace
 
 TensorStream TensorStream::open(const std::string& path, const TensorReadOptions& options) {
@@ -71,8 +95,14 @@ TensorStream TensorStream::open(const std::string& path, const TensorReadOptions
     throw IoError(fmt::format("cannot read tensor file '{}': not a regular file (a FIFO, device or socket is not read)", s.name_));
   }
   const auto size = static_cast<std::uint64_t>(st.st_size);
-  std::vector<unsigned char> head(static_cast<std::size_t>(std::min<std::uint64_t>(size, kMaxTensorHeaderBytes + 16)));
-  const long long got = pread_full(s.fd_, head.data(), head.size(), 0);
+  // The first bytes, then all a header may take (1 MiB) only when the header the first bytes announce is longer.
+  const auto most = static_cast<std::size_t>(std::min<std::uint64_t>(size, kMaxTensorHeaderBytes + 16));
+  std::vector<unsigned char> head(std::min(most, kFirstHeaderBytes));
+  long long got = pread_full(s.fd_, head.data(), head.size(), 0);
+  if (got >= 0 && static_cast<std::size_t>(got) == head.size() && head.size() < most && header_end(head) > head.size()) {
+    head.resize(most);
+    got = pread_full(s.fd_, head.data(), head.size(), 0);
+  }
   if (got < 0) throw IoError(fmt::format("cannot read tensor file '{}': {}", s.name_, std::strerror(errno)));
   head.resize(static_cast<std::size_t>(got));
   const std::string_view bytes(reinterpret_cast<const char*>(head.data()), head.size());
@@ -123,31 +153,14 @@ void TensorStream::read_raw(long first, long count, unsigned char* raw) const {
   const long long got = pread_full(fd_, raw, n, at);
   if (got < 0) throw IoError(fmt::format("cannot read tensor file '{}' at byte {}: {}", name_, at, std::strerror(errno)));
   if (static_cast<std::size_t>(got) < n) {
+    // Where the file ends now: a read that starts beyond the new end (another thread's block) gets nothing.
+    std::uint64_t end = at + static_cast<std::uint64_t>(got);
+    struct stat st {};
+    if (::fstat(fd_, &st) == 0) end = std::min(end, static_cast<std::uint64_t>(st.st_size));
     throw IoError(error_msg("cannot read tensor file '{0}': it ends at byte {1}, its header promised {2} (the file changed "
-                            "while it was read)", name_, at + static_cast<std::uint64_t>(got),
+                            "while it was read)", name_, end,
                             header_.data_offset + static_cast<std::uint64_t>(header_.count) * static_cast<std::uint64_t>(header_.bytes)));
   }
-}
-
-bool TensorStream::map_raw(long first, long count, MappedRun& run) const {
-  if (first < 0 || count <= 0 || first + count > header_.count) {
-    throw InvalidArgument(fmt::format("{}: elements [{}, {}) outside the tensor's {}", name_, first, first + count, header_.count));
-  }
-  const std::uint64_t at = header_.data_offset + static_cast<std::uint64_t>(first) * static_cast<std::uint64_t>(header_.bytes);
-  const std::size_t n = static_cast<std::size_t>(count) * static_cast<std::size_t>(header_.bytes);
-  struct stat st {};
-  if (::fstat(fd_, &st) != 0) throw IoError(fmt::format("cannot read tensor file '{}' at byte {}: {}", name_, at, std::strerror(errno)));
-  if (static_cast<std::uint64_t>(st.st_size) < at + n) check_mapped(run, true);
-  return run.map(fd_, at, n);
-}
-
-void TensorStream::check_mapped(const MappedRun& run, bool shorter) const {
-  if (!shorter && !run.truncated()) return;
-  struct stat st {};
-  const std::uint64_t size = ::fstat(fd_, &st) == 0 ? static_cast<std::uint64_t>(st.st_size) : 0;
-  throw IoError(error_msg("cannot read tensor file '{0}': it ends at byte {1}, its header promised {2} (the file changed "
-                          "while it was read)", name_, size,
-                          header_.data_offset + static_cast<std::uint64_t>(header_.count) * static_cast<std::uint64_t>(header_.bytes)));
 }
 
 void TensorStream::read(long first, long count, double* out, std::vector<unsigned char>& scratch) const {

@@ -1,17 +1,15 @@
 /// @file
 /// A tensor file read in pieces (docs/check.md "Streaming"): the header of a .npy or safetensors file is
 /// parsed once (tensor_file.hpp's rules, without the 256 MiB limit of a whole-file read), then any run of
-/// elements is read with pread(2) into the caller's buffer and decoded there, or mapped as stored (map_raw,
-/// mapped_run.hpp), so that a dump larger than memory is checked with memory bounded by the buffers and the
-/// mapped runs. A file truncated while it is read gives a short read or a guarded SIGBUS, reported as an I/O
-/// error naming the file and the byte.
+/// elements is read with pread(2) into the caller's buffer, as stored or decoded there, so that a dump larger
+/// than memory is checked with memory bounded by the buffers. A file truncated while it is read gives a short
+/// read, reported as an I/O error naming the file and the byte.
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
-#include "rope/io/mapped_run.hpp"
 #include "rope/io/tensor_file.hpp"
 
 namespace rope {
@@ -40,11 +38,6 @@ class TensorStream {
   /// Reads elements [first, first + count) as stored into `raw` (count · header().bytes bytes). Thread-safe.
   /// @throws IoError when the file ends early (truncated since it was opened) or the read fails.
   void read_raw(long first, long count, unsigned char* raw) const;
-  /// Maps elements [first, first + count) as stored into `run` (mapped_run.hpp: no copy); false when the system
-  /// refuses a mapping (read_raw then). @throws IoError when the file is now shorter than its header promised.
-  bool map_raw(long first, long count, MappedRun& run) const;
-  /// After reading a run mapped by map_raw: @throws IoError when the file was truncated under it.
-  void check_mapped(const MappedRun& run, bool shorter = false) const;
   /// Reads elements [first, first + count) decoded to double into `out`. Thread-safe; `scratch` is the
   /// caller's buffer for the raw bytes.
   void read(long first, long count, double* out, std::vector<unsigned char>& scratch) const;

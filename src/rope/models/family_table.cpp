@@ -31,6 +31,7 @@ FamilyRows parse_table() {
   for (const nlohmann::json& row : doc.at("families")) {
     ModelFamily f;
     f.model_type = row.at("model_type").get<std::string>();
+    if (f.model_type.empty()) throw std::logic_error("data/families.json: a row with an empty model_type");
     if (!seen.insert(f.model_type).second) throw std::logic_error("data/families.json: " + f.model_type + " twice");
     if (row.contains("layout")) f.layout = parse_layout(row.at("layout").get<std::string>());
     f.default_theta = number(row, "default_theta");
@@ -97,6 +98,7 @@ const std::vector<ModelFamily>& model_families() { return table().rows; }
 const std::string& model_families_commit() { return table().commit; }
 
 const ModelFamily* find_model_family(std::string_view model_type) {
+  if (model_type.empty()) return nullptr;  // no row has one (parse_table): plain RoPE parses no table
   for (const ModelFamily& f : model_families()) {
     if (f.model_type == model_type) return &f;
   }
