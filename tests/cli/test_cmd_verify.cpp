@@ -158,7 +158,11 @@ TEST_F(CmdVerify, EveryPresetPassesInItsOwnLayout) {
       {"minimax-m2", "half layout (model family minimax_m2)"},
       {"exaone-4.0-32b", "half layout (model family exaone4)"},
       {"gemma-4-26b-a4b", "half layout (model family gemma4_text)"},
-      {"smollm3-3b", "half layout (model family smollm3)"}};
+      {"smollm3-3b", "half layout (model family smollm3)"},
+      {"glm-4.5", "half layout (model family glm4_moe)"},
+      {"kimi-k2-instruct", "interleaved layout (model family kimi_k2)"},
+      {"qwen3.5-9b", "half layout (model family qwen3_5_text)"},
+      {"devstral-small-2-24b", "half layout (model family ministral3)"}};
   ASSERT_EQ(layouts.size(), list_presets().size());  // every preset
   for (const auto& [preset, layout] : layouts) {
     const Result r = rope_cli({"verify", "--model", preset, "--trials", "20"});

@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <gmock/gmock.h>
@@ -101,6 +102,16 @@ TEST(ModelConfig, EveryPresetLoadsWithTheValuesOfItsReadmeRow) {
       {"gemma-4-26b-a4b", 512, 128, 1e6, ScalingType::Proportional, {}, {}, 262144, Layout::Half},
       // SmolLM3 3B: 2048/16 = 128, rope_theta 5e6, M 65536 (its RoPE layers).
       {"smollm3-3b", 128, 128, 5e6, ScalingType::Default, {}, {}, 65536, Layout::Half},
+      // GLM-4.5: head_dim 128, partial_rotary_factor 0.5 → 64 in half pairs, rope_theta 1e6, M 131072 (README [33]).
+      {"glm-4.5", 128, 64, 1e6, ScalingType::Default, {}, {}, 131072, Layout::Half},
+      // Kimi K2 Instruct: qk_rope_head_dim 64, yarn f=32 from 4096, rope_theta 50000, M 131072, interleaved (DeepSeek-V3's
+      // code, rope_interleave default true) (README [34]).
+      {"kimi-k2-instruct", 64, 64, 5e4, ScalingType::Yarn, 32.0, 4096, 131072, Layout::Interleaved},
+      // Qwen3.5 9B: text_config.head_dim 256, rope_parameters.partial_rotary_factor 0.25 → 64, rope_theta 1e7, M 262144
+      // (its full-attention layers) (README [35]).
+      {"qwen3.5-9b", 256, 64, 1e7, ScalingType::Default, {}, {}, 262144, Layout::Half},
+      // Devstral Small 2 24B (ministral3): head_dim 128, yarn f=48 from 8192, rope_theta 1e8, M 393216 (README [36]).
+      {"devstral-small-2-24b", 128, 128, 1e8, ScalingType::Yarn, 48.0, 8192, 393216, Layout::Half},
   };
   ASSERT_EQ(list_presets().size(), std::size(rows));
   for (const PresetRow& row : rows) {
@@ -139,6 +150,44 @@ TEST(ModelConfig, PresetScalingParametersMatchTheirConfigs) {
   EXPECT_EQ(oss.beta_fast, 32.0);
   EXPECT_EQ(oss.beta_slow, 1.0);
   EXPECT_EQ(oss.truncate, false);
+  // Kimi K2 Instruct config.json: beta_fast = beta_slow = 1 (README [34]), mscale = mscale_all_dim = 1.0.
+  const RopeConfig kimi = load_preset("kimi-k2-instruct").rope;
+  EXPECT_EQ(kimi.beta_fast, 1.0);
+  EXPECT_EQ(kimi.beta_slow, 1.0);
+  EXPECT_EQ(kimi.mscale, 1.0);
+  EXPECT_EQ(kimi.mscale_all_dim, 1.0);
+  // Devstral Small 2 config.json: beta 32/1, mscale = mscale_all_dim = 1.0 (README [36]).
+  const RopeConfig dev = load_preset("devstral-small-2-24b").rope;
+  EXPECT_EQ(dev.beta_fast, 32.0);
+  EXPECT_EQ(dev.beta_slow, 1.0);
+  EXPECT_EQ(dev.mscale, 1.0);
+  EXPECT_EQ(dev.mscale_all_dim, 1.0);
+}
+
+TEST(ModelConfig, NewFamilyPresetsCarryTheirSectionsQueryScalingAndVisionTower) {
+  // Qwen3.5 9B (README [35]): rope_parameters mrope_section [11, 11, 10], mrope_interleaved true.
+  const ModelConfig qwen = load_preset("qwen3.5-9b");
+  ASSERT_TRUE(qwen.mrope.has_value());
+  EXPECT_EQ(qwen.mrope->sections, (std::vector<int>{11, 11, 10}));
+  EXPECT_EQ(qwen.mrope->order, SectionOrder::Interleaved);
+  // Devstral Small 2 (README [36]): ministral3's query scaling, β = llama_4_scaling_beta 0.1, L0 = 8192;
+  // s(p) = 1 + 0.1 ln(1 + floor(p / 8192)) (S21): 1 below 8192, 1 + 0.1 ln 2 from 8192, 1 + 0.1 ln 48 at 393215.
+  const ModelConfig dev = load_preset("devstral-small-2-24b");
+  ASSERT_TRUE(dev.query_scaling.has_value());
+  EXPECT_EQ(dev.query_scaling->beta, 0.1);
+  EXPECT_EQ(dev.query_scaling->original, 8192.0);
+  EXPECT_EQ(dev.query_scaling->at(8191), 1.0);
+  EXPECT_DOUBLE_EQ(dev.query_scaling->at(8192), 1.0 + 0.1 * std::log(2.0));
+  EXPECT_DOUBLE_EQ(dev.query_scaling->at(393215), 1.0 + 0.1 * std::log(48.0));
+  // Its vision_config is Pixtral's: head_dim 64, rope_theta 1e4, 1540 / 14 = 110 patches per side.
+  ASSERT_TRUE(dev.vision_tower.has_value());
+  EXPECT_EQ(dev.vision_tower->kind, VisionRope::Pixtral);
+  EXPECT_EQ(dev.vision_tower->head_dim, 64);
+  EXPECT_EQ(dev.vision_tower->base, 1e4);
+  EXPECT_EQ(dev.vision_tower->grid, 110);
+  // GLM-4.5 and Kimi K2 scale no query; Kimi's layout is DeepSeek-V3's.
+  EXPECT_FALSE(load_preset("glm-4.5").query_scaling.has_value());
+  EXPECT_FALSE(load_preset("kimi-k2-instruct").query_scaling.has_value());
 }
 
 TEST(ModelConfig, Phi3PresetHoldsItsRealFactorLists) {
@@ -189,8 +238,8 @@ TEST(ModelConfig, MistralNemoPresetRotatesItsExplicitHeadDimNotHiddenOverHeads) 
 
 TEST(ModelConfig, ListPresetsGivesEveryPresetWithADescriptionInNameOrder) {
   const std::vector<PresetInfo> presets = list_presets();
-  // data/models/ holds the 29 presets of data/models/README.md.
-  ASSERT_EQ(presets.size(), 29u);
+  // data/models/ holds the 33 presets of data/models/README.md.
+  ASSERT_EQ(presets.size(), 33u);
   for (std::size_t i = 0; i < presets.size(); ++i) {
     EXPECT_THAT(presets[i].description, Not(IsEmpty())) << presets[i].name;
     EXPECT_EQ(presets[i].description.find('\n'), std::string::npos) << presets[i].name;
@@ -201,9 +250,9 @@ TEST(ModelConfig, ListPresetsGivesEveryPresetWithADescriptionInNameOrder) {
   }
   EXPECT_EQ(presets.front().name, "chatglm3-6b");
   EXPECT_EQ(presets.back().name, "smollm3-3b");
-  // chatglm3-6b, command-a-03-2025, deepseek-v3, exaone-4.0-32b, gemma-3-27b, gemma-3-4b, gemma-4-26b-a4b,
-  // glm-4-9b-chat, gpt-j-6b, …
-  EXPECT_THAT(presets[8].description, HasSubstr("GPT-J"));
+  // chatglm3-6b, command-a-03-2025, deepseek-v3, devstral-small-2-24b, exaone-4.0-32b, gemma-3-27b, gemma-3-4b,
+  // gemma-4-26b-a4b, glm-4-9b-chat, glm-4.5, gpt-j-6b, …
+  EXPECT_THAT(presets[10].description, HasSubstr("GPT-J"));
 }
 
 struct LayerMapRow {
@@ -231,6 +280,8 @@ TEST(ModelConfig, PerLayerPresetsMapEveryLayerAsTheirFamiliesCode) {
       {"gemma-4-26b-a4b", "full_attention", {5, 11, 17, 23, 29}, 5, true},
       {"smollm3-3b", "rope", {0, 1, 2, 4}, 27, true},
       {"smollm3-3b", "nope", {3, 7, 11}, 9, false},
+      {"qwen3.5-9b", "linear_attention", {0, 1, 2, 4}, 24, false},
+      {"qwen3.5-9b", "full_attention", {3, 7, 11}, 8, true},
   };
   for (const LayerMapRow& row : rows) {
     SCOPED_TRACE(std::string(row.preset) + " " + row.type);

@@ -229,6 +229,21 @@ CASES = [
     # A planted bug: RoPE applied in a NoPE layer; check against that layer fails (the dump should be unchanged).
     dict(name="bug_smollm3_rope_in_nope_layer_f64", preset="smollm3-3b", apply="half", theta=5e6, head=128,
          flags=["--layer-type", "3"], nope_layer=True, exit=1),
+    # The presets of data/models/README.md [33]–[36]. GLM-4.5: 64 of 128 channels in half pairs at 1e6.
+    dict(name="preset_glm45_f64", preset="glm-4.5", apply="half", theta=1e6, head=128, rot=64),
+    dict(name="preset_glm45_bf16", preset="glm-4.5", apply="half", theta=1e6, head=128, rot=64, dtype="bf16"),
+    # Kimi K2 Instruct: DeepSeek-V3's code (rope_interleave default true), yarn f=32 from 4096, β 1/1, at 5e4.
+    dict(name="preset_kimi_k2_f64", preset="kimi-k2-instruct", apply="deinterleave", theta=50000.0, head=64, rot=64),
+    # Qwen3.5 9B: its full-attention layer 3 with vision positions (interleaved sections), its linear layer 0 none.
+    dict(name="preset_qwen3_5_full_f64", preset="qwen3.5-9b", apply="half", theta=1e7, head=256, rot=64,
+         mrope=("interleaved", [11, 11, 10]), flags=["--layer-type", "3"]),
+    dict(name="preset_qwen3_5_linear_nope_bf16", preset="qwen3.5-9b", apply="none", head=256,
+         mrope=("interleaved", [11, 11, 10]), flags=["--layer-type", "0"], dtype="bf16"),
+    # Devstral Small 2 (ministral3): yarn f=48 from 8192 at 1e8; a key dump, and a query dump with (S21), L0 8192.
+    dict(name="preset_devstral_key_bf16", preset="devstral-small-2-24b", apply="half", theta=1e8, head=128,
+         dtype="bf16"),
+    dict(name="preset_devstral_query_f64", preset="devstral-small-2-24b", apply="half", theta=1e8, head=128,
+         query_scaling=(0.1, 8192), flags=["--query"]),
     # ERNIE-4.5-VL (models/ernie4_5_vl_moe/modeling_ernie4_5_vl_moe.py at 4f2fa85af5eb, Ernie4_5_VL_MoeTextRotaryEmbedding
     # and apply_rotary_pos_emb): rope_theta and mrope_section omitted (Ernie4_5_VL_MoeTextConfig's 5e5, the code's
     # [22, 22, 20] as h, w, t), its 3-D code path run with text positions (m, m, m) first.

@@ -337,6 +337,11 @@ README_TABLE = {
     "exaone-4.0-32b": (128, 1e6, "llama3", 16.0, 8192),
     "gemma-4-26b-a4b": (128, 1e6, "proportional", 1.0, None),
     "smollm3-3b": (128, 5e6, "default", 1.0, None),
+    # README [33]–[36]
+    "glm-4.5": (64, 1e6, "default", 1.0, None),
+    "kimi-k2-instruct": (64, 50000.0, "yarn", 32.0, 4096),
+    "qwen3.5-9b": (64, 1e7, "default", 1.0, None),
+    "devstral-small-2-24b": (128, 1e8, "yarn", 48.0, 8192),
 }
 
 
@@ -422,6 +427,23 @@ def preset_checks(name, r, inv, att):
         check_eq("exaone-4 divided", int(np.sum(ratio == 1.0 / 16.0)), 30)
     if name == "minimax-m2":
         check_eq("minimax-m2 d = rotary_dim", d, 64)
+    if name == "glm-4.5":  # partial_rotary_factor 0.5 of head_dim 128
+        check_eq("glm-4.5 d = 128 * 0.5", d, 64)
+        check_eq("glm-4.5 head_dim from", r["hd_from"], "head_dim")
+    if name == "kimi-k2-instruct":  # beta_fast = beta_slow = 1: c(1) = 19.17, a hard cut between pairs 19 and 20
+        check_abs("kimi-k2 raw c(1)", correction_dim(1, d, base, r["L0"]), 19.165, 5e-4)
+        check_eq("kimi-k2 range", yarn_range(d, base, r["L0"], 1, 1, True), (19, 20))
+        check_eq("kimi-k2 pairs 0..19 unchanged", bool(np.all(inv[:20] == th[:20])), True)
+        check_eq("kimi-k2 pairs 20.. divided", bool(np.all(inv[20:] == th[20:] / 32.0)), True)
+        check_eq("kimi-k2 attention = mscale(32, 1) / mscale(32, 1)", att, 1.0)
+    if name == "qwen3.5-9b":  # rope_parameters.partial_rotary_factor 0.25 of head_dim 256
+        check_eq("qwen3.5 d = 256 * 0.25", d, 64)
+    if name == "devstral-small-2-24b":  # mscale = mscale_all_dim = 1: attention 1
+        check_eq("devstral attention", att, 1.0)
+        # by hand: c(32) = 128 ln(8192 / 64 pi) / (2 ln 1e8) = 12.88, c(1) = 128 ln(8192 / 2 pi) / (2 ln 1e8) = 24.92
+        check_abs("devstral raw c(32)", correction_dim(32, d, base, r["L0"]), 12.88, 5e-3)
+        check_abs("devstral raw c(1)", correction_dim(1, d, base, r["L0"]), 24.92, 5e-3)
+        check_eq("devstral range", yarn_range(d, base, r["L0"], 32, 1, True), (12, 25))
     if name == "deepseek-v3":  # §5
         check_eq("deepseek-v3 attention", att, 1.0)
         check_eq("deepseek-v3 range", yarn_range(d, base, r["L0"], 32, 1, True), (10, 23))
