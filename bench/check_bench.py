@@ -22,7 +22,7 @@ import time
 
 PY = "/usr/bin/python3"
 HERE = os.path.dirname(os.path.abspath(__file__))
-BLOCK_MIB = 1  # the block of both dumps on one thread (kRawBlockElements float32, two dumps)
+BLOCK_MIB = 0.25  # the block of both dumps on one thread (kRawBlockBytes, 128 KiB of each dump)
 
 
 def make_dump(dir_, name, seq, heads, d, bf16, seed=33):

@@ -149,7 +149,7 @@ TEST_F(DumpStreamTest, IdentifySampleHoldsTheDumpsValuesAtTheIndicesItNames) {
 }
 
 TEST_F(DumpStreamTest, ADumpTruncatedAfterItWasOpenedIsAnIoErrorNamingTheByte) {
-  // float32 [seq, heads, d]: blocks read as stored (kRawBlockElements), two blocks and more, the second file
+  // float32 [seq, heads, d]: blocks read as stored (kRawBlockBytes), two blocks and more, the second file
   // cut inside a later block after both were opened (a writer still at work).
   DumpVectors x = test::random_dump(600, 8, 64, 3);
   const DumpVectors y = test::rotate_dump(x, true, 64, kDefaultBase);

@@ -327,7 +327,7 @@ std::vector<DumpComparison> compare_blocks(const BlockShape& shape, const std::v
     c.group_failing.assign(static_cast<std::size_t>(shape.groups), 0);
   }
   std::vector<Tally> firsts(nv);  // the first failure over the threads
-  const long B = std::max<long>(1, block_positions);
+  const long B = std::max<long>(1, std::min(block_positions, shape.seq));  // a short dump: tables for its positions only
   const long blocks = (shape.seq + B - 1) / B;
   std::atomic<long> done{0};
   std::exception_ptr error;

@@ -5,7 +5,9 @@
 /// block's cos, sin and angle terms are computed once per position and variant and serve every group.
 #pragma once
 
+#include <cstddef>
 #include <functional>
+#include <memory>
 #include <vector>
 
 #include "rope/analysis/check.hpp"
@@ -13,11 +15,27 @@
 
 namespace rope {
 
+/// Bytes a read fills at once, left uninitialized when allocated: zero-filling them first would touch every
+/// page twice (on a virtual machine a first touch of a page is a trap, the larger cost of a short check).
+class ByteBuffer {
+ public:
+  /// At least n bytes, their content unspecified; the previous content is kept only if no allocation is needed.
+  unsigned char* at_least(std::size_t n) {
+    if (n > size_) data_.reset(new unsigned char[n]), size_ = n;
+    return data_.get();
+  }
+  const unsigned char* data() const { return data_.get(); }
+
+ private:
+  std::unique_ptr<unsigned char[]> data_;
+  std::size_t size_ = 0;
+};
+
 /// A thread's buffers for one block, reused from block to block: the vectors [s][group][d] of both dumps
 /// decoded to double, or the bytes of both as stored.
 struct BlockBuffers {
   std::vector<double> before, after;
-  std::vector<unsigned char> raw, raw_after;
+  ByteBuffer raw, raw_after;
 };
 
 /// A block's vectors [s − s0][group][d] of both dumps, stored as `type` (the kernel reads float32 and bfloat16

@@ -9,11 +9,7 @@
 namespace rope {
 
 std::vector<AxisPosition> DumpPair::check_positions() const {
-  if (!axis_positions.empty()) return axis_positions;
-  std::vector<AxisPosition> out;
-  out.reserve(positions.size());
-  for (const double p : positions) out.push_back(AxisPosition::single(p));
-  return out;
+  return positions_as_axes(positions, axis_positions);
 }
 
 DumpPair arrange_dump_pair(const TensorData& before, const TensorData& after, const DumpPairInput& in,

@@ -66,13 +66,13 @@ void StreamSource::fetch(long start, long s0, long s1, BlockBuffers& buf) const 
         for (int which = 0; which < 2; ++which) {
           const TensorStream& file = which == 0 ? before_ : after_;
           std::vector<double>& out = which == 0 ? buf.before : buf.after;
-          buf.raw.resize(static_cast<std::size_t>(vectors * d * file.header().bytes));
-          file.read_raw(first, vectors * d, buf.raw.data());
+          unsigned char* raw = buf.raw.at_least(static_cast<std::size_t>(vectors * d * file.header().bytes));
+          file.read_raw(first, vectors * d, raw);
           for (long j = 0; j < vectors; ++j) {
             const long s = a + (seq_major ? j / heads : j), hh = seq_major ? j % heads : h;
             const long g = rows_ ? hh : b * heads + hh;
             const long rel = (rows_ ? b * seq + s : s) - (start + s0);
-            decode_elements(buf.raw.data() + j * d * file.header().bytes, d, file.header(), out.data() + (rel * groups + g) * d);
+            decode_elements(raw + j * d * file.header().bytes, d, file.header(), out.data() + (rel * groups + g) * d);
           }
         }
       }
@@ -92,10 +92,9 @@ std::vector<DumpComparison> StreamSource::compare(long start, const std::vector<
     if (raw_) {  // one run of each file, [s][head][d] as compared: read as stored into the thread's buffers
       const long first = (start + s0) * strides_.seq, count = (s1 - s0) * geometry_.groups() * geometry_.d;
       for (int which = 0; which < 2; ++which) {
-        std::vector<unsigned char>& raw = which == 0 ? buf.raw : buf.raw_after;
+        ByteBuffer& raw = which == 0 ? buf.raw : buf.raw_after;
         const TensorStream& file = which == 0 ? before_ : after_;
-        raw.resize(static_cast<std::size_t>(count * file.header().bytes));
-        file.read_raw(first, count, raw.data());
+        file.read_raw(first, count, raw.at_least(static_cast<std::size_t>(count * file.header().bytes)));
       }
       view = {buf.raw.data(), buf.raw_after.data(), *raw_};
       return;
@@ -103,7 +102,7 @@ std::vector<DumpComparison> StreamSource::compare(long start, const std::vector<
     fetch(start, s0, s1, buf);
     view = {buf.before.data(), buf.after.data(), BlockElement::F64};
   };
-  const long block = raw_ ? kRawBlockElements : kStreamBlockElements;
+  const long block = raw_ ? kRawBlockBytes / static_cast<long>(before_.header().bytes) : kStreamBlockElements;
   return compare_blocks(shape, positions, variants, get, block_positions_for(geometry_.groups(), geometry_.d, block),
                         progress_ ? &progress_ : nullptr);
 }

@@ -16,9 +16,11 @@ namespace rope {
 
 /// Elements of one dump in one block (both dumps: twice as many), decoded to double: 512 KiB per dump per thread (both fit a core's L2 cache).
 inline constexpr long kStreamBlockElements = 1L << 16;
-/// Elements of one dump in one block when the files are read as stored (float64, float32, bfloat16 with the
-/// sequence axis outermost): 512 KiB of float32 per dump per thread.
-inline constexpr long kRawBlockElements = 1L << 17;
+/// Bytes of one dump in one block when the files are read as stored (float64, float32, bfloat16 with the
+/// sequence axis outermost), per thread: 2^16 bfloat16, 2^15 float32 or 2^14 float64 elements. Small enough
+/// that the pages a thread's two buffers touch once are few (docs/performance.md), large enough that a read
+/// costs little beside its copy.
+inline constexpr long kRawBlockBytes = 1L << 17;
 
 /// Two dumps of the same shape read from their files.
 class StreamSource final : public DumpSource {

@@ -35,6 +35,15 @@ std::string AxisPosition::text() const {
   return "(" + s + ")";
 }
 
+std::vector<AxisPosition> positions_as_axes(const std::vector<double>& positions,
+                                            const std::vector<AxisPosition>& axis_positions) {
+  if (!axis_positions.empty()) return axis_positions;
+  std::vector<AxisPosition> out;
+  out.reserve(positions.size());
+  for (const double p : positions) out.push_back(AxisPosition::single(p));
+  return out;
+}
+
 AxisPosition parse_axis_position(std::string_view text, std::string_view what) {
   // One number reads as before positions had axes, with the same messages.
   if (text.find(',') == std::string_view::npos) return AxisPosition::single(parse_real(text, what));

@@ -54,6 +54,11 @@ struct AxisPosition {
   std::string text() const;
 };
 
+/// The positions as the check kernel takes them: `axis_positions` when given (every component), else each
+/// number of `positions` as a position of one component.
+std::vector<AxisPosition> positions_as_axes(const std::vector<double>& positions,
+                                            const std::vector<AxisPosition>& axis_positions);
+
 /// A comma-separated position of 1 to kMaxAxes finite numbers, "7,2,3" (rope/core/parse.hpp).
 /// @throws InvalidArgument naming `what` for a bad number or more than kMaxAxes components.
 AxisPosition parse_axis_position(std::string_view text, std::string_view what);

@@ -120,10 +120,7 @@ int run_check(const CheckOptions& opt, std::ostream& out) {
     e.query_shift = 1;
   }
   const AngleModel angles = e.angles.value_or(default_angle_model(dumps.after.dtype));
-  std::vector<AxisPosition> positions = dumps.axis_positions;
-  if (positions.empty()) {
-    for (const double p : dumps.positions) positions.push_back(AxisPosition::single(p));
-  }
+  const std::vector<AxisPosition> positions = positions_as_axes(dumps.positions, dumps.axis_positions);
   std::optional<MemorySource> in_memory;
   if (!dumps.stream) in_memory.emplace(dumps.before, dumps.after);
   const DumpSource& source = dumps.stream ? static_cast<const DumpSource&>(*dumps.stream) : *in_memory;

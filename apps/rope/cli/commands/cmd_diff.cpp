@@ -111,10 +111,7 @@ int run_diff(const DiffOptions& opt, std::ostream& out) {
   const std::optional<LayersWithoutRope> nope = layers_without_rope(opt.check.scaling.source, opt.check.scaling.rope);
   const RopeExpectation e = nope ? unchanged_expectation(a.after.d, opt.check)
                                  : expectation_from_options(opt.check, a.after.d, !a.axis_positions.empty(), max_position, where);
-  std::vector<AxisPosition> positions = a.axis_positions;
-  if (positions.empty()) {
-    for (const double p : a.positions) positions.push_back(AxisPosition::single(p));
-  }
+  const std::vector<AxisPosition> positions = positions_as_axes(a.positions, a.axis_positions);
   const DiffReader read = [&](long s0, long s1) {
     auto [before, after_a] = side_a.read(s0, s1);
     return std::array<DumpVectors, 3>{std::move(before), std::move(after_a), side_b.read(s0, s1).second};

@@ -87,10 +87,7 @@ int run_identify(const IdentifyOptions& opt, std::ostream& out) {
   const Text t = opt.figure.tr();
   LoadedDumps dumps = open_dumps(opt.dumps);
   // M-RoPE: a position per axis (t, h, w(, e)), from --axis-positions or a [3, batch, seq] tensor; else one number.
-  std::vector<AxisPosition> positions = dumps.axis_positions;
-  if (positions.empty()) {
-    for (const double p : dumps.positions) positions.push_back(AxisPosition::single(p));
-  }
+  std::vector<AxisPosition> positions = positions_as_axes(dumps.positions, dumps.axis_positions);
   std::vector<long> kept;  // streamed: the sequence indices of the sample
   long groups_kept = 0;
   if (dumps.stream) {
