@@ -223,6 +223,28 @@ TEST_F(AtomicFile, InsideABatchNothingIsWrittenUntilItCommits) {
   EXPECT_EQ(read(dir_ / "a.csv"), "A");
 }
 
+TEST_F(AtomicFile, WriteStagedStagesBeforeItsWorkAndCommitsAloneOrWithTheBatch) {
+  bool filled = false;
+  EXPECT_THROW(write_staged((dir_ / "missing" / "a.html").string(), [&](OutputFile&) { filled = true; }), IoError);
+  EXPECT_FALSE(filled) << "a missing directory fails before the work that fills the file";
+  EXPECT_EQ(entries(), 0u);
+  write_staged((dir_ / "alone.txt").string(), [](OutputFile& f) { f.write("alone"); });
+  EXPECT_EQ(read(dir_ / "alone.txt"), "alone") << "outside a batch: committed when fill returns";
+  {
+    OutputBatch batch;
+    write_staged((dir_ / "batch.txt").string(), [](OutputFile& f) { f.write("b"); });
+    EXPECT_FALSE(fs::exists(dir_ / "batch.txt")) << "inside a batch: written when the batch commits";
+    batch.commit();
+  }
+  EXPECT_EQ(read(dir_ / "batch.txt"), "b");
+  EXPECT_THROW(write_staged((dir_ / "thrown.txt").string(), [](OutputFile& f) {
+                 f.write("half");
+                 throw IoError("stop");
+               }),
+               IoError);
+  EXPECT_FALSE(fs::exists(dir_ / "thrown.txt")) << "a fill that throws leaves nothing";
+}
+
 TEST_F(AtomicFile, StagedOutputsWithoutCommitLeaveNothing) {
   std::ofstream(dir_ / "keep.txt") << "old";
   {

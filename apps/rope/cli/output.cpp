@@ -25,11 +25,7 @@ void write_output(const std::string& target, const Table& table, std::ostream& o
     write_csv(table, [&](std::string_view chunk) { out.write(chunk.data(), static_cast<std::streamsize>(chunk.size())); });
     return;
   }
-  StagedOutputs local;
-  StagedOutputs* batch = current_output_batch();
-  OutputFile& file = (batch != nullptr ? *batch : local).stage(target);
-  write_csv(table, [&](std::string_view chunk) { file.write(chunk); });
-  if (batch == nullptr) local.commit();
+  write_staged(target, [&](OutputFile& file) { write_csv(table, [&](std::string_view chunk) { file.write(chunk); }); });
 }
 
 // -------------------------------------------------------------------------------------------------

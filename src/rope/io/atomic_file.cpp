@@ -386,14 +386,15 @@ OutputBatch::~OutputBatch() { g_batch = previous_; }
 
 StagedOutputs* current_output_batch() { return g_batch; }
 
+void write_staged(const std::string& path, const std::function<void(OutputFile&)>& fill) {
+  StagedOutputs own;
+  StagedOutputs* batch = current_output_batch();
+  fill((batch != nullptr ? *batch : own).stage(path));
+  if (batch == nullptr) own.commit();
+}
+
 void write_file_atomically(const std::string& path, std::string_view content) {
-  if (StagedOutputs* batch = current_output_batch()) {
-    batch->stage(path).write(content);
-    return;
-  }
-  StagedOutputs staged;
-  staged.stage(path).write(content);
-  staged.commit();
+  write_staged(path, [&](OutputFile& file) { file.write(content); });
 }
 
 }  // namespace rope

@@ -23,6 +23,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -131,5 +132,10 @@ void set_anonymous_temporaries(bool on);
 
 /// The batch open on this thread, or nullptr.
 StagedOutputs* current_output_batch();
+
+/// Writes `path` through `fill`: staged in the batch open on this thread (written when the batch commits),
+/// else in a StagedOutputs of its own, committed when `fill` returns. The file is staged before `fill` runs,
+/// so a missing or unwritable directory fails before any work. @throws IoError as write_file_atomically.
+void write_staged(const std::string& path, const std::function<void(OutputFile&)>& fill);
 
 }  // namespace rope

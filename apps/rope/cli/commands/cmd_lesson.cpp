@@ -28,11 +28,7 @@ int run_lesson(const LessonOptions& opt, std::ostream& out) {
     throw InvalidArgument(error_msg("the --html file must end in .html or .htm (got '{0}')", opt.html));
   }
   // Staged before the page is made (seconds of work): a missing or unwritable directory fails at once.
-  StagedOutputs local;
-  StagedOutputs* batch = current_output_batch();
-  OutputFile& file = (batch != nullptr ? *batch : local).stage(opt.html);
-  file.write(lesson_page(opt.lang));
-  if (batch == nullptr) local.commit();
+  write_staged(opt.html, [&](OutputFile& file) { file.write(lesson_page(opt.lang)); });
   const Text t(opt.lang);
   out << t.tr("wrote the lesson page {0}: open it in a browser, it needs no network\n", opt.html);
   return kOk;
