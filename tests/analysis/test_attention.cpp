@@ -10,6 +10,7 @@
 #include "rope/core/error.hpp"
 #include "rope/core/random.hpp"
 #include "rope/core/tolerance.hpp"
+#include "support/shared.hpp"
 
 namespace rope {
 namespace {
@@ -17,7 +18,7 @@ namespace {
 using ::testing::HasSubstr;
 using ::testing::ThrowsMessage;
 
-constexpr double kEps = std::numeric_limits<double>::epsilon();
+using test::kEps;
 using test::independent_scores;
 using test::independent_softmax;
 

@@ -8,6 +8,7 @@
 #include "support/reference_data.hpp"
 #include "rope/core/error.hpp"
 #include "rope/core/frequencies.hpp"
+#include "support/shared.hpp"
 
 namespace rope {
 namespace {
@@ -15,7 +16,7 @@ namespace {
 using ::testing::HasSubstr;
 using ::testing::ThrowsMessage;
 
-constexpr double kEps = std::numeric_limits<double>::epsilon();
+using test::kEps;
 
 /// How far the block form (C3) may be from the direct form (C1) at m: the direct form rounds m·θ_i
 /// (error ≤ ε/2·m·θ_i rad per term, and cos moves at most as much), the block form rounds m0·θ_i and

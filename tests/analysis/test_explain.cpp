@@ -10,6 +10,7 @@
 #include "rope/core/error.hpp"
 #include "rope/core/random.hpp"
 #include "rope/core/tolerance.hpp"
+#include "support/shared.hpp"
 
 namespace rope {
 namespace {
@@ -17,7 +18,7 @@ namespace {
 using ::testing::HasSubstr;
 using Complex = std::complex<double>;
 
-constexpr double kEps = 2.220446049250313e-16;  // float64 machine epsilon
+using test::kEps;
 
 /// (x, y) turned counter-clockwise by φ, written out: (x cos φ − y sin φ, x sin φ + y cos φ)   (M3)
 Eigen::Vector2d turn(double phi, const Eigen::Vector2d& v) {

@@ -13,6 +13,7 @@
 #include <string>
 #include <utility>
 #include <vector>
+#include "support/shared.hpp"
 
 namespace rope::test::explain_reference {
 
@@ -20,7 +21,7 @@ using ::testing::HasSubstr;
 using ::testing::StartsWith;
 using Complex = std::complex<double>;
 
-inline constexpr double kEps = 2.220446049250313e-16;  // float64 machine epsilon
+using test::kEps;  // float64 machine epsilon
 /// A computed value is printed with 6 decimals: it is off by at most half a unit of the 6th decimal
 /// (plus the binary representation of the decimal, far below that).
 inline constexpr double kPrinted = 5.000001e-7;

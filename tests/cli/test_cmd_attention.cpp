@@ -18,6 +18,7 @@
 #include "rope/analysis/attention.hpp"
 #include "rope/core/random.hpp"
 #include "rope/io/csv.hpp"
+#include "support/shared.hpp"
 
 namespace rope {
 namespace {
@@ -32,7 +33,7 @@ using ::testing::HasSubstr;
 using ::testing::Not;
 using ::testing::StartsWith;
 
-constexpr double kEps = std::numeric_limits<double>::epsilon();
+using test::kEps;
 
 // ---------------------------------------------------------------------------------------------
 // Helpers, copied from test_cli.cpp.
@@ -91,10 +92,7 @@ std::array<double, 4> shift_row(const std::string& out, const std::string& encod
   return v;
 }
 
-/// |printed − exact| <= half a unit of the last printed digit of "%.2e" (3 significant digits), plus ε.
-void expect_sci(double printed, double exact, const std::string& what) {
-  EXPECT_NEAR(printed, exact, 0.005 * std::abs(exact) + 1e-300) << what;
-}
+using test::expect_sci;
 
 // ---------------------------------------------------------------------------------------------
 // rope attention

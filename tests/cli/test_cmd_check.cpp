@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "support/cli_harness.hpp"
+#include "support/shared.hpp"
 
 namespace rope {
 namespace {
@@ -16,7 +17,7 @@ using ::testing::Not;
 using test::expect_one_line_error;
 using test::rope_cli;
 
-const std::string kDumps = std::string(ROPE_REFERENCE_DIR) + "/../../data/dumps/";
+using test::kDumps;
 
 test::Result check(const std::string& after, std::vector<std::string> extra = {}) {
   std::vector<std::string> args = {"check", "--before", kDumps + "q.npy", "--after", kDumps + after, "--positions", "0:128"};

@@ -17,6 +17,7 @@
 #include "support/reference_data.hpp"
 #include "rope/analysis/attention.hpp"
 #include "rope/core/random.hpp"
+#include "support/shared.hpp"
 
 namespace rope {
 namespace {
@@ -31,7 +32,7 @@ using ::testing::HasSubstr;
 using ::testing::Not;
 using ::testing::StartsWith;
 
-constexpr double kEps = std::numeric_limits<double>::epsilon();
+using test::kEps;
 
 class CmdEncodings : public test::TempDirTest {};
 
@@ -39,10 +40,7 @@ using test::attention_draws::draws;
 using test::attention_draws::Draws;
 using test::attention_draws::scores;
 
-/// |printed − exact| <= half a unit of the last printed digit of "%.2e" (3 significant digits), plus ε.
-void expect_sci(double printed, double exact, const std::string& what) {
-  EXPECT_NEAR(printed, exact, 0.005 * std::abs(exact) + 1e-300) << what;
-}
+using test::expect_sci;
 
 /// The first number after `label` in `out` (after the first occurrence of `after`, if given).
 double number_after(const std::string& out, const std::string& label, const std::string& after = "") {

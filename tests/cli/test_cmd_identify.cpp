@@ -10,6 +10,7 @@
 #include "rope/analysis/expectation.hpp"
 #include "support/cli_harness.hpp"
 #include "support/expectation.hpp"
+#include "support/shared.hpp"
 
 namespace rope {
 namespace {
@@ -18,7 +19,7 @@ using ::testing::HasSubstr;
 using test::expect_one_line_error;
 using test::rope_cli;
 
-const std::string kDumps = std::string(ROPE_REFERENCE_DIR) + "/../../data/dumps/";
+using test::kDumps;
 
 class CmdIdentify : public test::TempDirTest {};
 

@@ -8,6 +8,7 @@
 
 #include "support/cli_harness.hpp"
 #include "rope/models/model_config.hpp"
+#include "support/shared.hpp"
 
 namespace rope::test {
 namespace {
@@ -54,7 +55,7 @@ bool has_chinese(const std::string& text) {
 }
 
 /// The example dumps of data/dumps/ (tests/reference/make_dumps.py).
-const std::string kDumps = std::string(ROPE_REFERENCE_DIR) + "/../../data/dumps/";
+using test::kDumps;
 /// 128 positions 0: check's warning that every layout agrees there.
 const std::string kZeros = [] {
   std::string s = "0";

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "rope/core/error.hpp"
+#include "support/shared.hpp"
 
 namespace rope {
 namespace {
@@ -18,17 +19,17 @@ using ::testing::HasSubstr;
 using ::testing::StartsWith;
 using ::testing::ThrowsMessage;
 
-std::string path(const std::string& name) { return std::string(ROPE_GGUF_DIR) + "/" + name; }
+using test::gguf_path;
 
 std::string bytes(const std::string& name) {
-  std::ifstream in(path(name), std::ios::binary);
+  std::ifstream in(gguf_path(name), std::ios::binary);
   return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
 const std::vector<std::string> kRopeTensors = {"rope_freqs.weight", "rope_factors_long.weight", "rope_factors_short.weight"};
 
 TEST(Gguf, ReadsHeaderMetadataAndTensorInfos) {
-  const GgufFile f = read_gguf(path("llama-3.1-8b.gguf"), kRopeTensors);
+  const GgufFile f = read_gguf(gguf_path("llama-3.1-8b.gguf"), kRopeTensors);
   EXPECT_EQ(f.version, 3u);
   EXPECT_FALSE(f.big_endian);
   EXPECT_EQ(f.alignment, 32u);
@@ -61,20 +62,20 @@ TEST(Gguf, ReadsHeaderMetadataAndTensorInfos) {
 }
 
 TEST(Gguf, BigEndianAndVersion2ReadTheSameNumbers) {
-  const GgufFile be = read_gguf(path("llama-2-7b-be.gguf"), kRopeTensors);
+  const GgufFile be = read_gguf(gguf_path("llama-2-7b-be.gguf"), kRopeTensors);
   EXPECT_TRUE(be.big_endian);
   EXPECT_EQ(be.version, 3u);
   EXPECT_EQ(be.find("llama.rope.freq_base")->as_number(), 10000.0);
   EXPECT_EQ(be.find("llama.context_length")->as_number(), 4096.0);
   EXPECT_EQ(be.tensor_data.at("rope_freqs.weight"), std::vector<float>(64, 1.0f));
-  const GgufFile v2 = read_gguf(path("qwen3-8b-v2.gguf"));
+  const GgufFile v2 = read_gguf(gguf_path("qwen3-8b-v2.gguf"));
   EXPECT_EQ(v2.version, 2u);
   EXPECT_FALSE(v2.big_endian);
   EXPECT_EQ(v2.find("qwen3.rope.freq_base")->as_number(), 1e6);
 }
 
 TEST(Gguf, KeepsShortArraysWithTheirItems) {
-  const GgufFile f = read_gguf(path("qwen2-vl-7b.gguf"));
+  const GgufFile f = read_gguf(gguf_path("qwen2-vl-7b.gguf"));
   const GgufValue* s = f.find("qwen2vl.rope.dimension_sections");
   ASSERT_NE(s, nullptr);
   EXPECT_EQ(s->type, GgufType::Array);
@@ -85,7 +86,7 @@ TEST(Gguf, KeepsShortArraysWithTheirItems) {
 
 TEST(Gguf, ParsesFromMemoryAsFromTheFile) {
   const GgufFile a = parse_gguf(bytes("phi-3-mini-128k.gguf"), "phi3", kRopeTensors);
-  const GgufFile b = read_gguf(path("phi-3-mini-128k.gguf"), kRopeTensors);
+  const GgufFile b = read_gguf(gguf_path("phi-3-mini-128k.gguf"), kRopeTensors);
   EXPECT_EQ(a.metadata.size(), b.metadata.size());
   EXPECT_EQ(a.tensor_data, b.tensor_data);
   EXPECT_EQ(a.tensor_data.at("rope_factors_long.weight").size(), 48u);
@@ -119,11 +120,11 @@ TEST(Gguf, EveryMalformedFileGivesOneLineNamingTheRule) {
   for (const BadCase& c : cases) {
     SCOPED_TRACE(c.file);
     try {
-      read_gguf(path(c.file), kRopeTensors);
+      read_gguf(gguf_path(c.file), kRopeTensors);
       ADD_FAILURE() << "no error";
     } catch (const InvalidArgument& e) {
       const std::string m = e.what();
-      EXPECT_THAT(m, StartsWith(path(c.file) + ": offset "));
+      EXPECT_THAT(m, StartsWith(gguf_path(c.file) + ": offset "));
       EXPECT_THAT(m, HasSubstr(c.message));
       EXPECT_EQ(m.find('\n'), std::string::npos);
     }
@@ -143,15 +144,15 @@ TEST(Gguf, EveryPrefixOfAValidFileIsRefusedCleanly) {
 }
 
 TEST(Gguf, FilesThatCannotBeReadAreIoErrors) {
-  EXPECT_THAT([] { read_gguf(path("missing.gguf")); }, ThrowsMessage<IoError>(HasSubstr("No such file or directory")));
+  EXPECT_THAT([] { read_gguf(gguf_path("missing.gguf")); }, ThrowsMessage<IoError>(HasSubstr("No such file or directory")));
   EXPECT_THAT([] { read_gguf(ROPE_GGUF_DIR); }, ThrowsMessage<IoError>(HasSubstr("not a regular file")));
 }
 
 TEST(Gguf, DetectsTheMagic) {
-  EXPECT_TRUE(is_gguf_file(path("qwen2.5-7b.gguf")));
-  EXPECT_TRUE(is_gguf_file(path("version-4.gguf")));  // the magic only: the reader refuses it later
-  EXPECT_FALSE(is_gguf_file(path("bad-magic.gguf")));
-  EXPECT_FALSE(is_gguf_file(path("missing.gguf")));
+  EXPECT_TRUE(is_gguf_file(gguf_path("qwen2.5-7b.gguf")));
+  EXPECT_TRUE(is_gguf_file(gguf_path("version-4.gguf")));  // the magic only: the reader refuses it later
+  EXPECT_FALSE(is_gguf_file(gguf_path("bad-magic.gguf")));
+  EXPECT_FALSE(is_gguf_file(gguf_path("missing.gguf")));
   EXPECT_FALSE(is_gguf_file(ROPE_GGUF_DIR));
 }
 

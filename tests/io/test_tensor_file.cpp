@@ -14,6 +14,7 @@
 #include "rope/core/sanitizer.hpp"
 #include "rope/io/tensor_file.hpp"
 #include "support/memory_limit.hpp"
+#include "support/shared.hpp"
 
 namespace rope {
 namespace {
@@ -24,11 +25,7 @@ using test::parse_within_memory;  // support/memory_limit.hpp
 
 using ::testing::HasSubstr;
 
-std::string le(std::uint64_t v, int n) {
-  std::string s;
-  for (int i = 0; i < n; ++i) s += static_cast<char>(i < 8 ? (v >> (8 * i)) & 0xff : 0);  // n > 8: zero bytes
-  return s;
-}
+using test::le;
 std::string be(std::uint64_t v, int n) {
   std::string s;
   for (int i = n - 1; i >= 0; --i) s += static_cast<char>(i < 8 ? (v >> (8 * i)) & 0xff : 0);

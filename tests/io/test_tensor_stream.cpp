@@ -10,15 +10,12 @@
 #include "rope/core/error.hpp"
 #include "rope/io/tensor_stream.hpp"
 #include "support/cli_harness.hpp"
+#include "support/shared.hpp"
 
 namespace rope {
 namespace {
 
-std::string le(std::uint64_t v, int n) {
-  std::string s;
-  for (int i = 0; i < n; ++i) s += static_cast<char>((v >> (8 * i)) & 0xff);
-  return s;
-}
+using test::le;
 
 std::string npy_header(const std::string& descr, const std::string& shape) {
   std::string header = "{'descr': '" + descr + "', 'fortran_order': False, 'shape': " + shape + ", }";

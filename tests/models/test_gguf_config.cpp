@@ -14,6 +14,7 @@
 #include "rope/core/error.hpp"
 #include "rope/models/presets.hpp"
 #include "rope/models/scaling.hpp"
+#include "support/shared.hpp"
 
 namespace rope {
 namespace {
@@ -22,14 +23,14 @@ using ::testing::Contains;
 using ::testing::HasSubstr;
 using ::testing::ThrowsMessage;
 
-std::string path(const std::string& name) { return std::string(ROPE_GGUF_DIR) + "/" + name; }
+using test::gguf_path;
 
 /// The preset's frequencies and attention factor against the GGUF file's: the same parameters through the
 /// same code must give the same doubles, up to the float32 rounding of the values stored in the file
 /// (relative 2^-24 ≈ 6e-8 on base or factors moves a frequency by about that much; 1e-6 bounds it).
 void expect_same_rope(const std::string& file, const std::string& preset, double rtol) {
   SCOPED_TRACE(file);
-  const GgufModel g = read_gguf_model(path(file));
+  const GgufModel g = read_gguf_model(gguf_path(file));
   const RopeParameters a = rope_parameters(g.model.rope);
   const RopeParameters b = rope_parameters(load_preset(preset).rope);
   ASSERT_EQ(a.inv_freq.size(), b.inv_freq.size());
@@ -40,7 +41,7 @@ void expect_same_rope(const std::string& file, const std::string& preset, double
 }
 
 TEST(GgufConfig, Llama31FromRopeFreqs) {
-  const GgufModel g = read_gguf_model(path("llama-3.1-8b.gguf"));
+  const GgufModel g = read_gguf_model(gguf_path("llama-3.1-8b.gguf"));
   EXPECT_EQ(g.architecture, "llama");
   EXPECT_EQ(g.rope_type, GgufRopeType::Norm);
   EXPECT_EQ(g.model.rope.layout, Layout::Interleaved);
@@ -91,7 +92,7 @@ TEST(GgufConfig, RopeTypeAndLayoutPerArchitecture) {
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.file);
-    const GgufModel g = read_gguf_model(path(c.file));
+    const GgufModel g = read_gguf_model(gguf_path(c.file));
     EXPECT_EQ(g.rope_type, c.type);
     EXPECT_EQ(g.model.rope.layout, c.layout);
     EXPECT_EQ(g.head_dim, c.head_dim);
@@ -101,33 +102,33 @@ TEST(GgufConfig, RopeTypeAndLayoutPerArchitecture) {
 }
 
 TEST(GgufConfig, SectionsSwaBaseAndScalingKeys) {
-  const GgufModel vl = read_gguf_model(path("qwen2-vl-7b.gguf"));
+  const GgufModel vl = read_gguf_model(gguf_path("qwen2-vl-7b.gguf"));
   EXPECT_EQ(vl.sections, (std::vector<long>{16, 24, 24, 0}));
-  const GgufModel gemma = read_gguf_model(path("gemma-3-4b.gguf"));
+  const GgufModel gemma = read_gguf_model(gguf_path("gemma-3-4b.gguf"));
   EXPECT_EQ(gemma.freq_base_swa, 10000.0);
   EXPECT_EQ(gemma.sliding_window, 1024);
   EXPECT_EQ(gemma.model.rope.type, ScalingType::Linear);
   EXPECT_EQ(gemma.model.rope.factor, 8.0);
-  const GgufModel oss = read_gguf_model(path("gpt-oss-20b.gguf"));
+  const GgufModel oss = read_gguf_model(gguf_path("gpt-oss-20b.gguf"));
   EXPECT_EQ(oss.model.rope.type, ScalingType::Yarn);
   EXPECT_EQ(oss.model.rope.factor, 32.0);
   EXPECT_EQ(oss.model.rope.original_max_position_embeddings, 4096);
   EXPECT_EQ(oss.model.rope.base, 150000.0);
   // DeepSeek: yarn_log_multiplier 0.1 = 0.1·mscale_all_dim.
-  const GgufModel ds = read_gguf_model(path("deepseek-v3.gguf"));
+  const GgufModel ds = read_gguf_model(gguf_path("deepseek-v3.gguf"));
   EXPECT_EQ(ds.model.rope.mscale_all_dim, 1.0);
   EXPECT_EQ(ds.model.rope.mscale, 1.0);
   // The legacy key scale_linear (ggml docs/gguf.md) without scaling.type: llama.cpp's default type linear.
-  const GgufModel legacy = read_gguf_model(path("llama-2-7b-linear.gguf"));
+  const GgufModel legacy = read_gguf_model(gguf_path("llama-2-7b-linear.gguf"));
   EXPECT_EQ(legacy.model.rope.type, ScalingType::Linear);
   EXPECT_EQ(legacy.model.rope.factor, 4.0);
   EXPECT_THAT(english(legacy.model.origin), Contains("factor: 4 (llama.rope.scale_linear)"));
   // rope_freqs of all ones: no scaling.
-  const GgufModel ones = read_gguf_model(path("llama-2-7b-be.gguf"));
+  const GgufModel ones = read_gguf_model(gguf_path("llama-2-7b-be.gguf"));
   EXPECT_EQ(ones.model.rope.type, ScalingType::Default);
   EXPECT_EQ(ones.rope_freqs_difference, 0.0);
   // Phi-3: the lists from the tensors, the attention factor from the key.
-  const GgufModel phi = read_gguf_model(path("phi-3-mini-128k.gguf"));
+  const GgufModel phi = read_gguf_model(gguf_path("phi-3-mini-128k.gguf"));
   EXPECT_EQ(phi.model.rope.type, ScalingType::LongRope);
   EXPECT_EQ(phi.model.rope.long_factor.size(), 48u);
   EXPECT_NEAR(*phi.model.rope.attention_factor, std::sqrt(1 + std::log(32.0) / std::log(4096.0)), 1e-7);
@@ -147,7 +148,7 @@ TEST(GgufConfig, MalformedOrUncoveredFilesAreRefused) {
   for (const auto& c : cases) {
     const std::string file = c.first;  // a plain variable: clang 14 cannot capture a structured binding
     SCOPED_TRACE(file);
-    EXPECT_THAT([&] { read_gguf_model(path(file)); }, ThrowsMessage<InvalidArgument>(HasSubstr(path(file) + ": " + c.second)));
+    EXPECT_THAT([&] { read_gguf_model(gguf_path(file)); }, ThrowsMessage<InvalidArgument>(HasSubstr(gguf_path(file) + ": " + c.second)));
   }
 }
 
@@ -155,7 +156,7 @@ TEST(GgufConfig, ReadModelFileTellsGgufByItsMagic) {
   const std::string json = std::string(ROPE_REFERENCE_DIR) + "/../../data/models/llama-2-7b.json";
   EXPECT_EQ(read_model_file(json).rope.base, 10000.0);
   const auto renamed = std::filesystem::temp_directory_path() / ("rope-gguf-" + std::to_string(::getpid()) + ".json");
-  std::filesystem::copy_file(path("qwen2.5-7b.gguf"), renamed, std::filesystem::copy_options::overwrite_existing);
+  std::filesystem::copy_file(gguf_path("qwen2.5-7b.gguf"), renamed, std::filesystem::copy_options::overwrite_existing);
   const ModelConfig m = read_model_file(renamed.string());
   std::filesystem::remove(renamed);
   EXPECT_EQ(m.model_type, "qwen2");
@@ -163,7 +164,7 @@ TEST(GgufConfig, ReadModelFileTellsGgufByItsMagic) {
 }
 
 TEST(GgufConfig, AttentionShapeFromGgufAndConfigJson) {
-  const AttentionShape g = read_attention_shape(path("llama-3.1-8b.gguf"));
+  const AttentionShape g = read_attention_shape(gguf_path("llama-3.1-8b.gguf"));
   EXPECT_TRUE(g.gguf);
   EXPECT_EQ(g.n_head, 32);
   EXPECT_EQ(g.n_head_kv, 8);
@@ -172,7 +173,7 @@ TEST(GgufConfig, AttentionShapeFromGgufAndConfigJson) {
   EXPECT_FALSE(j.gguf);
   EXPECT_EQ(j.n_head, 32);
   EXPECT_EQ(j.n_head_kv, 32);
-  EXPECT_THAT([] { read_attention_shape(path("mamba.gguf")); }, ThrowsMessage<InvalidArgument>(HasSubstr("no RoPE")));
+  EXPECT_THAT([] { read_attention_shape(gguf_path("mamba.gguf")); }, ThrowsMessage<InvalidArgument>(HasSubstr("no RoPE")));
 }
 
 TEST(GgufConfig, ArchitectureTable) {
@@ -205,17 +206,17 @@ TEST(GgufConfig, ArchitectureTable) {
 
 TEST(GgufConfig, TensorNamesAreLlamaCpps) {
   // llama.cpp reads rope_freqs.weight; a tensor named rope_freqs is not read, by llama.cpp or by rope.
-  const GgufModel bare = read_gguf_model(path("llama-3.1-8b-bare-names.gguf"));
+  const GgufModel bare = read_gguf_model(gguf_path("llama-3.1-8b-bare-names.gguf"));
   EXPECT_EQ(bare.model.rope.type, ScalingType::Default);
   EXPECT_FALSE(bare.rope_freqs_difference);
   ASSERT_EQ(bare.model.warnings.size(), 1u);
   EXPECT_THAT(bare.model.warnings[0].en, HasSubstr("tensor rope_freqs has no .weight suffix: llama.cpp reads rope_freqs.weight only"));
-  EXPECT_EQ(read_gguf_model(path("llama-3.1-8b.gguf")).model.warnings.size(), 0u);
+  EXPECT_EQ(read_gguf_model(gguf_path("llama-3.1-8b.gguf")).model.warnings.size(), 0u);
 }
 
 TEST(GgufConfig, GemmaSlidingLayersAreLayerTypes) {
   // llama.cpp: 34 layers, pattern 6 (il % 6 < 5 slides), the sliding layers at freq_base_swa without scaling.
-  const GgufModel g = read_gguf_model(path("gemma-3-4b.gguf"));
+  const GgufModel g = read_gguf_model(gguf_path("gemma-3-4b.gguf"));
   ASSERT_EQ(g.model.layer_types.size(), 2u);
   EXPECT_EQ(g.model.layer_type, "full_attention");
   const LayerTypeRope& sliding = g.model.layer_types[0];
@@ -234,7 +235,7 @@ TEST(GgufConfig, GemmaSlidingLayersAreLayerTypes) {
   EXPECT_EQ(hf.layer_types[0].layers, sliding.layers);
   EXPECT_EQ(rope_parameters(hf.layer_types[0].config).inv_freq, rope_parameters(sliding.config).inv_freq);
   // The pattern as an array of bools; no freq_base_swa: llama.cpp's 10000.
-  const GgufModel p = read_gguf_model(path("gemma-3-pattern.gguf"));
+  const GgufModel p = read_gguf_model(gguf_path("gemma-3-pattern.gguf"));
   ASSERT_EQ(p.model.layer_types.size(), 2u);
   EXPECT_EQ(p.model.layer_types[0].layers, (std::vector<int>{0, 2, 3}));
   EXPECT_EQ(p.model.layer_types[1].layers, (std::vector<int>{1}));
@@ -243,7 +244,7 @@ TEST(GgufConfig, GemmaSlidingLayersAreLayerTypes) {
 
 TEST(GgufConfig, SmolLm3HasNoRopeOnEveryFourthLayer) {
   // llama.cpp src/models/smollm3.cpp:69: use_rope = (il + 1) % 4 != 0.
-  const GgufModel g = read_gguf_model(path("smollm3-3b.gguf"));
+  const GgufModel g = read_gguf_model(gguf_path("smollm3-3b.gguf"));
   ASSERT_EQ(g.model.layer_types.size(), 2u);
   EXPECT_EQ(g.model.layer_type, "rope");
   EXPECT_EQ(g.model.layer_types[1].name, "nope");
@@ -255,11 +256,11 @@ TEST(GgufConfig, SmolLm3HasNoRopeOnEveryFourthLayer) {
 
 TEST(GgufConfig, DeepSeekRotatesTheLastChannelsAndMlaHeads) {
   // llama.cpp rotates the last rope.dimension_count channels (ggml_rope_set_offset): 128 without position first.
-  const GgufModel g = read_gguf_model(path("deepseek-v3.gguf"));
+  const GgufModel g = read_gguf_model(gguf_path("deepseek-v3.gguf"));
   EXPECT_EQ(g.model.qk_nope_head_dim, 128);
   EXPECT_EQ(g.head_dim, 192);
   // MLA: key_length 576 is the latent 512 + 64; the head is key_length_mla 192.
-  const GgufModel mla = read_gguf_model(path("deepseek-v3-mla.gguf"));
+  const GgufModel mla = read_gguf_model(gguf_path("deepseek-v3-mla.gguf"));
   EXPECT_EQ(mla.head_dim, 192);
   EXPECT_EQ(mla.rotary_dim, 64);
   EXPECT_EQ(mla.model.qk_nope_head_dim, 128);
@@ -269,7 +270,7 @@ TEST(GgufConfig, DeepSeekRotatesTheLastChannelsAndMlaHeads) {
 
 TEST(GgufConfig, MropeTextTokensAndGlm4Sections) {
   // Qwen3-VL: IMROPE's pairs 61 and 62 read slot e, which llama.cpp sets to 0 for text.
-  const GgufModel vl = read_gguf_model(path("qwen3-vl-8b.gguf"));
+  const GgufModel vl = read_gguf_model(gguf_path("qwen3-vl-8b.gguf"));
   EXPECT_THAT(english(vl.model.notes), Contains(HasSubstr("pairs 61, 62 read the fourth slot e")));
   const AxisMap map = make_axis_map(*vl.model.mrope, 64);
   EXPECT_EQ(axis_component(map, AxisPosition::single(7), 3), 0.0);
@@ -282,8 +283,8 @@ TEST(GgufConfig, MropeTextTokensAndGlm4Sections) {
   EXPECT_EQ(phi[62], 0.0);
   EXPECT_EQ(phi[60], 7.0);
   // glm4 with sections (use_mrope): MROPE.
-  EXPECT_EQ(read_gguf_model(path("glm-4v.gguf")).rope_type, GgufRopeType::Mrope);
-  EXPECT_EQ(read_gguf_model(path("glm-4-9b.gguf")).rope_type, GgufRopeType::Norm);
+  EXPECT_EQ(read_gguf_model(gguf_path("glm-4v.gguf")).rope_type, GgufRopeType::Mrope);
+  EXPECT_EQ(read_gguf_model(gguf_path("glm-4-9b.gguf")).rope_type, GgufRopeType::Norm);
 }
 
 }  // namespace

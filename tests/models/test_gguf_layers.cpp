@@ -13,13 +13,14 @@
 #include "rope/models/layer_types.hpp"
 #include "rope/models/resolve.hpp"
 #include "rope/models/scaling.hpp"
+#include "support/shared.hpp"
 
 namespace rope {
 namespace {
 
 using ::testing::HasSubstr;
 
-std::string path(const std::string& name) { return std::string(ROPE_GGUF_DIR) + "/" + name; }
+using test::gguf_path;
 
 /// The layers i < n with f(i).
 template <class F>
@@ -39,7 +40,7 @@ std::string notes_of(const ModelConfig& m) {
 
 TEST(GgufLayers, Cohere2TurnsOnlyItsSlidingLayersWithTheGlobalBase) {
   // cohere2.cpp:89: RoPE only where is_swa (il % 4 < 3), with freq_base: rope.freq_base_swa is never used.
-  const GgufModel g = read_gguf_model(path("command-r7b.gguf"));
+  const GgufModel g = read_gguf_model(gguf_path("command-r7b.gguf"));
   ASSERT_EQ(g.model.layer_types.size(), 2u);
   const LayerTypeRope& sliding = g.model.layer_types[0];
   const LayerTypeRope& full = g.model.layer_types[1];
@@ -59,7 +60,7 @@ TEST(GgufLayers, Cohere2TurnsOnlyItsSlidingLayersWithTheGlobalBase) {
 
 TEST(GgufLayers, Olmo3SlidingLayersDropTheYarn) {
   // olmo2.cpp:117-131: sliding layers at freq_base with freq_scale 1, ext_factor 0, attn_factor 1.
-  const GgufModel g = read_gguf_model(path("olmo-3-7b.gguf"));
+  const GgufModel g = read_gguf_model(gguf_path("olmo-3-7b.gguf"));
   ASSERT_EQ(g.model.layer_types.size(), 2u);
   const LayerTypeRope& sliding = g.model.layer_types[0];
   EXPECT_EQ(sliding.layers, layers_where(32, [](int i) { return i % 4 < 3; }));
@@ -72,7 +73,7 @@ TEST(GgufLayers, Olmo3SlidingLayersDropTheYarn) {
 
 TEST(GgufLayers, Llama4ChunkedLayersAndNopeLayersWithTheTemperature) {
   // llama4.cpp:13-19,143: chunked attention (pattern 4), no RoPE where (il + 1) % 4 == 0, temperature 8192 / 0.1.
-  const GgufModel g = read_gguf_model(path("llama-4-scout.gguf"));
+  const GgufModel g = read_gguf_model(gguf_path("llama-4-scout.gguf"));
   ASSERT_EQ(g.model.layer_types.size(), 2u);
   EXPECT_EQ(g.model.layer_types[0].name, "chunked_attention");
   EXPECT_EQ(g.model.layer_types[1].name, "full_attention");
@@ -83,7 +84,7 @@ TEST(GgufLayers, Llama4ChunkedLayersAndNopeLayersWithTheTemperature) {
   // llama.cpp: log(floor((p + 1) / 8192) + 1) · 0.1 + 1 (src/llama-graph.cpp:167-169).
   EXPECT_DOUBLE_EQ(g.model.nope_temperature->at(8191), std::log(2.0) * 0.1 + 1.0);
   // sliding_window 0: no chunks; n_no_rope_layer_step = 48 leaves layer 47 alone without RoPE.
-  const GgufModel n = read_gguf_model(path("llama-4-no-chunks.gguf"));
+  const GgufModel n = read_gguf_model(gguf_path("llama-4-no-chunks.gguf"));
   ASSERT_EQ(n.model.layer_types.size(), 2u);
   EXPECT_EQ(n.model.layer_types[0].name, "rope");
   EXPECT_EQ(n.model.layer_types[1].name, "nope");
@@ -94,7 +95,7 @@ TEST(GgufLayers, Llama4ChunkedLayersAndNopeLayersWithTheTemperature) {
 
 TEST(GgufLayers, SmallThinkerDenseFirstPattern) {
   // smallthinker.cpp:9,106: load_swa_pattern(ml, 4, true): layer il is full when il % 4 == 0, and has no RoPE.
-  const GgufModel g = read_gguf_model(path("smallthinker-21b.gguf"));
+  const GgufModel g = read_gguf_model(gguf_path("smallthinker-21b.gguf"));
   ASSERT_EQ(g.model.layer_types.size(), 2u);
   EXPECT_EQ(g.model.layer_types[0].name, "full_attention");
   EXPECT_FALSE(g.model.layer_types[0].rope);
@@ -111,17 +112,17 @@ TEST(GgufLayers, SmallThinkerDenseFirstPattern) {
 
 TEST(GgufLayers, Exaone4SlidesOnlyWith64Layers) {
   // exaone4.cpp:4-11: the sliding pattern only for 64 layers; then RoPE on the sliding layers only (:111).
-  const GgufModel big = read_gguf_model(path("exaone-4-32b.gguf"));
+  const GgufModel big = read_gguf_model(gguf_path("exaone-4-32b.gguf"));
   ASSERT_EQ(big.model.layer_types.size(), 2u);
   EXPECT_FALSE(big.model.layer_types[1].rope);
   EXPECT_EQ(big.model.layer_types[1].layers, layers_where(64, [](int i) { return i % 4 == 3; }));
-  const GgufModel small = read_gguf_model(path("exaone-4-1.2b.gguf"));
+  const GgufModel small = read_gguf_model(gguf_path("exaone-4-1.2b.gguf"));
   EXPECT_TRUE(small.model.layer_types.empty());
 }
 
 TEST(GgufLayers, AfmoeNopeLayersWithoutASlidingWindow) {
   // afmoe.cpp:135: n_no_rope_layer_step stays 4 without a sliding window: no RoPE where (il + 1) % 4 == 0.
-  const GgufModel g = read_gguf_model(path("afmoe.gguf"));
+  const GgufModel g = read_gguf_model(gguf_path("afmoe.gguf"));
   ASSERT_EQ(g.model.layer_types.size(), 2u);
   EXPECT_EQ(g.model.layer_types[0].name, "rope");
   EXPECT_EQ(g.model.layer_types[1].name, "nope");
@@ -131,13 +132,13 @@ TEST(GgufLayers, AfmoeNopeLayersWithoutASlidingWindow) {
 TEST(GgufLayers, GraniteRopeSwitchAndPattern) {
   // granite-hybrid.cpp:16-20: rope.scaling.finetuned false switches RoPE off in every layer (Granite 4.0-H).
   try {
-    read_gguf_model(path("granite-4.0-h.gguf"));
+    read_gguf_model(gguf_path("granite-4.0-h.gguf"));
     ADD_FAILURE() << "a Granite without RoPE read as one with";
   } catch (const InvalidArgument& e) {
     EXPECT_THAT(e.what(), HasSubstr("granitehybrid.rope.scaling.finetuned: false: llama.cpp applies no RoPE"));
   }
   // granite-swa.cpp:43,211: attention.rope_pattern, 1 = RoPE.
-  const GgufModel g = read_gguf_model(path("granite-swa.gguf"));
+  const GgufModel g = read_gguf_model(gguf_path("granite-swa.gguf"));
   ASSERT_EQ(g.model.layer_types.size(), 2u);
   EXPECT_EQ(g.model.layer_types[1].name, "nope");
   EXPECT_EQ(g.model.layer_types[1].layers, std::vector<int>{3});
@@ -146,7 +147,7 @@ TEST(GgufLayers, GraniteRopeSwitchAndPattern) {
 TEST(GgufLayers, Step35FullLayersRotateHalfTheSlidingOnesTheWhole) {
   // step35.cpp:9 halves n_rot_full after n_rot_swa took it (llama-model.cpp:1400,1411); :244-255 the sliding layers
   // at rope.freq_base_swa unscaled without rope_freqs, the full ones with the first n_rot / 4 factors of it.
-  const GgufModel g = read_gguf_model(path("step-3.5.gguf"));
+  const GgufModel g = read_gguf_model(gguf_path("step-3.5.gguf"));
   EXPECT_EQ(g.rotary_dim, 64);
   ASSERT_EQ(g.model.layer_types.size(), 2u);
   const LayerTypeRope& full = g.model.layer_types[0];
@@ -165,7 +166,7 @@ TEST(GgufLayers, Step35FullLayersRotateHalfTheSlidingOnesTheWhole) {
 
 TEST(GgufLayers, Spark25SlidingLayersOwnHeadsWithTheScaling) {
   // spark2-5.cpp:8-12,76-87: the listed sliding layers with key_length_swa, n_rot(il), rope.freq_base_swa, scaled.
-  const GgufModel g = read_gguf_model(path("spark-2.5.gguf"));
+  const GgufModel g = read_gguf_model(gguf_path("spark-2.5.gguf"));
   ASSERT_EQ(g.model.layer_types.size(), 2u);
   const LayerTypeRope& sliding = g.model.layer_types[0];
   EXPECT_EQ(sliding.layers, (std::vector<int>{0, 1, 2}));
@@ -181,14 +182,14 @@ TEST(GgufLayers, Spark25SlidingLayersOwnHeadsWithTheScaling) {
 TEST(GgufLayers, Dots3noteMlaHeadsPerKindRotateTheirLastChannels) {
   // dots3note.cpp:23-34: key_length_mla 192 on full layers, key_length_mla_swa 128 on sliding ones; q_pe/k_pe are
   // the last 64 channels of either (:309-339); sliding layers at rope.freq_base_swa with the model's YaRN.
-  const GgufModel g = read_gguf_model(path("dots3note.gguf"));
+  const GgufModel g = read_gguf_model(gguf_path("dots3note.gguf"));
   EXPECT_EQ(g.head_dim, 192);
   EXPECT_EQ(g.model.qk_nope_head_dim, 128);
   ASSERT_EQ(g.model.layer_types.size(), 2u);
   EXPECT_EQ(g.model.layer_types[1].config.head_dim, 128);
   EXPECT_EQ(g.model.layer_types[1].config.base, 10000.0);
   EXPECT_EQ(g.model.layer_types[1].config.type, ScalingType::Yarn);
-  const ModelRope r = resolve_model_rope({"", path("dots3note.gguf")}, {});
+  const ModelRope r = resolve_model_rope({"", gguf_path("dots3note.gguf")}, {});
   ASSERT_EQ(r.layers.size(), 2u);
   ASSERT_TRUE(r.layers[0].spec && r.layers[1].spec);
   EXPECT_EQ(r.layers[0].spec->head_dim, 192);
@@ -202,7 +203,7 @@ TEST(GgufLayers, HyV4IndexerTurnsTheLastChannelsWithTheModelsRope) {
   // hy-v4.cpp:342-375: build_indexer_top_k turns iq and ik with the model's rope_type, n_rot and base, then
   // ggml_rope_set_offset(n_embd_indexer − n_rot): the last 64 of 128 channels; only on the layers whose
   // attention.indexer.types entry is not 0 (:439-440), the others reuse the top-k of the previous one.
-  const GgufModel g = read_gguf_model(path("hy-v4.gguf"));
+  const GgufModel g = read_gguf_model(gguf_path("hy-v4.gguf"));
   EXPECT_EQ(g.rope_type, GgufRopeType::Norm);
   ASSERT_EQ(g.model.layer_types.size(), 2u);
   EXPECT_EQ(g.model.layer_types[0].name, "attention");
@@ -214,7 +215,7 @@ TEST(GgufLayers, HyV4IndexerTurnsTheLastChannelsWithTheModelsRope) {
   EXPECT_EQ(indexer.config.rotary_dim(), 64);
   EXPECT_EQ(indexer.config.base, 10000.0);
   EXPECT_EQ(select_layer_type(g.model, "2").name, "attention");  // an index selects the attention
-  const ModelRope r = resolve_model_rope({"", path("hy-v4.gguf")}, {});
+  const ModelRope r = resolve_model_rope({"", gguf_path("hy-v4.gguf")}, {});
   ASSERT_EQ(r.layers.size(), 2u);
   ASSERT_TRUE(r.layers[0].spec && r.layers[1].spec);
   EXPECT_EQ(r.layers[0].spec->head_dim, 192);  // key_length_mla: 128 without position, the last 64 turn
@@ -228,7 +229,7 @@ TEST(GgufLayers, HyV4IndexerTurnsTheLastChannelsWithTheModelsRope) {
 TEST(GgufLayers, DeepSeek4IndexerHeadsSelectedByName) {
   // deepseek4.cpp:609-616, 1055-1068, 1189-1194: the lightning indexer of the ratio-4 layers turns the last 64 channels
   // of its 128-channel heads as the compressed layers do; an index still selects the layer's own type.
-  const GgufModel g = read_gguf_model(path("deepseek-v4.gguf"));
+  const GgufModel g = read_gguf_model(gguf_path("deepseek-v4.gguf"));
   ASSERT_EQ(g.model.layer_types.size(), 3u);
   const LayerTypeRope& indexer = g.model.layer_types[2];
   EXPECT_EQ(indexer.name, "indexer");
@@ -237,7 +238,7 @@ TEST(GgufLayers, DeepSeek4IndexerHeadsSelectedByName) {
   EXPECT_EQ(indexer.config.rotary_dim(), 64);
   EXPECT_EQ(indexer.config.base, 160000.0);
   EXPECT_EQ(select_layer_type(g.model, "2").name, "compressed_attention");
-  const ModelRope r = resolve_model_rope({"", path("deepseek-v4.gguf")}, {});
+  const ModelRope r = resolve_model_rope({"", gguf_path("deepseek-v4.gguf")}, {});
   ASSERT_EQ(r.layers.size(), 3u);
   ASSERT_TRUE(r.layers[2].spec);
   EXPECT_EQ(r.layers[2].spec->head_dim, 128);
@@ -248,17 +249,17 @@ TEST(GgufLayers, DeepSeek4IndexerHeadsSelectedByName) {
 TEST(GgufLayers, HunyuanVlFoldsAlphaIntoTheBaseInFloat32) {
   // hunyuan-vl.cpp:7-12: base = rope.freq_base · alpha^(d/(d − 2)), d the head size, in float32; libllama's RoPE nodes
   // carry 11158844 for these keys (the conformance tier's hunyuan-vl-alpha).
-  const GgufModel g = read_gguf_model(path("hunyuan-vl.gguf"));
+  const GgufModel g = read_gguf_model(gguf_path("hunyuan-vl.gguf"));
   EXPECT_EQ(g.model.rope.base, 11158844.0);
 }
 
 TEST(GgufLayers, MlaHeadsOfEveryMlaArchitectureAndTheDsparkDraft) {
   // glm-dsa.cpp:43,379-381: key_length_mla is the head, its last rope.dimension_count channels turn.
-  const GgufModel glm = read_gguf_model(path("glm-dsa.gguf"));
+  const GgufModel glm = read_gguf_model(gguf_path("glm-dsa.gguf"));
   EXPECT_EQ(glm.head_dim, 256);
   EXPECT_EQ(glm.model.qk_nope_head_dim, 192);
   // dflash.cpp:48-92: the DeepSeek-V4 DSpark draft turns every stage at rope.freq_base unscaled, the last channels.
-  const GgufModel ds = read_gguf_model(path("dflash-dspark.gguf"));
+  const GgufModel ds = read_gguf_model(gguf_path("dflash-dspark.gguf"));
   EXPECT_EQ(ds.rope_type, GgufRopeType::Norm);
   EXPECT_EQ(ds.model.qk_nope_head_dim, 448);
   EXPECT_EQ(ds.model.rope.type, ScalingType::Default);

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
@@ -26,6 +27,11 @@ struct Result {
   std::string out;
   std::string err;
 };
+
+/// |printed − exact| <= half a unit of the last printed digit of "%.2e" (3 significant digits), plus ε.
+inline void expect_sci(double printed, double exact, const std::string& what) {
+  EXPECT_NEAR(printed, exact, 0.005 * std::abs(exact) + 1e-300) << what;
+}
 
 /// Runs `rope ARGS…` in-process.
 inline Result rope_cli(std::vector<std::string> args) {
