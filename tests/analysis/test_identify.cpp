@@ -9,6 +9,7 @@
 #include "analysis/test_dump_fixtures.hpp"
 #include "rope/analysis/expectation.hpp"
 #include "rope/analysis/identify.hpp"
+#include "rope/core/dtype.hpp"
 #include "rope/core/error.hpp"
 #include "support/expectation.hpp"
 
@@ -172,6 +173,44 @@ TEST(Identify, PositionsThatCannotDetermineTheta) {
   m = {3, 11, 40};
   (void)detail::periodogram_peak(m, phasors(m), ambiguous);
   EXPECT_TRUE(ambiguous);
+}
+
+TEST(Identify, ShortBf16DumpKeepsItsLayoutAndBase) {
+  // 24 positions, 8 heads, d = 128, half layout, q and RoPE(q) rounded to bf16 (as a bf16 model's tensors): base
+  // 500000's pairs j >= ~43 turn by less than bf16's rounding (23·θ_43 = 2.5e-3 rad against 2^-8 relative), so no norm
+  // shows their partners; the others' layout pairs them, and the base comes back within 1e-3 (tests/cli/check_shapes.py
+  // does the same with NumPy's float32 RoPE).
+  for (const double base : {10000.0, 500000.0}) {
+    DumpVectors x = random_dump(24, 8, 128, 7);
+    for (double& v : x.values) v = round_to(DType::BF16, v);
+    x.dtype = DType::BF16;
+    DumpVectors y = rotate_dump(x, true, 128, base);
+    for (double& v : y.values) v = round_to(DType::BF16, v);
+    const Identification id = identify_rope(x, y, range_positions(24));
+    EXPECT_EQ(id.layout, PairLayout::Half) << base;
+    ASSERT_FALSE(id.pairs.empty());
+    EXPECT_EQ(id.pairs.front(), std::make_pair(0, 64));
+    EXPECT_EQ(id.fit.family, Family::Default) << base;
+    EXPECT_NEAR(id.fit.base / base, 1.0, 1e-3);
+    EXPECT_FALSE(id.reversed);
+    if (base == 500000.0) {
+      ASSERT_FALSE(id.pairing_assumed.empty());
+      EXPECT_GE(id.pairing_assumed.front(), 35);
+      EXPECT_EQ(id.pairing_assumed.back(), static_cast<int>(id.pairs.size()) - 1);
+      EXPECT_THAT(id.notes, ::testing::Contains(::testing::Field(&Message::en, ::testing::HasSubstr(
+                                "turn too little at these positions for their partners to show above the dump's rounding"))));
+    }
+  }
+  // Saved as float32 (.float()): the same bf16 numbers, identified with bf16's rounding, and said so.
+  DumpVectors x = random_dump(24, 8, 128, 7);
+  for (double& v : x.values) v = round_to(DType::BF16, v);
+  x.dtype = DType::F32;
+  DumpVectors y = rotate_dump(x, true, 128, 500000.0);
+  for (double& v : y.values) v = round_to(DType::BF16, v);
+  const Identification id = identify_rope(x, y, range_positions(24));
+  EXPECT_EQ(id.layout, PairLayout::Half);
+  EXPECT_NEAR(id.fit.base / 500000.0, 1.0, 1e-3);
+  EXPECT_THAT(id.notes.front().en, ::testing::HasSubstr("every value is a bf16 number saved as float32"));
 }
 
 TEST(Identify, HeadsInTheOtherLayoutAreListed) {
