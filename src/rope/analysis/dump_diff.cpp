@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <tuple>
 
 #include "rope/analysis/check_kernel.hpp"
 #include "rope/core/constants.hpp"
@@ -180,6 +181,41 @@ DumpDiff diff_sources(const DumpSource& source_a, const DumpSource& source_b, co
     if (!run.b_right) run.b_diagnosis = check_source(source_b, run.start, at, e).diagnosis.message;
   }
   return diff;
+}
+
+void diagnose_no_rope_diff(DumpDiff& diff, const DumpSource& a, const DumpSource& b, const std::vector<AxisPosition>& positions,
+                           const RopeExpectation& unchanged, const std::optional<RopeExpectation>& rope, const std::string& model,
+                           const std::string& layer_type, const std::string& layers) {
+  diagnose_no_rope(diff.a, a, positions, rope, model, layer_type, layers);
+  diagnose_no_rope(diff.b, b, positions, rope, model, layer_type, layers);
+  for (DiffSegment& g : diff.segments) {
+    const DumpSegment& seg = g.segment();
+    const std::vector<AxisPosition> at(positions.begin() + seg.start, positions.begin() + seg.start + seg.length);
+    if (!g.a.passed()) diagnose_no_rope(g.a.report, a, at, rope, model, layer_type, layers, seg.start);
+    if (!g.b.passed()) diagnose_no_rope(g.b.report, b, at, rope, model, layer_type, layers, seg.start);
+  }
+  // Each failing run on its own: the run checked alone against `unchanged`, then what rotated it.
+  std::size_t diagnosed = 0;
+  for (DiffRange& run : diff.ranges) {
+    run.a_diagnosis = run.b_diagnosis = Message();
+    if (run.a_right && run.b_right) continue;
+    const auto whole = std::find_if(diff.segments.begin(), diff.segments.end(), [&](const DiffSegment& g) {
+      return g.segment().start == run.start && g.segment().length == run.length;
+    });
+    if (whole != diff.segments.end()) {
+      if (!run.a_right) run.a_diagnosis = whole->a.report.diagnosis.message;
+      if (!run.b_right) run.b_diagnosis = whole->b.report.diagnosis.message;
+      continue;
+    }
+    if (diagnosed++ >= kDiffDiagnosedRanges) continue;
+    const std::vector<AxisPosition> at(positions.begin() + run.start, positions.begin() + run.start + run.length);
+    for (auto [right, source, why] : {std::tuple{run.a_right, &a, &run.a_diagnosis}, std::tuple{run.b_right, &b, &run.b_diagnosis}}) {
+      if (right) continue;
+      CheckReport alone = check_source(*source, run.start, at, unchanged);
+      diagnose_no_rope(alone, *source, at, rope, model, layer_type, layers, run.start);
+      *why = alone.diagnosis.message;
+    }
+  }
 }
 
 }  // namespace rope
