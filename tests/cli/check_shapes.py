@@ -224,7 +224,8 @@ def main():
             code, r, err = identify(out(tag + "_q" + stored + ".npy"), out(tag + "_q_rope" + stored + ".npy"), *extra)
             ok = (code == 0 and r and r["layout"] == "half" and r["pairs"][0] == [0, 64] and r["family"]["family"] == "default"
                   and abs(r["family"]["base"] / base - 1) < 1e-3 and not r["reversed"])
-            if ok and base == 500000.0:  # pairs 40 and beyond turn by less than 23·θ_40 = 3.1e-3 rad: bf16's resolution
+            if ok and base == 500000.0:  # assumed from pair 43 on (23·θ_43 = 3.4e-3 rad < bf16's 2^-8 = 3.9e-3); the
+                # sure pairs reach at least pair 35 (23·θ_35 = 1.8e-2 rad, several roundings)
                 ok = (r["pairing_assumed"] and min(r["pairing_assumed"]) >= 35 and r["pairing_assumed"][-1] == len(r["pairs"]) - 1
                       and any("turn too little at these positions for their partners to show" in n for n in r["notes"]))
             expect(ok, f"identify short bf16 dump, base {base:g}{stored}: exit {code} {err.strip()} "
