@@ -4,6 +4,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
 #include <tuple>
 
 #include "analysis/test_dump_fixtures.hpp"
@@ -201,6 +202,22 @@ TEST(Identify, ShortBf16DumpKeepsItsLayoutAndBase) {
       EXPECT_THAT(id.notes, ::testing::Contains(::testing::Field(&Message::en, ::testing::HasSubstr(
                                 "turn too little at these positions for their partners to show above the dump's rounding"))));
     }
+  }
+  // Interleaved: the pairs that do not move are the last channels, a partial rotary's tail or the whole head's slowest
+  // pairs; 24 positions cannot tell, and rope says both (base over the rotated channels, and over the head).
+  {
+    DumpVectors x = random_dump(24, 8, 128, 7);
+    for (double& v : x.values) v = round_to(DType::BF16, v);
+    x.dtype = DType::BF16;
+    DumpVectors y = rotate_dump(x, false, 128, 500000.0);
+    for (double& v : y.values) v = round_to(DType::BF16, v);
+    const Identification id = identify_rope(x, y, range_positions(24));
+    EXPECT_EQ(id.layout, PairLayout::Interleaved);
+    ASSERT_LT(id.rotary_dim, 128);
+    EXPECT_NEAR(std::pow(id.fit.base, 128.0 / id.rotary_dim) / 500000.0, 1.0, 1e-3);
+    EXPECT_THAT(id.notes.back().en, ::testing::HasSubstr(fmt::format("channels {}–127 do not move: rotary_dim {} with base", id.rotary_dim,
+                                                                     id.rotary_dim)));
+    EXPECT_THAT(id.notes.back().en, ::testing::HasSubstr("or all 128 channels with base"));
   }
   // Saved as float32 (.float()): the same bf16 numbers, identified with bf16's rounding, and said so.
   DumpVectors x = random_dump(24, 8, 128, 7);

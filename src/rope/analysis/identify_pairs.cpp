@@ -208,7 +208,10 @@ Identification detail::identify_with(const DumpVectors& before, const DumpVector
   const std::size_t zero_note = id.notes.size();  // where classify says that pairs keep frequency 0
   id.layout = classify(id.pairs, id.rotated, d, family_dim, id.notes);
   id.family_dim = family_dim;
-  if (!id.pairing_assumed.empty()) {
+  if (id.pairing_assumed.size() == 1) {
+    id.notes.push_back(msg("pair {0} turns too little at these positions for its partner to show above the dump's rounding: it "
+                           "is paired as the others ({1}), and its θ is uncertain", id.pairing_assumed.front(), to_string(id.layout)));
+  } else if (!id.pairing_assumed.empty()) {
     id.notes.push_back(msg("pairs {0} turn too little at these positions for their partners to show above the dump's rounding: "
                            "they are paired as the others ({1}), and their θ is uncertain", pair_ranges(id.pairing_assumed),
                            to_string(id.layout)));
@@ -248,6 +251,18 @@ Identification detail::identify_with(const DumpVectors& before, const DumpVector
     id.fits = detail::fit_families(measured, sigma_ln, id.notes);
   }
   id.fit = id.fits.front();
+  if (id.layout == PairLayout::Interleaved && r < d && !id.dump_positions.empty()) {
+    // An unmoved tail in the interleaved layout: partial rotary, or the whole head's ladder too slow to show there?
+    double span = 0;
+    for (const double m : id.dump_positions) span = std::max(span, std::abs(m));
+    const double turn = span / id.fit.base;  // pair r/2 on the ladder found, continued past the rotated channels
+    if (turn < eps) {
+      id.notes.push_back(msg("channels {0}–{1} do not move: rotary_dim {0} with base {2}, or all {3} channels with base {4}, whose "
+                             "pairs {5}–{6} would turn by at most {7:.2g} rad at these positions, below the dump's rounding: the "
+                             "positions cannot tell them apart", r, d - 1, fmt::format("{:.6g}", id.fit.base), d,
+                             fmt::format("{:.6g}", std::pow(id.fit.base, static_cast<double>(d) / r)), r / 2, d / 2 - 1, turn));
+    }
+  }
   if (family_dim != r && !id.dump_positions.empty()) {
     // Pairs that do not move: frequency 0, or the ladder's own frequencies too low for these positions to show?
     double span = 0;
