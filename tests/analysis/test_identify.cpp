@@ -176,18 +176,24 @@ TEST(Identify, PositionsThatCannotDetermineTheta) {
   EXPECT_TRUE(ambiguous);
 }
 
+/// q ~ N(0, 1) and RoPE(q) (float64, base `base`, the half or the interleaved layout) both rounded to bf16, as a
+/// bf16 model's tensors; stored as `stored` (F32: saved with .float()).
+std::pair<DumpVectors, DumpVectors> short_bf16_dump(double base, bool half, DType stored) {
+  DumpVectors x = random_dump(24, 8, 128, 7);
+  for (double& v : x.values) v = round_to(DType::BF16, v);
+  x.dtype = stored;
+  DumpVectors y = rotate_dump(x, half, 128, base);
+  for (double& v : y.values) v = round_to(DType::BF16, v);
+  return {x, y};
+}
+
 TEST(Identify, ShortBf16DumpKeepsItsLayoutAndBase) {
-  // 24 positions, 8 heads, d = 128, half layout, q and RoPE(q) rounded to bf16 (as a bf16 model's tensors): base
-  // 500000's pairs j >= ~43 turn by less than bf16's rounding (23·θ_43 = 3.4e-3 rad against bf16's 2^-8 = 3.9e-3),
-  // so no norm shows their partners; the others' layout pairs them, and the base comes back within 1e-3 (measured
-  // 1e-4: the slow pairs' θ are biased by the rounding and weigh little; tests/cli/check_shapes.py does the same with
-  // NumPy's float32 RoPE).
+  // 24 positions, 8 heads, d = 128: base 500000's pairs j >= ~43 turn by less than bf16's rounding (23·θ_43 = 3.4e-3
+  // rad against bf16's 2^-8 = 3.9e-3), so no norm shows their partners; the others' layout pairs them, and the base
+  // comes back within 1e-3 (measured 1e-4: the slow pairs' θ are biased by the rounding and weigh little;
+  // tests/cli/check_shapes.py does the same with NumPy's float32 RoPE).
   for (const double base : {10000.0, 500000.0}) {
-    DumpVectors x = random_dump(24, 8, 128, 7);
-    for (double& v : x.values) v = round_to(DType::BF16, v);
-    x.dtype = DType::BF16;
-    DumpVectors y = rotate_dump(x, true, 128, base);
-    for (double& v : y.values) v = round_to(DType::BF16, v);
+    const auto [x, y] = short_bf16_dump(base, true, DType::BF16);
     const Identification id = identify_rope(x, y, range_positions(24));
     EXPECT_EQ(id.layout, PairLayout::Half) << base;
     ASSERT_FALSE(id.pairs.empty());
@@ -206,25 +212,17 @@ TEST(Identify, ShortBf16DumpKeepsItsLayoutAndBase) {
   // Interleaved: the pairs that do not move are the last channels, a partial rotary's tail or the whole head's slowest
   // pairs; 24 positions cannot tell, and rope says both (base over the rotated channels, and over the head).
   {
-    DumpVectors x = random_dump(24, 8, 128, 7);
-    for (double& v : x.values) v = round_to(DType::BF16, v);
-    x.dtype = DType::BF16;
-    DumpVectors y = rotate_dump(x, false, 128, 500000.0);
-    for (double& v : y.values) v = round_to(DType::BF16, v);
+    const auto [x, y] = short_bf16_dump(500000.0, false, DType::BF16);
     const Identification id = identify_rope(x, y, range_positions(24));
     EXPECT_EQ(id.layout, PairLayout::Interleaved);
     ASSERT_LT(id.rotary_dim, 128);
     EXPECT_NEAR(std::pow(id.fit.base, 128.0 / id.rotary_dim) / 500000.0, 1.0, 1e-3);
-    EXPECT_THAT(id.notes.back().en, ::testing::HasSubstr(fmt::format("channels {}–127 do not move: rotary_dim {} with base", id.rotary_dim,
-                                                                     id.rotary_dim)));
+    EXPECT_THAT(id.notes.back().en, ::testing::HasSubstr(fmt::format("channels {}–127 do not move: rotary_dim {} with base",
+                                                                     id.rotary_dim, id.rotary_dim)));
     EXPECT_THAT(id.notes.back().en, ::testing::HasSubstr("or all 128 channels with base"));
   }
   // Saved as float32 (.float()): the same bf16 numbers, identified with bf16's rounding, and said so.
-  DumpVectors x = random_dump(24, 8, 128, 7);
-  for (double& v : x.values) v = round_to(DType::BF16, v);
-  x.dtype = DType::F32;
-  DumpVectors y = rotate_dump(x, true, 128, 500000.0);
-  for (double& v : y.values) v = round_to(DType::BF16, v);
+  const auto [x, y] = short_bf16_dump(500000.0, true, DType::F32);
   const Identification id = identify_rope(x, y, range_positions(24));
   EXPECT_EQ(id.layout, PairLayout::Half);
   EXPECT_NEAR(id.fit.base / 500000.0, 1.0, 1e-3);

@@ -251,10 +251,10 @@ Identification detail::identify_with(const DumpVectors& before, const DumpVector
     id.fits = detail::fit_families(measured, sigma_ln, id.notes);
   }
   id.fit = id.fits.front();
+  double span = 0;  // the largest |position| of the dump (empty with positions per axis)
+  for (const double m : id.dump_positions) span = std::max(span, std::abs(m));
   if (id.layout == PairLayout::Interleaved && r < d && !id.dump_positions.empty()) {
     // An unmoved tail in the interleaved layout: partial rotary, or the whole head's ladder too slow to show there?
-    double span = 0;
-    for (const double m : id.dump_positions) span = std::max(span, std::abs(m));
     const double turn = span / id.fit.base;  // pair r/2 on the ladder found, continued past the rotated channels
     if (turn < eps) {
       id.notes.push_back(msg("channels {0}–{1} do not move: rotary_dim {0} with base {2}, or all {3} channels with base {4}, whose "
@@ -265,8 +265,6 @@ Identification detail::identify_with(const DumpVectors& before, const DumpVector
   }
   if (family_dim != r && !id.dump_positions.empty()) {
     // Pairs that do not move: frequency 0, or the ladder's own frequencies too low for these positions to show?
-    double span = 0;
-    for (const double m : id.dump_positions) span = std::max(span, std::abs(m));
     const double turn = family_theta(id.fit, family_dim / 2)[n] * span;
     if (turn < eps) {
       std::vector<int> still(static_cast<std::size_t>(family_dim / 2 - n));
