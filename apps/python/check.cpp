@@ -140,11 +140,9 @@ void bind_check(py::module_& m) {
         const TensorData b = read_array(before, "before", bf16_bits), a = read_array(after, "after", bf16_bits);
         require_finite(b, "before");
         const DumpPair pair = arrange_dump_pair(b, a, pair_input(positions, starts, axes), "before", "after");
-        if (!pair.axis_positions.empty()) {
-          throw InvalidArgument(error_msg("rope identify takes one number per position; these positions have {0} components (M-RoPE): "
-                                          "give one row of positions", pair.axis_positions.front().count));
-        }
-        return identification_dict(identify_rope(pair.before, pair.after, pair.positions));
+        // M-RoPE positions (t, h, w(, e) per index): each pair's axis and the sections, as rope identify --axis-positions.
+        return identification_dict(pair.axis_positions.empty() ? identify_rope(pair.before, pair.after, pair.positions)
+                                                               : identify_rope(pair.before, pair.after, pair.axis_positions));
       },
       py::arg("before"), py::arg("after"), py::arg("bf16_bits"), py::arg("positions"), py::arg("sequence_starts") = py::none(),
       py::arg("axes") = "");

@@ -142,6 +142,14 @@ py::dict identification_dict(const Identification& id) {
   j["undetermined"] = id.undetermined;
   j["reversed"] = id.reversed;
   j["heads_paired_otherwise"] = id.heads_paired_otherwise;
+  j["pairing_assumed"] = id.pairing_assumed;
+  if (id.axes) {
+    py::dict mrope;
+    mrope["pair_axis"] = id.axes->pair_axis;
+    mrope["sections"] = id.axes->sections.empty() ? py::object(py::none()) : py::cast(id.axes->sections);
+    mrope["order"] = id.axes->order ? py::object(py::str(to_string(*id.axes->order))) : py::object(py::none());
+    j["mrope"] = mrope;
+  }
   return j;
 }
 

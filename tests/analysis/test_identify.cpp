@@ -4,11 +4,13 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
 #include <tuple>
 
 #include "analysis/test_dump_fixtures.hpp"
 #include "rope/analysis/expectation.hpp"
 #include "rope/analysis/identify.hpp"
+#include "rope/core/dtype.hpp"
 #include "rope/core/error.hpp"
 #include "support/expectation.hpp"
 
@@ -172,6 +174,59 @@ TEST(Identify, PositionsThatCannotDetermineTheta) {
   m = {3, 11, 40};
   (void)detail::periodogram_peak(m, phasors(m), ambiguous);
   EXPECT_TRUE(ambiguous);
+}
+
+/// q ~ N(0, 1) and RoPE(q) (float64, base `base`, the half or the interleaved layout) both rounded to bf16, as a
+/// bf16 model's tensors; stored as `stored` (F32: saved with .float()).
+std::pair<DumpVectors, DumpVectors> short_bf16_dump(double base, bool half, DType stored) {
+  DumpVectors x = random_dump(24, 8, 128, 7);
+  for (double& v : x.values) v = round_to(DType::BF16, v);
+  x.dtype = stored;
+  DumpVectors y = rotate_dump(x, half, 128, base);
+  for (double& v : y.values) v = round_to(DType::BF16, v);
+  return {x, y};
+}
+
+TEST(Identify, ShortBf16DumpKeepsItsLayoutAndBase) {
+  // 24 positions, 8 heads, d = 128: base 500000's pairs j >= ~43 turn by less than bf16's rounding (23·θ_43 = 3.4e-3
+  // rad against bf16's 2^-8 = 3.9e-3), so no norm shows their partners; the others' layout pairs them, and the base
+  // comes back within 1e-3 (measured 1e-4: the slow pairs' θ are biased by the rounding and weigh little;
+  // tests/cli/check_shapes.py does the same with NumPy's float32 RoPE).
+  for (const double base : {10000.0, 500000.0}) {
+    const auto [x, y] = short_bf16_dump(base, true, DType::BF16);
+    const Identification id = identify_rope(x, y, range_positions(24));
+    EXPECT_EQ(id.layout, PairLayout::Half) << base;
+    ASSERT_FALSE(id.pairs.empty());
+    EXPECT_EQ(id.pairs.front(), std::make_pair(0, 64));
+    EXPECT_EQ(id.fit.family, Family::Default) << base;
+    EXPECT_NEAR(id.fit.base / base, 1.0, 1e-3);
+    EXPECT_FALSE(id.reversed);
+    if (base == 500000.0) {
+      ASSERT_FALSE(id.pairing_assumed.empty());
+      EXPECT_GE(id.pairing_assumed.front(), 35);
+      EXPECT_EQ(id.pairing_assumed.back(), static_cast<int>(id.pairs.size()) - 1);
+      EXPECT_THAT(id.notes, ::testing::Contains(::testing::Field(&Message::en, ::testing::HasSubstr(
+                                "turn too little at these positions for their partners to show above the dump's rounding"))));
+    }
+  }
+  // Interleaved: the pairs that do not move are the last channels, a partial rotary's tail or the whole head's slowest
+  // pairs; 24 positions cannot tell, and rope says both (base over the rotated channels, and over the head).
+  {
+    const auto [x, y] = short_bf16_dump(500000.0, false, DType::BF16);
+    const Identification id = identify_rope(x, y, range_positions(24));
+    EXPECT_EQ(id.layout, PairLayout::Interleaved);
+    ASSERT_LT(id.rotary_dim, 128);
+    EXPECT_NEAR(std::pow(id.fit.base, 128.0 / id.rotary_dim) / 500000.0, 1.0, 1e-3);
+    EXPECT_THAT(id.notes.back().en, ::testing::HasSubstr(fmt::format("channels {}–127 do not move: rotary_dim {} with base",
+                                                                     id.rotary_dim, id.rotary_dim)));
+    EXPECT_THAT(id.notes.back().en, ::testing::HasSubstr("or all 128 channels with base"));
+  }
+  // Saved as float32 (.float()): the same bf16 numbers, identified with bf16's rounding, and said so.
+  const auto [x, y] = short_bf16_dump(500000.0, true, DType::F32);
+  const Identification id = identify_rope(x, y, range_positions(24));
+  EXPECT_EQ(id.layout, PairLayout::Half);
+  EXPECT_NEAR(id.fit.base / 500000.0, 1.0, 1e-3);
+  EXPECT_THAT(id.notes.front().en, ::testing::HasSubstr("every value is a bf16 number saved as float32"));
 }
 
 TEST(Identify, HeadsInTheOtherLayoutAreListed) {

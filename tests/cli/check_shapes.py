@@ -14,7 +14,9 @@ float32, rotate_half, float32 arithmetic), run at test time.
       header names the scaling with its parameters and the error model;
   identify: an off-by-one dump is "positions shifted by +1" (exit 1) with base 10000, not "linear 0.988"; 48
       sparse positions in 1 … 20000 give θ_0 = 1 and the YaRN family; a restart is found at its index; a
-      reversed rotation has every θ negative; positions all even cannot determine θ_0 = 1 (θ_0 − π fits as well).
+      reversed rotation has every θ negative; positions all even cannot determine θ_0 = 1 (θ_0 − π fits as well); a
+      24-token bf16 dump (base 10000 and 500000, bf16 bits or float32) gives back the half layout and its base, and
+      names the pairs whose partners bf16's rounding hides.
 Tolerances: θ_j of the sparse dump to an angle error at the largest position P = 20000 of ε_f32·P = 2.4e-3 rad
 (the dump's angles m·θ are computed in float32, each rounded by up to that much; measured 1.1e-4); the base
 within 1e-3 relative.
@@ -203,6 +205,31 @@ def main():
     np.save(out("even_q.npy"), q[0, :128])
     code, r, err = identify(out("even_q.npy"), out("even_q_rope.npy"), "--positions", "0:256:2")
     expect(r and 0 in r["undetermined"], f"identify even positions: {r and (r['undetermined'], r['notes'])}")
+
+    # A short bf16 dump (24 tokens, 8 heads, d 128): q in bf16, HF's RoPE (half layout) computed in float32 and the
+    # result rounded to bf16, saved as bf16 bits (<u2, --bf16-bits) and as float32 of the bf16 values. The pairs whose
+    # turn over 23 positions is below bf16's rounding cannot show their partners; the layout and the base come from
+    # the others: the base within 1e-3 (measured 1e-5 for 10000, 1.0e-4 for 500000: the low pairs' angles are rounded
+    # to bf16 relative to the values, 2^-9, and weigh little in the fit).
+    for base in (10000.0, 500000.0):
+        thb, _ = inv_freq("default", 128, base)
+        qb = bf16(rng.standard_normal((24, 8, 128)).astype(np.float32))
+        yb = bf16(rotate(qb, np.arange(24, dtype=np.float64), thb, 1.0, "half", 128, "f32"))
+        tag = f"short_bf16_{int(base)}"
+        np.save(out(tag + "_q.npy"), qb)
+        np.save(out(tag + "_q_rope.npy"), yb)
+        np.save(out(tag + "_q_bits.npy"), (qb.view(np.uint32) >> 16).astype("<u2"))
+        np.save(out(tag + "_q_rope_bits.npy"), (yb.view(np.uint32) >> 16).astype("<u2"))
+        for stored, extra in (("", []), ("_bits", ["--bf16-bits"])):
+            code, r, err = identify(out(tag + "_q" + stored + ".npy"), out(tag + "_q_rope" + stored + ".npy"), *extra)
+            ok = (code == 0 and r and r["layout"] == "half" and r["pairs"][0] == [0, 64] and r["family"]["family"] == "default"
+                  and abs(r["family"]["base"] / base - 1) < 1e-3 and not r["reversed"])
+            if ok and base == 500000.0:  # assumed from pair 43 on (23·θ_43 = 3.4e-3 rad < bf16's 2^-8 = 3.9e-3); the
+                # sure pairs reach at least pair 35 (23·θ_35 = 1.8e-2 rad, several roundings)
+                ok = (r["pairing_assumed"] and min(r["pairing_assumed"]) >= 35 and r["pairing_assumed"][-1] == len(r["pairs"]) - 1
+                      and any("turn too little at these positions for their partners to show" in n for n in r["notes"]))
+            expect(ok, f"identify short bf16 dump, base {base:g}{stored}: exit {code} {err.strip()} "
+                       f"{r and (r['layout'], r['family'], r['pairing_assumed'], r['notes'])}")
 
     for f in failures:
         print("FAIL:", f)

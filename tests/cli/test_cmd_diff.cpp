@@ -131,11 +131,46 @@ TEST(CmdDiff, ALayerWithoutRope) {
   EXPECT_THAT(r.out, HasSubstr("  A                   PASS"));
   EXPECT_THAT(r.out, HasSubstr("but the dump is rotated: it matches the RoPE of the model's layers that have one (half layout, "
                                "rotary dim 64, base 10000), which this layer's code must not apply"));
-  EXPECT_THAT(r.out, HasSubstr("positions 1–127     A right, port wrong\n"));
+  // The run says what port does there, as the other diagnoses do.
+  EXPECT_THAT(r.out, HasSubstr("positions 1–127     A right, port wrong: this layer has no RoPE in " + config +
+                               " (layer type nope: layers 3, 7), but the dump is rotated: it matches the RoPE of the model's "
+                               "layers that have one (half layout, rotary dim 64, base 10000), which this layer's code must "
+                               "not apply\n"));
   EXPECT_THAT(r.out, HasSubstr("verdict             FAIL: port is wrong"));
   const auto j = nlohmann::json::parse(diff("q.npy", "q_rope.npy", {"--config", config, "--layer-type", "3", "--json"}).out);
   EXPECT_EQ(j["b"]["diagnosis"]["no_rope_rotated"]["rope_matches"], "expected");
   EXPECT_EQ(j["expected"]["no_rope"]["layers"], nlohmann::json::array({3, 7}));
+}
+
+TEST(CmdDiff, ALayerWithoutRopeRotatedOnPartOfTheRange) {
+  // port leaves positions 0–63 unchanged and rotates 64–127 in the interleaved layout (q_rope_interleaved.npy's
+  // vectors there, spliced into q.npy: both float32 [128, 1, 64], one header): each run gets its own diagnosis.
+  const std::string config = ::testing::TempDir() + "rope_diff_smollm3_part.json";
+  std::ofstream(config) << R"({"model_type": "smollm3", "head_dim": 64, "num_hidden_layers": 8, "rope_theta": 10000})";
+  const auto bytes = [](const std::string& file) {
+    std::ifstream in(file, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  };
+  std::string mixed = bytes(kDumps + "q.npy");
+  const std::string rotated = bytes(kDumps + "q_rope_interleaved.npy");
+  ASSERT_EQ(mixed.size(), rotated.size());
+  const std::size_t half = 64 * 64 * 4, data = mixed.size() - 2 * half;
+  mixed.replace(data + half, half, rotated.substr(data + half));
+  const std::string path = ::testing::TempDir() + "rope_diff_nope_part.npy";
+  std::ofstream(path, std::ios::binary) << mixed;
+  const auto r = rope_cli({"diff", "--before", kDumps + "q.npy", "--after-a", kDumps + "q.npy", "--after-b", path, "--positions",
+                           "0:128", "--config", config, "--layer-type", "nope", "--name-b", "port"});
+  EXPECT_EQ(r.code, 1) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("  positions 0–63      both right\n"));
+  EXPECT_THAT(r.out, HasSubstr("  positions 64–127    A right, port wrong: this layer has no RoPE in " + config +
+                               " (layer type nope: layers 3, 7), but the dump is rotated, as the model's layers with RoPE "
+                               "rotate theirs but for one difference: matches the interleaved layout; the spec implies half; "
+                               "this layer's code must not apply RoPE at all\n"));
+  const auto j = nlohmann::json::parse(rope_cli({"diff", "--before", kDumps + "q.npy", "--after-a", kDumps + "q.npy", "--after-b", path,
+                                                 "--positions", "0:128", "--config", config, "--layer-type", "nope", "--json"}).out);
+  ASSERT_EQ(j["ranges"].size(), 2u);
+  EXPECT_THAT(j["ranges"][1]["b_diagnosis"].get<std::string>(), HasSubstr("but for one difference: matches the interleaved layout"));
+  EXPECT_EQ(j["ranges"][1]["a_diagnosis"], "");
 }
 
 TEST(CmdDiff, BadInputIsOneLineAndNoResult) {

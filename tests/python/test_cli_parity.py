@@ -96,3 +96,21 @@ def test_identify_matches_cli(rope_exe, root):
     module = rope.identify(np.load(d / "q.npy"), np.load(d / "q_rope_yarn.npy"), np.arange(128))
     for key in ("d", "rotary_dim", "layout", "attention_factor", "theta", "family", "position_offset", "notes"):
         assert module[key] == cli[key], key
+
+
+@pytest.mark.parametrize("shape", ["axes_seq", "axes_batch_seq"])
+def test_identify_takes_mrope_positions_as_check_does(rope_exe, root, shape):
+    """M-RoPE positions (t, h, w per index) as [3, seq] or HF's position_ids [3, batch, seq]: the sections and their
+    map, as `rope identify --axis-positions` finds them (the module refused them before)."""
+    d = root / "data" / "dumps"
+    cli = cli_json(rope_exe, "identify", "--before", str(d / "mrope_q.npy"), "--after", str(d / "mrope_q_rope.npy"),
+                   "--axis-positions", str(d / "mrope_positions.csv"))
+    thw = np.loadtxt(d / "mrope_positions.csv", delimiter=",", skiprows=1, usecols=(3, 4, 5), dtype=np.int64).T
+    positions = thw if shape == "axes_seq" else thw[:, None, :]
+    q, q_rope = np.load(d / "mrope_q.npy"), np.load(d / "mrope_q_rope.npy")
+    module = rope.identify(q, q_rope, positions)
+    for key in ("d", "rotary_dim", "layout", "attention_factor", "theta", "family", "mrope", "notes"):
+        assert module[key] == cli[key], key
+    assert module["mrope"]["sections"] == [24, 20, 20] and module["mrope"]["order"] == "interleaved"
+    # check takes the same arrays.
+    assert rope.check(q, q_rope, positions, rope.Spec("qwen3-vl-8b")).passed

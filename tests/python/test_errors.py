@@ -37,7 +37,10 @@ def test_shapes(rng):
         rope.reference(q[..., :64], np.arange(4), spec)
     with pytest.raises(ValueError, match="give axes"):
         rope.reference(np.zeros((1, 2, 3, 128), np.float32), None, spec)
-    with pytest.raises(ValueError, match="positions has 3 rows, the dump's batch axis has 1"):
+    with pytest.raises(ValueError, match="positions has 2 rows, the dump's batch axis has 1"):
+        rope.reference(np.zeros((1, 4, 2, 128), np.float32), np.zeros((2, 4)), spec, axes="batch,seq,heads,d")
+    # 3 rows where the batch axis has 1 are M-RoPE's t, h, w, which a model without sections does not read.
+    with pytest.raises(ValueError, match="has 3 components but plain RoPE reads one"):
         rope.reference(np.zeros((1, 4, 2, 128), np.float32), np.zeros((3, 4)), spec, axes="batch,seq,heads,d")
     with pytest.raises(ValueError, match="sequence_starts"):
         rope.check(q, q, None, spec, sequence_starts=[1, 3])

@@ -219,7 +219,7 @@ def reference(x, positions, spec, *, axes=None, dtype=None):
     """RoPE(x) in float64 as the model computes it: x of any shape ``rope check`` takes ([seq, d],
     [seq, heads, d], [batch, heads, seq, d], [batch, seq, heads, d]; ``axes`` names a 4-axis order when the
     positions do not tell), positions of shape [seq] or [batch, seq] (a row per batch entry) or
-    [3, batch, seq] (M-RoPE). Returns an array of x's shape."""
+    [3, batch, seq] or [3 or 4, seq] (M-RoPE). Returns an array of x's shape."""
     data, bits = _npy(x, "x", dtype)
     return _rope.reference(data, bits, _positions(positions), _spec(spec)._impl, axes or "")
 
@@ -288,8 +288,9 @@ def check(before, after, positions, spec, dtype=None, *, angles=None, sequence_s
 
 def identify(before, after, positions=None, *, dtype=None, sequence_starts=None, axes=None):
     """The RoPE that turned ``before`` into ``after``, from the numbers alone (``rope identify``): layout,
-    rotary dimension, attention factor, θ per pair, the scaling family fitted. Returns a dict (the keys of
-    ``rope identify --json``)."""
+    rotary dimension, attention factor, θ per pair, the scaling family fitted. ``positions`` as ``check`` takes
+    them; M-RoPE positions ([3, seq], [4, seq] or [3, batch, seq]) also give each pair's axis and the sections
+    (``mrope``), as ``rope identify --axis-positions``. Returns a dict (the keys of ``rope identify --json``)."""
     b, bits_b = _npy(before, "before", dtype)
     a, bits_a = _npy(after, "after", dtype)
     return _rope.identify(b, a, bits_b or bits_a, _positions(positions), _starts(sequence_starts), axes or "")

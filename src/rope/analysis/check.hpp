@@ -266,9 +266,10 @@ void diagnose_rows(CheckReport& report, std::vector<SegmentCheck>& rows, const s
 /// against `rope`, the RoPE of the model's layers that have one (nullopt when the model has none to offer), and the
 /// diagnosis says "this layer has no RoPE in <model> (layer type <type>: layers <layers>), but the dump is rotated:
 /// …", in report.diagnosis.no_rope too. A non-finite value or a bf16 dump saved as float32 keeps its own diagnosis.
+/// `positions` are those of the sequence indices [start, start + positions.size()) of `source` (a run, a segment).
 void diagnose_no_rope(CheckReport& report, const DumpSource& source, const std::vector<AxisPosition>& positions,
                       const std::optional<RopeExpectation>& rope, const std::string& model, const std::string& layer_type,
-                      const std::string& layers);
+                      const std::string& layers, long start = 0);
 
 /// Whether every value of `dump` is a bfloat16 number (float32 with 16 zero low bits) and one is not zero:
 /// a bf16 tensor saved with .float().

@@ -9,7 +9,7 @@ namespace rope {
 
 void diagnose_no_rope(CheckReport& report, const DumpSource& source, const std::vector<AxisPosition>& positions,
                       const std::optional<RopeExpectation>& rope, const std::string& model, const std::string& layer_type,
-                      const std::string& layers) {
+                      const std::string& layers, long start) {
   CheckDiagnosis& dg = report.diagnosis;
   const DumpComparison& c = report.comparison;
   // A value that is not a number, or a bf16 dump that passes unchanged under bf16's tolerance, keep their own words.
@@ -22,7 +22,7 @@ void diagnose_no_rope(CheckReport& report, const DumpSource& source, const std::
   found.changed = c.failing;
   CheckDiagnosis fresh;
   std::optional<CheckReport> as_rope;
-  if (rope) as_rope = check_source(source, 0, positions, *rope);
+  if (rope) as_rope = check_source(source, start, positions, *rope);
   if (as_rope && as_rope->comparison.passed()) {
     found.rope_matches = VariantKind::Expected;
     fresh.message = msg("this layer has no RoPE in {0} (layer type {1}: layers {2}), but the dump is rotated: it matches "

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 
 #include "rope/analysis/check_kernel.hpp"
 #include "rope/core/constants.hpp"
@@ -35,6 +36,29 @@ DiffReader memory_reader(const DumpVectors& before, const DumpVectors& a, const 
   return [&before, &a, &b](long s0, long s1) {
     return std::array<DumpVectors, 3>{slice(before, s0, s1), slice(a, s0, s1), slice(b, s0, s1)};
   };
+}
+
+/// Each failing run's diagnosis: a run that is a whole segment takes the segment's, the first kDiffDiagnosedRanges
+/// others `alone`'s (the output's source, the run's start and positions), the rest none.
+void diagnose_failing_runs(DumpDiff& diff, const std::vector<AxisPosition>& positions, const DumpSource& a, const DumpSource& b,
+                           const std::function<Message(const DumpSource&, long, const std::vector<AxisPosition>&)>& alone) {
+  std::size_t diagnosed = 0;
+  for (DiffRange& run : diff.ranges) {
+    run.a_diagnosis = run.b_diagnosis = Message();
+    if (run.a_right && run.b_right) continue;
+    const auto whole = std::find_if(diff.segments.begin(), diff.segments.end(), [&](const DiffSegment& g) {
+      return g.segment().start == run.start && g.segment().length == run.length;
+    });
+    if (whole != diff.segments.end()) {
+      if (!run.a_right) run.a_diagnosis = whole->a.report.diagnosis.message;
+      if (!run.b_right) run.b_diagnosis = whole->b.report.diagnosis.message;
+      continue;
+    }
+    if (diagnosed++ >= kDiffDiagnosedRanges) continue;
+    const std::vector<AxisPosition> at(positions.begin() + run.start, positions.begin() + run.start + run.length);
+    if (!run.a_right) run.a_diagnosis = alone(a, run.start, at);
+    if (!run.b_right) run.b_diagnosis = alone(b, run.start, at);
+  }
 }
 
 }  // namespace
@@ -163,23 +187,30 @@ DumpDiff diff_sources(const DumpSource& source_a, const DumpSource& source_b, co
   }
   // A failing run alone: its own diagnosis (what that implementation does there); a run that is a whole segment, the
   // segment's.
-  std::size_t diagnosed = 0;
-  for (DiffRange& run : diff.ranges) {
-    if (run.a_right && run.b_right) continue;
-    const auto whole = std::find_if(diff.segments.begin(), diff.segments.end(), [&](const DiffSegment& g) {
-      return g.segment().start == run.start && g.segment().length == run.length;
-    });
-    if (whole != diff.segments.end()) {
-      if (!run.a_right) run.a_diagnosis = whole->a.report.diagnosis.message;
-      if (!run.b_right) run.b_diagnosis = whole->b.report.diagnosis.message;
-      continue;
-    }
-    if (diagnosed++ >= kDiffDiagnosedRanges) break;
-    const std::vector<AxisPosition> at(positions.begin() + run.start, positions.begin() + run.start + run.length);
-    if (!run.a_right) run.a_diagnosis = check_source(source_a, run.start, at, e).diagnosis.message;
-    if (!run.b_right) run.b_diagnosis = check_source(source_b, run.start, at, e).diagnosis.message;
-  }
+  diagnose_failing_runs(diff, positions, source_a, source_b,
+                        [&](const DumpSource& source, long start, const std::vector<AxisPosition>& at) {
+                          return check_source(source, start, at, e).diagnosis.message;
+                        });
   return diff;
+}
+
+void diagnose_no_rope_diff(DumpDiff& diff, const DumpSource& a, const DumpSource& b, const std::vector<AxisPosition>& positions,
+                           const RopeExpectation& unchanged, const std::optional<RopeExpectation>& rope, const std::string& model,
+                           const std::string& layer_type, const std::string& layers) {
+  diagnose_no_rope(diff.a, a, positions, rope, model, layer_type, layers);
+  diagnose_no_rope(diff.b, b, positions, rope, model, layer_type, layers);
+  for (DiffSegment& g : diff.segments) {
+    const DumpSegment& seg = g.segment();
+    const std::vector<AxisPosition> at(positions.begin() + seg.start, positions.begin() + seg.start + seg.length);
+    if (!g.a.passed()) diagnose_no_rope(g.a.report, a, at, rope, model, layer_type, layers, seg.start);
+    if (!g.b.passed()) diagnose_no_rope(g.b.report, b, at, rope, model, layer_type, layers, seg.start);
+  }
+  // Each failing run on its own: the run checked alone against `unchanged`, then what rotated it.
+  diagnose_failing_runs(diff, positions, a, b, [&](const DumpSource& source, long start, const std::vector<AxisPosition>& at) {
+    CheckReport alone = check_source(source, start, at, unchanged);
+    diagnose_no_rope(alone, source, at, rope, model, layer_type, layers, start);
+    return alone.diagnosis.message;
+  });
 }
 
 }  // namespace rope

@@ -93,4 +93,12 @@ DumpDiff diff_dumps(const DumpVectors& before, const DumpVectors& a, const DumpV
 DumpDiff diff_sources(const DumpSource& a, const DumpSource& b, const DiffReader& read, const std::vector<AxisPosition>& positions,
                       const RopeExpectation& expected, const std::vector<DumpSegment>& segments = {}, bool rows = false);
 
+/// A layer without RoPE (`unchanged`: both outputs should equal the input): each failing output, run and segment
+/// diagnosed by diagnose_no_rope (check.hpp) on its own positions against `rope`, the RoPE of the model's layers that
+/// have one: which output is rotated where, and as what. Runs past the first kDiffDiagnosedRanges failing ones keep
+/// their verdicts alone.
+void diagnose_no_rope_diff(DumpDiff& diff, const DumpSource& a, const DumpSource& b, const std::vector<AxisPosition>& positions,
+                           const RopeExpectation& unchanged, const std::optional<RopeExpectation>& rope, const std::string& model,
+                           const std::string& layer_type, const std::string& layers);
+
 }  // namespace rope

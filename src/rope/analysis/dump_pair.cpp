@@ -44,6 +44,20 @@ DumpPair arrange_dump_pair(const TensorData& before, const TensorData& after, co
     l.after = arrange_dump(after, l.axes, after_name);
   }
   if (rows > 1) {  // a row of positions per batch entry: the rows laid end to end along the sequence axis
+    if (l.after.batch != rows && (rows == 3 || rows == 4) && in.axis_positions.empty() && in.row_length > 0) {
+      // [3 or 4, seq]: M-RoPE's t, h, w(, e) per sequence index (HF's position_ids without the batch axis), as
+      // [3, 1, seq] and --axis-positions give them.
+      DumpPairInput axes_in = in;
+      axes_in.rows = 1, axes_in.row_length = 0;
+      axes_in.positions.assign(in.positions.begin(), in.positions.begin() + in.row_length);
+      for (long s = 0; s < in.row_length; ++s) {
+        AxisPosition p;
+        p.count = static_cast<int>(rows);
+        for (long k = 0; k < rows; ++k) p.value[static_cast<std::size_t>(k)] = in.positions[static_cast<std::size_t>(k * in.row_length + s)];
+        axes_in.axis_positions.push_back(p);
+      }
+      return arrange_dump_pair(before, after, axes_in, before_name, after_name);
+    }
     if (l.after.batch != rows) {
       throw InvalidArgument(error_msg("{0} has {1} rows, the dump's batch axis has {2} (shape {3}, axes {4})", positions_name,
                                       rows, l.after.batch, shape_string(after.shape), to_string(l.axes)));

@@ -53,7 +53,8 @@ struct DumpPair {
 };
 
 /// Arranges `before` and `after` (tensors read by io/tensor_file or handed over by a front end) with `input`.
-/// `before_name` and `after_name` start the messages about each one's shape ("q.npy", "after").
+/// `before_name` and `after_name` start the messages about each one's shape ("q.npy", "after"). Positions of 3 or 4
+/// rows where the dump's batch axis has not that many are M-RoPE's components ([3, seq]: t, h, w per index).
 /// @throws InvalidArgument: shapes that differ, a shape the axes do not fit, positions that do not match the
 ///         sequence or batch axis or lie beyond ±2^24, bad sequence starts.
 DumpPair arrange_dump_pair(const TensorData& before, const TensorData& after, const DumpPairInput& input,

@@ -79,6 +79,9 @@ struct Identification {
   std::vector<long> jumps;          ///< sequence indices where the dump's positions restart or jump
   std::vector<double> dump_positions;  ///< the positions the dump used (given ones with jumps and offset applied)
   std::vector<int> undetermined;    ///< pairs whose θ_j the positions cannot determine
+  /// Pairs whose partners the dump's rounding hides (they turn too little at these positions): paired as the layout of
+  /// the others.
+  std::vector<int> pairing_assumed;
   bool reversed = false;            ///< every pair turns clockwise: the rotation is reversed (sin's sign)
   /// M-RoPE (positions with a component per axis, docs/multi-axis.md): the axis each pair turns by.
   struct Axes {
@@ -111,6 +114,29 @@ namespace detail {
 /// Most positions in the periodogram of a pair's θ (identify_theta.cpp) and of its axis (identify_axes.cpp): the
 /// ones of smallest |m|; its cost is grid × positions per pair.
 inline constexpr std::size_t kMaxPeriodogramPositions = 256;
+/// Step 3's cost of pairing channels i and j (d × d): the least
+/// Σ|z_after − a·e^(iφ)·z_before|² over one angle φ per sequence index, divided by Σ(|z_after|² + a²|z_before|²), over
+/// `vectors` (indices s·groups + g, increasing); 0 for a pair RoPE turned, the rounding of the dump for a pair that turned
+/// too little to show; the diagonal is infinite.
+Eigen::MatrixXd pairing_costs(const DumpVectors& before, const DumpVectors& after, double a, const std::vector<long>& vectors);
+
+struct Pairing {
+  std::vector<std::pair<int, int>> pairs;      ///< every channel with its cheapest partner; empty unless all are mutual
+  std::vector<std::pair<int, int>> confident;  ///< the mutual pairs every other partner (of any channel) costs 2× more
+};
+/// The rotated channels' cheapest partners among themselves (`cost` from pairing_costs).
+Pairing pair_channels(const Eigen::MatrixXd& cost, const std::vector<int>& rotated);
+
+struct LayoutPairing {
+  std::vector<std::pair<int, int>> pairs;  ///< pair j of the layout, up to the last one with a rotated channel
+  std::vector<int> unresolved;             ///< the j not among the confident pairs
+};
+/// The interleaved or half layout (over the partner distance of the confident pairs) that holds every confident
+/// pair, every rotated channel, and keeps the norm of every pair of two rotated channels within `bound` (cost);
+/// nullopt when none does or nothing is confident.
+std::optional<LayoutPairing> pair_by_layout(const Eigen::MatrixXd& cost, const std::vector<int>& rotated, int d,
+                                            const std::vector<std::pair<int, int>>& confident, double bound);
+
 /// Step 4 alone: id.pairs set; fills theta, angle_residual, theta_sigma, position_offset, jumps, dump_positions,
 /// undetermined, reversed and their notes.
 void measure_frequencies(const DumpVectors& before, const DumpVectors& after, const std::vector<double>& positions,

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 #include <numeric>
 
+#include "rope/analysis/check.hpp"
 #include "rope/analysis/identify.hpp"
 #include "rope/core/constants.hpp"
 #include "rope/core/error.hpp"
@@ -38,6 +39,18 @@ PairLayout classify(const std::vector<std::pair<int, int>>& pairs, const std::ve
     return PairLayout::Half;
   }
   return PairLayout::Other;
+}
+
+/// "3, 7–9, 12": increasing pair indices, runs joined.
+std::string pair_ranges(const std::vector<int>& js) {
+  std::string out;
+  for (std::size_t k = 0; k < js.size();) {
+    std::size_t e = k;
+    while (e + 1 < js.size() && js[e + 1] == js[e] + 1) ++e;
+    out += (out.empty() ? "" : ", ") + (e > k ? fmt::format("{}–{}", js[k], js[e]) : std::to_string(js[k]));
+    k = e + 1;
+  }
+  return out;
 }
 
 }  // namespace
@@ -90,7 +103,12 @@ Identification detail::identify_with(const DumpVectors& before, const DumpVector
   }
   id.d = d;
   const long vectors = before.seq * before.groups();
-  const double eps = kToleranceSafety * std::max(epsilon(after.dtype), epsilon(before.dtype));
+  DType dtype = epsilon(after.dtype) > epsilon(before.dtype) ? after.dtype : before.dtype;
+  if (dtype == DType::F32 && looks_like_bf16(before) && looks_like_bf16(after)) {
+    dtype = DType::BF16;  // a bf16 model's tensors saved with .float(): their rounding is bf16's
+    id.notes.push_back({msg("every value is a bf16 number saved as float32: identified with bf16's rounding")});
+  }
+  const double eps = kToleranceSafety * epsilon(dtype);
   // 1. Rotated channels.
   std::vector<char> moved(static_cast<std::size_t>(d), 0);
   for (long v = 0; v < vectors; ++v) {
@@ -117,7 +135,6 @@ Identification detail::identify_with(const DumpVectors& before, const DumpVector
     }
   }
   id.attention_factor = sx > 0 ? std::sqrt(sy / sx) : 1.0;
-  const double a2 = id.attention_factor * id.attention_factor;
   // 3. Pairing, on a sample of the vectors at non-zero positions.
   std::vector<long> sample;
   {
@@ -130,35 +147,29 @@ Identification detail::identify_with(const DumpVectors& before, const DumpVector
       sample.push_back(moving[static_cast<std::size_t>(k / before.groups())] * before.groups() + k % before.groups());
     }
   }
-  const int r = id.rotary_dim;
+  int r = id.rotary_dim;
   // The partner of each rotated channel over the sampled vectors; empty unless every partner is mutual.
   const auto pair_up = [&](const std::vector<long>& vs) {
-    std::vector<int> partner(static_cast<std::size_t>(d), -1);
-    for (int ia = 0; ia < r; ++ia) {
-      double best = INFINITY;
-      for (int ib = 0; ib < r; ++ib) {
-        if (ib == ia) continue;
-        const int a = id.rotated[ia], b = id.rotated[ib];
-        double cost = 0, scale = 0;
-        for (const long v : vs) {
-          const double* x = before.values.data() + v * d;
-          const double* y = after.values.data() + v * d;
-          const double want = a2 * (x[a] * x[a] + x[b] * x[b]);
-          const double diff = y[a] * y[a] + y[b] * y[b] - want;
-          cost += diff * diff, scale += want * want;
-        }
-        cost = scale > 0 ? cost / scale : cost;
-        if (cost < best) best = cost, partner[a] = b;
+    return detail::pair_channels(detail::pairing_costs(before, after, id.attention_factor, vs), id.rotated).pairs;
+  };
+  {
+    const Eigen::MatrixXd cost = detail::pairing_costs(before, after, id.attention_factor, sample);
+    const detail::Pairing found = detail::pair_channels(cost, id.rotated);
+    if (found.pairs.empty() || found.confident.size() < found.pairs.size()) {
+      // Rounding hides the partners of the slowest pairs (a short 16-bit dump): the layout the sure pairs follow,
+      // if every pair of it keeps its norm within the dump's rounding.
+      const double bound = eps * eps;
+      if (auto by_layout = detail::pair_by_layout(cost, id.rotated, d, found.confident, bound)) {
+        id.pairs = std::move(by_layout->pairs);
+        id.pairing_assumed = std::move(by_layout->unresolved);
+        id.rotated.clear();
+        for (const auto& [a, b] : id.pairs) id.rotated.push_back(a), id.rotated.push_back(b);
+        std::sort(id.rotated.begin(), id.rotated.end());
+        r = id.rotary_dim = static_cast<int>(id.rotated.size());
       }
     }
-    std::vector<std::pair<int, int>> pairs;
-    for (const int a : id.rotated) {
-      if (partner[a] < 0 || partner[partner[a]] != a) return std::vector<std::pair<int, int>>{};
-      if (a < partner[a]) pairs.emplace_back(a, partner[a]);
-    }
-    return pairs;
-  };
-  if (r % 2 == 0) id.pairs = pair_up(sample);
+    if (id.pairs.empty()) id.pairs = found.pairs;
+  }
   if (id.pairs.empty() && r % 2 == 0 && before.groups() > 1) {
     // Heads in different layouts (a q/k permutation wrong on some heads): each head paired on its own.
     for (long g = 0; g < before.groups(); ++g) {
@@ -194,8 +205,17 @@ Identification detail::identify_with(const DumpVectors& before, const DumpVector
     return id;
   }
   int family_dim = r;
+  const std::size_t zero_note = id.notes.size();  // where classify says that pairs keep frequency 0
   id.layout = classify(id.pairs, id.rotated, d, family_dim, id.notes);
   id.family_dim = family_dim;
+  if (id.pairing_assumed.size() == 1) {
+    id.notes.push_back(msg("pair {0} turns too little at these positions for its partner to show above the dump's rounding: it "
+                           "is paired as the others ({1}), and its θ is uncertain", id.pairing_assumed.front(), to_string(id.layout)));
+  } else if (!id.pairing_assumed.empty()) {
+    id.notes.push_back(msg("pairs {0} turn too little at these positions for their partners to show above the dump's rounding: "
+                           "they are paired as the others ({1}), and their θ is uncertain", pair_ranges(id.pairing_assumed),
+                           to_string(id.layout)));
+  }
   if (!id.heads_paired_otherwise.empty()) {
     std::vector<Message> ignored;
     int dim = r;
@@ -231,6 +251,34 @@ Identification detail::identify_with(const DumpVectors& before, const DumpVector
     id.fits = detail::fit_families(measured, sigma_ln, id.notes);
   }
   id.fit = id.fits.front();
+  double span = 0;  // the largest |position| of the dump (empty with positions per axis)
+  for (const double m : id.dump_positions) span = std::max(span, std::abs(m));
+  if (id.layout == PairLayout::Interleaved && r < d && !id.dump_positions.empty()) {
+    // An unmoved tail in the interleaved layout: partial rotary, or the whole head's ladder too slow to show there?
+    const double turn = span / id.fit.base;  // pair r/2 on the ladder found, continued past the rotated channels
+    if (turn < eps) {
+      id.notes.push_back(msg("channels {0}–{1} do not move: rotary_dim {0} with base {2}, or all {3} channels with base {4}, whose "
+                             "pairs {5}–{6} would turn by at most {7:.2g} rad at these positions, below the dump's rounding: the "
+                             "positions cannot tell them apart", r, d - 1, fmt::format("{:.6g}", id.fit.base), d,
+                             fmt::format("{:.6g}", std::pow(id.fit.base, static_cast<double>(d) / r)), r / 2, d / 2 - 1, turn));
+    }
+  }
+  if (family_dim != r && !id.dump_positions.empty()) {
+    // Pairs that do not move: frequency 0, or the ladder's own frequencies too low for these positions to show?
+    const double turn = family_theta(id.fit, family_dim / 2)[n] * span;
+    if (turn < eps) {
+      std::vector<int> still(static_cast<std::size_t>(family_dim / 2 - n));
+      std::iota(still.begin(), still.end(), n);
+      id.notes[zero_note] =
+          still.size() == 1
+              ? msg("pair {0} does not move: with the ladder found it would turn by at most {1:.2g} rad at these positions, below "
+                    "the dump's rounding, so the positions cannot tell frequency 0 (proportional RoPE, partial rotary) from the "
+                    "ladder's low frequencies", still.front(), turn)
+              : msg("pairs {0} do not move: with the ladder found they would turn by at most {1:.2g} rad at these positions, "
+                    "below the dump's rounding, so the positions cannot tell frequency 0 (proportional RoPE, partial rotary) from "
+                    "the ladder's low frequencies", pair_ranges(still), turn);
+    }
+  }
   if (id.fit.family == Family::Yarn && std::abs(id.attention_factor - (0.1 * std::log(id.fit.factor) + 1)) < 2e-3) {
     id.notes.push_back({msg("the attention factor {0:.4f} is YaRN's default 0.1·ln f + 1 for f = {1:.4g}", id.attention_factor, id.fit.factor)});
   }

@@ -280,11 +280,16 @@ void detail::measure_frequencies(const DumpVectors& before, const DumpVectors& a
                                  "position 0 is rotated", k, term)
                            : msg("positions shifted by {0}: the dump rotates the vector at position m by (m {1})·θ", k, term));
   }
-  id.reversed = n > 0 && (id.theta.array() < 0).all();
+  // The signs that count: θ_j beyond 3σ of zero (a pair that turns too little to show in a short 16-bit dump has either).
+  int negative = 0, positive = 0;
+  for (int j = 0; j < n; ++j) {
+    if (std::abs(id.theta[j]) > 3 * id.theta_sigma[j]) (id.theta[j] < 0 ? negative : positive) += 1;
+  }
+  id.reversed = negative > 0 && positive == 0;
   if (id.reversed) {
     id.notes.push_back(msg("every pair turns clockwise (θ < 0): the rotation is reversed, by −m·θ (sin's sign flipped, or "
                            "the rotation's transpose applied)"));
-  } else if ((id.theta.array() < 0).any()) {
+  } else if (negative > 0) {
     id.notes.push_back(msg("some pairs turn clockwise (negative θ): the sign convention of sin is reversed there"));
   }
 }

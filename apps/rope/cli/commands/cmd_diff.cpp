@@ -117,14 +117,10 @@ int run_diff(const DiffOptions& opt, std::ostream& out) {
     return std::array<DumpVectors, 3>{std::move(before), std::move(after_a), side_b.read(s0, s1).second};
   };
   DumpDiff diff = diff_sources(side_a.source(), side_b.source(), read, positions, e, a.segments, a.segments_are_rows);
-  if (nope) {  // what rotated a side that should be unchanged (check.hpp diagnose_no_rope); the runs keep their verdicts
-    const std::optional<RopeExpectation> rope = rope_of_other_layers(opt.check, a.after.d, !a.axis_positions.empty(), max_position);
-    for (auto [report, side] : {std::pair{&diff.a, &side_a}, std::pair{&diff.b, &side_b}}) {
-      diagnose_no_rope(*report, side->source(), positions, rope, escape_controls(nope->model), escape_controls(nope->layer_type),
-                       describe_layers(nope->layers));
-    }
-    for (DiffRange& g : diff.ranges) g.a_diagnosis = g.b_diagnosis = Message();
-    for (DiffSegment& g : diff.segments) g.a.report.diagnosis.message = g.b.report.diagnosis.message = Message();
+  if (nope) {  // what rotated a side that should be unchanged, on the whole and on each run (dump_diff.hpp)
+    diagnose_no_rope_diff(diff, side_a.source(), side_b.source(), positions, e,
+                          rope_of_other_layers(opt.check, a.after.d, !a.axis_positions.empty(), max_position),
+                          escape_controls(nope->model), escape_controls(nope->layer_type), describe_layers(nope->layers));
   }
   const DType type_b = side_b.dumps.after.dtype;
   const auto position = [&](long s) {

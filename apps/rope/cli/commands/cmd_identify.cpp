@@ -138,6 +138,7 @@ int run_identify(const IdentifyOptions& opt, std::ostream& out) {
     j["position_offset"] = id.position_offset;
     j["jumps"] = id.jumps;
     j["undetermined"] = id.undetermined;
+    j["pairing_assumed"] = id.pairing_assumed;
     j["reversed"] = id.reversed;
     if (id.axes) {
       j["mrope"] = {{"pair_axis", id.axes->pair_axis},
