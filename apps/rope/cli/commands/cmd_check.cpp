@@ -326,6 +326,7 @@ int run_check(const CheckOptions& opt, std::ostream& out) {
 
 Command add_check_command(CLI::App& app) {
   auto opt = std::make_shared<CheckOptions>();
+  opt->scaling.axis_blocks = true;  // (V6): the expectation's pairs inside each axis's block
   CLI::App* sub = app.add_subcommand("check", "YOUR implementation, from dumped tensors: its RoPE compared with the reference");
   add_dump_options(*sub, opt->dumps, true);
   add_base_option(*sub, opt->base);
