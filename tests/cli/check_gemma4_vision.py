@@ -7,6 +7,7 @@ independent NumPy port of Hugging Face's Gemma4VisionRotaryEmbedding and apply_m
           --axis-positions ROW,COL and --angles float32 (HF's rotary class computes the angles, cos and sin in
           float32, "# Force float32"); the planted bugs fail (exit 1): blocks swapped (the row on the first block),
           the interleaved layout inside the blocks (diagnosed as the layout-swapped variant), base 10000 instead of 100, one rotate_half over the whole head.
+  diff:   HF's output against the blocks-swapped one: A passes, B fails (exit 1).
   apply:  rope's float64 rotation of one head at several patches against the port's rotation with float64 angles
           (the same formula, both float64): every channel within 1e-12·‖x‖, a few roundings of ε = 2^−52 per
           channel with |cos|, |sin| <= 1 (measured about 1e-16).
@@ -56,6 +57,17 @@ def main():
             failures.append(f"{case['name']}: diagnosis {report['diagnosis']}, expected {case['matches']}")
         print(f"check  {case['name']:32} exit {code}  max ratio {report['max_ratio']:.3g}  "
               f"{report['diagnosis'].get('message', '') if code else ''}")
+    # diff: HF's output (A) against the blocks-swapped one (B) at the same inputs: A passes, B fails, exit 1.
+    good, bad = os.path.join(a.out, "gemma4_vision_d72_f64"), os.path.join(a.out, "bug_blocks_swapped_f64")
+    code, out, err = run(a.rope, ["diff", "--before", os.path.join(good, "q.npy"), "--after-a", os.path.join(good, "q_rope.npy"),
+                                  "--after-b", os.path.join(bad, "q_rope.npy"), "--axis-positions",
+                                  os.path.join(good, "positions.csv"), "--vision", "gemma4", "--base", "100",
+                                  "--angles", "float32", "--json"])
+    verdict = json.loads(out) if code in (0, 1) else {}
+    if code != 1 or not verdict["a"]["passed"] or verdict["b"]["passed"]:
+        failures.append(f"diff: exit {code}, A passed {verdict.get('a', {}).get('passed')}, "
+                        f"B passed {verdict.get('b', {}).get('passed')}: {err.strip()}")
+    print(f"diff   HF against blocks swapped: exit {code}")
     rng = np.random.default_rng(7)
     worst = 0.0
     for dim in (8, 72):
