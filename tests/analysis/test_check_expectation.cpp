@@ -119,5 +119,25 @@ TEST(CheckExpectation, QueryScalingMultipliesEveryChannelFromL0On) {
   EXPECT_EQ(bad.comparison.first_seq, 4);
 }
 
+TEST(CheckExpectation, GemmaFourVisionPairsSitInsideEachAxisBlock) {
+  // HF apply_multidimensional_rope (models/gemma4/modeling_gemma4.py at c308a309e651): torch.split into blocks of
+  // 2·(d // 4) channels, rotate_half inside each: pair j of block b = j / (r/4) on b·r/2 + (k, k + r/4), k = j mod r/4.
+  RopeExpectation e;
+  e.layout = Layout::Half;
+  e.axis_blocks = true;
+  e.head_dim = 72;
+  e.theta = Eigen::VectorXd::Ones(36);
+  EXPECT_EQ(pair_channels(e, 0, false), (std::pair{0, 18}));
+  EXPECT_EQ(pair_channels(e, 17, true), (std::pair{17, 35}));
+  EXPECT_EQ(pair_channels(e, 18, false), (std::pair{36, 54}));
+  EXPECT_EQ(pair_channels(e, 35, true), (std::pair{53, 71}));
+  // The layout-swapped variant keeps the blocks: the interleaved layout inside each, (36 + 2k, 36 + 2k + 1).
+  for (const Variant& v : check_variants(e)) {
+    if (v.kind != VariantKind::LayoutSwapped) continue;
+    EXPECT_TRUE(v.spec.axis_blocks);
+    EXPECT_EQ(pair_channels(v.spec, 19, false), (std::pair{38, 39}));
+  }
+}
+
 }  // namespace
 }  // namespace rope

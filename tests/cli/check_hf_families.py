@@ -8,7 +8,8 @@ test time.
   frequencies:  θ_i of rope (float64) against the port's float32 inv_freq: |Δθ_i| <= 2·(1.5 + |ln θ_i|/2)·ε_f32·θ_i,
                 twice the bound (C2) of PyTorch's float32 inv_freq (src/rope/analysis/angle_error.hpp), the 2 for
                 YaRN's and llama3's mixing, a few more float32 roundings of the same size.
-  inspect:      the attention factor within 1e-12 relative (both float64), the rotary dimension exactly.
+  inspect:      the attention factor within 1e-12 relative (both float64), the rotary dimension exactly, and the
+                softmax scale's multiplier (HF yarn_apply_mscale) within 1e-12 relative, absent where HF has none.
   no RoPE:      a layer without RoPE (NoPE, linear attention, Cohere2's full layers): its unchanged dump passes
                 check, and frequencies and inspect refuse the layer (exit 2) saying it has no RoPE.
 Presets (data/models/) are read through --model NAME, the other cases through --config FILE.
@@ -83,6 +84,13 @@ def main():
             failures.append(f"{case['name']}: attention factor {info['attention_factor']}, HF {case['attention_factor']}")
         if info["rotary_dim"] != case["rotary_dim"]:
             failures.append(f"{case['name']}: rotary dim {info['rotary_dim']}, HF {case['rotary_dim']}")
+        # The softmax scale × mscale² of the family's attention (HF yarn_apply_mscale): the multiplier within 1e-12
+        # relative (both float64 from one log), and neither field nor note where the family's attention has none.
+        want, got = case["softmax_scale"], info.get("softmax_scale")
+        if want is None and (got is not None or any("softmax" in n for n in info["notes"])):
+            failures.append(f"{case['name']}: softmax scale {got} reported, HF's attention has none")
+        if want is not None and (got is None or abs(got["multiplier"] - want) > 1e-12 * want):
+            failures.append(f"{case['name']}: softmax scale {got}, HF × {want}")
         print(f"frequencies  {case['name']:34} θ within {worst:.3g} of the bound, attention factor {info['attention_factor']:.6g}")
     for f in failures:
         print("FAIL", f)

@@ -172,6 +172,28 @@ TEST_F(CmdApplyVision, PixtralByHandAndItsHalfLayout) {
   EXPECT_EQ(y[1], 0.0);
 }
 
+TEST_F(CmdApplyVision, GemmaFourRotatesInsideEachAxisBlockByHand) {
+  // --vision gemma4, d = 8, base 100 (HF Gemma4VisionRotaryEmbedding, apply_multidimensional_rope at c308a309e651):
+  // channels 0-3 the column block, 4-7 the row block, rotate_half inside each, frequencies 1 and 0.1 per block.
+  // At (row 2, column 3): pair 0 on (0, 2) turns 3 rad, pair 2 on (4, 6) turns 2 rad. 1e-15 as above.
+  const Result r = rope_cli({"apply", "--vision", "gemma4", "--base", "100", "--position", "2,3", "--vector",
+                             "1,0,0,0,1,0,0,0", "--csv", "-"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  for (const Eigen::VectorXd& y : forms(r.out)) {
+    EXPECT_NEAR(y[0], std::cos(3.0), 1e-15);
+    EXPECT_NEAR(y[2], std::sin(3.0), 1e-15);
+    EXPECT_NEAR(y[4], std::cos(2.0), 1e-15);
+    EXPECT_NEAR(y[6], std::sin(2.0), 1e-15);
+    EXPECT_EQ(y[1], 0.0);
+    EXPECT_EQ(y[5], 0.0);
+  }
+  const Result text = rope_cli({"apply", "--vision", "gemma4", "--base", "100", "--position", "2,3", "--vector",
+                                "1,0,0,0,1,0,0,0"});
+  ASSERT_EQ(text.code, 0) << text.err;
+  EXPECT_THAT(text.out, HasSubstr("half layout inside each axis's block of d/2 channels"));
+  EXPECT_THAT(text.out, HasSubstr("(4, 6)"));
+}
+
 TEST_F(CmdApplyVision, RefusalsExitTwoAndWriteNothing) {
   const std::string v8 = "1,0,0,1,1,0,0,1";
   expect_one_line_error(rope_cli({"apply", "--vision", "pixtral", "--model", "llama-2-7b", "--position", "1", "--vector", v8}), 2,
@@ -189,7 +211,11 @@ TEST_F(CmdApplyVision, RefusalsExitTwoAndWriteNothing) {
   expect_one_line_error(rope_cli({"apply", "--vision", "llama4", "--position", "1", "--vector", "1,0,0,1,1,0"}), 2,
                         "a 2-D vision RoPE needs d a multiple of 4 between 4 and 65536 (got 6)");
   expect_one_line_error(rope_cli({"frequencies", "--vision", "eva"}), 2,
-                        "vision RoPE must be 'qwen2-vl', 'llama.cpp', 'pixtral', 'llama4' or 'axial' (got 'eva')");
+                        "vision RoPE must be 'qwen2-vl', 'llama.cpp', 'pixtral', 'llama4', 'axial' or 'gemma4' (got 'eva')");
+  // Gemma 4's pairs sit inside each axis's block (V6): the commands that place pairs by one layout refuse it.
+  expect_one_line_error(rope_cli({"matrix", "--vision", "gemma4", "--dim", "8"}), 2,
+                        "--vision gemma4 (rotate_half inside each axis's block, docs/multi-axis.md (V6)) is applied by rope "
+                        "apply and checked by rope check and rope diff; rope sections draws its map");
   const std::string three = "the position (1, 2, 3) has 3 components but this vision tower reads 2 axes (h,w: the patch's row and column)";
   const std::string csv = path("out.csv");
   expect_one_line_error(rope_cli({"apply", "--vision", "pixtral", "--position", "1,2,3", "--vector", v8, "--csv", csv}), 2, three);

@@ -192,7 +192,7 @@ TEST_F(HelpPages, WidthFollowsColumns) {
   setenv("COLUMNS", "100000", 1);  // what tests/hardening/sweep.py reads: one line per option
   EXPECT_THAT(rope_cli({"frequencies", "--help-all"}).out,
               HasSubstr("--vision KIND               a vision tower's 2-D RoPE of --dim and --base: qwen2-vl, llama.cpp, "
-                        "pixtral, llama4 or axial (docs/multi-axis.md §6)\n"));
+                        "pixtral, llama4, axial or gemma4 (docs/multi-axis.md §6)\n"));
   unsetenv("COLUMNS");
   // Chinese breaks between characters, within the width.
   for (const std::string& line : cli::wrap_text("在终端里画图：auto（终端能显示 sixel 就用 sixel，否则用文字）、sixel 或 text", 20)) {

@@ -1,6 +1,6 @@
 // The families whose RoPE differs by layer type or whose attention scales the query (data/families.json):
 // OLMo 3 (YaRN on the full layers only), Gemma 4 (per-layer-type head dims and rope_parameters), Ministral 3 and
-// Mistral 4 (llama_4_scaling_beta, (S21)). The expected values are transcribed from Hugging Face transformers'
+// Mistral 4 (llama_4_scaling_beta, (S21)), DeepSeek-V3, Kimi K2 and Mistral 4 (the softmax scale × mscale²). The expected values are transcribed from Hugging Face transformers'
 // own files, named at each test, not read from the table.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -9,6 +9,8 @@
 
 #include "models/config_test_util.hpp"
 #include "rope/models/layer_types.hpp"
+#include "rope/models/presets.hpp"
+#include "rope/models/resolve.hpp"
 #include "rope/models/scaling.hpp"
 
 namespace rope {
@@ -16,6 +18,7 @@ namespace {
 
 using ::testing::Contains;
 using ::testing::HasSubstr;
+using ::testing::Not;
 using namespace config_test;
 
 // OLMo-3-32B-Think's rope_scaling (allenai), with a short layer list.
@@ -106,6 +109,50 @@ TEST(FamilyLayers, Ministral3ScalesTheQueryOnEveryLayer) {
       "rope_parameters": {"rope_type": "default", "rope_theta": 1000000.0}})");
   EXPECT_FALSE(none.query_scaling.has_value());
   EXPECT_THAT(english(none.warnings), Contains(HasSubstr("llama_4_scaling_beta not given")));
+}
+
+TEST(FamilyLayers, SoftmaxScaleOnlyWhereTheFamilysAttentionHasIt) {
+  // HF transformers 0205eec1d869 yarn_apply_mscale (models/deepseek_v3/modeling_deepseek_v3.py, DeepseekV3Attention,
+  // also Kimi K2's code; models/mistral4/modeling_mistral4.py): scaling = qk_head_dim**-0.5 × mscale², mscale =
+  // 0.1·mscale_all_dim·ln(factor) + 1, when rope_type is not default and mscale_all_dim is not 0. The expected values:
+  // NumPy, 0.1 * 1.0 * np.log(f) + 1.0 and its square.
+  const ModelConfig dsv3 = load_preset("deepseek-v3");  // f 40
+  ASSERT_TRUE(dsv3.softmax_scale.has_value());
+  EXPECT_NEAR(dsv3.softmax_scale->mscale, 1.3688879454113936, 1e-15);
+  EXPECT_NEAR(dsv3.softmax_scale->multiplier, 1.8738542070926265, 1e-15);
+  EXPECT_THAT(english(dsv3.notes), Contains(HasSubstr("get_mscale(40, 1)² = 1.87385")));
+  const ModelConfig kimi = load_preset("kimi-k2-instruct");  // f 32
+  ASSERT_TRUE(kimi.softmax_scale.has_value());
+  EXPECT_NEAR(kimi.softmax_scale->multiplier, 1.8132604340394958, 1e-15);
+  EXPECT_THAT(english(kimi.notes), Contains(HasSubstr("get_mscale(32, 1)² = 1.81326")));
+  // Ministral 3 (Devstral Small 2): Ministral3Attention keeps head_dim**-0.5 although its block has mscale_all_dim 1.
+  const ModelConfig dev = load_preset("devstral-small-2-24b");
+  EXPECT_EQ(dev.rope.mscale_all_dim, 1.0);
+  EXPECT_FALSE(dev.softmax_scale.has_value());
+  EXPECT_THAT(english(dev.notes), Not(Contains(HasSubstr("softmax"))));
+  // HF's DeepseekV2Attention keeps qk_head_dim**-0.5 (models/deepseek_v2/modeling_deepseek_v2.py at 0233e509531a).
+  const char* v2 = R"({"model_type": "deepseek_v2", "qk_rope_head_dim": 64, "qk_nope_head_dim": 128, "rope_theta": 10000,
+      "rope_scaling": {"type": "yarn", "factor": 40, "mscale": 0.707, "mscale_all_dim": 0.707,
+                       "original_max_position_embeddings": 4096}})";
+  EXPECT_FALSE(parse(v2).softmax_scale.has_value());
+  // Mistral 4, and the rule's conditions: mscale_all_dim 0 or rope_type default multiply nothing.
+  const ModelConfig m4 = parse(R"({"model_type": "mistral4", "qk_rope_head_dim": 64, "qk_nope_head_dim": 64,
+      "rope_parameters": {"rope_type": "yarn", "rope_theta": 10000, "factor": 128.0, "mscale_all_dim": 1.0,
+          "mscale": 1.0, "original_max_position_embeddings": 8192, "llama_4_scaling_beta": 0.1}})");
+  ASSERT_TRUE(m4.softmax_scale.has_value());
+  EXPECT_NEAR(m4.softmax_scale->multiplier, (0.1 * std::log(128.0) + 1) * (0.1 * std::log(128.0) + 1), 1e-15);
+  EXPECT_FALSE(parse(R"({"model_type": "deepseek_v3", "qk_rope_head_dim": 64, "qk_nope_head_dim": 128,
+      "rope_scaling": {"type": "yarn", "factor": 40, "mscale_all_dim": 0}})").softmax_scale.has_value());
+  EXPECT_FALSE(parse(R"({"model_type": "deepseek_v3", "qk_rope_head_dim": 64, "qk_nope_head_dim": 128})")
+                   .softmax_scale.has_value());
+  // A factor from the command line changes it, and its note with it: get_mscale(10, 1)² = 1.51354.
+  RopeOverrides o;
+  o.factor = 10.0;
+  const ModelConfig ten = resolve_model({"deepseek-v3", ""}, o);
+  ASSERT_TRUE(ten.softmax_scale.has_value());
+  EXPECT_NEAR(ten.softmax_scale->multiplier, 1.5135359997035929, 1e-15);
+  EXPECT_THAT(english(ten.notes), Contains(HasSubstr("get_mscale(10, 1)² = 1.51354")));
+  EXPECT_THAT(english(ten.notes), Not(Contains(HasSubstr("get_mscale(40, 1)"))));
 }
 
 }  // namespace

@@ -1,4 +1,4 @@
-// rope/models/vision_rope.hpp: (V1)-(V5) against tests/reference/vision_rope.py and hand values.
+// rope/models/vision_rope.hpp: (V1)-(V6) against tests/reference/vision_rope.py and hand values.
 #include <cmath>
 #include <fmt/format.h>
 #include <gtest/gtest.h>
@@ -6,6 +6,8 @@
 #include <string>
 
 #include "rope/core/error.hpp"
+#include "rope/models/model_config.hpp"
+#include "rope/models/rope_spec.hpp"
 #include "rope/models/vision_rope.hpp"
 #include "support/reference_data.hpp"
 
@@ -100,8 +102,35 @@ TEST(VisionRope, GemmaFourRotatesEachAxisBlockOnItsOwn) {
   turn(1, 3, column * 0.1);
   turn(4, 6, row * 1.0);
   turn(5, 7, row * 0.1);
-  // Its layout is neither of a spec's two: no --vision gemma4, no tower.
-  EXPECT_THROW(parse_vision_rope("gemma4"), InvalidArgument);
+  EXPECT_EQ(parse_vision_rope("gemma4"), VisionRope::Gemma4);
+}
+
+TEST(VisionRope, GemmaFourSpecPlacesThePairsInsideEachAxisBlock) {
+  // The spec of --vision gemma4 (d = 8, base 100): the half layout with axis_blocks; pair j of block b = j / 2 on
+  // channels 4b + (j mod 2, j mod 2 + 2). Its rotation, matrix and the check's expectation agree with vision_apply.
+  const RopeSpec s = make_spec(vision_model(VisionRope::Gemma4, 8, 100));
+  EXPECT_TRUE(s.axis_blocks);
+  EXPECT_EQ(s.layout, Layout::Half);
+  const int want[4][2] = {{0, 2}, {1, 3}, {4, 6}, {5, 7}};
+  for (int j = 0; j < 4; ++j) {
+    const PairChannels c = spec_pair_channels(s, j);
+    EXPECT_EQ(c.first, want[j][0]) << j;
+    EXPECT_EQ(c.second, want[j][1]) << j;
+  }
+  Eigen::VectorXd x(8);
+  x << 1, 2, 3, 4, 5, 6, 7, 8;
+  AxisPosition p;
+  p.count = 2;
+  p.value = {3, 2};  // (row, column)
+  const Eigen::VectorXd want_y = vision_apply(vision_pairs(VisionRope::Gemma4, 8, 100), x, 3, 2);
+  EXPECT_LT((spec_apply(s, x, p) - want_y).cwiseAbs().maxCoeff(), 1e-15);
+  EXPECT_LT((spec_matrix(s, p, 8) * x - want_y).cwiseAbs().maxCoeff(), 1e-15);
+  EXPECT_EQ(to_rotation_order(s, from_rotation_order(s, x)), x);
+  // The channels of every other kind are the layout's own.
+  const RopeSpec q = make_spec(vision_model(VisionRope::Qwen2VL, 8, 100));
+  EXPECT_FALSE(q.axis_blocks);
+  EXPECT_EQ(spec_pair_channels(q, 2).first, 2);
+  EXPECT_EQ(spec_pair_channels(q, 2).second, 6);
 }
 
 }  // namespace

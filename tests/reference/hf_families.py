@@ -48,7 +48,8 @@ An independent port, written from transformers main 357f414cae88d5f592105bd97ec4
     base · α^(d / (d − 2))).
 
 Usage: hf_families.py OUT_DIR   writes OUT_DIR/<case>/{config.json,q.npy,q_rope.npy,positions.npy} and
-OUT_DIR/manifest.json: per case the files, the expected verdict, θ and the attention factor HF computes.
+OUT_DIR/manifest.json: per case the files, the expected verdict, θ and the attention factor HF computes, and the
+factor its attention puts on the softmax scale (null: none).
 """
 import json
 import math
@@ -392,6 +393,27 @@ def hf_inv_freq(case):
     return default_inv_freq(case["theta"], rot), 1.0
 
 
+# The attention's softmax scale, outside RoPE: HF's yarn_apply_mscale (read at transformers 0205eec1d869,
+# models/deepseek_v3/modeling_deepseek_v3.py DeepseekV3Attention.__init__, the code Kimi K2 runs, and
+# models/mistral4/modeling_mistral4.py Mistral4Attention.__init__) multiplies qk_head_dim**-0.5 by mscale · mscale,
+# mscale = yarn_get_mscale(factor, mscale_all_dim) = 0.1·mscale_all_dim·ln(factor) + 1 (1 when factor <= 1), when
+# rope_type is not "default" and mscale_all_dim is not 0. Ministral3Attention (models/ministral3/modeling_ministral3.py)
+# and DeepseekV2Attention (models/deepseek_v2/modeling_deepseek_v2.py at 0233e509531a) keep the plain scale.
+SOFTMAX_MSCALE_FAMILIES = ("deepseek_v3", "kimi_k2", "mistral4")
+
+
+def softmax_scale_multiplier(case):
+    cfg = text_config(case_config(case))
+    if cfg.get("model_type") not in SOFTMAX_MSCALE_FAMILIES:
+        return None
+    rp = cfg.get("rope_parameters") or cfg.get("rope_scaling") or {}
+    if rp.get("rope_type", rp.get("type", "default")) == "default" or not rp.get("mscale_all_dim", 0):
+        return None
+    factor = rp["factor"]
+    mscale = 1.0 if factor <= 1 else 0.1 * rp["mscale_all_dim"] * math.log(factor) + 1.0
+    return mscale * mscale
+
+
 def bf16(x):
     b = np.ascontiguousarray(x, dtype=F32).view(np.uint32)
     return ((b + (((b >> 16) & 1) + 0x7FFF)) & 0xFFFF0000).astype(np.uint32).view(F32)
@@ -546,7 +568,8 @@ def main():
                              positions=position_flags,
                              nope=case.get("nope_layer", case["apply"] == "none"),
                              matches=case.get("matches"), flags=case.get("flags", []) + (["--bf16-bits"] if dtype == "bf16" else []),
-                             theta=[float(x) for x in inv], attention_factor=float(attn), rotary_dim=case.get("rot", case["head"])))
+                             theta=[float(x) for x in inv], attention_factor=float(attn), rotary_dim=case.get("rot", case["head"]),
+                             softmax_scale=softmax_scale_multiplier(case)))
     with open(os.path.join(out_dir, "manifest.json"), "w") as f:
         json.dump(manifest, f, indent=1)
     print(f"{len(manifest)} cases in {out_dir}")

@@ -120,7 +120,7 @@ void add_scaling_options(CLI::App& app, ScalingOptions& o) {
   add_optional(app, "--partial-rotary-factor", o.rope.partial_rotary_factor,
                "fraction of the head dimension that rotates: d = int(head_dim × factor)");
   app.add_option("--vision", o.rope.vision,
-                 "a vision tower's 2-D RoPE of --dim and --base: qwen2-vl, llama.cpp, pixtral, llama4 or axial "
+                 "a vision tower's 2-D RoPE of --dim and --base: qwen2-vl, llama.cpp, pixtral, llama4, axial or gemma4 "
                  "(docs/multi-axis.md §6)")
       ->type_name("KIND")
       ->group("Scaling");
@@ -165,7 +165,12 @@ std::string model_name(const ModelConfig& model, const Text& t) { return rope::m
 
 ModelRope resolve(const ScalingOptions& o, const DimBase& flags) {
   if (!o.any()) check_dimension(flags.dim.value_or(flags.default_dim), flags.max_dim);
-  return resolve_model_rope(o.source, overrides_of(o, flags));
+  ModelRope r = resolve_model_rope(o.source, overrides_of(o, flags));
+  if (r.spec.axis_blocks && !o.axis_blocks) {
+    throw InvalidArgument(error_msg("--vision gemma4 (rotate_half inside each axis's block, docs/multi-axis.md (V6)) is "
+                                    "applied by rope apply and checked by rope check and rope diff; rope sections draws its map"));
+  }
+  return r;
 }
 
 std::string layer_text(const RopeSpec& spec, const Text& t) {

@@ -32,6 +32,9 @@ struct ScalingOptions {
   RopeOverrides rope;      ///< --scaling TYPE, --factor …, --layer-type, --vision, --float32
   std::string short_factor, long_factor;  ///< comma lists or @file
   std::string tower;       ///< --tower text|vision: which RoPE of a vision-language model's config
+  /// The command places the pairs of Gemma 4's vision tower inside each axis's block ((V6), spec.axis_blocks):
+  /// apply, check and diff; resolve refuses --vision gemma4 for the others.
+  bool axis_blocks = false;
 
   /// Whether anything beyond plain RoPE was asked for.
   bool any() const;

@@ -42,7 +42,8 @@ std::vector<int> imrope_e_pairs(const std::vector<int>& sections, int pairs) {
 std::pair<int, int> pair_channels(const RopeExpectation& e, int i, bool output) {
   const int r = e.rotary_dim();
   const bool deinterleaved = output && e.deinterleaved_output && e.layout == Layout::Interleaved;
-  const auto [a, b] = pair_channels(r, i, deinterleaved ? Layout::Half : e.layout);
+  const auto [a, b] = e.axis_blocks ? axis_block_pair_channels(r, i, e.layout)
+                                    : pair_channels(r, i, deinterleaved ? Layout::Half : e.layout);
   return {a + e.rotary_offset, b + e.rotary_offset};
 }
 

@@ -72,6 +72,9 @@ struct RopeExpectation {
   /// table's deinterleaved_output): pair i is read at the interleaved channels (2i, 2i + 1) and written
   /// de-interleaved, at (i, i + r/2) (models/rope_spec.hpp). Only with Layout::Interleaved.
   bool deinterleaved_output = false;
+  /// Gemma 4's vision tower ((V6), docs/multi-axis.md): the rotary channels in two blocks of r/2, one per axis,
+  /// `layout` inside each block (HF apply_multidimensional_rope: rotate_half inside each block).
+  bool axis_blocks = false;
   /// The dump is a query of a model that scales its queries after RoPE on every channel (docs/scaling.md (S21),
   /// Ministral 3 and Mistral 4, `rope check --query`): s(p) = 1 + β·ln(1 + ⌊(p + query_shift) / L0⌋) at the
   /// position's first component; β = 0: no scaling. Llama 4's NoPE layers ((S20)): β = attn_scale,

@@ -86,7 +86,8 @@ OutputAgreement compare_outputs(const DiffReader& read, const DiffGeometry& shap
   std::vector<int> pair_of(static_cast<std::size_t>(d), -1);  // channel -> pair
   std::vector<int> partner(static_cast<std::size_t>(d), -1);
   for (int i = 0; i < r / 2; ++i) {
-    const auto [pa, pb] = pair_channels(r, i, e.layout);
+    auto [pa, pb] = pair_channels(e, i, false);  // the layout's pairs (inside each axis's block for (V6))
+    pa -= off, pb -= off;
     pair_of[static_cast<std::size_t>(pa + off)] = pair_of[static_cast<std::size_t>(pb + off)] = i;
     partner[static_cast<std::size_t>(pa + off)] = pb + off, partner[static_cast<std::size_t>(pb + off)] = pa + off;
   }

@@ -45,6 +45,7 @@ RopeExpectation expectation_from_rope(ModelRope rope, const ExpectationRequest& 
     e.scaled = rope.model.rope.type != ScalingType::Default;
     // HF's apply_rotary_pos_emb_interleave (DeepSeek-V3, Kimi K2, Mistral 4): the pairs written de-interleaved.
     e.deinterleaved_output = rope.spec.deinterleaved_output;
+    e.axis_blocks = rope.spec.axis_blocks;  // Gemma 4's vision tower (V6): the layout inside each axis's block
     if (rope.model.rope.type == ScalingType::Yarn) e.yarn_factor = rope.spec.params.factor;
     if (other_list.size() == e.theta.size() && other_list != e.theta) e.longrope_other = {other_list, other_is_short};
     // The spec's layout: the model's class, or a vision kind's own (Llama 4 and axial interleave, (V4), (V5)).

@@ -27,22 +27,24 @@ ModelApply model_apply(const RopeSpec& model, const Eigen::VectorXd& x, const Ax
   const Eigen::VectorXd rate = axes ? spec_angles(spec, p) : r.frequency;
   const double at = axes ? 1.0 : p.value[0];
   r.angle = at * rate;
-  const Layout layout = spec.layout;
+  // Gemma 4's vision tower (V6): the forms rotate the part in half order, the pairs of each axis's block moved there.
+  const Layout layout = rotation_layout(spec);
+  const Eigen::VectorXd xo = to_rotation_order(spec, xr);
   // (X2): every form's pair i times ζ_i^(m/s) for the query, ζ_i^(−m/s) for the key.
   r.xpos_scale = xpos ? xpos_scale(d, p.value[0], xpos->scale_base, xpos->role) : Eigen::VectorXd::Ones(d / 2);
   const auto output = [&](Eigen::VectorXd v) {
     if (xpos) {
       for (int i = 0; i < d / 2; ++i) {
-        const auto [ca, cb] = pair_channels(d, i, layout);
+        const auto [ca, cb] = spec_pair_channels(spec, i);
         v[ca] *= r.xpos_scale[i];
         v[cb] *= r.xpos_scale[i];
       }
     }
     return spec_output(spec, x, v);  // (S19): the rotated channels times a, the others unchanged
   };
-  r.by_matrix = output(rotation_matrix<double>(rate, at, layout) * xr);
-  r.by_elementwise = output(apply_rotary(xr, rate, at, layout));
-  r.by_complex = output(apply_rotary_complex(xr, rate, at, layout));
+  r.by_matrix = output(from_rotation_order(spec, rotation_matrix<double>(rate, at, layout) * xo));
+  r.by_elementwise = output(from_rotation_order(spec, apply_rotary(xo, rate, at, layout)));
+  r.by_complex = output(from_rotation_order(spec, apply_rotary_complex(xo, rate, at, layout)));
   const double diff = std::max((r.by_matrix - r.by_elementwise).cwiseAbs().maxCoeff(),
                                (r.by_complex - r.by_elementwise).cwiseAbs().maxCoeff());
   const double a = spec.attention_factor();

@@ -40,6 +40,13 @@ struct PairChannels {
 inline PairChannels pair_channels(int d, int i, Layout layout) {
   return layout == Layout::Interleaved ? PairChannels{2 * i, 2 * i + 1} : PairChannels{i, i + d / 2};
 }
+/// Gemma 4's vision tower ((V6) of docs/multi-axis.md): the d channels in two blocks of d/2, one per axis, pair i
+/// in block b = i / (d/4) with the layout applied inside the block: b·d/2 + pair_channels(d/2, i mod d/4, layout).
+inline PairChannels axis_block_pair_channels(int d, int i, Layout layout) {
+  const int quarter = d / 4, b = i / quarter;
+  const PairChannels c = pair_channels(d / 2, i % quarter, layout);
+  return {b * (d / 2) + c.first, b * (d / 2) + c.second};
+}
 
 /// @throws InvalidArgument unless d is even and 2 <= d <= max_dim. `what` names the quantity.
 void check_dimension(int d, int max_dim = kMaxDim, std::string_view what = "dimension d");

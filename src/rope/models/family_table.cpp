@@ -73,6 +73,14 @@ FamilyRows parse_table() {
     if (!f.query_scaling.empty() && f.query_scaling != "llama_4_scaling_beta") {
       throw std::logic_error("data/families.json: " + f.model_type + ": unknown query_scaling " + f.query_scaling);
     }
+    f.softmax_scale = row.value("softmax_scale", std::string());
+    f.softmax_scale_source = row.value("softmax_scale_source", std::string());
+    if (!f.softmax_scale.empty() && f.softmax_scale != "yarn_mscale_all_dim") {
+      throw std::logic_error("data/families.json: " + f.model_type + ": unknown softmax_scale " + f.softmax_scale);
+    }
+    if (!f.softmax_scale.empty() && f.softmax_scale_source.empty()) {
+      throw std::logic_error("data/families.json: " + f.model_type + ": softmax_scale without softmax_scale_source");
+    }
     f.config_class = row.at("config_class").get<std::string>();
     f.source = row.at("source").get<std::string>();
     t.rows.push_back(std::move(f));

@@ -56,6 +56,11 @@ struct ModelFamily {
   /// The query scaling of the family's attention: "llama_4_scaling_beta" ((S21), Ministral 3, Mistral 4), or empty.
   std::string query_scaling;
   std::string query_scaling_source;                   ///< HF file and function of it
+  /// The factor the family's attention puts on its softmax scale qk_head_dim^−0.5, outside RoPE:
+  /// "yarn_mscale_all_dim" (get_mscale(factor, mscale_all_dim)², HF yarn_apply_mscale: DeepSeek-V3, Kimi K2,
+  /// Mistral 4), or empty (none).
+  std::string softmax_scale;
+  std::string softmax_scale_source;                   ///< HF file and function of it
   std::string layers_source;                          ///< HF file:line of the layer rules
   /// The class's rope_parameters keyed by layer type when the config has none (Gemma 4), as JSON text.
   std::string default_rope_parameters;

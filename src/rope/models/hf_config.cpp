@@ -27,6 +27,7 @@ ModelConfig ConfigParser::parse() {
   read_layout();
   read_positions();
   read_scaling();
+  read_softmax_scale();
   read_mrope();
   read_vision();
   read_sequence_positions();

@@ -56,6 +56,7 @@ class ConfigParser {
   void read_ntk_alpha(double alpha);
   void read_query_scaling();
   void warn_missing_query_scaling(const std::string& path, const std::string& source);
+  void read_softmax_scale();
   void require_parameters();
   void lint_scaling_keys();
   void explain_defaults();

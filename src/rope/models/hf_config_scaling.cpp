@@ -214,6 +214,12 @@ void ConfigParser::warn_missing_query_scaling(const std::string& path, const std
                             path, source));
 }
 
+/// DeepSeek-V3, Kimi K2 and Mistral 4 (the family table's softmax_scale): the softmax scale × mscale², said in a note.
+void ConfigParser::read_softmax_scale() {
+  m_.softmax_scale = family_softmax_scale(m_.model_type, m_.rope);
+  if (m_.softmax_scale) note(softmax_scale_note(*m_.softmax_scale));
+}
+
 void ConfigParser::read_scaling() {
   RopeConfig& rope = m_.rope;
   lint_scaling_keys();

@@ -6,7 +6,9 @@
 
 #include "rope/core/error.hpp"
 #include "rope/core/message.hpp"
+#include "rope/io/csv.hpp"
 #include "rope/io/text_file.hpp"
+#include "rope/models/family_table.hpp"
 #include "rope/models/hf_config.hpp"
 #include "rope/models/json_reader.hpp"
 #include "rope/models/layer_types.hpp"
@@ -18,6 +20,22 @@ ModelConfig parse_model_config(std::string_view json_text, const std::string& na
   ModelConfig m = detail::ConfigParser(doc, name).parse();
   detail::read_layer_types(doc, name, m);
   return m;
+}
+
+std::optional<SoftmaxScale> family_softmax_scale(std::string_view model_type, const RopeConfig& rope) {
+  const ModelFamily* family = find_model_family(model_type);
+  if (!family || family->softmax_scale.empty() || rope.type == ScalingType::Default) return std::nullopt;
+  // HF: `if mscale_all_dim:` with rope_parameters["factor"] (a yarn block without factor fails before this).
+  const double m = rope.mscale_all_dim.value_or(0.0);
+  if (m == 0.0 || !rope.factor) return std::nullopt;
+  const double s = yarn_get_mscale(*rope.factor, m);  // (S9): 1 when f <= 1
+  return SoftmaxScale{*rope.factor, m, s, s * s, Message::same(family->softmax_scale_source)};
+}
+
+Message softmax_scale_note(const SoftmaxScale& s) {
+  return msg("softmax scale: this model's attention multiplies qk_head_dim^−0.5 by get_mscale({0}, {1})² = {2:.6g}, "
+             "with get_mscale(f, m) = 0.1·m·ln f + 1 = {3:.6g}; outside RoPE, every layer ({4})",
+             format_number(s.factor), format_number(s.mscale_all_dim), s.multiplier, s.mscale, s.from.en);
 }
 
 ModelConfig read_model_config(const std::string& path) {
@@ -41,7 +59,8 @@ Message vision_family(VisionRope kind) {
       return {msg("model family qwen2_vl vision: VisionRotaryEmbedding")};
     case VisionRope::LlamaCpp: return Message::same("llama.cpp GGML_ROPE_TYPE_VISION");
     case VisionRope::Axial: return {msg("axial: rotary-embedding-torch get_axial_freqs")};
-    case VisionRope::Gemma4: break;  // refused by vision_model
+    case VisionRope::Gemma4:
+      return {msg("model family gemma4 vision: Gemma4VisionRotaryEmbedding, apply_multidimensional_rope")};
   }
   return {};
 }
@@ -49,14 +68,11 @@ Message vision_family(VisionRope kind) {
 }  // namespace
 
 ModelConfig vision_model(VisionRope kind, int head_dim, double base) {
-  if (kind == VisionRope::Gemma4) {  // (V6): rotate_half inside each block, neither of a spec's layouts
-    throw InvalidArgument(error_msg("Gemma 4's vision RoPE (rotate_half inside each axis's block, docs/multi-axis.md (V6)) "
-                                    "is drawn by rope sections but not modelled as a tower"));
-  }
   ModelConfig m;
   m.vision = kind;
   m.rope.head_dim = head_dim;
   m.rope.base = base;
+  // Gemma 4 (V6): half inside each axis's block (make_spec sets the spec's axis_blocks).
   m.rope.layout = kind == VisionRope::Llama4 || kind == VisionRope::Axial ? Layout::Interleaved : Layout::Half;
   m.layout_basis = LayoutBasis::Family;
   m.layout_reason = vision_family(kind);

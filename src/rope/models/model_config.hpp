@@ -68,6 +68,26 @@ struct QueryScaling {
   double at(double position) const;
 };
 
+/// The factor a family's attention puts on its softmax scale qk_head_dim^−0.5, outside RoPE (the family
+/// table's softmax_scale): DeepSeek-V3, Kimi K2 and Mistral 4 (HF yarn_apply_mscale) multiply it by
+///   get_mscale(f, m)² = (0.1 · m · ln f + 1)²   (1 when f <= 1), m = mscale_all_dim            (S9)
+/// when the RoPE block's rope_type is not default and mscale_all_dim is not 0.
+struct SoftmaxScale {
+  double factor = 1;          ///< f, the RoPE block's factor
+  double mscale_all_dim = 0;  ///< m
+  double mscale = 1;          ///< get_mscale(f, m)
+  double multiplier = 1;      ///< get_mscale(f, m)²
+  Message from;               ///< HF's code that applies it
+};
+
+/// The softmax scale factor of `model_type`'s attention for this RoPE (the family table's softmax_scale: HF's
+/// yarn_apply_mscale multiplies when rope_type is not default and mscale_all_dim is not 0, with the block's
+/// factor), or nullopt: the family has no such rule, or it does not apply to this RoPE.
+std::optional<SoftmaxScale> family_softmax_scale(std::string_view model_type, const RopeConfig& rope);
+
+/// The note that says it, with the numbers a reader can check.
+Message softmax_scale_note(const SoftmaxScale& s);
+
 /// A vision tower's RoPE as its config describes it (hf_config_vision.cpp, docs/multi-axis.md §6): the
 /// `vision_config` of a vision-language model, or the whole file when it is a vision tower's own config.
 struct VisionTowerConfig {
@@ -96,6 +116,7 @@ struct ModelConfig {
   std::string layer_type;                       ///< the entry of layer_types `rope` is ("" when empty)
   std::optional<NopeTemperature> nope_temperature;
   std::optional<QueryScaling> query_scaling;    ///< every layer's query scaled by (S21) (family table query_scaling)
+  std::optional<SoftmaxScale> softmax_scale;    ///< the attention's softmax scale × mscale² (family table softmax_scale)
   LayoutBasis layout_basis = LayoutBasis::Assumed;
   Message layout_reason;            ///< "model family llama", "rope_interleave true", "assumed: …"
   std::optional<int> qk_nope_head_dim;  ///< DeepSeek MLA: channels before the rotary ones that carry no position

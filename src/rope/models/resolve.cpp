@@ -1,8 +1,10 @@
 #include "rope/models/resolve.hpp"
 
+#include <algorithm>
 #include <fmt/format.h>
 
 #include <utility>
+#include <vector>
 
 #include "rope/core/error.hpp"
 #include "rope/core/types.hpp"
@@ -135,6 +137,20 @@ void apply_overrides(const RopeOverrides& o, ModelConfig& m) {
     if (!*list) continue;
     *field = **list;
     m.origin.push_back(msg("{0}: {1} numbers ({2} on the command line)", key, field->size(), option_name(key)));
+  }
+  // The family's softmax scale follows the factor and mscale_all_dim the command line gave: its note with it.
+  const std::optional<SoftmaxScale> now = family_softmax_scale(m.model_type, r);
+  const auto key = [](const std::optional<SoftmaxScale>& s) {
+    return s ? std::pair{s->factor, s->mscale_all_dim} : std::pair{0.0, 0.0};
+  };
+  if (key(now) != key(m.softmax_scale)) {
+    if (m.softmax_scale) {
+      const std::string old = softmax_scale_note(*m.softmax_scale).en;
+      m.notes.erase(std::remove_if(m.notes.begin(), m.notes.end(), [&old](const Message& n) { return n.en == old; }),
+                    m.notes.end());
+    }
+    if (now) m.notes.push_back(softmax_scale_note(*now));
+    m.softmax_scale = now;
   }
 }
 

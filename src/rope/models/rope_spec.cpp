@@ -45,6 +45,7 @@ RopeSpec make_spec(const ModelConfig& model) {
     s.params.inv_freq = pairs.theta;
     s.original = pairs.theta;
     s.axes = vision_axis_map(pairs);
+    s.axis_blocks = pairs.per_block;  // (V6): Gemma 4's layout inside each axis's block
   }
   // The head: the rotating channels, plus the ones that pass through (partial rotary: after them;
   // DeepSeek MLA: qk_nope_head_dim before them, HF's split([qk_nope_head_dim, qk_rope_head_dim])).
@@ -81,8 +82,43 @@ void override_layout(RopeSpec& s, Layout layout) {
 
 Message layout_description(const RopeSpec& s) {
   // one sentence per layout, so that a translation names the layout in its own words
+  if (s.axis_blocks) {
+    return s.layout == Layout::Interleaved
+               ? msg("interleaved layout inside each axis's block of d/2 channels ({0})", s.layout_reason)
+               : msg("half layout inside each axis's block of d/2 channels ({0})", s.layout_reason);
+  }
   return s.layout == Layout::Interleaved ? msg("interleaved layout ({0})", s.layout_reason)
                                          : msg("half layout ({0})", s.layout_reason);
+}
+
+PairChannels spec_pair_channels(const RopeSpec& s, int i) {
+  return s.axis_blocks ? axis_block_pair_channels(s.rotary_dim, i, s.layout) : pair_channels(s.rotary_dim, i, s.layout);
+}
+
+Layout rotation_layout(const RopeSpec& s) { return s.axis_blocks ? Layout::Half : s.layout; }
+
+Eigen::VectorXd to_rotation_order(const RopeSpec& s, const Eigen::VectorXd& x) {
+  if (!s.axis_blocks) return x;
+  const int half = s.rotary_dim / 2;
+  Eigen::VectorXd y(x.size());
+  for (int i = 0; i < half; ++i) {
+    const auto [a, b] = spec_pair_channels(s, i);
+    y[i] = x[a];
+    y[i + half] = x[b];
+  }
+  return y;
+}
+
+Eigen::VectorXd from_rotation_order(const RopeSpec& s, const Eigen::VectorXd& y) {
+  if (!s.axis_blocks) return y;
+  const int half = s.rotary_dim / 2;
+  Eigen::VectorXd x(y.size());
+  for (int i = 0; i < half; ++i) {
+    const auto [a, b] = spec_pair_channels(s, i);
+    x[a] = y[i];
+    x[b] = y[i + half];
+  }
+  return x;
 }
 
 int rotary_offset_for(const RopeSpec& s, int n) {
@@ -113,7 +149,8 @@ Eigen::VectorXd spec_output(const RopeSpec& s, const Eigen::VectorXd& x, const E
 }
 
 Eigen::VectorXd spec_apply(const RopeSpec& s, const Eigen::VectorXd& x, double m) {
-  return spec_output(s, x, apply_rotary<double>(rotary_part(s, x), s.params.inv_freq, m, s.layout));
+  const Eigen::VectorXd xr = to_rotation_order(s, rotary_part(s, x));
+  return spec_output(s, x, from_rotation_order(s, apply_rotary<double>(xr, s.params.inv_freq, m, rotation_layout(s))));
 }
 
 Eigen::MatrixXd spec_matrix(const RopeSpec& s, double m, int n) { return spec_matrix(s, AxisPosition::single(m), n); }
@@ -124,17 +161,25 @@ Eigen::VectorXd spec_angles(const RopeSpec& s, const AxisPosition& p) {
 
 // The angles φ_j with position 1: apply_rotary and rotation_matrix compute 1·φ_j = φ_j exactly.
 Eigen::VectorXd spec_apply(const RopeSpec& s, const Eigen::VectorXd& x, const AxisPosition& p) {
-  return spec_output(s, x, apply_rotary<double>(rotary_part(s, x), spec_angles(s, p), 1.0, s.layout));
+  const Eigen::VectorXd xr = to_rotation_order(s, rotary_part(s, x));
+  return spec_output(s, x, from_rotation_order(s, apply_rotary<double>(xr, spec_angles(s, p), 1.0, rotation_layout(s))));
 }
 
 Eigen::MatrixXd spec_matrix(const RopeSpec& s, const AxisPosition& p, int n) {
   const int offset = rotary_offset_for(s, n);
   Eigen::MatrixXd r = Eigen::MatrixXd::Identity(n, n);
-  const Eigen::MatrixXd block = rotation_matrix<double>(spec_angles(s, p), 1.0, s.layout);
-  // Column j of the block is the rotation of the unit vector e_j; spec_output places it as the model does.
+  const Eigen::MatrixXd block = rotation_matrix<double>(spec_angles(s, p), 1.0, rotation_layout(s));
+  // Column j of the block is the rotation of the unit vector e_j; spec_output places it as the model does. With
+  // axis blocks (V6) the block acts in rotation order: channel j is column k of it, k = j's place in that order.
   for (int j = 0; j < s.rotary_dim; ++j) {
+    Eigen::VectorXd rotated = block.col(j);
+    if (s.axis_blocks) {
+      Eigen::VectorXd unit = Eigen::VectorXd::Zero(s.rotary_dim);
+      unit[j] = 1.0;
+      rotated = from_rotation_order(s, block * to_rotation_order(s, unit));
+    }
     Eigen::VectorXd e = Eigen::VectorXd::Zero(n);
-    r.col(offset + j) = spec_output(s, e, block.col(j));
+    r.col(offset + j) = spec_output(s, e, rotated);
   }
   return r;
 }

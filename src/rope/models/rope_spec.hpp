@@ -47,6 +47,9 @@ struct RopeSpec {
   /// DeepSeek-V3 with rope_interleave: HF's apply_rotary_pos_emb_interleave rotates pairs (2i, 2i+1) and
   /// returns them de-interleaved, pair i on rotating channels i and i + rotary_dim/2 (q·k is unchanged).
   bool deinterleaved_output = false;
+  /// Gemma 4's vision tower ((V6), docs/multi-axis.md): the rotating channels in two blocks of rotary_dim/2, one per
+  /// axis, `layout` inside each block (axis_block_pair_channels).
+  bool axis_blocks = false;
   /// Multi-axis RoPE (axes.hpp): the axis every pair reads its position from; nullopt: one position.
   std::optional<AxisMap> axes;
   std::string layer_type;       ///< the layer type this RoPE is ("" when every layer has the same)
@@ -77,6 +80,16 @@ void override_layout(RopeSpec& spec, Layout layout);
 
 /// "half layout (model family llama)", "interleaved layout (assumed: --layout default)".
 Message layout_description(const RopeSpec& spec);
+
+/// The channels of pair i within the rotating part: pair_channels(rotary_dim, i, layout), or inside its axis's block
+/// with axis_blocks ((V6)).
+PairChannels spec_pair_channels(const RopeSpec& spec, int i);
+
+/// The layout the forms of core/apply.hpp rotate the rotating part in: the spec's, or half with axis_blocks, the part
+/// then permuted by to_rotation_order (pair i to channels (i, i + d/2)) and back by from_rotation_order.
+Layout rotation_layout(const RopeSpec& spec);
+Eigen::VectorXd to_rotation_order(const RopeSpec& spec, const Eigen::VectorXd& rotary);
+Eigen::VectorXd from_rotation_order(const RopeSpec& spec, const Eigen::VectorXd& rotated);
 
 /// The vector length a command accepts: head_dim (the model's head) or rotary_dim (the rotating part
 /// alone). Returns the offset of the rotating channels within a vector of length n.

@@ -92,11 +92,8 @@ void yarn(const RopeConfig& c, const Common& k, RopeParameters& p) {
   YarnAttention a = yarn_attention(c, f);
   p.attention_factor = a.value;
   p.attention_rule = std::move(a.rule);
-  if (c.mscale_all_dim.value_or(0.0) != 0.0 && !c.attention_factor) {
-    const double s = yarn_get_mscale(f, *c.mscale_all_dim);
-    p.notes.push_back({msg("DeepSeek-V2/V3 also multiply the softmax scale by get_mscale(f, mscale_all_dim)² = {0:.6g}, "
-                                   "outside RoPE", s * s)});
-  }
+  // The softmax scale × get_mscale(f, mscale_all_dim)² of DeepSeek-V3's attention is the family's, not RoPE's:
+  // the family table's softmax_scale (ModelConfig::softmax_scale).
 }
 
 }  // namespace detail

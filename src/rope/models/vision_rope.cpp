@@ -22,10 +22,12 @@ const char* to_string(VisionRope kind) {
 }
 
 VisionRope parse_vision_rope(std::string_view word) {
-  for (VisionRope k : {VisionRope::Qwen2VL, VisionRope::LlamaCpp, VisionRope::Pixtral, VisionRope::Llama4, VisionRope::Axial}) {
+  for (VisionRope k : {VisionRope::Qwen2VL, VisionRope::LlamaCpp, VisionRope::Pixtral, VisionRope::Llama4, VisionRope::Axial,
+                       VisionRope::Gemma4}) {
     if (word == to_string(k)) return k;
   }
-  throw InvalidArgument(error_msg("vision RoPE must be 'qwen2-vl', 'llama.cpp', 'pixtral', 'llama4' or 'axial' (got '{0}')", word));
+  throw InvalidArgument(
+      error_msg("vision RoPE must be 'qwen2-vl', 'llama.cpp', 'pixtral', 'llama4', 'axial' or 'gemma4' (got '{0}')", word));
 }
 
 VisionPairs vision_pairs(VisionRope kind, int d, double base) {

@@ -30,14 +30,13 @@
 
 namespace rope {
 
-/// Gemma4's layout, rotate_half inside each axis's block, is neither of rope's two layouts: its map is drawn
-/// (rope sections) and vision_apply computes it, but parse_vision_rope does not accept it, so no command
-/// checks or applies it through a spec's layout.
+/// Gemma4's layout, rotate_half inside each axis's block, is neither of rope's two layouts: a spec carries it as
+/// the half layout with axis_blocks (rope_spec.hpp, core/types.hpp axis_block_pair_channels).
 enum class VisionRope { Qwen2VL, LlamaCpp, Pixtral, Llama4, Axial, Gemma4 };
 
 /// "qwen2-vl", "llama.cpp", "pixtral", "llama4", "axial", "gemma4".
 const char* to_string(VisionRope kind);
-/// @throws InvalidArgument naming the accepted words (not "gemma4").
+/// @throws InvalidArgument naming the accepted words.
 VisionRope parse_vision_rope(std::string_view word);
 
 /// The pairs of one head: per pair its frequency and axis (0 row/height, 1 column/width), the layout

@@ -81,7 +81,6 @@ int run_apply(const ApplyOptions& opt, std::ostream& out) {
                   format_number(spec.params.factor), model_name(rope.model, t), layer_text(spec, t));
   }
   const int d = rope.spec.rotary_dim;
-  const Layout layout = rope.spec.layout;
   const AxisPosition& p = *opt.position;
   check_float32_position(opt.scaling, p);
   for (int k = 0; k < p.count; ++k) {
@@ -164,7 +163,7 @@ int run_apply(const ApplyOptions& opt, std::ostream& out) {
                        axes ? fmt::format("{:>4}  ", t.tr("axis")) : "", "θ_i",
                        axes ? t.tr("angle θ_i·p_a (rad)") : t.tr("angle m·θ_i (rad)"), f32_head);
     for (int i = 0; i < d / 2; ++i) {
-      const auto [ca, cb] = pair_channels(d, i, layout);
+      const auto [ca, cb] = spec_pair_channels(spec, i);
       const std::string axis = axes ? fmt::format("{:>4}  ", axis_letter(axes->pair_axis[static_cast<std::size_t>(i)])) : "";
       const std::string f32 = g32 ? fmt::format("  {:>22}  {:>22}", format_number(g32->inv_freq[i]), format_number(g32->angle[i])) : "";
       out << fmt::format("{:>5}  {:>10}  {}{:>22}  {:>22}{}\n", i, fmt::format("({}, {})", offset + ca, offset + cb), axis,
@@ -190,6 +189,7 @@ int run_apply(const ApplyOptions& opt, std::ostream& out) {
 
 Command add_apply_command(CLI::App& app) {
   auto opt = std::make_shared<ApplyOptions>();
+  opt->scaling.axis_blocks = true;  // (V6): model_apply places the pairs inside each axis's block
   CLI::App* sub = app.add_subcommand("apply", "Rotate a vector by RoPE three ways and compare them");
   add_position_option(*sub, "-m,--position", opt->position,
                       "position m (may be negative or fractional), or t,h,w for a model with multimodal sections")
@@ -224,7 +224,7 @@ Command add_apply_command(CLI::App& app) {
   add_scaling_options(*sub, opt->scaling);
   // apply has no --dim: the tower's d is the vector's length.
   sub->get_option("--vision")->description(
-      "a vision tower's 2-D RoPE of the vector's length and --base: qwen2-vl, llama.cpp, pixtral, llama4 or axial "
+      "a vision tower's 2-D RoPE of the vector's length and --base: qwen2-vl, llama.cpp, pixtral, llama4, axial or gemma4 "
       "(docs/multi-axis.md §6)");
   add_float32_options(*sub, opt->scaling);
   return {sub, [opt](std::ostream& out) { return run_apply(*opt, out); }};

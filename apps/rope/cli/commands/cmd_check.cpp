@@ -251,9 +251,15 @@ int run_check(const CheckOptions& opt, std::ostream& out) {
     row(t.tr("expected"), t.tr("unchanged: layers {0} ({1}) of {2} have no RoPE", describe_layers(nope->layers),
                                escape_controls(nope->layer_type), escape_controls(nope->model)));
   } else {
+    // Gemma 4's vision tower (V6): the layout inside each axis's block.
     row(t.tr("expected"),
-        t.tr("{0} layout ({1}), rotary dim {2} of {3}, base {4}, attention factor {5}", std::string(to_string(e.layout)),
-             where.in(t.zh()), r, e.head_dim, format_number(e.base), format_number(e.attention_factor)));
+        e.axis_blocks
+            ? t.tr("{0} layout inside each axis's block of d/2 channels ({1}), rotary dim {2} of {3}, base {4}, attention "
+                   "factor {5}",
+                   std::string(to_string(e.layout)), where.in(t.zh()), r, e.head_dim, format_number(e.base),
+                   format_number(e.attention_factor))
+            : t.tr("{0} layout ({1}), rotary dim {2} of {3}, base {4}, attention factor {5}", std::string(to_string(e.layout)),
+                   where.in(t.zh()), r, e.head_dim, format_number(e.base), format_number(e.attention_factor)));
   }
   if (e.axes && e.axes->vision()) {
     row(t.tr("2-D vision RoPE"),
@@ -323,6 +329,7 @@ int run_check(const CheckOptions& opt, std::ostream& out) {
 
 Command add_check_command(CLI::App& app) {
   auto opt = std::make_shared<CheckOptions>();
+  opt->scaling.axis_blocks = true;  // (V6): the expectation's pairs inside each axis's block
   CLI::App* sub = app.add_subcommand("check", "YOUR implementation, from dumped tensors: its RoPE compared with the reference");
   add_dump_options(*sub, opt->dumps, true);
   add_base_option(*sub, opt->base);

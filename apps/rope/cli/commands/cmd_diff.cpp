@@ -178,9 +178,15 @@ int run_diff(const DiffOptions& opt, std::ostream& out) {
     row(t.tr("expected"), t.tr("unchanged: layers {0} ({1}) of {2} have no RoPE", describe_layers(nope->layers),
                                escape_controls(nope->layer_type), escape_controls(nope->model)));
   } else {
+    // Gemma 4's vision tower (V6): the layout inside each axis's block.
     row(t.tr("expected"),
-        t.tr("{0} layout ({1}), rotary dim {2} of {3}, base {4}, attention factor {5}", std::string(to_string(e.layout)),
-             where.in(t.zh()), e.rotary_dim(), e.head_dim, format_number(e.base), format_number(e.attention_factor)));
+        e.axis_blocks
+            ? t.tr("{0} layout inside each axis's block of d/2 channels ({1}), rotary dim {2} of {3}, base {4}, attention "
+                   "factor {5}",
+                   std::string(to_string(e.layout)), where.in(t.zh()), e.rotary_dim(), e.head_dim, format_number(e.base),
+                   format_number(e.attention_factor))
+            : t.tr("{0} layout ({1}), rotary dim {2} of {3}, base {4}, attention factor {5}", std::string(to_string(e.layout)),
+                   where.in(t.zh()), e.rotary_dim(), e.head_dim, format_number(e.base), format_number(e.attention_factor)));
   }
   row(t.tr("scaling"), scaling_text(e, nope.has_value(), t));
   const auto side = [&](const std::string& name, const CheckReport& r) {
@@ -261,6 +267,7 @@ int run_diff(const DiffOptions& opt, std::ostream& out) {
 
 Command add_diff_command(CLI::App& app) {
   auto opt = std::make_shared<DiffOptions>();
+  opt->check.scaling.axis_blocks = true;  // (V6): the expectation's pairs inside each axis's block
   CLI::App* sub = app.add_subcommand("diff", "two implementations' outputs for the same input: which one is right where, and why");
   add_dump_options(*sub, opt->check.dumps, true, false);
   sub->add_option("--after-a", opt->check.dumps.after, "the first implementation's output (after RoPE), same shape as --before")

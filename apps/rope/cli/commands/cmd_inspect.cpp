@@ -86,6 +86,11 @@ int run_inspect(const InspectOptions& opt, std::ostream& out) {
                           {"from", q->from.en}};
     if (c.max_position_embeddings) j["query_scaling"]["at_max_position"] = q->at(static_cast<double>(*c.max_position_embeddings - 1));
   }
+  if (const std::optional<SoftmaxScale>& sm = rr.model.softmax_scale) {  // the family table's softmax_scale
+    j["softmax_scale"] = {{"rule", "get_mscale(factor, mscale_all_dim)^2"}, {"factor", sm->factor},
+                          {"mscale_all_dim", sm->mscale_all_dim}, {"get_mscale", sm->mscale},
+                          {"multiplier", sm->multiplier}, {"from", sm->from.en}};
+  }
   if (p.effective_base) j["effective_base"] = *p.effective_base;
   if (p.yarn_range) j["yarn_range"] = {p.yarn_range->first, p.yarn_range->second};
   if (!p.bands.empty()) j["bands"] = band_counts(p);

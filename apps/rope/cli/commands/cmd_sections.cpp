@@ -232,6 +232,7 @@ int run_sections(const SectionsOptions& opt, std::ostream& out) {
 
 Command add_sections_command(CLI::App& app) {
   auto opt = std::make_shared<SectionsOptions>();
+  opt->scaling.axis_blocks = true;  // draws the map of (V6), places no channel
   CLI::App* sub = app.add_subcommand("sections", "Which pair turns with which M-RoPE axis: chunked next to interleaved");
   add_dim_option(*sub, opt->dim, kDefaultSectionsDim);
   add_base_option(*sub, opt->base, kDefaultSectionsBase);

@@ -1,0 +1,97 @@
+#!/usr/bin/python3
+"""`rope check --vision gemma4` and `rope apply --vision gemma4` against tests/reference/gemma4_vision.py, an
+independent NumPy port of Hugging Face's Gemma4VisionRotaryEmbedding and apply_multidimensional_rope
+(models/gemma4/modeling_gemma4.py at c308a309e651a7e033f683353f3f75aa66d29502), run at test time.
+
+  check:  the dumps of HF's rotation (float64 and bf16, head_dim 72 as Gemma 4's tower and 64) pass (exit 0) with
+          --axis-positions ROW,COL and --angles float32 (HF's rotary class computes the angles, cos and sin in
+          float32, "# Force float32"); the planted bugs fail (exit 1): blocks swapped (the row on the first block),
+          the interleaved layout inside the blocks (diagnosed as the layout-swapped variant), base 10000 instead of 100, one rotate_half over the whole head.
+  diff:   HF's output against the blocks-swapped one: A passes, B fails (exit 1).
+  apply:  rope's float64 rotation of one head at several patches against the port's rotation with float64 angles
+          (the same formula, both float64): every channel within 1e-12·‖x‖, a few roundings of ε = 2^−52 per
+          channel with |cos|, |sin| <= 1 (measured about 1e-16).
+
+Usage: check_gemma4_vision.py --rope PATH --out DIR   (DIR receives the dumps)
+"""
+import argparse
+import csv
+import io
+import json
+import os
+import subprocess
+import sys
+
+import numpy as np
+
+REFERENCE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "reference")
+sys.path.insert(0, REFERENCE)
+import gemma4_vision  # noqa: E402  (the port)
+
+
+def run(rope, args):
+    p = subprocess.run([rope] + args, capture_output=True, text=True)
+    return p.returncode, p.stdout, p.stderr
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--rope", required=True)
+    ap.add_argument("--out", required=True)
+    a = ap.parse_args()
+    subprocess.run([sys.executable, os.path.join(REFERENCE, "gemma4_vision.py"), a.out], check=True)
+    manifest = json.load(open(os.path.join(a.out, "manifest.json")))
+    failures = []
+    for case in manifest:
+        d = os.path.join(a.out, case["dir"])
+        args = ["check", "--before", os.path.join(d, "q.npy"), "--after", os.path.join(d, "q_rope.npy"),
+                "--axis-positions", os.path.join(d, "positions.csv"), "--vision", "gemma4", "--base", "100", "--angles", "float32", "--json"]
+        if case["dtype"] == "bf16":
+            args.append("--bf16-bits")
+        code, out, err = run(a.rope, args)
+        if code != case["exit"]:
+            failures.append(f"{case['name']}: check exit {code}, expected {case['exit']}: {err.strip()} {out[:300]}")
+            continue
+        report = json.loads(out)
+        if case["matches"] and report["diagnosis"]["matches"] != case["matches"]:
+            failures.append(f"{case['name']}: diagnosis {report['diagnosis']}, expected {case['matches']}")
+        print(f"check  {case['name']:32} exit {code}  max ratio {report['max_ratio']:.3g}  "
+              f"{report['diagnosis'].get('message', '') if code else ''}")
+    # diff: HF's output (A) against the blocks-swapped one (B) at the same inputs: A passes, B fails, exit 1.
+    good, bad = os.path.join(a.out, "gemma4_vision_d72_f64"), os.path.join(a.out, "bug_blocks_swapped_f64")
+    code, out, err = run(a.rope, ["diff", "--before", os.path.join(good, "q.npy"), "--after-a", os.path.join(good, "q_rope.npy"),
+                                  "--after-b", os.path.join(bad, "q_rope.npy"), "--axis-positions",
+                                  os.path.join(good, "positions.csv"), "--vision", "gemma4", "--base", "100",
+                                  "--angles", "float32", "--json"])
+    verdict = json.loads(out) if code in (0, 1) else {}
+    if code != 1 or not verdict["a"]["passed"] or verdict["b"]["passed"]:
+        failures.append(f"diff: exit {code}, A passed {verdict.get('a', {}).get('passed')}, "
+                        f"B passed {verdict.get('b', {}).get('passed')}: {err.strip()}")
+    print(f"diff   HF against blocks swapped: exit {code}")
+    rng = np.random.default_rng(7)
+    worst = 0.0
+    for dim in (8, 72):
+        x = rng.standard_normal(dim)
+        for row, col in ((0, 0), (0, 1), (1, 0), (3, 5), (63, 47), (255, 254)):
+            code, out, err = run(a.rope, ["apply", "--vision", "gemma4", "--base", "100", "--position", f"{row},{col}",
+                                          "--vector", ",".join(repr(float(v)) for v in x), "--csv", "-"])
+            if code != 0:
+                failures.append(f"apply d {dim} at ({row}, {col}): exit {code}: {err.strip()}")
+                continue
+            rows = list(csv.DictReader(io.StringIO(out)))
+            cos, sin = gemma4_vision.cos_sin(np.array([[col, row]]), 100.0, dim, np.float64)
+            want = gemma4_vision.apply_multidimensional_rope(x[None, None, :], cos, sin, "f64")[0, 0]
+            for form in ("matrix", "elementwise", "complex"):
+                got = np.array([float(r[form]) for r in rows])
+                err_rel = np.max(np.abs(got - want)) / np.linalg.norm(x)
+                worst = max(worst, err_rel)
+                if err_rel > 1e-12:
+                    failures.append(f"apply d {dim} at ({row}, {col}) {form}: off by {err_rel:.3g}·‖x‖")
+    print(f"apply  d 8 and 72 at 6 patches: within {worst:.3g}·‖x‖ of the port (bound 1e-12)")
+    for f in failures:
+        print("FAIL", f)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
