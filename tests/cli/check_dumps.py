@@ -15,32 +15,22 @@
 
 Usage: check_dumps.py --rope PATH --out DIR   (DIR receives the dumps)
 """
-import argparse
 import json
 import math
 import os
-import subprocess
 import sys
 
-REFERENCE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "reference")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from manifest_cases import generated_cases, run  # noqa: E402
+
 ANGLE_TOL = {"f32": 1e-4, "f16": 5e-3, "bf16": 2e-2}
 BASE_TOL = {"f32": 1e-4, "f16": 1e-2, "bf16": 1e-2}
 FACTOR_TOL = {"f32": 1e-3, "f16": 2e-2, "bf16": 2e-2}
 ATTN_TOL = {"f32": 1e-5, "f16": 1e-2, "bf16": 1e-2}
 
 
-def run(rope, args):
-    p = subprocess.run([rope] + args, capture_output=True, text=True)
-    return p.returncode, p.stdout, p.stderr
-
-
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--rope", required=True)
-    ap.add_argument("--out", required=True)
-    a = ap.parse_args()
-    subprocess.run([sys.executable, os.path.join(REFERENCE, "make_dumps.py"), a.out], check=True)
-    manifest = json.load(open(os.path.join(a.out, "manifest.json")))
+    a, manifest = generated_cases("make_dumps.py")
     failures = []
 
     def fail(case, what):

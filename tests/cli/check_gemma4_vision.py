@@ -14,33 +14,24 @@ independent NumPy port of Hugging Face's Gemma4VisionRotaryEmbedding and apply_m
 
 Usage: check_gemma4_vision.py --rope PATH --out DIR   (DIR receives the dumps)
 """
-import argparse
 import csv
 import io
 import json
 import os
-import subprocess
 import sys
 
 import numpy as np
 
 REFERENCE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "reference")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from manifest_cases import generated_cases, run  # noqa: E402
+
 sys.path.insert(0, REFERENCE)
 import gemma4_vision  # noqa: E402  (the port)
 
 
-def run(rope, args):
-    p = subprocess.run([rope] + args, capture_output=True, text=True)
-    return p.returncode, p.stdout, p.stderr
-
-
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--rope", required=True)
-    ap.add_argument("--out", required=True)
-    a = ap.parse_args()
-    subprocess.run([sys.executable, os.path.join(REFERENCE, "gemma4_vision.py"), a.out], check=True)
-    manifest = json.load(open(os.path.join(a.out, "manifest.json")))
+    a, manifest = generated_cases("gemma4_vision.py")
     failures = []
     for case in manifest:
         d = os.path.join(a.out, case["dir"])

@@ -16,29 +16,19 @@ Presets (data/models/) are read through --model NAME, the other cases through --
 
 Usage: check_hf_families.py --rope PATH --out DIR   (DIR receives the dumps)
 """
-import argparse
 import json
 import math
 import os
-import subprocess
 import sys
 
-REFERENCE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "reference")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from manifest_cases import generated_cases, run  # noqa: E402
+
 EPS_F32 = 2.0 ** -23
 
 
-def run(rope, args):
-    p = subprocess.run([rope] + args, capture_output=True, text=True)
-    return p.returncode, p.stdout, p.stderr
-
-
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--rope", required=True)
-    ap.add_argument("--out", required=True)
-    a = ap.parse_args()
-    subprocess.run([sys.executable, os.path.join(REFERENCE, "hf_families.py"), a.out], check=True)
-    manifest = json.load(open(os.path.join(a.out, "manifest.json")))
+    a, manifest = generated_cases("hf_families.py")
     failures = []
     for case in manifest:
         d = os.path.join(a.out, case["dir"])
