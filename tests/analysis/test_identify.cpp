@@ -229,6 +229,31 @@ TEST(Identify, ShortBf16DumpKeepsItsLayoutAndBase) {
   EXPECT_THAT(id.notes.front().en, ::testing::HasSubstr("every value is a bf16 number saved as float32"));
 }
 
+TEST(Identify, StatedDtypeSetsTheRounding) {
+  // A float16 model's tensors saved as float32 (24 positions, 8 heads, d = 128, base 500000): float16 numbers, which
+  // are not bf16 ones. Taken as float32, the slow pairs' rounding (2^-11) looks like a change no pairing keeps the
+  // norm of; stated as f16 (rope identify --dtype f16), the half layout and the base come back.
+  DumpVectors x = random_dump(24, 8, 128, 7);
+  for (double& v : x.values) v = round_to(DType::F16, v);
+  x.dtype = DType::F32;
+  DumpVectors y = rotate_dump(x, true, 128, 500000.0);
+  for (double& v : y.values) v = round_to(DType::F16, v);
+  const Identification guessed = identify_rope(x, y, range_positions(24));
+  EXPECT_EQ(guessed.layout, PairLayout::None);
+  for (DumpVectors* v : {&x, &y}) v->dtype = DType::F16, v->dtype_stated = true;
+  const Identification stated = identify_rope(x, y, range_positions(24));
+  EXPECT_EQ(stated.layout, PairLayout::Half);
+  EXPECT_EQ(stated.fit.family, Family::Default);
+  EXPECT_NEAR(stated.fit.base / 500000.0, 1.0, 1e-3);
+  // Stated float32 on bf16 numbers: taken as stated, no bf16 note.
+  auto [b, a] = short_bf16_dump(10000.0, true, DType::F32);
+  b.dtype_stated = a.dtype_stated = true;
+  a.dtype = DType::F32;
+  const Identification as_f32 = identify_rope(b, a, range_positions(24));
+  EXPECT_THAT(as_f32.notes, ::testing::Not(::testing::Contains(::testing::Field(
+                                &Message::en, ::testing::HasSubstr("every value is a bf16 number saved as float32")))));
+}
+
 TEST(Identify, HeadsInTheOtherLayoutAreListed) {
   const DumpVectors x = random_dump(40, 4, 16);
   const Identification id = identify_rope(x, rotate_dump(x, true, 16, 10000.0, 1.0, 0.0, {1, 3}), range_positions(40));

@@ -195,6 +195,18 @@ TEST_F(CmdCheckFiles, RotatedDumpOfALayerWithoutRope) {
   EXPECT_THAT(j["diagnosis"]["message"].get<std::string>(),
               HasSubstr("but the dump after differs from the dump before (" + std::to_string(j["failing"].get<long>()) +
                         " of 8192 elements beyond the tolerance), and the model's RoPE does not explain it: run `rope identify`"));
+  // Packed sequences (positions 0…127 twice): each sequence's line says the same, in the words of a layer without RoPE.
+  r = rope_cli({"check", "--before", kDumps + "packed_q.npy", "--after", kDumps + "packed_q_rope.npy", "--sequence-starts", "0,128",
+                "--config", path("smollm3.json"), "--layer-type", "nope"});
+  EXPECT_EQ(r.code, 1) << r.err;
+  for (const std::string seq : {"sequence 0          indices 0–127", "sequence 1          indices 128–255"}) {
+    EXPECT_THAT(r.out, HasSubstr(seq + ", positions 0–127: FAIL")) << r.out;
+  }
+  const std::string said = "): this layer has no RoPE in " + path("smollm3.json") +
+                           " (layer type nope: layers 3, 7), but the dump is rotated: it matches the RoPE of the model's layers";
+  long times = 0;
+  for (std::size_t at = r.out.find(said); at != std::string::npos; at = r.out.find(said, at + 1)) ++times;
+  EXPECT_EQ(times, 2) << r.out;
   r = run("q_rope.npy", {"--lang", "zh"});
   EXPECT_THAT(r.out, HasSubstr("中没有 RoPE（层类型 nope：第 3, 7 层），但转储被旋转了：它符合该模型有 RoPE 的那些层的 RoPE"));
   EXPECT_THAT(r.out, HasSubstr("本层没有 RoPE"));

@@ -30,6 +30,19 @@ TEST_F(CmdIdentify, FindsHalfLayoutAndBase10000) {
   EXPECT_THAT(r.out, HasSubstr("family              default: base 10000 "));
 }
 
+TEST_F(CmdIdentify, DtypeStatesTheRounding) {
+  // --dtype: the type the dump was computed in (tests/analysis/test_identify.cpp StatedDtypeSetsTheRounding shows what
+  // it changes); the report's dump row names it beside the file's storage.
+  const auto r = rope_cli({"identify", "--before", kDumps + "q.npy", "--after", kDumps + "q_rope.npy", "--dtype", "f16"});
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("dump                [seq,heads,d] = (128, 1, 64), f16 (<f4)"));
+  EXPECT_THAT(r.out, HasSubstr("family              default: base 10000 "));
+  const auto j = rope_cli({"identify", "--before", kDumps + "q.npy", "--after", kDumps + "q_rope.npy", "--dtype", "bf16", "--json"});
+  EXPECT_EQ(nlohmann::json::parse(j.out)["dtype"], "bf16");
+  expect_one_line_error(rope_cli({"identify", "--before", kDumps + "q.npy", "--after", kDumps + "q_rope.npy", "--dtype", "f8"}), 2,
+                        "f8");
+}
+
 TEST_F(CmdIdentify, JsonOfYarnDump) {
   const auto r = rope_cli({"identify", "--before", kDumps + "q.npy", "--after", kDumps + "q_rope_yarn.npy", "--json"});
   ASSERT_EQ(r.code, 0) << r.err;

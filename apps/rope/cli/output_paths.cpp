@@ -44,23 +44,16 @@ void check_distinct_outputs(const CLI::App& command) {
   std::vector<std::pair<std::string, std::string>> given;  // option, path
   std::vector<std::string> to_stdout;                       // the options that write to standard output
   for (const char* name : kOutputOptions) {
-    const CLI::Option* option = nullptr;
-    try {
-      option = command.get_option(name);
-    } catch (const CLI::OptionNotFound&) {
-      continue;
-    }
-    if (option->count() == 0) continue;
+    const CLI::Option* option = command.get_option_no_throw(name);
+    if (option == nullptr || option->count() == 0) continue;
     for (const std::string& value : option->results()) {
       if (value != "-") given.emplace_back(name, value);
       else to_stdout.emplace_back(name);
     }
   }
   for (const char* name : {"--term", "--json"}) {  // a drawing, a JSON report: standard output too
-    try {
-      if (command.get_option(name)->count() > 0) to_stdout.emplace_back(name);
-    } catch (const CLI::OptionNotFound&) {
-    }
+    const CLI::Option* option = command.get_option_no_throw(name);
+    if (option != nullptr && option->count() > 0) to_stdout.emplace_back(name);
   }
   if (to_stdout.size() > 1) {  // the CSV and the drawing (or the JSON) would be mixed in one stream
     throw InvalidArgument(error_msg("{0} and {1} both write to standard output: at most one of '-', --term and --json",

@@ -29,6 +29,9 @@ struct DumpVectors {
   long heads = 1;
   int d = 0;
   DType dtype = DType::F64;
+  /// dtype was stated by the user (rope identify --dtype), not read from the file: identify takes it as it is and
+  /// does not look for bf16 numbers saved as float32.
+  bool dtype_stated = false;
   std::vector<double> values;  ///< [seq][batch·heads][d]
   long groups() const { return batch * heads; }
   double value(long s, long g, int c) const { return values[static_cast<std::size_t>((s * groups() + g) * d + c)]; }

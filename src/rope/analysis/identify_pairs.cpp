@@ -104,7 +104,7 @@ Identification detail::identify_with(const DumpVectors& before, const DumpVector
   id.d = d;
   const long vectors = before.seq * before.groups();
   DType dtype = epsilon(after.dtype) > epsilon(before.dtype) ? after.dtype : before.dtype;
-  if (dtype == DType::F32 && looks_like_bf16(before) && looks_like_bf16(after)) {
+  if (dtype == DType::F32 && !before.dtype_stated && !after.dtype_stated && looks_like_bf16(before) && looks_like_bf16(after)) {
     dtype = DType::BF16;  // a bf16 model's tensors saved with .float(): their rounding is bf16's
     id.notes.push_back({msg("every value is a bf16 number saved as float32: identified with bf16's rounding")});
   }

@@ -154,16 +154,23 @@ int run_check(const CheckOptions& opt, std::ostream& out) {
                             "dump after must equal the dump before",
                             describe_layers(nope->layers), escape_controls(nope->model), escape_controls(nope->layer_type)));
   }
-  if (nope && !report.comparison.passed()) {  // a rotated dump of a layer without RoPE: what rotated it
-    diagnose_no_rope(report, source, positions,
-                     rope_of_other_layers(opt, dumps.after.d, !dumps.axis_positions.empty(), max_position),
-                     escape_controls(nope->model), escape_controls(nope->layer_type), describe_layers(nope->layers));
-  }
   std::vector<SegmentCheck> segments =
       dumps.segments.size() > 1 ? check_segments(source, positions, e, dumps.segments, report.comparison)
                                 : std::vector<SegmentCheck>{};
+  if (nope && !report.comparison.passed()) {  // a rotated dump of a layer without RoPE: what rotated it, and each part's
+    const std::optional<RopeExpectation> other = rope_of_other_layers(opt, dumps.after.d, !dumps.axis_positions.empty(), max_position);
+    const std::string model = escape_controls(nope->model), type = escape_controls(nope->layer_type);
+    const std::string layers = describe_layers(nope->layers);
+    diagnose_no_rope(report, source, positions, other, model, type, layers);
+    for (SegmentCheck& g : segments) {
+      if (g.passed()) continue;
+      const auto from = positions.begin() + g.segment.start;
+      diagnose_no_rope(g.report, source, {from, from + g.segment.length}, other, model, type, layers, g.segment.start);
+    }
+  } else if (dumps.segments_are_rows) {
+    diagnose_rows(report, segments, positions);
+  }
   bar.finish();
-  if (dumps.segments_are_rows) diagnose_rows(report, segments, positions);
   // A position as the dump gave it: one number, or (t, h, w).
   const auto position = [&](long s) {
     return dumps.axis_positions.empty() ? format_number(dumps.positions[static_cast<std::size_t>(s)])

@@ -11,6 +11,7 @@
 #include "rope/analysis/identify.hpp"
 #include "rope/cli/output.hpp"
 #include "rope/cli/axes_text.hpp"
+#include "rope/cli/choice_option.hpp"
 #include "rope/cli/commands.hpp"
 #include "rope/cli/digits.hpp"
 #include "rope/cli/options.hpp"
@@ -32,6 +33,7 @@ struct IdentifyOptions {
   bool json = false;
   FigureOptions figure;
   std::optional<int> digits;  ///< --digits N: significant digits of the fits' residuals (digits.hpp); θ keeps 6
+  std::optional<DType> dtype;  ///< --dtype: the type the dump was computed in, for the rounding identify allows
 };
 
 namespace {
@@ -101,6 +103,12 @@ int run_identify(const IdentifyOptions& opt, std::ostream& out) {
     kept = std::move(sample.indices);
     groups_kept = sample.groups;
   }
+  if (opt.dtype) {  // the rounding of the type the dump was computed in, whatever the file stores
+    for (DumpVectors* v : {&dumps.before, &dumps.after}) {
+      v->dtype = *opt.dtype;
+      v->dtype_stated = true;
+    }
+  }
   Identification id = identify_rope(dumps.before, dumps.after, positions);
   const long all_seq = static_cast<long>(dumps.positions.size());
   if (dumps.stream && (static_cast<long>(kept.size()) < all_seq || groups_kept < dumps.stream->groups())) {
@@ -112,6 +120,7 @@ int run_identify(const IdentifyOptions& opt, std::ostream& out) {
   if (opt.json) {
     nlohmann::json j;
     j["d"] = id.d;
+    j["dtype"] = std::string(to_string(dumps.after.dtype));  // the rounding identified with: --dtype, else the file's
     j["rotary_dim"] = id.rotary_dim;
     j["layout"] = to_string(id.layout);
     j["pairs"] = id.pairs;
@@ -199,6 +208,9 @@ Command add_identify_command(CLI::App& app) {
   auto opt = std::make_shared<IdentifyOptions>();
   CLI::App* sub = app.add_subcommand("identify", "Which RoPE produced these tensors: layout, rotary dim, frequencies and scaling from two dumps");
   add_dump_options(*sub, opt->dumps, true);
+  add_choice_option(*sub, "--dtype", opt->dtype, kDTypeWords, parse_dtype,
+                    "the type the dump was computed in, for the rounding identify allows (default: the file's, or bf16 when "
+                    "every value of a float32 dump is a bf16 number)", "TYPE");
   sub->add_flag("--json", opt->json, "print the identification as JSON");
   add_figure_options(*sub, opt->figure);
   add_digits_option(*sub, opt->digits, "2", kDigitsHelp);
