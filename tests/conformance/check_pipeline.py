@@ -21,6 +21,7 @@ import concurrent.futures
 import json
 import math
 import os
+import re
 import subprocess
 import sys
 
@@ -60,9 +61,18 @@ LAYERED = {
     "step35": (4, set()),                        # src/models/step35.cpp:244-255: full layers n_rot / 2
     "spark2_5": (4, set()),                      # src/models/spark2-5.cpp:76-87: sliding layers' own head and n_rot
     "deepseek4": (4, set()),                     # src/models/deepseek4.cpp:903-935: compressed layers and the others
+    "dots3note": (2, set()),                     # src/models/dots3note.cpp:179-185: a full and a sliding MLA head
 }
-# Nodes of a layer type that is not a layer's (DeepSeek-4's lightning indexer: its q and compressed k, lid_*), by name.
-NODE_TYPES = {("deepseek4", "lid_"): "indexer"}
+# Nodes of a layer type that is not a layer's (the lightning indexers: DeepSeek-4's q and compressed k, lid_*; the
+# others' indexer_q, indexer_k), by name.
+NODE_TYPES = {("deepseek4", "lid_"): "indexer", ("deepseek32", "indexer_"): "indexer", ("glm-dsa", "indexer_"): "indexer",
+              ("dots3note", "indexer_"): "indexer", ("hy_v4", "indexer_"): "indexer"}
+# The indexers whose rope type is their own, checked once more with the model's layout imposed (rope's reading before
+# it knew the indexer's own, deepseek32.cpp:233-248, glm-dsa.cpp:271-286, dots3note.cpp:214-229): check must fail and
+# name the swapped layout.
+OWN_LAYOUT = {"deepseek32": "interleaved", "dots3note": "interleaved", "glm-dsa": "half"}
+# The layers with an indexer RoPE node in libllama's graph, as rope's layer type indexer lists them (inspect).
+INDEXER_LAYERS = {"deepseek32": {0, 1}, "glm-dsa": {0}, "dots3note": {0}, "hy_v4": {0}}
 # The models whose only layers with RoPE slide, at rope.freq_base_swa: inspect reports their values (None: the model's
 # scaling; 1: unscaled, muse-glimmer.cpp:9 leaves rope_freq_scale_train_swa at 1).
 ONLY_SLIDING_TURN = {"afmoe": None, "muse-glimmer": 1}
@@ -127,7 +137,7 @@ def main():
     if os.path.exists(os.path.join(a.out, "norope.tsv")):
         os.remove(os.path.join(a.out, "norope.tsv"))
     subprocess.run([a.harness, a.out, a.lib], check=True)
-    failed, total, models, turned, dumps, temperatures = 0, 0, {}, {}, {}, 0
+    failed, total, models, turned, dumps, temperatures, indexed = 0, 0, {}, {}, {}, 0, {}
     with open(os.path.join(a.out, "pipeline.tsv")) as f:
         rows = [line.rstrip("\n").split("\t") for line in f if line.strip()]
     # The nodes' checks, two at a time (CI's two cores); their answers are read in order below.
@@ -188,6 +198,16 @@ def main():
             ok = got == "before-equals-after"
             print(f"{'ok  ' if ok else 'FAIL'} {case:14s} {node:8s} before read after the in-place RoPE: {got}")
             failed += 0 if ok else 1
+        if case in OWN_LAYOUT and node.startswith("indexer_"):
+            total += 1
+            wrong = check + ["--layout", OWN_LAYOUT[case]]
+            rc, j = run(wrong)
+            got = "pass" if j["passed"] else j.get("diagnosis", {}).get("matches")
+            ok = got == "layout-swapped"
+            print(f"{'ok  ' if ok else 'FAIL'} {case:14s} {node:8s} with the model's layout {OWN_LAYOUT[case]}: {got}")
+            failed += 0 if ok else 1
+        if node.startswith("indexer_"):
+            indexed.setdefault(case, set()).add(int(layer))
         want = IDENTIFY.get((case, node))
         if want:
             # identify, from the two dumps alone, must recover the scaling family and its parameters.
@@ -221,6 +241,18 @@ def main():
                                         ["--config", models[case][0]], il)
             print(f"{'ok  ' if ok else 'FAIL'} {case:14s} layer {il}: rope check --layer-type {il}: {text}")
             failed += 0 if ok else 1
+    for case, layers in sorted(INDEXER_LAYERS.items()):
+        # The indexer's layers in libllama's graph, and in rope's reading of the file.
+        total += 1
+        rc, j = run([a.rope, "inspect", os.path.join(a.out, case + ".gguf"), "--layer-type", "indexer", "--json"])
+        line = next((o for o in j.get("origin", []) if o.startswith("layer type: indexer (layers ")), "")
+        listed = set()
+        for part in re.findall(r"(\d+)(?:\u2013(\d+))?", line[len("layer type: indexer (layers "):].split(";")[0]):
+            listed |= set(range(int(part[0]), int(part[1] or part[0]) + 1))
+        ok = indexed.get(case) == layers and listed == layers
+        print(f"{'ok  ' if ok else 'FAIL'} {case:14s} indexer layers in libllama's graph {sorted(indexed.get(case, []))}, "
+              f"rope's {sorted(listed)} (expected {sorted(layers)})")
+        failed += 0 if ok else 1
     # Models whose graph has no RoPE node (the harness lists them): rope must refuse them, saying llama.cpp applies none.
     norope = os.path.join(a.out, "norope.tsv")
     for case in (open(norope).read().split() if os.path.exists(norope) else []):

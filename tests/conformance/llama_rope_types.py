@@ -11,6 +11,8 @@ llama clones), so that a wrong row fails:
 - the rows with key_length_mla are exactly the architectures with RoPE whose loader reads attention.key_length_mla;
 - every architecture whose graph calls ggml_rope_set_offset or reads MLA heads rotates the last channels in its
   row (rotary_channels "last"; DFlash's DeepSeek-V4 draft: layers_code dflash), and no other row says so;
+- the rows with yarn_log_multiplier are exactly the architectures whose loader reads it, each with the loader's
+  division by 0.1 or none, and mscale = mscale_all_dim where src/llama-context.cpp says so (DeepSeek-2 alone);
 - every graph that leaves layers without RoPE by n_no_rope_layer_step has a row rule for it (nope_every equal to
   the step its loader sets, or a sliding rule of not_every_fourth, not_first_of_four or llama4);
 - the lightning indexers that turn the last channels with the model's rope type (ggml_rope_set_offset) are exactly
@@ -218,6 +220,22 @@ def main():
     bad += [f"{n}: reads attention.key_length_mla, the row says no" for n in sorted(mla - listed)]
     bad += [f"{n}: key_length_mla in the row, llama.cpp does not read it" for n in sorted(listed - mla)]
     print(f"{len(mla)} architectures with RoPE read attention.key_length_mla, {len(listed)} rows say so")
+
+    # rope.scaling.yarn_log_multiplier: read by exactly the rows' loaders, divided by 0.1 where the loader divides it, and
+    # mscale = mscale_all_dim for the architectures src/llama-context.cpp names (DeepSeek-2 alone).
+    ylm = readers("LLM_KV_ROPE_SCALING_YARN_LOG_MUL")
+    with_rule = {n for n, r in rows.items() if "yarn_log_multiplier" in r}
+    bad += [f"{n}: reads rope.scaling.yarn_log_multiplier, the row has no yarn_log_multiplier" for n in sorted(ylm - with_rule)]
+    bad += [f"{n}: yarn_log_multiplier in the row, llama.cpp does not read it" for n in sorted(with_rule - ylm)]
+    context = read(f"{src.src}/src/llama-context.cpp")
+    own_mscale = {src.names[c] for c in re.findall(r"model\.arch == (LLM_ARCH_\w+) && mscale_all_dims", context)}
+    for n in sorted(ylm & with_rule):
+        y = rows[n]["yarn_log_multiplier"]
+        divided = 0.1 if re.search(r"rope_yarn_log_mul\s*/=\s*0\.1f", src.loader(n)) else 1
+        if y["divided_by"] != divided or y["mscale_is_mscale_all_dim"] != (n in own_mscale):
+            bad.append(f"{n}: llama.cpp divides yarn_log_multiplier by {divided}, mscale = mscale_all_dim "
+                       f"{n in own_mscale}; the row {y['divided_by']}, {y['mscale_is_mscale_all_dim']}")
+    print(f"{len(ylm)} architectures read rope.scaling.yarn_log_multiplier, {len(with_rule)} rows say how")
 
     offset = {n for n in roped if "ggml_rope_set_offset" in src.graph(n)} | mla
     last = {n for n, r in rows.items() if r.get("rotary_channels") == "last" or r.get("layers_code") == "dflash"}

@@ -186,6 +186,18 @@ def good_files():
         (".rope.scaling.type", "str", "yarn"), (".rope.scaling.factor", "f32", 40.0),
         (".rope.scaling.original_context_length", "u32", 4096),
         (".rope.scaling.yarn_log_multiplier", "f32", 0.1)]))
+    # rope.scaling.yarn_log_multiplier as each loader reads it (src/llama-context.cpp:185-198): DeepSeek-3.2 divides it
+    # by 0.1 and keeps mscale 1 (deepseek32.cpp:34-38); Mistral 3 reads mscale_all_dim itself (mistral3.cpp:9); GLM-DSA
+    # does not read it.
+    yarn40 = [(".rope.dimension_count", "u32", 64), (".rope.freq_base", "f32", 10000.0),
+              (".rope.scaling.type", "str", "yarn"), (".rope.scaling.factor", "f32", 40.0),
+              (".rope.scaling.original_context_length", "u32", 4096), (".rope.scaling.yarn_log_multiplier", "f32", 1.0)]
+    f["deepseek32-log-mul-1.gguf"] = gguf(model("deepseek32", 163840, 7168, 128, 128, [
+        (".attention.key_length", "u32", 192)] + yarn40))
+    f["ministral3-yarn.gguf"] = gguf(model("mistral3", 262144, 5120, 32, 8, [
+        (".attention.key_length", "u32", 128)] + yarn40[1:]))
+    f["glm-dsa-yarn-log.gguf"] = gguf(model("glm-dsa", 202752, 6144, 64, 64, [
+        (".attention.key_length", "u32", 192)] + yarn40))
     # GLM-4.1V: glm4 with sections, which llama.cpp rotates with MROPE (use_mrope).
     f["glm-4v.gguf"] = gguf(model("glm4", 65536, 4096, 32, 2, [
         (".rope.dimension_count", "u32", 64), (".rope.freq_base", "f32", 10000.0),

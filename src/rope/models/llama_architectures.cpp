@@ -107,6 +107,12 @@ ArchitectureRows parse_rows() {
       bad_row(a.name, "unknown layers_code " + a.layers_code);
     }
     if (row.contains("indexer")) a.indexer = indexer_rule(a.name, row.at("indexer"));
+    if (row.contains("yarn_log_multiplier")) {
+      const nlohmann::json& y = row.at("yarn_log_multiplier");
+      a.yarn_log = LlamaYarnLogRule{y.at("divided_by").get<float>(), y.at("mscale_is_mscale_all_dim").get<bool>(),
+                                    y.at("source").get<std::string>()};
+      if (!(a.yarn_log->divided_by > 0)) bad_row(a.name, "yarn_log_multiplier's divided_by must be above 0");
+    }
     a.full_rotary_divisor = row.value("full_rotary_divisor", 1);
     a.base_alpha_key = row.value("base_alpha_key", std::string());
     a.converter_permutes_qk = row.value("converter_permutes_qk", false);

@@ -63,6 +63,15 @@ struct LlamaIndexerRule {
   std::string source;  ///< the llama.cpp lines of its RoPE calls
 };
 
+/// How the loader reads {arch}.rope.scaling.yarn_log_multiplier (the row's yarn_log_multiplier; without one llama.cpp
+/// does not read the key): mscale_all_dim = the value / divided_by (float32), and mscale = mscale_all_dim for DeepSeek-2
+/// alone, else 1 (src/llama-context.cpp:185-198).
+struct LlamaYarnLogRule {
+  float divided_by = 1.0f;
+  bool mscale_is_mscale_all_dim = false;
+  std::string source;
+};
+
 /// One architecture (a row "llama_cpp" of data/families.json).
 struct GgufArchitecture {
   std::string name;             ///< general.architecture: "llama", "qwen2", "gpt-oss", ...
@@ -79,6 +88,7 @@ struct GgufArchitecture {
   std::string rope_pattern_key;     ///< one bool per layer, 1: RoPE (Granite SWA's attention.rope_pattern)
   std::string layers_code;          ///< per-layer rules computed by rope's code of that name: deepseek4, dflash, hy_v4
   std::optional<LlamaIndexerRule> indexer;  ///< a lightning indexer on the first channels (layer type "indexer")
+  std::optional<LlamaYarnLogRule> yarn_log;  ///< its loader reads rope.scaling.yarn_log_multiplier
   int full_rotary_divisor = 1;      ///< the full layers rotate rope.dimension_count / n channels (Step 3.5: 2)
   std::string base_alpha_key;       ///< folded into the base, base · alpha^(d/(d − 2)) (HunYuan-VL)
   bool converter_permutes_qk = false;  ///< convert_hf_to_gguf.py permutes q and k for NORM (llama)
