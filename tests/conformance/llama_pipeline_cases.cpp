@@ -212,6 +212,22 @@ std::vector<PipelineCase> pipeline_cases() {
     m.u32("hyper_connection.count", 4).f32("hyper_connection.epsilon", 1e-6f).f32("hyper_connection.magnitude", 1.0f)
         .i32s("attention.indexer.types", {1, 0});
   });
+  // Qwen4-exp: IMROPE on heads of 256 turning 128 with sections whose pairs 61, 62 read the fourth slot, linear attention
+  // but the fourth layer; its indexer (heads of 128, all turning) on that
+  // layer (compress ratio 4): q at the tokens' positions, k (a block's mean key) at the block's first position in all four
+  // slots (qwen4exp.cpp:598-642, src/llama-memory-hybrid-idx.cpp:482-492). One sequence: its blocks are whole.
+  add("qwen4exp", "qwen4exp", [](Meta& m) {
+    m.model(262144, 2, 1, 256, 128, 1e7f, 4).i32s("rope.dimension_sections", {24, 20, 20, 0}).u32("ssm.conv_kernel", 4)
+        .u32("ssm.inner_size", 128).u32("ssm.state_size", 32).u32("ssm.time_step_rank", 4).u32("ssm.group_count", 2)
+        .u32("hyper_connection.count", 2).u32("hyper_connection.low_rank", 8).f32("hyper_connection.epsilon", 1e-6f)
+        .u32("attention.indexer.head_count", 2).u32("attention.indexer.key_length", 128).u32("attention.indexer.top_k", 8)
+        .i32s("attention.compress_ratios", {4, 4, 4, 4}).u32("full_attention_interval", 4).u32("expert_count", 2)
+        .u32("expert_used_count", 2).u32("expert_feed_forward_length", 32).u32("expert_shared_feed_forward_length", 32);
+    // A block is position / ratio, and must lie in the cache's cell window (GGML_ASSERT "qsa: cell position runs past the
+    // cell window", src/llama-memory-hybrid-idx.cpp:352-356, 456): a sequence from position 0, 32 tokens, not far out.
+    for (int p = 0; p < 32; ++p) m.prefill.push_back(p);
+    m.no_save = true;
+  });
   return cases;
 }
 
