@@ -80,8 +80,11 @@ void print_layer_types(std::ostream& out, const ModelRope& rr, bool z) {
       out << msg("    head_dim {0}, rotary dim {1}\n", s.head_dim, s.rotary_dim).in(z);
     }
     if (s.layout != rr.spec.layout || (s.rotary_offset == 0) != (rr.spec.rotary_offset == 0)) {  // llama.cpp's indexers: [rope | nope]
-      out << msg("    {0} layout ({1}), rotating channels {2}–{3} of {4}\n", to_string(s.layout), s.layout_reason.in(z),
-                 s.rotary_offset, s.rotary_offset + s.rotary_dim - 1, s.head_dim)
+      const int first = s.rotary_offset, last = s.rotary_offset + s.rotary_dim - 1;
+      out << (s.layout == Layout::Half
+                  ? msg("    half layout ({0}), rotating channels {1}–{2} of {3}\n", s.layout_reason.in(z), first, last, s.head_dim)
+                  : msg("    interleaved layout ({0}), rotating channels {1}–{2} of {3}\n", s.layout_reason.in(z), first, last,
+                        s.head_dim))
                  .in(z);
     }
     out << msg("    base {0}, {1} scaling f = {2}, attention factor {3} ({4})\n",
