@@ -290,6 +290,12 @@ def good_files():
         (".rope.freq_base", "f32", 10000000.0), (".rope.dimension_sections", "arr", ("i32", [11, 11, 10, 0])),
         (".attention.indexer.key_length", "u32", 128), (".attention.compress_ratios", "arr", ("i32", [4, 4, 4, 0, 4, 4, 4, 4])),
         (".full_attention_interval", "u32", 4)], layers=8))
+    # Qwen4-exp without compress ratios: no indexer, its linear-attention layers still without RoPE (qwen4exp.cpp:127-135).
+    f["qwen4exp-dense.gguf"] = gguf(model("qwen4exp", 262144, 2048, 16, 2, [
+        (".attention.key_length", "u32", 256), (".rope.dimension_count", "u32", 64),
+        (".rope.freq_base", "f32", 10000000.0), (".rope.dimension_sections", "arr", ("i32", [11, 11, 10, 0])),
+        (".attention.indexer.key_length", "u32", 128),
+        (".attention.recurrent_layers", "arr", ("i32", [1, 1, 0, 1, 1, 0]))], layers=6))
     # DeepSeek-V4: compressed layers (ratio 4 and 128) and sliding-only ones; the indexer's heads of 128 on the ratio-4 ones.
     f["deepseek-v4.gguf"] = gguf(model("deepseek4", 1048576, 4096, 64, 1, [
         (".attention.key_length", "u32", 512), (".rope.dimension_count", "u32", 64), (".rope.freq_base", "f32", 10000.0),

@@ -111,6 +111,12 @@ TEST(GgufIndexers, Qwen4ExpIndexerOnFullLayersWithACompressRatio) {
   EXPECT_EQ(s.rotary_offset, 0);
   EXPECT_TRUE(s.axes.has_value());
   EXPECT_THROW(spec_of_type("qwen4exp.gguf", "linear_attention"), InvalidArgument);
+  // attention.recurrent_layers lists them; without compress_ratios no layer has the indexer (qwen4exp.cpp:785-788).
+  const GgufModel dense = read_gguf_model(gguf_path("qwen4exp-dense.gguf"));
+  ASSERT_EQ(dense.model.layer_types.size(), 2u);
+  EXPECT_EQ(dense.model.layer_types[0].layers, (std::vector<int>{2, 5}));
+  EXPECT_EQ(dense.model.layer_types[1].layers, (std::vector<int>{0, 1, 3, 4}));
+  EXPECT_THROW(select_layer_type(dense.model, "indexer"), InvalidArgument);
 }
 
 }  // namespace

@@ -160,7 +160,9 @@ void gguf_indexer(const GgufFile& f, const std::string& arch, const LlamaIndexer
   for (long i = 0; i < trunk; ++i) {
     if (on[static_cast<std::size_t>(i)]) indexer.layers.push_back(static_cast<int>(i));
   }
-  if (indexer.layers.empty()) return;
+  // Qwen4-exp's linear-attention layers have no RoPE, with or without an indexer.
+  const bool any_linear = std::find(recurrent.begin(), recurrent.end(), true) != recurrent.end();
+  if (indexer.layers.empty() && !any_linear) return;
   const bool had_types = !g.model.layer_types.empty();
   if (!had_types) {  // one RoPE for every attention layer, and the indexer's
     LayerTypeRope attention{qwen4 ? "full_attention" : "attention", {}, true, g.model.rope,
@@ -174,13 +176,15 @@ void gguf_indexer(const GgufFile& f, const std::string& arch, const LlamaIndexer
     if (!linear.layers.empty()) g.model.layer_types.push_back(linear);
     g.model.layer_type = attention.name;
   }
-  g.model.layer_types.push_back(indexer);
+  if (!indexer.layers.empty()) g.model.layer_types.push_back(indexer);
   std::string counts;
   for (const LayerTypeRope& t : g.model.layer_types) counts += fmt::format("{}{} {}", counts.empty() ? "" : ", ", t.layers.size(), t.name);
   g.model.origin.push_back(had_types ? origin_line(Message::same("indexer"), describe_layers(indexer.layers),
                                                    msg("llama.cpp's indexer ({0})", rule.source))
                                      : origin_line(Message::same("layer_types"), counts,
-                                                   msg("llama.cpp's indexer ({0})", rule.source)));
+                                                   indexer.layers.empty()
+                                                       ? msg("llama.cpp: linear attention, no RoPE (src/models/qwen4exp.cpp:127-135, 411-414)")
+                                                       : msg("llama.cpp's indexer ({0})", rule.source)));
 }
 
 }  // namespace rope::detail
