@@ -70,6 +70,19 @@ def llama_rule(r):
         words.append(f"rotates the last `rope.dimension_count` channels ({r['rotary_channels_source']})")
     if r.get("layers_note"):
         words.append(r["layers_note"])
+    if r.get("yarn_log_multiplier"):
+        y = r["yarn_log_multiplier"]
+        words.append("reads `rope.scaling.yarn_log_multiplier` as mscale_all_dim"
+                     + (f" × {round(1 / y['divided_by'])}" if y["divided_by"] != 1 else "")
+                     + (", with mscale = mscale_all_dim" if y["mscale_is_mscale_all_dim"] else ", with mscale 1")
+                     + f" ({y['source']})")
+    if r.get("indexer"):
+        x = r["indexer"]
+        kind = "the model's rope type" if x["rope_type"] == "model" else x["rope_type"]
+        words.append(f"the lightning indexer (layer type `indexer`): the first `rope.dimension_count` channels of heads of "
+                     f"`attention.indexer.key_length` turn with {kind} and the model's RoPE ({x['source']}); "
+                     + x["note"] + (f" ({x['types_source']})" if "types_source" in x else "")
+                     + (f" ({x['k_positions_source']})" if "k_positions_source" in x else ""))
     if r.get("note"):
         words.append(r["note"])
     return "; ".join(words)

@@ -260,5 +260,19 @@ TEST_F(CmdInspect, ProportionalRopeSaysItPairsTheWholeHeadAndTurnsAQuarter) {
   EXPECT_THAT(r.out, Not(HasSubstr("int(512 × partial_rotary_factor 0.25)")));
 }
 
+TEST_F(CmdInspect, AnIndexerOnTheFirstChannelsShowsItsOwnLayoutAndChannels) {
+  // tests/io/write_gguf.py: deepseek32, MLA heads of 192 turning their last 64 (NORM); its indexer's heads of 128 turn
+  // their first 64 NEOX (src/models/deepseek32.cpp:179, 233-248).
+  const Result r = rope_cli({"inspect", std::string(ROPE_GGUF_DIR) + "/deepseek32.gguf"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("  indexer: 3 layers: 0–2\n    head_dim 128, rotary dim 64\n    half layout (llama.cpp rope type "
+                               "NEOX of the indexer of deepseek32 (src/models/deepseek32.cpp:179-180,226-249)), rotating "
+                               "channels 0–63 of 128\n"));
+  const Result j = rope_cli({"inspect", std::string(ROPE_GGUF_DIR) + "/deepseek32.gguf", "--layer-type", "indexer", "--json"});
+  ASSERT_EQ(j.code, 0) << j.err;
+  EXPECT_THAT(j.out, HasSubstr("\"rotating_channels\": [\n    0,\n    64\n  ]"));
+  EXPECT_THAT(j.out, HasSubstr("\"layout\": \"half\""));
+}
+
 }  // namespace
 }  // namespace rope

@@ -74,6 +74,7 @@ bool run(ggml_backend_t be, const Call& c, const std::vector<float>& x, std::vec
       p[static_cast<std::size_t>(slot * n + t)] =
           (c.axes.empty() ? c.positions[ut] : c.axes[ut][static_cast<std::size_t>(slot)]) + c.position_shift;
     }
+    if (multi && c.e_slot) p[static_cast<std::size_t>(3 * n + t)] = c.positions[ut] + c.position_shift;
     if (!c.columns.empty()) {  // VISION (clip.cpp's Qwen2-VL tower): slots 0 and 1 are the row and the column
       p[static_cast<std::size_t>(n + t)] = p[static_cast<std::size_t>(3 * n + t)] = c.columns[ut];
     }

@@ -55,6 +55,7 @@ struct Call {
   std::vector<int> columns;   ///< VISION: the patch's column (slot 1); `positions` holds its row (slot 0)
   bool before_is_after = false;  ///< a planted bug: "before" read after an in-place RoPE (the rotated values)
   std::vector<std::array<int, 3>> axes;  ///< M-RoPE: (t, h, w) per token in slots 0-2 (slot 3 is 0); else (p, p, p)
+  bool e_slot = false;        ///< M-RoPE: slot 3 holds the position too (Qwen4-exp's indexer k at a block's first position)
   bool f16 = false;           ///< the kernel on float16 q (the dumps are float16 too)
   int row = 0;                ///< > head_dim: q is a strided view of rows this wide (a fused QKV), heads apart by head_dim
 };
@@ -75,5 +76,8 @@ inline float yarn_attn_factor(float f, bool log_multiplier) {
 /// The layers whose RoPE differs, on GGUF files as convert_hf_to_gguf.py writes them (no sliding_window_pattern: the
 /// architecture's default pattern), and further kernel cases (float16, strided views, multi-axis positions).
 void layer_cases(const AddCase& add, const std::string& dir);
+
+/// The lightning indexers on the first channels of their [rope | nope] heads (ggml_rope_indexer_cases.cpp).
+void indexer_cases(const AddCase& add, const std::string& dir);
 
 }  // namespace rope_conformance

@@ -361,6 +361,7 @@ void kernels(const AddCase& add, const std::string& dir) {
 void layer_cases(const AddCase& add, const std::string& dir) {
   per_layer(add);
   kernels(add, dir);
+  indexer_cases(add, dir);
 }
 
 }  // namespace rope_conformance

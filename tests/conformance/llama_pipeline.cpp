@@ -13,7 +13,8 @@
 // Views (Phi-3's fused QKV, DeepSeek's q_pe and k_pe) are read through their strides nb[]. Llama 4's NoPE layers'
 // query temperature (a ggml_mul node) is captured the same way, with mode -1.
 //
-// Out: OUTDIR/CASE.gguf (the file libllama loaded), OUTDIR/CASE.NODE.{before,after,pos}.npy and a table
+// Out: OUTDIR/CASE.gguf (the file libllama loaded), OUTDIR/CASE.NODE.{before,after,pos}.npy (and
+// CASE.NODE.axis-positions.csv when a token's fourth position slot is not 0: Qwen4-exp's block keys) and a table
 // OUTDIR/pipeline.tsv: case, dump prefix, node name, layer, the node's n_dims, mode, freq_base, freq_scale,
 // ext_factor, attn_factor, its positions, the fourth slot of token 0 (-1 for 1-D positions), then what libllama
 // reports it loaded (n_ctx_train, rope type, freq_scale_train, the values of the keys rope.freq_base,
@@ -22,6 +23,7 @@
 //
 // Usage: rope_llama_pipeline OUTDIR LIBDIR [VARIANT.so | CASE]: without VARIANT the best CPU variant of LIBDIR;
 // with CASE that model only, its rows appended to OUTDIR/pipeline.tsv.
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -203,7 +205,7 @@ bool run(const std::string& dir, const std::string& name, Meta& meta, std::ofstr
   cp.cb_eval = capture, cp.cb_eval_user_data = &nodes;
   llama_context* ctx = llama_init_from_model(model, cp);
   if (!ctx) return std::fprintf(stderr, "%s: no context\n", name.c_str()), llama_model_free(model), false;
-  llama_batch b = llama_batch_init(n, 0, 1);
+  llama_batch b = llama_batch_init(std::max(n, static_cast<int>(meta.prefill.size())), 0, 1);
   int rc = 0;
   if (meta.one_token_decodes.empty() && meta.prefill.empty()) {
     for (int i = 0; i < n; ++i) {
@@ -253,6 +255,17 @@ bool run(const std::string& dir, const std::string& name, Meta& meta, std::ofstr
     if (in_place) write_npy(base + ".naive-before.npy", "<f4", c.naive.data(), c.naive.size() * 4, shape);
     std::string pos;
     for (std::int64_t t = 0; t < c.tokens; ++t) pos += (t ? "," : "") + std::to_string(c.pos[static_cast<std::size_t>(t)]);
+    // Four slots per token whose fourth is not a text token's 0 (Qwen4-exp's block keys at (b, b, b, b)): every slot, a row
+    // per token, for `rope check --axis-positions`.
+    bool e_slot = false;
+    const auto tokens = static_cast<std::size_t>(c.tokens);
+    for (std::size_t t = 0; c.pos.size() == 4 * tokens && t < tokens; ++t) e_slot = e_slot || c.pos[3 * tokens + t] != 0;
+    if (e_slot) {
+      std::ofstream f(base + ".axis-positions.csv");
+      for (std::size_t t = 0; t < tokens; ++t) {
+        f << c.pos[t] << ',' << c.pos[tokens + t] << ',' << c.pos[2 * tokens + t] << ',' << c.pos[3 * tokens + t] << '\n';
+      }
+    }
     const auto dash = c.name.rfind('-');
     const std::string layer = dash == std::string::npos ? "-1" : c.name.substr(dash + 1);
     table << name << '\t' << base << '\t' << c.name << '\t' << layer << '\t' << c.n_dims << '\t' << c.mode << '\t'

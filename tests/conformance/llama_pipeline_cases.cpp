@@ -177,6 +177,57 @@ std::vector<PipelineCase> pipeline_cases() {
     for (int p = 65520; p < 65536; ++p) m.prefill.push_back(p);
     m.n_ctx = 65536;  // the compressed caches are indexed by position / ratio (src/llama-kv-cache-dsv4.cpp:523-527)
   });
+  // The lightning indexers (gguf_config_indexer.cpp): heads of 128 (a power of 2: their Hadamard transform) of which the
+  // first 64 turn with a rope type of their own (DeepSeek-3.2, dots3note NEOX; GLM-DSA NORM), or the last 64 with the
+  // model's (HY-V4); MLA heads of 192 around them, the model's YaRN.
+  const auto dsa = [](Meta& m, std::uint32_t layers) {
+    m.u32("context_length", 163840).u32("embedding_length", 256).u32("block_count", layers).u32("feed_forward_length", 64)
+        .u32("attention.head_count", 2).u32("attention.head_count_kv", 1).u32("attention.key_length", 576)
+        .u32("attention.value_length", 512).f32("attention.layer_norm_rms_epsilon", 1e-6f).u32("rope.dimension_count", 64)
+        .f32("rope.freq_base", 10000).str("rope.scaling.type", "yarn").f32("rope.scaling.factor", 40)
+        .u32("rope.scaling.original_context_length", 4096).f32("rope.scaling.yarn_log_multiplier", 0.1f)
+        .u32("attention.q_lora_rank", 64).u32("attention.kv_lora_rank", 512).u32("attention.key_length_mla", 192)
+        .u32("attention.value_length_mla", 128).u32("leading_dense_block_count", 1).u32("expert_count", 2)
+        .u32("expert_used_count", 2).u32("expert_shared_count", 1).u32("expert_feed_forward_length", 32)
+        .f32("expert_weights_scale", 1.0f).u32("expert_gating_func", 2).u32("attention.indexer.head_count", 2)
+        .u32("attention.indexer.key_length", 128).u32("attention.indexer.top_k", 16);
+  };
+  add("deepseek32", "deepseek32", [&](Meta& m) { dsa(m, 2); });  // NEOX indexer in every layer (deepseek32.cpp:226-249)
+  add("glm-dsa", "glm-dsa", [&](Meta& m) {  // NORM indexer on layer 0 only (attention.indexer.types; glm-dsa.cpp:264-287)
+    dsa(m, 2);
+    m.u32("context_length", 202752).i32s("attention.indexer.types", {1, 0});
+    // its indexer tensors are optional (glm-dsa.cpp:144-148): libllama creates them only when the metadata lists them
+    m.listed("blk.0.indexer.k_norm.weight", 128).listed("blk.0.indexer.k_norm.bias", 128)
+        .listed("blk.0.indexer.proj.weight", 256, 2).listed("blk.0.indexer.attn_k.weight", 256, 128)
+        .listed("blk.0.indexer.attn_q_b.weight", 64, 256);
+  });
+  add("dots3note", "dots3note", [&](Meta& m) {  // NEOX indexer on the full layer 0 (dots3note.cpp:207-230)
+    dsa(m, 2);
+    m.u32("attention.kv_lora_rank_swa", 512).u32("attention.key_length_mla_swa", 128)
+        .u32("attention.value_length_mla_swa", 128).u32("attention.sliding_window", 128).f32("rope.freq_base_swa", 20000)
+        .bools("attention.sliding_window_pattern", {false, true}).i32s("attention.indexer.types", {1, 0});
+  });
+  add("hy_v4", "hy_v4", [&](Meta& m) {  // the model's NORM on the last 64 of the indexer's 128 (hy-v4.cpp:342-375)
+    dsa(m, 2);
+    m.u32("hyper_connection.count", 4).f32("hyper_connection.epsilon", 1e-6f).f32("hyper_connection.magnitude", 1.0f)
+        .i32s("attention.indexer.types", {1, 0});
+  });
+  // Qwen4-exp: IMROPE on heads of 256 turning 128 with sections whose pairs 61, 62 read the fourth slot, linear attention
+  // but the fourth layer; its indexer (heads of 128, all turning) on that
+  // layer (compress ratio 4): q at the tokens' positions, k (a block's mean key) at the block's first position in all four
+  // slots (qwen4exp.cpp:598-642, src/llama-memory-hybrid-idx.cpp:482-492). One sequence: its blocks are whole.
+  add("qwen4exp", "qwen4exp", [](Meta& m) {
+    m.model(262144, 2, 1, 256, 128, 1e7f, 4).i32s("rope.dimension_sections", {24, 20, 20, 0}).u32("ssm.conv_kernel", 4)
+        .u32("ssm.inner_size", 128).u32("ssm.state_size", 32).u32("ssm.time_step_rank", 4).u32("ssm.group_count", 2)
+        .u32("hyper_connection.count", 2).u32("hyper_connection.low_rank", 8).f32("hyper_connection.epsilon", 1e-6f)
+        .u32("attention.indexer.head_count", 2).u32("attention.indexer.key_length", 128).u32("attention.indexer.top_k", 8)
+        .i32s("attention.compress_ratios", {4, 4, 4, 4}).u32("full_attention_interval", 4).u32("expert_count", 2)
+        .u32("expert_used_count", 2).u32("expert_feed_forward_length", 32).u32("expert_shared_feed_forward_length", 32);
+    // A block is position / ratio, and must lie in the cache's cell window (GGML_ASSERT "qsa: cell position runs past the
+    // cell window", src/llama-memory-hybrid-idx.cpp:352-356, 456): a sequence from position 0, 32 tokens, not far out.
+    for (int p = 0; p < 32; ++p) m.prefill.push_back(p);
+    m.no_save = true;
+  });
   return cases;
 }
 

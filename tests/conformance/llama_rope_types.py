@@ -11,10 +11,15 @@ llama clones), so that a wrong row fails:
 - the rows with key_length_mla are exactly the architectures with RoPE whose loader reads attention.key_length_mla;
 - every architecture whose graph calls ggml_rope_set_offset or reads MLA heads rotates the last channels in its
   row (rotary_channels "last"; DFlash's DeepSeek-V4 draft: layers_code dflash), and no other row says so;
+- the rows with yarn_log_multiplier are exactly the architectures whose loader reads it, each with the loader's
+  division by 0.1 or none, and mscale = mscale_all_dim where src/llama-context.cpp says so (DeepSeek-2 alone);
 - every graph that leaves layers without RoPE by n_no_rope_layer_step has a row rule for it (nope_every equal to
   the step its loader sets, or a sliding rule of not_every_fourth, not_first_of_four or llama4);
 - the lightning indexers that turn the last channels with the model's rope type (ggml_rope_set_offset) are exactly
-  the rows whose layers_code models them (deepseek4, hy_v4); the others are printed as not modelled.
+  the rows whose layers_code models them (deepseek4, hy_v4); those that turn the first channels are exactly the rows
+  with an "indexer", whose rope type (its own, or "model"), layers (every, indexer_types with GLM-5.2's default list
+  and context bound, not_sliding, compress_ratios), channels and positions (k at other positions: k_positions_source)
+  are those of the graph's ggml_rope_ext / ggml_rope_multi calls on the indexer's q and k, at the model's freq_base.
 
 Usage: llama_rope_types.py --src LLAMA_CPP_SOURCE --table data/families.json
 """
@@ -106,6 +111,61 @@ class Source:
         return "\n".join(self.files(self.cls[name])) if name in self.cls else ""
 
 
+def indexer_calls(graph):
+    """The graph's RoPE calls on the indexer's q and on its k: (tensor, args) of each `X = ggml_rope_ext/multi(ctx0, Y,
+    ARGS);` whose result the graph names indexer_q / indexer_k (cb(X, "indexer_q", il) within the next two statements:
+    Qwen4-exp reshapes its k first)."""
+    calls = {}
+    for m in re.finditer(r"(\w+) = ggml_rope_(?:ext|multi)\(\s*ctx0,\s*(\w+),(.*?)\);(.*?;.*?;)", graph, re.S):
+        named = re.search(r'cb\(' + m.group(1) + r', "(indexer_[qk])"', m.group(4))
+        if named and named.group(1) not in calls:
+            calls[named.group(1)] = [a.strip() for a in m.group(3).split(",")]
+    return calls
+
+
+def first_channels_indexer(n, graph, loader, row):
+    """The differences between an indexer on the first channels in llama.cpp's graph and the row's "indexer"."""
+    if row is None:
+        return [f"{n}: its indexer turns the first channels, the row has no indexer for it"]
+    calls, bad = indexer_calls(graph), []
+    if set(calls) != {"indexer_q", "indexer_k"}:
+        return [f"{n}: the RoPE calls of its indexer's q and k are not found ({sorted(calls)})"]
+    for which, args in sorted(calls.items()):
+        # (positions, freq_factors, n_dims, [sections,] mode, n_ctx_orig, freq_base, freq_scale, ...)
+        mode = args[4] if args[3] == "sections" else args[3]
+        base = args[6] if args[3] == "sections" else args[5]
+        t = mode.replace("LLAMA_ROPE_TYPE_", "") if mode.startswith("LLAMA_ROPE_TYPE_") else "model"
+        if mode not in ("rope_type",) and t == "model":
+            bad.append(f"{n}: {which}'s rope type {mode} is not read")
+        if t != row["rope_type"]:
+            bad.append(f"{n}: {which} turns with rope type {t}, the row says {row['rope_type']}")
+        if args[2] != "n_rot" or base != "freq_base":
+            bad.append(f"{n}: {which} turns {args[2]} channels at {base}; rope assumes n_rot at the model's freq_base")
+        moved = args[0] != "inp_pos"
+        if moved != (which == "indexer_k" and "k_positions_source" in row):
+            bad.append(f"{n}: {which} turns at positions {args[0]}; the row "
+                       f"{'says' if 'k_positions_source' in row else 'does not say'} its k has positions of its own")
+    if row.get("rotary_channels") != "first":
+        bad.append(f"{n}: its indexer turns the first channels, the row says {row.get('rotary_channels')}")
+    before = graph[:graph.index('"indexer_q"')][-600:]
+    layers = ("indexer_types" if "is_indexer_full(il)" in before else "not_sliding" if "if (!is_swa)" in before
+              else "compress_ratios" if re.search(r"dsv4_compress_ratios\[il\] > 0", graph) and "build_qsa_top_k" in graph
+              else "every")
+    if layers != row["layers"]:
+        bad.append(f"{n}: its indexer's layers are {layers} in llama.cpp's graph, the row says {row['layers']}")
+    if layers == "indexer_types":
+        m = re.search(r"DEFAULT_INDEXER_TYPES = \{(.*?)\};", graph, re.S)
+        listed = [int(x) for x in re.findall(r"\d+", m.group(1))] if m else None
+        below = re.search(r"n_ctx_train < (\d+);", loader)
+        if listed != row.get("types_default") or not below or int(below.group(1)) != row.get("all_below_context"):
+            bad.append(f"{n}: without attention.indexer.types llama.cpp has every layer below context "
+                       f"{below.group(1) if below else None}, else {listed}; the row {row.get('all_below_context')}, "
+                       f"{row.get('types_default')}")
+    if layers == "compress_ratios" and not re.search(r"full_attn_interval = 4;", loader):
+        bad.append(f"{n}: the default full_attention_interval is not 4 in llama.cpp's loader")
+    return bad
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--src", required=True)
@@ -161,6 +221,22 @@ def main():
     bad += [f"{n}: key_length_mla in the row, llama.cpp does not read it" for n in sorted(listed - mla)]
     print(f"{len(mla)} architectures with RoPE read attention.key_length_mla, {len(listed)} rows say so")
 
+    # rope.scaling.yarn_log_multiplier: read by exactly the rows' loaders, divided by 0.1 where the loader divides it, and
+    # mscale = mscale_all_dim for the architectures src/llama-context.cpp names (DeepSeek-2 alone).
+    ylm = readers("LLM_KV_ROPE_SCALING_YARN_LOG_MUL")
+    with_rule = {n for n, r in rows.items() if "yarn_log_multiplier" in r}
+    bad += [f"{n}: reads rope.scaling.yarn_log_multiplier, the row has no yarn_log_multiplier" for n in sorted(ylm - with_rule)]
+    bad += [f"{n}: yarn_log_multiplier in the row, llama.cpp does not read it" for n in sorted(with_rule - ylm)]
+    context = read(f"{src.src}/src/llama-context.cpp")
+    own_mscale = {src.names[c] for c in re.findall(r"model\.arch == (LLM_ARCH_\w+) && mscale_all_dims", context)}
+    for n in sorted(ylm & with_rule):
+        y = rows[n]["yarn_log_multiplier"]
+        divided = 0.1 if re.search(r"rope_yarn_log_mul\s*/=\s*0\.1f", src.loader(n)) else 1
+        if y["divided_by"] != divided or y["mscale_is_mscale_all_dim"] != (n in own_mscale):
+            bad.append(f"{n}: llama.cpp divides yarn_log_multiplier by {divided}, mscale = mscale_all_dim "
+                       f"{n in own_mscale}; the row {y['divided_by']}, {y['mscale_is_mscale_all_dim']}")
+    print(f"{len(ylm)} architectures read rope.scaling.yarn_log_multiplier, {len(with_rule)} rows say how")
+
     offset = {n for n in roped if "ggml_rope_set_offset" in src.graph(n)} | mla
     last = {n for n, r in rows.items() if r.get("rotary_channels") == "last" or r.get("layers_code") == "dflash"}
     bad += [f"{n}: llama.cpp rotates the last channels, the row says the first" for n in sorted(offset - last)]
@@ -191,14 +267,16 @@ def main():
         if re.search(r"ggml_rope_set_offset\((?:indexer_q|iq),", graph):
             last_indexer.add(n)
         else:
-            t = re.search(r"ggml_rope_ext\(ctx0, indexer_q,[^;]*?LLAMA_ROPE_TYPE_(\w+)", graph, re.S)
-            other.append(f"{n} ({t.group(1) if t else 'the model' + chr(39) + 's rope type'}, first channels)")
+            other.append(n)
+            bad += first_channels_indexer(n, graph, src.loader(n), rows[n].get("indexer"))
     bad += [f"{n}: its indexer turns the last channels with the model's rope type, the row has no layers_code for it"
             for n in sorted(last_indexer - coded)]
     bad += [f"{n}: layers_code models an indexer on the last channels, llama.cpp's graph has none"
             for n in sorted(coded - last_indexer)]
+    bad += [f"{n}: the row has an indexer, llama.cpp's graph has none on the first channels"
+            for n in sorted({n for n, r in rows.items() if "indexer" in r} - set(other))]
     print(f"{len(last_indexer)} indexers turn the last channels with the model's rope type, {len(coded)} rows model them; "
-          f"not modelled: {', '.join(other) or 'none'}")
+          f"{len(other)} turn the first channels: {', '.join(other) or 'none'}")
     for line in bad:
         print(line)
     print(f"{len(bad)} differences")

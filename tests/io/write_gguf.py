@@ -186,6 +186,18 @@ def good_files():
         (".rope.scaling.type", "str", "yarn"), (".rope.scaling.factor", "f32", 40.0),
         (".rope.scaling.original_context_length", "u32", 4096),
         (".rope.scaling.yarn_log_multiplier", "f32", 0.1)]))
+    # rope.scaling.yarn_log_multiplier as each loader reads it (src/llama-context.cpp:185-198): DeepSeek-3.2 divides it
+    # by 0.1 and keeps mscale 1 (deepseek32.cpp:34-38); Mistral 3 reads mscale_all_dim itself (mistral3.cpp:9); GLM-DSA
+    # does not read it.
+    yarn40 = [(".rope.dimension_count", "u32", 64), (".rope.freq_base", "f32", 10000.0),
+              (".rope.scaling.type", "str", "yarn"), (".rope.scaling.factor", "f32", 40.0),
+              (".rope.scaling.original_context_length", "u32", 4096), (".rope.scaling.yarn_log_multiplier", "f32", 1.0)]
+    f["deepseek32-log-mul-1.gguf"] = gguf(model("deepseek32", 163840, 7168, 128, 128, [
+        (".attention.key_length", "u32", 192)] + yarn40))
+    f["ministral3-yarn.gguf"] = gguf(model("mistral3", 262144, 5120, 32, 8, [
+        (".attention.key_length", "u32", 128)] + yarn40[1:]))
+    f["glm-dsa-yarn-log.gguf"] = gguf(model("glm-dsa", 202752, 6144, 64, 64, [
+        (".attention.key_length", "u32", 192)] + yarn40))
     # GLM-4.1V: glm4 with sections, which llama.cpp rotates with MROPE (use_mrope).
     f["glm-4v.gguf"] = gguf(model("glm4", 65536, 4096, 32, 2, [
         (".rope.dimension_count", "u32", 64), (".rope.freq_base", "f32", 10000.0),
@@ -249,12 +261,41 @@ def good_files():
         (".rope.freq_base", "f32", 5000000.0), (".rope.freq_base_swa", "f32", 10000.0),
         (".rope.scaling.type", "str", "yarn"), (".rope.scaling.factor", "f32", 4.0),
         (".rope.scaling.original_context_length", "u32", 32768), (".attention.sliding_window", "u32", 4096),
-        (".attention.sliding_window_pattern", "arr", ("bool", [False, True, True, True]))], layers=4))
+        (".attention.sliding_window_pattern", "arr", ("bool", [False, True, True, True])),
+        (".attention.indexer.key_length", "u32", 128)], layers=4))
     # GLM-5 (glm-dsa): an MLA head, key_length_mla, whose last rope.dimension_count channels rotate.
     f["glm-dsa.gguf"] = gguf(model("glm-dsa", 202752, 6144, 64, 1, [
         (".attention.key_length", "u32", 576), (".attention.key_length_mla", "u32", 256),
         (".attention.value_length_mla", "u32", 256), (".rope.dimension_count", "u32", 64),
         (".rope.freq_base", "f32", 1000000.0)]))
+    # The lightning indexers whose heads are [rope | nope]: the first 64 of 128 channels turn, with a rope type of their
+    # own (DeepSeek-3.2 NEOX, GLM-DSA NORM: src/models/deepseek32.cpp:226-249, glm-dsa.cpp:264-287) or the model's
+    # (Qwen4-exp IMROPE on its full-attention layers with a compress ratio: qwen4exp.cpp:626-642, 785-788).
+    f["deepseek32.gguf"] = gguf(model("deepseek32", 163840, 7168, 128, 1, [
+        (".attention.key_length", "u32", 576), (".attention.key_length_mla", "u32", 192),
+        (".attention.value_length_mla", "u32", 128), (".rope.dimension_count", "u32", 64),
+        (".rope.freq_base", "f32", 10000.0), (".rope.scaling.type", "str", "yarn"), (".rope.scaling.factor", "f32", 40.0),
+        (".rope.scaling.original_context_length", "u32", 4096), (".attention.indexer.head_count", "u32", 64),
+        (".attention.indexer.key_length", "u32", 128), (".attention.indexer.top_k", "u32", 2048)], layers=3))
+    f["glm-dsa-indexer.gguf"] = gguf(model("glm-dsa", 202752, 6144, 64, 1, [
+        (".attention.key_length", "u32", 576), (".attention.key_length_mla", "u32", 256),
+        (".attention.value_length_mla", "u32", 256), (".rope.dimension_count", "u32", 64),
+        (".rope.freq_base", "f32", 1000000.0), (".attention.indexer.key_length", "u32", 128)], layers=3))
+    f["glm-5.2.gguf"] = gguf(model("glm-dsa", 1048576, 6144, 64, 1, [
+        (".attention.key_length", "u32", 576), (".attention.key_length_mla", "u32", 256),
+        (".attention.value_length_mla", "u32", 256), (".rope.dimension_count", "u32", 64),
+        (".rope.freq_base", "f32", 1000000.0), (".attention.indexer.key_length", "u32", 128)], layers=12))
+    f["qwen4exp.gguf"] = gguf(model("qwen4exp", 262144, 2048, 16, 2, [
+        (".attention.key_length", "u32", 256), (".rope.dimension_count", "u32", 64),
+        (".rope.freq_base", "f32", 10000000.0), (".rope.dimension_sections", "arr", ("i32", [11, 11, 10, 0])),
+        (".attention.indexer.key_length", "u32", 128), (".attention.compress_ratios", "arr", ("i32", [4, 4, 4, 0, 4, 4, 4, 4])),
+        (".full_attention_interval", "u32", 4)], layers=8))
+    # Qwen4-exp without compress ratios: no indexer, its linear-attention layers still without RoPE (qwen4exp.cpp:127-135).
+    f["qwen4exp-dense.gguf"] = gguf(model("qwen4exp", 262144, 2048, 16, 2, [
+        (".attention.key_length", "u32", 256), (".rope.dimension_count", "u32", 64),
+        (".rope.freq_base", "f32", 10000000.0), (".rope.dimension_sections", "arr", ("i32", [11, 11, 10, 0])),
+        (".attention.indexer.key_length", "u32", 128),
+        (".attention.recurrent_layers", "arr", ("i32", [1, 1, 0, 1, 1, 0]))], layers=6))
     # DeepSeek-V4: compressed layers (ratio 4 and 128) and sliding-only ones; the indexer's heads of 128 on the ratio-4 ones.
     f["deepseek-v4.gguf"] = gguf(model("deepseek4", 1048576, 4096, 64, 1, [
         (".attention.key_length", "u32", 512), (".rope.dimension_count", "u32", 64), (".rope.freq_base", "f32", 10000.0),

@@ -118,6 +118,20 @@ TEST(GgufConfig, SectionsSwaBaseAndScalingKeys) {
   const GgufModel ds = read_gguf_model(gguf_path("deepseek-v3.gguf"));
   EXPECT_EQ(ds.model.rope.mscale_all_dim, 1.0);
   EXPECT_EQ(ds.model.rope.mscale, 1.0);
+  // src/llama-context.cpp:185-198: mscale = mscale_all_dim for deepseek2 only; DeepSeek-3.2 divides by 0.1 (1 → 10),
+  // Mistral 3 reads mscale_all_dim itself, GLM-DSA not at all (libllama's yarn_attn_factor for these, with ggml's
+  // 1/(1 + 0.1 ln f): 0.213271, 1, 1; the conformance tier's deepseek32 model, saved by libllama with 1, checks the first).
+  const GgufModel d32 = read_gguf_model(gguf_path("deepseek32-log-mul-1.gguf"));
+  EXPECT_FLOAT_EQ(static_cast<float>(*d32.model.rope.mscale_all_dim), 10.0f);
+  EXPECT_EQ(d32.model.rope.mscale, 1.0);
+  const double want = (0.1 * std::log(40.0) + 1) / (0.1 * 10 * std::log(40.0) + 1);
+  EXPECT_NEAR(rope_parameters(d32.model.rope).attention_factor, want, 1e-6);
+  const GgufModel m3 = read_gguf_model(gguf_path("ministral3-yarn.gguf"));
+  EXPECT_EQ(m3.model.rope.mscale_all_dim, 1.0);
+  EXPECT_EQ(m3.model.rope.mscale, 1.0);
+  const GgufModel glm = read_gguf_model(gguf_path("glm-dsa-yarn-log.gguf"));
+  EXPECT_FALSE(glm.model.rope.mscale_all_dim.has_value());
+  EXPECT_NEAR(rope_parameters(glm.model.rope).attention_factor, 0.1 * std::log(40.0) + 1, 1e-12);
   // The legacy key scale_linear (ggml docs/gguf.md) without scaling.type: llama.cpp's default type linear.
   const GgufModel legacy = read_gguf_model(gguf_path("llama-2-7b-linear.gguf"));
   EXPECT_EQ(legacy.model.rope.type, ScalingType::Linear);
@@ -183,7 +197,7 @@ TEST(GgufConfig, ArchitectureTable) {
     EXPECT_TRUE(names.insert(a.name).second) << a.name;
     tested += a.tested ? 1 : 0;
   }
-  EXPECT_EQ(tested, 29);  // the architectures of write_gguf.py's files, mamba (no RoPE) included
+  EXPECT_EQ(tested, 32);  // the architectures of write_gguf.py's files, mamba (no RoPE) included
   EXPECT_EQ(to_string(GgufRopeType::Imrope), "IMROPE");
   // data/families.json llama_cpp: every architecture of llama_model_rope_type (152 at de3ff815ea7d), and what it
   // decides in code (tests/conformance/llama_rope_types.py compares the table with the source itself).

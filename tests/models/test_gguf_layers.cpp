@@ -185,12 +185,12 @@ TEST(GgufLayers, Dots3noteMlaHeadsPerKindRotateTheirLastChannels) {
   const GgufModel g = read_gguf_model(gguf_path("dots3note.gguf"));
   EXPECT_EQ(g.head_dim, 192);
   EXPECT_EQ(g.model.qk_nope_head_dim, 128);
-  ASSERT_EQ(g.model.layer_types.size(), 2u);
+  ASSERT_EQ(g.model.layer_types.size(), 3u);  // and its indexer (test_gguf_indexers.cpp)
   EXPECT_EQ(g.model.layer_types[1].config.head_dim, 128);
   EXPECT_EQ(g.model.layer_types[1].config.base, 10000.0);
   EXPECT_EQ(g.model.layer_types[1].config.type, ScalingType::Yarn);
   const ModelRope r = resolve_model_rope({"", gguf_path("dots3note.gguf")}, {});
-  ASSERT_EQ(r.layers.size(), 2u);
+  ASSERT_EQ(r.layers.size(), 3u);
   ASSERT_TRUE(r.layers[0].spec && r.layers[1].spec);
   EXPECT_EQ(r.layers[0].spec->head_dim, 192);
   EXPECT_EQ(r.layers[0].spec->rotary_offset, 128);

@@ -79,6 +79,14 @@ void print_layer_types(std::ostream& out, const ModelRope& rr, bool z) {
     if (s.head_dim != rr.spec.head_dim) {  // Gemma 4: the full layers' heads are global_head_dim wide
       out << msg("    head_dim {0}, rotary dim {1}\n", s.head_dim, s.rotary_dim).in(z);
     }
+    if (s.layout != rr.spec.layout || (s.rotary_offset == 0) != (rr.spec.rotary_offset == 0)) {  // llama.cpp's indexers: [rope | nope]
+      const int first = s.rotary_offset, last = s.rotary_offset + s.rotary_dim - 1;
+      out << (s.layout == Layout::Half
+                  ? msg("    half layout ({0}), rotating channels {1}–{2} of {3}\n", s.layout_reason.in(z), first, last, s.head_dim)
+                  : msg("    interleaved layout ({0}), rotating channels {1}–{2} of {3}\n", s.layout_reason.in(z), first, last,
+                        s.head_dim))
+                 .in(z);
+    }
     out << msg("    base {0}, {1} scaling f = {2}, attention factor {3} ({4})\n",
                format_number(s.config.base), to_string(s.config.type), format_number(s.params.factor),
                format_number(s.params.attention_factor), m.layer_types[i].from.in(z))

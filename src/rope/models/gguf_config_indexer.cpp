@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
+#include "rope/core/error.hpp"
 #include "rope/models/hf_config.hpp"
 #include "rope/models/layer_types.hpp"
 
@@ -51,6 +54,137 @@ void gguf_hy_v4_indexer(const GgufFile& f, const std::string& arch, GgufModel& g
   g.model.origin.push_back(origin_line(Message::same("layer_types"),
                                        fmt::format("{} attention, {} indexer", attention.layers.size(), indexer.layers.size()),
                                        Message::same(tk)));
+}
+
+}  // namespace rope::detail
+
+namespace rope::detail {
+
+namespace {
+using IndexerLayers = LlamaIndexerRule::Layers;
+
+/// get_key_or_arr of llama.cpp (src/llama-model-loader.cpp:459-496): {arch}.KEY as n whole numbers, one per layer, or
+/// one number for every layer; nullopt when absent. An array of another length: llama.cpp refuses the file.
+std::optional<std::vector<long>> per_layer(const GgufFile& f, const std::string& k, long n) {
+  const GgufValue* v = f.find(k);
+  if (!v) return std::nullopt;
+  if (v->type == GgufType::Array) {
+    bool ok = static_cast<long>(v->count) == n && v->items.size() == v->count;
+    for (const GgufValue& x : v->items) ok = ok && (x.is_integer() || x.type == GgufType::Bool);
+    if (!ok) throw InvalidArgument(fmt::format("{}: {}: expected an array of {} whole numbers, one per layer", f.name, k, n));
+    std::vector<long> out;
+    for (const GgufValue& x : v->items) out.push_back(static_cast<long>(x.integer));
+    return out;
+  }
+  const auto x = v->as_number();
+  if (!x || *x != static_cast<double>(static_cast<long>(*x))) {
+    throw InvalidArgument(fmt::format("{}: {}: expected a whole number or an array of them", f.name, k));
+  }
+  return std::vector<long>(static_cast<std::size_t>(n), static_cast<long>(*x));
+}
+
+/// Qwen4-exp's layers of linear attention, without RoPE (src/models/qwen4exp.cpp:127-135): {arch}.attention.recurrent_layers,
+/// else every layer but each full_attention_interval-th (default 4).
+std::vector<bool> recurrent_layers(const GgufFile& f, const std::string& arch, long all, long trunk) {
+  std::vector<bool> r(static_cast<std::size_t>(trunk), false);
+  if (const auto listed = per_layer(f, arch + ".attention.recurrent_layers", all)) {
+    for (long i = 0; i < trunk; ++i) r[static_cast<std::size_t>(i)] = (*listed)[static_cast<std::size_t>(i)] != 0;
+    return r;
+  }
+  const std::string ik = arch + ".full_attention_interval";
+  const long every = whole(f, ik).value_or(4);
+  if (every == 0) throw InvalidArgument(fmt::format("{}: {}: must be greater than zero (llama.cpp refuses 0)", f.name, ik));
+  for (long i = 0; i < trunk; ++i) r[static_cast<std::size_t>(i)] = (i + 1) % every != 0;
+  return r;
+}
+
+/// The layers with the indexer, of the trunk's `trunk` layers (the graph's il < n_layer).
+std::vector<bool> indexer_layers(const GgufFile& f, const std::string& arch, const LlamaIndexerRule& rule, const GgufModel& g,
+                                 long all, long trunk, const std::vector<bool>& recurrent) {
+  std::vector<bool> on(static_cast<std::size_t>(trunk), rule.layers == IndexerLayers::Every);
+  if (rule.layers == IndexerLayers::IndexerTypes) {  // glm-dsa.cpp:58-66, llama-hparams.cpp:304-306
+    const auto types = per_layer(f, arch + ".attention.indexer.types", trunk);
+    const auto ctx = whole(f, arch + ".context_length");
+    for (long i = 0; i < trunk; ++i) {
+      const auto k = static_cast<std::size_t>(i);
+      on[k] = types ? (*types)[k] != 0
+              : ctx && *ctx < rule.all_below_context ? true
+                                                    : k < rule.types_default.size() && rule.types_default[k] != 0;
+    }
+  } else if (rule.layers == IndexerLayers::NotSliding) {  // the graph's `if (!is_swa)`: the layers of no sliding type
+    on.assign(on.size(), true);
+    for (const LayerTypeRope& t : g.model.layer_types) {
+      if (t.name.rfind("sliding", 0) != 0) continue;
+      for (int i : t.layers) {
+        if (i < trunk) on[static_cast<std::size_t>(i)] = false;
+      }
+    }
+  } else if (rule.layers == IndexerLayers::CompressRatios) {  // qwen4exp.cpp:785-788: a ratio above 0, not linear attention
+    const auto ratios = per_layer(f, arch + ".attention.compress_ratios", all);
+    for (long i = 0; i < trunk && ratios; ++i) {
+      on[static_cast<std::size_t>(i)] = (*ratios)[static_cast<std::size_t>(i)] > 0 && !recurrent[static_cast<std::size_t>(i)];
+    }
+  }
+  return on;
+}
+}  // namespace
+
+void gguf_indexer(const GgufFile& f, const std::string& arch, const LlamaIndexerRule& rule, GgufModel& g) {
+  const std::string ik = arch + ".attention.indexer.key_length";
+  const auto head = whole(f, ik);
+  const long rot = g.rotary_dim;
+  if (!head || *head < rot || *head < 2) return;  // llama.cpp refuses such a file (a required key; GGML_ASSERT n_rot <= it)
+  const long all = gguf_block_count(f, arch, "the indexer layers need the layer count");
+  const long trunk = std::max(1L, all - whole(f, arch + ".nextn_predict_layers").value_or(0));  // the graph's n_layer
+  const bool qwen4 = rule.layers == IndexerLayers::CompressRatios;
+  const std::vector<bool> recurrent = qwen4 ? recurrent_layers(f, arch, all, trunk) : std::vector<bool>{};
+  const std::vector<bool> on = indexer_layers(f, arch, rule, g, all, trunk, recurrent);
+  const Layout layout = rule.type == GgufRopeType::None ? g.model.rope.layout
+                        : rule.type == GgufRopeType::Norm ? Layout::Interleaved
+                                                          : Layout::Half;
+  const std::string type(rule.type == GgufRopeType::None ? to_string(g.rope_type) : to_string(rule.type));
+  LayerTypeRope indexer{"indexer", {}, true, g.model.rope,
+                        qwen4 ? msg("the indexer's q and k: heads of {0} {1}, the first {2} channels, with the model's rope "
+                                    "type and RoPE ({3}); its k, the mean key of a block, turns at the block's first "
+                                    "position in all four slots (src/llama-memory-hybrid-idx.cpp:482-492)",
+                                    ik, *head, rot, rule.source)
+                              : msg("the indexer's q and k: heads of {0} {1}, the first {2} channels, rope type {3}, with "
+                                    "the model's RoPE ({4})", ik, *head, rot, type, rule.source)};
+  indexer.config.head_dim = static_cast<int>(*head);
+  indexer.config.partial_rotary_factor = gguf_rotary_factor(rot, *head);
+  indexer.first_channels = true;
+  if (layout != g.model.rope.layout || rule.type != GgufRopeType::None) {
+    indexer.layout = layout;
+    indexer.layout_reason = msg("llama.cpp rope type {0} of the indexer of {1} ({2})", type, arch, rule.source);
+  }
+  for (long i = 0; i < trunk; ++i) {
+    if (on[static_cast<std::size_t>(i)]) indexer.layers.push_back(static_cast<int>(i));
+  }
+  // Qwen4-exp's linear-attention layers have no RoPE, with or without an indexer.
+  const bool any_linear = std::find(recurrent.begin(), recurrent.end(), true) != recurrent.end();
+  if (indexer.layers.empty() && !any_linear) return;
+  const bool had_types = !g.model.layer_types.empty();
+  if (!had_types) {  // one RoPE for every attention layer, and the indexer's
+    LayerTypeRope attention{qwen4 ? "full_attention" : "attention", {}, true, g.model.rope,
+                            msg("rope.freq_base and the scaling keys")};
+    LayerTypeRope linear{"linear_attention", {}, false, g.model.rope,
+                         msg("llama.cpp: linear attention, no RoPE (src/models/qwen4exp.cpp:127-135, 411-414)")};
+    for (long i = 0; i < trunk; ++i) {
+      (qwen4 && recurrent[static_cast<std::size_t>(i)] ? linear : attention).layers.push_back(static_cast<int>(i));
+    }
+    g.model.layer_types = {attention};
+    if (!linear.layers.empty()) g.model.layer_types.push_back(linear);
+    g.model.layer_type = attention.name;
+  }
+  if (!indexer.layers.empty()) g.model.layer_types.push_back(indexer);
+  std::string counts;
+  for (const LayerTypeRope& t : g.model.layer_types) counts += fmt::format("{}{} {}", counts.empty() ? "" : ", ", t.layers.size(), t.name);
+  g.model.origin.push_back(had_types ? origin_line(Message::same("indexer"), describe_layers(indexer.layers),
+                                                   msg("llama.cpp's indexer ({0})", rule.source))
+                                     : origin_line(Message::same("layer_types"), counts,
+                                                   indexer.layers.empty()
+                                                       ? msg("llama.cpp: linear attention, no RoPE (src/models/qwen4exp.cpp:127-135, 411-414)")
+                                                       : msg("llama.cpp's indexer ({0})", rule.source)));
 }
 
 }  // namespace rope::detail

@@ -287,6 +287,7 @@ void gguf_layers(const GgufFile& file, const std::string& arch, GgufModel& g) {
   if (row.layers_code == "deepseek4") gguf_deepseek4_layers(file, arch, g);
   if (row.layers_code == "dflash") gguf_dflash_layers(file, arch, g);
   if (row.layers_code == "hy_v4") gguf_hy_v4_indexer(file, arch, g);
+  if (row.indexer) gguf_indexer(file, arch, *row.indexer, g);
   if (!row.rope_pattern_key.empty()) rope_pattern(file, arch, row.rope_pattern_key, g);
   if (!g.freq_base_swa) return;
   const std::string swa = format_number(*g.freq_base_swa);

@@ -129,16 +129,28 @@ void Scaling::yarn() {
   const std::string lk = key("rope.scaling.yarn_log_multiplier");
   // llama.cpp reads a multiplier of 0 as none (src/llama-context.cpp:185, `rope_yarn_log_mul != 0`), and
   // llama_model_save_to_file writes 0 for every model without one.
-  if (const auto mul = number(lk, false); mul && *mul != 0) {
-    // convert_hf_to_gguf.py (DeepseekV2Model): yarn_log_multiplier = 0.1 · mscale_all_dim.
-    const double m = *mul / 0.1;
+  const GgufArchitecture* row = find_gguf_architecture(g_.architecture);
+  const LlamaYarnLogRule* rule = row && row->yarn_log ? &*row->yarn_log : nullptr;
+  const auto mul = number(lk, false);
+  if (mul && *mul != 0 && !rule) {
+    note(msg("{0} {1}: llama.cpp does not read this key for {2}, it changes nothing", lk, format_number(*mul), g_.architecture));
+  } else if (mul && *mul != 0) {
+    // The loader's float32 division (DeepSeek's converter writes 0.1 · mscale_all_dim: conversion/deepseek.py:386; Mistral
+    // 3's writes mscale_all_dim itself: conversion/mistral3.py:29), then llama-context.cpp's mscale: mscale_all_dim for
+    // DeepSeek-2 alone, else 1.
+    const double m = static_cast<double>(static_cast<float>(*mul) / rule->divided_by);
     r_.mscale_all_dim = m;
-    r_.mscale = m;
-    origin("mscale_all_dim", format_number(m), fmt::format("{} {} / 0.1", lk, format_number(*mul)));
-    note(msg("{0} {1}: DeepSeek's convention yarn_log_multiplier = 0.1·mscale_all_dim gives mscale_all_dim {2}; "
-             "the GGUF has no separate mscale, so rope takes mscale = mscale_all_dim (as DeepSeek-V2 and V3 "
-             "configs have it): the rotation's attention factor is 1 and the softmax scale carries mscale²",
-             lk, format_number(*mul), format_number(m)));
+    r_.mscale = rule->mscale_is_mscale_all_dim ? m : 1.0;
+    origin("mscale_all_dim", format_number(m),
+           rule->divided_by == 1.0f ? msg("{0} {1} ({2})", lk, format_number(*mul), rule->source)
+                                    : msg("{0} {1} / {2} ({3})", lk, format_number(*mul), fmt::format("{:g}", rule->divided_by), rule->source));
+    if (rule->mscale_is_mscale_all_dim) {
+      note(msg("{0} {1}: mscale_all_dim {2}; llama.cpp takes mscale = mscale_all_dim for {3} ({4}): the rotation's "
+               "attention factor is 1 and the softmax scale carries mscale²",
+               lk, format_number(*mul), format_number(m), g_.architecture, rule->source));
+    } else {
+      origin("mscale", "1", msg("llama.cpp takes mscale = mscale_all_dim for deepseek2 only (src/llama-context.cpp:185-198)"));
+    }
   } else if (f_.find(key("rope.scaling.attn_factor"))) {
     // ggml's rope_yarn: magnitude = attn_factor · (1 + 0.1·ln(1/freq_scale)) when YaRN extrapolates.
     r_.attention_factor = g_.attn_factor * yarn_get_mscale(*factor);

@@ -61,6 +61,22 @@ Rule sliding_rule(const std::string& arch, const nlohmann::json& s, const std::s
   return r;
 }
 
+LlamaIndexerRule indexer_rule(const std::string& arch, const nlohmann::json& x) {
+  static const char* const kLayers[] = {"every", "indexer_types", "not_sliding", "compress_ratios"};
+  LlamaIndexerRule r;
+  const std::string type = x.at("rope_type").get<std::string>();
+  r.type = type == "model" ? T::None : rope_type_named(arch, type);
+  if (x.at("rotary_channels").get<std::string>() != "first") bad_row(arch, "an indexer's rotary_channels is first");
+  r.layers = named<LlamaIndexerRule::Layers>(arch, x.at("layers").get<std::string>(), kLayers);
+  r.all_below_context = x.value("all_below_context", 0L);
+  r.types_default = x.value("types_default", std::vector<int>{});
+  r.source = x.at("source").get<std::string>();
+  if (r.source.empty() || (r.layers == LlamaIndexerRule::Layers::IndexerTypes && r.types_default.empty())) {
+    bad_row(arch, "an indexer needs its source, and types_default for indexer_types");
+  }
+  return r;
+}
+
 ArchitectureRows parse_rows() {
   const nlohmann::json doc = nlohmann::json::parse(detail::kFamiliesJson).at("llama_cpp");
   ArchitectureRows t;
@@ -89,6 +105,13 @@ ArchitectureRows parse_rows() {
     a.layers_code = row.value("layers_code", std::string());
     if (!a.layers_code.empty() && a.layers_code != "deepseek4" && a.layers_code != "dflash" && a.layers_code != "hy_v4") {
       bad_row(a.name, "unknown layers_code " + a.layers_code);
+    }
+    if (row.contains("indexer")) a.indexer = indexer_rule(a.name, row.at("indexer"));
+    if (row.contains("yarn_log_multiplier")) {
+      const nlohmann::json& y = row.at("yarn_log_multiplier");
+      a.yarn_log = LlamaYarnLogRule{y.at("divided_by").get<float>(), y.at("mscale_is_mscale_all_dim").get<bool>(),
+                                    y.at("source").get<std::string>()};
+      if (!(a.yarn_log->divided_by > 0)) bad_row(a.name, "yarn_log_multiplier's divided_by must be above 0");
     }
     a.full_rotary_divisor = row.value("full_rotary_divisor", 1);
     a.base_alpha_key = row.value("base_alpha_key", std::string());

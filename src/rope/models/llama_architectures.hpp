@@ -46,6 +46,32 @@ struct LlamaSlidingRule {
   bool swa_rot_key = true;
 };
 
+/// A lightning indexer whose heads are [rope | nope] (the row's "indexer"): its q and k turn their first
+/// rope.dimension_count channels of heads of {arch}.attention.indexer.key_length, with the model's RoPE (base, scaling)
+/// and a rope type of its own or the model's, on the layers `layers` names. rope's layer type "indexer".
+struct LlamaIndexerRule {
+  /// Which layers have it: every layer; those of {arch}.attention.indexer.types (types_default when the key is absent);
+  /// the layers that do not slide; those whose {arch}.attention.compress_ratios entry is above 0 and that are not
+  /// linear attention ({arch}.attention.recurrent_layers, else every full_attention_interval-th layer is full).
+  enum class Layers { Every, IndexerTypes, NotSliding, CompressRatios };
+  GgufRopeType type = GgufRopeType::None;  ///< its own rope type; None: the model's
+  Layers layers = Layers::Every;
+  /// IndexerTypes without the key: every layer when context_length is below all_below_context, else these entries
+  /// (layers past the list have none).
+  long all_below_context = 0;
+  std::vector<int> types_default;
+  std::string source;  ///< the llama.cpp lines of its RoPE calls
+};
+
+/// How the loader reads {arch}.rope.scaling.yarn_log_multiplier (the row's yarn_log_multiplier; without one llama.cpp
+/// does not read the key): mscale_all_dim = the value / divided_by (float32), and mscale = mscale_all_dim for DeepSeek-2
+/// alone, else 1 (src/llama-context.cpp:185-198).
+struct LlamaYarnLogRule {
+  float divided_by = 1.0f;
+  bool mscale_is_mscale_all_dim = false;
+  std::string source;
+};
+
 /// One architecture (a row "llama_cpp" of data/families.json).
 struct GgufArchitecture {
   std::string name;             ///< general.architecture: "llama", "qwen2", "gpt-oss", ...
@@ -61,6 +87,8 @@ struct GgufArchitecture {
   std::string rope_off_when_false;  ///< this key false: no RoPE in any layer (Granite's rope.scaling.finetuned)
   std::string rope_pattern_key;     ///< one bool per layer, 1: RoPE (Granite SWA's attention.rope_pattern)
   std::string layers_code;          ///< per-layer rules computed by rope's code of that name: deepseek4, dflash, hy_v4
+  std::optional<LlamaIndexerRule> indexer;  ///< a lightning indexer on the first channels (layer type "indexer")
+  std::optional<LlamaYarnLogRule> yarn_log;  ///< its loader reads rope.scaling.yarn_log_multiplier
   int full_rotary_divisor = 1;      ///< the full layers rotate rope.dimension_count / n channels (Step 3.5: 2)
   std::string base_alpha_key;       ///< folded into the base, base · alpha^(d/(d − 2)) (HunYuan-VL)
   bool converter_permutes_qk = false;  ///< convert_hf_to_gguf.py permutes q and k for NORM (llama)

@@ -18,6 +18,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "rope/models/axes.hpp"
@@ -42,11 +43,21 @@ enum class LayoutBasis {
 /// The RoPE of one layer type (layer_types.cpp): Gemma 3's sliding and full layers, v5 rope_parameters
 /// keyed by layer type, Llama 4's RoPE and NoPE layers.
 struct LayerTypeRope {
+  LayerTypeRope() = default;
+  LayerTypeRope(std::string n, std::vector<int> l, bool r, RopeConfig c, Message f)
+      : name(std::move(n)), layers(std::move(l)), rope(r), config(std::move(c)), from(std::move(f)) {}
   std::string name;             ///< "full_attention", "sliding_attention", "rope", "nope"
   std::vector<int> layers;      ///< the layer indices of this type
   bool rope = true;             ///< false: a NoPE layer (no rotation)
   RopeConfig config;            ///< its RoPE (rope true)
   Message from;                 ///< how its base and scaling were found
+  /// Its own pair layout, when it is not the model's (llama.cpp's lightning indexers with a rope type of their own:
+  /// DeepSeek-3.2, dots3note NEOX; GLM-DSA NORM), and how it is known (layout_reason).
+  std::optional<Layout> layout;
+  Message layout_reason;
+  /// Its heads rotate their first channels even where the model's heads rotate the last (MLA's [nope | rope]): the
+  /// indexers' heads are [rope | nope] (src/models/deepseek32.cpp:179 at de3ff815ea7d).
+  bool first_channels = false;
 };
 
 /// Llama 4's query temperature on NoPE layers (HF Llama4TextAttention, attn_temperature_tuning):

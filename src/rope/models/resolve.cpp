@@ -90,13 +90,19 @@ void select_layer(const RopeOverrides& o, ModelConfig& m) {
     throw InvalidArgument(error_msg("{0} {1}: layers {2} of {3} have no RoPE, they rotate nothing",
                                     option_name("layer_type"), o.layer_type, describe_layers(lt.layers), m.name));
   }
-  const Layout layout = m.rope.layout;
+  const Layout layout = lt.layout.value_or(m.rope.layout);
   const Message from = lt.from;
   const std::string name = lt.name;
   const std::string layers = describe_layers(lt.layers);
   m.rope = lt.config;
   m.rope.layout = layout;
-  if (m.qk_nope_head_dim) {  // the channels before the rotary ones, of this layer's own head (dots3note's sliding MLA heads)
+  if (lt.layout) {  // a rope type of its own (llama.cpp's indexers), known as the model's is
+    m.layout_basis = LayoutBasis::ConfigKey;
+    m.layout_reason = lt.layout_reason;
+  }
+  if (lt.first_channels) {
+    m.qk_nope_head_dim.reset();  // [rope | nope]: the rotary channels come first
+  } else if (m.qk_nope_head_dim) {  // the channels before the rotary ones, of this layer's own head (dots3note's sliding MLA heads)
     m.qk_nope_head_dim = m.rope.head_dim - static_cast<int>(m.rope.head_dim * m.rope.partial_rotary_factor);
   }
   m.layer_type = name;

@@ -1,0 +1,123 @@
+// gguf_config_indexer.cpp's gguf_indexer: the lightning indexers whose heads are [rope | nope], the layer type "indexer"
+// with a rope type of its own and its first channels turning (ggml-org/llama.cpp at the node-llama-cpp 3.22.1 bundle,
+// commit de3ff815ea7d: src/models/deepseek32.cpp:179-180,226-249, glm-dsa.cpp:5-27,58-66,264-287,
+// dots3note.cpp:207-230, qwen4exp.cpp:127-135,626-642,785-788). The files are written by tests/io/write_gguf.py; the
+// conformance tier runs the same graphs through the real libllama and ggml's kernels.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <string>
+#include <vector>
+
+#include "rope/core/error.hpp"
+#include "rope/models/gguf_config.hpp"
+#include "rope/models/layer_types.hpp"
+#include "rope/models/resolve.hpp"
+#include "rope/models/scaling.hpp"
+#include "support/shared.hpp"
+
+namespace rope {
+namespace {
+
+using test::gguf_path;
+
+/// The resolved RoPE of `file` with --layer-type `type`.
+RopeSpec spec_of_type(const std::string& file, const std::string& type) {
+  RopeOverrides o;
+  o.layer_type = type;
+  return resolve_model_rope({"", gguf_path(file)}, o).spec;
+}
+
+const LayerTypeRope& indexer_of(const GgufModel& g) {
+  const LayerTypeRope& t = g.model.layer_types.back();
+  EXPECT_EQ(t.name, "indexer");
+  return t;
+}
+
+TEST(GgufIndexers, DeepSeek32IndexerIsNeoxOnTheFirstChannelsOfEveryLayer) {
+  // deepseek32.cpp:233-248: ggml_rope_ext(indexer_q / indexer_k, n_rot, LLAMA_ROPE_TYPE_NEOX, the model's freq_base,
+  // freq_scale, ext_factor, attn_factor) on heads of indexer.key_length, in every layer; :179 "[rope | nope]".
+  const GgufModel g = read_gguf_model(gguf_path("deepseek32.gguf"));
+  ASSERT_EQ(g.model.layer_types.size(), 2u);
+  EXPECT_EQ(g.model.layer_types[0].name, "attention");
+  const LayerTypeRope& ix = indexer_of(g);
+  EXPECT_EQ(ix.layers, (std::vector<int>{0, 1, 2}));
+  ASSERT_TRUE(ix.layout.has_value());
+  EXPECT_EQ(*ix.layout, Layout::Half);
+  EXPECT_TRUE(ix.first_channels);
+  const RopeSpec s = spec_of_type("deepseek32.gguf", "indexer");
+  EXPECT_EQ(s.head_dim, 128);
+  EXPECT_EQ(s.rotary_dim, 64);
+  EXPECT_EQ(s.rotary_offset, 0);
+  EXPECT_EQ(s.layout, Layout::Half);
+  EXPECT_EQ(s.layout_basis, LayoutBasis::ConfigKey);
+  EXPECT_THAT(s.layout_reason.en, ::testing::HasSubstr("NEOX"));
+  EXPECT_EQ(s.config.base, 10000.0);
+  EXPECT_EQ(s.config.type, ScalingType::Yarn);  // the model's YaRN, as q_pe's
+  EXPECT_EQ(s.config.factor, 40.0);
+  const RopeSpec a = spec_of_type("deepseek32.gguf", "1");  // a layer index: the attention's q_pe, the last 64 of 192
+  EXPECT_EQ(a.rotary_offset, 128);
+  EXPECT_EQ(a.layout, Layout::Interleaved);
+  EXPECT_EQ(a.params.attention_factor, s.params.attention_factor);
+}
+
+TEST(GgufIndexers, GlmDsaIndexerIsNormOnItsFullIndexerLayers) {
+  // glm-dsa.cpp:264-287: NORM on the first n_rot channels, only where is_indexer_full(il); without
+  // attention.indexer.types every layer when context_length < 1048576 (:58-62), else GLM-5.2's list (:5-27, :64).
+  const GgufModel g = read_gguf_model(gguf_path("glm-dsa-indexer.gguf"));
+  const LayerTypeRope& ix = indexer_of(g);
+  EXPECT_EQ(ix.layers, (std::vector<int>{0, 1, 2}));
+  EXPECT_EQ(*ix.layout, Layout::Interleaved);
+  const RopeSpec s = spec_of_type("glm-dsa-indexer.gguf", "indexer");
+  EXPECT_EQ(s.rotary_offset, 0);
+  EXPECT_EQ(s.head_dim, 128);
+  EXPECT_EQ(s.layout, Layout::Interleaved);
+  EXPECT_EQ(s.config.base, 1e6);
+  const GgufModel g52 = read_gguf_model(gguf_path("glm-5.2.gguf"));
+  EXPECT_EQ(indexer_of(g52).layers, (std::vector<int>{0, 1, 2, 6, 10}));
+  // The file without the indexer's key_length (llama.cpp requires it): no indexer type.
+  EXPECT_TRUE(read_gguf_model(gguf_path("glm-dsa.gguf")).model.layer_types.empty());
+}
+
+TEST(GgufIndexers, Dots3noteIndexerIsNeoxOnTheFullLayersAtTheModelsBase) {
+  // dots3note.cpp:207-230: `if (!is_swa)`, NEOX, the graph's freq_base (not the sliding layers' freq_base_l).
+  const GgufModel g = read_gguf_model(gguf_path("dots3note.gguf"));
+  ASSERT_EQ(g.model.layer_types.size(), 3u);
+  const LayerTypeRope& ix = indexer_of(g);
+  EXPECT_EQ(ix.layers, (std::vector<int>{0}));
+  const RopeSpec s = spec_of_type("dots3note.gguf", "indexer");
+  EXPECT_EQ(s.rotary_offset, 0);
+  EXPECT_EQ(s.layout, Layout::Half);
+  EXPECT_EQ(s.config.base, 5e6);
+  EXPECT_EQ(s.config.type, ScalingType::Yarn);
+  EXPECT_EQ(spec_of_type("dots3note.gguf", "0").rotary_offset, 128);  // the full layer's own MLA head
+}
+
+TEST(GgufIndexers, Qwen4ExpIndexerOnFullLayersWithACompressRatio) {
+  // qwen4exp.cpp:127-135: layers 3 and 7 of 8 are full attention (full_attention_interval 4), the others linear
+  // attention without RoPE; :785-788 the indexer where compress_ratios[il] > 0: layer 7 (layer 3's ratio is 0);
+  // :626-642 IMROPE with the model's sections on heads of indexer.key_length, the first n_rot channels.
+  const GgufModel g = read_gguf_model(gguf_path("qwen4exp.gguf"));
+  ASSERT_EQ(g.model.layer_types.size(), 3u);
+  EXPECT_EQ(g.model.layer_types[0].name, "full_attention");
+  EXPECT_EQ(g.model.layer_types[0].layers, (std::vector<int>{3, 7}));
+  EXPECT_EQ(g.model.layer_types[1].name, "linear_attention");
+  EXPECT_FALSE(g.model.layer_types[1].rope);
+  const LayerTypeRope& ix = indexer_of(g);
+  EXPECT_EQ(ix.layers, (std::vector<int>{7}));
+  EXPECT_FALSE(ix.layout.has_value());  // the model's IMROPE
+  const RopeSpec s = spec_of_type("qwen4exp.gguf", "indexer");
+  EXPECT_EQ(s.head_dim, 128);
+  EXPECT_EQ(s.rotary_dim, 64);
+  EXPECT_EQ(s.rotary_offset, 0);
+  EXPECT_TRUE(s.axes.has_value());
+  EXPECT_THROW(spec_of_type("qwen4exp.gguf", "linear_attention"), InvalidArgument);
+  // attention.recurrent_layers lists them; without compress_ratios no layer has the indexer (qwen4exp.cpp:785-788).
+  const GgufModel dense = read_gguf_model(gguf_path("qwen4exp-dense.gguf"));
+  ASSERT_EQ(dense.model.layer_types.size(), 2u);
+  EXPECT_EQ(dense.model.layer_types[0].layers, (std::vector<int>{2, 5}));
+  EXPECT_EQ(dense.model.layer_types[1].layers, (std::vector<int>{0, 1, 3, 4}));
+  EXPECT_THROW(select_layer_type(dense.model, "indexer"), InvalidArgument);
+}
+
+}  // namespace
+}  // namespace rope
