@@ -8,6 +8,8 @@ independent NumPy port of Hugging Face's Gemma4VisionRotaryEmbedding and apply_m
           float32, "# Force float32"); the planted bugs fail (exit 1): blocks swapped (the row on the first block),
           the interleaved layout inside the blocks (diagnosed as the layout-swapped variant), base 10000 instead of 100, one rotate_half over the whole head.
   diff:   HF's output against the blocks-swapped one: A passes, B fails (exit 1).
+  identify: HF's dumps are named Gemma 4's tower (V6) with base 100, base 10000 with 10000; the planted blocks swap
+          matches no vision RoPE, and the interleaved layout inside the blocks is (V4)'s map and layout.
   config: --config FILE --tower vision of Gemma 4 configs (tests/reference/gemma4_vision.py CONFIG_CASES: the
           26B-A4B's vision_config, rope_parameters absent, without rope_theta, a legacy rope_scaling, head_dim absent):
           inspect's head_dim, base and every θ_j against the port's vision_config_rope and inv_freq (float64 both:
@@ -34,6 +36,28 @@ from manifest_cases import generated_cases, run  # noqa: E402
 
 sys.path.insert(0, REFERENCE)
 import gemma4_vision  # noqa: E402  (the port)
+
+
+def identify_cases(a, failures):
+    """identify on the port's dumps: HF's are Gemma 4's tower (V6) with base 100 (float64 within 1e-6 relative, bf16
+    within 1e-4: its θ_j are measured from bf16 phases); base 10000 is found as such; blocks swapped match no vision
+    RoPE; the interleaved layout inside the blocks is (V4)'s map and layout without its offset."""
+    expect = {"gemma4_vision_d72_f64": ("gemma4", 100.0, 1e-6), "gemma4_vision_d72_bf16": ("gemma4", 100.0, 1e-4),
+              "gemma4_vision_d64_f64": ("gemma4", 100.0, 1e-6), "bug_base_10000_f64": ("gemma4", 10000.0, 1e-6),
+              "bug_interleaved_in_blocks_f64": ("llama4", 100.0, 1e-6), "bug_blocks_swapped_f64": (None, None, None)}
+    for name, (kind, base, tol) in expect.items():
+        d = os.path.join(a.out, name)
+        args = ["identify", "--before", os.path.join(d, "q.npy"), "--after", os.path.join(d, "q_rope.npy"),
+                "--axis-positions", os.path.join(d, "positions.csv"), "--json"] + (["--bf16-bits"] if "bf16" in name else [])
+        code, out, err = run(a.rope, args)
+        if code != 0:
+            failures.append(f"identify {name}: exit {code}: {err.strip()}")
+            continue
+        got = json.loads(out).get("vision")
+        ok = got is None if kind is None else (got is not None and got["kind"] == kind and abs(got["base"] / base - 1) <= tol)
+        if not ok:
+            failures.append(f"identify {name}: vision {got}, expected {kind} base {base}")
+        print(f"identify {name:30} {got['kind'] + ' base ' + format(got['base'], '.8g') if got else 'no vision RoPE'}")
 
 
 def write_config(path, vision_config, whole=True):
@@ -115,6 +139,7 @@ def main():
         failures.append(f"diff: exit {code}, A passed {verdict.get('a', {}).get('passed')}, "
                         f"B passed {verdict.get('b', {}).get('passed')}: {err.strip()}")
     print(f"diff   HF against blocks swapped: exit {code}")
+    identify_cases(a, failures)
     config_cases(a, failures)
     rng = np.random.default_rng(7)
     worst = 0.0
