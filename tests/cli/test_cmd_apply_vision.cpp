@@ -7,6 +7,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "support/cli_harness.hpp"
@@ -219,6 +220,23 @@ TEST_F(CmdApplyVision, GemmaFourTowerOfAConfigInTheCommandsThatPlaceNoChannelOrP
   ASSERT_EQ(w.code, 0) << w.err;
   EXPECT_THAT(w.out, HasSubstr("wavelengths λ_i = 2π/θ_i of a 2-D vision RoPE (gemma4), d = 8"));
   EXPECT_THAT(w.out, Not(HasSubstr("base^(2i/d)")));
+  // rope matrix by hand at (row 2, column 3), d = 8: pair 0 on channels (0, 2) turns 3 rad, pair 1 on (1, 3) 0.3,
+  // pair 2 on (4, 6) 2 rad, pair 3 on (5, 7) 0.2 (the same patch as GemmaFourRotatesInsideEachAxisBlockByHand).
+  const Result m = rope_cli({"matrix", "--vision", "gemma4", "--base", "100", "--dim", "8", "--position", "2,3", "--csv", "-"});
+  ASSERT_EQ(m.code, 0) << m.err;
+  const test::ReferenceCsv r = test::parse_reference(m.out);
+  ASSERT_EQ(r.rows.size(), 8u);
+  const auto at = [&](int i, int j) { return std::stod(r.rows[static_cast<std::size_t>(i)][static_cast<std::size_t>(j)]); };
+  for (const auto& [a, b, angle] : {std::tuple{0, 2, 3.0}, std::tuple{1, 3, 0.3}, std::tuple{4, 6, 2.0}, std::tuple{5, 7, 0.2}}) {
+    EXPECT_NEAR(at(a, a), std::cos(angle), 1e-15);
+    EXPECT_NEAR(at(b, b), std::cos(angle), 1e-15);
+    EXPECT_NEAR(at(a, b), -std::sin(angle), 1e-15);
+    EXPECT_NEAR(at(b, a), std::sin(angle), 1e-15);
+  }
+  EXPECT_EQ(at(0, 1), 0.0);
+  EXPECT_EQ(at(0, 4), 0.0);
+  EXPECT_THAT(rope_cli({"matrix", "--vision", "gemma4", "--base", "100", "--dim", "8", "--position", "2,3"}).out,
+              HasSubstr("on channels (b·d/2 + k, b·d/2 + k + d/4), i = b·d/4 + k (V6)"));
   for (const char* command : {"decay", "attention"}) {
     const Result r = rope_cli({command, "--model", "gemma-4-26b-a4b", "--tower", "vision"});
     EXPECT_EQ(r.code, 0) << command << ": " << r.err;
@@ -247,10 +265,12 @@ TEST_F(CmdApplyVision, RefusalsExitTwoAndWriteNothing) {
   // Gemma 4's pairs sit inside each axis's block (V6): the commands that place pairs by one layout refuse it.
   const std::string blocks = "Gemma 4's vision tower pairs channels inside each axis's block (docs/multi-axis.md (V6)), which "
                              "this command does not place: rope apply, check, diff, sections, inspect, frequencies, "
-                             "wavelengths, decay and attention take it";
-  expect_one_line_error(rope_cli({"matrix", "--vision", "gemma4", "--dim", "8"}), 2, blocks);
+                             "wavelengths, decay, attention and matrix take it";
   expect_one_line_error(rope_cli({"layouts", "--vision", "gemma4", "--dim", "8"}), 2, blocks);
-  expect_one_line_error(rope_cli({"matrix", "--model", "gemma-4-26b-a4b", "--tower", "vision", "--position", "1"}), 2, blocks);
+  expect_one_line_error(rope_cli({"layouts", "--model", "gemma-4-26b-a4b", "--tower", "vision"}), 2, blocks);
+  expect_one_line_error(rope_cli({"matrix", "--model", "gemma-4-26b-a4b", "--tower", "vision", "--relative", "1", "2"}), 2,
+                        "--relative: Gemma 4's vision tower pairs channels inside each axis's block (docs/multi-axis.md "
+                        "(V6)), and rope matrix checks R_mᵀ R_n = R_(n−m) in the interleaved or half layout only: give --position");
   const std::string three = "the position (1, 2, 3) has 3 components but this vision tower reads 2 axes (h,w: the patch's row and column)";
   const std::string csv = path("out.csv");
   expect_one_line_error(rope_cli({"apply", "--vision", "pixtral", "--position", "1,2,3", "--vector", v8, "--csv", csv}), 2, three);

@@ -169,7 +169,7 @@ ModelRope resolve(const ScalingOptions& o, const DimBase& flags) {
   if (r.spec.axis_blocks && !o.axis_blocks) {
     throw InvalidArgument(error_msg("Gemma 4's vision tower pairs channels inside each axis's block (docs/multi-axis.md (V6)), "
                                     "which this command does not place: rope apply, check, diff, sections, inspect, "
-                                    "frequencies, wavelengths, decay and attention take it"));
+                                    "frequencies, wavelengths, decay, attention and matrix take it"));
   }
   return r;
 }
