@@ -12,6 +12,7 @@
 #include "rope/analysis/identify.hpp"
 #include "rope/core/dtype.hpp"
 #include "rope/core/error.hpp"
+#include "rope/models/vision_rope.hpp"
 #include "support/expectation.hpp"
 
 namespace rope {
@@ -325,6 +326,47 @@ TEST(Identify, MropeSectionsFromAxisPositions) {
   EXPECT_EQ(none.axes->pair_axis, std::vector<int>(8, -1));
   EXPECT_NEAR(none.fit.base, kDefaultBase, 1e-3);  // θ_j still measured (at any of the equal axes)
   EXPECT_THAT(none.notes.front().en, ::testing::HasSubstr("the positions cannot tell which axis pairs 0, 1, 2, 3, 4, 5, 6, 7 turn by"));
+}
+
+TEST(Identify, TwoDVisionRopesByTheirMapPairsAndLadders) {
+  // Patches (row, column) of a 9 × 11 grid rotated as each vision kind does (vision_rope.hpp, (V2), (V3), (V5), (V6)),
+  // d = 16, base 100: the kind's map and channel pairs are found, and the base its ladders fit, to 1e-9 relative.
+  // tests/cli/check_gemma4_vision.py does the same for Gemma 4 on the NumPy port's dumps of HF's code.
+  const DumpVectors x = random_dump(99, 2, 16);
+  std::vector<AxisPosition> p;
+  for (int r = 0; r < 9; ++r) {
+    for (int c = 0; c < 11; ++c) {
+      AxisPosition a;
+      a.count = 2, a.value[0] = r, a.value[1] = c;
+      p.push_back(a);
+    }
+  }
+  for (const VisionRope kind : {VisionRope::Qwen2VL, VisionRope::Pixtral, VisionRope::Axial, VisionRope::Gemma4}) {
+    const VisionPairs pairs = vision_pairs(kind, 16, 100.0);
+    RopeExpectation e;
+    e.head_dim = 16;
+    e.layout = pairs.layout;
+    e.theta = pairs.theta;
+    e.base = 100;
+    e.axes = vision_axis_map(pairs);
+    e.axis_blocks = pairs.per_block;
+    const Identification id = identify_rope(x, expected_dump(x, p, e), p);
+    ASSERT_TRUE(id.vision.has_value()) << to_string(kind);
+    EXPECT_EQ(id.vision->kind, to_string(kind));
+    EXPECT_NEAR(id.vision->base, 100.0, 1e-7) << to_string(kind);
+    EXPECT_THAT(id.notes.back().en, ::testing::HasSubstr(fmt::format("a 2-D vision RoPE, {} ", to_string(kind))));
+    for (const Message& note : id.notes) EXPECT_THAT(note.en, ::testing::Not(::testing::HasSubstr("no family explains")));
+  }
+  // The rows and columns exchanged: Qwen2-VL's pairs with the column first is no kind's map.
+  const VisionPairs q = vision_pairs(VisionRope::Qwen2VL, 16, 100.0);
+  RopeExpectation e;
+  e.head_dim = 16, e.layout = q.layout, e.theta = q.theta, e.base = 100;
+  e.axes = vision_axis_map(q);
+  std::vector<AxisPosition> swapped = p;
+  for (AxisPosition& a : swapped) std::swap(a.value[0], a.value[1]);
+  const Identification none = identify_rope(x, expected_dump(x, p, e), swapped);
+  EXPECT_FALSE(none.vision.has_value());
+  EXPECT_THAT(none.notes.back().en, ::testing::HasSubstr("the pairs' axes (wwwwhhhh, h the row, w the column)"));
 }
 
 }  // namespace

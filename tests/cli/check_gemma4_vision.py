@@ -8,6 +8,14 @@ independent NumPy port of Hugging Face's Gemma4VisionRotaryEmbedding and apply_m
           float32, "# Force float32"); the planted bugs fail (exit 1): blocks swapped (the row on the first block),
           the interleaved layout inside the blocks (diagnosed as the layout-swapped variant), base 10000 instead of 100, one rotate_half over the whole head.
   diff:   HF's output against the blocks-swapped one: A passes, B fails (exit 1).
+  identify: HF's dumps are named Gemma 4's tower (V6) with base 100, base 10000 with 10000; the planted blocks swap
+          matches no vision RoPE, and the interleaved layout inside the blocks is (V4)'s map and layout.
+  config: --config FILE --tower vision of Gemma 4 configs (tests/reference/gemma4_vision.py CONFIG_CASES: the
+          26B-A4B's vision_config, rope_parameters absent, without rope_theta, a legacy rope_scaling, head_dim absent):
+          inspect's head_dim, base and every θ_j against the port's vision_config_rope and inv_freq (float64 both:
+          within 4 ulps); check passes HF's dumps with the config's tower (d 72, and d 64 from Gemma4VisionConfig's
+          default head_dim) and fails them with θ 200; a vision tower's own file (model_type gemma4_vision) is read as
+          the tower; a rope_type other than default exits 2.
   apply:  rope's float64 rotation of one head at several patches against the port's rotation with float64 angles
           (the same formula, both float64): every channel within 1e-12·‖x‖, a few roundings of ε = 2^−52 per
           channel with |cos|, |sin| <= 1 (measured about 1e-16).
@@ -28,6 +36,78 @@ from manifest_cases import generated_cases, run  # noqa: E402
 
 sys.path.insert(0, REFERENCE)
 import gemma4_vision  # noqa: E402  (the port)
+
+
+def identify_cases(a, failures):
+    """identify on the port's dumps: HF's are Gemma 4's tower (V6) with base 100 (float64 within 1e-6 relative, bf16
+    within 1e-4: its θ_j are measured from bf16 phases); base 10000 is found as such; blocks swapped match no vision
+    RoPE; the interleaved layout inside the blocks is (V4)'s map and layout without its offset."""
+    expect = {"gemma4_vision_d72_f64": ("gemma4", 100.0, 1e-6), "gemma4_vision_d72_bf16": ("gemma4", 100.0, 1e-4),
+              "gemma4_vision_d64_f64": ("gemma4", 100.0, 1e-6), "bug_base_10000_f64": ("gemma4", 10000.0, 1e-6),
+              "bug_interleaved_in_blocks_f64": ("llama4", 100.0, 1e-6), "bug_blocks_swapped_f64": (None, None, None)}
+    for name, (kind, base, tol) in expect.items():
+        d = os.path.join(a.out, name)
+        args = ["identify", "--before", os.path.join(d, "q.npy"), "--after", os.path.join(d, "q_rope.npy"),
+                "--axis-positions", os.path.join(d, "positions.csv"), "--json"] + (["--bf16-bits"] if "bf16" in name else [])
+        code, out, err = run(a.rope, args)
+        if code != 0:
+            failures.append(f"identify {name}: exit {code}: {err.strip()}")
+            continue
+        got = json.loads(out).get("vision")
+        ok = got is None if kind is None else (got is not None and got["kind"] == kind and abs(got["base"] / base - 1) <= tol)
+        if not ok:
+            failures.append(f"identify {name}: vision {got}, expected {kind} base {base}")
+        print(f"identify {name:30} {got['kind'] + ' base ' + format(got['base'], '.8g') if got else 'no vision RoPE'}")
+
+
+def write_config(path, vision_config, whole=True):
+    doc = dict(model_type="gemma4", text_config=dict(model_type="gemma4_text", hidden_size=2816, num_attention_heads=16),
+               vision_config=vision_config) if whole else vision_config
+    with open(path, "w") as f:
+        json.dump(doc, f)
+    return path
+
+
+def config_cases(a, failures):
+    """--config FILE --tower vision: the tower's values as the port's config class gives them, and dumps checked."""
+    dumps = {"d72_f64": "gemma4_vision_d72_f64", "d72_bf16": "gemma4_vision_d72_bf16", "d64_f64": "gemma4_vision_d64_f64"}
+    for name, vc in gemma4_vision.CONFIG_CASES:
+        path = write_config(os.path.join(a.out, f"config_{name}.json"), vc)
+        base, head_dim = gemma4_vision.vision_config_rope(vc)
+        code, out, err = run(a.rope, ["inspect", "--config", path, "--tower", "vision", "--json"])
+        if code != 0:
+            failures.append(f"config {name}: inspect exit {code}: {err.strip()}")
+            continue
+        j = json.loads(out)
+        want = gemma4_vision.inv_freq(base, head_dim, np.float64)
+        got = np.array(j["inv_freq"])
+        ulps = np.max(np.abs(np.concatenate([want, want]) - got) / np.spacing(np.concatenate([want, want])))
+        if j["head_dim"] != head_dim or j["base"] != base or not j.get("axis_blocks") or ulps > 4:
+            failures.append(f"config {name}: head_dim {j['head_dim']} base {j['base']} axis_blocks {j.get('axis_blocks')}, "
+                            f"θ within {ulps:.3g} ulps; the port: head_dim {head_dim}, base {base}")
+        print(f"config {name:38} head_dim {head_dim} base {base:g}: θ_j within {ulps:.0f} ulps of the port")
+    # check with the config's tower: the dumps of HF's code pass with the 26B-A4B's values and with the class's head_dim
+    # 64, and fail when the config says θ 200 (the value is the config's, not a constant).
+    runs = [("gemma4_26b_a4b", "d72_f64", 0), ("gemma4_26b_a4b", "d72_bf16", 0),
+            ("no_head_dim_class_default_64", "d64_f64", 0), ("legacy_rope_scaling", "d72_f64", 1)]
+    for name, dump, expected in runs:
+        d = os.path.join(a.out, dumps[dump])
+        args = ["check", "--before", os.path.join(d, "q.npy"), "--after", os.path.join(d, "q_rope.npy"), "--axis-positions",
+                os.path.join(d, "positions.csv"), "--config", os.path.join(a.out, f"config_{name}.json"), "--tower", "vision",
+                "--angles", "float32"] + (["--bf16-bits"] if "bf16" in dump else [])
+        code, out, err = run(a.rope, args)
+        if code != expected:
+            failures.append(f"check --config {name} on {dump}: exit {code}, expected {expected}: {err.strip()} {out[:300]}")
+        print(f"check  --config {name:30} {dump:9} exit {code}")
+    own = write_config(os.path.join(a.out, "vision_only.json"), gemma4_vision.CONFIG_CASES[0][1], whole=False)
+    code, out, err = run(a.rope, ["inspect", own, "--json"])
+    if code != 0 or json.loads(out)["model_type"] != "gemma4_vision" or json.loads(out)["base"] != 100.0:
+        failures.append(f"a gemma4_vision file of its own: exit {code}: {err.strip()} {out[:200]}")
+    bad = write_config(os.path.join(a.out, "linear.json"),
+                       dict(model_type="gemma4_vision", head_dim=72, rope_parameters=dict(rope_type="linear", factor=2.0)))
+    code, out, err = run(a.rope, ["inspect", "--config", bad, "--tower", "vision"])
+    if code != 2 or "'linear' is not default" not in err:
+        failures.append(f"rope_type linear: exit {code}: {err.strip()}")
 
 
 def main():
@@ -59,6 +139,8 @@ def main():
         failures.append(f"diff: exit {code}, A passed {verdict.get('a', {}).get('passed')}, "
                         f"B passed {verdict.get('b', {}).get('passed')}: {err.strip()}")
     print(f"diff   HF against blocks swapped: exit {code}")
+    identify_cases(a, failures)
+    config_cases(a, failures)
     rng = np.random.default_rng(7)
     worst = 0.0
     for dim in (8, 72):

@@ -7,6 +7,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "support/cli_harness.hpp"
@@ -194,6 +195,55 @@ TEST_F(CmdApplyVision, GemmaFourRotatesInsideEachAxisBlockByHand) {
   EXPECT_THAT(text.out, HasSubstr("(4, 6)"));
 }
 
+TEST_F(CmdApplyVision, GemmaFourTowerOfAConfigInTheCommandsThatPlaceNoChannelOrPlaceThemAll) {
+  // The 26B-A4B's vision_config: head_dim 72, rope_parameters.rope_theta 100 (data/models/gemma-4-26b-a4b.json);
+  // the values against the NumPy port of Gemma4VisionConfig are reference.gemma4_vision's.
+  const Result in = rope_cli({"inspect", "--model", "gemma-4-26b-a4b", "--tower", "vision"});
+  ASSERT_EQ(in.code, 0) << in.err;
+  EXPECT_THAT(in.out, HasSubstr("head_dim: 72 (vision_config.head_dim)"));
+  EXPECT_THAT(in.out, HasSubstr("rope_theta: 100 (vision_config.rope_parameters.rope_theta)"));
+  EXPECT_THAT(in.out, HasSubstr("half (rotate_half) inside each axis's block of d/2 channels: pair i = b·d/4 + k on "
+                                "(b·d/2 + k, b·d/2 + k + d/4)"));
+  EXPECT_THAT(in.out, HasSubstr("w (width)         18  0 … 17"));
+  const Result zh = rope_cli({"inspect", "--model", "gemma-4-26b-a4b", "--tower", "vision", "--lang", "zh"});
+  ASSERT_EQ(zh.code, 0) << zh.err;
+  EXPECT_THAT(zh.out, HasSubstr("每个轴的 d/2 个通道块内部前后半配对"));
+  EXPECT_THAT(zh.out, HasSubstr("得分不除以 √head_dim"));
+  EXPECT_THAT(rope_cli({"inspect", "--model", "gemma-4-26b-a4b"}).out,
+              HasSubstr("gemma-4-26b-a4b also has a vision tower (gemma4_vision): --tower vision gives its 2-D RoPE"));
+  // By hand, d = 8 and base 100: per axis θ = 1, 0.1 (λ = 2π, 20π), the column w on pairs 0-1, the row h on 2-3.
+  const Result f = rope_cli({"frequencies", "--vision", "gemma4", "--dim", "8", "--base", "100", "--csv", "-"});
+  ASSERT_EQ(f.code, 0) << f.err;
+  EXPECT_THAT(f.out, HasSubstr("0,1,6.283185307179586,1,6.283185307179586,1,-,w\n1,0.1,62.83185307179586,0.1,"
+                               "62.83185307179586,1,-,w\n2,1,6.283185307179586,1,6.283185307179586,1,-,h\n"));
+  const Result w = rope_cli({"wavelengths", "--vision", "gemma4", "--dim", "8", "--base", "100"});
+  ASSERT_EQ(w.code, 0) << w.err;
+  EXPECT_THAT(w.out, HasSubstr("wavelengths λ_i = 2π/θ_i of a 2-D vision RoPE (gemma4), d = 8"));
+  EXPECT_THAT(w.out, Not(HasSubstr("base^(2i/d)")));
+  // rope matrix by hand at (row 2, column 3), d = 8: pair 0 on channels (0, 2) turns 3 rad, pair 1 on (1, 3) 0.3,
+  // pair 2 on (4, 6) 2 rad, pair 3 on (5, 7) 0.2 (the same patch as GemmaFourRotatesInsideEachAxisBlockByHand).
+  const Result m = rope_cli({"matrix", "--vision", "gemma4", "--base", "100", "--dim", "8", "--position", "2,3", "--csv", "-"});
+  ASSERT_EQ(m.code, 0) << m.err;
+  const test::ReferenceCsv r = test::parse_reference(m.out);
+  ASSERT_EQ(r.rows.size(), 8u);
+  const auto at = [&](int i, int j) { return std::stod(r.rows[static_cast<std::size_t>(i)][static_cast<std::size_t>(j)]); };
+  for (const auto& [a, b, angle] : {std::tuple{0, 2, 3.0}, std::tuple{1, 3, 0.3}, std::tuple{4, 6, 2.0}, std::tuple{5, 7, 0.2}}) {
+    EXPECT_NEAR(at(a, a), std::cos(angle), 1e-15);
+    EXPECT_NEAR(at(b, b), std::cos(angle), 1e-15);
+    EXPECT_NEAR(at(a, b), -std::sin(angle), 1e-15);
+    EXPECT_NEAR(at(b, a), std::sin(angle), 1e-15);
+  }
+  EXPECT_EQ(at(0, 1), 0.0);
+  EXPECT_EQ(at(0, 4), 0.0);
+  EXPECT_THAT(rope_cli({"matrix", "--vision", "gemma4", "--base", "100", "--dim", "8", "--position", "2,3"}).out,
+              HasSubstr("on channels (b·d/2 + k, b·d/2 + k + d/4), i = b·d/4 + k (V6)"));
+  for (const char* command : {"decay", "attention"}) {
+    const Result r = rope_cli({command, "--model", "gemma-4-26b-a4b", "--tower", "vision"});
+    EXPECT_EQ(r.code, 0) << command << ": " << r.err;
+    EXPECT_THAT(r.out, HasSubstr("inside each axis's block of d/2 channels (model family gemma4 vision")) << command;
+  }
+}
+
 TEST_F(CmdApplyVision, RefusalsExitTwoAndWriteNothing) {
   const std::string v8 = "1,0,0,1,1,0,0,1";
   expect_one_line_error(rope_cli({"apply", "--vision", "pixtral", "--model", "llama-2-7b", "--position", "1", "--vector", v8}), 2,
@@ -213,9 +263,14 @@ TEST_F(CmdApplyVision, RefusalsExitTwoAndWriteNothing) {
   expect_one_line_error(rope_cli({"frequencies", "--vision", "eva"}), 2,
                         "vision RoPE must be 'qwen2-vl', 'llama.cpp', 'pixtral', 'llama4', 'axial' or 'gemma4' (got 'eva')");
   // Gemma 4's pairs sit inside each axis's block (V6): the commands that place pairs by one layout refuse it.
-  expect_one_line_error(rope_cli({"matrix", "--vision", "gemma4", "--dim", "8"}), 2,
-                        "--vision gemma4 (rotate_half inside each axis's block, docs/multi-axis.md (V6)) is applied by rope "
-                        "apply and checked by rope check and rope diff; rope sections draws its map");
+  const std::string blocks = "Gemma 4's vision tower pairs channels inside each axis's block (docs/multi-axis.md (V6)), which "
+                             "this command does not place: rope apply, check, diff, sections, inspect, frequencies, "
+                             "wavelengths, decay, attention and matrix take it";
+  expect_one_line_error(rope_cli({"layouts", "--vision", "gemma4", "--dim", "8"}), 2, blocks);
+  expect_one_line_error(rope_cli({"layouts", "--model", "gemma-4-26b-a4b", "--tower", "vision"}), 2, blocks);
+  expect_one_line_error(rope_cli({"matrix", "--model", "gemma-4-26b-a4b", "--tower", "vision", "--relative", "1", "2"}), 2,
+                        "--relative: Gemma 4's vision tower pairs channels inside each axis's block (docs/multi-axis.md "
+                        "(V6)), and rope matrix checks R_mᵀ R_n = R_(n−m) in the interleaved or half layout only: give --position");
   const std::string three = "the position (1, 2, 3) has 3 components but this vision tower reads 2 axes (h,w: the patch's row and column)";
   const std::string csv = path("out.csv");
   expect_one_line_error(rope_cli({"apply", "--vision", "pixtral", "--position", "1,2,3", "--vector", v8, "--csv", csv}), 2, three);

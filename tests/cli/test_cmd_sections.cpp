@@ -144,6 +144,31 @@ TEST_F(CmdSections, ErnieFourFiveVlsMapBesideQwensOfAsManyPairsPerAxis) {
   EXPECT_THAT(text.out, Not(HasSubstr("llama.cpp, with the sections")));
 }
 
+TEST_F(CmdSections, GlmFourOneVAndFourFiveVShareTheMapNotThePairing) {
+  // The configs of reference.hf_families (tests/reference/hf_families.py glm4v_vision_f64, glm4v_moe_vision_f64):
+  // mrope_section [8, 12, 12] chunked over the 32 pairs of 64 rotary channels in both; GLM-4.1V pairs (2i, 2i+1)
+  // (modeling_glm4v.py at 03eac6f6d2af, repeat_interleave and rotate_half_llm), GLM-4.5V pairs (i, i + d/2)
+  // (modeling_glm4v_moe.py at e78010218c7f). Both take the chunked row of the figure.
+  {
+    std::ofstream(path("glm41v.json")) << R"({"model_type": "glm4v", "text_config": {"model_type": "glm4v_text",
+        "hidden_size": 4096, "num_attention_heads": 32, "partial_rotary_factor": 0.5, "rope_theta": 10000.0,
+        "rope_scaling": {"type": "default", "mrope_section": [8, 12, 12]}}, "vision_config": {"model_type": "glm4v"}})";
+    std::ofstream(path("glm45v.json")) << R"({"model_type": "glm4v_moe", "text_config": {"model_type": "glm4v_moe_text",
+        "hidden_size": 4096, "num_attention_heads": 96, "head_dim": 128, "rope_theta": 10000.0,
+        "rope_scaling": {"rope_type": "default", "mrope_section": [8, 12, 12]}}, "vision_config": {"model_type": "glm4v_moe"}})";
+  }
+  const Result a = rope_cli({"sections", "--config", path("glm41v.json")});
+  ASSERT_EQ(a.code, 0) << a.err;
+  EXPECT_THAT(a.out, HasSubstr("chunked:     TTTTTTTT·HHHHHHHHHHHH·WWWWWWWWWWWW"));
+  EXPECT_THAT(a.out, HasSubstr("the two channels of a pair in " + path("glm41v.json") + ": interleaved layout"));
+  const Result b = rope_cli({"sections", "--config", path("glm45v.json")});
+  ASSERT_EQ(b.code, 0) << b.err;
+  EXPECT_THAT(b.out, HasSubstr("chunked:     TTTTTTTT·HHHHHHHHHHHH·WWWWWWWWWWWW"));
+  EXPECT_THAT(b.out, HasSubstr("the two channels of a pair in " + path("glm45v.json") + ": half layout"));
+  // --sections alone names no model, and no pairing.
+  EXPECT_THAT(rope_cli({"sections", "--sections", "8,12,12", "--dim", "64"}).out, Not(HasSubstr("the two channels of a pair")));
+}
+
 /// The pairs that the reference gives `rule` with `sections`, as axis letters "thwe".
 std::string reference_owners(const std::string& rule, const std::string& sections) {
   const test::ReferenceCsv ref = test::read_reference("mrope_ownership.csv");

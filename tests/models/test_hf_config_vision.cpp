@@ -150,6 +150,60 @@ TEST(HfConfigVision, QwenTwoVlEmbedDimIsTheAttentionWidthNotHiddenSize) {
   EXPECT_THAT(english(m.vision_tower->origin), Contains("head_dim: 80 (vision_config.embed_dim / vision_config.num_heads)"));
 }
 
+// Gemma 4 (configuration_gemma4.py @ 351f643ab9f5 Gemma4VisionConfig: head_dim 64 and default_theta 100 as class
+// attributes, __post_init__ rope_parameters {default, 100} when absent; modeling_gemma4.py @ c308a309e651
+// Gemma4VisionRotaryEmbedding.compute_default_rope_parameters reads rope_parameters["rope_theta"] and head_dim).
+// The NumPy port of the same precedence is tests/reference/gemma4_vision.py vision_config_rope, run by
+// reference.gemma4_vision against rope inspect and rope check.
+TEST(HfConfigVision, Gemma4VisionTowerTakesItsConfigClassRules) {
+  const auto tower = [](const std::string& vision) {
+    const ModelConfig m = parse(R"({"model_type": "gemma4", "text_config": {"model_type": "gemma4_text",
+        "hidden_size": 2816, "num_attention_heads": 16}, "vision_config": )" + vision + "}");
+    EXPECT_TRUE(m.vision_tower) << m.vision_error;
+    return m.vision_tower.value_or(VisionTowerConfig{});
+  };
+  // google/gemma-4-26B-A4B-it's vision_config (data/models/gemma-4-26b-a4b.json).
+  const VisionTowerConfig real = tower(R"({"model_type": "gemma4_vision", "head_dim": 72, "hidden_size": 1152,
+      "num_attention_heads": 16, "rope_parameters": {"rope_type": "default", "rope_theta": 100.0}})");
+  EXPECT_EQ(real.kind, VisionRope::Gemma4);
+  EXPECT_EQ(real.head_dim, 72);
+  EXPECT_EQ(real.base, 100.0);
+  EXPECT_FALSE(real.grid);  // no image_size: each image keeps its aspect ratio
+  EXPECT_THAT(english(real.origin), ElementsAre("head_dim: 72 (vision_config.head_dim)",
+                                                "rope_theta: 100 (vision_config.rope_parameters.rope_theta)"));
+  EXPECT_THAT(english(real.notes), Contains(HasSubstr("Gemma4VisionAttention's scaling is 1.0")));
+  // Without rope_parameters the class's own dict wins over a top-level rope_theta, which is ignored and said so.
+  const VisionTowerConfig none = tower(R"({"model_type": "gemma4_vision", "head_dim": 72, "rope_theta": 50})");
+  EXPECT_EQ(none.base, 100.0);
+  EXPECT_THAT(english(none.origin), Contains("rope_theta: 100 (not in the file: Gemma4VisionConfig.__post_init__ sets "
+                                             "rope_parameters to {rope_type: default, rope_theta: 100})"));
+  EXPECT_THAT(english(none.notes), Contains("vision_config.rope_theta 50 is ignored: without rope_parameters "
+                                            "Gemma4VisionConfig uses its own {rope_type: default, rope_theta: 100}"));
+  // A dict without rope_theta: the top-level key, else default_theta.
+  EXPECT_EQ(tower(R"({"head_dim": 72, "rope_theta": 50, "rope_parameters": {"rope_type": "default"}})").base, 50.0);
+  const VisionTowerConfig dflt = tower(R"({"head_dim": 72, "rope_parameters": {"rope_type": "default"}})");
+  EXPECT_EQ(dflt.base, 100.0);
+  EXPECT_THAT(english(dflt.origin), Contains("rope_theta: 100 (not in the file: Gemma4VisionConfig's default_theta)"));
+  // head_dim absent: the class's 64, not hidden_size / num_attention_heads = 72.
+  const VisionTowerConfig head = tower(R"({"model_type": "gemma4_vision", "hidden_size": 1152, "num_attention_heads": 16})");
+  EXPECT_EQ(head.head_dim, 64);
+  EXPECT_THAT(english(head.origin), Contains("head_dim: 64 (not in the file: Gemma4VisionConfig's default)"));
+  // Another rope_type: HF would run another init function on the tower; rope refuses, and the text is still read.
+  const ModelConfig linear = parse(R"({"model_type": "gemma4", "text_config": {"hidden_size": 2816, "num_attention_heads": 16},
+      "vision_config": {"head_dim": 72, "rope_parameters": {"rope_type": "linear", "factor": 2.0}}})");
+  EXPECT_FALSE(linear.vision_tower);
+  EXPECT_THAT(linear.vision_error, HasSubstr("vision_config.rope_parameters.rope_type: 'linear' is not default"));
+  // The tower as a model: (V6)'s spec, column block first, 18 pairs per axis.
+  const ModelConfig v = select_vision_tower(parse(R"({"model_type": "gemma4_vision", "head_dim": 72})"));
+  EXPECT_EQ(v.vision, VisionRope::Gemma4);
+  const RopeSpec spec = make_spec(v);
+  EXPECT_TRUE(spec.axis_blocks);
+  ASSERT_TRUE(spec.axes && spec.axes->vision());
+  EXPECT_EQ(spec.axes->pair_axis.front(), 2);  // w
+  EXPECT_EQ(spec.axes->pair_axis.back(), 1);   // h
+  EXPECT_EQ(spec.axes->pairs_of(1), 18);
+}
+
 TEST(HfConfigVision, UnknownOrBadVisionConfigsLeaveTheTextReadable) {
   const ModelConfig u = parse(R"({"model_type": "llava", "text_config": {"head_dim": 128, "rope_theta": 1000000.0},
       "vision_config": {"model_type": "siglip_vision_model", "hidden_size": 1152, "num_attention_heads": 16}})");

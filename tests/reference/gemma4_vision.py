@@ -16,6 +16,17 @@ commit c308a309e651a7e033f683353f3f75aa66d29502:
     rotated by apply_rotary_pos_emb (x · cos + rotate_half(x) · sin, rotate_half within the block), concatenated.
 rope names a patch (row, column): the --axis-positions file holds ROW,COL, and HF's position id is (COL, ROW).
 
+What a config's vision_config gives the tower (vision_config_rope), ported from
+huggingface/transformers src/transformers/models/gemma4/configuration_gemma4.py at commit
+351f643ab9f582c01026b6d75aab3e2c5a8338cd (the same class at 008e574391258935f3ecc3035c882e73bbcac419):
+  - Gemma4VisionConfig: head_dim 64 and default_theta 100 as class attributes; __post_init__ sets rope_parameters to
+    {"rope_type": "default", "rope_theta": 100.0} when it is None, then PreTrainedConfig's
+    convert_rope_params_to_dict (src/transformers/modeling_rope_utils.py RotaryEmbeddingConfigMixin): a legacy
+    rope_scaling dict, when truthy, replaces rope_parameters, and setdefault("rope_theta", the file's top-level
+    rope_theta, else default_theta) fills a dict without rope_theta;
+  - modeling_gemma4.py (commit above) compute_default_rope_parameters: base = rope_parameters["rope_theta"], dim =
+    getattr(config, "head_dim", None) or hidden_size // num_attention_heads (the attribute always exists: 64).
+
 Usage: gemma4_vision.py OUT_DIR   writes OUT_DIR/<case>/{q.npy,q_rope.npy,positions.csv} and OUT_DIR/manifest.json.
 """
 import json
@@ -36,6 +47,33 @@ def inv_freq(base, head_dim, t=F32):
     """float32 as HF computes it; t = float64 for the exact ladder (rope apply's float64 reference)."""
     spatial = head_dim // 2
     return (t(1.0) / (t(base) ** (np.arange(0, spatial, 2, dtype=np.int64).astype(t) / t(spatial)))).astype(t)
+
+
+def vision_config_rope(vc):
+    """(base, head_dim) of a vision_config dict as Gemma4VisionConfig and its rotary class settle them."""
+    head_dim = vc.get("head_dim")
+    if head_dim is None:  # the dataclass default; HF's getattr never reaches hidden_size // num_attention_heads
+        head_dim = 64
+    params = vc.get("rope_parameters")
+    if params is None:
+        params = {"rope_type": "default", "rope_theta": 100.0}  # __post_init__, before the mixin
+    params = dict(vc.get("rope_scaling") or params)
+    params.setdefault("rope_theta", vc.get("rope_theta", 100.0))
+    return float(params["rope_theta"]), int(head_dim)
+
+
+# vision_config variants (name, dict, the top-level file's model_type) for the config cases of check_gemma4_vision.py.
+CONFIG_CASES = [
+    ("gemma4_26b_a4b", dict(model_type="gemma4_vision", head_dim=72, hidden_size=1152, num_attention_heads=16,
+                            rope_parameters=dict(rope_type="default", rope_theta=100.0))),
+    ("no_rope_parameters_top_theta_ignored", dict(model_type="gemma4_vision", head_dim=72, rope_theta=50.0)),
+    ("dict_without_theta_takes_top", dict(model_type="gemma4_vision", head_dim=72, rope_theta=50.0,
+                                          rope_parameters=dict(rope_type="default"))),
+    ("dict_without_theta_default", dict(head_dim=72, rope_parameters=dict(rope_type="default"))),
+    ("legacy_rope_scaling", dict(model_type="gemma4_vision", head_dim=72, rope_scaling=dict(type="default", rope_theta=200.0),
+                                 rope_parameters=dict(rope_type="default", rope_theta=100.0))),
+    ("no_head_dim_class_default_64", dict(model_type="gemma4_vision", hidden_size=1152, num_attention_heads=16)),
+]
 
 
 def rotate_half(x):
@@ -112,6 +150,11 @@ CASES = [
 
 
 def self_check():
+    assert vision_config_rope(CONFIG_CASES[0][1]) == (100.0, 72)
+    assert vision_config_rope(CONFIG_CASES[1][1]) == (100.0, 72)  # the class's dict comes before the mixin
+    assert vision_config_rope(CONFIG_CASES[2][1]) == (50.0, 72)
+    assert vision_config_rope(CONFIG_CASES[4][1]) == (200.0, 72)
+    assert vision_config_rope(CONFIG_CASES[5][1]) == (100.0, 64)  # not 1152 // 16 = 72
     # Each block of a rotation keeps its norm (the per-axis rotations are orthogonal), and at (0, 0) nothing turns.
     rng = np.random.default_rng(1)
     q = rng.standard_normal((2, 1, 72))

@@ -167,8 +167,9 @@ ModelRope resolve(const ScalingOptions& o, const DimBase& flags) {
   if (!o.any()) check_dimension(flags.dim.value_or(flags.default_dim), flags.max_dim);
   ModelRope r = resolve_model_rope(o.source, overrides_of(o, flags));
   if (r.spec.axis_blocks && !o.axis_blocks) {
-    throw InvalidArgument(error_msg("--vision gemma4 (rotate_half inside each axis's block, docs/multi-axis.md (V6)) is "
-                                    "applied by rope apply and checked by rope check and rope diff; rope sections draws its map"));
+    throw InvalidArgument(error_msg("Gemma 4's vision tower pairs channels inside each axis's block (docs/multi-axis.md (V6)), "
+                                    "which this command does not place: rope apply, check, diff, sections, inspect, "
+                                    "frequencies, wavelengths, decay, attention and matrix take it"));
   }
   return r;
 }

@@ -33,7 +33,8 @@ struct ScalingOptions {
   std::string short_factor, long_factor;  ///< comma lists or @file
   std::string tower;       ///< --tower text|vision: which RoPE of a vision-language model's config
   /// The command places the pairs of Gemma 4's vision tower inside each axis's block ((V6), spec.axis_blocks):
-  /// apply, check and diff; resolve refuses --vision gemma4 for the others.
+  /// apply, check, diff, sections, inspect, frequencies, wavelengths, decay, attention and matrix; resolve refuses Gemma 4's
+  /// vision tower (--vision gemma4, or --tower vision of a Gemma 4 config) for the others.
   bool axis_blocks = false;
 
   /// Whether anything beyond plain RoPE was asked for.

@@ -90,7 +90,17 @@ struct Identification {
     std::optional<SectionOrder> order;  ///< Chunked (A2) or Interleaved (A3) when the pairs follow that map
   };
   std::optional<Axes> axes;
+  /// A 2-D vision RoPE (positions (row, column), models/vision_rope.hpp) whose axis map and pairs are the dump's.
+  struct VisionMatch {
+    std::string kind;      ///< "qwen2-vl", "pixtral", "llama4", "axial", "gemma4"
+    std::string equation;  ///< "(V2)" … "(V6)" of docs/multi-axis.md
+    double base = 0;       ///< fitted to every pair's θ_j by its own ladder
+    double residual = 0;   ///< RMS of ln θ_measured − ln θ_fit, weighted as fit_families weighs
+    Eigen::VectorXd theta; ///< the fitted θ_j
+  };
+  std::optional<VisionMatch> vision;
 };
+using VisionMatch = Identification::VisionMatch;
 
 /// Largest head dimension identify takes: the pairing tries every pair of rotated channels (d² work on a
 /// sample of 256 vectors); real heads have d <= 512.
@@ -102,8 +112,9 @@ Identification identify_rope(const DumpVectors& before, const DumpVectors& after
 
 /// The same with a position per axis (M-RoPE's t, h, w(, e) per sequence index): each pair's θ_j measured at every
 /// axis's positions, and the axis whose positions fit its phases (the least angle residual, by at least half)
-/// taken as the pair's; Identification::axes names the sections and their map. Restarts and offsets are not
-/// searched. One component per position: as above.
+/// taken as the pair's; Identification::axes names the sections and their map. Two components are a vision tower's
+/// (row, column): Identification::vision names the 2-D vision RoPE. Restarts and offsets are not searched. One
+/// component per position: as above.
 Identification identify_rope(const DumpVectors& before, const DumpVectors& after, const std::vector<AxisPosition>& positions);
 
 /// The θ_j of each family for `pairs` pairs of rotary dimension 2·pairs (also used by the figure).
@@ -145,6 +156,10 @@ void measure_frequencies(const DumpVectors& before, const DumpVectors& after, co
 /// u_j(s) = Σ conj(z_before)·z_after over the groups, per pair j (id.pairs, or each group's own) and sequence index s.
 std::vector<std::vector<std::complex<double>>> pair_phasors(const DumpVectors& before, const DumpVectors& after,
                                                             const Identification& id);
+
+/// Step 5 for positions (row, column) (identify_vision.cpp): id.vision, the 2-D vision RoPE whose axis map and pairs
+/// the dump's are and whose ladders fit θ_j within 0.05 in ln θ (the best of them), and a note either way.
+void match_vision(Identification& id);
 
 /// Step 4 with a position per axis (identify_axes.cpp): id.axes, theta, angle_residual, theta_sigma, reversed.
 void measure_axis_frequencies(const DumpVectors& before, const DumpVectors& after, const std::vector<AxisPosition>& positions,

@@ -110,6 +110,9 @@ void detail::measure_axis_frequencies(const DumpVectors& before, const DumpVecto
     id.notes.push_back(msg("the positions cannot tell which axis pairs {0} turn by (they turn too little between tokens "
                            "whose t, h and w differ): the axes found are {1}; a larger image or video tells the rest",
                            unclear, pattern));
+  } else if (components == 2) {  // (row, column): match_vision compares the vision maps (identify_vision.cpp)
+    axes.sections.assign(2, 0);
+    for (const int a : axes.pair_axis) ++axes.sections[static_cast<std::size_t>(a)];
   } else {
     axes.sections.assign(static_cast<std::size_t>(components), 0);
     for (const int a : axes.pair_axis) ++axes.sections[static_cast<std::size_t>(a)];

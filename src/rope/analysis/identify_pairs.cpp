@@ -90,8 +90,10 @@ Identification identify_rope(const DumpVectors& before, const DumpVectors& after
   }
   const std::vector<bool> moving =
       moving_indices(before, after, positions.size(), [&](std::size_t s) { return positions[s].max_abs() != 0; });
-  return detail::identify_with(before, after, moving,
-                               [&](Identification& id) { detail::measure_axis_frequencies(before, after, positions, id); });
+  Identification id = detail::identify_with(
+      before, after, moving, [&](Identification& id) { detail::measure_axis_frequencies(before, after, positions, id); });
+  if (!positions.empty() && positions.front().count == 2) detail::match_vision(id);  // (row, column): a vision tower
+  return id;
 }
 
 Identification detail::identify_with(const DumpVectors& before, const DumpVectors& after, const std::vector<bool>& moving_at,

@@ -170,8 +170,13 @@ void print_inspect(std::ostream& out, const ModelRope& rr, bool z, int digits) {
             .in(z));
   }
   row(msg("layout").in(z),
-      (c.layout == Layout::Interleaved ? msg("interleaved: pairs (2i, 2i+1)").in(z)
-                                       : msg("half (rotate_half): pairs (i, i + d/2)").in(z)) +
+      (spec.axis_blocks && c.layout == Layout::Interleaved
+           ? msg("interleaved inside each axis's block of d/2 channels: pair i = b·d/4 + k on (b·d/2 + 2k, b·d/2 + 2k + 1), "
+                 "docs/multi-axis.md (V6)").in(z)
+       : spec.axis_blocks ? msg("half (rotate_half) inside each axis's block of d/2 channels: pair i = b·d/4 + k on "
+                                "(b·d/2 + k, b·d/2 + k + d/4), docs/multi-axis.md (V6)").in(z)
+       : c.layout == Layout::Interleaved ? msg("interleaved: pairs (2i, 2i+1)").in(z)
+                                         : msg("half (rotate_half): pairs (i, i + d/2)").in(z)) +
           msg(" ({0})", spec.layout_reason.in(z)).in(z));
   row(msg("base (rope_theta)").in(z), format_number(c.base));
   if (c.max_position_embeddings) row("max_position_embeddings", std::to_string(*c.max_position_embeddings));

@@ -70,6 +70,7 @@ class ConfigParser {
   // hf_config_vision.cpp
   void read_vision();
   VisionTowerConfig vision_tower(const json& v, const std::string& path, VisionRope kind, const std::string& type) const;
+  void gemma4_vision_theta(const json& v, const std::string& path, VisionTowerConfig& t) const;
 
   const json& doc_;
   Reader r_;

@@ -11,11 +11,57 @@
 //   Llama 4 (configuration_llama4.py Llama4VisionConfig: hidden_size, num_attention_heads, rope_theta default
 //     10000, image_size, patch_size; modeling_llama4.py Llama4VisionRotaryEmbedding): (V4);
 //   Qwen2-VL, Qwen2.5-VL, Qwen3-VL (vision_config embed_dim or hidden_size, num_heads;
-//     VisionRotaryEmbedding(head_dim // 2) with its theta default 10000, which the models do not pass): (V2).
+//     VisionRotaryEmbedding(head_dim // 2) with its theta default 10000, which the models do not pass): (V2);
+//   Gemma 4 (configuration_gemma4.py @ 008e57439125 Gemma4VisionConfig: head_dim default 64, default_theta 100,
+//     __post_init__ rope_parameters {default, 100} when absent; modeling_gemma4.py @ c308a309e651
+//     Gemma4VisionRotaryEmbedding.compute_default_rope_parameters: rope_parameters["rope_theta"], head_dim): (V6).
 // A file whose own model_type is a vision tower's (pixtral without text_config, llama4_vision_model) is
 // read as that tower.
 
 namespace rope::detail {
+
+/// Gemma 4's θ as HF v5 settles it: Gemma4VisionConfig.__post_init__ fills an absent rope_parameters with
+/// {default, 100} before convert_rope_params_to_dict, whose setdefault("rope_theta", top-level rope_theta or
+/// default_theta 100) then fills only a dict without it; a legacy rope_scaling replaces the dict.
+void ConfigParser::gemma4_vision_theta(const json& v, const std::string& path, VisionTowerConfig& t) const {
+  const auto add = [&t](const std::string& value, const Message& from) {
+    t.origin.push_back(origin_line(Message::same("rope_theta"), value, from));
+  };
+  const char* dict_key = r_.object(v, path, "rope_scaling") && !r_.object(v, path, "rope_scaling")->empty() ? "rope_scaling"
+                                                                                                          : "rope_parameters";
+  const json* dict = r_.object(v, path, dict_key);
+  const auto top = r_.positive(v, path, "rope_theta");
+  if (!dict) {
+    t.base = 100;
+    add("100", msg("not in the file: {0}.__post_init__ sets rope_parameters to {1}", "Gemma4VisionConfig",
+                   "{rope_type: default, rope_theta: 100}"));
+    if (top) {
+      t.notes.push_back(msg("{0} {1} is ignored: without rope_parameters {2} uses its own {3}", child(path, "rope_theta"),
+                            num(*top), "Gemma4VisionConfig", "{rope_type: default, rope_theta: 100}"));
+    }
+    return;
+  }
+  const std::string dict_path = child(path, dict_key);
+  const auto type = r_.string(*dict, dict_path, "rope_type");
+  const auto legacy = r_.string(*dict, dict_path, "type");
+  const std::string rope_type = type ? *type : legacy.value_or("default");
+  if (rope_type != "default") {
+    r_.fail(child(dict_path, type ? "rope_type" : "type"),
+            fmt::format("'{}' is not default: rope knows only the default ladder of Gemma4VisionRotaryEmbedding "
+                        "(compute_default_rope_parameters)",
+                        rope_type));
+  }
+  if (const auto theta = r_.positive(*dict, dict_path, "rope_theta")) {
+    t.base = *theta;
+    add(num(*theta), Message::same(child(dict_path, "rope_theta")));
+  } else if (top) {
+    t.base = *top;
+    add(num(*top), Message::same(child(path, "rope_theta")));
+  } else {
+    t.base = 100;
+    add("100", msg("not in the file: {0}'s default_theta", "Gemma4VisionConfig"));
+  }
+}
 
 VisionTowerConfig ConfigParser::vision_tower(const json& v, const std::string& path, VisionRope kind,
                                              const std::string& type) const {
@@ -36,6 +82,10 @@ VisionTowerConfig ConfigParser::vision_tower(const json& v, const std::string& p
   if (const auto hd = r_.count(v, path, "head_dim")) {
     head_dim = *hd;
     head_dim_from = child(path, "head_dim");
+  } else if (kind == VisionRope::Gemma4) {
+    // Gemma4VisionConfig's head_dim is an attribute with a default, so HF's getattr(config, "head_dim", None) never
+    // falls back to hidden_size // num_attention_heads.
+    head_dim = 64;
   } else {
     // embed_dim first: Qwen2-VL writes both, embed_dim the attention width (1280) and hidden_size the
     // merger's output (3584 for the 7B); HF takes head_dim = embed_dim // num_heads.
@@ -56,8 +106,11 @@ VisionTowerConfig ConfigParser::vision_tower(const json& v, const std::string& p
                                        "half of the head's pairs)", head_dim, kMaxDim));
   }
   t.head_dim = static_cast<int>(head_dim);
-  add(same("head_dim"), std::to_string(head_dim), same(head_dim_from));
-  if (kind == VisionRope::Qwen2VL) {
+  add(same("head_dim"), std::to_string(head_dim),
+      head_dim_from.empty() ? msg("not in the file: {0}'s default", "Gemma4VisionConfig") : same(head_dim_from));
+  if (kind == VisionRope::Gemma4) {
+    gemma4_vision_theta(v, path, t);
+  } else if (kind == VisionRope::Qwen2VL) {
     t.base = 10000;
     add(same("rope_theta"), "10000", msg("hard-wired: VisionRotaryEmbedding's theta, which the model does not pass"));
   } else if (const auto theta = r_.positive(v, path, "rope_theta")) {
@@ -74,7 +127,12 @@ VisionTowerConfig ConfigParser::vision_tower(const json& v, const std::string& p
     add(msg("patches per side"), std::to_string(*t.grid),
         same(fmt::format("{} / {}", child(path, "image_size"), child(path, "patch_size"))));
   }
-  if (kind == VisionRope::Qwen2VL) {
+  if (kind == VisionRope::Gemma4) {
+    t.notes.push_back(msg("HF's pixel_position_ids are (x, y) = (column, row) of each patch, the column first; an image "
+                          "keeps its own aspect ratio, so the config fixes no grid"));
+    t.notes.push_back(msg("the scores are not divided by √head_dim: Gemma4VisionAttention's scaling is 1.0, q and k "
+                          "are RMS-normed before the rotation"));
+  } else if (kind == VisionRope::Qwen2VL) {
     t.notes.push_back(msg("the image's patches keep their own (row, column) however many there are (dynamic resolution); "
                           "the 2x2 merge and the window order reorder patches, not their positions"));
   } else if (kind == VisionRope::Llama4) {
@@ -102,11 +160,12 @@ void ConfigParser::read_vision() {
     const std::string vtype = r_.string(*v, "vision_config", "model_type").value_or("");
     std::optional<VisionRope> kind = vision_rope_of(vtype);
     if (!kind && top_type == "llama4") kind = VisionRope::Llama4;
+    if (!kind && top_type == "gemma4") kind = VisionRope::Gemma4;  // Gemma4Config's sub_configs: Gemma4VisionConfig
     if (!kind && vtype.empty()) kind = vision_rope_of(top_type);
     if (!kind) {
       m_.vision_error = fmt::format(
           "{}: vision_config has model_type '{}' (in a '{}' config), whose RoPE rope does not know (known: pixtral, "
-          "llama4_vision_model, qwen2_vl, qwen2_5_vl, qwen3_vl)",
+          "llama4_vision_model, qwen2_vl, qwen2_5_vl, qwen3_vl, gemma4_vision)",
           name_, vtype, top_type);
       return;
     }

@@ -79,6 +79,7 @@ std::optional<VisionRope> vision_rope_of(std::string_view t) {
   if (t == "pixtral") return VisionRope::Pixtral;
   if (t == "llama4_vision_model") return VisionRope::Llama4;
   if (t == "qwen2_vl" || t == "qwen2_5_vl" || t == "qwen3_vl") return VisionRope::Qwen2VL;
+  if (t == "gemma4_vision") return VisionRope::Gemma4;
   return std::nullopt;
 }
 

@@ -59,7 +59,8 @@ VisionPairs vision_pairs(VisionRope kind, int d, double base);
 AxisMap vision_axis_map(const VisionPairs& pairs);
 
 /// The model_type of a vision tower's config whose RoPE this is: "pixtral" → Pixtral,
-/// "llama4_vision_model" → Llama4, "qwen2_vl", "qwen2_5_vl", "qwen3_vl" → Qwen2VL; nullopt otherwise.
+/// "llama4_vision_model" → Llama4, "qwen2_vl", "qwen2_5_vl", "qwen3_vl" → Qwen2VL, "gemma4_vision" → Gemma4;
+/// nullopt otherwise.
 std::optional<VisionRope> vision_rope_of(std::string_view model_type);
 
 /// φ_j of (V1) for the patch at (row, column).

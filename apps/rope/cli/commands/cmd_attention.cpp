@@ -348,6 +348,7 @@ Command add_attention_command(CLI::App& app) {
       "  rope attention --tokens 32 --dim 64 --compare --causal --png attention.png\n"
       "  rope attention --tokens 6 --model gpt-oss-20b --shift 100");
   add_scaling_options(*sub, opt->scaling);
+  opt->scaling.axis_blocks = true;  // (V6): spec_apply places the pairs inside each axis's block
   return {sub, [opt, tokens](std::ostream& out) {
             opt->tokens_given = tokens->count() > 0;
             return run_attention(*opt, out);

@@ -382,6 +382,7 @@ Command add_decay_command(CLI::App& app) {
   add_real_option(*sub, "--xpos-scale-base", opt->xpos_scale_base, "with --xpos: the scale base s, > 0 (default 512)")
       ->needs(xpos);
   add_scaling_options(*sub, opt->scaling);
+  opt->scaling.axis_blocks = true;  // (V6): the curves are over pairs: the placement of the channels changes none
   return {sub, [opt](std::ostream& out) { return run_decay(*opt, out); }};
 }
 

@@ -149,6 +149,10 @@ int run_identify(const IdentifyOptions& opt, std::ostream& out) {
     j["undetermined"] = id.undetermined;
     j["pairing_assumed"] = id.pairing_assumed;
     j["reversed"] = id.reversed;
+    if (id.vision) {
+      j["vision"] = {{"kind", id.vision->kind}, {"equation", id.vision->equation}, {"base", id.vision->base},
+                     {"residual", id.vision->residual}};
+    }
     if (id.axes) {
       j["mrope"] = {{"pair_axis", id.axes->pair_axis},
                     {"sections", id.axes->sections.empty() ? nlohmann::json() : nlohmann::json(id.axes->sections)},
@@ -174,17 +178,24 @@ int run_identify(const IdentifyOptions& opt, std::ostream& out) {
     if (!id.pairs.empty()) {
       row(t.tr("attention factor"), t.tr("{0:.6f} (pair norms kept within {1:.2g})",
                                                        id.attention_factor, id.norm_residual));
-      if (id.axes) row("M-RoPE", sections_text(*id.axes, t));
-      row(t.tr("family"), family_text(id.fit, t));
+      if (id.vision) {  // (row, column) positions whose map, pairs and ladders are a vision tower's (V2)-(V6)
+        row(t.tr("family"), t.tr("2-D vision RoPE {0} {1}: each axis its own ladder, base {2} (docs/multi-axis.md §6)",
+                                 id.vision->kind, id.vision->equation, g6(id.vision->base)));
+      } else {
+        if (id.axes) row("M-RoPE", sections_text(*id.axes, t));
+        row(t.tr("family"), family_text(id.fit, t));
+      }
       // The family is the simplest fit within the noise of the smallest residual (analysis/identify.cpp): the
       // residuals are compared, and shown with the digits that tell them apart (digits.hpp, at least 2).
-      std::vector<double> residuals{id.fit.residual};
-      for (std::size_t i = 1; i < id.fits.size(); ++i) residuals.push_back(id.fits[i].residual);
+      std::vector<double> residuals{id.vision ? id.vision->residual : id.fit.residual};
+      for (std::size_t i = id.vision ? 0 : 1; i < id.fits.size(); ++i) residuals.push_back(id.fits[i].residual);
       const std::vector<std::string> shown = compared(residuals, opt.digits, 2);
       row(t.tr("fit residual"), t.tr("{0} (RMS of ln θ_measured − ln θ_family)", shown[0]));
       std::string others;
-      for (std::size_t i = 1; i < id.fits.size(); ++i) {
-        others += fmt::format("{}{} {}", i > 1 ? ", " : "", to_string(id.fits[i].family), shown[i]);
+      // With a vision match every 1-D family is another fit (shown[k + 1] for fits[k]); else fits[0] is the chosen one.
+      const std::size_t first = id.vision ? 0 : 1;
+      for (std::size_t i = first; i < id.fits.size(); ++i) {
+        others += fmt::format("{}{} {}", i > first ? ", " : "", to_string(id.fits[i].family), shown[i + 1 - first]);
       }
       if (!others.empty()) row(t.tr("other fits"), others);
       const int n = static_cast<int>(id.theta.size());
@@ -194,7 +205,8 @@ int run_identify(const IdentifyOptions& opt, std::ostream& out) {
         if (n > 12 && j == 4) out << "  …\n";
         if (n > 12 && j >= 4 && j < n - 4) continue;
         out << fmt::format("  {:>5}  {:>14.6g}  {:>14.6g}  {:>12.2g}\n", j, id.theta[j],
-                           j < id.fit.theta.size() ? id.fit.theta[j] : 0.0, id.angle_residual[j]);
+                           id.vision ? id.vision->theta[j] : j < id.fit.theta.size() ? id.fit.theta[j] : 0.0,
+                           id.angle_residual[j]);
       }
     }
     for (const Message& note : id.notes) out << t.tr("note: ") << note.in(t.zh()) << '\n';

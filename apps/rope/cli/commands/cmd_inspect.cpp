@@ -71,6 +71,7 @@ int run_inspect(const InspectOptions& opt, std::ostream& out) {
   j["layout"] = std::string(to_string(c.layout));
   j["layout_known"] = spec.layout_known();
   j["layout_reason"] = spec.layout_reason.en;
+  if (spec.axis_blocks) j["axis_blocks"] = true;  // (V6): the layout inside each axis's block of d/2 channels
   j["rotating_channels"] = {spec.rotary_offset, spec.rotary_offset + spec.rotary_dim};
   j["head_channels"] = spec.head_dim;
   if (c.max_position_embeddings) j["max_position_embeddings"] = *c.max_position_embeddings;
@@ -117,6 +118,7 @@ Command add_inspect_command(CLI::App& app) {
                     "significant digits of the computed numbers (0: every digit; JSON always has every digit)");
   add_lang_option(*sub, opt->lang);
   add_scaling_options(*sub, opt->scaling);
+  opt->scaling.axis_blocks = true;  // (V6): the report names the layout inside each axis's block
   // inspect reports a model's RoPE: a vision tower is --model/--config with --tower vision; --vision KIND
   // builds a tower from --dim and --base, which inspect does not take.
   sub->remove_option(sub->get_option("--vision"));

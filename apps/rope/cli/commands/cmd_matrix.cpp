@@ -85,6 +85,11 @@ int run_matrix(const MatrixOptions& opt, std::ostream& out) {
   if (opt.position.has_value() == !opt.relative.empty()) {
     throw InvalidArgument("give exactly one of --position M or --relative M N");
   }
+  if (rope.spec.axis_blocks && !opt.relative.empty()) {  // (M7) is checked in one of the two layouts (relative_rotation)
+    throw InvalidArgument(error_msg("--relative: Gemma 4's vision tower pairs channels inside each axis's block "
+                                    "(docs/multi-axis.md (V6)), and rope matrix checks R_mᵀ R_n = R_(n−m) in the interleaved "
+                                    "or half layout only: give --position"));
+  }
   const Eigen::VectorXd theta = rope.spec.params.inv_freq;
 
   if (!opt.relative.empty()) {
@@ -175,7 +180,10 @@ int run_matrix(const MatrixOptions& opt, std::ostream& out) {
     if (spec) {
       // The model's head (S19): its name, head_dim, and a when it is not 1.
       const std::string a = spec->attention_factor() != 1.0 ? f.tr(", a = {0:.6g}", spec->attention_factor()) : "";
-      fig.title = interleaved
+      fig.title = spec->axis_blocks
+                      ? f.tr("{0}: head_dim {1}, d = {2}, m = {3}, half per axis block{4}", spec->name, size,
+                             dim, position, a)
+                  : interleaved
                       ? f.tr("{0}: head_dim {1}, d = {2}, m = {3}, interleaved{4}", spec->name, size, dim, position, a)
                       : f.tr("{0}: head_dim {1}, d = {2}, m = {3}, half-split{4}", spec->name, size, dim, position, a);
     }
@@ -191,7 +199,9 @@ int run_matrix(const MatrixOptions& opt, std::ostream& out) {
   if (opt.csv == "-") return kOk;
   out << t.tr("R^d_(Θ,m) for d = {0}, m = {1}, base = {2}{3}, {4}:\n  block i = R(m·θ_i) on channels {5}\n", dim,
               position, format_number(base), scaled, layout_text(rope, t),
-              layout == Layout::Interleaved ? "(2i, 2i+1)" : "(i, i+d/2)");
+              rope.spec.axis_blocks        ? "(b·d/2 + k, b·d/2 + k + d/4), i = b·d/4 + k (V6)"
+              : layout == Layout::Interleaved ? "(2i, 2i+1)"
+                                              : "(i, i+d/2)");
   if (spec && spec->axes && spec->axes->vision()) {
     out << vision_map_line(*spec->axes, p, t) << '\n';
     if (const auto note = patch_outside_grid(rope.model, p)) out << note->in(t.zh()) << '\n';
@@ -242,6 +252,7 @@ Command add_matrix_command(CLI::App& app) {
           ->expected(2)
           ->type_name("M N");
   add_layout_option(*sub, opt->layout, Layout::Interleaved);
+  opt->scaling.axis_blocks = true;  // (V6): spec_matrix places the pairs inside each axis's block; --relative refuses
   add_int_option(*sub, "--digits", opt->digits, "decimals printed per entry (0 … 17)");
   sub->add_option("--csv", opt->csv, "write the header col_0,…,col_(d−1) and the d rows of d numbers to FILE ('-' for stdout)")
       ->type_name("FILE")

@@ -18,6 +18,7 @@
 #include "rope/core/parse.hpp"
 #include "rope/io/csv.hpp"
 #include "rope/models/axes.hpp"
+#include "rope/models/rope_spec.hpp"
 #include "rope/models/vision_rope.hpp"
 
 namespace rope::cli {
@@ -214,6 +215,9 @@ int run_sections(const SectionsOptions& opt, std::ostream& out) {
     out << '\n';
   }
   for (const SectionsRow& r : rows) out << pad(r.pattern, t.zh() ? 8 : 13) << axis_pattern(r.map) << '\n';
+  // The map says which axis a pair turns with; the layout, which two channels the pair is (GLM-4.1V interleaved,
+  // GLM-4.5V half, with the same sections).
+  if (model_map) out << t.tr("\nthe two channels of a pair in {0}: {1}\n", from, layout_description(rope.spec).in(t.zh()));
   if (hf && !ernie) {
     // What llama.cpp does with the same sections: where its map leaves HF's (the "e" slot of (A4)).
     out << t.tr("\nllama.cpp, with the sections as a converted GGUF has them ([{0}]):\n",

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <memory>
 
+#include "rope/cli/axes_text.hpp"
 #include "rope/cli/commands.hpp"
 #include "rope/cli/exit_codes.hpp"
 #include "rope/cli/figure_options.hpp"
@@ -52,6 +53,7 @@ int run_wavelengths(const WavelengthsOptions& opt, std::ostream& out) {
   std::vector<Message> warnings;
   std::string model;
   bool scaled_pair = false;  // curves are a model's original and scaled wavelengths
+  std::optional<RopeSpec> vision;  // a vision tower: each axis its own ladder, (V2)-(V6) of docs/multi-axis.md
   const Text t = opt.figure.tr();
   if (opt.scaling.any()) {
     // One model: its original and its scaled wavelengths (docs/scaling.md).
@@ -60,6 +62,7 @@ int run_wavelengths(const WavelengthsOptions& opt, std::ostream& out) {
                                             opt.bases ? std::optional(bases.front()) : std::nullopt, kDefaultBase, std::nullopt, Layout::Interleaved});
     const ModelRope& rr = rope;
     dim = rr.spec.rotary_dim;
+    if (rr.spec.axes && rr.spec.axes->vision()) vision = rr.spec;
     if (!opt.scaling.source.preset.empty() || !opt.scaling.source.file.empty()) model = rr.model.name + layer_text(rr.spec, t);
     const RopeParameters& p = rr.spec.params;
     Eigen::VectorXd scaled(p.inv_freq.size());
@@ -113,8 +116,16 @@ int run_wavelengths(const WavelengthsOptions& opt, std::ostream& out) {
   }
   if (opt.csv == "-") return kOk;
 
-  out << t.tr("RoPE wavelengths λ_i = 2π/θ_i = 2π·base^(2i/d), d = {0} (docs/math.md (M2)):\n", dim);
-  out << t.tr("  pair 0 turns once every 2π ≈ 6.28 positions (high frequency); the last pair turns slowest\n\n");
+  if (vision) {
+    // Not base^(2i/d): each axis has its own ladder, so the table's λ_i start again at the other axis's first pair.
+    out << t.tr("wavelengths λ_i = 2π/θ_i of a 2-D vision RoPE ({0}), d = {1} (docs/multi-axis.md §6):\n",
+                vision->axes->vision_kind, dim);
+    print_axis_summary(out, *vision->axes, vision->params.inv_freq, t);
+    out << '\n';
+  } else {
+    out << t.tr("RoPE wavelengths λ_i = 2π/θ_i = 2π·base^(2i/d), d = {0} (docs/math.md (M2)):\n", dim);
+    out << t.tr("  pair 0 turns once every 2π ≈ 6.28 positions (high frequency); the last pair turns slowest\n\n");
+  }
   std::string header = fmt::format("{:>5}", "i");
   for (const Curve& c : curves) header += fmt::format("  {:>22}", "λ_i " + c.column);
   out << header << '\n';
@@ -161,6 +172,7 @@ Command add_wavelengths_command(CLI::App& app) {
   add_figure_options(*sub, opt->figure);
   add_animation_options(*sub, opt->figure, "animate to a GIF: m sweeps up to --context; pairs that turned light up");
   add_scaling_options(*sub, opt->scaling);
+  opt->scaling.axis_blocks = true;  // (V6): the pairs' λ per axis: no channel placed
   sub->footer("Example:\n  rope wavelengths --dim 128 --base 10000 --base 500000 --context 4096 --png wavelengths.png\n"
               "  rope wavelengths --model llama-3.1-8b --png llama31.png");
   return {sub, [opt](std::ostream& out) { return run_wavelengths(*opt, out); }};

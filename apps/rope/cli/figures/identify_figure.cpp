@@ -8,11 +8,14 @@ namespace rope::cli {
 plot::Figure identify_figure(const FigureOptions& f, const Identification& id) {
   const Text t = f.tr();
   plot::Figure fig;
-  fig.title = t.tr("Measured frequencies θ_j and the fitted {0} family", to_string(id.fit.family));
+  fig.title = id.vision ? t.tr("Measured frequencies θ_j and the fitted 2-D vision RoPE {0} {1}", id.vision->kind,
+                              id.vision->equation)
+                        : t.tr("Measured frequencies θ_j and the fitted {0} family", to_string(id.fit.family));
   fig.xlabel = t.tr("pair j");
   fig.ylabel = t.tr("θ_j (rad per position)");
   fig.log_y = true;
-  fig.key = plot::Figure::Key::BottomLeft;
+  // A vision tower's second axis restarts its ladder at the top: the key goes where its slow pairs leave room.
+  fig.key = id.vision ? plot::Figure::Key::TopRight : plot::Figure::Key::BottomLeft;
   const int n = static_cast<int>(id.theta.size());
   std::vector<double> xs, ys;
   for (int j = 0; j < n; ++j) {
@@ -20,7 +23,14 @@ plot::Figure identify_figure(const FigureOptions& f, const Identification& id) {
   }
   Eigen::VectorXd pairs(n);
   for (int j = 0; j < n; ++j) pairs[j] = j;
-  if (id.fit.theta.size() == n && (id.fit.theta.array() > 0).all()) {
+  if (id.vision && id.vision->theta.size() == n) {  // each axis its own ladder: no single plain RoPE to compare with
+    plot::Series fit;
+    fit.label = t.tr("fitted {0}, base {1:.6g} (residual {2:.2g})", id.vision->kind, id.vision->base, id.vision->residual);
+    fit.x = pairs;
+    fit.y = id.vision->theta;
+    fit.color = 1;
+    fig.series.push_back(fit);
+  } else if (id.fit.theta.size() == n && (id.fit.theta.array() > 0).all()) {
     plot::Series plain;
     FamilyFit def = id.fit;
     def.family = Family::Default;
