@@ -311,6 +311,13 @@ def good_files():
         (".attention.key_length", "u32", 256), (".rope.dimension_count", "u32", 64),
         (".rope.freq_base", "f32", 10000000.0),
         (".attention.recurrent_layers", "arr", ("bool", [True, False, True, True, False]))], layers=5))
+    # No layer with RoPE, and an interval of 0 (llama.cpp's loader divides by it): rope refuses both.
+    f["qwen3next-all-linear.gguf"] = gguf(model("qwen3next", 262144, 2048, 16, 2, [
+        (".attention.key_length", "u32", 256), (".rope.dimension_count", "u32", 64),
+        (".attention.recurrent_layers", "arr", ("bool", [True, True]))]))
+    f["qwen35-interval-0.gguf"] = gguf(model("qwen35", 262144, 2048, 16, 2, [
+        (".attention.key_length", "u32", 256), (".rope.dimension_count", "u32", 64),
+        (".full_attention_interval", "u32", 0)], layers=4))
     f["minimax-01.gguf"] = gguf(model("minimax-01", 1048576, 6144, 64, 8, [
         (".attention.key_length", "u32", 128), (".rope.dimension_count", "u32", 64),
         (".rope.freq_base", "f32", 10000000.0)], layers=16))

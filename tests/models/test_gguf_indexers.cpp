@@ -148,6 +148,11 @@ TEST(GgufLinearAttention, HybridsTurnOnlyTheirFullAttentionLayers) {
   expect_linear_attention("qwen3next.gguf", {1, 4}, {0, 2, 3});
   // minimax-01.cpp:11-17: its default interval is 8 (:252-278 RoPE on the softmax-attention layers only).
   expect_linear_attention("minimax-01.gguf", {7, 15}, {0, 1, 2, 3, 4, 5, 6, 8, 9, 10, 11, 12, 13, 14});
+  // Every layer linear: no RoPE anywhere; an interval of 0: (i + 1) % 0 in llama.cpp's loader. Both refused.
+  EXPECT_THAT([] { read_gguf_model(gguf_path("qwen3next-all-linear.gguf")); },
+              testing::ThrowsMessage<InvalidArgument>(testing::HasSubstr("every layer is linear attention")));
+  EXPECT_THAT([] { read_gguf_model(gguf_path("qwen35-interval-0.gguf")); },
+              testing::ThrowsMessage<InvalidArgument>(testing::HasSubstr("qwen35.full_attention_interval: must be greater than zero")));
 }
 
 }  // namespace
