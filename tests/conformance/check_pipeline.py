@@ -63,6 +63,8 @@ LAYERED = {
     "deepseek4": (4, set()),                     # src/models/deepseek4.cpp:903-935: compressed layers and the others
     "dots3note": (2, set()),                     # src/models/dots3note.cpp:179-185: a full and a sliding MLA head
     "qwen4exp": (4, {0, 1, 2}),                  # src/models/qwen4exp.cpp:127-135, 411-414: linear attention but il 3
+    "qwen35": (4, {0, 1, 2}),                    # src/models/qwen35.cpp:15-23,166-171: gated delta net but il 3
+    "qwen3next": (4, {0, 1, 2}),                 # src/models/qwen3next.cpp:16-23,163-168: as qwen35
 }
 # Nodes of a layer type that is not a layer's (the lightning indexers: DeepSeek-4's q and compressed k, lid_*; the
 # others' indexer_q, indexer_k), by name.

@@ -228,6 +228,27 @@ std::vector<PipelineCase> pipeline_cases() {
     for (int p = 0; p < 32; ++p) m.prefill.push_back(p);
     m.no_save = true;
   });
+  // The hybrids: gated delta net on all layers but every full_attention_interval-th (4), RoPE on the full-attention
+  // layer 3 alone (qwen35.cpp:15-23,166-171: IMROPE, :296-308; qwen3next.cpp:16-23,163-168: NEOX, :278-287).
+  // The linear layers' fused qkv and gate are optional tensors (qwen35.cpp:77-78, qwen3next.cpp:87-88): listed,
+  // n_embd 512 by 2 · 64 + 128 and 128 (key_dim = state 32 · groups 2, value_dim = 32 · 4 heads).
+  auto gdn = [](Meta& m) {
+    m.u32("ssm.conv_kernel", 4).u32("ssm.inner_size", 128).u32("ssm.state_size", 32).u32("ssm.time_step_rank", 4)
+        .u32("ssm.group_count", 2);
+    for (int il = 0; il < 3; ++il) {
+      m.listed("blk." + std::to_string(il) + ".attn_qkv.weight", 512, 256)
+          .listed("blk." + std::to_string(il) + ".attn_gate.weight", 512, 128);
+    }
+  };
+  add("qwen35", "qwen35", [&](Meta& m) {
+    m.model(262144, 2, 1, 256, 64, 1e7f, 4).i32s("rope.dimension_sections", {11, 11, 10, 0});
+    gdn(m);
+  });
+  add("qwen3next", "qwen3next", [&](Meta& m) {
+    m.model(262144, 2, 1, 256, 64, 1e7f, 4).u32("expert_count", 2).u32("expert_used_count", 2)
+        .u32("expert_feed_forward_length", 32).u32("expert_shared_feed_forward_length", 32);
+    gdn(m);
+  });
   return cases;
 }
 

@@ -19,7 +19,10 @@ llama clones), so that a wrong row fails:
   the rows whose layers_code models them (deepseek4, hy_v4); those that turn the first channels are exactly the rows
   with an "indexer", whose rope type (its own, or "model"), layers (every, indexer_types with GLM-5.2's default list
   and context bound, not_sliding, compress_ratios), channels and positions (k at other positions: k_positions_source)
-  are those of the graph's ggml_rope_ext / ggml_rope_multi calls on the indexer's q and k, at the model's freq_base.
+  are those of the graph's ggml_rope_ext / ggml_rope_multi calls on the indexer's q and k, at the model's freq_base;
+- the hybrids whose loader marks the recurrent (linear-attention) layers by attention.recurrent_layers, else all but
+  every full_attention_interval-th layer, and whose graph branches on is_recr(il), are exactly the rows with
+  linear_attention_every equal to the loader's default interval (Qwen4-exp: its indexer rule, interval 4).
 
 Usage: llama_rope_types.py --src LLAMA_CPP_SOURCE --table data/families.json
 """
@@ -277,6 +280,23 @@ def main():
             for n in sorted({n for n, r in rows.items() if "indexer" in r} - set(other))]
     print(f"{len(last_indexer)} indexers turn the last channels with the model's rope type, {len(coded)} rows model them; "
           f"{len(other)} turn the first channels: {', '.join(other) or 'none'}")
+    # Linear attention without RoPE: the loader's default full_attn_interval, the graph's is_recr(il) branch.
+    hybrid = {}
+    for n in sorted(roped):
+        m = re.search(r"get_key_or_arr\(LLM_KV_ATTENTION_RECURRENT_LAYERS.*?full_attn_interval = (\d+);"
+                      r".*?\(i \+ 1\) % full_attn_interval != 0", src.loader(n), re.S)
+        if m:
+            hybrid[n] = int(m.group(1))
+            if not re.search(r"if \(!?hparams\.is_recr\(il\)\)", src.graph(n)):
+                bad.append(f"{n}: its graph does not branch on hparams.is_recr(il)")
+    modelled = {n: r["linear_attention_every"] for n, r in rows.items() if r.get("linear_attention_every")}
+    modelled |= {n: 4 for n, r in rows.items() if r.get("indexer", {}).get("layers") == "compress_ratios"}
+    for n in sorted(set(hybrid) | set(modelled)):
+        if hybrid.get(n) != modelled.get(n):
+            bad.append(f"{n}: llama.cpp's linear-attention layers: all but every "
+                       f"{hybrid.get(n, 'none')}-th without the keys; the row: {modelled.get(n, 'none')}")
+    print(f"{len(hybrid)} hybrids have linear-attention layers by full_attention_interval, {len(modelled)} rows model them: "
+          f"{', '.join(sorted(hybrid))}")
     for line in bad:
         print(line)
     print(f"{len(bad)} differences")

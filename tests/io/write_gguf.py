@@ -296,6 +296,31 @@ def good_files():
         (".rope.freq_base", "f32", 10000000.0), (".rope.dimension_sections", "arr", ("i32", [11, 11, 10, 0])),
         (".attention.indexer.key_length", "u32", 128),
         (".attention.recurrent_layers", "arr", ("i32", [1, 1, 0, 1, 1, 0]))], layers=6))
+    # The hybrids' linear-attention layers have no RoPE: attention.recurrent_layers, else all but every
+    # full_attention_interval-th (4; MiniMax-01 8), the MTP layers past the trunk full attention (src/models/qwen35.cpp:15-23,
+    # qwen35moe.cpp:18-26, qwen3next.cpp:16-23, minimax-01.cpp:11-17).
+    f["qwen35.gguf"] = gguf(model("qwen35", 262144, 2560, 16, 4, [
+        (".attention.key_length", "u32", 256), (".rope.dimension_count", "u32", 64),
+        (".rope.freq_base", "f32", 10000000.0), (".rope.dimension_sections", "arr", ("i32", [11, 11, 10, 0])),
+        (".nextn_predict_layers", "u32", 1)], layers=9))
+    f["qwen35moe.gguf"] = gguf(model("qwen35moe", 262144, 2048, 16, 2, [
+        (".attention.key_length", "u32", 256), (".rope.dimension_count", "u32", 64),
+        (".rope.freq_base", "f32", 10000000.0), (".rope.dimension_sections", "arr", ("i32", [11, 11, 10, 0])),
+        (".full_attention_interval", "u32", 3)], layers=6))
+    f["qwen3next.gguf"] = gguf(model("qwen3next", 262144, 2048, 16, 2, [
+        (".attention.key_length", "u32", 256), (".rope.dimension_count", "u32", 64),
+        (".rope.freq_base", "f32", 10000000.0),
+        (".attention.recurrent_layers", "arr", ("bool", [True, False, True, True, False]))], layers=5))
+    # No layer with RoPE, and an interval of 0 (llama.cpp's loader divides by it): rope refuses both.
+    f["qwen3next-all-linear.gguf"] = gguf(model("qwen3next", 262144, 2048, 16, 2, [
+        (".attention.key_length", "u32", 256), (".rope.dimension_count", "u32", 64),
+        (".attention.recurrent_layers", "arr", ("bool", [True, True]))]))
+    f["qwen35-interval-0.gguf"] = gguf(model("qwen35", 262144, 2048, 16, 2, [
+        (".attention.key_length", "u32", 256), (".rope.dimension_count", "u32", 64),
+        (".full_attention_interval", "u32", 0)], layers=4))
+    f["minimax-01.gguf"] = gguf(model("minimax-01", 1048576, 6144, 64, 8, [
+        (".attention.key_length", "u32", 128), (".rope.dimension_count", "u32", 64),
+        (".rope.freq_base", "f32", 10000000.0)], layers=16))
     # DeepSeek-V4: compressed layers (ratio 4 and 128) and sliding-only ones; the indexer's heads of 128 on the ratio-4 ones.
     f["deepseek-v4.gguf"] = gguf(model("deepseek4", 1048576, 4096, 64, 1, [
         (".attention.key_length", "u32", 512), (".rope.dimension_count", "u32", 64), (".rope.freq_base", "f32", 10000.0),

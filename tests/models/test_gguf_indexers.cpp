@@ -119,5 +119,41 @@ TEST(GgufIndexers, Qwen4ExpIndexerOnFullLayersWithACompressRatio) {
   EXPECT_THROW(select_layer_type(dense.model, "indexer"), InvalidArgument);
 }
 
+/// The layer types' layers of a GGUF file: {full_attention, linear_attention}.
+void expect_linear_attention(const std::string& file, const std::vector<int>& full, const std::vector<int>& linear) {
+  SCOPED_TRACE(file);
+  const GgufModel g = read_gguf_model(gguf_path(file));
+  ASSERT_EQ(g.model.layer_types.size(), 2u);
+  EXPECT_EQ(g.model.layer_types[0].name, "full_attention");
+  EXPECT_TRUE(g.model.layer_types[0].rope);
+  EXPECT_EQ(g.model.layer_types[0].layers, full);
+  EXPECT_EQ(g.model.layer_types[1].name, "linear_attention");
+  EXPECT_FALSE(g.model.layer_types[1].rope);
+  EXPECT_EQ(g.model.layer_types[1].layers, linear);
+  EXPECT_EQ(g.model.layer_type, "full_attention");
+  EXPECT_THROW(spec_of_type(file, "linear_attention"), InvalidArgument);
+  EXPECT_THROW(spec_of_type(file, std::to_string(linear.front())), InvalidArgument);
+  EXPECT_EQ(spec_of_type(file, std::to_string(full.front())).rotary_dim, 64);
+}
+
+TEST(GgufLinearAttention, HybridsTurnOnlyTheirFullAttentionLayers) {
+  // qwen35.cpp:15-23: without attention.recurrent_layers all but every full_attention_interval-th layer (4) of the
+  // trunk; the MTP layer 8 (nextn_predict_layers 1) is past the trunk. :166-171 the recurrent layers run the gated
+  // delta net, the others build_layer_attn with IMROPE (:296-308).
+  expect_linear_attention("qwen35.gguf", {3, 7}, {0, 1, 2, 4, 5, 6});
+  EXPECT_TRUE(spec_of_type("qwen35.gguf", "full_attention").axes.has_value());
+  // qwen35moe.cpp:18-26 with full_attention_interval 3.
+  expect_linear_attention("qwen35moe.gguf", {2, 5}, {0, 1, 3, 4});
+  // qwen3next.cpp:16-23: attention.recurrent_layers lists them (NEOX, :278-287).
+  expect_linear_attention("qwen3next.gguf", {1, 4}, {0, 2, 3});
+  // minimax-01.cpp:11-17: its default interval is 8 (:252-278 RoPE on the softmax-attention layers only).
+  expect_linear_attention("minimax-01.gguf", {7, 15}, {0, 1, 2, 3, 4, 5, 6, 8, 9, 10, 11, 12, 13, 14});
+  // Every layer linear: no RoPE anywhere; an interval of 0: (i + 1) % 0 in llama.cpp's loader. Both refused.
+  EXPECT_THAT([] { read_gguf_model(gguf_path("qwen3next-all-linear.gguf")); },
+              testing::ThrowsMessage<InvalidArgument>(testing::HasSubstr("every layer is linear attention")));
+  EXPECT_THAT([] { read_gguf_model(gguf_path("qwen35-interval-0.gguf")); },
+              testing::ThrowsMessage<InvalidArgument>(testing::HasSubstr("qwen35.full_attention_interval: must be greater than zero")));
+}
+
 }  // namespace
 }  // namespace rope

@@ -83,17 +83,22 @@ std::optional<std::vector<long>> per_layer(const GgufFile& f, const std::string&
   return std::vector<long>(static_cast<std::size_t>(n), static_cast<long>(*x));
 }
 
-/// Qwen4-exp's layers of linear attention, without RoPE (src/models/qwen4exp.cpp:127-135): {arch}.attention.recurrent_layers,
-/// else every layer but each full_attention_interval-th (default 4).
-std::vector<bool> recurrent_layers(const GgufFile& f, const std::string& arch, long all, long trunk) {
+/// The layers of linear attention, without RoPE, as the hybrid loaders decide them (src/models/qwen4exp.cpp:127-135,
+/// qwen35.cpp:15-23, qwen35moe.cpp:18-26, qwen3next.cpp:16-23, minimax-01.cpp:11-17): {arch}.attention.recurrent_layers,
+/// else every layer of the trunk but each full_attention_interval-th (default `every`).
+std::vector<bool> recurrent_layers(const GgufFile& f, const std::string& arch, long all, long trunk, long every_default,
+                                   bool refuses_zero) {
   std::vector<bool> r(static_cast<std::size_t>(trunk), false);
   if (const auto listed = per_layer(f, arch + ".attention.recurrent_layers", all)) {
     for (long i = 0; i < trunk; ++i) r[static_cast<std::size_t>(i)] = (*listed)[static_cast<std::size_t>(i)] != 0;
     return r;
   }
   const std::string ik = arch + ".full_attention_interval";
-  const long every = whole(f, ik).value_or(4);
-  if (every == 0) throw InvalidArgument(fmt::format("{}: {}: must be greater than zero (llama.cpp refuses 0)", f.name, ik));
+  const long every = whole(f, ik).value_or(every_default);
+  if (every == 0) {
+    throw InvalidArgument(fmt::format("{}: {}: must be greater than zero ({})", f.name, ik,
+                                      refuses_zero ? "llama.cpp refuses 0" : "llama.cpp's loader divides by it"));
+  }
   for (long i = 0; i < trunk; ++i) r[static_cast<std::size_t>(i)] = (i + 1) % every != 0;
   return r;
 }
@@ -137,7 +142,7 @@ void gguf_indexer(const GgufFile& f, const std::string& arch, const LlamaIndexer
   const long all = gguf_block_count(f, arch, "the indexer layers need the layer count");
   const long trunk = std::max(1L, all - whole(f, arch + ".nextn_predict_layers").value_or(0));  // the graph's n_layer
   const bool qwen4 = rule.layers == IndexerLayers::CompressRatios;
-  const std::vector<bool> recurrent = qwen4 ? recurrent_layers(f, arch, all, trunk) : std::vector<bool>{};
+  const std::vector<bool> recurrent = qwen4 ? recurrent_layers(f, arch, all, trunk, 4, true) : std::vector<bool>{};
   const std::vector<bool> on = indexer_layers(f, arch, rule, g, all, trunk, recurrent);
   const Layout layout = rule.type == GgufRopeType::None ? g.model.rope.layout
                         : rule.type == GgufRopeType::Norm ? Layout::Interleaved
@@ -185,6 +190,32 @@ void gguf_indexer(const GgufFile& f, const std::string& arch, const LlamaIndexer
                                                    indexer.layers.empty()
                                                        ? msg("llama.cpp: linear attention, no RoPE (src/models/qwen4exp.cpp:127-135, 411-414)")
                                                        : msg("llama.cpp's indexer ({0})", rule.source)));
+}
+
+}  // namespace rope::detail
+
+namespace rope::detail {
+
+void gguf_linear_attention_layers(const GgufFile& f, const std::string& arch, long every_default, const std::string& source,
+                                  GgufModel& g) {
+  if (!g.model.layer_types.empty()) return;  // no other per-layer rule of these rows
+  const long all = gguf_block_count(f, arch, "the linear-attention layers need the layer count");
+  const long trunk = std::max(1L, all - whole(f, arch + ".nextn_predict_layers").value_or(0));  // the graph's n_layer
+  const std::vector<bool> recurrent = recurrent_layers(f, arch, all, trunk, every_default, false);
+  LayerTypeRope attention{"full_attention", {}, true, g.model.rope, msg("rope.freq_base and the scaling keys")};
+  LayerTypeRope linear{"linear_attention", {}, false, g.model.rope, msg("llama.cpp: linear attention, no RoPE ({0})", source)};
+  for (long i = 0; i < trunk; ++i) (recurrent[static_cast<std::size_t>(i)] ? linear : attention).layers.push_back(static_cast<int>(i));
+  if (linear.layers.empty()) return;  // one RoPE for every layer
+  if (attention.layers.empty()) {
+    throw InvalidArgument(fmt::format("{}: every layer is linear attention: llama.cpp applies no RoPE to any layer of this "
+                                      "model ({})", f.name, source));
+  }
+  g.model.layer_types = {attention, linear};
+  g.model.layer_type = attention.name;
+  g.model.origin.push_back(origin_line(Message::same("layer_types"),
+                                       fmt::format("{} full_attention, {} linear_attention", attention.layers.size(),
+                                                   linear.layers.size()),
+                                       msg("llama.cpp: linear attention, no RoPE ({0})", source)));
 }
 
 }  // namespace rope::detail

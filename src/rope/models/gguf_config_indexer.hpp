@@ -22,4 +22,12 @@ void gguf_hy_v4_indexer(const GgufFile& file, const std::string& arch, GgufModel
 /// its linear-attention layers without RoPE, "linear_attention").
 void gguf_indexer(const GgufFile& file, const std::string& arch, const LlamaIndexerRule& rule, GgufModel& g);
 
+/// The hybrids whose linear-attention (recurrent) layers have no RoPE (the row's linear_attention_every): the layers
+/// {arch}.attention.recurrent_layers lists, else all of the trunk but every {arch}.full_attention_interval-th (default
+/// `every_default`), are "linear_attention" without RoPE; the others "full_attention" with the model's RoPE
+/// (src/models/qwen35.cpp:15-23,166-171, qwen35moe.cpp:18-26,189-194, qwen3next.cpp:16-23,163-168,
+/// minimax-01.cpp:11-17,252-278). @throws InvalidArgument if no layer has RoPE or the interval is 0.
+void gguf_linear_attention_layers(const GgufFile& file, const std::string& arch, long every_default,
+                                  const std::string& source, GgufModel& g);
+
 }  // namespace rope::detail

@@ -284,6 +284,7 @@ void gguf_layers(const GgufFile& file, const std::string& arch, GgufModel& g) {
   const SwaRule* rule = row.sliding ? &*row.sliding : nullptr;
   if (rule) swa_layers(file, arch, *rule, g);
   if (row.nope_every > 0) nope_every(file, arch, row.nope_every, g);
+  if (row.linear_attention_every > 0) gguf_linear_attention_layers(file, arch, row.linear_attention_every, row.layers_source, g);
   if (row.layers_code == "deepseek4") gguf_deepseek4_layers(file, arch, g);
   if (row.layers_code == "dflash") gguf_dflash_layers(file, arch, g);
   if (row.layers_code == "hy_v4") gguf_hy_v4_indexer(file, arch, g);

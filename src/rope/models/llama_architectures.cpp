@@ -100,6 +100,7 @@ ArchitectureRows parse_rows() {
     a.layers_source = row.value("layers_source", std::string());
     if (row.contains("sliding")) a.sliding = sliding_rule(a.name, row.at("sliding"), a.layers_source);
     a.nope_every = row.value("nope_every", 0L);
+    a.linear_attention_every = row.value("linear_attention_every", 0L);
     a.rope_off_when_false = row.value("rope_off_when_false", std::string());
     a.rope_pattern_key = row.value("rope_pattern_key", std::string());
     a.layers_code = row.value("layers_code", std::string());
@@ -116,7 +117,10 @@ ArchitectureRows parse_rows() {
     a.full_rotary_divisor = row.value("full_rotary_divisor", 1);
     a.base_alpha_key = row.value("base_alpha_key", std::string());
     a.converter_permutes_qk = row.value("converter_permutes_qk", false);
-    if (a.nope_every < 0 || a.full_rotary_divisor < 1) bad_row(a.name, "nope_every >= 0, full_rotary_divisor >= 1");
+    if (a.nope_every < 0 || a.full_rotary_divisor < 1 || a.linear_attention_every < 0) {
+      bad_row(a.name, "nope_every >= 0, linear_attention_every >= 0, full_rotary_divisor >= 1");
+    }
+    if (a.linear_attention_every > 0 && a.layers_source.empty()) bad_row(a.name, "linear_attention_every without layers_source");
     if ((a.nope_every > 0 || !a.layers_code.empty()) && a.layers_source.empty() && !row.contains("note")) {
       bad_row(a.name, "a per-layer rule without its source");
     }

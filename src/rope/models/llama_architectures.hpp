@@ -84,6 +84,9 @@ struct GgufArchitecture {
   bool last_channels = false;   ///< the graph rotates the last rope.dimension_count channels of the head
   std::optional<LlamaSlidingRule> sliding;
   long nope_every = 0;          ///< no RoPE where (il + 1) % nope_every == 0, with no key (SmolLM3)
+  /// Linear attention without RoPE on {arch}.attention.recurrent_layers, else on all but every
+  /// full_attention_interval-th layer, this without the key (Qwen3.5, Qwen3-Next: 4; MiniMax-01: 8)
+  long linear_attention_every = 0;
   std::string rope_off_when_false;  ///< this key false: no RoPE in any layer (Granite's rope.scaling.finetuned)
   std::string rope_pattern_key;     ///< one bool per layer, 1: RoPE (Granite SWA's attention.rope_pattern)
   std::string layers_code;          ///< per-layer rules computed by rope's code of that name: deepseek4, dflash, hy_v4
