@@ -125,6 +125,37 @@ TEST(Check, WarnsWhenEveryPositionIsZeroAndChecksShapes) {
   EXPECT_THROW(check_dump(x, random_dump(3, 2, 8), zeros, expect_half(8, 8)), InvalidArgument);
 }
 
+TEST(Check, GgmlFourthSlotTakenAsZeroIsNamed) {
+  // llama.cpp's IMROPE, d = 8, sections [1, 1, 1, 1]: pair 3 reads the fourth slot (e). The positions given have
+  // a value there (Qwen4-exp's indexer keys at (b, b, b, b)); the dump took it as 0, a text token's (b, b, b, 0).
+  const DumpVectors x = random_dump(6, 2, 8);
+  RopeExpectation e = expect_half(8, 8);
+  e.axes = make_axis_map({{1, 1, 1, 1}, SectionOrder::GgmlImrope}, 4);
+  ASSERT_EQ(e.axes->axes, 4);
+  ASSERT_EQ(e.axes->pair_axis, (std::vector<int>{0, 1, 2, 3}));
+  std::vector<AxisPosition> positions;
+  for (int b = 0; b < 6; ++b) positions.push_back(parse_axis_position(fmt::format("{0},{0},{0},{0}", 16 * b), "p"));
+  DumpVectors y = x;
+  for (long s = 0; s < x.seq; ++s) {
+    for (long g = 0; g < x.groups(); ++g) {
+      for (int j = 0; j < 3; ++j) {  // pairs 0–2 turn by 16·s·θ_j, pair 3 not at all
+        const std::complex<double> w = std::complex<double>(x.value(s, g, j), x.value(s, g, j + 4)) *
+                                       std::polar(1.0, 16.0 * static_cast<double>(s) * std::pow(kDefaultBase, -2.0 * j / 8));
+        y.values[static_cast<std::size_t>((s * x.groups() + g) * 8 + j)] = w.real();
+        y.values[static_cast<std::size_t>((s * x.groups() + g) * 8 + j + 4)] = w.imag();
+      }
+    }
+  }
+  const CheckReport r = check_dump(x, y, positions, e);
+  EXPECT_FALSE(r.comparison.passed());
+  ASSERT_TRUE(r.diagnosis.matches);
+  EXPECT_EQ(to_string(*r.diagnosis.matches), std::string("e-slot-unrotated"));
+  EXPECT_EQ(r.diagnosis.message.en, "matches pairs 3 left unrotated: they read the fourth position slot, which the dump took as 0 "
+                                    "(a text token's (p, p, p, 0)) where the positions given have a value there");
+  EXPECT_EQ(ggml_fourth_slot_pairs(e), (std::vector<int>{3}));
+  EXPECT_TRUE(llama_cpp_unrotated_pairs(e).empty());  // not Hugging Face's map
+}
+
 TEST(Check, MropeDumpsPerAxisAndTheirBugs) {
   // d = 8, base 10000, half layout, mrope_section [1, 1, 2]: chunked (A2) turns pairs 0, 1, 2, 3 with t, h, w, w;
   // interleaved (A3) with t, h, w, t. A text block, then image patches with (t, h, w) apart, rotated here by

@@ -52,6 +52,17 @@ std::vector<int> llama_cpp_unrotated_pairs(const RopeExpectation& e) {
   return imrope_e_pairs(e.axes->source.sections, e.rotary_dim() / 2);
 }
 
+std::vector<int> ggml_fourth_slot_pairs(const RopeExpectation& e) {
+  if (!e.axes || e.axes->axes < 4) return {};
+  const SectionOrder order = e.axes->source.order;
+  if (order != SectionOrder::GgmlMrope && order != SectionOrder::GgmlImrope) return {};
+  std::vector<int> pairs;
+  for (std::size_t j = 0; j < e.axes->pair_axis.size(); ++j) {
+    if (e.axes->pair_axis[j] == 3) pairs.push_back(static_cast<int>(j));
+  }
+  return pairs;
+}
+
 std::vector<Variant> check_variants(const RopeExpectation& e) {
   std::vector<Variant> v;
   const int r = e.rotary_dim();
@@ -97,7 +108,9 @@ std::vector<Variant> check_variants(const RopeExpectation& e) {
     s.theta = e.longrope_other->theta;
     add(VariantKind::LongRopeOtherList, s);
   }
-  if (const std::vector<int> unrotated = llama_cpp_unrotated_pairs(e); !unrotated.empty()) {
+  std::vector<int> unrotated = llama_cpp_unrotated_pairs(e);
+  if (unrotated.empty()) unrotated = ggml_fourth_slot_pairs(e);
+  if (!unrotated.empty()) {
     s = e;
     for (const int j : unrotated) s.theta[j] = 0;
     add(VariantKind::EslotUnrotated, s);

@@ -135,6 +135,11 @@ struct Variant {
 /// M-RoPE map (A3) turns them (Qwen3-VL's sections [24, 20, 20]: pairs 61, 62); empty for any other map.
 std::vector<int> llama_cpp_unrotated_pairs(const RopeExpectation& expected);
 
+/// The pairs of llama.cpp's own MROPE or IMROPE map (a GGUF's) that read the fourth position slot (e): what a dump
+/// made with 0 in that slot, a text token's (p, p, p, 0), leaves unrotated where the positions given have a value
+/// there (Qwen4-exp's indexer keys at (b, b, b, b)); empty for any other map.
+std::vector<int> ggml_fourth_slot_pairs(const RopeExpectation& expected);
+
 /// The variants worth trying for `expected` (those that differ from it).
 std::vector<Variant> check_variants(const RopeExpectation& expected);
 

@@ -318,10 +318,17 @@ CheckReport check_source(const DumpSource& source, long start, const std::vector
                         "rotated half of it (n_dims = d/2)", r / 2, r)};
       break;
     case VariantKind::EslotUnrotated: {
-      const std::vector<int> pairs = llama_cpp_unrotated_pairs(expected);
-      dg.message = {msg("matches pairs {0} left unrotated: llama.cpp feeds them from its fourth position slot, 0 for a text "
-                        "token (p, p, p, 0), where this map turns them; check a llama.cpp dump with the model's GGUF file",
-                        list_numbers(std::vector<long>(pairs.begin(), pairs.end())))};
+      const std::vector<int> hf = llama_cpp_unrotated_pairs(expected);
+      if (!hf.empty()) {
+        dg.message = {msg("matches pairs {0} left unrotated: llama.cpp feeds them from its fourth position slot, 0 for a text "
+                          "token (p, p, p, 0), where this map turns them; check a llama.cpp dump with the model's GGUF file",
+                          list_numbers(std::vector<long>(hf.begin(), hf.end())))};
+      } else {
+        const std::vector<int> pairs = ggml_fourth_slot_pairs(expected);
+        dg.message = {msg("matches pairs {0} left unrotated: they read the fourth position slot, which the dump took as 0 (a "
+                          "text token's (p, p, p, 0)) where the positions given have a value there",
+                          list_numbers(std::vector<long>(pairs.begin(), pairs.end())))};
+      }
       break;
     }
     case VariantKind::BeforeEqualsAfter:

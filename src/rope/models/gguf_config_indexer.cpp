@@ -71,14 +71,14 @@ std::optional<std::vector<long>> per_layer(const GgufFile& f, const std::string&
   if (v->type == GgufType::Array) {
     bool ok = static_cast<long>(v->count) == n && v->items.size() == v->count;
     for (const GgufValue& x : v->items) ok = ok && (x.is_integer() || x.type == GgufType::Bool);
-    if (!ok) throw InvalidArgument(fmt::format("{}: {}: expected an array of {} whole numbers, one per layer", f.name, k, n));
+    if (!ok) throw InvalidArgument(error_msg("{0}: {1}: expected an array of {2} whole numbers, one per layer", f.name, k, n));
     std::vector<long> out;
     for (const GgufValue& x : v->items) out.push_back(static_cast<long>(x.integer));
     return out;
   }
   const auto x = v->as_number();
   if (!x || *x != static_cast<double>(static_cast<long>(*x))) {
-    throw InvalidArgument(fmt::format("{}: {}: expected a whole number or an array of them", f.name, k));
+    throw InvalidArgument(error_msg("{0}: {1}: expected a whole number or an array of them", f.name, k));
   }
   return std::vector<long>(static_cast<std::size_t>(n), static_cast<long>(*x));
 }
@@ -96,8 +96,8 @@ std::vector<bool> recurrent_layers(const GgufFile& f, const std::string& arch, l
   const std::string ik = arch + ".full_attention_interval";
   const long every = whole(f, ik).value_or(every_default);
   if (every == 0) {
-    throw InvalidArgument(fmt::format("{}: {}: must be greater than zero ({})", f.name, ik,
-                                      refuses_zero ? "llama.cpp refuses 0" : "llama.cpp's loader divides by it"));
+    throw InvalidArgument(refuses_zero ? error_msg("{0}: {1}: must be greater than zero (llama.cpp refuses 0)", f.name, ik)
+                                       : error_msg("{0}: {1}: must be greater than zero (llama.cpp's loader divides by it)", f.name, ik));
   }
   for (long i = 0; i < trunk; ++i) r[static_cast<std::size_t>(i)] = (i + 1) % every != 0;
   return r;
@@ -207,8 +207,8 @@ void gguf_linear_attention_layers(const GgufFile& f, const std::string& arch, lo
   for (long i = 0; i < trunk; ++i) (recurrent[static_cast<std::size_t>(i)] ? linear : attention).layers.push_back(static_cast<int>(i));
   if (linear.layers.empty()) return;  // one RoPE for every layer
   if (attention.layers.empty()) {
-    throw InvalidArgument(fmt::format("{}: every layer is linear attention: llama.cpp applies no RoPE to any layer of this "
-                                      "model ({})", f.name, source));
+    throw InvalidArgument(error_msg("{0}: every layer is linear attention: llama.cpp applies no RoPE to any layer of this "
+                                    "model ({1})", f.name, source));
   }
   g.model.layer_types = {attention, linear};
   g.model.layer_type = attention.name;
