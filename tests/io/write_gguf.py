@@ -119,7 +119,8 @@ def model(arch, ctx, embd, heads, kv, extra=(), name=None, layers=2):
     kvs = [("general.architecture", "str", arch), ("general.name", "str", name or arch),
            (arch + ".context_length", "u32", ctx), (arch + ".embedding_length", "u32", embd),
            (arch + ".block_count", "u32", layers), (arch + ".attention.head_count", "u32", heads),
-           (arch + ".attention.head_count_kv", "u32", kv)]
+           (arch + ".attention.head_count_kv", "arr", ("i32", kv)) if isinstance(kv, list)
+           else (arch + ".attention.head_count_kv", "u32", kv)]
     return kvs + [(arch + k, t, v) for k, t, v in extra]
 
 
@@ -318,6 +319,11 @@ def good_files():
     f["qwen35-interval-0.gguf"] = gguf(model("qwen35", 262144, 2048, 16, 2, [
         (".attention.key_length", "u32", 256), (".rope.dimension_count", "u32", 64),
         (".full_attention_interval", "u32", 0)], layers=4))
+    # A layer without key/value heads has no attention, so no RoPE (llama_hparams::n_head_kv(il) == 0: LFM2's short
+    # convolutions, src/models/lfm2.cpp:12; head_count_kv one per layer, as convert_hf_to_gguf.py writes LFM2's).
+    f["lfm2.gguf"] = gguf(model("lfm2", 128000, 2048, 32, [0, 0, 8, 0, 0, 8], [
+        (".rope.freq_base", "f32", 1000000.0)], layers=6))
+    f["lfm2-short-array.gguf"] = gguf(model("lfm2", 128000, 2048, 32, [0, 8, 0], [], layers=6))
     f["minimax-01.gguf"] = gguf(model("minimax-01", 1048576, 6144, 64, 8, [
         (".attention.key_length", "u32", 128), (".rope.dimension_count", "u32", 64),
         (".rope.freq_base", "f32", 10000000.0)], layers=16))

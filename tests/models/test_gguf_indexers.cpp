@@ -155,5 +155,29 @@ TEST(GgufLinearAttention, HybridsTurnOnlyTheirFullAttentionLayers) {
               testing::ThrowsMessage<InvalidArgument>(testing::HasSubstr("qwen35.full_attention_interval: must be greater than zero")));
 }
 
+TEST(GgufHeads, LayersWithoutKeyValueHeadsHaveNoRope) {
+  // LFM2 (src/models/lfm2.cpp:12): is_recr(il) = n_head_kv(il) == 0, the short-convolution layers, without attention;
+  // head_count_kv is read one per layer (src/llama-model.cpp:1336, get_key_or_arr).
+  const GgufModel g = read_gguf_model(gguf_path("lfm2.gguf"));
+  EXPECT_EQ(g.n_head, 32);
+  EXPECT_EQ(g.n_head_kv, 8);  // the attention layers' shape
+  EXPECT_EQ(g.head_dim, 64);  // 2048 / 32
+  ASSERT_EQ(g.model.layer_types.size(), 2u);
+  EXPECT_EQ(g.model.layer_types[0].name, "attention");
+  EXPECT_EQ(g.model.layer_types[0].layers, (std::vector<int>{2, 5}));
+  EXPECT_TRUE(g.model.layer_types[0].rope);
+  EXPECT_EQ(g.model.layer_types[1].name, "no_attention");
+  EXPECT_EQ(g.model.layer_types[1].layers, (std::vector<int>{0, 1, 3, 4}));
+  EXPECT_FALSE(g.model.layer_types[1].rope);
+  EXPECT_THAT(g.model.layer_types[1].from.en, ::testing::HasSubstr("lfm2.attention.head_count_kv is 0 there"));
+  EXPECT_EQ(spec_of_type("lfm2.gguf", "5").config.base, 1e6);
+  EXPECT_THAT([] { (void)spec_of_type("lfm2.gguf", "1"); },
+              testing::ThrowsMessage<InvalidArgument>(testing::HasSubstr("have no RoPE")));
+  // An array of another length than block_count: llama.cpp refuses it ("wrong array length"), and so does rope.
+  EXPECT_THAT([] { (void)read_gguf_model(gguf_path("lfm2-short-array.gguf")); },
+              testing::ThrowsMessage<InvalidArgument>(testing::HasSubstr(
+                  "lfm2.attention.head_count_kv: expected an array of 6 whole numbers, one per layer")));
+}
+
 }  // namespace
 }  // namespace rope

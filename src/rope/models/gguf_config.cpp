@@ -1,4 +1,5 @@
 #include "rope/models/gguf_config.hpp"
+#include "rope/models/gguf_config_heads.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -123,10 +124,18 @@ void Mapper::architecture() {
 }
 
 void Mapper::shape() {
-  const auto heads = count(key("attention.head_count"));
-  const auto heads_kv = count(key("attention.head_count_kv"));
-  g_.n_head = heads.value_or(0);
-  g_.n_head_kv = heads_kv && *heads_kv > 0 ? *heads_kv : g_.n_head;
+  // One number, or one per layer (llama_model_loader::get_key_or_arr): llama.cpp's n_head() is layer 0's, the head
+  // size n_embd / n_head() (src/llama-model.cpp:1328-1336, 1371); the attention shape is the first layer's with
+  // key/value heads (a layer without has no attention: gguf_config_heads.hpp).
+  const long layers = count(key("block_count")).value_or(0);
+  const auto heads = detail::gguf_heads_per_layer(f_, key("attention.head_count"), layers);
+  const auto heads_kv = detail::gguf_heads_per_layer(f_, key("attention.head_count_kv"), layers);
+  g_.n_head = heads ? heads->front() : 0;
+  long kv = 0;
+  for (const long x : heads_kv.value_or(std::vector<long>{})) {
+    if (kv == 0) kv = x;
+  }
+  g_.n_head_kv = kv > 0 ? kv : g_.n_head;
   long hd = 0;
   // DeepSeek-2 with MLA (key_length_mla and value_length_mla given, llama_hparams::is_mla): key_length is the
   // compressed latent plus the rotary part (512 + 64); the head RoPE sees is key_length_mla (128 + 64), and its

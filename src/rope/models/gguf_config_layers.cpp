@@ -8,6 +8,7 @@
 #include "rope/core/error.hpp"
 #include "rope/io/csv.hpp"
 #include "rope/models/gguf_config.hpp"
+#include "rope/models/gguf_config_heads.hpp"
 #include "rope/models/gguf_config_indexer.hpp"
 #include "rope/models/hf_config.hpp"
 #include "rope/models/layer_types.hpp"
@@ -290,6 +291,7 @@ void gguf_layers(const GgufFile& file, const std::string& arch, GgufModel& g) {
   if (row.layers_code == "hy_v4") gguf_hy_v4_indexer(file, arch, g);
   if (row.indexer) gguf_indexer(file, arch, *row.indexer, g);
   if (!row.rope_pattern_key.empty()) rope_pattern(file, arch, row.rope_pattern_key, g);
+  gguf_layers_without_attention(file, arch, g);  // any architecture: a layer without key/value heads has no RoPE
   if (!g.freq_base_swa) return;
   const std::string swa = format_number(*g.freq_base_swa);
   bool slides = false;
