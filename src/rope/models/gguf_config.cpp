@@ -152,15 +152,15 @@ void Mapper::shape() {
     origin("head_dim", std::to_string(hd), key("attention.key_length"));
   } else {
     const auto embd = count(key("embedding_length"));
-    if (!embd || !heads || *heads == 0) {
+    if (!embd || g_.n_head == 0) {
       fail(key("attention.key_length"), "missing, and embedding_length / head_count cannot replace it");
     }
-    if (*embd % *heads != 0) {
-      fail(key("embedding_length"), fmt::format("{} is not a multiple of head_count {}", *embd, *heads));
+    if (*embd % g_.n_head != 0) {
+      fail(key("embedding_length"), fmt::format("{} is not a multiple of head_count {}", *embd, g_.n_head));
     }
-    hd = *embd / *heads;
+    hd = *embd / g_.n_head;
     origin("head_dim", std::to_string(hd),
-           fmt::format("{} {} / {} {}", key("embedding_length"), *embd, key("attention.head_count"), *heads));
+           fmt::format("{} {} / {} {}", key("embedding_length"), *embd, key("attention.head_count"), g_.n_head));
   }
   if (hd < 2 || hd > 65536) fail(key("attention.key_length"), fmt::format("head size {} is outside 2 … 65536", hd));
   long rot = hd;

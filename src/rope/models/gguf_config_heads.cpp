@@ -55,8 +55,11 @@ void gguf_layers_without_attention(const GgufFile& f, const std::string& arch, G
     g.model.layer_types = {attention};
     g.model.layer_type = attention.name;
   } else {  // the other rules' layer types keep their layers with attention
-    for (LayerTypeRope& t : g.model.layer_types) std::erase_if(t.layers, without);
-    std::erase_if(g.model.layer_types, [](const LayerTypeRope& t) { return t.layers.empty(); });
+    for (LayerTypeRope& t : g.model.layer_types) t.layers.erase(std::remove_if(t.layers.begin(), t.layers.end(), without), t.layers.end());
+    auto& types = g.model.layer_types;
+    types.erase(std::remove_if(types.begin(), types.end(), [](const LayerTypeRope& t) { return t.layers.empty(); }), types.end());
+    const bool kept = std::any_of(types.begin(), types.end(), [&](const LayerTypeRope& t) { return t.name == g.model.layer_type; });
+    if (!kept && !types.empty()) g.model.layer_type = types.front().name;  // the default type lost all its layers
   }
   const Message why = msg("llama.cpp: no key/value heads ({0} is 0 there), so no attention and no RoPE", k);
   g.model.layer_types.push_back(LayerTypeRope{"no_attention", none, false, g.model.rope, why});
