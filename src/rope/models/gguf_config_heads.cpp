@@ -21,7 +21,7 @@ std::optional<std::vector<long>> gguf_heads_per_layer(const GgufFile& f, const s
     if (!x || *x < 0 || *x > 1e9 || *x != static_cast<double>(static_cast<long>(*x))) {
       throw InvalidArgument(error_msg("{0}: {1}: expected a whole number or an array of them", f.name, k));
     }
-    return std::vector<long>(static_cast<std::size_t>(std::max(layers, 1L)), static_cast<long>(*x));
+    return std::vector<long>{static_cast<long>(*x)};  // the same for every layer: one entry (block_count may be huge)
   }
   // llama_model_loader::get_key_or_arr (src/llama-model-loader.cpp:476-479): an array has one entry per layer.
   bool ok = layers > 0 && static_cast<long>(v->count) == layers && v->items.size() == v->count;

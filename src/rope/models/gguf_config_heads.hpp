@@ -10,8 +10,8 @@
 namespace rope::detail {
 
 /// {arch}.attention.head_count or .head_count_kv as llama.cpp reads it (llama_model_loader::get_key_or_arr,
-/// src/llama-model.cpp:1328-1336 at de3ff815ea7d): one whole number for every layer, or an array of exactly
-/// `layers` whole numbers; nullopt when absent. @throws InvalidArgument for another value or length.
+/// src/llama-model.cpp:1328-1336 at de3ff815ea7d): one whole number for every layer (returned as one entry), or an
+/// array of exactly `layers` whole numbers; nullopt when absent. @throws InvalidArgument for another value or length.
 std::optional<std::vector<long>> gguf_heads_per_layer(const GgufFile& file, const std::string& key, long layers);
 
 /// The layers whose {arch}.attention.head_count_kv entry is 0 have no attention (llama_hparams::n_head_kv(il) == 0:
