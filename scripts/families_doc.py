@@ -29,10 +29,12 @@ def render(doc):
         "class's attributes and defaults) and what the modeling code decides with no key: the pair layout",
         "(half: `rotate_half`, pairs (i, i + d/2); interleaved: pairs (2i, 2i+1)), the default of `rope_interleave`,",
         "and whether the rotated pairs come back de-interleaved (DeepSeek-V3's `apply_rotary_pos_emb_interleave`,",
-        "[scaling.md](scaling.md)). `rope inspect` says which of these a model's values came from.",
+        "[scaling.md](scaling.md)), and the softmax scale of the family's attention, HF's `self.scaling` ((S22) of",
+        "[scaling.md](scaling.md): head_dim^−0.5 unless the row says otherwise; a key's class default when the config",
+        "omits it). `rope inspect` says which of these a model's values came from.",
         "",
-        "| model_type | layout | default rope_theta | default partial_rotary_factor | rope_interleave default | output | config class | source |",
-        "|---|---|---|---|---|---|---|---|",
+        "| model_type | layout | default rope_theta | default partial_rotary_factor | rope_interleave default | output | softmax scale | config class | source |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
     for r in rows:
         theta = number(r.get("default_theta"))
@@ -49,14 +51,39 @@ def render(doc):
             extra += (f"; multi-axis map {equation} of [multi-axis.md](multi-axis.md) whatever the keys say"
                       + (f", mrope_section {sections} when the config has none" if sections else "")
                       + f": {r['mrope_source']}")
+        scale, scale_source = softmax_scale(r)
+        if scale_source:
+            extra += f"; softmax scale: {scale_source}"
         cells = [f"`{r['model_type']}`", r.get("layout", ""), theta or "10000",
-                 number(r.get("default_partial_rotary_factor")) or "1", inter, output, r["config_class"],
+                 number(r.get("default_partial_rotary_factor")) or "1", inter, output, scale, r["config_class"],
                  r.get("source_note", r["source"]) + ("; layers: " + r.get("layers_source_note", r["layers_source"])
                                                       if "layers_source" in r else "") + extra]
         out.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
     out += llama_rows(doc["llama_cpp"])
     out.append("")
     return "\n".join(out)
+
+
+def softmax_scale(r):
+    """The row's softmax scale (attention_scale, and softmax_scale's multiplier) in words, and its source."""
+    a = r.get("attention_scale")
+    if a is None:
+        words, source = "head_dim^−0.5", ""
+    elif a["rule"] == "inverse_sqrt_key":
+        words, source = f"`{a['key']}`^−0.5 (default {number(a['default'])})", a["source"]
+    elif a["rule"] == "key":
+        words, source = f"`{a['key']}` (default {number(a['default'])})", a["source"]
+    elif a["rule"] == "constant":
+        words, source = number(a["value"]), a["source"]
+    else:  # qk_head_dim
+        words = (f"(`qk_nope_head_dim` + `qk_rope_head_dim`)^−0.5 (defaults {a['nope_default']} + "
+                 f"{a['rope_default']})")
+        source = a["source"]
+    if r.get("softmax_scale") == "yarn_mscale_all_dim":
+        words += " × get_mscale(f, mscale_all_dim)²"
+    if a is not None and a.get("softcap_key"):
+        words += f", then capped at c·tanh(s / c), c = `{a['softcap_key']}` (default {number(a['softcap_default'])})"
+    return words, source
 
 
 def llama_rule(r):
@@ -107,7 +134,8 @@ def llama_rows(section):
         "il % n < n − 1, or \"dense first\" when il % n ≠ 0; src/llama-model.cpp:3308-3315, src/llama-hparams.cpp:8-17),",
         "layers without RoPE, MLA heads, the rotary channels at the end of the head. \"tested\": a GGUF file of",
         "rope's tests covers it. The conformance tier (tests/conformance/llama_rope_types.py) compares every row",
-        "with llama.cpp's source.",
+        "with llama.cpp's source. The softmax scale (`kq_scale`) of each graph is src/rope/models/gguf_config_attention.cpp's",
+        "((S22) of [scaling.md](scaling.md)): 1/√n_embd_head unless that file names the architecture.",
         "",
         "| architecture | rope type | with sections | tested | decided in code | source |",
         "|---|---|---|---|---|---|",

@@ -237,6 +237,46 @@ TEST(Attention, ParsesTheFourEncodingsOfTheCommandOnly) {
               ThrowsMessage<InvalidArgument>(HasSubstr("'rope', 'sinusoidal', 'alibi' or 'none' (got 't5')")));
 }
 
+TEST(Attention, AModelsSoftmaxScaleAndQueryScalingEnterTheScores) {
+  // (S22): s_ij = s(p_i)·⟨R q_i, R k_j⟩·scale. The settings' scale replaces 1/√d: the scores are the plain ones
+  // × scale·√d (one rounding each, 2 ε relative on scores O(3)); 0.0625 is Gemma 2's 256^−0.5.
+  const QueriesKeys qk = random_queries_keys(5, 8, 3);
+  const Eigen::VectorXd p = token_positions(5);
+  AttentionSettings scaled = settings(Encoding::Rope);
+  scaled.scale = 0.0625;
+  const Eigen::MatrixXd plain = independent_scores(qk.q, qk.k, p, Encoding::Rope);
+  EXPECT_TRUE(test::MatrixNear(attention_scores(qk.q, qk.k, p, scaled), plain * (0.0625 * std::sqrt(8.0)), 1e-14));
+  // Query scaling (S21), β 0.1, L0 4: positions 0 … 4 give s = 1, 1, 1, 1, 1 + 0.1·ln 2 (row 4 scaled alone).
+  AttentionSettings q = settings(Encoding::Rope);
+  q.query_scaling = QueryScaling{0.1, 4.0, {}};
+  Eigen::MatrixXd want = plain;
+  want.row(4) *= 1.0 + 0.1 * std::log(2.0);
+  EXPECT_TRUE(test::MatrixNear(attention_scores(qk.q, qk.k, p, q), want, 1e-14));
+  // The shift test sees it: positions 0 … 4 → 8 … 12 give s = 1 + 0.1·ln 3 on every row but the last (ln 4), so the
+  // scores change beyond rounding by (s(p + 8) − s(p))·s_ij; without query scaling they do not.
+  const ShiftReport moved = shift_test(qk.q, qk.k, p, 8.0, q);
+  EXPECT_FALSE(moved.check.passed());
+  double most = 0;
+  for (int i = 0; i < 5; ++i) {
+    const double ds = q.query_scaling->at(i + 8.0) - q.query_scaling->at(i);
+    most = std::max(most, ds * plain.row(i).cwiseAbs().maxCoeff());
+  }
+  EXPECT_NEAR(moved.max_abs_change, most, 1e-13);
+  EXPECT_TRUE(shift_test(qk.q, qk.k, p, 8.0, scaled).check.passed());
+  // Its log(1 + ⌊p / L0⌋) is not defined below 0, where no model has positions: refused, as a bad scale is.
+  EXPECT_THAT([&] { attention_scores(qk.q, qk.k, p.array() - 10.0, q); },
+              ThrowsMessage<InvalidArgument>(HasSubstr("needs positions >= 0")));
+  // Gemma 2's cap after the scale: s → c·tanh(s / c), c = 0.5 to make it bite on scores O(1).
+  AttentionSettings capped = scaled;
+  capped.softcap = 0.5;
+  const Eigen::MatrixXd s_scaled = plain * (0.0625 * std::sqrt(8.0));
+  EXPECT_TRUE(test::MatrixNear(attention_scores(qk.q, qk.k, p, capped), (s_scaled.array() / 0.5).tanh().matrix() * 0.5, 1e-14));
+  capped.softcap = -1.0;
+  EXPECT_THAT([&] { attention_scores(qk.q, qk.k, p, capped); }, ThrowsMessage<InvalidArgument>(HasSubstr("score cap")));
+  scaled.scale = 0.0;
+  EXPECT_THAT([&] { attention_scores(qk.q, qk.k, p, scaled); }, ThrowsMessage<InvalidArgument>(HasSubstr("softmax scale")));
+}
+
 TEST(Attention, RejectsBadInput) {
   const QueriesKeys qk = random_queries_keys(3, 4, 1);
   const Eigen::VectorXd p = token_positions(3);

@@ -1,10 +1,11 @@
 /// @file
 /// The random queries and keys of rope attention and rope encodings drawn again here, and their scores
-/// computed independently (support/attention_reference.hpp). Used by test_cmd_attention.cpp and
-/// test_cmd_encodings.cpp.
+/// computed independently (support/attention_reference.hpp). Used by test_cmd_attention.cpp,
+/// test_cmd_attention_model.cpp and test_cmd_encodings.cpp.
 #pragma once
 
 #include <Eigen/Core>
+#include <cmath>
 #include <cstdint>
 #include <string>
 
@@ -38,6 +39,18 @@ inline Eigen::MatrixXd scores(const Draws& x, const std::string& encoding, doubl
   const Eigen::Index n = x.q.rows();
   const Eigen::VectorXd p = Eigen::VectorXd::LinSpaced(n, first, first + static_cast<double>(n - 1));
   return test::independent_scores(x.q, x.k, p, parse_encoding(encoding), base, slope);
+}
+
+/// HF's rotate_half apply (half layout, every channel rotates) with a in cos and sin, written out here.
+inline Eigen::VectorXd hf_half(const Eigen::VectorXd& x, const Eigen::VectorXd& inv, double a, double p) {
+  const Eigen::Index h = inv.size();
+  Eigen::VectorXd y(2 * h);
+  for (Eigen::Index i = 0; i < h; ++i) {
+    const double c = std::cos(p * inv[i]) * a, s = std::sin(p * inv[i]) * a;
+    y[i] = x[i] * c - x[i + h] * s;
+    y[i + h] = x[i + h] * c + x[i] * s;
+  }
+  return y;
 }
 
 }  // namespace rope::test::attention_draws

@@ -9,7 +9,8 @@ test time.
                 twice the bound (C2) of PyTorch's float32 inv_freq (src/rope/analysis/angle_error.hpp), the 2 for
                 YaRN's and llama3's mixing, a few more float32 roundings of the same size.
   inspect:      the attention factor within 1e-12 relative (both float64), the rotary dimension exactly, and the
-                softmax scale's multiplier (HF yarn_apply_mscale) within 1e-12 relative, absent where HF has none.
+                softmax scale's multiplier (HF yarn_apply_mscale) within 1e-12 relative, absent where HF has none,
+                and the softmax scale itself (HF's self.scaling, the port's softmax_scale_value) within 1e-14 relative.
   no RoPE:      a layer without RoPE (NoPE, linear attention, Cohere2's full layers): its unchanged dump passes
                 check, and frequencies and inspect refuse the layer (exit 2) saying it has no RoPE.
 Presets (data/models/) are read through --model NAME, the other cases through --config FILE.
@@ -81,6 +82,11 @@ def main():
             failures.append(f"{case['name']}: softmax scale {got} reported, HF's attention has none")
         if want is not None and (got is None or abs(got["multiplier"] - want) > 1e-12 * want):
             failures.append(f"{case['name']}: softmax scale {got}, HF × {want}")
+        # The softmax scale of the family's attention (HF's self.scaling, × the multiplier): within 1e-14 relative (both
+        # float64, a power against a square root).
+        want, got = case["softmax_scale_value"], info.get("attention_scale", {}).get("value")
+        if got is None or abs(got - want) > 1e-14 * want:
+            failures.append(f"{case['name']}: attention softmax scale {got}, HF {want}")
         print(f"frequencies  {case['name']:34} θ within {worst:.3g} of the bound, attention factor {info['attention_factor']:.6g}")
     for f in failures:
         print("FAIL", f)

@@ -43,6 +43,7 @@ using test::kEps;
 class CmdAttention : public test::TempDirTest {};
 
 using test::attention_draws::draws;
+using test::attention_draws::hf_half;
 using test::attention_draws::Draws;
 using test::attention_draws::scores;
 
@@ -319,18 +320,6 @@ TEST_F(CmdAttention, BadInputExitsTwoWithOneLine) {
                         "a figure shows at most 512 tokens (got --tokens 513)");
   expect_one_line_error(rope_cli({"attention", "--title", "x"}), 2, "--title needs a figure");
   EXPECT_TRUE(fs::is_empty(dir_));
-}
-
-/// HF's rotate_half apply (half layout, every channel rotates) with a in cos and sin, written out here.
-Eigen::VectorXd hf_half(const Eigen::VectorXd& x, const Eigen::VectorXd& inv, double a, double p) {
-  const Eigen::Index h = inv.size();
-  Eigen::VectorXd y(2 * h);
-  for (Eigen::Index i = 0; i < h; ++i) {
-    const double c = std::cos(p * inv[i]) * a, s = std::sin(p * inv[i]) * a;
-    y[i] = x[i] * c - x[i + h] * s;
-    y[i + h] = x[i + h] * c + x[i] * s;
-  }
-  return y;
 }
 
 TEST_F(CmdAttention, ModelRotatesAsTheModelDoes) {

@@ -162,6 +162,13 @@ def good_files():
         (".attention.sliding_window", "u32", 1024), (".rope.freq_base", "f32", 1000000.0),
         (".rope.freq_base_swa", "f32", 10000.0), (".rope.scaling.type", "str", "linear"),
         (".rope.scaling.factor", "f32", 8.0)], layers=34))
+    # Gemma 3 27B's shape (62 layers, n_embd 5376, 32 heads of 128): llama.cpp's softmax scale 1/√(5376 / 32) =
+    # 168^−0.5 (src/models/gemma3.cpp:29-31), HF's query_pre_attn_scalar 168 (convert_gemma3_weights.py).
+    f["gemma-3-27b.gguf"] = gguf(model("gemma3", 131072, 5376, 32, 16, [
+        (".attention.key_length", "u32", 128), (".attention.value_length", "u32", 128),
+        (".attention.sliding_window", "u32", 1024), (".rope.freq_base", "f32", 1000000.0),
+        (".rope.freq_base_swa", "f32", 10000.0), (".rope.scaling.type", "str", "linear"),
+        (".rope.scaling.factor", "f32", 8.0)], layers=62))
     # Gemma 3 with its sliding layers listed (an array of bools, load_swa_pattern) and no freq_base_swa.
     f["gemma-3-pattern.gguf"] = gguf(model("gemma3", 32768, 1152, 4, 1, [
         (".attention.key_length", "u32", 256), (".attention.sliding_window", "u32", 512),
@@ -240,6 +247,9 @@ def good_files():
     f["granite-swa.gguf"] = gguf(model("granite_swa", 131072, 2048, 16, 4, [
         (".rope.freq_base", "f32", 10000.0),
         (".attention.rope_pattern", "arr", ("bool", [True, True, True, False]))], layers=4))
+    # Granite's attention_multiplier as the converter writes it, attention.scale (src/models/granite-swa.cpp:10, 231).
+    f["granite-swa-scale.gguf"] = gguf(model("granite_swa", 131072, 2048, 16, 4, [
+        (".rope.freq_base", "f32", 10000.0), (".attention.scale", "f32", 0.015625)], layers=4))
     # Step 3.5: full layers rotate rope.dimension_count / 2 with the first factors of rope_freqs; the sliding
     # ones (listed) the whole at rope.freq_base_swa, unscaled, no factors (src/models/step35.cpp:9,244-255).
     f["step-3.5.gguf"] = gguf(model("step35", 262144, 4096, 32, 8, [

@@ -190,6 +190,30 @@ TEST(GgufConfig, AttentionShapeFromGgufAndConfigJson) {
   EXPECT_THAT([] { read_attention_shape(gguf_path("mamba.gguf")); }, ThrowsMessage<InvalidArgument>(HasSubstr("no RoPE")));
 }
 
+TEST(GgufConfig, SoftmaxScaleAsLlamaCppsGraphDecidesIt) {
+  // kq_scale of each graph (src/models/*.cpp at de3ff815ea7d; docs/scaling.md (S22)), computed by hand:
+  const auto scale = [](const char* file) {
+    const GgufModel g = read_gguf_model(gguf_path(file));
+    EXPECT_TRUE(g.model.attention_scale.has_value()) << file;
+    return g.model.attention_scale ? g.model.attention_scale->value : 0.0;
+  };
+  // Gemma 3: q × 1/√n_embd_head_k, except the 27B (62 layers): 1/√(n_embd / n_head) = 1/√(5376 / 32) = 168^−0.5,
+  // HF's query_pre_attn_scalar 168 (gemma3.cpp:29-31).
+  EXPECT_DOUBLE_EQ(scale("gemma-3-4b.gguf"), 0.0625);
+  EXPECT_DOUBLE_EQ(scale("gemma-3-27b.gguf"), 0.07715167498104596);
+  // DeepSeek-2: mscale² / √192 with mscale = (get_mscale(40, 1) / get_mscale(40, 1)) · (0.1 · 1 · ln 40 + 1), the
+  // yarn_log_multiplier 0.1 read as mscale_all_dim 1 (deepseek2.cpp:433-443): HF's (0.1·ln 40 + 1)² / √192 too.
+  EXPECT_NEAR(scale("deepseek-v3.gguf"), 0.1352337788608801, 1e-15);
+  EXPECT_NEAR(scale("deepseek-v3-mla.gguf"), 0.1352337788608801, 1e-15);
+  // Granite: attention.scale when given (HF's attention_multiplier), else 1/√n_embd_head (granite-swa.cpp:231).
+  EXPECT_EQ(scale("granite-swa-scale.gguf"), 0.015625);
+  EXPECT_DOUBLE_EQ(scale("granite-swa.gguf"), 1.0 / std::sqrt(128.0));
+  // Every other graph: 1/√n_embd_head (llama.cpp:122), said to be the common rule.
+  const GgufModel llama = read_gguf_model(gguf_path("llama-3.1-8b.gguf"));
+  EXPECT_DOUBLE_EQ(llama.model.attention_scale->value, 1.0 / std::sqrt(128.0));
+  EXPECT_THAT(llama.model.attention_scale->from.en, HasSubstr("llama.cpp's common kq_scale = 1/√n_embd_head"));
+}
+
 TEST(GgufConfig, ArchitectureTable) {
   std::set<std::string_view> names;
   int tested = 0;

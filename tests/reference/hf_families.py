@@ -230,6 +230,18 @@ CASES = [
     # A planted bug: RoPE applied in a NoPE layer; check against that layer fails (the dump should be unchanged).
     dict(name="bug_smollm3_rope_in_nope_layer_f64", preset="smollm3-3b", apply="half", theta=5e6, head=128,
          flags=["--layer-type", "3"], nope_layer=True, exit=1),
+    # The softmax scale (softmax_scale_value below): Gemma 2 without query_pre_attn_scalar (Gemma2Config's 256, not the
+    # head's 128), Gemma 3 27B's 168 on a sliding layer (base 1e4), Granite's attention_multiplier.
+    dict(name="gemma2_default_scalar_f64", config=dict(
+        model_type="gemma2", hidden_size=3584, num_attention_heads=16, head_dim=128, max_position_embeddings=8192,
+        rope_theta=10000.0), apply="half", theta=1e4, head=128),
+    dict(name="gemma3_text_scalar_168_f64", config=dict(
+        model_type="gemma3_text", hidden_size=5376, num_attention_heads=32, head_dim=128, num_hidden_layers=6,
+        query_pre_attn_scalar=168, max_position_embeddings=131072), apply="half", theta=1e4, head=128,
+         flags=["--layer-type", "sliding_attention"]),
+    dict(name="granite_multiplier_f64", config=dict(
+        model_type="granite", hidden_size=4096, num_attention_heads=32, max_position_embeddings=131072,
+        rope_theta=10000000.0, attention_multiplier=0.0078125), apply="half", theta=1e7, head=128),
     # The presets of data/models/README.md [33]–[36]. GLM-4.5: 64 of 128 channels in half pairs at 1e6.
     dict(name="preset_glm45_f64", preset="glm-4.5", apply="half", theta=1e6, head=128, rot=64),
     dict(name="preset_glm45_bf16", preset="glm-4.5", apply="half", theta=1e6, head=128, rot=64, dtype="bf16"),
@@ -414,6 +426,36 @@ def softmax_scale_multiplier(case):
     return mscale * mscale
 
 
+# The attention's softmax scale, HF's self.scaling of each family's attention class (scores = q·k × scaling), read from:
+#   models/gemma2/modeling_gemma2.py Gemma2Attention.__init__ (at 006e86931247): config.query_pre_attn_scalar**-0.5, and
+#   Gemma3Attention (models/gemma3/modular_gemma3.py) inherits it; Gemma2Config and Gemma3TextConfig default 256;
+#   models/gemma4/modeling_gemma4.py Gemma4TextAttention.__init__ (at 0246b4f33354): 1.0;
+#   models/granite/modeling_granite.py GraniteAttention: config.attention_multiplier, GraniteConfig default 1.0;
+#   DeepseekV2Attention, DeepseekV3Attention (Kimi K2's code), Mistral4Attention (models/mistral4/modular_mistral4.py at
+#   02075795a3a9): qk_head_dim**-0.5 with qk_head_dim = qk_nope_head_dim + qk_rope_head_dim (config defaults 128 + 64,
+#   Mistral4Config 64 + 64 at 008e57439125), times the multiplier above where the family has it;
+#   every other family (LlamaAttention): head_dim**-0.5, head_dim = config.head_dim or hidden_size // num_attention_heads.
+QUERY_PRE_ATTN_SCALAR = ("gemma2", "gemma3", "gemma3_text")
+QK_HEAD_DIM = {"deepseek_v2": (128, 64), "deepseek_v3": (128, 64), "kimi_k2": (128, 64), "mistral4": (64, 64)}
+
+
+def softmax_scale_value(case):
+    cfg = text_config(case_config(case))
+    t = cfg.get("model_type")
+    if t in QUERY_PRE_ATTN_SCALAR:
+        scale = cfg.get("query_pre_attn_scalar", 256) ** -0.5
+    elif t in ("gemma4", "gemma4_text"):
+        scale = 1.0
+    elif t == "granite":
+        scale = cfg.get("attention_multiplier", 1.0)
+    elif t in QK_HEAD_DIM:
+        nope, rope = QK_HEAD_DIM[t]
+        scale = (cfg.get("qk_nope_head_dim", nope) + cfg.get("qk_rope_head_dim", rope)) ** -0.5
+    else:
+        scale = (cfg.get("head_dim") or cfg["hidden_size"] // cfg["num_attention_heads"]) ** -0.5
+    return scale * (softmax_scale_multiplier(case) or 1.0)
+
+
 def bf16(x):
     b = np.ascontiguousarray(x, dtype=F32).view(np.uint32)
     return ((b + (((b >> 16) & 1) + 0x7FFF)) & 0xFFFF0000).astype(np.uint32).view(F32)
@@ -569,7 +611,7 @@ def main():
                              nope=case.get("nope_layer", case["apply"] == "none"),
                              matches=case.get("matches"), flags=case.get("flags", []) + (["--bf16-bits"] if dtype == "bf16" else []),
                              theta=[float(x) for x in inv], attention_factor=float(attn), rotary_dim=case.get("rot", case["head"]),
-                             softmax_scale=softmax_scale_multiplier(case)))
+                             softmax_scale=softmax_scale_multiplier(case), softmax_scale_value=softmax_scale_value(case)))
     with open(os.path.join(out_dir, "manifest.json"), "w") as f:
         json.dump(manifest, f, indent=1)
     print(f"{len(manifest)} cases in {out_dir}")

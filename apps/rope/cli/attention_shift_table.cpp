@@ -43,7 +43,7 @@ void mark_regime_change(ShiftRow& row, long before, long after, const Text& t, b
 }
 
 void print_shift_table(std::ostream& out, const AttentionOptions& opt, const std::vector<ShiftRow>& rows, const Text& t,
-                       double a2) {
+                       double a2, std::optional<double> scale) {
   const long shift = opt.shift.value_or(0);
   out << t.tr("shift test: every position moves by C = {0} (positions 0 … {1} → {2} … {3}), same q_i and k_j\n",
               shift, opt.tokens - 1, shift,
@@ -51,9 +51,15 @@ void print_shift_table(std::ostream& out, const AttentionOptions& opt, const std
   if (a2 > 1.0) {
     out << t.tr("  S includes a² = {0} (the model's attention factor in cos and sin)\n", format_number(a2));
   }
-  out << t.tr("  |Δ|/S with S = ‖q_i‖‖k_j‖/√d; tolerance {0:g}·ε·(d + M) on it,\n"
-              "  M = |i| + |j| + |i + C| + |j + C| (M13)\n\n",
-              kToleranceSafety);
+  if (scale) {
+    out << t.tr("  |Δ|/S with S = ‖q_i‖‖k_j‖·{0} (the model's softmax scale); tolerance {1:g}·ε·(d + M) on it,\n"
+                "  M = |i| + |j| + |i + C| + |j + C| (M13)\n\n",
+                fmt::format("{:.6g}", *scale), kToleranceSafety);
+  } else {
+    out << t.tr("  |Δ|/S with S = ‖q_i‖‖k_j‖/√d; tolerance {0:g}·ε·(d + M) on it,\n"
+                "  M = |i| + |j| + |i + C| + |j + C| (M13)\n\n",
+                kToleranceSafety);
+  }
   // The default table fits 100 columns (one space between columns); --wide: two spaces, as before.
   // A row compares its |Δ|/S with its tolerance: the digits that tell them apart in every row (digits.hpp,
   // at least 3), one count for the table, or --digits N.

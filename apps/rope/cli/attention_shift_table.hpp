@@ -3,6 +3,7 @@
 /// verdict, and a line on why each encoding behaves as it does. cmd_attention.cpp computes the rows.
 #pragma once
 
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -32,7 +33,8 @@ void mark_regime_change(ShiftRow& row, long before, long after, const Text& t, b
 
 /// Prints the table: the header, the tolerance (M13), a² when the model multiplies it into cos and sin,
 /// one row per encoding (100 columns; --wide: two spaces between columns), then the reasons.
+/// `scale`: the model's softmax scale, which S uses in place of 1/√d (nullopt: 1/√d).
 void print_shift_table(std::ostream& out, const AttentionOptions& opt, const std::vector<ShiftRow>& rows, const Text& t,
-                       double a2);
+                       double a2, std::optional<double> scale = std::nullopt);
 
 }  // namespace rope::cli

@@ -43,8 +43,20 @@ void validate(const Eigen::MatrixXd& q, const Eigen::MatrixXd& k, const Eigen::V
     throw InvalidArgument(error_msg("one position per token is needed ({0} tokens, got {1} positions)", q.rows(), positions.size()));
   }
   for (Eigen::Index i = 0; i < positions.size(); ++i) check_position(positions[i]);
+  if (s.scale && !(std::isfinite(*s.scale) && *s.scale > 0)) {
+    throw InvalidArgument(error_msg("the softmax scale must be a finite number > 0 (got {0})", *s.scale));
+  }
+  if (s.softcap && !(std::isfinite(*s.softcap) && *s.softcap > 0)) {
+    throw InvalidArgument(error_msg("the score cap must be a finite number > 0 (got {0})", *s.softcap));
+  }
   switch (s.encoding) {
     case Encoding::Rope:
+      for (Eigen::Index i = 0; s.query_scaling && i < positions.size(); ++i) {
+        if (positions[i] < 0) {  // log(1 + ⌊p / L0⌋) of (S21) is not defined below 0; a model's positions start at 0
+          throw InvalidArgument(error_msg("the query scaling (S21) needs positions >= 0, as the model's position ids are "
+                                          "(got {0})", positions[i]));
+        }
+      }
       if (s.spec) {
         rotary_offset_for(*s.spec, static_cast<int>(q.cols()));  // d is the model's head_dim or rotary_dim
         break;
@@ -100,6 +112,7 @@ Encoded encode(const Eigen::MatrixXd& q, const Eigen::MatrixXd& k, const Eigen::
         for (Eigen::Index i = 0; i < q.rows(); ++i) {
           e.q.row(i) = spec_apply(spec, q.row(i).transpose(), positions[i]).transpose();  // (S19)
           e.k.row(i) = spec_apply(spec, k.row(i).transpose(), positions[i]).transpose();
+          if (s.query_scaling) e.q.row(i) *= s.query_scaling->at(positions[i]);  // (S21): the query only, after RoPE
         }
         break;
       }
@@ -151,8 +164,8 @@ double bias(const AttentionSettings& s, double pi, double pj) {
 /// one matrix-vector product per row).
 Eigen::MatrixXd score_rows(const Encoded& e, const Eigen::VectorXd& positions, const AttentionSettings& s,
                            Eigen::Index first, Eigen::Index count) {
-  const double scale = std::sqrt(static_cast<double>(e.q.cols()));
-  Eigen::MatrixXd rows = (e.q.middleRows(first, count) * e.k.transpose()) / scale;
+  Eigen::MatrixXd rows = (e.q.middleRows(first, count) * e.k.transpose()) * score_scale(s, e.q.cols());
+  if (s.softcap) rows = (rows.array() / *s.softcap).tanh() * *s.softcap;  // as HF's eager softcap: / cap, tanh, × cap
   if (s.encoding == Encoding::Alibi || s.encoding == Encoding::T5Bias) {
     for (Eigen::Index r = 0; r < count; ++r) {
       for (Eigen::Index j = 0; j < rows.cols(); ++j) rows(r, j) += bias(s, positions[first + r], positions[j]);
@@ -180,6 +193,10 @@ Eigen::VectorXd softmax(const Eigen::VectorXd& row, Eigen::Index keys) {
 Eigen::Index keys_seen(Eigen::Index i, Eigen::Index tokens, bool causal) { return causal ? i + 1 : tokens; }
 
 }  // namespace
+
+double score_scale(const AttentionSettings& settings, Eigen::Index d) {
+  return settings.scale.value_or(1.0 / std::sqrt(static_cast<double>(d)));
+}
 
 std::string_view to_string(Encoding encoding) {
   switch (encoding) {
@@ -248,8 +265,8 @@ Eigen::MatrixXd attention_scores(const Eigen::MatrixXd& q, const Eigen::MatrixXd
                                  const AttentionSettings& settings) {
   validate(q, k, positions, settings);
   const Encoded e = encode(q, k, positions, settings);
-  const double scale = std::sqrt(static_cast<double>(q.cols()));
-  Eigen::MatrixXd s = (e.q * e.k.transpose()) / scale;
+  Eigen::MatrixXd s = (e.q * e.k.transpose()) * score_scale(settings, q.cols());
+  if (settings.softcap) s = (s.array() / *settings.softcap).tanh() * *settings.softcap;
   if (settings.encoding == Encoding::Alibi || settings.encoding == Encoding::T5Bias) {
     for (Eigen::Index i = 0; i < s.rows(); ++i) {
       for (Eigen::Index j = 0; j < s.cols(); ++j) s(i, j) += bias(settings, positions[i], positions[j]);
@@ -283,13 +300,18 @@ ShiftReport shift_test(const Eigen::MatrixXd& q, const Eigen::MatrixXd& k, const
   const Encoded before = encode(q, k, positions, settings);
   const Encoded after = encode(q, k, moved, settings);
   const auto d = static_cast<int>(q.cols());
-  const double root_d = std::sqrt(static_cast<double>(d));
+  const double scale_qk = score_scale(settings, d);
   // A model's attention factor a multiplies both rotated vectors, so the scores and their rounding by a².
   double a2 = 1.0;
   if (settings.encoding == Encoding::Rope && settings.spec) {
     const double a = std::max(spec_at_position(*settings.spec, positions.cwiseAbs().maxCoeff()).attention_factor(),
                               spec_at_position(*settings.spec, moved.cwiseAbs().maxCoeff()).attention_factor());
     a2 = std::max(1.0, a * a);
+    // (S21): the query scaled at its position, before and after the shift: the larger bounds the rounding.
+    if (settings.query_scaling) {
+      a2 *= std::max(settings.query_scaling->at(positions.cwiseAbs().maxCoeff()),
+                     settings.query_scaling->at(moved.cwiseAbs().maxCoeff()));
+    }
   }
   const Eigen::VectorXd q_norm = q.rowwise().norm() * a2;
   const Eigen::VectorXd k_norm = k.rowwise().norm();
@@ -308,7 +330,7 @@ ShiftReport shift_test(const Eigen::MatrixXd& q, const Eigen::MatrixXd& k, const
     const Eigen::VectorXd s1 = block1.row(i % kShiftBlock).transpose();
     for (Eigen::Index j = 0; j < keys; ++j) {
       const double change = std::abs(s1[j] - s0[j]);
-      const double scale = q_norm[i] * k_norm[j] / root_d;
+      const double scale = q_norm[i] * k_norm[j] * scale_qk;
       r.max_abs_change = std::max(r.max_abs_change, change);
       if (change > 0) r.check.difference = std::max(r.check.difference, scale > 0 ? change / scale : INFINITY);
       const double budget = std::abs(positions[i]) + std::abs(positions[j]) + std::abs(moved[i]) + std::abs(moved[j]);

@@ -3,6 +3,7 @@
 /// the scores s_ij of query i and key j, the attention matrix A = softmax of each row of s, and the
 /// shift test (move every position by C and measure how much the scores change).
 ///
+/// (Every 1/√d below is the settings' scale when a model gives its own: AttentionSettings::scale.)
 ///   none        s_ij = q_i·k_j / √d                                  position-blind
 ///   rope        s_ij = ⟨R_{p_i} q_i, R_{p_j} k_j⟩ / √d                (M8): depends on p_j − p_i only
 ///   sinusoidal  s_ij = ⟨q_i + P(p_i), k_j + P(p_j)⟩ / √d              (M12): leaks absolute position
@@ -81,7 +82,17 @@ struct AttentionSettings {
   /// attention factor a in cos and sin, so the scores carry a². Frequencies that depend on the sequence
   /// length (dynamic, longrope) are taken at seq_len = max(positions) + 1, as HF's dynamic update does.
   std::optional<RopeSpec> spec;
+  /// The softmax scale: s_ij = ⟨q_i, k_j⟩ · scale (a model's own, ModelConfig::attention_scale: HF's self.scaling,
+  /// llama.cpp's kq_scale; docs/scaling.md (S22)); nullopt: 1/√d, d the length of q.
+  std::optional<double> scale;
+  /// rope with a model whose attention scales the query after RoPE ((S21): Ministral 3, Mistral 4): q_i × s(p_i).
+  std::optional<QueryScaling> query_scaling;
+  /// The scores capped before the softmax, s → softcap·tanh(s / softcap) (Gemma 2); nullopt: none.
+  std::optional<double> softcap;
 };
+
+/// The softmax scale of `settings` for vectors of d numbers: settings.scale, else 1/√d.
+double score_scale(const AttentionSettings& settings, Eigen::Index d);
 
 /// q_i and k_j ~ N(0, I): rows of `q` and `k` (tokens × d), drawn from rope::Random(seed) in the order
 /// q_0, q_1, …, then k_0, k_1, …, each row's d entries in channel order.
@@ -115,7 +126,7 @@ Eigen::MatrixXd attention_weights(const Eigen::MatrixXd& q, const Eigen::MatrixX
 /// How much the scores change when every position p_i moves to p_i + shift (the same q_i, k_j).
 /// Only the entries that the mask keeps are compared. The tolerance is that of (M13) for
 /// ⟨R_{m+c} q, R_{n+c} k⟩ = ⟨R_m q, R_n k⟩, as `rope verify` uses it: |Δ|/S <= κ·ε·(d + M), with
-/// S = ‖q_i‖‖k_j‖/√d and M = |p_i| + |p_j| + |p_i + c| + |p_j + c|. It is what rounding allows RoPE;
+/// S = ‖q_i‖‖k_j‖·scale (scale 1/√d or the settings' own; a model's a² and query scaling on ‖q_i‖) and M = |p_i| + |p_j| + |p_i + c| + |p_j + c|. It is what rounding allows RoPE;
 /// ALiBi, T5 and none must give exactly 0 for integer positions, and the additive encodings far more.
 struct ShiftReport {
   double shift = 0.0;

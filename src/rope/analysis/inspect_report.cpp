@@ -199,6 +199,13 @@ void print_inspect(std::ostream& out, const ModelRope& rr, bool z, int digits) {
   row(msg("attention factor").in(z),
       msg("{0} ({1}), in cos and sin as HF: logits × {2}",
           computed(p.attention_factor), p.attention_rule.in(z), computed(p.attention_factor * p.attention_factor)).in(z));
+  if (const std::optional<AttentionScale>& a = rr.model.attention_scale) {  // HF's self.scaling, llama.cpp's kq_scale
+    row(msg("softmax scale").in(z),
+        msg("{0}: scores q·k × this before the softmax (rope attention uses it)", attention_scale_text(*a)).in(z));
+    if (a->softcap) {
+      row("", msg("then capped at {0}·tanh(s / {0}) ({1})", format_number(*a->softcap), a->softcap_from).in(z));
+    }
+  }
   if (const std::optional<QueryScaling>& q = rr.model.query_scaling) {  // (S21)
     const double last = c.max_position_embeddings ? static_cast<double>(*c.max_position_embeddings - 1) : 0.0;
     row(msg("query scaling").in(z),
@@ -241,6 +248,9 @@ void print_inspect(std::ostream& out, const ModelRope& rr, bool z, int digits) {
   if (!rr.layers.empty()) print_layer_types(out, rr, z);
   out << msg("\nwhere each value came from:\n").in(z);
   for (const auto& line : rr.model.origin) out << "  " << line.in(z) << '\n';
+  if (const std::optional<AttentionScale>& a = rr.model.attention_scale) {
+    out << "  " << Message("{0}: {1} ({2})", {msg("softmax scale"), attention_scale_text(*a), a->from}).in(z) << '\n';
+  }
   if (!rr.model.notes.empty() || !p.notes.empty()) {
     out << msg("\nnotes:\n").in(z);
     for (const auto& line : rr.model.notes) out << "  " << line.in(z) << '\n';

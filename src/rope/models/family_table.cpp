@@ -23,6 +23,31 @@ std::optional<double> number(const nlohmann::json& row, const char* key) {
   return row.at(key).get<double>();
 }
 
+std::optional<AttentionScaleRule> attention_scale_rule(const nlohmann::json& row, const std::string& model_type) {
+  if (!row.contains("attention_scale")) return std::nullopt;
+  const nlohmann::json& a = row.at("attention_scale");
+  AttentionScaleRule r;
+  r.rule = a.at("rule").get<std::string>();
+  r.source = a.at("source").get<std::string>();
+  if (r.rule == "inverse_sqrt_key" || r.rule == "key") {
+    r.key = a.at("key").get<std::string>();
+    r.default_value = a.at("default").get<double>();
+  } else if (r.rule == "constant") {
+    r.default_value = a.at("value").get<double>();
+  } else if (r.rule == "qk_head_dim") {
+    r.nope_default = a.at("nope_default").get<long>();
+    r.rope_default = a.at("rope_default").get<long>();
+  } else {
+    throw std::logic_error("data/families.json: " + model_type + ": unknown attention_scale rule " + r.rule);
+  }
+  r.softcap_key = a.value("softcap_key", std::string());
+  if (!r.softcap_key.empty()) r.softcap_default = a.at("softcap_default").get<double>();
+  if (r.source.empty() || !(r.default_value > 0 || r.rule == "qk_head_dim")) {
+    throw std::logic_error("data/families.json: " + model_type + ": attention_scale needs a source and a positive value");
+  }
+  return r;
+}
+
 FamilyRows parse_table() {
   const nlohmann::json doc = nlohmann::json::parse(detail::kFamiliesJson);
   FamilyRows t;
@@ -81,6 +106,7 @@ FamilyRows parse_table() {
     if (!f.softmax_scale.empty() && f.softmax_scale_source.empty()) {
       throw std::logic_error("data/families.json: " + f.model_type + ": softmax_scale without softmax_scale_source");
     }
+    f.attention_scale = attention_scale_rule(row, f.model_type);
     f.config_class = row.at("config_class").get<std::string>();
     f.source = row.at("source").get<std::string>();
     t.rows.push_back(std::move(f));

@@ -39,6 +39,23 @@ struct LayerHeadDim {
   long default_value = 0;       ///< the class's default when the key is absent
 };
 
+/// The softmax scale of a family's attention, HF's self.scaling (data/families.json attention_scale): scores =
+/// q·k × scale. A row without it: head_dim^−0.5.
+struct AttentionScaleRule {
+  /// "inverse_sqrt_key": key^−0.5 (Gemma 2, Gemma 3 query_pre_attn_scalar); "key": the key's value itself (Granite
+  /// attention_multiplier); "constant": `value` (Gemma 4: 1); "qk_head_dim": (qk_nope_head_dim + qk_rope_head_dim)^−0.5
+  /// (DeepSeek's MLA head).
+  std::string rule;
+  std::string key;               ///< the config key (inverse_sqrt_key, key)
+  double default_value = 0;      ///< the class default when the key is absent; constant's value
+  long nope_default = 0;         ///< qk_head_dim: the class's qk_nope_head_dim
+  long rope_default = 0;         ///< qk_head_dim: the class's qk_rope_head_dim
+  /// The scores capped as cap·tanh(s / cap) (Gemma 2): the config key (null there: no cap) and the class default.
+  std::string softcap_key;
+  double softcap_default = 0;
+  std::string source;            ///< HF file and class of it
+};
+
 struct ModelFamily {
   std::string model_type;
   std::optional<Layout> layout;                       ///< the modeling code's pair layout
@@ -61,6 +78,7 @@ struct ModelFamily {
   /// Mistral 4), or empty (none).
   std::string softmax_scale;
   std::string softmax_scale_source;                   ///< HF file and function of it
+  std::optional<AttentionScaleRule> attention_scale;  ///< the attention's self.scaling; nullopt: head_dim^−0.5
   std::string layers_source;                          ///< HF file:line of the layer rules
   /// The class's rope_parameters keyed by layer type when the config has none (Gemma 4), as JSON text.
   std::string default_rope_parameters;

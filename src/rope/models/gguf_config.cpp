@@ -283,6 +283,7 @@ GgufModel Mapper::run() {
   sections();
   detail::gguf_scaling(f_, arch_, g_);
   detail::gguf_layers(f_, arch_, g_);
+  detail::gguf_attention_scale(f_, arch_, g_);
   return std::move(g_);
 }
 

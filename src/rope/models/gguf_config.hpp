@@ -95,6 +95,9 @@ void gguf_scaling(const GgufFile& file, const std::string& arch, GgufModel& g);
 /// layers) into
 /// g.model.layer_types; g.model.rope is already read.
 void gguf_layers(const GgufFile& file, const std::string& arch, GgufModel& g);
+/// Internal (gguf_config_attention.cpp): the softmax scale llama.cpp's graph of `arch` uses (its kq_scale) into
+/// g.model.attention_scale; g's shape and scaling are already read.
+void gguf_attention_scale(const GgufFile& file, const std::string& arch, GgufModel& g);
 /// Internal (gguf_config_layers.cpp): rot / head, nudged up by ulps so that int(head · factor) gives back rot.
 double gguf_rotary_factor(long rot, long head);
 /// Internal (gguf_config_layers.cpp): {arch}.block_count, a whole number in 1 … 4096, required for `why`.

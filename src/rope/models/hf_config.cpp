@@ -28,6 +28,7 @@ ModelConfig ConfigParser::parse() {
   read_positions();
   read_scaling();
   read_softmax_scale();
+  read_attention_scale();
   read_mrope();
   read_vision();
   read_sequence_positions();

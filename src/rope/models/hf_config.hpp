@@ -57,6 +57,9 @@ class ConfigParser {
   void read_query_scaling();
   void warn_missing_query_scaling(const std::string& path, const std::string& source);
   void read_softmax_scale();
+
+  // hf_config_attention.cpp
+  void read_attention_scale();
   void require_parameters();
   void lint_scaling_keys();
   void explain_defaults();

@@ -99,6 +99,30 @@ std::optional<SoftmaxScale> family_softmax_scale(std::string_view model_type, co
 /// The note that says it, with the numbers a reader can check.
 Message softmax_scale_note(const SoftmaxScale& s);
 
+/// The softmax scale of the model's attention: its scores are s_ij = ⟨q_i, k_j⟩ · value before the softmax (HF's
+/// self.scaling, llama.cpp's kq_scale; docs/scaling.md (S22)). The family table's attention_scale decides the rule
+/// (head_dim^−0.5 without one), the softmax_scale multiplier get_mscale² (S9) included.
+struct AttentionScale {
+  double value = 1;              ///< the scale the attention multiplies q·k by
+  double rule_value = 1;         ///< the rule's own scale, before softmax_scale's multiplier
+  Message rule;                  ///< "256^−0.5 (query_pre_attn_scalar 256)", the numbers a reader can check
+  Message from;                  ///< where the numbers came from: config keys, a class default, the code
+  bool head_dim_rule = false;    ///< head_dim^−0.5 of the RoPE's head_dim (a typed --dim changes it)
+  double multiplier = 1;         ///< softmax_scale's get_mscale², 1 without
+  /// The scores capped before the softmax, s → cap·tanh(s / cap) (Gemma 2's attn_logit_softcapping); nullopt: none.
+  std::optional<double> softcap;
+  Message softcap_from;          ///< where the cap came from
+};
+
+/// head_dim^−0.5, from `from`.
+AttentionScale head_dim_attention_scale(int head_dim, Message from);
+
+/// `s` with its multiplier set to softmax_scale's get_mscale² (1 without one): value = rule_value × multiplier.
+AttentionScale with_softmax_multiplier(AttentionScale s, const std::optional<SoftmaxScale>& softmax_scale);
+
+/// "0.0625 = 256^−0.5 (query_pre_attn_scalar 256)", with the multiplier when there is one.
+Message attention_scale_text(const AttentionScale& s);
+
 /// A vision tower's RoPE as its config describes it (hf_config_vision.cpp, docs/multi-axis.md §6): the
 /// `vision_config` of a vision-language model, or the whole file when it is a vision tower's own config.
 struct VisionTowerConfig {
@@ -128,6 +152,8 @@ struct ModelConfig {
   std::optional<NopeTemperature> nope_temperature;
   std::optional<QueryScaling> query_scaling;    ///< every layer's query scaled by (S21) (family table query_scaling)
   std::optional<SoftmaxScale> softmax_scale;    ///< the attention's softmax scale × mscale² (family table softmax_scale)
+  /// The attention's softmax scale (family table attention_scale, llama.cpp's kq_scale); nullopt: plain RoPE, 1/√d.
+  std::optional<AttentionScale> attention_scale;
   LayoutBasis layout_basis = LayoutBasis::Assumed;
   Message layout_reason;            ///< "model family llama", "rope_interleave true", "assumed: …"
   std::optional<int> qk_nope_head_dim;  ///< DeepSeek MLA: channels before the rotary ones that carry no position

@@ -158,6 +158,15 @@ void apply_overrides(const RopeOverrides& o, ModelConfig& m) {
     if (now) m.notes.push_back(softmax_scale_note(*now));
     m.softmax_scale = now;
   }
+  // The attention's softmax scale follows: head_dim^−0.5 of the head the layer type or --dim gave, × get_mscale².
+  if (m.attention_scale) {
+    if (m.attention_scale->head_dim_rule) {
+      const AttentionScale head = head_dim_attention_scale(r.head_dim, m.attention_scale->from);
+      m.attention_scale->rule_value = head.rule_value;
+      m.attention_scale->rule = head.rule;
+    }
+    m.attention_scale = with_softmax_multiplier(*m.attention_scale, m.softmax_scale);
+  }
 }
 
 /// The model of the source alone: a preset, a file, or plain RoPE of the overrides' head dimension and base.

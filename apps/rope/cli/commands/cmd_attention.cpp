@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 
+#include "rope/cli/attention_model_lines.hpp"
 #include "rope/cli/attention_shift_table.hpp"
 #include "rope/cli/digits.hpp"
 #include "rope/cli/choice_option.hpp"
@@ -62,7 +63,10 @@ struct Setup {
 
 Setup setup_for(const AttentionOptions& opt, Encoding encoding, const std::optional<ModelRope>& model) {
   Setup s;
-  if (encoding == Encoding::Rope && model) s.settings.spec = model->spec;
+  if (encoding == Encoding::Rope && model) {
+    s.settings.spec = model->spec;
+    use_model_attention(s.settings, *model);  // its softmax scale, its query scaling (S21)
+  }
   s.settings.encoding = encoding;
   s.settings.base = opt.base_value();
   s.settings.causal = opt.causal;
@@ -214,6 +218,7 @@ int run_attention(const AttentionOptions& typed, std::ostream& out) {
     if (opt.shift) {
       shifts.push_back(judge_shift(e, shift_test(qk.q, qk.k, positions, static_cast<double>(*opt.shift), r.setup.settings), t, opt.wide));
       if (e == Encoding::Rope && regime_change) mark_regime_change(shifts.back(), regime_change->first, regime_change->second, t, opt.wide);
+      if (e == Encoding::Rope) mark_query_scaling_change(shifts.back(), r.setup.settings, positions, static_cast<double>(*opt.shift), t, opt.wide);
     }
     results.push_back(std::move(r));
   }
@@ -237,14 +242,15 @@ int run_attention(const AttentionOptions& typed, std::ostream& out) {
     const std::string name(to_string(r.encoding));
     if (!opt.csv.empty()) write_output(opt.compare ? with_suffix(opt.csv, name) : opt.csv, to_csv(r.a, "key_"), out);
     if (opt.figure.wanted()) {
-      draw(attention_figure(opt.figure, r.encoding, r.setup.slope, opt.tokens, dim, opt.causal, r.a, opt.compare ? std::optional(shared_max) : std::nullopt), opt.compare ? figure_with_suffix(opt.figure, name) : opt.figure);
+      draw(attention_figure(opt.figure, r.encoding, r.setup.slope, opt.tokens, dim, opt.causal, r.a, opt.compare ? std::optional(shared_max) : std::nullopt, r.setup.settings.scale), opt.compare ? figure_with_suffix(opt.figure, name) : opt.figure);
       if (r.encoding == Encoding::Alibi) draw(bias_figure(opt.figure, r.setup.slope, opt.head_value(), opt.heads_value(), opt.tokens, r.bias), figure_with_suffix(opt.figure, "alibi_bias"));
     }
     if (opt.figure.animated()) {
       const std::optional<double> shared = opt.compare ? std::optional(frames_max) : std::nullopt;
       std::vector<plot::Figure> frames;
       for (const Eigen::MatrixXd& a : frame_weights[ri]) {
-        frames.push_back(attention_figure(opt.figure, r.encoding, r.setup.slope, opt.tokens, dim, opt.causal, a, shared));
+        frames.push_back(attention_figure(opt.figure, r.encoding, r.setup.slope, opt.tokens, dim, opt.causal, a, shared,
+                                          r.setup.settings.scale));
       }
       as_shift_frames(frames, frame_shifts, opt.figure, shared);
       draw_animation(std::move(frames), opt.compare ? figure_with_suffix(opt.figure, name) : opt.figure);
@@ -260,7 +266,12 @@ int run_attention(const AttentionOptions& typed, std::ostream& out) {
       << t.tr("  (row i: query i, column j: key j; each row of A sums to 1)\n");
   if (opt.show_vectors) print_vectors(out, "q", qk.q), print_vectors(out, "k", qk.k);
   for (const Result& r : results) {
-    out << fmt::format("\n{}\n  {}\n", title_of(r.encoding, r.setup, opt, t), formula(r.encoding, t));
+    out << fmt::format("\n{}\n", title_of(r.encoding, r.setup, opt, t));
+    if (r.encoding == Encoding::Rope && model) {
+      print_summary(out, model_score_lines(*model, r.setup.settings, positions, t));
+    } else {
+      out << "  " << formula(r.encoding, t) << '\n';
+    }
     if (r.encoding == Encoding::Rope && model) {
       out << t.tr("  R_p q is the model's rotation (scaling.md (S19)): its layout, its rotating channels, a·R_p on them\n");
       print_summary(out, spec_summary(*model, t));
@@ -285,7 +296,7 @@ int run_attention(const AttentionOptions& typed, std::ostream& out) {
   if (opt.shift) {
     out << '\n';
     const double a = model ? model->spec.attention_factor() : 1.0;
-    print_shift_table(out, opt, shifts, t, a * a);
+    print_shift_table(out, opt, shifts, t, a * a, model ? results.front().setup.settings.scale : std::nullopt);
   }
   if (opt.figure.wanted() && (opt.compare || encodings.front() == Encoding::Alibi)) {
     out << t.tr("\nfigures:");

@@ -92,6 +92,11 @@ int run_inspect(const InspectOptions& opt, std::ostream& out) {
                           {"mscale_all_dim", sm->mscale_all_dim}, {"get_mscale", sm->mscale},
                           {"multiplier", sm->multiplier}, {"from", sm->from.en}};
   }
+  if (const std::optional<AttentionScale>& a = rr.model.attention_scale) {  // HF's self.scaling, llama.cpp's kq_scale
+    j["attention_scale"] = {{"value", a->value}, {"rule", a->rule.en}, {"rule_value", a->rule_value},
+                            {"multiplier", a->multiplier}, {"from", a->from.en}};
+    if (a->softcap) j["attention_scale"]["softcap"] = {{"value", *a->softcap}, {"from", a->softcap_from.en}};
+  }
   if (p.effective_base) j["effective_base"] = *p.effective_base;
   if (p.yarn_range) j["yarn_range"] = {p.yarn_range->first, p.yarn_range->second};
   if (!p.bands.empty()) j["bands"] = band_counts(p);

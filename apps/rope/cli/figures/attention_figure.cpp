@@ -32,10 +32,12 @@ Eigen::MatrixXd for_display(Eigen::MatrixXd a, double top) {
 }  // namespace
 
 plot::Figure attention_figure(const FigureOptions& f, Encoding e, double slope, int tokens, int dim, bool causal,
-                              const Eigen::MatrixXd& a, std::optional<double> shared_max) {
+                              const Eigen::MatrixXd& a, std::optional<double> shared_max, std::optional<double> scale) {
   plot::Figure fig;
-  fig.title = f.tr("attention A = softmax(QKᵀ/√d), {0}: {1} tokens, d = {2}{3}",
-                   figure_name(e, slope, f), tokens, dim, causal ? f.tr(", causal") : "");
+  fig.title = scale ? f.tr("attention A = softmax(QKᵀ·{0}), {1}: {2} tokens, d = {3}{4}", fmt::format("{:.6g}", *scale),
+                           figure_name(e, slope, f), tokens, dim, causal ? f.tr(", causal") : "")
+                    : f.tr("attention A = softmax(QKᵀ/√d), {0}: {1} tokens, d = {2}{3}",
+                           figure_name(e, slope, f), tokens, dim, causal ? f.tr(", causal") : "");
 
   // Under the causal mask a key after its query (j > i) has no weight at all, not a weight 0: such cells are
   // drawn hatched grey (no value), apart from the colour of 0.
