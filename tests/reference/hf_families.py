@@ -437,6 +437,9 @@ def softmax_scale_multiplier(case):
 #   every other family (LlamaAttention): head_dim**-0.5, head_dim = config.head_dim or hidden_size // num_attention_heads.
 QUERY_PRE_ATTN_SCALAR = ("gemma2", "gemma3", "gemma3_text")
 QK_HEAD_DIM = {"deepseek_v2": (128, 64), "deepseek_v3": (128, 64), "kimi_k2": (128, 64), "mistral4": (64, 64)}
+# head_dim when the config has none, the config classes' own (AfmoeConfig 128; Qwen3NextConfig, Qwen3_5TextConfig,
+# Qwen3_5MoeTextConfig 256), not hidden_size // num_attention_heads.
+CLASS_HEAD_DIM = {"afmoe": 128, "qwen3_next": 256, "qwen3_5_text": 256, "qwen3_5_moe_text": 256}
 
 
 def softmax_scale_value(case):
@@ -452,7 +455,8 @@ def softmax_scale_value(case):
         nope, rope = QK_HEAD_DIM[t]
         scale = (cfg.get("qk_nope_head_dim", nope) + cfg.get("qk_rope_head_dim", rope)) ** -0.5
     else:
-        scale = (cfg.get("head_dim") or cfg["hidden_size"] // cfg["num_attention_heads"]) ** -0.5
+        head = cfg.get("head_dim") or CLASS_HEAD_DIM.get(t) or cfg["hidden_size"] // cfg["num_attention_heads"]
+        scale = head ** -0.5
     return scale * (softmax_scale_multiplier(case) or 1.0)
 
 
