@@ -7,11 +7,13 @@
 #include <Eigen/Core>
 #include <cmath>
 #include <cstdint>
+#include <gtest/gtest.h>
 #include <string>
 
 #include "rope/analysis/attention.hpp"
 #include "rope/core/random.hpp"
 #include "support/attention_reference.hpp"
+#include "support/reference_data.hpp"
 
 namespace rope::test::attention_draws {
 
@@ -51,6 +53,18 @@ inline Eigen::VectorXd hf_half(const Eigen::VectorXd& x, const Eigen::VectorXd& 
     y[i + h] = x[i + h] * c + x[i] * s;
   }
   return y;
+}
+
+/// `rope attention … --csv -` output (a header, then one row per query) against `want`, entry by entry within `tol`.
+inline void expect_csv_near(const std::string& out, const Eigen::MatrixXd& want, double tol) {
+  const auto rows = test::split(out, '\n');
+  ASSERT_EQ(rows.size(), static_cast<std::size_t>(want.rows()) + 1);
+  for (Eigen::Index i = 0; i < want.rows(); ++i) {
+    const auto cells = test::split(rows[static_cast<std::size_t>(i) + 1], ',');
+    for (Eigen::Index j = 0; j < want.cols(); ++j) {
+      EXPECT_NEAR(std::stod(cells[static_cast<std::size_t>(j)]), want(i, j), tol) << i << "," << j;
+    }
+  }
 }
 
 }  // namespace rope::test::attention_draws

@@ -338,12 +338,7 @@ TEST_F(CmdAttention, ModelRotatesAsTheModelDoes) {
   const Eigen::MatrixXd want = softmax(s, false);
   const Result r = rope_cli({"attention", "--model", "gpt-oss-20b", "--tokens", "5", "--csv", "-"});
   ASSERT_EQ(r.code, 0) << r.err;
-  const auto rows = test::split(r.out, '\n');
-  ASSERT_EQ(rows.size(), 6u);
-  for (int i = 0; i < n; ++i) {
-    const auto cells = test::split(rows[static_cast<std::size_t>(i) + 1], ',');
-    for (int j = 0; j < n; ++j) EXPECT_NEAR(std::stod(cells[static_cast<std::size_t>(j)]), want(i, j), 1e-12) << i << "," << j;
-  }
+  test::attention_draws::expect_csv_near(r.out, want, 1e-12);
   const Result table = rope_cli({"attention", "--model", "gpt-oss-20b", "--tokens", "4", "--shift", "100"});
   ASSERT_EQ(table.code, 0) << table.err;
   EXPECT_THAT(table.out, HasSubstr("rope attention: 4 tokens at positions 0 … 3, d = 64"));

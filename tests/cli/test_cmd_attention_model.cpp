@@ -42,12 +42,7 @@ TEST(CmdAttentionModel, ModelsSoftmaxScaleIsTheModelsOwn) {
   const Eigen::MatrixXd want = test::independent_softmax(s, false);
   const Result r = rope_cli({"attention", "--model", "gemma-3-27b", "--tokens", "4", "--csv", "-"});
   ASSERT_EQ(r.code, 0) << r.err;
-  const auto rows = test::split(r.out, '\n');
-  ASSERT_EQ(rows.size(), 5u);
-  for (int i = 0; i < n; ++i) {
-    const auto cells = test::split(rows[static_cast<std::size_t>(i) + 1], ',');
-    for (int j = 0; j < n; ++j) EXPECT_NEAR(std::stod(cells[static_cast<std::size_t>(j)]), want(i, j), 1e-12) << i << "," << j;
-  }
+  test::attention_draws::expect_csv_near(r.out, want, 1e-12);
   const Result text = rope_cli({"attention", "--model", "gemma-3-27b", "--tokens", "4", "--shift", "100"});
   ASSERT_EQ(text.code, 0) << text.err;
   const std::string out = test::unwrapped(text.out);

@@ -112,7 +112,6 @@ Encoded encode(const Eigen::MatrixXd& q, const Eigen::MatrixXd& k, const Eigen::
         for (Eigen::Index i = 0; i < q.rows(); ++i) {
           e.q.row(i) = spec_apply(spec, q.row(i).transpose(), positions[i]).transpose();  // (S19)
           e.k.row(i) = spec_apply(spec, k.row(i).transpose(), positions[i]).transpose();
-          if (s.query_scaling) e.q.row(i) *= s.query_scaling->at(positions[i]);  // (S21): the query only, after RoPE
         }
         break;
       }
@@ -143,6 +142,9 @@ Encoded encode(const Eigen::MatrixXd& q, const Eigen::MatrixXd& k, const Eigen::
     case Encoding::Alibi:
     case Encoding::T5Bias:
       break;
+  }
+  if (s.encoding == Encoding::Rope && s.query_scaling) {  // (S21): the query only, after RoPE
+    for (Eigen::Index i = 0; i < q.rows(); ++i) e.q.row(i) *= s.query_scaling->at(positions[i]);
   }
   return e;
 }

@@ -25,7 +25,8 @@ AttentionScale with_softmax_multiplier(AttentionScale s, const std::optional<Sof
 }
 
 Message attention_scale_text(const AttentionScale& s) {
-  if (s.multiplier == 1.0) return msg("{0:.6g} = {1}", s.value, s.rule);
+  // No words of its own: no catalog entry (the rule is translated as it is).
+  if (s.multiplier == 1.0) return Message("{0:.6g} = {1}", {s.value, s.rule});
   return msg("{0:.6g} = {1} × get_mscale² {2:.6g} (the softmax scale note)", s.value, s.rule, s.multiplier);
 }
 
