@@ -92,7 +92,7 @@ TEST(AttentionScale, EveryOtherFamilyIsTheHeadDimensionAndSaysWhere) {
   const ModelConfig llama = load_preset("llama-3.1-8b");
   EXPECT_DOUBLE_EQ(scale_of(llama), 0.08838834764831845);
   EXPECT_TRUE(llama.attention_scale->head_dim_rule);
-  EXPECT_THAT(llama.attention_scale->from.en, HasSubstr("HF's llama attention: self.scaling = head_dim**-0.5"));
+  EXPECT_THAT(llama.attention_scale->from.en, HasSubstr("HF models/llama/modeling_llama.py: self.scaling = head_dim**-0.5"));
   // A partial rotary head keeps the whole head: GLM-4.5 rotates 64 of 128 channels, scale 128^−0.5.
   EXPECT_DOUBLE_EQ(scale_of(load_preset("glm-4.5")), 0.08838834764831845);
   // Not in the table: HF's common rule, said to be assumed.

@@ -201,7 +201,7 @@ void print_inspect(std::ostream& out, const ModelRope& rr, bool z, int digits) {
           computed(p.attention_factor), p.attention_rule.in(z), computed(p.attention_factor * p.attention_factor)).in(z));
   if (const std::optional<AttentionScale>& a = rr.model.attention_scale) {  // HF's self.scaling, llama.cpp's kq_scale
     row(msg("softmax scale").in(z),
-        msg("{0}: scores q·k × this before the softmax (rope attention uses it)", attention_scale_text(*a)).in(z));
+        msg("{0}, on q·k before the softmax", attention_scale_text(*a)).in(z));
     if (a->softcap) {
       row("", msg("then capped at {0}·tanh(s / {0}) ({1})", format_number(*a->softcap), a->softcap_from).in(z));
     }
@@ -249,7 +249,8 @@ void print_inspect(std::ostream& out, const ModelRope& rr, bool z, int digits) {
   out << msg("\nwhere each value came from:\n").in(z);
   for (const auto& line : rr.model.origin) out << "  " << line.in(z) << '\n';
   if (const std::optional<AttentionScale>& a = rr.model.attention_scale) {
-    out << "  " << Message("{0}: {1} ({2})", {msg("softmax scale"), attention_scale_text(*a), a->from}).in(z) << '\n';
+    // origin_line's form "what: value (from)"; the rule is the row's above.
+    out << "  " << Message("{0}: {1} ({2})", {msg("softmax scale"), fmt::format("{:.6g}", a->value), a->from}).in(z) << '\n';
   }
   if (!rr.model.notes.empty() || !p.notes.empty()) {
     out << msg("\nnotes:\n").in(z);

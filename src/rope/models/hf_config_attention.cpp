@@ -25,7 +25,7 @@ void ConfigParser::read_attention_scale() {
   if (!f || !f->attention_scale) {
     s = head_dim_attention_scale(
         static_cast<int>(head_dim_),
-        f ? msg("HF's {0} attention: self.scaling = head_dim**-0.5 ({1})", m_.model_type, f->source)
+        f ? msg("HF {0}: self.scaling = head_dim**-0.5", f->source)
           : msg("assumed: HF's common self.scaling = head_dim**-0.5 (model_type '{0}' is not in the family table)",
                 m_.model_type));
     if (m_.qk_nope_head_dim) {  // MLA outside the table's families: the head is qk_nope + qk_rope
