@@ -1,5 +1,6 @@
 // rope check's verdict on a failing dump: the known variants tried, the one that matches or the closest, a
 // restart of the positions, a bf16 tensor saved as float32, and the sentence that says so (check.hpp).
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -26,8 +27,7 @@ std::string list_numbers(const std::vector<long>& values) {
 
 Variant variant_of(VariantKind kind, const RopeExpectation& spec) {
   Variant v;
-  v.kind = kind;
-  v.spec = spec;
+  v.kind = kind, v.spec = spec;
   return v;
 }
 
@@ -175,12 +175,14 @@ CheckReport check_source(const DumpSource& source, long start, const std::vector
     report.notes.push_back(msg("looks like bf16 saved as float32: add {0} (every value has 16 zero low bits)",
                                option_name("dtype") + " bf16"));
   }
-  if (e.first_seq > 0) {
-    bool moved = false;
-    for (long s = 0; s < e.first_seq; ++s) moved = moved || positions[static_cast<std::size_t>(s)].max_abs() != 0;
-    if (moved) dg.correct_until = e.first_seq;
+  const auto moved = [](const AxisPosition& p) { return p.max_abs() != 0; };
+  if (e.first_seq > 0 && std::any_of(positions.begin(), positions.begin() + e.first_seq, moved)) dg.correct_until = e.first_seq;
+  std::vector<Variant> variants = check_variants(expected);
+  const auto fourth = [&](const AxisPosition& p) { return axis_component(*expected.axes, p, 3) != 0; };
+  if (!ggml_fourth_slot_pairs(expected).empty() && std::none_of(positions.begin(), positions.end(), fourth)) {
+    const auto eslot = [](const Variant& v) { return v.kind == VariantKind::EslotUnrotated; };  // equals the expectation
+    variants.erase(std::remove_if(variants.begin(), variants.end(), eslot), variants.end());
   }
-  const std::vector<Variant> variants = check_variants(expected);
   report.variants.reserve(report.variants.size() + variants.size());  // `closest` is an index: no pointer into a growing vector
   const std::size_t first_variant = report.variants.size();
   std::size_t closest = first_variant;
