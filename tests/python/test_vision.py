@@ -28,8 +28,9 @@ def test_reference_and_check_against_the_port(rng, spec, rule):
     y = rotated(x, rule, GRID)
     np.testing.assert_allclose(rope.reference(x, None, s, patches=GRID), y, rtol=0, atol=ATOL)
     assert rope.check(x, y, None, s, patches=GRID).passed
-    swapped = rope.check(x, y, None, s, patches=GRID[:, ::-1])  # rows for columns: a real bug, caught
-    assert not swapped.passed and swapped.failing > 0
+    swapped = rope.check(x, y, None, s, patches=GRID[:, ::-1])  # rows for columns: a real bug, caught and named
+    assert not swapped.passed and swapped.matches == "axes-swapped"
+    assert "(column, row) instead of (row, column)" in swapped.diagnosis
 
 
 def test_a_presets_tower_and_batch_rows(rng):
