@@ -63,7 +63,7 @@ DumpPairInput pair_input(const py::object& positions, const py::object& starts, 
                          const py::object& patches = py::none()) {
   DumpPairInput in;
   if (!positions.is_none() && !patches.is_none()) {
-    throw InvalidArgument(error_msg("give {0} or {1}, not both: {1} are a vision tower's (row, column) per patch", "positions", "patches"));
+    throw InvalidArgument(error_msg("give positions or patches, not both: patches are a vision tower's (row, column) per patch"));
   }
   if (!positions.is_none() || !patches.is_none()) {
     const DumpPositions p = patches.is_none() ? positions_from_tensor(float_tensor(positions), option_name("positions"))
