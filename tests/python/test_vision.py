@@ -46,8 +46,21 @@ def test_a_presets_tower_and_batch_rows(rng):
 def test_identify_names_the_vision_kind(rng):
     x = rng.standard_normal((len(GRID), 2, 64))
     found = rope.identify(x, rotated(x, vr.qwen2_vl, GRID), patches=GRID)
-    assert found["layout"] == "half"
+    assert found["layout"] == "half" and found["position_offset"] == 0
     assert any("qwen2-vl" in n for n in found["notes"])
+
+
+def test_identify_finds_llama4s_patches_counted_from_one(rng):
+    # HF's Llama4VisionRotaryEmbedding turns the patch (row, column) by (column + 1, row + 1): one offset on both
+    # axes, found from the phases; a port that forgot it is (V4) counted from 0.
+    x = rng.standard_normal((len(GRID), 2, 64))
+    found = rope.identify(x, rotated(x, vr.llama4, GRID), patches=GRID)
+    assert found["layout"] == "interleaved" and found["position_offset"] == 1
+    assert any("llama4 (V4)" in n and "as Llama 4 counts them" in n for n in found["notes"])
+    np.testing.assert_allclose(found["theta"][:16], 10000.0 ** -(np.arange(0, 32, 2) / 32), rtol=1e-9)
+    forgot = rope.identify(x, rotated(x, vr.llama4, GRID - 1), patches=GRID)
+    assert forgot["position_offset"] == 0
+    assert any("counted from 0, where Llama 4 counts them from 1" in n for n in forgot["notes"])
 
 
 def test_patches_are_refused_where_they_do_not_belong(rng):
