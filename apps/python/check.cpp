@@ -23,21 +23,58 @@ TensorData read_array(const py::bytes& npy, const std::string& name, bool bf16_b
   return parse_npy(std::string(npy), name, read);
 }
 
-/// The positions as an array of float64 (rope/__init__.py converts them), or None.
-DumpPairInput pair_input(const py::object& positions, const py::object& starts, const std::string& axes) {
+/// An array of float64 (rope/__init__.py converts it) as a tensor of the library's.
+TensorData float_tensor(const py::object& array) {
+  const auto a = py::cast<py::array_t<double, py::array::c_style | py::array::forcecast>>(array);
+  TensorData t;
+  for (py::ssize_t k = 0; k < a.ndim(); ++k) t.shape.push_back(static_cast<long>(a.shape(k)));
+  t.values.assign(a.data(), a.data() + a.size());
+  return t;
+}
+
+/// A vision tower's patches, (row, column) each: [patches, 2] or [batch, patches, 2], the last axis as Hugging Face's
+/// vision code holds them (Gemma 4's pixel_position_ids, Qwen2-VL's rot_pos_emb pos_ids).
+DumpPositions patch_positions(const TensorData& t) {
+  const std::size_t rank = t.shape.size();
+  if ((rank != 2 && rank != 3) || t.shape.back() != 2) {
+    throw InvalidArgument(error_msg("{0}: patches of shape {1}: expected [patches, 2] or [batch, patches, 2], the (row, column) "
+                                    "of each patch", "patches", shape_string(t.shape)));
+  }
+  DumpPositions p;
+  p.components = 2, p.rows = rank == 3 ? t.shape[0] : 1, p.seq = t.shape[rank - 2], p.shape = t.shape;
+  if (p.rows < 1 || p.seq < 1) throw InvalidArgument(error_msg("{0}: positions of shape {1} hold no position", "patches", shape_string(t.shape)));
+  if (p.rows * p.seq > kMaxDumpPositions) throw InvalidArgument(error_msg("{0}: more than {1} positions", "patches", kMaxDumpPositions));
+  for (std::size_t i = 0; i + 1 < t.values.size(); i += 2) {
+    AxisPosition a;
+    a.count = 2;
+    for (std::size_t k = 0; k < 2; ++k) {
+      a.value[k] = t.values[i + k];
+      if (!(std::abs(a.value[k]) <= kMaxDumpPosition)) {
+        throw InvalidArgument(error_msg("{0}: position {1} is outside [-2^24, 2^24]", "patches", a.value[k]));
+      }
+    }
+    p.values.push_back(a);
+  }
+  return p;
+}
+
+/// The positions (one number, or M-RoPE's components) or a vision tower's patches, as arrays of float64, or None.
+DumpPairInput pair_input(const py::object& positions, const py::object& starts, const std::string& axes,
+                         const py::object& patches = py::none()) {
   DumpPairInput in;
-  if (!positions.is_none()) {
-    const auto a = py::cast<py::array_t<double, py::array::c_style | py::array::forcecast>>(positions);
-    TensorData t;
-    for (py::ssize_t k = 0; k < a.ndim(); ++k) t.shape.push_back(static_cast<long>(a.shape(k)));
-    t.values.assign(a.data(), a.data() + a.size());
-    const DumpPositions p = positions_from_tensor(t, option_name("positions"));
+  if (!positions.is_none() && !patches.is_none()) {
+    throw InvalidArgument(error_msg("give positions or patches, not both: patches are a vision tower's (row, column) per patch"));
+  }
+  if (!positions.is_none() || !patches.is_none()) {
+    const DumpPositions p = patches.is_none() ? positions_from_tensor(float_tensor(positions), option_name("positions"))
+                                              : patch_positions(float_tensor(patches));
     for (const AxisPosition& v : p.values) {
       in.positions.push_back(v.value[0]);
       if (p.components > 1) in.axis_positions.push_back(v);
     }
     in.rows = p.rows;
     in.row_length = p.seq;
+    if (!patches.is_none()) in.positions_setting = "patches";
   }
   if (!starts.is_none()) in.starts = py::cast<std::vector<double>>(starts);
   if (!axes.empty()) in.axes = parse_dump_axes(axes);
@@ -65,10 +102,15 @@ Prepared prepare(const Spec& spec, const TensorData& before, const TensorData& a
                  const std::string& angles) {
   Prepared p{arrange_dump_pair(before, after, in, before_name, after_name), {}};
   if (!dtype.empty()) p.pair.after.dtype = p.pair.before.dtype = parse_dtype(dtype);
-  if (spec.rope.spec.axes && spec.rope.spec.axes->vision()) {
-    throw InvalidArgument(error_msg("{0} is a vision tower's 2-D RoPE, which turns each patch by its (row, column): the module "
-                                    "checks one-number and M-RoPE positions; check a tower with rope check --axis-positions",
-                                    spec.rope.model.name));
+  const bool tower = spec.rope.spec.axes && spec.rope.spec.axes->vision();
+  const bool patches = !p.pair.axis_positions.empty() && p.pair.axis_positions.front().count == 2;
+  if (tower && !patches) {
+    throw InvalidArgument(error_msg("the spec is a vision tower's 2-D RoPE, which turns each patch by its (row, column): "
+                                    "give patches=, an array [patches, 2] or [batch, patches, 2]"));
+  }
+  if (patches && !tower) {
+    throw InvalidArgument(error_msg("patches= are a vision tower's (row, column) per patch, and the spec is not a vision tower: "
+                                    "give positions=, or a vision tower's spec (vision= or tower=)"));
   }
   double max_position = 0;
   for (const double m : p.pair.positions) max_position = std::max(max_position, m);
@@ -116,36 +158,40 @@ py::array_t<double> in_shape(const DumpVectors& v, const DumpPair& pair) {
 void bind_check(py::module_& m) {
   m.def(
       "reference",
-      [](const py::bytes& x, bool bf16_bits, const py::object& positions, const Spec& spec, const std::string& axes) {
+      [](const py::bytes& x, bool bf16_bits, const py::object& positions, const Spec& spec, const std::string& axes,
+         const py::object& patches) {
         const TensorData t = read_array(x, "x", bf16_bits);
         require_finite(t, "x");  // check leaves `before` to the library (check_source says the same)
-        const Prepared p = prepare(spec, t, t, pair_input(positions, py::none(), axes), "x", "x", "", "");
+        const Prepared p = prepare(spec, t, t, pair_input(positions, py::none(), axes, patches), "x", "x", "", "");
         return in_shape(expected_dump(p.pair.before, p.pair.check_positions(), p.expected), p.pair);
       },
-      py::arg("x"), py::arg("bf16_bits"), py::arg("positions"), py::arg("spec"), py::arg("axes") = "");
+      py::arg("x"), py::arg("bf16_bits"), py::arg("positions"), py::arg("spec"), py::arg("axes") = "", py::arg("patches") = py::none());
   m.def(
       "check",
       [](const py::bytes& before, const py::bytes& after, bool bf16_bits, const py::object& positions, const Spec& spec,
-         const std::string& dtype, const std::string& angles, const py::object& starts, const std::string& axes) {
+         const std::string& dtype, const std::string& angles, const py::object& starts, const std::string& axes,
+         const py::object& patches) {
         const TensorData b = read_array(before, "before", bf16_bits), a = read_array(after, "after", bf16_bits);
-        const Prepared p = prepare(spec, b, a, pair_input(positions, starts, axes), "before", "after", dtype, angles);
+        const Prepared p = prepare(spec, b, a, pair_input(positions, starts, axes, patches), "before", "after", dtype, angles);
         return report_dict(p.pair, p.expected);
       },
       py::arg("before"), py::arg("after"), py::arg("bf16_bits"), py::arg("positions"), py::arg("spec"),
-      py::arg("dtype") = "", py::arg("angles") = "", py::arg("sequence_starts") = py::none(), py::arg("axes") = "");
+      py::arg("dtype") = "", py::arg("angles") = "", py::arg("sequence_starts") = py::none(), py::arg("axes") = "",
+      py::arg("patches") = py::none());
   m.def(
       "identify",
       [](const py::bytes& before, const py::bytes& after, bool bf16_bits, const py::object& positions, const py::object& starts,
-         const std::string& axes) {
+         const std::string& axes, const py::object& patches) {
         const TensorData b = read_array(before, "before", bf16_bits), a = read_array(after, "after", bf16_bits);
         require_finite(b, "before");
-        const DumpPair pair = arrange_dump_pair(b, a, pair_input(positions, starts, axes), "before", "after");
-        // M-RoPE positions (t, h, w(, e) per index): each pair's axis and the sections, as rope identify --axis-positions.
+        const DumpPair pair = arrange_dump_pair(b, a, pair_input(positions, starts, axes, patches), "before", "after");
+        // M-RoPE positions (t, h, w(, e) per index): each pair's axis and the sections, as rope identify --axis-positions;
+        // a tower's patches (row, column): the 2-D vision kind (identify_vision.cpp).
         return identification_dict(pair.axis_positions.empty() ? identify_rope(pair.before, pair.after, pair.positions)
                                                                : identify_rope(pair.before, pair.after, pair.axis_positions));
       },
       py::arg("before"), py::arg("after"), py::arg("bf16_bits"), py::arg("positions"), py::arg("sequence_starts") = py::none(),
-      py::arg("axes") = "");
+      py::arg("axes") = "", py::arg("patches") = py::none());
 }
 
 }  // namespace rope::python

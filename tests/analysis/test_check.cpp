@@ -197,6 +197,12 @@ TEST(Check, MropeDumpsPerAxisAndTheirBugs) {
   EXPECT_EQ(other.diagnosis.message.en, "matches mrope_section [1, 1, 2] in chunks, the model's code interleaves them: the "
                                         "axis map is the other implementation's (docs/multi-axis.md (A2), (A3))");
   EXPECT_EQ(to_string(*check_dump(x, by_interleaving, positions, chunked).diagnosis.matches), std::string("mrope-interleaved"));
+  // h and w exchanged: pair 1 turned by w, pairs 2 and 3 by h (the patches (3, 3, 4), (3, 4, 3) tell them apart).
+  const CheckReport swapped = check_dump(x, rotate({0, 2, 1, 1}, false), positions, chunked);
+  ASSERT_TRUE(swapped.diagnosis.matches);
+  EXPECT_EQ(to_string(*swapped.diagnosis.matches), std::string("axes-swapped"));
+  EXPECT_EQ(swapped.diagnosis.message.en, "matches the positions with h and w exchanged, (t, w, h) for (t, h, w): the height "
+                                          "and width indices are swapped");
   // M-RoPE never reached: every token at its index in the sequence (0 … 7, so (5, 5, 5) turned as 7).
   const CheckReport ignored = check_dump(x, rotate({0, 0, 0, 0}, true), positions, chunked);
   ASSERT_TRUE(ignored.diagnosis.matches);

@@ -6,6 +6,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
+
 #include "analysis/test_dump_fixtures.hpp"
 #include "rope/analysis/check.hpp"
 #include "rope/core/constants.hpp"
@@ -60,6 +62,30 @@ TEST(CheckLlamaVariants, ImropeFourthSlotPairsUnrotatedAgainstHuggingFacesMap) {
   EXPECT_THAT(message, ::testing::HasSubstr("pairs 61, 62 left unrotated"));
   e.axes = make_axis_map({{16, 24, 24}, SectionOrder::Chunked}, 64);  // Qwen2-VL's map covers every pair
   EXPECT_TRUE(llama_cpp_unrotated_pairs(e).empty());
+}
+
+TEST(CheckLlamaVariants, FourthSlotVariantOnlyWhereThePositionsFillIt) {
+  // llama.cpp's own IMROPE map (a GGUF's), d = 8, sections [1, 1, 1, 1]: pair 3 reads the fourth slot e. One number
+  // per position is (p, p, p, 0) already, so "e taken as 0" is the expectation itself and is not tried; positions
+  // with a fourth component other than 0 make it a variant of its own.
+  RopeExpectation e = expect_half(8, 8);
+  e.axes = make_axis_map({{1, 1, 1, 1}, SectionOrder::GgmlImrope}, 4);
+  ASSERT_EQ(ggml_fourth_slot_pairs(e), (std::vector<int>{3}));
+  const DumpVectors x = random_dump(6, 2, 8);
+  const DumpVectors y = rotate_dump(x, false, 8, kDefaultBase);  // the other layout: fails
+  const auto tried = [&](const std::vector<AxisPosition>& positions) {
+    const CheckReport r = check_dump(x, y, positions, e);
+    EXPECT_FALSE(r.comparison.passed());
+    std::vector<std::string> kinds;
+    for (const auto& [kind, c] : r.variants) kinds.emplace_back(to_string(kind));
+    return kinds;
+  };
+  EXPECT_THAT(tried(positions_as_axes(range_positions(x.seq), {})), ::testing::Not(::testing::Contains("e-slot-unrotated")));
+  std::vector<AxisPosition> four;
+  for (int b = 0; b < 6; ++b) four.push_back(parse_axis_position(fmt::format("{0},{0},{0},{1}", b, b % 2), "p"));
+  EXPECT_THAT(tried(four), ::testing::Contains("e-slot-unrotated"));
+  four.assign(6, parse_axis_position("3,3,3,0", "p"));
+  EXPECT_THAT(tried(four), ::testing::Not(::testing::Contains("e-slot-unrotated")));
 }
 
 TEST(CheckLlamaVariants, LongRopesOtherListIsNamed) {

@@ -190,15 +190,15 @@ def _npy(x, name, dtype):
     return buffer.getvalue(), bits
 
 
-def _positions(positions):
+def _positions(positions, name="positions"):
     if positions is None:
         return None
-    arr, bits = _as_numpy(positions, "positions")
+    arr, bits = _as_numpy(positions, name)
     if bits:
-        raise ValueError("positions: a bfloat16 tensor cannot hold positions exactly (bf16 keeps 8 bits: 257 reads as "
+        raise ValueError(f"{name}: a bfloat16 tensor cannot hold positions exactly (bf16 keeps 8 bits: 257 reads as "
                          "256); pass integers, e.g. torch.arange(seq)")
     if arr.dtype.kind not in "iuf":
-        raise ValueError(f"positions: an array of numbers, not of {arr.dtype}")
+        raise ValueError(f"{name}: an array of numbers, not of {arr.dtype}")
     return np.ascontiguousarray(arr, dtype=np.float64)
 
 
@@ -215,13 +215,16 @@ def _starts(sequence_starts):
     return [float(s) for s in np.asarray(sequence_starts).ravel()]
 
 
-def reference(x, positions, spec, *, axes=None, dtype=None):
+def reference(x, positions, spec, *, axes=None, dtype=None, patches=None):
     """RoPE(x) in float64 as the model computes it: x of any shape ``rope check`` takes ([seq, d],
     [seq, heads, d], [batch, heads, seq, d], [batch, seq, heads, d]; ``axes`` names a 4-axis order when the
     positions do not tell), positions of shape [seq] or [batch, seq] (a row per batch entry) or
-    [3, batch, seq] or [3 or 4, seq] (M-RoPE). Returns an array of x's shape."""
+    [3, batch, seq] or [3 or 4, seq] (M-RoPE). A vision tower's spec (``vision=`` or ``tower="vision"``) takes
+    ``patches`` instead, the (row, column) of each patch: [patches, 2] or [batch, patches, 2], as Hugging Face's
+    vision code holds them (positions None). Returns an array of x's shape."""
     data, bits = _npy(x, "x", dtype)
-    return _rope.reference(data, bits, _positions(positions), _spec(spec)._impl, axes or "")
+    return _rope.reference(data, bits, _positions(positions), _spec(spec)._impl, axes or "",
+                           _positions(patches, "patches"))
 
 
 class Report:
@@ -274,26 +277,29 @@ class Report:
         return f"rope.Report({self.summary()!r})"
 
 
-def check(before, after, positions, spec, dtype=None, *, angles=None, sequence_starts=None, axes=None):
+def check(before, after, positions, spec, dtype=None, *, angles=None, sequence_starts=None, axes=None, patches=None):
     """Is ``after`` RoPE(``before``) as ``spec`` computes it? ``rope check`` in-process: the tolerance (C1) of
     the dump's type (``dtype`` overrides it: "f32", "f16", "bf16"; "bf16" also marks 16-bit integer arrays as
     bfloat16 bit patterns), ``angles`` how the angles were computed ("float64", "float32", "ggml"),
-    ``sequence_starts`` packed sequences' starts (cu_seqlens). Returns a Report."""
+    ``sequence_starts`` packed sequences' starts (cu_seqlens), ``patches`` a vision tower's (row, column) per
+    patch instead of positions (as ``reference`` takes them). Returns a Report."""
     b, bits_b = _npy(before, "before", dtype)
     a, bits_a = _npy(after, "after", dtype)
     bits = bits_b or bits_a
     return Report(_rope.check(b, a, bits, _positions(positions), _spec(spec)._impl, _dtype(dtype, bits), angles or "",
-                              _starts(sequence_starts), axes or ""))
+                              _starts(sequence_starts), axes or "", _positions(patches, "patches")))
 
 
-def identify(before, after, positions=None, *, dtype=None, sequence_starts=None, axes=None):
+def identify(before, after, positions=None, *, dtype=None, sequence_starts=None, axes=None, patches=None):
     """The RoPE that turned ``before`` into ``after``, from the numbers alone (``rope identify``): layout,
     rotary dimension, attention factor, θ per pair, the scaling family fitted. ``positions`` as ``check`` takes
     them; M-RoPE positions ([3, seq], [4, seq] or [3, batch, seq]) also give each pair's axis and the sections
-    (``mrope``), as ``rope identify --axis-positions``. Returns a dict (the keys of ``rope identify --json``)."""
+    (``mrope``), as ``rope identify --axis-positions``; a vision tower's ``patches`` ([patches, 2] of (row,
+    column)) the 2-D vision kind. Returns a dict (the keys of ``rope identify --json``)."""
     b, bits_b = _npy(before, "before", dtype)
     a, bits_a = _npy(after, "after", dtype)
-    return _rope.identify(b, a, bits_b or bits_a, _positions(positions), _starts(sequence_starts), axes or "")
+    return _rope.identify(b, a, bits_b or bits_a, _positions(positions), _starts(sequence_starts), axes or "",
+                          _positions(patches, "patches"))
 
 
 def presets():

@@ -123,6 +123,12 @@ std::vector<Variant> check_variants(const RopeExpectation& e) {
     add(VariantKind::BeforeEqualsAfter, s);
   }
   if (e.axes) {
+    // Height and width exchanged: a tower's patch at (column, row), M-RoPE's h and w read the other way round.
+    Variant x;
+    x.kind = VariantKind::AxesSwapped, x.spec = e, x.swap_hw = true;
+    v.push_back(std::move(x));
+  }
+  if (e.axes) {
     // M-RoPE's own ways to go wrong: HF's other section order (the same sections, where they fit it), and
     // the multimodal branch never reached, image tokens rotated by their 1-D index in the sequence.
     const SectionOrder order = e.axes->source.order;

@@ -114,6 +114,7 @@ enum class VariantKind {
   EslotUnrotated,       ///< llama.cpp's IMROPE pairs of the fourth slot (e), 0 for text: unrotated where HF turns them
   BeforeEqualsAfter,    ///< nothing turned: "before" read after an in-place RoPE, or RoPE never applied
   LongRopeOtherList,    ///< LongRoPE's other factor list (llama.cpp chooses it by n_ctx, not by the positions)
+  AxesSwapped,          ///< height and width exchanged: a patch's (row, column) read as (column, row), M-RoPE's h and w
 };
 /// "expected", "layout-swapped", "base-10000", … (the names of the JSON output and of the tests).
 const char* to_string(VariantKind kind);
@@ -129,6 +130,7 @@ struct Variant {
   bool sequence_index = false;      ///< MropeIgnored: sequence index s has the 1-D position t_0 + s (t_0 the first row's t)
   std::optional<DType> dump_type;   ///< Bf16AsFloat32: the tolerance of this type instead of the dump's
   std::vector<long> restarts;       ///< PositionsRestart: from each index r on, p(s) − p(r) + p(0)
+  bool swap_hw = false;             ///< AxesSwapped: components h and w exchanged (a tower's row and column; M-RoPE's 1, 2)
 };
 
 /// The pairs a llama.cpp IMROPE text token (p, p, p, 0) leaves unrotated where Hugging Face's interleaved

@@ -1,5 +1,6 @@
 // rope check's verdict on a failing dump: the known variants tried, the one that matches or the closest, a
 // restart of the positions, a bf16 tensor saved as float32, and the sentence that says so (check.hpp).
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -26,8 +27,7 @@ std::string list_numbers(const std::vector<long>& values) {
 
 Variant variant_of(VariantKind kind, const RopeExpectation& spec) {
   Variant v;
-  v.kind = kind;
-  v.spec = spec;
+  v.kind = kind, v.spec = spec;
   return v;
 }
 
@@ -52,61 +52,6 @@ std::vector<long> find_restarts(const DumpSource& source, long start, const std:
 }  // namespace
 
 Message default_error_model() { return msg("float64 reference, tolerance (C1) with the angle error of (C2)"); }
-
-const char* to_string(VariantKind kind) {
-  switch (kind) {
-    case VariantKind::Expected: return "expected";
-    case VariantKind::LayoutSwapped: return "layout-swapped";
-    case VariantKind::Base10000: return "base-10000";
-    case VariantKind::ScalingIgnored: return "scaling-ignored";
-    case VariantKind::FactorMissing: return "attention-factor-missing";
-    case VariantKind::PositionsPlusOne: return "positions-plus-one";
-    case VariantKind::PositionsMinusOne: return "positions-minus-one";
-    case VariantKind::PartialWholeHead: return "partial-rotary-whole-head";
-    case VariantKind::PartialTwice: return "partial-rotary-twice";
-    case VariantKind::AnglesBf16: return "angles-bf16";
-    case VariantKind::AnglesF16: return "angles-f16";
-    case VariantKind::SectionsChunked: return "mrope-chunked";
-    case VariantKind::SectionsInterleaved: return "mrope-interleaved";
-    case VariantKind::MropeIgnored: return "mrope-ignored";
-    case VariantKind::PositionsRestart: return "positions-restart";
-    case VariantKind::Bf16AsFloat32: return "bf16-as-float32";
-    case VariantKind::YarnWithoutExtFactor: return "yarn-without-ext-factor";
-    case VariantKind::RotaryDimHalved: return "rotary-dim-halved";
-    case VariantKind::EslotUnrotated: return "e-slot-unrotated";
-    case VariantKind::BeforeEqualsAfter: return "before-equals-after";
-    case VariantKind::LongRopeOtherList: return "longrope-other-list";
-  }
-  return "?";
-}
-
-Message describe(VariantKind kind, const RopeExpectation& e) {
-  switch (kind) {
-    case VariantKind::Expected: return msg("RoPE as specified");
-    case VariantKind::LayoutSwapped:
-      return e.layout == Layout::Half ? msg("the interleaved layout") : msg("the half layout");
-    case VariantKind::Base10000: return msg("base 10000");
-    case VariantKind::ScalingIgnored: return msg("plain RoPE without the scaling and its attention factor");
-    case VariantKind::FactorMissing: return msg("no attention factor");
-    case VariantKind::PositionsPlusOne: return msg("positions shifted by {0}", "+1");
-    case VariantKind::PositionsMinusOne: return msg("positions shifted by {0}", "-1");
-    case VariantKind::PartialWholeHead: return msg("RoPE over the whole head");
-    case VariantKind::PartialTwice: return msg("the partial rotary factor applied twice");
-    case VariantKind::AnglesBf16: return msg("angles computed in {0}", "bf16");
-    case VariantKind::AnglesF16: return msg("angles computed in {0}", "f16");
-    case VariantKind::SectionsChunked: return msg("mrope_section in chunks");
-    case VariantKind::SectionsInterleaved: return msg("mrope_section interleaved");
-    case VariantKind::MropeIgnored: return msg("plain RoPE at each token's index in the sequence");
-    case VariantKind::PositionsRestart: return msg("positions that start again");
-    case VariantKind::Bf16AsFloat32: return msg("bf16's tolerance");
-    case VariantKind::YarnWithoutExtFactor: return msg("YaRN without ext_factor (linear interpolation, no ramp, no magnitude)");
-    case VariantKind::RotaryDimHalved: return msg("the rotary dimension halved");
-    case VariantKind::EslotUnrotated: return msg("llama.cpp's unrotated fourth-slot pairs");
-    case VariantKind::BeforeEqualsAfter: return msg("no rotation at all");
-    case VariantKind::LongRopeOtherList: return msg("LongRoPE's other factor list");
-  }
-  return msg("RoPE as specified");
-}
 
 bool looks_like_bf16(const DumpVectors& dump) {
   bool nonzero = false;
@@ -175,12 +120,21 @@ CheckReport check_source(const DumpSource& source, long start, const std::vector
     report.notes.push_back(msg("looks like bf16 saved as float32: add {0} (every value has 16 zero low bits)",
                                option_name("dtype") + " bf16"));
   }
-  if (e.first_seq > 0) {
-    bool moved = false;
-    for (long s = 0; s < e.first_seq; ++s) moved = moved || positions[static_cast<std::size_t>(s)].max_abs() != 0;
-    if (moved) dg.correct_until = e.first_seq;
+  const auto moved = [](const AxisPosition& p) { return p.max_abs() != 0; };
+  if (e.first_seq > 0 && std::any_of(positions.begin(), positions.begin() + e.first_seq, moved)) dg.correct_until = e.first_seq;
+  std::vector<Variant> variants = check_variants(expected);
+  // Variants that equal the expectation at these positions are not compared: llama.cpp's e slot taken as 0 where no
+  // position fills it (one number p is (p, p, p, 0) already), h and w exchanged where every position has h = w.
+  const auto drop = [&variants](VariantKind kind) {
+    variants.erase(std::remove_if(variants.begin(), variants.end(), [kind](const Variant& v) { return v.kind == kind; }),
+                   variants.end());
+  };
+  const auto fourth = [&](const AxisPosition& p) { return axis_component(*expected.axes, p, 3) != 0; };
+  if (!ggml_fourth_slot_pairs(expected).empty() && std::none_of(positions.begin(), positions.end(), fourth)) {
+    drop(VariantKind::EslotUnrotated);
   }
-  const std::vector<Variant> variants = check_variants(expected);
+  const auto h_not_w = [](const AxisPosition& p) { return p.multi() && p.value[p.count == 2 ? 0 : 1] != p.value[p.count == 2 ? 1 : 2]; };
+  if (std::none_of(positions.begin(), positions.end(), h_not_w)) drop(VariantKind::AxesSwapped);
   report.variants.reserve(report.variants.size() + variants.size());  // `closest` is an index: no pointer into a growing vector
   const std::size_t first_variant = report.variants.size();
   std::size_t closest = first_variant;
@@ -335,6 +289,13 @@ CheckReport check_source(const DumpSource& source, long start, const std::vector
       dg.message = {msg("the dump after RoPE equals the dump before it: nothing turned. The \"before\" tensor was read after "
                         "an in-place RoPE had rotated it (llama.cpp after a q-norm: copy src[0] when the eval callback asks "
                         "about the RoPE node, docs/check.md), or RoPE was never applied")};
+      break;
+    case VariantKind::AxesSwapped:
+      dg.message = {expected.axes && expected.axes->vision()
+                        ? msg("matches each patch turned by (column, row) instead of (row, column): the tower's height and "
+                              "width indices are exchanged")
+                        : msg("matches the positions with h and w exchanged, (t, w, h) for (t, h, w): the height and width "
+                              "indices are swapped")};
       break;
     case VariantKind::LongRopeOtherList:
       dg.message = {expected.longrope_other && expected.longrope_other->is_short

@@ -170,6 +170,13 @@ void measure_axis_frequencies(const DumpVectors& before, const DumpVectors& afte
 Identification identify_with(const DumpVectors& before, const DumpVectors& after, const std::vector<bool>& moving,
                              const std::function<void(Identification&)>& measure);
 
+/// Largest position offset or jump identify searches for.
+inline constexpr long kMaxPositionOffset = 1L << 16;
+
+/// The integer k in [−range, range] that minimises Σ_j w_j·(1 − cos(c_j − θ_j·k)): the offset common to every pair
+/// whose phase at the positions given is c_j = θ_j·k; 0 unless another k halves the cost.
+long best_integer_shift(const std::vector<double>& c, const std::vector<double>& theta, const std::vector<double>& w, long range);
+
 /// The θ ∈ [−π, π] that maximises |Σ_k u_k·e^(−iθ·m_k)|; `ambiguous` set when another peak, outside the main
 /// lobe, reaches 98 % of it.
 double periodogram_peak(const std::vector<double>& m, const std::vector<std::complex<double>>& u, bool& ambiguous);

@@ -18,8 +18,6 @@ using Complex = std::complex<double>;
 /// Most grid points of a periodogram: positions spread up to about 83,000 around their centre are resolved
 /// (beyond, the grid may step over the peak; the least-squares step refines what it finds).
 constexpr long kMaxGrid = 1L << 20;
-/// Largest position offset or jump searched for.
-constexpr long kMaxOffset = 1L << 16;
 /// Most restarts or jumps reported.
 constexpr std::size_t kMaxJumps = 64;
 
@@ -32,9 +30,9 @@ double power(const std::vector<double>& m, const std::vector<Complex>& u, double
   return std::abs(acc);
 }
 
-/// The integer k in [−range, range] that minimises Σ_j w_j·(1 − cos(c_j − θ_j·k)), 0 unless another
-/// halves the cost.
-long best_integer_shift(const std::vector<double>& c, const std::vector<double>& theta, const std::vector<double>& w, long range) {
+}  // namespace
+
+long detail::best_integer_shift(const std::vector<double>& c, const std::vector<double>& theta, const std::vector<double>& w, long range) {
   const auto cost = [&](long k) {
     double s = 0;
     for (std::size_t j = 0; j < c.size(); ++j) s += w[j] * (1 - std::cos(c[j] - theta[j] * static_cast<double>(k)));
@@ -51,8 +49,6 @@ long best_integer_shift(const std::vector<double>& c, const std::vector<double>&
   }
   return best_cost < 0.5 * at_zero ? best : 0;
 }
-
-}  // namespace
 
 double detail::periodogram_peak(const std::vector<double>& m, const std::vector<Complex>& u, bool& ambiguous) {
   ambiguous = false;
@@ -202,7 +198,7 @@ void detail::measure_frequencies(const DumpVectors& before, const DumpVectors& a
       }
       std::nth_element(miss.begin(), miss.begin() + static_cast<long>(miss.size() / 2), miss.end());
       if (miss[miss.size() / 2] > 0.3) {
-        const long true_step = best_integer_shift(c, th, w, std::min(kMaxOffset, static_cast<long>(span) + 1));
+        const long true_step = detail::best_integer_shift(c, th, w, std::min(kMaxPositionOffset, static_cast<long>(span) + 1));
         if (static_cast<double>(true_step) != step) {
           id.jumps.push_back(s);
           shift += static_cast<double>(true_step) - step;
@@ -226,7 +222,7 @@ void detail::measure_frequencies(const DumpVectors& before, const DumpVectors& a
       c[j] = std::arg(acc), w[j] = mass > 0 ? std::abs(acc) / mass : 0.0;
       total += w[j];
     }
-    if (total > 0) id.position_offset = static_cast<double>(best_integer_shift(c, coarse, w, std::min(kMaxOffset, static_cast<long>(span) + 1)));
+    if (total > 0) id.position_offset = static_cast<double>(detail::best_integer_shift(c, coarse, w, std::min(kMaxPositionOffset, static_cast<long>(span) + 1)));
   }
   for (double& x : p) x += id.position_offset;
   id.dump_positions = p;

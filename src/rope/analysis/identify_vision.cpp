@@ -6,6 +6,8 @@
 #include <limits>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "rope/analysis/identify.hpp"
 #include "rope/core/error.hpp"
 #include "rope/core/types.hpp"
@@ -76,10 +78,12 @@ void detail::match_vision(Identification& id) {
                            "axis its own ladder with base {2:.6g}{3}",
                            best->kind, best->equation, best->base,
                            best->kind == "qwen2-vl" ? msg(" (llama.cpp's GGML_ROPE_TYPE_VISION is the same)")
+                           : best->kind == "llama4" && id.position_offset == 1
+                               ? msg("; the patches counted from 1, (x + 1, y + 1), as Llama 4 counts them (V4)")
                            : best->kind == "llama4"
-                               // identify fits phases through position 0 (offsets are not searched for axes)
-                               ? msg("; the patches turn as counted from 0, where Llama 4 counts them from 1 (x + 1, y + 1): "
-                                     "(V4)'s map and layout without its offset")
+                               ? msg("; the patches turn as counted from {0}, where Llama 4 counts them from 1 (x + 1, y + 1): "
+                                     "(V4)'s map and layout, its offset off by {1}",
+                                     fmt::format("{:g}", id.position_offset), fmt::format("{:+g}", id.position_offset - 1))
                                : Message::same("")));
   } else {
     std::string pattern;
