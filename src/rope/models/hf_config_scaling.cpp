@@ -54,7 +54,7 @@ void ConfigParser::select_scaling_dict() {
     class_parameters_ = json::parse(family->default_rope_parameters);
     scaling_ = {&class_parameters_, family->config_class + " default rope_parameters"};
     note(msg("rope_parameters not given: HF's {0} default {1} ({2})", family->config_class, class_parameters_.dump(),
-             family->layers_source));
+             family->layers_source.empty() ? family->source : family->layers_source));
   }
   if (scaling_.dict && is_per_layer_type(*scaling_.dict)) {
     const json& layers = *scaling_.dict;
@@ -286,7 +286,22 @@ void ConfigParser::read_scaling() {
     rope.truncate = t;
     origin("truncate", *t ? "true" : "false", child(p, "truncate"));
   }
-  if (const auto l0 = r_.count(s, p, "original_max_position_embeddings")) {
+  const ModelFamily* family = find_model_family(m_.model_type);
+  const bool attribute_wins = family && family->original_max_position_embeddings_attribute &&
+                              (rope.type == ScalingType::Llama3 || rope.type == ScalingType::Yarn ||
+                               rope.type == ScalingType::LongRope);
+  if (attribute_wins) {
+    // Phi-3: the class's attribute (the top-level key, else its default) over the block's (standardize_rope_params).
+    const long l0 = top_l0_.value_or(*family->original_max_position_embeddings_attribute);
+    rope.original_max_position_embeddings = l0;
+    origin("original_max_position_embeddings", std::to_string(l0),
+           top_l0_ ? Message::same(child(prefix_, "original_max_position_embeddings"))
+                   : msg("HF {0} default", family->config_class));
+    if (const auto in_block = r_.count(s, p, "original_max_position_embeddings"); in_block && *in_block != l0) {
+      note(msg("{0} {1} is ignored: HF's {2} puts its original_max_position_embeddings {3} in the block ({4})",
+               child(p, "original_max_position_embeddings"), *in_block, family->config_class, l0, family->source));
+    }
+  } else if (const auto l0 = r_.count(s, p, "original_max_position_embeddings")) {
     rope.original_max_position_embeddings = *l0;
     origin("original_max_position_embeddings", std::to_string(*l0), child(p, "original_max_position_embeddings"));
   } else if (top_l0_) {
