@@ -102,7 +102,7 @@ TEST(FamilyDefaults, Mistral4PartialFactorIsOfTheWholeQkHead) {
       "factor": 128.0, "original_max_position_embeddings": 8192, "llama_4_scaling_beta": 0.1,
       "partial_rotary_factor": 0.5}})";
   const RopeSpec spec = make_spec(parse(given));
-  EXPECT_EQ(spec.head_dim, 64);
+  EXPECT_EQ(spec.head_dim, 128);  // q = cat(q_nope, q_pe)
   EXPECT_EQ(spec.rotary_dim, 64);
   EXPECT_EQ(spec.rotary_offset, 64);
   // Without a block: the class's yarn, θ 1e4, factor 128 from 8192 (was: plain RoPE), the rotary dim qk_rope's.

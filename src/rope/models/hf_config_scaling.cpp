@@ -297,6 +297,11 @@ void ConfigParser::read_scaling() {
     origin("original_max_position_embeddings", std::to_string(l0),
            top_l0_ ? Message::same(child(prefix_, "original_max_position_embeddings"))
                    : msg("HF {0} default", family->config_class));
+    if (top_l0_) {
+      note(msg("original_max_position_embeddings {0} read from the top level (Phi-3 style), as HF v5's "
+               "standardize_rope_params does",
+               l0));
+    }
     if (const auto in_block = r_.count(s, p, "original_max_position_embeddings"); in_block && *in_block != l0) {
       note(msg("{0} {1} is ignored: HF's {2} puts its original_max_position_embeddings {3} in the block ({4})",
                child(p, "original_max_position_embeddings"), *in_block, family->config_class, l0, family->source));
