@@ -50,18 +50,23 @@ TEST(FamilyDefaults, TheClassHeadDimWinsOverHiddenSizeOverHeads) {
   EXPECT_THAT(english(m.notes), Contains(HasSubstr("head_dim not given: HF's Qwen3Config default 128 assumed")));
 }
 
+/// The config's RoPE is YaRN with this θ, factor and L0.
+void expect_yarn(const ModelConfig& m, double theta, double factor, long l0) {
+  EXPECT_EQ(m.rope.type, ScalingType::Yarn);
+  EXPECT_EQ(m.rope.base, theta);
+  EXPECT_EQ(m.rope.factor, factor);
+  EXPECT_EQ(m.rope.original_max_position_embeddings, l0);
+}
+
 TEST(FamilyDefaults, GptOssWithoutARopeBlockIsYarnThirtyTwo) {
   // GptOssConfig.__post_init__: rope_parameters None -> yarn, factor 32, beta 32 / 1, truncate False, L0 4096;
   // rope_theta the class's default_theta 150000 (was: plain RoPE). Attention factor 0.1·ln 32 + 1
   // (modeling_rope_utils.py _compute_yarn_parameters), NumPy: 0.1 * np.log(32.0) + 1.0 = 1.3465735902799727.
   const ModelConfig m = parse(R"({"model_type": "gpt_oss", "head_dim": 64, "max_position_embeddings": 131072})");
-  EXPECT_EQ(m.rope.type, ScalingType::Yarn);
-  EXPECT_EQ(m.rope.factor, 32.0);
-  EXPECT_EQ(m.rope.original_max_position_embeddings, 4096);
+  expect_yarn(m, 150000.0, 32.0, 4096);
   EXPECT_EQ(m.rope.beta_fast, 32.0);
   EXPECT_EQ(m.rope.beta_slow, 1.0);
   EXPECT_EQ(m.rope.truncate, false);
-  EXPECT_EQ(m.rope.base, 150000.0);
   EXPECT_NEAR(make_spec(m).attention_factor(), 1.3465735902799727, 1e-15);
   EXPECT_THAT(english(m.notes), Contains(HasSubstr("rope_parameters not given: HF's GptOssConfig default")));
   // The same as the hub's own block (data/models/gpt-oss-20b.json gives it as rope_scaling).
@@ -79,10 +84,7 @@ TEST(FamilyDefaults, Ministral3WithoutARopeBlockIsItsYarnWithQueryScaling) {
   // Ministral3Config.__post_init__: yarn θ 1e6, factor 16 from 16384, beta 32 / 1, mscale = mscale_all_dim = 1,
   // llama_4_scaling_beta 0.1 (was: plain RoPE at 10000, no query scaling).
   const ModelConfig m = parse(R"({"model_type": "ministral3", "head_dim": 128, "max_position_embeddings": 262144})");
-  EXPECT_EQ(m.rope.type, ScalingType::Yarn);
-  EXPECT_EQ(m.rope.base, 1000000.0);
-  EXPECT_EQ(m.rope.factor, 16.0);
-  EXPECT_EQ(m.rope.original_max_position_embeddings, 16384);
+  expect_yarn(m, 1000000.0, 16.0, 16384);
   ASSERT_TRUE(m.query_scaling.has_value());
   EXPECT_EQ(m.query_scaling->beta, 0.1);
   EXPECT_NEAR(m.query_scaling->at(262143), 1.0 + 0.1 * std::log1p(15.0), 1e-15);
@@ -108,10 +110,7 @@ TEST(FamilyDefaults, Mistral4PartialFactorIsOfTheWholeQkHead) {
   // Without a block: the class's yarn, θ 1e4, factor 128 from 8192 (was: plain RoPE), the rotary dim qk_rope's.
   const ModelConfig m = parse(R"({"model_type": "mistral4", "qk_rope_head_dim": 64, "qk_nope_head_dim": 64,
       "max_position_embeddings": 1048576})");
-  EXPECT_EQ(m.rope.type, ScalingType::Yarn);
-  EXPECT_EQ(m.rope.factor, 128.0);
-  EXPECT_EQ(m.rope.original_max_position_embeddings, 8192);
-  EXPECT_EQ(m.rope.base, 10000.0);
+  expect_yarn(m, 10000.0, 128.0, 8192);
   ASSERT_TRUE(m.query_scaling.has_value());
   EXPECT_EQ(make_spec(m).rotary_dim, 64);
   // More channels than qk_rope_head_dim cannot be rotated (HF fails on the shapes).
@@ -151,12 +150,27 @@ TEST(FamilyDefaults, Phi3sOriginalMaxPositionEmbeddingsAttributeWinsOverTheBlock
   EXPECT_EQ(parse(phi3_longrope(R"(, "original_max_position_embeddings": 2048)", R"(, "original_max_position_embeddings": 8192)"))
                 .rope.original_max_position_embeddings,
             2048);  // was 8192
-  // Phi-3-mini-128k's own shape (top level 4096, none in the block) is unchanged; other families keep the block's.
+  // Phi-3-mini-128k's own shape (top level 4096, none in the block) is unchanged.
   EXPECT_EQ(parse(phi3_longrope(R"(, "original_max_position_embeddings": 4096)", "")).rope.original_max_position_embeddings,
             4096);
-  EXPECT_EQ(parse(R"({"model_type": "llama", "head_dim": 128, "max_position_embeddings": 131072,
+}
+
+TEST(FamilyDefaults, ATopLevelOriginalMaxPositionEmbeddingsWinsOverTheBlock) {
+  // modeling_rope_utils.py _compute_yarn_parameters (and the longrope and llama3 ones) call
+  // config.standardize_rope_params() again, after the config's keys became attributes: a top-level
+  // original_max_position_embeddings replaces the block's (was: the block's 8192).
+  const char* both = R"({"model_type": "llama", "head_dim": 128, "max_position_embeddings": 131072,
       "original_max_position_embeddings": 2048, "rope_scaling": {"rope_type": "yarn", "factor": 4.0,
-      "original_max_position_embeddings": 8192}})").rope.original_max_position_embeddings, 8192);
+      "original_max_position_embeddings": 8192}})";
+  const ModelConfig m = parse(both);
+  EXPECT_EQ(m.rope.original_max_position_embeddings, 2048);
+  EXPECT_THAT(english(m.notes), Contains(HasSubstr("rope_scaling.original_max_position_embeddings 8192 is ignored")));
+  // Without a top-level key the block's stays; without either, a class without the attribute has none (L0 = M).
+  EXPECT_EQ(parse(R"({"model_type": "llama", "head_dim": 128, "max_position_embeddings": 131072,
+      "rope_scaling": {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 8192}})")
+                .rope.original_max_position_embeddings, 8192);
+  EXPECT_EQ(parse(R"({"model_type": "llama", "head_dim": 128, "max_position_embeddings": 131072,
+      "rope_scaling": {"rope_type": "yarn", "factor": 4.0}})").rope.original_max_position_embeddings, std::nullopt);
 }
 
 }  // namespace

@@ -286,25 +286,30 @@ void ConfigParser::read_scaling() {
     rope.truncate = t;
     origin("truncate", *t ? "true" : "false", child(p, "truncate"));
   }
+  // HF v5's standardize_rope_params, run again when the RoPE is computed (modeling_rope_utils.py
+  // _compute_yarn_parameters, _compute_longrope_parameters, _compute_llama3_parameters), puts the config's
+  // original_max_position_embeddings attribute into a llama3, yarn or longrope block over the block's own: the
+  // top-level key of any config, else the class's declared default (Phi3Config: 4096).
   const ModelFamily* family = find_model_family(m_.model_type);
-  const bool attribute_wins = family && family->original_max_position_embeddings_attribute &&
-                              (rope.type == ScalingType::Llama3 || rope.type == ScalingType::Yarn ||
-                               rope.type == ScalingType::LongRope);
-  if (attribute_wins) {
-    // Phi-3: the class's attribute (the top-level key, else its default) over the block's (standardize_rope_params).
-    const long l0 = top_l0_.value_or(*family->original_max_position_embeddings_attribute);
+  const bool l0_types = rope.type == ScalingType::Llama3 || rope.type == ScalingType::Yarn ||
+                        rope.type == ScalingType::LongRope;
+  const std::optional<long> attribute =
+      top_l0_ ? top_l0_ : family ? family->original_max_position_embeddings_attribute : std::nullopt;
+  if (l0_types && attribute) {
+    const long l0 = *attribute;
     rope.original_max_position_embeddings = l0;
-    origin("original_max_position_embeddings", std::to_string(l0),
-           top_l0_ ? Message::same(child(prefix_, "original_max_position_embeddings"))
-                   : msg("HF {0} default", family->config_class));
+    const Message from = top_l0_ ? Message::same(child(prefix_, "original_max_position_embeddings"))
+                                 : msg("HF {0} default", family->config_class);
+    origin("original_max_position_embeddings", std::to_string(l0), from);
     if (top_l0_) {
       note(msg("original_max_position_embeddings {0} read from the top level (Phi-3 style), as HF v5's "
                "standardize_rope_params does",
                l0));
     }
     if (const auto in_block = r_.count(s, p, "original_max_position_embeddings"); in_block && *in_block != l0) {
-      note(msg("{0} {1} is ignored: HF's {2} puts its original_max_position_embeddings {3} in the block ({4})",
-               child(p, "original_max_position_embeddings"), *in_block, family->config_class, l0, family->source));
+      note(msg("{0} {1} is ignored: HF v5's standardize_rope_params puts original_max_position_embeddings {2} ({3}) "
+               "in the block",
+               child(p, "original_max_position_embeddings"), *in_block, l0, from));
     }
   } else if (const auto l0 = r_.count(s, p, "original_max_position_embeddings")) {
     rope.original_max_position_embeddings = *l0;
