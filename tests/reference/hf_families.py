@@ -188,6 +188,12 @@ CASES = [
                              beta_fast=32.0, beta_slow=1.0, mscale=1.0, mscale_all_dim=1.0, llama_4_scaling_beta=0.1,
                              partial_rotary_factor=0.5)),
          apply="deinterleave", theta=10000.0, head=64, rot=64),
+    # A top-level original_max_position_embeddings (2048) and the block's (8192): the top level wins.
+    dict(name="llama_yarn_top_level_l0_f64", config=dict(
+        model_type="llama", hidden_size=4096, num_attention_heads=32, max_position_embeddings=32768,
+        original_max_position_embeddings=2048, rope_theta=10000.0,
+        rope_scaling=dict(rope_type="yarn", factor=4.0, original_max_position_embeddings=8192)),
+         apply="half", theta=10000.0, head=128),
     # Class-default θ.
     dict(name="smollm3_default_theta_f64", config=dict(
         model_type="smollm3", hidden_size=2048, num_attention_heads=16, max_position_embeddings=65536),
@@ -417,6 +423,10 @@ def hf_inv_freq(case):
         inv[:n] = (F32(1.0) / (F32(case["theta"]) ** (np.arange(0, 2 * n, 2, dtype=np.int64).astype(F32) / F32(rot))))
         return inv.astype(F32), 1.0
     if kind == "yarn":
+        # standardize_rope_params, called again by _compute_yarn_parameters once the config's keys are attributes:
+        # a top-level original_max_position_embeddings replaces the block's (modeling_rope_utils.py, the newest main).
+        if "original_max_position_embeddings" in cfg:
+            rp = dict(rp, original_max_position_embeddings=cfg["original_max_position_embeddings"])
         return yarn_inv_freq(case["theta"], rot, rp, cfg["max_position_embeddings"])
     if kind == "llama3":
         return llama3_inv_freq(case["theta"], rot, rp), 1.0
