@@ -45,6 +45,11 @@ def render(doc):
         extra = ""
         if "default_head_dim" in r:
             extra += f"; head_dim {r['default_head_dim']} when the config has none"
+        if "default_rope_parameters" in r:
+            extra += (f"; rope_parameters `{json.dumps(r['default_rope_parameters'], separators=(', ', ': '))}`"
+                      " when the config has none (nor rope_scaling)")
+        if r.get("partial_rotary_of") == "qk_head_dim":
+            extra += "; partial_rotary_factor is of qk_nope_head_dim + qk_rope_head_dim (the class's head_dim)"
         if r.get("mrope_order"):
             equation = {"interleaved": "(A3)", "ernie_3d": "(A8)"}[r["mrope_order"]]
             sections = r.get("mrope_section_default")

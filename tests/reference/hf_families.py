@@ -103,7 +103,9 @@ def yarn_inv_freq(base, dim, rp, max_pos):
 
     def corr(rot):
         return (dim * math.log(original / (rot * 2 * math.pi))) / (2 * math.log(base))
-    low, high = math.floor(corr(beta_fast)), math.ceil(corr(beta_slow))
+    low, high = corr(beta_fast), corr(beta_slow)
+    if rp.get("truncate", True):  # find_correction_range: floor and ceil unless truncate is False (GPT-OSS)
+        low, high = math.floor(low), math.ceil(high)
     low, high = max(low, 0), min(high, dim - 1)
     if low == high:
         high += 0.001
@@ -158,6 +160,40 @@ CASES = [
         model_type="qwen3_next", hidden_size=2048, num_attention_heads=16, head_dim=256,
         max_position_embeddings=262144, rope_theta=10000000), apply="half", theta=1e7, head=256, rot=64,
          flags=["--layer-type", "full_attention"]),
+    # Every RoPE key and head_dim omitted (issue 32's audit): the class's own block, class_rp, transcribed from the
+    # config class's __post_init__ (models/gpt_oss/configuration_gpt_oss.py GptOssConfig: yarn, factor 32, beta 32 / 1,
+    # truncate False, L0 4096, θ default_theta 150000, head_dim 64; GPT-OSS's _apply_rotary_emb splits the head in
+    # halves, as rotate_half).
+    dict(name="gpt_oss_class_defaults_f64", config=dict(
+        model_type="gpt_oss", hidden_size=2880, num_attention_heads=64, max_position_embeddings=131072),
+         class_rp=dict(rope_type="yarn", factor=32.0, beta_fast=32.0, beta_slow=1.0, truncate=False,
+                       original_max_position_embeddings=4096), apply="half", theta=150000.0, head=64),
+    dict(name="gpt_oss_class_defaults_bf16", like="gpt_oss_class_defaults_f64",
+         class_rp=dict(rope_type="yarn", factor=32.0, beta_fast=32.0, beta_slow=1.0, truncate=False,
+                       original_max_position_embeddings=4096), apply="half", theta=150000.0, head=64, dtype="bf16"),
+    # models/ministral3/configuration_ministral3.py Ministral3Config: head_dim 128, yarn θ 1e6, factor 16 from 16384,
+    # beta 32 / 1, mscale = mscale_all_dim = 1, llama_4_scaling_beta 0.1; a key dump (no query scaling).
+    dict(name="ministral3_class_defaults_f64", config=dict(
+        model_type="ministral3", hidden_size=3072, num_attention_heads=32, max_position_embeddings=262144),
+         class_rp=dict(rope_type="yarn", rope_theta=1000000.0, factor=16.0, original_max_position_embeddings=16384,
+                       beta_fast=32.0, beta_slow=1.0, mscale_all_dim=1.0, mscale=1.0, llama_4_scaling_beta=0.1),
+         apply="half", theta=1e6, head=128),
+    # Mistral 4 (models/mistral4/configuration_mistral4.py Mistral4Config.__post_init__: head_dim = qk_nope + qk_rope
+    # = 128, partial_rotary_factor 0.5 of it; LlamaRotaryEmbedding: dim = int(128 · 0.5) = 64, the yarn ramp over 64;
+    # apply_rotary_pos_emb_interleave on q_pe, the last 64 channels).
+    dict(name="mistral4_partial_of_qk_head_f64", config=dict(
+        model_type="mistral4", hidden_size=4096, num_attention_heads=32, qk_rope_head_dim=64, qk_nope_head_dim=64,
+        max_position_embeddings=1048576,
+        rope_parameters=dict(rope_type="yarn", rope_theta=10000.0, factor=128.0, original_max_position_embeddings=8192,
+                             beta_fast=32.0, beta_slow=1.0, mscale=1.0, mscale_all_dim=1.0, llama_4_scaling_beta=0.1,
+                             partial_rotary_factor=0.5)),
+         apply="deinterleave", theta=10000.0, head=64, rot=64),
+    # A top-level original_max_position_embeddings (2048) and the block's (8192): the top level wins.
+    dict(name="llama_yarn_top_level_l0_f64", config=dict(
+        model_type="llama", hidden_size=4096, num_attention_heads=32, max_position_embeddings=32768,
+        original_max_position_embeddings=2048, rope_theta=10000.0,
+        rope_scaling=dict(rope_type="yarn", factor=4.0, original_max_position_embeddings=8192)),
+         apply="half", theta=10000.0, head=128),
     # Class-default θ.
     dict(name="smollm3_default_theta_f64", config=dict(
         model_type="smollm3", hidden_size=2048, num_attention_heads=16, max_position_embeddings=65536),
@@ -389,7 +425,7 @@ def text_config(cfg):
 def hf_inv_freq(case):
     cfg = text_config(case_config(case))
     rot = case.get("rot", case["head"])
-    rp = cfg.get("rope_scaling") or cfg.get("rope_parameters") or {}
+    rp = cfg.get("rope_scaling") or cfg.get("rope_parameters") or case.get("class_rp") or {}
     kind = case.get("kind") or rp.get("rope_type", rp.get("type", "default"))
     if case.get("unscaled"):  # OLMo 3's sliding layers: rope_type "default" at rope_theta
         kind = "default"
@@ -399,6 +435,10 @@ def hf_inv_freq(case):
         inv[:n] = (F32(1.0) / (F32(case["theta"]) ** (np.arange(0, 2 * n, 2, dtype=np.int64).astype(F32) / F32(rot))))
         return inv.astype(F32), 1.0
     if kind == "yarn":
+        # standardize_rope_params, called again by _compute_yarn_parameters once the config's keys are attributes:
+        # a top-level original_max_position_embeddings replaces the block's (modeling_rope_utils.py, the newest main).
+        if "original_max_position_embeddings" in cfg:
+            rp = dict(rp, original_max_position_embeddings=cfg["original_max_position_embeddings"])
         return yarn_inv_freq(case["theta"], rot, rp, cfg["max_position_embeddings"])
     if kind == "llama3":
         return llama3_inv_freq(case["theta"], rot, rp), 1.0
@@ -418,7 +458,7 @@ def softmax_scale_multiplier(case):
     cfg = text_config(case_config(case))
     if cfg.get("model_type") not in SOFTMAX_MSCALE_FAMILIES:
         return None
-    rp = cfg.get("rope_parameters") or cfg.get("rope_scaling") or {}
+    rp = cfg.get("rope_parameters") or cfg.get("rope_scaling") or case.get("class_rp") or {}
     if rp.get("rope_type", rp.get("type", "default")) == "default" or not rp.get("mscale_all_dim", 0):
         return None
     factor = rp["factor"]

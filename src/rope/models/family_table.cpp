@@ -81,6 +81,13 @@ FamilyRows parse_table() {
     f.layers_source = row.value("layers_source", std::string());
     if (row.contains("default_rope_parameters")) f.default_rope_parameters = row.at("default_rope_parameters").dump();
     if (row.contains("default_head_dim")) f.default_head_dim = row.at("default_head_dim").get<long>();
+    if (row.contains("original_max_position_embeddings_attribute")) {
+      f.original_max_position_embeddings_attribute = row.at("original_max_position_embeddings_attribute").get<long>();
+    }
+    f.partial_rotary_of = row.value("partial_rotary_of", std::string());
+    if (!f.partial_rotary_of.empty() && f.partial_rotary_of != "qk_head_dim") {
+      throw std::logic_error("data/families.json: " + f.model_type + ": unknown partial_rotary_of " + f.partial_rotary_of);
+    }
     if (row.contains("layer_head_dim")) {
       const nlohmann::json& h = row.at("layer_head_dim");
       f.layer_head_dim = LayerHeadDim{h.at("layer_type").get<std::string>(), h.at("key").get<std::string>(),

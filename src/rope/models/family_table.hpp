@@ -80,9 +80,17 @@ struct ModelFamily {
   std::string softmax_scale_source;                   ///< HF file and function of it
   std::optional<AttentionScaleRule> attention_scale;  ///< the attention's self.scaling; nullopt: head_dim^−0.5
   std::string layers_source;                          ///< HF file:line of the layer rules
-  /// The class's rope_parameters keyed by layer type when the config has none (Gemma 4), as JSON text.
+  /// The class's rope_parameters when the config has none, as JSON text: keyed by layer type (Gemma 4), or one
+  /// block (GPT-OSS, Ministral 3, Mistral 4: their __post_init__).
   std::string default_rope_parameters;
+  /// "qk_head_dim": a partial_rotary_factor is of qk_nope_head_dim + qk_rope_head_dim, the class's head_dim
+  /// (Mistral 4), not of the rotated qk_rope_head_dim; empty: of head_dim.
+  std::string partial_rotary_of;
   std::optional<long> default_head_dim;               ///< the class's head_dim
+  /// The class declares original_max_position_embeddings (Phi3Config: default 4096): HF v5's
+  /// standardize_rope_params puts that attribute (the config's top-level key, else this default) into a llama3,
+  /// yarn or longrope block, over the block's own value.
+  std::optional<long> original_max_position_embeddings_attribute;
   std::optional<LayerHeadDim> layer_head_dim;
   bool last_layer_full = false;                       ///< the class forces the last layer to full_attention
   /// The multi-axis map of the family's code when the config's keys do not decide it (Qwen2-VL's chunked, or

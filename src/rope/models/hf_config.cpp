@@ -87,8 +87,10 @@ void ConfigParser::read_head_dim() {
     head_dim_ = *hd;
     origin("head_dim", std::to_string(*hd), child(prefix_, "head_dim"));
   } else if (const ModelFamily* f = find_model_family(m_.model_type); f && f->default_head_dim) {
+    // The class's head_dim field wins over hidden_size / num_attention_heads (e.g. Qwen3Config 128, GptOssConfig 64).
     head_dim_ = *f->default_head_dim;
     origin("head_dim", std::to_string(head_dim_), msg("HF {0} default", f->config_class));
+    note(msg("head_dim not given: HF's {0} default {1} assumed ({2})", f->config_class, head_dim_, f->source));
   } else if (const auto kv = m_.model_type == "chatglm" ? r_.count(c, prefix_, "kv_channels") : std::nullopt) {
     // THUDM's modeling_chatglm.py: rotary_dim = kv_channels (else hidden_size // num_attention_heads).
     head_dim_ = *kv;
@@ -108,10 +110,6 @@ void ConfigParser::read_head_dim() {
         note(msg("{0} {1} is not a multiple of {2} {3}: head_dim rounded down to {4}, as HF's // does", hidden_key,
                  *hidden, heads_key, *heads, head_dim_));
       }
-    } else if (m_.model_type == "gemma3_text") {
-      head_dim_ = 256;
-      origin("head_dim", "256", msg("HF Gemma3TextConfig default"));
-      note(msg("head_dim not given: HF's Gemma3TextConfig default 256 assumed"));
     } else {
       r_.fail(child(prefix_, "head_dim"),
               fmt::format("missing (give head_dim, or hidden_size and num_attention_heads{})",
@@ -149,7 +147,29 @@ void ConfigParser::read_partial_rotary() {
     found.push_back({exact_factor(*rd), child(prefix_, "rotary_dim"), *rd});
   }
   double factor = 1.0;
-  if (!found.empty()) {
+  const ModelFamily* row = find_model_family(m_.model_type);
+  // Mistral 4: HF's head_dim is qk_nope_head_dim + qk_rope_head_dim and the rotary class rotates int(that × factor)
+  // channels, the last ones of the head (Mistral4Config.__post_init__, LlamaRotaryEmbedding).
+  const bool of_qk_head = row && row->partial_rotary_of == "qk_head_dim" && m_.qk_nope_head_dim;
+  if (!found.empty() && of_qk_head && found.front().rotary_dim == 0) {
+    const Candidate& use = found.front();
+    const long qk_head = head_dim_ + *m_.qk_nope_head_dim;
+    const long d = static_cast<long>(static_cast<double>(qk_head) * use.factor);
+    if (d < 2 || d > head_dim_ || d % 2 != 0) {
+      r_.fail(use.path, fmt::format("rotary dim d = int(qk_nope_head_dim + qk_rope_head_dim = {} × {}) = {} must be "
+                                    "even, at least 2 and at most qk_rope_head_dim {} ({})",
+                                    qk_head, num(use.factor), d, head_dim_, row->source));
+    }
+    factor = exact_factor(d);
+    origin("partial_rotary_factor", fmt::format("{} of qk_nope_head_dim + qk_rope_head_dim {}: {} channels", num(use.factor),
+                                                qk_head, d),
+           use.path);
+    for (std::size_t i = 1; i < found.size(); ++i) {
+      if (found[i].factor != use.factor) {
+        note(msg("{0} ({1}) is ignored: {2} comes first", found[i].path, num(found[i].factor), use.path));
+      }
+    }
+  } else if (!found.empty()) {
     const Candidate& use = found.front();
     factor = use.factor;
     if (factor > 1) r_.fail(use.path, fmt::format("must be at most 1, got {}", num(factor)));

@@ -54,7 +54,7 @@ void ConfigParser::select_scaling_dict() {
     class_parameters_ = json::parse(family->default_rope_parameters);
     scaling_ = {&class_parameters_, family->config_class + " default rope_parameters"};
     note(msg("rope_parameters not given: HF's {0} default {1} ({2})", family->config_class, class_parameters_.dump(),
-             family->layers_source));
+             family->layers_source.empty() ? family->source : family->layers_source));
   }
   if (scaling_.dict && is_per_layer_type(*scaling_.dict)) {
     const json& layers = *scaling_.dict;
@@ -286,7 +286,32 @@ void ConfigParser::read_scaling() {
     rope.truncate = t;
     origin("truncate", *t ? "true" : "false", child(p, "truncate"));
   }
-  if (const auto l0 = r_.count(s, p, "original_max_position_embeddings")) {
+  // HF v5's standardize_rope_params, run again when the RoPE is computed (modeling_rope_utils.py
+  // _compute_yarn_parameters, _compute_longrope_parameters, _compute_llama3_parameters), puts the config's
+  // original_max_position_embeddings attribute into a llama3, yarn or longrope block over the block's own: the
+  // top-level key of any config, else the class's declared default (Phi3Config: 4096).
+  const ModelFamily* family = find_model_family(m_.model_type);
+  const bool l0_types = rope.type == ScalingType::Llama3 || rope.type == ScalingType::Yarn ||
+                        rope.type == ScalingType::LongRope;
+  const std::optional<long> attribute =
+      top_l0_ ? top_l0_ : family ? family->original_max_position_embeddings_attribute : std::nullopt;
+  if (l0_types && attribute) {
+    const long l0 = *attribute;
+    rope.original_max_position_embeddings = l0;
+    const Message from = top_l0_ ? Message::same(child(prefix_, "original_max_position_embeddings"))
+                                 : msg("HF {0} default", family->config_class);
+    origin("original_max_position_embeddings", std::to_string(l0), from);
+    if (top_l0_) {
+      note(msg("original_max_position_embeddings {0} read from the top level (Phi-3 style), as HF v5's "
+               "standardize_rope_params does",
+               l0));
+    }
+    if (const auto in_block = r_.count(s, p, "original_max_position_embeddings"); in_block && *in_block != l0) {
+      note(msg("{0} {1} is ignored: HF v5's standardize_rope_params puts original_max_position_embeddings {2} ({3}) "
+               "in the block",
+               child(p, "original_max_position_embeddings"), *in_block, l0, from));
+    }
+  } else if (const auto l0 = r_.count(s, p, "original_max_position_embeddings")) {
     rope.original_max_position_embeddings = *l0;
     origin("original_max_position_embeddings", std::to_string(*l0), child(p, "original_max_position_embeddings"));
   } else if (top_l0_) {
