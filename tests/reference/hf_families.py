@@ -478,8 +478,12 @@ def softmax_scale_multiplier(case):
 QUERY_PRE_ATTN_SCALAR = ("gemma2", "gemma3", "gemma3_text")
 QK_HEAD_DIM = {"deepseek_v2": (128, 64), "deepseek_v3": (128, 64), "kimi_k2": (128, 64), "mistral4": (64, 64)}
 # head_dim when the config has none, the config classes' own (AfmoeConfig 128; Qwen3NextConfig, Qwen3_5TextConfig,
-# Qwen3_5MoeTextConfig 256), not hidden_size // num_attention_heads.
-CLASS_HEAD_DIM = {"afmoe": 128, "qwen3_next": 256, "qwen3_5_text": 256, "qwen3_5_moe_text": 256}
+# Qwen3_5MoeTextConfig 256; GptOssConfig 64; Ministral3Config, Qwen3Config, Llama4TextConfig, Ernie4_5Config,
+# GlmConfig, Glm4Config, MiniMaxM2Config, Qwen3VLTextConfig 128: the audit of issue 32), not hidden_size //
+# num_attention_heads.
+CLASS_HEAD_DIM = {"afmoe": 128, "qwen3_next": 256, "qwen3_5_text": 256, "qwen3_5_moe_text": 256, "gpt_oss": 64,
+                  "ministral3": 128, "qwen3": 128, "llama4_text": 128, "ernie4_5": 128, "glm": 128, "glm4": 128,
+                  "minimax_m2": 128, "qwen3_vl_text": 128}
 
 
 def softmax_scale_value(case):
