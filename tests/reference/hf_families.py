@@ -49,7 +49,8 @@ An independent port, written from transformers main 357f414cae88d5f592105bd97ec4
 
 Usage: hf_families.py OUT_DIR   writes OUT_DIR/<case>/{config.json,q.npy,q_rope.npy,positions.npy} and
 OUT_DIR/manifest.json: per case the files, the expected verdict, θ and the attention factor HF computes, and the
-factor its attention puts on the softmax scale (null: none).
+factor its attention puts on the softmax scale (null: none); freq_theta: the rotary class's inv_freq before any
+sequence where the dump's differ (HunYuan past max_position_embeddings: the dynamic update's).
 """
 import json
 import math
@@ -218,7 +219,8 @@ CASES = [
     dict(name="hunyuan_past_max_position_f64", config=dict(
         model_type="hunyuan_v1_dense", hidden_size=4096, num_attention_heads=32, head_dim=128,
         max_position_embeddings=32768, rope_theta=10000.0, rope_scaling=dict(type="dynamic", alpha=1000.0, factor=1.0)),
-         apply="half", theta=10000.0 * (163840 / 32768) ** (128 / 126), head=128),
+         apply="half", theta=10000.0 * (163840 / 32768) ** (128 / 126), init_theta=10000.0 * 1000.0 ** (128 / 126),
+         head=128),
     # Gemma 4 ignores rope_scaling and a top-level rope_theta (Gemma4TextConfig.convert_rope_params_to_dict at
     # 351f643ab9f5 returns the keys untouched): the class's proportional RoPE at 1e6 on the full layers.
     dict(name="gemma4_rope_scaling_ignored_f64", config=dict(
@@ -631,6 +633,10 @@ def main():
                              nope=case.get("nope_layer", case["apply"] == "none"),
                              matches=case.get("matches"), flags=case.get("flags", []) + (["--bf16-bits"] if dtype == "bf16" else []),
                              theta=[float(x) for x in inv], attention_factor=float(attn), rotary_dim=case.get("rot", case["head"]),
+                             # the rotary class's inv_freq buffer before any sequence (what `rope frequencies` shows),
+                             # where a dynamic update gave the dump other frequencies
+                             freq_theta=[float(x) for x in default_inv_freq(case["init_theta"], case["head"])]
+                             if "init_theta" in case else None,
                              softmax_scale=softmax_scale_multiplier(case)))
     with open(os.path.join(out_dir, "manifest.json"), "w") as f:
         json.dump(manifest, f, indent=1)
