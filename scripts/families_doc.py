@@ -48,6 +48,13 @@ def render(doc):
         if "default_rope_parameters" in r:
             extra += (f"; rope_parameters `{json.dumps(r['default_rope_parameters'], separators=(', ', ': '))}`"
                       " when the config has none (nor rope_scaling)")
+        if "default_qk_rope_head_dim" in r:
+            extra += (f"; qk_rope_head_dim {r['default_qk_rope_head_dim']} and qk_nope_head_dim "
+                      f"{r['default_qk_nope_head_dim']} when the config has none")
+        if r.get("rope_type_aliases"):
+            extra += "; rope_type " + ", ".join(f"`{a}` read as `{b}`" for a, b in r["rope_type_aliases"].items())
+        if r.get("rope_parameters_only"):
+            extra += "; reads `rope_parameters` only: `rope_scaling` and a top-level `rope_theta` are ignored"
         if r.get("partial_rotary_of") == "qk_head_dim":
             extra += "; partial_rotary_factor is of qk_nope_head_dim + qk_rope_head_dim (the class's head_dim)"
         if r.get("mrope_order"):

@@ -57,7 +57,7 @@ def main():
             failures.append(f"{case['name']}: frequencies exit {code}: {err.strip()}")
             continue
         got = json.loads(out)["inv_freq"]
-        want = case["theta"]
+        want = case.get("freq_theta") or case["theta"]  # frequencies: the model's before any sequence
         if len(got) != len(want):
             failures.append(f"{case['name']}: {len(got)} frequencies, HF {len(want)}")
             continue

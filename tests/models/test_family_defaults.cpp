@@ -9,6 +9,7 @@
 
 #include "models/config_test_util.hpp"
 #include "rope/models/family_table.hpp"
+#include "rope/models/layer_types.hpp"
 #include "rope/models/rope_spec.hpp"
 
 namespace rope {
@@ -171,6 +172,83 @@ TEST(FamilyDefaults, ATopLevelOriginalMaxPositionEmbeddingsWinsOverTheBlock) {
                 .rope.original_max_position_embeddings, 8192);
   EXPECT_EQ(parse(R"({"model_type": "llama", "head_dim": 128, "max_position_embeddings": 131072,
       "rope_scaling": {"rope_type": "yarn", "factor": 4.0}})").rope.original_max_position_embeddings, std::nullopt);
+}
+
+TEST(FamilyDefaults, MlaHeadDimsAreTheClasssWhenAbsent) {
+  // Mistral4Config: qk_rope_head_dim 64, qk_nope_head_dim 64 (configuration_mistral4.py at 454194bd240b); its
+  // partial_rotary_factor 0.5 is of their sum 128: 64 channels, after the 64 nope ones (was: 32 = 0.5 of 64, at 0).
+  const RopeSpec m4 = make_spec(parse(R"({"model_type": "mistral4", "hidden_size": 4096, "num_attention_heads": 32,
+      "rope_parameters": {"rope_type": "default", "rope_theta": 10000.0, "partial_rotary_factor": 0.5}})"));
+  EXPECT_EQ(m4.rotary_dim, 64);
+  EXPECT_EQ(m4.rotary_offset, 64);
+  EXPECT_EQ(m4.head_dim, 128);
+  // DeepseekV3Config: qk_rope_head_dim 64, qk_nope_head_dim 128 (configuration_deepseek_v3.py at 0fc683d1cd94);
+  // q = cat(q_nope, q_pe) is 192 wide (was: head_dim 7168 / 128 = 56, every channel rotating).
+  const ModelConfig v3 = parse(R"({"model_type": "deepseek_v3", "hidden_size": 7168, "num_attention_heads": 128})");
+  const RopeSpec s = make_spec(v3);
+  EXPECT_EQ(s.rotary_dim, 64);
+  EXPECT_EQ(s.rotary_offset, 128);
+  EXPECT_EQ(s.head_dim, 192);
+  EXPECT_THAT(english(v3.notes), Contains(HasSubstr("qk_nope_head_dim not given: HF's DeepseekV3Config default 128")));
+  // Given keys win.
+  EXPECT_EQ(make_spec(parse(R"({"model_type": "deepseek_v3", "qk_rope_head_dim": 32, "qk_nope_head_dim": 96})")).head_dim, 128);
+}
+
+TEST(FamilyDefaults, Phi3ReadsTypeYarnAsLongrope) {
+  // Phi3Config.convert_rope_params_to_dict: "For backward compatibility if previous version used su or yarn",
+  // rope_type becomes longrope (was: YaRN, refused without its factor).
+  std::string list = "[";
+  for (int i = 0; i < 48; ++i) list += (i ? ", " : "") + std::string("1.5");
+  list += "]";
+  const ModelConfig m = parse(R"({"model_type": "phi3", "hidden_size": 3072, "num_attention_heads": 32,
+      "max_position_embeddings": 131072, "original_max_position_embeddings": 4096, "rope_scaling": {"type": "yarn",
+      "short_factor": )" + list + R"(, "long_factor": )" + list + "}}");
+  EXPECT_EQ(m.rope.type, ScalingType::LongRope);
+  EXPECT_THAT(english(m.notes), Contains(HasSubstr("'yarn' is read as longrope: HF's Phi3Config renames it")));
+  // Another family's yarn stays YaRN.
+  EXPECT_EQ(parse(R"({"model_type": "llama", "head_dim": 128, "rope_scaling": {"type": "yarn", "factor": 4.0}})").rope.type,
+            ScalingType::Yarn);
+}
+
+TEST(FamilyDefaults, Gemma4IgnoresRopeScalingAndTopLevelTheta) {
+  // Gemma4TextConfig.convert_rope_params_to_dict returns the keys untouched (configuration_gemma4.py at
+  // 351f643ab9f5): its rope_parameters stay the class's (was: linear f 8 at base 5000 on every layer).
+  const ModelConfig m = parse(R"({"model_type": "gemma4_text", "num_hidden_layers": 6, "rope_theta": 5000,
+      "rope_scaling": {"rope_type": "linear", "factor": 8.0}})");
+  EXPECT_EQ(m.rope.type, ScalingType::Proportional);
+  EXPECT_EQ(m.rope.base, 1000000.0);
+  EXPECT_THAT(english(m.notes), Contains(HasSubstr("rope_scaling is ignored: HF's Gemma4TextConfig reads rope_parameters only")));
+  const LayerTypeRope& sliding = select_layer_type(m, "0");
+  EXPECT_EQ(sliding.config.type, ScalingType::Default);
+  EXPECT_EQ(sliding.config.base, 10000.0);
+  EXPECT_EQ(sliding.config.head_dim, 256);
+}
+
+TEST(FamilyDefaults, Gemma3NestedSlidingBlockIsRead) {
+  // Gemma3TextConfig.convert_rope_params_to_dict (HF v5): a rope_parameters keyed by layer type keeps its
+  // sliding_attention block; rope_local_base_freq (else 10000) only fills its rope_theta (was: 10000 for both).
+  const ModelConfig own = parse(R"({"model_type": "gemma3_text", "head_dim": 256, "num_hidden_layers": 6,
+      "rope_parameters": {"sliding_attention": {"rope_type": "default", "rope_theta": 20000.0},
+      "full_attention": {"rope_type": "linear", "factor": 8.0, "rope_theta": 1000000.0}}})");
+  EXPECT_EQ(select_layer_type(own, "sliding_attention").config.base, 20000.0);
+  EXPECT_EQ(select_layer_type(own, "full_attention").config.type, ScalingType::Linear);
+  const ModelConfig local = parse(R"({"model_type": "gemma3_text", "head_dim": 256, "num_hidden_layers": 6,
+      "rope_local_base_freq": 30000, "rope_parameters": {"sliding_attention": {"rope_type": "default"},
+      "full_attention": {"rope_type": "linear", "factor": 8.0}}})");
+  EXPECT_EQ(select_layer_type(local, "0").config.base, 30000.0);
+  EXPECT_EQ(select_layer_type(local, "5").config.base, 1000000.0);
+}
+
+TEST(FamilyDefaults, HunYuanPastMaxPositionEmbeddingsLosesAlpha) {
+  // HunYuanDenseV1RotaryEmbedding keeps @dynamic_rope_update: for seq_len = max(position) + 1 > M it recomputes
+  // _compute_dynamic_ntk_parameters, θ·(f·L/M − (f−1))^(d/(d−2)), without α (modeling_rope_utils.py
+  // dynamic_frequency_update). Was: θ·α^(d/(d−2)) at every length.
+  const RopeSpec spec = make_spec(parse(R"({"model_type": "hunyuan_v1_dense", "head_dim": 128, "rope_theta": 10000.0,
+      "max_position_embeddings": 32768, "rope_scaling": {"type": "dynamic", "alpha": 1000.0, "factor": 1.0}})"));
+  const double alpha_base = 10000.0 * std::pow(1000.0, 128.0 / 126.0);
+  EXPECT_DOUBLE_EQ(*spec.params.effective_base, alpha_base);
+  EXPECT_DOUBLE_EQ(*spec_at_position(spec, 32767).params.effective_base, alpha_base);  // L = M
+  EXPECT_DOUBLE_EQ(*spec_at_position(spec, 163839).params.effective_base, 10000.0 * std::pow(5.0, 128.0 / 126.0));
 }
 
 }  // namespace

@@ -133,14 +133,16 @@ TEST(FamilyTable, HunYuanDynamicWithAlphaIsNtkAlpha) {
   const char* config = R"({"model_type": "hunyuan_v1_dense", "head_dim": 128, "rope_theta": 10000.0,
       "max_position_embeddings": 32768, "rope_scaling": {"type": "dynamic", "alpha": 1000.0, "factor": 1.0}})";
   const ModelConfig m = parse(config);
-  EXPECT_EQ(m.rope.type, ScalingType::Default);
-  EXPECT_NEAR(m.rope.base, 1.116e7, 0.0005e7);
-  EXPECT_DOUBLE_EQ(m.rope.base, 10000.0 * std::pow(1000.0, 128.0 / 126.0));
+  EXPECT_EQ(m.rope.type, ScalingType::Dynamic);  // up to max_position_embeddings: the α base
+  EXPECT_EQ(m.rope.ntk_alpha, 1000.0);
   EXPECT_TRUE(m.warnings.empty());  // alpha is understood for HunYuan
   const RopeSpec spec = make_spec(m);
+  const double base = *spec.params.effective_base;
+  EXPECT_NEAR(base, 1.116e7, 0.0005e7);
+  EXPECT_DOUBLE_EQ(base, 10000.0 * std::pow(1000.0, 128.0 / 126.0));
   EXPECT_EQ(spec.rotary_dim, 128);
   EXPECT_EQ(spec.attention_factor(), 1.0);
-  EXPECT_DOUBLE_EQ(spec.params.inv_freq[63], std::pow(m.rope.base, -126.0 / 128.0));
+  EXPECT_DOUBLE_EQ(spec.params.inv_freq[63], std::pow(base, -126.0 / 128.0));
   EXPECT_THAT(english(m.notes), Contains(HasSubstr("HunYuan's NTK-α")));
   // Another family's alpha is not understood, and said so.
   const ModelConfig other = parse(R"({"model_type": "llama", "head_dim": 128, "max_position_embeddings": 4096,

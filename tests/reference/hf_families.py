@@ -49,7 +49,8 @@ An independent port, written from transformers main 357f414cae88d5f592105bd97ec4
 
 Usage: hf_families.py OUT_DIR   writes OUT_DIR/<case>/{config.json,q.npy,q_rope.npy,positions.npy} and
 OUT_DIR/manifest.json: per case the files, the expected verdict, θ and the attention factor HF computes, and the
-factor its attention puts on the softmax scale (null: none).
+factor its attention puts on the softmax scale (null: none); freq_theta: the rotary class's inv_freq before any
+sequence where the dump's differ (HunYuan past max_position_embeddings: the dynamic update's).
 """
 import json
 import math
@@ -212,6 +213,29 @@ CASES = [
         model_type="hunyuan_v1_dense", hidden_size=4096, num_attention_heads=32, head_dim=128,
         max_position_embeddings=262144, rope_theta=10000.0, rope_scaling=dict(type="dynamic", alpha=1000.0, factor=1.0)),
          apply="half", theta=10000.0 * 1000.0 ** (128 / 126), head=128),
+    # HunYuan past max_position_embeddings (32768, Hunyuan-A13B's): its forward keeps @dynamic_rope_update
+    # (modeling_rope_utils.py dynamic_frequency_update), so seq_len = max(position) + 1 = 163840 > M recomputes
+    # _compute_dynamic_ntk_parameters: θ·(f·L/M − (f−1))^(d/(d−2)) = 1e4·5^(128/126), α dropped.
+    dict(name="hunyuan_past_max_position_f64", config=dict(
+        model_type="hunyuan_v1_dense", hidden_size=4096, num_attention_heads=32, head_dim=128,
+        max_position_embeddings=32768, rope_theta=10000.0, rope_scaling=dict(type="dynamic", alpha=1000.0, factor=1.0)),
+         apply="half", theta=10000.0 * (163840 / 32768) ** (128 / 126), init_theta=10000.0 * 1000.0 ** (128 / 126),
+         head=128),
+    # Gemma 4 ignores rope_scaling and a top-level rope_theta (Gemma4TextConfig.convert_rope_params_to_dict at
+    # 351f643ab9f5 returns the keys untouched): the class's proportional RoPE at 1e6 on the full layers.
+    dict(name="gemma4_rope_scaling_ignored_f64", config=dict(
+        model_type="gemma4_text", num_hidden_layers=6, rope_theta=5000.0,
+        rope_scaling=dict(rope_type="linear", factor=8.0)),
+         apply="half", kind="proportional", theta=1e6, head=512, flags=["--layer-type", "full_attention"]),
+    # MLA head dims omitted: DeepseekV3Config's qk_rope 64 and qk_nope 128 (configuration_deepseek_v3.py at
+    # 0fc683d1cd94), Mistral4Config's 64 and 64 (configuration_mistral4.py at 454194bd240b, partial 0.5 of 128).
+    dict(name="deepseek_v3_class_mla_dims_f64", config=dict(
+        model_type="deepseek_v3", hidden_size=7168, num_attention_heads=128, max_position_embeddings=163840),
+         apply="deinterleave", theta=10000.0, head=192, rot=64, offset=128),
+    dict(name="mistral4_class_mla_dims_f64", config=dict(
+        model_type="mistral4", hidden_size=4096, num_attention_heads=32, max_position_embeddings=1048576,
+        rope_parameters=dict(rope_type="default", rope_theta=10000.0, partial_rotary_factor=0.5)),
+         apply="deinterleave", theta=10000.0, head=128, rot=64, offset=64),
     # OLMo 3 (modular_olmo3.py Olmo3Model.rotary_embs, transformers PR #45945): YaRN on the full layers only.
     dict(name="olmo3_full_yarn_f64", config=dict(
         model_type="olmo3", hidden_size=5120, num_attention_heads=40, max_position_embeddings=65536,
@@ -659,6 +683,10 @@ def main():
                              nope=case.get("nope_layer", case["apply"] == "none"),
                              matches=case.get("matches"), flags=case.get("flags", []) + (["--bf16-bits"] if dtype == "bf16" else []),
                              theta=[float(x) for x in inv], attention_factor=float(attn), rotary_dim=case.get("rot", case["head"]),
+                             # the rotary class's inv_freq buffer before any sequence (what `rope frequencies` shows),
+                             # where a dynamic update gave the dump other frequencies
+                             freq_theta=[float(x) for x in default_inv_freq(case["init_theta"], case["head"])]
+                             if "init_theta" in case else None,
                              softmax_scale=softmax_scale_multiplier(case), softmax_scale_value=softmax_scale_value(case)))
     with open(os.path.join(out_dir, "manifest.json"), "w") as f:
         json.dump(manifest, f, indent=1)

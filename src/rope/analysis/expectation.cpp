@@ -21,6 +21,8 @@ RopeExpectation expectation_from_rope(ModelRope rope, const ExpectationRequest& 
     other_list = spec_at_position(rope.spec, other_is_short ? 0.0 : l0).params.inv_freq;
     rope.spec = chosen;
   }
+  // Dynamic NTK (and HunYuan's NTK-α): HF's dynamic update computes the frequencies at seq_len = max(position_ids) + 1.
+  if (!rope.plain && rope.model.rope.type == ScalingType::Dynamic) rope.spec = spec_at_position(rope.spec, q.max_position);
   RopeExpectation e;
   e.head_dim = head_dim;
   // The error model of the angles (angle_error.hpp): the one asked for, else ggml's for a GGUF (llama.cpp computes it).

@@ -81,6 +81,12 @@ FamilyRows parse_table() {
     f.layers_source = row.value("layers_source", std::string());
     if (row.contains("default_rope_parameters")) f.default_rope_parameters = row.at("default_rope_parameters").dump();
     if (row.contains("default_head_dim")) f.default_head_dim = row.at("default_head_dim").get<long>();
+    if (row.contains("default_qk_rope_head_dim")) f.default_qk_rope_head_dim = row.at("default_qk_rope_head_dim").get<long>();
+    if (row.contains("default_qk_nope_head_dim")) f.default_qk_nope_head_dim = row.at("default_qk_nope_head_dim").get<long>();
+    if (row.contains("rope_type_aliases")) {
+      for (const auto& [from, to] : row.at("rope_type_aliases").items()) f.rope_type_aliases.emplace_back(from, to.get<std::string>());
+    }
+    f.rope_parameters_only = row.value("rope_parameters_only", false);
     if (row.contains("original_max_position_embeddings_attribute")) {
       f.original_max_position_embeddings_attribute = row.at("original_max_position_embeddings_attribute").get<long>();
     }

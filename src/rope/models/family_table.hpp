@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "rope/core/types.hpp"
@@ -87,6 +88,16 @@ struct ModelFamily {
   /// (Mistral 4), not of the rotated qk_rope_head_dim; empty: of head_dim.
   std::string partial_rotary_of;
   std::optional<long> default_head_dim;               ///< the class's head_dim
+  /// Multi-head latent attention: the class's qk_rope_head_dim and qk_nope_head_dim when the config has none
+  /// (DeepseekV3Config 64 and 128, Mistral4Config 64 and 64).
+  std::optional<long> default_qk_rope_head_dim;
+  std::optional<long> default_qk_nope_head_dim;
+  /// The class's own rope_type renames ("yarn" -> "longrope": Phi3Config.convert_rope_params_to_dict), as
+  /// (from, to) pairs.
+  std::vector<std::pair<std::string, std::string>> rope_type_aliases;
+  /// The class reads rope_parameters only: a rope_scaling key and a top-level rope_theta are ignored
+  /// (Gemma4TextConfig.convert_rope_params_to_dict returns the keys untouched).
+  bool rope_parameters_only = false;
   /// The class declares original_max_position_embeddings (Phi3Config: default 4096): HF v5's
   /// standardize_rope_params puts that attribute (the config's top-level key, else this default) into a llama3,
   /// yarn or longrope block, over the block's own value.

@@ -63,14 +63,27 @@ void ConfigParser::select_text_config() {
 
 void ConfigParser::read_head_dim() {
   const json& c = *cfg_;
-  if (const auto rope_dim = r_.count(c, prefix_, "qk_rope_head_dim")) {
+  // Multi-head latent attention; the class's qk_rope_head_dim and qk_nope_head_dim when the config has none
+  // (DeepseekV3Config, Mistral4Config: data/families.json).
+  const ModelFamily* mla = find_model_family(m_.model_type);
+  if (mla && !mla->default_qk_rope_head_dim) mla = nullptr;
+  const auto class_default = [&](const char* key, std::optional<long> given, std::optional<long> fallback) {
+    if (given || !fallback) return given;
+    origin(key, std::to_string(*fallback), msg("HF {0} default", mla->config_class));
+    note(msg("{0} not given: HF's {1} default {2} assumed ({3})", key, mla->config_class, *fallback, mla->source));
+    return fallback;
+  };
+  const auto given_rope_dim = r_.count(c, prefix_, "qk_rope_head_dim");
+  if (const auto rope_dim = mla ? class_default("qk_rope_head_dim", given_rope_dim, mla->default_qk_rope_head_dim)
+                                : given_rope_dim) {
     head_dim_ = *rope_dim;
-    origin("head_dim", std::to_string(*rope_dim), child(prefix_, "qk_rope_head_dim"));
-    const auto nope = r_.count(c, prefix_, "qk_nope_head_dim");
+    if (given_rope_dim) origin("head_dim", std::to_string(*rope_dim), child(prefix_, "qk_rope_head_dim"));
+    const auto given_nope = r_.count(c, prefix_, "qk_nope_head_dim");
+    const auto nope = mla ? class_default("qk_nope_head_dim", given_nope, mla->default_qk_nope_head_dim) : given_nope;
     if (nope) {
       if (*nope > kMaxDim) r_.fail(child(prefix_, "qk_nope_head_dim"), fmt::format("must be at most {}, got {}", kMaxDim, *nope));
       m_.qk_nope_head_dim = static_cast<int>(*nope);
-      origin("qk_nope_head_dim", std::to_string(*nope), child(prefix_, "qk_nope_head_dim"));
+      if (given_nope) origin("qk_nope_head_dim", std::to_string(*nope), child(prefix_, "qk_nope_head_dim"));
     }
     note(msg("qk_rope_head_dim {0}: multi-head latent attention rotates only these channels of each head{1}", *rope_dim,
              nope ? msg("; the other qk_nope_head_dim {0} carry no position", *nope) : Message::same("")));

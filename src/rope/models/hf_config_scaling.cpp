@@ -40,11 +40,17 @@ void ConfigParser::select_scaling_dict() {
   const json* v5 = r_.object(*cfg_, prefix_, "rope_parameters");
   if (v4 && v4->empty()) v4 = nullptr;  // HF: `rope_scaling or rope_parameters`; {} is falsy
   if (v5 && v5->empty()) v5 = nullptr;
+  const ModelFamily* family = find_model_family(m_.model_type);
+  if (v4 && family && family->rope_parameters_only) {
+    // Gemma4TextConfig.convert_rope_params_to_dict returns the keys untouched: rope_scaling is never read.
+    note(msg("{0} is ignored: HF's {1} reads rope_parameters only ({2})", child(prefix_, "rope_scaling"),
+             family->config_class, family->source));
+    v4 = nullptr;
+  }
   if (v4 && v5) {
     note(msg("rope_scaling and rope_parameters are both given: rope_scaling is used, as HF v5 does "
              "(rope_parameters = rope_scaling or rope_parameters)"));
   }
-  const ModelFamily* family = find_model_family(m_.model_type);
   if (v4) {
     scaling_ = {v4, child(prefix_, "rope_scaling")};
   } else if (v5) {
@@ -172,20 +178,20 @@ bool ConfigParser::is_hunyuan() const {
 
 // HunYuan's NTK-α (transformers 357f414c, models/hunyuan_v1_dense/modeling_hunyuan_v1_dense.py:324-331, and
 // hunyuan_v1_moe the same): rope_type dynamic with alpha builds inv_freq from base θ·α^(d/(d−2)), d = head_dim,
-// over the whole head, attention factor 1: plain RoPE of that base up to max_position_embeddings.
+// over the whole head, attention factor 1. Its forward keeps @dynamic_rope_update: a sequence longer than
+// max_position_embeddings recomputes inv_freq with ROPE_INIT_FUNCTIONS["dynamic"] (_compute_dynamic_ntk_parameters:
+// rope_theta and factor, no α) (modeling_rope_utils.py dynamic_rope_update, dynamic_frequency_update).
 void ConfigParser::read_ntk_alpha(double alpha) {
   RopeConfig& rope = m_.rope;
   const double theta = rope.base;
   const double d = static_cast<double>(head_dim_);
-  rope.type = ScalingType::Default;
-  rope.base = theta * std::pow(alpha, d / (d - 2));
-  origin("rope_type", "default", msg("{0}: HunYuan's NTK-α (dynamic with alpha)", child(scaling_.path, "alpha")));
-  origin("rope_theta", num(rope.base),
-         Message::same(fmt::format("θ·α^(d/(d−2)) = {} · {}^({}/{})", num(theta), num(alpha), head_dim_, head_dim_ - 2)));
+  rope.ntk_alpha = alpha;
+  origin("alpha", num(alpha), child(scaling_.path, "alpha"));
   note(msg("HunYuan's NTK-α ({0} {1}): base = θ·α^(d/(d−2)) = {2} over head_dim {3}, attention factor 1 "
-           "(modeling_hunyuan_v1_dense.py:324-331); beyond max_position_embeddings HF's dynamic update recomputes the "
-           "frequencies, which rope does not model",
-           child(scaling_.path, "alpha"), num(alpha), num(rope.base), head_dim_));
+           "(modeling_hunyuan_v1_dense.py:324-331), for sequences up to max_position_embeddings; a longer one makes HF's "
+           "dynamic update (modeling_rope_utils.py dynamic_rope_update) recompute θ·(f·L/M − (f−1))^(d/(d−2)) without α, "
+           "L = max(position) + 1",
+           child(scaling_.path, "alpha"), num(alpha), num(theta * std::pow(alpha, d / (d - 2))), head_dim_));
 }
 
 /// Ministral 3 and Mistral 4 (the family table's query_scaling): the query scaled by (S21) on every layer, β and
@@ -236,7 +242,17 @@ void ConfigParser::read_scaling() {
   if (rope_type && legacy && *rope_type != *legacy) {
     note(msg("{0}.type '{1}' is ignored: rope_type '{2}' wins (HF)", p, *legacy, *rope_type));
   }
-  const auto text = rope_type ? rope_type : legacy;
+  auto text = rope_type ? rope_type : legacy;
+  if (const ModelFamily* family = find_model_family(m_.model_type); family && text) {
+    // Phi3Config.convert_rope_params_to_dict: "su" and "yarn" are read as longrope.
+    for (const auto& [from, to] : family->rope_type_aliases) {
+      if (*text != from) continue;
+      note(msg("{0} '{1}' is read as {2}: HF's {3} renames it ({4})", type_path, from, to, family->config_class,
+               family->source));
+      text = to;
+      break;
+    }
+  }
   if (!text) {
     if (has_any_scaling_key(s)) r_.fail(p, "missing rope_type (or the legacy type)");
     origin("rope_type", "default", msg("{0} has no rope_type", p));
@@ -261,10 +277,7 @@ void ConfigParser::read_scaling() {
     note(msg("{0}: legacy key 'type' read as rope_type", type_path));
   }
   if (rope.type == ScalingType::Dynamic && is_hunyuan()) {
-    if (const auto alpha = r_.positive(s, p, "alpha")) {
-      read_ntk_alpha(*alpha);
-      return;
-    }
+    if (const auto alpha = r_.positive(s, p, "alpha")) read_ntk_alpha(*alpha);
   }
   if (rope.type == ScalingType::Default) return;
 

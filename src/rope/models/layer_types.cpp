@@ -127,12 +127,29 @@ void read_layer_types(const json& doc, const std::string& name, ModelConfig& m) 
     }
     const double local = r.positive(c, prefix, "rope_local_base_freq").value_or(10000.0);
     LayerTypeRope sliding{"sliding_attention", layers_named("sliding_attention"), true, {}, {}};
-    sliding.config = reparse(doc, name, text, [local](json& o) {
-      o.erase("rope_scaling");
-      o.erase("rope_parameters");
-      o["rope_theta"] = local;
-    });
-    sliding.from = msg("rope_local_base_freq {0}, no scaling", num(local));
+    // HF v5 (Gemma3TextConfig.convert_rope_params_to_dict): rope_parameters keyed by layer type keep their
+    // sliding_attention block, its rope_theta set by default from rope_local_base_freq (else 10000).
+    const json* v5 = Reader::find(c, "rope_parameters");
+    const json* block = v5 && v5->is_object() ? Reader::find(*v5, "sliding_attention") : nullptr;
+    if (block && block->is_object()) {
+      json own = *block;
+      if (!own.contains("rope_theta")) own["rope_theta"] = local;
+      sliding.config = reparse(doc, name, text, [&own](json& o) {
+        o.erase("rope_scaling");
+        o["rope_parameters"] = json{{"sliding_attention", own}};
+      });
+      sliding.from = block->contains("rope_theta")
+                         ? Message::same(child(child(prefix, "rope_parameters"), "sliding_attention"))
+                         : msg("{0}, rope_theta from rope_local_base_freq {1}",
+                               child(child(prefix, "rope_parameters"), "sliding_attention"), num(local));
+    } else {
+      sliding.config = reparse(doc, name, text, [local](json& o) {
+        o.erase("rope_scaling");
+        o.erase("rope_parameters");
+        o["rope_theta"] = local;
+      });
+      sliding.from = msg("rope_local_base_freq {0}, no scaling", num(local));
+    }
     LayerTypeRope full{"full_attention", layers_named("full_attention"), true, m.rope, msg("rope_theta and the scaling block")};
     m.layer_types = {sliding, full};
     m.layer_type = "full_attention";
@@ -230,12 +247,13 @@ void read_layer_types(const json& doc, const std::string& name, ModelConfig& m) 
   // v5: rope_parameters keyed by layer type; the class's own when the config has none (Gemma 4).
   const json* v5 = Reader::find(c, "rope_parameters");
   json class_parameters;
-  if ((!v5 || (v5->is_object() && v5->empty())) && !Reader::find(c, "rope_scaling") && family &&
-      !family->default_rope_parameters.empty()) {
+  // Gemma 4's class never reads rope_scaling (the family table's rope_parameters_only).
+  const bool v4 = Reader::find(c, "rope_scaling") && !(family && family->rope_parameters_only);
+  if ((!v5 || (v5->is_object() && v5->empty())) && !v4 && family && !family->default_rope_parameters.empty()) {
     class_parameters = json::parse(family->default_rope_parameters);
     v5 = &class_parameters;
   }
-  if (v5 && v5->is_object() && !v5->empty() && !Reader::find(c, "rope_scaling")) {
+  if (v5 && v5->is_object() && !v5->empty() && !v4) {
     // The class's layer_types when the config has none (Gemma4TextConfig: every 6th layer full, the last forced full).
     if (names.empty() && family && family->layer_pattern) {
       const LayerPattern& pattern = *family->layer_pattern;

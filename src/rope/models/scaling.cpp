@@ -161,6 +161,20 @@ RopeParameters rope_parameters(const RopeConfig& config) {
       const long M = require(c.max_position_embeddings, c.type, "max_position_embeddings");
       check_factor(f, p);
       const long L = c.seq_len ? std::max(*c.seq_len, M) : M;
+      if (c.ntk_alpha && L == M) {
+        // HunYuan's rotary class (modeling_hunyuan_v1_dense.py): base·α^(head_dim/(head_dim−2)) until the dynamic
+        // update first recomputes (a sequence longer than M).
+        const double b = ntk_base(k.base, *c.ntk_alpha, c.head_dim, c.type);
+        p.inv_freq = frequencies(k.d, b);
+        p.factor = f;
+        p.factor_rule = kExplicitFactor;
+        p.effective_base = b;
+        p.attention_rule = no_attention;
+        p.notes.push_back(msg("NTK-α: base·α^(d/(d−2)) = {0}·{1}^({2}/{3}) while L = max(seq_len, M) = M = {4}; past M, HF's "
+                              "dynamic update recomputes base·(f·L/M − (f−1))^(d/(d−2)) without α",
+                              k.base, *c.ntk_alpha, c.head_dim, c.head_dim - 2, M));
+        break;
+      }
       const double x = f * static_cast<double>(L) / static_cast<double>(M) - (f - 1.0);
       const double b = ntk_base(k.base, x, k.d, c.type);
       p.inv_freq = frequencies(k.d, b);

@@ -56,6 +56,9 @@ struct RopeConfig {
   std::vector<double> short_factor;                      ///< longrope, d/2 numbers
   std::vector<double> long_factor;                       ///< longrope, d/2 numbers
   std::optional<long> seq_len;  ///< current sequence length (dynamic; longrope picks its list by it)
+  /// dynamic: HunYuan's NTK-α, base·α^(head_dim/(head_dim−2)) while L = max(seq_len, M) is M; past M, HF's dynamic
+  /// update recomputes (S4) from base without α.
+  std::optional<double> ntk_alpha;
 
   /// d = int(head_dim · partial_rotary_factor) (HF), checked even and >= 2.
   /// @throws InvalidArgument if head_dim is outside [2, kMaxDim], partial_rotary_factor outside (0, 1],
