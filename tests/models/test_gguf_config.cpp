@@ -28,7 +28,7 @@ using test::gguf_path;
 /// The preset's frequencies and attention factor against the GGUF file's: the same parameters through the
 /// same code must give the same doubles, up to the float32 rounding of the values stored in the file
 /// (relative 2^-24 ≈ 6e-8 on base or factors moves a frequency by about that much; 1e-6 bounds it).
-void expect_same_rope(const std::string& file, const std::string& preset, double rtol) {
+void expect_same_rope_as_preset(const std::string& file, const std::string& preset, double rtol) {
   SCOPED_TRACE(file);
   const GgufModel g = read_gguf_model(gguf_path(file));
   const RopeParameters a = rope_parameters(g.model.rope);
@@ -56,19 +56,19 @@ TEST(GgufConfig, Llama31FromRopeFreqs) {
   EXPECT_GT(*g.rope_freqs_difference, 0.0);
   EXPECT_THAT(english(g.model.origin), Contains("rope_theta: 500000 (llama.rope.freq_base)"));
   EXPECT_THAT(english(g.model.origin), Contains("max_position_embeddings: 131072 (llama.context_length)"));
-  expect_same_rope("llama-3.1-8b.gguf", "llama-3.1-8b", 0.0);
+  expect_same_rope_as_preset("llama-3.1-8b.gguf", "llama-3.1-8b", 0.0);
 }
 
 TEST(GgufConfig, FrequenciesEqualThePresets) {
-  expect_same_rope("qwen2.5-7b.gguf", "qwen2.5-7b", 0.0);
-  expect_same_rope("qwen3-8b-v2.gguf", "qwen3-8b", 0.0);
-  expect_same_rope("gemma-3-4b.gguf", "gemma-3-4b", 0.0);
-  expect_same_rope("mistral-7b-v0.1.gguf", "mistral-7b-v0.1", 0.0);
-  expect_same_rope("llama-2-7b-be.gguf", "llama-2-7b", 0.0);
+  expect_same_rope_as_preset("qwen2.5-7b.gguf", "qwen2.5-7b", 0.0);
+  expect_same_rope_as_preset("qwen3-8b-v2.gguf", "qwen3-8b", 0.0);
+  expect_same_rope_as_preset("gemma-3-4b.gguf", "gemma-3-4b", 0.0);
+  expect_same_rope_as_preset("mistral-7b-v0.1.gguf", "mistral-7b-v0.1", 0.0);
+  expect_same_rope_as_preset("llama-2-7b-be.gguf", "llama-2-7b", 0.0);
   // Phi-3's attention factor is stored as float32 in the file (rope.scaling.attn_factor), HF computes it in
   // double from the same formula: relative 2^-24.
-  expect_same_rope("phi-3-mini-128k.gguf", "phi-3-mini-128k", 1e-7);
-  expect_same_rope("deepseek-v3.gguf", "deepseek-v3", 0.0);
+  expect_same_rope_as_preset("phi-3-mini-128k.gguf", "phi-3-mini-128k", 1e-7);
+  expect_same_rope_as_preset("deepseek-v3.gguf", "deepseek-v3", 0.0);
 }
 
 TEST(GgufConfig, RopeTypeAndLayoutPerArchitecture) {
