@@ -11,11 +11,11 @@
 #include <limits>
 #include <fmt/format.h>
 #include <mutex>
-#include <omp.h>
 
 #include "rope/analysis/precision.hpp"
 #include "rope/core/constants.hpp"
 #include "rope/core/error.hpp"
+#include "rope/core/workers.hpp"
 
 namespace rope {
 namespace {
@@ -333,28 +333,24 @@ std::vector<DumpComparison> compare_blocks(const BlockShape& shape, const std::v
   std::vector<Tally> firsts(nv);  // the first failure over the threads
   const long B = std::max<long>(1, std::min(block_positions, shape.seq));  // a short dump: tables for its positions only
   const long blocks = (shape.seq + B - 1) / B;
-  std::atomic<long> done{0};
+  std::atomic<long> next{0}, done{0};
+  std::atomic<bool> stop{false};
   std::exception_ptr error;
   std::mutex lock;
-#pragma omp parallel
-  {
-    BlockBuffers buffers;
-    PositionScratch scratch;
-    std::vector<Tally> tally(nv);
-    std::vector<std::vector<double>> cs(nv), sn(nv), term(nv), kt2(nv), scale(nv);
-    for (std::size_t k = 0; k < nv; ++k) {
-      tally[k].channel.assign(static_cast<std::size_t>(shape.d), 0.0);
-      tally[k].group_failing.assign(static_cast<std::size_t>(shape.groups), 0);
-      const auto n = static_cast<std::size_t>(B * setups[k].half);
-      cs[k].resize(n), sn[k].resize(n), term[k].resize(n), kt2[k].resize(n), scale[k].resize(static_cast<std::size_t>(B));
-    }
-#pragma omp for schedule(dynamic, 1)
-    for (long blk = 0; blk < blocks; ++blk) {
-      {
-        std::lock_guard<std::mutex> hold(lock);
-        if (error) continue;
+  // One worker a thread (core/workers.hpp), each taking the next block.
+  const auto worker = [&](int thread) {
+    try {
+      BlockBuffers buffers;
+      PositionScratch scratch;
+      std::vector<Tally> tally(nv);
+      std::vector<std::vector<double>> cs(nv), sn(nv), term(nv), kt2(nv), scale(nv);
+      for (std::size_t k = 0; k < nv; ++k) {
+        tally[k].channel.assign(static_cast<std::size_t>(shape.d), 0.0);
+        tally[k].group_failing.assign(static_cast<std::size_t>(shape.groups), 0);
+        const auto n = static_cast<std::size_t>(B * setups[k].half);
+        cs[k].resize(n), sn[k].resize(n), term[k].resize(n), kt2[k].resize(n), scale[k].resize(static_cast<std::size_t>(B));
       }
-      try {
+      for (long blk = next++; blk < blocks && !stop; blk = next++) {
         const long s0 = blk * B, s1 = std::min(shape.seq, s0 + B);
         BlockView view;
         fetch(s0, s1, buffers, view);
@@ -373,19 +369,21 @@ std::vector<DumpComparison> compare_blocks(const BlockShape& shape, const std::v
           }
         }
         const long finished = ++done;
-        if (progress && *progress && omp_get_thread_num() == 0) (*progress)(static_cast<double>(finished) / static_cast<double>(blocks));
-      } catch (...) {
-        std::lock_guard<std::mutex> hold(lock);
-        if (!error) error = std::current_exception();
+        if (progress && *progress && thread == 0) (*progress)(static_cast<double>(finished) / static_cast<double>(blocks));
       }
+      std::lock_guard<std::mutex> hold(lock);
+      for (std::size_t k = 0; k < nv; ++k) {
+        merge(out[k], tally[k]);
+        const Tally& t = tally[k];
+        if (t.first_seq >= 0 && firsts[k].before(t.first_seq, t.first_group, t.first_rank)) firsts[k] = t;
+      }
+    } catch (...) {
+      stop = true;
+      std::lock_guard<std::mutex> hold(lock);
+      if (!error) error = std::current_exception();
     }
-    std::lock_guard<std::mutex> hold(lock);
-    for (std::size_t k = 0; k < nv; ++k) {
-      merge(out[k], tally[k]);
-      const Tally& t = tally[k];
-      if (t.first_seq >= 0 && firsts[k].before(t.first_seq, t.first_group, t.first_rank)) firsts[k] = t;
-    }
-  }
+  };
+  run_workers(worker_count(blocks), worker);
   if (error) std::rethrow_exception(error);
   for (std::size_t k = 0; k < nv; ++k) {
     const Tally& t = firsts[k];

@@ -1,0 +1,21 @@
+/// @file
+/// Work spread over the cores on plain threads, joined before the call returns: for the streaming kernels of
+/// check and identify, which run once per process. An OpenMP team would do the same, but its idle threads
+/// spin for milliseconds after the work (GOMP_SPINCOUNT), which a process that lives 30 ms pays for
+/// (docs/performance.md, "Start-up").
+#pragma once
+
+#include <functional>
+
+namespace rope {
+
+/// How many workers `tasks` independent tasks get: at most one a task, and at most OpenMP's thread count
+/// (the cores, or OMP_NUM_THREADS when set, so that one setting governs every kernel); at least 1.
+int worker_count(long tasks);
+
+/// Calls work(0) on the calling thread and work(1) … work(count − 1) on threads of their own, and returns when
+/// every call has. A thread the system refuses is left out (its work index is not called), so `work` must take
+/// its tasks from a shared counter rather than by index. An exception must not leave `work`.
+void run_workers(int count, const std::function<void(int)>& work);
+
+}  // namespace rope
