@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <map>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <fstream>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -231,6 +232,31 @@ TEST_F(CmdFrequencies, PositionWithAModelShowsItsAnglesAndQueryScaling) {
   // A model with position axes still needs rope apply.
   expect_one_line_error(rope_cli({"frequencies", "--model", "qwen2-vl-7b", "--position", "3"}), 2,
                         "a model with position axes needs rope apply --position t,h,w");
+}
+
+TEST_F(CmdFrequencies, PositionOfADynamicModelTakesTheFrequenciesAtSeqLenPositionPlusOne) {
+  // HF's dynamic update (modeling_rope_utils.py dynamic_rope_update, _compute_dynamic_ntk_parameters): at
+  // seq_len = max(position_ids) + 1 = 8192 > M = 4096, base' = base·(f·L/M − (f − 1))^(d/(d − 2)) = 10^4·3^(128/126).
+  std::ofstream(path("d.json")) << R"({"model_type": "llama", "hidden_size": 4096, "num_attention_heads": 32,
+      "max_position_embeddings": 4096, "rope_theta": 10000, "rope_scaling": {"rope_type": "dynamic", "factor": 2.0}})";
+  const Result at = rope_cli({"frequencies", "--config", path("d.json"), "--position", "8191", "--json"});
+  ASSERT_EQ(at.code, 0) << at.err;
+  const nlohmann::json j = nlohmann::json::parse(at.out);
+  const double base = 1e4 * std::pow(3.0, 128.0 / 126.0);
+  EXPECT_NEAR(j["effective_base"].get<double>(), base, 1e-9 * base);
+  EXPECT_NEAR(j["inv_freq"][1].get<double>(), std::pow(base, -2.0 / 128), 1e-15);
+  EXPECT_EQ(j["angle"][1].get<double>(), 8191 * j["inv_freq"][1].get<double>());
+  // Within M, and without --position: the default frequencies; --seq-len, when given, wins over the position.
+  for (const std::vector<std::string>& extra : {std::vector<std::string>{"--position", "4095"}, std::vector<std::string>{},
+                                                std::vector<std::string>{"--position", "8191", "--seq-len", "4096"}}) {
+    std::vector<std::string> args = {"frequencies", "--config", path("d.json"), "--json"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const Result r = rope_cli(args);
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(nlohmann::json::parse(r.out)["effective_base"].get<double>(), 1e4) << fmt::format("{}", fmt::join(extra, " "));
+  }
+  const Result text = rope_cli({"frequencies", "--config", path("d.json"), "--position", "8191"});
+  EXPECT_THAT(text.out, HasSubstr("8192"));  // the note names the L it took
 }
 
 }  // namespace

@@ -274,5 +274,20 @@ TEST_F(CmdInspect, AnIndexerOnTheFirstChannelsShowsItsOwnLayoutAndChannels) {
   EXPECT_THAT(j.out, HasSubstr("\"layout\": \"half\""));
 }
 
+TEST_F(CmdInspect, DynamicNamesTheSeqLenWhoseFrequenciesItCounts) {
+  // With --seq-len 8192 the counts use base' at seq_len 8192 (HF's dynamic update at that length), and say so;
+  // without it, the length of each fact.
+  std::ofstream(path("d.json")) << R"({"model_type": "llama", "hidden_size": 4096, "num_attention_heads": 32,
+      "max_position_embeddings": 4096, "rope_theta": 10000, "rope_scaling": {"rope_type": "dynamic", "factor": 2.0}})";
+  const Result given = rope_cli({"inspect", "--config", path("d.json"), "--seq-len", "8192"});
+  ASSERT_EQ(given.code, 0) << given.err;
+  EXPECT_THAT(given.out, HasSubstr("within max_position_embeddings 4096: 41 of 64 pairs complete a full turn (scaled "
+                                   "frequencies: base' at seq_len 8192, as HF uses at that length)"));
+  const Result plain = rope_cli({"inspect", "--config", path("d.json")});
+  ASSERT_EQ(plain.code, 0) << plain.err;
+  EXPECT_THAT(plain.out, HasSubstr("within max_position_embeddings 4096: 46 of 64 pairs complete a full turn (scaled "
+                                   "frequencies: base' at seq_len 4096, as HF uses at that length)"));
+}
+
 }  // namespace
 }  // namespace rope

@@ -63,6 +63,8 @@ std::vector<int> ggml_fourth_slot_pairs(const RopeExpectation& e) {
   return pairs;
 }
 
+std::size_t height_component(const AxisPosition& p) { return p.count == 2 ? 0 : 1; }
+
 std::vector<Variant> check_variants(const RopeExpectation& e) {
   std::vector<Variant> v;
   const int r = e.rotary_dim();
@@ -124,11 +126,9 @@ std::vector<Variant> check_variants(const RopeExpectation& e) {
   }
   if (e.axes) {
     // Height and width exchanged: a tower's patch at (column, row), M-RoPE's h and w read the other way round.
-    Variant x;
-    x.kind = VariantKind::AxesSwapped, x.spec = e, x.swap_hw = true;
-    v.push_back(std::move(x));
-  }
-  if (e.axes) {
+    Variant swapped;
+    swapped.kind = VariantKind::AxesSwapped, swapped.spec = e, swapped.swap_hw = true;
+    v.push_back(std::move(swapped));
     // M-RoPE's own ways to go wrong: HF's other section order (the same sections, where they fit it), and
     // the multimodal branch never reached, image tokens rotated by their 1-D index in the sequence.
     const SectionOrder order = e.axes->source.order;

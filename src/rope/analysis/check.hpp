@@ -130,8 +130,12 @@ struct Variant {
   bool sequence_index = false;      ///< MropeIgnored: sequence index s has the 1-D position t_0 + s (t_0 the first row's t)
   std::optional<DType> dump_type;   ///< Bf16AsFloat32: the tolerance of this type instead of the dump's
   std::vector<long> restarts;       ///< PositionsRestart: from each index r on, p(s) − p(r) + p(0)
-  bool swap_hw = false;             ///< AxesSwapped: components h and w exchanged (a tower's row and column; M-RoPE's 1, 2)
+  bool swap_hw = false;             ///< AxesSwapped: components h and w exchanged (height_component)
 };
+
+/// The component of a position that is its height; the width is the next one: 0 of a vision tower's
+/// (row, column), 1 of M-RoPE's (t, h, w[, e]). @pre p.multi().
+std::size_t height_component(const AxisPosition& p);
 
 /// The pairs a llama.cpp IMROPE text token (p, p, p, 0) leaves unrotated where Hugging Face's interleaved
 /// M-RoPE map (A3) turns them (Qwen3-VL's sections [24, 20, 20]: pairs 61, 62); empty for any other map.

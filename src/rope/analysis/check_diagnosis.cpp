@@ -133,7 +133,7 @@ CheckReport check_source(const DumpSource& source, long start, const std::vector
   if (!ggml_fourth_slot_pairs(expected).empty() && std::none_of(positions.begin(), positions.end(), fourth)) {
     drop(VariantKind::EslotUnrotated);
   }
-  const auto h_not_w = [](const AxisPosition& p) { return p.multi() && p.value[p.count == 2 ? 0 : 1] != p.value[p.count == 2 ? 1 : 2]; };
+  const auto h_not_w = [](const AxisPosition& p) { return p.multi() && p.value[height_component(p)] != p.value[height_component(p) + 1]; };
   if (std::none_of(positions.begin(), positions.end(), h_not_w)) drop(VariantKind::AxesSwapped);
   report.variants.reserve(report.variants.size() + variants.size());  // `closest` is an index: no pointer into a growing vector
   const std::size_t first_variant = report.variants.size();

@@ -87,10 +87,7 @@ AxisPosition variant_position(const Variant& v, const std::vector<AxisPosition>&
     break;
   }
   for (int k = 0; k < p.count; ++k) p.value[static_cast<std::size_t>(k)] += v.position_offset;
-  if (v.swap_hw && p.count > 1) {  // (h, w) → (w, h): a tower's (row, column), or M-RoPE's components 1 and 2
-    const std::size_t h = p.count == 2 ? 0 : 1;
-    std::swap(p.value[h], p.value[h + 1]);
-  }
+  if (v.swap_hw && p.multi()) std::swap(p.value[height_component(p)], p.value[height_component(p) + 1]);
   return p;
 }
 

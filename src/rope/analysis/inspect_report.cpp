@@ -116,7 +116,8 @@ InspectNumbers inspect_numbers(const ModelRope& rr) {
       which = Message::same(at.config.seq_len && *at.config.seq_len > p.original_max_position ? "long_factor"
                                                                                             : "short_factor");
     } else if (c.type == ScalingType::Dynamic) {
-      which = msg("base' at seq_len {0}", format_number(L));
+      // --seq-len, when given, is the one used (spec_at_position keeps it)
+      which = msg("base' at seq_len {0}", format_number(at.config.seq_len ? static_cast<double>(*at.config.seq_len) : L));
     }
     n.facts.push_back({what, L, turning, half, which});
   };

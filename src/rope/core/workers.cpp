@@ -8,9 +8,9 @@
 
 namespace rope {
 
-int worker_count(long tasks) {
-  return static_cast<int>(std::max<long>(1, std::min<long>(tasks, omp_get_max_threads())));
-}
+int worker_count(long tasks, int threads) { return static_cast<int>(std::max<long>(1, std::min<long>(tasks, threads))); }
+
+int worker_count(long tasks) { return worker_count(tasks, omp_get_max_threads()); }
 
 void run_workers(int count, const std::function<void(int)>& work) {
   std::vector<std::thread> pool;

@@ -12,6 +12,8 @@ namespace rope {
 /// How many workers `tasks` independent tasks get: at most one a task, and at most OpenMP's thread count
 /// (the cores, or OMP_NUM_THREADS when set, so that one setting governs every kernel); at least 1.
 int worker_count(long tasks);
+/// The same with the thread count given: min(tasks, threads), at least 1.
+int worker_count(long tasks, int threads);
 
 /// Calls work(0) on the calling thread and work(1) … work(count − 1) on threads of their own, and returns when
 /// every call has. A thread the system refuses is left out (its work index is not called), so `work` must take

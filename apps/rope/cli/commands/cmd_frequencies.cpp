@@ -91,17 +91,19 @@ int run_scaled_frequencies(const FrequenciesOptions& opt, const ModelRope& rr, s
   if (opt.position && rr.spec.axes) {
     throw InvalidArgument(error_msg("--position prints the angles at one position: a model with position axes needs rope apply --position t,h,w"));
   }
-  const RopeParameters& p = rr.spec.params;
-  // --position m: the angles m·θ_i of the scaled frequencies, and the query scaling s(m) (S21) of a model that has one.
+  // --position m: the angles m·θ_i of the scaled frequencies, and the query scaling s(m) (S21) of a model that has one;
+  // dynamic and longrope at the frequencies HF uses there (seq_len = m + 1 unless --seq-len), as rope matrix.
   const double m = opt.position.value_or(0.0);
+  const RopeSpec spec = opt.position ? spec_at_position(rr.spec, m) : rr.spec;
+  const RopeParameters& p = spec.params;
   const std::optional<QueryScaling>& qs = rr.model.query_scaling;
   const Eigen::VectorXd& scaled = p.inv_freq;
-  const Eigen::VectorXd& original = rr.spec.original;
+  const Eigen::VectorXd& original = spec.original;
   const Eigen::Index half = scaled.size();
   check_heatmap(opt, half);
   // --float32: HF's float32 inv_freq (F1), shown beside rope's float64 one.
   Eigen::VectorXd f32;
-  if (opt.scaling.rope.float32) f32 = inv_freq_float32(rr.spec).cast<double>();
+  if (opt.scaling.rope.float32) f32 = inv_freq_float32(spec).cast<double>();
   const Eigen::VectorXd lambda = wavelengths(original);
   // A zero frequency (proportional's unrotated pairs) has no wavelength: written as inf.
   Eigen::VectorXd lambda_scaled(half), ratio(half);
@@ -115,7 +117,7 @@ int run_scaled_frequencies(const FrequenciesOptions& opt, const ModelRope& rr, s
   };
   const RopeConfig& c = rr.model.rope;
   // With multimodal sections (docs/multi-axis.md): the position axis each pair turns with.
-  const AxisMap* axes = rr.spec.axes ? &*rr.spec.axes : nullptr;
+  const AxisMap* axes = spec.axes ? &*spec.axes : nullptr;
   const auto axis_of = [&](Eigen::Index i) {
     return std::string(axes ? axis_letter(axes->pair_axis[static_cast<std::size_t>(i)]) : "");
   };
@@ -139,7 +141,7 @@ int run_scaled_frequencies(const FrequenciesOptions& opt, const ModelRope& rr, s
     j["rope_type"] = std::string(to_string(c.type));
     j["model"] = rr.model.name;
     j["head_dim"] = c.head_dim;
-    j["rotary_dim"] = rr.spec.rotary_dim;
+    j["rotary_dim"] = spec.rotary_dim;
     j["base"] = c.base;
     j["factor"] = p.factor;
     j["factor_rule"] = p.factor_rule.en;
@@ -171,11 +173,11 @@ int run_scaled_frequencies(const FrequenciesOptions& opt, const ModelRope& rr, s
   if (axes && axes->vision()) {
     // A vision tower: its own ladders (V2)-(V5), no scaling; θ_i original and scaled are the same.
     out << t.tr("2-D vision RoPE frequencies of {0} ({1}): d = {2}, base = {3}, no scaling (docs/multi-axis.md §6)\n\n",
-                model_name(rr.model, t), axes->vision_kind, rr.spec.rotary_dim, format_number(c.base));
+                model_name(rr.model, t), axes->vision_kind, spec.rotary_dim, format_number(c.base));
   } else {
     out << t.tr("RoPE frequencies from {0}{1}: {2} scaling, d = {3} (head_dim {4}), base = {5} (docs/scaling.md)\n",
                 model_name(rr.model, t),
-                layer_text(rr.spec, t), to_string(c.type), rr.spec.rotary_dim, c.head_dim, format_number(c.base));
+                layer_text(spec, t), to_string(c.type), spec.rotary_dim, c.head_dim, format_number(c.base));
     if (c.type != ScalingType::Default) {
       out << t.tr("factor f = {0} ({1}){2}\n", format_number(p.factor), p.factor_rule.in(t.zh()),
                   p.original_max_position > 0
