@@ -51,6 +51,11 @@ def render(doc):
         if "default_qk_rope_head_dim" in r:
             extra += (f"; qk_rope_head_dim {r['default_qk_rope_head_dim']} and qk_nope_head_dim "
                       f"{r['default_qk_nope_head_dim']} when the config has none")
+        if r.get("layer_type_aliases"):
+            extra += "; layer_types names " + ", ".join(f"`{a}` read as `{b}`" for a, b in r["layer_type_aliases"].items())
+        if r.get("unread_code"):
+            extra += (f"; runs its own modeling code ({r['unread_code']['code']}), not read: the values follow "
+                      f"{r['unread_code']['follows']}, and rope says so")
         if r.get("rope_type_aliases"):
             extra += "; rope_type " + ", ".join(f"`{a}` read as `{b}`" for a, b in r["rope_type_aliases"].items())
         if r.get("rope_parameters_only"):

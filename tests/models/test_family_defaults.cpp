@@ -251,5 +251,56 @@ TEST(FamilyDefaults, HunYuanPastMaxPositionEmbeddingsLosesAlpha) {
   EXPECT_DOUBLE_EQ(*spec_at_position(spec, 163839).params.effective_base, 10000.0 * std::pow(5.0, 128.0 / 126.0));
 }
 
+TEST(FamilyDefaults, KimiK2MlaHeadDimsAreItsOwnConfigClasss) {
+  // Kimi K2's config.json names its own configuration_deepseek.py (auto_map; a copy of DeepSeek-V3's), read in
+  // alibaba/rtp-llm rtp_llm/test/model_test/fake_test/testdata/kimi_k2/tokenizer/configuration_deepseek.py at
+  // be512b9420495f9994f961a94da24d0405aa4d70: DeepseekV3Config(qk_rope_head_dim=64, qk_nope_head_dim=128,
+  // rope_theta=10000.0). Without the keys q = cat(q_nope, q_pe) is 192 wide, the last 64 rotating (was: head_dim
+  // 7168 / 64 = 112, every channel rotating, while the softmax scale already used 128 + 64).
+  const ModelConfig m = parse(R"({"model_type": "kimi_k2", "hidden_size": 7168, "num_attention_heads": 64})");
+  const RopeSpec s = make_spec(m);
+  EXPECT_EQ(s.head_dim, 192);
+  EXPECT_EQ(s.rotary_dim, 64);
+  EXPECT_EQ(s.rotary_offset, 128);
+  EXPECT_EQ(m.rope.base, 10000.0);
+  EXPECT_THAT(english(m.notes), Contains(HasSubstr("qk_rope_head_dim not given: HF's DeepseekV3Config")));
+  // Its modeling code (modeling_deepseek.py of the model's repository) has no public copy here: rope says whose
+  // code it follows instead.
+  EXPECT_THAT(english(m.notes), Contains(HasSubstr("its own modeling code")));
+  // Given keys win.
+  EXPECT_EQ(make_spec(parse(R"({"model_type": "kimi_k2", "qk_rope_head_dim": 32, "qk_nope_head_dim": 96})")).head_dim, 128);
+}
+
+TEST(FamilyDefaults, QwenHybridLegacyLayerTypeNamesAreRemapped) {
+  // Qwen3NextConfig, Qwen3_5TextConfig, Qwen3_5MoeTextConfig.__post_init__ (configuration_qwen3_next.py,
+  // configuration_qwen3_5.py, configuration_qwen3_5_moe.py at 008e574391258935f3ecc3035c882e73bbcac419):
+  // a given layer_types goes through remap_legacy_layer_types (configuration_utils.py _LEGACY_LAYER_TYPE_REMAP:
+  // "mamba" -> "linear_attention", "attention" -> "full_attention"). Was: "mamba" layers rotated.
+  for (const char* type : {"qwen3_next", "qwen3_5_text", "qwen3_5_moe_text"}) {
+    SCOPED_TRACE(type);
+    const ModelConfig m = parse(std::string(R"({"model_type": ")") + type + R"(", "head_dim": 256,
+        "layer_types": ["mamba", "mamba", "mamba", "attention"]})");
+    EXPECT_EQ(select_layer_type(m, "0").name, "linear_attention");
+    EXPECT_FALSE(select_layer_type(m, "0").rope);
+    EXPECT_EQ(select_layer_type(m, "3").name, "full_attention");
+    EXPECT_TRUE(select_layer_type(m, "3").rope);
+    EXPECT_THAT(english(m.notes), Contains(HasSubstr("layer type 'mamba' is read as linear_attention")));
+  }
+}
+
+TEST(FamilyDefaults, QwenThreeFiveDefaultThetaIsTenThousand) {
+  // Qwen3_5TextConfig and Qwen3_5MoeTextConfig set no default_theta (configuration_qwen3_5.py,
+  // configuration_qwen3_5_moe.py at 008e574391258935f3ecc3035c882e73bbcac419; modular_qwen3_5.py at
+  // 009e78d6e89fd6f3e68cf81ba95ccc682c8cdda9 subclasses Qwen3NextConfig, which sets none either), so HF v5's
+  // RotaryEmbeddingConfigMixin.default_theta 10_000.0 applies. The published Qwen3.5 configs give 1e7 themselves
+  // (data/models/qwen3.5-9b.json); copies outside transformers that write 1e7 as a class default are not HF's.
+  for (const char* type : {"qwen3_5_text", "qwen3_5_moe_text", "qwen3_next"}) {
+    SCOPED_TRACE(type);
+    const ModelConfig m = parse(std::string(R"({"model_type": ")") + type + R"(", "head_dim": 256,
+        "transformers_version": "4.57.0.dev0"})");
+    EXPECT_EQ(m.rope.base, 10000.0);
+  }
+}
+
 }  // namespace
 }  // namespace rope

@@ -423,6 +423,25 @@ CASES = [
             rope_parameters=dict(rope_type="default", rope_theta=10000000, mrope_section=[11, 11, 10]))),
          apply="half", theta=1e7, head=256, rot=64, mrope=("interleaved", [11, 11, 10]), dtype="bf16",
          flags=["--layer-type", "full_attention"]),
+    # Kimi K2 without qk_rope_head_dim and qk_nope_head_dim: its own configuration_deepseek.py (the config's auto_map;
+    # alibaba/rtp-llm rtp_llm/test/model_test/fake_test/testdata/kimi_k2/tokenizer/configuration_deepseek.py at
+    # be512b9420495f9994f961a94da24d0405aa4d70, "Copy from" DeepSeek-V3's) defaults them to 64 and 128: q =
+    # cat(q_nope, q_pe) 192 wide, the last 64 rotated as DeepSeek-V3's code does (its modeling file has no public copy;
+    # models/deepseek_v3/modeling_deepseek_v3.py stands in, as for the preset above).
+    dict(name="kimi_k2_class_mla_dims_f64", config=dict(
+        model_type="kimi_k2", hidden_size=7168, num_attention_heads=64, max_position_embeddings=131072,
+        rope_theta=50000.0, rope_scaling=dict(type="yarn", factor=32.0, beta_fast=1.0, beta_slow=1.0, mscale=1.0,
+                                              mscale_all_dim=1.0, original_max_position_embeddings=4096)),
+         apply="deinterleave", theta=50000.0, head=192, rot=64, offset=128),
+    # Qwen3-Next with legacy layer_types names: Qwen3NextConfig.__post_init__ (configuration_qwen3_next.py at
+    # 008e574391258935f3ecc3035c882e73bbcac419) remaps them (configuration_utils.py remap_legacy_layer_types: "mamba"
+    # -> "linear_attention", "attention" -> "full_attention"): layer 0 has no RoPE, layer 3 rotates 64 of 256 channels.
+    dict(name="qwen3_next_legacy_mamba_nope_f64", config=dict(
+        model_type="qwen3_next", hidden_size=2048, num_attention_heads=16, head_dim=256, max_position_embeddings=262144,
+        rope_theta=10000000, layer_types=["mamba", "mamba", "mamba", "attention"]), apply="none", head=256,
+         flags=["--layer-type", "0"]),
+    dict(name="qwen3_next_legacy_attention_f64", like="qwen3_next_legacy_mamba_nope_f64", apply="half", theta=1e7,
+         head=256, rot=64, flags=["--layer-type", "3"]),
     # A planted bug still named under the float32 angle model: positions shifted by one.
     dict(name="bug_llama31_plus_one_f64", like="llama31_f64", apply="half", theta=500000.0, head=128, shift=1,
          exit=1, matches="positions-plus-one"),
@@ -471,7 +490,10 @@ def hf_inv_freq(case):
 
 # The attention's softmax scale, outside RoPE: HF's yarn_apply_mscale (read at transformers 0205eec1d869,
 # models/deepseek_v3/modeling_deepseek_v3.py DeepseekV3Attention.__init__, the code Kimi K2 runs, and
-# models/mistral4/modeling_mistral4.py Mistral4Attention.__init__) multiplies qk_head_dim**-0.5 by mscale · mscale,
+# models/mistral4/modeling_mistral4.py Mistral4Attention.__init__: self.scaling = yarn_apply_mscale(config.rope_parameters,
+# qk_head_dim ** -0.5); the older models/mistral4/modular_mistral4.py at 02075795a3a9, which still expands k before the
+# cache and has Mistral4NaiveMoe, set the plain qk_head_dim ** -0.5; 0205eec1d869's latent-KV cache (expand_kv) and
+# even/odd apply_rotary_pos_emb_interleave came after it, so the newer code is followed) multiplies qk_head_dim**-0.5 by mscale · mscale,
 # mscale = yarn_get_mscale(factor, mscale_all_dim) = 0.1·mscale_all_dim·ln(factor) + 1 (1 when factor <= 1), when
 # rope_type is not "default" and mscale_all_dim is not 0. Ministral3Attention (models/ministral3/modeling_ministral3.py)
 # and DeepseekV2Attention (models/deepseek_v2/modeling_deepseek_v2.py at 0233e509531a) keep the plain scale.
@@ -495,9 +517,10 @@ def softmax_scale_multiplier(case):
 #   Gemma3Attention (models/gemma3/modular_gemma3.py) inherits it; Gemma2Config and Gemma3TextConfig default 256;
 #   models/gemma4/modeling_gemma4.py Gemma4TextAttention.__init__ (at 0246b4f33354): 1.0;
 #   models/granite/modeling_granite.py GraniteAttention: config.attention_multiplier, GraniteConfig default 1.0;
-#   DeepseekV2Attention, DeepseekV3Attention (Kimi K2's code), Mistral4Attention (models/mistral4/modular_mistral4.py at
-#   02075795a3a9): qk_head_dim**-0.5 with qk_head_dim = qk_nope_head_dim + qk_rope_head_dim (config defaults 128 + 64,
-#   Mistral4Config 64 + 64 at 008e57439125), times the multiplier above where the family has it;
+#   DeepseekV2Attention, DeepseekV3Attention (Kimi K2's code), Mistral4Attention (models/mistral4/modeling_mistral4.py at
+#   0205eec1d869): qk_head_dim**-0.5 with qk_head_dim = qk_nope_head_dim + qk_rope_head_dim (config defaults 128 + 64,
+#   Kimi K2's own configuration_deepseek.py 128 + 64, Mistral4Config 64 + 64 at 008e57439125), times the multiplier
+#   above where the family has it;
 #   every other family (LlamaAttention): head_dim**-0.5, head_dim = config.head_dim or hidden_size // num_attention_heads.
 QUERY_PRE_ATTN_SCALAR = ("gemma2", "gemma3", "gemma3_text")
 QK_HEAD_DIM = {"deepseek_v2": (128, 64), "deepseek_v3": (128, 64), "kimi_k2": (128, 64), "mistral4": (64, 64)}

@@ -79,6 +79,14 @@ FamilyRows parse_table() {
                                       n.at("layers_default").get<long>()};
     }
     f.layers_source = row.value("layers_source", std::string());
+    if (row.contains("layer_type_aliases")) {
+      for (const auto& [from, to] : row.at("layer_type_aliases").items()) f.layer_type_aliases.emplace_back(from, to.get<std::string>());
+      if (f.layers_source.empty()) throw std::logic_error("data/families.json: " + f.model_type + ": layer_type_aliases without layers_source");
+    }
+    if (row.contains("unread_code")) {
+      f.unread_code = row.at("unread_code").at("code").get<std::string>();
+      f.unread_code_follows = row.at("unread_code").at("follows").get<std::string>();
+    }
     if (row.contains("default_rope_parameters")) f.default_rope_parameters = row.at("default_rope_parameters").dump();
     if (row.contains("default_head_dim")) f.default_head_dim = row.at("default_head_dim").get<long>();
     if (row.contains("default_qk_rope_head_dim")) f.default_qk_rope_head_dim = row.at("default_qk_rope_head_dim").get<long>();

@@ -81,6 +81,12 @@ struct ModelFamily {
   std::string softmax_scale_source;                   ///< HF file and function of it
   std::optional<AttentionScaleRule> attention_scale;  ///< the attention's self.scaling; nullopt: head_dim^−0.5
   std::string layers_source;                          ///< HF file:line of the layer rules
+  /// Layer type names the class renames before reading them (remap_legacy_layer_types: "mamba" ->
+  /// "linear_attention", "attention" -> "full_attention"), as (from, to) pairs.
+  std::vector<std::pair<std::string, std::string>> layer_type_aliases;
+  /// The family runs modeling code of its own repository (the config's auto_map) that rope could not read: that
+  /// code (`code`) and whose code rope's numbers follow instead (`follows`); empty when there is none.
+  std::string unread_code, unread_code_follows;
   /// The class's rope_parameters when the config has none, as JSON text: keyed by layer type (Gemma 4), or one
   /// block (GPT-OSS, Ministral 3, Mistral 4: their __post_init__).
   std::string default_rope_parameters;

@@ -331,6 +331,11 @@ void ConfigParser::read_layout() {
              "rotate_half (half); check the model's code and give {1}",
              type, option_name("layout")));
   }
+  if (const ModelFamily* row = find_model_family(m_.model_type); row && !row->unread_code.empty()) {
+    note(msg("warning: model_type {0} runs its own modeling code ({1}), which rope could not read (no public copy of "
+             "it was found): the numbers here follow HF's {2}, not checked against that code",
+             type, row->unread_code, row->unread_code_follows));
+  }
 }
 
 void ConfigParser::read_positions() {

@@ -111,6 +111,15 @@ void read_layer_types(const json& doc, const std::string& name, ModelConfig& m) 
       names.push_back(v.get<std::string>());
     }
   }
+  // Legacy names the class renames first (Qwen3NextConfig: remap_legacy_layer_types, "mamba" -> "linear_attention").
+  if (const ModelFamily* row = find_model_family(type); row && !row->layer_type_aliases.empty()) {
+    for (const auto& [from, to] : row->layer_type_aliases) {
+      if (std::find(names.begin(), names.end(), from) == names.end()) continue;
+      std::replace(names.begin(), names.end(), from, to);
+      m.notes.push_back(msg("layer type '{0}' is read as {1}: HF's {2} renames it ({3})", from, to, row->config_class,
+                            row->layers_source));
+    }
+  }
   const auto layers_named = [&](const std::string& n) {
     std::vector<int> out;
     for (std::size_t i = 0; i < names.size(); ++i) {
