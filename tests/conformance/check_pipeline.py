@@ -60,9 +60,6 @@ LAYERED = {
     "exaone-moe": (8, every_fourth(8, 3)),       # src/models/exaone-moe.cpp:131: RoPE on the sliding layers only
     "laguna": (8, set()),                        # src/models/laguna.cpp:180-189: sliding layers unscaled
     "gemma4": (4, set()),                        # src/models/gemma4.cpp:191-227: sliding layers' own head and n_rot
-    "gemma2-head": (4, set()),                   # as gemma2, without rope.freq_base_swa
-    "gemma2-27b": (46, set()),                   # as gemma2
-    "gemma3-27b": (62, set()),                   # as gemma3
     "step35": (4, set()),                        # src/models/step35.cpp:244-255: full layers n_rot / 2
     "spark2_5": (4, set()),                      # src/models/spark2-5.cpp:76-87: sliding layers' own head and n_rot
     "deepseek4": (4, set()),                     # src/models/deepseek4.cpp:903-935: compressed layers and the others

@@ -36,6 +36,10 @@ RULES = {"default", "attention_scale_key", "gemma_27b", "one", "mla_mscale", "ke
 # The one graph whose ggml_soft_max_ext is not the token attention: WavTokenizer's PosNet, a block of the audio
 # decoder (src/models/wavtokenizer-dec.cpp), which attends over its convolution's channels; no tokens, no RoPE.
 NOT_TOKEN_ATTENTION = {"wavtokenizer-dec"}
+# The architectures whose graph has no attention: recurrent (RWKV, Mamba), or no graph at all (clip: vision encoders
+# are mtmd's; gptj: named in llama-arch.cpp, no model class in src/llama-model.cpp). Any other without one fails: its
+# attention is built in a way this test does not read.
+NO_ATTENTION = {"arwkv7", "clip", "gptj", "mamba", "mamba2", "rwkv6", "rwkv6qwen2", "rwkv7"}
 
 
 def call_args(text, open_paren):
@@ -215,6 +219,8 @@ def main():
                            f"{r.get('kq_scale_layers_27b')}")
     print(", ".join(f"{n} {k}" for k, n in sorted(counts.items())) + " architectures with attention; without: "
           + ", ".join(without))
+    bad += [f"{n}: no attention found in llama.cpp's graph" for n in sorted(set(without) - NO_ATTENTION)]
+    bad += [f"{n}: listed without attention, but its graph has one" for n in sorted(NO_ATTENTION - set(without))]
     for line in bad:
         print(line)
     print(f"{len(bad)} differences")

@@ -249,7 +249,8 @@ std::vector<PipelineCase> pipeline_cases() {
         .u32("expert_feed_forward_length", 32).u32("expert_shared_feed_forward_length", 32);
     gdn(m);
   });
-  // The softmax scale (kq_scale.tsv; data/families.json's kq_scale rules): n_embd / n_head 128 apart from the head 64.
+  // The softmax scale (kq_scale.tsv; data/families.json's kq_scale rules): n_embd / n_head 128 apart from the head 64;
+  // the Gemmas' sliding layers at rope.freq_base, unscaled, like the others (one RoPE in every layer).
   add("granite-scale", "granite", [](Meta& m) {  // attention.scale (HF's attention_multiplier), granite.cpp:10, 235
     m.model(8192, 2, 2, 64, 64, 10000, 2).f32("logit_scale", 1.0f).f32("attention.scale", 0.015625f);
   });

@@ -205,6 +205,9 @@ TEST(GgufConfig, SoftmaxScaleAsLlamaCppsGraphDecidesIt) {
   // yarn_log_multiplier 0.1 read as mscale_all_dim 1 (deepseek2.cpp:433-443): HF's (0.1·ln 40 + 1)² / √192 too.
   EXPECT_NEAR(scale("deepseek-v3.gguf"), 0.1352337788608801, 1e-15);
   EXPECT_NEAR(scale("deepseek-v3-mla.gguf"), 0.1352337788608801, 1e-15);
+  // GLM-DSA's loader does not read yarn_log_multiplier (0): attn_factor_org = get_mscale(40, 1) / (0.1·ln 40 + 1) ×
+  // (0.1·ln 40 + 1), so mscale = 0.1·ln 40 + 1 all the same (llama-context.cpp:177-211; the conformance tier's glm-dsa).
+  EXPECT_NEAR(scale("glm-dsa-yarn-log.gguf"), 0.1352337788608801, 1e-15);
   // Granite: attention.scale when given (HF's attention_multiplier), else 1/√n_embd_head (granite-swa.cpp:231).
   EXPECT_EQ(scale("granite-swa-scale.gguf"), 0.015625);
   EXPECT_DOUBLE_EQ(scale("granite-swa.gguf"), 1.0 / std::sqrt(128.0));

@@ -74,17 +74,29 @@ void gguf_attention_scale(const GgufFile& file, const std::string& arch, GgufMod
     s.rule = msg("{0}, a constant of the code", "1");
     s.from = msg("llama.cpp: kq_scale = 1, nothing on q ({0})", source);
   } else if (kq.rule == KqRule::MlaMscale) {
-    // The MLA head n_embd_head_k_mla (key_length_mla, else key_length): head_dim as the file gives it.
+    // deepseek2.cpp:431-443: mscale = attn_factor_org · (1 + 0.1 · yarn_log_mul · ln(1/freq_scale)), with attn_factor_org =
+    // yarn_attn_factor · (1 + 0.1 · ln(1/freq_scale)); yarn_attn_factor (llama-context.cpp:177-211) for YaRN is
+    // get_mscale(f, mscale) / get_mscale(f, yarn_log_mul) with the key, get_mscale(f, 1) without, over (1 + 0.1 · ln f),
+    // else 1; × rope.scaling.attn_factor either way. 1/freq_scale: rope.scaling.factor (or rope.scale_linear) unless the
+    // type (default linear, src/llama-model.cpp:1349-1360) is none. The MLA head n_embd_head_k_mla: head_dim as read.
     const RopeConfig& r = g.model.rope;
-    const double f = r.type == ScalingType::Yarn && r.factor ? *r.factor : 1.0;
-    const double m = r.mscale_all_dim.value_or(0.0);
-    // attn_factor_org: llama-context.cpp's yarn_attn_factor, get_mscale(f, mscale) / get_mscale(f, mscale_all_dim)
-    // with a yarn_log_multiplier, else the file's rope.scaling.attn_factor.
-    const double a = m != 0.0 ? yarn_get_mscale(f, r.mscale.value_or(1.0)) / yarn_get_mscale(f, m) : g.attn_factor;
-    const double mscale = a * yarn_get_mscale(f, m);
+    const GgufValue* type = file.find(key_prefix + "rope.scaling.type");
+    const auto type_is = [&](std::string_view t) { return type && type->type == GgufType::String && type->text == t; };
+    const std::optional<double> factor = number(key_prefix + "rope.scaling.factor")
+                                             ? number(key_prefix + "rope.scaling.factor")
+                                             : number(key_prefix + "rope.scale_linear");
+    const double f = !type_is("none") && factor && *factor != 0.0 ? *factor : 1.0;
+    const double l = r.mscale_all_dim.value_or(0.0);  // yarn_log_mul as the row's loader leaves it
+    const double gain = 1.0 + 0.1 * std::log(f);
+    double yarn_attn = 1.0;
+    if (type_is("yarn")) {
+      yarn_attn = (l != 0.0 ? yarn_get_mscale(f, r.mscale.value_or(1.0)) / yarn_get_mscale(f, l) : yarn_get_mscale(f)) / gain;
+    }
+    const double a = yarn_attn * g.attn_factor * gain;
+    const double mscale = a * (1.0 + 0.1 * l * std::log(f));
     s.rule_value = mscale * mscale / std::sqrt(static_cast<double>(g.head_dim));
     s.rule = msg("mscale² / √{0} with mscale = {1:.6g} · (0.1 · {2} · ln {3} + 1) = {4:.6g}", g.head_dim, a,
-                 format_number(m), format_number(f), mscale);
+                 format_number(l), format_number(f), mscale);
     s.from = msg("llama.cpp: kq_scale = mscale² / √n_embd_head_k_mla ({0})", source);
   } else if (kq.rule == KqRule::KeyLengthMla) {
     // The loaders of these rows require key_length_mla and value_length_mla (is_mla), so n_embd_head_k_mla is the key.
