@@ -311,10 +311,11 @@ def main():
         print(f"{'ok  ' if not problems else 'FAIL'} {case:14s} inspect agrees with libllama: {'; '.join(problems) or 'yes'}")
         failed += 1 if problems else 0
     # The softmax scale of every model with RoPE (and attention): libllama's graph against rope inspect (kq_scale_check.py).
-    compared, bad = check_kq_scales(a.rope, a.out, set(models) - set(open(norope).read().split() if os.path.exists(norope) else []))
+    without_rope = set(open(norope).read().split()) if os.path.exists(norope) else set()
+    compared, bad = check_kq_scales(a.rope, a.out, set(models) - without_rope)
     total, failed = total + len(compared), failed + bad
-    for case in ("granite-scale", "gemma2-head", "gemma2-27b", "gemma3-27b", "grok", "gemma4", "deepseek2", "deepseek2-mla",
-                 "llama3", "gpt-oss"):
+    for case in ("granite-scale", "gemma2-head", "gemma2-27b", "gemma3-27b", "grok", "gemma3n", "gemma4", "deepseek2",
+                 "deepseek2-mla", "glm-dsa", "llama3", "gpt-oss"):
         total += 1  # the models of the kq_scale rules (granite, the Gemmas 27B-shaped and not, Grok, MLA) must be compared
         ok = case in compared
         failed += 0 if ok else 1
