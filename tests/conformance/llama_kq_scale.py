@@ -20,16 +20,16 @@ llama-graph.cpp's branch for Grok. Each expression is classified:
   inverse_head            1/n_embd_head (muP)
   output_scale_key        Grok: kq x attention.output_scale, capped, kq_scale 1
 and the set of classes of a graph must be {the row's kq_scale rule, else "default"}; a rule in a row that the graph
-does not use fails too. Gemma 2's capped scores (attn_soft_cap) must be in a row that says so (kq_scale_softcap).
+does not use fails too, and so does an expression this test cannot read. The scores' cap (Gemma 2's attn_soft_cap,
+Grok's branch) must be the row's kq_scale_softcap with the loader's default; Gemma 2/3's 27B layer count and Grok's
+attention.output_scale default those of the loader. A graph without attention must be one of NO_ATTENTION.
 
 Usage: llama_kq_scale.py --src LLAMA_CPP_SOURCE --table data/families.json
 """
-import argparse
-import json
 import re
 import sys
 
-from llama_rope_types import Source, read
+from llama_rope_types import read, source_and_rows
 
 RULES = {"default", "attention_scale_key", "gemma_27b", "one", "mla_mscale", "key_length_mla", "rotary_dim",
          "value_head", "inverse_head", "output_scale_key"}
@@ -160,20 +160,15 @@ class Graph:
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--src", required=True)
-    ap.add_argument("--table", required=True)
-    a = ap.parse_args()
-    src = Source(a.src)
-    header = read(f"{a.src}/src/models/models.h")
+    src, rows = source_and_rows(__doc__)
+    header = read(f"{src.src}/src/models/models.h")
     borrowed = {}
     for m in re.finditer(r"struct llama_model_(\w+) : public llama_model_\w+ \{(.*?)\n\};", header, re.S):
         using = re.search(r"using graph\s*=\s*llama_model_(\w+)::graph", m.group(2))
         if using:
             borrowed[m.group(1)] = using.group(1)
     cases = {v: k for k, v in src.names.items()}
-    hparams_h = read(f"{a.src}/src/llama-hparams.h")
-    rows = {r["architecture"]: r for r in json.loads(read(a.table))["llama_cpp"]["architectures"]}
+    hparams_h = read(f"{src.src}/src/llama-hparams.h")
     bad, counts, without = [], {}, []
     for name in sorted(rows):
         r = rows[name]
