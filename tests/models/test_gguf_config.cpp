@@ -243,10 +243,10 @@ TEST(GgufConfig, SoftmaxScaleRulesOfTheTable) {
   ASSERT_TRUE(g27.softcap.has_value());
   EXPECT_EQ(*g27.softcap, 50.0);
   EXPECT_THAT(g27.softcap_from.en, HasSubstr("llama.cpp's default 50 (src/models/gemma2.cpp:7, 14"));
-  // Grok: the scores × attention.output_scale (0.05 as float32), capped at attn_logit_softcapping; without the keys
-  // llama.cpp's 0.08838834764831845 and 30 (grok.cpp:8-9).
+  // Grok: the scores × attention.output_scale (the float32 0.05, read as its shortest decimal), capped at
+  // attn_logit_softcapping; without the keys llama.cpp's 0.08838834764831845 and 30 (grok.cpp:8-9).
   const AttentionScale grok = scale("grok.gguf");
-  EXPECT_DOUBLE_EQ(grok.value, static_cast<double>(0.05f));
+  EXPECT_DOUBLE_EQ(grok.value, 0.05);
   EXPECT_EQ(grok.softcap.value_or(0), 20.0);
   const AttentionScale grok_defaults = scale("grok-defaults.gguf");
   EXPECT_DOUBLE_EQ(grok_defaults.value, 0.08838834764831845);
