@@ -41,8 +41,9 @@ void gguf_attention_scale(const GgufFile& file, const std::string& arch, GgufMod
   const auto head = [&](const std::string& k) {
     const std::optional<double> v = number(key_prefix + k);
     if (v && *v > 0) return KqHead{static_cast<long>(*v), key_prefix + k};
-    return KqHead{g.n_head > 0 ? embd / g.n_head : g.head_dim,
-                  fmt::format("{}embedding_length / {}attention.head_count", key_prefix, key_prefix)};
+    const long per_head = g.n_head > 0 ? embd / g.n_head : 0;  // llama.cpp's integer division
+    if (per_head <= 0) return KqHead{g.head_dim, "head_dim"};     // no embedding_length: the head as read
+    return KqHead{per_head, fmt::format("{}embedding_length / {}attention.head_count", key_prefix, key_prefix)};
   };
   const auto inverse_sqrt = [](const KqHead& h, AttentionScale& s) {
     s.rule_value = 1.0 / std::sqrt(static_cast<double>(h.size));
