@@ -166,7 +166,9 @@ KQ_SCALE = {
     "attention_scale_key": "`attention.scale` when given and not 0, else 1/√n_embd_head_k",
     "gemma_27b": "q × 1/√(n_embd / n_head) for the 27B ({layers} layers), else q × 1/√n_embd_head_k; kq_scale 1",
     "one": "1 (nothing on q)",
-    "mla_mscale": "mscale² / √n_embd_head_k_mla, mscale = attn_factor · (1 + 0.1 · yarn_log_multiplier · ln factor)",
+    "mla_mscale": ("mscale² / √n_embd_head_k_mla, mscale = a · (1 + 0.1 · yarn_log_multiplier · ln f), a = "
+                   "`rope.scaling.attn_factor` × (YaRN with yarn_log_multiplier: get_mscale(f, mscale) / "
+                   "get_mscale(f, yarn_log_multiplier); else 1 + 0.1 · ln f)"),
     "key_length_mla": "1/√n_embd_head_k_mla (`attention.key_length_mla`)",
     "rotary_dim": "1/√n_rot (`rope.dimension_count`)",
     "value_head": "1/√n_embd_head_v (`attention.value_length`, else n_embd / n_head)",
