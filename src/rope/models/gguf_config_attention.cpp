@@ -104,8 +104,8 @@ void gguf_attention_scale(const GgufFile& file, const std::string& arch, GgufMod
     inverse_sqrt(head("attention.key_length_mla").from == key_prefix + "attention.key_length_mla"
                      ? head("attention.key_length_mla") : head_k, s);
     s.from = row && row->sliding && row->sliding->own_dims
-                 ? msg("llama.cpp: kq_scale = 1/√n_embd_head_k_mla, on the sliding layers 1/√{1} ({0})", source,
-                       key_prefix + row->sliding->swa_head_key)
+                 ? msg("llama.cpp: kq_scale = 1/√n_embd_head_k_mla, on the sliding layers 1/√{0} ({1})",
+                       key_prefix + row->sliding->swa_head_key, source)
                  : msg("llama.cpp: kq_scale = 1/√n_embd_head_k_mla ({0})", source);
   } else if (kq.rule == KqRule::RotaryDim) {
     inverse_sqrt(KqHead{g.rotary_dim, file.find(key_prefix + "rope.dimension_count") ? key_prefix + "rope.dimension_count"
