@@ -151,19 +151,48 @@ def llama_rows(section):
         "il % n < n − 1, or \"dense first\" when il % n ≠ 0; src/llama-model.cpp:3308-3315, src/llama-hparams.cpp:8-17),",
         "layers without RoPE, MLA heads, the rotary channels at the end of the head. \"tested\": a GGUF file of",
         "rope's tests covers it. The conformance tier (tests/conformance/llama_rope_types.py) compares every row",
-        "with llama.cpp's source. The softmax scale (`kq_scale`) of each graph is src/rope/models/gguf_config_attention.cpp's",
-        "((S22) of [scaling.md](scaling.md)): 1/√n_embd_head unless that file names the architecture.",
+        "with llama.cpp's source. \"softmax scale\": the `kq_scale` of the architecture's graph ((S22) of",
+        "[scaling.md](scaling.md)), 1/√n_embd_head_k (n_embd_head_k: `attention.key_length`, else n_embd / n_head)",
+        "where the cell is empty; tests/conformance/llama_kq_scale.py reads every graph (src/models/*.cpp) for it.",
         "",
-        "| architecture | rope type | with sections | tested | decided in code | source |",
-        "|---|---|---|---|---|---|",
+        "| architecture | rope type | with sections | tested | decided in code | softmax scale | source |",
+        "|---|---|---|---|---|---|---|",
     ]
     for r in rows:
         case, ret = r["rope_type_lines"]
         source = (f"src/llama-model.cpp:{case},{ret} `{r['llm_arch']}`; src/llama-arch.cpp:{r['name_line']}")
         cells = [f"`{r['architecture']}`", r["rope_type"], r.get("rope_type_with_sections", ""),
-                 "yes" if r.get("tested") else "", llama_rule(r), source]
+                 "yes" if r.get("tested") else "", llama_rule(r), kq_scale(r), source]
         out.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
     return out
+
+
+KQ_SCALE = {
+    "attention_scale_key": "`attention.scale` when given and not 0, else 1/√n_embd_head_k",
+    "gemma_27b": "q × 1/√(n_embd / n_head) for the 27B ({layers} layers), else q × 1/√n_embd_head_k; kq_scale 1",
+    "one": "1 (nothing on q)",
+    "mla_mscale": ("mscale² / √n_embd_head_k_mla, mscale = a · (1 + 0.1 · yarn_log_multiplier · ln f), a = "
+                   "`rope.scaling.attn_factor` × (YaRN with yarn_log_multiplier: get_mscale(f, mscale) / "
+                   "get_mscale(f, yarn_log_multiplier); else 1 + 0.1 · ln f)"),
+    "key_length_mla": "1/√n_embd_head_k_mla (`attention.key_length_mla`)",
+    "rotary_dim": "1/√n_rot (`rope.dimension_count`)",
+    "value_head": "1/√n_embd_head_v (`attention.value_length`, else n_embd / n_head)",
+    "inverse_head": "1/n_embd_head (μP), not its square root",
+    "output_scale_key": "the scores × `attention.output_scale` (default {default:g}), kq_scale 1",
+}
+
+
+def kq_scale(r):
+    """The row's softmax scale: its rule, the cap, the note, and the llama.cpp lines."""
+    if "kq_scale" not in r:
+        return ""
+    text = KQ_SCALE[r["kq_scale"]].format(layers=r.get("kq_scale_layers_27b"), default=r.get("kq_scale_default", 0))
+    if "kq_scale_softcap" in r:
+        text += (f"; capped, cap·tanh(s / cap), cap `attn_logit_softcapping` else {r['kq_scale_softcap']:g}"
+                 f" ({r['kq_scale_softcap_source']})")
+    if "kq_scale_note" in r:
+        text += "; " + r["kq_scale_note"]
+    return f"{text} ({r['kq_scale_source']})"
 
 
 def main():

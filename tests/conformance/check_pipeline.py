@@ -12,7 +12,8 @@ for every node:
 for every model of LAYERED, the layers with a RoPE node must be those llama.cpp's source gives RoPE, and rope must
 check each other one as a layer without RoPE (nope.py: the unchanged dump passes, the rotated one fails);
 and for every model, `rope inspect CASE.gguf --json` must agree with what libllama reports it loaded (context
-length, rope.freq_base, the scaling factor, the rope type's layout).
+length, rope.freq_base, the scaling factor, the rope type's layout), and its softmax scale with the scale libllama's
+graph puts on the attention's scores (kq_scale_check.py: relative 1e-6).
 
 Usage: check_pipeline.py --rope ROPE --harness HARNESS --lib LIBDIR --out OUTDIR
 """
@@ -25,6 +26,7 @@ import re
 import subprocess
 import sys
 
+from kq_scale_check import check_kq_scales
 from nope import check_nope_layer
 
 # The models whose layers differ, as llama.cpp's source decides it (ggml-org/llama.cpp at the node-llama-cpp 3.22.1
@@ -308,6 +310,17 @@ def main():
             problems.append(f"layout {j.get('layout')} against libllama's rope type {rope_type}")
         print(f"{'ok  ' if not problems else 'FAIL'} {case:14s} inspect agrees with libllama: {'; '.join(problems) or 'yes'}")
         failed += 1 if problems else 0
+    # The softmax scale of every model with RoPE (and attention): libllama's graph against rope inspect (kq_scale_check.py).
+    without_rope = set(open(norope).read().split()) if os.path.exists(norope) else set()
+    compared, bad = check_kq_scales(a.rope, a.out, set(models) - without_rope)
+    total, failed = total + len(compared), failed + bad
+    for case in ("granite-scale", "gemma2-head", "gemma2-27b", "gemma3-27b", "grok", "gemma3n", "gemma4", "deepseek2",
+                 "deepseek2-mla", "glm-dsa", "llama3", "gpt-oss"):
+        total += 1  # the models of the kq_scale rules (granite, the Gemmas 27B-shaped and not, Grok, MLA) must be compared
+        ok = case in compared
+        failed += 0 if ok else 1
+        if not ok:
+            print(f"FAIL {case:14s} softmax scale: no attention scale captured in libllama's graph")
     # Llama 4's NoPE layers (3 and 7 of 8) each scale the query by the temperature: both must have been captured.
     total += 1
     ok = temperatures == 2

@@ -13,6 +13,10 @@
 // Views (Phi-3's fused QKV, DeepSeek's q_pe and k_pe) are read through their strides nb[]. Llama 4's NoPE layers'
 // query temperature (a ggml_mul node) is captured the same way, with mode -1.
 //
+// The scales of the attention's scores are read off the graph's nodes as they are asked about (op parameters: the
+// soft_max's or flash attention's scale and cap, a ggml_scale on q or on the scores) into OUTDIR/kq_scale.tsv: case,
+// layer, kind, the float32 value, the node's name (kq_scale_check.py compares them with rope inspect's softmax scale).
+//
 // Out: OUTDIR/CASE.gguf (the file libllama loaded), OUTDIR/CASE.NODE.{before,after,pos}.npy (and
 // CASE.NODE.axis-positions.csv when a token's fourth position slot is not 0: Qwen4-exp's block keys) and a table
 // OUTDIR/pipeline.tsv: case, dump prefix, node name, layer, the node's n_dims, mode, freq_base, freq_scale,
@@ -82,10 +86,64 @@ struct Captured {
   float freq_base = 0, freq_scale = 0, ext_factor = 0, attn_factor = 0;
 };
 
+/// A scale of the attention's scores in the graph: the soft_max's of the scores or flash attention's (kind "softmax",
+/// op_params[0]), flash attention's logit cap ("fa_softcap", op_params[2]), a ggml_scale on q ("q": src[0] named
+/// Qcur-*) or on the scores ("kq": src[0] named kq*, Gemma 2's and Grok's cap and Grok's attention.output_scale,
+/// llama-graph.cpp:2678-2697).
+struct ScaleOp {
+  std::string layer, kind, node;
+  float value = 0;
+};
+
+struct Capture {
+  std::vector<Captured> nodes;
+  std::vector<ScaleOp> scales;
+};
+
+/// The digits at the start of `c`, or "-1".
+std::string digits(const char* c) {
+  std::string il;
+  for (; c && *c >= '0' && *c <= '9'; ++c) il += *c;
+  return il.empty() ? "-1" : il;
+}
+
+/// The layer of a node named NAME-IL (or "NAME-IL (permuted)", a view's name), or "-1".
+std::string layer_of(const char* name) {
+  const char* dash = std::strrchr(name, '-');
+  return digits(dash ? dash + 1 : nullptr);
+}
+
+/// The layer of an attention node: its own name's, else its q's (flash attention's result keeps ggml's node_N), else
+/// that of the KV cache its k views (cache_k_lIL, llama-kv-cache.cpp).
+std::string attention_layer(const ggml_tensor* t) {
+  std::string il = layer_of(t->name);
+  for (int i = 0; i < 2 && il == "-1" && t->src[i]; ++i) il = layer_of(t->src[i]->name);
+  const char* cache = t->src[1] ? std::strstr(t->src[1]->name, "cache_k_l") : nullptr;
+  return il == "-1" && cache ? digits(cache + 9) : il;
+}
+
+/// The scales of the scores (ScaleOp), read from the op's parameters when the scheduler asks about the node.
+void capture_scale(const ggml_tensor* t, std::vector<ScaleOp>& scales) {
+  float p[3];
+  std::memcpy(p, t->op_params, sizeof p);
+  const char* src = t->src[0] ? t->src[0]->name : "";
+  // the soft_max of the scores (kq-IL, kq_scaled-IL, ...: llama-graph.cpp:2671-2705), not a router's (ffn_moe_probs)
+  if ((t->op == GGML_OP_SOFT_MAX && std::strncmp(src, "kq", 2) == 0) || t->op == GGML_OP_FLASH_ATTN_EXT) {
+    scales.push_back({attention_layer(t), "softmax", t->name, p[0]});
+    if (t->op == GGML_OP_FLASH_ATTN_EXT && p[2] != 0.0f) scales.push_back({attention_layer(t), "fa_softcap", t->name, p[2]});
+  } else if (t->op == GGML_OP_SCALE && std::strncmp(src, "Qcur", 4) == 0) {
+    scales.push_back({layer_of(src), "q", t->name, p[0]});
+  } else if (t->op == GGML_OP_SCALE && std::strncmp(src, "kq", 2) == 0) {
+    scales.push_back({layer_of(src), "kq", t->name, p[0]});
+  }
+}
+
 /// The eval callback of docs/check.md: every node computed alone; a RoPE node's input copied when it is asked
 /// about (before it runs), its output when it is done.
 bool capture(ggml_tensor* t, bool ask, void* user) {
-  auto& nodes = *static_cast<std::vector<Captured>*>(user);
+  auto& cap = *static_cast<Capture*>(user);
+  auto& nodes = cap.nodes;
+  if (ask) capture_scale(t, cap.scales);
   // Llama 4's NoPE layers: q times the temperature, ggml_mul(Qcur, inp_attn_scale) of shape [1, 1, tokens], named
   // Qcur-N (src/models/llama4.cpp:173-176, src/llama-graph.cpp:157-170), at the positions of the RoPE nodes before it.
   const ggml_tensor* s1 = t->src[1];
@@ -150,6 +208,13 @@ std::string meta_str(const llama_model* m, const std::string& key) {
   return llama_model_meta_val_str(m, key.c_str(), buf, sizeof buf) < 0 ? "-" : buf;
 }
 
+/// A float32 exactly, in decimal (9 significant digits read back to the same float).
+std::string fmt_float(float v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.9g", static_cast<double>(v));
+  return buf;
+}
+
 /// The last "too many tensors created; expected E, got N" of libllama's log: N.
 int g_tensors_created = 0;
 
@@ -194,7 +259,8 @@ bool run(const std::string& dir, const std::string& name, Meta& meta, std::ofstr
     model = llama_model_load_from_file(path.c_str(), mp);
   }
   if (!model) return std::fprintf(stderr, "%s: libllama cannot load %s\n", name.c_str(), path.c_str()), false;
-  std::vector<Captured> nodes;
+  Capture cap;
+  std::vector<Captured>& nodes = cap.nodes;
   llama_context_params cp = llama_context_default_params();
   const int n = static_cast<int>(kPositions.size());
   const bool one_seq = !meta.one_token_decodes.empty() || !meta.prefill.empty();
@@ -202,7 +268,7 @@ bool run(const std::string& dir, const std::string& name, Meta& meta, std::ofstr
   cp.n_ctx = meta.n_ctx, cp.n_batch = cp.n_ubatch = static_cast<std::uint32_t>(batch);
   cp.n_seq_max = one_seq ? 1 : static_cast<std::uint32_t>(n);
   cp.kv_unified = true, cp.n_threads = cp.n_threads_batch = 1;
-  cp.cb_eval = capture, cp.cb_eval_user_data = &nodes;
+  cp.cb_eval = capture, cp.cb_eval_user_data = &cap;
   llama_context* ctx = llama_init_from_model(model, cp);
   if (!ctx) return std::fprintf(stderr, "%s: no context\n", name.c_str()), llama_model_free(model), false;
   llama_batch b = llama_batch_init(std::max(n, static_cast<int>(meta.prefill.size())), 0, 1);
@@ -273,6 +339,8 @@ bool run(const std::string& dir, const std::string& name, Meta& meta, std::ofstr
           << (c.pos.size() > static_cast<std::size_t>(c.tokens) ? c.pos[static_cast<std::size_t>(3 * c.tokens)] : -1)
           << '\t' << loaded << '\t' << (in_place ? "in-place" : "separate") << '\n';
   }
+  std::ofstream scales(dir + "/kq_scale.tsv", std::ios::app);
+  for (const ScaleOp& x : cap.scales) scales << name << '\t' << x.layer << '\t' << x.kind << '\t' << fmt_float(x.value) << '\t' << x.node << '\n';
   llama_free(ctx);
   llama_model_free(model);
   return ok;
@@ -293,6 +361,7 @@ int main(int argc, char** argv) {
   if (!load_cpu_backend(argv[2], variant ? extra : "")) return 1;
   llama_backend_init();
   std::ofstream table(dir + "/pipeline.tsv", only.empty() ? std::ios::out : std::ios::app);
+  if (only.empty()) std::ofstream(dir + "/kq_scale.tsv", std::ios::out);
   int failures = 0;
   for (PipelineCase& c : pipeline_cases()) {
     if (!only.empty() && c.name != only) continue;

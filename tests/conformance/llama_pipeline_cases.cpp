@@ -249,6 +249,29 @@ std::vector<PipelineCase> pipeline_cases() {
         .u32("expert_feed_forward_length", 32).u32("expert_shared_feed_forward_length", 32);
     gdn(m);
   });
+  // The softmax scale (kq_scale.tsv; data/families.json's kq_scale rules): n_embd / n_head 128 apart from the head 64;
+  // the Gemmas' sliding layers at rope.freq_base, unscaled, like the others (one RoPE in every layer).
+  add("granite-scale", "granite", [](Meta& m) {  // attention.scale (HF's attention_multiplier), granite.cpp:10, 235
+    m.model(8192, 2, 2, 64, 64, 10000, 2).f32("logit_scale", 1.0f).f32("attention.scale", 0.015625f);
+  });
+  add("gemma2-head", "gemma2", [](Meta& m) {  // q × 1/√n_embd_head_k (64), not n_embd / n_head; capped at 50
+    m.model(8192, 2, 1, 64, 64, 10000, 4).u32("embedding_length", 256).u32("attention.sliding_window", 4096);
+  });
+  add("gemma2-27b", "gemma2", [](Meta& m) {  // 46 layers, the 27B: q × 1/√(n_embd / n_head) (gemma2.cpp:17-27); cap 30
+    m.model(8192, 2, 1, 64, 64, 10000, 46).u32("embedding_length", 256).u32("attention.sliding_window", 4096)
+        .f32("attn_logit_softcapping", 30);
+  });
+  add("gemma3-27b", "gemma3", [](Meta& m) {  // 62 layers, the 27B (gemma3.cpp:20-31)
+    m.model(131072, 2, 1, 64, 64, 10000, 62).u32("embedding_length", 256).u32("attention.sliding_window", 512);
+  });
+  add("gemma3n", "gemma3n", [](Meta& m) {  // f_attention_scale 1: kq_scale 1, nothing on q (gemma3n.cpp:8, 174)
+    m.model(32768, 2, 1, 64, 64, 10000, 4).u32("attention.sliding_window", 512).f32("rope.freq_base_swa", 10000);
+    m.no_save = true;  // llama_model_saver aborts on gemma3n (its altup and per-layer tensors)
+  });
+  add("grok", "grok", [](Meta& m) {  // the scores × attention.output_scale, capped at attn_logit_softcapping, kq_scale 1
+    m.model(8192, 2, 2, 64, 64, 10000, 2).u32("expert_count", 2).u32("expert_used_count", 2)
+        .u32("expert_feed_forward_length", 32).f32("attention.output_scale", 0.05f).f32("attn_logit_softcapping", 20);
+  });
   return cases;
 }
 

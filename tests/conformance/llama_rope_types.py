@@ -169,13 +169,17 @@ def first_channels_indexer(n, graph, loader, row):
     return bad
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def source_and_rows(doc):
+    """The command line's --src and --table (a script's `doc` its help): the source, and the rows by architecture."""
+    ap = argparse.ArgumentParser(description=doc.splitlines()[0])
     ap.add_argument("--src", required=True)
     ap.add_argument("--table", required=True)
     a = ap.parse_args()
-    src = Source(a.src)
-    rows = {r["architecture"]: r for r in json.loads(read(a.table))["llama_cpp"]["architectures"]}
+    return Source(a.src), {r["architecture"]: r for r in json.loads(read(a.table))["llama_cpp"]["architectures"]}
+
+
+def main():
+    src, rows = source_and_rows(__doc__)
     bad = []
     want = src.rope_types()
     for name in sorted(set(want) | set(rows)):

@@ -360,6 +360,22 @@ def good_files():
         (".attention.key_length", "u32", 512), (".rope.dimension_count", "u32", 64), (".rope.freq_base", "f32", 10000.0),
         (".rope.scaling.type", "str", "yarn"), (".rope.scaling.factor", "f32", 16.0),
         (".rope.scaling.original_context_length", "u32", 65536), (".hyper_connection.count", "u32", 4)]))
+    # The softmax scales of data/families.json's kq_scale rules (llama.cpp's graphs at de3ff815ea7d), each file shaped so
+    # that the rule's head differs from 1/√attention.key_length: gpt-oss and Bailing 1/√n_rot (openai-moe.cpp:113,
+    # bailingmoe.cpp:111); PLaMo 2 1/√n_embd_head_v (plamo2.cpp:250); Gemma 2's 27B (46 layers) q × 1/√(n_embd / n_head),
+    # capped at 50 (gemma2.cpp:17-27, 108); Grok the scores × attention.output_scale, capped (grok.cpp:8-9, 18-19).
+    f["gpt-oss-rot32.gguf"] = gguf(model("gpt-oss", 131072, 2880, 64, 8, [
+        (".attention.key_length", "u32", 64), (".rope.dimension_count", "u32", 32), (".rope.freq_base", "f32", 150000.0)]))
+    f["bailingmoe.gguf"] = gguf(model("bailingmoe", 16384, 2048, 16, 4, [
+        (".attention.key_length", "u32", 128), (".rope.dimension_count", "u32", 64), (".rope.freq_base", "f32", 600000.0)]))
+    f["plamo2.gguf"] = gguf(model("plamo2", 32768, 2048, 32, 4, [
+        (".attention.key_length", "u32", 128), (".attention.value_length", "u32", 96), (".rope.freq_base", "f32", 10000.0)]))
+    f["gemma-2-27b.gguf"] = gguf(model("gemma2", 8192, 4608, 32, 16, [
+        (".attention.key_length", "u32", 128), (".attention.value_length", "u32", 128),
+        (".attention.sliding_window", "u32", 4096), (".rope.freq_base", "f32", 10000.0)], layers=46))
+    f["grok.gguf"] = gguf(model("grok", 8192, 6144, 48, 8, [
+        (".rope.freq_base", "f32", 10000.0), (".attention.output_scale", "f32", 0.05), (".attn_logit_softcapping", "f32", 20.0)]))
+    f["grok-defaults.gguf"] = gguf(model("grok", 8192, 6144, 48, 8, [(".rope.freq_base", "f32", 10000.0)]))
     f["gpt-oss-20b.gguf"] = gguf(model("gpt-oss", 131072, 2880, 64, 8, [
         (".attention.key_length", "u32", 64), (".attention.value_length", "u32", 64),
         (".rope.freq_base", "f32", 150000.0), (".rope.scaling.type", "str", "yarn"),

@@ -205,13 +205,63 @@ TEST(GgufConfig, SoftmaxScaleAsLlamaCppsGraphDecidesIt) {
   // yarn_log_multiplier 0.1 read as mscale_all_dim 1 (deepseek2.cpp:433-443): HF's (0.1·ln 40 + 1)² / √192 too.
   EXPECT_NEAR(scale("deepseek-v3.gguf"), 0.1352337788608801, 1e-15);
   EXPECT_NEAR(scale("deepseek-v3-mla.gguf"), 0.1352337788608801, 1e-15);
+  // GLM-DSA's loader does not read yarn_log_multiplier (0): attn_factor_org = get_mscale(40, 1) / (0.1·ln 40 + 1) ×
+  // (0.1·ln 40 + 1), so mscale = 0.1·ln 40 + 1 all the same (llama-context.cpp:177-211; the conformance tier's glm-dsa).
+  EXPECT_NEAR(scale("glm-dsa-yarn-log.gguf"), 0.1352337788608801, 1e-15);
   // Granite: attention.scale when given (HF's attention_multiplier), else 1/√n_embd_head (granite-swa.cpp:231).
   EXPECT_EQ(scale("granite-swa-scale.gguf"), 0.015625);
   EXPECT_DOUBLE_EQ(scale("granite-swa.gguf"), 1.0 / std::sqrt(128.0));
-  // Every other graph: 1/√n_embd_head (llama.cpp:122), said to be the common rule.
+  // Every other graph: 1/√n_embd_head_k (llama.cpp:122), its rule named.
   const GgufModel llama = read_gguf_model(gguf_path("llama-3.1-8b.gguf"));
   EXPECT_DOUBLE_EQ(llama.model.attention_scale->value, 1.0 / std::sqrt(128.0));
-  EXPECT_THAT(llama.model.attention_scale->from.en, HasSubstr("llama.cpp's common kq_scale = 1/√n_embd_head"));
+  EXPECT_THAT(llama.model.attention_scale->from.en, HasSubstr("kq_scale = 1/√n_embd_head_k, as the graph of llama"));
+}
+
+TEST(GgufConfig, SoftmaxScaleRulesOfTheTable) {
+  // data/families.json's kq_scale rules, each on a file whose rule head differs from attention.key_length.
+  const auto scale = [](const char* file) {
+    const GgufModel g = read_gguf_model(gguf_path(file));
+    EXPECT_TRUE(g.model.attention_scale.has_value()) << file;
+    return g.model.attention_scale.value_or(AttentionScale{});
+  };
+  // 1/√n_rot: rope.dimension_count 32 of a head of 64 (openai-moe.cpp:113), 64 of 128 (bailingmoe.cpp:111).
+  EXPECT_DOUBLE_EQ(scale("gpt-oss-rot32.gguf").value, 1.0 / std::sqrt(32.0));
+  EXPECT_DOUBLE_EQ(scale("gpt-oss-20b.gguf").value, 0.125);
+  EXPECT_DOUBLE_EQ(scale("bailingmoe.gguf").value, 0.125);
+  EXPECT_EQ(scale("bailingmoe.gguf").rule.en, "64^−0.5 (bailingmoe.rope.dimension_count 64)");
+  // 1/√n_embd_head_v: value_length 96, key_length 128 (plamo2.cpp:250); LFM2 without value_length: 2048 / 32.
+  EXPECT_DOUBLE_EQ(scale("plamo2.gguf").value, 1.0 / std::sqrt(96.0));
+  EXPECT_DOUBLE_EQ(scale("lfm2.gguf").value, 0.125);
+  EXPECT_EQ(scale("lfm2.gguf").rule.en, "64^−0.5 (lfm2.embedding_length / lfm2.attention.head_count 64)");
+  // 1/√n_embd_head_k_mla: the MLA head 192 of key_length 576 (dots3note.cpp:184-188, hy-v4.cpp:500-501).
+  EXPECT_DOUBLE_EQ(scale("dots3note.gguf").value, 1.0 / std::sqrt(192.0));
+  EXPECT_THAT(scale("dots3note.gguf").from.en, HasSubstr("on the sliding layers 1/√dots3note.attention.key_length_mla_swa"));
+  EXPECT_DOUBLE_EQ(scale("hy-v4.gguf").value, 1.0 / std::sqrt(192.0));
+  // Gemma 2's 27B (46 layers): q × 1/√(4608 / 32) = 144^−0.5, not 128^−0.5; scores capped at 50 without the key.
+  const AttentionScale g27 = scale("gemma-2-27b.gguf");
+  EXPECT_DOUBLE_EQ(g27.value, 1.0 / 12.0);
+  ASSERT_TRUE(g27.softcap.has_value());
+  EXPECT_EQ(*g27.softcap, 50.0);
+  EXPECT_THAT(g27.softcap_from.en, HasSubstr("llama.cpp's default 50 (src/models/gemma2.cpp:7, 14"));
+  // Grok: the scores × attention.output_scale (the float32 0.05, read as its shortest decimal), capped at
+  // attn_logit_softcapping; without the keys llama.cpp's 0.08838834764831845 and 30 (grok.cpp:8-9).
+  const AttentionScale grok = scale("grok.gguf");
+  EXPECT_DOUBLE_EQ(grok.value, 0.05);
+  EXPECT_EQ(grok.softcap.value_or(0), 20.0);
+  const AttentionScale grok_defaults = scale("grok-defaults.gguf");
+  EXPECT_DOUBLE_EQ(grok_defaults.value, 0.08838834764831845);
+  EXPECT_EQ(grok_defaults.softcap.value_or(0), 30.0);
+  EXPECT_THAT(grok_defaults.rule.en, HasSubstr("llama.cpp's default"));
+  // The rules come from the table: each architecture the conformance test found reads as its row says.
+  const auto rule = [](std::string_view arch) { return find_gguf_architecture(arch)->kq_scale.rule; };
+  using R = LlamaKqScale::Rule;
+  EXPECT_EQ(rule("granite"), R::AttentionScaleKey);
+  EXPECT_EQ(rule("gemma3"), R::Gemma27B);
+  EXPECT_EQ(find_gguf_architecture("gemma3")->kq_scale.layers_27b, 62);
+  EXPECT_EQ(rule("mistral4"), R::MlaMscale);  // deepseek2's graph (models.h: using graph = llama_model_deepseek2::graph)
+  EXPECT_EQ(rule("jais"), R::InverseHead);
+  EXPECT_EQ(rule("t5"), R::One);
+  EXPECT_EQ(rule("llama"), R::Default);
 }
 
 TEST(GgufConfig, ArchitectureTable) {
@@ -221,7 +271,7 @@ TEST(GgufConfig, ArchitectureTable) {
     EXPECT_TRUE(names.insert(a.name).second) << a.name;
     tested += a.tested ? 1 : 0;
   }
-  EXPECT_EQ(tested, 36);  // the architectures of write_gguf.py's files, mamba (no RoPE) included
+  EXPECT_EQ(tested, 40);  // the architectures of write_gguf.py's files, mamba (no RoPE) included
   EXPECT_EQ(to_string(GgufRopeType::Imrope), "IMROPE");
   // data/families.json llama_cpp: every architecture of llama_model_rope_type (152 at de3ff815ea7d), and what it
   // decides in code (tests/conformance/llama_rope_types.py compares the table with the source itself).

@@ -77,6 +77,28 @@ LlamaIndexerRule indexer_rule(const std::string& arch, const nlohmann::json& x) 
   return r;
 }
 
+LlamaKqScale kq_scale_rule(const std::string& arch, const nlohmann::json& row) {
+  static const char* const kRules[] = {"default", "attention_scale_key", "gemma_27b", "one", "mla_mscale", "key_length_mla",
+                                       "rotary_dim", "value_head", "inverse_head", "output_scale_key"};
+  using R = LlamaKqScale::Rule;
+  LlamaKqScale k;
+  if (!row.contains("kq_scale")) return k;
+  k.rule = named<R>(arch, row.at("kq_scale").get<std::string>(), kRules);
+  k.source = row.at("kq_scale_source").get<std::string>();
+  k.layers_27b = row.value("kq_scale_layers_27b", 0L);
+  k.default_value = row.value("kq_scale_default", 0.0);
+  if (row.contains("kq_scale_softcap")) {
+    k.softcap = row.at("kq_scale_softcap").get<double>();
+    k.softcap_source = row.at("kq_scale_softcap_source").get<std::string>();
+  }
+  if (k.source.empty() || (k.rule == R::Gemma27B && k.layers_27b <= 0) ||
+      (k.rule == R::OutputScaleKey && !(k.default_value > 0)) || (k.softcap && !(*k.softcap > 0))) {
+    bad_row(arch, "kq_scale needs its source, gemma_27b kq_scale_layers_27b > 0, output_scale_key kq_scale_default > 0, "
+                  "a softcap above 0");
+  }
+  return k;
+}
+
 ArchitectureRows parse_rows() {
   const nlohmann::json doc = nlohmann::json::parse(detail::kFamiliesJson).at("llama_cpp");
   ArchitectureRows t;
@@ -117,6 +139,7 @@ ArchitectureRows parse_rows() {
     a.full_rotary_divisor = row.value("full_rotary_divisor", 1);
     a.base_alpha_key = row.value("base_alpha_key", std::string());
     a.converter_permutes_qk = row.value("converter_permutes_qk", false);
+    a.kq_scale = kq_scale_rule(a.name, row);
     if (a.nope_every < 0 || a.full_rotary_divisor < 1 || a.linear_attention_every < 0) {
       bad_row(a.name, "nope_every >= 0, linear_attention_every >= 0, full_rotary_divisor >= 1");
     }

@@ -72,6 +72,22 @@ struct LlamaYarnLogRule {
   std::string source;
 };
 
+/// The softmax scale of the architecture's attention, llama.cpp's kq_scale as its graph computes it (the row's
+/// kq_scale; tests/conformance/llama_kq_scale.py reads every graph for it).
+struct LlamaKqScale {
+  /// 1/√n_embd_head_k; {arch}.attention.scale unless 0, else that; q × f_attention_scale (1/√(n_embd / n_head) for the
+  /// 27B, else 1/√n_embd_head_k); 1; mscale²/√n_embd_head_k_mla; 1/√n_embd_head_k_mla; 1/√n_rot; 1/√n_embd_head_v;
+  /// 1/n_embd_head (μP); Grok's scores × {arch}.attention.output_scale (default_value without it), capped.
+  enum class Rule { Default, AttentionScaleKey, Gemma27B, One, MlaMscale, KeyLengthMla, RotaryDim, ValueHead, InverseHead,
+                    OutputScaleKey };
+  Rule rule = Rule::Default;
+  long layers_27b = 0;          ///< Gemma27B: block_count of the 27B model
+  double default_value = 0;     ///< OutputScaleKey: the scale without the key
+  std::optional<double> softcap;  ///< the scores capped, cap·tanh(s / cap): the cap without {arch}.attn_logit_softcapping
+  std::string source;           ///< the llama.cpp lines of the rule
+  std::string softcap_source;   ///< the llama.cpp lines of the cap
+};
+
 /// One architecture (a row "llama_cpp" of data/families.json).
 struct GgufArchitecture {
   std::string name;             ///< general.architecture: "llama", "qwen2", "gpt-oss", ...
@@ -95,6 +111,7 @@ struct GgufArchitecture {
   int full_rotary_divisor = 1;      ///< the full layers rotate rope.dimension_count / n channels (Step 3.5: 2)
   std::string base_alpha_key;       ///< folded into the base, base · alpha^(d/(d − 2)) (HunYuan-VL)
   bool converter_permutes_qk = false;  ///< convert_hf_to_gguf.py permutes q and k for NORM (llama)
+  LlamaKqScale kq_scale;            ///< the softmax scale of its attention
   std::string layers_source;        ///< the llama.cpp lines of the per-layer rules, cited to users
 };
 /// The architectures rope maps, in llama.cpp's order of llama_model_rope_type. @throws std::logic_error if the
