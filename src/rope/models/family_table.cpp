@@ -95,6 +95,11 @@ FamilyRows parse_table() {
       for (const auto& [from, to] : row.at("rope_type_aliases").items()) f.rope_type_aliases.emplace_back(from, to.get<std::string>());
     }
     f.rope_parameters_only = row.value("rope_parameters_only", false);
+    f.accepted_rope_types = row.value("accepted_rope_types", std::vector<std::string>{});
+    f.accepted_rope_types_source = row.value("accepted_rope_types_source", std::string());
+    if (row.contains("accepted_rope_types") && (f.accepted_rope_types.empty() || f.accepted_rope_types_source.empty())) {
+      throw std::logic_error("data/families.json: " + f.model_type + ": accepted_rope_types needs types and a source");
+    }
     if (row.contains("original_max_position_embeddings_attribute")) {
       f.original_max_position_embeddings_attribute = row.at("original_max_position_embeddings_attribute").get<long>();
     }

@@ -104,6 +104,11 @@ struct ModelFamily {
   /// The class reads rope_parameters only: a rope_scaling key and a top-level rope_theta are ignored
   /// (Gemma4TextConfig.convert_rope_params_to_dict returns the keys untouched).
   bool rope_parameters_only = false;
+  /// The only rope_type values the family's rotary class takes: it raises a ValueError for any other
+  /// (Ernie4_5_VL_MoeTextRotaryEmbedding: default only), so the config reader refuses the config; empty: every
+  /// type. accepted_rope_types_source: the HF file, line and commit of that check.
+  std::vector<std::string> accepted_rope_types;
+  std::string accepted_rope_types_source;
   /// The class declares original_max_position_embeddings (Phi3Config: default 4096): HF v5's
   /// standardize_rope_params puts that attribute (the config's top-level key, else this default) into a llama3,
   /// yarn or longrope block, over the block's own value.
