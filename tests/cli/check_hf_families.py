@@ -35,7 +35,7 @@ def main():
     failures = []
     for case in manifest:
         if "refused" in case:
-            for command in (["inspect"], ["frequencies"], ["apply", "--position", "1", "--vector", "1,0"]):
+            for command in (["inspect"], ["frequencies"], ["apply", "--position", "1", "--vector", ",".join(["1"] * 128)]):
                 code, out, err = run(a.rope, command + case["source"])
                 if code != 2 or out or f"rope_type '{case['rope_type']}'" not in err or "ValueError" not in err \
                         or "modeling_ernie4_5_vl_moe.py:66-69" not in err or len(err.strip().splitlines()) != 1:

@@ -135,4 +135,11 @@ const ModelFamily* find_model_family(std::string_view model_type);
 /// The transformers commit the table's values were read at.
 const std::string& model_families_commit();
 
+/// Refuses rope_type `type` (at JSON path `path` of config `name`) when `family`'s rotary class does not take it
+/// (accepted_rope_types: HF raises a ValueError, Ernie4_5_VL_MoeTextRotaryEmbedding.__init__), so that rope computes
+/// no scaling the model's code never applies. Nothing for a family without the list, or nullptr.
+/// @throws InvalidArgument "<name>: <path>: rope_type 'yarn' is refused by HF's code for model_type …".
+void refuse_unaccepted_rope_type(const ModelFamily* family, const std::string& name, const std::string& path,
+                                 const std::string& type);
+
 }  // namespace rope

@@ -33,19 +33,6 @@ bool is_per_layer_type(const json& dict) {
   return std::all_of(dict.begin(), dict.end(), [](const json& v) { return v.is_object(); });
 }
 
-/// A family whose rotary class takes only some rope types (the family table's accepted_rope_types) raises a
-/// ValueError in HF for any other (Ernie4_5_VL_MoeTextRotaryEmbedding.__init__): such a config does not run there,
-/// so rope refuses it rather than compute a scaling the model's code never applies.
-void refuse_rope_type_of_family(const ModelFamily* family, const std::string& name, const std::string& path,
-                                const std::string& type) {
-  if (!family || family->accepted_rope_types.empty()) return;
-  const auto& ok = family->accepted_rope_types;
-  if (std::find(ok.begin(), ok.end(), type) != ok.end()) return;
-  throw InvalidArgument(error_msg("{0}: {1}: rope_type '{2}' is refused by HF's code for model_type {3}: its rotary "
-                                  "class accepts only {4} and raises a ValueError for any other ({5})",
-                                  name, path, type, family->model_type, join(ok), family->accepted_rope_types_source));
-}
-
 }  // namespace
 
 void ConfigParser::select_scaling_dict() {
@@ -245,7 +232,7 @@ void ConfigParser::read_scaling() {
   read_query_scaling();
   const ModelFamily* family = find_model_family(m_.model_type);
   if (!scaling_.dict) {
-    refuse_rope_type_of_family(family, name_, child(prefix_, "rope_parameters"), "default");
+    refuse_unaccepted_rope_type(family, name_, child(prefix_, "rope_parameters"), "default");
     origin("rope_type", "default", msg("no rope_scaling"));
     return;
   }
@@ -268,15 +255,13 @@ void ConfigParser::read_scaling() {
       break;
     }
   }
+  // The rotary class sees the type after the class's renames, before rope's own names (it refuses an unknown one too).
+  refuse_unaccepted_rope_type(family, name_, text ? type_path : p, text.value_or("default"));
   if (!text) {
     if (has_any_scaling_key(s)) r_.fail(p, "missing rope_type (or the legacy type)");
-    refuse_rope_type_of_family(family, name_, p, "default");
     origin("rope_type", "default", msg("{0} has no rope_type", p));
     return;
   }
-  // The rotary class sees the type after the config class's renames, and before rope's own names (an unknown
-  // type is refused by the class too).
-  refuse_rope_type_of_family(family, name_, type_path, *text);
   const auto type = find_scaling_name(*text);
   if (!type) {
     r_.fail(type_path, fmt::format("unknown type '{}' (known: {}; legacy {})", *text, scaling_method_names(),
