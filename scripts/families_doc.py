@@ -31,7 +31,8 @@ def render(doc):
         "and whether the rotated pairs come back de-interleaved (DeepSeek-V3's `apply_rotary_pos_emb_interleave`,",
         "[scaling.md](scaling.md)), and the softmax scale of the family's attention, HF's `self.scaling` ((S22) of",
         "[scaling.md](scaling.md): head_dim^−0.5 unless the row says otherwise; a key's class default when the config",
-        "omits it). `rope inspect` says which of these a model's values came from.",
+        "omits it). `rope inspect` says which of these a model's values came from. A family whose rotary class takes",
+        "only some rope types (HF raises a ValueError for the others) says so: rope refuses such a config (exit 2).",
         "",
         "| model_type | layout | default rope_theta | default partial_rotary_factor | rope_interleave default | output | softmax scale | config class | source |",
         "|---|---|---|---|---|---|---|---|---|",
@@ -68,6 +69,10 @@ def render(doc):
             extra += (f"; multi-axis map {equation} of [multi-axis.md](multi-axis.md) whatever the keys say"
                       + (f", mrope_section {sections} when the config has none" if sections else "")
                       + f": {r['mrope_source']}")
+        if r.get("accepted_rope_types"):
+            types = ", ".join(f"`{x}`" for x in r["accepted_rope_types"])
+            extra += (f"; its rotary class accepts only rope_type {types} and raises a ValueError for any other, so rope "
+                      f"refuses such a config: {r['accepted_rope_types_source']}")
         scale, scale_source = softmax_scale(r)
         if scale_source:
             extra += f"; softmax scale: {scale_source}"

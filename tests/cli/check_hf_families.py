@@ -13,6 +13,8 @@ test time.
                 and the softmax scale itself (HF's self.scaling, the port's softmax_scale_value) within 1e-14 relative.
   no RoPE:      a layer without RoPE (NoPE, linear attention, Cohere2's full layers): its unchanged dump passes
                 check, and frequencies and inspect refuse the layer (exit 2) saying it has no RoPE.
+  refused:      a config HF's own code raises for (ERNIE-4.5-VL's rotary class and a rope_type other than default):
+                inspect, frequencies and apply refuse it (exit 2), naming the rope_type, the ValueError and HF's file.
 Presets (data/models/) are read through --model NAME, the other cases through --config FILE.
 
 Usage: check_hf_families.py --rope PATH --out DIR   (DIR receives the dumps)
@@ -32,6 +34,15 @@ def main():
     a, manifest = generated_cases("hf_families.py")
     failures = []
     for case in manifest:
+        if "refused" in case:
+            for command in (["inspect"], ["frequencies"], ["apply", "--position", "1", "--vector", ",".join(["1"] * 128)]):
+                code, out, err = run(a.rope, command + case["source"])
+                if code != 2 or out or f"rope_type '{case['rope_type']}'" not in err or "ValueError" not in err \
+                        or "modeling_ernie4_5_vl_moe.py:66-69" not in err or len(err.strip().splitlines()) != 1:
+                    failures.append(f"{case['name']}: {command[0]} exit {code}, expected 2 and one line naming rope_type "
+                                    f"'{case['rope_type']}' and HF's ValueError ({case['refused']}): {err.strip()} {out[:200]}")
+            print(f"refused      {case['name']:34} inspect, frequencies and apply refuse it, as HF's code does")
+            continue
         d = os.path.join(a.out, case["dir"])
         cfg = case["source"]  # --config FILE, or --model NAME for a preset of data/models/
         layer = [f for f in case["flags"] if f not in ("--bf16-bits", "--query")]  # check's own flags

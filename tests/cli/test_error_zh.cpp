@@ -155,6 +155,13 @@ TEST_F(ErrorZhFiles, MropeSectionsOfAConfigFileInChinese) {
         "rope_parameters": {"rope_type": "default", "mrope_section": )" + sections + "}}");
     expect_chinese_error(rope_cli({"inspect", "--config", ernie, "--lang", "zh"}), "rope_parameters.mrope_section：" + zh);
   }
+  // ERNIE-4.5-VL's rotary class takes rope_type default only (data/families.json accepted_rope_types).
+  const std::string yarn = file("ernie_yarn.json", R"({"model_type": "ernie4_5_vl_moe_text", "head_dim": 128,
+      "rope_parameters": {"rope_type": "yarn", "factor": 4, "original_max_position_embeddings": 32768}})");
+  expect_chinese_error(rope_cli({"inspect", "--config", yarn, "--lang", "zh"}),
+                       "rope_parameters.rope_type：HF 中 model_type ernie4_5_vl_moe_text 的代码拒绝 rope_type 'yarn'：它的"
+                       "旋转编码类只接受 default，对其他任何类型都抛出 ValueError（transformers 4f2fa85af5eb "
+                       "models/ernie4_5_vl_moe/modeling_ernie4_5_vl_moe.py:66-69, Ernie4_5_VL_MoeTextRotaryEmbedding.__init__）");
   // the rules nobody reaches through a config (its reader checks the numbers first) translate too
   EXPECT_EQ(cli::error_zh("c.json: rope_scaling.mrope_section: mrope_section [1, 70000]: every section is a whole "
                           "number in 0 … 65536"),

@@ -1,3 +1,4 @@
+#include <array>
 #include <filesystem>
 #include <fstream>
 #include <gmock/gmock.h>
@@ -7,6 +8,7 @@
 
 #include "models/config_test_util.hpp"
 #include "rope/core/error.hpp"
+#include "rope/models/family_table.hpp"
 #include "rope/models/model_config.hpp"
 #include "rope/models/scaling.hpp"
 
@@ -150,6 +152,42 @@ TEST(ModelConfig, FactorListsMustHaveHalfTheRotaryDim) {
   std::string partial = longrope_config(48, 48);
   partial.insert(1, R"("partial_rotary_factor": 0.5, )");
   expect_invalid(partial, "config.json: rope_scaling.short_factor: expected 24 numbers, got 48");
+}
+
+TEST(HfConfigScaling, ErnieFourFiveVlRefusesEveryRopeTypeButDefault) {
+  // Ernie4_5_VL_MoeTextRotaryEmbedding.__init__ (modeling_ernie4_5_vl_moe.py:66-69 at 4f2fa85af5eb) raises a ValueError
+  // unless rope_parameters' rope_type is default: HF computes no scaling for such a config, so rope refuses it too,
+  // whichever spelling carries the type (rope_parameters, rope_scaling, the legacy type, mrope that Qwen2-VL's class
+  // renames and ERNIE's does not).
+  const ModelFamily* ernie = find_model_family("ernie4_5_vl_moe_text");
+  ASSERT_NE(ernie, nullptr);
+  EXPECT_EQ(ernie->accepted_rope_types, std::vector<std::string>{"default"});
+  EXPECT_EQ(find_model_family("ernie4_5_vl_moe")->accepted_rope_types, std::vector<std::string>{"default"});
+  EXPECT_THAT(ernie->accepted_rope_types_source, HasSubstr("modeling_ernie4_5_vl_moe.py:66-69"));
+  for (const auto& [block, path, type] : std::vector<std::array<std::string, 3>>{
+           {R"("rope_parameters": {"rope_type": "yarn", "factor": 4, "original_max_position_embeddings": 32768})",
+            "rope_parameters.rope_type", "yarn"},
+           {R"("rope_scaling": {"type": "mrope", "mrope_section": [22, 22, 20]})", "rope_scaling.type", "mrope"},
+           {R"("rope_scaling": {"rope_type": "linear", "factor": 2})", "rope_scaling.rope_type", "linear"},
+           {R"("rope_parameters": {"rope_type": "llama3x"})", "rope_parameters.rope_type", "llama3x"}}) {
+    expect_invalid(R"({"model_type": "ernie4_5_vl_moe_text", "hidden_size": 2560, "num_attention_heads": 20, )" + block + "}",
+                   "config.json: " + path + ": rope_type '" + type + "' is refused by HF's code for model_type "
+                   "ernie4_5_vl_moe_text: its rotary class accepts only default and raises a ValueError for any other (" +
+                   ernie->accepted_rope_types_source + ")");
+  }
+  // In text_config, under the wrapper's model_type.
+  expect_invalid(R"({"model_type": "ernie4_5_vl_moe", "text_config": {"model_type": "ernie4_5_vl_moe_text", "head_dim": 128,
+      "rope_parameters": {"rope_type": "dynamic", "factor": 2}}})",
+                 "config.json: text_config.rope_parameters.rope_type: rope_type 'dynamic' is refused");
+  // default, said or not, and no block at all: accepted.
+  for (const char* block : {R"(, "rope_parameters": {"rope_type": "default"})", R"(, "rope_scaling": {"type": "default"})",
+                            R"(, "rope_parameters": {"rope_theta": 500000})", ""}) {
+    const ModelConfig m = parse(std::string(R"({"model_type": "ernie4_5_vl_moe_text", "head_dim": 128)") + block + "}");
+    EXPECT_EQ(m.rope.type, ScalingType::Default) << block;
+  }
+  // Another family keeps every type (LlamaRotaryEmbedding's template: ROPE_INIT_FUNCTIONS[rope_type]).
+  EXPECT_EQ(parse(R"({"model_type": "ernie4_5_moe", "head_dim": 128, "rope_parameters": {"rope_type": "linear",
+      "factor": 2}})").rope.type, ScalingType::Linear);
 }
 
 }  // namespace

@@ -340,6 +340,23 @@ CASES = [
                                                       rope_parameters=dict(rope_type="default", rope_theta=500000.0,
                                                                            mrope_section=[16, 16, 32]))),
          apply="ernie_vl", theta=5e5, head=128, sections=[16, 16, 32], vision=True),
+    # Any other rope_type: Ernie4_5_VL_MoeTextRotaryEmbedding.__init__ (modeling_ernie4_5_vl_moe.py:66-69 at
+    # 4f2fa85af5eb) raises a ValueError, so HF computes nothing: a YaRN block, a legacy rope_scaling of type mrope
+    # (Qwen2-VL's config class renames that to default, ERNIE's does not) and a linear one are refused.
+    dict(name="ernie4_5_vl_yarn_refused", config=dict(
+        model_type="ernie4_5_vl_moe", text_config=dict(model_type="ernie4_5_vl_moe_text", hidden_size=2560,
+                                                      num_attention_heads=20, max_position_embeddings=131072,
+                                                      rope_parameters=dict(rope_type="yarn", factor=4.0,
+                                                                           original_max_position_embeddings=32768))),
+         apply="ernie_vl", theta=5e5, head=128, sections=[22, 22, 20]),
+    dict(name="ernie4_5_vl_legacy_mrope_refused", config=dict(
+        model_type="ernie4_5_vl_moe_text", hidden_size=2560, num_attention_heads=20,
+        rope_scaling=dict(type="mrope", mrope_section=[22, 22, 20])),
+         apply="ernie_vl", theta=5e5, head=128, sections=[22, 22, 20]),
+    dict(name="ernie4_5_vl_linear_refused", config=dict(
+        model_type="ernie4_5_vl_moe_text", hidden_size=2560, num_attention_heads=20,
+        rope_parameters=dict(rope_type="linear", factor=2.0)),
+         apply="ernie_vl", theta=5e5, head=128, sections=[22, 22, 20]),
     # GLM (dense, models/glm/modeling_glm.py apply_rotary_pos_emb, read at b39782da06db): partial_rotary_factor
     # omitted (GlmConfig's 0.5), cos and sin cast to the model's dtype, their first half repeat_interleave'd,
     # rotate_half on the pairs (2i, 2i+1) of the first 64 channels, the rest passed through.
@@ -571,10 +588,25 @@ def rotate_pairs(x):  # Ernie's and Cohere's rotate_half: (2i, 2i+1) -> (−x_{2
     return out
 
 
+class HfRefuses(Exception):
+    """HF's own code raises for the case's config (a ValueError in the rotary class): it computes nothing."""
+
+
+def hf_rope_type(cfg):
+    """rope_parameters' rope_type as HF v5's config class leaves it (PreTrainedConfig: rope_scaling or
+    rope_parameters; standardize_rope_params: rope_type, else the legacy type, else default)."""
+    block = cfg.get("rope_scaling") or cfg.get("rope_parameters") or {}
+    return block.get("rope_type", block.get("type", "default"))
+
+
 def ernie_vl_apply(q, case, positions3, dtype):
     """HF's ERNIE-4.5-VL text RoPE: inv_freq pre-rotated (compute_default_rope_parameters), freqs per position row,
     recomposition_to_3d (h from row 1, w from row 2, t from row 0, h and w stacked pairwise, repeat_interleave(2)),
-    then apply_rotary_pos_emb: q.float() * cos + rotate_half_text(q).float() * sin, cast back."""
+    then apply_rotary_pos_emb: q.float() * cos + rotate_half_text(q).float() * sin, cast back. The rotary class
+    raises a ValueError for a rope_type other than default (__init__, modeling_ernie4_5_vl_moe.py:66-69)."""
+    rope_type = hf_rope_type(text_config(case_config(case)))
+    if rope_type != "default":
+        raise HfRefuses(f"rope_type {rope_type}: Ernie 4.5 VL requires the `default` rope type")
     sh, sw, st = case["sections"]
     inv = default_inv_freq(case["theta"], case["head"])
     hw = sh + sw
@@ -676,7 +708,15 @@ def main():
             positions = AXIS_POSITIONS + case.get("shift", 0)
         elif case["apply"] == "ernie_vl":  # text tokens: the same position in the t, h and w rows
             positions = np.stack([positions] * 3, axis=1)
-        after, inv, attn = hf_apply(q, case, positions)
+        try:
+            after, inv, attn = hf_apply(q, case, positions)
+        except HfRefuses as e:  # no dump: rope must refuse the config (exit 2) naming the value and HF's source
+            with open(os.path.join(d, "config.json"), "w") as f:
+                json.dump(case_config(case), f, indent=1)
+            manifest.append(dict(name=case["name"], dir=case["name"], refused=str(e),
+                                 rope_type=hf_rope_type(text_config(case_config(case))),
+                                 source=["--config", os.path.join(d, "config.json")]))
+            continue
         if "temperature" in case:  # HF Llama 4: float32 attn_scales, q · attn_scales in the promoted type, cast back
             scale, floor_scale = case["temperature"]
             t = (np.log1p(np.floor((positions.astype(F32) + F32(1)) / F32(floor_scale))) * F32(scale) + F32(1)).astype(F32)

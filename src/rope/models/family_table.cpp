@@ -2,8 +2,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <set>
 #include <stdexcept>
+
+#include "rope/core/error.hpp"
 
 namespace rope {
 
@@ -95,6 +98,11 @@ FamilyRows parse_table() {
       for (const auto& [from, to] : row.at("rope_type_aliases").items()) f.rope_type_aliases.emplace_back(from, to.get<std::string>());
     }
     f.rope_parameters_only = row.value("rope_parameters_only", false);
+    f.accepted_rope_types = row.value("accepted_rope_types", std::vector<std::string>{});
+    f.accepted_rope_types_source = row.value("accepted_rope_types_source", std::string());
+    if (row.contains("accepted_rope_types") && (f.accepted_rope_types.empty() || f.accepted_rope_types_source.empty())) {
+      throw std::logic_error("data/families.json: " + f.model_type + ": accepted_rope_types needs types and a source");
+    }
     if (row.contains("original_max_position_embeddings_attribute")) {
       f.original_max_position_embeddings_attribute = row.at("original_max_position_embeddings_attribute").get<long>();
     }
@@ -151,6 +159,18 @@ const FamilyRows& table() {
 const std::vector<ModelFamily>& model_families() { return table().rows; }
 
 const std::string& model_families_commit() { return table().commit; }
+
+void refuse_unaccepted_rope_type(const ModelFamily* family, const std::string& name, const std::string& path,
+                                 const std::string& type) {
+  if (!family || family->accepted_rope_types.empty()) return;
+  const std::vector<std::string>& ok = family->accepted_rope_types;
+  if (std::find(ok.begin(), ok.end(), type) != ok.end()) return;
+  std::string list;
+  for (const std::string& t : ok) list += (list.empty() ? "" : ", ") + t;
+  throw InvalidArgument(error_msg("{0}: {1}: rope_type '{2}' is refused by HF's code for model_type {3}: its rotary "
+                                  "class accepts only {4} and raises a ValueError for any other ({5})",
+                                  name, path, type, family->model_type, list, family->accepted_rope_types_source));
+}
 
 const ModelFamily* find_model_family(std::string_view model_type) {
   if (model_type.empty()) return nullptr;  // no row has one (parse_table): plain RoPE parses no table

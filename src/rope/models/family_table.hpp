@@ -104,6 +104,11 @@ struct ModelFamily {
   /// The class reads rope_parameters only: a rope_scaling key and a top-level rope_theta are ignored
   /// (Gemma4TextConfig.convert_rope_params_to_dict returns the keys untouched).
   bool rope_parameters_only = false;
+  /// The only rope_type values the family's rotary class takes: it raises a ValueError for any other
+  /// (Ernie4_5_VL_MoeTextRotaryEmbedding: default only), so the config reader refuses the config; empty: every
+  /// type. accepted_rope_types_source: the HF file, line and commit of that check.
+  std::vector<std::string> accepted_rope_types;
+  std::string accepted_rope_types_source;
   /// The class declares original_max_position_embeddings (Phi3Config: default 4096): HF v5's
   /// standardize_rope_params puts that attribute (the config's top-level key, else this default) into a llama3,
   /// yarn or longrope block, over the block's own value.
@@ -129,5 +134,12 @@ const ModelFamily* find_model_family(std::string_view model_type);
 
 /// The transformers commit the table's values were read at.
 const std::string& model_families_commit();
+
+/// Refuses rope_type `type` (at JSON path `path` of config `name`) when `family`'s rotary class does not take it
+/// (accepted_rope_types: HF raises a ValueError, Ernie4_5_VL_MoeTextRotaryEmbedding.__init__), so that rope computes
+/// no scaling the model's code never applies. Nothing for a family without the list, or nullptr.
+/// @throws InvalidArgument "<name>: <path>: rope_type 'yarn' is refused by HF's code for model_type …".
+void refuse_unaccepted_rope_type(const ModelFamily* family, const std::string& name, const std::string& path,
+                                 const std::string& type);
 
 }  // namespace rope

@@ -230,7 +230,9 @@ void ConfigParser::read_scaling() {
   RopeConfig& rope = m_.rope;
   lint_scaling_keys();
   read_query_scaling();
+  const ModelFamily* family = find_model_family(m_.model_type);
   if (!scaling_.dict) {
+    refuse_unaccepted_rope_type(family, name_, child(prefix_, "rope_parameters"), "default");
     origin("rope_type", "default", msg("no rope_scaling"));
     return;
   }
@@ -243,7 +245,7 @@ void ConfigParser::read_scaling() {
     note(msg("{0}.type '{1}' is ignored: rope_type '{2}' wins (HF)", p, *legacy, *rope_type));
   }
   auto text = rope_type ? rope_type : legacy;
-  if (const ModelFamily* family = find_model_family(m_.model_type); family && text) {
+  if (family && text) {
     // Phi3Config.convert_rope_params_to_dict: "su" and "yarn" are read as longrope.
     for (const auto& [from, to] : family->rope_type_aliases) {
       if (*text != from) continue;
@@ -253,6 +255,8 @@ void ConfigParser::read_scaling() {
       break;
     }
   }
+  // The rotary class sees the type after the class's renames, before rope's own names (it refuses an unknown one too).
+  refuse_unaccepted_rope_type(family, name_, text ? type_path : p, text.value_or("default"));
   if (!text) {
     if (has_any_scaling_key(s)) r_.fail(p, "missing rope_type (or the legacy type)");
     origin("rope_type", "default", msg("{0} has no rope_type", p));
@@ -303,7 +307,6 @@ void ConfigParser::read_scaling() {
   // _compute_yarn_parameters, _compute_longrope_parameters, _compute_llama3_parameters), puts the config's
   // original_max_position_embeddings attribute into a llama3, yarn or longrope block over the block's own: the
   // top-level key of any config, else the class's declared default (Phi3Config: 4096).
-  const ModelFamily* family = find_model_family(m_.model_type);
   const bool l0_types = rope.type == ScalingType::Llama3 || rope.type == ScalingType::Yarn ||
                         rope.type == ScalingType::LongRope;
   const std::optional<long> attribute =
