@@ -1,6 +1,6 @@
 /// @file
-/// Work spread over the cores on plain threads, joined before the call returns: for the streaming kernels of
-/// check and identify, which run once per process. An OpenMP team would do the same, but its idle threads
+/// Work spread over the cores on plain threads, joined before the call returns: for the streaming comparison of
+/// rope check (check_kernel.cpp), which runs once per process. An OpenMP team would do the same, but its idle threads
 /// spin for milliseconds after the work (GOMP_SPINCOUNT), which a process that lives 30 ms pays for
 /// (docs/performance.md, "Start-up").
 #pragma once
