@@ -29,7 +29,7 @@ Usage: llama_kq_scale.py --src LLAMA_CPP_SOURCE --table data/families.json
 import re
 import sys
 
-from llama_rope_types import read, source_and_rows
+from llama_rope_types import read, report_differences, source_and_rows
 
 RULES = {"default", "attention_scale_key", "gemma_27b", "one", "mla_mscale", "key_length_mla", "rotary_dim",
          "value_head", "inverse_head", "output_scale_key"}
@@ -216,10 +216,7 @@ def main():
           + ", ".join(without))
     bad += [f"{n}: no attention found in llama.cpp's graph" for n in sorted(set(without) - NO_ATTENTION)]
     bad += [f"{n}: listed without attention, but its graph has one" for n in sorted(NO_ATTENTION - set(without))]
-    for line in bad:
-        print(line)
-    print(f"{len(bad)} differences")
-    return 1 if bad else 0
+    return report_differences(bad)
 
 
 if __name__ == "__main__":

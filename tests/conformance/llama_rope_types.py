@@ -169,6 +169,14 @@ def first_channels_indexer(n, graph, loader, row):
     return bad
 
 
+def report_differences(bad):
+    """Prints each difference and their count; the exit code: 1 when there is one, else 0."""
+    for line in bad:
+        print(line)
+    print(f"{len(bad)} differences")
+    return 1 if bad else 0
+
+
 def source_and_rows(doc):
     """The command line's --src and --table (a script's `doc` its help): the source, and the rows by architecture."""
     ap = argparse.ArgumentParser(description=doc.splitlines()[0])
@@ -301,10 +309,7 @@ def main():
                        f"{hybrid.get(n, 'none')}-th without the keys; the row: {modelled.get(n, 'none')}")
     print(f"{len(hybrid)} hybrids have linear-attention layers by full_attention_interval, {len(modelled)} rows model them: "
           f"{', '.join(sorted(hybrid))}")
-    for line in bad:
-        print(line)
-    print(f"{len(bad)} differences")
-    return 1 if bad else 0
+    return report_differences(bad)
 
 
 if __name__ == "__main__":
