@@ -83,8 +83,9 @@ void gguf_attention_scale(const GgufFile& file, const std::string& arch, GgufMod
     const RopeConfig& r = g.model.rope;
     const GgufValue* type = file.find(key_prefix + "rope.scaling.type");
     const auto type_is = [&](std::string_view t) { return type && type->type == GgufType::String && type->text == t; };
-    std::optional<double> factor = number(key_prefix + "rope.scaling.factor");
-    if (!factor) factor = number(key_prefix + "rope.scale_linear");
+    const std::optional<double> factor = number(key_prefix + "rope.scaling.factor")
+                                             ? number(key_prefix + "rope.scaling.factor")
+                                             : number(key_prefix + "rope.scale_linear");
     const double f = !type_is("none") && factor && *factor != 0.0 ? *factor : 1.0;
     const double l = r.mscale_all_dim.value_or(0.0);  // yarn_log_mul as the row's loader leaves it
     const double gain = 1.0 + 0.1 * std::log(f);
@@ -100,8 +101,8 @@ void gguf_attention_scale(const GgufFile& file, const std::string& arch, GgufMod
     s.from = msg("llama.cpp: kq_scale = mscale² / √n_embd_head_k_mla ({0})", source);
   } else if (kq.rule == KqRule::KeyLengthMla) {
     // The loaders of these rows require key_length_mla and value_length_mla (is_mla), so n_embd_head_k_mla is the key.
-    const KqHead mla = head("attention.key_length_mla");
-    inverse_sqrt(mla.from == key_prefix + "attention.key_length_mla" ? mla : head_k, s);
+    inverse_sqrt(head("attention.key_length_mla").from == key_prefix + "attention.key_length_mla"
+                     ? head("attention.key_length_mla") : head_k, s);
     s.from = row && row->sliding && row->sliding->own_dims
                  ? msg("llama.cpp: kq_scale = 1/√n_embd_head_k_mla, on the sliding layers 1/√{0} ({1})",
                        key_prefix + row->sliding->swa_head_key, source)
