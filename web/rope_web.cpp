@@ -79,8 +79,8 @@ val messages(const std::vector<rope::Message>& list) {
   val a = val::array();
   for (const rope::Message& m : list) {
     val o = val::object();
-    o.set("en", m.in(false));
-    o.set("zh", m.in(true));
+    o.set("en", m.in(Lang::En));
+    o.set("zh", m.in(Lang::Zh));
     a.call<void>("push", o);
   }
   return a;

@@ -10,6 +10,7 @@
 #include "rope/analysis/dump_pair.hpp"
 #include "rope/analysis/expectation.hpp"
 #include "rope/analysis/identify.hpp"
+#include "rope/report/check_report.hpp"
 #include "rope/core/error.hpp"
 #include "rope/core/message.hpp"
 
@@ -172,8 +173,8 @@ void bind_check(py::module_& m) {
          const std::string& dtype, const std::string& angles, const py::object& starts, const std::string& axes,
          const py::object& patches) {
         const TensorData b = read_array(before, "before", bf16_bits), a = read_array(after, "after", bf16_bits);
-        const Prepared p = prepare(spec, b, a, pair_input(positions, starts, axes, patches), "before", "after", dtype, angles);
-        return report_dict(p.pair, p.expected);
+        Prepared p = prepare(spec, b, a, pair_input(positions, starts, axes, patches), "before", "after", dtype, angles);
+        return to_python(check_value(check_arranged(std::move(p.pair), p.expected)));
       },
       py::arg("before"), py::arg("after"), py::arg("bf16_bits"), py::arg("positions"), py::arg("spec"),
       py::arg("dtype") = "", py::arg("angles") = "", py::arg("sequence_starts") = py::none(), py::arg("axes") = "",

@@ -1,20 +1,17 @@
 /// @file
-/// The results of rope._rope.check and identify as Python dicts: the keys of `rope check --json` and `rope
-/// identify --json` (so that a test compares the two front ends key by key), plus the failing positions and
-/// pairs as lists.
+/// A report's value (report/value.hpp) as Python data: the fields of `rope check --json` as a dict, the same keys
+/// and numbers (a NaN stays a NaN), and identify's result as a dict.
 #pragma once
 
 #include <pybind11/pybind11.h>
 
-#include "rope/analysis/check.hpp"
-#include "rope/analysis/dump_pair.hpp"
+#include "rope/report/value.hpp"
 #include "rope/analysis/identify.hpp"
 
 namespace rope::python {
 
-/// Checks the pair against `expected` as `rope check` does (check_dump, each batch row or packed sequence on its
-/// own, the rows' diagnosis) and returns the report.
-pybind11::dict report_dict(const DumpPair& pair, const RopeExpectation& expected);
+/// The value as dicts, lists, numbers, texts, True/False and None.
+pybind11::object to_python(const Value& value);
 
 pybind11::dict identification_dict(const Identification& id);
 

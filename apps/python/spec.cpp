@@ -4,6 +4,7 @@
 #include <pybind11/stl.h>
 
 #include "bindings.hpp"
+#include "rope/report/text.hpp"
 #include "rope/analysis/inspect_report.hpp"
 #include "rope/core/error.hpp"
 #include "rope/io/gguf.hpp"
@@ -118,8 +119,9 @@ void bind_spec(py::module_& m) {
         for (const Message& n : s.rope.spec.params.notes) out.push_back(n.en);
         return out;
       })
-      .def("describe", [](const Spec& s, bool zh, int digits) { return inspect_text(s.rope, zh, digits); },
-           py::arg("zh") = false, py::arg("digits") = kInspectDigits)
+      .def("describe",
+           [](const Spec& s, const std::string& lang, int digits) { return inspect_text(s.rope, parse_lang(lang), digits); },
+           py::arg("lang") = "en", py::arg("digits") = kInspectDigits)
       .def_property_readonly("warnings", [](const Spec& s) {
         std::vector<std::string> out = english(s.rope.model.warnings);
         for (const Message& n : s.rope.spec.params.warnings) out.push_back(n.en);

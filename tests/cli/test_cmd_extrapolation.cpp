@@ -2,7 +2,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "rope/cli/printing.hpp"
+#include "rope/report/printing.hpp"
 #include "support/cli_harness.hpp"
 #include "support/reference_data.hpp"
 
@@ -89,9 +89,9 @@ TEST_F(CmdExtrapolation, TheLastColumnLinesUpWithItsHeader) {
     for (std::string line; std::getline(lines, line);) {
       const std::size_t at = line.find("T_extra ≥ T_tune");
       const std::size_t verdict = line.find_first_of("ny不是否", 37);  // n/a, yes, no, 不适用, 是, 否
-      if (at != std::string::npos) starts.push_back(cli::columns(line.substr(0, at)));
+      if (at != std::string::npos) starts.push_back(rope::columns(line.substr(0, at)));
       else if (line.rfind("               500 ", 0) == 0 || line.rfind("           1000000 ", 0) == 0) {
-        starts.push_back(cli::columns(line.substr(0, verdict)));
+        starts.push_back(rope::columns(line.substr(0, verdict)));
       }
     }
     ASSERT_EQ(starts.size(), 3u) << r.out;

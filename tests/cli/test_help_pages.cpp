@@ -10,7 +10,7 @@
 
 #include "rope/cli/cli.hpp"
 #include "rope/cli/help_pages.hpp"
-#include "rope/cli/printing.hpp"
+#include "rope/report/printing.hpp"
 #include "rope/core/suggest.hpp"
 #include "rope/models/presets.hpp"
 #include "support/cli_harness.hpp"
@@ -53,7 +53,7 @@ std::pair<std::size_t, std::size_t> size_of(const std::string& text) {
   std::size_t count = 0, widest = 0;
   for (std::string line; std::getline(lines, line);) {
     ++count;
-    widest = std::max(widest, cli::columns(line));
+    widest = std::max(widest, rope::columns(line));
   }
   return {count, widest};
 }
@@ -196,7 +196,7 @@ TEST_F(HelpPages, WidthFollowsColumns) {
   unsetenv("COLUMNS");
   // Chinese breaks between characters, within the width.
   for (const std::string& line : cli::wrap_text("在终端里画图：auto（终端能显示 sixel 就用 sixel，否则用文字）、sixel 或 text", 20)) {
-    EXPECT_LE(cli::columns(line), 20u) << line;
+    EXPECT_LE(rope::columns(line), 20u) << line;
     EXPECT_NE(line.rfind("，", 0), 0u) << line;  // no line starts with a closing mark
   }
   EXPECT_EQ(cli::wrap_text("aaaa bbbb cccc", 9), (std::vector<std::string>{"aaaa bbbb", "cccc"}));

@@ -39,23 +39,23 @@ TEST_F(MessageTest, FormatsTheEnglishWithNumbersAsFmtDoes) {
   const Message m = msg("a {0}, b {1:.3f}, c {2}, d {3}, e {4}", 0.1, 2.0, 7, std::size_t{3}, 0.1f);
   EXPECT_EQ(m.en, "a 0.1, b 2.000, c 7, d 3, e 0.1");
   EXPECT_EQ(m.id, "a {0}, b {1:.3f}, c {2}, d {3}, e {4}");
-  EXPECT_EQ(m.in(false), m.en);
+  EXPECT_EQ(m.in(Lang::En), m.en);
 }
 
 TEST_F(MessageTest, TranslatesTheIdAndNestedMessagesWithTheSameValues) {
   const Message m = msg("factor {0} < 1 compresses the context ({1})", 0.5, msg("explicit"));
   EXPECT_EQ(m.en, "factor 0.5 < 1 compresses the context (explicit)");
-  EXPECT_EQ(m.in(true), "factor 0.5 < 1 压缩上下文(显式)");
+  EXPECT_EQ(m.in(Lang::Zh), "factor 0.5 < 1 压缩上下文(显式)");
   // the translation orders the values its own way
-  EXPECT_EQ(msg("{1} before {0}", "b", "a").in(true), "b 在 a 之后");
+  EXPECT_EQ(msg("{1} before {0}", "b", "a").in(Lang::Zh), "b 在 a 之后");
 }
 
 TEST_F(MessageTest, WithoutATranslationTheEnglishShowsAndNestedOnesAreStillTranslated) {
   const Message m = msg("unknown to the catalog: {0}", msg("explicit"));
-  EXPECT_EQ(m.in(true), "unknown to the catalog: 显式");
-  EXPECT_EQ(Message::same("R_{n-m}").in(true), "R_{n-m}");  // verbatim: never formatted or translated
+  EXPECT_EQ(m.in(Lang::Zh), "unknown to the catalog: 显式");
+  EXPECT_EQ(Message::same("R_{n-m}").in(Lang::Zh), "R_{n-m}");  // verbatim: never formatted or translated
   EXPECT_TRUE(Message().empty());
-  EXPECT_EQ(Message().in(true), "");
+  EXPECT_EQ(Message().in(Lang::Zh), "");
 }
 
 TEST_F(MessageTest, AnIdWhoseFieldsDoNotMatchItsValuesIsABug) {
@@ -63,7 +63,7 @@ TEST_F(MessageTest, AnIdWhoseFieldsDoNotMatchItsValuesIsABug) {
 }
 
 TEST(MessageCatalog, TheCommandLineInstallsItsCatalogAndItsOptionNames) {
-  EXPECT_EQ(msg("llama3 does not scale attention").in(true), *cli::catalog_zh("llama3 does not scale attention"));
+  EXPECT_EQ(msg("llama3 does not scale attention").in(Lang::Zh), *cli::catalog_zh("llama3 does not scale attention"));
   EXPECT_EQ(option_name("float32"), "--float32");
   EXPECT_EQ(option_name("bf16_bits"), "--bf16-bits");
   EXPECT_EQ(option_name("positions_csv"), "rope positions --csv");

@@ -34,7 +34,7 @@ std::vector<int> layers_where(int n, F f) {
 
 std::string notes_of(const ModelConfig& m) {
   std::string all;
-  for (const Message& n : m.notes) all += n.in(false) + "\n";
+  for (const Message& n : m.notes) all += n.in(Lang::En) + "\n";
   return all;
 }
 

@@ -188,7 +188,7 @@ TEST(ScalingTable, MropeGivesTheSameNoteOnTheCommandLineAndInAConfig) {
   EXPECT_THAT(r.out, HasSubstr("  " + note.en + "\n"));
   const test::Result zh = test::rope_cli({"inspect", "--model", "llama-2-7b", "--scaling", "mrope", "--lang", "zh"});
   EXPECT_EQ(zh.code, 0) << zh.err;
-  EXPECT_THAT(zh.out, HasSubstr("  " + note.in(true) + "\n"));
+  EXPECT_THAT(zh.out, HasSubstr("  " + note.in(Lang::Zh) + "\n"));
   // A plain synonym has no note; neither has a canonical name.
   EXPECT_FALSE(find_scaling_name("none")->note.has_value());
   EXPECT_FALSE(find_scaling_name("default")->note.has_value());

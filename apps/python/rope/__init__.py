@@ -133,13 +133,11 @@ class Spec:
         type, where each value came from, notes and warnings. ``lang="zh"``: in Chinese, as
         ``rope inspect --lang zh``; ``digits``: significant digits of the computed numbers (``--digits``;
         0: every digit)."""
-        if lang not in ("en", "zh"):
-            raise ValueError(f"lang must be 'en' or 'zh' (got {lang!r})")
         if digits is None:
             digits = 6
         elif isinstance(digits, bool) or not isinstance(digits, (int, np.integer)) or not 0 <= digits <= 17:
             raise ValueError(f"digits must be between 0 and 17 (got {digits!r})")
-        return self._impl.describe(lang == "zh", int(digits))
+        return self._impl.describe(str(lang), int(digits))
 
     def __repr__(self):
         layer = f", layer type {self.layer_type}" if self.layer_type else ""
@@ -229,7 +227,8 @@ def reference(x, positions, spec, *, axes=None, dtype=None, patches=None):
 
 class Report:
     """The result of ``rope check``: ``passed``, ``max_ratio`` (max |Δ|/tolerance, <= 1 passes), ``failing``
-    and ``total`` elements, ``failing_positions`` [(index, position)], ``failing_pairs`` [(pair, channel a,
+    and ``total`` elements, ``failing_positions`` [(index, position)] (the first 4096; ``data["failing_position_count"]`` counts them
+    all), ``failing_pairs`` [(pair, channel a,
     channel b)], ``diagnosis`` (the sentence naming the bug, "" when it passes), ``matches`` (the variant that
     explains the dump: "layout-swapped", "positions-plus-one", "angles-bf16", ...), and ``data``: every field
     as JSON-able data, the keys of ``rope check --json``."""
@@ -241,8 +240,8 @@ class Report:
     max_ratio = property(lambda self: self.data["max_ratio"])
     failing = property(lambda self: self.data["failing"])
     total = property(lambda self: self.data["total"])
-    failing_positions = property(lambda self: self.data["failing_positions"])
-    failing_pairs = property(lambda self: self.data["failing_pairs"])
+    failing_positions = property(lambda self: [tuple(p) for p in self.data["failing_positions"]])
+    failing_pairs = property(lambda self: [tuple(p) for p in self.data["failing_pairs"]])
 
     @property
     def diagnosis(self):

@@ -3,8 +3,8 @@
 
 #include <fmt/format.h>
 
-#include "rope/cli/digits.hpp"
-#include "rope/cli/printing.hpp"
+#include "rope/report/digits.hpp"
+#include "rope/report/printing.hpp"
 #include "rope/core/constants.hpp"
 #include "rope/io/csv.hpp"
 

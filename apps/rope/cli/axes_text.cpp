@@ -8,9 +8,9 @@
 
 namespace rope::cli {
 
-std::string axis_label(int axis, const Text& t) { return rope::axis_label(axis, t.zh()); }
+std::string axis_label(int axis, const Text& t) { return rope::axis_label(axis, t.lang()); }
 
-std::string order_name(SectionOrder order, const Text& t) { return rope::order_name(order, t.zh()); }
+std::string order_name(SectionOrder order, const Text& t) { return rope::order_name(order, t.lang()); }
 
 void axes_json(nlohmann::json& j, const AxisMap& map) {
   if (map.vision()) {
@@ -35,7 +35,7 @@ std::string vision_map_line(const AxisMap& map, const AxisPosition& p, const Tex
 }
 
 void print_axis_summary(std::ostream& out, const AxisMap& map, const Eigen::VectorXd& theta, const Text& t) {
-  rope::print_axis_summary(out, map, theta, t.zh());
+  rope::print_axis_summary(out, map, theta, t.lang());
 }
 
 }  // namespace rope::cli

@@ -12,7 +12,7 @@
 #include "rope/cli/help_formatter.hpp"
 #include "rope/cli/help_wrap.hpp"
 #include "rope/cli/help_zh.hpp"
-#include "rope/cli/printing.hpp"
+#include "rope/report/printing.hpp"
 #include "rope/cli/scaling_options.hpp"
 
 namespace rope::cli {

@@ -3,7 +3,7 @@
 #include <cstdlib>
 #include <sstream>
 
-#include "rope/cli/printing.hpp"
+#include "rope/report/printing.hpp"
 #include "rope/io/utf8.hpp"
 
 namespace rope::cli {

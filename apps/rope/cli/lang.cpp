@@ -60,24 +60,10 @@ void set_default_lang(Lang lang) { g_default_lang = lang; }
 
 Lang default_lang() { return g_default_lang; }
 
-Lang parse_lang(std::string_view value) {
-  if (value == "en") return Lang::En;
-  if (value == "zh") return Lang::Zh;
-  throw InvalidArgument(fmt::format("--lang must be 'en' or 'zh' (got '{}')", value));
-}
-
-const char* to_string(Lang lang) { return lang == Lang::Zh ? "zh" : "en"; }
-
 CLI::Option* add_lang_option(CLI::App& app, Lang& lang) {
   lang = default_lang();
   return add_choice_option(app, "--lang", lang, {"en", "zh"}, parse_lang, "language of the text: en or zh (中文)", "LANG")
       ->default_str(to_string(lang));
-}
-
-const char* Text::tr(const char* english) const {
-  if (!zh()) return english;
-  const std::string* chinese = catalog_zh(english);
-  return chinese != nullptr ? chinese->c_str() : english;
 }
 
 }  // namespace rope::cli

@@ -8,7 +8,7 @@
 ///     out << t.tr("{0} of {1} identities passed\n", passed, total);
 #pragma once
 
-#include <fmt/format.h>
+#include "rope/report/text.hpp"
 #include <string>
 #include <string_view>
 #include <utility>
@@ -20,14 +20,6 @@ class Option;
 }  // namespace CLI
 
 namespace rope::cli {
-
-enum class Lang { En, Zh };
-
-/// "en" or "zh". @throws rope::InvalidArgument naming the value and the rule.
-Lang parse_lang(std::string_view value);
-
-/// "en" or "zh".
-const char* to_string(Lang lang);
 
 /// The language of a run, known before the command line is parsed (for --help and parse errors):
 /// an explicit `--lang zh` / `--lang=zh` (or en) anywhere in argv wins, the last one if repeated;
@@ -44,29 +36,5 @@ Lang default_lang();
 /// Adds `--lang LANG` (en or zh) to a command, parsed into `lang` by parse_lang's words
 /// (choice_option.hpp); `lang` starts as default_lang().
 CLI::Option* add_lang_option(CLI::App& app, Lang& lang);
-
-/// The English or the Chinese version of a text.
-class Text {
- public:
-  explicit Text(Lang lang = Lang::En) : lang_(lang) {}
-  Lang lang() const { return lang_; }
-  bool zh() const { return lang_ == Lang::Zh; }
-  /// `en` or `zh_text`, written side by side: only for a text the catalog cannot hold, an English that is
-  /// already the id of another translation (rope check's verdict "FAIL"). Everything else is tr.
-  const char* operator()(const char* en, const char* zh_text) const { return zh() ? zh_text : en; }
-  /// `english` in this language: under zh its Chinese from the one catalog (po/zh_CN.po, catalog.hpp),
-  /// the English itself when the catalog has none (the test catalog.complete lists those). `english` is
-  /// the message's id, as `make pot` extracts it (keyword tr).
-  const char* tr(const char* english) const;
-  /// The same with values: `english` names its fields {0}, {1}, … (python-brace-format, fmt's format
-  /// specs allowed: {1:.3f}); the Chinese may order them differently.
-  template <class... Args>
-  std::string tr(const char* english, Args&&... args) const {
-    return fmt::format(fmt::runtime(tr(english)), std::forward<Args>(args)...);
-  }
-
- private:
-  Lang lang_;
-};
 
 }  // namespace rope::cli

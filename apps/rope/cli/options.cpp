@@ -114,28 +114,6 @@ CLI::Option* add_reals_option(CLI::App& app, const std::string& name, std::optio
       ->type_name("NUM");
 }
 
-std::vector<double> parse_list_argument(const std::string& text, const std::string& what) {
-  if (text.empty() || text[0] != '@') return parse_real_list(text, what);
-  const std::string path = text.substr(1);
-  const std::string content = read_text_file(path, what + " file", kMaxListFileBytes);
-  std::string joined;
-  std::string item;
-  const auto flush = [&] {
-    if (!item.empty()) joined += (joined.empty() ? "" : ",") + item;
-    item.clear();
-  };
-  for (char c : content) {
-    if (c == ',' || c == ' ' || c == '\t' || c == '\n' || c == '\r') {
-      flush();
-    } else {
-      item += c;
-    }
-  }
-  flush();
-  if (joined.empty()) throw InvalidArgument(error_msg("{0} file '{1}' holds no numbers", what, path));
-  return parse_real_list(joined, fmt::format("{} file '{}'", what, path));
-}
-
 namespace {
 
 /// `text` as a seed: a decimal integer >= 0.

@@ -3,6 +3,8 @@
 /// NaN): a bad value stops parsing with one line that names the option, the value and the rule.
 #pragma once
 
+#include "rope/io/text_file.hpp"  // parse_list_argument
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -41,11 +43,6 @@ CLI::Option* add_reals_option(CLI::App& app, const std::string& name, std::vecto
 CLI::Option* add_reals_option(CLI::App& app, const std::string& name, std::optional<std::vector<double>>& target,
                               const std::vector<double>& shown_default, const std::string& help);
 
-/// A list of numbers as typed for a list option: "1,0,0,1" (rope/core/parse.hpp parse_real_list), or
-/// "@FILE" naming a text file (at most kMaxListFileBytes, rope/io/text_file.hpp) of numbers separated by
-/// commas or white space.
-/// @throws InvalidArgument for a bad list or file content, IoError for a file that cannot be read.
-std::vector<double> parse_list_argument(const std::string& text, const std::string& what);
 
 /// A position "m" or, for a model with multimodal sections, one number per axis "t,h,w"
 /// (rope/models/axes.hpp parse_axis_position); `target` stays nullopt unless given.
@@ -57,6 +54,12 @@ CLI::Option* add_seed_option(CLI::App& app, std::uint64_t& target, const std::st
 /// --seed that stays nullopt unless given; --help shows `shown_default`.
 CLI::Option* add_seed_option(CLI::App& app, std::optional<std::uint64_t>& target, std::uint64_t shown_default,
                              const std::string& help);
+
+/// The help text of `--digits` on every command that has it (options.hpp add_digits_option).
+inline constexpr const char* kDigitsHelp =
+    "significant digits of the numbers compared (default: as many as show different values different; "
+    "0: every digit; CSV and JSON always have every digit)";
+
 
 /// --wide: the wide tables of before the projector layout (every column, lines over 100 columns).
 CLI::Option* add_wide_option(CLI::App& app, bool& target);

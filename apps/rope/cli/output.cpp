@@ -73,52 +73,9 @@ std::streamsize FdOutputBuffer::xsputn(const char* s, std::streamsize n) {
 
 // -------------------------------------------------------------------------------------------------
 
-std::string escape_controls(std::string_view text, bool keep_lines) {
-  std::string out;
-  out.reserve(text.size());
-  std::size_t i = 0;
-  while (i < text.size()) {
-    const std::size_t start = i;
-    const std::optional<char32_t> cp = decode_utf8(text, i);
-    if (!cp) {
-      out += fmt::format("\\x{:02x}", static_cast<unsigned char>(text[start]));
-    } else if (keep_lines && (*cp == '\n' || *cp == '\t')) {
-      out += static_cast<char>(*cp);
-    } else if (*cp == '\n') {
-      out += "\\n";
-    } else if (*cp == '\t') {
-      out += "\\t";
-    } else if (*cp == '\r') {
-      out += "\\r";
-    } else if (*cp == 0x1b) {
-      out += "\\e";
-    } else if (*cp < 0x20 || *cp == 0x7f) {
-      out += fmt::format("\\x{:02x}", static_cast<unsigned>(*cp));
-    } else if (*cp >= 0x80 && *cp <= 0x9f) {
-      out += fmt::format("\\u{:04x}", static_cast<unsigned>(*cp));
-    } else {
-      out.append(text.substr(start, i - start));
-    }
-  }
-  return out;
-}
-
 // -------------------------------------------------------------------------------------------------
 
 namespace {
-
-/// `text` with every byte that is not part of a UTF-8 sequence written as the text \xNN.
-std::string valid_utf8(const std::string& text) {
-  if (is_valid_utf8(text)) return text;
-  std::string out;
-  std::size_t i = 0;
-  while (i < text.size()) {
-    const std::size_t start = i;
-    if (decode_utf8(text, i)) out.append(text, start, i - start);
-    else out += fmt::format("\\x{:02x}", static_cast<unsigned char>(text[start]));
-  }
-  return out;
-}
 
 nlohmann::json with_valid_utf8(const nlohmann::json& j) {
   if (j.is_string()) return valid_utf8(j.get_ref<const std::string&>());

@@ -12,8 +12,11 @@
 #include <string_view>
 
 #include "rope/io/csv.hpp"
+#include "rope/io/utf8.hpp"
 
 namespace rope::cli {
+
+using rope::escape_controls;  // io/utf8.hpp
 
 /// Writes `content` to the file `target`, or to `out` when target is "-".
 /// @throws rope::IoError when the file cannot be written (nothing is left behind).
@@ -46,11 +49,6 @@ class FdOutputBuffer : public std::streambuf {
   int error_ = 0;
   char buffer_[1 << 16];
 };
-
-/// `text` safe for a terminal: every C0 control, DEL, C1 control (U+0080 … U+009F) and byte that is not
-/// UTF-8 is shown escaped (\n, \t, \r, \e, \xNN, \u0085), so no input can move the cursor, retitle or
-/// clear the terminal. With `keep_lines`, newline and tab stay as they are (the layout of a report).
-std::string escape_controls(std::string_view text, bool keep_lines = false);
 
 /// `j` as indented JSON text (--json): a string or key that is not UTF-8 (a file name with a byte such
 /// as 0xff) is written with each such byte as the text \xNN, never an exception.

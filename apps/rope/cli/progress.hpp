@@ -7,6 +7,9 @@
 #include <chrono>
 #include <cstdint>
 
+#include <optional>
+
+#include "rope/analysis/check_run.hpp"
 #include "rope/cli/lang.hpp"
 
 namespace rope::cli {
@@ -29,6 +32,26 @@ class ProgressBar {
   double last_ = 0;
   int pass_ = 1;
   std::chrono::steady_clock::time_point start_, pass_start_, shown_;
+};
+
+/// A check's progress (analysis/check_run.hpp) drawn as a ProgressBar.
+class CheckProgressBar final : public CheckProgress {
+ public:
+  explicit CheckProgressBar(const Text& t) : t_(t) {}
+  bool start(std::uint64_t bytes) override {
+    bar_.emplace(bytes, t_);
+    return bar_->enabled();
+  }
+  void update(double done) override {
+    if (bar_) bar_->update(done);
+  }
+  void finish() override {
+    if (bar_) bar_->finish();
+  }
+
+ private:
+  const Text& t_;
+  std::optional<ProgressBar> bar_;
 };
 
 }  // namespace rope::cli

@@ -1,6 +1,6 @@
 #include "rope/cli/scaling_options.hpp"
 
-#include "rope/cli/printing.hpp"
+#include "rope/report/printing.hpp"
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -153,15 +153,17 @@ RopeOverrides overrides_of(const ScalingOptions& o, const DimBase& flags) {
 
 }  // namespace
 
+RopeOverrides scaling_overrides(const ScalingOptions& o) { return overrides_of(o, DimBase{}); }
+
 ModelConfig resolve_model(const ScalingOptions& o, const DimBase& flags) {
   return rope::resolve_model(o.source, overrides_of(o, flags));
 }
 
-std::string band_name(Band band, const Text& t) { return rope::band_name(band, t.zh()); }
+std::string band_name(Band band, const Text& t) { return rope::band_name(band, t.lang()); }
 
-std::string band_counts(const RopeParameters& p, const Text& t) { return rope::band_counts(p, t.zh()); }
+std::string band_counts(const RopeParameters& p, const Text& t) { return rope::band_counts(p, t.lang()); }
 
-std::string model_name(const ModelConfig& model, const Text& t) { return rope::model_name(model, t.zh()); }
+std::string model_name(const ModelConfig& model, const Text& t) { return rope::model_name(model, t.lang()); }
 
 ModelRope resolve(const ScalingOptions& o, const DimBase& flags) {
   if (!o.any()) check_dimension(flags.dim.value_or(flags.default_dim), flags.max_dim);
@@ -187,7 +189,7 @@ std::vector<std::string> spec_summary(const ModelRope& rr, const Text& t) {
   lines.push_back(t.tr("RoPE of {0}{1}: head_dim {2}, {3}{4}; {5}", model_name(rr.model, t),
                        layer_text(s, t), s.head_dim, channels,
                        s.partial() ? t.tr(", the other {0} pass through", s.head_dim - s.rotary_dim) : "",
-                       layout_description(s).in(t.zh())));
+                       layout_description(s).in(t.lang())));
   if (s.axes && s.axes->vision()) {
     lines.push_back(t.tr("2-D vision RoPE ({0}): a position m is the patch (m, m), so a distance m moves the row and the "
                          "column by m each (docs/multi-axis.md §6)",
@@ -221,7 +223,7 @@ void print_summary(std::ostream& out, const std::vector<std::string>& lines) {
 
 std::string layout_text(const ModelRope& rope, const Text& t) {
   if (rope.plain) return t.tr("{0} layout", layout_name(rope.spec.layout, t));
-  return layout_description(rope.spec).in(t.zh());
+  return layout_description(rope.spec).in(t.lang());
 }
 
 }  // namespace rope::cli

@@ -67,6 +67,11 @@ struct DimBase {
   int max_dim = kMaxDim;  ///< plain RoPE: the command's limit on d, checked first (check_dimension)
 };
 
+/// The options as the library's overrides (models/resolve.hpp), the values that need parsing parsed (--tower,
+/// --short-factor, --long-factor); head dimension, base and layout are left to the command (DimBase).
+/// @throws InvalidArgument for a value that does not parse.
+RopeOverrides scaling_overrides(const ScalingOptions& options);
+
 /// The model: the preset or config file if given, else plain RoPE of head dimension and base `flags`
 /// (typed or default); then every explicit flag on top (a typed --dim or --base overrides a file's
 /// value). The options mapped to the library's RopeOverrides and resolved there (models/resolve.hpp).

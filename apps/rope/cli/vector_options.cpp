@@ -4,7 +4,7 @@
 #include <fmt/format.h>
 #include <vector>
 
-#include "rope/cli/printing.hpp"
+#include "rope/report/printing.hpp"
 #include "rope/core/error.hpp"
 #include "rope/core/parse.hpp"
 #include "rope/io/csv.hpp"

@@ -58,39 +58,39 @@ std::vector<Message> config_warnings(const ModelRope& rr) {
 namespace {
 
 /// One block per layer type: its layers and its RoPE (or none, with Llama 4's query temperature (S20)).
-void print_layer_types(std::ostream& out, const ModelRope& rr, bool z) {
+void print_layer_types(std::ostream& out, const ModelRope& rr, Lang lang) {
   const ModelConfig& m = rr.model;
-  out << msg("\nlayer types (other commands: --layer-type NAME or a layer index; this report: {0}):\n", m.layer_type).in(z);
+  out << msg("\nlayer types (other commands: --layer-type NAME or a layer index; this report: {0}):\n", m.layer_type).in(lang);
   for (std::size_t i = 0; i < rr.layers.size(); ++i) {
     const LayerRope& l = rr.layers[i];
-    out << msg("  {0}: {1} layers: {2}\n", l.type, l.layers.size(), describe_layers(l.layers)).in(z);
+    out << msg("  {0}: {1} layers: {2}\n", l.type, l.layers.size(), describe_layers(l.layers)).in(lang);
     if (!l.spec) {
-      out << msg("    no RoPE: these layers rotate nothing\n").in(z);
+      out << msg("    no RoPE: these layers rotate nothing\n").in(lang);
       if (m.nope_temperature) {
         const NopeTemperature& n = *m.nope_temperature;
         out << msg("    the query is scaled by t(p) = log1p(floor((p + 1) / {0})) · {1} + 1 (S20): 1 up to p = {2}, {3} at p = {4}\n",
                    format_number(n.floor_scale), format_number(n.attn_scale), format_number(n.floor_scale - 2),
                    format_number(n.at(n.floor_scale - 1)), format_number(n.floor_scale - 1))
-                   .in(z);
+                   .in(lang);
       }
       continue;
     }
     const RopeSpec& s = *l.spec;
     if (s.head_dim != rr.spec.head_dim) {  // Gemma 4: the full layers' heads are global_head_dim wide
-      out << msg("    head_dim {0}, rotary dim {1}\n", s.head_dim, s.rotary_dim).in(z);
+      out << msg("    head_dim {0}, rotary dim {1}\n", s.head_dim, s.rotary_dim).in(lang);
     }
     if (s.layout != rr.spec.layout || (s.rotary_offset == 0) != (rr.spec.rotary_offset == 0)) {  // llama.cpp's indexers: [rope | nope]
       const int first = s.rotary_offset, last = s.rotary_offset + s.rotary_dim - 1;
       out << (s.layout == Layout::Half
-                  ? msg("    half layout ({0}), rotating channels {1}–{2} of {3}\n", s.layout_reason.in(z), first, last, s.head_dim)
-                  : msg("    interleaved layout ({0}), rotating channels {1}–{2} of {3}\n", s.layout_reason.in(z), first, last,
+                  ? msg("    half layout ({0}), rotating channels {1}–{2} of {3}\n", s.layout_reason.in(lang), first, last, s.head_dim)
+                  : msg("    interleaved layout ({0}), rotating channels {1}–{2} of {3}\n", s.layout_reason.in(lang), first, last,
                         s.head_dim))
-                 .in(z);
+                 .in(lang);
     }
     out << msg("    base {0}, {1} scaling f = {2}, attention factor {3} ({4})\n",
                format_number(s.config.base), to_string(s.config.type), format_number(s.params.factor),
-               format_number(s.params.attention_factor), m.layer_types[i].from.in(z))
-               .in(z);
+               format_number(s.params.attention_factor), m.layer_types[i].from.in(lang))
+               .in(lang);
   }
 }
 
@@ -137,7 +137,7 @@ InspectNumbers inspect_numbers(const ModelRope& rr) {
   return n;
 }
 
-void print_inspect(std::ostream& out, const ModelRope& rr, bool z, int digits) {
+void print_inspect(std::ostream& out, const ModelRope& rr, Lang lang, int digits) {
   const RopeConfig& c = rr.model.rope;
   const RopeParameters& p = rr.spec.params;
   const RopeSpec& spec = rr.spec;
@@ -152,91 +152,91 @@ void print_inspect(std::ostream& out, const ModelRope& rr, bool z, int digits) {
   const auto row = [&](const std::string& label, const std::string& value) {
     out << fmt::format("  {:<25}{}\n", label, value);
   };
-  out << msg("RoPE of {0}{1}\n\n", model_name(rr.model, z),
-             rr.model.model_type.empty() ? "" : msg(" (model_type {0})", rr.model.model_type).in(z))
-             .in(z);
+  out << msg("RoPE of {0}{1}\n\n", model_name(rr.model, lang),
+             rr.model.model_type.empty() ? "" : msg(" (model_type {0})", rr.model.model_type).in(lang))
+             .in(lang);
   row("head_dim", std::to_string(c.head_dim));
   // Proportional RoPE (S14) pairs the whole head and turns int(factor·head_dim // 2) of its pairs (the others have
   // θ = 0, the "bands" row below); every other scaling rotates int(head_dim × partial_rotary_factor) channels.
-  row(msg("rotary dim d").in(z),
+  row(msg("rotary dim d").in(lang),
       c.type == ScalingType::Proportional
           ? msg("{0}, the whole head: {1} pairs, of which partial_rotary_factor {2} turns {3}", rr.spec.rotary_dim, half,
-                format_number(c.partial_rotary_factor), static_cast<int>(c.partial_rotary_factor * c.head_dim) / 2).in(z)
+                format_number(c.partial_rotary_factor), static_cast<int>(c.partial_rotary_factor * c.head_dim) / 2).in(lang)
           : msg("{0} = int({1} × partial_rotary_factor {2}), {3} pairs", rr.spec.rotary_dim,
-                c.head_dim, format_number(c.partial_rotary_factor), half).in(z));
+                c.head_dim, format_number(c.partial_rotary_factor), half).in(lang));
   if (spec.partial()) {
-    row(msg("rotating channels").in(z),
+    row(msg("rotating channels").in(lang),
         msg("{0} … {1} of the head's {2}; the other {3} pass through unchanged",
             spec.rotary_offset, spec.rotary_offset + spec.rotary_dim - 1, spec.head_dim, spec.head_dim - spec.rotary_dim)
-            .in(z));
+            .in(lang));
   }
-  row(msg("layout").in(z),
+  row(msg("layout").in(lang),
       (spec.axis_blocks && c.layout == Layout::Interleaved
            ? msg("interleaved inside each axis's block of d/2 channels: pair i = b·d/4 + k on (b·d/2 + 2k, b·d/2 + 2k + 1), "
-                 "docs/multi-axis.md (V6)").in(z)
+                 "docs/multi-axis.md (V6)").in(lang)
        : spec.axis_blocks ? msg("half (rotate_half) inside each axis's block of d/2 channels: pair i = b·d/4 + k on "
-                                "(b·d/2 + k, b·d/2 + k + d/4), docs/multi-axis.md (V6)").in(z)
-       : c.layout == Layout::Interleaved ? msg("interleaved: pairs (2i, 2i+1)").in(z)
-                                         : msg("half (rotate_half): pairs (i, i + d/2)").in(z)) +
-          msg(" ({0})", spec.layout_reason.in(z)).in(z));
-  row(msg("base (rope_theta)").in(z), format_number(c.base));
+                                "(b·d/2 + k, b·d/2 + k + d/4), docs/multi-axis.md (V6)").in(lang)
+       : c.layout == Layout::Interleaved ? msg("interleaved: pairs (2i, 2i+1)").in(lang)
+                                         : msg("half (rotate_half): pairs (i, i + d/2)").in(lang)) +
+          msg(" ({0})", spec.layout_reason.in(lang)).in(lang));
+  row(msg("base (rope_theta)").in(lang), format_number(c.base));
   if (c.max_position_embeddings) row("max_position_embeddings", std::to_string(*c.max_position_embeddings));
-  row(msg("scaling").in(z), std::string(to_string(c.type)));
+  row(msg("scaling").in(lang), std::string(to_string(c.type)));
   if (c.type != ScalingType::Default) {
-    row(msg("factor f").in(z), msg("{0} ({1})", format_number(p.factor), p.factor_rule.in(z)).in(z));
-    if (p.original_max_position > 0) row(msg("original context L0").in(z), std::to_string(p.original_max_position));
-    if (p.effective_base) row(msg("effective base").in(z), computed(*p.effective_base));
+    row(msg("factor f").in(lang), msg("{0} ({1})", format_number(p.factor), p.factor_rule.in(lang)).in(lang));
+    if (p.original_max_position > 0) row(msg("original context L0").in(lang), std::to_string(p.original_max_position));
+    if (p.effective_base) row(msg("effective base").in(lang), computed(*p.effective_base));
     if (c.type == ScalingType::Yarn && p.original_max_position > 0) {
-      row(msg("yarn target length").in(z),
+      row(msg("yarn target length").in(lang),
           msg("f·L0 = {0} positions (the context the method extends to, (S5))",
-              format_number(p.factor * static_cast<double>(p.original_max_position))).in(z));
+              format_number(p.factor * static_cast<double>(p.original_max_position))).in(lang));
     }
     if (p.yarn_range) {
-      row(msg("yarn correction range").in(z),
+      row(msg("yarn correction range").in(lang),
           fmt::format("[{}, {}]", computed(p.yarn_range->first), computed(p.yarn_range->second)));
     }
-    if (!p.bands.empty()) row(msg("bands").in(z), band_counts(p, z));
+    if (!p.bands.empty()) row(msg("bands").in(lang), band_counts(p, lang));
   }
-  row(msg("attention factor").in(z),
+  row(msg("attention factor").in(lang),
       msg("{0} ({1}), in cos and sin as HF: logits × {2}",
-          computed(p.attention_factor), p.attention_rule.in(z), computed(p.attention_factor * p.attention_factor)).in(z));
+          computed(p.attention_factor), p.attention_rule.in(lang), computed(p.attention_factor * p.attention_factor)).in(lang));
   if (const std::optional<AttentionScale>& a = rr.model.attention_scale) {  // HF's self.scaling, llama.cpp's kq_scale
-    row(msg("softmax scale").in(z),
-        msg("{0}, on q·k before the softmax", attention_scale_text(*a)).in(z));
+    row(msg("softmax scale").in(lang),
+        msg("{0}, on q·k before the softmax", attention_scale_text(*a)).in(lang));
     if (a->softcap) {
-      row("", msg("then capped at {0}·tanh(s / {0}) ({1})", format_number(*a->softcap), a->softcap_from).in(z));
+      row("", msg("then capped at {0}·tanh(s / {0}) ({1})", format_number(*a->softcap), a->softcap_from).in(lang));
     }
   }
   if (const std::optional<QueryScaling>& q = rr.model.query_scaling) {  // (S21)
     const double last = c.max_position_embeddings ? static_cast<double>(*c.max_position_embeddings - 1) : 0.0;
-    row(msg("query scaling").in(z),
+    row(msg("query scaling").in(lang),
         msg("q × s(p) = 1 + {0}·ln(1 + ⌊p / {1}⌋) after RoPE, every layer (S21): 1 below p = {1}, {2} at p = {3} ({4}); "
             "rope frequencies --position P and rope apply --query show it at P",
             format_number(q->beta), format_number(q->original), computed(q->at(std::max(last, q->original))),
-            format_number(std::max(last, q->original)), q->from.in(z)).in(z));
+            format_number(std::max(last, q->original)), q->from.in(lang)).in(lang));
   }
-  row(msg("wavelengths").in(z),
+  row(msg("wavelengths").in(lang),
       msg("{0} … {1} positions (original {2} … {3})", computed(lambda_scaled.minCoeff()),
-          computed(lambda_scaled.maxCoeff()), computed(lambda.minCoeff()), computed(lambda.maxCoeff())).in(z));
+          computed(lambda_scaled.maxCoeff()), computed(lambda.minCoeff()), computed(lambda.maxCoeff())).in(lang));
   if (spec.axes) {  // docs/multi-axis.md: which pairs follow which position axis
     out << '\n';
-    print_axis_summary(out, *spec.axes, p.inv_freq, z);
+    print_axis_summary(out, *spec.axes, p.inv_freq, lang);
     out << '\n';
   }
   for (const auto& f : n.facts) {
     out << msg("  within {0} {1}: {2} of {3} pairs complete a full turn (scaled frequencies{4})\n",
-               f.what.in(z), format_number(f.length), f.turning,
-               f.pairs, f.which.empty() ? "" : msg(": {0}, as HF uses at that length", f.which.in(z)).in(z)).in(z);
+               f.what.in(lang), format_number(f.length), f.turning,
+               f.pairs, f.which.empty() ? "" : msg(": {0}, as HF uses at that length", f.which.in(lang)).in(lang)).in(lang);
   }
   const auto critical_text = [&](Eigen::Index first, bool original) {
-    const std::string set = original ? msg("(original frequencies)").in(z) : msg("(scaled frequencies)").in(z);
+    const std::string set = original ? msg("(original frequencies)").in(lang) : msg("(scaled frequencies)").in(lang);
     if (first >= static_cast<Eigen::Index>(half)) {
-      return msg("none {0}: every pair turns within {1}", set, format_number(train)).in(z);
+      return msg("none {0}: every pair turns within {1}", set, format_number(train)).in(lang);
     }
     return msg("{0} {1}: pairs {2} … {3} never turn within {4} (M16)",
-               2 * first, set, first, half - 1, format_number(train)).in(z);
+               2 * first, set, first, half - 1, format_number(train)).in(lang);
   };
-  if (n.critical >= 0) row(msg("critical dimension").in(z), critical_text(n.critical, true));
+  if (n.critical >= 0) row(msg("critical dimension").in(lang), critical_text(n.critical, true));
   if (n.critical_scaled >= 0) row("", critical_text(n.critical_scaled, false));
   if (c.type == ScalingType::Linear || c.type == ScalingType::Yarn) {
     row("llama.cpp",
@@ -246,27 +246,27 @@ void print_inspect(std::ostream& out, const ModelRope& rr, bool z, int digits) {
   } else if (c.type == ScalingType::Ntk && p.effective_base) {
     row("llama.cpp", fmt::format("--rope-freq-base {}", format_number(*p.effective_base)));
   }
-  if (!rr.layers.empty()) print_layer_types(out, rr, z);
-  out << msg("\nwhere each value came from:\n").in(z);
-  for (const auto& line : rr.model.origin) out << "  " << line.in(z) << '\n';
+  if (!rr.layers.empty()) print_layer_types(out, rr, lang);
+  out << msg("\nwhere each value came from:\n").in(lang);
+  for (const auto& line : rr.model.origin) out << "  " << line.in(lang) << '\n';
   if (const std::optional<AttentionScale>& a = rr.model.attention_scale) {
     // origin_line's form "what: value (from)"; the rule is the row's above.
-    out << "  " << Message("{0}: {1} ({2})", {msg("softmax scale"), fmt::format("{:.6g}", a->value), a->from}).in(z) << '\n';
+    out << "  " << Message("{0}: {1} ({2})", {msg("softmax scale"), fmt::format("{:.6g}", a->value), a->from}).in(lang) << '\n';
   }
   if (!rr.model.notes.empty() || !p.notes.empty()) {
-    out << msg("\nnotes:\n").in(z);
-    for (const auto& line : rr.model.notes) out << "  " << line.in(z) << '\n';
-    for (const auto& line : p.notes) out << "  " << line.in(z) << '\n';
+    out << msg("\nnotes:\n").in(lang);
+    for (const auto& line : rr.model.notes) out << "  " << line.in(lang) << '\n';
+    for (const auto& line : p.notes) out << "  " << line.in(lang) << '\n';
   }
   if (!n.warnings.empty()) {
-    out << msg("\nwarnings:\n").in(z);
-    for (const auto& line : n.warnings) out << "  " << line.in(z) << '\n';
+    out << msg("\nwarnings:\n").in(lang);
+    for (const auto& line : n.warnings) out << "  " << line.in(lang) << '\n';
   }
 }
 
-std::string inspect_text(const ModelRope& rr, bool zh, int digits) {
+std::string inspect_text(const ModelRope& rr, Lang lang, int digits) {
   std::ostringstream out;
-  print_inspect(out, rr, zh, digits);
+  print_inspect(out, rr, lang, digits);
   return out.str();
 }
 

@@ -45,10 +45,10 @@ std::vector<Message> config_warnings(const ModelRope& rr);
 InspectNumbers inspect_numbers(const ModelRope& rr);
 
 /// The text report, as `rope inspect` prints it; `digits`: significant digits of the computed numbers
-/// (0: every digit), `zh`: in Chinese through the installed translator.
-void print_inspect(std::ostream& out, const ModelRope& rr, bool zh, int digits = kInspectDigits);
+/// (0: every digit), `lang`: in Chinese through the installed translator.
+void print_inspect(std::ostream& out, const ModelRope& rr, Lang lang, int digits = kInspectDigits);
 
 /// The same as a string.
-std::string inspect_text(const ModelRope& rr, bool zh, int digits = kInspectDigits);
+std::string inspect_text(const ModelRope& rr, Lang lang, int digits = kInspectDigits);
 
 }  // namespace rope

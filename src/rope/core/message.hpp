@@ -23,6 +23,9 @@ namespace rope {
 
 struct Message;
 
+/// The language a person reads: English (the ids) or Chinese (the catalog's translations).
+enum class Lang { En, Zh };
+
 /// One value of a message: a number or a text shown as it is, or a message of its own.
 struct MessageArg {
   enum class Kind { Int, UInt, Float, Double, Text, Nested };
@@ -64,9 +67,13 @@ struct Message {
   using Translator = const std::string* (*)(std::string_view id, std::string_view context);
   static void set_translator(Translator translator);
 
-  /// The English, or with `chinese` the translation of the id filled with the same values (nested
-  /// messages translated too); the English where no translator or no translation is found.
-  std::string in(bool chinese) const;
+  /// The translation of `id` in `context` by the installed translator; nullptr without one or without a
+  /// translation (report/text.hpp's Text::tr looks the commands' sentences up with it).
+  static const std::string* translation(std::string_view id, std::string_view context = {});
+
+  /// The English, or in Chinese the translation of the id filled with the same values (nested messages
+  /// translated too); the English where no translator or no translation is found.
+  std::string in(Lang lang) const;
   bool empty() const { return en.empty(); }
   bool operator==(const Message& other) const { return en == other.en && id == other.id; }
   bool operator!=(const Message& other) const { return !(*this == other); }

@@ -16,7 +16,7 @@ namespace rope {
 std::string format_number(double x);
 
 /// `x` with `digits` significant digits (%g form); 0: the shortest form that reads back as `x` (format_number).
-/// The number policy of the reports (apps/rope/cli/digits.hpp).
+/// The number policy of the reports (apps/rope/report/digits.hpp).
 std::string with_digits(double x, int digits);
 
 /// A table of named numeric columns of equal length.

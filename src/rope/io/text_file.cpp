@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "rope/core/error.hpp"
+#include "rope/core/parse.hpp"
 
 namespace rope {
 
@@ -74,6 +75,28 @@ std::string read_text_file(const std::string& path, std::string_view what, std::
     throw InvalidArgument(error_msg("{0} '{1}' is not a text file (it holds a NUL byte)", what, path));
   }
   return std::move(text);
+}
+
+std::vector<double> parse_list_argument(const std::string& text, const std::string& what) {
+  if (text.empty() || text[0] != '@') return parse_real_list(text, what);
+  const std::string path = text.substr(1);
+  const std::string content = read_text_file(path, what + " file", kMaxListFileBytes);
+  std::string joined;
+  std::string item;
+  const auto flush = [&] {
+    if (!item.empty()) joined += (joined.empty() ? "" : ",") + item;
+    item.clear();
+  };
+  for (char c : content) {
+    if (c == ',' || c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+      flush();
+    } else {
+      item += c;
+    }
+  }
+  flush();
+  if (joined.empty()) throw InvalidArgument(error_msg("{0} file '{1}' holds no numbers", what, path));
+  return parse_real_list(joined, fmt::format("{} file '{}'", what, path));
 }
 
 }  // namespace rope

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <string>
+#include <vector>
 #include <string_view>
 
 namespace rope {
@@ -37,5 +38,11 @@ struct BoundedRead {
 /// the caller can still tell that the file is larger than `max_bytes`. Throws nothing: a missing, unreadable
 /// or directory `path`, or one that is not a regular file, comes back as `error`, for the caller to word its own message.
 BoundedRead read_file_bounded(const std::string& path, std::size_t max_bytes);
+
+/// A list of numbers as typed for a list option: "1,0,0,1" (rope/core/parse.hpp parse_real_list), or
+/// "@FILE" naming a text file (at most kMaxListFileBytes, rope/io/text_file.hpp) of numbers separated by
+/// commas or white space.
+/// @throws InvalidArgument for a bad list or file content, IoError for a file that cannot be read.
+std::vector<double> parse_list_argument(const std::string& text, const std::string& what);
 
 }  // namespace rope

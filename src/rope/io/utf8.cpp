@@ -1,5 +1,7 @@
 #include "rope/io/utf8.hpp"
 
+#include <fmt/format.h>
+
 namespace rope {
 
 std::optional<char32_t> decode_utf8(std::string_view text, std::size_t& i) {
@@ -75,6 +77,50 @@ std::size_t display_width(std::string_view text) {
     w += wide ? 2 : 1;
   }
   return w;
+}
+
+std::string escape_controls(std::string_view text, bool keep_lines) {
+  std::string out;
+  out.reserve(text.size());
+  std::size_t i = 0;
+  while (i < text.size()) {
+    const std::size_t start = i;
+    const std::optional<char32_t> cp = decode_utf8(text, i);
+    if (!cp) {
+      out += fmt::format("\\x{:02x}", static_cast<unsigned char>(text[start]));
+    } else if (keep_lines && (*cp == '\n' || *cp == '\t')) {
+      out += static_cast<char>(*cp);
+    } else if (*cp == '\n') {
+      out += "\\n";
+    } else if (*cp == '\t') {
+      out += "\\t";
+    } else if (*cp == '\r') {
+      out += "\\r";
+    } else if (*cp == 0x1b) {
+      out += "\\e";
+    } else if (*cp < 0x20 || *cp == 0x7f) {
+      out += fmt::format("\\x{:02x}", static_cast<unsigned>(*cp));
+    } else if (*cp >= 0x80 && *cp <= 0x9f) {
+      out += fmt::format("\\u{:04x}", static_cast<unsigned>(*cp));
+    } else {
+      out.append(text.substr(start, i - start));
+    }
+  }
+  return out;
+}
+
+
+// `text` with every byte that is not part of a UTF-8 sequence written as the text \xNN.
+std::string valid_utf8(const std::string& text) {
+  if (is_valid_utf8(text)) return text;
+  std::string out;
+  std::size_t i = 0;
+  while (i < text.size()) {
+    const std::size_t start = i;
+    if (decode_utf8(text, i)) out.append(text, start, i - start);
+    else out += fmt::format("\\x{:02x}", static_cast<unsigned char>(text[start]));
+  }
+  return out;
 }
 
 }  // namespace rope

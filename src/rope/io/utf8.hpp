@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace rope {
@@ -25,7 +26,16 @@ std::size_t utf8_boundary_at_or_after(std::string_view text, std::size_t pos);
 /// The columns a terminal gives `text`: 2 for a wide character (CJK radicals … Han, compatibility
 /// ideographs, full-width forms), 0 for a combining diacritical mark, 1 for anything else (an invalid
 /// byte is shown as one replacement character). The one measure of display width: the command line pads
-/// its tables with it (rope/cli/printing.hpp columns(), pad()).
+/// its tables with it (rope/report/printing.hpp columns(), pad()).
 std::size_t display_width(std::string_view text);
+
+/// `text` safe for a terminal: every C0 control, DEL, C1 control (U+0080 … U+009F) and byte that is not
+/// UTF-8 is shown escaped (\n, \t, \r, \e, \xNN, \u0085), so no input can move the cursor, retitle or
+/// clear the terminal. With `keep_lines`, newline and tab stay as they are (the layout of a report).
+std::string escape_controls(std::string_view text, bool keep_lines = false);
+
+
+/// `text` with every byte that is not part of a UTF-8 sequence written as the text \xNN (JSON output).
+std::string valid_utf8(const std::string& text);
 
 }  // namespace rope

@@ -9,18 +9,18 @@
 
 namespace rope {
 
-std::string band_name(Band band, bool zh) {
+std::string band_name(Band band, Lang lang) {
   switch (band) {
-    case Band::Kept: return msg("kept").in(zh);
-    case Band::Ramped: return msg("ramped").in(zh);
-    case Band::Interpolated: return msg("interpolated").in(zh);
-    case Band::Unrotated: return msg("unrotated").in(zh);
+    case Band::Kept: return msg("kept").in(lang);
+    case Band::Ramped: return msg("ramped").in(lang);
+    case Band::Interpolated: return msg("interpolated").in(lang);
+    case Band::Unrotated: return msg("unrotated").in(lang);
     case Band::None: break;
   }
   return "-";
 }
 
-std::string band_counts(const RopeParameters& p, bool zh) {
+std::string band_counts(const RopeParameters& p, Lang lang) {
   if (p.bands.empty()) return "";
   std::map<Band, int> counts;
   for (Band b : p.bands) ++counts[b];
@@ -28,15 +28,15 @@ std::string band_counts(const RopeParameters& p, bool zh) {
   for (Band band : {Band::Kept, Band::Ramped, Band::Interpolated, Band::Unrotated}) {
     const auto it = counts.find(band);
     if (it == counts.end()) continue;
-    if (!out.empty()) out += msg(", ").in(zh);
+    if (!out.empty()) out += msg(", ").in(lang);
     // TRANSLATORS: a number of pairs and the band they are in: "12 kept".
-    out += msg("{0} {1}", it->second, band_name(band, zh)).in(zh);
+    out += msg("{0} {1}", it->second, band_name(band, lang)).in(lang);
   }
   return out;
 }
 
-std::string model_name(const ModelConfig& model, bool zh) {
-  return model.name == kNoModelName ? msg("the command line").in(zh) : model.name;
+std::string model_name(const ModelConfig& model, Lang lang) {
+  return model.name == kNoModelName ? msg("the command line").in(lang) : model.name;
 }
 
 std::string pair_list(const std::vector<int>& pairs) {
@@ -67,19 +67,19 @@ std::string pair_list(const std::vector<int>& pairs) {
   return s.empty() ? "-" : s;
 }
 
-std::string axis_label(int axis, bool zh) {
-  // Chinese prose takes full-width parentheses (po/glossary.md): t（时间）.
-  return fmt::format(zh ? "{}（{}）" : "{} ({})", axis_letter(axis), axis_name(axis).in(zh));
+std::string axis_label(int axis, Lang lang) {
+  // TRANSLATORS: an axis's letter and its name, "t (time)"; Chinese prose takes full-width parentheses.
+  return msg("{0} ({1})", axis_letter(axis), axis_name(axis)).in(lang);
 }
 
-std::string order_name(SectionOrder order, bool zh) {
+std::string order_name(SectionOrder order, Lang lang) {
   switch (order) {
-    case SectionOrder::Chunked: return msg("chunked").in(zh);
-    case SectionOrder::Interleaved: return msg("interleaved").in(zh);
+    case SectionOrder::Chunked: return msg("chunked").in(lang);
+    case SectionOrder::Interleaved: return msg("interleaved").in(lang);
     case SectionOrder::GgmlMrope: return "llama.cpp MROPE";
     case SectionOrder::GgmlImrope: return "llama.cpp IMROPE";
-    case SectionOrder::Vision: return msg("2-D vision").in(zh);
-    case SectionOrder::Ernie3d: return msg("ERNIE 3-D").in(zh);
+    case SectionOrder::Vision: return msg("2-D vision").in(lang);
+    case SectionOrder::Ernie3d: return msg("ERNIE 3-D").in(lang);
   }
   return std::string(to_string(order));
 }
@@ -96,29 +96,29 @@ const char* axis_rule(SectionOrder order) {
   return "(A2)";
 }
 
-void print_axis_summary(std::ostream& out, const AxisMap& map, const Eigen::VectorXd& theta, bool zh) {
+void print_axis_summary(std::ostream& out, const AxisMap& map, const Eigen::VectorXd& theta, Lang lang) {
   if (map.vision()) {
     out << msg("2-D vision RoPE ({0}): each pair turns with the patch's row h or column w{1} ((V1), {2})\n",
                map.vision_kind,
-               map.position_offset != 0 ? msg(", counted from {0}", format_number(map.position_offset)).in(zh)
+               map.position_offset != 0 ? msg(", counted from {0}", format_number(map.position_offset)).in(lang)
                                         : "",
                map.vision_equation)
-               .in(zh);
+               .in(lang);
   } else {
     out << msg("M-RoPE: mrope_section [{0}], {1} (docs/multi-axis.md (A1), {2})\n",
-               fmt::format("{}", fmt::join(map.source.sections, ", ")), order_name(map.source.order, zh),
+               fmt::format("{}", fmt::join(map.source.sections, ", ")), order_name(map.source.order, lang),
                axis_rule(map.source.order))
-               .in(zh);
+               .in(lang);
   }
-  out << fmt::format("  {:<14}{:>6}  {:<24}{}\n", msg("axis").in(zh), msg("pairs").in(zh), msg("pair indices").in(zh),
-                     msg("wavelengths (positions)").in(zh));
+  out << fmt::format("  {:<14}{:>6}  {:<24}{}\n", msg("axis").in(lang), msg("pairs").in(lang), msg("pair indices").in(lang),
+                     msg("wavelengths (positions)").in(lang));
   for (const AxisRange& r : axis_ranges(theta, map)) {
     std::vector<int> pairs;
     for (std::size_t j = 0; j < map.pair_axis.size(); ++j) {
       if (map.pair_axis[j] == r.axis) pairs.push_back(static_cast<int>(j));
     }
     const std::string range = r.pairs == 0 ? "-" : fmt::format("{:.6g} … {:.6g}", r.shortest, r.longest);
-    const std::string label = axis_label(r.axis, zh);
+    const std::string label = axis_label(r.axis, lang);
     out << fmt::format("  {:<14}{:>6}  {:<24}{}\n", label, r.pairs, pair_list(pairs), range);
   }
 }

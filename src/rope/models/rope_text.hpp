@@ -18,21 +18,21 @@
 namespace rope {
 
 /// A band's name for people ("-" for none).
-std::string band_name(Band band, bool zh);
+std::string band_name(Band band, Lang lang);
 /// "29 kept, 6 ramped, 29 interpolated": how many pairs fall in each band; empty without bands.
-std::string band_counts(const RopeParameters& params, bool zh);
+std::string band_counts(const RopeParameters& params, Lang lang);
 
 /// The model's name, or "the command line" (kNoModelName) translated.
-std::string model_name(const ModelConfig& model, bool zh);
+std::string model_name(const ModelConfig& model, Lang lang);
 
 /// Pair indices in short form: runs of a constant step, "0 … 15", "1, 4, …, 58", "0, 3, …, 60; 61 … 63".
 std::string pair_list(const std::vector<int>& pairs);
 
 /// "t (time)", "h (height)", …
-std::string axis_label(int axis, bool zh);
+std::string axis_label(int axis, Lang lang);
 
 /// The section order: "chunked", "interleaved", "2-D vision" (translated), "llama.cpp IMROPE", …
-std::string order_name(SectionOrder order, bool zh);
+std::string order_name(SectionOrder order, Lang lang);
 
 /// "(A2)", "(A3)" or "(A4)": the equation of docs/multi-axis.md that builds the map.
 const char* axis_rule(SectionOrder order);
@@ -42,6 +42,6 @@ const char* axis_rule(SectionOrder order);
 ///     axis          pairs  pair indices     wavelengths (positions)
 ///     t (time)         16  0 … 15           6.28319 … 160.1
 /// `theta` are the frequencies the model uses (λ = 2π/θ).
-void print_axis_summary(std::ostream& out, const AxisMap& map, const Eigen::VectorXd& theta, bool zh);
+void print_axis_summary(std::ostream& out, const AxisMap& map, const Eigen::VectorXd& theta, Lang lang);
 
 }  // namespace rope

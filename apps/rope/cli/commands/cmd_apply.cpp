@@ -5,7 +5,7 @@
 
 #include "rope/cli/axes_text.hpp"
 #include "rope/cli/commands.hpp"
-#include "rope/cli/digits.hpp"
+#include "rope/report/digits.hpp"
 #include "rope/cli/exit_codes.hpp"
 #include "rope/cli/options.hpp"
 #include "rope/cli/output.hpp"
@@ -122,7 +122,7 @@ int run_apply(const ApplyOptions& opt, std::ostream& out) {
                 p.text(), d, format_number(base), scaled, layout_text(rope, t));
     if (axes && axes->vision()) {
       out << vision_map_line(*axes, p, t) << '\n';
-      if (const auto note = patch_outside_grid(rope.model, p)) out << note->in(t.zh()) << '\n';
+      if (const auto note = patch_outside_grid(rope.model, p)) out << note->in(t.lang()) << '\n';
     } else if (axes) {
       out << t.tr("M-RoPE ({0} sections [{1}]): pair i turns by θ_i times the position of its axis (docs/multi-axis.md (A1))\n",
                   order_name(axes->source.order, t), fmt::join(axes->source.sections, ", "));
@@ -132,8 +132,8 @@ int run_apply(const ApplyOptions& opt, std::ostream& out) {
                   n, offset, offset + d - 1, n - d);
     }
     if (spec.config.seq_len != rope.spec.config.seq_len) {
-      for (const Message& note : spec.params.notes) out << note.in(t.zh()) << '\n';
-      out << spec.notes.back().in(t.zh()) << '\n';
+      for (const Message& note : spec.params.notes) out << note.in(t.lang()) << '\n';
+      out << spec.notes.back().in(t.lang()) << '\n';
     }
     if (spec.deinterleaved_output) {
       out << t.tr("the model's code returns the rotated pairs de-interleaved: pair i on channels i and i + d/2 of the "
@@ -152,7 +152,7 @@ int run_apply(const ApplyOptions& opt, std::ostream& out) {
     if (opt.query && qs) {
       out << t.tr("query scaling (S21): the query after RoPE times s(m) = 1 + β·ln(1 + ⌊m / L0⌋) = {0} (β = {1}, L0 = {2}; "
                   "{3}): every result below is s(m)·R_m x\n",
-                  format_number(s_m), format_number(qs->beta), format_number(qs->original), qs->from.in(t.zh()));
+                  format_number(s_m), format_number(qs->beta), format_number(qs->original), qs->from.in(t.lang()));
     } else if (opt.query) {
       out << t.tr("--query: {0} does not scale its queries: the result is the rotation alone\n", model_name(rope.model, t));
     }

@@ -9,7 +9,7 @@
 
 #include "rope/cli/attention_model_lines.hpp"
 #include "rope/cli/attention_shift_table.hpp"
-#include "rope/cli/digits.hpp"
+#include "rope/report/digits.hpp"
 #include "rope/cli/choice_option.hpp"
 #include "rope/cli/commands.hpp"
 #include "rope/cli/commands/attention_options.hpp"
@@ -17,7 +17,7 @@
 #include "rope/cli/figure_options.hpp"
 #include "rope/cli/options.hpp"
 #include "rope/cli/output.hpp"
-#include "rope/cli/printing.hpp"
+#include "rope/report/printing.hpp"
 #include "rope/cli/vector_options.hpp"
 #include "rope/cli/figures/attention_figure.hpp"
 #include "rope/cli/figures/motion_figures.hpp"
@@ -275,7 +275,7 @@ int run_attention(const AttentionOptions& typed, std::ostream& out) {
     if (r.encoding == Encoding::Rope && model) {
       out << t.tr("  R_p q is the model's rotation (scaling.md (S19)): its layout, its rotating channels, a·R_p on them\n");
       print_summary(out, spec_summary(*model, t));
-      for (const Message& w : model->spec.params.warnings) out << t.tr("  warning: ") << w.in(t.zh()) << '\n';
+      for (const Message& w : model->spec.params.warnings) out << t.tr("  warning: ") << w.in(t.lang()) << '\n';
     }
     if (r.encoding == Encoding::Alibi) {
       out << t.tr("  the slopes of the {0} heads (Press et al. §3): {1}\n",

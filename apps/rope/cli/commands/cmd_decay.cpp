@@ -336,7 +336,7 @@ int run_decay(const DecayOptions& opt, std::ostream& out) {
                   format_number(opt.max_distance));
     }
   }
-  for (const auto& w : warnings) out << t.tr("warning: ") << w.in(t.zh()) << '\n';
+  for (const auto& w : warnings) out << t.tr("warning: ") << w.in(t.lang()) << '\n';
   return kOk;
 }
 

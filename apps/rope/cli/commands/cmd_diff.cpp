@@ -16,7 +16,7 @@
 #include "rope/cli/exit_codes.hpp"
 #include "rope/cli/options.hpp"
 #include "rope/cli/output.hpp"
-#include "rope/cli/printing.hpp"
+#include "rope/report/printing.hpp"
 #include "rope/core/error.hpp"
 #include "rope/io/tensor_stream.hpp"
 #include "rope/models/layer_types.hpp"
@@ -183,19 +183,19 @@ int run_diff(const DiffOptions& opt, std::ostream& out) {
         e.axis_blocks
             ? t.tr("{0} layout inside each axis's block of d/2 channels ({1}), rotary dim {2} of {3}, base {4}, attention "
                    "factor {5}",
-                   std::string(to_string(e.layout)), where.in(t.zh()), e.rotary_dim(), e.head_dim, format_number(e.base),
+                   std::string(to_string(e.layout)), where.in(t.lang()), e.rotary_dim(), e.head_dim, format_number(e.base),
                    format_number(e.attention_factor))
             : t.tr("{0} layout ({1}), rotary dim {2} of {3}, base {4}, attention factor {5}", std::string(to_string(e.layout)),
-                   where.in(t.zh()), e.rotary_dim(), e.head_dim, format_number(e.base), format_number(e.attention_factor)));
+                   where.in(t.lang()), e.rotary_dim(), e.head_dim, format_number(e.base), format_number(e.attention_factor)));
   }
   row(t.tr("scaling"), scaling_text(e, nope.has_value(), t));
   const auto side = [&](const std::string& name, const CheckReport& r) {
     const DumpComparison& c = r.comparison;
-    std::string line = t.tr("{0} (max |Δ|/tolerance {1})", c.passed() ? t.tr("PASS") : std::string(t("FAIL", "未通过")), g4(c.max_ratio));
+    std::string line = t.tr("{0} (max |Δ|/tolerance {1})", c.passed() ? t.tr("PASS") : std::string(t.trc("check verdict", "FAIL")), g4(c.max_ratio));
     if (!c.passed()) line = t.tr("{0}, {1} of {2} elements off", line, c.failing, c.total);
-    if (!c.passed() && !r.diagnosis.message.en.empty()) line = t.tr("{0}: {1}", line, r.diagnosis.message.in(t.zh()));
+    if (!c.passed() && !r.diagnosis.message.en.empty()) line = t.tr("{0}: {1}", line, r.diagnosis.message.in(t.lang()));
     row(name, line);
-    for (const Message& note : r.notes) row("", t.tr("note: ") + note.in(t.zh()));
+    for (const Message& note : r.notes) row("", t.tr("note: ") + note.in(t.lang()));
   };
   side(name_a, diff.a);
   side(name_b, diff.b);
@@ -213,11 +213,11 @@ int run_diff(const DiffOptions& opt, std::ostream& out) {
       const bool a_wrong = !a_right;
       line = t.tr("{0} right, {1} wrong", a_wrong ? name_b : name_a, a_wrong ? name_a : name_b);
       const Message& why = a_wrong ? a_why : b_why;
-      if (!why.en.empty()) line = t.tr("{0}: {1}", line, why.in(t.zh()));
+      if (!why.en.empty()) line = t.tr("{0}: {1}", line, why.in(t.lang()));
     } else {
       line = agree ? t.tr("both wrong, the same way") : t.tr("both wrong, differently");
-      if (!a_why.en.empty()) line = t.tr("{0}; {1}: {2}", line, name_a, a_why.in(t.zh()));
-      if (!b_why.en.empty()) line = t.tr("{0}; {1}: {2}", line, name_b, b_why.in(t.zh()));
+      if (!a_why.en.empty()) line = t.tr("{0}; {1}: {2}", line, name_a, a_why.in(t.lang()));
+      if (!b_why.en.empty()) line = t.tr("{0}; {1}: {2}", line, name_b, b_why.in(t.lang()));
     }
     return line;
   };

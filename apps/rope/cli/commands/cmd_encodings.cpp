@@ -7,10 +7,10 @@
 #include <sstream>
 
 #include "rope/cli/commands.hpp"
-#include "rope/cli/digits.hpp"
+#include "rope/report/digits.hpp"
 #include "rope/cli/exit_codes.hpp"
 #include "rope/cli/options.hpp"
-#include "rope/cli/printing.hpp"
+#include "rope/report/printing.hpp"
 #include "rope/analysis/alibi.hpp"
 #include "rope/analysis/attention.hpp"
 #include "rope/io/csv.hpp"

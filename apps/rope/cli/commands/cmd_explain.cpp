@@ -14,11 +14,11 @@
 #include <vector>
 
 #include "rope/cli/commands.hpp"
-#include "rope/cli/digits.hpp"
+#include "rope/report/digits.hpp"
 #include "rope/cli/exit_codes.hpp"
 #include "rope/cli/figure_options.hpp"
 #include "rope/cli/options.hpp"
-#include "rope/cli/printing.hpp"
+#include "rope/report/printing.hpp"
 #include "rope/cli/figures/explain_figure.hpp"
 #include "rope/cli/figures/motion_figures.hpp"
 #include "rope/io/csv.hpp"

@@ -179,7 +179,7 @@ int run_scaled_frequencies(const FrequenciesOptions& opt, const ModelRope& rr, s
                 model_name(rr.model, t),
                 layer_text(spec, t), to_string(c.type), spec.rotary_dim, c.head_dim, format_number(c.base));
     if (c.type != ScalingType::Default) {
-      out << t.tr("factor f = {0} ({1}){2}\n", format_number(p.factor), p.factor_rule.in(t.zh()),
+      out << t.tr("factor f = {0} ({1}){2}\n", format_number(p.factor), p.factor_rule.in(t.lang()),
                   p.original_max_position > 0
                           ? t.tr(", original context L0 = {0}", p.original_max_position)
                           : "");
@@ -190,7 +190,7 @@ int run_scaled_frequencies(const FrequenciesOptions& opt, const ModelRope& rr, s
                   format_number(p.yarn_range->second));
     }
     out << t.tr("attention factor {0} ({1}): logits × {2}\n\n",
-                format_number(p.attention_factor), p.attention_rule.in(t.zh()),
+                format_number(p.attention_factor), p.attention_rule.in(t.lang()),
                 format_number(p.attention_factor * p.attention_factor));
   }
   if (axes) {
@@ -233,8 +233,8 @@ int run_scaled_frequencies(const FrequenciesOptions& opt, const ModelRope& rr, s
     }
   }
   if (!p.bands.empty()) out << t.tr("\nbands: {0}\n", band_counts(p, t));
-  for (const auto& n : p.notes) out << t.tr("note: ") << n.in(t.zh()) << '\n';
-  for (const auto& w : p.warnings) out << t.tr("warning: ") << w.in(t.zh()) << '\n';
+  for (const auto& n : p.notes) out << t.tr("note: ") << n.in(t.lang()) << '\n';
+  for (const auto& w : p.warnings) out << t.tr("warning: ") << w.in(t.lang()) << '\n';
   return kOk;
 }
 

@@ -13,7 +13,7 @@
 #include "rope/cli/axes_text.hpp"
 #include "rope/cli/choice_option.hpp"
 #include "rope/cli/commands.hpp"
-#include "rope/cli/digits.hpp"
+#include "rope/report/digits.hpp"
 #include "rope/cli/options.hpp"
 #include "rope/cli/dump_options.hpp"
 #include "rope/cli/exit_codes.hpp"
@@ -209,7 +209,7 @@ int run_identify(const IdentifyOptions& opt, std::ostream& out) {
                            id.angle_residual[j]);
       }
     }
-    for (const Message& note : id.notes) out << t.tr("note: ") << note.in(t.zh()) << '\n';
+    for (const Message& note : id.notes) out << t.tr("note: ") << note.in(t.lang()) << '\n';
   }
   if (opt.figure.wanted() && !id.pairs.empty()) draw(identify_figure(opt.figure, id), opt.figure);
   // The dump's positions are not the ones given: exit 1, as a failed check.

@@ -50,7 +50,7 @@ int run_inspect(const InspectOptions& opt, std::ostream& out) {
   }
   const ModelRope rr = resolve(s, DimBase{});
   if (!opt.json) {  // the report of the library (analysis/inspect_report.hpp), as Spec.describe() returns it
-    print_inspect(out, rr, t.zh(), opt.digits.value_or(kInspectDigits));
+    print_inspect(out, rr, t.lang(), opt.digits.value_or(kInspectDigits));
     return kOk;
   }
   const RopeConfig& c = rr.model.rope;

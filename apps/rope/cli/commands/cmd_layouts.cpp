@@ -7,12 +7,12 @@
 #include <memory>
 
 #include "rope/cli/commands.hpp"
-#include "rope/cli/digits.hpp"
+#include "rope/report/digits.hpp"
 #include "rope/cli/exit_codes.hpp"
 #include "rope/cli/figure_options.hpp"
 #include "rope/cli/options.hpp"
 #include "rope/cli/output.hpp"
-#include "rope/cli/printing.hpp"
+#include "rope/report/printing.hpp"
 #include "rope/io/csv.hpp"
 #include "rope/core/error.hpp"
 #include "rope/analysis/layouts.hpp"
@@ -133,7 +133,7 @@ int run_layouts(const LayoutsOptions& opt, std::ostream& out) {
               "pairs channels (i, i + d/2), the half layout. Pair i turns by m·θ_i in both.\n\n");
   if (!rope.plain && rope.spec.from_model) {
     out << t.tr("{0} uses the {1}\n\n", model_name(rope.model, t),
-                layout_description(rope.spec).in(t.zh()));
+                layout_description(rope.spec).in(t.lang()));
   }
 
   out << t.tr("which channels form pair i:\n");

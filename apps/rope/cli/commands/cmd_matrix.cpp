@@ -8,12 +8,12 @@
 
 #include "rope/cli/axes_text.hpp"
 #include "rope/cli/commands.hpp"
-#include "rope/cli/digits.hpp"
+#include "rope/report/digits.hpp"
 #include "rope/cli/exit_codes.hpp"
 #include "rope/cli/figure_options.hpp"
 #include "rope/cli/options.hpp"
 #include "rope/cli/output.hpp"
-#include "rope/cli/printing.hpp"
+#include "rope/report/printing.hpp"
 #include "rope/io/csv.hpp"
 #include "rope/core/error.hpp"
 #include "rope/core/frequencies.hpp"
@@ -204,7 +204,7 @@ int run_matrix(const MatrixOptions& opt, std::ostream& out) {
                                               : "(i, i+d/2)");
   if (spec && spec->axes && spec->axes->vision()) {
     out << vision_map_line(*spec->axes, p, t) << '\n';
-    if (const auto note = patch_outside_grid(rope.model, p)) out << note->in(t.zh()) << '\n';
+    if (const auto note = patch_outside_grid(rope.model, p)) out << note->in(t.lang()) << '\n';
   } else if (spec && spec->axes) {
     out << t.tr("M-RoPE ({0} sections [{1}]): block i is R(θ_i·p_a(i)), p_a(i) the position of its axis: {2} "
                 "(docs/multi-axis.md (A1))\n",
@@ -213,7 +213,7 @@ int run_matrix(const MatrixOptions& opt, std::ostream& out) {
   if (f32) out << float32_text(t) << '\n';
   if (spec) {
     if (spec->config.seq_len != rope.spec.config.seq_len) {
-      for (const Message& note : spec->params.notes) out << note.in(t.zh()) << '\n';
+      for (const Message& note : spec->params.notes) out << note.in(t.lang()) << '\n';
     }
     if (size != dim) {
       out << t.tr("head_dim {0}: the rotating channels are {1} … {2}; the identity on the other {3}\n",

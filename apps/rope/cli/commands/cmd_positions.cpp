@@ -71,7 +71,7 @@ std::vector<Segment> segments_of(const PositionsOptions& opt) {
 const char* tokens_word(long n, const Text& t) { return t.zh() ? "" : n == 1 ? "token" : "tokens"; }
 
 std::string segment_text(const Segment& s, long merge, const Text& t) {
-  const std::string name = segment_name(s.kind).in(t.zh());
+  const std::string name = segment_name(s.kind).in(t.lang());
   if (s.kind == SegmentKind::Text) return fmt::format("{} {}", name, s.tokens);
   const long merged = s.grid[0] * (s.grid[1] / merge) * (s.grid[2] / merge);
   // TRANSLATORS: a segment, its grid t×h×w and the merged grid in tokens: "image 1x28x28 → 1×14×14 tokens"; {7}
@@ -91,7 +91,7 @@ void draw_positions(const std::vector<TokenPosition>& ids, const PositionsOption
   for (Eigen::Index k = 0; k < n; ++k) x[k] = static_cast<double>(k);
   for (int a = 0; a < 3; ++a) {
     plot::Series s;
-    s.label = fmt::format(f.zh() ? "{}（{}）" : "{} ({})", axis_letter(a), axis_name(a).in(f.zh()));
+    s.label = rope::axis_label(a, f.lang);
     s.x = x;
     s.y.resize(n);
     for (Eigen::Index k = 0; k < n; ++k) s.y[k] = static_cast<double>(ids[static_cast<std::size_t>(k)].thw[static_cast<std::size_t>(a)]);
@@ -191,7 +191,7 @@ int run_positions(const PositionsOptions& opt, std::ostream& out) {
   if (given.model) {
     out << t.tr("the rules of {0} ({1} get_rope_index):\n", given.model->name,
                 sequence_positions_of(*given.model).family);
-    for (const Message& m : given.origin) out << "  " << m.in(t.zh()) << '\n';
+    for (const Message& m : given.origin) out << "  " << m.in(t.lang()) << '\n';
   }
   out << t.tr("spatial merge size {0}{1}; time index {2}\n", rules.spatial_merge_size,
               !given.model && rules.spatial_merge_size == 2 ? t.tr(" (the value of every Qwen2-VL, Qwen2.5-VL and Qwen3-VL config)")
@@ -209,7 +209,7 @@ int run_positions(const PositionsOptions& opt, std::ostream& out) {
                      t.tr("kind"), "t", "h", "w");
   for (std::size_t k = 0; k < ids.size() && k < kMaxPrintedPositions; ++k) {
     const TokenPosition& p = ids[k];
-    out << fmt::format("{:>7}  {:>7}  {:<6}  {:>8}  {:>8}  {:>8}\n", k, p.segment, segment_name(p.kind).in(t.zh()), p.thw[0],
+    out << fmt::format("{:>7}  {:>7}  {:<6}  {:>8}  {:>8}  {:>8}\n", k, p.segment, segment_name(p.kind).in(t.lang()), p.thw[0],
                        p.thw[1], p.thw[2]);
   }
   if (ids.size() > kMaxPrintedPositions) {

@@ -11,7 +11,7 @@
 #include "rope/cli/figures/sections_figure.hpp"
 #include "rope/cli/options.hpp"
 #include "rope/cli/output.hpp"
-#include "rope/cli/printing.hpp"
+#include "rope/report/printing.hpp"
 #include "rope/cli/scaling_options.hpp"
 #include "rope/core/constants.hpp"
 #include "rope/core/error.hpp"
@@ -217,7 +217,7 @@ int run_sections(const SectionsOptions& opt, std::ostream& out) {
   for (const SectionsRow& r : rows) out << pad(r.pattern, t.zh() ? 8 : 13) << axis_pattern(r.map) << '\n';
   // The map says which axis a pair turns with; the layout, which two channels the pair is (GLM-4.1V interleaved,
   // GLM-4.5V half, with the same sections).
-  if (model_map) out << t.tr("\nthe two channels of a pair in {0}: {1}\n", from, layout_description(rope.spec).in(t.zh()));
+  if (model_map) out << t.tr("\nthe two channels of a pair in {0}: {1}\n", from, layout_description(rope.spec).in(t.lang()));
   if (hf && !ernie) {
     // What llama.cpp does with the same sections: where its map leaves HF's (the "e" slot of (A4)).
     out << t.tr("\nllama.cpp, with the sections as a converted GGUF has them ([{0}]):\n",

@@ -11,7 +11,7 @@
 
 #include "rope/cli/choice_option.hpp"
 #include "rope/cli/commands.hpp"
-#include "rope/cli/digits.hpp"
+#include "rope/report/digits.hpp"
 #include "rope/cli/exit_codes.hpp"
 #include "rope/cli/options.hpp"
 #include "rope/cli/output.hpp"
@@ -285,8 +285,8 @@ int run_verify(const VerifyOptions& opt, std::ostream& out) {
     for (const double x : {r->max_abs_error, r->check.relative_error(), r->check.tolerance}) w = std::max(w, sci(x).size());
   }
   const auto row = [&](const std::string& number, const IdentityResult& r) {
-    std::string name = t.zh() ? r.name_text.in(true) : r.name;
-    const std::string formula = t.zh() ? r.formula_text.in(true) : r.formula;
+    std::string name = t.zh() ? r.name_text.in(Lang::Zh) : r.name;
+    const std::string formula = t.zh() ? r.formula_text.in(Lang::Zh) : r.formula;
     if (opt.wide) {
       out << fmt::format("{:>2}  {:<21} {:<42} {:<10} {:>8}  {:>{}}  {:>{}}  {:>{}}  {}\n", number, name, formula,
                          r.equation, r.samples, sci(r.max_abs_error), w, sci(r.check.relative_error()), w,

@@ -157,7 +157,7 @@ int run_wavelengths(const WavelengthsOptions& opt, std::ostream& out) {
       }
     }
   }
-  for (const auto& w : warnings) out << t.tr("warning: ") << w.in(t.zh()) << '\n';
+  for (const auto& w : warnings) out << t.tr("warning: ") << w.in(t.lang()) << '\n';
   return kOk;
 }
 

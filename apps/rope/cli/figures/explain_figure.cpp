@@ -6,7 +6,7 @@
 #include <fmt/format.h>
 #include <tuple>
 
-#include "rope/cli/printing.hpp"
+#include "rope/report/printing.hpp"
 #include "rope/core/constants.hpp"
 #include "rope/io/csv.hpp"
 

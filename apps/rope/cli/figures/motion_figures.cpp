@@ -6,7 +6,7 @@
 #include <fmt/format.h>
 
 #include "rope/analysis/motion.hpp"
-#include "rope/cli/printing.hpp"
+#include "rope/report/printing.hpp"
 #include "rope/core/constants.hpp"
 #include "rope/core/frequencies.hpp"
 #include "rope/io/csv.hpp"

@@ -41,7 +41,7 @@ plot::Figure mrope_sections_figure(const FigureOptions& f, const std::vector<Sec
       }
       if (x.empty()) continue;
       plot::Series s;
-      if (!in_key[a]) s.label = fmt::format(f.zh() ? "{}（{}）" : "{} ({})", axis_letter(a), axis_name(a).in(f.zh()));
+      if (!in_key[a]) s.label = rope::axis_label(a, f.lang);
       in_key[a] = true;
       s.color = a;
       s.points = true;

@@ -12,7 +12,7 @@
 
 #include "rope/io/csv.hpp"
 
-namespace rope::cli {
+namespace rope {
 
 /// The fewest significant digits, from `min_digits` up to 17, with which every two different values of
 /// `values` print differently in %g form (equal values, infinities and NaN need no more than `min_digits`).
@@ -22,7 +22,6 @@ int separating_digits(const std::vector<double>& values, int min_digits = 4);
 std::vector<std::string> separated(const std::vector<double>& values, int min_digits = 4);
 
 /// `x` with `digits` significant digits (%g form); 0: the shortest form that reads back as `x` (io/csv.hpp).
-using rope::with_digits;
 
 /// `x` in scientific form with `digits` significant digits ("1.23e-14" for 3); 0: the fewest that read
 /// back as `x`. The form of tables whose values span orders of magnitude (errors, tolerances).
@@ -42,9 +41,4 @@ std::vector<std::string> compared(const std::vector<double>& values, const std::
 std::vector<std::string> compared_sci(const std::vector<double>& values, const std::optional<int>& requested,
                                       int min_digits = 3);
 
-/// The help text of `--digits` on every command that has it (options.hpp add_digits_option).
-inline constexpr const char* kDigitsHelp =
-    "significant digits of the numbers compared (default: as many as show different values different; "
-    "0: every digit; CSV and JSON always have every digit)";
-
-}  // namespace rope::cli
+}  // namespace rope

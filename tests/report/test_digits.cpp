@@ -1,4 +1,4 @@
-// The number policy (apps/rope/cli/digits.hpp, issue 36): as many significant digits as separate the values
+// The number policy (apps/rope/report/digits.hpp, issue 36): as many significant digits as separate the values
 // compared, on its own and on a failing rope check, whose first failure showed "expected -1.222, got -1.222".
 #include <cmath>
 #include <fmt/format.h>
@@ -7,7 +7,7 @@
 #include <gtest/gtest.h>
 #include <regex>
 
-#include "rope/cli/digits.hpp"
+#include "rope/report/digits.hpp"
 #include "support/cli_harness.hpp"
 
 namespace rope::test {
@@ -16,14 +16,14 @@ namespace {
 using ::testing::HasSubstr;
 
 TEST(Digits, SeparatingDigitsShowDifferentValuesDifferent) {
-  EXPECT_EQ(cli::separated({-0.924, -1.206}), (std::vector<std::string>{"-0.924", "-1.206"}));  // 4 are enough
-  EXPECT_EQ(cli::separated({-1.22213, -1.22198}), (std::vector<std::string>{"-1.2221", "-1.222"}));
-  EXPECT_EQ(cli::separating_digits({0.5403023058681398, 0.5403023068681398}), 9);
-  EXPECT_EQ(cli::separating_digits({1.0, 1.0}), 4);                       // equal: the least
-  EXPECT_EQ(cli::separating_digits({1.0, std::nextafter(1.0, 2.0)}), 17);  // one ulp apart: every digit
-  EXPECT_EQ(cli::separating_digits({1.5, NAN, INFINITY}), 4);
-  EXPECT_EQ(cli::with_digits(M_PI, 3), "3.14");
-  EXPECT_EQ(cli::with_digits(M_PI, 0), "3.141592653589793");  // full precision: the round trip
+  EXPECT_EQ(rope::separated({-0.924, -1.206}), (std::vector<std::string>{"-0.924", "-1.206"}));  // 4 are enough
+  EXPECT_EQ(rope::separated({-1.22213, -1.22198}), (std::vector<std::string>{"-1.2221", "-1.222"}));
+  EXPECT_EQ(rope::separating_digits({0.5403023058681398, 0.5403023068681398}), 9);
+  EXPECT_EQ(rope::separating_digits({1.0, 1.0}), 4);                       // equal: the least
+  EXPECT_EQ(rope::separating_digits({1.0, std::nextafter(1.0, 2.0)}), 17);  // one ulp apart: every digit
+  EXPECT_EQ(rope::separating_digits({1.5, NAN, INFINITY}), 4);
+  EXPECT_EQ(rope::with_digits(M_PI, 3), "3.14");
+  EXPECT_EQ(rope::with_digits(M_PI, 0), "3.141592653589793");  // full precision: the round trip
 }
 
 class DigitsOnCheck : public TempDirTest {};

@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-namespace rope::cli {
+namespace rope {
 
 /// How print_matrix writes the entries. Every entry is right-aligned in a column as wide as the widest
 /// one; an exact 0 is a plain 0, so that the blocks and the causal mask stand out.
@@ -60,4 +60,4 @@ std::string fx(double x);
 /// digits.hpp decides where a value is compared with another).
 std::string g4(double x);
 
-}  // namespace rope::cli
+}  // namespace rope

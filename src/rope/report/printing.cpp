@@ -1,4 +1,4 @@
-#include "rope/cli/printing.hpp"
+#include "rope/report/printing.hpp"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -7,7 +7,7 @@
 #include "rope/io/csv.hpp"
 #include "rope/io/utf8.hpp"
 
-namespace rope::cli {
+namespace rope {
 
 std::vector<std::string> matrix_lines(const Eigen::MatrixXd& m, const MatrixFormat& f) {
   bool shortest = f.shortest;
@@ -120,4 +120,4 @@ std::string fx(double x) {
   return s;
 }
 
-}  // namespace rope::cli
+}  // namespace rope

@@ -1,4 +1,4 @@
-// The number policy (apps/rope/cli/digits.hpp, issue 36) on the tables and reports that compare numbers:
+// The number policy (apps/rope/report/digits.hpp, issue 36) on the tables and reports that compare numbers:
 // rope verify's errors and tolerances, rope precision's curves at one position, the error-against-tolerance
 // lines of apply, layouts, permute, encodings, attention --shift and explain, identify's residuals and
 // check's max |Δ|/tolerance. Each shows the significant digits that tell the values it compares apart,
@@ -13,7 +13,7 @@
 #include <regex>
 #include <sstream>
 
-#include "rope/cli/digits.hpp"
+#include "rope/report/digits.hpp"
 #include "support/cli_harness.hpp"
 
 namespace rope::test {
@@ -52,21 +52,21 @@ void expect_rounded(const std::string& shown, const std::string& full) {
 }
 
 TEST(DigitsPolicy, ScientificFormGroupsAndRequestedDigits) {
-  EXPECT_EQ(cli::sci_with_digits(1.23456e-14, 3), "1.23e-14");
-  EXPECT_EQ(cli::sci_with_digits(0.0, 3), "0.00e+00");
-  EXPECT_EQ(cli::sci_with_digits(1e-14, 0), "1e-14");  // every digit: the fewest that read back
-  EXPECT_EQ(read(cli::sci_with_digits(M_PI * 1e-14, 0)), M_PI * 1e-14);
+  EXPECT_EQ(rope::sci_with_digits(1.23456e-14, 3), "1.23e-14");
+  EXPECT_EQ(rope::sci_with_digits(0.0, 3), "0.00e+00");
+  EXPECT_EQ(rope::sci_with_digits(1e-14, 0), "1e-14");  // every digit: the fewest that read back
+  EXPECT_EQ(read(rope::sci_with_digits(M_PI * 1e-14, 0)), M_PI * 1e-14);
   // An error just above its tolerance: 3 digits showed both as 1.23e-14 beside FAIL.
-  EXPECT_EQ(cli::compared_sci({1.23412e-14, 1.23398e-14}, std::nullopt),
+  EXPECT_EQ(rope::compared_sci({1.23412e-14, 1.23398e-14}, std::nullopt),
             (std::vector<std::string>{"1.2341e-14", "1.2340e-14"}));
-  EXPECT_EQ(cli::compared_sci({2.8e-17, 2.1e-14}, std::nullopt, 2), (std::vector<std::string>{"2.8e-17", "2.1e-14"}));
+  EXPECT_EQ(rope::compared_sci({2.8e-17, 2.1e-14}, std::nullopt, 2), (std::vector<std::string>{"2.8e-17", "2.1e-14"}));
   // One count for a table: the most any group (row, column) needs.
-  EXPECT_EQ(cli::digits_for({{1.0, 2.0}, {1.0001, 1.0002}}, std::nullopt, 3), 5);
-  EXPECT_EQ(cli::digits_for({{1.0001, 1.0002}}, 2, 3), 2);  // --digits N wins
-  EXPECT_EQ(cli::digits_for({{1.0001, 1.0002}}, 0, 3), 0);  // --digits 0: every digit
+  EXPECT_EQ(rope::digits_for({{1.0, 2.0}, {1.0001, 1.0002}}, std::nullopt, 3), 5);
+  EXPECT_EQ(rope::digits_for({{1.0001, 1.0002}}, 2, 3), 2);  // --digits N wins
+  EXPECT_EQ(rope::digits_for({{1.0001, 1.0002}}, 0, 3), 0);  // --digits 0: every digit
   // A ratio compared with 1 (check's max |Δ|/tolerance): 0.99996 passes and is not shown as 1.
-  EXPECT_EQ(cli::compared({0.99996, 1.0}, std::nullopt, 4)[0], "0.99996");
-  EXPECT_EQ(cli::compared({1.00004, 1.0}, std::nullopt, 4)[0], "1.00004");
+  EXPECT_EQ(rope::compared({0.99996, 1.0}, std::nullopt, 4)[0], "0.99996");
+  EXPECT_EQ(rope::compared({1.00004, 1.0}, std::nullopt, 4)[0], "1.00004");
 }
 
 /// The max |Δ|/S and tolerance cells of rope verify's narrow table, row by row.
@@ -111,7 +111,7 @@ TEST(DigitsOnVerify, TheTableHasTheSeparatingDigitsOrDigitsN) {
   const Result policy = with({});
   const std::vector<std::string> shown = verify_cells(policy.out);
   ASSERT_EQ(shown.size(), expected.size()) << policy.out;
-  const int digits = cli::separating_digits({expected[0], expected[1]}, 3);
+  const int digits = rope::separating_digits({expected[0], expected[1]}, 3);
   for (std::size_t i = 0; i < shown.size(); i += 2) {
     if (expected[i] != 0) {
       EXPECT_GE(significant_digits(shown[i]), 3) << shown[i];

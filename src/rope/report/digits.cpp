@@ -1,4 +1,4 @@
-#include "rope/cli/digits.hpp"
+#include "rope/report/digits.hpp"
 
 #include <algorithm>
 #include <cstdlib>
@@ -6,7 +6,7 @@
 
 #include "rope/io/csv.hpp"
 
-namespace rope::cli {
+namespace rope {
 
 std::string sci_with_digits(double x, int digits) {
   if (digits > 0) return fmt::format("{:.{}e}", x, std::min(digits, 17) - 1);
@@ -62,4 +62,4 @@ std::vector<std::string> compared_sci(const std::vector<double>& values, const s
   return out;
 }
 
-}  // namespace rope::cli
+}  // namespace rope

@@ -1,0 +1,239 @@
+// rope check as one call (check_run.hpp): the expectation from the settings (shared with rope diff), the layers
+// without RoPE, and the comparison of the whole dump and of each batch row or packed sequence.
+#include "rope/analysis/check_run.hpp"
+
+#include <algorithm>
+#include <fmt/format.h>
+
+#include "rope/analysis/expectation.hpp"
+#include "rope/core/constants.hpp"
+#include "rope/core/error.hpp"
+#include "rope/io/csv.hpp"
+#include "rope/io/gguf.hpp"
+#include "rope/io/utf8.hpp"
+#include "rope/models/layer_types.hpp"
+
+namespace rope {
+
+bool CheckSettings::any() const {
+  return source.any() || !rope.first_scaling_setting().empty() || !rope.vision.empty() || rope.tower != Tower::Default;
+}
+
+namespace {
+
+/// The model's RoPE for a dump of `head_dim` channels: the settings' model, or plain RoPE of that head and the
+/// base (the layout is the expectation's: the settings' layout is imposed there, not on the model).
+ModelRope resolve_for(const CheckSettings& s, int head_dim) {
+  if (!s.any()) check_dimension(head_dim);
+  RopeOverrides r = s.rope;
+  r.head_dim = std::nullopt;
+  r.default_head_dim = head_dim;
+  r.base = s.base;
+  r.default_base = kDefaultBase;
+  r.layout = std::nullopt;
+  r.default_layout = Layout::Interleaved;
+  return resolve_model_rope(s.source, r);
+}
+
+bool is_gguf_source(const ModelSource& source) { return !source.file.empty() && is_gguf_file(source.file); }
+
+}  // namespace
+
+RopeExpectation expectation_from_settings(const CheckSettings& s, int head_dim, bool per_axis, double max_position,
+                                          Message& where) {
+  const ModelRope rope = resolve_for(s, head_dim);
+  if (!rope.plain && rope.spec.axes && rope.spec.axes->vision() && !per_axis) {
+    throw InvalidArgument(error_msg("a vision tower's 2-D RoPE turns each patch by its (row, column): give --axis-positions FILE with "
+                          "a row ROW,COL per sequence index, or check the tower's rotation with rope apply --position ROW,COL"));
+  }
+  // The library's one construction (analysis/expectation.hpp), shared with the Python module.
+  ExpectationRequest q;
+  q.head_dim = head_dim;
+  q.from_model = !s.source.file.empty() || !s.source.preset.empty();
+  q.vision = !s.rope.vision.empty();
+  q.gguf = is_gguf_source(s.source);
+  q.angles = s.angles;
+  q.layout = s.layout;
+  q.max_position = max_position;
+  RopeExpectation e = expectation_from_rope(rope, q);
+  // A query: Ministral 3 and Mistral 4 multiply the query by s(p) (S21) after RoPE, on every layer (HF
+  // get_llama_4_attn_scale in Ministral3Attention.forward); keys are not scaled.
+  if (s.query && !s.source.any()) {
+    throw InvalidArgument(error_msg("{0} scales a query as a model's attention does: give {1} or {2}", option_name("query"),
+                                    option_name("model"), option_name("config")));
+  }
+  if (s.query && rope.model.query_scaling) {
+    e.query_beta = rope.model.query_scaling->beta;
+    e.query_original = rope.model.query_scaling->original;
+  }
+  if (s.layout) {
+    where = Message::same(option_name("layout"));
+  } else if (!rope.plain && q.from_model) {
+    where = msg("the model's class");
+  } else if (!rope.plain && q.vision) {
+    where = Message::same(fmt::format("{} {}", option_name("vision"), s.rope.vision));
+  } else {
+    where = msg("assumed: Hugging Face's rotate_half; give --layout");
+  }
+  return e;
+}
+
+/// The angle model is the source's (float32 for Hugging Face, whose Llama 4 temperature (S20) is float32; ggml for a
+/// GGUF), or the settings'.
+RopeExpectation unchanged_expectation(int head_dim, const CheckSettings& s, int axis_components) {
+  RopeExpectation e;
+  if (axis_components > 1) {  // Qwen3.5's linear attention: t,h,w positions that turn nothing (θ = 0, an all-t map)
+    std::vector<int> sections(static_cast<std::size_t>(axis_components), 0);
+    sections.front() = head_dim / 2;  // every pair on t
+    e.axes = make_axis_map({sections, axis_components == 3 ? SectionOrder::Chunked : SectionOrder::GgmlMrope}, head_dim / 2);
+  }
+  e.angles = s.angles ? *s.angles : is_gguf_source(s.source) ? AngleModel::Ggml : AngleModel::Float32;
+  e.head_dim = head_dim;
+  e.theta = Eigen::VectorXd::Zero(head_dim / 2);
+  e.error_model = msg("unchanged: the layer has no RoPE");
+  return e;
+}
+
+std::optional<RopeExpectation> rope_of_other_layers(const CheckSettings& s, int head_dim, bool per_axis, double max_position) {
+  CheckSettings other = s;
+  other.rope.layer_type.clear();
+  try {
+    const ModelRope model = resolve_for(other, head_dim);
+    if (!model.layers.empty()) {  // the first layer type that rotates (the default one may be a type without RoPE)
+      const auto with_rope =
+          std::find_if(model.layers.begin(), model.layers.end(), [](const LayerRope& l) { return l.spec.has_value(); });
+      if (with_rope == model.layers.end()) return std::nullopt;
+      other.rope.layer_type = with_rope->type;
+    }
+    Message where;
+    return expectation_from_settings(other, head_dim, per_axis, max_position, where);
+  } catch (const InvalidArgument&) {  // the model's RoPE does not fit this dump (another head dimension): nothing to compare with
+    return std::nullopt;
+  }
+}
+
+namespace {
+
+/// The dumps' values are the check's input, not the report's: the report keeps their geometry and positions.
+void drop_values(LoadedDumps& dumps) {
+  dumps.before.values = {};
+  dumps.after.values = {};
+  dumps.stream.reset();
+}
+
+}  // namespace
+
+CheckRun run_check(const CheckRequest& request) {
+  const CheckSettings& s = request.settings;
+  CheckRun run;
+  run.before_file = request.dumps.before;
+  run.after_file = request.dumps.after;
+  LoadedDumps dumps = open_dumps(request.dumps);
+  if (s.dtype) dumps.after.dtype = dumps.before.dtype = *s.dtype;
+  if (s.dtype && dumps.stream) dumps.stream->set_dtype(*s.dtype);
+  double max_position = 0;
+  for (const double p : dumps.positions) max_position = std::max(max_position, p);
+  for (const AxisPosition& p : dumps.axis_positions) max_position = std::max(max_position, p.max_abs());
+  run.max_position = max_position;
+  // A layer without RoPE (a layer type naming NoPE or linear-attention layers): its code leaves q and k as they
+  // are, so the dump should be unchanged: every pair turns by 0 (θ_i = 0), attention factor 1.
+  run.nope = layers_without_rope(s.source, s.rope);
+  const auto& nope = run.nope;
+  RopeExpectation e = nope ? unchanged_expectation(dumps.after.d, s, dumps.axis_positions.empty() ? 1 : dumps.axis_positions[0].count)
+                           : expectation_from_settings(s, dumps.after.d, !dumps.axis_positions.empty(), max_position, run.where);
+  if (nope && nope->temperature && s.query) {  // Llama 4's NoPE layers: q · t(p) (S20), keys unchanged
+    e.query_beta = nope->temperature->attn_scale;
+    e.query_original = nope->temperature->floor_scale;
+    e.query_shift = 1;
+  }
+  run.angles = e.angles.value_or(default_angle_model(dumps.after.dtype));
+  const std::vector<AxisPosition> positions = positions_as_axes(dumps.positions, dumps.axis_positions);
+  std::optional<MemorySource> in_memory;
+  if (!dumps.stream) in_memory.emplace(dumps.before, dumps.after);
+  const DumpSource& source = dumps.stream ? static_cast<const DumpSource&>(*dumps.stream) : *in_memory;
+  CheckProgress* progress = request.progress;
+  if (progress != nullptr && dumps.stream && progress->start(dumps.stream->data_bytes())) {
+    dumps.stream->set_progress([progress](double done) { progress->update(done); });
+  }
+  if (static_cast<long>(positions.size()) != source.seq()) {
+    throw InvalidArgument(error_msg("{0} positions for a dump of {1} sequence positions", positions.size(), source.seq()));
+  }
+  CheckReport report = check_source(source, 0, positions, e);
+  if (nope && nope->temperature) {
+    report.notes.insert(report.notes.begin(),
+                        s.query ? msg("Llama 4's NoPE layers scale the query by t(p) = 1 + attn_scale·ln(1 + ⌊(p + 1) / "
+                                      "floor_scale⌋) (S20) (attn_scale {0}, floor_scale {1}): {2} at the largest position {3}",
+                                      format_number(e.query_beta), format_number(e.query_original),
+                                      format_number(e.query_scale(max_position)), format_number(max_position))
+                                : msg("Llama 4's NoPE layers leave keys unchanged and scale queries by the temperature "
+                                      "(S20): checked as a key; give --query for a query dump"));
+  }
+  if (s.query && !nope) {
+    report.notes.insert(report.notes.begin(),
+                        e.query_beta != 0
+                            ? msg("query scaling (S21): the dump is a query, so the expectation is RoPE times s(p) = 1 + "
+                                  "β·ln(1 + ⌊p / L0⌋) (β = {0}, L0 = {1}): {2} at the largest position {3}",
+                                  format_number(e.query_beta), format_number(e.query_original),
+                                  format_number(e.query_scale(max_position)), format_number(max_position))
+                            : msg("--query: this model does not scale its queries: the expectation is the rotation alone"));
+  }
+  if (nope && !nope->temperature) {
+    report.notes.insert(report.notes.begin(),
+                        msg("layers {0} of {1} ({2}) have no RoPE: the model's code uses q and k as projected, so the "
+                            "dump after must equal the dump before",
+                            describe_layers(nope->layers), escape_controls(nope->model), escape_controls(nope->layer_type)));
+  }
+  std::vector<SegmentCheck> segments =
+      dumps.segments.size() > 1 ? check_segments(source, positions, e, dumps.segments, report.comparison)
+                                : std::vector<SegmentCheck>{};
+  if (nope && !report.comparison.passed()) {  // a rotated dump of a layer without RoPE: what rotated it, and each part's
+    const std::optional<RopeExpectation> other =
+        rope_of_other_layers(s, dumps.after.d, !dumps.axis_positions.empty(), max_position);
+    const std::string model = escape_controls(nope->model), type = escape_controls(nope->layer_type);
+    const std::string layers = describe_layers(nope->layers);
+    diagnose_no_rope(report, source, positions, other, model, type, layers);
+    for (SegmentCheck& g : segments) {
+      if (g.passed()) continue;
+      const auto from = positions.begin() + g.segment.start;
+      diagnose_no_rope(g.report, source, {from, from + g.segment.length}, other, model, type, layers, g.segment.start);
+    }
+  } else if (dumps.segments_are_rows) {
+    diagnose_rows(report, segments, positions);
+  }
+  if (progress != nullptr) progress->finish();
+  drop_values(dumps);
+  run.dumps = std::move(dumps);
+  run.expected = std::move(e);
+  run.report = std::move(report);
+  run.segments = std::move(segments);
+  return run;
+}
+
+CheckRun check_arranged(DumpPair pair, const RopeExpectation& expected) {
+  CheckRun run;
+  const std::vector<AxisPosition> positions = pair.check_positions();
+  run.report = check_dump(pair.before, pair.after, positions, expected);
+  run.segments = pair.segments.size() > 1
+                     ? check_segments(pair.before, pair.after, positions, expected, pair.segments, run.report.comparison)
+                     : std::vector<SegmentCheck>{};
+  if (pair.segments_are_rows) diagnose_rows(run.report, run.segments, positions);
+  run.expected = expected;
+  run.angles = expected.angles.value_or(default_angle_model(pair.after.dtype));
+  for (const double p : pair.positions) run.max_position = std::max(run.max_position, p);
+  for (const AxisPosition& p : pair.axis_positions) run.max_position = std::max(run.max_position, p.max_abs());
+  LoadedDumps& d = run.dumps;
+  d.before = std::move(pair.before);
+  d.after = std::move(pair.after);
+  d.positions = std::move(pair.positions);
+  d.axis_positions = std::move(pair.axis_positions);
+  d.positions_assumed = pair.positions_assumed;
+  d.axes = pair.axes;
+  d.shape = std::move(pair.shape);
+  d.stored = std::string(to_string(d.after.dtype));
+  d.segments = std::move(pair.segments);
+  d.segments_are_rows = pair.segments_are_rows;
+  drop_values(d);
+  return run;
+}
+
+}  // namespace rope

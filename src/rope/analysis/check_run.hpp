@@ -1,0 +1,95 @@
+/// @file
+/// `rope check` as one library call: a dump pair (dump_files.hpp) against the RoPE of a model, a config or plain
+/// RoPE of a base (models/resolve.hpp), under the tolerance model (C1) of check.hpp, each batch row or packed
+/// sequence on its own, with the diagnosis of the known bug it matches. `rope diff` reads its expectation from
+/// the same settings; the Python module checks arrays it arranged (check_arranged). The report's printers are
+/// report/check_report.hpp.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "rope/analysis/check.hpp"
+#include "rope/analysis/dump_files.hpp"
+#include "rope/analysis/dump_pair.hpp"
+#include "rope/core/dtype.hpp"
+#include "rope/models/layers_without_rope.hpp"
+#include "rope/models/resolve.hpp"
+
+namespace rope {
+
+/// What a dump is checked against: the model (a preset or a file) or plain RoPE of a base, and how the dump was
+/// computed. `rope check` and `rope diff` fill it from the same options.
+struct CheckSettings {
+  ModelSource source;
+  RopeOverrides rope;  ///< the scaling settings and the layer type, parsed (head_dim, base, layout: below)
+  std::optional<double> base;
+  std::optional<Layout> layout;      ///< the layout the dump should have (default: the model's, else half)
+  std::optional<DType> dtype;        ///< the type the dump was computed in (default: the file's)
+  std::optional<AngleModel> angles;  ///< how its angles were computed (default: the source's, else the dump's type's)
+  bool query = false;                ///< the dump is a query: the model's query scaling (S21) on top
+
+  /// Whether anything beyond plain RoPE of a base was asked for.
+  bool any() const;
+};
+
+/// What the dump should contain: the one place where check and diff obtain layout, rotary dimension, frequencies
+/// and attention factor. `where` says where the layout came from.
+/// @throws InvalidArgument (a model whose head does not fit the dump's d, …), IoError (an unreadable file).
+RopeExpectation expectation_from_settings(const CheckSettings& settings, int head_dim, bool per_axis, double max_position,
+                                          Message& where);
+
+/// The expectation of a layer without RoPE: d channels, none turning (θ_i = 0 for every pair), attention factor 1;
+/// with positions of `axis_components` axes (Qwen3.5's linear attention given t,h,w), a map of every pair on t.
+RopeExpectation unchanged_expectation(int head_dim, const CheckSettings& settings, int axis_components = 1);
+
+/// For a layer without RoPE: the expectation of the model's first layer type that has RoPE (the model's one RoPE
+/// when it has no layer types), to tell what a rotated dump did; nullopt when no layer rotates or that RoPE does
+/// not fit a head of `head_dim`.
+std::optional<RopeExpectation> rope_of_other_layers(const CheckSettings& settings, int head_dim, bool per_axis,
+                                                    double max_position);
+
+/// What a long pass over streamed dumps reports as it goes (the command line draws a bar on a terminal).
+class CheckProgress {
+ public:
+  virtual ~CheckProgress() = default;
+  /// The bytes one pass reads; returns whether updates are wanted.
+  virtual bool start(std::uint64_t bytes) = 0;
+  /// The fraction of the current pass done; a fraction below the last one starts a new pass.
+  virtual void update(double done) = 0;
+  virtual void finish() = 0;
+};
+
+struct CheckRequest {
+  DumpFiles dumps;
+  CheckSettings settings;
+  CheckProgress* progress = nullptr;  ///< none: no progress reported
+};
+
+/// The report of one check: the dumps as arranged (their values dropped), the expectation and where its layout
+/// came from, a layer without RoPE, the comparison with its diagnosis and notes, and each batch row or packed
+/// sequence on its own.
+struct CheckRun {
+  std::string before_file, after_file;  ///< the files as named ("" for arrays handed over)
+  LoadedDumps dumps;                    ///< geometry, positions and how they were given; no values
+  RopeExpectation expected;
+  Message where;                        ///< where the layout came from
+  std::optional<LayersWithoutRope> nope;
+  AngleModel angles = AngleModel::Float64;
+  double max_position = 0;
+  CheckReport report;
+  std::vector<SegmentCheck> segments;   ///< one per batch row or packed sequence (none for one sequence)
+
+  bool passed() const { return report.comparison.passed(); }
+};
+
+/// Reads the dumps, resolves the expectation and checks. @throws InvalidArgument, IoError as the readers and
+/// expectation_from_settings.
+CheckRun run_check(const CheckRequest& request);
+
+/// The same on dumps a front end arranged (dump_pair.hpp) against `expected`: the Python module's check.
+CheckRun check_arranged(DumpPair pair, const RopeExpectation& expected);
+
+}  // namespace rope

@@ -1,0 +1,19 @@
+#include "rope/report/axes_value.hpp"
+
+#include <string>
+
+namespace rope {
+
+void axes_value(Value& j, const AxisMap& map) {
+  if (map.vision()) {
+    j["vision"] = map.vision_kind;
+    j["position_offset"] = map.position_offset;
+  } else {
+    j["mrope_section"] = map.source.sections;
+    j["mrope_order"] = std::string(to_string(map.source.order));
+  }
+  j["position_axes"] = map.components();
+  j["pair_axis"] = map.pair_axis;
+}
+
+}  // namespace rope

@@ -1,0 +1,334 @@
+// The printers of rope check's report (check_report.hpp): the text a person reads and the value JSON and Python
+// share.
+#include "rope/report/check_report.hpp"
+
+#include <algorithm>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "rope/analysis/angle_error.hpp"
+#include "rope/core/constants.hpp"
+#include "rope/core/tolerance.hpp"
+#include "rope/io/csv.hpp"
+#include "rope/io/tensor_file.hpp"
+#include "rope/io/utf8.hpp"
+#include "rope/models/layer_types.hpp"
+#include "rope/models/rope_text.hpp"
+#include "rope/report/axes_value.hpp"
+#include "rope/report/digits.hpp"
+#include "rope/report/dump_text.hpp"
+#include "rope/report/json.hpp"
+#include "rope/report/printing.hpp"
+#include "rope/report/text.hpp"
+
+namespace rope {
+
+std::string scaling_text(const RopeExpectation& e, bool no_rope, const Text& t) {
+  if (no_rope) return t.tr("no RoPE on this layer");
+  if (e.scaling.empty() || e.scaling == "default") return t.tr("none (default RoPE)");
+  return e.scaling;
+}
+
+std::string segment_positions(const LoadedDumps& dumps, const DumpSegment& g) {
+  const auto at = [&](long s) {
+    return dumps.axis_positions.empty() ? format_number(dumps.positions[static_cast<std::size_t>(s)])
+                                        : dumps.axis_positions[static_cast<std::size_t>(s)].text();
+  };
+  return g.length == 1 ? at(g.start) : at(g.start) + "–" + at(g.start + g.length - 1);
+}
+
+namespace {
+
+/// "3 of 64 (first: position 5): 5–6, 9"-style summary of the indices whose ratio exceeds 1: the count, the
+/// first by `name`, and up to four runs of consecutive indices by `value`.
+template <class Name, class ValueText>
+std::string failing_summary(const Eigen::VectorXd& ratio, const Text& t, Name name, ValueText value) {
+  long count = 0, first = -1;
+  std::vector<std::pair<long, long>> runs;
+  for (Eigen::Index i = 0; i < ratio.size(); ++i) {
+    if (ratio[i] <= 1.0) continue;
+    ++count;
+    if (first < 0) first = i;
+    if (!runs.empty() && runs.back().second == i - 1) runs.back().second = i;
+    else runs.emplace_back(i, i);
+  }
+  if (count == 0) return t.tr("0 of {0}", ratio.size());
+  std::string list;
+  for (std::size_t k = 0; k < runs.size() && k < 4; ++k) {
+    list += (k ? ", " : "") + value(runs[k].first) + (runs[k].second > runs[k].first ? "–" + value(runs[k].second) : "");
+  }
+  if (runs.size() > 4) list += ", …";
+  return t.tr("{0} of {1} (first: {2}): {3}", count, ratio.size(), name(first), list);
+}
+
+/// max |Δ|/tolerance, compared with 1: the digits that tell it from 1 (digits.hpp: 1.00004 is not "1").
+std::string ratio_text(double ratio, const std::optional<int>& digits) { return compared({ratio, 1.0}, digits, 4)[0]; }
+
+/// Largest number of segments the text report lists (the failing ones first).
+constexpr std::size_t kSegmentLines = 16;
+
+/// One line per batch row or packed sequence: its positions, verdict and, failing, its own diagnosis.
+void print_segments(std::ostream& out, const LoadedDumps& dumps, const std::vector<SegmentCheck>& segments, const Text& t,
+                    const std::optional<int>& digits) {
+  std::vector<std::size_t> order;
+  for (std::size_t k = 0; k < segments.size(); ++k) {
+    if (!segments[k].passed()) order.push_back(k);
+  }
+  for (std::size_t k = 0; k < segments.size(); ++k) {
+    if (segments[k].passed()) order.push_back(k);
+  }
+  const std::size_t shown = std::min(order.size(), kSegmentLines);
+  std::sort(order.begin(), order.begin() + static_cast<long>(shown));
+  for (std::size_t n = 0; n < shown; ++n) {
+    const std::size_t k = order[n];
+    const SegmentCheck& c = segments[k];
+    const std::string label = dumps.segments_are_rows ? t.tr("batch row {0}", k) : t.tr("sequence {0}", k);
+    std::string line = dumps.segments_are_rows
+                           ? t.tr("positions {0}", segment_positions(dumps, c.segment))
+                           : t.tr("indices {0}–{1}, positions {2}", c.segment.start, c.segment.start + c.segment.length - 1,
+                                  segment_positions(dumps, c.segment));
+    line = t.tr("{0}: {1} (max |Δ|/tolerance {2})", line, c.passed() ? t.tr("PASS") : t.trc("check verdict", "FAIL"),
+                ratio_text(c.max_ratio, digits));
+    if (!c.passed() && !c.report.diagnosis.message.en.empty()) {
+      line = t.tr("{0}: {1}", line, c.report.diagnosis.message.in(t.lang()));
+    }
+    out << fmt::format("  {:<20}{}\n", label, line);
+  }
+  if (order.size() > shown) out << t.tr("  … and {0} more that pass\n", order.size() - shown);
+}
+
+/// A position as the dump gave it: one number, or (t, h, w) as a list.
+Value position_value(const LoadedDumps& dumps, long s) {
+  const auto at = static_cast<std::size_t>(s);
+  if (dumps.axis_positions.empty()) return dumps.positions[at];
+  Value p = Value::array();
+  for (int k = 0; k < dumps.axis_positions[at].count; ++k) p.push_back(dumps.axis_positions[at].value[static_cast<std::size_t>(k)]);
+  return p;
+}
+
+Value kind_value(const std::optional<VariantKind>& k) { return k ? Value(to_string(*k)) : Value(); }
+
+Value diagnosis_value(const CheckDiagnosis& d) {
+  Value v;
+  v["matches"] = kind_value(d.matches);
+  v["message"] = d.message.en;
+  v["swapped_groups"] = d.swapped_groups;
+  v["restarts"] = d.restarts;
+  v["closest"] = kind_value(d.closest);
+  v["closest_explained"] = d.closest ? Value(d.closest_explained) : Value();
+  v["correct_until"] = d.correct_until;
+  return v;
+}
+
+/// Per pair: the larger ratio of its two channels, the channels the pair is written to (de-interleaved output: not
+/// those it is read from).
+Eigen::VectorXd pair_ratios(const RopeExpectation& e, const DumpComparison& c) {
+  const int r = e.rotary_dim();
+  Eigen::VectorXd pair_ratio(r / 2);
+  for (int i = 0; i < r / 2; ++i) {
+    const auto [a, b] = pair_channels(e, i, true);
+    pair_ratio[i] = std::max(c.channel_ratio[a], c.channel_ratio[b]);
+  }
+  return pair_ratio;
+}
+
+}  // namespace
+
+Value check_value(const CheckRun& run) {
+  const RopeExpectation& e = run.expected;
+  const DumpComparison& c = run.report.comparison;
+  const LoadedDumps& dumps = run.dumps;
+  const bool passed = c.passed();
+  Value j;
+  j["passed"] = passed;
+  j["max_ratio"] = c.max_ratio;
+  j["failing"] = c.failing;
+  j["total"] = c.total;
+  Value& x = j["expected"];
+  x["layout"] = std::string(to_string(e.layout));
+  x["rotary_dim"] = run.nope ? 0 : e.rotary_dim();
+  x["rotary_offset"] = e.rotary_offset;
+  x["head_dim"] = e.head_dim;
+  x["base"] = e.base;
+  x["attention_factor"] = e.attention_factor;
+  x["scaling"] = e.scaling;
+  x["error_model"] = e.error_model.en;
+  if (e.query_beta != 0) {
+    Value& q = x["query_scaling"];
+    q["beta"] = e.query_beta;
+    q["original_max_position_embeddings"] = e.query_original;
+    q["shift"] = e.query_shift;
+  }
+  if (run.nope) {
+    x["no_rope"]["layer_type"] = run.nope->layer_type;
+    x["no_rope"]["layers"] = run.nope->layers;
+  }
+  if (e.axes) axes_value(x, *e.axes);
+  j["dtype"] = std::string(to_string(dumps.after.dtype));
+  j["angles"] = std::string(to_string(run.angles));
+  j["only_position_zero"] = run.report.only_position_zero;
+  j["notes"] = english(run.report.notes);
+  Value& segments = j["segments"] = Value::array();
+  for (const SegmentCheck& g : run.segments) {
+    Value seg;
+    seg["kind"] = dumps.segments_are_rows ? "batch_row" : "sequence";
+    seg["start"] = g.segment.start;
+    seg["length"] = g.segment.length;
+    seg["passed"] = g.passed();
+    seg["max_ratio"] = g.max_ratio;
+    seg["failing_positions"] = g.failing_positions;
+    if (!g.passed()) seg["diagnosis"] = diagnosis_value(g.report.diagnosis);
+    segments.push_back(std::move(seg));
+  }
+  // The sequence indices (with their positions) and the pairs (with their channels) where some element fails.
+  Value& failing_positions = j["failing_positions"] = Value::array();
+  std::size_t failing_position_count = 0;
+  for (Eigen::Index s = 0; s < c.position_ratio.size(); ++s) {
+    if (!(c.position_ratio[s] > 1.0)) continue;
+    if (failing_position_count++ < kListedFailingPositions) {
+      Value item = Value::array();
+      item.push_back(static_cast<long>(s));
+      item.push_back(position_value(dumps, s));
+      failing_positions.push_back(std::move(item));
+    }
+  }
+  j["failing_position_count"] = failing_position_count;
+  Value& failing_pairs = j["failing_pairs"] = Value::array();
+  const Eigen::VectorXd pair_ratio = pair_ratios(e, c);
+  for (int i = 0; i < pair_ratio.size(); ++i) {
+    if (!(pair_ratio[i] > 1.0)) continue;
+    const auto [a, b] = pair_channels(e, i, true);
+    failing_pairs.push_back(std::vector<int>{i, a, b});
+  }
+  if (!passed) {
+    Value& f = j["first_failure"];
+    f["position"] = position_value(dumps, c.first_seq);
+    f["index"] = c.first_seq;
+    f["group"] = c.first_group;
+    f["channel"] = c.first_channel;
+    f["expected"] = c.first_expected;
+    f["got"] = c.first_got;
+    f["tolerance"] = c.first_tolerance;
+    const CheckDiagnosis& dg = run.report.diagnosis;
+    Value& d = j["diagnosis"] = diagnosis_value(dg);
+    if (dg.no_rope) {  // a layer without RoPE, rotated: the model's RoPE as it is ("expected"), a variant of it, or null
+      d["no_rope_rotated"]["rope_matches"] = kind_value(dg.no_rope->rope_matches);
+      d["no_rope_rotated"]["changed"] = dg.no_rope->changed;
+    }
+    Value& v = j["variants_failing"] = Value::object();
+    for (const auto& [kind, comparison] : run.report.variants) v[to_string(kind)] = comparison.failing;
+  } else {
+    j["diagnosis"] = Value();
+  }
+  return j;
+}
+
+void print_check(std::ostream& out, const CheckRun& run, const Text& t, const std::optional<int>& digits) {
+  const LoadedDumps& dumps = run.dumps;
+  const RopeExpectation& e = run.expected;
+  const auto& nope = run.nope;
+  const CheckReport& report = run.report;
+  // A position as the dump gave it: one number, or (t, h, w).
+  const auto position = [&](long s) {
+    return dumps.axis_positions.empty() ? format_number(dumps.positions[static_cast<std::size_t>(s)])
+                                        : dumps.axis_positions[static_cast<std::size_t>(s)].text();
+  };
+  const DumpComparison& c = report.comparison;
+  const int r = e.rotary_dim();
+  const Eigen::VectorXd pair_ratio = pair_ratios(e, c);
+  const bool passed = c.passed();
+  const auto row = [&](const std::string& label, const std::string& value) { out << fmt::format("  {:<20}{}\n", label, value); };
+  out << t.tr("rope check: {0} against RoPE({1})\n", escape_controls(run.after_file), escape_controls(run.before_file));
+  row(t.tr("dump"), fmt::format("[{}] = {}, {} ({}), {} {}", to_string(dumps.axes), shape_string(dumps.shape),
+                                to_string(dumps.after.dtype), dumps.stored, t.tr("positions"), positions_text(dumps, t)));
+  if (nope && e.query_beta != 0) {
+    row(t.tr("expected"), t.tr("the query times t(p) (S20): layers {0} ({1}) of {2} have no RoPE", describe_layers(nope->layers),
+                               escape_controls(nope->layer_type), escape_controls(nope->model)));
+  } else if (nope) {
+    row(t.tr("expected"), t.tr("unchanged: layers {0} ({1}) of {2} have no RoPE", describe_layers(nope->layers),
+                               escape_controls(nope->layer_type), escape_controls(nope->model)));
+  } else {
+    // Gemma 4's vision tower (V6): the layout inside each axis's block.
+    row(t.tr("expected"),
+        e.axis_blocks
+            ? t.tr("{0} layout inside each axis's block of d/2 channels ({1}), rotary dim {2} of {3}, base {4}, attention "
+                   "factor {5}",
+                   std::string(to_string(e.layout)), run.where.in(t.lang()), r, e.head_dim, format_number(e.base),
+                   format_number(e.attention_factor))
+            : t.tr("{0} layout ({1}), rotary dim {2} of {3}, base {4}, attention factor {5}", std::string(to_string(e.layout)),
+                   run.where.in(t.lang()), r, e.head_dim, format_number(e.base), format_number(e.attention_factor)));
+  }
+  if (e.axes && e.axes->vision()) {
+    row(t.tr("2-D vision RoPE"),
+        t.tr("{0} ({1}): pair i turns by θ_i·(p_a(i){2}), p the patch's row h or column w", e.axes->vision_kind,
+             e.axes->vision_equation, e.axes->position_offset != 0 ? " + " + format_number(e.axes->position_offset) : ""));
+  } else if (e.axes) {
+    // The axis of every pair: rope frequencies --model NAME prints them.
+    row("M-RoPE", t.tr("mrope_section [{0}], {1} (docs/multi-axis.md {2}): pair i turns by θ_i·p_a(i)",
+                       fmt::join(e.axes->source.sections, ", "), order_name(e.axes->source.order, t.lang()),
+                       axis_rule(e.axes->source.order)));
+  }
+  row(t.tr("scaling"), scaling_text(e, nope.has_value(), t));
+  row(t.tr("error model"), e.error_model.in(t.lang()));
+  row(t.tr("tolerance (C1)"),
+      fmt::format("κ·a·‖x‖·(2·ε_T + ε_A·(1 + c_i·{}·θ_i)), ε_T = {} ({}), ε_A = {}, κ = {}",
+                  !e.axes                          ? std::string("|m|")
+                  : e.axes->position_offset != 0 ? "|p_a(i) + " + format_number(e.axes->position_offset) + "|"
+                                                   : std::string("|p_a(i)|"),
+                  g4(epsilon(dumps.after.dtype)), to_string(dumps.after.dtype), g4(angle_epsilon(run.angles)),
+                  format_number(kToleranceSafety)));
+  row(t.tr("angles (C2)"), t.tr("{0}: c_i = {1}", std::string(to_string(run.angles)), angle_error_formula(run.angles, e.base, r)));
+  out << '\n';
+  row(t.tr("max |Δ|/tolerance"), fmt::format("{}  ({})", ratio_text(c.max_ratio, digits), t.tr("<= 1 passes")));
+  row(t.tr("elements failing"), t.tr("{0} of {1}", c.failing, c.total));
+  row(t.tr("positions failing"),
+      failing_summary(
+          c.position_ratio, t, [&](long s) { return t.tr("position {0}", position(s)); }, position));
+  row(t.tr("pairs failing"), failing_summary(
+                                 pair_ratio, t,
+                                 [&](long i) {
+                                   const auto [a, b] = pair_channels(e, static_cast<int>(i), true);
+                                   return t.tr("pair {0}, channels ({1}, {2})", i, a, b);
+                                 },
+                                 [](long i) { return std::to_string(i); }));
+  if (r < e.head_dim) {
+    // The channels outside [offset, offset + r): after the rotated ones, or before them (DeepSeek's offset).
+    const int first = e.rotary_offset > 0 ? 0 : r;
+    const Eigen::VectorXd others = e.rotary_offset > 0 ? Eigen::VectorXd(c.channel_ratio.head(e.rotary_offset))
+                                                       : Eigen::VectorXd(c.channel_ratio.tail(e.head_dim - r));
+    row(t.tr("unrotated failing"),
+        failing_summary(
+            others, t, [&](long i) { return t.tr("channel {0}", first + i); },
+            [&](long i) { return std::to_string(first + i); }));
+  }
+  if (!passed) {
+    const std::vector<std::string> shown = compared({c.first_expected, c.first_got}, digits, 4);  // digits.hpp: they differ
+    row(t.tr("first failure"),
+        t.tr("position {0}, {1}, channel {2}: expected {3}, got {4} (tolerance {5})", position(c.first_seq),
+             vector_name(dumps, c.first_seq, c.first_group, t), c.first_channel, shown[0], shown[1],
+             digits ? with_digits(c.first_tolerance, *digits) : g4(c.first_tolerance)));
+  }
+  if (!run.segments.empty()) print_segments(out, dumps, run.segments, t, digits);
+  // The verdict in the context "check verdict": rope verify, layouts and permute translate "FAIL" differently
+  // (docs/classroom.zh.md), and docs/cli.md quotes this verdict as it is.
+  row(t.tr("verdict"), passed ? t.tr("PASS") : t.trc("check verdict", "FAIL"));
+  if (!passed && !report.diagnosis.message.en.empty()) row(t.tr("diagnosis"), report.diagnosis.message.in(t.lang()));
+  for (const Message& note : report.notes) out << t.tr("note: ") << note.in(t.lang()) << '\n';
+  if (!passed && e.axes && !e.axes->vision() && dumps.axis_positions.empty()) {
+    out << t.tr("note: with M-RoPE one position p is (p, p, p), a text token's; image and video tokens need their\n"
+                "  t,h,w: give --axis-positions FILE (rope positions --csv writes one)\n");
+  }
+  if (report.only_position_zero) {
+    out << t.tr("warning: every position is 0, where every layout and base agree: dump positions > 0 too\n");
+  }
+}
+
+void emit(std::ostream& out, const CheckRun& run, const Printing& how) {
+  if (how.format == Format::Json) {
+    out << json_text(check_value(run)) << '\n';
+  } else {
+    print_check(out, run, Text(how.lang), how.digits);
+  }
+}
+
+}  // namespace rope

@@ -1,0 +1,39 @@
+/// @file
+/// The printers of `rope check`'s report (analysis/check_run.hpp): text for people (through the catalog, in
+/// either language), and its value, which the JSON printer writes (`--json`) and the Python module hands over
+/// (`rope.check(...).data`).
+#pragma once
+
+#include <optional>
+#include <ostream>
+#include <string>
+
+#include "rope/analysis/check_run.hpp"
+#include "rope/report/emit.hpp"
+#include "rope/report/value.hpp"
+
+namespace rope {
+
+class Text;
+
+/// Largest number of failing positions the value lists (failing_positions; failing_position_count has them all).
+inline constexpr std::size_t kListedFailingPositions = 4096;
+
+/// The report's fields: the verdict and the numbers compared, the expectation, each segment, the first failure
+/// and the diagnosis.
+Value check_value(const CheckRun& run);
+
+/// The report for people.
+void print_check(std::ostream& out, const CheckRun& run, const Text& t, const std::optional<int>& digits);
+
+/// The report in the format asked for (text or JSON).
+void emit(std::ostream& out, const CheckRun& run, const Printing& how);
+
+/// The report's "scaling" row: the scaling and its parameters, "none (default RoPE)" for unscaled RoPE, "no RoPE on
+/// this layer" for a layer without RoPE.
+std::string scaling_text(const RopeExpectation& e, bool no_rope, const Text& t);
+
+/// "57" or "0–127": the positions of a segment, first to last.
+std::string segment_positions(const LoadedDumps& dumps, const DumpSegment& g);
+
+}  // namespace rope
