@@ -82,21 +82,22 @@ deb: build
 # The lesson page (rope lesson --html) in headless Chromium, English and Chinese: no console message,
 # its script runs, the screenshots are not blank (tests/browser/check_lesson.py). Installs Chromium; builds
 # the rope executable in $(BUILD) as it is configured (as for the demo when it is new).
-# Then the live lesson page (`make web-page`, below) rebuilt from the sources: it must equal the committed
-# docs/live/lesson.html byte for byte, and tests/browser/check_live.py moves its controls in Chromium and
-# compares the numbers it shows with the rope executable's for the same inputs.
+# Then the live lesson page (`make web-page`, below) built from the sources: tests/browser/check_live.py moves
+# its controls in Chromium and compares the numbers it shows with the rope executable's for the same inputs.
+# It tests the page the sources build and never byte-compares it with the committed docs/live/lesson.html, so a
+# library change never waits for the page: `make web` refreshes that copy.
 browser-test: web-page
 	test -f $(BUILD)/CMakeCache.txt || $(CONFIGURE) -DBUILD_TESTING=OFF -DROPE_BUILD_BENCH=OFF
 	cmake --build $(BUILD) -j $(JOBS) --target rope
 	/usr/bin/python3 tests/browser/check_lesson.py $(ROPE) $(BUILD)/browser-test
-	cmp $(WEB_BUILD)/lesson.html docs/live/lesson.html || { echo "docs/live/lesson.html is not the page the sources build: run make web" >&2; exit 1; }
 	/usr/bin/python3 tests/browser/check_live.py $(ROPE) $(WEB_BUILD)/lesson.html $(BUILD)/browser-test
 
 # The live lesson page: the library's code compiled to WebAssembly by Debian's emscripten (web/CMakeLists.txt,
 # its own build tree, so the native build never needs emscripten), inlined with web/lesson.html, web/lesson.js
 # and the page's Chinese into one file (scripts/live_page.py). `make web-page` builds it in $(WEB_BUILD);
-# `make web` also writes it to docs/live/lesson.html, the committed page. NODE_PATH: emscripten's tools
-# need Debian's node-acorn, which a Node.js from outside Debian does not search.
+# `make web` also writes it to docs/live/lesson.html, the committed page (for readers without emscripten; CI tests
+# the page the sources build, not that copy). NODE_PATH: emscripten's tools need Debian's node-acorn, which a
+# Node.js from outside Debian does not search.
 WEB_BUILD ?= build-web
 EM_ENV := NODE_PATH=/usr/share/nodejs
 web-page:
@@ -117,10 +118,11 @@ docs: build
 	$(BUILD)/tests/rope_docgen --write docs/cli.md
 	python3 scripts/families_doc.py
 
-# The message template po/rope.pot: every id of tr() and msg() in src/ and apps/, extracted by GNU xgettext
-# (scripts/pot.sh). po/zh_CN.po must translate each one; the test catalog.complete checks that with msgcmp,
-# and that po/rope.pot is current.
-pot:
+# The message template po/rope.pot, for translators: every id of tr() and msg() in src/ and apps/, extracted by
+# GNU xgettext (scripts/pot.sh). Not committed (.gitignore): it is generated from the sources. po/zh_CN.po must
+# translate each id; the test catalog.complete extracts its own template into the build tree and checks that
+# with msgcmp. `deps` installs gettext.
+pot: deps
 	bash scripts/pot.sh po/rope.pot
 
 # Google Benchmark programs of bench/ (docs/performance.md); each prints its own table.

@@ -4,8 +4,8 @@
 # otherwise. `./make.sh` and the Makefile call it; each level includes the ones before it:
 #   demo    build the rope executable and draw figures: the toolchain (make included), the libraries,
 #           gnuplot and a Chinese font
-#   test    (the default) also build and run every test: GoogleTest, Google Benchmark, NumPy, gettext,
-#           pybind11 and pytest (the Python module)
+#   test    (the default) also build and run every test: GoogleTest, Google Benchmark, NumPy, gettext
+#           (the catalog tests, `make pot`), pybind11 and pytest (the Python module)
 #   fuzz    also clang++ and libFuzzer (make fuzz; make sanitize uses g++)
 #   browser also headless Chromium and python3-pil, for `make browser-test` (the lesson pages in a real
 #           browser), and emscripten, which compiles the live lesson page's WebAssembly (`make web`);
@@ -33,7 +33,10 @@ esac
 if [[ $level != demo ]]; then
   packages+=(libgtest-dev libgmock-dev libbenchmark-dev)    # tests and benchmarks
   packages+=(python3-numpy)          # independent references in tests/reference/, test scripts
-  packages+=(gettext)                # msgfmt --check on the message catalog po/zh_CN.po, make pot
+  # gettext: xgettext and msgcat (scripts/pot.sh: `make pot`, and the test catalog.complete, which extracts the
+  # template, not committed, and checks it with msgcmp) and msgfmt (catalog.msgfmt). Every tree with the
+  # end-to-end tests needs it at configure time (tests/CMakeLists.txt), so every level but demo has it.
+  packages+=(gettext)
   # the Python module (apps/python/, docs/python.md): pybind11 and the headers to build it, pytest to test it,
   # venv, setuptools and wheel for `pip install --no-build-isolation .` into a virtual environment
   packages+=(pybind11-dev python3-dev python3-pytest python3-venv python3-setuptools python3-wheel)

@@ -3,8 +3,8 @@
 # given to tr (Text::tr, FigureOptions::tr, apps/rope/cli/lang.hpp) and msg, each with the files it is in,
 # and every error's id given to error_msg (core/message.hpp) in the context "error"; and from the live
 # lesson page's script, web/lesson.js, every id given to tr and N_ (scripts/live_page.py).
-# `make pot` runs it; the test catalog.complete runs it into a temporary file and checks, with msgcmp,
-# that po/zh_CN.po translates every id (and that po/rope.pot is current).
+# `make pot` runs it (po/rope.pot is generated, not committed: .gitignore); the test catalog.complete runs it
+# into the build tree and checks, with msgcmp, that po/zh_CN.po translates every id.
 #   scripts/pot.sh OUT.pot    (from any directory)
 set -euo pipefail
 out=$(realpath -m "${1:?usage: scripts/pot.sh OUT.pot}")

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""The live lesson page (docs/live/lesson.html, `make web`) in headless Chromium, against the command line.
+"""The live lesson page as the sources build it (`make web-page`; `make web` copies it to the committed
+docs/live/lesson.html) in headless Chromium, against the command line.
 
 For each state below the page is opened with its controls moved through the address (#d=16&scaling=yarn&
 key=ArrowRight…: the page sets each control and fires its input event, or presses the key, in order, as a
@@ -20,8 +21,8 @@ commands with the rope executable, and compares:
                (docs/math.md (M13)). The largest relative use of that tolerance is printed.
 
 Also: no console message, the page computed (data-updates), the two languages show the same numbers, and
-screenshots in both languages are not blank. Run by `make browser-test` after the page is rebuilt and
-compared with the committed one.
+screenshots in both languages are not blank. Run by `make browser-test` on the page it has just built from the
+sources (never compared with the committed copy).
 
 usage: check_live.py ROPE PAGE.html OUTDIR
 """
