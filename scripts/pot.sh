@@ -18,7 +18,7 @@ extract() {  # extract KEYWORDS... OUT: xgettext with only these keywords
   xgettext --language=C++ --from-code=UTF-8 --keyword= "${keywords[@]/#/--keyword=}" --force-po \
     --add-comments=TRANSLATORS: --package-name=rope --add-location=file --files-from="$tmp/files" -o "$target"
 }
-extract tr:1 msg:1 "$tmp/text.pot"
+extract tr:1 msg:1 trc:1c,2 "$tmp/text.pot"
 extract error_msg:1 "$tmp/errors.pot"
 # xgettext cannot give a keyword a fixed context: every entry of errors.pot but its header gets "error".
 awk 'BEGIN { header = 1 }

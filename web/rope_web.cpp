@@ -118,7 +118,7 @@ val guarded(F&& f) {
   } catch (const rope::Error& e) {
     val o = val::object();
     o.set("error", std::string(e.what()));
-    o.set("error_zh", e.message() ? e.message()->in(true) : std::string(e.what()));
+    o.set("error_zh", e.message() ? e.message()->in(Lang::Zh) : std::string(e.what()));
     return o;
   } catch (const std::exception& e) {
     val o = val::object();

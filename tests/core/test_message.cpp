@@ -82,7 +82,7 @@ TEST(MessageCatalog, ALibraryErrorCarriesItsMessageInTheErrorContext) {
     EXPECT_EQ(e.message()->context, "error");
     EXPECT_EQ(e.message()->en, e.what());
     EXPECT_EQ(e.message()->id, "dtype must be f64, f32, f16 or bf16 (got '{0}')");
-    EXPECT_EQ(e.message()->in(true), "dtype 必须是 f64、f32、f16 或 bf16（实际为 'f8'）");
+    EXPECT_EQ(e.message()->in(Lang::Zh), "dtype 必须是 f64、f32、f16 或 bf16（实际为 'f8'）");
   }
   EXPECT_EQ(InvalidArgument("finished text").message(), nullptr);
 }

@@ -244,7 +244,7 @@ TEST(HfConfigVision, APositionOffTheGridIsSaidAsSuch) {
   ASSERT_TRUE(note);
   EXPECT_EQ(note->en, "note: (24, 24) is not a patch of the model's 24×24 grid (rows and columns 0 … 23):\n"
                       "  config.json vision_config never rotates it; rope rotates it by the formula all the same");
-  EXPECT_EQ(note->in(true), "注：(24, 24) 不是该模型 24×24 网格中的块（行与列为 0 … 23）：\n"
+  EXPECT_EQ(note->in(Lang::Zh), "注：(24, 24) 不是该模型 24×24 网格中的块（行与列为 0 … 23）：\n"
                       "  config.json vision_config 从不旋转这个位置；rope 仍按公式旋转它");
   EXPECT_THAT(at("3,24")->en, HasSubstr("note: (3, 24) is not a patch"));
   // No grid, no note: Qwen2-VL's dynamic resolution, a Llama 4 config without image_size, the text model.

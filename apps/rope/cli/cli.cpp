@@ -300,7 +300,7 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
       std::string shown;
       try {
         shown = error_zh(e.what());
-        if (shown == e.what()) shown = e.message()->in(true);
+        if (shown == e.what()) shown = e.message()->in(Lang::Zh);
       } catch (const std::exception&) {  // out of memory while translating: the English still says it
         shown = e.what();
       }

@@ -13,6 +13,7 @@
 #include "rope/cli/choice_option.hpp"
 #include "rope/cli/commands.hpp"
 #include "rope/cli/commands/check_options.hpp"
+#include "rope/report/check_report.hpp"
 #include "rope/cli/exit_codes.hpp"
 #include "rope/cli/options.hpp"
 #include "rope/cli/output.hpp"
@@ -109,8 +110,8 @@ int run_diff(const DiffOptions& opt, std::ostream& out) {
   Message where;
   // A layer without RoPE (--layer-type of NoPE or linear-attention layers): both outputs should be the input unchanged.
   const std::optional<LayersWithoutRope> nope = layers_without_rope(opt.check.scaling.source, opt.check.scaling.rope);
-  const RopeExpectation e = nope ? unchanged_expectation(a.after.d, opt.check)
-                                 : expectation_from_options(opt.check, a.after.d, !a.axis_positions.empty(), max_position, where);
+  const RopeExpectation e = nope ? unchanged_expectation(a.after.d, check_settings(opt.check))
+                                 : expectation_from_settings(check_settings(opt.check), a.after.d, !a.axis_positions.empty(), max_position, where);
   const std::vector<AxisPosition> positions = positions_as_axes(a.positions, a.axis_positions);
   const DiffReader read = [&](long s0, long s1) {
     auto [before, after_a] = side_a.read(s0, s1);
@@ -119,7 +120,7 @@ int run_diff(const DiffOptions& opt, std::ostream& out) {
   DumpDiff diff = diff_sources(side_a.source(), side_b.source(), read, positions, e, a.segments, a.segments_are_rows);
   if (nope) {  // what rotated a side that should be unchanged, on the whole and on each run (dump_diff.hpp)
     diagnose_no_rope_diff(diff, side_a.source(), side_b.source(), positions, e,
-                          rope_of_other_layers(opt.check, a.after.d, !a.axis_positions.empty(), max_position),
+                          rope_of_other_layers(check_settings(opt.check), a.after.d, !a.axis_positions.empty(), max_position),
                           escape_controls(nope->model), escape_controls(nope->layer_type), describe_layers(nope->layers));
   }
   const DType type_b = side_b.dumps.after.dtype;

@@ -1,3 +1,4 @@
+#include "rope/models/rope_text.hpp"
 #include "rope/cli/figures/sections_figure.hpp"
 
 #include <algorithm>
