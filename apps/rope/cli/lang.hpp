@@ -21,6 +21,9 @@ class Option;
 
 namespace rope::cli {
 
+using rope::Lang;  // report/text.hpp: the language and the printers' Text are the library's
+using rope::Text;
+
 /// The language of a run, known before the command line is parsed (for --help and parse errors):
 /// an explicit `--lang zh` / `--lang=zh` (or en) anywhere in argv wins, the last one if repeated;
 /// otherwise the locale, POSIX order: the first non-empty of LC_ALL, LC_MESSAGES, LANG, Chinese when it
