@@ -59,7 +59,8 @@ int run_apply(const ApplyOptions& opt, std::ostream& out) {
     throw InvalidArgument(error_msg("--xpos applies to plain RoPE: leave out --model, --config and --scaling, and give one position"));
   }
   if (opt.query && !opt.scaling.source.any()) {
-    throw InvalidArgument(error_msg("--query scales a query as a model's attention does: give --model or --config"));
+    throw InvalidArgument(error_msg("{0} scales a query as a model's attention does: give {1} or {2}", option_name("query"),
+                                    option_name("model"), option_name("config")));
   }
   // With --scaling, --config or --model: the model's spec (rope/models/rope_spec.hpp): its layout, its
   // scaled frequencies, its attention factor in cos and sin, its rotating channels (S19). The vector is
