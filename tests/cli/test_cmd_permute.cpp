@@ -50,6 +50,17 @@ TEST_F(CmdPermute, ModelFromGgufAndFromConfigJson) {
   EXPECT_THAT(j.out, HasSubstr("no GQA (n_head = n_head_kv)"));
 }
 
+// Gemma 4's default layer type is its full layers' proportional RoPE (S14): it pairs the whole head of 512 rows, θ = 0
+// on the pairs it does not turn. The rows per head are those its frequencies pair, not int(512 × 0.25) = 128 (which
+// refused the file: "256 frequencies for a head of 128 rows").
+TEST_F(CmdPermute, ProportionalRopePairsTheWholeHead) {
+  const Result r = rope_cli({"permute", "--config", std::string(ROPE_REFERENCE_DIR) + "/../../data/models/gemma-4-26b-a4b.json",
+                             "--max-distance", "2"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("head_dim 512, 16 query heads, 16 KV heads"));
+  EXPECT_THAT(r.out, HasSubstr("equal bit for bit  PASS"));
+}
+
 TEST_F(CmdPermute, CsvFigureAndChinese) {
   const Result c = rope_cli({"permute", "--csv", "-", "--max-distance", "3"});
   ASSERT_EQ(c.code, 0) << c.err;

@@ -96,7 +96,7 @@ int run_permute(const PermuteOptions& opt, std::ostream& out) {
   if (!opt.config.empty()) {
     const AttentionShape a = read_attention_shape(opt.config);
     const RopeParameters p = rope_parameters(a.model.rope);
-    s.head_dim = a.model.rope.rotary_dim();
+    s.head_dim = static_cast<int>(2 * p.inv_freq.size());  // the rows its frequencies pair (proportional: the whole head)
     s.n_head = a.n_head;
     s.n_head_kv = a.n_head_kv;
     s.base = a.model.rope.base;
