@@ -35,8 +35,8 @@ std::string band_counts(const RopeParameters& p, bool zh) {
   return out;
 }
 
-std::string model_name(const ModelConfig& model, bool zh) {
-  return model.name == kNoModelName ? msg("the command line").in(zh) : model.name;
+std::string model_name(const RopeSpec& spec, bool zh) {
+  return spec.name == kNoModelName ? msg("the command line").in(zh) : spec.name;
 }
 
 std::string pair_list(const std::vector<int>& pairs) {
