@@ -84,7 +84,7 @@ TEST(Resolve, AnOverrideWinsAndOriginSaysSo) {
   const ModelRope r = resolve_model_rope({"llama-3.1-8b", ""}, o);
   EXPECT_EQ(r.spec.config.factor, 4.0);
   bool said = false;
-  for (const Message& line : r.model.origin) said = said || line.en.find("factor: 4") != std::string::npos;
+  for (const Message& line : r.spec.origin) said = said || line.en.find("factor: 4") != std::string::npos;
   EXPECT_TRUE(said);
   o.head_dim = 7;
   EXPECT_THROW(resolve_model_rope({}, o), InvalidArgument);
