@@ -68,7 +68,7 @@ Spec make(const std::string& preset, const std::string& file, const py::dict& pa
   s.overrides = overrides_of(params);
   s.gguf = !file.empty() && is_gguf_file(file);
   s.rope = resolve_model_rope(s.source, s.overrides);
-  if (!name.empty()) s.rope.model.name = s.rope.spec.name = name;  // a config given as a dict
+  if (!name.empty()) s.rope.spec.name = name;  // a config given as a dict
   return s;
 }
 
@@ -84,21 +84,21 @@ void bind_spec(py::module_& m) {
   });
   py::class_<Spec>(m, "Spec")
       .def(py::init(&make), py::arg("preset"), py::arg("file"), py::arg("params"), py::arg("name") = "")
-      .def_property_readonly("name", [](const Spec& s) { return s.rope.model.name; })
-      .def_property_readonly("model_type", [](const Spec& s) { return s.rope.model.model_type; })
+      .def_property_readonly("name", [](const Spec& s) { return s.rope.spec.name; })
+      .def_property_readonly("model_type", [](const Spec& s) { return s.rope.spec.model_type; })
       .def_property_readonly("plain", [](const Spec& s) { return s.rope.plain; })
       .def_property_readonly("head_dim", [](const Spec& s) { return s.rope.spec.head_dim; })
       .def_property_readonly("rotary_dim", [](const Spec& s) { return s.rope.spec.rotary_dim; })
       .def_property_readonly("rotary_offset", [](const Spec& s) { return s.rope.spec.rotary_offset; })
       .def_property_readonly("layout", [](const Spec& s) { return std::string(to_string(s.rope.spec.layout)); })
       .def_property_readonly("layout_reason", [](const Spec& s) { return s.rope.spec.layout_reason.en; })
-      .def_property_readonly("base", [](const Spec& s) { return s.rope.model.rope.base; })
-      .def_property_readonly("scaling", [](const Spec& s) { return std::string(to_string(s.rope.model.rope.type)); })
-      .def_property_readonly("scaling_parameters", [](const Spec& s) { return scaling_parameters(s.rope.model.rope); })
+      .def_property_readonly("base", [](const Spec& s) { return s.rope.spec.config.base; })
+      .def_property_readonly("scaling", [](const Spec& s) { return std::string(to_string(s.rope.spec.config.type)); })
+      .def_property_readonly("scaling_parameters", [](const Spec& s) { return scaling_parameters(s.rope.spec.config); })
       .def_property_readonly("attention_factor", [](const Spec& s) { return s.rope.spec.params.attention_factor; })
       .def_property_readonly("inv_freq", [](const Spec& s) { return to_array(s.rope.spec.params.inv_freq); })
       .def_property_readonly("original_inv_freq", [](const Spec& s) { return to_array(s.rope.spec.original); })
-      .def_property_readonly("max_position_embeddings", [](const Spec& s) { return optional_long(s.rope.model.rope.max_position_embeddings); })
+      .def_property_readonly("max_position_embeddings", [](const Spec& s) { return optional_long(s.rope.spec.config.max_position_embeddings); })
       .def_property_readonly("original_max_position_embeddings", [](const Spec& s) {
         const long l0 = s.rope.spec.params.original_max_position;
         return l0 > 0 ? py::cast(l0) : py::none();
@@ -113,9 +113,9 @@ void bind_spec(py::module_& m) {
       .def_property_readonly("factor", [](const Spec& s) { return s.rope.spec.params.factor; })
       .def_property_readonly("factor_rule", [](const Spec& s) { return s.rope.spec.params.factor_rule.en; })
       .def_property_readonly("attention_rule", [](const Spec& s) { return s.rope.spec.params.attention_rule.en; })
-      .def_property_readonly("origin", [](const Spec& s) { return english(s.rope.model.origin); })
+      .def_property_readonly("origin", [](const Spec& s) { return english(s.rope.spec.origin); })
       .def_property_readonly("notes", [](const Spec& s) {
-        std::vector<std::string> out = english(s.rope.model.notes);
+        std::vector<std::string> out = english(s.rope.spec.notes);
         for (const Message& n : s.rope.spec.params.notes) out.push_back(n.en);
         return out;
       })

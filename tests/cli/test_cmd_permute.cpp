@@ -9,6 +9,7 @@
 
 #include "support/cli_harness.hpp"
 #include "rope/analysis/permutation.hpp"
+#include "rope/models/resolve.hpp"
 
 namespace rope {
 namespace {
@@ -48,6 +49,50 @@ TEST_F(CmdPermute, ModelFromGgufAndFromConfigJson) {
   ASSERT_EQ(j.code, 0) << j.err;
   EXPECT_THAT(j.out, HasSubstr("head_dim 128, 32 query heads, 32 KV heads"));
   EXPECT_THAT(j.out, HasSubstr("no GQA (n_head = n_head_kv)"));
+}
+
+// --config FILE: the model's RoPE as every command resolves it (models/resolve.hpp). A typed --base is the model's
+// rope_theta with its scaling kept, as `rope frequencies --config FILE --base B` has it, not plain RoPE of B.
+TEST_F(CmdPermute, AConfigsRopeIsTheResolvedModelsTypedValuesIncluded) {
+  const std::string file = gguf("llama-3.1-8b.gguf");
+  const Result typed = rope_cli({"permute", "--config", file, "--base", "10000", "--max-distance", "3", "--csv", "-"});
+  ASSERT_EQ(typed.code, 0) << typed.err;
+  RopeOverrides o;
+  o.base = 10000.0;
+  const ModelRope model = resolve_model_rope({"", file}, o);
+  PermuteSettings s;
+  s.head_dim = model.spec.rotary_dim;
+  s.n_head = 32;
+  s.n_head_kv = 8;
+  s.base = 10000.0;
+  s.inv_freq = model.spec.params.inv_freq;  // llama3 scaling of base 10000
+  s.max_distance = 3;
+  const PermuteDemo d = permute_demo(s);
+  std::istringstream rows(typed.out);
+  std::string row;
+  std::getline(rows, row);  // the header
+  for (Eigen::Index k = 0; k < d.score_hf.size(); ++k) {
+    ASSERT_TRUE(std::getline(rows, row));
+    const std::size_t a = row.find(','), b = row.find(',', a + 1);
+    EXPECT_EQ(std::stod(row.substr(a + 1, b - a - 1)), d.score_hf[k]) << row;  // every digit (CSV)
+  }
+  // Not plain RoPE of base 10000 (llama3's scaling changes the scores), nor the file's own base 500000.
+  const Result plain = rope_cli({"permute", "--head-dim", "128", "--heads", "32", "--kv-heads", "8", "--base", "10000",
+                                 "--max-distance", "3", "--csv", "-"});
+  const Result own = rope_cli({"permute", "--config", file, "--max-distance", "3", "--csv", "-"});
+  EXPECT_NE(typed.out, plain.out);
+  EXPECT_NE(typed.out, own.out);
+}
+
+// Gemma 4's default layer type is its full layers' proportional RoPE (S14): it pairs the whole head of 512 rows, θ = 0
+// on the pairs it does not turn. The rows per head are those its frequencies pair, not int(512 × 0.25) = 128 (which
+// refused the file: "256 frequencies for a head of 128 rows").
+TEST_F(CmdPermute, ProportionalRopePairsTheWholeHead) {
+  const Result r = rope_cli({"permute", "--config", std::string(ROPE_REFERENCE_DIR) + "/../../data/models/gemma-4-26b-a4b.json",
+                             "--max-distance", "2"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("head_dim 512, 16 query heads, 16 KV heads"));
+  EXPECT_THAT(r.out, HasSubstr("equal bit for bit  PASS"));
 }
 
 TEST_F(CmdPermute, CsvFigureAndChinese) {

@@ -95,14 +95,14 @@ TEST(Resolve, PlainRopeIsTheTypedOrDefaultDimensionAndBase) {
   const ModelRope plain = cli::resolve(none, {std::nullopt, 8, std::nullopt, 10000.0, std::nullopt, Layout::Interleaved});
   EXPECT_TRUE(plain.plain);
   EXPECT_EQ(plain.spec.rotary_dim, 8);
-  EXPECT_EQ(plain.model.rope.base, 10000.0);
+  EXPECT_EQ(plain.spec.config.base, 10000.0);
   EXPECT_EQ(plain.spec.layout, Layout::Interleaved);
   EXPECT_TRUE(plain.spec.params.inv_freq.isApprox(frequencies(8, 10000.0), 0.0));
   EXPECT_TRUE(plain.layers.empty());
   EXPECT_EQ(cli::layout_text(plain, cli::Text()), "interleaved layout");
   const ModelRope typed = cli::resolve(none, {16, 8, 500.0, 10000.0, Layout::Half, Layout::Interleaved});
   EXPECT_EQ(typed.spec.rotary_dim, 16);
-  EXPECT_EQ(typed.model.rope.base, 500.0);
+  EXPECT_EQ(typed.spec.config.base, 500.0);
   EXPECT_EQ(typed.spec.params.inv_freq[1], std::pow(500.0, -2.0 / 16));
   EXPECT_EQ(typed.spec.layout, Layout::Half);
   EXPECT_EQ(cli::layout_text(typed, cli::Text()), "half layout");
@@ -124,15 +124,15 @@ TEST(Resolve, APresetGivesItsDimensionUnlessDimIsTyped) {
   const ModelRope rope = cli::resolve(preset, {std::nullopt, 8, std::nullopt, 10000.0, std::nullopt, Layout::Interleaved});
   ASSERT_FALSE(rope.plain);
   EXPECT_EQ(rope.spec.rotary_dim, 128);  // the preset's head_dim, not the command's default 8
-  EXPECT_EQ(rope.model.rope.base, 10000.0);
+  EXPECT_EQ(rope.spec.config.base, 10000.0);
   EXPECT_TRUE(rope.spec.params.inv_freq.isApprox(frequencies(128, 10000.0), 0.0));
-  for (const Message& line : rope.model.origin) EXPECT_THAT(line.en, Not(HasSubstr("command line")));
+  for (const Message& line : rope.spec.origin) EXPECT_THAT(line.en, Not(HasSubstr("command line")));
 
   const ModelRope typed = cli::resolve(preset, {64, 8, 500000.0, 10000.0, std::nullopt, Layout::Interleaved});
   EXPECT_EQ(typed.spec.rotary_dim, 64);
-  EXPECT_EQ(typed.model.rope.base, 500000.0);
+  EXPECT_EQ(typed.spec.config.base, 500000.0);
   std::vector<std::string> origin;
-  for (const Message& line : typed.model.origin) origin.push_back(line.en);
+  for (const Message& line : typed.spec.origin) origin.push_back(line.en);
   EXPECT_THAT(origin, ::testing::Contains("dim: --dim 64 (command line)"));
   EXPECT_THAT(origin, ::testing::Contains("base: --base 500000 (command line)"));
 }

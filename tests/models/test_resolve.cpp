@@ -6,8 +6,10 @@
 #include <fstream>
 #include <string>
 
+#include "rope/analysis/inspect_report.hpp"
 #include "rope/core/error.hpp"
 #include "rope/core/frequencies.hpp"
+#include "rope/models/presets.hpp"
 #include "rope/models/resolve.hpp"
 
 namespace rope {
@@ -82,10 +84,69 @@ TEST(Resolve, AnOverrideWinsAndOriginSaysSo) {
   const ModelRope r = resolve_model_rope({"llama-3.1-8b", ""}, o);
   EXPECT_EQ(r.spec.config.factor, 4.0);
   bool said = false;
-  for (const Message& line : r.model.origin) said = said || line.en.find("factor: 4") != std::string::npos;
+  for (const Message& line : r.spec.origin) said = said || line.en.find("factor: 4") != std::string::npos;
   EXPECT_TRUE(said);
   o.head_dim = 7;
   EXPECT_THROW(resolve_model_rope({}, o), InvalidArgument);
+}
+
+// The spec is the one copy of the model's RoPE, the overrides applied: a typed layout and base are what its
+// layout, scaling inputs, origin and notes say.
+TEST(Resolve, TheSpecIsTheOneCopyOfTheOverriddenRope) {
+  RopeOverrides o;
+  o.layout = Layout::Interleaved;
+  o.base = 250000.0;
+  const ModelRope r = resolve_model_rope({"llama-3.1-8b", ""}, o);
+  EXPECT_EQ(r.spec.name, "llama-3.1-8b");
+  EXPECT_EQ(r.spec.model_type, "llama");
+  EXPECT_EQ(r.spec.layout, Layout::Interleaved);
+  EXPECT_EQ(r.spec.config.layout, Layout::Interleaved);  // was the model's half
+  EXPECT_EQ(r.spec.config.base, 250000.0);
+  EXPECT_EQ(r.spec.config.type, ScalingType::Llama3);
+  std::vector<std::string> origin, notes;
+  for (const Message& line : r.spec.origin) origin.push_back(line.en);
+  for (const Message& line : r.spec.notes) notes.push_back(line.en);
+  // (the setting's name is the front end's: option_name, core/message.hpp)
+  EXPECT_THAT(origin, ::testing::Contains(::testing::StartsWith("layout: interleaved (")));
+  EXPECT_THAT(origin, ::testing::Contains(::testing::AllOf(::testing::StartsWith("base: "), ::testing::HasSubstr("250000"))));
+  EXPECT_THAT(notes, ::testing::Contains(::testing::HasSubstr("overrides the model's half layout")));
+  // Each layer type's spec says how its base and scaling were found, as the model's layer types do.
+  const ModelRope gemma = resolve_model_rope({"gemma-3-4b", ""}, {});
+  const ModelConfig preset = load_preset("gemma-3-4b");
+  ASSERT_EQ(gemma.layers.size(), preset.layer_types.size());
+  for (std::size_t i = 0; i < gemma.layers.size(); ++i) {
+    EXPECT_FALSE(gemma.layers[i].from.en.empty());
+    EXPECT_EQ(gemma.layers[i].from.en, preset.layer_types[i].from.en);
+  }
+}
+
+// The report of a model with a typed layout (Python's Spec(preset, layout=...).describe()): its layout row is the
+// spec's, as its reason, origin and notes are (the row read a second copy of the model's, which still said half).
+TEST(Resolve, ATypedLayoutIsTheLayoutOfTheReport) {
+  RopeOverrides o;
+  o.layout = Layout::Interleaved;
+  const std::string text = inspect_text(resolve_model_rope({"llama-3.1-8b", ""}, o), false, kInspectDigits);
+  EXPECT_THAT(text, ::testing::HasSubstr("  layout                   interleaved: pairs (2i, 2i+1) ("));
+  EXPECT_THAT(text, ::testing::Not(::testing::HasSubstr("half (rotate_half)")));
+  EXPECT_THAT(text, ::testing::HasSubstr("\n  layout: interleaved ("));
+  EXPECT_THAT(text, ::testing::HasSubstr("overrides the model's half layout (model family llama)"));
+  const std::string own = inspect_text(resolve_model_rope({"llama-3.1-8b", ""}, {}), false, kInspectDigits);
+  EXPECT_THAT(own, ::testing::HasSubstr("  layout                   half (rotate_half): pairs (i, i + d/2) (model family llama)\n"));
+}
+
+// rope positions reads a model's rules through the one resolution.
+TEST(Resolve, ThePositionRulesOfAResolvedModel) {
+  const SequencePositions qwen = sequence_positions_of(resolve_model_rope({"qwen2.5-vl-7b", ""}, {}));
+  const SequencePositions own = sequence_positions_of(load_preset("qwen2.5-vl-7b"));
+  EXPECT_EQ(qwen.family, "Qwen2.5-VL");
+  EXPECT_EQ(qwen.rules.spatial_merge_size, own.rules.spatial_merge_size);
+  EXPECT_EQ(qwen.rules.tokens_per_second, own.rules.tokens_per_second);
+  try {
+    sequence_positions_of(resolve_model_rope({"llama-3.1-8b", ""}, {}));
+    ADD_FAILURE() << "no error";
+  } catch (const InvalidArgument& e) {
+    EXPECT_THAT(e.what(), ::testing::StartsWith("llama-3.1-8b (model_type 'llama') has no M-RoPE position ids rope knows"));
+  }
 }
 
 TEST(Resolve, ALayerTypeWithoutRopeIsRefusedSayingSo) {

@@ -40,7 +40,7 @@ std::vector<std::string> model_score_lines(const ModelRope& model, const Attenti
                            a->softcap_from.in(t.lang())));
     }
   } else {
-    lines.push_back(t.tr("softmax scale 1/√d: {0} gives none of its own", model.model.name));
+    lines.push_back(t.tr("softmax scale 1/√d: {0} gives none of its own", model.spec.name));
   }
   if (const std::optional<QueryScaling>& q = settings.query_scaling) {
     lines.push_back(t.tr("q_i × s(p_i) after RoPE, s(p) = 1 + {0}·ln(1 + ⌊p / {1}⌋), every layer ({2}): {3} at positions {4} … {5}",

@@ -163,7 +163,7 @@ std::string band_name(Band band, const Text& t) { return rope::band_name(band, t
 
 std::string band_counts(const RopeParameters& p, const Text& t) { return rope::band_counts(p, t.lang()); }
 
-std::string model_name(const ModelConfig& model, const Text& t) { return rope::model_name(model, t.lang()); }
+std::string model_name(const RopeSpec& spec, const Text& t) { return rope::model_name(spec, t.lang()); }
 
 ModelRope resolve(const ScalingOptions& o, const DimBase& flags) {
   if (!o.any()) check_dimension(flags.dim.value_or(flags.default_dim), flags.max_dim);
@@ -186,7 +186,7 @@ std::vector<std::string> spec_summary(const ModelRope& rr, const Text& t) {
   std::vector<std::string> lines;
   const std::string channels = t.tr("channels {0} … {1} rotate (d = {2})", s.rotary_offset,
                                     s.rotary_offset + s.rotary_dim - 1, s.rotary_dim);
-  lines.push_back(t.tr("RoPE of {0}{1}: head_dim {2}, {3}{4}; {5}", model_name(rr.model, t),
+  lines.push_back(t.tr("RoPE of {0}{1}: head_dim {2}, {3}{4}; {5}", model_name(rr.spec, t),
                        layer_text(s, t), s.head_dim, channels,
                        s.partial() ? t.tr(", the other {0} pass through", s.head_dim - s.rotary_dim) : "",
                        layout_description(s).in(t.lang())));

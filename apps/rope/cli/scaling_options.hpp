@@ -97,7 +97,7 @@ void print_summary(std::ostream& out, const std::vector<std::string>& lines);
 /// ModelConfig::name when the RoPE comes from flags alone, without --config or --model.
 inline constexpr const char* kCommandLineModel = kNoModelName;
 /// The model's name, or "the command line" in the language of t.
-std::string model_name(const ModelConfig& model, const Text& t);
+std::string model_name(const RopeSpec& spec, const Text& t);
 
 /// The RoPE a command computes with, the library's one resolution (models/resolve.hpp): plain RoPE of --dim
 /// and --base (typed or the command's defaults; `plain` set, the layout --layout's or the command's default,

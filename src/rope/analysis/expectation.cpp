@@ -14,7 +14,7 @@ RopeExpectation expectation_from_rope(ModelRope rope, const ExpectationRequest& 
   // the long factors when the context exceeds the original one, which such positions need).
   Eigen::VectorXd other_list;  // LongRoPE: the frequencies of the list not chosen (llama.cpp chooses by its context)
   bool other_is_short = false;
-  if (!rope.plain && rope.model.rope.type == ScalingType::LongRope) {
+  if (!rope.plain && rope.spec.config.type == ScalingType::LongRope) {
     const RopeSpec chosen = spec_at_position(rope.spec, q.max_position);
     const double l0 = static_cast<double>(chosen.params.original_max_position);
     other_is_short = q.max_position + 1 > l0;
@@ -22,7 +22,7 @@ RopeExpectation expectation_from_rope(ModelRope rope, const ExpectationRequest& 
     rope.spec = chosen;
   }
   // Dynamic NTK (and HunYuan's NTK-α): HF's dynamic update computes the frequencies at seq_len = max(position_ids) + 1.
-  if (!rope.plain && rope.model.rope.type == ScalingType::Dynamic) rope.spec = spec_at_position(rope.spec, q.max_position);
+  if (!rope.plain && rope.spec.config.type == ScalingType::Dynamic) rope.spec = spec_at_position(rope.spec, q.max_position);
   RopeExpectation e;
   e.head_dim = head_dim;
   // The error model of the angles (angle_error.hpp): the one asked for, else ggml's for a GGUF (llama.cpp computes it).
@@ -31,8 +31,8 @@ RopeExpectation expectation_from_rope(ModelRope rope, const ExpectationRequest& 
   e.angles = q.angles;
   if (!e.angles && (q.from_model || q.gguf)) e.angles = q.gguf ? AngleModel::Ggml : AngleModel::Float32;
   e.theta = rope.spec.params.inv_freq;
-  e.base = rope.model.rope.base;
-  e.scaling = scaling_parameters(rope.model.rope);
+  e.base = rope.spec.config.base;
+  e.scaling = scaling_parameters(rope.spec.config);
   if (!rope.plain && rope.spec.axes) e.axes = rope.spec.axes;  // M-RoPE: pair i turns by θ_i·p_a(i)
   if (!rope.plain) {
     // DeepSeek's RoPE part alone (llama.cpp's q_pe/k_pe nodes, HF's q_pe): the dump holds the rotary channels only.
@@ -40,15 +40,15 @@ RopeExpectation expectation_from_rope(ModelRope rope, const ExpectationRequest& 
     e.rotary_offset = rotary_part ? 0 : rope.spec.rotary_offset;
     // The head as the model's attention holds it: DeepSeek's q = cat(q_nope, q_pe) has qk_nope_head_dim + qk_rope_head_dim.
     if (rope.spec.head_dim != head_dim && !rotary_part) {
-      throw InvalidArgument(error_msg("{0} has head_dim {1}, the dump's last axis is d = {2}", rope.model.name,
+      throw InvalidArgument(error_msg("{0} has head_dim {1}, the dump's last axis is d = {2}", rope.spec.name,
                                       rope.spec.head_dim, head_dim));
     }
     e.attention_factor = rope.spec.params.attention_factor;
-    e.scaled = rope.model.rope.type != ScalingType::Default;
+    e.scaled = rope.spec.config.type != ScalingType::Default;
     // HF's apply_rotary_pos_emb_interleave (DeepSeek-V3, Kimi K2, Mistral 4): the pairs written de-interleaved.
     e.deinterleaved_output = rope.spec.deinterleaved_output;
     e.axis_blocks = rope.spec.axis_blocks;  // Gemma 4's vision tower (V6): the layout inside each axis's block
-    if (rope.model.rope.type == ScalingType::Yarn) e.yarn_factor = rope.spec.params.factor;
+    if (rope.spec.config.type == ScalingType::Yarn) e.yarn_factor = rope.spec.params.factor;
     if (other_list.size() == e.theta.size() && other_list != e.theta) e.longrope_other = {other_list, other_is_short};
     // The spec's layout: the model's class, or a vision kind's own (Llama 4 and axial interleave, (V4), (V5)).
     if (q.from_model || q.vision) e.layout = rope.spec.layout;

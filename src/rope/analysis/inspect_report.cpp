@@ -29,9 +29,9 @@ Eigen::VectorXd safe_wavelengths(const Eigen::VectorXd& theta) {
 std::vector<Message> config_warnings(const ModelRope& rr) {
   std::vector<Message> w = rr.model.warnings;
   w.insert(w.end(), rr.spec.params.warnings.begin(), rr.spec.params.warnings.end());
-  const RopeConfig& c = rr.model.rope;
+  const RopeConfig& c = rr.spec.config;
   const double longest = wavelengths(rr.spec.original).maxCoeff();
-  const bool theta_defaulted = std::any_of(rr.model.origin.begin(), rr.model.origin.end(), [](const Message& line) {
+  const bool theta_defaulted = std::any_of(rr.spec.origin.begin(), rr.spec.origin.end(), [](const Message& line) {
     return line.en.rfind("rope_theta:", 0) == 0 && line.en.find("default") != std::string::npos;
   });
   if (c.type == ScalingType::Default && c.max_position_embeddings && *c.max_position_embeddings > 8192 &&
@@ -59,8 +59,8 @@ namespace {
 
 /// One block per layer type: its layers and its RoPE (or none, with Llama 4's query temperature (S20)).
 void print_layer_types(std::ostream& out, const ModelRope& rr, Lang lang) {
-  const ModelConfig& m = rr.model;
-  out << msg("\nlayer types (other commands: --layer-type NAME or a layer index; this report: {0}):\n", m.layer_type).in(lang);
+  const ModelExtras& m = rr.model;
+  out << msg("\nlayer types (other commands: --layer-type NAME or a layer index; this report: {0}):\n", rr.spec.layer_type).in(lang);
   for (std::size_t i = 0; i < rr.layers.size(); ++i) {
     const LayerRope& l = rr.layers[i];
     out << msg("  {0}: {1} layers: {2}\n", l.type, l.layers.size(), describe_layers(l.layers)).in(lang);
@@ -89,7 +89,7 @@ void print_layer_types(std::ostream& out, const ModelRope& rr, Lang lang) {
     }
     out << msg("    base {0}, {1} scaling f = {2}, attention factor {3} ({4})\n",
                format_number(s.config.base), to_string(s.config.type), format_number(s.params.factor),
-               format_number(s.params.attention_factor), m.layer_types[i].from.in(lang))
+               format_number(s.params.attention_factor), l.from.in(lang))
                .in(lang);
   }
 }
@@ -97,7 +97,7 @@ void print_layer_types(std::ostream& out, const ModelRope& rr, Lang lang) {
 }  // namespace
 
 InspectNumbers inspect_numbers(const ModelRope& rr) {
-  const RopeConfig& c = rr.model.rope;
+  const RopeConfig& c = rr.spec.config;
   const RopeParameters& p = rr.spec.params;
   const RopeSpec& spec = rr.spec;
   InspectNumbers n;
@@ -138,7 +138,7 @@ InspectNumbers inspect_numbers(const ModelRope& rr) {
 }
 
 void print_inspect(std::ostream& out, const ModelRope& rr, Lang lang, int digits) {
-  const RopeConfig& c = rr.model.rope;
+  const RopeConfig& c = rr.spec.config;
   const RopeParameters& p = rr.spec.params;
   const RopeSpec& spec = rr.spec;
   const InspectNumbers n = inspect_numbers(rr);
@@ -152,8 +152,8 @@ void print_inspect(std::ostream& out, const ModelRope& rr, Lang lang, int digits
   const auto row = [&](const std::string& label, const std::string& value) {
     out << fmt::format("  {:<25}{}\n", label, value);
   };
-  out << msg("RoPE of {0}{1}\n\n", model_name(rr.model, lang),
-             rr.model.model_type.empty() ? "" : msg(" (model_type {0})", rr.model.model_type).in(lang))
+  out << msg("RoPE of {0}{1}\n\n", model_name(rr.spec, lang),
+             rr.spec.model_type.empty() ? "" : msg(" (model_type {0})", rr.spec.model_type).in(lang))
              .in(lang);
   row("head_dim", std::to_string(c.head_dim));
   // Proportional RoPE (S14) pairs the whole head and turns int(factor·head_dim // 2) of its pairs (the others have
@@ -171,12 +171,12 @@ void print_inspect(std::ostream& out, const ModelRope& rr, Lang lang, int digits
             .in(lang));
   }
   row(msg("layout").in(lang),
-      (spec.axis_blocks && c.layout == Layout::Interleaved
+      (spec.axis_blocks && spec.layout == Layout::Interleaved
            ? msg("interleaved inside each axis's block of d/2 channels: pair i = b·d/4 + k on (b·d/2 + 2k, b·d/2 + 2k + 1), "
                  "docs/multi-axis.md (V6)").in(lang)
        : spec.axis_blocks ? msg("half (rotate_half) inside each axis's block of d/2 channels: pair i = b·d/4 + k on "
                                 "(b·d/2 + k, b·d/2 + k + d/4), docs/multi-axis.md (V6)").in(lang)
-       : c.layout == Layout::Interleaved ? msg("interleaved: pairs (2i, 2i+1)").in(lang)
+       : spec.layout == Layout::Interleaved ? msg("interleaved: pairs (2i, 2i+1)").in(lang)
                                          : msg("half (rotate_half): pairs (i, i + d/2)").in(lang)) +
           msg(" ({0})", spec.layout_reason.in(lang)).in(lang));
   row(msg("base (rope_theta)").in(lang), format_number(c.base));
@@ -248,14 +248,14 @@ void print_inspect(std::ostream& out, const ModelRope& rr, Lang lang, int digits
   }
   if (!rr.layers.empty()) print_layer_types(out, rr, lang);
   out << msg("\nwhere each value came from:\n").in(lang);
-  for (const auto& line : rr.model.origin) out << "  " << line.in(lang) << '\n';
+  for (const auto& line : rr.spec.origin) out << "  " << line.in(lang) << '\n';
   if (const std::optional<AttentionScale>& a = rr.model.attention_scale) {
     // origin_line's form "what: value (from)"; the rule is the row's above.
     out << "  " << Message("{0}: {1} ({2})", {msg("softmax scale"), fmt::format("{:.6g}", a->value), a->from}).in(lang) << '\n';
   }
-  if (!rr.model.notes.empty() || !p.notes.empty()) {
+  if (!rr.spec.notes.empty() || !p.notes.empty()) {
     out << msg("\nnotes:\n").in(lang);
-    for (const auto& line : rr.model.notes) out << "  " << line.in(lang) << '\n';
+    for (const auto& line : rr.spec.notes) out << "  " << line.in(lang) << '\n';
     for (const auto& line : p.notes) out << "  " << line.in(lang) << '\n';
   }
   if (!n.warnings.empty()) {

@@ -306,10 +306,9 @@ AttentionShape read_attention_shape(const std::string& path) {
     a.n_head_kv = g.n_head_kv;
     a.gguf = true;
     a.architecture = g.architecture;
-    a.model = std::move(g.model);
     return a;
   }
-  a.model = read_model_config(path);  // checks the file and its RoPE keys first
+  read_model_config(path);  // checks the file and its RoPE keys first
   const nlohmann::json doc = nlohmann::json::parse(read_file_bounded(path, kMaxConfigBytes).text, nullptr, false);
   const nlohmann::json& c = doc.contains("text_config") && doc["text_config"].is_object() ? doc["text_config"] : doc;
   const auto count = [&](const char* k) -> long {

@@ -74,11 +74,10 @@ GgufModel read_gguf_model(const std::string& path);
 /// (read_model_config). What `--config FILE` and `rope inspect FILE` read.
 ModelConfig read_model_file(const std::string& path);
 
-/// The attention shape rope permute needs, from a GGUF file ({arch}.attention.head_count, .head_count_kv,
-/// the head and rotary sizes) or a config.json (num_attention_heads, num_key_value_heads, else equal;
-/// text_config first when present).
+/// The head counts rope permute needs, from a GGUF file ({arch}.attention.head_count, .head_count_kv) or a
+/// config.json (num_attention_heads, num_key_value_heads, else equal; text_config first when present). The
+/// model's RoPE is resolve_model_rope's (resolve.hpp), not read here a second time.
 struct AttentionShape {
-  ModelConfig model;
   long n_head = 0;
   long n_head_kv = 0;
   bool gguf = false;

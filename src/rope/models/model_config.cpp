@@ -79,12 +79,16 @@ ModelConfig vision_model(VisionRope kind, int head_dim, double base) {
   return m;
 }
 
-SequencePositions sequence_positions_of(const ModelConfig& model) {
+SequencePositions sequence_positions_of(const ModelExtras& model, const std::string& name, const std::string& model_type) {
   if (model.sequence_positions) return *model.sequence_positions;
   if (!model.sequence_positions_error.empty()) throw InvalidArgument(model.sequence_positions_error);
   throw InvalidArgument(error_msg("{0} (model_type '{1}') has no M-RoPE position ids rope knows: rope positions follows get_rope_index of Qwen2-VL, "
       "Qwen2.5-VL and Qwen3-VL (model_type qwen2_vl, qwen2_5_vl, qwen3_vl)",
-      model.name, model.model_type));
+      name, model_type));
+}
+
+SequencePositions sequence_positions_of(const ModelConfig& model) {
+  return sequence_positions_of(model, model.name, model.model_type);
 }
 
 ModelConfig select_vision_tower(const ModelConfig& model) {
@@ -105,7 +109,7 @@ ModelConfig select_vision_tower(const ModelConfig& model) {
   return m;
 }
 
-std::optional<Message> patch_outside_grid(const ModelConfig& model, const AxisPosition& p) {
+std::optional<Message> patch_outside_grid(const ModelExtras& model, const std::string& name, const AxisPosition& p) {
   if (!model.vision || !model.vision_tower || !model.vision_tower->grid) return std::nullopt;
   const long grid = *model.vision_tower->grid;
   bool outside = false;
@@ -116,7 +120,11 @@ std::optional<Message> patch_outside_grid(const ModelConfig& model, const AxisPo
   if (!outside) return std::nullopt;
   const std::string patch = p.multi() ? p.text() : fmt::format("({0}, {0})", p.text());
   return Message{msg("note: {0} is not a patch of the model's {1}×{2} grid (rows and columns 0 … {3}):\n"
-                             "  {4} never rotates it; rope rotates it by the formula all the same", patch, grid, grid, grid - 1, model.name)};
+                             "  {4} never rotates it; rope rotates it by the formula all the same", patch, grid, grid, grid - 1, name)};
+}
+
+std::optional<Message> patch_outside_grid(const ModelConfig& model, const AxisPosition& p) {
+  return patch_outside_grid(model, model.name, p);
 }
 
 }  // namespace rope

@@ -145,34 +145,42 @@ struct SequencePositions {
   std::vector<Message> origin;  ///< where each rule came from: spatial_merge_size, then tokens_per_second
 };
 
-struct ModelConfig {
-  RopeConfig rope;
-  std::vector<LayerTypeRope> layer_types;       ///< empty: every layer uses `rope`
-  std::string layer_type;                       ///< the entry of layer_types `rope` is ("" when empty)
+/// What a model has beyond its RoPE, read with it from its config or preset: its attention's scales, its NoPE layers'
+/// query temperature, its vision tower and the rules of its position ids, the file's warnings. A resolved model
+/// (resolve.hpp: ModelRope::model) keeps these alone: its RoPE (name, model_type, base, scaling, layout, origin and
+/// notes) is the spec's (rope_spec.hpp), the overrides applied, in one copy.
+struct ModelExtras {
   std::optional<NopeTemperature> nope_temperature;
   std::optional<QueryScaling> query_scaling;    ///< every layer's query scaled by (S21) (family table query_scaling)
   std::optional<SoftmaxScale> softmax_scale;    ///< the attention's softmax scale × mscale² (family table softmax_scale)
   /// The attention's softmax scale (family table attention_scale, llama.cpp's kq_scale); nullopt: plain RoPE, 1/√d.
   std::optional<AttentionScale> attention_scale;
-  LayoutBasis layout_basis = LayoutBasis::Assumed;
-  Message layout_reason;            ///< "model family llama", "rope_interleave true", "assumed: …"
-  std::optional<int> qk_nope_head_dim;  ///< DeepSeek MLA: channels before the rotary ones that carry no position
-  std::optional<MropeSections> mrope;   ///< multimodal sections (mrope_section; GGUF rope.dimension_sections)
   /// This is a vision tower's 2-D RoPE (vision_rope.hpp): from --vision KIND, or select_tower.
   std::optional<VisionRope> vision;
-  /// The config's vision tower, when rope knows its RoPE; vision_error says why not when it has one.
+  /// The config's vision tower, when rope knows its RoPE.
   std::optional<VisionTowerConfig> vision_tower;
-  std::string vision_error;
   /// The config's rules for the position ids of a mixed sequence (Qwen2-VL, Qwen2.5-VL, Qwen3-VL);
   /// sequence_positions_error says why not when its vision_config is broken.
   std::optional<SequencePositions> sequence_positions;
   std::string sequence_positions_error;
+  std::vector<Message> warnings;    ///< likely mistakes in the file: unknown keys of the RoPE block (with a suggestion)
+};
+
+/// A model as its config or preset gives it: its RoPE's inputs (what make_spec turns into the spec), and the rest.
+struct ModelConfig : ModelExtras {
+  RopeConfig rope;
+  std::vector<LayerTypeRope> layer_types;       ///< empty: every layer uses `rope`
+  std::string layer_type;                       ///< the entry of layer_types `rope` is ("" when empty)
+  LayoutBasis layout_basis = LayoutBasis::Assumed;
+  Message layout_reason;            ///< "model family llama", "rope_interleave true", "assumed: …"
+  std::optional<int> qk_nope_head_dim;  ///< DeepSeek MLA: channels before the rotary ones that carry no position
+  std::optional<MropeSections> mrope;   ///< multimodal sections (mrope_section; GGUF rope.dimension_sections)
+  std::string vision_error;         ///< why the config's vision tower has no RoPE rope knows, when it has one
   bool vision_only = false;  ///< the file is a vision tower's own config (model_type pixtral, llama4_vision_model)
   std::string name;                 ///< file path or preset name
   std::string model_type;           ///< config's model_type, if any
   std::vector<Message> origin;      ///< one line per value: where it came from
   std::vector<Message> notes;       ///< things a reader should know (defaults applied, conventions)
-  std::vector<Message> warnings;    ///< likely mistakes in the file: unknown keys of the RoPE block (with a suggestion)
 };
 
 /// Parses the JSON text of a config.json. `name` is used in messages.
@@ -191,9 +199,13 @@ ModelConfig select_vision_tower(const ModelConfig& model);
 /// position that is not such a patch (a component outside 0 … G − 1 or not a whole number; one number m is the
 /// patch (m, m)) this says so, and that rope rotates it by the formula all the same. Nothing otherwise.
 std::optional<Message> patch_outside_grid(const ModelConfig& model, const AxisPosition& p);
+/// The same of a model named `name` (a resolved model's: resolve.hpp).
+std::optional<Message> patch_outside_grid(const ModelExtras& model, const std::string& name, const AxisPosition& p);
 
 /// The model's rules for `rope positions`. @throws InvalidArgument when it has none (naming why).
 SequencePositions sequence_positions_of(const ModelConfig& model);
+/// The same of a model named `name`, of model_type `model_type` (a resolved model's: resolve.hpp).
+SequencePositions sequence_positions_of(const ModelExtras& model, const std::string& name, const std::string& model_type);
 
 /// A 2-D vision RoPE from the command line (--vision KIND with --dim and --base).
 ModelConfig vision_model(VisionRope kind, int head_dim, double base);

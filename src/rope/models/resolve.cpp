@@ -257,12 +257,13 @@ ModelRope resolve_model_rope(const ModelSource& source, const RopeOverrides& o) 
     check_base(o.base.value_or(o.default_base));
   }
   const ModelConfig loaded = load_model(source, o);
-  r.model = apply_to(loaded, from_file, o);
-  r.spec = spec_of(r.model, from_file, o);
+  const ModelConfig m = apply_to(loaded, from_file, o);
+  r.spec = spec_of(m, from_file, o);
+  r.model = m;  // what the model has beyond its RoPE: the spec holds the rest
   // One spec per layer type, each as if its layer type had been selected, with the same overrides.
-  for (const LayerTypeRope& lt : r.model.layer_types) {
-    LayerRope l{lt.name, lt.layers, std::nullopt};
-    if (lt.rope && lt.name == r.model.layer_type) {
+  for (const LayerTypeRope& lt : m.layer_types) {
+    LayerRope l{lt.name, lt.layers, std::nullopt, lt.from};
+    if (lt.rope && lt.name == m.layer_type) {
       l.spec = r.spec;
     } else if (lt.rope) {
       RopeOverrides layer_overrides = o;
@@ -272,6 +273,14 @@ ModelRope resolve_model_rope(const ModelSource& source, const RopeOverrides& o) 
     r.layers.push_back(std::move(l));
   }
   return r;
+}
+
+SequencePositions sequence_positions_of(const ModelRope& r) {
+  return sequence_positions_of(r.model, r.spec.name, r.spec.model_type);
+}
+
+std::optional<Message> patch_outside_grid(const ModelRope& r, const AxisPosition& p) {
+  return patch_outside_grid(r.model, r.spec.name, p);
 }
 
 }  // namespace rope

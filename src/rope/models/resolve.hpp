@@ -74,14 +74,18 @@ struct LayerRope {
   std::string type;             ///< the layer type's name ("sliding_attention", "nope", …)
   std::vector<int> layers;      ///< its layer indices
   std::optional<RopeSpec> spec; ///< nullopt: NoPE layers
+  Message from;                 ///< how its base and scaling were found (LayerTypeRope::from)
 };
 
-/// A model's RoPE: the model, the spec a command computes with, and one spec per layer type.
+/// A model's RoPE, resolved once: the spec is the truth of everything RoPE (the model's name and model_type,
+/// base, scaling, layout, rotary dimension, where each value came from and the notes), the overrides
+/// applied; `model` holds only what the model has beyond it (its attention's scales, its vision tower and
+/// position rules, the file's warnings), so that no value is kept twice.
 struct ModelRope {
-  ModelConfig model;
+  ModelExtras model;
   /// The model's RoPE (from_model, name and notes set): the default layer type's, or the one selected by
   /// the overrides' layer_type. spec.params holds the scaled θ_i and attention factor, spec.original the
-  /// default θ_i of the same pairs, spec.rotary_dim the rotary dimension.
+  /// default θ_i of the same pairs, spec.rotary_dim the rotary dimension, spec.config the scaling inputs.
   RopeSpec spec;
   /// Every layer type of the model in its order (ModelConfig::layer_types), each with its spec computed
   /// once; empty when every layer uses `spec`.
@@ -92,6 +96,13 @@ struct ModelRope {
   /// The layer type of layer `index`, or nullptr when the model has no layer types or no such layer.
   const LayerRope* layer(int index) const;
 };
+
+/// The rules of the resolved model's position ids, for `rope positions` (model_config.hpp).
+/// @throws InvalidArgument when it has none (naming why).
+SequencePositions sequence_positions_of(const ModelRope& r);
+
+/// The note for a position that is not a patch of the resolved vision tower's grid (model_config.hpp), or nothing.
+std::optional<Message> patch_outside_grid(const ModelRope& r, const AxisPosition& p);
 
 /// The model of `source` with `overrides` on top (or plain RoPE of them without a source).
 /// @throws InvalidArgument for contradictory or bad values (naming the settings), IoError for a file that

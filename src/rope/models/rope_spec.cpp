@@ -75,6 +75,7 @@ void override_layout(RopeSpec& s, Layout layout) {
   }
   if (layout != s.layout) s.deinterleaved_output = false;
   s.layout = layout;
+  s.config.layout = layout;  // the scaling inputs' copy says the same
   s.layout_basis = LayoutBasis::Flag;
   s.layout_reason = msg("{0} on the command line", option_name("layout"));
   s.origin.push_back(msg("layout: {0} ({1} on the command line)", name, option_name("layout")));

@@ -35,8 +35,8 @@ std::string band_counts(const RopeParameters& p, Lang lang) {
   return out;
 }
 
-std::string model_name(const ModelConfig& model, Lang lang) {
-  return model.name == kNoModelName ? msg("the command line").in(lang) : model.name;
+std::string model_name(const RopeSpec& spec, Lang lang) {
+  return spec.name == kNoModelName ? msg("the command line").in(lang) : spec.name;
 }
 
 std::string pair_list(const std::vector<int>& pairs) {

@@ -13,6 +13,7 @@
 
 #include "rope/models/axes.hpp"
 #include "rope/models/model_config.hpp"
+#include "rope/models/rope_spec.hpp"
 #include "rope/models/scaling.hpp"
 
 namespace rope {
@@ -23,7 +24,7 @@ std::string band_name(Band band, Lang lang);
 std::string band_counts(const RopeParameters& params, Lang lang);
 
 /// The model's name, or "the command line" (kNoModelName) translated.
-std::string model_name(const ModelConfig& model, Lang lang);
+std::string model_name(const RopeSpec& spec, Lang lang);
 
 /// Pair indices in short form: runs of a constant step, "0 … 15", "1, 4, …, 58", "0, 3, …, 60; 61 … 63".
 std::string pair_list(const std::vector<int>& pairs);

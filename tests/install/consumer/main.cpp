@@ -32,6 +32,6 @@ int main() {
   for (Eigen::Index i = 0; i < model.spec.params.inv_freq.size(); ++i) {
     std::printf("scaled %g\n", model.spec.params.inv_freq[i]);
   }
-  std::printf("%s\n", model.model.origin.back().en.c_str());
+  std::printf("%s\n", model.spec.origin.back().en.c_str());
   return 0;
 }

@@ -78,8 +78,8 @@ int run_apply(const ApplyOptions& opt, std::ostream& out) {
                             n, spec.name, spec.head_dim, spec.rotary_dim, spec.head_dim, spec.rotary_dim)
               : fmt::format("--vector has {} numbers but {} rotates d = {}", n, spec.name, spec.rotary_dim));
     }
-    scaled = t.tr(", {0} scaling f = {1} from {2}{3}", to_string(rope.model.rope.type),
-                  format_number(spec.params.factor), model_name(rope.model, t), layer_text(spec, t));
+    scaled = t.tr(", {0} scaling f = {1} from {2}{3}", to_string(rope.spec.config.type),
+                  format_number(spec.params.factor), model_name(rope.spec, t), layer_text(spec, t));
   }
   const int d = rope.spec.rotary_dim;
   const AxisPosition& p = *opt.position;
@@ -94,7 +94,7 @@ int run_apply(const ApplyOptions& opt, std::ostream& out) {
                                    opt.scaling.rope.float32);
   const RopeSpec& spec = r.spec;
   const double a = spec.attention_factor();
-  const double base = rope.model.rope.base;
+  const double base = rope.spec.config.base;
   const AxisMap* axes = spec.axes ? &*spec.axes : nullptr;
   const int offset = r.offset;
   const bool agree = r.check.passed();
@@ -123,7 +123,7 @@ int run_apply(const ApplyOptions& opt, std::ostream& out) {
                 p.text(), d, format_number(base), scaled, layout_text(rope, t));
     if (axes && axes->vision()) {
       out << vision_map_line(*axes, p, t) << '\n';
-      if (const auto note = patch_outside_grid(rope.model, p)) out << note->in(t.lang()) << '\n';
+      if (const auto note = patch_outside_grid(rope, p)) out << note->in(t.lang()) << '\n';
     } else if (axes) {
       out << t.tr("M-RoPE ({0} sections [{1}]): pair i turns by θ_i times the position of its axis (docs/multi-axis.md (A1))\n",
                   order_name(axes->source.order, t), fmt::join(axes->source.sections, ", "));
@@ -155,7 +155,7 @@ int run_apply(const ApplyOptions& opt, std::ostream& out) {
                   "{3}): every result below is s(m)·R_m x\n",
                   format_number(s_m), format_number(qs->beta), format_number(qs->original), qs->from.in(t.lang()));
     } else if (opt.query) {
-      out << t.tr("--query: {0} does not scale its queries: the result is the rotation alone\n", model_name(rope.model, t));
+      out << t.tr("--query: {0} does not scale its queries: the result is the rotation alone\n", model_name(rope.spec, t));
     }
     if (g32) out << float32_text(t) << '\n';
     out << '\n';

@@ -74,9 +74,9 @@ ModelSets frequency_sets(const DecayOptions& opt) {
     const ModelRope rope = resolve(opt.scaling, {opt.dim, kDefaultDecayDim, opt.bases ? std::optional(bases.front()) : std::nullopt,
                                             kDefaultBase, std::nullopt, Layout::Interleaved});
     const ModelRope& rr = rope;
-    const std::string type(to_string(rr.model.rope.type));
+    const std::string type(to_string(rr.spec.config.type));
     const double a = rr.spec.attention_factor();
-    sets.push_back({t.tr("original, base = {0}", format_number(rr.model.rope.base)), "original", rr.spec.original});
+    sets.push_back({t.tr("original, base = {0}", format_number(rr.spec.config.base)), "original", rr.spec.original});
     sets.push_back({fmt::format("{} f = {}", type, format_number(rr.spec.params.factor)), type, rr.spec.params.inv_freq, a * a});
     out.warnings = rr.spec.params.warnings;
     out.summary = spec_summary(rr, t);

@@ -115,7 +115,7 @@ int run_scaled_frequencies(const FrequenciesOptions& opt, const ModelRope& rr, s
   const auto band_of = [&](Eigen::Index i, const Text& lang) {
     return band_name(p.bands.empty() ? Band::None : p.bands[static_cast<std::size_t>(i)], lang);
   };
-  const RopeConfig& c = rr.model.rope;
+  const RopeConfig& c = rr.spec.config;
   // With multimodal sections (docs/multi-axis.md): the position axis each pair turns with.
   const AxisMap* axes = spec.axes ? &*spec.axes : nullptr;
   const auto axis_of = [&](Eigen::Index i) {
@@ -139,7 +139,7 @@ int run_scaled_frequencies(const FrequenciesOptions& opt, const ModelRope& rr, s
     if (f32.size()) j["inv_freq_float32"] = std::vector<double>(f32.data(), f32.data() + half);
     j["attention_factor"] = p.attention_factor;
     j["rope_type"] = std::string(to_string(c.type));
-    j["model"] = rr.model.name;
+    j["model"] = rr.spec.name;
     j["head_dim"] = c.head_dim;
     j["rotary_dim"] = spec.rotary_dim;
     j["base"] = c.base;
@@ -173,10 +173,10 @@ int run_scaled_frequencies(const FrequenciesOptions& opt, const ModelRope& rr, s
   if (axes && axes->vision()) {
     // A vision tower: its own ladders (V2)-(V5), no scaling; θ_i original and scaled are the same.
     out << t.tr("2-D vision RoPE frequencies of {0} ({1}): d = {2}, base = {3}, no scaling (docs/multi-axis.md §6)\n\n",
-                model_name(rr.model, t), axes->vision_kind, spec.rotary_dim, format_number(c.base));
+                model_name(rr.spec, t), axes->vision_kind, spec.rotary_dim, format_number(c.base));
   } else {
     out << t.tr("RoPE frequencies from {0}{1}: {2} scaling, d = {3} (head_dim {4}), base = {5} (docs/scaling.md)\n",
-                model_name(rr.model, t),
+                model_name(rr.spec, t),
                 layer_text(spec, t), to_string(c.type), spec.rotary_dim, c.head_dim, format_number(c.base));
     if (c.type != ScalingType::Default) {
       out << t.tr("factor f = {0} ({1}){2}\n", format_number(p.factor), p.factor_rule.in(t.lang()),
@@ -247,7 +247,7 @@ int run_frequencies(const FrequenciesOptions& opt, std::ostream& out) {
   const ModelRope rope = resolve(opt.scaling, {opt.dim, kDefaultFrequenciesDim, opt.base, kDefaultBase, std::nullopt, Layout::Interleaved});
   if (!rope.plain) return run_scaled_frequencies(opt, rope, out);
   const int dim = rope.spec.rotary_dim;
-  const double base = rope.model.rope.base;
+  const double base = rope.spec.config.base;
   const double position = opt.position.value_or(0.0);
   const Eigen::VectorXd theta = rope.spec.params.inv_freq;
   const Eigen::VectorXd lambda = wavelengths(theta);

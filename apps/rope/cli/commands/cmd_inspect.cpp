@@ -53,7 +53,7 @@ int run_inspect(const InspectOptions& opt, std::ostream& out) {
     print_inspect(out, rr, t.lang(), opt.digits.value_or(kInspectDigits));
     return kOk;
   }
-  const RopeConfig& c = rr.model.rope;
+  const RopeConfig& c = rr.spec.config;
   const RopeParameters& p = rr.spec.params;
   const RopeSpec& spec = rr.spec;
   const InspectNumbers n = inspect_numbers(rr);
@@ -62,13 +62,13 @@ int run_inspect(const InspectOptions& opt, std::ostream& out) {
   const Eigen::Index critical_scaled = n.critical_scaled;
   const std::vector<Message>& warnings = n.warnings;
   nlohmann::json j;
-  j["model"] = rr.model.name;
-  j["model_type"] = rr.model.model_type;
+  j["model"] = rr.spec.name;
+  j["model_type"] = rr.spec.model_type;
   j["head_dim"] = c.head_dim;
   j["rotary_dim"] = rr.spec.rotary_dim;
   j["partial_rotary_factor"] = c.partial_rotary_factor;
   j["base"] = c.base;
-  j["layout"] = std::string(to_string(c.layout));
+  j["layout"] = std::string(to_string(spec.layout));
   j["layout_known"] = spec.layout_known();
   j["layout_reason"] = spec.layout_reason.en;
   if (spec.axis_blocks) j["axis_blocks"] = true;  // (V6): the layout inside each axis's block of d/2 channels
@@ -105,8 +105,8 @@ int run_inspect(const InspectOptions& opt, std::ostream& out) {
   j["inv_freq"] = std::vector<double>(p.inv_freq.data(), p.inv_freq.data() + half);
   if (spec.axes) axes_json(j, *spec.axes);
   j["original_inv_freq"] = std::vector<double>(rr.spec.original.data(), rr.spec.original.data() + half);
-  j["origin"] = english(rr.model.origin);
-  j["notes"] = english(rr.model.notes);
+  j["origin"] = english(rr.spec.origin);
+  j["notes"] = english(rr.spec.notes);
   for (const auto& note : p.notes) j["notes"].push_back(note.en);
   j["warnings"] = english(warnings);
   out << json_text(j) << '\n';

@@ -105,14 +105,14 @@ int run_layouts(const LayoutsOptions& opt, std::ostream& out) {
     settings.k = user->k.row(0).transpose();
   }
   settings.dim = rope.spec.rotary_dim;
-  settings.base = rope.model.rope.base;
+  settings.base = rope.spec.config.base;
   std::string frequencies_text = fmt::format("base = {}", format_number(settings.base));
   if (!rope.plain) {
     const ModelRope& rr = rope;
     settings.inv_freq = rr.spec.params.inv_freq;
     frequencies_text = t.tr("base = {0}, {1} scaling f = {2} from {3}{4}",
-                            format_number(settings.base), to_string(rr.model.rope.type), format_number(rr.spec.params.factor),
-                            model_name(rr.model, t), layer_text(rr.spec, t));
+                            format_number(settings.base), to_string(rr.spec.config.type), format_number(rr.spec.params.factor),
+                            model_name(rr.spec, t), layer_text(rr.spec, t));
   }
   check_figure_options(opt.figure);
   const LayoutsDemo demo = layouts_demo(settings);
@@ -132,7 +132,7 @@ int run_layouts(const LayoutsOptions& opt, std::ostream& out) {
   out << t.tr("Meta's Llama code pairs channels (2i, 2i+1), the interleaved layout; Hugging Face's rotate_half\n"
               "pairs channels (i, i + d/2), the half layout. Pair i turns by m·θ_i in both.\n\n");
   if (!rope.plain && rope.spec.from_model) {
-    out << t.tr("{0} uses the {1}\n\n", model_name(rope.model, t),
+    out << t.tr("{0} uses the {1}\n\n", model_name(rope.spec, t),
                 layout_description(rope.spec).in(t.lang()));
   }
 

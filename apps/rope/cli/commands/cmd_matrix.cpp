@@ -63,11 +63,11 @@ int run_matrix(const MatrixOptions& opt, std::ostream& out) {
   const Text t = opt.figure.tr();
   if (!rope.plain) {
     const ModelRope& rr = rope;
-    scaled = t.tr(", {0} scaling f = {1} from {2}{3}", to_string(rr.model.rope.type),
-                  format_number(rr.spec.params.factor), model_name(rr.model, t), layer_text(rr.spec, t));
+    scaled = t.tr(", {0} scaling f = {1} from {2}{3}", to_string(rr.spec.config.type),
+                  format_number(rr.spec.params.factor), model_name(rr.spec, t), layer_text(rr.spec, t));
   }
   const int dim = rope.spec.rotary_dim;
-  const double base = rope.model.rope.base;
+  const double base = rope.spec.config.base;
   check_dimension(dim, kMaxMatrixDim);
   // The printed matrix: the model's head (head_dim, (S19)) or plain RoPE's d.
   const int size = !rope.plain ? rope.spec.head_dim : dim;
@@ -204,7 +204,7 @@ int run_matrix(const MatrixOptions& opt, std::ostream& out) {
                                               : "(i, i+d/2)");
   if (spec && spec->axes && spec->axes->vision()) {
     out << vision_map_line(*spec->axes, p, t) << '\n';
-    if (const auto note = patch_outside_grid(rope.model, p)) out << note->in(t.lang()) << '\n';
+    if (const auto note = patch_outside_grid(rope, p)) out << note->in(t.lang()) << '\n';
   } else if (spec && spec->axes) {
     out << t.tr("M-RoPE ({0} sections [{1}]): block i is R(θ_i·p_a(i)), p_a(i) the position of its axis: {2} "
                 "(docs/multi-axis.md (A1))\n",

@@ -18,6 +18,7 @@
 #include "rope/core/error.hpp"
 #include "rope/io/csv.hpp"
 #include "rope/models/gguf_config.hpp"
+#include "rope/models/resolve.hpp"
 #include "rope/models/scaling.hpp"
 
 namespace rope::cli {
@@ -94,20 +95,25 @@ int run_permute(const PermuteOptions& opt, std::ostream& out) {
   const Text t = opt.figure.tr();
   std::string source = t.tr("the command line");
   if (!opt.config.empty()) {
+    // The model's RoPE as every command resolves it (models/resolve.hpp): a typed --head-dim or --base is the
+    // model's head_dim or rope_theta, its scaling kept; the rows per head are its rotating channels.
+    RopeOverrides o;
+    o.head_dim = opt.head_dim;
+    o.base = opt.base;
+    const ModelRope r = resolve_model_rope({"", opt.config}, o);
     const AttentionShape a = read_attention_shape(opt.config);
-    const RopeParameters p = rope_parameters(a.model.rope);
-    s.head_dim = a.model.rope.rotary_dim();
+    s.head_dim = r.spec.rotary_dim;
     s.n_head = a.n_head;
     s.n_head_kv = a.n_head_kv;
-    s.base = a.model.rope.base;
-    s.inv_freq = p.inv_freq;
-    source = a.gguf ? t.tr("{0} (GGUF, architecture {1})", a.model.name, a.model.model_type) : a.model.name;
+    s.base = r.spec.config.base;
+    s.inv_freq = r.spec.params.inv_freq;
+    source = a.gguf ? t.tr("{0} (GGUF, architecture {1})", r.spec.name, r.spec.model_type) : r.spec.name;
+  } else {  // plain RoPE of the typed size and base
+    if (opt.head_dim) s.head_dim = *opt.head_dim;
+    if (opt.base) s.base = *opt.base;
   }
-  if (opt.head_dim) s.head_dim = *opt.head_dim;
   if (opt.heads) s.n_head = *opt.heads;
   if (opt.kv_heads) s.n_head_kv = *opt.kv_heads;
-  if (opt.base) s.base = *opt.base;
-  if ((opt.head_dim || opt.base) && s.inv_freq) s.inv_freq.reset();  // a typed size or base: plain RoPE of it
   check_figure_options(opt.figure);
   const PermuteDemo d = permute_demo(s);
   const int exit_code = d.passed() ? kOk : kVerifyFailed;

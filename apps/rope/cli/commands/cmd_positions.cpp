@@ -15,9 +15,9 @@
 #include "rope/core/parse.hpp"
 #include "rope/io/csv.hpp"
 #include "rope/models/axes.hpp"
-#include "rope/models/gguf_config.hpp"
 #include "rope/models/model_config.hpp"
 #include "rope/models/mrope_positions.hpp"
+#include "rope/models/resolve.hpp"
 
 namespace rope::cli {
 
@@ -112,7 +112,7 @@ void draw_positions(const std::vector<TokenPosition>& ids, const PositionsOption
 /// where each came from; without a model, the command line's.
 struct Rules {
   PositionRules rules;
-  std::optional<ModelConfig> model;
+  std::optional<ModelRope> model;  ///< resolved as every command resolves a model (models/resolve.hpp)
   std::vector<Message> origin;
 };
 
@@ -120,11 +120,11 @@ Rules rules_of(const PositionsOptions& opt, const std::vector<Segment>& segments
   Rules r;
   if (!opt.model.empty() && !opt.config.empty()) throw InvalidArgument("give --config FILE or --model NAME, not both");
   if (!opt.model.empty() || !opt.config.empty()) {
-    r.model = opt.model.empty() ? read_model_file(opt.config) : load_preset(opt.model);
+    r.model = resolve_model_rope({opt.model, opt.config}, RopeOverrides());
     const SequencePositions s = sequence_positions_of(*r.model);
     r.rules = s.rules;
     r.origin = s.origin;
-    const std::string& name = r.model->name;
+    const std::string& name = r.model->spec.name;
     if (opt.tokens_per_second && !s.rules.tokens_per_second) {
       throw InvalidArgument(fmt::format(s.frames_with_timestamps
                                             ? "--tokens-per-second: {} ({}) has no time scaling: its video time index is a "
@@ -190,7 +190,7 @@ int run_positions(const PositionsOptions& opt, std::ostream& out) {
   const Text t = opt.figure.tr();
   out << t.tr("M-RoPE position ids (t, h, w) as HF's get_rope_index builds them (docs/multi-axis.md (Q1)-(Q4))\n");
   if (given.model) {
-    out << t.tr("the rules of {0} ({1} get_rope_index):\n", given.model->name,
+    out << t.tr("the rules of {0} ({1} get_rope_index):\n", given.model->spec.name,
                 sequence_positions_of(*given.model).family);
     for (const Message& m : given.origin) out << "  " << m.in(t.lang()) << '\n';
   }

@@ -75,7 +75,7 @@ int run_vision_sections(const SectionsOptions& opt, const ModelRope& rope, std::
   std::vector<VisionPairs> rows;
   for (VisionRope k : {VisionRope::Qwen2VL, VisionRope::LlamaCpp, VisionRope::Pixtral, VisionRope::Llama4, VisionRope::Axial,
                        VisionRope::Gemma4}) {
-    rows.push_back(vision_pairs(k, spec.rotary_dim, rope.model.rope.base));
+    rows.push_back(vision_pairs(k, spec.rotary_dim, rope.spec.config.base));
   }
   const auto letter = [](const VisionPairs& p, Eigen::Index j) { return p.axis[static_cast<std::size_t>(j)] == 0 ? "h" : "w"; };
   if (!opt.csv.empty()) {
@@ -97,7 +97,7 @@ int run_vision_sections(const SectionsOptions& opt, const ModelRope& rope, std::
   if (opt.csv == "-") return kOk;
   const Text t = opt.figure.tr();
   out << t.tr("2-D vision RoPE of {0}: d = {1}, base = {2}\n\n",
-              model_name(rope.model, t), spec.rotary_dim, format_number(rope.model.rope.base));
+              model_name(rope.spec, t), spec.rotary_dim, format_number(rope.spec.config.base));
   print_axis_summary(out, *spec.axes, spec.params.inv_freq, t);
   out << t.tr("\nthe same d and base in the six implementations (docs/multi-axis.md §6):\n");
   const std::size_t layout_width = t.zh() ? 24 : 16;
@@ -204,7 +204,7 @@ int run_sections(const SectionsOptions& opt, std::ostream& out) {
   }
   if (opt.csv == "-") return kOk;
   out << t.tr("M-RoPE sections [{0}] ({1}) over {2} pairs, d = {3}, base = {4}:\n{5}\n\n", list, from, pairs, 2 * pairs,
-              format_number(rope.model.rope.base),
+              format_number(rope.spec.config.base),
               ernie ? t.tr("ERNIE-4.5-VL's map of its sections (h, w, t) = [{0}] below Qwen's two maps of as many pairs per axis",
                            fmt::join(ernie->source.sections, ", "))
               : !four ? t.tr("the same sections, chunked and interleaved")

@@ -135,14 +135,14 @@ int run_verify(const VerifyOptions& opt, std::ostream& out) {
   const ModelRope rope =
       resolve(opt.scaling, {opt.dim, settings.dim, opt.base, settings.base, opt.layout, settings.layout, kMaxVerifyDim});
   settings.dim = rope.spec.rotary_dim;
-  settings.base = rope.model.rope.base;
+  settings.base = rope.spec.config.base;
   settings.layout = rope.spec.layout;
   std::string model;
   if (!rope.plain) {
     const ModelRope& rr = rope;
     settings.inv_freq = rr.spec.params.inv_freq;
-    model = t.tr(", {0} scaling f = {1} ({2}{3})", to_string(rr.model.rope.type),
-                 format_number(rr.spec.params.factor), model_name(rr.model, t), layer_text(rr.spec, t));
+    model = t.tr(", {0} scaling f = {1} ({2}{3})", to_string(rr.spec.config.type),
+                 format_number(rr.spec.params.factor), model_name(rr.spec, t), layer_text(rr.spec, t));
   }
   if (opt.strategy) {
     if (!opt.dtype || *opt.dtype == DType::F64) {

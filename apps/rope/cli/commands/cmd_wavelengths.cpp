@@ -63,27 +63,27 @@ int run_wavelengths(const WavelengthsOptions& opt, std::ostream& out) {
     const ModelRope& rr = rope;
     dim = rr.spec.rotary_dim;
     if (rr.spec.axes && rr.spec.axes->vision()) vision = rr.spec;
-    if (!opt.scaling.source.preset.empty() || !opt.scaling.source.file.empty()) model = rr.model.name + layer_text(rr.spec, t);
+    if (!opt.scaling.source.preset.empty() || !opt.scaling.source.file.empty()) model = rr.spec.name + layer_text(rr.spec, t);
     const RopeParameters& p = rr.spec.params;
     Eigen::VectorXd scaled(p.inv_freq.size());
     for (Eigen::Index i = 0; i < scaled.size(); ++i) scaled[i] = p.inv_freq[i] > 0 ? kTwoPi / p.inv_freq[i] : HUGE_VAL;
     const Eigen::VectorXd original = wavelengths(rr.spec.original);
     if (original == scaled) {
       // No scaling changes them (rope_type default): one column, not two equal ones.
-      const std::string base = format_number(rr.model.rope.base);
+      const std::string base = format_number(rr.spec.config.base);
       curves.push_back({"base = " + base, "base=" + base, original});
     } else {
-      curves.push_back({t.tr("original, base = {0}", format_number(rr.model.rope.base)), "original", original});
-      curves.push_back({fmt::format("{} f = {}", to_string(rr.model.rope.type), format_number(p.factor)),
-                        std::string(to_string(rr.model.rope.type)), scaled});
+      curves.push_back({t.tr("original, base = {0}", format_number(rr.spec.config.base)), "original", original});
+      curves.push_back({fmt::format("{} f = {}", to_string(rr.spec.config.type), format_number(p.factor)),
+                        std::string(to_string(rr.spec.config.type)), scaled});
       scaled_pair = true;
     }
     if (contexts.empty()) {
       // The model's own lengths: where it was trained and where it is extended to.
       if (p.original_max_position > 0) contexts.push_back(static_cast<double>(p.original_max_position));
-      if (rr.model.rope.max_position_embeddings &&
-          static_cast<double>(*rr.model.rope.max_position_embeddings) != (contexts.empty() ? 0.0 : contexts.front())) {
-        contexts.push_back(static_cast<double>(*rr.model.rope.max_position_embeddings));
+      if (rr.spec.config.max_position_embeddings &&
+          static_cast<double>(*rr.spec.config.max_position_embeddings) != (contexts.empty() ? 0.0 : contexts.front())) {
+        contexts.push_back(static_cast<double>(*rr.spec.config.max_position_embeddings));
       }
     }
     warnings = p.warnings;
