@@ -22,6 +22,7 @@
 
 #include "rope/analysis/attention.hpp"
 #include "rope/analysis/decay.hpp"
+#include "rope/analysis/frequency_table.hpp"
 #include "rope/analysis/model_apply.hpp"
 #include "rope/core/error.hpp"
 #include "rope/core/frequencies.hpp"
@@ -32,6 +33,7 @@
 #include "rope/models/rope_spec.hpp"
 
 using emscripten::val;
+using rope::Lang;
 
 namespace {
 
@@ -132,18 +134,20 @@ val guarded(F&& f) {
 /// attention factor, the warnings, and the first pair of each set that never turns within the context.
 val frequencies(val p) {
   return guarded([&] {
-    const rope::ModelRope r = resolve(p);
-    const rope::RopeSpec& s = r.spec;
-    const Eigen::VectorXd lambda = rope::wavelengths(s.params.inv_freq);
-    const Eigen::VectorXd lambda0 = rope::wavelengths(s.original);
+    // The table `rope frequencies` prints (analysis/frequency_table.hpp): θ_i and λ_i, scaled and original.
+    const rope::FrequencyTable table = rope::frequency_table({resolve(p), std::nullopt, false});
+    const rope::ModelRope& r = table.rope;
+    const rope::RopeSpec& s = table.spec;
+    const Eigen::VectorXd& lambda = table.wavelength;
+    const Eigen::VectorXd& lambda0 = table.original_wavelength;
     const double context = number(p, "context");
     val o = val::object();
     o.set("d", s.rotary_dim);
     o.set("layout", std::string(rope::to_string(s.layout)));
-    o.set("theta", numbers(s.params.inv_freq));
-    o.set("theta_text", texts(s.params.inv_freq));
-    o.set("theta0", numbers(s.original));
-    o.set("theta0_text", texts(s.original));
+    o.set("theta", numbers(table.theta));
+    o.set("theta_text", texts(table.theta));
+    o.set("theta0", numbers(table.original));
+    o.set("theta0_text", texts(table.original));
     o.set("lambda", numbers(lambda));
     o.set("lambda_text", texts(lambda));
     o.set("lambda0", numbers(lambda0));

@@ -4,8 +4,9 @@
 #include <pybind11/stl.h>
 
 #include "bindings.hpp"
+#include "report.hpp"
 #include "rope/report/text.hpp"
-#include "rope/analysis/inspect_report.hpp"
+#include "rope/report/inspect_report.hpp"
 #include "rope/core/error.hpp"
 #include "rope/io/gguf.hpp"
 #include "rope/models/presets.hpp"
@@ -114,19 +115,13 @@ void bind_spec(py::module_& m) {
       .def_property_readonly("factor_rule", [](const Spec& s) { return s.rope.spec.params.factor_rule.en; })
       .def_property_readonly("attention_rule", [](const Spec& s) { return s.rope.spec.params.attention_rule.en; })
       .def_property_readonly("origin", [](const Spec& s) { return english(s.rope.spec.origin); })
-      .def_property_readonly("notes", [](const Spec& s) {
-        std::vector<std::string> out = english(s.rope.spec.notes);
-        for (const Message& n : s.rope.spec.params.notes) out.push_back(n.en);
-        return out;
-      })
+      // The fields of `rope inspect --json`, built once by the library (report/inspect_report.hpp).
+      .def_property_readonly("data", [](const Spec& s) { return to_python(inspect_value(inspect_model(s.rope))); })
+      .def_property_readonly("notes", [](const Spec& s) { return to_python(*inspect_value(inspect_model(s.rope)).find("notes")); })
       .def("describe",
            [](const Spec& s, const std::string& lang, int digits) { return inspect_text(s.rope, parse_lang(lang), digits); },
            py::arg("lang") = "en", py::arg("digits") = kInspectDigits)
-      .def_property_readonly("warnings", [](const Spec& s) {
-        std::vector<std::string> out = english(s.rope.model.warnings);
-        for (const Message& n : s.rope.spec.params.warnings) out.push_back(n.en);
-        return out;
-      });
+      .def_property_readonly("warnings", [](const Spec& s) { return to_python(*inspect_value(inspect_model(s.rope)).find("warnings")); });
 }
 
 }  // namespace rope::python

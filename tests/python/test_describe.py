@@ -1,5 +1,5 @@
 """Spec.describe() is the report of `rope inspect` for the same source: the library prints both
-(src/rope/analysis/inspect_report.hpp), so the text is compared whole, in English and in Chinese, for every
+(src/rope/report/inspect_report.hpp), so the text is compared whole, in English and in Chinese, for every
 preset, config files with layer types, the GGUF files of data/gguf, and parameters on top of a source. The
 module names its arguments where the command line names its flags (conftest.pythonic), as in its errors."""
 import subprocess

@@ -125,7 +125,8 @@ class Spec:
     factor = property(lambda self: self._impl.factor, doc="the scaling factor f the method uses")
     origin = property(lambda self: self._impl.origin, doc="where each value came from, one line each")
     notes = property(lambda self: self._impl.notes)
-    warnings = property(lambda self: self._impl.warnings)
+    warnings = property(lambda self: self._impl.warnings, doc="the model's, the scaling's and the config's, as rope inspect")
+    data = property(lambda self: self._impl.data, doc="the fields of `rope inspect --json` as a dict")
 
     def describe(self, lang="en", *, digits=None):
         """The report of ``rope inspect`` for this spec, the same text (the library prints both): head, rotary

@@ -4,25 +4,13 @@
 #include <fmt/format.h>
 
 #include "rope/io/csv.hpp"
-#include "rope/models/rope_text.hpp"
+#include "rope/report/rope_text.hpp"
 
 namespace rope::cli {
 
 std::string axis_label(int axis, const Text& t) { return rope::axis_label(axis, t.lang()); }
 
 std::string order_name(SectionOrder order, const Text& t) { return rope::order_name(order, t.lang()); }
-
-void axes_json(nlohmann::json& j, const AxisMap& map) {
-  if (map.vision()) {
-    j["vision"] = map.vision_kind;
-    j["position_offset"] = map.position_offset;
-  } else {
-    j["mrope_section"] = map.source.sections;
-    j["mrope_order"] = std::string(to_string(map.source.order));
-  }
-  j["position_axes"] = map.components();
-  j["pair_axis"] = map.pair_axis;
-}
 
 std::string vision_map_line(const AxisMap& map, const AxisPosition& p, const Text& t) {
   const std::string angle =

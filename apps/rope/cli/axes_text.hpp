@@ -4,14 +4,13 @@
 #pragma once
 
 #include <Eigen/Core>
-#include <nlohmann/json.hpp>
 #include <ostream>
 #include <string>
 #include <vector>
 
 #include "rope/cli/lang.hpp"
 #include "rope/models/axes.hpp"
-#include "rope/models/rope_text.hpp"
+#include "rope/report/rope_text.hpp"
 
 namespace rope::cli {
 
@@ -32,10 +31,6 @@ void print_axis_summary(std::ostream& out, const AxisMap& map, const Eigen::Vect
 /// θ_i·(p), p the patch's row h or column w as its axis says: HHHH·WWWW (docs/multi-axis.md (V1))"; for a
 /// one-number position m, a second line: "one number m = 3 stands for the patch (row, column) = (3, 3)".
 std::string vision_map_line(const AxisMap& map, const AxisPosition& p, const Text& t);
-
-/// The axes in a command's JSON: pair_axis (0 t, 1 h, 2 w, 3 e) and position_axes ("t,h,w"), with M-RoPE's
-/// mrope_section and mrope_order, or a vision tower's vision ("pixtral") and position_offset.
-void axes_json(nlohmann::json& j, const AxisMap& map);
 
 /// The section order in the language of t: "chunked", "interleaved", "2-D vision" (translated), "llama.cpp IMROPE", …
 std::string order_name(SectionOrder order, const Text& t);

@@ -17,7 +17,7 @@
 #include "rope/core/parse.hpp"
 #include "rope/io/csv.hpp"
 #include "rope/models/layer_types.hpp"
-#include "rope/models/rope_text.hpp"
+#include "rope/report/rope_text.hpp"
 
 namespace rope::cli {
 
@@ -70,11 +70,6 @@ void add_float32_options(CLI::App& app, ScalingOptions& o) {
          "f32: the same as --float32; f64: rope's float64 (the default)")
       ->type_name("DTYPE")
       ->group("Scaling");
-}
-
-std::string float32_text(const Text& t) {
-  return t.tr("float32 as HF computes it (--float32, docs/scaling.md (F1)–(F3)): inv_freq, the angles m·θ_i, cos and sin "
-              "and the attention factor's product each rounded to float32");
 }
 
 void check_float32_position(const ScalingOptions& o, const AxisPosition& p) {
@@ -174,11 +169,6 @@ ModelRope resolve(const ScalingOptions& o, const DimBase& flags) {
                                     "frequencies, wavelengths, decay, attention and matrix take it"));
   }
   return r;
-}
-
-std::string layer_text(const RopeSpec& spec, const Text& t) {
-  if (spec.layer_type.empty()) return "";
-  return t.tr(", layer type {0} (layers {1})", spec.layer_type, describe_layers(spec.layers));
 }
 
 std::vector<std::string> spec_summary(const ModelRope& rr, const Text& t) {

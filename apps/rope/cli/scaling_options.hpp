@@ -16,6 +16,7 @@
 #include "rope/models/resolve.hpp"
 #include "rope/models/rope_spec.hpp"
 #include "rope/models/scaling.hpp"
+#include "rope/report/rope_text.hpp"
 
 namespace CLI {
 class App;
@@ -48,8 +49,8 @@ void add_scaling_options(CLI::App& app, ScalingOptions& options);
 /// rotated vectors (frequencies, apply, matrix).
 void add_float32_options(CLI::App& app, ScalingOptions& options);
 
-/// "float32 as HF computes it: …", the line a command prints when --float32 is given.
-std::string float32_text(const Text& t);
+/// float32_text (report/rope_text.hpp): "float32 as HF computes it: …", the line a command prints when --float32 is given.
+using rope::float32_text;
 
 /// --float32 computes HF's float32 angles at one position m (rope_float32.hpp (F2)); a multi-axis
 /// --position t,h,w has no such m.
@@ -83,8 +84,8 @@ std::string band_counts(const RopeParameters& params, const Text& t = Text());
 /// A band's name for people ("-" for none).
 std::string band_name(Band band, const Text& t = Text());
 
-/// ", layer type full_attention (layers 5, 11, …)" when the model's layers differ, else "".
-std::string layer_text(const RopeSpec& spec, const Text& t);
+/// layer_text (report/rope_text.hpp): ", layer type full_attention (layers 5, 11, …)" when the model's layers differ.
+using rope::layer_text;
 
 /// What a command that works on whole heads (attention, decay) says about the spec it used, one line
 /// each: the head and its rotating channels, the layout and how it is known, the scaling and the

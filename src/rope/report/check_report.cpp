@@ -13,7 +13,7 @@
 #include "rope/io/tensor_file.hpp"
 #include "rope/io/utf8.hpp"
 #include "rope/models/layer_types.hpp"
-#include "rope/models/rope_text.hpp"
+#include "rope/report/rope_text.hpp"
 #include "rope/report/axes_value.hpp"
 #include "rope/report/digits.hpp"
 #include "rope/report/dump_text.hpp"

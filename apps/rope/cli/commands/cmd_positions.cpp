@@ -5,7 +5,7 @@
 #include <fmt/format.h>
 #include <memory>
 
-#include "rope/models/rope_text.hpp"
+#include "rope/report/rope_text.hpp"
 #include "rope/cli/commands.hpp"
 #include "rope/cli/exit_codes.hpp"
 #include "rope/cli/figure_options.hpp"

@@ -1,4 +1,4 @@
-#include "rope/models/rope_text.hpp"
+#include "rope/report/rope_text.hpp"
 #include "rope/cli/figures/sections_figure.hpp"
 
 #include <algorithm>

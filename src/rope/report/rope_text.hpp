@@ -15,6 +15,7 @@
 #include "rope/models/model_config.hpp"
 #include "rope/models/rope_spec.hpp"
 #include "rope/models/scaling.hpp"
+#include "rope/report/text.hpp"
 
 namespace rope {
 
@@ -44,5 +45,11 @@ const char* axis_rule(SectionOrder order);
 ///     t (time)         16  0 … 15           6.28319 … 160.1
 /// `theta` are the frequencies the model uses (λ = 2π/θ).
 void print_axis_summary(std::ostream& out, const AxisMap& map, const Eigen::VectorXd& theta, Lang lang);
+
+/// ", layer type full_attention (layers 5, 11, …)" when the model's layers differ, else "".
+std::string layer_text(const RopeSpec& spec, const Text& t);
+
+/// "float32 as HF computes it (--float32, …): …", the line a report prints when HF's float32 path was asked for.
+std::string float32_text(const Text& t);
 
 }  // namespace rope

@@ -1,66 +1,27 @@
-// The report of rope inspect (docs/scaling.md), moved here from the command line so that the Python module's
-// Spec.describe() prints the same text.
-#include "rope/analysis/inspect_report.hpp"
+// The printers of rope inspect's report (inspect_report.hpp): the text (moved here from the command line so that
+// the Python module's Spec.describe() prints the same), the value JSON and Python share, and the preset list.
+#include "rope/report/inspect_report.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
 #include <sstream>
 
-#include "rope/core/constants.hpp"
-#include "rope/core/frequencies.hpp"
 #include "rope/io/csv.hpp"
 #include "rope/models/layer_types.hpp"
 #include "rope/models/rope_spec.hpp"
-#include "rope/models/rope_text.hpp"
+#include "rope/report/axes_value.hpp"
+#include "rope/report/json.hpp"
+#include "rope/report/rope_text.hpp"
 
 namespace rope {
 
 namespace {
 
-Eigen::VectorXd safe_wavelengths(const Eigen::VectorXd& theta) {
-  Eigen::VectorXd l(theta.size());
-  for (Eigen::Index i = 0; i < theta.size(); ++i) l[i] = theta[i] > 0 ? kTwoPi / theta[i] : HUGE_VAL;
-  return l;
-}
-
-}  // namespace
-
-std::vector<Message> config_warnings(const ModelRope& rr) {
-  std::vector<Message> w = rr.model.warnings;
-  w.insert(w.end(), rr.spec.params.warnings.begin(), rr.spec.params.warnings.end());
-  const RopeConfig& c = rr.spec.config;
-  const double longest = wavelengths(rr.spec.original).maxCoeff();
-  const bool theta_defaulted = std::any_of(rr.spec.origin.begin(), rr.spec.origin.end(), [](const Message& line) {
-    return line.en.rfind("rope_theta:", 0) == 0 && line.en.find("default") != std::string::npos;
-  });
-  if (c.type == ScalingType::Default && c.max_position_embeddings && *c.max_position_embeddings > 8192 &&
-      c.base <= 10000 && theta_defaulted) {
-    w.push_back(msg("rope_theta is not in the config, so HF's default {0} applies, yet max_position_embeddings is {1} with "
-                    "no scaling: the longest wavelength is {2:.0f} positions. Long-context models set a larger base (Llama 3: "
-                    "500000) or a scaling method; check that the config is complete",
-                    format_number(c.base), *c.max_position_embeddings, longest));
-  }
-  if (c.type == ScalingType::Default && c.max_position_embeddings && *c.max_position_embeddings > 8192 &&
-      c.base <= 10000 && !theta_defaulted) {
-    w.push_back(msg("rope_theta {0} is small for max_position_embeddings {1} with no scaling: the longest wavelength "
-                    "is {2:.0f} positions (long-context models use a larger base, Llama 3: 500000, or a scaling method)",
-                    format_number(c.base), *c.max_position_embeddings, longest));
-  }
-  if (c.max_position_embeddings && rr.spec.params.original_max_position > 0 &&
-      rr.spec.params.original_max_position > *c.max_position_embeddings) {
-    w.push_back(msg("original_max_position_embeddings {0} is larger than max_position_embeddings {1}",
-                    rr.spec.params.original_max_position, *c.max_position_embeddings));
-  }
-  return w;
-}
-
-namespace {
-
 /// One block per layer type: its layers and its RoPE (or none, with Llama 4's query temperature (S20)).
 void print_layer_types(std::ostream& out, const ModelRope& rr, Lang lang) {
-  const ModelExtras& m = rr.model;
-  out << msg("\nlayer types (other commands: --layer-type NAME or a layer index; this report: {0}):\n", rr.spec.layer_type).in(lang);
+  const ModelConfig& m = rr.model;
+  out << msg("\nlayer types (other commands: --layer-type NAME or a layer index; this report: {0}):\n", m.layer_type).in(lang);
   for (std::size_t i = 0; i < rr.layers.size(); ++i) {
     const LayerRope& l = rr.layers[i];
     out << msg("  {0}: {1} layers: {2}\n", l.type, l.layers.size(), describe_layers(l.layers)).in(lang);
@@ -89,59 +50,19 @@ void print_layer_types(std::ostream& out, const ModelRope& rr, Lang lang) {
     }
     out << msg("    base {0}, {1} scaling f = {2}, attention factor {3} ({4})\n",
                format_number(s.config.base), to_string(s.config.type), format_number(s.params.factor),
-               format_number(s.params.attention_factor), l.from.in(lang))
+               format_number(s.params.attention_factor), m.layer_types[i].from.in(lang))
                .in(lang);
   }
 }
 
 }  // namespace
 
-InspectNumbers inspect_numbers(const ModelRope& rr) {
+void print_inspect(std::ostream& out, const InspectReport& report, Lang lang, int digits) {
+  const ModelRope& rr = report.rope;
   const RopeConfig& c = rr.spec.config;
   const RopeParameters& p = rr.spec.params;
   const RopeSpec& spec = rr.spec;
-  InspectNumbers n;
-  n.lambda = wavelengths(rr.spec.original);
-  n.lambda_scaled = safe_wavelengths(p.inv_freq);
-  const auto half = p.inv_freq.size();
-
-  const auto add_fact = [&](const Message& what, double L) {
-    // dynamic and longrope: the frequencies HF uses for a sequence of length L (seq_len = L).
-    const RopeSpec at = spec_at_position(spec, L - 1);
-    const Eigen::VectorXd scaled = safe_wavelengths(at.params.inv_freq);
-    Eigen::Index turning = 0;
-    for (Eigen::Index i = 0; i < half; ++i) turning += scaled[i] <= L ? 1 : 0;
-    Message which;
-    if (c.type == ScalingType::LongRope) {
-      which = Message::same(at.config.seq_len && *at.config.seq_len > p.original_max_position ? "long_factor"
-                                                                                            : "short_factor");
-    } else if (c.type == ScalingType::Dynamic) {
-      // --seq-len, when given, is the one used (spec_at_position keeps it)
-      which = msg("base' at seq_len {0}", format_number(at.config.seq_len ? static_cast<double>(*at.config.seq_len) : L));
-    }
-    n.facts.push_back({what, L, turning, half, which});
-  };
-
-  if (p.original_max_position > 0) add_fact(msg("original context L0"), static_cast<double>(p.original_max_position));
-  if (c.max_position_embeddings) {
-    add_fact(Message::same("max_position_embeddings"), static_cast<double>(*c.max_position_embeddings));
-  }
-  n.warnings = config_warnings(rr);
-  n.train = p.original_max_position > 0 ? static_cast<double>(p.original_max_position)
-            : c.max_position_embeddings ? static_cast<double>(*c.max_position_embeddings)
-                                        : 0.0;
-  // (M16) on both sets of frequencies, at the same length, each named by its set (as `rope wavelengths` does).
-  n.critical = n.train > 0 ? first_pair_beyond(n.lambda, n.train) : -1;
-  const bool scaled_differ = n.lambda_scaled != n.lambda;
-  n.critical_scaled = n.train > 0 && scaled_differ ? first_pair_beyond(n.lambda_scaled, n.train) : -1;
-  return n;
-}
-
-void print_inspect(std::ostream& out, const ModelRope& rr, Lang lang, int digits) {
-  const RopeConfig& c = rr.spec.config;
-  const RopeParameters& p = rr.spec.params;
-  const RopeSpec& spec = rr.spec;
-  const InspectNumbers n = inspect_numbers(rr);
+  const InspectNumbers& n = report.numbers;
   const Eigen::VectorXd& lambda = n.lambda;
   const Eigen::VectorXd& lambda_scaled = n.lambda_scaled;
   const auto half = p.inv_freq.size();
@@ -152,7 +73,7 @@ void print_inspect(std::ostream& out, const ModelRope& rr, Lang lang, int digits
   const auto row = [&](const std::string& label, const std::string& value) {
     out << fmt::format("  {:<25}{}\n", label, value);
   };
-  out << msg("RoPE of {0}{1}\n\n", model_name(rr.spec, lang),
+  out << msg("RoPE of {0}{1}\n\n", model_name(rr.model, lang),
              rr.spec.model_type.empty() ? "" : msg(" (model_type {0})", rr.spec.model_type).in(lang))
              .in(lang);
   row("head_dim", std::to_string(c.head_dim));
@@ -171,12 +92,12 @@ void print_inspect(std::ostream& out, const ModelRope& rr, Lang lang, int digits
             .in(lang));
   }
   row(msg("layout").in(lang),
-      (spec.axis_blocks && spec.layout == Layout::Interleaved
+      (spec.axis_blocks && c.layout == Layout::Interleaved
            ? msg("interleaved inside each axis's block of d/2 channels: pair i = b·d/4 + k on (b·d/2 + 2k, b·d/2 + 2k + 1), "
                  "docs/multi-axis.md (V6)").in(lang)
        : spec.axis_blocks ? msg("half (rotate_half) inside each axis's block of d/2 channels: pair i = b·d/4 + k on "
                                 "(b·d/2 + k, b·d/2 + k + d/4), docs/multi-axis.md (V6)").in(lang)
-       : spec.layout == Layout::Interleaved ? msg("interleaved: pairs (2i, 2i+1)").in(lang)
+       : c.layout == Layout::Interleaved ? msg("interleaved: pairs (2i, 2i+1)").in(lang)
                                          : msg("half (rotate_half): pairs (i, i + d/2)").in(lang)) +
           msg(" ({0})", spec.layout_reason.in(lang)).in(lang));
   row(msg("base (rope_theta)").in(lang), format_number(c.base));
@@ -266,8 +187,114 @@ void print_inspect(std::ostream& out, const ModelRope& rr, Lang lang, int digits
 
 std::string inspect_text(const ModelRope& rr, Lang lang, int digits) {
   std::ostringstream out;
-  print_inspect(out, rr, lang, digits);
+  print_inspect(out, inspect_model(rr), lang, digits);
   return out.str();
+}
+
+Value inspect_value(const InspectReport& report) {
+  const ModelRope& rr = report.rope;
+  const RopeConfig& c = rr.spec.config;
+  const RopeParameters& p = rr.spec.params;
+  const RopeSpec& spec = rr.spec;
+  const InspectNumbers& n = report.numbers;
+  const auto half = p.inv_freq.size();
+  Value j = Value::object();
+  j["model"] = rr.spec.name;
+  j["model_type"] = rr.spec.model_type;
+  j["head_dim"] = c.head_dim;
+  j["rotary_dim"] = rr.spec.rotary_dim;
+  j["partial_rotary_factor"] = c.partial_rotary_factor;
+  j["base"] = c.base;
+  j["layout"] = std::string(to_string(c.layout));
+  j["layout_known"] = spec.layout_known();
+  j["layout_reason"] = spec.layout_reason.en;
+  if (spec.axis_blocks) j["axis_blocks"] = true;  // (V6): the layout inside each axis's block of d/2 channels
+  j["rotating_channels"] = std::vector<int>{spec.rotary_offset, spec.rotary_offset + spec.rotary_dim};
+  j["head_channels"] = spec.head_dim;
+  if (c.max_position_embeddings) j["max_position_embeddings"] = *c.max_position_embeddings;
+  j["rope_type"] = std::string(to_string(c.type));
+  j["factor"] = p.factor;
+  j["factor_rule"] = p.factor_rule.en;
+  if (p.original_max_position > 0) j["original_max_position_embeddings"] = p.original_max_position;
+  j["attention_factor"] = p.attention_factor;
+  j["attention_rule"] = p.attention_rule.en;
+  j["logit_multiplier"] = p.attention_factor * p.attention_factor;
+  if (const std::optional<QueryScaling>& q = rr.model.query_scaling) {  // (S21)
+    Value& qv = j["query_scaling"];
+    qv["rule"] = "1 + beta*ln(1 + floor(p / L0))";
+    qv["beta"] = q->beta;
+    qv["L0"] = q->original;
+    qv["from"] = q->from.en;
+    if (c.max_position_embeddings) qv["at_max_position"] = q->at(static_cast<double>(*c.max_position_embeddings - 1));
+  }
+  if (const std::optional<SoftmaxScale>& sm = rr.model.softmax_scale) {  // the family table's softmax_scale
+    Value& sv = j["softmax_scale"];
+    sv["rule"] = "get_mscale(factor, mscale_all_dim)^2";
+    sv["factor"] = sm->factor;
+    sv["mscale_all_dim"] = sm->mscale_all_dim;
+    sv["get_mscale"] = sm->mscale;
+    sv["multiplier"] = sm->multiplier;
+    sv["from"] = sm->from.en;
+  }
+  if (const std::optional<AttentionScale>& a = rr.model.attention_scale) {  // HF's self.scaling, llama.cpp's kq_scale
+    Value& av = j["attention_scale"];
+    av["value"] = a->value;
+    av["rule"] = a->rule.en;
+    av["rule_value"] = a->rule_value;
+    av["multiplier"] = a->multiplier;
+    av["from"] = a->from.en;
+    if (a->softcap) {
+      av["softcap"]["value"] = *a->softcap;
+      av["softcap"]["from"] = a->softcap_from.en;
+    }
+  }
+  if (p.effective_base) j["effective_base"] = *p.effective_base;
+  if (p.yarn_range) j["yarn_range"] = std::vector<double>{p.yarn_range->first, p.yarn_range->second};
+  if (!p.bands.empty()) j["bands"] = band_counts(p, Lang::En);
+  if (n.critical >= 0) j["critical_dimension"] = 2 * n.critical;
+  if (n.critical_scaled >= 0) j["critical_dimension_scaled"] = 2 * n.critical_scaled;
+  j["inv_freq"] = std::vector<double>(p.inv_freq.data(), p.inv_freq.data() + half);
+  if (spec.axes) axes_value(j, *spec.axes);
+  j["original_inv_freq"] = std::vector<double>(rr.spec.original.data(), rr.spec.original.data() + half);
+  j["origin"] = english(rr.spec.origin);
+  std::vector<std::string> notes = english(rr.spec.notes);
+  for (const auto& note : p.notes) notes.push_back(note.en);
+  j["notes"] = notes;
+  j["warnings"] = english(n.warnings);
+  return j;
+}
+
+Value presets_value(const std::vector<PresetInfo>& presets) {
+  Value j = Value::array();
+  for (const auto& p : presets) {
+    Value item = Value::object();
+    item["name"] = p.name;
+    item["description"] = p.description;
+    j.push_back(std::move(item));
+  }
+  return j;
+}
+
+void print_presets(std::ostream& out, const std::vector<PresetInfo>& presets, const Text& t) {
+  out << t.tr("{0} model presets (rope inspect --model NAME; data/models/README.md has the sources):\n\n",
+              presets.size());
+  for (const auto& p : presets) out << fmt::format("  {:<20} {}\n", p.name, t.zh() ? p.description_zh : p.description);
+}
+
+void emit(std::ostream& out, const InspectReport& report, const Printing& how) {
+  if (how.format == Format::Json) {
+    out << json_text(inspect_value(report)) << '\n';
+  } else {
+    print_inspect(out, report, how.lang, how.digits.value_or(kInspectDigits));
+  }
+}
+
+void emit(std::ostream& out, const std::vector<PresetInfo>& presets, const Printing& how) {
+  if (how.format == Format::Json) {
+    out << json_text(presets_value(presets)) << '\n';
+  } else {
+    print_presets(out, presets, Text(how.lang));
+  }
 }
 
 }  // namespace rope

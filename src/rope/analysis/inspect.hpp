@@ -1,22 +1,17 @@
 /// @file
-/// The report of `rope inspect` (docs/scaling.md): a model's RoPE from its preset, config.json or GGUF file,
-/// resolved once (models/resolve.hpp), in words, in either language. The command line prints it, and the
-/// Python module's Spec.describe() returns the same text (docs/python.md).
+/// `rope inspect` as one library call (docs/scaling.md): a model's RoPE, resolved once (models/resolve.hpp), with
+/// the numbers its report shows: the wavelengths, how many pairs turn within the model's context lengths, the
+/// critical dimension (M16) and the warnings a config can reveal. The command line, the Python module's
+/// Spec.describe() and Spec.data print or hand over the same report (report/inspect_report.hpp).
 #pragma once
 
 #include <Eigen/Core>
-#include <optional>
-#include <ostream>
-#include <string>
 #include <vector>
 
 #include "rope/core/message.hpp"
 #include "rope/models/resolve.hpp"
 
 namespace rope {
-
-/// Significant digits of the report's computed numbers (wavelengths, the yarn range, the attention factor).
-inline constexpr int kInspectDigits = 6;
 
 /// What a context length means for a set of frequencies: how many pairs turn at least once in it.
 struct ContextFact {
@@ -38,17 +33,19 @@ struct InspectNumbers {
   Eigen::Index critical_scaled = -1;  ///< the same on the scaled ones, when they differ
 };
 
+/// The report of one model: its RoPE as resolved and the numbers computed from it.
+struct InspectReport {
+  ModelRope rope;
+  InspectNumbers numbers;
+};
+
 /// Warnings a config can reveal, beyond the scaling's own: a long context with HF's default base, and an
 /// "original" length larger than the trained one (docs/scaling.md).
 std::vector<Message> config_warnings(const ModelRope& rr);
 
 InspectNumbers inspect_numbers(const ModelRope& rr);
 
-/// The text report, as `rope inspect` prints it; `digits`: significant digits of the computed numbers
-/// (0: every digit), `lang`: in Chinese through the installed translator.
-void print_inspect(std::ostream& out, const ModelRope& rr, Lang lang, int digits = kInspectDigits);
-
-/// The same as a string.
-std::string inspect_text(const ModelRope& rr, Lang lang, int digits = kInspectDigits);
+/// The report of `rope`, a model's RoPE as the front end resolved it (a preset, a config file, flags on top).
+InspectReport inspect_model(ModelRope rope);
 
 }  // namespace rope

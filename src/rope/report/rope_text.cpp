@@ -1,10 +1,11 @@
-#include "rope/models/rope_text.hpp"
+#include "rope/report/rope_text.hpp"
 
 #include <fmt/format.h>
 #include <map>
 
 #include "rope/core/message.hpp"
 #include "rope/io/csv.hpp"
+#include "rope/models/layer_types.hpp"
 #include "rope/models/resolve.hpp"
 
 namespace rope {
@@ -121,6 +122,16 @@ void print_axis_summary(std::ostream& out, const AxisMap& map, const Eigen::Vect
     const std::string label = axis_label(r.axis, lang);
     out << fmt::format("  {:<14}{:>6}  {:<24}{}\n", label, r.pairs, pair_list(pairs), range);
   }
+}
+
+std::string layer_text(const RopeSpec& spec, const Text& t) {
+  if (spec.layer_type.empty()) return "";
+  return t.tr(", layer type {0} (layers {1})", spec.layer_type, describe_layers(spec.layers));
+}
+
+std::string float32_text(const Text& t) {
+  return t.tr("float32 as HF computes it ({0}, docs/scaling.md (F1)–(F3)): inv_freq, the angles m·θ_i, cos and sin "
+              "and the attention factor's product each rounded to float32", option_name("float32"));
 }
 
 }  // namespace rope

@@ -1,0 +1,244 @@
+// The printers of rope frequencies' table (frequencies_report.hpp), moved verbatim out of the command.
+#include "rope/report/frequencies_report.hpp"
+
+#include <cmath>
+#include <fmt/format.h>
+#include <numeric>
+
+#include "rope/io/csv.hpp"
+#include "rope/models/axes.hpp"
+#include "rope/report/axes_value.hpp"
+#include "rope/report/json.hpp"
+#include "rope/report/rope_text.hpp"
+#include "rope/report/text.hpp"
+
+namespace rope {
+
+namespace {
+
+/// −2i/d as a reduced fraction, "-1/64": the form explainers write, so a slip is easy to spot.
+std::string exponent_fraction(int d, int i) {
+  if (i == 0) return "0";
+  const int g = std::gcd(2 * i, d);
+  if (d / g == 1) return fmt::format("-{}", 2 * i / g);
+  return fmt::format("-{}/{}", 2 * i / g, d / g);
+}
+
+std::vector<double> list(const Eigen::VectorXd& v) { return std::vector<double>(v.data(), v.data() + v.size()); }
+
+/// The band of pair i ("-" without bands) and its position axis ("" without axes).
+std::string band_of(const FrequencyTable& table, Eigen::Index i, Lang lang) {
+  const RopeParameters& p = table.spec.params;
+  return band_name(p.bands.empty() ? Band::None : p.bands[static_cast<std::size_t>(i)], lang);
+}
+
+std::string axis_of(const FrequencyTable& table, Eigen::Index i) {
+  const AxisMap* axes = table.spec.axes ? &*table.spec.axes : nullptr;
+  return std::string(axes ? axis_letter(axes->pair_axis[static_cast<std::size_t>(i)]) : "");
+}
+
+/// Plain RoPE: θ_i = base^(−2i/d) with its exponent.
+void print_plain(std::ostream& out, const FrequencyTable& table, const Text& t) {
+  const int dim = table.spec.rotary_dim;
+  const double base = table.rope.spec.config.base;
+  const int half = dim / 2;
+  const Eigen::VectorXd& theta = table.theta;
+  const Eigen::VectorXd& lambda = table.wavelength;
+  out << t.tr("RoPE frequencies for d = {0}, base = {1}: θ_i = base^(−2i/d), λ_i = 2π/θ_i\n", dim, format_number(base));
+  out << t.tr("pairs i = 0 … {0} (channels 2i, 2i+1 interleaved, or i, i+{1} half-split)\n\n", half - 1, half);
+  std::string header = fmt::format("{:>5}  {:>10}  {:>24}  {:>24}", "i", "-2i/d", "θ_i", "λ_i");
+  if (table.position) header += fmt::format("  {:>24}", fmt::format("{}·θ_i", format_number(*table.position)));
+  out << header << '\n';
+  for (int i = 0; i < half; ++i) {
+    std::string line = fmt::format("{:>5}  {:>10}  {:>24}  {:>24}", i, exponent_fraction(dim, i),
+                                   format_number(theta[i]), format_number(lambda[i]));
+    if (table.position) line += fmt::format("  {:>24}", format_number(table.angle[i]));
+    out << line << '\n';
+  }
+}
+
+/// A model or a scaling method: original and scaled side by side (scaling.hpp).
+void print_scaled(std::ostream& out, const FrequencyTable& table, const Text& t) {
+  const ModelRope& rr = table.rope;
+  const RopeSpec& spec = table.spec;
+  const RopeParameters& p = spec.params;
+  const std::optional<QueryScaling>& qs = rr.model.query_scaling;
+  const Eigen::VectorXd& scaled = table.theta;
+  const Eigen::VectorXd& original = table.original;
+  const Eigen::VectorXd& f32 = table.theta_float32;
+  const Eigen::VectorXd& lambda = table.original_wavelength;
+  const Eigen::VectorXd& lambda_scaled = table.wavelength;
+  const Eigen::VectorXd& ratio = table.ratio;
+  const Eigen::Index half = scaled.size();
+  const double m = table.position.value_or(0.0);
+  const RopeConfig& c = rr.spec.config;
+  const AxisMap* axes = spec.axes ? &*spec.axes : nullptr;
+  if (axes && axes->vision()) {
+    // A vision tower: its own ladders (V2)-(V5), no scaling; θ_i original and scaled are the same.
+    out << t.tr("2-D vision RoPE frequencies of {0} ({1}): d = {2}, base = {3}, no scaling (docs/multi-axis.md §6)\n\n",
+                model_name(rr.model, t.lang()), axes->vision_kind, spec.rotary_dim, format_number(c.base));
+  } else {
+    out << t.tr("RoPE frequencies from {0}{1}: {2} scaling, d = {3} (head_dim {4}), base = {5} (docs/scaling.md)\n",
+                model_name(rr.model, t.lang()),
+                layer_text(spec, t), to_string(c.type), spec.rotary_dim, c.head_dim, format_number(c.base));
+    if (c.type != ScalingType::Default) {
+      out << t.tr("factor f = {0} ({1}){2}\n", format_number(p.factor), p.factor_rule.in(t.lang()),
+                  p.original_max_position > 0
+                          ? t.tr(", original context L0 = {0}", p.original_max_position)
+                          : "");
+    }
+    if (p.effective_base) out << t.tr("effective base base' = {0}\n", format_number(*p.effective_base));
+    if (p.yarn_range) {
+      out << t.tr("yarn correction range [{0}, {1}]\n", format_number(p.yarn_range->first),
+                  format_number(p.yarn_range->second));
+    }
+    out << t.tr("attention factor {0} ({1}): logits × {2}\n\n",
+                format_number(p.attention_factor), p.attention_rule.in(t.lang()),
+                format_number(p.attention_factor * p.attention_factor));
+  }
+  if (axes) {
+    print_axis_summary(out, *axes, scaled, t.lang());
+    out << '\n';
+  }
+  if (f32.size()) {
+    out << float32_text(t) << '\n';
+    out << t.tr("attention factor in float32: {0}\n\n", format_number(static_cast<float>(p.attention_factor)));
+  }
+  if (qs) {
+    out << t.tr("query scaling (S21): every layer multiplies the query by s(p) = 1 + {0}·ln(1 + ⌊p / {1}⌋) after RoPE{2}\n\n",
+                format_number(qs->beta), format_number(qs->original),
+                table.position ? t.tr("; at p = {0}: s = {1}", format_number(m), format_number(qs->at(m))) : "");
+  }
+  // --position: the angle column m·θ_i, after the others.
+  std::string f32_head = f32.size() ? fmt::format("  {:>24}", t.tr("θ_i float32")) : "";
+  if (table.position) f32_head += fmt::format("  {:>24}", fmt::format("{}·θ_i", format_number(m)));
+  const auto f32_cell = [&](Eigen::Index i) {
+    return (f32.size() ? fmt::format("  {:>24}", format_number(f32[i])) : "") +
+           (table.position ? fmt::format("  {:>24}", format_number(m * scaled[i])) : "");
+  };
+  if (c.type == ScalingType::Default) {
+    // Nothing scales (a model without scaling, a vision tower): θ_i scaled = θ_i original at every pair, so
+    // one θ and one λ column, as rope wavelengths does; the CSV and JSON keep every column.
+    out << fmt::format("{:>5}  {:>24}  {:>24}{}{}\n", "i", "θ_i", "λ_i", axes ? t.tr("  axis") : "", f32_head);
+    for (Eigen::Index i = 0; i < half; ++i) {
+      out << fmt::format("{:>5}  {:>24}  {:>24}{}{}\n", i, format_number(scaled[i]), format_number(lambda_scaled[i]),
+                         axes ? fmt::format("  {:>4}", axis_of(table, i)) : "", f32_cell(i));
+    }
+  } else {
+    out << fmt::format("{:>5}  {:>24}  {:>24}  {:>22}  {:>22}  {:>22}  {}{}{}\n", "i", t.tr("θ_i original"),
+                       t.tr("θ_i scaled"), t.tr("scaled/original"), t.tr("λ_i original"),
+                       t.tr("λ_i scaled"), t.tr("band"), axes ? t.tr("  axis") : "", f32_head);
+    for (Eigen::Index i = 0; i < half; ++i) {
+      out << fmt::format("{:>5}  {:>24}  {:>24}  {:>22}  {:>22}  {:>22}  {}{}{}\n", i, format_number(original[i]),
+                         format_number(scaled[i]), format_number(ratio[i]), format_number(lambda[i]),
+                         std::isfinite(lambda_scaled[i]) ? format_number(lambda_scaled[i]) : "inf", band_of(table, i, t.lang()),
+                         axes ? fmt::format("  {:>4}", axis_of(table, i)) : "", f32_cell(i));
+    }
+  }
+  if (!p.bands.empty()) out << t.tr("\nbands: {0}\n", band_counts(p, t.lang()));
+  for (const auto& n : p.notes) out << t.tr("note: ") << n.in(t.lang()) << '\n';
+  for (const auto& w : p.warnings) out << t.tr("warning: ") << w.in(t.lang()) << '\n';
+}
+
+}  // namespace
+
+Value frequencies_value(const FrequencyTable& table) {
+  const Eigen::Index half = table.pairs();
+  Value j = Value::object();
+  if (table.plain()) {
+    j["dim"] = table.spec.rotary_dim;
+    j["base"] = table.rope.spec.config.base;
+    j["inv_freq"] = list(table.theta);
+    j["attention_factor"] = 1.0;
+    j["wavelength"] = list(table.wavelength);
+    j["exponent"] = list(table.exponent);
+    if (table.position) {
+      j["position"] = *table.position;
+      j["angle"] = list(table.angle);
+    }
+    return j;
+  }
+  const ModelRope& rr = table.rope;
+  const RopeConfig& c = rr.spec.config;
+  const RopeParameters& p = table.spec.params;
+  const std::optional<QueryScaling>& qs = rr.model.query_scaling;
+  j["inv_freq"] = list(table.theta);
+  if (table.theta_float32.size()) j["inv_freq_float32"] = list(table.theta_float32);
+  j["attention_factor"] = p.attention_factor;
+  j["rope_type"] = std::string(to_string(c.type));
+  j["model"] = rr.spec.name;
+  j["head_dim"] = c.head_dim;
+  j["rotary_dim"] = table.spec.rotary_dim;
+  j["base"] = c.base;
+  j["factor"] = p.factor;
+  j["factor_rule"] = p.factor_rule.en;
+  j["attention_rule"] = p.attention_rule.en;
+  j["logit_multiplier"] = p.attention_factor * p.attention_factor;
+  j["original_inv_freq"] = list(table.original);
+  if (p.original_max_position > 0) j["original_max_position_embeddings"] = p.original_max_position;
+  if (p.effective_base) j["effective_base"] = *p.effective_base;
+  if (p.yarn_range) j["yarn_range"] = std::vector<double>{p.yarn_range->first, p.yarn_range->second};
+  if (table.position) {
+    j["position"] = *table.position;
+    j["angle"] = list(table.angle);
+    if (qs) j["query_scale"] = qs->at(*table.position);
+  }
+  if (qs) {
+    Value& q = j["query_scaling"];
+    q["beta"] = qs->beta;
+    q["L0"] = qs->original;
+    q["from"] = qs->from.en;
+  }
+  if (table.spec.axes) axes_value(j, *table.spec.axes);
+  if (!p.bands.empty()) {
+    std::vector<std::string> bands;
+    for (Eigen::Index i = 0; i < half; ++i) bands.push_back(band_of(table, i, Lang::En));
+    j["band"] = bands;
+  }
+  j["warnings"] = english(p.warnings);
+  j["notes"] = english(p.notes);
+  return j;
+}
+
+std::string frequencies_csv(const FrequencyTable& table) {
+  if (table.plain()) {
+    Eigen::VectorXd pair(table.pairs());
+    for (Eigen::Index i = 0; i < pair.size(); ++i) pair[i] = static_cast<double>(i);
+    Table csv{{"pair", "exponent", "theta", "wavelength"}, {pair, table.exponent, table.theta, table.wavelength}};
+    if (table.position) {
+      csv.header.push_back("angle");
+      csv.columns.push_back(table.angle);
+    }
+    return to_csv(csv);
+  }
+  const bool axes = table.spec.axes.has_value();
+  const Eigen::VectorXd& f32 = table.theta_float32;
+  std::string csv = std::string("pair,theta,wavelength,original_theta,original_wavelength,ratio,band") + (axes ? ",axis" : "") +
+                    (f32.size() ? ",theta_float32\n" : "\n");
+  for (Eigen::Index i = 0; i < table.pairs(); ++i) {
+    csv += fmt::format("{},{},{},{},{},{},{}{}", i, format_number(table.theta[i]),
+                       std::isfinite(table.wavelength[i]) ? format_number(table.wavelength[i]) : "inf",
+                       format_number(table.original[i]), format_number(table.original_wavelength[i]),
+                       format_number(table.ratio[i]), band_of(table, i, Lang::En), axes ? "," + axis_of(table, i) : "");
+    csv += f32.size() ? "," + format_number(f32[i]) + "\n" : "\n";
+  }
+  return csv;
+}
+
+void print_frequencies(std::ostream& out, const FrequencyTable& table, const Text& t) {
+  if (table.plain()) {
+    print_plain(out, table, t);
+  } else {
+    print_scaled(out, table, t);
+  }
+}
+
+void emit(std::ostream& out, const FrequencyTable& table, const Printing& how) {
+  switch (how.format) {
+    case Format::Json: out << json_text(frequencies_value(table)) << '\n'; break;
+    case Format::Csv: out << frequencies_csv(table); break;
+    case Format::Text: print_frequencies(out, table, Text(how.lang)); break;
+  }
+}
+
+}  // namespace rope
