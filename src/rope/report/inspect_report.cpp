@@ -20,8 +20,8 @@ namespace {
 
 /// One block per layer type: its layers and its RoPE (or none, with Llama 4's query temperature (S20)).
 void print_layer_types(std::ostream& out, const ModelRope& rr, Lang lang) {
-  const ModelConfig& m = rr.model;
-  out << msg("\nlayer types (other commands: --layer-type NAME or a layer index; this report: {0}):\n", m.layer_type).in(lang);
+  const ModelExtras& m = rr.model;
+  out << msg("\nlayer types (other commands: --layer-type NAME or a layer index; this report: {0}):\n", rr.spec.layer_type).in(lang);
   for (std::size_t i = 0; i < rr.layers.size(); ++i) {
     const LayerRope& l = rr.layers[i];
     out << msg("  {0}: {1} layers: {2}\n", l.type, l.layers.size(), describe_layers(l.layers)).in(lang);
@@ -50,7 +50,7 @@ void print_layer_types(std::ostream& out, const ModelRope& rr, Lang lang) {
     }
     out << msg("    base {0}, {1} scaling f = {2}, attention factor {3} ({4})\n",
                format_number(s.config.base), to_string(s.config.type), format_number(s.params.factor),
-               format_number(s.params.attention_factor), m.layer_types[i].from.in(lang))
+               format_number(s.params.attention_factor), l.from.in(lang))
                .in(lang);
   }
 }
