@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "rope/cli/catalog.hpp"
+#include "rope/core/message.hpp"
 
 namespace rope::cli {
 
@@ -153,6 +154,38 @@ std::optional<std::string> error_zh_exact(const std::string& english) {
 std::string error_zh(const std::string& english) {
   std::optional<std::string> zh = error_zh_exact(english);
   return zh ? *zh : english;
+}
+
+namespace {
+
+/// `message` with its text values that the catalog marks nested already in Chinese (matched by their
+/// text), in its nested messages too; false where an id of the tree has no Chinese.
+bool keyed(Message& message, int depth, long long& steps) {
+  if (message.verbatim || message.id.empty()) return true;
+  const PoEntry* entry = catalog_entry(message.id, message.context);
+  if (entry == nullptr || depth > 4) return false;
+  const std::vector<int> nested = nested_fields(*entry);
+  for (std::size_t i = 0; i < message.args.size(); ++i) {
+    MessageArg& a = message.args[i];
+    if (a.kind == MessageArg::Kind::Nested) {
+      Message inner = *a.nested;
+      if (!keyed(inner, depth + 1, steps)) return false;
+      a.nested = std::make_shared<const Message>(std::move(inner));
+    } else if (a.kind == MessageArg::Kind::Text &&
+               std::find(nested.begin(), nested.end(), static_cast<int>(i)) != nested.end()) {
+      if (std::optional<std::string> zh = translate(a.text, depth + 1, steps)) a.text = std::move(*zh);
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+std::string error_zh(const Message& message) {
+  Message copy = message;
+  long long steps = kMaxSteps;
+  if (!keyed(copy, 0, steps)) return error_zh(message.en);
+  return copy.in(true);
 }
 
 }  // namespace rope::cli

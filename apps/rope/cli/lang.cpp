@@ -63,7 +63,7 @@ Lang default_lang() { return g_default_lang; }
 Lang parse_lang(std::string_view value) {
   if (value == "en") return Lang::En;
   if (value == "zh") return Lang::Zh;
-  throw InvalidArgument(fmt::format("--lang must be 'en' or 'zh' (got '{}')", value));
+  throw InvalidArgument(error_msg("{0} must be '{1}' or '{2}' (got '{3}')", option_name("lang"), "en", "zh", value));
 }
 
 const char* to_string(Lang lang) { return lang == Lang::Zh ? "zh" : "en"; }

@@ -144,7 +144,7 @@ double parse_real(std::string_view text, std::string_view what) {
 
 std::vector<double> parse_real_list(std::string_view text, std::string_view what) {
   if (trim(text).empty()) {
-    throw InvalidArgument(fmt::format("{} must be a comma-separated list of numbers (got '')", what));
+    throw InvalidArgument(error_msg("{0} must be a comma-separated list of numbers (got '{1}')", what, ""));
   }
   std::vector<double> values;
   std::size_t start = 0;

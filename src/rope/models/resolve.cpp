@@ -41,12 +41,12 @@ namespace {
 /// (docs/multi-axis.md §6).
 void select_tower(const RopeOverrides& o, bool from_file, ModelConfig& m, int dim, double base) {
   if (o.tower != Tower::Default && !from_file) {
-    throw InvalidArgument(fmt::format("{} needs {} or {} (a vision-language model's config)", option_name("tower"),
-                                      option_name("model"), option_name("config")));
+    throw InvalidArgument(error_msg("{0} needs {1} or {2} (a vision-language model's config)", option_name("tower"),
+                                    option_name("model"), option_name("config")));
   }
   if (!o.vision.empty()) {
     if (from_file) {
-      throw InvalidArgument(fmt::format("{} builds a 2-D vision RoPE from {} and {}; for the vision tower of {} or {} give {} "
+      throw InvalidArgument(error_msg("{0} builds a 2-D vision RoPE from {1} and {2}; for the vision tower of {3} or {4} give {5} "
                                         "vision",
                                         option_name("vision"), option_name("dim"), option_name("base"), option_name("model"),
                                         option_name("config"), option_name("tower")));
@@ -55,7 +55,7 @@ void select_tower(const RopeOverrides& o, bool from_file, ModelConfig& m, int di
     m.name = kNoModelName;
     m.origin.push_back(msg("vision RoPE: {0} ({1} on the command line)", o.vision, option_name("vision")));
   } else if (o.tower == Tower::Text && m.vision_only) {
-    throw InvalidArgument(fmt::format("{} text: {} is the config of a vision tower (model_type {}), it has no language model",
+    throw InvalidArgument(error_msg("{0} text: {1} is the config of a vision tower (model_type {2}), it has no language model",
                                       option_name("tower"), m.name,
                                       m.vision_tower ? m.vision_tower->model_type : m.model_type));
   } else if (o.tower == Tower::Vision || (o.tower == Tower::Default && m.vision_only)) {

@@ -117,7 +117,7 @@ struct Rules {
 
 Rules rules_of(const PositionsOptions& opt, const std::vector<Segment>& segments) {
   Rules r;
-  if (!opt.model.empty() && !opt.config.empty()) throw InvalidArgument("give --config FILE or --model NAME, not both");
+  if (!opt.model.empty() && !opt.config.empty()) throw InvalidArgument(error_msg("give {0} FILE or {1} NAME, not both", option_name("config"), option_name("model")));
   if (!opt.model.empty() || !opt.config.empty()) {
     r.model = opt.model.empty() ? read_model_file(opt.config) : load_preset(opt.model);
     const SequencePositions s = sequence_positions_of(*r.model);
@@ -125,12 +125,12 @@ Rules rules_of(const PositionsOptions& opt, const std::vector<Segment>& segments
     r.origin = s.origin;
     const std::string& name = r.model->name;
     if (opt.tokens_per_second && !s.rules.tokens_per_second) {
-      throw InvalidArgument(fmt::format(s.frames_with_timestamps
-                                            ? "--tokens-per-second: {} ({}) has no time scaling: its video time index is a "
-                                              "timestamp text before each frame"
-                                            : "--tokens-per-second: {} ({}) has no time scaling: its video time index is the "
-                                              "frame index",
-                                        name, s.family));
+      throw InvalidArgument(
+          s.frames_with_timestamps
+              ? error_msg("{0}: {1} ({2}) has no time scaling: its video time index is a timestamp text before each frame",
+                          option_name("tokens_per_second"), name, s.family)
+              : error_msg("{0}: {1} ({2}) has no time scaling: its video time index is the frame index",
+                          option_name("tokens_per_second"), name, s.family));
     }
     for (const Segment& seg : segments) {
       if (seg.kind == SegmentKind::Video && s.frames_with_timestamps) {
