@@ -87,6 +87,25 @@ SequencePositions sequence_positions_of(const ModelConfig& model) {
       model.name, model.model_type));
 }
 
+SequencePositions sequence_positions_for(const ModelConfig& model, bool has_video, bool tokens_per_second_given) {
+  SequencePositions s = sequence_positions_of(model);
+  if (tokens_per_second_given && !s.rules.tokens_per_second) {
+    throw InvalidArgument(
+        s.frames_with_timestamps
+            ? error_msg("{0}: {1} ({2}) has no time scaling: its video time index is a timestamp text before each frame",
+                        option_name("tokens_per_second"), model.name, s.family)
+            : error_msg("{0}: {1} ({2}) has no time scaling: its video time index is the frame index",
+                        option_name("tokens_per_second"), model.name, s.family));
+  }
+  if (has_video && s.frames_with_timestamps) {
+    throw InvalidArgument(error_msg("{0}: {1} ({2}) splits a video into its frames, each its own 1xHxW block after a timestamp "
+                                    "text (get_rope_index): give each frame as {3} 1xHxW and its timestamp's tokens as {4} "
+                                    "before it",
+                                    option_name("video"), model.name, s.family, option_name("image"), option_name("text")));
+  }
+  return s;
+}
+
 ModelConfig select_vision_tower(const ModelConfig& model) {
   if (!model.vision_tower) {
     throw InvalidArgument(model.vision_error.empty()

@@ -195,6 +195,12 @@ std::optional<Message> patch_outside_grid(const ModelConfig& model, const AxisPo
 /// The model's rules for `rope positions`. @throws InvalidArgument when it has none (naming why).
 SequencePositions sequence_positions_of(const ModelConfig& model);
 
+/// The model's rules for a sequence with or without a video, the rules between the request and the model
+/// checked here for every front end (settings named by option_name): a tokens_per_second given for a model
+/// without time scaling, and a video for a model that splits it into frames after timestamps (Qwen3-VL).
+/// @throws InvalidArgument naming the setting and the model.
+SequencePositions sequence_positions_for(const ModelConfig& model, bool has_video, bool tokens_per_second_given);
+
 /// A 2-D vision RoPE from the command line (--vision KIND with --dim and --base).
 ModelConfig vision_model(VisionRope kind, int head_dim, double base);
 

@@ -169,16 +169,20 @@ void apply_overrides(const RopeOverrides& o, ModelConfig& m) {
   }
 }
 
-/// The model of the source alone: a preset, a file, or plain RoPE of the overrides' head dimension and base.
-ModelConfig load_model(const ModelSource& source, const RopeOverrides& o) {
+std::optional<ModelConfig> load_source(const ModelSource& source) {
   if (!source.file.empty() && !source.preset.empty()) {
     throw InvalidArgument(error_msg("give {0} FILE or {1} NAME, not both", option_name("config"), option_name("model")));
   }
+  if (!source.preset.empty()) return load_preset(source.preset);
+  if (!source.file.empty()) return read_model_file(source.file);  // config.json, or GGUF by its magic (gguf_config.hpp)
+  return std::nullopt;
+}
+
+/// The model of the source alone: a preset, a file, or plain RoPE of the overrides' head dimension and base.
+ModelConfig load_model(const ModelSource& source, const RopeOverrides& o) {
   ModelConfig m;
-  if (!source.preset.empty()) {
-    m = load_preset(source.preset);
-  } else if (!source.file.empty()) {
-    m = read_model_file(source.file);  // config.json, or GGUF by its magic (gguf_config.hpp)
+  if (std::optional<ModelConfig> loaded = load_source(source)) {
+    m = std::move(*loaded);
   } else {
     m.name = kNoModelName;
     m.rope.head_dim = o.head_dim.value_or(o.default_head_dim);

@@ -40,6 +40,10 @@ struct ModelSource {
   bool any() const { return !preset.empty() || !file.empty(); }
 };
 
+/// The model of a preset or of a file (config.json, or GGUF by its magic), nullopt for neither.
+/// @throws InvalidArgument for both: the rule between the two settings (option_name names them).
+std::optional<ModelConfig> load_source(const ModelSource& source);
+
 /// Which RoPE of a vision-language model: the default (the language model's; a vision tower's own
 /// config is its tower), the language model's, or the vision tower's.
 enum class Tower { Default, Text, Vision };

@@ -1,6 +1,7 @@
 // rope positions: the M-RoPE position ids (t, h, w) of a text + image + video sequence as HF's
 // get_rope_index builds them, docs/multi-axis.md (Q1)-(Q4).
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
 #include <memory>
@@ -17,6 +18,7 @@
 #include "rope/models/gguf_config.hpp"
 #include "rope/models/model_config.hpp"
 #include "rope/models/mrope_positions.hpp"
+#include "rope/models/resolve.hpp"
 
 namespace rope::cli {
 
@@ -117,28 +119,15 @@ struct Rules {
 
 Rules rules_of(const PositionsOptions& opt, const std::vector<Segment>& segments) {
   Rules r;
-  if (!opt.model.empty() && !opt.config.empty()) throw InvalidArgument(error_msg("give {0} FILE or {1} NAME, not both", option_name("config"), option_name("model")));
-  if (!opt.model.empty() || !opt.config.empty()) {
-    r.model = opt.model.empty() ? read_model_file(opt.config) : load_preset(opt.model);
-    const SequencePositions s = sequence_positions_of(*r.model);
+  // The rules between the options and the model (--config or --model, not both; --tokens-per-second,
+  // --video) are the library's (resolve.hpp, model_config.hpp).
+  r.model = load_source(ModelSource{opt.model, opt.config});
+  if (r.model) {
+    const bool has_video = std::any_of(segments.begin(), segments.end(),
+                                       [](const Segment& seg) { return seg.kind == SegmentKind::Video; });
+    const SequencePositions s = sequence_positions_for(*r.model, has_video, opt.tokens_per_second.has_value());
     r.rules = s.rules;
     r.origin = s.origin;
-    const std::string& name = r.model->name;
-    if (opt.tokens_per_second && !s.rules.tokens_per_second) {
-      throw InvalidArgument(
-          s.frames_with_timestamps
-              ? error_msg("{0}: {1} ({2}) has no time scaling: its video time index is a timestamp text before each frame",
-                          option_name("tokens_per_second"), name, s.family)
-              : error_msg("{0}: {1} ({2}) has no time scaling: its video time index is the frame index",
-                          option_name("tokens_per_second"), name, s.family));
-    }
-    for (const Segment& seg : segments) {
-      if (seg.kind == SegmentKind::Video && s.frames_with_timestamps) {
-        throw InvalidArgument(error_msg("--video: {0} ({1}) splits a video into its frames, each its own 1xHxW block after a timestamp text "
-            "(get_rope_index): give each frame as --image 1xHxW and its timestamp's tokens as --text before it",
-            name, s.family));
-      }
-    }
     // A typed value replaces the config's line, saying so.
     if (opt.merge_option->count() > 0 && opt.merge_size != r.rules.spatial_merge_size) {
       r.origin[0] = msg("spatial_merge_size: {0} (--merge-size on the command line, over the config's {1})", opt.merge_size,
