@@ -18,6 +18,15 @@
 
 namespace rope {
 
+std::optional<ModelConfig> load_source(const ModelSource& source) {
+  if (!source.file.empty() && !source.preset.empty()) {
+    throw InvalidArgument(error_msg("give {0} FILE or {1} NAME, not both", option_name("config"), option_name("model")));
+  }
+  if (!source.preset.empty()) return load_preset(source.preset);
+  if (!source.file.empty()) return read_model_file(source.file);  // config.json, or GGUF by its magic (gguf_config.hpp)
+  return std::nullopt;
+}
+
 std::string RopeOverrides::first_scaling_setting() const {
   const std::pair<bool, const char*> given[] = {
       {!scaling.empty(), "scaling"}, {factor.has_value(), "factor"},
@@ -167,15 +176,6 @@ void apply_overrides(const RopeOverrides& o, ModelConfig& m) {
     }
     m.attention_scale = with_softmax_multiplier(*m.attention_scale, m.softmax_scale);
   }
-}
-
-std::optional<ModelConfig> load_source(const ModelSource& source) {
-  if (!source.file.empty() && !source.preset.empty()) {
-    throw InvalidArgument(error_msg("give {0} FILE or {1} NAME, not both", option_name("config"), option_name("model")));
-  }
-  if (!source.preset.empty()) return load_preset(source.preset);
-  if (!source.file.empty()) return read_model_file(source.file);  // config.json, or GGUF by its magic (gguf_config.hpp)
-  return std::nullopt;
 }
 
 /// The model of the source alone: a preset, a file, or plain RoPE of the overrides' head dimension and base.
