@@ -293,10 +293,10 @@ INSTANTIATE_TEST_SUITE_P(
         KeyedCase{"hostile_value", error_msg("{0} must be '{1}', '{2}' or '{3}' (got '{4}')", "--kind", "bound", "ones", "random", hostile()),
                   "--kind 必须是 'bound'、'ones' 或 'random'（实际为 '" + hostile() + "'）",
                   "--kind must be 'bound', 'ones' or 'random' (got '" + hostile() + "')"},
-        // a value holding the words of another entry: the matcher fits the English to the entry with the most
-        // fixed text, "{0}: {1}: duplicate key '{2}'", and splits the file name there
-        KeyedCase{"value_like_another_entry", error_msg("{0}: duplicate key '{1}'", "a: b.json", "k"),
-                  "a: b.json：键 'k' 重复", "a：b.json：键 'k' 重复"},
+        // a name the library builds in English ("FILE line 3"): the entry with more fixed text that fits the
+        // whole English is the catalog's phrasing of it
+        KeyedCase{"name_with_words", error_msg("{0} must be a finite number (got {1})", "p.csv line 3", "'nan'"),
+                  "p.csv 第 3 行必须是有限数（实际为 'nan'）", "p.csv 第 3 行必须是有限数（实际为 'nan'）"},
         // a nested message, translated by its own id; a system's reason (text) by matching it
         KeyedCase{"nested", error_msg("{0}; did you mean {1}?", error_msg("'{0}' is not one of the choices", "hlf"), "half"),
                   "'hlf' 不是可选值之一；是否应为 half？", "'hlf' 不是可选值之一；是否应为 half？"},

@@ -25,7 +25,8 @@ namespace rope::cli {
 /// The Chinese of an error's message, by its key: the catalog's translation of its id with the same values,
 /// nested messages translated too. A text value the catalog marks `nested: {k}` (a system's reason, a
 /// library sentence handed on as text) is translated by matching it; a message whose id has no Chinese is
-/// matched by its English, `error_zh(message.en)`.
+/// matched by its English, `error_zh(message.en)`. An entry with more fixed text than the id that fits the
+/// whole English wins: the catalog's phrasing of a name the library builds in English ("FILE line 3").
 std::string error_zh(const Message& message);
 
 /// The Chinese of `english`, or nullopt when no template matches it.
