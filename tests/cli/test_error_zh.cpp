@@ -277,7 +277,7 @@ TEST_P(ErrorZhByKey, TheMessageIsTranslatedFromItsId) {
   EXPECT_EQ(cli::error_zh(c.message.en), c.by_text);
 }
 
-/// A value the text matcher cannot place within its work bound: thousands of "', '" (error_zh.cpp).
+/// A long value of the matcher's worst kind: thousands of "', '" (error_zh.cpp), kept as it is.
 std::string hostile() {
   std::string v;
   for (int i = 0; i < 20000; ++i) v += "', '";
@@ -289,10 +289,9 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(
         KeyedCase{"flag_as_field", error_msg("{0} must be between {1} and {2} (got {3})", "--tokens", 1, 512, 0),
                   "--tokens 必须在 1 到 512 之间（实际为 0）", "--tokens 必须在 1 到 512 之间（实际为 0）"},
-        // a value that the matcher cannot take apart in time: the English, where the key gives the Chinese
         KeyedCase{"hostile_value", error_msg("{0} must be '{1}', '{2}' or '{3}' (got '{4}')", "--kind", "bound", "ones", "random", hostile()),
                   "--kind 必须是 'bound'、'ones' 或 'random'（实际为 '" + hostile() + "'）",
-                  "--kind must be 'bound', 'ones' or 'random' (got '" + hostile() + "')"},
+                  "--kind 必须是 'bound'、'ones' 或 'random'（实际为 '" + hostile() + "'）"},
         // a name the library builds in English ("FILE line 3"): the entry with more fixed text that fits the
         // whole English is the catalog's phrasing of it
         KeyedCase{"name_with_words", error_msg("{0} must be a finite number (got {1})", "p.csv line 3", "'nan'"),
