@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "rope/cli/error_zh.hpp"
+#include "rope/core/message.hpp"
 #include "support/cli_harness.hpp"
 
 namespace rope::test {
@@ -256,6 +257,58 @@ TEST(ErrorZh, LangZhPrintsTheErrorInChineseWithTheSameExitCode) {
   expect_one_line_error(rope_cli({"--lang", "zh"}), 2, "多余的参数");
   // English unless asked.
   expect_one_line_error(rope_cli({"frequencies", "--dim", "3"}), 2, "dimension d must be even");
+}
+
+/// An error of the library or the command line is shown in Chinese by its key (error_zh(Message)): the
+/// catalog's Chinese of its id filled with its values, as they are. The English of each case is what text
+/// matching had to take apart; `by_text` is what that gave.
+struct KeyedCase {
+  const char* name;
+  Message message;
+  std::string zh;
+  std::string by_text;
+};
+
+class ErrorZhByKey : public ::testing::TestWithParam<KeyedCase> {};
+
+TEST_P(ErrorZhByKey, TheMessageIsTranslatedFromItsId) {
+  const KeyedCase& c = GetParam();
+  EXPECT_EQ(cli::error_zh(c.message), c.zh);
+  EXPECT_EQ(cli::error_zh(c.message.en), c.by_text);
+}
+
+/// A long value of the matcher's worst kind: thousands of "', '" (error_zh.cpp), kept as it is.
+std::string hostile() {
+  std::string v;
+  for (int i = 0; i < 20000; ++i) v += "', '";
+  return v;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Keys, ErrorZhByKey,
+    ::testing::Values(
+        KeyedCase{"flag_as_field", error_msg("{0} must be between {1} and {2} (got {3})", "--tokens", 1, 512, 0),
+                  "--tokens 必须在 1 到 512 之间（实际为 0）", "--tokens 必须在 1 到 512 之间（实际为 0）"},
+        KeyedCase{"hostile_value", error_msg("{0} must be '{1}', '{2}' or '{3}' (got '{4}')", "--kind", "bound", "ones", "random", hostile()),
+                  "--kind 必须是 'bound'、'ones' 或 'random'（实际为 '" + hostile() + "'）",
+                  "--kind 必须是 'bound'、'ones' 或 'random'（实际为 '" + hostile() + "'）"},
+        // a name the library builds in English ("FILE line 3"): the entry with more fixed text that fits the
+        // whole English is the catalog's phrasing of it
+        KeyedCase{"name_with_words", error_msg("{0} must be a finite number (got {1})", "p.csv line 3", "'nan'"),
+                  "p.csv 第 3 行必须是有限数（实际为 'nan'）", "p.csv 第 3 行必须是有限数（实际为 'nan'）"},
+        // a nested message, translated by its own id; a system's reason (text) by matching it
+        KeyedCase{"nested", error_msg("{0}; did you mean {1}?", error_msg("'{0}' is not one of the choices", "hlf"), "half"),
+                  "'hlf' 不是可选值之一；是否应为 half？", "'hlf' 不是可选值之一；是否应为 half？"},
+        KeyedCase{"system_reason", error_msg("cannot read '{0}': {1}", "x.json", "No such file or directory"),
+                  "无法读取 'x.json'：没有这个文件或目录", "无法读取 'x.json'：没有这个文件或目录"}),
+    [](const ::testing::TestParamInfo<KeyedCase>& info) { return std::string(info.param.name); });
+
+TEST(ErrorZh, ARuleOfTheLibraryNamesTheOptionsByTheirKey) {
+  // resolve.cpp's rule between --tower and --model/--config, its flags named by option_name: its id holds
+  // fields for them (the Python module names them tower, Spec("PRESET"), tests/python/test_errors.py).
+  expect_chinese_error(rope_cli({"frequencies", "--tower", "vision", "--lang", "zh"}),
+                       "--tower 需要 --model 或 --config（视觉语言模型的配置）");
+  expect_chinese_error(rope_cli({"positions", "--lang", "zh"}), "序列为空：请给出 --text N、--image TxHxW 或 --video TxHxW");
 }
 
 }  // namespace

@@ -83,3 +83,18 @@ def test_arrays_of_other_types(rng):
             rope.check(bad, q, None, spec)
     # Positions may be any integers, one-byte ones included.
     assert rope.reference(q, np.arange(3, dtype=np.uint8), spec).shape == (3, 8)
+
+
+@pytest.mark.parametrize("args, kwargs, message", [
+    # resolve.cpp's rules between settings name each by its key: tower, vision, head_dim, base here,
+    # --tower, --vision, --dim, --base on the command line (tests/cli/test_error_zh.cpp)
+    ((), dict(head_dim=64, tower="vision"),
+     'tower needs Spec("PRESET") or Spec("config.json") (a vision-language model\'s config)'),
+    (("llama-2-7b",), dict(vision="pixtral"),
+     'vision builds a 2-D vision RoPE from head_dim and base; for the vision tower of Spec("PRESET") or '
+     'Spec("config.json") give tower vision'),
+])
+def test_a_rule_between_settings_names_the_python_arguments(args, kwargs, message):
+    with pytest.raises(ValueError) as e:
+        rope.Spec(*args, **kwargs)
+    assert str(e.value) == message

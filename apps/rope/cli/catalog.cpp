@@ -17,7 +17,7 @@ namespace {
 
 struct Index {
   std::vector<PoEntry> entries;
-  std::unordered_map<std::string, const std::string*> by_key;  // context + '\x04' + id, as gettext keys them
+  std::unordered_map<std::string, const PoEntry*> by_key;  // context + '\x04' + id, as gettext keys them
 };
 
 std::string key(std::string_view context, std::string_view english) {
@@ -37,7 +37,7 @@ const Index& index() {
     }
     for (const PoEntry& e : out->entries) {
       if (e.id.empty() || e.str.empty() || e.obsolete || e.has_flag("fuzzy")) continue;
-      out->by_key.emplace(key(e.context, e.id), &e.str);
+      out->by_key.emplace(key(e.context, e.id), &e);
     }
     return out;
   }();
@@ -59,10 +59,15 @@ std::string_view catalog_text() { return {kZhCnPo, kZhCnPo_size}; }
 
 const std::vector<PoEntry>& catalog_entries() { return index().entries; }
 
-const std::string* catalog_zh(std::string_view english, std::string_view context) {
+const PoEntry* catalog_entry(std::string_view english, std::string_view context) {
   const auto& map = index().by_key;
   const auto it = map.find(key(context, english));
   return it != map.end() ? it->second : nullptr;
+}
+
+const std::string* catalog_zh(std::string_view english, std::string_view context) {
+  const PoEntry* entry = catalog_entry(english, context);
+  return entry != nullptr ? &entry->str : nullptr;
 }
 
 std::vector<int> nested_fields(const PoEntry& entry) {

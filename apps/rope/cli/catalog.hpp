@@ -5,10 +5,11 @@
 /// `--lang` still wins over the locale (lang.hpp).
 ///
 /// Two contexts: no context for help texts and the commands' own text (looked up exactly), and "error" for
-/// error messages, whose ids carry numbered fields {0}, {1}, … (python-brace-format) and are matched
-/// against the finished English by error_zh.hpp. An extracted comment "nested: {k} …" marks the fields that
-/// are messages of their own. tests/cli/test_catalog.cpp holds the catalog's rules (msgfmt --check, no
-/// fuzzy or obsolete entry, fields that agree).
+/// error messages, whose ids carry numbered fields {0}, {1}, … (python-brace-format): an error's message
+/// is looked up by its id (error_zh.hpp), an error without one (CLI11's own) matched by its English. An
+/// extracted comment "nested: {k} …" marks the fields that are messages of their own.
+/// tests/cli/test_catalog.cpp holds the catalog's rules (msgfmt --check, no fuzzy or obsolete entry, fields
+/// that agree).
 #pragma once
 
 #include <string>
@@ -24,6 +25,9 @@ inline constexpr std::string_view kErrorContext = "error";
 
 /// The Chinese of `english` in `context`, nullptr when the catalog has no (non-empty) translation.
 const std::string* catalog_zh(std::string_view english, std::string_view context = {});
+
+/// The translated entry of `english` in `context`, nullptr when the catalog has none.
+const PoEntry* catalog_entry(std::string_view english, std::string_view context = {});
 
 /// Every entry of the embedded catalog, the header included, in file order.
 const std::vector<PoEntry>& catalog_entries();

@@ -47,7 +47,7 @@ CLI::Validator choice_validator(const std::vector<std::string>& words, E (*parse
             const Message reason = e.message() != nullptr ? *e.message() : Message::same(e.what());
             throw InvalidArgument(error_msg("{0}; did you mean {1}?", reason, suggestion));
           }
-          throw InvalidArgument("'" + value + "' is not one of the choices");
+          throw InvalidArgument(error_msg("'{0}' is not one of the choices", value));
         }
         return checked(value);
       },

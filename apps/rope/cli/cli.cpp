@@ -292,15 +292,13 @@ void visit_commands(const std::function<void(const std::vector<const CLI::App*>&
 int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
   const Lang lang = detect_lang(argc, argv);
   const auto report = [&err, lang](const std::string& message) { report_in(err, lang, message); };
-  // A library error in Chinese: its finished text matched against the catalog's error templates (error_zh.hpp,
-  // which also translates the English a value carries, "--vector item 1"); when no template matches, the
-  // error's own message from the catalog (an id and its values: core/message.hpp).
+  // An error in Chinese by its key: its message's id looked up in the catalog and filled with its values,
+  // nested messages translated too (error_zh.hpp); an error of finished text only, by matching that text.
   const auto report_error = [&err, lang, &report](const Error& e) {
-    if (lang == Lang::Zh && e.message() != nullptr) {
+    if (lang == Lang::Zh) {
       std::string shown;
       try {
-        shown = error_zh(e.what());
-        if (shown == e.what()) shown = e.message()->in(Lang::Zh);
+        shown = e.message() != nullptr ? error_zh(*e.message()) : error_zh(std::string(e.what()));
       } catch (const std::exception&) {  // out of memory while translating: the English still says it
         shown = e.what();
       }

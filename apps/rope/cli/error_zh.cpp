@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "rope/cli/catalog.hpp"
+#include "rope/core/message.hpp"
 
 namespace rope::cli {
 
@@ -90,7 +91,9 @@ bool ends_with(std::string_view text, std::string_view tail) {
   return text.size() >= tail.size() && text.substr(text.size() - tail.size()) == tail;
 }
 
-std::optional<std::string> translate(std::string_view english, int depth, long long& steps) {
+/// The Chinese of `english` by the entry with the most fixed text that matches it; `fixed` (when given) is
+/// told that entry's count of fixed characters.
+std::optional<std::string> translate(std::string_view english, int depth, long long& steps, std::size_t* fixed = nullptr) {
   if (depth > 4 || steps <= 0) return std::nullopt;
   const Compiled* best = nullptr;
   std::vector<std::string_view> best_holes;
@@ -124,6 +127,7 @@ std::optional<std::string> translate(std::string_view english, int depth, long l
     best_holes = std::move(holes);
   }
   if (best == nullptr) return std::nullopt;
+  if (fixed != nullptr) *fixed = best->fixed;
   // the values by field number: an id may name its fields in any order
   std::vector<std::string> values(best_holes.size());
   for (std::size_t i = 0; i < best_holes.size(); ++i) {
@@ -153,6 +157,62 @@ std::optional<std::string> error_zh_exact(const std::string& english) {
 std::string error_zh(const std::string& english) {
   std::optional<std::string> zh = error_zh_exact(english);
   return zh ? *zh : english;
+}
+
+namespace {
+
+/// `message` with its text values that the catalog marks nested already in Chinese (matched by their
+/// text), in its nested messages too; false where an id of the tree has no Chinese.
+bool keyed(Message& message, int depth, long long& steps) {
+  if (message.verbatim || message.id.empty()) return true;
+  const PoEntry* entry = catalog_entry(message.id, message.context);
+  if (entry == nullptr || depth > 4) return false;
+  const std::vector<int> nested = nested_fields(*entry);
+  for (std::size_t i = 0; i < message.args.size(); ++i) {
+    MessageArg& a = message.args[i];
+    if (a.kind == MessageArg::Kind::Nested) {
+      Message inner = *a.nested;
+      if (!keyed(inner, depth + 1, steps)) return false;
+      a.nested = std::make_shared<const Message>(std::move(inner));
+    } else if (a.kind == MessageArg::Kind::Text &&
+               std::find(nested.begin(), nested.end(), static_cast<int>(i)) != nested.end()) {
+      if (std::optional<std::string> zh = translate(a.text, depth + 1, steps)) a.text = std::move(*zh);
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+/// Characters of `id` outside its fields ("{{" and "}}" one each), as Compiled::fixed counts them.
+std::size_t fixed_text(std::string_view id) {
+  std::size_t n = 0;
+  for (std::size_t i = 0; i < id.size(); ++i) {
+    if (id.compare(i, 2, "{{") == 0 || id.compare(i, 2, "}}") == 0) {
+      ++n;
+      ++i;
+    } else if (id[i] == '{' && id.find('}', i) != std::string_view::npos) {
+      i = id.find('}', i);
+    } else {
+      ++n;
+    }
+  }
+  return n;
+}
+
+std::string error_zh(const Message& message) {
+  Message copy = message;
+  long long steps = kMaxSteps;
+  if (!keyed(copy, 0, steps)) return error_zh(message.en);
+  // A value that is a name of the library's own making ("--vector file 'v.txt'", "FILE line 3") is text with
+  // English in it; an entry with more fixed text than the id that fits the whole English ("{0} line {1} must
+  // be a finite number …") is the catalog's phrasing of that name, and wins.
+  std::size_t fixed = 0;
+  long long match_steps = kMaxSteps;
+  if (std::optional<std::string> zh = translate(message.en, 0, match_steps, &fixed); zh && fixed > fixed_text(message.id)) {
+    return *zh;
+  }
+  return copy.in(true);
 }
 
 }  // namespace rope::cli

@@ -120,8 +120,7 @@ void check_figure_options(const FigureOptions& o) {
     throw InvalidArgument(error_msg("--term must be auto, sixel or text (got '{0}')", o.term));
   }
   if (o.frames && (*o.frames < plot::kMinFrames || *o.frames > plot::kMaxFrames)) {
-    throw InvalidArgument(
-        fmt::format("--frames must be between {} and {} (got {})", plot::kMinFrames, plot::kMaxFrames, *o.frames));
+    throw InvalidArgument(error_msg("{0} must be between {1} and {2} (got {3})", option_name("frames"), plot::kMinFrames, plot::kMaxFrames, *o.frames));
   }
   if (o.delay_ms && (*o.delay_ms < plot::kMinDelayMs || *o.delay_ms > plot::kMaxDelayMs || *o.delay_ms % 10 != 0)) {
     throw InvalidArgument(error_msg("--delay must be a multiple of 10 ms between {0} and {1} (got {2})", plot::kMinDelayMs,

@@ -119,7 +119,7 @@ namespace {
 /// `text` as a seed: a decimal integer >= 0.
 std::uint64_t parse_seed(const std::string& text, const std::string& what) {
   const long seed = parse_integer(text, what);
-  if (seed < 0) throw InvalidArgument(fmt::format("{} must be >= 0 (got {})", what, text));
+  if (seed < 0) throw InvalidArgument(error_msg("{0} must be >= {1} (got {2})", what, 0, text));
   return static_cast<std::uint64_t>(seed);
 }
 

@@ -45,7 +45,7 @@ CLI::Option* add_optional(CLI::App& app, const std::string& name, std::optional<
 bool parse_truncate(std::string_view text) {
   if (text == "true" || text == "1") return true;
   if (text == "false" || text == "0") return false;
-  throw InvalidArgument(fmt::format("--truncate must be true or false (got '{}')", text));
+  throw InvalidArgument(error_msg("{0} must be true or false (got '{1}')", option_name("truncate"), text));
 }
 
 }  // namespace

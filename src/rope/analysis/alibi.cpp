@@ -10,7 +10,7 @@ namespace rope {
 
 std::vector<double> alibi_slopes(int heads) {
   if (heads < 1 || heads > kMaxAlibiHeads) {
-    throw InvalidArgument(fmt::format("ALiBi heads must be between 1 and {} (got {})", kMaxAlibiHeads, heads));
+    throw InvalidArgument(error_msg("{0} must be between {1} and {2} (got {3})", "ALiBi heads", 1, kMaxAlibiHeads, heads));
   }
   int c = 1;  // the largest power of two <= heads
   while (2 * c <= heads) c *= 2;

@@ -18,8 +18,7 @@ namespace {
 
 void check_tokens(Eigen::Index tokens) {
   if (tokens < 1 || tokens > kMaxAttentionTokens) {
-    throw InvalidArgument(
-        fmt::format("number of tokens must be between 1 and {} (got {})", kMaxAttentionTokens, tokens));
+    throw InvalidArgument(error_msg("{0} must be between {1} and {2} (got {3})", "number of tokens", 1, kMaxAttentionTokens, tokens));
   }
 }
 

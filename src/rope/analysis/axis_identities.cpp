@@ -27,9 +27,9 @@ AxisPosition plus(AxisPosition p, const AxisPosition& c, double sign = 1.0) {
 
 std::vector<IdentityResult> verify_axes(const RopeSpec& spec, long trials, double max_position, std::uint64_t seed) {
   if (!spec.axes) throw InvalidArgument(error_msg("the per-axis identities need a model with multimodal sections"));
-  if (trials < 1) throw InvalidArgument(fmt::format("trials must be >= 1 (got {})", trials));
+  if (trials < 1) throw InvalidArgument(error_msg("{0} must be >= {1} (got {2})", "trials", 1, trials));
   if (!(max_position >= 1 && max_position <= kMaxVerifyPosition)) {
-    throw InvalidArgument(fmt::format("max position must be between 1 and {:g}", kMaxVerifyPosition));
+    throw InvalidArgument(error_msg("max position must be between 1 and {0}", fmt::format("{:g}", kMaxVerifyPosition)));
   }
   const int axes = spec.axes->axes;
   const int d = spec.rotary_dim;

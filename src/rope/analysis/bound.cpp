@@ -35,7 +35,7 @@ constexpr double kSkipMarginPerPair = 1e-12;
 
 void check_context(long L) {
   if (L < 0 || L > kMaxBoundContext) {
-    throw InvalidArgument(fmt::format("context L must be between 0 and {} (got {})", kMaxBoundContext, L));
+    throw InvalidArgument(error_msg("{0} must be between {1} and {2} (got {3})", "context L", 0, kMaxBoundContext, L));
   }
 }
 
@@ -228,7 +228,7 @@ std::vector<double> base_grid(double lo, double hi, int per_decade) {
                                       format_number(lo), format_number(hi)));
   }
   if (per_decade < 1 || per_decade > kMaxPerDecade) {
-    throw InvalidArgument(fmt::format("points per decade must be between 1 and {} (got {})", kMaxPerDecade, per_decade));
+    throw InvalidArgument(error_msg("{0} must be between {1} and {2} (got {3})", "points per decade", 1, kMaxPerDecade, per_decade));
   }
   const double p = per_decade;
   // The k with 10^(k/P) in [lo, hi]; a slack of 1e-9 in k keeps 10^(k/P) = lo or hi (a range given
@@ -263,9 +263,7 @@ BoundScan scan_bound(int d, long L, double lo, double hi, int per_decade) {
   const std::size_t count = scan.bases.size();
   const double terms = (d / 2.0) * (static_cast<double>(L) + 1) * static_cast<double>(count);
   if (terms > kMaxBoundWork) {
-    throw InvalidArgument(fmt::format("the scan would evaluate (d/2)·(L+1)·(grid points) = {:.3g} terms, more than {:g}: "
-                                      "lower d, L or the grid",
-                                      terms, kMaxBoundWork));
+    throw InvalidArgument(error_msg("the scan would evaluate (d/2)·(L+1)·(grid points) = {0} terms, more than {1}: lower d, L or the grid", fmt::format("{:.3g}", terms), fmt::format("{:g}", kMaxBoundWork)));
   }
   std::vector<Eigen::VectorXd> thetas;
   thetas.reserve(count);

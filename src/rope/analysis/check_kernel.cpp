@@ -70,7 +70,7 @@ Setup make_setup(const Variant& variant, const BlockShape& shape) {
   }
   u.map = spec.axes ? &*spec.axes : nullptr;
   if (u.map && u.map->pair_axis.size() != static_cast<std::size_t>(u.half)) {
-    throw InvalidArgument(fmt::format("the axis map has {} pairs but the rotary dimension {} has {}", u.map->pair_axis.size(), r, u.half));
+    throw InvalidArgument(error_msg("the axis map has {0} pairs but the rotary dimension {1} has {2}", u.map->pair_axis.size(), r, u.half));
   }
   return u;
 }

@@ -153,11 +153,10 @@ Eigen::VectorXd ones_score(const Eigen::VectorXd& theta, const Eigen::VectorXd& 
 RandomScores random_scores(const Eigen::VectorXd& theta, const Eigen::VectorXd& distances, long samples,
                            std::uint64_t seed) {
   const Eigen::Index half = theta.size();
-  if (samples < 2) throw InvalidArgument(fmt::format("samples must be >= 2 (got {})", samples));
+  if (samples < 2) throw InvalidArgument(error_msg("{0} must be >= {1} (got {2})", "samples", 2, samples));
   const double work = static_cast<double>(samples) * static_cast<double>(distances.size()) * static_cast<double>(half);
   if (work > kMaxRandomWork) {
-    throw InvalidArgument(fmt::format(
-        "samples × points × d/2 = {:.3g} exceeds the limit {:.0e}: use fewer samples or points", work, kMaxRandomWork));
+    throw InvalidArgument(error_msg("samples × points × d/2 = {0} exceeds the limit {1}: use fewer samples or points", fmt::format("{:.3g}", work), fmt::format("{:.0e}", kMaxRandomWork)));
   }
   // (M15): A(s, i) and B(s, i) for each sample s; q and k are drawn pair by pair.
   Random rng(seed);
@@ -199,7 +198,7 @@ Eigen::VectorXd logspace(double stop, long points) {
 
 Eigen::VectorXd linspace(double stop, long points) {
   if (points < 1) {
-    throw InvalidArgument(fmt::format("number of points must be >= 1 (got {})", points));
+    throw InvalidArgument(error_msg("{0} must be >= {1} (got {2})", "number of points", 1, points));
   }
   if (!std::isfinite(stop) || stop < 0.0) {
     throw InvalidArgument(error_msg("maximum distance must be a finite number >= 0 (got {0})", stop));

@@ -15,7 +15,7 @@ std::vector<AxisPosition> DumpPair::check_positions() const {
 DumpPair arrange_dump_pair(const TensorData& before, const TensorData& after, const DumpPairInput& in,
                            const std::string& before_name, const std::string& after_name) {
   if (before.shape != after.shape) {
-    throw InvalidArgument(fmt::format("{} has shape {}, {} has {}: they must be equal",
+    throw InvalidArgument(error_msg("{0} has shape {1}, {2} has {3}: they must be equal",
                                       in.after_label.empty() ? after_name : in.after_label, shape_string(after.shape),
                                       in.before_label.empty() ? before_name : in.before_label, shape_string(before.shape)));
   }
@@ -30,8 +30,7 @@ DumpPair arrange_dump_pair(const TensorData& before, const TensorData& after, co
   } else if (!l.positions.empty()) {
     l.axes = infer_dump_axes(after.shape, static_cast<long>(l.positions.size()) / rows, after_name);
   } else if (after.shape.size() == 4) {
-    throw InvalidArgument(fmt::format("{}: shape {} has 4 axes: give {} (batch,heads,seq,d or batch,seq,heads,d) or {}",
-                                      after_name, shape_string(after.shape), option_name("axes"), positions_name));
+    throw InvalidArgument(error_msg("{0}: shape {1} has 4 axes: give {2} (batch,heads,seq,d or batch,seq,heads,d) or {3}", after_name, shape_string(after.shape), option_name("axes"), positions_name));
   } else {
     l.axes = infer_dump_axes(after.shape, 0, after_name);
   }
@@ -88,7 +87,7 @@ DumpPair arrange_dump_pair(const TensorData& before, const TensorData& after, co
   }
   for (const double p : l.positions) {
     if (!(std::abs(p) <= kMaxDumpPosition)) {
-      throw InvalidArgument(fmt::format("{}: {} is outside [-2^24, 2^24]", positions_name, p));
+      throw InvalidArgument(error_msg("{0}: {1} is outside [-2^24, 2^24]", positions_name, p));
     }
   }
   if (l.segments.empty() && l.axis_positions.empty()) {  // positions that start again: one sequence each

@@ -96,7 +96,7 @@ DumpPositions positions_from_text(std::string_view text, const std::string& name
 DumpPositions read_positions_file(const std::string& path, const std::string& what) {
   const std::string name = fmt::format("{} '{}'", what, escape_for_message(path));
   const BoundedRead file = read_file_bounded(path, kMaxPositionsFileBytes);
-  if (file.error != 0) throw IoError(fmt::format("cannot read {}: {}", name, file.reason()));
+  if (file.error != 0) throw IoError(error_msg("cannot read {0} '{1}': {2}", what, escape_for_message(path), file.reason()));
   if (file.text.size() > kMaxPositionsFileBytes) {
     throw InvalidArgument(error_msg("{0}: larger than the {1}-byte limit for a positions file", name, kMaxPositionsFileBytes));
   }

@@ -196,7 +196,7 @@ std::vector<Check> checks(const Walkthrough& w, int step) {
       }
       return all;
     }
-    default: throw InvalidArgument(fmt::format("step must be between 1 and {} (got {})", kSteps, step));
+    default: throw InvalidArgument(error_msg("{0} must be between {1} and {2} (got {3})", "step", 1, kSteps, step));
   }
 }
 

@@ -27,8 +27,7 @@ void check_settings(const LayoutsSettings& s) {
   }
   for (const auto& [name, value] : {std::pair{"m", s.m}, std::pair{"n", s.n}}) {
     if (!std::isfinite(value) || std::abs(value) > kMaxLayoutsPosition) {
-      throw InvalidArgument(fmt::format("position {} must be a finite number between -{:g} and {:g} (got {})", name,
-                                        kMaxLayoutsPosition, kMaxLayoutsPosition, value));
+      throw InvalidArgument(error_msg("{0} must be a finite number between {1} and {2} (got {3})", fmt::format("position {}", name), fmt::format("-{:g}", kMaxLayoutsPosition), fmt::format("{:g}", kMaxLayoutsPosition), value));
     }
   }
   for (const auto& [name, v] : {std::pair{"query q", &s.q}, std::pair{"key k", &s.k}}) {
@@ -39,8 +38,7 @@ void check_settings(const LayoutsSettings& s) {
     if (!(*v)->allFinite()) throw InvalidArgument(error_msg("the {0} must hold finite numbers", name));
   }
   if (s.max_distance < 0 || s.max_distance > kMaxLayoutsDistance) {
-    throw InvalidArgument(fmt::format("max-distance must be between 0 and {} (got {})", kMaxLayoutsDistance,
-                                      s.max_distance));
+    throw InvalidArgument(error_msg("max-distance must be between {0} and {1} (got {2})", 0, kMaxLayoutsDistance, s.max_distance));
   }
 }
 

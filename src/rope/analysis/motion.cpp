@@ -29,7 +29,7 @@ std::vector<double> linear_sweep(double from, double to, int frames) {
 std::vector<double> geometric_sweep(double from, double to, int frames) {
   check_frames(frames);
   if (!(from > 0) || !(to > 0) || !std::isfinite(from) || !std::isfinite(to)) {
-    throw InvalidArgument(fmt::format("a geometric sweep needs finite ends > 0 (got {:g} and {:g})", from, to));
+    throw InvalidArgument(error_msg("a geometric sweep needs finite ends > 0 (got {0} and {1})", fmt::format("{:g}", from), fmt::format("{:g}", to)));
   }
   std::vector<double> v(static_cast<std::size_t>(frames));
   const double ratio = std::log(to / from);

@@ -66,25 +66,24 @@ std::vector<long> gguf_row_order(long rows, long heads) {
 
 PermuteDemo permute_demo(const PermuteSettings& s) {
   if (s.head_dim < 2 || s.head_dim % 2 != 0 || s.head_dim > 4096) {
-    throw InvalidArgument(fmt::format("head dimension {} must be even, in 2 … 4096", s.head_dim));
+    throw InvalidArgument(error_msg("head dimension {0} must be even, in {1} … {2}", s.head_dim, 2, 4096));
   }
   if (s.n_head < 1 || s.n_head_kv < 1 || s.n_head % s.n_head_kv != 0) {
-    throw InvalidArgument(fmt::format("{} query heads and {} KV heads: both must be >= 1, and the query heads a "
-                                      "multiple of the KV heads (each KV head serves a group)", s.n_head, s.n_head_kv));
+    throw InvalidArgument(error_msg("{0} query heads and {1} KV heads: both must be >= {2}, and the query heads a multiple of the KV heads (each KV head serves a group)", s.n_head, s.n_head_kv, 1));
   }
   if (s.n_head > kMaxPermuteRows / s.head_dim) {  // n_head·hd > the limit, without overflow
     throw InvalidArgument(error_msg("{0} heads × {1} rows is over the limit of {2} rows", s.n_head, s.head_dim,
                                       kMaxPermuteRows));
   }
-  if (s.width < 1 || s.width > kMaxPermuteWidth) throw InvalidArgument(fmt::format("model dim {} must be in 1 … {}", s.width, kMaxPermuteWidth));
+  if (s.width < 1 || s.width > kMaxPermuteWidth) throw InvalidArgument(error_msg("model dim {0} must be in {1} … {2}", s.width, 1, kMaxPermuteWidth));
   if ((s.n_head + s.n_head_kv) * s.head_dim * s.width > kMaxPermuteWeights) {  // each factor is bounded above
     throw InvalidArgument(error_msg("({0} + {1} heads) × {2} rows × model dim {3} random weights: over the limit of {4}", s.n_head,
                                       s.n_head_kv, s.head_dim, s.width, kMaxPermuteWeights));
   }
   if (s.max_distance < 0 || s.max_distance > kMaxPermuteDistance) {
-    throw InvalidArgument(fmt::format("max distance {} must be in 0 … {}", s.max_distance, kMaxPermuteDistance));
+    throw InvalidArgument(error_msg("max distance {0} must be in {1} … {2}", s.max_distance, 0, kMaxPermuteDistance));
   }
-  if (!std::isfinite(s.m) || std::abs(s.m) > 1e9) throw InvalidArgument(fmt::format("position {} must be finite, |m| <= 1e9", s.m));
+  if (!std::isfinite(s.m) || std::abs(s.m) > 1e9) throw InvalidArgument(error_msg("position {0} must be finite, |m| <= {1}", s.m, "1e9"));
   const int hd = s.head_dim;
   const Eigen::VectorXd theta = s.inv_freq ? *s.inv_freq : frequencies(hd, s.base);
   if (theta.size() != hd / 2) {

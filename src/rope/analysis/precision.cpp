@@ -63,10 +63,10 @@ void check_precision_settings(const PrecisionSettings& s) {
   check_dimension(s.dim, kMaxPrecisionDim);
   check_base(s.base);
   if (s.samples < 1 || s.samples > kMaxPrecisionSamples) {
-    throw InvalidArgument(fmt::format("samples must be between 1 and {} (got {})", kMaxPrecisionSamples, s.samples));
+    throw InvalidArgument(error_msg("samples must be between {0} and {1} (got {2})", 1, kMaxPrecisionSamples, s.samples));
   }
   if (!std::isfinite(s.distance) || s.distance < 0 || s.distance > 1e6 || s.distance != std::floor(s.distance)) {
-    throw InvalidArgument(fmt::format("distance n − m must be an integer between 0 and 1000000 (got {})", s.distance));
+    throw InvalidArgument(error_msg("distance n − m must be an integer between {0} and {1} (got {2})", 0, 1000000, s.distance));
   }
 }
 
@@ -213,7 +213,7 @@ CurveErrors curve_errors(const PrecisionSettings& s, const CurveSpec& spec, cons
 void check_positions(const Eigen::VectorXd& positions) {
   for (double m : positions) {
     if (!(m >= 0 && m <= kMaxPrecisionPosition)) {
-      throw InvalidArgument(fmt::format("positions must be between 0 and {} (got {})", format_number(kMaxPrecisionPosition), m));
+      throw InvalidArgument(error_msg("{0} must be between {1} and {2} (got {3})", "positions", 0, format_number(kMaxPrecisionPosition), m));
     }
   }
 }
@@ -269,7 +269,7 @@ std::optional<double> angle_crossing(const PrecisionSettings& s, const CurveSpec
                                      double max_position) {
   check_precision_settings(s);
   if (!(threshold > 0) || !std::isfinite(threshold)) {
-    throw InvalidArgument(fmt::format("threshold must be a positive number of radians (got {})", threshold));
+    throw InvalidArgument(error_msg("{0} must be a positive number of radians (got {1})", "threshold", threshold));
   }
   check_positions(Eigen::VectorXd::Constant(1, max_position));
   const Eigen::VectorXd theta = frequencies(s.dim, s.base);

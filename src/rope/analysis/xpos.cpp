@@ -23,11 +23,10 @@ Eigen::VectorXd xpos_zeta(int d) {
 
 Eigen::VectorXd xpos_scale(int d, double n, double scale_base, XposRole role) {
   if (!(scale_base > 0) || !std::isfinite(scale_base)) {
-    throw InvalidArgument(fmt::format("the xPos scale base s must be a finite number > 0 (got {:g})", scale_base));
+    throw InvalidArgument(error_msg("the xPos scale base s must be a finite number > 0 (got {0})", fmt::format("{:g}", scale_base)));
   }
   if (!(std::abs(n) / scale_base <= kMaxXposPower)) {
-    throw InvalidArgument(fmt::format("xPos: |position|/s = {:g} is over {:g} (ζ_0^(n/s) would leave the range of float64 numbers kept to full precision)",
-                                      std::abs(n) / scale_base, kMaxXposPower));
+    throw InvalidArgument(error_msg("xPos: |position|/s = {0} is over {1} (ζ_0^(n/s) would leave the range of float64 numbers kept to full precision)", fmt::format("{:g}", std::abs(n) / scale_base), fmt::format("{:g}", kMaxXposPower)));
   }
   const double power = (role == XposRole::Query ? n : -n) / scale_base;  // (X2)
   Eigen::VectorXd zeta = xpos_zeta(d);
@@ -85,15 +84,16 @@ XposDecay xpos_decay(const Eigen::VectorXd& theta, double scale_base, const Eige
 
 XposIdentities verify_xpos(const Eigen::VectorXd& theta, Layout layout, double scale_base, long trials, double max_position,
                            std::uint64_t seed) {
-  if (trials < 1) throw InvalidArgument(fmt::format("trials must be >= 1 (got {})", trials));
+  if (trials < 1) throw InvalidArgument(error_msg("{0} must be >= {1} (got {2})", "trials", 1, trials));
   if (!(max_position >= 1 && max_position <= kMaxVerifyPosition)) {
-    throw InvalidArgument(fmt::format("max position must be between 1 and {:g}", kMaxVerifyPosition));
+    throw InvalidArgument(error_msg("max position must be between 1 and {0}", fmt::format("{:g}", kMaxVerifyPosition)));
   }
   (void)xpos_scale(2, 0.0, scale_base, XposRole::Query);  // throws for a bad s
   if (!(2 * max_position / scale_base <= kMaxXposPower)) {
-    throw InvalidArgument(fmt::format("{}: 2·max-position/s = {:g} is over {:g}: ζ^(n/s) would leave the range of float64 numbers kept "
-                                      "to full precision; raise {} or lower {}",
-                                      option_name("xpos"), 2 * max_position / scale_base, kMaxXposPower,
+    throw InvalidArgument(error_msg("{0}: 2·max-position/s = {1} is over {2}: ζ^(n/s) would leave the range of float64 numbers "
+                                      "kept to full precision; raise {3} or lower {4}",
+                                      option_name("xpos"), fmt::format("{:g}", 2 * max_position / scale_base),
+                                      fmt::format("{:g}", kMaxXposPower),
                                       option_name("xpos_scale_base"), option_name("max_position")));
   }
   const int d = static_cast<int>(2 * theta.size());

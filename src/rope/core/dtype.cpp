@@ -62,8 +62,7 @@ double round_to(DType type, double x) {
 
 PositionMerges position_merges(DType type, double max_position, int groups) {
   if (!(max_position >= 0 && max_position <= 16777216.0) || max_position != std::floor(max_position)) {
-    throw InvalidArgument(fmt::format("position merges: max position must be an integer between 0 and 16777216 (got {})",
-                                      max_position));
+    throw InvalidArgument(error_msg("{0} must be an integer between {1} and {2} (got {3})", "position merges: max position", 0, 16777216, max_position));
   }
   PositionMerges r;
   r.type = type;

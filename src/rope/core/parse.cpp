@@ -123,28 +123,56 @@ long parse_integer(std::string_view text, std::string_view what) {
   return value;
 }
 
-double parse_real(std::string_view text, std::string_view what) {
+namespace {
+
+enum class RealFault { None, Range, Syntax, NotFinite };
+
+/// The number of `text`, or what is wrong with it (the messages name the value by their own key).
+RealFault read_real(std::string_view text, double& value) {
   const char* first = text.data();
   const char* last = text.data() + text.size();
   if (first != last && *first == '+') ++first;
   if (first != text.data() && first != last && *first == '-') first = last;  // "+-1": one sign at most
-  double value = 0.0;
+  value = 0.0;
   const auto [end, ec] = from_chars_double(first, last, value);
-  if (ec == std::errc::result_out_of_range) {
-    throw InvalidArgument(error_msg("{0} is out of the range of a double (got {1})", what, shown(text)));
+  if (ec == std::errc::result_out_of_range) return RealFault::Range;
+  if (ec != std::errc() || end != last) return RealFault::Syntax;
+  if (!std::isfinite(value)) return RealFault::NotFinite;
+  return RealFault::None;
+}
+
+/// Item `index` (from 1) of the list `what`: parse_real's rules, its messages naming the item.
+double parse_list_item(std::string_view text, std::string_view what, std::size_t index) {
+  double value = 0.0;
+  switch (read_real(text, value)) {
+    case RealFault::None: return value;
+    case RealFault::Range:
+      throw InvalidArgument(error_msg("{0} item {1} is out of the range of a double (got {2})", what, index, shown(text)));
+    case RealFault::Syntax:
+      throw InvalidArgument(error_msg("{0} item {1} must be a decimal number (got {2})", what, index, shown(text)));
+    case RealFault::NotFinite: break;
   }
-  if (ec != std::errc() || end != last) {
-    throw InvalidArgument(error_msg("{0} must be a decimal number (got {1})", what, shown(text)));
+  throw InvalidArgument(error_msg("{0} item {1} must be a finite number (got {2})", what, index, shown(text)));
+}
+
+}  // namespace
+
+double parse_real(std::string_view text, std::string_view what) {
+  double value = 0.0;
+  switch (read_real(text, value)) {
+    case RealFault::None: return value;
+    case RealFault::Range:
+      throw InvalidArgument(error_msg("{0} is out of the range of a double (got {1})", what, shown(text)));
+    case RealFault::Syntax:
+      throw InvalidArgument(error_msg("{0} must be a decimal number (got {1})", what, shown(text)));
+    case RealFault::NotFinite: break;
   }
-  if (!std::isfinite(value)) {
-    throw InvalidArgument(error_msg("{0} must be a finite number (got {1})", what, shown(text)));
-  }
-  return value;
+  throw InvalidArgument(error_msg("{0} must be a finite number (got {1})", what, shown(text)));
 }
 
 std::vector<double> parse_real_list(std::string_view text, std::string_view what) {
   if (trim(text).empty()) {
-    throw InvalidArgument(fmt::format("{} must be a comma-separated list of numbers (got '')", what));
+    throw InvalidArgument(error_msg("{0} must be a comma-separated list of numbers (got '{1}')", what, ""));
   }
   std::vector<double> values;
   std::size_t start = 0;
@@ -154,11 +182,9 @@ std::vector<double> parse_real_list(std::string_view text, std::string_view what
     if (values.size() == kMaxListItems) {
       throw InvalidArgument(error_msg("{0} has more than {1} items", what, kMaxListItems));
     }
-    const std::string item_name = fmt::format("{} item {}", what, values.size() + 1);
-    if (item.empty()) {
-      throw InvalidArgument(error_msg("{0} is empty (in {1})", item_name, shown(text)));
-    }
-    values.push_back(parse_real(item, item_name));
+    const std::size_t index = values.size() + 1;
+    if (item.empty()) throw InvalidArgument(error_msg("{0} item {1} is empty (in {2})", what, index, shown(text)));
+    values.push_back(parse_list_item(item, what, index));
     if (comma == std::string_view::npos) break;
     start = comma + 1;
   }

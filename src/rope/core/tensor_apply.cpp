@@ -16,7 +16,7 @@ namespace {
 void check_table_request(const Eigen::VectorXd& theta, long positions) {
   if (theta.size() < 1) throw InvalidArgument(error_msg("a cos/sin table needs at least one frequency"));
   if (positions < 1 || positions > (1L << 31)) {
-    throw InvalidArgument(fmt::format("table positions must be between 1 and 2^31 (got {})", positions));
+    throw InvalidArgument(error_msg("{0} positions must be between {1} and {2} (got {3})", "table", 1, "2^31", positions));
   }
 }
 

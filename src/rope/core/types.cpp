@@ -20,14 +20,13 @@ Layout parse_layout(std::string_view text) {
 
 void check_dimension(int d, int max_dim, std::string_view what) {
   if (d < 2 || d % 2 != 0 || d > max_dim) {
-    throw InvalidArgument(
-        fmt::format("{} must be even and between 2 and {} (got {})", what, max_dim, d));
+    throw InvalidArgument(error_msg("{0} must be even and between {1} and {2} (got {3})", what, 2, max_dim, d));
   }
 }
 
 void check_base(double base) {
   if (!std::isfinite(base) || !(base > 1.0)) {
-    throw InvalidArgument(fmt::format("base must be a finite number > 1 (got {})", base));
+    throw InvalidArgument(error_msg("base must be a finite number > {0} (got {1})", 1, base));
   }
 }
 
@@ -46,10 +45,7 @@ void check_position_resolvable(double position, int d, std::string_view what) {
   check_position(position, what);
   const double limit = max_resolvable_position(d);
   if (std::abs(position) >= limit) {
-    throw InvalidArgument(fmt::format(
-        "{} = {:g} is beyond what float64 resolves at d = {}: |position| must be below {:.3g}, where the tolerance κ·ε·(d + |m|) "
-        "of (M13) reaches 1 and m·θ has no correct digit left",
-        what, position, d, limit));
+    throw InvalidArgument(error_msg("{0} = {1} is beyond what {2} resolves at d = {3}: |position| must be below {4}, where the tolerance κ·ε·(d + |m|) of ({5}) reaches {6} and m·θ has no correct digit left", what, fmt::format("{:g}", position), "float64", d, fmt::format("{:.3g}", limit), "M13", 1));
   }
 }
 

@@ -176,13 +176,13 @@ StagedOutputs::StagedOutputs() = default;
 StagedOutputs::~StagedOutputs() = default;
 
 void StagedOutputs::fail(std::size_t i, int err) const {
-  throw IoError(fmt::format("cannot write '{}': {}", staged_.at(i)->target, std::strerror(err)));
+  throw IoError(error_msg("cannot write '{0}': {1}", staged_.at(i)->target, std::strerror(err)));
 }
 
 std::size_t StagedOutputs::add(const std::string& target, bool for_program) {
-  if (target.empty()) throw IoError("cannot write '': the output path is empty");
+  if (target.empty()) throw IoError(error_msg("cannot write '{0}': {1}", "", "the output path is empty"));
   const auto fail_here = [&](int err) {
-    throw IoError(fmt::format("cannot write '{}': {}", target, std::strerror(err)));
+    throw IoError(error_msg("cannot write '{0}': {1}", target, std::strerror(err)));
   };
   struct stat st {};
   const bool exists = ::stat(target.c_str(), &st) == 0;

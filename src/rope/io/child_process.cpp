@@ -121,17 +121,17 @@ ChildResult run_child(std::vector<std::string> argv, Capture capture, double tim
   }
   int fds[2];
   if (::pipe2(fds, O_CLOEXEC) != 0) {
-    throw IoError(fmt::format("cannot run '{}': pipe: {}", argv[0], std::strerror(errno)));
+    throw IoError(error_msg("cannot run '{0}': {1}", argv[0], fmt::format("pipe: {}", std::strerror(errno))));
   }
   Fd read_end(fds[0]);
   Fd write_end(fds[1]);
   if (::pipe2(fds, O_CLOEXEC) != 0) {
-    throw IoError(fmt::format("cannot run '{}': pipe: {}", argv[0], std::strerror(errno)));
+    throw IoError(error_msg("cannot run '{0}': {1}", argv[0], fmt::format("pipe: {}", std::strerror(errno))));
   }
   Fd report_read(fds[0]);
   Fd report_write(fds[1]);
   Fd devnull(::open("/dev/null", O_RDWR | O_CLOEXEC));
-  if (devnull.get() < 0) throw IoError(fmt::format("cannot run '{}': /dev/null: {}", argv[0], std::strerror(errno)));
+  if (devnull.get() < 0) throw IoError(error_msg("cannot run '{0}': {1}", argv[0], fmt::format("/dev/null: {}", std::strerror(errno))));
 
   std::vector<char*> args;
   for (std::string& a : argv) args.push_back(a.data());
@@ -198,7 +198,7 @@ ChildResult run_child(std::vector<std::string> argv, Capture capture, double tim
     const pid_t done = ::waitpid(pid, &result.status, WNOHANG);
     if (done == pid) break;
     if (done < 0 && errno != EINTR) {
-      throw IoError(fmt::format("cannot wait for '{}': {}", argv[0], std::strerror(errno)));
+      throw IoError(error_msg("cannot wait for '{0}': {1}", argv[0], std::strerror(errno)));
     }
     const auto now = std::chrono::steady_clock::now();
     if (now >= deadline) {

@@ -48,7 +48,7 @@ class Parser {
 
  private:
   [[noreturn]] void fail(std::uint64_t at, const std::string& rule) const {
-    throw InvalidArgument(fmt::format("{}: offset {}: {}", f_.name, at, rule));
+    throw InvalidArgument(error_msg("{0}: offset {1}: {2}", f_.name, at, rule));
   }
   std::uint64_t left() const { return size_ - pos_; }
   void need(std::uint64_t n, const char* what) const {

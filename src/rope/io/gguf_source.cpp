@@ -31,7 +31,7 @@ class MemorySource final : public GgufSource {
 class FileSource final : public GgufSource {
  public:
   FileSource(const std::string& path, std::uint64_t size) : path_(path), size_(size), in_(path, std::ios::binary) {
-    if (!in_) throw IoError(fmt::format("cannot read '{}': {}", path, std::strerror(errno)));
+    if (!in_) throw IoError(error_msg("cannot read '{0}': {1}", path, std::strerror(errno)));
   }
   std::uint64_t size() const override { return size_; }
   void read(std::uint64_t offset, void* dst, std::size_t n) override {
@@ -78,8 +78,8 @@ GgufFile parse_gguf(std::string_view bytes, const std::string& name, const std::
 
 GgufFile read_gguf(const std::string& path, const std::vector<std::string>& read_tensors) {
   struct stat st {};
-  if (::stat(path.c_str(), &st) != 0) throw IoError(fmt::format("cannot read '{}': {}", path, std::strerror(errno)));
-  if (!S_ISREG(st.st_mode)) throw IoError(fmt::format("cannot read '{}': not a regular file", path));
+  if (::stat(path.c_str(), &st) != 0) throw IoError(error_msg("cannot read '{0}': {1}", path, std::strerror(errno)));
+  if (!S_ISREG(st.st_mode)) throw IoError(error_msg("cannot read '{0}': {1}", path, "not a regular file"));
   FileSource source(path, static_cast<std::uint64_t>(st.st_size));
   return parse_gguf(source, path, read_tensors);
 }

@@ -27,7 +27,7 @@ class HeaderParser {
       : text_(text), offset_(offset), name_(name), max_elements_(max_elements) {}
 
   [[noreturn]] void fail(const std::string& rule) const {
-    throw InvalidArgument(fmt::format("{}: header at byte {}: {}", name_, offset_ + pos_, rule));
+    throw InvalidArgument(error_msg("{0}: header at byte {1}: {2}", name_, offset_ + pos_, rule));
   }
   void skip_space() {
     while (pos_ < text_.size() && (text_[pos_] == ' ' || text_[pos_] == '\t' || text_[pos_] == '\n')) ++pos_;

@@ -20,7 +20,7 @@ class PoParser {
 
   std::vector<PoEntry> run() {
     if (text_.size() > kMaxPoBytes) {
-      throw InvalidArgument(fmt::format("{}: a catalog must be at most {} bytes (got {})", name_, kMaxPoBytes, text_.size()));
+      throw InvalidArgument(error_msg("{0}: a catalog must be at most {1} bytes (got {2})", name_, kMaxPoBytes, text_.size()));
     }
     if (text_.substr(0, 3) == "\xEF\xBB\xBF") text_.remove_prefix(3);
     std::size_t start = 0;

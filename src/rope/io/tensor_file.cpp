@@ -186,7 +186,7 @@ TensorData read_tensor_file(const std::string& path, const TensorReadOptions& op
   if (path.empty()) throw InvalidArgument(error_msg("tensor file name is empty"));
   const BoundedRead file = read_file_bounded(path, kMaxTensorFileBytes);
   const std::string name = escape_for_message(path);
-  if (file.error != 0) throw IoError(fmt::format("cannot read tensor file '{}': {}", name, file.reason()));
+  if (file.error != 0) throw IoError(error_msg("cannot read tensor file '{0}': {1}", name, file.reason()));
   if (file.text.size() > kMaxTensorFileBytes) {
     throw InvalidArgument(error_msg("{0}: larger than the {1}-byte limit for a tensor file", name, kMaxTensorFileBytes));
   }

@@ -88,11 +88,11 @@ TensorStream TensorStream::open(const std::string& path, const TensorReadOptions
   TensorStream s;
   s.name_ = escape_for_message(path);
   s.fd_ = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-  if (s.fd_ < 0) throw IoError(fmt::format("cannot read tensor file '{}': {}", s.name_, std::strerror(errno)));
+  if (s.fd_ < 0) throw IoError(error_msg("cannot read tensor file '{0}': {1}", s.name_, std::strerror(errno)));
   struct stat st {};
-  if (::fstat(s.fd_, &st) != 0) throw IoError(fmt::format("cannot read tensor file '{}': {}", s.name_, std::strerror(errno)));
+  if (::fstat(s.fd_, &st) != 0) throw IoError(error_msg("cannot read tensor file '{0}': {1}", s.name_, std::strerror(errno)));
   if (!S_ISREG(st.st_mode)) {
-    throw IoError(fmt::format("cannot read tensor file '{}': not a regular file (a FIFO, device or socket is not read)", s.name_));
+    throw IoError(error_msg("cannot read tensor file '{0}': {1}", s.name_, "not a regular file (a FIFO, device or socket is not read)"));
   }
   const auto size = static_cast<std::uint64_t>(st.st_size);
   // The first bytes, then all a header may take (1 MiB) only when the header the first bytes announce is longer.
@@ -103,7 +103,7 @@ TensorStream TensorStream::open(const std::string& path, const TensorReadOptions
     head.resize(most);
     got = pread_full(s.fd_, head.data(), head.size(), 0);
   }
-  if (got < 0) throw IoError(fmt::format("cannot read tensor file '{}': {}", s.name_, std::strerror(errno)));
+  if (got < 0) throw IoError(error_msg("cannot read tensor file '{0}': {1}", s.name_, std::strerror(errno)));
   head.resize(static_cast<std::size_t>(got));
   const std::string_view bytes(reinterpret_cast<const char*>(head.data()), head.size());
   const TensorFormat format = detect_tensor_format(bytes, path);
@@ -146,12 +146,12 @@ TensorStream::~TensorStream() {
 
 void TensorStream::read_raw(long first, long count, unsigned char* raw) const {
   if (first < 0 || count < 0 || first + count > header_.count) {
-    throw InvalidArgument(fmt::format("{}: elements [{}, {}) outside the tensor's {}", name_, first, first + count, header_.count));
+    throw InvalidArgument(error_msg("{0}: elements [{1}, {2}) outside the tensor's {3}", name_, first, first + count, header_.count));
   }
   const std::uint64_t at = header_.data_offset + static_cast<std::uint64_t>(first) * static_cast<std::uint64_t>(header_.bytes);
   const std::size_t n = static_cast<std::size_t>(count) * static_cast<std::size_t>(header_.bytes);
   const long long got = pread_full(fd_, raw, n, at);
-  if (got < 0) throw IoError(fmt::format("cannot read tensor file '{}' at byte {}: {}", name_, at, std::strerror(errno)));
+  if (got < 0) throw IoError(error_msg("cannot read tensor file '{0}' at byte {1}: {2}", name_, at, std::strerror(errno)));
   if (static_cast<std::size_t>(got) < n) {
     // Where the file ends now: a read that starts beyond the new end (another thread's block) gets nothing.
     std::uint64_t end = at + static_cast<std::uint64_t>(got);

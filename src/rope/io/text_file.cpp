@@ -62,7 +62,7 @@ BoundedRead read_file_bounded(const std::string& path, std::size_t max_bytes) {
 
 std::string read_text_file(const std::string& path, std::string_view what, std::size_t max_bytes) {
   const auto fail = [&](int err) {
-    throw IoError(fmt::format("cannot read {} '{}': {}", what, path, BoundedRead{{}, err}.reason()));
+    throw IoError(error_msg("cannot read {0} '{1}': {2}", what, path, BoundedRead{{}, err}.reason()));
   };
   if (path.empty()) throw InvalidArgument(error_msg("{0} name is empty (after '@')", what));
   BoundedRead file = read_file_bounded(path, max_bytes);

@@ -83,7 +83,8 @@ int AxisMap::pairs_of(int axis) const {
 AxisMap make_axis_map(const MropeSections& source, int pairs) {
   const std::vector<int>& s = source.sections;
   if (source.order == SectionOrder::Vision) {
-    throw InvalidArgument("a 2-D vision map is built from the tower's implementation (vision_axis_map), not from sections");
+    throw InvalidArgument(
+        error_msg("a 2-D vision map is built from the tower's implementation (vision_axis_map), not from sections"));
   }
   const bool ggml = source.order == SectionOrder::GgmlMrope || source.order == SectionOrder::GgmlImrope;
   const std::size_t max_sections = ggml ? kMaxAxes : 3;
@@ -200,14 +201,14 @@ Eigen::VectorXd axis_angles(const Eigen::VectorXd& theta, const AxisMap* map, co
   const int axes = map ? map->axes : 1;
   if (p.multi() && p.count != axes) {
     throw InvalidArgument(
-        map ? (map->vision() ? fmt::format("the position {} has {} components but this vision tower reads 2 axes (h,w: the "
+        map ? (map->vision() ? error_msg("the position {0} has {1} components but this vision tower reads 2 axes (h,w: the "
                                            "patch's row and column): give 2 numbers, or one for the patch (m, m)",
                                            p.text(), p.count)
-                             : fmt::format("the position {} has {} components but this model reads {} axes ({}): give {} "
+                             : error_msg("the position {0} has {1} components but this model reads {2} axes ({3}): give {4} "
                                            "numbers, or one for a text token",
                                            p.text(), p.count, axes, map->components(), axes))
-            : fmt::format("the position {} has {} components but plain RoPE reads one: give one number, or a model "
-                          "with multimodal sections (e.g. {} qwen2-vl-7b)",
+            : error_msg("the position {0} has {1} components but plain RoPE reads one: give one number, or a model "
+                        "with multimodal sections (e.g. {2} qwen2-vl-7b)",
                           p.text(), p.count, option_name("model")));
   }
   if (map && map->pair_axis.size() != static_cast<std::size_t>(theta.size())) {
@@ -242,8 +243,7 @@ std::vector<AxisPosition> parse_axis_position_rows(std::string_view text, std::s
     // Counted before any cell is kept: a line of commas never becomes a list of millions of cells.
     const std::size_t cell_count = static_cast<std::size_t>(std::count(line.begin(), line.end(), ',')) + 1;
     if (cell_count > kMaxPositionCells) {
-      throw InvalidArgument(fmt::format("{} line {}: {} cells, more than the {} a row of positions can have", what,
-                                        line_number, cell_count, kMaxPositionCells));
+      throw InvalidArgument(error_msg("{0} line {1}: {2} cells, more than the {3} a row of positions can have", what, line_number, cell_count, kMaxPositionCells));
     }
     std::vector<std::string_view> cells;
     for (std::size_t at = 0;;) {
@@ -262,7 +262,7 @@ std::vector<AxisPosition> parse_axis_position_rows(std::string_view text, std::s
       std::string names;
       for (const char* name : {"t", "h", "w", "e"}) {
         const auto n = std::count(cells.begin(), cells.end(), std::string_view(name));
-        if (n > 1) throw InvalidArgument(fmt::format("{}: the header names the column {} {} times", where, name, n));
+        if (n > 1) throw InvalidArgument(error_msg("{0} line {1}: the header names the column {2} {3} times", what, line_number, name, n));
         for (std::size_t c = 0; c < cells.size(); ++c) {
           if (cells[c] == name) columns.push_back(c);
         }
@@ -271,33 +271,33 @@ std::vector<AxisPosition> parse_axis_position_rows(std::string_view text, std::s
       // The axes a position file can carry: M-RoPE's t,h,w (rope positions --csv), llama.cpp's four slots, or
       // a vision tower's row and column.
       if (names != "t,h,w" && names != "t,h,w,e" && names != "h,w") {
-        throw InvalidArgument(fmt::format("{}: a header needs the columns t, h, w (as {} writes them), "
-                                          "t, h, w, e (llama.cpp) or h, w (a vision tower)",
-                                          where, option_name("positions_csv")));
+        throw InvalidArgument(error_msg("{0} line {1}: a header needs the columns t, h, w (as {2} writes them), t, h, w, e "
+                                        "(llama.cpp) or h, w (a vision tower)",
+                                        what, line_number, option_name("positions_csv")));
       }
       continue;
     }
-    if (rows.size() >= max_rows) throw InvalidArgument(fmt::format("{}: more than {} positions", where, max_rows));
+    if (rows.size() >= max_rows) throw InvalidArgument(error_msg("{0} line {1}: more than {2} positions", what, line_number, max_rows));
     AxisPosition p;
     if (columns.empty()) {
       if (cells.size() > static_cast<std::size_t>(kMaxAxes)) {
-        throw InvalidArgument(fmt::format("{}: {} components: a position has 1 number, or one per axis (at most {}: t,h,w,e)",
-                                          where, cells.size(), kMaxAxes));
+        throw InvalidArgument(error_msg("{0} line {1}: {2} components: a position has 1 number, or one per axis (at most {3}: t,h,w,e)",
+                                          what, line_number, cells.size(), kMaxAxes));
       }
       p.count = static_cast<int>(cells.size());
       for (std::size_t k = 0; k < cells.size(); ++k) p.value[k] = parse_real(cells[k], where);
     } else {
       p.count = static_cast<int>(columns.size());
       if (cells.size() > header_cells) {
-        throw InvalidArgument(fmt::format("{}: {} cells, more than the header's {}", where, cells.size(), header_cells));
+        throw InvalidArgument(error_msg("{0} line {1}: {2} cells, more than the header's {3}", what, line_number, cells.size(), header_cells));
       }
       for (std::size_t k = 0; k < columns.size(); ++k) {
-        if (columns[k] >= cells.size()) throw InvalidArgument(fmt::format("{}: {} cells, fewer than the header's", where, cells.size()));
+        if (columns[k] >= cells.size()) throw InvalidArgument(error_msg("{0} line {1}: {2} cells, fewer than the header's", what, line_number, cells.size()));
         p.value[k] = parse_real(cells[columns[k]], where);
       }
     }
     if (!rows.empty() && p.count != rows.front().count) {
-      throw InvalidArgument(fmt::format("{}: {} components where the first row has {}", where, p.count, rows.front().count));
+      throw InvalidArgument(error_msg("{0} line {1}: {2} components where the first row has {3}", what, line_number, p.count, rows.front().count));
     }
     rows.push_back(p);
   }

@@ -17,7 +17,7 @@ namespace rope::detail {
 
 ModelConfig ConfigParser::parse() {
   if (!doc_.is_object()) {
-    throw InvalidArgument(fmt::format("{}: expected a JSON object at the top level, got {}", name_, doc_.type_name()));
+    throw InvalidArgument(error_msg("{0}: expected a JSON object at the top level, got {1}", name_, doc_.type_name()));
   }
   select_text_config();
   select_scaling_dict();

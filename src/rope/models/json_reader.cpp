@@ -62,7 +62,8 @@ json parse_dom(std::string_view text, const std::string& name) {
         if (!f.keys.insert(key).second) {
           f.key.clear();
           const std::string where = path_of(stack);
-          throw InvalidArgument(fmt::format("{}: {}duplicate key '{}'", name, where.empty() ? "" : where + ": ", key));
+          throw InvalidArgument(where.empty() ? error_msg("{0}: duplicate key '{1}'", name, key)
+                                            : error_msg("{0}: {1}: duplicate key '{2}'", name, where, key));
         }
         f.key = std::move(key);
         break;
@@ -86,9 +87,9 @@ json parse_dom(std::string_view text, const std::string& name) {
     std::string reason = at == std::string::npos ? what : what.substr(at + std::strlen("parse error"));
     if (!reason.empty() && reason.front() == ':') reason.erase(0, 1);
     while (!reason.empty() && reason.front() == ' ') reason.erase(0, 1);
-    throw InvalidArgument(fmt::format("{}: not valid JSON: {}", name, reason));
+    throw InvalidArgument(error_msg("{0}: not valid JSON: {1}", name, reason));
   } catch (const json::exception& e) {
-    throw InvalidArgument(fmt::format("{}: not valid JSON: {}", name, e.what()));
+    throw InvalidArgument(error_msg("{0}: not valid JSON: {1}", name, e.what()));
   }
 }
 

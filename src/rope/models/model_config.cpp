@@ -39,11 +39,11 @@ Message softmax_scale_note(const SoftmaxScale& s) {
 }
 
 ModelConfig read_model_config(const std::string& path) {
-  if (path.empty()) throw IoError("cannot read '': the config path is empty");
+  if (path.empty()) throw IoError(error_msg("cannot read '{0}': {1}", "", "the config path is empty"));
   // The read stops one buffer past the limit, so /dev/zero or a huge file cannot exhaust memory;
   // parse_model_config refuses a text over the limit.
   const BoundedRead file = read_file_bounded(path, kMaxConfigBytes);
-  if (file.error != 0) throw IoError(fmt::format("cannot read '{}': {}", path, file.reason()));
+  if (file.error != 0) throw IoError(error_msg("cannot read '{0}': {1}", path, file.reason()));
   return parse_model_config(file.text, path);
 }
 
@@ -94,9 +94,9 @@ SequencePositions sequence_positions_of(const ModelConfig& model) {
 ModelConfig select_vision_tower(const ModelConfig& model) {
   if (!model.vision_tower) {
     throw InvalidArgument(model.vision_error.empty()
-                              ? fmt::format("{} vision: {} has no vision_config (a vision-language model's config has one)",
-                                            option_name("tower"), model.name)
-                              : fmt::format("{} vision: {}", option_name("tower"), model.vision_error));
+                              ? error_msg("{0} vision: {1} has no vision_config (a vision-language model's config has one)",
+                                          option_name("tower"), model.name)
+                              : error_msg("{0} vision: {1}", option_name("tower"), model.vision_error));
   }
   const VisionTowerConfig& t = *model.vision_tower;
   ModelConfig m = vision_model(t.kind, t.head_dim, t.base);

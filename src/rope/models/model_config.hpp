@@ -207,6 +207,7 @@ SequencePositions sequence_positions_of(const ModelConfig& model);
 /// The same of a model named `name`, of model_type `model_type` (a resolved model's: resolve.hpp).
 SequencePositions sequence_positions_of(const ModelExtras& model, const std::string& name, const std::string& model_type);
 
+
 /// A 2-D vision RoPE from the command line (--vision KIND with --dim and --base).
 ModelConfig vision_model(VisionRope kind, int head_dim, double base);
 

@@ -60,7 +60,7 @@ std::array<long, 3> parse_grid(std::string_view text, std::string_view what) {
     }
     const long v = parse_integer(part, what);
     if (v < 1 || v > kMaxGridSide) {
-      throw InvalidArgument(fmt::format("{}: every side of the grid must be between 1 and {} (got {})", what, kMaxGridSide, v));
+      throw InvalidArgument(error_msg("{0} must be between {1} and {2} (got {3})", fmt::format("{}: every side of the grid", what), 1, kMaxGridSide, v));
     }
     grid[k] = v;
     start = x + 1;
@@ -69,7 +69,7 @@ std::array<long, 3> parse_grid(std::string_view text, std::string_view what) {
 }
 
 std::vector<TokenPosition> rope_index(const std::vector<Segment>& segments, const PositionRules& rules) {
-  if (segments.empty()) throw InvalidArgument(fmt::format("the sequence is empty: give {} N, {} TxHxW or {} TxHxW", option_name("text"),
+  if (segments.empty()) throw InvalidArgument(error_msg("the sequence is empty: give {0} N, {1} TxHxW or {2} TxHxW", option_name("text"),
                                                        option_name("image"), option_name("video")));
   const long m = rules.spatial_merge_size;
   if (m < 1 || m > kMaxMergeSize) {
@@ -95,16 +95,17 @@ std::vector<TokenPosition> rope_index(const std::vector<Segment>& segments, cons
     } else {
       for (std::size_t k = 1; k < 3; ++k) {
         if (s.grid[k] % m != 0) {
-          throw InvalidArgument(fmt::format("{} grid {}x{}x{}: {} {} is not divisible by the spatial merge size {}",
-                                            to_string(s.kind), s.grid[0], s.grid[1], s.grid[2], k == 1 ? "height" : "width",
-                                            s.grid[k], m));
+          throw InvalidArgument(
+              k == 1 ? error_msg("{0} grid {1}x{2}x{3}: height {4} is not divisible by the spatial merge size {5}",
+                                 to_string(s.kind), s.grid[0], s.grid[1], s.grid[2], s.grid[k], m)
+                     : error_msg("{0} grid {1}x{2}x{3}: width {4} is not divisible by the spatial merge size {5}",
+                                 to_string(s.kind), s.grid[0], s.grid[1], s.grid[2], s.grid[k], m));
         }
       }
       total += static_cast<double>(s.grid[0]) * static_cast<double>(s.grid[1] / m) * static_cast<double>(s.grid[2] / m);
     }
     if (total > static_cast<double>(kMaxSequenceTokens)) {
-      throw InvalidArgument(fmt::format("the sequence has {:.0f} tokens up to its segment {}, more than the limit of {}", total,
-                                        &s - segments.data() + 1, kMaxSequenceTokens));
+      throw InvalidArgument(error_msg("the sequence has {0} tokens up to its segment {1}, more than the limit of {2}", fmt::format("{:.0f}", total), &s - segments.data() + 1, kMaxSequenceTokens));
     }
   }
   std::vector<TokenPosition> out;

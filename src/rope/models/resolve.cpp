@@ -18,6 +18,15 @@
 
 namespace rope {
 
+std::optional<ModelConfig> load_source(const ModelSource& source) {
+  if (!source.file.empty() && !source.preset.empty()) {
+    throw InvalidArgument(error_msg("give {0} FILE or {1} NAME, not both", option_name("config"), option_name("model")));
+  }
+  if (!source.preset.empty()) return load_preset(source.preset);
+  if (!source.file.empty()) return read_model_file(source.file);  // config.json, or GGUF by its magic (gguf_config.hpp)
+  return std::nullopt;
+}
+
 std::string RopeOverrides::first_scaling_setting() const {
   const std::pair<bool, const char*> given[] = {
       {!scaling.empty(), "scaling"}, {factor.has_value(), "factor"},
@@ -41,12 +50,12 @@ namespace {
 /// (docs/multi-axis.md §6).
 void select_tower(const RopeOverrides& o, bool from_file, ModelConfig& m, int dim, double base) {
   if (o.tower != Tower::Default && !from_file) {
-    throw InvalidArgument(fmt::format("{} needs {} or {} (a vision-language model's config)", option_name("tower"),
-                                      option_name("model"), option_name("config")));
+    throw InvalidArgument(error_msg("{0} needs {1} or {2} (a vision-language model's config)", option_name("tower"),
+                                    option_name("model"), option_name("config")));
   }
   if (!o.vision.empty()) {
     if (from_file) {
-      throw InvalidArgument(fmt::format("{} builds a 2-D vision RoPE from {} and {}; for the vision tower of {} or {} give {} "
+      throw InvalidArgument(error_msg("{0} builds a 2-D vision RoPE from {1} and {2}; for the vision tower of {3} or {4} give {5} "
                                         "vision",
                                         option_name("vision"), option_name("dim"), option_name("base"), option_name("model"),
                                         option_name("config"), option_name("tower")));
@@ -55,7 +64,7 @@ void select_tower(const RopeOverrides& o, bool from_file, ModelConfig& m, int di
     m.name = kNoModelName;
     m.origin.push_back(msg("vision RoPE: {0} ({1} on the command line)", o.vision, option_name("vision")));
   } else if (o.tower == Tower::Text && m.vision_only) {
-    throw InvalidArgument(fmt::format("{} text: {} is the config of a vision tower (model_type {}), it has no language model",
+    throw InvalidArgument(error_msg("{0} text: {1} is the config of a vision tower (model_type {2}), it has no language model",
                                       option_name("tower"), m.name,
                                       m.vision_tower ? m.vision_tower->model_type : m.model_type));
   } else if (o.tower == Tower::Vision || (o.tower == Tower::Default && m.vision_only)) {
@@ -171,14 +180,9 @@ void apply_overrides(const RopeOverrides& o, ModelConfig& m) {
 
 /// The model of the source alone: a preset, a file, or plain RoPE of the overrides' head dimension and base.
 ModelConfig load_model(const ModelSource& source, const RopeOverrides& o) {
-  if (!source.file.empty() && !source.preset.empty()) {
-    throw InvalidArgument(error_msg("give {0} FILE or {1} NAME, not both", option_name("config"), option_name("model")));
-  }
   ModelConfig m;
-  if (!source.preset.empty()) {
-    m = load_preset(source.preset);
-  } else if (!source.file.empty()) {
-    m = read_model_file(source.file);  // config.json, or GGUF by its magic (gguf_config.hpp)
+  if (std::optional<ModelConfig> loaded = load_source(source)) {
+    m = std::move(*loaded);
   } else {
     m.name = kNoModelName;
     m.rope.head_dim = o.head_dim.value_or(o.default_head_dim);
@@ -281,6 +285,25 @@ SequencePositions sequence_positions_of(const ModelRope& r) {
 
 std::optional<Message> patch_outside_grid(const ModelRope& r, const AxisPosition& p) {
   return patch_outside_grid(r.model, r.spec.name, p);
+}
+
+SequencePositions sequence_positions_for(const ModelRope& model, bool has_video, bool tokens_per_second_given) {
+  SequencePositions s = sequence_positions_of(model);
+  if (tokens_per_second_given && !s.rules.tokens_per_second) {
+    throw InvalidArgument(
+        s.frames_with_timestamps
+            ? error_msg("{0}: {1} ({2}) has no time scaling: its video time index is a timestamp text before each frame",
+                        option_name("tokens_per_second"), model.spec.name, s.family)
+            : error_msg("{0}: {1} ({2}) has no time scaling: its video time index is the frame index",
+                        option_name("tokens_per_second"), model.spec.name, s.family));
+  }
+  if (has_video && s.frames_with_timestamps) {
+    throw InvalidArgument(error_msg("{0}: {1} ({2}) splits a video into its frames, each its own 1xHxW block after a timestamp "
+                                    "text (get_rope_index): give each frame as {3} 1xHxW and its timestamp's tokens as {4} "
+                                    "before it",
+                                    option_name("video"), model.spec.name, s.family, option_name("image"), option_name("text")));
+  }
+  return s;
 }
 
 }  // namespace rope

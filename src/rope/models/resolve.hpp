@@ -40,6 +40,10 @@ struct ModelSource {
   bool any() const { return !preset.empty() || !file.empty(); }
 };
 
+/// The model of a preset or of a file (config.json, or GGUF by its magic), nullopt for neither.
+/// @throws InvalidArgument for both: the rule between the two settings (option_name names them).
+std::optional<ModelConfig> load_source(const ModelSource& source);
+
 /// Which RoPE of a vision-language model: the default (the language model's; a vision tower's own
 /// config is its tower), the language model's, or the vision tower's.
 enum class Tower { Default, Text, Vision };
@@ -112,5 +116,11 @@ ModelConfig resolve_model(const ModelSource& source, const RopeOverrides& overri
 /// resolve_model, then the spec (make_spec, with the overrides' layout imposed by override_layout) and the
 /// frequencies, computed once.
 ModelRope resolve_model_rope(const ModelSource& source, const RopeOverrides& overrides);
+
+/// The model's rules for a sequence with or without a video, the rules between the request and the model
+/// checked here for every front end (settings named by option_name): a tokens_per_second given for a model
+/// without time scaling, and a video for a model that splits it into frames after timestamps (Qwen3-VL).
+/// @throws InvalidArgument naming the setting and the model.
+SequencePositions sequence_positions_for(const ModelRope& model, bool has_video, bool tokens_per_second_given);
 
 }  // namespace rope

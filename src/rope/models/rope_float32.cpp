@@ -22,7 +22,7 @@ namespace {
 /// conversion would be undefined here, and inf in PyTorch).
 float f32(double x, const char* what) {
   if (!std::isfinite(x) || std::abs(x) > static_cast<double>(std::numeric_limits<float>::max())) {
-    throw InvalidArgument(fmt::format("{}: {} {} is beyond float32's range", option_name("float32"), what, x));
+    throw InvalidArgument(error_msg("{0}: {1} {2} is beyond float32's range", option_name("float32"), what, x));
   }
   return static_cast<float>(x);
 }
@@ -117,7 +117,7 @@ Eigen::VectorXf inv_freq_float32(const RopeSpec& s) {
     case ScalingType::LongRope: return longrope(d, base, s.config, p);
     case ScalingType::Proportional: break;
   }
-  throw InvalidArgument(fmt::format("{}: rope_type {} has no float32 computation in rope (default, linear, dynamic, "
+  throw InvalidArgument(error_msg("{0}: rope_type {1} has no float32 computation in rope (default, linear, dynamic, "
                                     "llama3, yarn and longrope have)",
                                     option_name("float32"), to_string(s.config.type)));
 }
@@ -126,7 +126,7 @@ float float32_position(double m) {
   const bool in_range = std::isfinite(m) && std::abs(m) <= static_cast<double>(std::numeric_limits<float>::max());
   const float f = in_range ? static_cast<float>(m) : 0.0f;
   if (!in_range || static_cast<double>(f) != m) {
-    throw InvalidArgument(fmt::format("{}: position {} is not a float32 value (HF turns its integer position_ids into "
+    throw InvalidArgument(error_msg("{0}: position {1} is not a float32 value (HF turns its integer position_ids into "
                                       "float32, exact up to 2^24 = 16777216)",
                                       option_name("float32"), m));
   }

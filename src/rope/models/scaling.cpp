@@ -92,7 +92,7 @@ std::string_view to_string(Band band) {
 
 int RopeConfig::rotary_dim() const {
   if (head_dim < 2 || head_dim > kMaxDim) {
-    throw InvalidArgument(fmt::format("head_dim must be between 2 and {} (got {})", kMaxDim, head_dim));
+    throw InvalidArgument(error_msg("{0} must be between {1} and {2} (got {3})", "head_dim", 2, kMaxDim, head_dim));
   }
   if (!std::isfinite(partial_rotary_factor) || !(partial_rotary_factor > 0.0) || partial_rotary_factor > 1.0) {
     throw InvalidArgument(error_msg("partial_rotary_factor must be in (0, 1] (got {0})", partial_rotary_factor));
@@ -110,13 +110,12 @@ RopeParameters rope_parameters(const RopeConfig& config) {
   const RopeConfig& c = config;
   check_base(c.base);
   if (c.max_position_embeddings && *c.max_position_embeddings < 1) {
-    throw InvalidArgument(fmt::format("max_position_embeddings must be >= 1 (got {})", *c.max_position_embeddings));
+    throw InvalidArgument(error_msg("max_position_embeddings must be >= {0} (got {1})", 1, *c.max_position_embeddings));
   }
   if (c.original_max_position_embeddings && *c.original_max_position_embeddings < 1) {
-    throw InvalidArgument(
-        fmt::format("original_max_position_embeddings must be >= 1 (got {})", *c.original_max_position_embeddings));
+    throw InvalidArgument(error_msg("original_max_position_embeddings must be >= {0} (got {1})", 1, *c.original_max_position_embeddings));
   }
-  if (c.seq_len && *c.seq_len < 1) throw InvalidArgument(fmt::format("seq_len must be >= 1 (got {})", *c.seq_len));
+  if (c.seq_len && *c.seq_len < 1) throw InvalidArgument(error_msg("seq_len must be >= {0} (got {1})", 1, *c.seq_len));
   if (c.factor) check_finite(*c.factor, "factor");
 
   RopeParameters p;
@@ -247,7 +246,7 @@ namespace {
 void check_window(double t, double window) {
   check_position(t, "distance t");
   check_finite(window, "window w");
-  if (window < 0.0) throw InvalidArgument(fmt::format("window w must be >= 0 (got {})", window));
+  if (window < 0.0) throw InvalidArgument(error_msg("{0} must be >= {1} (got {2})", "window w", 0, window));
 }
 }  // namespace
 
@@ -259,7 +258,7 @@ double rerope_distance(double t, double window) {
 double leaky_rerope_distance(double t, double window, double k) {
   check_window(t, window);
   check_finite(k, "Leaky ReRoPE slope divisor k");
-  if (!(k >= 1.0)) throw InvalidArgument(fmt::format("Leaky ReRoPE slope divisor k must be >= 1 (got {})", k));
+  if (!(k >= 1.0)) throw InvalidArgument(error_msg("{0} must be >= {1} (got {2})", "Leaky ReRoPE slope divisor k", 1, k));
   const double a = std::abs(t);
   if (a <= window) return t;  // (S17)
   return std::copysign(window + (a - window) / k, t);

@@ -112,7 +112,7 @@ double yarn_correction_dim(double turns, int d, double base, long original_max_p
   check_dimension(d, kMaxDim, "rotary dimension d");
   check_base(base);
   if (original_max_position < 1) {
-    throw InvalidArgument(fmt::format("original_max_position_embeddings must be >= 1 (got {})", original_max_position));
+    throw InvalidArgument(error_msg("original_max_position_embeddings must be >= {0} (got {1})", 1, original_max_position));
   }
   // (S6)
   return static_cast<double>(d) * std::log(static_cast<double>(original_max_position) / (turns * kTwoPi)) /

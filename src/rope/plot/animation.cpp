@@ -20,8 +20,7 @@ void validate(const Animation& a, const Output& output, const Style& style) {
                                       kMinDelayMs, kMaxDelayMs, a.delay_ms));
   }
   if (style.width > kMaxAnimationPixels || style.height > kMaxAnimationPixels) {
-    throw InvalidArgument(fmt::format("an animation is at most {0}×{0} pixels (got {1}×{2})", kMaxAnimationPixels,
-                                      style.width, style.height));
+    throw InvalidArgument(error_msg("an animation is at most {0}×{1} pixels (got {2}×{3})", kMaxAnimationPixels, kMaxAnimationPixels, style.width, style.height));
   }
   if (output.format != Format::Gif) throw InvalidArgument(error_msg("an animation is drawn into a GIF only"));
   for (const Figure& f : a.frames) validate(f, {output}, style);

@@ -40,7 +40,7 @@ void check_color(int color, const std::string& what) {
 void check_finite(const Eigen::VectorXd& v, const std::string& what) {
   for (Eigen::Index i = 0; i < v.size(); ++i) {
     if (!std::isfinite(v[i])) {
-      throw InvalidArgument(fmt::format("{}[{}] must be finite (got {})", what, i, v[i]));
+      throw InvalidArgument(error_msg("{0} must be finite (got {1})", fmt::format("{}[{}]", what, i), v[i]));
     }
   }
 }
@@ -60,27 +60,22 @@ std::string describe(const char* kind, std::size_t i, const std::string& label) 
 
 void validate(const Figure& f, const std::vector<Output>& outputs, const Style& style) {
   if (style.width < kMinPixels || style.width > kMaxPixels) {
-    throw InvalidArgument(
-        fmt::format("figure width must be between {} and {} pixels (got {})", kMinPixels, kMaxPixels, style.width));
+    throw InvalidArgument(error_msg("{0} must be between {1} and {2} pixels (got {3})", "figure width", kMinPixels, kMaxPixels, style.width));
   }
   if (style.height < kMinPixels || style.height > kMaxPixels) {
-    throw InvalidArgument(
-        fmt::format("figure height must be between {} and {} pixels (got {})", kMinPixels, kMaxPixels, style.height));
+    throw InvalidArgument(error_msg("{0} must be between {1} and {2} pixels (got {3})", "figure height", kMinPixels, kMaxPixels, style.height));
   }
   if (style.font_size < kMinFontSize || style.font_size > kMaxFontSize) {
-    throw InvalidArgument(fmt::format("font size must be between {} and {} points (got {})", kMinFontSize, kMaxFontSize,
-                                      style.font_size));
+    throw InvalidArgument(error_msg("{0} must be between {1} and {2} (got {3})", "font size", kMinFontSize, fmt::format("{} points", kMaxFontSize), style.font_size));
   }
   if (style.columns < kMinColumns || style.columns > kMaxColumns) {
-    throw InvalidArgument(fmt::format("a text figure must be between {} and {} columns wide (got {})", kMinColumns,
-                                      kMaxColumns, style.columns));
+    throw InvalidArgument(error_msg("{0} must be between {1} and {2} (got {3})", "a text figure", kMinColumns, fmt::format("{} columns wide", kMaxColumns), style.columns));
   }
   if (style.lines < kMinLines || style.lines > kMaxLines) {
-    throw InvalidArgument(
-        fmt::format("a text figure must be between {} and {} lines high (got {})", kMinLines, kMaxLines, style.lines));
+    throw InvalidArgument(error_msg("{0} must be between {1} and {2} (got {3})", "a text figure", kMinLines, fmt::format("{} lines high", kMaxLines), style.lines));
   }
   if (style.lang != "en" && style.lang != "zh") {
-    throw InvalidArgument(fmt::format("figure language must be 'en' or 'zh' (got '{}')", style.lang));
+    throw InvalidArgument(error_msg("{0} must be '{1}' or '{2}' (got '{3}')", "figure language", "en", "zh", style.lang));
   }
   if (outputs.empty()) throw InvalidArgument(error_msg("no output file given: a figure needs at least one"));
   for (const Output& out : outputs) {
@@ -145,7 +140,7 @@ void validate(const Figure& f, const std::vector<Output>& outputs, const Style& 
       throw InvalidArgument(error_msg("heatmap must have at least one cell (got {0}×{1})", h.z.rows(), h.z.cols()));
     }
     if (!std::isfinite(h.x0) || !std::isfinite(h.y0)) {
-      throw InvalidArgument(fmt::format("heatmap x0 and y0 must be finite (got {} and {})", h.x0, h.y0));
+      throw InvalidArgument(error_msg("{0} must be finite (got {1})", "heatmap x0 and y0", fmt::format("{} and {}", h.x0, h.y0)));
     }
     if (!std::isfinite(h.dx) || !std::isfinite(h.dy) || h.dx <= 0 || h.dy <= 0) {
       throw InvalidArgument(error_msg("heatmap dx and dy must be finite and > 0 (got {0} and {1})", h.dx, h.dy));

@@ -130,7 +130,7 @@ std::string likely_reason(std::uint64_t size) {
 class MemoryFile {
  public:
   explicit MemoryFile(const char* name) : fd_(::memfd_create(name, MFD_CLOEXEC)) {
-    if (fd_ < 0) throw IoError(fmt::format("cannot create a memory file for gnuplot: {}", std::strerror(errno)));
+    if (fd_ < 0) throw IoError(error_msg("cannot create a memory file for gnuplot: {0}", std::strerror(errno)));
   }
   MemoryFile(const MemoryFile&) = delete;
   MemoryFile& operator=(const MemoryFile&) = delete;
@@ -141,7 +141,7 @@ class MemoryFile {
   /// @throws IoError if it holds more or cannot be read.
   std::string contents(std::size_t limit) const {
     struct stat st {};
-    if (::fstat(fd_, &st) != 0) throw IoError(fmt::format("cannot read gnuplot's output: {}", std::strerror(errno)));
+    if (::fstat(fd_, &st) != 0) throw IoError(error_msg("cannot read gnuplot's output: {0}", std::strerror(errno)));
     const auto size = static_cast<std::uint64_t>(st.st_size);
     if (size > limit) {
       throw IoError(error_msg("gnuplot's output for the terminal is {0} bytes, more than the limit of {1}", size, limit));
@@ -151,7 +151,7 @@ class MemoryFile {
     while (done < text.size()) {
       const ssize_t n = ::pread(fd_, text.data() + done, text.size() - done, static_cast<off_t>(done));
       if (n < 0 && errno == EINTR) continue;
-      if (n < 0) throw IoError(fmt::format("cannot read gnuplot's output: {}", std::strerror(errno)));
+      if (n < 0) throw IoError(error_msg("cannot read gnuplot's output: {0}", std::strerror(errno)));
       if (n == 0) break;
       done += static_cast<std::size_t>(n);
     }
@@ -171,7 +171,7 @@ class ScriptFile : public MemoryFile {
     while (!rest.empty()) {
       const ssize_t n = ::write(fd(), rest.data(), rest.size());
       if (n < 0 && errno == EINTR) continue;
-      if (n < 0) throw IoError(fmt::format("cannot write the gnuplot script: {}", std::strerror(errno)));
+      if (n < 0) throw IoError(error_msg("cannot write the gnuplot script: {0}", std::strerror(errno)));
       rest.remove_prefix(static_cast<std::size_t>(n));
     }
   }
@@ -226,10 +226,10 @@ std::string run_gnuplot(const std::string& script_text, std::vector<int> keep_fd
     throw IoError(error_msg("gnuplot not found (install gnuplot-nox): cannot run '{0}'", program));
   }
   if (r.spawn_error != 0) {
-    throw IoError(fmt::format("cannot run gnuplot '{}': {}", program, std::strerror(r.spawn_error)));
+    throw IoError(error_msg("cannot run gnuplot '{0}': {1}", program, std::strerror(r.spawn_error)));
   }
   if (r.timed_out) {
-    throw IoError(fmt::format("gnuplot did not finish within {:g} s and was stopped", timeout_seconds));
+    throw IoError(error_msg("gnuplot did not finish within {0} s and was stopped", fmt::format("{:g}", timeout_seconds)));
   }
   const std::string message = squash(r.captured);
   if (!WIFEXITED(r.status) || WEXITSTATUS(r.status) != 0) {
@@ -265,13 +265,10 @@ void render_staged(const std::vector<Output>& outputs, const RenderOptions& opti
     const std::uint64_t size = staged.content_size(index[i]);
     const std::string missing = incomplete(outputs[i].format, size, staged.content_tail(index[i], 1024));
     if (size == 0 && likely_reason(size).find("ulimit") == std::string::npos) {
-      throw IoError(fmt::format("gnuplot failed: it wrote nothing for '{}'{}{}", outputs[i].path,
-                                message.empty() ? "" : ": ", message));
+      throw IoError(error_msg("gnuplot failed: {0}", fmt::format("it wrote nothing for '{}'{}{}", outputs[i].path, message.empty() ? "" : ": ", message)));
     }
     if (!missing.empty()) {
-      throw IoError(fmt::format("cannot write '{}': the figure gnuplot wrote is incomplete ({} bytes, {}): {}{}{}",
-                                outputs[i].path, size, missing, likely_reason(size), message.empty() ? "" : "; gnuplot: ",
-                                message));
+      throw IoError(error_msg("cannot write '{0}': {1}", outputs[i].path, fmt::format("the figure gnuplot wrote is incomplete ({} bytes, {}): {}{}{}", size, missing, likely_reason(size), message.empty() ? "" : "; gnuplot: ", message)));
     }
   }
   if (&staged == &local) local.commit();
@@ -321,8 +318,10 @@ std::string render_to_text(const Figure& figure, Format format, const RenderOpti
   }
   const std::string missing = incomplete(format, text.size(), text.substr(text.size() - std::min<std::size_t>(text.size(), 1024)));
   if (!missing.empty()) {
-    throw IoError(fmt::format("the figure gnuplot drew for the terminal is incomplete ({} bytes, {}){}{}", text.size(),
-                              missing, message.empty() ? "" : ": ", message));
+    throw IoError(message.empty()
+                      ? error_msg("the figure gnuplot drew for the terminal is incomplete ({0} bytes, {1})", text.size(), missing)
+                      : error_msg("the figure gnuplot drew for the terminal is incomplete ({0} bytes, {1}): {2}", text.size(),
+                                  missing, message));
   }
   return text;
 }

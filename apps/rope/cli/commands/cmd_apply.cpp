@@ -74,9 +74,9 @@ int run_apply(const ApplyOptions& opt, std::ostream& out) {
     } catch (const InvalidArgument&) {
       throw InvalidArgument(
           spec.partial()
-              ? fmt::format("--vector has {} numbers but {} has head_dim {} of which d = {} rotate: give {} or {} numbers",
+              ? error_msg("--vector has {0} numbers but {1} has head_dim {2} of which d = {3} rotate: give {4} or {5} numbers",
                             n, spec.name, spec.head_dim, spec.rotary_dim, spec.head_dim, spec.rotary_dim)
-              : fmt::format("--vector has {} numbers but {} rotates d = {}", n, spec.name, spec.rotary_dim));
+              : error_msg("--vector has {0} numbers but {1} rotates d = {2}", n, spec.name, spec.rotary_dim));
     }
     scaled = t.tr(", {0} scaling f = {1} from {2}{3}", to_string(rope.spec.config.type),
                   format_number(spec.params.factor), model_name(rope.spec, t), layer_text(spec, t));

@@ -118,7 +118,7 @@ std::string slope_list(int heads) {
 
 void check_options(const AttentionOptions& opt) {
   if (opt.tokens < 1 || opt.tokens > kMaxAttentionTokens) {
-    throw InvalidArgument(fmt::format("--tokens must be between 1 and {} (got {})", kMaxAttentionTokens, opt.tokens));
+    throw InvalidArgument(error_msg("{0} must be between {1} and {2} (got {3})", option_name("tokens"), 1, kMaxAttentionTokens, opt.tokens));
   }
   const Encoding encoding = opt.encoding_value();
   if (opt.scaling.any() && (opt.compare || encoding != Encoding::Rope)) {
@@ -128,31 +128,30 @@ void check_options(const AttentionOptions& opt) {
   if (!opt.scaling.any()) check_dimension(opt.dim.value_or(kDefaultAttentionDim), kMaxAttentionDim, "--dim");
   if (!opt.scaling.any()) check_base(opt.base_value());
   if (opt.base && !opt.compare && encoding != Encoding::Rope && encoding != Encoding::Sinusoidal) {
-    throw InvalidArgument(fmt::format("--base applies to --encoding rope and sinusoidal (got --encoding {})", to_string(encoding)));
+    throw InvalidArgument(error_msg("{0} applies to {1} rope and sinusoidal (got {2} {3})", option_name("base"), option_name("encoding"), option_name("encoding"), to_string(encoding)));
   }
   if ((opt.heads || opt.head) && !opt.compare && encoding != Encoding::Alibi) {
-    throw InvalidArgument(fmt::format("--heads and --head apply to --encoding alibi (got --encoding {})", to_string(encoding)));
+    throw InvalidArgument(error_msg("{0} and {1} apply to {2} {3} (got {4} {5})", option_name("heads"), option_name("head"), option_name("encoding"), "alibi", option_name("encoding"), to_string(encoding)));
   }
   const int heads = opt.heads_value();
   const int head = opt.head_value();
   if (heads < 1 || heads > kMaxAlibiHeads) {
-    throw InvalidArgument(fmt::format("--heads must be between 1 and {} (got {})", kMaxAlibiHeads, heads));
+    throw InvalidArgument(error_msg("{0} must be between {1} and {2} (got {3})", option_name("heads"), 1, kMaxAlibiHeads, heads));
   }
   if (head < 1 || head > heads) {
-    throw InvalidArgument(fmt::format("--head must be between 1 and --heads = {} (got {})", heads, head));
+    throw InvalidArgument(error_msg("{0} must be between {1} and {2} (got {3})", option_name("head"), 1, fmt::format("--heads = {}", heads), head));
   }
   const long shift = opt.shift.value_or(0);
   if (shift < -kMaxShift || shift > kMaxShift) {
-    throw InvalidArgument(fmt::format("--shift must be between -{} and {} (got {})", kMaxShift, kMaxShift, shift));
+    throw InvalidArgument(error_msg("{0} must be between {1} and {2} (got {3})", option_name("shift"), fmt::format("-{}", kMaxShift), kMaxShift, shift));
   }
   check_figure_options(opt.figure);
   if (opt.figure.animated() && !opt.shift) throw InvalidArgument(error_msg("--gif animates the shift test: add --shift C"));
   if ((opt.figure.wanted() || opt.figure.animated()) && opt.tokens > kMaxFigureTokens) {
-    throw InvalidArgument(fmt::format("a figure shows at most {} tokens (got --tokens {}): use --csv for more",
-                                      kMaxFigureTokens, opt.tokens));
+    throw InvalidArgument(error_msg("a figure shows at most {0} tokens (got {1} {2}): use {3} for more", kMaxFigureTokens, option_name("tokens"), opt.tokens, option_name("csv")));
   }
   if (opt.compare && opt.csv == "-") {
-    throw InvalidArgument("--compare writes one CSV per encoding: give --csv FILE, not '-'");
+    throw InvalidArgument(error_msg("{0} writes one CSV per encoding: give {1} FILE, not '-'", option_name("compare"), option_name("csv")));
   }
 }
 

@@ -45,9 +45,7 @@ int run_bench_command(const BenchOptions& opt, std::ostream& out) {
   const double cost = static_cast<double>(asked.repeat) *
                       (static_cast<double>(asked.seq) + static_cast<double>(asked.decay_points) / 128.0);
   if (cost > 0 && cost > kMaxBenchWork) {
-    throw InvalidArgument(fmt::format("--repeat × (--seq + --points/128) = {:g} is more than {:g} (kMaxBenchWork, "
-                                      "about 30 s): lower --repeat, --seq or --points",
-                                      cost, kMaxBenchWork));
+    throw InvalidArgument(error_msg("{0} × ({1} + {2}/128) = {3} is more than {4} (kMaxBenchWork, about {5} s): lower {6}, {7} or {8}", option_name("repeat"), option_name("seq"), option_name("points"), fmt::format("{:g}", cost), fmt::format("{:g}", kMaxBenchWork), 30, option_name("repeat"), option_name("seq"), option_name("points")));
   }
   const BenchReport r = [&] {
     try {

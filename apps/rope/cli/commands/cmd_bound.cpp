@@ -102,7 +102,7 @@ plot::Figure make_figure(const BoundOptions& opt, const BoundScan& scan) {
 std::pair<double, double> parse_range(const std::string& text) {
   const std::vector<double> v = parse_real_list(text, "--base-range");
   if (v.size() != 2) {
-    throw InvalidArgument(fmt::format("--base-range must be two numbers LO,HI (got '{}')", text));
+    throw InvalidArgument(error_msg("{0} must be two numbers LO,HI (got '{1}')", option_name("base_range"), text));
   }
   return {v[0], v[1]};
 }
@@ -113,16 +113,16 @@ int run_bound(const BoundOptions& opt, std::ostream& out) {
   check_figure_options(opt.figure);
   const Text t = opt.figure.tr();
   if (opt.context < 1 || opt.context > kMaxBoundContext) {
-    throw InvalidArgument(fmt::format("--context must be between 1 and {} (got {})", kMaxBoundContext, opt.context));
+    throw InvalidArgument(error_msg("{0} must be between {1} and {2} (got {3})", option_name("context"), 1, kMaxBoundContext, opt.context));
   }
   if (opt.per_decade && (*opt.per_decade < 1 || *opt.per_decade > kMaxPerDecade)) {
-    throw InvalidArgument(fmt::format("--per-decade must be between 1 and {} (got {})", kMaxPerDecade, *opt.per_decade));
+    throw InvalidArgument(error_msg("{0} must be between {1} and {2} (got {3})", option_name("per_decade"), 1, kMaxPerDecade, *opt.per_decade));
   }
   const bool default_range = opt.base_range.empty();
   const auto [lo, hi] = default_range ? default_base_range(opt.context) : parse_range(opt.base_range);
   const int per_decade = opt.per_decade ? *opt.per_decade : default_per_decade(opt.context);
   if (!default_range && !(lo > 1 && hi > lo)) {
-    throw InvalidArgument(fmt::format("--base-range LO,HI must have 1 < LO < HI (got {})", opt.base_range));
+    throw InvalidArgument(error_msg("{0} LO,HI must have 1 < LO < HI (got {1})", option_name("base_range"), opt.base_range));
   }
   const BoundScan scan = scan_bound(opt.dim, opt.context, lo, hi, per_decade);
 

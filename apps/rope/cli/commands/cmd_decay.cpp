@@ -44,7 +44,7 @@ DecayKind parse_kind(std::string_view text) {
   if (text == "bound") return DecayKind::Bound;
   if (text == "ones") return DecayKind::Ones;
   if (text == "random") return DecayKind::Random;
-  throw InvalidArgument(fmt::format("--kind must be 'bound', 'ones' or 'random' (got '{}')", text));
+  throw InvalidArgument(error_msg("{0} must be '{1}', '{2}' or '{3}' (got '{4}')", option_name("kind"), "bound", "ones", "random", text));
 }
 
 /// The frequencies of one curve: one per --base, or a model's original and scaled frequencies.
@@ -68,7 +68,7 @@ ModelSets frequency_sets(const DecayOptions& opt) {
   const Text t = opt.figure.tr();
   const std::vector<double> bases = opt.base_values();
   if (opt.scaling.any()) {
-    if (bases.size() > 1) throw InvalidArgument("give one --base with --scaling, --config or --model");
+    if (bases.size() > 1) throw InvalidArgument(error_msg("give one {0} with {1}, {2} or {3}", option_name("base"), option_name("scaling"), option_name("config"), option_name("model")));
     // The model's spec (rope/models/rope_spec.hpp): its rotating channels' frequencies and its attention
     // factor a (the scores carry a²); the layout only permutes channels, which changes none of the curves.
     const ModelRope rope = resolve(opt.scaling, {opt.dim, kDefaultDecayDim, opt.bases ? std::optional(bases.front()) : std::nullopt,
@@ -180,50 +180,46 @@ plot::Figure make_figure(const DecayOptions& opt, DecayKind kind, const std::vec
 int run_decay(const DecayOptions& opt, std::ostream& out) {
   const DecayKind kind = opt.kind;
   if (opt.base_values().size() > kMaxBases) {
-    throw InvalidArgument(fmt::format("at most {} --base values (got {})", kMaxBases, opt.base_values().size()));
+    throw InvalidArgument(error_msg("at most {0} {1} values (got {2})", kMaxBases, option_name("base"), opt.base_values().size()));
   }
   if (opt.points && (*opt.points < 1 || *opt.points > kMaxPoints)) {
-    throw InvalidArgument(fmt::format("--points must be between 1 and {} (got {})", kMaxPoints, *opt.points));
+    throw InvalidArgument(error_msg("{0} must be between {1} and {2} (got {3})", option_name("points"), 1, kMaxPoints, *opt.points));
   }
   if (opt.max_distance < 0 || opt.max_distance > kMaxDistance) {
-    throw InvalidArgument(fmt::format("--max-distance must be between 0 and {:g} (got {})", kMaxDistance,
-                                      format_number(opt.max_distance)));
+    throw InvalidArgument(error_msg("{0} must be between {1} and {2} (got {3})", option_name("max_distance"), 0, fmt::format("{:g}", kMaxDistance), format_number(opt.max_distance)));
   }
   if (!opt.points && !opt.log_x) {
     // Every integer distance 0 … max-distance: it must be a whole number, and their count a valid --points.
     if (opt.max_distance != std::floor(opt.max_distance)) {
-      throw InvalidArgument(fmt::format("--max-distance must be a whole number when every integer distance is computed "
-                                        "(got {}); --points N gives N evenly spaced, fractional distances",
-                                        format_number(opt.max_distance)));
+      throw InvalidArgument(error_msg("{0} must be a whole number when every integer distance is computed (got {1}); {2} N gives N evenly spaced, fractional distances", option_name("max_distance"), format_number(opt.max_distance), option_name("points")));
     }
     if (opt.max_distance + 1 > static_cast<double>(kMaxPoints)) {
-      throw InvalidArgument(fmt::format("--max-distance {} has more integer distances than the {} points allowed: give "
-                                        "--points N for N evenly spaced distances",
-                                        format_number(opt.max_distance), kMaxPoints));
+      throw InvalidArgument(error_msg("{0} {1} has more integer distances than the {2} points allowed: give {3} N for N evenly spaced distances", option_name("max_distance"), format_number(opt.max_distance), kMaxPoints, option_name("points")));
     }
   }
   if (opt.normalize && kind == DecayKind::Random) {
-    throw InvalidArgument("--normalize does not apply to --kind random: its value at distance 0 is 0 in expectation");
+    throw InvalidArgument(error_msg("{0} does not apply to {1} random: its value at distance 0 is 0 in expectation", option_name("normalize"), option_name("kind")));
   }
   if (opt.log_x && (opt.point_count() < 2 || opt.max_distance <= 1)) {
-    throw InvalidArgument(fmt::format("--log-x needs --points >= 2 and --max-distance > 1 (got {} and {})", opt.point_count(),
-                                      format_number(opt.max_distance)));
+    throw InvalidArgument(error_msg("{0} needs {1} >= 2 and {2} > 1 (got {3} and {4})", option_name("log_x"), option_name("points"), option_name("max_distance"), opt.point_count(), format_number(opt.max_distance)));
   }
   if ((opt.samples || opt.seed) && kind != DecayKind::Random) {
-    throw InvalidArgument(fmt::format("--samples and --seed apply to --kind random only (got --kind {})", to_string(kind)));
+    throw InvalidArgument(error_msg("{0} and {1} apply to {2} {3} only (got {4} {5})", option_name("samples"), option_name("seed"), option_name("kind"), "random", option_name("kind"), to_string(kind)));
   }
   if (opt.rerope_window && *opt.rerope_window < 0) {
-    throw InvalidArgument(fmt::format("--rerope W must be >= 0 (got {})", format_number(*opt.rerope_window)));
+    throw InvalidArgument(error_msg("{0} must be >= {1} (got {2})", "--rerope W", 0, format_number(*opt.rerope_window)));
   }
   if (opt.leaky_k && *opt.leaky_k < 1) {
-    throw InvalidArgument(fmt::format("--leaky-k K must be >= 1 (got {})", format_number(*opt.leaky_k)));
+    throw InvalidArgument(error_msg("{0} must be >= {1} (got {2})", "--leaky-k K", 1, format_number(*opt.leaky_k)));
   }
   if (opt.log_y && kind != DecayKind::Bound) {
-    throw InvalidArgument(fmt::format("--log-y needs positive values: only --kind bound has them (got --kind {})", to_string(kind)));
+    throw InvalidArgument(error_msg("{0} needs positive values: only {1} bound has them (got {2} {3})", option_name("log_y"), option_name("kind"), option_name("kind"), to_string(kind)));
   }
   check_figure_options(opt.figure);
-  const char* gif_rule = "--gif sweeps the base: leave out --scaling, --config, --model and --xpos";
-  if (opt.figure.animated() && (opt.scaling.any() || opt.xpos)) throw InvalidArgument(gif_rule);
+  if (opt.figure.animated() && (opt.scaling.any() || opt.xpos)) {
+    throw InvalidArgument(error_msg("{0} sweeps the base: leave out {1}, {2}, {3} and {4}", option_name("gif"),
+                                    option_name("scaling"), option_name("config"), option_name("model"), option_name("xpos")));
+  }
   if (opt.xpos) return run_decay_xpos(opt, out);
   const ModelSets model = frequency_sets(opt);
   const std::vector<FrequencySet>& sets = model.sets;
@@ -232,9 +228,7 @@ int run_decay(const DecayOptions& opt, std::ostream& out) {
   const double columns = 1.0 + static_cast<double>(sets.size()) * (kind == DecayKind::Random ? 2 : 1);
   const long points = opt.point_count();
   if (static_cast<double>(points) * columns > kMaxCells) {
-    throw InvalidArgument(fmt::format("--points {} × {} columns is {:g} values, over the limit of {:g} (kMaxCells): "
-                                      "use fewer points or fewer --base values",
-                                      points, columns, static_cast<double>(points) * columns, kMaxCells));
+    throw InvalidArgument(error_msg("{0} {1} × {2} columns is {3} values, over the limit of {4} (kMaxCells): use fewer points or fewer {5} values", option_name("points"), points, columns, fmt::format("{:g}", static_cast<double>(points) * columns), fmt::format("{:g}", kMaxCells), option_name("base")));
   }
   // linspace(L, L + 1) is exactly 0, 1, …, L (k·(L/L) = k).
   const Eigen::VectorXd distances = opt.log_x ? logspace(opt.max_distance, points) : linspace(opt.max_distance, points);

@@ -67,25 +67,21 @@ std::string percent(double part, double whole) { return fmt::format("{:.2g}%", 1
 
 void check_options(const EncodingsOptions& opt) {
   if (opt.tokens < 1 || opt.tokens > kMaxAttentionTokens) {
-    throw InvalidArgument(fmt::format("--tokens must be between 1 and {} (got {})", kMaxAttentionTokens, opt.tokens));
+    throw InvalidArgument(error_msg("{0} must be between {1} and {2} (got {3})", option_name("tokens"), 1, kMaxAttentionTokens, opt.tokens));
   }
   check_dimension(opt.dim, kMaxAttentionDim, "--dim");
   check_base(opt.base);
   if (opt.heads < 1 || opt.heads > kMaxAlibiHeads) {
-    throw InvalidArgument(fmt::format("--heads must be between 1 and {} (got {})", kMaxAlibiHeads, opt.heads));
+    throw InvalidArgument(error_msg("{0} must be between {1} and {2} (got {3})", option_name("heads"), 1, kMaxAlibiHeads, opt.heads));
   }
   if (opt.context < 1 || opt.context > kMaxContext) {
-    throw InvalidArgument(fmt::format("--context must be between 1 and {} (got {})", kMaxContext, opt.context));
+    throw InvalidArgument(error_msg("{0} must be between {1} and {2} (got {3})", option_name("context"), 1, kMaxContext, opt.context));
   }
   if (opt.shift < 0 || opt.shift > kMaxEncodingsShift) {
-    throw InvalidArgument(fmt::format(
-        "--shift must be between 0 and {} (got {}): the learned table has no negative positions", kMaxEncodingsShift,
-        opt.shift));
+    throw InvalidArgument(error_msg("{0} must be between {1} and {2} (got {3}): the learned table has no negative positions", option_name("shift"), 0, kMaxEncodingsShift, opt.shift));
   }
   if (opt.tokens + opt.shift > opt.context) {
-    throw InvalidArgument(fmt::format(
-        "--tokens + --shift must be <= --context: the learned table has rows 0 … {} only (got {} + {} = {})",
-        opt.context - 1, opt.tokens, opt.shift, opt.tokens + opt.shift));
+    throw InvalidArgument(error_msg("{0} + {1} must be <= {2}: the learned table has rows 0 … {3} only (got {4} + {5} = {6})", option_name("tokens"), option_name("shift"), option_name("context"), opt.context - 1, opt.tokens, opt.shift, opt.tokens + opt.shift));
   }
 }
 

@@ -290,10 +290,10 @@ const OptionNames kExplainOptions{{"query q", "--q"}, {"key k", "--k"}, {"shift 
 int run_explain(const ExplainOptions& opt, std::ostream& out) {
   check_figure_options(opt.figure);
   if (opt.positions.size() != 2) {
-    throw InvalidArgument(fmt::format("--position takes two positions, M of q and N of k (got {})", opt.positions.size()));
+    throw InvalidArgument(error_msg("{0} takes two positions, M of q and N of k (got {1})", option_name("position"), opt.positions.size()));
   }
   if (opt.step && (*opt.step < 1 || *opt.step > explain::kSteps)) {
-    throw InvalidArgument(fmt::format("--step must be between 1 and {} (got {})", explain::kSteps, *opt.step));
+    throw InvalidArgument(error_msg("{0} must be between {1} and {2} (got {3})", option_name("step"), 1, explain::kSteps, *opt.step));
   }
   explain::Setup s;
   for (const auto& [text, what, target] : {std::tuple{&opt.q, "--q", &s.q}, std::tuple{&opt.k, "--k", &s.k}}) {
@@ -312,7 +312,7 @@ int run_explain(const ExplainOptions& opt, std::ostream& out) {
     check_dimension(s.d, explain::kMaxDim);
     check_base(s.base);
     if (pair < 0 || pair >= s.d / 2) {
-      throw InvalidArgument(fmt::format("--pair must be between 0 and d/2 − 1 = {} (got {})", s.d / 2 - 1, pair));
+      throw InvalidArgument(error_msg("{0} must be between {1} and d/2 − 1 = {2} (got {3})", option_name("pair"), 0, s.d / 2 - 1, pair));
     }
     s.theta = frequencies(s.d, s.base)[pair];
     theta_source = f.tr("θ_{0} of pair {0} of step 7", pair);

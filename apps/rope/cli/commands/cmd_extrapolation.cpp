@@ -40,7 +40,7 @@ int run_extrapolation(const ExtrapolationOptions& opt, std::ostream& out) {
   check_figure_options(opt.figure);
   const Text t = opt.figure.tr();
   if (opt.tune_bases.size() > kMaxTuneBases) {
-    throw InvalidArgument(fmt::format("at most {} --tune-base values (got {})", kMaxTuneBases, opt.tune_bases.size()));
+    throw InvalidArgument(error_msg("at most {0} {1} values (got {2})", kMaxTuneBases, option_name("tune_base"), opt.tune_bases.size()));
   }
   const int d = opt.dim;
   const CriticalDimension c = critical_dimension(d, opt.base, opt.train_length);

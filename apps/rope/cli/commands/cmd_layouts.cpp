@@ -81,8 +81,11 @@ plot::Figure make_figure(const LayoutsDemo& demo, const FigureOptions& f) {
 int run_layouts(const LayoutsOptions& opt, std::ostream& out) {
   LayoutsSettings settings = opt.settings;
   if (opt.positions.size() != 2) {
-    throw InvalidArgument(fmt::format("give --position twice, the query's m then the key's n (got {} value{})",
-                                      opt.positions.size(), opt.positions.size() == 1 ? "" : "s"));
+    throw InvalidArgument(opt.positions.size() == 1
+                              ? error_msg("give {0} twice, the query's m then the key's n (got {1} value)",
+                                          option_name("position"), opt.positions.size())
+                              : error_msg("give {0} twice, the query's m then the key's n (got {1} values)",
+                                          option_name("position"), opt.positions.size()));
   }
   settings.m = opt.positions[0];
   settings.n = opt.positions[1];

@@ -73,17 +73,17 @@ int run_matrix(const MatrixOptions& opt, std::ostream& out) {
   const int size = !rope.plain ? rope.spec.head_dim : dim;
   check_dimension(size, kMaxMatrixDim, "head_dim");
   if (opt.digits < 0 || opt.digits > 17) {
-    throw InvalidArgument(fmt::format("--digits must be between 0 and 17 (got {})", opt.digits));
+    throw InvalidArgument(error_msg("{0} must be between {1} and {2} (got {3})", option_name("digits"), 0, 17, opt.digits));
   }
   check_figure_options(opt.figure);
   if (opt.figure.wanted() && !opt.relative.empty()) {
-    throw InvalidArgument("a figure (--png, --svg, --pdf, --output) draws R_m: use it with --position, not --relative");
+    throw InvalidArgument(error_msg("a figure ({0}, {1}, {2}, {3}) draws R_m: use it with {4}, not {5}", option_name("png"), option_name("svg"), option_name("pdf"), option_name("output"), option_name("position"), option_name("relative")));
   }
   if (opt.scaling.rope.float32 && !opt.relative.empty()) {
     throw InvalidArgument(error_msg("--float32 prints R_m as HF's float32 cos and sin give it: use it with --position, not --relative"));
   }
   if (opt.position.has_value() == !opt.relative.empty()) {
-    throw InvalidArgument("give exactly one of --position M or --relative M N");
+    throw InvalidArgument(error_msg("give exactly one of {0} M or {1} M N", option_name("position"), option_name("relative")));
   }
   if (rope.spec.axis_blocks && !opt.relative.empty()) {  // (M7) is checked in one of the two layouts (relative_rotation)
     throw InvalidArgument(error_msg("--relative: Gemma 4's vision tower pairs channels inside each axis's block "
@@ -112,9 +112,7 @@ int run_matrix(const MatrixOptions& opt, std::ostream& out) {
     // max_resolvable_position the tolerance of (M13) reaches 1 and "equal" would mean nothing.
     const double budget = 2 * (reach(m) + reach(n));
     if (budget >= max_resolvable_position(dim)) {
-      throw InvalidArgument(fmt::format("--relative M N: 2·(|m| + |n|) = {:g} is beyond what float64 resolves at d = {}: it must "
-                                        "be below {:.3g}, where the tolerance κ·ε·(d + 2(|m| + |n|)) of (M13) reaches 1",
-                                        budget, dim, max_resolvable_position(dim)));
+      throw InvalidArgument(error_msg("--relative M N: 2·(|m| + |n|) = {0} is beyond what float64 resolves at d = {1}: it must be below {2}, where the tolerance κ·ε·(d + 2(|m| + |n|)) of (M13) reaches 1", fmt::format("{:g}", budget), dim, fmt::format("{:.3g}", max_resolvable_position(dim))));
     }
     const Check check{diff, 1.0, relative_tolerance(machine_epsilon<double>(), dim, budget)};
     const std::vector<std::string> left = matrix_lines(rel.product, with_digits(opt.digits));

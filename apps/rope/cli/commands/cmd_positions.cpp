@@ -1,6 +1,7 @@
 // rope positions: the M-RoPE position ids (t, h, w) of a text + image + video sequence as HF's
 // get_rope_index builds them, docs/multi-axis.md (Q1)-(Q4).
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
 #include <memory>
@@ -118,28 +119,15 @@ struct Rules {
 
 Rules rules_of(const PositionsOptions& opt, const std::vector<Segment>& segments) {
   Rules r;
-  if (!opt.model.empty() && !opt.config.empty()) throw InvalidArgument("give --config FILE or --model NAME, not both");
+  // The one resolution (resolve.hpp; --config or --model, not both, is its rule), and the rules between the
+  // model and the options (--tokens-per-second, --video: resolve.hpp sequence_positions_for).
   if (!opt.model.empty() || !opt.config.empty()) {
     r.model = resolve_model_rope({opt.model, opt.config}, RopeOverrides());
-    const SequencePositions s = sequence_positions_of(*r.model);
+    const bool has_video = std::any_of(segments.begin(), segments.end(),
+                                       [](const Segment& seg) { return seg.kind == SegmentKind::Video; });
+    const SequencePositions s = sequence_positions_for(*r.model, has_video, opt.tokens_per_second.has_value());
     r.rules = s.rules;
     r.origin = s.origin;
-    const std::string& name = r.model->spec.name;
-    if (opt.tokens_per_second && !s.rules.tokens_per_second) {
-      throw InvalidArgument(fmt::format(s.frames_with_timestamps
-                                            ? "--tokens-per-second: {} ({}) has no time scaling: its video time index is a "
-                                              "timestamp text before each frame"
-                                            : "--tokens-per-second: {} ({}) has no time scaling: its video time index is the "
-                                              "frame index",
-                                        name, s.family));
-    }
-    for (const Segment& seg : segments) {
-      if (seg.kind == SegmentKind::Video && s.frames_with_timestamps) {
-        throw InvalidArgument(error_msg("--video: {0} ({1}) splits a video into its frames, each its own 1xHxW block after a timestamp text "
-            "(get_rope_index): give each frame as --image 1xHxW and its timestamp's tokens as --text before it",
-            name, s.family));
-      }
-    }
     // A typed value replaces the config's line, saying so.
     if (opt.merge_option->count() > 0 && opt.merge_size != r.rules.spatial_merge_size) {
       r.origin[0] = msg("spatial_merge_size: {0} (--merge-size on the command line, over the config's {1})", opt.merge_size,

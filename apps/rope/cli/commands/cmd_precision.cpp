@@ -51,7 +51,7 @@ Metric parse_metric(std::string_view text) {
   if (text == "angle") return Metric::Angle;
   if (text == "vector") return Metric::Vector;
   if (text == "identity") return Metric::Identity;
-  throw InvalidArgument(fmt::format("--metric must be 'angle', 'vector' or 'identity' (got '{}')", text));
+  throw InvalidArgument(error_msg("{0} must be '{1}', '{2}' or '{3}' (got '{4}')", option_name("metric"), "angle", "vector", "identity", text));
 }
 
 const Eigen::VectorXd& values(const CurveErrors& c, Metric m) {
@@ -140,23 +140,20 @@ int run_precision(const PrecisionOptions& opt, std::ostream& out) {
   check_precision_settings(s);
   if (!(opt.max_position >= 1 && opt.max_position <= kMaxPrecisionPosition) ||
       opt.max_position != std::floor(opt.max_position)) {
-    throw InvalidArgument(fmt::format("--max-position must be an integer between 1 and {} (got {})",
-                                      format_number(kMaxPrecisionPosition), format_number(opt.max_position)));
+    throw InvalidArgument(error_msg("{0} must be an integer between {1} and {2} (got {3})", option_name("max_position"), 1, format_number(kMaxPrecisionPosition), format_number(opt.max_position)));
   }
   if (opt.points < 2 || opt.points > kMaxPrecisionPoints) {
-    throw InvalidArgument(fmt::format("--points must be between 2 and {} (got {})", kMaxPrecisionPoints, opt.points));
+    throw InvalidArgument(error_msg("{0} must be between {1} and {2} (got {3})", option_name("points"), 2, kMaxPrecisionPoints, opt.points));
   }
   if (static_cast<double>(opt.points) * static_cast<double>(s.samples) * s.dim > kMaxPrecisionWork) {
-    throw InvalidArgument(fmt::format("--points × --samples × --dim must be at most {:g} (got {} × {} × {})",
-                                      kMaxPrecisionWork, opt.points, s.samples, s.dim));
+    throw InvalidArgument(error_msg("{0} × {1} × {2} must be at most {3} (got {4} × {5} × {6})", option_name("points"), option_name("samples"), option_name("dim"), fmt::format("{:g}", kMaxPrecisionWork), opt.points, s.samples, s.dim));
   }
   if (!(opt.threshold > 0) || !std::isfinite(opt.threshold)) {
-    throw InvalidArgument(fmt::format("--threshold must be a positive number of radians (got {})", format_number(opt.threshold)));
+    throw InvalidArgument(error_msg("{0} must be a positive number of radians (got {1})", option_name("threshold"), format_number(opt.threshold)));
   }
   for (double m : opt.at) {
     if (!(m >= 0 && m <= kMaxPrecisionPosition)) {
-      throw InvalidArgument(fmt::format("--at positions must be between 0 and {} (got {})", format_number(kMaxPrecisionPosition),
-                                        format_number(m)));
+      throw InvalidArgument(error_msg("{0} positions must be between {1} and {2} (got {3})", option_name("at"), 0, format_number(kMaxPrecisionPosition), format_number(m)));
     }
   }
   std::vector<DType> types;  // in the order given, each once

@@ -41,10 +41,10 @@ using Curve = WavelengthCurve;
 int run_wavelengths(const WavelengthsOptions& opt, std::ostream& out) {
   const std::vector<double> bases = opt.base_values();
   if (bases.size() > kMaxCurves || opt.contexts.size() > kMaxCurves) {
-    throw InvalidArgument(fmt::format("at most {} --base and {} --context values", kMaxCurves, kMaxCurves));
+    throw InvalidArgument(error_msg("at most {0} {1} and {2} {3} values", kMaxCurves, option_name("base"), kMaxCurves, option_name("context")));
   }
   for (double L : opt.contexts) {
-    if (!(L >= 1)) throw InvalidArgument(fmt::format("--context must be >= 1 (got {})", format_number(L)));
+    if (!(L >= 1)) throw InvalidArgument(error_msg("{0} must be >= {1} (got {2})", option_name("context"), 1, format_number(L)));
   }
   check_figure_options(opt.figure);
   std::vector<Curve> curves;
@@ -57,7 +57,7 @@ int run_wavelengths(const WavelengthsOptions& opt, std::ostream& out) {
   const Text t = opt.figure.tr();
   if (opt.scaling.any()) {
     // One model: its original and its scaled wavelengths (docs/scaling.md).
-    if (bases.size() > 1) throw InvalidArgument("give one --base with --scaling, --config or --model");
+    if (bases.size() > 1) throw InvalidArgument(error_msg("give one {0} with {1}, {2} or {3}", option_name("base"), option_name("scaling"), option_name("config"), option_name("model")));
     const ModelRope rope = resolve(opt.scaling, {opt.dim, kDefaultWavelengthsDim,
                                             opt.bases ? std::optional(bases.front()) : std::nullopt, kDefaultBase, std::nullopt, Layout::Interleaved});
     const ModelRope& rr = rope;

@@ -26,8 +26,7 @@ int run_decay_xpos(const DecayOptions& opt, std::ostream& out) {
     throw InvalidArgument(error_msg("--xpos-scale-base must be a finite number > 0 (got {0})", format_number(s)));
   }
   if (opt.max_distance / s > kMaxXposPower) {
-    throw InvalidArgument(fmt::format("--max-distance {} over --xpos-scale-base {} is over {:g}: ζ^(m/s) would leave the range of float64 numbers kept to full precision",
-                                      format_number(opt.max_distance), format_number(s), kMaxXposPower));
+    throw InvalidArgument(error_msg("--max-distance {0} over --xpos-scale-base {1} is over {2}: ζ^(m/s) would leave the range of float64 numbers kept to full precision", format_number(opt.max_distance), format_number(s), fmt::format("{:g}", kMaxXposPower)));
   }
   const int d = opt.dim.value_or(kDefaultDecayDim);
   check_dimension(d);
@@ -37,16 +36,13 @@ int run_decay_xpos(const DecayOptions& opt, std::ostream& out) {
   // xpos_bound is O(d) per distance with a pow per pair: the cells bound is that of cmd_decay (6 columns).
   const long points = opt.point_count();
   if (static_cast<double>(points) * 6 > kMaxCells) {
-    throw InvalidArgument(fmt::format("--points {} × 6 columns is {:g} values, over the limit of {:g} (kMaxCells): use fewer points",
-                                      points, static_cast<double>(points) * 6, kMaxCells));
+    throw InvalidArgument(error_msg("--points {0} × 6 columns is {1} values, over the limit of {2} (kMaxCells): use fewer points", points, fmt::format("{:g}", static_cast<double>(points) * 6), fmt::format("{:g}", kMaxCells)));
   }
   // (X5) costs a pow, a sin and a cos per pair and distance (about 0.1–0.2 µs on the 2-core machine of
   // docs/errors.md): 1e8 terms is some 10–20 s, where --dim 65536 at 256 001 distances was 10 minutes.
   const double terms = static_cast<double>(points) * static_cast<double>(d / 2);
   if (terms > kMaxXposTerms) {
-    throw InvalidArgument(fmt::format("--xpos: {} distances × d/2 = {} pairs is {:g} terms of (X5), over the limit of {:g}: "
-                                      "use fewer --points or a smaller --dim",
-                                      points, d / 2, terms, kMaxXposTerms));
+    throw InvalidArgument(error_msg("--xpos: {0} distances × d/2 = {1} pairs is {2} terms of (X5), over the limit of {3}: use fewer --points or a smaller --dim", points, d / 2, fmt::format("{:g}", terms), fmt::format("{:g}", kMaxXposTerms)));
   }
   const Eigen::VectorXd x = opt.log_x ? logspace(opt.max_distance, points) : linspace(opt.max_distance, points);
   const XposDecay c = xpos_decay(theta, s, x);
