@@ -76,10 +76,10 @@ void print_scaled(std::ostream& out, const FrequencyTable& table, const Text& t)
   if (axes && axes->vision()) {
     // A vision tower: its own ladders (V2)-(V5), no scaling; θ_i original and scaled are the same.
     out << t.tr("2-D vision RoPE frequencies of {0} ({1}): d = {2}, base = {3}, no scaling (docs/multi-axis.md §6)\n\n",
-                model_name(rr.model, t.lang()), axes->vision_kind, spec.rotary_dim, format_number(c.base));
+                model_name(rr.spec, t.lang()), axes->vision_kind, spec.rotary_dim, format_number(c.base));
   } else {
     out << t.tr("RoPE frequencies from {0}{1}: {2} scaling, d = {3} (head_dim {4}), base = {5} (docs/scaling.md)\n",
-                model_name(rr.model, t.lang()),
+                model_name(rr.spec, t.lang()),
                 layer_text(spec, t), to_string(c.type), spec.rotary_dim, c.head_dim, format_number(c.base));
     if (c.type != ScalingType::Default) {
       out << t.tr("factor f = {0} ({1}){2}\n", format_number(p.factor), p.factor_rule.in(t.lang()),

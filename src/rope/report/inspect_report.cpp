@@ -73,7 +73,7 @@ void print_inspect(std::ostream& out, const InspectReport& report, Lang lang, in
   const auto row = [&](const std::string& label, const std::string& value) {
     out << fmt::format("  {:<25}{}\n", label, value);
   };
-  out << msg("RoPE of {0}{1}\n\n", model_name(rr.model, lang),
+  out << msg("RoPE of {0}{1}\n\n", model_name(rr.spec, lang),
              rr.spec.model_type.empty() ? "" : msg(" (model_type {0})", rr.spec.model_type).in(lang))
              .in(lang);
   row("head_dim", std::to_string(c.head_dim));
