@@ -176,11 +176,6 @@ ModelRope resolve(const ScalingOptions& o, const DimBase& flags) {
   return r;
 }
 
-std::string layer_text(const RopeSpec& spec, const Text& t) {
-  if (spec.layer_type.empty()) return "";
-  return t.tr(", layer type {0} (layers {1})", spec.layer_type, describe_layers(spec.layers));
-}
-
 std::vector<std::string> spec_summary(const ModelRope& rr, const Text& t) {
   const RopeSpec& s = rr.spec;
   std::vector<std::string> lines;
@@ -219,11 +214,6 @@ std::vector<std::string> spec_summary(const ModelRope& rr, const Text& t) {
 
 void print_summary(std::ostream& out, const std::vector<std::string>& lines) {
   for (const std::string& line : lines) out << wrap_lines("  " + line) << '\n';
-}
-
-std::string layout_text(const ModelRope& rope, const Text& t) {
-  if (rope.plain) return t.tr("{0} layout", layout_name(rope.spec.layout, t));
-  return layout_description(rope.spec).in(t.lang());
 }
 
 }  // namespace rope::cli

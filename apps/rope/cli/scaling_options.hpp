@@ -16,6 +16,7 @@
 #include "rope/models/resolve.hpp"
 #include "rope/models/rope_spec.hpp"
 #include "rope/models/scaling.hpp"
+#include "rope/report/model_text.hpp"  // layer_text, layout_text
 
 namespace CLI {
 class App;
@@ -83,9 +84,6 @@ std::string band_counts(const RopeParameters& params, const Text& t = Text());
 /// A band's name for people ("-" for none).
 std::string band_name(Band band, const Text& t = Text());
 
-/// ", layer type full_attention (layers 5, 11, …)" when the model's layers differ, else "".
-std::string layer_text(const RopeSpec& spec, const Text& t);
-
 /// What a command that works on whole heads (attention, decay) says about the spec it used, one line
 /// each: the head and its rotating channels, the layout and how it is known, the scaling and the
 /// attention factor a (scores × a²), and a model's NoPE layers (no rotation; the query temperature (S20)).
@@ -105,8 +103,5 @@ std::string model_name(const ModelConfig& model, const Text& t);
 /// explicit --layout overrides the model's).
 /// @throws InvalidArgument (bad or contradictory values), IoError (unreadable file).
 ModelRope resolve(const ScalingOptions& options, const DimBase& flags);
-
-/// The layout for a header: plain RoPE "interleaved layout"; a model's "half layout (model family llama)".
-std::string layout_text(const ModelRope& rope, const Text& t);
 
 }  // namespace rope::cli
