@@ -50,14 +50,14 @@ ModelRope resolve_for(const VerifyRequest& q) {
 
 /// The suite's trials, watched: the watch's start and finish around them, whatever happens.
 VerifyReport run_trials(const VerifySettings& settings, VerifyWatch* watch) {
-  if (!watch) return verify(settings);
   struct Finish {
     VerifyWatch* watch;
     ~Finish() { watch->finish(); }
   };
-  watch->start(!settings.dense);
-  const Finish finish{watch};
   try {
+    if (!watch) return verify(settings);
+    watch->start(!settings.dense);
+    const Finish finish{watch};
     return verify(settings, [watch](long done, long total) { return watch->update(done, total); });
   } catch (const InvalidQuantity& e) {
     // The library's quantities, named as the front end's settings.
