@@ -177,11 +177,4 @@ void rethrow_naming_option(const InvalidQuantity& e, const OptionNames& options)
   throw InvalidArgument(e.what());
 }
 
-std::string layout_name(Layout layout, const Text& t) {
-  const std::string name(to_string(layout));
-  if (!t.zh()) return name;  // the name says how the pairs are formed
-  const std::string pairing = layout == Layout::Interleaved ? t.tr("interleaved pairing") : t.tr("half-split pairing");
-  return pairing + " " + name;
-}
-
 }  // namespace rope::cli

@@ -15,6 +15,7 @@
 #include "rope/core/invalid_quantity.hpp"
 #include "rope/core/types.hpp"
 #include "rope/models/axes.hpp"
+#include "rope/report/model_text.hpp"  // layout_name
 
 namespace CLI {
 class App;
@@ -87,9 +88,5 @@ using OptionNames = std::vector<std::pair<std::string, std::string>>;
 /// quantity's option in `options` instead ("--seq must be between 1 and 4096 (got 0)"), or as it is
 /// when the quantity has no option there.
 [[noreturn]] void rethrow_naming_option(const InvalidQuantity& e, const OptionNames& options);
-
-/// "interleaved" or "half", and in Chinese the kind of pairing ("interleaved pairing" or "half-split pairing" in the
-/// catalog) before it: the name users type stays.
-std::string layout_name(Layout layout, const Text& t);
 
 }  // namespace rope::cli

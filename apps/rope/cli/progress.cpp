@@ -4,6 +4,8 @@
 #include <string>
 #include <unistd.h>
 
+#include "rope/io/interrupt.hpp"
+
 namespace rope::cli {
 
 ProgressBar::ProgressBar(std::uint64_t bytes, const Text& t) : bytes_(bytes), t_(t) {
@@ -35,6 +37,29 @@ void ProgressBar::finish() {
   if (!drawn_) return;
   std::fprintf(stderr, "\r\033[K");
   std::fflush(stderr);
+  drawn_ = false;
+}
+
+VerifyProgressBar::VerifyProgressBar(const Text& t)
+    : bar_(::isatty(STDERR_FILENO) == 1), trials_word_(t.tr("trials")) {}
+
+void VerifyProgressBar::start(bool stoppable) { set_interrupt_deferred(stoppable); }
+
+bool VerifyProgressBar::update(long done, long total) {
+  if (bar_ && (drawn_ || done < total)) {
+    const int width = 30, filled = static_cast<int>(static_cast<double>(width) * done / total);
+    std::fprintf(stderr, "\r[%s%s] %3d%%  %ld / %ld %s", std::string(filled, '#').c_str(),
+                 std::string(width - filled, ' ').c_str(), static_cast<int>(100.0 * done / total), done, total,
+                 trials_word_.c_str());
+    std::fflush(stderr);
+    drawn_ = true;
+  }
+  return !interrupt_requested();
+}
+
+void VerifyProgressBar::finish() {
+  set_interrupt_deferred(false);
+  if (drawn_) std::fputs("\r\033[K", stderr), std::fflush(stderr);
   drawn_ = false;
 }
 

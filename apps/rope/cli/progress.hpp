@@ -1,15 +1,18 @@
 /// @file
 /// A progress bar on stderr for a long pass over files (rope check on streamed dumps): drawn only when stderr
 /// is a terminal, only once the pass has run for half a second, at most ten times a second, and erased when
-/// the pass ends, so that redirected output and short runs never see it.
+/// the pass ends, so that redirected output and short runs never see it. rope verify's trials have their own
+/// (VerifyProgressBar), which also lets Ctrl-C stop them.
 #pragma once
 
 #include <chrono>
 #include <cstdint>
 
 #include <optional>
+#include <string>
 
 #include "rope/analysis/check_run.hpp"
+#include "rope/analysis/verify_run.hpp"
 #include "rope/cli/lang.hpp"
 
 namespace rope::cli {
@@ -52,6 +55,20 @@ class CheckProgressBar final : public CheckProgress {
  private:
   const Text& t_;
   std::optional<ProgressBar> bar_;
+};
+
+/// rope verify's trials (analysis/verify_run.hpp): a bar on stderr, only on a terminal, and Ctrl-C deferred while
+/// they run on the fast path, so that it stops them and the report covers the trials done (io/interrupt.hpp).
+class VerifyProgressBar final : public VerifyWatch {
+ public:
+  explicit VerifyProgressBar(const Text& t);
+  void start(bool stoppable) override;
+  bool update(long done, long total) override;
+  void finish() override;
+
+ private:
+  bool bar_ = false, drawn_ = false;
+  std::string trials_word_;
 };
 
 }  // namespace rope::cli

@@ -211,9 +211,4 @@ void print_summary(std::ostream& out, const std::vector<std::string>& lines) {
   for (const std::string& line : lines) out << wrap_lines("  " + line) << '\n';
 }
 
-std::string layout_text(const ModelRope& rope, const Text& t) {
-  if (rope.plain) return t.tr("{0} layout", layout_name(rope.spec.layout, t));
-  return layout_description(rope.spec).in(t.lang());
-}
-
 }  // namespace rope::cli

@@ -16,7 +16,8 @@
 #include "rope/models/resolve.hpp"
 #include "rope/models/rope_spec.hpp"
 #include "rope/models/scaling.hpp"
-#include "rope/report/rope_text.hpp"
+#include "rope/report/model_text.hpp"  // layout_text
+#include "rope/report/rope_text.hpp"   // layer_text
 
 namespace CLI {
 class App;
@@ -106,8 +107,5 @@ std::string model_name(const RopeSpec& spec, const Text& t);
 /// explicit --layout overrides the model's).
 /// @throws InvalidArgument (bad or contradictory values), IoError (unreadable file).
 ModelRope resolve(const ScalingOptions& options, const DimBase& flags);
-
-/// The layout for a header: plain RoPE "interleaved layout"; a model's "half layout (model family llama)".
-std::string layout_text(const ModelRope& rope, const Text& t);
 
 }  // namespace rope::cli

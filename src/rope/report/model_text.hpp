@@ -1,0 +1,25 @@
+/// @file
+/// A model's RoPE in a report's words (report/text.hpp), as the headers of rope verify, apply, matrix and others
+/// print it: the layout's name, the layout of the RoPE used, (the layer type a model's RoPE was taken from: rope_text.hpp's layer_text).
+#pragma once
+
+#include <string>
+
+#include "rope/core/types.hpp"
+#include "rope/models/resolve.hpp"
+#include "rope/models/rope_spec.hpp"
+#include "rope/report/rope_text.hpp"
+#include "rope/report/text.hpp"
+
+namespace rope {
+
+/// "interleaved" or "half", and in Chinese the kind of pairing ("interleaved pairing" or "half-split pairing" in the
+/// catalog) before it: the name users type stays.
+std::string layout_name(Layout layout, const Text& t);
+
+/// The layout for a header: plain RoPE "interleaved layout"; a model's "half layout (model family llama)".
+std::string layout_text(const ModelRope& rope, const Text& t);
+
+/// layer_text: report/rope_text.hpp.
+
+}  // namespace rope
