@@ -6,7 +6,7 @@
 #include <fstream>
 #include <string>
 
-#include "rope/analysis/inspect_report.hpp"
+#include "rope/report/inspect_report.hpp"
 #include "rope/core/error.hpp"
 #include "rope/core/frequencies.hpp"
 #include "rope/models/presets.hpp"

@@ -94,7 +94,7 @@ VerifyRun run_verify(const VerifyRequest& q) {
   run.rope = resolve_for(q);
   const ModelRope& rope = run.rope;
   settings.dim = rope.spec.rotary_dim;
-  settings.base = rope.model.rope.base;
+  settings.base = rope.spec.config.base;
   settings.layout = rope.spec.layout;
   if (!rope.plain) settings.inv_freq = rope.spec.params.inv_freq;
   if (q.strategy) {

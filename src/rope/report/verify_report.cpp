@@ -8,7 +8,7 @@
 #include "rope/core/constants.hpp"
 #include "rope/core/dtype.hpp"
 #include "rope/io/csv.hpp"
-#include "rope/models/rope_text.hpp"
+#include "rope/report/rope_text.hpp"
 #include "rope/report/digits.hpp"
 #include "rope/report/json.hpp"
 #include "rope/report/model_text.hpp"
@@ -90,8 +90,8 @@ void print_tolerance(const VerifyRun& run, const VerifySettings& s, const Text& 
 /// ", yarn scaling f = 8 (Llama 3 8B, layer type …)" after the base for a model's RoPE, else "".
 std::string model_text(const ModelRope& rr, const Text& t) {
   if (rr.plain) return "";
-  return t.tr(", {0} scaling f = {1} ({2}{3})", to_string(rr.model.rope.type), format_number(rr.spec.params.factor),
-              model_name(rr.model, t.lang()), layer_text(rr.spec, t));
+  return t.tr(", {0} scaling f = {1} ({2}{3})", to_string(rr.spec.config.type), format_number(rr.spec.params.factor),
+              model_name(rr.spec, t.lang()), layer_text(rr.spec, t));
 }
 
 }  // namespace
