@@ -18,7 +18,7 @@ using ::testing::HasSubstr;
 using ::testing::Not;
 
 /// A diff of `seq` positions with `ranges` runs and `segments` segments of one position each.
-DiffRun run_of(std::size_t ranges, std::size_t segments) {
+DiffRun diff_run_of(std::size_t ranges, std::size_t segments) {
   DiffRun run;
   const std::size_t seq = std::max<std::size_t>({ranges, segments, 1});
   for (std::size_t s = 0; s < seq; ++s) run.dumps.positions.push_back(static_cast<double>(s));
@@ -35,17 +35,17 @@ DiffRun run_of(std::size_t ranges, std::size_t segments) {
   return run;
 }
 
-struct Bound {
+struct DiffBound {
   std::size_t runs;    ///< runs (and segments) in the diff
   std::size_t listed;  ///< what the value lists of each
   const char* tail;    ///< the text's line after the first 16 runs ("": none)
 };
 
-class DiffReportBound : public ::testing::TestWithParam<Bound> {};
+class DiffReportBound : public ::testing::TestWithParam<DiffBound> {};
 
 TEST_P(DiffReportBound, TheValueListsAtMostKListedDiffRunsAndCountsThemAll) {
-  const Bound& b = GetParam();
-  const Value v = diff_value(run_of(b.runs, b.runs));
+  const DiffBound& b = GetParam();
+  const Value v = diff_value(diff_run_of(b.runs, b.runs));
   ASSERT_NE(v.find("ranges"), nullptr);
   EXPECT_EQ(v.find("ranges")->items().size(), b.listed);
   EXPECT_EQ(v.find("range_count")->uinteger(), b.runs);
@@ -58,9 +58,9 @@ TEST_P(DiffReportBound, TheValueListsAtMostKListedDiffRunsAndCountsThemAll) {
 }
 
 TEST_P(DiffReportBound, TheTextSaysWhatTheJsonLists) {
-  const Bound& b = GetParam();
+  const DiffBound& b = GetParam();
   std::ostringstream out;
-  print_diff(out, run_of(b.runs, 0), Text(Lang::En));
+  print_diff(out, diff_run_of(b.runs, 0), Text(Lang::En));
   if (*b.tail == '\0') {
     EXPECT_THAT(out.str(), Not(HasSubstr("more ranges")));
   } else {
@@ -69,15 +69,15 @@ TEST_P(DiffReportBound, TheTextSaysWhatTheJsonLists) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Runs, DiffReportBound,
-                         ::testing::Values(Bound{0, 0, ""}, Bound{1, 1, ""}, Bound{16, 16, ""},
-                                           Bound{17, 17, "  … and 1 more ranges (--json lists them all)\n"},
-                                           Bound{kListedDiffRuns, kListedDiffRuns, "  … and 4080 more ranges (--json lists them all)\n"},
-                                           Bound{kListedDiffRuns + 1, kListedDiffRuns,
+                         ::testing::Values(DiffBound{0, 0, ""}, DiffBound{1, 1, ""}, DiffBound{16, 16, ""},
+                                           DiffBound{17, 17, "  … and 1 more ranges (--json lists them all)\n"},
+                                           DiffBound{kListedDiffRuns, kListedDiffRuns, "  … and 4080 more ranges (--json lists them all)\n"},
+                                           DiffBound{kListedDiffRuns + 1, kListedDiffRuns,
                                                  "  … and 4081 more ranges (--json lists the first 4096)\n"},
-                                           Bound{3 * kListedDiffRuns, kListedDiffRuns,
+                                           DiffBound{3 * kListedDiffRuns, kListedDiffRuns,
                                                  "  … and 12272 more ranges (--json lists the first 4096)\n"}));
 
-DiffRequest request(const std::string& a, const std::string& b) {
+DiffRequest diff_request(const std::string& a, const std::string& b) {
   DiffRequest r;
   r.dumps.before = test::kDumps + "q.npy";
   r.dumps.after = test::kDumps + a;
@@ -90,7 +90,7 @@ DiffRequest request(const std::string& a, const std::string& b) {
 }
 
 TEST(RunDiff, OneCallGivesEachSideTheRunsAndTheNames) {
-  const DiffRun run = run_diff(request("q_rope.npy", "q_rope_interleaved.npy"));
+  const DiffRun run = run_diff(diff_request("q_rope.npy", "q_rope_interleaved.npy"));
   EXPECT_FALSE(run.passed());
   EXPECT_TRUE(run.diff.a.comparison.passed());
   EXPECT_FALSE(run.diff.b.comparison.passed());
@@ -104,7 +104,7 @@ TEST(RunDiff, OneCallGivesEachSideTheRunsAndTheNames) {
 
 TEST(RunDiff, OutputsOfTwoShapesAreRefusedBeforeEitherIsRead) {
   try {
-    run_diff(request("q_rope.npy", "decode_q_rope.npy"));
+    run_diff(diff_request("q_rope.npy", "decode_q_rope.npy"));
     FAIL() << "no error";
   } catch (const InvalidArgument& e) {
     EXPECT_THAT(e.what(), HasSubstr("after_b '"));  // the library names the setting; the command line its flag

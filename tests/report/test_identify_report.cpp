@@ -16,16 +16,16 @@ namespace {
 
 using ::testing::HasSubstr;
 
-struct Dumps {
+struct IdentifyDumps {
   const char* after;
   PairLayout layout;
   bool positions_differ;
 };
 
-class IdentifyReport : public ::testing::TestWithParam<Dumps> {};
+class IdentifyReport : public ::testing::TestWithParam<IdentifyDumps> {};
 
 TEST_P(IdentifyReport, FilesAndArrangedArraysGiveOneValue) {
-  const Dumps& d = GetParam();
+  const IdentifyDumps& d = GetParam();
   IdentifyRequest request;
   request.dumps.before = test::kDumps + "q.npy";
   request.dumps.after = test::kDumps + d.after;
@@ -46,10 +46,10 @@ TEST_P(IdentifyReport, FilesAndArrangedArraysGiveOneValue) {
   EXPECT_THAT(out.str(), HasSubstr("rope identify: " + request.dumps.after));
 }
 
-INSTANTIATE_TEST_SUITE_P(Dumps, IdentifyReport,
-                         ::testing::Values(Dumps{"q_rope.npy", PairLayout::Half, false},
-                                           Dumps{"q_rope_interleaved.npy", PairLayout::Interleaved, false},
-                                           Dumps{"q_rope_off_by_one.npy", PairLayout::Half, true}));
+INSTANTIATE_TEST_SUITE_P(Files, IdentifyReport,
+                         ::testing::Values(IdentifyDumps{"q_rope.npy", PairLayout::Half, false},
+                                           IdentifyDumps{"q_rope_interleaved.npy", PairLayout::Interleaved, false},
+                                           IdentifyDumps{"q_rope_off_by_one.npy", PairLayout::Half, true}));
 
 }  // namespace
 }  // namespace rope
