@@ -198,7 +198,7 @@ TEST_F(CmdExplain, AFailedCheckPrintsACrossAndExitsOne) {
   EXPECT_THAT(out.str(), testing::EndsWith("\n1 of 11 checks ✗: the two sides differ by more than rounding\n"));
   std::ostringstream other;
   EXPECT_EQ(cli::print_walkthrough(w, 4, "θ_0", f, other), 0);  // step 4 alone has no failed check
-  f.lang = cli::Lang::Zh;
+  f.lang = Lang::Zh;
   std::ostringstream zh;
   EXPECT_EQ(cli::print_walkthrough(w, 5, "θ_0", f, zh), 1);
   EXPECT_THAT(zh.str(), testing::EndsWith("\n2 项检验中有 1 项 ✗：两边之差超出舍入误差\n"));

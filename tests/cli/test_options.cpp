@@ -68,11 +68,11 @@ TEST(Options, WordsAreParsedIntoTheEnumWithTheirAliases) {
   cli::add_layout_option(app, layout);
   parse(app, {"--layout", "neox"});
   EXPECT_EQ(layout, Layout::Half);
-  cli::Lang lang = cli::Lang::En;
+  Lang lang = Lang::En;
   CLI::App other;
   cli::add_lang_option(other, lang);
   parse(other, {"--lang", "zh"});
-  EXPECT_EQ(lang, cli::Lang::Zh);
+  EXPECT_EQ(lang, Lang::Zh);
 }
 
 TEST(Options, AWordOutsideTheListHasTheMessageOfDocsErrors) {
@@ -99,13 +99,13 @@ TEST(Resolve, PlainRopeIsTheTypedOrDefaultDimensionAndBase) {
   EXPECT_EQ(plain.spec.layout, Layout::Interleaved);
   EXPECT_TRUE(plain.spec.params.inv_freq.isApprox(frequencies(8, 10000.0), 0.0));
   EXPECT_TRUE(plain.layers.empty());
-  EXPECT_EQ(cli::layout_text(plain, cli::Text()), "interleaved layout");
+  EXPECT_EQ(cli::layout_text(plain, Text()), "interleaved layout");
   const ModelRope typed = cli::resolve(none, {16, 8, 500.0, 10000.0, Layout::Half, Layout::Interleaved});
   EXPECT_EQ(typed.spec.rotary_dim, 16);
   EXPECT_EQ(typed.model.rope.base, 500.0);
   EXPECT_EQ(typed.spec.params.inv_freq[1], std::pow(500.0, -2.0 / 16));
   EXPECT_EQ(typed.spec.layout, Layout::Half);
-  EXPECT_EQ(cli::layout_text(typed, cli::Text()), "half layout");
+  EXPECT_EQ(cli::layout_text(typed, Text()), "half layout");
 }
 
 TEST(Resolve, PlainRopeChecksDimensionAndBaseAsTheFormulaStatesThem) {

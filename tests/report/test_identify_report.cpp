@@ -49,7 +49,11 @@ TEST_P(IdentifyReport, FilesAndArrangedArraysGiveOneValue) {
 INSTANTIATE_TEST_SUITE_P(Files, IdentifyReport,
                          ::testing::Values(IdentifyDumps{"q_rope.npy", PairLayout::Half, false},
                                            IdentifyDumps{"q_rope_interleaved.npy", PairLayout::Interleaved, false},
-                                           IdentifyDumps{"q_rope_off_by_one.npy", PairLayout::Half, true}));
+                                           IdentifyDumps{"q_rope_off_by_one.npy", PairLayout::Half, true}),
+                         [](const ::testing::TestParamInfo<IdentifyDumps>& info) {
+                           std::string name = info.param.after;
+                           return name.substr(0, name.find('.'));
+                         });
 
 }  // namespace
 }  // namespace rope

@@ -1,8 +1,9 @@
 /// @file
 /// The printers of `rope identify`'s report (analysis/identify_run.hpp): text for people (through the catalog, in
 /// either language), and its value, which the JSON printer writes (`--json`) and the Python module hands over
-/// (`rope.identify(...)`). Its lists have one item per pair or per fitted family (d ≤ kMaxIdentifyDim), and the
-/// jumps are bounded by the sample identify holds (kIdentifyElements).
+/// (`rope.identify(...)`). Its lists have one item per pair or per fitted family (d ≤ kMaxIdentifyDim); the jumps,
+/// one per restart, are at most the sequence indices identify holds (kIdentifyElements elements of a streamed
+/// dump, the reader's limit of one read whole).
 #pragma once
 
 #include <optional>
