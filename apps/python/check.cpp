@@ -9,8 +9,9 @@
 #include "report.hpp"
 #include "rope/analysis/dump_pair.hpp"
 #include "rope/analysis/expectation.hpp"
-#include "rope/analysis/identify.hpp"
+#include "rope/analysis/identify_run.hpp"
 #include "rope/report/check_report.hpp"
+#include "rope/report/identify_report.hpp"
 #include "rope/core/error.hpp"
 #include "rope/core/message.hpp"
 
@@ -185,11 +186,10 @@ void bind_check(py::module_& m) {
          const std::string& axes, const py::object& patches) {
         const TensorData b = read_array(before, "before", bf16_bits), a = read_array(after, "after", bf16_bits);
         require_finite(b, "before");
-        const DumpPair pair = arrange_dump_pair(b, a, pair_input(positions, starts, axes, patches), "before", "after");
+        DumpPair pair = arrange_dump_pair(b, a, pair_input(positions, starts, axes, patches), "before", "after");
         // M-RoPE positions (t, h, w(, e) per index): each pair's axis and the sections, as rope identify --axis-positions;
-        // a tower's patches (row, column): the 2-D vision kind (identify_vision.cpp).
-        return identification_dict(pair.axis_positions.empty() ? identify_rope(pair.before, pair.after, pair.positions)
-                                                               : identify_rope(pair.before, pair.after, pair.axis_positions));
+        // a tower's patches (row, column): the 2-D vision kind. The fields of rope identify --json (no second builder).
+        return to_python(identify_value(identify_arranged(std::move(pair))));
       },
       py::arg("before"), py::arg("after"), py::arg("bf16_bits"), py::arg("positions"), py::arg("sequence_starts") = py::none(),
       py::arg("axes") = "", py::arg("patches") = py::none());

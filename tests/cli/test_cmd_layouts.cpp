@@ -95,7 +95,7 @@ struct Expected {
 // ---------------------------------------------------------------------------------------------
 // Reading the output.
 
-std::vector<std::string> lines_of(const std::string& text) {
+std::vector<std::string> layouts_lines_of(const std::string& text) {
   std::vector<std::string> lines;
   std::istringstream in(text);
   for (std::string line; std::getline(in, line);) lines.push_back(line);
@@ -106,7 +106,7 @@ std::vector<std::string> lines_of(const std::string& text) {
 std::string line_with(const std::string& text, const std::string& needle) {
   std::string found;
   int count = 0;
-  for (const std::string& line : lines_of(text)) {
+  for (const std::string& line : layouts_lines_of(text)) {
     if (line.find(needle) != std::string::npos) {
       found = line;
       ++count;
@@ -147,7 +147,7 @@ TEST_F(CmdLayouts, PairTableListsBothPairingsAndTheta) {
   const Result r = rope_cli({"layouts", "--dim", "8"});
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_THAT(r.out, StartsWith("rope layouts: d = 8, base = 10000 "));
-  const std::vector<std::string> lines = lines_of(r.out);
+  const std::vector<std::string> lines = layouts_lines_of(r.out);
   const auto header = std::find_if(lines.begin(), lines.end(), [](const std::string& l) { return l.rfind("pair i", 0) == 0; });
   ASSERT_NE(header, lines.end());
   for (int i = 0; i < 4; ++i) {
@@ -169,7 +169,7 @@ TEST_F(CmdLayouts, PrintsPermAndTheZeroOneMatrixOfP) {
   const Result r = rope_cli({"layouts", "--dim", "8"});
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_THAT(line_with(r.out, "perm = "), HasSubstr("perm = [0, 2, 4, 6, 1, 3, 5, 7]"));
-  const std::vector<std::string> lines = lines_of(r.out);
+  const std::vector<std::string> lines = layouts_lines_of(r.out);
   const auto title = std::find(lines.begin(), lines.end(), "  P, with P[c, perm[c]] = 1:");
   ASSERT_NE(title, lines.end());
   for (int row = 0; row < 8; ++row) {
@@ -273,7 +273,7 @@ TEST_F(CmdLayouts, CsvHasTheThreeScoresAtEveryDistance) {
   const Expected e(16, 1e4, kDefaultSeed, 5, 12, 40);
   const Result r = rope_cli({"layouts", "--dim", "16", "--max-distance", "40", "--csv", "-"});
   ASSERT_EQ(r.code, 0) << r.err;
-  const std::vector<std::string> lines = lines_of(r.out);
+  const std::vector<std::string> lines = layouts_lines_of(r.out);
   ASSERT_EQ(lines.size(), 42u);  // --csv - prints the CSV only: the header and δ = 0 … 40
   EXPECT_EQ(lines[0], "distance,score_interleaved,score_mixed,score_fixed");
   for (long delta = 0; delta <= 40; ++delta) {
@@ -292,7 +292,7 @@ TEST_F(CmdLayouts, CsvFileAndTheTextTogether) {
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_THAT(r.out, StartsWith("rope layouts: d = 4"));
   EXPECT_THAT(r.out, Not(HasSubstr("--csv FILE")));
-  const std::vector<std::string> lines = lines_of(read(path("s.csv")));
+  const std::vector<std::string> lines = layouts_lines_of(read(path("s.csv")));
   EXPECT_EQ(lines.size(), 5u);
 }
 

@@ -212,7 +212,7 @@ std::string error_zh(const Message& message) {
   if (std::optional<std::string> zh = translate(message.en, 0, match_steps, &fixed); zh && fixed > fixed_text(message.id)) {
     return *zh;
   }
-  return copy.in(true);
+  return copy.in(Lang::Zh);
 }
 
 }  // namespace rope::cli

@@ -1,0 +1,82 @@
+// rope identify as one call (identify_run.hpp): the dumps opened, a streamed one sampled to kIdentifyElements,
+// the type the dump was computed in, and identify_rope on one-number or per-axis positions.
+#include "rope/analysis/identify_run.hpp"
+
+#include <utility>
+
+#include "rope/analysis/dump_stream.hpp"
+
+namespace rope {
+namespace {
+
+/// The dumps' values are identify's input, not the report's: the report keeps their geometry and positions.
+void drop_values(LoadedDumps& dumps) {
+  dumps.before.values = {};
+  dumps.after.values = {};
+  dumps.stream.reset();
+}
+
+}  // namespace
+
+IdentifyRun run_identify(const IdentifyRequest& request) {
+  IdentifyRun run;
+  run.before_file = request.dumps.before;
+  run.after_file = request.dumps.after;
+  LoadedDumps dumps = open_dumps(request.dumps);
+  // M-RoPE: a position per axis (t, h, w(, e)), from axis positions or a [3, batch, seq] tensor; else one number.
+  std::vector<AxisPosition> positions = positions_as_axes(dumps.positions, dumps.axis_positions);
+  std::vector<long> kept;  // streamed: the sequence indices of the sample
+  long groups_kept = 0;
+  if (dumps.stream) {
+    // Memory bounded whatever the files' size: every index of the first heads, or windows of indices (dump_stream.hpp).
+    DumpSample sample = sample_dump(*dumps.stream, kIdentifyElements);
+    std::vector<AxisPosition> kept_positions;
+    for (const long i : sample.indices) kept_positions.push_back(positions[static_cast<std::size_t>(i)]);
+    positions = std::move(kept_positions);
+    dumps.before = std::move(sample.before);
+    dumps.after = std::move(sample.after);
+    kept = std::move(sample.indices);
+    groups_kept = sample.groups;
+  }
+  if (request.dtype) {  // the rounding of the type the dump was computed in, whatever the file stores
+    for (DumpVectors* v : {&dumps.before, &dumps.after}) {
+      v->dtype = *request.dtype;
+      v->dtype_stated = true;
+    }
+  }
+  Identification id = identify_rope(dumps.before, dumps.after, positions);
+  const long all_seq = static_cast<long>(dumps.positions.size());
+  if (dumps.stream && (static_cast<long>(kept.size()) < all_seq || groups_kept < dumps.stream->groups())) {
+    for (long& j : id.jumps) j = kept[static_cast<std::size_t>(j)];  // indices of the sample → of the dump
+    id.notes.push_back(msg("identified from a sample of the files: {0} of {1} sequence indices, {2} of {3} heads (rope identify "
+                           "holds at most {4} elements of each dump)",
+                           kept.size(), all_seq, groups_kept, dumps.stream->groups(), kIdentifyElements));
+  }
+  drop_values(dumps);
+  run.dumps = std::move(dumps);
+  run.id = std::move(id);
+  return run;
+}
+
+IdentifyRun identify_arranged(DumpPair pair) {
+  IdentifyRun run;
+  // M-RoPE positions (t, h, w(, e) per index): each pair's axis and the sections; a tower's patches (row, column):
+  // the 2-D vision kind (identify_vision.cpp).
+  run.id = pair.axis_positions.empty() ? identify_rope(pair.before, pair.after, pair.positions)
+                                       : identify_rope(pair.before, pair.after, pair.axis_positions);
+  LoadedDumps& d = run.dumps;
+  d.before = std::move(pair.before);
+  d.after = std::move(pair.after);
+  d.positions = std::move(pair.positions);
+  d.axis_positions = std::move(pair.axis_positions);
+  d.positions_assumed = pair.positions_assumed;
+  d.axes = pair.axes;
+  d.shape = std::move(pair.shape);
+  d.stored = std::string(to_string(d.after.dtype));
+  d.segments = std::move(pair.segments);
+  d.segments_are_rows = pair.segments_are_rows;
+  drop_values(d);
+  return run;
+}
+
+}  // namespace rope

@@ -1,0 +1,242 @@
+// The printers of rope diff's report (diff_report.hpp): the text a person reads and the value JSON writes.
+#include "rope/report/diff_report.hpp"
+
+#include <algorithm>
+#include <fmt/format.h>
+
+#include "rope/io/csv.hpp"
+#include "rope/io/tensor_file.hpp"
+#include "rope/io/utf8.hpp"
+#include "rope/models/layer_types.hpp"
+#include "rope/report/check_report.hpp"
+#include "rope/report/dump_text.hpp"
+#include "rope/report/json.hpp"
+#include "rope/report/printing.hpp"
+#include "rope/report/text.hpp"
+
+namespace rope {
+namespace {
+
+/// Largest number of ranges (and of segments) the text report lists.
+constexpr std::size_t kRangeLines = 16;
+
+/// "57" or "0–127": the positions of the sequence indices [start, start + length).
+std::string span(const LoadedDumps& a, long start, long length) {
+  const auto position = [&](long s) {
+    return a.axis_positions.empty() ? format_number(a.positions[static_cast<std::size_t>(s)])
+                                    : a.axis_positions[static_cast<std::size_t>(s)].text();
+  };
+  return length == 1 ? position(start) : position(start) + "–" + position(start + length - 1);
+}
+
+Value kind_value(const std::optional<VariantKind>& k) { return k ? Value(to_string(*k)) : Value(); }
+
+Value side_value(const std::string& name, const std::string& file, const CheckReport& r) {
+  const CheckDiagnosis& d = r.diagnosis;
+  Value j;
+  j["name"] = name;
+  j["file"] = file;
+  j["passed"] = r.comparison.passed();
+  j["max_ratio"] = r.comparison.max_ratio;
+  j["failing"] = r.comparison.failing;
+  j["total"] = r.comparison.total;
+  Value& diagnosis = j["diagnosis"];
+  diagnosis["matches"] = kind_value(d.matches);
+  diagnosis["closest"] = kind_value(d.closest);
+  diagnosis["message"] = d.message.en;
+  if (d.no_rope) {
+    diagnosis["no_rope_rotated"]["rope_matches"] = kind_value(d.no_rope->rope_matches);
+    diagnosis["no_rope_rotated"]["changed"] = d.no_rope->changed;
+  }
+  j["notes"] = english(r.notes);
+  return j;
+}
+
+Value segment_side_value(const SegmentCheck& c) {
+  Value v;
+  v["passed"] = c.passed();
+  v["max_ratio"] = c.max_ratio;
+  v["failing_positions"] = c.failing_positions;
+  v["diagnosis"] = c.passed() ? Value() : Value(c.report.diagnosis.message.en);
+  return v;
+}
+
+}  // namespace
+
+Value diff_value(const DiffRun& run) {
+  const RopeExpectation& e = run.expected;
+  const DumpDiff& diff = run.diff;
+  const LoadedDumps& a = run.dumps;
+  Value j;
+  j["passed"] = diff.passed();
+  Value& x = j["expected"];
+  x["layout"] = std::string(to_string(e.layout));
+  x["rotary_dim"] = run.nope ? 0 : e.rotary_dim();
+  x["head_dim"] = e.head_dim;
+  x["base"] = e.base;
+  x["attention_factor"] = e.attention_factor;
+  x["scaling"] = e.scaling;
+  x["error_model"] = e.error_model.en;
+  if (run.nope) {
+    x["no_rope"]["layer_type"] = run.nope->layer_type;
+    x["no_rope"]["layers"] = run.nope->layers;
+  }
+  j["a"] = side_value(run.name_a, run.after_a_file, diff.a);
+  j["b"] = side_value(run.name_b, run.after_b_file, diff.b);
+  Value& between = j["between"];
+  between["agree"] = diff.between.agree();
+  between["max_ratio"] = diff.between.max_ratio;
+  between["differing"] = diff.between.differing;
+  between["total"] = diff.between.total;
+  Value& ranges = j["ranges"] = Value::array();
+  for (std::size_t k = 0; k < diff.ranges.size() && k < kListedDiffRuns; ++k) {
+    const DiffRange& g = diff.ranges[k];
+    Value r;
+    r["start"] = g.start;
+    r["length"] = g.length;
+    r["positions"] = span(a, g.start, g.length);
+    r["a_right"] = g.a_right;
+    r["b_right"] = g.b_right;
+    r["agree"] = g.agree;
+    r["a_max_ratio"] = g.a_ratio;
+    r["b_max_ratio"] = g.b_ratio;
+    r["between_max_ratio"] = g.between_ratio;
+    r["a_diagnosis"] = g.a_diagnosis.en;
+    r["b_diagnosis"] = g.b_diagnosis.en;
+    ranges.push_back(std::move(r));
+  }
+  j["range_count"] = diff.ranges.size();
+  Value& segments = j["segments"] = Value::array();
+  for (std::size_t k = 0; k < diff.segments.size() && k < kListedDiffRuns; ++k) {
+    const DiffSegment& g = diff.segments[k];
+    Value s;
+    s["kind"] = a.segments_are_rows ? "batch_row" : "sequence";
+    s["start"] = g.segment().start;
+    s["length"] = g.segment().length;
+    s["positions"] = span(a, g.segment().start, g.segment().length);
+    s["a"] = segment_side_value(g.a);
+    s["b"] = segment_side_value(g.b);
+    s["agree"] = g.differing_positions == 0;
+    s["between_max_ratio"] = g.between_ratio;
+    segments.push_back(std::move(s));
+  }
+  j["segment_count"] = diff.segments.size();
+  return j;
+}
+
+void print_diff(std::ostream& out, const DiffRun& run, const Text& t) {
+  const DumpDiff& diff = run.diff;
+  const LoadedDumps& a = run.dumps;
+  const RopeExpectation& e = run.expected;
+  const auto& nope = run.nope;
+  const bool passed = diff.passed();
+  // At least one space after a long label (a packed sequence's run).
+  const auto row = [&](const std::string& label, const std::string& value) { out << fmt::format("  {:<19} {}\n", label, value); };
+  // The names and files as typed: control characters escaped as errors escape them (the JSON escapes its own).
+  const std::string name_a = escape_controls(run.name_a), name_b = escape_controls(run.name_b);
+  out << t.tr("rope diff: {0} ({1}) and {2} ({3}) against RoPE({4})\n", name_a, escape_controls(run.after_a_file), name_b,
+              escape_controls(run.after_b_file), escape_controls(run.before_file));
+  row(t.tr("dump"), fmt::format("[{}] = {}, {} / {}, {} {}", to_string(a.axes), shape_string(a.shape), to_string(a.after.dtype),
+                                to_string(run.b_type), t.tr("positions"), positions_text(a, t)));
+  if (nope) {
+    row(t.tr("expected"), t.tr("unchanged: layers {0} ({1}) of {2} have no RoPE", describe_layers(nope->layers),
+                               escape_controls(nope->layer_type), escape_controls(nope->model)));
+  } else {
+    // Gemma 4's vision tower (V6): the layout inside each axis's block.
+    row(t.tr("expected"),
+        e.axis_blocks
+            ? t.tr("{0} layout inside each axis's block of d/2 channels ({1}), rotary dim {2} of {3}, base {4}, attention "
+                   "factor {5}",
+                   std::string(to_string(e.layout)), run.where.in(t.lang()), e.rotary_dim(), e.head_dim, format_number(e.base),
+                   format_number(e.attention_factor))
+            : t.tr("{0} layout ({1}), rotary dim {2} of {3}, base {4}, attention factor {5}", std::string(to_string(e.layout)),
+                   run.where.in(t.lang()), e.rotary_dim(), e.head_dim, format_number(e.base), format_number(e.attention_factor)));
+  }
+  row(t.tr("scaling"), scaling_text(e, nope.has_value(), t));
+  const auto side = [&](const std::string& name, const CheckReport& r) {
+    const DumpComparison& c = r.comparison;
+    std::string line = t.tr("{0} (max |Δ|/tolerance {1})", c.passed() ? t.tr("PASS") : std::string(t.trc("check verdict", "FAIL")), g4(c.max_ratio));
+    if (!c.passed()) line = t.tr("{0}, {1} of {2} elements off", line, c.failing, c.total);
+    if (!c.passed() && !r.diagnosis.message.en.empty()) line = t.tr("{0}: {1}", line, r.diagnosis.message.in(t.lang()));
+    row(name, line);
+    for (const Message& note : r.notes) row("", t.tr("note: ") + note.in(t.lang()));
+  };
+  side(name_a, diff.a);
+  side(name_b, diff.b);
+  row(t.tr("between (D1)"), diff.between.agree()
+                                ? t.tr("agree within twice the tolerance (max |Δ|/bound {0})", g4(diff.between.max_ratio))
+                                : t.tr("differ: {0} of {1} elements (max |Δ|/bound {2})", diff.between.differing,
+                                       diff.between.total, g4(diff.between.max_ratio)));
+  out << '\n';
+  // Who is right on a run or a segment, and what the wrong one does there.
+  const auto verdict = [&](bool a_right, bool b_right, bool agree, const Message& a_why, const Message& b_why) {
+    std::string line;
+    if (a_right && b_right) {
+      line = agree ? t.tr("both right") : t.tr("both right, yet they differ beyond (D1)");
+    } else if (a_right || b_right) {
+      const bool a_wrong = !a_right;
+      line = t.tr("{0} right, {1} wrong", a_wrong ? name_b : name_a, a_wrong ? name_a : name_b);
+      const Message& why = a_wrong ? a_why : b_why;
+      if (!why.en.empty()) line = t.tr("{0}: {1}", line, why.in(t.lang()));
+    } else {
+      line = agree ? t.tr("both wrong, the same way") : t.tr("both wrong, differently");
+      if (!a_why.en.empty()) line = t.tr("{0}; {1}: {2}", line, name_a, a_why.in(t.lang()));
+      if (!b_why.en.empty()) line = t.tr("{0}; {1}: {2}", line, name_b, b_why.in(t.lang()));
+    }
+    return line;
+  };
+  // Runs that are each a whole segment (a decode batch's rows) are said by the segments' lines below.
+  const bool runs_are_segments = !diff.segments.empty() && diff.ranges.size() == diff.segments.size();
+  for (std::size_t k = 0; k < diff.ranges.size() && k < kRangeLines && !runs_are_segments; ++k) {
+    const DiffRange& g = diff.ranges[k];
+    // Packed sequences repeat their positions: the run says which sequence it is in.
+    const auto in = std::find_if(diff.segments.begin(), diff.segments.end(), [&](const DiffSegment& d) {
+      return d.segment().start <= g.start && g.start < d.segment().start + d.segment().length;
+    });
+    const std::string label = in != diff.segments.end() && !a.segments_are_rows
+                                  ? t.tr("sequence {0}, positions {1}", in - diff.segments.begin(), span(a, g.start, g.length))
+                                  : t.tr("positions {0}", span(a, g.start, g.length));
+    row(label, verdict(g.a_right, g.b_right, g.agree, g.a_diagnosis, g.b_diagnosis));
+  }
+  if (diff.ranges.size() > kRangeLines && !runs_are_segments) {
+    out << (diff.ranges.size() <= kListedDiffRuns
+                ? t.tr("  … and {0} more ranges (--json lists them all)\n", diff.ranges.size() - kRangeLines)
+                : t.tr("  … and {0} more ranges (--json lists the first {1})\n", diff.ranges.size() - kRangeLines,
+                       kListedDiffRuns));
+  }
+  // Per batch row or packed sequence, as rope check reports them: the ones where either side fails first.
+  std::vector<std::size_t> order;
+  for (const bool failing : {true, false}) {
+    for (std::size_t k = 0; k < diff.segments.size(); ++k) {
+      if ((diff.segments[k].a.passed() && diff.segments[k].b.passed()) != failing) order.push_back(k);
+    }
+  }
+  const std::size_t shown = std::min(order.size(), kRangeLines);
+  std::sort(order.begin(), order.begin() + static_cast<long>(shown));
+  if (shown > 0 && !runs_are_segments) out << '\n';
+  for (std::size_t n = 0; n < shown; ++n) {
+    const DiffSegment& g = diff.segments[order[n]];
+    const std::string label = a.segments_are_rows ? t.tr("batch row {0}", order[n]) : t.tr("sequence {0}", order[n]);
+    const std::string where_text = a.segments_are_rows ? t.tr("positions {0}", span(a, g.segment().start, g.segment().length))
+                                                       : t.tr("indices {0}–{1}, positions {2}", g.segment().start,
+                                                              g.segment().start + g.segment().length - 1,
+                                                              span(a, g.segment().start, g.segment().length));
+    row(label, t.tr("{0}: {1}", where_text,
+                    verdict(g.a.passed(), g.b.passed(), g.differing_positions == 0, g.a.report.diagnosis.message,
+                            g.b.report.diagnosis.message)));
+  }
+  if (order.size() > shown) out << t.tr("  … and {0} more that pass\n", order.size() - shown);
+  const bool a_ok = diff.a.comparison.passed(), b_ok = diff.b.comparison.passed();
+  row(t.tr("verdict"), passed ? t.tr("PASS") : !a_ok && !b_ok ? t.tr("FAIL: both are wrong")
+                                                              : t.tr("FAIL: {0} is wrong", a_ok ? name_b : name_a));
+}
+
+void emit(std::ostream& out, const DiffRun& run, const Printing& how) {
+  if (how.format == Format::Json) {
+    out << json_text(diff_value(run)) << '\n';
+  } else {
+    print_diff(out, run, Text(how.lang));
+  }
+}
+
+}  // namespace rope

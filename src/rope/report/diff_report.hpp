@@ -1,0 +1,35 @@
+/// @file
+/// The printers of `rope diff`'s report (analysis/diff_run.hpp): text for people (through the catalog, in either
+/// language), and its value, which the JSON printer writes (`--json`).
+///
+/// The runs of positions and the segments grow with the dumps (one run per position at worst: 2^20 positions made
+/// a JSON of 3.7 GB): the value lists the first kListedDiffRuns of each, in order, and counts them all
+/// (range_count, segment_count), so its size is bounded whatever the dumps'.
+#pragma once
+
+#include <cstddef>
+#include <ostream>
+
+#include "rope/analysis/diff_run.hpp"
+#include "rope/report/emit.hpp"
+#include "rope/report/value.hpp"
+
+namespace rope {
+
+class Text;
+
+/// Largest number of runs ("ranges") and of segments ("segments") the value lists; range_count and segment_count
+/// count them all.
+inline constexpr std::size_t kListedDiffRuns = 4096;
+
+/// The report's fields: the verdict, the expectation, each side against it, the two against each other, the first
+/// kListedDiffRuns runs and segments and their counts.
+Value diff_value(const DiffRun& run);
+
+/// The report for people.
+void print_diff(std::ostream& out, const DiffRun& run, const Text& t);
+
+/// The report in the format asked for (text or JSON).
+void emit(std::ostream& out, const DiffRun& run, const Printing& how);
+
+}  // namespace rope

@@ -1,0 +1,190 @@
+// The printers of rope identify's report (identify_report.hpp): the text a person reads and the value JSON and
+// Python share.
+#include "rope/report/identify_report.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "rope/io/tensor_file.hpp"
+#include "rope/io/utf8.hpp"
+#include "rope/models/rope_text.hpp"
+#include "rope/report/digits.hpp"
+#include "rope/report/dump_text.hpp"
+#include "rope/report/json.hpp"
+#include "rope/report/text.hpp"
+
+namespace rope {
+namespace {
+
+std::string g6(double x) { return fmt::format("{:.6g}", x); }
+
+std::string family_text(const FamilyFit& f, const Text& t) {
+  switch (f.family) {
+    case Family::Default:
+      return t.tr("default: base {0} (static NTK-aware scaling is this with another base)", g6(f.base));
+    case Family::Linear:
+      return t.tr("linear: base {0}, factor {1}", g6(f.base), g6(f.factor));
+    case Family::Yarn:
+      return t.tr("yarn: base {0}, factor {1}, ramp from pair {2} (kept) to pair {3} (divided by the factor)",
+                  g6(f.base), g6(f.factor),
+                  fmt::format("{:.2f}", f.ramp_low), fmt::format("{:.2f}", f.ramp_high));
+    case Family::Llama3:
+      return t.tr("llama3: base {0}, factor {1}, bands at wavelengths {2} (L0/high_freq_factor) and {3} (L0/low_freq_factor)",
+                  g6(f.base), g6(f.factor), fmt::format("{:.1f}", f.ramp_low), fmt::format("{:.1f}", f.ramp_high));
+    case Family::PerPair:
+      return t.tr("per-pair factors: no family explains the frequencies");
+  }
+  return "";
+}
+
+std::string layout_text(const Identification& id, const Text& t) {
+  const int n = static_cast<int>(id.pairs.size());
+  switch (id.layout) {
+    case PairLayout::Interleaved: return t.tr("interleaved: pairs (2j, 2j + 1)");
+    case PairLayout::Half:
+      return t.tr("half: pairs (j, j + {0})", id.pairs.empty() ? 0 : id.pairs[0].second - id.pairs[0].first);
+    case PairLayout::None: return t.tr("none: no pairing keeps every pair's norm");
+    case PairLayout::Other: break;
+  }
+  std::string list;
+  for (int j = 0; j < n && j < 8; ++j) list += fmt::format("{}({}, {})", j ? " " : "", id.pairs[j].first, id.pairs[j].second);
+  return t.tr("another permutation: {0}{1}", list, n > 8 ? " …" : "");
+}
+
+/// The sections the pairs' axes make: "mrope_section [16, 24, 24], chunked (docs/multi-axis.md (A2))".
+std::string sections_text(const Identification::Axes& axes, const Text& t) {
+  if (axes.sections.empty()) return t.tr("undetermined: the positions cannot tell the axes apart (see the note)");
+  const std::string list = fmt::format("{}", fmt::join(axes.sections, ", "));
+  if (!axes.order) return t.tr("mrope_section [{0}] in neither map (see the note)", list);
+  return t.tr("mrope_section [{0}], {1} (docs/multi-axis.md {2}): pair j turns by θ_j·p_a(j)", list,
+              order_name(*axes.order, t.lang()), axis_rule(*axes.order));
+}
+
+Value fit_value(const FamilyFit& f) {
+  Value v;
+  v["family"] = to_string(f.family);
+  v["base"] = f.base;
+  v["factor"] = f.factor;
+  v["ramp_low"] = f.ramp_low;
+  v["ramp_high"] = f.ramp_high;
+  v["residual"] = f.residual;
+  return v;
+}
+
+std::vector<double> values(const Eigen::VectorXd& x) { return std::vector<double>(x.data(), x.data() + x.size()); }
+
+}  // namespace
+
+Value identify_value(const IdentifyRun& run) {
+  const Identification& id = run.id;
+  Value j;
+  j["d"] = id.d;
+  j["dtype"] = std::string(to_string(run.dumps.after.dtype));  // the rounding identified with: the stated type, else the file's
+  j["rotary_dim"] = id.rotary_dim;
+  j["layout"] = to_string(id.layout);
+  Value& pairs = j["pairs"] = Value::array();
+  for (const auto& [a, b] : id.pairs) pairs.push_back(std::vector<int>{a, b});
+  j["heads_paired_otherwise"] = id.heads_paired_otherwise;
+  j["attention_factor"] = id.attention_factor;
+  j["norm_residual"] = id.norm_residual;
+  j["theta"] = values(id.theta);
+  j["angle_residual"] = values(id.angle_residual);
+  Value& fits = j["fits"] = Value::array();
+  for (const FamilyFit& f : id.fits) fits.push_back(fit_value(f));
+  j["family"] = id.fits.empty() ? Value() : fit_value(id.fits[0]);
+  // θ of plain RoPE with the fitted base over θ measured: the per-pair factor (LongRoPE's ext_factors,
+  // a llama3/YaRN band's f) of each pair.
+  std::vector<double> per_pair;
+  for (Eigen::Index k = 0; k < id.theta.size(); ++k) {
+    const double plain = std::pow(id.fit.base, -2.0 * static_cast<double>(k) / std::max(id.family_dim, 2));
+    per_pair.push_back(id.theta[k] != 0 ? plain / std::abs(id.theta[k]) : 0.0);
+  }
+  j["factor_per_pair"] = per_pair;
+  j["notes"] = english(id.notes);
+  j["position_offset"] = id.position_offset;
+  j["jumps"] = id.jumps;
+  j["undetermined"] = id.undetermined;
+  j["pairing_assumed"] = id.pairing_assumed;
+  j["reversed"] = id.reversed;
+  if (id.vision) {
+    Value& v = j["vision"];
+    v["kind"] = id.vision->kind;
+    v["equation"] = id.vision->equation;
+    v["base"] = id.vision->base;
+    v["residual"] = id.vision->residual;
+  }
+  if (id.axes) {
+    Value& m = j["mrope"];
+    m["pair_axis"] = id.axes->pair_axis;
+    m["sections"] = id.axes->sections.empty() ? Value() : Value(id.axes->sections);
+    m["order"] = id.axes->order ? Value(std::string(to_string(*id.axes->order))) : Value();
+  }
+  return j;
+}
+
+void print_identify(std::ostream& out, const IdentifyRun& run, const Text& t, const std::optional<int>& digits) {
+  const LoadedDumps& dumps = run.dumps;
+  const Identification& id = run.id;
+  const auto row = [&](const std::string& label, const std::string& value) { out << fmt::format("  {:<20}{}\n", label, value); };
+  out << t.tr("rope identify: {0} from {1}\n", escape_controls(run.after_file), escape_controls(run.before_file));
+  row(t.tr("dump"), fmt::format("[{}] = {}, {} ({}), {} {}", to_string(dumps.axes), shape_string(dumps.shape),
+                                      to_string(dumps.after.dtype), dumps.stored, t.tr("positions"), positions_text(dumps, t)));
+  if (id.position_offset != 0 || !id.jumps.empty()) {
+    std::string jumps;
+    for (std::size_t k = 0; k < id.jumps.size() && k < 8; ++k) jumps += (k ? ", " : "") + std::to_string(id.jumps[k]);
+    if (id.jumps.size() > 8) jumps += ", …";
+    row(t.tr("dump's positions"),
+        id.jumps.empty() ? t.tr("the given ones shifted by {0:+g}", id.position_offset)
+        : id.position_offset == 0 ? t.tr("restart or jump at index {0}", jumps)
+                                  : t.tr("the given ones shifted by {0:+g}, restart or jump at index {1}", id.position_offset, jumps));
+  }
+  row(t.tr("rotated channels"), t.tr("{0} of {1}", id.rotary_dim, id.d));
+  row(t.tr("pair layout"), layout_text(id, t));
+  if (!id.pairs.empty()) {
+    row(t.tr("attention factor"), t.tr("{0:.6f} (pair norms kept within {1:.2g})",
+                                                     id.attention_factor, id.norm_residual));
+    if (id.vision) {  // (row, column) positions whose map, pairs and ladders are a vision tower's (V2)-(V6)
+      row(t.tr("family"), t.tr("2-D vision RoPE {0} {1}: each axis its own ladder, base {2} (docs/multi-axis.md §6)",
+                               id.vision->kind, id.vision->equation, g6(id.vision->base)));
+    } else {
+      if (id.axes) row("M-RoPE", sections_text(*id.axes, t));
+      row(t.tr("family"), family_text(id.fit, t));
+    }
+    // The family is the simplest fit within the noise of the smallest residual (analysis/identify.cpp): the
+    // residuals are compared, and shown with the digits that tell them apart (digits.hpp, at least 2).
+    std::vector<double> residuals{id.vision ? id.vision->residual : id.fit.residual};
+    for (std::size_t i = id.vision ? 0 : 1; i < id.fits.size(); ++i) residuals.push_back(id.fits[i].residual);
+    const std::vector<std::string> shown = compared(residuals, digits, 2);
+    row(t.tr("fit residual"), t.tr("{0} (RMS of ln θ_measured − ln θ_family)", shown[0]));
+    std::string others;
+    // With a vision match every 1-D family is another fit (shown[k + 1] for fits[k]); else fits[0] is the chosen one.
+    const std::size_t first = id.vision ? 0 : 1;
+    for (std::size_t i = first; i < id.fits.size(); ++i) {
+      others += fmt::format("{}{} {}", i > first ? ", " : "", to_string(id.fits[i].family), shown[i + 1 - first]);
+    }
+    if (!others.empty()) row(t.tr("other fits"), others);
+    const int n = static_cast<int>(id.theta.size());
+    out << '\n' << fmt::format("  {:>5}  {:>14}  {:>14}  {:>12}\n", t.tr("pair"), t.tr("θ measured"),
+                               t.tr("θ fitted"), t.tr("angle RMS"));
+    for (int j = 0; j < n; ++j) {
+      if (n > 12 && j == 4) out << "  …\n";
+      if (n > 12 && j >= 4 && j < n - 4) continue;
+      out << fmt::format("  {:>5}  {:>14.6g}  {:>14.6g}  {:>12.2g}\n", j, id.theta[j],
+                         id.vision ? id.vision->theta[j] : j < id.fit.theta.size() ? id.fit.theta[j] : 0.0,
+                         id.angle_residual[j]);
+    }
+  }
+  for (const Message& note : id.notes) out << t.tr("note: ") << note.in(t.lang()) << '\n';
+}
+
+void emit(std::ostream& out, const IdentifyRun& run, const Printing& how) {
+  if (how.format == Format::Json) {
+    out << json_text(identify_value(run)) << '\n';
+  } else {
+    print_identify(out, run, Text(how.lang), how.digits);
+  }
+}
+
+}  // namespace rope

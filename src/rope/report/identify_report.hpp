@@ -1,0 +1,30 @@
+/// @file
+/// The printers of `rope identify`'s report (analysis/identify_run.hpp): text for people (through the catalog, in
+/// either language), and its value, which the JSON printer writes (`--json`) and the Python module hands over
+/// (`rope.identify(...)`). Its lists have one item per pair or per fitted family (d ≤ kMaxIdentifyDim); the jumps,
+/// one per restart, are at most the sequence indices identify holds (kIdentifyElements elements of a streamed
+/// dump, the reader's limit of one read whole).
+#pragma once
+
+#include <optional>
+#include <ostream>
+
+#include "rope/analysis/identify_run.hpp"
+#include "rope/report/emit.hpp"
+#include "rope/report/value.hpp"
+
+namespace rope {
+
+class Text;
+
+/// The report's fields: the dump's d and type, the layout and its pairs, the attention factor, every pair's θ and
+/// residual, the families fitted (the best one as "family"), a vision tower's or M-RoPE's map, and the notes.
+Value identify_value(const IdentifyRun& run);
+
+/// The report for people; `digits`: significant digits of the fits' residuals (digits.hpp); θ keeps 6.
+void print_identify(std::ostream& out, const IdentifyRun& run, const Text& t, const std::optional<int>& digits);
+
+/// The report in the format asked for (text or JSON).
+void emit(std::ostream& out, const IdentifyRun& run, const Printing& how);
+
+}  // namespace rope
