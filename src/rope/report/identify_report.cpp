@@ -9,7 +9,7 @@
 
 #include "rope/io/tensor_file.hpp"
 #include "rope/io/utf8.hpp"
-#include "rope/models/rope_text.hpp"
+#include "rope/report/rope_text.hpp"
 #include "rope/report/digits.hpp"
 #include "rope/report/dump_text.hpp"
 #include "rope/report/json.hpp"
