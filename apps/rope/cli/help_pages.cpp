@@ -134,7 +134,7 @@ std::string overview_help(const CLI::App& app, const std::vector<const CLI::App*
   }
   if (full) {
     out += '\n';
-    out += t.zh() ? footer_zh(app.get_footer()) : app.get_footer();
+    out += (t.lang() == Lang::Zh) ? footer_zh(app.get_footer()) : app.get_footer();
     out += '\n';
   }
   return out;
@@ -184,7 +184,7 @@ std::string short_help(const CLI::App& command, Lang lang) {
   const std::string example = first_example(command.get_footer());
   if (!example.empty()) {
     tail.emplace_back();
-    tail.push_back(std::string(t.tr("Example")) + (t.zh() ? "：" : ":"));  // full-width after Chinese (po/glossary.md)
+    tail.push_back(std::string(t.tr("Example")) + ((t.lang() == Lang::Zh) ? "：" : ":"));  // full-width after Chinese (po/glossary.md)
     std::istringstream broken(wrap_footer(example, width));  // a long example broken as a shell reads it
     for (std::string line; std::getline(broken, line);) tail.push_back(line);
   }

@@ -4,7 +4,6 @@
 #include <cerrno>
 #include <optional>
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 #include <unistd.h>
 
 #include "rope/io/atomic_file.hpp"
@@ -73,24 +72,7 @@ std::streamsize FdOutputBuffer::xsputn(const char* s, std::streamsize n) {
 
 // -------------------------------------------------------------------------------------------------
 
-// -------------------------------------------------------------------------------------------------
-
 namespace {
-
-nlohmann::json with_valid_utf8(const nlohmann::json& j) {
-  if (j.is_string()) return valid_utf8(j.get_ref<const std::string&>());
-  if (j.is_array()) {
-    nlohmann::json a = nlohmann::json::array();
-    for (const auto& e : j) a.push_back(with_valid_utf8(e));
-    return a;
-  }
-  if (j.is_object()) {
-    nlohmann::json o = nlohmann::json::object();
-    for (const auto& [key, value] : j.items()) o[valid_utf8(key)] = with_valid_utf8(value);
-    return o;
-  }
-  return j;
-}
 
 /// How many bytes at the end of `s` are the start of a UTF-8 sequence still missing its last bytes.
 std::size_t incomplete_tail(const std::string& s) {
@@ -106,8 +88,6 @@ std::size_t incomplete_tail(const std::string& s) {
 }
 
 }  // namespace
-
-std::string json_text(const nlohmann::json& j) { return with_valid_utf8(j).dump(2); }
 
 bool TerminalSafeBuffer::pass(bool all) {
   const std::size_t keep = all ? 0 : incomplete_tail(pending_);

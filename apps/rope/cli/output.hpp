@@ -5,7 +5,6 @@
 /// device" names the reason); and the escaping of every message rope prints on stderr.
 #pragma once
 
-#include <nlohmann/json_fwd.hpp>
 #include <ostream>
 #include <streambuf>
 #include <string>
@@ -49,10 +48,6 @@ class FdOutputBuffer : public std::streambuf {
   int error_ = 0;
   char buffer_[1 << 16];
 };
-
-/// `j` as indented JSON text (--json): a string or key that is not UTF-8 (a file name with a byte such
-/// as 0xff) is written with each such byte as the text \xNN, never an exception.
-std::string json_text(const nlohmann::json& j);
 
 /// The standard output every command writes to: everything passes through escape_controls(…, true),
 /// so that no string that came from a file or a path (a config's model_type, a layer type, a file

@@ -278,7 +278,7 @@ Value presets_value(const std::vector<PresetInfo>& presets) {
 void print_presets(std::ostream& out, const std::vector<PresetInfo>& presets, const Text& t) {
   out << t.tr("{0} model presets (rope inspect --model NAME; data/models/README.md has the sources):\n\n",
               presets.size());
-  for (const auto& p : presets) out << fmt::format("  {:<20} {}\n", p.name, t.zh() ? p.description_zh : p.description);
+  for (const auto& p : presets) out << fmt::format("  {:<20} {}\n", p.name, (t.lang() == Lang::Zh) ? p.description_zh : p.description);
 }
 
 void emit(std::ostream& out, const InspectReport& report, const Printing& how) {

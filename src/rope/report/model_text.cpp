@@ -7,7 +7,7 @@ namespace rope {
 
 std::string layout_name(Layout layout, const Text& t) {
   const std::string name(to_string(layout));
-  if (!t.zh()) return name;  // the name says how the pairs are formed
+  if (t.lang() != Lang::Zh) return name;  // the name says how the pairs are formed
   const std::string pairing = layout == Layout::Interleaved ? t.tr("interleaved pairing") : t.tr("half-split pairing");
   return pairing + " " + name;
 }

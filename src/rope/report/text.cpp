@@ -13,7 +13,7 @@ Lang parse_lang(std::string_view value) {
 const char* to_string(Lang lang) { return lang == Lang::Zh ? "zh" : "en"; }
 
 const char* Text::trc(std::string_view context, const char* english) const {
-  if (!zh()) return english;
+  if (lang_ != Lang::Zh) return english;
   const std::string* chinese = Message::translation(english, context);
   return chinese != nullptr ? chinese->c_str() : english;
 }

@@ -31,7 +31,6 @@ class Text {
  public:
   explicit Text(Lang lang = Lang::En) : lang_(lang) {}
   Lang lang() const { return lang_; }
-  bool zh() const { return lang_ == Lang::Zh; }
   /// `english` in this language: in Chinese its translation from the installed catalog, the English itself
   /// where there is none (the test catalog.complete lists those). `english` is the id (keyword tr).
   const char* tr(const char* english) const { return trc({}, english); }

@@ -177,8 +177,8 @@ void print_verify(std::ostream& out, const VerifyRun& run, const Text& t, const 
     for (const double x : {r->max_abs_error, r->check.relative_error(), r->check.tolerance}) w = std::max(w, sci(x).size());
   }
   const auto row = [&](const std::string& number, const IdentityResult& r) {
-    std::string name = t.zh() ? r.name_text.in(Lang::Zh) : r.name;
-    const std::string formula = t.zh() ? r.formula_text.in(Lang::Zh) : r.formula;
+    std::string name = (t.lang() == Lang::Zh) ? r.name_text.in(Lang::Zh) : r.name;
+    const std::string formula = (t.lang() == Lang::Zh) ? r.formula_text.in(Lang::Zh) : r.formula;
     if (wide) {
       out << fmt::format("{:>2}  {:<21} {:<42} {:<10} {:>8}  {:>{}}  {:>{}}  {:>{}}  {}\n", number, name, formula,
                          r.equation, r.samples, sci(r.max_abs_error), w, sci(r.check.relative_error()), w,

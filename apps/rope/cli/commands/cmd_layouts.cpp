@@ -200,7 +200,7 @@ int run_layouts(const LayoutsOptions& opt, std::ostream& out) {
 
   const long distances = s.max_distance + 1;
   out << t.tr("\nover n − m = 0 … {0} ({1} distance{2}, the query at m = {3}):\n", s.max_distance, distances,
-              distances == 1 || t.zh() ? "" : "s", format_number(s.m));
+              distances == 1 || (t.lang() == Lang::Zh) ? "" : "s", format_number(s.m));
   out << t.tr("  the bug changes the score by up to {0:.6g}, by {1:.6g} on average;\n",
               demo.max_mixed_change, demo.mean_mixed_change);
   out << t.tr("  a score itself is of size √d = {0:.6g} for q, k ~ N(0, I) (M15)\n", std::sqrt(static_cast<double>(d)));

@@ -70,7 +70,7 @@ std::vector<Segment> segments_of(const PositionsOptions& opt) {
 }
 
 /// "token" or "tokens" after a count in English; the Chinese sentence names the tokens itself (a measure word).
-const char* tokens_word(long n, const Text& t) { return t.zh() ? "" : n == 1 ? "token" : "tokens"; }
+const char* tokens_word(long n, const Text& t) { return (t.lang() == Lang::Zh) ? "" : n == 1 ? "token" : "tokens"; }
 
 std::string segment_text(const Segment& s, long merge, const Text& t) {
   const std::string name = segment_name(s.kind).in(t.lang());

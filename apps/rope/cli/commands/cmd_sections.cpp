@@ -100,7 +100,7 @@ int run_vision_sections(const SectionsOptions& opt, const ModelRope& rope, std::
               model_name(rope.spec, t), spec.rotary_dim, format_number(rope.spec.config.base));
   print_axis_summary(out, *spec.axes, spec.params.inv_freq, t);
   out << t.tr("\nthe same d and base in the six implementations (docs/multi-axis.md §6):\n");
-  const std::size_t layout_width = t.zh() ? 24 : 16;
+  const std::size_t layout_width = (t.lang() == Lang::Zh) ? 24 : 16;
   out << "  " << pad(t.tr("kind"), 11) << pad(t.tr("eq."), 6) << pad(t.tr("layout"), layout_width)
       << pad(t.tr("from"), 7) << pad(t.tr("λ of h (patches)"), 22) << t.tr("λ of w (patches)") << '\n';
   for (const VisionPairs& p : rows) {
@@ -214,7 +214,7 @@ int run_sections(const SectionsOptions& opt, std::ostream& out) {
     print_axis_summary(out, r.map, theta, t);
     out << '\n';
   }
-  for (const SectionsRow& r : rows) out << pad(r.pattern, t.zh() ? 8 : 13) << axis_pattern(r.map) << '\n';
+  for (const SectionsRow& r : rows) out << pad(r.pattern, (t.lang() == Lang::Zh) ? 8 : 13) << axis_pattern(r.map) << '\n';
   // The map says which axis a pair turns with; the layout, which two channels the pair is (GLM-4.1V interleaved,
   // GLM-4.5V half, with the same sections).
   if (model_map) out << t.tr("\nthe two channels of a pair in {0}: {1}\n", from, layout_description(rope.spec).in(t.lang()));
