@@ -125,12 +125,12 @@ TEST(Resolve, TheSpecIsTheOneCopyOfTheOverriddenRope) {
 TEST(Resolve, ATypedLayoutIsTheLayoutOfTheReport) {
   RopeOverrides o;
   o.layout = Layout::Interleaved;
-  const std::string text = inspect_text(resolve_model_rope({"llama-3.1-8b", ""}, o), false, kInspectDigits);
+  const std::string text = inspect_text(resolve_model_rope({"llama-3.1-8b", ""}, o), Lang::En, kInspectDigits);
   EXPECT_THAT(text, ::testing::HasSubstr("  layout                   interleaved: pairs (2i, 2i+1) ("));
   EXPECT_THAT(text, ::testing::Not(::testing::HasSubstr("half (rotate_half)")));
   EXPECT_THAT(text, ::testing::HasSubstr("\n  layout: interleaved ("));
   EXPECT_THAT(text, ::testing::HasSubstr("overrides the model's half layout (model family llama)"));
-  const std::string own = inspect_text(resolve_model_rope({"llama-3.1-8b", ""}, {}), false, kInspectDigits);
+  const std::string own = inspect_text(resolve_model_rope({"llama-3.1-8b", ""}, {}), Lang::En, kInspectDigits);
   EXPECT_THAT(own, ::testing::HasSubstr("  layout                   half (rotate_half): pairs (i, i + d/2) (model family llama)\n"));
 }
 
