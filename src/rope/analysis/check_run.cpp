@@ -112,17 +112,6 @@ std::optional<RopeExpectation> rope_of_other_layers(const CheckSettings& s, int 
   }
 }
 
-namespace {
-
-/// The dumps' values are the check's input, not the report's: the report keeps their geometry and positions.
-void drop_values(LoadedDumps& dumps) {
-  dumps.before.values = {};
-  dumps.after.values = {};
-  dumps.stream.reset();
-}
-
-}  // namespace
-
 CheckRun run_check(const CheckRequest& request) {
   const CheckSettings& s = request.settings;
   CheckRun run;
@@ -221,18 +210,7 @@ CheckRun check_arranged(DumpPair pair, const RopeExpectation& expected) {
   run.angles = expected.angles.value_or(default_angle_model(pair.after.dtype));
   for (const double p : pair.positions) run.max_position = std::max(run.max_position, p);
   for (const AxisPosition& p : pair.axis_positions) run.max_position = std::max(run.max_position, p.max_abs());
-  LoadedDumps& d = run.dumps;
-  d.before = std::move(pair.before);
-  d.after = std::move(pair.after);
-  d.positions = std::move(pair.positions);
-  d.axis_positions = std::move(pair.axis_positions);
-  d.positions_assumed = pair.positions_assumed;
-  d.axes = pair.axes;
-  d.shape = std::move(pair.shape);
-  d.stored = std::string(to_string(d.after.dtype));
-  d.segments = std::move(pair.segments);
-  d.segments_are_rows = pair.segments_are_rows;
-  drop_values(d);
+  run.dumps = arranged_geometry(std::move(pair));
   return run;
 }
 

@@ -135,4 +135,26 @@ LoadedDumps load_dumps(const DumpFiles& o) { return load(o, false); }
 
 LoadedDumps open_dumps(const DumpFiles& o) { return load(o, true); }
 
+void drop_values(LoadedDumps& dumps) {
+  dumps.before.values = {};
+  dumps.after.values = {};
+  dumps.stream.reset();
+}
+
+LoadedDumps arranged_geometry(DumpPair pair) {
+  LoadedDumps d;
+  d.before = std::move(pair.before);
+  d.after = std::move(pair.after);
+  d.positions = std::move(pair.positions);
+  d.axis_positions = std::move(pair.axis_positions);
+  d.positions_assumed = pair.positions_assumed;
+  d.axes = pair.axes;
+  d.shape = std::move(pair.shape);
+  d.stored = std::string(to_string(d.after.dtype));
+  d.segments = std::move(pair.segments);
+  d.segments_are_rows = pair.segments_are_rows;
+  drop_values(d);
+  return d;
+}
+
 }  // namespace rope

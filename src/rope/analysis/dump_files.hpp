@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "rope/analysis/dump.hpp"
+#include "rope/analysis/dump_pair.hpp"
 #include "rope/analysis/dump_positions.hpp"
 #include "rope/analysis/dump_stream.hpp"
 #include "rope/models/axes.hpp"
@@ -56,5 +57,12 @@ LoadedDumps load_dumps(const DumpFiles& files);
 /// The same, with both files left on disk and read in pieces when both are .npy or safetensors (no size
 /// limit but the disk's); a CSV file is read whole as load_dumps does.
 LoadedDumps open_dumps(const DumpFiles& files);
+
+/// The geometry and positions of dumps a report keeps, their values dropped (the values are the input of a check
+/// or an identification, not its report).
+void drop_values(LoadedDumps& dumps);
+
+/// Dumps a front end arranged (dump_pair.hpp), as a report keeps them: geometry and positions, no values.
+LoadedDumps arranged_geometry(DumpPair pair);
 
 }  // namespace rope

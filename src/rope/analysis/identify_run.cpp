@@ -7,16 +7,6 @@
 #include "rope/analysis/dump_stream.hpp"
 
 namespace rope {
-namespace {
-
-/// The dumps' values are identify's input, not the report's: the report keeps their geometry and positions.
-void drop_values(LoadedDumps& dumps) {
-  dumps.before.values = {};
-  dumps.after.values = {};
-  dumps.stream.reset();
-}
-
-}  // namespace
 
 IdentifyRun run_identify(const IdentifyRequest& request) {
   IdentifyRun run;
@@ -64,18 +54,7 @@ IdentifyRun identify_arranged(DumpPair pair) {
   // the 2-D vision kind (identify_vision.cpp).
   run.id = pair.axis_positions.empty() ? identify_rope(pair.before, pair.after, pair.positions)
                                        : identify_rope(pair.before, pair.after, pair.axis_positions);
-  LoadedDumps& d = run.dumps;
-  d.before = std::move(pair.before);
-  d.after = std::move(pair.after);
-  d.positions = std::move(pair.positions);
-  d.axis_positions = std::move(pair.axis_positions);
-  d.positions_assumed = pair.positions_assumed;
-  d.axes = pair.axes;
-  d.shape = std::move(pair.shape);
-  d.stored = std::string(to_string(d.after.dtype));
-  d.segments = std::move(pair.segments);
-  d.segments_are_rows = pair.segments_are_rows;
-  drop_values(d);
+  run.dumps = arranged_geometry(std::move(pair));
   return run;
 }
 

@@ -1,4 +1,5 @@
 #include "rope/report/axes_value.hpp"
+#include "rope/report/text.hpp"
 
 #include <string>
 

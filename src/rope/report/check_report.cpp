@@ -29,6 +29,17 @@ std::string scaling_text(const RopeExpectation& e, bool no_rope, const Text& t) 
   return e.scaling;
 }
 
+std::string expected_text(const RopeExpectation& e, const Message& where, const Text& t) {
+  // Gemma 4's vision tower (V6): the layout inside each axis's block.
+  return e.axis_blocks
+             ? t.tr("{0} layout inside each axis's block of d/2 channels ({1}), rotary dim {2} of {3}, base {4}, attention "
+                    "factor {5}",
+                    std::string(to_string(e.layout)), where.in(t.lang()), e.rotary_dim(), e.head_dim, format_number(e.base),
+                    format_number(e.attention_factor))
+             : t.tr("{0} layout ({1}), rotary dim {2} of {3}, base {4}, attention factor {5}", std::string(to_string(e.layout)),
+                    where.in(t.lang()), e.rotary_dim(), e.head_dim, format_number(e.base), format_number(e.attention_factor));
+}
+
 std::string segment_positions(const LoadedDumps& dumps, const DumpSegment& g) {
   const auto at = [&](long s) {
     return dumps.axis_positions.empty() ? format_number(dumps.positions[static_cast<std::size_t>(s)])
@@ -248,15 +259,7 @@ void print_check(std::ostream& out, const CheckRun& run, const Text& t, const st
     row(t.tr("expected"), t.tr("unchanged: layers {0} ({1}) of {2} have no RoPE", describe_layers(nope->layers),
                                escape_controls(nope->layer_type), escape_controls(nope->model)));
   } else {
-    // Gemma 4's vision tower (V6): the layout inside each axis's block.
-    row(t.tr("expected"),
-        e.axis_blocks
-            ? t.tr("{0} layout inside each axis's block of d/2 channels ({1}), rotary dim {2} of {3}, base {4}, attention "
-                   "factor {5}",
-                   std::string(to_string(e.layout)), run.where.in(t.lang()), r, e.head_dim, format_number(e.base),
-                   format_number(e.attention_factor))
-            : t.tr("{0} layout ({1}), rotary dim {2} of {3}, base {4}, attention factor {5}", std::string(to_string(e.layout)),
-                   run.where.in(t.lang()), r, e.head_dim, format_number(e.base), format_number(e.attention_factor)));
+    row(t.tr("expected"), expected_text(e, run.where, t));
   }
   if (e.axes && e.axes->vision()) {
     row(t.tr("2-D vision RoPE"),

@@ -33,6 +33,10 @@ void emit(std::ostream& out, const CheckRun& run, const Printing& how);
 /// this layer" for a layer without RoPE.
 std::string scaling_text(const RopeExpectation& e, bool no_rope, const Text& t);
 
+/// The "expected" row of check and diff: the layout (inside each axis's block for Gemma 4's vision tower (V6)) and
+/// where it came from, the rotary dimension, base and attention factor.
+std::string expected_text(const RopeExpectation& e, const Message& where, const Text& t);
+
 /// "57" or "0–127": the positions of a segment, first to last.
 std::string segment_positions(const LoadedDumps& dumps, const DumpSegment& g);
 

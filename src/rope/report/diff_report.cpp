@@ -142,15 +142,7 @@ void print_diff(std::ostream& out, const DiffRun& run, const Text& t) {
     row(t.tr("expected"), t.tr("unchanged: layers {0} ({1}) of {2} have no RoPE", describe_layers(nope->layers),
                                escape_controls(nope->layer_type), escape_controls(nope->model)));
   } else {
-    // Gemma 4's vision tower (V6): the layout inside each axis's block.
-    row(t.tr("expected"),
-        e.axis_blocks
-            ? t.tr("{0} layout inside each axis's block of d/2 channels ({1}), rotary dim {2} of {3}, base {4}, attention "
-                   "factor {5}",
-                   std::string(to_string(e.layout)), run.where.in(t.lang()), e.rotary_dim(), e.head_dim, format_number(e.base),
-                   format_number(e.attention_factor))
-            : t.tr("{0} layout ({1}), rotary dim {2} of {3}, base {4}, attention factor {5}", std::string(to_string(e.layout)),
-                   run.where.in(t.lang()), e.rotary_dim(), e.head_dim, format_number(e.base), format_number(e.attention_factor)));
+    row(t.tr("expected"), expected_text(e, run.where, t));
   }
   row(t.tr("scaling"), scaling_text(e, nope.has_value(), t));
   const auto side = [&](const std::string& name, const CheckReport& r) {

@@ -1,4 +1,5 @@
 #include "rope/report/digits.hpp"
+#include "rope/report/text.hpp"
 
 #include <algorithm>
 #include <cstdlib>

@@ -1,6 +1,7 @@
 // The printers of rope inspect's report (inspect_report.hpp): the text (moved here from the command line so that
 // the Python module's Spec.describe() prints the same), the value JSON and Python share, and the preset list.
 #include "rope/report/inspect_report.hpp"
+#include "rope/report/text.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -13,10 +13,11 @@
 #include "rope/core/message.hpp"
 #include "rope/models/presets.hpp"
 #include "rope/report/emit.hpp"
-#include "rope/report/text.hpp"
 #include "rope/report/value.hpp"
 
 namespace rope {
+
+class Text;  // report/text.hpp
 
 /// Significant digits of the report's computed numbers (wavelengths, the yarn range, the attention factor).
 inline constexpr int kInspectDigits = 6;

@@ -1,4 +1,5 @@
 #include "rope/report/json.hpp"
+#include "rope/report/text.hpp"
 
 #include <nlohmann/json.hpp>
 

@@ -1,5 +1,6 @@
 // A model's RoPE in a report's words (model_text.hpp).
 #include "rope/report/model_text.hpp"
+#include "rope/report/text.hpp"
 
 #include "rope/models/layer_types.hpp"
 

@@ -9,9 +9,10 @@
 #include "rope/models/resolve.hpp"
 #include "rope/models/rope_spec.hpp"
 #include "rope/report/rope_text.hpp"
-#include "rope/report/text.hpp"
 
 namespace rope {
+
+class Text;  // report/text.hpp
 
 /// "interleaved" or "half", and in Chinese the kind of pairing ("interleaved pairing" or "half-split pairing" in the
 /// catalog) before it: the name users type stays.

@@ -1,4 +1,5 @@
 #include "rope/report/printing.hpp"
+#include "rope/report/text.hpp"
 
 #include <algorithm>
 #include <fmt/format.h>

@@ -1,4 +1,5 @@
 #include "rope/report/rope_text.hpp"
+#include "rope/report/text.hpp"
 
 #include <fmt/format.h>
 #include <map>

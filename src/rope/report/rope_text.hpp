@@ -15,9 +15,10 @@
 #include "rope/models/model_config.hpp"
 #include "rope/models/rope_spec.hpp"
 #include "rope/models/scaling.hpp"
-#include "rope/report/text.hpp"
 
 namespace rope {
+
+class Text;  // report/text.hpp
 
 /// A band's name for people ("-" for none).
 std::string band_name(Band band, Lang lang);

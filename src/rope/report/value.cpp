@@ -1,4 +1,5 @@
 #include "rope/report/value.hpp"
+#include "rope/report/text.hpp"
 
 #include <stdexcept>
 
