@@ -117,7 +117,7 @@ std::string line_with(const std::string& text, const std::string& needle) {
 }
 
 /// The number that follows `key` in `line`.
-double number_after(const std::string& line, const std::string& key) {
+double layouts_number_after(const std::string& line, const std::string& key) {
   const std::size_t at = line.find(key);
   EXPECT_NE(at, std::string::npos) << "'" << key << "' in '" << line << "'";
   if (at == std::string::npos) return std::nan("");
@@ -178,7 +178,7 @@ TEST_F(CmdLayouts, PrintsPermAndTheZeroOneMatrixOfP) {
     for (int col = 0; col < 8; ++col) expected += col == one ? " 1" : " 0";
     EXPECT_EQ(*(title + 1 + row), expected) << row;
   }
-  EXPECT_EQ(number_after(line_with(r.out, "R_half = P R_int Pᵀ"), "max |difference| = "), 0.0);
+  EXPECT_EQ(layouts_number_after(line_with(r.out, "R_half = P R_int Pᵀ"), "max |difference| = "), 0.0);
 
   // The matrix up to d = 32, perm in full up to d = 64, then abbreviated.
   EXPECT_THAT(rope_cli({"layouts", "--dim", "32"}).out, HasSubstr("P, with P[c, perm[c]] = 1:"));
@@ -201,10 +201,10 @@ TEST_F(CmdLayouts, PrintsPermAndTheZeroOneMatrixOfP) {
 /// The score lines (a), (b), (c) and the change line against Expected.
 void expect_scores(const Result& r, const Expected& e) {
   ASSERT_EQ(r.code, 0) << r.err;
-  const double a = number_after(line_with(r.out, "(a) Meta's interleaved kernel"), "= ");
-  const double b = number_after(line_with(r.out, "(b) rotate_half, weights unconverted"), "= ");
+  const double a = layouts_number_after(line_with(r.out, "(a) Meta's interleaved kernel"), "= ");
+  const double b = layouts_number_after(line_with(r.out, "(b) rotate_half, weights unconverted"), "= ");
   const std::string c_line = line_with(r.out, "(c) rotate_half, weights permuted by P");
-  const double c = number_after(c_line, "= ");
+  const double c = layouts_number_after(c_line, "= ");
   const double tol = e.tolerance(e.m, e.n);
   EXPECT_NEAR(a, e.reference(e.m, e.n), tol);
   EXPECT_NEAR(b, e.mixed(e.m, e.n), tol);
@@ -212,8 +212,8 @@ void expect_scores(const Result& r, const Expected& e) {
   // The fix is exact: (c) prints the same shortest round-trip digits as (a).
   EXPECT_EQ(word_after(c_line, "= "), word_after(line_with(r.out, "(a) Meta's interleaved kernel"), "= "));
   const std::string change = line_with(r.out, "the bug changes the score by |(b) − (a)|");
-  EXPECT_NEAR(number_after(change, "|(b) − (a)| = "), std::abs(e.mixed(e.m, e.n) - e.reference(e.m, e.n)), 2 * tol);
-  EXPECT_EQ(number_after(change, "|(c) − (a)| = "), 0.0);
+  EXPECT_NEAR(layouts_number_after(change, "|(b) − (a)| = "), std::abs(e.mixed(e.m, e.n) - e.reference(e.m, e.n)), 2 * tol);
+  EXPECT_EQ(layouts_number_after(change, "|(c) − (a)| = "), 0.0);
   EXPECT_THAT(r.out, HasSubstr(fmt::format("the query at m = {} and the key at n = {}:", e.m, e.n)));
 }
 
@@ -245,9 +245,9 @@ TEST_F(CmdLayouts, SweepStatisticsMatchAnIndependentComputation) {
                                              e.max_distance + 1, e.m)));
     const std::string line = line_with(r.out, "the bug changes the score by up to");
     // Printed with 6 significant digits: 5e-6 relative covers the rounding of the print.
-    EXPECT_NEAR(number_after(line, "up to "), max_change, 5e-6 * max_change);
-    EXPECT_NEAR(number_after(line, ", by "), mean, 5e-6 * mean);
-    EXPECT_NEAR(number_after(line_with(r.out, "a score itself is of size"), "√d = "), std::sqrt(e.d), 5e-6 * std::sqrt(e.d));
+    EXPECT_NEAR(layouts_number_after(line, "up to "), max_change, 5e-6 * max_change);
+    EXPECT_NEAR(layouts_number_after(line, ", by "), mean, 5e-6 * mean);
+    EXPECT_NEAR(layouts_number_after(line_with(r.out, "a score itself is of size"), "√d = "), std::sqrt(e.d), 5e-6 * std::sqrt(e.d));
     EXPECT_EQ(line_with(r.out, "the fix changes it by at most"),
               "  the fix changes it by at most 0: equal bit for bit at every distance");
   }
@@ -261,10 +261,10 @@ TEST_F(CmdLayouts, IdentityLinesShowTheToleranceOfM13AndPass) {
   EXPECT_THAT(r.out, HasSubstr("(M8) on these 102 pairs of positions"));  // (m, n) and δ = 0 … 100
   for (const std::string layout : {"  interleaved  max |Δ| = ", "  half         max |Δ| = "}) {
     const std::string line = line_with(r.out, layout);
-    const double tolerance = number_after(line, "tolerance ");
+    const double tolerance = layouts_number_after(line, "tolerance ");
     EXPECT_NEAR(tolerance, e.tolerance(8000), 5e-3 * e.tolerance(8000)) << line;  // 3 significant digits
     // The error itself is rounding noise; it must stay below the bound.
-    EXPECT_LE(number_after(line, "max |Δ| = "), tolerance) << line;
+    EXPECT_LE(layouts_number_after(line, "max |Δ| = "), tolerance) << line;
     EXPECT_THAT(line, testing::EndsWith("PASS"));
   }
 }

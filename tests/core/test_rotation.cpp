@@ -18,8 +18,8 @@ namespace {
 // property is checked on.
 const int kDims[] = {2, 4, 64, 128};
 const double kBases[] = {1e4, 5e5};
-const double kPositions[] = {0, 1, 2, 7, -3, 0.5, 4095, 4096, 131071};
-const Layout kLayouts[] = {Layout::Interleaved, Layout::Half};
+const double kRotationPositions[] = {0, 1, 2, 7, -3, 0.5, 4095, 4096, 131071};
+const Layout kRotationLayouts[] = {Layout::Interleaved, Layout::Half};
 
 /// (M13) for matrix entries (S = 1).
 double tol(int d, double position_budget) { return relative_tolerance(machine_epsilon<double>(), d, position_budget); }
@@ -33,15 +33,15 @@ TEST(Rotation, TwoByTwoIsCounterClockwise) {
 
 TEST(Rotation, AtPositionZeroIsExactlyTheIdentity) {
   for (int d : kDims) {
-    for (Layout layout : kLayouts) EXPECT_EQ(rotation_matrix(d, 0.0, 1e4, layout), Eigen::MatrixXd::Identity(d, d));
+    for (Layout layout : kRotationLayouts) EXPECT_EQ(rotation_matrix(d, 0.0, 1e4, layout), Eigen::MatrixXd::Identity(d, d));
   }
 }
 
 TEST(Rotation, IsOrthogonalWithDeterminantOne) {
   for (int d : kDims) {
     for (double base : kBases) {
-      for (double m : kPositions) {
-        for (Layout layout : kLayouts) {
+      for (double m : kRotationPositions) {
+        for (Layout layout : kRotationLayouts) {
           const Eigen::MatrixXd r = rotation_matrix(d, m, base, layout);
           EXPECT_TRUE(test::MatrixNear(r.transpose() * r, Eigen::MatrixXd::Identity(d, d), tol(d, 0)))
               << "d=" << d << " m=" << m;
@@ -56,8 +56,8 @@ TEST(Rotation, RelativePositionDependsOnlyOnDifference) {
   // (M7) R_mᵀ R_n = R_{n−m}: the angles mθ, nθ and (n−m)θ are rounded separately, ε·|m| each.
   for (int d : kDims) {
     for (double base : kBases) {
-      for (double m : kPositions) {
-        for (double n : kPositions) {
+      for (double m : kRotationPositions) {
+        for (double n : kRotationPositions) {
           const double budget = 2 * (std::abs(m) + std::abs(n));
           EXPECT_TRUE(test::MatrixNear(rotation_matrix(d, m, base).transpose() * rotation_matrix(d, n, base),
                                        rotation_matrix(d, n - m, base), tol(d, budget)))
@@ -70,9 +70,9 @@ TEST(Rotation, RelativePositionDependsOnlyOnDifference) {
 
 TEST(Rotation, ComposesByAddingPositions) {
   for (int d : kDims) {
-    for (double a : kPositions) {
-      for (double b : kPositions) {
-        for (Layout layout : kLayouts) {
+    for (double a : kRotationPositions) {
+      for (double b : kRotationPositions) {
+        for (Layout layout : kRotationLayouts) {
           EXPECT_TRUE(test::MatrixNear(rotation_matrix(d, a, 1e4, layout) * rotation_matrix(d, b, 1e4, layout),
                                        rotation_matrix(d, a + b, 1e4, layout), tol(d, 2 * (std::abs(a) + std::abs(b)))))
               << "d=" << d << " a=" << a << " b=" << b;
@@ -93,14 +93,14 @@ TEST(Rotation, RepeatedUnitStepsDriftOnlyAtRoundingLevel) {
 }
 
 TEST(Rotation, DimensionTwoIsThePlainRotation) {
-  for (double m : kPositions) EXPECT_EQ(rotation_matrix(2, m, 1e4), Eigen::MatrixXd(rotation_2d(m)));
+  for (double m : kRotationPositions) EXPECT_EQ(rotation_matrix(2, m, 1e4), Eigen::MatrixXd(rotation_2d(m)));
 }
 
 TEST(Rotation, LayoutsAreConjugateByThePermutationExactly) {
   // (M6): a pure permutation of entries, so the difference is exactly zero.
   for (int d : kDims) {
     const auto P = layout_permutation(d);
-    for (double m : kPositions) {
+    for (double m : kRotationPositions) {
       const Eigen::MatrixXd interleaved = rotation_matrix(d, m, 1e4, Layout::Interleaved);
       const Eigen::MatrixXd half = rotation_matrix(d, m, 1e4, Layout::Half);
       EXPECT_EQ(half, Eigen::MatrixXd(P * interleaved * P.transpose())) << "d=" << d << " m=" << m;

@@ -29,7 +29,7 @@ std::string span(const LoadedDumps& a, long start, long length) {
   return length == 1 ? position(start) : position(start) + "–" + position(start + length - 1);
 }
 
-Value kind_value(const std::optional<VariantKind>& k) { return k ? Value(to_string(*k)) : Value(); }
+Value diff_kind_value(const std::optional<VariantKind>& k) { return k ? Value(to_string(*k)) : Value(); }
 
 Value side_value(const std::string& name, const std::string& file, const CheckReport& r) {
   const CheckDiagnosis& d = r.diagnosis;
@@ -41,11 +41,11 @@ Value side_value(const std::string& name, const std::string& file, const CheckRe
   j["failing"] = r.comparison.failing;
   j["total"] = r.comparison.total;
   Value& diagnosis = j["diagnosis"];
-  diagnosis["matches"] = kind_value(d.matches);
-  diagnosis["closest"] = kind_value(d.closest);
+  diagnosis["matches"] = diff_kind_value(d.matches);
+  diagnosis["closest"] = diff_kind_value(d.closest);
   diagnosis["message"] = d.message.en;
   if (d.no_rope) {
-    diagnosis["no_rope_rotated"]["rope_matches"] = kind_value(d.no_rope->rope_matches);
+    diagnosis["no_rope_rotated"]["rope_matches"] = diff_kind_value(d.no_rope->rope_matches);
     diagnosis["no_rope_rotated"]["changed"] = d.no_rope->changed;
   }
   j["notes"] = english(r.notes);
