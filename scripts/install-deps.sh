@@ -5,8 +5,9 @@
 #   demo    build the rope executable and draw figures: the toolchain (make included), the libraries,
 #           gnuplot and a Chinese font
 #   test    (the default) also build and run every test: GoogleTest, Google Benchmark, NumPy, gettext
-#           (the catalog tests, `make pot`), pybind11 and pytest (the Python module)
-#   fuzz    also clang++ and libFuzzer (make fuzz; make sanitize uses g++)
+#           (the catalog tests, `make pot`), pybind11 and pytest (the Python module), clang-format-14 (the
+#           test format.check, `make format`)
+#   fuzz    also clang++ and libFuzzer (make fuzz and make sanitize)
 #   browser also headless Chromium and python3-pil, for `make browser-test` (the lesson pages in a real
 #           browser), and emscripten, which compiles the live lesson page's WebAssembly (`make web`);
 #           large, so no other level installs them
@@ -37,6 +38,8 @@ if [[ $level != demo ]]; then
   # template, not committed, and checks it with msgcmp) and msgfmt (catalog.msgfmt). Every tree with the
   # end-to-end tests needs it at configure time (tests/CMakeLists.txt), so every level but demo has it.
   packages+=(gettext)
+  # clang-format-14: the shape of the C++ sources (.clang-format, scripts/format.sh), checked by format.check
+  packages+=(clang-format-14)
   # the Python module (apps/python/, docs/python.md): pybind11 and the headers to build it, pytest to test it,
   # venv, setuptools and wheel for `pip install --no-build-isolation .` into a virtual environment
   packages+=(pybind11-dev python3-dev python3-pytest python3-venv python3-setuptools python3-wheel)
