@@ -110,38 +110,6 @@ int run_command(const Command& command, std::ostream& out, std::ostream& err, La
   return code;
 }
 
-/// Every command: its name, its alias, and the function that adds it, in the order of `rope --help`. The
-/// names are those each add_*_command gives its subcommand (a unit test builds every command and compares).
-struct CommandEntry {
-  const char* name;
-  const char* alias;  // "" when none
-  Command (*add)(CLI::App&);
-};
-constexpr CommandEntry kCommands[] = {
-    {"frequencies", "freqs", add_frequencies_command},
-    {"matrix", "", add_matrix_command},
-    {"apply", "", add_apply_command},
-    {"verify", "", add_verify_command},
-    {"decay", "", add_decay_command},
-    {"wavelengths", "", add_wavelengths_command},
-    {"inspect", "", add_inspect_command},
-    {"attention", "", add_attention_command},
-    {"encodings", "", add_encodings_command},
-    {"layouts", "", add_layouts_command},
-    {"explain", "", add_explain_command},
-    {"precision", "", add_precision_command},
-    {"bound", "", add_bound_command},
-    {"extrapolation", "", add_extrapolation_command},
-    {"bench", "", add_bench_command},
-    {"permute", "", add_permute_command},
-    {"check", "", add_check_command},
-    {"diff", "", add_diff_command},
-    {"identify", "", add_identify_command},
-    {"positions", "", add_positions_command},
-    {"sections", "", add_sections_command},
-    {"lesson", "", add_lesson_command},
-};
-
 /// The application and its commands, with every text of --help in `lang`: every command, or only `only`
 /// when that is one command's name or alias: the usual `rope COMMAND ...` does not build the other commands'
 /// hundreds of options (CLI11 checks each new option against those before it), a few milliseconds of every run.
