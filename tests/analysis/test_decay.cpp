@@ -42,27 +42,36 @@ TEST(Decay, LinspaceReproducesNumpyBitForBit) {
   EXPECT_EQ(linspace(4096, 200), ref64.column(0));
 }
 
-TEST(Decay, MatchesNumpyReferenceToOneInATrillion) {
-  // tests/reference/decay.py sums the inner series directly (O(d²), NumPy complex exp); we use a
-  // running prefix sum (O(d)). Same terms, different association: rounding-level differences only.
-  struct Case {
-    const char* file;
-    int d;
-    std::vector<double> bases;
-  };
-  for (const Case& c : {Case{"decay_d128_base10000.csv", 128, {1e4}}, Case{"decay_d64_base500000.csv", 64, {5e5}},
-                        Case{"decay_d128_two_bases.csv", 128, {1e4, 1e6}}}) {
-    const auto ref = test::read_reference(c.file);
-    const Eigen::VectorXd distances = ref.column(0);
-    for (std::size_t b = 0; b < c.bases.size(); ++b) {
-      const Eigen::VectorXd expected = ref.column(b + 1);
-      const Eigen::VectorXd got = decay_bound(frequencies(c.d, c.bases[b]), distances);
-      for (Eigen::Index k = 0; k < got.size(); ++k) {
-        EXPECT_NEAR(got[k], expected[k], 1e-12 * expected[k]) << c.file << " m=" << distances[k];
-      }
+// tests/reference/decay.py sums the inner series directly (O(d²), NumPy complex exp); we use a running prefix
+// sum (O(d)). Same terms, different association: rounding-level differences only. One case per reference file.
+struct DecayReferenceCase {
+  const char* name;
+  const char* file;
+  int d;
+  std::vector<double> bases;
+};
+
+class DecayNumpyReference : public ::testing::TestWithParam<DecayReferenceCase> {};
+
+TEST_P(DecayNumpyReference, MatchesToOneInATrillion) {
+  const DecayReferenceCase& c = GetParam();
+  const auto ref = test::read_reference(c.file);
+  const Eigen::VectorXd distances = ref.column(0);
+  for (std::size_t b = 0; b < c.bases.size(); ++b) {
+    const Eigen::VectorXd expected = ref.column(b + 1);
+    const Eigen::VectorXd got = decay_bound(frequencies(c.d, c.bases[b]), distances);
+    for (Eigen::Index k = 0; k < got.size(); ++k) {
+      EXPECT_NEAR(got[k], expected[k], 1e-12 * expected[k]) << c.file << " m=" << distances[k];
     }
   }
 }
+
+INSTANTIATE_TEST_SUITE_P(Files, DecayNumpyReference,
+                         ::testing::Values(DecayReferenceCase{"d128_base1e4", "decay_d128_base10000.csv", 128, {1e4}},
+                                           DecayReferenceCase{"d64_base5e5", "decay_d64_base500000.csv", 64, {5e5}},
+                                           DecayReferenceCase{"d128_bases1e4_1e6", "decay_d128_two_bases.csv", 128,
+                                                              {1e4, 1e6}}),
+                         [](const auto& info) { return std::string(info.param.name); });
 
 TEST(Decay, OnesScoreMatchesPublishedValues) {
   // Computed by hand from (M14): B(m) = Σ_j cos(m θ_j), d = 128, base 1e4, quoted to 4 decimals; the all-ones
@@ -146,58 +155,80 @@ TEST(Decay, LinspaceRejectsBadInput) {
   EXPECT_THROW(linspace(std::nan(""), 10), InvalidArgument);
 }
 
-TEST(Decay, LinspaceRecurrenceMatchesDirectCosSinPerTerm) {
-  // decay_bound_linspace (anchors every K points, one complex product per term) against decay_bound
-  // (std::cos/std::sin per term) on the same grid. Both round the angles m·θ_i (to ulp(m)/2 for
-  // θ_0 = 1), so they differ by about ε·m per term: measured, the largest relative difference is
-  // 1.6e-13 for m <= 4096 and 7.6e-11 near m = 10^6 (bench job 1), where the angles themselves carry
-  // ~1e-10 of rounding in either computation; hence 1e-12 up to 4096 and 5e-10 there.
-  struct Case {
-    int d;
-    double base, stop;
-    long points;
-    double rtol;
-  };
-  for (const Case& c : {Case{128, 1e4, 256, 1000, 1e-12}, Case{64, 5e5, 4096, 200, 1e-12},
-                        Case{128, 1e6, 1000, 101, 1e-12}, Case{2, 1e4, 100, 10, 1e-12},
-                        Case{4096, 1e4, 256, 300, 1e-12}, Case{128, 5e5, 1e6, 100000, 5e-10}}) {
-    const Eigen::VectorXd theta = frequencies(c.d, c.base);
-    const Eigen::VectorXd fast = decay_bound_linspace(theta, c.stop, c.points);
-    const Eigen::VectorXd direct = decay_bound(theta, linspace(c.stop, c.points));
-    ASSERT_EQ(fast.size(), c.points);
-    double worst = 0;
-    for (Eigen::Index k = 0; k < fast.size(); ++k) worst = std::max(worst, std::abs(fast[k] - direct[k]) / direct[k]);
-    EXPECT_LE(worst, c.rtol) << "d=" << c.d << " stop=" << c.stop << " points=" << c.points;
-    EXPECT_EQ(fast[0], direct[0]);                        // f(0) exactly (d/2 + 1)/2
-    EXPECT_EQ(fast[c.points - 1], direct[c.points - 1]);  // the last point is computed directly at `stop`
-  }
+// decay_bound_linspace (anchors every K points, one complex product per term) against decay_bound
+// (std::cos/std::sin per term) on the same grid. Both round the angles m·θ_i (to ulp(m)/2 for
+// θ_0 = 1), so they differ by about ε·m per term: measured, the largest relative difference is
+// 1.6e-13 for m <= 4096 and 7.6e-11 near m = 10^6 (bench job 1), where the angles themselves carry
+// ~1e-10 of rounding in either computation; hence 1e-12 up to 4096 and 5e-10 there.
+struct DecayGridCase {
+  const char* name;
+  int d;
+  double base, stop;
+  long points;
+  double rtol;
+};
+
+class DecayLinspaceRecurrence : public ::testing::TestWithParam<DecayGridCase> {};
+
+TEST_P(DecayLinspaceRecurrence, MatchesDirectCosSinPerTerm) {
+  const DecayGridCase& c = GetParam();
+  const Eigen::VectorXd theta = frequencies(c.d, c.base);
+  const Eigen::VectorXd fast = decay_bound_linspace(theta, c.stop, c.points);
+  const Eigen::VectorXd direct = decay_bound(theta, linspace(c.stop, c.points));
+  ASSERT_EQ(fast.size(), c.points);
+  double worst = 0;
+  for (Eigen::Index k = 0; k < fast.size(); ++k) worst = std::max(worst, std::abs(fast[k] - direct[k]) / direct[k]);
+  EXPECT_LE(worst, c.rtol) << "d=" << c.d << " stop=" << c.stop << " points=" << c.points;
+  EXPECT_EQ(fast[0], direct[0]);                        // f(0) exactly (d/2 + 1)/2
+  EXPECT_EQ(fast[c.points - 1], direct[c.points - 1]);  // the last point is computed directly at `stop`
 }
 
-TEST(Decay, OnesScoreRecurrenceMatchesDirectCosPerTerm) {
-  // ones_score_linspace (anchors, one complex product per term) against ones_score (std::cos per term)
-  // on the same grid. Each term differs by the rounding of its angles (ulp(m·θ_i)/2 <= ε·m·θ_0 in
-  // either computation) and a few ulp of the products: |Δ| <= 2·Σ_i ε·(m·θ_0 + 8) = d·ε·(m + 8) with
-  // θ_0 = 1; the test allows 4·(d/2)·ε·(m + 8). The score itself crosses zero, so the bound is absolute.
-  struct Case {
-    int d;
-    double base, stop;
-    long points;
-  };
+INSTANTIATE_TEST_SUITE_P(Grids, DecayLinspaceRecurrence,
+                         ::testing::Values(DecayGridCase{"d128_base1e4_to256_1000points", 128, 1e4, 256, 1000, 1e-12},
+                                           DecayGridCase{"d64_base5e5_to4096_200points", 64, 5e5, 4096, 200, 1e-12},
+                                           DecayGridCase{"d128_base1e6_to1000_101points", 128, 1e6, 1000, 101, 1e-12},
+                                           DecayGridCase{"d2_base1e4_to100_10points", 2, 1e4, 100, 10, 1e-12},
+                                           DecayGridCase{"d4096_base1e4_to256_300points", 4096, 1e4, 256, 300, 1e-12},
+                                           DecayGridCase{"d128_base5e5_to1e6_100000points", 128, 5e5, 1e6, 100000,
+                                                         5e-10}),
+                         [](const auto& info) { return std::string(info.param.name); });
+
+// ones_score_linspace (anchors, one complex product per term) against ones_score (std::cos per term)
+// on the same grid. Each term differs by the rounding of its angles (ulp(m·θ_i)/2 <= ε·m·θ_0 in
+// either computation) and a few ulp of the products: |Δ| <= 2·Σ_i ε·(m·θ_0 + 8) = d·ε·(m + 8) with
+// θ_0 = 1; the test allows 4·(d/2)·ε·(m + 8). The score itself crosses zero, so the bound is absolute.
+struct DecayOnesGridCase {
+  const char* name;
+  int d;
+  double base, stop;
+  long points;
+};
+
+class DecayOnesScoreRecurrence : public ::testing::TestWithParam<DecayOnesGridCase> {};
+
+TEST_P(DecayOnesScoreRecurrence, MatchesDirectCosPerTerm) {
+  const DecayOnesGridCase& c = GetParam();
   const double eps = std::numeric_limits<double>::epsilon();
-  for (const Case& c : {Case{128, 1e4, 1000, 1000}, Case{64, 5e5, 4096, 200}, Case{2, 1e4, 100, 10},
-                        Case{4096, 1e4, 256, 300}, Case{128, 5e5, 1e6, 100000}}) {
-    const Eigen::VectorXd theta = frequencies(c.d, c.base);
-    const Eigen::VectorXd x = linspace(c.stop, c.points);
-    const Eigen::VectorXd fast = ones_score_linspace(theta, c.stop, c.points);
-    const Eigen::VectorXd direct = ones_score(theta, x);
-    ASSERT_EQ(fast.size(), c.points);
-    for (Eigen::Index k = 0; k < fast.size(); ++k) {
-      ASSERT_NEAR(fast[k], direct[k], 4 * (c.d / 2) * eps * (x[k] + 8)) << "d=" << c.d << " m=" << x[k];
-    }
-    EXPECT_EQ(fast[0], c.d);                              // m = 0: every cos is 1, exactly
-    EXPECT_EQ(fast[c.points - 1], direct[c.points - 1]);  // the last point is computed directly at `stop`
+  const Eigen::VectorXd theta = frequencies(c.d, c.base);
+  const Eigen::VectorXd x = linspace(c.stop, c.points);
+  const Eigen::VectorXd fast = ones_score_linspace(theta, c.stop, c.points);
+  const Eigen::VectorXd direct = ones_score(theta, x);
+  ASSERT_EQ(fast.size(), c.points);
+  for (Eigen::Index k = 0; k < fast.size(); ++k) {
+    ASSERT_NEAR(fast[k], direct[k], 4 * (c.d / 2) * eps * (x[k] + 8)) << "d=" << c.d << " m=" << x[k];
   }
+  EXPECT_EQ(fast[0], c.d);                              // m = 0: every cos is 1, exactly
+  EXPECT_EQ(fast[c.points - 1], direct[c.points - 1]);  // the last point is computed directly at `stop`
 }
+
+INSTANTIATE_TEST_SUITE_P(Grids, DecayOnesScoreRecurrence,
+                         ::testing::Values(DecayOnesGridCase{"d128_base1e4_to1000_1000points", 128, 1e4, 1000, 1000},
+                                           DecayOnesGridCase{"d64_base5e5_to4096_200points", 64, 5e5, 4096, 200},
+                                           DecayOnesGridCase{"d2_base1e4_to100_10points", 2, 1e4, 100, 10},
+                                           DecayOnesGridCase{"d4096_base1e4_to256_300points", 4096, 1e4, 256, 300},
+                                           DecayOnesGridCase{"d128_base5e5_to1e6_100000points", 128, 5e5, 1e6,
+                                                             100000}),
+                         [](const auto& info) { return std::string(info.param.name); });
 
 TEST(Decay, LinspaceRecurrenceMatchesNumpyReferences) {
   // The CLI's fast path against tests/reference/decay.py at 1e-12, as demo.decay_matches_numpy.

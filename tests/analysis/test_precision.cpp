@@ -54,9 +54,35 @@ TEST(Precision, CastInputsTurnsPosition257Into256InBfloat16) {
 }
 
 // computed_angles (the angle error's and the crossing's view of an angle) is what T's own
-// arithmetic computes, and the rotation from those cos/sin is apply_rotary<T> bit for bit.
+// arithmetic computes, and the rotation from those cos/sin is apply_rotary<T> bit for bit: one test per
+// type that computed_angles emulates.
 template <typename T>
-void expect_angles_match_type_arithmetic(DType type) {
+struct PrecisionDTypeOf;
+template <>
+struct PrecisionDTypeOf<Eigen::half> {
+  static constexpr DType value = DType::F16;
+};
+template <>
+struct PrecisionDTypeOf<Eigen::bfloat16> {
+  static constexpr DType value = DType::BF16;
+};
+template <>
+struct PrecisionDTypeOf<float> {
+  static constexpr DType value = DType::F32;
+};
+
+template <typename T>
+class PrecisionArithmetic : public ::testing::Test {};
+
+// No name generator (the empty last argument: clang's -Wpedantic wants one there): CTest names each test by its
+// type (PrecisionArithmetic.AnglesAreTheTypesOwnArithmetic<float>, gtest_discover_tests), which it does only for
+// GoogleTest's own numbering; GoogleTest names the type on failure.
+using PrecisionScalarTypes = ::testing::Types<Eigen::half, Eigen::bfloat16, float>;
+TYPED_TEST_SUITE(PrecisionArithmetic, PrecisionScalarTypes, );
+
+TYPED_TEST(PrecisionArithmetic, AnglesAreTheTypesOwnArithmetic) {
+  using T = TypeParam;
+  const DType type = PrecisionDTypeOf<T>::value;
   const Eigen::VectorXd theta = frequencies(16, 1e4);
   const Vector<T> theta_t = theta.cast<T>();
   Vector<T> x(16);
@@ -80,12 +106,6 @@ void expect_angles_match_type_arithmetic(DType type) {
       }
     }
   }
-}
-
-TEST(Precision, AnglesAreTheTypesOwnArithmetic) {
-  expect_angles_match_type_arithmetic<Eigen::half>(DType::F16);
-  expect_angles_match_type_arithmetic<Eigen::bfloat16>(DType::BF16);
-  expect_angles_match_type_arithmetic<float>(DType::F32);
 }
 
 TEST(Precision, Float64CurveIsAtRoundingLevel) {

@@ -3,6 +3,8 @@
 
 #include <cmath>
 #include <gtest/gtest.h>
+#include <string>
+#include <tuple>
 
 #include "rope/core/dtype.hpp"
 #include "rope/core/error.hpp"
@@ -34,52 +36,65 @@ VerifyReport on(VerifySettings s, bool dense, const std::vector<VerifyDraw>& dra
 // float64, draw by draw: both paths pass every row, and the contrast, an O(1) difference computed from
 // the same sums, agrees to 1e-9 relative (the two paths' cos/sin differ by a few ulp of the angle,
 // (M13)'s 8·ε·(d + M) ≈ 1.5e-11 for d = 128, M = 8192; 1e-9 leaves room for sums of d terms).
-TEST(VerifyFast, AgreesWithTheDenseFormDrawByDrawInFloat64) {
-  for (int d : {2, 8, 64, 128}) {
-    for (Layout layout : {Layout::Interleaved, Layout::Half}) {
-      VerifySettings s;
-      s.dim = d;
-      s.layout = layout;
-      // 20 draws, 6 from d = 64 on: the dense form is O(d³) per draw (about 80 s under the sanitizers with 20).
-      for (const VerifyDraw& draw : draws_for(d, 4096, d >= 64 ? 6 : 20, 7 + d)) {
-        const VerifyReport fast = on(s, false, {draw}), dense = on(s, true, {draw});
-        for (std::size_t r = 0; r < fast.identities.size(); ++r) {
-          EXPECT_TRUE(fast.identities[r].check.passed()) << "d=" << d << " " << fast.identities[r].name;
-          EXPECT_TRUE(dense.identities[r].check.passed()) << "d=" << d << " " << dense.identities[r].name;
-        }
-        const double scale = draw.q.norm() * draw.k.norm();
-        EXPECT_NEAR(fast.contrast.max_abs_error, dense.contrast.max_abs_error, 1e-9 * scale) << "d=" << d;
-        EXPECT_EQ(fast.identities[6].max_abs_error, 0.0);  // layouts: bit for bit
-      }
+// One test per dimension and layout.
+class VerifyFastFloat64 : public ::testing::TestWithParam<std::tuple<int, Layout>> {};
+
+TEST_P(VerifyFastFloat64, AgreesWithTheDenseFormDrawByDraw) {
+  const auto [d, layout] = GetParam();
+  VerifySettings s;
+  s.dim = d;
+  s.layout = layout;
+  // 20 draws, 6 from d = 64 on: the dense form is O(d³) per draw (about 80 s under the sanitizers with 20).
+  for (const VerifyDraw& draw : draws_for(d, 4096, d >= 64 ? 6 : 20, 7 + d)) {
+    const VerifyReport fast = on(s, false, {draw}), dense = on(s, true, {draw});
+    for (std::size_t r = 0; r < fast.identities.size(); ++r) {
+      EXPECT_TRUE(fast.identities[r].check.passed()) << "d=" << d << " " << fast.identities[r].name;
+      EXPECT_TRUE(dense.identities[r].check.passed()) << "d=" << d << " " << dense.identities[r].name;
     }
+    const double scale = draw.q.norm() * draw.k.norm();
+    EXPECT_NEAR(fast.contrast.max_abs_error, dense.contrast.max_abs_error, 1e-9 * scale) << "d=" << d;
+    EXPECT_EQ(fast.identities[6].max_abs_error, 0.0);  // layouts: bit for bit
   }
 }
+
+INSTANTIATE_TEST_SUITE_P(DimsAndLayouts, VerifyFastFloat64,
+                         ::testing::Combine(::testing::Values(2, 8, 64, 128),
+                                            ::testing::Values(Layout::Interleaved, Layout::Half)),
+                         [](const auto& info) {
+                           return "d" + std::to_string(std::get<0>(info.param)) + "_" +
+                                  std::string(to_string(std::get<1>(info.param)));
+                         });
 
 // Cast-inputs in bfloat16 and float32: both paths round the same operations to the type, so the large
 // errors of the positions that bfloat16 cannot hold come out the same; the sums are accumulated in another
 // order (Eigen's dot, matrix product) and rounded to T, which moves each side by at most one unit in the
 // last place of T (ε·S) plus d·ε_f32·S: the test allows 3·ε_T·S per draw for scores and ε_T for matrices.
-TEST(VerifyFast, AgreesWithTheDenseFormInLowPrecisionCastInputs) {
-  for (DType type : {DType::BF16, DType::F32}) {
-    VerifySettings s;
-    s.dim = 64;
-    s.dtype = type;
-    s.strategy = Strategy::CastInputs;
-    const double eps = epsilon(type);
-    for (const VerifyDraw& draw : draws_for(64, 2000, 30, 3)) {
-      const VerifyReport fast = on(s, false, {draw}), dense = on(s, true, {draw});
-      const double scale = draw.q.norm() * draw.k.norm();
-      for (int r : {0, 4}) {  // relative position, shift invariance
-        EXPECT_NEAR(fast.identities[r].max_abs_error, dense.identities[r].max_abs_error, 3 * eps * scale)
-            << to_string(type) << " " << fast.identities[r].name << " m=" << draw.m << " n=" << draw.n;
-      }
-      EXPECT_NEAR(fast.identities[2].max_abs_error, dense.identities[2].max_abs_error, eps) << to_string(type);
-      EXPECT_NEAR(fast.contrast.max_abs_error, dense.contrast.max_abs_error, 3 * eps * scale) << to_string(type);
-      EXPECT_EQ(fast.identities[6].max_abs_error, 0.0);
-      EXPECT_EQ(dense.identities[6].max_abs_error, 0.0);
+// One test per type.
+class VerifyFastCastInputs : public ::testing::TestWithParam<DType> {};
+
+TEST_P(VerifyFastCastInputs, AgreesWithTheDenseFormInLowPrecision) {
+  const DType type = GetParam();
+  VerifySettings s;
+  s.dim = 64;
+  s.dtype = type;
+  s.strategy = Strategy::CastInputs;
+  const double eps = epsilon(type);
+  for (const VerifyDraw& draw : draws_for(64, 2000, 30, 3)) {
+    const VerifyReport fast = on(s, false, {draw}), dense = on(s, true, {draw});
+    const double scale = draw.q.norm() * draw.k.norm();
+    for (int r : {0, 4}) {  // relative position, shift invariance
+      EXPECT_NEAR(fast.identities[r].max_abs_error, dense.identities[r].max_abs_error, 3 * eps * scale)
+          << to_string(type) << " " << fast.identities[r].name << " m=" << draw.m << " n=" << draw.n;
     }
+    EXPECT_NEAR(fast.identities[2].max_abs_error, dense.identities[2].max_abs_error, eps) << to_string(type);
+    EXPECT_NEAR(fast.contrast.max_abs_error, dense.contrast.max_abs_error, 3 * eps * scale) << to_string(type);
+    EXPECT_EQ(fast.identities[6].max_abs_error, 0.0);
+    EXPECT_EQ(dense.identities[6].max_abs_error, 0.0);
   }
 }
+
+INSTANTIATE_TEST_SUITE_P(Types, VerifyFastCastInputs, ::testing::Values(DType::BF16, DType::F32),
+                         [](const auto& info) { return std::string(to_string(info.param)); });
 
 TEST(VerifyFast, EveryRowUsesEveryDrawAndTheSeedDecides) {
   VerifySettings s;

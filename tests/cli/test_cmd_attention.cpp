@@ -106,24 +106,31 @@ TEST_F(CmdAttention, HelpHasExamples) {
   }
 }
 
-TEST_F(CmdAttention, PrintedMatrixMatchesAnIndependentComputation) {
-  // 6 decimals printed: |printed − exact| <= 5e-7 (plus the rounding of the last digit, far below).
+// 6 decimals printed: |printed − exact| <= 5e-7 (plus the rounding of the last digit, far below). One test per
+// encoding, without and with --causal.
+class CmdAttentionPrintedMatrix : public ::testing::TestWithParam<std::tuple<std::string, bool>> {};
+
+TEST_P(CmdAttentionPrintedMatrix, MatchesAnIndependentComputation) {
+  const auto& [encoding, causal] = GetParam();
   const Draws x = draws(6, 8, kDefaultSeed);
-  for (const std::string encoding : {"rope", "sinusoidal", "alibi", "none"}) {
-    for (bool causal : {false, true}) {
-      std::vector<std::string> args{"attention", "--tokens", "6", "--dim", "8", "--encoding", encoding};
-      if (causal) args.push_back("--causal");
-      const Result r = rope_cli(args);
-      ASSERT_EQ(r.code, 0) << r.err;
-      const Eigen::MatrixXd expected = softmax(scores(x, encoding), causal);
-      const Eigen::MatrixXd got = printed_matrix(r.out, "attention A_ij", 6);
-      EXPECT_LE((got - expected).cwiseAbs().maxCoeff(), 5.0000001e-7) << encoding << " causal " << causal;
-      if (causal) {
-        EXPECT_THAT(r.out, HasSubstr("\n   0  1.000000         0         0         0         0         0\n"));
-      }
-    }
+  std::vector<std::string> args{"attention", "--tokens", "6", "--dim", "8", "--encoding", encoding};
+  if (causal) args.push_back("--causal");
+  const Result r = rope_cli(args);
+  ASSERT_EQ(r.code, 0) << r.err;
+  const Eigen::MatrixXd expected = softmax(scores(x, encoding), causal);
+  const Eigen::MatrixXd got = printed_matrix(r.out, "attention A_ij", 6);
+  EXPECT_LE((got - expected).cwiseAbs().maxCoeff(), 5.0000001e-7) << encoding << " causal " << causal;
+  if (causal) {
+    EXPECT_THAT(r.out, HasSubstr("\n   0  1.000000         0         0         0         0         0\n"));
   }
 }
+
+INSTANTIATE_TEST_SUITE_P(EncodingsAndMasks, CmdAttentionPrintedMatrix,
+                         ::testing::Combine(::testing::Values("rope", "sinusoidal", "alibi", "none"),
+                                            ::testing::Bool()),
+                         [](const auto& info) {
+                           return std::get<0>(info.param) + (std::get<1>(info.param) ? "_causal" : "_full");
+                         });
 
 TEST_F(CmdAttention, AlibiPrintsItsBiasAndSlopes) {
   // The bias −m·|i − j| for head 1 of 8 (m = 1/2) and head 3 of 8 (m = 1/8), printed in shortest form:

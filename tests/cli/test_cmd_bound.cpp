@@ -25,33 +25,47 @@ TEST_F(CmdBound, BoundReportsSmallestPassingAndIntervals) {
   EXPECT_EQ(r.err, "");
 }
 
-TEST_F(CmdBound, BoundCsvMatchesNumpyReference) {
-  // tests/reference/bound.py: one cos per term over every m (direct form (C1)). Bases to 1e-12
-  // relative (10^(k/P) by pow in both), min B to 1e-12 absolute (the block form (C3) is within
-  // 2ε·(L·Σθ_i + d) ≈ 1e-12 of the direct form at L = 4096), argmin and verdict exactly.
-  for (const auto& [L, range, file] : {std::tuple{"1024", "4000,7000", "bound_scan_d128_L1024.csv"},
-                                       std::tuple{"4096", "25000,60000", "bound_scan_d128_L4096.csv"}}) {
-    const Result r = rope_cli({"bound", "--context", L, "--base-range", range, "--csv", "-"});
-    ASSERT_EQ(r.code, 0) << r.err;
-    const ReferenceCsv ref = read_reference(file);
-    std::istringstream csv(r.out);
-    std::string line;
-    std::getline(csv, line);
-    EXPECT_EQ(split(line, ','), ref.header);
-    std::size_t row = 0;
-    for (; std::getline(csv, line); ++row) {
-      ASSERT_LT(row, ref.rows.size());
-      const std::vector<std::string> got = split(line, ',');
-      const std::vector<std::string>& want = ref.rows[row];
-      ASSERT_EQ(got.size(), 4u);
-      EXPECT_NEAR(std::stod(got[0]), std::stod(want[0]), 1e-12 * std::stod(want[0])) << file << " " << row;
-      EXPECT_NEAR(std::stod(got[1]), std::stod(want[1]), 1e-12) << file << " " << row;
-      EXPECT_EQ(got[2], want[2]) << file << " " << row;
-      EXPECT_EQ(got[3], want[3]) << file << " " << row;
-    }
-    EXPECT_EQ(row, ref.rows.size());
+// tests/reference/bound.py: one cos per term over every m (direct form (C1)). Bases to 1e-12
+// relative (10^(k/P) by pow in both), min B to 1e-12 absolute (the block form (C3) is within
+// 2ε·(L·Σθ_i + d) ≈ 1e-12 of the direct form at L = 4096), argmin and verdict exactly. One test per
+// reference file: the context, the base range and the file.
+struct BoundScanCase {
+  const char* name;
+  const char* context;
+  const char* range;
+  const char* file;
+};
+
+class CmdBoundNumpyReference : public ::testing::TestWithParam<BoundScanCase> {};
+
+TEST_P(CmdBoundNumpyReference, CsvMatches) {
+  const auto& [name, L, range, file] = GetParam();
+  const Result r = rope_cli({"bound", "--context", L, "--base-range", range, "--csv", "-"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const ReferenceCsv ref = read_reference(file);
+  std::istringstream csv(r.out);
+  std::string line;
+  std::getline(csv, line);
+  EXPECT_EQ(split(line, ','), ref.header);
+  std::size_t row = 0;
+  for (; std::getline(csv, line); ++row) {
+    ASSERT_LT(row, ref.rows.size());
+    const std::vector<std::string> got = split(line, ',');
+    const std::vector<std::string>& want = ref.rows[row];
+    ASSERT_EQ(got.size(), 4u);
+    EXPECT_NEAR(std::stod(got[0]), std::stod(want[0]), 1e-12 * std::stod(want[0])) << file << " " << row;
+    EXPECT_NEAR(std::stod(got[1]), std::stod(want[1]), 1e-12) << file << " " << row;
+    EXPECT_EQ(got[2], want[2]) << file << " " << row;
+    EXPECT_EQ(got[3], want[3]) << file << " " << row;
   }
+  EXPECT_EQ(row, ref.rows.size());
 }
+
+INSTANTIATE_TEST_SUITE_P(
+    Scans, CmdBoundNumpyReference,
+    ::testing::Values(BoundScanCase{"d128_L1024_bases4000to7000", "1024", "4000,7000", "bound_scan_d128_L1024.csv"},
+                      BoundScanCase{"d128_L4096_bases25000to60000", "4096", "25000,60000", "bound_scan_d128_L4096.csv"}),
+    [](const auto& info) { return std::string(info.param.name); });
 
 TEST_F(CmdBound, BoundFigureHoldsTheCsvData) {
   const Result r = rope_cli({"bound", "--context", "1024", "--base-range", "4000,7000", "--csv", path("b.csv"), "--png",

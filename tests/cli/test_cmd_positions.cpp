@@ -46,33 +46,47 @@ std::string token_thw(const std::string& csv) {
   return out;
 }
 
-TEST_F(CmdPositions, EveryCaseEqualsTheNumpyPortOfGetRopeIndex) {
-  // Exact integers: (Q1)-(Q4) and HF's arange/expand/flatten give the same ids.
-  const std::map<std::string, std::vector<std::string>> cases{
-      {"text5-image1x4x6-text3", {"--text", "5", "--image", "1x4x6", "--text", "3"}},
-      {"text2-video3x4x2-text1", {"--text", "2", "--video", "3x4x2", "--text", "1"}},
-      {"qwen2.5-text2-video4x2x4-tps2-spg0.5",
-       {"--text", "2", "--video", "4x2x4", "--text", "2", "--tokens-per-second", "2", "--second-per-grid", "0.5"}},
-      {"qwen2.5-text1-image1x4x4-video2x2x2-tps4",
-       {"--text", "1", "--image", "1x4x4", "--video", "2x2x2", "--text", "1", "--tokens-per-second", "4"}},
-      {"image2x6x2-merge1", {"--image", "2x6x2", "--merge-size", "1"}},
-      // (Q3) in float32 as HF's tensors: float64 would give 20 for frame 3 here and 114 for frame 69 below.
-      {"qwen2.5-text1-video4x2x2-tps10-spg0.7-text1",
-       {"--text", "1", "--video", "4x2x2", "--text", "1", "--tokens-per-second", "10", "--second-per-grid", "0.7"}},
-      {"qwen2.5-video70x2x2-tps25-spg1/15",
-       {"--video", "70x2x2", "--tokens-per-second", "25", "--second-per-grid", "0.06666666666666667"}},
-  };
-  for (const auto& [name, args] : cases) {
-    std::vector<std::string> a{"positions"};
-    a.insert(a.end(), args.begin(), args.end());
-    a.insert(a.end(), {"--csv", "-"});
-    const Result r = rope_cli(a);
-    ASSERT_EQ(r.code, 0) << name << r.err;
-    const std::string want = reference_case(name);
-    ASSERT_FALSE(want.empty()) << name;
-    EXPECT_EQ(token_thw(r.out), want) << name;
-  }
+// Exact integers: (Q1)-(Q4) and HF's arange/expand/flatten give the same ids. One test per case of
+// tests/reference/positions_cases.csv: its name there, and the arguments of rope positions that build it.
+struct PositionsReferenceCase {
+  std::string name;
+  std::vector<std::string> args;
+};
+
+class CmdPositionsNumpyPort : public ::testing::TestWithParam<PositionsReferenceCase> {};
+
+TEST_P(CmdPositionsNumpyPort, EqualsGetRopeIndex) {
+  const auto& [name, args] = GetParam();
+  std::vector<std::string> a{"positions"};
+  a.insert(a.end(), args.begin(), args.end());
+  a.insert(a.end(), {"--csv", "-"});
+  const Result r = rope_cli(a);
+  ASSERT_EQ(r.code, 0) << name << r.err;
+  const std::string want = reference_case(name);
+  ASSERT_FALSE(want.empty()) << name;
+  EXPECT_EQ(token_thw(r.out), want) << name;
 }
+
+INSTANTIATE_TEST_SUITE_P(
+    Cases, CmdPositionsNumpyPort,
+    ::testing::Values(
+        PositionsReferenceCase{"text5-image1x4x6-text3", {"--text", "5", "--image", "1x4x6", "--text", "3"}},
+        PositionsReferenceCase{"text2-video3x4x2-text1", {"--text", "2", "--video", "3x4x2", "--text", "1"}},
+        PositionsReferenceCase{
+            "qwen2.5-text2-video4x2x4-tps2-spg0.5",
+            {"--text", "2", "--video", "4x2x4", "--text", "2", "--tokens-per-second", "2", "--second-per-grid", "0.5"}},
+        PositionsReferenceCase{
+            "qwen2.5-text1-image1x4x4-video2x2x2-tps4",
+            {"--text", "1", "--image", "1x4x4", "--video", "2x2x2", "--text", "1", "--tokens-per-second", "4"}},
+        PositionsReferenceCase{"image2x6x2-merge1", {"--image", "2x6x2", "--merge-size", "1"}},
+        // (Q3) in float32 as HF's tensors: float64 would give 20 for frame 3 here and 114 for frame 69 below.
+        PositionsReferenceCase{
+            "qwen2.5-text1-video4x2x2-tps10-spg0.7-text1",
+            {"--text", "1", "--video", "4x2x2", "--text", "1", "--tokens-per-second", "10", "--second-per-grid", "0.7"}},
+        PositionsReferenceCase{
+            "qwen2.5-video70x2x2-tps25-spg1/15",
+            {"--video", "70x2x2", "--tokens-per-second", "25", "--second-per-grid", "0.06666666666666667"}}),
+    [](const auto& info) { return test::case_name(info.param.name); });
 
 TEST_F(CmdPositions, TheTimeIndexIsHfsFloat32Product) {
   // τ(3) = float32(float32(3 · float32(0.7)) · 10) = 21 (float32(0.7) = 0.699999988, 3 · it = 2.0999999642 →

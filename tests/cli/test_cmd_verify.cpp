@@ -134,9 +134,10 @@ TEST(CmdVerifyDType, BadType) {
   expect_one_line_error(rope_cli({"verify", "--dtype", "f8"}), 2, "dtype must be f64, f32, f16 or bf16 (got 'f8')");
 }
 
-TEST_F(CmdVerify, EveryPresetPassesInItsOwnLayout) {
-  // Issue 13: with --model, verify checks the identities in the model's layout (rope/models/rope_spec.hpp).
-  const std::map<std::string, std::string> layouts{
+// Issue 13: with --model, verify checks the identities in the model's layout (rope/models/rope_spec.hpp).
+// One test per preset: its name and the layout line verify prints for it.
+const std::map<std::string, std::string>& verify_preset_layouts() {
+  static const std::map<std::string, std::string> layouts{
       {"deepseek-v3", "interleaved layout (model family deepseek_v3)"}, {"gemma-3-4b", "half layout (model family gemma3_text)"},
       {"gpt-j-6b", "interleaved layout (model family gptj)"},           {"gpt-neox-20b", "half layout (model family gpt_neox)"},
       {"gpt-oss-20b", "half layout (model family gpt_oss)"},            {"llama-3.1-8b", "half layout (model family llama)"},
@@ -163,16 +164,27 @@ TEST_F(CmdVerify, EveryPresetPassesInItsOwnLayout) {
       {"kimi-k2-instruct", "interleaved layout (model family kimi_k2)"},
       {"qwen3.5-9b", "half layout (model family qwen3_5_text)"},
       {"devstral-small-2-24b", "half layout (model family ministral3)"}};
-  ASSERT_EQ(layouts.size(), list_presets().size());  // every preset
-  for (const auto& [preset, layout] : layouts) {
-    const Result r = rope_cli({"verify", "--model", preset, "--trials", "20"});
-    EXPECT_EQ(r.code, 0) << preset << ": " << r.out << r.err;
-    EXPECT_THAT(r.out, HasSubstr(layout)) << preset;
-    const Result j = rope_cli({"verify", "--model", preset, "--trials", "5", "--json"});
-    const auto doc = nlohmann::json::parse(j.out);
-    EXPECT_EQ(doc["settings"]["layout"], layout.substr(0, layout.find(' '))) << preset;
-  }
+  return layouts;
 }
+
+TEST(CmdVerifyPresetTable, NamesEveryPreset) {
+  ASSERT_EQ(verify_preset_layouts().size(), list_presets().size());  // every preset
+}
+
+class CmdVerifyPreset : public ::testing::TestWithParam<std::pair<const std::string, std::string>> {};
+
+TEST_P(CmdVerifyPreset, PassesInItsOwnLayout) {
+  const auto& [preset, layout] = GetParam();
+  const Result r = rope_cli({"verify", "--model", preset, "--trials", "20"});
+  EXPECT_EQ(r.code, 0) << preset << ": " << r.out << r.err;
+  EXPECT_THAT(r.out, HasSubstr(layout)) << preset;
+  const Result j = rope_cli({"verify", "--model", preset, "--trials", "5", "--json"});
+  const auto doc = nlohmann::json::parse(j.out);
+  EXPECT_EQ(doc["settings"]["layout"], layout.substr(0, layout.find(' '))) << preset;
+}
+
+INSTANTIATE_TEST_SUITE_P(Presets, CmdVerifyPreset, ::testing::ValuesIn(verify_preset_layouts()),
+                         [](const auto& info) { return test::case_name(info.param.first); });
 
 TEST_F(CmdVerify, AModelWithSectionsAddsThePerAxisIdentities) {
   const Result r = rope_cli({"verify", "--model", "qwen2-vl-7b", "--trials", "50"});

@@ -44,26 +44,39 @@ TEST(Frequencies, DecreaseStrictlyWithPairIndex) {
   for (int i = 1; i < t.size(); ++i) EXPECT_LT(t[i], t[i - 1]) << i;
 }
 
-TEST(Frequencies, MatchNumpyReference) {
-  // tests/reference/frequencies.py computes base ** (-2.0*i/d) in NumPy float64; both sides are one
-  // pow call, so they agree to a few ulp (4e-16 relative allowed: 2 ulp).
-  for (const auto& [file, d, base] : {std::tuple{"frequencies_d128_base10000.csv", 128, 1e4},
-                                      std::tuple{"frequencies_d128_base500000.csv", 128, 5e5},
-                                      std::tuple{"frequencies_d8_base10000.csv", 8, 1e4}}) {
-    const auto ref = test::read_reference(file);
-    ASSERT_EQ(ref.header, (std::vector<std::string>{"pair", "exponent", "theta", "wavelength"}));
-    const Eigen::VectorXd theta = frequencies(d, base);
-    ASSERT_EQ(theta.size(), static_cast<Eigen::Index>(ref.rows.size()));
-    for (int i = 0; i < d / 2; ++i) EXPECT_EQ(frequency_exponent(d, i), ref.column(1)[i]) << file << " pair " << i;
-    const Eigen::VectorXd theta_ref = ref.column(2);
-    const Eigen::VectorXd lambda_ref = ref.column(3);
-    const Eigen::VectorXd lambda = wavelengths(theta);
-    for (int i = 0; i < d / 2; ++i) {
-      EXPECT_NEAR(theta[i], theta_ref[i], 4.5e-16 * theta_ref[i]) << file << " pair " << i;
-      EXPECT_NEAR(lambda[i], lambda_ref[i], 4.5e-16 * lambda_ref[i]) << file << " pair " << i;
-    }
+// tests/reference/frequencies.py computes base ** (-2.0*i/d) in NumPy float64; both sides are one
+// pow call, so they agree to a few ulp (4e-16 relative allowed: 2 ulp). One case per reference file.
+struct FrequenciesReferenceCase {
+  const char* name;
+  const char* file;
+  int d;
+  double base;
+};
+
+class FrequenciesNumpyReference : public ::testing::TestWithParam<FrequenciesReferenceCase> {};
+
+TEST_P(FrequenciesNumpyReference, MatchesEveryPair) {
+  const auto& [name, file, d, base] = GetParam();
+  const auto ref = test::read_reference(file);
+  ASSERT_EQ(ref.header, (std::vector<std::string>{"pair", "exponent", "theta", "wavelength"}));
+  const Eigen::VectorXd theta = frequencies(d, base);
+  ASSERT_EQ(theta.size(), static_cast<Eigen::Index>(ref.rows.size()));
+  for (int i = 0; i < d / 2; ++i) EXPECT_EQ(frequency_exponent(d, i), ref.column(1)[i]) << file << " pair " << i;
+  const Eigen::VectorXd theta_ref = ref.column(2);
+  const Eigen::VectorXd lambda_ref = ref.column(3);
+  const Eigen::VectorXd lambda = wavelengths(theta);
+  for (int i = 0; i < d / 2; ++i) {
+    EXPECT_NEAR(theta[i], theta_ref[i], 4.5e-16 * theta_ref[i]) << file << " pair " << i;
+    EXPECT_NEAR(lambda[i], lambda_ref[i], 4.5e-16 * lambda_ref[i]) << file << " pair " << i;
   }
 }
+
+INSTANTIATE_TEST_SUITE_P(
+    Files, FrequenciesNumpyReference,
+    ::testing::Values(FrequenciesReferenceCase{"d128_base1e4", "frequencies_d128_base10000.csv", 128, 1e4},
+                      FrequenciesReferenceCase{"d128_base5e5", "frequencies_d128_base500000.csv", 128, 5e5},
+                      FrequenciesReferenceCase{"d8_base1e4", "frequencies_d8_base10000.csv", 8, 1e4}),
+    [](const auto& info) { return std::string(info.param.name); });
 
 TEST(Frequencies, WavelengthsMatchKnownValues) {
   // Computed from (M2): λ_0 = 2π, λ_1 = 7.2557, λ_63 = 54410.14 (d=128, base 1e4).

@@ -117,24 +117,34 @@ TEST(Rotation, PermutationSendsEvenChannelsToTheFirstHalf) {
   EXPECT_EQ(Eigen::VectorXd(layout_permutation(6) * x), expected);
 }
 
-TEST(Rotation, MatchesNumpyReference) {
-  // tests/reference/rotation.py builds each entry from the definition; the entries are cos and sin of
-  // the same double angle, so they agree to an ulp or two of 1 (NumPy's cos/sin are not always
-  // correctly rounded): 4.5e-16.
-  struct Case {
-    const char* file;
-    int d;
-    double m;
-    Layout layout;
-  };
-  for (const Case& c : {Case{"rotation_d8_m3_interleaved.csv", 8, 3.0, Layout::Interleaved},
-                        Case{"rotation_d8_m3_half.csv", 8, 3.0, Layout::Half},
-                        Case{"rotation_d6_m-2.5_interleaved.csv", 6, -2.5, Layout::Interleaved}}) {
-    EXPECT_TRUE(test::MatrixNear(rotation_matrix(c.d, c.m, 1e4, c.layout),
-                                 test::read_reference(c.file, false).matrix(), 4.5e-16))
-        << c.file;
-  }
+// tests/reference/rotation.py builds each entry from the definition; the entries are cos and sin of
+// the same double angle, so they agree to an ulp or two of 1 (NumPy's cos/sin are not always
+// correctly rounded): 4.5e-16. One case per reference file.
+struct RotationReferenceCase {
+  const char* name;
+  const char* file;
+  int d;
+  double m;
+  Layout layout;
+};
+
+class RotationNumpyReference : public ::testing::TestWithParam<RotationReferenceCase> {};
+
+TEST_P(RotationNumpyReference, MatchesTheMatrix) {
+  const RotationReferenceCase& c = GetParam();
+  EXPECT_TRUE(test::MatrixNear(rotation_matrix(c.d, c.m, 1e4, c.layout), test::read_reference(c.file, false).matrix(),
+                               4.5e-16))
+      << c.file;
 }
+
+INSTANTIATE_TEST_SUITE_P(
+    Files, RotationNumpyReference,
+    ::testing::Values(RotationReferenceCase{"d8_m3_interleaved", "rotation_d8_m3_interleaved.csv", 8, 3.0,
+                                            Layout::Interleaved},
+                      RotationReferenceCase{"d8_m3_half", "rotation_d8_m3_half.csv", 8, 3.0, Layout::Half},
+                      RotationReferenceCase{"d6_m_minus2_5_interleaved", "rotation_d6_m-2.5_interleaved.csv", 6, -2.5,
+                                            Layout::Interleaved}),
+    [](const auto& info) { return std::string(info.param.name); });
 
 TEST(Rotation, FloatInstantiationAgreesWithinFloatTolerance) {
   const Eigen::VectorXf theta = frequencies(64, 1e4).cast<float>();

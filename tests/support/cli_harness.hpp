@@ -4,6 +4,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
@@ -31,6 +32,15 @@ struct Result {
 /// |printed − exact| <= half a unit of the last printed digit of "%.2e" (3 significant digits), plus ε.
 inline void expect_sci(double printed, double exact, const std::string& what) {
   EXPECT_NEAR(printed, exact, 0.005 * std::abs(exact) + 1e-300) << what;
+}
+
+/// A GoogleTest name for a table's case: `text` with every character other than a letter or a digit replaced
+/// by '_' ("llama-3.1-8b" → "llama_3_1_8b"), for the name generator of INSTANTIATE_TEST_SUITE_P.
+inline std::string case_name(std::string text) {
+  for (char& c : text) {
+    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+  }
+  return text;
 }
 
 /// Runs `rope ARGS…` in-process.
