@@ -79,7 +79,7 @@ int run_frequencies(const FrequenciesOptions& opt, std::ostream& out) {
   const FrequencyTable table = frequency_table(frequencies_request(opt));
   draw_cos_heatmap(table, opt);
   if (!opt.csv.empty()) write_output(opt.csv, frequencies_csv(table), out);
-  if (opt.json || opt.csv != "-") emit(out, table, {opt.json ? Format::Json : Format::Text, opt.figure.tr().lang()});
+  if (opt.json || opt.csv != "-") emit(out, table, {opt.json ? Format::Json : Format::Text, opt.figure.tr().lang(), std::nullopt});
   return kOk;
 }
 
