@@ -1,7 +1,7 @@
 # The sources generated from the data files that rope compiles in, at configure time; included by
 # src/CMakeLists.txt and by the WebAssembly build (web/CMakeLists.txt), with ROPE_ROOT the repository.
 # Sets ROPE_PRESETS_CPP and ROPE_FAMILIES_CPP (in CMAKE_CURRENT_BINARY_DIR/generated).
-# Model presets (rope/models/model_config.cpp's load_preset, list_presets): every data/models/*.json is compiled
+# Model presets (rope/models/presets.cpp's load_preset, list_presets): every data/models/*.json is compiled
 # in as a raw string literal, so `--model NAME` works wherever rope runs. The source is generated at
 # configure time; CMake configures again when a preset is added, removed or edited.
 file(GLOB ROPE_PRESET_FILES CONFIGURE_DEPENDS "${ROPE_ROOT}/data/models/*.json")
@@ -39,7 +39,7 @@ file(WRITE "${ROPE_PRESETS_CPP}.tmp"
   "}  // namespace rope::detail\n")
 execute_process(COMMAND ${CMAKE_COMMAND} -E copy_if_different "${ROPE_PRESETS_CPP}.tmp" "${ROPE_PRESETS_CPP}")
 
-# The model families (rope/models/family_table.hpp) and llama.cpp's architectures (rope/models/llama_architectures.hpp):
+# The model families (rope/models/families/family_table.hpp) and llama.cpp's architectures (rope/models/gguf/llama_architectures.hpp):
 # data/families.json compiled in the same way.
 set(ROPE_FAMILIES_JSON "${ROPE_ROOT}/data/families.json")
 set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${ROPE_FAMILIES_JSON})

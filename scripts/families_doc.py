@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes docs/families.md from data/families.json, the model families rope compiles in
-(src/rope/models/family_table.hpp) and llama.cpp's architectures (src/rope/models/llama_architectures.hpp). `make docs` runs it; the test docs.families runs it with --check, which
+(src/rope/models/families/family_table.hpp) and llama.cpp's architectures (src/rope/models/gguf/llama_architectures.hpp). `make docs` runs it; the test docs.families runs it with --check, which
 fails when docs/families.md is not what the data gives.
     scripts/families_doc.py [--check]    (from any directory)"""
 import json

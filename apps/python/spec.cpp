@@ -10,7 +10,7 @@
 #include "rope/core/error.hpp"
 #include "rope/io/gguf.hpp"
 #include "rope/models/presets.hpp"
-#include "rope/models/scaling_table.hpp"
+#include "rope/models/scaling/scaling_table.hpp"
 
 namespace rope::python {
 

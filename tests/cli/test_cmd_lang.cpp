@@ -279,7 +279,7 @@ TEST(Lang, VisionTowersSpeakChinese) {
   }
 }
 
-// WRONG BEHAVIOUR, left for the lead (src/rope/models/hf_config_vision.cpp, vision_tower's `add`): the origin
+// WRONG BEHAVIOUR, left for the lead (src/rope/models/hf/hf_config_vision.cpp, vision_tower's `add`): the origin
 // line of the grid is English in the Chinese output,
 //   rope inspect --model llama-4-scout-17b-16e --tower vision --lang zh
 //   →  "patches per side: 24 (vision_config.image_size / vision_config.patch_size)"

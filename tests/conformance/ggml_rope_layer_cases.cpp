@@ -2,7 +2,7 @@
 // convert_hf_to_gguf.py writes it for these architectures (no {arch}.attention.sliding_window_pattern, so llama.cpp
 // takes the architecture's default pattern), the ggml call llama.cpp's graph makes on layer N, and `rope check
 // --layer-type N`. The arguments of each call follow ggml-org/llama.cpp at the node-llama-cpp 3.22.1 bundle (commit
-// de3ff815ea7d), src/models/ARCH.cpp, as src/rope/models/gguf_config_layers.cpp cites them.
+// de3ff815ea7d), src/models/ARCH.cpp, as src/rope/models/gguf/gguf_config_layers.cpp cites them.
 #include <fstream>
 
 #include "ggml_rope_cases.hpp"

@@ -10,7 +10,7 @@
 #include "rope/core/error.hpp"
 #include "rope/models/model_config.hpp"
 #include "rope/models/rope_spec.hpp"
-#include "rope/models/scaling.hpp"
+#include "rope/models/scaling/scaling.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);

@@ -1,5 +1,5 @@
 // libFuzzer target over the GGUF reader and its mapping to a model (rope/io/gguf.hpp,
-// rope/models/gguf_config.hpp): any bytes either give a model whose frequencies can be computed, or
+// rope/models/gguf/gguf_config.hpp): any bytes either give a model whose frequencies can be computed, or
 // InvalidArgument with one line that starts with the file name; anything else (another exception, a
 // crash, a sanitizer report, a hang, memory beyond the limits) is a bug.
 #include <cstdint>
@@ -10,8 +10,8 @@
 
 #include "rope/core/error.hpp"
 #include "rope/io/gguf.hpp"
-#include "rope/models/gguf_config.hpp"
-#include "rope/models/scaling.hpp"
+#include "rope/models/gguf/gguf_config.hpp"
+#include "rope/models/scaling/scaling.hpp"
 
 namespace {
 

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Writes GGUF test files for rope's reader (src/rope/io/gguf.hpp) and its mapping to a model
-(src/rope/models/gguf_config.hpp), independently of both and of the `gguf` Python package.
+(src/rope/models/gguf/gguf_config.hpp), independently of both and of the `gguf` Python package.
 
 The format follows ggml-org/ggml docs/gguf.md (versions 2 and 3): bytes "GGUF", uint32 version,
 uint64 tensor_count, uint64 metadata_kv_count, the key-value pairs {string key; uint32 type; value},
@@ -213,7 +213,7 @@ def good_files():
     # SmolLM3 3B: llama.cpp leaves every fourth layer without RoPE (in code, no key).
     f["smollm3-3b.gguf"] = gguf(model("smollm3", 65536, 2048, 16, 4, [
         (".rope.freq_base", "f32", 5000000.0)], layers=36))
-    # Per-layer RoPE decided by llama.cpp's graphs (src/rope/models/gguf_config_layers.cpp), files as the converter
+    # Per-layer RoPE decided by llama.cpp's graphs (src/rope/models/gguf/gguf_config_layers.cpp), files as the converter
     # writes them: no sliding_window_pattern, so each architecture's default pattern.
     # Command R7B: RoPE on the sliding layers only (il % 4 < 3); rope.freq_base_swa is read and never used.
     f["command-r7b.gguf"] = gguf(model("cohere2", 131072, 4096, 32, 8, [

@@ -12,7 +12,7 @@
 #include "rope/cli/choice_option.hpp"
 #include "rope/cli/options.hpp"
 #include "rope/core/error.hpp"
-#include "rope/models/gguf_config.hpp"
+#include "rope/models/gguf/gguf_config.hpp"
 #include "rope/core/frequencies.hpp"
 #include "rope/core/parse.hpp"
 #include "rope/io/csv.hpp"

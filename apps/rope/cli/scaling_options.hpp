@@ -15,7 +15,7 @@
 #include "rope/core/types.hpp"
 #include "rope/models/resolve.hpp"
 #include "rope/models/rope_spec.hpp"
-#include "rope/models/scaling.hpp"
+#include "rope/models/scaling/scaling.hpp"
 #include "rope/report/model_text.hpp"  // layout_text
 #include "rope/report/rope_text.hpp"   // layer_text
 

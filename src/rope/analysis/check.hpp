@@ -53,7 +53,7 @@ struct RopeExpectation {
   /// How the dump's angles were computed (angle_error.hpp); nullopt: default_angle_model of the dump's type.
   std::optional<AngleModel> angles;
   /// The scaling the reference uses and its parameters, for the report's header: "yarn: factor 4,
-  /// original_max_position_embeddings 2048"; empty for plain RoPE (models/scaling_text.hpp writes it).
+  /// original_max_position_embeddings 2048"; empty for plain RoPE (models/scaling/scaling_table.hpp writes it).
   std::string scaling;
   /// YaRN's factor f (0 when the scaling is not YaRN): the variant "YaRN without ext_factor" turns every pair by θ_i/f.
   double yarn_factor = 0;

@@ -4,7 +4,7 @@
 
 #include "rope/core/error.hpp"
 #include "rope/core/message.hpp"
-#include "rope/models/scaling_table.hpp"
+#include "rope/models/scaling/scaling_table.hpp"
 
 namespace rope {
 

@@ -8,9 +8,9 @@
 #include "rope/core/message.hpp"
 #include "rope/io/csv.hpp"
 #include "rope/io/text_file.hpp"
-#include "rope/models/family_table.hpp"
-#include "rope/models/hf_config.hpp"
-#include "rope/models/json_reader.hpp"
+#include "rope/models/families/family_table.hpp"
+#include "rope/models/hf/hf_config.hpp"
+#include "rope/models/hf/json_reader.hpp"
 #include "rope/models/layer_types.hpp"
 
 namespace rope {

@@ -24,7 +24,7 @@
 #include "rope/models/axes.hpp"
 #include "rope/models/mrope_positions.hpp"
 #include "rope/models/presets.hpp"
-#include "rope/models/scaling.hpp"
+#include "rope/models/scaling/scaling.hpp"
 #include "rope/models/vision_rope.hpp"
 
 namespace rope {
@@ -40,7 +40,7 @@ enum class LayoutBasis {
   Assumed,    ///< not known: unknown model_type (HF's common rotate_half assumed), or plain RoPE's default
 };
 
-/// The RoPE of one layer type (layer_types.cpp): Gemma 3's sliding and full layers, v5 rope_parameters
+/// The RoPE of one layer type (read by hf/hf_config_layers.cpp): Gemma 3's sliding and full layers, v5 rope_parameters
 /// keyed by layer type, Llama 4's RoPE and NoPE layers.
 struct LayerTypeRope {
   LayerTypeRope() = default;

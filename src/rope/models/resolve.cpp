@@ -9,11 +9,11 @@
 #include "rope/core/error.hpp"
 #include "rope/core/types.hpp"
 #include "rope/core/message.hpp"
-#include "rope/models/gguf_config.hpp"
+#include "rope/models/gguf/gguf_config.hpp"
 #include "rope/models/layer_types.hpp"
 #include "rope/models/layers_without_rope.hpp"
 #include "rope/models/presets.hpp"
-#include "rope/models/scaling_table.hpp"
+#include "rope/models/scaling/scaling_table.hpp"
 #include "rope/models/vision_rope.hpp"
 
 namespace rope {

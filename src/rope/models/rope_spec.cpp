@@ -8,7 +8,7 @@
 #include "rope/core/error.hpp"
 #include "rope/core/frequencies.hpp"
 #include "rope/core/rotation.hpp"
-#include "rope/models/family_table.hpp"
+#include "rope/models/families/family_table.hpp"
 #include "rope/models/vision_rope.hpp"
 
 // The layouts are those of each family's HF modeling code, as data/families.json records them with the

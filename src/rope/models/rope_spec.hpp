@@ -23,7 +23,7 @@
 #include "rope/core/types.hpp"
 #include "rope/models/axes.hpp"
 #include "rope/models/model_config.hpp"
-#include "rope/models/scaling.hpp"
+#include "rope/models/scaling/scaling.hpp"
 
 namespace rope {
 

@@ -14,7 +14,7 @@
 #include "rope/models/axes.hpp"
 #include "rope/models/model_config.hpp"
 #include "rope/models/rope_spec.hpp"
-#include "rope/models/scaling.hpp"
+#include "rope/models/scaling/scaling.hpp"
 
 namespace rope {
 

@@ -21,7 +21,7 @@
 #include "rope/core/error.hpp"
 #include "rope/core/frequencies.hpp"
 #include "rope/core/parse.hpp"
-#include "rope/models/scaling.hpp"
+#include "rope/models/scaling/scaling.hpp"
 #include "rope/cli/scaling_options.hpp"
 #include "rope/core/random.hpp"
 

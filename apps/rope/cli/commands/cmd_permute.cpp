@@ -17,9 +17,9 @@
 #include "rope/report/printing.hpp"
 #include "rope/core/error.hpp"
 #include "rope/io/csv.hpp"
-#include "rope/models/gguf_config.hpp"
+#include "rope/models/gguf/gguf_config.hpp"
 #include "rope/models/resolve.hpp"
-#include "rope/models/scaling.hpp"
+#include "rope/models/scaling/scaling.hpp"
 
 namespace rope::cli {
 

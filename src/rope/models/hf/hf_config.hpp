@@ -1,0 +1,100 @@
+/// @file
+/// Internal to src/rope/models, not part of the library's interface: the meaning of a Hugging Face
+/// config.json's keys (docs/scaling.md, "Reading a model's config"). ConfigParser reads a parsed config
+/// into a ModelConfig and records where every value came from:
+///   hf_config.cpp          the model's keys: text_config, head_dim, the rotary part, rope_theta, layout, contexts
+///   hf_config_mrope.cpp    the multimodal sections: mrope_section, mrope_interleaved (axes.hpp)
+///   hf_config_vision.cpp   the vision tower: vision_config (or a vision tower's own config), vision_rope.hpp
+///   hf_config_scaling.cpp  the scaling block: rope_scaling (v4) or rope_parameters (v5), rope_type or the
+///                          legacy type, the method's parameters, the keys it requires, HF's defaults
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include "rope/models/hf/json_reader.hpp"
+#include "rope/models/model_config.hpp"
+
+namespace rope::detail {
+
+/// The scaling dict after resolving v4/v5 spelling and per-layer-type entries.
+struct ScalingDict {
+  const json* dict = nullptr;  // null: no scaling dict
+  std::string path;            // e.g. "rope_scaling", "rope_parameters.full_attention"
+};
+
+class ConfigParser {
+ public:
+  ConfigParser(const json& doc, const std::string& name) : doc_(doc), r_(name), name_(name) { m_.name = name; }
+
+  ModelConfig parse();
+
+ private:
+  /// "what: value (from)"; `from` is a JSON path (the same in every language), or words of their own.
+  void origin(std::string_view what, const std::string& value, const Message& from);
+  void origin(std::string_view what, const std::string& value, const std::string& from) {
+    origin(what, value, Message::same(from));
+  }
+  void note(Message message) { m_.notes.push_back(std::move(message)); }
+
+  // hf_config.cpp
+  void select_text_config();
+  void read_head_dim();
+  void read_partial_rotary();
+  int rotary_dim(double factor) const { return static_cast<int>(static_cast<double>(head_dim_) * factor); }
+  double exact_factor(long rd) const;
+  void read_base();
+  void read_layout();
+  void read_positions();
+
+  // hf_config_scaling.cpp
+  void select_scaling_dict();
+  void read_scaling();
+  bool is_hunyuan() const;
+  void read_ntk_alpha(double alpha);
+  void read_query_scaling();
+  void warn_missing_query_scaling(const std::string& path, const std::string& source);
+  void read_softmax_scale();
+
+  // hf_config_attention.cpp
+  void read_attention_scale();
+  void require_parameters();
+  void lint_scaling_keys();
+  void explain_defaults();
+
+  // hf_config_mrope.cpp
+  void read_mrope();
+
+  // hf_config_sequence.cpp
+  void read_sequence_positions();
+
+  // hf_config_vision.cpp
+  void read_vision();
+  VisionTowerConfig vision_tower(const json& v, const std::string& path, VisionRope kind, const std::string& type) const;
+  void gemma4_vision_theta(const json& v, const std::string& path, VisionTowerConfig& t) const;
+
+  const json& doc_;
+  Reader r_;
+  const std::string& name_;
+  ModelConfig m_;
+  const json* cfg_ = nullptr;  // the object holding the model keys (the top level, or text_config)
+  std::string prefix_;         // its JSON path ("" or "text_config")
+  ScalingDict scaling_;
+  long head_dim_ = 0;
+  int d_ = 0;
+  std::string layer_type_;      // the per-layer-type entry of rope_parameters read ("" when not keyed)
+  json class_parameters_;       // the class's default rope_parameters (family table), when the config has none
+  std::optional<long> top_l0_;
+};
+
+/// The origin line "what: value (from)" (also gguf_config*.cpp's): one text when `what` and `from` read the
+/// same in every language (a key, a JSON path), else a line whose fields are `what`, `value` and `from`,
+/// translated as they are (the line itself has no words of its own, so no catalog entry).
+Message origin_line(const Message& what, const std::string& value, const Message& from);
+
+/// hf_config_layers.cpp: fills m.layer_types (and m.nope_temperature) from the parsed config `doc`.
+void read_layer_types(const json& doc, const std::string& name, ModelConfig& m);
+
+}  // namespace rope::detail

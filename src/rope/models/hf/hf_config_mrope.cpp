@@ -1,0 +1,96 @@
+#include <cmath>
+#include <fmt/format.h>
+#include <optional>
+#include <vector>
+
+#include "rope/core/error.hpp"
+#include "rope/models/axes.hpp"
+#include "rope/models/families/family_table.hpp"
+#include "rope/models/hf/hf_config.hpp"
+
+// The multimodal sections of a vision-language model's config (docs/multi-axis.md §1): Qwen2-VL and
+// Qwen2.5-VL write "rope_scaling": {"type": "mrope", "mrope_section": [16, 24, 24]} (HF's
+// configuration_qwen2_vl.py rewrites the type to default and keeps the sections); Qwen3-VL writes
+// "rope_scaling": {"rope_type": "default", "mrope_section": [24, 20, 20], "mrope_interleaved": true} in
+// text_config. The modeling code uses the sections whatever rope_type says (modeling_qwen2_vl.py,
+// modeling_qwen3_vl.py), so rope does too.
+
+namespace rope::detail {
+
+void ConfigParser::read_mrope() {
+  // The family's code may fix the map whatever the keys say (family table mrope_order): Qwen3.5 always
+  // interleaves (A3), ERNIE-4.5-VL has its own 3-D map (A8); both have sections of their own when the config
+  // gives none (mrope_section_default).
+  const ModelFamily* family = find_model_family(m_.model_type);
+  const bool family_interleaves = family && family->mrope_order == "interleaved";
+  const bool ernie = family && family->mrope_order == "ernie_3d";
+  const json* s = scaling_.dict;
+  const std::string& p = scaling_.path;
+  const json* v = s ? Reader::find(*s, "mrope_section") : nullptr;
+  const auto interleaved = s ? r_.boolean(*s, p, "mrope_interleaved") : std::nullopt;
+  MropeSections sections;
+  const std::string path = child(p, "mrope_section");
+  if (v) {
+    if (!v->is_array()) r_.fail(path, fmt::format("expected a list of whole numbers, got {}", v->type_name()));
+    for (std::size_t i = 0; i < v->size(); ++i) {
+      const json& x = (*v)[i];
+      const std::string item = fmt::format("{}[{}]", path, i);
+      const double value = r_.number_value(x, item);
+      if (!(value >= 0 && value <= 65536) || value != std::floor(value)) {
+        r_.fail(item, fmt::format("expected a whole number in 0 … 65536, got {}", num(value)));
+      }
+      sections.sections.push_back(static_cast<int>(value));
+    }
+  } else if ((family_interleaves || ernie) && !family->mrope_section_default.empty()) {
+    sections.sections = family->mrope_section_default;
+  } else {
+    if (interleaved) {
+      note(msg("{0}.mrope_interleaved without mrope_section: ignored (no sections to interleave)", p));
+    }
+    return;
+  }
+  sections.order = ernie                                             ? SectionOrder::Ernie3d
+                   : family_interleaves || interleaved.value_or(false) ? SectionOrder::Interleaved
+                                                                       : SectionOrder::Chunked;
+  try {
+    (void)make_axis_map(sections, d_ / 2);
+  } catch (const InvalidArgument& e) {
+    r_.fail(path, e.what());
+  }
+  m_.mrope = sections;
+  const std::string list = fmt::format("[{}]", fmt::join(sections.sections, ", "));
+  if (v) {
+    origin("mrope_section", list, path);
+  } else {
+    origin("mrope_section", list, msg("HF {0} default", family->config_class));
+  }
+  if (ernie) {
+    note(msg("{0}: 3-D RoPE, mrope_section {1} read as (h, w, t): the fastest {2} pairs alternate height and width, the "
+             "slowest {3} turn with the time (docs/multi-axis.md (A8), {4}); a text token has the same position on every "
+             "axis, so for text the frequencies are plain RoPE's",
+             m_.model_type, list, sections.sections[0] + sections.sections[1], sections.sections[2], family->mrope_source));
+    return;
+  }
+  if (family_interleaves && interleaved != std::optional<bool>(true)) {  // the key agrees: cited below
+    origin("mrope_interleaved", "true", msg("HF {0}: the code always interleaves the sections ({1})",
+                                            family->config_class, family->mrope_source));
+    if (interleaved == std::optional<bool>(false)) {
+      note(msg("{0}.mrope_interleaved false: ignored, {1}'s code interleaves the sections whatever it says ({2})", p,
+               m_.model_type, family->mrope_source));
+    }
+  } else if (interleaved) {
+    origin("mrope_interleaved", *interleaved ? "true" : "false", child(p, "mrope_interleaved"));
+  }
+  const bool inter = sections.order == SectionOrder::Interleaved;
+  // Two sentences rather than one with "interleaved" / "in chunks" as a value: the Chinese puts an adverb there.
+  note(inter ? msg("M-RoPE: every pair turns with the time, height or width position of the token, by mrope_section {0} "
+                   "interleaved (docs/multi-axis.md (A1), (A3)); a text token has the same position on every axis, so for "
+                   "text the frequencies are plain RoPE's",
+                   list)
+             : msg("M-RoPE: every pair turns with the time, height or width position of the token, by mrope_section {0} "
+                   "in chunks (docs/multi-axis.md (A1), (A2)); a text token has the same position on every axis, so for "
+                   "text the frequencies are plain RoPE's",
+                   list));
+}
+
+}  // namespace rope::detail

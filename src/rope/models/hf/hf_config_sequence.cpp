@@ -1,0 +1,49 @@
+#include <fmt/format.h>
+
+#include "rope/core/error.hpp"
+#include "rope/models/hf/hf_config.hpp"
+
+// The rules by which a Qwen-VL model lays out the position ids of a text + image + video sequence
+// (docs/multi-axis.md §2, (Q1)–(Q4)), from its vision_config as HF's get_rope_index reads them:
+//   Qwen2-VL (modeling_qwen2_vl.py): vision_config.spatial_merge_size (Qwen2VLVisionConfig default 2); the
+//     time index is the frame index;
+//   Qwen2.5-VL (modeling_qwen2_5_vl.py): the same and vision_config.tokens_per_second (Qwen2_5_VLVisionConfig
+//     default 4; the 7B's config.json says 2) for (Q3);
+//   Qwen3-VL (modeling_qwen3_vl.py): spatial_merge_size (Qwen3VLVisionConfig default 2); a video is split into
+//     its frames (grid 1×H×W each), separated by timestamp text tokens.
+
+namespace rope::detail {
+
+void ConfigParser::read_sequence_positions() {
+  const auto type = r_.string(doc_, "", "model_type").value_or("");
+  if (type != "qwen2_vl" && type != "qwen2_5_vl" && type != "qwen3_vl") return;
+  try {
+    const json* v = r_.object(doc_, "", "vision_config");
+    SequencePositions s;
+    const auto from = [&](const char* key, const std::string& value, bool in_file) {
+      s.origin.push_back(in_file ? msg("{0}: {1} (vision_config.{2})", key, value, key)
+                                 : msg("{0}: {1} (not in the file: the vision config class's default)", key, value));
+    };
+    const auto merge = v ? r_.count(*v, "vision_config", "spatial_merge_size") : std::nullopt;
+    if (merge && *merge > kMaxMergeSize) {
+      r_.fail("vision_config.spatial_merge_size", fmt::format("must be at most {}, got {}", kMaxMergeSize, *merge));
+    }
+    s.rules.spatial_merge_size = merge.value_or(2);
+    from("spatial_merge_size", std::to_string(s.rules.spatial_merge_size), merge.has_value());
+    if (type == "qwen2_5_vl") {
+      const auto tps = v ? r_.positive(*v, "vision_config", "tokens_per_second") : std::nullopt;
+      if (tps && *tps > kMaxTimeScale) {
+        r_.fail("vision_config.tokens_per_second", fmt::format("must be at most {:g}, got {}", kMaxTimeScale, num(*tps)));
+      }
+      s.rules.tokens_per_second = tps.value_or(4.0);
+      from("tokens_per_second", num(*s.rules.tokens_per_second), tps.has_value());
+    }
+    s.frames_with_timestamps = type == "qwen3_vl";
+    s.family = type == "qwen2_vl" ? "Qwen2-VL" : type == "qwen2_5_vl" ? "Qwen2.5-VL" : "Qwen3-VL";
+    m_.sequence_positions = s;
+  } catch (const InvalidArgument& e) {
+    m_.sequence_positions_error = e.what();  // the language model is still read; rope positions reports this
+  }
+}
+
+}  // namespace rope::detail
