@@ -31,7 +31,8 @@ std::vector<float> random_tensor(long n, std::uint64_t seed) {
 const std::vector<float>& input() {
   static const std::vector<float> x = [] {
     std::vector<float> v(kSeq * kHeads * kDim);
-    for (std::size_t i = 0; i < v.size(); ++i) v[i] = static_cast<float>(std::sin(0.001 * static_cast<double>(i) + 0.5));
+    for (std::size_t i = 0; i < v.size(); ++i)
+      v[i] = static_cast<float>(std::sin(0.001 * static_cast<double>(i) + 0.5));
     return v;
   }();
   return x;
@@ -172,8 +173,22 @@ void BM_Ladder(benchmark::State& state) {
 
 BENCHMARK(BM_StreamCopy)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_StreamInplace)->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(BM_Apply)->ArgsProduct({{0, 1}, {0, 1}})->ArgNames({"half", "inplace"})->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(BM_BandwidthRatio)->Arg(0)->Arg(1)->ArgName("half")->MinTime(2.0)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_Apply)
+    ->ArgsProduct({{0, 1}, {0, 1}})
+    ->ArgNames({"half", "inplace"})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+BENCHMARK(BM_BandwidthRatio)
+    ->Arg(0)
+    ->Arg(1)
+    ->ArgName("half")
+    ->MinTime(2.0)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 BENCHMARK(BM_TableBuild)->Arg(128)->ArgName("d")->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_TableBuildDirect)->Arg(128)->ArgName("d")->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(BM_Ladder)->ArgsProduct({{0, 1, 2, 3}, {64, 128, 256}})->ArgNames({"form", "d"})->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_Ladder)
+    ->ArgsProduct({{0, 1, 2, 3}, {64, 128, 256}})
+    ->ArgNames({"form", "d"})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();

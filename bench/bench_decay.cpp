@@ -52,5 +52,15 @@ void BM_DecayScalingPoints(benchmark::State& state) {
 
 BENCHMARK(BM_Decay)->DenseRange(0, 2)->ArgName("job")->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_DecayDirect)->DenseRange(0, 2)->ArgName("job")->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(BM_DecayScalingDim)->RangeMultiplier(4)->Range(2, 4096)->ArgName("d")->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(BM_DecayScalingPoints)->RangeMultiplier(10)->Range(1000, 10000000)->ArgName("points")->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_DecayScalingDim)
+    ->RangeMultiplier(4)
+    ->Range(2, 4096)
+    ->ArgName("d")
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+BENCHMARK(BM_DecayScalingPoints)
+    ->RangeMultiplier(10)
+    ->Range(1000, 10000000)
+    ->ArgName("points")
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();

@@ -219,8 +219,9 @@ val matrix(val p) {
     const double m = number(p, "m");
     const int d = r.spec.rotary_dim;
     rope::check_position_resolvable(m, d, "--position");
-    const Eigen::MatrixXd R = r.plain ? rope::rotation_matrix<double>(r.spec.params.inv_freq, m, r.spec.layout)
-                                      : rope::spec_matrix(rope::spec_at_position(r.spec, m), rope::AxisPosition::single(m), d);
+    const Eigen::MatrixXd R =
+        r.plain ? rope::rotation_matrix<double>(r.spec.params.inv_freq, m, r.spec.layout)
+                : rope::spec_matrix(rope::spec_at_position(r.spec, m), rope::AxisPosition::single(m), d);
     val o = val::object();
     o.set("d", d);
     const Eigen::MatrixXd rows = R.transpose();  // Eigen stores columns; the page reads rows

@@ -39,13 +39,17 @@ TensorData float_tensor(const py::object& array) {
 DumpPositions patch_positions(const TensorData& t) {
   const std::size_t rank = t.shape.size();
   if ((rank != 2 && rank != 3) || t.shape.back() != 2) {
-    throw InvalidArgument(error_msg("{0}: patches of shape {1}: expected [patches, 2] or [batch, patches, 2], the (row, column) "
-                                    "of each patch", "patches", shape_string(t.shape)));
+    throw InvalidArgument(
+        error_msg("{0}: patches of shape {1}: expected [patches, 2] or [batch, patches, 2], the (row, column) "
+                  "of each patch",
+                  "patches", shape_string(t.shape)));
   }
   DumpPositions p;
   p.components = 2, p.rows = rank == 3 ? t.shape[0] : 1, p.seq = t.shape[rank - 2], p.shape = t.shape;
-  if (p.rows < 1 || p.seq < 1) throw InvalidArgument(error_msg("{0}: positions of shape {1} hold no position", "patches", shape_string(t.shape)));
-  if (p.rows * p.seq > kMaxDumpPositions) throw InvalidArgument(error_msg("{0}: more than {1} positions", "patches", kMaxDumpPositions));
+  if (p.rows < 1 || p.seq < 1)
+    throw InvalidArgument(error_msg("{0}: positions of shape {1} hold no position", "patches", shape_string(t.shape)));
+  if (p.rows * p.seq > kMaxDumpPositions)
+    throw InvalidArgument(error_msg("{0}: more than {1} positions", "patches", kMaxDumpPositions));
   for (std::size_t i = 0; i + 1 < t.values.size(); i += 2) {
     AxisPosition a;
     a.count = 2;
@@ -65,7 +69,8 @@ DumpPairInput pair_input(const py::object& positions, const py::object& starts, 
                          const py::object& patches = py::none()) {
   DumpPairInput in;
   if (!positions.is_none() && !patches.is_none()) {
-    throw InvalidArgument(error_msg("give positions or patches, not both: patches are a vision tower's (row, column) per patch"));
+    throw InvalidArgument(
+        error_msg("give positions or patches, not both: patches are a vision tower's (row, column) per patch"));
   }
   if (!positions.is_none() || !patches.is_none()) {
     const DumpPositions p = patches.is_none() ? positions_from_tensor(float_tensor(positions), option_name("positions"))
@@ -88,8 +93,8 @@ DumpPairInput pair_input(const py::object& positions, const py::object& starts, 
 void require_finite(const TensorData& t, const std::string& name) {
   for (std::size_t i = 0; i < t.values.size(); ++i) {
     if (!std::isfinite(t.values[i])) {
-      throw InvalidArgument(error_msg("{0}: element {1} is {2}: the tensor before RoPE must hold finite numbers", name, i,
-                                      std::isnan(t.values[i]) ? "NaN" : "infinite"));
+      throw InvalidArgument(error_msg("{0}: element {1} is {2}: the tensor before RoPE must hold finite numbers", name,
+                                      i, std::isnan(t.values[i]) ? "NaN" : "infinite"));
     }
   }
 }
@@ -107,12 +112,14 @@ Prepared prepare(const Spec& spec, const TensorData& before, const TensorData& a
   const bool tower = spec.rope.spec.axes && spec.rope.spec.axes->vision();
   const bool patches = !p.pair.axis_positions.empty() && p.pair.axis_positions.front().count == 2;
   if (tower && !patches) {
-    throw InvalidArgument(error_msg("the spec is a vision tower's 2-D RoPE, which turns each patch by its (row, column): "
-                                    "give patches=, an array [patches, 2] or [batch, patches, 2]"));
+    throw InvalidArgument(
+        error_msg("the spec is a vision tower's 2-D RoPE, which turns each patch by its (row, column): "
+                  "give patches=, an array [patches, 2] or [batch, patches, 2]"));
   }
   if (patches && !tower) {
-    throw InvalidArgument(error_msg("patches= are a vision tower's (row, column) per patch, and the spec is not a vision tower: "
-                                    "give positions=, or a vision tower's spec (vision= or tower=)"));
+    throw InvalidArgument(
+        error_msg("patches= are a vision tower's (row, column) per patch, and the spec is not a vision tower: "
+                  "give positions=, or a vision tower's spec (vision= or tower=)"));
   }
   double max_position = 0;
   for (const double m : p.pair.positions) max_position = std::max(max_position, m);
@@ -137,17 +144,26 @@ py::array_t<double> in_shape(const DumpVectors& v, const DumpPair& pair) {
   const int d = v.d;
   long batch = 1, heads = 1, seq = 0;
   switch (pair.axes) {
-    case DumpAxes::SeqD: seq = pair.shape[0]; break;
-    case DumpAxes::SeqHeadsD: seq = pair.shape[0], heads = pair.shape[1]; break;
-    case DumpAxes::BatchHeadsSeqD: batch = pair.shape[0], heads = pair.shape[1], seq = pair.shape[2]; break;
-    case DumpAxes::BatchSeqHeadsD: batch = pair.shape[0], seq = pair.shape[1], heads = pair.shape[2]; break;
+    case DumpAxes::SeqD:
+      seq = pair.shape[0];
+      break;
+    case DumpAxes::SeqHeadsD:
+      seq = pair.shape[0], heads = pair.shape[1];
+      break;
+    case DumpAxes::BatchHeadsSeqD:
+      batch = pair.shape[0], heads = pair.shape[1], seq = pair.shape[2];
+      break;
+    case DumpAxes::BatchSeqHeadsD:
+      batch = pair.shape[0], seq = pair.shape[1], heads = pair.shape[2];
+      break;
   }
   for (long b = 0; b < batch; ++b) {
     for (long h = 0; h < heads; ++h) {
       for (long s = 0; s < seq; ++s) {
         // rows_along_sequence: batch row b at index b·seq + s, the groups are the heads.
         const double* x = pair.segments_are_rows ? v.vector(b * seq + s, h) : v.vector(s, b * heads + h);
-        const long at = pair.axes == DumpAxes::BatchHeadsSeqD ? ((b * heads + h) * seq + s) : ((b * seq + s) * heads + h);
+        const long at =
+            pair.axes == DumpAxes::BatchHeadsSeqD ? ((b * heads + h) * seq + s) : ((b * seq + s) * heads + h);
         std::copy(x, x + d, o + at * d);
       }
     }
@@ -167,14 +183,16 @@ void bind_check(py::module_& m) {
         const Prepared p = prepare(spec, t, t, pair_input(positions, py::none(), axes, patches), "x", "x", "", "");
         return in_shape(expected_dump(p.pair.before, p.pair.check_positions(), p.expected), p.pair);
       },
-      py::arg("x"), py::arg("bf16_bits"), py::arg("positions"), py::arg("spec"), py::arg("axes") = "", py::arg("patches") = py::none());
+      py::arg("x"), py::arg("bf16_bits"), py::arg("positions"), py::arg("spec"), py::arg("axes") = "",
+      py::arg("patches") = py::none());
   m.def(
       "check",
       [](const py::bytes& before, const py::bytes& after, bool bf16_bits, const py::object& positions, const Spec& spec,
          const std::string& dtype, const std::string& angles, const py::object& starts, const std::string& axes,
          const py::object& patches) {
         const TensorData b = read_array(before, "before", bf16_bits), a = read_array(after, "after", bf16_bits);
-        Prepared p = prepare(spec, b, a, pair_input(positions, starts, axes, patches), "before", "after", dtype, angles);
+        Prepared p =
+            prepare(spec, b, a, pair_input(positions, starts, axes, patches), "before", "after", dtype, angles);
         return to_python(check_value(check_arranged(std::move(p.pair), p.expected)));
       },
       py::arg("before"), py::arg("after"), py::arg("bf16_bits"), py::arg("positions"), py::arg("spec"),
@@ -182,17 +200,18 @@ void bind_check(py::module_& m) {
       py::arg("patches") = py::none());
   m.def(
       "identify",
-      [](const py::bytes& before, const py::bytes& after, bool bf16_bits, const py::object& positions, const py::object& starts,
-         const std::string& axes, const py::object& patches) {
+      [](const py::bytes& before, const py::bytes& after, bool bf16_bits, const py::object& positions,
+         const py::object& starts, const std::string& axes, const py::object& patches) {
         const TensorData b = read_array(before, "before", bf16_bits), a = read_array(after, "after", bf16_bits);
         require_finite(b, "before");
         DumpPair pair = arrange_dump_pair(b, a, pair_input(positions, starts, axes, patches), "before", "after");
-        // M-RoPE positions (t, h, w(, e) per index): each pair's axis and the sections, as rope identify --axis-positions;
-        // a tower's patches (row, column): the 2-D vision kind. The fields of rope identify --json (no second builder).
+        // M-RoPE positions (t, h, w(, e) per index): each pair's axis and the sections, as rope identify
+        // --axis-positions; a tower's patches (row, column): the 2-D vision kind. The fields of rope identify --json
+        // (no second builder).
         return to_python(identify_value(identify_arranged(std::move(pair))));
       },
-      py::arg("before"), py::arg("after"), py::arg("bf16_bits"), py::arg("positions"), py::arg("sequence_starts") = py::none(),
-      py::arg("axes") = "", py::arg("patches") = py::none());
+      py::arg("before"), py::arg("after"), py::arg("bf16_bits"), py::arg("positions"),
+      py::arg("sequence_starts") = py::none(), py::arg("axes") = "", py::arg("patches") = py::none());
 }
 
 }  // namespace rope::python

@@ -30,31 +30,54 @@ RopeOverrides overrides_of(const py::dict& params) {
     const std::string k = py::cast<std::string>(key);
     const auto real = [&]() { return py::cast<double>(value); };
     const auto whole = [&]() { return py::cast<long>(value); };
-    if (k == "head_dim") o.head_dim = static_cast<int>(whole());
-    else if (k == "base") o.base = real();
-    else if (k == "layout") o.layout = parse_layout(py::cast<std::string>(value));
-    else if (k == "scaling") o.scaling = py::cast<std::string>(value);
-    else if (k == "factor") o.factor = real();
-    else if (k == "beta_fast") o.beta_fast = real();
-    else if (k == "beta_slow") o.beta_slow = real();
-    else if (k == "mscale") o.mscale = real();
-    else if (k == "mscale_all_dim") o.mscale_all_dim = real();
-    else if (k == "attention_factor") o.attention_factor = real();
-    else if (k == "low_freq_factor") o.low_freq_factor = real();
-    else if (k == "high_freq_factor") o.high_freq_factor = real();
-    else if (k == "partial_rotary_factor") o.partial_rotary_factor = real();
-    else if (k == "original_max_position_embeddings") o.original_max_position_embeddings = whole();
-    else if (k == "max_position_embeddings") o.max_position_embeddings = whole();
-    else if (k == "seq_len") o.seq_len = whole();
-    else if (k == "truncate") o.truncate = py::cast<bool>(value);
-    else if (k == "short_factor") o.short_factor = py::cast<std::vector<double>>(value);
-    else if (k == "long_factor") o.long_factor = py::cast<std::vector<double>>(value);
-    else if (k == "layer_type") o.layer_type = py::cast<std::string>(py::str(value));
-    else if (k == "vision") o.vision = py::cast<std::string>(value);
-    else if (k == "float32") o.float32 = py::cast<bool>(value);
+    if (k == "head_dim")
+      o.head_dim = static_cast<int>(whole());
+    else if (k == "base")
+      o.base = real();
+    else if (k == "layout")
+      o.layout = parse_layout(py::cast<std::string>(value));
+    else if (k == "scaling")
+      o.scaling = py::cast<std::string>(value);
+    else if (k == "factor")
+      o.factor = real();
+    else if (k == "beta_fast")
+      o.beta_fast = real();
+    else if (k == "beta_slow")
+      o.beta_slow = real();
+    else if (k == "mscale")
+      o.mscale = real();
+    else if (k == "mscale_all_dim")
+      o.mscale_all_dim = real();
+    else if (k == "attention_factor")
+      o.attention_factor = real();
+    else if (k == "low_freq_factor")
+      o.low_freq_factor = real();
+    else if (k == "high_freq_factor")
+      o.high_freq_factor = real();
+    else if (k == "partial_rotary_factor")
+      o.partial_rotary_factor = real();
+    else if (k == "original_max_position_embeddings")
+      o.original_max_position_embeddings = whole();
+    else if (k == "max_position_embeddings")
+      o.max_position_embeddings = whole();
+    else if (k == "seq_len")
+      o.seq_len = whole();
+    else if (k == "truncate")
+      o.truncate = py::cast<bool>(value);
+    else if (k == "short_factor")
+      o.short_factor = py::cast<std::vector<double>>(value);
+    else if (k == "long_factor")
+      o.long_factor = py::cast<std::vector<double>>(value);
+    else if (k == "layer_type")
+      o.layer_type = py::cast<std::string>(py::str(value));
+    else if (k == "vision")
+      o.vision = py::cast<std::string>(value);
+    else if (k == "float32")
+      o.float32 = py::cast<bool>(value);
     else if (k == "tower") {
       const std::string t = py::cast<std::string>(value);
-      if (t != "text" && t != "vision") throw InvalidArgument(error_msg("{0} must be text or vision (got '{1}')", "tower", t));
+      if (t != "text" && t != "vision")
+        throw InvalidArgument(error_msg("{0} must be text or vision (got '{1}')", "tower", t));
       o.tower = t == "text" ? Tower::Text : Tower::Vision;
     } else {
       throw py::type_error("Spec() got an unexpected keyword argument '" + k + "'");
@@ -99,29 +122,38 @@ void bind_spec(py::module_& m) {
       .def_property_readonly("attention_factor", [](const Spec& s) { return s.rope.spec.params.attention_factor; })
       .def_property_readonly("inv_freq", [](const Spec& s) { return to_array(s.rope.spec.params.inv_freq); })
       .def_property_readonly("original_inv_freq", [](const Spec& s) { return to_array(s.rope.spec.original); })
-      .def_property_readonly("max_position_embeddings", [](const Spec& s) { return optional_long(s.rope.spec.config.max_position_embeddings); })
-      .def_property_readonly("original_max_position_embeddings", [](const Spec& s) {
-        const long l0 = s.rope.spec.params.original_max_position;
-        return l0 > 0 ? py::cast(l0) : py::none();
-      })
+      .def_property_readonly("max_position_embeddings",
+                             [](const Spec& s) { return optional_long(s.rope.spec.config.max_position_embeddings); })
+      .def_property_readonly("original_max_position_embeddings",
+                             [](const Spec& s) {
+                               const long l0 = s.rope.spec.params.original_max_position;
+                               return l0 > 0 ? py::cast(l0) : py::none();
+                             })
       .def_property_readonly("multi_axis", [](const Spec& s) { return s.rope.spec.axes.has_value(); })
       .def_property_readonly("layer_type", [](const Spec& s) { return s.rope.spec.layer_type; })
-      .def_property_readonly("layer_types", [](const Spec& s) {
-        py::list out;
-        for (const LayerRope& l : s.rope.layers) out.append(py::make_tuple(l.type, l.layers, l.spec.has_value()));
-        return out;
-      })
+      .def_property_readonly("layer_types",
+                             [](const Spec& s) {
+                               py::list out;
+                               for (const LayerRope& l : s.rope.layers)
+                                 out.append(py::make_tuple(l.type, l.layers, l.spec.has_value()));
+                               return out;
+                             })
       .def_property_readonly("factor", [](const Spec& s) { return s.rope.spec.params.factor; })
       .def_property_readonly("factor_rule", [](const Spec& s) { return s.rope.spec.params.factor_rule.en; })
       .def_property_readonly("attention_rule", [](const Spec& s) { return s.rope.spec.params.attention_rule.en; })
       .def_property_readonly("origin", [](const Spec& s) { return english(s.rope.spec.origin); })
       // The fields of `rope inspect --json`, built once by the library (report/inspect_report.hpp).
       .def_property_readonly("data", [](const Spec& s) { return to_python(inspect_value(inspect_model(s.rope))); })
-      .def_property_readonly("notes", [](const Spec& s) { return to_python(*inspect_value(inspect_model(s.rope)).find("notes")); })
-      .def("describe",
-           [](const Spec& s, const std::string& lang, int digits) { return inspect_text(s.rope, parse_lang(lang), digits); },
-           py::arg("lang") = "en", py::arg("digits") = kInspectDigits)
-      .def_property_readonly("warnings", [](const Spec& s) { return to_python(*inspect_value(inspect_model(s.rope)).find("warnings")); });
+      .def_property_readonly(
+          "notes", [](const Spec& s) { return to_python(*inspect_value(inspect_model(s.rope)).find("notes")); })
+      .def(
+          "describe",
+          [](const Spec& s, const std::string& lang, int digits) {
+            return inspect_text(s.rope, parse_lang(lang), digits);
+          },
+          py::arg("lang") = "en", py::arg("digits") = kInspectDigits)
+      .def_property_readonly(
+          "warnings", [](const Spec& s) { return to_python(*inspect_value(inspect_model(s.rope)).find("warnings")); });
 }
 
 }  // namespace rope::python

@@ -21,8 +21,21 @@ TEST(AngleTable, MatchesLongDoubleAtEveryKindOfPosition) {
     const Eigen::VectorXd theta = frequencies(128, base);
     const AngleTable table(theta, 2e12);
     EXPECT_EQ(table.levels(), 6);  // 128^6 = 2^42 >= 2e12 > 2^35
-    const std::vector<std::int64_t> positions = {0, 1, 2, 127, 128, 129, 4095, 8191, 16384, 1048579,
-                                                 (1LL << 35) + 12345, 1999999999999LL, -1, -5, -(1LL << 30) - 7};
+    const std::vector<std::int64_t> positions = {0,
+                                                 1,
+                                                 2,
+                                                 127,
+                                                 128,
+                                                 129,
+                                                 4095,
+                                                 8191,
+                                                 16384,
+                                                 1048579,
+                                                 (1LL << 35) + 12345,
+                                                 1999999999999LL,
+                                                 -1,
+                                                 -5,
+                                                 -(1LL << 30) - 7};
     std::vector<double> c(64), s(64);
     for (std::int64_t p : positions) {
       table.at(p, c.data(), s.data());

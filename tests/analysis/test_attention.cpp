@@ -18,9 +18,9 @@ namespace {
 using ::testing::HasSubstr;
 using ::testing::ThrowsMessage;
 
-using test::kEps;
 using test::independent_scores;
 using test::independent_softmax;
+using test::kEps;
 
 AttentionSettings settings(Encoding e, bool causal = false) {
   AttentionSettings s;
@@ -63,8 +63,8 @@ TEST(Attention, ScoresMatchAnIndependentComputation) {
   const QueriesKeys qk = random_queries_keys(7, 8, 11);
   const Eigen::VectorXd p = token_positions(7, 3.0);
   for (Encoding e : {Encoding::None, Encoding::Rope, Encoding::Sinusoidal, Encoding::Alibi}) {
-    EXPECT_TRUE(test::MatrixNear(attention_scores(qk.q, qk.k, p, settings(e)), independent_scores(qk.q, qk.k, p, e),
-                                 1.5e-13))
+    EXPECT_TRUE(
+        test::MatrixNear(attention_scores(qk.q, qk.k, p, settings(e)), independent_scores(qk.q, qk.k, p, e), 1.5e-13))
         << to_string(e);
   }
   AttentionSettings alibi = settings(Encoding::Alibi);
@@ -85,8 +85,8 @@ TEST(Attention, WeightsMatchAnIndependentSoftmax) {
   for (bool causal : {false, true}) {
     for (Encoding e : {Encoding::None, Encoding::Rope, Encoding::Sinusoidal, Encoding::Alibi}) {
       const Eigen::MatrixXd s = attention_scores(qk.q, qk.k, p, settings(e, causal));
-      EXPECT_TRUE(test::MatrixNear(attention_weights(qk.q, qk.k, p, settings(e, causal)), independent_softmax(s, causal),
-                                   1e-14))
+      EXPECT_TRUE(test::MatrixNear(attention_weights(qk.q, qk.k, p, settings(e, causal)),
+                                   independent_softmax(s, causal), 1e-14))
           << to_string(e) << " causal " << causal;
     }
   }
@@ -203,14 +203,14 @@ TEST(Attention, T5BucketsMatchHuggingFace) {
   // Hugging Face T5Attention._relative_position_bucket (32 buckets, max_distance 128), run in Python for
   // these relative positions j − i; float32 and float64 logarithms agree on every integer |j − i| <= 5000.
   const std::pair<long, int> bidirectional[] = {
-      {0, 0},    {1, 17},   {-1, 1},   {2, 18},   {7, 23},   {-7, 7},   {8, 24},   {-8, 8},   {11, 24},
-      {12, 25},  {15, 25},  {16, 26},  {22, 26},  {23, 27},  {31, 27},  {32, 28},  {45, 28},  {46, 29},
-      {63, 29},  {64, 30},  {90, 30},  {91, 31},  {127, 31}, {128, 31}, {1000, 31}, {-1000, 15}};
+      {0, 0},   {1, 17},  {-1, 1},  {2, 18},  {7, 23},   {-7, 7},   {8, 24},    {-8, 8},    {11, 24},
+      {12, 25}, {15, 25}, {16, 26}, {22, 26}, {23, 27},  {31, 27},  {32, 28},   {45, 28},   {46, 29},
+      {63, 29}, {64, 30}, {90, 30}, {91, 31}, {127, 31}, {128, 31}, {1000, 31}, {-1000, 15}};
   for (const auto& [rel, bucket] : bidirectional) EXPECT_EQ(t5_relative_position_bucket(rel), bucket) << rel;
   const T5Buckets causal{32, 128, false};
-  const std::pair<long, int> unidirectional[] = {{0, 0},    {-1, 1},    {-7, 7},   {-8, 8},     {-16, 16}, {-31, 21},
-                                                 {-32, 21}, {-63, 26},  {-64, 26}, {-127, 31},  {-128, 31},
-                                                 {-1000, 31}, {5, 0}};
+  const std::pair<long, int> unidirectional[] = {{0, 0},     {-1, 1},     {-7, 7},   {-8, 8},   {-16, 16},
+                                                 {-31, 21},  {-32, 21},   {-63, 26}, {-64, 26}, {-127, 31},
+                                                 {-128, 31}, {-1000, 31}, {5, 0}};
   for (const auto& [rel, bucket] : unidirectional) EXPECT_EQ(t5_relative_position_bucket(rel, causal), bucket) << rel;
   EXPECT_THROW(t5_relative_position_bucket(0, T5Buckets{2, 128, true}), InvalidArgument);
   EXPECT_THROW(t5_relative_position_bucket(0, T5Buckets{32, 8, true}), InvalidArgument);
@@ -270,17 +270,20 @@ TEST(Attention, AModelsSoftmaxScaleAndQueryScalingEnterTheScores) {
   AttentionSettings capped = scaled;
   capped.softcap = 0.5;
   const Eigen::MatrixXd s_scaled = plain * (0.0625 * std::sqrt(8.0));
-  EXPECT_TRUE(test::MatrixNear(attention_scores(qk.q, qk.k, p, capped), (s_scaled.array() / 0.5).tanh().matrix() * 0.5, 1e-14));
+  EXPECT_TRUE(
+      test::MatrixNear(attention_scores(qk.q, qk.k, p, capped), (s_scaled.array() / 0.5).tanh().matrix() * 0.5, 1e-14));
   capped.softcap = -1.0;
   EXPECT_THAT([&] { attention_scores(qk.q, qk.k, p, capped); }, ThrowsMessage<InvalidArgument>(HasSubstr("score cap")));
   scaled.scale = 0.0;
-  EXPECT_THAT([&] { attention_scores(qk.q, qk.k, p, scaled); }, ThrowsMessage<InvalidArgument>(HasSubstr("softmax scale")));
+  EXPECT_THAT([&] { attention_scores(qk.q, qk.k, p, scaled); },
+              ThrowsMessage<InvalidArgument>(HasSubstr("softmax scale")));
 }
 
 TEST(Attention, RejectsBadInput) {
   const QueriesKeys qk = random_queries_keys(3, 4, 1);
   const Eigen::VectorXd p = token_positions(3);
-  EXPECT_THAT([] { random_queries_keys(0, 4, 1); }, ThrowsMessage<InvalidArgument>(HasSubstr("between 1 and 4096 (got 0)")));
+  EXPECT_THAT([] { random_queries_keys(0, 4, 1); },
+              ThrowsMessage<InvalidArgument>(HasSubstr("between 1 and 4096 (got 0)")));
   EXPECT_THROW(random_queries_keys(4097, 4, 1), InvalidArgument);
   EXPECT_THROW(random_queries_keys(3, 5, 1), InvalidArgument);
   EXPECT_THROW(random_queries_keys(3, 1026, 1), InvalidArgument);

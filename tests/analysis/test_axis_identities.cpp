@@ -86,7 +86,8 @@ TEST(AxisIdentities, AVisionMapsOffsetCancelsInTheDifference) {
   // Pixtral counts from 0: there the two coincide.
   const RopeSpec pixtral = make_spec(vision_model(VisionRope::Pixtral, 16, 10000));
   EXPECT_EQ(pixtral.axes->position_offset, 0.0);
-  EXPECT_NEAR(spec_apply(pixtral, q, p).dot(spec_apply(pixtral, k, p2)), q.dot(spec_apply(pixtral, k, diff)), 1e-13 * scale);
+  EXPECT_NEAR(spec_apply(pixtral, q, p).dot(spec_apply(pixtral, k, p2)), q.dot(spec_apply(pixtral, k, diff)),
+              1e-13 * scale);
 }
 
 TEST(AxisIdentities, RefusesBadSettings) {

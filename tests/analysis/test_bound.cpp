@@ -26,7 +26,8 @@ double tolerance(const Eigen::VectorXd& theta, long m) {
 }
 
 TEST(Bound, StableVectorsOfKnownValues) {
-  // Criterion of Men et al. 2024 (arXiv:2405.14591), computed by exhaustive scans, d = 128: min_{0≤m≤L} B(m), its argmin and the verdict, printed to 5 decimals.
+  // Criterion of Men et al. 2024 (arXiv:2405.14591), computed by exhaustive scans, d = 128: min_{0≤m≤L} B(m), its
+  // argmin and the verdict, printed to 5 decimals.
   struct Row {
     double base;
     long L;
@@ -84,7 +85,8 @@ TEST(Bound, BlockSumsOtherDimensionsAndShortContexts) {
       const Eigen::VectorXd theta = frequencies(d, 777.0);
       const Eigen::VectorXd fast = bound_sums(theta, L);
       ASSERT_EQ(fast.size(), L + 1);
-      for (long m = 0; m <= L; ++m) EXPECT_NEAR(fast[m], bound_sum_direct(theta, m), tolerance(theta, m)) << d << " " << m;
+      for (long m = 0; m <= L; ++m)
+        EXPECT_NEAR(fast[m], bound_sum_direct(theta, m), tolerance(theta, m)) << d << " " << m;
     }
   }
 }
@@ -137,7 +139,8 @@ TEST(Bound, MatchesNumpyMinima) {
     const BoundMinimum got = bound_minimum(theta, L);
     EXPECT_NEAR(got.value, std::stod(row[3]), tolerance(theta, L)) << d << " " << base << " " << L;
     if (got.at != std::stol(row[4])) {
-      EXPECT_NEAR(bound_sum_direct(theta, got.at), std::stod(row[3]), 2 * tolerance(theta, L)) << d << " " << base << " " << L;
+      EXPECT_NEAR(bound_sum_direct(theta, got.at), std::stod(row[3]), 2 * tolerance(theta, L))
+          << d << " " << base << " " << L;
     }
   }
 }

@@ -31,7 +31,8 @@ TEST(Check, CorrectDumpPassesAndAPerturbationJustAboveToleranceFails) {
   EXPECT_EQ(ok.comparison.total, 40 * 2 * 16);
   // (C1) at position 7, pair 3 (channels 3, 11) of head 1, float64: κ·‖x‖·(2ε + ε(1 + 7·θ_3)).
   const double theta3 = std::pow(kDefaultBase, -6.0 / 16), eps = epsilon(DType::F64);
-  const double tol = kToleranceSafety * std::hypot(x.value(7, 1, 3), x.value(7, 1, 11)) * (2 * eps + eps * (1 + 7 * theta3));
+  const double tol =
+      kToleranceSafety * std::hypot(x.value(7, 1, 3), x.value(7, 1, 11)) * (2 * eps + eps * (1 + 7 * theta3));
   y.values[static_cast<std::size_t>((7 * 2 + 1) * 16 + 3)] += 0.9 * tol;
   EXPECT_TRUE(check_dump(x, y, p, expect_half(16, 16)).comparison.passed());
   y.values[static_cast<std::size_t>((7 * 2 + 1) * 16 + 3)] += 0.2 * tol;
@@ -72,8 +73,9 @@ TEST(Check, NonFiniteValuesBeforeAreInvalidAndAfterAreAFinding) {
     check_dump(bad_x, y, p, e);
     ADD_FAILURE() << "a NaN before RoPE was accepted";
   } catch (const InvalidArgument& error) {
-    EXPECT_THAT(error.what(), testing::HasSubstr("the element at position 3, group 0, channel 30 is -inf (elements that are "
-                                                 "not finite numbers: 2): the tensor before RoPE must hold finite numbers"));
+    EXPECT_THAT(error.what(),
+                testing::HasSubstr("the element at position 3, group 0, channel 30 is -inf (elements that are "
+                                   "not finite numbers: 2): the tensor before RoPE must hold finite numbers"));
   }
   y.values[static_cast<std::size_t>((20 * 2 + 1) * 32 + 7)] = HUGE_VAL;
   const CheckReport r = check_dump(x, y, p, e);
@@ -81,8 +83,9 @@ TEST(Check, NonFiniteValuesBeforeAreInvalidAndAfterAreAFinding) {
   EXPECT_EQ(r.comparison.after_non_finite.count, 1);
   EXPECT_EQ(r.comparison.failing, 1);
   EXPECT_FALSE(r.diagnosis.matches);
-  EXPECT_EQ(r.diagnosis.message.en, "the tensor after RoPE holds +inf at position 20, group 1, channel 7 (elements that are "
-                                    "not finite numbers: 1) while the tensor before RoPE is finite: the implementation produced them");
+  EXPECT_EQ(r.diagnosis.message.en,
+            "the tensor after RoPE holds +inf at position 20, group 1, channel 7 (elements that are "
+            "not finite numbers: 1) while the tensor before RoPE is finite: the implementation produced them");
 }
 
 TEST(Check, NamesEachPlantedBug) {
@@ -97,7 +100,8 @@ TEST(Check, NamesEachPlantedBug) {
   EXPECT_EQ(matches(rotate_dump(x, true, 32, kDefaultBase, 1.0, 1.0), expect_half(32, 32)), "positions-plus-one");
   EXPECT_EQ(matches(rotate_dump(x, true, 32, kDefaultBase, 1.0, -1.0), expect_half(32, 32)), "positions-minus-one");
   EXPECT_EQ(matches(rotate_dump(x, true, 32, kDefaultBase), expect_half(32, 32, 500000.0)), "base-10000");
-  EXPECT_EQ(matches(rotate_dump(x, true, 32, kDefaultBase), expect_half(32, 32, kDefaultBase, 1.25)), "scaling-ignored");
+  EXPECT_EQ(matches(rotate_dump(x, true, 32, kDefaultBase), expect_half(32, 32, kDefaultBase, 1.25)),
+            "scaling-ignored");
   EXPECT_EQ(matches(rotate_dump(x, true, 32, kDefaultBase), expect_half(32, 16)), "partial-rotary-whole-head");
   EXPECT_EQ(matches(rotate_dump(x, true, 8, kDefaultBase), expect_half(32, 16)), "partial-rotary-twice");
   RopeExpectation scaled = expect_half(32, 32, kDefaultBase, 1.25);
@@ -110,7 +114,8 @@ TEST(Check, NamesEachPlantedBug) {
 
 TEST(Check, HeadsInTheOtherLayoutAreListed) {
   const DumpVectors x = random_dump(16, 4, 16);
-  const CheckReport r = check_dump(x, rotate_dump(x, true, 16, kDefaultBase, 1.0, 0.0, {1, 3}), range_positions(16), expect_half(16, 16));
+  const CheckReport r =
+      check_dump(x, rotate_dump(x, true, 16, kDefaultBase, 1.0, 0.0, {1, 3}), range_positions(16), expect_half(16, 16));
   EXPECT_EQ(r.diagnosis.swapped_groups, (std::vector<long>{1, 3}));
   EXPECT_THAT(r.diagnosis.message.en, ::testing::HasSubstr("heads 1, 3 match the interleaved layout"));
 }
@@ -139,8 +144,9 @@ TEST(Check, GgmlFourthSlotTakenAsZeroIsNamed) {
   for (long s = 0; s < x.seq; ++s) {
     for (long g = 0; g < x.groups(); ++g) {
       for (int j = 0; j < 3; ++j) {  // pairs 0–2 turn by 16·s·θ_j, pair 3 not at all
-        const std::complex<double> w = std::complex<double>(x.value(s, g, j), x.value(s, g, j + 4)) *
-                                       std::polar(1.0, 16.0 * static_cast<double>(s) * std::pow(kDefaultBase, -2.0 * j / 8));
+        const std::complex<double> w =
+            std::complex<double>(x.value(s, g, j), x.value(s, g, j + 4)) *
+            std::polar(1.0, 16.0 * static_cast<double>(s) * std::pow(kDefaultBase, -2.0 * j / 8));
         y.values[static_cast<std::size_t>((s * x.groups() + g) * 8 + j)] = w.real();
         y.values[static_cast<std::size_t>((s * x.groups() + g) * 8 + j + 4)] = w.imag();
       }
@@ -150,8 +156,9 @@ TEST(Check, GgmlFourthSlotTakenAsZeroIsNamed) {
   EXPECT_FALSE(r.comparison.passed());
   ASSERT_TRUE(r.diagnosis.matches);
   EXPECT_EQ(to_string(*r.diagnosis.matches), std::string("e-slot-unrotated"));
-  EXPECT_EQ(r.diagnosis.message.en, "matches pairs 3 left unrotated: they read the fourth position slot, which the dump took as 0 "
-                                    "(a text token's (p, p, p, 0)) where the positions given have a value there");
+  EXPECT_EQ(r.diagnosis.message.en,
+            "matches pairs 3 left unrotated: they read the fourth position slot, which the dump took as 0 "
+            "(a text token's (p, p, p, 0)) where the positions given have a value there");
   EXPECT_EQ(ggml_fourth_slot_pairs(e), (std::vector<int>{3}));
   EXPECT_TRUE(llama_cpp_unrotated_pairs(e).empty());  // not Hugging Face's map
 }
@@ -161,7 +168,8 @@ TEST(Check, MropeDumpsPerAxisAndTheirBugs) {
   // interleaved (A3) with t, h, w, t. A text block, then image patches with (t, h, w) apart, rotated here by
   // the complex form at θ_j·p_axis(j) with the axes written out by hand.
   const DumpVectors x = random_dump(8, 2, 8);
-  const std::vector<std::vector<double>> rows{{0, 0, 0}, {1, 1, 1}, {2, 2, 2}, {3, 3, 3}, {3, 3, 4}, {3, 4, 3}, {3, 4, 4}, {5, 5, 5}};
+  const std::vector<std::vector<double>> rows{{0, 0, 0}, {1, 1, 1}, {2, 2, 2}, {3, 3, 3},
+                                              {3, 3, 4}, {3, 4, 3}, {3, 4, 4}, {5, 5, 5}};
   std::vector<AxisPosition> positions;
   for (const auto& r : rows) positions.push_back(parse_axis_position(fmt::format("{},{},{}", r[0], r[1], r[2]), "p"));
   const auto rotate = [&](const std::vector<int>& axis_of_pair, bool one_d) {
@@ -169,7 +177,8 @@ TEST(Check, MropeDumpsPerAxisAndTheirBugs) {
     for (long s = 0; s < x.seq; ++s) {
       for (long g = 0; g < x.groups(); ++g) {
         for (int j = 0; j < 4; ++j) {
-          const double p = one_d ? static_cast<double>(s) : rows[static_cast<std::size_t>(s)][static_cast<std::size_t>(axis_of_pair[j])];
+          const double p = one_d ? static_cast<double>(s)
+                                 : rows[static_cast<std::size_t>(s)][static_cast<std::size_t>(axis_of_pair[j])];
           const std::complex<double> w = std::complex<double>(x.value(s, g, j), x.value(s, g, j + 4)) *
                                          std::polar(1.0, p * std::pow(kDefaultBase, -2.0 * j / 8));
           y.values[static_cast<std::size_t>((s * x.groups() + g) * 8 + j)] = w.real();
@@ -194,15 +203,18 @@ TEST(Check, MropeDumpsPerAxisAndTheirBugs) {
   EXPECT_EQ(other.comparison.first_seq, 4);  // (3, 3, 4): pair 3 turns by w = 4, not t = 3
   ASSERT_TRUE(other.diagnosis.matches);
   EXPECT_EQ(to_string(*other.diagnosis.matches), std::string("mrope-chunked"));
-  EXPECT_EQ(other.diagnosis.message.en, "matches mrope_section [1, 1, 2] in chunks, the model's code interleaves them: the "
-                                        "axis map is the other implementation's (docs/multi-axis.md (A2), (A3))");
-  EXPECT_EQ(to_string(*check_dump(x, by_interleaving, positions, chunked).diagnosis.matches), std::string("mrope-interleaved"));
+  EXPECT_EQ(other.diagnosis.message.en,
+            "matches mrope_section [1, 1, 2] in chunks, the model's code interleaves them: the "
+            "axis map is the other implementation's (docs/multi-axis.md (A2), (A3))");
+  EXPECT_EQ(to_string(*check_dump(x, by_interleaving, positions, chunked).diagnosis.matches),
+            std::string("mrope-interleaved"));
   // h and w exchanged: pair 1 turned by w, pairs 2 and 3 by h (the patches (3, 3, 4), (3, 4, 3) tell them apart).
   const CheckReport swapped = check_dump(x, rotate({0, 2, 1, 1}, false), positions, chunked);
   ASSERT_TRUE(swapped.diagnosis.matches);
   EXPECT_EQ(to_string(*swapped.diagnosis.matches), std::string("axes-swapped"));
-  EXPECT_EQ(swapped.diagnosis.message.en, "matches the positions with h and w exchanged, (t, w, h) for (t, h, w): the height "
-                                          "and width indices are swapped");
+  EXPECT_EQ(swapped.diagnosis.message.en,
+            "matches the positions with h and w exchanged, (t, w, h) for (t, h, w): the height "
+            "and width indices are swapped");
   // M-RoPE never reached: every token at its index in the sequence (0 … 7, so (5, 5, 5) turned as 7).
   const CheckReport ignored = check_dump(x, rotate({0, 0, 0, 0}, true), positions, chunked);
   ASSERT_TRUE(ignored.diagnosis.matches);
@@ -220,11 +232,11 @@ TEST(Check, MropeDumpsPerAxisAndTheirBugs) {
               ::testing::ThrowsMessage<InvalidArgument>(::testing::HasSubstr("plain RoPE reads one")));
 }
 
-
 /// ggml's NEOX rotation in float32 as ggml-org/llama.cpp ggml/src/ggml-cpu/ops.cpp computes it (the ladder
 /// theta *= theta_scale of ggml_rope_cache_init :5975-5989, theta_scale = powf(base, -2/n_dims) :6143,
 /// rotate_pairs :6063), at `positions` (+ offset), stored as float32.
-DumpVectors ggml_neox_dump(const DumpVectors& x, int r, float base, const std::vector<double>& positions, double offset = 0) {
+DumpVectors ggml_neox_dump(const DumpVectors& x, int r, float base, const std::vector<double>& positions,
+                           double offset = 0) {
   DumpVectors y = x;
   y.dtype = DType::F32;
   const float theta_scale = std::pow(base, -2.0f / static_cast<float>(r));
@@ -285,7 +297,8 @@ TEST(Check, RotaryOffsetChecksTheLastChannels) {
   DumpVectors y = x;
   for (long s = 0; s < 10; ++s) {
     for (long g = 0; g < 2; ++g) {
-      for (int c = 0; c < 8; ++c) y.values[static_cast<std::size_t>((s * 2 + g) * 24 + 16 + c)] = rotated.value(s, g, c);
+      for (int c = 0; c < 8; ++c)
+        y.values[static_cast<std::size_t>((s * 2 + g) * 24 + 16 + c)] = rotated.value(s, g, c);
     }
   }
   RopeExpectation e = expect_half(24, 8);
@@ -306,14 +319,18 @@ TEST(Check, ARestartIsNotADrift) {
   for (int k = 0; k < 2; ++k) {
     for (int i = 0; i < 12; ++i) dump_positions.push_back(i);
   }
-  const CheckReport r = check_dump(x, test::rotate_dump_at(x, true, 16, kDefaultBase, dump_positions), range_positions(24), expect_half(16, 16));
+  const CheckReport r = check_dump(x, test::rotate_dump_at(x, true, 16, kDefaultBase, dump_positions),
+                                   range_positions(24), expect_half(16, 16));
   ASSERT_TRUE(r.diagnosis.matches);
   EXPECT_EQ(*r.diagnosis.matches, VariantKind::PositionsRestart);
   EXPECT_EQ(r.diagnosis.restarts, (std::vector<long>{12}));
-  EXPECT_THAT(r.diagnosis.message.en, ::testing::StartsWith("the positions restart at index 12: the dump matches positions "
-                                                            "that start again from 0 there"));
+  EXPECT_THAT(r.diagnosis.message.en,
+              ::testing::StartsWith("the positions restart at index 12: the dump matches positions "
+                                    "that start again from 0 there"));
   // Given with the restart, each sequence checked on its own passes.
-  EXPECT_TRUE(check_dump(x, test::rotate_dump_at(x, true, 16, kDefaultBase, dump_positions), dump_positions, expect_half(16, 16)).comparison.passed());
+  EXPECT_TRUE(check_dump(x, test::rotate_dump_at(x, true, 16, kDefaultBase, dump_positions), dump_positions,
+                         expect_half(16, 16))
+                  .comparison.passed());
 }
 
 TEST(Check, Bf16SavedAsFloat32AndTheClosestVariantInWords) {
@@ -339,7 +356,8 @@ TEST(Check, Bf16SavedAsFloat32AndTheClosestVariantInWords) {
   EXPECT_THAT(c.diagnosis.message.en, ::testing::HasSubstr(describe(*c.diagnosis.closest, expect_half(8, 8)).en));
   for (int k = 0; k <= static_cast<int>(VariantKind::Bf16AsFloat32); ++k) {
     const auto kind = static_cast<VariantKind>(k);
-    EXPECT_THAT(describe(kind, expect_half(8, 8)).en, ::testing::Not(::testing::HasSubstr(to_string(kind)))) << to_string(kind);
+    EXPECT_THAT(describe(kind, expect_half(8, 8)).en, ::testing::Not(::testing::HasSubstr(to_string(kind))))
+        << to_string(kind);
   }
 }
 

@@ -22,7 +22,8 @@ DumpVectors deinterleave(const DumpVectors& x, int r) {
     for (long g = 0; g < x.groups(); ++g) {
       for (int i = 0; i < r / 2; ++i) {
         y.values[static_cast<std::size_t>((s * x.groups() + g) * x.d + off + i)] = x.value(s, g, off + 2 * i);
-        y.values[static_cast<std::size_t>((s * x.groups() + g) * x.d + off + r / 2 + i)] = x.value(s, g, off + 2 * i + 1);
+        y.values[static_cast<std::size_t>((s * x.groups() + g) * x.d + off + r / 2 + i)] =
+            x.value(s, g, off + 2 * i + 1);
       }
     }
   }

@@ -21,7 +21,8 @@ using test::random_dump;
 using test::range_positions;
 using test::rotate_dump;
 
-std::string named(const DumpVectors& x, const DumpVectors& y, const RopeExpectation& e, std::string* message = nullptr) {
+std::string named(const DumpVectors& x, const DumpVectors& y, const RopeExpectation& e,
+                  std::string* message = nullptr) {
   const CheckReport r = check_dump(x, y, range_positions(x.seq), e);
   EXPECT_FALSE(r.comparison.passed());
   if (message) *message = r.diagnosis.message.en;
@@ -32,14 +33,17 @@ TEST(CheckLlamaVariants, YarnWithoutExtFactorIsLinearInterpolationWithoutMagnitu
   const DumpVectors x = random_dump(24, 2, 32);
   RopeExpectation yarn = expect_half(32, 32, kDefaultBase);
   yarn.scaled = true, yarn.yarn_factor = 4, yarn.attention_factor = 1.0 + 0.1 * std::log(4.0);
-  for (int j = 8; j < 16; ++j) yarn.theta[j] /= 4;  // the interpolated pairs of some YaRN (the ramp's shape does not matter)
+  for (int j = 8; j < 16; ++j)
+    yarn.theta[j] /= 4;  // the interpolated pairs of some YaRN (the ramp's shape does not matter)
   std::vector<double> linear(16);
   for (int j = 0; j < 16; ++j) linear[static_cast<std::size_t>(j)] = std::pow(kDefaultBase, -2.0 * j / 32) / 4;
   std::string message;
-  EXPECT_EQ(named(x, rotate_dump(x, true, 32, kDefaultBase, 1.0, 0.0, {}, linear), yarn, &message), "yarn-without-ext-factor");
+  EXPECT_EQ(named(x, rotate_dump(x, true, 32, kDefaultBase, 1.0, 0.0, {}, linear), yarn, &message),
+            "yarn-without-ext-factor");
   EXPECT_THAT(message, ::testing::HasSubstr("linear interpolation by 4 at every pair"));
   yarn.yarn_factor = 0;  // not YaRN: no such variant
-  EXPECT_THAT(named(x, rotate_dump(x, true, 32, kDefaultBase, 1.0, 0.0, {}, linear), yarn), ::testing::StartsWith("none"));
+  EXPECT_THAT(named(x, rotate_dump(x, true, 32, kDefaultBase, 1.0, 0.0, {}, linear), yarn),
+              ::testing::StartsWith("none"));
 }
 
 TEST(CheckLlamaVariants, RotaryDimensionHalvedOnAFullRotaryModel) {
@@ -80,7 +84,8 @@ TEST(CheckLlamaVariants, FourthSlotVariantOnlyWhereThePositionsFillIt) {
     for (const auto& [kind, c] : r.variants) kinds.emplace_back(to_string(kind));
     return kinds;
   };
-  EXPECT_THAT(tried(positions_as_axes(range_positions(x.seq), {})), ::testing::Not(::testing::Contains("e-slot-unrotated")));
+  EXPECT_THAT(tried(positions_as_axes(range_positions(x.seq), {})),
+              ::testing::Not(::testing::Contains("e-slot-unrotated")));
   std::vector<AxisPosition> four;
   for (int b = 0; b < 6; ++b) four.push_back(parse_axis_position(fmt::format("{0},{0},{0},{1}", b, b % 2), "p"));
   EXPECT_THAT(tried(four), ::testing::Contains("e-slot-unrotated"));

@@ -26,7 +26,8 @@ Exact exact_ratios(const DumpVectors& x, const DumpVectors& y, const RopeExpecta
   const AngleModel model = default_angle_model(x.dtype);
   const Eigen::VectorXd c = angle_error_factors(model, e.theta, e.base, 2 * half);
   const double k = kToleranceSafety * e.attention_factor, et = epsilon(x.dtype), ea = angle_epsilon(model);
-  Exact out{std::vector<double>(static_cast<std::size_t>(x.seq), 0.0), std::vector<double>(static_cast<std::size_t>(x.d), 0.0)};
+  Exact out{std::vector<double>(static_cast<std::size_t>(x.seq), 0.0),
+            std::vector<double>(static_cast<std::size_t>(x.d), 0.0)};
   for (long s = 0; s < x.seq; ++s) {
     const double m = static_cast<double>(s);
     for (long g = 0; g < x.groups(); ++g) {
@@ -64,8 +65,10 @@ TEST(CheckScreen, EveryMaximumIsTheExactRatioBitForBit) {
       ASSERT_TRUE(r.comparison.passed());
       const Exact want = exact_ratios(x, y, e);
       const DumpComparison& c = r.comparison;
-      for (long s = 0; s < x.seq; ++s) EXPECT_EQ(c.position_ratio[s], want.position[static_cast<std::size_t>(s)]) << "s " << s;
-      for (int ch = 0; ch < 32; ++ch) EXPECT_EQ(c.channel_ratio[ch], want.channel[static_cast<std::size_t>(ch)]) << "channel " << ch;
+      for (long s = 0; s < x.seq; ++s)
+        EXPECT_EQ(c.position_ratio[s], want.position[static_cast<std::size_t>(s)]) << "s " << s;
+      for (int ch = 0; ch < 32; ++ch)
+        EXPECT_EQ(c.channel_ratio[ch], want.channel[static_cast<std::size_t>(ch)]) << "channel " << ch;
       EXPECT_EQ(c.max_ratio, *std::max_element(want.position.begin(), want.position.end()));
       EXPECT_EQ(c.total, x.seq * x.groups() * x.d);
     }

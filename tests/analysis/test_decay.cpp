@@ -27,7 +27,7 @@ TEST(Decay, AtDistanceZeroIsHalfOfPairsPlusOne) {
 TEST(Decay, MatchesPublishedTable) {
   // Computed by hand from (M11) (RoFormer §3.4.3), d = 128, base 1e4, quoted to 3 decimals (hence 5e-4).
   const Eigen::VectorXd theta = frequencies(128, 1e4);
-  const std::pair<double, double> table[] = {{1, 31.538},  {2, 28.956},  {5, 20.845},  {10, 17.954},
+  const std::pair<double, double> table[] = {{1, 31.538},  {2, 28.956},  {5, 20.845},   {10, 17.954},
                                              {20, 15.242}, {50, 12.629}, {100, 10.227}, {150, 7.588},
                                              {200, 7.245}, {250, 6.548}, {256, 6.543}};
   for (const auto& [m, f] : table) EXPECT_NEAR(decay_bound(theta, m), f, 5e-4) << "m=" << m;
@@ -69,8 +69,8 @@ TEST_P(DecayNumpyReference, MatchesToOneInATrillion) {
 INSTANTIATE_TEST_SUITE_P(Files, DecayNumpyReference,
                          ::testing::Values(DecayReferenceCase{"d128_base1e4", "decay_d128_base10000.csv", 128, {1e4}},
                                            DecayReferenceCase{"d64_base5e5", "decay_d64_base500000.csv", 64, {5e5}},
-                                           DecayReferenceCase{"d128_bases1e4_1e6", "decay_d128_two_bases.csv", 128,
-                                                              {1e4, 1e6}}),
+                                           DecayReferenceCase{
+                                               "d128_bases1e4_1e6", "decay_d128_two_bases.csv", 128, {1e4, 1e6}}),
                          [](const auto& info) { return std::string(info.param.name); });
 
 TEST(Decay, OnesScoreMatchesPublishedValues) {
@@ -126,7 +126,8 @@ TEST(Decay, RandomScoresHaveMeanZeroAndVarianceD) {
 
 TEST(Decay, RandomScoresRejectBadSampleCounts) {
   const Eigen::VectorXd theta = frequencies(8, 1e4);
-  EXPECT_THAT([&] { random_scores(theta, linspace(1, 3), 1, 1); }, ThrowsMessage<InvalidArgument>(HasSubstr("samples must be >= 2")));
+  EXPECT_THAT([&] { random_scores(theta, linspace(1, 3), 1, 1); },
+              ThrowsMessage<InvalidArgument>(HasSubstr("samples must be >= 2")));
   EXPECT_THAT([&] { random_scores(frequencies(4096, 1e4), linspace(1, 1000000), 100000, 1); },
               ThrowsMessage<InvalidArgument>(HasSubstr("exceeds the limit")));
 }
@@ -151,7 +152,8 @@ TEST(Decay, LinspaceEdgeCases) {
 
 TEST(Decay, LinspaceRejectsBadInput) {
   EXPECT_THAT([] { linspace(10, 0); }, ThrowsMessage<InvalidArgument>(HasSubstr("points must be >= 1 (got 0)")));
-  EXPECT_THAT([] { linspace(-1, 10); }, ThrowsMessage<InvalidArgument>(HasSubstr("must be a finite number >= 0 (got -1)")));
+  EXPECT_THAT([] { linspace(-1, 10); },
+              ThrowsMessage<InvalidArgument>(HasSubstr("must be a finite number >= 0 (got -1)")));
   EXPECT_THROW(linspace(std::nan(""), 10), InvalidArgument);
 }
 
@@ -226,8 +228,7 @@ INSTANTIATE_TEST_SUITE_P(Grids, DecayOnesScoreRecurrence,
                                            DecayOnesGridCase{"d64_base5e5_to4096_200points", 64, 5e5, 4096, 200},
                                            DecayOnesGridCase{"d2_base1e4_to100_10points", 2, 1e4, 100, 10},
                                            DecayOnesGridCase{"d4096_base1e4_to256_300points", 4096, 1e4, 256, 300},
-                                           DecayOnesGridCase{"d128_base5e5_to1e6_100000points", 128, 5e5, 1e6,
-                                                             100000}),
+                                           DecayOnesGridCase{"d128_base5e5_to1e6_100000points", 128, 5e5, 1e6, 100000}),
                          [](const auto& info) { return std::string(info.param.name); });
 
 TEST(Decay, LinspaceRecurrenceMatchesNumpyReferences) {

@@ -42,7 +42,8 @@ TEST(DumpDiff, TheBoundIsTwiceTheCheckTolerance) {
   const DumpVectors x = random_dump(8, 1, 16);
   const DumpVectors y = rotate_dump(x, true, 16, kDefaultBase);
   const double eps = epsilon(DType::F64), theta2 = std::pow(kDefaultBase, -4.0 / 16);
-  const double bound = 2 * kToleranceSafety * std::hypot(x.value(5, 0, 2), x.value(5, 0, 10)) * (2 * eps + eps * (1 + 5 * theta2));
+  const double bound =
+      2 * kToleranceSafety * std::hypot(x.value(5, 0, 2), x.value(5, 0, 10)) * (2 * eps + eps * (1 + 5 * theta2));
   DumpVectors z = y;
   z.values[static_cast<std::size_t>(5 * 16 + 2)] += 0.9 * bound;
   EXPECT_TRUE(compare_outputs(x, y, z, positions(8), expect_half(16)).agree());
@@ -69,7 +70,8 @@ TEST(DumpDiff, OneOutputInTheOtherLayoutIsNamedWithItsRange) {
   EXPECT_TRUE(diff.ranges[1].a_right);
   EXPECT_FALSE(diff.ranges[1].b_right || diff.ranges[1].agree);
   EXPECT_TRUE(diff.ranges[1].a_diagnosis.en.empty());
-  EXPECT_NE(diff.ranges[1].b_diagnosis.en.find("interleaved layout"), std::string::npos) << diff.ranges[1].b_diagnosis.en;
+  EXPECT_NE(diff.ranges[1].b_diagnosis.en.find("interleaved layout"), std::string::npos)
+      << diff.ranges[1].b_diagnosis.en;
 }
 
 TEST(DumpDiff, BothWrongDifferentlyAndAShiftFromAPosition) {

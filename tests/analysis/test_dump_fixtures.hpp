@@ -25,7 +25,8 @@ inline DumpVectors random_dump(long seq, long heads, int d, unsigned seed = 15) 
 /// RoPE of `x` with θ_j = base^(−2j/r) (or `theta` when given), attention factor a, at positions 0 … seq−1
 /// (+ offset); heads in `other_layout_heads` use the other layout.
 inline DumpVectors rotate_dump(const DumpVectors& x, bool half, int r, double base, double a = 1.0, double offset = 0.0,
-                               const std::vector<long>& other_layout_heads = {}, const std::vector<double>& theta = {}) {
+                               const std::vector<long>& other_layout_heads = {},
+                               const std::vector<double>& theta = {}) {
   DumpVectors y = x;
   for (long s = 0; s < x.seq; ++s) {
     for (long g = 0; g < x.groups(); ++g) {
@@ -45,8 +46,8 @@ inline DumpVectors rotate_dump(const DumpVectors& x, bool half, int r, double ba
 }
 
 /// RoPE of `x` with θ_j = sign·base^(−2j/r) at the given position of each sequence index.
-inline DumpVectors rotate_dump_at(const DumpVectors& x, bool half, int r, double base, const std::vector<double>& positions,
-                                  double sign = 1.0) {
+inline DumpVectors rotate_dump_at(const DumpVectors& x, bool half, int r, double base,
+                                  const std::vector<double>& positions, double sign = 1.0) {
   DumpVectors y = x;
   for (long s = 0; s < x.seq; ++s) {
     for (long g = 0; g < x.groups(); ++g) {

@@ -47,7 +47,7 @@ TEST(DumpPositions, TextRowsAndLists) {
 }
 
 TEST(DumpPositions, SegmentsFromStartsOrCuSeqlens) {
-  const std::vector<DumpSegment> a = segments_from_starts({0, 3, 7}, 10, "s");  // starts
+  const std::vector<DumpSegment> a = segments_from_starts({0, 3, 7}, 10, "s");      // starts
   const std::vector<DumpSegment> b = segments_from_starts({0, 3, 7, 10}, 10, "s");  // cu_seqlens
   ASSERT_EQ(a.size(), 3u);
   ASSERT_EQ(b.size(), 3u);

@@ -24,15 +24,24 @@ using test::expect_half;
 void write_npy(const std::string& path, const DumpVectors& v, DumpAxes axes) {
   std::vector<long> shape;
   switch (axes) {
-    case DumpAxes::SeqD: shape = {v.seq, v.d}; break;
-    case DumpAxes::SeqHeadsD: shape = {v.seq, v.heads, v.d}; break;
-    case DumpAxes::BatchHeadsSeqD: shape = {v.batch, v.heads, v.seq, v.d}; break;
-    case DumpAxes::BatchSeqHeadsD: shape = {v.batch, v.seq, v.heads, v.d}; break;
+    case DumpAxes::SeqD:
+      shape = {v.seq, v.d};
+      break;
+    case DumpAxes::SeqHeadsD:
+      shape = {v.seq, v.heads, v.d};
+      break;
+    case DumpAxes::BatchHeadsSeqD:
+      shape = {v.batch, v.heads, v.seq, v.d};
+      break;
+    case DumpAxes::BatchSeqHeadsD:
+      shape = {v.batch, v.seq, v.heads, v.d};
+      break;
   }
   std::string dict = "{'descr': '<f4', 'fortran_order': False, 'shape': " + shape_string(shape) + ", }";
   while ((10 + dict.size() + 1) % 64 != 0) dict += ' ';
   dict += '\n';
-  std::string bytes = std::string("\x93NUMPY\x01\x00", 8) + static_cast<char>(dict.size() & 0xff) + static_cast<char>(dict.size() >> 8) + dict;
+  std::string bytes = std::string("\x93NUMPY\x01\x00", 8) + static_cast<char>(dict.size() & 0xff) +
+                      static_cast<char>(dict.size() >> 8) + dict;
   const auto put = [&](long b, long h, long s) {
     for (int c = 0; c < v.d; ++c) {
       const auto f = static_cast<float>(v.value(s, b * v.heads + h, c));
@@ -42,8 +51,10 @@ void write_npy(const std::string& path, const DumpVectors& v, DumpAxes axes) {
     }
   };
   for (long i = 0; i < v.batch * v.heads * v.seq; ++i) {
-    if (axes == DumpAxes::BatchHeadsSeqD) put(i / (v.heads * v.seq), i / v.seq % v.heads, i % v.seq);
-    else put(i / (v.seq * v.heads), i % v.heads, i / v.heads % v.seq);  // seq-major within a batch entry
+    if (axes == DumpAxes::BatchHeadsSeqD)
+      put(i / (v.heads * v.seq), i / v.seq % v.heads, i % v.seq);
+    else
+      put(i / (v.seq * v.heads), i % v.heads, i / v.heads % v.seq);  // seq-major within a batch entry
   }
   std::ofstream(path, std::ios::binary) << bytes;
 }
@@ -69,7 +80,8 @@ TEST_F(DumpStreamTest, StreamedComparisonIsTheInMemoryOneForEveryAxesOrder) {
   // 2 × 150 positions × 8 heads × 128 channels: 307 200 elements per dump, more than one block
   // (kStreamBlockElements), so blocks end inside the sequence axis and, laid along it, inside batch rows.
   const int d = 128;
-  for (const DumpAxes axes : {DumpAxes::SeqD, DumpAxes::SeqHeadsD, DumpAxes::BatchHeadsSeqD, DumpAxes::BatchSeqHeadsD}) {
+  for (const DumpAxes axes :
+       {DumpAxes::SeqD, DumpAxes::SeqHeadsD, DumpAxes::BatchHeadsSeqD, DumpAxes::BatchSeqHeadsD}) {
     for (const bool rows : {false, true}) {
       const bool batched = axes == DumpAxes::BatchHeadsSeqD || axes == DumpAxes::BatchSeqHeadsD;
       if (rows && !batched) continue;
@@ -77,7 +89,7 @@ TEST_F(DumpStreamTest, StreamedComparisonIsTheInMemoryOneForEveryAxesOrder) {
       DumpVectors x = test::random_dump(seq, heads * (batched ? 2 : 1), d, 41);
       x.batch = batched ? 2 : 1, x.heads = heads;
       DumpVectors y = test::rotate_dump(x, true, 96, 5e5, 1.0, 2.0);  // positions shifted by +2: fails as expected
-      y.values[7 * d * x.groups() + 3 * d + 5] += 1.0;                 // and one element off at index 7
+      y.values[7 * d * x.groups() + 3 * d + 5] += 1.0;                // and one element off at index 7
       const std::string before = (dir_ / "before.npy").string(), after = (dir_ / "after.npy").string();
       write_npy(before, x, axes);
       write_npy(after, y, axes);
@@ -96,12 +108,15 @@ TEST_F(DumpStreamTest, StreamedComparisonIsTheInMemoryOneForEveryAxesOrder) {
       variants.front().spec = e;
       const auto a = streamed.compare(0, p, variants), b = memory.compare(0, p, variants);
       const std::string what = std::string(to_string(axes)) + (rows ? " rows" : "");
-      for (std::size_t k = 0; k < variants.size(); ++k) expect_same(a[k], b[k], what + " " + to_string(variants[k].kind));
+      for (std::size_t k = 0; k < variants.size(); ++k)
+        expect_same(a[k], b[k], what + " " + to_string(variants[k].kind));
       EXPECT_FALSE(a.front().passed()) << what;
       // A range that does not start at 0 (a packed sequence, a batch row): the same again.
       const std::vector<AxisPosition> part(p.begin() + 40, p.begin() + 140);
       expect_same(streamed.compare(40, part, variants)[3], memory.compare(40, part, variants)[3], what + " part");
-      EXPECT_EQ(check_source(streamed, 0, p, e).diagnosis.message.en, check_source(memory, 0, p, e).diagnosis.message.en) << what;
+      EXPECT_EQ(check_source(streamed, 0, p, e).diagnosis.message.en,
+                check_source(memory, 0, p, e).diagnosis.message.en)
+          << what;
     }
   }
 }
@@ -143,7 +158,8 @@ TEST_F(DumpStreamTest, IdentifySampleHoldsTheDumpsValuesAtTheIndicesItNames) {
   EXPECT_EQ(part.indices[256], 1000 - 256);
   for (std::size_t j = 0; j < part.indices.size(); j += 97) {
     for (int c = 0; c < 32; ++c) {
-      EXPECT_EQ(part.before.value(static_cast<long>(j), 0, c), static_cast<double>(static_cast<float>(x.value(part.indices[j], 0, c))));
+      EXPECT_EQ(part.before.value(static_cast<long>(j), 0, c),
+                static_cast<double>(static_cast<float>(x.value(part.indices[j], 0, c))));
     }
   }
 }

@@ -129,7 +129,8 @@ TEST(Explain, RotationsComposeToTheRelativeRotation) {
     const explain::Step4 s4 = explain::explain(s).step4;
     const double phi = (s.n - s.m) * s.theta;
     const double tol = tolerance(2, std::abs(s.m * s.theta) + std::abs(s.n * s.theta) + std::abs(phi), 1.0);
-    const Eigen::Matrix2d expected = (Eigen::Matrix2d() << std::cos(phi), -std::sin(phi), std::sin(phi), std::cos(phi)).finished();
+    const Eigen::Matrix2d expected =
+        (Eigen::Matrix2d() << std::cos(phi), -std::sin(phi), std::sin(phi), std::cos(phi)).finished();
     EXPECT_LE((s4.product - expected).cwiseAbs().maxCoeff(), tol);
     EXPECT_LE((s4.relative - expected).cwiseAbs().maxCoeff(), 4 * kEps);
     EXPECT_NEAR(s4.minus_m(0, 1), std::sin(s.m * s.theta), 4 * kEps);  // R(−φ) = R(φ)ᵀ: entry (0, 1) is +sin φ
@@ -153,7 +154,8 @@ TEST(Explain, ScoreMatchesThePerPairRealFormula) {
     const double tol = tolerance(2, angles, s.q.norm() * s.k.norm());
     EXPECT_NEAR(s5.score, expected, tol);
     EXPECT_NEAR(s5.relative_form, expected, tol);
-    const Complex by_complex = Complex(s.q[0], s.q[1]) * std::conj(Complex(s.k[0], s.k[1])) * std::exp(Complex(0, -phi));
+    const Complex by_complex =
+        Complex(s.q[0], s.q[1]) * std::conj(Complex(s.k[0], s.k[1])) * std::exp(Complex(0, -phi));
     EXPECT_NEAR(s5.complex_form, by_complex.real(), tol);
     EXPECT_NEAR(s5.wrong_sign, dot * std::cos(phi) - cross * std::sin(phi), tol);
     EXPECT_TRUE(s5.complex_check.passed());
@@ -220,7 +222,7 @@ TEST(Explain, DimensionsStepMatchesExplicitBlocksAndElementwiseForm) {
     EXPECT_NEAR(s7.cos[2 * i], c, 8 * kEps);
     EXPECT_EQ(s7.cos[2 * i + 1], s7.cos[2 * i]);
     EXPECT_NEAR(s7.sin[2 * i + 1], sn, 8 * kEps);
-    EXPECT_EQ(s7.rot[2 * i], 1.2);   // −q_1
+    EXPECT_EQ(s7.rot[2 * i], 1.2);      // −q_1
     EXPECT_EQ(s7.rot[2 * i + 1], 0.3);  // q_0
     // The block of pair i and nothing else in its rows.
     EXPECT_NEAR(s7.matrix(2 * i, 2 * i), c, 8 * kEps);
@@ -267,7 +269,8 @@ TEST(Explain, EveryCheckPassesForRandomInputs) {
 TEST(Explain, ChecksAreCountedPerStep) {
   const explain::Walkthrough w = explain::explain({});
   const std::size_t expected[] = {2, 2, 2, 1, 2, 1, 1};  // q and k in steps 1–3; two forms in step 5
-  for (int step = 1; step <= explain::kSteps; ++step) EXPECT_EQ(explain::checks(w, step).size(), expected[step - 1]) << step;
+  for (int step = 1; step <= explain::kSteps; ++step)
+    EXPECT_EQ(explain::checks(w, step).size(), expected[step - 1]) << step;
   EXPECT_EQ(explain::checks(w, 0).size(), 11u);
   EXPECT_THROW(explain::checks(w, 8), InvalidArgument);
   // A check fails exactly when the difference exceeds the tolerance.

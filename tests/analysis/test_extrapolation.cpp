@@ -14,8 +14,8 @@ using ::testing::HasSubstr;
 using ::testing::ThrowsMessage;
 
 TEST(Extrapolation, CriticalDimensionTableOfKnownValues) {
-  // Liu et al. 2023 (arXiv:2310.05209) and the OpenLMLab/scaling-rope README, d = 128, base 1e4: (d/2)·log term (2 decimals) and d_extra; 92 for Llama 2 is
-  // the example of the paper's README.
+  // Liu et al. 2023 (arXiv:2310.05209) and the OpenLMLab/scaling-rope README, d = 128, base 1e4: (d/2)·log term (2
+  // decimals) and d_extra; 92 for Llama 2 is the example of the paper's README.
   struct Row {
     double T;
     double x;
@@ -90,12 +90,14 @@ TEST(Extrapolation, SmallBaseThresholdsOfKnownValues) {
 }
 
 TEST(Extrapolation, RejectsBadInput) {
-  EXPECT_THAT([] { critical_dimension(128, 1e4, 6.28); }, ThrowsMessage<InvalidArgument>(HasSubstr("training length T must be > 2π")));
+  EXPECT_THAT([] { critical_dimension(128, 1e4, 6.28); },
+              ThrowsMessage<InvalidArgument>(HasSubstr("training length T must be > 2π")));
   EXPECT_THAT([] { critical_dimension(128, 1e4, NAN); }, ThrowsMessage<InvalidArgument>(HasSubstr("> 2π")));
   EXPECT_THAT([] { critical_dimension(128, 1e4, 1e16); }, ThrowsMessage<InvalidArgument>(HasSubstr("<= 1e+15")));
   EXPECT_THAT([] { critical_dimension(127, 1e4, 4096); }, ThrowsMessage<InvalidArgument>(HasSubstr("even")));
   EXPECT_THAT([] { critical_dimension(128, 1, 4096); }, ThrowsMessage<InvalidArgument>(HasSubstr("base")));
-  EXPECT_THAT([] { extrapolation_bound(128, 1e4, 93); }, ThrowsMessage<InvalidArgument>(HasSubstr("even and between 0 and d = 128")));
+  EXPECT_THAT([] { extrapolation_bound(128, 1e4, 93); },
+              ThrowsMessage<InvalidArgument>(HasSubstr("even and between 0 and d = 128")));
   EXPECT_THAT([] { extrapolation_bound(128, 1e4, 130); }, ThrowsMessage<InvalidArgument>(HasSubstr("between 0 and d")));
   EXPECT_THAT([] { critical_base(1e4, 4096, 5); }, ThrowsMessage<InvalidArgument>(HasSubstr("tuning length T_tune")));
   EXPECT_THAT([] { small_base_thresholds(-1); }, ThrowsMessage<InvalidArgument>(HasSubstr("tuning length")));

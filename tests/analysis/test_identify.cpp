@@ -30,7 +30,8 @@ TEST(Identify, RecoversLayoutRotaryDimFactorAndBase) {
     EXPECT_EQ(id.rotary_dim, 24);
     EXPECT_NEAR(id.attention_factor, 1.25, 1e-12);
     ASSERT_EQ(id.theta.size(), 12);
-    for (int j = 0; j < 12; ++j) EXPECT_NEAR(id.theta[j], std::pow(500.0, -2.0 * j / 24), 1e-9 * std::pow(500.0, -2.0 * j / 24));
+    for (int j = 0; j < 12; ++j)
+      EXPECT_NEAR(id.theta[j], std::pow(500.0, -2.0 * j / 24), 1e-9 * std::pow(500.0, -2.0 * j / 24));
     EXPECT_EQ(id.fit.family, Family::Default);
     EXPECT_NEAR(id.fit.base, 500.0, 1e-6);
   }
@@ -41,7 +42,8 @@ TEST(Identify, ProportionalZeroFrequenciesOverTheWholeHead) {
   const DumpVectors x = random_dump(48, 1, 32);
   std::vector<double> theta(16, 0.0);
   for (int j = 0; j < 6; ++j) theta[static_cast<std::size_t>(j)] = std::pow(10000.0, -2.0 * j / 32);
-  const Identification id = identify_rope(x, rotate_dump(x, true, 32, 10000.0, 1.0, 0.0, {}, theta), range_positions(48));
+  const Identification id =
+      identify_rope(x, rotate_dump(x, true, 32, 10000.0, 1.0, 0.0, {}, theta), range_positions(48));
   EXPECT_EQ(id.layout, PairLayout::Half);
   EXPECT_EQ(id.rotary_dim, 12);
   EXPECT_EQ(id.family_dim, 32);
@@ -103,7 +105,8 @@ TEST(Identify, PerPairFactorsWhenNoFamilyFits) {
   // LongRoPE-like factors (S12): θ_j = base^(−2j/d) / λ_j with λ_j that no ramp or band follows.
   const int n = 16;
   Eigen::VectorXd theta(n);
-  for (int j = 0; j < n; ++j) theta[j] = std::pow(10000.0, -2.0 * j / (2 * n)) / (1.0 + (j % 3 == 1 ? 2.0 : 0.0) + j * 0.1);
+  for (int j = 0; j < n; ++j)
+    theta[j] = std::pow(10000.0, -2.0 * j / (2 * n)) / (1.0 + (j % 3 == 1 ? 2.0 : 0.0) + j * 0.1);
   std::vector<Message> notes;
   const auto fits = detail::fit_families(theta, Eigen::VectorXd::Zero(n), notes);
   EXPECT_EQ(fits.front().family, Family::PerPair);
@@ -146,7 +149,8 @@ TEST(Identify, AnyIntegerPositionsOffsetsRestartsAndReversal) {
   EXPECT_NEAR(id.fit.base, 10000.0, 1e-6);
   EXPECT_THAT(id.notes.front().en, ::testing::HasSubstr("the positions restart at index 20"));
   // Reversed: every θ negative.
-  id = identify_rope(x, test::rotate_dump_at(x, true, 32, 10000.0, test::range_positions(40), -1.0), test::range_positions(40));
+  id = identify_rope(x, test::rotate_dump_at(x, true, 32, 10000.0, test::range_positions(40), -1.0),
+                     test::range_positions(40));
   EXPECT_TRUE(id.reversed);
   EXPECT_NEAR(id.theta[0], -1.0, 1e-9);
   EXPECT_NEAR(id.fit.base, 10000.0, 1e-6);
@@ -206,8 +210,11 @@ TEST(Identify, ShortBf16DumpKeepsItsLayoutAndBase) {
       ASSERT_FALSE(id.pairing_assumed.empty());
       EXPECT_GE(id.pairing_assumed.front(), 35);
       EXPECT_EQ(id.pairing_assumed.back(), static_cast<int>(id.pairs.size()) - 1);
-      EXPECT_THAT(id.notes, ::testing::Contains(::testing::Field(&Message::en, ::testing::HasSubstr(
-                                "turn too little at these positions for their partners to show above the dump's rounding"))));
+      EXPECT_THAT(id.notes,
+                  ::testing::Contains(::testing::Field(
+                      &Message::en,
+                      ::testing::HasSubstr(
+                          "turn too little at these positions for their partners to show above the dump's rounding"))));
     }
   }
   // Interleaved: the pairs that do not move are the last channels, a partial rotary's tail or the whole head's slowest
@@ -218,8 +225,9 @@ TEST(Identify, ShortBf16DumpKeepsItsLayoutAndBase) {
     EXPECT_EQ(id.layout, PairLayout::Interleaved);
     ASSERT_LT(id.rotary_dim, 128);
     EXPECT_NEAR(std::pow(id.fit.base, 128.0 / id.rotary_dim) / 500000.0, 1.0, 1e-3);
-    EXPECT_THAT(id.notes.back().en, ::testing::HasSubstr(fmt::format("channels {}–127 do not move: rotary_dim {} with base",
-                                                                     id.rotary_dim, id.rotary_dim)));
+    EXPECT_THAT(id.notes.back().en,
+                ::testing::HasSubstr(
+                    fmt::format("channels {}–127 do not move: rotary_dim {} with base", id.rotary_dim, id.rotary_dim)));
     EXPECT_THAT(id.notes.back().en, ::testing::HasSubstr("or all 128 channels with base"));
   }
   // Saved as float32 (.float()): the same bf16 numbers, identified with bf16's rounding, and said so.
@@ -267,8 +275,8 @@ TEST(Identify, HeadsInTheOtherLayoutAreListed) {
 /// Text tokens at 0 … 7, then a 24 × 24 image at t = 8 with h, w = 8 … 31, then 16 text tokens (Qwen2-VL's
 /// get_rope_index layout; `text_only`: every index i at (i, i, i)), rotated by M-RoPE with `sections` in `order`
 /// (HF's chunked (A2) or interleaved (A3) map).
-std::pair<std::vector<AxisPosition>, DumpVectors> mrope_case(const DumpVectors& x, const std::vector<int>& sections, SectionOrder order,
-                                                             bool text_only = false) {
+std::pair<std::vector<AxisPosition>, DumpVectors> mrope_case(const DumpVectors& x, const std::vector<int>& sections,
+                                                             SectionOrder order, bool text_only = false) {
   std::vector<AxisPosition> p = test::text_image_positions(8, 24, 16);
   if (text_only) {
     for (std::size_t i = 0; i < p.size(); ++i) p[i].value = {double(i), double(i), double(i), 0};
@@ -289,7 +297,8 @@ TEST(Identify, MropeSectionsFromAxisPositions) {
     ASSERT_TRUE(id.axes->order.has_value());
     EXPECT_EQ(*id.axes->order, order);
     EXPECT_EQ(id.axes->pair_axis, make_axis_map({{4, 2, 2}, order}, 8).pair_axis);
-    for (int j = 0; j < 8; ++j) EXPECT_NEAR(id.theta[j], std::pow(kDefaultBase, -2.0 * j / 16), 1e-9 * std::pow(kDefaultBase, -2.0 * j / 16));
+    for (int j = 0; j < 8; ++j)
+      EXPECT_NEAR(id.theta[j], std::pow(kDefaultBase, -2.0 * j / 16), 1e-9 * std::pow(kDefaultBase, -2.0 * j / 16));
     EXPECT_EQ(id.fit.family, Family::Default);
     EXPECT_NEAR(id.fit.base, kDefaultBase, 1e-3);
   }
@@ -300,7 +309,8 @@ TEST(Identify, MropeSectionsFromAxisPositions) {
   const Identification other = identify_rope(x, y, hw);
   ASSERT_TRUE(other.axes.has_value());
   EXPECT_FALSE(other.axes->order.has_value());
-  EXPECT_THAT(other.notes.back().en, ::testing::HasSubstr("neither Hugging Face's chunked map (A2) nor the interleaved one (A3): ttttwwhh"));
+  EXPECT_THAT(other.notes.back().en,
+              ::testing::HasSubstr("neither Hugging Face's chunked map (A2) nor the interleaved one (A3): ttttwwhh"));
   EXPECT_EQ(other.axes->pair_axis, (std::vector<int>{0, 0, 0, 0, 2, 2, 1, 1}));
   // Base 1e14: pairs 6 and 7 (w) turn by less than 1e-9 rad across the image, below what tells the axes apart.
   {
@@ -315,8 +325,9 @@ TEST(Identify, MropeSectionsFromAxisPositions) {
     ASSERT_TRUE(partial.axes.has_value());
     EXPECT_TRUE(partial.axes->sections.empty());
     EXPECT_EQ(partial.axes->pair_axis, (std::vector<int>{0, 0, 0, 0, 1, 1, -1, -1}));
-    EXPECT_THAT(partial.notes.front().en, ::testing::HasSubstr("pairs 6, 7 turn by (they turn too little between tokens whose "
-                                                               "t, h and w differ): the axes found are tttthh??"));
+    EXPECT_THAT(partial.notes.front().en,
+                ::testing::HasSubstr("pairs 6, 7 turn by (they turn too little between tokens whose "
+                                     "t, h and w differ): the axes found are tttthh??"));
   }
   // Text tokens only, (p, p, p): every axis fits every pair alike.
   const auto [text, z] = mrope_case(x, {4, 2, 2}, SectionOrder::Chunked, true);
@@ -325,7 +336,8 @@ TEST(Identify, MropeSectionsFromAxisPositions) {
   EXPECT_TRUE(none.axes->sections.empty());
   EXPECT_EQ(none.axes->pair_axis, std::vector<int>(8, -1));
   EXPECT_NEAR(none.fit.base, kDefaultBase, 1e-3);  // θ_j still measured (at any of the equal axes)
-  EXPECT_THAT(none.notes.front().en, ::testing::HasSubstr("the positions cannot tell which axis pairs 0, 1, 2, 3, 4, 5, 6, 7 turn by"));
+  EXPECT_THAT(none.notes.front().en,
+              ::testing::HasSubstr("the positions cannot tell which axis pairs 0, 1, 2, 3, 4, 5, 6, 7 turn by"));
 }
 
 TEST(Identify, TwoDVisionRopesByTheirMapPairsAndLadders) {
@@ -355,7 +367,8 @@ TEST(Identify, TwoDVisionRopesByTheirMapPairsAndLadders) {
     EXPECT_EQ(id.vision->kind, to_string(kind));
     EXPECT_NEAR(id.vision->base, 100.0, 1e-7) << to_string(kind);
     EXPECT_THAT(id.notes.back().en, ::testing::HasSubstr(fmt::format("a 2-D vision RoPE, {} ", to_string(kind))));
-    for (const Message& note : id.notes) EXPECT_THAT(note.en, ::testing::Not(::testing::HasSubstr("no family explains")));
+    for (const Message& note : id.notes)
+      EXPECT_THAT(note.en, ::testing::Not(::testing::HasSubstr("no family explains")));
   }
   // The rows and columns exchanged: Qwen2-VL's pairs with the column first is no kind's map.
   const VisionPairs q = vision_pairs(VisionRope::Qwen2VL, 16, 100.0);

@@ -28,7 +28,8 @@ TEST(IdentityCheck, SidesEqualApplyRotaryOnTheSameDraws) {
       ASSERT_LT(m, max_position);
       ASSERT_LT(n, max_position);
       const Eigen::VectorXd qv = q, kv = k;
-      const double expected_lhs = apply_rotary(qv, theta, m, Layout::Interleaved).dot(apply_rotary(kv, theta, n, Layout::Interleaved));
+      const double expected_lhs =
+          apply_rotary(qv, theta, m, Layout::Interleaved).dot(apply_rotary(kv, theta, n, Layout::Interleaved));
       const double expected_rhs = qv.dot(apply_rotary(kv, theta, n - m, Layout::Interleaved));
       const double s = qv.norm() * kv.norm();
       const double tol = relative_tolerance(machine_epsilon<double>(), d, 2.0 * max_position) * s;

@@ -33,7 +33,9 @@ Eigen::VectorXd theta_of(int d, double base) {
 }
 
 /// The channels of pair i, written out: interleaved (2i, 2i+1), half (i, i + d/2).
-std::pair<int, int> channels(int d, int i, bool half) { return half ? std::pair{i, i + d / 2} : std::pair{2 * i, 2 * i + 1}; }
+std::pair<int, int> channels(int d, int i, bool half) {
+  return half ? std::pair{i, i + d / 2} : std::pair{2 * i, 2 * i + 1};
+}
 
 /// ⟨R_m q, R_n k⟩ with pair i on channels(d, i, half), each pair rotated with cos and sin written out (M3)
 /// and the per-pair products added in channel order.
@@ -194,7 +196,8 @@ TEST(Layouts, MixingLayoutsChangesTheScores) {
       const double sqrt_d = std::sqrt(static_cast<double>(d));
       EXPECT_GT(demo.mean_mixed_change, 0.25 * sqrt_d) << "d=" << d << " seed=" << seed;
       EXPECT_LT(demo.mean_mixed_change, 3.0 * sqrt_d) << "d=" << d << " seed=" << seed;
-      EXPECT_GT(demo.max_mixed_change, 1e6 * demo.identity_interleaved.check.tolerance * demo.identity_interleaved.check.scale);
+      EXPECT_GT(demo.max_mixed_change,
+                1e6 * demo.identity_interleaved.check.tolerance * demo.identity_interleaved.check.scale);
       EXPECT_EQ(demo.max_fixed_change, 0.0) << "d=" << d << " seed=" << seed;
       EXPECT_TRUE(demo.passed());
     }
@@ -277,8 +280,10 @@ TEST(Layouts, DemoSweepHoldsTheThreeScoresAtEveryDistance) {
   EXPECT_DOUBLE_EQ(demo.mean_mixed_change, sum_change / 101);  // same terms, same order: a few ulps at most
   EXPECT_EQ(demo.max_fixed_change, 0.0);
   // The pair (m, n) itself.
-  EXPECT_NEAR(demo.at.interleaved, explicit_score(theta, demo.q, demo.k, s.m, s.n, false), score_tolerance(demo.q, demo.k, s.m, s.n));
-  EXPECT_NEAR(demo.at.mixed, explicit_score(theta, demo.q, demo.k, s.m, s.n, true), score_tolerance(demo.q, demo.k, s.m, s.n));
+  EXPECT_NEAR(demo.at.interleaved, explicit_score(theta, demo.q, demo.k, s.m, s.n, false),
+              score_tolerance(demo.q, demo.k, s.m, s.n));
+  EXPECT_NEAR(demo.at.mixed, explicit_score(theta, demo.q, demo.k, s.m, s.n, true),
+              score_tolerance(demo.q, demo.k, s.m, s.n));
   EXPECT_EQ(demo.at.fixed, demo.at.interleaved);
 }
 
@@ -332,7 +337,8 @@ TEST(Layouts, UsesGivenFrequencies) {
               score_tolerance(demo.q, demo.k, 5, 12));
   EXPECT_EQ(demo.max_fixed_change, 0.0);
   s.inv_freq = theta_of(8, 1e4);
-  EXPECT_THAT([&] { layouts_demo(s); }, ThrowsMessage<InvalidArgument>(HasSubstr("4 frequencies given for dimension 16")));
+  EXPECT_THAT([&] { layouts_demo(s); },
+              ThrowsMessage<InvalidArgument>(HasSubstr("4 frequencies given for dimension 16")));
 }
 
 TEST(Layouts, RejectsBadSettingsNamingValueAndRule) {
@@ -345,12 +351,15 @@ TEST(Layouts, RejectsBadSettingsNamingValueAndRule) {
   rejects([](LayoutsSettings& s) { s.dim = 1026; }, "(got 1026)");
   rejects([](LayoutsSettings& s) { s.dim = 0; }, "(got 0)");
   rejects([](LayoutsSettings& s) { s.base = 1; }, "base must be a finite number > 1 (got 1)");
-  rejects([](LayoutsSettings& s) { s.m = std::nan(""); }, "position m must be a finite number between -1e+09 and 1e+09 (got nan)");
-  rejects([](LayoutsSettings& s) { s.n = -2e9; }, "position n must be a finite number between -1e+09 and 1e+09 (got -2000000000)");
+  rejects([](LayoutsSettings& s) { s.m = std::nan(""); },
+          "position m must be a finite number between -1e+09 and 1e+09 (got nan)");
+  rejects([](LayoutsSettings& s) { s.n = -2e9; },
+          "position n must be a finite number between -1e+09 and 1e+09 (got -2000000000)");
   rejects([](LayoutsSettings& s) { s.max_distance = -1; }, "max-distance must be between 0 and 100000 (got -1)");
   rejects([](LayoutsSettings& s) { s.max_distance = 100001; }, "(got 100001)");
   EXPECT_THROW(layout_perm(3), InvalidArgument);
-  EXPECT_THROW(layout_scores(theta_of(4, 1e4), Eigen::VectorXd::Ones(4), Eigen::VectorXd::Ones(6), 0, 0), InvalidArgument);
+  EXPECT_THROW(layout_scores(theta_of(4, 1e4), Eigen::VectorXd::Ones(4), Eigen::VectorXd::Ones(6), 0, 0),
+               InvalidArgument);
 }
 
 TEST(Layouts, AcceptsTheBounds) {

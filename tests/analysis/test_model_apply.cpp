@@ -51,7 +51,8 @@ TEST(ModelApply, PartialRotaryPassesTheOtherChannelsThrough) {
 TEST(ModelApply, XposScalesEveryPairOfTheQueryUp) {
   const Eigen::Vector4d x(1, 0, 1, 0);
   const ModelApply none = model_apply(plain_spec(4, 10000.0), x, AxisPosition::single(100.0));
-  const ModelApply q = model_apply(plain_spec(4, 10000.0), x, AxisPosition::single(100.0), XposSetting{512, XposRole::Query});
+  const ModelApply q =
+      model_apply(plain_spec(4, 10000.0), x, AxisPosition::single(100.0), XposSetting{512, XposRole::Query});
   EXPECT_EQ(none.xpos_scale, Eigen::Vector2d::Ones());
   for (int i = 0; i < 2; ++i) {
     // (X1), (X2): ζ_i = (2i/d + 0.4)/1.4, the query's pair times ζ_i^(m/s).

@@ -33,9 +33,9 @@ TEST(Precision, StrategyNames) {
 TEST(Precision, CurvesDropTheOnesThatCoincide) {
   std::vector<std::string> names;
   for (const auto& c : precision_curves(kTypes, kStrategies)) names.push_back(c.name());
-  EXPECT_THAT(names, ::testing::ElementsAre("f64", "f32 cast-inputs", "f32 cast-result", "f16 cast-inputs",
-                                            "f16 angle-f32", "f16 cast-result", "bf16 cast-inputs", "bf16 angle-f32",
-                                            "bf16 cast-result"));
+  EXPECT_THAT(names,
+              ::testing::ElementsAre("f64", "f32 cast-inputs", "f32 cast-result", "f16 cast-inputs", "f16 angle-f32",
+                                     "f16 cast-result", "bf16 cast-inputs", "bf16 angle-f32", "bf16 cast-result"));
   // Alone, float32's angle-f32 is kept (it is then the only float32 curve).
   const auto alone = precision_curves({DType::F32}, {Strategy::AngleF32});
   ASSERT_EQ(alone.size(), 1U);

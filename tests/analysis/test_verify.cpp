@@ -46,7 +46,8 @@ TEST(Verify, PassesAcrossDimensionsBasesLayoutsAndLongPositions) {
         s.trials = 50;
         s.max_position = 131072;
         const VerifyReport report = verify(s);
-        for (const auto& r : report.identities) EXPECT_TRUE(r.check.passed()) << "d=" << d << " base=" << base << " " << r.name;
+        for (const auto& r : report.identities)
+          EXPECT_TRUE(r.check.passed()) << "d=" << d << " base=" << base << " " << r.name;
       }
     }
   }
@@ -176,8 +177,8 @@ TEST(VerifyDType, TooSmallToleranceFails) {
   s.safety = 0.001;  // 8000× tighter than κ = 8: below what float32 rounding gives
   const VerifyReport r = verify(s);
   EXPECT_FALSE(r.all_passed());
-  EXPECT_FALSE(r.identities[0].check.passed());   // relative position
-  EXPECT_TRUE(r.identities[6].check.passed());    // layouts: exact in any type
+  EXPECT_FALSE(r.identities[0].check.passed());  // relative position
+  EXPECT_TRUE(r.identities[6].check.passed());   // layouts: exact in any type
 }
 
 TEST(VerifyDType, Bfloat16BreaksWherePositionsNoLongerFit) {

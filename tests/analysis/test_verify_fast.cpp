@@ -162,9 +162,12 @@ TEST(VerifyFast, StrategiesVerdicts) {
 
 TEST(VerifyFast, StrategyToleranceModel) {
   // (P12): κ·(ε_acc·d + ε_φ·M + ε) when the angle is computed in a wider type than T.
-  EXPECT_DOUBLE_EQ(strategy_tolerance(DType::BF16, Strategy::AngleF32, 128, 8192), 8 * (0x1p-23 * 128 + 0x1p-23 * 8192 + 0x1p-7));
-  EXPECT_DOUBLE_EQ(strategy_tolerance(DType::F16, Strategy::CastResult, 64, 100), 8 * (0x1p-23 * 64 + 0x1p-52 * 100 + 0x1p-10));
-  EXPECT_DOUBLE_EQ(strategy_tolerance(DType::F32, Strategy::CastResult, 64, 100), 8 * (0x1p-23 * 64 + 0x1p-52 * 100 + 0x1p-23));
+  EXPECT_DOUBLE_EQ(strategy_tolerance(DType::BF16, Strategy::AngleF32, 128, 8192),
+                   8 * (0x1p-23 * 128 + 0x1p-23 * 8192 + 0x1p-7));
+  EXPECT_DOUBLE_EQ(strategy_tolerance(DType::F16, Strategy::CastResult, 64, 100),
+                   8 * (0x1p-23 * 64 + 0x1p-52 * 100 + 0x1p-10));
+  EXPECT_DOUBLE_EQ(strategy_tolerance(DType::F32, Strategy::CastResult, 64, 100),
+                   8 * (0x1p-23 * 64 + 0x1p-52 * 100 + 0x1p-23));
   // Otherwise (P10) / (M13) unchanged.
   EXPECT_EQ(strategy_tolerance(DType::BF16, Strategy::CastInputs, 128, 4), dtype_tolerance(DType::BF16, 128, 4));
   EXPECT_EQ(strategy_tolerance(DType::F32, Strategy::AngleF32, 128, 4), dtype_tolerance(DType::F32, 128, 4));

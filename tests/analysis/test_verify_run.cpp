@@ -47,7 +47,8 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(
         RuleCase{"XposScaleBaseZero", [](VerifyRequest& q) { q.xpos = true, q.xpos_scale_base = 0; },
                  "--xpos-scale-base must be a finite number > 0 (got 0)"},
-        RuleCase{"XposScaleBaseInfinite", [](VerifyRequest& q) { q.xpos_scale_base = std::numeric_limits<double>::infinity(); },
+        RuleCase{"XposScaleBaseInfinite",
+                 [](VerifyRequest& q) { q.xpos_scale_base = std::numeric_limits<double>::infinity(); },
                  "--xpos-scale-base must be a finite number > 0 (got inf)"},
         RuleCase{"XposOnAModel", [](VerifyRequest& q) { q.xpos = true, q.source.preset = "llama-3-8b"; },
                  "--xpos applies to plain RoPE: leave out --model, --config and --scaling"},
@@ -93,18 +94,16 @@ TEST_P(VerifyRunRows, AddTheRowsOfTheRun) {
 
 INSTANTIATE_TEST_SUITE_P(
     Rows, VerifyRunRows,
-    ::testing::Values(RowsCase{"Plain", [](VerifyRequest&) {}, 7, false, false, false},
-                      RowsCase{"Xpos", [](VerifyRequest& q) { q.xpos = true; }, 10, true, false, false},
-                      RowsCase{"Bfloat16", [](VerifyRequest& q) { q.dtype = DType::BF16; }, 7, false, true, false},
-                      RowsCase{"Bfloat16CastInputs",
-                               [](VerifyRequest& q) {
-                                 q.dtype = DType::BF16, q.strategy = Strategy::CastInputs;
-                               },
-                               7, false, false, false, /*passed=*/false},  // θ rounded to bfloat16: row 1 fails (P3)
-                      RowsCase{"PerAxis", [](VerifyRequest& q) { q.source.preset = "qwen2-vl-7b"; }, 12, false, false, false},
-                      RowsCase{"PerAxisLeftOut",
-                               [](VerifyRequest& q) { q.source.preset = "qwen2-vl-7b", q.dtype = DType::F32; }, 7, false,
-                               false, true}),
+    ::testing::Values(
+        RowsCase{"Plain", [](VerifyRequest&) {}, 7, false, false, false},
+        RowsCase{"Xpos", [](VerifyRequest& q) { q.xpos = true; }, 10, true, false, false},
+        RowsCase{"Bfloat16", [](VerifyRequest& q) { q.dtype = DType::BF16; }, 7, false, true, false},
+        RowsCase{"Bfloat16CastInputs",
+                 [](VerifyRequest& q) { q.dtype = DType::BF16, q.strategy = Strategy::CastInputs; }, 7, false, false,
+                 false, /*passed=*/false},  // θ rounded to bfloat16: row 1 fails (P3)
+        RowsCase{"PerAxis", [](VerifyRequest& q) { q.source.preset = "qwen2-vl-7b"; }, 12, false, false, false},
+        RowsCase{"PerAxisLeftOut", [](VerifyRequest& q) { q.source.preset = "qwen2-vl-7b", q.dtype = DType::F32; }, 7,
+                 false, false, true}),
     [](const auto& info) { return std::string(info.param.name); });
 
 TEST(VerifyRun, ModelFrequenciesAndLayoutAreVerified) {
@@ -160,7 +159,10 @@ TEST(VerifyReport, ValueCsvAndTextShowTheSameRows) {
   EXPECT_EQ(static_cast<std::size_t>(std::count(csv.begin(), csv.end(), '\n')), 1 + run.rows().size());
   std::ostringstream text, json;
   emit(text, run, {Format::Text, Lang::En, std::nullopt});
-  EXPECT_THAT(text.str(), HasSubstr("rope verify: d = 128, base = 10000, interleaved layout, 20 trials, seed 2104, computed in f16 (angle-f32)"));
+  EXPECT_THAT(
+      text.str(),
+      HasSubstr(
+          "rope verify: d = 128, base = 10000, interleaved layout, 20 trials, seed 2104, computed in f16 (angle-f32)"));
   EXPECT_THAT(text.str(), HasSubstr("7 of 7 identities passed\n"));
   emit(json, run, {Format::Json, Lang::En, std::nullopt});
   EXPECT_THAT(json.str(), HasSubstr("\"cast_inputs_contrast\""));

@@ -96,7 +96,8 @@ TEST(Xpos, BoundEqualsTheNumpyPort) {
   const Eigen::VectorXd got = xpos_bound(frequencies(128, 10000), 512, ref.column(0));
   const Eigen::VectorXd want = ref.column(1);
   EXPECT_EQ(got[0], 32.5);
-  for (Eigen::Index i = 0; i < want.size(); ++i) EXPECT_LE(std::abs(got[i] - want[i]) / want[i], 1e-12) << ref.column(0)[i];
+  for (Eigen::Index i = 0; i < want.size(); ++i)
+    EXPECT_LE(std::abs(got[i] - want[i]) / want[i], 1e-12) << ref.column(0)[i];
 }
 
 TEST(Xpos, DecayCurvesByHand) {

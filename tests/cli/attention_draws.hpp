@@ -37,7 +37,7 @@ inline Draws draws(int n, int d, std::uint64_t seed) {
 
 /// s_ij for positions first + i. `encoding`: "rope", "sinusoidal", "alibi", "none".
 inline Eigen::MatrixXd scores(const Draws& x, const std::string& encoding, double first = 0, double slope = 0.5,
-                       double base = 10000) {
+                              double base = 10000) {
   const Eigen::Index n = x.q.rows();
   const Eigen::VectorXd p = Eigen::VectorXd::LinSpaced(n, first, first + static_cast<double>(n - 1));
   return test::independent_scores(x.q, x.k, p, parse_encoding(encoding), base, slope);

@@ -201,7 +201,8 @@ inline void expect_walkthrough(const std::string& out, const Inputs& in) {
     const double dot = in.qa * in.ka + in.qb * in.kb;
     const double cross = in.qb * in.ka - in.qa * in.kb;
     expect_line(s[3], {qr0, qr1, kr0, kr1, score});
-    const double between = std::remainder(std::atan2(in.kb, in.ka) + pn - std::atan2(in.qb, in.qa) - pm, 2 * 3.141592653589793);
+    const double between =
+        std::remainder(std::atan2(in.kb, in.ka) + pn - std::atan2(in.qb, in.qa) - pm, 2 * 3.141592653589793);
     expect_line(s[4], {between, 2});  // "≡ X rad (mod 2π)"
     const Complex qk = Complex(in.qa, in.qb) * std::conj(Complex(in.ka, in.kb));
     const Complex phase = std::exp(Complex(0, -phi));
@@ -249,7 +250,8 @@ inline void expect_walkthrough(const std::string& out, const Inputs& in) {
       EXPECT_EQ(got[0], i);
       EXPECT_EQ(got[1], 2 * i);
       EXPECT_EQ(got[2], 2 * i + 1);
-      EXPECT_NEAR(got[3], theta[static_cast<std::size_t>(i)], 5.000001e-6 * theta[static_cast<std::size_t>(i)]);  // 6 digits
+      EXPECT_NEAR(got[3], theta[static_cast<std::size_t>(i)],
+                  5.000001e-6 * theta[static_cast<std::size_t>(i)]);  // 6 digits
       EXPECT_NEAR(got[4], in.m * theta[static_cast<std::size_t>(i)], kPrinted);
     }
     std::size_t at = 3 + static_cast<std::size_t>(pairs);
@@ -283,14 +285,23 @@ inline void expect_walkthrough(const std::string& out, const Inputs& in) {
 }
 
 inline std::vector<std::string> args_of(const Inputs& in) {
-  return {"explain",   "--q",     fmt::format("{},{}", in.qa, in.qb),
-          "--k",       fmt::format("{},{}", in.ka, in.kb),
-          "--position", fmt::format("{}", in.m),
-          "--position", fmt::format("{}", in.n),
-          "--theta",   fmt::format("{}", in.theta),
-          "--shift",   fmt::format("{}", in.c),
-          "--dim",     std::to_string(in.d),
-          "--base",    fmt::format("{}", in.base)};
+  return {"explain",
+          "--q",
+          fmt::format("{},{}", in.qa, in.qb),
+          "--k",
+          fmt::format("{},{}", in.ka, in.kb),
+          "--position",
+          fmt::format("{}", in.m),
+          "--position",
+          fmt::format("{}", in.n),
+          "--theta",
+          fmt::format("{}", in.theta),
+          "--shift",
+          fmt::format("{}", in.c),
+          "--dim",
+          std::to_string(in.d),
+          "--base",
+          fmt::format("{}", in.base)};
 }
 
 }  // namespace rope::test::explain_reference

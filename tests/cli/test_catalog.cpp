@@ -113,7 +113,8 @@ TEST(Catalog, TheFieldsOfTheCommandLinesTextAgree) {
       const std::string field = e.id.substr(i + 1, e.id.find('}', i) - i - 1);
       const std::size_t k = std::stoul(field);
       EXPECT_LE(k, specs.size()) << "the English numbers its fields in order of first use";
-      if (k == specs.size()) specs.push_back(field.find(':') == std::string::npos ? "" : field.substr(field.find(':') + 1));
+      if (k == specs.size())
+        specs.push_back(field.find(':') == std::string::npos ? "" : field.substr(field.find(':') + 1));
     }
     fmt::dynamic_format_arg_store<fmt::format_context> args;
     for (const std::string& spec : specs) {

@@ -31,7 +31,6 @@ using ::testing::HasSubstr;
 using ::testing::Not;
 using ::testing::StartsWith;
 
-
 class Cli : public test::TempDirTest {};
 
 TEST_F(Cli, HelpAndVersionSucceed) {
@@ -105,19 +104,23 @@ TEST_F(Cli, UsageErrorsExitTwoWithOneLine) {
 }
 
 TEST_F(Cli, BadNumbersExitTwoNamingTheValueAndRule) {
-  expect_one_line_error(rope_cli({"frequencies", "--dim", "7"}), 2, "dimension d must be even and between 2 and 65536 (got 7)");
+  expect_one_line_error(rope_cli({"frequencies", "--dim", "7"}), 2,
+                        "dimension d must be even and between 2 and 65536 (got 7)");
   expect_one_line_error(rope_cli({"frequencies", "--dim", "1"}), 2, "(got 1)");
   expect_one_line_error(rope_cli({"frequencies", "--dim", "131072"}), 2, "(got 131072)");
-  expect_one_line_error(rope_cli({"frequencies", "--dim", "128abc"}), 2, "--dim must be a decimal integer (got '128abc')");
+  expect_one_line_error(rope_cli({"frequencies", "--dim", "128abc"}), 2,
+                        "--dim must be a decimal integer (got '128abc')");
   expect_one_line_error(rope_cli({"frequencies", "--base", "1"}), 2, "base must be a finite number > 1 (got 1)");
   expect_one_line_error(rope_cli({"frequencies", "--base", "nan"}), 2, "--base must be a finite number (got 'nan')");
   expect_one_line_error(rope_cli({"frequencies", "--base", "-5"}), 2, "(got -5)");
   expect_one_line_error(rope_cli({"verify", "--trials", "0"}), 2, "--trials must be between 1 and 1000000000 (got 0)");
-  expect_one_line_error(rope_cli({"verify", "--max-position", "0"}), 2, "--max-position must be an integer between 1 and 1e+12 (got 0)");
+  expect_one_line_error(rope_cli({"verify", "--max-position", "0"}), 2,
+                        "--max-position must be an integer between 1 and 1e+12 (got 0)");
   expect_one_line_error(rope_cli({"verify", "--trials", "-3"}), 2, "(got -3)");
   expect_one_line_error(rope_cli({"decay", "--points", "0"}), 2, "--points must be between 1 and");
   expect_one_line_error(rope_cli({"decay", "--max-distance", "-1"}), 2, "--max-distance must be between 0 and");
-  expect_one_line_error(rope_cli({"matrix", "--dim", "6", "--position", "inf"}), 2, "--position must be a finite number");
+  expect_one_line_error(rope_cli({"matrix", "--dim", "6", "--position", "inf"}), 2,
+                        "--position must be a finite number");
   expect_one_line_error(rope_cli({"matrix", "--dim", "6"}), 2, "give exactly one of --position M or --relative M N");
 }
 
@@ -130,15 +133,18 @@ TEST_F(Cli, UnwritableOutputExitsThreeAndLeavesNoFile) {
 }
 
 TEST_F(Cli, FigureOptionsAreChecked) {
-  expect_one_line_error(rope_cli({"decay", "--png", path("d.png"), "--lang", "fr"}), 2, "--lang must be 'en' or 'zh' (got 'fr')");
-  expect_one_line_error(rope_cli({"decay", "--png", path("d.png"), "--width", "10"}), 2, "--width must be between 200 and 8000 pixels (got 10)");
+  expect_one_line_error(rope_cli({"decay", "--png", path("d.png"), "--lang", "fr"}), 2,
+                        "--lang must be 'en' or 'zh' (got 'fr')");
+  expect_one_line_error(rope_cli({"decay", "--png", path("d.png"), "--width", "10"}), 2,
+                        "--width must be between 200 and 8000 pixels (got 10)");
   expect_one_line_error(rope_cli({"decay", "--output", path("d.bmp")}), 2, "d.bmp");
   expect_one_line_error(rope_cli({"decay", "--keep-script", path("d.gp")}), 2, "--keep-script needs a figure");
   expect_one_line_error(rope_cli({"decay", "--title", "x"}), 2, "--title needs a figure");
   expect_one_line_error(rope_cli({"wavelengths", "--width", "800"}), 2, "--width needs a figure");
   expect_one_line_error(rope_cli({"frequencies", "--max-position", "5"}), 2, "--max-position sets the figure");
   expect_one_line_error(rope_cli({"decay", "--samples", "50"}), 2, "--samples and --seed apply to --kind random only");
-  expect_one_line_error(rope_cli({"matrix", "--relative", "1", "2", "--png", path("m.png")}), 2, "use it with --position");
+  expect_one_line_error(rope_cli({"matrix", "--relative", "1", "2", "--png", path("m.png")}), 2,
+                        "use it with --position");
   EXPECT_TRUE(fs::is_empty(dir_));
 }
 
@@ -150,8 +156,8 @@ TEST_F(Cli, FiguresHaveTheRequestedSizeAndSameBytesEveryRun) {
         std::vector<std::string>{"frequencies", "--dim", "16", "--max-position", "40"}}) {
     for (const std::string name : {"a", "b"}) {
       std::vector<std::string> run = args;
-      for (const std::string& extra : std::vector<std::string>{"--png", path(name + ".png"), "--svg", path(name + ".svg"),
-                                                               "--width", "640", "--height", "480"}) {
+      for (const std::string& extra : std::vector<std::string>{
+               "--png", path(name + ".png"), "--svg", path(name + ".svg"), "--width", "640", "--height", "480"}) {
         run.push_back(extra);
       }
       const Result r = rope_cli(run);
@@ -166,7 +172,8 @@ TEST_F(Cli, FiguresHaveTheRequestedSizeAndSameBytesEveryRun) {
 
 TEST_F(Cli, FigureToAnUnwritablePlaceExitsThreeAndLeavesNothing) {
   expect_one_line_error(rope_cli({"decay", "--png", path("missing/d.png")}), 3, "d.png");
-  expect_one_line_error(rope_cli({"matrix", "--dim", "4", "--position", "1", "--png", dir_.string()}), 3, "Is a directory");
+  expect_one_line_error(rope_cli({"matrix", "--dim", "4", "--position", "1", "--png", dir_.string()}), 3,
+                        "Is a directory");
   EXPECT_TRUE(fs::is_empty(dir_));
 }
 
@@ -183,7 +190,8 @@ TEST_F(Cli, TitleCannotInjectGnuplotCommands) {
   const std::string titles[] = {"'; system(\"touch PWNED1\") #", "x\nsystem('touch PWNED2')", "`touch PWNED3` @x \\n"};
   int k = 0;
   for (const std::string& title : titles) {
-    const Result r = rope_cli({"decay", "--points", "10", "--title", title, "--svg", path(fmt::format("t{}.svg", k++))});
+    const Result r =
+        rope_cli({"decay", "--points", "10", "--title", title, "--svg", path(fmt::format("t{}.svg", k++))});
     EXPECT_EQ(r.code, 0) << r.err;
   }
   fs::current_path(old);
@@ -193,9 +201,9 @@ TEST_F(Cli, TitleCannotInjectGnuplotCommands) {
 
 TEST_F(Cli, ChineseWithoutAChineseFontExitsThreeNamingThePackage) {
   fs::create_directories(dir_ / "fonts");
-  std::ofstream(dir_ / "fonts.conf") << "<?xml version=\"1.0\"?><!DOCTYPE fontconfig SYSTEM \"fonts.dtd\"><fontconfig><dir>"
-                                     << (dir_ / "fonts").string() << "</dir><cachedir>" << (dir_ / "fonts").string()
-                                     << "</cachedir></fontconfig>";
+  std::ofstream(dir_ / "fonts.conf")
+      << "<?xml version=\"1.0\"?><!DOCTYPE fontconfig SYSTEM \"fonts.dtd\"><fontconfig><dir>"
+      << (dir_ / "fonts").string() << "</dir><cachedir>" << (dir_ / "fonts").string() << "</cachedir></fontconfig>";
   const test::ScopedEnv env("FONTCONFIG_FILE", (dir_ / "fonts.conf").c_str());
   expect_one_line_error(rope_cli({"decay", "--lang", "zh", "--png", path("zh.png")}), 3, "fonts-wqy-microhei");
   EXPECT_FALSE(fs::exists(dir_ / "zh.png"));
@@ -208,18 +216,19 @@ TEST_F(Cli, ChineseWithoutAChineseFontExitsThreeNamingThePackage) {
   EXPECT_EQ(rope_cli({"decay", "--svg", path("en.svg")}).code, 0);
 }
 
-
 // ---------------------------------------------------------------------------------------------
 // Scaling methods and model presets through the command line (the library: test_scaling.cpp,
 // test_model_config.cpp).
 
 TEST_F(Cli, ScalingErrorsExitTwoNamingTheParameter) {
-  expect_one_line_error(rope_cli({"frequencies", "--scaling", "llama3", "--factor", "8"}), 2, "original_max_position_embeddings");
+  expect_one_line_error(rope_cli({"frequencies", "--scaling", "llama3", "--factor", "8"}), 2,
+                        "original_max_position_embeddings");
   expect_one_line_error(rope_cli({"frequencies", "--scaling", "linear", "--factor", "-2"}), 2, "factor");
   expect_one_line_error(rope_cli({"frequencies", "--scaling", "warp"}), 2, "warp");
   expect_one_line_error(rope_cli({"frequencies", "--model", "no-such-model"}), 2, "no-such-model");
   expect_one_line_error(rope_cli({"frequencies", "--model", "llama-2-7b", "--config", path("c.json")}), 2, "not both");
-  expect_one_line_error(rope_cli({"decay", "--model", "llama-2-7b", "--base", "1e4", "--base", "1e5"}), 2, "give one --base");
+  expect_one_line_error(rope_cli({"decay", "--model", "llama-2-7b", "--base", "1e4", "--base", "1e5"}), 2,
+                        "give one --base");
   expect_one_line_error(rope_cli({"apply", "--model", "llama-2-7b", "--position", "1", "--vector", "1,0,0,1"}), 2,
                         "--vector has 4 numbers but llama-2-7b rotates d = 128");
   expect_one_line_error(rope_cli({"inspect"}), 2, "needs a config.json FILE");

@@ -30,12 +30,12 @@ namespace fs = std::filesystem;
 using ::testing::HasSubstr;
 using ::testing::StartsWith;
 
-
 class CmdApply : public test::TempDirTest {};
 
 TEST_F(CmdApply, BadVectorsExitTwo) {
   expect_one_line_error(rope_cli({"apply", "--position", "1", "--vector", "1,2,3"}), 2, "vector length d must be even");
-  expect_one_line_error(rope_cli({"apply", "--position", "1", "--vector", "1,2,x,4"}), 2, "--vector item 3 must be a decimal number (got 'x')");
+  expect_one_line_error(rope_cli({"apply", "--position", "1", "--vector", "1,2,x,4"}), 2,
+                        "--vector item 3 must be a decimal number (got 'x')");
   expect_one_line_error(rope_cli({"apply", "--position", "1", "--vector", "1,,2,4"}), 2, "item 2 is empty");
 }
 
@@ -66,7 +66,8 @@ std::vector<Eigen::VectorXd> apply_columns(const std::string& csv) {
     for (std::size_t c = 0; c < 3; ++c) cols[c].push_back(std::stod(cells.at(2 + c)));
   }
   std::vector<Eigen::VectorXd> out;
-  for (const auto& c : cols) out.push_back(Eigen::Map<const Eigen::VectorXd>(c.data(), static_cast<Eigen::Index>(c.size())));
+  for (const auto& c : cols)
+    out.push_back(Eigen::Map<const Eigen::VectorXd>(c.data(), static_cast<Eigen::Index>(c.size())));
   return out;
 }
 
@@ -100,38 +101,44 @@ TEST_F(CmdApply, ModelLayoutAndAttentionFactorRegressions) {
   const std::string x = test::comma_list(llama.input);
   const Result model = rope_cli({"apply", "--model", "llama-3.1-8b", "--position", "100000", "--vector", x});
   EXPECT_THAT(model.out, HasSubstr("half layout (model family llama)"));
-  const Result forced = rope_cli({"apply", "--model", "llama-3.1-8b", "--position", "100000", "--vector", x,
-                                  "--layout", "interleaved", "--csv", "-"});
+  const Result forced = rope_cli({"apply", "--model", "llama-3.1-8b", "--position", "100000", "--vector", x, "--layout",
+                                  "interleaved", "--csv", "-"});
   ASSERT_EQ(forced.code, 0) << forced.err;
   EXPECT_GT((apply_columns(forced.out)[1] - llama.output).cwiseAbs().maxCoeff(), 0.1);  // --layout still overrides
 
   const auto& oss = cases.at({"gpt-oss-20b", "3000.0"});
-  const Result r = rope_cli({"apply", "--model", "gpt-oss-20b", "--position", "3000", "--vector", test::comma_list(oss.input)});
+  const Result r =
+      rope_cli({"apply", "--model", "gpt-oss-20b", "--position", "3000", "--vector", test::comma_list(oss.input)});
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_THAT(r.out, HasSubstr("attention factor a = 1.3465735902799727 multiplies cos and sin"));
   EXPECT_THAT(r.out, HasSubstr("half layout (model family gpt_oss)"));
-  const Result csv = rope_cli({"apply", "--model", "gpt-oss-20b", "--position", "3000", "--vector", test::comma_list(oss.input), "--csv", "-"});
+  const Result csv = rope_cli(
+      {"apply", "--model", "gpt-oss-20b", "--position", "3000", "--vector", test::comma_list(oss.input), "--csv", "-"});
   EXPECT_NEAR(apply_columns(csv.out)[1].norm(), 1.3465735902799727 * oss.input.norm(), 1e-12 * oss.input.norm());
 }
 
 TEST_F(CmdApply, FlagsAloneSayTheLayoutIsAssumed) {
-  const Result r = rope_cli({"apply", "--position", "1", "--vector", "1,0,0,1", "--scaling", "linear", "--factor", "2"});
+  const Result r =
+      rope_cli({"apply", "--position", "1", "--vector", "1,0,0,1", "--scaling", "linear", "--factor", "2"});
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_THAT(r.out, HasSubstr("interleaved layout (assumed: --layout default)"));
-  const Result h = rope_cli({"apply", "--position", "1", "--vector", "1,0,0,1", "--scaling", "linear", "--factor", "2", "--layout", "half"});
+  const Result h = rope_cli(
+      {"apply", "--position", "1", "--vector", "1,0,0,1", "--scaling", "linear", "--factor", "2", "--layout", "half"});
   EXPECT_THAT(h.out, HasSubstr("half layout (--layout on the command line)"));
 }
 
 TEST_F(CmdApply, PartialRotaryHeadPassesTheRestThrough) {
   // gpt-neox-20b: head_dim 96, rotary_pct 0.25 → channels 0 … 23 rotate, 24 … 95 pass through.
   Eigen::VectorXd x = Eigen::VectorXd::LinSpaced(96, 1.0, 96.0);
-  const Result r = rope_cli({"apply", "--model", "gpt-neox-20b", "--position", "7", "--vector", test::comma_list(x), "--csv", "-"});
+  const Result r =
+      rope_cli({"apply", "--model", "gpt-neox-20b", "--position", "7", "--vector", test::comma_list(x), "--csv", "-"});
   ASSERT_EQ(r.code, 0) << r.err;
   const Eigen::VectorXd y = apply_columns(r.out)[1];
   EXPECT_EQ(y.tail(72), x.tail(72));
   EXPECT_GT((y.head(24) - x.head(24)).cwiseAbs().maxCoeff(), 0.1);
-  expect_one_line_error(rope_cli({"apply", "--model", "gpt-neox-20b", "--position", "7", "--vector", "1,2,3,4"}), 2,
-                        "--vector has 4 numbers but gpt-neox-20b has head_dim 96 of which d = 24 rotate: give 96 or 24 numbers");
+  expect_one_line_error(
+      rope_cli({"apply", "--model", "gpt-neox-20b", "--position", "7", "--vector", "1,2,3,4"}), 2,
+      "--vector has 4 numbers but gpt-neox-20b has head_dim 96 of which d = 24 rotate: give 96 or 24 numbers");
 }
 
 TEST_F(CmdApply, MultiAxisPositionEqualsHfMultimodalRotary) {
@@ -147,7 +154,8 @@ TEST_F(CmdApply, MultiAxisPositionEqualsHfMultimodalRotary) {
     }
   }
   ASSERT_EQ(n, 128);
-  const Result r = rope_cli({"apply", "--model", "qwen2-vl-7b", "--position", "7,2,3", "--vector", test::comma_list(x), "--csv", "-"});
+  const Result r = rope_cli(
+      {"apply", "--model", "qwen2-vl-7b", "--position", "7,2,3", "--vector", test::comma_list(x), "--csv", "-"});
   ASSERT_EQ(r.code, 0) << r.err;
   const test::ReferenceCsv got = test::parse_reference(r.out);
   ASSERT_EQ(got.rows.size(), 128u);
@@ -156,7 +164,8 @@ TEST_F(CmdApply, MultiAxisPositionEqualsHfMultimodalRotary) {
       EXPECT_NEAR(std::stod(got.rows[j].at(form)), want[j], 1e-12 * x.norm()) << j;
     }
   }
-  const Result table = rope_cli({"apply", "--model", "qwen3-vl-8b", "--position", "7,2,3", "--vector", test::comma_list(x)});
+  const Result table =
+      rope_cli({"apply", "--model", "qwen3-vl-8b", "--position", "7,2,3", "--vector", test::comma_list(x)});
   ASSERT_EQ(table.code, 0) << table.err;
   EXPECT_THAT(table.out, HasSubstr("RoPE at position m = (7, 2, 3)"));
   EXPECT_THAT(table.out, HasSubstr("M-RoPE (interleaved sections [24, 20, 20])"));
@@ -164,15 +173,20 @@ TEST_F(CmdApply, MultiAxisPositionEqualsHfMultimodalRotary) {
   EXPECT_THAT(table.out, HasSubstr("    0     (0, 64)     t                       1                       7\n"));
   expect_one_line_error(rope_cli({"apply", "--position", "7,2,3", "--vector", "1,0,0,1"}), 2,
                         "the position (7, 2, 3) has 3 components but plain RoPE reads one");
-  expect_one_line_error(rope_cli({"apply", "--model", "qwen2-vl-7b", "--position", "7,2", "--vector", test::comma_list(x)}), 2,
-                        "the position (7, 2) has 2 components but this model reads 3 axes (t,h,w)");
+  expect_one_line_error(
+      rope_cli({"apply", "--model", "qwen2-vl-7b", "--position", "7,2", "--vector", test::comma_list(x)}), 2,
+      "the position (7, 2) has 2 components but this model reads 3 axes (t,h,w)");
   expect_one_line_error(rope_cli({"apply", "--position", "1,2,3,4,5", "--vector", "1,0,0,1"}), 2,
                         "--position has 5 components");
   // --float32 computes at one position m: a multi-axis position with it is refused, naming both options.
-  expect_one_line_error(rope_cli({"apply", "--model", "qwen2-vl-7b", "--position", "7,2,3", "--vector", test::comma_list(x), "--float32"}), 2,
-                        "--float32 computes HF's angles at one position m, but --position (7, 2, 3) has 3 components: give a single number with --float32");
-  expect_one_line_error(rope_cli({"matrix", "--model", "qwen2-vl-7b", "--position", "7,2,3", "--float32"}), 2,
-                        "--float32 computes HF's angles at one position m, but --position (7, 2, 3) has 3 components: give a single number with --float32");
+  expect_one_line_error(
+      rope_cli(
+          {"apply", "--model", "qwen2-vl-7b", "--position", "7,2,3", "--vector", test::comma_list(x), "--float32"}),
+      2,
+      "--float32 computes HF's angles at one position m, but --position (7, 2, 3) has 3 components: give a single number with --float32");
+  expect_one_line_error(
+      rope_cli({"matrix", "--model", "qwen2-vl-7b", "--position", "7,2,3", "--float32"}), 2,
+      "--float32 computes HF's angles at one position m, but --position (7, 2, 3) has 3 components: give a single number with --float32");
 }
 
 TEST_F(CmdApply, FourSlotPositionOfAGgufEqualsLlamaCppMultiRope) {
@@ -183,7 +197,7 @@ TEST_F(CmdApply, FourSlotPositionOfAGgufEqualsLlamaCppMultiRope) {
   const test::ReferenceCsv ref = test::read_reference("mrope_ggml_apply.csv");
   const auto cases = test::group_rows(ref, 5);
   ASSERT_EQ(cases.size(), 4u);
-  Eigen::VectorXd x;    // the head of the case checked by hand below, qwen3-vl-8b.gguf at (7, 2, 3, 5)
+  Eigen::VectorXd x;       // the head of the case checked by hand below, qwen3-vl-8b.gguf at (7, 2, 3, 5)
   test::ReferenceCsv got;  // and rope's output for it
   for (const auto& [key, rows] : cases) {
     ASSERT_EQ(rows.size(), 128u) << key;
@@ -191,8 +205,8 @@ TEST_F(CmdApply, FourSlotPositionOfAGgufEqualsLlamaCppMultiRope) {
     const auto& first = *rows.front();
     std::string position;
     for (int k = 1; k <= 4; ++k) position += (k > 1 ? "," : "") + std::to_string(std::lround(std::stod(first.at(k))));
-    const Result r = rope_cli({"apply", "--config", std::string(ROPE_GGUF_DIR) + "/" + first.at(0), "--position=" + position,
-                               "--vector", test::comma_list(in), "--csv", "-"});
+    const Result r = rope_cli({"apply", "--config", std::string(ROPE_GGUF_DIR) + "/" + first.at(0),
+                               "--position=" + position, "--vector", test::comma_list(in), "--csv", "-"});
     ASSERT_EQ(r.code, 0) << key << ": " << r.err;
     const test::ReferenceCsv out = test::parse_reference(r.out);
     ASSERT_EQ(out.rows.size(), 128u);
@@ -223,19 +237,23 @@ TEST_F(CmdApply, FourSlotPositionOfAGgufEqualsLlamaCppMultiRope) {
   EXPECT_THAT(table.out, HasSubstr("   61   (61, 125)     e"));
   EXPECT_THAT(table.out, HasSubstr("   62   (62, 126)     e"));
   // The number of components must be the model's: 4 for a GGUF with 4 sections, 3 for an HF config.
-  expect_one_line_error(rope_cli({"apply", "--config", gguf, "--position", "7,2,3", "--vector", test::comma_list(x)}), 2,
-                        "the position (7, 2, 3) has 3 components but this model reads 4 axes (t,h,w,e): give 4 numbers, or one for a text token");
-  expect_one_line_error(rope_cli({"apply", "--config", gguf, "--position", "7,2,3", "--vector", test::comma_list(x), "--lang", "zh"}), 2,
-                        "位置 (7, 2, 3) 有 3 个分量，但该模型读取 4 条轴（t,h,w,e）");
-  expect_one_line_error(rope_cli({"apply", "--model", "qwen3-vl-8b", "--position", "7,2,3,5", "--vector", test::comma_list(x)}), 2,
-                        "the position (7, 2, 3, 5) has 4 components but this model reads 3 axes (t,h,w): give 3 numbers, or one for a text token");
+  expect_one_line_error(
+      rope_cli({"apply", "--config", gguf, "--position", "7,2,3", "--vector", test::comma_list(x)}), 2,
+      "the position (7, 2, 3) has 3 components but this model reads 4 axes (t,h,w,e): give 4 numbers, or one for a text token");
+  expect_one_line_error(
+      rope_cli({"apply", "--config", gguf, "--position", "7,2,3", "--vector", test::comma_list(x), "--lang", "zh"}), 2,
+      "位置 (7, 2, 3) 有 3 个分量，但该模型读取 4 条轴（t,h,w,e）");
+  expect_one_line_error(
+      rope_cli({"apply", "--model", "qwen3-vl-8b", "--position", "7,2,3,5", "--vector", test::comma_list(x)}), 2,
+      "the position (7, 2, 3, 5) has 4 components but this model reads 3 axes (t,h,w): give 3 numbers, or one for a text token");
 }
 
 /// tests/reference/float32.py's values of (preset, position, kind), as floats.
 std::vector<float> float32_reference(const std::string& preset, const std::string& position, const std::string& kind) {
   std::vector<float> out;
   for (const auto& row : test::read_reference("float32.csv").rows) {
-    if (row.at(0) == preset && row.at(1) == position && row.at(2) == kind) out.push_back(static_cast<float>(std::stod(row.at(4))));
+    if (row.at(0) == preset && row.at(1) == position && row.at(2) == kind)
+      out.push_back(static_cast<float>(std::stod(row.at(4))));
   }
   return out;
 }
@@ -247,23 +265,27 @@ TEST_F(CmdApply, Float32IsHfsFloat32Bitwise) {
   for (const auto& [preset, position] : std::vector<std::pair<std::string, std::string>>{
            {"llama-3.1-8b", "100000.0"}, {"phi-3-mini-128k", "100000.0"}, {"deepseek-v3", "3000.0"}}) {
     const auto x = test::model_apply_cases().at({preset, position}).input;
-    const Result r = rope_cli({"apply", "--model", preset, "--position", position, "--vector", test::comma_list(x), "--float32", "--csv", "-"});
+    const Result r = rope_cli({"apply", "--model", preset, "--position", position, "--vector", test::comma_list(x),
+                               "--float32", "--csv", "-"});
     ASSERT_EQ(r.code, 0) << r.err;
     const auto rows = test::split(r.out, '\n');
     EXPECT_EQ(rows[0], "channel,input,matrix,elementwise,complex,float32");
     const std::vector<float> want = float32_reference(preset, position, "output");
     ASSERT_EQ(rows.size(), want.size() + 1) << preset;
     for (std::size_t i = 0; i < want.size(); ++i) {
-      EXPECT_EQ(static_cast<float>(std::stod(test::split(rows[i + 1], ',').at(5))), want[i]) << preset << " channel " << i;
+      EXPECT_EQ(static_cast<float>(std::stod(test::split(rows[i + 1], ',').at(5))), want[i])
+          << preset << " channel " << i;
     }
   }
   const auto x = test::model_apply_cases().at({"llama-3.1-8b", "100000.0"}).input;
-  const Result table = rope_cli({"apply", "--model", "llama-3.1-8b", "--position", "100000", "--vector", test::comma_list(x), "--inv-freq-dtype", "f32"});
+  const Result table = rope_cli({"apply", "--model", "llama-3.1-8b", "--position", "100000", "--vector",
+                                 test::comma_list(x), "--inv-freq-dtype", "f32"});
   ASSERT_EQ(table.code, 0) << table.err;
   EXPECT_THAT(table.out, HasSubstr("float32 as HF computes it (--float32, docs/scaling.md (F1)–(F3))"));
   EXPECT_THAT(table.out, HasSubstr("float32 (HF)  x ⊙ cos + rotate(x) ⊙ sin = ["));
-  expect_one_line_error(rope_cli({"apply", "--model", "llama-3.1-8b", "--position", "0.1", "--vector", test::comma_list(x), "--float32"}), 2,
-                        "--float32: position 0.1 is not a float32 value");
+  expect_one_line_error(
+      rope_cli({"apply", "--model", "llama-3.1-8b", "--position", "0.1", "--vector", test::comma_list(x), "--float32"}),
+      2, "--float32: position 0.1 is not a float32 value");
   expect_one_line_error(rope_cli({"apply", "--position", "1", "--vector", "1,0", "--inv-freq-dtype", "bf16"}), 2,
                         "--inv-freq-dtype must be f32 or f64 (got 'bf16')");
 }
@@ -275,7 +297,8 @@ TEST_F(CmdApply, Float32FrequenciesAndMatrix) {
   ASSERT_EQ(f.code, 0) << f.err;
   const auto j = nlohmann::json::parse(f.out);
   ASSERT_EQ(j["inv_freq_float32"].size(), inv.size());
-  for (std::size_t i = 0; i < inv.size(); ++i) EXPECT_EQ(j["inv_freq_float32"][i].get<double>(), static_cast<double>(inv[i])) << i;
+  for (std::size_t i = 0; i < inv.size(); ++i)
+    EXPECT_EQ(j["inv_freq_float32"][i].get<double>(), static_cast<double>(inv[i])) << i;
   const std::vector<float> inv2 = float32_reference("llama-2-7b", "3000.0", "inv_freq");
   const Result m = rope_cli({"matrix", "--model", "llama-2-7b", "--position", "3000", "--float32", "--csv", "-"});
   ASSERT_EQ(m.code, 0) << m.err;
@@ -285,12 +308,17 @@ TEST_F(CmdApply, Float32FrequenciesAndMatrix) {
     const float angle = 3000.0f * inv2[static_cast<std::size_t>(i)];
     const auto c = static_cast<float>(std::cos(static_cast<double>(angle)));
     const auto sn = static_cast<float>(std::sin(static_cast<double>(angle)));
-    EXPECT_EQ(std::stod(test::split(rows[static_cast<std::size_t>(i) + 1], ',').at(static_cast<std::size_t>(i))), static_cast<double>(c)) << i;
+    EXPECT_EQ(std::stod(test::split(rows[static_cast<std::size_t>(i) + 1], ',').at(static_cast<std::size_t>(i))),
+              static_cast<double>(c))
+        << i;
     // half layout: R(i + 64, i) = sin
-    EXPECT_EQ(std::stod(test::split(rows[static_cast<std::size_t>(i) + 65], ',').at(static_cast<std::size_t>(i))), static_cast<double>(sn)) << i;
+    EXPECT_EQ(std::stod(test::split(rows[static_cast<std::size_t>(i) + 65], ',').at(static_cast<std::size_t>(i))),
+              static_cast<double>(sn))
+        << i;
   }
-  expect_one_line_error(rope_cli({"matrix", "--model", "llama-2-7b", "--relative", "1", "2", "--float32"}), 2,
-                        "--float32 prints R_m as HF's float32 cos and sin give it: use it with --position, not --relative");
+  expect_one_line_error(
+      rope_cli({"matrix", "--model", "llama-2-7b", "--relative", "1", "2", "--float32"}), 2,
+      "--float32 prints R_m as HF's float32 cos and sin give it: use it with --position, not --relative");
 }
 
 TEST_F(CmdApply, XposEqualsTheNumpyPort) {
@@ -305,8 +333,9 @@ TEST_F(CmdApply, XposEqualsTheNumpyPort) {
     const auto& first = *rows.front();
     const Eigen::VectorXd x = test::group_column(rows, 5), w = test::group_column(rows, 6);
     ASSERT_EQ(x.size(), 16) << key;
-    const Result r = rope_cli({"apply", "--position", first.at(2), "--vector", test::comma_list(x), "--layout", first.at(0),
-                               "--xpos", "--role", first.at(1), "--xpos-scale-base", first.at(3), "--csv", "-"});
+    const Result r =
+        rope_cli({"apply", "--position", first.at(2), "--vector", test::comma_list(x), "--layout", first.at(0),
+                  "--xpos", "--role", first.at(1), "--xpos-scale-base", first.at(3), "--csv", "-"});
     ASSERT_EQ(r.code, 0) << key << ": " << r.err;
     const double size = x.norm() * std::max(1.0, w.cwiseAbs().maxCoeff());
     for (const Eigen::VectorXd& got : apply_columns(r.out)) {
@@ -329,12 +358,14 @@ TEST_F(CmdApply, XposByHandAndItsErrors) {
   const Result text = rope_cli({"apply", "--position", "512", "--vector", "1,0,0,1", "--xpos"});
   EXPECT_THAT(text.out, HasSubstr("xPos, s = 512: pair i times ζ_i^(m/s)"));
   EXPECT_THAT(text.out, HasSubstr("they agree"));
-  expect_one_line_error(rope_cli({"apply", "--position", "1", "--vector", "1,0", "--role", "k"}), 2, "--role requires --xpos (see 'rope apply --help')");
-  expect_one_line_error(rope_cli({"apply", "--position", "1", "--vector", "1,0", "--xpos", "--xpos-scale-base", "0"}), 2,
-                        "the xPos scale base s must be a finite number > 0 (got 0)");
-  expect_one_line_error(rope_cli({"apply", "--position", "1e6", "--vector", "1,0", "--xpos"}), 2, "xPos: |position|/s = 1953.12 is over 500");
-  expect_one_line_error(rope_cli({"apply", "--model", "llama-3.1-8b", "--position", "1", "--vector", "1,0", "--xpos"}), 2,
-                        "--xpos applies to plain RoPE");
+  expect_one_line_error(rope_cli({"apply", "--position", "1", "--vector", "1,0", "--role", "k"}), 2,
+                        "--role requires --xpos (see 'rope apply --help')");
+  expect_one_line_error(rope_cli({"apply", "--position", "1", "--vector", "1,0", "--xpos", "--xpos-scale-base", "0"}),
+                        2, "the xPos scale base s must be a finite number > 0 (got 0)");
+  expect_one_line_error(rope_cli({"apply", "--position", "1e6", "--vector", "1,0", "--xpos"}), 2,
+                        "xPos: |position|/s = 1953.12 is over 500");
+  expect_one_line_error(rope_cli({"apply", "--model", "llama-3.1-8b", "--position", "1", "--vector", "1,0", "--xpos"}),
+                        2, "--xpos applies to plain RoPE");
 }
 
 TEST_F(CmdApply, QueryScalingMultipliesTheRotatedQuery) {
@@ -342,7 +373,8 @@ TEST_F(CmdApply, QueryScalingMultipliesTheRotatedQuery) {
   std::ofstream(path("m.json")) << R"({"model_type": "ministral3", "head_dim": 8, "max_position_embeddings": 262144,
       "rope_parameters": {"rope_type": "default", "rope_theta": 10000.0, "original_max_position_embeddings": 16384,
                           "llama_4_scaling_beta": 0.1}})";
-  const std::vector<std::string> base{"apply", "--config", path("m.json"), "--position", "20000", "--vector", "1,2,3,4,5,6,7,8"};
+  const std::vector<std::string> base{"apply", "--config", path("m.json"),   "--position",
+                                      "20000", "--vector", "1,2,3,4,5,6,7,8"};
   const Result plain = rope_cli(base);
   std::vector<std::string> args = base;
   args.push_back("--query");

@@ -74,8 +74,8 @@ TEST_F(CmdApplyVision, EveryTowerEqualsTheNumpyPorts) {
     }
     covered.insert(first.at(0) == "--vision" ? "--vision " + first.at(1) : first.at(0));
   }
-  EXPECT_EQ(covered, (std::set<std::string>{"--vision axial", "--vision llama4", "--vision pixtral", "--vision qwen2-vl",
-                                            "llama-4-scout-17b-16e", "qwen2.5-vl-7b"}));
+  EXPECT_EQ(covered, (std::set<std::string>{"--vision axial", "--vision llama4", "--vision pixtral",
+                                            "--vision qwen2-vl", "llama-4-scout-17b-16e", "qwen2.5-vl-7b"}));
   EXPECT_EQ(one_component, 15);  // the patches with row = column in vision_cli.csv
   RecordProperty("worst_relative_error", fmt::format("{:.3g}", worst));
 }
@@ -85,7 +85,8 @@ TEST_F(CmdApplyVision, Llama4CountsPatchesFromOneByHand) {
   // (0,1), (2,3)) turn with the column w, pairs 2, 3 ((4,5), (6,7)) with the row h, each by θ·(p + 1).
   // At (2, 5): pair 0 by 6 rad, pair 2 by 3 rad; at (0, 0) both by 1 rad (not 0). 1e-15: one product, an ulp.
   const auto at = [](const std::string& position) {
-    const Result r = rope_cli({"apply", "--vision", "llama4", "--position", position, "--vector", "1,0,0,0,1,0,0,0", "--csv", "-"});
+    const Result r =
+        rope_cli({"apply", "--vision", "llama4", "--position", position, "--vector", "1,0,0,0,1,0,0,0", "--csv", "-"});
     EXPECT_EQ(r.code, 0) << r.err;
     return forms(r.out)[1];
   };
@@ -130,11 +131,14 @@ TEST_F(CmdApplyVision, APatchOffTheModelsGridIsSaid) {
     EXPECT_EQ(r.code, 0) << r.err;
     return r.out;
   };
-  EXPECT_THAT(run({"apply", "--position", "30,30"}),
-              HasSubstr("\nnote: (30, 30) is not a patch of the model's 24×24 grid (rows and columns 0 … 23):\n"
-                        "  llama-4-scout-17b-16e vision_config never rotates it; rope rotates it by the formula all the same\n"));
+  EXPECT_THAT(
+      run({"apply", "--position", "30,30"}),
+      HasSubstr(
+          "\nnote: (30, 30) is not a patch of the model's 24×24 grid (rows and columns 0 … 23):\n"
+          "  llama-4-scout-17b-16e vision_config never rotates it; rope rotates it by the formula all the same\n"));
   EXPECT_THAT(run({"apply", "--position", "23,23"}), Not(HasSubstr("is not a patch")));
-  EXPECT_THAT(run({"matrix", "--position", "24"}), HasSubstr("note: (24, 24) is not a patch of the model's 24×24 grid"));
+  EXPECT_THAT(run({"matrix", "--position", "24"}),
+              HasSubstr("note: (24, 24) is not a patch of the model's 24×24 grid"));
   EXPECT_THAT(run({"matrix", "--position", "23"}), Not(HasSubstr("is not a patch")));
   EXPECT_THAT(run({"matrix", "--position", "0,24", "--lang", "zh"}),
               HasSubstr("\n注：(0, 24) 不是该模型 24×24 网格中的块（行与列为 0 … 23）：\n"
@@ -151,7 +155,8 @@ TEST_F(CmdApplyVision, LlamaCppVisionIsQwenTwoVlsMap) {
   // pairs as Qwen2-VL's VisionRotaryEmbedding, which vision_cli.csv checks against NumPy: the same bits.
   Eigen::VectorXd x = Eigen::VectorXd::LinSpaced(32, -1.0, 2.0);
   const auto run = [&x](const std::string& kind) {
-    const Result r = rope_cli({"apply", "--vision", kind, "--base", "1000000", "--position", "31,5", "--vector", test::comma_list(x), "--csv", "-"});
+    const Result r = rope_cli({"apply", "--vision", kind, "--base", "1000000", "--position", "31,5", "--vector",
+                               test::comma_list(x), "--csv", "-"});
     EXPECT_EQ(r.code, 0) << r.err;
     return r.out;
   };
@@ -163,7 +168,8 @@ TEST_F(CmdApplyVision, PixtralByHandAndItsHalfLayout) {
   // --vision pixtral, d = 8, base 10000: freqs 10000^(-2i/8) = 1, 0.1, 0.01, 0.001; the row h takes
   // freqs[::2] = (1, 0.01) on pairs 0, 1, the column w freqs[1::2] = (0.1, 0.001) on pairs 2, 3; half
   // layout, pair j on channels (j, j + 4). At (2, 3): pair 0 turns 2 rad, pair 2 0.3 rad. 1e-15 as above.
-  const Result r = rope_cli({"apply", "--vision", "pixtral", "--position", "2,3", "--vector", "1,0,1,0,0,0,0,0", "--csv", "-"});
+  const Result r =
+      rope_cli({"apply", "--vision", "pixtral", "--position", "2,3", "--vector", "1,0,1,0,0,0,0,0", "--csv", "-"});
   ASSERT_EQ(r.code, 0) << r.err;
   const Eigen::VectorXd y = forms(r.out)[0];
   EXPECT_NEAR(y[0], std::cos(2.0), 1e-15);
@@ -188,8 +194,8 @@ TEST_F(CmdApplyVision, GemmaFourRotatesInsideEachAxisBlockByHand) {
     EXPECT_EQ(y[1], 0.0);
     EXPECT_EQ(y[5], 0.0);
   }
-  const Result text = rope_cli({"apply", "--vision", "gemma4", "--base", "100", "--position", "2,3", "--vector",
-                                "1,0,0,0,1,0,0,0"});
+  const Result text =
+      rope_cli({"apply", "--vision", "gemma4", "--base", "100", "--position", "2,3", "--vector", "1,0,0,0,1,0,0,0"});
   ASSERT_EQ(text.code, 0) << text.err;
   EXPECT_THAT(text.out, HasSubstr("half layout inside each axis's block of d/2 channels"));
   EXPECT_THAT(text.out, HasSubstr("(4, 6)"));
@@ -222,12 +228,16 @@ TEST_F(CmdApplyVision, GemmaFourTowerOfAConfigInTheCommandsThatPlaceNoChannelOrP
   EXPECT_THAT(w.out, Not(HasSubstr("base^(2i/d)")));
   // rope matrix by hand at (row 2, column 3), d = 8: pair 0 on channels (0, 2) turns 3 rad, pair 1 on (1, 3) 0.3,
   // pair 2 on (4, 6) 2 rad, pair 3 on (5, 7) 0.2 (the same patch as GemmaFourRotatesInsideEachAxisBlockByHand).
-  const Result m = rope_cli({"matrix", "--vision", "gemma4", "--base", "100", "--dim", "8", "--position", "2,3", "--csv", "-"});
+  const Result m =
+      rope_cli({"matrix", "--vision", "gemma4", "--base", "100", "--dim", "8", "--position", "2,3", "--csv", "-"});
   ASSERT_EQ(m.code, 0) << m.err;
   const test::ReferenceCsv r = test::parse_reference(m.out);
   ASSERT_EQ(r.rows.size(), 8u);
-  const auto at = [&](int i, int j) { return std::stod(r.rows[static_cast<std::size_t>(i)][static_cast<std::size_t>(j)]); };
-  for (const auto& [a, b, angle] : {std::tuple{0, 2, 3.0}, std::tuple{1, 3, 0.3}, std::tuple{4, 6, 2.0}, std::tuple{5, 7, 0.2}}) {
+  const auto at = [&](int i, int j) {
+    return std::stod(r.rows[static_cast<std::size_t>(i)][static_cast<std::size_t>(j)]);
+  };
+  for (const auto& [a, b, angle] :
+       {std::tuple{0, 2, 3.0}, std::tuple{1, 3, 0.3}, std::tuple{4, 6, 2.0}, std::tuple{5, 7, 0.2}}) {
     EXPECT_NEAR(at(a, a), std::cos(angle), 1e-15);
     EXPECT_NEAR(at(b, b), std::cos(angle), 1e-15);
     EXPECT_NEAR(at(a, b), -std::sin(angle), 1e-15);
@@ -246,50 +256,64 @@ TEST_F(CmdApplyVision, GemmaFourTowerOfAConfigInTheCommandsThatPlaceNoChannelOrP
 
 TEST_F(CmdApplyVision, RefusalsExitTwoAndWriteNothing) {
   const std::string v8 = "1,0,0,1,1,0,0,1";
-  expect_one_line_error(rope_cli({"apply", "--vision", "pixtral", "--model", "llama-2-7b", "--position", "1", "--vector", v8}), 2,
-                        "--vision builds a 2-D vision RoPE from --dim and --base; for the vision tower of --model or --config give --tower vision");
+  expect_one_line_error(
+      rope_cli({"apply", "--vision", "pixtral", "--model", "llama-2-7b", "--position", "1", "--vector", v8}), 2,
+      "--vision builds a 2-D vision RoPE from --dim and --base; for the vision tower of --model or --config give --tower vision");
   expect_one_line_error(rope_cli({"frequencies", "--tower", "vision"}), 2,
                         "--tower needs --model or --config (a vision-language model's config)");
   expect_one_line_error(rope_cli({"frequencies", "--model", "qwen2.5-vl-7b", "--tower", "bogus"}), 2,
                         "--tower must be text or vision (got 'bogus')");
   expect_one_line_error(rope_cli({"frequencies", "--vision", "pixtral", "--scaling", "yarn"}), 2,
                         "--scaling: a vision tower's 2-D RoPE (pixtral) has no context scaling");
-  expect_one_line_error(rope_cli({"apply", "--vision", "pixtral", "--position", "1", "--vector", v8, "--float32"}), 2,
-                        "--float32: a vision tower's 2-D RoPE (pixtral) has no context scaling, partial rotation, layer types or float32 path");
+  expect_one_line_error(
+      rope_cli({"apply", "--vision", "pixtral", "--position", "1", "--vector", v8, "--float32"}), 2,
+      "--float32: a vision tower's 2-D RoPE (pixtral) has no context scaling, partial rotation, layer types or float32 path");
   expect_one_line_error(rope_cli({"frequencies", "--vision", "pixtral", "--dim", "6"}), 2,
                         "a 2-D vision RoPE needs d a multiple of 4 between 4 and 65536 (got 6)");
   expect_one_line_error(rope_cli({"apply", "--vision", "llama4", "--position", "1", "--vector", "1,0,0,1,1,0"}), 2,
                         "a 2-D vision RoPE needs d a multiple of 4 between 4 and 65536 (got 6)");
-  expect_one_line_error(rope_cli({"frequencies", "--vision", "eva"}), 2,
-                        "vision RoPE must be 'qwen2-vl', 'llama.cpp', 'pixtral', 'llama4', 'axial' or 'gemma4' (got 'eva')");
+  expect_one_line_error(
+      rope_cli({"frequencies", "--vision", "eva"}), 2,
+      "vision RoPE must be 'qwen2-vl', 'llama.cpp', 'pixtral', 'llama4', 'axial' or 'gemma4' (got 'eva')");
   // Gemma 4's pairs sit inside each axis's block (V6): the commands that place pairs by one layout refuse it.
-  const std::string blocks = "Gemma 4's vision tower pairs channels inside each axis's block (docs/multi-axis.md (V6)), which "
-                             "this command does not place: rope apply, check, diff, sections, inspect, frequencies, "
-                             "wavelengths, decay, attention and matrix take it";
+  const std::string blocks =
+      "Gemma 4's vision tower pairs channels inside each axis's block (docs/multi-axis.md (V6)), which "
+      "this command does not place: rope apply, check, diff, sections, inspect, frequencies, "
+      "wavelengths, decay, attention and matrix take it";
   expect_one_line_error(rope_cli({"layouts", "--vision", "gemma4", "--dim", "8"}), 2, blocks);
   expect_one_line_error(rope_cli({"layouts", "--model", "gemma-4-26b-a4b", "--tower", "vision"}), 2, blocks);
-  expect_one_line_error(rope_cli({"matrix", "--model", "gemma-4-26b-a4b", "--tower", "vision", "--relative", "1", "2"}), 2,
-                        "--relative: Gemma 4's vision tower pairs channels inside each axis's block (docs/multi-axis.md "
-                        "(V6)), and rope matrix checks R_mᵀ R_n = R_(n−m) in the interleaved or half layout only: give --position");
-  const std::string three = "the position (1, 2, 3) has 3 components but this vision tower reads 2 axes (h,w: the patch's row and column)";
+  expect_one_line_error(
+      rope_cli({"matrix", "--model", "gemma-4-26b-a4b", "--tower", "vision", "--relative", "1", "2"}), 2,
+      "--relative: Gemma 4's vision tower pairs channels inside each axis's block (docs/multi-axis.md "
+      "(V6)), and rope matrix checks R_mᵀ R_n = R_(n−m) in the interleaved or half layout only: give --position");
+  const std::string three =
+      "the position (1, 2, 3) has 3 components but this vision tower reads 2 axes (h,w: the patch's row and column)";
   const std::string csv = path("out.csv");
-  expect_one_line_error(rope_cli({"apply", "--vision", "pixtral", "--position", "1,2,3", "--vector", v8, "--csv", csv}), 2, three);
+  expect_one_line_error(rope_cli({"apply", "--vision", "pixtral", "--position", "1,2,3", "--vector", v8, "--csv", csv}),
+                        2, three);
   EXPECT_FALSE(std::filesystem::exists(csv));
-  expect_one_line_error(rope_cli({"matrix", "--vision", "pixtral", "--dim", "8", "--position", "1,2,3", "--csv", csv}), 2, three);
+  expect_one_line_error(rope_cli({"matrix", "--vision", "pixtral", "--dim", "8", "--position", "1,2,3", "--csv", csv}),
+                        2, three);
   EXPECT_FALSE(std::filesystem::exists(csv));
   expect_one_line_error(rope_cli({"apply", "--model", "qwen2.5-vl-7b", "--tower", "vision", "--position", "1,2,3",
                                   "--vector", test::comma_list(Eigen::VectorXd::Ones(80))}),
                         2, three);
-  expect_one_line_error(rope_cli({"sections", "--vision", "pixtral", "--dim", "16", "--sections", "2,2,0"}), 2,
-                        "--sections: a vision tower's map is fixed by its implementation (--vision, --tower vision); it reads no sections");
+  expect_one_line_error(
+      rope_cli({"sections", "--vision", "pixtral", "--dim", "16", "--sections", "2,2,0"}), 2,
+      "--sections: a vision tower's map is fixed by its implementation (--vision, --tower vision); it reads no sections");
   expect_one_line_error(rope_cli({"frequencies", "--model", "llama-2-7b", "--tower", "vision"}), 2,
                         "--tower vision: llama-2-7b has no vision_config");
-  expect_one_line_error(rope_cli({"frequencies", "--vision", "pixtral", "--config", std::string(ROPE_GGUF_DIR) + "/qwen3-vl-8b.gguf"}), 2,
-                        "--vision builds a 2-D vision RoPE from --dim and --base");
-  for (const auto& flags : std::vector<std::vector<std::string>>{{"--float32"}, {"--scaling", "linear", "--factor", "2"}, {"--layer-type", "3"}}) {
+  expect_one_line_error(
+      rope_cli({"frequencies", "--vision", "pixtral", "--config", std::string(ROPE_GGUF_DIR) + "/qwen3-vl-8b.gguf"}), 2,
+      "--vision builds a 2-D vision RoPE from --dim and --base");
+  for (const auto& flags : std::vector<std::vector<std::string>>{
+           {"--float32"}, {"--scaling", "linear", "--factor", "2"}, {"--layer-type", "3"}}) {
     std::vector<std::string> args{"frequencies", "--model", "llama-4-scout-17b-16e", "--tower", "vision"};
     args.insert(args.end(), flags.begin(), flags.end());
-    expect_one_line_error(rope_cli(args), 2, flags.front() + ": a vision tower's 2-D RoPE (llama4) has no context scaling, partial rotation, layer types or float32 path in rope");
+    expect_one_line_error(
+        rope_cli(args), 2,
+        flags.front() +
+            ": a vision tower's 2-D RoPE (llama4) has no context scaling, partial rotation, layer types or float32 path in rope");
   }
   // The text tower of a vision-language preset is still its language model.
   const Result text = rope_cli({"inspect", "--model", "qwen2.5-vl-7b", "--tower", "text"});

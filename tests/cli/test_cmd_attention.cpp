@@ -38,13 +38,11 @@ using test::kEps;
 // ---------------------------------------------------------------------------------------------
 // Helpers, copied from test_cli.cpp.
 
-
-
 class CmdAttention : public test::TempDirTest {};
 
 using test::attention_draws::draws;
-using test::attention_draws::hf_half;
 using test::attention_draws::Draws;
+using test::attention_draws::hf_half;
 using test::attention_draws::scores;
 
 Eigen::MatrixXd softmax(const Eigen::MatrixXd& s, bool causal) { return test::independent_softmax(s, causal); }
@@ -143,20 +141,27 @@ TEST_F(CmdAttention, AlibiPrintsItsBiasAndSlopes) {
       for (int j = 0; j < 4; ++j) EXPECT_EQ(bias(i, j), -slope * std::abs(i - j)) << i << "," << j;
     }
     const Eigen::MatrixXd a = printed_matrix(r.out, "attention A_ij", 4);
-    EXPECT_LE((a - softmax(scores(draws(4, 8, kDefaultSeed), "alibi", 0, slope), false)).cwiseAbs().maxCoeff(), 5.0000001e-7);
+    EXPECT_LE((a - softmax(scores(draws(4, 8, kDefaultSeed), "alibi", 0, slope), false)).cwiseAbs().maxCoeff(),
+              5.0000001e-7);
     EXPECT_THAT(r.out, HasSubstr(fmt::format("ALiBi, m = {} (head {} of 8)", slope, head)));
   }
   const Result r = rope_cli({"attention", "-e", "alibi"});
-  EXPECT_THAT(r.out, HasSubstr("the slopes of the 8 heads (Press et al. §3): 0.5, 0.25, 0.125, 0.0625, 0.03125, 0.015625, 0.0078125, 0.00390625"));
+  EXPECT_THAT(
+      r.out,
+      HasSubstr(
+          "the slopes of the 8 heads (Press et al. §3): 0.5, 0.25, 0.125, 0.0625, 0.03125, 0.015625, 0.0078125, 0.00390625"));
   const Result r12 = rope_cli({"attention", "-e", "alibi", "--heads", "12", "--head", "9"});
   // 2^−0.5 and 2^−3.5, correctly rounded (Python: 2**-0.5, 2**-3.5); the paper's code, which multiplies,
   // gives 0.08838834764831849 for the last.
   EXPECT_THAT(r12.out, HasSubstr("ALiBi, m = 0.7071067811865476 (head 9 of 12)"));
-  EXPECT_THAT(r12.out, HasSubstr("the slopes of the 12 heads (Press et al. §3): 0.5, 0.25, 0.125, 0.0625, …, 0.08838834764831845"));
+  EXPECT_THAT(
+      r12.out,
+      HasSubstr("the slopes of the 12 heads (Press et al. §3): 0.5, 0.25, 0.125, 0.0625, …, 0.08838834764831845"));
   // Long shortest forms: the bias is printed with 6 decimals instead, −0.707107·|i − j|.
   const Eigen::MatrixXd bias = printed_matrix(r12.out, "ALiBi bias −m·|i − j|, added to q_i·k_j/√d", 8);
   for (int i = 0; i < 8; ++i) {
-    for (int j = 0; j < 8; ++j) EXPECT_NEAR(bias(i, j), -std::sqrt(0.5) * std::abs(i - j), 5.0000001e-7) << i << "," << j;
+    for (int j = 0; j < 8; ++j)
+      EXPECT_NEAR(bias(i, j), -std::sqrt(0.5) * std::abs(i - j), 5.0000001e-7) << i << "," << j;
   }
 }
 
@@ -180,7 +185,8 @@ TEST_F(CmdAttention, RopeShiftIsRoundingAndSinusoidalIsNot) {
   EXPECT_THAT(wide.out, HasSubstr("  rope             2.66e-15    5.45e-16    4.05e-13      4.44e-16  "
                                   "invariant: rounding only, within the tolerance\n"));
 
-  const Result sin = rope_cli({"attention", "--tokens", "6", "--dim", "8", "--shift", "100", "--encoding", "sinusoidal"});
+  const Result sin =
+      rope_cli({"attention", "--tokens", "6", "--dim", "8", "--shift", "100", "--encoding", "sinusoidal"});
   ASSERT_EQ(sin.code, 0) << sin.err;
   const Eigen::MatrixXd s0 = scores(x, "sinusoidal"), s1 = scores(x, "sinusoidal", 100);
   const Eigen::MatrixXd change = (s1 - s0).cwiseAbs();
@@ -200,7 +206,8 @@ TEST_F(CmdAttention, RopeShiftIsRoundingAndSinusoidalIsNot) {
 TEST_F(CmdAttention, CompareShowsEveryEncodingWithTheSameDraws) {
   // --compare: four matrices from the same q, k, and a shift table; ALiBi and none exactly 0.
   const Draws x = draws(5, 8, 7);
-  const Result r = rope_cli({"attention", "-n", "5", "-d", "8", "--seed", "7", "--compare", "--shift", "-3", "--causal"});
+  const Result r =
+      rope_cli({"attention", "-n", "5", "-d", "8", "--seed", "7", "--compare", "--shift", "-3", "--causal"});
   ASSERT_EQ(r.code, 0) << r.err;
   const char* order[] = {"rope", "sinusoidal", "alibi", "none"};
   for (int e = 0; e < 4; ++e) {
@@ -253,12 +260,13 @@ TEST_F(CmdAttention, CsvHasOneRowPerQueryThatSumsToOne) {
 }
 
 TEST_F(CmdAttention, CompareWritesOneFilePerEncoding) {
-  const Result r = rope_cli({"attention", "-n", "6", "-d", "8", "--compare", "--csv", path("a.csv"), "--png", path("a.png"),
-                             "--width", "400", "--height", "300"});
+  const Result r = rope_cli({"attention", "-n", "6", "-d", "8", "--compare", "--csv", path("a.csv"), "--png",
+                             path("a.png"), "--width", "400", "--height", "300"});
   ASSERT_EQ(r.code, 0) << r.err;
   for (const char* e : {"rope", "sinusoidal", "alibi", "none"}) {
     EXPECT_TRUE(fs::exists(path(fmt::format("a_{}.csv", e)))) << e;
-    EXPECT_EQ(png_size(read(path(fmt::format("a_{}.png", e)))), (std::pair<std::uint32_t, std::uint32_t>{400, 300})) << e;
+    EXPECT_EQ(png_size(read(path(fmt::format("a_{}.png", e)))), (std::pair<std::uint32_t, std::uint32_t>{400, 300}))
+        << e;
   }
   EXPECT_EQ(png_size(read(path("a_alibi_bias.png"))), (std::pair<std::uint32_t, std::uint32_t>{400, 300}));
   EXPECT_FALSE(fs::exists(path("a.png")));
@@ -275,8 +283,8 @@ TEST_F(CmdAttention, CompareWritesOneFilePerEncoding) {
 // the same colour is the same weight in every figure (the colour bar says so); one figure alone keeps
 // its own range.
 TEST_F(CmdAttention, CompareSharesOneColourScale) {
-  const Result r = rope_cli({"attention", "-n", "6", "-d", "8", "--compare", "--csv", path("a.csv"), "--png", path("a.png"),
-                             "--keep-script", path("a.gp")});
+  const Result r = rope_cli({"attention", "-n", "6", "-d", "8", "--compare", "--csv", path("a.csv"), "--png",
+                             path("a.png"), "--keep-script", path("a.gp")});
   ASSERT_EQ(r.code, 0) << r.err;
   double top = 0.0;
   for (const char* e : {"rope", "sinusoidal", "alibi", "none"}) {
@@ -293,7 +301,8 @@ TEST_F(CmdAttention, CompareSharesOneColourScale) {
     EXPECT_THAT(script, HasSubstr(fmt::format("set cbrange [0:{}]", format_number(top)))) << e;
     EXPECT_THAT(script, HasSubstr("one scale for every encoding")) << e;
   }
-  const Result one = rope_cli({"attention", "-n", "6", "-d", "8", "--png", path("b.png"), "--keep-script", path("b.gp")});
+  const Result one =
+      rope_cli({"attention", "-n", "6", "-d", "8", "--png", path("b.png"), "--keep-script", path("b.gp")});
   ASSERT_EQ(one.code, 0) << one.err;
   EXPECT_THAT(read(path("b.gp")), Not(HasSubstr("one scale")));
 }
@@ -317,9 +326,12 @@ TEST_F(CmdAttention, BadInputExitsTwoWithOneLine) {
                         "--base applies to --encoding rope and sinusoidal (got --encoding alibi)");
   expect_one_line_error(rope_cli({"attention", "--base", "1"}), 2, "base must be a finite number > 1 (got 1)");
   expect_one_line_error(rope_cli({"attention", "--heads", "4"}), 2, "--heads and --head apply to --encoding alibi");
-  expect_one_line_error(rope_cli({"attention", "-e", "alibi", "--head", "9"}), 2, "--head must be between 1 and --heads = 8 (got 9)");
-  expect_one_line_error(rope_cli({"attention", "-e", "alibi", "--heads", "0"}), 2, "--heads must be between 1 and 1024 (got 0)");
-  expect_one_line_error(rope_cli({"attention", "--compare", "--encoding", "rope"}), 2, "--encoding excludes --compare (see 'rope attention --help')");
+  expect_one_line_error(rope_cli({"attention", "-e", "alibi", "--head", "9"}), 2,
+                        "--head must be between 1 and --heads = 8 (got 9)");
+  expect_one_line_error(rope_cli({"attention", "-e", "alibi", "--heads", "0"}), 2,
+                        "--heads must be between 1 and 1024 (got 0)");
+  expect_one_line_error(rope_cli({"attention", "--compare", "--encoding", "rope"}), 2,
+                        "--encoding excludes --compare (see 'rope attention --help')");
   expect_one_line_error(rope_cli({"attention", "--shift", "2000000000"}), 2, "--shift must be between");
   expect_one_line_error(rope_cli({"attention", "--shift", "1.5"}), 2, "--shift must be a decimal integer (got '1.5')");
   expect_one_line_error(rope_cli({"attention", "--compare", "--csv", "-"}), 2, "give --csv FILE, not '-'");
@@ -339,7 +351,8 @@ TEST_F(CmdAttention, ModelRotatesAsTheModelDoes) {
   Eigen::MatrixXd s(n, n);
   for (int i = 0; i < n; ++i) {
     for (int j = 0; j < n; ++j) {
-      s(i, j) = hf_half(x.q.row(i).transpose(), theta, a, i).dot(hf_half(x.k.row(j).transpose(), theta, a, j)) / std::sqrt(64.0);
+      s(i, j) = hf_half(x.q.row(i).transpose(), theta, a, i).dot(hf_half(x.k.row(j).transpose(), theta, a, j)) /
+                std::sqrt(64.0);
     }
   }
   const Eigen::MatrixXd want = softmax(s, false);
@@ -350,21 +363,28 @@ TEST_F(CmdAttention, ModelRotatesAsTheModelDoes) {
   ASSERT_EQ(table.code, 0) << table.err;
   EXPECT_THAT(table.out, HasSubstr("rope attention: 4 tokens at positions 0 … 3, d = 64"));
   EXPECT_THAT(table.out, HasSubstr("RoPE of gpt-oss-20b, base = 150000"));
-  EXPECT_THAT(test::unwrapped(table.out), HasSubstr("RoPE of gpt-oss-20b: head_dim 64, channels 0 … 63 rotate (d = 64); half layout (model family gpt_oss)"));
+  EXPECT_THAT(
+      test::unwrapped(table.out),
+      HasSubstr(
+          "RoPE of gpt-oss-20b: head_dim 64, channels 0 … 63 rotate (d = 64); half layout (model family gpt_oss)"));
   EXPECT_THAT(test::unwrapped(table.out), HasSubstr("scores × a² = "));
   EXPECT_THAT(table.out, HasSubstr("invariant: rounding only"));
   // longrope switches to its long factors beyond L0 = 4096 (seq_len = max position + 1): by design, not a bug.
-  EXPECT_THAT(rope_cli({"attention", "--model", "phi-3-mini-128k", "--tokens", "4", "--shift", "5000"}).out, HasSubstr("changed, by design: seq_len 4 → 5004"));
-  EXPECT_THAT(rope_cli({"attention", "--model", "phi-3-mini-128k", "--tokens", "4", "--shift", "5000", "--wide"}).out, HasSubstr("changed: the frequencies depend on seq_len (4 → 5004), as in the model"));
+  EXPECT_THAT(rope_cli({"attention", "--model", "phi-3-mini-128k", "--tokens", "4", "--shift", "5000"}).out,
+              HasSubstr("changed, by design: seq_len 4 → 5004"));
+  EXPECT_THAT(rope_cli({"attention", "--model", "phi-3-mini-128k", "--tokens", "4", "--shift", "5000", "--wide"}).out,
+              HasSubstr("changed: the frequencies depend on seq_len (4 → 5004), as in the model"));
   expect_one_line_error(rope_cli({"attention", "--model", "gpt-oss-20b", "--q", "1,0;0,1", "--k", "1,0;0,1"}), 2,
                         "--q and --k have 2 numbers, but the model's head dimension d is 64");
   std::string v = "1";  // the user's vectors, of the model's head_dim 64: they set N, the model sets d
   for (int i = 1; i < 64; ++i) v += i % 2 ? ",0" : ",1";
   const Result user = rope_cli({"attention", "--model", "gpt-oss-20b", "--q", v + ";" + v, "--k", v + ";" + v});
   EXPECT_THAT(user.out, HasSubstr("rope attention: 2 tokens at positions 0 … 1, d = 64\n  q_i, k_j from --q and --k"));
-  expect_one_line_error(rope_cli({"attention", "--model", "gpt-oss-20b", "--compare"}), 2,
-                        "--model, --config and the scaling options describe RoPE: use them with --encoding rope (got --compare)");
-  expect_one_line_error(rope_cli({"attention", "--model", "gpt-oss-20b", "--encoding", "alibi"}), 2, "(got --encoding alibi)");
+  expect_one_line_error(
+      rope_cli({"attention", "--model", "gpt-oss-20b", "--compare"}), 2,
+      "--model, --config and the scaling options describe RoPE: use them with --encoding rope (got --compare)");
+  expect_one_line_error(rope_cli({"attention", "--model", "gpt-oss-20b", "--encoding", "alibi"}), 2,
+                        "(got --encoding alibi)");
 }
 
 TEST_F(CmdAttention, UnwritableOutputExitsThreeAndLeavesNothing) {

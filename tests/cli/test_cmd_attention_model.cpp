@@ -26,8 +26,8 @@ using ::testing::HasSubstr;
 TEST(CmdAttentionModel, ModelsSoftmaxScaleIsTheModelsOwn) {
   // (S22) of docs/scaling.md: Gemma 3 27B's attention multiplies q·k by query_pre_attn_scalar^−0.5 = 168^−0.5, not
   // 1/√head_dim = 128^−0.5 (HF Gemma2Attention, inherited by Gemma3Attention; 168 from HF's convert_gemma3_weights.py
-  // _VARIANT_GEMMA_3_27B). Its full-attention layers: linear f = 8 at 1e6, so θ_i = 1e6^(−2i/128)/8, half layout, a = 1;
-  // the weights against that written out here: 1e-12 (softmax of scores of size ~1, each rounded to ~1e-15).
+  // _VARIANT_GEMMA_3_27B). Its full-attention layers: linear f = 8 at 1e6, so θ_i = 1e6^(−2i/128)/8, half layout, a =
+  // 1; the weights against that written out here: 1e-12 (softmax of scores of size ~1, each rounded to ~1e-15).
   const int n = 4, d = 128;
   Eigen::VectorXd theta(d / 2);
   for (int i = 0; i < d / 2; ++i) theta[i] = std::pow(1e6, -2.0 * i / d) / 8.0;
@@ -65,14 +65,15 @@ TEST(CmdAttentionModel, QueryScalingMovesWithTheShiftAsInTheModel) {
   EXPECT_THAT(out, HasSubstr("s(p) = 1 + 0.1·ln(1 + ⌊p / 8192⌋), every layer"));
   EXPECT_THAT(out, HasSubstr(": 1 at positions 0 … 3"));
   EXPECT_THAT(out, HasSubstr("changed, by design: s(p) 1 → 1.06931"));
-  EXPECT_THAT(rope_cli({"attention", "--model", "devstral-small-2-24b", "--tokens", "4", "--shift", "10000", "--wide"}).out,
-              HasSubstr("changed: the query scaling s(p) (S21) is 1 before and 1.06931 after, as in the model"));
+  EXPECT_THAT(
+      rope_cli({"attention", "--model", "devstral-small-2-24b", "--tokens", "4", "--shift", "10000", "--wide"}).out,
+      HasSubstr("changed: the query scaling s(p) (S21) is 1 before and 1.06931 after, as in the model"));
   // Below L0 nothing moves: invariant.
   EXPECT_THAT(rope_cli({"attention", "--model", "devstral-small-2-24b", "--tokens", "4", "--shift", "100"}).out,
               HasSubstr("invariant: rounding only"));
   // Its positions start at 0: a shift below 0 is refused, naming the rule.
-  expect_one_line_error(rope_cli({"attention", "--model", "devstral-small-2-24b", "--tokens", "4", "--shift", "-100"}), 2,
-                        "the query scaling (S21) needs positions >= 0");
+  expect_one_line_error(rope_cli({"attention", "--model", "devstral-small-2-24b", "--tokens", "4", "--shift", "-100"}),
+                        2, "the query scaling (S21) needs positions >= 0");
 }
 
 }  // namespace

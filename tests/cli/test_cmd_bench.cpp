@@ -9,8 +9,8 @@
 namespace rope {
 namespace {
 
-using ::testing::HasSubstr;
 using test::rope_cli;
+using ::testing::HasSubstr;
 
 const std::vector<std::string> kSmall = {"bench", "--seq", "4", "--points", "1000", "--repeat", "1"};
 
@@ -19,7 +19,8 @@ TEST(CmdBench, PrintsTheLadderAndTheDecayJob) {
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(r.err, "");
   EXPECT_THAT(r.out, HasSubstr("[4, 32, d] float32 tensor"));
-  for (const char* form : {"dense d×d matrix", "2×2 blocks", "element-wise", "complex"}) EXPECT_THAT(r.out, HasSubstr(form));
+  for (const char* form : {"dense d×d matrix", "2×2 blocks", "element-wise", "complex"})
+    EXPECT_THAT(r.out, HasSubstr(form));
   for (const char* d : {"64", "128", "256"}) {
     // a row: d, then four "X ns (R×)" cells; the element-wise cell is 1× by definition.
     const std::regex row(std::string("\\n +") + d + "( +[0-9.]+ ns \\([0-9.e+]+×\\)){4}\\n");

@@ -1,4 +1,5 @@
-// rope bound through the command line (docs/calculators.md): the smallest passing base, the intervals, the CSV against NumPy, the figure.
+// rope bound through the command line (docs/calculators.md): the smallest passing base, the intervals, the CSV against
+// NumPy, the figure.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -61,11 +62,12 @@ TEST_P(CmdBoundNumpyReference, CsvMatches) {
   EXPECT_EQ(row, ref.rows.size());
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Scans, CmdBoundNumpyReference,
-    ::testing::Values(BoundScanCase{"d128_L1024_bases4000to7000", "1024", "4000,7000", "bound_scan_d128_L1024.csv"},
-                      BoundScanCase{"d128_L4096_bases25000to60000", "4096", "25000,60000", "bound_scan_d128_L4096.csv"}),
-    [](const auto& info) { return std::string(info.param.name); });
+INSTANTIATE_TEST_SUITE_P(Scans, CmdBoundNumpyReference,
+                         ::testing::Values(BoundScanCase{"d128_L1024_bases4000to7000", "1024", "4000,7000",
+                                                         "bound_scan_d128_L1024.csv"},
+                                           BoundScanCase{"d128_L4096_bases25000to60000", "4096", "25000,60000",
+                                                         "bound_scan_d128_L4096.csv"}),
+                         [](const auto& info) { return std::string(info.param.name); });
 
 TEST_F(CmdBound, BoundFigureHoldsTheCsvData) {
   const Result r = rope_cli({"bound", "--context", "1024", "--base-range", "4000,7000", "--csv", path("b.csv"), "--png",
@@ -91,10 +93,12 @@ TEST_F(CmdBound, BoundRejectsBadInput) {
   expect_one_line_error(rope_cli({"bound", "--context", "100", "--base-range", "1,10"}), 2, "1 < LO < HI");
   expect_one_line_error(rope_cli({"bound", "--context", "100", "--base-range", "5"}), 2, "two numbers LO,HI");
   expect_one_line_error(rope_cli({"bound", "--context", "100", "--base-range", "50,20"}), 2, "1 < LO < HI");
-  expect_one_line_error(rope_cli({"bound", "--context", "100", "--per-decade", "0"}), 2, "--per-decade must be between 1 and 10000");
+  expect_one_line_error(rope_cli({"bound", "--context", "100", "--per-decade", "0"}), 2,
+                        "--per-decade must be between 1 and 10000");
   expect_one_line_error(rope_cli({"bound", "--context", "100", "--base-range", "2,1e300"}), 2, "more than 20000");
-  expect_one_line_error(rope_cli({"bound", "--context", "10000000", "--base-range", "1e9,1e10", "--per-decade", "2000"}), 2,
-                        "more than 2e+11");
+  expect_one_line_error(
+      rope_cli({"bound", "--context", "10000000", "--base-range", "1e9,1e10", "--per-decade", "2000"}), 2,
+      "more than 2e+11");
   // The measured cost bound (issue 19, item 7): d = 4096 at L = 10^6 and 100 per decade is 3.1e11 terms,
   // once about 20 minutes of CPU.
   expect_one_line_error(rope_cli({"bound", "--context", "1000000", "--dim", "4096", "--per-decade", "100"}), 2,

@@ -12,15 +12,16 @@
 namespace rope {
 namespace {
 
-using ::testing::HasSubstr;
-using ::testing::Not;
 using test::expect_one_line_error;
 using test::rope_cli;
+using ::testing::HasSubstr;
+using ::testing::Not;
 
 using test::kDumps;
 
 test::Result check(const std::string& after, std::vector<std::string> extra = {}) {
-  std::vector<std::string> args = {"check", "--before", kDumps + "q.npy", "--after", kDumps + after, "--positions", "0:128"};
+  std::vector<std::string> args = {"check",        "--before",    kDumps + "q.npy", "--after",
+                                   kDumps + after, "--positions", "0:128"};
   args.insert(args.end(), extra.begin(), extra.end());
   return rope_cli(args);
 }
@@ -65,13 +66,15 @@ TEST(CmdCheck, ErrorModelOfTheAngles) {
   r = check("q_rope_off_by_one.npy", {"--angles", "ggml"});
   EXPECT_EQ(r.code, 1);
   EXPECT_THAT(r.out, HasSubstr("positions off by one"));
-  expect_one_line_error(check("q_rope.npy", {"--angles", "pytorch"}), 2, "'pytorch' is not an error model of the angles");
+  expect_one_line_error(check("q_rope.npy", {"--angles", "pytorch"}), 2,
+                        "'pytorch' is not an error model of the angles");
 }
 
 TEST(CmdCheck, WarnsAtPositionZeroOnly) {
   const std::string empty = ::testing::TempDir() + "rope_check_empty_positions.txt";
   std::ofstream(empty).flush();  // an empty list file (a regular one: /dev/null is refused, docs/errors.md)
-  const auto r = rope_cli({"check", "--before", kDumps + "q.npy", "--after", kDumps + "q.npy", "--positions", "@" + empty});
+  const auto r =
+      rope_cli({"check", "--before", kDumps + "q.npy", "--after", kDumps + "q.npy", "--positions", "@" + empty});
   EXPECT_EQ(r.code, 2);  // an empty list
   std::vector<std::string> zeros(128, "0");
   std::string list;
@@ -84,19 +87,24 @@ TEST(CmdCheck, WarnsAtPositionZeroOnly) {
 class CmdCheckFiles : public test::TempDirTest {};
 
 TEST_F(CmdCheckFiles, BadInputsGiveOneLine) {
-  expect_one_line_error(rope_cli({"check", "--before", kDumps + "q.npy", "--after", kDumps + "q_rope.npy", "--positions", "0:64"}),
-                        2, "--positions: the number of positions, 64, is not the length of the dump's sequence axis, 128");
+  expect_one_line_error(
+      rope_cli({"check", "--before", kDumps + "q.npy", "--after", kDumps + "q_rope.npy", "--positions", "0:64"}), 2,
+      "--positions: the number of positions, 64, is not the length of the dump's sequence axis, 128");
   expect_one_line_error(check("missing.npy"), 3, "cannot read tensor file");
   std::ofstream(path("small.csv")) << "1,2\n3,4\n";
-  expect_one_line_error(rope_cli({"check", "--before", kDumps + "q.npy", "--after", path("small.csv")}), 2, "must be equal");
+  expect_one_line_error(rope_cli({"check", "--before", kDumps + "q.npy", "--after", path("small.csv")}), 2,
+                        "must be equal");
   std::ofstream(path("bad.npy")) << "\x93NUMPY\x01";
-  expect_one_line_error(rope_cli({"check", "--before", path("bad.npy"), "--after", kDumps + "q.npy"}), 2, "byte 0: not a .npy file");
+  expect_one_line_error(rope_cli({"check", "--before", path("bad.npy"), "--after", kDumps + "q.npy"}), 2,
+                        "byte 0: not a .npy file");
   expect_one_line_error(check("q_rope.npy", {"--axes", "batch,seq,heads,d"}), 2, "does not have the 4 axes");
-  expect_one_line_error(check("q_rope.npy", {"--model", "llama-3.1-8b"}), 2, "llama-3.1-8b has head_dim 128, the dump's last axis is d = 64");
+  expect_one_line_error(check("q_rope.npy", {"--model", "llama-3.1-8b"}), 2,
+                        "llama-3.1-8b has head_dim 128, the dump's last axis is d = 64");
   expect_one_line_error(check("q_rope.npy", {"--tensor", "q"}), 2, "--tensor 'q' names a tensor of a safetensors file");
   expect_one_line_error(check("q_rope.npy", {"--partial-rotary-factor", "0.5", "--dim", "64"}), 2, "--dim");
   // A vision tower's 2-D rotation needs a (row, column) per row, which a dump does not carry.
-  expect_one_line_error(check("q_rope.npy", {"--vision", "pixtral"}), 2, "a vision tower's 2-D RoPE turns each patch by its (row, column)");
+  expect_one_line_error(check("q_rope.npy", {"--vision", "pixtral"}), 2,
+                        "a vision tower's 2-D RoPE turns each patch by its (row, column)");
   expect_one_line_error(check("q_rope.npy", {"--model", "qwen2.5-vl-7b", "--tower", "vision"}), 2,
                         "check the tower's rotation with rope apply --position ROW,COL");
 }
@@ -109,7 +117,7 @@ TEST_F(CmdCheckFiles, MropePositionsPerAxisFromRopePositions) {
       "rope_theta": 10000, "rope_scaling": {"type": "mrope", "mrope_section": [8, 12, 12]}})";
   ASSERT_EQ(rope_cli({"positions", "--text", "128", "--csv", path("pos.csv")}).code, 0);
   const auto run = [&](const std::string& positions, std::vector<std::string> extra = {}) {
-    std::vector<std::string> args{"check", "--before", kDumps + "q.npy", "--after", kDumps + "q_rope.npy",
+    std::vector<std::string> args{"check",    "--before",          kDumps + "q.npy",   "--after", kDumps + "q_rope.npy",
                                   "--config", path("config.json"), "--axis-positions", positions};
     args.insert(args.end(), extra.begin(), extra.end());
     return rope_cli(args);
@@ -117,8 +125,9 @@ TEST_F(CmdCheckFiles, MropePositionsPerAxisFromRopePositions) {
   const auto ok = run(path("pos.csv"));
   EXPECT_EQ(ok.code, 0) << ok.err;
   EXPECT_THAT(ok.out, HasSubstr("positions per axis (3 components) from " + path("pos.csv")));
-  EXPECT_THAT(ok.out, HasSubstr("  M-RoPE              mrope_section [8, 12, 12], chunked (docs/multi-axis.md (A2)): pair i "
-                                "turns by θ_i·p_a(i)\n"));
+  EXPECT_THAT(ok.out,
+              HasSubstr("  M-RoPE              mrope_section [8, 12, 12], chunked (docs/multi-axis.md (A2)): pair i "
+                        "turns by θ_i·p_a(i)\n"));
   EXPECT_THAT(ok.out, HasSubstr("ε_A·(1 + c_i·|p_a(i)|·θ_i)"));
   EXPECT_THAT(ok.out, HasSubstr("verdict             PASS"));
   // The same tokens given h = p + 1: the 12 h pairs (8 … 19, channels 8 … 19 and 40 … 51) fail at every position.
@@ -139,17 +148,20 @@ TEST_F(CmdCheckFiles, MropePositionsPerAxisFromRopePositions) {
   EXPECT_EQ(zh.code, 0) << zh.err;
   EXPECT_THAT(zh.out, HasSubstr("位置 按轴（3 个分量），来自 "));
   // One-line refusals.
-  expect_one_line_error(run(path("pos.csv"), {"--positions", "0:128"}), 2, "give --positions or --axis-positions, not both");
+  expect_one_line_error(run(path("pos.csv"), {"--positions", "0:128"}), 2,
+                        "give --positions or --axis-positions, not both");
   std::ofstream(path("three.csv")) << "0,0,0\n1,1,1\n2,2,2\n";
-  expect_one_line_error(run(path("three.csv")), 2, "--axis-positions: the number of positions, 3, is not the length of the dump's sequence axis, 128");
+  expect_one_line_error(
+      run(path("three.csv")), 2,
+      "--axis-positions: the number of positions, 3, is not the length of the dump's sequence axis, 128");
   std::ofstream(path("ragged.csv")) << "0,0,0\n1,1\n";
   expect_one_line_error(run(path("ragged.csv")), 2, "line 2: 2 components where the first row has 3");
-  expect_one_line_error(rope_cli({"check", "--before", kDumps + "q.npy", "--after", kDumps + "q_rope.npy", "--axis-positions",
-                                  path("pos.csv")}),
+  expect_one_line_error(rope_cli({"check", "--before", kDumps + "q.npy", "--after", kDumps + "q_rope.npy",
+                                  "--axis-positions", path("pos.csv")}),
                         2, "the position (0, 0, 0) has 3 components but plain RoPE reads one");
   // identify with text tokens' (p, p, p): every axis fits every pair alike, so the sections are not determined.
-  const auto text = rope_cli({"identify", "--before", kDumps + "q.npy", "--after", kDumps + "q_rope.npy", "--axis-positions",
-                              path("pos.csv")});
+  const auto text = rope_cli({"identify", "--before", kDumps + "q.npy", "--after", kDumps + "q_rope.npy",
+                              "--axis-positions", path("pos.csv")});
   EXPECT_EQ(text.code, 0) << text.err;
   EXPECT_THAT(text.out, HasSubstr("M-RoPE              undetermined: the positions cannot tell the axes apart"));
   EXPECT_THAT(text.out, HasSubstr("note: the positions cannot tell which axis pairs 0, 1, 2"));
@@ -161,8 +173,9 @@ TEST_F(CmdCheckFiles, RotatedDumpOfALayerWithoutRope) {
   std::ofstream(path("smollm3.json")) << R"({"model_type": "smollm3", "head_dim": 64, "num_hidden_layers": 8,
       "num_attention_heads": 2, "hidden_size": 128, "rope_theta": 10000})";
   const auto run = [&](const std::string& after, std::vector<std::string> extra = {}) {
-    std::vector<std::string> args{"check", "--before", kDumps + "q.npy", "--after", kDumps + after, "--positions", "0:128",
-                                  "--config", path("smollm3.json"), "--layer-type", "nope"};
+    std::vector<std::string> args{
+        "check", "--before", kDumps + "q.npy",     "--after",      kDumps + after, "--positions",
+        "0:128", "--config", path("smollm3.json"), "--layer-type", "nope"};
     args.insert(args.end(), extra.begin(), extra.end());
     return rope_cli(args);
   };
@@ -171,44 +184,51 @@ TEST_F(CmdCheckFiles, RotatedDumpOfALayerWithoutRope) {
   EXPECT_THAT(r.out, HasSubstr("scaling             no RoPE on this layer\n"));
   r = run("q_rope.npy");  // the other layers' RoPE applied where the model skips it
   EXPECT_EQ(r.code, 1) << r.err;
-  EXPECT_THAT(r.out, HasSubstr("diagnosis           this layer has no RoPE in " + path("smollm3.json") + " (layer type nope: layers 3, 7), but "
-                               "the dump is rotated: it matches the RoPE of the model's layers that have one (half layout, "
-                               "rotary dim 64, base 10000), which this layer's code must not apply\n"));
+  EXPECT_THAT(r.out,
+              HasSubstr("diagnosis           this layer has no RoPE in " + path("smollm3.json") +
+                        " (layer type nope: layers 3, 7), but "
+                        "the dump is rotated: it matches the RoPE of the model's layers that have one (half layout, "
+                        "rotary dim 64, base 10000), which this layer's code must not apply\n"));
   EXPECT_THAT(r.out, Not(HasSubstr("no known variant")));
   r = run("q_rope.npy", {"--json"});
   auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["diagnosis"]["no_rope_rotated"]["rope_matches"], "expected");
   EXPECT_EQ(j["diagnosis"]["no_rope_rotated"]["changed"], j["failing"]);
   EXPECT_TRUE(j["diagnosis"]["matches"].is_null());
-  EXPECT_TRUE(j["variants_failing"].empty());  // the variants of "unchanged" say nothing
+  EXPECT_TRUE(j["variants_failing"].empty());     // the variants of "unchanged" say nothing
   r = run("q_rope_interleaved.npy", {"--json"});  // rotated, and in the other layout too
   j = nlohmann::json::parse(r.out);
   EXPECT_EQ(r.code, 1);
   EXPECT_EQ(j["diagnosis"]["no_rope_rotated"]["rope_matches"], "layout-swapped");
-  EXPECT_THAT(j["diagnosis"]["message"].get<std::string>(),
-              HasSubstr("but the dump is rotated, as the model's layers with RoPE rotate theirs but for one difference: "
-                        "matches the interleaved layout; the spec implies half; this layer's code must not apply RoPE at all"));
+  EXPECT_THAT(
+      j["diagnosis"]["message"].get<std::string>(),
+      HasSubstr("but the dump is rotated, as the model's layers with RoPE rotate theirs but for one difference: "
+                "matches the interleaved layout; the spec implies half; this layer's code must not apply RoPE at all"));
   r = run("q_rope_yarn.npy", {"--json"});  // YaRN's frequencies: not the model's RoPE nor a known variant of it
   j = nlohmann::json::parse(r.out);
   EXPECT_EQ(r.code, 1);
   EXPECT_TRUE(j["diagnosis"]["no_rope_rotated"]["rope_matches"].is_null());
-  EXPECT_THAT(j["diagnosis"]["message"].get<std::string>(),
-              HasSubstr("but the dump after differs from the dump before (" + std::to_string(j["failing"].get<long>()) +
-                        " of 8192 elements beyond the tolerance), and the model's RoPE does not explain it: run `rope identify`"));
+  EXPECT_THAT(
+      j["diagnosis"]["message"].get<std::string>(),
+      HasSubstr(
+          "but the dump after differs from the dump before (" + std::to_string(j["failing"].get<long>()) +
+          " of 8192 elements beyond the tolerance), and the model's RoPE does not explain it: run `rope identify`"));
   // Packed sequences (positions 0…127 twice): each sequence's line says the same, in the words of a layer without RoPE.
-  r = rope_cli({"check", "--before", kDumps + "packed_q.npy", "--after", kDumps + "packed_q_rope.npy", "--sequence-starts", "0,128",
-                "--config", path("smollm3.json"), "--layer-type", "nope"});
+  r = rope_cli({"check", "--before", kDumps + "packed_q.npy", "--after", kDumps + "packed_q_rope.npy",
+                "--sequence-starts", "0,128", "--config", path("smollm3.json"), "--layer-type", "nope"});
   EXPECT_EQ(r.code, 1) << r.err;
   for (const std::string seq : {"sequence 0          indices 0–127", "sequence 1          indices 128–255"}) {
     EXPECT_THAT(r.out, HasSubstr(seq + ", positions 0–127: FAIL")) << r.out;
   }
-  const std::string said = "): this layer has no RoPE in " + path("smollm3.json") +
-                           " (layer type nope: layers 3, 7), but the dump is rotated: it matches the RoPE of the model's layers";
+  const std::string said =
+      "): this layer has no RoPE in " + path("smollm3.json") +
+      " (layer type nope: layers 3, 7), but the dump is rotated: it matches the RoPE of the model's layers";
   long times = 0;
   for (std::size_t at = r.out.find(said); at != std::string::npos; at = r.out.find(said, at + 1)) ++times;
   EXPECT_EQ(times, 2) << r.out;
   r = run("q_rope.npy", {"--lang", "zh"});
-  EXPECT_THAT(r.out, HasSubstr("中没有 RoPE（层类型 nope：第 3, 7 层），但转储被旋转了：它符合该模型有 RoPE 的那些层的 RoPE"));
+  EXPECT_THAT(r.out,
+              HasSubstr("中没有 RoPE（层类型 nope：第 3, 7 层），但转储被旋转了：它符合该模型有 RoPE 的那些层的 RoPE"));
   EXPECT_THAT(r.out, HasSubstr("本层没有 RoPE"));
 }
 
@@ -238,8 +258,8 @@ TEST(CmdCheck, ChineseText) {
 TEST_F(CmdCheckFiles, PositionsFilesDecodeBatchesAndPackedSequences) {
   // The committed examples (tests/reference/make_dumps.py): a decode batch [4, 2, 1, 64] at positions
   // 57, 12, 300, 4095 (int64 .npy [4, 1]) and two packed sequences of 128 at 0 … 127 each.
-  auto r = rope_cli({"check", "--before", kDumps + "decode_q.npy", "--after", kDumps + "decode_q_rope.npy", "--positions",
-                     kDumps + "decode_positions.npy"});
+  auto r = rope_cli({"check", "--before", kDumps + "decode_q.npy", "--after", kDumps + "decode_q_rope.npy",
+                     "--positions", kDumps + "decode_positions.npy"});
   EXPECT_EQ(r.code, 0) << r.err;
   EXPECT_THAT(r.out, HasSubstr("batch row 3         positions 4095: PASS"));
   r = rope_cli({"check", "--before", kDumps + "decode_q.npy", "--after", kDumps + "decode_q_rope_shared_offset.npy",
@@ -249,27 +269,33 @@ TEST_F(CmdCheckFiles, PositionsFilesDecodeBatchesAndPackedSequences) {
   EXPECT_EQ(j["segments"].size(), 4u);
   EXPECT_TRUE(j["segments"][0]["passed"].get<bool>());
   EXPECT_FALSE(j["segments"][1]["passed"].get<bool>());
-  EXPECT_THAT(j["diagnosis"]["message"].get<std::string>(), HasSubstr("every batch row matches the first row's positions (from 57)"));
+  EXPECT_THAT(j["diagnosis"]["message"].get<std::string>(),
+              HasSubstr("every batch row matches the first row's positions (from 57)"));
   // Packed: by --sequence-starts, or a text file of restarting positions named by its path.
-  r = rope_cli({"check", "--before", kDumps + "packed_q.npy", "--after", kDumps + "packed_q_rope.npy", "--sequence-starts", "0,128"});
+  r = rope_cli({"check", "--before", kDumps + "packed_q.npy", "--after", kDumps + "packed_q_rope.npy",
+                "--sequence-starts", "0,128"});
   EXPECT_EQ(r.code, 0) << r.err;
   EXPECT_THAT(r.out, HasSubstr("sequence 1          indices 128–255, positions 0–127: PASS"));
   {
     std::ofstream f(path("pos.txt"));
     for (int k = 0; k < 256; ++k) f << k % 128 << "\n";
   }
-  r = rope_cli({"check", "--before", kDumps + "packed_q.npy", "--after", kDumps + "packed_q_rope.npy", "--positions", path("pos.txt")});
+  r = rope_cli({"check", "--before", kDumps + "packed_q.npy", "--after", kDumps + "packed_q_rope.npy", "--positions",
+                path("pos.txt")});
   EXPECT_EQ(r.code, 0) << r.err;
   EXPECT_THAT(r.out, HasSubstr("sequence 0          indices 0–127"));
-  r = rope_cli({"check", "--before", kDumps + "packed_q.npy", "--after", kDumps + "packed_q_rope.npy", "--positions", "0:256"});
+  r = rope_cli(
+      {"check", "--before", kDumps + "packed_q.npy", "--after", kDumps + "packed_q_rope.npy", "--positions", "0:256"});
   EXPECT_EQ(r.code, 1);
   EXPECT_THAT(r.out, HasSubstr("diagnosis           the positions restart at index 128"));
   // A path that names no file: the error says how to name one; rows that do not match the batch.
-  expect_one_line_error(rope_cli({"check", "--before", kDumps + "q.npy", "--after", kDumps + "q_rope.npy", "--positions", path("missing.npy")}),
+  expect_one_line_error(rope_cli({"check", "--before", kDumps + "q.npy", "--after", kDumps + "q_rope.npy",
+                                  "--positions", path("missing.npy")}),
                         2, "name a file as @FILE or by its path");
-  expect_one_line_error(rope_cli({"check", "--before", kDumps + "decode_q.npy", "--after", kDumps + "decode_q_rope.npy",
-                                  "--positions", path("pos.txt")}),
-                        2, "has no axis of the 256 positions: neither [batch, heads, seq, d] nor [batch, seq, heads, d] fits");
+  expect_one_line_error(
+      rope_cli({"check", "--before", kDumps + "decode_q.npy", "--after", kDumps + "decode_q_rope.npy", "--positions",
+                path("pos.txt")}),
+      2, "has no axis of the 256 positions: neither [batch, heads, seq, d] nor [batch, seq, heads, d] fits");
   expect_one_line_error(rope_cli({"check", "--before", kDumps + "packed_q.npy", "--after", kDumps + "packed_q_rope.npy",
                                   "--sequence-starts", "0,300"}),
                         2, "--sequence-starts: 300 is not a sequence index in [0, 256]");

@@ -1,4 +1,5 @@
-// rope decay: the bound (M11), the kinds, several bases, ReRoPE, the CSV beside a figure, in-process (moved from test_cli.cpp).
+// rope decay: the bound (M11), the kinds, several bases, ReRoPE, the CSV beside a figure, in-process (moved from
+// test_cli.cpp).
 #include "rope/cli/cli.hpp"
 
 #include <filesystem>
@@ -28,7 +29,6 @@ using test::rope_cli;
 namespace fs = std::filesystem;
 using ::testing::HasSubstr;
 using ::testing::StartsWith;
-
 
 class CmdDecay : public test::TempDirTest {};
 
@@ -69,7 +69,8 @@ TEST_F(CmdDecay, DistancesAreIntegersUnlessPointsAsksOtherwise) {
     EXPECT_EQ(test::split(line, ',')[0], std::to_string(m));
   }
   EXPECT_FALSE(std::getline(in, line));
-  EXPECT_THAT(rope_cli({"decay", "--dim", "8"}).out, HasSubstr("(every integer distance from 0 to 256, 257 points: --csv FILE)"));
+  EXPECT_THAT(rope_cli({"decay", "--dim", "8"}).out,
+              HasSubstr("(every integer distance from 0 to 256, 257 points: --csv FILE)"));
   // Fractional only when asked for: --points N gives N evenly spaced distances.
   EXPECT_THAT(rope_cli({"decay", "--dim", "8", "--max-distance", "1", "--points", "3", "--csv", "-"}).out,
               HasSubstr("\n0.5,"));
@@ -80,14 +81,16 @@ TEST_F(CmdDecay, DistancesAreIntegersUnlessPointsAsksOtherwise) {
 }
 
 TEST_F(CmdDecay, DecayWithSeveralBasesNamesEachColumn) {
-  const Result r = rope_cli({"decay", "--base", "10000", "--base", "1000000", "--max-distance", "1000", "--points", "101", "--csv", "-"});
+  const Result r = rope_cli(
+      {"decay", "--base", "10000", "--base", "1000000", "--max-distance", "1000", "--points", "101", "--csv", "-"});
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_THAT(r.out, StartsWith("distance,base=10000,base=1000000\n0,32.5,32.5\n10,"));
 }
 
 TEST_F(CmdDecay, DecayKinds) {
   // --kind ones at m = 0 is d (M14); --kind random reports mean ± sd with sd near √d (M15).
-  const Result ones = rope_cli({"decay", "--kind", "ones", "--dim", "8", "--points", "3", "--max-distance", "2", "--csv", "-"});
+  const Result ones =
+      rope_cli({"decay", "--kind", "ones", "--dim", "8", "--points", "3", "--max-distance", "2", "--csv", "-"});
   ASSERT_EQ(ones.code, 0) << ones.err;
   EXPECT_THAT(ones.out, StartsWith("distance,base=10000\n0,8\n1,"));
   const Result random = rope_cli({"decay", "--kind", "random", "--samples", "50", "--points", "11", "--csv", "-"});
@@ -102,8 +105,10 @@ TEST_F(CmdDecay, DecayKinds) {
 }
 
 TEST_F(CmdDecay, DecayRejectsContradictoryOptions) {
-  expect_one_line_error(rope_cli({"decay", "--kind", "spiral"}), 2, "--kind must be 'bound', 'ones' or 'random' (got 'spiral')");
-  expect_one_line_error(rope_cli({"decay", "--kind", "random", "--normalize"}), 2, "--normalize does not apply to --kind random");
+  expect_one_line_error(rope_cli({"decay", "--kind", "spiral"}), 2,
+                        "--kind must be 'bound', 'ones' or 'random' (got 'spiral')");
+  expect_one_line_error(rope_cli({"decay", "--kind", "random", "--normalize"}), 2,
+                        "--normalize does not apply to --kind random");
   expect_one_line_error(rope_cli({"decay", "--log-x", "--max-distance", "1"}), 2, "--log-x needs");
   expect_one_line_error(rope_cli({"decay", "--kind", "ones", "--log-y"}), 2, "--log-y needs positive values");
   expect_one_line_error(rope_cli({"decay", "--kind", "random", "--samples", "1"}), 2, "samples must be >= 2");
@@ -126,10 +131,12 @@ TEST_F(CmdDecay, DecayUnderReRoPESeesMappedDistances) {
   const auto rows = test::split(re.out, '\n');
   ASSERT_EQ(rows.size(), 5u);
   EXPECT_NEAR(std::stod(test::split(rows[4], ',')[1]), 10.227, 5e-4);
-  const Result leaky = rope_cli({"decay", "--rerope", "100", "--leaky-k", "4", "--points", "4", "--max-distance", "300", "--csv", "-"});
+  const Result leaky =
+      rope_cli({"decay", "--rerope", "100", "--leaky-k", "4", "--points", "4", "--max-distance", "300", "--csv", "-"});
   ASSERT_EQ(leaky.code, 0) << leaky.err;
   EXPECT_NEAR(std::stod(test::split(test::split(leaky.out, '\n')[4], ',')[1]), 7.588, 5e-4);
-  expect_one_line_error(rope_cli({"decay", "--leaky-k", "4"}), 2, "--leaky-k requires --rerope (see 'rope decay --help')");
+  expect_one_line_error(rope_cli({"decay", "--leaky-k", "4"}), 2,
+                        "--leaky-k requires --rerope (see 'rope decay --help')");
   expect_one_line_error(rope_cli({"decay", "--rerope", "-5"}), 2, "--rerope W must be >= 0 (got -5)");
   expect_one_line_error(rope_cli({"decay", "--rerope", "10", "--leaky-k", "0.5"}), 2, "--leaky-k K must be >= 1");
 }
@@ -140,7 +147,8 @@ TEST_F(CmdDecay, ModelScoresCarryTheAttentionFactorSquared) {
   // presets.py's θ_i and a, 1e-12 relative (a sum of 32 cosines: rounding ~1e-15).
   const auto [theta, a] = test::preset_reference("gpt-oss-20b");
   ASSERT_EQ(theta.size(), 32);
-  const Result r = rope_cli({"decay", "--model", "gpt-oss-20b", "--kind", "ones", "--max-distance", "300", "--points", "4", "--csv", "-"});
+  const Result r = rope_cli(
+      {"decay", "--model", "gpt-oss-20b", "--kind", "ones", "--max-distance", "300", "--points", "4", "--csv", "-"});
   ASSERT_EQ(r.code, 0) << r.err;
   const auto rows = test::split(r.out, '\n');
   ASSERT_EQ(rows.size(), 5u);
@@ -157,8 +165,12 @@ TEST_F(CmdDecay, ModelScoresCarryTheAttentionFactorSquared) {
   // The table says where the numbers come from: the spec, its layout and the factor.
   const Result table = rope_cli({"decay", "--model", "gpt-oss-20b", "--max-distance", "10"});
   ASSERT_EQ(table.code, 0) << table.err;
-  EXPECT_THAT(test::unwrapped(table.out), HasSubstr("RoPE of gpt-oss-20b: head_dim 64, channels 0 … 63 rotate (d = 64); half layout (model family gpt_oss)"));
-  EXPECT_THAT(test::unwrapped(table.out), HasSubstr("attention factor a = " + format_number(a) + " in cos and sin (as HF): scores × a² = "));
+  EXPECT_THAT(
+      test::unwrapped(table.out),
+      HasSubstr(
+          "RoPE of gpt-oss-20b: head_dim 64, channels 0 … 63 rotate (d = 64); half layout (model family gpt_oss)"));
+  EXPECT_THAT(test::unwrapped(table.out),
+              HasSubstr("attention factor a = " + format_number(a) + " in cos and sin (as HF): scores × a² = "));
   EXPECT_THAT(table.out, HasSubstr("the pair layout does not change them"));
 }
 
@@ -169,14 +181,17 @@ TEST_F(CmdDecay, ModelPartialRotaryAndNopeLayersAreSaid) {
   ASSERT_EQ(neox.code, 0) << neox.err;
   EXPECT_THAT(neox.out, HasSubstr("head_dim 96, channels 0 … 23 rotate (d = 24), the other 72 pass through"));
   const std::string cfg = path("llama4.json");
-  std::ofstream(cfg) << R"({"model_type": "llama4_text", "head_dim": 128, "num_hidden_layers": 8, "rope_theta": 500000.0})";
+  std::ofstream(cfg)
+      << R"({"model_type": "llama4_text", "head_dim": 128, "num_hidden_layers": 8, "rope_theta": 500000.0})";
   const Result l4 = rope_cli({"decay", "--config", cfg, "--max-distance", "10"});
   ASSERT_EQ(l4.code, 0) << l4.err;
   EXPECT_THAT(test::unwrapped(l4.out), HasSubstr("layer type rope (layers 0–2, 4–6)"));
   EXPECT_THAT(test::unwrapped(l4.out), HasSubstr("interleaved layout (model family llama4_text)"));
-  EXPECT_THAT(test::unwrapped(l4.out), HasSubstr("layers 3, 7 (nope) are NoPE layers: no rotation, their scores do not depend on position; "
-                                "the query is multiplied by the temperature (S20), 1 below position 8191 and 1.0693"));
-  test::expect_one_line_error(rope_cli({"decay", "--config", cfg, "--layer-type", "nope"}), 2, "are NoPE layers, they rotate nothing");
+  EXPECT_THAT(test::unwrapped(l4.out),
+              HasSubstr("layers 3, 7 (nope) are NoPE layers: no rotation, their scores do not depend on position; "
+                        "the query is multiplied by the temperature (S20), 1 below position 8191 and 1.0693"));
+  test::expect_one_line_error(rope_cli({"decay", "--config", cfg, "--layer-type", "nope"}), 2,
+                              "are NoPE layers, they rotate nothing");
 }
 
 // Memory is bounded by points × columns (issue 19, item 6): 16 bases at 10^7 points used to peak at
@@ -215,13 +230,16 @@ TEST_F(CmdDecay, XposCurvesEqualTheNumpyPort) {
   EXPECT_EQ(rows.at(0).at(1), 1.0);
   const Result text = rope_cli({"decay", "--xpos"});
   EXPECT_THAT(text.out, HasSubstr("from 0.285714 to 0.988839"));
-  expect_one_line_error(rope_cli({"decay", "--xpos", "--kind", "ones"}), 2, "--xpos draws plain RoPE's bound with one --base");
-  expect_one_line_error(rope_cli({"decay", "--xpos-scale-base", "64"}), 2, "--xpos-scale-base requires --xpos (see 'rope decay --help')");
+  expect_one_line_error(rope_cli({"decay", "--xpos", "--kind", "ones"}), 2,
+                        "--xpos draws plain RoPE's bound with one --base");
+  expect_one_line_error(rope_cli({"decay", "--xpos-scale-base", "64"}), 2,
+                        "--xpos-scale-base requires --xpos (see 'rope decay --help')");
   expect_one_line_error(rope_cli({"decay", "--xpos", "--max-distance", "1e6", "--points", "10"}), 2,
                         "--max-distance 1000000 over --xpos-scale-base 512 is over 500");
   // The work bound of (X5): 65 536 distances × 32 768 pairs = 2.1e9 terms (it took 10 minutes before).
-  expect_one_line_error(rope_cli({"decay", "--xpos", "--dim", "65536", "--max-distance", "65535"}), 2,
-                        "--xpos: 65536 distances × d/2 = 32768 pairs is 2.14748e+09 terms of (X5), over the limit of 1e+08");
+  expect_one_line_error(
+      rope_cli({"decay", "--xpos", "--dim", "65536", "--max-distance", "65535"}), 2,
+      "--xpos: 65536 distances × d/2 = 32768 pairs is 2.14748e+09 terms of (X5), over the limit of 1e+08");
   const Result zh = rope_cli({"decay", "--xpos", "--dim", "65536", "--max-distance", "65535", "--lang", "zh"});
   EXPECT_THAT(zh.err, HasSubstr("超过上限 1e+08"));
 }

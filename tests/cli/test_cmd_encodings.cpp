@@ -97,12 +97,13 @@ TEST_F(CmdEncodings, T5BucketsAreHuggingFaces) {
   // Python: the first |j − i| of each bucket, and the buckets for j <= i and j > i.
   const Result r = rope_cli({"encodings"});
   ASSERT_EQ(r.code, 0) << r.err;
-  EXPECT_EQ(cells_after(r.out, "|j − i| from"),
-            (std::vector<std::string>{"0", "1", "2", "3", "4", "5", "6", "7", "8", "12", "16", "23", "32", "46", "64", "91"}));
-  EXPECT_EQ(cells_after(r.out, "     j <= i"),
-            (std::vector<std::string>{"0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15"}));
-  EXPECT_EQ(cells_after(r.out, "     j > i"), (std::vector<std::string>{"-", "17", "18", "19", "20", "21", "22", "23", "24",
-                                                                        "25", "26", "27", "28", "29", "30", "31"}));
+  EXPECT_EQ(cells_after(r.out, "|j − i| from"), (std::vector<std::string>{"0", "1", "2", "3", "4", "5", "6", "7", "8",
+                                                                          "12", "16", "23", "32", "46", "64", "91"}));
+  EXPECT_EQ(cells_after(r.out, "     j <= i"), (std::vector<std::string>{"0", "1", "2", "3", "4", "5", "6", "7", "8",
+                                                                         "9", "10", "11", "12", "13", "14", "15"}));
+  EXPECT_EQ(cells_after(r.out, "     j > i"),
+            (std::vector<std::string>{"-", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29",
+                                      "30", "31"}));
 }
 
 TEST_F(CmdEncodings, DecayRowsMatchIndependentFormulas) {
@@ -143,7 +144,8 @@ TEST_F(CmdEncodings, DecayRowsMatchIndependentFormulas) {
     for (int s = 0; s < 1000; ++s) {
       double sum = 0;
       for (int i = 0; i < 32; ++i) {
-        const std::complex<double> zq(draws_(s, 4 * i), draws_(s, 4 * i + 1)), zk(draws_(s, 4 * i + 2), draws_(s, 4 * i + 3));
+        const std::complex<double> zq(draws_(s, 4 * i), draws_(s, 4 * i + 1)),
+            zk(draws_(s, 4 * i + 2), draws_(s, 4 * i + 3));
         sum += (zq * std::polar(1.0, m * std::pow(1e4, -2.0 * i / 64)) * std::conj(zk)).real();
       }
       score[s] = sum;
@@ -183,11 +185,13 @@ TEST_F(CmdEncodings, CountsAndExtrapolationMatchHandArithmetic) {
 
 TEST_F(CmdEncodings, RejectsBadInput) {
   expect_one_line_error(rope_cli({"encodings", "--shift", "-1"}), 2, "--shift must be between 0 and 10000 (got -1)");
-  expect_one_line_error(rope_cli({"encodings", "--context", "100"}), 2,
-                        "--tokens + --shift must be <= --context: the learned table has rows 0 … 99 only (got 16 + 100 = 116)");
+  expect_one_line_error(
+      rope_cli({"encodings", "--context", "100"}), 2,
+      "--tokens + --shift must be <= --context: the learned table has rows 0 … 99 only (got 16 + 100 = 116)");
   expect_one_line_error(rope_cli({"encodings", "--heads", "0"}), 2, "--heads must be between 1 and 1024 (got 0)");
   expect_one_line_error(rope_cli({"encodings", "--dim", "3"}), 2, "--dim must be even");
-  expect_one_line_error(rope_cli({"encodings", "--context", "0"}), 2, "--context must be between 1 and 10000000 (got 0)");
+  expect_one_line_error(rope_cli({"encodings", "--context", "0"}), 2,
+                        "--context must be between 1 and 10000000 (got 0)");
 }
 
 }  // namespace

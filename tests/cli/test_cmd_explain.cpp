@@ -33,8 +33,6 @@ using test::Result;
 using test::rope_cli;
 
 namespace fs = std::filesystem;
-using ::testing::HasSubstr;
-using ::testing::StartsWith;
 using test::explain_reference::args_of;
 using test::explain_reference::expect_walkthrough;
 using test::explain_reference::Inputs;
@@ -42,9 +40,10 @@ using test::explain_reference::kEps;
 using test::explain_reference::lines_of;
 using test::explain_reference::numbers;
 using test::explain_reference::step_lines;
+using ::testing::HasSubstr;
+using ::testing::StartsWith;
 
 class CmdExplain : public test::TempDirTest {};
-
 
 TEST_F(CmdExplain, DefaultWalkthroughShowsSevenStepsAndPasses) {
   const Result r = rope_cli({"explain"});
@@ -52,7 +51,8 @@ TEST_F(CmdExplain, DefaultWalkthroughShowsSevenStepsAndPasses) {
   EXPECT_EQ(r.err, "");
   for (int k = 1; k <= 7; ++k) EXPECT_THAT(r.out, HasSubstr(fmt::format("\nStep {}: ", k)));
   EXPECT_THAT(r.out, HasSubstr("q = (1, 0.5), M = 2;  k = (0.8, -0.3), N = 5"));
-  EXPECT_THAT(r.out, HasSubstr("θ = 1 rad per position in steps 1–6 (θ_0 = 1, the fastest pair); step 7: d = 8, base = 10000"));
+  EXPECT_THAT(
+      r.out, HasSubstr("θ = 1 rad per position in steps 1–6 (θ_0 = 1, the fastest pair); step 7: d = 8, base = 10000"));
   EXPECT_THAT(r.out, HasSubstr("R(−Mθ)·R(Nθ)"));
   EXPECT_THAT(r.out, HasSubstr("mind the sign: qᵀ·R((M−N)θ)·k = -0.742279 is not the score"));
   // ✗ only in the legend of the header, ✓ there and on each of the 11 checks.
@@ -105,8 +105,10 @@ TEST_F(CmdExplain, StepShowsOneStepAndCountsItsChecks) {
       EXPECT_EQ(r.out.find(fmt::format("\nStep {}: ", other)) != std::string::npos, other == k) << k << " " << other;
     }
   }
-  EXPECT_THAT(rope_cli({"explain", "--step", "5"}).out, testing::EndsWith("\nall 2 checks ✓: the two sides of every identity agree up to rounding\n"));
-  EXPECT_THAT(rope_cli({"explain", "--step", "4"}).out, testing::EndsWith("\nthe check ✓: its two sides agree up to rounding\n"));
+  EXPECT_THAT(rope_cli({"explain", "--step", "5"}).out,
+              testing::EndsWith("\nall 2 checks ✓: the two sides of every identity agree up to rounding\n"));
+  EXPECT_THAT(rope_cli({"explain", "--step", "4"}).out,
+              testing::EndsWith("\nthe check ✓: its two sides agree up to rounding\n"));
   // --quiet: the step without the header, from its first line on; the same lines otherwise.
   const std::string step5 = rope_cli({"explain", "--step", "5"}).out;
   const std::string quiet5 = rope_cli({"explain", "--step", "5", "--quiet"}).out;
@@ -205,25 +207,33 @@ TEST_F(CmdExplain, AFailedCheckPrintsACrossAndExitsOne) {
 }
 
 TEST_F(CmdExplain, BadInputExitsTwoWithOneLine) {
-  expect_one_line_error(rope_cli({"explain", "--q", "1,2,3"}), 2, "--q must be exactly 2 numbers a,b: one 2-D pair (got 3)");
-  expect_one_line_error(rope_cli({"explain", "--k", "1"}), 2, "--k must be exactly 2 numbers a,b: one 2-D pair (got 1)");
+  expect_one_line_error(rope_cli({"explain", "--q", "1,2,3"}), 2,
+                        "--q must be exactly 2 numbers a,b: one 2-D pair (got 3)");
+  expect_one_line_error(rope_cli({"explain", "--k", "1"}), 2,
+                        "--k must be exactly 2 numbers a,b: one 2-D pair (got 1)");
   expect_one_line_error(rope_cli({"explain", "--q", "1,x"}), 2, "--q item 2 must be a decimal number (got 'x')");
   expect_one_line_error(rope_cli({"explain", "--q", "0x1,0"}), 2, "--q item 1");
   expect_one_line_error(rope_cli({"explain", "--k", "1,"}), 2, "--k");
   expect_one_line_error(rope_cli({"explain", "--q", "0,0"}), 2, "--q must not be the zero vector");
-  expect_one_line_error(rope_cli({"explain", "--k", "1,1e7"}), 2, "--k must have finite components of size at most 1000000");
-  expect_one_line_error(rope_cli({"explain", "--position", "1"}), 2, "--position takes two positions, M of q and N of k (got 1)");
+  expect_one_line_error(rope_cli({"explain", "--k", "1,1e7"}), 2,
+                        "--k must have finite components of size at most 1000000");
+  expect_one_line_error(rope_cli({"explain", "--position", "1"}), 2,
+                        "--position takes two positions, M of q and N of k (got 1)");
   expect_one_line_error(rope_cli({"explain", "--position", "1", "--position", "2", "--position", "3"}), 2, "(got 3)");
-  expect_one_line_error(rope_cli({"explain", "--position", "1", "--position", "nan"}), 2, "--position must be a finite number (got 'nan')");
-  expect_one_line_error(rope_cli({"explain", "--position", "2e7", "--position", "1"}), 2, "position M must be a finite number between -10000000 and 10000000");
+  expect_one_line_error(rope_cli({"explain", "--position", "1", "--position", "nan"}), 2,
+                        "--position must be a finite number (got 'nan')");
+  expect_one_line_error(rope_cli({"explain", "--position", "2e7", "--position", "1"}), 2,
+                        "position M must be a finite number between -10000000 and 10000000");
   expect_one_line_error(rope_cli({"explain", "--shift", "-1e8"}), 2, "--shift must be a finite number between");
   expect_one_line_error(rope_cli({"explain", "--theta", "0"}), 2, "--theta must be > 0 and at most 2π");
   expect_one_line_error(rope_cli({"explain", "--theta", "-1"}), 2, "--theta must be > 0");
   expect_one_line_error(rope_cli({"explain", "--theta", "1", "--pair", "1"}), 2, "--theta excludes --pair");
   expect_one_line_error(rope_cli({"explain", "--pair", "4"}), 2, "--pair must be between 0 and d/2 − 1 = 3 (got 4)");
   expect_one_line_error(rope_cli({"explain", "--pair", "-1"}), 2, "--pair must be between 0");
-  expect_one_line_error(rope_cli({"explain", "--pair", "0", "--dim", "5"}), 2, "dimension d must be even and between 2 and 16 (got 5)");
-  expect_one_line_error(rope_cli({"explain", "--dim", "18"}), 2, "dimension d must be even and between 2 and 16 (got 18)");
+  expect_one_line_error(rope_cli({"explain", "--pair", "0", "--dim", "5"}), 2,
+                        "dimension d must be even and between 2 and 16 (got 5)");
+  expect_one_line_error(rope_cli({"explain", "--dim", "18"}), 2,
+                        "dimension d must be even and between 2 and 16 (got 18)");
   expect_one_line_error(rope_cli({"explain", "--dim", "8.5"}), 2, "--dim");
   expect_one_line_error(rope_cli({"explain", "--base", "1"}), 2, "base must be a finite number > 1 (got 1)");
   expect_one_line_error(rope_cli({"explain", "--step", "0"}), 2, "--step must be between 1 and 7 (got 0)");
@@ -236,7 +246,8 @@ TEST_F(CmdExplain, BadInputExitsTwoWithOneLine) {
 }
 
 TEST_F(CmdExplain, NegativeNumbersNeedNoEqualsSign) {
-  const Result r = rope_cli({"explain", "--position", "-3", "--position", "-1", "--k", "-0.5,1", "--shift", "-7", "--step", "6"});
+  const Result r =
+      rope_cli({"explain", "--position", "-3", "--position", "-1", "--k", "-0.5,1", "--shift", "-7", "--step", "6"});
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_THAT(r.out, HasSubstr("q = (1, 0.5), M = -3;  k = (-0.5, 1), N = -1"));
   EXPECT_THAT(r.out, HasSubstr("M + c = -10, N + c = -8, (N + c) − (M + c) = 2 = N − M"));
@@ -254,7 +265,8 @@ TEST_F(CmdExplain, FigureIsSquareWithEqualRangesAndDrawsTheVectors) {
   EXPECT_THAT(script, HasSubstr("set yrange " + range));
   // The vectors from the origin: q, then R(Mθ)q = R(2)(1, 0.5) written out.
   EXPECT_THAT(script, HasSubstr("$series0 << EOD\n0 0\n1 0.5\nEOD"));
-  EXPECT_THAT(script, HasSubstr(fmt::format("0 0\n{} {}\nEOD", std::cos(2.0) - 0.5 * std::sin(2.0), std::sin(2.0) + 0.5 * std::cos(2.0))));
+  EXPECT_THAT(script, HasSubstr(fmt::format("0 0\n{} {}\nEOD", std::cos(2.0) - 0.5 * std::sin(2.0),
+                                            std::sin(2.0) + 0.5 * std::cos(2.0))));
   EXPECT_THAT(script, HasSubstr("'RoPE in 2-D: q at M = 2, k at N = 5, θ = 1'"));
   EXPECT_THAT(script, HasSubstr("'⟨R(Mθ)q, R(Nθ)k⟩ = |q|·|k|·cos(2.177582) = -0.544711'"));
   EXPECT_THAT(script, HasSubstr("'Mθ = 2'"));

@@ -1,4 +1,5 @@
-// rope extrapolation through the command line (docs/calculators.md): Llama 2, tuned bases, the critical base, the figure.
+// rope extrapolation through the command line (docs/calculators.md): Llama 2, tuned bases, the critical base, the
+// figure.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -41,15 +42,16 @@ TEST_F(CmdExtrapolation, ExtrapolationTuneBasesAndCriticalBase) {
 }
 
 TEST_F(CmdExtrapolation, TuneBasesAtLeastTheBaseAreInsideTheDomain) {
-  const Result r = rope_cli({"extrapolation", "--train-length", "4096", "--tune-base", "10000", "--tune-base", "1000000"});
+  const Result r =
+      rope_cli({"extrapolation", "--train-length", "4096", "--tune-base", "10000", "--tune-base", "1000000"});
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_THAT(r.out, HasSubstr("             10000            4711.7\n"));
   EXPECT_THAT(r.out, Not(HasSubstr("*")));
 }
 
 TEST_F(CmdExtrapolation, ExtrapolationFigureMarksTheCriticalDimension) {
-  const Result r = rope_cli({"extrapolation", "--train-length", "4096", "--tune-length", "16384", "--png", path("e.png"),
-                             "--width", "640", "--height", "480", "--keep-script", path("e.gp")});
+  const Result r = rope_cli({"extrapolation", "--train-length", "4096", "--tune-length", "16384", "--png",
+                             path("e.png"), "--width", "640", "--height", "480", "--keep-script", path("e.gp")});
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(png_size(read(path("e.png"))), (std::pair<std::uint32_t, std::uint32_t>{640, 480}));
   const std::string script = read(path("e.gp"));
@@ -70,26 +72,29 @@ TEST_F(CmdExtrapolation, ExtrapolationInChinese) {
 
 TEST_F(CmdExtrapolation, ExtrapolationRejectsBadInput) {
   expect_one_line_error(rope_cli({"extrapolation", "--train-length", "6"}), 2, "training length T must be > 2π");
-  expect_one_line_error(rope_cli({"extrapolation", "--train-length", "4096", "--tune-length", "1"}), 2, "tuning length T_tune");
+  expect_one_line_error(rope_cli({"extrapolation", "--train-length", "4096", "--tune-length", "1"}), 2,
+                        "tuning length T_tune");
   expect_one_line_error(rope_cli({"extrapolation", "--train-length", "4096", "--tune-base", "1"}), 2, "base");
   expect_one_line_error(rope_cli({"extrapolation", "--train-length", "4096", "--dim", "3"}), 2, "even");
   expect_one_line_error(rope_cli({"extrapolation"}), 2, "--train-length");
-  expect_one_line_error(rope_cli({"extrapolation", "--train-length", "4096", "--width", "640"}), 2, "--width needs a figure");
+  expect_one_line_error(rope_cli({"extrapolation", "--train-length", "4096", "--width", "640"}), 2,
+                        "--width needs a figure");
 }
 
 // The last column (T_extra ≥ T_tune) starts at the same terminal column in the header and in every row,
 // with the footnote mark of a β below the base, in English and in Chinese (a CJK character is 2 columns).
 TEST_F(CmdExtrapolation, TheLastColumnLinesUpWithItsHeader) {
   for (const char* lang : {"en", "zh"}) {
-    const Result r = rope_cli({"extrapolation", "--train-length", "4096", "--tune-length", "16384", "--tune-base", "500",
-                               "--tune-base", "1000000", "--lang", lang});
+    const Result r = rope_cli({"extrapolation", "--train-length", "4096", "--tune-length", "16384", "--tune-base",
+                               "500", "--tune-base", "1000000", "--lang", lang});
     ASSERT_EQ(r.code, 0) << r.err;
     std::istringstream lines(r.out);
     std::vector<std::size_t> starts;
     for (std::string line; std::getline(lines, line);) {
       const std::size_t at = line.find("T_extra ≥ T_tune");
       const std::size_t verdict = line.find_first_of("ny不是否", 37);  // n/a, yes, no, 不适用, 是, 否
-      if (at != std::string::npos) starts.push_back(rope::columns(line.substr(0, at)));
+      if (at != std::string::npos)
+        starts.push_back(rope::columns(line.substr(0, at)));
       else if (line.rfind("               500 ", 0) == 0 || line.rfind("           1000000 ", 0) == 0) {
         starts.push_back(rope::columns(line.substr(0, verdict)));
       }

@@ -1,4 +1,5 @@
-// rope frequencies: the table, CSV and JSON, scaled frequencies, @FILE factor lists, every preset against NumPy, in-process (moved from test_cli.cpp).
+// rope frequencies: the table, CSV and JSON, scaled frequencies, @FILE factor lists, every preset against NumPy,
+// in-process (moved from test_cli.cpp).
 #include "rope/cli/cli.hpp"
 
 #include <cmath>
@@ -30,7 +31,6 @@ namespace fs = std::filesystem;
 using ::testing::HasSubstr;
 using ::testing::Not;
 using ::testing::StartsWith;
-
 
 class CmdFrequencies : public test::TempDirTest {};
 
@@ -71,8 +71,9 @@ TEST_F(CmdFrequencies, FrequenciesJsonGivesHuggingFaceInvFreqAndAttentionFactor)
   // HF tests/utils/test_modeling_rope_utils.py, LlamaConfig defaults (d = 128, base 1e4), llama3
   // f = 10, L0 = 2048, lf = 1, hf = 4: inv[31] = 0.0107302483, inv[40] = 3.453924383e-4,
   // inv[41..] = default/10, attention 1 (float64 values from the formula, docs/scaling.md §4).
-  const Result r = rope_cli({"frequencies", "--dim", "128", "--scaling", "llama3", "--factor", "10", "--original-max-position",
-                             "2048", "--low-freq-factor", "1", "--high-freq-factor", "4", "--json"});
+  const Result r =
+      rope_cli({"frequencies", "--dim", "128", "--scaling", "llama3", "--factor", "10", "--original-max-position",
+                "2048", "--low-freq-factor", "1", "--high-freq-factor", "4", "--json"});
   ASSERT_EQ(r.code, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
   ASSERT_EQ(j["inv_freq"].size(), 64u);
@@ -80,8 +81,10 @@ TEST_F(CmdFrequencies, FrequenciesJsonGivesHuggingFaceInvFreqAndAttentionFactor)
   EXPECT_NEAR(j["inv_freq"][40].get<double>(), 3.453924383e-4, 1e-9 * 3.453924383e-4);
   EXPECT_DOUBLE_EQ(j["inv_freq"][50].get<double>(), frequencies(128, 1e4)[50] / 10);
   EXPECT_EQ(j["attention_factor"].get<double>(), 1.0);
-  // yarn, same config, β 32/1: attention factor 0.1·ln 10 + 1 = 1.2302585093 (HF tests/utils/test_modeling_rope_utils.py).
-  const Result y = rope_cli({"freqs", "--scaling", "yarn", "--factor", "10", "--original-max-position", "2048", "--json"});
+  // yarn, same config, β 32/1: attention factor 0.1·ln 10 + 1 = 1.2302585093 (HF
+  // tests/utils/test_modeling_rope_utils.py).
+  const Result y =
+      rope_cli({"freqs", "--scaling", "yarn", "--factor", "10", "--original-max-position", "2048", "--json"});
   ASSERT_EQ(y.code, 0) << y.err;
   EXPECT_NEAR(nlohmann::json::parse(y.out)["attention_factor"].get<double>(), 1.2302585093, 1e-10);
 }
@@ -111,11 +114,10 @@ TEST_F(CmdFrequencies, ShortAndLongFactorListsComeFromAFile) {
   ASSERT_EQ(r.code, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_DOUBLE_EQ(j["inv_freq"][1].get<double>(), 0.01 / 2.0);  // θ_1 = 10000^(-1/2) over short_factor[1]
-  expect_one_line_error(rope_cli({"frequencies", "--dim", "4", "--scaling", "longrope", "--original-max-position", "2048",
-                                  "--short-factor", "@" + path("none.txt"), "--long-factor", "3,4"}),
+  expect_one_line_error(rope_cli({"frequencies", "--dim", "4", "--scaling", "longrope", "--original-max-position",
+                                  "2048", "--short-factor", "@" + path("none.txt"), "--long-factor", "3,4"}),
                         3, "none.txt");
 }
-
 
 TEST_F(CmdFrequencies, EveryPresetMatchesTheIndependentNumpyReference) {
   // tests/reference/presets.py: HF's init functions written again in NumPy from the formulas of
@@ -150,7 +152,8 @@ TEST_F(CmdFrequencies, SectionsAddAnAxisColumn) {
   EXPECT_THAT(table.out, HasSubstr("  h (height)        24  16 … 39                 198.692 … 28472.8\n"));
   // No scaling: one θ and one λ column (the CSV above keeps original, scaled and ratio).
   EXPECT_THAT(table.out, HasSubstr("    i                       θ_i                       λ_i  axis\n"));
-  EXPECT_THAT(table.out, HasSubstr("   16       0.03162277660168379        198.69176531592203     h\n"));  // 1e6^(−32/128)
+  EXPECT_THAT(table.out,
+              HasSubstr("   16       0.03162277660168379        198.69176531592203     h\n"));  // 1e6^(−32/128)
   EXPECT_THAT(table.out, Not(HasSubstr("scaled/original")));
 }
 
@@ -209,7 +212,8 @@ TEST_F(CmdFrequencies, AVisionTowerListsTheAxisOfEveryPair) {
   }
   const Result l = rope_cli({"frequencies", "--vision", "llama4", "--dim", "16"});
   ASSERT_EQ(l.code, 0) << l.err;
-  EXPECT_THAT(l.out, HasSubstr("2-D vision RoPE (llama4): each pair turns with the patch's row h or column w, counted from 1"));
+  EXPECT_THAT(
+      l.out, HasSubstr("2-D vision RoPE (llama4): each pair turns with the patch's row h or column w, counted from 1"));
   EXPECT_THAT(l.out, HasSubstr("    0                         1         6.283185307179586     w\n"));
   EXPECT_THAT(l.out, HasSubstr("    4                         1         6.283185307179586     h\n"));
   const auto j = nlohmann::json::parse(rope_cli({"frequencies", "--vision", "llama4", "--dim", "16", "--json"}).out);
@@ -247,13 +251,15 @@ TEST_F(CmdFrequencies, PositionOfADynamicModelTakesTheFrequenciesAtSeqLenPositio
   EXPECT_NEAR(j["inv_freq"][1].get<double>(), std::pow(base, -2.0 / 128), 1e-15);
   EXPECT_EQ(j["angle"][1].get<double>(), 8191 * j["inv_freq"][1].get<double>());
   // Within M, and without --position: the default frequencies; --seq-len, when given, wins over the position.
-  for (const std::vector<std::string>& extra : {std::vector<std::string>{"--position", "4095"}, std::vector<std::string>{},
-                                                std::vector<std::string>{"--position", "8191", "--seq-len", "4096"}}) {
+  for (const std::vector<std::string>& extra :
+       {std::vector<std::string>{"--position", "4095"}, std::vector<std::string>{},
+        std::vector<std::string>{"--position", "8191", "--seq-len", "4096"}}) {
     std::vector<std::string> args = {"frequencies", "--config", path("d.json"), "--json"};
     args.insert(args.end(), extra.begin(), extra.end());
     const Result r = rope_cli(args);
     ASSERT_EQ(r.code, 0) << r.err;
-    EXPECT_EQ(nlohmann::json::parse(r.out)["effective_base"].get<double>(), 1e4) << fmt::format("{}", fmt::join(extra, " "));
+    EXPECT_EQ(nlohmann::json::parse(r.out)["effective_base"].get<double>(), 1e4)
+        << fmt::format("{}", fmt::join(extra, " "));
   }
   const Result text = rope_cli({"frequencies", "--config", path("d.json"), "--position", "8191"});
   EXPECT_THAT(text.out, HasSubstr("8192"));  // the note names the L it took

@@ -15,9 +15,9 @@
 namespace rope {
 namespace {
 
-using ::testing::HasSubstr;
 using test::expect_one_line_error;
 using test::rope_cli;
+using ::testing::HasSubstr;
 
 using test::kDumps;
 
@@ -33,14 +33,16 @@ TEST_F(CmdIdentify, FindsHalfLayoutAndBase10000) {
 TEST_F(CmdIdentify, DtypeStatesTheRounding) {
   // --dtype: the type the dump was computed in (tests/analysis/test_identify.cpp StatedDtypeSetsTheRounding shows what
   // it changes); the report's dump row names it beside the file's storage.
-  const auto r = rope_cli({"identify", "--before", kDumps + "q.npy", "--after", kDumps + "q_rope.npy", "--dtype", "f16"});
+  const auto r =
+      rope_cli({"identify", "--before", kDumps + "q.npy", "--after", kDumps + "q_rope.npy", "--dtype", "f16"});
   EXPECT_EQ(r.code, 0) << r.err;
   EXPECT_THAT(r.out, HasSubstr("dump                [seq,heads,d] = (128, 1, 64), f16 (<f4)"));
   EXPECT_THAT(r.out, HasSubstr("family              default: base 10000 "));
-  const auto j = rope_cli({"identify", "--before", kDumps + "q.npy", "--after", kDumps + "q_rope.npy", "--dtype", "bf16", "--json"});
+  const auto j = rope_cli(
+      {"identify", "--before", kDumps + "q.npy", "--after", kDumps + "q_rope.npy", "--dtype", "bf16", "--json"});
   EXPECT_EQ(nlohmann::json::parse(j.out)["dtype"], "bf16");
-  expect_one_line_error(rope_cli({"identify", "--before", kDumps + "q.npy", "--after", kDumps + "q_rope.npy", "--dtype", "f8"}), 2,
-                        "f8");
+  expect_one_line_error(
+      rope_cli({"identify", "--before", kDumps + "q.npy", "--after", kDumps + "q_rope.npy", "--dtype", "f8"}), 2, "f8");
 }
 
 TEST_F(CmdIdentify, JsonOfYarnDump) {
@@ -70,7 +72,8 @@ TEST_F(CmdIdentify, MropeSectionsFromAxisPositions) {
   const std::vector<AxisPosition> p = test::text_image_positions(8, 16, 8);
   DumpVectors x;
   x.seq = static_cast<long>(p.size()), x.d = 16;
-  for (std::size_t k = 0; k < p.size() * 16; ++k) x.values.push_back(std::sin(0.37 * static_cast<double>(k) + 1.0) + 0.1);
+  for (std::size_t k = 0; k < p.size() * 16; ++k)
+    x.values.push_back(std::sin(0.37 * static_cast<double>(k) + 1.0) + 0.1);
   RopeExpectation e = test::expect_half(16);
   e.axes = make_axis_map({{4, 2, 2}, SectionOrder::Interleaved}, 8);
   const DumpVectors y = expected_dump(x, p, e);
@@ -82,15 +85,18 @@ TEST_F(CmdIdentify, MropeSectionsFromAxisPositions) {
         a << fmt::format("{}{:.17g}", c ? "," : "", y.value(s, 0, c));
       }
       b << "\n", a << "\n";
-      pos << fmt::format("{:g},{:g},{:g}\n", p[static_cast<std::size_t>(s)][0], p[static_cast<std::size_t>(s)][1], p[static_cast<std::size_t>(s)][2]);
+      pos << fmt::format("{:g},{:g},{:g}\n", p[static_cast<std::size_t>(s)][0], p[static_cast<std::size_t>(s)][1],
+                         p[static_cast<std::size_t>(s)][2]);
     }
   }
-  const std::vector<std::string> args = {"identify", "--before", path("before.csv"), "--after", path("after.csv"),
-                                         "--axis-positions", path("thw.csv")};
+  const std::vector<std::string> args = {"identify",        "--before",         path("before.csv"), "--after",
+                                         path("after.csv"), "--axis-positions", path("thw.csv")};
   auto r = rope_cli(args);
   ASSERT_EQ(r.code, 0) << r.err;
-  EXPECT_THAT(r.out, HasSubstr("  M-RoPE              mrope_section [4, 2, 2], interleaved (docs/multi-axis.md (A3)): pair j turns "
-                               "by θ_j·p_a(j)\n"));
+  EXPECT_THAT(
+      r.out,
+      HasSubstr("  M-RoPE              mrope_section [4, 2, 2], interleaved (docs/multi-axis.md (A3)): pair j turns "
+                "by θ_j·p_a(j)\n"));
   EXPECT_THAT(r.out, HasSubstr("family              default: base 10000 "));
   std::vector<std::string> json = args;
   json.push_back("--json");
@@ -105,13 +111,15 @@ TEST_F(CmdIdentify, MropeSectionsFromAxisPositions) {
 }
 
 TEST_F(CmdIdentify, BadInputsGiveOneLine) {
-  expect_one_line_error(rope_cli({"identify", "--before", kDumps + "q.npy", "--after", kDumps + "q.npy", "--positions", "0:1:200"}),
-                        2, "--positions: the number of positions, 1, is not the length of the dump's sequence axis");
-  expect_one_line_error(rope_cli({"identify", "--before", kDumps + "q.npy", "--after", kDumps + "q_rope.npy", "--axes", "x"}), 2,
-                        "--axes must be");
+  expect_one_line_error(
+      rope_cli({"identify", "--before", kDumps + "q.npy", "--after", kDumps + "q.npy", "--positions", "0:1:200"}), 2,
+      "--positions: the number of positions, 1, is not the length of the dump's sequence axis");
+  expect_one_line_error(
+      rope_cli({"identify", "--before", kDumps + "q.npy", "--after", kDumps + "q_rope.npy", "--axes", "x"}), 2,
+      "--axes must be");
   std::ofstream(path("empty.txt")).flush();  // an empty list file (a regular one: /dev/null is refused, docs/errors.md)
-  expect_one_line_error(rope_cli({"identify", "--before", kDumps + "q.npy", "--after", kDumps + "q_rope.npy", "--png", path("x.png"),
-                                  "--positions", "@" + path("empty.txt")}),
+  expect_one_line_error(rope_cli({"identify", "--before", kDumps + "q.npy", "--after", kDumps + "q_rope.npy", "--png",
+                                  path("x.png"), "--positions", "@" + path("empty.txt")}),
                         2, "--positions");
   EXPECT_FALSE(std::filesystem::exists(path("x.png")));
 }

@@ -27,9 +27,8 @@ using test::rope_cli;
 
 namespace fs = std::filesystem;
 using ::testing::HasSubstr;
-using ::testing::StartsWith;
 using ::testing::Not;
-
+using ::testing::StartsWith;
 
 class CmdInspect : public test::TempDirTest {};
 
@@ -52,12 +51,15 @@ TEST_F(CmdInspect, EveryPresetIsInspectedAndVerified) {
 TEST_F(CmdInspect, BothCriticalDimensionsAreNamedByTheirFrequencies) {
   // The same config and numbers as test_cmd_wavelengths.cpp: 80 on the original θ (by hand), 72 on the
   // scaled ones, each named, at L0 = 32768.
-  std::ofstream(path("qwen_yarn.json")) << R"({"model_type": "qwen2", "hidden_size": 3584, "num_attention_heads": 28, "max_position_embeddings": 131072,
+  std::ofstream(path("qwen_yarn.json"))
+      << R"({"model_type": "qwen2", "hidden_size": 3584, "num_attention_heads": 28, "max_position_embeddings": 131072,
       "rope_theta": 1000000.0, "rope_scaling": {"type": "yarn", "factor": 4.0, "original_max_position_embeddings": 32768}})";
   const Result r = rope_cli({"inspect", path("qwen_yarn.json")});
   ASSERT_EQ(r.code, 0) << r.err;
-  EXPECT_THAT(r.out, HasSubstr("critical dimension       80 (original frequencies): pairs 40 … 63 never turn within 32768 (M16)\n"
-                               "                           72 (scaled frequencies): pairs 36 … 63 never turn within 32768 (M16)"));
+  EXPECT_THAT(
+      r.out,
+      HasSubstr("critical dimension       80 (original frequencies): pairs 40 … 63 never turn within 32768 (M16)\n"
+                "                           72 (scaled frequencies): pairs 36 … 63 never turn within 32768 (M16)"));
   const Result j = rope_cli({"inspect", path("qwen_yarn.json"), "--json"});
   const auto doc = nlohmann::json::parse(j.out);
   EXPECT_EQ(doc["critical_dimension"], 80);
@@ -78,11 +80,13 @@ TEST_F(CmdInspect, InspectWarnsAboutADefaultedBaseOnlyWhenTheConfigLacksIt) {
 }
 
 TEST_F(CmdInspect, CommandLineFlagsShowWhereTheyCameFrom) {
-  const Result r = rope_cli({"inspect", "--model", "qwen3-8b", "--scaling", "yarn", "--factor", "4", "--original-max-position", "32768"});
+  const Result r = rope_cli(
+      {"inspect", "--model", "qwen3-8b", "--scaling", "yarn", "--factor", "4", "--original-max-position", "32768"});
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_THAT(r.out, HasSubstr("rope_type: yarn (--scaling on the command line)"));
   EXPECT_THAT(r.out, HasSubstr("factor: 4 (--factor on the command line)"));
-  EXPECT_THAT(r.out, HasSubstr("original_max_position_embeddings: 32768 (--original-max-position on the command line)"));
+  EXPECT_THAT(r.out,
+              HasSubstr("original_max_position_embeddings: 32768 (--original-max-position on the command line)"));
   // Qwen3 (docs/scaling.md §2, (S5)): M/L0 = 40960/32768 = 1.25 differs from factor 4: a warning.
   EXPECT_THAT(r.out, HasSubstr("1.25"));
 }
@@ -94,8 +98,9 @@ TEST_F(CmdInspect, LongropeCountsUseTheFactorsHfUsesAtThatLength) {
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_THAT(r.out, HasSubstr("within max_position_embeddings 131072: 31 of 48 pairs complete a full turn (scaled "
                                "frequencies: long_factor, as HF uses at that length)"));
-  EXPECT_THAT(r.out, HasSubstr("within original context L0 4096: 31 of 48 pairs complete a full turn (scaled frequencies: "
-                               "short_factor"));
+  EXPECT_THAT(r.out,
+              HasSubstr("within original context L0 4096: 31 of 48 pairs complete a full turn (scaled frequencies: "
+                        "short_factor"));
 }
 
 TEST_F(CmdInspect, YarnTargetLengthAndNoEmptyRanges) {
@@ -121,9 +126,12 @@ TEST_F(CmdInspect, OneBlockPerLayerType) {
   const Result r = rope_cli({"inspect", "--model", "gemma-3-4b"});
   ASSERT_EQ(r.code, 0) << r.err;
   // 34 layers (convert_gemma3_weights.py), every 6th full (Gemma3TextConfig's sliding_window_pattern 6).
-  EXPECT_THAT(r.out, HasSubstr("  sliding_attention: 29 layers: 0–4, 6–10, 12–16, 18–22, 24–28, 30–33\n"
-                               "    base 10000, default scaling f = 1, attention factor 1 (rope_local_base_freq 10000, no scaling)"));
-  EXPECT_THAT(r.out, HasSubstr("  full_attention: 5 layers: 5, 11, 17, 23, 29\n    base 1000000, linear scaling f = 8"));
+  EXPECT_THAT(
+      r.out,
+      HasSubstr("  sliding_attention: 29 layers: 0–4, 6–10, 12–16, 18–22, 24–28, 30–33\n"
+                "    base 10000, default scaling f = 1, attention factor 1 (rope_local_base_freq 10000, no scaling)"));
+  EXPECT_THAT(r.out,
+              HasSubstr("  full_attention: 5 layers: 5, 11, 17, 23, 29\n    base 1000000, linear scaling f = 8"));
   const Result sliding = rope_cli({"inspect", "--model", "gemma-3-4b", "--layer-type", "sliding_attention"});
   EXPECT_THAT(sliding.out, HasSubstr("this report: sliding_attention"));
   EXPECT_THAT(sliding.out, HasSubstr("  base (rope_theta)        10000\n"));
@@ -155,7 +163,8 @@ TEST_F(CmdInspect, AQwenThreeVlGgufShowsLlamaCppImropeWithTheFourthSlot) {
   // sends pairs 61 and 62 to the slot "e" where HF's (A3) keeps them on t (test_axes.cpp).
   const Result r = rope_cli({"inspect", std::string(ROPE_GGUF_DIR) + "/qwen3-vl-8b.gguf"});
   ASSERT_EQ(r.code, 0) << r.err;
-  EXPECT_THAT(r.out, HasSubstr("M-RoPE: mrope_section [24, 20, 20, 0], llama.cpp IMROPE (docs/multi-axis.md (A1), (A4))"));
+  EXPECT_THAT(r.out,
+              HasSubstr("M-RoPE: mrope_section [24, 20, 20, 0], llama.cpp IMROPE (docs/multi-axis.md (A1), (A4))"));
   EXPECT_THAT(r.out, HasSubstr("  t (time)          22  0, 3, …, 63"));
   EXPECT_THAT(r.out, HasSubstr("  e (extra)          2  61, 62"));
 }
@@ -170,8 +179,12 @@ TEST_F(CmdInspect, Llama4VisionTowerShowsItsHeadGridAndOneBasedPatches) {
   EXPECT_THAT(r.out, StartsWith("RoPE of llama-4-scout-17b-16e vision_config (model_type llama4_vision_model)"));
   EXPECT_THAT(r.out, HasSubstr("  head_dim                 88\n"));
   EXPECT_THAT(r.out, HasSubstr("44 pairs"));
-  EXPECT_THAT(r.out, HasSubstr("interleaved: pairs (2i, 2i+1) (model family llama4 vision: Llama4VisionRotaryEmbedding)"));
-  EXPECT_THAT(r.out, HasSubstr("2-D vision RoPE (llama4): each pair turns with the patch's row h or column w, counted from 1 ((V1), (V4))"));
+  EXPECT_THAT(r.out,
+              HasSubstr("interleaved: pairs (2i, 2i+1) (model family llama4 vision: Llama4VisionRotaryEmbedding)"));
+  EXPECT_THAT(
+      r.out,
+      HasSubstr(
+          "2-D vision RoPE (llama4): each pair turns with the patch's row h or column w, counted from 1 ((V1), (V4))"));
   EXPECT_THAT(r.out, HasSubstr("  h (height)        22  22 … 43                 6.28319 … 41339.2\n"));
   EXPECT_THAT(r.out, HasSubstr("  w (width)         22  0 … 21                  6.28319 … 41339.2\n"));
   EXPECT_THAT(r.out, HasSubstr("head_dim: 88 (vision_config.hidden_size / vision_config.num_attention_heads)"));
@@ -223,16 +236,19 @@ TEST_F(CmdInspect, VisionTowerConfigFilesAndTheirRefusals) {
   ASSERT_EQ(tower.code, 0) << tower.err;
   EXPECT_THAT(tower.out, Not(HasSubstr("is a vision tower's config")));
   EXPECT_THAT(tower.out, HasSubstr("  w (width)         16  16 … 31                 8.37876 … 47117.2\n"));
-  expect_one_line_error(rope_cli({"inspect", "--config", pix, "--tower", "text"}), 2,
-                        "--tower text: " + pix + " is the config of a vision tower (model_type pixtral), it has no language model");
+  expect_one_line_error(
+      rope_cli({"inspect", "--config", pix, "--tower", "text"}), 2,
+      "--tower text: " + pix + " is the config of a vision tower (model_type pixtral), it has no language model");
   // An unknown vision model_type: the language model is still read; --tower vision names the type.
-  const std::string sig = write("siglip.json", R"({"model_type": "llava", "text_config": {"head_dim": 128, "rope_theta": 1000000.0},
+  const std::string sig =
+      write("siglip.json", R"({"model_type": "llava", "text_config": {"head_dim": 128, "rope_theta": 1000000.0},
       "vision_config": {"model_type": "siglip_vision_model", "hidden_size": 1152, "num_attention_heads": 16}})");
   const Result text = rope_cli({"inspect", "--config", sig});
   ASSERT_EQ(text.code, 0) << text.err;
   EXPECT_THAT(text.out, HasSubstr("  head_dim                 128\n"));
-  expect_one_line_error(rope_cli({"inspect", "--config", sig, "--tower", "vision"}), 2,
-                        "vision_config has model_type 'siglip_vision_model' (in a 'llava' config), whose RoPE rope does not know");
+  expect_one_line_error(
+      rope_cli({"inspect", "--config", sig, "--tower", "vision"}), 2,
+      "vision_config has model_type 'siglip_vision_model' (in a 'llava' config), whose RoPE rope does not know");
   const std::string nd = write("nd.json", R"({"model_type": "llava", "text_config": {"head_dim": 128},
       "vision_config": {"model_type": "qwen2_5_vl", "hidden_size": 1000, "num_heads": 16}})");
   EXPECT_EQ(rope_cli({"inspect", "--config", nd}).code, 0);
@@ -240,8 +256,9 @@ TEST_F(CmdInspect, VisionTowerConfigFilesAndTheirRefusals) {
                         "vision_config.hidden_size: 1000 is not divisible by vision_config.num_heads = 16");
   const std::string odd = write("p66.json", R"({"model_type": "llava", "text_config": {"head_dim": 128},
       "vision_config": {"model_type": "pixtral", "head_dim": 66}})");
-  expect_one_line_error(rope_cli({"inspect", "--config", odd, "--tower", "vision"}), 2,
-                        "vision_config.head_dim: 66 is not a multiple of 4 between 4 and 65536 (a 2-D vision RoPE gives each axis half of the head's pairs)");
+  expect_one_line_error(
+      rope_cli({"inspect", "--config", odd, "--tower", "vision"}), 2,
+      "vision_config.head_dim: 66 is not a multiple of 4 between 4 and 65536 (a 2-D vision RoPE gives each axis half of the head's pairs)");
   // A text-only preset has no tower; a vision-language one says it has one.
   expect_one_line_error(rope_cli({"inspect", "--model", "llama-2-7b", "--tower", "vision"}), 2,
                         "--tower vision: llama-2-7b has no vision_config");
@@ -265,10 +282,13 @@ TEST_F(CmdInspect, AnIndexerOnTheFirstChannelsShowsItsOwnLayoutAndChannels) {
   // their first 64 NEOX (src/models/deepseek32.cpp:179, 233-248).
   const Result r = rope_cli({"inspect", std::string(ROPE_GGUF_DIR) + "/deepseek32.gguf"});
   ASSERT_EQ(r.code, 0) << r.err;
-  EXPECT_THAT(r.out, HasSubstr("  indexer: 3 layers: 0–2\n    head_dim 128, rotary dim 64\n    half layout (llama.cpp rope type "
-                               "NEOX of the indexer of deepseek32 (src/models/deepseek32.cpp:179-180,226-249)), rotating "
-                               "channels 0–63 of 128\n"));
-  const Result j = rope_cli({"inspect", std::string(ROPE_GGUF_DIR) + "/deepseek32.gguf", "--layer-type", "indexer", "--json"});
+  EXPECT_THAT(
+      r.out,
+      HasSubstr("  indexer: 3 layers: 0–2\n    head_dim 128, rotary dim 64\n    half layout (llama.cpp rope type "
+                "NEOX of the indexer of deepseek32 (src/models/deepseek32.cpp:179-180,226-249)), rotating "
+                "channels 0–63 of 128\n"));
+  const Result j =
+      rope_cli({"inspect", std::string(ROPE_GGUF_DIR) + "/deepseek32.gguf", "--layer-type", "indexer", "--json"});
   ASSERT_EQ(j.code, 0) << j.err;
   EXPECT_THAT(j.out, HasSubstr("\"rotating_channels\": [\n    0,\n    64\n  ]"));
   EXPECT_THAT(j.out, HasSubstr("\"layout\": \"half\""));

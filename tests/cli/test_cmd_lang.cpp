@@ -23,7 +23,8 @@ bool is_english_word(std::string token) {
   while (!token.empty() && strip.find(token.front()) != std::string::npos) token.erase(token.begin());
   while (!token.empty() && strip.find(token.back()) != std::string::npos) token.pop_back();
   if (token.size() < 2 || token == "et" || token == "al") return false;  // "Press et al." is a citation
-  return std::all_of(token.begin(), token.end(), [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); });
+  return std::all_of(token.begin(), token.end(),
+                     [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); });
 }
 
 /// The first run of three or more English words in a row (split at spaces), or "" if there is none.
@@ -72,8 +73,8 @@ std::vector<std::vector<std::string>> every_command() {
       {"frequencies", "--dim", "8", "--scaling", "yarn", "--factor", "4", "--original-max-position", "2048",
        "--max-position-embeddings", "4096", "--beta-fast", "1", "--beta-slow", "2"},
       {"frequencies", "--dim", "8", "--scaling", "dynamic", "--factor", "2", "--max-position-embeddings", "2048"},
-      {"frequencies", "--dim", "4", "--scaling", "longrope", "--original-max-position", "2048", "--factor", "4", "--short-factor", "1,2",
-       "--long-factor", "3,4"},
+      {"frequencies", "--dim", "4", "--scaling", "longrope", "--original-max-position", "2048", "--factor", "4",
+       "--short-factor", "1,2", "--long-factor", "3,4"},
       {"matrix", "--dim", "4", "--position", "1"},
       {"matrix", "--dim", "4", "--relative", "2", "5"},
       {"matrix", "--dim", "4", "--position", "1", "--scaling", "linear", "--factor", "2"},
@@ -85,7 +86,8 @@ std::vector<std::vector<std::string>> every_command() {
       {"decay", "--dim", "16", "--max-distance", "100", "--points", "11"},
       {"decay", "--dim", "16", "--max-distance", "100", "--points", "11", "--kind", "ones", "--normalize"},
       {"decay", "--dim", "16", "--max-distance", "100", "--points", "11", "--kind", "random", "--samples", "20"},
-      {"decay", "--dim", "16", "--max-distance", "100", "--points", "11", "--rerope", "20", "--leaky-k", "4", "--log-x"},
+      {"decay", "--dim", "16", "--max-distance", "100", "--points", "11", "--rerope", "20", "--leaky-k", "4",
+       "--log-x"},
       {"decay", "--model", "llama-3.1-8b", "--max-distance", "100", "--points", "11"},
       {"wavelengths", "--dim", "16", "--context", "100", "--context", "1"},
       {"wavelengths", "--model", "phi-3-mini-128k"},
@@ -108,8 +110,8 @@ std::vector<std::vector<std::string>> every_command() {
       {"bench", "--seq", "2", "--points", "100", "--repeat", "1"},
       {"check", "--before", kDumps + "q.npy", "--after", kDumps + "q_rope.npy"},
       {"check", "--before", kDumps + "q.npy", "--after", kDumps + "q_rope_interleaved.npy", "--positions", "0:128"},
-      {"check", "--before", kDumps + "q.npy", "--after", kDumps + "q_rope_yarn_no_factor.npy", "--scaling", "yarn", "--factor",
-       "4", "--original-max-position", "2048"},
+      {"check", "--before", kDumps + "q.npy", "--after", kDumps + "q_rope_yarn_no_factor.npy", "--scaling", "yarn",
+       "--factor", "4", "--original-max-position", "2048"},
       {"check", "--before", kDumps + "q.npy", "--after", kDumps + "q.npy", "--positions", kZeros},
       {"identify", "--before", kDumps + "q.npy", "--after", kDumps + "q_rope_yarn.npy"},
       // Multi-axis RoPE (docs/multi-axis.md).
@@ -170,10 +172,14 @@ std::vector<std::string> every_command_name() {
   std::vector<std::string> names;
   bool listing = false;
   for (std::string line; std::getline(lines, line);) {
-    if (line == "Learn:" || line == "Compute:" || line == "Check a model:" || line == "Figures:") listing = true;
-    else if (listing && line.rfind("  ", 0) == 0 && line[2] != ' ') names.push_back(line.substr(2, line.find_first_of(", ", 2) - 2));
-    else if (listing && line.rfind("  ", 0) == 0) continue;  // a description's next line
-    else listing = false;
+    if (line == "Learn:" || line == "Compute:" || line == "Check a model:" || line == "Figures:")
+      listing = true;
+    else if (listing && line.rfind("  ", 0) == 0 && line[2] != ' ')
+      names.push_back(line.substr(2, line.find_first_of(", ", 2) - 2));
+    else if (listing && line.rfind("  ", 0) == 0)
+      continue;  // a description's next line
+    else
+      listing = false;
   }
   return names;
 }
@@ -201,8 +207,8 @@ TEST(Lang, ChineseKeepsTheNumbers) {
   // The same numbers appear, in the same order: only the words around them change.
   const std::regex number(R"(-?\d+(\.\d+)?(e[-+]\d+)?)");
   for (const auto& args : std::vector<std::vector<std::string>>{{"frequencies", "--dim", "8"},
-                                                              {"apply", "--position", "1", "--vector", "1,0,0,1"},
-                                                              {"matrix", "--dim", "4", "--position", "1"}}) {
+                                                                {"apply", "--position", "1", "--vector", "1,0,0,1"},
+                                                                {"matrix", "--dim", "4", "--position", "1"}}) {
     SCOPED_TRACE(joined(args));
     const auto numbers = [&](const std::string& text) {
       std::vector<std::string> found;
@@ -252,8 +258,8 @@ TEST(Lang, InspectTranslatesTheReadersNotesAndTheScalingWarnings) {
 TEST(Lang, VerifyNamesItsIdentitiesInChineseAndKeepsTheEnglishNamesInCsv) {
   const Result zh = rope_cli({"verify", "--trials", "5", "--lang", "zh", "--wide"});
   ASSERT_EQ(zh.code, 0) << zh.err;
-  for (const char* name : {"相对位置", "正交性", "复合", "模长不变", "平移不变", "三种算法", "两种排列", "正弦编码（对照）",
-                           "逐元素 = 矩阵 = 复数"}) {
+  for (const char* name : {"相对位置", "正交性", "复合", "模长不变", "平移不变", "三种算法", "两种排列",
+                           "正弦编码（对照）", "逐元素 = 矩阵 = 复数"}) {
     EXPECT_THAT(zh.out, HasSubstr(name));
   }
   const Result csv = rope_cli({"verify", "--trials", "5", "--lang", "zh", "--csv", "-"});
@@ -292,9 +298,9 @@ TEST(Lang, VisionTowerGridOriginIsChinese) {
 }
 
 TEST(Lang, EveryCommandTakesLangWithoutAFigureAndRejectsOtherLanguages) {
-  for (const std::string command : {"frequencies", "matrix", "apply", "verify", "decay", "wavelengths", "inspect",
-                                    "attention", "encodings", "layouts", "explain", "precision", "bound",
-                                    "extrapolation", "bench", "positions", "sections"}) {
+  for (const std::string command :
+       {"frequencies", "matrix", "apply", "verify", "decay", "wavelengths", "inspect", "attention", "encodings",
+        "layouts", "explain", "precision", "bound", "extrapolation", "bench", "positions", "sections"}) {
     SCOPED_TRACE(command);
     const Result help = rope_cli({command, "--help"});
     EXPECT_THAT(help.out, HasSubstr("--lang"));

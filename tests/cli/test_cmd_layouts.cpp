@@ -33,7 +33,6 @@ using ::testing::StartsWith;
 
 // Helpers copied from test_cli.cpp.
 
-
 class CmdLayouts : public test::TempDirTest {};
 
 // ---------------------------------------------------------------------------------------------
@@ -148,7 +147,8 @@ TEST_F(CmdLayouts, PairTableListsBothPairingsAndTheta) {
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_THAT(r.out, StartsWith("rope layouts: d = 8, base = 10000 "));
   const std::vector<std::string> lines = layouts_lines_of(r.out);
-  const auto header = std::find_if(lines.begin(), lines.end(), [](const std::string& l) { return l.rfind("pair i", 0) == 0; });
+  const auto header =
+      std::find_if(lines.begin(), lines.end(), [](const std::string& l) { return l.rfind("pair i", 0) == 0; });
   ASSERT_NE(header, lines.end());
   for (int i = 0; i < 4; ++i) {
     std::istringstream row(*(header + 1 + i));
@@ -212,7 +212,8 @@ void expect_scores(const Result& r, const Expected& e) {
   // The fix is exact: (c) prints the same shortest round-trip digits as (a).
   EXPECT_EQ(word_after(c_line, "= "), word_after(line_with(r.out, "(a) Meta's interleaved kernel"), "= "));
   const std::string change = line_with(r.out, "the bug changes the score by |(b) − (a)|");
-  EXPECT_NEAR(layouts_number_after(change, "|(b) − (a)| = "), std::abs(e.mixed(e.m, e.n) - e.reference(e.m, e.n)), 2 * tol);
+  EXPECT_NEAR(layouts_number_after(change, "|(b) − (a)| = "), std::abs(e.mixed(e.m, e.n) - e.reference(e.m, e.n)),
+              2 * tol);
   EXPECT_EQ(layouts_number_after(change, "|(c) − (a)| = "), 0.0);
   EXPECT_THAT(r.out, HasSubstr(fmt::format("the query at m = {} and the key at n = {}:", e.m, e.n)));
 }
@@ -247,7 +248,8 @@ TEST_F(CmdLayouts, SweepStatisticsMatchAnIndependentComputation) {
     // Printed with 6 significant digits: 5e-6 relative covers the rounding of the print.
     EXPECT_NEAR(layouts_number_after(line, "up to "), max_change, 5e-6 * max_change);
     EXPECT_NEAR(layouts_number_after(line, ", by "), mean, 5e-6 * mean);
-    EXPECT_NEAR(layouts_number_after(line_with(r.out, "a score itself is of size"), "√d = "), std::sqrt(e.d), 5e-6 * std::sqrt(e.d));
+    EXPECT_NEAR(layouts_number_after(line_with(r.out, "a score itself is of size"), "√d = "), std::sqrt(e.d),
+                5e-6 * std::sqrt(e.d));
     EXPECT_EQ(line_with(r.out, "the fix changes it by at most"),
               "  the fix changes it by at most 0: equal bit for bit at every distance");
   }
@@ -256,7 +258,8 @@ TEST_F(CmdLayouts, SweepStatisticsMatchAnIndependentComputation) {
 TEST_F(CmdLayouts, IdentityLinesShowTheToleranceOfM13AndPass) {
   // κ·ε·(d + M)·‖q‖‖k‖ with M = max(|m| + |n| + |n − m|, |m| + |m + D| + D) = max(0 + 4000 + 4000, 0 + 100 + 100).
   const Expected e(32, 1e4, kDefaultSeed, 0, -4000, 100);
-  const Result r = rope_cli({"layouts", "--dim", "32", "--position", "0", "--position", "-4000", "--max-distance", "100"});
+  const Result r =
+      rope_cli({"layouts", "--dim", "32", "--position", "0", "--position", "-4000", "--max-distance", "100"});
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_THAT(r.out, HasSubstr("(M8) on these 102 pairs of positions"));  // (m, n) and δ = 0 … 100
   for (const std::string layout : {"  interleaved  max |Δ| = ", "  half         max |Δ| = "}) {
@@ -306,17 +309,21 @@ TEST_F(CmdLayouts, ModelPresetUsesItsRotaryDimensionAndFrequencies) {
 }
 
 TEST_F(CmdLayouts, BadInputExitsTwoNamingTheValueAndRule) {
-  expect_one_line_error(rope_cli({"layouts", "--dim", "7"}), 2, "dimension d must be even and between 2 and 1024 (got 7)");
+  expect_one_line_error(rope_cli({"layouts", "--dim", "7"}), 2,
+                        "dimension d must be even and between 2 and 1024 (got 7)");
   expect_one_line_error(rope_cli({"layouts", "--dim", "2048"}), 2, "(got 2048)");
   expect_one_line_error(rope_cli({"layouts", "--dim", "8x"}), 2, "--dim must be a decimal integer (got '8x')");
   expect_one_line_error(rope_cli({"layouts", "--base", "0.5"}), 2, "base must be a finite number > 1 (got 0.5)");
   expect_one_line_error(rope_cli({"layouts", "--position", "3"}), 2,
                         "give --position twice, the query's m then the key's n (got 1 value)");
-  expect_one_line_error(rope_cli({"layouts", "--position", "1", "--position", "2", "--position", "3"}), 2, "(got 3 values)");
-  expect_one_line_error(rope_cli({"layouts", "--position", "nan", "--position", "2"}), 2, "--position must be a finite number (got 'nan')");
+  expect_one_line_error(rope_cli({"layouts", "--position", "1", "--position", "2", "--position", "3"}), 2,
+                        "(got 3 values)");
+  expect_one_line_error(rope_cli({"layouts", "--position", "nan", "--position", "2"}), 2,
+                        "--position must be a finite number (got 'nan')");
   expect_one_line_error(rope_cli({"layouts", "--position", "0", "--position", "2e9"}), 2,
                         "position n must be a finite number between -1e+09 and 1e+09 (got 2000000000)");
-  expect_one_line_error(rope_cli({"layouts", "--max-distance", "-1"}), 2, "max-distance must be between 0 and 100000 (got -1)");
+  expect_one_line_error(rope_cli({"layouts", "--max-distance", "-1"}), 2,
+                        "max-distance must be between 0 and 100000 (got -1)");
   expect_one_line_error(rope_cli({"layouts", "--max-distance", "100001"}), 2, "(got 100001)");
   expect_one_line_error(rope_cli({"layouts", "--seed", "-1"}), 2, "--seed must be >= 0 (got -1)");
   expect_one_line_error(rope_cli({"layouts", "--keep-script", path("a.gp")}), 2, "--keep-script needs a figure");
@@ -332,8 +339,8 @@ TEST_F(CmdLayouts, UnwritableOutputExitsThreeAndLeavesNothing) {
 
 TEST_F(CmdLayouts, FigureDrawsTheThreeCurvesOfTheCsv) {
   // The kept script's datablocks are what gnuplot draws: (a), (b), (c) in that order, each the CSV's column.
-  const Result r = rope_cli({"layouts", "--dim", "8", "--max-distance", "20", "--csv", path("s.csv"), "--png", path("s.png"),
-                             "--width", "640", "--height", "480", "--keep-script", path("s.gp")});
+  const Result r = rope_cli({"layouts", "--dim", "8", "--max-distance", "20", "--csv", path("s.csv"), "--png",
+                             path("s.png"), "--width", "640", "--height", "480", "--keep-script", path("s.gp")});
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(png_size(read(path("s.png"))), (std::pair<std::uint32_t, std::uint32_t>{640, 480}));
   const std::string script = read(path("s.gp"));

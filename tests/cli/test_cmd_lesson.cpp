@@ -32,10 +32,13 @@ std::string outside_reference(std::string_view page) {
     while (at < page.size() && std::isspace(static_cast<unsigned char>(page[at]))) ++at;
     return at;
   };
-  const auto skip_quote = [&](std::size_t at) { return at < page.size() && (page[at] == '"' || page[at] == '\'') ? at + 1 : at; };
+  const auto skip_quote = [&](std::size_t at) {
+    return at < page.size() && (page[at] == '"' || page[at] == '\'') ? at + 1 : at;
+  };
   for (std::size_t at = page.find("url("); at != std::string_view::npos; at = page.find("url(", at + 1)) {
     const std::size_t v = skip_quote(skip_space(at + 4));
-    if (v < page.size() && page[v] != '#' && page[v] != '"' && page[v] != '\'' && !std::isspace(static_cast<unsigned char>(page[v]))) {
+    if (v < page.size() && page[v] != '#' && page[v] != '"' && page[v] != '\'' &&
+        !std::isspace(static_cast<unsigned char>(page[v]))) {
       return std::string(page.substr(at, 24));
     }
   }
@@ -69,13 +72,16 @@ TEST_F(CmdLesson, PageQuotesWhatRopePrintsAndLoadsNothing) {
     EXPECT_EQ(page.rfind("<!DOCTYPE html>", 0), 0u);
     // Every part's output, exactly as the command prints it (escaped), not a copy that could rot.
     for (const std::vector<std::string>& args :
-         {std::vector<std::string>{"explain", "--step", "6"}, {"explain", "--step", "7"}, {"layouts", "--dim", "8"},
+         {std::vector<std::string>{"explain", "--step", "6"},
+          {"explain", "--step", "7"},
+          {"layouts", "--dim", "8"},
           {"attention", "--tokens", "8", "--dim", "16", "--shift", "100", "--encoding", "rope"}}) {
       std::vector<std::string> with_lang = args;
       with_lang.insert(with_lang.end(), {"--lang", lang});
       const Result part = rope_cli(with_lang);
       ASSERT_EQ(part.code, 0) << part.err;
-      EXPECT_TRUE(page.find("<pre>" + pre_html(part.out) + "</pre>") != std::string::npos) << args.front() << " " << lang;
+      EXPECT_TRUE(page.find("<pre>" + pre_html(part.out) + "</pre>") != std::string::npos)
+          << args.front() << " " << lang;
     }
     // Self-contained: no external script, style, font, image or link; SVG inline.
     for (const char* external : {"<script src", "<link", "@import", "<img", "<iframe"}) {
@@ -93,8 +99,9 @@ TEST_F(CmdLesson, PageQuotesWhatRopePrintsAndLoadsNothing) {
     }
     EXPECT_EQ(captions, 10u) << lang;
     // Part 3 runs rope verify as the lesson does (1000 trials): the number it points at is on the page.
-    EXPECT_NE(page.find("<code class=\"cmd\">$ rope verify" + std::string(lang == "zh" ? " --lang zh" : "") + "</code>"),
-              std::string::npos);
+    EXPECT_NE(
+        page.find("<code class=\"cmd\">$ rope verify" + std::string(lang == "zh" ? " --lang zh" : "") + "</code>"),
+        std::string::npos);
     EXPECT_NE(page.find("id=\"frames1-range\" min=\"0\" max=\"11\""), std::string::npos);
   }
   const std::string zh = read(path("l.html"));

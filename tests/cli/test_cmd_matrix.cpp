@@ -29,7 +29,6 @@ namespace fs = std::filesystem;
 using ::testing::HasSubstr;
 using ::testing::StartsWith;
 
-
 class CmdMatrix : public test::TempDirTest {};
 
 TEST_F(CmdMatrix, MatrixCsvMatchesNumpyReference) {
@@ -64,12 +63,14 @@ TEST_F(CmdMatrix, RelativeTakesMultiAxisPositions) {
   const Result v = rope_cli({"matrix", "--vision", "llama4", "--dim", "8", "--relative", "1,2", "3,7"});
   ASSERT_EQ(v.code, 0) << v.err;
   EXPECT_THAT(v.out, HasSubstr("m = (1, 2), n = (3, 7), d = 8"));
-  EXPECT_THAT(v.out, HasSubstr("per axis (docs/multi-axis.md (A5)): R_p turns pair i by θ_i·(p_a(i) + 1), a(i) its axis: "
-                               "WW·HH; n − m = (2, 5) carries no offset\n"));
+  EXPECT_THAT(v.out,
+              HasSubstr("per axis (docs/multi-axis.md (A5)): R_p turns pair i by θ_i·(p_a(i) + 1), a(i) its axis: "
+                        "WW·HH; n − m = (2, 5) carries no offset\n"));
   EXPECT_THAT(v.out, HasSubstr("R_(1, 2)ᵀ R_(3, 7)"));
   EXPECT_THAT(v.out, HasSubstr("|   R_(2, 5)\n"));
   EXPECT_THAT(v.out, HasSubstr("|    0.283662  0.958924         0"));
-  EXPECT_THAT(v.out, HasSubstr("|           0         0         0         0 -0.416147 -0.909297         0         0\n"));
+  EXPECT_THAT(v.out,
+              HasSubstr("|           0         0         0         0 -0.416147 -0.909297         0         0\n"));
   EXPECT_THAT(v.out, HasSubstr(": equal"));
   // M-RoPE: the right side is `matrix --position` at the difference (another path: the spec's angles).
   const Result q = rope_cli({"matrix", "--model", "qwen3-vl-8b", "--relative", "1,2,3", "4,6,9", "--digits", "3"});
@@ -85,12 +86,14 @@ TEST_F(CmdMatrix, RelativeTakesMultiAxisPositions) {
   }
   const std::vector<std::string> lines = test::split(at.out, '\n');
   for (const std::string& line : lines) {
-    if (line.size() == right.front().size() && line.find_first_not_of(" -.0123456789") == std::string::npos) direct.push_back(line);
+    if (line.size() == right.front().size() && line.find_first_not_of(" -.0123456789") == std::string::npos)
+      direct.push_back(line);
   }
   ASSERT_EQ(right.size(), 128u);
   EXPECT_EQ(right, direct);
   // In Chinese; and the refusals: plain RoPE reads one number, M and N of different lengths.
-  const Result zh = rope_cli({"matrix", "--model", "qwen2-vl-7b", "--relative", "2", "4,6,9", "--digits", "1", "--lang", "zh"});
+  const Result zh =
+      rope_cli({"matrix", "--model", "qwen2-vl-7b", "--relative", "2", "4,6,9", "--digits", "1", "--lang", "zh"});
   ASSERT_EQ(zh.code, 0) << zh.err;
   EXPECT_THAT(zh.out, HasSubstr("按轴（docs/multi-axis.md (A5)）：R_p 将第 i 对转 θ_i·p_a(i)，a(i) 为其所属轴："));
   EXPECT_THAT(zh.out, HasSubstr("n − m = (2, 4, 7)\n"));
@@ -110,8 +113,9 @@ TEST_F(CmdMatrix, RelativeTakesMultiAxisPositions) {
   // Just inside: 2(|m| + |n|) = 2.8e14 gives a tolerance of about 0.5, and the rows still agree.
   EXPECT_EQ(rope_cli({"matrix", "--dim", "4", "--relative", "7e13", "-7e13"}).code, 0);
   // A multi-axis position names the component beyond the limit.
-  expect_one_line_error(rope_cli({"matrix", "--model", "qwen2-vl-7b", "--position", "1,6e14,1"}), 2,
-                        "--position component 2 of (1, 600000000000000, 1) = 6e+14 is beyond what float64 resolves at d = 128");
+  expect_one_line_error(
+      rope_cli({"matrix", "--model", "qwen2-vl-7b", "--position", "1,6e14,1"}), 2,
+      "--position component 2 of (1, 600000000000000, 1) = 6e+14 is beyond what float64 resolves at d = 128");
   EXPECT_THAT(rope_cli({"matrix", "--model", "qwen2-vl-7b", "--position", "1,6e14,1", "--lang", "zh"}).err,
               HasSubstr("--position (1, 600000000000000, 1) 的第 2 个分量 = 6e+14 超出了 float64"));
 }
@@ -139,7 +143,8 @@ TEST_F(CmdMatrix, EveryPresetsMatrixTimesAHeadEqualsHfModelingCode) {
     }
     const auto n = c.input.size();
     ASSERT_EQ(static_cast<Eigen::Index>(cells.size()), n * n) << preset;
-    const Eigen::MatrixXd m = Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(cells.data(), n, n);
+    const Eigen::MatrixXd m =
+        Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(cells.data(), n, n);
     EXPECT_LE((m * c.input - c.output).cwiseAbs().maxCoeff(), 1e-12 * c.input.norm()) << preset << " at " << position;
     ++checked;
   }
@@ -170,7 +175,10 @@ TEST_F(CmdMatrix, MultiAxisPositionTurnsEachBlockByItsAxis) {
   const Result text = rope_cli({"matrix", "--model", "qwen3-vl-8b", "--position", "7,2,3", "--digits", "1"});
   ASSERT_EQ(text.code, 0) << text.err;
   EXPECT_THAT(text.out, HasSubstr("m = (7, 2, 3)"));
-  EXPECT_THAT(text.out, HasSubstr("M-RoPE (interleaved sections [24, 20, 20]): block i is R(θ_i·p_a(i)), p_a(i) the position of its axis: THW·THW"));
+  EXPECT_THAT(
+      text.out,
+      HasSubstr(
+          "M-RoPE (interleaved sections [24, 20, 20]): block i is R(θ_i·p_a(i)), p_a(i) the position of its axis: THW·THW"));
   expect_one_line_error(rope_cli({"matrix", "--dim", "4", "--position", "1,2"}), 2,
                         "the position (1, 2) has 2 components but plain RoPE reads one");
 }
@@ -194,7 +202,8 @@ TEST_F(CmdMatrix, FourSlotPositionOfAGgufTurnsPairs61And62ByTheSlotE) {
   Eigen::VectorXd x(128), want(128);
   int n = 0;
   for (const auto& row : test::read_reference("mrope_ggml_apply.csv").rows) {
-    if (row.at(0) == "qwen3-vl-8b.gguf" && row.at(1) == "7.0" && row.at(2) == "2.0" && row.at(3) == "3.0" && row.at(4) == "5.0") {
+    if (row.at(0) == "qwen3-vl-8b.gguf" && row.at(1) == "7.0" && row.at(2) == "2.0" && row.at(3) == "3.0" &&
+        row.at(4) == "5.0") {
       x[n] = std::stod(row.at(6));
       want[n++] = std::stod(row.at(7));
     }
@@ -226,7 +235,8 @@ TEST_F(CmdMatrix, VisionTowerBlocksByHandInBothLayouts) {
   // (1, 0.01) per axis, the column w first (pairs 0, 1), the row h after (pairs 2, 3), interleaved, every
   // position + 1: angles 4, 0.04, 3, 0.03. Every entry, zeros included; 1e-15: one product and cos/sin, an ulp.
   const std::vector<double> pixtral{2.0, 0.02, 0.3, 0.003}, llama4{4.0, 0.04, 3.0, 0.03};
-  const std::vector<std::pair<int, int>> half{{0, 4}, {1, 5}, {2, 6}, {3, 7}}, interleaved{{0, 1}, {2, 3}, {4, 5}, {6, 7}};
+  const std::vector<std::pair<int, int>> half{{0, 4}, {1, 5}, {2, 6}, {3, 7}},
+      interleaved{{0, 1}, {2, 3}, {4, 5}, {6, 7}};
   const std::vector<std::tuple<std::vector<std::string>, Eigen::MatrixXd>> cases{
       {{"--vision", "pixtral"}, blocks_by_hand(half, pixtral)},
       {{"--vision", "pixtral", "--layout", "interleaved"}, blocks_by_hand(interleaved, pixtral)},

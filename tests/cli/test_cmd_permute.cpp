@@ -32,10 +32,12 @@ TEST_F(CmdPermute, ToyHeadsRowMapProofAndBug) {
   EXPECT_THAT(r.out, HasSubstr("permute(k, n_head_kv = 2):   [0, 4, 1, 5, 2, 6, 3, 7, 8, 12, 9, 13, 10, 14, 11, 15]"));
   EXPECT_THAT(r.out, HasSubstr("k_proj permuted with n_head = 4 (the bug): [0, 2, 1, 3, 4, 6, 5, 7,"));
   const PermuteDemo d = permute_demo(PermuteSettings());
-  EXPECT_THAT(r.out, HasSubstr(fmt::format("max |(b) − (a)| = 0 (tolerance 2·γ_hd·Σ|terms| = {:.3g}): equal bit for bit  PASS",
-                                           d.tolerance)));
-  EXPECT_THAT(r.out, HasSubstr(fmt::format("|(c) − (a)| up to {:.6g}, {:.6g} on average; the scores themselves have size (rms) {:.6g}",
-                                           d.max_bug_difference, d.mean_bug_difference, d.score_rms)));
+  EXPECT_THAT(r.out,
+              HasSubstr(fmt::format("max |(b) − (a)| = 0 (tolerance 2·γ_hd·Σ|terms| = {:.3g}): equal bit for bit  PASS",
+                                    d.tolerance)));
+  EXPECT_THAT(r.out, HasSubstr(fmt::format(
+                         "|(c) − (a)| up to {:.6g}, {:.6g} on average; the scores themselves have size (rms) {:.6g}",
+                         d.max_bug_difference, d.mean_bug_difference, d.score_rms)));
 }
 
 TEST_F(CmdPermute, ModelFromGgufAndFromConfigJson) {
@@ -44,8 +46,9 @@ TEST_F(CmdPermute, ModelFromGgufAndFromConfigJson) {
   EXPECT_THAT(g.out, HasSubstr("(GGUF, architecture llama):\n  head_dim 128, 32 query heads, 8 KV heads"));
   EXPECT_THAT(g.out, HasSubstr("[0, 64, 1, 65, 2, 66, 3, 67, 4, 68, 5, 69, 6, 70, 7, 71, …] (4096 rows)"));
   EXPECT_THAT(g.out, HasSubstr("equal bit for bit  PASS"));
-  const Result j = rope_cli({"permute", "--config", std::string(ROPE_REFERENCE_DIR) + "/../../data/models/llama-2-7b.json",
-                             "--max-distance", "2"});
+  const Result j =
+      rope_cli({"permute", "--config", std::string(ROPE_REFERENCE_DIR) + "/../../data/models/llama-2-7b.json",
+                "--max-distance", "2"});
   ASSERT_EQ(j.code, 0) << j.err;
   EXPECT_THAT(j.out, HasSubstr("head_dim 128, 32 query heads, 32 KV heads"));
   EXPECT_THAT(j.out, HasSubstr("no GQA (n_head = n_head_kv)"));
@@ -88,8 +91,9 @@ TEST_F(CmdPermute, AConfigsRopeIsTheResolvedModelsTypedValuesIncluded) {
 // on the pairs it does not turn. The rows per head are those its frequencies pair, not int(512 × 0.25) = 128 (which
 // refused the file: "256 frequencies for a head of 128 rows").
 TEST_F(CmdPermute, ProportionalRopePairsTheWholeHead) {
-  const Result r = rope_cli({"permute", "--config", std::string(ROPE_REFERENCE_DIR) + "/../../data/models/gemma-4-26b-a4b.json",
-                             "--max-distance", "2"});
+  const Result r =
+      rope_cli({"permute", "--config", std::string(ROPE_REFERENCE_DIR) + "/../../data/models/gemma-4-26b-a4b.json",
+                "--max-distance", "2"});
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_THAT(r.out, HasSubstr("head_dim 512, 16 query heads, 16 KV heads"));
   EXPECT_THAT(r.out, HasSubstr("equal bit for bit  PASS"));

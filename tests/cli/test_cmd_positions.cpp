@@ -80,9 +80,9 @@ INSTANTIATE_TEST_SUITE_P(
             {"--text", "1", "--image", "1x4x4", "--video", "2x2x2", "--text", "1", "--tokens-per-second", "4"}},
         PositionsReferenceCase{"image2x6x2-merge1", {"--image", "2x6x2", "--merge-size", "1"}},
         // (Q3) in float32 as HF's tensors: float64 would give 20 for frame 3 here and 114 for frame 69 below.
-        PositionsReferenceCase{
-            "qwen2.5-text1-video4x2x2-tps10-spg0.7-text1",
-            {"--text", "1", "--video", "4x2x2", "--text", "1", "--tokens-per-second", "10", "--second-per-grid", "0.7"}},
+        PositionsReferenceCase{"qwen2.5-text1-video4x2x2-tps10-spg0.7-text1",
+                               {"--text", "1", "--video", "4x2x2", "--text", "1", "--tokens-per-second", "10",
+                                "--second-per-grid", "0.7"}},
         PositionsReferenceCase{
             "qwen2.5-video70x2x2-tps25-spg1/15",
             {"--video", "70x2x2", "--tokens-per-second", "25", "--second-per-grid", "0.06666666666666667"}}),
@@ -175,11 +175,13 @@ TEST_F(CmdPositions, AModelGivesItsOwnRules) {
 }
 
 TEST_F(CmdPositions, ModelRefusalsAreOneLine) {
-  expect_one_line_error(rope_cli({"positions", "--model", "qwen3-vl-8b", "--video", "2x2x2"}), 2,
-                        "--video: qwen3-vl-8b (Qwen3-VL) splits a video into its frames, each its own 1xHxW block after a "
-                        "timestamp text (get_rope_index): give each frame as --image 1xHxW");
-  expect_one_line_error(rope_cli({"positions", "--model", "qwen2-vl-7b", "--video", "2x2x2", "--tokens-per-second", "2"}), 2,
-                        "--tokens-per-second: qwen2-vl-7b (Qwen2-VL) has no time scaling: its video time index is the frame index");
+  expect_one_line_error(
+      rope_cli({"positions", "--model", "qwen3-vl-8b", "--video", "2x2x2"}), 2,
+      "--video: qwen3-vl-8b (Qwen3-VL) splits a video into its frames, each its own 1xHxW block after a "
+      "timestamp text (get_rope_index): give each frame as --image 1xHxW");
+  expect_one_line_error(
+      rope_cli({"positions", "--model", "qwen2-vl-7b", "--video", "2x2x2", "--tokens-per-second", "2"}), 2,
+      "--tokens-per-second: qwen2-vl-7b (Qwen2-VL) has no time scaling: its video time index is the frame index");
   expect_one_line_error(rope_cli({"positions", "--model", "llama-3.1-8b", "--text", "3"}), 2,
                         "llama-3.1-8b (model_type 'llama') has no M-RoPE position ids rope knows");
   expect_one_line_error(rope_cli({"positions", "--model", "qwen2-vl-7b", "--config", path("c.json"), "--text", "3"}), 2,
@@ -194,9 +196,10 @@ TEST_F(CmdPositions, ModelRefusalsAreOneLine) {
   EXPECT_THAT(zh.err, HasSubstr("把视频拆成各帧"));
   // A GGUF's language model does not carry the vision rules: it says where they are, not "no position ids".
   const std::string gguf = std::string(ROPE_GGUF_DIR) + "/qwen3-vl-8b.gguf";  // tests/io/write_gguf.py
-  expect_one_line_error(rope_cli({"positions", "--config", gguf, "--image", "1x4x4"}), 2,
-                        "qwen3-vl-8b.gguf is a GGUF language model (architecture qwen3vl): the rules of its position ids "
-                        "(spatial_merge_size, and tokens_per_second for Qwen2.5-VL) are in the vision model's mmproj file");
+  expect_one_line_error(
+      rope_cli({"positions", "--config", gguf, "--image", "1x4x4"}), 2,
+      "qwen3-vl-8b.gguf is a GGUF language model (architecture qwen3vl): the rules of its position ids "
+      "(spatial_merge_size, and tokens_per_second for Qwen2.5-VL) are in the vision model's mmproj file");
   const Result gguf_zh = rope_cli({"positions", "--config", gguf, "--image", "1x4x4", "--lang", "zh"});
   EXPECT_THAT(gguf_zh.err, HasSubstr("在视觉模型的 mmproj 文件里"));
 }
@@ -206,14 +209,18 @@ TEST_F(CmdPositions, BadInputIsOneLine) {
                         "image grid 1x3x4: height 3 is not divisible by the spatial merge size 2");
   expect_one_line_error(rope_cli({"positions", "--image", "1x4"}), 2,
                         "--image must be a grid TxHxW of three whole numbers, e.g. 1x4x6 (got '1x4')");
-  expect_one_line_error(rope_cli({"positions", "--image", "0x4x4"}), 2, "--image: every side of the grid must be between 1 and 65536 (got 0)");
-  expect_one_line_error(rope_cli({"positions", "--text", "0"}), 2, "--text must be between 1 and 1000000 tokens (got 0)");
+  expect_one_line_error(rope_cli({"positions", "--image", "0x4x4"}), 2,
+                        "--image: every side of the grid must be between 1 and 65536 (got 0)");
+  expect_one_line_error(rope_cli({"positions", "--text", "0"}), 2,
+                        "--text must be between 1 and 1000000 tokens (got 0)");
   expect_one_line_error(rope_cli({"positions"}), 2, "the sequence is empty");
-  expect_one_line_error(rope_cli({"positions", "--image", "1000x1000x1000"}), 2, "the sequence has 250000000 tokens up to its segment 1, more than the limit of 1000000");
+  expect_one_line_error(rope_cli({"positions", "--image", "1000x1000x1000"}), 2,
+                        "the sequence has 250000000 tokens up to its segment 1, more than the limit of 1000000");
   expect_one_line_error(rope_cli({"positions", "--text", "3", "--second-per-grid", "2"}), 2,
                         "--second-per-grid scales video time (Qwen2.5-VL): give it with --tokens-per-second");
-  expect_one_line_error(rope_cli({"positions", "--video", "2x2x2", "--tokens-per-second", "2", "--second-per-grid", "-2"}), 2,
-                        "--second-per-grid must be between 0 and 1e+06 (got -2)");
+  expect_one_line_error(
+      rope_cli({"positions", "--video", "2x2x2", "--tokens-per-second", "2", "--second-per-grid", "-2"}), 2,
+      "--second-per-grid must be between 0 and 1e+06 (got -2)");
   expect_one_line_error(rope_cli({"positions", "--video", "4x2x2", "--tokens-per-second", "1e308"}), 2,
                         "--tokens-per-second must be > 0 and at most 1e+06 (got 1e+308)");
   expect_one_line_error(rope_cli({"positions", "--text", "3", "--merge-size", "0"}), 2,
@@ -223,7 +230,8 @@ TEST_F(CmdPositions, BadInputIsOneLine) {
   // 0 as a config's tokens_per_second: refused on the command line too (every frame would be time 0).
   expect_one_line_error(rope_cli({"positions", "--video", "4x2x2", "--tokens-per-second", "0"}), 2,
                         "--tokens-per-second must be > 0 and at most 1e+06 (got 0)");
-  EXPECT_THAT([] { parse_grid("1x\x01x2", "--image"); }, ::testing::ThrowsMessage<InvalidArgument>(HasSubstr("--image")));
+  EXPECT_THAT([] { parse_grid("1x\x01x2", "--image"); },
+              ::testing::ThrowsMessage<InvalidArgument>(HasSubstr("--image")));
   // A missing side names the whole grid, not an empty integer.
   expect_one_line_error(rope_cli({"positions", "--image", "1x4x"}), 2,
                         "--image must be a grid TxHxW of three whole numbers, e.g. 1x4x6 (got '1x4x')");

@@ -37,10 +37,14 @@ TEST_F(CmdPrecision, DefaultRunPrintsTablesCrossingsAndMerges) {
   // Merges, by hand: bf16 holds 0 … 256 (257 values), then 128 values per octave: [256, 512) adds 127
   // (256 is counted), the 11 octaves from 512 to 2^20 add 128 each, and 2^20 itself 1:
   // 257 + 127 + 11·128 + 1 = 1793 distinct values of 1 048 577 positions.
-  EXPECT_THAT(r.out, HasSubstr("  bf16                256       1793    1046784          0  256 ← 256, 257; 260 ← 259 … 261\n"));
+  EXPECT_THAT(
+      r.out,
+      HasSubstr("  bf16                256       1793    1046784          0  256 ← 256, 257; 260 ← 259 … 261\n"));
   // --wide: the first three merges (bf16 alone: the row does not depend on the other formats).
-  EXPECT_THAT(rope_cli({"precision", "--wide", "--dtype", "bf16"}).out,
-              HasSubstr("  bf16                256       1793    1046784          0  256 ← 256, 257; 260 ← 259 … 261; 264 ← 263 … 265\n"));
+  EXPECT_THAT(
+      rope_cli({"precision", "--wide", "--dtype", "bf16"}).out,
+      HasSubstr(
+          "  bf16                256       1793    1046784          0  256 ← 256, 257; 260 ← 259 … 261; 264 ← 263 … 265\n"));
   // f16: 0 … 2048 (2049 values), then 1024 values per octave: [2048, 4096) adds 1023, the four octaves
   // from 4096 to 65504 = 2^16 − 32 add 1024 each: 2049 + 1023 + 4·1024 = 7168. 65505 … 65519 round to
   // 65504; 65520 … 1048576 (983057 positions) overflow.
@@ -69,8 +73,8 @@ TEST_F(CmdPrecision, TableEqualsLibrary) {
 }
 
 TEST_F(CmdPrecision, CsvEqualsLibraryAndIsDeterministic) {
-  const std::vector<std::string> args{"precision", "--dtype", "f32,bf16", "--max-position", "100000", "--points", "20",
-                                      "--samples", "4", "--csv", "-"};
+  const std::vector<std::string> args{"precision", "--dtype",   "f32,bf16", "--max-position", "100000", "--points",
+                                      "20",        "--samples", "4",        "--csv",          "-"};
   const auto r = rope_cli(args);
   ASSERT_EQ(r.code, 0) << r.err;
   std::istringstream in(r.out);
@@ -89,7 +93,8 @@ TEST_F(CmdPrecision, CsvEqualsLibraryAndIsDeterministic) {
   PrecisionSettings s;
   s.samples = 4;
   const auto curves = precision_errors(
-      s, precision_curves({DType::F32, DType::BF16}, {Strategy::CastInputs, Strategy::AngleF32, Strategy::CastResult}), grid);
+      s, precision_curves({DType::F32, DType::BF16}, {Strategy::CastInputs, Strategy::AngleF32, Strategy::CastResult}),
+      grid);
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const auto row = static_cast<Eigen::Index>(i);
     EXPECT_EQ(std::stod(rows[i][0]), grid[row]);
@@ -118,8 +123,8 @@ TEST_F(CmdPrecision, Chinese) {
   EXPECT_THAT(r.out, HasSubstr("角度误差（弧度）"));
   EXPECT_THAT(r.out, HasSubstr("恒等式误差（绝对）"));
   EXPECT_THAT(r.out, HasSubstr("直到 1000 都没有"));
-  for (const char* english : {"angle error", "identity error", "vector error", "first position", "none up to", "exact up to",
-                              "strategies", "random pairs", "log-spaced"}) {
+  for (const char* english : {"angle error", "identity error", "vector error", "first position", "none up to",
+                              "exact up to", "strategies", "random pairs", "log-spaced"}) {
     EXPECT_THAT(r.out, Not(HasSubstr(english))) << english;
   }
 }
@@ -138,18 +143,22 @@ TEST_F(CmdPrecision, Figure) {
 }
 
 TEST_F(CmdPrecision, BadInputIsOneLine) {
-  expect_one_line_error(rope_cli({"precision", "--dtype", "fp8"}), 2, "dtype must be f64, f32, f16 or bf16 (got 'fp8')");
-  expect_one_line_error(rope_cli({"precision", "--strategy", "late"}), 2, "cast-inputs, angle-f32 or cast-result (got 'late')");
-  expect_one_line_error(rope_cli({"precision", "--max-position", "0"}), 2, "--max-position must be an integer between 1");
-  expect_one_line_error(rope_cli({"precision", "--max-position", "2e7"}), 2, "--max-position must be an integer between 1");
+  expect_one_line_error(rope_cli({"precision", "--dtype", "fp8"}), 2,
+                        "dtype must be f64, f32, f16 or bf16 (got 'fp8')");
+  expect_one_line_error(rope_cli({"precision", "--strategy", "late"}), 2,
+                        "cast-inputs, angle-f32 or cast-result (got 'late')");
+  expect_one_line_error(rope_cli({"precision", "--max-position", "0"}), 2,
+                        "--max-position must be an integer between 1");
+  expect_one_line_error(rope_cli({"precision", "--max-position", "2e7"}), 2,
+                        "--max-position must be an integer between 1");
   expect_one_line_error(rope_cli({"precision", "--max-position", "100.5"}), 2, "(got 100.5)");
   expect_one_line_error(rope_cli({"precision", "--points", "1"}), 2, "--points must be between 2");
   expect_one_line_error(rope_cli({"precision", "--threshold", "0"}), 2, "--threshold must be a positive number");
-  expect_one_line_error(rope_cli({"precision", "--metric", "speed"}), 2, "--metric must be 'angle', 'vector' or 'identity'");
+  expect_one_line_error(rope_cli({"precision", "--metric", "speed"}), 2,
+                        "--metric must be 'angle', 'vector' or 'identity'");
   expect_one_line_error(rope_cli({"precision", "--samples", "0"}), 2, "samples must be between 1");
   // The measured cost bound (issue 19, item 7): this took 65 minutes under the old 2e9.
-  expect_one_line_error(rope_cli({"precision", "--dim", "4096", "--samples", "10000", "--points", "48"}), 2,
-                        "3e+07");
+  expect_one_line_error(rope_cli({"precision", "--dim", "4096", "--samples", "10000", "--points", "48"}), 2, "3e+07");
   expect_one_line_error(rope_cli({"precision", "--lang", "fr"}), 2, "--lang must be 'en' or 'zh' (got 'fr')");
   expect_one_line_error(rope_cli({"precision", "--dim", "7"}), 2, "even");
   expect_one_line_error(rope_cli({"precision", "--at", "-1"}), 2, "--at positions must be between 0");
@@ -165,8 +174,9 @@ TEST_F(CmdPrecision, CurvesWithNoPointAreLeftOutWithANote) {
   const test::Result r =
       test::rope_cli({"precision", "--dim", "2", "--points", "2", "--samples", "1", "--png", path("p.png")});
   ASSERT_EQ(r.code, 0) << r.err;
-  EXPECT_THAT(r.out, ::testing::HasSubstr("note: the figure leaves out 2 curve(s) with no error to draw on its log "
-                                          "axis (exact or overflowing at every position): f16 cast-inputs, bf16 cast-result"));
+  EXPECT_THAT(r.out,
+              ::testing::HasSubstr("note: the figure leaves out 2 curve(s) with no error to draw on its log "
+                                   "axis (exact or overflowing at every position): f16 cast-inputs, bf16 cast-result"));
   EXPECT_TRUE(std::filesystem::exists(path("p.png")));
 }
 

@@ -47,7 +47,8 @@ TEST_F(CmdSections, TheCsvEqualsTheNumpyPortOfBothOrders) {
 TEST_F(CmdSections, TableFigureAndChinese) {
   const Result r = rope_cli({"sections", "--png", path("s.png")});
   ASSERT_EQ(r.code, 0) << r.err;
-  EXPECT_THAT(r.out, HasSubstr("M-RoPE sections [24, 20, 20] (Qwen3-VL's default) over 64 pairs, d = 128, base = 5000000"));
+  EXPECT_THAT(r.out,
+              HasSubstr("M-RoPE sections [24, 20, 20] (Qwen3-VL's default) over 64 pairs, d = 128, base = 5000000"));
   EXPECT_THAT(r.out, HasSubstr("  w (width)         20  44 … 63                 253350 … 2.46876e+07\n"));
   EXPECT_THAT(r.out, HasSubstr("  w (width)         20  2, 5, …, 59             10.1747 … 9.4144e+06\n"));
   std::ifstream png(path("s.png"), std::ios::binary);
@@ -73,9 +74,10 @@ TEST_F(CmdSections, VisionMapsOfTheSixImplementationsByHand) {
     const Result r = rope_cli(flags);
     ASSERT_EQ(r.code, 0) << r.err;
     const test::ReferenceCsv got = test::parse_reference(r.out);
-    ASSERT_EQ(got.header, (std::vector<std::string>{"pair", "theta_qwen2_vl", "axis_qwen2_vl", "theta_llama_cpp", "axis_llama_cpp",
-                                                    "theta_pixtral", "axis_pixtral", "theta_llama4", "axis_llama4",
-                                                    "theta_axial", "axis_axial", "theta_gemma4", "axis_gemma4"}));
+    ASSERT_EQ(got.header,
+              (std::vector<std::string>{"pair", "theta_qwen2_vl", "axis_qwen2_vl", "theta_llama_cpp", "axis_llama_cpp",
+                                        "theta_pixtral", "axis_pixtral", "theta_llama4", "axis_llama4", "theta_axial",
+                                        "axis_axial", "theta_gemma4", "axis_gemma4"}));
     const int d = 64, q = d / 4;
     ASSERT_EQ(got.rows.size(), static_cast<std::size_t>(d / 2));
     for (int j = 0; j < d / 2; ++j) {
@@ -86,10 +88,11 @@ TEST_F(CmdSections, VisionMapsOfTheSixImplementationsByHand) {
       const double ladder = std::pow(base, -4.0 * k / d);
       const double pixtral = j < q ? ladder : std::pow(base, -(4.0 * k + 2) / d);
       const std::string first = j < q ? "h" : "w", llama4 = j < q ? "w" : "h";
-      const std::vector<std::pair<double, std::string>> want{{ladder, first},  {ladder, first},  {pixtral, first},
-                                                             {ladder, llama4}, {ladder, first},  {ladder, llama4}};
+      const std::vector<std::pair<double, std::string>> want{{ladder, first},  {ladder, first}, {pixtral, first},
+                                                             {ladder, llama4}, {ladder, first}, {ladder, llama4}};
       for (std::size_t c = 0; c < want.size(); ++c) {
-        EXPECT_NEAR(std::stod(row[1 + 2 * c]), want[c].first, 1e-15 * want[c].first) << got.header[1 + 2 * c] << " pair " << j;
+        EXPECT_NEAR(std::stod(row[1 + 2 * c]), want[c].first, 1e-15 * want[c].first)
+            << got.header[1 + 2 * c] << " pair " << j;
         EXPECT_EQ(row[2 + 2 * c], want[c].second) << got.header[2 + 2 * c] << " pair " << j;
       }
     }
@@ -102,7 +105,8 @@ TEST_F(CmdSections, VisionTextNamesTheChosenKindAndDrawsTheSix) {
   EXPECT_THAT(r.out, HasSubstr("2-D vision RoPE of the command line: d = 16, base = 10000"));
   EXPECT_THAT(r.out, HasSubstr("2-D vision RoPE (pixtral): each pair turns with the patch's row h or column w"));
   // (V3) at d = 16: w takes θ_i = 10000^(−2i/16) for odd i: λ = 2π·10000^(1/8) = 19.8692 … 2π·10000^(7/8) = 19869.2.
-  EXPECT_THAT(r.out, HasSubstr("  pixtral    (V3)  half            0      6.28319 … 6283.19     19.8692 … 19869.2  ←\n"));
+  EXPECT_THAT(r.out,
+              HasSubstr("  pixtral    (V3)  half            0      6.28319 … 6283.19     19.8692 … 19869.2  ←\n"));
   EXPECT_THAT(r.out, HasSubstr("  llama4     (V4)  interleaved     1      6.28319 … 6283.19     6.28319 … 6283.19\n"));
   EXPECT_THAT(r.out, HasSubstr("  gemma4     (V6)  half, per axis  0      6.28319 … 6283.19     6.28319 … 6283.19\n"));
   std::ifstream png(path("v.png"), std::ios::binary);
@@ -112,8 +116,10 @@ TEST_F(CmdSections, VisionTextNamesTheChosenKindAndDrawsTheSix) {
   const Result t = rope_cli({"sections", "--model", "llama-4-scout-17b-16e", "--tower", "vision"});
   ASSERT_EQ(t.code, 0) << t.err;
   EXPECT_THAT(t.out, HasSubstr("2-D vision RoPE of llama-4-scout-17b-16e vision_config: d = 88, base = 10000"));
-  EXPECT_THAT(t.out, HasSubstr("2-D vision RoPE (llama4): each pair turns with the patch's row h or column w, counted from 1"));
-  EXPECT_THAT(t.out, HasSubstr("  llama4     (V4)  interleaved     1      6.28319 … 41339.2     6.28319 … 41339.2  ←\n"));
+  EXPECT_THAT(
+      t.out, HasSubstr("2-D vision RoPE (llama4): each pair turns with the patch's row h or column w, counted from 1"));
+  EXPECT_THAT(t.out,
+              HasSubstr("  llama4     (V4)  interleaved     1      6.28319 … 41339.2     6.28319 … 41339.2  ←\n"));
   EXPECT_THAT(t.out, HasSubstr("  w (width)         22  0 … 21 "));
   const Result csv = rope_cli({"sections", "--model", "qwen2.5-vl-7b", "--tower", "vision", "--csv", "-"});
   ASSERT_EQ(csv.code, 0) << csv.err;
@@ -131,7 +137,8 @@ TEST_F(CmdSections, ErnieFourFiveVlsMapBesideQwensOfAsManyPairsPerAxis) {
   const Result r = rope_cli({"sections", "--config", path("ernie.json"), "--csv", "-"});
   ASSERT_EQ(r.code, 0) << r.err;
   const test::ReferenceCsv got = test::parse_reference(r.out);
-  ASSERT_EQ(got.header, (std::vector<std::string>{"pair", "theta", "wavelength", "chunked", "interleaved", "ernie_3d"}));
+  ASSERT_EQ(got.header,
+            (std::vector<std::string>{"pair", "theta", "wavelength", "chunked", "interleaved", "ernie_3d"}));
   ASSERT_EQ(got.rows.size(), 64u);
   for (int j = 0; j < 64; ++j) {
     const auto& row = got.rows[static_cast<std::size_t>(j)];
@@ -166,7 +173,8 @@ TEST_F(CmdSections, GlmFourOneVAndFourFiveVShareTheMapNotThePairing) {
   EXPECT_THAT(b.out, HasSubstr("chunked:     TTTTTTTT·HHHHHHHHHHHH·WWWWWWWWWWWW"));
   EXPECT_THAT(b.out, HasSubstr("the two channels of a pair in " + path("glm45v.json") + ": half layout"));
   // --sections alone names no model, and no pairing.
-  EXPECT_THAT(rope_cli({"sections", "--sections", "8,12,12", "--dim", "64"}).out, Not(HasSubstr("the two channels of a pair")));
+  EXPECT_THAT(rope_cli({"sections", "--sections", "8,12,12", "--dim", "64"}).out,
+              Not(HasSubstr("the two channels of a pair")));
 }
 
 /// The pairs that the reference gives `rule` with `sections`, as axis letters "thwe".
@@ -186,8 +194,8 @@ TEST_F(CmdSections, AGgufWithFourSlotsShowsLlamaCppsMapsNextToHfs) {
   const Result r = rope_cli({"sections", "--config", gguf, "--csv", "-"});
   ASSERT_EQ(r.code, 0) << r.err;
   const test::ReferenceCsv got = test::parse_reference(r.out);
-  ASSERT_EQ(got.header, (std::vector<std::string>{"pair", "theta", "wavelength", "chunked", "interleaved", "llama_cpp_mrope",
-                                                  "llama_cpp_imrope"}));
+  ASSERT_EQ(got.header, (std::vector<std::string>{"pair", "theta", "wavelength", "chunked", "interleaved",
+                                                  "llama_cpp_mrope", "llama_cpp_imrope"}));
   std::string columns[4];
   for (const auto& row : got.rows) {
     for (int c = 0; c < 4; ++c) columns[c] += row.at(static_cast<std::size_t>(3 + c));
@@ -226,9 +234,10 @@ TEST_F(CmdSections, ThreeSectionsSayWhereLlamaCppLeavesHf) {
     if (imrope[j] != interleaved[j]) differ.push_back(std::to_string(j));
   }
   EXPECT_EQ(differ, (std::vector<std::string>{"48", "51", "54", "57", "60", "63"}));
-  EXPECT_THAT(r.out, HasSubstr("llama.cpp, with the sections as a converted GGUF has them ([16, 24, 24, 0]):\n"
-                               "  MROPE (qwen2vl):  every pair as chunked\n"
-                               "  IMROPE (qwen3vl): as interleaved, except pairs 48, 51, …, 63, which turn with e (A4)\n"));
+  EXPECT_THAT(r.out,
+              HasSubstr("llama.cpp, with the sections as a converted GGUF has them ([16, 24, 24, 0]):\n"
+                        "  MROPE (qwen2vl):  every pair as chunked\n"
+                        "  IMROPE (qwen3vl): as interleaved, except pairs 48, 51, …, 63, which turn with e (A4)\n"));
 }
 
 TEST_F(CmdSections, FourSectionsThatHfCannotReadShowLlamaCppsMapsOnly) {
@@ -236,12 +245,14 @@ TEST_F(CmdSections, FourSectionsThatHfCannotReadShowLlamaCppsMapsOnly) {
   const Result r = rope_cli({"sections", "--sections", "16,24,24,8", "--dim", "144", "--csv", "-"});
   ASSERT_EQ(r.code, 0) << r.err;
   const test::ReferenceCsv got = test::parse_reference(r.out);
-  ASSERT_EQ(got.header, (std::vector<std::string>{"pair", "theta", "wavelength", "llama_cpp_mrope", "llama_cpp_imrope"}));
+  ASSERT_EQ(got.header,
+            (std::vector<std::string>{"pair", "theta", "wavelength", "llama_cpp_mrope", "llama_cpp_imrope"}));
   EXPECT_EQ(got.rows.at(63).at(3), "w");
   EXPECT_EQ(got.rows.at(64).at(3), "e");  // 16 + 24 + 24 = 64 ≤ j < 72
   EXPECT_EQ(got.rows.at(48).at(4), "e");  // (A4): sector 48, 48 mod 3 = 0 and 48 ≥ 3·16
   const Result text = rope_cli({"sections", "--sections", "16,24,24,8", "--dim", "144"});
-  EXPECT_THAT(text.out, HasSubstr("llama.cpp's four slots t, h, w, e (HF's maps need three sections adding up to d/2)\n"));
+  EXPECT_THAT(text.out,
+              HasSubstr("llama.cpp's four slots t, h, w, e (HF's maps need three sections adding up to d/2)\n"));
   EXPECT_THAT(text.out, Not(HasSubstr("chunked:")));
 }
 
@@ -259,7 +270,8 @@ TEST_F(CmdSections, AModelsOwnSectionsAreNamedNotTheOptionNobodyTyped) {
   // A GGUF with one section blamed "--sections", which was not given (issue 37, item 10).
   const Result r = rope_cli({"sections", "--config", std::string(ROPE_GGUF_DIR) + "/one-section.gguf"});
   EXPECT_EQ(r.code, 2) << r.out;
-  EXPECT_THAT(r.err, HasSubstr(": the M-RoPE sections [64]: the maps need 3 sections, t,h,w (HF), or 4, t,h,w,e (llama.cpp)"));
+  EXPECT_THAT(r.err,
+              HasSubstr(": the M-RoPE sections [64]: the maps need 3 sections, t,h,w (HF), or 4, t,h,w,e (llama.cpp)"));
   EXPECT_THAT(r.err, Not(HasSubstr("--sections")));
   // A factor of 1e308 ended in the figure's internal check "series 0 …: x[0] must be finite".
   expect_one_line_error(rope_cli({"sections", "--scaling", "linear", "--factor", "1e308", "--svg", path("s.svg")}), 2,

@@ -31,7 +31,6 @@ using ::testing::HasSubstr;
 using ::testing::Not;
 using ::testing::StartsWith;
 
-
 class CmdVerify : public test::TempDirTest {};
 
 TEST_F(CmdVerify, VerifyPassesAndIsReproducible) {
@@ -46,14 +45,14 @@ TEST_F(CmdVerify, VerifyPassesAndIsReproducible) {
   // --wide: today's wide table, with the samples and max |Δ| columns and the contrast's long names.
   const Result wide = rope_cli({"verify", "--trials", "50", "--seed", "5", "--wide"});
   EXPECT_THAT(wide.out, HasSubstr("FAIL (expected)"));
-  EXPECT_THAT(wide.out, HasSubstr(" -  sinusoidal (contrast) <q+p_{m+c}, k+p_{n+c}> = <q+p_m, k+p_n>    (M12)            50"));
+  EXPECT_THAT(wide.out,
+              HasSubstr(" -  sinusoidal (contrast) <q+p_{m+c}, k+p_{n+c}> = <q+p_m, k+p_n>    (M12)            50"));
   EXPECT_THAT(wide.out, Not(HasSubstr("--wide adds")));
   const Result json = rope_cli({"verify", "--trials", "10", "--json"});
   const auto j = nlohmann::json::parse(json.out);
   EXPECT_TRUE(j["passed"].get<bool>());
   EXPECT_EQ(j["identities"].size(), 7u);
 }
-
 
 // ---------------------------------------------------------------------------------------------
 // Figures through the command line (the plot module itself: test_plot.cpp).
@@ -76,7 +75,10 @@ TEST(CmdVerifyDType, Bfloat16CastInputsFailsWithExitOne) {
   EXPECT_THAT(r.out, HasSubstr("bf16 keeps no correct digit at positions up to 4096"));
   EXPECT_THAT(r.out, HasSubstr("VERIFICATION FAILED"));
   EXPECT_THAT(r.out, Not(HasSubstr(" - all-bf16")));
-  EXPECT_EQ(rope_cli({"verify", "--dtype", "bf16", "--strategy", "cast-inputs", "--trials", "100", "--max-position", "4"}).code, 0);
+  EXPECT_EQ(
+      rope_cli({"verify", "--dtype", "bf16", "--strategy", "cast-inputs", "--trials", "100", "--max-position", "4"})
+          .code,
+      0);
 }
 
 // The default strategy is Hugging Face's (angles and cos/sin in float32): bf16 and f16 pass at the default
@@ -102,7 +104,8 @@ TEST(CmdVerifyDType, Bfloat16AndFloat16PassAsHuggingFaceComputesThem) {
 }
 
 TEST(CmdVerifyDType, StrategyNeedsALowPrecisionType) {
-  expect_one_line_error(rope_cli({"verify", "--strategy", "angle-f32"}), 2, "--strategy needs --dtype f32, f16 or bf16");
+  expect_one_line_error(rope_cli({"verify", "--strategy", "angle-f32"}), 2,
+                        "--strategy needs --dtype f32, f16 or bf16");
   expect_one_line_error(rope_cli({"verify", "--strategy", "sideways", "--dtype", "bf16"}), 2,
                         "strategy must be cast-inputs, angle-f32 or cast-result (got 'sideways')");
 }
@@ -138,13 +141,20 @@ TEST(CmdVerifyDType, BadType) {
 // One test per preset: its name and the layout line verify prints for it.
 const std::map<std::string, std::string>& verify_preset_layouts() {
   static const std::map<std::string, std::string> layouts{
-      {"deepseek-v3", "interleaved layout (model family deepseek_v3)"}, {"gemma-3-4b", "half layout (model family gemma3_text)"},
-      {"gpt-j-6b", "interleaved layout (model family gptj)"},           {"gpt-neox-20b", "half layout (model family gpt_neox)"},
-      {"gpt-oss-20b", "half layout (model family gpt_oss)"},            {"llama-3.1-8b", "half layout (model family llama)"},
-      {"mistral-7b-v0.1", "half layout (model family mistral)"},        {"phi-3-mini-128k", "half layout (model family phi3)"},
-      {"qwen2.5-7b", "half layout (model family qwen2)"},               {"qwen3-8b", "half layout (model family qwen3)"},
-      {"llama-2-7b", "half layout (model family llama)"},               {"llama-3-8b", "half layout (model family llama)"},
-      {"llama-3.2-1b", "half layout (model family llama)"},             {"gemma-3-27b", "half layout (model family gemma3_text)"},
+      {"deepseek-v3", "interleaved layout (model family deepseek_v3)"},
+      {"gemma-3-4b", "half layout (model family gemma3_text)"},
+      {"gpt-j-6b", "interleaved layout (model family gptj)"},
+      {"gpt-neox-20b", "half layout (model family gpt_neox)"},
+      {"gpt-oss-20b", "half layout (model family gpt_oss)"},
+      {"llama-3.1-8b", "half layout (model family llama)"},
+      {"mistral-7b-v0.1", "half layout (model family mistral)"},
+      {"phi-3-mini-128k", "half layout (model family phi3)"},
+      {"qwen2.5-7b", "half layout (model family qwen2)"},
+      {"qwen3-8b", "half layout (model family qwen3)"},
+      {"llama-2-7b", "half layout (model family llama)"},
+      {"llama-3-8b", "half layout (model family llama)"},
+      {"llama-3.2-1b", "half layout (model family llama)"},
+      {"gemma-3-27b", "half layout (model family gemma3_text)"},
       {"chatglm3-6b", "interleaved layout (model family chatglm)"},
       {"llama-4-scout-17b-16e", "interleaved layout (model family llama4_text)"},
       {"glm-4-9b-chat", "interleaved layout (model family chatglm)"},
@@ -197,7 +207,8 @@ TEST_F(CmdVerify, AModelWithSectionsAddsThePerAxisIdentities) {
   // In float32 the per-axis rows are left out, and the table says so.
   const Result f32 = rope_cli({"verify", "--model", "qwen3-vl-8b", "--trials", "20", "--dtype", "f32"});
   ASSERT_EQ(f32.code, 0) << f32.err;
-  EXPECT_THAT(f32.out, HasSubstr("the per-axis rows (A5)-(A7) (axes t,h,w) are checked in float64 only: leave out --dtype"));
+  EXPECT_THAT(f32.out,
+              HasSubstr("the per-axis rows (A5)-(A7) (axes t,h,w) are checked in float64 only: leave out --dtype"));
   EXPECT_THAT(f32.out, HasSubstr("7 of 7 identities passed"));
   // Without sections: the 7 rows of plain RoPE.
   EXPECT_THAT(rope_cli({"verify", "--model", "qwen3-8b", "--trials", "20"}).out, HasSubstr("7 of 7 identities passed"));
@@ -212,11 +223,14 @@ TEST_F(CmdVerify, XposRowsPassAndTheirContrastFails) {
   EXPECT_THAT(r.out, HasSubstr("10 of 10 identities passed"));
   const Result csv = rope_cli({"verify", "--xpos", "--trials", "20", "--csv", "-"});
   EXPECT_THAT(csv.out, HasSubstr("\"no xpos scale\""));
-  expect_one_line_error(rope_cli({"verify", "--xpos", "--xpos-scale-base", "-1"}), 2, "--xpos-scale-base must be a finite number > 0 (got -1)");
-  expect_one_line_error(rope_cli({"verify", "--xpos", "--max-position", "1e6"}), 2, "--xpos: 2·max-position/s = 3906.25 is over 500");
+  expect_one_line_error(rope_cli({"verify", "--xpos", "--xpos-scale-base", "-1"}), 2,
+                        "--xpos-scale-base must be a finite number > 0 (got -1)");
+  expect_one_line_error(rope_cli({"verify", "--xpos", "--max-position", "1e6"}), 2,
+                        "--xpos: 2·max-position/s = 3906.25 is over 500");
   expect_one_line_error(rope_cli({"verify", "--xpos", "--dtype", "f32"}), 2, "--xpos is checked in float64");
   // As apply and decay: the scale base without --xpos, and xPos on a model's RoPE, are refused.
-  expect_one_line_error(rope_cli({"verify", "--xpos-scale-base", "100"}), 2, "--xpos-scale-base requires --xpos (see 'rope verify --help')");
+  expect_one_line_error(rope_cli({"verify", "--xpos-scale-base", "100"}), 2,
+                        "--xpos-scale-base requires --xpos (see 'rope verify --help')");
   expect_one_line_error(rope_cli({"verify", "--model", "qwen3-vl-8b", "--xpos"}), 2,
                         "--xpos applies to plain RoPE: leave out --model, --config and --scaling");
   const Result zh = rope_cli({"verify", "--model", "qwen3-vl-8b", "--xpos", "--lang", "zh"});
@@ -226,10 +240,11 @@ TEST_F(CmdVerify, XposRowsPassAndTheirContrastFails) {
 TEST_F(CmdVerify, AVisionTowerChecksItsRowAndColumnAxes) {
   // A 2-D vision map reads (h, w): the per-axis rows are "h alone" and "w alone" (not t and h), and every
   // row passes, Llama 4's 1-based map included (its offset cancels in (A5)'s difference p' − p).
-  for (const auto& flags : std::vector<std::vector<std::string>>{{"--vision", "llama4", "--dim", "16"},
-                                                                 {"--vision", "pixtral", "--dim", "32", "--base", "100"},
-                                                                 {"--model", "llama-4-scout-17b-16e", "--tower", "vision"},
-                                                                 {"--model", "qwen2.5-vl-7b", "--tower", "vision"}}) {
+  for (const auto& flags :
+       std::vector<std::vector<std::string>>{{"--vision", "llama4", "--dim", "16"},
+                                             {"--vision", "pixtral", "--dim", "32", "--base", "100"},
+                                             {"--model", "llama-4-scout-17b-16e", "--tower", "vision"},
+                                             {"--model", "qwen2.5-vl-7b", "--tower", "vision"}}) {
     std::vector<std::string> args{"verify", "--trials", "100", "--csv", "-"};
     args.insert(args.end(), flags.begin(), flags.end());
     const Result r = rope_cli(args);
@@ -237,14 +252,15 @@ TEST_F(CmdVerify, AVisionTowerChecksItsRowAndColumnAxes) {
     std::vector<std::string> axes_rows;
     int passed = 0, rows = 0;
     for (const auto& row : test::parse_reference(r.out).rows) {  // a quoted formula may hold commas: count from the end
-      if (row.back() == "true") continue;                          // expected_to_fail: the contrast
+      if (row.back() == "true") continue;                        // expected_to_fail: the contrast
       ++rows;
       passed += row.at(row.size() - 2) == "true";
       if (row.at(0).rfind("\"axes: ", 0) == 0) axes_rows.push_back(row.at(0));
     }
     EXPECT_EQ(rows, 11) << flags[1];  // 7 of plain RoPE, (A5), (A6), (A7) for h and for w
     EXPECT_EQ(passed, rows) << flags[1] << "\n" << r.out;
-    EXPECT_EQ(axes_rows, (std::vector<std::string>{"\"axes: relative\"", "\"axes: shift all\"", "\"axes: h alone\"", "\"axes: w alone\""}))
+    EXPECT_EQ(axes_rows, (std::vector<std::string>{"\"axes: relative\"", "\"axes: shift all\"", "\"axes: h alone\"",
+                                                   "\"axes: w alone\""}))
         << flags[1];
   }
   const Result text = rope_cli({"verify", "--vision", "llama4", "--dim", "16", "--trials", "100"});
@@ -253,8 +269,9 @@ TEST_F(CmdVerify, AVisionTowerChecksItsRowAndColumnAxes) {
   EXPECT_THAT(text.out, HasSubstr("11 axes: w alone     shift p_w, p'_w by c: score unchanged     (A7)"));
   EXPECT_THAT(text.out, HasSubstr("11 of 11 identities passed"));
   EXPECT_THAT(text.out, Not(HasSubstr("t alone")));
-  EXPECT_THAT(rope_cli({"verify", "--model", "qwen2.5-vl-7b", "--tower", "vision", "--trials", "20", "--lang", "zh"}).out,
-              HasSubstr("多轴：只平移 w"));
+  EXPECT_THAT(
+      rope_cli({"verify", "--model", "qwen2.5-vl-7b", "--tower", "vision", "--trials", "20", "--lang", "zh"}).out,
+      HasSubstr("多轴：只平移 w"));
 }
 
 }  // namespace

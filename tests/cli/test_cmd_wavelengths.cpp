@@ -1,4 +1,5 @@
-// rope wavelengths: the table, the critical dimension, original and scaled curves, in-process (moved from test_cli.cpp).
+// rope wavelengths: the table, the critical dimension, original and scaled curves, in-process (moved from
+// test_cli.cpp).
 #include "rope/cli/cli.hpp"
 
 #include <filesystem>
@@ -29,7 +30,6 @@ using ::testing::HasSubstr;
 using ::testing::Not;
 using ::testing::StartsWith;
 
-
 class CmdWavelengths : public test::TempDirTest {};
 
 TEST_F(CmdWavelengths, WavelengthsTableAndCriticalDimension) {
@@ -39,7 +39,8 @@ TEST_F(CmdWavelengths, WavelengthsTableAndCriticalDimension) {
   EXPECT_THAT(r.out, HasSubstr("54410.14313077675"));
   EXPECT_THAT(r.out, HasSubstr("pairs 46 … 63 (18 of 64) never complete a turn within it;\n  critical dimension 92"));
   const Result csv = rope_cli({"wavelengths", "--dim", "4", "--base", "10000", "--base", "100", "--csv", "-"});
-  EXPECT_EQ(csv.out, "pair,base=10000,base=100\n0,6.283185307179586,6.283185307179586\n1,628.3185307179587,62.83185307179586\n");
+  EXPECT_EQ(csv.out,
+            "pair,base=10000,base=100\n0,6.283185307179586,6.283185307179586\n1,628.3185307179587,62.83185307179586\n");
   expect_one_line_error(rope_cli({"wavelengths", "--context", "0"}), 2, "--context must be >= 1 (got 0)");
 }
 
@@ -47,7 +48,8 @@ TEST_F(CmdWavelengths, BothCriticalDimensionsAreNamedByTheirFrequencies) {
   // Qwen2.5 with yarn f = 4 over L0 = 32768: on the original θ (base 1e6, d = 128) pair i turns within
   // 32768 iff 2i/128 < ln(32768/2π)/ln(1e6) = 0.6196, so i* = 40 and the critical dimension is 80 (M16);
   // `rope inspect` names both numbers the same way (test_cmd_inspect.cpp).
-  std::ofstream(path("qwen_yarn.json")) << R"({"model_type": "qwen2", "hidden_size": 3584, "num_attention_heads": 28, "max_position_embeddings": 131072,
+  std::ofstream(path("qwen_yarn.json"))
+      << R"({"model_type": "qwen2", "hidden_size": 3584, "num_attention_heads": 28, "max_position_embeddings": 131072,
       "rope_theta": 1000000.0, "rope_scaling": {"type": "yarn", "factor": 4.0, "original_max_position_embeddings": 32768}})";
   const Result r = rope_cli({"wavelengths", "--config", path("qwen_yarn.json")});
   ASSERT_EQ(r.code, 0) << r.err;

@@ -55,8 +55,8 @@ std::string english_left(const std::string& message) {
     while (!w.empty() && std::string("(,;:.)").find(w.back()) != std::string::npos) w.pop_back();
     if (!w.empty() && w.front() == '(') w.erase(w.begin());
     const bool word = w.size() >= 2 && std::all_of(w.begin(), w.end(), [](char c) {
-      return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-    });
+                        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+                      });
     run = word ? run + 1 : 0;
     phrase = word ? phrase + " " + w : "";
     if (run >= 3) return phrase;
@@ -89,8 +89,10 @@ TEST(ErrorZh, EveryDocumentedMessageHasItsChinese) {
 }
 
 TEST(ErrorZh, TheChineseKeepsTheValuesAndNestsTheReason) {
-  EXPECT_EQ(cli::error_zh("--dim must be a decimal integer (got '1?]0;x')"), "--dim 必须是十进制整数（实际为 '1?]0;x'）");
-  EXPECT_EQ(cli::error_zh("cannot read 'a b.json': No such file or directory"), "无法读取 'a b.json'：没有这个文件或目录");
+  EXPECT_EQ(cli::error_zh("--dim must be a decimal integer (got '1?]0;x')"),
+            "--dim 必须是十进制整数（实际为 '1?]0;x'）");
+  EXPECT_EQ(cli::error_zh("cannot read 'a b.json': No such file or directory"),
+            "无法读取 'a b.json'：没有这个文件或目录");
   // An unknown reason stays as the system wrote it; an unknown message stays English.
   EXPECT_EQ(cli::error_zh("cannot read 'x': Stale file handle"), "无法读取 'x'：Stale file handle");
   EXPECT_EQ(cli::error_zh("something new happened"), "something new happened");
@@ -120,7 +122,8 @@ class ErrorZhFiles : public TempDirTest {
   /// A Qwen2-VL-like config.json with head_dim 128 and `rope_scaling`, written to `name`.
   std::string mrope_config(const std::string& name, const std::string& rope_scaling) {
     std::ofstream(path(name)) << R"({"model_type": "qwen2_vl", "hidden_size": 4096, "num_attention_heads": 32,
-        "head_dim": 128, "rope_theta": 1000000, "rope_scaling": )" << rope_scaling << "}";
+        "head_dim": 128, "rope_theta": 1000000, "rope_scaling": )"
+                              << rope_scaling << "}";
     return path(name);
   }
   std::string file(const std::string& name, const std::string& text) {
@@ -132,16 +135,20 @@ class ErrorZhFiles : public TempDirTest {
 TEST_F(ErrorZhFiles, MropeSectionsOfAConfigFileInChinese) {
   // make_axis_map's rules, as the config reader reports them ("<file>: <path>: <rule>")
   const std::string sum = mrope_config("sum.json", R"({"rope_type": "default", "mrope_section": [16, 24, 25]})");
-  for (const std::vector<std::string>& command :
-       {std::vector<std::string>{"sections"}, {"apply", "--position", "1", "--vector", "1,0"}, {"positions", "--text", "3"}}) {
+  for (const std::vector<std::string>& command : {std::vector<std::string>{"sections"},
+                                                  {"apply", "--position", "1", "--vector", "1,0"},
+                                                  {"positions", "--text", "3"}}) {
     std::vector<std::string> args = command;
     args.insert(args.end(), {"--config", sum, "--lang", "zh"});
     SCOPED_TRACE(command.front());
-    expect_chinese_error(rope_cli(args), sum + ": rope_scaling.mrope_section：mrope_section [16, 24, 25] 之和为 65，而不是 "
-                                               "rotary_dim / 2 = 64：HF 把 cos 和 sin 按分段切分两遍");
+    expect_chinese_error(rope_cli(args),
+                         sum +
+                             ": rope_scaling.mrope_section：mrope_section [16, 24, 25] 之和为 65，而不是 "
+                             "rotary_dim / 2 = 64：HF 把 cos 和 sin 按分段切分两遍");
   }
   for (const char* sections : {"[]", "[16, 16, 16, 16]", "[16, 16, 16, 8, 8]"}) {
-    const std::string config = mrope_config("count.json", R"({"rope_type": "default", "mrope_section": )" + std::string(sections) + "}");
+    const std::string config =
+        mrope_config("count.json", R"({"rope_type": "default", "mrope_section": )" + std::string(sections) + "}");
     expect_chinese_error(rope_cli({"sections", "--config", config, "--lang", "zh"}), "：应有 1 到 3 个分段");
   }
   const std::string inter =
@@ -149,20 +156,26 @@ TEST_F(ErrorZhFiles, MropeSectionsOfAConfigFileInChinese) {
   expect_chinese_error(rope_cli({"sections", "--config", inter, "--lang", "zh"}),
                        "mrope_section [32, 32]：交错式 M-RoPE 读取 3 个分段（t, h, w）");
   // ERNIE-4.5-VL's (A8): as many pairs of height as of width, every pair one axis.
-  for (const auto& [sections, zh] : std::vector<std::pair<std::string, std::string>>{
-           {"[20, 24, 20]", "mrope_section [20, 24, 20]：ERNIE-4.5-VL 的三维 RoPE 读取 3 个分段（h, w, t），其中高度和宽度的对数必须相同"},
-           {"[22, 22, 19]", "mrope_section [22, 22, 19] 之和为 63，而不是 rotary_dim / 2 = 64：ERNIE-4.5-VL 的代码给每一对恰好分配一个轴"}}) {
+  for (
+      const auto& [sections, zh] : std::vector<std::pair<std::string, std::string>>{
+          {"[20, 24, 20]",
+           "mrope_section [20, 24, 20]：ERNIE-4.5-VL 的三维 RoPE 读取 3 个分段（h, w, t），其中高度和宽度的对数必须相同"},
+          {"[22, 22, 19]",
+           "mrope_section [22, 22, 19] 之和为 63，而不是 rotary_dim / 2 = 64：ERNIE-4.5-VL 的代码给每一对恰好分配一个轴"}}) {
     const std::string ernie = file("ernie.json", R"({"model_type": "ernie4_5_vl_moe_text", "head_dim": 128,
-        "rope_parameters": {"rope_type": "default", "mrope_section": )" + sections + "}}");
-    expect_chinese_error(rope_cli({"inspect", "--config", ernie, "--lang", "zh"}), "rope_parameters.mrope_section：" + zh);
+        "rope_parameters": {"rope_type": "default", "mrope_section": )" +
+                                                     sections + "}}");
+    expect_chinese_error(rope_cli({"inspect", "--config", ernie, "--lang", "zh"}),
+                         "rope_parameters.mrope_section：" + zh);
   }
   // ERNIE-4.5-VL's rotary class takes rope_type default only (data/families.json accepted_rope_types).
   const std::string yarn = file("ernie_yarn.json", R"({"model_type": "ernie4_5_vl_moe_text", "head_dim": 128,
       "rope_parameters": {"rope_type": "yarn", "factor": 4, "original_max_position_embeddings": 32768}})");
-  expect_chinese_error(rope_cli({"inspect", "--config", yarn, "--lang", "zh"}),
-                       "rope_parameters.rope_type：HF 中 model_type ernie4_5_vl_moe_text 的代码拒绝 rope_type 'yarn'：它的"
-                       "旋转编码类只接受 default，对其他任何类型都抛出 ValueError（transformers 4f2fa85af5eb "
-                       "models/ernie4_5_vl_moe/modeling_ernie4_5_vl_moe.py:66-69, Ernie4_5_VL_MoeTextRotaryEmbedding.__init__）");
+  expect_chinese_error(
+      rope_cli({"inspect", "--config", yarn, "--lang", "zh"}),
+      "rope_parameters.rope_type：HF 中 model_type ernie4_5_vl_moe_text 的代码拒绝 rope_type 'yarn'：它的"
+      "旋转编码类只接受 default，对其他任何类型都抛出 ValueError（transformers 4f2fa85af5eb "
+      "models/ernie4_5_vl_moe/modeling_ernie4_5_vl_moe.py:66-69, Ernie4_5_VL_MoeTextRotaryEmbedding.__init__）");
   // the rules nobody reaches through a config (its reader checks the numbers first) translate too
   EXPECT_EQ(cli::error_zh("c.json: rope_scaling.mrope_section: mrope_section [1, 70000]: every section is a whole "
                           "number in 0 … 65536"),
@@ -171,8 +184,9 @@ TEST_F(ErrorZhFiles, MropeSectionsOfAConfigFileInChinese) {
             "c.json: rope_scaling.mrope_section：M-RoPE 至少需要一个维度对（实际为 0）");
   EXPECT_EQ(cli::error_zh("c.gguf: rope.dimension_sections: mrope_section [0, 0, 0, 0] adds up to 0"),
             "c.gguf: rope.dimension_sections：mrope_section [0, 0, 0, 0] 之和为 0");
-  EXPECT_TRUE(cli::error_zh_exact("c.json: x: a 2-D vision map is built from the tower's implementation "
-                                  "(vision_axis_map), not from sections"));
+  EXPECT_TRUE(
+      cli::error_zh_exact("c.json: x: a 2-D vision map is built from the tower's implementation "
+                          "(vision_axis_map), not from sections"));
 }
 
 TEST_F(ErrorZhFiles, AxisPositionsLineNumbersInChinese) {
@@ -201,7 +215,8 @@ TEST(ErrorZh, CliElevenCountsInChinese) {
   expect_chinese_error(rope_cli({"matrix", "--relative", "1", "2", "3", "--lang", "zh"}),
                        "--relative：最多接受 2 个值，但收到 3 个（见 'rope matrix --help'）");
   // CLI11's other counts and conversions (CLI/Error.hpp)
-  EXPECT_EQ(cli::error_zh("Expected exactly 2 arguments to --relative, got 3"), "--relative 需要恰好 2 个参数，实际收到 3 个");
+  EXPECT_EQ(cli::error_zh("Expected exactly 2 arguments to --relative, got 3"),
+            "--relative 需要恰好 2 个参数，实际收到 3 个");
   EXPECT_EQ(cli::error_zh("Expected at least 1 arguments to --x, got 0"), "--x 至少需要 1 个参数，实际收到 0 个");
   EXPECT_EQ(cli::error_zh("--json: too many inputs for a flag"), "--json：开关选项收到的输入过多");
   EXPECT_EQ(cli::error_zh("--json: Should be true/false or a number"), "--json：应为 true/false 或数字");
@@ -225,9 +240,11 @@ TEST_F(ErrorZhFiles, JsonParseErrorsInChinese) {
   expect_chinese_error(inspect("minus.json", R"({"hidden_size": -x})"),
                        "解析值时出现语法错误——无效的数字；'-' 之后应为数字；最后读到：'-x'");
   expect_chinese_error(inspect("eof.json", R"({"a": )"), "输入意外结束");
-  expect_chinese_error(inspect("separator.json", R"({"a" 1})"), "解析对象分隔符时出现语法错误——意外的数字字面量；应为':'");
+  expect_chinese_error(inspect("separator.json", R"({"a" 1})"),
+                       "解析对象分隔符时出现语法错误——意外的数字字面量；应为':'");
   expect_chinese_error(inspect("array.json", "[1 2]"), "解析数组时出现语法错误——意外的数字字面量；应为']'");
-  expect_chinese_error(inspect("object.json", R"({"a": 1 "b"})"), "解析对象时出现语法错误——意外的字符串字面量；应为'}'");
+  expect_chinese_error(inspect("object.json", R"({"a": 1 "b"})"),
+                       "解析对象时出现语法错误——意外的字符串字面量；应为'}'");
   expect_chinese_error(inspect("quote.json", "{\"a"), "无效的字符串：缺少结尾的引号");
 }
 
@@ -245,14 +262,16 @@ TEST_F(ErrorZhFiles, JsonTypeNamesInChinese) {
   expect_chinese_error(inspect("o.json", model + R"("rope_theta": {}})"), "rope_theta：应为数字，实际为 对象");
   expect_chinese_error(inspect("null.json", "null"), "顶层应为 JSON 对象，实际为 空值");
   // a number after "got" stays as it is
-  EXPECT_EQ(cli::error_zh("c.json: hidden_size: expected an integer, got 3.5"), "c.json: hidden_size：应为整数，实际为 3.5");
+  EXPECT_EQ(cli::error_zh("c.json: hidden_size: expected an integer, got 3.5"),
+            "c.json: hidden_size：应为整数，实际为 3.5");
 }
 
 TEST(ErrorZh, LangZhPrintsTheErrorInChineseWithTheSameExitCode) {
   expect_one_line_error(rope_cli({"frequencies", "--dim", "3", "--lang", "zh"}), 2,
                         "维度 d 必须是偶数，且在 2 到 65536 之间（实际为 3）");
   expect_one_line_error(rope_cli({"frequencies", "--dim", "x", "--lang", "zh"}), 2, "--dim 必须是十进制整数");
-  expect_one_line_error(rope_cli({"frequencies", "--bogus", "--lang=zh"}), 2, "多余的参数：--bogus（见 'rope frequencies --help'）");
+  expect_one_line_error(rope_cli({"frequencies", "--bogus", "--lang=zh"}), 2,
+                        "多余的参数：--bogus（见 'rope frequencies --help'）");
   expect_one_line_error(rope_cli({"inspect", "/nonexistent/c.json", "--lang", "zh"}), 3, "无法读取");
   expect_one_line_error(rope_cli({"--lang", "zh"}), 2, "多余的参数");
   // English unless asked.
@@ -289,15 +308,18 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(
         KeyedCase{"flag_as_field", error_msg("{0} must be between {1} and {2} (got {3})", "--tokens", 1, 512, 0),
                   "--tokens 必须在 1 到 512 之间（实际为 0）", "--tokens 必须在 1 到 512 之间（实际为 0）"},
-        KeyedCase{"hostile_value", error_msg("{0} must be '{1}', '{2}' or '{3}' (got '{4}')", "--kind", "bound", "ones", "random", hostile()),
-                  "--kind 必须是 'bound'、'ones' 或 'random'（实际为 '" + hostile() + "'）",
-                  "--kind 必须是 'bound'、'ones' 或 'random'（实际为 '" + hostile() + "'）"},
+        KeyedCase{
+            "hostile_value",
+            error_msg("{0} must be '{1}', '{2}' or '{3}' (got '{4}')", "--kind", "bound", "ones", "random", hostile()),
+            "--kind 必须是 'bound'、'ones' 或 'random'（实际为 '" + hostile() + "'）",
+            "--kind 必须是 'bound'、'ones' 或 'random'（实际为 '" + hostile() + "'）"},
         // a name the library builds in English ("FILE line 3"): the entry with more fixed text that fits the
         // whole English is the catalog's phrasing of it
         KeyedCase{"name_with_words", error_msg("{0} must be a finite number (got {1})", "p.csv line 3", "'nan'"),
                   "p.csv 第 3 行必须是有限数（实际为 'nan'）", "p.csv 第 3 行必须是有限数（实际为 'nan'）"},
         // a nested message, translated by its own id; a system's reason (text) by matching it
-        KeyedCase{"nested", error_msg("{0}; did you mean {1}?", error_msg("'{0}' is not one of the choices", "hlf"), "half"),
+        KeyedCase{"nested",
+                  error_msg("{0}; did you mean {1}?", error_msg("'{0}' is not one of the choices", "hlf"), "half"),
                   "'hlf' 不是可选值之一；是否应为 half？", "'hlf' 不是可选值之一；是否应为 half？"},
         KeyedCase{"system_reason", error_msg("cannot read '{0}': {1}", "x.json", "No such file or directory"),
                   "无法读取 'x.json'：没有这个文件或目录", "无法读取 'x.json'：没有这个文件或目录"}),
@@ -308,7 +330,8 @@ TEST(ErrorZh, ARuleOfTheLibraryNamesTheOptionsByTheirKey) {
   // fields for them (the Python module names them tower, Spec("PRESET"), tests/python/test_errors.py).
   expect_chinese_error(rope_cli({"frequencies", "--tower", "vision", "--lang", "zh"}),
                        "--tower 需要 --model 或 --config（视觉语言模型的配置）");
-  expect_chinese_error(rope_cli({"positions", "--lang", "zh"}), "序列为空：请给出 --text N、--image TxHxW 或 --video TxHxW");
+  expect_chinese_error(rope_cli({"positions", "--lang", "zh"}),
+                       "序列为空：请给出 --text N、--image TxHxW 或 --video TxHxW");
 }
 
 }  // namespace

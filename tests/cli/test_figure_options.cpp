@@ -88,8 +88,10 @@ TEST_F(FigureOptionsCli, ExplainGifHasOneFramePerPositionAndIsDeterministic) {
 
 TEST_F(FigureOptionsCli, EveryAnimationDraws) {
   for (const std::vector<std::string>& args :
-       {std::vector<std::string>{"wavelengths", "--context", "4096"}, {"attention", "--tokens", "6", "--shift", "50"},
-        {"attention", "--tokens", "6", "--shift", "50", "--encoding", "sinusoidal"}, {"decay", "--dim", "64"},
+       {std::vector<std::string>{"wavelengths", "--context", "4096"},
+        {"attention", "--tokens", "6", "--shift", "50"},
+        {"attention", "--tokens", "6", "--shift", "50", "--encoding", "sinusoidal"},
+        {"decay", "--dim", "64"},
         {"explain", "--lang", "zh"}}) {
     std::vector<std::string> all = args;
     for (const char* a : {"--frames", "3", "--width", "400", "--height", "300", "--keep-script"}) all.emplace_back(a);
@@ -120,7 +122,8 @@ TEST_F(FigureOptionsCli, CompareAnimationsShareOneColourScale) {
   std::set<std::string> ranges;
   for (const char* e : {"rope", "sinusoidal", "alibi", "none"}) {
     const std::string script = read(path(std::string("s_") + e + ".gp"));
-    for (std::size_t at = script.find("set cbrange ["); at != std::string::npos; at = script.find("set cbrange [", at + 1)) {
+    for (std::size_t at = script.find("set cbrange ["); at != std::string::npos;
+         at = script.find("set cbrange [", at + 1)) {
       ranges.insert(script.substr(at, script.find('\n', at) - at));
     }
   }
@@ -136,7 +139,8 @@ TEST(ExplainFrames, LabelsKeepApart) {
   other.k = {-0.9, 0.4};
   other.m = 7;
   other.n = 3;
-  for (const auto& [setup, count] : {std::pair{explain::Setup{}, 24}, std::pair{explain::Setup{}, 120}, std::pair{other, 60}}) {
+  for (const auto& [setup, count] :
+       {std::pair{explain::Setup{}, 24}, std::pair{explain::Setup{}, 120}, std::pair{other, 60}}) {
     FigureOptions f;
     f.frames = count;
     const double gap = kLabelGap * std::max(setup.q.norm(), setup.k.norm());
@@ -153,7 +157,8 @@ TEST(ExplainFrames, LabelsKeepApart) {
         for (std::size_t b = a + 1; b < short_labels.size(); ++b) {
           const double d = std::hypot(short_labels[a]->x - short_labels[b]->x, short_labels[a]->y - short_labels[b]->y);
           closest = std::min(closest, d);
-          EXPECT_GE(d, gap * (1 - 1e-12)) << "frame " << c << ": '" << short_labels[a]->text << "' and '" << short_labels[b]->text << "'";
+          EXPECT_GE(d, gap * (1 - 1e-12))
+              << "frame " << c << ": '" << short_labels[a]->text << "' and '" << short_labels[b]->text << "'";
         }
       }
     }
@@ -165,16 +170,19 @@ TEST_F(FigureOptionsCli, AnimationOptionsFollowTheirRules) {
   expect_one_line_error(rope_cli({"explain", "--frames", "4"}), 2, "--frames needs an animation: add --gif FILE");
   expect_one_line_error(rope_cli({"explain", "--delay", "100"}), 2, "--delay needs an animation");
   expect_one_line_error(rope_cli({"explain", "--gif", path("a.gif"), "--delay", "15"}), 2, "multiple of 10 ms");
-  expect_one_line_error(rope_cli({"explain", "--gif", path("a.gif"), "--frames", "1"}), 2, "--frames must be between 2 and 120");
+  expect_one_line_error(rope_cli({"explain", "--gif", path("a.gif"), "--frames", "1"}), 2,
+                        "--frames must be between 2 and 120");
   expect_one_line_error(rope_cli({"explain", "--gif", path("a.gif"), "--frames", "121"}), 2, "(got 121)");
   expect_one_line_error(rope_cli({"explain", "--gif", path("a.png")}), 2, "must end in .gif");
   // A name that is only the extension ends in it: the rule it breaks is the missing name (issue 37, item 10).
-  expect_one_line_error(rope_cli({"explain", "--gif", path(".gif")}), 2, "'" + path(".gif") + "' needs a name before its extension .gif");
+  expect_one_line_error(rope_cli({"explain", "--gif", path(".gif")}), 2,
+                        "'" + path(".gif") + "' needs a name before its extension .gif");
   expect_one_line_error(rope_cli({"decay", "--output", path(".png")}), 2, "needs a name before its extension .png");
   expect_one_line_error(rope_cli({"lesson", "--html", path(".html")}), 2, "needs a name before its extension .html");
   expect_one_line_error(rope_cli({"explain", "--gif", path("a.gif"), "--width", "1601"}), 2, "at most 1600 pixels");
   expect_one_line_error(rope_cli({"attention", "--gif", path("a.gif")}), 2, "--gif animates the shift test");
-  expect_one_line_error(rope_cli({"decay", "--gif", path("a.gif"), "--model", "llama2-7b"}), 2, "--gif sweeps the base");
+  expect_one_line_error(rope_cli({"decay", "--gif", path("a.gif"), "--model", "llama2-7b"}), 2,
+                        "--gif sweeps the base");
   EXPECT_TRUE(std::filesystem::is_empty(dir_));
 }
 

@@ -126,7 +126,7 @@ TEST_F(HelpPages, LongHelpOfEveryCommandFitsHundredColumnsAndSummarisesTheShared
   EXPECT_THAT(help.out, HasSubstr("Shared options:"));
   EXPECT_THAT(help.out, HasSubstr("rope help scaling"));
   EXPECT_THAT(help.out, HasSubstr("rope help figures"));
-  EXPECT_THAT(help.out, HasSubstr("--gif FILE"));  // the command's own animation stays
+  EXPECT_THAT(help.out, HasSubstr("--gif FILE"));       // the command's own animation stays
   EXPECT_LE(size_of(help.out).first, 50u) << help.out;  // 71 lines before the shared groups were summarised
   const Result all = rope_cli({"decay", "--help-all"});
   EXPECT_THAT(all.out, HasSubstr("--beta-fast NUM"));
@@ -190,12 +190,14 @@ TEST_F(HelpPages, WidthFollowsColumns) {
   setenv("COLUMNS", "60", 1);
   EXPECT_LE(size_of(rope_cli({"decay", "--help"}).out).second, 60u);
   setenv("COLUMNS", "100000", 1);  // what tests/hardening/sweep.py reads: one line per option
-  EXPECT_THAT(rope_cli({"frequencies", "--help-all"}).out,
-              HasSubstr("--vision KIND               a vision tower's 2-D RoPE of --dim and --base: qwen2-vl, llama.cpp, "
-                        "pixtral, llama4, axial or gemma4 (docs/multi-axis.md §6)\n"));
+  EXPECT_THAT(
+      rope_cli({"frequencies", "--help-all"}).out,
+      HasSubstr("--vision KIND               a vision tower's 2-D RoPE of --dim and --base: qwen2-vl, llama.cpp, "
+                "pixtral, llama4, axial or gemma4 (docs/multi-axis.md §6)\n"));
   unsetenv("COLUMNS");
   // Chinese breaks between characters, within the width.
-  for (const std::string& line : cli::wrap_text("在终端里画图：auto（终端能显示 sixel 就用 sixel，否则用文字）、sixel 或 text", 20)) {
+  for (const std::string& line :
+       cli::wrap_text("在终端里画图：auto（终端能显示 sixel 就用 sixel，否则用文字）、sixel 或 text", 20)) {
     EXPECT_LE(rope::columns(line), 20u) << line;
     EXPECT_NE(line.rfind("，", 0), 0u) << line;  // no line starts with a closing mark
   }
@@ -208,12 +210,13 @@ TEST_F(HelpPages, EveryCommandTypoGetsItsName) {
     for (const char* lang : {"en", "zh"}) {
       const Result r = rope_cli({typed, "--lang", lang});
       EXPECT_EQ(r.code, 2) << typed;
-      EXPECT_THAT(r.err, HasSubstr(std::string(lang) == "en" ? "did you mean " + command + "?"
-                                                             : "是否应为 " + command + "？"))
+      EXPECT_THAT(r.err,
+                  HasSubstr(std::string(lang) == "en" ? "did you mean " + command + "?" : "是否应为 " + command + "？"))
           << typed << ' ' << r.err;
     }
   }
-  EXPECT_THAT(rope_cli({"frequencie", "--dim", "8"}).err, HasSubstr("unknown command 'frequencie'; did you mean frequencies?"));
+  EXPECT_THAT(rope_cli({"frequencie", "--dim", "8"}).err,
+              HasSubstr("unknown command 'frequencie'; did you mean frequencies?"));
   EXPECT_THAT(rope_cli({"freq"}).err, HasSubstr("did you mean freqs?"));
 }
 
@@ -233,7 +236,8 @@ TEST_F(HelpPages, EveryOptionTypoGetsTheClosestOption) {
         ASSERT_NE(at, std::string::npos) << command << ' ' << typed << ": " << r.err;
         const std::string suggested = r.err.substr(at + marker.size(), r.err.find(end, at) - at - marker.size());
         // The intended option, or one as close to the typo.
-        EXPECT_LE(edit_distance(typed, suggested), edit_distance(typed, option)) << command << ' ' << typed << ' ' << suggested;
+        EXPECT_LE(edit_distance(typed, suggested), edit_distance(typed, option))
+            << command << ' ' << typed << ' ' << suggested;
       }
       ++checked;
     }
@@ -243,7 +247,8 @@ TEST_F(HelpPages, EveryOptionTypoGetsTheClosestOption) {
                         "these arguments were not expected: --dmi 8; did you mean --dim?");
   // A typo of a required option names it, not only "--vector is required".
   expect_one_line_error(rope_cli({"apply", "--position", "1", "--vectr", "1,0"}), 2, "did you mean --vector?");
-  expect_one_line_error(rope_cli({"frequencies", "--dmi", "8", "--lang", "zh"}), 2, "多余的参数：--dmi 8；是否应为 --dim？");
+  expect_one_line_error(rope_cli({"frequencies", "--dmi", "8", "--lang", "zh"}), 2,
+                        "多余的参数：--dmi 8；是否应为 --dim？");
 }
 
 TEST_F(HelpPages, EveryPresetTypoGetsItsName) {
@@ -270,8 +275,8 @@ TEST_F(HelpPages, LayerTypesAndChoicesGetSuggestions) {
                         "did you mean full_attention?");
   expect_one_line_error(rope_cli({"matrix", "--dim", "4", "--position", "1", "--layout", "interleavd"}), 2,
                         "layout must be 'interleaved' or 'half' (got 'interleavd'); did you mean interleaved?");
-  expect_one_line_error(rope_cli({"matrix", "--dim", "4", "--position", "1", "--layout", "interleavd", "--lang", "zh"}), 2,
-                        "；是否应为 interleaved？");
+  expect_one_line_error(rope_cli({"matrix", "--dim", "4", "--position", "1", "--layout", "interleavd", "--lang", "zh"}),
+                        2, "；是否应为 interleaved？");
   expect_one_line_error(rope_cli({"decay", "--png", "x.png", "--lang", "zhh"}), 2, "did you mean zh?");
 }
 
@@ -281,7 +286,8 @@ TEST_F(HelpPages, TermWithoutAModeIsAuto) {
   EXPECT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(r.out, rope_cli({"explain", "--step", "5", "--term", "auto"}).out);
   // an empty value is still refused, as for every option
-  expect_one_line_error(rope_cli({"layouts", "--term", ""}), 2, "--term: the value is empty (see 'rope layouts --help')");
+  expect_one_line_error(rope_cli({"layouts", "--term", ""}), 2,
+                        "--term: the value is empty (see 'rope layouts --help')");
 }
 
 TEST_F(HelpPages, FrequenciesHelpNamesTheColumnsEachCsvHas) {
@@ -297,10 +303,10 @@ TEST_F(HelpPages, FrequenciesHelpNamesTheColumnsEachCsvHas) {
     }
     flat += help[i];
   }
-  for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
-           {"frequencies", "--dim", "8", "--csv", "-"},
-           {"frequencies", "--model", "llama-3.1-8b", "--csv", "-"},
-           {"frequencies", "--model", "qwen3-vl-8b", "--csv", "-"}}) {
+  for (const std::vector<std::string>& args :
+       std::vector<std::vector<std::string>>{{"frequencies", "--dim", "8", "--csv", "-"},
+                                             {"frequencies", "--model", "llama-3.1-8b", "--csv", "-"},
+                                             {"frequencies", "--model", "qwen3-vl-8b", "--csv", "-"}}) {
     const Result r = rope_cli(args);
     ASSERT_EQ(r.code, 0) << r.err;
     const std::string header = r.out.substr(0, r.out.find('\n'));
@@ -314,10 +320,13 @@ TEST_F(HelpPages, VerifyWithAConfigPointsToCheck) {
   const std::string config = std::string(ROPE_REFERENCE_DIR) + "/../../data/models/qwen2.5-7b.json";
   const Result r = rope_cli({"verify", "--config", config, "--trials", "5"});
   ASSERT_EQ(r.code, 0) << r.err;
-  EXPECT_THAT(r.out, HasSubstr("identities passed\nthis checks the mathematics of the config's RoPE, not an implementation of "
-                               "it: to test your code,\ndump its tensors and run rope check (docs/check.md)\n"));
-  EXPECT_THAT(rope_cli({"verify", "--trials", "5"}).out, Not(HasSubstr("rope check")));  // without --config: no such line
-  EXPECT_THAT(rope_cli({"verify", "--config", config, "--trials", "5", "--lang", "zh"}).out, HasSubstr("rope check（docs/check.md）"));
+  EXPECT_THAT(r.out,
+              HasSubstr("identities passed\nthis checks the mathematics of the config's RoPE, not an implementation of "
+                        "it: to test your code,\ndump its tensors and run rope check (docs/check.md)\n"));
+  EXPECT_THAT(rope_cli({"verify", "--trials", "5"}).out,
+              Not(HasSubstr("rope check")));  // without --config: no such line
+  EXPECT_THAT(rope_cli({"verify", "--config", config, "--trials", "5", "--lang", "zh"}).out,
+              HasSubstr("rope check（docs/check.md）"));
 }
 
 TEST(Suggest, EditDistanceAndClosestMatch) {

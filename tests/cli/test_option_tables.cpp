@@ -60,7 +60,9 @@ TEST(OptionTables, RowsCarryNamesTypesDefaultsRequiredAndExclusions) {
 TEST(OptionTables, TheTableEscapesCells) {
   Fixture f;
   const std::string table = cli::option_table(cli::option_rows(*f.one));
-  EXPECT_THAT(table, HasSubstr("| option | default | meaning |\n|---|---|---|\n| `-d`, `--dim INT` | 128 | rotary dimension d |\n"));
+  EXPECT_THAT(
+      table,
+      HasSubstr("| option | default | meaning |\n|---|---|---|\n| `-d`, `--dim INT` | 128 | rotary dimension d |\n"));
   EXPECT_THAT(table, HasSubstr("positions \\| of the table, 1 <= m < 9"));  // no tag: kept
   EXPECT_THAT(table, HasSubstr("the \\<name>"));
 }
@@ -84,8 +86,9 @@ TEST(OptionTables, BlocksAreRewrittenAndSharedGroupsLinked) {
   EXPECT_THAT(page, Not(HasSubstr("stale")));
   EXPECT_THAT(page, HasSubstr("<!-- rope_docgen: options of rope one -->\n\n| option | default | meaning |\n"));
   // --png is the same in both commands: the group's table has it, each command's table links it.
-  EXPECT_THAT(page, HasSubstr("| `--title TEXT` |  | the title |\n"
-                              "| `--png` |  | the [Figure options](#the-figure-options) |\n\n<!-- rope_docgen: end -->"));
+  EXPECT_THAT(page,
+              HasSubstr("| `--title TEXT` |  | the title |\n"
+                        "| `--png` |  | the [Figure options](#the-figure-options) |\n\n<!-- rope_docgen: end -->"));
   // --title differs between the two: each command lists its own.
   EXPECT_THAT(page, HasSubstr("| `--title TEXT` |  | the figure's title, two's own |\n"
                               "| `--png` |  | the [Figure options](#the-figure-options) |\n"));
@@ -106,8 +109,8 @@ TEST(OptionTables, AMissingCommandBlockOrEndOrUnknownNameIsAnError) {
                InvalidArgument);  // two has no block
   EXPECT_THROW(cli::update_option_tables(without("stale\n<!-- rope_docgen: end -->\n"), f.commands()),
                InvalidArgument);  // one's block has no end
-  EXPECT_THROW(cli::update_option_tables(page + "<!-- rope_docgen: options of rope three -->\n<!-- rope_docgen: end -->\n",
-                                         f.commands()),
+  EXPECT_THROW(cli::update_option_tables(
+                   page + "<!-- rope_docgen: options of rope three -->\n<!-- rope_docgen: end -->\n", f.commands()),
                InvalidArgument);
   EXPECT_THROW(cli::update_option_tables(page + "<!-- rope_docgen: group Nothing -->\n<!-- rope_docgen: end -->\n",
                                          f.commands()),

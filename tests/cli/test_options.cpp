@@ -23,9 +23,9 @@
 namespace rope {
 namespace {
 
+using test::rope_cli;
 using ::testing::HasSubstr;
 using ::testing::Not;
-using test::rope_cli;
 
 /// Parses `args` (without the program name) with `app`.
 void parse(CLI::App& app, std::vector<std::string> args) {
@@ -58,8 +58,11 @@ TEST(Options, AnOptionalValueKeepsTheMessagesOfItsKind) {
   std::optional<int> dim;
   CLI::App app;
   cli::add_dim_option(app, dim, 64);
-  EXPECT_THAT([&] { parse(app, {"--dim", "128abc"}); },
-              ::testing::ThrowsMessage<InvalidArgument>(HasSubstr("--dim must be a decimal integer (got '128abc')")));
+  EXPECT_THAT(
+      [&] {
+        parse(app, {"--dim", "128abc"});
+      },
+      ::testing::ThrowsMessage<InvalidArgument>(HasSubstr("--dim must be a decimal integer (got '128abc')")));
 }
 
 TEST(Options, WordsAreParsedIntoTheEnumWithTheirAliases) {
@@ -79,11 +82,17 @@ TEST(Options, AWordOutsideTheListHasTheMessageOfDocsErrors) {
   Layout layout = Layout::Interleaved;
   CLI::App app;
   cli::add_layout_option(app, layout);
-  EXPECT_THAT([&] { parse(app, {"--layout", "bogus"}); },
-              ::testing::ThrowsMessage<InvalidArgument>("layout must be 'interleaved' or 'half' (got 'bogus')"));
+  EXPECT_THAT(
+      [&] {
+        parse(app, {"--layout", "bogus"});
+      },
+      ::testing::ThrowsMessage<InvalidArgument>("layout must be 'interleaved' or 'half' (got 'bogus')"));
   // The number CLI11 stores for the enum is not a word of the list.
-  EXPECT_THAT([&] { parse(app, {"--layout", "1"}); },
-              ::testing::ThrowsMessage<InvalidArgument>("layout must be 'interleaved' or 'half' (got '1')"));
+  EXPECT_THAT(
+      [&] {
+        parse(app, {"--layout", "1"});
+      },
+      ::testing::ThrowsMessage<InvalidArgument>("layout must be 'interleaved' or 'half' (got '1')"));
   EXPECT_EQ(layout, Layout::Interleaved);
   const auto r = rope_cli({"decay", "--kind", "bogus"});
   test::expect_one_line_error(r, 2, "--kind must be 'bound', 'ones' or 'random' (got 'bogus')");
@@ -92,7 +101,8 @@ TEST(Options, AWordOutsideTheListHasTheMessageOfDocsErrors) {
 
 TEST(Resolve, PlainRopeIsTheTypedOrDefaultDimensionAndBase) {
   const cli::ScalingOptions none;
-  const ModelRope plain = cli::resolve(none, {std::nullopt, 8, std::nullopt, 10000.0, std::nullopt, Layout::Interleaved});
+  const ModelRope plain =
+      cli::resolve(none, {std::nullopt, 8, std::nullopt, 10000.0, std::nullopt, Layout::Interleaved});
   EXPECT_TRUE(plain.plain);
   EXPECT_EQ(plain.spec.rotary_dim, 8);
   EXPECT_EQ(plain.spec.config.base, 10000.0);
@@ -121,7 +131,8 @@ TEST(Resolve, PlainRopeChecksDimensionAndBaseAsTheFormulaStatesThem) {
 TEST(Resolve, APresetGivesItsDimensionUnlessDimIsTyped) {
   cli::ScalingOptions preset;
   preset.source.preset = "llama-2-7b";
-  const ModelRope rope = cli::resolve(preset, {std::nullopt, 8, std::nullopt, 10000.0, std::nullopt, Layout::Interleaved});
+  const ModelRope rope =
+      cli::resolve(preset, {std::nullopt, 8, std::nullopt, 10000.0, std::nullopt, Layout::Interleaved});
   ASSERT_FALSE(rope.plain);
   EXPECT_EQ(rope.spec.rotary_dim, 128);  // the preset's head_dim, not the command's default 8
   EXPECT_EQ(rope.spec.config.base, 10000.0);
@@ -160,10 +171,16 @@ TEST(InvalidQuantity, TheLibraryNamesTheQuantityNotAnOption) {
 }
 
 TEST(InvalidQuantity, TheCommandLineNamesTheOption) {
-  EXPECT_THAT([] { cli::rethrow_naming_option(InvalidQuantity("sequence length", "must be 1"), {{"sequence length", "--seq"}}); },
-              ::testing::ThrowsMessage<InvalidArgument>("--seq must be 1"));
-  EXPECT_THAT([] { cli::rethrow_naming_option(InvalidQuantity("position M", "must be 1"), {{"sequence length", "--seq"}}); },
-              ::testing::ThrowsMessage<InvalidArgument>("position M must be 1"));
+  EXPECT_THAT(
+      [] {
+        cli::rethrow_naming_option(InvalidQuantity("sequence length", "must be 1"), {{"sequence length", "--seq"}});
+      },
+      ::testing::ThrowsMessage<InvalidArgument>("--seq must be 1"));
+  EXPECT_THAT(
+      [] {
+        cli::rethrow_naming_option(InvalidQuantity("position M", "must be 1"), {{"sequence length", "--seq"}});
+      },
+      ::testing::ThrowsMessage<InvalidArgument>("position M must be 1"));
   EXPECT_EQ(rope_cli({"bench", "--seq", "0"}).err, "rope: --seq must be between 1 and 4096 (got 0)\n");
   EXPECT_EQ(rope_cli({"explain", "--q", "0,0"}).err,
             "rope: --q must not be the zero vector: it has no direction to rotate\n");

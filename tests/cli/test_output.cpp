@@ -57,14 +57,16 @@ TEST_F(Output, EscapesEveryControlCharacter) {
   EXPECT_EQ(cli::escape_controls("a\nb\tc\rd"), "a\\nb\\tc\\rd");
   EXPECT_EQ(cli::escape_controls("\x1b]0;title\x07\x1b[2J"), "\\e]0;title\\x07\\e[2J");
   EXPECT_EQ(cli::escape_controls(std::string("\0\x7f", 2)), "\\x00\\x7f");
-  EXPECT_EQ(cli::escape_controls("\xc2\x85\xc2\x9b" "1m"), "\\u0085\\u009b1m");  // C1 controls: NEL, CSI
-  EXPECT_EQ(cli::escape_controls("\xff\xfe"), "\\xff\\xfe");                    // not UTF-8
+  EXPECT_EQ(cli::escape_controls("\xc2\x85\xc2\x9b"
+                                 "1m"),
+            "\\u0085\\u009b1m");                              // C1 controls: NEL, CSI
+  EXPECT_EQ(cli::escape_controls("\xff\xfe"), "\\xff\\xfe");  // not UTF-8
 }
 
 TEST_F(Output, ControlCharactersInArgumentsNeverReachTheTerminal) {
-  for (const Result& r : {rope_cli({"decay", "--bogus\x1b]0;x\x07"}), rope_cli({"inspect", "--model", "\x1b[2Jm"}),
-                          rope_cli({"inspect", "no\x1b[2J\xc2\x9b.json"}),
-                          rope_cli({"decay", "--csv", "no/such\x1b[1mdir/x.csv"})}) {
+  for (const Result& r :
+       {rope_cli({"decay", "--bogus\x1b]0;x\x07"}), rope_cli({"inspect", "--model", "\x1b[2Jm"}),
+        rope_cli({"inspect", "no\x1b[2J\xc2\x9b.json"}), rope_cli({"decay", "--csv", "no/such\x1b[1mdir/x.csv"})}) {
     EXPECT_GE(r.code, 2);
     EXPECT_THAT(r.err, ::testing::StartsWith("rope: "));
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
@@ -115,7 +117,8 @@ TEST_F(Output, AttentionCompareWritesAllOrNothing) {
 }
 
 TEST_F(Output, TwoOutputsOnOnePathAreExitTwoNamingBothOptions) {
-  expect_one_line_error(rope_cli({"decay", "--csv", path("x"), "--png", path("x")}), 2, "--csv and --png name the same file");
+  expect_one_line_error(rope_cli({"decay", "--csv", path("x"), "--png", path("x")}), 2,
+                        "--csv and --png name the same file");
   expect_one_line_error(rope_cli({"decay", "--png", path("y"), "--svg", (dir_ / "." / "y").string()}), 2,
                         "--png and --svg name the same file");
   expect_one_line_error(rope_cli({"decay", "--png", path("z"), "--keep-script", path("z")}), 2,
@@ -124,7 +127,8 @@ TEST_F(Output, TwoOutputsOnOnePathAreExitTwoNamingBothOptions) {
 }
 
 TEST_F(Output, AnInputNamedAsAnOutputIsExitTwoNamingBothOptions) {
-  const std::string config = R"({"model_type": "llama", "hidden_size": 64, "num_attention_heads": 4, "rope_theta": 10000})";
+  const std::string config =
+      R"({"model_type": "llama", "hidden_size": 64, "num_attention_heads": 4, "rope_theta": 10000})";
   std::ofstream(path("m.json")) << config;
   expect_one_line_error(rope_cli({"frequencies", "--config", path("m.json"), "--csv", path("m.json")}), 2,
                         "--config and --csv name the same file");
@@ -132,11 +136,12 @@ TEST_F(Output, AnInputNamedAsAnOutputIsExitTwoNamingBothOptions) {
   expect_one_line_error(rope_cli({"frequencies", "--config", path("m.json"), "--csv", path("link.csv")}), 2,
                         "--config and --csv name the same file");
   std::ofstream(path("x.npy")) << "not read";
-  expect_one_line_error(rope_cli({"identify", "--before", path("x.npy"), "--after", path("y.npy"), "--svg", path("x.npy")}),
-                        2, "--before and --svg name the same file");
+  expect_one_line_error(
+      rope_cli({"identify", "--before", path("x.npy"), "--after", path("y.npy"), "--svg", path("x.npy")}), 2,
+      "--before and --svg name the same file");
   std::ofstream(path("f.txt")) << "1,1,1,1";
-  expect_one_line_error(rope_cli({"frequencies", "--dim", "8", "--scaling", "longrope", "--short-factor", "@" + path("f.txt"),
-                                  "--long-factor", "@" + path("f.txt"), "--csv", path("f.txt")}),
+  expect_one_line_error(rope_cli({"frequencies", "--dim", "8", "--scaling", "longrope", "--short-factor",
+                                  "@" + path("f.txt"), "--long-factor", "@" + path("f.txt"), "--csv", path("f.txt")}),
                         2, "--short-factor and --csv name the same file");
   EXPECT_EQ(read("m.json"), config);
   EXPECT_EQ(read("x.npy"), "not read");
@@ -160,8 +165,10 @@ TEST_F(Output, StandardOutputEscapesEveryControlButNewlineAndTab) {
   {
     cli::TerminalSafeBuffer buffer(raw);
     std::ostream safe(&buffer);
-    safe << "a\tb\n" << "\x1b]52;c;SGk=\x07" << '\x9b' << "\xe9\x95";  // a UTF-8 sequence split between writes
-    safe << "\xbf" << "\r\n";
+    safe << "a\tb\n"
+         << "\x1b]52;c;SGk=\x07" << '\x9b' << "\xe9\x95";  // a UTF-8 sequence split between writes
+    safe << "\xbf"
+         << "\r\n";
   }
   EXPECT_EQ(raw.str(), "a\tb\n\\e]52;c;SGk=\\x07\\x9b长\\r\n");
 }
@@ -177,8 +184,10 @@ TEST_F(Output, NoStringFromAFileReachesStandardOutputAsAnEscapeSequence) {
   for (const std::string command : {"inspect", "frequencies", "decay", "verify", "attention", "layouts", "matrix",
                                     "wavelengths", "sections", "precision", "extrapolation", "apply"}) {
     std::vector<std::string> args{command};
-    if (command == "inspect") args.push_back(name);
-    else args.insert(args.end(), {"--config", name});
+    if (command == "inspect")
+      args.push_back(name);
+    else
+      args.insert(args.end(), {"--config", name});
     if (command == "apply") args.insert(args.end(), {"--position", "1", "--vector", "1,0,0,1"});
     const Result r = rope_cli(args);
     EXPECT_EQ(r.out.find('\x1b'), std::string::npos) << command << ":\n" << r.out;

@@ -40,7 +40,8 @@ TEST(TermText, TheRotationMatrixShowsItsBlocks) {
   const Result r = rope_cli({"matrix", "--dim", "8", "--position", "3", "--term", "text"});
   ASSERT_EQ(r.code, 0) << r.err;
   // cos 3 = −0.99 (=), the slow pairs' cos near 1 (#), zeros off the blocks (.), sin 0.3 = 0.30 (+).
-  const std::string inside = inside_frame(r.out.substr(0, r.out.find("R^d_(Θ,m) for d = 8")));  // the figure, before the printed matrix
+  const std::string inside =
+      inside_frame(r.out.substr(0, r.out.find("R^d_(Θ,m) for d = 8")));  // the figure, before the printed matrix
   for (const char c : {'=', '#', '.', '+'}) EXPECT_NE(inside.find(c), std::string::npos) << c << "\n" << r.out;
   EXPECT_THAT(r.out, HasSubstr("= <= -0.5  - < -0.02  . within +-0.02  + > 0.02  # >= 0.5"));
 }
@@ -70,7 +71,7 @@ TEST(TermText, AttentionShowsItsWeightsAndTheMaskAsBlanks) {
   ASSERT_EQ(r.code, 0) << r.err;
   const std::string inside = inside_frame(r.out);
   EXPECT_NE(inside.find('@'), std::string::npos) << r.out;  // query 0 sees only key 0: weight 1, the top
-  EXPECT_THAT(r.out, HasSubstr(".:-=+*#%@"));                 // the key of the characters
+  EXPECT_THAT(r.out, HasSubstr(".:-=+*#%@"));               // the key of the characters
 }
 
 TEST(TermText, ChineseLinesKeepTheRightBorder) {

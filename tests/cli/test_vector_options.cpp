@@ -33,7 +33,8 @@ std::vector<double> printed_vector(const std::string& out, const std::string& na
   std::string list = out.substr(open + 1, close - open - 1);
   std::vector<double> values;
   const std::regex number(R"([-+0-9.eE]+)");
-  for (std::sregex_iterator it(list.begin(), list.end(), number), end; it != end; ++it) values.push_back(std::stod(it->str()));
+  for (std::sregex_iterator it(list.begin(), list.end(), number), end; it != end; ++it)
+    values.push_back(std::stod(it->str()));
   return values;
 }
 
@@ -45,9 +46,11 @@ TEST_F(VectorOptions, ParsesCommaListsSemicolonRowsAndCsvFiles) {
   EXPECT_EQ(two.rows(), 2);
   EXPECT_EQ(two(1, 1), 1.0);
   std::ofstream(path("rows.csv")) << "# a trained head\n1,2\n3,4\n";
-  EXPECT_EQ(cli::parse_vectors_argument("@" + path("rows.csv"), "--k"), (Eigen::MatrixXd(2, 2) << 1, 2, 3, 4).finished());
+  EXPECT_EQ(cli::parse_vectors_argument("@" + path("rows.csv"), "--k"),
+            (Eigen::MatrixXd(2, 2) << 1, 2, 3, 4).finished());
   std::ofstream(path("column.txt")) << "1\n2\n3\n4\n";  // one number per line: one vector
-  EXPECT_EQ(cli::parse_vectors_argument("@" + path("column.txt"), "--k"), (Eigen::MatrixXd(1, 4) << 1, 2, 3, 4).finished());
+  EXPECT_EQ(cli::parse_vectors_argument("@" + path("column.txt"), "--k"),
+            (Eigen::MatrixXd(1, 4) << 1, 2, 3, 4).finished());
   EXPECT_THROW(cli::parse_vectors_argument("1,0;0", "--q"), InvalidArgument);
   EXPECT_THROW(cli::parse_vectors_argument("1,,2", "--q"), InvalidArgument);
   EXPECT_THROW(cli::parse_vectors_argument("1,nan", "--q"), InvalidArgument);
@@ -60,7 +63,8 @@ TEST_F(VectorOptions, BadVectorsAreOneLineErrorsNamingTheRule) {
                         "--q: the dimension d must be even, 2 … 1024 (got 3 numbers per vector)");
   expect_one_line_error(rope_cli({"layouts", "--q", "1,0,0,0", "--k", "0,1"}), 2,
                         "--k must have as many numbers per vector as --q (4, got 2)");
-  expect_one_line_error(rope_cli({"layouts", "--q", "1,x", "--k", "1,2"}), 2, "--q item 2 must be a decimal number (got 'x')");
+  expect_one_line_error(rope_cli({"layouts", "--q", "1,x", "--k", "1,2"}), 2,
+                        "--q item 2 must be a decimal number (got 'x')");
   expect_one_line_error(rope_cli({"layouts", "--q", "1,0", "--k", "0,1", "--dim", "8"}), 2,
                         "--dim 8 does not match the 2 numbers per vector of --q and --k");
   expect_one_line_error(rope_cli({"layouts", "--q", "1,0;0,1", "--k", "1,0;0,1"}), 2,
@@ -69,7 +73,8 @@ TEST_F(VectorOptions, BadVectorsAreOneLineErrorsNamingTheRule) {
                         "--q and --k have 2 numbers, but the model's rotary dimension d is 128");
   expect_one_line_error(rope_cli({"attention", "--q", "1,0;0,1", "--k", "1,0;0,1", "--tokens", "3"}), 2,
                         "--tokens 3 does not match the 2 vectors of --q and --k");
-  expect_one_line_error(rope_cli({"attention", "--q", "1,0;0,1", "--k", "1,0"}), 2, "--k must have as many vectors as --q (2, got 1)");
+  expect_one_line_error(rope_cli({"attention", "--q", "1,0;0,1", "--k", "1,0"}), 2,
+                        "--k must have as many vectors as --q (2, got 1)");
 }
 
 // Can a student recompute the layouts score −2.4373386188206663 by hand? From the printed q and k, with
@@ -93,7 +98,8 @@ TEST_F(VectorOptions, LayoutsScoreRecomputedFromThePrintedVectors) {
   EXPECT_THAT(r.out, HasSubstr("(a) Meta's interleaved kernel          = -2.4373386188206663"));
   // The same vectors given back with --q and --k give the same score.
   std::string q_text, k_text;
-  for (int c = 0; c < 8; ++c) q_text += fmt::format("{}{:.17g}", c ? "," : "", q[c]), k_text += fmt::format("{}{:.17g}", c ? "," : "", k[c]);
+  for (int c = 0; c < 8; ++c)
+    q_text += fmt::format("{}{:.17g}", c ? "," : "", q[c]), k_text += fmt::format("{}{:.17g}", c ? "," : "", k[c]);
   const test::Result again = rope_cli({"layouts", "--q", q_text, "--k", k_text});
   ASSERT_EQ(again.code, 0) << again.err;
   EXPECT_THAT(again.out, HasSubstr("(a) Meta's interleaved kernel          = -2.4373386188206663"));
@@ -115,7 +121,9 @@ TEST_F(VectorOptions, AttentionOfTheUsersVectorsByHand) {
                             k1 = printed_vector(drawn.out, "k_1");
   ASSERT_EQ(q0.size(), 2u);
   const double s00 = (q0[0] * k0[0] + q0[1] * k0[1]) / std::sqrt(2.0);
-  const double s01 = (std::cos(1.0) * (q0[0] * k1[0] + q0[1] * k1[1]) + std::sin(1.0) * (q0[1] * k1[0] - q0[0] * k1[1])) / std::sqrt(2.0);
+  const double s01 =
+      (std::cos(1.0) * (q0[0] * k1[0] + q0[1] * k1[1]) + std::sin(1.0) * (q0[1] * k1[0] - q0[0] * k1[1])) /
+      std::sqrt(2.0);
   EXPECT_THAT(drawn.out, HasSubstr(fmt::format("   0  {:.6f}  {:.6f}\n", 1.0 / (1.0 + std::exp(s01 - s00)),
                                                1.0 / (1.0 + std::exp(s00 - s01)))));
 }

@@ -37,7 +37,8 @@ using namespace rope_conformance;
 /// The input the kernel rotates: deterministic, float32, of order 1.
 std::vector<float> input(int d, std::size_t tokens) {
   std::vector<float> x(tokens * kHeads * static_cast<std::size_t>(d));
-  for (std::size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>(static_cast<int>((i * 37 + 11) % 101) - 50) / 37.0f;
+  for (std::size_t i = 0; i < x.size(); ++i)
+    x[i] = static_cast<float>(static_cast<int>((i * 37 + 11) % 101) - 50) / 37.0f;
   return x;
 }
 
@@ -53,7 +54,9 @@ bool run(ggml_backend_t be, const Call& c, const std::vector<float>& x, std::vec
                                  static_cast<std::size_t>(width) * es, 0);
   const bool multi = !c.sections.empty();
   ggml_tensor* pos = ggml_new_tensor_1d(ctx, GGML_TYPE_I32, multi ? 4 * n : n);
-  ggml_tensor* ff = c.freq_factors.empty() ? nullptr : ggml_new_tensor_1d(ctx, GGML_TYPE_F32, static_cast<std::int64_t>(c.freq_factors.size()));
+  ggml_tensor* ff = c.freq_factors.empty()
+                        ? nullptr
+                        : ggml_new_tensor_1d(ctx, GGML_TYPE_F32, static_cast<std::int64_t>(c.freq_factors.size()));
   ggml_tensor* out = nullptr;
   if (multi) {
     int s[4] = {c.sections[0], c.sections[1], c.sections[2], c.sections[3]};
@@ -108,7 +111,8 @@ bool run(ggml_backend_t be, const Call& c, const std::vector<float>& x, std::vec
 }
 
 /// .npy of float32 values, or float16 (`<f2`) when `f16`: the values are float16 numbers then.
-void write_values(const std::string& path, const std::vector<float>& v, bool f16, const std::vector<std::int64_t>& shape) {
+void write_values(const std::string& path, const std::vector<float>& v, bool f16,
+                  const std::vector<std::int64_t>& shape) {
   if (!f16) return write_npy(path, "<f4", v.data(), v.size() * 4, shape);
   std::vector<ggml_fp16_t> h(v.size());
   for (std::size_t i = 0; i < v.size(); ++i) h[i] = ggml_fp32_to_fp16(v[i]);
@@ -134,7 +138,8 @@ int main(int argc, char** argv) {
   std::ofstream table(dir + "/cases.tsv");
   int failures = 0;
   // name, call, gguf, extra rope check arguments, expected verdict
-  const auto add = [&](const std::string& name, const Call& c, Gguf& g, const std::string& args, const std::string& expected) {
+  const auto add = [&](const std::string& name, const Call& c, Gguf& g, const std::string& args,
+                       const std::string& expected) {
     std::vector<float> x = input(c.head_dim, c.positions.size());
     if (c.f16) {
       for (float& v : x) v = ggml_fp16_to_fp32(ggml_fp32_to_fp16(v));  // q as float16 holds it
@@ -193,9 +198,12 @@ int main(int argc, char** argv) {
   }
   {  // YaRN factor 4 over 32768 (Qwen2.5's long-context recipe), ext_factor 1
     Call c;
-    c.base = 1e6f, c.freq_scale = 0.25f, c.ext_factor = 1, c.n_ctx_orig = 32768, c.attn_factor = yarn_attn_factor(4, false);
+    c.base = 1e6f, c.freq_scale = 0.25f, c.ext_factor = 1, c.n_ctx_orig = 32768,
+    c.attn_factor = yarn_attn_factor(4, false);
     Gguf g("qwen2");
-    g.model(131072, 28, 128, 128, 1e6f).str("rope.scaling.type", "yarn").f32("rope.scaling.factor", 4)
+    g.model(131072, 28, 128, 128, 1e6f)
+        .str("rope.scaling.type", "yarn")
+        .f32("rope.scaling.factor", 4)
         .u32("rope.scaling.original_context_length", 32768);
     add("qwen2-yarn", c, g, "", "pass");
   }
@@ -225,12 +233,22 @@ int main(int argc, char** argv) {
     c.mode = GGML_ROPE_TYPE_NORMAL, c.head_dim = 192, c.n_dims = 64, c.offset = 128, c.freq_scale = 1.0f / 40,
     c.ext_factor = 1, c.n_ctx_orig = 4096, c.attn_factor = yarn_attn_factor(40, true);
     const auto deepseek = [](Gguf& g, bool mla) {
-      g.u32("context_length", 163840).u32("embedding_length", 7168).u32("block_count", 2).u32("attention.head_count", 128)
-          .u32("attention.head_count_kv", mla ? 1 : 128).u32("attention.key_length", mla ? 576 : 192)
-          .u32("rope.dimension_count", 64).f32("rope.freq_base", 10000).str("rope.scaling.type", "yarn")
-          .f32("rope.scaling.factor", 40).u32("rope.scaling.original_context_length", 4096)
+      g.u32("context_length", 163840)
+          .u32("embedding_length", 7168)
+          .u32("block_count", 2)
+          .u32("attention.head_count", 128)
+          .u32("attention.head_count_kv", mla ? 1 : 128)
+          .u32("attention.key_length", mla ? 576 : 192)
+          .u32("rope.dimension_count", 64)
+          .f32("rope.freq_base", 10000)
+          .str("rope.scaling.type", "yarn")
+          .f32("rope.scaling.factor", 40)
+          .u32("rope.scaling.original_context_length", 4096)
           .f32("rope.scaling.yarn_log_multiplier", 0.1f);
-      if (mla) g.u32("attention.key_length_mla", 192).u32("attention.value_length_mla", 128).u32("attention.value_length", 512);
+      if (mla)
+        g.u32("attention.key_length_mla", 192)
+            .u32("attention.value_length_mla", 128)
+            .u32("attention.value_length", 512);
     };
     Gguf g("deepseek2");
     deepseek(g, false);
@@ -243,8 +261,11 @@ int main(int argc, char** argv) {
   }
   {  // Gemma 3 4B: full layers linear 8 at 1e6, sliding layers 10000 unscaled
     const auto gemma = [](Gguf& g) {
-      g.model(131072, 8, 256, 256, 1e6f, 34).u32("attention.sliding_window", 1024).f32("rope.freq_base_swa", 10000)
-          .str("rope.scaling.type", "linear").f32("rope.scaling.factor", 8);
+      g.model(131072, 8, 256, 256, 1e6f, 34)
+          .u32("attention.sliding_window", 1024)
+          .f32("rope.freq_base_swa", 10000)
+          .str("rope.scaling.type", "linear")
+          .f32("rope.scaling.factor", 8);
     };
     Call full;
     full.head_dim = 256, full.n_dims = 256, full.base = 1e6f, full.freq_scale = 0.125f;
@@ -261,29 +282,39 @@ int main(int argc, char** argv) {
      // takes the long factors when the context exceeds the original one (src/llama-model.cpp:2259-2272), HF and rope
      // from position 4096 on: positions past it, where both agree.
     std::vector<float> lf, sf;
-    for (int i = 0; i < 48; ++i) lf.push_back(1.0f + 0.25f * static_cast<float>(i)), sf.push_back(1.0f + 0.01f * static_cast<float>(i));
+    for (int i = 0; i < 48; ++i)
+      lf.push_back(1.0f + 0.25f * static_cast<float>(i)), sf.push_back(1.0f + 0.01f * static_cast<float>(i));
     const float attn = std::sqrt(1.0f + std::log(32.0f) / std::log(4096.0f));
     Call c;
     c.head_dim = 96, c.n_dims = 96, c.freq_factors = lf, c.attn_factor = attn;
     c.positions = {4096, 4097, 4100, 5000, 8192, 16384, 30000, 32767, 65535, 100000, 131071};
     Gguf g("phi3");
-    g.model(131072, 32, 96, 96, 10000).u32("rope.scaling.original_context_length", 4096)
-        .f32("rope.scaling.attn_factor", attn).tensor("rope_factors_long.weight", lf).tensor("rope_factors_short.weight", sf);
+    g.model(131072, 32, 96, 96, 10000)
+        .u32("rope.scaling.original_context_length", 4096)
+        .f32("rope.scaling.attn_factor", attn)
+        .tensor("rope_factors_long.weight", lf)
+        .tensor("rope_factors_short.weight", sf);
     add("phi3-longrope", c, g, "", "pass");
     // llama.cpp with a context within the original one takes the short factors at any position (a planted
     // mismatch for rope, which takes the list from the positions): named.
     Call sc = c;
     sc.freq_factors = sf;
     Gguf g2("phi3");
-    g2.model(131072, 32, 96, 96, 10000).u32("rope.scaling.original_context_length", 4096)
-        .f32("rope.scaling.attn_factor", attn).tensor("rope_factors_long.weight", lf).tensor("rope_factors_short.weight", sf);
+    g2.model(131072, 32, 96, 96, 10000)
+        .u32("rope.scaling.original_context_length", 4096)
+        .f32("rope.scaling.attn_factor", attn)
+        .tensor("rope_factors_long.weight", lf)
+        .tensor("rope_factors_short.weight", sf);
     add("phi3-short-factors-past-the-original-context", sc, g2, "", "longrope-other-list");
   }
-  {  // Planted bugs of docs/check.md's table the real kernel commits, each of which check must name.
+  {          // Planted bugs of docs/check.md's table the real kernel commits, each of which check must name.
     Call c;  // YaRN run without ext_factor: linear interpolation by 4 everywhere, no ramp, no magnitude
-    c.base = 1e6f, c.freq_scale = 0.25f, c.ext_factor = 0, c.n_ctx_orig = 32768, c.attn_factor = yarn_attn_factor(4, false);
+    c.base = 1e6f, c.freq_scale = 0.25f, c.ext_factor = 0, c.n_ctx_orig = 32768,
+    c.attn_factor = yarn_attn_factor(4, false);
     Gguf g("qwen2");
-    g.model(131072, 28, 128, 128, 1e6f).str("rope.scaling.type", "yarn").f32("rope.scaling.factor", 4)
+    g.model(131072, 28, 128, 128, 1e6f)
+        .str("rope.scaling.type", "yarn")
+        .f32("rope.scaling.factor", 4)
         .u32("rope.scaling.original_context_length", 32768);
     add("qwen2-yarn-without-ext-factor", c, g, "", "yarn-without-ext-factor");
     Call h;  // a full-rotary model rotated with n_dims = d/2
@@ -303,7 +334,8 @@ int main(int argc, char** argv) {
     add("qwen3-before-read-after-in-place-rope", b, g4, "", "before-equals-after");
   }
   {  // The VISION kernel (GGML_ROPE_TYPE_VISION: Qwen2-VL's and Qwen2.5-VL's vision towers in clip.cpp): head 80,
-     // n_dims = d/2, sections [d/4, d/4, 0, 0], the ladder restarted at each section; against rope's --vision llama.cpp.
+     // n_dims = d/2, sections [d/4, d/4, 0, 0], the ladder restarted at each section; against rope's --vision
+     // llama.cpp.
     Call v;
     v.mode = GGML_ROPE_TYPE_VISION, v.head_dim = 80, v.n_dims = 40, v.sections = {20, 20, 0, 0};
     v.positions = {0, 0, 1, 5, 13, 27, 63, 100, 255, 511, 1023, 2047};
@@ -312,8 +344,9 @@ int main(int argc, char** argv) {
     for (std::size_t t = 0; t < v.positions.size(); ++t) rows << v.positions[t] << ',' << v.columns[t] << '\n';
     rows.close();
     Gguf g("clip");
-    add("vision-qwen2vl", v, g, "--vision llama.cpp --base 10000 --angles ggml --axis-positions " + dir +
-        "/vision-qwen2vl.axis-positions.csv", "pass");
+    add("vision-qwen2vl", v, g,
+        "--vision llama.cpp --base 10000 --angles ggml --axis-positions " + dir + "/vision-qwen2vl.axis-positions.csv",
+        "pass");
   }
   layer_cases(add, dir);
   ggml_backend_free(be);

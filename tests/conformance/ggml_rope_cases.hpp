@@ -32,9 +32,14 @@ struct Gguf : GgufKeys<Gguf> {
   /// A model: context, embedding, heads, layers, head size, rotary dims, base.
   Gguf& model(std::uint32_t ctx, std::uint32_t heads, std::uint32_t head_dim, std::uint32_t n_rot, float base,
               std::uint32_t layers = 2) {
-    return u32("context_length", ctx).u32("embedding_length", heads * head_dim).u32("block_count", layers)
-        .u32("attention.head_count", heads).u32("attention.head_count_kv", heads).u32("attention.key_length", head_dim)
-        .u32("rope.dimension_count", n_rot).f32("rope.freq_base", base);
+    return u32("context_length", ctx)
+        .u32("embedding_length", heads * head_dim)
+        .u32("block_count", layers)
+        .u32("attention.head_count", heads)
+        .u32("attention.head_count_kv", heads)
+        .u32("attention.key_length", head_dim)
+        .u32("rope.dimension_count", n_rot)
+        .f32("rope.freq_base", base);
   }
   bool write(const std::string& path) {
     const bool ok = gguf_write_to_file(g, path.c_str(), false);
@@ -52,12 +57,12 @@ struct Call {
   int offset = 0;             ///< ggml_rope_set_offset
   int position_shift = 0;     ///< a planted bug: positions + shift
   std::vector<int> positions = kPositions;
-  std::vector<int> columns;   ///< VISION: the patch's column (slot 1); `positions` holds its row (slot 0)
-  bool before_is_after = false;  ///< a planted bug: "before" read after an in-place RoPE (the rotated values)
+  std::vector<int> columns;              ///< VISION: the patch's column (slot 1); `positions` holds its row (slot 0)
+  bool before_is_after = false;          ///< a planted bug: "before" read after an in-place RoPE (the rotated values)
   std::vector<std::array<int, 3>> axes;  ///< M-RoPE: (t, h, w) per token in slots 0-2 (slot 3 is 0); else (p, p, p)
-  bool e_slot = false;        ///< M-RoPE: slot 3 holds the position too (Qwen4-exp's indexer k at a block's first position)
-  bool f16 = false;           ///< the kernel on float16 q (the dumps are float16 too)
-  int row = 0;                ///< > head_dim: q is a strided view of rows this wide (a fused QKV), heads apart by head_dim
+  bool e_slot = false;  ///< M-RoPE: slot 3 holds the position too (Qwen4-exp's indexer k at a block's first position)
+  bool f16 = false;     ///< the kernel on float16 q (the dumps are float16 too)
+  int row = 0;          ///< > head_dim: q is a strided view of rows this wide (a fused QKV), heads apart by head_dim
 };
 
 /// Adds a case: its name, the call, the GGUF file, the extra `rope check` arguments, the expected verdict ("pass", the

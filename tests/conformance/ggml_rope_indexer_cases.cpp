@@ -18,27 +18,45 @@ const std::string kIndexer = "--layer-type indexer";
 /// the indexer's heads of 128.
 Gguf deepseek32() {
   Gguf g("deepseek32");
-  g.u32("context_length", 163840).u32("embedding_length", 7168).u32("block_count", 2).u32("attention.head_count", 128)
-      .u32("attention.head_count_kv", 1).u32("attention.key_length", 576).u32("attention.key_length_mla", 192)
-      .u32("attention.value_length_mla", 128).u32("rope.dimension_count", 64).f32("rope.freq_base", 10000)
-      .str("rope.scaling.type", "yarn").f32("rope.scaling.factor", 40).u32("rope.scaling.original_context_length", 4096)
-      .f32("rope.scaling.yarn_log_multiplier", 0.1f).u32("attention.indexer.head_count", 64)
-      .u32("attention.indexer.key_length", 128).u32("attention.indexer.top_k", 2048);
+  g.u32("context_length", 163840)
+      .u32("embedding_length", 7168)
+      .u32("block_count", 2)
+      .u32("attention.head_count", 128)
+      .u32("attention.head_count_kv", 1)
+      .u32("attention.key_length", 576)
+      .u32("attention.key_length_mla", 192)
+      .u32("attention.value_length_mla", 128)
+      .u32("rope.dimension_count", 64)
+      .f32("rope.freq_base", 10000)
+      .str("rope.scaling.type", "yarn")
+      .f32("rope.scaling.factor", 40)
+      .u32("rope.scaling.original_context_length", 4096)
+      .f32("rope.scaling.yarn_log_multiplier", 0.1f)
+      .u32("attention.indexer.head_count", 64)
+      .u32("attention.indexer.key_length", 128)
+      .u32("attention.indexer.top_k", 2048);
   return g;
 }
 
 Gguf glm_dsa() {
   Gguf g("glm-dsa");
-  g.model(202752, 64, 576, 64, 1e6f).u32("attention.key_length_mla", 256).u32("attention.value_length_mla", 256)
+  g.model(202752, 64, 576, 64, 1e6f)
+      .u32("attention.key_length_mla", 256)
+      .u32("attention.value_length_mla", 256)
       .u32("attention.indexer.key_length", 128);
   return g;
 }
 
 Gguf dots3note() {
   Gguf g("dots3note");
-  g.model(131072, 16, 576, 64, 5e6f, 4).u32("attention.key_length_mla", 192).u32("attention.key_length_mla_swa", 128)
-      .f32("rope.freq_base_swa", 10000).str("rope.scaling.type", "yarn").f32("rope.scaling.factor", 4)
-      .u32("rope.scaling.original_context_length", 32768).bools("attention.sliding_window_pattern", {false, true, true, true})
+  g.model(131072, 16, 576, 64, 5e6f, 4)
+      .u32("attention.key_length_mla", 192)
+      .u32("attention.key_length_mla_swa", 128)
+      .f32("rope.freq_base_swa", 10000)
+      .str("rope.scaling.type", "yarn")
+      .f32("rope.scaling.factor", 4)
+      .u32("rope.scaling.original_context_length", 32768)
+      .bools("attention.sliding_window_pattern", {false, true, true, true})
       .u32("attention.indexer.key_length", 128);
   return g;
 }
@@ -47,14 +65,17 @@ Gguf dots3note() {
 /// attention but every fourth layer, the indexer (heads of 128, all turning) on the full layers with a compress ratio.
 Gguf qwen4exp() {
   Gguf g("qwen4exp");
-  g.model(262144, 16, 256, 128, 1e7f, 8).i32s("rope.dimension_sections", {24, 20, 20, 0})
-      .u32("attention.indexer.key_length", 128).i32s("attention.compress_ratios", {4, 4, 4, 4, 4, 4, 4, 4})
+  g.model(262144, 16, 256, 128, 1e7f, 8)
+      .i32s("rope.dimension_sections", {24, 20, 20, 0})
+      .u32("attention.indexer.key_length", 128)
+      .i32s("attention.compress_ratios", {4, 4, 4, 4, 4, 4, 4, 4})
       .u32("full_attention_interval", 4);
   return g;
 }
 
 /// --axis-positions: a row per token, `slots` numbers, every one the token's position.
-std::string same_in_every_slot(const std::string& dir, const std::string& name, const std::vector<int>& positions, int slots) {
+std::string same_in_every_slot(const std::string& dir, const std::string& name, const std::vector<int>& positions,
+                               int slots) {
   const std::string path = dir + "/" + name + ".axis-positions.csv";
   std::ofstream f(path);
   for (int p : positions) {
@@ -87,7 +108,8 @@ void indexer_cases(const AddCase& add, const std::string& dir) {
   }
   {  // dots3note: NEOX on the full layers, at rope.freq_base with the model's YaRN
     Call c;
-    c.mode = GGML_ROPE_TYPE_NEOX, c.head_dim = 128, c.n_dims = 64, c.base = 5e6f, c.freq_scale = 0.25f, c.ext_factor = 1;
+    c.mode = GGML_ROPE_TYPE_NEOX, c.head_dim = 128, c.n_dims = 64, c.base = 5e6f, c.freq_scale = 0.25f,
+    c.ext_factor = 1;
     c.n_ctx_orig = 32768, c.attn_factor = yarn_attn_factor(4, false);
     Gguf a = dots3note(), b = dots3note();
     add("dots3note-indexer", c, a, kIndexer, "pass");
@@ -95,7 +117,8 @@ void indexer_cases(const AddCase& add, const std::string& dir) {
     norm.mode = GGML_ROPE_TYPE_NORMAL;
     add("dots3note-indexer-model-rope-type", norm, b, kIndexer, "layout-swapped");
   }
-  {  // Qwen4-exp: IMROPE; q at a text token's (p, p, p, 0), k (a block's mean key) at (b, b, b, b), b its first position
+  {  // Qwen4-exp: IMROPE; q at a text token's (p, p, p, 0), k (a block's mean key) at (b, b, b, b), b its first
+     // position
     Call q;
     q.mode = GGML_ROPE_TYPE_IMROPE, q.head_dim = 128, q.n_dims = 128, q.base = 1e7f, q.sections = {24, 20, 20, 0};
     Gguf a = qwen4exp(), b = qwen4exp(), d = qwen4exp();
@@ -106,7 +129,8 @@ void indexer_cases(const AddCase& add, const std::string& dir) {
     add("qwen4exp-indexer-k", k, b, kIndexer + " " + blocks, "pass");
     Call late = k;  // planted: the block's key turned one position late (at its second token's position)
     late.position_shift = 1;
-    const std::string blocks2 = "--axis-positions " + same_in_every_slot(dir, "qwen4exp-indexer-k-late", k.positions, 4);
+    const std::string blocks2 =
+        "--axis-positions " + same_in_every_slot(dir, "qwen4exp-indexer-k-late", k.positions, 4);
     add("qwen4exp-indexer-k-late", late, d, kIndexer + " " + blocks2, "positions-plus-one");
   }
 }

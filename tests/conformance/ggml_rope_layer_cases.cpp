@@ -15,7 +15,8 @@ std::string layer(int il) { return "--layer-type " + std::to_string(il); }
 
 /// A row of --axis-positions per token, written beside the case: n numbers, the fourth (M-RoPE's e slot) 0 as
 /// llama.cpp sets it (src/llama-graph.cpp:131-140).
-std::string axis_file(const std::string& dir, const std::string& name, const std::vector<std::array<int, 3>>& rows, int n) {
+std::string axis_file(const std::string& dir, const std::string& name, const std::vector<std::array<int, 3>>& rows,
+                      int n) {
   const std::string path = dir + "/" + name + ".axis-positions.csv";
   std::ofstream f(path);
   for (const auto& r : rows) {
@@ -42,7 +43,9 @@ void per_layer(const AddCase& add) {
   {  // Cohere2 MoE: dense_first pattern 4 (il % 4 != 0 slides), the leading dense block turns too (cohere2moe.cpp:184)
     const auto g = [] {
       Gguf f("cohere2moe");
-      f.model(131072, 32, 128, 128, 50000, 16).u32("attention.sliding_window", 4096).u32("leading_dense_block_count", 1);
+      f.model(131072, 32, 128, 128, 50000, 16)
+          .u32("attention.sliding_window", 4096)
+          .u32("leading_dense_block_count", 1);
       return f;
     };
     Call c;
@@ -55,7 +58,9 @@ void per_layer(const AddCase& add) {
     const std::vector<float> ff = llama3_factors(128, 1e6, 16, 1, 4, 8192);
     const auto g = [&](std::uint32_t layers) {
       Gguf f("exaone4");
-      f.model(131072, 40, 128, 128, 1e6f, layers).u32("attention.sliding_window", 4096).tensor("rope_freqs.weight", ff)
+      f.model(131072, 40, 128, 128, 1e6f, layers)
+          .u32("attention.sliding_window", 4096)
+          .tensor("rope_freqs.weight", ff)
           .u32("rope.scaling.original_context_length", 8192);
       return f;
     };
@@ -70,14 +75,18 @@ void per_layer(const AddCase& add) {
      // the full ones with the YaRN of the file
     const auto g = [] {
       Gguf f("olmo2");
-      f.model(65536, 32, 128, 128, 500000, 32).u32("attention.sliding_window", 4096).str("rope.scaling.type", "yarn")
-          .f32("rope.scaling.factor", 8).u32("rope.scaling.original_context_length", 8192);
+      f.model(65536, 32, 128, 128, 500000, 32)
+          .u32("attention.sliding_window", 4096)
+          .str("rope.scaling.type", "yarn")
+          .f32("rope.scaling.factor", 8)
+          .u32("rope.scaling.original_context_length", 8192);
       return f;
     };
     Call sliding;
     sliding.base = 500000;
     Call full = sliding;
-    full.freq_scale = 0.125f, full.ext_factor = 1, full.n_ctx_orig = 8192, full.attn_factor = yarn_attn_factor(8, false);
+    full.freq_scale = 0.125f, full.ext_factor = 1, full.n_ctx_orig = 8192,
+    full.attn_factor = yarn_attn_factor(8, false);
     Gguf a = g(), b = g(), d = g();
     add("olmo3-layer-0-sliding", sliding, a, layer(0), "pass");
     add("olmo3-layer-3-full", full, b, layer(3), "pass");
@@ -102,7 +111,9 @@ void per_layer(const AddCase& add) {
     const std::vector<float> ff = llama3_factors(128, 500000, 16, 1, 4, 8192);
     const auto g = [&] {
       Gguf f("llama4");
-      f.model(10485760, 40, 128, 128, 500000, 48).tensor("rope_freqs.weight", ff).u32("rope.scaling.original_context_length", 8192);
+      f.model(10485760, 40, 128, 128, 500000, 48)
+          .tensor("rope_freqs.weight", ff)
+          .u32("rope.scaling.original_context_length", 8192);
       return f;
     };
     Call c;
@@ -123,7 +134,8 @@ void per_layer(const AddCase& add) {
     add("afmoe-layer-2", c, a, layer(2), "pass");
     add("afmoe-layer-7-nope", c, b, layer(7), "no-rope");
   }
-  {  // EmbeddingGemma (gemma-embedding): pattern 6, sliding layers at rope.freq_base_swa unscaled (gemma-embedding.cpp:94)
+  {  // EmbeddingGemma (gemma-embedding): pattern 6, sliding layers at rope.freq_base_swa unscaled
+     // (gemma-embedding.cpp:94)
     const auto g = [] {
       Gguf f("gemma-embedding");
       f.model(2048, 3, 256, 256, 1e6f, 24).u32("attention.sliding_window", 512).f32("rope.freq_base_swa", 10000);
@@ -155,8 +167,12 @@ void per_layer(const AddCase& add) {
      // (laguna.cpp:180-189); the full ones with the YaRN of the file
     const auto g = [] {
       Gguf f("laguna");
-      f.model(131072, 16, 128, 128, 500000, 8).u32("attention.sliding_window", 512).f32("rope.freq_base_swa", 10000)
-          .str("rope.scaling.type", "yarn").f32("rope.scaling.factor", 4).u32("rope.scaling.original_context_length", 32768);
+      f.model(131072, 16, 128, 128, 500000, 8)
+          .u32("attention.sliding_window", 512)
+          .f32("rope.freq_base_swa", 10000)
+          .str("rope.scaling.type", "yarn")
+          .f32("rope.scaling.factor", 4)
+          .u32("rope.scaling.original_context_length", 32768);
       return f;
     };
     Call sliding;
@@ -175,9 +191,13 @@ void per_layer(const AddCase& add) {
     for (std::size_t i = 64; i < prop.size(); ++i) prop[i] = 1e30f;
     const auto g = [&] {
       Gguf f("gemma4");
-      f.model(262144, 8, 512, 512, 1e6f, 6).u32("attention.key_length_swa", 256).u32("rope.dimension_count_swa", 256)
-          .f32("rope.freq_base_swa", 10000).u32("attention.sliding_window", 1024)
-          .bools("attention.sliding_window_pattern", {true, true, true, true, true, false}).tensor("rope_freqs.weight", prop);
+      f.model(262144, 8, 512, 512, 1e6f, 6)
+          .u32("attention.key_length_swa", 256)
+          .u32("rope.dimension_count_swa", 256)
+          .f32("rope.freq_base_swa", 10000)
+          .u32("attention.sliding_window", 1024)
+          .bools("attention.sliding_window_pattern", {true, true, true, true, true, false})
+          .tensor("rope_freqs.weight", prop);
       return f;
     };
     Call sliding;
@@ -193,9 +213,13 @@ void per_layer(const AddCase& add) {
      // freq_base unscaled
     const auto g = [] {
       Gguf f("deepseek4");
-      f.model(1048576, 64, 512, 64, 10000, 4).str("rope.scaling.type", "yarn").f32("rope.scaling.factor", 16)
-          .u32("rope.scaling.original_context_length", 65536).f32("attention.compress_rope_freq_base", 160000)
-          .i32s("attention.compress_ratios", {0, 4, 128, 4}).u32("attention.sliding_window", 128);
+      f.model(1048576, 64, 512, 64, 10000, 4)
+          .str("rope.scaling.type", "yarn")
+          .f32("rope.scaling.factor", 16)
+          .u32("rope.scaling.original_context_length", 65536)
+          .f32("attention.compress_rope_freq_base", 160000)
+          .i32s("attention.compress_ratios", {0, 4, 128, 4})
+          .u32("attention.sliding_window", 128);
       return f;
     };
     Call plain;
@@ -215,8 +239,11 @@ void per_layer(const AddCase& add) {
     for (int i = 0; i < 64; ++i) ff.push_back(1.0f + 0.0625f * static_cast<float>(i));
     const auto g = [&] {
       Gguf f("step35");
-      f.model(262144, 64, 128, 128, 5e6f, 4).f32("rope.freq_base_swa", 10000).u32("attention.sliding_window", 512)
-          .bools("attention.sliding_window_pattern", {false, true, true, true}).tensor("rope_freqs.weight", ff);
+      f.model(262144, 64, 128, 128, 5e6f, 4)
+          .f32("rope.freq_base_swa", 10000)
+          .u32("attention.sliding_window", 512)
+          .bools("attention.sliding_window_pattern", {false, true, true, true})
+          .tensor("rope_freqs.weight", ff);
       return f;
     };
     Call full;
@@ -230,8 +257,12 @@ void per_layer(const AddCase& add) {
   {  // Spark 2.5 (spark2-5.cpp:8-12,76-87): sliding layers of head 64 turning 64 at rope.freq_base_swa, scaled
     const auto g = [] {
       Gguf f("spark2_5");
-      f.model(32768, 16, 128, 128, 1e6f, 4).u32("attention.key_length_swa", 64).u32("rope.dimension_count_swa", 64)
-          .f32("rope.freq_base_swa", 10000).str("rope.scaling.type", "linear").f32("rope.scaling.factor", 2)
+      f.model(32768, 16, 128, 128, 1e6f, 4)
+          .u32("attention.key_length_swa", 64)
+          .u32("rope.dimension_count_swa", 64)
+          .f32("rope.freq_base_swa", 10000)
+          .str("rope.scaling.type", "linear")
+          .f32("rope.scaling.factor", 2)
           .bools("attention.sliding_window_pattern", {true, true, true, false});
       return f;
     };
@@ -247,14 +278,20 @@ void per_layer(const AddCase& add) {
      // (sliding: key_length_mla_swa), sliding at rope.freq_base_swa with the model's YaRN
     const auto g = [] {
       Gguf f("dots3note");
-      f.model(131072, 16, 576, 64, 5e6f, 4).u32("attention.key_length_mla", 192).u32("attention.key_length_mla_swa", 128)
-          .f32("rope.freq_base_swa", 10000).str("rope.scaling.type", "yarn").f32("rope.scaling.factor", 4)
-          .u32("rope.scaling.original_context_length", 32768).bools("attention.sliding_window_pattern", {false, true, true, true});
+      f.model(131072, 16, 576, 64, 5e6f, 4)
+          .u32("attention.key_length_mla", 192)
+          .u32("attention.key_length_mla_swa", 128)
+          .f32("rope.freq_base_swa", 10000)
+          .str("rope.scaling.type", "yarn")
+          .f32("rope.scaling.factor", 4)
+          .u32("rope.scaling.original_context_length", 32768)
+          .bools("attention.sliding_window_pattern", {false, true, true, true});
       return f;
     };
     Call full;
     full.mode = GGML_ROPE_TYPE_NORMAL, full.head_dim = 192, full.n_dims = 64, full.offset = 128, full.base = 5e6f;
-    full.freq_scale = 0.25f, full.ext_factor = 1, full.n_ctx_orig = 32768, full.attn_factor = yarn_attn_factor(4, false);
+    full.freq_scale = 0.25f, full.ext_factor = 1, full.n_ctx_orig = 32768,
+    full.attn_factor = yarn_attn_factor(4, false);
     Call sliding = full;
     sliding.head_dim = 128, sliding.offset = 64, sliding.base = 10000;
     Gguf a = g(), b = g();
@@ -270,8 +307,11 @@ void per_layer(const AddCase& add) {
     Call d;  // every stage uncompressed: rope.freq_base, the YaRN keys unused
     d.mode = GGML_ROPE_TYPE_NORMAL, d.head_dim = 512, d.n_dims = 64, d.offset = 448, d.base = 10000;
     Gguf ds("dflash");
-    ds.model(1048576, 64, 512, 64, 10000).str("rope.scaling.type", "yarn").f32("rope.scaling.factor", 16)
-        .u32("rope.scaling.original_context_length", 65536).u32("hyper_connection.count", 4);
+    ds.model(1048576, 64, 512, 64, 10000)
+        .str("rope.scaling.type", "yarn")
+        .f32("rope.scaling.factor", 16)
+        .u32("rope.scaling.original_context_length", 65536)
+        .u32("hyper_connection.count", 4);
     add("dflash-dspark", d, ds, "", "pass");
   }
 }
@@ -351,8 +391,9 @@ void kernels(const AddCase& add, const std::string& dir) {
     std::vector<std::array<int, 3>> rows;
     for (std::size_t t = 0; t < v.positions.size(); ++t) rows.push_back({v.positions[t], v.columns[t], 0});
     Gguf g("clip");
-    add("vision-far", v, g, "--vision llama.cpp --base 10000 --angles ggml --axis-positions " +
-        axis_file(dir, "vision-far", rows, 2), "pass");
+    add("vision-far", v, g,
+        "--vision llama.cpp --base 10000 --angles ggml --axis-positions " + axis_file(dir, "vision-far", rows, 2),
+        "pass");
   }
 }
 

@@ -11,7 +11,8 @@ namespace rope_conformance {
 void write_npy(const std::string& path, const char* descr, const void* data, std::size_t bytes,
                const std::vector<std::int64_t>& shape) {
   std::string dims;
-  for (std::size_t i = 0; i < shape.size(); ++i) dims += std::to_string(shape[i]) + (shape.size() == 1 || i + 1 < shape.size() ? ", " : "");
+  for (std::size_t i = 0; i < shape.size(); ++i)
+    dims += std::to_string(shape[i]) + (shape.size() == 1 || i + 1 < shape.size() ? ", " : "");
   std::string header = std::string("{'descr': '") + descr + "', 'fortran_order': False, 'shape': (" + dims + "), }";
   while ((10 + header.size() + 1) % 64 != 0) header += ' ';
   header += '\n';
@@ -39,8 +40,10 @@ std::vector<float> llama3_factors(int dim, double base, double factor, double lo
   std::vector<float> out;
   for (int i = 0; i < dim; i += 2) {
     const double wavelen = 2 * M_PI * std::pow(base, static_cast<double>(i) / dim);
-    if (wavelen < l0 / high) out.push_back(1.0f);
-    else if (wavelen > l0 / low) out.push_back(static_cast<float>(factor));
+    if (wavelen < l0 / high)
+      out.push_back(1.0f);
+    else if (wavelen > l0 / low)
+      out.push_back(static_cast<float>(factor));
     else {
       const double smooth = (l0 / wavelen - low) / (high - low);
       out.push_back(static_cast<float>(1 / ((1 - smooth) / factor + smooth)));

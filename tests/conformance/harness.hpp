@@ -33,7 +33,9 @@ struct GgufKeys {
   Self& u32(const std::string& k, std::uint32_t v) { return gguf_set_val_u32(g, (arch + "." + k).c_str(), v), self(); }
   Self& f32(const std::string& k, float v) { return gguf_set_val_f32(g, (arch + "." + k).c_str(), v), self(); }
   Self& boolean(const std::string& k, bool v) { return gguf_set_val_bool(g, (arch + "." + k).c_str(), v), self(); }
-  Self& str(const std::string& k, const std::string& v) { return gguf_set_val_str(g, (arch + "." + k).c_str(), v.c_str()), self(); }
+  Self& str(const std::string& k, const std::string& v) {
+    return gguf_set_val_str(g, (arch + "." + k).c_str(), v.c_str()), self();
+  }
   Self& i32s(const std::string& k, const std::vector<std::int32_t>& v) {
     gguf_set_arr_data(g, (arch + "." + k).c_str(), GGUF_TYPE_INT32, v.data(), v.size());
     return self();

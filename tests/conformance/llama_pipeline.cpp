@@ -50,8 +50,8 @@ namespace {
 
 using namespace rope_conformance;
 
-const std::vector<int> kPositions{0, 1, 2, 3, 7, 100, 1000, 3808, 8700, 16384, 29999, 30000, 30001, 31337,
-                                  32767, 40000, 50000, 65535};
+const std::vector<int> kPositions{0,     1,     2,     3,     7,     100,   1000,  3808,  8700,
+                                  16384, 29999, 30000, 30001, 31337, 32767, 40000, 50000, 65535};
 
 /// A tensor's values as float32 in the order of its dimensions (ne0 fastest), read through its strides.
 std::vector<float> read_f32(const ggml_tensor* t) {
@@ -130,7 +130,8 @@ void capture_scale(const ggml_tensor* t, std::vector<ScaleOp>& scales) {
   // the soft_max of the scores (kq-IL, kq_scaled-IL, ...: llama-graph.cpp:2671-2705), not a router's (ffn_moe_probs)
   if ((t->op == GGML_OP_SOFT_MAX && std::strncmp(src, "kq", 2) == 0) || t->op == GGML_OP_FLASH_ATTN_EXT) {
     scales.push_back({attention_layer(t), "softmax", t->name, p[0]});
-    if (t->op == GGML_OP_FLASH_ATTN_EXT && p[2] != 0.0f) scales.push_back({attention_layer(t), "fa_softcap", t->name, p[2]});
+    if (t->op == GGML_OP_FLASH_ATTN_EXT && p[2] != 0.0f)
+      scales.push_back({attention_layer(t), "fa_softcap", t->name, p[2]});
   } else if (t->op == GGML_OP_SCALE && std::strncmp(src, "Qcur", 4) == 0) {
     scales.push_back({layer_of(src), "q", t->name, p[0]});
   } else if (t->op == GGML_OP_SCALE && std::strncmp(src, "kq", 2) == 0) {
@@ -300,10 +301,11 @@ bool run(const std::string& dir, const std::string& name, Meta& meta, std::ofstr
   if (ok && meta.no_rope) std::ofstream(dir + "/norope.tsv", std::ios::app) << name << '\n';
   if (!ok) std::fprintf(stderr, "%s: llama_decode %d, %zu RoPE nodes\n", name.c_str(), rc, nodes.size());
   const std::string a = meta.arch;
-  const std::string loaded = std::to_string(llama_model_n_ctx_train(model)) + "\t" + std::to_string(llama_model_rope_type(model)) +
-                             "\t" + std::to_string(llama_model_rope_freq_scale_train(model)) + "\t" +
-                             meta_str(model, a + ".rope.freq_base") + "\t" + meta_str(model, a + ".rope.scaling.type") + "\t" +
-                             meta_str(model, a + ".rope.scaling.factor") + "\t" + meta_str(model, a + ".rope.freq_base_swa");
+  const std::string loaded =
+      std::to_string(llama_model_n_ctx_train(model)) + "\t" + std::to_string(llama_model_rope_type(model)) + "\t" +
+      std::to_string(llama_model_rope_freq_scale_train(model)) + "\t" + meta_str(model, a + ".rope.freq_base") + "\t" +
+      meta_str(model, a + ".rope.scaling.type") + "\t" + meta_str(model, a + ".rope.scaling.factor") + "\t" +
+      meta_str(model, a + ".rope.freq_base_swa");
   int k = 0;
   for (const Captured& c : nodes) {
     if (c.after.size() != c.before.size() || c.before.empty()) {
@@ -320,16 +322,19 @@ bool run(const std::string& dir, const std::string& name, Meta& meta, std::ofstr
     const bool in_place = c.naive == c.after;
     if (in_place) write_npy(base + ".naive-before.npy", "<f4", c.naive.data(), c.naive.size() * 4, shape);
     std::string pos;
-    for (std::int64_t t = 0; t < c.tokens; ++t) pos += (t ? "," : "") + std::to_string(c.pos[static_cast<std::size_t>(t)]);
-    // Four slots per token whose fourth is not a text token's 0 (Qwen4-exp's block keys at (b, b, b, b)): every slot, a row
-    // per token, for `rope check --axis-positions`.
+    for (std::int64_t t = 0; t < c.tokens; ++t)
+      pos += (t ? "," : "") + std::to_string(c.pos[static_cast<std::size_t>(t)]);
+    // Four slots per token whose fourth is not a text token's 0 (Qwen4-exp's block keys at (b, b, b, b)): every slot, a
+    // row per token, for `rope check --axis-positions`.
     bool e_slot = false;
     const auto tokens = static_cast<std::size_t>(c.tokens);
-    for (std::size_t t = 0; c.pos.size() == 4 * tokens && t < tokens; ++t) e_slot = e_slot || c.pos[3 * tokens + t] != 0;
+    for (std::size_t t = 0; c.pos.size() == 4 * tokens && t < tokens; ++t)
+      e_slot = e_slot || c.pos[3 * tokens + t] != 0;
     if (e_slot) {
       std::ofstream f(base + ".axis-positions.csv");
       for (std::size_t t = 0; t < tokens; ++t) {
-        f << c.pos[t] << ',' << c.pos[tokens + t] << ',' << c.pos[2 * tokens + t] << ',' << c.pos[3 * tokens + t] << '\n';
+        f << c.pos[t] << ',' << c.pos[tokens + t] << ',' << c.pos[2 * tokens + t] << ',' << c.pos[3 * tokens + t]
+          << '\n';
       }
     }
     const auto dash = c.name.rfind('-');
@@ -340,7 +345,8 @@ bool run(const std::string& dir, const std::string& name, Meta& meta, std::ofstr
           << '\t' << loaded << '\t' << (in_place ? "in-place" : "separate") << '\n';
   }
   std::ofstream scales(dir + "/kq_scale.tsv", std::ios::app);
-  for (const ScaleOp& x : cap.scales) scales << name << '\t' << x.layer << '\t' << x.kind << '\t' << fmt_float(x.value) << '\t' << x.node << '\n';
+  for (const ScaleOp& x : cap.scales)
+    scales << name << '\t' << x.layer << '\t' << x.kind << '\t' << fmt_float(x.value) << '\t' << x.node << '\n';
   llama_free(ctx);
   llama_model_free(model);
   return ok;
@@ -353,11 +359,15 @@ int main(int argc, char** argv) {
   const std::string dir = argv[1], extra = argc == 4 ? argv[3] : "";
   const bool variant = extra.size() > 3 && extra.compare(extra.size() - 3, 3, ".so") == 0;
   const std::string only = variant ? "" : extra;
-  llama_log_set([](ggml_log_level level, const char* text, void*) {
-    const char* k = std::strstr(text, "too many tensors created; expected ");
-    if (k && std::strstr(k, ", got ")) g_tensors_created = std::atoi(std::strstr(k, ", got ") + 6);
-    else if (level == GGML_LOG_LEVEL_ERROR) std::fputs(text, stderr);
-  }, nullptr);
+  llama_log_set(
+      [](ggml_log_level level, const char* text, void*) {
+        const char* k = std::strstr(text, "too many tensors created; expected ");
+        if (k && std::strstr(k, ", got "))
+          g_tensors_created = std::atoi(std::strstr(k, ", got ") + 6);
+        else if (level == GGML_LOG_LEVEL_ERROR)
+          std::fputs(text, stderr);
+      },
+      nullptr);
   if (!load_cpu_backend(argv[2], variant ? extra : "")) return 1;
   llama_backend_init();
   std::ofstream table(dir + "/pipeline.tsv", only.empty() ? std::ios::out : std::ios::app);
@@ -367,8 +377,10 @@ int main(int argc, char** argv) {
     if (!only.empty() && c.name != only) continue;
     Meta m(c.arch);
     c.build(m);
-    if (!run(dir, c.name, m, table)) ++failures;
-    else std::printf("%s: ran\n", c.name.c_str());
+    if (!run(dir, c.name, m, table))
+      ++failures;
+    else
+      std::printf("%s: ran\n", c.name.c_str());
   }
   llama_backend_free();
   return failures ? 1 : 0;

@@ -58,12 +58,19 @@ struct Meta : GgufKeys<Meta> {
     factors[name] = v;
     return listed(name, static_cast<std::int64_t>(v.size()));
   }
-  Meta& model(std::uint32_t ctx, std::uint32_t heads, std::uint32_t kv_heads, std::uint32_t head_dim, std::uint32_t n_rot,
-              float base, std::uint32_t layers = 2) {
-    return u32("context_length", ctx).u32("embedding_length", heads * head_dim).u32("block_count", layers)
-        .u32("feed_forward_length", 64).u32("attention.head_count", heads).u32("attention.head_count_kv", kv_heads)
-        .u32("attention.key_length", head_dim).u32("attention.value_length", head_dim)
-        .f32("attention.layer_norm_rms_epsilon", 1e-6f).u32("rope.dimension_count", n_rot).f32("rope.freq_base", base);
+  Meta& model(std::uint32_t ctx, std::uint32_t heads, std::uint32_t kv_heads, std::uint32_t head_dim,
+              std::uint32_t n_rot, float base, std::uint32_t layers = 2) {
+    return u32("context_length", ctx)
+        .u32("embedding_length", heads * head_dim)
+        .u32("block_count", layers)
+        .u32("feed_forward_length", 64)
+        .u32("attention.head_count", heads)
+        .u32("attention.head_count_kv", kv_heads)
+        .u32("attention.key_length", head_dim)
+        .u32("attention.value_length", head_dim)
+        .f32("attention.layer_norm_rms_epsilon", 1e-6f)
+        .u32("rope.dimension_count", n_rot)
+        .f32("rope.freq_base", base);
   }
 };
 

@@ -45,7 +45,8 @@ TEST(Apply, ElementwiseAndComplexFormsEqualTheMatrix) {
         const Eigen::VectorXd expected = rotation_matrix<double>(theta, m, layout) * x;
         const double tol = relative_tolerance(machine_epsilon<double>(), d, std::abs(m)) * x.norm();
         EXPECT_TRUE(test::MatrixNear(apply_rotary(x, theta, m, layout), expected, tol)) << "d=" << d << " m=" << m;
-        EXPECT_TRUE(test::MatrixNear(apply_rotary_complex(x, theta, m, layout), expected, tol)) << "d=" << d << " m=" << m;
+        EXPECT_TRUE(test::MatrixNear(apply_rotary_complex(x, theta, m, layout), expected, tol))
+            << "d=" << d << " m=" << m;
       }
     }
   }
@@ -89,8 +90,10 @@ TEST(Apply, MatchesNumpyReference) {
     const Eigen::VectorXd expected = test::parse_vector(row[5]);
     const double tol = relative_tolerance(machine_epsilon<double>(), d, std::abs(m)) * x.norm();
     const Eigen::VectorXd theta = frequencies(d, base);
-    EXPECT_TRUE(test::MatrixNear(apply_rotary(x, theta, m, layout), expected, tol)) << row[0] << " d=" << d << " m=" << m;
-    EXPECT_TRUE(test::MatrixNear(apply_rotary_complex(x, theta, m, layout), expected, tol)) << row[0] << " d=" << d << " m=" << m;
+    EXPECT_TRUE(test::MatrixNear(apply_rotary(x, theta, m, layout), expected, tol))
+        << row[0] << " d=" << d << " m=" << m;
+    EXPECT_TRUE(test::MatrixNear(apply_rotary_complex(x, theta, m, layout), expected, tol))
+        << row[0] << " d=" << d << " m=" << m;
   }
 }
 

@@ -104,7 +104,8 @@ TEST(Frequencies, ExponentOfPairZeroIsPositiveZero) {
 }
 
 TEST(Frequencies, RejectBadDimension) {
-  EXPECT_THAT([] { frequencies(7, 1e4); }, ThrowsMessage<InvalidArgument>(HasSubstr("must be even and between 2 and 65536 (got 7)")));
+  EXPECT_THAT([] { frequencies(7, 1e4); },
+              ThrowsMessage<InvalidArgument>(HasSubstr("must be even and between 2 and 65536 (got 7)")));
   EXPECT_THAT([] { frequencies(0, 1e4); }, ThrowsMessage<InvalidArgument>(HasSubstr("(got 0)")));
   EXPECT_THAT([] { frequencies(-4, 1e4); }, ThrowsMessage<InvalidArgument>(HasSubstr("(got -4)")));
   EXPECT_THAT([] { frequencies(kMaxDim + 2, 1e4); }, ThrowsMessage<InvalidArgument>(HasSubstr("65538")));
@@ -112,7 +113,8 @@ TEST(Frequencies, RejectBadDimension) {
 
 TEST(Frequencies, RejectBadBase) {
   for (double base : {1.0, 0.5, 0.0, -10.0, std::nan(""), HUGE_VAL}) {
-    EXPECT_THAT([base] { frequencies(8, base); }, ThrowsMessage<InvalidArgument>(HasSubstr("base must be a finite number > 1")))
+    EXPECT_THAT([base] { frequencies(8, base); },
+                ThrowsMessage<InvalidArgument>(HasSubstr("base must be a finite number > 1")))
         << base;
   }
 }

@@ -36,8 +36,10 @@ TEST(Parse, RealsAcceptDecimalAndExponentForms) {
 }
 
 TEST(Parse, RealsRejectNanAndOverflow) {
-  EXPECT_THAT([] { parse_real("nan", "--base"); }, ThrowsMessage<InvalidArgument>(HasSubstr("--base must be a finite number (got 'nan')")));
-  EXPECT_THAT([] { parse_real("1e400", "--base"); }, ThrowsMessage<InvalidArgument>(HasSubstr("out of the range of a double")));
+  EXPECT_THAT([] { parse_real("nan", "--base"); },
+              ThrowsMessage<InvalidArgument>(HasSubstr("--base must be a finite number (got 'nan')")));
+  EXPECT_THAT([] { parse_real("1e400", "--base"); },
+              ThrowsMessage<InvalidArgument>(HasSubstr("out of the range of a double")));
 }
 
 // A text that is no number, named by what is wrong with it.
@@ -82,14 +84,16 @@ TEST(Parse, ListsNameTheBadItem) {
               ThrowsMessage<InvalidArgument>(HasSubstr("--vector item 3 must be a decimal number (got 'x')")));
   EXPECT_THAT([] { parse_real_list("1,,2", "--vector"); },
               ThrowsMessage<InvalidArgument>(HasSubstr("--vector item 2 is empty")));
-  EXPECT_THAT([] { parse_real_list("", "--vector"); }, ThrowsMessage<InvalidArgument>(HasSubstr("comma-separated list")));
+  EXPECT_THAT([] { parse_real_list("", "--vector"); },
+              ThrowsMessage<InvalidArgument>(HasSubstr("comma-separated list")));
   EXPECT_THROW(parse_real_list("1,2,", "--vector"), InvalidArgument);
 }
 
 TEST(Parse, ListsHaveALengthLimit) {
   std::string many = "0";
   for (std::size_t i = 0; i < kMaxListItems; ++i) many += ",0";
-  EXPECT_THAT([&] { parse_real_list(many, "--vector"); }, ThrowsMessage<InvalidArgument>(HasSubstr("more than 65536 items")));
+  EXPECT_THAT([&] { parse_real_list(many, "--vector"); },
+              ThrowsMessage<InvalidArgument>(HasSubstr("more than 65536 items")));
 }
 
 TEST(Parse, MessagesStayOnOneLine) {
@@ -119,12 +123,51 @@ TEST(ParseHardening, OneSignAtMost) {
 // what std::from_chars reads: the same end, error and value, on every form from_chars knows and on the
 // ones it stops at.
 TEST(Parse, StrtodFallbackAgreesWithFromChars) {
-  const char* texts[] = {"0", "-0", "1", "10000", "1e4", "1E+4", "-2.5e-3", ".5", "5.", ".", "-", "-.", "1e", "1e+",
-                         "1e-", "1.5e3x", "0x10", "007", "1e400", "-1e400", "1e-400", "4e-320", "2.2250738585072011e-308",
-                         "1.7976931348623157e308", "1.7976931348623159e308", "0.1", "3.141592653589793238462643383",
-                         "123456789012345678901234567890", "inf", "-INF", "Infinity", "infinit", "nan", "NaN(abc_1)",
-                         "nan(", "nan(a b)", " 1", "", "e5", "+1", "1..2", "9007199254740993",
-                         "4.9406564584124654e-324", "2.4703282292062327e-324", "2.4703282292062328e-324"};
+  const char* texts[] = {"0",
+                         "-0",
+                         "1",
+                         "10000",
+                         "1e4",
+                         "1E+4",
+                         "-2.5e-3",
+                         ".5",
+                         "5.",
+                         ".",
+                         "-",
+                         "-.",
+                         "1e",
+                         "1e+",
+                         "1e-",
+                         "1.5e3x",
+                         "0x10",
+                         "007",
+                         "1e400",
+                         "-1e400",
+                         "1e-400",
+                         "4e-320",
+                         "2.2250738585072011e-308",
+                         "1.7976931348623157e308",
+                         "1.7976931348623159e308",
+                         "0.1",
+                         "3.141592653589793238462643383",
+                         "123456789012345678901234567890",
+                         "inf",
+                         "-INF",
+                         "Infinity",
+                         "infinit",
+                         "nan",
+                         "NaN(abc_1)",
+                         "nan(",
+                         "nan(a b)",
+                         " 1",
+                         "",
+                         "e5",
+                         "+1",
+                         "1..2",
+                         "9007199254740993",
+                         "4.9406564584124654e-324",
+                         "2.4703282292062327e-324",
+                         "2.4703282292062328e-324"};
   for (const char* text : texts) {
     const std::string_view s(text);
     double expected = -7.0, got = -7.0;

@@ -81,8 +81,9 @@ TEST(RandomLanes, NormalMoments) {
 }
 
 TEST(RandomLanes, BranchlessLogMatchesStdLog) {
-  std::vector<double> xs = {0x1.0p-53, 1e-300, 1e-10, 0.25, 0.5, 0.70710678118654752, 0.7071067811865476,
-                            0.9, 0.999999, 1.0 - 0x1.0p-53, 1.0, 1.5, 2.0, 1e10};
+  std::vector<double> xs = {
+      0x1.0p-53,       1e-300, 1e-10, 0.25, 0.5, 0.70710678118654752, 0.7071067811865476, 0.9, 0.999999,
+      1.0 - 0x1.0p-53, 1.0,    1.5,   2.0,  1e10};
   Random rng(1);
   for (int i = 0; i < 100000; ++i) xs.push_back(1.0 - rng.uniform());
   for (double x : xs) {

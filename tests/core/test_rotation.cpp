@@ -33,7 +33,8 @@ TEST(Rotation, TwoByTwoIsCounterClockwise) {
 
 TEST(Rotation, AtPositionZeroIsExactlyTheIdentity) {
   for (int d : kDims) {
-    for (Layout layout : kRotationLayouts) EXPECT_EQ(rotation_matrix(d, 0.0, 1e4, layout), Eigen::MatrixXd::Identity(d, d));
+    for (Layout layout : kRotationLayouts)
+      EXPECT_EQ(rotation_matrix(d, 0.0, 1e4, layout), Eigen::MatrixXd::Identity(d, d));
   }
 }
 
@@ -132,8 +133,8 @@ class RotationNumpyReference : public ::testing::TestWithParam<RotationReference
 
 TEST_P(RotationNumpyReference, MatchesTheMatrix) {
   const RotationReferenceCase& c = GetParam();
-  EXPECT_TRUE(test::MatrixNear(rotation_matrix(c.d, c.m, 1e4, c.layout), test::read_reference(c.file, false).matrix(),
-                               4.5e-16))
+  EXPECT_TRUE(
+      test::MatrixNear(rotation_matrix(c.d, c.m, 1e4, c.layout), test::read_reference(c.file, false).matrix(), 4.5e-16))
       << c.file;
 }
 

@@ -13,8 +13,8 @@ TEST(Types, LayoutNamesRoundTrip) {
   EXPECT_EQ(parse_layout("neox"), Layout::Half);
   EXPECT_EQ(parse_layout("rotate_half"), Layout::Half);
   EXPECT_EQ(parse_layout("meta"), Layout::Interleaved);
-  EXPECT_THAT([] { parse_layout("diagonal"); },
-              ::testing::ThrowsMessage<InvalidArgument>(::testing::HasSubstr("'interleaved' or 'half' (got 'diagonal')")));
+  EXPECT_THAT([] { parse_layout("diagonal"); }, ::testing::ThrowsMessage<InvalidArgument>(
+                                                    ::testing::HasSubstr("'interleaved' or 'half' (got 'diagonal')")));
 }
 
 TEST(Types, PairChannelsFollowTheLayout) {
@@ -31,15 +31,16 @@ TEST(Types, ResolvablePositionsEndWhereTheToleranceReachesOne) {
   EXPECT_NO_THROW(check_position_resolvable(1e14, 128));
   EXPECT_NO_THROW(check_position_resolvable(-1e14, 128));
   EXPECT_THAT([] { check_position_resolvable(1e300, 4); },
-              ::testing::ThrowsMessage<InvalidArgument>(::testing::HasSubstr("position m = 1e+300 is beyond what float64 resolves at d = 4")));
+              ::testing::ThrowsMessage<InvalidArgument>(
+                  ::testing::HasSubstr("position m = 1e+300 is beyond what float64 resolves at d = 4")));
   EXPECT_THROW(check_position_resolvable(-6e14, 128), InvalidArgument);
   EXPECT_THROW(check_position_resolvable(std::nan(""), 128), InvalidArgument);
 }
 
 TEST(Types, ChecksNameTheRuleAndTheValue) {
   EXPECT_NO_THROW(check_dimension(2));
-  EXPECT_THAT([] { check_dimension(10, 8, "--dim"); },
-              ::testing::ThrowsMessage<InvalidArgument>(::testing::HasSubstr("--dim must be even and between 2 and 8 (got 10)")));
+  EXPECT_THAT([] { check_dimension(10, 8, "--dim"); }, ::testing::ThrowsMessage<InvalidArgument>(::testing::HasSubstr(
+                                                           "--dim must be even and between 2 and 8 (got 10)")));
   EXPECT_THROW(check_position(std::nan("")), InvalidArgument);
   EXPECT_THROW(check_base(-1), InvalidArgument);
 }

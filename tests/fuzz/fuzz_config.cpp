@@ -1,6 +1,6 @@
 // libFuzzer target over the config.json reader (rope/models/model_config.hpp): any bytes either parse into a
-// model whose frequencies can be computed, or give InvalidArgument with a one-line message; anything else (another exception, a crash, a
-// sanitizer report, a hang) is a bug.
+// model whose frequencies can be computed, or give InvalidArgument with a one-line message; anything else (another
+// exception, a crash, a sanitizer report, a hang) is a bug.
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>

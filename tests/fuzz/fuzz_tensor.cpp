@@ -48,9 +48,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   rope::TensorData t;
   try {
     switch (selector % 3) {
-      case 0: t = rope::parse_npy(bytes, "dump", options); break;
-      case 1: t = rope::parse_safetensors(bytes, "dump", options); break;
-      default: t = rope::parse_csv_tensor(bytes, "dump"); break;
+      case 0:
+        t = rope::parse_npy(bytes, "dump", options);
+        break;
+      case 1:
+        t = rope::parse_safetensors(bytes, "dump", options);
+        break;
+      default:
+        t = rope::parse_csv_tensor(bytes, "dump");
+        break;
     }
   } catch (const rope::InvalidArgument& e) {
     const std::string_view message = e.what();

@@ -37,7 +37,8 @@ int g_in = -1;   // the protocol's descriptors: stdin and stdout are moved away 
 int g_out = -1;  // so nothing a command or gnuplot does with them can touch the protocol
 
 [[noreturn]] void fail(const char* what) {
-  std::fprintf(stderr, "rope_sweep_driver: %s%s%s\n", what, errno != 0 ? ": " : "", errno != 0 ? std::strerror(errno) : "");
+  std::fprintf(stderr, "rope_sweep_driver: %s%s%s\n", what, errno != 0 ? ": " : "",
+               errno != 0 ? std::strerror(errno) : "");
   std::exit(4);
 }
 

@@ -54,7 +54,8 @@ class AtomicCommit : public test::TempDirTest {
     ::close(pipe_fds[1]);
     std::string what;
     char buffer[512];
-    for (ssize_t n; (n = ::read(pipe_fds[0], buffer, sizeof buffer)) > 0;) what.append(buffer, static_cast<std::size_t>(n));
+    for (ssize_t n; (n = ::read(pipe_fds[0], buffer, sizeof buffer)) > 0;)
+      what.append(buffer, static_cast<std::size_t>(n));
     ::close(pipe_fds[0]);
     int status = 0;
     ::waitpid(pid, &status, 0);
@@ -89,7 +90,8 @@ TEST_F(AtomicCommit, AnImmutableSecondTargetChangesNothing) {
   const int fd = ::open((dir_ / "b.txt").c_str(), O_RDONLY);
   ASSERT_GE(fd, 0);
   int flags = 0;
-  if (::ioctl(fd, FS_IOC_GETFLAGS, &flags) != 0 || (flags |= FS_IMMUTABLE_FL, ::ioctl(fd, FS_IOC_SETFLAGS, &flags)) != 0) {
+  if (::ioctl(fd, FS_IOC_GETFLAGS, &flags) != 0 ||
+      (flags |= FS_IMMUTABLE_FL, ::ioctl(fd, FS_IOC_SETFLAGS, &flags)) != 0) {
     const int err = errno;
     ::close(fd);
     GTEST_SKIP() << "could not run: chattr +i refused here: " << std::strerror(err);

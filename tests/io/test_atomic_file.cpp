@@ -98,7 +98,6 @@ TEST_F(AtomicFile, FullDiskIsAnIoErrorAndKeepsTheOldFile) {
   EXPECT_EQ(entries(), 1u);
 }
 
-
 // ---------------------------------------------------------------------------------------------
 // StagedOutputs: several outputs committed together
 
@@ -237,10 +236,11 @@ TEST_F(AtomicFile, WriteStagedStagesBeforeItsWorkAndCommitsAloneOrWithTheBatch) 
     batch.commit();
   }
   EXPECT_EQ(read(dir_ / "batch.txt"), "b");
-  EXPECT_THROW(write_staged((dir_ / "thrown.txt").string(), [](OutputFile& f) {
-                 f.write("half");
-                 throw IoError("stop");
-               }),
+  EXPECT_THROW(write_staged((dir_ / "thrown.txt").string(),
+                            [](OutputFile& f) {
+                              f.write("half");
+                              throw IoError("stop");
+                            }),
                IoError);
   EXPECT_FALSE(fs::exists(dir_ / "thrown.txt")) << "a fill that throws leaves nothing";
 }

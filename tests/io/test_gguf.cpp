@@ -26,7 +26,8 @@ std::string bytes(const std::string& name) {
   return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
-const std::vector<std::string> kRopeTensors = {"rope_freqs.weight", "rope_factors_long.weight", "rope_factors_short.weight"};
+const std::vector<std::string> kRopeTensors = {"rope_freqs.weight", "rope_factors_long.weight",
+                                               "rope_factors_short.weight"};
 
 TEST(Gguf, ReadsHeaderMetadataAndTensorInfos) {
   const GgufFile f = read_gguf(gguf_path("llama-3.1-8b.gguf"), kRopeTensors);
@@ -114,7 +115,8 @@ TEST(Gguf, EveryMalformedFileGivesOneLineNamingTheRule) {
       {"bad-bool.gguf", "bool value 2 is neither 0 nor 1"},
       {"alignment-u64.gguf", "general.alignment is a uint64, the format requires uint32"},
       {"rope-freqs-f16.gguf", "tensor 'rope_freqs.weight' must be f32 (type 0) with one dimension, it is type 1"},
-      {"rope-freqs-past-end.gguf", "tensor 'rope_freqs.weight': its 256 bytes at data offset 0 run past the end of the file"},
+      {"rope-freqs-past-end.gguf",
+       "tensor 'rope_freqs.weight': its 256 bytes at data offset 0 run past the end of the file"},
       {"dims-overflow.gguf", "tensor 'w': the product of its dimensions overflows int64"},
   };
   for (const BadCase& c : cases) {
@@ -144,7 +146,8 @@ TEST(Gguf, EveryPrefixOfAValidFileIsRefusedCleanly) {
 }
 
 TEST(Gguf, FilesThatCannotBeReadAreIoErrors) {
-  EXPECT_THAT([] { read_gguf(gguf_path("missing.gguf")); }, ThrowsMessage<IoError>(HasSubstr("No such file or directory")));
+  EXPECT_THAT([] { read_gguf(gguf_path("missing.gguf")); },
+              ThrowsMessage<IoError>(HasSubstr("No such file or directory")));
   EXPECT_THAT([] { read_gguf(ROPE_GGUF_DIR); }, ThrowsMessage<IoError>(HasSubstr("not a regular file")));
 }
 

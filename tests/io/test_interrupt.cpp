@@ -14,9 +14,8 @@ namespace rope {
 namespace {
 
 std::string make_file(const std::string& name) {
-  const std::string path = (std::filesystem::temp_directory_path() /
-                            ("rope-interrupt-" + std::to_string(::getpid()) + "-" + name))
-                               .string();
+  const std::string path =
+      (std::filesystem::temp_directory_path() / ("rope-interrupt-" + std::to_string(::getpid()) + "-" + name)).string();
   std::ofstream(path) << "partial";
   return path;
 }

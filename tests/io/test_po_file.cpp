@@ -46,8 +46,8 @@ TEST(PoFile, ReadsHeaderContextsFlagsCommentsAndContinuations) {
 }
 
 TEST(PoFile, KeepsObsoleteAndFuzzyEntriesMarked) {
-  const std::vector<PoEntry> entries = parse_po(
-      "#, fuzzy\nmsgid \"a\"\nmsgstr \"甲\"\n\n#~ msgid \"old\"\n#~ msgstr \"旧\"\n", "t.po");
+  const std::vector<PoEntry> entries =
+      parse_po("#, fuzzy\nmsgid \"a\"\nmsgstr \"甲\"\n\n#~ msgid \"old\"\n#~ msgstr \"旧\"\n", "t.po");
   ASSERT_EQ(entries.size(), 2u);
   EXPECT_TRUE(entries[0].has_flag("fuzzy"));
   EXPECT_FALSE(entries[0].obsolete);
@@ -78,9 +78,11 @@ TEST(PoFile, RefusesMalformedTextNamingTheLineAndTheRule) {
   expect_refused("msgid \"a\"b\"\nmsgstr \"\"\n", "t.po:1: a '\"' inside a string must be written \\\"");
   expect_refused("msgid \"a\\q\"\nmsgstr \"\"\n", "t.po:1: unknown escape '\\q' in a string");
   expect_refused("\"a\"\n", "t.po:1: a continuation string must follow msgctxt, msgid or msgstr");
-  expect_refused("msgid \"a\"\nmsgid_plural \"b\"\n", "t.po:2: plural forms are not supported (rope's catalog has none)");
+  expect_refused("msgid \"a\"\nmsgid_plural \"b\"\n",
+                 "t.po:2: plural forms are not supported (rope's catalog has none)");
   expect_refused("msgid \"a\"\n# c\nmsgstr \"b\"\n", "t.po:2: a comment cannot stand inside an entry");
-  expect_refused("msgid \"a\"\nmsgstr \"b\"\nmsgword \"c\"\n", "t.po:3: expected msgctxt, msgid, msgstr or a string (got 'msgword')");
+  expect_refused("msgid \"a\"\nmsgstr \"b\"\nmsgword \"c\"\n",
+                 "t.po:3: expected msgctxt, msgid, msgstr or a string (got 'msgword')");
   expect_refused("msgid \"\\777\"\nmsgstr \"\"\n", "t.po:1: an octal escape must be at most \\377");
 }
 

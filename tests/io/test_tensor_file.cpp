@@ -38,7 +38,8 @@ std::string npy(const std::string& dict, const std::string& data, int major = 1)
   std::string header = dict;
   while ((prefix + header.size() + 1) % 64 != 0) header += ' ';
   header += '\n';
-  return std::string("\x93NUMPY", 6) + static_cast<char>(major) + '\0' + le(header.size(), major == 1 ? 2 : 4) + header + data;
+  return std::string("\x93NUMPY", 6) + static_cast<char>(major) + '\0' + le(header.size(), major == 1 ? 2 : 4) +
+         header + data;
 }
 
 std::string message_of(const std::string& bytes, TensorFormat format, const TensorReadOptions& o = {}) {
@@ -54,9 +55,9 @@ std::string message_of(const std::string& bytes, TensorFormat format, const Tens
 }
 
 TEST(Npy, ReadsFloat32Version1) {
-  const auto t = parse_npy(npy("{'descr': '<f4', 'fortran_order': False, 'shape': (2, 1), }",
-                               le(0x3f800000, 4) + le(0xc0000000, 4)),
-                           "q.npy");
+  const auto t = parse_npy(
+      npy("{'descr': '<f4', 'fortran_order': False, 'shape': (2, 1), }", le(0x3f800000, 4) + le(0xc0000000, 4)),
+      "q.npy");
   EXPECT_EQ(t.shape, (std::vector<long>{2, 1}));
   EXPECT_EQ(t.values, (std::vector<double>{1.0, -2.0}));
   EXPECT_EQ(t.dtype, DType::F32);
@@ -70,12 +71,14 @@ TEST(Npy, ReadsFloat16BigEndianAndVersions2And3) {
     EXPECT_EQ(t.values, (std::vector<double>{1.0, -2.0, 0.5}));
     EXPECT_EQ(t.dtype, DType::F16);
   }
-  const auto d = parse_npy(npy("{'shape': (1,), 'fortran_order': False, 'descr': '>f8'}", be(0x3ff8000000000000ULL, 8)), "q.npy");
+  const auto d =
+      parse_npy(npy("{'shape': (1,), 'fortran_order': False, 'descr': '>f8'}", be(0x3ff8000000000000ULL, 8)), "q.npy");
   EXPECT_EQ(d.values, (std::vector<double>{1.5}));
 }
 
 TEST(Npy, Bf16BitsOnlyWhenAsked) {
-  const std::string file = npy("{'descr': '<i2', 'fortran_order': False, 'shape': (2,), }", le(0x3f80, 2) + le(0xbf00, 2));
+  const std::string file =
+      npy("{'descr': '<i2', 'fortran_order': False, 'shape': (2,), }", le(0x3f80, 2) + le(0xbf00, 2));
   EXPECT_THAT(message_of(file, TensorFormat::Npy), HasSubstr("give --bf16-bits"));
   TensorReadOptions o;
   o.bf16_bits = true;
@@ -111,15 +114,20 @@ TEST(Npy, RefusesMalformedFiles) {
               HasSubstr("'descr' '|i1': rope reads float16, float32, float64"));
   EXPECT_THAT(message_of(npy("{'descr': '|f4', 'fortran_order': False, 'shape': (1,), }", le(0, 4)), TensorFormat::Npy),
               HasSubstr("the byte order must be"));
-  EXPECT_THAT(message_of(npy("{'descr': '<f4', 'fortran_order': False, 'shape': (4096, 4096, 4096), }", ""), TensorFormat::Npy),
-              HasSubstr("more than the 16777216 elements"));
-  EXPECT_THAT(message_of(npy("{'descr': '<f4', 'fortran_order': False, 'shape': (99999999999999999999,), }", ""), TensorFormat::Npy),
+  EXPECT_THAT(
+      message_of(npy("{'descr': '<f4', 'fortran_order': False, 'shape': (4096, 4096, 4096), }", ""), TensorFormat::Npy),
+      HasSubstr("more than the 16777216 elements"));
+  EXPECT_THAT(message_of(npy("{'descr': '<f4', 'fortran_order': False, 'shape': (99999999999999999999,), }", ""),
+                         TensorFormat::Npy),
               HasSubstr("dimension larger than"));
-  EXPECT_THAT(message_of(npy("{'descr': '<f4', 'shape': (1,), }", le(0, 4)), TensorFormat::Npy), HasSubstr("missing key 'fortran_order'"));
+  EXPECT_THAT(message_of(npy("{'descr': '<f4', 'shape': (1,), }", le(0, 4)), TensorFormat::Npy),
+              HasSubstr("missing key 'fortran_order'"));
   EXPECT_THAT(message_of(npy("{'descr': '<f4', 'descr': '<f4', }", ""), TensorFormat::Npy), HasSubstr("given twice"));
   EXPECT_THAT(message_of(npy("{'descr': '<f4', 'fortran_order': False, 'shape': (0,), }", ""), TensorFormat::Npy),
               HasSubstr("holds no element"));
-  EXPECT_THAT(message_of(npy("{'descr': '<f\x1b', 'fortran_order': False, 'shape': (1,), }", le(0, 4)), TensorFormat::Npy), HasSubstr("\\x1b"));
+  EXPECT_THAT(
+      message_of(npy("{'descr': '<f\x1b', 'fortran_order': False, 'shape': (1,), }", le(0, 4)), TensorFormat::Npy),
+      HasSubstr("\\x1b"));
 }
 
 std::string safetensors(const std::string& json, const std::string& data) { return le(json.size(), 8) + json + data; }
@@ -142,26 +150,33 @@ TEST(Safetensors, ReadsEachDType) {
   EXPECT_EQ(parse_safetensors(two, "s", o).values, std::vector<double>{1.0});
   o.tensor = "c";
   EXPECT_EQ(parse_safetensors(two, "s", o).values, std::vector<double>{2.0});
-  EXPECT_THAT(message_of(two, TensorFormat::Safetensors), HasSubstr("holds 3 tensors (a, b, c): name one with --tensor"));
+  EXPECT_THAT(message_of(two, TensorFormat::Safetensors),
+              HasSubstr("holds 3 tensors (a, b, c): name one with --tensor"));
 }
 
 TEST(Safetensors, RefusesMalformedFiles) {
   EXPECT_THAT(message_of("abc", TensorFormat::Safetensors), HasSubstr("byte 0: the file ends inside"));
-  EXPECT_THAT(message_of(le(1000, 8) + "{}", TensorFormat::Safetensors), HasSubstr("header size 1000 is larger than the 2 bytes"));
+  EXPECT_THAT(message_of(le(1000, 8) + "{}", TensorFormat::Safetensors),
+              HasSubstr("header size 1000 is larger than the 2 bytes"));
   EXPECT_THAT(message_of(safetensors("[1]", ""), TensorFormat::Safetensors), HasSubstr("must begin with '{'"));
   EXPECT_THAT(message_of(safetensors("{\"a\":", ""), TensorFormat::Safetensors), HasSubstr("not valid JSON"));
   // A number too large for a double is nlohmann's out_of_range, not a parse_error (found by fuzz_tensor).
   EXPECT_THAT(message_of(safetensors(R"({"q":{"dtype":[1E2222]}})", ""), TensorFormat::Safetensors),
               HasSubstr("the header holds a number out of range"));
-  EXPECT_THAT(message_of(safetensors(R"({"q":{"dtype":"I64","shape":[1],"data_offsets":[0,8]}})", le(0, 8)), TensorFormat::Safetensors),
+  EXPECT_THAT(message_of(safetensors(R"({"q":{"dtype":"I64","shape":[1],"data_offsets":[0,8]}})", le(0, 8)),
+                         TensorFormat::Safetensors),
               HasSubstr("'I64' is not F16, BF16, F32 or F64"));
-  EXPECT_THAT(message_of(safetensors(R"({"q":{"dtype":"F32","shape":[1],"data_offsets":[0,8]}})", le(0, 4)), TensorFormat::Safetensors),
+  EXPECT_THAT(message_of(safetensors(R"({"q":{"dtype":"F32","shape":[1],"data_offsets":[0,8]}})", le(0, 4)),
+                         TensorFormat::Safetensors),
               HasSubstr("[0, 8] is not inside the 4-byte buffer"));
-  EXPECT_THAT(message_of(safetensors(R"({"q":{"dtype":"F32","shape":[2],"data_offsets":[0,4]}})", le(0, 4)), TensorFormat::Safetensors),
+  EXPECT_THAT(message_of(safetensors(R"({"q":{"dtype":"F32","shape":[2],"data_offsets":[0,4]}})", le(0, 4)),
+                         TensorFormat::Safetensors),
               HasSubstr("holds 4 bytes, shape (2,) of F32 needs 8"));
-  EXPECT_THAT(message_of(safetensors(R"({"q":{"dtype":"F32","shape":[-1],"data_offsets":[0,4]}})", le(0, 4)), TensorFormat::Safetensors),
+  EXPECT_THAT(message_of(safetensors(R"({"q":{"dtype":"F32","shape":[-1],"data_offsets":[0,4]}})", le(0, 4)),
+                         TensorFormat::Safetensors),
               HasSubstr("non-negative integer"));
-  EXPECT_THAT(message_of(safetensors(R"({"q":{"dtype":"F32","shape":[65536,65536,65536],"data_offsets":[0,4]}})", ""), TensorFormat::Safetensors),
+  EXPECT_THAT(message_of(safetensors(R"({"q":{"dtype":"F32","shape":[65536,65536,65536],"data_offsets":[0,4]}})", ""),
+                         TensorFormat::Safetensors),
               HasSubstr("more than the 16777216 elements"));
 }
 
@@ -169,8 +184,10 @@ TEST(CsvTensor, ReadsRowsWithHeaderAndComments) {
   const auto t = parse_csv_tensor("# dumped by hand\nx0,x1\n1, 2\n3,4.5\n\n", "q.csv");
   EXPECT_EQ(t.shape, (std::vector<long>{2, 2}));
   EXPECT_EQ(t.values, (std::vector<double>{1, 2, 3, 4.5}));
-  EXPECT_THAT(message_of("1,2\n3\n", TensorFormat::Csv), HasSubstr("q.csv: line 2: a row of length 1, but the rows before have length 2"));
-  EXPECT_THAT(message_of("1,2\n3,x\n", TensorFormat::Csv), HasSubstr("line 2, column 2: 'x' is not a finite decimal number"));
+  EXPECT_THAT(message_of("1,2\n3\n", TensorFormat::Csv),
+              HasSubstr("q.csv: line 2: a row of length 1, but the rows before have length 2"));
+  EXPECT_THAT(message_of("1,2\n3,x\n", TensorFormat::Csv),
+              HasSubstr("line 2, column 2: 'x' is not a finite decimal number"));
   EXPECT_THAT(message_of("# nothing\n", TensorFormat::Csv), HasSubstr("no row of numbers"));
 }
 
@@ -178,7 +195,8 @@ TEST(CsvTensor, ReadsRowsWithHeaderAndComments) {
 TEST(CsvTensor, ALineOfCommasIsParsedAsItIsSplit) {
   // 32 MiB of commas took ~34 bytes per byte as a list of cells before any was parsed (issue 37, item 6).
   const std::string text = "1\n" + std::string(32u << 20, ',');
-  parse_within_memory([&] { parse_csv_tensor(text, "q.csv"); }, 64u << 20, "q.csv: line 2, column 1: '' is not a finite");
+  parse_within_memory([&] { parse_csv_tensor(text, "q.csv"); }, 64u << 20,
+                      "q.csv: line 2, column 1: '' is not a finite");
 }
 #endif
 

@@ -56,7 +56,7 @@ TEST_F(TensorStreamTest, ReadsTheValuesTheWholeFileReaderReads) {
 
 TEST_F(TensorStreamTest, DecodesBfloat16AndBigEndianLikeTheWholeFileReader) {
   std::string bf, be;
-  for (int i = 0; i < 8; ++i) bf += le(0x3f80u + 0x11u * i, 2);             // bfloat16 bits
+  for (int i = 0; i < 8; ++i) bf += le(0x3f80u + 0x11u * i, 2);  // bfloat16 bits
   for (int i = 0; i < 8; ++i) be += std::string("\x3f\xf0\x00\x00\x00\x00\x00", 7) + static_cast<char>(i);  // >f8
   TensorReadOptions o;
   o.bf16_bits = true;
@@ -120,8 +120,9 @@ TEST_F(TensorStreamTest, HeadersLongerThanTheFirstReadAreReadWhole) {
   const std::string npy = std::string("\x93NUMPY", 6) + '\x02' + '\0' + le(dict.size(), 4) + dict;
   std::string json = R"({"q":{"dtype":"F32","shape":[4],"data_offsets":[0,16]}})";
   json.append(100000, ' ');
-  for (const auto& [name, bytes, offset] : {std::tuple<std::string, std::string, std::size_t>{"long.npy", npy + data, npy.size()},
-                                            {"long.safetensors", le(json.size(), 8) + json + data, 8 + json.size()}}) {
+  for (const auto& [name, bytes, offset] :
+       {std::tuple<std::string, std::string, std::size_t>{"long.npy", npy + data, npy.size()},
+        {"long.safetensors", le(json.size(), 8) + json + data, 8 + json.size()}}) {
     const std::string path = write(name, bytes);
     const TensorStream s = TensorStream::open(path);
     EXPECT_EQ(s.header().data_offset, offset) << name;
@@ -131,7 +132,8 @@ TEST_F(TensorStreamTest, HeadersLongerThanTheFirstReadAreReadWhole) {
     s.read(0, 4, got.data(), scratch);
     for (int k = 0; k < 4; ++k) EXPECT_EQ(got[k], whole.values[k]) << name << " " << k;
   }
-  const std::string too_long = write("huge.npy", std::string("\x93NUMPY", 6) + '\x02' + '\0' + le(2u << 20, 4) + dict + data);
+  const std::string too_long =
+      write("huge.npy", std::string("\x93NUMPY", 6) + '\x02' + '\0' + le(2u << 20, 4) + dict + data);
   try {
     (void)TensorStream::open(too_long);
     FAIL() << "no error";

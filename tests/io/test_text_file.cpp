@@ -87,9 +87,8 @@ TEST_F(TextFile, VectorFileErrorsAreOneLine) {
       "item 3 must be a decimal number (got 'x')");
   std::string many;
   for (int i = 0; i < 70000; ++i) many += "1\n";
-  test::expect_one_line_error(
-      test::rope_cli({"apply", "--position", "1", "--vector", "@" + write("many.txt", many)}), 2,
-      "has more than 65536 items");
+  test::expect_one_line_error(test::rope_cli({"apply", "--position", "1", "--vector", "@" + write("many.txt", many)}),
+                              2, "has more than 65536 items");
 }
 
 TEST_F(TextFile, BoundedReadReportsErrnoAndStopsPastTheLimit) {

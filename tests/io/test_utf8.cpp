@@ -34,8 +34,8 @@ TEST(Utf8, DecodesTheLimitsOfEachLength) {
 
 TEST(Utf8, RejectsOverlongFormsSurrogatesAndValuesAboveTheRange) {
   for (const std::string bad : {"\xC0\x80", "\xE0\x80\x80", "\xF0\x80\x80\x80",  // overlong
-                                "\xED\xA0\x80", "\xED\xBF\xBF",                   // surrogates
-                                "\xF4\x90\x80\x80", "\xF8\x88\x80\x80\x80"}) {    // above U+10FFFF
+                                "\xED\xA0\x80", "\xED\xBF\xBF",                  // surrogates
+                                "\xF4\x90\x80\x80", "\xF8\x88\x80\x80\x80"}) {   // above U+10FFFF
     std::size_t i = 0;
     EXPECT_FALSE(decode_utf8(bad, i).has_value()) << bad.size();
     EXPECT_EQ(i, 1u) << "an invalid sequence advances by one byte";
@@ -61,7 +61,9 @@ TEST(Utf8, ValidityOfWholeTexts) {
 }
 
 TEST(Utf8, BoundarySkipsContinuationBytesOnly) {
-  const std::string text = "a\xE9\x95\xBF" "b";  // a 长 b
+  const std::string text =
+      "a\xE9\x95\xBF"
+      "b";  // a 长 b
   EXPECT_EQ(utf8_boundary_at_or_after(text, 0), 0u);
   EXPECT_EQ(utf8_boundary_at_or_after(text, 1), 1u);  // the lead byte is a boundary
   EXPECT_EQ(utf8_boundary_at_or_after(text, 2), 4u);
@@ -76,8 +78,8 @@ TEST(Utf8, DisplayWidthCountsWideCharactersTwiceAndCombiningMarksNot) {
   EXPECT_EQ(display_width("abc"), 3u);
   EXPECT_EQ(display_width("底数 β"), 6u);    // two Han characters, a space, a Greek letter
   EXPECT_EQ(display_width("（对照）"), 8u);  // full-width parentheses
-  EXPECT_EQ(display_width("z\u0304"), 1u);  // z̄: a combining macron takes no column
-  EXPECT_EQ(display_width("\xff"), 1u);     // an invalid byte: one replacement character
+  EXPECT_EQ(display_width("z\u0304"), 1u);   // z̄: a combining macron takes no column
+  EXPECT_EQ(display_width("\xff"), 1u);      // an invalid byte: one replacement character
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 /// @file
-/// Helpers shared by the config tests (tests/models/test_{model_config,json_reader,hf_config,hf_config_scaling,presets}.cpp).
+/// Helpers shared by the config tests
+/// (tests/models/test_{model_config,json_reader,hf_config,hf_config_scaling,presets}.cpp).
 #pragma once
 
 #include <gmock/gmock.h>

@@ -37,7 +37,8 @@ TEST(AttentionScale, GemmaQueryPreAttnScalarFromTheConfigElseTheClassDefault) {
   EXPECT_THAT(g27.attention_scale->from.en, HasSubstr("query_pre_attn_scalar: text_config.query_pre_attn_scalar"));
   EXPECT_THAT(attention_scale_text(*g27.attention_scale).en, HasSubstr("168^−0.5 (query_pre_attn_scalar 168)"));
   // Gemma 2 9B (query_pre_attn_scalar 256, head_dim 256) and Gemma 2 27B (144, head_dim 128).
-  EXPECT_DOUBLE_EQ(scale_of(parse(R"({"model_type": "gemma2", "head_dim": 256, "query_pre_attn_scalar": 256})")), 0.0625);
+  EXPECT_DOUBLE_EQ(scale_of(parse(R"({"model_type": "gemma2", "head_dim": 256, "query_pre_attn_scalar": 256})")),
+                   0.0625);
   EXPECT_DOUBLE_EQ(scale_of(parse(R"({"model_type": "gemma2", "head_dim": 128, "query_pre_attn_scalar": 144})")),
                    0.08333333333333333);
   // Without the key: the class default 256, said so, whatever head_dim is.
@@ -51,8 +52,11 @@ TEST(AttentionScale, GemmaQueryPreAttnScalarFromTheConfigElseTheClassDefault) {
   // (softcap=None); Gemma3TextConfig's default is None, and Gemma 3 has no cap.
   EXPECT_EQ(bare.attention_scale->softcap, 50.0);
   EXPECT_THAT(bare.attention_scale->softcap_from.en, HasSubstr("HF Gemma2Config default"));
-  EXPECT_EQ(parse(R"({"model_type": "gemma2", "head_dim": 128, "attn_logit_softcapping": 30})").attention_scale->softcap, 30.0);
-  EXPECT_FALSE(parse(R"({"model_type": "gemma2", "head_dim": 128, "attn_logit_softcapping": null})").attention_scale->softcap);
+  EXPECT_EQ(
+      parse(R"({"model_type": "gemma2", "head_dim": 128, "attn_logit_softcapping": 30})").attention_scale->softcap,
+      30.0);
+  EXPECT_FALSE(
+      parse(R"({"model_type": "gemma2", "head_dim": 128, "attn_logit_softcapping": null})").attention_scale->softcap);
   EXPECT_FALSE(g3.attention_scale->softcap.has_value());
 }
 
@@ -63,7 +67,8 @@ TEST(AttentionScale, GemmaFourAndGraniteAreNotTheHeadDimension) {
   RopeOverrides full;
   full.layer_type = "full_attention";  // head 512: still 1
   EXPECT_EQ(scale_of(resolve_model({"gemma-4-26b-a4b", ""}, full)), 1.0);
-  EXPECT_EQ(scale_of(parse(R"({"model_type": "granite", "head_dim": 128, "attention_multiplier": 0.0078125})")), 0.0078125);
+  EXPECT_EQ(scale_of(parse(R"({"model_type": "granite", "head_dim": 128, "attention_multiplier": 0.0078125})")),
+            0.0078125);
   const ModelConfig g = parse(R"({"model_type": "granite", "head_dim": 128})");
   EXPECT_EQ(scale_of(g), 1.0);
   EXPECT_THAT(g.attention_scale->from.en, HasSubstr("attention_multiplier: HF GraniteConfig default"));
@@ -72,7 +77,8 @@ TEST(AttentionScale, GemmaFourAndGraniteAreNotTheHeadDimension) {
 TEST(AttentionScale, MlaUsesTheWholeQueryKeyHeadTimesMscaleSquared) {
   EXPECT_NEAR(scale_of(load_preset("deepseek-v3")), 0.1352337788608801, 1e-16);
   EXPECT_NEAR(scale_of(load_preset("kimi-k2-instruct")), 0.13086079996295005, 1e-16);
-  // Keys absent: the class defaults 128 + 64 (DeepSeek-V2, no multiplier) and 64 + 64 (Mistral 4, × get_mscale(128, 1)²).
+  // Keys absent: the class defaults 128 + 64 (DeepSeek-V2, no multiplier) and 64 + 64 (Mistral 4, × get_mscale(128,
+  // 1)²).
   const ModelConfig v2 = parse(R"({"model_type": "deepseek_v2", "head_dim": 64})");
   EXPECT_DOUBLE_EQ(scale_of(v2), 0.07216878364870322);
   EXPECT_THAT(v2.attention_scale->from.en, HasSubstr("qk_nope_head_dim: HF DeepseekV2Config default"));
@@ -92,7 +98,8 @@ TEST(AttentionScale, EveryOtherFamilyIsTheHeadDimensionAndSaysWhere) {
   const ModelConfig llama = load_preset("llama-3.1-8b");
   EXPECT_DOUBLE_EQ(scale_of(llama), 0.08838834764831845);
   EXPECT_TRUE(llama.attention_scale->head_dim_rule);
-  EXPECT_THAT(llama.attention_scale->from.en, HasSubstr("HF models/llama/modeling_llama.py: self.scaling = head_dim**-0.5"));
+  EXPECT_THAT(llama.attention_scale->from.en,
+              HasSubstr("HF models/llama/modeling_llama.py: self.scaling = head_dim**-0.5"));
   // A partial rotary head keeps the whole head: GLM-4.5 rotates 64 of 128 channels, scale 128^−0.5.
   EXPECT_DOUBLE_EQ(scale_of(load_preset("glm-4.5")), 0.08838834764831845);
   // Not in the table: HF's common rule, said to be assumed.

@@ -75,7 +75,7 @@ TEST(Axes, QwenThreeVlInterleavedByHand) {
   EXPECT_EQ(pairs_with(m.pair_axis, 1), range(1, 60, 3));
   EXPECT_EQ(pairs_with(m.pair_axis, 2), range(2, 60, 3));
   EXPECT_EQ(m.pairs_of(0), 24);
-  EXPECT_EQ(axis_pattern(m).substr(0, 8), "THW·THW");  // "·" is 2 bytes in UTF-8
+  EXPECT_EQ(axis_pattern(m).substr(0, 8), "THW·THW");                           // "·" is 2 bytes in UTF-8
   EXPECT_EQ(axis_pattern(m).substr(axis_pattern(m).size() - 11), "THW·TTT·T");  // grouped by 3
 }
 
@@ -110,7 +110,8 @@ TEST(Axes, EveryRuleMatchesTheNumpyPortOfItsSource) {
     std::istringstream in(row.at(1));
     for (int s; in >> s;) sections.push_back(s);
     const auto a = axes_of(sections, rules.at(row.at(0)));
-    EXPECT_EQ(a.at(static_cast<std::size_t>(std::stoi(row.at(2)))), std::stoi(row.at(3))) << row.at(0) << " " << row.at(1);
+    EXPECT_EQ(a.at(static_cast<std::size_t>(std::stoi(row.at(2)))), std::stoi(row.at(3)))
+        << row.at(0) << " " << row.at(1);
     ++checked;
   }
   EXPECT_EQ(checked, 8u * 64u);
@@ -184,7 +185,8 @@ TEST(Axes, VlPresetsRotateAsHfDoesToOneInATrillion) {
     const RopeSpec spec = make_spec(load_preset(first.at(0)));
     AxisPosition p;
     p.count = 3;
-    for (int k = 0; k < 3; ++k) p.value[static_cast<std::size_t>(k)] = std::stod(first.at(static_cast<std::size_t>(k + 1)));
+    for (int k = 0; k < 3; ++k)
+      p.value[static_cast<std::size_t>(k)] = std::stod(first.at(static_cast<std::size_t>(k + 1)));
     const Eigen::VectorXd x = test::group_column(rows, 5), want = test::group_column(rows, 6);
     const Eigen::VectorXd got = spec_apply(spec, x, p);
     const double err = (got - want).cwiseAbs().maxCoeff() / x.norm();
@@ -216,7 +218,8 @@ TEST(Axes, PositionsAreParsedAndCheckedAgainstTheAxes) {
   EXPECT_EQ(parse_axis_position("-4.5", "--position")[2], -4.5);  // one number is every axis
   EXPECT_THAT([] { parse_axis_position("1,2,3,4,5", "--position"); },
               ThrowsMessage<InvalidArgument>(HasSubstr("--position has 5 components")));
-  EXPECT_THAT([] { parse_axis_position("1,,3", "--position"); }, ThrowsMessage<InvalidArgument>(HasSubstr("--position")));
+  EXPECT_THAT([] { parse_axis_position("1,,3", "--position"); },
+              ThrowsMessage<InvalidArgument>(HasSubstr("--position")));
   const Eigen::VectorXd theta = Eigen::VectorXd::Ones(4);
   EXPECT_THAT([&] { axis_angles(theta, nullptr, parse_axis_position("1,2", "p")); },
               ThrowsMessage<InvalidArgument>(HasSubstr("plain RoPE reads one")));
@@ -256,15 +259,22 @@ TEST(Axes, RelativeRotationPerAxisAndWithoutTheOffset) {
   EXPECT_NEAR(v.rotation(5, 4), std::sin(2.0), 1e-15);
   EXPECT_LE((v.product - v.rotation).cwiseAbs().maxCoeff(), 1e-15);
   // Plain RoPE (no map): (M7) with one number each; a difference of unequal lengths is refused.
-  const RelativeRotation plain = relative_rotation(theta, nullptr, AxisPosition::single(3), AxisPosition::single(5),
-                                                   Layout::Interleaved);
+  const RelativeRotation plain =
+      relative_rotation(theta, nullptr, AxisPosition::single(3), AxisPosition::single(5), Layout::Interleaved);
   EXPECT_NEAR(plain.rotation(0, 1), -std::sin(2.0), 1e-15);
-  EXPECT_THAT([&] { relative_rotation(theta, &llama4, parse_axis_position("1,2", "M"), parse_axis_position("1,2,3", "N"),
-                                      Layout::Interleaved); },
-              ThrowsMessage<InvalidArgument>(HasSubstr("the positions (1, 2) and (1, 2, 3) have different numbers of components")));
-  EXPECT_THAT([&] { relative_rotation(theta, nullptr, parse_axis_position("1,2", "M"), AxisPosition::single(1),
-                                      Layout::Interleaved); },
-              ThrowsMessage<InvalidArgument>(HasSubstr("plain RoPE reads one")));
+  EXPECT_THAT(
+      [&] {
+        relative_rotation(theta, &llama4, parse_axis_position("1,2", "M"), parse_axis_position("1,2,3", "N"),
+                          Layout::Interleaved);
+      },
+      ThrowsMessage<InvalidArgument>(
+          HasSubstr("the positions (1, 2) and (1, 2, 3) have different numbers of components")));
+  EXPECT_THAT(
+      [&] {
+        relative_rotation(theta, nullptr, parse_axis_position("1,2", "M"), AxisPosition::single(1),
+                          Layout::Interleaved);
+      },
+      ThrowsMessage<InvalidArgument>(HasSubstr("plain RoPE reads one")));
 }
 
 TEST(Axes, PositionRowsFromAFileOrRopePositionsCsv) {
@@ -275,7 +285,8 @@ TEST(Axes, PositionRowsFromAFileOrRopePositionsCsv) {
   const auto csv = parse_axis_position_rows("token,segment,kind,t,h,w\n0,0,text,0,0,0\n1,1,image,1,1,2\n", "f", 10);
   ASSERT_EQ(csv.size(), 2u);
   EXPECT_EQ(csv[1].text(), "(1, 1, 2)");
-  EXPECT_EQ(parse_axis_position_rows("h,w\n3,5\n", "f", 10).front().text(), "(3, 5)");  // a vision tower's (row, column)
+  EXPECT_EQ(parse_axis_position_rows("h,w\n3,5\n", "f", 10).front().text(),
+            "(3, 5)");  // a vision tower's (row, column)
   EXPECT_EQ(parse_axis_position_rows("7\n-2.5\n", "f", 10)[1].text(), "-2.5");
   const auto refused = [](const char* text, const char* message) {
     EXPECT_THAT([&] { parse_axis_position_rows(text, "--axis-positions 'p.csv'", 2); },
@@ -292,8 +303,9 @@ TEST(Axes, PositionRowsFromAFileOrRopePositionsCsv) {
   // A row longer than its header, a column named twice, a header of other axes: refused, not read by guess.
   refused("t,h,w\n4,4,4,9\n", "line 2: 4 cells, more than the header's 3");
   refused("t,h,w,t\n1,2,3,4\n", "line 1: the header names the column t 2 times");
-  refused("t\n1\n", "line 1: a header needs the columns t, h, w (as rope positions --csv writes them), t, h, w, e "
-                      "(llama.cpp) or h, w (a vision tower)");
+  refused("t\n1\n",
+          "line 1: a header needs the columns t, h, w (as rope positions --csv writes them), t, h, w, e "
+          "(llama.cpp) or h, w (a vision tower)");
   refused("h,w,e\n1,2,3\n", "line 1: a header needs the columns t, h, w");
   // A UTF-8 byte order mark before the header (a spreadsheet's CSV) is skipped.
   const auto bom = parse_axis_position_rows("\xEF\xBB\xBFt,h,w\n0,1,2\n", "f", 10);
@@ -319,23 +331,44 @@ TEST(Axes, ErnieThreeDimensionalMapByHand) {
   EXPECT_EQ(axis_pattern(make_axis_map({{2, 2, 3}, SectionOrder::Ernie3d}, 7)), "HW·HW·TTT");
   EXPECT_EQ(to_string(SectionOrder::Ernie3d), "ERNIE 3-D");
   // torch.stack needs s_h = s_w; the sections cover the pairs.
-  EXPECT_THAT([] { make_axis_map({{20, 24, 20}, SectionOrder::Ernie3d}, 64); },
-              ThrowsMessage<InvalidArgument>(HasSubstr("as many pairs of height as of width")));
-  EXPECT_THAT([] { make_axis_map({{22, 22, 19}, SectionOrder::Ernie3d}, 64); },
-              ThrowsMessage<InvalidArgument>(HasSubstr("adds up to 63")));
+  EXPECT_THAT(
+      [] {
+        make_axis_map({{20, 24, 20}, SectionOrder::Ernie3d}, 64);
+      },
+      ThrowsMessage<InvalidArgument>(HasSubstr("as many pairs of height as of width")));
+  EXPECT_THAT(
+      [] {
+        make_axis_map({{22, 22, 19}, SectionOrder::Ernie3d}, 64);
+      },
+      ThrowsMessage<InvalidArgument>(HasSubstr("adds up to 63")));
 }
 
 TEST(Axes, SectionsThatDoNotFitAreRefused) {
-  EXPECT_THAT([] { make_axis_map({{16, 24, 23}, SectionOrder::Chunked}, 64); },
-              ThrowsMessage<InvalidArgument>(HasSubstr("adds up to 63, not rotary_dim / 2 = 64")));
-  EXPECT_THAT([] { make_axis_map({{16, 24}, SectionOrder::Interleaved}, 64); },
-              ThrowsMessage<InvalidArgument>(HasSubstr("interleaved M-RoPE reads 3 sections")));
-  EXPECT_THAT([] { make_axis_map({{1, 1, 1, 1, 1}, SectionOrder::GgmlMrope}, 5); },
-              ThrowsMessage<InvalidArgument>(HasSubstr("expected 1 to 4 sections")));
-  EXPECT_THAT([] { make_axis_map({{0, 0, 0, 0}, SectionOrder::GgmlImrope}, 4); },
-              ThrowsMessage<InvalidArgument>(HasSubstr("adds up to 0")));
-  EXPECT_THAT([] { make_axis_map({{-1, 33, 32}, SectionOrder::Chunked}, 64); },
-              ThrowsMessage<InvalidArgument>(HasSubstr("whole number in 0")));
+  EXPECT_THAT(
+      [] {
+        make_axis_map({{16, 24, 23}, SectionOrder::Chunked}, 64);
+      },
+      ThrowsMessage<InvalidArgument>(HasSubstr("adds up to 63, not rotary_dim / 2 = 64")));
+  EXPECT_THAT(
+      [] {
+        make_axis_map({{16, 24}, SectionOrder::Interleaved}, 64);
+      },
+      ThrowsMessage<InvalidArgument>(HasSubstr("interleaved M-RoPE reads 3 sections")));
+  EXPECT_THAT(
+      [] {
+        make_axis_map({{1, 1, 1, 1, 1}, SectionOrder::GgmlMrope}, 5);
+      },
+      ThrowsMessage<InvalidArgument>(HasSubstr("expected 1 to 4 sections")));
+  EXPECT_THAT(
+      [] {
+        make_axis_map({{0, 0, 0, 0}, SectionOrder::GgmlImrope}, 4);
+      },
+      ThrowsMessage<InvalidArgument>(HasSubstr("adds up to 0")));
+  EXPECT_THAT(
+      [] {
+        make_axis_map({{-1, 33, 32}, SectionOrder::Chunked}, 64);
+      },
+      ThrowsMessage<InvalidArgument>(HasSubstr("whole number in 0")));
 }
 
 #if !ROPE_ADDRESS_SANITIZER

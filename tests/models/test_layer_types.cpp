@@ -68,7 +68,8 @@ TEST(LayerTypes, Llama4ExplicitNoRopeLayers) {
                                   "no_rope_layers": [1, 0, 1]})");
   EXPECT_EQ(m.layer_types[0].layers, (std::vector<int>{0, 2}));
   EXPECT_EQ(m.layer_types[1].layers, (std::vector<int>{1}));
-  expect_invalid(R"({"model_type": "llama4_text", "head_dim": 8, "no_rope_layers": [1, 2]})", "expected a list of 0 and 1");
+  expect_invalid(R"({"model_type": "llama4_text", "head_dim": 8, "no_rope_layers": [1, 2]})",
+                 "expected a list of 0 and 1");
 }
 
 TEST(LayerTypes, Gemma3SlidingLayersUseTheLocalBaseUnscaled) {
@@ -115,7 +116,8 @@ TEST(LayerTypes, ChatGlmRopeRatioKvChannelsSeqLength) {
 
 TEST(LayerTypes, MistralNemoExplicitHeadDim) {
   // Mistral-Nemo: head_dim 128 although hidden_size / heads = 5120 / 32 = 160.
-  const ModelConfig m = parse(R"({"model_type": "mistral", "hidden_size": 5120, "num_attention_heads": 32, "head_dim": 128})");
+  const ModelConfig m =
+      parse(R"({"model_type": "mistral", "hidden_size": 5120, "num_attention_heads": 32, "head_dim": 128})");
   EXPECT_EQ(m.rope.head_dim, 128);
 }
 
@@ -124,11 +126,18 @@ TEST(LayerTypes, UnknownScalingKeysWarnWithASuggestion) {
       "original_max_position_embeddings": 64, "betafast": 16, "attn_factor": 2, "wibble": 1, "k\u0001": 0}})");
   const auto w = english(m.warnings);
   EXPECT_THAT(w, Contains("rope_scaling.betafast: not understood; did you mean beta_fast? rope ignores its value"));
-  EXPECT_THAT(w, Contains("rope_scaling.attn_factor: not understood; did you mean attention_factor? rope ignores its value"));
+  EXPECT_THAT(
+      w, Contains("rope_scaling.attn_factor: not understood; did you mean attention_factor? rope ignores its value"));
   // Never "harmless" by guess: a family's own code may read a key HF's common validation does not know
   // (HunYuan's rope_scaling.alpha is NTK-α, issue 32).
-  EXPECT_THAT(w, Contains("rope_scaling.wibble: not understood: rope ignores it, and the numbers may differ if this model's code reads it"));
-  EXPECT_THAT(w, Contains("rope_scaling.k\\x01: not understood: rope ignores it, and the numbers may differ if this model's code reads it"));
+  EXPECT_THAT(
+      w,
+      Contains(
+          "rope_scaling.wibble: not understood: rope ignores it, and the numbers may differ if this model's code reads it"));
+  EXPECT_THAT(
+      w,
+      Contains(
+          "rope_scaling.k\\x01: not understood: rope ignores it, and the numbers may differ if this model's code reads it"));
   EXPECT_EQ(m.rope.beta_fast, std::nullopt);  // not read under a wrong name
   EXPECT_TRUE(parse(R"({"head_dim": 8, "rope_scaling": {"rope_type": "linear", "factor": 2}})").warnings.empty());
 }

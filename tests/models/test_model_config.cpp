@@ -29,7 +29,8 @@ TEST(ModelConfig, ReadsAFileAndNamesItInMessages) {
   const fs::path good = dir / "config.json";
   {
     std::ofstream out(good, std::ios::binary);
-    out << "\xEF\xBB\xBF" << R"({"head_dim": 128, "rope_theta": 500000})";  // UTF-8 BOM, as Windows editors write
+    out << "\xEF\xBB\xBF"
+        << R"({"head_dim": 128, "rope_theta": 500000})";  // UTF-8 BOM, as Windows editors write
   }
   const ModelConfig m = read_model_config(good.string());
   EXPECT_EQ(m.name, good.string());

@@ -45,7 +45,8 @@ TEST(MropePositions, GridsAreParsedStrictly) {
   }
   EXPECT_THAT([] { parse_grid("1x\x1bx2", "--image"); }, ThrowsMessage<InvalidArgument>(HasSubstr("--image")));
   EXPECT_THAT([] { parse_grid("1x70000x2", "--video"); },
-              ThrowsMessage<InvalidArgument>(HasSubstr("--video: every side of the grid must be between 1 and 65536 (got 70000)")));
+              ThrowsMessage<InvalidArgument>(
+                  HasSubstr("--video: every side of the grid must be between 1 and 65536 (got 70000)")));
 }
 
 }  // namespace

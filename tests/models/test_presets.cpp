@@ -74,9 +74,11 @@ TEST(ModelConfig, EveryPresetLoadsWithTheValuesOfItsReadmeRow) {
       {"llama-4-scout-17b-16e", 128, 128, 5e5, ScalingType::Llama3, 8.0, 8192, 262144, Layout::Interleaved},
       // ChatGLM3-6B: kv_channels 128, half of it rotates, no rope_ratio → base 10000, seq_length 8192, interleaved.
       {"chatglm3-6b", 128, 64, 1e4, ScalingType::Default, {}, {}, 8192, Layout::Interleaved},
-      // GLM-4-9B-Chat: kv_channels 128, half of it rotates, base 10000 × rope_ratio 500, seq_length 131072, interleaved.
+      // GLM-4-9B-Chat: kv_channels 128, half of it rotates, base 10000 × rope_ratio 500, seq_length 131072,
+      // interleaved.
       {"glm-4-9b-chat", 128, 64, 5e6, ScalingType::Default, {}, {}, 131072, Layout::Interleaved},
-      // Mistral-Nemo-Base-2407: explicit head_dim 128 (hidden_size 5120 / 32 heads would be 160), rope_theta 1e6, M 128000.
+      // Mistral-Nemo-Base-2407: explicit head_dim 128 (hidden_size 5120 / 32 heads would be 160), rope_theta 1e6, M
+      // 128000.
       {"mistral-nemo-base-2407", 128, 128, 1e6, ScalingType::Default, {}, {}, 128000, Layout::Half},
       // Phi-3.5-mini-instruct: 3072/32 = 96, longrope without factor, top-level L0 4096, M 131072.
       {"phi-3.5-mini-instruct", 96, 96, 1e4, ScalingType::LongRope, {}, 4096, 131072, Layout::Half},
@@ -104,7 +106,8 @@ TEST(ModelConfig, EveryPresetLoadsWithTheValuesOfItsReadmeRow) {
       {"smollm3-3b", 128, 128, 5e6, ScalingType::Default, {}, {}, 65536, Layout::Half},
       // GLM-4.5: head_dim 128, partial_rotary_factor 0.5 → 64 in half pairs, rope_theta 1e6, M 131072 (README [33]).
       {"glm-4.5", 128, 64, 1e6, ScalingType::Default, {}, {}, 131072, Layout::Half},
-      // Kimi K2 Instruct: qk_rope_head_dim 64, yarn f=32 from 4096, rope_theta 50000, M 131072, interleaved (DeepSeek-V3's
+      // Kimi K2 Instruct: qk_rope_head_dim 64, yarn f=32 from 4096, rope_theta 50000, M 131072, interleaved
+      // (DeepSeek-V3's
       // code, rope_interleave default true) (README [34]).
       {"kimi-k2-instruct", 64, 64, 5e4, ScalingType::Yarn, 32.0, 4096, 131072, Layout::Interleaved},
       // Qwen3.5 9B: text_config.head_dim 256, rope_parameters.partial_rotary_factor 0.25 → 64, rope_theta 1e7, M 262144

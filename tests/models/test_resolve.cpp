@@ -108,7 +108,8 @@ TEST(Resolve, TheSpecIsTheOneCopyOfTheOverriddenRope) {
   for (const Message& line : r.spec.notes) notes.push_back(line.en);
   // (the setting's name is the front end's: option_name, core/message.hpp)
   EXPECT_THAT(origin, ::testing::Contains(::testing::StartsWith("layout: interleaved (")));
-  EXPECT_THAT(origin, ::testing::Contains(::testing::AllOf(::testing::StartsWith("base: "), ::testing::HasSubstr("250000"))));
+  EXPECT_THAT(origin,
+              ::testing::Contains(::testing::AllOf(::testing::StartsWith("base: "), ::testing::HasSubstr("250000"))));
   EXPECT_THAT(notes, ::testing::Contains(::testing::HasSubstr("overrides the model's half layout")));
   // Each layer type's spec says how its base and scaling were found, as the model's layer types do.
   const ModelRope gemma = resolve_model_rope({"gemma-3-4b", ""}, {});
@@ -131,7 +132,8 @@ TEST(Resolve, ATypedLayoutIsTheLayoutOfTheReport) {
   EXPECT_THAT(text, ::testing::HasSubstr("\n  layout: interleaved ("));
   EXPECT_THAT(text, ::testing::HasSubstr("overrides the model's half layout (model family llama)"));
   const std::string own = inspect_text(resolve_model_rope({"llama-3.1-8b", ""}, {}), Lang::En, kInspectDigits);
-  EXPECT_THAT(own, ::testing::HasSubstr("  layout                   half (rotate_half): pairs (i, i + d/2) (model family llama)\n"));
+  EXPECT_THAT(own, ::testing::HasSubstr(
+                       "  layout                   half (rotate_half): pairs (i, i + d/2) (model family llama)\n"));
 }
 
 // rope positions reads a model's rules through the one resolution.
@@ -145,7 +147,8 @@ TEST(Resolve, ThePositionRulesOfAResolvedModel) {
     sequence_positions_of(resolve_model_rope({"llama-3.1-8b", ""}, {}));
     ADD_FAILURE() << "no error";
   } catch (const InvalidArgument& e) {
-    EXPECT_THAT(e.what(), ::testing::StartsWith("llama-3.1-8b (model_type 'llama') has no M-RoPE position ids rope knows"));
+    EXPECT_THAT(e.what(),
+                ::testing::StartsWith("llama-3.1-8b (model_type 'llama') has no M-RoPE position ids rope knows"));
   }
 }
 

@@ -44,7 +44,8 @@ TEST(RopeFloat32, EqualsTheNumpyFloat32ReferenceBitwise) {
       ASSERT_EQ(static_cast<std::size_t>(inv.size()), values.size()) << preset;
       for (Eigen::Index i = 0; i < inv.size(); ++i) {
         EXPECT_TRUE(same_bits(inv[i], values[static_cast<std::size_t>(i)]))
-            << preset << " m=" << position << " pair " << i << ": " << inv[i] << " vs " << values[static_cast<std::size_t>(i)];
+            << preset << " m=" << position << " pair " << i << ": " << inv[i] << " vs "
+            << values[static_cast<std::size_t>(i)];
         ++checked;
       }
     } else {
@@ -53,7 +54,8 @@ TEST(RopeFloat32, EqualsTheNumpyFloat32ReferenceBitwise) {
       ASSERT_EQ(static_cast<std::size_t>(y.size()), values.size()) << preset;
       for (Eigen::Index i = 0; i < y.size(); ++i) {
         EXPECT_TRUE(same_bits(static_cast<float>(y[i]), values[static_cast<std::size_t>(i)]))
-            << preset << " m=" << position << " channel " << i << ": " << y[i] << " vs " << values[static_cast<std::size_t>(i)];
+            << preset << " m=" << position << " channel " << i << ": " << y[i] << " vs "
+            << values[static_cast<std::size_t>(i)];
         ++checked;
       }
     }

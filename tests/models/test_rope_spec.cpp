@@ -61,7 +61,8 @@ TEST(RopeSpec, ConfigKeyAndFamilyDefaults) {
   EXPECT_EQ(glm.head_dim, 128);
   EXPECT_EQ(glm.layout, Layout::Interleaved);
   // Llama 4's text model: interleaved, read from text_config.
-  const RopeSpec l4 = spec_of(R"({"model_type": "llama4", "text_config": {"model_type": "llama4_text", "head_dim": 128}})");
+  const RopeSpec l4 =
+      spec_of(R"({"model_type": "llama4", "text_config": {"model_type": "llama4_text", "head_dim": 128}})");
   EXPECT_EQ(l4.layout, Layout::Interleaved);
   EXPECT_EQ(l4.layout_reason.en, "model family llama4_text");
 }

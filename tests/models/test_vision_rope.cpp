@@ -22,7 +22,7 @@ TEST(VisionRope, EqualsTheNumpyPortsOfHfToOneInATrillion) {
   // of arguments up to 64 rad an ulp apart.
   const test::ReferenceCsv ref = test::read_reference("vision_apply.csv");
   const auto cases = test::group_rows(ref, 4);
-  ASSERT_EQ(cases.size(), 40u);  // 4 rules x 2 head_dims x 5 patches
+  ASSERT_EQ(cases.size(), 40u);         // 4 rules x 2 head_dims x 5 patches
   std::map<std::string, double> worst;  // per rule
   std::map<std::string, int> per_rule;
   for (const auto& [key, rows] : cases) {
@@ -59,9 +59,9 @@ TEST(VisionRope, MapsByHand) {
   // (V3) pixtral: row gets the even frequencies 10000^(-2i/16), i = 0, 2, 4, 6; column the odd ones.
   const VisionPairs p = vision_pairs(VisionRope::Pixtral, 16, 10000);
   EXPECT_EQ(p.axis, q.axis);
-  EXPECT_NEAR(p.theta[1], 0.1, 1e-16);                     // i = 2
-  EXPECT_NEAR(p.theta[4], std::pow(10.0, -0.5), 1e-16);    // i = 1: 10000^(-2/16)
-  EXPECT_NEAR(p.theta[7], std::pow(10.0, -3.5), 1e-19);    // i = 7
+  EXPECT_NEAR(p.theta[1], 0.1, 1e-16);                   // i = 2
+  EXPECT_NEAR(p.theta[4], std::pow(10.0, -0.5), 1e-16);  // i = 1: 10000^(-2/16)
+  EXPECT_NEAR(p.theta[7], std::pow(10.0, -3.5), 1e-19);  // i = 7
   // (V4) llama4: column first, interleaved, 1-based: at patch (0, 0) pair 0 turns by 1 rad.
   const VisionPairs l = vision_pairs(VisionRope::Llama4, 16, 10000);
   EXPECT_EQ(l.layout, Layout::Interleaved);

@@ -101,8 +101,8 @@ inline std::uint32_t big_endian(const std::string& bytes, std::size_t at) {
 
 /// The five predefined XML entities and &#39;, decoded, so a test can look for the text as typed.
 inline std::string xml_unescape(std::string s) {
-  const std::pair<const char*, const char*> entities[] = {{"&lt;", "<"},    {"&gt;", ">"},   {"&quot;", "\""},
-                                                          {"&apos;", "'"},  {"&#39;", "'"},  {"&amp;", "&"}};
+  const std::pair<const char*, const char*> entities[] = {{"&lt;", "<"},   {"&gt;", ">"},  {"&quot;", "\""},
+                                                          {"&apos;", "'"}, {"&#39;", "'"}, {"&amp;", "&"}};
   for (const auto& [from, to] : entities) {
     for (std::size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + 1)) {
       s.replace(at, std::strlen(from), to);

@@ -35,8 +35,11 @@ TEST(Plot, ScriptRejectsBadFiguresNamingTheRule) {
               ThrowsMessage<InvalidArgument>(HasSubstr("nothing to draw")));
   EXPECT_THAT([] { gnuplot_script(two_curves(), {}, Style{}); },
               ThrowsMessage<InvalidArgument>(HasSubstr("no output")));
-  EXPECT_THAT([] { gnuplot_script(two_curves(), {{"a\nb.png", Format::Png}}, Style{}); },
-              ThrowsMessage<InvalidArgument>(HasSubstr("control character")));
+  EXPECT_THAT(
+      [] {
+        gnuplot_script(two_curves(), {{"a\nb.png", Format::Png}}, Style{});
+      },
+      ThrowsMessage<InvalidArgument>(HasSubstr("control character")));
   f = two_curves();
   f.log_x = true;
   f.lines.push_back({ReferenceLine::Axis::X, 0, "", -1});
@@ -45,14 +48,26 @@ TEST(Plot, ScriptRejectsBadFiguresNamingTheRule) {
 }
 
 TEST(Plot, ScriptRejectsABadStyleNamingTheValue) {
-  EXPECT_THAT([] { gnuplot_script(two_curves(), kPng, {10, 800, 18, "en"}); },
-              ThrowsMessage<InvalidArgument>(HasSubstr("width must be between 200 and 8000 pixels (got 10)")));
-  EXPECT_THAT([] { gnuplot_script(two_curves(), kPng, {1200, 9000, 18, "en"}); },
-              ThrowsMessage<InvalidArgument>(HasSubstr("height must be between 200 and 8000 pixels (got 9000)")));
-  EXPECT_THAT([] { gnuplot_script(two_curves(), kPng, {1200, 800, 18, "fr"}); },
-              ThrowsMessage<InvalidArgument>(HasSubstr("language must be 'en' or 'zh' (got 'fr')")));
-  EXPECT_THAT([] { gnuplot_script(two_curves(), kPng, {1200, 800, 0, "en"}); },
-              ThrowsMessage<InvalidArgument>(HasSubstr("font size")));
+  EXPECT_THAT(
+      [] {
+        gnuplot_script(two_curves(), kPng, {10, 800, 18, "en"});
+      },
+      ThrowsMessage<InvalidArgument>(HasSubstr("width must be between 200 and 8000 pixels (got 10)")));
+  EXPECT_THAT(
+      [] {
+        gnuplot_script(two_curves(), kPng, {1200, 9000, 18, "en"});
+      },
+      ThrowsMessage<InvalidArgument>(HasSubstr("height must be between 200 and 8000 pixels (got 9000)")));
+  EXPECT_THAT(
+      [] {
+        gnuplot_script(two_curves(), kPng, {1200, 800, 18, "fr"});
+      },
+      ThrowsMessage<InvalidArgument>(HasSubstr("language must be 'en' or 'zh' (got 'fr')")));
+  EXPECT_THAT(
+      [] {
+        gnuplot_script(two_curves(), kPng, {1200, 800, 0, "en"});
+      },
+      ThrowsMessage<InvalidArgument>(HasSubstr("font size")));
 }
 
 }  // namespace

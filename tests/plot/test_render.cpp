@@ -29,7 +29,7 @@ TEST(Plot, OnlyCjkTextNeedsACjkFont) {
   EXPECT_TRUE(needs_cjk_font("d = 128,长度"));  // one Han character is enough
   EXPECT_TRUE(needs_cjk_font("한국어"));        // U+D55C: Hangul syllables
   EXPECT_TRUE(needs_cjk_font("（"));            // U+FF08: full-width forms
-  EXPECT_FALSE(needs_cjk_font("θ_i ≤ 2π"));    // Greek and U+2264
+  EXPECT_FALSE(needs_cjk_font("θ_i ≤ 2π"));     // Greek and U+2264
   EXPECT_FALSE(needs_cjk_font("∑ · − ± → …"));  // math and punctuation below U+2E80
   EXPECT_FALSE(needs_cjk_font("plain ASCII"));
   EXPECT_FALSE(needs_cjk_font("\xE7\x9B"));  // truncated sequence: not a character at all
@@ -160,8 +160,11 @@ TEST_F(PlotRender, HostileTextIsDrawnLiterallyAndRunsNothing) {
 TEST_F(PlotRender, MissingGnuplotIsAnIoErrorAndLeavesNothing) {
   const ScopedEnv env("ROPE_GNUPLOT", "/nonexistent/gnuplot");
   EXPECT_EQ(gnuplot_program(), "/nonexistent/gnuplot");
-  EXPECT_THAT([&] { render(two_curves(), {{out("a.png").string(), Format::Png}}, options_); },
-              ThrowsMessage<IoError>(HasSubstr("gnuplot not found (install gnuplot-nox)")));
+  EXPECT_THAT(
+      [&] {
+        render(two_curves(), {{out("a.png").string(), Format::Png}}, options_);
+      },
+      ThrowsMessage<IoError>(HasSubstr("gnuplot not found (install gnuplot-nox)")));
   EXPECT_TRUE(fs::is_empty(dir_ / "out"));
   expect_no_temp_files();
 }
@@ -175,8 +178,11 @@ TEST_F(PlotRender, GnuplotErrorIsReportedInItsOwnWordsAndLeavesNothing) {
   // Like gnuplot: the echoed command, then "file" line N: message, on several lines; exit status 1.
   const std::string fake = fake_gnuplot("echo 'first line' >&2\necho '\"x.gp\" line 3: boom' >&2\nexit 1");
   const ScopedEnv env("ROPE_GNUPLOT", fake.c_str());
-  EXPECT_THAT([&] { render(two_curves(), {{out("a.png").string(), Format::Png}}, options_); },
-              ThrowsMessage<IoError>(HasSubstr("gnuplot failed: first line \"x.gp\" line 3: boom")));
+  EXPECT_THAT(
+      [&] {
+        render(two_curves(), {{out("a.png").string(), Format::Png}}, options_);
+      },
+      ThrowsMessage<IoError>(HasSubstr("gnuplot failed: first line \"x.gp\" line 3: boom")));
   EXPECT_TRUE(fs::is_empty(dir_ / "out"));
   expect_no_temp_files();
 }
@@ -203,8 +209,11 @@ TEST_F(PlotRender, LongGnuplotOutputIsDrainedAndItsLastWordsKept) {
 TEST_F(PlotRender, FailedRenderKeepsTheExistingFile) {
   std::ofstream(out("a.png")) << "old figure";
   const ScopedEnv env("ROPE_GNUPLOT", fake_gnuplot("echo boom >&2\nexit 1").c_str());
-  EXPECT_THAT([&] { render(two_curves(), {{out("a.png").string(), Format::Png}}, options_); },
-              ThrowsMessage<IoError>(HasSubstr("boom")));
+  EXPECT_THAT(
+      [&] {
+        render(two_curves(), {{out("a.png").string(), Format::Png}}, options_);
+      },
+      ThrowsMessage<IoError>(HasSubstr("boom")));
   EXPECT_EQ(read(out("a.png")), "old figure");
   EXPECT_EQ(entries(dir_ / "out"), std::set<std::string>{"a.png"});
   expect_no_temp_files();
@@ -212,8 +221,11 @@ TEST_F(PlotRender, FailedRenderKeepsTheExistingFile) {
 
 TEST_F(PlotRender, GnuplotThatWritesNothingHasFailed) {
   const ScopedEnv env("ROPE_GNUPLOT", fake_gnuplot("exit 0").c_str());
-  EXPECT_THAT([&] { render(two_curves(), {{out("a.png").string(), Format::Png}}, options_); },
-              ThrowsMessage<IoError>(HasSubstr("wrote nothing")));
+  EXPECT_THAT(
+      [&] {
+        render(two_curves(), {{out("a.png").string(), Format::Png}}, options_);
+      },
+      ThrowsMessage<IoError>(HasSubstr("wrote nothing")));
   EXPECT_TRUE(fs::is_empty(dir_ / "out"));
   expect_no_temp_files();
 }
@@ -222,8 +234,11 @@ TEST_F(PlotRender, SlowGnuplotIsStoppedAfterTheTimeout) {
   const ScopedEnv env("ROPE_GNUPLOT", fake_gnuplot("sleep 30").c_str());
   options_.timeout_seconds = 0.5;
   const auto start = std::chrono::steady_clock::now();
-  EXPECT_THAT([&] { render(two_curves(), {{out("a.png").string(), Format::Png}}, options_); },
-              ThrowsMessage<IoError>(HasSubstr("gnuplot did not finish within 0.5 s")));
+  EXPECT_THAT(
+      [&] {
+        render(two_curves(), {{out("a.png").string(), Format::Png}}, options_);
+      },
+      ThrowsMessage<IoError>(HasSubstr("gnuplot did not finish within 0.5 s")));
   // Well before the fake gnuplot's 30 s, with room for a loaded machine or a sanitizer build.
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(20));
   EXPECT_TRUE(fs::is_empty(dir_ / "out"));
@@ -232,16 +247,22 @@ TEST_F(PlotRender, SlowGnuplotIsStoppedAfterTheTimeout) {
 
 TEST_F(PlotRender, MissingDirectoryIsAnIoErrorNamingThePath) {
   const std::string path = out("missing/a.png").string();
-  EXPECT_THAT([&] { render(two_curves(), {{path, Format::Png}}, options_); },
-              ThrowsMessage<IoError>(AllOf(HasSubstr(path), HasSubstr("No such file or directory"))));
+  EXPECT_THAT(
+      [&] {
+        render(two_curves(), {{path, Format::Png}}, options_);
+      },
+      ThrowsMessage<IoError>(AllOf(HasSubstr(path), HasSubstr("No such file or directory"))));
   EXPECT_TRUE(fs::is_empty(dir_ / "out"));
   expect_no_temp_files();
 }
 
 TEST_F(PlotRender, OutputThatIsADirectoryIsAnIoError) {
   fs::create_directory(out("d.png"));
-  EXPECT_THAT([&] { render(two_curves(), {{out("d.png").string(), Format::Png}}, options_); },
-              ThrowsMessage<IoError>(HasSubstr("Is a directory")));
+  EXPECT_THAT(
+      [&] {
+        render(two_curves(), {{out("d.png").string(), Format::Png}}, options_);
+      },
+      ThrowsMessage<IoError>(HasSubstr("Is a directory")));
   EXPECT_TRUE(fs::is_empty(out("d.png")));
   expect_no_temp_files();
 }
@@ -256,12 +277,18 @@ TEST_F(PlotRender, WithoutAChineseFontChineseTextIsAnIoError) {
   EXPECT_FALSE(cjk_font_available());
   Figure f = two_curves();
   f.title = "相对距离";
-  EXPECT_THAT([&] { render(f, {{out("a.png").string(), Format::Png}}, options_); },
-              ThrowsMessage<IoError>(HasSubstr("install fonts-wqy-microhei")));
+  EXPECT_THAT(
+      [&] {
+        render(f, {{out("a.png").string(), Format::Png}}, options_);
+      },
+      ThrowsMessage<IoError>(HasSubstr("install fonts-wqy-microhei")));
   // lang zh asks for the Chinese font even when every text is ASCII.
   options_.style.lang = "zh";
-  EXPECT_THAT([&] { render(two_curves(), {{out("a.png").string(), Format::Png}}, options_); },
-              ThrowsMessage<IoError>(HasSubstr("install fonts-wqy-microhei")));
+  EXPECT_THAT(
+      [&] {
+        render(two_curves(), {{out("a.png").string(), Format::Png}}, options_);
+      },
+      ThrowsMessage<IoError>(HasSubstr("install fonts-wqy-microhei")));
   EXPECT_TRUE(fs::is_empty(dir_ / "out"));
   expect_no_temp_files();
 }
@@ -274,10 +301,16 @@ TEST_F(PlotRender, WithoutAnyFontAPngOrSixelIsAnIoErrorAndAnSvgOrTextIsDrawn) {
   {
     const ScopedEnv env("FONTCONFIG_FILE", (dir_ / "fonts.conf").c_str());
     EXPECT_EQ(any_font_available(), std::optional<bool>(false));
-    EXPECT_THAT([&] { render(two_curves(), {{out("a.png").string(), Format::Png}}, options_); },
-                ThrowsMessage<IoError>(HasSubstr("install fonts-dejavu-core")));
-    EXPECT_THAT([&] { render(two_curves(), {{out("a.pdf").string(), Format::Pdf}}, options_); },
-                ThrowsMessage<IoError>(HasSubstr("fc-list is empty")));
+    EXPECT_THAT(
+        [&] {
+          render(two_curves(), {{out("a.png").string(), Format::Png}}, options_);
+        },
+        ThrowsMessage<IoError>(HasSubstr("install fonts-dejavu-core")));
+    EXPECT_THAT(
+        [&] {
+          render(two_curves(), {{out("a.pdf").string(), Format::Pdf}}, options_);
+        },
+        ThrowsMessage<IoError>(HasSubstr("fc-list is empty")));
     EXPECT_TRUE(fs::is_empty(dir_ / "out"));
     render(two_curves(), {{out("a.svg").string(), Format::Svg}}, options_);
     EXPECT_TRUE(fs::exists(out("a.svg")));

@@ -64,16 +64,20 @@ TEST_F(RenderSafety, ATruncatedFigureNeverReplacesTheOldOne) {
   const std::string body =
       "for f in $(sed -n \"s/^set output '\\(.*\\)'$/\\1/p\" \"$2\"); do printf '\\211PNG\\r\\n\\032\\n<svg>%%PDF' > $f; done";
   const ScopedEnv env("ROPE_GNUPLOT", fake_gnuplot(body).c_str());
-  for (const auto& c : {std::tuple{"a.png", Format::Png, "no IEND chunk"}, std::tuple{"b.svg", Format::Svg, "no closing </svg>"},
-                        std::tuple{"c.pdf", Format::Pdf, "no %%EOF"}}) {
+  for (const auto& c :
+       {std::tuple{"a.png", Format::Png, "no IEND chunk"}, std::tuple{"b.svg", Format::Svg, "no closing </svg>"},
+        std::tuple{"c.pdf", Format::Pdf, "no %%EOF"}}) {
     // plain variables: clang 14 cannot capture a structured binding in a lambda
     const char* name = std::get<0>(c);
     const Format format = std::get<1>(c);
     const char* missing = std::get<2>(c);
-    EXPECT_THAT([&] { render(two_curves(), {{out(name).string(), format}}, options_); },
-                ThrowsMessage<IoError>(HasSubstr(fmt::format("cannot write '{}': the figure gnuplot wrote is "
-                                                             "incomplete (17 bytes, {}",
-                                                             out(name).string(), missing))));
+    EXPECT_THAT(
+        [&] {
+          render(two_curves(), {{out(name).string(), format}}, options_);
+        },
+        ThrowsMessage<IoError>(HasSubstr(fmt::format("cannot write '{}': the figure gnuplot wrote is "
+                                                     "incomplete (17 bytes, {}",
+                                                     out(name).string(), missing))));
   }
   EXPECT_EQ(read(out("a.png")), "old figure");
   EXPECT_EQ(read(out("b.svg")), "old svg");

@@ -18,8 +18,7 @@ using namespace plot_test;
 
 TEST(Plot, ScriptMarksTheTitleNoenhanced) {
   const std::string script = gnuplot_script(two_curves(), kPng, Style{});
-  EXPECT_THAT(line_starting(script, "set title "),
-              AllOf(HasSubstr("'Decay <&> d_i^2'"), HasSubstr(" noenhanced")));
+  EXPECT_THAT(line_starting(script, "set title "), AllOf(HasSubstr("'Decay <&> d_i^2'"), HasSubstr(" noenhanced")));
 }
 
 TEST(Plot, ScriptMarksEveryUserTextNoenhanced) {
@@ -67,12 +66,11 @@ TEST(Plot, ScriptSetsALogScaleWithTidyTicksOnlyWhenAsked) {
 
 TEST(Plot, ScriptWritesOneTerminalBlockPerOutput) {
   const Style style{640, 480, 18, "en"};
-  const std::string script = gnuplot_script(
-      two_curves(), {{"a.png", Format::Png}, {"it's.svg", Format::Svg}, {"c.pdf", Format::Pdf}}, style);
+  const std::string script =
+      gnuplot_script(two_curves(), {{"a.png", Format::Png}, {"it's.svg", Format::Svg}, {"c.pdf", Format::Pdf}}, style);
   // The svg terminal sizes text in px, cairo in points at 96 dpi: fontscale 96/72 evens them out.
-  EXPECT_THAT(script,
-              HasSubstr("set terminal pngcairo size 640,480 noenhanced font 'Sans,18' background '#ffffff'\n"
-                        "set output 'a.png'\nplot "));
+  EXPECT_THAT(script, HasSubstr("set terminal pngcairo size 640,480 noenhanced font 'Sans,18' background '#ffffff'\n"
+                                "set output 'a.png'\nplot "));
   EXPECT_THAT(script, HasSubstr("set terminal svg size 640,480 fixed noenhanced font 'Sans,18' fontscale "
                                 "1.3333333333333333 background '#ffffff'\nset output 'it''s.svg'\nplot "));
   // 640/96 and 480/96 inches.
@@ -123,9 +121,9 @@ TEST(Plot, ScriptFitsTheHeatmapAndCentresTheDivergingPalette) {
   EXPECT_THAT(script, HasSubstr("set yrange [1.5:-0.5]"));
   EXPECT_THAT(script, HasSubstr("set cbrange [-2:2]\n"));  // a = max |z| = 2
   EXPECT_THAT(script, HasSubstr("set palette defined (0 '#2166AC', 0.5 '#F7F7F7', 1 '#B2182B')"));
-  EXPECT_THAT(datablock(script, "$heat"), ElementsAre(ElementsAre(0, 0, -0.5), ElementsAre(1, 0, 2),
-                                                      ElementsAre(2, 0, 0), ElementsAre(0, 1, 1),
-                                                      ElementsAre(1, 1, 0), ElementsAre(2, 1, -1)));
+  EXPECT_THAT(datablock(script, "$heat"),
+              ElementsAre(ElementsAre(0, 0, -0.5), ElementsAre(1, 0, 2), ElementsAre(2, 0, 0), ElementsAre(0, 1, 1),
+                          ElementsAre(1, 1, 0), ElementsAre(2, 1, -1)));
   f.heatmap->z.setZero();
   EXPECT_THAT(gnuplot_script(f, kPng, Style{}), HasSubstr("set cbrange [-1:1]\n"));  // all zero: a = 1
   f.heatmap->diverging = false;

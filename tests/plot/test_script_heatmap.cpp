@@ -52,9 +52,9 @@ TEST(PlotHeatmap, SvgDrawsEveryCellAsARectangleAndPngKeepsTheImage) {
 TEST(PlotHeatmap, TextWritesOneCharacterPerCellWithItsKey) {
   const std::string diverging = gnuplot_script(heatmap_figure(true), {{"t.txt", Format::Text}}, Style{});
   // a = max |z| = 1: = up to −0.5, - below −0.02, . within ±0.02, + above, # from 0.5.
-  EXPECT_THAT(diverging, AllOf(HasSubstr("with labels notitle"), HasSubstr("$3 <= -0.5 ? '='"),
-                               HasSubstr("$3 < -0.02 ? '-'"), HasSubstr("$3 <= 0.02 ? '.'"),
-                               HasSubstr("$3 < 0.5 ? '+' : '#'"), HasSubstr("unset colorbox")));
+  EXPECT_THAT(diverging,
+              AllOf(HasSubstr("with labels notitle"), HasSubstr("$3 <= -0.5 ? '='"), HasSubstr("$3 < -0.02 ? '-'"),
+                    HasSubstr("$3 <= 0.02 ? '.'"), HasSubstr("$3 < 0.5 ? '+' : '#'"), HasSubstr("unset colorbox")));
   EXPECT_THAT(diverging, HasSubstr("'entry R_ij: = <= -0.5  - < -0.02  . within +-0.02  + > 0.02  # >= 0.5'"));
   const std::string sequential = gnuplot_script(heatmap_figure(false), {{"t.txt", Format::Text}}, Style{});
   EXPECT_THAT(sequential, AllOf(HasSubstr("substr('.:-=+*#%@', "), HasSubstr("'entry R_ij: -1 .:-=+*#%@ 1'")));

@@ -59,7 +59,6 @@ TEST(Plot, QuoteLeavesUtf8AloneAndReplacesBytesThatAreNotUtf8) {
   EXPECT_EQ(quote("\xE7\x9B"), "'\xEF\xBF\xBD\xEF\xBF\xBD'");
 }
 
-
 TEST(Plot, SquashPutsAMessageOnOneLine) {
   EXPECT_EQ(squash("  line 1\n\tline 2 \r\n"), "line 1 line 2");
   EXPECT_EQ(squash(""), "");

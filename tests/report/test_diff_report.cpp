@@ -69,15 +69,15 @@ TEST_P(DiffReportBound, TheTextSaysWhatTheJsonLists) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Runs, DiffReportBound,
-                         ::testing::Values(DiffBound{0, 0, ""}, DiffBound{1, 1, ""}, DiffBound{16, 16, ""},
-                                           DiffBound{17, 17, "  … and 1 more ranges (--json lists them all)\n"},
-                                           DiffBound{kListedDiffRuns, kListedDiffRuns, "  … and 4080 more ranges (--json lists them all)\n"},
-                                           DiffBound{kListedDiffRuns + 1, kListedDiffRuns,
-                                                 "  … and 4081 more ranges (--json lists the first 4096)\n"},
-                                           DiffBound{3 * kListedDiffRuns, kListedDiffRuns,
-                                                 "  … and 12272 more ranges (--json lists the first 4096)\n"}),
-                         [](const ::testing::TestParamInfo<DiffBound>& info) { return "runs_" + std::to_string(info.param.runs); });
+INSTANTIATE_TEST_SUITE_P(
+    Runs, DiffReportBound,
+    ::testing::Values(
+        DiffBound{0, 0, ""}, DiffBound{1, 1, ""}, DiffBound{16, 16, ""},
+        DiffBound{17, 17, "  … and 1 more ranges (--json lists them all)\n"},
+        DiffBound{kListedDiffRuns, kListedDiffRuns, "  … and 4080 more ranges (--json lists them all)\n"},
+        DiffBound{kListedDiffRuns + 1, kListedDiffRuns, "  … and 4081 more ranges (--json lists the first 4096)\n"},
+        DiffBound{3 * kListedDiffRuns, kListedDiffRuns, "  … and 12272 more ranges (--json lists the first 4096)\n"}),
+    [](const ::testing::TestParamInfo<DiffBound>& info) { return "runs_" + std::to_string(info.param.runs); });
 
 DiffRequest diff_request(const std::string& a, const std::string& b) {
   DiffRequest r;

@@ -19,7 +19,7 @@ TEST(Digits, SeparatingDigitsShowDifferentValuesDifferent) {
   EXPECT_EQ(rope::separated({-0.924, -1.206}), (std::vector<std::string>{"-0.924", "-1.206"}));  // 4 are enough
   EXPECT_EQ(rope::separated({-1.22213, -1.22198}), (std::vector<std::string>{"-1.2221", "-1.222"}));
   EXPECT_EQ(rope::separating_digits({0.5403023058681398, 0.5403023068681398}), 9);
-  EXPECT_EQ(rope::separating_digits({1.0, 1.0}), 4);                       // equal: the least
+  EXPECT_EQ(rope::separating_digits({1.0, 1.0}), 4);                        // equal: the least
   EXPECT_EQ(rope::separating_digits({1.0, std::nextafter(1.0, 2.0)}), 17);  // one ulp apart: every digit
   EXPECT_EQ(rope::separating_digits({1.5, NAN, INFINITY}), 4);
   EXPECT_EQ(rope::with_digits(M_PI, 3), "3.14");
@@ -35,7 +35,8 @@ TEST_F(DigitsOnCheck, AFailingCheckShowsTheDigitsThatDiffer) {
   std::ofstream(path("before.csv")) << "1,0,0,1\n1,0,0,1\n";
   std::ofstream(path("after.csv")) << "1,0,0,1\n"
                                    << fmt::format("{:.17g},{:.17g},{:.17g},{:.17g}\n", c + 1e-9, -s2, s, c2);
-  const Result r = rope_cli({"check", "--before", path("before.csv"), "--after", path("after.csv"), "--positions", "0,1"});
+  const Result r =
+      rope_cli({"check", "--before", path("before.csv"), "--after", path("after.csv"), "--positions", "0,1"});
   ASSERT_EQ(r.code, 1) << r.err << r.out;
   std::smatch m;
   ASSERT_TRUE(std::regex_search(r.out, m, std::regex("expected (\\S+), got (\\S+) \\(tolerance"))) << r.out;
@@ -53,9 +54,11 @@ TEST(DigitsOnInspect, ComputedNumbersHaveSixDigitsOrDigitsN) {
   EXPECT_EQ(m[1].str(), "23.5959");  // 6 significant digits, not 16
   const Result full = rope_cli({"inspect", "--model", "qwen2.5-7b", "--scaling", "yarn", "--factor", "4",
                                 "--original-max-position", "32768", "--truncate", "false", "--digits", "0"});
-  ASSERT_TRUE(std::regex_search(full.out, m, std::regex("yarn correction range +\\[([^,]+), ([^\\]]+)\\]"))) << full.out;
+  ASSERT_TRUE(std::regex_search(full.out, m, std::regex("yarn correction range +\\[([^,]+), ([^\\]]+)\\]")))
+      << full.out;
   EXPECT_EQ(m[1].str(), "23.5959476083381");  // the shortest form that reads back
-  expect_one_line_error(rope_cli({"inspect", "--model", "qwen2.5-7b", "--digits", "18"}), 2, "--digits must be between 0 and 17 (got 18)");
+  expect_one_line_error(rope_cli({"inspect", "--model", "qwen2.5-7b", "--digits", "18"}), 2,
+                        "--digits must be between 0 and 17 (got 18)");
 }
 
 }  // namespace

@@ -154,8 +154,9 @@ std::vector<std::vector<std::vector<std::string>>> precision_tables(const std::s
 }
 
 TEST(DigitsOnPrecision, EachColumnTellsItsCurvesApart) {
-  const std::vector<std::string> args{"precision", "--dim", "16", "--max-position", "65536", "--samples", "20",
-                                      "--points", "4", "--at", "7", "1000", "--dtype", "f32,bf16"};
+  const std::vector<std::string> args{"precision", "--dim",    "16", "--max-position", "65536", "--samples",
+                                      "20",        "--points", "4",  "--at",           "7",     "1000",
+                                      "--dtype",   "f32,bf16"};
   std::vector<std::string> a = args;
   a.insert(a.end(), {"--digits", "0"});
   const Result full = rope_cli(a);
@@ -216,7 +217,8 @@ TEST(DigitsOnReports, AnErrorAndItsToleranceWithTheirDigits) {
     a.insert(a.end(), {"--digits", "0"});
     const Result full = rope_cli(a);
     ASSERT_LE(policy.code, 1) << policy.err;
-    const std::vector<std::string> shown = all(unwrapped(policy.out), pattern), exact = all(unwrapped(full.out), pattern);
+    const std::vector<std::string> shown = all(unwrapped(policy.out), pattern),
+                                   exact = all(unwrapped(full.out), pattern);
     ASSERT_FALSE(shown.empty()) << args[0] << ": " << policy.out;
     ASSERT_EQ(shown.size(), exact.size()) << full.out;
     for (std::size_t i = 0; i < shown.size(); ++i) {
@@ -241,7 +243,8 @@ TEST(DigitsOnReports, TheShiftTableAndIdentifysResiduals) {
   // identify: the family is the simplest fit within the noise of the best one; the residuals compared are
   // shown different (the default's 5.04e-08 beside linear's 5.02e-08 read "5e-08" twice).
   const std::string dumps = std::string(ROPE_REFERENCE_DIR) + "/../../data/dumps/";
-  const Result id = rope_cli({"identify", "--before", dumps + "q.npy", "--after", dumps + "q_rope.npy", "--positions", "0:128"});
+  const Result id =
+      rope_cli({"identify", "--before", dumps + "q.npy", "--after", dumps + "q_rope.npy", "--positions", "0:128"});
   ASSERT_EQ(id.code, 0) << id.err;
   std::smatch m;
   ASSERT_TRUE(std::regex_search(id.out, m, std::regex("fit residual +(\\S+) "))) << id.out;

@@ -58,7 +58,8 @@ TEST(Printing, WrappedListBreaksAfterACommaUnderTheBracket) {
   // "ab [10, 11," is 11 columns; "12," would make it 15 > 12.
   EXPECT_EQ(rope::wrapped_list("ab ", items, 12), (std::vector<std::string>{"ab [10, 11,", "    12, 13]"}));
   EXPECT_EQ(rope::wrapped_list("ab ", items), (std::vector<std::string>{"ab [10, 11, 12, 13]"}));
-  EXPECT_EQ(rope::wrapped_list("通道 ", {"1", "2"}, 9), (std::vector<std::string>{"通道 [1,", "      2]"}));  // CJK: 2 columns
+  EXPECT_EQ(rope::wrapped_list("通道 ", {"1", "2"}, 9),
+            (std::vector<std::string>{"通道 [1,", "      2]"}));  // CJK: 2 columns
   EXPECT_EQ(rope::wrapped_list("x ", {}), (std::vector<std::string>{"x []"}));
 }
 

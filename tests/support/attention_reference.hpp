@@ -15,7 +15,7 @@ namespace rope::test {
 /// q_{2i} + i·q_{2i+1}, times e^{i·p·θ_i}, θ_i = base^(−2i/d) by pow; the score is Re Σ z_q·conj(z_k),
 /// docs/math.md §4), sinusoidal as sin/cos added channel by channel, ALiBi as a subtraction, entry by entry.
 inline Eigen::MatrixXd independent_scores(const Eigen::MatrixXd& q, const Eigen::MatrixXd& k, const Eigen::VectorXd& p,
-                                   Encoding e, double base = 10000, double slope = 0.5) {
+                                          Encoding e, double base = 10000, double slope = 0.5) {
   const Eigen::Index n = q.rows();
   const int d = static_cast<int>(q.cols());
   Eigen::MatrixXd s(n, n);
@@ -49,7 +49,8 @@ inline Eigen::MatrixXd independent_softmax(const Eigen::MatrixXd& s, bool causal
     const Eigen::Index keys = causal ? i + 1 : s.cols();
     long double sum = 0;
     for (Eigen::Index j = 0; j < keys; ++j) sum += std::exp(static_cast<long double>(s(i, j)));
-    for (Eigen::Index j = 0; j < keys; ++j) a(i, j) = static_cast<double>(std::exp(static_cast<long double>(s(i, j))) / sum);
+    for (Eigen::Index j = 0; j < keys; ++j)
+      a(i, j) = static_cast<double>(std::exp(static_cast<long double>(s(i, j))) / sum);
   }
   return a;
 }

@@ -26,7 +26,8 @@ inline std::map<std::pair<std::string, std::string>, ModelApplyCase> model_apply
   for (const auto& row : ref.rows) rows[{row.at(0), row.at(1)}].push_back({std::stod(row.at(3)), std::stod(row.at(4))});
   std::map<std::pair<std::string, std::string>, ModelApplyCase> out;
   for (const auto& [key, values] : rows) {
-    ModelApplyCase c{Eigen::VectorXd(static_cast<Eigen::Index>(values.size())), Eigen::VectorXd(static_cast<Eigen::Index>(values.size()))};
+    ModelApplyCase c{Eigen::VectorXd(static_cast<Eigen::Index>(values.size())),
+                     Eigen::VectorXd(static_cast<Eigen::Index>(values.size()))};
     for (std::size_t j = 0; j < values.size(); ++j) {
       c.input[static_cast<Eigen::Index>(j)] = values[j].first;
       c.output[static_cast<Eigen::Index>(j)] = values[j].second;
@@ -36,7 +37,8 @@ inline std::map<std::pair<std::string, std::string>, ModelApplyCase> model_apply
   return out;
 }
 
-/// The rope options of a case's name: "gemma-3-4b@sliding_attention" → --model gemma-3-4b --layer-type sliding_attention.
+/// The rope options of a case's name: "gemma-3-4b@sliding_attention" → --model gemma-3-4b --layer-type
+/// sliding_attention.
 inline std::vector<std::string> model_options(const std::string& name) {
   const auto at = name.find('@');
   if (at == std::string::npos) return {"--model", name};

@@ -29,23 +29,26 @@ std::vector<std::string> model_score_lines(const ModelRope& model, const Attenti
   std::vector<std::string> lines;
   const std::optional<AttentionScale>& a = model.model.attention_scale;
   const std::string scale = a ? fmt::format("·{:.6g}", a->value) : std::string("/√d");
-  lines.push_back(settings.query_scaling
-                      ? t.tr("s_ij = s(p_i)·<R_i q_i, R_j k_j>{0}, R_p the model's rotation, s(p) its query scaling (S21)", scale)
-                      : t.tr("s_ij = <R_i q_i, R_j k_j>{0}, R_p the model's rotation (docs/math.md (M8), scaling.md (S19))", scale));
+  lines.push_back(
+      settings.query_scaling
+          ? t.tr("s_ij = s(p_i)·<R_i q_i, R_j k_j>{0}, R_p the model's rotation, s(p) its query scaling (S21)", scale)
+          : t.tr("s_ij = <R_i q_i, R_j k_j>{0}, R_p the model's rotation (docs/math.md (M8), scaling.md (S19))",
+                 scale));
   if (a) {
     lines.push_back(t.tr("softmax scale {0}, the model's attention's own: {1}", attention_scale_text(*a).in(t.lang()),
                          a->from.in(t.lang())));
     if (a->softcap) {
-      lines.push_back(t.tr("then capped: s_ij → {0}·tanh(s_ij / {0}) before the softmax ({1})", format_number(*a->softcap),
-                           a->softcap_from.in(t.lang())));
+      lines.push_back(t.tr("then capped: s_ij → {0}·tanh(s_ij / {0}) before the softmax ({1})",
+                           format_number(*a->softcap), a->softcap_from.in(t.lang())));
     }
   } else {
     lines.push_back(t.tr("softmax scale 1/√d: {0} gives none of its own", model.spec.name));
   }
   if (const std::optional<QueryScaling>& q = settings.query_scaling) {
-    lines.push_back(t.tr("q_i × s(p_i) after RoPE, s(p) = 1 + {0}·ln(1 + ⌊p / {1}⌋), every layer ({2}): {3} at positions {4} … {5}",
-                         format_number(q->beta), format_number(q->original), q->from.in(t.lang()), scaling_range(*q, positions),
-                         format_number(positions.minCoeff()), format_number(positions.maxCoeff())));
+    lines.push_back(
+        t.tr("q_i × s(p_i) after RoPE, s(p) = 1 + {0}·ln(1 + ⌊p / {1}⌋), every layer ({2}): {3} at positions {4} … {5}",
+             format_number(q->beta), format_number(q->original), q->from.in(t.lang()), scaling_range(*q, positions),
+             format_number(positions.minCoeff()), format_number(positions.maxCoeff())));
   }
   return lines;
 }

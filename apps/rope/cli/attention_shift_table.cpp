@@ -21,9 +21,9 @@ ShiftRow judge_shift(Encoding e, const ShiftReport& r, const Text& t, bool wide)
   switch (e) {
     case Encoding::Rope:
       return {e, r, r.check.passed(),
-              r.check.passed() ? wide ? t.tr("invariant: rounding only, within the tolerance")
-                                      : t.tr("invariant: rounding only")
-                                  : t.tr("CHANGED beyond rounding (a bug)")};
+              r.check.passed()
+                  ? wide ? t.tr("invariant: rounding only, within the tolerance") : t.tr("invariant: rounding only")
+                  : t.tr("CHANGED beyond rounding (a bug)")};
     case Encoding::Sinusoidal:
       return {e, r, true,
               r.check.passed() ? t.tr("unchanged for these q, k") : t.tr("changed: leaks absolute position")};
@@ -45,20 +45,21 @@ void mark_regime_change(ShiftRow& row, long before, long after, const Text& t, b
 void print_shift_table(std::ostream& out, const AttentionOptions& opt, const std::vector<ShiftRow>& rows, const Text& t,
                        double a2, std::optional<double> scale) {
   const long shift = opt.shift.value_or(0);
-  out << t.tr("shift test: every position moves by C = {0} (positions 0 … {1} → {2} … {3}), same q_i and k_j\n",
-              shift, opt.tokens - 1, shift,
-              shift + opt.tokens - 1);
+  out << t.tr("shift test: every position moves by C = {0} (positions 0 … {1} → {2} … {3}), same q_i and k_j\n", shift,
+              opt.tokens - 1, shift, shift + opt.tokens - 1);
   if (a2 > 1.0) {
     out << t.tr("  S includes a² = {0} (the model's attention factor in cos and sin)\n", format_number(a2));
   }
   if (scale) {
-    out << t.tr("  |Δ|/S with S = ‖q_i‖‖k_j‖·{0} (the model's softmax scale); tolerance {1:g}·ε·(d + M) on it,\n"
-                "  M = |i| + |j| + |i + C| + |j + C| (M13)\n\n",
-                fmt::format("{:.6g}", *scale), kToleranceSafety);
+    out << t.tr(
+        "  |Δ|/S with S = ‖q_i‖‖k_j‖·{0} (the model's softmax scale); tolerance {1:g}·ε·(d + M) on it,\n"
+        "  M = |i| + |j| + |i + C| + |j + C| (M13)\n\n",
+        fmt::format("{:.6g}", *scale), kToleranceSafety);
   } else {
-    out << t.tr("  |Δ|/S with S = ‖q_i‖‖k_j‖/√d; tolerance {0:g}·ε·(d + M) on it,\n"
-                "  M = |i| + |j| + |i + C| + |j + C| (M13)\n\n",
-                kToleranceSafety);
+    out << t.tr(
+        "  |Δ|/S with S = ‖q_i‖‖k_j‖/√d; tolerance {0:g}·ε·(d + M) on it,\n"
+        "  M = |i| + |j| + |i + C| + |j + C| (M13)\n\n",
+        kToleranceSafety);
   }
   // The default table fits 100 columns (one space between columns); --wide: two spaces, as before.
   // A row compares its |Δ|/S with its tolerance: the digits that tell them apart in every row (digits.hpp,
@@ -66,7 +67,9 @@ void print_shift_table(std::ostream& out, const AttentionOptions& opt, const std
   std::vector<std::vector<double>> compared;
   for (const ShiftRow& row : rows) compared.push_back({row.report.check.relative_error(), row.report.check.tolerance});
   const int digits = digits_for(compared, opt.digits, 3);
-  const auto exact = [](const ShiftRow& row) { return row.encoding == Encoding::Alibi || row.encoding == Encoding::None; };
+  const auto exact = [](const ShiftRow& row) {
+    return row.encoding == Encoding::Alibi || row.encoding == Encoding::None;
+  };
   const std::size_t narrow = opt.wide ? 0 : 1;  // the narrow table's columns of |Δ|/S and tolerance are one narrower
   std::size_t w[4] = {12, 10 - narrow, 10 - narrow, 12};
   for (const ShiftRow& row : rows) {
@@ -76,22 +79,25 @@ void print_shift_table(std::ostream& out, const AttentionOptions& opt, const std
     if (!exact(row)) w[2] = std::max(w[2], sci(r.check.tolerance, digits).size());
     w[3] = std::max(w[3], sci(r.max_weight_change, digits).size());
   }
-  const char* layout = opt.wide ? "  {:<11}  {:>{}}  {:>{}}  {:>{}}  {:>{}}  {}\n" : "  {:<10} {:>{}} {:>{}} {:>{}} {:>{}}  {}\n";
-  out << fmt::format(fmt::runtime(layout), t.tr("encoding"), "max |Δ s_ij|", w[0], "max |Δ|/S", w[1], t.tr("tolerance"), w[2],
-                     "max |Δ A_ij|", w[3], t.tr("result"));
+  const char* layout =
+      opt.wide ? "  {:<11}  {:>{}}  {:>{}}  {:>{}}  {:>{}}  {}\n" : "  {:<10} {:>{}} {:>{}} {:>{}} {:>{}}  {}\n";
+  out << fmt::format(fmt::runtime(layout), t.tr("encoding"), "max |Δ s_ij|", w[0], "max |Δ|/S", w[1], t.tr("tolerance"),
+                     w[2], "max |Δ A_ij|", w[3], t.tr("result"));
   for (const ShiftRow& row : rows) {
     const ShiftReport& r = row.report;
     out << fmt::format(fmt::runtime(layout), to_string(row.encoding), sci(r.max_abs_change, digits), w[0],
-                       sci(r.check.relative_error(), digits), w[1], exact(row) ? t.tr("0 (exact)") : sci(r.check.tolerance, digits),
-                       w[2], sci(r.max_weight_change, digits), w[3], row.verdict);
+                       sci(r.check.relative_error(), digits), w[1],
+                       exact(row) ? t.tr("0 (exact)") : sci(r.check.tolerance, digits), w[2],
+                       sci(r.max_weight_change, digits), w[3], row.verdict);
   }
   out << '\n';
   for (const ShiftRow& row : rows) {
     switch (row.encoding) {
       case Encoding::Rope:
         if (row.by_design) {
-          out << t.tr("  rope: the model takes its frequencies at seq_len = max(position) + 1 (HF's dynamic update), so the\n"
-                      "        shifted positions use other frequencies and the scores change, as in the model\n");
+          out << t.tr(
+              "  rope: the model takes its frequencies at seq_len = max(position) + 1 (HF's dynamic update), so the\n"
+              "        shifted positions use other frequencies and the scores change, as in the model\n");
           break;
         }
         out << t.tr("  rope: s_ij depends on j − i only (M8); what changes is rounding, here M <= {0}\n",
@@ -104,8 +110,9 @@ void print_shift_table(std::ostream& out, const AttentionOptions& opt, const std
         out << t.tr("  alibi: the bias −m·|i − j| depends on i − j only, and integer positions subtract exactly\n");
         break;
       default:
-        out << t.tr("  none: no position enters the score, so nothing can change; it is position-blind:\n"
-                    "        reordering the tokens only reorders the rows and columns of A\n");
+        out << t.tr(
+            "  none: no position enters the score, so nothing can change; it is position-blind:\n"
+            "        reordering the tokens only reorders the rows and columns of A\n");
         break;
     }
   }

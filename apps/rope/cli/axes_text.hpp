@@ -1,6 +1,7 @@
 /// @file
-/// How the commands print (through the library's models/rope_text.hpp) a model's multimodal sections (rope/models/axes.hpp): the axis of every pair
-/// and, per axis, its pairs and wavelength range (rope frequencies, rope inspect, rope sections).
+/// How the commands print (through the library's models/rope_text.hpp) a model's multimodal sections
+/// (rope/models/axes.hpp): the axis of every pair and, per axis, its pairs and wavelength range (rope frequencies, rope
+/// inspect, rope sections).
 #pragma once
 
 #include <Eigen/Core>

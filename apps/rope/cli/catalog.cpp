@@ -47,9 +47,7 @@ const Index& index() {
 /// Library messages (rope::Message) are translated through the catalog, and the library's settings are
 /// named by their options (setting_names.hpp): both installed when the command line is linked in, before
 /// main.
-const std::string* translate_message(std::string_view id, std::string_view context) {
-  return catalog_zh(id, context);
-}
+const std::string* translate_message(std::string_view id, std::string_view context) { return catalog_zh(id, context); }
 [[maybe_unused]] const bool kInstalled =
     (Message::set_translator(&translate_message), set_option_namer(&option_for_setting), true);
 

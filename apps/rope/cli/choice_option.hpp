@@ -21,8 +21,8 @@ namespace rope::cli {
 /// The words of parse_layout (rope/core/types.hpp) and parse_dtype (rope/core/dtype.hpp), aliases
 /// included.
 inline const std::vector<std::string> kLayoutWords{"interleaved", "gptj", "meta", "half", "neox", "rotate_half"};
-inline const std::vector<std::string> kDTypeWords{"f64",     "float64", "double", "f32",  "float32", "float",
-                                                  "f16",     "float16", "half",   "bf16", "bfloat16"};
+inline const std::vector<std::string> kDTypeWords{"f64", "float64", "double", "f32",  "float32", "float",
+                                                  "f16", "float16", "half",   "bf16", "bfloat16"};
 /// The words of parse_angle_model (rope/analysis/angle_error.hpp).
 inline const std::vector<std::string> kAngleModelWords{"float64", "float32", "ggml"};
 
@@ -59,7 +59,9 @@ CLI::Validator choice_validator(const std::vector<std::string>& words, E (*parse
 template <class T, class E>
 CLI::Option* add_choice_option(CLI::App& app, const std::string& name, T& target, const std::vector<std::string>& words,
                                E (*parse)(std::string_view), const std::string& help, const std::string& type_name) {
-  return app.add_option_function<T>(name, [&target](const T& value) { target = value; }, help)
+  return app
+      .add_option_function<T>(
+          name, [&target](const T& value) { target = value; }, help)
       ->transform(choice_validator(words, parse))
       ->type_name(type_name);
 }
@@ -67,9 +69,11 @@ CLI::Option* add_choice_option(CLI::App& app, const std::string& name, T& target
 /// The same for a choice that matters only when typed: `target` stays nullopt unless the option is given.
 template <class E>
 CLI::Option* add_choice_option(CLI::App& app, const std::string& name, std::optional<E>& target,
-                               const std::vector<std::string>& words, E (*parse)(std::string_view), const std::string& help,
-                               const std::string& type_name) {
-  return app.add_option_function<E>(name, [&target](const E& value) { target = value; }, help)
+                               const std::vector<std::string>& words, E (*parse)(std::string_view),
+                               const std::string& help, const std::string& type_name) {
+  return app
+      .add_option_function<E>(
+          name, [&target](const E& value) { target = value; }, help)
       ->transform(choice_validator(words, parse))
       ->type_name(type_name);
 }

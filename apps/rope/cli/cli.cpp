@@ -71,8 +71,9 @@ std::string parse_error_message(const CLI::ParseError& e, const CLI::App& failed
     const std::string suggestion = closest_match(typed.substr(0, typed.find('=')), names);
     if (!suggestion.empty()) {
       const std::string list = fmt::format("{}", fmt::join(words, " "));
-      return words.size() == 1 ? error_msg("this argument was not expected: {0}; did you mean {1}?", list, suggestion).en
-                               : error_msg("these arguments were not expected: {0}; did you mean {1}?", list, suggestion).en;
+      return words.size() == 1
+                 ? error_msg("this argument was not expected: {0}; did you mean {1}?", list, suggestion).en
+                 : error_msg("these arguments were not expected: {0}; did you mean {1}?", list, suggestion).en;
     }
   }
   if (dynamic_cast<const CLI::ExtrasError*>(&e) == nullptr) return e.what();
@@ -126,7 +127,9 @@ std::vector<Command> build_app(CLI::App& app, Lang lang, const std::string& only
       "Every command has --help with an example. Exit codes: 0 ok, 1 a check failed,\n"
       "2 invalid input or usage, 3 I/O error, 4 internal error. The math: docs/math.md.");
 
-  const auto named = [&only](const CommandEntry& entry) { return only == entry.name || (*entry.alias != '\0' && only == entry.alias); };
+  const auto named = [&only](const CommandEntry& entry) {
+    return only == entry.name || (*entry.alias != '\0' && only == entry.alias);
+  };
   const bool one = std::any_of(std::begin(kCommands), std::end(kCommands), named);
   std::vector<Command> commands;
   for (const CommandEntry& entry : kCommands) {
@@ -211,7 +214,8 @@ std::optional<int> help_request(const CLI::App& app, const std::vector<Command>&
       return kOk;
     }
     if (asked.size() > 1) {
-      throw InvalidArgument(error_msg("rope help takes one command or topic (got {0})", fmt::format("{}", fmt::join(asked, " "))));
+      throw InvalidArgument(
+          error_msg("rope help takes one command or topic (got {0})", fmt::format("{}", fmt::join(asked, " "))));
     }
     if (const Command* command = find_command(commands, asked[0])) {
       out << command->app->help("rope");
@@ -225,7 +229,8 @@ std::optional<int> help_request(const CLI::App& app, const std::vector<Command>&
     for (const std::string& topic : help_topics()) names.push_back(topic);
     const std::string suggestion = closest_match(asked[0], names);
     if (!suggestion.empty()) {
-      throw InvalidArgument(error_msg("unknown command or help topic '{0}'; did you mean {1}? (see 'rope help')", asked[0], suggestion));
+      throw InvalidArgument(
+          error_msg("unknown command or help topic '{0}'; did you mean {1}? (see 'rope help')", asked[0], suggestion));
     }
     throw InvalidArgument(error_msg("unknown command or help topic '{0}' (see 'rope help')", asked[0]));
   }
@@ -234,7 +239,8 @@ std::optional<int> help_request(const CLI::App& app, const std::vector<Command>&
   if (command == nullptr) {
     const std::string suggestion = closest_match(words[0], command_names(commands));
     if (!suggestion.empty()) {
-      throw InvalidArgument(error_msg("unknown command '{0}'; did you mean {1}? (see 'rope --help')", words[0], suggestion));
+      throw InvalidArgument(
+          error_msg("unknown command '{0}'; did you mean {1}? (see 'rope --help')", words[0], suggestion));
     }
     throw InvalidArgument(error_msg("unknown command '{0}' (see 'rope --help')", words[0]));
   }

@@ -5,15 +5,20 @@
 namespace rope::cli {
 
 void add_dump_options(CLI::App& app, DumpOptions& o, bool axis_positions, bool after) {
-  app.add_option("--before", o.before, "the tensor before RoPE: .npy, .safetensors or .csv")->required()->type_name("FILE");
-  if (after) app.add_option("--after", o.after, "the same tensor after RoPE, same shape")->required()->type_name("FILE");
-  app.add_option("--positions", o.positions,
-                 "position of each sequence index: a range A:B or A:B:STEP, a list 0,1,5, or a file (@FILE or its path: "
-                 ".npy, safetensors or text; [seq], [batch, seq] or [3, batch, seq]) (default 0:seq)")
+  app.add_option("--before", o.before, "the tensor before RoPE: .npy, .safetensors or .csv")
+      ->required()
+      ->type_name("FILE");
+  if (after)
+    app.add_option("--after", o.after, "the same tensor after RoPE, same shape")->required()->type_name("FILE");
+  app.add_option(
+         "--positions", o.positions,
+         "position of each sequence index: a range A:B or A:B:STEP, a list 0,1,5, or a file (@FILE or its path: "
+         ".npy, safetensors or text; [seq], [batch, seq] or [3, batch, seq]) (default 0:seq)")
       ->type_name("POS");
-  app.add_option("--sequence-starts", o.sequence_starts,
-                 "packed sequences: the index where each starts (cu_seqlens), a list 0,128 or a file; positions restart "
-                 "at each unless --positions gives them")
+  app.add_option(
+         "--sequence-starts", o.sequence_starts,
+         "packed sequences: the index where each starts (cu_seqlens), a list 0,128 or a file; positions restart "
+         "at each unless --positions gives them")
       ->type_name("STARTS");
   if (axis_positions) {
     app.add_option("--axis-positions", o.axis_positions,

@@ -93,7 +93,8 @@ bool ends_with(std::string_view text, std::string_view tail) {
 
 /// The Chinese of `english` by the entry with the most fixed text that matches it; `fixed` (when given) is
 /// told that entry's count of fixed characters.
-std::optional<std::string> translate(std::string_view english, int depth, long long& steps, std::size_t* fixed = nullptr) {
+std::optional<std::string> translate(std::string_view english, int depth, long long& steps,
+                                     std::size_t* fixed = nullptr) {
   if (depth > 4 || steps <= 0) return std::nullopt;
   const Compiled* best = nullptr;
   std::vector<std::string_view> best_holes;
@@ -132,8 +133,7 @@ std::optional<std::string> translate(std::string_view english, int depth, long l
   std::vector<std::string> values(best_holes.size());
   for (std::size_t i = 0; i < best_holes.size(); ++i) {
     // a nested message without a template (a system error text rope has not seen) stays as it is
-    std::optional<std::string> nested =
-        best->nested[i] ? translate(best_holes[i], depth + 1, steps) : std::nullopt;
+    std::optional<std::string> nested = best->nested[i] ? translate(best_holes[i], depth + 1, steps) : std::nullopt;
     const auto field = static_cast<std::size_t>(best->fields[i]);
     if (field >= values.size()) return std::nullopt;  // a field number beyond the holes: test_catalog.cpp
     values[field] = nested ? *nested : std::string(best_holes[i]);
@@ -209,7 +209,8 @@ std::string error_zh(const Message& message) {
   // be a finite number …") is the catalog's phrasing of that name, and wins.
   std::size_t fixed = 0;
   long long match_steps = kMaxSteps;
-  if (std::optional<std::string> zh = translate(message.en, 0, match_steps, &fixed); zh && fixed > fixed_text(message.id)) {
+  if (std::optional<std::string> zh = translate(message.en, 0, match_steps, &fixed);
+      zh && fixed > fixed_text(message.id)) {
     return *zh;
   }
   return copy.in(Lang::Zh);

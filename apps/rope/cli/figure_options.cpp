@@ -83,7 +83,8 @@ std::optional<int> cells(const char* text) {
 
 }  // namespace
 
-FigureTerminal::FigureTerminal(std::ostream& out, bool is_tty) : previous_out_(terminal_target().out), previous_tty_(terminal_target().is_tty) {
+FigureTerminal::FigureTerminal(std::ostream& out, bool is_tty)
+    : previous_out_(terminal_target().out), previous_tty_(terminal_target().is_tty) {
   terminal_target() = {&out, is_tty};
 }
 FigureTerminal::~FigureTerminal() { terminal_target() = {previous_out_, previous_tty_}; }
@@ -92,7 +93,8 @@ plot::Format terminal_format(const std::string& mode, bool is_tty, const char* t
   const std::string_view term = term_env != nullptr ? term_env : "";
   if (mode == "sixel") {
     if (!is_tty) {
-      throw InvalidArgument(error_msg("--term sixel writes escape sequences, and standard output is not a terminal: use --term text or --png FILE"));
+      throw InvalidArgument(error_msg(
+          "--term sixel writes escape sequences, and standard output is not a terminal: use --term text or --png FILE"));
     }
     return plot::Format::Sixel;
   }
@@ -106,13 +108,15 @@ std::pair<int, int> terminal_size(int tty_fd, const char* columns_env, const cha
   const bool known = tty_fd >= 0 && ::ioctl(tty_fd, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0 && ws.ws_row > 0;
   const int columns = cells(columns_env).value_or(known ? ws.ws_col : 80);
   const int lines = cells(lines_env).value_or(known ? ws.ws_row : 24) - 1;
-  return {std::clamp(columns, plot::kMinColumns, plot::kMaxColumns), std::clamp(lines, plot::kMinLines, plot::kMaxLines)};
+  return {std::clamp(columns, plot::kMinColumns, plot::kMaxColumns),
+          std::clamp(lines, plot::kMinLines, plot::kMaxLines)};
 }
 
 void check_figure_options(const FigureOptions& o) {
   for (const auto& [name, value] : {std::pair{"--width", o.width}, std::pair{"--height", o.height}}) {
     if (value < plot::kMinPixels || value > plot::kMaxPixels) {
-      throw InvalidArgument(error_msg("{0} must be between {1} and {2} pixels (got {3})", name, plot::kMinPixels, plot::kMaxPixels, value));
+      throw InvalidArgument(error_msg("{0} must be between {1} and {2} pixels (got {3})", name, plot::kMinPixels,
+                                      plot::kMaxPixels, value));
     }
   }
   if (!o.output.empty()) plot::format_from_extension(o.output);
@@ -120,35 +124,40 @@ void check_figure_options(const FigureOptions& o) {
     throw InvalidArgument(error_msg("--term must be auto, sixel or text (got '{0}')", o.term));
   }
   if (o.frames && (*o.frames < plot::kMinFrames || *o.frames > plot::kMaxFrames)) {
-    throw InvalidArgument(error_msg("{0} must be between {1} and {2} (got {3})", option_name("frames"), plot::kMinFrames, plot::kMaxFrames, *o.frames));
+    throw InvalidArgument(error_msg("{0} must be between {1} and {2} (got {3})", option_name("frames"),
+                                    plot::kMinFrames, plot::kMaxFrames, *o.frames));
   }
   if (o.delay_ms && (*o.delay_ms < plot::kMinDelayMs || *o.delay_ms > plot::kMaxDelayMs || *o.delay_ms % 10 != 0)) {
-    throw InvalidArgument(error_msg("--delay must be a multiple of 10 ms between {0} and {1} (got {2})", plot::kMinDelayMs,
-                                      plot::kMaxDelayMs, *o.delay_ms));
+    throw InvalidArgument(error_msg("--delay must be a multiple of 10 ms between {0} and {1} (got {2})",
+                                    plot::kMinDelayMs, plot::kMaxDelayMs, *o.delay_ms));
   }
   if (!o.animated()) {
-    for (const auto& [name, given] : {std::pair{"--frames", o.frames.has_value()}, std::pair{"--delay", o.delay_ms.has_value()}}) {
+    for (const auto& [name, given] :
+         {std::pair{"--frames", o.frames.has_value()}, std::pair{"--delay", o.delay_ms.has_value()}}) {
       if (given) throw InvalidArgument(error_msg("{0} needs an animation: add --gif FILE", name));
     }
   } else {
     const std::string name = fs::path(o.gif).filename().string();
-    if (name == ".gif" || name == ".GIF") throw InvalidArgument(error_msg("'{0}' needs a name before its extension {1}", o.gif, name));
+    if (name == ".gif" || name == ".GIF")
+      throw InvalidArgument(error_msg("'{0}' needs a name before its extension {1}", o.gif, name));
     if (fs::path(o.gif).extension() != ".gif" && fs::path(o.gif).extension() != ".GIF") {
       throw InvalidArgument(error_msg("the --gif file must end in .gif (got '{0}')", o.gif));
     }
     for (const auto& [name, value] : {std::pair{"--width", o.width}, std::pair{"--height", o.height}}) {
       if (value > plot::kMaxAnimationPixels) {
         throw InvalidArgument(error_msg("{0} of an animation must be at most {1} pixels (got {2})", name,
-                                          plot::kMaxAnimationPixels, value));
+                                        plot::kMaxAnimationPixels, value));
       }
     }
   }
   if (!o.wanted() && !o.animated()) {
     const FigureOptions defaults;
-    for (const auto& [name, given] : {std::pair{"--keep-script", !o.keep_script.empty()}, std::pair{"--title", !o.title.empty()},
-                                      std::pair{"--width", o.width != defaults.width},
-                                      std::pair{"--height", o.height != defaults.height}}) {
-      if (given) throw InvalidArgument(error_msg("{0} needs a figure: add --png, --svg, --pdf, --output, --term or --gif", name));
+    for (const auto& [name, given] :
+         {std::pair{"--keep-script", !o.keep_script.empty()}, std::pair{"--title", !o.title.empty()},
+          std::pair{"--width", o.width != defaults.width}, std::pair{"--height", o.height != defaults.height}}) {
+      if (given)
+        throw InvalidArgument(
+            error_msg("{0} needs a figure: add --png, --svg, --pdf, --output, --term or --gif", name));
     }
   }
 }
@@ -205,7 +214,8 @@ void draw_animation(std::vector<plot::Figure> frames, const FigureOptions& o) {
   }
   plot::Animation animation{std::move(frames), o.delay_ms.value_or(kDefaultDelayMs)};
   plot::RenderOptions options = render_options(o);
-  if (!o.png.empty() || !o.svg.empty() || !o.pdf.empty() || !o.output.empty()) options.keep_script.clear();  // draw() saves it
+  if (!o.png.empty() || !o.svg.empty() || !o.pdf.empty() || !o.output.empty())
+    options.keep_script.clear();  // draw() saves it
   plot::render_animation(animation, o.gif, options);
 }
 

@@ -45,7 +45,8 @@ class HelpFormatter : public CLI::Formatter {
       const bool show_default = !shown.empty() && !opt->get_required() && opt->get_expected_min() > 0;
       if (repeatable) {
         out += " ...";
-        if (show_default) out += zh_ ? "（" + tr("default") + "：" + shown + "）" : " (" + tr("default") + ": " + shown + ")";
+        if (show_default)
+          out += zh_ ? "（" + tr("default") + "：" + shown + "）" : " (" + tr("default") + ": " + shown + ")";
       } else {
         if (show_default) out += "=" + shown;
         if (opt->get_expected_min() > 1) out += " x " + std::to_string(opt->get_expected());
@@ -67,8 +68,8 @@ class HelpFormatter : public CLI::Formatter {
 
   /// The description broken at the help's width (help_pages.hpp), CJK characters counted as two columns.
   std::string make_option(const CLI::Option* opt, bool is_positional) const override {
-    return help_entry(make_option_name(opt, is_positional) + make_option_opts(opt), make_option_desc(opt), column_width_,
-                      help_width());
+    return help_entry(make_option_name(opt, is_positional) + make_option_opts(opt), make_option_desc(opt),
+                      column_width_, help_width());
   }
 
   std::string make_group(std::string group, bool is_positional, std::vector<const CLI::Option*> opts) const override {
@@ -79,7 +80,8 @@ class HelpFormatter : public CLI::Formatter {
   std::string make_usage(const CLI::App* app, std::string name) const override {
     std::string out = CLI::Formatter::make_usage(app, std::move(name));
     const std::string label = get_label("Usage") + ":";
-    if (const auto k = out.find(label); zh_ && k != std::string::npos) {  // "用法：rope …", no space after the full-width colon
+    if (const auto k = out.find(label);
+        zh_ && k != std::string::npos) {  // "用法：rope …", no space after the full-width colon
       const std::size_t n = label.size() + (out.compare(k + label.size(), 1, " ") == 0 ? 1 : 0);
       out.replace(k, n, get_label("Usage") + colon());
     }

@@ -3,10 +3,10 @@
 /// default that is never used) and `NUM=5 12 ...` for a repeatable one (which reads as "NUM is 5, then
 /// 12 and more"). HelpFormatter writes `NUM REQUIRED` and `NUM ... (default: 5 12)` instead; everything
 /// else is CLI11's, but descriptions are broken at the help's width (help_pages.hpp help_width) and a
-/// command's --help lists the options shared by many commands in one line per group (--help-all: all). In Chinese (Lang::Zh) every text it shows goes through the catalog of help_zh.hpp:
-/// descriptions of commands and options, group names, the prose of footers, CLI11's headings ("Usage",
-/// "OPTIONS", "REQUIRED", …); option names, type names (INT, NUM, FILE), defaults and the example
-/// command lines stay as typed.
+/// command's --help lists the options shared by many commands in one line per group (--help-all: all). In Chinese
+/// (Lang::Zh) every text it shows goes through the catalog of help_zh.hpp: descriptions of commands and options, group
+/// names, the prose of footers, CLI11's headings ("Usage", "OPTIONS", "REQUIRED", …); option names, type names (INT,
+/// NUM, FILE), defaults and the example command lines stay as typed.
 #pragma once
 
 #include <memory>

@@ -92,7 +92,8 @@ std::string shared_topic(const CLI::Option& option) {
   const auto found = names.find(option.get_name());
   // a command that gives the option its own help or default (explain's --width 900) lists it itself
   if (found == names.end() || found->second.description != option.get_description() ||
-      (found->second.shown_default != option.get_default_str() && option.get_name() != "--lang")) {  // --lang: the run's
+      (found->second.shown_default != option.get_default_str() &&
+       option.get_name() != "--lang")) {  // --lang: the run's
     return {};
   }
   return found->second.topic;
@@ -100,11 +101,13 @@ std::string shared_topic(const CLI::Option& option) {
 
 const char* command_group(std::string_view command) {
   static const std::map<std::string_view, const char*> groups{
-      {"explain", "Learn"},        {"lesson", "Learn"},        {"encodings", "Learn"},     {"layouts", "Learn"},
-      {"positions", "Learn"},      {"sections", "Learn"},      {"frequencies", "Compute"}, {"matrix", "Compute"},
-      {"apply", "Compute"},        {"precision", "Compute"},   {"bound", "Compute"},       {"extrapolation", "Compute"},
-      {"bench", "Compute"},        {"verify", "Check a model"}, {"check", "Check a model"}, {"diff", "Check a model"}, {"inspect", "Check a model"},
-      {"identify", "Check a model"}, {"permute", "Check a model"}, {"decay", "Figures"},   {"wavelengths", "Figures"},
+      {"explain", "Learn"},         {"lesson", "Learn"},          {"encodings", "Learn"},
+      {"layouts", "Learn"},         {"positions", "Learn"},       {"sections", "Learn"},
+      {"frequencies", "Compute"},   {"matrix", "Compute"},        {"apply", "Compute"},
+      {"precision", "Compute"},     {"bound", "Compute"},         {"extrapolation", "Compute"},
+      {"bench", "Compute"},         {"verify", "Check a model"},  {"check", "Check a model"},
+      {"diff", "Check a model"},    {"inspect", "Check a model"}, {"identify", "Check a model"},
+      {"permute", "Check a model"}, {"decay", "Figures"},         {"wavelengths", "Figures"},
       {"attention", "Figures"},
   };
   const auto found = groups.find(command);
@@ -126,10 +129,10 @@ std::string overview_help(const CLI::App& app, const std::vector<const CLI::App*
     }
   }
   out += '\n';
-  for (const std::string& line :
-       wrap_text(t.tr("rope help COMMAND: a command's help; rope help scaling, rope help figures, rope help language: the "
-                      "options every command shares"),
-                 width)) {
+  for (const std::string& line : wrap_text(
+           t.tr("rope help COMMAND: a command's help; rope help scaling, rope help figures, rope help language: the "
+                "options every command shares"),
+           width)) {
     out += line + '\n';
   }
   if (full) {
@@ -156,9 +159,9 @@ std::string shared_summary(const CLI::App& command, Lang lang) {
     std::string list;
     const std::size_t shown = std::min<std::size_t>(names.size(), 4);
     for (std::size_t i = 0; i < shown; ++i) list += (i > 0 ? ", " : "") + names[i];
-    const std::string line =
-        names.size() > shown ? t.tr("{0} and {1} more: rope help {2}", list, names.size() - shown, topic)
-                             : t.tr("{0}: rope help {1}", list, topic);
+    const std::string line = names.size() > shown
+                                 ? t.tr("{0} and {1} more: rope help {2}", list, names.size() - shown, topic)
+                                 : t.tr("{0}: rope help {1}", list, topic);
     out += help_entry(topic_heading(t, topic), line, 22, help_width());
   }
   return out;
@@ -168,12 +171,14 @@ std::string short_help(const CLI::App& command, Lang lang) {
   const Text t(lang);
   const std::size_t width = help_width();
   std::vector<std::string> head, options, tail;
-  for (const std::string& line : wrap_text(option_text_in(command.get_description(), lang), width)) head.push_back(line);
+  for (const std::string& line : wrap_text(option_text_in(command.get_description(), lang), width))
+    head.push_back(line);
   head.push_back(t.tr("Usage: rope {0} [OPTIONS]", command.get_name()));
   head.emplace_back();
   head.push_back(t.tr("Options") + std::string(":"));
   for (const CLI::Option* option : command.get_options()) {
-    if (option->get_name() == "--help" || option->get_name() == "--help-all" || !shared_topic(*option).empty()) continue;
+    if (option->get_name() == "--help" || option->get_name() == "--help-all" || !shared_topic(*option).empty())
+      continue;
     std::istringstream entry(
         help_entry(option_label(*option, lang), option_text_in(option->get_description(), lang), kColumn, width));
     std::vector<std::string> lines;
@@ -184,7 +189,8 @@ std::string short_help(const CLI::App& command, Lang lang) {
   const std::string example = first_example(command.get_footer());
   if (!example.empty()) {
     tail.emplace_back();
-    tail.push_back(std::string(t.tr("Example")) + ((t.lang() == Lang::Zh) ? "：" : ":"));  // full-width after Chinese (po/glossary.md)
+    tail.push_back(std::string(t.tr("Example")) +
+                   ((t.lang() == Lang::Zh) ? "：" : ":"));   // full-width after Chinese (po/glossary.md)
     std::istringstream broken(wrap_footer(example, width));  // a long example broken as a shell reads it
     for (std::string line; std::getline(broken, line);) tail.push_back(line);
   }
@@ -196,7 +202,9 @@ std::string short_help(const CLI::App& command, Lang lang) {
     tail.push_back(line);
   }
   // The options that fit: each entry's lines counted; the rest named by a line of their own.
-  const auto lines_of = [](const std::string& entry) { return 1 + static_cast<std::size_t>(std::count(entry.begin(), entry.end(), '\n')); };
+  const auto lines_of = [](const std::string& entry) {
+    return 1 + static_cast<std::size_t>(std::count(entry.begin(), entry.end(), '\n'));
+  };
   std::size_t room = kShortLines - head.size() - tail.size();
   std::size_t total = 0;
   for (const std::string& entry : options) total += lines_of(entry);
@@ -229,12 +237,14 @@ std::optional<std::string> topic_help(std::string_view topic, Lang lang) {
     add_scaling_options(app, *scaling);
     add_float32_options(app, *scaling);
   } else if (topic == "figures") {
-    out += t.tr("Figures: the options of every command that draws (gnuplot; docs/gallery.md); --gif, --frames and "
-                "--delay (its own) where a command animates\n");
+    out += t.tr(
+        "Figures: the options of every command that draws (gnuplot; docs/gallery.md); --gif, --frames and "
+        "--delay (its own) where a command animates\n");
     add_figure_options(app, *figure);
   } else {
-    out += t.tr("Language: --lang en|zh on every command; without it, Chinese when LC_ALL, LC_MESSAGES or LANG (the "
-                "first set) starts with zh. CSV and JSON keys, option names and file names stay as they are.\n");
+    out += t.tr(
+        "Language: --lang en|zh on every command; without it, Chinese when LC_ALL, LC_MESSAGES or LANG (the "
+        "first set) starts with zh. CSV and JSON keys, option names and file names stay as they are.\n");
     add_lang_option(app, figure->lang);
   }
   std::string heading;

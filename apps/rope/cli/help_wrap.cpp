@@ -68,8 +68,7 @@ std::vector<std::string> wrap_text(std::string_view text, std::size_t width) {
         continue;
       }
       std::size_t start = 0;
-      for (std::size_t comma = piece.find(','); start < piece.size();
-           comma = piece.find(',', start)) {
+      for (std::size_t comma = piece.find(','); start < piece.size(); comma = piece.find(',', start)) {
         const std::size_t end = comma == std::string::npos ? piece.size() : comma + 1;
         parts.push_back(piece.substr(start, end - start));
         start = end;
@@ -141,8 +140,9 @@ std::string wrap_footer(const std::string& footer, std::size_t width) {
     const std::string& line = lines[i];
     if (is_command(line)) {  // broken as a shell reads it, two columns kept for " \\"
       const std::size_t indent = line.find_first_not_of(' ');
-      const std::vector<std::string> parts =
-          columns(line) <= width ? std::vector<std::string>{line.substr(indent)} : wrap_text(line.substr(indent), width - indent - 6);
+      const std::vector<std::string> parts = columns(line) <= width
+                                                 ? std::vector<std::string>{line.substr(indent)}
+                                                 : wrap_text(line.substr(indent), width - indent - 6);
       for (std::size_t k = 0; k < parts.size(); ++k) {
         out += std::string(k == 0 ? indent : indent + 4, ' ') + parts[k] + (k + 1 < parts.size() ? " \\" : "") + '\n';
       }

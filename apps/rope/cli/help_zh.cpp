@@ -37,7 +37,8 @@ std::string footer_zh(const std::string& footer, std::vector<std::string>* missi
       add_prose(out, prose, missing);
       prose.clear();
       const char* heading = help_zh("Example");
-      out += heading != nullptr ? std::string(heading) + "：\n" : std::string("Example:\n");  // full-width after Chinese
+      out +=
+          heading != nullptr ? std::string(heading) + "：\n" : std::string("Example:\n");  // full-width after Chinese
       in_examples = true;
     } else if (line.empty()) {
       add_prose(out, prose, missing);

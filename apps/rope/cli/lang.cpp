@@ -51,7 +51,8 @@ Lang detect_lang(int argc, const char* const* argv) {
   if (typed) return *typed;
   for (const char* name : {"LC_ALL", "LC_MESSAGES", "LANG"}) {
     const char* value = std::getenv(name);
-    if (value != nullptr && *value != '\0') return std::strncmp(value, "zh", 2) == 0 && utf8_codeset(value) ? Lang::Zh : Lang::En;
+    if (value != nullptr && *value != '\0')
+      return std::strncmp(value, "zh", 2) == 0 && utf8_codeset(value) ? Lang::Zh : Lang::En;
   }
   return Lang::En;
 }
@@ -62,7 +63,8 @@ Lang default_lang() { return g_default_lang; }
 
 CLI::Option* add_lang_option(CLI::App& app, Lang& lang) {
   lang = default_lang();
-  return add_choice_option(app, "--lang", lang, {"en", "zh"}, parse_lang, "language of the text: en or zh (中文)", "LANG")
+  return add_choice_option(app, "--lang", lang, {"en", "zh"}, parse_lang, "language of the text: en or zh (中文)",
+                           "LANG")
       ->default_str(to_string(lang));
 }
 

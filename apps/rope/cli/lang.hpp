@@ -13,7 +13,6 @@
 #include <string_view>
 #include <utility>
 
-
 namespace CLI {
 class App;
 class Option;

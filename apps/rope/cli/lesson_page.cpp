@@ -83,17 +83,20 @@ std::pair<std::string, std::string> run_step(const LessonStep& step, Lang lang, 
   std::ostringstream err;
   const int code = run(args, out, err);
   if (code != 0) {
-    throw IoError(fmt::format("the lesson's command '{}' failed with exit code {}: {}", lesson_command(step, lang), code,
-                              err.str()));
+    throw IoError(fmt::format("the lesson's command '{}' failed with exit code {}: {}", lesson_command(step, lang),
+                              code, err.str()));
   }
   return {out.str(), step.caption.empty() ? std::string() : inline_svg(read_file(svg))};
 }
 
 std::vector<plot::Figure> frames_of(LessonFrames kind, const FigureOptions& f) {
   switch (kind) {
-    case LessonFrames::Explain: return explain_frames(explain::Setup{}, f);
-    case LessonFrames::Wavelengths: return wavelength_frames(f, frequencies(128, kDefaultBase), "base = 10000", 4096);
-    case LessonFrames::None: break;
+    case LessonFrames::Explain:
+      return explain_frames(explain::Setup{}, f);
+    case LessonFrames::Wavelengths:
+      return wavelength_frames(f, frequencies(128, kDefaultBase), "base = 10000", 4096);
+    case LessonFrames::None:
+      break;
   }
   return {};
 }
@@ -101,7 +104,8 @@ std::vector<plot::Figure> frames_of(LessonFrames kind, const FigureOptions& f) {
 // Type large enough to read beside a 900 px figure on a projector. In <pre> every character that is not
 // ASCII sits in a box of its terminal width (pre_html): a Chinese character two columns (2ch), θ or ✓
 // one, whatever font the browser takes it from, so the tables rope prints keep their columns.
-constexpr const char* kStyle = R"(body{font-family:sans-serif;font-size:20px;line-height:1.45;max-width:1000px;margin:auto;padding:1em;color:#222}
+constexpr const char* kStyle =
+    R"(body{font-family:sans-serif;font-size:20px;line-height:1.45;max-width:1000px;margin:auto;padding:1em;color:#222}
 pre{background:#f4f4f4;padding:.6em;overflow-x:auto;font-size:16px;line-height:1.35;font-family:'DejaVu Sans Mono',monospace}
 pre .w1,pre .w2{display:inline-block;text-align:center}pre .w1{width:1ch}pre .w2{width:2ch}
 code.cmd{display:block;background:#222;color:#eee;padding:.4em .6em;font-size:18px}
@@ -129,12 +133,23 @@ std::string html_escape(std::string_view text) {
   out.reserve(text.size());
   for (const char c : text) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&#39;"; break;
-      default: out += c;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&#39;";
+        break;
+      default:
+        out += c;
     }
   }
   return out;
@@ -166,16 +181,19 @@ std::string lesson_page(Lang lang) {
   const bool zh = lang == Lang::Zh;
   const TempDir dir;
   std::string page;
-  auto emit = [&page](auto&&... args) { fmt::format_to(std::back_inserter(page), std::forward<decltype(args)>(args)...); };
+  auto emit = [&page](auto&&... args) {
+    fmt::format_to(std::back_inserter(page), std::forward<decltype(args)>(args)...);
+  };
   const Text t(lang);
   const std::string title = t.tr("A 20-minute RoPE lesson with rope");
-  emit("<!DOCTYPE html>\n<html lang=\"{}\">\n<head>\n<meta charset=\"utf-8\">\n<title>{}</title>\n<style>\n{}\n</style>\n"
-       "<script>\n{}\n</script>\n</head>\n<body>\n<h1>{}</h1>\n<p>{}</p>\n",
-       zh ? "zh" : "en", html_escape(title), kStyle, kScript, html_escape(title),
-       html_escape(t.tr("Each part: what to say, the command, what rope printed for it (run when this page was made) "
-                        "and its figure. The sliders step through frames rope computed.")));
+  emit(
+      "<!DOCTYPE html>\n<html lang=\"{}\">\n<head>\n<meta charset=\"utf-8\">\n<title>{}</title>\n<style>\n{}\n</style>\n"
+      "<script>\n{}\n</script>\n</head>\n<body>\n<h1>{}</h1>\n<p>{}</p>\n",
+      zh ? "zh" : "en", html_escape(title), kStyle, kScript, html_escape(title),
+      html_escape(t.tr("Each part: what to say, the command, what rope printed for it (run when this page was made) "
+                       "and its figure. The sliders step through frames rope computed.")));
   emit("<p>{}</p>\n", html_escape(t.tr("The commands are those of docs/classroom.md, in its order; a figure the "
-                                         "lesson draws with --png is drawn here as SVG.")));
+                                       "lesson draws with --png is drawn here as SVG.")));
   int figure = 0;
   for (const LessonPart& part : lesson_parts(t)) {
     emit("<section id=\"part{}\">\n<h2>{}</h2>\n<p>{}</p>\n", part.number, html_escape(part.title),
@@ -188,12 +206,13 @@ std::string lesson_page(Lang lang) {
       f.frames = kLessonFrames;
       if (part.frames == LessonFrames::Explain) f.width = f.height = 900;  // square, as rope explain draws it
       const std::string set = fmt::format("frames{}", part.number);
-      emit("<div class=\"controls\"><button type=\"button\" onclick=\"stepFrame('{0}',-1)\">&#9664;</button> "
-           "<input type=\"range\" id=\"{0}-range\" min=\"0\" max=\"{1}\" value=\"0\" "
-           "oninput=\"showFrame('{0}',this.value)\"> "
-           "<button type=\"button\" onclick=\"stepFrame('{0}',1)\">&#9654;</button> <span id=\"{0}-n\">1 / {2}</span></div>\n"
-           "<div id=\"{0}\" data-frames=\"{2}\">\n",
-           set, kLessonFrames - 1, kLessonFrames);
+      emit(
+          "<div class=\"controls\"><button type=\"button\" onclick=\"stepFrame('{0}',-1)\">&#9664;</button> "
+          "<input type=\"range\" id=\"{0}-range\" min=\"0\" max=\"{1}\" value=\"0\" "
+          "oninput=\"showFrame('{0}',this.value)\"> "
+          "<button type=\"button\" onclick=\"stepFrame('{0}',1)\">&#9654;</button> <span id=\"{0}-n\">1 / {2}</span></div>\n"
+          "<div id=\"{0}\" data-frames=\"{2}\">\n",
+          set, kLessonFrames - 1, kLessonFrames);
       int k = 0;
       for (const plot::Figure& frame : frames_of(part.frames, f)) {
         emit("<figure class=\"frame\"{}>\n{}\n</figure>\n", k++ == 0 ? "" : " hidden", inline_svg(draw_svg(frame, f)));

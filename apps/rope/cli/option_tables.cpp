@@ -27,7 +27,8 @@ std::string cell(const std::string& text) {
   std::string out;
   for (std::size_t i = 0; i < text.size(); ++i) {
     const char c = text[i], next = i + 1 < text.size() ? text[i + 1] : ' ';
-    const bool tag = c == '<' && (std::isalpha(static_cast<unsigned char>(next)) != 0 || next == '/' || next == '!' || next == '?');
+    const bool tag =
+        c == '<' && (std::isalpha(static_cast<unsigned char>(next)) != 0 || next == '/' || next == '!' || next == '?');
     if (c == '|' || tag) out += '\\';
     out += c == '\n' ? ' ' : c;
   }
@@ -103,7 +104,8 @@ std::vector<OptionRow> option_rows(const CLI::App& command) {
     row.meaning = formatter != nullptr ? formatter->make_option_desc(opt) : opt->get_description();
     const std::set<CLI::Option*> needs = opt->get_needs(), excludes = opt->get_excludes();  // copies
     if (!needs.empty()) append_sentence(row.meaning, "Needs: " + code_list({needs.begin(), needs.end()}) + ".");
-    if (!excludes.empty()) append_sentence(row.meaning, "Excludes: " + code_list({excludes.begin(), excludes.end()}) + ".");
+    if (!excludes.empty())
+      append_sentence(row.meaning, "Excludes: " + code_list({excludes.begin(), excludes.end()}) + ".");
     rows.push_back(std::move(row));
   }
   return rows;
@@ -188,9 +190,8 @@ std::string update_option_tables(const std::string& markdown, const std::vector<
     std::vector<std::pair<std::string, std::vector<std::string>>> links;  // group, option names
     for (OptionRow& row : option_rows(command)) {
       const auto group = groups.find(row.group);
-      const bool shared = group != groups.end() &&
-                          std::any_of(group->second.rows.begin(), group->second.rows.end(),
-                                      [&](const OptionRow& r) { return same_row(r, row); });
+      const bool shared = group != groups.end() && std::any_of(group->second.rows.begin(), group->second.rows.end(),
+                                                               [&](const OptionRow& r) { return same_row(r, row); });
       if (!shared) {
         own.push_back(std::move(row));
         continue;
@@ -200,8 +201,11 @@ std::string update_option_tables(const std::string& markdown, const std::vector<
       for (const std::string& flag : row.flags) link->second.push_back("`" + flag + "`");
     }
     for (const auto& [group, flags] : links) {
-      own.push_back({group, fmt::format("{}", fmt::join(flags, ", ")), "",
-                     fmt::format("the [{} options](#{})", group, groups.at(group).anchor), {}});
+      own.push_back({group,
+                     fmt::format("{}", fmt::join(flags, ", ")),
+                     "",
+                     fmt::format("the [{} options](#{})", group, groups.at(group).anchor),
+                     {}});
     }
     return option_table(own);
   };
@@ -221,7 +225,8 @@ std::string update_option_tables(const std::string& markdown, const std::vector<
       ++end;
     }
     if (end == lines.size() || lines[end] != kEndMarker) {
-      throw InvalidArgument(fmt::format("the rope_docgen block '{}' has no '{}' before the next marker", line, kEndMarker));
+      throw InvalidArgument(
+          fmt::format("the rope_docgen block '{}' has no '{}' before the next marker", line, kEndMarker));
     }
     if (command_block) {
       const std::string name = marker_name(line, kCommandMarker);

@@ -28,10 +28,10 @@ namespace rope::cli {
 
 /// One option as a table row shows it.
 struct OptionRow {
-  std::string group;    ///< CLI11 group ("Options", "Scaling", "Figure", …)
-  std::string names;    ///< "`-d`, `--dim INT`"; a repeatable option ends in " …"
-  std::string fallback; ///< "required", the default as --help shows it, or empty
-  std::string meaning;  ///< the help text (by the --help formatter), then "Needs: …", "Excludes: …"
+  std::string group;               ///< CLI11 group ("Options", "Scaling", "Figure", …)
+  std::string names;               ///< "`-d`, `--dim INT`"; a repeatable option ends in " …"
+  std::string fallback;            ///< "required", the default as --help shows it, or empty
+  std::string meaning;             ///< the help text (by the --help formatter), then "Needs: …", "Excludes: …"
   std::vector<std::string> flags;  ///< every name as typed, "-d", "--dim"; a positional's type name (coverage check)
 };
 

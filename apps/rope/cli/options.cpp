@@ -60,8 +60,8 @@ CLI::Option* add_long_option(CLI::App& app, const std::string& name, std::option
   return add_parsed_option(app, name, target, parse_integer, std::to_string(shown_default), "INT", help);
 }
 
-CLI::Option* add_real_option(CLI::App& app, const std::string& name, std::optional<double>& target, double shown_default,
-                             const std::string& help) {
+CLI::Option* add_real_option(CLI::App& app, const std::string& name, std::optional<double>& target,
+                             double shown_default, const std::string& help) {
   return add_parsed_option(app, name, target, parse_real, format_number(shown_default), "NUM", help);
 }
 
@@ -69,7 +69,8 @@ CLI::Option* add_digits_option(CLI::App& app, std::optional<int>& target, const 
                                const std::string& help) {
   const auto parse = [](const std::string& text, const std::string& what) {
     const int digits = parse_int(text, what);
-    if (digits < 0 || digits > 17) throw InvalidArgument(error_msg("{0} must be between {1} and {2} (got {3})", what, 0, 17, digits));
+    if (digits < 0 || digits > 17)
+      throw InvalidArgument(error_msg("{0} must be between {1} and {2} (got {3})", what, 0, 17, digits));
     return digits;
   };
   return add_parsed_option(app, "--digits", target, parse, shown_default, "INT", help);

@@ -33,8 +33,8 @@ CLI::Option* add_int_option(CLI::App& app, const std::string& name, std::optiona
                             const std::string& help);
 CLI::Option* add_long_option(CLI::App& app, const std::string& name, std::optional<long>& target, long shown_default,
                              const std::string& help);
-CLI::Option* add_real_option(CLI::App& app, const std::string& name, std::optional<double>& target, double shown_default,
-                             const std::string& help);
+CLI::Option* add_real_option(CLI::App& app, const std::string& name, std::optional<double>& target,
+                             double shown_default, const std::string& help);
 /// One or more values, given as `--name a b` or `--name a --name b`; replaces the default.
 CLI::Option* add_reals_option(CLI::App& app, const std::string& name, std::vector<double>& target,
                               const std::string& help);
@@ -43,7 +43,6 @@ CLI::Option* add_reals_option(CLI::App& app, const std::string& name, std::vecto
 /// --help shows `shown_default`.
 CLI::Option* add_reals_option(CLI::App& app, const std::string& name, std::optional<std::vector<double>>& target,
                               const std::vector<double>& shown_default, const std::string& help);
-
 
 /// A position "m" or, for a model with multimodal sections, one number per axis "t,h,w"
 /// (rope/models/axes.hpp parse_axis_position); `target` stays nullopt unless given.
@@ -60,7 +59,6 @@ CLI::Option* add_seed_option(CLI::App& app, std::optional<std::uint64_t>& target
 inline constexpr const char* kDigitsHelp =
     "significant digits of the numbers compared (default: as many as show different values different; "
     "0: every digit; CSV and JSON always have every digit)";
-
 
 /// --wide: the wide tables of before the projector layout (every column, lines over 100 columns).
 CLI::Option* add_wide_option(CLI::App& app, bool& target);

@@ -21,7 +21,8 @@ void write_output(const std::string& target, std::string_view content, std::ostr
 
 void write_output(const std::string& target, const Table& table, std::ostream& out) {
   if (target == "-") {
-    write_csv(table, [&](std::string_view chunk) { out.write(chunk.data(), static_cast<std::streamsize>(chunk.size())); });
+    write_csv(table,
+              [&](std::string_view chunk) { out.write(chunk.data(), static_cast<std::streamsize>(chunk.size())); });
     return;
   }
   write_staged(target, [&](OutputFile& file) { write_csv(table, [&](std::string_view chunk) { file.write(chunk); }); });

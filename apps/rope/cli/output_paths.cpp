@@ -14,7 +14,8 @@ namespace rope::cli {
 namespace {
 
 /// The options that name an output file.
-constexpr const char* kOutputOptions[] = {"--csv", "--png", "--svg", "--pdf", "--gif", "--html", "--output", "--keep-script"};
+constexpr const char* kOutputOptions[] = {"--csv", "--png",  "--svg",    "--pdf",
+                                          "--gif", "--html", "--output", "--keep-script"};
 
 bool is_output_option(const std::string& name) {
   for (const char* output : kOutputOptions) {
@@ -30,8 +31,10 @@ std::vector<std::pair<std::string, std::string>> input_files(const CLI::App& com
     const std::string name = option->get_name();
     if (option->count() == 0 || is_output_option(name)) continue;
     for (const std::string& value : option->results()) {
-      if (option->get_type_name() == "FILE") inputs.emplace_back(name, value);
-      else if (value.size() > 1 && value[0] == '@') inputs.emplace_back(name, value.substr(1));
+      if (option->get_type_name() == "FILE")
+        inputs.emplace_back(name, value);
+      else if (value.size() > 1 && value[0] == '@')
+        inputs.emplace_back(name, value.substr(1));
     }
   }
   return inputs;
@@ -42,13 +45,15 @@ std::vector<std::pair<std::string, std::string>> input_files(const CLI::App& com
 /// Two outputs of one run naming the same file would overwrite each other: refused, naming both options.
 void check_distinct_outputs(const CLI::App& command) {
   std::vector<std::pair<std::string, std::string>> given;  // option, path
-  std::vector<std::string> to_stdout;                       // the options that write to standard output
+  std::vector<std::string> to_stdout;                      // the options that write to standard output
   for (const char* name : kOutputOptions) {
     const CLI::Option* option = command.get_option_no_throw(name);
     if (option == nullptr || option->count() == 0) continue;
     for (const std::string& value : option->results()) {
-      if (value != "-") given.emplace_back(name, value);
-      else to_stdout.emplace_back(name);
+      if (value != "-")
+        given.emplace_back(name, value);
+      else
+        to_stdout.emplace_back(name);
     }
   }
   for (const char* name : {"--term", "--json"}) {  // a drawing, a JSON report: standard output too
@@ -64,7 +69,8 @@ void check_distinct_outputs(const CLI::App& command) {
     if (a == b) return true;
     std::error_code ea, eb;
     if (fs::exists(a, ea) && fs::exists(b, eb)) return fs::equivalent(a, b, ea);
-    const fs::path ca = fs::weakly_canonical(fs::absolute(a, ea), ea), cb = fs::weakly_canonical(fs::absolute(b, eb), eb);
+    const fs::path ca = fs::weakly_canonical(fs::absolute(a, ea), ea),
+                   cb = fs::weakly_canonical(fs::absolute(b, eb), eb);
     return !ea && !eb && ca == cb;
   };
   // An input named as an output would be overwritten by it: the same file (links followed), refused.
@@ -83,7 +89,7 @@ void check_distinct_outputs(const CLI::App& command) {
     for (std::size_t j = i + 1; j < given.size(); ++j) {
       if (same(given[i].second, given[j].second)) {
         throw InvalidArgument(error_msg("{0} and {1} name the same file '{2}': each output needs its own path",
-                                          given[i].first, given[j].first, given[j].second));
+                                        given[i].first, given[j].first, given[j].second));
       }
     }
   }

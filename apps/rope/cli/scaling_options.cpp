@@ -74,9 +74,10 @@ void add_float32_options(CLI::App& app, ScalingOptions& o) {
 
 void check_float32_position(const ScalingOptions& o, const AxisPosition& p) {
   if (o.rope.float32 && p.multi()) {
-    throw InvalidArgument(error_msg("--float32 computes HF's angles at one position m, but --position {0} has {1} "
-                                      "components: give a single number with --float32",
-                                      p.text(), p.count));
+    throw InvalidArgument(
+        error_msg("--float32 computes HF's angles at one position m, but --position {0} has {1} "
+                  "components: give a single number with --float32",
+                  p.text(), p.count));
   }
 }
 
@@ -84,12 +85,16 @@ void add_scaling_options(CLI::App& app, ScalingOptions& o) {
   app.add_option("--config", o.source.file, "read the model's RoPE from a Hugging Face config.json or a GGUF file")
       ->type_name("FILE")
       ->group("Scaling");
-  app.add_option("--model", o.source.preset, "a model preset (rope inspect --list)")->type_name("NAME")->group("Scaling");
-  app.add_option("--scaling", o.rope.scaling, fmt::format("context extension: {} (docs/scaling.md)", scaling_method_names()))
+  app.add_option("--model", o.source.preset, "a model preset (rope inspect --list)")
+      ->type_name("NAME")
+      ->group("Scaling");
+  app.add_option("--scaling", o.rope.scaling,
+                 fmt::format("context extension: {} (docs/scaling.md)", scaling_method_names()))
       ->type_name("TYPE")
       ->group("Scaling");
   add_optional(app, "--factor", o.rope.factor, "scaling factor f (Hugging Face's factor; llama.cpp's --rope-scale)");
-  add_optional(app, "--original-max-position", o.rope.original_max_position_embeddings, "original_max_position_embeddings L0");
+  add_optional(app, "--original-max-position", o.rope.original_max_position_embeddings,
+               "original_max_position_embeddings L0");
   add_optional(app, "--max-position-embeddings", o.rope.max_position_embeddings, "max_position_embeddings M");
   add_optional(app, "--beta-fast", o.rope.beta_fast, "yarn beta_fast (default 32)");
   add_optional(app, "--beta-slow", o.rope.beta_slow, "yarn beta_slow (default 1)");
@@ -164,9 +169,10 @@ ModelRope resolve(const ScalingOptions& o, const DimBase& flags) {
   if (!o.any()) check_dimension(flags.dim.value_or(flags.default_dim), flags.max_dim);
   ModelRope r = resolve_model_rope(o.source, overrides_of(o, flags));
   if (r.spec.axis_blocks && !o.axis_blocks) {
-    throw InvalidArgument(error_msg("Gemma 4's vision tower pairs channels inside each axis's block (docs/multi-axis.md (V6)), "
-                                    "which this command does not place: rope apply, check, diff, sections, inspect, "
-                                    "frequencies, wavelengths, decay, attention and matrix take it"));
+    throw InvalidArgument(
+        error_msg("Gemma 4's vision tower pairs channels inside each axis's block (docs/multi-axis.md (V6)), "
+                  "which this command does not place: rope apply, check, diff, sections, inspect, "
+                  "frequencies, wavelengths, decay, attention and matrix take it"));
   }
   return r;
 }
@@ -174,16 +180,17 @@ ModelRope resolve(const ScalingOptions& o, const DimBase& flags) {
 std::vector<std::string> spec_summary(const ModelRope& rr, const Text& t) {
   const RopeSpec& s = rr.spec;
   std::vector<std::string> lines;
-  const std::string channels = t.tr("channels {0} … {1} rotate (d = {2})", s.rotary_offset,
-                                    s.rotary_offset + s.rotary_dim - 1, s.rotary_dim);
-  lines.push_back(t.tr("RoPE of {0}{1}: head_dim {2}, {3}{4}; {5}", model_name(rr.spec, t),
-                       layer_text(s, t), s.head_dim, channels,
+  const std::string channels =
+      t.tr("channels {0} … {1} rotate (d = {2})", s.rotary_offset, s.rotary_offset + s.rotary_dim - 1, s.rotary_dim);
+  lines.push_back(t.tr("RoPE of {0}{1}: head_dim {2}, {3}{4}; {5}", model_name(rr.spec, t), layer_text(s, t),
+                       s.head_dim, channels,
                        s.partial() ? t.tr(", the other {0} pass through", s.head_dim - s.rotary_dim) : "",
                        layout_description(s).in(t.lang())));
   if (s.axes && s.axes->vision()) {
-    lines.push_back(t.tr("2-D vision RoPE ({0}): a position m is the patch (m, m), so a distance m moves the row and the "
-                         "column by m each (docs/multi-axis.md §6)",
-                         s.axes->vision_kind));
+    lines.push_back(
+        t.tr("2-D vision RoPE ({0}): a position m is the patch (m, m), so a distance m moves the row and the "
+             "column by m each (docs/multi-axis.md §6)",
+             s.axes->vision_kind));
   }
   if (s.config.type != ScalingType::Default || s.attention_factor() != 1.0) {
     const double a = s.attention_factor();
@@ -192,17 +199,19 @@ std::vector<std::string> spec_summary(const ModelRope& rr, const Text& t) {
                          a != 1.0 ? t.tr(": scores × a² = {0} (S15)", format_number(a * a)) : ""));
   }
   if (const std::optional<QueryScaling>& q = rr.model.query_scaling) {
-    lines.push_back(t.tr("every layer multiplies the query by s(p) = 1 + {0}·ln(1 + ⌊p / {1}⌋) after RoPE (S21): scores × s(p)",
-                         format_number(q->beta), format_number(q->original)));
+    lines.push_back(
+        t.tr("every layer multiplies the query by s(p) = 1 + {0}·ln(1 + ⌊p / {1}⌋) after RoPE (S21): scores × s(p)",
+             format_number(q->beta), format_number(q->original)));
   }
   for (const LayerRope& l : rr.layers) {
     if (l.spec) continue;
     const std::optional<NopeTemperature>& temp = rr.model.nope_temperature;
-    lines.push_back(t.tr("layers {0} ({1}) are NoPE layers: no rotation, their scores do not depend on position{2}",
-                         describe_layers(l.layers), l.type,
-                         !temp ? std::string()
-                               : t.tr("; the query is multiplied by the temperature (S20), 1 below position {0} and {1} from it",
-                                      format_number(temp->floor_scale - 1), format_number(temp->at(temp->floor_scale - 1)))));
+    lines.push_back(
+        t.tr("layers {0} ({1}) are NoPE layers: no rotation, their scores do not depend on position{2}",
+             describe_layers(l.layers), l.type,
+             !temp ? std::string()
+                   : t.tr("; the query is multiplied by the temperature (S20), 1 below position {0} and {1} from it",
+                          format_number(temp->floor_scale - 1), format_number(temp->at(temp->floor_scale - 1)))));
   }
   return lines;
 }

@@ -30,13 +30,13 @@ namespace rope::cli {
 /// each option bound to its field; the head dimension, base and layout come from the command's own
 /// options (DimBase). Three values are parsed by resolve: the lists and --tower.
 struct ScalingOptions {
-  ModelSource source;      ///< --model NAME (source.preset), --config FILE (source.file)
-  RopeOverrides rope;      ///< --scaling TYPE, --factor …, --layer-type, --vision, --float32
+  ModelSource source;                     ///< --model NAME (source.preset), --config FILE (source.file)
+  RopeOverrides rope;                     ///< --scaling TYPE, --factor …, --layer-type, --vision, --float32
   std::string short_factor, long_factor;  ///< comma lists or @file
-  std::string tower;       ///< --tower text|vision: which RoPE of a vision-language model's config
+  std::string tower;                      ///< --tower text|vision: which RoPE of a vision-language model's config
   /// The command places the pairs of Gemma 4's vision tower inside each axis's block ((V6), spec.axis_blocks):
-  /// apply, check, diff, sections, inspect, frequencies, wavelengths, decay, attention and matrix; resolve refuses Gemma 4's
-  /// vision tower (--vision gemma4, or --tower vision of a Gemma 4 config) for the others.
+  /// apply, check, diff, sections, inspect, frequencies, wavelengths, decay, attention and matrix; resolve refuses
+  /// Gemma 4's vision tower (--vision gemma4, or --tower vision of a Gemma 4 config) for the others.
   bool axis_blocks = false;
 
   /// Whether anything beyond plain RoPE was asked for.
@@ -50,7 +50,8 @@ void add_scaling_options(CLI::App& app, ScalingOptions& options);
 /// rotated vectors (frequencies, apply, matrix).
 void add_float32_options(CLI::App& app, ScalingOptions& options);
 
-/// float32_text (report/rope_text.hpp): "float32 as HF computes it: …", the line a command prints when --float32 is given.
+/// float32_text (report/rope_text.hpp): "float32 as HF computes it: …", the line a command prints when --float32 is
+/// given.
 using rope::float32_text;
 
 /// --float32 computes HF's float32 angles at one position m (rope_float32.hpp (F2)); a multi-axis

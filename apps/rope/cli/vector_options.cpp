@@ -20,8 +20,9 @@ Eigen::MatrixXd from_rows(const std::vector<std::vector<double>>& rows, const st
   long total = 0;
   for (std::size_t r = 0; r < rows.size(); ++r) {
     if (rows[r].size() != cols) {
-      throw InvalidArgument(error_msg("{0}: vector {1} has {2} numbers, vector 1 has {3}: every vector must have the same length",
-                                        what, r + 1, rows[r].size(), cols));
+      throw InvalidArgument(
+          error_msg("{0}: vector {1} has {2} numbers, vector 1 has {3}: every vector must have the same length", what,
+                    r + 1, rows[r].size(), cols));
     }
     total += static_cast<long>(cols);
   }
@@ -43,8 +44,8 @@ Eigen::MatrixXd parse_vectors_argument(const std::string& text, const std::strin
     const std::string content = read_text_file(path, what + " file", kMaxListFileBytes);
     const TensorData t = parse_csv_tensor(content, fmt::format("{} file '{}'", what, path));
     if (t.size() > kMaxVectorValues) {
-      throw InvalidArgument(error_msg("{0} file '{1}' must hold at most {2} numbers (got {3})", what, path, kMaxVectorValues,
-                                        t.size()));
+      throw InvalidArgument(
+          error_msg("{0} file '{1}' must hold at most {2} numbers (got {3})", what, path, kMaxVectorValues, t.size()));
     }
     const bool column = t.shape.size() == 2 && t.shape[1] == 1;
     const Eigen::Index rows = column ? 1 : static_cast<Eigen::Index>(t.shape[0]);
@@ -60,7 +61,8 @@ Eigen::MatrixXd parse_vectors_argument(const std::string& text, const std::strin
   for (int r = 1;; ++r) {
     const std::size_t end = text.find(';', start);
     const std::string row = text.substr(start, end == std::string::npos ? std::string::npos : end - start);
-    rows.push_back(parse_real_list(row, rows.size() == 0 && end == std::string::npos ? what : fmt::format("{} vector {}", what, r)));
+    rows.push_back(parse_real_list(
+        row, rows.size() == 0 && end == std::string::npos ? what : fmt::format("{} vector {}", what, r)));
     if (end == std::string::npos) break;
     start = end + 1;
   }
@@ -73,18 +75,21 @@ void add_query_key_options(CLI::App& app, std::string& q, std::string& k, const 
   app.add_option("--k", k, help_k)->type_name("VECTORS");
 }
 
-std::optional<QueryKey> query_key(const std::string& q_text, const std::string& k_text, std::optional<int> dim, int max_dim) {
+std::optional<QueryKey> query_key(const std::string& q_text, const std::string& k_text, std::optional<int> dim,
+                                  int max_dim) {
   if (q_text.empty() && k_text.empty()) return std::nullopt;
   // Each given value is read first, so that a bad one is named even when its partner is missing.
   QueryKey qk;
   if (!q_text.empty()) qk.q = parse_vectors_argument(q_text, "--q");
   if (!k_text.empty()) qk.k = parse_vectors_argument(k_text, "--k");
   if (q_text.empty() != k_text.empty()) {
-    throw InvalidArgument(error_msg("give both --q and --k, or neither (got only {0})", q_text.empty() ? "--k" : "--q"));
+    throw InvalidArgument(
+        error_msg("give both --q and --k, or neither (got only {0})", q_text.empty() ? "--k" : "--q"));
   }
   const Eigen::Index d = qk.q.cols();
   if (d < 2 || d % 2 != 0 || d > max_dim) {
-    throw InvalidArgument(error_msg("--q: the dimension d must be even, 2 … {0} (got {1} numbers per vector)", max_dim, d));
+    throw InvalidArgument(
+        error_msg("--q: the dimension d must be even, 2 … {0} (got {1} numbers per vector)", max_dim, d));
   }
   if (qk.k.cols() != d) {
     throw InvalidArgument(error_msg("--k must have as many numbers per vector as --q ({0}, got {1})", d, qk.k.cols()));
@@ -93,8 +98,10 @@ std::optional<QueryKey> query_key(const std::string& q_text, const std::string& 
     throw InvalidArgument(error_msg("--k must have as many vectors as --q ({0}, got {1})", qk.q.rows(), qk.k.rows()));
   }
   if (dim && *dim != d) {
-    throw InvalidArgument(error_msg("--dim {0} does not match the {1} numbers per vector of --q and --k: leave out --dim "
-                                      "or give vectors of length {2}", *dim, d, *dim));
+    throw InvalidArgument(
+        error_msg("--dim {0} does not match the {1} numbers per vector of --q and --k: leave out --dim "
+                  "or give vectors of length {2}",
+                  *dim, d, *dim));
   }
   return qk;
 }

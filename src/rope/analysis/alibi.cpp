@@ -10,7 +10,8 @@ namespace rope {
 
 std::vector<double> alibi_slopes(int heads) {
   if (heads < 1 || heads > kMaxAlibiHeads) {
-    throw InvalidArgument(error_msg("{0} must be between {1} and {2} (got {3})", "ALiBi heads", 1, kMaxAlibiHeads, heads));
+    throw InvalidArgument(
+        error_msg("{0} must be between {1} and {2} (got {3})", "ALiBi heads", 1, kMaxAlibiHeads, heads));
   }
   int c = 1;  // the largest power of two <= heads
   while (2 * c <= heads) c *= 2;
@@ -31,7 +32,8 @@ Eigen::MatrixXd alibi_bias(const Eigen::VectorXd& positions, double slope) {
   const Eigen::Index n = positions.size();
   Eigen::MatrixXd bias(n, n);
   for (Eigen::Index i = 0; i < n; ++i) {
-    for (Eigen::Index j = 0; j < n; ++j) bias(i, j) = 0.0 - slope * std::abs(positions[i] - positions[j]);  // +0 on the diagonal
+    for (Eigen::Index j = 0; j < n; ++j)
+      bias(i, j) = 0.0 - slope * std::abs(positions[i] - positions[j]);  // +0 on the diagonal
   }
   return bias;
 }

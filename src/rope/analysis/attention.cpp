@@ -18,7 +18,8 @@ namespace {
 
 void check_tokens(Eigen::Index tokens) {
   if (tokens < 1 || tokens > kMaxAttentionTokens) {
-    throw InvalidArgument(error_msg("{0} must be between {1} and {2} (got {3})", "number of tokens", 1, kMaxAttentionTokens, tokens));
+    throw InvalidArgument(
+        error_msg("{0} must be between {1} and {2} (got {3})", "number of tokens", 1, kMaxAttentionTokens, tokens));
   }
 }
 
@@ -34,12 +35,14 @@ struct Encoded {
 void validate(const Eigen::MatrixXd& q, const Eigen::MatrixXd& k, const Eigen::VectorXd& positions,
               const AttentionSettings& s) {
   if (q.rows() != k.rows() || q.cols() != k.cols()) {
-    throw InvalidArgument(error_msg("q and k must have the same shape (got {0}×{1} and {2}×{3})", q.rows(), q.cols(), k.rows(), k.cols()));
+    throw InvalidArgument(error_msg("q and k must have the same shape (got {0}×{1} and {2}×{3})", q.rows(), q.cols(),
+                                    k.rows(), k.cols()));
   }
   check_tokens(q.rows());
   check_dimension(static_cast<int>(q.cols()), kMaxAttentionDim);
   if (positions.size() != q.rows()) {
-    throw InvalidArgument(error_msg("one position per token is needed ({0} tokens, got {1} positions)", q.rows(), positions.size()));
+    throw InvalidArgument(
+        error_msg("one position per token is needed ({0} tokens, got {1} positions)", q.rows(), positions.size()));
   }
   for (Eigen::Index i = 0; i < positions.size(); ++i) check_position(positions[i]);
   if (s.scale && !(std::isfinite(*s.scale) && *s.scale > 0)) {
@@ -52,8 +55,10 @@ void validate(const Eigen::MatrixXd& q, const Eigen::MatrixXd& k, const Eigen::V
     case Encoding::Rope:
       for (Eigen::Index i = 0; s.query_scaling && i < positions.size(); ++i) {
         if (positions[i] < 0) {  // log(1 + ⌊p / L0⌋) of (S21) is not defined below 0; a model's positions start at 0
-          throw InvalidArgument(error_msg("the query scaling (S21) needs positions >= 0, as the model's position ids are "
-                                          "(got {0})", positions[i]));
+          throw InvalidArgument(
+              error_msg("the query scaling (S21) needs positions >= 0, as the model's position ids are "
+                        "(got {0})",
+                        positions[i]));
         }
       }
       if (s.spec) {
@@ -74,7 +79,7 @@ void validate(const Eigen::MatrixXd& q, const Eigen::MatrixXd& k, const Eigen::V
       t5_relative_position_bucket(0, s.t5);  // checks the bucket settings
       if (s.t5_bias.size() != s.t5.num_buckets) {
         throw InvalidArgument(error_msg("T5 needs one bias per bucket ({0} buckets, got {1} biases)", s.t5.num_buckets,
-                                          s.t5_bias.size()));
+                                        s.t5_bias.size()));
       }
       for (Eigen::Index i = 0; i < positions.size(); ++i) {
         if (!is_integer(positions[i]) || std::abs(positions[i]) > 1e15) {
@@ -84,14 +89,16 @@ void validate(const Eigen::MatrixXd& q, const Eigen::MatrixXd& k, const Eigen::V
       break;
     case Encoding::LearnedAbsolute:
       if (s.learned_table.cols() != q.cols() || s.learned_table.rows() < 1) {
-        throw InvalidArgument(error_msg("the learned table must have d = {0} columns and at least one row (got {1}×{2})",
-                                          q.cols(), s.learned_table.rows(), s.learned_table.cols()));
+        throw InvalidArgument(
+            error_msg("the learned table must have d = {0} columns and at least one row (got {1}×{2})", q.cols(),
+                      s.learned_table.rows(), s.learned_table.cols()));
       }
       for (Eigen::Index i = 0; i < positions.size(); ++i) {
         const double p = positions[i];
         if (!is_integer(p) || p < 0 || p >= static_cast<double>(s.learned_table.rows())) {
-          throw InvalidArgument(error_msg("a learned table of {0} positions has rows 0 … {1} only: position {2} has no embedding",
-              s.learned_table.rows(), s.learned_table.rows() - 1, p));
+          throw InvalidArgument(
+              error_msg("a learned table of {0} positions has rows 0 … {1} only: position {2} has no embedding",
+                        s.learned_table.rows(), s.learned_table.rows() - 1, p));
         }
       }
       break;
@@ -201,12 +208,18 @@ double score_scale(const AttentionSettings& settings, Eigen::Index d) {
 
 std::string_view to_string(Encoding encoding) {
   switch (encoding) {
-    case Encoding::None: return "none";
-    case Encoding::Rope: return "rope";
-    case Encoding::Sinusoidal: return "sinusoidal";
-    case Encoding::Alibi: return "alibi";
-    case Encoding::T5Bias: return "t5";
-    case Encoding::LearnedAbsolute: return "learned";
+    case Encoding::None:
+      return "none";
+    case Encoding::Rope:
+      return "rope";
+    case Encoding::Sinusoidal:
+      return "sinusoidal";
+    case Encoding::Alibi:
+      return "alibi";
+    case Encoding::T5Bias:
+      return "t5";
+    case Encoding::LearnedAbsolute:
+      return "learned";
   }
   return "?";
 }
@@ -224,9 +237,10 @@ int t5_relative_position_bucket(long relative_position, const T5Buckets& b) {
   const int max_exact = per_direction / 2;
   if (b.num_buckets < 2 || (b.bidirectional && b.num_buckets % 2 != 0) || max_exact < 1 ||
       b.max_distance <= max_exact) {
-    throw InvalidArgument(error_msg("T5 buckets need num_buckets >= {0} ({1}) and max_distance > num_buckets/{2} (got {3} and {4})",
-        b.bidirectional ? 4 : 2, b.bidirectional ? "even, half per direction" : "one direction", b.bidirectional ? 4 : 2,
-        b.num_buckets, b.max_distance));
+    throw InvalidArgument(
+        error_msg("T5 buckets need num_buckets >= {0} ({1}) and max_distance > num_buckets/{2} (got {3} and {4})",
+                  b.bidirectional ? 4 : 2, b.bidirectional ? "even, half per direction" : "one direction",
+                  b.bidirectional ? 4 : 2, b.num_buckets, b.max_distance));
   }
   int bucket = 0;
   long distance = 0;
@@ -278,7 +292,8 @@ Eigen::MatrixXd attention_scores(const Eigen::MatrixXd& q, const Eigen::MatrixXd
 
 Eigen::MatrixXd softmax_rows(const Eigen::MatrixXd& scores, bool causal) {
   if (scores.rows() != scores.cols() || scores.size() == 0) {
-    throw InvalidArgument(error_msg("scores must be a non-empty square matrix (got {0}×{1})", scores.rows(), scores.cols()));
+    throw InvalidArgument(
+        error_msg("scores must be a non-empty square matrix (got {0}×{1})", scores.rows(), scores.cols()));
   }
   Eigen::MatrixXd a(scores.rows(), scores.cols());
   for (Eigen::Index i = 0; i < scores.rows(); ++i) {

@@ -71,12 +71,12 @@ int t5_relative_position_bucket(long relative_position, const T5Buckets& buckets
 
 struct AttentionSettings {
   Encoding encoding = Encoding::Rope;
-  double base = kDefaultBase;  ///< rope and sinusoidal
-  double alibi_slope = 0.5;    ///< alibi: m of the head (alibi_slopes(8)[0] = 1/2)
-  T5Buckets t5;                ///< t5
-  Eigen::VectorXd t5_bias;     ///< t5: r_b, one value per bucket (learned in T5)
+  double base = kDefaultBase;     ///< rope and sinusoidal
+  double alibi_slope = 0.5;       ///< alibi: m of the head (alibi_slopes(8)[0] = 1/2)
+  T5Buckets t5;                   ///< t5
+  Eigen::VectorXd t5_bias;        ///< t5: r_b, one value per bucket (learned in T5)
   Eigen::MatrixXd learned_table;  ///< learned: row t is E[t], d columns; positions must be 0 … rows − 1
-  bool causal = false;  ///< mask: query i sees keys j <= i only (A_ij = 0 exactly for j > i)
+  bool causal = false;            ///< mask: query i sees keys j <= i only (A_ij = 0 exactly for j > i)
   /// rope with a model (--model/--config): the model's rotation (S19) of each q_i and k_j instead of
   /// plain interleaved RoPE of `base`: its layout, rotating channels (d = head_dim or rotary_dim) and
   /// attention factor a in cos and sin, so the scores carry a². Frequencies that depend on the sequence
@@ -126,8 +126,9 @@ Eigen::MatrixXd attention_weights(const Eigen::MatrixXd& q, const Eigen::MatrixX
 /// How much the scores change when every position p_i moves to p_i + shift (the same q_i, k_j).
 /// Only the entries that the mask keeps are compared. The tolerance is that of (M13) for
 /// ⟨R_{m+c} q, R_{n+c} k⟩ = ⟨R_m q, R_n k⟩, as `rope verify` uses it: |Δ|/S <= κ·ε·(d + M), with
-/// S = ‖q_i‖‖k_j‖·scale (scale 1/√d or the settings' own; a model's a² and query scaling on ‖q_i‖) and M = |p_i| + |p_j| + |p_i + c| + |p_j + c|. It is what rounding allows RoPE;
-/// ALiBi, T5 and none must give exactly 0 for integer positions, and the additive encodings far more.
+/// S = ‖q_i‖‖k_j‖·scale (scale 1/√d or the settings' own; a model's a² and query scaling on ‖q_i‖) and M = |p_i| +
+/// |p_j| + |p_i + c| + |p_j + c|. It is what rounding allows RoPE; ALiBi, T5 and none must give exactly 0 for integer
+/// positions, and the additive encodings far more.
 struct ShiftReport {
   double shift = 0.0;
   double max_abs_change = 0.0;     ///< max |Δ s_ij|

@@ -60,7 +60,8 @@ std::vector<IdentityResult> verify_axes(const RopeSpec& spec, long trials, doubl
   const auto position = [&] {
     AxisPosition p;
     p.count = axes;
-    for (int k = 0; k < axes; ++k) p.value[static_cast<std::size_t>(k)] = static_cast<double>(rng.below(static_cast<std::uint64_t>(max_position)));
+    for (int k = 0; k < axes; ++k)
+      p.value[static_cast<std::size_t>(k)] = static_cast<double>(rng.below(static_cast<std::uint64_t>(max_position)));
     return p;
   };
   const long draws = std::min(trials, kMaxAxisDraws);
@@ -77,8 +78,8 @@ std::vector<IdentityResult> verify_axes(const RopeSpec& spec, long trials, doubl
       AxisPosition one;
       one.count = axes;
       one.value[static_cast<std::size_t>(a)] = c.value[static_cast<std::size_t>(a)];
-      tally[static_cast<std::size_t>(2 + a)].add(std::abs(rotate(spec, q, plus(p, one)).dot(rotate(spec, k, plus(p2, one))) - score),
-                                                 scale);
+      tally[static_cast<std::size_t>(2 + a)].add(
+          std::abs(rotate(spec, q, plus(p, one)).dot(rotate(spec, k, plus(p2, one))) - score), scale);
     }
   }
   for (std::size_t r = 0; r < rows.size(); ++r) tally[r].apply(rows[r]);

@@ -30,12 +30,15 @@ double best_seconds(int repeat, F&& work) {
 }
 
 void check(const BenchSettings& s) {
-  if (s.seq < 1 || s.seq > 4096) throw InvalidQuantity("sequence length", fmt::format("must be between 1 and 4096 (got {})", s.seq));
-  if (s.heads < 1 || s.heads > 64) throw InvalidArgument(error_msg("{0} must be between {1} and {2} (got {3})", "heads", 1, 64, s.heads));
+  if (s.seq < 1 || s.seq > 4096)
+    throw InvalidQuantity("sequence length", fmt::format("must be between 1 and 4096 (got {})", s.seq));
+  if (s.heads < 1 || s.heads > 64)
+    throw InvalidArgument(error_msg("{0} must be between {1} and {2} (got {3})", "heads", 1, 64, s.heads));
   if (s.decay_points < 2 || s.decay_points > 1'000'000) {
     throw InvalidQuantity("decay points", fmt::format("must be between 2 and 1000000 (got {})", s.decay_points));
   }
-  if (s.repeat < 1 || s.repeat > 100) throw InvalidQuantity("repeats", fmt::format("must be between 1 and 100 (got {})", s.repeat));
+  if (s.repeat < 1 || s.repeat > 100)
+    throw InvalidQuantity("repeats", fmt::format("must be between 1 and 100 (got {})", s.repeat));
 }
 
 }  // namespace

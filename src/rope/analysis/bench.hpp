@@ -10,18 +10,18 @@
 namespace rope {
 
 struct BenchSettings {
-  long seq = 128;          ///< positions of the ladder's [seq, 32, d] float32 tensor
+  long seq = 128;  ///< positions of the ladder's [seq, 32, d] float32 tensor
   long heads = 32;
   long decay_points = 100000;  ///< the decay job: evenly spaced m <= 10^6, d = 128, base 5e5
-  int repeat = 3;          ///< runs per measurement; the best is kept
+  int repeat = 3;              ///< runs per measurement; the best is kept
 };
 
 inline constexpr int kLadderDims[] = {64, 128, 256};
 
 struct LadderTiming {
   int d = 0;
-  double seconds[4] = {};    ///< per LadderForm (Dense, Block2x2, Elementwise, Complex), whole tensor
-  double max_abs_diff = 0;   ///< largest |y_form − y_elementwise| over the forms
+  double seconds[4] = {};   ///< per LadderForm (Dense, Block2x2, Elementwise, Complex), whole tensor
+  double max_abs_diff = 0;  ///< largest |y_form − y_elementwise| over the forms
 };
 
 struct BenchReport {

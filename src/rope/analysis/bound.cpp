@@ -99,8 +99,10 @@ std::vector<double> block_lower_bounds(const Eigen::VectorXd& theta, long blocks
   }
   const Eigen::Index n = static_cast<Eigen::Index>(slow.size());
   const Eigen::ArrayXd th = Eigen::Map<const Eigen::ArrayXd>(slow.data(), n);
-  const Eigen::ArrayXd step_c = (static_cast<double>(kBlock) * th).cos(), step_s = (static_cast<double>(kBlock) * th).sin();
-  const Eigen::ArrayXd end_c = (static_cast<double>(kBlock - 1) * th).cos(), end_s = (static_cast<double>(kBlock - 1) * th).sin();
+  const Eigen::ArrayXd step_c = (static_cast<double>(kBlock) * th).cos(),
+                       step_s = (static_cast<double>(kBlock) * th).sin();
+  const Eigen::ArrayXd end_c = (static_cast<double>(kBlock - 1) * th).cos(),
+                       end_s = (static_cast<double>(kBlock - 1) * th).sin();
   Eigen::ArrayXd c(n), s(n), value(n);
   std::vector<double> lower(static_cast<std::size_t>(blocks));
   for (long j = 0; j < blocks; ++j) {
@@ -225,10 +227,11 @@ int default_per_decade(long L) { return L < 65536 ? 400 : 100; }
 std::vector<double> base_grid(double lo, double hi, int per_decade) {
   if (!(std::isfinite(lo) && std::isfinite(hi) && lo > 1 && hi > lo)) {
     throw InvalidArgument(error_msg("base range LO,HI must have 1 < LO < HI, both finite (got {0},{1})",
-                                      format_number(lo), format_number(hi)));
+                                    format_number(lo), format_number(hi)));
   }
   if (per_decade < 1 || per_decade > kMaxPerDecade) {
-    throw InvalidArgument(error_msg("{0} must be between {1} and {2} (got {3})", "points per decade", 1, kMaxPerDecade, per_decade));
+    throw InvalidArgument(
+        error_msg("{0} must be between {1} and {2} (got {3})", "points per decade", 1, kMaxPerDecade, per_decade));
   }
   const double p = per_decade;
   // The k with 10^(k/P) in [lo, hi]; a slack of 1e-9 in k keeps 10^(k/P) = lo or hi (a range given
@@ -236,12 +239,14 @@ std::vector<double> base_grid(double lo, double hi, int per_decade) {
   const long first = static_cast<long>(std::ceil(p * std::log10(lo) - 1e-9));
   const long last = static_cast<long>(std::floor(p * std::log10(hi) + 1e-9));
   if (last < first) {
-    throw InvalidArgument(error_msg("base range {0},{1} holds no grid point 10^(k/{2}): widen it or raise the points per decade",
-                                      format_number(lo), format_number(hi), per_decade));
+    throw InvalidArgument(
+        error_msg("base range {0},{1} holds no grid point 10^(k/{2}): widen it or raise the points per decade",
+                  format_number(lo), format_number(hi), per_decade));
   }
   if (last - first + 1 > kMaxBoundGridPoints) {
-    throw InvalidArgument(error_msg("the base grid would have {0} points, more than {1}: narrow the range or lower the points per decade",
-                                      last - first + 1, kMaxBoundGridPoints));
+    throw InvalidArgument(
+        error_msg("the base grid would have {0} points, more than {1}: narrow the range or lower the points per decade",
+                  last - first + 1, kMaxBoundGridPoints));
   }
   std::vector<double> grid;
   for (long k = first; k <= last; ++k) {
@@ -263,7 +268,9 @@ BoundScan scan_bound(int d, long L, double lo, double hi, int per_decade) {
   const std::size_t count = scan.bases.size();
   const double terms = (d / 2.0) * (static_cast<double>(L) + 1) * static_cast<double>(count);
   if (terms > kMaxBoundWork) {
-    throw InvalidArgument(error_msg("the scan would evaluate (d/2)·(L+1)·(grid points) = {0} terms, more than {1}: lower d, L or the grid", fmt::format("{:.3g}", terms), fmt::format("{:g}", kMaxBoundWork)));
+    throw InvalidArgument(error_msg(
+        "the scan would evaluate (d/2)·(L+1)·(grid points) = {0} terms, more than {1}: lower d, L or the grid",
+        fmt::format("{:.3g}", terms), fmt::format("{:g}", kMaxBoundWork)));
   }
   std::vector<Eigen::VectorXd> thetas;
   thetas.reserve(count);
@@ -282,7 +289,8 @@ BoundScan scan_bound(int d, long L, double lo, double hi, int per_decade) {
       }
     }
   };
-  const unsigned workers = std::max(1u, std::min<unsigned>(std::thread::hardware_concurrency(), static_cast<unsigned>(count)));
+  const unsigned workers =
+      std::max(1u, std::min<unsigned>(std::thread::hardware_concurrency(), static_cast<unsigned>(count)));
   std::vector<std::thread> pool;
   for (unsigned w = 1; w < workers; ++w) pool.emplace_back(work);
   work();

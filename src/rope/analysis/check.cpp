@@ -68,7 +68,8 @@ std::size_t height_component(const AxisPosition& p) { return p.count == 2 ? 0 : 
 std::vector<Variant> check_variants(const RopeExpectation& e) {
   std::vector<Variant> v;
   const int r = e.rotary_dim();
-  auto add = [&](VariantKind kind, RopeExpectation spec, double offset = 0, std::optional<DType> angles = std::nullopt) {
+  auto add = [&](VariantKind kind, RopeExpectation spec, double offset = 0,
+                 std::optional<DType> angles = std::nullopt) {
     Variant x;
     x.kind = kind, x.spec = std::move(spec), x.position_offset = offset, x.angle_type = angles;
     v.push_back(std::move(x));
@@ -177,8 +178,9 @@ std::vector<Variant> check_variants(const RopeExpectation& e) {
 
 MemorySource::MemorySource(const DumpVectors& before, const DumpVectors& after) : before_(before), after_(after) {
   if (before.seq != after.seq || before.groups() != after.groups() || before.d != after.d) {
-    throw InvalidArgument(error_msg("the dumps before and after differ in shape: {0} × {1} × {2} against {3} × {4} × {5}",
-                                      before.seq, before.groups(), before.d, after.seq, after.groups(), after.d));
+    throw InvalidArgument(
+        error_msg("the dumps before and after differ in shape: {0} × {1} × {2} against {3} × {4} × {5}", before.seq,
+                  before.groups(), before.d, after.seq, after.groups(), after.d));
   }
 }
 
@@ -186,7 +188,8 @@ std::vector<DumpComparison> MemorySource::compare(long start, const std::vector<
                                                   const std::vector<Variant>& variants) const {
   const long length = static_cast<long>(positions.size());
   if (start < 0 || start + length > before_.seq) {
-    throw InvalidArgument(error_msg("{0} positions for a dump of {1} sequence positions", positions.size(), before_.seq));
+    throw InvalidArgument(
+        error_msg("{0} positions for a dump of {1} sequence positions", positions.size(), before_.seq));
   }
   const BlockShape shape{length, before_.groups(), before_.d, after_.dtype};
   const long stride = before_.groups() * before_.d;
@@ -200,11 +203,12 @@ std::vector<DumpComparison> MemorySource::compare(long start, const std::vector<
 
 bool MemorySource::after_looks_like_bf16() const { return looks_like_bf16(after_); }
 
-DumpComparison compare_dump(const DumpVectors& before, const DumpVectors& after, const std::vector<AxisPosition>& positions,
-                            const Variant& variant) {
+DumpComparison compare_dump(const DumpVectors& before, const DumpVectors& after,
+                            const std::vector<AxisPosition>& positions, const Variant& variant) {
   const MemorySource source(before, after);
   if (static_cast<long>(positions.size()) != before.seq) {
-    throw InvalidArgument(error_msg("{0} positions for a dump of {1} sequence positions", positions.size(), before.seq));
+    throw InvalidArgument(
+        error_msg("{0} positions for a dump of {1} sequence positions", positions.size(), before.seq));
   }
   return source.compare(0, positions, {variant}).front();
 }

@@ -39,7 +39,7 @@ Message default_error_model();
 /// factor come together (the command line fills it from --model/--config/flags).
 struct RopeExpectation {
   Layout layout = Layout::Half;
-  int head_dim = 0;               ///< d of the dump
+  int head_dim = 0;  ///< d of the dump
   /// The first rotated channel: the pairs lie in [rotary_offset, rotary_offset + rotary_dim) (llama.cpp's
   /// DeepSeek-2 rotates the last channels of the head, ggml_rope_set_offset; HF's DeepSeek the same).
   int rotary_offset = 0;
@@ -104,17 +104,18 @@ enum class VariantKind {
   PartialTwice,
   AnglesBf16,
   AnglesF16,
-  SectionsChunked,      ///< M-RoPE: HF's chunked map (A2) where the model interleaves (A3)
-  SectionsInterleaved,  ///< M-RoPE: the interleaved map (A3) where the model chunks (A2)
-  MropeIgnored,         ///< M-RoPE never applied: plain RoPE at the sequence index (1-D positions)
-  PositionsRestart,     ///< the positions start again at some indices (chunked prefill, packed sequences)
-  Bf16AsFloat32,        ///< the expected RoPE under bf16's tolerance: a bf16 tensor saved as float32
-  YarnWithoutExtFactor, ///< YaRN run without ext_factor: θ/f at every pair, no ramp, no magnitude (llama.cpp ext_factor 0)
-  RotaryDimHalved,      ///< a full-rotary model rotated with n_dims = d/2: the first d/2 channels at base^(−2i/(d/2))
-  EslotUnrotated,       ///< llama.cpp's IMROPE pairs of the fourth slot (e), 0 for text: unrotated where HF turns them
-  BeforeEqualsAfter,    ///< nothing turned: "before" read after an in-place RoPE, or RoPE never applied
-  LongRopeOtherList,    ///< LongRoPE's other factor list (llama.cpp chooses it by n_ctx, not by the positions)
-  AxesSwapped,          ///< height and width exchanged: a patch's (row, column) read as (column, row), M-RoPE's h and w
+  SectionsChunked,       ///< M-RoPE: HF's chunked map (A2) where the model interleaves (A3)
+  SectionsInterleaved,   ///< M-RoPE: the interleaved map (A3) where the model chunks (A2)
+  MropeIgnored,          ///< M-RoPE never applied: plain RoPE at the sequence index (1-D positions)
+  PositionsRestart,      ///< the positions start again at some indices (chunked prefill, packed sequences)
+  Bf16AsFloat32,         ///< the expected RoPE under bf16's tolerance: a bf16 tensor saved as float32
+  YarnWithoutExtFactor,  ///< YaRN run without ext_factor: θ/f at every pair, no ramp, no magnitude (llama.cpp
+                         ///< ext_factor 0)
+  RotaryDimHalved,    ///< a full-rotary model rotated with n_dims = d/2: the first d/2 channels at base^(−2i/(d/2))
+  EslotUnrotated,     ///< llama.cpp's IMROPE pairs of the fourth slot (e), 0 for text: unrotated where HF turns them
+  BeforeEqualsAfter,  ///< nothing turned: "before" read after an in-place RoPE, or RoPE never applied
+  LongRopeOtherList,  ///< LongRoPE's other factor list (llama.cpp chooses it by n_ctx, not by the positions)
+  AxesSwapped,        ///< height and width exchanged: a patch's (row, column) read as (column, row), M-RoPE's h and w
 };
 /// "expected", "layout-swapped", "base-10000", … (the names of the JSON output and of the tests).
 const char* to_string(VariantKind kind);
@@ -127,10 +128,10 @@ struct Variant {
   RopeExpectation spec;
   double position_offset = 0;
   std::optional<DType> angle_type;  ///< m and θ cast to this type and m·θ computed in it (precision.hpp cast-inputs)
-  bool sequence_index = false;      ///< MropeIgnored: sequence index s has the 1-D position t_0 + s (t_0 the first row's t)
-  std::optional<DType> dump_type;   ///< Bf16AsFloat32: the tolerance of this type instead of the dump's
-  std::vector<long> restarts;       ///< PositionsRestart: from each index r on, p(s) − p(r) + p(0)
-  bool swap_hw = false;             ///< AxesSwapped: components h and w exchanged (height_component)
+  bool sequence_index = false;  ///< MropeIgnored: sequence index s has the 1-D position t_0 + s (t_0 the first row's t)
+  std::optional<DType> dump_type;  ///< Bf16AsFloat32: the tolerance of this type instead of the dump's
+  std::vector<long> restarts;      ///< PositionsRestart: from each index r on, p(s) − p(r) + p(0)
+  bool swap_hw = false;            ///< AxesSwapped: components h and w exchanged (height_component)
 };
 
 /// The component of a position that is its height; the width is the next one: 0 of a vision tower's
@@ -159,7 +160,8 @@ struct NonFiniteValues {
   double value = 0;
   /// Counts one at (s, g, ch), kept as the first when it comes before the first so far.
   void add(long s, long g, int ch, double v) {
-    if (count++ == 0 || s < seq || (s == seq && (g < group || (g == group && ch < channel)))) seq = s, group = g, channel = ch, value = v;
+    if (count++ == 0 || s < seq || (s == seq && (g < group || (g == group && ch < channel))))
+      seq = s, group = g, channel = ch, value = v;
   }
   /// Another tally's values (one thread's) into these.
   void merge(const NonFiniteValues& o) {
@@ -172,12 +174,12 @@ struct NonFiniteValues {
 
 /// A dump against one variant.
 struct DumpComparison {
-  double max_ratio = 0;      ///< max over elements of |Δ| / tolerance (C1); <= 1 passes
-  long failing = 0;          ///< elements with |Δ| > tolerance (or not finite)
+  double max_ratio = 0;  ///< max over elements of |Δ| / tolerance (C1); <= 1 passes
+  long failing = 0;      ///< elements with |Δ| > tolerance (or not finite)
   long total = 0;
-  Eigen::VectorXd position_ratio;  ///< per sequence index: max |Δ|/tolerance
-  Eigen::VectorXd channel_ratio;   ///< per channel
-  std::vector<long> group_failing; ///< per group (batch × heads): failing elements
+  Eigen::VectorXd position_ratio;   ///< per sequence index: max |Δ|/tolerance
+  Eigen::VectorXd channel_ratio;    ///< per channel
+  std::vector<long> group_failing;  ///< per group (batch × heads): failing elements
   // The first failing element in (sequence, group, channel) order.
   long first_seq = -1, first_group = -1;
   int first_channel = -1;
@@ -224,8 +226,8 @@ class MemorySource final : public DumpSource {
 /// Compares `after` with RoPE(before) as `variant` computes it. @pre the two dumps have the same
 /// shape and positions.size() == before.seq (throws InvalidArgument otherwise). A position of several
 /// components needs the expectation's axes (axis_angles' rule).
-DumpComparison compare_dump(const DumpVectors& before, const DumpVectors& after, const std::vector<AxisPosition>& positions,
-                            const Variant& variant);
+DumpComparison compare_dump(const DumpVectors& before, const DumpVectors& after,
+                            const std::vector<AxisPosition>& positions, const Variant& variant);
 
 /// The diagnosis of a failing dump.
 struct CheckDiagnosis {
@@ -242,16 +244,16 @@ struct CheckDiagnosis {
     long changed = 0;  ///< elements that differ from the dump before beyond the tolerance
   };
   std::optional<NoRope> no_rope;
-  Message message;                     ///< one sentence, empty when there is nothing to say
+  Message message;  ///< one sentence, empty when there is nothing to say
 };
 
 struct CheckReport {
   RopeExpectation expected;
-  DumpComparison comparison;           ///< against the expected variant
+  DumpComparison comparison;                                     ///< against the expected variant
   std::vector<std::pair<VariantKind, DumpComparison>> variants;  ///< the others tried (on failure only)
   CheckDiagnosis diagnosis;
-  bool only_position_zero = false;     ///< every position is 0: every layout agrees there
-  std::vector<Message> notes;          ///< what else the dump says (a bf16 dump saved as float32)
+  bool only_position_zero = false;  ///< every position is 0: every layout agrees there
+  std::vector<Message> notes;       ///< what else the dump says (a bf16 dump saved as float32)
 };
 
 /// One part of the sequence axis checked on its own: a batch row (laid along the sequence axis) or one of
@@ -282,8 +284,8 @@ void diagnose_rows(CheckReport& report, std::vector<SegmentCheck>& rows, const s
 /// …", in report.diagnosis.no_rope too. A non-finite value or a bf16 dump saved as float32 keeps its own diagnosis.
 /// `positions` are those of the sequence indices [start, start + positions.size()) of `source` (a run, a segment).
 void diagnose_no_rope(CheckReport& report, const DumpSource& source, const std::vector<AxisPosition>& positions,
-                      const std::optional<RopeExpectation>& rope, const std::string& model, const std::string& layer_type,
-                      const std::string& layers, long start = 0);
+                      const std::optional<RopeExpectation>& rope, const std::string& model,
+                      const std::string& layer_type, const std::string& layers, long start = 0);
 
 /// Whether every value of `dump` is a bfloat16 number (float32 with 16 zero low bits) and one is not zero:
 /// a bf16 tensor saved with .float().

@@ -78,7 +78,8 @@ CheckReport check_dump(const DumpVectors& before, const DumpVectors& after, cons
                        const RopeExpectation& expected) {
   const MemorySource source(before, after);
   if (static_cast<long>(positions.size()) != before.seq) {
-    throw InvalidArgument(error_msg("{0} positions for a dump of {1} sequence positions", positions.size(), before.seq));
+    throw InvalidArgument(
+        error_msg("{0} positions for a dump of {1} sequence positions", positions.size(), before.seq));
   }
   return check_source(source, 0, positions, expected);
 }
@@ -92,18 +93,19 @@ CheckReport check_source(const DumpSource& source, long start, const std::vector
   report.comparison = source.compare(start, positions, {variant_of(VariantKind::Expected, expected)}).front();
   const DumpComparison& e = report.comparison;
   if (const NonFiniteValues& n = e.before_non_finite; n.count > 0) {  // nothing to compare with: invalid input
-    throw InvalidArgument(error_msg("{0}: the element at position {1}, group {2}, channel {3} is {4} (elements that are not "
-                                    "finite numbers: {5}): the tensor before RoPE must hold finite numbers",
-                                    option_name("before"), position_text(positions[static_cast<std::size_t>(n.seq)]),
-                                    n.group, n.channel, value_text(n.value), n.count));
+    throw InvalidArgument(
+        error_msg("{0}: the element at position {1}, group {2}, channel {3} is {4} (elements that are not "
+                  "finite numbers: {5}): the tensor before RoPE must hold finite numbers",
+                  option_name("before"), position_text(positions[static_cast<std::size_t>(n.seq)]), n.group, n.channel,
+                  value_text(n.value), n.count));
   }
   if (e.passed()) return report;
   CheckDiagnosis& dg = report.diagnosis;
   if (const NonFiniteValues& n = e.after_non_finite; n.count > 0) {  // a finding no variant explains
-    dg.message = msg("the tensor after RoPE holds {0} at position {1}, group {2}, channel {3} (elements that are not finite "
-                     "numbers: {4}) while the tensor before RoPE is finite: the implementation produced them",
-                     value_text(n.value), position_text(positions[static_cast<std::size_t>(n.seq)]), n.group, n.channel,
-                     n.count);
+    dg.message = msg(
+        "the tensor after RoPE holds {0} at position {1}, group {2}, channel {3} (elements that are not finite "
+        "numbers: {4}) while the tensor before RoPE is finite: the implementation produced them",
+        value_text(n.value), position_text(positions[static_cast<std::size_t>(n.seq)]), n.group, n.channel, n.count);
     return report;
   }
   if (source.dtype() == DType::F32 && source.after_looks_like_bf16()) {
@@ -113,29 +115,36 @@ CheckReport check_source(const DumpSource& source, long start, const std::vector
     report.variants.emplace_back(v.kind, source.compare(start, positions, {v}).front());
     if (report.variants.back().second.passed()) {
       dg.matches = VariantKind::Bf16AsFloat32;
-      dg.message = msg("looks like bf16 saved as float32: add {0} (every value has 16 zero low bits, and under bf16's "
-                       "tolerance the dump passes)", option_name("dtype") + " bf16");
+      dg.message =
+          msg("looks like bf16 saved as float32: add {0} (every value has 16 zero low bits, and under bf16's "
+              "tolerance the dump passes)",
+              option_name("dtype") + " bf16");
       return report;
     }
     report.notes.push_back(msg("looks like bf16 saved as float32: add {0} (every value has 16 zero low bits)",
                                option_name("dtype") + " bf16"));
   }
   const auto moved = [](const AxisPosition& p) { return p.max_abs() != 0; };
-  if (e.first_seq > 0 && std::any_of(positions.begin(), positions.begin() + e.first_seq, moved)) dg.correct_until = e.first_seq;
+  if (e.first_seq > 0 && std::any_of(positions.begin(), positions.begin() + e.first_seq, moved))
+    dg.correct_until = e.first_seq;
   std::vector<Variant> variants = check_variants(expected);
   // Variants that equal the expectation at these positions are not compared: llama.cpp's e slot taken as 0 where no
   // position fills it (one number p is (p, p, p, 0) already), h and w exchanged where every position has h = w.
   const auto drop = [&variants](VariantKind kind) {
-    variants.erase(std::remove_if(variants.begin(), variants.end(), [kind](const Variant& v) { return v.kind == kind; }),
-                   variants.end());
+    variants.erase(
+        std::remove_if(variants.begin(), variants.end(), [kind](const Variant& v) { return v.kind == kind; }),
+        variants.end());
   };
   const auto fourth = [&](const AxisPosition& p) { return axis_component(*expected.axes, p, 3) != 0; };
   if (!ggml_fourth_slot_pairs(expected).empty() && std::none_of(positions.begin(), positions.end(), fourth)) {
     drop(VariantKind::EslotUnrotated);
   }
-  const auto h_not_w = [](const AxisPosition& p) { return p.multi() && p.value[height_component(p)] != p.value[height_component(p) + 1]; };
+  const auto h_not_w = [](const AxisPosition& p) {
+    return p.multi() && p.value[height_component(p)] != p.value[height_component(p) + 1];
+  };
   if (std::none_of(positions.begin(), positions.end(), h_not_w)) drop(VariantKind::AxesSwapped);
-  report.variants.reserve(report.variants.size() + variants.size());  // `closest` is an index: no pointer into a growing vector
+  report.variants.reserve(report.variants.size() +
+                          variants.size());  // `closest` is an index: no pointer into a growing vector
   const std::size_t first_variant = report.variants.size();
   std::size_t closest = first_variant;
   std::vector<DumpComparison> compared = source.compare(start, positions, variants);  // every variant in one pass
@@ -152,10 +161,13 @@ CheckReport check_source(const DumpSource& source, long start, const std::vector
       for (long g = 0; g < source.groups(); ++g) {
         const auto gi = static_cast<std::size_t>(g);
         if (e.group_failing[gi] == 0) continue;
-        if (c.group_failing[gi] == 0) swapped.push_back(g);
-        else rest_expected = false;
+        if (c.group_failing[gi] == 0)
+          swapped.push_back(g);
+        else
+          rest_expected = false;
       }
-      if (rest_expected && !swapped.empty() && static_cast<long>(swapped.size()) < source.groups()) dg.swapped_groups = swapped;
+      if (rest_expected && !swapped.empty() && static_cast<long>(swapped.size()) < source.groups())
+        dg.swapped_groups = swapped;
     }
   }
   const std::string layout = std::string(to_string(expected.layout));
@@ -164,8 +176,10 @@ CheckReport check_source(const DumpSource& source, long start, const std::vector
   const std::string factor = fmt::format("{:.6g}", expected.attention_factor);
   if (!dg.swapped_groups.empty()) {
     const std::string heads = list_numbers(dg.swapped_groups);
-    dg.message = {msg("heads {0} match the {1} layout while the others match {2}: the q/k permutation is wrong on "
-                              "some heads (GQA: permuted with the wrong number of heads?)", heads, other, layout)};
+    dg.message = {
+        msg("heads {0} match the {1} layout while the others match {2}: the q/k permutation is wrong on "
+            "some heads (GQA: permuted with the wrong number of heads?)",
+            heads, other, layout)};
     return report;
   }
   if (!dg.matches && dg.correct_until) {
@@ -177,9 +191,10 @@ CheckReport check_source(const DumpSource& source, long start, const std::vector
       const std::string first = position_text(positions.front());
       std::string starts = "0";
       for (const long r : dg.restarts) starts += "," + std::to_string(r);
-      dg.message = msg("the positions restart at index {0}: the dump matches positions that start again from {1} there "
-                       "(chunked prefill or packed sequences: give the dump's positions, or {2})",
-                       list_numbers(dg.restarts), first, option_name("sequence_starts") + " " + starts);
+      dg.message =
+          msg("the positions restart at index {0}: the dump matches positions that start again from {1} there "
+              "(chunked prefill or packed sequences: give the dump's positions, or {2})",
+              list_numbers(dg.restarts), first, option_name("sequence_starts") + " " + starts);
       return report;
     }
   }
@@ -188,7 +203,9 @@ CheckReport check_source(const DumpSource& source, long start, const std::vector
     dg.closest = report.variants[closest].first;
     dg.closest_explained = nearest.total - nearest.failing;
     const Message words = describe(*dg.closest, expected);
-    const double share = nearest.total > 0 ? 100.0 * static_cast<double>(dg.closest_explained) / static_cast<double>(nearest.total) : 0.0;
+    const double share = nearest.total > 0
+                             ? 100.0 * static_cast<double>(dg.closest_explained) / static_cast<double>(nearest.total)
+                             : 0.0;
     if (dg.closest_explained == 0) {
       dg.closest.reset();
       dg.message = dg.correct_until
@@ -199,13 +216,15 @@ CheckReport check_source(const DumpSource& source, long start, const std::vector
                              "`rope identify` to see what the dump does");
     } else if (dg.correct_until) {
       const std::string p = position_text(positions[static_cast<std::size_t>(*dg.correct_until - 1)]);
-      dg.message = msg("correct until position {0}, then drifts; no known variant explains it (the closest, {1}, explains "
-                       "{2} of {3} elements, {4:.3g} %): run `rope identify` to see what the dump does",
-                       p, words, dg.closest_explained, nearest.total, share);
+      dg.message =
+          msg("correct until position {0}, then drifts; no known variant explains it (the closest, {1}, explains "
+              "{2} of {3} elements, {4:.3g} %): run `rope identify` to see what the dump does",
+              p, words, dg.closest_explained, nearest.total, share);
     } else {
-      dg.message = msg("no known variant explains the dump (the closest, {0}, explains {1} of {2} elements, {3:.3g} %): "
-                       "run `rope identify` to see what the dump does",
-                       words, dg.closest_explained, nearest.total, share);
+      dg.message =
+          msg("no known variant explains the dump (the closest, {0}, explains {1} of {2} elements, {3:.3g} %): "
+              "run `rope identify` to see what the dump does",
+              words, dg.closest_explained, nearest.total, share);
     }
     return report;
   }
@@ -230,20 +249,25 @@ CheckReport check_source(const DumpSource& source, long start, const std::vector
       break;
     }
     case VariantKind::PartialWholeHead:
-      dg.message = {msg("matches RoPE over the whole head (d = {0}): the partial rotary dimension {1} is ignored", expected.head_dim, r)};
+      dg.message = {msg("matches RoPE over the whole head (d = {0}): the partial rotary dimension {1} is ignored",
+                        expected.head_dim, r)};
       break;
     case VariantKind::PartialTwice:
-      dg.message = {msg("matches a rotary dimension of {0} instead of {1}: the partial rotary factor is applied twice", 2 * static_cast<int>(static_cast<double>(r) * r / expected.head_dim / 2.0), r)};
+      dg.message = {msg("matches a rotary dimension of {0} instead of {1}: the partial rotary factor is applied twice",
+                        2 * static_cast<int>(static_cast<double>(r) * r / expected.head_dim / 2.0), r)};
       break;
     case VariantKind::AnglesBf16:
     case VariantKind::AnglesF16: {
       const char* type = *dg.matches == VariantKind::AnglesBf16 ? "bf16" : "f16";
       if (dg.correct_until) {
         const std::string p = position_text(positions[static_cast<std::size_t>(*dg.correct_until - 1)]);
-        dg.message = {msg("correct until position {0}, then drifts: angles computed in {1}? (the dump matches "
-                                  "positions and frequencies cast to {2} before m·θ)", p, type, type)};
+        dg.message = {
+            msg("correct until position {0}, then drifts: angles computed in {1}? (the dump matches "
+                "positions and frequencies cast to {2} before m·θ)",
+                p, type, type)};
       } else {
-        dg.message = {msg("matches angles computed in {0}: positions and frequencies cast to {1} before m·θ", type, type)};
+        dg.message = {
+            msg("matches angles computed in {0}: positions and frequencies cast to {1} before m·θ", type, type)};
       }
       break;
     }
@@ -251,64 +275,76 @@ CheckReport check_source(const DumpSource& source, long start, const std::vector
     case VariantKind::SectionsInterleaved: {
       const bool chunked = *dg.matches == VariantKind::SectionsChunked;
       const std::string sections = fmt::format("{}", fmt::join(expected.axes->source.sections, ", "));
-      dg.message = chunked ? msg("matches mrope_section [{0}] in chunks, the model's code interleaves them: the axis map is "
-                                 "the other implementation's (docs/multi-axis.md (A2), (A3))",
-                                 sections)
-                           : msg("matches mrope_section [{0}] interleaved, the model's code chunks them: the axis map is "
-                                 "the other implementation's (docs/multi-axis.md (A2), (A3))",
-                                 sections);
+      dg.message =
+          chunked ? msg("matches mrope_section [{0}] in chunks, the model's code interleaves them: the axis map is "
+                        "the other implementation's (docs/multi-axis.md (A2), (A3))",
+                        sections)
+                  : msg("matches mrope_section [{0}] interleaved, the model's code chunks them: the axis map is "
+                        "the other implementation's (docs/multi-axis.md (A2), (A3))",
+                        sections);
       break;
     }
     case VariantKind::MropeIgnored:
-      dg.message = {msg("matches plain RoPE at each token's index in the sequence: the M-RoPE branch is never reached "
-                    "(1-D positions; a config whose rope_type is default beside mrope_section?)")};
+      dg.message = {
+          msg("matches plain RoPE at each token's index in the sequence: the M-RoPE branch is never reached "
+              "(1-D positions; a config whose rope_type is default beside mrope_section?)")};
       break;
     case VariantKind::YarnWithoutExtFactor:
-      dg.message = {msg("matches linear interpolation by {0} at every pair, without YaRN's ramp and magnitude: YaRN run "
-                        "without ext_factor (llama.cpp: yarn_ext_factor 0)", fmt::format("{:g}", expected.yarn_factor))};
+      dg.message = {
+          msg("matches linear interpolation by {0} at every pair, without YaRN's ramp and magnitude: YaRN run "
+              "without ext_factor (llama.cpp: yarn_ext_factor 0)",
+              fmt::format("{:g}", expected.yarn_factor))};
       break;
     case VariantKind::RotaryDimHalved:
-      dg.message = {msg("matches a rotary dimension of {0} instead of {1}: the model rotates the whole head, the code "
-                        "rotated half of it (n_dims = d/2)", r / 2, r)};
+      dg.message = {
+          msg("matches a rotary dimension of {0} instead of {1}: the model rotates the whole head, the code "
+              "rotated half of it (n_dims = d/2)",
+              r / 2, r)};
       break;
     case VariantKind::EslotUnrotated: {
       const std::vector<int> hf = llama_cpp_unrotated_pairs(expected);
       if (!hf.empty()) {
-        dg.message = {msg("matches pairs {0} left unrotated: llama.cpp feeds them from its fourth position slot, 0 for a text "
-                          "token (p, p, p, 0), where this map turns them; check a llama.cpp dump with the model's GGUF file",
-                          list_numbers(std::vector<long>(hf.begin(), hf.end())))};
+        dg.message = {
+            msg("matches pairs {0} left unrotated: llama.cpp feeds them from its fourth position slot, 0 for a text "
+                "token (p, p, p, 0), where this map turns them; check a llama.cpp dump with the model's GGUF file",
+                list_numbers(std::vector<long>(hf.begin(), hf.end())))};
       } else {
         const std::vector<int> pairs = ggml_fourth_slot_pairs(expected);
-        dg.message = {msg("matches pairs {0} left unrotated: they read the fourth position slot, which the dump took as 0 (a "
-                          "text token's (p, p, p, 0)) where the positions given have a value there",
-                          list_numbers(std::vector<long>(pairs.begin(), pairs.end())))};
+        dg.message = {
+            msg("matches pairs {0} left unrotated: they read the fourth position slot, which the dump took as 0 (a "
+                "text token's (p, p, p, 0)) where the positions given have a value there",
+                list_numbers(std::vector<long>(pairs.begin(), pairs.end())))};
       }
       break;
     }
     case VariantKind::BeforeEqualsAfter:
-      dg.message = {msg("the dump after RoPE equals the dump before it: nothing turned. The \"before\" tensor was read after "
-                        "an in-place RoPE had rotated it (llama.cpp after a q-norm: copy src[0] when the eval callback asks "
-                        "about the RoPE node, docs/check.md), or RoPE was never applied")};
+      dg.message = {
+          msg("the dump after RoPE equals the dump before it: nothing turned. The \"before\" tensor was read after "
+              "an in-place RoPE had rotated it (llama.cpp after a q-norm: copy src[0] when the eval callback asks "
+              "about the RoPE node, docs/check.md), or RoPE was never applied")};
       break;
     case VariantKind::AxesSwapped:
-      dg.message = {expected.axes && expected.axes->vision()
-                        ? msg("matches each patch turned by (column, row) instead of (row, column): the tower's height and "
-                              "width indices are exchanged")
-                        : msg("matches the positions with h and w exchanged, (t, w, h) for (t, h, w): the height and width "
-                              "indices are swapped")};
+      dg.message = {
+          expected.axes && expected.axes->vision()
+              ? msg("matches each patch turned by (column, row) instead of (row, column): the tower's height and "
+                    "width indices are exchanged")
+              : msg("matches the positions with h and w exchanged, (t, w, h) for (t, h, w): the height and width "
+                    "indices are swapped")};
       break;
     case VariantKind::LongRopeOtherList:
-      dg.message = {expected.longrope_other && expected.longrope_other->is_short
-                        ? msg("matches LongRoPE's short factors, not the long ones the positions call for: llama.cpp "
-                              "chooses the list by its context size (long only when n_ctx exceeds the original context), "
-                              "Hugging Face by max(position) + 1")
-                        : msg("matches LongRoPE's long factors, not the short ones the positions call for: llama.cpp "
-                              "chooses the list by its context size (long when n_ctx exceeds the original context), "
-                              "Hugging Face by max(position) + 1")};
+      dg.message = {
+          expected.longrope_other && expected.longrope_other->is_short
+              ? msg("matches LongRoPE's short factors, not the long ones the positions call for: llama.cpp "
+                    "chooses the list by its context size (long only when n_ctx exceeds the original context), "
+                    "Hugging Face by max(position) + 1")
+              : msg("matches LongRoPE's long factors, not the short ones the positions call for: llama.cpp "
+                    "chooses the list by its context size (long when n_ctx exceeds the original context), "
+                    "Hugging Face by max(position) + 1")};
       break;
     case VariantKind::Expected:
     case VariantKind::PositionsRestart:
-    case VariantKind::Bf16AsFloat32: break;
+    case VariantKind::Bf16AsFloat32:
+      break;
   }
   return report;
 }
@@ -325,7 +361,8 @@ std::vector<SegmentCheck> check_segments(const DumpSource& source, const std::ve
   std::vector<SegmentCheck> out;
   for (const DumpSegment& g : segments) {
     if (g.start < 0 || g.length < 1 || g.start + g.length > source.seq()) {
-      throw InvalidArgument(error_msg("segment [{0}, {1}) is outside the sequence axis of {2}", g.start, g.start + g.length, source.seq()));
+      throw InvalidArgument(error_msg("segment [{0}, {1}) is outside the sequence axis of {2}", g.start,
+                                      g.start + g.length, source.seq()));
     }
     SegmentCheck c;
     c.segment = g;
@@ -349,8 +386,10 @@ void diagnose_rows(CheckReport& report, std::vector<SegmentCheck>& rows, const s
   for (std::size_t k = 1; k < rows.size(); ++k) starts.push_back(rows[k].segment.start);
   if (dg.restarts != starts) return;
   const std::string first = position_text(positions.front());
-  dg.message = msg("every batch row matches the first row's positions (from {0}): the whole batch is rotated at one "
-                   "offset (batched decode with a position per row?)", first);
+  dg.message =
+      msg("every batch row matches the first row's positions (from {0}): the whole batch is rotated at one "
+          "offset (batched decode with a position per row?)",
+          first);
   for (SegmentCheck& row : rows) {
     if (!row.passed()) row.report.diagnosis.message = msg("rotated at the first row's positions (from {0})", first);
   }

@@ -70,7 +70,8 @@ Setup make_setup(const Variant& variant, const BlockShape& shape) {
   }
   u.map = spec.axes ? &*spec.axes : nullptr;
   if (u.map && u.map->pair_axis.size() != static_cast<std::size_t>(u.half)) {
-    throw InvalidArgument(error_msg("the axis map has {0} pairs but the rotary dimension {1} has {2}", u.map->pair_axis.size(), r, u.half));
+    throw InvalidArgument(error_msg("the axis map has {0} pairs but the rotary dimension {1} has {2}",
+                                    u.map->pair_axis.size(), r, u.half));
   }
   return u;
 }
@@ -78,8 +79,9 @@ Setup make_setup(const Variant& variant, const BlockShape& shape) {
 /// The position index s of the range turns by under the variant: restarts, the sequence index, the offset.
 AxisPosition variant_position(const Variant& v, const std::vector<AxisPosition>& positions, long s) {
   // MropeIgnored: 1-D positions, the index in the whole sequence: the first row's (its t) plus s.
-  AxisPosition p = v.sequence_index && !positions.empty() ? AxisPosition::single(positions.front()[0] + static_cast<double>(s))
-                                                          : positions[static_cast<std::size_t>(s)];
+  AxisPosition p = v.sequence_index && !positions.empty()
+                       ? AxisPosition::single(positions.front()[0] + static_cast<double>(s))
+                       : positions[static_cast<std::size_t>(s)];
   for (auto r = v.restarts.rbegin(); r != v.restarts.rend(); ++r) {  // the last restart at or before s
     if (*r > s) continue;
     const AxisPosition& at = positions[static_cast<std::size_t>(*r)];
@@ -94,11 +96,13 @@ AxisPosition variant_position(const Variant& v, const std::vector<AxisPosition>&
 /// cos, sin and the angle term of (C1) of every pair at position p.
 void position_table(const Setup& u, const AxisPosition& p, double* cs, double* sn, double* term, double* scale) {
   const RopeExpectation& spec = u.variant->spec;
-  (void)axis_angles(spec.theta, u.map, p);  // throws: a position of several components without axes, or of the wrong count
+  (void)axis_angles(spec.theta, u.map,
+                    p);  // throws: a position of several components without axes, or of the wrong count
   // (A1), (V1): pair i turns by θ_i·(p_a(i) + o), o a vision tower's offset (0 for M-RoPE).
   const double o = u.map ? u.map->position_offset : 0.0;
   Eigen::VectorXd m(u.half), phi(u.half);
-  for (int i = 0; i < u.half; ++i) m[i] = (u.map ? axis_component(*u.map, p, u.map->pair_axis[static_cast<std::size_t>(i)]) : p[0]) + o;
+  for (int i = 0; i < u.half; ++i)
+    m[i] = (u.map ? axis_component(*u.map, p, u.map->pair_axis[static_cast<std::size_t>(i)]) : p[0]) + o;
   if (u.variant->angle_type) {
     // m and θ cast to the type, m·θ in it: per distinct position, each pair taking its own axis's.
     const CurveSpec curve{*u.variant->angle_type, Strategy::CastInputs};
@@ -135,7 +139,8 @@ struct Tally {
   NonFiniteValues before_non_finite, after_non_finite;
 
   bool before(long s, long g, int rank) const {
-    return first_seq < 0 || s < first_seq || (s == first_seq && (g < first_group || (g == first_group && rank < first_rank)));
+    return first_seq < 0 || s < first_seq ||
+           (s == first_seq && (g < first_group || (g == first_group && rank < first_rank)));
   }
   void fail(long s, long g, int rank, int ch, double expected, double got, double tol) {
     ++failing;
@@ -151,7 +156,10 @@ struct Tally {
 inline double judge(Tally& t, long s, long g, int rank, int ch, double expected, double got, double tol) {
   const double diff = std::abs(got - expected);
   if (diff <= tol && tol < INFINITY) return tol > 0 ? diff / tol : 0.0;  // within: diff = 0 when tol = 0
-  const double ratio = !std::isfinite(diff) || !std::isfinite(tol) ? INFINITY : diff == 0 ? 0.0 : tol == 0 ? INFINITY : diff / tol;
+  const double ratio = !std::isfinite(diff) || !std::isfinite(tol) ? INFINITY
+                       : diff == 0                                 ? 0.0
+                       : tol == 0                                  ? INFINITY
+                                                                   : diff / tol;
   t.fail(s, g, rank, ch, expected, got, tol);
   return ratio;
 }
@@ -167,7 +175,7 @@ double compare_vector_exact(const Setup& u, const double* cs, const double* sn, 
     if (!std::isfinite(y[ch])) t.after_non_finite.add(s, g, ch, y[ch]);
   }
   for (int i = 0; i < u.half; ++i) {
-    const int a = u.oa[static_cast<std::size_t>(i)], b = u.ob[static_cast<std::size_t>(i)];  // written at
+    const int a = u.oa[static_cast<std::size_t>(i)], b = u.ob[static_cast<std::size_t>(i)];             // written at
     const double xa = x[u.ca[static_cast<std::size_t>(i)]], xb = x[u.cb[static_cast<std::size_t>(i)]];  // read at
     const double tol = k * std::hypot(xa, xb) * term[i];  // (C1): the error model's tolerance
     const double ra = judge(t, s, g, 2 * i, a, u.a * (xa * cs[i] - xb * sn[i]), y[a], tol);
@@ -190,8 +198,8 @@ double compare_vector_exact(const Setup& u, const double* cs, const double* sn, 
 
 /// compare_vector_exact, by the fast path when the pairs lie in a regular form and every element passes: its
 /// largest ratio is then in `pm` (per pair, over the vectors of this position) and the result 0.
-double compare_vector(const Setup& u, const double* cs, const double* sn, const double* term, double scale, const double* x,
-                      const double* y, long s, long g, Tally& t, double* pm) {
+double compare_vector(const Setup& u, const double* cs, const double* sn, const double* term, double scale,
+                      const double* x, const double* y, long s, long g, Tally& t, double* pm) {
   if ((!u.half_form && !u.interleaved_form) || !u.unrotated.empty()) {
     return compare_vector_exact(u, cs, sn, term, scale, x, y, s, g, t);
   }
@@ -222,8 +230,8 @@ struct PositionScratch {
 /// whose pairs lie in a regular form are screened (check_screen.hpp): the exact ratio is computed only where
 /// it can be a maximum of the position or of its channel, so that every maximum is the exact one; any other
 /// vector, and one the screen flags, is checked by compare_vector.
-double compare_position(const Setup& u, const BlockShape& shape, const Tables& tb, const BlockView& view, long s, long s0, Tally& t,
-                        PositionScratch& w) {
+double compare_position(const Setup& u, const BlockShape& shape, const Tables& tb, const BlockView& view, long s,
+                        long s0, Tally& t, PositionScratch& w) {
   const std::size_t h = static_cast<std::size_t>(u.half);
   const long groups = shape.groups, d = shape.d;
   const double k = kToleranceSafety * u.a;
@@ -260,8 +268,8 @@ double compare_position(const Setup& u, const BlockShape& shape, const Tables& t
   bool dirty = false;  // a flagged vector folded into cq
   for (long g = 0; g < groups; ++g) {
     const long v = ((s - s0) * groups + g) * d + u.off;
-    if (screen_vector(sp, tb.cs, tb.sn, tb.kt2, element_at(view.before, view.type, v), element_at(view.after, view.type, v),
-                      &w.q[static_cast<std::size_t>(g) * dd], w.cq.data())) {
+    if (screen_vector(sp, tb.cs, tb.sn, tb.kt2, element_at(view.before, view.type, v),
+                      element_at(view.after, view.type, v), &w.q[static_cast<std::size_t>(g) * dd], w.cq.data())) {
       w.screened[static_cast<std::size_t>(g)] = 1;
       t.total += u.d;
     } else {
@@ -299,7 +307,9 @@ void merge(DumpComparison& c, const Tally& t) {
   c.max_ratio = std::max(c.max_ratio, t.max_ratio);
   c.failing += t.failing;
   c.total += t.total;
-  for (std::size_t ch = 0; ch < t.channel.size(); ++ch) c.channel_ratio[static_cast<Eigen::Index>(ch)] = std::max(c.channel_ratio[static_cast<Eigen::Index>(ch)], t.channel[ch]);
+  for (std::size_t ch = 0; ch < t.channel.size(); ++ch)
+    c.channel_ratio[static_cast<Eigen::Index>(ch)] =
+        std::max(c.channel_ratio[static_cast<Eigen::Index>(ch)], t.channel[ch]);
   for (std::size_t g = 0; g < t.group_failing.size(); ++g) c.group_failing[g] += t.group_failing[g];
   c.before_non_finite.merge(t.before_non_finite);
   c.after_non_finite.merge(t.after_non_finite);
@@ -328,7 +338,8 @@ std::vector<DumpComparison> compare_blocks(const BlockShape& shape, const std::v
     c.group_failing.assign(static_cast<std::size_t>(shape.groups), 0);
   }
   std::vector<Tally> firsts(nv);  // the first failure over the threads
-  const long B = std::max<long>(1, std::min(block_positions, shape.seq));  // a short dump: tables for its positions only
+  const long B =
+      std::max<long>(1, std::min(block_positions, shape.seq));  // a short dump: tables for its positions only
   const long blocks = (shape.seq + B - 1) / B;
   std::atomic<long> next{0}, done{0};
   std::atomic<bool> stop{false};
@@ -345,7 +356,8 @@ std::vector<DumpComparison> compare_blocks(const BlockShape& shape, const std::v
         tally[k].channel.assign(static_cast<std::size_t>(shape.d), 0.0);
         tally[k].group_failing.assign(static_cast<std::size_t>(shape.groups), 0);
         const auto n = static_cast<std::size_t>(B * setups[k].half);
-        cs[k].resize(n), sn[k].resize(n), term[k].resize(n), kt2[k].resize(n), scale[k].resize(static_cast<std::size_t>(B));
+        cs[k].resize(n), sn[k].resize(n), term[k].resize(n), kt2[k].resize(n),
+            scale[k].resize(static_cast<std::size_t>(B));
       }
       for (long blk = next++; blk < blocks && !stop; blk = next++) {
         const long s0 = blk * B, s1 = std::min(shape.seq, s0 + B);
@@ -366,7 +378,8 @@ std::vector<DumpComparison> compare_blocks(const BlockShape& shape, const std::v
           }
         }
         const long finished = ++done;
-        if (progress && *progress && thread == 0) (*progress)(static_cast<double>(finished) / static_cast<double>(blocks));
+        if (progress && *progress && thread == 0)
+          (*progress)(static_cast<double>(finished) / static_cast<double>(blocks));
       }
       std::lock_guard<std::mutex> hold(lock);
       for (std::size_t k = 0; k < nv; ++k) {

@@ -43,8 +43,9 @@ RopeExpectation expectation_from_settings(const CheckSettings& s, int head_dim, 
                                           Message& where) {
   const ModelRope rope = resolve_for(s, head_dim);
   if (!rope.plain && rope.spec.axes && rope.spec.axes->vision() && !per_axis) {
-    throw InvalidArgument(error_msg("a vision tower's 2-D RoPE turns each patch by its (row, column): give --axis-positions FILE with "
-                          "a row ROW,COL per sequence index, or check the tower's rotation with rope apply --position ROW,COL"));
+    throw InvalidArgument(error_msg(
+        "a vision tower's 2-D RoPE turns each patch by its (row, column): give --axis-positions FILE with "
+        "a row ROW,COL per sequence index, or check the tower's rotation with rope apply --position ROW,COL"));
   }
   // The library's one construction (analysis/expectation.hpp), shared with the Python module.
   ExpectationRequest q;
@@ -59,8 +60,8 @@ RopeExpectation expectation_from_settings(const CheckSettings& s, int head_dim, 
   // A query: Ministral 3 and Mistral 4 multiply the query by s(p) (S21) after RoPE, on every layer (HF
   // get_llama_4_attn_scale in Ministral3Attention.forward); keys are not scaled.
   if (s.query && !s.source.any()) {
-    throw InvalidArgument(error_msg("{0} scales a query as a model's attention does: give {1} or {2}", option_name("query"),
-                                    option_name("model"), option_name("config")));
+    throw InvalidArgument(error_msg("{0} scales a query as a model's attention does: give {1} or {2}",
+                                    option_name("query"), option_name("model"), option_name("config")));
   }
   if (s.query && rope.model.query_scaling) {
     e.query_beta = rope.model.query_scaling->beta;
@@ -85,7 +86,8 @@ RopeExpectation unchanged_expectation(int head_dim, const CheckSettings& s, int 
   if (axis_components > 1) {  // Qwen3.5's linear attention: t,h,w positions that turn nothing (θ = 0, an all-t map)
     std::vector<int> sections(static_cast<std::size_t>(axis_components), 0);
     sections.front() = head_dim / 2;  // every pair on t
-    e.axes = make_axis_map({sections, axis_components == 3 ? SectionOrder::Chunked : SectionOrder::GgmlMrope}, head_dim / 2);
+    e.axes =
+        make_axis_map({sections, axis_components == 3 ? SectionOrder::Chunked : SectionOrder::GgmlMrope}, head_dim / 2);
   }
   e.angles = s.angles ? *s.angles : is_gguf_source(s.source) ? AngleModel::Ggml : AngleModel::Float32;
   e.head_dim = head_dim;
@@ -94,7 +96,8 @@ RopeExpectation unchanged_expectation(int head_dim, const CheckSettings& s, int 
   return e;
 }
 
-std::optional<RopeExpectation> rope_of_other_layers(const CheckSettings& s, int head_dim, bool per_axis, double max_position) {
+std::optional<RopeExpectation> rope_of_other_layers(const CheckSettings& s, int head_dim, bool per_axis,
+                                                    double max_position) {
   CheckSettings other = s;
   other.rope.layer_type.clear();
   try {
@@ -107,7 +110,8 @@ std::optional<RopeExpectation> rope_of_other_layers(const CheckSettings& s, int 
     }
     Message where;
     return expectation_from_settings(other, head_dim, per_axis, max_position, where);
-  } catch (const InvalidArgument&) {  // the model's RoPE does not fit this dump (another head dimension): nothing to compare with
+  } catch (const InvalidArgument&) {  // the model's RoPE does not fit this dump (another head dimension): nothing to
+                                      // compare with
     return std::nullopt;
   }
 }
@@ -128,8 +132,9 @@ CheckRun run_check(const CheckRequest& request) {
   // are, so the dump should be unchanged: every pair turns by 0 (θ_i = 0), attention factor 1.
   run.nope = layers_without_rope(s.source, s.rope);
   const auto& nope = run.nope;
-  RopeExpectation e = nope ? unchanged_expectation(dumps.after.d, s, dumps.axis_positions.empty() ? 1 : dumps.axis_positions[0].count)
-                           : expectation_from_settings(s, dumps.after.d, !dumps.axis_positions.empty(), max_position, run.where);
+  RopeExpectation e =
+      nope ? unchanged_expectation(dumps.after.d, s, dumps.axis_positions.empty() ? 1 : dumps.axis_positions[0].count)
+           : expectation_from_settings(s, dumps.after.d, !dumps.axis_positions.empty(), max_position, run.where);
   if (nope && nope->temperature && s.query) {  // Llama 4's NoPE layers: q · t(p) (S20), keys unchanged
     e.query_beta = nope->temperature->attn_scale;
     e.query_original = nope->temperature->floor_scale;
@@ -145,37 +150,42 @@ CheckRun run_check(const CheckRequest& request) {
     dumps.stream->set_progress([progress](double done) { progress->update(done); });
   }
   if (static_cast<long>(positions.size()) != source.seq()) {
-    throw InvalidArgument(error_msg("{0} positions for a dump of {1} sequence positions", positions.size(), source.seq()));
+    throw InvalidArgument(
+        error_msg("{0} positions for a dump of {1} sequence positions", positions.size(), source.seq()));
   }
   CheckReport report = check_source(source, 0, positions, e);
   if (nope && nope->temperature) {
-    report.notes.insert(report.notes.begin(),
-                        s.query ? msg("Llama 4's NoPE layers scale the query by t(p) = 1 + attn_scale·ln(1 + ⌊(p + 1) / "
-                                      "floor_scale⌋) (S20) (attn_scale {0}, floor_scale {1}): {2} at the largest position {3}",
-                                      format_number(e.query_beta), format_number(e.query_original),
-                                      format_number(e.query_scale(max_position)), format_number(max_position))
-                                : msg("Llama 4's NoPE layers leave keys unchanged and scale queries by the temperature "
-                                      "(S20): checked as a key; give --query for a query dump"));
+    report.notes.insert(
+        report.notes.begin(),
+        s.query ? msg("Llama 4's NoPE layers scale the query by t(p) = 1 + attn_scale·ln(1 + ⌊(p + 1) / "
+                      "floor_scale⌋) (S20) (attn_scale {0}, floor_scale {1}): {2} at the largest position {3}",
+                      format_number(e.query_beta), format_number(e.query_original),
+                      format_number(e.query_scale(max_position)), format_number(max_position))
+                : msg("Llama 4's NoPE layers leave keys unchanged and scale queries by the temperature "
+                      "(S20): checked as a key; give --query for a query dump"));
   }
   if (s.query && !nope) {
-    report.notes.insert(report.notes.begin(),
-                        e.query_beta != 0
-                            ? msg("query scaling (S21): the dump is a query, so the expectation is RoPE times s(p) = 1 + "
-                                  "β·ln(1 + ⌊p / L0⌋) (β = {0}, L0 = {1}): {2} at the largest position {3}",
-                                  format_number(e.query_beta), format_number(e.query_original),
-                                  format_number(e.query_scale(max_position)), format_number(max_position))
-                            : msg("--query: this model does not scale its queries: the expectation is the rotation alone"));
+    report.notes.insert(
+        report.notes.begin(),
+        e.query_beta != 0
+            ? msg("query scaling (S21): the dump is a query, so the expectation is RoPE times s(p) = 1 + "
+                  "β·ln(1 + ⌊p / L0⌋) (β = {0}, L0 = {1}): {2} at the largest position {3}",
+                  format_number(e.query_beta), format_number(e.query_original),
+                  format_number(e.query_scale(max_position)), format_number(max_position))
+            : msg("--query: this model does not scale its queries: the expectation is the rotation alone"));
   }
   if (nope && !nope->temperature) {
-    report.notes.insert(report.notes.begin(),
-                        msg("layers {0} of {1} ({2}) have no RoPE: the model's code uses q and k as projected, so the "
-                            "dump after must equal the dump before",
-                            describe_layers(nope->layers), escape_controls(nope->model), escape_controls(nope->layer_type)));
+    report.notes.insert(
+        report.notes.begin(),
+        msg("layers {0} of {1} ({2}) have no RoPE: the model's code uses q and k as projected, so the "
+            "dump after must equal the dump before",
+            describe_layers(nope->layers), escape_controls(nope->model), escape_controls(nope->layer_type)));
   }
-  std::vector<SegmentCheck> segments =
-      dumps.segments.size() > 1 ? check_segments(source, positions, e, dumps.segments, report.comparison)
-                                : std::vector<SegmentCheck>{};
-  if (nope && !report.comparison.passed()) {  // a rotated dump of a layer without RoPE: what rotated it, and each part's
+  std::vector<SegmentCheck> segments = dumps.segments.size() > 1
+                                           ? check_segments(source, positions, e, dumps.segments, report.comparison)
+                                           : std::vector<SegmentCheck>{};
+  if (nope &&
+      !report.comparison.passed()) {  // a rotated dump of a layer without RoPE: what rotated it, and each part's
     const std::optional<RopeExpectation> other =
         rope_of_other_layers(s, dumps.after.d, !dumps.axis_positions.empty(), max_position);
     const std::string model = escape_controls(nope->model), type = escape_controls(nope->layer_type);
@@ -202,9 +212,9 @@ CheckRun check_arranged(DumpPair pair, const RopeExpectation& expected) {
   CheckRun run;
   const std::vector<AxisPosition> positions = pair.check_positions();
   run.report = check_dump(pair.before, pair.after, positions, expected);
-  run.segments = pair.segments.size() > 1
-                     ? check_segments(pair.before, pair.after, positions, expected, pair.segments, run.report.comparison)
-                     : std::vector<SegmentCheck>{};
+  run.segments = pair.segments.size() > 1 ? check_segments(pair.before, pair.after, positions, expected, pair.segments,
+                                                           run.report.comparison)
+                                          : std::vector<SegmentCheck>{};
   if (pair.segments_are_rows) diagnose_rows(run.report, run.segments, positions);
   run.expected = expected;
   run.angles = expected.angles.value_or(default_angle_model(pair.after.dtype));

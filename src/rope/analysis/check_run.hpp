@@ -38,8 +38,8 @@ struct CheckSettings {
 /// What the dump should contain: the one place where check and diff obtain layout, rotary dimension, frequencies
 /// and attention factor. `where` says where the layout came from.
 /// @throws InvalidArgument (a model whose head does not fit the dump's d, …), IoError (an unreadable file).
-RopeExpectation expectation_from_settings(const CheckSettings& settings, int head_dim, bool per_axis, double max_position,
-                                          Message& where);
+RopeExpectation expectation_from_settings(const CheckSettings& settings, int head_dim, bool per_axis,
+                                          double max_position, Message& where);
 
 /// The expectation of a layer without RoPE: d channels, none turning (θ_i = 0 for every pair), attention factor 1;
 /// with positions of `axis_components` axes (Qwen3.5's linear attention given t,h,w), a map of every pair on t.
@@ -75,12 +75,12 @@ struct CheckRun {
   std::string before_file, after_file;  ///< the files as named ("" for arrays handed over)
   LoadedDumps dumps;                    ///< geometry, positions and how they were given; no values
   RopeExpectation expected;
-  Message where;                        ///< where the layout came from
+  Message where;  ///< where the layout came from
   std::optional<LayersWithoutRope> nope;
   AngleModel angles = AngleModel::Float64;
   double max_position = 0;
   CheckReport report;
-  std::vector<SegmentCheck> segments;   ///< one per batch row or packed sequence (none for one sequence)
+  std::vector<SegmentCheck> segments;  ///< one per batch row or packed sequence (none for one sequence)
 
   bool passed() const { return report.comparison.passed(); }
 };

@@ -37,8 +37,8 @@ inline bool screen(int half, double a, const double* cs, const double* sn, const
     const double db = load(y, ib) - a * (x1 * sn[i] + x2 * cs[i]);
     const double inv = 1.0 / (n2 * kt2[i]);
     const double qa = da * da * inv, qb = db * db * inv;
-    bad |= static_cast<int>(!(qa < 1 - 0x1p-10)) | static_cast<int>(!(qb < 1 - 0x1p-10)) | static_cast<int>(!(n2 >= 1e-200)) |
-           static_cast<int>(!(n2 <= 1e200));
+    bad |= static_cast<int>(!(qa < 1 - 0x1p-10)) | static_cast<int>(!(qb < 1 - 0x1p-10)) |
+           static_cast<int>(!(n2 >= 1e-200)) | static_cast<int>(!(n2 <= 1e200));
     q[ia] = qa, q[ib] = qb;
     cq[ia] = std::max(cq[ia], qa);
     cq[ib] = std::max(cq[ib], qb);
@@ -46,40 +46,41 @@ inline bool screen(int half, double a, const double* cs, const double* sn, const
   return bad == 0;
 }
 
-ROPE_CLONES bool screen_half_f64(int h, double a, const double* cs, const double* sn, const double* kt2, const double* x, const double* y,
-                                 double* q, double* cq) {
+ROPE_CLONES bool screen_half_f64(int h, double a, const double* cs, const double* sn, const double* kt2,
+                                 const double* x, const double* y, double* q, double* cq) {
   return screen<1>(h, a, cs, sn, kt2, x, y, q, cq);
 }
-ROPE_CLONES bool screen_half_f32(int h, double a, const double* cs, const double* sn, const double* kt2, const float* x, const float* y,
-                                 double* q, double* cq) {
+ROPE_CLONES bool screen_half_f32(int h, double a, const double* cs, const double* sn, const double* kt2, const float* x,
+                                 const float* y, double* q, double* cq) {
   return screen<1>(h, a, cs, sn, kt2, x, y, q, cq);
 }
-ROPE_CLONES bool screen_half_bf16(int h, double a, const double* cs, const double* sn, const double* kt2, const std::uint16_t* x,
-                                  const std::uint16_t* y, double* q, double* cq) {
+ROPE_CLONES bool screen_half_bf16(int h, double a, const double* cs, const double* sn, const double* kt2,
+                                  const std::uint16_t* x, const std::uint16_t* y, double* q, double* cq) {
   return screen<1>(h, a, cs, sn, kt2, x, y, q, cq);
 }
-ROPE_CLONES bool screen_inter_f64(int h, double a, const double* cs, const double* sn, const double* kt2, const double* x, const double* y,
-                                  double* q, double* cq) {
+ROPE_CLONES bool screen_inter_f64(int h, double a, const double* cs, const double* sn, const double* kt2,
+                                  const double* x, const double* y, double* q, double* cq) {
   return screen<2>(h, a, cs, sn, kt2, x, y, q, cq);
 }
-ROPE_CLONES bool screen_inter_f32(int h, double a, const double* cs, const double* sn, const double* kt2, const float* x, const float* y,
-                                  double* q, double* cq) {
+ROPE_CLONES bool screen_inter_f32(int h, double a, const double* cs, const double* sn, const double* kt2,
+                                  const float* x, const float* y, double* q, double* cq) {
   return screen<2>(h, a, cs, sn, kt2, x, y, q, cq);
 }
-ROPE_CLONES bool screen_inter_bf16(int h, double a, const double* cs, const double* sn, const double* kt2, const std::uint16_t* x,
-                                   const std::uint16_t* y, double* q, double* cq) {
+ROPE_CLONES bool screen_inter_bf16(int h, double a, const double* cs, const double* sn, const double* kt2,
+                                   const std::uint16_t* x, const std::uint16_t* y, double* q, double* cq) {
   return screen<2>(h, a, cs, sn, kt2, x, y, q, cq);
 }
 
 /// The rotated pairs of a vector whose pairs are (xa[i·step], xb[i·step]): each element's ratio folded into
-/// the channel maxima cha[i·step], chb[i·step] and the maxima pm[i] of its pair at this position; false when an element fails, is
-/// not finite or its norm is beyond sqrt's exact range: the vector is then recorded again by
-/// the kernel's exact loop, whose ratios for the elements that pass are these (up to hypot's last bit), so that the
-/// maxima folded here stand. Branch-free, so that the compiler vectorizes it (this file is compiled with
-/// -fno-math-errno: sqrt sets no errno).
+/// the channel maxima cha[i·step], chb[i·step] and the maxima pm[i] of its pair at this position; false when an element
+/// fails, is not finite or its norm is beyond sqrt's exact range: the vector is then recorded again by the kernel's
+/// exact loop, whose ratios for the elements that pass are these (up to hypot's last bit), so that the maxima folded
+/// here stand. Branch-free, so that the compiler vectorizes it (this file is compiled with -fno-math-errno: sqrt sets
+/// no errno).
 template <int Step>
-inline bool pair_ratios(int half, double k, double a, const double* cs, const double* sn, const double* term, const double* xa,
-                        const double* xb, const double* ya, const double* yb, double* __restrict cha, double* __restrict chb, double* __restrict pm) {
+inline bool pair_ratios(int half, double k, double a, const double* cs, const double* sn, const double* term,
+                        const double* xa, const double* xb, const double* ya, const double* yb, double* __restrict cha,
+                        double* __restrict chb, double* __restrict pm) {
   int bad = 0;
   for (int i = 0; i < half; ++i) {
     const double x1 = xa[Step * i], x2 = xb[Step * i];
@@ -89,7 +90,7 @@ inline bool pair_ratios(int half, double k, double a, const double* cs, const do
     const double db = std::abs(yb[Step * i] - a * (x1 * sn[i] + x2 * cs[i]));
     bad |= static_cast<int>(!(da <= tol)) | static_cast<int>(!(db <= tol)) | static_cast<int>(!(n2 < 1e300)) |
            (static_cast<int>(n2 <= 1e-300) & static_cast<int>(n2 != 0));
-    const double t = std::max(tol, std::numeric_limits<double>::min());  // tol = 0 passes only da = 0: ratio 0
+    const double t = std::max(tol, std::numeric_limits<double>::min());       // tol = 0 passes only da = 0: ratio 0
     const double ra = std::min(da / t, 1e300), rb = std::min(db / t, 1e300);  // a failing element: > 1, exact later
     cha[Step * i] = std::max(cha[Step * i], ra);
     chb[Step * i] = std::max(chb[Step * i], rb);
@@ -105,13 +106,14 @@ ROPE_CLONES bool half_ratios(int half, double k, double a, const double* cs, con
   return pair_ratios<1>(half, k, a, cs, sn, term, x, x + half, y, y + half, ch, ch + half, pm);
 }
 
-ROPE_CLONES bool interleaved_ratios(int half, double k, double a, const double* cs, const double* sn, const double* term,
-                                    const double* x, const double* y, double* ch, double* pm) {
+ROPE_CLONES bool interleaved_ratios(int half, double k, double a, const double* cs, const double* sn,
+                                    const double* term, const double* x, const double* y, double* ch, double* pm) {
   return pair_ratios<2>(half, k, a, cs, sn, term, x, x + 1, y, y + 1, ch, ch + 1, pm);
 }
 
 template <class E>
-double exact(const ScreenPairs& p, double k, const double* cs, const double* sn, const double* term, const E* x, const E* y, int c) {
+double exact(const ScreenPairs& p, double k, const double* cs, const double* sn, const double* term, const E* x,
+             const E* y, int c) {
   const int i = p.interleaved ? c / 2 : c % p.half;
   const bool second = p.interleaved ? (c % 2) == 1 : c >= p.half;
   const long ia = p.interleaved ? 2L * i : i, ib = p.interleaved ? ia + 1 : ia + p.half;
@@ -119,32 +121,38 @@ double exact(const ScreenPairs& p, double k, const double* cs, const double* sn,
   // The operations of the kernel's pair_ratios, in its order.
   const double n2 = x1 * x1 + x2 * x2;
   const double tol = k * std::sqrt(n2) * term[i];
-  const double d = second ? std::abs(load(y, ib) - p.a * (x1 * sn[i] + x2 * cs[i])) : std::abs(load(y, ia) - p.a * (x1 * cs[i] - x2 * sn[i]));
+  const double d = second ? std::abs(load(y, ib) - p.a * (x1 * sn[i] + x2 * cs[i]))
+                          : std::abs(load(y, ia) - p.a * (x1 * cs[i] - x2 * sn[i]));
   const double t = std::max(tol, std::numeric_limits<double>::min());
   return std::min(d / t, 1e300);
 }
 
 }  // namespace
 
-bool screen_vector(const ScreenPairs& p, const double* cs, const double* sn, const double* kt2, const void* x, const void* y,
-                   double* q, double* cq) {
+bool screen_vector(const ScreenPairs& p, const double* cs, const double* sn, const double* kt2, const void* x,
+                   const void* y, double* q, double* cq) {
   switch (p.type) {
     case BlockElement::F64:
-      return p.interleaved ? screen_inter_f64(p.half, p.a, cs, sn, kt2, static_cast<const double*>(x), static_cast<const double*>(y), q, cq)
-                           : screen_half_f64(p.half, p.a, cs, sn, kt2, static_cast<const double*>(x), static_cast<const double*>(y), q, cq);
+      return p.interleaved ? screen_inter_f64(p.half, p.a, cs, sn, kt2, static_cast<const double*>(x),
+                                              static_cast<const double*>(y), q, cq)
+                           : screen_half_f64(p.half, p.a, cs, sn, kt2, static_cast<const double*>(x),
+                                             static_cast<const double*>(y), q, cq);
     case BlockElement::F32:
-      return p.interleaved ? screen_inter_f32(p.half, p.a, cs, sn, kt2, static_cast<const float*>(x), static_cast<const float*>(y), q, cq)
-                           : screen_half_f32(p.half, p.a, cs, sn, kt2, static_cast<const float*>(x), static_cast<const float*>(y), q, cq);
+      return p.interleaved ? screen_inter_f32(p.half, p.a, cs, sn, kt2, static_cast<const float*>(x),
+                                              static_cast<const float*>(y), q, cq)
+                           : screen_half_f32(p.half, p.a, cs, sn, kt2, static_cast<const float*>(x),
+                                             static_cast<const float*>(y), q, cq);
     case BlockElement::BF16:
       break;
   }
   const auto* bx = static_cast<const std::uint16_t*>(x);
   const auto* by = static_cast<const std::uint16_t*>(y);
-  return p.interleaved ? screen_inter_bf16(p.half, p.a, cs, sn, kt2, bx, by, q, cq) : screen_half_bf16(p.half, p.a, cs, sn, kt2, bx, by, q, cq);
+  return p.interleaved ? screen_inter_bf16(p.half, p.a, cs, sn, kt2, bx, by, q, cq)
+                       : screen_half_bf16(p.half, p.a, cs, sn, kt2, bx, by, q, cq);
 }
 
-double screen_exact_ratio(const ScreenPairs& p, double k, const double* cs, const double* sn, const double* term, const void* x,
-                          const void* y, int c) {
+double screen_exact_ratio(const ScreenPairs& p, double k, const double* cs, const double* sn, const double* term,
+                          const void* x, const void* y, int c) {
   switch (p.type) {
     case BlockElement::F64:
       return exact(p, k, cs, sn, term, static_cast<const double*>(x), static_cast<const double*>(y), c);
@@ -156,9 +164,10 @@ double screen_exact_ratio(const ScreenPairs& p, double k, const double* cs, cons
   return exact(p, k, cs, sn, term, static_cast<const std::uint16_t*>(x), static_cast<const std::uint16_t*>(y), c);
 }
 
-bool fold_pair_ratios(bool interleaved, int half, double k, double a, const double* cs, const double* sn, const double* term,
-                      const double* x, const double* y, double* ch, double* pm) {
-  return interleaved ? interleaved_ratios(half, k, a, cs, sn, term, x, y, ch, pm) : half_ratios(half, k, a, cs, sn, term, x, y, ch, pm);
+bool fold_pair_ratios(bool interleaved, int half, double k, double a, const double* cs, const double* sn,
+                      const double* term, const double* x, const double* y, double* ch, double* pm) {
+  return interleaved ? interleaved_ratios(half, k, a, cs, sn, term, x, y, ch, pm)
+                     : half_ratios(half, k, a, cs, sn, term, x, y, ch, pm);
 }
 
 double screen_largest(const double* q, long n) {
@@ -174,18 +183,27 @@ double screen_largest(const double* q, long n) {
 void widen_elements(BlockElement type, const void* from, long n, double* out) {
   for (long e = 0; e < n; ++e) {
     switch (type) {
-      case BlockElement::F64: out[e] = load(static_cast<const double*>(from), e); break;
-      case BlockElement::F32: out[e] = load(static_cast<const float*>(from), e); break;
-      case BlockElement::BF16: out[e] = load(static_cast<const std::uint16_t*>(from), e); break;
+      case BlockElement::F64:
+        out[e] = load(static_cast<const double*>(from), e);
+        break;
+      case BlockElement::F32:
+        out[e] = load(static_cast<const float*>(from), e);
+        break;
+      case BlockElement::BF16:
+        out[e] = load(static_cast<const std::uint16_t*>(from), e);
+        break;
     }
   }
 }
 
 const void* element_at(const void* base, BlockElement type, long index) {
   switch (type) {
-    case BlockElement::F64: return static_cast<const double*>(base) + index;
-    case BlockElement::F32: return static_cast<const float*>(base) + index;
-    case BlockElement::BF16: break;
+    case BlockElement::F64:
+      return static_cast<const double*>(base) + index;
+    case BlockElement::F32:
+      return static_cast<const float*>(base) + index;
+    case BlockElement::BF16:
+      break;
   }
   return static_cast<const std::uint16_t*>(base) + index;
 }

@@ -1,7 +1,7 @@
 /// @file
-/// The screen of rope check's kernel (check_kernel.hpp, docs/check.md "Streaming: dumps of any size"): the vectors of a block read as
-/// stored (float64, float32 or bfloat16: no widened copy), each element's ratio |Δ|/tolerance of (C1) estimated
-/// without a square root and with one division per pair, so that only the few elements whose exact ratio can
+/// The screen of rope check's kernel (check_kernel.hpp, docs/check.md "Streaming: dumps of any size"): the vectors of a
+/// block read as stored (float64, float32 or bfloat16: no widened copy), each element's ratio |Δ|/tolerance of (C1)
+/// estimated without a square root and with one division per pair, so that only the few elements whose exact ratio can
 /// be a maximum (of its position or of its channel) or a failure are computed exactly, by the same operations
 /// as before. The estimate is q = Δ² / (‖x‖²·(κ·a·T_i)²) where (C1)'s ratio is r = Δ / (κ·a·‖x‖·T_i): a few
 /// roundings of double precision, |q / r² − 1| < 2^−48 (kScreenMargin leaves 2^−30), so that the maxima and
@@ -29,20 +29,20 @@ struct ScreenPairs {
 /// channel maxima `cq`. Returns false when some element may fail (q ≥ 1 − 2^−10, or not finite) or its norm
 /// is outside [10^−200, 10^200]: the caller then checks the vector exactly and must not trust what was folded.
 /// `kt2[i]` = (κ·a·T_i)².
-bool screen_vector(const ScreenPairs& p, const double* cs, const double* sn, const double* kt2, const void* x, const void* y,
-                   double* q, double* cq);
+bool screen_vector(const ScreenPairs& p, const double* cs, const double* sn, const double* kt2, const void* x,
+                   const void* y, double* q, double* cq);
 
 /// The exact ratio of (C1) of rotated channel c (0 … 2·half − 1, channel order) of the vector: the operations of
 /// the kernel's exact loop, `k` = κ·a, `term` the angle terms T_i.
-double screen_exact_ratio(const ScreenPairs& p, double k, const double* cs, const double* sn, const double* term, const void* x,
-                          const void* y, int c);
+double screen_exact_ratio(const ScreenPairs& p, double k, const double* cs, const double* sn, const double* term,
+                          const void* x, const void* y, int c);
 
 /// The kernel's fast path on float64 vectors (before the screen, and for the vectors it flags): each rotated
 /// element's ratio of (C1) folded into the channel maxima `ch` (from the rotary offset) and the pair maxima
 /// `pm`; false when an element fails, is not finite or its norm is beyond sqrt's exact range (the vector is then
 /// checked element by element, whose ratios for the elements that pass are these). `k` = κ·a.
-bool fold_pair_ratios(bool interleaved, int half, double k, double a, const double* cs, const double* sn, const double* term,
-                      const double* x, const double* y, double* ch, double* pm);
+bool fold_pair_ratios(bool interleaved, int half, double k, double a, const double* cs, const double* sn,
+                      const double* term, const double* x, const double* y, double* ch, double* pm);
 
 /// The largest of q[0 … n−1] (n ≥ 1, none NaN), with independent lanes.
 double screen_largest(const double* q, long n);

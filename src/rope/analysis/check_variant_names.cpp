@@ -6,57 +6,100 @@ namespace rope {
 
 const char* to_string(VariantKind kind) {
   switch (kind) {
-    case VariantKind::Expected: return "expected";
-    case VariantKind::LayoutSwapped: return "layout-swapped";
-    case VariantKind::Base10000: return "base-10000";
-    case VariantKind::ScalingIgnored: return "scaling-ignored";
-    case VariantKind::FactorMissing: return "attention-factor-missing";
-    case VariantKind::PositionsPlusOne: return "positions-plus-one";
-    case VariantKind::PositionsMinusOne: return "positions-minus-one";
-    case VariantKind::PartialWholeHead: return "partial-rotary-whole-head";
-    case VariantKind::PartialTwice: return "partial-rotary-twice";
-    case VariantKind::AnglesBf16: return "angles-bf16";
-    case VariantKind::AnglesF16: return "angles-f16";
-    case VariantKind::SectionsChunked: return "mrope-chunked";
-    case VariantKind::SectionsInterleaved: return "mrope-interleaved";
-    case VariantKind::MropeIgnored: return "mrope-ignored";
-    case VariantKind::PositionsRestart: return "positions-restart";
-    case VariantKind::Bf16AsFloat32: return "bf16-as-float32";
-    case VariantKind::YarnWithoutExtFactor: return "yarn-without-ext-factor";
-    case VariantKind::RotaryDimHalved: return "rotary-dim-halved";
-    case VariantKind::EslotUnrotated: return "e-slot-unrotated";
-    case VariantKind::BeforeEqualsAfter: return "before-equals-after";
-    case VariantKind::LongRopeOtherList: return "longrope-other-list";
-    case VariantKind::AxesSwapped: return "axes-swapped";
+    case VariantKind::Expected:
+      return "expected";
+    case VariantKind::LayoutSwapped:
+      return "layout-swapped";
+    case VariantKind::Base10000:
+      return "base-10000";
+    case VariantKind::ScalingIgnored:
+      return "scaling-ignored";
+    case VariantKind::FactorMissing:
+      return "attention-factor-missing";
+    case VariantKind::PositionsPlusOne:
+      return "positions-plus-one";
+    case VariantKind::PositionsMinusOne:
+      return "positions-minus-one";
+    case VariantKind::PartialWholeHead:
+      return "partial-rotary-whole-head";
+    case VariantKind::PartialTwice:
+      return "partial-rotary-twice";
+    case VariantKind::AnglesBf16:
+      return "angles-bf16";
+    case VariantKind::AnglesF16:
+      return "angles-f16";
+    case VariantKind::SectionsChunked:
+      return "mrope-chunked";
+    case VariantKind::SectionsInterleaved:
+      return "mrope-interleaved";
+    case VariantKind::MropeIgnored:
+      return "mrope-ignored";
+    case VariantKind::PositionsRestart:
+      return "positions-restart";
+    case VariantKind::Bf16AsFloat32:
+      return "bf16-as-float32";
+    case VariantKind::YarnWithoutExtFactor:
+      return "yarn-without-ext-factor";
+    case VariantKind::RotaryDimHalved:
+      return "rotary-dim-halved";
+    case VariantKind::EslotUnrotated:
+      return "e-slot-unrotated";
+    case VariantKind::BeforeEqualsAfter:
+      return "before-equals-after";
+    case VariantKind::LongRopeOtherList:
+      return "longrope-other-list";
+    case VariantKind::AxesSwapped:
+      return "axes-swapped";
   }
   return "?";
 }
 
 Message describe(VariantKind kind, const RopeExpectation& e) {
   switch (kind) {
-    case VariantKind::Expected: return msg("RoPE as specified");
+    case VariantKind::Expected:
+      return msg("RoPE as specified");
     case VariantKind::LayoutSwapped:
       return e.layout == Layout::Half ? msg("the interleaved layout") : msg("the half layout");
-    case VariantKind::Base10000: return msg("base 10000");
-    case VariantKind::ScalingIgnored: return msg("plain RoPE without the scaling and its attention factor");
-    case VariantKind::FactorMissing: return msg("no attention factor");
-    case VariantKind::PositionsPlusOne: return msg("positions shifted by {0}", "+1");
-    case VariantKind::PositionsMinusOne: return msg("positions shifted by {0}", "-1");
-    case VariantKind::PartialWholeHead: return msg("RoPE over the whole head");
-    case VariantKind::PartialTwice: return msg("the partial rotary factor applied twice");
-    case VariantKind::AnglesBf16: return msg("angles computed in {0}", "bf16");
-    case VariantKind::AnglesF16: return msg("angles computed in {0}", "f16");
-    case VariantKind::SectionsChunked: return msg("mrope_section in chunks");
-    case VariantKind::SectionsInterleaved: return msg("mrope_section interleaved");
-    case VariantKind::MropeIgnored: return msg("plain RoPE at each token's index in the sequence");
-    case VariantKind::PositionsRestart: return msg("positions that start again");
-    case VariantKind::Bf16AsFloat32: return msg("bf16's tolerance");
-    case VariantKind::YarnWithoutExtFactor: return msg("YaRN without ext_factor (linear interpolation, no ramp, no magnitude)");
-    case VariantKind::RotaryDimHalved: return msg("the rotary dimension halved");
-    case VariantKind::EslotUnrotated: return msg("llama.cpp's unrotated fourth-slot pairs");
-    case VariantKind::BeforeEqualsAfter: return msg("no rotation at all");
-    case VariantKind::LongRopeOtherList: return msg("LongRoPE's other factor list");
-    case VariantKind::AxesSwapped: return msg("height and width exchanged");
+    case VariantKind::Base10000:
+      return msg("base 10000");
+    case VariantKind::ScalingIgnored:
+      return msg("plain RoPE without the scaling and its attention factor");
+    case VariantKind::FactorMissing:
+      return msg("no attention factor");
+    case VariantKind::PositionsPlusOne:
+      return msg("positions shifted by {0}", "+1");
+    case VariantKind::PositionsMinusOne:
+      return msg("positions shifted by {0}", "-1");
+    case VariantKind::PartialWholeHead:
+      return msg("RoPE over the whole head");
+    case VariantKind::PartialTwice:
+      return msg("the partial rotary factor applied twice");
+    case VariantKind::AnglesBf16:
+      return msg("angles computed in {0}", "bf16");
+    case VariantKind::AnglesF16:
+      return msg("angles computed in {0}", "f16");
+    case VariantKind::SectionsChunked:
+      return msg("mrope_section in chunks");
+    case VariantKind::SectionsInterleaved:
+      return msg("mrope_section interleaved");
+    case VariantKind::MropeIgnored:
+      return msg("plain RoPE at each token's index in the sequence");
+    case VariantKind::PositionsRestart:
+      return msg("positions that start again");
+    case VariantKind::Bf16AsFloat32:
+      return msg("bf16's tolerance");
+    case VariantKind::YarnWithoutExtFactor:
+      return msg("YaRN without ext_factor (linear interpolation, no ramp, no magnitude)");
+    case VariantKind::RotaryDimHalved:
+      return msg("the rotary dimension halved");
+    case VariantKind::EslotUnrotated:
+      return msg("llama.cpp's unrotated fourth-slot pairs");
+    case VariantKind::BeforeEqualsAfter:
+      return msg("no rotation at all");
+    case VariantKind::LongRopeOtherList:
+      return msg("LongRoPE's other factor list");
+    case VariantKind::AxesSwapped:
+      return msg("height and width exchanged");
   }
   return msg("RoPE as specified");
 }

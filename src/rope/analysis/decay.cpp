@@ -91,7 +91,7 @@ Eigen::VectorXd anchored_sweep(const Eigen::VectorXd& theta, double stop, long p
   }
   const long anchors = (points + K - 1) / K;
   // Threads only for enough work: waking a second thread costs more than ~10^6 terms take alone.
-#pragma omp parallel for schedule(static) if (static_cast<double>(points) * half >= kParallelWork)
+#pragma omp parallel for schedule(static) if (static_cast <double>(points) * half >= kParallelWork)
   for (long a = 0; a < anchors; ++a) {
     std::vector<double> a_cos(half), a_sin(half);
     const double m = x[a * K];  // k·Δ as linspace computes it
@@ -156,7 +156,8 @@ RandomScores random_scores(const Eigen::VectorXd& theta, const Eigen::VectorXd& 
   if (samples < 2) throw InvalidArgument(error_msg("{0} must be >= {1} (got {2})", "samples", 2, samples));
   const double work = static_cast<double>(samples) * static_cast<double>(distances.size()) * static_cast<double>(half);
   if (work > kMaxRandomWork) {
-    throw InvalidArgument(error_msg("samples × points × d/2 = {0} exceeds the limit {1}: use fewer samples or points", fmt::format("{:.3g}", work), fmt::format("{:.0e}", kMaxRandomWork)));
+    throw InvalidArgument(error_msg("samples × points × d/2 = {0} exceeds the limit {1}: use fewer samples or points",
+                                    fmt::format("{:.3g}", work), fmt::format("{:.0e}", kMaxRandomWork)));
   }
   // (M15): A(s, i) and B(s, i) for each sample s; q and k are drawn pair by pair.
   Random rng(seed);

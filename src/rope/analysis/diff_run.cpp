@@ -22,9 +22,9 @@ void require_same_shape(const DiffRequest& request) {
   const std::vector<long> a = TensorStream::open(request.dumps.after, read).header().shape;
   const std::vector<long> b = TensorStream::open(request.after_b, read).header().shape;
   if (a != b) {
-    throw InvalidArgument(error_msg("{0} '{1}' has shape {2}, {3} '{4}' has {5}: they must be equal", option_name("after_b"),
-                                    escape_for_message(request.after_b), shape_string(b), option_name("after_a"),
-                                    escape_for_message(request.dumps.after), shape_string(a)));
+    throw InvalidArgument(error_msg("{0} '{1}' has shape {2}, {3} '{4}' has {5}: they must be equal",
+                                    option_name("after_b"), escape_for_message(request.after_b), shape_string(b),
+                                    option_name("after_a"), escape_for_message(request.dumps.after), shape_string(a)));
   }
 }
 
@@ -80,8 +80,9 @@ DiffRun run_diff(const DiffRequest& request) {
   // A layer without RoPE (a layer type of NoPE or linear-attention layers): both outputs should be the input unchanged.
   run.nope = layers_without_rope(s.source, s.rope);
   const auto& nope = run.nope;
-  const RopeExpectation e = nope ? unchanged_expectation(a.after.d, s)
-                                 : expectation_from_settings(s, a.after.d, !a.axis_positions.empty(), max_position, run.where);
+  const RopeExpectation e =
+      nope ? unchanged_expectation(a.after.d, s)
+           : expectation_from_settings(s, a.after.d, !a.axis_positions.empty(), max_position, run.where);
   const std::vector<AxisPosition> positions = positions_as_axes(a.positions, a.axis_positions);
   const DiffReader read = [&](long s0, long s1) {
     auto [before, after_a] = side_a.read(s0, s1);
@@ -91,7 +92,8 @@ DiffRun run_diff(const DiffRequest& request) {
   if (nope) {  // what rotated a side that should be unchanged, on the whole and on each run (dump_diff.hpp)
     diagnose_no_rope_diff(run.diff, side_a.source(), side_b.source(), positions, e,
                           rope_of_other_layers(s, a.after.d, !a.axis_positions.empty(), max_position),
-                          escape_controls(nope->model), escape_controls(nope->layer_type), describe_layers(nope->layers));
+                          escape_controls(nope->model), escape_controls(nope->layer_type),
+                          describe_layers(nope->layers));
   }
   run.b_type = side_b.dumps.after.dtype;
   // The dumps' values are the diff's input, not the report's: the report keeps A's geometry and positions.

@@ -17,8 +17,9 @@ constexpr long kDiffBlockElements = 1L << 16;
 
 void require_same(const DumpVectors& x, const DumpVectors& y) {
   if (x.seq != y.seq || x.groups() != y.groups() || x.d != y.d) {
-    throw InvalidArgument(error_msg("an output has {0} × {1} × {2} vectors, the input {3} × {4} × {5}: they must be equal",
-                                    y.seq, y.groups(), y.d, x.seq, x.groups(), x.d));
+    throw InvalidArgument(
+        error_msg("an output has {0} × {1} × {2} vectors, the input {3} × {4} × {5}: they must be equal", y.seq,
+                  y.groups(), y.d, x.seq, x.groups(), x.d));
   }
 }
 
@@ -40,8 +41,9 @@ DiffReader memory_reader(const DumpVectors& before, const DumpVectors& a, const 
 
 /// Each failing run's diagnosis: a run that is a whole segment takes the segment's, the first kDiffDiagnosedRanges
 /// others `alone`'s (the output's source, the run's start and positions), the rest none.
-void diagnose_failing_runs(DumpDiff& diff, const std::vector<AxisPosition>& positions, const DumpSource& a, const DumpSource& b,
-                           const std::function<Message(const DumpSource&, long, const std::vector<AxisPosition>&)>& alone) {
+void diagnose_failing_runs(
+    DumpDiff& diff, const std::vector<AxisPosition>& positions, const DumpSource& a, const DumpSource& b,
+    const std::function<Message(const DumpSource&, long, const std::vector<AxisPosition>&)>& alone) {
   std::size_t diagnosed = 0;
   for (DiffRange& run : diff.ranges) {
     run.a_diagnosis = run.b_diagnosis = Message();
@@ -67,20 +69,23 @@ OutputAgreement compare_outputs(const DumpVectors& before, const DumpVectors& a,
                                 const std::vector<AxisPosition>& positions, const RopeExpectation& e) {
   require_same(before, a);
   require_same(before, b);
-  return compare_outputs(memory_reader(before, a, b), {before.seq, before.groups(), before.d, a.dtype, b.dtype}, positions, e);
+  return compare_outputs(memory_reader(before, a, b), {before.seq, before.groups(), before.d, a.dtype, b.dtype},
+                         positions, e);
 }
 
-OutputAgreement compare_outputs(const DiffReader& read, const DiffGeometry& shape, const std::vector<AxisPosition>& positions,
-                                const RopeExpectation& e) {
+OutputAgreement compare_outputs(const DiffReader& read, const DiffGeometry& shape,
+                                const std::vector<AxisPosition>& positions, const RopeExpectation& e) {
   if (static_cast<long>(positions.size()) != shape.seq) {
     throw InvalidArgument(error_msg("{0} positions for a dump of {1} sequence positions", positions.size(), shape.seq));
   }
   const int d = shape.d, r = e.rotary_dim(), off = e.rotary_offset;
-  if (r + off > d || r < 2) throw InvalidArgument(error_msg("the rotary dimension {0} does not fit in the dump's d = {1}", r, d));
+  if (r + off > d || r < 2)
+    throw InvalidArgument(error_msg("the rotary dimension {0} does not fit in the dump's d = {1}", r, d));
   const double eps_t = std::max(epsilon(shape.a_type), epsilon(shape.b_type));
   // (C2) of the looser type: each output's angles as its own type computes them, the larger error bounds both.
-  const AngleModel model = e.angles.value_or(epsilon(shape.a_type) >= epsilon(shape.b_type) ? default_angle_model(shape.a_type)
-                                                                                            : default_angle_model(shape.b_type));
+  const AngleModel model =
+      e.angles.value_or(epsilon(shape.a_type) >= epsilon(shape.b_type) ? default_angle_model(shape.a_type)
+                                                                       : default_angle_model(shape.b_type));
   const double eps_a = angle_epsilon(model);
   const Eigen::VectorXd c_i = angle_error_factors(model, e.theta, e.base, r);
   std::vector<int> pair_of(static_cast<std::size_t>(d), -1);  // channel -> pair
@@ -100,13 +105,15 @@ OutputAgreement compare_outputs(const DiffReader& read, const DiffGeometry& shap
     const std::array<DumpVectors, 3> v = read(s0, s1);
     for (const DumpVectors& w : v) {
       if (w.seq != s1 - s0 || w.groups() != shape.groups || w.d != d) {
-        throw InvalidArgument(error_msg("an output has {0} × {1} × {2} vectors, the input {3} × {4} × {5}: they must be equal",
-                                        w.seq, w.groups(), w.d, s1 - s0, shape.groups, d));
+        throw InvalidArgument(
+            error_msg("an output has {0} × {1} × {2} vectors, the input {3} × {4} × {5}: they must be equal", w.seq,
+                      w.groups(), w.d, s1 - s0, shape.groups, d));
       }
     }
     for (long s = s0; s < s1; ++s) {
       const double m = positions[static_cast<std::size_t>(s)].max_abs();
-      for (int i = 0; i < r / 2; ++i) term[static_cast<std::size_t>(i)] = 2 * eps_t + eps_a * (1 + c_i[i] * m * e.theta[i]);
+      for (int i = 0; i < r / 2; ++i)
+        term[static_cast<std::size_t>(i)] = 2 * eps_t + eps_a * (1 + c_i[i] * m * e.theta[i]);
       double worst = 0;
       for (long g = 0; g < shape.groups; ++g) {
         const double* x = v[0].vector(s - s0, g);
@@ -116,7 +123,8 @@ OutputAgreement compare_outputs(const DiffReader& read, const DiffGeometry& shap
           const int i = pair_of[static_cast<std::size_t>(c)];
           const double bound = i < 0 ? 2 * kToleranceSafety * eps_t * std::abs(x[c])
                                      : 2 * kToleranceSafety * e.attention_factor *
-                                           std::hypot(x[c], x[partner[static_cast<std::size_t>(c)]]) * term[static_cast<std::size_t>(i)];  // (D1)
+                                           std::hypot(x[c], x[partner[static_cast<std::size_t>(c)]]) *
+                                           term[static_cast<std::size_t>(i)];  // (D1)
           const double delta = std::abs(ya[c] - yb[c]);
           double ratio = bound > 0 ? delta / bound : (delta > 0 ? HUGE_VAL : 0.0);
           if (!std::isfinite(ya[c]) || !std::isfinite(yb[c]) || !std::isfinite(bound)) ratio = HUGE_VAL;  // as (C1)
@@ -144,12 +152,13 @@ DumpDiff diff_sources(const DumpSource& source_a, const DumpSource& source_b, co
                       const std::vector<AxisPosition>& positions, const RopeExpectation& e,
                       const std::vector<DumpSegment>& segments, bool rows) {
   if (source_a.seq() != source_b.seq() || source_a.groups() != source_b.groups() || source_a.d() != source_b.d()) {
-    throw InvalidArgument(error_msg("an output has {0} × {1} × {2} vectors, the input {3} × {4} × {5}: they must be equal",
-                                    source_b.seq(), source_b.groups(), source_b.d(), source_a.seq(), source_a.groups(), source_a.d()));
+    throw InvalidArgument(
+        error_msg("an output has {0} × {1} × {2} vectors, the input {3} × {4} × {5}: they must be equal",
+                  source_b.seq(), source_b.groups(), source_b.d(), source_a.seq(), source_a.groups(), source_a.d()));
   }
   DumpDiff diff;
-  diff.between = compare_outputs(read, {source_a.seq(), source_a.groups(), source_a.d(), source_a.dtype(), source_b.dtype()},
-                                 positions, e);
+  diff.between = compare_outputs(
+      read, {source_a.seq(), source_a.groups(), source_a.d(), source_a.dtype(), source_b.dtype()}, positions, e);
   diff.a = check_source(source_a, 0, positions, e);
   diff.b = check_source(source_b, 0, positions, e);
   const Eigen::VectorXd& ra = diff.a.comparison.position_ratio;
@@ -195,8 +204,9 @@ DumpDiff diff_sources(const DumpSource& source_a, const DumpSource& source_b, co
   return diff;
 }
 
-void diagnose_no_rope_diff(DumpDiff& diff, const DumpSource& a, const DumpSource& b, const std::vector<AxisPosition>& positions,
-                           const RopeExpectation& unchanged, const std::optional<RopeExpectation>& rope, const std::string& model,
+void diagnose_no_rope_diff(DumpDiff& diff, const DumpSource& a, const DumpSource& b,
+                           const std::vector<AxisPosition>& positions, const RopeExpectation& unchanged,
+                           const std::optional<RopeExpectation>& rope, const std::string& model,
                            const std::string& layer_type, const std::string& layers) {
   diagnose_no_rope(diff.a, a, positions, rope, model, layer_type, layers);
   diagnose_no_rope(diff.b, b, positions, rope, model, layer_type, layers);
@@ -207,11 +217,12 @@ void diagnose_no_rope_diff(DumpDiff& diff, const DumpSource& a, const DumpSource
     if (!g.b.passed()) diagnose_no_rope(g.b.report, b, at, rope, model, layer_type, layers, seg.start);
   }
   // Each failing run on its own: the run checked alone against `unchanged`, then what rotated it.
-  diagnose_failing_runs(diff, positions, a, b, [&](const DumpSource& source, long start, const std::vector<AxisPosition>& at) {
-    CheckReport alone = check_source(source, start, at, unchanged);
-    diagnose_no_rope(alone, source, at, rope, model, layer_type, layers, start);
-    return alone.diagnosis.message;
-  });
+  diagnose_failing_runs(diff, positions, a, b,
+                        [&](const DumpSource& source, long start, const std::vector<AxisPosition>& at) {
+                          CheckReport alone = check_source(source, start, at, unchanged);
+                          diagnose_no_rope(alone, source, at, rope, model, layer_type, layers, start);
+                          return alone.diagnosis.message;
+                        });
 }
 
 }  // namespace rope

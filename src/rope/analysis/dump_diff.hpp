@@ -25,8 +25,8 @@ namespace rope {
 
 /// The two outputs compared with each other under (D1).
 struct OutputAgreement {
-  double max_ratio = 0;            ///< max over elements of |y_A − y_B| / bound (D1); <= 1 agrees
-  long differing = 0;              ///< elements over the bound (or not finite)
+  double max_ratio = 0;  ///< max over elements of |y_A − y_B| / bound (D1); <= 1 agrees
+  long differing = 0;    ///< elements over the bound (or not finite)
   long total = 0;
   Eigen::VectorXd position_ratio;  ///< per sequence index
   bool agree() const { return differing == 0; }
@@ -49,8 +49,8 @@ struct DiffGeometry {
 };
 
 /// (D1) over every element, read a block of sequence indices at a time. @throws InvalidArgument as above.
-OutputAgreement compare_outputs(const DiffReader& read, const DiffGeometry& shape, const std::vector<AxisPosition>& positions,
-                                const RopeExpectation& expected);
+OutputAgreement compare_outputs(const DiffReader& read, const DiffGeometry& shape,
+                                const std::vector<AxisPosition>& positions, const RopeExpectation& expected);
 
 /// A run of consecutive sequence indices where the same holds: A right or not, B right or not, A and B agree
 /// or not; a failing implementation's diagnosis on that run alone (check_source of the run).
@@ -67,15 +67,15 @@ inline constexpr std::size_t kDiffDiagnosedRanges = 8;
 /// One batch row or packed sequence: each output checked on it (check_segments) and their agreement there.
 struct DiffSegment {
   SegmentCheck a, b;
-  double between_ratio = 0;       ///< the largest (D1) ratio of its sequence indices
-  long differing_positions = 0;   ///< its sequence indices where A and B differ beyond (D1)
+  double between_ratio = 0;      ///< the largest (D1) ratio of its sequence indices
+  long differing_positions = 0;  ///< its sequence indices where A and B differ beyond (D1)
   const DumpSegment& segment() const { return a.segment; }
 };
 
 struct DumpDiff {
-  CheckReport a, b;                ///< each output against the reference (check_source)
-  OutputAgreement between;         ///< A against B (D1)
-  std::vector<DiffRange> ranges;   ///< in order, covering every sequence index (a run never crosses a segment's start)
+  CheckReport a, b;               ///< each output against the reference (check_source)
+  OutputAgreement between;        ///< A against B (D1)
+  std::vector<DiffRange> ranges;  ///< in order, covering every sequence index (a run never crosses a segment's start)
   std::vector<DiffSegment> segments;  ///< per batch row or packed sequence, when the dumps have more than one
   bool passed() const { return a.comparison.passed() && b.comparison.passed(); }
 };
@@ -90,15 +90,17 @@ DumpDiff diff_dumps(const DumpVectors& before, const DumpVectors& a, const DumpV
 /// segment (batch rows or packed sequences) when `segments` holds more than one. `rows`: the segments are batch
 /// rows, diagnosed as rope check diagnoses them (diagnose_rows: the whole batch rotated at one offset). A run that
 /// is a whole failing segment takes that segment's diagnosis.
-DumpDiff diff_sources(const DumpSource& a, const DumpSource& b, const DiffReader& read, const std::vector<AxisPosition>& positions,
-                      const RopeExpectation& expected, const std::vector<DumpSegment>& segments = {}, bool rows = false);
+DumpDiff diff_sources(const DumpSource& a, const DumpSource& b, const DiffReader& read,
+                      const std::vector<AxisPosition>& positions, const RopeExpectation& expected,
+                      const std::vector<DumpSegment>& segments = {}, bool rows = false);
 
 /// A layer without RoPE (`unchanged`: both outputs should equal the input): each failing output, run and segment
 /// diagnosed by diagnose_no_rope (check.hpp) on its own positions against `rope`, the RoPE of the model's layers that
 /// have one: which output is rotated where, and as what. Runs past the first kDiffDiagnosedRanges failing ones keep
 /// their verdicts alone.
-void diagnose_no_rope_diff(DumpDiff& diff, const DumpSource& a, const DumpSource& b, const std::vector<AxisPosition>& positions,
-                           const RopeExpectation& unchanged, const std::optional<RopeExpectation>& rope, const std::string& model,
+void diagnose_no_rope_diff(DumpDiff& diff, const DumpSource& a, const DumpSource& b,
+                           const std::vector<AxisPosition>& positions, const RopeExpectation& unchanged,
+                           const std::optional<RopeExpectation>& rope, const std::string& model,
                            const std::string& layer_type, const std::string& layers);
 
 }  // namespace rope

@@ -26,10 +26,13 @@ std::optional<std::string> named_file(const std::string& text) {
 /// names no file gets the error that says how a file is named.
 std::vector<double> typed_list(const std::string& text, const std::string& what) {
   bool path = text.find('/') != std::string::npos;
-  for (std::size_t i = 0; i + 1 < text.size(); ++i) path = path || (text[i] == '.' && std::isalpha(static_cast<unsigned char>(text[i + 1])));
+  for (std::size_t i = 0; i + 1 < text.size(); ++i)
+    path = path || (text[i] == '.' && std::isalpha(static_cast<unsigned char>(text[i + 1])));
   if (path) {
-    throw InvalidArgument(error_msg("{0} '{1}' is neither a list of numbers nor a file that exists (name a file as "
-                                    "@FILE or by its path)", what, escape_for_message(text)));
+    throw InvalidArgument(
+        error_msg("{0} '{1}' is neither a list of numbers nor a file that exists (name a file as "
+                  "@FILE or by its path)",
+                  what, escape_for_message(text)));
   }
   return parse_list_argument(text, what);
 }
@@ -78,9 +81,10 @@ LoadedDumps load(const DumpFiles& o, bool streamed) {
   l.stored = after.stored;
   if (!o.axis_positions.empty()) {
     if (!o.positions.empty()) throw InvalidArgument(error_msg("give --positions or --axis-positions, not both"));
-    input.axis_positions = parse_axis_position_rows(read_text_file(o.axis_positions, "--axis-positions file", kMaxAxisPositionsBytes),
-                                                    fmt::format("--axis-positions '{}'", escape_for_message(o.axis_positions)),
-                                                    static_cast<std::size_t>(kMaxDumpPositions));
+    input.axis_positions =
+        parse_axis_position_rows(read_text_file(o.axis_positions, "--axis-positions file", kMaxAxisPositionsBytes),
+                                 fmt::format("--axis-positions '{}'", escape_for_message(o.axis_positions)),
+                                 static_cast<std::size_t>(kMaxDumpPositions));
     for (const AxisPosition& p : input.axis_positions) {
       if (!(p.max_abs() <= 16777216.0)) {
         throw InvalidArgument(error_msg("--axis-positions: {0} is outside [-2^24, 2^24]", p.text()));
@@ -100,7 +104,7 @@ LoadedDumps load(const DumpFiles& o, bool streamed) {
     l.positions_text = fmt::format("{} {}", *file, shape_string(table.shape));
   } else if (!o.positions.empty()) {
     input.positions = o.positions.find(':') != std::string::npos ? parse_position_range(o.positions, "--positions")
-                                                                  : typed_list(o.positions, "--positions");
+                                                                 : typed_list(o.positions, "--positions");
     l.positions_text = o.positions;
   }
   if (!o.axes.empty()) input.axes = parse_dump_axes(o.axes);
@@ -121,7 +125,9 @@ LoadedDumps load(const DumpFiles& o, bool streamed) {
     l.starts_text = o.sequence_starts;
     if (l.positions_text.empty()) l.positions_text = "--sequence-starts " + o.sequence_starts;
   }
-  if (streamed) l.stream = std::make_shared<StreamSource>(std::move(*before_stream), std::move(*after_stream), l.axes, input.rows > 1);
+  if (streamed)
+    l.stream =
+        std::make_shared<StreamSource>(std::move(*before_stream), std::move(*after_stream), l.axes, input.rows > 1);
   if (pair.positions_assumed) {
     l.positions_text = fmt::format("0:{}", l.after.seq);
     l.positions_assumed = true;

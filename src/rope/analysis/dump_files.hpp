@@ -22,10 +22,10 @@ struct DumpFiles {
   std::string after;      ///< --after FILE
   std::string positions;  ///< --positions A:B[:STEP] | LIST | @FILE | FILE (.npy, safetensors, text); empty: 0:seq
   std::string sequence_starts;  ///< --sequence-starts LIST | @FILE | FILE: packed sequences (cu_seqlens)
-  std::string axis_positions;  ///< --axis-positions FILE (rope check): one t,h,w row per sequence index
-  std::string axes;       ///< --axes; empty: from the shape
-  std::string tensor;     ///< --tensor NAME (safetensors)
-  bool bf16_bits = false; ///< --bf16-bits
+  std::string axis_positions;   ///< --axis-positions FILE (rope check): one t,h,w row per sequence index
+  std::string axes;             ///< --axes; empty: from the shape
+  std::string tensor;           ///< --tensor NAME (safetensors)
+  bool bf16_bits = false;       ///< --bf16-bits
 };
 
 /// Largest --axis-positions file: 4,194,304 rows (kMaxDumpPositions) of about 16 characters.
@@ -33,13 +33,13 @@ inline constexpr std::size_t kMaxAxisPositionsBytes = std::size_t{64} << 20;
 
 struct LoadedDumps {
   DumpVectors before, after;
-  std::vector<double> positions;   ///< one number per sequence index (the first component of axis_positions)
+  std::vector<double> positions;             ///< one number per sequence index (the first component of axis_positions)
   std::vector<AxisPosition> axis_positions;  ///< --axis-positions: every component; empty without it
-  std::string positions_text;  ///< as typed, or "0:seq"
-  bool positions_assumed = false;  ///< --positions not given
+  std::string positions_text;                ///< as typed, or "0:seq"
+  bool positions_assumed = false;            ///< --positions not given
   DumpAxes axes = DumpAxes::SeqD;
   std::vector<long> shape;
-  std::string stored;          ///< the after dump's type as its file spells it
+  std::string stored;  ///< the after dump's type as its file spells it
   /// Batch rows with positions of their own ([batch, seq] positions) or packed sequences: the parts of the
   /// sequence axis reported one by one (the rows are laid end to end along it, rows_along_sequence).
   std::vector<DumpSegment> segments;

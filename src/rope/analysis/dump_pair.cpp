@@ -8,16 +8,15 @@
 
 namespace rope {
 
-std::vector<AxisPosition> DumpPair::check_positions() const {
-  return positions_as_axes(positions, axis_positions);
-}
+std::vector<AxisPosition> DumpPair::check_positions() const { return positions_as_axes(positions, axis_positions); }
 
 DumpPair arrange_dump_pair(const TensorData& before, const TensorData& after, const DumpPairInput& in,
                            const std::string& before_name, const std::string& after_name) {
   if (before.shape != after.shape) {
     throw InvalidArgument(error_msg("{0} has shape {1}, {2} has {3}: they must be equal",
-                                      in.after_label.empty() ? after_name : in.after_label, shape_string(after.shape),
-                                      in.before_label.empty() ? before_name : in.before_label, shape_string(before.shape)));
+                                    in.after_label.empty() ? after_name : in.after_label, shape_string(after.shape),
+                                    in.before_label.empty() ? before_name : in.before_label,
+                                    shape_string(before.shape)));
   }
   DumpPair l;
   l.shape = after.shape;
@@ -30,7 +29,9 @@ DumpPair arrange_dump_pair(const TensorData& before, const TensorData& after, co
   } else if (!l.positions.empty()) {
     l.axes = infer_dump_axes(after.shape, static_cast<long>(l.positions.size()) / rows, after_name);
   } else if (after.shape.size() == 4) {
-    throw InvalidArgument(error_msg("{0}: shape {1} has 4 axes: give {2} (batch,heads,seq,d or batch,seq,heads,d) or {3}", after_name, shape_string(after.shape), option_name("axes"), positions_name));
+    throw InvalidArgument(
+        error_msg("{0}: shape {1} has 4 axes: give {2} (batch,heads,seq,d or batch,seq,heads,d) or {3}", after_name,
+                  shape_string(after.shape), option_name("axes"), positions_name));
   } else {
     l.axes = infer_dump_axes(after.shape, 0, after_name);
   }
@@ -52,18 +53,21 @@ DumpPair arrange_dump_pair(const TensorData& before, const TensorData& after, co
       for (long s = 0; s < in.row_length; ++s) {
         AxisPosition p;
         p.count = static_cast<int>(rows);
-        for (long k = 0; k < rows; ++k) p.value[static_cast<std::size_t>(k)] = in.positions[static_cast<std::size_t>(k * in.row_length + s)];
+        for (long k = 0; k < rows; ++k)
+          p.value[static_cast<std::size_t>(k)] = in.positions[static_cast<std::size_t>(k * in.row_length + s)];
         axes_in.axis_positions.push_back(p);
       }
       return arrange_dump_pair(before, after, axes_in, before_name, after_name);
     }
     if (l.after.batch != rows) {
-      throw InvalidArgument(error_msg("{0} has {1} rows, the dump's batch axis has {2} (shape {3}, axes {4})", positions_name,
-                                      rows, l.after.batch, shape_string(after.shape), to_string(l.axes)));
+      throw InvalidArgument(error_msg("{0} has {1} rows, the dump's batch axis has {2} (shape {3}, axes {4})",
+                                      positions_name, rows, l.after.batch, shape_string(after.shape),
+                                      to_string(l.axes)));
     }
     if (in.row_length != l.after.seq) {
-      throw InvalidArgument(error_msg("{0} gives {1} positions per row, the dump's sequence axis has {2} (shape {3}, axes {4})",
-                                      positions_name, in.row_length, l.after.seq, shape_string(after.shape), to_string(l.axes)));
+      throw InvalidArgument(
+          error_msg("{0} gives {1} positions per row, the dump's sequence axis has {2} (shape {3}, axes {4})",
+                    positions_name, in.row_length, l.after.seq, shape_string(after.shape), to_string(l.axes)));
     }
     l.segments = row_segments(rows, l.after.seq);
     l.segments_are_rows = true;
@@ -72,7 +76,8 @@ DumpPair arrange_dump_pair(const TensorData& before, const TensorData& after, co
   }
   if (in.starts) {
     const std::string starts_name = option_name("sequence_starts");
-    if (rows > 1) throw InvalidArgument(error_msg("give {0} or positions with a row per batch entry, not both", starts_name));
+    if (rows > 1)
+      throw InvalidArgument(error_msg("give {0} or positions with a row per batch entry, not both", starts_name));
     l.segments = segments_from_starts(*in.starts, l.after.seq, starts_name);
     if (l.positions.empty()) l.positions = positions_within_segments(l.segments);
   }
@@ -81,9 +86,10 @@ DumpPair arrange_dump_pair(const TensorData& before, const TensorData& after, co
     l.positions_assumed = true;
   }
   if (static_cast<long>(l.positions.size()) != l.after.seq) {
-    throw InvalidArgument(error_msg("{0}: the number of positions, {1}, is not the length of the dump's sequence axis, {2} (shape {3}, axes {4})",
-                                    option_name(in.positions_setting), l.positions.size(), l.after.seq,
-                                    shape_string(after.shape), to_string(l.axes)));
+    throw InvalidArgument(error_msg(
+        "{0}: the number of positions, {1}, is not the length of the dump's sequence axis, {2} (shape {3}, axes {4})",
+        option_name(in.positions_setting), l.positions.size(), l.after.seq, shape_string(after.shape),
+        to_string(l.axes)));
   }
   for (const double p : l.positions) {
     if (!(std::abs(p) <= kMaxDumpPosition)) {

@@ -21,12 +21,12 @@ namespace rope {
 
 /// The positions and layout a front end was given; what is empty was not given.
 struct DumpPairInput {
-  std::vector<double> positions;            ///< one number per index (the first component), or empty
-  std::vector<AxisPosition> axis_positions;  ///< every component, when the positions have several
-  long rows = 1;                             ///< rows of positions: one per batch entry when > 1
-  long row_length = 0;                       ///< positions per row (rows > 1)
-  std::optional<std::vector<double>> starts;  ///< packed sequences: the index where each starts (cu_seqlens)
-  std::optional<DumpAxes> axes;              ///< the axes of the shape; nullopt: inferred
+  std::vector<double> positions;                ///< one number per index (the first component), or empty
+  std::vector<AxisPosition> axis_positions;     ///< every component, when the positions have several
+  long rows = 1;                                ///< rows of positions: one per batch entry when > 1
+  long row_length = 0;                          ///< positions per row (rows > 1)
+  std::optional<std::vector<double>> starts;    ///< packed sequences: the index where each starts (cu_seqlens)
+  std::optional<DumpAxes> axes;                 ///< the axes of the shape; nullopt: inferred
   std::string positions_setting = "positions";  ///< the setting that gave the positions ("axis_positions")
   /// The dumps as the message about their shapes names them ("--after 'q.npy'"); empty: the names below.
   std::string before_label, after_label;

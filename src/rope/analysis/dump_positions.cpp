@@ -33,10 +33,13 @@ DumpPositions positions_from_tensor(const TensorData& t, const std::string& name
   } else if (rank == 3 && (t.shape[0] == 3 || t.shape[0] == 4)) {
     p.components = static_cast<int>(t.shape[0]), p.rows = t.shape[1], p.seq = t.shape[2];
   } else {
-    throw InvalidArgument(error_msg("{0}: positions of shape {1}: expected [seq], [batch, seq] or [3 or 4, batch, seq] "
-                                    "(M-RoPE's t, h, w)", name, shape_string(t.shape)));
+    throw InvalidArgument(
+        error_msg("{0}: positions of shape {1}: expected [seq], [batch, seq] or [3 or 4, batch, seq] "
+                  "(M-RoPE's t, h, w)",
+                  name, shape_string(t.shape)));
   }
-  if (p.rows < 1 || p.seq < 1) throw InvalidArgument(error_msg("{0}: positions of shape {1} hold no position", name, shape_string(t.shape)));
+  if (p.rows < 1 || p.seq < 1)
+    throw InvalidArgument(error_msg("{0}: positions of shape {1} hold no position", name, shape_string(t.shape)));
   if (p.rows * p.seq > kMaxDumpPositions) {
     throw InvalidArgument(error_msg("{0}: more than {1} positions", name, kMaxDumpPositions));
   }
@@ -72,8 +75,10 @@ DumpPositions positions_from_text(std::string_view text, const std::string& name
     };
     if (!line.empty() && line.front() == '#') continue;
     for (const char c : line) {
-      if (c == ',' || c == ' ' || c == '\t' || c == '\r') flush();
-      else item += c;
+      if (c == ',' || c == ' ' || c == '\t' || c == '\r')
+        flush();
+      else
+        item += c;
     }
     flush();
     if (!row.empty()) lines.push_back(std::move(row));
@@ -96,9 +101,11 @@ DumpPositions positions_from_text(std::string_view text, const std::string& name
 DumpPositions read_positions_file(const std::string& path, const std::string& what) {
   const std::string name = fmt::format("{} '{}'", what, escape_for_message(path));
   const BoundedRead file = read_file_bounded(path, kMaxPositionsFileBytes);
-  if (file.error != 0) throw IoError(error_msg("cannot read {0} '{1}': {2}", what, escape_for_message(path), file.reason()));
+  if (file.error != 0)
+    throw IoError(error_msg("cannot read {0} '{1}': {2}", what, escape_for_message(path), file.reason()));
   if (file.text.size() > kMaxPositionsFileBytes) {
-    throw InvalidArgument(error_msg("{0}: larger than the {1}-byte limit for a positions file", name, kMaxPositionsFileBytes));
+    throw InvalidArgument(
+        error_msg("{0}: larger than the {1}-byte limit for a positions file", name, kMaxPositionsFileBytes));
   }
   TensorReadOptions read;
   read.integers = true;
@@ -122,7 +129,8 @@ std::vector<DumpSegment> segments_from_starts(const std::vector<double>& starts,
     s.push_back(static_cast<long>(v));
   }
   if (!s.empty() && s.back() == seq) s.pop_back();  // cu_seqlens ends with the total
-  if (s.empty() || s.front() != 0) throw InvalidArgument(error_msg("{0}: the first sequence must start at index 0", what));
+  if (s.empty() || s.front() != 0)
+    throw InvalidArgument(error_msg("{0}: the first sequence must start at index 0", what));
   std::vector<DumpSegment> segments;
   for (std::size_t i = 0; i < s.size(); ++i) {
     const long end = i + 1 < s.size() ? s[i + 1] : seq;

@@ -20,9 +20,9 @@ namespace rope {
 
 /// Positions read from a tensor or a text file.
 struct DumpPositions {
-  long rows = 1;       ///< batch rows (1: the same positions for every batch entry)
-  long seq = 0;        ///< positions per row
-  int components = 1;  ///< 1, or 3 or 4 (M-RoPE: t, h, w(, e))
+  long rows = 1;                     ///< batch rows (1: the same positions for every batch entry)
+  long seq = 0;                      ///< positions per row
+  int components = 1;                ///< 1, or 3 or 4 (M-RoPE: t, h, w(, e))
   std::vector<AxisPosition> values;  ///< [rows][seq]
   std::vector<long> shape;           ///< the tensor's shape as read
 };

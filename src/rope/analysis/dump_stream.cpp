@@ -23,15 +23,16 @@ bool little_endian() {
 StreamSource::StreamSource(TensorStream before, TensorStream after, DumpAxes axes, bool rows)
     : before_(std::move(before)), after_(std::move(after)), rows_(rows) {
   if (before_.header().shape != after_.header().shape) {
-    throw InvalidArgument(error_msg("the dumps before and after differ in shape: {0} against {1}", shape_string(before_.header().shape),
-                                    shape_string(after_.header().shape)));
+    throw InvalidArgument(error_msg("the dumps before and after differ in shape: {0} against {1}",
+                                    shape_string(before_.header().shape), shape_string(after_.header().shape)));
   }
   file_ = dump_geometry(after_.header().shape, axes, after_.name(), &strides_);
   file_.dtype = after_.header().dtype;
   geometry_ = rows_ ? rows_along_sequence(file_) : file_;
   // Read as stored when both files hold one type the kernel reads and a block is one run of each file.
   const auto element = [](const TensorHeader& h) -> std::optional<BlockElement> {
-    if (h.big_endian || !little_endian() || h.data_offset % static_cast<std::uint64_t>(h.bytes) != 0) return std::nullopt;
+    if (h.big_endian || !little_endian() || h.data_offset % static_cast<std::uint64_t>(h.bytes) != 0)
+      return std::nullopt;
     if (h.kind == 'f' && h.bytes == 8) return BlockElement::F64;
     if (h.kind == 'f' && h.bytes == 4) return BlockElement::F32;
     if (h.bytes == 2 && h.dtype == DType::BF16) return BlockElement::BF16;
@@ -55,7 +56,7 @@ void StreamSource::fetch(long start, long s0, long s1, BlockBuffers& buf) const 
   // are laid along it; within one row, the file's runs of consecutive vectors.
   for (long e = start + s0; e < start + s1;) {
     const long b_row = rows_ ? e / seq : 0;
-    const long a = rows_ ? e % seq : e;                                  // file sequence index of e
+    const long a = rows_ ? e % seq : e;                                       // file sequence index of e
     const long c = rows_ ? std::min(seq, a + (start + s1 - e)) : start + s1;  // end within the row
     const long first_b = rows_ ? b_row : 0, last_b = rows_ ? b_row + 1 : file_.batch;
     const bool seq_major = strides_.seq == heads * d;  // [.., seq, heads, d]: a run covers every head
@@ -85,7 +86,8 @@ std::vector<DumpComparison> StreamSource::compare(long start, const std::vector<
                                                   const std::vector<Variant>& variants) const {
   const long length = static_cast<long>(positions.size());
   if (start < 0 || start + length > geometry_.seq) {
-    throw InvalidArgument(error_msg("{0} positions for a dump of {1} sequence positions", positions.size(), geometry_.seq));
+    throw InvalidArgument(
+        error_msg("{0} positions for a dump of {1} sequence positions", positions.size(), geometry_.seq));
   }
   const BlockShape shape{length, geometry_.groups(), geometry_.d, geometry_.dtype};
   const BlockFetch get = [&](long s0, long s1, BlockBuffers& buf, BlockView& view) {
@@ -128,7 +130,8 @@ std::pair<DumpVectors, DumpVectors> StreamSource::read(const std::vector<long>& 
     for (std::size_t j = k; j < e; ++j) {
       const long rel = indices[j] - indices[k];
       for (long g = 0; g < groups; ++g) {
-        const auto from = static_cast<std::size_t>((rel * all + g) * d), to = static_cast<std::size_t>((static_cast<long>(j) * groups + g) * d);
+        const auto from = static_cast<std::size_t>((rel * all + g) * d),
+                   to = static_cast<std::size_t>((static_cast<long>(j) * groups + g) * d);
         std::copy_n(buf.before.begin() + static_cast<long>(from), d, out.first.values.begin() + static_cast<long>(to));
         std::copy_n(buf.after.begin() + static_cast<long>(from), d, out.second.values.begin() + static_cast<long>(to));
       }

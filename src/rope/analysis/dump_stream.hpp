@@ -14,7 +14,8 @@
 
 namespace rope {
 
-/// Elements of one dump in one block (both dumps: twice as many), decoded to double: 512 KiB per dump per thread (both fit a core's L2 cache).
+/// Elements of one dump in one block (both dumps: twice as many), decoded to double: 512 KiB per dump per thread (both
+/// fit a core's L2 cache).
 inline constexpr long kStreamBlockElements = 1L << 16;
 /// Bytes of one dump in one block when the files are read as stored (float64, float32, bfloat16 with the
 /// sequence axis outermost), per thread: 2^16 bfloat16, 2^15 float32 or 2^14 float64 elements. Small enough

@@ -22,7 +22,8 @@ RopeExpectation expectation_from_rope(ModelRope rope, const ExpectationRequest& 
     rope.spec = chosen;
   }
   // Dynamic NTK (and HunYuan's NTK-α): HF's dynamic update computes the frequencies at seq_len = max(position_ids) + 1.
-  if (!rope.plain && rope.spec.config.type == ScalingType::Dynamic) rope.spec = spec_at_position(rope.spec, q.max_position);
+  if (!rope.plain && rope.spec.config.type == ScalingType::Dynamic)
+    rope.spec = spec_at_position(rope.spec, q.max_position);
   RopeExpectation e;
   e.head_dim = head_dim;
   // The error model of the angles (angle_error.hpp): the one asked for, else ggml's for a GGUF (llama.cpp computes it).
@@ -38,7 +39,8 @@ RopeExpectation expectation_from_rope(ModelRope rope, const ExpectationRequest& 
     // DeepSeek's RoPE part alone (llama.cpp's q_pe/k_pe nodes, HF's q_pe): the dump holds the rotary channels only.
     const bool rotary_part = rope.spec.rotary_offset > 0 && head_dim == rope.spec.rotary_dim;
     e.rotary_offset = rotary_part ? 0 : rope.spec.rotary_offset;
-    // The head as the model's attention holds it: DeepSeek's q = cat(q_nope, q_pe) has qk_nope_head_dim + qk_rope_head_dim.
+    // The head as the model's attention holds it: DeepSeek's q = cat(q_nope, q_pe) has qk_nope_head_dim +
+    // qk_rope_head_dim.
     if (rope.spec.head_dim != head_dim && !rotary_part) {
       throw InvalidArgument(error_msg("{0} has head_dim {1}, the dump's last axis is d = {2}", rope.spec.name,
                                       rope.spec.head_dim, head_dim));
@@ -54,7 +56,8 @@ RopeExpectation expectation_from_rope(ModelRope rope, const ExpectationRequest& 
     if (q.from_model || q.vision) e.layout = rope.spec.layout;
   }
   if (2 * e.theta.size() + e.rotary_offset > head_dim) {
-    throw InvalidArgument(error_msg("the rotary dimension {0} is larger than the dump's d = {1}", 2 * e.theta.size(), head_dim));
+    throw InvalidArgument(
+        error_msg("the rotary dimension {0} is larger than the dump's d = {1}", 2 * e.theta.size(), head_dim));
   }
   if (q.layout) e.layout = *q.layout;
   return e;
@@ -64,9 +67,11 @@ RopeExpectation expectation_from_rope(ModelRope rope, const ExpectationRequest& 
 
 namespace rope {
 
-DumpVectors expected_dump(const DumpVectors& before, const std::vector<AxisPosition>& positions, const RopeExpectation& e) {
+DumpVectors expected_dump(const DumpVectors& before, const std::vector<AxisPosition>& positions,
+                          const RopeExpectation& e) {
   if (static_cast<long>(positions.size()) != before.seq) {
-    throw InvalidArgument(error_msg("{0} positions for a dump of {1} sequence positions", positions.size(), before.seq));
+    throw InvalidArgument(
+        error_msg("{0} positions for a dump of {1} sequence positions", positions.size(), before.seq));
   }
   const int d = before.d, r = e.rotary_dim(), off = e.rotary_offset;
   if (r + off > d || r < 2 || off < 0) {

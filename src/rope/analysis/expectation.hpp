@@ -14,13 +14,14 @@ namespace rope {
 
 /// How the spec was given and what the dump is, beyond the ModelRope itself.
 struct ExpectationRequest {
-  int head_dim = 0;          ///< d of the dump (its last axis)
-  bool from_model = false;   ///< a preset or a file gave the spec: its layout is the model's
-  bool vision = false;       ///< a 2-D vision RoPE of head_dim and base (no model): its layout is the kind's
-  bool gguf = false;         ///< the file is a GGUF: llama.cpp computes the angles (ggml's error model by default)
-  std::optional<AngleModel> angles;  ///< how the dump's angles were computed; nullopt: ggml's for a GGUF, else the dump type's
-  std::optional<Layout> layout;      ///< imposed on the model's or plain RoPE's
-  double max_position = 0;   ///< the largest position of the dump (LongRoPE's list, dynamic's base)
+  int head_dim = 0;         ///< d of the dump (its last axis)
+  bool from_model = false;  ///< a preset or a file gave the spec: its layout is the model's
+  bool vision = false;      ///< a 2-D vision RoPE of head_dim and base (no model): its layout is the kind's
+  bool gguf = false;        ///< the file is a GGUF: llama.cpp computes the angles (ggml's error model by default)
+  std::optional<AngleModel>
+      angles;  ///< how the dump's angles were computed; nullopt: ggml's for a GGUF, else the dump type's
+  std::optional<Layout> layout;  ///< imposed on the model's or plain RoPE's
+  double max_position = 0;       ///< the largest position of the dump (LongRoPE's list, dynamic's base)
 };
 
 /// The expectation of a dump of `request.head_dim` channels under `rope`: θ_i of the spec at the dump's

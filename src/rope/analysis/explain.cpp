@@ -21,8 +21,8 @@ using Complex = std::complex<double>;
 void check_vector(const Eigen::Vector2d& v, const std::string& what) {
   for (int i = 0; i < 2; ++i) {
     if (!std::isfinite(v[i]) || std::abs(v[i]) > kMaxComponent) {
-      throw InvalidQuantity(what, fmt::format("must have finite components of size at most {} (got {}, {})", kMaxComponent,
-                                              v[0], v[1]));
+      throw InvalidQuantity(
+          what, fmt::format("must have finite components of size at most {} (got {}, {})", kMaxComponent, v[0], v[1]));
     }
   }
   if (v[0] == 0.0 && v[1] == 0.0) {
@@ -32,8 +32,8 @@ void check_vector(const Eigen::Vector2d& v, const std::string& what) {
 
 void check_bounded(double x, const std::string& what) {
   if (!std::isfinite(x) || std::abs(x) > kMaxPosition) {
-    throw InvalidQuantity(what, fmt::format("must be a finite number between {} and {} (got {})", -kMaxPosition,
-                                            kMaxPosition, x));
+    throw InvalidQuantity(
+        what, fmt::format("must be a finite number between {} and {} (got {})", -kMaxPosition, kMaxPosition, x));
   }
 }
 
@@ -95,8 +95,8 @@ void check_setup(const Setup& s) {
   check_bounded(s.m + s.shift, "M + shift");
   check_bounded(s.n + s.shift, "N + shift");
   if (!std::isfinite(s.theta) || !(s.theta > 0.0) || s.theta > kMaxTheta) {
-    throw InvalidQuantity("θ", fmt::format("must be > 0 and at most 2π = {} rad per position (got {})", kMaxTheta,
-                                           s.theta));
+    throw InvalidQuantity("θ",
+                          fmt::format("must be > 0 and at most 2π = {} rad per position (got {})", kMaxTheta, s.theta));
   }
   check_dimension(s.d, kMaxDim);
   check_base(s.base);
@@ -181,13 +181,20 @@ Walkthrough explain(const Setup& s) {
 
 std::vector<Check> checks(const Walkthrough& w, int step) {
   switch (step) {
-    case 1: return {w.step1.q.check, w.step1.k.check};
-    case 2: return {w.step2.query.check, w.step2.key.check};
-    case 3: return {w.step3.query.check, w.step3.key.check};
-    case 4: return {w.step4.check};
-    case 5: return {w.step5.complex_check, w.step5.relative_check};
-    case 6: return {w.step6.check};
-    case 7: return {w.step7.check};
+    case 1:
+      return {w.step1.q.check, w.step1.k.check};
+    case 2:
+      return {w.step2.query.check, w.step2.key.check};
+    case 3:
+      return {w.step3.query.check, w.step3.key.check};
+    case 4:
+      return {w.step4.check};
+    case 5:
+      return {w.step5.complex_check, w.step5.relative_check};
+    case 6:
+      return {w.step6.check};
+    case 7:
+      return {w.step7.check};
     case 0: {
       std::vector<Check> all;
       for (int k = 1; k <= kSteps; ++k) {
@@ -196,7 +203,8 @@ std::vector<Check> checks(const Walkthrough& w, int step) {
       }
       return all;
     }
-    default: throw InvalidArgument(error_msg("{0} must be between {1} and {2} (got {3})", "step", 1, kSteps, step));
+    default:
+      throw InvalidArgument(error_msg("{0} must be between {1} and {2} (got {3})", "step", 1, kSteps, step));
   }
 }
 

@@ -72,7 +72,7 @@ struct ComplexView {
 
 /// Step 2 for one angle φ: the complex exponential against cos φ + i·sin φ.
 struct Euler {
-  double angle = 0.0;              ///< φ
+  double angle = 0.0;                ///< φ
   std::complex<double> exponential;  ///< std::exp(iφ)
   std::complex<double> cos_sin;      ///< std::cos(φ) + i·std::sin(φ)
   Check check;                       ///< S = 1, A = 2|φ|
@@ -112,20 +112,20 @@ struct Step4 {
 };
 
 struct Step5 {
-  Eigen::Vector2d q_rotated;          ///< R(Mθ)q
-  Eigen::Vector2d k_rotated;          ///< R(Nθ)k
-  double score = 0.0;                 ///< ⟨R(Mθ)q, R(Nθ)k⟩, the dot product of the rotated vectors
-  std::complex<double> q_conj_k;      ///< z_q·conj(z_k)
-  std::complex<double> phase;         ///< e^{i(M−N)θ}
-  double complex_form = 0.0;          ///< Re[z_q·conj(z_k)·e^{i(M−N)θ}]
-  Eigen::Matrix2d relative;           ///< R((N−M)θ)
-  Eigen::Vector2d relative_k;         ///< R((N−M)θ)·k
-  double relative_form = 0.0;         ///< qᵀ·R((N−M)θ)·k
-  double wrong_sign = 0.0;            ///< qᵀ·R((M−N)θ)·k: the sign slip, not the score in general
-  double angle_between = 0.0;         ///< arg(R(Nθ)k) − arg(R(Mθ)q), in (−π, π]
-  Check complex_check;                ///< score vs complex_form; S = |q||k|, A = |Mθ| + |Nθ| + |(M−N)θ|
-  Check relative_check;               ///< score vs relative_form; same S and A
-  Check wrong_sign_check;             ///< score vs wrong_sign: fails unless the sine term is 0
+  Eigen::Vector2d q_rotated;      ///< R(Mθ)q
+  Eigen::Vector2d k_rotated;      ///< R(Nθ)k
+  double score = 0.0;             ///< ⟨R(Mθ)q, R(Nθ)k⟩, the dot product of the rotated vectors
+  std::complex<double> q_conj_k;  ///< z_q·conj(z_k)
+  std::complex<double> phase;     ///< e^{i(M−N)θ}
+  double complex_form = 0.0;      ///< Re[z_q·conj(z_k)·e^{i(M−N)θ}]
+  Eigen::Matrix2d relative;       ///< R((N−M)θ)
+  Eigen::Vector2d relative_k;     ///< R((N−M)θ)·k
+  double relative_form = 0.0;     ///< qᵀ·R((N−M)θ)·k
+  double wrong_sign = 0.0;        ///< qᵀ·R((M−N)θ)·k: the sign slip, not the score in general
+  double angle_between = 0.0;     ///< arg(R(Nθ)k) − arg(R(Mθ)q), in (−π, π]
+  Check complex_check;            ///< score vs complex_form; S = |q||k|, A = |Mθ| + |Nθ| + |(M−N)θ|
+  Check relative_check;           ///< score vs relative_form; same S and A
+  Check wrong_sign_check;         ///< score vs wrong_sign: fails unless the sine term is 0
 };
 
 struct Step6 {

@@ -15,7 +15,8 @@ namespace {
 
 void check_length(double T, std::string_view what) {
   if (!(T > kTwoPi && T <= kMaxExtrapolationLength)) {
-    throw InvalidArgument(error_msg("{0} must be > 2π ≈ 6.283 (one turn of pair 0) and <= {1} (got {2})", what, fmt::format("{:g}", kMaxExtrapolationLength), format_number(T)));
+    throw InvalidArgument(error_msg("{0} must be > 2π ≈ 6.283 (one turn of pair 0) and <= {1} (got {2})", what,
+                                    fmt::format("{:g}", kMaxExtrapolationLength), format_number(T)));
   }
 }
 
@@ -42,7 +43,8 @@ double extrapolation_bound(int d, double beta, int d_extra) {
   check_dimension(d);
   check_base(beta);
   if (d_extra < 0 || d_extra > d || d_extra % 2 != 0) {
-    throw InvalidArgument(error_msg("{0} must be even and between {1} and {2} (got {3})", "critical dimension", 0, fmt::format("d = {}", d), d_extra));
+    throw InvalidArgument(error_msg("{0} must be even and between {1} and {2} (got {3})", "critical dimension", 0,
+                                    fmt::format("d = {}", d), d_extra));
   }
   return kTwoPi * std::pow(beta, static_cast<double>(d_extra) / d);  // (C7)
 }

@@ -17,10 +17,10 @@ inline constexpr double kMaxExtrapolationLength = 1e15;
 /// Pairs i < ⌈x⌉ have wavelengths λ_i = 2π·base^(2i/d) < T: they complete a full turn in training.
 /// ⌈x⌉ equals first_pair_beyond (frequencies.hpp, (M16)) except when some λ_i equals T exactly.
 struct CriticalDimension {
-  double x = 0.0;        ///< (d/2)·log_base(T/2π)
-  int pairs = 0;         ///< ⌈x⌉, capped at d/2
-  int dimension = 0;     ///< d_extra = 2·pairs
-  bool capped = false;   ///< x > d/2: every pair completes a turn within T, d_extra = d
+  double x = 0.0;       ///< (d/2)·log_base(T/2π)
+  int pairs = 0;        ///< ⌈x⌉, capped at d/2
+  int dimension = 0;    ///< d_extra = 2·pairs
+  bool capped = false;  ///< x > d/2: every pair completes a turn within T, d_extra = d
 };
 
 /// @throws InvalidArgument unless d is valid (check_dimension), base > 1 is finite and

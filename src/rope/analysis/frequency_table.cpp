@@ -11,8 +11,9 @@ namespace rope {
 FrequencyTable frequency_table(const FrequenciesRequest& request) {
   const ModelRope& rr = request.rope;
   if (!rr.plain && request.position && rr.spec.axes) {
-    throw InvalidArgument(error_msg("{0} prints the angles at one position: a model with position axes needs rope apply {1} t,h,w",
-                                    option_name("position"), option_name("position")));
+    throw InvalidArgument(
+        error_msg("{0} prints the angles at one position: a model with position axes needs rope apply {1} t,h,w",
+                  option_name("position"), option_name("position")));
   }
   FrequencyTable t;
   t.rope = rr;

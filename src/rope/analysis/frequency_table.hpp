@@ -17,13 +17,13 @@ namespace rope {
 struct FrequenciesRequest {
   ModelRope rope;
   std::optional<double> position;  ///< the angles m·θ_i at this position (a model's: of the frequencies HF uses there)
-  bool float32 = false;            ///< HF's float32 θ_i beside rope's float64 ones (a model or a method; not plain RoPE)
+  bool float32 = false;  ///< HF's float32 θ_i beside rope's float64 ones (a model or a method; not plain RoPE)
 };
 
 /// The table. Every column has one entry per pair; `angle` only with a position, `theta_float32` only when asked.
 struct FrequencyTable {
-  ModelRope rope;                  ///< as resolved
-  RopeSpec spec;                   ///< the spec of the table: the model's, at the position for dynamic and longrope
+  ModelRope rope;  ///< as resolved
+  RopeSpec spec;   ///< the spec of the table: the model's, at the position for dynamic and longrope
   std::optional<double> position;
   Eigen::VectorXd theta;                ///< θ_i (scaled, for a model or method)
   Eigen::VectorXd wavelength;           ///< 2π/θ_i (infinite for a frequency 0: proportional's unrotated pairs)

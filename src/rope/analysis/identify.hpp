@@ -48,55 +48,55 @@ const char* to_string(Family family);
 /// One fitted family.
 struct FamilyFit {
   Family family = Family::Default;
-  double base = 0;       ///< from the kept (high-frequency) pairs
-  double factor = 1;     ///< f: linear's divisor, yarn/llama3's factor for the interpolated pairs
-  double ramp_low = 0;   ///< yarn: the ramp runs from pair ramp_low (kept) to ramp_high (interpolated);
-  double ramp_high = 0;  ///< llama3: the wavelengths L0/high_freq_factor and L0/low_freq_factor
-  double residual = 0;   ///< RMS of ln θ_measured − ln θ_fit over the rotated pairs
-  Eigen::VectorXd theta; ///< the family's θ_j
+  double base = 0;        ///< from the kept (high-frequency) pairs
+  double factor = 1;      ///< f: linear's divisor, yarn/llama3's factor for the interpolated pairs
+  double ramp_low = 0;    ///< yarn: the ramp runs from pair ramp_low (kept) to ramp_high (interpolated);
+  double ramp_high = 0;   ///< llama3: the wavelengths L0/high_freq_factor and L0/low_freq_factor
+  double residual = 0;    ///< RMS of ln θ_measured − ln θ_fit over the rotated pairs
+  Eigen::VectorXd theta;  ///< the family's θ_j
 };
 
 struct Identification {
   int d = 0;
-  int rotary_dim = 0;               ///< number of rotated channels
-  std::vector<int> rotated;         ///< the rotated channels, increasing
+  int rotary_dim = 0;                      ///< number of rotated channels
+  std::vector<int> rotated;                ///< the rotated channels, increasing
   std::vector<std::pair<int, int>> pairs;  ///< (a, b), a < b, by increasing a; pair j = pairs[j]
   /// Heads in different layouts: each group's own pairs (pair j of group g = group_pairs[g][j]); empty when
   /// every head pairs its channels as `pairs`.
   std::vector<std::vector<std::pair<int, int>>> group_pairs;
   std::vector<long> heads_paired_otherwise;  ///< the groups whose pairs are not `pairs`
   PairLayout layout = PairLayout::None;
-  int family_dim = 0;                ///< the dimension of the frequency ladder: rotary_dim, or d for pairs (j, j + d/2)
+  int family_dim = 0;  ///< the dimension of the frequency ladder: rotary_dim, or d for pairs (j, j + d/2)
   double attention_factor = 1;
-  double norm_residual = 0;         ///< max over vectors and pairs of |‖y‖ − a‖x‖| / ‖x‖: how well a pairing keeps norms
-  Eigen::VectorXd theta;            ///< measured θ_j per pair (negative: the pair turns the other way)
-  Eigen::VectorXd angle_residual;   ///< per pair: RMS of φ − m·θ_j (rad)
-  Eigen::VectorXd theta_sigma;      ///< per pair: standard error of θ_j, angle_residual / √(Σ m²)
-  FamilyFit fit;                    ///< the best family
-  std::vector<FamilyFit> fits;      ///< every family tried, best first
-  std::vector<Message> notes;       ///< what could not be decided, and what the numbers also say
-  double position_offset = 0;       ///< k: the dump rotated position m by (m + k)·θ (0: the positions given)
-  std::vector<long> jumps;          ///< sequence indices where the dump's positions restart or jump
+  double norm_residual = 0;  ///< max over vectors and pairs of |‖y‖ − a‖x‖| / ‖x‖: how well a pairing keeps norms
+  Eigen::VectorXd theta;               ///< measured θ_j per pair (negative: the pair turns the other way)
+  Eigen::VectorXd angle_residual;      ///< per pair: RMS of φ − m·θ_j (rad)
+  Eigen::VectorXd theta_sigma;         ///< per pair: standard error of θ_j, angle_residual / √(Σ m²)
+  FamilyFit fit;                       ///< the best family
+  std::vector<FamilyFit> fits;         ///< every family tried, best first
+  std::vector<Message> notes;          ///< what could not be decided, and what the numbers also say
+  double position_offset = 0;          ///< k: the dump rotated position m by (m + k)·θ (0: the positions given)
+  std::vector<long> jumps;             ///< sequence indices where the dump's positions restart or jump
   std::vector<double> dump_positions;  ///< the positions the dump used (given ones with jumps and offset applied)
-  std::vector<int> undetermined;    ///< pairs whose θ_j the positions cannot determine
+  std::vector<int> undetermined;       ///< pairs whose θ_j the positions cannot determine
   /// Pairs whose partners the dump's rounding hides (they turn too little at these positions): paired as the layout of
   /// the others.
   std::vector<int> pairing_assumed;
-  bool reversed = false;            ///< every pair turns clockwise: the rotation is reversed (sin's sign)
+  bool reversed = false;  ///< every pair turns clockwise: the rotation is reversed (sin's sign)
   /// M-RoPE (positions with a component per axis, docs/multi-axis.md): the axis each pair turns by.
   struct Axes {
-    std::vector<int> pair_axis;     ///< per pair: 0 t, 1 h, 2 w, 3 e; −1 where the positions cannot tell the axes apart
-    std::vector<int> sections;      ///< pairs per axis (mrope_section); empty unless every pair's axis is known
+    std::vector<int> pair_axis;  ///< per pair: 0 t, 1 h, 2 w, 3 e; −1 where the positions cannot tell the axes apart
+    std::vector<int> sections;   ///< pairs per axis (mrope_section); empty unless every pair's axis is known
     std::optional<SectionOrder> order;  ///< Chunked (A2) or Interleaved (A3) when the pairs follow that map
   };
   std::optional<Axes> axes;
   /// A 2-D vision RoPE (positions (row, column), models/vision_rope.hpp) whose axis map and pairs are the dump's.
   struct VisionMatch {
-    std::string kind;      ///< "qwen2-vl", "pixtral", "llama4", "axial", "gemma4"
-    std::string equation;  ///< "(V2)" … "(V6)" of docs/multi-axis.md
-    double base = 0;       ///< fitted to every pair's θ_j by its own ladder
-    double residual = 0;   ///< RMS of ln θ_measured − ln θ_fit, weighted as fit_families weighs
-    Eigen::VectorXd theta; ///< the fitted θ_j
+    std::string kind;       ///< "qwen2-vl", "pixtral", "llama4", "axial", "gemma4"
+    std::string equation;   ///< "(V2)" … "(V6)" of docs/multi-axis.md
+    double base = 0;        ///< fitted to every pair's θ_j by its own ladder
+    double residual = 0;    ///< RMS of ln θ_measured − ln θ_fit, weighted as fit_families weighs
+    Eigen::VectorXd theta;  ///< the fitted θ_j
   };
   std::optional<VisionMatch> vision;
 };
@@ -115,7 +115,8 @@ Identification identify_rope(const DumpVectors& before, const DumpVectors& after
 /// taken as the pair's; Identification::axes names the sections and their map. Two components are a vision tower's
 /// (row, column): Identification::vision names the 2-D vision RoPE. Restarts and offsets are not searched. One
 /// component per position: as above.
-Identification identify_rope(const DumpVectors& before, const DumpVectors& after, const std::vector<AxisPosition>& positions);
+Identification identify_rope(const DumpVectors& before, const DumpVectors& after,
+                             const std::vector<AxisPosition>& positions);
 
 /// The θ_j of each family for `pairs` pairs of rotary dimension 2·pairs (also used by the figure).
 Eigen::VectorXd family_theta(const FamilyFit& fit, int pairs);
@@ -127,9 +128,10 @@ namespace detail {
 inline constexpr std::size_t kMaxPeriodogramPositions = 256;
 /// Step 3's cost of pairing channels i and j (d × d): the least
 /// Σ|z_after − a·e^(iφ)·z_before|² over one angle φ per sequence index, divided by Σ(|z_after|² + a²|z_before|²), over
-/// `vectors` (indices s·groups + g, increasing); 0 for a pair RoPE turned, the rounding of the dump for a pair that turned
-/// too little to show; the diagonal is infinite.
-Eigen::MatrixXd pairing_costs(const DumpVectors& before, const DumpVectors& after, double a, const std::vector<long>& vectors);
+/// `vectors` (indices s·groups + g, increasing); 0 for a pair RoPE turned, the rounding of the dump for a pair that
+/// turned too little to show; the diagonal is infinite.
+Eigen::MatrixXd pairing_costs(const DumpVectors& before, const DumpVectors& after, double a,
+                              const std::vector<long>& vectors);
 
 struct Pairing {
   std::vector<std::pair<int, int>> pairs;      ///< every channel with its cheapest partner; empty unless all are mutual
@@ -162,8 +164,8 @@ std::vector<std::vector<std::complex<double>>> pair_phasors(const DumpVectors& b
 void match_vision(Identification& id);
 
 /// Step 4 with a position per axis (identify_axes.cpp): id.axes, theta, angle_residual, theta_sigma, reversed.
-void measure_axis_frequencies(const DumpVectors& before, const DumpVectors& after, const std::vector<AxisPosition>& positions,
-                              Identification& id);
+void measure_axis_frequencies(const DumpVectors& before, const DumpVectors& after,
+                              const std::vector<AxisPosition>& positions, Identification& id);
 
 /// Steps 1–3 and 5 around step 4 (`measure`), for identify_rope's two forms; `moving` marks the indices
 /// whose position is not 0.
@@ -175,7 +177,8 @@ inline constexpr long kMaxPositionOffset = 1L << 16;
 
 /// The integer k in [−range, range] that minimises Σ_j w_j·(1 − cos(c_j − θ_j·k)): the offset common to every pair
 /// whose phase at the positions given is c_j = θ_j·k; 0 unless another k halves the cost.
-long best_integer_shift(const std::vector<double>& c, const std::vector<double>& theta, const std::vector<double>& w, long range);
+long best_integer_shift(const std::vector<double>& c, const std::vector<double>& theta, const std::vector<double>& w,
+                        long range);
 
 /// The θ ∈ [−π, π] that maximises |Σ_k u_k·e^(−iθ·m_k)|; `ambiguous` set when another peak, outside the main
 /// lobe, reaches 98 % of it.

@@ -29,7 +29,8 @@ struct AxisFit {
 AxisFit fit_axis(const std::vector<double>& m, const std::vector<Complex>& u) {
   std::vector<std::size_t> order(m.size());
   std::iota(order.begin(), order.end(), std::size_t{0});
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return std::abs(m[a]) < std::abs(m[b]); });
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return std::abs(m[a]) < std::abs(m[b]); });
   std::vector<double> pm;
   std::vector<Complex> pz;
   for (const std::size_t s : order) {
@@ -69,17 +70,20 @@ void detail::measure_axis_frequencies(const DumpVectors& before, const DumpVecto
   std::vector<std::vector<double>> m(static_cast<std::size_t>(components), std::vector<double>(positions.size()));
   double span = 1;
   for (std::size_t s = 0; s < positions.size(); ++s) {
-    for (int a = 0; a < components; ++a) m[static_cast<std::size_t>(a)][s] = positions[s][a], span = std::max(span, std::abs(positions[s][a]));
+    for (int a = 0; a < components; ++a)
+      m[static_cast<std::size_t>(a)][s] = positions[s][a], span = std::max(span, std::abs(positions[s][a]));
   }
   Identification::Axes axes;
   std::string unclear;
   long unclear_count = 0;
-  std::vector<double> peak(static_cast<std::size_t>(n)), phase(static_cast<std::size_t>(n)), weight(static_cast<std::size_t>(n));
+  std::vector<double> peak(static_cast<std::size_t>(n)), phase(static_cast<std::size_t>(n)),
+      weight(static_cast<std::size_t>(n));
   // Each pair's θ on every axis, its axis the one that fits best; the phases at θ·m give an offset common to every
   // pair and axis (Llama 4's patches count from 1), and with one the pairs are fitted again at m + k.
   const auto fit_pairs = [&](double k) {
     axes.pair_axis.assign(static_cast<std::size_t>(n), -1);
-    id.theta = Eigen::VectorXd::Zero(n), id.angle_residual = Eigen::VectorXd::Zero(n), id.theta_sigma = Eigen::VectorXd::Zero(n);
+    id.theta = Eigen::VectorXd::Zero(n), id.angle_residual = Eigen::VectorXd::Zero(n),
+    id.theta_sigma = Eigen::VectorXd::Zero(n);
     unclear.clear(), unclear_count = 0;
     for (auto& axis : m) {
       for (double& x : axis) x += k;
@@ -109,34 +113,41 @@ void detail::measure_axis_frequencies(const DumpVectors& before, const DumpVecto
       Complex acc = 0;  // c_j = arg Σ u·e^(−iθ_j m) is θ_j·k for an offset k
       double mass = 0;
       const std::vector<double>& at = m[static_cast<std::size_t>(best)];
-      for (std::size_t s = 0; s < at.size(); ++s) acc += z[s] * std::polar(1.0, -f.peak * at[s]), mass += std::abs(z[s]);
+      for (std::size_t s = 0; s < at.size(); ++s)
+        acc += z[s] * std::polar(1.0, -f.peak * at[s]), mass += std::abs(z[s]);
       peak[static_cast<std::size_t>(j)] = f.peak, phase[static_cast<std::size_t>(j)] = std::arg(acc);
       weight[static_cast<std::size_t>(j)] = mass > 0 ? std::abs(acc) / mass : 0.0;
     }
   };
   fit_pairs(0);
-  const long offset = detail::best_integer_shift(phase, peak, weight, std::min(kMaxPositionOffset, static_cast<long>(span) + 1));
+  const long offset =
+      detail::best_integer_shift(phase, peak, weight, std::min(kMaxPositionOffset, static_cast<long>(span) + 1));
   if (offset != 0) {
     fit_pairs(static_cast<double>(offset));
     id.position_offset = static_cast<double>(offset);
     const std::string term = fmt::format("{} {}", offset > 0 ? "+" : "−", std::abs(offset));
-    id.notes.push_back(msg("positions shifted by {0} on every axis: the dump turns each pair by θ·(p {1}), p its axis's "
-                           "component of the position", fmt::format("{:+d}", offset), term));
+    id.notes.push_back(
+        msg("positions shifted by {0} on every axis: the dump turns each pair by θ·(p {1}), p its axis's "
+            "component of the position",
+            fmt::format("{:+d}", offset), term));
   }
   if (unclear_count > 12) unclear += ", …";
   id.dump_positions = m.front();
   // Each pair's axis, "?" where the positions cannot tell; a tower's (row, column) are h and w.
   std::string pattern;
-  for (const int a : axes.pair_axis) pattern += a < 0 ? std::string("?") : std::string(axis_letter(components == 2 ? a + 1 : a));
+  for (const int a : axes.pair_axis)
+    pattern += a < 0 ? std::string("?") : std::string(axis_letter(components == 2 ? a + 1 : a));
   if (unclear_count == n) {
-    id.notes.push_back(msg("the positions cannot tell which axis pairs {0} turn by: their components are equal (or one "
-                           "never moves) wherever the dump turns them; give tokens whose t, h and w differ (an image's "
-                           "or a video's)",
-                           unclear));
+    id.notes.push_back(
+        msg("the positions cannot tell which axis pairs {0} turn by: their components are equal (or one "
+            "never moves) wherever the dump turns them; give tokens whose t, h and w differ (an image's "
+            "or a video's)",
+            unclear));
   } else if (unclear_count > 0) {  // the slowest pairs of a 16-bit dump turn too little across a small image
-    id.notes.push_back(msg("the positions cannot tell which axis pairs {0} turn by (they turn too little between tokens "
-                           "whose t, h and w differ): the axes found are {1}; a larger image or video tells the rest",
-                           unclear, pattern));
+    id.notes.push_back(
+        msg("the positions cannot tell which axis pairs {0} turn by (they turn too little between tokens "
+            "whose t, h and w differ): the axes found are {1}; a larger image or video tells the rest",
+            unclear, pattern));
   } else if (components == 2) {  // (row, column): match_vision compares the vision maps (identify_vision.cpp)
     axes.sections.assign(2, 0);
     for (const int a : axes.pair_axis) ++axes.sections[static_cast<std::size_t>(a)];
@@ -153,15 +164,16 @@ void detail::measure_axis_frequencies(const DumpVectors& before, const DumpVecto
       }
     }
     if (!axes.order) {
-      id.notes.push_back(msg("the pairs' axes follow neither Hugging Face's chunked map (A2) nor the interleaved one (A3): {0}",
-                             pattern));
+      id.notes.push_back(msg(
+          "the pairs' axes follow neither Hugging Face's chunked map (A2) nor the interleaved one (A3): {0}", pattern));
     }
   }
   id.axes = axes;
   id.reversed = n > 0 && (id.theta.array() < 0).all();
   if (id.reversed) {
-    id.notes.push_back(msg("every pair turns clockwise (θ < 0): the rotation is reversed, by −m·θ (sin's sign flipped, or "
-                           "the rotation's transpose applied)"));
+    id.notes.push_back(
+        msg("every pair turns clockwise (θ < 0): the rotation is reversed, by −m·θ (sin's sign flipped, or "
+            "the rotation's transpose applied)"));
   }
 }
 

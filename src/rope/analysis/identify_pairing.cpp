@@ -15,7 +15,8 @@ constexpr double kPairingConfidence = 2.0;
 
 }  // namespace
 
-Eigen::MatrixXd detail::pairing_costs(const DumpVectors& before, const DumpVectors& after, double a, const std::vector<long>& vectors) {
+Eigen::MatrixXd detail::pairing_costs(const DumpVectors& before, const DumpVectors& after, double a,
+                                      const std::vector<long>& vectors) {
   const int d = before.d;
   // The vectors grouped by sequence index (they share a position, hence a rotation of each pair).
   std::vector<std::pair<std::size_t, std::size_t>> runs;
@@ -38,7 +39,8 @@ Eigen::MatrixXd detail::pairing_costs(const DumpVectors& before, const DumpVecto
         }
         const std::complex<double> turn = std::abs(u) > 0 ? a * u / std::abs(u) : std::complex<double>(a);
         for (std::size_t k = first; k < last; ++k) {
-          const std::complex<double> x = z(before.values.data() + vectors[k] * d), y = z(after.values.data() + vectors[k] * d);
+          const std::complex<double> x = z(before.values.data() + vectors[k] * d),
+                                     y = z(after.values.data() + vectors[k] * d);
           residual += std::norm(y - turn * x), energy += std::norm(y) + a * a * std::norm(x);
         }
       }
@@ -82,8 +84,10 @@ detail::Pairing detail::pair_channels(const Eigen::MatrixXd& cost, const std::ve
   return p;
 }
 
-std::optional<detail::LayoutPairing> detail::pair_by_layout(const Eigen::MatrixXd& cost, const std::vector<int>& rotated, int d,
-                                                            const std::vector<std::pair<int, int>>& confident, double bound) {
+std::optional<detail::LayoutPairing> detail::pair_by_layout(const Eigen::MatrixXd& cost,
+                                                            const std::vector<int>& rotated, int d,
+                                                            const std::vector<std::pair<int, int>>& confident,
+                                                            double bound) {
   if (confident.empty()) return std::nullopt;
   std::vector<char> moves(static_cast<std::size_t>(d), 0);
   for (const int c : rotated) moves[static_cast<std::size_t>(c)] = 1;
@@ -113,7 +117,8 @@ std::optional<detail::LayoutPairing> detail::pair_by_layout(const Eigen::MatrixX
         break;
       }
       out.pairs.emplace_back(a, b);
-      if (std::find(confident.begin(), confident.end(), std::make_pair(a, b)) == confident.end()) out.unresolved.push_back(j);
+      if (std::find(confident.begin(), confident.end(), std::make_pair(a, b)) == confident.end())
+        out.unresolved.push_back(j);
     }
     if (fits) return out;
   }

@@ -17,8 +17,8 @@ namespace {
 /// Vectors used to find the pairing (spread over the dump): enough to see every pair move.
 constexpr long kPairingSample = 256;
 
-PairLayout classify(const std::vector<std::pair<int, int>>& pairs, const std::vector<int>& rotated, int d, int& family_dim,
-                    std::vector<Message>& notes) {
+PairLayout classify(const std::vector<std::pair<int, int>>& pairs, const std::vector<int>& rotated, int d,
+                    int& family_dim, std::vector<Message>& notes) {
   const int r = static_cast<int>(rotated.size());
   family_dim = r;
   bool prefix = true;
@@ -34,8 +34,10 @@ PairLayout classify(const std::vector<std::pair<int, int>>& pairs, const std::ve
   if (prefix && half) return PairLayout::Half;
   if (whole_half) {
     family_dim = d;
-    notes.push_back({msg("pairs (j, j + {0}) over the whole head: pairs {1} to {2} keep frequency 0 (proportional "
-                                 "RoPE, or partial rotary in the half layout of the whole head)", d / 2, pairs.size(), d / 2 - 1)});
+    notes.push_back(
+        {msg("pairs (j, j + {0}) over the whole head: pairs {1} to {2} keep frequency 0 (proportional "
+             "RoPE, or partial rotary in the half layout of the whole head)",
+             d / 2, pairs.size(), d / 2 - 1)});
     return PairLayout::Half;
   }
   return PairLayout::Other;
@@ -76,13 +78,16 @@ std::vector<bool> moving_indices(const DumpVectors& before, const DumpVectors& a
 
 }  // namespace
 
-Identification identify_rope(const DumpVectors& before, const DumpVectors& after, const std::vector<double>& positions) {
-  const std::vector<bool> moving = moving_indices(before, after, positions.size(), [&](std::size_t s) { return positions[s] != 0; });
+Identification identify_rope(const DumpVectors& before, const DumpVectors& after,
+                             const std::vector<double>& positions) {
+  const std::vector<bool> moving =
+      moving_indices(before, after, positions.size(), [&](std::size_t s) { return positions[s] != 0; });
   return detail::identify_with(before, after, moving,
                                [&](Identification& id) { detail::measure_frequencies(before, after, positions, id); });
 }
 
-Identification identify_rope(const DumpVectors& before, const DumpVectors& after, const std::vector<AxisPosition>& positions) {
+Identification identify_rope(const DumpVectors& before, const DumpVectors& after,
+                             const std::vector<AxisPosition>& positions) {
   if (!positions.empty() && !positions.front().multi()) {
     std::vector<double> single;
     for (const AxisPosition& p : positions) single.push_back(p.value[0]);
@@ -90,23 +95,27 @@ Identification identify_rope(const DumpVectors& before, const DumpVectors& after
   }
   const std::vector<bool> moving =
       moving_indices(before, after, positions.size(), [&](std::size_t s) { return positions[s].max_abs() != 0; });
-  Identification id = detail::identify_with(
-      before, after, moving, [&](Identification& id) { detail::measure_axis_frequencies(before, after, positions, id); });
+  Identification id = detail::identify_with(before, after, moving, [&](Identification& id) {
+    detail::measure_axis_frequencies(before, after, positions, id);
+  });
   if (!positions.empty() && positions.front().count == 2) detail::match_vision(id);  // (row, column): a vision tower
   return id;
 }
 
-Identification detail::identify_with(const DumpVectors& before, const DumpVectors& after, const std::vector<bool>& moving_at,
+Identification detail::identify_with(const DumpVectors& before, const DumpVectors& after,
+                                     const std::vector<bool>& moving_at,
                                      const std::function<void(Identification&)>& measure) {
   Identification id;
   const int d = before.d;
   if (d > kMaxIdentifyDim) {
-    throw InvalidArgument(error_msg("the head dimension d = {0} is above the {1} rope identify pairs up", d, kMaxIdentifyDim));
+    throw InvalidArgument(
+        error_msg("the head dimension d = {0} is above the {1} rope identify pairs up", d, kMaxIdentifyDim));
   }
   id.d = d;
   const long vectors = before.seq * before.groups();
   DType dtype = epsilon(after.dtype) > epsilon(before.dtype) ? after.dtype : before.dtype;
-  if (dtype == DType::F32 && !before.dtype_stated && !after.dtype_stated && looks_like_bf16(before) && looks_like_bf16(after)) {
+  if (dtype == DType::F32 && !before.dtype_stated && !after.dtype_stated && looks_like_bf16(before) &&
+      looks_like_bf16(after)) {
     dtype = DType::BF16;  // a bf16 model's tensors saved with .float(): their rounding is bf16's
     id.notes.push_back({msg("every value is a bf16 number saved as float32: identified with bf16's rounding")});
   }
@@ -132,7 +141,8 @@ Identification detail::identify_with(const DumpVectors& before, const DumpVector
   double sx = 0, sy = 0;
   for (long v = 0; v < vectors; ++v) {
     for (const int c : id.rotated) {
-      const double x = before.values[static_cast<std::size_t>(v * d + c)], y = after.values[static_cast<std::size_t>(v * d + c)];
+      const double x = before.values[static_cast<std::size_t>(v * d + c)],
+                   y = after.values[static_cast<std::size_t>(v * d + c)];
       sx += x * x, sy += y * y;
     }
   }
@@ -203,7 +213,8 @@ Identification detail::identify_with(const DumpVectors& before, const DumpVector
   }
   if (id.pairs.empty()) {
     id.layout = PairLayout::None;
-    id.notes.push_back({msg("no pairing of the rotated channels keeps every pair's norm: this is not a rotation of pairs")});
+    id.notes.push_back(
+        {msg("no pairing of the rotated channels keeps every pair's norm: this is not a rotation of pairs")});
     return id;
   }
   int family_dim = r;
@@ -211,29 +222,38 @@ Identification detail::identify_with(const DumpVectors& before, const DumpVector
   id.layout = classify(id.pairs, id.rotated, d, family_dim, id.notes);
   id.family_dim = family_dim;
   if (id.pairing_assumed.size() == 1) {
-    id.notes.push_back(msg("pair {0} turns too little at these positions for its partner to show above the dump's rounding: it "
-                           "is paired as the others ({1}), and its θ is uncertain", id.pairing_assumed.front(), to_string(id.layout)));
+    id.notes.push_back(
+        msg("pair {0} turns too little at these positions for its partner to show above the dump's rounding: it "
+            "is paired as the others ({1}), and its θ is uncertain",
+            id.pairing_assumed.front(), to_string(id.layout)));
   } else if (!id.pairing_assumed.empty()) {
-    id.notes.push_back(msg("pairs {0} turn too little at these positions for their partners to show above the dump's rounding: "
-                           "they are paired as the others ({1}), and their θ is uncertain", pair_ranges(id.pairing_assumed),
-                           to_string(id.layout)));
+    id.notes.push_back(
+        msg("pairs {0} turn too little at these positions for their partners to show above the dump's rounding: "
+            "they are paired as the others ({1}), and their θ is uncertain",
+            pair_ranges(id.pairing_assumed), to_string(id.layout)));
   }
   if (!id.heads_paired_otherwise.empty()) {
     std::vector<Message> ignored;
     int dim = r;
-    const PairLayout other = classify(id.group_pairs[static_cast<std::size_t>(id.heads_paired_otherwise.front())], id.rotated, d, dim, ignored);
+    const PairLayout other = classify(id.group_pairs[static_cast<std::size_t>(id.heads_paired_otherwise.front())],
+                                      id.rotated, d, dim, ignored);
     std::string heads;
-    for (std::size_t k = 0; k < id.heads_paired_otherwise.size() && k < 12; ++k) heads += (k ? ", " : "") + std::to_string(id.heads_paired_otherwise[k]);
+    for (std::size_t k = 0; k < id.heads_paired_otherwise.size() && k < 12; ++k)
+      heads += (k ? ", " : "") + std::to_string(id.heads_paired_otherwise[k]);
     if (id.heads_paired_otherwise.size() > 12) heads += ", …";
-    id.notes.push_back(msg("heads {0} pair their channels as {1} while the others pair as {2}: the q/k permutation is wrong on "
-                           "some heads (GQA: permuted with the wrong number of heads?)", heads, to_string(other), to_string(id.layout)));
+    id.notes.push_back(
+        msg("heads {0} pair their channels as {1} while the others pair as {2}: the q/k permutation is wrong on "
+            "some heads (GQA: permuted with the wrong number of heads?)",
+            heads, to_string(other), to_string(id.layout)));
   }
   for (long v = 0; v < vectors; ++v) {
     const double* x = before.values.data() + v * d;
     const double* y = after.values.data() + v * d;
-    for (const auto& [a, b] : id.group_pairs.empty() ? id.pairs : id.group_pairs[static_cast<std::size_t>(v % before.groups())]) {
+    for (const auto& [a, b] :
+         id.group_pairs.empty() ? id.pairs : id.group_pairs[static_cast<std::size_t>(v % before.groups())]) {
       const double nx = std::hypot(x[a], x[b]);
-      if (nx > 0) id.norm_residual = std::max(id.norm_residual, std::abs(std::hypot(y[a], y[b]) - id.attention_factor * nx) / nx);
+      if (nx > 0)
+        id.norm_residual = std::max(id.norm_residual, std::abs(std::hypot(y[a], y[b]) - id.attention_factor * nx) / nx);
     }
   }
   // 4. Frequencies (identify_theta.cpp).
@@ -259,10 +279,12 @@ Identification detail::identify_with(const DumpVectors& before, const DumpVector
     // An unmoved tail in the interleaved layout: partial rotary, or the whole head's ladder too slow to show there?
     const double turn = span / id.fit.base;  // pair r/2 on the ladder found, continued past the rotated channels
     if (turn < eps) {
-      id.notes.push_back(msg("channels {0}–{1} do not move: rotary_dim {0} with base {2}, or all {3} channels with base {4}, whose "
-                             "pairs {5}–{6} would turn by at most {7:.2g} rad at these positions, below the dump's rounding: the "
-                             "positions cannot tell them apart", r, d - 1, fmt::format("{:.6g}", id.fit.base), d,
-                             fmt::format("{:.6g}", std::pow(id.fit.base, static_cast<double>(d) / r)), r / 2, d / 2 - 1, turn));
+      id.notes.push_back(
+          msg("channels {0}–{1} do not move: rotary_dim {0} with base {2}, or all {3} channels with base {4}, whose "
+              "pairs {5}–{6} would turn by at most {7:.2g} rad at these positions, below the dump's rounding: the "
+              "positions cannot tell them apart",
+              r, d - 1, fmt::format("{:.6g}", id.fit.base), d,
+              fmt::format("{:.6g}", std::pow(id.fit.base, static_cast<double>(d) / r)), r / 2, d / 2 - 1, turn));
     }
   }
   if (family_dim != r && !id.dump_positions.empty()) {
@@ -275,14 +297,17 @@ Identification detail::identify_with(const DumpVectors& before, const DumpVector
           still.size() == 1
               ? msg("pair {0} does not move: with the ladder found it would turn by at most {1:.2g} rad at these positions, below "
                     "the dump's rounding, so the positions cannot tell frequency 0 (proportional RoPE, partial rotary) from the "
-                    "ladder's low frequencies", still.front(), turn)
+                    "ladder's low frequencies",
+                    still.front(), turn)
               : msg("pairs {0} do not move: with the ladder found they would turn by at most {1:.2g} rad at these positions, "
                     "below the dump's rounding, so the positions cannot tell frequency 0 (proportional RoPE, partial rotary) from "
-                    "the ladder's low frequencies", pair_ranges(still), turn);
+                    "the ladder's low frequencies",
+                    pair_ranges(still), turn);
     }
   }
   if (id.fit.family == Family::Yarn && std::abs(id.attention_factor - (0.1 * std::log(id.fit.factor) + 1)) < 2e-3) {
-    id.notes.push_back({msg("the attention factor {0:.4f} is YaRN's default 0.1·ln f + 1 for f = {1:.4g}", id.attention_factor, id.fit.factor)});
+    id.notes.push_back({msg("the attention factor {0:.4f} is YaRN's default 0.1·ln f + 1 for f = {1:.4g}",
+                            id.attention_factor, id.fit.factor)});
   }
   return id;
 }

@@ -38,9 +38,10 @@ IdentifyRun run_identify(const IdentifyRequest& request) {
   const long all_seq = static_cast<long>(dumps.positions.size());
   if (dumps.stream && (static_cast<long>(kept.size()) < all_seq || groups_kept < dumps.stream->groups())) {
     for (long& j : id.jumps) j = kept[static_cast<std::size_t>(j)];  // indices of the sample → of the dump
-    id.notes.push_back(msg("identified from a sample of the files: {0} of {1} sequence indices, {2} of {3} heads (rope identify "
-                           "holds at most {4} elements of each dump)",
-                           kept.size(), all_seq, groups_kept, dumps.stream->groups(), kIdentifyElements));
+    id.notes.push_back(
+        msg("identified from a sample of the files: {0} of {1} sequence indices, {2} of {3} heads (rope identify "
+            "holds at most {4} elements of each dump)",
+            kept.size(), all_seq, groups_kept, dumps.stream->groups(), kIdentifyElements));
   }
   drop_values(dumps);
   run.dumps = std::move(dumps);

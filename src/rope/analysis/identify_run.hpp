@@ -20,7 +20,8 @@ inline constexpr long kIdentifyElements = 1L << 21;
 
 struct IdentifyRequest {
   DumpFiles dumps;
-  std::optional<DType> dtype;  ///< the type the dump was computed in, for the rounding identify allows (default: the file's)
+  std::optional<DType>
+      dtype;  ///< the type the dump was computed in, for the rounding identify allows (default: the file's)
 };
 
 /// The report of one identification: the dumps as arranged (their values dropped) and what was identified.

@@ -32,7 +32,8 @@ double power(const std::vector<double>& m, const std::vector<Complex>& u, double
 
 }  // namespace
 
-long detail::best_integer_shift(const std::vector<double>& c, const std::vector<double>& theta, const std::vector<double>& w, long range) {
+long detail::best_integer_shift(const std::vector<double>& c, const std::vector<double>& theta,
+                                const std::vector<double>& w, long range) {
   const auto cost = [&](long k) {
     double s = 0;
     for (std::size_t j = 0; j < c.size(); ++j) s += w[j] * (1 - std::cos(c[j] - theta[j] * static_cast<double>(k)));
@@ -95,7 +96,8 @@ double detail::periodogram_peak(const std::vector<double>& m, const std::vector<
     const auto at = [&](long g) { return std::abs(acc[static_cast<std::size_t>((g + grid) % grid)]); };
     for (long g = 0; g < grid; ++g) {
       const double theta = -kPi + h * static_cast<double>(g), current = -kPi + h * static_cast<double>(best);
-      if (at(g) >= 0.98 * peak && at(g) >= at(g - 1) && at(g) >= at(g + 1) && std::abs(theta) < std::abs(current)) best = g;
+      if (at(g) >= 0.98 * peak && at(g) >= at(g - 1) && at(g) >= at(g + 1) && std::abs(theta) < std::abs(current))
+        best = g;
     }
   }
   // Golden-section refinement within one grid step of the best point.
@@ -103,8 +105,10 @@ double detail::periodogram_peak(const std::vector<double>& m, const std::vector<
   const double r = (std::sqrt(5.0) - 1) / 2;
   double x1 = b - r * (b - a), x2 = a + r * (b - a), f1 = power(m, u, x1), f2 = power(m, u, x2);
   for (int it = 0; it < 60; ++it) {
-    if (f1 > f2) b = x2, x2 = x1, f2 = f1, x1 = b - r * (b - a), f1 = power(m, u, x1);
-    else a = x1, x1 = x2, f1 = f2, x2 = a + r * (b - a), f2 = power(m, u, x2);
+    if (f1 > f2)
+      b = x2, x2 = x1, f2 = f1, x1 = b - r * (b - a), f1 = power(m, u, x1);
+    else
+      a = x1, x1 = x2, f1 = f2, x2 = a + r * (b - a), f2 = power(m, u, x2);
   }
   return wrap(0.5 * (a + b));
 }
@@ -112,7 +116,8 @@ double detail::periodogram_peak(const std::vector<double>& m, const std::vector<
 std::vector<std::vector<Complex>> detail::pair_phasors(const DumpVectors& before, const DumpVectors& after,
                                                        const Identification& id) {
   const int n = static_cast<int>(id.pairs.size());
-  std::vector<std::vector<Complex>> u(static_cast<std::size_t>(n), std::vector<Complex>(static_cast<std::size_t>(before.seq)));
+  std::vector<std::vector<Complex>> u(static_cast<std::size_t>(n),
+                                      std::vector<Complex>(static_cast<std::size_t>(before.seq)));
   for (long s = 0; s < before.seq; ++s) {
     for (long g = 0; g < before.groups(); ++g) {
       const double* x = before.vector(s, g);
@@ -127,8 +132,8 @@ std::vector<std::vector<Complex>> detail::pair_phasors(const DumpVectors& before
   return u;
 }
 
-void detail::measure_frequencies(const DumpVectors& before, const DumpVectors& after, const std::vector<double>& positions,
-                                 Identification& id) {
+void detail::measure_frequencies(const DumpVectors& before, const DumpVectors& after,
+                                 const std::vector<double>& positions, Identification& id) {
   const int n = static_cast<int>(id.pairs.size());
   const long seq = before.seq;
   const std::vector<std::vector<Complex>> u = pair_phasors(before, after, id);
@@ -138,7 +143,8 @@ void detail::measure_frequencies(const DumpVectors& before, const DumpVectors& a
   std::stable_sort(order.begin(), order.end(), [&](long p, long q) {
     return std::abs(positions[static_cast<std::size_t>(p)]) < std::abs(positions[static_cast<std::size_t>(q)]);
   });
-  std::vector<long> subset(order.begin(), order.begin() + static_cast<long>(std::min(order.size(), detail::kMaxPeriodogramPositions)));
+  std::vector<long> subset(order.begin(),
+                           order.begin() + static_cast<long>(std::min(order.size(), detail::kMaxPeriodogramPositions)));
   std::vector<double> coarse(static_cast<std::size_t>(n), 0.0);
   // The periodogram of each pair at positions `at` (over the subset), flagging the pairs it cannot determine.
   const auto estimate = [&](const std::vector<double>& at, bool flag) {
@@ -146,7 +152,8 @@ void detail::measure_frequencies(const DumpVectors& before, const DumpVectors& a
       std::vector<double> m;
       std::vector<Complex> z;
       for (const long s : subset) {
-        if (std::abs(u[j][static_cast<std::size_t>(s)]) > 0) m.push_back(at[static_cast<std::size_t>(s)]), z.push_back(u[j][static_cast<std::size_t>(s)]);
+        if (std::abs(u[j][static_cast<std::size_t>(s)]) > 0)
+          m.push_back(at[static_cast<std::size_t>(s)]), z.push_back(u[j][static_cast<std::size_t>(s)]);
       }
       bool ambiguous = false;
       coarse[j] = periodogram_peak(m, z, ambiguous);
@@ -182,7 +189,8 @@ void detail::measure_frequencies(const DumpVectors& before, const DumpVectors& a
   }
   std::vector<int> reliable;  // pairs that turn enough per step to show a jump
   for (int j = 0; j < n; ++j) {
-    if (std::abs(std::arg(turn[j])) > 1e-2 && std::abs(turn[j]) > 0.5 * static_cast<double>(unit_steps)) reliable.push_back(j);
+    if (std::abs(std::arg(turn[j])) > 1e-2 && std::abs(turn[j]) > 0.5 * static_cast<double>(unit_steps))
+      reliable.push_back(j);
   }
   if (unit_steps >= 3 && reliable.size() >= 3) {
     std::vector<double> w(reliable.size(), 1.0), th(reliable.size()), c(reliable.size());
@@ -192,13 +200,15 @@ void detail::measure_frequencies(const DumpVectors& before, const DumpVectors& a
       const double step = positions[static_cast<std::size_t>(s)] - positions[static_cast<std::size_t>(s - 1)];
       std::vector<double> miss;
       for (std::size_t k = 0; k < reliable.size(); ++k) {
-        const Complex a = u[reliable[k]][static_cast<std::size_t>(s)], b = u[reliable[k]][static_cast<std::size_t>(s - 1)];
+        const Complex a = u[reliable[k]][static_cast<std::size_t>(s)],
+                      b = u[reliable[k]][static_cast<std::size_t>(s - 1)];
         c[k] = std::arg(a * std::conj(b));
         miss.push_back(std::abs(wrap(c[k] - th[k] * step)));
       }
       std::nth_element(miss.begin(), miss.begin() + static_cast<long>(miss.size() / 2), miss.end());
       if (miss[miss.size() / 2] > 0.3) {
-        const long true_step = detail::best_integer_shift(c, th, w, std::min(kMaxPositionOffset, static_cast<long>(span) + 1));
+        const long true_step =
+            detail::best_integer_shift(c, th, w, std::min(kMaxPositionOffset, static_cast<long>(span) + 1));
         if (static_cast<double>(true_step) != step) {
           id.jumps.push_back(s);
           shift += static_cast<double>(true_step) - step;
@@ -222,12 +232,16 @@ void detail::measure_frequencies(const DumpVectors& before, const DumpVectors& a
       c[j] = std::arg(acc), w[j] = mass > 0 ? std::abs(acc) / mass : 0.0;
       total += w[j];
     }
-    if (total > 0) id.position_offset = static_cast<double>(detail::best_integer_shift(c, coarse, w, std::min(kMaxPositionOffset, static_cast<long>(span) + 1)));
+    if (total > 0)
+      id.position_offset = static_cast<double>(
+          detail::best_integer_shift(c, coarse, w, std::min(kMaxPositionOffset, static_cast<long>(span) + 1)));
   }
   for (double& x : p) x += id.position_offset;
   id.dump_positions = p;
   // Least squares through the origin, unwrapping in order of |m'| from the periodogram's θ_j.
-  std::stable_sort(order.begin(), order.end(), [&](long a, long b) { return std::abs(p[static_cast<std::size_t>(a)]) < std::abs(p[static_cast<std::size_t>(b)]); });
+  std::stable_sort(order.begin(), order.end(), [&](long a, long b) {
+    return std::abs(p[static_cast<std::size_t>(a)]) < std::abs(p[static_cast<std::size_t>(b)]);
+  });
   id.theta = Eigen::VectorXd::Zero(n);
   id.angle_residual = Eigen::VectorXd::Zero(n);
   id.theta_sigma = Eigen::VectorXd::Zero(n);
@@ -253,16 +267,21 @@ void detail::measure_frequencies(const DumpVectors& before, const DumpVectors& a
   // What the positions and the signs say.
   if (!id.undetermined.empty()) {
     std::string list;
-    for (std::size_t k = 0; k < id.undetermined.size() && k < 12; ++k) list += (k ? ", " : "") + std::to_string(id.undetermined[k]);
+    for (std::size_t k = 0; k < id.undetermined.size() && k < 12; ++k)
+      list += (k ? ", " : "") + std::to_string(id.undetermined[k]);
     if (id.undetermined.size() > 12) list += ", …";
-    id.notes.push_back(msg("the positions cannot determine θ of pairs {0}: another frequency fits their phases as well "
-                           "(too few positions, or all a multiple of some step apart)", list));
+    id.notes.push_back(
+        msg("the positions cannot determine θ of pairs {0}: another frequency fits their phases as well "
+            "(too few positions, or all a multiple of some step apart)",
+            list));
   }
   for (const long s : id.jumps) {
     const auto i = static_cast<std::size_t>(s);
     if (p[i] <= p[i - 1]) {
-      id.notes.push_back(msg("the positions restart at index {0}: the dump's position there is {1}, not {2} (chunked prefill "
-                             "or packed sequences; not a drift)", s, p[i], positions[i] + id.position_offset));
+      id.notes.push_back(
+          msg("the positions restart at index {0}: the dump's position there is {1}, not {2} (chunked prefill "
+              "or packed sequences; not a drift)",
+              s, p[i], positions[i] + id.position_offset));
     } else {
       id.notes.push_back(msg("the positions jump at index {0}: the dump's position there is {1}, not {2}", s, p[i],
                              positions[i] + id.position_offset));
@@ -271,20 +290,24 @@ void detail::measure_frequencies(const DumpVectors& before, const DumpVectors& a
   if (id.position_offset != 0) {
     const std::string k = fmt::format("{:+g}", id.position_offset);
     const std::string term = fmt::format("{} {:g}", id.position_offset > 0 ? "+" : "−", std::abs(id.position_offset));
-    id.notes.push_back(id.position_offset > 0
-                           ? msg("positions shifted by {0}: the dump rotates the vector at position m by (m {1})·θ, and "
-                                 "position 0 is rotated", k, term)
-                           : msg("positions shifted by {0}: the dump rotates the vector at position m by (m {1})·θ", k, term));
+    id.notes.push_back(
+        id.position_offset > 0
+            ? msg("positions shifted by {0}: the dump rotates the vector at position m by (m {1})·θ, and "
+                  "position 0 is rotated",
+                  k, term)
+            : msg("positions shifted by {0}: the dump rotates the vector at position m by (m {1})·θ", k, term));
   }
-  // The signs that count: θ_j beyond 3σ of zero (a pair that turns too little to show in a short 16-bit dump has either).
+  // The signs that count: θ_j beyond 3σ of zero (a pair that turns too little to show in a short 16-bit dump has
+  // either).
   int negative = 0, positive = 0;
   for (int j = 0; j < n; ++j) {
     if (std::abs(id.theta[j]) > 3 * id.theta_sigma[j]) (id.theta[j] < 0 ? negative : positive) += 1;
   }
   id.reversed = negative > 0 && positive == 0;
   if (id.reversed) {
-    id.notes.push_back(msg("every pair turns clockwise (θ < 0): the rotation is reversed, by −m·θ (sin's sign flipped, or "
-                           "the rotation's transpose applied)"));
+    id.notes.push_back(
+        msg("every pair turns clockwise (θ < 0): the rotation is reversed, by −m·θ (sin's sign flipped, or "
+            "the rotation's transpose applied)"));
   } else if (negative > 0) {
     id.notes.push_back(msg("some pairs turn clockwise (negative θ): the sign convention of sin is reversed there"));
   }

@@ -33,7 +33,8 @@ void detail::match_vision(Identification& id) {
   }
   std::optional<VisionMatch> best;
   // llama.cpp's GGML_ROPE_TYPE_VISION is Qwen2-VL's map and ladder (V2): one entry names both.
-  for (const VisionRope kind : {VisionRope::Qwen2VL, VisionRope::Pixtral, VisionRope::Llama4, VisionRope::Axial, VisionRope::Gemma4}) {
+  for (const VisionRope kind :
+       {VisionRope::Qwen2VL, VisionRope::Pixtral, VisionRope::Llama4, VisionRope::Axial, VisionRope::Gemma4}) {
     // θ_j = base^(−x_j): x_j = −ln θ_j at base e, the exponents of the kind's ladders (vision_rope.cpp).
     const VisionPairs p = vision_pairs(kind, d, std::exp(1.0));
     bool same = true;
@@ -42,14 +43,17 @@ void detail::match_vision(Identification& id) {
              vision_channels(p, d, j) == id.pairs[static_cast<std::size_t>(j)];
     }
     if (!same) continue;
-    // ln θ_j = −x_j·ln base, least squares through the origin weighted by 1/σ² of ln θ_j (floored as fit_families does).
+    // ln θ_j = −x_j·ln base, least squares through the origin weighted by 1/σ² of ln θ_j (floored as fit_families
+    // does).
     double sxy = 0, sxx = 0;
     std::vector<double> w(static_cast<std::size_t>(n));
     for (int j = 0; j < n; ++j) {
       const double sigma = id.theta[j] > 0 ? std::max(id.theta_sigma[j] / id.theta[j], 1e-6) : 1.0;
       w[static_cast<std::size_t>(j)] = id.theta[j] > 0 ? 1 / (sigma * sigma) : 0.0;
       const double x = -std::log(p.theta[j]);
-      if (id.theta[j] > 0) sxy += w[static_cast<std::size_t>(j)] * x * -std::log(id.theta[j]), sxx += w[static_cast<std::size_t>(j)] * x * x;
+      if (id.theta[j] > 0)
+        sxy += w[static_cast<std::size_t>(j)] * x * -std::log(id.theta[j]),
+            sxx += w[static_cast<std::size_t>(j)] * x * x;
     }
     if (!(sxx > 0)) continue;
     VisionMatch m;
@@ -71,26 +75,29 @@ void detail::match_vision(Identification& id) {
   if (best && best->residual <= 0.05 && best->base > 1) {
     id.vision = best;
     // The 1-D families' "no family explains" is answered by the vision ladders: that note would mislead.
-    id.notes.erase(std::remove_if(id.notes.begin(), id.notes.end(),
-                                  [](const Message& note) { return note.en.rfind("no family explains the frequencies", 0) == 0; }),
-                   id.notes.end());
-    id.notes.push_back(msg("a 2-D vision RoPE, {0} {1} (docs/multi-axis.md §6): its axis map and channel pairs, each "
-                           "axis its own ladder with base {2:.6g}{3}",
-                           best->kind, best->equation, best->base,
-                           best->kind == "qwen2-vl" ? msg(" (llama.cpp's GGML_ROPE_TYPE_VISION is the same)")
-                           : best->kind == "llama4" && id.position_offset == 1
-                               ? msg("; the patches counted from 1, (x + 1, y + 1), as Llama 4 counts them (V4)")
-                           : best->kind == "llama4"
-                               ? msg("; the patches turn as counted from {0}, where Llama 4 counts them from 1 (x + 1, y + 1): "
-                                     "(V4)'s map and layout, its offset off by {1}",
-                                     fmt::format("{:g}", id.position_offset), fmt::format("{:+g}", id.position_offset - 1))
-                               : Message::same("")));
+    id.notes.erase(
+        std::remove_if(id.notes.begin(), id.notes.end(),
+                       [](const Message& note) { return note.en.rfind("no family explains the frequencies", 0) == 0; }),
+        id.notes.end());
+    id.notes.push_back(
+        msg("a 2-D vision RoPE, {0} {1} (docs/multi-axis.md §6): its axis map and channel pairs, each "
+            "axis its own ladder with base {2:.6g}{3}",
+            best->kind, best->equation, best->base,
+            best->kind == "qwen2-vl" ? msg(" (llama.cpp's GGML_ROPE_TYPE_VISION is the same)")
+            : best->kind == "llama4" && id.position_offset == 1
+                ? msg("; the patches counted from 1, (x + 1, y + 1), as Llama 4 counts them (V4)")
+            : best->kind == "llama4"
+                ? msg("; the patches turn as counted from {0}, where Llama 4 counts them from 1 (x + 1, y + 1): "
+                      "(V4)'s map and layout, its offset off by {1}",
+                      fmt::format("{:g}", id.position_offset), fmt::format("{:+g}", id.position_offset - 1))
+                : Message::same("")));
   } else {
     std::string pattern;
     for (const int a : id.axes->pair_axis) pattern += a == 0 ? "h" : "w";
-    id.notes.push_back(msg("the pairs' axes ({0}, h the row, w the column) and channel pairs match none of the 2-D vision "
-                           "RoPEs rope knows (docs/multi-axis.md §6)",
-                           pattern));
+    id.notes.push_back(
+        msg("the pairs' axes ({0}, h the row, w the column) and channel pairs match none of the 2-D vision "
+            "RoPEs rope knows (docs/multi-axis.md §6)",
+            pattern));
   }
 }
 

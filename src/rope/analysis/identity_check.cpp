@@ -103,7 +103,8 @@ void relative_position_sides(const CosSinTable<double>& table, const PairBatch& 
 RelativeCheck check_relative_position(const Eigen::VectorXd& theta, long pairs, long max_position, std::uint64_t seed) {
   if (pairs < 1) throw InvalidArgument(error_msg("{0} must be >= {1} (got {2})", "pairs", 1, pairs));
   if (max_position < 1 || max_position > (1L << 24)) {
-    throw InvalidArgument(error_msg("{0} must be between {1} and {2} (got {3})", "max-position", 1, "2^24", max_position));
+    throw InvalidArgument(
+        error_msg("{0} must be between {1} and {2} (got {3})", "max-position", 1, "2^24", max_position));
   }
   const int d = static_cast<int>(2 * theta.size());
   const CosSinTable<double> table = cos_sin_table<double>(theta, max_position);

@@ -32,16 +32,18 @@ std::vector<Message> config_warnings(const ModelRope& rr) {
   });
   if (c.type == ScalingType::Default && c.max_position_embeddings && *c.max_position_embeddings > 8192 &&
       c.base <= 10000 && theta_defaulted) {
-    w.push_back(msg("rope_theta is not in the config, so HF's default {0} applies, yet max_position_embeddings is {1} with "
-                    "no scaling: the longest wavelength is {2:.0f} positions. Long-context models set a larger base (Llama 3: "
-                    "500000) or a scaling method; check that the config is complete",
-                    format_number(c.base), *c.max_position_embeddings, longest));
+    w.push_back(
+        msg("rope_theta is not in the config, so HF's default {0} applies, yet max_position_embeddings is {1} with "
+            "no scaling: the longest wavelength is {2:.0f} positions. Long-context models set a larger base (Llama 3: "
+            "500000) or a scaling method; check that the config is complete",
+            format_number(c.base), *c.max_position_embeddings, longest));
   }
   if (c.type == ScalingType::Default && c.max_position_embeddings && *c.max_position_embeddings > 8192 &&
       c.base <= 10000 && !theta_defaulted) {
-    w.push_back(msg("rope_theta {0} is small for max_position_embeddings {1} with no scaling: the longest wavelength "
-                    "is {2:.0f} positions (long-context models use a larger base, Llama 3: 500000, or a scaling method)",
-                    format_number(c.base), *c.max_position_embeddings, longest));
+    w.push_back(
+        msg("rope_theta {0} is small for max_position_embeddings {1} with no scaling: the longest wavelength "
+            "is {2:.0f} positions (long-context models use a larger base, Llama 3: 500000, or a scaling method)",
+            format_number(c.base), *c.max_position_embeddings, longest));
   }
   if (c.max_position_embeddings && rr.spec.params.original_max_position > 0 &&
       rr.spec.params.original_max_position > *c.max_position_embeddings) {
@@ -69,10 +71,11 @@ InspectNumbers inspect_numbers(const ModelRope& rr) {
     Message which;
     if (c.type == ScalingType::LongRope) {
       which = Message::same(at.config.seq_len && *at.config.seq_len > p.original_max_position ? "long_factor"
-                                                                                            : "short_factor");
+                                                                                              : "short_factor");
     } else if (c.type == ScalingType::Dynamic) {
       // --seq-len, when given, is the one used (spec_at_position keeps it)
-      which = msg("base' at seq_len {0}", format_number(at.config.seq_len ? static_cast<double>(*at.config.seq_len) : L));
+      which =
+          msg("base' at seq_len {0}", format_number(at.config.seq_len ? static_cast<double>(*at.config.seq_len) : L));
     }
     n.facts.push_back({what, L, turning, half, which});
   };

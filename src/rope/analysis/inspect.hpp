@@ -15,11 +15,11 @@ namespace rope {
 
 /// What a context length means for a set of frequencies: how many pairs turn at least once in it.
 struct ContextFact {
-  Message what;          ///< "original context L0" / "max_position_embeddings"
+  Message what;  ///< "original context L0" / "max_position_embeddings"
   double length;
   Eigen::Index turning;  ///< pairs with λ <= length
   Eigen::Index pairs;
-  Message which;         ///< longrope/dynamic: which frequencies HF uses at that length
+  Message which;  ///< longrope/dynamic: which frequencies HF uses at that length
 };
 
 /// The numbers of the report, computed once for the text and for the JSON of `rope inspect --json`.
@@ -27,8 +27,8 @@ struct InspectNumbers {
   Eigen::VectorXd lambda;         ///< the original wavelengths 2π/θ
   Eigen::VectorXd lambda_scaled;  ///< the scaled ones (infinite for a frequency 0)
   std::vector<ContextFact> facts;
-  std::vector<Message> warnings;  ///< the model's, the scaling's and config_warnings'
-  double train = 0.0;             ///< the trained context: L0, else max_position_embeddings, else 0
+  std::vector<Message> warnings;      ///< the model's, the scaling's and config_warnings'
+  double train = 0.0;                 ///< the trained context: L0, else max_position_embeddings, else 0
   Eigen::Index critical = -1;         ///< (M16) on the original frequencies at `train` (-1: no length)
   Eigen::Index critical_scaled = -1;  ///< the same on the scaled ones, when they differ
 };

@@ -27,7 +27,9 @@ void check_settings(const LayoutsSettings& s) {
   }
   for (const auto& [name, value] : {std::pair{"m", s.m}, std::pair{"n", s.n}}) {
     if (!std::isfinite(value) || std::abs(value) > kMaxLayoutsPosition) {
-      throw InvalidArgument(error_msg("{0} must be a finite number between {1} and {2} (got {3})", fmt::format("position {}", name), fmt::format("-{:g}", kMaxLayoutsPosition), fmt::format("{:g}", kMaxLayoutsPosition), value));
+      throw InvalidArgument(error_msg("{0} must be a finite number between {1} and {2} (got {3})",
+                                      fmt::format("position {}", name), fmt::format("-{:g}", kMaxLayoutsPosition),
+                                      fmt::format("{:g}", kMaxLayoutsPosition), value));
     }
   }
   for (const auto& [name, v] : {std::pair{"query q", &s.q}, std::pair{"key k", &s.k}}) {
@@ -38,7 +40,8 @@ void check_settings(const LayoutsSettings& s) {
     if (!(*v)->allFinite()) throw InvalidArgument(error_msg("the {0} must hold finite numbers", name));
   }
   if (s.max_distance < 0 || s.max_distance > kMaxLayoutsDistance) {
-    throw InvalidArgument(error_msg("max-distance must be between {0} and {1} (got {2})", 0, kMaxLayoutsDistance, s.max_distance));
+    throw InvalidArgument(
+        error_msg("max-distance must be between {0} and {1} (got {2})", 0, kMaxLayoutsDistance, s.max_distance));
   }
 }
 
@@ -84,8 +87,8 @@ std::vector<int> layout_perm(int d) {
 
 double pair_dot(const Eigen::VectorXd& u, const Eigen::VectorXd& v, Layout layout) {
   if (u.size() != v.size() || u.size() % 2 != 0) {
-    throw InvalidArgument(error_msg("pair_dot needs two vectors of the same even length (got {0} and {1})",
-                                      u.size(), v.size()));
+    throw InvalidArgument(
+        error_msg("pair_dot needs two vectors of the same even length (got {0} and {1})", u.size(), v.size()));
   }
   const int d = static_cast<int>(u.size());
   double sum = 0.0;
@@ -96,11 +99,11 @@ double pair_dot(const Eigen::VectorXd& u, const Eigen::VectorXd& v, Layout layou
   return sum;
 }
 
-LayoutScores layout_scores(const Eigen::VectorXd& theta, const Eigen::VectorXd& q, const Eigen::VectorXd& k,
-                           double m, double n) {
+LayoutScores layout_scores(const Eigen::VectorXd& theta, const Eigen::VectorXd& q, const Eigen::VectorXd& k, double m,
+                           double n) {
   if (q.size() != 2 * theta.size() || k.size() != 2 * theta.size()) {
-    throw InvalidArgument(error_msg("q and k must have length d = 2 × {0} (got {1} and {2})", theta.size(),
-                                      q.size(), k.size()));
+    throw InvalidArgument(
+        error_msg("q and k must have length d = 2 × {0} (got {1} and {2})", theta.size(), q.size(), k.size()));
   }
   const std::vector<int> perm = layout_perm(static_cast<int>(q.size()));
   const Eigen::VectorXd Pq = permute(q, perm);

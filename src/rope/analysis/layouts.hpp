@@ -75,8 +75,8 @@ struct LayoutScores {
 
 /// (a), (b) and (c) for q, k in the interleaved layout, rotated by the frequencies theta.
 /// @throws InvalidArgument if q or k does not have length 2·theta.size().
-LayoutScores layout_scores(const Eigen::VectorXd& theta, const Eigen::VectorXd& q, const Eigen::VectorXd& k,
-                           double m, double n);
+LayoutScores layout_scores(const Eigen::VectorXd& theta, const Eigen::VectorXd& q, const Eigen::VectorXd& k, double m,
+                           double n);
 
 /// The relative identity (M8) ⟨R_m q, R_n k⟩ = qᵀ R_{n−m} k in one layout, over every pair of
 /// positions of the demonstration, against the tolerance (M13).

@@ -29,9 +29,9 @@ struct ModelApply {
   Eigen::VectorXd angle;       ///< every pair's angle: m·θ_i, or θ_i·p_a(i) with multi-axis sections (A1)
   Eigen::VectorXd xpos_scale;  ///< ζ_i^(±m/s) of (X2) per pair (ones without xPos)
   Eigen::VectorXd by_matrix, by_elementwise, by_complex;  ///< (S19) by each form: head_dim or rotary_dim numbers
-  std::optional<Float32Angles> float32;  ///< HF's float32 angles, when asked for
-  Eigen::VectorXd by_float32;            ///< (S19) as HF's float32 code computes it, when asked for
-  Check check;                 ///< the largest difference between the forms against κ·ε·(d + |m|)·S (M13)
+  std::optional<Float32Angles> float32;                   ///< HF's float32 angles, when asked for
+  Eigen::VectorXd by_float32;                             ///< (S19) as HF's float32 code computes it, when asked for
+  Check check;  ///< the largest difference between the forms against κ·ε·(d + |m|)·S (M13)
 };
 
 /// (S19) on x (head_dim or rotary_dim numbers) at position p (one number, or one per axis of the spec's

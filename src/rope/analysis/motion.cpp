@@ -29,7 +29,8 @@ std::vector<double> linear_sweep(double from, double to, int frames) {
 std::vector<double> geometric_sweep(double from, double to, int frames) {
   check_frames(frames);
   if (!(from > 0) || !(to > 0) || !std::isfinite(from) || !std::isfinite(to)) {
-    throw InvalidArgument(error_msg("a geometric sweep needs finite ends > 0 (got {0} and {1})", fmt::format("{:g}", from), fmt::format("{:g}", to)));
+    throw InvalidArgument(error_msg("a geometric sweep needs finite ends > 0 (got {0} and {1})",
+                                    fmt::format("{:g}", from), fmt::format("{:g}", to)));
   }
   std::vector<double> v(static_cast<std::size_t>(frames));
   const double ratio = std::log(to / from);
@@ -58,7 +59,8 @@ std::vector<long> integer_sweep(long to, int frames) {
 
 Eigen::MatrixXd turn_angles(const Eigen::VectorXd& theta, const std::vector<double>& positions) {
   Eigen::MatrixXd a(static_cast<Eigen::Index>(positions.size()), theta.size());
-  for (std::size_t k = 0; k < positions.size(); ++k) a.row(static_cast<Eigen::Index>(k)) = positions[k] * theta.transpose();
+  for (std::size_t k = 0; k < positions.size(); ++k)
+    a.row(static_cast<Eigen::Index>(k)) = positions[k] * theta.transpose();
   return a;
 }
 

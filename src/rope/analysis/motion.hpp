@@ -46,8 +46,8 @@ struct PlaneFrame {
   double shift = 0.0;
   Eigen::Vector2d q_rotated;
   Eigen::Vector2d k_rotated;
-  double angle_between = 0.0;  ///< from R((M+c)θ)q to R((N+c)θ)k, reduced to (−π, π]
-  double score = 0.0;          ///< ⟨R((M+c)θ)q, R((N+c)θ)k⟩
+  double angle_between = 0.0;   ///< from R((M+c)θ)q to R((N+c)θ)k, reduced to (−π, π]
+  double score = 0.0;           ///< ⟨R((M+c)θ)q, R((N+c)θ)k⟩
   Eigen::VectorXd hand_angles;  ///< (M + c)·θ_i of every pair of `pairs`, the clock hands
 };
 

@@ -47,18 +47,21 @@ bool gguf_permutable(long rows, long heads) { return heads >= 1 && rows > 0 && r
 
 std::vector<long> gguf_row_order(long rows, long heads) {
   if (heads < 1 || rows < 1 || rows > kMaxPermuteRows) {
-    throw InvalidArgument(error_msg("permute: {0} rows in {1} heads: rows must be in 1 … {2} and heads >= 1", rows, heads,
-                                      kMaxPermuteRows));
+    throw InvalidArgument(error_msg("permute: {0} rows in {1} heads: rows must be in 1 … {2} and heads >= 1", rows,
+                                    heads, kMaxPermuteRows));
   }
   if (!gguf_permutable(rows, heads)) {
-    throw InvalidArgument(error_msg("permute: {0} rows cannot be cut into {1} heads of two halves (rows must be a "
-                                      "multiple of 2 × {2})", rows, heads, heads));
+    throw InvalidArgument(
+        error_msg("permute: {0} rows cannot be cut into {1} heads of two halves (rows must be a "
+                  "multiple of 2 × {2})",
+                  rows, heads, heads));
   }
   const long hd = rows / heads;
   std::vector<long> order(static_cast<std::size_t>(rows));
   for (long h = 0; h < heads; ++h) {
     for (long j = 0; j < hd / 2; ++j) {
-      for (long s = 0; s < 2; ++s) order[static_cast<std::size_t>(h * hd + 2 * j + s)] = h * hd + s * (hd / 2) + j;  // (G1)
+      for (long s = 0; s < 2; ++s)
+        order[static_cast<std::size_t>(h * hd + 2 * j + s)] = h * hd + s * (hd / 2) + j;  // (G1)
     }
   }
   return order;
@@ -69,21 +72,26 @@ PermuteDemo permute_demo(const PermuteSettings& s) {
     throw InvalidArgument(error_msg("head dimension {0} must be even, in {1} … {2}", s.head_dim, 2, 4096));
   }
   if (s.n_head < 1 || s.n_head_kv < 1 || s.n_head % s.n_head_kv != 0) {
-    throw InvalidArgument(error_msg("{0} query heads and {1} KV heads: both must be >= {2}, and the query heads a multiple of the KV heads (each KV head serves a group)", s.n_head, s.n_head_kv, 1));
+    throw InvalidArgument(error_msg(
+        "{0} query heads and {1} KV heads: both must be >= {2}, and the query heads a multiple of the KV heads (each KV head serves a group)",
+        s.n_head, s.n_head_kv, 1));
   }
   if (s.n_head > kMaxPermuteRows / s.head_dim) {  // n_head·hd > the limit, without overflow
-    throw InvalidArgument(error_msg("{0} heads × {1} rows is over the limit of {2} rows", s.n_head, s.head_dim,
-                                      kMaxPermuteRows));
+    throw InvalidArgument(
+        error_msg("{0} heads × {1} rows is over the limit of {2} rows", s.n_head, s.head_dim, kMaxPermuteRows));
   }
-  if (s.width < 1 || s.width > kMaxPermuteWidth) throw InvalidArgument(error_msg("model dim {0} must be in {1} … {2}", s.width, 1, kMaxPermuteWidth));
+  if (s.width < 1 || s.width > kMaxPermuteWidth)
+    throw InvalidArgument(error_msg("model dim {0} must be in {1} … {2}", s.width, 1, kMaxPermuteWidth));
   if ((s.n_head + s.n_head_kv) * s.head_dim * s.width > kMaxPermuteWeights) {  // each factor is bounded above
-    throw InvalidArgument(error_msg("({0} + {1} heads) × {2} rows × model dim {3} random weights: over the limit of {4}", s.n_head,
-                                      s.n_head_kv, s.head_dim, s.width, kMaxPermuteWeights));
+    throw InvalidArgument(
+        error_msg("({0} + {1} heads) × {2} rows × model dim {3} random weights: over the limit of {4}", s.n_head,
+                  s.n_head_kv, s.head_dim, s.width, kMaxPermuteWeights));
   }
   if (s.max_distance < 0 || s.max_distance > kMaxPermuteDistance) {
     throw InvalidArgument(error_msg("max distance {0} must be in {1} … {2}", s.max_distance, 0, kMaxPermuteDistance));
   }
-  if (!std::isfinite(s.m) || std::abs(s.m) > 1e9) throw InvalidArgument(error_msg("position {0} must be finite, |m| <= {1}", s.m, "1e9"));
+  if (!std::isfinite(s.m) || std::abs(s.m) > 1e9)
+    throw InvalidArgument(error_msg("position {0} must be finite, |m| <= {1}", s.m, "1e9"));
   const int hd = s.head_dim;
   const Eigen::VectorXd theta = s.inv_freq ? *s.inv_freq : frequencies(hd, s.base);
   if (theta.size() != hd / 2) {
@@ -105,7 +113,8 @@ PermuteDemo permute_demo(const PermuteSettings& s) {
   const Eigen::VectorXd q_hf = wq * x, k_hf = wk * y;
   const Eigen::VectorXd q_gguf = reorder_rows(wq, d.q_order) * x;
   const Eigen::VectorXd k_gguf = reorder_rows(wk, d.k_order) * y;
-  const Eigen::VectorXd k_bug = d.k_order_bug ? Eigen::VectorXd(reorder_rows(wk, *d.k_order_bug) * y) : Eigen::VectorXd();
+  const Eigen::VectorXd k_bug =
+      d.k_order_bug ? Eigen::VectorXd(reorder_rows(wk, *d.k_order_bug) * y) : Eigen::VectorXd();
 
   const long n = s.max_distance + 1;
   d.distances = Eigen::VectorXd::LinSpaced(n, 0.0, static_cast<double>(s.max_distance));

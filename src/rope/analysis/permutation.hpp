@@ -43,14 +43,14 @@ std::vector<long> gguf_row_order(long rows, long heads);
 bool gguf_permutable(long rows, long heads);
 
 struct PermuteSettings {
-  int head_dim = 8;   ///< rows per head (the rotary dimension: the whole head is rotated)
+  int head_dim = 8;  ///< rows per head (the rotary dimension: the whole head is rotated)
   long n_head = 4;
   long n_head_kv = 2;
   double base = kDefaultBase;
   std::optional<Eigen::VectorXd> inv_freq;  ///< a model's (scaled) frequencies instead of base's
-  int width = 16;     ///< columns of the random weights (the model width)
+  int width = 16;                           ///< columns of the random weights (the model width)
   std::uint64_t seed = kDefaultSeed;
-  double m = 5;       ///< the query's position; keys at m + δ, δ = 0 … max_distance
+  double m = 5;  ///< the query's position; keys at m + δ, δ = 0 … max_distance
   long max_distance = 64;
 };
 
@@ -67,8 +67,8 @@ struct PermuteDemo {
   double tolerance = 0.0;                        ///< the largest per-score bound 2·hd·ε·Σ|terms|
   double max_bug_difference = 0.0;               ///< |bug − hf| over all heads and distances
   double mean_bug_difference = 0.0;
-  double score_rms = 0.0;                        ///< root mean square of the HF scores: their size
-  long scores = 0;                               ///< scores compared (heads × distances)
+  double score_rms = 0.0;  ///< root mean square of the HF scores: their size
+  long scores = 0;         ///< scores compared (heads × distances)
   bool passed() const { return max_fix_difference <= tolerance; }
 };
 

@@ -15,9 +15,12 @@ namespace rope {
 
 std::string_view to_string(Strategy strategy) {
   switch (strategy) {
-    case Strategy::CastInputs: return "cast-inputs";
-    case Strategy::AngleF32: return "angle-f32";
-    case Strategy::CastResult: return "cast-result";
+    case Strategy::CastInputs:
+      return "cast-inputs";
+    case Strategy::AngleF32:
+      return "angle-f32";
+    case Strategy::CastResult:
+      return "cast-result";
   }
   return "?";
 }
@@ -63,10 +66,12 @@ void check_precision_settings(const PrecisionSettings& s) {
   check_dimension(s.dim, kMaxPrecisionDim);
   check_base(s.base);
   if (s.samples < 1 || s.samples > kMaxPrecisionSamples) {
-    throw InvalidArgument(error_msg("samples must be between {0} and {1} (got {2})", 1, kMaxPrecisionSamples, s.samples));
+    throw InvalidArgument(
+        error_msg("samples must be between {0} and {1} (got {2})", 1, kMaxPrecisionSamples, s.samples));
   }
   if (!std::isfinite(s.distance) || s.distance < 0 || s.distance > 1e6 || s.distance != std::floor(s.distance)) {
-    throw InvalidArgument(error_msg("distance n − m must be an integer between {0} and {1} (got {2})", 0, 1000000, s.distance));
+    throw InvalidArgument(
+        error_msg("distance n − m must be an integer between {0} and {1} (got {2})", 0, 1000000, s.distance));
   }
 }
 
@@ -213,7 +218,8 @@ CurveErrors curve_errors(const PrecisionSettings& s, const CurveSpec& spec, cons
 void check_positions(const Eigen::VectorXd& positions) {
   for (double m : positions) {
     if (!(m >= 0 && m <= kMaxPrecisionPosition)) {
-      throw InvalidArgument(error_msg("{0} must be between {1} and {2} (got {3})", "positions", 0, format_number(kMaxPrecisionPosition), m));
+      throw InvalidArgument(error_msg("{0} must be between {1} and {2} (got {3})", "positions", 0,
+                                      format_number(kMaxPrecisionPosition), m));
     }
   }
 }
@@ -223,9 +229,12 @@ void check_positions(const Eigen::VectorXd& positions) {
 DType angle_type(const CurveSpec& c) {
   if (c.type == DType::F64) return DType::F64;
   switch (c.strategy) {
-    case Strategy::CastInputs: return c.type;
-    case Strategy::AngleF32: return DType::F32;
-    case Strategy::CastResult: return DType::F64;
+    case Strategy::CastInputs:
+      return c.type;
+    case Strategy::AngleF32:
+      return DType::F32;
+    case Strategy::CastResult:
+      return DType::F64;
   }
   return DType::F64;
 }
@@ -256,10 +265,18 @@ std::vector<CurveErrors> precision_errors(const PrecisionSettings& s, const std:
   std::vector<CurveErrors> out;
   for (const CurveSpec& c : curves) {
     switch (c.type) {
-      case DType::F64: out.push_back(curve_errors<double>(s, c, draws, theta, theta_ref, positions)); break;
-      case DType::F32: out.push_back(curve_errors<float>(s, c, draws, theta, theta_ref, positions)); break;
-      case DType::F16: out.push_back(curve_errors<Eigen::half>(s, c, draws, theta, theta_ref, positions)); break;
-      case DType::BF16: out.push_back(curve_errors<Eigen::bfloat16>(s, c, draws, theta, theta_ref, positions)); break;
+      case DType::F64:
+        out.push_back(curve_errors<double>(s, c, draws, theta, theta_ref, positions));
+        break;
+      case DType::F32:
+        out.push_back(curve_errors<float>(s, c, draws, theta, theta_ref, positions));
+        break;
+      case DType::F16:
+        out.push_back(curve_errors<Eigen::half>(s, c, draws, theta, theta_ref, positions));
+        break;
+      case DType::BF16:
+        out.push_back(curve_errors<Eigen::bfloat16>(s, c, draws, theta, theta_ref, positions));
+        break;
     }
   }
   return out;
@@ -280,8 +297,10 @@ std::optional<double> angle_crossing(const PrecisionSettings& s, const CurveSpec
   // the threshold are skipped.
   const DType u_type = angle_type(curve);
   const double u = epsilon(u_type) / 2;
-  const double eta = u_type == DType::F16 ? std::ldexp(1.0, -25) : u_type == DType::BF16 ? std::ldexp(1.0, -134)
-                     : u_type == DType::F32 ? std::ldexp(1.0, -150) : std::ldexp(1.0, -1075);
+  const double eta = u_type == DType::F16    ? std::ldexp(1.0, -25)
+                     : u_type == DType::BF16 ? std::ldexp(1.0, -134)
+                     : u_type == DType::F32  ? std::ldexp(1.0, -150)
+                                             : std::ldexp(1.0, -1075);
   const double theta_max = static_cast<double>(theta_ref.maxCoeff());
   const double slope = theta_max * (std::pow(1 + u, 3) * (1 + std::ldexp(1.0, -51)) - 1) + 4 * eta;
   const double below = std::floor((threshold - 4 * eta) / slope);  // B(m) <= threshold for m <= below
@@ -298,14 +317,15 @@ std::optional<double> angle_crossing(const PrecisionSettings& s, const CurveSpec
 
 Eigen::VectorXd integer_log_positions(double max_position, long points) {
   if (!(max_position >= 1) || points < 2) {
-    throw InvalidArgument(error_msg("log positions need max position >= 1 and points >= 2 (got {0} and {1})",
-                                      max_position, points));
+    throw InvalidArgument(
+        error_msg("log positions need max position >= 1 and points >= 2 (got {0} and {1})", max_position, points));
   }
   std::vector<double> out;
   const double top = std::log(max_position);
   for (long i = 0; i < points; ++i) {
-    const double m = i == points - 1 ? std::floor(max_position)
-                                     : std::round(std::exp(top * static_cast<double>(i) / static_cast<double>(points - 1)));
+    const double m = i == points - 1
+                         ? std::floor(max_position)
+                         : std::round(std::exp(top * static_cast<double>(i) / static_cast<double>(points - 1)));
     if (out.empty() || m > out.back()) out.push_back(std::min(m, std::floor(max_position)));
   }
   return Eigen::Map<const Eigen::VectorXd>(out.data(), static_cast<Eigen::Index>(out.size()));

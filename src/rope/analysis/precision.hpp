@@ -66,8 +66,8 @@ struct PrecisionSettings {
   int dim = 128;
   double base = kDefaultBase;
   Layout layout = Layout::Interleaved;
-  long samples = 16;       ///< random pairs q, k ~ N(0, I)
-  double distance = 5;     ///< n − m in the identity error (docs/precision.md (P8) uses 5)
+  long samples = 16;    ///< random pairs q, k ~ N(0, I)
+  double distance = 5;  ///< n − m in the identity error (docs/precision.md (P8) uses 5)
   std::uint64_t seed = kDefaultSeed;
 };
 

@@ -28,21 +28,22 @@ void check_settings(const VerifySettings& s) {
   }
   const double cost = verify_trial_cost(s.dense ? DType::F64 : s.dtype);
   if (static_cast<double>(s.trials) * s.dim * cost > kMaxVerifyWork) {  // hours of work otherwise (issue 37)
-    throw InvalidQuantity("trials", fmt::format("must be at most {} for d = {} in {} (trials × d × {} is at most {:g}; got {})",
-                                                static_cast<long>(kMaxVerifyWork / (s.dim * cost)), s.dim,
-                                                to_string(s.dtype), cost, kMaxVerifyWork, s.trials));
+    throw InvalidQuantity(
+        "trials", fmt::format("must be at most {} for d = {} in {} (trials × d × {} is at most {:g}; got {})",
+                              static_cast<long>(kMaxVerifyWork / (s.dim * cost)), s.dim, to_string(s.dtype), cost,
+                              kMaxVerifyWork, s.trials));
   }
   if (!(s.safety > 0) || !std::isfinite(s.safety)) {
     throw InvalidArgument(error_msg("verify: the safety factor must be positive (got {0})", s.safety));
   }
   if (s.dense && s.dtype != DType::F64 && s.strategy != Strategy::CastInputs) {
     throw InvalidArgument(error_msg("verify: the dense form computes {0} with the cast-inputs strategy only (got {1})",
-                                      to_string(s.dtype), to_string(s.strategy)));
+                                    to_string(s.dtype), to_string(s.strategy)));
   }
-  if (!std::isfinite(s.max_position) || s.max_position < 1 ||
-      s.max_position > kMaxVerifyPosition || s.max_position != std::floor(s.max_position)) {
-    throw InvalidQuantity("max-position", fmt::format("must be an integer between 1 and {:g} (got {})", kMaxVerifyPosition,
-                                                      s.max_position));
+  if (!std::isfinite(s.max_position) || s.max_position < 1 || s.max_position > kMaxVerifyPosition ||
+      s.max_position != std::floor(s.max_position)) {
+    throw InvalidQuantity("max-position", fmt::format("must be an integer between 1 and {:g} (got {})",
+                                                      kMaxVerifyPosition, s.max_position));
   }
 }
 
@@ -57,12 +58,10 @@ long dense_samples(int d, long trials) {
 }
 
 bool VerifyReport::all_passed() const {
-  return std::all_of(identities.begin(), identities.end(),
-                     [](const IdentityResult& r) { return r.check.passed(); });
+  return std::all_of(identities.begin(), identities.end(), [](const IdentityResult& r) { return r.check.passed(); });
 }
 
 namespace {
-
 
 template <typename T>
 double norm_in(const Vector<T>& a) {
@@ -104,7 +103,7 @@ VerifyReport verify_in(const VerifySettings& s, const std::vector<VerifyDraw>* d
   }
   const Eigen::VectorXd theta64 = s.inv_freq ? *s.inv_freq : frequencies(d, s.base);
   const Vector<T> theta = theta64.template cast<T>();
-  const double pmax = s.max_position;  // every drawn position is < pmax
+  const double pmax = s.max_position;                                        // every drawn position is < pmax
   const auto at = [](double position) { return static_cast<T>(position); };  // positions cast to T (P3)
 
   std::vector<IdentityResult> rows = suite_rows(s);
@@ -156,7 +155,9 @@ VerifyReport verify_in(const VerifySettings& s, const std::vector<VerifyDraw>* d
               q_norm);
 
     // (M12) the contrast: additive sinusoidal encodings leak absolute position.
-    const auto pe = [&](double position) -> Vector<T> { return sinusoidal_encoding(d, position, s.base).template cast<T>(); };
+    const auto pe = [&](double position) -> Vector<T> {
+      return sinusoidal_encoding(d, position, s.base).template cast<T>();
+    };
     const double additive = dot_in<T>(q + pe(m), k + pe(n));
     const double additive_shifted = dot_in<T>(q + pe(m + c), k + pe(n + c));
     contrast.add(std::abs(additive_shifted - additive), qk);
@@ -196,10 +197,14 @@ VerifyReport verify_in(const VerifySettings& s, const std::vector<VerifyDraw>* d
 
 VerifyReport verify_dense(const VerifySettings& s, const std::vector<VerifyDraw>* draws) {
   switch (s.dtype) {
-    case DType::F64: return verify_in<double>(s, draws);
-    case DType::F32: return verify_in<float>(s, draws);
-    case DType::F16: return verify_in<Eigen::half>(s, draws);
-    case DType::BF16: return verify_in<Eigen::bfloat16>(s, draws);
+    case DType::F64:
+      return verify_in<double>(s, draws);
+    case DType::F32:
+      return verify_in<float>(s, draws);
+    case DType::F16:
+      return verify_in<Eigen::half>(s, draws);
+    case DType::BF16:
+      return verify_in<Eigen::bfloat16>(s, draws);
   }
   throw InvalidArgument(error_msg("verify: unknown dtype"));
 }
@@ -227,7 +232,8 @@ double score_tolerance_cap(int d) { return 1.0 / std::sqrt(static_cast<double>(d
 
 void Tally::add(double abs_error, double scale) {
   ++samples;
-  if (!(abs_error <= std::numeric_limits<double>::max())) abs_error = std::numeric_limits<double>::infinity();  // NaN, overflow
+  if (!(abs_error <= std::numeric_limits<double>::max()))
+    abs_error = std::numeric_limits<double>::infinity();  // NaN, overflow
   abs = std::max(abs, abs_error);
   rel = std::max(rel, abs_error / scale);  // normalised: each sample has its own S (tolerance.hpp)
 }
@@ -248,7 +254,9 @@ std::vector<IdentityResult> suite_rows(const VerifySettings& s) {
   const int d = s.dim;
   const double pmax = s.max_position;
   const Strategy strategy = s.dense ? Strategy::CastInputs : s.strategy;
-  const auto tol = [&](double position_budget) { return strategy_tolerance(s.dtype, strategy, d, position_budget, s.safety); };
+  const auto tol = [&](double position_budget) {
+    return strategy_tolerance(s.dtype, strategy, d, position_budget, s.safety);
+  };
   const double score_cap = score_tolerance_cap(d);  // (P11); 1 for vectors and matrices
   const auto row = [](Message name, Message formula, std::string equation, double tolerance, double cap) {
     IdentityResult r;
@@ -262,7 +270,8 @@ std::vector<IdentityResult> suite_rows(const VerifySettings& s) {
     return r;
   };
   return {
-      row({msg("relative position")}, Message::same("<R_m q, R_n k> = q^T R_{n-m} k"), "(M8)", tol(2 * pmax), score_cap),
+      row({msg("relative position")}, Message::same("<R_m q, R_n k> = q^T R_{n-m} k"), "(M8)", tol(2 * pmax),
+          score_cap),
       row({msg("orthogonality")}, Message::same("R_m^T R_m = I, det R_m = 1"), "(M7)", tol(pmax), 1.0),
       row({msg("composition")}, Message::same("R_a R_b = R_{a+b}"), "(M7)", tol(2 * pmax), 1.0),
       row({msg("norm")}, Message::same("|R_m q| = |q|"), "(M7)", tol(pmax), 1.0),
@@ -289,7 +298,8 @@ VerifyReport verify_draws(const VerifySettings& settings, const std::vector<Veri
   s.trials = std::max<long>(1, static_cast<long>(draws.size()));
   check_settings(s);
   for (const VerifyDraw& draw : draws) {
-    if (draw.q.size() != s.dim || draw.k.size() != s.dim) throw InvalidArgument(error_msg("verify: a draw has another size than d"));
+    if (draw.q.size() != s.dim || draw.k.size() != s.dim)
+      throw InvalidArgument(error_msg("verify: a draw has another size than d"));
   }
   if (s.dense) return verify_dense(s, &draws);
   return verify_fast_draws(s, s.inv_freq ? *s.inv_freq : frequencies(s.dim, s.base), draws);

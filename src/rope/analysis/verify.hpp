@@ -79,7 +79,8 @@ double dtype_tolerance(DType dtype, int d, double position_budget, double safety
 ///
 /// ε_r: cos, sin and the rotated vector are rounded to dtype once whatever the position. For
 /// cast-inputs, and for float64 and float32 angle-f32, it is dtype_tolerance above.
-double strategy_tolerance(DType dtype, Strategy strategy, int d, double position_budget, double safety = kToleranceSafety);
+double strategy_tolerance(DType dtype, Strategy strategy, int d, double position_budget,
+                          double safety = kToleranceSafety);
 
 /// The cap on a tolerance: the typical size of the compared quantity relative to S (P11). An error
 /// as large as the quantity itself means the type keeps no correct digit, whatever the model allows.
@@ -101,7 +102,7 @@ struct IdentityResult {
   /// (P11); a tolerance of 0 means the sides must agree exactly. check.passed() decides the row.
   Check check;
   bool expected_to_fail = false;  ///< a contrast row: it shows what RoPE avoids
-  bool capped = false;          ///< the model's tolerance exceeded the cap (P11) and was replaced by it
+  bool capped = false;            ///< the model's tolerance exceeded the cap (P11) and was replaced by it
 };
 
 /// Running maxima of one row: |Δ| and |Δ|/S over the samples (NaN and overflow count as infinite).

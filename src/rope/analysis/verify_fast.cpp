@@ -34,8 +34,8 @@ ROPE_CLONES double layouts_pass_f64(const double* q, const int* perm, const doub
                                     double* yi, int h) {
   return verify_pass::layouts_pass(q, perm, cm, sm, yh, yi, h);
 }
-ROPE_CLONES double additive_pass_f64(const double* q, const double* k, const double* cp, const double* sp, const double* cq,
-                                     const double* sq, int h) {
+ROPE_CLONES double additive_pass_f64(const double* q, const double* k, const double* cp, const double* sp,
+                                     const double* cq, const double* sq, int h) {
   return verify_pass::additive_pass<double>(q, k, cp, sp, cq, sq, h);
 }
 
@@ -132,8 +132,8 @@ class Trial {
     angles(n + c, cnc_.data(), snc_.data());
     angles(m + n, cmn_.data(), smn_.data());
     // One pass over the pairs for rows 1 to 6 (verify_pass.hpp).
-    const PassIn<T, R> in{qa_.data(), qb_.data(), ka_.data(), kb_.data(), cm_.data(), sm_.data(), cn_.data(),
-                          sn_.data(),  cd_.data(), sd_.data(), cmc_.data(), smc_.data(), cnc_.data(), snc_.data(),
+    const PassIn<T, R> in{qa_.data(),  qb_.data(),  ka_.data(), kb_.data(),  cm_.data(),  sm_.data(),  cn_.data(),
+                          sn_.data(),  cd_.data(),  sd_.data(), cmc_.data(), smc_.data(), cnc_.data(), snc_.data(),
                           cmn_.data(), smn_.data(), h};
     PassOut<A> out;
     if constexpr (std::is_same_v<T, double>) {
@@ -146,10 +146,10 @@ class Trial {
     const auto in_t = [](A x) { return as_double(static_cast<T>(x)); };  // a sum rounded to T (P6)
     const double q_norm = in_t(std::sqrt(qq)), k_norm = in_t(std::sqrt(kk)), qk = q_norm * k_norm;
     const double score = in_t(lhs);
-    rows[kRelative].add(std::abs(score - in_t(rhs)), qk);           // (M8)
+    rows[kRelative].add(std::abs(score - in_t(rhs)), qk);             // (M8)
     rows[kNorm].add(std::abs(in_t(std::sqrt(yy)) - q_norm), q_norm);  // (M7)
     rows[kForms].add(forms, q_norm);                                  // (M9), (M10)
-    rows[kShift].add(std::abs(in_t(moved) - score), qk);           // (M8)
+    rows[kShift].add(std::abs(in_t(moved) - score), qk);              // (M8)
     rows[kOrthogonal].add(orth, 1.0);
     rows[kCompose].add(compose, 1.0);
     // (M6) R_half x = P R_interleaved Pᵀ x, exactly: both layouts rotate q at m (verify_pass.hpp).
@@ -201,7 +201,8 @@ class Trial {
         ps[j] = pes_[j].data();
       }
     }
-    const double shifted = additive(q, k, pc[2], ps[2], pc[3], ps[3]), plain = additive(q, k, pc[0], ps[0], pc[1], ps[1]);
+    const double shifted = additive(q, k, pc[2], ps[2], pc[3], ps[3]),
+                 plain = additive(q, k, pc[0], ps[0], pc[1], ps[1]);
     rows[kContrast].add(std::abs(shifted - plain), qk);
   }
 
@@ -333,7 +334,8 @@ VerifyReport run_draws(const VerifySettings& s, const Eigen::VectorXd& theta, co
   const Setup<T, R> setup(s, theta);
   Trial<T, R> trial(s.dim, s.layout, setup.perm);
   Tally total[kRows];
-  for (const VerifyDraw& draw : draws) trial.run(setup.angles, setup.sinus, draw.q.data(), draw.k.data(), draw.m, draw.n, draw.c, total);
+  for (const VerifyDraw& draw : draws)
+    trial.run(setup.angles, setup.sinus, draw.q.data(), draw.k.data(), draw.m, draw.n, draw.c, total);
   return make_report(s, total, static_cast<long>(draws.size()), false);
 }
 
@@ -341,18 +343,24 @@ template <template <typename, typename> class Run, typename... Args>
 VerifyReport dispatch(const VerifySettings& s, Args&&... args) {
   const bool wide = s.strategy == Strategy::CastResult;
   switch (s.dtype) {
-    case DType::F64: return Run<double, double>::go(s, args...);
-    case DType::F32: return wide ? Run<float, double>::go(s, args...) : Run<float, float>::go(s, args...);
-    case DType::F16: return wide ? Run<Eigen::half, double>::go(s, args...) : Run<Eigen::half, Eigen::half>::go(s, args...);
+    case DType::F64:
+      return Run<double, double>::go(s, args...);
+    case DType::F32:
+      return wide ? Run<float, double>::go(s, args...) : Run<float, float>::go(s, args...);
+    case DType::F16:
+      return wide ? Run<Eigen::half, double>::go(s, args...) : Run<Eigen::half, Eigen::half>::go(s, args...);
     case DType::BF16:
-      return wide ? Run<Eigen::bfloat16, double>::go(s, args...) : Run<Eigen::bfloat16, Eigen::bfloat16>::go(s, args...);
+      return wide ? Run<Eigen::bfloat16, double>::go(s, args...)
+                  : Run<Eigen::bfloat16, Eigen::bfloat16>::go(s, args...);
   }
   throw InvalidArgument(error_msg("verify: unknown dtype"));
 }
 
 template <typename T, typename R>
 struct Fast {
-  static VerifyReport go(const VerifySettings& s, const Eigen::VectorXd& theta, const VerifyProgress& p) { return run_fast<T, R>(s, theta, p); }
+  static VerifyReport go(const VerifySettings& s, const Eigen::VectorXd& theta, const VerifyProgress& p) {
+    return run_fast<T, R>(s, theta, p);
+  }
 };
 template <typename T, typename R>
 struct OnDraws {
@@ -367,7 +375,8 @@ VerifyReport verify_fast(const VerifySettings& s, const Eigen::VectorXd& theta, 
   return dispatch<Fast>(s, theta, progress);
 }
 
-VerifyReport verify_fast_draws(const VerifySettings& s, const Eigen::VectorXd& theta, const std::vector<VerifyDraw>& draws) {
+VerifyReport verify_fast_draws(const VerifySettings& s, const Eigen::VectorXd& theta,
+                               const std::vector<VerifyDraw>& draws) {
   return dispatch<OnDraws>(s, theta, draws);
 }
 

@@ -29,8 +29,10 @@ inline double vmax(double a, double b) { return a > b ? a : b; }
 
 template <typename T>
 double as_double(T x) {
-  if constexpr (std::is_same_v<T, double>) return x;
-  else return static_cast<double>(static_cast<float>(x));
+  if constexpr (std::is_same_v<T, double>)
+    return x;
+  else
+    return static_cast<double>(static_cast<float>(x));
 }
 
 /// q, k as pairs (a, b) in T and the cos/sin of the six positions in R (T, or double for cast-result).
@@ -75,9 +77,9 @@ __attribute__((always_inline)) inline void fused_pass(const PassIn<T, R>& in, Pa
   const auto body = [&](int i, int l) __attribute__((always_inline)) {
     T ya, yb, za, zb, ua, ub, va, vb, wa, wb;
     const T qa = in.qa[i], qb = in.qb[i], ka = in.ka[i], kb = in.kb[i];
-    rotate_pair(qa, qb, in.cm[i], in.sm[i], ya, yb);     // R_m q      (M8)
-    rotate_pair(ka, kb, in.cn[i], in.sn[i], za, zb);     // R_n k
-    rotate_pair(ka, kb, in.cd[i], in.sd[i], ua, ub);     // R_{n−m} k
+    rotate_pair(qa, qb, in.cm[i], in.sm[i], ya, yb);    // R_m q      (M8)
+    rotate_pair(ka, kb, in.cn[i], in.sn[i], za, zb);    // R_n k
+    rotate_pair(ka, kb, in.cd[i], in.sd[i], ua, ub);    // R_{n−m} k
     rotate_pair(qa, qb, in.cmc[i], in.smc[i], va, vb);  // R_{m+c} q
     rotate_pair(ka, kb, in.cnc[i], in.snc[i], wa, wb);  // R_{n+c} k
     const auto dot = [](T x1, T y1, T x2, T y2) {
@@ -92,7 +94,8 @@ __attribute__((always_inline)) inline void fused_pass(const PassIn<T, R>& in, Pa
     // (M9), (M10): the 2×2 block product (in P, rounded to T) and the complex product (x_a + i·x_b)·(c + i·s)
     // written out in R (std::complex's operator* adds a NaN recovery call that keeps the loop scalar;
     // --dense uses std::complex), against the element-wise R_m q.
-    const P cc = static_cast<P>(in.cm[i]), ss = static_cast<P>(in.sm[i]), xa = static_cast<P>(qa), xb = static_cast<P>(qb);
+    const P cc = static_cast<P>(in.cm[i]), ss = static_cast<P>(in.sm[i]), xa = static_cast<P>(qa),
+            xb = static_cast<P>(qb);
     const T ma = static_cast<T>(cc * xa + (-ss) * xb), mb = static_cast<T>(ss * xa + cc * xb);
     const T zr = static_cast<T>(static_cast<R>(qa) * in.cm[i] - static_cast<R>(qb) * in.sm[i]);
     const T zi = static_cast<T>(static_cast<R>(qa) * in.sm[i] + static_cast<R>(qb) * in.cm[i]);
@@ -144,7 +147,7 @@ template <typename T, typename R>
 __attribute__((always_inline)) inline double layouts_pass(const double* __restrict q, const int* __restrict perm,
                                                           const R* __restrict cm, const R* __restrict sm,
                                                           T* __restrict yh, T* __restrict yi, int h) {
-  T* __restrict ya = yi;  // y_interleaved's entries 2i and 2i + 1 in two arrays: stored interleaved,
+  T* __restrict ya = yi;      // y_interleaved's entries 2i and 2i + 1 in two arrays: stored interleaved,
   T* __restrict yb = yi + h;  // GCC fused x·c − y·s, x·s + y·c into vfmaddsub despite -ffp-contract=off
   for (int i = 0; i < h; ++i) {
     rotate_pair(static_cast<T>(q[i]), static_cast<T>(q[i + h]), cm[i], sm[i], yh[i], yh[i + h]);
@@ -177,12 +180,15 @@ __attribute__((always_inline)) inline double layouts_pass(const double* __restri
 /// the additions, hence the bits, does not depend on the vector width.
 template <typename T, typename A = typename Accumulator<T>::type>
 __attribute__((always_inline)) inline double additive_pass(const double* q, const double* k, const double* cp,
-                                                           const double* sp, const double* cq, const double* sq, int h) {
+                                                           const double* sp, const double* cq, const double* sq,
+                                                           int h) {
   constexpr int L = kPassLanes;
   A acc[L] = {};
   const auto body = [&](int i, int l) __attribute__((always_inline)) {
-    const T u0 = static_cast<T>(q[2 * i]) + static_cast<T>(sp[i]), u1 = static_cast<T>(q[2 * i + 1]) + static_cast<T>(cp[i]);
-    const T v0 = static_cast<T>(k[2 * i]) + static_cast<T>(sq[i]), v1 = static_cast<T>(k[2 * i + 1]) + static_cast<T>(cq[i]);
+    const T u0 = static_cast<T>(q[2 * i]) + static_cast<T>(sp[i]),
+            u1 = static_cast<T>(q[2 * i + 1]) + static_cast<T>(cp[i]);
+    const T v0 = static_cast<T>(k[2 * i]) + static_cast<T>(sq[i]),
+            v1 = static_cast<T>(k[2 * i + 1]) + static_cast<T>(cq[i]);
     acc[l] += static_cast<A>(u0) * static_cast<A>(v0) + static_cast<A>(u1) * static_cast<A>(v1);
   };
   int i0 = 0;
@@ -215,7 +221,8 @@ __attribute__((target("avx512f"))) inline double layouts_gather(const double* q,
     const __m256i ia = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(pa + i));
     const __m256i ib = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(pb + i));
     const __m512d c = _mm512_loadu_pd(cm + i), s = _mm512_loadu_pd(sm + i);
-    const __m512d xa = _mm512_mask_i32gather_pd(zero, 0xFF, ia, q, 8), xb = _mm512_mask_i32gather_pd(zero, 0xFF, ib, q, 8);
+    const __m512d xa = _mm512_mask_i32gather_pd(zero, 0xFF, ia, q, 8),
+                  xb = _mm512_mask_i32gather_pd(zero, 0xFF, ib, q, 8);
     const __m512d ya = _mm512_sub_pd(_mm512_mul_pd(xa, c), _mm512_mul_pd(xb, s));
     const __m512d yb = _mm512_add_pd(_mm512_mul_pd(xa, s), _mm512_mul_pd(xb, c));
     const __m512d ea = _mm512_abs_pd(_mm512_sub_pd(_mm512_mask_i32gather_pd(zero, 0xFF, ia, yh, 8), ya));

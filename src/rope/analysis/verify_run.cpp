@@ -41,9 +41,10 @@ ModelRope resolve_for(const VerifyRequest& q) {
   r.default_layout = q.settings.layout;
   ModelRope rope = resolve_model_rope(q.source, r);
   if (rope.spec.axis_blocks) {
-    throw InvalidArgument(error_msg("Gemma 4's vision tower pairs channels inside each axis's block (docs/multi-axis.md (V6)), "
-                                    "which this command does not place: rope apply, check, diff, sections, inspect, "
-                                    "frequencies, wavelengths, decay, attention and matrix take it"));
+    throw InvalidArgument(
+        error_msg("Gemma 4's vision tower pairs channels inside each axis's block (docs/multi-axis.md (V6)), "
+                  "which this command does not place: rope apply, check, diff, sections, inspect, "
+                  "frequencies, wavelengths, decay, attention and matrix take it"));
   }
   return rope;
 }
@@ -81,7 +82,8 @@ VerifyRun run_verify(const VerifyRequest& q) {
                                     option_name("model"), option_name("config"), option_name("scaling")));
   }
   if (q.xpos && q.dtype && *q.dtype != DType::F64) {
-    throw InvalidArgument(error_msg("{0} is checked in float64: leave out {1}", option_name("xpos"), option_name("dtype")));
+    throw InvalidArgument(
+        error_msg("{0} is checked in float64: leave out {1}", option_name("xpos"), option_name("dtype")));
   }
   VerifyRun run;
   run.dtype = q.dtype;
@@ -118,7 +120,8 @@ VerifyRun run_verify(const VerifyRequest& q) {
   // identity (M8) as the contrast that must fail once the scale is there.
   if (q.xpos && !report.interrupted) {
     const Eigen::VectorXd theta = settings.inv_freq ? *settings.inv_freq : frequencies(settings.dim, settings.base);
-    XposIdentities x = verify_xpos(theta, settings.layout, q.xpos_scale_base, settings.trials, settings.max_position, settings.seed);
+    XposIdentities x =
+        verify_xpos(theta, settings.layout, q.xpos_scale_base, settings.trials, settings.max_position, settings.seed);
     for (IdentityResult& r : x.rows) report.identities.push_back(std::move(r));
     run.xpos_contrast = std::move(x.contrast);
   }

@@ -39,7 +39,7 @@ struct VerifyRequest {
   std::optional<Strategy> strategy;  ///< with a dtype other than float64 (default: angle-f32, as Hugging Face)
   bool xpos = false;                 ///< the xPos rows (X3), (X4) and their contrast, on plain RoPE in float64
   double xpos_scale_base = kDefaultXposScaleBase;
-  VerifyWatch* watch = nullptr;      ///< none: the trials run to the end unwatched
+  VerifyWatch* watch = nullptr;  ///< none: the trials run to the end unwatched
 
   /// Whether anything beyond plain RoPE of a dimension and base was asked for.
   bool any_model() const;
@@ -49,7 +49,8 @@ struct VerifyRequest {
 struct VerifyRun {
   ModelRope rope;              ///< what was verified (`plain` for plain RoPE)
   std::optional<DType> dtype;  ///< as asked (the report says the type only when it was)
-  VerifyReport report;         ///< settings as run, the trials done, the identities (per-axis and xPos rows last), the contrast
+  VerifyReport
+      report;  ///< settings as run, the trials done, the identities (per-axis and xPos rows last), the contrast
   std::optional<IdentityResult> xpos_contrast;  ///< with xPos: RoPE's relative identity (M8) without its scale
   double xpos_scale_base = kDefaultXposScaleBase;
   std::optional<StrategyContrast> cast_inputs;  ///< float16 or bfloat16 with another strategy: row 1 with cast-inputs

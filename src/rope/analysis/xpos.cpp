@@ -23,10 +23,13 @@ Eigen::VectorXd xpos_zeta(int d) {
 
 Eigen::VectorXd xpos_scale(int d, double n, double scale_base, XposRole role) {
   if (!(scale_base > 0) || !std::isfinite(scale_base)) {
-    throw InvalidArgument(error_msg("the xPos scale base s must be a finite number > 0 (got {0})", fmt::format("{:g}", scale_base)));
+    throw InvalidArgument(
+        error_msg("the xPos scale base s must be a finite number > 0 (got {0})", fmt::format("{:g}", scale_base)));
   }
   if (!(std::abs(n) / scale_base <= kMaxXposPower)) {
-    throw InvalidArgument(error_msg("xPos: |position|/s = {0} is over {1} (ζ_0^(n/s) would leave the range of float64 numbers kept to full precision)", fmt::format("{:g}", std::abs(n) / scale_base), fmt::format("{:g}", kMaxXposPower)));
+    throw InvalidArgument(error_msg(
+        "xPos: |position|/s = {0} is over {1} (ζ_0^(n/s) would leave the range of float64 numbers kept to full precision)",
+        fmt::format("{:g}", std::abs(n) / scale_base), fmt::format("{:g}", kMaxXposPower)));
   }
   const double power = (role == XposRole::Query ? n : -n) / scale_base;  // (X2)
   Eigen::VectorXd zeta = xpos_zeta(d);
@@ -82,19 +85,19 @@ XposDecay xpos_decay(const Eigen::VectorXd& theta, double scale_base, const Eige
   return out;
 }
 
-XposIdentities verify_xpos(const Eigen::VectorXd& theta, Layout layout, double scale_base, long trials, double max_position,
-                           std::uint64_t seed) {
+XposIdentities verify_xpos(const Eigen::VectorXd& theta, Layout layout, double scale_base, long trials,
+                           double max_position, std::uint64_t seed) {
   if (trials < 1) throw InvalidArgument(error_msg("{0} must be >= {1} (got {2})", "trials", 1, trials));
   if (!(max_position >= 1 && max_position <= kMaxVerifyPosition)) {
     throw InvalidArgument(error_msg("max position must be between 1 and {0}", fmt::format("{:g}", kMaxVerifyPosition)));
   }
   (void)xpos_scale(2, 0.0, scale_base, XposRole::Query);  // throws for a bad s
   if (!(2 * max_position / scale_base <= kMaxXposPower)) {
-    throw InvalidArgument(error_msg("{0}: 2·max-position/s = {1} is over {2}: ζ^(n/s) would leave the range of float64 numbers "
-                                      "kept to full precision; raise {3} or lower {4}",
-                                      option_name("xpos"), fmt::format("{:g}", 2 * max_position / scale_base),
-                                      fmt::format("{:g}", kMaxXposPower),
-                                      option_name("xpos_scale_base"), option_name("max_position")));
+    throw InvalidArgument(
+        error_msg("{0}: 2·max-position/s = {1} is over {2}: ζ^(n/s) would leave the range of float64 numbers "
+                  "kept to full precision; raise {3} or lower {4}",
+                  option_name("xpos"), fmt::format("{:g}", 2 * max_position / scale_base),
+                  fmt::format("{:g}", kMaxXposPower), option_name("xpos_scale_base"), option_name("max_position")));
   }
   const int d = static_cast<int>(2 * theta.size());
   // (M13) with the position budget 6·max_position, widened by 3/s: ζ^(n/s) carries the rounding of ζ and
@@ -129,12 +132,14 @@ XposIdentities verify_xpos(const Eigen::VectorXd& theta, Layout layout, double s
     const auto xq = [&](double at) { return apply_xpos(q, theta, at, scale_base, XposRole::Query, layout); };
     const auto xk = [&](double at) { return apply_xpos(k, theta, at, scale_base, XposRole::Key, layout); };
     // S: ‖q‖‖k‖ times the largest factor of (X3), the size the score can reach.
-    const double factor = std::max(std::pow(zeta[0], (m - n) / scale_base), std::pow(zeta[d / 2 - 1], (m - n) / scale_base));
+    const double factor =
+        std::max(std::pow(zeta[0], (m - n) / scale_base), std::pow(zeta[d / 2 - 1], (m - n) / scale_base));
     const double scale = q.norm() * k.norm() * factor;
     const double score = xq(m).dot(xk(n));
     tally[0].add(std::abs(score - xq(m - n).dot(xk(0))), scale);
     tally[1].add(std::abs(xq(m + c).dot(xk(n + c)) - score), scale);
-    const Eigen::VectorXd rq = apply_rotary<double>(q, theta, m, layout), rk = apply_rotary<double>(k, theta, n, layout);
+    const Eigen::VectorXd rq = apply_rotary<double>(q, theta, m, layout),
+                          rk = apply_rotary<double>(k, theta, n, layout);
     double expected = 0.0;
     for (int j = 0; j < d / 2; ++j) {
       const auto [a, b] = pair_channels(d, j, layout);

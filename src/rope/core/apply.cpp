@@ -15,7 +15,7 @@ template <typename Scalar>
 void check_sizes(const Vector<Scalar>& x, const Vector<Scalar>& theta) {
   if (x.size() != 2 * theta.size()) {
     throw InvalidArgument(error_msg("vector length must equal d = 2 × (number of frequencies) = {0} (got {1})",
-        2 * theta.size(), x.size()));
+                                    2 * theta.size(), x.size()));
   }
 }
 
@@ -34,8 +34,7 @@ Vector<Scalar> rotate_pairs(const Vector<Scalar>& x, Layout layout) {
 }
 
 template <typename Scalar>
-Vector<Scalar> apply_rotary(const Vector<Scalar>& x, const Vector<Scalar>& theta, Scalar m,
-                            Layout layout) {
+Vector<Scalar> apply_rotary(const Vector<Scalar>& x, const Vector<Scalar>& theta, Scalar m, Layout layout) {
   using std::cos;
   using std::sin;
   check_sizes(x, theta);
@@ -55,7 +54,8 @@ template <typename Scalar>
 Vector<Scalar> apply_rotary_cos_sin(const Vector<Scalar>& x, const Vector<Scalar>& cos, const Vector<Scalar>& sin,
                                     Layout layout) {
   if (cos.size() != sin.size()) {
-    throw InvalidArgument(error_msg("cos and sin must have one value per pair (got {0} and {1})", cos.size(), sin.size()));
+    throw InvalidArgument(
+        error_msg("cos and sin must have one value per pair (got {0} and {1})", cos.size(), sin.size()));
   }
   check_sizes(x, cos);
   const int d = static_cast<int>(x.size());
@@ -69,8 +69,7 @@ Vector<Scalar> apply_rotary_cos_sin(const Vector<Scalar>& x, const Vector<Scalar
 }
 
 template <typename Scalar>
-Vector<Scalar> apply_rotary_complex(const Vector<Scalar>& x, const Vector<Scalar>& theta, Scalar m,
-                                    Layout layout) {
+Vector<Scalar> apply_rotary_complex(const Vector<Scalar>& x, const Vector<Scalar>& theta, Scalar m, Layout layout) {
   check_sizes(x, theta);
   const int d = static_cast<int>(x.size());
   Vector<Scalar> out(d);
@@ -96,18 +95,15 @@ Vector<Scalar> apply_rotary_complex(const Vector<Scalar>& x, const Vector<Scalar
 template Vector<float> rotate_pairs<float>(const Vector<float>&, Layout);
 template Vector<double> rotate_pairs<double>(const Vector<double>&, Layout);
 template Vector<float> apply_rotary<float>(const Vector<float>&, const Vector<float>&, float, Layout);
-template Vector<double> apply_rotary<double>(const Vector<double>&, const Vector<double>&, double,
-                                             Layout);
-template Vector<float> apply_rotary_complex<float>(const Vector<float>&, const Vector<float>&, float,
-                                                   Layout);
-template Vector<double> apply_rotary_complex<double>(const Vector<double>&, const Vector<double>&,
-                                                     double, Layout);
+template Vector<double> apply_rotary<double>(const Vector<double>&, const Vector<double>&, double, Layout);
+template Vector<float> apply_rotary_complex<float>(const Vector<float>&, const Vector<float>&, float, Layout);
+template Vector<double> apply_rotary_complex<double>(const Vector<double>&, const Vector<double>&, double, Layout);
 
 // The precision study (docs/precision.md): the same forms in long double (its reference) and in the two
 // 16-bit types, and the rotation from given cos/sin in every type.
-#define ROPE_INSTANTIATE_APPLY(T)                                                          \
-  template Vector<T> rotate_pairs<T>(const Vector<T>&, Layout);                              \
-  template Vector<T> apply_rotary<T>(const Vector<T>&, const Vector<T>&, T, Layout);         \
+#define ROPE_INSTANTIATE_APPLY(T)                                                    \
+  template Vector<T> rotate_pairs<T>(const Vector<T>&, Layout);                      \
+  template Vector<T> apply_rotary<T>(const Vector<T>&, const Vector<T>&, T, Layout); \
   template Vector<T> apply_rotary_complex<T>(const Vector<T>&, const Vector<T>&, T, Layout);
 ROPE_INSTANTIATE_APPLY(long double)
 ROPE_INSTANTIATE_APPLY(Eigen::half)

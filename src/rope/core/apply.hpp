@@ -29,8 +29,7 @@ Vector<Scalar> rotate_pairs(const Vector<Scalar>& x, Layout layout);
 /// with each cos/sin repeated on both channels of its pair.
 /// @pre x.size() == 2·theta.size() (throws InvalidArgument otherwise).
 template <typename Scalar>
-Vector<Scalar> apply_rotary(const Vector<Scalar>& x, const Vector<Scalar>& theta, Scalar m,
-                            Layout layout);
+Vector<Scalar> apply_rotary(const Vector<Scalar>& x, const Vector<Scalar>& theta, Scalar m, Layout layout);
 
 /// R^d_{Θ,m} x from given cos and sin of the d/2 angles (one per pair), in Scalar           (M9)
 ///
@@ -45,7 +44,6 @@ Vector<Scalar> apply_rotary_cos_sin(const Vector<Scalar>& x, const Vector<Scalar
 /// R^d_{Θ,m} x in the complex form: z_i = x_a + i·x_b for pair i = (a, b), z_i ← z_i·e^{i m θ_i}  (M10)
 /// (std::complex for the standard types; the product written out in Scalar for half and bfloat16.)
 template <typename Scalar>
-Vector<Scalar> apply_rotary_complex(const Vector<Scalar>& x, const Vector<Scalar>& theta, Scalar m,
-                                    Layout layout);
+Vector<Scalar> apply_rotary_complex(const Vector<Scalar>& x, const Vector<Scalar>& theta, Scalar m, Layout layout);
 
 }  // namespace rope

@@ -17,12 +17,24 @@ std::string format_with(const std::string& format, const std::vector<MessageArg>
   fmt::dynamic_format_arg_store<fmt::format_context> store;
   for (const MessageArg& a : args) {
     switch (a.kind) {
-      case MessageArg::Kind::Int: store.push_back(a.i); break;
-      case MessageArg::Kind::UInt: store.push_back(a.u); break;
-      case MessageArg::Kind::Float: store.push_back(static_cast<float>(a.d)); break;
-      case MessageArg::Kind::Double: store.push_back(a.d); break;
-      case MessageArg::Kind::Text: store.push_back(a.text); break;
-      case MessageArg::Kind::Nested: store.push_back(a.nested->in(lang)); break;
+      case MessageArg::Kind::Int:
+        store.push_back(a.i);
+        break;
+      case MessageArg::Kind::UInt:
+        store.push_back(a.u);
+        break;
+      case MessageArg::Kind::Float:
+        store.push_back(static_cast<float>(a.d));
+        break;
+      case MessageArg::Kind::Double:
+        store.push_back(a.d);
+        break;
+      case MessageArg::Kind::Text:
+        store.push_back(a.text);
+        break;
+      case MessageArg::Kind::Nested:
+        store.push_back(a.nested->in(lang));
+        break;
     }
   }
   return fmt::vformat(format, store);

@@ -45,9 +45,11 @@ struct MessageArg {
   MessageArg(float value) : kind(Kind::Float), d(value) {}
   MessageArg(double value) : kind(Kind::Double), d(value) {}
   template <class T, std::enable_if_t<std::is_integral_v<T> && std::is_signed_v<T> && !std::is_same_v<T, char> &&
-                                          !std::is_same_v<T, bool>, int> = 0>
+                                          !std::is_same_v<T, bool>,
+                                      int> = 0>
   MessageArg(T value) : kind(Kind::Int), i(value) {}
-  template <class T, std::enable_if_t<std::is_integral_v<T> && std::is_unsigned_v<T> && !std::is_same_v<T, bool>, int> = 0>
+  template <class T,
+            std::enable_if_t<std::is_integral_v<T> && std::is_unsigned_v<T> && !std::is_same_v<T, bool>, int> = 0>
   MessageArg(T value) : kind(Kind::UInt), u(value) {}
 };
 

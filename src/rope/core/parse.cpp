@@ -110,7 +110,7 @@ std::from_chars_result from_chars_double(const char* first, const char* last, do
 long parse_integer(std::string_view text, std::string_view what) {
   const char* first = text.data();
   const char* last = text.data() + text.size();
-  if (first != last && *first == '+') ++first;  // from_chars rejects a leading '+'
+  if (first != last && *first == '+') ++first;                               // from_chars rejects a leading '+'
   if (first != text.data() && first != last && *first == '-') first = last;  // "+-1": one sign at most
   long value = 0;
   const auto [end, ec] = std::from_chars(first, last, value, 10);
@@ -145,12 +145,15 @@ RealFault read_real(std::string_view text, double& value) {
 double parse_list_item(std::string_view text, std::string_view what, std::size_t index) {
   double value = 0.0;
   switch (read_real(text, value)) {
-    case RealFault::None: return value;
+    case RealFault::None:
+      return value;
     case RealFault::Range:
-      throw InvalidArgument(error_msg("{0} item {1} is out of the range of a double (got {2})", what, index, shown(text)));
+      throw InvalidArgument(
+          error_msg("{0} item {1} is out of the range of a double (got {2})", what, index, shown(text)));
     case RealFault::Syntax:
       throw InvalidArgument(error_msg("{0} item {1} must be a decimal number (got {2})", what, index, shown(text)));
-    case RealFault::NotFinite: break;
+    case RealFault::NotFinite:
+      break;
   }
   throw InvalidArgument(error_msg("{0} item {1} must be a finite number (got {2})", what, index, shown(text)));
 }
@@ -160,12 +163,14 @@ double parse_list_item(std::string_view text, std::string_view what, std::size_t
 double parse_real(std::string_view text, std::string_view what) {
   double value = 0.0;
   switch (read_real(text, value)) {
-    case RealFault::None: return value;
+    case RealFault::None:
+      return value;
     case RealFault::Range:
       throw InvalidArgument(error_msg("{0} is out of the range of a double (got {1})", what, shown(text)));
     case RealFault::Syntax:
       throw InvalidArgument(error_msg("{0} must be a decimal number (got {1})", what, shown(text)));
-    case RealFault::NotFinite: break;
+    case RealFault::NotFinite:
+      break;
   }
   throw InvalidArgument(error_msg("{0} must be a finite number (got {1})", what, shown(text)));
 }
@@ -178,7 +183,8 @@ std::vector<double> parse_real_list(std::string_view text, std::string_view what
   std::size_t start = 0;
   while (true) {
     const std::size_t comma = text.find(',', start);
-    const std::string_view item = trim(text.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start));
+    const std::string_view item =
+        trim(text.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start));
     if (values.size() == kMaxListItems) {
       throw InvalidArgument(error_msg("{0} has more than {1} items", what, kMaxListItems));
     }

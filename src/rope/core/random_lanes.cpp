@@ -58,29 +58,29 @@ inline void sincos_turns_inline(double t, double& sine, double& cosine) {
   const double k = (4.0 * t + 0x1.8p52) - 0x1.8p52;
   const double x = kTwoPi * (t - 0.25 * k);
   const double x2 = x * x;
-  double sp = -1.0 / 1307674368000.0;          // −1/15!
-  sp = sp * x2 + 1.0 / 6227020800.0;           // 1/13!
-  sp = sp * x2 - 1.0 / 39916800.0;             // −1/11!
-  sp = sp * x2 + 1.0 / 362880.0;               // 1/9!
-  sp = sp * x2 - 1.0 / 5040.0;                 // −1/7!
-  sp = sp * x2 + 1.0 / 120.0;                  // 1/5!
-  sp = sp * x2 - 1.0 / 6.0;                    // −1/3!
+  double sp = -1.0 / 1307674368000.0;  // −1/15!
+  sp = sp * x2 + 1.0 / 6227020800.0;   // 1/13!
+  sp = sp * x2 - 1.0 / 39916800.0;     // −1/11!
+  sp = sp * x2 + 1.0 / 362880.0;       // 1/9!
+  sp = sp * x2 - 1.0 / 5040.0;         // −1/7!
+  sp = sp * x2 + 1.0 / 120.0;          // 1/5!
+  sp = sp * x2 - 1.0 / 6.0;            // −1/3!
   const double s = x + x * x2 * sp;
-  double cp = 1.0 / 20922789888000.0;          // 1/16!
-  cp = cp * x2 - 1.0 / 87178291200.0;          // −1/14!
-  cp = cp * x2 + 1.0 / 479001600.0;            // 1/12!
-  cp = cp * x2 - 1.0 / 3628800.0;              // −1/10!
-  cp = cp * x2 + 1.0 / 40320.0;                // 1/8!
-  cp = cp * x2 - 1.0 / 720.0;                  // −1/6!
-  cp = cp * x2 + 1.0 / 24.0;                   // 1/4!
-  cp = cp * x2 - 0.5;                          // −1/2!
+  double cp = 1.0 / 20922789888000.0;  // 1/16!
+  cp = cp * x2 - 1.0 / 87178291200.0;  // −1/14!
+  cp = cp * x2 + 1.0 / 479001600.0;    // 1/12!
+  cp = cp * x2 - 1.0 / 3628800.0;      // −1/10!
+  cp = cp * x2 + 1.0 / 40320.0;        // 1/8!
+  cp = cp * x2 - 1.0 / 720.0;          // −1/6!
+  cp = cp * x2 + 1.0 / 24.0;           // 1/4!
+  cp = cp * x2 - 0.5;                  // −1/2!
   const double c = 1.0 + x2 * cp;
   // Rotate by k quarter turns (k = 4 is k = 0): (c, s) → (−s, c) → (−c, −s) → (s, −c); compares of
   // doubles combined with & and |, no control flow.
-  const double cs = std::fabs(k - 2.0) == 1.0 ? s : c;     // k = 1, 3
+  const double cs = std::fabs(k - 2.0) == 1.0 ? s : c;  // k = 1, 3
   const double ss = std::fabs(k - 2.0) == 1.0 ? c : s;
-  cosine = std::fabs(k - 1.5) == 0.5 ? -cs : cs;            // k = 1, 2
-  sine = std::fabs(k - 2.5) == 0.5 ? -ss : ss;              // k = 2, 3
+  cosine = std::fabs(k - 1.5) == 0.5 ? -cs : cs;  // k = 1, 2
+  sine = std::fabs(k - 2.5) == 0.5 ? -ss : ss;    // k = 2, 3
 }
 
 constexpr int L = RandomLanes::kLanes;
@@ -170,9 +170,7 @@ RandomLanes::RandomLanes(std::uint64_t seed) {
   }
 }
 
-std::array<std::uint64_t, 4> RandomLanes::lane_state(int j) const {
-  return {s_[0][j], s_[1][j], s_[2][j], s_[3][j]};
-}
+std::array<std::uint64_t, 4> RandomLanes::lane_state(int j) const { return {s_[0][j], s_[1][j], s_[2][j], s_[3][j]}; }
 
 void RandomLanes::fill_normal_blocks(double* out, std::size_t blocks) {
   alignas(64) double u[2 * kChunk * L];

@@ -23,8 +23,8 @@ Eigen::Matrix<Scalar, 2, 2> rotation_2d(Scalar phi) {
 template <typename Scalar>
 Matrix<Scalar> rotation_matrix(const Vector<Scalar>& theta, Scalar m, Layout layout) {
   if (theta.size() > kMaxDenseDim / 2) {
-    throw InvalidArgument(error_msg("a dense rotation matrix is limited to d <= {0} (got d = {1})", kMaxDenseDim,
-                                      2 * theta.size()));
+    throw InvalidArgument(
+        error_msg("a dense rotation matrix is limited to d <= {0} (got d = {1})", kMaxDenseDim, 2 * theta.size()));
   }
   const int d = static_cast<int>(2 * theta.size());
   Matrix<Scalar> r = Matrix<Scalar>::Zero(d, d);

@@ -37,8 +37,7 @@ Matrix<Scalar> rotation_matrix(const Vector<Scalar>& theta, Scalar m, Layout lay
 
 /// Convenience: the double-precision R^d_{Θ,m} for θ = frequencies(d, base).
 /// @throws InvalidArgument for a bad d, base or a non-finite m.
-Eigen::MatrixXd rotation_matrix(int d, double m, double base = kDefaultBase,
-                                Layout layout = Layout::Interleaved);
+Eigen::MatrixXd rotation_matrix(int d, double m, double base = kDefaultBase, Layout layout = Layout::Interleaved);
 
 /// The permutation P that maps the interleaved layout to the half layout        (M6)
 ///

@@ -7,8 +7,7 @@
 /// every level (FMA contraction changes the last bits): tests compare them with tolerances.
 #pragma once
 
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__) && \
-    !defined(ROPE_NATIVE)
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__) && !defined(ROPE_NATIVE)
 #define ROPE_CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
 #else
 #define ROPE_CLONES

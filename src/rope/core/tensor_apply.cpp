@@ -16,7 +16,8 @@ namespace {
 void check_table_request(const Eigen::VectorXd& theta, long positions) {
   if (theta.size() < 1) throw InvalidArgument(error_msg("a cos/sin table needs at least one frequency"));
   if (positions < 1 || positions > (1L << 31)) {
-    throw InvalidArgument(error_msg("{0} positions must be between {1} and {2} (got {3})", "table", 1, "2^31", positions));
+    throw InvalidArgument(
+        error_msg("{0} positions must be between {1} and {2} (got {3})", "table", 1, "2^31", positions));
   }
 }
 
@@ -49,11 +50,11 @@ ROPE_CLONES void table_rows(const double* a_cos, const double* a_sin, const doub
 void check_tensor(const TensorShape& shape, const CosSinTable<float>& table) {
   if (shape.seq < 0 || shape.heads < 0 || shape.d < 2 || shape.d % 2 != 0) {
     throw InvalidArgument(error_msg("tensor shape [{0}, {1}, {2}]: need seq, heads >= 0 and an even d >= 2", shape.seq,
-                                      shape.heads, shape.d));
+                                    shape.heads, shape.d));
   }
   if (table.positions < shape.seq || 2 * table.half != shape.d) {
-    throw InvalidArgument(error_msg("cos/sin table [{0} × {1}] does not cover a [{2}, {3}, {4}] tensor", table.positions,
-                                      table.half, shape.seq, shape.heads, shape.d));
+    throw InvalidArgument(error_msg("cos/sin table [{0} × {1}] does not cover a [{2}, {3}, {4}] tensor",
+                                    table.positions, table.half, shape.seq, shape.heads, shape.d));
   }
 }
 
@@ -198,10 +199,10 @@ CosSinTable<Scalar> cos_sin_table(const Eigen::VectorXd& theta, long positions) 
   }
   CosSinTable<Scalar> t{positions, half, std::vector<Scalar>(positions * half), std::vector<Scalar>(positions * half)};
   // Threads only for tables of more than ~10^6 entries: below that a second thread costs more than it saves.
-#pragma omp parallel for schedule(static) if (static_cast<double>(positions) * half > (1 << 20))
+#pragma omp parallel for schedule(static) if (static_cast <double>(positions) * half > (1 << 20))
   for (long a = 0; a < anchors; ++a) {
     table_rows(a_cos.data(), a_sin.data(), b_cos.data(), b_sin.data(), half, a * kTableAnchor,
-                       std::min(positions, (a + 1) * kTableAnchor), t.cos.data(), t.sin.data());
+               std::min(positions, (a + 1) * kTableAnchor), t.cos.data(), t.sin.data());
   }
   return t;
 }
@@ -239,15 +240,20 @@ void apply_rotary_tensor_inplace(float* x, const TensorShape& shape, const CosSi
 
 const char* to_string(LadderForm form) {
   switch (form) {
-    case LadderForm::Dense: return "dense d×d matrix";
-    case LadderForm::Block2x2: return "2×2 blocks";
-    case LadderForm::Elementwise: return "element-wise cos/sin";
-    case LadderForm::Complex: return "complex numbers";
+    case LadderForm::Dense:
+      return "dense d×d matrix";
+    case LadderForm::Block2x2:
+      return "2×2 blocks";
+    case LadderForm::Elementwise:
+      return "element-wise cos/sin";
+    case LadderForm::Complex:
+      return "complex numbers";
   }
   return "?";
 }
 
-void apply_ladder(LadderForm form, const float* x, float* y, const TensorShape& shape, const CosSinTable<float>& table) {
+void apply_ladder(LadderForm form, const float* x, float* y, const TensorShape& shape,
+                  const CosSinTable<float>& table) {
   check_tensor(shape, table);
   const int d = shape.d;
   const int h2 = d / 2;
@@ -297,9 +303,8 @@ void apply_ladder(LadderForm form, const float* x, float* y, const TensorShape& 
         for (long h = 0; h < heads; ++h) {
           const long base = (p * heads + h) * d;
           for (int i = 0; i < h2; ++i) {
-            const std::complex<float> z =
-                std::complex<float>(x[base + 2 * i], x[base + 2 * i + 1]) *
-                std::complex<float>(table.cos[p * h2 + i], table.sin[p * h2 + i]);  // (M10)
+            const std::complex<float> z = std::complex<float>(x[base + 2 * i], x[base + 2 * i + 1]) *
+                                          std::complex<float>(table.cos[p * h2 + i], table.sin[p * h2 + i]);  // (M10)
             y[base + 2 * i] = z.real();
             y[base + 2 * i + 1] = z.imag();
           }

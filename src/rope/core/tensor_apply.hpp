@@ -68,7 +68,6 @@ enum class LadderForm {
   Complex,      ///< std::complex<float> product per pair (M10)
 };
 const char* to_string(LadderForm form);
-void apply_ladder(LadderForm form, const float* x, float* y, const TensorShape& shape,
-                  const CosSinTable<float>& table);
+void apply_ladder(LadderForm form, const float* x, float* y, const TensorShape& shape, const CosSinTable<float>& table);
 
 }  // namespace rope

@@ -8,9 +8,7 @@
 
 namespace rope {
 
-std::string_view to_string(Layout layout) {
-  return layout == Layout::Interleaved ? "interleaved" : "half";
-}
+std::string_view to_string(Layout layout) { return layout == Layout::Interleaved ? "interleaved" : "half"; }
 
 Layout parse_layout(std::string_view text) {
   if (text == "interleaved" || text == "gptj" || text == "meta") return Layout::Interleaved;
@@ -45,7 +43,9 @@ void check_position_resolvable(double position, int d, std::string_view what) {
   check_position(position, what);
   const double limit = max_resolvable_position(d);
   if (std::abs(position) >= limit) {
-    throw InvalidArgument(error_msg("{0} = {1} is beyond what {2} resolves at d = {3}: |position| must be below {4}, where the tolerance κ·ε·(d + |m|) of ({5}) reaches {6} and m·θ has no correct digit left", what, fmt::format("{:g}", position), "float64", d, fmt::format("{:.3g}", limit), "M13", 1));
+    throw InvalidArgument(error_msg(
+        "{0} = {1} is beyond what {2} resolves at d = {3}: |position| must be below {4}, where the tolerance κ·ε·(d + |m|) of ({5}) reaches {6} and m·θ has no correct digit left",
+        what, fmt::format("{:g}", position), "float64", d, fmt::format("{:.3g}", limit), "M13", 1));
   }
 }
 

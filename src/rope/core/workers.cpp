@@ -8,7 +8,9 @@
 
 namespace rope {
 
-int worker_count(long tasks, int threads) { return static_cast<int>(std::max<long>(1, std::min<long>(tasks, threads))); }
+int worker_count(long tasks, int threads) {
+  return static_cast<int>(std::max<long>(1, std::min<long>(tasks, threads)));
+}
 
 int worker_count(long tasks) { return worker_count(tasks, omp_get_max_threads()); }
 

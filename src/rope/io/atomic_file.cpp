@@ -83,14 +83,14 @@ std::string random_name() {
 struct StagedOutputs::Staged {
   std::string target;
   std::string destination;  // what is replaced: the target, or the file a symbolic link target points to
-  bool direct = false;   // an existing non-regular target, written in place
-  int dirfd = -1;        // the target's directory (not direct)
-  std::string name;      // the temporary file in it ("" while it is anonymous, O_TMPFILE)
-  int file_fd = -1;      // that file, open for writing
-  bool exchanged = false;  // at commit: swapped with the old destination, which now has `name`
-  bool placed = false;     // at commit: renamed to a destination that did not exist
-  int slot = -1;         // its interrupt registration
-  int mem_fd = -1;       // a memory file: the content of a direct target, or what a program writes
+  bool direct = false;      // an existing non-regular target, written in place
+  int dirfd = -1;           // the target's directory (not direct)
+  std::string name;         // the temporary file in it ("" while it is anonymous, O_TMPFILE)
+  int file_fd = -1;         // that file, open for writing
+  bool exchanged = false;   // at commit: swapped with the old destination, which now has `name`
+  bool placed = false;      // at commit: renamed to a destination that did not exist
+  int slot = -1;            // its interrupt registration
+  int mem_fd = -1;          // a memory file: the content of a direct target, or what a program writes
   bool committed = false;
 
   ~Staged() {
@@ -191,10 +191,10 @@ std::size_t StagedOutputs::add(const std::string& target, bool for_program) {
   for (const auto& s : staged_) {
     struct stat other {};
     std::error_code ea, eb;
-    const bool same = s->target == target ||
-                      fs::absolute(s->target, ea).lexically_normal() == fs::absolute(target, eb).lexically_normal() ||
-                      (exists && ::stat(s->target.c_str(), &other) == 0 &&
-                                              other.st_dev == st.st_dev && other.st_ino == st.st_ino);
+    const bool same =
+        s->target == target ||
+        fs::absolute(s->target, ea).lexically_normal() == fs::absolute(target, eb).lexically_normal() ||
+        (exists && ::stat(s->target.c_str(), &other) == 0 && other.st_dev == st.st_dev && other.st_ino == st.st_ino);
     if (same) throw InvalidArgument(error_msg("'{0}' is named as two outputs of one run", target));
   }
   auto s = std::make_unique<Staged>();
@@ -236,7 +236,9 @@ std::size_t StagedOutputs::stage_for_program(const std::string& target) { return
 
 std::size_t StagedOutputs::size() const { return staged_.size(); }
 const std::string& StagedOutputs::target(std::size_t i) const { return staged_.at(i)->target; }
-std::string StagedOutputs::program_path(std::size_t i) const { return fmt::format("/dev/fd/{}", staged_.at(i)->mem_fd); }
+std::string StagedOutputs::program_path(std::size_t i) const {
+  return fmt::format("/dev/fd/{}", staged_.at(i)->mem_fd);
+}
 std::string StagedOutputs::temp_name(std::size_t i) const { return staged_.at(i)->name; }
 
 std::vector<int> StagedOutputs::program_fds() const {
@@ -259,8 +261,8 @@ std::string StagedOutputs::content_tail(std::size_t i, std::size_t n) const {
   std::string tail(static_cast<std::size_t>(size - start), '\0');
   std::size_t got = 0;
   while (got < tail.size()) {
-    const ssize_t r = ::pread(staged_[i]->content_fd(), tail.data() + got, tail.size() - got,
-                              static_cast<off_t>(start + got));
+    const ssize_t r =
+        ::pread(staged_[i]->content_fd(), tail.data() + got, tail.size() - got, static_cast<off_t>(start + got));
     if (r < 0 && errno == EINTR) continue;
     if (r <= 0) break;
     got += static_cast<std::size_t>(r);

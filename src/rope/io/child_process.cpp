@@ -131,7 +131,8 @@ ChildResult run_child(std::vector<std::string> argv, Capture capture, double tim
   Fd report_read(fds[0]);
   Fd report_write(fds[1]);
   Fd devnull(::open("/dev/null", O_RDWR | O_CLOEXEC));
-  if (devnull.get() < 0) throw IoError(error_msg("cannot run '{0}': {1}", argv[0], fmt::format("/dev/null: {}", std::strerror(errno))));
+  if (devnull.get() < 0)
+    throw IoError(error_msg("cannot run '{0}': {1}", argv[0], fmt::format("/dev/null: {}", std::strerror(errno))));
 
   std::vector<char*> args;
   for (std::string& a : argv) args.push_back(a.data());

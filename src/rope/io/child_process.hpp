@@ -27,9 +27,9 @@ enum class Capture { Stdout, Stderr };
 
 /// What else a child gets.
 struct ChildOptions {
-  std::vector<int> keep_fds;             ///< descriptors left open in the child (under the same numbers)
-  std::vector<std::string> unset_env;    ///< environment variables removed for the child
-  std::vector<std::string> set_env;      ///< "NAME=VALUE" entries set for the child
+  std::vector<int> keep_fds;           ///< descriptors left open in the child (under the same numbers)
+  std::vector<std::string> unset_env;  ///< environment variables removed for the child
+  std::vector<std::string> set_env;    ///< "NAME=VALUE" entries set for the child
 };
 
 /// Runs `argv` (argv[0] looked up on PATH, no shell) and waits for it, at most `timeout_seconds`:

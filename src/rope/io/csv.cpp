@@ -22,8 +22,8 @@ namespace {
 
 void check_table(const Table& table) {
   if (table.header.size() != table.columns.size()) {
-    throw InvalidArgument(error_msg("table has {0} header names for {1} columns",
-                                      table.header.size(), table.columns.size()));
+    throw InvalidArgument(
+        error_msg("table has {0} header names for {1} columns", table.header.size(), table.columns.size()));
   }
   const Eigen::Index rows = table.columns.empty() ? 0 : table.columns.front().size();
   for (const auto& column : table.columns) {

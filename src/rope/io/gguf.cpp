@@ -26,19 +26,30 @@ constexpr std::uint32_t kLastType = static_cast<std::uint32_t>(GgufType::Float64
 /// Bytes of one item of a fixed-size type, 0 for string and array.
 std::uint64_t fixed_size(GgufType t) {
   switch (t) {
-    case GgufType::UInt8: case GgufType::Int8: case GgufType::Bool: return 1;
-    case GgufType::UInt16: case GgufType::Int16: return 2;
-    case GgufType::UInt32: case GgufType::Int32: case GgufType::Float32: return 4;
-    case GgufType::UInt64: case GgufType::Int64: case GgufType::Float64: return 8;
-    case GgufType::String: case GgufType::Array: return 0;
+    case GgufType::UInt8:
+    case GgufType::Int8:
+    case GgufType::Bool:
+      return 1;
+    case GgufType::UInt16:
+    case GgufType::Int16:
+      return 2;
+    case GgufType::UInt32:
+    case GgufType::Int32:
+    case GgufType::Float32:
+      return 4;
+    case GgufType::UInt64:
+    case GgufType::Int64:
+    case GgufType::Float64:
+      return 8;
+    case GgufType::String:
+    case GgufType::Array:
+      return 0;
   }
   return 0;
 }
 
 /// The fewest bytes an item of type t takes (a string: its length; an array: its type and count).
-std::uint64_t min_size(GgufType t) {
-  return t == GgufType::String ? 8 : t == GgufType::Array ? 12 : fixed_size(t);
-}
+std::uint64_t min_size(GgufType t) { return t == GgufType::String ? 8 : t == GgufType::Array ? 12 : fixed_size(t); }
 
 class Parser {
  public:
@@ -53,7 +64,8 @@ class Parser {
   std::uint64_t left() const { return size_ - pos_; }
   void need(std::uint64_t n, const char* what) const {
     if (n > left()) {
-      fail(pos_, fmt::format("{} needs {} bytes, only {} are left in the {}-byte file (truncated?)", what, n, left(), size_));
+      fail(pos_,
+           fmt::format("{} needs {} bytes, only {} are left in the {}-byte file (truncated?)", what, n, left(), size_));
     }
   }
   void raw(void* dst, std::size_t n, const char* what) {
@@ -73,7 +85,8 @@ class Parser {
   std::uint64_t length(std::uint64_t limit, const char* what) {
     const std::uint64_t at = pos_;
     const std::uint64_t n = number<std::uint64_t>(what);
-    if (n > left()) fail(at, fmt::format("{} length {} runs past the end of the file (only {} bytes left)", what, n, left()));
+    if (n > left())
+      fail(at, fmt::format("{} length {} runs past the end of the file (only {} bytes left)", what, n, left()));
     if (n > limit) fail(at, fmt::format("{} length {} is over the limit of {} bytes", what, n, limit));
     return n;
   }
@@ -111,13 +124,27 @@ class Parser {
 void Parser::value(GgufValue& v, GgufType t, int depth, bool keep) {
   v.type = t;
   switch (t) {
-    case GgufType::UInt8: v.integer = number<std::uint8_t>("uint8"); break;
-    case GgufType::Int8: v.integer = number<std::int8_t>("int8"); break;
-    case GgufType::UInt16: v.integer = number<std::uint16_t>("uint16"); break;
-    case GgufType::Int16: v.integer = number<std::int16_t>("int16"); break;
-    case GgufType::UInt32: v.integer = number<std::uint32_t>("uint32"); break;
-    case GgufType::Int32: v.integer = number<std::int32_t>("int32"); break;
-    case GgufType::Int64: v.integer = number<std::int64_t>("int64"); break;
+    case GgufType::UInt8:
+      v.integer = number<std::uint8_t>("uint8");
+      break;
+    case GgufType::Int8:
+      v.integer = number<std::int8_t>("int8");
+      break;
+    case GgufType::UInt16:
+      v.integer = number<std::uint16_t>("uint16");
+      break;
+    case GgufType::Int16:
+      v.integer = number<std::int16_t>("int16");
+      break;
+    case GgufType::UInt32:
+      v.integer = number<std::uint32_t>("uint32");
+      break;
+    case GgufType::Int32:
+      v.integer = number<std::int32_t>("int32");
+      break;
+    case GgufType::Int64:
+      v.integer = number<std::int64_t>("int64");
+      break;
     case GgufType::UInt64: {
       const std::uint64_t u = number<std::uint64_t>("uint64");
       v.huge = u > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
@@ -131,7 +158,9 @@ void Parser::value(GgufValue& v, GgufType t, int depth, bool keep) {
       v.real = std::isfinite(x) ? std::strtod(fmt::format("{}", x).c_str(), nullptr) : static_cast<double>(x);
       break;
     }
-    case GgufType::Float64: v.real = number<double>("float64"); break;
+    case GgufType::Float64:
+      v.real = number<double>("float64");
+      break;
     case GgufType::Bool: {
       const std::uint64_t at = pos_;
       const auto b = number<std::uint8_t>("bool");
@@ -158,7 +187,8 @@ void Parser::value(GgufValue& v, GgufType t, int depth, bool keep) {
                                    to_string(v.item_type), each, left()));
       }
       if (v.count > kMaxGgufArrayItems - f_.array_items) {
-        fail(count_at, fmt::format("array of {} items: more than {} array items in the metadata", v.count, kMaxGgufArrayItems));
+        fail(count_at,
+             fmt::format("array of {} items: more than {} array items in the metadata", v.count, kMaxGgufArrayItems));
       }
       f_.array_items += v.count;
       const bool keep_items = keep && v.count <= kMaxGgufKeptItems && v.count <= kMaxGgufKeptTotalItems - kept_items_;
@@ -182,7 +212,8 @@ void Parser::header() {
   char magic[4];
   raw(magic, 4, "the magic");
   if (std::memcmp(magic, "GGUF", 4) != 0) {
-    fail(0, fmt::format("not a GGUF file: it starts with the bytes '{}', not 'GGUF'", printable(std::string_view(magic, 4))));
+    fail(0, fmt::format("not a GGUF file: it starts with the bytes '{}', not 'GGUF'",
+                        printable(std::string_view(magic, 4))));
   }
   const std::uint32_t le = number<std::uint32_t>("the version");
   std::uint32_t swapped = ((le & 0xffu) << 24) | ((le & 0xff00u) << 8) | ((le >> 8) & 0xff00u) | (le >> 24);
@@ -198,11 +229,14 @@ void Parser::header() {
   const std::uint64_t tensors_at = pos_;
   const auto tensors = number<std::uint64_t>("the tensor count");
   const auto kvs = number<std::uint64_t>("the metadata count");
-  if (tensors > kMaxGgufTensors) fail(tensors_at, fmt::format("tensor count {} is over the limit of {}", tensors, kMaxGgufTensors));
-  if (kvs > kMaxGgufKeyValues) fail(tensors_at + 8, fmt::format("metadata count {} is over the limit of {}", kvs, kMaxGgufKeyValues));
+  if (tensors > kMaxGgufTensors)
+    fail(tensors_at, fmt::format("tensor count {} is over the limit of {}", tensors, kMaxGgufTensors));
+  if (kvs > kMaxGgufKeyValues)
+    fail(tensors_at + 8, fmt::format("metadata count {} is over the limit of {}", kvs, kMaxGgufKeyValues));
   // Each pair takes at least 8 + 4 + 1 bytes, each tensor info 8 + 4 + 4 + 8 (no dims, empty name).
   if (kvs * 13 + tensors * 24 > left()) {
-    fail(tensors_at, fmt::format("{} tensors and {} metadata pairs cannot fit in the {} bytes left", tensors, kvs, left()));
+    fail(tensors_at,
+         fmt::format("{} tensors and {} metadata pairs cannot fit in the {} bytes left", tensors, kvs, left()));
   }
   f_.tensors.reserve(static_cast<std::size_t>(tensors));
   f_.metadata.reserve(static_cast<std::size_t>(kvs));
@@ -237,7 +271,8 @@ void Parser::tensor_infos() {
     if (!seen.insert(t.name).second) fail(at, fmt::format("tensor '{}' appears twice", printable(t.name)));
     const std::uint64_t dims_at = pos_;
     const auto n = number<std::uint32_t>("the tensor's dimension count");
-    if (n > kMaxGgufDims) fail(dims_at, fmt::format("tensor '{}' has {} dimensions, more than {}", printable(t.name), n, kMaxGgufDims));
+    if (n > kMaxGgufDims)
+      fail(dims_at, fmt::format("tensor '{}' has {} dimensions, more than {}", printable(t.name), n, kMaxGgufDims));
     std::uint64_t elements = 1;
     for (std::uint32_t i = 0; i < n; ++i) {
       const std::uint64_t d = number<std::uint64_t>("a tensor dimension");
@@ -251,8 +286,8 @@ void Parser::tensor_infos() {
     const std::uint64_t offset_at = pos_;
     t.offset = number<std::uint64_t>("the tensor offset");
     if (t.offset % f_.alignment != 0) {
-      fail(offset_at, fmt::format("tensor '{}': data offset {} is not a multiple of the alignment {}", printable(t.name),
-                                  t.offset, f_.alignment));
+      fail(offset_at, fmt::format("tensor '{}': data offset {} is not a multiple of the alignment {}",
+                                  printable(t.name), t.offset, f_.alignment));
     }
   }
   const std::uint64_t pad = (f_.alignment - pos_ % f_.alignment) % f_.alignment;
@@ -274,7 +309,8 @@ void Parser::tensor_data(const std::vector<std::string>& names) {
     }
     const std::uint64_t room = size_ - f_.data_offset;
     if (t->offset > room || n * 4 > room - t->offset) {
-      fail(f_.data_offset, fmt::format("{}: its {} bytes at data offset {} run past the end of the file", where, n * 4, t->offset));
+      fail(f_.data_offset,
+           fmt::format("{}: its {} bytes at data offset {} run past the end of the file", where, n * 4, t->offset));
     }
     pos_ = f_.data_offset + t->offset;
     std::vector<float> data(static_cast<std::size_t>(n));
@@ -293,17 +329,25 @@ void Parser::run(const std::vector<std::string>& read_tensors) {
 }  // namespace
 
 std::string_view to_string(GgufType type) {
-  static constexpr std::string_view kNames[] = {"uint8", "int8",   "uint16", "int16", "uint32", "int32", "float32",
-                                                "bool",  "string", "array",  "uint64", "int64", "float64"};
+  static constexpr std::string_view kNames[] = {"uint8", "int8",   "uint16", "int16",  "uint32", "int32",  "float32",
+                                                "bool",  "string", "array",  "uint64", "int64",  "float64"};
   const auto i = static_cast<std::uint32_t>(type);
   return i <= kLastType ? kNames[i] : "unknown";
 }
 
 bool GgufValue::is_integer() const {
   switch (type) {
-    case GgufType::UInt8: case GgufType::Int8: case GgufType::UInt16: case GgufType::Int16:
-    case GgufType::UInt32: case GgufType::Int32: case GgufType::UInt64: case GgufType::Int64: return true;
-    default: return false;
+    case GgufType::UInt8:
+    case GgufType::Int8:
+    case GgufType::UInt16:
+    case GgufType::Int16:
+    case GgufType::UInt32:
+    case GgufType::Int32:
+    case GgufType::UInt64:
+    case GgufType::Int64:
+      return true;
+    default:
+      return false;
   }
 }
 

@@ -42,7 +42,7 @@ inline constexpr int kMaxGgufDepth = 8;
 inline constexpr std::uint64_t kMaxGgufKeyBytes = 65535;
 inline constexpr std::uint64_t kMaxGgufStringBytes = 16u << 20;
 inline constexpr std::uint64_t kMaxGgufTensorNameBytes = 64;  ///< ggml's GGML_MAX_NAME
-inline constexpr std::uint32_t kMaxGgufDims = 4;               ///< ggml's GGML_MAX_DIMS
+inline constexpr std::uint32_t kMaxGgufDims = 4;              ///< ggml's GGML_MAX_DIMS
 /// Arrays up to this length are kept in GgufValue::items; longer ones (vocabularies) are checked,
 /// counted and skipped.
 inline constexpr std::uint64_t kMaxGgufKeptItems = 4096;
@@ -54,8 +54,19 @@ inline constexpr std::uint64_t kMaxGgufReadElements = 65536;
 
 /// The value types of docs/gguf.md, with their numbers in the file.
 enum class GgufType : std::uint32_t {
-  UInt8 = 0, Int8 = 1, UInt16 = 2, Int16 = 3, UInt32 = 4, Int32 = 5, Float32 = 6, Bool = 7,
-  String = 8, Array = 9, UInt64 = 10, Int64 = 11, Float64 = 12,
+  UInt8 = 0,
+  Int8 = 1,
+  UInt16 = 2,
+  Int16 = 3,
+  UInt32 = 4,
+  Int32 = 5,
+  Float32 = 6,
+  Bool = 7,
+  String = 8,
+  Array = 9,
+  UInt64 = 10,
+  Int64 = 11,
+  Float64 = 12,
 };
 /// "uint32", "string", "array", ... as docs/gguf.md names them.
 std::string_view to_string(GgufType type);
@@ -64,10 +75,10 @@ std::string_view to_string(GgufType type);
 /// `real` (float32, float64); `as_number` gives either as a double.
 struct GgufValue {
   GgufType type = GgufType::UInt8;
-  std::int64_t integer = 0;     ///< integer types and bool; a uint64 above INT64_MAX sets `huge`
-  bool huge = false;            ///< uint64 value above INT64_MAX (then `integer` is meaningless)
-  double real = 0.0;            ///< float64; float32 as the shortest decimal that rounds to it (0.1f → 0.1)
-  std::string text;             ///< string
+  std::int64_t integer = 0;              ///< integer types and bool; a uint64 above INT64_MAX sets `huge`
+  bool huge = false;                     ///< uint64 value above INT64_MAX (then `integer` is meaningless)
+  double real = 0.0;                     ///< float64; float32 as the shortest decimal that rounds to it (0.1f → 0.1)
+  std::string text;                      ///< string
   GgufType item_type = GgufType::UInt8;  ///< array: the items' type
   std::uint64_t count = 0;               ///< array: number of items
   std::vector<GgufValue> items;          ///< array: the items when count <= kMaxGgufKeptItems, else empty
@@ -86,16 +97,16 @@ struct GgufTensorInfo {
 };
 
 struct GgufFile {
-  std::string name;               ///< as given, for messages
-  std::uint32_t version = 0;      ///< 2 or 3
+  std::string name;           ///< as given, for messages
+  std::uint32_t version = 0;  ///< 2 or 3
   bool big_endian = false;
   std::uint64_t file_size = 0;
-  std::uint64_t alignment = 32;   ///< general.alignment, or the default 32
-  std::uint64_t data_offset = 0;  ///< start of the tensor data (after the infos, aligned)
-  std::uint64_t array_items = 0;  ///< array items in the metadata, nested ones included
+  std::uint64_t alignment = 32;                             ///< general.alignment, or the default 32
+  std::uint64_t data_offset = 0;                            ///< start of the tensor data (after the infos, aligned)
+  std::uint64_t array_items = 0;                            ///< array items in the metadata, nested ones included
   std::vector<std::pair<std::string, GgufValue>> metadata;  ///< in file order
-  std::vector<GgufTensorInfo> tensors;                       ///< in file order
-  std::map<std::string, std::vector<float>> tensor_data;     ///< the small tensors asked for, when present
+  std::vector<GgufTensorInfo> tensors;                      ///< in file order
+  std::map<std::string, std::vector<float>> tensor_data;    ///< the small tensors asked for, when present
 
   const GgufValue* find(std::string_view key) const;
   const GgufTensorInfo* tensor(std::string_view name) const;

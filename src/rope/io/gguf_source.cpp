@@ -56,7 +56,8 @@ class FileSource final : public GgufSource {
     in_.read(buffer_.data(), static_cast<std::streamsize>(k));
     if (!in_ || static_cast<std::uint64_t>(in_.gcount()) != k) {
       buffer_.clear();
-      throw IoError(error_msg("cannot read '{0}' at offset {1}: the file is shorter than it was or unreadable", path_, offset));
+      throw IoError(
+          error_msg("cannot read '{0}' at offset {1}: the file is shorter than it was or unreadable", path_, offset));
     }
     start_ = offset;
   }

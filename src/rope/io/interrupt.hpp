@@ -20,8 +20,8 @@ namespace rope {
 inline constexpr int kMaxRegisteredTemps = 64;
 
 /// The signals after which the temporary files are removed and gnuplot is stopped.
-inline constexpr int kCleanupSignals[] = {SIGINT,  SIGTERM, SIGHUP,  SIGQUIT, SIGPIPE,
-                                          SIGALRM, SIGUSR1, SIGUSR2, SIGXCPU, SIGVTALRM, SIGPROF};
+inline constexpr int kCleanupSignals[] = {SIGINT,  SIGTERM, SIGHUP,  SIGQUIT,   SIGPIPE, SIGALRM,
+                                          SIGUSR1, SIGUSR2, SIGXCPU, SIGVTALRM, SIGPROF};
 
 /// Installs the handlers and ignores SIGXFSZ (idempotent). Called by the rope executable's main().
 void install_interrupt_cleanup();

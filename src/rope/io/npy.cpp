@@ -81,7 +81,8 @@ class HeaderParser {
     expect('(', "a tuple");
     std::vector<long> shape;
     while (!peek(')')) {
-      if (static_cast<int>(shape.size()) >= kMaxTensorRank) fail(fmt::format("more than {} dimensions", kMaxTensorRank));
+      if (static_cast<int>(shape.size()) >= kMaxTensorRank)
+        fail(fmt::format("more than {} dimensions", kMaxTensorRank));
       shape.push_back(integer());
       if (!peek(')')) expect(',', "a comma");
     }
@@ -150,7 +151,8 @@ std::uint32_t little_endian(std::string_view bytes, std::size_t at, int n) {
 TensorHeader parse_npy_header(std::string_view bytes, std::uint64_t file_size, const std::string& name,
                               const TensorReadOptions& options, long max_elements) {
   if (bytes.size() < 10 || bytes.substr(0, 6) != std::string_view("\x93NUMPY", 6)) {
-    throw InvalidArgument(error_msg("{0}: byte 0: not a .npy file (it must start with \\x93NUMPY and a version)", name));
+    throw InvalidArgument(
+        error_msg("{0}: byte 0: not a .npy file (it must start with \\x93NUMPY and a version)", name));
   }
   const int major = static_cast<unsigned char>(bytes[6]);
   const int minor = static_cast<unsigned char>(bytes[7]);
@@ -179,8 +181,13 @@ TensorHeader parse_npy_header(std::string_view bytes, std::uint64_t file_size, c
   while (!p.peek('}')) {
     const std::string key = p.string_literal();
     p.expect(':', "a colon");
-    bool* seen = key == "descr" ? &seen_descr : key == "fortran_order" ? &seen_fortran : key == "shape" ? &seen_shape : nullptr;
-    if (!seen) p.fail(fmt::format("unknown key '{}' (a .npy header has 'descr', 'fortran_order', 'shape')", escape_for_message(key)));
+    bool* seen = key == "descr"           ? &seen_descr
+                 : key == "fortran_order" ? &seen_fortran
+                 : key == "shape"         ? &seen_shape
+                                          : nullptr;
+    if (!seen)
+      p.fail(fmt::format("unknown key '{}' (a .npy header has 'descr', 'fortran_order', 'shape')",
+                         escape_for_message(key)));
     if (*seen) p.fail(fmt::format("key '{}' given twice", key));
     *seen = true;
     if (key == "descr") descr = p.string_literal();
@@ -202,8 +209,8 @@ TensorHeader parse_npy_header(std::string_view bytes, std::uint64_t file_size, c
   const std::uint64_t have = file_size - data_start;
   const std::uint64_t need = static_cast<std::uint64_t>(count) * static_cast<std::uint64_t>(d.bytes);
   if (have != need) {
-    throw InvalidArgument(error_msg("{0}: byte {1}: shape {2} of '{3}' needs {4} data bytes, the file has {5}", name, data_start,
-                                      shape_string(shape), descr, need, have));
+    throw InvalidArgument(error_msg("{0}: byte {1}: shape {2} of '{3}' needs {4} data bytes, the file has {5}", name,
+                                    data_start, shape_string(shape), descr, need, have));
   }
   TensorHeader h;
   h.format = TensorFormat::Npy;

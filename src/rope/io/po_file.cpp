@@ -20,7 +20,8 @@ class PoParser {
 
   std::vector<PoEntry> run() {
     if (text_.size() > kMaxPoBytes) {
-      throw InvalidArgument(error_msg("{0}: a catalog must be at most {1} bytes (got {2})", name_, kMaxPoBytes, text_.size()));
+      throw InvalidArgument(
+          error_msg("{0}: a catalog must be at most {1} bytes (got {2})", name_, kMaxPoBytes, text_.size()));
     }
     if (text_.substr(0, 3) == "\xEF\xBB\xBF") text_.remove_prefix(3);
     std::size_t start = 0;
@@ -126,9 +127,12 @@ class PoParser {
 
   std::string& field() {
     switch (state_) {
-      case State::Ctxt: return cur_.context;
-      case State::Id: return cur_.id;
-      default: return cur_.str;
+      case State::Ctxt:
+        return cur_.context;
+      case State::Id:
+        return cur_.id;
+      default:
+        return cur_.str;
     }
   }
 
@@ -146,19 +150,38 @@ class PoParser {
       }
       if (++i == s.size()) fail("a string cannot end with a single '\\'");
       switch (s[i]) {
-        case 'n': out += '\n'; break;
-        case 't': out += '\t'; break;
-        case 'r': out += '\r'; break;
-        case 'a': out += '\a'; break;
-        case 'b': out += '\b'; break;
-        case 'f': out += '\f'; break;
-        case 'v': out += '\v'; break;
-        case '"': out += '"'; break;
-        case '\\': out += '\\'; break;
+        case 'n':
+          out += '\n';
+          break;
+        case 't':
+          out += '\t';
+          break;
+        case 'r':
+          out += '\r';
+          break;
+        case 'a':
+          out += '\a';
+          break;
+        case 'b':
+          out += '\b';
+          break;
+        case 'f':
+          out += '\f';
+          break;
+        case 'v':
+          out += '\v';
+          break;
+        case '"':
+          out += '"';
+          break;
+        case '\\':
+          out += '\\';
+          break;
         default:
           if (s[i] >= '0' && s[i] <= '7') {
             int value = 0;
-            for (int k = 0; k < 3 && i < s.size() && s[i] >= '0' && s[i] <= '7'; ++k, ++i) value = value * 8 + (s[i] - '0');
+            for (int k = 0; k < 3 && i < s.size() && s[i] >= '0' && s[i] <= '7'; ++k, ++i)
+              value = value * 8 + (s[i] - '0');
             --i;
             if (value > 255) fail("an octal escape must be at most \\377");
             out += static_cast<char>(value);

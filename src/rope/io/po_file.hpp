@@ -19,14 +19,14 @@ namespace rope {
 
 /// One entry of a PO file. The header (empty msgid) is an entry like the others.
 struct PoEntry {
-  std::string context;                  ///< msgctxt, empty when absent
-  bool has_context = false;             ///< whether a msgctxt line was present (an empty one counts)
-  std::string id;                       ///< msgid
-  std::string str;                      ///< msgstr
-  std::vector<std::string> flags;       ///< from `#,` lines: "fuzzy", "python-brace-format", ...
-  std::vector<std::string> extracted;   ///< `#.` lines, without the marker and one leading space
-  bool obsolete = false;                ///< a `#~` entry
-  std::size_t line = 0;                 ///< line of its msgid, from 1
+  std::string context;                 ///< msgctxt, empty when absent
+  bool has_context = false;            ///< whether a msgctxt line was present (an empty one counts)
+  std::string id;                      ///< msgid
+  std::string str;                     ///< msgstr
+  std::vector<std::string> flags;      ///< from `#,` lines: "fuzzy", "python-brace-format", ...
+  std::vector<std::string> extracted;  ///< `#.` lines, without the marker and one leading space
+  bool obsolete = false;               ///< a `#~` entry
+  std::size_t line = 0;                ///< line of its msgid, from 1
 
   bool has_flag(std::string_view flag) const;
 };

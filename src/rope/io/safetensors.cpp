@@ -32,8 +32,11 @@ constexpr StDType kDTypes[] = {{"F64", 8, 'f', DType::F64},
                                {"F16", 2, 'h', DType::F16},
                                {"BF16", 2, 'h', DType::BF16}};
 /// Integer types, read only with TensorReadOptions::integers (positions).
-constexpr StDType kIntegerDTypes[] = {{"I64", 8, 'i', DType::F64}, {"I32", 4, 'i', DType::F64}, {"I16", 2, 'i', DType::F64},
-                                      {"I8", 1, 'i', DType::F64},  {"U8", 1, 'u', DType::F64}};
+constexpr StDType kIntegerDTypes[] = {{"I64", 8, 'i', DType::F64},
+                                      {"I32", 4, 'i', DType::F64},
+                                      {"I16", 2, 'i', DType::F64},
+                                      {"I8", 1, 'i', DType::F64},
+                                      {"U8", 1, 'u', DType::F64}};
 
 std::uint64_t u64_le(std::string_view bytes) {
   std::uint64_t v = 0;
@@ -50,7 +53,8 @@ TensorHeader parse_safetensors_header(std::string_view bytes, std::uint64_t file
   };
   if (bytes.size() < 8) fail("byte 0", "the file ends inside the 8-byte header size");
   const std::uint64_t n = u64_le(bytes);
-  if (n > kMaxTensorHeaderBytes) fail("byte 0", fmt::format("header size {} is larger than the {}-byte (1 MiB) limit", n, kMaxTensorHeaderBytes));
+  if (n > kMaxTensorHeaderBytes)
+    fail("byte 0", fmt::format("header size {} is larger than the {}-byte (1 MiB) limit", n, kMaxTensorHeaderBytes));
   if (bytes.size() > file_size) fail("byte 0", "the file is shorter than the bytes read");
   if (n > file_size - 8 || n > bytes.size() - 8) {
     fail("byte 0", fmt::format("header size {} is larger than the {} bytes after it", n, file_size - 8));
@@ -79,7 +83,8 @@ TensorHeader parse_safetensors_header(std::string_view bytes, std::uint64_t file
       for (std::size_t i = 0; i < names.size() && i < 8; ++i) list += (i ? ", " : "") + escape_for_message(names[i]);
       if (names.size() > 8) list += ", …";
       fail("header", names.empty() ? std::string("holds no tensor")
-                                   : fmt::format("holds {} tensors ({}): name one with {}", names.size(), list, option_name("tensor")));
+                                   : fmt::format("holds {} tensors ({}): name one with {}", names.size(), list,
+                                                 option_name("tensor")));
     }
     key = names.front();
   } else if (!j.contains(key) || key == "__metadata__") {
@@ -98,14 +103,16 @@ TensorHeader parse_safetensors_header(std::string_view bytes, std::uint64_t file
     if (options.integers && dtype == t.name) type = &t;
   }
   if (!type && options.integers) {
-    fail(field + " dtype", fmt::format("'{}' is not F16, BF16, F32, F64, I64, I32, I16, I8 or U8", escape_for_message(dtype)));
+    fail(field + " dtype",
+         fmt::format("'{}' is not F16, BF16, F32, F64, I64, I32, I16, I8 or U8", escape_for_message(dtype)));
   }
   if (!type) fail(field + " dtype", fmt::format("'{}' is not F16, BF16, F32 or F64", escape_for_message(dtype)));
   if (!entry.contains("shape") || !entry["shape"].is_array()) fail(field + " shape", "missing or not an array");
   std::vector<long> shape;
   for (const auto& dim : entry["shape"]) {
     if (!dim.is_number_unsigned()) fail(field + " shape", "every dimension must be a non-negative integer");
-    if (static_cast<int>(shape.size()) >= kMaxTensorRank) fail(field + " shape", fmt::format("more than {} dimensions", kMaxTensorRank));
+    if (static_cast<int>(shape.size()) >= kMaxTensorRank)
+      fail(field + " shape", fmt::format("more than {} dimensions", kMaxTensorRank));
     const auto v = dim.get<std::uint64_t>();
     if (v > static_cast<std::uint64_t>(max_elements)) {
       fail(field + " shape", fmt::format("dimension {} is above the {} elements allowed", v, max_elements));
@@ -120,12 +127,13 @@ TensorHeader parse_safetensors_header(std::string_view bytes, std::uint64_t file
   const auto begin = entry["data_offsets"][0].get<std::uint64_t>();
   const auto end = entry["data_offsets"][1].get<std::uint64_t>();
   if (begin > end || end > buffer_size) {
-    fail(field + " data_offsets", fmt::format("[{}, {}] is not inside the {}-byte buffer after the header", begin, end, buffer_size));
+    fail(field + " data_offsets",
+         fmt::format("[{}, {}] is not inside the {}-byte buffer after the header", begin, end, buffer_size));
   }
   const std::uint64_t need = static_cast<std::uint64_t>(count) * static_cast<std::uint64_t>(type->bytes);
   if (end - begin != need) {
-    fail(field + " data_offsets", fmt::format("[{}, {}] holds {} bytes, shape {} of {} needs {}", begin, end, end - begin,
-                                              shape_string(shape), dtype, need));
+    fail(field + " data_offsets", fmt::format("[{}, {}] holds {} bytes, shape {} of {} needs {}", begin, end,
+                                              end - begin, shape_string(shape), dtype, need));
   }
   TensorHeader h;
   h.format = TensorFormat::Safetensors;

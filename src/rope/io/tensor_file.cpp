@@ -17,9 +17,12 @@ namespace rope {
 
 std::string_view to_string(TensorFormat format) {
   switch (format) {
-    case TensorFormat::Npy: return "npy";
-    case TensorFormat::Safetensors: return "safetensors";
-    case TensorFormat::Csv: return "csv";
+    case TensorFormat::Npy:
+      return "npy";
+    case TensorFormat::Safetensors:
+      return "safetensors";
+    case TensorFormat::Csv:
+      return "csv";
   }
   return "?";
 }
@@ -53,15 +56,17 @@ namespace detail {
 long checked_element_count(const std::vector<long>& shape, const std::string& name, std::string_view field,
                            long max_elements) {
   if (shape.size() > static_cast<std::size_t>(kMaxTensorRank)) {
-    throw InvalidArgument(error_msg("{0}: {1}: rank {2} is above the limit of {3}", name, field, shape.size(), kMaxTensorRank));
+    throw InvalidArgument(
+        error_msg("{0}: {1}: rank {2} is above the limit of {3}", name, field, shape.size(), kMaxTensorRank));
   }
   long n = 1;
   for (const long dim : shape) {
     if (dim < 0) throw InvalidArgument(error_msg("{0}: {1}: dimension {2} is negative", name, field, dim));
-    if (dim == 0) throw InvalidArgument(error_msg("{0}: {1}: shape {2} holds no element", name, field, shape_string(shape)));
+    if (dim == 0)
+      throw InvalidArgument(error_msg("{0}: {1}: shape {2} holds no element", name, field, shape_string(shape)));
     if (dim > max_elements || n > max_elements / dim) {
       throw InvalidArgument(error_msg("{0}: {1}: shape {2} has more than the {3} elements allowed", name, field,
-                                        shape_string(shape), max_elements));
+                                      shape_string(shape), max_elements));
     }
     n *= dim;
   }
@@ -141,11 +146,12 @@ TensorData parse_csv_tensor(std::string_view text, const std::string& name) {
           row.clear();
           break;
         }
-        throw InvalidArgument(error_msg("{0}: line {1}, column {2}: '{3}' is not a finite decimal number", name, line_no,
-                                          c + 1, escape_for_message(cell)));
+        throw InvalidArgument(error_msg("{0}: line {1}, column {2}: '{3}' is not a finite decimal number", name,
+                                        line_no, c + 1, escape_for_message(cell)));
       }
       if (static_cast<long>(t.values.size() + row.size()) > kMaxTensorElements) {
-        throw InvalidArgument(error_msg("{0}: line {1}: more than the {2} values allowed", name, line_no, kMaxTensorElements));
+        throw InvalidArgument(
+            error_msg("{0}: line {1}: more than the {2} values allowed", name, line_no, kMaxTensorElements));
       }
       if (b == std::string_view::npos) break;
       a = b + 1;
@@ -154,12 +160,14 @@ TensorData parse_csv_tensor(std::string_view text, const std::string& name) {
     first = false;
     if (header) continue;
     if (cols >= 0 && static_cast<long>(row.size()) != cols) {
-      throw InvalidArgument(error_msg("{0}: line {1}: a row of length {2}, but the rows before have length {3}", name, line_no, row.size(), cols));
+      throw InvalidArgument(error_msg("{0}: line {1}: a row of length {2}, but the rows before have length {3}", name,
+                                      line_no, row.size(), cols));
     }
     cols = static_cast<long>(row.size());
     ++rows;
     if (static_cast<long>(t.values.size()) + cols > kMaxTensorElements) {
-      throw InvalidArgument(error_msg("{0}: line {1}: more than the {2} values allowed", name, line_no, kMaxTensorElements));
+      throw InvalidArgument(
+          error_msg("{0}: line {1}: more than the {2} values allowed", name, line_no, kMaxTensorElements));
     }
     t.values.insert(t.values.end(), row.begin(), row.end());
   }
@@ -177,9 +185,10 @@ TensorFormat detect_tensor_format(std::string_view bytes, const std::string& pat
   if (ends_with(".npy")) return TensorFormat::Npy;
   if (ends_with(".safetensors")) return TensorFormat::Safetensors;
   if (ends_with(".csv") || ends_with(".txt")) return TensorFormat::Csv;
-  throw InvalidArgument(error_msg("{0}: not a .npy file (no \\x93NUMPY magic), not safetensors (no '{{' at byte 8), "
-                                    "and the name does not end in .npy, .safetensors, .csv or .txt",
-                                    escape_for_message(path)));
+  throw InvalidArgument(
+      error_msg("{0}: not a .npy file (no \\x93NUMPY magic), not safetensors (no '{{' at byte 8), "
+                "and the name does not end in .npy, .safetensors, .csv or .txt",
+                escape_for_message(path)));
 }
 
 TensorData read_tensor_file(const std::string& path, const TensorReadOptions& options) {
@@ -188,17 +197,22 @@ TensorData read_tensor_file(const std::string& path, const TensorReadOptions& op
   const std::string name = escape_for_message(path);
   if (file.error != 0) throw IoError(error_msg("cannot read tensor file '{0}': {1}", name, file.reason()));
   if (file.text.size() > kMaxTensorFileBytes) {
-    throw InvalidArgument(error_msg("{0}: larger than the {1}-byte limit for a tensor file", name, kMaxTensorFileBytes));
+    throw InvalidArgument(
+        error_msg("{0}: larger than the {1}-byte limit for a tensor file", name, kMaxTensorFileBytes));
   }
   const TensorFormat format = detect_tensor_format(file.text, path);
   if (!options.tensor.empty() && format != TensorFormat::Safetensors) {
-    throw InvalidArgument(error_msg("{0} '{1}' names a tensor of a safetensors file, and '{2}' is {3}", option_name("tensor"),
-                                      escape_for_message(options.tensor), name, to_string(format)));
+    throw InvalidArgument(error_msg("{0} '{1}' names a tensor of a safetensors file, and '{2}' is {3}",
+                                    option_name("tensor"), escape_for_message(options.tensor), name,
+                                    to_string(format)));
   }
   switch (format) {
-    case TensorFormat::Npy: return parse_npy(file.text, name, options);
-    case TensorFormat::Safetensors: return parse_safetensors(file.text, name, options);
-    case TensorFormat::Csv: break;
+    case TensorFormat::Npy:
+      return parse_npy(file.text, name, options);
+    case TensorFormat::Safetensors:
+      return parse_safetensors(file.text, name, options);
+    case TensorFormat::Csv:
+      break;
   }
   if (file.text.find('\0') != std::string::npos) {
     throw InvalidArgument(error_msg("{0}: a CSV file must be text (it holds a NUL byte)", name));

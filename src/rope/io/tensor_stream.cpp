@@ -90,16 +90,19 @@ TensorStream TensorStream::open(const std::string& path, const TensorReadOptions
   s.fd_ = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
   if (s.fd_ < 0) throw IoError(error_msg("cannot read tensor file '{0}': {1}", s.name_, std::strerror(errno)));
   struct stat st {};
-  if (::fstat(s.fd_, &st) != 0) throw IoError(error_msg("cannot read tensor file '{0}': {1}", s.name_, std::strerror(errno)));
+  if (::fstat(s.fd_, &st) != 0)
+    throw IoError(error_msg("cannot read tensor file '{0}': {1}", s.name_, std::strerror(errno)));
   if (!S_ISREG(st.st_mode)) {
-    throw IoError(error_msg("cannot read tensor file '{0}': {1}", s.name_, "not a regular file (a FIFO, device or socket is not read)"));
+    throw IoError(error_msg("cannot read tensor file '{0}': {1}", s.name_,
+                            "not a regular file (a FIFO, device or socket is not read)"));
   }
   const auto size = static_cast<std::uint64_t>(st.st_size);
   // The first bytes, then all a header may take (1 MiB) only when the header the first bytes announce is longer.
   const auto most = static_cast<std::size_t>(std::min<std::uint64_t>(size, kMaxTensorHeaderBytes + 16));
   std::vector<unsigned char> head(std::min(most, kFirstHeaderBytes));
   long long got = pread_full(s.fd_, head.data(), head.size(), 0);
-  if (got >= 0 && static_cast<std::size_t>(got) == head.size() && head.size() < most && header_end(head) > head.size()) {
+  if (got >= 0 && static_cast<std::size_t>(got) == head.size() && head.size() < most &&
+      header_end(head) > head.size()) {
     head.resize(most);
     got = pread_full(s.fd_, head.data(), head.size(), 0);
   }
@@ -108,10 +111,12 @@ TensorStream TensorStream::open(const std::string& path, const TensorReadOptions
   const std::string_view bytes(reinterpret_cast<const char*>(head.data()), head.size());
   const TensorFormat format = detect_tensor_format(bytes, path);
   if (!options.tensor.empty() && format != TensorFormat::Safetensors) {
-    throw InvalidArgument(error_msg("{0} '{1}' names a tensor of a safetensors file, and '{2}' is {3}", option_name("tensor"),
-                                    escape_for_message(options.tensor), s.name_, to_string(format)));
+    throw InvalidArgument(error_msg("{0} '{1}' names a tensor of a safetensors file, and '{2}' is {3}",
+                                    option_name("tensor"), escape_for_message(options.tensor), s.name_,
+                                    to_string(format)));
   }
-  if (format == TensorFormat::Csv) throw InvalidArgument(error_msg("{0}: a CSV file is read whole, not streamed", s.name_));
+  if (format == TensorFormat::Csv)
+    throw InvalidArgument(error_msg("{0}: a CSV file is read whole, not streamed", s.name_));
   s.header_ = format == TensorFormat::Npy ? parse_npy_header(bytes, size, s.name_, options, kMaxStreamElements)
                                           : parse_safetensors_header(bytes, size, s.name_, options, kMaxStreamElements);
   return s;
@@ -129,7 +134,10 @@ bool TensorStream::streamable(const std::string& path) {
   return std::memcmp(head, "\x93NUMPY", 6) == 0 || head[8] == '{';
 }
 
-TensorStream::TensorStream(TensorStream&& o) noexcept : fd_(o.fd_), header_(std::move(o.header_)), name_(std::move(o.name_)) { o.fd_ = -1; }
+TensorStream::TensorStream(TensorStream&& o) noexcept
+    : fd_(o.fd_), header_(std::move(o.header_)), name_(std::move(o.name_)) {
+  o.fd_ = -1;
+}
 
 TensorStream& TensorStream::operator=(TensorStream&& o) noexcept {
   if (this != &o) {
@@ -146,20 +154,25 @@ TensorStream::~TensorStream() {
 
 void TensorStream::read_raw(long first, long count, unsigned char* raw) const {
   if (first < 0 || count < 0 || first + count > header_.count) {
-    throw InvalidArgument(error_msg("{0}: elements [{1}, {2}) outside the tensor's {3}", name_, first, first + count, header_.count));
+    throw InvalidArgument(
+        error_msg("{0}: elements [{1}, {2}) outside the tensor's {3}", name_, first, first + count, header_.count));
   }
-  const std::uint64_t at = header_.data_offset + static_cast<std::uint64_t>(first) * static_cast<std::uint64_t>(header_.bytes);
+  const std::uint64_t at =
+      header_.data_offset + static_cast<std::uint64_t>(first) * static_cast<std::uint64_t>(header_.bytes);
   const std::size_t n = static_cast<std::size_t>(count) * static_cast<std::size_t>(header_.bytes);
   const long long got = pread_full(fd_, raw, n, at);
-  if (got < 0) throw IoError(error_msg("cannot read tensor file '{0}' at byte {1}: {2}", name_, at, std::strerror(errno)));
+  if (got < 0)
+    throw IoError(error_msg("cannot read tensor file '{0}' at byte {1}: {2}", name_, at, std::strerror(errno)));
   if (static_cast<std::size_t>(got) < n) {
     // Where the file ends now: a read that starts beyond the new end (another thread's block) gets nothing.
     std::uint64_t end = at + static_cast<std::uint64_t>(got);
     struct stat st {};
     if (::fstat(fd_, &st) == 0) end = std::min(end, static_cast<std::uint64_t>(st.st_size));
-    throw IoError(error_msg("cannot read tensor file '{0}': it ends at byte {1}, its header promised {2} (the file changed "
-                            "while it was read)", name_, end,
-                            header_.data_offset + static_cast<std::uint64_t>(header_.count) * static_cast<std::uint64_t>(header_.bytes)));
+    throw IoError(error_msg(
+        "cannot read tensor file '{0}': it ends at byte {1}, its header promised {2} (the file changed "
+        "while it was read)",
+        name_, end,
+        header_.data_offset + static_cast<std::uint64_t>(header_.count) * static_cast<std::uint64_t>(header_.bytes)));
   }
 }
 

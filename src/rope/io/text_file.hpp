@@ -36,7 +36,8 @@ struct BoundedRead {
 /// The one bounded reader under read_text_file and read_model_config (models/model_config.hpp): it stops
 /// at most one 64 KiB buffer past `max_bytes`, so that /dev/zero or a huge file cannot exhaust memory and
 /// the caller can still tell that the file is larger than `max_bytes`. Throws nothing: a missing, unreadable
-/// or directory `path`, or one that is not a regular file, comes back as `error`, for the caller to word its own message.
+/// or directory `path`, or one that is not a regular file, comes back as `error`, for the caller to word its own
+/// message.
 BoundedRead read_file_bounded(const std::string& path, std::size_t max_bytes);
 
 /// A list of numbers as typed for a list option: "1,0,0,1" (rope/core/parse.hpp parse_real_list), or

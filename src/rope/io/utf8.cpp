@@ -73,7 +73,8 @@ std::size_t display_width(std::string_view text) {
     }
     const char32_t cp = *decoded;
     if (cp >= 0x300 && cp <= 0x36F) continue;  // combining diacritical marks take no column
-    const bool wide = (cp >= 0x2E80 && cp <= 0x9FFF) || (cp >= 0xF900 && cp <= 0xFAFF) || (cp >= 0xFF00 && cp <= 0xFF60);
+    const bool wide =
+        (cp >= 0x2E80 && cp <= 0x9FFF) || (cp >= 0xF900 && cp <= 0xFAFF) || (cp >= 0xFF00 && cp <= 0xFF60);
     w += wide ? 2 : 1;
   }
   return w;
@@ -109,7 +110,6 @@ std::string escape_controls(std::string_view text, bool keep_lines) {
   return out;
 }
 
-
 // `text` with every byte that is not part of a UTF-8 sequence written as the text \xNN.
 std::string valid_utf8(const std::string& text) {
   if (is_valid_utf8(text)) return text;
@@ -117,8 +117,10 @@ std::string valid_utf8(const std::string& text) {
   std::size_t i = 0;
   while (i < text.size()) {
     const std::size_t start = i;
-    if (decode_utf8(text, i)) out.append(text, start, i - start);
-    else out += fmt::format("\\x{:02x}", static_cast<unsigned char>(text[start]));
+    if (decode_utf8(text, i))
+      out.append(text, start, i - start);
+    else
+      out += fmt::format("\\x{:02x}", static_cast<unsigned char>(text[start]));
   }
   return out;
 }

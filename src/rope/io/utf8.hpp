@@ -34,7 +34,6 @@ std::size_t display_width(std::string_view text);
 /// clear the terminal. With `keep_lines`, newline and tab stay as they are (the layout of a report).
 std::string escape_controls(std::string_view text, bool keep_lines = false);
 
-
 /// `text` with every byte that is not part of a UTF-8 sequence written as the text \xNN (JSON output).
 std::string valid_utf8(const std::string& text);
 

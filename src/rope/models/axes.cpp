@@ -49,8 +49,9 @@ AxisPosition parse_axis_position(std::string_view text, std::string_view what) {
   if (text.find(',') == std::string_view::npos) return AxisPosition::single(parse_real(text, what));
   const std::vector<double> values = parse_real_list(text, what);
   if (values.size() > static_cast<std::size_t>(kMaxAxes)) {
-    throw InvalidArgument(error_msg("{0} has {1} components: a position has 1 number, or one per axis (at most {2}: t,h,w,e)",
-                                      what, values.size(), kMaxAxes));
+    throw InvalidArgument(
+        error_msg("{0} has {1} components: a position has 1 number, or one per axis (at most {2}: t,h,w,e)", what,
+                  values.size(), kMaxAxes));
   }
   AxisPosition p;
   p.count = static_cast<int>(values.size());
@@ -60,12 +61,18 @@ AxisPosition parse_axis_position(std::string_view text, std::string_view what) {
 
 std::string_view to_string(SectionOrder order) {
   switch (order) {
-    case SectionOrder::Chunked: return "chunked";
-    case SectionOrder::Interleaved: return "interleaved";
-    case SectionOrder::GgmlMrope: return "llama.cpp MROPE";
-    case SectionOrder::GgmlImrope: return "llama.cpp IMROPE";
-    case SectionOrder::Vision: return "2-D vision";
-    case SectionOrder::Ernie3d: return "ERNIE 3-D";
+    case SectionOrder::Chunked:
+      return "chunked";
+    case SectionOrder::Interleaved:
+      return "interleaved";
+    case SectionOrder::GgmlMrope:
+      return "llama.cpp MROPE";
+    case SectionOrder::GgmlImrope:
+      return "llama.cpp IMROPE";
+    case SectionOrder::Vision:
+      return "2-D vision";
+    case SectionOrder::Ernie3d:
+      return "ERNIE 3-D";
   }
   return "chunked";
 }
@@ -76,9 +83,7 @@ std::string AxisMap::components() const {
   return s;
 }
 
-int AxisMap::pairs_of(int axis) const {
-  return static_cast<int>(std::count(pair_axis.begin(), pair_axis.end(), axis));
-}
+int AxisMap::pairs_of(int axis) const { return static_cast<int>(std::count(pair_axis.begin(), pair_axis.end(), axis)); }
 
 AxisMap make_axis_map(const MropeSections& source, int pairs) {
   const std::vector<int>& s = source.sections;
@@ -89,35 +94,42 @@ AxisMap make_axis_map(const MropeSections& source, int pairs) {
   const bool ggml = source.order == SectionOrder::GgmlMrope || source.order == SectionOrder::GgmlImrope;
   const std::size_t max_sections = ggml ? kMaxAxes : 3;
   if (s.empty() || s.size() > max_sections) {
-    throw InvalidArgument(error_msg("mrope_section [{0}]: expected 1 to {1} sections", fmt::to_string(fmt::join(s, ", ")), max_sections));
+    throw InvalidArgument(
+        error_msg("mrope_section [{0}]: expected 1 to {1} sections", fmt::to_string(fmt::join(s, ", ")), max_sections));
   }
   if (source.order == SectionOrder::Interleaved && s.size() != 3) {
-    throw InvalidArgument(error_msg("mrope_section [{0}]: interleaved M-RoPE reads 3 sections (t, h, w)", fmt::to_string(fmt::join(s, ", "))));
+    throw InvalidArgument(error_msg("mrope_section [{0}]: interleaved M-RoPE reads 3 sections (t, h, w)",
+                                    fmt::to_string(fmt::join(s, ", "))));
   }
   if (source.order == SectionOrder::Ernie3d && (s.size() != 3 || s[0] != s[1])) {
     // recomposition_to_3d stacks the h and w frequencies pairwise: torch.stack needs s_h = s_w.
-    throw InvalidArgument(error_msg("mrope_section [{0}]: ERNIE-4.5-VL's 3-D RoPE reads 3 sections (h, w, t) with as many "
-                                    "pairs of height as of width",
-                                    fmt::to_string(fmt::join(s, ", "))));
+    throw InvalidArgument(
+        error_msg("mrope_section [{0}]: ERNIE-4.5-VL's 3-D RoPE reads 3 sections (h, w, t) with as many "
+                  "pairs of height as of width",
+                  fmt::to_string(fmt::join(s, ", "))));
   }
   for (int x : s) {
     if (x < 0 || x > 65536) {
-      throw InvalidArgument(error_msg("mrope_section [{0}]: every section is a whole number in 0 … 65536", fmt::to_string(fmt::join(s, ", "))));
+      throw InvalidArgument(error_msg("mrope_section [{0}]: every section is a whole number in 0 … 65536",
+                                      fmt::to_string(fmt::join(s, ", "))));
     }
   }
   const int sum = std::accumulate(s.begin(), s.end(), 0);
   if (pairs < 1) throw InvalidArgument(error_msg("M-RoPE needs at least one pair (got {0})", pairs));
   if (source.order == SectionOrder::Ernie3d && sum != pairs) {
-    throw InvalidArgument(error_msg("mrope_section [{0}] adds up to {1}, not rotary_dim / 2 = {2}: ERNIE-4.5-VL's code gives "
-                                    "every pair exactly one axis",
-                                    fmt::to_string(fmt::join(s, ", ")), sum, pairs));
+    throw InvalidArgument(
+        error_msg("mrope_section [{0}] adds up to {1}, not rotary_dim / 2 = {2}: ERNIE-4.5-VL's code gives "
+                  "every pair exactly one axis",
+                  fmt::to_string(fmt::join(s, ", ")), sum, pairs));
   }
   if (source.order == SectionOrder::Chunked && sum != pairs) {
-    throw InvalidArgument(error_msg("mrope_section [{0}] adds up to {1}, not rotary_dim / 2 = {2}: HF splits cos and sin "
-                                      "into the sections twice over, so they must cover the pairs exactly",
-                                      fmt::to_string(fmt::join(s, ", ")), sum, pairs));
+    throw InvalidArgument(
+        error_msg("mrope_section [{0}] adds up to {1}, not rotary_dim / 2 = {2}: HF splits cos and sin "
+                  "into the sections twice over, so they must cover the pairs exactly",
+                  fmt::to_string(fmt::join(s, ", ")), sum, pairs));
   }
-  if (ggml && sum == 0) throw InvalidArgument(error_msg("mrope_section [{0}] adds up to 0", fmt::to_string(fmt::join(s, ", "))));
+  if (ggml && sum == 0)
+    throw InvalidArgument(error_msg("mrope_section [{0}] adds up to 0", fmt::to_string(fmt::join(s, ", "))));
   AxisMap map;
   map.source = source;
   map.axes = ggml ? kMaxAxes : static_cast<int>(s.size());
@@ -143,7 +155,8 @@ AxisMap make_axis_map(const MropeSections& source, int pairs) {
       case SectionOrder::Interleaved:  // (A3): t everywhere, then h and w overwrite their thirds
         a = j % 3 == 1 && j < 3 * section(1) ? 1 : j % 3 == 2 && j < 3 * section(2) ? 2 : 0;
         break;
-      case SectionOrder::Vision: break;  // refused above
+      case SectionOrder::Vision:
+        break;                     // refused above
       case SectionOrder::Ernie3d:  // (A8): the fastest s_h + s_w pairs alternate h and w, the slowest s_t take t
         a = j < s[0] + s[1] ? (j % 2 == 0 ? 1 : 2) : 0;
         break;
@@ -169,17 +182,22 @@ std::string_view axis_letter(int axis) {
 
 Message axis_name(int axis) {
   switch (axis) {
-    case 0: return {msg("time")};
-    case 1: return {msg("height")};
-    case 2: return {msg("width")};
-    default: return {msg("extra")};
+    case 0:
+      return {msg("time")};
+    case 1:
+      return {msg("height")};
+    case 2:
+      return {msg("width")};
+    default:
+      return {msg("extra")};
   }
 }
 
 std::string axis_pattern(const AxisMap& map) {
   std::string s;
   for (std::size_t j = 0; j < map.pair_axis.size(); ++j) {
-    const bool interleaved = map.source.order == SectionOrder::Interleaved || map.source.order == SectionOrder::GgmlImrope;
+    const bool interleaved =
+        map.source.order == SectionOrder::Interleaved || map.source.order == SectionOrder::GgmlImrope;
     const bool ernie = map.source.order == SectionOrder::Ernie3d;
     const std::size_t hw = ernie ? static_cast<std::size_t>(map.source.sections[0] + map.source.sections[1]) : 0;
     const bool gap = j > 0 && (interleaved ? j % 3 == 0
@@ -201,24 +219,26 @@ Eigen::VectorXd axis_angles(const Eigen::VectorXd& theta, const AxisMap* map, co
   const int axes = map ? map->axes : 1;
   if (p.multi() && p.count != axes) {
     throw InvalidArgument(
-        map ? (map->vision() ? error_msg("the position {0} has {1} components but this vision tower reads 2 axes (h,w: the "
-                                           "patch's row and column): give 2 numbers, or one for the patch (m, m)",
-                                           p.text(), p.count)
-                             : error_msg("the position {0} has {1} components but this model reads {2} axes ({3}): give {4} "
-                                           "numbers, or one for a text token",
-                                           p.text(), p.count, axes, map->components(), axes))
+        map ? (map->vision()
+                   ? error_msg("the position {0} has {1} components but this vision tower reads 2 axes (h,w: the "
+                               "patch's row and column): give 2 numbers, or one for the patch (m, m)",
+                               p.text(), p.count)
+                   : error_msg("the position {0} has {1} components but this model reads {2} axes ({3}): give {4} "
+                               "numbers, or one for a text token",
+                               p.text(), p.count, axes, map->components(), axes))
             : error_msg("the position {0} has {1} components but plain RoPE reads one: give one number, or a model "
                         "with multimodal sections (e.g. {2} qwen2-vl-7b)",
-                          p.text(), p.count, option_name("model")));
+                        p.text(), p.count, option_name("model")));
   }
   if (map && map->pair_axis.size() != static_cast<std::size_t>(theta.size())) {
-    throw InvalidArgument(error_msg("the axis map has {0} pairs but there are {1} frequencies", map->pair_axis.size(),
-                                      theta.size()));
+    throw InvalidArgument(
+        error_msg("the axis map has {0} pairs but there are {1} frequencies", map->pair_axis.size(), theta.size()));
   }
   Eigen::VectorXd phi(theta.size());
   for (Eigen::Index j = 0; j < theta.size(); ++j) {
-    phi[j] = map ? theta[j] * (axis_component(*map, p, map->pair_axis[static_cast<std::size_t>(j)]) + map->position_offset)
-                 : theta[j] * p[0];  // (A1), (V1)
+    phi[j] =
+        map ? theta[j] * (axis_component(*map, p, map->pair_axis[static_cast<std::size_t>(j)]) + map->position_offset)
+            : theta[j] * p[0];  // (A1), (V1)
   }
   return phi;
 }
@@ -243,7 +263,8 @@ std::vector<AxisPosition> parse_axis_position_rows(std::string_view text, std::s
     // Counted before any cell is kept: a line of commas never becomes a list of millions of cells.
     const std::size_t cell_count = static_cast<std::size_t>(std::count(line.begin(), line.end(), ',')) + 1;
     if (cell_count > kMaxPositionCells) {
-      throw InvalidArgument(error_msg("{0} line {1}: {2} cells, more than the {3} a row of positions can have", what, line_number, cell_count, kMaxPositionCells));
+      throw InvalidArgument(error_msg("{0} line {1}: {2} cells, more than the {3} a row of positions can have", what,
+                                      line_number, cell_count, kMaxPositionCells));
     }
     std::vector<std::string_view> cells;
     for (std::size_t at = 0;;) {
@@ -256,13 +277,17 @@ std::vector<AxisPosition> parse_axis_position_rows(std::string_view text, std::s
       at = comma + 1;
     }
     const std::string where = fmt::format("{} line {}", what, line_number);
-    if (!header_seen && rows.empty() && std::any_of(line.begin(), line.end(), [](char c) { return std::isalpha(static_cast<unsigned char>(c)) && c != 'e' && c != 'E'; })) {
+    if (!header_seen && rows.empty() && std::any_of(line.begin(), line.end(), [](char c) {
+          return std::isalpha(static_cast<unsigned char>(c)) && c != 'e' && c != 'E';
+        })) {
       header_seen = true;
       header_cells = cells.size();
       std::string names;
       for (const char* name : {"t", "h", "w", "e"}) {
         const auto n = std::count(cells.begin(), cells.end(), std::string_view(name));
-        if (n > 1) throw InvalidArgument(error_msg("{0} line {1}: the header names the column {2} {3} times", what, line_number, name, n));
+        if (n > 1)
+          throw InvalidArgument(
+              error_msg("{0} line {1}: the header names the column {2} {3} times", what, line_number, name, n));
         for (std::size_t c = 0; c < cells.size(); ++c) {
           if (cells[c] == name) columns.push_back(c);
         }
@@ -271,33 +296,40 @@ std::vector<AxisPosition> parse_axis_position_rows(std::string_view text, std::s
       // The axes a position file can carry: M-RoPE's t,h,w (rope positions --csv), llama.cpp's four slots, or
       // a vision tower's row and column.
       if (names != "t,h,w" && names != "t,h,w,e" && names != "h,w") {
-        throw InvalidArgument(error_msg("{0} line {1}: a header needs the columns t, h, w (as {2} writes them), t, h, w, e "
-                                        "(llama.cpp) or h, w (a vision tower)",
-                                        what, line_number, option_name("positions_csv")));
+        throw InvalidArgument(
+            error_msg("{0} line {1}: a header needs the columns t, h, w (as {2} writes them), t, h, w, e "
+                      "(llama.cpp) or h, w (a vision tower)",
+                      what, line_number, option_name("positions_csv")));
       }
       continue;
     }
-    if (rows.size() >= max_rows) throw InvalidArgument(error_msg("{0} line {1}: more than {2} positions", what, line_number, max_rows));
+    if (rows.size() >= max_rows)
+      throw InvalidArgument(error_msg("{0} line {1}: more than {2} positions", what, line_number, max_rows));
     AxisPosition p;
     if (columns.empty()) {
       if (cells.size() > static_cast<std::size_t>(kMaxAxes)) {
-        throw InvalidArgument(error_msg("{0} line {1}: {2} components: a position has 1 number, or one per axis (at most {3}: t,h,w,e)",
-                                          what, line_number, cells.size(), kMaxAxes));
+        throw InvalidArgument(
+            error_msg("{0} line {1}: {2} components: a position has 1 number, or one per axis (at most {3}: t,h,w,e)",
+                      what, line_number, cells.size(), kMaxAxes));
       }
       p.count = static_cast<int>(cells.size());
       for (std::size_t k = 0; k < cells.size(); ++k) p.value[k] = parse_real(cells[k], where);
     } else {
       p.count = static_cast<int>(columns.size());
       if (cells.size() > header_cells) {
-        throw InvalidArgument(error_msg("{0} line {1}: {2} cells, more than the header's {3}", what, line_number, cells.size(), header_cells));
+        throw InvalidArgument(error_msg("{0} line {1}: {2} cells, more than the header's {3}", what, line_number,
+                                        cells.size(), header_cells));
       }
       for (std::size_t k = 0; k < columns.size(); ++k) {
-        if (columns[k] >= cells.size()) throw InvalidArgument(error_msg("{0} line {1}: {2} cells, fewer than the header's", what, line_number, cells.size()));
+        if (columns[k] >= cells.size())
+          throw InvalidArgument(
+              error_msg("{0} line {1}: {2} cells, fewer than the header's", what, line_number, cells.size()));
         p.value[k] = parse_real(cells[columns[k]], where);
       }
     }
     if (!rows.empty() && p.count != rows.front().count) {
-      throw InvalidArgument(error_msg("{0} line {1}: {2} components where the first row has {3}", what, line_number, p.count, rows.front().count));
+      throw InvalidArgument(error_msg("{0} line {1}: {2} components where the first row has {3}", what, line_number,
+                                      p.count, rows.front().count));
     }
     rows.push_back(p);
   }
@@ -308,7 +340,8 @@ std::vector<AxisPosition> parse_axis_position_rows(std::string_view text, std::s
 RelativeRotation relative_rotation(const Eigen::VectorXd& theta, const AxisMap* map, const AxisPosition& m,
                                    const AxisPosition& n, Layout layout) {
   if (m.multi() && n.multi() && m.count != n.count) {
-    throw InvalidArgument(error_msg("the positions {0} and {1} have different numbers of components", m.text(), n.text()));
+    throw InvalidArgument(
+        error_msg("the positions {0} and {1} have different numbers of components", m.text(), n.text()));
   }
   RelativeRotation r;
   r.delta.count = std::max(m.count, n.count);

@@ -40,9 +40,12 @@ const LayerTypeRope& select_layer_type(const ModelConfig& m, std::string_view wh
   }
   const std::string suggestion = closest_match(which, names);
   if (!suggestion.empty()) {
-    throw InvalidArgument(error_msg("layer type '{0}' is not one of {1}'s; did you mean {2}?", which, m.name, suggestion));
+    throw InvalidArgument(
+        error_msg("layer type '{0}' is not one of {1}'s; did you mean {2}?", which, m.name, suggestion));
   }
-  throw InvalidArgument(error_msg("layer type '{0}' is not one of {1}'s ({2})", which, m.name, fmt::format("{}{}", detail::join(names), layers > 0 ? fmt::format(", or a layer 0 … {}", layers - 1) : "")));
+  throw InvalidArgument(error_msg(
+      "layer type '{0}' is not one of {1}'s ({2})", which, m.name,
+      fmt::format("{}{}", detail::join(names), layers > 0 ? fmt::format(", or a layer 0 … {}", layers - 1) : "")));
 }
 
 std::string describe_layers(const std::vector<int>& layers) {
@@ -51,7 +54,8 @@ std::string describe_layers(const std::vector<int>& layers) {
   while (i < layers.size()) {
     std::size_t j = i;
     while (j + 1 < layers.size() && layers[j + 1] == layers[j] + 1) ++j;
-    out += (out.empty() ? "" : ", ") + (j == i ? std::to_string(layers[i]) : fmt::format("{}–{}", layers[i], layers[j]));
+    out +=
+        (out.empty() ? "" : ", ") + (j == i ? std::to_string(layers[i]) : fmt::format("{}–{}", layers[i], layers[j]));
     i = j + 1;
   }
   return out;

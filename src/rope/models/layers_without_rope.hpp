@@ -16,9 +16,9 @@ namespace rope {
 /// q and k as projected, so a dump of such a layer is unchanged (rope check's expectation there); Llama 4's NoPE
 /// layers leave keys unchanged and scale the query by the temperature (S20).
 struct LayersWithoutRope {
-  std::string model;       ///< the model's name
-  std::string layer_type;  ///< the type's name ("full_attention", "linear_attention", "nope")
-  std::vector<int> layers; ///< its layer indices
+  std::string model;        ///< the model's name
+  std::string layer_type;   ///< the type's name ("full_attention", "linear_attention", "nope")
+  std::vector<int> layers;  ///< its layer indices
   /// Llama 4's NoPE layers: the query is scaled by the temperature (S20) (keys are not); nullopt for the others.
   std::optional<NopeTemperature> temperature;
 };

@@ -33,9 +33,10 @@ std::optional<SoftmaxScale> family_softmax_scale(std::string_view model_type, co
 }
 
 Message softmax_scale_note(const SoftmaxScale& s) {
-  return msg("softmax scale: this model's attention multiplies qk_head_dim^−0.5 by get_mscale({0}, {1})² = {2:.6g}, "
-             "with get_mscale(f, m) = 0.1·m·ln f + 1 = {3:.6g}; outside RoPE, every layer ({4})",
-             format_number(s.factor), format_number(s.mscale_all_dim), s.multiplier, s.mscale, s.from.en);
+  return msg(
+      "softmax scale: this model's attention multiplies qk_head_dim^−0.5 by get_mscale({0}, {1})² = {2:.6g}, "
+      "with get_mscale(f, m) = 0.1·m·ln f + 1 = {3:.6g}; outside RoPE, every layer ({4})",
+      format_number(s.factor), format_number(s.mscale_all_dim), s.multiplier, s.mscale, s.from.en);
 }
 
 ModelConfig read_model_config(const std::string& path) {
@@ -52,13 +53,16 @@ namespace {
 /// "pixtral", "llama4", …: the HF modeling code whose vision rotary a VisionRope is, and its layout.
 Message vision_family(VisionRope kind) {
   switch (kind) {
-    case VisionRope::Pixtral: return {msg("model family pixtral: PixtralRotaryEmbedding")};
+    case VisionRope::Pixtral:
+      return {msg("model family pixtral: PixtralRotaryEmbedding")};
     case VisionRope::Llama4:
       return {msg("model family llama4 vision: Llama4VisionRotaryEmbedding")};
     case VisionRope::Qwen2VL:
       return {msg("model family qwen2_vl vision: VisionRotaryEmbedding")};
-    case VisionRope::LlamaCpp: return Message::same("llama.cpp GGML_ROPE_TYPE_VISION");
-    case VisionRope::Axial: return {msg("axial: rotary-embedding-torch get_axial_freqs")};
+    case VisionRope::LlamaCpp:
+      return Message::same("llama.cpp GGML_ROPE_TYPE_VISION");
+    case VisionRope::Axial:
+      return {msg("axial: rotary-embedding-torch get_axial_freqs")};
     case VisionRope::Gemma4:
       return {msg("model family gemma4 vision: Gemma4VisionRotaryEmbedding, apply_multidimensional_rope")};
   }
@@ -79,10 +83,12 @@ ModelConfig vision_model(VisionRope kind, int head_dim, double base) {
   return m;
 }
 
-SequencePositions sequence_positions_of(const ModelExtras& model, const std::string& name, const std::string& model_type) {
+SequencePositions sequence_positions_of(const ModelExtras& model, const std::string& name,
+                                        const std::string& model_type) {
   if (model.sequence_positions) return *model.sequence_positions;
   if (!model.sequence_positions_error.empty()) throw InvalidArgument(model.sequence_positions_error);
-  throw InvalidArgument(error_msg("{0} (model_type '{1}') has no M-RoPE position ids rope knows: rope positions follows get_rope_index of Qwen2-VL, "
+  throw InvalidArgument(error_msg(
+      "{0} (model_type '{1}') has no M-RoPE position ids rope knows: rope positions follows get_rope_index of Qwen2-VL, "
       "Qwen2.5-VL and Qwen3-VL (model_type qwen2_vl, qwen2_5_vl, qwen3_vl)",
       name, model_type));
 }
@@ -93,10 +99,11 @@ SequencePositions sequence_positions_of(const ModelConfig& model) {
 
 ModelConfig select_vision_tower(const ModelConfig& model) {
   if (!model.vision_tower) {
-    throw InvalidArgument(model.vision_error.empty()
-                              ? error_msg("{0} vision: {1} has no vision_config (a vision-language model's config has one)",
-                                          option_name("tower"), model.name)
-                              : error_msg("{0} vision: {1}", option_name("tower"), model.vision_error));
+    throw InvalidArgument(
+        model.vision_error.empty()
+            ? error_msg("{0} vision: {1} has no vision_config (a vision-language model's config has one)",
+                        option_name("tower"), model.name)
+            : error_msg("{0} vision: {1}", option_name("tower"), model.vision_error));
   }
   const VisionTowerConfig& t = *model.vision_tower;
   ModelConfig m = vision_model(t.kind, t.head_dim, t.base);
@@ -119,8 +126,10 @@ std::optional<Message> patch_outside_grid(const ModelExtras& model, const std::s
   }
   if (!outside) return std::nullopt;
   const std::string patch = p.multi() ? p.text() : fmt::format("({0}, {0})", p.text());
-  return Message{msg("note: {0} is not a patch of the model's {1}×{2} grid (rows and columns 0 … {3}):\n"
-                             "  {4} never rotates it; rope rotates it by the formula all the same", patch, grid, grid, grid - 1, name)};
+  return Message{
+      msg("note: {0} is not a patch of the model's {1}×{2} grid (rows and columns 0 … {3}):\n"
+          "  {4} never rotates it; rope rotates it by the formula all the same",
+          patch, grid, grid, grid - 1, name)};
 }
 
 std::optional<Message> patch_outside_grid(const ModelConfig& model, const AxisPosition& p) {

@@ -46,11 +46,11 @@ struct LayerTypeRope {
   LayerTypeRope() = default;
   LayerTypeRope(std::string n, std::vector<int> l, bool r, RopeConfig c, Message f)
       : name(std::move(n)), layers(std::move(l)), rope(r), config(std::move(c)), from(std::move(f)) {}
-  std::string name;             ///< "full_attention", "sliding_attention", "rope", "nope"
-  std::vector<int> layers;      ///< the layer indices of this type
-  bool rope = true;             ///< false: a NoPE layer (no rotation)
-  RopeConfig config;            ///< its RoPE (rope true)
-  Message from;                 ///< how its base and scaling were found
+  std::string name;         ///< "full_attention", "sliding_attention", "rope", "nope"
+  std::vector<int> layers;  ///< the layer indices of this type
+  bool rope = true;         ///< false: a NoPE layer (no rotation)
+  RopeConfig config;        ///< its RoPE (rope true)
+  Message from;             ///< how its base and scaling were found
   /// Its own pair layout, when it is not the model's (llama.cpp's lightning indexers with a rope type of their own:
   /// DeepSeek-3.2, dots3note NEOX; GLM-DSA NORM), and how it is known (layout_reason).
   std::optional<Layout> layout;
@@ -103,15 +103,15 @@ Message softmax_scale_note(const SoftmaxScale& s);
 /// self.scaling, llama.cpp's kq_scale; docs/scaling.md (S22)). The family table's attention_scale decides the rule
 /// (head_dim^−0.5 without one), the softmax_scale multiplier get_mscale² (S9) included.
 struct AttentionScale {
-  double value = 1;              ///< the scale the attention multiplies q·k by
-  double rule_value = 1;         ///< the rule's own scale, before softmax_scale's multiplier
-  Message rule;                  ///< "256^−0.5 (query_pre_attn_scalar 256)", the numbers a reader can check
-  Message from;                  ///< where the numbers came from: config keys, a class default, the code
-  bool head_dim_rule = false;    ///< head_dim^−0.5 of the RoPE's head_dim (a typed --dim changes it)
-  double multiplier = 1;         ///< softmax_scale's get_mscale², 1 without
+  double value = 1;            ///< the scale the attention multiplies q·k by
+  double rule_value = 1;       ///< the rule's own scale, before softmax_scale's multiplier
+  Message rule;                ///< "256^−0.5 (query_pre_attn_scalar 256)", the numbers a reader can check
+  Message from;                ///< where the numbers came from: config keys, a class default, the code
+  bool head_dim_rule = false;  ///< head_dim^−0.5 of the RoPE's head_dim (a typed --dim changes it)
+  double multiplier = 1;       ///< softmax_scale's get_mscale², 1 without
   /// The scores capped before the softmax, s → cap·tanh(s / cap) (Gemma 2's attn_logit_softcapping); nullopt: none.
   std::optional<double> softcap;
-  Message softcap_from;          ///< where the cap came from
+  Message softcap_from;  ///< where the cap came from
 };
 
 /// head_dim^−0.5, from `from`.
@@ -127,8 +127,8 @@ Message attention_scale_text(const AttentionScale& s);
 /// `vision_config` of a vision-language model, or the whole file when it is a vision tower's own config.
 struct VisionTowerConfig {
   VisionRope kind = VisionRope::Qwen2VL;
-  std::string model_type;       ///< the vision model_type ("pixtral", "llama4_vision_model", …)
-  int head_dim = 0;             ///< channels of one attention head of the tower (all rotate)
+  std::string model_type;  ///< the vision model_type ("pixtral", "llama4_vision_model", …)
+  int head_dim = 0;        ///< channels of one attention head of the tower (all rotate)
   double base = 10000;
   std::optional<long> grid;     ///< patches per image side, image_size / patch_size, when the config fixes it
   std::vector<Message> origin;  ///< one line per value: where it came from
@@ -151,8 +151,8 @@ struct SequencePositions {
 /// notes) is the spec's (rope_spec.hpp), the overrides applied, in one copy.
 struct ModelExtras {
   std::optional<NopeTemperature> nope_temperature;
-  std::optional<QueryScaling> query_scaling;    ///< every layer's query scaled by (S21) (family table query_scaling)
-  std::optional<SoftmaxScale> softmax_scale;    ///< the attention's softmax scale × mscale² (family table softmax_scale)
+  std::optional<QueryScaling> query_scaling;  ///< every layer's query scaled by (S21) (family table query_scaling)
+  std::optional<SoftmaxScale> softmax_scale;  ///< the attention's softmax scale × mscale² (family table softmax_scale)
   /// The attention's softmax scale (family table attention_scale, llama.cpp's kq_scale); nullopt: plain RoPE, 1/√d.
   std::optional<AttentionScale> attention_scale;
   /// This is a vision tower's 2-D RoPE (vision_rope.hpp): from --vision KIND, or select_tower.
@@ -163,24 +163,24 @@ struct ModelExtras {
   /// sequence_positions_error says why not when its vision_config is broken.
   std::optional<SequencePositions> sequence_positions;
   std::string sequence_positions_error;
-  std::vector<Message> warnings;    ///< likely mistakes in the file: unknown keys of the RoPE block (with a suggestion)
+  std::vector<Message> warnings;  ///< likely mistakes in the file: unknown keys of the RoPE block (with a suggestion)
 };
 
 /// A model as its config or preset gives it: its RoPE's inputs (what make_spec turns into the spec), and the rest.
 struct ModelConfig : ModelExtras {
   RopeConfig rope;
-  std::vector<LayerTypeRope> layer_types;       ///< empty: every layer uses `rope`
-  std::string layer_type;                       ///< the entry of layer_types `rope` is ("" when empty)
+  std::vector<LayerTypeRope> layer_types;  ///< empty: every layer uses `rope`
+  std::string layer_type;                  ///< the entry of layer_types `rope` is ("" when empty)
   LayoutBasis layout_basis = LayoutBasis::Assumed;
-  Message layout_reason;            ///< "model family llama", "rope_interleave true", "assumed: …"
+  Message layout_reason;                ///< "model family llama", "rope_interleave true", "assumed: …"
   std::optional<int> qk_nope_head_dim;  ///< DeepSeek MLA: channels before the rotary ones that carry no position
   std::optional<MropeSections> mrope;   ///< multimodal sections (mrope_section; GGUF rope.dimension_sections)
-  std::string vision_error;         ///< why the config's vision tower has no RoPE rope knows, when it has one
-  bool vision_only = false;  ///< the file is a vision tower's own config (model_type pixtral, llama4_vision_model)
-  std::string name;                 ///< file path or preset name
-  std::string model_type;           ///< config's model_type, if any
-  std::vector<Message> origin;      ///< one line per value: where it came from
-  std::vector<Message> notes;       ///< things a reader should know (defaults applied, conventions)
+  std::string vision_error;             ///< why the config's vision tower has no RoPE rope knows, when it has one
+  bool vision_only = false;     ///< the file is a vision tower's own config (model_type pixtral, llama4_vision_model)
+  std::string name;             ///< file path or preset name
+  std::string model_type;       ///< config's model_type, if any
+  std::vector<Message> origin;  ///< one line per value: where it came from
+  std::vector<Message> notes;   ///< things a reader should know (defaults applied, conventions)
 };
 
 /// Parses the JSON text of a config.json. `name` is used in messages.
@@ -205,8 +205,8 @@ std::optional<Message> patch_outside_grid(const ModelExtras& model, const std::s
 /// The model's rules for `rope positions`. @throws InvalidArgument when it has none (naming why).
 SequencePositions sequence_positions_of(const ModelConfig& model);
 /// The same of a model named `name`, of model_type `model_type` (a resolved model's: resolve.hpp).
-SequencePositions sequence_positions_of(const ModelExtras& model, const std::string& name, const std::string& model_type);
-
+SequencePositions sequence_positions_of(const ModelExtras& model, const std::string& name,
+                                        const std::string& model_type);
 
 /// A 2-D vision RoPE from the command line (--vision KIND with --dim and --base).
 ModelConfig vision_model(VisionRope kind, int head_dim, double base);

@@ -28,18 +28,24 @@ std::string shown_text(std::string_view text) {
 
 std::string_view to_string(SegmentKind kind) {
   switch (kind) {
-    case SegmentKind::Text: return "text";
-    case SegmentKind::Image: return "image";
-    case SegmentKind::Video: return "video";
+    case SegmentKind::Text:
+      return "text";
+    case SegmentKind::Image:
+      return "image";
+    case SegmentKind::Video:
+      return "video";
   }
   return "text";
 }
 
 Message segment_name(SegmentKind kind) {
   switch (kind) {
-    case SegmentKind::Text: return {msg("text")};
-    case SegmentKind::Image: return {msg("image")};
-    case SegmentKind::Video: return {msg("video")};
+    case SegmentKind::Text:
+      return {msg("text")};
+    case SegmentKind::Image:
+      return {msg("image")};
+    case SegmentKind::Video:
+      return {msg("video")};
   }
   return {msg("text")};
 }
@@ -50,17 +56,18 @@ std::array<long, 3> parse_grid(std::string_view text, std::string_view what) {
   for (std::size_t k = 0; k < 3; ++k) {
     const std::size_t x = text.find('x', start);
     if ((k < 2) != (x != std::string_view::npos)) {
-      throw InvalidArgument(error_msg("{0} must be a grid TxHxW of three whole numbers, e.g. 1x4x6 (got '{1}')", what,
-                                        shown_text(text)));
+      throw InvalidArgument(
+          error_msg("{0} must be a grid TxHxW of three whole numbers, e.g. 1x4x6 (got '{1}')", what, shown_text(text)));
     }
     const std::string_view part = text.substr(start, k < 2 ? x - start : std::string_view::npos);
     if (part.empty()) {  // "1x4x", "x4x6": a side is missing, which says more than "not an integer ('')"
-      throw InvalidArgument(error_msg("{0} must be a grid TxHxW of three whole numbers, e.g. 1x4x6 (got '{1}')", what,
-                                        shown_text(text)));
+      throw InvalidArgument(
+          error_msg("{0} must be a grid TxHxW of three whole numbers, e.g. 1x4x6 (got '{1}')", what, shown_text(text)));
     }
     const long v = parse_integer(part, what);
     if (v < 1 || v > kMaxGridSide) {
-      throw InvalidArgument(error_msg("{0} must be between {1} and {2} (got {3})", fmt::format("{}: every side of the grid", what), 1, kMaxGridSide, v));
+      throw InvalidArgument(error_msg("{0} must be between {1} and {2} (got {3})",
+                                      fmt::format("{}: every side of the grid", what), 1, kMaxGridSide, v));
     }
     grid[k] = v;
     start = x + 1;
@@ -69,8 +76,9 @@ std::array<long, 3> parse_grid(std::string_view text, std::string_view what) {
 }
 
 std::vector<TokenPosition> rope_index(const std::vector<Segment>& segments, const PositionRules& rules) {
-  if (segments.empty()) throw InvalidArgument(error_msg("the sequence is empty: give {0} N, {1} TxHxW or {2} TxHxW", option_name("text"),
-                                                       option_name("image"), option_name("video")));
+  if (segments.empty())
+    throw InvalidArgument(error_msg("the sequence is empty: give {0} N, {1} TxHxW or {2} TxHxW", option_name("text"),
+                                    option_name("image"), option_name("video")));
   const long m = rules.spatial_merge_size;
   if (m < 1 || m > kMaxMergeSize) {
     throw InvalidQuantity("the spatial merge size", fmt::format("must be between 1 and {} (got {})", kMaxMergeSize, m));
@@ -105,7 +113,8 @@ std::vector<TokenPosition> rope_index(const std::vector<Segment>& segments, cons
       total += static_cast<double>(s.grid[0]) * static_cast<double>(s.grid[1] / m) * static_cast<double>(s.grid[2] / m);
     }
     if (total > static_cast<double>(kMaxSequenceTokens)) {
-      throw InvalidArgument(error_msg("the sequence has {0} tokens up to its segment {1}, more than the limit of {2}", fmt::format("{:.0f}", total), &s - segments.data() + 1, kMaxSequenceTokens));
+      throw InvalidArgument(error_msg("the sequence has {0} tokens up to its segment {1}, more than the limit of {2}",
+                                      fmt::format("{:.0f}", total), &s - segments.data() + 1, kMaxSequenceTokens));
     }
   }
   std::vector<TokenPosition> out;
@@ -115,7 +124,8 @@ std::vector<TokenPosition> rope_index(const std::vector<Segment>& segments, cons
     const Segment& s = segments[i];
     long largest = start - 1;
     if (s.kind == SegmentKind::Text) {  // (Q1)
-      for (long k = 0; k < s.tokens; ++k) out.push_back({static_cast<int>(i), s.kind, {start + k, start + k, start + k}});
+      for (long k = 0; k < s.tokens; ++k)
+        out.push_back({static_cast<int>(i), s.kind, {start + k, start + k, start + k}});
       largest = start + s.tokens - 1;
     } else {  // (Q2), (Q3)
       const long frames = s.grid[0], rows = s.grid[1] / m, cols = s.grid[2] / m;
@@ -124,10 +134,9 @@ std::vector<TokenPosition> rope_index(const std::vector<Segment>& segments, cons
       // product rounded to float32, then .long(). In float64 ⌊3 · 0.7 · 10⌋ would be 20; HF gets 21.
       const float step = s.kind == SegmentKind::Image ? 0.0f : static_cast<float>(rules.second_per_grid);
       for (long t = 0; t < frames; ++t) {
-        const long tau = rules.tokens_per_second
-                             ? static_cast<long>(static_cast<float>(static_cast<float>(t) * step) *
-                                                 static_cast<float>(*rules.tokens_per_second))
-                             : t;
+        const long tau = rules.tokens_per_second ? static_cast<long>(static_cast<float>(static_cast<float>(t) * step) *
+                                                                     static_cast<float>(*rules.tokens_per_second))
+                                                 : t;
         for (long h = 0; h < rows; ++h) {
           for (long w = 0; w < cols; ++w) {
             out.push_back({static_cast<int>(i), s.kind, {start + tau, start + h, start + w}});

@@ -39,8 +39,8 @@ Message segment_name(SegmentKind kind);
 
 struct Segment {
   SegmentKind kind = SegmentKind::Text;
-  long tokens = 0;                  ///< text: the number of tokens
-  std::array<long, 3> grid{};       ///< image/video: grid_thw T, H, W in patches
+  long tokens = 0;             ///< text: the number of tokens
+  std::array<long, 3> grid{};  ///< image/video: grid_thw T, H, W in patches
 };
 
 /// "1x4x6" → the grid T, H, W (whole numbers ≥ 1). @throws InvalidArgument naming `what`.
@@ -55,9 +55,9 @@ struct PositionRules {
 };
 
 struct TokenPosition {
-  int segment = 0;                 ///< index into the segments
+  int segment = 0;  ///< index into the segments
   SegmentKind kind = SegmentKind::Text;
-  std::array<long, 3> thw{};       ///< the position ids (t, h, w)
+  std::array<long, 3> thw{};  ///< the position ids (t, h, w)
 };
 
 /// (Q1)-(Q4) over the segments, in order.

@@ -20,7 +20,8 @@ namespace rope {
 
 std::optional<ModelConfig> load_source(const ModelSource& source) {
   if (!source.file.empty() && !source.preset.empty()) {
-    throw InvalidArgument(error_msg("give {0} FILE or {1} NAME, not both", option_name("config"), option_name("model")));
+    throw InvalidArgument(
+        error_msg("give {0} FILE or {1} NAME, not both", option_name("config"), option_name("model")));
   }
   if (!source.preset.empty()) return load_preset(source.preset);
   if (!source.file.empty()) return read_model_file(source.file);  // config.json, or GGUF by its magic (gguf_config.hpp)
@@ -29,14 +30,23 @@ std::optional<ModelConfig> load_source(const ModelSource& source) {
 
 std::string RopeOverrides::first_scaling_setting() const {
   const std::pair<bool, const char*> given[] = {
-      {!scaling.empty(), "scaling"}, {factor.has_value(), "factor"},
+      {!scaling.empty(), "scaling"},
+      {factor.has_value(), "factor"},
       {original_max_position_embeddings.has_value(), "original_max_position_embeddings"},
-      {max_position_embeddings.has_value(), "max_position_embeddings"}, {beta_fast.has_value(), "beta_fast"},
-      {beta_slow.has_value(), "beta_slow"}, {truncate.has_value(), "truncate"}, {mscale.has_value(), "mscale"},
-      {mscale_all_dim.has_value(), "mscale_all_dim"}, {attention_factor.has_value(), "attention_factor"},
-      {low_freq_factor.has_value(), "low_freq_factor"}, {high_freq_factor.has_value(), "high_freq_factor"},
-      {short_factor.has_value(), "short_factor"}, {long_factor.has_value(), "long_factor"}, {seq_len.has_value(), "seq_len"},
-      {!layer_type.empty(), "layer_type"}, {partial_rotary_factor.has_value(), "partial_rotary_factor"},
+      {max_position_embeddings.has_value(), "max_position_embeddings"},
+      {beta_fast.has_value(), "beta_fast"},
+      {beta_slow.has_value(), "beta_slow"},
+      {truncate.has_value(), "truncate"},
+      {mscale.has_value(), "mscale"},
+      {mscale_all_dim.has_value(), "mscale_all_dim"},
+      {attention_factor.has_value(), "attention_factor"},
+      {low_freq_factor.has_value(), "low_freq_factor"},
+      {high_freq_factor.has_value(), "high_freq_factor"},
+      {short_factor.has_value(), "short_factor"},
+      {long_factor.has_value(), "long_factor"},
+      {seq_len.has_value(), "seq_len"},
+      {!layer_type.empty(), "layer_type"},
+      {partial_rotary_factor.has_value(), "partial_rotary_factor"},
       {float32, "float32"}};
   for (const auto& [is_given, name] : given) {
     if (is_given) return name;
@@ -55,23 +65,25 @@ void select_tower(const RopeOverrides& o, bool from_file, ModelConfig& m, int di
   }
   if (!o.vision.empty()) {
     if (from_file) {
-      throw InvalidArgument(error_msg("{0} builds a 2-D vision RoPE from {1} and {2}; for the vision tower of {3} or {4} give {5} "
-                                        "vision",
-                                        option_name("vision"), option_name("dim"), option_name("base"), option_name("model"),
-                                        option_name("config"), option_name("tower")));
+      throw InvalidArgument(
+          error_msg("{0} builds a 2-D vision RoPE from {1} and {2}; for the vision tower of {3} or {4} give {5} "
+                    "vision",
+                    option_name("vision"), option_name("dim"), option_name("base"), option_name("model"),
+                    option_name("config"), option_name("tower")));
     }
     m = vision_model(parse_vision_rope(o.vision), dim, base);
     m.name = kNoModelName;
     m.origin.push_back(msg("vision RoPE: {0} ({1} on the command line)", o.vision, option_name("vision")));
   } else if (o.tower == Tower::Text && m.vision_only) {
-    throw InvalidArgument(error_msg("{0} text: {1} is the config of a vision tower (model_type {2}), it has no language model",
-                                      option_name("tower"), m.name,
-                                      m.vision_tower ? m.vision_tower->model_type : m.model_type));
+    throw InvalidArgument(
+        error_msg("{0} text: {1} is the config of a vision tower (model_type {2}), it has no language model",
+                  option_name("tower"), m.name, m.vision_tower ? m.vision_tower->model_type : m.model_type));
   } else if (o.tower == Tower::Vision || (o.tower == Tower::Default && m.vision_only)) {
     const bool implicit = o.tower == Tower::Default;
     m = select_vision_tower(m);
     if (implicit) {
-      m.notes.insert(m.notes.begin(), msg("model_type {0} is a vision tower's config: read as its 2-D RoPE", m.model_type));
+      m.notes.insert(m.notes.begin(),
+                     msg("model_type {0} is a vision tower's config: read as its 2-D RoPE", m.model_type));
     }
   } else if (m.vision_tower && from_file) {
     m.notes.push_back(msg("{0} also has a vision tower ({1}): {2} vision gives its 2-D RoPE", m.name,
@@ -80,9 +92,10 @@ void select_tower(const RopeOverrides& o, bool from_file, ModelConfig& m, int di
   if (m.vision) {
     const std::string setting = o.first_scaling_setting();
     if (!setting.empty()) {
-      throw InvalidArgument(error_msg("{0}: a vision tower's 2-D RoPE ({1}) has no context scaling, partial rotation, layer "
-                                        "types or float32 path in rope",
-                                        option_name(setting), to_string(*m.vision)));
+      throw InvalidArgument(
+          error_msg("{0}: a vision tower's 2-D RoPE ({1}) has no context scaling, partial rotation, layer "
+                    "types or float32 path in rope",
+                    option_name(setting), to_string(*m.vision)));
     }
   }
 }
@@ -92,9 +105,10 @@ void select_layer(const RopeOverrides& o, ModelConfig& m) {
   const LayerTypeRope& lt = select_layer_type(m, o.layer_type);
   if (!lt.rope) {
     if (m.nope_temperature) {  // Llama 4: its NoPE layers scale the query instead (S20)
-      throw InvalidArgument(error_msg("{0} {1}: layers {2} of {3} are NoPE layers, they rotate nothing (rope inspect "
-                                      "shows their query temperature)",
-                                      option_name("layer_type"), o.layer_type, describe_layers(lt.layers), m.name));
+      throw InvalidArgument(
+          error_msg("{0} {1}: layers {2} of {3} are NoPE layers, they rotate nothing (rope inspect "
+                    "shows their query temperature)",
+                    option_name("layer_type"), o.layer_type, describe_layers(lt.layers), m.name));
     }
     throw InvalidArgument(error_msg("{0} {1}: layers {2} of {3} have no RoPE, they rotate nothing",
                                     option_name("layer_type"), o.layer_type, describe_layers(lt.layers), m.name));
@@ -110,8 +124,9 @@ void select_layer(const RopeOverrides& o, ModelConfig& m) {
     m.layout_reason = lt.layout_reason;
   }
   if (lt.first_channels) {
-    m.qk_nope_head_dim.reset();  // [rope | nope]: the rotary channels come first
-  } else if (m.qk_nope_head_dim) {  // the channels before the rotary ones, of this layer's own head (dots3note's sliding MLA heads)
+    m.qk_nope_head_dim.reset();     // [rope | nope]: the rotary channels come first
+  } else if (m.qk_nope_head_dim) {  // the channels before the rotary ones, of this layer's own head (dots3note's
+                                    // sliding MLA heads)
     m.qk_nope_head_dim = m.rope.head_dim - static_cast<int>(m.rope.head_dim * m.rope.partial_rotary_factor);
   }
   m.layer_type = name;
@@ -201,8 +216,8 @@ ModelConfig apply_to(ModelConfig m, bool from_file, const RopeOverrides& o) {
   select_tower(o, from_file, m, dim, base);
   if (!o.layer_type.empty()) {
     if (!from_file) {
-      throw InvalidArgument(error_msg("{0} needs {1} or {2}", option_name("layer_type"), option_name("model"),
-                                        option_name("config")));
+      throw InvalidArgument(
+          error_msg("{0} needs {1} or {2}", option_name("layer_type"), option_name("model"), option_name("config")));
     }
     select_layer(o, m);
   }
@@ -292,16 +307,18 @@ SequencePositions sequence_positions_for(const ModelRope& model, bool has_video,
   if (tokens_per_second_given && !s.rules.tokens_per_second) {
     throw InvalidArgument(
         s.frames_with_timestamps
-            ? error_msg("{0}: {1} ({2}) has no time scaling: its video time index is a timestamp text before each frame",
-                        option_name("tokens_per_second"), model.spec.name, s.family)
+            ? error_msg(
+                  "{0}: {1} ({2}) has no time scaling: its video time index is a timestamp text before each frame",
+                  option_name("tokens_per_second"), model.spec.name, s.family)
             : error_msg("{0}: {1} ({2}) has no time scaling: its video time index is the frame index",
                         option_name("tokens_per_second"), model.spec.name, s.family));
   }
   if (has_video && s.frames_with_timestamps) {
-    throw InvalidArgument(error_msg("{0}: {1} ({2}) splits a video into its frames, each its own 1xHxW block after a timestamp "
-                                    "text (get_rope_index): give each frame as {3} 1xHxW and its timestamp's tokens as {4} "
-                                    "before it",
-                                    option_name("video"), model.spec.name, s.family, option_name("image"), option_name("text")));
+    throw InvalidArgument(
+        error_msg("{0}: {1} ({2}) splits a video into its frames, each its own 1xHxW block after a timestamp "
+                  "text (get_rope_index): give each frame as {3} 1xHxW and its timestamp's tokens as {4} "
+                  "before it",
+                  option_name("video"), model.spec.name, s.family, option_name("image"), option_name("text")));
   }
   return s;
 }

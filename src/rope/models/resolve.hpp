@@ -50,22 +50,22 @@ enum class Tower { Default, Text, Vision };
 
 /// Values given on top of the model; nullopt (or empty) is "not given".
 struct RopeOverrides {
-  std::optional<int> head_dim;            ///< a model's head_dim, or plain RoPE's d
-  int default_head_dim = 128;             ///< plain RoPE's d when head_dim is not given
+  std::optional<int> head_dim;  ///< a model's head_dim, or plain RoPE's d
+  int default_head_dim = 128;   ///< plain RoPE's d when head_dim is not given
   std::optional<double> base;
   double default_base = kDefaultBase;
-  std::optional<Layout> layout;           ///< imposed on the model (override_layout: origin and note)
+  std::optional<Layout> layout;                 ///< imposed on the model (override_layout: origin and note)
   Layout default_layout = Layout::Interleaved;  ///< plain RoPE's layout (said as assumed)
-  std::string scaling;                    ///< rope_type by any of its names (scaling_table.hpp); "" not given
+  std::string scaling;                          ///< rope_type by any of its names (scaling_table.hpp); "" not given
   std::optional<double> factor, beta_fast, beta_slow, mscale, mscale_all_dim, attention_factor;
   std::optional<double> low_freq_factor, high_freq_factor, partial_rotary_factor;
   std::optional<long> original_max_position_embeddings, max_position_embeddings, seq_len;
   std::optional<bool> truncate;
   std::optional<std::vector<double>> short_factor, long_factor;
-  std::string layer_type;                 ///< a layer type's name or a layer index; "" not given
-  std::string vision;                     ///< a 2-D vision RoPE of head_dim and base (vision_rope.hpp), no model
+  std::string layer_type;  ///< a layer type's name or a layer index; "" not given
+  std::string vision;      ///< a 2-D vision RoPE of head_dim and base (vision_rope.hpp), no model
   Tower tower = Tower::Default;
-  bool float32 = false;                   ///< HF's float32 path (rope_float32.hpp): refused for a vision tower
+  bool float32 = false;  ///< HF's float32 path (rope_float32.hpp): refused for a vision tower
 
   /// The first override a vision tower's 2-D RoPE cannot take, as its setting's name ("" for none).
   std::string first_scaling_setting() const;
@@ -75,10 +75,10 @@ struct RopeOverrides {
 /// layers): its layers, and its spec, resolved with the same overrides as if that layer type had been
 /// selected; nullopt for layers that rotate nothing (NoPE).
 struct LayerRope {
-  std::string type;             ///< the layer type's name ("sliding_attention", "nope", …)
-  std::vector<int> layers;      ///< its layer indices
-  std::optional<RopeSpec> spec; ///< nullopt: NoPE layers
-  Message from;                 ///< how its base and scaling were found (LayerTypeRope::from)
+  std::string type;              ///< the layer type's name ("sliding_attention", "nope", …)
+  std::vector<int> layers;       ///< its layer indices
+  std::optional<RopeSpec> spec;  ///< nullopt: NoPE layers
+  Message from;                  ///< how its base and scaling were found (LayerTypeRope::from)
 };
 
 /// A model's RoPE, resolved once: the spec is the truth of everything RoPE (the model's name and model_type,

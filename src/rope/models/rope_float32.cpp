@@ -29,7 +29,9 @@ float f32(double x, const char* what) {
 
 /// base ** e in float32: evaluated in float64 (std::pow, correctly rounded in nearly every case) and
 /// rounded once to float32.
-float pow32(float base, float e) { return static_cast<float>(std::pow(static_cast<double>(base), static_cast<double>(e))); }
+float pow32(float base, float e) {
+  return static_cast<float>(std::pow(static_cast<double>(base), static_cast<double>(e)));
+}
 
 /// arange(0, d, 2).float() / d: the exponents 2i/d, each one float32 division.
 Eigen::VectorXf exponents(int d) {
@@ -64,7 +66,8 @@ Eigen::VectorXf llama3(const Eigen::VectorXf& inv, const RopeParameters& p, cons
     } else if (hf == lf) {
       out[i] = std::numeric_limits<float>::quiet_NaN();  // HF: 0/0 (only for a wavelength exactly L0/hf)
     } else {
-      const float smooth = ((1.0f / wavelen) * f32(L0, "L0") - f32(lf, "low_freq_factor")) / f32(hf - lf, "high_freq_factor - low_freq_factor");
+      const float smooth = ((1.0f / wavelen) * f32(L0, "L0") - f32(lf, "low_freq_factor")) /
+                           f32(hf - lf, "high_freq_factor - low_freq_factor");
       const float a = (1.0f - smooth) * llama;
       out[i] = a / f + smooth * llama;
     }
@@ -108,27 +111,36 @@ Eigen::VectorXf inv_freq_float32(const RopeSpec& s) {
   const double base = s.config.base;
   const RopeParameters& p = s.params;
   switch (s.config.type) {
-    case ScalingType::Default: return default_inv_freq(d, base);
-    case ScalingType::Linear: return default_inv_freq(d, base) / f32(p.factor, "factor");
+    case ScalingType::Default:
+      return default_inv_freq(d, base);
+    case ScalingType::Linear:
+      return default_inv_freq(d, base) / f32(p.factor, "factor");
     case ScalingType::Ntk:
-    case ScalingType::Dynamic: return default_inv_freq(d, p.effective_base.value_or(base));
-    case ScalingType::Llama3: return llama3(default_inv_freq(d, base), p, s.config);
-    case ScalingType::Yarn: return yarn(d, base, p);
-    case ScalingType::LongRope: return longrope(d, base, s.config, p);
-    case ScalingType::Proportional: break;
+    case ScalingType::Dynamic:
+      return default_inv_freq(d, p.effective_base.value_or(base));
+    case ScalingType::Llama3:
+      return llama3(default_inv_freq(d, base), p, s.config);
+    case ScalingType::Yarn:
+      return yarn(d, base, p);
+    case ScalingType::LongRope:
+      return longrope(d, base, s.config, p);
+    case ScalingType::Proportional:
+      break;
   }
-  throw InvalidArgument(error_msg("{0}: rope_type {1} has no float32 computation in rope (default, linear, dynamic, "
-                                    "llama3, yarn and longrope have)",
-                                    option_name("float32"), to_string(s.config.type)));
+  throw InvalidArgument(
+      error_msg("{0}: rope_type {1} has no float32 computation in rope (default, linear, dynamic, "
+                "llama3, yarn and longrope have)",
+                option_name("float32"), to_string(s.config.type)));
 }
 
 float float32_position(double m) {
   const bool in_range = std::isfinite(m) && std::abs(m) <= static_cast<double>(std::numeric_limits<float>::max());
   const float f = in_range ? static_cast<float>(m) : 0.0f;
   if (!in_range || static_cast<double>(f) != m) {
-    throw InvalidArgument(error_msg("{0}: position {1} is not a float32 value (HF turns its integer position_ids into "
-                                      "float32, exact up to 2^24 = 16777216)",
-                                      option_name("float32"), m));
+    throw InvalidArgument(
+        error_msg("{0}: position {1} is not a float32 value (HF turns its integer position_ids into "
+                  "float32, exact up to 2^24 = 16777216)",
+                  option_name("float32"), m));
   }
   return f;
 }

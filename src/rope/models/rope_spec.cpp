@@ -52,7 +52,8 @@ RopeSpec make_spec(const ModelConfig& model) {
   s.rotary_offset = model.qk_nope_head_dim.value_or(0);
   const ModelFamily* family = find_model_family(model.model_type);
   s.deinterleaved_output = family && family->deinterleaved_output && s.layout == Layout::Interleaved;
-  s.head_dim = model.qk_nope_head_dim ? *model.qk_nope_head_dim + s.rotary_dim : std::max(model.rope.head_dim, s.rotary_dim);
+  s.head_dim =
+      model.qk_nope_head_dim ? *model.qk_nope_head_dim + s.rotary_dim : std::max(model.rope.head_dim, s.rotary_dim);
   return s;
 }
 
@@ -63,7 +64,8 @@ RopeSpec spec_at_position(const RopeSpec& spec, double m) {
   RopeSpec s = spec;
   s.config.seq_len = static_cast<long>(std::floor(std::abs(m))) + 1;
   s.params = rope_parameters(s.config);
-  s.notes.push_back({msg("seq_len {0} = position + 1, as HF's dynamic update takes max(position_ids) + 1", *s.config.seq_len)});
+  s.notes.push_back(
+      {msg("seq_len {0} = position + 1, as HF's dynamic update takes max(position_ids) + 1", *s.config.seq_len)});
   return s;
 }
 
@@ -125,8 +127,8 @@ Eigen::VectorXd from_rotation_order(const RopeSpec& s, const Eigen::VectorXd& y)
 int rotary_offset_for(const RopeSpec& s, int n) {
   if (n == s.head_dim) return s.rotary_offset;
   if (n == s.rotary_dim) return 0;
-  throw InvalidArgument(error_msg("{0} numbers, but {1} has head_dim {2} of which {3} rotate: give {4} or {5} numbers", n,
-                                    s.name, s.head_dim, s.rotary_dim, s.head_dim, s.rotary_dim));
+  throw InvalidArgument(error_msg("{0} numbers, but {1} has head_dim {2} of which {3} rotate: give {4} or {5} numbers",
+                                  n, s.name, s.head_dim, s.rotary_dim, s.head_dim, s.rotary_dim));
 }
 
 Eigen::VectorXd rotary_part(const RopeSpec& s, const Eigen::VectorXd& x) {
@@ -134,10 +136,12 @@ Eigen::VectorXd rotary_part(const RopeSpec& s, const Eigen::VectorXd& x) {
   return x.segment(offset, s.rotary_dim);
 }
 
-Eigen::VectorXd spec_output(const RopeSpec& s, const Eigen::VectorXd& x, const Eigen::VectorXd& rotated, bool times_factor) {
+Eigen::VectorXd spec_output(const RopeSpec& s, const Eigen::VectorXd& x, const Eigen::VectorXd& rotated,
+                            bool times_factor) {
   const int offset = rotary_offset_for(s, static_cast<int>(x.size()));
   if (rotated.size() != s.rotary_dim) {
-    throw InvalidArgument(error_msg("rotated part has {0} numbers, expected rotary dim {1}", rotated.size(), s.rotary_dim));
+    throw InvalidArgument(
+        error_msg("rotated part has {0} numbers, expected rotary dim {1}", rotated.size(), s.rotary_dim));
   }
   Eigen::VectorXd y = x;
   const int half = s.rotary_dim / 2;
@@ -163,7 +167,8 @@ Eigen::VectorXd spec_angles(const RopeSpec& s, const AxisPosition& p) {
 // The angles φ_j with position 1: apply_rotary and rotation_matrix compute 1·φ_j = φ_j exactly.
 Eigen::VectorXd spec_apply(const RopeSpec& s, const Eigen::VectorXd& x, const AxisPosition& p) {
   const Eigen::VectorXd xr = to_rotation_order(s, rotary_part(s, x));
-  return spec_output(s, x, from_rotation_order(s, apply_rotary<double>(xr, spec_angles(s, p), 1.0, rotation_layout(s))));
+  return spec_output(s, x,
+                     from_rotation_order(s, apply_rotary<double>(xr, spec_angles(s, p), 1.0, rotation_layout(s))));
 }
 
 Eigen::MatrixXd spec_matrix(const RopeSpec& s, const AxisPosition& p, int n) {

@@ -32,12 +32,12 @@ namespace rope {
 std::optional<Layout> family_layout(std::string_view model_type);
 
 struct RopeSpec {
-  std::string name;          ///< the model (file path or preset), or "the command line"
-  std::string model_type;    ///< "" when there is none
-  bool from_model = false;   ///< read from a config or preset (false: flags alone)
-  int head_dim = 0;          ///< channels of a query/key head the rotation is applied to
-  int rotary_offset = 0;     ///< first rotating channel (DeepSeek MLA: qk_nope_head_dim; else 0)
-  int rotary_dim = 0;        ///< rotating channels: 2 × pairs
+  std::string name;         ///< the model (file path or preset), or "the command line"
+  std::string model_type;   ///< "" when there is none
+  bool from_model = false;  ///< read from a config or preset (false: flags alone)
+  int head_dim = 0;         ///< channels of a query/key head the rotation is applied to
+  int rotary_offset = 0;    ///< first rotating channel (DeepSeek MLA: qk_nope_head_dim; else 0)
+  int rotary_dim = 0;       ///< rotating channels: 2 × pairs
   Layout layout = Layout::Half;
   LayoutBasis layout_basis = LayoutBasis::Assumed;
   Message layout_reason;     ///< "model family llama", "assumed: --layout default", …

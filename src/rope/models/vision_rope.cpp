@@ -11,28 +11,35 @@ namespace rope {
 
 const char* to_string(VisionRope kind) {
   switch (kind) {
-    case VisionRope::Qwen2VL: return "qwen2-vl";
-    case VisionRope::LlamaCpp: return "llama.cpp";
-    case VisionRope::Pixtral: return "pixtral";
-    case VisionRope::Llama4: return "llama4";
-    case VisionRope::Axial: return "axial";
-    case VisionRope::Gemma4: return "gemma4";
+    case VisionRope::Qwen2VL:
+      return "qwen2-vl";
+    case VisionRope::LlamaCpp:
+      return "llama.cpp";
+    case VisionRope::Pixtral:
+      return "pixtral";
+    case VisionRope::Llama4:
+      return "llama4";
+    case VisionRope::Axial:
+      return "axial";
+    case VisionRope::Gemma4:
+      return "gemma4";
   }
   return "?";
 }
 
 VisionRope parse_vision_rope(std::string_view word) {
-  for (VisionRope k : {VisionRope::Qwen2VL, VisionRope::LlamaCpp, VisionRope::Pixtral, VisionRope::Llama4, VisionRope::Axial,
-                       VisionRope::Gemma4}) {
+  for (VisionRope k : {VisionRope::Qwen2VL, VisionRope::LlamaCpp, VisionRope::Pixtral, VisionRope::Llama4,
+                       VisionRope::Axial, VisionRope::Gemma4}) {
     if (word == to_string(k)) return k;
   }
-  throw InvalidArgument(
-      error_msg("vision RoPE must be 'qwen2-vl', 'llama.cpp', 'pixtral', 'llama4', 'axial' or 'gemma4' (got '{0}')", word));
+  throw InvalidArgument(error_msg(
+      "vision RoPE must be 'qwen2-vl', 'llama.cpp', 'pixtral', 'llama4', 'axial' or 'gemma4' (got '{0}')", word));
 }
 
 VisionPairs vision_pairs(VisionRope kind, int d, double base) {
   if (d < 4 || d % 4 != 0 || d > kMaxDim) {
-    throw InvalidArgument(error_msg("a 2-D vision RoPE needs d a multiple of 4 between 4 and {0} (got {1})", kMaxDim, d));
+    throw InvalidArgument(
+        error_msg("a 2-D vision RoPE needs d a multiple of 4 between 4 and {0} (got {1})", kMaxDim, d));
   }
   check_base(base);
   VisionPairs p;
@@ -98,8 +105,10 @@ Eigen::VectorXd vision_apply(const VisionPairs& pairs, const Eigen::VectorXd& x,
   // (V6): each axis's block of d/2 channels rotated on its own, its d/4 pairs in the block's layout.
   const Eigen::Index half = x.size() / 2, quarter = phi.size() / 2;
   Eigen::VectorXd out(x.size());
-  out.head(half) = apply_rotary<double>(Eigen::VectorXd(x.head(half)), Eigen::VectorXd(phi.head(quarter)), 1.0, pairs.layout);
-  out.tail(half) = apply_rotary<double>(Eigen::VectorXd(x.tail(half)), Eigen::VectorXd(phi.tail(quarter)), 1.0, pairs.layout);
+  out.head(half) =
+      apply_rotary<double>(Eigen::VectorXd(x.head(half)), Eigen::VectorXd(phi.head(quarter)), 1.0, pairs.layout);
+  out.tail(half) =
+      apply_rotary<double>(Eigen::VectorXd(x.tail(half)), Eigen::VectorXd(phi.tail(quarter)), 1.0, pairs.layout);
   return out;
 }
 

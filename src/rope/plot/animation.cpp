@@ -13,14 +13,17 @@ namespace rope::plot {
 void validate(const Animation& a, const Output& output, const Style& style) {
   const int n = static_cast<int>(std::min<std::size_t>(a.frames.size(), kMaxFrames + 1));
   if (n < kMinFrames || n > kMaxFrames) {
-    throw InvalidArgument(error_msg("an animation has {0} to {1} frames (got {2})", kMinFrames, kMaxFrames, a.frames.size()));
+    throw InvalidArgument(
+        error_msg("an animation has {0} to {1} frames (got {2})", kMinFrames, kMaxFrames, a.frames.size()));
   }
   if (a.delay_ms < kMinDelayMs || a.delay_ms > kMaxDelayMs || a.delay_ms % 10 != 0) {
-    throw InvalidArgument(error_msg("the delay between frames must be a multiple of 10 ms between {0} and {1} (got {2})",
-                                      kMinDelayMs, kMaxDelayMs, a.delay_ms));
+    throw InvalidArgument(
+        error_msg("the delay between frames must be a multiple of 10 ms between {0} and {1} (got {2})", kMinDelayMs,
+                  kMaxDelayMs, a.delay_ms));
   }
   if (style.width > kMaxAnimationPixels || style.height > kMaxAnimationPixels) {
-    throw InvalidArgument(error_msg("an animation is at most {0}×{1} pixels (got {2}×{3})", kMaxAnimationPixels, kMaxAnimationPixels, style.width, style.height));
+    throw InvalidArgument(error_msg("an animation is at most {0}×{1} pixels (got {2}×{3})", kMaxAnimationPixels,
+                                    kMaxAnimationPixels, style.width, style.height));
   }
   if (output.format != Format::Gif) throw InvalidArgument(error_msg("an animation is drawn into a GIF only"));
   for (const Figure& f : a.frames) validate(f, {output}, style);

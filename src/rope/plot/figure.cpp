@@ -33,7 +33,8 @@ void check_range(const std::optional<std::pair<double, double>>& range, const ch
 
 void check_color(int color, const std::string& what) {
   if (color < -1) {
-    throw InvalidArgument(error_msg("{0}: colour must be -1 (automatic) or a palette index >= 0 (got {1})", what, color));
+    throw InvalidArgument(
+        error_msg("{0}: colour must be -1 (automatic) or a palette index >= 0 (got {1})", what, color));
   }
 }
 
@@ -60,22 +61,28 @@ std::string describe(const char* kind, std::size_t i, const std::string& label) 
 
 void validate(const Figure& f, const std::vector<Output>& outputs, const Style& style) {
   if (style.width < kMinPixels || style.width > kMaxPixels) {
-    throw InvalidArgument(error_msg("{0} must be between {1} and {2} pixels (got {3})", "figure width", kMinPixels, kMaxPixels, style.width));
+    throw InvalidArgument(error_msg("{0} must be between {1} and {2} pixels (got {3})", "figure width", kMinPixels,
+                                    kMaxPixels, style.width));
   }
   if (style.height < kMinPixels || style.height > kMaxPixels) {
-    throw InvalidArgument(error_msg("{0} must be between {1} and {2} pixels (got {3})", "figure height", kMinPixels, kMaxPixels, style.height));
+    throw InvalidArgument(error_msg("{0} must be between {1} and {2} pixels (got {3})", "figure height", kMinPixels,
+                                    kMaxPixels, style.height));
   }
   if (style.font_size < kMinFontSize || style.font_size > kMaxFontSize) {
-    throw InvalidArgument(error_msg("{0} must be between {1} and {2} (got {3})", "font size", kMinFontSize, fmt::format("{} points", kMaxFontSize), style.font_size));
+    throw InvalidArgument(error_msg("{0} must be between {1} and {2} (got {3})", "font size", kMinFontSize,
+                                    fmt::format("{} points", kMaxFontSize), style.font_size));
   }
   if (style.columns < kMinColumns || style.columns > kMaxColumns) {
-    throw InvalidArgument(error_msg("{0} must be between {1} and {2} (got {3})", "a text figure", kMinColumns, fmt::format("{} columns wide", kMaxColumns), style.columns));
+    throw InvalidArgument(error_msg("{0} must be between {1} and {2} (got {3})", "a text figure", kMinColumns,
+                                    fmt::format("{} columns wide", kMaxColumns), style.columns));
   }
   if (style.lines < kMinLines || style.lines > kMaxLines) {
-    throw InvalidArgument(error_msg("{0} must be between {1} and {2} (got {3})", "a text figure", kMinLines, fmt::format("{} lines high", kMaxLines), style.lines));
+    throw InvalidArgument(error_msg("{0} must be between {1} and {2} (got {3})", "a text figure", kMinLines,
+                                    fmt::format("{} lines high", kMaxLines), style.lines));
   }
   if (style.lang != "en" && style.lang != "zh") {
-    throw InvalidArgument(error_msg("{0} must be '{1}' or '{2}' (got '{3}')", "figure language", "en", "zh", style.lang));
+    throw InvalidArgument(
+        error_msg("{0} must be '{1}' or '{2}' (got '{3}')", "figure language", "en", "zh", style.lang));
   }
   if (outputs.empty()) throw InvalidArgument(error_msg("no output file given: a figure needs at least one"));
   for (const Output& out : outputs) {
@@ -94,7 +101,8 @@ void validate(const Figure& f, const std::vector<Output>& outputs, const Style& 
     const Series& s = f.series[i];
     const std::string what = describe("series", i, s.label);
     if (s.x.size() != s.y.size()) {
-      throw InvalidArgument(error_msg("{0}: x and y must have the same length (got {1} and {2})", what, s.x.size(), s.y.size()));
+      throw InvalidArgument(
+          error_msg("{0}: x and y must have the same length (got {1} and {2})", what, s.x.size(), s.y.size()));
     }
     if (s.x.size() == 0) throw InvalidArgument(error_msg("{0}: x and y must not be empty", what));
     check_finite(s.x, what + ": x");
@@ -108,7 +116,7 @@ void validate(const Figure& f, const std::vector<Output>& outputs, const Style& 
     const std::string what = describe("band", i, b.label);
     if (b.x.size() != b.lower.size() || b.x.size() != b.upper.size()) {
       throw InvalidArgument(error_msg("{0}: x, lower and upper must have the same length (got {1}, {2} and {3})", what,
-                                        b.x.size(), b.lower.size(), b.upper.size()));
+                                      b.x.size(), b.lower.size(), b.upper.size()));
     }
     if (b.x.size() == 0) throw InvalidArgument(error_msg("{0}: x, lower and upper must not be empty", what));
     check_finite(b.x, what + ": x");
@@ -140,7 +148,8 @@ void validate(const Figure& f, const std::vector<Output>& outputs, const Style& 
       throw InvalidArgument(error_msg("heatmap must have at least one cell (got {0}×{1})", h.z.rows(), h.z.cols()));
     }
     if (!std::isfinite(h.x0) || !std::isfinite(h.y0)) {
-      throw InvalidArgument(error_msg("{0} must be finite (got {1})", "heatmap x0 and y0", fmt::format("{} and {}", h.x0, h.y0)));
+      throw InvalidArgument(
+          error_msg("{0} must be finite (got {1})", "heatmap x0 and y0", fmt::format("{} and {}", h.x0, h.y0)));
     }
     if (!std::isfinite(h.dx) || !std::isfinite(h.dy) || h.dx <= 0 || h.dy <= 0) {
       throw InvalidArgument(error_msg("heatmap dx and dy must be finite and > 0 (got {0} and {1})", h.dx, h.dy));
@@ -148,10 +157,10 @@ void validate(const Figure& f, const std::vector<Output>& outputs, const Style& 
     if (f.log_x || f.log_y) {
       throw InvalidArgument(error_msg("a heatmap needs linear axes (log_x and log_y must be off)"));
     }
-    if (h.zrange && !(std::isfinite(h.zrange->first) && std::isfinite(h.zrange->second) &&
-                           h.zrange->first < h.zrange->second)) {
+    if (h.zrange &&
+        !(std::isfinite(h.zrange->first) && std::isfinite(h.zrange->second) && h.zrange->first < h.zrange->second)) {
       throw InvalidArgument(error_msg("heatmap colour range must be finite with low < high (got {0} … {1})",
-                                        h.zrange->first, h.zrange->second));
+                                      h.zrange->first, h.zrange->second));
     }
   }
 }
@@ -159,13 +168,15 @@ void validate(const Figure& f, const std::vector<Output>& outputs, const Style& 
 Format format_from_extension(const std::string& path) {
   std::string name = fs::path(path).filename().string();
   std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::tolower(c); });
-  for (const auto& [ext, format] : {std::pair{".png", Format::Png}, std::pair{".svg", Format::Svg}, std::pair{".pdf", Format::Pdf}}) {
+  for (const auto& [ext, format] :
+       {std::pair{".png", Format::Png}, std::pair{".svg", Format::Svg}, std::pair{".pdf", Format::Pdf}}) {
     const std::size_t n = std::char_traits<char>::length(ext);
     if (name.size() < n || name.compare(name.size() - n, n, ext) != 0) continue;
     if (name.size() == n) throw InvalidArgument(error_msg("'{0}' needs a name before its extension {1}", path, ext));
     return format;
   }
-  throw InvalidArgument(error_msg("cannot tell the figure format of '{0}': the name must end in .png, .svg or .pdf", path));
+  throw InvalidArgument(
+      error_msg("cannot tell the figure format of '{0}': the name must end in .png, .svg or .pdf", path));
 }
 
 }  // namespace rope::plot

@@ -103,7 +103,7 @@ struct Figure {
 };
 
 struct Style {
-  int width = 1200;   ///< pixels (PNG; SVG at 96 px per inch; PDF converted to inches the same way)
+  int width = 1200;  ///< pixels (PNG; SVG at 96 px per inch; PDF converted to inches the same way)
   int height = 800;
   int font_size = 18;  ///< points: large enough for a projector
   /// "en" or "zh". With zh the font is WenQuanYi Micro Hei, and render() first checks that

@@ -106,8 +106,9 @@ std::string incomplete(Format format, std::uint64_t size, const std::string& tai
       return tail.back() == '\x3B' ? "" : "no trailer byte 0x3B at its end";
     case Format::Sixel: {  // the string terminator ESC \ (DEC STD 070, sixel graphics)
       const std::size_t end = tail.find_last_not_of(" \t\r\n");
-      return end != std::string::npos && end >= 1 && tail.compare(end - 1, 2, "\x1b\\") == 0 ? ""
-                                                                                        : "no string terminator ESC \\ at its end";
+      return end != std::string::npos && end >= 1 && tail.compare(end - 1, 2, "\x1b\\") == 0
+                 ? ""
+                 : "no string terminator ESC \\ at its end";
     }
     case Format::Text:
     case Format::TextColor:
@@ -144,7 +145,8 @@ class MemoryFile {
     if (::fstat(fd_, &st) != 0) throw IoError(error_msg("cannot read gnuplot's output: {0}", std::strerror(errno)));
     const auto size = static_cast<std::uint64_t>(st.st_size);
     if (size > limit) {
-      throw IoError(error_msg("gnuplot's output for the terminal is {0} bytes, more than the limit of {1}", size, limit));
+      throw IoError(
+          error_msg("gnuplot's output for the terminal is {0} bytes, more than the limit of {1}", size, limit));
     }
     std::string text(static_cast<std::size_t>(size), '\0');
     std::size_t done = 0;
@@ -184,7 +186,8 @@ namespace {
 /// Whether the figures need a Chinese font; then one must be installed.
 void check_fonts(const std::vector<const Figure*>& figures, const Style& style, const std::vector<Format>& formats) {
   // A text terminal draws characters, not glyphs: it needs no font.
-  if (std::all_of(formats.begin(), formats.end(), [](Format f) { return f == Format::Text || f == Format::TextColor; })) {
+  if (std::all_of(formats.begin(), formats.end(),
+                  [](Format f) { return f == Format::Text || f == Format::TextColor; })) {
     return;
   }
   bool cjk = style.lang == "zh";
@@ -193,7 +196,8 @@ void check_fonts(const std::vector<const Figure*>& figures, const Style& style, 
     cjk = cjk || std::any_of(texts.begin(), texts.end(), [](const std::string* t) { return needs_cjk_font(*t); });
   }
   if (cjk && !cjk_font_available()) {
-    throw IoError(error_msg("no Chinese font found by fontconfig (fc-list :lang=zh is empty): install fonts-wqy-microhei"));
+    throw IoError(
+        error_msg("no Chinese font found by fontconfig (fc-list :lang=zh is empty): install fonts-wqy-microhei"));
   }
   // PNG, PDF, GIF and sixel carry the glyphs gnuplot drew: with no font at all the texts come out blank
   // (an SVG names its font and the viewer draws it).
@@ -201,7 +205,8 @@ void check_fonts(const std::vector<const Figure*>& figures, const Style& style, 
     return f == Format::Png || f == Format::Pdf || f == Format::Gif || f == Format::Sixel;
   });
   if (!cjk && drawn_text && any_font_available() == std::optional<bool>(false)) {
-    throw IoError(error_msg("no font found by fontconfig for the figure's text (font 'Sans'; fc-list is empty): install "
+    throw IoError(
+        error_msg("no font found by fontconfig for the figure's text (font 'Sans'; fc-list is empty): install "
                   "fonts-dejavu-core (and fontconfig)"));
   }
 }
@@ -229,7 +234,8 @@ std::string run_gnuplot(const std::string& script_text, std::vector<int> keep_fd
     throw IoError(error_msg("cannot run gnuplot '{0}': {1}", program, std::strerror(r.spawn_error)));
   }
   if (r.timed_out) {
-    throw IoError(error_msg("gnuplot did not finish within {0} s and was stopped", fmt::format("{:g}", timeout_seconds)));
+    throw IoError(
+        error_msg("gnuplot did not finish within {0} s and was stopped", fmt::format("{:g}", timeout_seconds)));
   }
   const std::string message = squash(r.captured);
   if (!WIFEXITED(r.status) || WEXITSTATUS(r.status) != 0) {
@@ -265,10 +271,14 @@ void render_staged(const std::vector<Output>& outputs, const RenderOptions& opti
     const std::uint64_t size = staged.content_size(index[i]);
     const std::string missing = incomplete(outputs[i].format, size, staged.content_tail(index[i], 1024));
     if (size == 0 && likely_reason(size).find("ulimit") == std::string::npos) {
-      throw IoError(error_msg("gnuplot failed: {0}", fmt::format("it wrote nothing for '{}'{}{}", outputs[i].path, message.empty() ? "" : ": ", message)));
+      throw IoError(error_msg("gnuplot failed: {0}", fmt::format("it wrote nothing for '{}'{}{}", outputs[i].path,
+                                                                 message.empty() ? "" : ": ", message)));
     }
     if (!missing.empty()) {
-      throw IoError(error_msg("cannot write '{0}': {1}", outputs[i].path, fmt::format("the figure gnuplot wrote is incomplete ({} bytes, {}): {}{}{}", size, missing, likely_reason(size), message.empty() ? "" : "; gnuplot: ", message)));
+      throw IoError(
+          error_msg("cannot write '{0}': {1}", outputs[i].path,
+                    fmt::format("the figure gnuplot wrote is incomplete ({} bytes, {}): {}{}{}", size, missing,
+                                likely_reason(size), message.empty() ? "" : "; gnuplot: ", message)));
     }
   }
   if (&staged == &local) local.commit();
@@ -279,7 +289,8 @@ void render_staged(const std::vector<Output>& outputs, const RenderOptions& opti
 void render(const Figure& figure, const std::vector<Output>& outputs, const RenderOptions& options) {
   gnuplot_script(figure, outputs, options.style);  // an invalid figure is InvalidArgument before anything else
   if (!std::isfinite(options.timeout_seconds) || options.timeout_seconds <= 0) {
-    throw InvalidArgument(error_msg("gnuplot timeout must be finite and > 0 seconds (got {0})", options.timeout_seconds));
+    throw InvalidArgument(
+        error_msg("gnuplot timeout must be finite and > 0 seconds (got {0})", options.timeout_seconds));
   }
   std::vector<Format> formats;
   for (const Output& o : outputs) formats.push_back(o.format);
@@ -291,14 +302,14 @@ void render(const Figure& figure, const std::vector<Output>& outputs, const Rend
 void render_animation(const Animation& animation, const std::string& path, const RenderOptions& options) {
   animation_script(animation, {path, Format::Gif}, options.style);
   if (!std::isfinite(options.timeout_seconds) || options.timeout_seconds <= 0) {
-    throw InvalidArgument(error_msg("gnuplot timeout must be finite and > 0 seconds (got {0})", options.timeout_seconds));
+    throw InvalidArgument(
+        error_msg("gnuplot timeout must be finite and > 0 seconds (got {0})", options.timeout_seconds));
   }
   std::vector<const Figure*> frames;
   for (const Figure& f : animation.frames) frames.push_back(&f);
   check_fonts(frames, options.style, {Format::Gif});
-  render_staged({{path, Format::Gif}}, options, [&](const std::vector<Output>& o) {
-    return animation_script(animation, o.front(), options.style);
-  });
+  render_staged({{path, Format::Gif}}, options,
+                [&](const std::vector<Output>& o) { return animation_script(animation, o.front(), options.style); });
 }
 
 std::string render_to_text(const Figure& figure, Format format, const RenderOptions& options) {
@@ -316,12 +327,14 @@ std::string render_to_text(const Figure& figure, Format format, const RenderOpti
     text.erase(std::remove(text.begin(), text.end(), '\f'), text.end());
     text = fit_wide_characters(text);
   }
-  const std::string missing = incomplete(format, text.size(), text.substr(text.size() - std::min<std::size_t>(text.size(), 1024)));
+  const std::string missing =
+      incomplete(format, text.size(), text.substr(text.size() - std::min<std::size_t>(text.size(), 1024)));
   if (!missing.empty()) {
-    throw IoError(message.empty()
-                      ? error_msg("the figure gnuplot drew for the terminal is incomplete ({0} bytes, {1})", text.size(), missing)
-                      : error_msg("the figure gnuplot drew for the terminal is incomplete ({0} bytes, {1}): {2}", text.size(),
-                                  missing, message));
+    throw IoError(
+        message.empty()
+            ? error_msg("the figure gnuplot drew for the terminal is incomplete ({0} bytes, {1})", text.size(), missing)
+            : error_msg("the figure gnuplot drew for the terminal is incomplete ({0} bytes, {1}): {2}", text.size(),
+                        missing, message));
   }
   return text;
 }

@@ -116,7 +116,8 @@ std::string terminal_line(Format format, const Style& style) {
       // No grid: in characters it would cover the plot.
       return fmt::format("set terminal dumb size {},{} nofeed noenhanced mono\nunset grid", style.columns, style.lines);
     case Format::TextColor:
-      return fmt::format("set terminal dumb size {},{} nofeed noenhanced ansi256\nunset grid", style.columns, style.lines);
+      return fmt::format("set terminal dumb size {},{} nofeed noenhanced ansi256\nunset grid", style.columns,
+                         style.lines);
   }
   throw InvalidArgument(error_msg("unknown output format"));
 }
@@ -125,13 +126,19 @@ namespace {
 
 const char* format_name(Format format) {
   switch (format) {
-    case Format::Png: return "PNG";
-    case Format::Svg: return "SVG";
-    case Format::Pdf: return "PDF";
-    case Format::Gif: return "GIF";
-    case Format::Sixel: return "sixel";
+    case Format::Png:
+      return "PNG";
+    case Format::Svg:
+      return "SVG";
+    case Format::Pdf:
+      return "PDF";
+    case Format::Gif:
+      return "GIF";
+    case Format::Sixel:
+      return "sixel";
     case Format::Text:
-    case Format::TextColor: return "text";
+    case Format::TextColor:
+      return "text";
   }
   return "?";
 }
@@ -182,11 +189,21 @@ void write_texts_and_key(std::string& out, const Figure& f, const Style& style) 
   if (any_key) {
     const char* where = "inside top right";
     switch (f.key) {
-      case Figure::Key::TopRight: where = "inside top right"; break;
-      case Figure::Key::TopLeft: where = "inside top left"; break;
-      case Figure::Key::BottomRight: where = "inside bottom right"; break;
-      case Figure::Key::BottomLeft: where = "inside bottom left"; break;
-      case Figure::Key::Below: where = "below center horizontal"; break;
+      case Figure::Key::TopRight:
+        where = "inside top right";
+        break;
+      case Figure::Key::TopLeft:
+        where = "inside top left";
+        break;
+      case Figure::Key::BottomRight:
+        where = "inside bottom right";
+        break;
+      case Figure::Key::BottomLeft:
+        where = "inside bottom left";
+        break;
+      case Figure::Key::Below:
+        where = "below center horizontal";
+        break;
     }
     if (f.key == Figure::Key::Below) {
       // No frame below the plot: gnuplot 5.4 lets a framed key there overlap the x label.
@@ -280,8 +297,8 @@ void write_outputs(std::string& out, const Figure& f, const std::vector<std::str
     std::string before;
     std::string after;
     if (f.heatmap) heatmap_for_output(o.format, *f.heatmap, drawn, before, after);
-    emit("\n# {}\n{}\nset output {}\n{}plot {}\nunset output\n{}", format_name(o.format), terminal_line(o.format, style),
-         quote(o.path), before, fmt::join(drawn, ", \\\n     "), after);
+    emit("\n# {}\n{}\nset output {}\n{}plot {}\nunset output\n{}", format_name(o.format),
+         terminal_line(o.format, style), quote(o.path), before, fmt::join(drawn, ", \\\n     "), after);
   }
 }
 
@@ -309,7 +326,7 @@ std::vector<std::string> write_data_and_settings(std::string& out, const Figure&
   const Figure f = style.lang == "zh" ? in_cjk_font(figure) : figure;
   out += "reset\nset encoding utf8\n\n";
   const std::vector<std::string> plots = write_data(out, f);  // the data
-  out += "\n";                                                 // then the settings
+  out += "\n";                                                // then the settings
   write_texts_and_key(out, f, style);
   write_axes(out, f);
   write_annotations(out, f);

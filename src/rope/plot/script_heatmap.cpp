@@ -67,9 +67,10 @@ std::pair<double, double> color_range(const Heatmap& h) {
 }
 
 std::string missing_cells_object() {
-  return fmt::format("set object {} rectangle from graph 0, graph 0 to graph 1, graph 1 behind fillcolor rgb '#999999' "
-                     "fillstyle pattern 4 noborder  # cells without a value\n",
-                     kMissingObject);
+  return fmt::format(
+      "set object {} rectangle from graph 0, graph 0 to graph 1, graph 1 behind fillcolor rgb '#999999' "
+      "fillstyle pattern 4 noborder  # cells without a value\n",
+      kMissingObject);
 }
 
 bool has_missing(const Heatmap& h) {
@@ -97,15 +98,17 @@ void heatmap_for_output(Format format, const Heatmap& h, std::vector<std::string
     case Format::Text: {
       const auto [lo, hi] = color_range(h);
       *clause = fmt::format("$heat using 1:2:{} with labels notitle", text_shade(h, lo, hi));
-      before = fmt::format("unset colorbox\nunset object {}\nset label 900 {} at screen 0.5, screen 1 center offset 0, -1\n",
-                           kMissingObject, quote(text_key(h, lo, hi)));
+      before =
+          fmt::format("unset colorbox\nunset object {}\nset label 900 {} at screen 0.5, screen 1 center offset 0, -1\n",
+                      kMissingObject, quote(text_key(h, lo, hi)));
       after = "set colorbox\nunset label 900\n";
       if (has_missing(h)) {
         after += missing_cells_object();
       }
       break;
     }
-    default: break;
+    default:
+      break;
   }
 }
 

@@ -159,8 +159,8 @@ std::string in_cjk_font(std::string_view text) {
   // Each a character WenQuanYi Micro Hei lacks (its charset by fc-query) and the notation the Chinese
   // figures write with glyphs it has, as they write R_ij and <R_m q, k> already.
   static const std::pair<std::string_view, std::string_view> kPlain[] = {
-      {"ᵢ", "_i"}, {"ⱼ", "_j"}, {"ₘ", "_m"}, {"ₙ", "_n"}, {"₀", "_0"}, {"ᵀ", "^T"}, {"⁶", "^6"},
-      {"⟨", "<"},  {"⟩", ">"},  {"✗", "x"},
+      {"ᵢ", "_i"}, {"ⱼ", "_j"}, {"ₘ", "_m"}, {"ₙ", "_n"}, {"₀", "_0"},
+      {"ᵀ", "^T"}, {"⁶", "^6"}, {"⟨", "<"},  {"⟩", ">"},  {"✗", "x"},
   };
   std::string out(text);
   for (const auto& [from, to] : kPlain) {

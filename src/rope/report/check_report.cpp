@@ -32,12 +32,14 @@ std::string scaling_text(const RopeExpectation& e, bool no_rope, const Text& t) 
 std::string expected_text(const RopeExpectation& e, const Message& where, const Text& t) {
   // Gemma 4's vision tower (V6): the layout inside each axis's block.
   return e.axis_blocks
-             ? t.tr("{0} layout inside each axis's block of d/2 channels ({1}), rotary dim {2} of {3}, base {4}, attention "
-                    "factor {5}",
-                    std::string(to_string(e.layout)), where.in(t.lang()), e.rotary_dim(), e.head_dim, format_number(e.base),
-                    format_number(e.attention_factor))
-             : t.tr("{0} layout ({1}), rotary dim {2} of {3}, base {4}, attention factor {5}", std::string(to_string(e.layout)),
-                    where.in(t.lang()), e.rotary_dim(), e.head_dim, format_number(e.base), format_number(e.attention_factor));
+             ? t.tr(
+                   "{0} layout inside each axis's block of d/2 channels ({1}), rotary dim {2} of {3}, base {4}, attention "
+                   "factor {5}",
+                   std::string(to_string(e.layout)), where.in(t.lang()), e.rotary_dim(), e.head_dim,
+                   format_number(e.base), format_number(e.attention_factor))
+             : t.tr("{0} layout ({1}), rotary dim {2} of {3}, base {4}, attention factor {5}",
+                    std::string(to_string(e.layout)), where.in(t.lang()), e.rotary_dim(), e.head_dim,
+                    format_number(e.base), format_number(e.attention_factor));
 }
 
 std::string segment_positions(const LoadedDumps& dumps, const DumpSegment& g) {
@@ -60,13 +62,16 @@ std::string failing_summary(const Eigen::VectorXd& ratio, const Text& t, Name na
     if (ratio[i] <= 1.0) continue;
     ++count;
     if (first < 0) first = i;
-    if (!runs.empty() && runs.back().second == i - 1) runs.back().second = i;
-    else runs.emplace_back(i, i);
+    if (!runs.empty() && runs.back().second == i - 1)
+      runs.back().second = i;
+    else
+      runs.emplace_back(i, i);
   }
   if (count == 0) return t.tr("0 of {0}", ratio.size());
   std::string list;
   for (std::size_t k = 0; k < runs.size() && k < 4; ++k) {
-    list += (k ? ", " : "") + value(runs[k].first) + (runs[k].second > runs[k].first ? "–" + value(runs[k].second) : "");
+    list +=
+        (k ? ", " : "") + value(runs[k].first) + (runs[k].second > runs[k].first ? "–" + value(runs[k].second) : "");
   }
   if (runs.size() > 4) list += ", …";
   return t.tr("{0} of {1} (first: {2}): {3}", count, ratio.size(), name(first), list);
@@ -79,8 +84,8 @@ std::string ratio_text(double ratio, const std::optional<int>& digits) { return 
 constexpr std::size_t kSegmentLines = 16;
 
 /// One line per batch row or packed sequence: its positions, verdict and, failing, its own diagnosis.
-void print_segments(std::ostream& out, const LoadedDumps& dumps, const std::vector<SegmentCheck>& segments, const Text& t,
-                    const std::optional<int>& digits) {
+void print_segments(std::ostream& out, const LoadedDumps& dumps, const std::vector<SegmentCheck>& segments,
+                    const Text& t, const std::optional<int>& digits) {
   std::vector<std::size_t> order;
   for (std::size_t k = 0; k < segments.size(); ++k) {
     if (!segments[k].passed()) order.push_back(k);
@@ -96,8 +101,8 @@ void print_segments(std::ostream& out, const LoadedDumps& dumps, const std::vect
     const std::string label = dumps.segments_are_rows ? t.tr("batch row {0}", k) : t.tr("sequence {0}", k);
     std::string line = dumps.segments_are_rows
                            ? t.tr("positions {0}", segment_positions(dumps, c.segment))
-                           : t.tr("indices {0}–{1}, positions {2}", c.segment.start, c.segment.start + c.segment.length - 1,
-                                  segment_positions(dumps, c.segment));
+                           : t.tr("indices {0}–{1}, positions {2}", c.segment.start,
+                                  c.segment.start + c.segment.length - 1, segment_positions(dumps, c.segment));
     line = t.tr("{0}: {1} (max |Δ|/tolerance {2})", line, c.passed() ? t.tr("PASS") : t.trc("check verdict", "FAIL"),
                 ratio_text(c.max_ratio, digits));
     if (!c.passed() && !c.report.diagnosis.message.en.empty()) {
@@ -113,7 +118,8 @@ Value position_value(const LoadedDumps& dumps, long s) {
   const auto at = static_cast<std::size_t>(s);
   if (dumps.axis_positions.empty()) return dumps.positions[at];
   Value p = Value::array();
-  for (int k = 0; k < dumps.axis_positions[at].count; ++k) p.push_back(dumps.axis_positions[at].value[static_cast<std::size_t>(k)]);
+  for (int k = 0; k < dumps.axis_positions[at].count; ++k)
+    p.push_back(dumps.axis_positions[at].value[static_cast<std::size_t>(k)]);
   return p;
 }
 
@@ -222,7 +228,8 @@ Value check_value(const CheckRun& run) {
     f["tolerance"] = c.first_tolerance;
     const CheckDiagnosis& dg = run.report.diagnosis;
     Value& d = j["diagnosis"] = diagnosis_value(dg);
-    if (dg.no_rope) {  // a layer without RoPE, rotated: the model's RoPE as it is ("expected"), a variant of it, or null
+    if (dg.no_rope) {  // a layer without RoPE, rotated: the model's RoPE as it is ("expected"), a variant of it, or
+                       // null
       d["no_rope_rotated"]["rope_matches"] = kind_value(dg.no_rope->rope_matches);
       d["no_rope_rotated"]["changed"] = dg.no_rope->changed;
     }
@@ -248,13 +255,17 @@ void print_check(std::ostream& out, const CheckRun& run, const Text& t, const st
   const int r = e.rotary_dim();
   const Eigen::VectorXd pair_ratio = pair_ratios(e, c);
   const bool passed = c.passed();
-  const auto row = [&](const std::string& label, const std::string& value) { out << fmt::format("  {:<20}{}\n", label, value); };
+  const auto row = [&](const std::string& label, const std::string& value) {
+    out << fmt::format("  {:<20}{}\n", label, value);
+  };
   out << t.tr("rope check: {0} against RoPE({1})\n", escape_controls(run.after_file), escape_controls(run.before_file));
-  row(t.tr("dump"), fmt::format("[{}] = {}, {} ({}), {} {}", to_string(dumps.axes), shape_string(dumps.shape),
-                                to_string(dumps.after.dtype), dumps.stored, t.tr("positions"), positions_text(dumps, t)));
+  row(t.tr("dump"),
+      fmt::format("[{}] = {}, {} ({}), {} {}", to_string(dumps.axes), shape_string(dumps.shape),
+                  to_string(dumps.after.dtype), dumps.stored, t.tr("positions"), positions_text(dumps, t)));
   if (nope && e.query_beta != 0) {
-    row(t.tr("expected"), t.tr("the query times t(p) (S20): layers {0} ({1}) of {2} have no RoPE", describe_layers(nope->layers),
-                               escape_controls(nope->layer_type), escape_controls(nope->model)));
+    row(t.tr("expected"),
+        t.tr("the query times t(p) (S20): layers {0} ({1}) of {2} have no RoPE", describe_layers(nope->layers),
+             escape_controls(nope->layer_type), escape_controls(nope->model)));
   } else if (nope) {
     row(t.tr("expected"), t.tr("unchanged: layers {0} ({1}) of {2} have no RoPE", describe_layers(nope->layers),
                                escape_controls(nope->layer_type), escape_controls(nope->model)));
@@ -264,7 +275,8 @@ void print_check(std::ostream& out, const CheckRun& run, const Text& t, const st
   if (e.axes && e.axes->vision()) {
     row(t.tr("2-D vision RoPE"),
         t.tr("{0} ({1}): pair i turns by θ_i·(p_a(i){2}), p the patch's row h or column w", e.axes->vision_kind,
-             e.axes->vision_equation, e.axes->position_offset != 0 ? " + " + format_number(e.axes->position_offset) : ""));
+             e.axes->vision_equation,
+             e.axes->position_offset != 0 ? " + " + format_number(e.axes->position_offset) : ""));
   } else if (e.axes) {
     // The axis of every pair: rope frequencies --model NAME prints them.
     row("M-RoPE", t.tr("mrope_section [{0}], {1} (docs/multi-axis.md {2}): pair i turns by θ_i·p_a(i)",
@@ -275,12 +287,13 @@ void print_check(std::ostream& out, const CheckRun& run, const Text& t, const st
   row(t.tr("error model"), e.error_model.in(t.lang()));
   row(t.tr("tolerance (C1)"),
       fmt::format("κ·a·‖x‖·(2·ε_T + ε_A·(1 + c_i·{}·θ_i)), ε_T = {} ({}), ε_A = {}, κ = {}",
-                  !e.axes                          ? std::string("|m|")
+                  !e.axes                        ? std::string("|m|")
                   : e.axes->position_offset != 0 ? "|p_a(i) + " + format_number(e.axes->position_offset) + "|"
-                                                   : std::string("|p_a(i)|"),
+                                                 : std::string("|p_a(i)|"),
                   g4(epsilon(dumps.after.dtype)), to_string(dumps.after.dtype), g4(angle_epsilon(run.angles)),
                   format_number(kToleranceSafety)));
-  row(t.tr("angles (C2)"), t.tr("{0}: c_i = {1}", std::string(to_string(run.angles)), angle_error_formula(run.angles, e.base, r)));
+  row(t.tr("angles (C2)"),
+      t.tr("{0}: c_i = {1}", std::string(to_string(run.angles)), angle_error_formula(run.angles, e.base, r)));
   out << '\n';
   row(t.tr("max |Δ|/tolerance"), fmt::format("{}  ({})", ratio_text(c.max_ratio, digits), t.tr("<= 1 passes")));
   row(t.tr("elements failing"), t.tr("{0} of {1}", c.failing, c.total));
@@ -299,13 +312,13 @@ void print_check(std::ostream& out, const CheckRun& run, const Text& t, const st
     const int first = e.rotary_offset > 0 ? 0 : r;
     const Eigen::VectorXd others = e.rotary_offset > 0 ? Eigen::VectorXd(c.channel_ratio.head(e.rotary_offset))
                                                        : Eigen::VectorXd(c.channel_ratio.tail(e.head_dim - r));
-    row(t.tr("unrotated failing"),
-        failing_summary(
-            others, t, [&](long i) { return t.tr("channel {0}", first + i); },
-            [&](long i) { return std::to_string(first + i); }));
+    row(t.tr("unrotated failing"), failing_summary(
+                                       others, t, [&](long i) { return t.tr("channel {0}", first + i); },
+                                       [&](long i) { return std::to_string(first + i); }));
   }
   if (!passed) {
-    const std::vector<std::string> shown = compared({c.first_expected, c.first_got}, digits, 4);  // digits.hpp: they differ
+    const std::vector<std::string> shown =
+        compared({c.first_expected, c.first_got}, digits, 4);  // digits.hpp: they differ
     row(t.tr("first failure"),
         t.tr("position {0}, {1}, channel {2}: expected {3}, got {4} (tolerance {5})", position(c.first_seq),
              vector_name(dumps, c.first_seq, c.first_group, t), c.first_channel, shown[0], shown[1],
@@ -318,8 +331,9 @@ void print_check(std::ostream& out, const CheckRun& run, const Text& t, const st
   if (!passed && !report.diagnosis.message.en.empty()) row(t.tr("diagnosis"), report.diagnosis.message.in(t.lang()));
   for (const Message& note : report.notes) out << t.tr("note: ") << note.in(t.lang()) << '\n';
   if (!passed && e.axes && !e.axes->vision() && dumps.axis_positions.empty()) {
-    out << t.tr("note: with M-RoPE one position p is (p, p, p), a text token's; image and video tokens need their\n"
-                "  t,h,w: give --axis-positions FILE (rope positions --csv writes one)\n");
+    out << t.tr(
+        "note: with M-RoPE one position p is (p, p, p), a text token's; image and video tokens need their\n"
+        "  t,h,w: give --axis-positions FILE (rope positions --csv writes one)\n");
   }
   if (report.only_position_zero) {
     out << t.tr("warning: every position is 0, where every layout and base agree: dump positions > 0 too\n");

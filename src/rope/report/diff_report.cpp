@@ -131,13 +131,16 @@ void print_diff(std::ostream& out, const DiffRun& run, const Text& t) {
   const auto& nope = run.nope;
   const bool passed = diff.passed();
   // At least one space after a long label (a packed sequence's run).
-  const auto row = [&](const std::string& label, const std::string& value) { out << fmt::format("  {:<19} {}\n", label, value); };
+  const auto row = [&](const std::string& label, const std::string& value) {
+    out << fmt::format("  {:<19} {}\n", label, value);
+  };
   // The names and files as typed: control characters escaped as errors escape them (the JSON escapes its own).
   const std::string name_a = escape_controls(run.name_a), name_b = escape_controls(run.name_b);
-  out << t.tr("rope diff: {0} ({1}) and {2} ({3}) against RoPE({4})\n", name_a, escape_controls(run.after_a_file), name_b,
-              escape_controls(run.after_b_file), escape_controls(run.before_file));
-  row(t.tr("dump"), fmt::format("[{}] = {}, {} / {}, {} {}", to_string(a.axes), shape_string(a.shape), to_string(a.after.dtype),
-                                to_string(run.b_type), t.tr("positions"), positions_text(a, t)));
+  out << t.tr("rope diff: {0} ({1}) and {2} ({3}) against RoPE({4})\n", name_a, escape_controls(run.after_a_file),
+              name_b, escape_controls(run.after_b_file), escape_controls(run.before_file));
+  row(t.tr("dump"),
+      fmt::format("[{}] = {}, {} / {}, {} {}", to_string(a.axes), shape_string(a.shape), to_string(a.after.dtype),
+                  to_string(run.b_type), t.tr("positions"), positions_text(a, t)));
   if (nope) {
     row(t.tr("expected"), t.tr("unchanged: layers {0} ({1}) of {2} have no RoPE", describe_layers(nope->layers),
                                escape_controls(nope->layer_type), escape_controls(nope->model)));
@@ -147,7 +150,8 @@ void print_diff(std::ostream& out, const DiffRun& run, const Text& t) {
   row(t.tr("scaling"), scaling_text(e, nope.has_value(), t));
   const auto side = [&](const std::string& name, const CheckReport& r) {
     const DumpComparison& c = r.comparison;
-    std::string line = t.tr("{0} (max |Δ|/tolerance {1})", c.passed() ? t.tr("PASS") : std::string(t.trc("check verdict", "FAIL")), g4(c.max_ratio));
+    std::string line = t.tr("{0} (max |Δ|/tolerance {1})",
+                            c.passed() ? t.tr("PASS") : std::string(t.trc("check verdict", "FAIL")), g4(c.max_ratio));
     if (!c.passed()) line = t.tr("{0}, {1} of {2} elements off", line, c.failing, c.total);
     if (!c.passed() && !r.diagnosis.message.en.empty()) line = t.tr("{0}: {1}", line, r.diagnosis.message.in(t.lang()));
     row(name, line);
@@ -155,10 +159,10 @@ void print_diff(std::ostream& out, const DiffRun& run, const Text& t) {
   };
   side(name_a, diff.a);
   side(name_b, diff.b);
-  row(t.tr("between (D1)"), diff.between.agree()
-                                ? t.tr("agree within twice the tolerance (max |Δ|/bound {0})", g4(diff.between.max_ratio))
-                                : t.tr("differ: {0} of {1} elements (max |Δ|/bound {2})", diff.between.differing,
-                                       diff.between.total, g4(diff.between.max_ratio)));
+  row(t.tr("between (D1)"),
+      diff.between.agree() ? t.tr("agree within twice the tolerance (max |Δ|/bound {0})", g4(diff.between.max_ratio))
+                           : t.tr("differ: {0} of {1} elements (max |Δ|/bound {2})", diff.between.differing,
+                                  diff.between.total, g4(diff.between.max_ratio)));
   out << '\n';
   // Who is right on a run or a segment, and what the wrong one does there.
   const auto verdict = [&](bool a_right, bool b_right, bool agree, const Message& a_why, const Message& b_why) {
@@ -185,9 +189,10 @@ void print_diff(std::ostream& out, const DiffRun& run, const Text& t) {
     const auto in = std::find_if(diff.segments.begin(), diff.segments.end(), [&](const DiffSegment& d) {
       return d.segment().start <= g.start && g.start < d.segment().start + d.segment().length;
     });
-    const std::string label = in != diff.segments.end() && !a.segments_are_rows
-                                  ? t.tr("sequence {0}, positions {1}", in - diff.segments.begin(), span(a, g.start, g.length))
-                                  : t.tr("positions {0}", span(a, g.start, g.length));
+    const std::string label =
+        in != diff.segments.end() && !a.segments_are_rows
+            ? t.tr("sequence {0}, positions {1}", in - diff.segments.begin(), span(a, g.start, g.length))
+            : t.tr("positions {0}", span(a, g.start, g.length));
     row(label, verdict(g.a_right, g.b_right, g.agree, g.a_diagnosis, g.b_diagnosis));
   }
   if (diff.ranges.size() > kRangeLines && !runs_are_segments) {
@@ -209,18 +214,20 @@ void print_diff(std::ostream& out, const DiffRun& run, const Text& t) {
   for (std::size_t n = 0; n < shown; ++n) {
     const DiffSegment& g = diff.segments[order[n]];
     const std::string label = a.segments_are_rows ? t.tr("batch row {0}", order[n]) : t.tr("sequence {0}", order[n]);
-    const std::string where_text = a.segments_are_rows ? t.tr("positions {0}", span(a, g.segment().start, g.segment().length))
-                                                       : t.tr("indices {0}–{1}, positions {2}", g.segment().start,
-                                                              g.segment().start + g.segment().length - 1,
-                                                              span(a, g.segment().start, g.segment().length));
+    const std::string where_text =
+        a.segments_are_rows
+            ? t.tr("positions {0}", span(a, g.segment().start, g.segment().length))
+            : t.tr("indices {0}–{1}, positions {2}", g.segment().start, g.segment().start + g.segment().length - 1,
+                   span(a, g.segment().start, g.segment().length));
     row(label, t.tr("{0}: {1}", where_text,
                     verdict(g.a.passed(), g.b.passed(), g.differing_positions == 0, g.a.report.diagnosis.message,
                             g.b.report.diagnosis.message)));
   }
   if (order.size() > shown) out << t.tr("  … and {0} more that pass\n", order.size() - shown);
   const bool a_ok = diff.a.comparison.passed(), b_ok = diff.b.comparison.passed();
-  row(t.tr("verdict"), passed ? t.tr("PASS") : !a_ok && !b_ok ? t.tr("FAIL: both are wrong")
-                                                              : t.tr("FAIL: {0} is wrong", a_ok ? name_b : name_a));
+  row(t.tr("verdict"), passed           ? t.tr("PASS")
+                       : !a_ok && !b_ok ? t.tr("FAIL: both are wrong")
+                                        : t.tr("FAIL: {0} is wrong", a_ok ? name_b : name_a));
 }
 
 void emit(std::ostream& out, const DiffRun& run, const Printing& how) {

@@ -25,7 +25,8 @@ int separating_digits(const std::vector<double>& values, int min_digits) {
     bool separated = true;
     for (std::size_t i = 0; i < values.size() && separated; ++i) {
       for (std::size_t j = i + 1; j < values.size() && separated; ++j) {
-        if (values[i] != values[j] && with_digits(values[i], digits) == with_digits(values[j], digits)) separated = false;
+        if (values[i] != values[j] && with_digits(values[i], digits) == with_digits(values[j], digits))
+          separated = false;
       }
     }
     if (separated) break;
@@ -48,7 +49,8 @@ int digits_for(const std::vector<std::vector<double>>& groups, const std::option
   return digits;
 }
 
-std::vector<std::string> compared(const std::vector<double>& values, const std::optional<int>& requested, int min_digits) {
+std::vector<std::string> compared(const std::vector<double>& values, const std::optional<int>& requested,
+                                  int min_digits) {
   const int digits = digits_for({values}, requested, min_digits);
   std::vector<std::string> out;
   for (const double x : values) out.push_back(with_digits(x, digits));

@@ -35,7 +35,8 @@ int digits_for(const std::vector<std::vector<double>>& groups, const std::option
 
 /// `values` compared in one sentence (an error and its tolerance), in %g form with
 /// digits_for({values}, requested, min_digits) digits.
-std::vector<std::string> compared(const std::vector<double>& values, const std::optional<int>& requested, int min_digits = 3);
+std::vector<std::string> compared(const std::vector<double>& values, const std::optional<int>& requested,
+                                  int min_digits = 3);
 
 /// The same in scientific form (sci_with_digits).
 std::vector<std::string> compared_sci(const std::vector<double>& values, const std::optional<int>& requested,

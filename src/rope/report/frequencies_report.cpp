@@ -79,22 +79,19 @@ void print_scaled(std::ostream& out, const FrequencyTable& table, const Text& t)
                 model_name(rr.spec, t.lang()), axes->vision_kind, spec.rotary_dim, format_number(c.base));
   } else {
     out << t.tr("RoPE frequencies from {0}{1}: {2} scaling, d = {3} (head_dim {4}), base = {5} (docs/scaling.md)\n",
-                model_name(rr.spec, t.lang()),
-                layer_text(spec, t), to_string(c.type), spec.rotary_dim, c.head_dim, format_number(c.base));
+                model_name(rr.spec, t.lang()), layer_text(spec, t), to_string(c.type), spec.rotary_dim, c.head_dim,
+                format_number(c.base));
     if (c.type != ScalingType::Default) {
       out << t.tr("factor f = {0} ({1}){2}\n", format_number(p.factor), p.factor_rule.in(t.lang()),
-                  p.original_max_position > 0
-                          ? t.tr(", original context L0 = {0}", p.original_max_position)
-                          : "");
+                  p.original_max_position > 0 ? t.tr(", original context L0 = {0}", p.original_max_position) : "");
     }
     if (p.effective_base) out << t.tr("effective base base' = {0}\n", format_number(*p.effective_base));
     if (p.yarn_range) {
       out << t.tr("yarn correction range [{0}, {1}]\n", format_number(p.yarn_range->first),
                   format_number(p.yarn_range->second));
     }
-    out << t.tr("attention factor {0} ({1}): logits × {2}\n\n",
-                format_number(p.attention_factor), p.attention_rule.in(t.lang()),
-                format_number(p.attention_factor * p.attention_factor));
+    out << t.tr("attention factor {0} ({1}): logits × {2}\n\n", format_number(p.attention_factor),
+                p.attention_rule.in(t.lang()), format_number(p.attention_factor * p.attention_factor));
   }
   if (axes) {
     print_axis_summary(out, *axes, scaled, t.lang());
@@ -105,9 +102,10 @@ void print_scaled(std::ostream& out, const FrequencyTable& table, const Text& t)
     out << t.tr("attention factor in float32: {0}\n\n", format_number(static_cast<float>(p.attention_factor)));
   }
   if (qs) {
-    out << t.tr("query scaling (S21): every layer multiplies the query by s(p) = 1 + {0}·ln(1 + ⌊p / {1}⌋) after RoPE{2}\n\n",
-                format_number(qs->beta), format_number(qs->original),
-                table.position ? t.tr("; at p = {0}: s = {1}", format_number(m), format_number(qs->at(m))) : "");
+    out << t.tr(
+        "query scaling (S21): every layer multiplies the query by s(p) = 1 + {0}·ln(1 + ⌊p / {1}⌋) after RoPE{2}\n\n",
+        format_number(qs->beta), format_number(qs->original),
+        table.position ? t.tr("; at p = {0}: s = {1}", format_number(m), format_number(qs->at(m))) : "");
   }
   // --position: the angle column m·θ_i, after the others.
   std::string f32_head = f32.size() ? fmt::format("  {:>24}", t.tr("θ_i float32")) : "";
@@ -126,13 +124,14 @@ void print_scaled(std::ostream& out, const FrequencyTable& table, const Text& t)
     }
   } else {
     out << fmt::format("{:>5}  {:>24}  {:>24}  {:>22}  {:>22}  {:>22}  {}{}{}\n", "i", t.tr("θ_i original"),
-                       t.tr("θ_i scaled"), t.tr("scaled/original"), t.tr("λ_i original"),
-                       t.tr("λ_i scaled"), t.tr("band"), axes ? t.tr("  axis") : "", f32_head);
+                       t.tr("θ_i scaled"), t.tr("scaled/original"), t.tr("λ_i original"), t.tr("λ_i scaled"),
+                       t.tr("band"), axes ? t.tr("  axis") : "", f32_head);
     for (Eigen::Index i = 0; i < half; ++i) {
       out << fmt::format("{:>5}  {:>24}  {:>24}  {:>22}  {:>22}  {:>22}  {}{}{}\n", i, format_number(original[i]),
                          format_number(scaled[i]), format_number(ratio[i]), format_number(lambda[i]),
-                         std::isfinite(lambda_scaled[i]) ? format_number(lambda_scaled[i]) : "inf", band_of(table, i, t.lang()),
-                         axes ? fmt::format("  {:>4}", axis_of(table, i)) : "", f32_cell(i));
+                         std::isfinite(lambda_scaled[i]) ? format_number(lambda_scaled[i]) : "inf",
+                         band_of(table, i, t.lang()), axes ? fmt::format("  {:>4}", axis_of(table, i)) : "",
+                         f32_cell(i));
     }
   }
   if (!p.bands.empty()) out << t.tr("\nbands: {0}\n", band_counts(p, t.lang()));
@@ -213,8 +212,8 @@ std::string frequencies_csv(const FrequencyTable& table) {
   }
   const bool axes = table.spec.axes.has_value();
   const Eigen::VectorXd& f32 = table.theta_float32;
-  std::string csv = std::string("pair,theta,wavelength,original_theta,original_wavelength,ratio,band") + (axes ? ",axis" : "") +
-                    (f32.size() ? ",theta_float32\n" : "\n");
+  std::string csv = std::string("pair,theta,wavelength,original_theta,original_wavelength,ratio,band") +
+                    (axes ? ",axis" : "") + (f32.size() ? ",theta_float32\n" : "\n");
   for (Eigen::Index i = 0; i < table.pairs(); ++i) {
     csv += fmt::format("{},{},{},{},{},{},{}{}", i, format_number(table.theta[i]),
                        std::isfinite(table.wavelength[i]) ? format_number(table.wavelength[i]) : "inf",
@@ -235,9 +234,15 @@ void print_frequencies(std::ostream& out, const FrequencyTable& table, const Tex
 
 void emit(std::ostream& out, const FrequencyTable& table, const Printing& how) {
   switch (how.format) {
-    case Format::Json: out << json_text(frequencies_value(table)) << '\n'; break;
-    case Format::Csv: out << frequencies_csv(table); break;
-    case Format::Text: print_frequencies(out, table, Text(how.lang)); break;
+    case Format::Json:
+      out << json_text(frequencies_value(table)) << '\n';
+      break;
+    case Format::Csv:
+      out << frequencies_csv(table);
+      break;
+    case Format::Text:
+      print_frequencies(out, table, Text(how.lang));
+      break;
   }
 }
 

@@ -28,11 +28,11 @@ std::string family_text(const FamilyFit& f, const Text& t) {
       return t.tr("linear: base {0}, factor {1}", g6(f.base), g6(f.factor));
     case Family::Yarn:
       return t.tr("yarn: base {0}, factor {1}, ramp from pair {2} (kept) to pair {3} (divided by the factor)",
-                  g6(f.base), g6(f.factor),
-                  fmt::format("{:.2f}", f.ramp_low), fmt::format("{:.2f}", f.ramp_high));
+                  g6(f.base), g6(f.factor), fmt::format("{:.2f}", f.ramp_low), fmt::format("{:.2f}", f.ramp_high));
     case Family::Llama3:
-      return t.tr("llama3: base {0}, factor {1}, bands at wavelengths {2} (L0/high_freq_factor) and {3} (L0/low_freq_factor)",
-                  g6(f.base), g6(f.factor), fmt::format("{:.1f}", f.ramp_low), fmt::format("{:.1f}", f.ramp_high));
+      return t.tr(
+          "llama3: base {0}, factor {1}, bands at wavelengths {2} (L0/high_freq_factor) and {3} (L0/low_freq_factor)",
+          g6(f.base), g6(f.factor), fmt::format("{:.1f}", f.ramp_low), fmt::format("{:.1f}", f.ramp_high));
     case Family::PerPair:
       return t.tr("per-pair factors: no family explains the frequencies");
   }
@@ -42,14 +42,18 @@ std::string family_text(const FamilyFit& f, const Text& t) {
 std::string layout_text(const Identification& id, const Text& t) {
   const int n = static_cast<int>(id.pairs.size());
   switch (id.layout) {
-    case PairLayout::Interleaved: return t.tr("interleaved: pairs (2j, 2j + 1)");
+    case PairLayout::Interleaved:
+      return t.tr("interleaved: pairs (2j, 2j + 1)");
     case PairLayout::Half:
       return t.tr("half: pairs (j, j + {0})", id.pairs.empty() ? 0 : id.pairs[0].second - id.pairs[0].first);
-    case PairLayout::None: return t.tr("none: no pairing keeps every pair's norm");
-    case PairLayout::Other: break;
+    case PairLayout::None:
+      return t.tr("none: no pairing keeps every pair's norm");
+    case PairLayout::Other:
+      break;
   }
   std::string list;
-  for (int j = 0; j < n && j < 8; ++j) list += fmt::format("{}({}, {})", j ? " " : "", id.pairs[j].first, id.pairs[j].second);
+  for (int j = 0; j < n && j < 8; ++j)
+    list += fmt::format("{}({}, {})", j ? " " : "", id.pairs[j].first, id.pairs[j].second);
   return t.tr("another permutation: {0}{1}", list, n > 8 ? " …" : "");
 }
 
@@ -81,7 +85,8 @@ Value identify_value(const IdentifyRun& run) {
   const Identification& id = run.id;
   Value j;
   j["d"] = id.d;
-  j["dtype"] = std::string(to_string(run.dumps.after.dtype));  // the rounding identified with: the stated type, else the file's
+  j["dtype"] =
+      std::string(to_string(run.dumps.after.dtype));  // the rounding identified with: the stated type, else the file's
   j["rotary_dim"] = id.rotary_dim;
   j["layout"] = to_string(id.layout);
   Value& pairs = j["pairs"] = Value::array();
@@ -127,24 +132,28 @@ Value identify_value(const IdentifyRun& run) {
 void print_identify(std::ostream& out, const IdentifyRun& run, const Text& t, const std::optional<int>& digits) {
   const LoadedDumps& dumps = run.dumps;
   const Identification& id = run.id;
-  const auto row = [&](const std::string& label, const std::string& value) { out << fmt::format("  {:<20}{}\n", label, value); };
+  const auto row = [&](const std::string& label, const std::string& value) {
+    out << fmt::format("  {:<20}{}\n", label, value);
+  };
   out << t.tr("rope identify: {0} from {1}\n", escape_controls(run.after_file), escape_controls(run.before_file));
-  row(t.tr("dump"), fmt::format("[{}] = {}, {} ({}), {} {}", to_string(dumps.axes), shape_string(dumps.shape),
-                                      to_string(dumps.after.dtype), dumps.stored, t.tr("positions"), positions_text(dumps, t)));
+  row(t.tr("dump"),
+      fmt::format("[{}] = {}, {} ({}), {} {}", to_string(dumps.axes), shape_string(dumps.shape),
+                  to_string(dumps.after.dtype), dumps.stored, t.tr("positions"), positions_text(dumps, t)));
   if (id.position_offset != 0 || !id.jumps.empty()) {
     std::string jumps;
     for (std::size_t k = 0; k < id.jumps.size() && k < 8; ++k) jumps += (k ? ", " : "") + std::to_string(id.jumps[k]);
     if (id.jumps.size() > 8) jumps += ", …";
     row(t.tr("dump's positions"),
         id.jumps.empty() ? t.tr("the given ones shifted by {0:+g}", id.position_offset)
-        : id.position_offset == 0 ? t.tr("restart or jump at index {0}", jumps)
-                                  : t.tr("the given ones shifted by {0:+g}, restart or jump at index {1}", id.position_offset, jumps));
+        : id.position_offset == 0
+            ? t.tr("restart or jump at index {0}", jumps)
+            : t.tr("the given ones shifted by {0:+g}, restart or jump at index {1}", id.position_offset, jumps));
   }
   row(t.tr("rotated channels"), t.tr("{0} of {1}", id.rotary_dim, id.d));
   row(t.tr("pair layout"), layout_text(id, t));
   if (!id.pairs.empty()) {
-    row(t.tr("attention factor"), t.tr("{0:.6f} (pair norms kept within {1:.2g})",
-                                                     id.attention_factor, id.norm_residual));
+    row(t.tr("attention factor"),
+        t.tr("{0:.6f} (pair norms kept within {1:.2g})", id.attention_factor, id.norm_residual));
     if (id.vision) {  // (row, column) positions whose map, pairs and ladders are a vision tower's (V2)-(V6)
       row(t.tr("family"), t.tr("2-D vision RoPE {0} {1}: each axis its own ladder, base {2} (docs/multi-axis.md §6)",
                                id.vision->kind, id.vision->equation, g6(id.vision->base)));
@@ -166,13 +175,16 @@ void print_identify(std::ostream& out, const IdentifyRun& run, const Text& t, co
     }
     if (!others.empty()) row(t.tr("other fits"), others);
     const int n = static_cast<int>(id.theta.size());
-    out << '\n' << fmt::format("  {:>5}  {:>14}  {:>14}  {:>12}\n", t.tr("pair"), t.tr("θ measured"),
-                               t.tr("θ fitted"), t.tr("angle RMS"));
+    out << '\n'
+        << fmt::format("  {:>5}  {:>14}  {:>14}  {:>12}\n", t.tr("pair"), t.tr("θ measured"), t.tr("θ fitted"),
+                       t.tr("angle RMS"));
     for (int j = 0; j < n; ++j) {
       if (n > 12 && j == 4) out << "  …\n";
       if (n > 12 && j >= 4 && j < n - 4) continue;
       out << fmt::format("  {:>5}  {:>14.6g}  {:>14.6g}  {:>12.2g}\n", j, id.theta[j],
-                         id.vision ? id.vision->theta[j] : j < id.fit.theta.size() ? id.fit.theta[j] : 0.0,
+                         id.vision                 ? id.vision->theta[j]
+                         : j < id.fit.theta.size() ? id.fit.theta[j]
+                                                   : 0.0,
                          id.angle_residual[j]);
     }
   }

@@ -22,7 +22,9 @@ namespace {
 /// One block per layer type: its layers and its RoPE (or none, with Llama 4's query temperature (S20)).
 void print_layer_types(std::ostream& out, const ModelRope& rr, Lang lang) {
   const ModelExtras& m = rr.model;
-  out << msg("\nlayer types (other commands: --layer-type NAME or a layer index; this report: {0}):\n", rr.spec.layer_type).in(lang);
+  out << msg("\nlayer types (other commands: --layer-type NAME or a layer index; this report: {0}):\n",
+             rr.spec.layer_type)
+             .in(lang);
   for (std::size_t i = 0; i < rr.layers.size(); ++i) {
     const LayerRope& l = rr.layers[i];
     out << msg("  {0}: {1} layers: {2}\n", l.type, l.layers.size(), describe_layers(l.layers)).in(lang);
@@ -41,17 +43,18 @@ void print_layer_types(std::ostream& out, const ModelRope& rr, Lang lang) {
     if (s.head_dim != rr.spec.head_dim) {  // Gemma 4: the full layers' heads are global_head_dim wide
       out << msg("    head_dim {0}, rotary dim {1}\n", s.head_dim, s.rotary_dim).in(lang);
     }
-    if (s.layout != rr.spec.layout || (s.rotary_offset == 0) != (rr.spec.rotary_offset == 0)) {  // llama.cpp's indexers: [rope | nope]
+    if (s.layout != rr.spec.layout ||
+        (s.rotary_offset == 0) != (rr.spec.rotary_offset == 0)) {  // llama.cpp's indexers: [rope | nope]
       const int first = s.rotary_offset, last = s.rotary_offset + s.rotary_dim - 1;
-      out << (s.layout == Layout::Half
-                  ? msg("    half layout ({0}), rotating channels {1}–{2} of {3}\n", s.layout_reason.in(lang), first, last, s.head_dim)
-                  : msg("    interleaved layout ({0}), rotating channels {1}–{2} of {3}\n", s.layout_reason.in(lang), first, last,
-                        s.head_dim))
+      out << (s.layout == Layout::Half ? msg("    half layout ({0}), rotating channels {1}–{2} of {3}\n",
+                                             s.layout_reason.in(lang), first, last, s.head_dim)
+                                       : msg("    interleaved layout ({0}), rotating channels {1}–{2} of {3}\n",
+                                             s.layout_reason.in(lang), first, last, s.head_dim))
                  .in(lang);
     }
-    out << msg("    base {0}, {1} scaling f = {2}, attention factor {3} ({4})\n",
-               format_number(s.config.base), to_string(s.config.type), format_number(s.params.factor),
-               format_number(s.params.attention_factor), l.from.in(lang))
+    out << msg("    base {0}, {1} scaling f = {2}, attention factor {3} ({4})\n", format_number(s.config.base),
+               to_string(s.config.type), format_number(s.params.factor), format_number(s.params.attention_factor),
+               l.from.in(lang))
                .in(lang);
   }
 }
@@ -82,22 +85,27 @@ void print_inspect(std::ostream& out, const InspectReport& report, Lang lang, in
   // θ = 0, the "bands" row below); every other scaling rotates int(head_dim × partial_rotary_factor) channels.
   row(msg("rotary dim d").in(lang),
       c.type == ScalingType::Proportional
-          ? msg("{0}, the whole head: {1} pairs, of which partial_rotary_factor {2} turns {3}", rr.spec.rotary_dim, half,
-                format_number(c.partial_rotary_factor), static_cast<int>(c.partial_rotary_factor * c.head_dim) / 2).in(lang)
-          : msg("{0} = int({1} × partial_rotary_factor {2}), {3} pairs", rr.spec.rotary_dim,
-                c.head_dim, format_number(c.partial_rotary_factor), half).in(lang));
+          ? msg("{0}, the whole head: {1} pairs, of which partial_rotary_factor {2} turns {3}", rr.spec.rotary_dim,
+                half, format_number(c.partial_rotary_factor),
+                static_cast<int>(c.partial_rotary_factor * c.head_dim) / 2)
+                .in(lang)
+          : msg("{0} = int({1} × partial_rotary_factor {2}), {3} pairs", rr.spec.rotary_dim, c.head_dim,
+                format_number(c.partial_rotary_factor), half)
+                .in(lang));
   if (spec.partial()) {
     row(msg("rotating channels").in(lang),
-        msg("{0} … {1} of the head's {2}; the other {3} pass through unchanged",
-            spec.rotary_offset, spec.rotary_offset + spec.rotary_dim - 1, spec.head_dim, spec.head_dim - spec.rotary_dim)
+        msg("{0} … {1} of the head's {2}; the other {3} pass through unchanged", spec.rotary_offset,
+            spec.rotary_offset + spec.rotary_dim - 1, spec.head_dim, spec.head_dim - spec.rotary_dim)
             .in(lang));
   }
   row(msg("layout").in(lang),
       (spec.axis_blocks && c.layout == Layout::Interleaved
            ? msg("interleaved inside each axis's block of d/2 channels: pair i = b·d/4 + k on (b·d/2 + 2k, b·d/2 + 2k + 1), "
-                 "docs/multi-axis.md (V6)").in(lang)
+                 "docs/multi-axis.md (V6)")
+                 .in(lang)
        : spec.axis_blocks ? msg("half (rotate_half) inside each axis's block of d/2 channels: pair i = b·d/4 + k on "
-                                "(b·d/2 + k, b·d/2 + k + d/4), docs/multi-axis.md (V6)").in(lang)
+                                "(b·d/2 + k, b·d/2 + k + d/4), docs/multi-axis.md (V6)")
+                                .in(lang)
        : c.layout == Layout::Interleaved ? msg("interleaved: pairs (2i, 2i+1)").in(lang)
                                          : msg("half (rotate_half): pairs (i, i + d/2)").in(lang)) +
           msg(" ({0})", spec.layout_reason.in(lang)).in(lang));
@@ -111,7 +119,8 @@ void print_inspect(std::ostream& out, const InspectReport& report, Lang lang, in
     if (c.type == ScalingType::Yarn && p.original_max_position > 0) {
       row(msg("yarn target length").in(lang),
           msg("f·L0 = {0} positions (the context the method extends to, (S5))",
-              format_number(p.factor * static_cast<double>(p.original_max_position))).in(lang));
+              format_number(p.factor * static_cast<double>(p.original_max_position)))
+              .in(lang));
     }
     if (p.yarn_range) {
       row(msg("yarn correction range").in(lang),
@@ -120,11 +129,11 @@ void print_inspect(std::ostream& out, const InspectReport& report, Lang lang, in
     if (!p.bands.empty()) row(msg("bands").in(lang), band_counts(p, lang));
   }
   row(msg("attention factor").in(lang),
-      msg("{0} ({1}), in cos and sin as HF: logits × {2}",
-          computed(p.attention_factor), p.attention_rule.in(lang), computed(p.attention_factor * p.attention_factor)).in(lang));
+      msg("{0} ({1}), in cos and sin as HF: logits × {2}", computed(p.attention_factor), p.attention_rule.in(lang),
+          computed(p.attention_factor * p.attention_factor))
+          .in(lang));
   if (const std::optional<AttentionScale>& a = rr.model.attention_scale) {  // HF's self.scaling, llama.cpp's kq_scale
-    row(msg("softmax scale").in(lang),
-        msg("{0}, on q·k before the softmax", attention_scale_text(*a)).in(lang));
+    row(msg("softmax scale").in(lang), msg("{0}, on q·k before the softmax", attention_scale_text(*a)).in(lang));
     if (a->softcap) {
       row("", msg("then capped at {0}·tanh(s / {0}) ({1})", format_number(*a->softcap), a->softcap_from).in(lang));
     }
@@ -135,36 +144,41 @@ void print_inspect(std::ostream& out, const InspectReport& report, Lang lang, in
         msg("q × s(p) = 1 + {0}·ln(1 + ⌊p / {1}⌋) after RoPE, every layer (S21): 1 below p = {1}, {2} at p = {3} ({4}); "
             "rope frequencies --position P and rope apply --query show it at P",
             format_number(q->beta), format_number(q->original), computed(q->at(std::max(last, q->original))),
-            format_number(std::max(last, q->original)), q->from.in(lang)).in(lang));
+            format_number(std::max(last, q->original)), q->from.in(lang))
+            .in(lang));
   }
   row(msg("wavelengths").in(lang),
       msg("{0} … {1} positions (original {2} … {3})", computed(lambda_scaled.minCoeff()),
-          computed(lambda_scaled.maxCoeff()), computed(lambda.minCoeff()), computed(lambda.maxCoeff())).in(lang));
+          computed(lambda_scaled.maxCoeff()), computed(lambda.minCoeff()), computed(lambda.maxCoeff()))
+          .in(lang));
   if (spec.axes) {  // docs/multi-axis.md: which pairs follow which position axis
     out << '\n';
     print_axis_summary(out, *spec.axes, p.inv_freq, lang);
     out << '\n';
   }
   for (const auto& f : n.facts) {
-    out << msg("  within {0} {1}: {2} of {3} pairs complete a full turn (scaled frequencies{4})\n",
-               f.what.in(lang), format_number(f.length), f.turning,
-               f.pairs, f.which.empty() ? "" : msg(": {0}, as HF uses at that length", f.which.in(lang)).in(lang)).in(lang);
+    out << msg("  within {0} {1}: {2} of {3} pairs complete a full turn (scaled frequencies{4})\n", f.what.in(lang),
+               format_number(f.length), f.turning, f.pairs,
+               f.which.empty() ? "" : msg(": {0}, as HF uses at that length", f.which.in(lang)).in(lang))
+               .in(lang);
   }
   const auto critical_text = [&](Eigen::Index first, bool original) {
     const std::string set = original ? msg("(original frequencies)").in(lang) : msg("(scaled frequencies)").in(lang);
     if (first >= static_cast<Eigen::Index>(half)) {
       return msg("none {0}: every pair turns within {1}", set, format_number(train)).in(lang);
     }
-    return msg("{0} {1}: pairs {2} … {3} never turn within {4} (M16)",
-               2 * first, set, first, half - 1, format_number(train)).in(lang);
+    return msg("{0} {1}: pairs {2} … {3} never turn within {4} (M16)", 2 * first, set, first, half - 1,
+               format_number(train))
+        .in(lang);
   };
   if (n.critical >= 0) row(msg("critical dimension").in(lang), critical_text(n.critical, true));
   if (n.critical_scaled >= 0) row("", critical_text(n.critical_scaled, false));
   if (c.type == ScalingType::Linear || c.type == ScalingType::Yarn) {
-    row("llama.cpp",
-        fmt::format("--rope-scale {} (= --rope-freq-scale {}){}", format_number(p.factor), format_number(1.0 / p.factor),
-                    c.type == ScalingType::Yarn ? fmt::format(" --rope-scaling yarn --yarn-orig-ctx {}", p.original_max_position)
-                                                : ""));
+    row("llama.cpp", fmt::format("--rope-scale {} (= --rope-freq-scale {}){}", format_number(p.factor),
+                                 format_number(1.0 / p.factor),
+                                 c.type == ScalingType::Yarn
+                                     ? fmt::format(" --rope-scaling yarn --yarn-orig-ctx {}", p.original_max_position)
+                                     : ""));
   } else if (c.type == ScalingType::Ntk && p.effective_base) {
     row("llama.cpp", fmt::format("--rope-freq-base {}", format_number(*p.effective_base)));
   }
@@ -173,7 +187,8 @@ void print_inspect(std::ostream& out, const InspectReport& report, Lang lang, in
   for (const auto& line : rr.spec.origin) out << "  " << line.in(lang) << '\n';
   if (const std::optional<AttentionScale>& a = rr.model.attention_scale) {
     // origin_line's form "what: value (from)"; the rule is the row's above.
-    out << "  " << Message("{0}: {1} ({2})", {msg("softmax scale"), fmt::format("{:.6g}", a->value), a->from}).in(lang) << '\n';
+    out << "  " << Message("{0}: {1} ({2})", {msg("softmax scale"), fmt::format("{:.6g}", a->value), a->from}).in(lang)
+        << '\n';
   }
   if (!rr.spec.notes.empty() || !p.notes.empty()) {
     out << msg("\nnotes:\n").in(lang);
@@ -279,7 +294,8 @@ Value presets_value(const std::vector<PresetInfo>& presets) {
 void print_presets(std::ostream& out, const std::vector<PresetInfo>& presets, const Text& t) {
   out << t.tr("{0} model presets (rope inspect --model NAME; data/models/README.md has the sources):\n\n",
               presets.size());
-  for (const auto& p : presets) out << fmt::format("  {:<20} {}\n", p.name, (t.lang() == Lang::Zh) ? p.description_zh : p.description);
+  for (const auto& p : presets)
+    out << fmt::format("  {:<20} {}\n", p.name, (t.lang() == Lang::Zh) ? p.description_zh : p.description);
 }
 
 void emit(std::ostream& out, const InspectReport& report, const Printing& how) {

@@ -11,12 +11,18 @@ namespace {
 
 nlohmann::json to_json(const Value& v) {
   switch (v.kind()) {
-    case Value::Kind::Null: return nullptr;
-    case Value::Kind::Bool: return v.boolean();
-    case Value::Kind::Int: return v.integer();
-    case Value::Kind::UInt: return v.uinteger();
-    case Value::Kind::Double: return v.number();
-    case Value::Kind::String: return valid_utf8(v.text());
+    case Value::Kind::Null:
+      return nullptr;
+    case Value::Kind::Bool:
+      return v.boolean();
+    case Value::Kind::Int:
+      return v.integer();
+    case Value::Kind::UInt:
+      return v.uinteger();
+    case Value::Kind::Double:
+      return v.number();
+    case Value::Kind::String:
+      return valid_utf8(v.text());
     case Value::Kind::Array: {
       nlohmann::json a = nlohmann::json::array();
       for (const Value& x : v.items()) a.push_back(to_json(x));

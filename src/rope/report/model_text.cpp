@@ -18,5 +18,4 @@ std::string layout_text(const ModelRope& rope, const Text& t) {
   return layout_description(rope.spec).in(t.lang());
 }
 
-
 }  // namespace rope

@@ -1,6 +1,7 @@
 /// @file
 /// A model's RoPE in a report's words (report/text.hpp), as the headers of rope verify, apply, matrix and others
-/// print it: the layout's name, the layout of the RoPE used, (the layer type a model's RoPE was taken from: rope_text.hpp's layer_text).
+/// print it: the layout's name, the layout of the RoPE used, (the layer type a model's RoPE was taken from:
+/// rope_text.hpp's layer_text).
 #pragma once
 
 #include <string>

@@ -17,7 +17,9 @@ std::vector<std::string> matrix_lines(const Eigen::MatrixXd& m, const MatrixForm
   std::size_t width = f.min_width;
   for (Eigen::Index i = 0; i < m.rows(); ++i) {
     for (Eigen::Index j = 0; j < m.cols(); ++j) {
-      std::string cell = m(i, j) == 0.0 ? "0" : shortest ? format_number(m(i, j)) : fmt::format("{:.{}f}", m(i, j), f.digits);
+      std::string cell = m(i, j) == 0.0 ? "0"
+                         : shortest     ? format_number(m(i, j))
+                                        : fmt::format("{:.{}f}", m(i, j), f.digits);
       if (f.no_negative_zero && cell == "-0.000000") cell = "0.000000";
       width = std::max(width, cell.size());
       cells.push_back(cell);
@@ -52,7 +54,8 @@ std::string pad(std::string s, std::size_t width) {
   return s;
 }
 
-std::vector<std::string> wrapped_list(const std::string& prefix, const std::vector<std::string>& items, std::size_t width) {
+std::vector<std::string> wrapped_list(const std::string& prefix, const std::vector<std::string>& items,
+                                      std::size_t width) {
   std::vector<std::string> lines;
   std::string line = prefix + "[";
   const std::string indent(columns(line), ' ');

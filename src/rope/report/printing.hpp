@@ -15,13 +15,13 @@ namespace rope {
 /// How print_matrix writes the entries. Every entry is right-aligned in a column as wide as the widest
 /// one; an exact 0 is a plain 0, so that the blocks and the causal mask stand out.
 struct MatrixFormat {
-  int digits = 6;                    ///< decimals of a non-zero entry
-  bool shortest = false;             ///< the shortest exact form instead, while every entry has one of at most 9 characters
-  bool no_negative_zero = false;     ///< "-0.000000" (a tiny negative entry) as "0.000000"; only with 6 digits
-  std::size_t min_width = 1;         ///< the narrowest column
-  std::string separator = " ";       ///< between columns
-  bool brackets = false;             ///< each row as "[ … ]"
-  bool indices = false;              ///< a first line "i\j 0 1 …" and the row index before each row, 4 wide
+  int digits = 6;         ///< decimals of a non-zero entry
+  bool shortest = false;  ///< the shortest exact form instead, while every entry has one of at most 9 characters
+  bool no_negative_zero = false;  ///< "-0.000000" (a tiny negative entry) as "0.000000"; only with 6 digits
+  std::size_t min_width = 1;      ///< the narrowest column
+  std::string separator = " ";    ///< between columns
+  bool brackets = false;          ///< each row as "[ … ]"
+  bool indices = false;           ///< a first line "i\j 0 1 …" and the row index before each row, 4 wide
 };
 
 /// The lines of the matrix, without line ends.

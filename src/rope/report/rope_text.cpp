@@ -13,11 +13,16 @@ namespace rope {
 
 std::string band_name(Band band, Lang lang) {
   switch (band) {
-    case Band::Kept: return msg("kept").in(lang);
-    case Band::Ramped: return msg("ramped").in(lang);
-    case Band::Interpolated: return msg("interpolated").in(lang);
-    case Band::Unrotated: return msg("unrotated").in(lang);
-    case Band::None: break;
+    case Band::Kept:
+      return msg("kept").in(lang);
+    case Band::Ramped:
+      return msg("ramped").in(lang);
+    case Band::Interpolated:
+      return msg("interpolated").in(lang);
+    case Band::Unrotated:
+      return msg("unrotated").in(lang);
+    case Band::None:
+      break;
   }
   return "-";
 }
@@ -76,12 +81,18 @@ std::string axis_label(int axis, Lang lang) {
 
 std::string order_name(SectionOrder order, Lang lang) {
   switch (order) {
-    case SectionOrder::Chunked: return msg("chunked").in(lang);
-    case SectionOrder::Interleaved: return msg("interleaved").in(lang);
-    case SectionOrder::GgmlMrope: return "llama.cpp MROPE";
-    case SectionOrder::GgmlImrope: return "llama.cpp IMROPE";
-    case SectionOrder::Vision: return msg("2-D vision").in(lang);
-    case SectionOrder::Ernie3d: return msg("ERNIE 3-D").in(lang);
+    case SectionOrder::Chunked:
+      return msg("chunked").in(lang);
+    case SectionOrder::Interleaved:
+      return msg("interleaved").in(lang);
+    case SectionOrder::GgmlMrope:
+      return "llama.cpp MROPE";
+    case SectionOrder::GgmlImrope:
+      return "llama.cpp IMROPE";
+    case SectionOrder::Vision:
+      return msg("2-D vision").in(lang);
+    case SectionOrder::Ernie3d:
+      return msg("ERNIE 3-D").in(lang);
   }
   return std::string(to_string(order));
 }
@@ -89,11 +100,16 @@ std::string order_name(SectionOrder order, Lang lang) {
 const char* axis_rule(SectionOrder order) {
   switch (order) {
     case SectionOrder::Chunked:
-    case SectionOrder::GgmlMrope: return "(A2)";
-    case SectionOrder::Interleaved: return "(A3)";
-    case SectionOrder::GgmlImrope: return "(A4)";
-    case SectionOrder::Vision: return "(V1)";
-    case SectionOrder::Ernie3d: return "(A8)";
+    case SectionOrder::GgmlMrope:
+      return "(A2)";
+    case SectionOrder::Interleaved:
+      return "(A3)";
+    case SectionOrder::GgmlImrope:
+      return "(A4)";
+    case SectionOrder::Vision:
+      return "(V1)";
+    case SectionOrder::Ernie3d:
+      return "(A8)";
   }
   return "(A2)";
 }
@@ -102,8 +118,7 @@ void print_axis_summary(std::ostream& out, const AxisMap& map, const Eigen::Vect
   if (map.vision()) {
     out << msg("2-D vision RoPE ({0}): each pair turns with the patch's row h or column w{1} ((V1), {2})\n",
                map.vision_kind,
-               map.position_offset != 0 ? msg(", counted from {0}", format_number(map.position_offset)).in(lang)
-                                        : "",
+               map.position_offset != 0 ? msg(", counted from {0}", format_number(map.position_offset)).in(lang) : "",
                map.vision_equation)
                .in(lang);
   } else {
@@ -112,8 +127,8 @@ void print_axis_summary(std::ostream& out, const AxisMap& map, const Eigen::Vect
                axis_rule(map.source.order))
                .in(lang);
   }
-  out << fmt::format("  {:<14}{:>6}  {:<24}{}\n", msg("axis").in(lang), msg("pairs").in(lang), msg("pair indices").in(lang),
-                     msg("wavelengths (positions)").in(lang));
+  out << fmt::format("  {:<14}{:>6}  {:<24}{}\n", msg("axis").in(lang), msg("pairs").in(lang),
+                     msg("pair indices").in(lang), msg("wavelengths (positions)").in(lang));
   for (const AxisRange& r : axis_ranges(theta, map)) {
     std::vector<int> pairs;
     for (std::size_t j = 0; j < map.pair_axis.size(); ++j) {
@@ -131,8 +146,10 @@ std::string layer_text(const RopeSpec& spec, const Text& t) {
 }
 
 std::string float32_text(const Text& t) {
-  return t.tr("float32 as HF computes it ({0}, docs/scaling.md (F1)–(F3)): inv_freq, the angles m·θ_i, cos and sin "
-              "and the attention factor's product each rounded to float32", option_name("float32"));
+  return t.tr(
+      "float32 as HF computes it ({0}, docs/scaling.md (F1)–(F3)): inv_freq, the angles m·θ_i, cos and sin "
+      "and the attention factor's product each rounded to float32",
+      option_name("float32"));
 }
 
 }  // namespace rope

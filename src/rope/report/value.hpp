@@ -28,9 +28,11 @@ class Value {
   Value(std::string s) : kind_(Kind::String), s_(std::move(s)) {}
   Value(const char* s) : kind_(Kind::String), s_(s) {}
   Value(std::string_view s) : kind_(Kind::String), s_(s) {}
-  template <class T, std::enable_if_t<std::is_integral_v<T> && std::is_signed_v<T> && !std::is_same_v<T, bool>, int> = 0>
+  template <class T,
+            std::enable_if_t<std::is_integral_v<T> && std::is_signed_v<T> && !std::is_same_v<T, bool>, int> = 0>
   Value(T i) : kind_(Kind::Int), i_(i) {}
-  template <class T, std::enable_if_t<std::is_integral_v<T> && std::is_unsigned_v<T> && !std::is_same_v<T, bool>, int> = 0>
+  template <class T,
+            std::enable_if_t<std::is_integral_v<T> && std::is_unsigned_v<T> && !std::is_same_v<T, bool>, int> = 0>
   Value(T u) : kind_(Kind::UInt), u_(u) {}
   /// A list of the values.
   template <class T>

@@ -27,8 +27,9 @@ std::string verdict(const IdentityResult& r, const Text& t, bool wide) {
 
 std::string csv_row(const IdentityResult& r) {
   return fmt::format("\"{}\",\"{}\",\"{}\",{},{},{},{},{},{}\n", r.name, r.formula, r.equation, r.samples,
-                     format_number(r.max_abs_error), format_number(r.check.relative_error()), format_number(r.check.tolerance),
-                     r.check.passed() ? "true" : "false", r.expected_to_fail ? "true" : "false");
+                     format_number(r.max_abs_error), format_number(r.check.relative_error()),
+                     format_number(r.check.tolerance), r.check.passed() ? "true" : "false",
+                     r.expected_to_fail ? "true" : "false");
 }
 
 Value identity_value(const IdentityResult& r) {
@@ -50,7 +51,8 @@ Value identity_value(const IdentityResult& r) {
 std::string computed_in(const VerifyRun& run, const VerifySettings& s, const Text& t) {
   if (!run.dtype) return "";
   const Strategy strategy = s.dense ? Strategy::CastInputs : s.strategy;
-  const bool shown = s.dtype == DType::F16 || s.dtype == DType::BF16 || (s.dtype == DType::F32 && strategy == Strategy::CastResult);
+  const bool shown =
+      s.dtype == DType::F16 || s.dtype == DType::BF16 || (s.dtype == DType::F32 && strategy == Strategy::CastResult);
   const std::string how = !shown ? "" : t.tr(" ({0})", to_string(strategy));
   return t.tr(", computed in {0}{1}", to_string(s.dtype), how);
 }
@@ -64,26 +66,32 @@ void print_tolerance(const VerifyRun& run, const VerifySettings& s, const Text& 
     out << t.tr("tolerance on |Δ|/S = {0:g}·ε·(d + M), M = the sum of |positions| involved (docs/math.md (M13))\n",
                 kToleranceSafety);
   } else if (s.dtype == DType::F64 || (s.dtype == DType::F32 && strategy != Strategy::CastResult)) {
-    out << t.tr("θ, q, k, positions and every operation in {0}; tolerance on |Δ|/S = {1:g}·ε·(d + M), ε = {2:.3g},\n"
-                "M = the sum of |positions| involved, at most 1/√d for scores, 1 otherwise (docs/precision.md (P10), (P11))\n",
-                T, kToleranceSafety, epsilon(s.dtype));
+    out << t.tr(
+        "θ, q, k, positions and every operation in {0}; tolerance on |Δ|/S = {1:g}·ε·(d + M), ε = {2:.3g},\n"
+        "M = the sum of |positions| involved, at most 1/√d for scores, 1 otherwise (docs/precision.md (P10), (P11))\n",
+        T, kToleranceSafety, epsilon(s.dtype));
   } else if (strategy == Strategy::CastInputs) {
-    out << t.tr("θ, q, k, positions and rotations in {0}, sums accumulated in float32 and rounded to {1};\n"
-                "tolerance on |Δ|/S = {2:g}·(ε_f32·d + ε·M), ε = {3:.3g}, ε_f32 = {4:.3g}, M = the sum of |positions|\n"
-                "involved, at most 1/√d for scores, 1 otherwise (docs/precision.md (P10), (P11))\n",
-                T, T, kToleranceSafety, epsilon(s.dtype), epsilon(DType::F32));
+    out << t.tr(
+        "θ, q, k, positions and rotations in {0}, sums accumulated in float32 and rounded to {1};\n"
+        "tolerance on |Δ|/S = {2:g}·(ε_f32·d + ε·M), ε = {3:.3g}, ε_f32 = {4:.3g}, M = the sum of |positions|\n"
+        "involved, at most 1/√d for scores, 1 otherwise (docs/precision.md (P10), (P11))\n",
+        T, T, kToleranceSafety, epsilon(s.dtype), epsilon(DType::F32));
   } else {
     const bool f32 = strategy == Strategy::AngleF32;
     const std::string acc = wide ? "float32" : T, eps_acc = wide ? "ε_f32" : "ε", phi = f32 ? "ε_f32" : "ε_f64";
-    out << (f32 ? t.tr("angle-f32, as Hugging Face: θ, positions, angles and cos/sin in float32, cos/sin rounded to {0},\n"
-                       "rotations in {0}, sums accumulated in float32 and rounded to {0};\n", T)
+    out << (f32 ? t.tr(
+                      "angle-f32, as Hugging Face: θ, positions, angles and cos/sin in float32, cos/sin rounded to {0},\n"
+                      "rotations in {0}, sums accumulated in float32 and rounded to {0};\n",
+                      T)
                 : t.tr("cast-result: angles, cos/sin and rotations in float64, rotated vectors rounded to {0},\n"
-                       "sums accumulated in {1} and rounded to {0};\n", T, acc));
+                       "sums accumulated in {1} and rounded to {0};\n",
+                       T, acc));
     const std::string eps = f32 || wide ? t.tr(", ε_f32 = {0:.3g}", epsilon(DType::F32)) : "";
     const std::string eps64 = f32 ? "" : t.tr(", ε_f64 = {0:.3g}", epsilon(DType::F64));
-    out << t.tr("tolerance on |Δ|/S = {0:g}·({1}·d + {2}·M + ε), ε = {3:.3g}{4}{5},\n"
-                "M = the sum of |positions| involved, at most 1/√d for scores, 1 otherwise (docs/precision.md (P11), (P12))\n",
-                kToleranceSafety, eps_acc, phi, epsilon(s.dtype), eps, eps64);
+    out << t.tr(
+        "tolerance on |Δ|/S = {0:g}·({1}·d + {2}·M + ε), ε = {3:.3g}{4}{5},\n"
+        "M = the sum of |positions| involved, at most 1/√d for scores, 1 otherwise (docs/precision.md (P11), (P12))\n",
+        kToleranceSafety, eps_acc, phi, epsilon(s.dtype), eps, eps64);
   }
 }
 
@@ -110,7 +118,8 @@ Value verify_value(const VerifyRun& run) {
   if (run.dtype) {
     settings["dtype"] = std::string(to_string(s.dtype));
     settings["epsilon"] = epsilon(s.dtype);
-    if (s.dtype != DType::F64) settings["strategy"] = std::string(to_string(s.dense ? Strategy::CastInputs : s.strategy));
+    if (s.dtype != DType::F64)
+      settings["strategy"] = std::string(to_string(s.dense ? Strategy::CastInputs : s.strategy));
   }
   if (s.dense) settings["dense"] = true;
   Value& identities = j["identities"] = Value::array();
@@ -132,21 +141,22 @@ std::string verify_csv(const VerifyRun& run) {
   return csv;
 }
 
-void print_verify(std::ostream& out, const VerifyRun& run, const Text& t, const std::optional<int>& digits_asked, bool wide) {
+void print_verify(std::ostream& out, const VerifyRun& run, const Text& t, const std::optional<int>& digits_asked,
+                  bool wide) {
   const VerifyReport& report = run.report;
   const ModelRope& rope = run.rope;
   const VerifySettings& s = report.settings;
-  out << t.tr("rope verify: d = {0}, base = {1}{2}, {3}, {4} trials, seed {5}{6}\n",
-              s.dim, format_number(s.base), model_text(rope, t),
-              layout_text(rope, t), s.trials, s.seed, computed_in(run, s, t));
+  out << t.tr("rope verify: d = {0}, base = {1}{2}, {3}, {4} trials, seed {5}{6}\n", s.dim, format_number(s.base),
+              model_text(rope, t), layout_text(rope, t), s.trials, s.seed, computed_in(run, s, t));
   if (rope.spec.attention_factor() != 1.0) {
-    out << t.tr("the model's attention factor a = {0} in cos and sin scales both sides of every identity by a or a²;\n"
-                "the identities are checked on the rotation itself\n",
-                format_number(rope.spec.attention_factor()));
+    out << t.tr(
+        "the model's attention factor a = {0} in cos and sin scales both sides of every identity by a or a²;\n"
+        "the identities are checked on the rotation itself\n",
+        format_number(rope.spec.attention_factor()));
   }
   if (report.interrupted) {
-    out << t.tr("interrupted (Ctrl-C) after {0} of {1} trials: every row below covers those {2}\n",
-                report.completed, s.trials, report.completed);
+    out << t.tr("interrupted (Ctrl-C) after {0} of {1} trials: every row below covers those {2}\n", report.completed,
+                s.trials, report.completed);
   }
   out << t.tr("q, k ~ N(0, I); positions m, n and shift c uniform integers in [0, {0})\n",
               format_number(s.max_position));
@@ -174,7 +184,8 @@ void print_verify(std::ostream& out, const VerifyRun& run, const Text& t, const 
   const auto sci = [digits](double x) { return sci_with_digits(x, digits); };
   std::size_t w = 9;  // the width of "max |Δ|/S" and of a number with 3 digits
   for (const IdentityResult* r : shown) {
-    for (const double x : {r->max_abs_error, r->check.relative_error(), r->check.tolerance}) w = std::max(w, sci(x).size());
+    for (const double x : {r->max_abs_error, r->check.relative_error(), r->check.tolerance})
+      w = std::max(w, sci(x).size());
   }
   const auto row = [&](const std::string& number, const IdentityResult& r) {
     std::string name = (t.lang() == Lang::Zh) ? r.name_text.in(Lang::Zh) : r.name;
@@ -194,8 +205,8 @@ void print_verify(std::ostream& out, const VerifyRun& run, const Text& t, const 
   };
   if (wide) {
     out << fmt::format("{:>2}  {:<21} {:<42} {:<10} {:>8}  {:>{}}  {:>{}}  {:>{}}  {}\n", "#", t.tr("identity"),
-                       t.tr("formula"), t.tr("eq."), t.tr("samples"), "max |Δ|", w, "max |Δ|/S", w,
-                       t.tr("tolerance"), w, t.tr("result"));
+                       t.tr("formula"), t.tr("eq."), t.tr("samples"), "max |Δ|", w, "max |Δ|/S", w, t.tr("tolerance"),
+                       w, t.tr("result"));
   } else {
     out << fmt::format("{:>2} {:<17} {:<41} {:<10} {:>{}} {:>{}} {}\n", "#", t.tr("identity"), t.tr("formula"),
                        t.tr("eq."), "max |Δ|/S", w, t.tr("tolerance"), w, t.tr("result"));
@@ -212,33 +223,37 @@ void print_verify(std::ostream& out, const VerifyRun& run, const Text& t, const 
   }
   if (!wide) {
     // The per-axis rows (A…) and the xPos rows (X…) cite docs/multi-axis.md, the others docs/math.md.
-    const bool multi_axis = std::any_of(report.identities.begin(), report.identities.end(), [](const IdentityResult& r) {
-      return r.equation.rfind("(A", 0) == 0 || r.equation.rfind("(X", 0) == 0;
-    });
-    out << (multi_axis ? t.tr("eq.: the equation in docs/math.md, (A…) and (X…) in docs/multi-axis.md;\n"
-                              "     --wide adds each row's samples and unscaled max |Δ|\n")
-                       : t.tr("eq.: the equation in docs/math.md; --wide adds each row's samples and unscaled max |Δ|\n"));
+    const bool multi_axis = std::any_of(
+        report.identities.begin(), report.identities.end(),
+        [](const IdentityResult& r) { return r.equation.rfind("(A", 0) == 0 || r.equation.rfind("(X", 0) == 0; });
+    out << (multi_axis
+                ? t.tr("eq.: the equation in docs/math.md, (A…) and (X…) in docs/multi-axis.md;\n"
+                       "     --wide adds each row's samples and unscaled max |Δ|\n")
+                : t.tr("eq.: the equation in docs/math.md; --wide adds each row's samples and unscaled max |Δ|\n"));
   }
   if (run.cast_inputs) {
     const IdentityResult& r = run.cast_inputs->row;
-    out << t.tr("\ncontrast, expected to fail: row 1 with cast-inputs, position and θ rounded to {0} before the angle (P3)\n",
-                to_string(s.dtype));
+    out << t.tr(
+        "\ncontrast, expected to fail: row 1 with cast-inputs, position and θ rounded to {0} before the angle (P3)\n",
+        to_string(s.dtype));
     row("-", r);
     if (run.cast_inputs->fails_from) {
-      out << t.tr("    it fails from max-position {0} on (the smallest found by bisection, {1} draws of the same seed)\n",
-                  format_number(*run.cast_inputs->fails_from), std::min(s.trials, 256L));
+      out << t.tr(
+          "    it fails from max-position {0} on (the smallest found by bisection, {1} draws of the same seed)\n",
+          format_number(*run.cast_inputs->fails_from), std::min(s.trials, 256L));
     } else {
       out << t.tr("    it passes at these positions\n");
     }
   }
   const auto passed = std::count_if(report.identities.begin(), report.identities.end(),
                                     [](const IdentityResult& r) { return r.check.passed(); });
-  const bool capped = std::any_of(report.identities.begin(), report.identities.end(),
-                                  [](const IdentityResult& r) { return r.capped; });
+  const bool capped =
+      std::any_of(report.identities.begin(), report.identities.end(), [](const IdentityResult& r) { return r.capped; });
   if (capped) {
-    out << t.tr("\nsome tolerances are capped at the typical size of the quantity, 1/√d = {0:.3g} for scores and 1\n"
-                "otherwise (P11): a larger error means {1} keeps no correct digit at positions up to {2}\n",
-                score_tolerance_cap(s.dim), to_string(s.dtype), format_number(s.max_position));
+    out << t.tr(
+        "\nsome tolerances are capped at the typical size of the quantity, 1/√d = {0:.3g} for scores and 1\n"
+        "otherwise (P11): a larger error means {1} keeps no correct digit at positions up to {2}\n",
+        score_tolerance_cap(s.dim), to_string(s.dtype), format_number(s.max_position));
   }
   if (run.axes_left_out) {
     out << t.tr("\nthe per-axis rows (A5)-(A7) (axes {0}) are checked in float64 only: leave out --dtype for them\n",
@@ -247,18 +262,25 @@ void print_verify(std::ostream& out, const VerifyRun& run, const Text& t, const 
   out << t.tr("\n{0} of {1} identities passed{2}\n", passed, report.identities.size(),
               !report.all_passed() ? t.tr(" — VERIFICATION FAILED")
               : report.interrupted ? t.tr(" in the trials done (interrupted)")
-                                       : "");
+                                   : "");
   if (run.from_file) {  // the config's mathematics, not the code that runs it
-    out << t.tr("this checks the mathematics of the config's RoPE, not an implementation of it: to test your code,\n"
-                "dump its tensors and run rope check (docs/check.md)\n");
+    out << t.tr(
+        "this checks the mathematics of the config's RoPE, not an implementation of it: to test your code,\n"
+        "dump its tensors and run rope check (docs/check.md)\n");
   }
 }
 
 void emit(std::ostream& out, const VerifyRun& run, const Printing& how, bool wide) {
   switch (how.format) {
-    case Format::Json: out << json_text(verify_value(run)) << '\n'; break;
-    case Format::Csv: out << verify_csv(run); break;
-    case Format::Text: print_verify(out, run, Text(how.lang), how.digits, wide); break;
+    case Format::Json:
+      out << json_text(verify_value(run)) << '\n';
+      break;
+    case Format::Csv:
+      out << verify_csv(run);
+      break;
+    case Format::Text:
+      print_verify(out, run, Text(how.lang), how.digits, wide);
+      break;
   }
 }
 

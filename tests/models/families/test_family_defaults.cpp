@@ -27,18 +27,18 @@ int head_dim_of(const std::string& model_type, int hidden, int heads) {
 }
 
 TEST(FamilyDefaults, TheClassHeadDimWinsOverHiddenSizeOverHeads) {
-  EXPECT_EQ(head_dim_of("qwen3", 1024, 16), 128);         // Qwen3Config head_dim 128 (was 64)
-  EXPECT_EQ(head_dim_of("gemma", 2304, 8), 256);          // GemmaConfig head_dim 256 (was 288)
-  EXPECT_EQ(head_dim_of("gemma2", 2304, 8), 256);         // Gemma2Config head_dim 256 (was 288)
-  EXPECT_EQ(head_dim_of("gemma3_text", 2560, 8), 256);    // Gemma3TextConfig head_dim 256 (was 320)
-  EXPECT_EQ(head_dim_of("gpt_oss", 2880, 64), 64);        // GptOssConfig head_dim 64 (was 45: refused)
-  EXPECT_EQ(head_dim_of("llama4_text", 4096, 40), 128);   // Llama4TextConfig head_dim 128 (was 102)
-  EXPECT_EQ(head_dim_of("ernie4_5", 1024, 16), 128);      // Ernie4_5Config head_dim 128 (was 64)
-  EXPECT_EQ(head_dim_of("glm", 2048, 32), 128);           // GlmConfig head_dim 128 (was 64)
-  EXPECT_EQ(head_dim_of("glm4", 2048, 32), 128);          // Glm4Config head_dim 128 (was 64)
-  EXPECT_EQ(head_dim_of("minimax_m2", 3072, 48), 128);    // MiniMaxM2Config head_dim 128 (was 64)
-  EXPECT_EQ(head_dim_of("ministral3", 3072, 32), 128);    // Ministral3Config head_dim 128 (was 96)
-  EXPECT_EQ(head_dim_of("qwen3_vl_text", 2560, 32), 128); // Qwen3VLTextConfig head_dim 128 (was 80)
+  EXPECT_EQ(head_dim_of("qwen3", 1024, 16), 128);          // Qwen3Config head_dim 128 (was 64)
+  EXPECT_EQ(head_dim_of("gemma", 2304, 8), 256);           // GemmaConfig head_dim 256 (was 288)
+  EXPECT_EQ(head_dim_of("gemma2", 2304, 8), 256);          // Gemma2Config head_dim 256 (was 288)
+  EXPECT_EQ(head_dim_of("gemma3_text", 2560, 8), 256);     // Gemma3TextConfig head_dim 256 (was 320)
+  EXPECT_EQ(head_dim_of("gpt_oss", 2880, 64), 64);         // GptOssConfig head_dim 64 (was 45: refused)
+  EXPECT_EQ(head_dim_of("llama4_text", 4096, 40), 128);    // Llama4TextConfig head_dim 128 (was 102)
+  EXPECT_EQ(head_dim_of("ernie4_5", 1024, 16), 128);       // Ernie4_5Config head_dim 128 (was 64)
+  EXPECT_EQ(head_dim_of("glm", 2048, 32), 128);            // GlmConfig head_dim 128 (was 64)
+  EXPECT_EQ(head_dim_of("glm4", 2048, 32), 128);           // Glm4Config head_dim 128 (was 64)
+  EXPECT_EQ(head_dim_of("minimax_m2", 3072, 48), 128);     // MiniMaxM2Config head_dim 128 (was 64)
+  EXPECT_EQ(head_dim_of("ministral3", 3072, 32), 128);     // Ministral3Config head_dim 128 (was 96)
+  EXPECT_EQ(head_dim_of("qwen3_vl_text", 2560, 32), 128);  // Qwen3VLTextConfig head_dim 128 (was 80)
   // Classes without the field keep hidden_size // num_attention_heads (Qwen3MoeConfig, Ernie4_5_MoeConfig,
   // Glm4vMoeTextConfig: getattr(config, "head_dim", hidden_size // heads) in their attention).
   EXPECT_EQ(head_dim_of("qwen3_moe", 1024, 16), 64);
@@ -77,8 +77,9 @@ TEST(FamilyDefaults, GptOssWithoutARopeBlockIsYarnThirtyTwo) {
   expect_same_rope(m.rope, hub.rope);
   // A top-level rope_theta fills the class block (setdefault); a given block wins whole.
   EXPECT_EQ(parse(R"({"model_type": "gpt_oss", "head_dim": 64, "rope_theta": 20000})").rope.base, 20000.0);
-  EXPECT_EQ(parse(R"({"model_type": "gpt_oss", "head_dim": 64, "rope_parameters": {"rope_type": "default"}})").rope.type,
-            ScalingType::Default);
+  EXPECT_EQ(
+      parse(R"({"model_type": "gpt_oss", "head_dim": 64, "rope_parameters": {"rope_type": "default"}})").rope.type,
+      ScalingType::Default);
 }
 
 TEST(FamilyDefaults, Ministral3WithoutARopeBlockIsItsYarnWithQueryScaling) {
@@ -147,13 +148,16 @@ TEST(FamilyDefaults, Phi3sOriginalMaxPositionEmbeddingsAttributeWinsOverTheBlock
   EXPECT_EQ(parse(phi3_longrope("", "")).rope.original_max_position_embeddings, 4096);  // was 131072
   const ModelConfig block = parse(phi3_longrope("", R"(, "original_max_position_embeddings": 8192)"));
   EXPECT_EQ(block.rope.original_max_position_embeddings, 4096);  // was 8192
-  EXPECT_THAT(english(block.notes), Contains(HasSubstr("rope_scaling.original_max_position_embeddings 8192 is ignored")));
-  EXPECT_EQ(parse(phi3_longrope(R"(, "original_max_position_embeddings": 2048)", R"(, "original_max_position_embeddings": 8192)"))
+  EXPECT_THAT(english(block.notes),
+              Contains(HasSubstr("rope_scaling.original_max_position_embeddings 8192 is ignored")));
+  EXPECT_EQ(parse(phi3_longrope(R"(, "original_max_position_embeddings": 2048)",
+                                R"(, "original_max_position_embeddings": 8192)"))
                 .rope.original_max_position_embeddings,
             2048);  // was 8192
   // Phi-3-mini-128k's own shape (top level 4096, none in the block) is unchanged.
-  EXPECT_EQ(parse(phi3_longrope(R"(, "original_max_position_embeddings": 4096)", "")).rope.original_max_position_embeddings,
-            4096);
+  EXPECT_EQ(
+      parse(phi3_longrope(R"(, "original_max_position_embeddings": 4096)", "")).rope.original_max_position_embeddings,
+      4096);
 }
 
 TEST(FamilyDefaults, ATopLevelOriginalMaxPositionEmbeddingsWinsOverTheBlock) {
@@ -169,9 +173,12 @@ TEST(FamilyDefaults, ATopLevelOriginalMaxPositionEmbeddingsWinsOverTheBlock) {
   // Without a top-level key the block's stays; without either, a class without the attribute has none (L0 = M).
   EXPECT_EQ(parse(R"({"model_type": "llama", "head_dim": 128, "max_position_embeddings": 131072,
       "rope_scaling": {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 8192}})")
-                .rope.original_max_position_embeddings, 8192);
+                .rope.original_max_position_embeddings,
+            8192);
   EXPECT_EQ(parse(R"({"model_type": "llama", "head_dim": 128, "max_position_embeddings": 131072,
-      "rope_scaling": {"rope_type": "yarn", "factor": 4.0}})").rope.original_max_position_embeddings, std::nullopt);
+      "rope_scaling": {"rope_type": "yarn", "factor": 4.0}})")
+                .rope.original_max_position_embeddings,
+            std::nullopt);
 }
 
 TEST(FamilyDefaults, MlaHeadDimsAreTheClasssWhenAbsent) {
@@ -191,7 +198,9 @@ TEST(FamilyDefaults, MlaHeadDimsAreTheClasssWhenAbsent) {
   EXPECT_EQ(s.head_dim, 192);
   EXPECT_THAT(english(v3.notes), Contains(HasSubstr("qk_nope_head_dim not given: HF's DeepseekV3Config default 128")));
   // Given keys win.
-  EXPECT_EQ(make_spec(parse(R"({"model_type": "deepseek_v3", "qk_rope_head_dim": 32, "qk_nope_head_dim": 96})")).head_dim, 128);
+  EXPECT_EQ(
+      make_spec(parse(R"({"model_type": "deepseek_v3", "qk_rope_head_dim": 32, "qk_nope_head_dim": 96})")).head_dim,
+      128);
 }
 
 TEST(FamilyDefaults, Phi3ReadsTypeYarnAsLongrope) {
@@ -202,12 +211,14 @@ TEST(FamilyDefaults, Phi3ReadsTypeYarnAsLongrope) {
   list += "]";
   const ModelConfig m = parse(R"({"model_type": "phi3", "hidden_size": 3072, "num_attention_heads": 32,
       "max_position_embeddings": 131072, "original_max_position_embeddings": 4096, "rope_scaling": {"type": "yarn",
-      "short_factor": )" + list + R"(, "long_factor": )" + list + "}}");
+      "short_factor": )" + list +
+                              R"(, "long_factor": )" + list + "}}");
   EXPECT_EQ(m.rope.type, ScalingType::LongRope);
   EXPECT_THAT(english(m.notes), Contains(HasSubstr("'yarn' is read as longrope: HF's Phi3Config renames it")));
   // Another family's yarn stays YaRN.
-  EXPECT_EQ(parse(R"({"model_type": "llama", "head_dim": 128, "rope_scaling": {"type": "yarn", "factor": 4.0}})").rope.type,
-            ScalingType::Yarn);
+  EXPECT_EQ(
+      parse(R"({"model_type": "llama", "head_dim": 128, "rope_scaling": {"type": "yarn", "factor": 4.0}})").rope.type,
+      ScalingType::Yarn);
 }
 
 TEST(FamilyDefaults, Gemma4IgnoresRopeScalingAndTopLevelTheta) {
@@ -217,7 +228,8 @@ TEST(FamilyDefaults, Gemma4IgnoresRopeScalingAndTopLevelTheta) {
       "rope_scaling": {"rope_type": "linear", "factor": 8.0}})");
   EXPECT_EQ(m.rope.type, ScalingType::Proportional);
   EXPECT_EQ(m.rope.base, 1000000.0);
-  EXPECT_THAT(english(m.notes), Contains(HasSubstr("rope_scaling is ignored: HF's Gemma4TextConfig reads rope_parameters only")));
+  EXPECT_THAT(english(m.notes),
+              Contains(HasSubstr("rope_scaling is ignored: HF's Gemma4TextConfig reads rope_parameters only")));
   const LayerTypeRope& sliding = select_layer_type(m, "0");
   EXPECT_EQ(sliding.config.type, ScalingType::Default);
   EXPECT_EQ(sliding.config.base, 10000.0);
@@ -268,7 +280,8 @@ TEST(FamilyDefaults, KimiK2MlaHeadDimsAreItsOwnConfigClasss) {
   // code it follows instead.
   EXPECT_THAT(english(m.notes), Contains(HasSubstr("its own modeling code")));
   // Given keys win.
-  EXPECT_EQ(make_spec(parse(R"({"model_type": "kimi_k2", "qk_rope_head_dim": 32, "qk_nope_head_dim": 96})")).head_dim, 128);
+  EXPECT_EQ(make_spec(parse(R"({"model_type": "kimi_k2", "qk_rope_head_dim": 32, "qk_nope_head_dim": 96})")).head_dim,
+            128);
 }
 
 TEST(FamilyDefaults, QwenHybridLegacyLayerTypeNamesAreRemapped) {

@@ -1,7 +1,8 @@
 // The families whose RoPE differs by layer type or whose attention scales the query (data/families.json):
 // OLMo 3 (YaRN on the full layers only), Gemma 4 (per-layer-type head dims and rope_parameters), Ministral 3 and
-// Mistral 4 (llama_4_scaling_beta, (S21)), DeepSeek-V3, Kimi K2 and Mistral 4 (the softmax scale × mscale²). The expected values are transcribed from Hugging Face transformers'
-// own files, named at each test, not read from the table.
+// Mistral 4 (llama_4_scaling_beta, (S21)), DeepSeek-V3, Kimi K2 and Mistral 4 (the softmax scale × mscale²). The
+// expected values are transcribed from Hugging Face transformers' own files, named at each test, not read from the
+// table.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -131,7 +132,8 @@ TEST(FamilyLayers, SoftmaxScaleOnlyWhereTheFamilysAttentionHasIt) {
   EXPECT_FALSE(dev.softmax_scale.has_value());
   EXPECT_THAT(english(dev.notes), Not(Contains(HasSubstr("softmax"))));
   // HF's DeepseekV2Attention keeps qk_head_dim**-0.5 (models/deepseek_v2/modeling_deepseek_v2.py at 0233e509531a).
-  const char* v2 = R"({"model_type": "deepseek_v2", "qk_rope_head_dim": 64, "qk_nope_head_dim": 128, "rope_theta": 10000,
+  const char* v2 =
+      R"({"model_type": "deepseek_v2", "qk_rope_head_dim": 64, "qk_nope_head_dim": 128, "rope_theta": 10000,
       "rope_scaling": {"type": "yarn", "factor": 40, "mscale": 0.707, "mscale_all_dim": 0.707,
                        "original_max_position_embeddings": 4096}})";
   EXPECT_FALSE(parse(v2).softmax_scale.has_value());
@@ -142,7 +144,8 @@ TEST(FamilyLayers, SoftmaxScaleOnlyWhereTheFamilysAttentionHasIt) {
   ASSERT_TRUE(m4.softmax_scale.has_value());
   EXPECT_NEAR(m4.softmax_scale->multiplier, (0.1 * std::log(128.0) + 1) * (0.1 * std::log(128.0) + 1), 1e-15);
   EXPECT_FALSE(parse(R"({"model_type": "deepseek_v3", "qk_rope_head_dim": 64, "qk_nope_head_dim": 128,
-      "rope_scaling": {"type": "yarn", "factor": 40, "mscale_all_dim": 0}})").softmax_scale.has_value());
+      "rope_scaling": {"type": "yarn", "factor": 40, "mscale_all_dim": 0}})")
+                   .softmax_scale.has_value());
   EXPECT_FALSE(parse(R"({"model_type": "deepseek_v3", "qk_rope_head_dim": 64, "qk_nope_head_dim": 128})")
                    .softmax_scale.has_value());
   // A factor from the command line changes it, and its note with it: get_mscale(10, 1)² = 1.51354.

@@ -43,17 +43,17 @@ double default_theta(const std::string& model_type) {
 }
 
 TEST(FamilyTable, ClassDefaultThetaWhenTheConfigOmitsIt) {
-  EXPECT_EQ(default_theta("cohere"), 500000.0);       // cohere/configuration_cohere.py:51
-  EXPECT_EQ(default_theta("smollm3"), 2000000.0);     // smollm3/configuration_smollm3.py:55
-  EXPECT_EQ(default_theta("minimax_m2"), 5000000.0);  // minimax_m2/configuration_minimax_m2.py:67
-  EXPECT_EQ(default_theta("qwen3_vl"), 500000.0);     // qwen3_vl/configuration_qwen3_vl.py:78
-  EXPECT_EQ(default_theta("mixtral"), 1000000.0);     // mixtral/configuration_mixtral.py:44
-  EXPECT_EQ(default_theta("qwen2_vl"), 1000000.0);    // qwen2_vl/configuration_qwen2_vl.py:65
-  EXPECT_EQ(default_theta("ernie4_5"), 500000.0);     // ernie4_5/configuration_ernie4_5.py:47
-  EXPECT_EQ(default_theta("llama4_text"), 500000.0);  // llama4/configuration_llama4.py:111
-  EXPECT_EQ(default_theta("gpt_oss"), 150000.0);      // gpt_oss/configuration_gpt_oss.py:26
+  EXPECT_EQ(default_theta("cohere"), 500000.0);        // cohere/configuration_cohere.py:51
+  EXPECT_EQ(default_theta("smollm3"), 2000000.0);      // smollm3/configuration_smollm3.py:55
+  EXPECT_EQ(default_theta("minimax_m2"), 5000000.0);   // minimax_m2/configuration_minimax_m2.py:67
+  EXPECT_EQ(default_theta("qwen3_vl"), 500000.0);      // qwen3_vl/configuration_qwen3_vl.py:78
+  EXPECT_EQ(default_theta("mixtral"), 1000000.0);      // mixtral/configuration_mixtral.py:44
+  EXPECT_EQ(default_theta("qwen2_vl"), 1000000.0);     // qwen2_vl/configuration_qwen2_vl.py:65
+  EXPECT_EQ(default_theta("ernie4_5"), 500000.0);      // ernie4_5/configuration_ernie4_5.py:47
+  EXPECT_EQ(default_theta("llama4_text"), 500000.0);   // llama4/configuration_llama4.py:111
+  EXPECT_EQ(default_theta("gpt_oss"), 150000.0);       // gpt_oss/configuration_gpt_oss.py:26
   EXPECT_EQ(default_theta("gemma3_text"), 1000000.0);  // gemma3/configuration_gemma3.py:102 (global)
-  EXPECT_EQ(default_theta("llama"), 10000.0);         // the mixin's default
+  EXPECT_EQ(default_theta("llama"), 10000.0);          // the mixin's default
   EXPECT_EQ(default_theta("unknown_family"), 10000.0);
   // Cohere's default changed in v5 (#39847): the note says what 4.x did.
   EXPECT_THAT(english(parse(R"({"model_type": "cohere", "head_dim": 128})").notes),
@@ -67,14 +67,17 @@ TEST(FamilyTable, ATransformersFourConfigWithoutThetaTakesFourXsDefault) {
   // 5.x configs, and configs without the key, take v5's 500000. inspect's sources say which.
   const ModelConfig v4 = parse(R"({"model_type": "cohere", "head_dim": 128, "transformers_version": "4.44.0"})");
   EXPECT_EQ(v4.rope.base, 10000.0);
-  EXPECT_THAT(english(v4.origin),
-              Contains("rope_theta: 10000 (transformers 4.x's CohereConfig default: the config says transformers_version 4.44.0)"));
+  EXPECT_THAT(
+      english(v4.origin),
+      Contains(
+          "rope_theta: 10000 (transformers 4.x's CohereConfig default: the config says transformers_version 4.44.0)"));
   EXPECT_THAT(english(v4.notes), Contains(HasSubstr("transformers 5 (models/cohere/configuration_cohere.py:51")));
   EXPECT_EQ(parse(R"({"model_type": "cohere", "head_dim": 128, "transformers_version": "5.0.0"})").rope.base, 500000.0);
   // A family whose default did not change keeps it; an explicit rope_theta always wins.
   EXPECT_EQ(parse(R"({"model_type": "smollm3", "head_dim": 128, "transformers_version": "4.54.0"})").rope.base, 2e6);
   EXPECT_EQ(parse(R"({"model_type": "cohere", "head_dim": 128, "rope_theta": 8000, "transformers_version": "4.44.0"})")
-                .rope.base, 8000.0);
+                .rope.base,
+            8000.0);
 }
 
 TEST(FamilyTable, ClassDefaultPartialRotaryFactor) {
@@ -88,7 +91,8 @@ TEST(FamilyTable, ClassDefaultPartialRotaryFactor) {
   EXPECT_EQ(make_spec(parse(R"({"model_type": "phi", "head_dim": 80})")).rotary_dim, 40);
   EXPECT_EQ(make_spec(parse(R"({"model_type": "stablelm", "head_dim": 64})")).rotary_dim, 16);
   // A given factor wins.
-  EXPECT_EQ(make_spec(parse(R"({"model_type": "glm4_moe", "head_dim": 128, "partial_rotary_factor": 1.0})")).rotary_dim, 128);
+  EXPECT_EQ(make_spec(parse(R"({"model_type": "glm4_moe", "head_dim": 128, "partial_rotary_factor": 1.0})")).rotary_dim,
+            128);
 }
 
 TEST(FamilyTable, GlmVisionModelsSectionsFitTheirRotaryDimension) {
@@ -106,12 +110,14 @@ TEST(FamilyTable, GlmVisionModelsSectionsFitTheirRotaryDimension) {
 }
 
 TEST(FamilyTable, LayoutsOfTheNewFamilies) {
-  const auto layout = [](const std::string& t) { return make_spec(parse(R"({"model_type": ")" + t +
-                                                                          R"(", "head_dim": 64})")).layout; };
-  EXPECT_EQ(layout("ernie4_5"), Layout::Interleaved);      // modeling_ernie4_5.py:126-130 (0::2, 1::2)
+  const auto layout = [](const std::string& t) {
+    return make_spec(parse(R"({"model_type": ")" + t + R"(", "head_dim": 64})")).layout;
+  };
+  EXPECT_EQ(layout("ernie4_5"), Layout::Interleaved);  // modeling_ernie4_5.py:126-130 (0::2, 1::2)
   EXPECT_EQ(layout("ernie4_5_moe"), Layout::Interleaved);
-  EXPECT_EQ(layout("cohere"), Layout::Interleaved);        // modeling_cohere.py: repeat_interleave
-  for (const char* t : {"glm4_moe", "qwen3_next", "smollm3", "minimax_m2", "olmo3", "exaone4", "afmoe", "hunyuan_v1_dense"}) {
+  EXPECT_EQ(layout("cohere"), Layout::Interleaved);  // modeling_cohere.py: repeat_interleave
+  for (const char* t :
+       {"glm4_moe", "qwen3_next", "smollm3", "minimax_m2", "olmo3", "exaone4", "afmoe", "hunyuan_v1_dense"}) {
     EXPECT_EQ(layout(t), Layout::Half) << t;
   }
 }
@@ -122,7 +128,8 @@ TEST(FamilyTable, KimiK2RunsDeepSeekV3sInterleavedCode) {
   const RopeSpec kimi = make_spec(parse(R"({"model_type": "kimi_k2", "head_dim": 64})"));
   EXPECT_EQ(kimi.layout, Layout::Interleaved);
   EXPECT_TRUE(kimi.deinterleaved_output);
-  EXPECT_FALSE(make_spec(parse(R"({"model_type": "kimi_k2", "head_dim": 64, "rope_interleave": false})")).deinterleaved_output);
+  EXPECT_FALSE(
+      make_spec(parse(R"({"model_type": "kimi_k2", "head_dim": 64, "rope_interleave": false})")).deinterleaved_output);
   EXPECT_FALSE(make_spec(parse(R"({"model_type": "gptj", "head_dim": 64})")).deinterleaved_output);
 }
 
@@ -210,9 +217,15 @@ TEST(FamilyTable, QwenThreeFiveMoeLinearAttentionLayersHaveNoRope) {
 TEST(FamilyTable, ClassDefaultHeadDim) {
   // AfmoeConfig head_dim 128 (configuration_afmoe.py at 053f59efe493), not hidden_size / heads = 192;
   // Qwen3NextConfig 256 (configuration_qwen3_next.py at 249ef8164cfb); a given head_dim wins.
-  EXPECT_EQ(make_spec(parse(R"({"model_type": "afmoe", "hidden_size": 3072, "num_attention_heads": 16})")).head_dim, 128);
-  EXPECT_EQ(make_spec(parse(R"({"model_type": "qwen3_next", "hidden_size": 2048, "num_attention_heads": 16})")).head_dim, 256);
-  EXPECT_EQ(make_spec(parse(R"({"model_type": "afmoe", "head_dim": 64, "hidden_size": 3072, "num_attention_heads": 16})")).head_dim, 64);
+  EXPECT_EQ(make_spec(parse(R"({"model_type": "afmoe", "hidden_size": 3072, "num_attention_heads": 16})")).head_dim,
+            128);
+  EXPECT_EQ(
+      make_spec(parse(R"({"model_type": "qwen3_next", "hidden_size": 2048, "num_attention_heads": 16})")).head_dim,
+      256);
+  EXPECT_EQ(
+      make_spec(parse(R"({"model_type": "afmoe", "head_dim": 64, "hidden_size": 3072, "num_attention_heads": 16})"))
+          .head_dim,
+      64);
   // AFMoE: RoPE only on the sliding layers (modeling_afmoe.py at 0205eec1d869 AfmoeAttention.forward).
   const ModelConfig afmoe = parse(R"({"model_type": "afmoe", "head_dim": 128, "num_hidden_layers": 8})");
   EXPECT_TRUE(select_layer_type(afmoe, "0").rope);

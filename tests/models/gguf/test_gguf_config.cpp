@@ -120,7 +120,8 @@ TEST(GgufConfig, SectionsSwaBaseAndScalingKeys) {
   EXPECT_EQ(ds.model.rope.mscale, 1.0);
   // src/llama-context.cpp:185-198: mscale = mscale_all_dim for deepseek2 only; DeepSeek-3.2 divides by 0.1 (1 → 10),
   // Mistral 3 reads mscale_all_dim itself, GLM-DSA not at all (libllama's yarn_attn_factor for these, with ggml's
-  // 1/(1 + 0.1 ln f): 0.213271, 1, 1; the conformance tier's deepseek32 model, saved by libllama with 1, checks the first).
+  // 1/(1 + 0.1 ln f): 0.213271, 1, 1; the conformance tier's deepseek32 model, saved by libllama with 1, checks the
+  // first).
   const GgufModel d32 = read_gguf_model(gguf_path("deepseek32-log-mul-1.gguf"));
   EXPECT_FLOAT_EQ(static_cast<float>(*d32.model.rope.mscale_all_dim), 10.0f);
   EXPECT_EQ(d32.model.rope.mscale, 1.0);
@@ -156,13 +157,15 @@ TEST(GgufConfig, MalformedOrUncoveredFilesAreRefused) {
       {"no-architecture.gguf", "general.architecture: missing"},
       {"freq-base-string.gguf", "llama.rope.freq_base: expected a number, got string"},
       {"freq-base-nan.gguf", "llama.rope.freq_base: expected a finite number, got nan"},  // not "got float32"
-      {"bad-sections.gguf", "qwen2vl.rope.dimension_sections: the sections [16, 24, 20, 0] add up to 60, not rotary_dim / 2 = 64"},
+      {"bad-sections.gguf",
+       "qwen2vl.rope.dimension_sections: the sections [16, 24, 20, 0] add up to 60, not rotary_dim / 2 = 64"},
       {"rope-freqs-wrong-length.gguf", "rope_freqs.weight: 63 factors, the rotary dimension 128 has 64 pairs"},
   };
   for (const auto& c : cases) {
     const std::string file = c.first;  // a plain variable: clang 14 cannot capture a structured binding
     SCOPED_TRACE(file);
-    EXPECT_THAT([&] { read_gguf_model(gguf_path(file)); }, ThrowsMessage<InvalidArgument>(HasSubstr(gguf_path(file) + ": " + c.second)));
+    EXPECT_THAT([&] { read_gguf_model(gguf_path(file)); },
+                ThrowsMessage<InvalidArgument>(HasSubstr(gguf_path(file) + ": " + c.second)));
   }
 }
 
@@ -187,7 +190,8 @@ TEST(GgufConfig, AttentionShapeFromGgufAndConfigJson) {
   EXPECT_FALSE(j.gguf);
   EXPECT_EQ(j.n_head, 32);
   EXPECT_EQ(j.n_head_kv, 32);
-  EXPECT_THAT([] { read_attention_shape(gguf_path("mamba.gguf")); }, ThrowsMessage<InvalidArgument>(HasSubstr("no RoPE")));
+  EXPECT_THAT([] { read_attention_shape(gguf_path("mamba.gguf")); },
+              ThrowsMessage<InvalidArgument>(HasSubstr("no RoPE")));
 }
 
 TEST(GgufConfig, SoftmaxScaleAsLlamaCppsGraphDecidesIt) {
@@ -206,7 +210,8 @@ TEST(GgufConfig, SoftmaxScaleAsLlamaCppsGraphDecidesIt) {
   EXPECT_NEAR(scale("deepseek-v3.gguf"), 0.1352337788608801, 1e-15);
   EXPECT_NEAR(scale("deepseek-v3-mla.gguf"), 0.1352337788608801, 1e-15);
   // GLM-DSA's loader does not read yarn_log_multiplier (0): attn_factor_org = get_mscale(40, 1) / (0.1·ln 40 + 1) ×
-  // (0.1·ln 40 + 1), so mscale = 0.1·ln 40 + 1 all the same (llama-context.cpp:177-211; the conformance tier's glm-dsa).
+  // (0.1·ln 40 + 1), so mscale = 0.1·ln 40 + 1 all the same (llama-context.cpp:177-211; the conformance tier's
+  // glm-dsa).
   EXPECT_NEAR(scale("glm-dsa-yarn-log.gguf"), 0.1352337788608801, 1e-15);
   // Granite: attention.scale when given (HF's attention_multiplier), else 1/√n_embd_head (granite-swa.cpp:231).
   EXPECT_EQ(scale("granite-swa-scale.gguf"), 0.015625);
@@ -235,7 +240,8 @@ TEST(GgufConfig, SoftmaxScaleRulesOfTheTable) {
   EXPECT_EQ(scale("lfm2.gguf").rule.en, "64^−0.5 (lfm2.embedding_length / lfm2.attention.head_count 64)");
   // 1/√n_embd_head_k_mla: the MLA head 192 of key_length 576 (dots3note.cpp:184-188, hy-v4.cpp:500-501).
   EXPECT_DOUBLE_EQ(scale("dots3note.gguf").value, 1.0 / std::sqrt(192.0));
-  EXPECT_THAT(scale("dots3note.gguf").from.en, HasSubstr("on the sliding layers 1/√dots3note.attention.key_length_mla_swa"));
+  EXPECT_THAT(scale("dots3note.gguf").from.en,
+              HasSubstr("on the sliding layers 1/√dots3note.attention.key_length_mla_swa"));
   EXPECT_DOUBLE_EQ(scale("hy-v4.gguf").value, 1.0 / std::sqrt(192.0));
   // Gemma 2's 27B (46 layers): q × 1/√(4608 / 32) = 144^−0.5, not 128^−0.5; scores capped at 50 without the key.
   const AttentionScale g27 = scale("gemma-2-27b.gguf");
@@ -258,7 +264,8 @@ TEST(GgufConfig, SoftmaxScaleRulesOfTheTable) {
   EXPECT_EQ(rule("granite"), R::AttentionScaleKey);
   EXPECT_EQ(rule("gemma3"), R::Gemma27B);
   EXPECT_EQ(find_gguf_architecture("gemma3")->kq_scale.layers_27b, 62);
-  EXPECT_EQ(rule("mistral4"), R::MlaMscale);  // deepseek2's graph (models.h: using graph = llama_model_deepseek2::graph)
+  EXPECT_EQ(rule("mistral4"),
+            R::MlaMscale);  // deepseek2's graph (models.h: using graph = llama_model_deepseek2::graph)
   EXPECT_EQ(rule("jais"), R::InverseHead);
   EXPECT_EQ(rule("t5"), R::One);
   EXPECT_EQ(rule("llama"), R::Default);
@@ -298,7 +305,8 @@ TEST(GgufConfig, TensorNamesAreLlamaCpps) {
   EXPECT_EQ(bare.model.rope.type, ScalingType::Default);
   EXPECT_FALSE(bare.rope_freqs_difference);
   ASSERT_EQ(bare.model.warnings.size(), 1u);
-  EXPECT_THAT(bare.model.warnings[0].en, HasSubstr("tensor rope_freqs has no .weight suffix: llama.cpp reads rope_freqs.weight only"));
+  EXPECT_THAT(bare.model.warnings[0].en,
+              HasSubstr("tensor rope_freqs has no .weight suffix: llama.cpp reads rope_freqs.weight only"));
   EXPECT_EQ(read_gguf_model(gguf_path("llama-3.1-8b.gguf")).model.warnings.size(), 0u);
 }
 

@@ -1,6 +1,6 @@
-// gguf_config_indexer.cpp's gguf_indexer: the lightning indexers whose heads are [rope | nope], the layer type "indexer"
-// with a rope type of its own and its first channels turning (ggml-org/llama.cpp at the node-llama-cpp 3.22.1 bundle,
-// commit de3ff815ea7d: src/models/deepseek32.cpp:179-180,226-249, glm-dsa.cpp:5-27,58-66,264-287,
+// gguf_config_indexer.cpp's gguf_indexer: the lightning indexers whose heads are [rope | nope], the layer type
+// "indexer" with a rope type of its own and its first channels turning (ggml-org/llama.cpp at the node-llama-cpp 3.22.1
+// bundle, commit de3ff815ea7d: src/models/deepseek32.cpp:179-180,226-249, glm-dsa.cpp:5-27,58-66,264-287,
 // dots3note.cpp:207-230, qwen4exp.cpp:127-135,626-642,785-788). The files are written by tests/io/write_gguf.py; the
 // conformance tier runs the same graphs through the real libllama and ggml's kernels.
 #include <gmock/gmock.h>
@@ -152,7 +152,8 @@ TEST(GgufLinearAttention, HybridsTurnOnlyTheirFullAttentionLayers) {
   EXPECT_THAT([] { read_gguf_model(gguf_path("qwen3next-all-linear.gguf")); },
               testing::ThrowsMessage<InvalidArgument>(testing::HasSubstr("every layer is linear attention")));
   EXPECT_THAT([] { read_gguf_model(gguf_path("qwen35-interval-0.gguf")); },
-              testing::ThrowsMessage<InvalidArgument>(testing::HasSubstr("qwen35.full_attention_interval: must be greater than zero")));
+              testing::ThrowsMessage<InvalidArgument>(
+                  testing::HasSubstr("qwen35.full_attention_interval: must be greater than zero")));
 }
 
 TEST(GgufHeads, LayersWithoutKeyValueHeadsHaveNoRope) {

@@ -264,7 +264,8 @@ TEST(GgufLayers, MlaHeadsOfEveryMlaArchitectureAndTheDsparkDraft) {
   EXPECT_EQ(ds.model.qk_nope_head_dim, 448);
   EXPECT_EQ(ds.model.rope.type, ScalingType::Default);
   EXPECT_EQ(ds.model.rope.base, 10000.0);
-  EXPECT_THAT(notes_of(ds.model), HasSubstr("turns every stage of a DeepSeek-V4 DSpark draft with rope.freq_base unscaled"));
+  EXPECT_THAT(notes_of(ds.model),
+              HasSubstr("turns every stage of a DeepSeek-V4 DSpark draft with rope.freq_base unscaled"));
 }
 
 }  // namespace

@@ -1,5 +1,5 @@
-// rope/models/gguf/llama_architectures.hpp: llama.cpp's architectures as the rows "llama_cpp" of data/families.json. The
-// expected values are transcribed here from llama.cpp's source at the node-llama-cpp 3.22.1 bundle (commit
+// rope/models/gguf/llama_architectures.hpp: llama.cpp's architectures as the rows "llama_cpp" of data/families.json.
+// The expected values are transcribed here from llama.cpp's source at the node-llama-cpp 3.22.1 bundle (commit
 // de3ff815ea7d), file and line given, not read from the table; tests/conformance/llama_rope_types.py compares every
 // row with that source itself.
 #include <gmock/gmock.h>
@@ -29,7 +29,7 @@ TEST(LlamaArchitectures, OneRowPerArchitectureWithItsEnumName) {
   EXPECT_EQ(names.size(), 152u);  // llama_model_rope_type's cases at de3ff815ea7d
   EXPECT_EQ(gguf_architectures_commit(), "de3ff815ea7d559ee917f063901b8986f038abc6");
   EXPECT_EQ(row("gpt-oss").llm_arch, "LLM_ARCH_OPENAI_MOE");  // src/llama-arch.cpp: the name differs
-  EXPECT_EQ(find_gguf_architecture("mistral"), nullptr);    // llama.cpp stores Mistral as llama
+  EXPECT_EQ(find_gguf_architecture("mistral"), nullptr);      // llama.cpp stores Mistral as llama
 }
 
 TEST(LlamaArchitectures, SlidingRulesAreTheArchitecturesThatReadFreqBaseSwa) {
@@ -43,7 +43,8 @@ TEST(LlamaArchitectures, SlidingRulesAreTheArchitecturesThatReadFreqBaseSwa) {
     EXPECT_NE(a.type, GgufRopeType::None) << a.name;
   }
   EXPECT_EQ(sliding, 25);
-  // src/models/gemma3.cpp:3-12: load_swa_pattern(ml, 6) only with sliding_window > 0; freq_base_swa else 10000, unscaled.
+  // src/models/gemma3.cpp:3-12: load_swa_pattern(ml, 6) only with sliding_window > 0; freq_base_swa else 10000,
+  // unscaled.
   const Rule& g3 = *row("gemma3").sliding;
   EXPECT_EQ(g3.pattern, 6);
   EXPECT_FALSE(g3.dense_first);
@@ -83,11 +84,11 @@ TEST(LlamaArchitectures, RulesDecidedInCodeWithNoKey) {
   // ...and with ggml_rope_set_offset (deepseek4.cpp:923-935, minicpm3.cpp:165-170, plm.cpp:136-141) the last channels.
   EXPECT_EQ(last, (std::set<std::string>{"bailingmoe3", "deepseek2", "deepseek32", "deepseek4", "dots3note", "glm-dsa",
                                          "hy_v4", "minicpm3", "mistral4", "plm"}));
-  EXPECT_EQ(row("smollm3").nope_every, 4);  // src/models/smollm3.cpp:5
-  EXPECT_EQ(row("granite").rope_off_when_false, "rope.scaling.finetuned");  // src/models/granite.cpp:33-37
+  EXPECT_EQ(row("smollm3").nope_every, 4);                                   // src/models/smollm3.cpp:5
+  EXPECT_EQ(row("granite").rope_off_when_false, "rope.scaling.finetuned");   // src/models/granite.cpp:33-37
   EXPECT_EQ(row("granite_swa").rope_pattern_key, "attention.rope_pattern");  // src/models/granite-swa.cpp:43
-  EXPECT_EQ(row("step35").full_rotary_divisor, 2);  // src/models/step35.cpp:9
-  EXPECT_EQ(row("hunyuan_vl").base_alpha_key, "rope.scaling.alpha");  // src/models/hunyuan-vl.cpp:7-12
+  EXPECT_EQ(row("step35").full_rotary_divisor, 2);                           // src/models/step35.cpp:9
+  EXPECT_EQ(row("hunyuan_vl").base_alpha_key, "rope.scaling.alpha");         // src/models/hunyuan-vl.cpp:7-12
   EXPECT_EQ(row("deepseek4").layers_code, "deepseek4");
   EXPECT_EQ(row("dflash").layers_code, "dflash");
   EXPECT_TRUE(row("dflash").sections_any);  // src/llama-model.cpp:3053-3059

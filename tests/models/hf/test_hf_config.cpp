@@ -51,7 +51,8 @@ TEST(ModelConfig, GptJRotaryDimBecomesAPartialFactor) {
   // A ratio with no exact binary value still gives back rotary_dim: 24 of 80 (0.3 · 80 may round low).
   const ModelConfig odd = parse(R"({"head_dim": 80, "rotary_dim": 24})");
   EXPECT_EQ(odd.rope.rotary_dim(), 24);
-  expect_invalid(R"({"head_dim": 64, "rotary_dim": 128})", "config.json: rotary_dim: must not exceed head_dim 64, got 128");
+  expect_invalid(R"({"head_dim": 64, "rotary_dim": 128})",
+                 "config.json: rotary_dim: must not exceed head_dim 64, got 128");
 }
 
 TEST(ModelConfig, GptNeoXRotaryPctIsThePartialFactor) {
@@ -85,9 +86,11 @@ TEST(ModelConfig, DeepSeekRotatesOnlyQkRopeHeadDim) {
 TEST(ModelConfig, WrongTypesNameTheirPath) {
   expect_invalid(R"({"head_dim": 128, "rope_scaling": {"rope_type": "linear", "factor": "8"}})",
                  "config.json: rope_scaling.factor: expected a number, got string");
-  expect_invalid(R"({"head_dim": 128, "rope_theta": "10000"})", "config.json: rope_theta: expected a number, got string");
+  expect_invalid(R"({"head_dim": 128, "rope_theta": "10000"})",
+                 "config.json: rope_theta: expected a number, got string");
   expect_invalid(R"({"head_dim": 128.5})", "config.json: head_dim: expected an integer, got 128.5");
-  expect_invalid(R"({"head_dim": 128, "rope_scaling": [1, 2]})", "config.json: rope_scaling: expected an object, got array");
+  expect_invalid(R"({"head_dim": 128, "rope_scaling": [1, 2]})",
+                 "config.json: rope_scaling: expected an object, got array");
   expect_invalid(R"({"head_dim": 128, "rope_scaling": {"rope_type": 3}})",
                  "config.json: rope_scaling.rope_type: expected a string, got number");
   expect_invalid(R"({"head_dim": 128, "rope_scaling": {"rope_type": "yarn", "factor": 4, "truncate": "no"}})",

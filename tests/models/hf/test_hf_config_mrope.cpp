@@ -22,7 +22,8 @@ TEST(HfConfigMrope, QwenTwoVlLegacyTypeWithSectionsIsChunkedMrope) {
   EXPECT_EQ(m.mrope->order, SectionOrder::Chunked);
   EXPECT_EQ(m.rope.type, ScalingType::Default);
   EXPECT_THAT(english(m.origin), Contains("mrope_section: [16, 24, 24] (rope_scaling.mrope_section)"));
-  EXPECT_THAT(english(m.notes), Contains(HasSubstr("M-RoPE: every pair turns with the time, height or width position")));
+  EXPECT_THAT(english(m.notes),
+              Contains(HasSubstr("M-RoPE: every pair turns with the time, height or width position")));
   EXPECT_THAT(english(m.notes), Not(Contains(HasSubstr("without mrope_section"))));
   const RopeSpec spec = make_spec(m);
   ASSERT_TRUE(spec.axes);
@@ -42,7 +43,8 @@ TEST(HfConfigMrope, TheNoteOfTheTypeStaysWithoutSections) {
   const ModelConfig m = parse(R"({"head_dim": 64, "rope_scaling": {"type": "mrope"}})");
   EXPECT_FALSE(m.mrope);
   EXPECT_THAT(english(m.notes), Contains(HasSubstr("rope_type mrope without mrope_section: no axis sections")));
-  const ModelConfig lone = parse(R"({"head_dim": 64, "rope_scaling": {"rope_type": "default", "mrope_interleaved": true}})");
+  const ModelConfig lone =
+      parse(R"({"head_dim": 64, "rope_scaling": {"rope_type": "default", "mrope_interleaved": true}})");
   EXPECT_FALSE(lone.mrope);
   EXPECT_THAT(english(lone.notes), Contains(HasSubstr("mrope_interleaved without mrope_section: ignored")));
 }
@@ -59,9 +61,10 @@ TEST(HfConfigMrope, ErnieFourFiveVlHasItsOwnThreeDimensionalMap) {
     EXPECT_EQ(m.mrope->order, SectionOrder::Ernie3d);
     EXPECT_EQ(m.mrope->sections, (std::vector<int>{22, 22, 20}));
     EXPECT_EQ(m.rope.base, 5e5);
-    EXPECT_THAT(english(m.notes), Contains(HasSubstr("ernie4_5_vl_moe_text: 3-D RoPE, mrope_section [22, 22, 20] read as "
-                                                     "(h, w, t): the fastest 44 pairs alternate height and width, the "
-                                                     "slowest 20 turn with the time")));
+    EXPECT_THAT(english(m.notes),
+                Contains(HasSubstr("ernie4_5_vl_moe_text: 3-D RoPE, mrope_section [22, 22, 20] read as "
+                                   "(h, w, t): the fastest 44 pairs alternate height and width, the "
+                                   "slowest 20 turn with the time")));
     const RopeSpec spec = make_spec(m);
     EXPECT_EQ(spec.layout, Layout::Interleaved);
     ASSERT_TRUE(spec.axes.has_value());
@@ -81,9 +84,12 @@ TEST(HfConfigMrope, QwenThreeFiveInterleavesWhateverTheKeySays) {
   // Qwen3_5TextRotaryEmbedding (modeling_qwen3_5.py at d8c1e2844cbf): apply_interleaved_mrope always,
   // mrope_section default [11, 11, 10]; Qwen3_5TextConfig (configuration_qwen3_5.py at 8116e632367): head_dim 256,
   // partial_rotary_factor 0.25.
-  for (const char* keys : {"", R"(, "mrope_section": [11, 11, 10])", R"(, "mrope_section": [11, 11, 10], "mrope_interleaved": false)"}) {
-    const ModelConfig m = parse(std::string(R"({"model_type": "qwen3_5_text", "hidden_size": 2048, "num_attention_heads": 16,
-        "rope_parameters": {"rope_type": "default", "rope_theta": 10000000)") + keys + "}}");
+  for (const char* keys :
+       {"", R"(, "mrope_section": [11, 11, 10])", R"(, "mrope_section": [11, 11, 10], "mrope_interleaved": false)"}) {
+    const ModelConfig m =
+        parse(std::string(R"({"model_type": "qwen3_5_text", "hidden_size": 2048, "num_attention_heads": 16,
+        "rope_parameters": {"rope_type": "default", "rope_theta": 10000000)") +
+              keys + "}}");
     ASSERT_TRUE(m.mrope) << keys;
     EXPECT_EQ(m.mrope->order, SectionOrder::Interleaved) << keys;
     EXPECT_EQ(m.mrope->sections, (std::vector<int>{11, 11, 10}));
@@ -93,9 +99,11 @@ TEST(HfConfigMrope, QwenThreeFiveInterleavesWhateverTheKeySays) {
   }
   const ModelConfig off = parse(R"({"model_type": "qwen3_5_text", "head_dim": 256, "rope_parameters": {"rope_type":
       "default", "mrope_section": [11, 11, 10], "mrope_interleaved": false}})");
-  EXPECT_THAT(english(off.notes), Contains(HasSubstr("mrope_interleaved false: ignored, qwen3_5_text's code interleaves")));
+  EXPECT_THAT(english(off.notes),
+              Contains(HasSubstr("mrope_interleaved false: ignored, qwen3_5_text's code interleaves")));
   // Qwen3-VL: the class Qwen3.5 subclasses (modular_qwen3_5.py at 8940358af742), its own default [24, 20, 20].
-  const ModelConfig vl = parse(R"({"model_type": "qwen3_vl_text", "head_dim": 128, "rope_scaling": {"rope_type": "default"}})");
+  const ModelConfig vl =
+      parse(R"({"model_type": "qwen3_vl_text", "head_dim": 128, "rope_scaling": {"rope_type": "default"}})");
   ASSERT_TRUE(vl.mrope);
   EXPECT_EQ(vl.mrope->order, SectionOrder::Interleaved);
   EXPECT_EQ(vl.mrope->sections, (std::vector<int>{24, 20, 20}));
@@ -106,8 +114,9 @@ TEST(HfConfigMrope, QwenThreeFiveInterleavesWhateverTheKeySays) {
 }
 
 TEST(HfConfigMrope, BadSectionsNameThePathAndTheRule) {
-  expect_invalid(R"({"head_dim": 128, "rope_scaling": {"type": "mrope", "mrope_section": [16, 24, 16]}})",
-                 "config.json: rope_scaling.mrope_section: mrope_section [16, 24, 16] adds up to 56, not rotary_dim / 2 = 64");
+  expect_invalid(
+      R"({"head_dim": 128, "rope_scaling": {"type": "mrope", "mrope_section": [16, 24, 16]}})",
+      "config.json: rope_scaling.mrope_section: mrope_section [16, 24, 16] adds up to 56, not rotary_dim / 2 = 64");
   expect_invalid(R"({"head_dim": 128, "rope_scaling": {"type": "mrope", "mrope_section": "16,24,24"}})",
                  "rope_scaling.mrope_section: expected a list of whole numbers, got string");
   expect_invalid(R"({"head_dim": 128, "rope_scaling": {"type": "mrope", "mrope_section": [16, 24.5, 23.5]}})",

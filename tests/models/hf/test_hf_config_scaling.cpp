@@ -69,7 +69,7 @@ TEST(ModelConfig, PerLayerTypeParametersTakeFullAttention) {
   EXPECT_EQ(m.rope.factor, 8.0);
   EXPECT_EQ(m.rope.base, 1e6);
   EXPECT_THAT(english(m.notes), Contains(AllOf(HasSubstr("the full_attention entry is used"),
-                                      HasSubstr("sliding_attention: rope_type default, rope_theta 10000"))));
+                                               HasSubstr("sliding_attention: rope_type default, rope_theta 10000"))));
   EXPECT_THAT(english(m.origin), Contains("factor: 8 (rope_parameters.full_attention.factor)"));
   expect_same_rope(m.rope, load_preset("gemma-3-4b").rope);
 }
@@ -114,7 +114,8 @@ TEST(ModelConfig, DefaultsAndConventionsAreNoted) {
   // Yarn without original_max_position_embeddings uses M, and the HF defaults are spelled out.
   const ModelConfig yarn = parse(R"({"head_dim": 128, "max_position_embeddings": 32768,
       "rope_scaling": {"rope_type": "yarn", "factor": 4}})");
-  EXPECT_THAT(english(yarn.notes), Contains("original_max_position_embeddings not given: L0 = max_position_embeddings 32768 (HF)"));
+  EXPECT_THAT(english(yarn.notes),
+              Contains("original_max_position_embeddings not given: L0 = max_position_embeddings 32768 (HF)"));
   EXPECT_THAT(english(yarn.notes), Contains("beta_fast not given: HF default 32"));
   EXPECT_EQ(yarn.rope.original_max_position_embeddings, std::nullopt);
 }
@@ -170,24 +171,30 @@ TEST(HfConfigScaling, ErnieFourFiveVlRefusesEveryRopeTypeButDefault) {
            {R"("rope_scaling": {"type": "mrope", "mrope_section": [22, 22, 20]})", "rope_scaling.type", "mrope"},
            {R"("rope_scaling": {"rope_type": "linear", "factor": 2})", "rope_scaling.rope_type", "linear"},
            {R"("rope_parameters": {"rope_type": "llama3x"})", "rope_parameters.rope_type", "llama3x"}}) {
-    expect_invalid(R"({"model_type": "ernie4_5_vl_moe_text", "hidden_size": 2560, "num_attention_heads": 20, )" + block + "}",
-                   "config.json: " + path + ": rope_type '" + type + "' is refused by HF's code for model_type "
-                   "ernie4_5_vl_moe_text: its rotary class accepts only default and raises a ValueError for any other (" +
-                   ernie->accepted_rope_types_source + ")");
+    expect_invalid(
+        R"({"model_type": "ernie4_5_vl_moe_text", "hidden_size": 2560, "num_attention_heads": 20, )" + block + "}",
+        "config.json: " + path + ": rope_type '" + type +
+            "' is refused by HF's code for model_type "
+            "ernie4_5_vl_moe_text: its rotary class accepts only default and raises a ValueError for any other (" +
+            ernie->accepted_rope_types_source + ")");
   }
   // In text_config, under the wrapper's model_type.
-  expect_invalid(R"({"model_type": "ernie4_5_vl_moe", "text_config": {"model_type": "ernie4_5_vl_moe_text", "head_dim": 128,
+  expect_invalid(
+      R"({"model_type": "ernie4_5_vl_moe", "text_config": {"model_type": "ernie4_5_vl_moe_text", "head_dim": 128,
       "rope_parameters": {"rope_type": "dynamic", "factor": 2}}})",
-                 "config.json: text_config.rope_parameters.rope_type: rope_type 'dynamic' is refused");
+      "config.json: text_config.rope_parameters.rope_type: rope_type 'dynamic' is refused");
   // default, said or not, and no block at all: accepted.
-  for (const char* block : {R"(, "rope_parameters": {"rope_type": "default"})", R"(, "rope_scaling": {"type": "default"})",
-                            R"(, "rope_parameters": {"rope_theta": 500000})", ""}) {
+  for (const char* block :
+       {R"(, "rope_parameters": {"rope_type": "default"})", R"(, "rope_scaling": {"type": "default"})",
+        R"(, "rope_parameters": {"rope_theta": 500000})", ""}) {
     const ModelConfig m = parse(std::string(R"({"model_type": "ernie4_5_vl_moe_text", "head_dim": 128)") + block + "}");
     EXPECT_EQ(m.rope.type, ScalingType::Default) << block;
   }
   // Another family keeps every type (LlamaRotaryEmbedding's template: ROPE_INIT_FUNCTIONS[rope_type]).
   EXPECT_EQ(parse(R"({"model_type": "ernie4_5_moe", "head_dim": 128, "rope_parameters": {"rope_type": "linear",
-      "factor": 2}})").rope.type, ScalingType::Linear);
+      "factor": 2}})")
+                .rope.type,
+            ScalingType::Linear);
 }
 
 }  // namespace

@@ -51,25 +51,31 @@ TEST(HfConfigSequence, QwenTwoVlHasNoTimeScalingAndQwenThreeVlSplitsFrames) {
   EXPECT_FALSE(three.rules.tokens_per_second);
   EXPECT_TRUE(three.frames_with_timestamps);
   EXPECT_EQ(three.family, "Qwen3-VL");
-  const ModelConfig merge1 = parse(R"({"model_type": "qwen2_vl", "head_dim": 128, "vision_config": {"spatial_merge_size": 1}})");
+  const ModelConfig merge1 =
+      parse(R"({"model_type": "qwen2_vl", "head_dim": 128, "vision_config": {"spatial_merge_size": 1}})");
   EXPECT_EQ(sequence_positions_of(merge1).rules.spatial_merge_size, 1);
 }
 
 TEST(HfConfigSequence, OtherModelsAndBrokenVisionConfigsAreRefusedByName) {
   EXPECT_THAT([] { sequence_positions_of(load_preset("llama-3.1-8b")); },
-              ::testing::ThrowsMessage<InvalidArgument>(HasSubstr("llama-3.1-8b (model_type 'llama') has no M-RoPE position ids")));
+              ::testing::ThrowsMessage<InvalidArgument>(
+                  HasSubstr("llama-3.1-8b (model_type 'llama') has no M-RoPE position ids")));
   // A broken key leaves the language model readable; the rules are refused naming the key.
-  const ModelConfig zero = parse(R"({"model_type": "qwen2_vl", "head_dim": 128, "vision_config": {"spatial_merge_size": 0}})");
+  const ModelConfig zero =
+      parse(R"({"model_type": "qwen2_vl", "head_dim": 128, "vision_config": {"spatial_merge_size": 0}})");
   EXPECT_EQ(zero.rope.head_dim, 128);
   EXPECT_FALSE(zero.sequence_positions);
-  EXPECT_THAT([&] { sequence_positions_of(zero); },
-              ::testing::ThrowsMessage<InvalidArgument>(HasSubstr("vision_config.spatial_merge_size: must be positive, got 0")));
-  const ModelConfig big = parse(R"({"model_type": "qwen2_vl", "head_dim": 128, "vision_config": {"spatial_merge_size": 65}})");
+  EXPECT_THAT([&] { sequence_positions_of(zero); }, ::testing::ThrowsMessage<InvalidArgument>(HasSubstr(
+                                                        "vision_config.spatial_merge_size: must be positive, got 0")));
+  const ModelConfig big =
+      parse(R"({"model_type": "qwen2_vl", "head_dim": 128, "vision_config": {"spatial_merge_size": 65}})");
   EXPECT_THAT([&] { sequence_positions_of(big); },
-              ::testing::ThrowsMessage<InvalidArgument>(HasSubstr("vision_config.spatial_merge_size: must be at most 64, got 65")));
-  const ModelConfig tps = parse(R"({"model_type": "qwen2_5_vl", "head_dim": 128, "vision_config": {"tokens_per_second": -2}})");
-  EXPECT_THAT([&] { sequence_positions_of(tps); },
-              ::testing::ThrowsMessage<InvalidArgument>(HasSubstr("vision_config.tokens_per_second: must be positive, got -2")));
+              ::testing::ThrowsMessage<InvalidArgument>(
+                  HasSubstr("vision_config.spatial_merge_size: must be at most 64, got 65")));
+  const ModelConfig tps =
+      parse(R"({"model_type": "qwen2_5_vl", "head_dim": 128, "vision_config": {"tokens_per_second": -2}})");
+  EXPECT_THAT([&] { sequence_positions_of(tps); }, ::testing::ThrowsMessage<InvalidArgument>(HasSubstr(
+                                                       "vision_config.tokens_per_second: must be positive, got -2")));
 }
 
 }  // namespace

@@ -42,7 +42,8 @@ TEST(ModelConfig, DuplicateKeysAreRefusedByName) {
                  "config.json: rope_scaling: duplicate key 'factor'");
   expect_invalid(R"({"a": [{"b": 1}, {"c": 1, "c": 2}], "head_dim": 128})", "config.json: a[1]: duplicate key 'c'");
   // The same key in different objects is fine.
-  EXPECT_NO_THROW(parse(R"({"head_dim": 128, "x": {"factor": 1}, "rope_scaling": {"rope_type": "linear", "factor": 2}})"));
+  EXPECT_NO_THROW(
+      parse(R"({"head_dim": 128, "x": {"factor": 1}, "rope_scaling": {"rope_type": "linear", "factor": 2}})"));
 }
 
 TEST(ModelConfig, DeepNestingIsRefused) {

@@ -59,7 +59,8 @@ inline RopeConfig longrope_config(int d, long M, long L0) {
 }
 
 inline bool any_contains(const std::vector<std::string>& lines, const std::string& text) {
-  return std::any_of(lines.begin(), lines.end(), [&](const std::string& l) { return l.find(text) != std::string::npos; });
+  return std::any_of(lines.begin(), lines.end(),
+                     [&](const std::string& l) { return l.find(text) != std::string::npos; });
 }
 
 }  // namespace rope::scaling_test

@@ -13,7 +13,8 @@
 #include "models/scaling/scaling_test_util.hpp"
 
 // The methods without a file of their own (default, linear, ntk, dynamic, proportional), ReRoPE, the
-// checks every method shares, and the NumPy reference grid: rope/models/scaling/scaling.cpp. Sources: tests/models/scaling/scaling_test_util.hpp.
+// checks every method shares, and the NumPy reference grid: rope/models/scaling/scaling.cpp. Sources:
+// tests/models/scaling/scaling_test_util.hpp.
 
 namespace rope {
 namespace {
@@ -164,9 +165,9 @@ TEST(Scaling, ReRopeClampsTheDistanceToTheWindow) {
 }
 
 TEST(Scaling, LeakyReRopeIsLinearInsideTheWindowAndShallowerBeyond) {
-  // (S17): g(t) = t for |t| <= w, sign(t)·(w + (|t| − w)/k) beyond. A blog post ("LLM —— Position Embedding") writes the
-  // slope as (T_max − w)/(T'_max − w): with k = (T'_max − w)/(T_max − w) the new length T'_max maps to
-  // the trained T_max. T_max = 4096, T'_max = 16384, w = 512 → k = 15872/3584.
+  // (S17): g(t) = t for |t| <= w, sign(t)·(w + (|t| − w)/k) beyond. A blog post ("LLM —— Position Embedding") writes
+  // the slope as (T_max − w)/(T'_max − w): with k = (T'_max − w)/(T_max − w) the new length T'_max maps to the trained
+  // T_max. T_max = 4096, T'_max = 16384, w = 512 → k = 15872/3584.
   const double k = (16384.0 - 512.0) / (4096.0 - 512.0);
   EXPECT_EQ(leaky_rerope_distance(100.0, 512.0, k), 100.0);
   EXPECT_EQ(leaky_rerope_distance(512.0, 512.0, k), 512.0);
@@ -179,11 +180,14 @@ TEST(Scaling, LeakyReRopeIsLinearInsideTheWindowAndShallowerBeyond) {
 }
 
 TEST(Scaling, ReRopeRejectsBadWindowAndSlope) {
-  EXPECT_THAT([] { rerope_distance(1.0, -1.0); }, ThrowsMessage<InvalidArgument>(HasSubstr("window w must be >= 0 (got -1)")));
+  EXPECT_THAT([] { rerope_distance(1.0, -1.0); },
+              ThrowsMessage<InvalidArgument>(HasSubstr("window w must be >= 0 (got -1)")));
   EXPECT_THAT([] { leaky_rerope_distance(1.0, 8.0, 0.5); },
               ThrowsMessage<InvalidArgument>(HasSubstr("k must be >= 1 (got 0.5)")));
-  EXPECT_THAT([] { leaky_rerope_distance(1.0, 8.0, std::nan("")); }, ThrowsMessage<InvalidArgument>(HasSubstr("finite")));
-  EXPECT_THAT([] { rerope_distance(HUGE_VAL, 8.0); }, ThrowsMessage<InvalidArgument>(HasSubstr("distance t must be a finite number")));
+  EXPECT_THAT([] { leaky_rerope_distance(1.0, 8.0, std::nan("")); },
+              ThrowsMessage<InvalidArgument>(HasSubstr("finite")));
+  EXPECT_THAT([] { rerope_distance(HUGE_VAL, 8.0); },
+              ThrowsMessage<InvalidArgument>(HasSubstr("distance t must be a finite number")));
 }
 
 TEST(Scaling, BandNames) {
@@ -205,26 +209,33 @@ TEST(Scaling, RejectsAMissingRequiredFactor) {
   RopeConfig c = hf_llama(ScalingType::Yarn);
   c.max_position_embeddings.reset();
   c.original_max_position_embeddings = 4096;
-  EXPECT_THAT([&] { rope_parameters(c); }, ThrowsMessage<InvalidArgument>(HasSubstr("yarn needs factor, or max_position_embeddings")));
+  EXPECT_THAT([&] { rope_parameters(c); },
+              ThrowsMessage<InvalidArgument>(HasSubstr("yarn needs factor, or max_position_embeddings")));
   c.original_max_position_embeddings.reset();
   c.factor = 4.0;
-  EXPECT_THAT([&] { rope_parameters(c); }, ThrowsMessage<InvalidArgument>(HasSubstr("yarn needs original_max_position_embeddings")));
+  EXPECT_THAT([&] { rope_parameters(c); },
+              ThrowsMessage<InvalidArgument>(HasSubstr("yarn needs original_max_position_embeddings")));
   // dynamic reads config.max_position_embeddings.
   c = hf_llama(ScalingType::Dynamic);
   c.factor = 2.0;
   c.max_position_embeddings.reset();
-  EXPECT_THAT([&] { rope_parameters(c); }, ThrowsMessage<InvalidArgument>(HasSubstr("dynamic needs max_position_embeddings")));
+  EXPECT_THAT([&] { rope_parameters(c); },
+              ThrowsMessage<InvalidArgument>(HasSubstr("dynamic needs max_position_embeddings")));
 }
 
 TEST(Scaling, RejectsANonPositiveOrNonFiniteFactor) {
-  for (ScalingType t : {ScalingType::Linear, ScalingType::Ntk, ScalingType::Dynamic, ScalingType::Yarn, ScalingType::Proportional}) {
+  for (ScalingType t :
+       {ScalingType::Linear, ScalingType::Ntk, ScalingType::Dynamic, ScalingType::Yarn, ScalingType::Proportional}) {
     RopeConfig c = hf_llama(t);
     c.factor = -2.0;
-    EXPECT_THAT([&] { rope_parameters(c); }, ThrowsMessage<InvalidArgument>(HasSubstr("factor must be > 0 (got -2)"))) << to_string(t);
+    EXPECT_THAT([&] { rope_parameters(c); }, ThrowsMessage<InvalidArgument>(HasSubstr("factor must be > 0 (got -2)")))
+        << to_string(t);
     c.factor = 0.0;
-    EXPECT_THAT([&] { rope_parameters(c); }, ThrowsMessage<InvalidArgument>(HasSubstr("factor must be > 0 (got 0)"))) << to_string(t);
+    EXPECT_THAT([&] { rope_parameters(c); }, ThrowsMessage<InvalidArgument>(HasSubstr("factor must be > 0 (got 0)")))
+        << to_string(t);
     c.factor = std::nan("");
-    EXPECT_THAT([&] { rope_parameters(c); }, ThrowsMessage<InvalidArgument>(HasSubstr("factor must be a finite number (got nan)")))
+    EXPECT_THAT([&] { rope_parameters(c); },
+                ThrowsMessage<InvalidArgument>(HasSubstr("factor must be a finite number (got nan)")))
         << to_string(t);
   }
   EXPECT_THAT([] { rope_parameters(llama3_config(-2.0, 8192, 1.0, 4.0)); },
@@ -237,27 +248,33 @@ TEST(Scaling, RejectsBadDimensionsAndBase) {
   c.head_dim = 100;
   c.partial_rotary_factor = 0.25;
   EXPECT_THAT([&] { rope_parameters(c); },
-              ThrowsMessage<InvalidArgument>(HasSubstr("rotary dimension d = int(head_dim · partial_rotary_factor) = int(100 · 0.25) = 25 must be even")));
+              ThrowsMessage<InvalidArgument>(HasSubstr(
+                  "rotary dimension d = int(head_dim · partial_rotary_factor) = int(100 · 0.25) = 25 must be even")));
   c.head_dim = 3;
   c.partial_rotary_factor = 0.5;  // int(1.5) = 1
   EXPECT_THAT([&] { rope_parameters(c); }, ThrowsMessage<InvalidArgument>(HasSubstr("= 1 must be even and >= 2")));
   c.head_dim = 128;
   c.partial_rotary_factor = 1.5;
-  EXPECT_THAT([&] { rope_parameters(c); }, ThrowsMessage<InvalidArgument>(HasSubstr("partial_rotary_factor must be in (0, 1] (got 1.5)")));
+  EXPECT_THAT([&] { rope_parameters(c); },
+              ThrowsMessage<InvalidArgument>(HasSubstr("partial_rotary_factor must be in (0, 1] (got 1.5)")));
   c.partial_rotary_factor = 1.0;
   c.head_dim = 0;
-  EXPECT_THAT([&] { rope_parameters(c); }, ThrowsMessage<InvalidArgument>(HasSubstr("head_dim must be between 2 and 65536 (got 0)")));
+  EXPECT_THAT([&] { rope_parameters(c); },
+              ThrowsMessage<InvalidArgument>(HasSubstr("head_dim must be between 2 and 65536 (got 0)")));
   c.head_dim = 128;
   for (double base : {1.0, 0.5, std::nan(""), HUGE_VAL}) {
     c.base = base;
-    EXPECT_THAT([&] { rope_parameters(c); }, ThrowsMessage<InvalidArgument>(HasSubstr("base must be a finite number > 1"))) << base;
+    EXPECT_THAT([&] { rope_parameters(c); },
+                ThrowsMessage<InvalidArgument>(HasSubstr("base must be a finite number > 1")))
+        << base;
   }
   // ntk and dynamic raise to d/(d−2): a ZeroDivisionError in HF for d = 2.
   for (ScalingType t : {ScalingType::Ntk, ScalingType::Dynamic}) {
     RopeConfig two = hf_llama(t);
     two.head_dim = 2;
     two.factor = 2.0;
-    EXPECT_THAT([&] { rope_parameters(two); }, ThrowsMessage<InvalidArgument>(HasSubstr("needs a rotary dimension d > 2")));
+    EXPECT_THAT([&] { rope_parameters(two); },
+                ThrowsMessage<InvalidArgument>(HasSubstr("needs a rotary dimension d > 2")));
   }
   // proportional with no rotated pair: int(0.25 · 4 // 2) = 0.
   RopeConfig prop;
@@ -266,7 +283,8 @@ TEST(Scaling, RejectsBadDimensionsAndBase) {
   prop.partial_rotary_factor = 0.25;
   EXPECT_THAT([&] { rope_parameters(prop); }, ThrowsMessage<InvalidArgument>(HasSubstr("= 0 pairs")));
   prop.head_dim = 81;
-  EXPECT_THAT([&] { rope_parameters(prop); }, ThrowsMessage<InvalidArgument>(HasSubstr("proportional needs an even head_dim")));
+  EXPECT_THAT([&] { rope_parameters(prop); },
+              ThrowsMessage<InvalidArgument>(HasSubstr("proportional needs an even head_dim")));
 }
 
 TEST(Scaling, RejectsBadPositions) {
@@ -276,9 +294,11 @@ TEST(Scaling, RejectsBadPositions) {
   EXPECT_THAT([&] { rope_parameters(c); }, ThrowsMessage<InvalidArgument>(HasSubstr("seq_len must be >= 1 (got 0)")));
   c.seq_len.reset();
   c.max_position_embeddings = -5;
-  EXPECT_THAT([&] { rope_parameters(c); }, ThrowsMessage<InvalidArgument>(HasSubstr("max_position_embeddings must be >= 1 (got -5)")));
+  EXPECT_THAT([&] { rope_parameters(c); },
+              ThrowsMessage<InvalidArgument>(HasSubstr("max_position_embeddings must be >= 1 (got -5)")));
   RopeConfig l = longrope_config(96, 131072, 1);  // ln L0 = 0 in the attention factor
-  EXPECT_THAT([&] { rope_parameters(l); }, ThrowsMessage<InvalidArgument>(HasSubstr("needs original_max_position_embeddings >= 2")));
+  EXPECT_THAT([&] { rope_parameters(l); },
+              ThrowsMessage<InvalidArgument>(HasSubstr("needs original_max_position_embeddings >= 2")));
 }
 
 // --- NumPy reference ----------------------------------------------------------------------------------
@@ -308,22 +328,38 @@ RopeConfig config_of(const std::vector<std::string>& row, const std::map<std::st
       if (value.empty() || value[0] != '@') throw std::runtime_error("expected @list for " + key);
       return lists.at(value.substr(1));
     };
-    if (key == "factor") c.factor = std::stod(value);
-    else if (key == "max_position_embeddings") c.max_position_embeddings = std::stol(value);
-    else if (key == "original_max_position_embeddings") c.original_max_position_embeddings = std::stol(value);
-    else if (key == "seq_len") c.seq_len = std::stol(value);
-    else if (key == "beta_fast") c.beta_fast = std::stod(value);
-    else if (key == "beta_slow") c.beta_slow = std::stod(value);
-    else if (key == "truncate") c.truncate = value == "true";
-    else if (key == "mscale") c.mscale = std::stod(value);
-    else if (key == "mscale_all_dim") c.mscale_all_dim = std::stod(value);
-    else if (key == "attention_factor") c.attention_factor = std::stod(value);
-    else if (key == "low_freq_factor") c.low_freq_factor = std::stod(value);
-    else if (key == "high_freq_factor") c.high_freq_factor = std::stod(value);
-    else if (key == "partial_rotary_factor") c.partial_rotary_factor = std::stod(value);
-    else if (key == "short_factor") c.short_factor = list();
-    else if (key == "long_factor") c.long_factor = list();
-    else throw std::runtime_error("unknown params key '" + key + "'");
+    if (key == "factor")
+      c.factor = std::stod(value);
+    else if (key == "max_position_embeddings")
+      c.max_position_embeddings = std::stol(value);
+    else if (key == "original_max_position_embeddings")
+      c.original_max_position_embeddings = std::stol(value);
+    else if (key == "seq_len")
+      c.seq_len = std::stol(value);
+    else if (key == "beta_fast")
+      c.beta_fast = std::stod(value);
+    else if (key == "beta_slow")
+      c.beta_slow = std::stod(value);
+    else if (key == "truncate")
+      c.truncate = value == "true";
+    else if (key == "mscale")
+      c.mscale = std::stod(value);
+    else if (key == "mscale_all_dim")
+      c.mscale_all_dim = std::stod(value);
+    else if (key == "attention_factor")
+      c.attention_factor = std::stod(value);
+    else if (key == "low_freq_factor")
+      c.low_freq_factor = std::stod(value);
+    else if (key == "high_freq_factor")
+      c.high_freq_factor = std::stod(value);
+    else if (key == "partial_rotary_factor")
+      c.partial_rotary_factor = std::stod(value);
+    else if (key == "short_factor")
+      c.short_factor = list();
+    else if (key == "long_factor")
+      c.long_factor = list();
+    else
+      throw std::runtime_error("unknown params key '" + key + "'");
   }
   return c;
 }
@@ -333,7 +369,8 @@ TEST(Scaling, MatchesNumpyReferenceGrid) {
   // type × d ∈ {64, 128} × base ∈ {1e4, 5e5} × factor ∈ {2, 8, 32}; rows agree to 1e-12 relative
   // (inv_freq and attention factor; zeros exactly).
   const auto csv = test::read_reference("scaling_grid.csv");
-  ASSERT_EQ(csv.header, (std::vector<std::string>{"type", "d", "base", "factor", "params", "pair", "inv_freq", "attention_factor"}));
+  ASSERT_EQ(csv.header, (std::vector<std::string>{"type", "d", "base", "factor", "params", "pair", "inv_freq",
+                                                  "attention_factor"}));
   ASSERT_GT(csv.rows.size(), 9000u);
   const auto lists = read_lists();
   std::set<std::string> types;
@@ -368,7 +405,8 @@ TEST(Scaling, MatchesNumpyReferenceGrid) {
     }
     EXPECT_EQ(static_cast<Eigen::Index>(n), p.inv_freq.size()) << key;
   }
-  EXPECT_EQ(types, (std::set<std::string>{"default", "linear", "ntk", "dynamic", "yarn", "llama3", "longrope", "proportional"}));
+  EXPECT_EQ(types, (std::set<std::string>{"default", "linear", "ntk", "dynamic", "yarn", "llama3", "longrope",
+                                          "proportional"}));
   std::cout << "[ INFO     ] scaling_grid.csv: " << configs << " configurations, " << csv.rows.size()
             << " rows, max relative difference " << worst << '\n';
 }

@@ -105,7 +105,8 @@ TEST(Scaling, Llama3NeedsAllFourParameters) {
   // high_freq_factor are required keys (KeyError); there are no defaults (docs/scaling.md).
   RopeConfig c = llama3_config(8.0, 8192, 1.0, 4.0);
   c.original_max_position_embeddings.reset();
-  EXPECT_THAT([&] { rope_parameters(c); }, ThrowsMessage<InvalidArgument>(HasSubstr("llama3 needs original_max_position_embeddings")));
+  EXPECT_THAT([&] { rope_parameters(c); },
+              ThrowsMessage<InvalidArgument>(HasSubstr("llama3 needs original_max_position_embeddings")));
   c = llama3_config(8.0, 8192, 1.0, 4.0);
   c.factor.reset();
   EXPECT_THAT([&] { rope_parameters(c); }, ThrowsMessage<InvalidArgument>(HasSubstr("llama3 needs factor")));

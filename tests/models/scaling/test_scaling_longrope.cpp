@@ -86,7 +86,8 @@ TEST(Scaling, LongRopeExplicitFactorDifferingFromMaxOverOriginalWarns) {
   EXPECT_EQ(p.factor, 16.0);
   ASSERT_EQ(p.warnings.size(), 1u);
   // sqrt(1 + ln 16/ln 4096) = 1.15470 (ln 16/ln 4096 = 1/3), sqrt(1 + ln 32/ln 4096) = 1.19024.
-  EXPECT_THAT(p.warnings[0].en, AllOf(HasSubstr("131072 / 4096 = 32 differs from factor 16"), HasSubstr("1.1547"), HasSubstr("1.19024")));
+  EXPECT_THAT(p.warnings[0].en,
+              AllOf(HasSubstr("131072 / 4096 = 32 differs from factor 16"), HasSubstr("1.1547"), HasSubstr("1.19024")));
 }
 
 TEST(Scaling, LongRopeListsMustHaveHalfTheRotaryDimension) {
@@ -103,10 +104,12 @@ TEST(Scaling, LongRopeListsMustHaveHalfTheRotaryDimension) {
   EXPECT_THAT([&] { rope_parameters(c); }, ThrowsMessage<InvalidArgument>(HasSubstr("longrope needs long_factor")));
   c = longrope_config(96, 131072, 4096);
   c.short_factor[3] = 0.0;  // HF would divide by zero
-  EXPECT_THAT([&] { rope_parameters(c); }, ThrowsMessage<InvalidArgument>(HasSubstr("longrope short_factor[3] must be > 0 (got 0)")));
+  EXPECT_THAT([&] { rope_parameters(c); },
+              ThrowsMessage<InvalidArgument>(HasSubstr("longrope short_factor[3] must be > 0 (got 0)")));
   c = longrope_config(96, 131072, 4096);
   c.long_factor[7] = std::nan("");
-  EXPECT_THAT([&] { rope_parameters(c); }, ThrowsMessage<InvalidArgument>(HasSubstr("longrope long_factor[7] must be a finite number")));
+  EXPECT_THAT([&] { rope_parameters(c); },
+              ThrowsMessage<InvalidArgument>(HasSubstr("longrope long_factor[7] must be a finite number")));
 }
 
 }  // namespace

@@ -42,7 +42,8 @@ std::string config_with_every_key(const std::string& name) {
   list += "]";
   return R"({"head_dim": 64, "max_position_embeddings": 8192, "rope_scaling": {"rope_type": ")" + name +
          R"(", "factor": 2, "original_max_position_embeddings": 4096, "low_freq_factor": 1, "high_freq_factor": 4,
-         "beta_fast": 32, "beta_slow": 1, "short_factor": )" + list + R"(, "long_factor": )" + list + "}}";
+         "beta_fast": 32, "beta_slow": 1, "short_factor": )" +
+         list + R"(, "long_factor": )" + list + "}}";
 }
 
 /// A config file in the test's temporary directory, removed when the test ends.
@@ -56,15 +57,17 @@ struct TempConfig {
 };
 
 TEST(Scaling, TypeNamesRoundTripAndLegacyAliasesParse) {
-  for (ScalingType t : {ScalingType::Default, ScalingType::Linear, ScalingType::Ntk, ScalingType::Dynamic, ScalingType::Yarn,
-                        ScalingType::Llama3, ScalingType::LongRope, ScalingType::Proportional}) {
+  for (ScalingType t : {ScalingType::Default, ScalingType::Linear, ScalingType::Ntk, ScalingType::Dynamic,
+                        ScalingType::Yarn, ScalingType::Llama3, ScalingType::LongRope, ScalingType::Proportional}) {
     EXPECT_EQ(parse_scaling_type(to_string(t)), t) << to_string(t);
   }
   EXPECT_EQ(to_string(ScalingType::LongRope), "longrope");
   EXPECT_EQ(parse_scaling_type("su"), ScalingType::LongRope);  // HF legacy name (docs/scaling.md note on types)
   EXPECT_EQ(parse_scaling_type("none"), ScalingType::Default);
-  EXPECT_THAT([] { parse_scaling_type("YaRN2"); },
-              ThrowsMessage<InvalidArgument>(AllOf(HasSubstr("'YaRN2'"), HasSubstr("default, linear, ntk, dynamic, yarn, llama3, longrope or proportional"))));
+  EXPECT_THAT(
+      [] { parse_scaling_type("YaRN2"); },
+      ThrowsMessage<InvalidArgument>(AllOf(
+          HasSubstr("'YaRN2'"), HasSubstr("default, linear, ntk, dynamic, yarn, llama3, longrope or proportional"))));
 }
 
 TEST(ScalingTable, ParametersForAReportHeaderListTheGivenKeysOfTheMethod) {
@@ -104,7 +107,8 @@ TEST(ScalingTable, TheKeysAreTheUnionOfWhatTheMethodsReadAndRequiredKeysAreRead)
   for (const ScalingMethod& m : scaling_methods()) {
     for (auto k : m.reads) read.insert(k);
     for (auto k : m.required) {
-      EXPECT_NE(std::find(m.reads.begin(), m.reads.end(), k), m.reads.end()) << m.name << " requires " << k << " but does not read it";
+      EXPECT_NE(std::find(m.reads.begin(), m.reads.end(), k), m.reads.end())
+          << m.name << " requires " << k << " but does not read it";
     }
   }
   const auto& keys = scaling_keys();
@@ -140,7 +144,8 @@ TEST(ScalingTable, RequiredKeysAreWhatAConfigMustGive) {
       ASSERT_NE(at, std::string::npos) << key;
       text.replace(at, quoted.size(), "\"unused_" + std::string(key) + "\": ");
       EXPECT_THAT([&] { parse_model_config(text, "config.json"); },
-                  ThrowsMessage<InvalidArgument>(HasSubstr(fmt::format("rope_scaling.{}: missing (required for rope_type {})", key, m.name))))
+                  ThrowsMessage<InvalidArgument>(
+                      HasSubstr(fmt::format("rope_scaling.{}: missing (required for rope_type {})", key, m.name))))
           << m.name << " without " << key;
     }
   }
@@ -156,12 +161,14 @@ TEST(ScalingTable, EveryNameIsAcceptedByTheCommandLineAndByAConfig) {
     const TempConfig file(config_with_every_key("yarn"));
     const test::Result r = test::rope_cli({"inspect", "--config", file.path, "--scaling", name});
     EXPECT_EQ(r.code, 0) << name << ": " << r.err;
-    EXPECT_THAT(r.out, HasSubstr(fmt::format("rope_type: {} (--scaling on the command line)", to_string(type)))) << name;
+    EXPECT_THAT(r.out, HasSubstr(fmt::format("rope_type: {} (--scaling on the command line)", to_string(type))))
+        << name;
   }
   const test::Result bad = test::rope_cli({"frequencies", "--dim", "16", "--scaling", "mrope2"});
-  test::expect_one_line_error(bad, 2,
-                              "unknown scaling type 'mrope2': expected default, linear, ntk, dynamic, yarn, llama3, longrope or "
-                              "proportional (also su = longrope, none = default, mrope = default)");
+  test::expect_one_line_error(
+      bad, 2,
+      "unknown scaling type 'mrope2': expected default, linear, ntk, dynamic, yarn, llama3, longrope or "
+      "proportional (also su = longrope, none = default, mrope = default)");
   EXPECT_THAT([] { parse_model_config(config_with_every_key("mrope2"), "config.json"); },
               ThrowsMessage<InvalidArgument>(HasSubstr(
                   "rope_scaling.rope_type: unknown type 'mrope2' (known: default, linear, ntk, dynamic, yarn, llama3, "
@@ -174,11 +181,13 @@ TEST(ScalingTable, MropeGivesTheSameNoteOnTheCommandLineAndInAConfig) {
   EXPECT_EQ(name->type, ScalingType::Default);
   ASSERT_TRUE(name->note.has_value());
   const Message& note = *name->note;
-  EXPECT_EQ(note.en, "rope_type mrope without mrope_section: no axis sections, so every pair turns with one position "
-                     "(treated as default); the sections come from a config's mrope_section (--config, --model "
-                     "qwen2-vl-7b)");
+  EXPECT_EQ(note.en,
+            "rope_type mrope without mrope_section: no axis sections, so every pair turns with one position "
+            "(treated as default); the sections come from a config's mrope_section (--config, --model "
+            "qwen2-vl-7b)");
 
-  const ModelConfig m = parse_model_config(R"({"head_dim": 64, "rope_scaling": {"rope_type": "mrope"}})", "config.json");
+  const ModelConfig m =
+      parse_model_config(R"({"head_dim": 64, "rope_scaling": {"rope_type": "mrope"}})", "config.json");
   EXPECT_EQ(m.rope.type, ScalingType::Default);
   EXPECT_THAT(m.notes, Contains(note));
 

@@ -9,7 +9,8 @@
 #include "rope/models/scaling/scaling.hpp"
 #include "models/scaling/scaling_test_util.hpp"
 
-// What HF only warns about: rope/models/scaling/scaling_warnings.cpp. Sources: tests/models/scaling/scaling_test_util.hpp.
+// What HF only warns about: rope/models/scaling/scaling_warnings.cpp. Sources:
+// tests/models/scaling/scaling_test_util.hpp.
 
 namespace rope {
 namespace {
@@ -39,14 +40,16 @@ TEST(Scaling, HfWarningsAreWarningsNotErrors) {
   c.max_position_embeddings = 8192;
   p = rope_parameters(c);
   EXPECT_TRUE(any_contains(english(p.warnings), "high_freq_factor 1 < low_freq_factor 4"));
-  EXPECT_TRUE(any_contains(english(p.warnings), "original_max_position_embeddings 8192 >= max_position_embeddings 8192"));
+  EXPECT_TRUE(
+      any_contains(english(p.warnings), "original_max_position_embeddings 8192 >= max_position_embeddings 8192"));
 
   c = hf_llama(ScalingType::Linear);
   c.factor = 2.0;
   c.beta_fast = 32.0;
   c.original_max_position_embeddings = 4096;
   p = rope_parameters(c);
-  EXPECT_TRUE(any_contains(english(p.warnings), "rope_type linear does not use: original_max_position_embeddings, beta_fast"));
+  EXPECT_TRUE(
+      any_contains(english(p.warnings), "rope_type linear does not use: original_max_position_embeddings, beta_fast"));
   EXPECT_TRUE(rope_parameters(hf_llama(ScalingType::Default)).warnings.empty());
 }
 

@@ -120,10 +120,10 @@ TEST(Scaling, YarnCorrectionRangesMatchKnownValues) {
     long L0;
     double raw_low, raw_high, low, high;
   };
-  const Row rows[] = {{128, 1e4, 4096, 20.944, 45.027, 20, 46},     // Llama-2
-                      {128, 1e4, 2048, 16.128, 40.210, 16, 41},     // Llama-1 / HF test
-                      {64, 1e4, 4096, 10.472, 22.513, 10, 23},      // DeepSeek-V3 rope part
-                      {128, 1e6, 32768, 23.596, 39.651, 23, 40}};   // Qwen3 ×4
+  const Row rows[] = {{128, 1e4, 4096, 20.944, 45.027, 20, 46},    // Llama-2
+                      {128, 1e4, 2048, 16.128, 40.210, 16, 41},    // Llama-1 / HF test
+                      {64, 1e4, 4096, 10.472, 22.513, 10, 23},     // DeepSeek-V3 rope part
+                      {128, 1e6, 32768, 23.596, 39.651, 23, 40}};  // Qwen3 ×4
   for (const Row& r : rows) {
     EXPECT_NEAR(yarn_correction_dim(32, r.d, r.base, r.L0), r.raw_low, 5e-4) << r.d << " " << r.L0;
     EXPECT_NEAR(yarn_correction_dim(1, r.d, r.base, r.L0), r.raw_high, 5e-4) << r.d << " " << r.L0;
@@ -227,7 +227,7 @@ TEST(Scaling, GetMscaleMatchesTheTemperatureTable) {
   // docs/scaling.md §11 (YaRN arXiv:2309.00071, jquesnelle/yarn Errata.md): mscale = 0.1·ln s + 1 and logits × mscale²,
   // both quoted to 5 decimals.
   const std::tuple<double, double, double> table[] = {
-      {1.25, 1.02231, 1.04513}, {2, 1.06931, 1.14343}, {4, 1.13863, 1.29648},  {8, 1.20794, 1.45913},
+      {1.25, 1.02231, 1.04513}, {2, 1.06931, 1.14343},  {4, 1.13863, 1.29648},  {8, 1.20794, 1.45913},
       {10, 1.23026, 1.51354},   {16, 1.27726, 1.63139}, {32, 1.34657, 1.81326}, {40, 1.36889, 1.87385},
       {64, 1.41589, 2.00474},   {128, 1.48520, 2.20583}};
   for (const auto& [s, m, logit] : table) {
@@ -298,7 +298,7 @@ TEST(Scaling, Qwen3ExplicitFactorWinsAndTheWarningGivesBothCandidates) {
   EXPECT_EQ(p.yarn_range, (std::pair{23.0, 40.0}));  // docs/scaling.md §11
   ASSERT_EQ(p.warnings.size(), 1u);
   EXPECT_THAT(p.warnings[0].en, AllOf(HasSubstr("40960 / 32768 = 1.25 differs from factor 4"), HasSubstr("1.13863"),
-                                   HasSubstr("1.02231")));
+                                      HasSubstr("1.02231")));
 }
 
 TEST(Scaling, YarnWithoutFactorUsesMaxOverOriginal) {
@@ -310,7 +310,8 @@ TEST(Scaling, YarnWithoutFactorUsesMaxOverOriginal) {
   c.original_max_position_embeddings = 4096;
   const RopeParameters p = rope_parameters(c);
   EXPECT_EQ(p.factor, 40.0);
-  EXPECT_THAT(p.factor_rule.en, HasSubstr("max_position_embeddings / original_max_position_embeddings = 163840 / 4096"));
+  EXPECT_THAT(p.factor_rule.en,
+              HasSubstr("max_position_embeddings / original_max_position_embeddings = 163840 / 4096"));
   EXPECT_NEAR(p.attention_factor, 1.36889, 5e-6);  // docs/scaling.md §11 get_mscale(40)
 }
 
@@ -318,17 +319,21 @@ TEST(Scaling, RejectsBadYarnParameters) {
   RopeConfig c = hf_llama(ScalingType::Yarn);
   c.factor = 4.0;
   c.beta_fast = -1.0;  // math.log of a negative number in HF
-  EXPECT_THAT([&] { rope_parameters(c); }, ThrowsMessage<InvalidArgument>(HasSubstr("yarn beta_fast must be > 0 (got -1)")));
+  EXPECT_THAT([&] { rope_parameters(c); },
+              ThrowsMessage<InvalidArgument>(HasSubstr("yarn beta_fast must be > 0 (got -1)")));
   c.beta_fast = HUGE_VAL;
-  EXPECT_THAT([&] { rope_parameters(c); }, ThrowsMessage<InvalidArgument>(HasSubstr("yarn beta_fast must be a finite number")));
+  EXPECT_THAT([&] { rope_parameters(c); },
+              ThrowsMessage<InvalidArgument>(HasSubstr("yarn beta_fast must be a finite number")));
   c.beta_fast.reset();
   c.attention_factor = std::nan("");
-  EXPECT_THAT([&] { rope_parameters(c); }, ThrowsMessage<InvalidArgument>(HasSubstr("yarn attention_factor must be a finite number")));
+  EXPECT_THAT([&] { rope_parameters(c); },
+              ThrowsMessage<InvalidArgument>(HasSubstr("yarn attention_factor must be a finite number")));
   c.attention_factor.reset();
   c.mscale = 1.0;
   c.mscale_all_dim = -10.0 / std::log(4.0);  // get_mscale(4, m) = 0: HF divides by zero
   EXPECT_THAT([&] { rope_parameters(c); }, ThrowsMessage<InvalidArgument>(HasSubstr("division by zero")));
-  EXPECT_THAT([] { yarn_correction_dim(0.0, 128, 1e4, 4096); }, ThrowsMessage<InvalidArgument>(HasSubstr("must be > 0")));
+  EXPECT_THAT([] { yarn_correction_dim(0.0, 128, 1e4, 4096); },
+              ThrowsMessage<InvalidArgument>(HasSubstr("must be > 0")));
   EXPECT_THAT([] { yarn_correction_dim(32.0, 128, 1e4, 0); },
               ThrowsMessage<InvalidArgument>(HasSubstr("original_max_position_embeddings must be >= 1 (got 0)")));
   EXPECT_THAT([] { yarn_get_mscale(std::nan("")); }, ThrowsMessage<InvalidArgument>(HasSubstr("finite")));

@@ -41,9 +41,9 @@ struct AttentionOptions {
   std::optional<int> head;     ///< --head, for alibi
   std::string csv;
   FigureOptions figure;
-  ScalingOptions scaling;  ///< --model, --config, --scaling …: the model's RoPE (S19) for --encoding rope
-  bool wide = false;  ///< --wide: the shift table with two spaces between columns and the long verdicts
-  std::string q, k;   ///< --q, --k: the user's q_i and k_j, a row per token (vector_options.hpp); empty: drawn
+  ScalingOptions scaling;     ///< --model, --config, --scaling …: the model's RoPE (S19) for --encoding rope
+  bool wide = false;          ///< --wide: the shift table with two spaces between columns and the long verdicts
+  std::string q, k;           ///< --q, --k: the user's q_i and k_j, a row per token (vector_options.hpp); empty: drawn
   bool show_vectors = false;  ///< --show-vectors: print every q_i and k_j
   bool tokens_given = false;  ///< --tokens typed (it must then match the number of --q vectors)
   std::optional<int> digits;  ///< --digits N: significant digits of the shift table (digits.hpp); nullopt: the policy

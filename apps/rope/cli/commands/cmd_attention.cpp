@@ -46,7 +46,8 @@ std::string with_suffix(const std::string& path, const std::string& suffix) {
 /// The figure options of one of several figures: every file with "_suffix", and a --title followed by
 /// "(suffix)" so that the figures can be told apart.
 FigureOptions figure_with_suffix(FigureOptions f, const std::string& suffix) {
-  for (std::string* path : {&f.png, &f.svg, &f.pdf, &f.output, &f.keep_script, &f.gif}) *path = with_suffix(*path, suffix);
+  for (std::string* path : {&f.png, &f.svg, &f.pdf, &f.output, &f.keep_script, &f.gif})
+    *path = with_suffix(*path, suffix);
   if (!f.title.empty()) f.title += " (" + suffix + ")";
   return f;
 }
@@ -84,8 +85,10 @@ std::string formula(Encoding e, const Text& t) {
       return t.tr("s_ij = <R_i q_i, R_j k_j>/√d, R_p the rotation of position p (docs/math.md (M5), (M8))");
     case Encoding::Sinusoidal:
       return t.tr("s_ij = <q_i + p_i, k_j + p_j>/√d, p_t the sinusoidal encoding of position t (docs/math.md (M12))");
-    case Encoding::Alibi: return "s_ij = q_i·k_j/√d − m·|i − j| (Press et al. 2021, arXiv:2108.12409)";
-    default: return t.tr("s_ij = q_i·k_j/√d: no position enters the score");
+    case Encoding::Alibi:
+      return "s_ij = q_i·k_j/√d − m·|i − j| (Press et al. 2021, arXiv:2108.12409)";
+    default:
+      return t.tr("s_ij = q_i·k_j/√d: no position enters the score");
   }
 }
 
@@ -93,15 +96,15 @@ std::string title_of(Encoding e, const Setup& s, const AttentionOptions& opt, co
   switch (e) {
     case Encoding::Rope:
       if (s.settings.spec) {
-        return t.tr("RoPE of {0}, base = {1}", s.settings.spec->name,
-                    format_number(s.settings.spec->config.base));
+        return t.tr("RoPE of {0}, base = {1}", s.settings.spec->name, format_number(s.settings.spec->config.base));
       }
       return fmt::format("RoPE, base = {}", format_number(opt.base_value()));
-    case Encoding::Sinusoidal: return t.tr("additive sinusoidal, base = {0}", format_number(opt.base_value()));
+    case Encoding::Sinusoidal:
+      return t.tr("additive sinusoidal, base = {0}", format_number(opt.base_value()));
     case Encoding::Alibi:
-      return t.tr("ALiBi, m = {0} (head {1} of {2})", format_number(s.slope), opt.head_value(),
-                  opt.heads_value());
-    default: return t.tr("no position encoding");
+      return t.tr("ALiBi, m = {0} (head {1} of {2})", format_number(s.slope), opt.head_value(), opt.heads_value());
+    default:
+      return t.tr("no position encoding");
   }
 }
 
@@ -118,40 +121,52 @@ std::string slope_list(int heads) {
 
 void check_options(const AttentionOptions& opt) {
   if (opt.tokens < 1 || opt.tokens > kMaxAttentionTokens) {
-    throw InvalidArgument(error_msg("{0} must be between {1} and {2} (got {3})", option_name("tokens"), 1, kMaxAttentionTokens, opt.tokens));
+    throw InvalidArgument(error_msg("{0} must be between {1} and {2} (got {3})", option_name("tokens"), 1,
+                                    kMaxAttentionTokens, opt.tokens));
   }
   const Encoding encoding = opt.encoding_value();
   if (opt.scaling.any() && (opt.compare || encoding != Encoding::Rope)) {
-    throw InvalidArgument(error_msg("--model, --config and the scaling options describe RoPE: use them with --encoding rope "
-                                      "(got {0})", opt.compare ? "--compare" : "--encoding " + std::string(to_string(encoding))));
+    throw InvalidArgument(
+        error_msg("--model, --config and the scaling options describe RoPE: use them with --encoding rope "
+                  "(got {0})",
+                  opt.compare ? "--compare" : "--encoding " + std::string(to_string(encoding))));
   }
   if (!opt.scaling.any()) check_dimension(opt.dim.value_or(kDefaultAttentionDim), kMaxAttentionDim, "--dim");
   if (!opt.scaling.any()) check_base(opt.base_value());
   if (opt.base && !opt.compare && encoding != Encoding::Rope && encoding != Encoding::Sinusoidal) {
-    throw InvalidArgument(error_msg("{0} applies to {1} rope and sinusoidal (got {2} {3})", option_name("base"), option_name("encoding"), option_name("encoding"), to_string(encoding)));
+    throw InvalidArgument(error_msg("{0} applies to {1} rope and sinusoidal (got {2} {3})", option_name("base"),
+                                    option_name("encoding"), option_name("encoding"), to_string(encoding)));
   }
   if ((opt.heads || opt.head) && !opt.compare && encoding != Encoding::Alibi) {
-    throw InvalidArgument(error_msg("{0} and {1} apply to {2} {3} (got {4} {5})", option_name("heads"), option_name("head"), option_name("encoding"), "alibi", option_name("encoding"), to_string(encoding)));
+    throw InvalidArgument(error_msg("{0} and {1} apply to {2} {3} (got {4} {5})", option_name("heads"),
+                                    option_name("head"), option_name("encoding"), "alibi", option_name("encoding"),
+                                    to_string(encoding)));
   }
   const int heads = opt.heads_value();
   const int head = opt.head_value();
   if (heads < 1 || heads > kMaxAlibiHeads) {
-    throw InvalidArgument(error_msg("{0} must be between {1} and {2} (got {3})", option_name("heads"), 1, kMaxAlibiHeads, heads));
+    throw InvalidArgument(
+        error_msg("{0} must be between {1} and {2} (got {3})", option_name("heads"), 1, kMaxAlibiHeads, heads));
   }
   if (head < 1 || head > heads) {
-    throw InvalidArgument(error_msg("{0} must be between {1} and {2} (got {3})", option_name("head"), 1, fmt::format("--heads = {}", heads), head));
+    throw InvalidArgument(error_msg("{0} must be between {1} and {2} (got {3})", option_name("head"), 1,
+                                    fmt::format("--heads = {}", heads), head));
   }
   const long shift = opt.shift.value_or(0);
   if (shift < -kMaxShift || shift > kMaxShift) {
-    throw InvalidArgument(error_msg("{0} must be between {1} and {2} (got {3})", option_name("shift"), fmt::format("-{}", kMaxShift), kMaxShift, shift));
+    throw InvalidArgument(error_msg("{0} must be between {1} and {2} (got {3})", option_name("shift"),
+                                    fmt::format("-{}", kMaxShift), kMaxShift, shift));
   }
   check_figure_options(opt.figure);
-  if (opt.figure.animated() && !opt.shift) throw InvalidArgument(error_msg("--gif animates the shift test: add --shift C"));
+  if (opt.figure.animated() && !opt.shift)
+    throw InvalidArgument(error_msg("--gif animates the shift test: add --shift C"));
   if ((opt.figure.wanted() || opt.figure.animated()) && opt.tokens > kMaxFigureTokens) {
-    throw InvalidArgument(error_msg("a figure shows at most {0} tokens (got {1} {2}): use {3} for more", kMaxFigureTokens, option_name("tokens"), opt.tokens, option_name("csv")));
+    throw InvalidArgument(error_msg("a figure shows at most {0} tokens (got {1} {2}): use {3} for more",
+                                    kMaxFigureTokens, option_name("tokens"), opt.tokens, option_name("csv")));
   }
   if (opt.compare && opt.csv == "-") {
-    throw InvalidArgument(error_msg("{0} writes one CSV per encoding: give {1} FILE, not '-'", option_name("compare"), option_name("csv")));
+    throw InvalidArgument(error_msg("{0} writes one CSV per encoding: give {1} FILE, not '-'", option_name("compare"),
+                                    option_name("csv")));
   }
 }
 
@@ -162,7 +177,8 @@ int run_attention(const AttentionOptions& typed, std::ostream& out) {
   // The user's vectors set N and d; a typed --tokens or --dim must agree with them.
   const auto user = query_key(opt.q, opt.k, opt.scaling.any() ? std::nullopt : opt.dim, kMaxAttentionDim);
   if (user && opt.tokens_given && user->q.rows() != opt.tokens) {
-    throw InvalidArgument(error_msg("--tokens {0} does not match the {1} vectors of --q and --k", opt.tokens, user->q.rows()));
+    throw InvalidArgument(
+        error_msg("--tokens {0} does not match the {1} vectors of --q and --k", opt.tokens, user->q.rows()));
   }
   if (user) {
     opt.tokens = static_cast<int>(user->q.rows());
@@ -180,11 +196,12 @@ int run_attention(const AttentionOptions& typed, std::ostream& out) {
   // user's vectors must have the model's d.
   std::optional<ModelRope> model;
   if (opt.scaling.any()) {
-    model = resolve(opt.scaling, {opt.dim, kDefaultAttentionDim, opt.base, kDefaultBase, std::nullopt, Layout::Interleaved});
+    model = resolve(opt.scaling,
+                    {opt.dim, kDefaultAttentionDim, opt.base, kDefaultBase, std::nullopt, Layout::Interleaved});
     check_dimension(model->spec.head_dim, kMaxAttentionDim, "head_dim");
     if (user && user->q.cols() != model->spec.head_dim) {
-      throw InvalidArgument(error_msg("--q and --k have {0} numbers, but the model's head dimension d is {1}", user->q.cols(),
-                                        model->spec.head_dim));
+      throw InvalidArgument(error_msg("--q and --k have {0} numbers, but the model's head dimension d is {1}",
+                                      user->q.cols(), model->spec.head_dim));
     }
   }
   const int dim = model ? model->spec.head_dim : opt.dim.value_or(kDefaultAttentionDim);
@@ -215,9 +232,13 @@ int run_attention(const AttentionOptions& typed, std::ostream& out) {
     r.a = attention_weights(qk.q, qk.k, positions, r.setup.settings);
     if (e == Encoding::Alibi) r.bias = alibi_bias(positions, r.setup.slope);
     if (opt.shift) {
-      shifts.push_back(judge_shift(e, shift_test(qk.q, qk.k, positions, static_cast<double>(*opt.shift), r.setup.settings), t, opt.wide));
-      if (e == Encoding::Rope && regime_change) mark_regime_change(shifts.back(), regime_change->first, regime_change->second, t, opt.wide);
-      if (e == Encoding::Rope) mark_query_scaling_change(shifts.back(), r.setup.settings, positions, static_cast<double>(*opt.shift), t, opt.wide);
+      shifts.push_back(judge_shift(
+          e, shift_test(qk.q, qk.k, positions, static_cast<double>(*opt.shift), r.setup.settings), t, opt.wide));
+      if (e == Encoding::Rope && regime_change)
+        mark_regime_change(shifts.back(), regime_change->first, regime_change->second, t, opt.wide);
+      if (e == Encoding::Rope)
+        mark_query_scaling_change(shifts.back(), r.setup.settings, positions, static_cast<double>(*opt.shift), t,
+                                  opt.wide);
     }
     results.push_back(std::move(r));
   }
@@ -241,8 +262,12 @@ int run_attention(const AttentionOptions& typed, std::ostream& out) {
     const std::string name(to_string(r.encoding));
     if (!opt.csv.empty()) write_output(opt.compare ? with_suffix(opt.csv, name) : opt.csv, to_csv(r.a, "key_"), out);
     if (opt.figure.wanted()) {
-      draw(attention_figure(opt.figure, r.encoding, r.setup.slope, opt.tokens, dim, opt.causal, r.a, opt.compare ? std::optional(shared_max) : std::nullopt, r.setup.settings.scale), opt.compare ? figure_with_suffix(opt.figure, name) : opt.figure);
-      if (r.encoding == Encoding::Alibi) draw(bias_figure(opt.figure, r.setup.slope, opt.head_value(), opt.heads_value(), opt.tokens, r.bias), figure_with_suffix(opt.figure, "alibi_bias"));
+      draw(attention_figure(opt.figure, r.encoding, r.setup.slope, opt.tokens, dim, opt.causal, r.a,
+                            opt.compare ? std::optional(shared_max) : std::nullopt, r.setup.settings.scale),
+           opt.compare ? figure_with_suffix(opt.figure, name) : opt.figure);
+      if (r.encoding == Encoding::Alibi)
+        draw(bias_figure(opt.figure, r.setup.slope, opt.head_value(), opt.heads_value(), opt.tokens, r.bias),
+             figure_with_suffix(opt.figure, "alibi_bias"));
     }
     if (opt.figure.animated()) {
       const std::optional<double> shared = opt.compare ? std::optional(frames_max) : std::nullopt;
@@ -257,11 +282,13 @@ int run_attention(const AttentionOptions& typed, std::ostream& out) {
   }
   if (opt.csv == "-") return all_ok ? kOk : kVerifyFailed;
 
-  out << t.tr("rope attention: {0} tokens at positions 0 … {1}, d = {2}{3}{4}\n",
-              opt.tokens, opt.tokens - 1, dim, user ? "" : t.tr(", seed {0}", opt.seed),
+  out << t.tr("rope attention: {0} tokens at positions 0 … {1}, d = {2}{3}{4}\n", opt.tokens, opt.tokens - 1, dim,
+              user ? "" : t.tr(", seed {0}", opt.seed),
               opt.causal ? t.tr(",\n  causal mask (query i sees keys j <= i)") : "");
-  out << (user ? t.tr("  q_i, k_j from --q and --k, one query and one key per token; A = softmax of each row of s\n")
-               : t.tr("  q_i, k_j ~ N(0, I), one query and one key per token; A = softmax of each row of the scores s\n"))
+  out << (user
+              ? t.tr("  q_i, k_j from --q and --k, one query and one key per token; A = softmax of each row of s\n")
+              : t.tr(
+                    "  q_i, k_j ~ N(0, I), one query and one key per token; A = softmax of each row of the scores s\n"))
       << t.tr("  (row i: query i, column j: key j; each row of A sums to 1)\n");
   if (opt.show_vectors) print_vectors(out, "q", qk.q), print_vectors(out, "k", qk.k);
   for (const Result& r : results) {
@@ -272,13 +299,14 @@ int run_attention(const AttentionOptions& typed, std::ostream& out) {
       out << "  " << formula(r.encoding, t) << '\n';
     }
     if (r.encoding == Encoding::Rope && model) {
-      out << t.tr("  R_p q is the model's rotation (scaling.md (S19)): its layout, its rotating channels, a·R_p on them\n");
+      out << t.tr(
+          "  R_p q is the model's rotation (scaling.md (S19)): its layout, its rotating channels, a·R_p on them\n");
       print_summary(out, spec_summary(*model, t));
       for (const Message& w : model->spec.params.warnings) out << t.tr("  warning: ") << w.in(t.lang()) << '\n';
     }
     if (r.encoding == Encoding::Alibi) {
-      out << t.tr("  the slopes of the {0} heads (Press et al. §3): {1}\n",
-                  opt.heads_value(), slope_list(opt.heads_value()));
+      out << t.tr("  the slopes of the {0} heads (Press et al. §3): {1}\n", opt.heads_value(),
+                  slope_list(opt.heads_value()));
     }
     if (opt.tokens <= kMaxPrintedTokens) {
       out << t.tr("\nattention A_ij\n");
@@ -320,17 +348,21 @@ int run_attention(const AttentionOptions& typed, std::ostream& out) {
 Command add_attention_command(CLI::App& app) {
   auto opt = std::make_shared<AttentionOptions>();
   CLI::App* sub = app.add_subcommand(
-      "attention", "The attention matrix softmax(QKᵀ/√d) under RoPE, sinusoidal, ALiBi or no encoding, and the shift test");
-  CLI::Option* tokens = add_int_option(*sub, "-n,--tokens", opt->tokens, fmt::format("number of tokens N (1 … {})", kMaxAttentionTokens));
+      "attention",
+      "The attention matrix softmax(QKᵀ/√d) under RoPE, sinusoidal, ALiBi or no encoding, and the shift test");
+  CLI::Option* tokens =
+      add_int_option(*sub, "-n,--tokens", opt->tokens, fmt::format("number of tokens N (1 … {})", kMaxAttentionTokens));
   add_int_option(*sub, "-d,--dim", opt->dim, kDefaultAttentionDim,
                  fmt::format("head dimension d: even, 2 … {} (with --model: the model's head_dim)", kMaxAttentionDim));
-  add_query_key_options(*sub, opt->q, opt->k, "the queries q_i instead of random ones: a vector per token, d numbers each, "
+  add_query_key_options(*sub, opt->q, opt->k,
+                        "the queries q_i instead of random ones: a vector per token, d numbers each, "
                         "comma-separated, vectors separated by ';' (1,0;0,1), or @FILE (CSV, a row per token)",
                         "the keys k_j instead of random ones, as --q (as many vectors, of the same length)");
   sub->add_flag("--show-vectors", opt->show_vectors, "print every q_i and k_j in full (shortest round-trip decimals)");
-  CLI::Option* encoding = add_choice_option(*sub, "-e,--encoding", opt->encoding, {"rope", "sinusoidal", "alibi", "none"}, parse_encoding,
-                    "rope, sinusoidal, alibi or none", "ENC")
-      ->default_str(std::string(to_string(Encoding::Rope)));
+  CLI::Option* encoding =
+      add_choice_option(*sub, "-e,--encoding", opt->encoding, {"rope", "sinusoidal", "alibi", "none"}, parse_encoding,
+                        "rope, sinusoidal, alibi or none", "ENC")
+          ->default_str(std::string(to_string(Encoding::Rope)));
   add_long_option(*sub, "--shift", opt->shift, 0,
                   "run the shift test: move every position by the integer C, report how much the scores change")
       ->default_str("");  // optional: no shift test without it
@@ -342,7 +374,8 @@ Command add_attention_command(CLI::App& app) {
   add_base_option(*sub, opt->base);
   add_int_option(*sub, "--heads", opt->heads, kDefaultHeads, "ALiBi: number of heads n, for the slopes (1 … 1024)");
   add_int_option(*sub, "--head", opt->head, kDefaultHead, "ALiBi: which head's slope, 1 … n (1 is the steepest)");
-  sub->add_option("--csv", opt->csv, "write A to FILE: the header key_0,…,key_(N−1), then one row per query i ('-' for stdout)")
+  sub->add_option("--csv", opt->csv,
+                  "write A to FILE: the header key_0,…,key_(N−1), then one row per query i ('-' for stdout)")
       ->type_name("FILE");
   add_figure_options(*sub, opt->figure);
   add_animation_options(*sub, opt->figure, "animate the shift test to a GIF: the shift grows from 0 to C");

@@ -45,7 +45,10 @@ int run_bench_command(const BenchOptions& opt, std::ostream& out) {
   const double cost = static_cast<double>(asked.repeat) *
                       (static_cast<double>(asked.seq) + static_cast<double>(asked.decay_points) / 128.0);
   if (cost > 0 && cost > kMaxBenchWork) {
-    throw InvalidArgument(error_msg("{0} × ({1} + {2}/128) = {3} is more than {4} (kMaxBenchWork, about {5} s): lower {6}, {7} or {8}", option_name("repeat"), option_name("seq"), option_name("points"), fmt::format("{:g}", cost), fmt::format("{:g}", kMaxBenchWork), 30, option_name("repeat"), option_name("seq"), option_name("points")));
+    throw InvalidArgument(error_msg(
+        "{0} × ({1} + {2}/128) = {3} is more than {4} (kMaxBenchWork, about {5} s): lower {6}, {7} or {8}",
+        option_name("repeat"), option_name("seq"), option_name("points"), fmt::format("{:g}", cost),
+        fmt::format("{:g}", kMaxBenchWork), 30, option_name("repeat"), option_name("seq"), option_name("points")));
   }
   const BenchReport r = [&] {
     try {
@@ -56,11 +59,11 @@ int run_bench_command(const BenchOptions& opt, std::ostream& out) {
   }();
   const BenchSettings& s = r.settings;
   const double vectors = static_cast<double>(s.seq * s.heads);
-  out << t.tr("RoPE four ways on a [{0}, {1}, d] float32 tensor, one thread (docs/performance.md):\n"
+  out << t.tr(
+      "RoPE four ways on a [{0}, {1}, d] float32 tensor, one thread (docs/performance.md):\n"
       "time per head vector, best of {2} runs, and how many times slower than the element-wise form\n\n",
       s.seq, s.heads, s.repeat);
-  const char* forms[4] = {t.tr("dense d×d matrix"), t.tr("2×2 blocks"),
-                          t.tr("element-wise"), t.tr("complex")};
+  const char* forms[4] = {t.tr("dense d×d matrix"), t.tr("2×2 blocks"), t.tr("element-wise"), t.tr("complex")};
   out << fmt::format("{:>5}", "d");
   for (const char* f : forms) out << fmt::format("  {:>21}", f);
   out << '\n';
@@ -74,14 +77,16 @@ int run_bench_command(const BenchOptions& opt, std::ostream& out) {
     out << '\n';
     worst_diff = std::max(worst_diff, row.max_abs_diff);
   }
-  out << t.tr("  the dense matrix costs O(d²) per vector, the other three O(d): the element-wise form (M9) is\n"
+  out << t.tr(
+      "  the dense matrix costs O(d²) per vector, the other three O(d): the element-wise form (M9) is\n"
       "  what models compute. All four give the same vectors (largest difference {0:.1e}, float rounding).\n\n",
       worst_diff);
   out << t.tr("Decay bound (M11) at {0} evenly spaced distances m ≤ 10^6, d = 128, base 500000:\n", s.decay_points);
   out << t.tr("  a cos/sin per term   {0:>12}\n", duration(t, r.decay_direct_seconds));
-  out << t.tr("  recurrence           {0:>12}  ({1:.3g}× faster)\n",
-              duration(t, r.decay_fast_seconds), r.decay_direct_seconds / r.decay_fast_seconds);
-  out << t.tr("  the recurrence rotates e^(i·m·θ) from an anchor computed directly every few hundred points;\n"
+  out << t.tr("  recurrence           {0:>12}  ({1:.3g}× faster)\n", duration(t, r.decay_fast_seconds),
+              r.decay_direct_seconds / r.decay_fast_seconds);
+  out << t.tr(
+      "  the recurrence rotates e^(i·m·θ) from an anchor computed directly every few hundred points;\n"
       "  largest relative difference from the direct values: {0:.1e}\n",
       r.decay_max_rel_diff);
   return kOk;

@@ -24,7 +24,7 @@ inline constexpr std::size_t kMaxIntervalsShown = 20;
 struct BoundOptions {
   long context = 0;
   int dim = 128;
-  std::string base_range;  ///< "LO,HI"; empty: default_base_range
+  std::string base_range;         ///< "LO,HI"; empty: default_base_range
   std::optional<int> per_decade;  ///< --per-decade; nullopt: default_per_decade
   std::string csv;
   FigureOptions figure;
@@ -73,7 +73,8 @@ plot::Figure make_figure(const BoundOptions& opt, const BoundScan& scan) {
   // a sliver of shading only.
   std::vector<double> px, py;
   for (Eigen::Index b = 0; b < n; ++b) {
-    if (scan.minimum[static_cast<std::size_t>(b)].passes() && (!scan.always_passes_from || x[b] < *scan.always_passes_from)) {
+    if (scan.minimum[static_cast<std::size_t>(b)].passes() &&
+        (!scan.always_passes_from || x[b] < *scan.always_passes_from)) {
       px.push_back(x[b]);
       py.push_back(y[b]);
     }
@@ -113,16 +114,19 @@ int run_bound(const BoundOptions& opt, std::ostream& out) {
   check_figure_options(opt.figure);
   const Text t = opt.figure.tr();
   if (opt.context < 1 || opt.context > kMaxBoundContext) {
-    throw InvalidArgument(error_msg("{0} must be between {1} and {2} (got {3})", option_name("context"), 1, kMaxBoundContext, opt.context));
+    throw InvalidArgument(error_msg("{0} must be between {1} and {2} (got {3})", option_name("context"), 1,
+                                    kMaxBoundContext, opt.context));
   }
   if (opt.per_decade && (*opt.per_decade < 1 || *opt.per_decade > kMaxPerDecade)) {
-    throw InvalidArgument(error_msg("{0} must be between {1} and {2} (got {3})", option_name("per_decade"), 1, kMaxPerDecade, *opt.per_decade));
+    throw InvalidArgument(error_msg("{0} must be between {1} and {2} (got {3})", option_name("per_decade"), 1,
+                                    kMaxPerDecade, *opt.per_decade));
   }
   const bool default_range = opt.base_range.empty();
   const auto [lo, hi] = default_range ? default_base_range(opt.context) : parse_range(opt.base_range);
   const int per_decade = opt.per_decade ? *opt.per_decade : default_per_decade(opt.context);
   if (!default_range && !(lo > 1 && hi > lo)) {
-    throw InvalidArgument(error_msg("{0} LO,HI must have 1 < LO < HI (got {1})", option_name("base_range"), opt.base_range));
+    throw InvalidArgument(
+        error_msg("{0} LO,HI must have 1 < LO < HI (got {1})", option_name("base_range"), opt.base_range));
   }
   const BoundScan scan = scan_bound(opt.dim, opt.context, lo, hi, per_decade);
 
@@ -135,18 +139,20 @@ int run_bound(const BoundOptions& opt, std::ostream& out) {
     at[b] = static_cast<double>(m.at);
     pass[b] = m.passes() ? 1.0 : 0.0;
   }
-  if (!opt.csv.empty()) write_output(opt.csv, to_csv(Table{{"base", "min_B", "argmin_m", "passes"}, {base, value, at, pass}}), out);
+  if (!opt.csv.empty())
+    write_output(opt.csv, to_csv(Table{{"base", "min_B", "argmin_m", "passes"}, {base, value, at, pass}}), out);
   draw(make_figure(opt, scan), opt.figure);
   if (opt.csv == "-") return kOk;
 
   out << t.tr("Base of RoPE bounds context length (Men et al. 2024; docs/calculators.md (C1)–(C4)):\n");
-  out << t.tr("  criterion: B(m) = Σ_i cos(m·θ_i) ≥ 0 for every integer m from 0 to L = {0}, d = {1}\n",
-              scan.context, scan.dim);
-  out << t.tr("  grid: {0} bases 10^(k/{1}) from {2} to {3}", n, per_decade,
-              base_text(scan.bases.front()), base_text(scan.bases.back()));
+  out << t.tr("  criterion: B(m) = Σ_i cos(m·θ_i) ≥ 0 for every integer m from 0 to L = {0}, d = {1}\n", scan.context,
+              scan.dim);
+  out << t.tr("  grid: {0} bases 10^(k/{1}) from {2} to {3}", n, per_decade, base_text(scan.bases.front()),
+              base_text(scan.bases.back()));
   if (default_range) {
-    out << t.tr(" (default range F/4 … 8F around the fit F = 0.0424·L^1.628 = {0} of the paper's Fig. 1 for d = 128, (C5))",
-                base_text(0.0424 * std::pow(static_cast<double>(scan.context), 1.628)));
+    out << t.tr(
+        " (default range F/4 … 8F around the fit F = 0.0424·L^1.628 = {0} of the paper's Fig. 1 for d = 128, (C5))",
+        base_text(0.0424 * std::pow(static_cast<double>(scan.context), 1.628)));
   }
   out << '\n';
   out << t.tr("  every integer m ≤ L is covered for every base: min B(m) is exact, not sampled\n\n");
@@ -157,27 +163,30 @@ int run_bound(const BoundOptions& opt, std::ostream& out) {
   if (scan.smallest_passing) {
     const auto it = std::find(scan.bases.begin(), scan.bases.end(), *scan.smallest_passing);
     const BoundMinimum& m = scan.minimum[static_cast<std::size_t>(it - scan.bases.begin())];
-    out << t.tr("smallest passing base: {0} (min B = {1:.5f} at m = {2})\n",
-                base_text(*scan.smallest_passing), m.value, m.at);
+    out << t.tr("smallest passing base: {0} (min B = {1:.5f} at m = {2})\n", base_text(*scan.smallest_passing), m.value,
+                m.at);
     if (scan.smallest_passing == scan.bases.front()) {
-      out << t.tr("  note: the lowest grid base passes; smaller passing bases may lie below the range (lower --base-range)\n");
+      out << t.tr(
+          "  note: the lowest grid base passes; smaller passing bases may lie below the range (lower --base-range)\n");
     }
   } else {
     out << t.tr("no grid base passes: raise --base-range\n");
   }
   if (scan.always_passes_from) {
-    out << t.tr("every grid base from {0} to the top of the range ({1}) passes\n",
-                base_text(*scan.always_passes_from), base_text(scan.bases.back()));
+    out << t.tr("every grid base from {0} to the top of the range ({1}) passes\n", base_text(*scan.always_passes_from),
+                base_text(scan.bases.back()));
   } else if (scan.smallest_passing) {
     out << t.tr("the top of the range fails: no base above which all pass within it (raise --base-range)\n");
   }
   if (scan.pass_intervals.size() > 1) {
-    out << t.tr("\nThe pass set is NOT monotone in the base: {0} separate pass intervals on this grid.\n"
-                "A larger base can fail where a smaller one passes, and a finer grid can find other passing bases,\n"
-                "so \"the\" smallest base depends on the grid; read the whole curve (--png, --csv).\n",
-                scan.pass_intervals.size());
+    out << t.tr(
+        "\nThe pass set is NOT monotone in the base: {0} separate pass intervals on this grid.\n"
+        "A larger base can fail where a smaller one passes, and a finer grid can find other passing bases,\n"
+        "so \"the\" smallest base depends on the grid; read the whole curve (--png, --csv).\n",
+        scan.pass_intervals.size());
   } else if (!scan.pass_intervals.empty()) {
-    out << t.tr("\nOne pass interval on this grid; the pass set need not be monotone in general (a finer grid may split it).\n");
+    out << t.tr(
+        "\nOne pass interval on this grid; the pass set need not be monotone in general (a finer grid may split it).\n");
   }
   if (!scan.pass_intervals.empty()) {
     out << t.tr("pass intervals (first … last passing grid base of each run):\n");
@@ -198,20 +207,26 @@ int run_bound(const BoundOptions& opt, std::ostream& out) {
 
 Command add_bound_command(CLI::App& app) {
   auto opt = std::make_shared<BoundOptions>();
-  CLI::App* sub = app.add_subcommand("bound", "Base of RoPE bounds context length: min B(m) against the base, pass intervals");
-  add_long_option(*sub, "-L,--context", opt->context, fmt::format("context length L: every integer m in [0, L] is checked (1 … {})", kMaxBoundContext))
+  CLI::App* sub =
+      app.add_subcommand("bound", "Base of RoPE bounds context length: min B(m) against the base, pass intervals");
+  add_long_option(*sub, "-L,--context", opt->context,
+                  fmt::format("context length L: every integer m in [0, L] is checked (1 … {})", kMaxBoundContext))
       ->required();
   add_dim_option(*sub, opt->dim);
-  sub->add_option("--base-range", opt->base_range, "bases from LO to HI, 1 < LO < HI (default: F/4,8F with F = 0.0424·L^1.628)")
+  sub->add_option("--base-range", opt->base_range,
+                  "bases from LO to HI, 1 < LO < HI (default: F/4,8F with F = 0.0424·L^1.628)")
       ->type_name("LO,HI");
   add_int_option(*sub, "--per-decade", opt->per_decade, 0,
-                 fmt::format("grid points 10^(k/P) per decade (1 … {}; default 400 below L = 65536, 100 from there)", kMaxPerDecade))
+                 fmt::format("grid points 10^(k/P) per decade (1 … {}; default 400 below L = 65536, 100 from there)",
+                             kMaxPerDecade))
       ->default_str("");  // the default depends on L: the help says it
-  sub->add_option("--csv", opt->csv, "write base,min_B,argmin_m,passes for every grid base to FILE ('-' for stdout)")->type_name("FILE");
+  sub->add_option("--csv", opt->csv, "write base,min_B,argmin_m,passes for every grid base to FILE ('-' for stdout)")
+      ->type_name("FILE");
   add_figure_options(*sub, opt->figure);
-  sub->footer(fmt::format("At most {} grid points.\nExample:\n  rope bound --context 1024 --png bound.png\n"
-                          "  rope bound --context 1048576 --dim 128 --csv bound.csv",
-                          kMaxBoundGridPoints));
+  sub->footer(
+      fmt::format("At most {} grid points.\nExample:\n  rope bound --context 1024 --png bound.png\n"
+                  "  rope bound --context 1048576 --dim 128 --csv bound.csv",
+                  kMaxBoundGridPoints));
   return {sub, [opt](std::ostream& out) { return run_bound(*opt, out); }};
 }
 

@@ -26,17 +26,20 @@ int run_check(const CheckOptions& opt, std::ostream& out) {
 Command add_check_command(CLI::App& app) {
   auto opt = std::make_shared<CheckOptions>();
   opt->scaling.axis_blocks = true;  // (V6): the expectation's pairs inside each axis's block
-  CLI::App* sub = app.add_subcommand("check", "YOUR implementation, from dumped tensors: its RoPE compared with the reference");
+  CLI::App* sub =
+      app.add_subcommand("check", "YOUR implementation, from dumped tensors: its RoPE compared with the reference");
   add_dump_options(*sub, opt->dumps, true);
   add_base_option(*sub, opt->base);
   add_choice_option(*sub, "--layout", opt->layout, kLayoutWords, parse_layout,
                     "the pair layout the dump should have (default: the model's, else half)", "LAYOUT");
   add_choice_option(*sub, "--dtype", opt->dtype, kDTypeWords, parse_dtype,
                     "the type the dump was computed in, for the tolerance (default: the file's)", "TYPE");
-  add_choice_option(*sub, "--angles", opt->angles, kAngleModelWords, parse_angle_model,
-                    "how the dump's angles were computed, for the tolerance: float64, float32 (PyTorch's) or ggml "
-                    "(llama.cpp's; default: ggml for a GGUF, float32 for a Hugging Face config or preset, else float64 for a float64 "
-                    "dump and float32 for the others)", "MODEL");
+  add_choice_option(
+      *sub, "--angles", opt->angles, kAngleModelWords, parse_angle_model,
+      "how the dump's angles were computed, for the tolerance: float64, float32 (PyTorch's) or ggml "
+      "(llama.cpp's; default: ggml for a GGUF, float32 for a Hugging Face config or preset, else float64 for a float64 "
+      "dump and float32 for the others)",
+      "MODEL");
   sub->add_flag("--query", opt->query,
                 "the dump is a query: also expect the model's query scaling after RoPE, as its attention does "
                 "(Ministral 3 and Mistral 4: 1 + β·ln(1 + ⌊p / L0⌋), docs/scaling.md (S21)); keys are not scaled");

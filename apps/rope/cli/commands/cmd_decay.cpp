@@ -44,7 +44,8 @@ DecayKind parse_kind(std::string_view text) {
   if (text == "bound") return DecayKind::Bound;
   if (text == "ones") return DecayKind::Ones;
   if (text == "random") return DecayKind::Random;
-  throw InvalidArgument(error_msg("{0} must be '{1}', '{2}' or '{3}' (got '{4}')", option_name("kind"), "bound", "ones", "random", text));
+  throw InvalidArgument(
+      error_msg("{0} must be '{1}', '{2}' or '{3}' (got '{4}')", option_name("kind"), "bound", "ones", "random", text));
 }
 
 /// The frequencies of one curve: one per --base, or a model's original and scaled frequencies.
@@ -68,20 +69,25 @@ ModelSets frequency_sets(const DecayOptions& opt) {
   const Text t = opt.figure.tr();
   const std::vector<double> bases = opt.base_values();
   if (opt.scaling.any()) {
-    if (bases.size() > 1) throw InvalidArgument(error_msg("give one {0} with {1}, {2} or {3}", option_name("base"), option_name("scaling"), option_name("config"), option_name("model")));
+    if (bases.size() > 1)
+      throw InvalidArgument(error_msg("give one {0} with {1}, {2} or {3}", option_name("base"), option_name("scaling"),
+                                      option_name("config"), option_name("model")));
     // The model's spec (rope/models/rope_spec.hpp): its rotating channels' frequencies and its attention
     // factor a (the scores carry a²); the layout only permutes channels, which changes none of the curves.
-    const ModelRope rope = resolve(opt.scaling, {opt.dim, kDefaultDecayDim, opt.bases ? std::optional(bases.front()) : std::nullopt,
-                                            kDefaultBase, std::nullopt, Layout::Interleaved});
+    const ModelRope rope =
+        resolve(opt.scaling, {opt.dim, kDefaultDecayDim, opt.bases ? std::optional(bases.front()) : std::nullopt,
+                              kDefaultBase, std::nullopt, Layout::Interleaved});
     const ModelRope& rr = rope;
     const std::string type(to_string(rr.spec.config.type));
     const double a = rr.spec.attention_factor();
     sets.push_back({t.tr("original, base = {0}", format_number(rr.spec.config.base)), "original", rr.spec.original});
-    sets.push_back({fmt::format("{} f = {}", type, format_number(rr.spec.params.factor)), type, rr.spec.params.inv_freq, a * a});
+    sets.push_back(
+        {fmt::format("{} f = {}", type, format_number(rr.spec.params.factor)), type, rr.spec.params.inv_freq, a * a});
     out.warnings = rr.spec.params.warnings;
     out.summary = spec_summary(rr, t);
-    out.summary.push_back(t.tr("the curves are over the rotating channels (the pair layout does not change them); "
-                               "the original curve has a = 1"));
+    out.summary.push_back(
+        t.tr("the curves are over the rotating channels (the pair layout does not change them); "
+             "the original curve has a = 1"));
     return out;
   }
   const int dim = opt.dim.value_or(kDefaultDecayDim);
@@ -112,15 +118,19 @@ Curves compute(const DecayOptions& opt, DecayKind kind, const std::vector<Freque
       case DecayKind::Bound: {
         const double scale = opt.normalize ? decay_bound(theta, 0.0) : 1.0;
         const bool even = grid && !opt.log_x && !opt.rerope_window;  // then distances = linspace(…)
-        c.value.push_back(w * (even ? decay_bound_linspace(theta, opt.max_distance, opt.point_count()) : decay_bound(theta, distances)) /
-                          scale);
+        c.value.push_back(
+            w *
+            (even ? decay_bound_linspace(theta, opt.max_distance, opt.point_count()) : decay_bound(theta, distances)) /
+            scale);
         break;
       }
       case DecayKind::Ones: {
         const double scale = opt.normalize ? ones_score(theta, 0.0) : 1.0;
         const bool even = grid && !opt.log_x && !opt.rerope_window;  // as for the bound
-        c.value.push_back(w * (even ? ones_score_linspace(theta, opt.max_distance, opt.point_count()) : ones_score(theta, distances)) /
-                          scale);
+        c.value.push_back(
+            w *
+            (even ? ones_score_linspace(theta, opt.max_distance, opt.point_count()) : ones_score(theta, distances)) /
+            scale);
         break;
       }
       case DecayKind::Random: {
@@ -158,15 +168,14 @@ plot::Figure make_figure(const DecayOptions& opt, DecayKind kind, const std::vec
       break;
   }
   const std::string map = !opt.rerope_window ? ""
-                          : opt.leaky_k ? fmt::format(", Leaky ReRoPE w = {}, k = {}", format_number(*opt.rerope_window),
-                                                      format_number(*opt.leaky_k))
-                                        : fmt::format(", ReRoPE w = {}", format_number(*opt.rerope_window));
+                          : opt.leaky_k      ? fmt::format(", Leaky ReRoPE w = {}, k = {}",
+                                                           format_number(*opt.rerope_window), format_number(*opt.leaky_k))
+                                             : fmt::format(", ReRoPE w = {}", format_number(*opt.rerope_window));
   for (std::size_t b = 0; b < sets.size(); ++b) {
     const std::string label = sets[b].label + map;
     const int color = static_cast<int>(b);
     if (kind == DecayKind::Random) {
-      fig.bands.push_back({label + f.tr(": mean ± 1σ"), x, c.value[b] - c.stddev[b],
-                           c.value[b] + c.stddev[b], color});
+      fig.bands.push_back({label + f.tr(": mean ± 1σ"), x, c.value[b] - c.stddev[b], c.value[b] + c.stddev[b], color});
       fig.series.push_back({label + f.tr(": mean"), x, c.value[b], color});
     } else {
       fig.series.push_back({label, x, c.value[b], color});
@@ -180,45 +189,60 @@ plot::Figure make_figure(const DecayOptions& opt, DecayKind kind, const std::vec
 int run_decay(const DecayOptions& opt, std::ostream& out) {
   const DecayKind kind = opt.kind;
   if (opt.base_values().size() > kMaxBases) {
-    throw InvalidArgument(error_msg("at most {0} {1} values (got {2})", kMaxBases, option_name("base"), opt.base_values().size()));
+    throw InvalidArgument(
+        error_msg("at most {0} {1} values (got {2})", kMaxBases, option_name("base"), opt.base_values().size()));
   }
   if (opt.points && (*opt.points < 1 || *opt.points > kMaxPoints)) {
-    throw InvalidArgument(error_msg("{0} must be between {1} and {2} (got {3})", option_name("points"), 1, kMaxPoints, *opt.points));
+    throw InvalidArgument(
+        error_msg("{0} must be between {1} and {2} (got {3})", option_name("points"), 1, kMaxPoints, *opt.points));
   }
   if (opt.max_distance < 0 || opt.max_distance > kMaxDistance) {
-    throw InvalidArgument(error_msg("{0} must be between {1} and {2} (got {3})", option_name("max_distance"), 0, fmt::format("{:g}", kMaxDistance), format_number(opt.max_distance)));
+    throw InvalidArgument(error_msg("{0} must be between {1} and {2} (got {3})", option_name("max_distance"), 0,
+                                    fmt::format("{:g}", kMaxDistance), format_number(opt.max_distance)));
   }
   if (!opt.points && !opt.log_x) {
     // Every integer distance 0 … max-distance: it must be a whole number, and their count a valid --points.
     if (opt.max_distance != std::floor(opt.max_distance)) {
-      throw InvalidArgument(error_msg("{0} must be a whole number when every integer distance is computed (got {1}); {2} N gives N evenly spaced, fractional distances", option_name("max_distance"), format_number(opt.max_distance), option_name("points")));
+      throw InvalidArgument(error_msg(
+          "{0} must be a whole number when every integer distance is computed (got {1}); {2} N gives N evenly spaced, fractional distances",
+          option_name("max_distance"), format_number(opt.max_distance), option_name("points")));
     }
     if (opt.max_distance + 1 > static_cast<double>(kMaxPoints)) {
-      throw InvalidArgument(error_msg("{0} {1} has more integer distances than the {2} points allowed: give {3} N for N evenly spaced distances", option_name("max_distance"), format_number(opt.max_distance), kMaxPoints, option_name("points")));
+      throw InvalidArgument(error_msg(
+          "{0} {1} has more integer distances than the {2} points allowed: give {3} N for N evenly spaced distances",
+          option_name("max_distance"), format_number(opt.max_distance), kMaxPoints, option_name("points")));
     }
   }
   if (opt.normalize && kind == DecayKind::Random) {
-    throw InvalidArgument(error_msg("{0} does not apply to {1} random: its value at distance 0 is 0 in expectation", option_name("normalize"), option_name("kind")));
+    throw InvalidArgument(error_msg("{0} does not apply to {1} random: its value at distance 0 is 0 in expectation",
+                                    option_name("normalize"), option_name("kind")));
   }
   if (opt.log_x && (opt.point_count() < 2 || opt.max_distance <= 1)) {
-    throw InvalidArgument(error_msg("{0} needs {1} >= 2 and {2} > 1 (got {3} and {4})", option_name("log_x"), option_name("points"), option_name("max_distance"), opt.point_count(), format_number(opt.max_distance)));
+    throw InvalidArgument(error_msg("{0} needs {1} >= 2 and {2} > 1 (got {3} and {4})", option_name("log_x"),
+                                    option_name("points"), option_name("max_distance"), opt.point_count(),
+                                    format_number(opt.max_distance)));
   }
   if ((opt.samples || opt.seed) && kind != DecayKind::Random) {
-    throw InvalidArgument(error_msg("{0} and {1} apply to {2} {3} only (got {4} {5})", option_name("samples"), option_name("seed"), option_name("kind"), "random", option_name("kind"), to_string(kind)));
+    throw InvalidArgument(error_msg("{0} and {1} apply to {2} {3} only (got {4} {5})", option_name("samples"),
+                                    option_name("seed"), option_name("kind"), "random", option_name("kind"),
+                                    to_string(kind)));
   }
   if (opt.rerope_window && *opt.rerope_window < 0) {
-    throw InvalidArgument(error_msg("{0} must be >= {1} (got {2})", "--rerope W", 0, format_number(*opt.rerope_window)));
+    throw InvalidArgument(
+        error_msg("{0} must be >= {1} (got {2})", "--rerope W", 0, format_number(*opt.rerope_window)));
   }
   if (opt.leaky_k && *opt.leaky_k < 1) {
     throw InvalidArgument(error_msg("{0} must be >= {1} (got {2})", "--leaky-k K", 1, format_number(*opt.leaky_k)));
   }
   if (opt.log_y && kind != DecayKind::Bound) {
-    throw InvalidArgument(error_msg("{0} needs positive values: only {1} bound has them (got {2} {3})", option_name("log_y"), option_name("kind"), option_name("kind"), to_string(kind)));
+    throw InvalidArgument(error_msg("{0} needs positive values: only {1} bound has them (got {2} {3})",
+                                    option_name("log_y"), option_name("kind"), option_name("kind"), to_string(kind)));
   }
   check_figure_options(opt.figure);
   if (opt.figure.animated() && (opt.scaling.any() || opt.xpos)) {
     throw InvalidArgument(error_msg("{0} sweeps the base: leave out {1}, {2}, {3} and {4}", option_name("gif"),
-                                    option_name("scaling"), option_name("config"), option_name("model"), option_name("xpos")));
+                                    option_name("scaling"), option_name("config"), option_name("model"),
+                                    option_name("xpos")));
   }
   if (opt.xpos) return run_decay_xpos(opt, out);
   const ModelSets model = frequency_sets(opt);
@@ -228,7 +252,10 @@ int run_decay(const DecayOptions& opt, std::ostream& out) {
   const double columns = 1.0 + static_cast<double>(sets.size()) * (kind == DecayKind::Random ? 2 : 1);
   const long points = opt.point_count();
   if (static_cast<double>(points) * columns > kMaxCells) {
-    throw InvalidArgument(error_msg("{0} {1} × {2} columns is {3} values, over the limit of {4} (kMaxCells): use fewer points or fewer {5} values", option_name("points"), points, columns, fmt::format("{:g}", static_cast<double>(points) * columns), fmt::format("{:g}", kMaxCells), option_name("base")));
+    throw InvalidArgument(error_msg(
+        "{0} {1} × {2} columns is {3} values, over the limit of {4} (kMaxCells): use fewer points or fewer {5} values",
+        option_name("points"), points, columns, fmt::format("{:g}", static_cast<double>(points) * columns),
+        fmt::format("{:g}", kMaxCells), option_name("base")));
   }
   // linspace(L, L + 1) is exactly 0, 1, …, L (k·(L/L) = k).
   const Eigen::VectorXd distances = opt.log_x ? logspace(opt.max_distance, points) : linspace(opt.max_distance, points);
@@ -255,7 +282,8 @@ int run_decay(const DecayOptions& opt, std::ostream& out) {
     const bool one = given.size() == 1;
     std::vector<plot::Figure> frames;
     for (const double b : motion::geometric_sweep(one ? 100.0 : *lo, one ? 1e6 : *hi, opt.figure.frame_count())) {
-      const std::vector<FrequencySet> set{{"base = " + format_number(std::round(b)), "", frequencies(static_cast<int>(d), b)}};
+      const std::vector<FrequencySet> set{
+          {"base = " + format_number(std::round(b)), "", frequencies(static_cast<int>(d), b)}};
       frames.push_back(make_figure(opt, kind, set, distances, compute(opt, kind, set, distances, true)));
     }
     share_y_range(frames);
@@ -268,8 +296,9 @@ int run_decay(const DecayOptions& opt, std::ostream& out) {
     case DecayKind::Bound:
       out << t.tr("RoFormer long-range decay bound, d = {0} (docs/math.md (M11)):\n", d);
       out << "  f(m) = (1/(d/2)) Σ_j |Σ_{i≤j} e^(i·m·θ_i)|, f(0) = (d/2 + 1)/2\n";
-      out << t.tr("  an upper bound on the relative size of the score, not an attention score: for random\n"
-                  "  zero-mean q and k the expected score is 0 at every distance (--kind random)\n");
+      out << t.tr(
+          "  an upper bound on the relative size of the score, not an attention score: for random\n"
+          "  zero-mean q and k the expected score is 0 at every distance (--kind random)\n");
       break;
     case DecayKind::Ones:
       out << t.tr("score of q = k = all ones, d = {0} (docs/math.md (M14)): 2·Σ_i cos(m·θ_i), {1} at m = 0\n", d, d);
@@ -287,9 +316,8 @@ int run_decay(const DecayOptions& opt, std::ostream& out) {
   if (opt.rerope_window) {
     const std::string w = format_number(*opt.rerope_window);
     out << t.tr("  position map: the model sees g(m) = {0} (docs/scaling.md {1})\n",
-                opt.leaky_k ? t.tr("m up to {0}, then {0} + (m − {0})/{1}", w,
-                                   format_number(*opt.leaky_k))
-                                : fmt::format("min(m, {})", w),
+                opt.leaky_k ? t.tr("m up to {0}, then {0} + (m − {0})/{1}", w, format_number(*opt.leaky_k))
+                            : fmt::format("min(m, {})", w),
                 opt.leaky_k ? "(S17), Leaky ReRoPE" : "(S16), ReRoPE");
   }
   out << '\n';
@@ -322,11 +350,11 @@ int run_decay(const DecayOptions& opt, std::ostream& out) {
   }
   if (opt.csv.empty()) {
     if (opt.integer_distances()) {
-      out << t.tr("(every integer distance from 0 to {0}, {1} points: --csv FILE)\n",
-                  format_number(opt.max_distance), points);
+      out << t.tr("(every integer distance from 0 to {0}, {1} points: --csv FILE)\n", format_number(opt.max_distance),
+                  points);
     } else {
-      out << t.tr("(the {0} {1} points from {2} to {3}: --csv FILE)\n",
-                  points, opt.log_x ? t.tr("log-spaced") : t.tr("evenly spaced"), opt.log_x ? 1 : 0,
+      out << t.tr("(the {0} {1} points from {2} to {3}: --csv FILE)\n", points,
+                  opt.log_x ? t.tr("log-spaced") : t.tr("evenly spaced"), opt.log_x ? 1 : 0,
                   format_number(opt.max_distance));
     }
   }
@@ -336,7 +364,8 @@ int run_decay(const DecayOptions& opt, std::ostream& out) {
 
 Command add_decay_command(CLI::App& app) {
   auto opt = std::make_shared<DecayOptions>();
-  CLI::App* sub = app.add_subcommand("decay", "How RoPE scores behave with relative distance: RoFormer's bound and more");
+  CLI::App* sub =
+      app.add_subcommand("decay", "How RoPE scores behave with relative distance: RoFormer's bound and more");
   add_reals_option(*sub, "-b,--base", opt->bases, {kDefaultBase}, "RoPE base, > 1; repeat for several curves");
   add_dim_option(*sub, opt->dim, kDefaultDecayDim);
   add_choice_option(*sub, "--kind", opt->kind, {"bound", "ones", "random"}, parse_kind,
@@ -344,18 +373,21 @@ Command add_decay_command(CLI::App& app) {
                     "random: mean ± 1σ over random pairs (M15)",
                     "KIND")
       ->default_str(to_string(opt->kind));
-  add_real_option(*sub, "--max-distance", opt->max_distance, fmt::format("largest distance m (0 … {:g})", kMaxDistance));
-  add_long_option(*sub, "--points", opt->points, 0,
-                  fmt::format("N evenly spaced distances from 0 to max-distance inclusive, fractional in general (1 … {}; "
-                              "default: every integer distance, or {} log-spaced with --log-x)",
-                              kMaxPoints, kDefaultLogPoints))
+  add_real_option(*sub, "--max-distance", opt->max_distance,
+                  fmt::format("largest distance m (0 … {:g})", kMaxDistance));
+  add_long_option(
+      *sub, "--points", opt->points, 0,
+      fmt::format("N evenly spaced distances from 0 to max-distance inclusive, fractional in general (1 … {}; "
+                  "default: every integer distance, or {} log-spaced with --log-x)",
+                  kMaxPoints, kDefaultLogPoints))
       ->default_str("");
   add_long_option(*sub, "--samples", opt->samples, kDefaultSamples, "random pairs for --kind random (>= 2)");
   add_seed_option(*sub, opt->seed, kDefaultSeed, "seed of the random pairs (same seed, same output)");
   sub->add_flag("--normalize", opt->normalize, "divide each curve by its value at distance 0");
   sub->add_flag("--log-x", opt->log_x, "log-spaced distances from 1 to max-distance, on a log axis");
   sub->add_flag("--log-y", opt->log_y, "log axis for the values (--kind bound)");
-  sub->add_option("--csv", opt->csv, "write the plotted data, distance then one column per base, to FILE ('-' for stdout)")
+  sub->add_option("--csv", opt->csv,
+                  "write the plotted data, distance then one column per base, to FILE ('-' for stdout)")
       ->type_name("FILE");
   add_figure_options(*sub, opt->figure);
   add_animation_options(*sub, opt->figure, "animate to a GIF: the base sweeps over the --base values (one: 100 … 10⁶)");
@@ -363,16 +395,19 @@ Command add_decay_command(CLI::App& app) {
       "Example:\n  rope decay --base 10000 --dim 128 --csv decay.csv --png decay.png\n"
       "  rope decay --base 10000 --base 500000 --max-distance 4096\n"
       "  rope decay --kind random --samples 2000 --png random.png");
-  CLI::Option* rerope = sub->add_option_function<std::string>(
-         "--rerope", [opt](const std::string& text) { opt->rerope_window = parse_real(text, "--rerope"); },
-         "ReRoPE: the model sees distance min(m, W) (docs/scaling.md (S16))")
-      ->type_name("W");
+  CLI::Option* rerope =
+      sub->add_option_function<std::string>(
+             "--rerope", [opt](const std::string& text) { opt->rerope_window = parse_real(text, "--rerope"); },
+             "ReRoPE: the model sees distance min(m, W) (docs/scaling.md (S16))")
+          ->type_name("W");
   sub->add_option_function<std::string>(
          "--leaky-k", [opt](const std::string& text) { opt->leaky_k = parse_real(text, "--leaky-k"); },
          "Leaky ReRoPE with --rerope W: beyond W distances grow with slope 1/K (S17)")
       ->type_name("K")
       ->needs(rerope);
-  CLI::Option* xpos = sub->add_flag("--xpos", opt->xpos, "xPos: the scale factor zeta^(m/s) against distance next to the bound (docs/multi-axis.md (X5))");
+  CLI::Option* xpos =
+      sub->add_flag("--xpos", opt->xpos,
+                    "xPos: the scale factor zeta^(m/s) against distance next to the bound (docs/multi-axis.md (X5))");
   add_real_option(*sub, "--xpos-scale-base", opt->xpos_scale_base, "with --xpos: the scale base s, > 0 (default 512)")
       ->needs(xpos);
   add_scaling_options(*sub, opt->scaling);

@@ -31,13 +31,20 @@ int run_diff(const DiffOptions& opt, std::ostream& out) {
 Command add_diff_command(CLI::App& app) {
   auto opt = std::make_shared<DiffOptions>();
   opt->check.scaling.axis_blocks = true;  // (V6): the expectation's pairs inside each axis's block
-  CLI::App* sub = app.add_subcommand("diff", "two implementations' outputs for the same input: which one is right where, and why");
+  CLI::App* sub =
+      app.add_subcommand("diff", "two implementations' outputs for the same input: which one is right where, and why");
   add_dump_options(*sub, opt->check.dumps, true, false);
-  sub->add_option("--after-a", opt->check.dumps.after, "the first implementation's output (after RoPE), same shape as --before")
-      ->required()->type_name("FILE");
-  sub->add_option("--after-b", opt->after_b, "the second implementation's output, same shape")->required()->type_name("FILE");
-  sub->add_option("--name-a", opt->name_a, "a name for the first implementation in the report (default A)")->type_name("NAME");
-  sub->add_option("--name-b", opt->name_b, "a name for the second implementation in the report (default B)")->type_name("NAME");
+  sub->add_option("--after-a", opt->check.dumps.after,
+                  "the first implementation's output (after RoPE), same shape as --before")
+      ->required()
+      ->type_name("FILE");
+  sub->add_option("--after-b", opt->after_b, "the second implementation's output, same shape")
+      ->required()
+      ->type_name("FILE");
+  sub->add_option("--name-a", opt->name_a, "a name for the first implementation in the report (default A)")
+      ->type_name("NAME");
+  sub->add_option("--name-b", opt->name_b, "a name for the second implementation in the report (default B)")
+      ->type_name("NAME");
   add_base_option(*sub, opt->check.base);
   add_choice_option(*sub, "--layout", opt->check.layout, kLayoutWords, parse_layout,
                     "the pair layout the outputs should have (default: the model's, else half)", "LAYOUT");
@@ -48,8 +55,9 @@ Command add_diff_command(CLI::App& app) {
   sub->add_flag("--json", opt->check.json, "print the report as JSON");
   add_lang_option(*sub, opt->check.lang);
   add_scaling_options(*sub, opt->check.scaling);
-  sub->footer("Example:\n  rope diff --before data/dumps/q.npy --after-a data/dumps/q_rope.npy "
-              "--after-b data/dumps/q_rope.npy --name-a trainer --name-b rollout");
+  sub->footer(
+      "Example:\n  rope diff --before data/dumps/q.npy --after-a data/dumps/q_rope.npy "
+      "--after-b data/dumps/q_rope.npy --name-a trainer --name-b rollout");
   return {sub, [opt](std::ostream& out) { return run_diff(*opt, out); }};
 }
 

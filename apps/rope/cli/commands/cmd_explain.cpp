@@ -91,8 +91,8 @@ class Printer {
     line(t_.tr("RoPE step by step: a query q at position M and a key k at position N (docs/math.md)"));
     line(fmt::format("  q = {}, M = {};  k = {}, N = {}", vec(s.q, true), format_number(s.m), vec(s.k, true),
                      format_number(s.n)));
-    line(t_.tr("  θ = {0} rad per position in steps 1–6 ({1}); step 7: d = {2}, base = {3}",
-              format_number(s.theta), theta_source, s.d, format_number(s.base)));
+    line(t_.tr("  θ = {0} rad per position in steps 1–6 ({1}); step 7: d = {2}, base = {3}", format_number(s.theta),
+               theta_source, s.d, format_number(s.base)));
     line(t_.tr("  each check: |Δ| = the difference of its two sides, ✓ if it is within the rounding tolerance"));
     line(t_.tr("  κ·ε·(d + A)·S of (M13) (A: the sum of |angles| in rad, S: the scale), ✗ otherwise"));
   }
@@ -101,14 +101,29 @@ class Printer {
     if (printed_) out_ << '\n';  // a blank line between parts; none first with --quiet
     printed_ = true;
     switch (k) {
-      case 1: step1(); break;
-      case 2: step2(); break;
-      case 3: step3(); break;
-      case 4: step4(); break;
-      case 5: step5(); break;
-      case 6: step6(); break;
-      case 7: step7(); break;
-      default: break;
+      case 1:
+        step1();
+        break;
+      case 2:
+        step2();
+        break;
+      case 3:
+        step3();
+        break;
+      case 4:
+        step4();
+        break;
+      case 5:
+        step5();
+        break;
+      case 6:
+        step6();
+        break;
+      case 7:
+        step7();
+        break;
+      default:
+        break;
     }
   }
 
@@ -138,8 +153,8 @@ class Printer {
     line("  (a, b) ↦ z = a + ib = |z|·e^{i·arg z}");
     line(t_.tr("  |z| is the length of the vector, arg z its angle from the first axis (in rad)"));
     for (const auto& [name, v] : {std::pair{"q", &s.q}, std::pair{"k", &s.k}}) {
-      line(fmt::format("  {0} = {1} ↦ z_{0} = {2},  |z_{0}| = {3},  arg z_{0} = {4} rad", name, vec(v->v, true), cx(v->z),
-                       fx(v->modulus), fx(v->argument)));
+      line(fmt::format("  {0} = {1} ↦ z_{0} = {2},  |z_{0}| = {3},  arg z_{0} = {4} rad", name, vec(v->v, true),
+                       cx(v->z), fx(v->modulus), fx(v->argument)));
     }
     line(t_.tr("  back from the polar form:"));
     for (const auto& [name, v] : {std::pair{"q", &s.q}, std::pair{"k", &s.k}}) {
@@ -204,7 +219,7 @@ class Printer {
     line(t_.tr("  z̄_k is the complex conjugate of z_k; the last two forms see N − M only"));
     line(fmt::format("  ⟨R(Mθ)q, R(Nθ)k⟩ = {}·{} = {}", vec(s.q_rotated), vec(s.k_rotated), fx(s.score)));
     line(t_.tr("  the angle from R(Mθ)q to R(Nθ)k: (arg z_k + Nθ) − (arg z_q + Mθ) ≡ {0} rad (mod 2π)",
-              fx(s.angle_between)));
+               fx(s.angle_between)));
     // Juxtaposed factors and two spaces before the check: the line fits a projector (100 columns).
     line(fmt::format("  Re[z_q·z̄_k·e^{{i(M−N)θ}}] = Re[({})({})] = {}  {}", cx(s.q_conj_k), cx(s.phase),
                      fx(s.complex_form), verdict(s.complex_check)));
@@ -214,7 +229,7 @@ class Printer {
       line(t_.tr("  mind the sign: qᵀ·R((M−N)θ)·k = {0} is not the score:", fx(s.wrong_sign)));
     } else {
       line(t_.tr("  mind the sign: qᵀ·R((M−N)θ)·k = {0} equals the score here only because its sine term is 0;",
-                fx(s.wrong_sign)));
+                 fx(s.wrong_sign)));
     }
     line(t_.tr("  the matrix between q and k is R((N−M)θ), not R((M−N)θ)"));
   }
@@ -223,22 +238,22 @@ class Printer {
     const explain::Step6& s = w_.step6;
     const explain::Setup& in = w_.setup;
     line(t_.tr("Step 6: shift both positions by c = {0}: N − M and the score do not change (M8)",
-              format_number(s.shift)));
+               format_number(s.shift)));
     line(fmt::format("  M + c = {}, N + c = {}, (N + c) − (M + c) = {} = N − M", format_number(in.m + s.shift),
                      format_number(in.n + s.shift), format_number((in.n + s.shift) - (in.m + s.shift))));
     line(fmt::format("  R((M+c)θ)q = {}, R((N+c)θ)k = {}", vec(s.q_rotated), vec(s.k_rotated)));
     line(fmt::format("  ⟨R((M+c)θ)q, R((N+c)θ)k⟩ = {}", fx(s.shifted_score)));
     line(fmt::format("  ⟨R(Mθ)q, R(Nθ)k⟩ = {}   {}", fx(s.score), verdict(s.check)));
-    line(t_.tr("  both vectors turn by cθ = {0} rad more: the angle between them stays {1} rad",
-              fx(s.shift * in.theta), fx(s.angle_between)));
+    line(t_.tr("  both vectors turn by cθ = {0} rad more: the angle between them stays {1} rad", fx(s.shift * in.theta),
+               fx(s.angle_between)));
   }
 
   void step7() {
     const explain::Step7& s = w_.step7;
     const explain::Setup& in = w_.setup;
     const int pairs = s.d / 2;
-    line(t_.tr("Step 7: from 2 to d = {0} dimensions: d/2 = {1} pairs, pair i turns by Mθ_i (M1), (M5), (M9)",
-              s.d, pairs));
+    line(t_.tr("Step 7: from 2 to d = {0} dimensions: d/2 = {1} pairs, pair i turns by Mθ_i (M1), (M5), (M9)", s.d,
+               pairs));
     line(fmt::format("  θ_i = base^(−2i/d), base = {}, M = {}", format_number(s.base), format_number(in.m)));
     const std::string channels = t_.tr("channels");
     line(fmt::format("  {:>5}  {}{:>12}  {:>12}", "i", pad(channels, 10), "θ_i", "Mθ_i (rad)"));
@@ -255,8 +270,8 @@ class Printer {
     line(t_.tr("  with q repeating the pair q on all d/2 pairs:"));
     const std::string channel = t_.tr("channel");
     const std::size_t first = std::max<std::size_t>(columns(channel), 7);
-    line(fmt::format("    {}{:>6}{:>11}{:>8}{:>11}{:>21}{:>11}", pad(channel, first), "q", "cos(MΘ)", "rot(q)", "sin(MΘ)",
-                     "q⊙cos + rot(q)⊙sin", "R_M·q"));
+    line(fmt::format("    {}{:>6}{:>11}{:>8}{:>11}{:>21}{:>11}", pad(channel, first), "q", "cos(MΘ)", "rot(q)",
+                     "sin(MΘ)", "q⊙cos + rot(q)⊙sin", "R_M·q"));
     for (int c = 0; c < s.d; ++c) {
       line(fmt::format("    {:>{}}{:>6}{:>11}{:>8}{:>11}{:>21}{:>11}", c, first, fx(s.q[c]), fx(s.cos[c]), fx(s.rot[c]),
                        fx(s.sin[c]), fx(s.elementwise[c]), fx(s.by_matrix[c])));
@@ -290,16 +305,19 @@ const OptionNames kExplainOptions{{"query q", "--q"}, {"key k", "--k"}, {"shift 
 int run_explain(const ExplainOptions& opt, std::ostream& out) {
   check_figure_options(opt.figure);
   if (opt.positions.size() != 2) {
-    throw InvalidArgument(error_msg("{0} takes two positions, M of q and N of k (got {1})", option_name("position"), opt.positions.size()));
+    throw InvalidArgument(error_msg("{0} takes two positions, M of q and N of k (got {1})", option_name("position"),
+                                    opt.positions.size()));
   }
   if (opt.step && (*opt.step < 1 || *opt.step > explain::kSteps)) {
-    throw InvalidArgument(error_msg("{0} must be between {1} and {2} (got {3})", option_name("step"), 1, explain::kSteps, *opt.step));
+    throw InvalidArgument(
+        error_msg("{0} must be between {1} and {2} (got {3})", option_name("step"), 1, explain::kSteps, *opt.step));
   }
   explain::Setup s;
   for (const auto& [text, what, target] : {std::tuple{&opt.q, "--q", &s.q}, std::tuple{&opt.k, "--k", &s.k}}) {
     const std::vector<double> values = parse_real_list(*text, what);
     if (values.size() != 2) {
-      throw InvalidArgument(error_msg("{0} must be exactly 2 numbers a,b: one 2-D pair (got {1})", what, values.size()));
+      throw InvalidArgument(
+          error_msg("{0} must be exactly 2 numbers a,b: one 2-D pair (got {1})", what, values.size()));
     }
     *target = Eigen::Vector2d(values[0], values[1]);
   }
@@ -312,7 +330,8 @@ int run_explain(const ExplainOptions& opt, std::ostream& out) {
     check_dimension(s.d, explain::kMaxDim);
     check_base(s.base);
     if (pair < 0 || pair >= s.d / 2) {
-      throw InvalidArgument(error_msg("{0} must be between {1} and d/2 − 1 = {2} (got {3})", option_name("pair"), 0, s.d / 2 - 1, pair));
+      throw InvalidArgument(
+          error_msg("{0} must be between {1} and d/2 − 1 = {2} (got {3})", option_name("pair"), 0, s.d / 2 - 1, pair));
     }
     s.theta = frequencies(s.d, s.base)[pair];
     theta_source = f.tr("θ_{0} of pair {0} of step 7", pair);
@@ -351,7 +370,8 @@ Command add_explain_command(CLI::App& app) {
   add_int_option(*sub, "--step", opt->step, 0, "show only step K (1 … 7), to pace a lecture")->default_str("all");
   sub->add_flag("--quiet", opt->quiet, "leave out the header (q, k, θ and what a check means): for the second step on");
   add_figure_options(*sub, opt->figure);
-  add_animation_options(*sub, opt->figure, "animate to a GIF: positions + 1 per frame; q, k and each pair turn at their speed");
+  add_animation_options(*sub, opt->figure,
+                        "animate to a GIF: positions + 1 per frame; q, k and each pair turn at their speed");
   sub->get_option("--lang")->description("language of the text and the figure: en or zh (中文)");
   CLI::Option* width = sub->get_option("--width")->default_str(std::to_string(kExplainFigureSize));
   CLI::Option* height = sub->get_option("--height")->default_str(std::to_string(kExplainFigureSize));

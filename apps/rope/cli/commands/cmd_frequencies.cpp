@@ -54,8 +54,8 @@ void draw_cos_heatmap(const FrequencyTable& table, const FrequenciesOptions& opt
   const FigureOptions& f = opt.figure;
   const RopeConfig& c = table.rope.spec.config;
   plot::Figure fig;
-  fig.title = f.tr("cos(m·θᵢ): every pair turns at its own speed (d = {0}, base = {1}{2})",
-                   2 * half, format_number(c.base), c.type != ScalingType::Default ? f.tr(", scaled") : "");
+  fig.title = f.tr("cos(m·θᵢ): every pair turns at its own speed (d = {0}, base = {1}{2})", 2 * half,
+                   format_number(c.base), c.type != ScalingType::Default ? f.tr(", scaled") : "");
   fig.xlabel = f.tr("position m");
   fig.ylabel = f.tr("pair i (0 = fastest)");
   plot::Heatmap h;
@@ -79,7 +79,8 @@ int run_frequencies(const FrequenciesOptions& opt, std::ostream& out) {
   const FrequencyTable table = frequency_table(frequencies_request(opt));
   draw_cos_heatmap(table, opt);
   if (!opt.csv.empty()) write_output(opt.csv, frequencies_csv(table), out);
-  if (opt.json || opt.csv != "-") emit(out, table, {opt.json ? Format::Json : Format::Text, opt.figure.tr().lang(), std::nullopt});
+  if (opt.json || opt.csv != "-")
+    emit(out, table, {opt.json ? Format::Json : Format::Text, opt.figure.tr().lang(), std::nullopt});
   return kOk;
 }
 
@@ -90,9 +91,12 @@ Command add_frequencies_command(CLI::App& app) {
   sub->alias("freqs");
   add_dim_option(*sub, opt->dim, kDefaultFrequenciesDim);
   add_base_option(*sub, opt->base);
-  add_real_option(*sub, "-m,--position", opt->position, 0.0, "also print the angles m·θ_i at this position (with a model: of its scaled frequencies, and its query scaling there)")
+  add_real_option(
+      *sub, "-m,--position", opt->position, 0.0,
+      "also print the angles m·θ_i at this position (with a model: of its scaled frequencies, and its query scaling there)")
       ->default_str("");  // optional: no angles without it
-  sub->add_option("--csv", opt->csv, "write the table to FILE ('-' for stdout): pair,exponent,theta,wavelength[,angle]; with "
+  sub->add_option("--csv", opt->csv,
+                  "write the table to FILE ('-' for stdout): pair,exponent,theta,wavelength[,angle]; with "
                   "--scaling, --config or --model: pair,theta,wavelength,original_theta,original_wavelength,ratio,band"
                   "[,axis][,theta_float32]")
       ->type_name("FILE");
@@ -104,7 +108,8 @@ Command add_frequencies_command(CLI::App& app) {
   add_scaling_options(*sub, opt->scaling);
   opt->scaling.axis_blocks = true;  // (V6): the pairs' θ, λ and axis: no channel placed
   add_float32_options(*sub, opt->scaling);
-  sub->footer("Example:\n  rope frequencies --dim 8 --base 10000\n  rope freqs --dim 128 --csv freqs.csv\n  rope freqs --dim 64 --png cos.png\n  rope freqs --model llama-3.1-8b\n  rope freqs --dim 128 --base 500000 --scaling llama3 --factor 8 --original-max-position 8192 --low-freq-factor 1 --high-freq-factor 4");
+  sub->footer(
+      "Example:\n  rope frequencies --dim 8 --base 10000\n  rope freqs --dim 128 --csv freqs.csv\n  rope freqs --dim 64 --png cos.png\n  rope freqs --model llama-3.1-8b\n  rope freqs --dim 128 --base 500000 --scaling llama3 --factor 8 --original-max-position 8192 --low-freq-factor 1 --high-freq-factor 4");
   return {sub, [opt](std::ostream& out) { return run_frequencies(*opt, out); }};
 }
 

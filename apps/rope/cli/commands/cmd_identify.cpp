@@ -19,7 +19,7 @@ struct IdentifyOptions {
   DumpOptions dumps;
   bool json = false;
   FigureOptions figure;
-  std::optional<int> digits;  ///< --digits N: significant digits of the fits' residuals (digits.hpp); θ keeps 6
+  std::optional<int> digits;   ///< --digits N: significant digits of the fits' residuals (digits.hpp); θ keeps 6
   std::optional<DType> dtype;  ///< --dtype: the type the dump was computed in, for the rounding identify allows
 };
 
@@ -34,11 +34,14 @@ int run_identify(const IdentifyOptions& opt, std::ostream& out) {
 
 Command add_identify_command(CLI::App& app) {
   auto opt = std::make_shared<IdentifyOptions>();
-  CLI::App* sub = app.add_subcommand("identify", "Which RoPE produced these tensors: layout, rotary dim, frequencies and scaling from two dumps");
+  CLI::App* sub = app.add_subcommand(
+      "identify", "Which RoPE produced these tensors: layout, rotary dim, frequencies and scaling from two dumps");
   add_dump_options(*sub, opt->dumps, true);
-  add_choice_option(*sub, "--dtype", opt->dtype, kDTypeWords, parse_dtype,
-                    "the type the dump was computed in, for the rounding identify allows (default: the file's, or bf16 when "
-                    "every value of a float32 dump is a bf16 number)", "TYPE");
+  add_choice_option(
+      *sub, "--dtype", opt->dtype, kDTypeWords, parse_dtype,
+      "the type the dump was computed in, for the rounding identify allows (default: the file's, or bf16 when "
+      "every value of a float32 dump is a bf16 number)",
+      "TYPE");
   sub->add_flag("--json", opt->json, "print the identification as JSON");
   add_figure_options(*sub, opt->figure);
   add_digits_option(*sub, opt->digits, "2", kDigitsHelp);

@@ -45,7 +45,8 @@ int run_inspect(const InspectOptions& opt, std::ostream& out) {
 
 Command add_inspect_command(CLI::App& app) {
   auto opt = std::make_shared<InspectOptions>();
-  CLI::App* sub = app.add_subcommand("inspect", "A model's RoPE, from its config.json, a GGUF file or a preset: frequencies, scaling, layers");
+  CLI::App* sub = app.add_subcommand(
+      "inspect", "A model's RoPE, from its config.json, a GGUF file or a preset: frequencies, scaling, layers");
   sub->add_option("file", opt->file, "a Hugging Face config.json or a GGUF file")->type_name("FILE");
   sub->add_flag("--list", opt->list, "list the model presets");
   sub->add_flag("--json", opt->json, "print the report as JSON");
@@ -57,7 +58,8 @@ Command add_inspect_command(CLI::App& app) {
   // inspect reports a model's RoPE: a vision tower is --model/--config with --tower vision; --vision KIND
   // builds a tower from --dim and --base, which inspect does not take.
   sub->remove_option(sub->get_option("--vision"));
-  sub->footer("Example:\n  rope inspect --list\n  rope inspect --model llama-3.1-8b\n  rope inspect data/models/qwen2.5-7b.json --json\n  rope inspect data/gguf/llama-3.1-8b.gguf");
+  sub->footer(
+      "Example:\n  rope inspect --list\n  rope inspect --model llama-3.1-8b\n  rope inspect data/models/qwen2.5-7b.json --json\n  rope inspect data/gguf/llama-3.1-8b.gguf");
   return {sub, [opt](std::ostream& out) { return run_inspect(*opt, out); }};
 }
 

@@ -1,6 +1,7 @@
 // rope layouts: the interleaved and half layouts side by side, the permutation P between them, and the
 // bug of mixing them (Meta-format q/k weights run with rotate_half), docs/math.md (M5), (M6), (M8),
-// a bug reported many times (e.g. huggingface/transformers#25199). The demonstration itself is rope/analysis/layouts.hpp.
+// a bug reported many times (e.g. huggingface/transformers#25199). The demonstration itself is
+// rope/analysis/layouts.hpp.
 #include <cmath>
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -55,20 +56,18 @@ std::vector<std::string> perm_lines(const std::vector<int>& perm) {
 
 plot::Figure make_figure(const LayoutsDemo& demo, const FigureOptions& f) {
   plot::Figure fig;
-  fig.title = f.tr("Meta-format q, k scored by each kernel: d = {0}, query at m = {1}",
-                   demo.dim, format_number(demo.settings.m));
+  fig.title = f.tr("Meta-format q, k scored by each kernel: d = {0}, query at m = {1}", demo.dim,
+                   format_number(demo.settings.m));
   fig.xlabel = f.tr("distance n − m (key at n)");
   fig.ylabel = f.tr("score");
   fig.key = plot::Figure::Key::Below;
   // (a) wide and (c) thin, dashed and black on top of it: (c) runs inside (a) wherever they are equal.
-  plot::Series reference{f.tr("(a) interleaved kernel (Meta): the trained score"),
-                         demo.distances, demo.score_interleaved, 0};
+  plot::Series reference{f.tr("(a) interleaved kernel (Meta): the trained score"), demo.distances,
+                         demo.score_interleaved, 0};
   reference.line_width = 7;
   fig.series.push_back(reference);
-  fig.series.push_back({f.tr("(b) rotate_half, weights not converted: the bug"),
-                        demo.distances, demo.score_mixed, 1});
-  plot::Series fixed{f.tr("(c) rotate_half on P q, P k: the fix, equal to (a)"),
-                     demo.distances, demo.score_fixed, 6};
+  fig.series.push_back({f.tr("(b) rotate_half, weights not converted: the bug"), demo.distances, demo.score_mixed, 1});
+  plot::Series fixed{f.tr("(c) rotate_half on P q, P k: the fix, equal to (a)"), demo.distances, demo.score_fixed, 6};
   fixed.dashed = true;
   fixed.line_width = 2;
   fig.series.push_back(fixed);
@@ -92,16 +91,17 @@ int run_layouts(const LayoutsOptions& opt, std::ostream& out) {
   const Text t = opt.figure.tr();
   const std::optional<QueryKey> user = query_key(opt.q, opt.k, opt.dim, kMaxLayoutsDim);
   if (user && user->q.rows() != 1) {
-    throw InvalidArgument(error_msg("--q and --k: rope layouts takes one query and one key (got {0} vectors each)",
-                                      user->q.rows()));
+    throw InvalidArgument(
+        error_msg("--q and --k: rope layouts takes one query and one key (got {0} vectors each)", user->q.rows()));
   }
   // The vectors set d, unless a model does (then they must match its rotary dimension).
   const bool from_model = !opt.scaling.source.preset.empty() || !opt.scaling.source.file.empty();
   const std::optional<int> dim = user && !from_model ? std::optional<int>(static_cast<int>(user->q.cols())) : opt.dim;
-  const ModelRope rope = resolve(opt.scaling, {dim, settings.dim, opt.base, settings.base, std::nullopt, Layout::Interleaved, kMaxLayoutsDim});
+  const ModelRope rope = resolve(
+      opt.scaling, {dim, settings.dim, opt.base, settings.base, std::nullopt, Layout::Interleaved, kMaxLayoutsDim});
   if (user && rope.spec.rotary_dim != user->q.cols()) {
     throw InvalidArgument(error_msg("--q and --k have {0} numbers, but the model's rotary dimension d is {1}",
-                                      user->q.cols(), rope.spec.rotary_dim));
+                                    user->q.cols(), rope.spec.rotary_dim));
   }
   if (user) {
     settings.q = user->q.row(0).transpose();
@@ -113,8 +113,8 @@ int run_layouts(const LayoutsOptions& opt, std::ostream& out) {
   if (!rope.plain) {
     const ModelRope& rr = rope;
     settings.inv_freq = rr.spec.params.inv_freq;
-    frequencies_text = t.tr("base = {0}, {1} scaling f = {2} from {3}{4}",
-                            format_number(settings.base), to_string(rr.spec.config.type), format_number(rr.spec.params.factor),
+    frequencies_text = t.tr("base = {0}, {1} scaling f = {2} from {3}{4}", format_number(settings.base),
+                            to_string(rr.spec.config.type), format_number(rr.spec.params.factor),
                             model_name(rr.spec, t), layer_text(rr.spec, t));
   }
   check_figure_options(opt.figure);
@@ -132,11 +132,11 @@ int run_layouts(const LayoutsOptions& opt, std::ostream& out) {
   if (opt.csv == "-") return exit_code;
 
   out << t.tr("rope layouts: d = {0}, {1} (docs/math.md (M5), (M6), (M8))\n", d, frequencies_text);
-  out << t.tr("Meta's Llama code pairs channels (2i, 2i+1), the interleaved layout; Hugging Face's rotate_half\n"
-              "pairs channels (i, i + d/2), the half layout. Pair i turns by m·θ_i in both.\n\n");
+  out << t.tr(
+      "Meta's Llama code pairs channels (2i, 2i+1), the interleaved layout; Hugging Face's rotate_half\n"
+      "pairs channels (i, i + d/2), the half layout. Pair i turns by m·θ_i in both.\n\n");
   if (!rope.plain && rope.spec.from_model) {
-    out << t.tr("{0} uses the {1}\n\n", model_name(rope.spec, t),
-                layout_description(rope.spec).in(t.lang()));
+    out << t.tr("{0} uses the {1}\n\n", model_name(rope.spec, t), layout_description(rope.spec).in(t.lang()));
   }
 
   out << t.tr("which channels form pair i:\n");
@@ -145,8 +145,8 @@ int run_layouts(const LayoutsOptions& opt, std::ostream& out) {
   for (int i = 0; i < d / 2; ++i) {
     const auto [a, b] = pair_channels(d, i, Layout::Interleaved);
     const auto [c, e] = pair_channels(d, i, Layout::Half);
-    out << fmt::format("{:>6}  {:>20}  {:>20}  {:>20}\n", i, format_number(demo.theta[i]), fmt::format("({}, {})", a, b),
-                       fmt::format("({}, {})", c, e));
+    out << fmt::format("{:>6}  {:>20}  {:>20}  {:>20}\n", i, format_number(demo.theta[i]),
+                       fmt::format("({}, {})", a, b), fmt::format("({}, {})", c, e));
   }
 
   const std::vector<int> perm = layout_perm(d);
@@ -161,11 +161,9 @@ int run_layouts(const LayoutsOptions& opt, std::ostream& out) {
     zero_one.digits = 0;
     print_matrix(out, p, zero_one, "    ");
   }
-  out << t.tr("  R_half = P R_int Pᵀ at m = {0} and n = {1}: max |difference| = {2} {3}\n",
-              format_number(s.m), format_number(s.n),
-              format_number(demo.conjugation_error),
-              demo.conjugation_error == 0.0 ? t.tr("(exact: P only moves entries)")
-                                                : t.tr("— NOT EXACT"));
+  out << t.tr("  R_half = P R_int Pᵀ at m = {0} and n = {1}: max |difference| = {2} {3}\n", format_number(s.m),
+              format_number(s.n), format_number(demo.conjugation_error),
+              demo.conjugation_error == 0.0 ? t.tr("(exact: P only moves entries)") : t.tr("— NOT EXACT"));
 
   if (user) {
     out << t.tr("\nq and k from --q and --k, taken as a query and a key made by Meta-format weights (interleaved).\n");
@@ -177,13 +175,14 @@ int run_layouts(const LayoutsOptions& opt, std::ostream& out) {
     print_vectors(out, "q", demo.q.transpose());
     print_vectors(out, "k", demo.k.transpose());
   }
-  out << t.tr("the score of q and k, the query at m = {0} and the key at n = {1}:\n",
-              format_number(s.m), format_number(s.n));
+  out << t.tr("the score of q and k, the query at m = {0} and the key at n = {1}:\n", format_number(s.m),
+              format_number(s.n));
   const double bug = std::abs(demo.at.mixed - demo.at.interleaved);
   const double fix = std::abs(demo.at.fixed - demo.at.interleaved);
   // The default lines fit 100 columns: the three scores, then their formulas once below; --wide: a
   // formula on each line, as before.
-  const char* formulas[] = {"<R_int,m q, R_int,n k>      ", "<R_half,m q, R_half,n k>    ", "<R_half,m Pq, R_half,n Pk>  "};
+  const char* formulas[] = {"<R_int,m q, R_int,n k>      ", "<R_half,m q, R_half,n k>    ",
+                            "<R_half,m Pq, R_half,n Pk>  "};
   const auto f = [&](int i) { return opt.wide ? std::string(formulas[i]) : std::string(); };
   out << fmt::format("  {:<39}{}= {}  {}\n", t.tr("(a) Meta's interleaved kernel"), f(0),
                      format_number(demo.at.interleaved), t.tr("(the trained score)"));
@@ -194,31 +193,31 @@ int run_layouts(const LayoutsOptions& opt, std::ostream& out) {
   if (!opt.wide) {
     out << "  (a) <R_int,m q, R_int,n k>, (b) <R_half,m q, R_half,n k>, (c) <R_half,m Pq, R_half,n Pk>\n";
   }
-  out << t.tr("  the bug changes the score by |(b) − (a)| = {0}; the fix by |(c) − (a)| = {1}{2}\n",
-              format_number(bug), format_number(fix),
-              fix == 0.0 ? "" : t.tr(" — THE FIX FAILED"));
+  out << t.tr("  the bug changes the score by |(b) − (a)| = {0}; the fix by |(c) − (a)| = {1}{2}\n", format_number(bug),
+              format_number(fix), fix == 0.0 ? "" : t.tr(" — THE FIX FAILED"));
 
   const long distances = s.max_distance + 1;
   out << t.tr("\nover n − m = 0 … {0} ({1} distance{2}, the query at m = {3}):\n", s.max_distance, distances,
               distances == 1 || (t.lang() == Lang::Zh) ? "" : "s", format_number(s.m));
-  out << t.tr("  the bug changes the score by up to {0:.6g}, by {1:.6g} on average;\n",
-              demo.max_mixed_change, demo.mean_mixed_change);
+  out << t.tr("  the bug changes the score by up to {0:.6g}, by {1:.6g} on average;\n", demo.max_mixed_change,
+              demo.mean_mixed_change);
   out << t.tr("  a score itself is of size √d = {0:.6g} for q, k ~ N(0, I) (M15)\n", std::sqrt(static_cast<double>(d)));
   out << t.tr("  the fix changes it by at most {0}{1}\n", format_number(demo.max_fixed_change),
-              demo.max_fixed_change == 0.0 ? t.tr(": equal bit for bit at every distance")
-                                               : t.tr(" — THE FIX FAILED"));
+              demo.max_fixed_change == 0.0 ? t.tr(": equal bit for bit at every distance") : t.tr(" — THE FIX FAILED"));
 
   out << t.tr("\neach layout alone satisfies <R_m q, R_n k> = q^T R_(n−m) k (M8) on these {0} pairs of positions;\n",
               demo.identity_interleaved.samples);
   out << t.tr("tolerance κ·ε·(d + M)·‖q‖‖k‖ (M13), M = the largest |m| + |n| + |n − m|:\n");
   for (const LayoutIdentityCheck* c : {&demo.identity_interleaved, &demo.identity_half}) {
     // The error against its tolerance, with the digits that tell them apart (digits.hpp), or --digits N.
-    const std::vector<std::string> shown = compared({c->check.difference, c->check.tolerance * c->check.scale}, opt.digits);
+    const std::vector<std::string> shown =
+        compared({c->check.difference, c->check.tolerance * c->check.scale}, opt.digits);
     out << fmt::format("  {:<11}  max |Δ| = {}  {} {}  {}\n", layout_name(c->layout, t), shown[0], t.tr("tolerance"),
                        shown[1], c->check.passed() ? t.tr("PASS") : t.tr("FAIL"));
   }
-  out << t.tr("so the bug breaks no identity and raises no error: it pairs channels that were never trained\n"
-              "together, with other frequencies, and the model silently computes other attention scores.\n");
+  out << t.tr(
+      "so the bug breaks no identity and raises no error: it pairs channels that were never trained\n"
+      "together, with other frequencies, and the model silently computes other attention scores.\n");
   if (opt.csv.empty()) out << t.tr("(the scores at every distance: --csv FILE)\n");
   if (exit_code != kOk) out << t.tr("\nLAYOUT CHECK FAILED\n");
   return exit_code;

@@ -23,7 +23,8 @@ int run_lesson(const LessonOptions& opt, std::ostream& out) {
   if (opt.html.empty()) throw InvalidArgument(error_msg("rope lesson needs --html FILE: the page to write"));
   const std::string ext = std::filesystem::path(opt.html).extension().string();
   const std::string name = std::filesystem::path(opt.html).filename().string();
-  if (name == ".html" || name == ".htm") throw InvalidArgument(error_msg("'{0}' needs a name before its extension {1}", opt.html, name));
+  if (name == ".html" || name == ".htm")
+    throw InvalidArgument(error_msg("'{0}' needs a name before its extension {1}", opt.html, name));
   if (ext != ".html" && ext != ".htm") {
     throw InvalidArgument(error_msg("the --html file must end in .html or .htm (got '{0}')", opt.html));
   }

@@ -61,8 +61,8 @@ plot::Figure make_figure(const PermuteDemo& d, const FigureOptions& f) {
     return std::make_pair(x, y);
   };
   plot::Figure fig;
-  fig.title = f.tr("llama.cpp's q/k row order: head_dim {0}, {1} query heads, {2} KV heads",
-                   hd, d.settings.n_head, d.settings.n_head_kv);
+  fig.title = f.tr("llama.cpp's q/k row order: head_dim {0}, {1} query heads, {2} KV heads", hd, d.settings.n_head,
+                   d.settings.n_head_kv);
   fig.xlabel = f.tr("GGUF row r");
   fig.ylabel = f.tr("the Hugging Face row it holds");
   fig.key = plot::Figure::Key::Below;
@@ -78,8 +78,7 @@ plot::Figure make_figure(const PermuteDemo& d, const FigureOptions& f) {
   fig.series.push_back(correct);
   if (d.k_order_bug) {
     auto [bx, by] = series(*d.k_order_bug);
-    plot::Series bug{f.tr("k permuted with n_head: the GQA bug (llama.cpp #2376)"),
-                     bx, by, 5};
+    plot::Series bug{f.tr("k permuted with n_head: the GQA bug (llama.cpp #2376)"), bx, by, 5};
     bug.dashed = joined_lines;
     bug.points = !joined_lines;
     fig.series.push_back(bug);
@@ -130,40 +129,38 @@ int run_permute(const PermuteOptions& opt, std::ostream& out) {
 
   const long hd = s.head_dim;
   out << t.tr("rope permute: llama.cpp's q/k row order, from {0}:\n  head_dim {1}, {2} query heads, {3} KV heads\n",
-              source, hd,
-              s.n_head, s.n_head_kv);
-  out << t.tr("convert_hf_to_gguf.py reorders the rows of q_proj and k_proj, head by head (G1):\n"
-              "  GGUF row h·hd + 2j + s holds HF row h·hd + s·hd/2 + j   (s = 0, 1; j < hd/2)\n"
-              "so HF's rotate_half pair (j, j + hd/2) becomes llama.cpp's NORM pair (2j, 2j+1), same frequency θ_j.\n\n");
+              source, hd, s.n_head, s.n_head_kv);
+  out << t.tr(
+      "convert_hf_to_gguf.py reorders the rows of q_proj and k_proj, head by head (G1):\n"
+      "  GGUF row h·hd + 2j + s holds HF row h·hd + s·hd/2 + j   (s = 0, 1; j < hd/2)\n"
+      "so HF's rotate_half pair (j, j + hd/2) becomes llama.cpp's NORM pair (2j, 2j+1), same frequency θ_j.\n\n");
   out << t.tr("the row map (GGUF row r holds HF row order[r]):\n");
-  out << order_text(t.tr("  q_proj, permute(q, n_head = {0}):      ", s.n_head),
-                    d.q_order);
-  out << order_text(t.tr("  k_proj, permute(k, n_head_kv = {0}):   ", s.n_head_kv),
-                    d.k_order);
+  out << order_text(t.tr("  q_proj, permute(q, n_head = {0}):      ", s.n_head), d.q_order);
+  out << order_text(t.tr("  k_proj, permute(k, n_head_kv = {0}):   ", s.n_head_kv), d.k_order);
   if (d.k_order_bug && s.n_head != s.n_head_kv) {
-    out << order_text(t.tr("  k_proj permuted with n_head = {0} (the bug): ", s.n_head),
-                      *d.k_order_bug);
+    out << order_text(t.tr("  k_proj permuted with n_head = {0} (the bug): ", s.n_head), *d.k_order_bug);
   } else if (!d.k_order_bug) {
-    out << t.tr("  k_proj permuted with n_head = {0}: the converter's reshape fails ({1} rows are not {2} heads of two halves)\n",
-                s.n_head,
-                d.k_order.size(), s.n_head);
+    out << t.tr(
+        "  k_proj permuted with n_head = {0}: the converter's reshape fails ({1} rows are not {2} heads of two halves)\n",
+        s.n_head, d.k_order.size(), s.n_head);
   }
-  out << t.tr("\nscores of random HF weights (seed {0}, model dim {1}),\n  query at m = {2}, key at m + δ, δ = 0 … {3}, every head "
-              "({4} scores):\n",
-              s.seed, s.width, format_number(s.m), s.max_distance, d.scores);
+  out << t.tr(
+      "\nscores of random HF weights (seed {0}, model dim {1}),\n  query at m = {2}, key at m + δ, δ = 0 … {3}, every head "
+      "({4} scores):\n",
+      s.seed, s.width, format_number(s.m), s.max_distance, d.scores);
   out << t.tr("  (a) rotate_half on the HF weights (Hugging Face)\n  (b) NORM on the permuted weights (llama.cpp)\n");
   // The difference against its tolerance, with the digits that tell them apart (digits.hpp), or --digits N.
   const std::vector<std::string> shown = compared({d.max_fix_difference, d.tolerance}, opt.digits);
-  out << t.tr("  max |(b) − (a)| = {0} (tolerance 2·γ_hd·Σ|terms| = {1}){2}  {3}\n",
-              shown[0], shown[1], d.max_fix_difference == 0.0 ? t.tr(": equal bit for bit") : "",
-              d.passed() ? t.tr("PASS") : t.tr("FAIL"));
+  out << t.tr("  max |(b) − (a)| = {0} (tolerance 2·γ_hd·Σ|terms| = {1}){2}  {3}\n", shown[0], shown[1],
+              d.max_fix_difference == 0.0 ? t.tr(": equal bit for bit") : "", d.passed() ? t.tr("PASS") : t.tr("FAIL"));
   if (s.n_head == s.n_head_kv) {
     out << t.tr("  no GQA (n_head = n_head_kv): permuting k with n_head is the same permutation, no bug to show\n");
   } else if (d.k_order_bug) {
     out << t.tr("  (c) NORM with k permuted by n_head instead of n_head_kv (llama.cpp #2376, #3018)\n");
-    out << t.tr("  |(c) − (a)| up to {0:.6g}, {1:.6g} on average; the scores themselves have size (rms) {2:.6g}:\n"
-                "  no error is raised, the model just attends elsewhere (\"gibberish after conversion\")\n",
-                d.max_bug_difference, d.mean_bug_difference, d.score_rms);
+    out << t.tr(
+        "  |(c) − (a)| up to {0:.6g}, {1:.6g} on average; the scores themselves have size (rms) {2:.6g}:\n"
+        "  no error is raised, the model just attends elsewhere (\"gibberish after conversion\")\n",
+        d.max_bug_difference, d.mean_bug_difference, d.score_rms);
   }
   if (opt.csv.empty()) out << t.tr("(head 0's scores at every distance: --csv FILE)\n");
   if (exit_code != kOk) out << t.tr("\nPERMUTATION CHECK FAILED\n");
@@ -173,23 +170,28 @@ int run_permute(const PermuteOptions& opt, std::ostream& out) {
 Command add_permute_command(CLI::App& app) {
   auto opt = std::make_shared<PermuteOptions>();
   PermuteSettings& s = opt->settings;
-  CLI::App* sub = app.add_subcommand("permute", "The q/k row order of llama.cpp's converter, its proof, and the GQA bug");
+  CLI::App* sub =
+      app.add_subcommand("permute", "The q/k row order of llama.cpp's converter, its proof, and the GQA bug");
   add_int_option(*sub, "--head-dim", opt->head_dim, s.head_dim, "rows per head: even, 2 … 4096");
   add_long_option(*sub, "--heads", opt->heads, s.n_head, "query heads n_head");
-  add_long_option(*sub, "--kv-heads", opt->kv_heads, s.n_head_kv, "key/value heads n_head_kv (GQA: fewer than --heads)");
+  add_long_option(*sub, "--kv-heads", opt->kv_heads, s.n_head_kv,
+                  "key/value heads n_head_kv (GQA: fewer than --heads)");
   add_base_option(*sub, opt->base, s.base);
   sub->add_option("--config", opt->config, "read the heads and the RoPE from a GGUF file or a Hugging Face config.json")
       ->type_name("FILE");
-  add_int_option(*sub, "--model-dim", s.width, fmt::format("columns of the random weights (the model width): 1 … {}", kMaxPermuteWidth));
+  add_int_option(*sub, "--model-dim", s.width,
+                 fmt::format("columns of the random weights (the model width): 1 … {}", kMaxPermuteWidth));
   add_seed_option(*sub, s.seed, "seed of the random weights and inputs (same seed, same output)");
   add_real_option(*sub, "--position", s.m, "the query's position m (|m| <= 1e9)");
-  add_long_option(*sub, "--max-distance", s.max_distance, fmt::format("keys at m + δ, δ = 0 … max-distance (0 … {})", kMaxPermuteDistance));
+  add_long_option(*sub, "--max-distance", s.max_distance,
+                  fmt::format("keys at m + δ, δ = 0 … max-distance (0 … {})", kMaxPermuteDistance));
   sub->add_option("--csv", opt->csv, "write distance,score_hf,score_gguf[,score_bug] (head 0) to FILE ('-' for stdout)")
       ->type_name("FILE");
   add_figure_options(*sub, opt->figure);
   add_digits_option(*sub, opt->digits, "3", kDigitsHelp);
-  sub->footer("Example:\n  rope permute\n  rope permute --head-dim 128 --heads 64 --kv-heads 8 --png permute.png\n"
-              "  rope permute --config data/gguf/llama-3.1-8b.gguf");
+  sub->footer(
+      "Example:\n  rope permute\n  rope permute --head-dim 128 --heads 64 --kv-heads 8 --png permute.png\n"
+      "  rope permute --config data/gguf/llama-3.1-8b.gguf");
   return {sub, [opt](std::ostream& out) { return run_permute(*opt, out); }};
 }
 

@@ -27,7 +27,7 @@ inline constexpr std::size_t kMaxPrintedPositions = 2000;
 
 struct PositionsOptions {
   std::vector<std::string> text, image, video;  ///< as typed; their order comes from CLI11's parse order
-  std::string model, config;  ///< a Qwen-VL model whose vision_config gives the rules
+  std::string model, config;                    ///< a Qwen-VL model whose vision_config gives the rules
   long merge_size = 2;
   std::optional<double> tokens_per_second;
   std::optional<double> second_per_grid;
@@ -53,7 +53,8 @@ std::vector<Segment> segments_of(const PositionsOptions& opt) {
       s.kind = SegmentKind::Text;
       s.tokens = parse_integer(opt.text.at(next_text++), "--text");
       if (s.tokens < 1 || s.tokens > kMaxSequenceTokens) {
-        throw InvalidArgument(error_msg("--text must be between 1 and {0} tokens (got {1})", kMaxSequenceTokens, s.tokens));
+        throw InvalidArgument(
+            error_msg("--text must be between 1 and {0} tokens (got {1})", kMaxSequenceTokens, s.tokens));
       }
     } else if (o == opt.image_option) {
       s.kind = SegmentKind::Image;
@@ -78,8 +79,8 @@ std::string segment_text(const Segment& s, long merge, const Text& t) {
   const long merged = s.grid[0] * (s.grid[1] / merge) * (s.grid[2] / merge);
   // TRANSLATORS: a segment, its grid t×h×w and the merged grid in tokens: "image 1x28x28 → 1×14×14 tokens"; {7}
   // is the English word "token" or "tokens", empty under zh.
-  return t.tr("{0} {1}x{2}x{3} → {4}×{5}×{6} {7}", name, s.grid[0], s.grid[1], s.grid[2],
-              s.grid[0], s.grid[1] / merge, s.grid[2] / merge, tokens_word(merged, t));
+  return t.tr("{0} {1}x{2}x{3} → {4}×{5}×{6} {7}", name, s.grid[0], s.grid[1], s.grid[2], s.grid[0], s.grid[1] / merge,
+              s.grid[2] / merge, tokens_word(merged, t));
 }
 
 void draw_positions(const std::vector<TokenPosition>& ids, const PositionsOptions& opt) {
@@ -96,7 +97,8 @@ void draw_positions(const std::vector<TokenPosition>& ids, const PositionsOption
     s.label = rope::axis_label(a, f.lang);
     s.x = x;
     s.y.resize(n);
-    for (Eigen::Index k = 0; k < n; ++k) s.y[k] = static_cast<double>(ids[static_cast<std::size_t>(k)].thw[static_cast<std::size_t>(a)]);
+    for (Eigen::Index k = 0; k < n; ++k)
+      s.y[k] = static_cast<double>(ids[static_cast<std::size_t>(k)].thw[static_cast<std::size_t>(a)]);
     s.color = a;
     s.points = true;
     // Text tokens have t = h = w and an image's first row shares t and h: same-sized dots would hide the
@@ -130,8 +132,8 @@ Rules rules_of(const PositionsOptions& opt, const std::vector<Segment>& segments
     r.origin = s.origin;
     // A typed value replaces the config's line, saying so.
     if (opt.merge_option->count() > 0 && opt.merge_size != r.rules.spatial_merge_size) {
-      r.origin[0] = msg("spatial_merge_size: {0} (--merge-size on the command line, over the config's {1})", opt.merge_size,
-                        r.rules.spatial_merge_size);
+      r.origin[0] = msg("spatial_merge_size: {0} (--merge-size on the command line, over the config's {1})",
+                        opt.merge_size, r.rules.spatial_merge_size);
     }
     if (opt.tokens_per_second && *opt.tokens_per_second != *r.rules.tokens_per_second) {
       const std::string typed = format_number(*opt.tokens_per_second), own = format_number(*r.rules.tokens_per_second);
@@ -142,7 +144,8 @@ Rules rules_of(const PositionsOptions& opt, const std::vector<Segment>& segments
   if (!r.model || opt.merge_option->count() > 0) r.rules.spatial_merge_size = opt.merge_size;
   if (opt.tokens_per_second) r.rules.tokens_per_second = opt.tokens_per_second;
   if (opt.second_per_grid && !r.rules.tokens_per_second) {
-    throw InvalidArgument(error_msg("--second-per-grid scales video time (Qwen2.5-VL): give it with --tokens-per-second"));
+    throw InvalidArgument(
+        error_msg("--second-per-grid scales video time (Qwen2.5-VL): give it with --tokens-per-second"));
   }
   r.rules.second_per_grid = opt.second_per_grid.value_or(1.0);
   return r;
@@ -183,23 +186,23 @@ int run_positions(const PositionsOptions& opt, std::ostream& out) {
     for (const Message& m : given.origin) out << "  " << m.in(t.lang()) << '\n';
   }
   out << t.tr("spatial merge size {0}{1}; time index {2}\n", rules.spatial_merge_size,
-              !given.model && rules.spatial_merge_size == 2 ? t.tr(" (the value of every Qwen2-VL, Qwen2.5-VL and Qwen3-VL config)")
-                                      : "",
+              !given.model && rules.spatial_merge_size == 2
+                  ? t.tr(" (the value of every Qwen2-VL, Qwen2.5-VL and Qwen3-VL config)")
+                  : "",
               rules.tokens_per_second
-                      ? t.tr("⌊t · {0} s · {1} tokens/s⌋ for video, 0 for images (Qwen2.5-VL, (Q3))",
-                             format_number(rules.second_per_grid), format_number(*rules.tokens_per_second))
-                      : t.tr("= frame index (Qwen2-VL)"));
+                  ? t.tr("⌊t · {0} s · {1} tokens/s⌋ for video, 0 for images (Qwen2.5-VL, (Q3))",
+                         format_number(rules.second_per_grid), format_number(*rules.tokens_per_second))
+                  : t.tr("= frame index (Qwen2-VL)"));
   std::string list;
   for (const Segment& s : segments) list += (list.empty() ? "" : ", ") + segment_text(s, rules.spatial_merge_size, t);
-  out << t.tr("sequence: {0}; {1} {2}\n", list, ids.size(),
-              tokens_word(static_cast<long>(ids.size()), t));
+  out << t.tr("sequence: {0}; {1} {2}\n", list, ids.size(), tokens_word(static_cast<long>(ids.size()), t));
   out << t.tr("text tokens include the vision start and end tokens around an image: count them in --text\n\n");
-  out << fmt::format("{:>7}  {:>7}  {:<6}  {:>8}  {:>8}  {:>8}\n", t.tr("token"), t.tr("segment"),
-                     t.tr("kind"), "t", "h", "w");
+  out << fmt::format("{:>7}  {:>7}  {:<6}  {:>8}  {:>8}  {:>8}\n", t.tr("token"), t.tr("segment"), t.tr("kind"), "t",
+                     "h", "w");
   for (std::size_t k = 0; k < ids.size() && k < kMaxPrintedPositions; ++k) {
     const TokenPosition& p = ids[k];
-    out << fmt::format("{:>7}  {:>7}  {:<6}  {:>8}  {:>8}  {:>8}\n", k, p.segment, segment_name(p.kind).in(t.lang()), p.thw[0],
-                       p.thw[1], p.thw[2]);
+    out << fmt::format("{:>7}  {:>7}  {:<6}  {:>8}  {:>8}  {:>8}\n", k, p.segment, segment_name(p.kind).in(t.lang()),
+                       p.thw[0], p.thw[1], p.thw[2]);
   }
   if (ids.size() > kMaxPrintedPositions) {
     out << t.tr("… {0} more rows: write them all with --csv FILE\n", ids.size() - kMaxPrintedPositions);
@@ -219,28 +222,32 @@ Command add_positions_command(CLI::App& app) {
                          ->expected(1)
                          ->allow_extra_args(false)
                          ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-  opt->image_option = sub->add_option("--image", opt->image, "an image of grid_thw TxHxW patches, e.g. 1x4x6 (repeatable)")
-                          ->type_name("TxHxW")
-                          ->expected(1)
-                          ->allow_extra_args(false)
-                          ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  opt->image_option =
+      sub->add_option("--image", opt->image, "an image of grid_thw TxHxW patches, e.g. 1x4x6 (repeatable)")
+          ->type_name("TxHxW")
+          ->expected(1)
+          ->allow_extra_args(false)
+          ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   opt->video_option = sub->add_option("--video", opt->video, "a video of grid_thw TxHxW patches (repeatable)")
                           ->type_name("TxHxW")
                           ->expected(1)
                           ->allow_extra_args(false)
                           ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-  sub->add_option("--model", opt->model, "the rules of a Qwen-VL preset's vision_config (rope inspect --list)")->type_name("NAME");
+  sub->add_option("--model", opt->model, "the rules of a Qwen-VL preset's vision_config (rope inspect --list)")
+      ->type_name("NAME");
   sub->add_option("--config", opt->config, "the rules of a Qwen-VL config.json's vision_config")->type_name("FILE");
   opt->merge_option = add_long_option(*sub, "--merge-size", opt->merge_size,
                                       "spatial_merge_size: patches merged per side into one token (over the model's)");
-  add_real_option(*sub, "--tokens-per-second", opt->tokens_per_second, 0.0,
-                  "Qwen2.5-VL time scaling: vision_config.tokens_per_second (without it and a model: time index = frame index)")
+  add_real_option(
+      *sub, "--tokens-per-second", opt->tokens_per_second, 0.0,
+      "Qwen2.5-VL time scaling: vision_config.tokens_per_second (without it and a model: time index = frame index)")
       ->default_str("");
   add_real_option(*sub, "--second-per-grid", opt->second_per_grid, 1.0,
                   "Qwen2.5-VL: seconds per temporal grid step of a video (temporal_patch_size / fps)");
   sub->add_option("--csv", opt->csv, "write token,segment,kind,t,h,w to FILE ('-' for stdout)")->type_name("FILE");
   add_figure_options(*sub, opt->figure);
-  sub->footer("Example:\n  rope positions --text 5 --image 1x4x6 --text 3\n  rope positions --text 2 --video 4x2x4 --text 2 --tokens-per-second 2 --second-per-grid 0.5\n  rope positions --text 5 --image 1x8x8 --text 3 --png positions.png\n  rope positions --model qwen2.5-vl-7b --text 2 --video 4x2x4 --text 2");
+  sub->footer(
+      "Example:\n  rope positions --text 5 --image 1x4x6 --text 3\n  rope positions --text 2 --video 4x2x4 --text 2 --tokens-per-second 2 --second-per-grid 0.5\n  rope positions --text 5 --image 1x8x8 --text 3 --png positions.png\n  rope positions --model qwen2.5-vl-7b --text 2 --video 4x2x4 --text 2");
   return {sub, [opt](std::ostream& out) { return run_positions(*opt, out); }};
 }
 

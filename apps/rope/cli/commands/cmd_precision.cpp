@@ -41,7 +41,7 @@ struct PrecisionOptions {
   Metric metric = Metric::Identity;
   std::string csv;
   FigureOptions figure;
-  bool wide = false;  ///< --wide: every merge group of the position table
+  bool wide = false;          ///< --wide: every merge group of the position table
   std::optional<int> digits;  ///< --digits N: significant digits of the error tables (digits.hpp); nullopt: the policy
 };
 
@@ -51,7 +51,8 @@ Metric parse_metric(std::string_view text) {
   if (text == "angle") return Metric::Angle;
   if (text == "vector") return Metric::Vector;
   if (text == "identity") return Metric::Identity;
-  throw InvalidArgument(error_msg("{0} must be '{1}', '{2}' or '{3}' (got '{4}')", option_name("metric"), "angle", "vector", "identity", text));
+  throw InvalidArgument(error_msg("{0} must be '{1}', '{2}' or '{3}' (got '{4}')", option_name("metric"), "angle",
+                                  "vector", "identity", text));
 }
 
 const Eigen::VectorXd& values(const CurveErrors& c, Metric m) {
@@ -93,12 +94,12 @@ plot::Figure make_figure(const PrecisionOptions& opt, Metric metric, const Eigen
     case Metric::Angle:
       fig.title = f.tr("RoPE angle error in low precision, d = {0}, base = {1}", s.dim, format_number(s.base));
       fig.ylabel = f.tr("maxᵢ |φᵢ − m·θᵢ| (rad)");
-      fig.lines.push_back({plot::ReferenceLine::Axis::Y, opt.threshold,
-                           f.tr("threshold {0} rad", format_number(opt.threshold)), -1});
+      fig.lines.push_back(
+          {plot::ReferenceLine::Axis::Y, opt.threshold, f.tr("threshold {0} rad", format_number(opt.threshold)), -1});
       break;
     case Metric::Vector:
-      fig.title = f.tr("error of the rotated vector R_m q in low precision, d = {0}, base = {1}",
-                       s.dim, format_number(s.base));
+      fig.title =
+          f.tr("error of the rotated vector R_m q in low precision, d = {0}, base = {1}", s.dim, format_number(s.base));
       fig.ylabel = f.tr("‖R_m q − exact‖ / ‖q‖ (RMS)");
       break;
     case Metric::Identity:
@@ -140,20 +141,26 @@ int run_precision(const PrecisionOptions& opt, std::ostream& out) {
   check_precision_settings(s);
   if (!(opt.max_position >= 1 && opt.max_position <= kMaxPrecisionPosition) ||
       opt.max_position != std::floor(opt.max_position)) {
-    throw InvalidArgument(error_msg("{0} must be an integer between {1} and {2} (got {3})", option_name("max_position"), 1, format_number(kMaxPrecisionPosition), format_number(opt.max_position)));
+    throw InvalidArgument(error_msg("{0} must be an integer between {1} and {2} (got {3})", option_name("max_position"),
+                                    1, format_number(kMaxPrecisionPosition), format_number(opt.max_position)));
   }
   if (opt.points < 2 || opt.points > kMaxPrecisionPoints) {
-    throw InvalidArgument(error_msg("{0} must be between {1} and {2} (got {3})", option_name("points"), 2, kMaxPrecisionPoints, opt.points));
+    throw InvalidArgument(error_msg("{0} must be between {1} and {2} (got {3})", option_name("points"), 2,
+                                    kMaxPrecisionPoints, opt.points));
   }
   if (static_cast<double>(opt.points) * static_cast<double>(s.samples) * s.dim > kMaxPrecisionWork) {
-    throw InvalidArgument(error_msg("{0} × {1} × {2} must be at most {3} (got {4} × {5} × {6})", option_name("points"), option_name("samples"), option_name("dim"), fmt::format("{:g}", kMaxPrecisionWork), opt.points, s.samples, s.dim));
+    throw InvalidArgument(error_msg("{0} × {1} × {2} must be at most {3} (got {4} × {5} × {6})", option_name("points"),
+                                    option_name("samples"), option_name("dim"), fmt::format("{:g}", kMaxPrecisionWork),
+                                    opt.points, s.samples, s.dim));
   }
   if (!(opt.threshold > 0) || !std::isfinite(opt.threshold)) {
-    throw InvalidArgument(error_msg("{0} must be a positive number of radians (got {1})", option_name("threshold"), format_number(opt.threshold)));
+    throw InvalidArgument(error_msg("{0} must be a positive number of radians (got {1})", option_name("threshold"),
+                                    format_number(opt.threshold)));
   }
   for (double m : opt.at) {
     if (!(m >= 0 && m <= kMaxPrecisionPosition)) {
-      throw InvalidArgument(error_msg("{0} positions must be between {1} and {2} (got {3})", option_name("at"), 0, format_number(kMaxPrecisionPosition), format_number(m)));
+      throw InvalidArgument(error_msg("{0} positions must be between {1} and {2} (got {3})", option_name("at"), 0,
+                                      format_number(kMaxPrecisionPosition), format_number(m)));
     }
   }
   std::vector<DType> types;  // in the order given, each once
@@ -170,8 +177,8 @@ int run_precision(const PrecisionOptions& opt, std::ostream& out) {
   const std::vector<CurveErrors> curves = precision_errors(s, specs, grid);
   Table table{{"position"}, {grid}};
   for (const CurveErrors& c : curves) {
-    for (const auto& [name, v] : {std::pair{"angle", &c.angle}, std::pair{"vector", &c.vector},
-                                  std::pair{"identity", &c.identity}}) {
+    for (const auto& [name, v] :
+         {std::pair{"angle", &c.angle}, std::pair{"vector", &c.vector}, std::pair{"identity", &c.identity}}) {
       table.header.push_back(c.spec.column() + "_" + name);
       table.columns.push_back(*v);
     }
@@ -181,25 +188,28 @@ int run_precision(const PrecisionOptions& opt, std::ostream& out) {
   if (opt.figure.wanted()) draw(make_figure(opt, metric, grid, curves, left_out), opt.figure);
   if (opt.csv == "-") return kOk;
 
-  out << t.tr("rope precision: d = {0}, base = {1}, {2} layout, positions up to {3},\n"
-              "  {4} random pairs q, k ~ N(0, I), seed {5}\n",
-              s.dim, format_number(s.base), to_string(s.layout), format_number(opt.max_position), s.samples, s.seed);
+  out << t.tr(
+      "rope precision: d = {0}, base = {1}, {2} layout, positions up to {3},\n"
+      "  {4} random pairs q, k ~ N(0, I), seed {5}\n",
+      s.dim, format_number(s.base), to_string(s.layout), format_number(opt.max_position), s.samples, s.seed);
   out << t.tr("errors against a long double reference (docs/precision.md):\n");
   out << t.tr("  angle     max_i |φ_i − m·θ_i| in rad, the angle as the strategy computes it (P7)\n");
   out << t.tr("  vector    ‖R_m q − exact‖ / ‖q‖, root mean square over the pairs (P8)\n");
-  out << t.tr("  identity  |<R_m q, R_n k> − q^T R_{{n−m}} k|, n = m + {0}, both sides in the type,\n"
-              "            root mean square (P8)\n",
-              format_number(s.distance));
-  out << t.tr("strategies: cast-inputs = m and θ cast to the type, angle and cos/sin in it (P3);\n"
-              "  angle-f32 = angle and cos/sin in float32, then cast (P4);\n"
-              "  cast-result = all in float64, the result cast (P5)\n");
+  out << t.tr(
+      "  identity  |<R_m q, R_n k> − q^T R_{{n−m}} k|, n = m + {0}, both sides in the type,\n"
+      "            root mean square (P8)\n",
+      format_number(s.distance));
+  out << t.tr(
+      "strategies: cast-inputs = m and θ cast to the type, angle and cos/sin in it (P3);\n"
+      "  angle-f32 = angle and cos/sin in float32, then cast (P4);\n"
+      "  cast-result = all in float64, the result cast (P5)\n");
 
   const std::vector<double> at = table_positions(opt);
   const Eigen::VectorXd at_vec = Eigen::Map<const Eigen::VectorXd>(at.data(), static_cast<Eigen::Index>(at.size()));
   const std::vector<CurveErrors> summary = precision_errors(s, specs, at_vec);
-  for (const auto& [title, m] : {std::pair{t.tr("angle error (rad)"), Metric::Angle},
-                                 std::pair{t.tr("vector error (relative)"), Metric::Vector},
-                                 std::pair{t.tr("identity error (absolute)"), Metric::Identity}}) {
+  for (const auto& [title, m] :
+       {std::pair{t.tr("angle error (rad)"), Metric::Angle}, std::pair{t.tr("vector error (relative)"), Metric::Vector},
+        std::pair{t.tr("identity error (absolute)"), Metric::Identity}}) {
     // A column compares the curves at one position: the table shows the significant digits that tell its
     // different errors apart in every column (digits.hpp, at least 3), one count for the table, or --digits N.
     std::vector<std::vector<double>> columns(at.size());
@@ -229,15 +239,12 @@ int run_precision(const PrecisionOptions& opt, std::ostream& out) {
   for (const CurveSpec& c : specs) {
     const auto crossing = angle_crossing(s, c, opt.threshold, opt.max_position);
     out << fmt::format("  {:<18} {}\n", c.name(),
-                       crossing ? format_number(*crossing)
-                                : t.tr("none up to {0}", format_number(opt.max_position)));
+                       crossing ? format_number(*crossing) : t.tr("none up to {0}", format_number(opt.max_position)));
   }
 
-  out << '\n'
-      << t.tr("integer positions 0 … {0} the type cannot keep apart (P2):\n", format_number(opt.max_position));
-  out << fmt::format("  {:<6} {:>16} {:>10} {:>10} {:>10}  {}\n", t.tr("type"), t.tr("exact up to"),
-                     t.tr("distinct"), t.tr("merged"), t.tr("overflow"),
-                     t.tr("first merges (value ← positions)"));
+  out << '\n' << t.tr("integer positions 0 … {0} the type cannot keep apart (P2):\n", format_number(opt.max_position));
+  out << fmt::format("  {:<6} {:>16} {:>10} {:>10} {:>10}  {}\n", t.tr("type"), t.tr("exact up to"), t.tr("distinct"),
+                     t.tr("merged"), t.tr("overflow"), t.tr("first merges (value ← positions)"));
   for (DType type : types) {
     const PositionMerges r = position_merges(type, opt.max_position);
     std::string groups;
@@ -248,13 +255,14 @@ int run_precision(const PrecisionOptions& opt, std::ostream& out) {
                             g.last == g.first + 1 ? ", " : " … ", format_number(g.last));
     }
     out << fmt::format("  {:<6} {:>16} {:>10} {:>10} {:>10}  {}\n", to_string(type),
-                       format_number(max_exact_integer(type)), r.distinct, r.merged,
-                       r.overflow, groups.empty() ? "-" : groups);
+                       format_number(max_exact_integer(type)), r.distinct, r.merged, r.overflow,
+                       groups.empty() ? "-" : groups);
   }
   if (!left_out.empty()) {
-    out << t.tr("note: the figure leaves out {0} curve(s) with no error to draw on its log axis (exact or "
-                "overflowing at every position): {1}\n",
-                left_out.size(), fmt::join(left_out, ", "));
+    out << t.tr(
+        "note: the figure leaves out {0} curve(s) with no error to draw on its log axis (exact or "
+        "overflowing at every position): {1}\n",
+        left_out.size(), fmt::join(left_out, ", "));
   }
   if (opt.csv.empty()) {
     out << t.tr("(the {0} log-spaced positions 1 … {1}: --csv FILE)\n", grid.size(), format_number(opt.max_position));
@@ -277,8 +285,8 @@ Command add_precision_command(CLI::App& app) {
   add_choice_option(*sub, "--strategy", opt->strategies, {"cast-inputs", "angle-f32", "cast-result"}, parse_strategy,
                     "where the low precision enters: cast-inputs, angle-f32, cast-result (default all)", "NAME")
       ->delimiter(',');
-  add_long_option(*sub, "--points", opt->points, fmt::format("log-spaced positions 1 … P in the CSV and figure (2 … {})",
-                                                             kMaxPrecisionPoints));
+  add_long_option(*sub, "--points", opt->points,
+                  fmt::format("log-spaced positions 1 … P in the CSV and figure (2 … {})", kMaxPrecisionPoints));
   add_long_option(*sub, "--samples", s.samples, fmt::format("random pairs q, k (1 … {})", kMaxPrecisionSamples));
   add_real_option(*sub, "--distance", s.distance, "n − m in the identity error");
   add_reals_option(*sub, "--at", opt->at, "positions of the printed tables (those <= P, and P)");

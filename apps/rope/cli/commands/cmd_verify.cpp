@@ -20,7 +20,7 @@ struct VerifyOptions {
   std::string csv;
   bool json = false;
   Lang lang = Lang::En;
-  bool wide = false;  ///< --wide: the samples and max |Δ| columns too (138 columns)
+  bool wide = false;          ///< --wide: the samples and max |Δ| columns too (138 columns)
   std::optional<int> digits;  ///< --digits N: significant digits of the table (digits.hpp); nullopt: the policy
 };
 
@@ -33,7 +33,8 @@ int run_verify(const VerifyOptions& opt, std::ostream& out) {
   const VerifyRun run = rope::run_verify(request);
   // An interrupted run writes no file; --csv - prints the CSV instead of the table.
   if (!opt.csv.empty() && (!run.interrupted() || opt.csv == "-")) write_output(opt.csv, verify_csv(run), out);
-  if (opt.json || opt.csv != "-") emit(out, run, {opt.json ? Format::Json : Format::Text, opt.lang, opt.digits}, opt.wide);
+  if (opt.json || opt.csv != "-")
+    emit(out, run, {opt.json ? Format::Json : Format::Text, opt.lang, opt.digits}, opt.wide);
   return run.interrupted() ? kInterrupted : run.passed() ? kOk : kVerifyFailed;
 }
 
@@ -41,7 +42,8 @@ Command add_verify_command(CLI::App& app) {
   auto opt = std::make_shared<VerifyOptions>();
   VerifyRequest& q = opt->request;
   VerifySettings& s = q.settings;
-  CLI::App* sub = app.add_subcommand("verify", "RoPE's mathematics on random vectors: its identities checked numerically (your code: rope check)");
+  CLI::App* sub = app.add_subcommand(
+      "verify", "RoPE's mathematics on random vectors: its identities checked numerically (your code: rope check)");
   add_int_option(*sub, "-d,--dim", q.dim, s.dim, fmt::format("dimension d: even, 2 … {}", kMaxVerifyDim));
   add_base_option(*sub, q.base, s.base);
   add_long_option(*sub, "-n,--trials", s.trials, fmt::format("random draws of q, k, m, n, c (1 … {})", kMaxTrials));
@@ -49,20 +51,24 @@ Command add_verify_command(CLI::App& app) {
   add_seed_option(*sub, s.seed, "seed of the random draws (same seed, same output)");
   add_layout_option(*sub, q.layout, s.layout);
   add_choice_option(*sub, "--dtype", q.dtype, kDTypeWords, parse_dtype,
-                    "compute the identities in f64 (default), f32, f16 or bf16, with that type's tolerance (P10)", "TYPE");
-  add_choice_option(*sub, "--strategy", q.strategy, {"cast-inputs", "angle-f32", "cast-result"}, parse_strategy,
-                    "with --dtype: where the low precision enters, as rope precision (default angle-f32, as Hugging Face)",
-                    "NAME");
-  sub->add_flag("--dense", s.dense, "check with d×d matrices, one draw after the other (the teaching form; slow at large d)");
+                    "compute the identities in f64 (default), f32, f16 or bf16, with that type's tolerance (P10)",
+                    "TYPE");
+  add_choice_option(
+      *sub, "--strategy", q.strategy, {"cast-inputs", "angle-f32", "cast-result"}, parse_strategy,
+      "with --dtype: where the low precision enters, as rope precision (default angle-f32, as Hugging Face)", "NAME");
+  sub->add_flag("--dense", s.dense,
+                "check with d×d matrices, one draw after the other (the teaching form; slow at large d)");
   sub->add_option("--csv", opt->csv, "write one row per identity to FILE ('-' for stdout)")->type_name("FILE");
   sub->add_flag("--json", opt->json, "print the report as JSON");
-  CLI::Option* xpos = sub->add_flag("--xpos", q.xpos, "add the xPos rows: q scaled by zeta^(n/s), k by zeta^(-n/s) (docs/multi-axis.md (X3), (X4))");
+  CLI::Option* xpos = sub->add_flag(
+      "--xpos", q.xpos, "add the xPos rows: q scaled by zeta^(n/s), k by zeta^(-n/s) (docs/multi-axis.md (X3), (X4))");
   add_real_option(*sub, "--xpos-scale-base", q.xpos_scale_base, "xPos scale base s, > 0 (default 512)")->needs(xpos);
   add_lang_option(*sub, opt->lang);
   add_wide_option(*sub, opt->wide);
   add_digits_option(*sub, opt->digits, "3", kDigitsHelp);
-  sub->footer("Example:\n  rope verify\n  rope verify --dim 64 --max-position 131072 --trials 200 --seed 7\n"
-              "  rope verify --dtype f32\n  rope verify --dtype bf16\n  rope verify --xpos --trials 200");
+  sub->footer(
+      "Example:\n  rope verify\n  rope verify --dim 64 --max-position 131072 --trials 200 --seed 7\n"
+      "  rope verify --dtype f32\n  rope verify --dtype bf16\n  rope verify --xpos --trials 200");
   add_scaling_options(*sub, opt->scaling);
   return {sub, [opt](std::ostream& out) { return run_verify(*opt, out); }};
 }

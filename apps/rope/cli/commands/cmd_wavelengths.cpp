@@ -41,10 +41,12 @@ using Curve = WavelengthCurve;
 int run_wavelengths(const WavelengthsOptions& opt, std::ostream& out) {
   const std::vector<double> bases = opt.base_values();
   if (bases.size() > kMaxCurves || opt.contexts.size() > kMaxCurves) {
-    throw InvalidArgument(error_msg("at most {0} {1} and {2} {3} values", kMaxCurves, option_name("base"), kMaxCurves, option_name("context")));
+    throw InvalidArgument(error_msg("at most {0} {1} and {2} {3} values", kMaxCurves, option_name("base"), kMaxCurves,
+                                    option_name("context")));
   }
   for (double L : opt.contexts) {
-    if (!(L >= 1)) throw InvalidArgument(error_msg("{0} must be >= {1} (got {2})", option_name("context"), 1, format_number(L)));
+    if (!(L >= 1))
+      throw InvalidArgument(error_msg("{0} must be >= {1} (got {2})", option_name("context"), 1, format_number(L)));
   }
   check_figure_options(opt.figure);
   std::vector<Curve> curves;
@@ -52,18 +54,22 @@ int run_wavelengths(const WavelengthsOptions& opt, std::ostream& out) {
   int dim = opt.dim.value_or(kDefaultWavelengthsDim);
   std::vector<Message> warnings;
   std::string model;
-  bool scaled_pair = false;  // curves are a model's original and scaled wavelengths
+  bool scaled_pair = false;        // curves are a model's original and scaled wavelengths
   std::optional<RopeSpec> vision;  // a vision tower: each axis its own ladder, (V2)-(V6) of docs/multi-axis.md
   const Text t = opt.figure.tr();
   if (opt.scaling.any()) {
     // One model: its original and its scaled wavelengths (docs/scaling.md).
-    if (bases.size() > 1) throw InvalidArgument(error_msg("give one {0} with {1}, {2} or {3}", option_name("base"), option_name("scaling"), option_name("config"), option_name("model")));
-    const ModelRope rope = resolve(opt.scaling, {opt.dim, kDefaultWavelengthsDim,
-                                            opt.bases ? std::optional(bases.front()) : std::nullopt, kDefaultBase, std::nullopt, Layout::Interleaved});
+    if (bases.size() > 1)
+      throw InvalidArgument(error_msg("give one {0} with {1}, {2} or {3}", option_name("base"), option_name("scaling"),
+                                      option_name("config"), option_name("model")));
+    const ModelRope rope =
+        resolve(opt.scaling, {opt.dim, kDefaultWavelengthsDim, opt.bases ? std::optional(bases.front()) : std::nullopt,
+                              kDefaultBase, std::nullopt, Layout::Interleaved});
     const ModelRope& rr = rope;
     dim = rr.spec.rotary_dim;
     if (rr.spec.axes && rr.spec.axes->vision()) vision = rr.spec;
-    if (!opt.scaling.source.preset.empty() || !opt.scaling.source.file.empty()) model = rr.spec.name + layer_text(rr.spec, t);
+    if (!opt.scaling.source.preset.empty() || !opt.scaling.source.file.empty())
+      model = rr.spec.name + layer_text(rr.spec, t);
     const RopeParameters& p = rr.spec.params;
     Eigen::VectorXd scaled(p.inv_freq.size());
     for (Eigen::Index i = 0; i < scaled.size(); ++i) scaled[i] = p.inv_freq[i] > 0 ? kTwoPi / p.inv_freq[i] : HUGE_VAL;
@@ -91,7 +97,8 @@ int run_wavelengths(const WavelengthsOptions& opt, std::ostream& out) {
     check_dimension(dim);
     for (double base : bases) {
       check_base(base);
-      curves.push_back({"base = " + format_number(base), "base=" + format_number(base), wavelengths(frequencies(dim, base))});
+      curves.push_back(
+          {"base = " + format_number(base), "base=" + format_number(base), wavelengths(frequencies(dim, base))});
     }
   }
   const int half = dim / 2;
@@ -132,7 +139,8 @@ int run_wavelengths(const WavelengthsOptions& opt, std::ostream& out) {
   for (int i = 0; i < half; ++i) {
     std::string line = fmt::format("{:>5}", i);
     for (const Curve& c : curves) {
-      line += fmt::format("  {:>22}", std::isfinite(c.lambda[i]) ? format_number(c.lambda[i]) : t.tr("inf (not rotated)"));
+      line +=
+          fmt::format("  {:>22}", std::isfinite(c.lambda[i]) ? format_number(c.lambda[i]) : t.tr("inf (not rotated)"));
     }
     out << line << '\n';
   }
@@ -143,17 +151,18 @@ int run_wavelengths(const WavelengthsOptions& opt, std::ostream& out) {
     for (const Curve& c : curves) {
       const Eigen::Index first = first_pair_beyond(c.lambda, L);
       if (first == half) {
-        out << t.tr("context {0}, {1}: every pair completes a full turn within it\n", format_number(L), shown(c.column));
+        out << t.tr("context {0}, {1}: every pair completes a full turn within it\n", format_number(L),
+                    shown(c.column));
       } else {
-        const std::string which = first == half - 1 ? t.tr("pair {0}", first)
-                                                    : t.tr("pairs {0} … {1}", first, half - 1);
+        const std::string which =
+            first == half - 1 ? t.tr("pair {0}", first) : t.tr("pairs {0} … {1}", first, half - 1);
         // Named by its frequencies when a model has two sets, as `rope inspect` names them.
-        const std::string set = !scaled_pair                ? ""
+        const std::string set = !scaled_pair            ? ""
                                 : &c == &curves.front() ? t.tr(" of the original frequencies")
                                                         : t.tr(" of the scaled frequencies");
-        out << t.tr("context {0}, {1}: {2} ({3} of {4}) never complete a turn within it;\n  critical dimension {5}{6} (M16)\n",
-                    format_number(L),
-                    shown(c.column), which, half - first, half, 2 * first, set);
+        out << t.tr(
+            "context {0}, {1}: {2} ({3} of {4}) never complete a turn within it;\n  critical dimension {5}{6} (M16)\n",
+            format_number(L), shown(c.column), which, half - first, half, 2 * first, set);
       }
     }
   }
@@ -173,8 +182,9 @@ Command add_wavelengths_command(CLI::App& app) {
   add_animation_options(*sub, opt->figure, "animate to a GIF: m sweeps up to --context; pairs that turned light up");
   add_scaling_options(*sub, opt->scaling);
   opt->scaling.axis_blocks = true;  // (V6): the pairs' λ per axis: no channel placed
-  sub->footer("Example:\n  rope wavelengths --dim 128 --base 10000 --base 500000 --context 4096 --png wavelengths.png\n"
-              "  rope wavelengths --model llama-3.1-8b --png llama31.png");
+  sub->footer(
+      "Example:\n  rope wavelengths --dim 128 --base 10000 --base 500000 --context 4096 --png wavelengths.png\n"
+      "  rope wavelengths --model llama-3.1-8b --png llama31.png");
   return {sub, [opt](std::ostream& out) { return run_wavelengths(*opt, out); }};
 }
 

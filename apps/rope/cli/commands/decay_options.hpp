@@ -44,8 +44,8 @@ struct DecayOptions {
   double max_distance = 256;
   std::optional<long> points;  ///< --points; nullopt: every integer distance (point_count())
   DecayKind kind = DecayKind::Bound;
-  std::optional<long> samples;          ///< --samples, for --kind random only
-  std::optional<std::uint64_t> seed;    ///< --seed, for --kind random only
+  std::optional<long> samples;        ///< --samples, for --kind random only
+  std::optional<std::uint64_t> seed;  ///< --seed, for --kind random only
   bool normalize = false;
   bool log_x = false;
   bool log_y = false;

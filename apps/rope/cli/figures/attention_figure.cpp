@@ -11,10 +11,14 @@ namespace {
 
 std::string figure_name(Encoding e, double slope, const FigureOptions& f) {
   switch (e) {
-    case Encoding::Rope: return "RoPE";
-    case Encoding::Sinusoidal: return f.tr("additive sinusoidal");
-    case Encoding::Alibi: return f.tr("ALiBi, m = {0}", format_number(slope));
-    default: return f.tr("no position encoding");
+    case Encoding::Rope:
+      return "RoPE";
+    case Encoding::Sinusoidal:
+      return f.tr("additive sinusoidal");
+    case Encoding::Alibi:
+      return f.tr("ALiBi, m = {0}", format_number(slope));
+    default:
+      return f.tr("no position encoding");
   }
 }
 
@@ -36,8 +40,8 @@ plot::Figure attention_figure(const FigureOptions& f, Encoding e, double slope, 
   plot::Figure fig;
   fig.title = scale ? f.tr("attention A = softmax(QKᵀ·{0}), {1}: {2} tokens, d = {3}{4}", fmt::format("{:.6g}", *scale),
                            figure_name(e, slope, f), tokens, dim, causal ? f.tr(", causal") : "")
-                    : f.tr("attention A = softmax(QKᵀ/√d), {0}: {1} tokens, d = {2}{3}",
-                           figure_name(e, slope, f), tokens, dim, causal ? f.tr(", causal") : "");
+                    : f.tr("attention A = softmax(QKᵀ/√d), {0}: {1} tokens, d = {2}{3}", figure_name(e, slope, f),
+                           tokens, dim, causal ? f.tr(", causal") : "");
 
   // Under the causal mask a key after its query (j > i) has no weight at all, not a weight 0: such cells are
   // drawn hatched grey (no value), apart from the colour of 0.
@@ -62,10 +66,11 @@ plot::Figure attention_figure(const FigureOptions& f, Encoding e, double slope, 
   return fig;
 }
 
-plot::Figure bias_figure(const FigureOptions& f, double slope, int head, int heads, int tokens, const Eigen::MatrixXd& bias) {
+plot::Figure bias_figure(const FigureOptions& f, double slope, int head, int heads, int tokens,
+                         const Eigen::MatrixXd& bias) {
   plot::Figure fig;
-  fig.title = f.tr("ALiBi bias −m·|i − j| added to s_ij: m = {0} (head {1} of {2}), {3} tokens",
-                   format_number(slope), head, heads, tokens);
+  fig.title = f.tr("ALiBi bias −m·|i − j| added to s_ij: m = {0} (head {1} of {2}), {3} tokens", format_number(slope),
+                   head, heads, tokens);
   fig.xlabel = f.tr("key j");
   fig.ylabel = f.tr("query i");
   plot::Heatmap h;

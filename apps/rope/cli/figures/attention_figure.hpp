@@ -17,9 +17,11 @@ namespace rope::cli {
 /// attention --compare), the colour range is 0 … shared_max, the same in every figure, and the title says so.
 /// `scale`: the model's softmax scale, shown in the title in place of 1/√d (nullopt: 1/√d).
 plot::Figure attention_figure(const FigureOptions& f, Encoding e, double slope, int tokens, int dim, bool causal,
-                              const Eigen::MatrixXd& a, std::optional<double> shared_max = std::nullopt, std::optional<double> scale = std::nullopt);
+                              const Eigen::MatrixXd& a, std::optional<double> shared_max = std::nullopt,
+                              std::optional<double> scale = std::nullopt);
 
 /// The heatmap of ALiBi's bias of slope m = `slope`, that of head `head` of `heads`.
-plot::Figure bias_figure(const FigureOptions& f, double slope, int head, int heads, int tokens, const Eigen::MatrixXd& bias);
+plot::Figure bias_figure(const FigureOptions& f, double slope, int head, int heads, int tokens,
+                         const Eigen::MatrixXd& bias);
 
 }  // namespace rope::cli

@@ -86,8 +86,8 @@ plot::Figure figure_of(const explain::Walkthrough& w, const FigureOptions& f) {
   const double radius = std::max(s.q.norm(), s.k.norm());
   const double lim = 1.5 * radius;
   plot::Figure fig;
-  fig.title = f.tr("RoPE in 2-D: q at M = {0}, k at N = {1}, θ = {2}",
-                   format_number(s.m), format_number(s.n), fx(s.theta));
+  fig.title =
+      f.tr("RoPE in 2-D: q at M = {0}, k at N = {1}, θ = {2}", format_number(s.m), format_number(s.n), fx(s.theta));
   plane_axes(fig, f, lim);
 
   const double m_angle = s.m * s.theta;
@@ -131,7 +131,8 @@ plot::Figure figure_of(const explain::Walkthrough& w, const FigureOptions& f) {
     double best = -INFINITY;
     for (const double t : {0.5, 0.35, 0.65, 0.2, 0.8}) {
       double nearest = kTwoPi;
-      for (const double d : directions) nearest = std::min(nearest, std::abs(std::remainder(from + t * drawn - d, kTwoPi)));
+      for (const double d : directions)
+        nearest = std::min(nearest, std::abs(std::remainder(from + t * drawn - d, kTwoPi)));
       if (inner && in_between_sector(from + t * drawn)) nearest -= kTwoPi;  // only if nothing else is left
       if (nearest > best + 1e-9) best = nearest, at = from + t * drawn;
     }

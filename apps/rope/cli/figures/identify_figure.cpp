@@ -9,7 +9,7 @@ plot::Figure identify_figure(const FigureOptions& f, const Identification& id) {
   const Text t = f.tr();
   plot::Figure fig;
   fig.title = id.vision ? t.tr("Measured frequencies θ_j and the fitted 2-D vision RoPE {0} {1}", id.vision->kind,
-                              id.vision->equation)
+                               id.vision->equation)
                         : t.tr("Measured frequencies θ_j and the fitted {0} family", to_string(id.fit.family));
   fig.xlabel = t.tr("pair j");
   fig.ylabel = t.tr("θ_j (rad per position)");
@@ -25,7 +25,8 @@ plot::Figure identify_figure(const FigureOptions& f, const Identification& id) {
   for (int j = 0; j < n; ++j) pairs[j] = j;
   if (id.vision && id.vision->theta.size() == n) {  // each axis its own ladder: no single plain RoPE to compare with
     plot::Series fit;
-    fit.label = t.tr("fitted {0}, base {1:.6g} (residual {2:.2g})", id.vision->kind, id.vision->base, id.vision->residual);
+    fit.label =
+        t.tr("fitted {0}, base {1:.6g} (residual {2:.2g})", id.vision->kind, id.vision->base, id.vision->residual);
     fit.x = pairs;
     fit.y = id.vision->theta;
     fit.color = 1;

@@ -24,7 +24,8 @@ plot::Series hand(double angle, double length, int color, double width) {
   return s;
 }
 
-plot::Label text_at(double x, double y, const std::string& text, plot::Label::Anchor anchor = plot::Label::Anchor::Center) {
+plot::Label text_at(double x, double y, const std::string& text,
+                    plot::Label::Anchor anchor = plot::Label::Anchor::Center) {
   plot::Label l;
   l.x = x;
   l.y = y;
@@ -35,7 +36,8 @@ plot::Label text_at(double x, double y, const std::string& text, plot::Label::An
 
 /// Where a label goes: the first of `spots` at least `gap` from every point of `taken`, else the spot farthest
 /// from them (a hand's number beside its tip, moved aside when q's, k's or another hand's label is there).
-Eigen::Vector2d clear_spot(const std::vector<Eigen::Vector2d>& spots, const std::vector<Eigen::Vector2d>& taken, double gap) {
+Eigen::Vector2d clear_spot(const std::vector<Eigen::Vector2d>& spots, const std::vector<Eigen::Vector2d>& taken,
+                           double gap) {
   const auto nearest = [&taken](const Eigen::Vector2d& at) {
     double d = INFINITY;
     for (const Eigen::Vector2d& other : taken) d = std::min(d, (at - other).norm());
@@ -70,8 +72,8 @@ std::vector<plot::Figure> explain_frames(const explain::Setup& s, const FigureOp
   std::vector<plot::Figure> out;
   for (const motion::PlaneFrame& p : frames) {
     plot::Figure fig;
-    fig.title = f.tr("RoPE turning: c = {0}, q at M + c = {1}, k at N + c = {2}",
-                     format_number(p.shift), format_number(s.m + p.shift), format_number(s.n + p.shift));
+    fig.title = f.tr("RoPE turning: c = {0}, q at M + c = {1}, k at N + c = {2}", format_number(p.shift),
+                     format_number(s.m + p.shift), format_number(s.n + p.shift));
     plane_axes(fig, f, lim);
     // The clock hands first, thin, under q and k: pair i at (M + c)·θ_i, the fast ones longest.
     for (int j = 0; j < hands; ++j) {
@@ -103,17 +105,17 @@ std::vector<plot::Figure> explain_frames(const explain::Setup& s, const FigureOp
                                  taken, kLabelGap * radius));
       fig.labels.push_back(text_at(taken.back()[0], taken.back()[1], fmt::format("{}", index[j])));
     }
-    fig.labels.push_back(text_at(0.0, 0.9 * lim,
-                                 f.tr("thick: q, k at θ = {0};  thin: pair i at θᵢ, d = {1}", fx(s.theta), s.d)));
-    fig.labels.push_back(text_at(0.0, -0.9 * lim,
-                                 f.tr("q→k: {0} rad, score {1}, in every frame", fx(p.angle_between), fx(p.score))));
+    fig.labels.push_back(
+        text_at(0.0, 0.9 * lim, f.tr("thick: q, k at θ = {0};  thin: pair i at θᵢ, d = {1}", fx(s.theta), s.d)));
+    fig.labels.push_back(
+        text_at(0.0, -0.9 * lim, f.tr("q→k: {0} rad, score {1}, in every frame", fx(p.angle_between), fx(p.score))));
     out.push_back(std::move(fig));
   }
   return out;
 }
 
-std::vector<plot::Figure> wavelength_frames(const FigureOptions& f, const Eigen::VectorXd& theta, const std::string& name,
-                                            double m_max) {
+std::vector<plot::Figure> wavelength_frames(const FigureOptions& f, const Eigen::VectorXd& theta,
+                                            const std::string& name, double m_max) {
   const Eigen::VectorXd lambda = wavelengths(theta);
   const Eigen::Index half = theta.size();
   double lo = INFINITY;
@@ -190,7 +192,8 @@ void share_y_range(std::vector<plot::Figure>& frames) {
   if (!(lo <= hi)) return;
   const bool log = !frames.empty() && frames.front().log_y;
   const std::pair<double, double> range =
-      log ? std::pair{lo / 1.5, hi * 1.5} : std::pair{lo - 0.05 * (hi - lo + (hi == lo)), hi + 0.15 * (hi - lo + (hi == lo))};
+      log ? std::pair{lo / 1.5, hi * 1.5}
+          : std::pair{lo - 0.05 * (hi - lo + (hi == lo)), hi + 0.15 * (hi - lo + (hi == lo))};
   for (plot::Figure& fig : frames) fig.yrange = range;
 }
 

@@ -28,8 +28,8 @@ std::vector<plot::Figure> explain_frames(const explain::Setup& s, const FigureOp
 
 /// wavelengths: λ_i against i with the position m_k sweeping geometrically from 1 to `m_max`; the pairs
 /// with λ_i <= m_k (a full turn completed) drawn in colour, the others grey.
-std::vector<plot::Figure> wavelength_frames(const FigureOptions& f, const Eigen::VectorXd& theta, const std::string& name,
-                                            double m_max);
+std::vector<plot::Figure> wavelength_frames(const FigureOptions& f, const Eigen::VectorXd& theta,
+                                            const std::string& name, double m_max);
 
 /// attention --shift: the heatmaps of each frame's weights (one per shift) put on one colour scale,
 /// 0 … the largest weight of all frames (or `top`, the largest of every encoding's frames with --compare),

@@ -10,8 +10,9 @@
 
 namespace rope::cli {
 
-plot::Figure mrope_sections_figure(const FigureOptions& f, const std::vector<SectionsRow>& rows, const Eigen::VectorXd& theta,
-                                   const std::string& sections, std::optional<std::size_t> marked) {
+plot::Figure mrope_sections_figure(const FigureOptions& f, const std::vector<SectionsRow>& rows,
+                                   const Eigen::VectorXd& theta, const std::string& sections,
+                                   std::optional<std::size_t> marked) {
   plot::Figure fig;
   fig.title = f.tr("Which pair turns with which axis: sections [{0}], d = {1}", sections, 2 * theta.size());
   fig.xlabel = f.tr("wavelength λⱼ = 2π/θⱼ (positions): pair j = 0 at the left, the last pair at the right");
@@ -28,7 +29,8 @@ plot::Figure mrope_sections_figure(const FigureOptions& f, const std::vector<Sec
     if (const double lambda = kTwoPi / theta[j]; std::isfinite(lambda) && lambda > 0) left = std::min(left, lambda);
   }
   if (!std::isfinite(left)) {
-    throw InvalidArgument(error_msg("no pair has a finite wavelength 2π/θ to draw (θ_0 = {0})", theta.size() > 0 ? theta[0] : 0.0));
+    throw InvalidArgument(
+        error_msg("no pair has a finite wavelength 2π/θ to draw (θ_0 = {0})", theta.size() > 0 ? theta[0] : 0.0));
   }
   bool in_key[kMaxAxes] = {};
   for (int r = 0; r < n; ++r) {
@@ -51,8 +53,8 @@ plot::Figure mrope_sections_figure(const FigureOptions& f, const std::vector<Sec
       fig.series.push_back(s);
     }
     const std::string mark = marked && *marked == static_cast<std::size_t>(r) ? f.tr("  ← this model") : "";
-    fig.labels.push_back({left, y + 0.35, rows[static_cast<std::size_t>(r)].label + mark,
-                          plot::Label::Anchor::Left, std::nullopt, std::nullopt});
+    fig.labels.push_back({left, y + 0.35, rows[static_cast<std::size_t>(r)].label + mark, plot::Label::Anchor::Left,
+                          std::nullopt, std::nullopt});
   }
   fig.key = plot::Figure::Key::TopRight;
   return fig;
@@ -89,8 +91,8 @@ plot::Figure vision_sections_figure(const FigureOptions& f, const std::vector<Vi
     }
     const std::string eq = vision_axis_map(p).vision_equation;
     const std::string mark = p.kind == chosen ? f.tr("  ← this tower") : "";
-    fig.labels.push_back({left, y + 0.42, fmt::format("{} {}{}", to_string(p.kind), eq, mark), plot::Label::Anchor::Left,
-                          std::nullopt, std::nullopt});
+    fig.labels.push_back({left, y + 0.42, fmt::format("{} {}{}", to_string(p.kind), eq, mark),
+                          plot::Label::Anchor::Left, std::nullopt, std::nullopt});
   }
   fig.key = plot::Figure::Key::TopRight;
   return fig;

@@ -28,8 +28,9 @@ struct SectionsRow {
 
 /// `rows` top to bottom, `theta` the frequencies (λ_j = 2π/θ_j), `sections` "24, 20, 20" for the title;
 /// the row `marked` (the model's own map) says so in its label.
-plot::Figure mrope_sections_figure(const FigureOptions& f, const std::vector<SectionsRow>& rows, const Eigen::VectorXd& theta,
-                                   const std::string& sections, std::optional<std::size_t> marked);
+plot::Figure mrope_sections_figure(const FigureOptions& f, const std::vector<SectionsRow>& rows,
+                                   const Eigen::VectorXd& theta, const std::string& sections,
+                                   std::optional<std::size_t> marked);
 
 /// `rows` in order, top to bottom; `chosen` is marked in its row's label.
 plot::Figure vision_sections_figure(const FigureOptions& f, const std::vector<VisionPairs>& rows, VisionRope chosen);

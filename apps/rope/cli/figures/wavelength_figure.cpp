@@ -9,14 +9,13 @@
 
 namespace rope::cli {
 
-plot::Figure wavelength_figure(const FigureOptions& f, int dim, const std::string& model, const std::vector<double>& contexts,
-                               const std::vector<WavelengthCurve>& curves) {
+plot::Figure wavelength_figure(const FigureOptions& f, int dim, const std::string& model,
+                               const std::vector<double>& contexts, const std::vector<WavelengthCurve>& curves) {
   const int half = dim / 2;
   Eigen::VectorXd pairs(half);
   for (int i = 0; i < half; ++i) pairs[i] = i;
   plot::Figure fig;
-  fig.title = f.tr("RoPE wavelengths λᵢ = 2π/θᵢ, d = {0}{1}", dim,
-                   model.empty() ? "" : ", " + model);
+  fig.title = f.tr("RoPE wavelengths λᵢ = 2π/θᵢ, d = {0}{1}", dim, model.empty() ? "" : ", " + model);
   fig.xlabel = f.tr("pair index i");
   fig.ylabel = f.tr("wavelength λᵢ (positions per full turn)");
   fig.log_y = true;
@@ -32,8 +31,7 @@ plot::Figure wavelength_figure(const FigureOptions& f, int dim, const std::strin
   for (std::size_t c = 0; c < contexts.size(); ++c) {
     const double L = contexts[c];
     hi = std::max(hi, L);
-    fig.lines.push_back({plot::ReferenceLine::Axis::Y, L,
-                         f.tr("context {0}", format_number(L)), -1});
+    fig.lines.push_back({plot::ReferenceLine::Axis::Y, L, f.tr("context {0}", format_number(L)), -1});
     // Pairs that never complete a turn within L, marked on every curve; the first one annotated.
     for (std::size_t b = 0; b < curves.size(); ++b) {
       const Eigen::VectorXd& lambda = curves[b].lambda;

@@ -22,7 +22,7 @@ struct WavelengthCurve {
 
 /// λ_i of every curve against i = 0 … d/2 − 1, a dashed line per context, a dot on each pair with
 /// λ_i > context, and the critical dimension of the first curve at the first context.
-plot::Figure wavelength_figure(const FigureOptions& f, int dim, const std::string& model, const std::vector<double>& contexts,
-                               const std::vector<WavelengthCurve>& curves);
+plot::Figure wavelength_figure(const FigureOptions& f, int dim, const std::string& model,
+                               const std::vector<double>& contexts, const std::vector<WavelengthCurve>& curves);
 
 }  // namespace rope::cli

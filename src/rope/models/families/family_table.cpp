@@ -46,7 +46,8 @@ std::optional<AttentionScaleRule> attention_scale_rule(const nlohmann::json& row
   r.softcap_key = a.value("softcap_key", std::string());
   if (!r.softcap_key.empty()) r.softcap_default = a.at("softcap_default").get<double>();
   if (r.source.empty() || !(r.default_value > 0 || r.rule == "qk_head_dim")) {
-    throw std::logic_error("data/families.json: " + model_type + ": attention_scale needs a source and a positive value");
+    throw std::logic_error("data/families.json: " + model_type +
+                           ": attention_scale needs a source and a positive value");
   }
   return r;
 }
@@ -65,7 +66,8 @@ FamilyRows parse_table() {
     f.default_theta = number(row, "default_theta");
     f.default_theta_v4 = number(row, "default_theta_v4");
     f.default_partial_rotary_factor = number(row, "default_partial_rotary_factor");
-    if (row.contains("rope_interleave_default")) f.rope_interleave_default = row.at("rope_interleave_default").get<bool>();
+    if (row.contains("rope_interleave_default"))
+      f.rope_interleave_default = row.at("rope_interleave_default").get<bool>();
     f.deinterleaved_output = row.value("deinterleaved_output", false);
     if (row.contains("layer_types")) {
       const nlohmann::json& l = row.at("layer_types");
@@ -83,8 +85,10 @@ FamilyRows parse_table() {
     }
     f.layers_source = row.value("layers_source", std::string());
     if (row.contains("layer_type_aliases")) {
-      for (const auto& [from, to] : row.at("layer_type_aliases").items()) f.layer_type_aliases.emplace_back(from, to.get<std::string>());
-      if (f.layers_source.empty()) throw std::logic_error("data/families.json: " + f.model_type + ": layer_type_aliases without layers_source");
+      for (const auto& [from, to] : row.at("layer_type_aliases").items())
+        f.layer_type_aliases.emplace_back(from, to.get<std::string>());
+      if (f.layers_source.empty())
+        throw std::logic_error("data/families.json: " + f.model_type + ": layer_type_aliases without layers_source");
     }
     if (row.contains("unread_code")) {
       f.unread_code = row.at("unread_code").at("code").get<std::string>();
@@ -92,15 +96,19 @@ FamilyRows parse_table() {
     }
     if (row.contains("default_rope_parameters")) f.default_rope_parameters = row.at("default_rope_parameters").dump();
     if (row.contains("default_head_dim")) f.default_head_dim = row.at("default_head_dim").get<long>();
-    if (row.contains("default_qk_rope_head_dim")) f.default_qk_rope_head_dim = row.at("default_qk_rope_head_dim").get<long>();
-    if (row.contains("default_qk_nope_head_dim")) f.default_qk_nope_head_dim = row.at("default_qk_nope_head_dim").get<long>();
+    if (row.contains("default_qk_rope_head_dim"))
+      f.default_qk_rope_head_dim = row.at("default_qk_rope_head_dim").get<long>();
+    if (row.contains("default_qk_nope_head_dim"))
+      f.default_qk_nope_head_dim = row.at("default_qk_nope_head_dim").get<long>();
     if (row.contains("rope_type_aliases")) {
-      for (const auto& [from, to] : row.at("rope_type_aliases").items()) f.rope_type_aliases.emplace_back(from, to.get<std::string>());
+      for (const auto& [from, to] : row.at("rope_type_aliases").items())
+        f.rope_type_aliases.emplace_back(from, to.get<std::string>());
     }
     f.rope_parameters_only = row.value("rope_parameters_only", false);
     f.accepted_rope_types = row.value("accepted_rope_types", std::vector<std::string>{});
     f.accepted_rope_types_source = row.value("accepted_rope_types_source", std::string());
-    if (row.contains("accepted_rope_types") && (f.accepted_rope_types.empty() || f.accepted_rope_types_source.empty())) {
+    if (row.contains("accepted_rope_types") &&
+        (f.accepted_rope_types.empty() || f.accepted_rope_types_source.empty())) {
       throw std::logic_error("data/families.json: " + f.model_type + ": accepted_rope_types needs types and a source");
     }
     if (row.contains("original_max_position_embeddings_attribute")) {
@@ -108,7 +116,8 @@ FamilyRows parse_table() {
     }
     f.partial_rotary_of = row.value("partial_rotary_of", std::string());
     if (!f.partial_rotary_of.empty() && f.partial_rotary_of != "qk_head_dim") {
-      throw std::logic_error("data/families.json: " + f.model_type + ": unknown partial_rotary_of " + f.partial_rotary_of);
+      throw std::logic_error("data/families.json: " + f.model_type + ": unknown partial_rotary_of " +
+                             f.partial_rotary_of);
     }
     if (row.contains("layer_head_dim")) {
       const nlohmann::json& h = row.at("layer_head_dim");
@@ -167,9 +176,10 @@ void refuse_unaccepted_rope_type(const ModelFamily* family, const std::string& n
   if (std::find(ok.begin(), ok.end(), type) != ok.end()) return;
   std::string list;
   for (const std::string& t : ok) list += (list.empty() ? "" : ", ") + t;
-  throw InvalidArgument(error_msg("{0}: {1}: rope_type '{2}' is refused by HF's code for model_type {3}: its rotary "
-                                  "class accepts only {4} and raises a ValueError for any other ({5})",
-                                  name, path, type, family->model_type, list, family->accepted_rope_types_source));
+  throw InvalidArgument(
+      error_msg("{0}: {1}: rope_type '{2}' is refused by HF's code for model_type {3}: its rotary "
+                "class accepts only {4} and raises a ValueError for any other ({5})",
+                name, path, type, family->model_type, list, family->accepted_rope_types_source));
 }
 
 const ModelFamily* find_model_family(std::string_view model_type) {

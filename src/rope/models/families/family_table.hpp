@@ -20,24 +20,24 @@ namespace rope {
 /// How a config class builds layer_types when the config has none: layer i is `every` when (i + 1) is a
 /// multiple of the interval (the config's `key`, else `interval_default`), else `other`.
 struct LayerPattern {
-  std::string key;              ///< "sliding_window_pattern"
+  std::string key;  ///< "sliding_window_pattern"
   long interval_default = 4;
-  std::string every, other;     ///< "full_attention", "sliding_attention"
-  long layers_default = 0;      ///< num_hidden_layers when the config has none
+  std::string every, other;  ///< "full_attention", "sliding_attention"
+  long layers_default = 0;   ///< num_hidden_layers when the config has none
 };
 
 /// A no_rope_layers list (1: the layer uses RoPE), built when absent as int((i + 1) % interval != 0).
 struct NoRopeLayers {
-  std::string interval_key;     ///< "no_rope_layer_interval"
+  std::string interval_key;  ///< "no_rope_layer_interval"
   long interval_default = 4;
   long layers_default = 0;
 };
 
 /// A layer type whose heads have another size (Gemma 4's full layers: global_head_dim, default 512).
 struct LayerHeadDim {
-  std::string layer_type;       ///< "full_attention"
-  std::string key;              ///< "global_head_dim"
-  long default_value = 0;       ///< the class's default when the key is absent
+  std::string layer_type;  ///< "full_attention"
+  std::string key;         ///< "global_head_dim"
+  long default_value = 0;  ///< the class's default when the key is absent
 };
 
 /// The softmax scale of a family's attention, HF's self.scaling (data/families.json attention_scale): scores =
@@ -47,33 +47,33 @@ struct AttentionScaleRule {
   /// attention_multiplier); "constant": `value` (Gemma 4: 1); "qk_head_dim": (qk_nope_head_dim + qk_rope_head_dim)^−0.5
   /// (DeepSeek's MLA head).
   std::string rule;
-  std::string key;               ///< the config key (inverse_sqrt_key, key)
-  double default_value = 0;      ///< the class default when the key is absent; constant's value
-  long nope_default = 0;         ///< qk_head_dim: the class's qk_nope_head_dim
-  long rope_default = 0;         ///< qk_head_dim: the class's qk_rope_head_dim
+  std::string key;           ///< the config key (inverse_sqrt_key, key)
+  double default_value = 0;  ///< the class default when the key is absent; constant's value
+  long nope_default = 0;     ///< qk_head_dim: the class's qk_nope_head_dim
+  long rope_default = 0;     ///< qk_head_dim: the class's qk_rope_head_dim
   /// The scores capped as cap·tanh(s / cap) (Gemma 2): the config key (null there: no cap) and the class default.
   std::string softcap_key;
   double softcap_default = 0;
-  std::string source;            ///< HF file and class of it
+  std::string source;  ///< HF file and class of it
 };
 
 struct ModelFamily {
   std::string model_type;
-  std::optional<Layout> layout;                       ///< the modeling code's pair layout
-  std::optional<double> default_theta;                ///< the config class's rope_theta (HF v5)
-  std::optional<double> default_theta_v4;            ///< transformers 4.x's, where it differs
+  std::optional<Layout> layout;            ///< the modeling code's pair layout
+  std::optional<double> default_theta;     ///< the config class's rope_theta (HF v5)
+  std::optional<double> default_theta_v4;  ///< transformers 4.x's, where it differs
   std::optional<double> default_partial_rotary_factor;
-  std::optional<bool> rope_interleave_default;        ///< the class's rope_interleave without the key
-  bool deinterleaved_output = false;                  ///< apply_rotary_pos_emb_interleave (DeepSeek-V3)
-  std::optional<LayerPattern> layer_pattern;          ///< layer types of a config without layer_types
-  std::vector<std::string> nope_layer_types;          ///< layer types without RoPE ("full_attention")
+  std::optional<bool> rope_interleave_default;  ///< the class's rope_interleave without the key
+  bool deinterleaved_output = false;            ///< apply_rotary_pos_emb_interleave (DeepSeek-V3)
+  std::optional<LayerPattern> layer_pattern;    ///< layer types of a config without layer_types
+  std::vector<std::string> nope_layer_types;    ///< layer types without RoPE ("full_attention")
   /// layer types that rotate with rope_theta and no scaling (OLMo 3's "sliding_attention")
   std::vector<std::string> unscaled_layer_types;
-  std::string nope_unless_null;                       ///< ...unless this key is null (EXAONE 4's sliding_window)
-  std::optional<NoRopeLayers> no_rope_layers;         ///< SmolLM3's rule
+  std::string nope_unless_null;                ///< ...unless this key is null (EXAONE 4's sliding_window)
+  std::optional<NoRopeLayers> no_rope_layers;  ///< SmolLM3's rule
   /// The query scaling of the family's attention: "llama_4_scaling_beta" ((S21), Ministral 3, Mistral 4), or empty.
   std::string query_scaling;
-  std::string query_scaling_source;                   ///< HF file and function of it
+  std::string query_scaling_source;  ///< HF file and function of it
   /// The factor the family's attention puts on its softmax scale qk_head_dim^−0.5, outside RoPE:
   /// "yarn_mscale_all_dim" (get_mscale(factor, mscale_all_dim)², HF yarn_apply_mscale: DeepSeek-V3, Kimi K2,
   /// Mistral 4), or empty (none).
@@ -93,7 +93,7 @@ struct ModelFamily {
   /// "qk_head_dim": a partial_rotary_factor is of qk_nope_head_dim + qk_rope_head_dim, the class's head_dim
   /// (Mistral 4), not of the rotated qk_rope_head_dim; empty: of head_dim.
   std::string partial_rotary_of;
-  std::optional<long> default_head_dim;               ///< the class's head_dim
+  std::optional<long> default_head_dim;  ///< the class's head_dim
   /// Multi-head latent attention: the class's qk_rope_head_dim and qk_nope_head_dim when the config has none
   /// (DeepseekV3Config 64 and 128, Mistral4Config 64 and 64).
   std::optional<long> default_qk_rope_head_dim;
@@ -114,15 +114,15 @@ struct ModelFamily {
   /// yarn or longrope block, over the block's own value.
   std::optional<long> original_max_position_embeddings_attribute;
   std::optional<LayerHeadDim> layer_head_dim;
-  bool last_layer_full = false;                       ///< the class forces the last layer to full_attention
+  bool last_layer_full = false;  ///< the class forces the last layer to full_attention
   /// The multi-axis map of the family's code when the config's keys do not decide it (Qwen2-VL's chunked, or
   /// interleaved with mrope_interleaved): "interleaved" (the code always interleaves, (A3): Qwen3.5),
   /// "ernie_3d" (ERNIE-4.5-VL's (A8), docs/multi-axis.md). Empty: the keys decide.
   std::string mrope_order;
-  std::vector<int> mrope_section_default;             ///< the code's mrope_section when the config has none
-  std::string mrope_source;                           ///< HF file and function of the map
-  std::string config_class;                           ///< "CohereConfig"
-  std::string source;                                 ///< HF file:line of the values
+  std::vector<int> mrope_section_default;  ///< the code's mrope_section when the config has none
+  std::string mrope_source;                ///< HF file and function of the map
+  std::string config_class;                ///< "CohereConfig"
+  std::string source;                      ///< HF file:line of the values
 };
 
 /// Every row of data/families.json, in its order. @throws std::logic_error if the compiled-in table is

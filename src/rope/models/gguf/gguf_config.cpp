@@ -78,16 +78,18 @@ class Mapper {
 void Mapper::architecture() {
   const GgufValue* a = f_.find("general.architecture");
   if (!a) fail("general.architecture", "missing: a GGUF model names its architecture");
-  if (a->type != GgufType::String) fail("general.architecture", fmt::format("expected a string, got {}", to_string(a->type)));
+  if (a->type != GgufType::String)
+    fail("general.architecture", fmt::format("expected a string, got {}", to_string(a->type)));
   arch_ = a->text;
   g_.architecture = arch_;
   g_.model.model_type = printable(arch_);
   const GgufArchitecture* it = find_gguf_architecture(arch_);
   if (!it) {
     std::vector<std::string_view> names;
-    for (const auto& x : gguf_architectures()) if (x.type != T::None) names.push_back(x.name);
-    fail("general.architecture", fmt::format("'{}' is not an architecture rope maps (it maps: {})", printable(arch_),
-                                             fmt::join(names, ", ")));
+    for (const auto& x : gguf_architectures())
+      if (x.type != T::None) names.push_back(x.name);
+    fail("general.architecture",
+         fmt::format("'{}' is not an architecture rope maps (it maps: {})", printable(arch_), fmt::join(names, ", ")));
   }
   arch_row_ = it;
   if (it->type == T::None) fail("general.architecture", fmt::format("'{}': llama.cpp applies no RoPE to it", arch_));
@@ -100,14 +102,15 @@ void Mapper::architecture() {
   }
   const GgufValue* s = f_.find(key("rope.dimension_sections"));
   // llama_hparams::use_mrope (src/llama-hparams.cpp:351-353): the first two sections both nonzero.
-  bool use_mrope = s && s->type == GgufType::Array && s->items.size() >= 2 && s->items[0].integer > 0 &&
-                   s->items[1].integer > 0;
+  bool use_mrope =
+      s && s->type == GgufType::Array && s->items.size() >= 2 && s->items[0].integer > 0 && s->items[1].integer > 0;
   if (it->sections_any && s && s->type == GgufType::Array) {
     // DFlash: MROPE when any section is nonzero (drafts for M-RoPE targets carry [n_rot/2, 0, 0, 0]).
     for (const GgufValue& x : s->items) use_mrope = use_mrope || x.integer != 0;
   }
   g_.rope_type = use_mrope ? it->with_sections : it->type;
-  if (!use_mrope && detail::gguf_dflash_dspark(f_, arch_)) g_.rope_type = T::Norm;  // DSpark: the row's rope_type_condition
+  if (!use_mrope && detail::gguf_dflash_dspark(f_, arch_))
+    g_.rope_type = T::Norm;  // DSpark: the row's rope_type_condition
   const bool norm = g_.rope_type == T::Norm;
   g_.model.rope.layout = norm ? Layout::Interleaved : Layout::Half;
   // Known from the file, as llama.cpp knows it: the architecture's rope type (the spec's "how it is known").
@@ -118,8 +121,9 @@ void Mapper::architecture() {
     note(msg("architecture {0}: its rope type is from llama.cpp's table; rope's tests do not cover it", arch_));
   }
   if (norm && it->converter_permutes_qk) {
-    note(msg("NORM: llama.cpp rotates adjacent pairs (2i, 2i+1); convert_hf_to_gguf.py permuted the rows of q_proj and "
-             "k_proj so that this equals Hugging Face's rotate_half on the original weights (rope permute)"));
+    note(
+        msg("NORM: llama.cpp rotates adjacent pairs (2i, 2i+1); convert_hf_to_gguf.py permuted the rows of q_proj and "
+            "k_proj so that this equals Hugging Face's rotate_half on the original weights (rope permute)"));
   }
 }
 
@@ -144,9 +148,10 @@ void Mapper::shape() {
   if (mla && *mla > 0) {
     hd = *mla;
     origin("head_dim", std::to_string(hd), key("attention.key_length_mla"));
-    note(msg("MLA: {0} {1} is the compressed latent and the rotary part; llama.cpp's RoPE nodes q_pe and k_pe hold the "
-             "rotary channels alone (check such a dump with d = rope.dimension_count)",
-             key("attention.key_length"), count(key("attention.key_length")).value_or(0)));
+    note(
+        msg("MLA: {0} {1} is the compressed latent and the rotary part; llama.cpp's RoPE nodes q_pe and k_pe hold the "
+            "rotary channels alone (check such a dump with d = rope.dimension_count)",
+            key("attention.key_length"), count(key("attention.key_length")).value_or(0)));
   } else if (const auto kl = count(key("attention.key_length"))) {
     hd = *kl;
     origin("head_dim", std::to_string(hd), key("attention.key_length"));
@@ -167,25 +172,30 @@ void Mapper::shape() {
   if (const auto dc = count(key("rope.dimension_count"))) {
     rot = *dc;
     if (rot < 2 || rot % 2 != 0 || rot > hd) {
-      fail(key("rope.dimension_count"), fmt::format("{} must be even, at least 2 and at most the head size {}", rot, hd));
+      fail(key("rope.dimension_count"),
+           fmt::format("{} must be even, at least 2 and at most the head size {}", rot, hd));
     }
   }
   if (const long n = arch_row_->full_rotary_divisor; n != 1) {
     // Step 3.5: "full_attention layer only use half of the RoPE dimensions" (src/models/step35.cpp:8-9,
     // n_rot_full / 2 after the file's n_rot is read); its sliding layers keep the whole (gguf_config_layers.cpp).
-    if (rot % n != 0 || (rot / n) % 2 != 0) fail(key("rope.dimension_count"), fmt::format("{}: Step 3.5's full layers would rotate an odd {}", rot, rot / n));
+    if (rot % n != 0 || (rot / n) % 2 != 0)
+      fail(key("rope.dimension_count"), fmt::format("{}: Step 3.5's full layers would rotate an odd {}", rot, rot / n));
     rot /= n;
-    origin("rotary_dim", std::to_string(rot), msg("llama.cpp: Step 3.5's full layers rotate rope.dimension_count / 2 channels"));
+    origin("rotary_dim", std::to_string(rot),
+           msg("llama.cpp: Step 3.5's full layers rotate rope.dimension_count / 2 channels"));
   }
   g_.head_dim = static_cast<int>(hd);
   g_.rotary_dim = static_cast<int>(rot);
   if ((arch_row_->last_channels || detail::gguf_dflash_dspark(f_, arch_)) && rot < hd) {
-    // llama.cpp rotates the LAST n_rot channels: ggml_rope_set_offset(Qcur, n_embd_head_qk_nope) (src/models/deepseek2.cpp:
-    // 615-617, deepseek4.cpp:923-935, minicpm3.cpp:165-170, plm.cpp:136-141, dflash.cpp:895-897), or q_pe/k_pe views of
-    // them (deepseek2.cpp:546-553, deepseek32.cpp:335-362, glm-dsa.cpp:379-381, bailingmoe3.cpp:313-319, hy-v4.cpp:290-305,
-    // dots3note.cpp:309-339); HF's DeepSeek splits [nope, rope] alike.
+    // llama.cpp rotates the LAST n_rot channels: ggml_rope_set_offset(Qcur, n_embd_head_qk_nope)
+    // (src/models/deepseek2.cpp: 615-617, deepseek4.cpp:923-935, minicpm3.cpp:165-170, plm.cpp:136-141,
+    // dflash.cpp:895-897), or q_pe/k_pe views of them (deepseek2.cpp:546-553, deepseek32.cpp:335-362,
+    // glm-dsa.cpp:379-381, bailingmoe3.cpp:313-319, hy-v4.cpp:290-305, dots3note.cpp:309-339); HF's DeepSeek splits
+    // [nope, rope] alike.
     g_.model.qk_nope_head_dim = static_cast<int>(hd - rot);
-    origin("qk_nope_head_dim", std::to_string(hd - rot), msg("head_dim − rope.dimension_count: llama.cpp rotates the last channels"));
+    origin("qk_nope_head_dim", std::to_string(hd - rot),
+           msg("head_dim − rope.dimension_count: llama.cpp rotates the last channels"));
   }
   g_.model.rope.head_dim = g_.head_dim;
   const double factor = detail::gguf_rotary_factor(rot, hd);
@@ -222,7 +232,8 @@ void Mapper::sections() {
     fail(k, "expected an array of 1 to 4 whole numbers");
   }
   for (const GgufValue& x : s->items) {
-    if (!x.is_integer() || x.integer < 0 || x.integer > 65536) fail(k, "expected an array of whole numbers in 0 … 65536");
+    if (!x.is_integer() || x.integer < 0 || x.integer > 65536)
+      fail(k, "expected an array of whole numbers in 0 … 65536");
     g_.sections.push_back(static_cast<long>(x.integer));
   }
   const long sum = std::accumulate(g_.sections.begin(), g_.sections.end(), 0L);
@@ -254,11 +265,12 @@ void Mapper::sections() {
         g_.model.name, printable(arch_), option_name("model"), option_name("merge_size"),
         option_name("tokens_per_second"), option_name("config"));
   }
-  note(msg("{0}: pairs follow the temporal, height and width positions in sections of [{1}] pairs{2}; a text-only "
-           "input has the same position on every axis, so the frequencies below are what it sees",
-           to_string(g_.rope_type), fmt::format("{}", fmt::join(g_.sections, ", ")),
-           g_.rope_type == T::Imrope ? msg(", interleaved (pair i follows axis i mod 3 within the sections)")
-                                     : Message::same("")));
+  note(
+      msg("{0}: pairs follow the temporal, height and width positions in sections of [{1}] pairs{2}; a text-only "
+          "input has the same position on every axis, so the frequencies below are what it sees",
+          to_string(g_.rope_type), fmt::format("{}", fmt::join(g_.sections, ", ")),
+          g_.rope_type == T::Imrope ? msg(", interleaved (pair i follows axis i mod 3 within the sections)")
+                                    : Message::same("")));
   if (g_.model.mrope) {
     // llama.cpp gives a text token the position (p, p, p, 0) (src/llama-graph.cpp:131-140): pairs of slot e stay put.
     const AxisMap map = make_axis_map(*g_.model.mrope, g_.rotary_dim / 2);
@@ -267,9 +279,10 @@ void Mapper::sections() {
       if (map.pair_axis[j] == 3) e.push_back(static_cast<int>(j));
     }
     if (!e.empty()) {
-      note(msg("llama.cpp gives a text token the position (p, p, p, 0): pairs {0} read the fourth slot e and do not turn "
-               "for text; one number p here means the same (p, p, p, 0)",
-               fmt::format("{}", fmt::join(e, ", "))));
+      note(msg(
+          "llama.cpp gives a text token the position (p, p, p, 0): pairs {0} read the fourth slot e and do not turn "
+          "for text; one number p here means the same (p, p, p, 0)",
+          fmt::format("{}", fmt::join(e, ", "))));
     }
   }
 }
@@ -291,7 +304,7 @@ GgufModel gguf_model(const GgufFile& file) { return Mapper(file).run(); }
 
 const std::vector<std::string>& gguf_rope_tensor_names() {
   static const std::vector<std::string> names{kGgufRopeFreqs, kGgufRopeFactorsLong, kGgufRopeFactorsShort,
-                                              "rope_freqs",   "rope_factors_long",   "rope_factors_short"};
+                                              "rope_freqs",   "rope_factors_long",  "rope_factors_short"};
   return names;
 }
 
@@ -301,7 +314,8 @@ AttentionShape read_attention_shape(const std::string& path) {
   AttentionShape a;
   if (is_gguf_file(path)) {
     GgufModel g = read_gguf_model(path);
-    if (g.n_head < 1) throw InvalidArgument(error_msg("{0}: {1}.attention.head_count: missing or 0", path, g.architecture));
+    if (g.n_head < 1)
+      throw InvalidArgument(error_msg("{0}: {1}.attention.head_count: missing or 0", path, g.architecture));
     a.n_head = g.n_head;
     a.n_head_kv = g.n_head_kv;
     a.gguf = true;

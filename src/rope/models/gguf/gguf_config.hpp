@@ -42,18 +42,18 @@ const std::vector<std::string>& gguf_rope_tensor_names();
 /// Everything read from a GGUF file: the ModelConfig the commands use, and the facts a RoPE spec needs
 /// beyond it (the rope type, the sliding-window base, the M-RoPE sections, the attention shape).
 struct GgufModel {
-  ModelConfig model;                 ///< model_type = general.architecture
+  ModelConfig model;  ///< model_type = general.architecture
   std::string architecture;
   GgufRopeType rope_type = GgufRopeType::Norm;
-  int head_dim = 0;                  ///< per head (key_length)
-  int rotary_dim = 0;                ///< n_rot = rope.dimension_count
-  long n_head = 0;                   ///< attention.head_count (0 when absent)
-  long n_head_kv = 0;                ///< attention.head_count_kv, else n_head
-  double attn_factor = 1.0;          ///< rope.scaling.attn_factor as llama.cpp reads it (1 when absent)
-  std::optional<double> freq_base_swa;   ///< rope.freq_base_swa: the sliding-window layers' base
-  std::optional<long> sliding_window;    ///< attention.sliding_window
-  std::vector<long> sections;            ///< rope.dimension_sections (M-RoPE), as in the file
-  std::vector<float> rope_freqs;         ///< the rope_freqs tensor, when present
+  int head_dim = 0;                     ///< per head (key_length)
+  int rotary_dim = 0;                   ///< n_rot = rope.dimension_count
+  long n_head = 0;                      ///< attention.head_count (0 when absent)
+  long n_head_kv = 0;                   ///< attention.head_count_kv, else n_head
+  double attn_factor = 1.0;             ///< rope.scaling.attn_factor as llama.cpp reads it (1 when absent)
+  std::optional<double> freq_base_swa;  ///< rope.freq_base_swa: the sliding-window layers' base
+  std::optional<long> sliding_window;   ///< attention.sliding_window
+  std::vector<long> sections;           ///< rope.dimension_sections (M-RoPE), as in the file
+  std::vector<float> rope_freqs;        ///< the rope_freqs tensor, when present
   /// Largest |file factor − rope's llama3 factor| / file factor over the pairs, when rope_freqs is present.
   std::optional<double> rope_freqs_difference;
 };

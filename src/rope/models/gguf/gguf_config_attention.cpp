@@ -42,7 +42,7 @@ void gguf_attention_scale(const GgufFile& file, const std::string& arch, GgufMod
     const std::optional<double> v = number(key_prefix + k);
     if (v && *v > 0) return KqHead{static_cast<long>(*v), key_prefix + k};
     const long per_head = g.n_head > 0 ? embd / g.n_head : 0;  // llama.cpp's integer division
-    if (per_head <= 0) return KqHead{g.head_dim, "head_dim"};     // no embedding_length: the head as read
+    if (per_head <= 0) return KqHead{g.head_dim, "head_dim"};  // no embedding_length: the head as read
     return KqHead{per_head, fmt::format("{}embedding_length / {}attention.head_count", key_prefix, key_prefix)};
   };
   const auto inverse_sqrt = [](const KqHead& h, AttentionScale& s) {
@@ -53,7 +53,8 @@ void gguf_attention_scale(const GgufFile& file, const std::string& arch, GgufMod
   AttentionScale s = head_dim_attention_scale(
       static_cast<int>(head_k.size),
       msg("llama.cpp: kq_scale = 1/√n_embd_head_k, as the graph of {0} computes it (src/models/llama.cpp:122 and most "
-          "graphs)", arch));
+          "graphs)",
+          arch));
   s.head_dim_rule = false;  // the file's head, not a typed --dim
   if (kq.rule == KqRule::AttentionScaleKey) {
     const std::optional<double> k = number(key_prefix + "attention.scale");
@@ -61,7 +62,8 @@ void gguf_attention_scale(const GgufFile& file, const std::string& arch, GgufMod
       s.rule_value = *k;
       s.rule = msg("{0} {1}", key_prefix + "attention.scale", format_number(*k));
     }
-    s.from = msg("llama.cpp: {0} when given and not 0, else 1/√n_embd_head ({1})", key_prefix + "attention.scale", source);
+    s.from =
+        msg("llama.cpp: {0} when given and not 0, else 1/√n_embd_head ({1})", key_prefix + "attention.scale", source);
   } else if (kq.rule == KqRule::Gemma27B) {
     const long layers = static_cast<long>(number(key_prefix + "block_count").value_or(0));
     if (layers == kq.layers_27b && g.n_head > 0 && embd > 0) {
@@ -69,17 +71,19 @@ void gguf_attention_scale(const GgufFile& file, const std::string& arch, GgufMod
       s.rule_value = 1.0 / std::sqrt(static_cast<double>(per_head));
       s.rule = msg("{0}^−0.5 (n_embd {1} / n_head {2}: the 27B, {3} layers)", per_head, embd, g.n_head, layers);
     }
-    s.from = msg("llama.cpp: q × f_attention_scale, 1/√(n_embd / n_head) for the 27B, else 1/√n_embd_head_k ({0})", source);
+    s.from =
+        msg("llama.cpp: q × f_attention_scale, 1/√(n_embd / n_head) for the 27B, else 1/√n_embd_head_k ({0})", source);
   } else if (kq.rule == KqRule::One) {
     s.rule_value = 1.0;
     s.rule = msg("{0}, a constant of the code", "1");
     s.from = msg("llama.cpp: kq_scale = 1, nothing on q ({0})", source);
   } else if (kq.rule == KqRule::MlaMscale) {
-    // deepseek2.cpp:431-443: mscale = attn_factor_org · (1 + 0.1 · yarn_log_mul · ln(1/freq_scale)), with attn_factor_org =
-    // yarn_attn_factor · (1 + 0.1 · ln(1/freq_scale)); yarn_attn_factor (llama-context.cpp:177-211) for YaRN is
-    // get_mscale(f, mscale) / get_mscale(f, yarn_log_mul) with the key, get_mscale(f, 1) without, over (1 + 0.1 · ln f),
-    // else 1; × rope.scaling.attn_factor either way. 1/freq_scale: rope.scaling.factor (or rope.scale_linear) unless the
-    // type (default linear, src/llama-model.cpp:1349-1360) is none. The MLA head n_embd_head_k_mla: head_dim as read.
+    // deepseek2.cpp:431-443: mscale = attn_factor_org · (1 + 0.1 · yarn_log_mul · ln(1/freq_scale)), with
+    // attn_factor_org = yarn_attn_factor · (1 + 0.1 · ln(1/freq_scale)); yarn_attn_factor (llama-context.cpp:177-211)
+    // for YaRN is get_mscale(f, mscale) / get_mscale(f, yarn_log_mul) with the key, get_mscale(f, 1) without, over (1 +
+    // 0.1 · ln f), else 1; × rope.scaling.attn_factor either way. 1/freq_scale: rope.scaling.factor (or
+    // rope.scale_linear) unless the type (default linear, src/llama-model.cpp:1349-1360) is none. The MLA head
+    // n_embd_head_k_mla: head_dim as read.
     const RopeConfig& r = g.model.rope;
     const GgufValue* type = file.find(key_prefix + "rope.scaling.type");
     const auto type_is = [&](std::string_view t) { return type && type->type == GgufType::String && type->text == t; };
@@ -91,7 +95,8 @@ void gguf_attention_scale(const GgufFile& file, const std::string& arch, GgufMod
     const double gain = 1.0 + 0.1 * std::log(f);
     double yarn_attn = 1.0;
     if (type_is("yarn")) {
-      yarn_attn = (l != 0.0 ? yarn_get_mscale(f, r.mscale.value_or(1.0)) / yarn_get_mscale(f, l) : yarn_get_mscale(f)) / gain;
+      yarn_attn =
+          (l != 0.0 ? yarn_get_mscale(f, r.mscale.value_or(1.0)) / yarn_get_mscale(f, l) : yarn_get_mscale(f)) / gain;
     }
     const double a = yarn_attn * g.attn_factor * gain;
     const double mscale = a * (1.0 + 0.1 * l * std::log(f));
@@ -102,14 +107,18 @@ void gguf_attention_scale(const GgufFile& file, const std::string& arch, GgufMod
   } else if (kq.rule == KqRule::KeyLengthMla) {
     // The loaders of these rows require key_length_mla and value_length_mla (is_mla), so n_embd_head_k_mla is the key.
     inverse_sqrt(head("attention.key_length_mla").from == key_prefix + "attention.key_length_mla"
-                     ? head("attention.key_length_mla") : head_k, s);
+                     ? head("attention.key_length_mla")
+                     : head_k,
+                 s);
     s.from = row && row->sliding && row->sliding->own_dims
                  ? msg("llama.cpp: kq_scale = 1/√n_embd_head_k_mla, on the sliding layers 1/√{0} ({1})",
                        key_prefix + row->sliding->swa_head_key, source)
                  : msg("llama.cpp: kq_scale = 1/√n_embd_head_k_mla ({0})", source);
   } else if (kq.rule == KqRule::RotaryDim) {
-    inverse_sqrt(KqHead{g.rotary_dim, file.find(key_prefix + "rope.dimension_count") ? key_prefix + "rope.dimension_count"
-                                                                                  : head_k.from}, s);
+    inverse_sqrt(
+        KqHead{g.rotary_dim,
+               file.find(key_prefix + "rope.dimension_count") ? key_prefix + "rope.dimension_count" : head_k.from},
+        s);
     s.from = msg("llama.cpp: kq_scale = 1/√n_rot, the rotary channels ({0})", source);
   } else if (kq.rule == KqRule::ValueHead) {
     inverse_sqrt(head("attention.value_length"), s);

@@ -20,7 +20,11 @@ namespace rope::detail {
 namespace {
 /// An uncompressed DeepSeek-V4 layer's RoPE: rope.freq_base, no scaling (freq_scale 1, ext_factor 0).
 LayerTypeRope unscaled_layers(const GgufModel& g) {
-  LayerTypeRope plain{"sliding_attention", {}, true, RopeConfig{}, msg("rope.freq_base {0}, no scaling", format_number(g.model.rope.base))};
+  LayerTypeRope plain{"sliding_attention",
+                      {},
+                      true,
+                      RopeConfig{},
+                      msg("rope.freq_base {0}, no scaling", format_number(g.model.rope.base))};
   plain.config.head_dim = g.model.rope.head_dim;
   plain.config.partial_rotary_factor = g.model.rope.partial_rotary_factor;
   plain.config.layout = g.model.rope.layout;
@@ -44,12 +48,15 @@ void gguf_dflash_layers(const GgufFile& f, const std::string& arch, GgufModel& g
   if (!gguf_dflash_dspark(f, arch)) return;
   const bool scaled = g.model.rope.type != ScalingType::Default;
   g.model.rope = unscaled_layers(g).config;
-  g.model.origin.push_back(origin_line(Message::same("rope_type"), "default",
-                                       msg("{0}.hyper_connection.count: DeepSeek-V4 DSpark draft, every stage uncompressed: "
-                                           "rope.freq_base, no scaling (src/models/dflash.cpp:48-92)", arch)));
+  g.model.origin.push_back(
+      origin_line(Message::same("rope_type"), "default",
+                  msg("{0}.hyper_connection.count: DeepSeek-V4 DSpark draft, every stage uncompressed: "
+                      "rope.freq_base, no scaling (src/models/dflash.cpp:48-92)",
+                      arch)));
   if (scaled) {
-    g.model.notes.push_back(msg("the file's scaling keys are not used: llama.cpp turns every stage of a DeepSeek-V4 DSpark "
-                                "draft with rope.freq_base unscaled"));
+    g.model.notes.push_back(
+        msg("the file's scaling keys are not used: llama.cpp turns every stage of a DeepSeek-V4 DSpark "
+            "draft with rope.freq_base unscaled"));
   }
 }
 
@@ -62,32 +69,41 @@ void gguf_deepseek4_layers(const GgufFile& f, const std::string& arch, GgufModel
   bool integers = ratios->type == GgufType::Array && ratios->items.size() == ratios->count;
   for (const GgufValue& x : ratios->items) integers = integers && x.is_integer();
   if (!integers || static_cast<long>(ratios->count) < layers) {
-    throw InvalidArgument(fmt::format("{}: {}: {}", f.name, rk, fmt::format("expected an array of at least {} whole numbers, one per layer", layers)));
+    throw InvalidArgument(
+        fmt::format("{}: {}: {}", f.name, rk,
+                    fmt::format("expected an array of at least {} whole numbers, one per layer", layers)));
   }
   const auto b = base->as_number();
   if (!b || !(*b > 1.0)) throw InvalidArgument(fmt::format("{}: {}: expected a number above 1", f.name, bk));
   LayerTypeRope plain = unscaled_layers(g);
-  LayerTypeRope compressed{"compressed_attention", {}, true, g.model.rope,
+  LayerTypeRope compressed{"compressed_attention",
+                           {},
+                           true,
+                           g.model.rope,
                            msg("{0} {1}, with the model's scaling at magnitude 1", bk, format_number(*b))};
   compressed.config.base = *b;
   if (compressed.config.type != ScalingType::Default) compressed.config.attention_factor = 1.0;
   for (long i = 0; i < layers; ++i) {
-    (ratios->items[static_cast<std::size_t>(i)].integer != 0 ? compressed : plain).layers.push_back(static_cast<int>(i));
+    (ratios->items[static_cast<std::size_t>(i)].integer != 0 ? compressed : plain)
+        .layers.push_back(static_cast<int>(i));
   }
   if (plain.layers.empty() || compressed.layers.empty()) {  // one RoPE for every layer
     g.model.rope = plain.layers.empty() ? compressed.config : plain.config;
     return;
   }
   // In the order of their first layer; the values without --layer-type are the compressed layers'.
-  g.model.layer_types = plain.layers.front() < compressed.layers.front() ? std::vector<LayerTypeRope>{plain, compressed}
-                                                                         : std::vector<LayerTypeRope>{compressed, plain};
+  g.model.layer_types = plain.layers.front() < compressed.layers.front()
+                            ? std::vector<LayerTypeRope>{plain, compressed}
+                            : std::vector<LayerTypeRope>{compressed, plain};
   g.model.rope = compressed.config;
   g.model.layer_type = compressed.name;
-  g.model.notes.push_back(msg("the values here are those of layers {0} ({1}); --layer-type with a type or a layer index gives "
-                              "the others'", describe_layers(compressed.layers), compressed.name));
-  g.model.origin.push_back(origin_line(Message::same("layer_types"),
-                                       fmt::format("{} compressed, {} sliding only", compressed.layers.size(), plain.layers.size()),
-                                       Message::same(rk)));
+  g.model.notes.push_back(
+      msg("the values here are those of layers {0} ({1}); --layer-type with a type or a layer index gives "
+          "the others'",
+          describe_layers(compressed.layers), compressed.name));
+  g.model.origin.push_back(origin_line(
+      Message::same("layer_types"),
+      fmt::format("{} compressed, {} sliding only", compressed.layers.size(), plain.layers.size()), Message::same(rk)));
   // The lightning indexer of the layers with compress ratio 4 (:1189-1194): its q at the tokens' positions (:609-616)
   // and its compressed k at each block's first position (:1055-1068, :582), heads of attention.indexer.key_length whose
   // last n_rot channels turn as the compressed layers'. Selected by name only: its layers are compressed ones too.
@@ -95,10 +111,16 @@ void gguf_deepseek4_layers(const GgufFile& f, const std::string& arch, GgufModel
   const GgufValue* iv = f.find(ik);
   const auto ikl = iv ? iv->as_number() : std::nullopt;
   const long rot = g.rotary_dim;
-  if (!ikl || *ikl < static_cast<double>(rot) || *ikl > 65536 || *ikl != static_cast<double>(static_cast<long>(*ikl))) return;
-  LayerTypeRope indexer{"indexer", {}, true, compressed.config,
-                        msg("the lightning indexer's q and compressed k: heads of {0} {1}, the last {2} channels, as the "
-                            "compressed layers (src/models/deepseek4.cpp:609-616)", ik, static_cast<long>(*ikl), rot)};
+  if (!ikl || *ikl < static_cast<double>(rot) || *ikl > 65536 || *ikl != static_cast<double>(static_cast<long>(*ikl)))
+    return;
+  LayerTypeRope indexer{
+      "indexer",
+      {},
+      true,
+      compressed.config,
+      msg("the lightning indexer's q and compressed k: heads of {0} {1}, the last {2} channels, as the "
+          "compressed layers (src/models/deepseek4.cpp:609-616)",
+          ik, static_cast<long>(*ikl), rot)};
   indexer.config.head_dim = static_cast<int>(*ikl);
   indexer.config.partial_rotary_factor = gguf_rotary_factor(rot, static_cast<long>(*ikl));
   for (long i = 0; i < layers; ++i) {

@@ -26,7 +26,9 @@ std::optional<std::vector<long>> gguf_heads_per_layer(const GgufFile& f, const s
   // llama_model_loader::get_key_or_arr (src/llama-model-loader.cpp:476-479): an array has one entry per layer.
   bool ok = layers > 0 && static_cast<long>(v->count) == layers && v->items.size() == v->count;
   for (const GgufValue& x : v->items) ok = ok && x.is_integer() && x.integer >= 0;
-  if (!ok) throw InvalidArgument(error_msg("{0}: {1}: expected an array of {2} whole numbers, one per layer", f.name, k, layers));
+  if (!ok)
+    throw InvalidArgument(
+        error_msg("{0}: {1}: expected an array of {2} whole numbers, one per layer", f.name, k, layers));
   std::vector<long> out;
   for (const GgufValue& x : v->items) out.push_back(static_cast<long>(x.integer));
   return out;
@@ -44,7 +46,8 @@ void gguf_layers_without_attention(const GgufFile& f, const std::string& arch, G
   }
   if (none.empty()) return;
   if (static_cast<long>(none.size()) == layers) {
-    throw InvalidArgument(error_msg("{0}: {1}: every entry is 0: no layer has attention, so llama.cpp applies no RoPE", f.name, k));
+    throw InvalidArgument(
+        error_msg("{0}: {1}: every entry is 0: no layer has attention, so llama.cpp applies no RoPE", f.name, k));
   }
   const auto without = [&](int layer) { return kv[static_cast<std::size_t>(layer)] == 0; };
   if (g.model.layer_types.empty()) {  // one RoPE for the layers with attention
@@ -55,16 +58,19 @@ void gguf_layers_without_attention(const GgufFile& f, const std::string& arch, G
     g.model.layer_types = {attention};
     g.model.layer_type = attention.name;
   } else {  // the other rules' layer types keep their layers with attention
-    for (LayerTypeRope& t : g.model.layer_types) t.layers.erase(std::remove_if(t.layers.begin(), t.layers.end(), without), t.layers.end());
+    for (LayerTypeRope& t : g.model.layer_types)
+      t.layers.erase(std::remove_if(t.layers.begin(), t.layers.end(), without), t.layers.end());
     auto& types = g.model.layer_types;
-    types.erase(std::remove_if(types.begin(), types.end(), [](const LayerTypeRope& t) { return t.layers.empty(); }), types.end());
-    const bool kept = std::any_of(types.begin(), types.end(), [&](const LayerTypeRope& t) { return t.name == g.model.layer_type; });
+    types.erase(std::remove_if(types.begin(), types.end(), [](const LayerTypeRope& t) { return t.layers.empty(); }),
+                types.end());
+    const bool kept =
+        std::any_of(types.begin(), types.end(), [&](const LayerTypeRope& t) { return t.name == g.model.layer_type; });
     if (!kept && !types.empty()) g.model.layer_type = types.front().name;  // the default type lost all its layers
   }
   const Message why = msg("llama.cpp: no key/value heads ({0} is 0 there), so no attention and no RoPE", k);
   g.model.layer_types.push_back(LayerTypeRope{"no_attention", none, false, g.model.rope, why});
-  g.model.origin.push_back(origin_line(Message::same("layer_types"),
-                                       fmt::format("{} without attention: {}", none.size(), describe_layers(none)), why));
+  g.model.origin.push_back(origin_line(
+      Message::same("layer_types"), fmt::format("{} without attention: {}", none.size(), describe_layers(none)), why));
 }
 
 }  // namespace rope::detail

@@ -32,7 +32,8 @@ constexpr long kMaxGgufLayers = 4096;
 }
 
 /// {arch}.attention.sliding_window_pattern as llama.cpp reads it: one bool per layer, else every n-th full.
-std::vector<bool> sliding_layers(const GgufFile& f, const std::string& arch, long layers, long pattern, bool dense_first) {
+std::vector<bool> sliding_layers(const GgufFile& f, const std::string& arch, long layers, long pattern,
+                                 bool dense_first) {
   const std::string k = arch + ".attention.sliding_window_pattern";
   std::vector<bool> slides(static_cast<std::size_t>(layers), false);
   const GgufValue* v = f.find(k);
@@ -43,7 +44,8 @@ std::vector<bool> sliding_layers(const GgufFile& f, const std::string& arch, lon
     if (!integers || static_cast<long>(v->count) != layers) {
       fail(f, k, fmt::format("expected an array of {} bools, one per layer", layers));
     }
-    for (long i = 0; i < layers; ++i) slides[static_cast<std::size_t>(i)] = v->items[static_cast<std::size_t>(i)].integer != 0;
+    for (long i = 0; i < layers; ++i)
+      slides[static_cast<std::size_t>(i)] = v->items[static_cast<std::size_t>(i)].integer != 0;
     return slides;
   }
   if (pattern == 0 && !v) return {};  // llama.cpp requires the array: no layer types without it
@@ -64,10 +66,14 @@ std::vector<bool> sliding_layers(const GgufFile& f, const std::string& arch, lon
 /// Whether llama.cpp gives the architecture sliding layers for this file.
 bool gate_open(const GgufFile& f, const std::string& arch, const SwaRule& rule, const GgufModel& g) {
   switch (rule.gate) {
-    case Gate::Always: return true;
-    case Gate::Window: return g.sliding_window && *g.sliding_window > 0;
-    case Gate::WindowUnlessZero: return !g.sliding_window || *g.sliding_window != 0;
-    case Gate::Layers64: return gguf_block_count(f, arch, "the sliding layers need the layer count") == 64;
+    case Gate::Always:
+      return true;
+    case Gate::Window:
+      return g.sliding_window && *g.sliding_window > 0;
+    case Gate::WindowUnlessZero:
+      return !g.sliding_window || *g.sliding_window != 0;
+    case Gate::Layers64:
+      return gguf_block_count(f, arch, "the sliding layers need the layer count") == 64;
   }
   return false;
 }
@@ -75,12 +81,18 @@ bool gate_open(const GgufFile& f, const std::string& arch, const SwaRule& rule, 
 /// Whether layer i turns q and k (the graphs above).
 bool rotates(const SwaRule& rule, bool open, const std::vector<bool>& swa, long i, long layers, long lead) {
   switch (rule.rotates) {
-    case Rotates::All: return true;
-    case Rotates::Sliding: return !open || swa[static_cast<std::size_t>(i)];
-    case Rotates::SlidingOrLead: return swa[static_cast<std::size_t>(i)] || i < lead;
-    case Rotates::NotEveryFourth: return (i + 1) % 4 != 0;
-    case Rotates::NotFirstOfFour: return !open || i % 4 != 0;
-    case Rotates::Llama4: return (i + 1) % (open ? 4 : layers) != 0;
+    case Rotates::All:
+      return true;
+    case Rotates::Sliding:
+      return !open || swa[static_cast<std::size_t>(i)];
+    case Rotates::SlidingOrLead:
+      return swa[static_cast<std::size_t>(i)] || i < lead;
+    case Rotates::NotEveryFourth:
+      return (i + 1) % 4 != 0;
+    case Rotates::NotFirstOfFour:
+      return !open || i % 4 != 0;
+    case Rotates::Llama4:
+      return (i + 1) % (open ? 4 : layers) != 0;
   }
   return true;
 }
@@ -91,7 +103,8 @@ std::optional<long> count_key(const GgufFile& f, const std::string& k) {
   const GgufValue* v = f.find(k);
   const auto x = v ? v->as_number() : std::nullopt;
   if (!v) return std::nullopt;
-  if (!x || *x < 2 || *x > 65536 || *x != static_cast<double>(static_cast<long>(*x))) fail(f, k, "expected a whole number in 2 … 65536");
+  if (!x || *x < 2 || *x > 65536 || *x != static_cast<double>(static_cast<long>(*x)))
+    fail(f, k, "expected a whole number in 2 … 65536");
   return static_cast<long>(*x);
 }
 
@@ -104,16 +117,18 @@ void own_dims(const GgufFile& f, const std::string& arch, const SwaRule& rule, c
                                      : count_key(f, arch + ".rope.dimension_count_swa")
                                            .value_or(count_key(f, arch + ".rope.dimension_count").value_or(g.head_dim));
   if (rot % 2 != 0 || rot > hd) {
-    fail(f, arch + ".rope.dimension_count_swa", fmt::format("{} must be even and at most the sliding head size {}", rot, hd));
+    fail(f, arch + ".rope.dimension_count_swa",
+         fmt::format("{} must be even and at most the sliding head size {}", rot, hd));
   }
   s.head_dim = static_cast<int>(hd);
   s.partial_rotary_factor = gguf_rotary_factor(rot, hd);
 }
 
 LayerTypeRope sliding_rope(const SwaRule& rule, const std::string& arch, const GgufModel& g) {
-  const double base = rule.base == SwaBase::Global ? g.model.rope.base
-                      : g.freq_base_swa            ? *g.freq_base_swa
-                      : rule.base == SwaBase::KeyElseGlobal ? g.model.rope.base : kDefaultSwaBase;
+  const double base = rule.base == SwaBase::Global          ? g.model.rope.base
+                      : g.freq_base_swa                     ? *g.freq_base_swa
+                      : rule.base == SwaBase::KeyElseGlobal ? g.model.rope.base
+                                                            : kDefaultSwaBase;
   LayerTypeRope t{"sliding_attention", {}, true, g.model.rope, msg("rope.freq_base and the scaling keys")};
   RopeConfig& s = t.config;
   if (!rule.scaled) {
@@ -182,7 +197,8 @@ void swa_layers(const GgufFile& f, const std::string& arch, const SwaRule& rule,
     if (!keys[k].second) types[k].name = !any_swa ? "nope" : mixed ? types[k].name + "_nope" : types[k].name;
   }
   bool differ = types.size() > 1;
-  if (types.size() == 2 && types[0].rope && types[1].rope && same_rope(types[0].config, types[1].config)) differ = false;
+  if (types.size() == 2 && types[0].rope && types[1].rope && same_rope(types[0].config, types[1].config))
+    differ = false;
   if (!differ) return;  // one RoPE for every layer after all
   // The type the values without --layer-type are: the first full one with RoPE, else the first with RoPE.
   const LayerTypeRope* pick = nullptr;
@@ -197,28 +213,30 @@ void swa_layers(const GgufFile& f, const std::string& arch, const SwaRule& rule,
     g.model.layer_type = pick->name;
     if (!same_rope(pick->config, g.model.rope)) {
       g.model.rope = pick->config;
-      g.model.notes.push_back(msg("only the layers {0} ({1}) turn q and k: the values here are theirs", describe_layers(pick->layers),
-                                  pick->name));
+      g.model.notes.push_back(msg("only the layers {0} ({1}) turn q and k: the values here are theirs",
+                                  describe_layers(pick->layers), pick->name));
     }
   }
   std::string counts;
-  for (const LayerTypeRope& t : types) counts += fmt::format("{}{} {}", counts.empty() ? "" : ", ", t.layers.size(), t.name);
+  for (const LayerTypeRope& t : types)
+    counts += fmt::format("{}{} {}", counts.empty() ? "" : ", ", t.layers.size(), t.name);
   const std::string pk = arch + ".attention.sliding_window_pattern";
   g.model.origin.push_back(origin_line(
       Message::same("layer_types"), counts,
-      !any_swa            ? msg("llama.cpp: no RoPE in these layers ({0})", rule.source)
-      : f.find(pk)        ? Message::same(pk)
-      : rule.dense_first  ? msg("no {0}: llama.cpp's pattern {1}, layer il is full when il % {1} = 0", pk, rule.pattern)
-                          : msg("no {0}: llama.cpp's pattern {1}, layer il slides when il % {1} < {2}", pk, rule.pattern,
-                                rule.pattern - 1)));
+      !any_swa           ? msg("llama.cpp: no RoPE in these layers ({0})", rule.source)
+      : f.find(pk)       ? Message::same(pk)
+      : rule.dense_first ? msg("no {0}: llama.cpp's pattern {1}, layer il is full when il % {1} = 0", pk, rule.pattern)
+                         : msg("no {0}: llama.cpp's pattern {1}, layer il slides when il % {1} < {2}", pk, rule.pattern,
+                               rule.pattern - 1)));
   if (rule.rotates == Rotates::Llama4 && open) {
     g.model.nope_temperature = NopeTemperature{8192.0, 0.1};  // llama4.cpp:15-17, llama-graph.cpp:157-170
   } else if (rule.rotates == Rotates::Llama4) {
     // Tried on libllama: decoding such a file aborts there (llama_pipeline.cpp's model with sliding_window 0).
-    g.model.notes.push_back(msg("{0}.attention.sliding_window 0: llama.cpp's graph leaves the last layer ({1}) without RoPE "
-                                "(n_no_rope_layer_step = the layer count, {2}) and scales its query by a temperature of "
-                                "scale 0, which aborts llama.cpp's first decode (GGML_ASSERT, src/llama-graph.cpp:161)",
-                                arch, layers - 1, rule.source));
+    g.model.notes.push_back(
+        msg("{0}.attention.sliding_window 0: llama.cpp's graph leaves the last layer ({1}) without RoPE "
+            "(n_no_rope_layer_step = the layer count, {2}) and scales its query by a temperature of "
+            "scale 0, which aborts llama.cpp's first decode (GGML_ASSERT, src/llama-graph.cpp:161)",
+            arch, layers - 1, rule.source));
   }
 }
 
@@ -241,7 +259,8 @@ void nope_every(const GgufFile& f, const std::string& arch, long every, GgufMode
 
 double gguf_rotary_factor(long rot, long head) {
   double factor = static_cast<double>(rot) / static_cast<double>(head);
-  for (int i = 0; i < 4 && static_cast<long>(static_cast<double>(head) * factor) < rot; ++i) factor = std::nextafter(factor, 2.0);
+  for (int i = 0; i < 4 && static_cast<long>(static_cast<double>(head) * factor) < rot; ++i)
+    factor = std::nextafter(factor, 2.0);
   return factor;
 }
 
@@ -249,8 +268,10 @@ long gguf_block_count(const GgufFile& f, const std::string& arch, const char* wh
   const std::string bk = arch + ".block_count";
   const GgufValue* b = f.find(bk);
   const auto layers = b ? b->as_number() : std::nullopt;
-  if (!layers || *layers < 1 || *layers > kMaxGgufLayers || *layers != static_cast<double>(static_cast<long>(*layers))) {
-    throw InvalidArgument(fmt::format("{}: {}: {}", f.name, bk, fmt::format("expected a whole number in 1 … {}: {}", kMaxGgufLayers, why)));
+  if (!layers || *layers < 1 || *layers > kMaxGgufLayers ||
+      *layers != static_cast<double>(static_cast<long>(*layers))) {
+    throw InvalidArgument(fmt::format("{}: {}: {}", f.name, bk,
+                                      fmt::format("expected a whole number in 1 … {}: {}", kMaxGgufLayers, why)));
   }
   return static_cast<long>(*layers);
 }
@@ -267,7 +288,8 @@ static void rope_pattern(const GgufFile& f, const std::string& arch, const std::
   if (!ok) fail(f, k, fmt::format("expected an array of {} bools, one per layer", layers));
   LayerTypeRope rope{"rope", {}, true, g.model.rope, msg("rope.freq_base and the scaling keys")};
   LayerTypeRope nope{"nope", {}, false, g.model.rope, Message::same(k)};
-  for (long i = 0; i < layers; ++i) (v->items[static_cast<std::size_t>(i)].integer != 0 ? rope : nope).layers.push_back(static_cast<int>(i));
+  for (long i = 0; i < layers; ++i)
+    (v->items[static_cast<std::size_t>(i)].integer != 0 ? rope : nope).layers.push_back(static_cast<int>(i));
   if (nope.layers.empty() || rope.layers.empty()) {
     if (rope.layers.empty()) fail(f, k, "every layer false: llama.cpp applies no RoPE to any layer of this model");
     return;
@@ -285,7 +307,8 @@ void gguf_layers(const GgufFile& file, const std::string& arch, GgufModel& g) {
   const SwaRule* rule = row.sliding ? &*row.sliding : nullptr;
   if (rule) swa_layers(file, arch, *rule, g);
   if (row.nope_every > 0) nope_every(file, arch, row.nope_every, g);
-  if (row.linear_attention_every > 0) gguf_linear_attention_layers(file, arch, row.linear_attention_every, row.layers_source, g);
+  if (row.linear_attention_every > 0)
+    gguf_linear_attention_layers(file, arch, row.linear_attention_every, row.layers_source, g);
   if (row.layers_code == "deepseek4") gguf_deepseek4_layers(file, arch, g);
   if (row.layers_code == "dflash") gguf_dflash_layers(file, arch, g);
   if (row.layers_code == "hy_v4") gguf_hy_v4_indexer(file, arch, g);
@@ -295,22 +318,32 @@ void gguf_layers(const GgufFile& file, const std::string& arch, GgufModel& g) {
   if (!g.freq_base_swa) return;
   const std::string swa = format_number(*g.freq_base_swa);
   bool slides = false;
-  for (const LayerTypeRope& t : g.model.layer_types) slides = slides || t.name.rfind("sliding", 0) == 0 || t.name.rfind("chunked", 0) == 0;
+  for (const LayerTypeRope& t : g.model.layer_types)
+    slides = slides || t.name.rfind("sliding", 0) == 0 || t.name.rfind("chunked", 0) == 0;
   if (rule && rule->base == SwaBase::Global) {
-    g.model.notes.push_back(msg("rope.freq_base_swa {0}: llama.cpp reads it for {1}, but its graph turns the sliding-window "
-                                "layers with rope.freq_base ({2})", swa, arch, rule->source));
+    g.model.notes.push_back(
+        msg("rope.freq_base_swa {0}: llama.cpp reads it for {1}, but its graph turns the sliding-window "
+            "layers with rope.freq_base ({2})",
+            swa, arch, rule->source));
   } else if (slides && g.model.layer_type != "full_attention") {
     return;  // the layers with RoPE all slide: the note above says the values are theirs
   } else if (slides) {
-    g.model.notes.push_back(rule->scaled ? msg("rope.freq_base_swa {0}: the sliding-window layers use base {0} with the "
-                                                "model's scaling; the values here are the full-attention layers'", swa)
-                                          : msg("rope.freq_base_swa {0}: the sliding-window layers use base {1} without "
-                                                "scaling; the values here are the full-attention layers'", swa, swa));
+    g.model.notes.push_back(rule->scaled
+                                ? msg("rope.freq_base_swa {0}: the sliding-window layers use base {0} with the "
+                                      "model's scaling; the values here are the full-attention layers'",
+                                      swa)
+                                : msg("rope.freq_base_swa {0}: the sliding-window layers use base {1} without "
+                                      "scaling; the values here are the full-attention layers'",
+                                      swa, swa));
   } else if (rule) {
-    g.model.notes.push_back(msg("rope.freq_base_swa {0}: no layer of this file slides, so llama.cpp turns every layer with "
-                                "the values here", swa));
-  } else {  // every architecture that reads the key has a sliding rule (tests/conformance/llama_rope_types.py checks it)
-    g.model.notes.push_back(msg("rope.freq_base_swa {0}: llama.cpp does not read this key for {1}, it changes nothing", swa, arch));
+    g.model.notes.push_back(
+        msg("rope.freq_base_swa {0}: no layer of this file slides, so llama.cpp turns every layer with "
+            "the values here",
+            swa));
+  } else {  // every architecture that reads the key has a sliding rule (tests/conformance/llama_rope_types.py checks
+            // it)
+    g.model.notes.push_back(
+        msg("rope.freq_base_swa {0}: llama.cpp does not read this key for {1}, it changes nothing", swa, arch));
   }
 }
 

@@ -46,7 +46,8 @@ class Scaling {
     const auto x = v->as_number();
     if (!x) fail(k, fmt::format("expected a number, got {}", to_string(v->type)));
     if (!std::isfinite(*x)) fail(k, fmt::format("expected a finite number, got {}", format_number(*x)));
-    if (positive ? *x <= 0 : *x < 0) fail(k, fmt::format("{} must be {}", format_number(*x), positive ? "> 0" : ">= 0"));
+    if (positive ? *x <= 0 : *x < 0)
+      fail(k, fmt::format("{} must be {}", format_number(*x), positive ? "> 0" : ">= 0"));
     return x;
   }
   /// "what: value (from)"; `from` is a key (the same in every language), or words of their own.
@@ -79,7 +80,8 @@ std::vector<double> Scaling::pair_list(const char* name) const {
   const std::vector<float>* t = tensor(name);
   if (!t) fail(name, "missing: longrope needs both rope_factors_long.weight and rope_factors_short.weight");
   const std::size_t pairs = static_cast<std::size_t>(g_.rotary_dim / 2);
-  if (t->size() != pairs) fail(name, fmt::format("{} factors, the rotary dimension {} has {} pairs", t->size(), g_.rotary_dim, pairs));
+  if (t->size() != pairs)
+    fail(name, fmt::format("{} factors, the rotary dimension {} has {} pairs", t->size(), g_.rotary_dim, pairs));
   std::vector<double> out;
   for (float x : *t) {
     if (!std::isfinite(x) || x <= 0) fail(name, fmt::format("factor {} is not a positive number", format_number(x)));
@@ -116,8 +118,9 @@ void Scaling::yarn() {
   r_.factor = *factor;
   origin("factor", format_number(*factor), fk);
   original_context(false);
-  note(msg("YaRN in llama.cpp (ggml_rope_yarn_corr_dims) rounds the correction range outward with floor and ceil, as HF's "
-           "truncate: true; a config.json with truncate: false (gpt-oss) gives HF slightly other frequencies"));
+  note(msg(
+      "YaRN in llama.cpp (ggml_rope_yarn_corr_dims) rounds the correction range outward with floor and ceil, as HF's "
+      "truncate: true; a config.json with truncate: false (gpt-oss) gives HF slightly other frequencies"));
   if (const auto b = number(key("rope.scaling.yarn_beta_fast"), false)) {
     r_.beta_fast = *b;
     origin("beta_fast", format_number(*b), key("rope.scaling.yarn_beta_fast"));
@@ -133,29 +136,34 @@ void Scaling::yarn() {
   const LlamaYarnLogRule* rule = row && row->yarn_log ? &*row->yarn_log : nullptr;
   const auto mul = number(lk, false);
   if (mul && *mul != 0 && !rule) {
-    note(msg("{0} {1}: llama.cpp does not read this key for {2}, it changes nothing", lk, format_number(*mul), g_.architecture));
+    note(msg("{0} {1}: llama.cpp does not read this key for {2}, it changes nothing", lk, format_number(*mul),
+             g_.architecture));
   } else if (mul && *mul != 0) {
-    // The loader's float32 division (DeepSeek's converter writes 0.1 · mscale_all_dim: conversion/deepseek.py:386; Mistral
-    // 3's writes mscale_all_dim itself: conversion/mistral3.py:29), then llama-context.cpp's mscale: mscale_all_dim for
-    // DeepSeek-2 alone, else 1.
+    // The loader's float32 division (DeepSeek's converter writes 0.1 · mscale_all_dim: conversion/deepseek.py:386;
+    // Mistral 3's writes mscale_all_dim itself: conversion/mistral3.py:29), then llama-context.cpp's mscale:
+    // mscale_all_dim for DeepSeek-2 alone, else 1.
     const double m = static_cast<double>(static_cast<float>(*mul) / rule->divided_by);
     r_.mscale_all_dim = m;
     r_.mscale = rule->mscale_is_mscale_all_dim ? m : 1.0;
     origin("mscale_all_dim", format_number(m),
            rule->divided_by == 1.0f ? msg("{0} {1} ({2})", lk, format_number(*mul), rule->source)
-                                    : msg("{0} {1} / {2} ({3})", lk, format_number(*mul), fmt::format("{:g}", rule->divided_by), rule->source));
+                                    : msg("{0} {1} / {2} ({3})", lk, format_number(*mul),
+                                          fmt::format("{:g}", rule->divided_by), rule->source));
     if (rule->mscale_is_mscale_all_dim) {
-      note(msg("{0} {1}: mscale_all_dim {2}; llama.cpp takes mscale = mscale_all_dim for {3} ({4}): the rotation's "
-               "attention factor is 1 and the softmax scale carries mscale²",
-               lk, format_number(*mul), format_number(m), g_.architecture, rule->source));
+      note(
+          msg("{0} {1}: mscale_all_dim {2}; llama.cpp takes mscale = mscale_all_dim for {3} ({4}): the rotation's "
+              "attention factor is 1 and the softmax scale carries mscale²",
+              lk, format_number(*mul), format_number(m), g_.architecture, rule->source));
     } else {
-      origin("mscale", "1", msg("llama.cpp takes mscale = mscale_all_dim for deepseek2 only (src/llama-context.cpp:185-198)"));
+      origin("mscale", "1",
+             msg("llama.cpp takes mscale = mscale_all_dim for deepseek2 only (src/llama-context.cpp:185-198)"));
     }
   } else if (f_.find(key("rope.scaling.attn_factor"))) {
     // ggml's rope_yarn: magnitude = attn_factor · (1 + 0.1·ln(1/freq_scale)) when YaRN extrapolates.
     r_.attention_factor = g_.attn_factor * yarn_get_mscale(*factor);
     origin("attention_factor", format_number(*r_.attention_factor),
-           msg("{0} {1} × (0.1·ln f + 1), as ggml's rope_yarn", key("rope.scaling.attn_factor"), format_number(g_.attn_factor)));
+           msg("{0} {1} × (0.1·ln f + 1), as ggml's rope_yarn", key("rope.scaling.attn_factor"),
+               format_number(g_.attn_factor)));
   }
 }
 
@@ -175,10 +183,12 @@ void Scaling::longrope() {
 void Scaling::llama3(const std::vector<float>& ff) {
   const std::size_t pairs = static_cast<std::size_t>(g_.rotary_dim / 2);
   if (ff.size() != pairs) {
-    fail(kGgufRopeFreqs, fmt::format("{} factors, the rotary dimension {} has {} pairs", ff.size(), g_.rotary_dim, pairs));
+    fail(kGgufRopeFreqs,
+         fmt::format("{} factors, the rotary dimension {} has {} pairs", ff.size(), g_.rotary_dim, pairs));
   }
   for (float x : ff) {
-    if (!std::isfinite(x) || x <= 0) fail(kGgufRopeFreqs, fmt::format("factor {} is not a positive number", format_number(x)));
+    if (!std::isfinite(x) || x <= 0)
+      fail(kGgufRopeFreqs, fmt::format("factor {} is not a positive number", format_number(x)));
   }
   g_.rope_freqs = ff;
   const double f = *std::max_element(ff.begin(), ff.end());
@@ -199,7 +209,8 @@ void Scaling::llama3(const std::vector<float>& ff) {
     origin("original_max_position_embeddings", std::to_string(*l0), lk);
   } else {
     r_.original_max_position_embeddings = kLlama3OriginalContext;
-    origin("original_max_position_embeddings", std::to_string(kLlama3OriginalContext), msg("Llama 3.1's value, assumed"));
+    origin("original_max_position_embeddings", std::to_string(kLlama3OriginalContext),
+           msg("Llama 3.1's value, assumed"));
   }
   origin("low_freq_factor", format_number(kLlama3Low), msg("Llama 3.1's value, assumed"));
   origin("high_freq_factor", format_number(kLlama3High), msg("Llama 3.1's value, assumed"));
@@ -218,11 +229,12 @@ void Scaling::llama3(const std::vector<float>& ff) {
   }
   g_.rope_freqs_difference = worst;
   const bool ok = worst <= kRopeFreqsTolerance;
-  note(msg("rope_freqs: the GGUF stores Llama 3.1's per-pair factors, not its parameters; rope's llama3 factors with "
-           "factor {0}, low_freq_factor 1, high_freq_factor 4, L0 {1} differ from the file's by at most {2:.3g} "
-           "(relative; tolerance {3:g}, float32 rounding){4}",
-           format_number(f), *r_.original_max_position_embeddings, worst, double{kRopeFreqsTolerance},
-           ok ? Message::same("") : msg(": NOT Llama 3.1's band parameters, rope's frequencies are not llama.cpp's")));
+  note(
+      msg("rope_freqs: the GGUF stores Llama 3.1's per-pair factors, not its parameters; rope's llama3 factors with "
+          "factor {0}, low_freq_factor 1, high_freq_factor 4, L0 {1} differ from the file's by at most {2:.3g} "
+          "(relative; tolerance {3:g}, float32 rounding){4}",
+          format_number(f), *r_.original_max_position_embeddings, worst, double{kRopeFreqsTolerance},
+          ok ? Message::same("") : msg(": NOT Llama 3.1's band parameters, rope's frequencies are not llama.cpp's")));
   if (ok) return;
   // Not Llama 3.1's bands (other parameters, or an original_context_length that is not the one they were made
   // with, as llama_model_save_to_file writes n_ctx_train): the factors as they are. llama.cpp divides θ_i by
@@ -236,15 +248,16 @@ void Scaling::llama3(const std::vector<float>& ff) {
 }
 
 void Scaling::run() {
-  // rope.scaling.alpha, read for every architecture (src/llama-model.cpp:1364; 0, as llama_model_save_to_file writes it,
-  // is none): HunYuan-VL's XDRoPE folds it into the base, base · alpha^(d/(d − 2)) with d the head size, in float32
+  // rope.scaling.alpha, read for every architecture (src/llama-model.cpp:1364; 0, as llama_model_save_to_file writes
+  // it, is none): HunYuan-VL's XDRoPE folds it into the base, base · alpha^(d/(d − 2)) with d the head size, in float32
   // (src/models/hunyuan-vl.cpp:7-12; the row's base_alpha_key); no other architecture uses it.
   const std::string ak = key("rope.scaling.alpha");
   const GgufArchitecture& row = *find_gguf_architecture(arch_);
   if (const auto alpha = number(ak, false); alpha && *alpha > 0 && !row.base_alpha_key.empty()) {
     const float d = static_cast<float>(g_.head_dim);
     r_.base = static_cast<float>(static_cast<float>(r_.base) * std::pow(static_cast<float>(*alpha), d / (d - 2.0f)));
-    origin("rope_theta", format_number(r_.base), msg("rope.freq_base · {0}^(d/(d − 2)), d = {1}: llama.cpp's HunYuan-VL", ak, g_.head_dim));
+    origin("rope_theta", format_number(r_.base),
+           msg("rope.freq_base · {0}^(d/(d − 2)), d = {1}: llama.cpp's HunYuan-VL", ak, g_.head_dim));
   } else if (alpha && *alpha > 0) {
     note(msg("{0} {1}: llama.cpp uses it for hunyuan_vl only, it changes nothing here", ak, format_number(*alpha)));
   }
@@ -290,24 +303,28 @@ void Scaling::run() {
     fail(tk, fmt::format("'{}' is not a scaling type llama.cpp knows (none, linear, yarn, longrope)", printable(name)));
   }
   if (g_.attn_factor != 1.0 && r_.type != ScalingType::Yarn && r_.type != ScalingType::LongRope) {
-    g_.model.warnings.push_back(msg("{0} {1}: llama.cpp multiplies cos and sin by it whatever the scaling "
-                                    "(src/llama-context.cpp:214); rope's {2} scaling has no attention factor, so "
-                                    "rope expects 1",
-                                    key("rope.scaling.attn_factor"), format_number(g_.attn_factor), to_string(r_.type)));
+    g_.model.warnings.push_back(
+        msg("{0} {1}: llama.cpp multiplies cos and sin by it whatever the scaling "
+            "(src/llama-context.cpp:214); rope's {2} scaling has no attention factor, so "
+            "rope expects 1",
+            key("rope.scaling.attn_factor"), format_number(g_.attn_factor), to_string(r_.type)));
   }
   // llama.cpp reads these tensors by their full names only (tn(LLM_TENSOR_ROPE_FREQS, "weight"), e.g.
   // src/models/llama.cpp:62-67, phi3.cpp:54-55 at de3ff815ea7d): a tensor without ".weight" is not read.
   for (const char* full : {kGgufRopeFreqs, kGgufRopeFactorsLong, kGgufRopeFactorsShort}) {
     const std::string bare(std::string_view(full).substr(0, std::string_view(full).size() - 7));
     if (f_.tensor_data.count(bare) && !tensor(full)) {
-      g_.model.warnings.push_back(msg("tensor {0} has no .weight suffix: llama.cpp reads {1} only, so it ignores this tensor; "
-                                      "so does rope", bare, full));
+      g_.model.warnings.push_back(
+          msg("tensor {0} has no .weight suffix: llama.cpp reads {1} only, so it ignores this tensor; "
+              "so does rope",
+              bare, full));
     }
   }
   if (const std::vector<float>* ff = tensor(kGgufRopeFreqs)) {
     if (r_.type != ScalingType::Default) {
-      fail(kGgufRopeFreqs, fmt::format("present together with scaling type {}: rope maps rope_freqs as Llama 3.1's only",
-                                     to_string(r_.type)));
+      fail(kGgufRopeFreqs,
+           fmt::format("present together with scaling type {}: rope maps rope_freqs as Llama 3.1's only",
+                       to_string(r_.type)));
     }
     const std::size_t pairs = static_cast<std::size_t>(g_.rotary_dim / 2);
     if (row.full_rotary_divisor != 1 && ff->size() > pairs) {

@@ -44,8 +44,8 @@ E named(const std::string& arch, const std::string& value, const char* const (&n
 Rule sliding_rule(const std::string& arch, const nlohmann::json& s, const std::string& source) {
   static const char* const kGates[] = {"always", "sliding_window", "sliding_window_unless_0", "64_layers"};
   static const char* const kBases[] = {"freq_base", "freq_base_swa_else_freq_base", "freq_base_swa_else_10000"};
-  static const char* const kRotates[] = {"all", "sliding", "sliding_or_leading_dense", "not_every_fourth",
-                                         "not_first_of_four", "llama4"};
+  static const char* const kRotates[] = {
+      "all", "sliding", "sliding_or_leading_dense", "not_every_fourth", "not_first_of_four", "llama4"};
   Rule r;
   r.pattern = s.at("pattern").get<long>();
   r.dense_first = s.value("dense_first", false);
@@ -78,8 +78,9 @@ LlamaIndexerRule indexer_rule(const std::string& arch, const nlohmann::json& x) 
 }
 
 LlamaKqScale kq_scale_rule(const std::string& arch, const nlohmann::json& row) {
-  static const char* const kRules[] = {"default", "attention_scale_key", "gemma_27b", "one", "mla_mscale", "key_length_mla",
-                                       "rotary_dim", "value_head", "inverse_head", "output_scale_key"};
+  static const char* const kRules[] = {"default",      "attention_scale_key", "gemma_27b",  "one",
+                                       "mla_mscale",   "key_length_mla",      "rotary_dim", "value_head",
+                                       "inverse_head", "output_scale_key"};
   using R = LlamaKqScale::Rule;
   LlamaKqScale k;
   if (!row.contains("kq_scale")) return k;
@@ -93,8 +94,9 @@ LlamaKqScale kq_scale_rule(const std::string& arch, const nlohmann::json& row) {
   }
   if (k.source.empty() || (k.rule == R::Gemma27B && k.layers_27b <= 0) ||
       (k.rule == R::OutputScaleKey && !(k.default_value > 0)) || (k.softcap && !(*k.softcap > 0))) {
-    bad_row(arch, "kq_scale needs its source, gemma_27b kq_scale_layers_27b > 0, output_scale_key kq_scale_default > 0, "
-                  "a softcap above 0");
+    bad_row(arch,
+            "kq_scale needs its source, gemma_27b kq_scale_layers_27b > 0, output_scale_key kq_scale_default > 0, "
+            "a softcap above 0");
   }
   return k;
 }
@@ -126,7 +128,8 @@ ArchitectureRows parse_rows() {
     a.rope_off_when_false = row.value("rope_off_when_false", std::string());
     a.rope_pattern_key = row.value("rope_pattern_key", std::string());
     a.layers_code = row.value("layers_code", std::string());
-    if (!a.layers_code.empty() && a.layers_code != "deepseek4" && a.layers_code != "dflash" && a.layers_code != "hy_v4") {
+    if (!a.layers_code.empty() && a.layers_code != "deepseek4" && a.layers_code != "dflash" &&
+        a.layers_code != "hy_v4") {
       bad_row(a.name, "unknown layers_code " + a.layers_code);
     }
     if (row.contains("indexer")) a.indexer = indexer_rule(a.name, row.at("indexer"));
@@ -143,7 +146,8 @@ ArchitectureRows parse_rows() {
     if (a.nope_every < 0 || a.full_rotary_divisor < 1 || a.linear_attention_every < 0) {
       bad_row(a.name, "nope_every >= 0, linear_attention_every >= 0, full_rotary_divisor >= 1");
     }
-    if (a.linear_attention_every > 0 && a.layers_source.empty()) bad_row(a.name, "linear_attention_every without layers_source");
+    if (a.linear_attention_every > 0 && a.layers_source.empty())
+      bad_row(a.name, "linear_attention_every without layers_source");
     if ((a.nope_every > 0 || !a.layers_code.empty()) && a.layers_source.empty() && !row.contains("note")) {
       bad_row(a.name, "a per-layer rule without its source");
     }
@@ -167,12 +171,18 @@ const ArchitectureRows& rows() {
 
 std::string_view to_string(GgufRopeType type) {
   switch (type) {
-    case T::None: return "NONE";
-    case T::Norm: return "NORM";
-    case T::Neox: return "NEOX";
-    case T::Mrope: return "MROPE";
-    case T::Imrope: return "IMROPE";
-    case T::Vision: return "VISION";
+    case T::None:
+      return "NONE";
+    case T::Norm:
+      return "NORM";
+    case T::Neox:
+      return "NEOX";
+    case T::Mrope:
+      return "MROPE";
+    case T::Imrope:
+      return "IMROPE";
+    case T::Vision:
+      return "VISION";
   }
   return "NONE";
 }

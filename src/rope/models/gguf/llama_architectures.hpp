@@ -32,13 +32,13 @@ struct LlamaSlidingRule {
   /// Which layers turn q and k: all; the sliding ones (every layer when none slides); the sliding ones and the
   /// leading dense blocks; not where (il + 1) % 4 == 0; not where il % 4 == 0 when some slide; Llama 4's rule.
   enum class Rotates { All, Sliding, SlidingOrLead, NotEveryFourth, NotFirstOfFour, Llama4 };
-  long pattern = 0;         ///< load_swa_pattern's default n (0: the file's array of bools only)
-  bool dense_first = false; ///< load_swa_pattern(ml, n, true): layer il is full iff il % n == 0
+  long pattern = 0;          ///< load_swa_pattern's default n (0: the file's array of bools only)
+  bool dense_first = false;  ///< load_swa_pattern(ml, n, true): layer il is full iff il % n == 0
   Gate gate = Gate::Always;
   SwaBase base = SwaBase::Global;
-  bool scaled = false;      ///< the sliding layers keep the scaling (rope_freq_scale_train_swa = rope_freq_scale_train)
+  bool scaled = false;  ///< the sliding layers keep the scaling (rope_freq_scale_train_swa = rope_freq_scale_train)
   Rotates rotates = Rotates::All;
-  std::string source;       ///< the llama.cpp lines of the rules (the row's layers_source)
+  std::string source;  ///< the llama.cpp lines of the rules (the row's layers_source)
   /// The sliding layers' heads and rotary dims from {arch}.attention.key_length_swa (swa_head_key) and, with
   /// swa_rot_key, {arch}.rope.dimension_count_swa (src/llama-model.cpp:1394-1401; the graph's n_rot(il)).
   bool own_dims = false;
@@ -64,8 +64,8 @@ struct LlamaIndexerRule {
 };
 
 /// How the loader reads {arch}.rope.scaling.yarn_log_multiplier (the row's yarn_log_multiplier; without one llama.cpp
-/// does not read the key): mscale_all_dim = the value / divided_by (float32), and mscale = mscale_all_dim for DeepSeek-2
-/// alone, else 1 (src/llama-context.cpp:185-198).
+/// does not read the key): mscale_all_dim = the value / divided_by (float32), and mscale = mscale_all_dim for
+/// DeepSeek-2 alone, else 1 (src/llama-context.cpp:185-198).
 struct LlamaYarnLogRule {
   float divided_by = 1.0f;
   bool mscale_is_mscale_all_dim = false;
@@ -78,41 +78,52 @@ struct LlamaKqScale {
   /// 1/√n_embd_head_k; {arch}.attention.scale unless 0, else that; q × f_attention_scale (1/√(n_embd / n_head) for the
   /// 27B, else 1/√n_embd_head_k); 1; mscale²/√n_embd_head_k_mla; 1/√n_embd_head_k_mla; 1/√n_rot; 1/√n_embd_head_v;
   /// 1/n_embd_head (μP); Grok's scores × {arch}.attention.output_scale (default_value without it), capped.
-  enum class Rule { Default, AttentionScaleKey, Gemma27B, One, MlaMscale, KeyLengthMla, RotaryDim, ValueHead, InverseHead,
-                    OutputScaleKey };
+  enum class Rule {
+    Default,
+    AttentionScaleKey,
+    Gemma27B,
+    One,
+    MlaMscale,
+    KeyLengthMla,
+    RotaryDim,
+    ValueHead,
+    InverseHead,
+    OutputScaleKey
+  };
   Rule rule = Rule::Default;
-  long layers_27b = 0;          ///< Gemma27B: block_count of the 27B model
-  double default_value = 0;     ///< OutputScaleKey: the scale without the key
-  std::optional<double> softcap;  ///< the scores capped, cap·tanh(s / cap): the cap without {arch}.attn_logit_softcapping
-  std::string source;           ///< the llama.cpp lines of the rule
-  std::string softcap_source;   ///< the llama.cpp lines of the cap
+  long layers_27b = 0;       ///< Gemma27B: block_count of the 27B model
+  double default_value = 0;  ///< OutputScaleKey: the scale without the key
+  std::optional<double>
+      softcap;                 ///< the scores capped, cap·tanh(s / cap): the cap without {arch}.attn_logit_softcapping
+  std::string source;          ///< the llama.cpp lines of the rule
+  std::string softcap_source;  ///< the llama.cpp lines of the cap
 };
 
 /// One architecture (a row "llama_cpp" of data/families.json).
 struct GgufArchitecture {
-  std::string name;             ///< general.architecture: "llama", "qwen2", "gpt-oss", ...
-  std::string llm_arch;         ///< llama.cpp's enum name, "LLM_ARCH_LLAMA"
+  std::string name;                                 ///< general.architecture: "llama", "qwen2", "gpt-oss", ...
+  std::string llm_arch;                             ///< llama.cpp's enum name, "LLM_ARCH_LLAMA"
   GgufRopeType type = GgufRopeType::None;           ///< without dimension_sections
   GgufRopeType with_sections = GgufRopeType::None;  ///< with sections[0] > 0 and sections[1] > 0 (use_mrope)
-  bool sections_any = false;    ///< with_sections when any section is above 0 (dflash)
-  bool tested = false;          ///< a test file of tests/io/write_gguf.py covers it
-  bool key_length_mla = false;  ///< MLA: the head RoPE sees is {arch}.attention.key_length_mla
-  bool last_channels = false;   ///< the graph rotates the last rope.dimension_count channels of the head
+  bool sections_any = false;                        ///< with_sections when any section is above 0 (dflash)
+  bool tested = false;                              ///< a test file of tests/io/write_gguf.py covers it
+  bool key_length_mla = false;                      ///< MLA: the head RoPE sees is {arch}.attention.key_length_mla
+  bool last_channels = false;  ///< the graph rotates the last rope.dimension_count channels of the head
   std::optional<LlamaSlidingRule> sliding;
-  long nope_every = 0;          ///< no RoPE where (il + 1) % nope_every == 0, with no key (SmolLM3)
+  long nope_every = 0;  ///< no RoPE where (il + 1) % nope_every == 0, with no key (SmolLM3)
   /// Linear attention without RoPE on {arch}.attention.recurrent_layers, else on all but every
   /// full_attention_interval-th layer, this without the key (Qwen3.5, Qwen3-Next: 4; MiniMax-01: 8)
   long linear_attention_every = 0;
   std::string rope_off_when_false;  ///< this key false: no RoPE in any layer (Granite's rope.scaling.finetuned)
   std::string rope_pattern_key;     ///< one bool per layer, 1: RoPE (Granite SWA's attention.rope_pattern)
   std::string layers_code;          ///< per-layer rules computed by rope's code of that name: deepseek4, dflash, hy_v4
-  std::optional<LlamaIndexerRule> indexer;  ///< a lightning indexer on the first channels (layer type "indexer")
+  std::optional<LlamaIndexerRule> indexer;   ///< a lightning indexer on the first channels (layer type "indexer")
   std::optional<LlamaYarnLogRule> yarn_log;  ///< its loader reads rope.scaling.yarn_log_multiplier
-  int full_rotary_divisor = 1;      ///< the full layers rotate rope.dimension_count / n channels (Step 3.5: 2)
-  std::string base_alpha_key;       ///< folded into the base, base · alpha^(d/(d − 2)) (HunYuan-VL)
-  bool converter_permutes_qk = false;  ///< convert_hf_to_gguf.py permutes q and k for NORM (llama)
-  LlamaKqScale kq_scale;            ///< the softmax scale of its attention
-  std::string layers_source;        ///< the llama.cpp lines of the per-layer rules, cited to users
+  int full_rotary_divisor = 1;               ///< the full layers rotate rope.dimension_count / n channels (Step 3.5: 2)
+  std::string base_alpha_key;                ///< folded into the base, base · alpha^(d/(d − 2)) (HunYuan-VL)
+  bool converter_permutes_qk = false;        ///< convert_hf_to_gguf.py permutes q and k for NORM (llama)
+  LlamaKqScale kq_scale;                     ///< the softmax scale of its attention
+  std::string layers_source;                 ///< the llama.cpp lines of the per-layer rules, cited to users
 };
 /// The architectures rope maps, in llama.cpp's order of llama_model_rope_type. @throws std::logic_error if the
 /// compiled-in table is malformed (a bug: tests/models/gguf/test_gguf_config.cpp reads it).

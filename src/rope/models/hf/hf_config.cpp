@@ -14,7 +14,6 @@
 
 namespace rope::detail {
 
-
 ModelConfig ConfigParser::parse() {
   if (!doc_.is_object()) {
     throw InvalidArgument(error_msg("{0}: expected a JSON object at the top level, got {1}", name_, doc_.type_name()));
@@ -74,14 +73,15 @@ void ConfigParser::read_head_dim() {
     return fallback;
   };
   const auto given_rope_dim = r_.count(c, prefix_, "qk_rope_head_dim");
-  if (const auto rope_dim = mla ? class_default("qk_rope_head_dim", given_rope_dim, mla->default_qk_rope_head_dim)
-                                : given_rope_dim) {
+  if (const auto rope_dim =
+          mla ? class_default("qk_rope_head_dim", given_rope_dim, mla->default_qk_rope_head_dim) : given_rope_dim) {
     head_dim_ = *rope_dim;
     if (given_rope_dim) origin("head_dim", std::to_string(*rope_dim), child(prefix_, "qk_rope_head_dim"));
     const auto given_nope = r_.count(c, prefix_, "qk_nope_head_dim");
     const auto nope = mla ? class_default("qk_nope_head_dim", given_nope, mla->default_qk_nope_head_dim) : given_nope;
     if (nope) {
-      if (*nope > kMaxDim) r_.fail(child(prefix_, "qk_nope_head_dim"), fmt::format("must be at most {}, got {}", kMaxDim, *nope));
+      if (*nope > kMaxDim)
+        r_.fail(child(prefix_, "qk_nope_head_dim"), fmt::format("must be at most {}, got {}", kMaxDim, *nope));
       m_.qk_nope_head_dim = static_cast<int>(*nope);
       if (given_nope) origin("qk_nope_head_dim", std::to_string(*nope), child(prefix_, "qk_nope_head_dim"));
     }
@@ -126,7 +126,9 @@ void ConfigParser::read_head_dim() {
     } else {
       r_.fail(child(prefix_, "head_dim"),
               fmt::format("missing (give head_dim, or hidden_size and num_attention_heads{})",
-                          hidden ? "; num_attention_heads is missing" : heads ? "; hidden_size is missing" : ""));
+                          hidden  ? "; num_attention_heads is missing"
+                          : heads ? "; hidden_size is missing"
+                                  : ""));
     }
   }
   if (head_dim_ < 2 || head_dim_ > kMaxDim) {
@@ -135,7 +137,8 @@ void ConfigParser::read_head_dim() {
   m_.rope.head_dim = static_cast<int>(head_dim_);
 }
 
-/// d = int(head_dim · factor); the factor may come from several spellings (docs/scaling.md, "Reading a model's config").
+/// d = int(head_dim · factor); the factor may come from several spellings (docs/scaling.md, "Reading a model's
+/// config").
 void ConfigParser::read_partial_rotary() {
   const json& c = *cfg_;
   struct Candidate {
@@ -174,8 +177,8 @@ void ConfigParser::read_partial_rotary() {
                                     qk_head, num(use.factor), d, head_dim_, row->source));
     }
     factor = exact_factor(d);
-    origin("partial_rotary_factor", fmt::format("{} of qk_nope_head_dim + qk_rope_head_dim {}: {} channels", num(use.factor),
-                                                qk_head, d),
+    origin("partial_rotary_factor",
+           fmt::format("{} of qk_nope_head_dim + qk_rope_head_dim {}: {} channels", num(use.factor), qk_head, d),
            use.path);
     for (std::size_t i = 1; i < found.size(); ++i) {
       if (found[i].factor != use.factor) {
@@ -203,7 +206,8 @@ void ConfigParser::read_partial_rotary() {
     factor = 0.5;
     origin("partial_rotary_factor", "0.5", msg("ChatGLM modeling code: RotaryEmbedding(rotary_dim // 2)"));
     note(msg("ChatGLM rotates half of each head: its modeling_chatglm.py builds RotaryEmbedding(rotary_dim // 2)"));
-  } else if (const ModelFamily* family = find_model_family(m_.model_type); family && family->default_partial_rotary_factor) {
+  } else if (const ModelFamily* family = find_model_family(m_.model_type);
+             family && family->default_partial_rotary_factor) {
     factor = *family->default_partial_rotary_factor;
     origin("partial_rotary_factor", num(factor), msg("HF {0} default", family->config_class));
     note(msg("partial_rotary_factor not given: HF's {0} default {1} assumed ({2})", family->config_class, num(factor),
@@ -214,21 +218,24 @@ void ConfigParser::read_partial_rotary() {
   const int d = rotary_dim(factor);
   if (d < 2 || d % 2 != 0) {
     const std::string path = found.empty() ? child(prefix_, "head_dim") : found.front().path;
-    r_.fail(path, fmt::format("rotary dim d = int(head_dim {} × partial_rotary_factor {}) = {} must be even and at least 2",
-                              head_dim_, num(factor), d));
+    r_.fail(path,
+            fmt::format("rotary dim d = int(head_dim {} × partial_rotary_factor {}) = {} must be even and at least 2",
+                        head_dim_, num(factor), d));
   }
   m_.rope.partial_rotary_factor = factor;
   d_ = d;
   const json* type = scaling_.dict ? Reader::find(*scaling_.dict, "rope_type") : nullptr;
   if (d != head_dim_ && type && type->is_string() && type->get<std::string>() == "proportional") {
     // (S14): the frequencies are over the whole head, rotate_half pairs (i, i + head_dim/2), the first d/2 turning.
-    note(msg("proportional: pairs (i, i + {0}) of head_dim {1}, the first {2} turning; the other {3} pairs have "
-             "frequency 0 and pass through unchanged (docs/scaling.md (S14))",
-             head_dim_ / 2, head_dim_, d / 2, (head_dim_ - d) / 2));
+    note(
+        msg("proportional: pairs (i, i + {0}) of head_dim {1}, the first {2} turning; the other {3} pairs have "
+            "frequency 0 and pass through unchanged (docs/scaling.md (S14))",
+            head_dim_ / 2, head_dim_, d / 2, (head_dim_ - d) / 2));
   } else if (d != head_dim_) {
-    note(msg("partial rotary: d = {0} of head_dim {1} channels rotate (pairs within the first d); the other {2} "
-             "pass through unchanged",
-             d, head_dim_, head_dim_ - d));
+    note(
+        msg("partial rotary: d = {0} of head_dim {1} channels rotate (pairs within the first d); the other {2} "
+            "pass through unchanged",
+            d, head_dim_, head_dim_ - d));
   }
 }
 
@@ -273,23 +280,27 @@ void ConfigParser::read_base() {
     // loaded by 4.x, whose class default θ is the one the model was trained and run with where v4 and v5 differ.
     std::string version;
     for (const json* o : {&doc_, cfg_}) {
-      if (const json* v = Reader::find(*o, "transformers_version"); v && v->is_string()) version = v->get<std::string>();
+      if (const json* v = Reader::find(*o, "transformers_version"); v && v->is_string())
+        version = v->get<std::string>();
     }
     const bool v4 = !version.empty() && version.size() >= 2 && version[0] == '4' && version[1] == '.';
     if (v4 && family && family->default_theta_v4 && *family->default_theta_v4 != base) {
-      note(msg("rope_theta not given and transformers_version {0}: {1} of transformers 4.x defaulted to {2}, the value "
-               "this config was loaded with; transformers 5 ({3}) would use {4}",
-               version, family->config_class, num(*family->default_theta_v4), family->source, num(base)));
+      note(
+          msg("rope_theta not given and transformers_version {0}: {1} of transformers 4.x defaulted to {2}, the value "
+              "this config was loaded with; transformers 5 ({3}) would use {4}",
+              version, family->config_class, num(*family->default_theta_v4), family->source, num(base)));
       base = *family->default_theta_v4;
-      from_v4 = msg("transformers 4.x's {0} default: the config says transformers_version {1}", family->config_class, version);
+      from_v4 = msg("transformers 4.x's {0} default: the config says transformers_version {1}", family->config_class,
+                    version);
     } else {
       note(msg("rope_theta not given: HF default {0} assumed{1}", num(base),
                base == kDefaultBase ? Message::same("") : msg(" for model_type {0}", m_.model_type)));
     }
     if (!from_v4 && family && family->default_theta_v4 && *family->default_theta_v4 != base) {
-      note(msg("transformers 4.x's {0} defaulted to rope_theta {1}; v5 ({2}) uses {3}: a model trained with 4.x without "
-               "rope_theta in its config used {1}",
-               family->config_class, num(*family->default_theta_v4), family->source, num(base)));
+      note(
+          msg("transformers 4.x's {0} defaulted to rope_theta {1}; v5 ({2}) uses {3}: a model trained with 4.x without "
+              "rope_theta in its config used {1}",
+              family->config_class, num(*family->default_theta_v4), family->source, num(base)));
     }
   }
   if (!(base > 1)) {
@@ -298,9 +309,10 @@ void ConfigParser::read_base() {
   m_.rope.base = base;
   origin("rope_theta", num(base), from_v4 ? *from_v4 : from == "HF default" ? msg("HF default") : Message::same(from));
   if (const auto local = r_.number(c, prefix_, "rope_local_base_freq")) {
-    note(msg("rope_local_base_freq {0}: the local (sliding-window) layers use base {1} without scaling; "
-             "the values here are the global (full-attention) layers'",
-             num(*local), num(*local)));
+    note(
+        msg("rope_local_base_freq {0}: the local (sliding-window) layers use base {1} without scaling; "
+            "the values here are the global (full-attention) layers'",
+            num(*local), num(*local)));
   }
 }
 
@@ -327,14 +339,16 @@ void ConfigParser::read_layout() {
     // HF's most common convention; said as an assumption, never as the model's.
     set(Layout::Half, LayoutBasis::Assumed, msg("assumed: model_type {0} is not a family rope knows", type),
         "assumed for model_type " + type);
-    note(msg("warning: model_type {0} is not a family rope knows: its pair layout is assumed to be HF's "
-             "rotate_half (half); check the model's code and give {1}",
-             type, option_name("layout")));
+    note(
+        msg("warning: model_type {0} is not a family rope knows: its pair layout is assumed to be HF's "
+            "rotate_half (half); check the model's code and give {1}",
+            type, option_name("layout")));
   }
   if (const ModelFamily* row = find_model_family(m_.model_type); row && !row->unread_code.empty()) {
-    note(msg("warning: model_type {0} runs its own modeling code ({1}), which rope could not read (no public copy of "
-             "it was found): the numbers here follow HF's {2}, not checked against that code",
-             type, row->unread_code, row->unread_code_follows));
+    note(
+        msg("warning: model_type {0} runs its own modeling code ({1}), which rope could not read (no public copy of "
+            "it was found): the numbers here follow HF's {2}, not checked against that code",
+            type, row->unread_code, row->unread_code_follows));
   }
 }
 

@@ -72,7 +72,8 @@ class ConfigParser {
 
   // hf_config_vision.cpp
   void read_vision();
-  VisionTowerConfig vision_tower(const json& v, const std::string& path, VisionRope kind, const std::string& type) const;
+  VisionTowerConfig vision_tower(const json& v, const std::string& path, VisionRope kind,
+                                 const std::string& type) const;
   void gemma4_vision_theta(const json& v, const std::string& path, VisionTowerConfig& t) const;
 
   const json& doc_;
@@ -84,8 +85,8 @@ class ConfigParser {
   ScalingDict scaling_;
   long head_dim_ = 0;
   int d_ = 0;
-  std::string layer_type_;      // the per-layer-type entry of rope_parameters read ("" when not keyed)
-  json class_parameters_;       // the class's default rope_parameters (family table), when the config has none
+  std::string layer_type_;  // the per-layer-type entry of rope_parameters read ("" when not keyed)
+  json class_parameters_;   // the class's default rope_parameters (family table), when the config has none
   std::optional<long> top_l0_;
 };
 

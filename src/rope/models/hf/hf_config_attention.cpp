@@ -31,7 +31,8 @@ void ConfigParser::read_attention_scale() {
     if (m_.qk_nope_head_dim) {  // MLA outside the table's families: the head is qk_nope + qk_rope
       const long qk = *m_.qk_nope_head_dim + head_dim_;
       s.rule_value = 1.0 / std::sqrt(static_cast<double>(qk));
-      s.rule = msg("{0}^−0.5 (qk_head_dim = qk_nope_head_dim {1} + qk_rope_head_dim {2})", qk, *m_.qk_nope_head_dim, head_dim_);
+      s.rule = msg("{0}^−0.5 (qk_head_dim = qk_nope_head_dim {1} + qk_rope_head_dim {2})", qk, *m_.qk_nope_head_dim,
+                   head_dim_);
       s.head_dim_rule = false;
     }
   } else {
@@ -57,7 +58,8 @@ void ConfigParser::read_attention_scale() {
       s.rule_value = a.rule == "key" ? v : 1.0 / std::sqrt(v);
       s.rule = a.rule == "key" ? msg("{0} {1}", a.key, format_number(v))
                                : msg("{0}^−0.5 ({1} {0})", format_number(v), a.key);
-      s.from = msg("{0}; {1}: {2}", source, a.key, key_origin(given.has_value(), child(prefix_, a.key), f->config_class));
+      s.from =
+          msg("{0}; {1}: {2}", source, a.key, key_origin(given.has_value(), child(prefix_, a.key), f->config_class));
     }
   }
   if (f && f->attention_scale && !f->attention_scale->softcap_key.empty()) {

@@ -111,7 +111,8 @@ void read_layer_types(const json& doc, const std::string& name, ModelConfig& m) 
       });
       sliding.from = msg("rope_local_base_freq {0}, no scaling", num(local));
     }
-    LayerTypeRope full{"full_attention", layers_named("full_attention"), true, m.rope, msg("rope_theta and the scaling block")};
+    LayerTypeRope full{"full_attention", layers_named("full_attention"), true, m.rope,
+                       msg("rope_theta and the scaling block")};
     m.layer_types = {sliding, full};
     m.layer_type = "full_attention";
     return;
@@ -172,9 +173,9 @@ void read_layer_types(const json& doc, const std::string& name, ModelConfig& m) 
     for (const std::string& n : order) {
       const bool nope = !all_rope && listed(family->nope_layer_types, n);
       const bool unscaled = listed(family->unscaled_layer_types, n);
-      LayerTypeRope lt{n, layers_named(n), !nope, m.rope,
-                       nope ? msg("no RoPE in these layers ({0})", family->layers_source)
-                            : msg("rope_theta and the scaling block")};
+      LayerTypeRope lt{
+          n, layers_named(n), !nope, m.rope,
+          nope ? msg("no RoPE in these layers ({0})", family->layers_source) : msg("rope_theta and the scaling block")};
       if (unscaled && m.rope.type != ScalingType::Default) {
         // The default RoPE at the model's rope_theta (and partial rotation): the scaling block left out.
         const double theta = m.rope.base, partial = m.rope.partial_rotary_factor;
@@ -196,8 +197,8 @@ void read_layer_types(const json& doc, const std::string& name, ModelConfig& m) 
       if (lt.rope && m.layer_type.empty()) m.layer_type = lt.name;
     }
     if (!family->unscaled_layer_types.empty() && m.rope.type != ScalingType::Default) {
-      m.notes.push_back(msg("{0}: the scaling only in its {1} layers, the others rotate with rope_theta unscaled ({2})", type,
-                            m.layer_type, family->layers_source));
+      m.notes.push_back(msg("{0}: the scaling only in its {1} layers, the others rotate with rope_theta unscaled ({2})",
+                            type, m.layer_type, family->layers_source));
     }
     if (m.layer_type.empty()) r.fail(child(prefix, "layer_types"), "no layer uses RoPE");
     if (!all_rope && !family->nope_layer_types.empty()) {
@@ -233,7 +234,10 @@ void read_layer_types(const json& doc, const std::string& name, ModelConfig& m) 
     if (!keyed) return;
     for (auto it = v5->begin(); it != v5->end(); ++it) {
       const std::string key = it.key();
-      LayerTypeRope lt{key, layers_named(key), true, {},
+      LayerTypeRope lt{key,
+                       layers_named(key),
+                       true,
+                       {},
                        v5 == &class_parameters ? msg("HF {0} default rope_parameters.{1}", family->config_class, key)
                                                : Message::same(child(child(prefix, "rope_parameters"), key))};
       lt.config = reparse(doc, name, text, [&](json& o) { o["rope_parameters"] = json{{key, *it}}; });

@@ -49,7 +49,7 @@ void ConfigParser::read_mrope() {
     }
     return;
   }
-  sections.order = ernie                                             ? SectionOrder::Ernie3d
+  sections.order = ernie                                               ? SectionOrder::Ernie3d
                    : family_interleaves || interleaved.value_or(false) ? SectionOrder::Interleaved
                                                                        : SectionOrder::Chunked;
   try {
@@ -65,15 +65,16 @@ void ConfigParser::read_mrope() {
     origin("mrope_section", list, msg("HF {0} default", family->config_class));
   }
   if (ernie) {
-    note(msg("{0}: 3-D RoPE, mrope_section {1} read as (h, w, t): the fastest {2} pairs alternate height and width, the "
-             "slowest {3} turn with the time (docs/multi-axis.md (A8), {4}); a text token has the same position on every "
-             "axis, so for text the frequencies are plain RoPE's",
-             m_.model_type, list, sections.sections[0] + sections.sections[1], sections.sections[2], family->mrope_source));
+    note(msg(
+        "{0}: 3-D RoPE, mrope_section {1} read as (h, w, t): the fastest {2} pairs alternate height and width, the "
+        "slowest {3} turn with the time (docs/multi-axis.md (A8), {4}); a text token has the same position on every "
+        "axis, so for text the frequencies are plain RoPE's",
+        m_.model_type, list, sections.sections[0] + sections.sections[1], sections.sections[2], family->mrope_source));
     return;
   }
   if (family_interleaves && interleaved != std::optional<bool>(true)) {  // the key agrees: cited below
-    origin("mrope_interleaved", "true", msg("HF {0}: the code always interleaves the sections ({1})",
-                                            family->config_class, family->mrope_source));
+    origin("mrope_interleaved", "true",
+           msg("HF {0}: the code always interleaves the sections ({1})", family->config_class, family->mrope_source));
     if (interleaved == std::optional<bool>(false)) {
       note(msg("{0}.mrope_interleaved false: ignored, {1}'s code interleaves the sections whatever it says ({2})", p,
                m_.model_type, family->mrope_source));
@@ -83,14 +84,16 @@ void ConfigParser::read_mrope() {
   }
   const bool inter = sections.order == SectionOrder::Interleaved;
   // Two sentences rather than one with "interleaved" / "in chunks" as a value: the Chinese puts an adverb there.
-  note(inter ? msg("M-RoPE: every pair turns with the time, height or width position of the token, by mrope_section {0} "
-                   "interleaved (docs/multi-axis.md (A1), (A3)); a text token has the same position on every axis, so for "
-                   "text the frequencies are plain RoPE's",
-                   list)
-             : msg("M-RoPE: every pair turns with the time, height or width position of the token, by mrope_section {0} "
-                   "in chunks (docs/multi-axis.md (A1), (A2)); a text token has the same position on every axis, so for "
-                   "text the frequencies are plain RoPE's",
-                   list));
+  note(
+      inter
+          ? msg("M-RoPE: every pair turns with the time, height or width position of the token, by mrope_section {0} "
+                "interleaved (docs/multi-axis.md (A1), (A3)); a text token has the same position on every axis, so for "
+                "text the frequencies are plain RoPE's",
+                list)
+          : msg("M-RoPE: every pair turns with the time, height or width position of the token, by mrope_section {0} "
+                "in chunks (docs/multi-axis.md (A1), (A2)); a text token has the same position on every axis, so for "
+                "text the frequencies are plain RoPE's",
+                list));
 }
 
 }  // namespace rope::detail

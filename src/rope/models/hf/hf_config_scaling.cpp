@@ -20,7 +20,8 @@ namespace {
 /// Keys that only make sense inside a scaling dict (scaling_keys()); their presence without a type is an error.
 bool has_any_scaling_key(const json& dict) {
   const auto& keys = scaling_keys();
-  return std::any_of(keys.begin(), keys.end(), [&dict](std::string_view k) { return Reader::find(dict, k) != nullptr; });
+  return std::any_of(keys.begin(), keys.end(),
+                     [&dict](std::string_view k) { return Reader::find(dict, k) != nullptr; });
 }
 
 /// v5 per-layer-type form: {"full_attention": {...}, "sliding_attention": {...}}.
@@ -48,8 +49,9 @@ void ConfigParser::select_scaling_dict() {
     v4 = nullptr;
   }
   if (v4 && v5) {
-    note(msg("rope_scaling and rope_parameters are both given: rope_scaling is used, as HF v5 does "
-             "(rope_parameters = rope_scaling or rope_parameters)"));
+    note(
+        msg("rope_scaling and rope_parameters are both given: rope_scaling is used, as HF v5 does "
+            "(rope_parameters = rope_scaling or rope_parameters)"));
   }
   if (v4) {
     scaling_ = {v4, child(prefix_, "rope_scaling")};
@@ -134,8 +136,8 @@ std::string printable(std::string_view s) {
 void ConfigParser::lint_scaling_keys() {
   if (!scaling_.dict) return;
   std::vector<std::string_view> known = scaling_keys();
-  for (std::string_view k : {"rope_type", "type", "rope_theta", "partial_rotary_factor", "original_max_position_embeddings",
-                             "mrope_section", "mrope_interleaved"}) {
+  for (std::string_view k : {"rope_type", "type", "rope_theta", "partial_rotary_factor",
+                             "original_max_position_embeddings", "mrope_section", "mrope_interleaved"}) {
     known.push_back(k);
   }
   if (is_hunyuan()) known.push_back("alpha");  // NTK-α (read_ntk_alpha)
@@ -163,9 +165,10 @@ void ConfigParser::lint_scaling_keys() {
     // HF's common validation warns ("Unrecognized keys in rope_scaling"), but a family's own code may read the
     // key (HunYuan's alpha is NTK-α): nothing is called harmless that rope does not know to be.
     if (suggestion.empty()) {
-      m_.warnings.push_back(msg("{0}: not understood: rope ignores it, and the numbers may differ if this model's code "
-                                "reads it",
-                                path));
+      m_.warnings.push_back(
+          msg("{0}: not understood: rope ignores it, and the numbers may differ if this model's code "
+              "reads it",
+              path));
     } else {
       m_.warnings.push_back(msg("{0}: not understood; did you mean {1}? rope ignores its value", path, suggestion));
     }
@@ -187,11 +190,12 @@ void ConfigParser::read_ntk_alpha(double alpha) {
   const double d = static_cast<double>(head_dim_);
   rope.ntk_alpha = alpha;
   origin("alpha", num(alpha), child(scaling_.path, "alpha"));
-  note(msg("HunYuan's NTK-α ({0} {1}): base = θ·α^(d/(d−2)) = {2} over head_dim {3}, attention factor 1 "
-           "(modeling_hunyuan_v1_dense.py:324-331), for sequences up to max_position_embeddings; a longer one makes HF's "
-           "dynamic update (modeling_rope_utils.py dynamic_rope_update) recompute θ·(f·L/M − (f−1))^(d/(d−2)) without α, "
-           "L = max(position) + 1",
-           child(scaling_.path, "alpha"), num(alpha), num(theta * std::pow(alpha, d / (d - 2))), head_dim_));
+  note(msg(
+      "HunYuan's NTK-α ({0} {1}): base = θ·α^(d/(d−2)) = {2} over head_dim {3}, attention factor 1 "
+      "(modeling_hunyuan_v1_dense.py:324-331), for sequences up to max_position_embeddings; a longer one makes HF's "
+      "dynamic update (modeling_rope_utils.py dynamic_rope_update) recompute θ·(f·L/M − (f−1))^(d/(d−2)) without α, "
+      "L = max(position) + 1",
+      child(scaling_.path, "alpha"), num(alpha), num(theta * std::pow(alpha, d / (d - 2))), head_dim_));
 }
 
 /// Ministral 3 and Mistral 4 (the family table's query_scaling): the query scaled by (S21) on every layer, β and
@@ -208,16 +212,18 @@ void ConfigParser::read_query_scaling() {
     return;
   }
   const auto l0 = r_.count(s, p, "original_max_position_embeddings");
-  if (!l0) r_.fail(child(p, "original_max_position_embeddings"), "missing (required with " + family->query_scaling + ")");
+  if (!l0)
+    r_.fail(child(p, "original_max_position_embeddings"), "missing (required with " + family->query_scaling + ")");
   // Where β and L0 were read: the origin lines; `from` names HF's code that applies them.
   m_.query_scaling = QueryScaling{*beta, static_cast<double>(*l0), Message::same(family->query_scaling_source)};
   origin(family->query_scaling, num(*beta), child(p, family->query_scaling));
 }
 
 void ConfigParser::warn_missing_query_scaling(const std::string& path, const std::string& source) {
-  m_.warnings.push_back(msg("{0} not given: {1} multiplies the query by 1 + β·ln(1 + ⌊p / L0⌋) with β from it, and "
-                            "fails without it; rope scales nothing",
-                            path, source));
+  m_.warnings.push_back(
+      msg("{0} not given: {1} multiplies the query by 1 + β·ln(1 + ⌊p / L0⌋) with β from it, and "
+          "fails without it; rope scales nothing",
+          path, source));
 }
 
 /// DeepSeek-V3, Kimi K2 and Mistral 4 (the family table's softmax_scale): the softmax scale × mscale², said in a note.
@@ -307,10 +313,11 @@ void ConfigParser::read_scaling() {
   // _compute_yarn_parameters, _compute_longrope_parameters, _compute_llama3_parameters), puts the config's
   // original_max_position_embeddings attribute into a llama3, yarn or longrope block over the block's own: the
   // top-level key of any config, else the class's declared default (Phi3Config: 4096).
-  const bool l0_types = rope.type == ScalingType::Llama3 || rope.type == ScalingType::Yarn ||
-                        rope.type == ScalingType::LongRope;
-  const std::optional<long> attribute =
-      top_l0_ ? top_l0_ : family ? family->original_max_position_embeddings_attribute : std::nullopt;
+  const bool l0_types =
+      rope.type == ScalingType::Llama3 || rope.type == ScalingType::Yarn || rope.type == ScalingType::LongRope;
+  const std::optional<long> attribute = top_l0_  ? top_l0_
+                                        : family ? family->original_max_position_embeddings_attribute
+                                                 : std::nullopt;
   if (l0_types && attribute) {
     const long l0 = *attribute;
     rope.original_max_position_embeddings = l0;
@@ -318,14 +325,16 @@ void ConfigParser::read_scaling() {
                                  : msg("HF {0} default", family->config_class);
     origin("original_max_position_embeddings", std::to_string(l0), from);
     if (top_l0_) {
-      note(msg("original_max_position_embeddings {0} read from the top level (Phi-3 style), as HF v5's "
-               "standardize_rope_params does",
-               l0));
+      note(
+          msg("original_max_position_embeddings {0} read from the top level (Phi-3 style), as HF v5's "
+              "standardize_rope_params does",
+              l0));
     }
     if (const auto in_block = r_.count(s, p, "original_max_position_embeddings"); in_block && *in_block != l0) {
-      note(msg("{0} {1} is ignored: HF v5's standardize_rope_params puts original_max_position_embeddings {2} ({3}) "
-               "in the block",
-               child(p, "original_max_position_embeddings"), *in_block, l0, from));
+      note(
+          msg("{0} {1} is ignored: HF v5's standardize_rope_params puts original_max_position_embeddings {2} ({3}) "
+              "in the block",
+              child(p, "original_max_position_embeddings"), *in_block, l0, from));
     }
   } else if (const auto l0 = r_.count(s, p, "original_max_position_embeddings")) {
     rope.original_max_position_embeddings = *l0;
@@ -334,9 +343,10 @@ void ConfigParser::read_scaling() {
     rope.original_max_position_embeddings = *top_l0_;
     origin("original_max_position_embeddings", std::to_string(*top_l0_),
            child(prefix_, "original_max_position_embeddings"));
-    note(msg("original_max_position_embeddings {0} read from the top level (Phi-3 style), as HF v5's "
-             "standardize_rope_params does",
-             *top_l0_));
+    note(
+        msg("original_max_position_embeddings {0} read from the top level (Phi-3 style), as HF v5's "
+            "standardize_rope_params does",
+            *top_l0_));
   }
   const auto list = [&](std::vector<double>& field, std::string_view key) {
     auto values = r_.factors(s, p, key);
@@ -377,7 +387,8 @@ void ConfigParser::explain_defaults() {
       note(msg("original_max_position_embeddings not given: L0 = max_position_embeddings {0} (HF)",
                *rope.max_position_embeddings));
     } else {
-      note(msg("original_max_position_embeddings and max_position_embeddings not given: L0 must come from the command line"));
+      note(msg(
+          "original_max_position_embeddings and max_position_embeddings not given: L0 must come from the command line"));
     }
   }
   if (uses_l0 && !rope.factor) {

@@ -33,7 +33,8 @@ void ConfigParser::read_sequence_positions() {
     if (type == "qwen2_5_vl") {
       const auto tps = v ? r_.positive(*v, "vision_config", "tokens_per_second") : std::nullopt;
       if (tps && *tps > kMaxTimeScale) {
-        r_.fail("vision_config.tokens_per_second", fmt::format("must be at most {:g}, got {}", kMaxTimeScale, num(*tps)));
+        r_.fail("vision_config.tokens_per_second",
+                fmt::format("must be at most {:g}, got {}", kMaxTimeScale, num(*tps)));
       }
       s.rules.tokens_per_second = tps.value_or(4.0);
       from("tokens_per_second", num(*s.rules.tokens_per_second), tps.has_value());

@@ -27,8 +27,9 @@ void ConfigParser::gemma4_vision_theta(const json& v, const std::string& path, V
   const auto add = [&t](const std::string& value, const Message& from) {
     t.origin.push_back(origin_line(Message::same("rope_theta"), value, from));
   };
-  const char* dict_key = r_.object(v, path, "rope_scaling") && !r_.object(v, path, "rope_scaling")->empty() ? "rope_scaling"
-                                                                                                          : "rope_parameters";
+  const char* dict_key = r_.object(v, path, "rope_scaling") && !r_.object(v, path, "rope_scaling")->empty()
+                             ? "rope_scaling"
+                             : "rope_parameters";
   const json* dict = r_.object(v, path, dict_key);
   const auto top = r_.positive(v, path, "rope_theta");
   if (!dict) {
@@ -36,8 +37,9 @@ void ConfigParser::gemma4_vision_theta(const json& v, const std::string& path, V
     add("100", msg("not in the file: {0}.__post_init__ sets rope_parameters to {1}", "Gemma4VisionConfig",
                    "{rope_type: default, rope_theta: 100}"));
     if (top) {
-      t.notes.push_back(msg("{0} {1} is ignored: without rope_parameters {2} uses its own {3}", child(path, "rope_theta"),
-                            num(*top), "Gemma4VisionConfig", "{rope_type: default, rope_theta: 100}"));
+      t.notes.push_back(msg("{0} {1} is ignored: without rope_parameters {2} uses its own {3}",
+                            child(path, "rope_theta"), num(*top), "Gemma4VisionConfig",
+                            "{rope_type: default, rope_theta: 100}"));
     }
     return;
   }
@@ -103,7 +105,8 @@ VisionTowerConfig ConfigParser::vision_tower(const json& v, const std::string& p
   }
   if (head_dim < 4 || head_dim % 4 != 0 || head_dim > kMaxDim) {
     r_.fail(head_dim_from, fmt::format("{} is not a multiple of 4 between 4 and {} (a 2-D vision RoPE gives each axis "
-                                       "half of the head's pairs)", head_dim, kMaxDim));
+                                       "half of the head's pairs)",
+                                       head_dim, kMaxDim));
   }
   t.head_dim = static_cast<int>(head_dim);
   add(same("head_dim"), std::to_string(head_dim),
@@ -128,17 +131,20 @@ VisionTowerConfig ConfigParser::vision_tower(const json& v, const std::string& p
         same(fmt::format("{} / {}", child(path, "image_size"), child(path, "patch_size"))));
   }
   if (kind == VisionRope::Gemma4) {
-    t.notes.push_back(msg("HF's pixel_position_ids are (x, y) = (column, row) of each patch, the column first; an image "
-                          "keeps its own aspect ratio, so the config fixes no grid"));
-    t.notes.push_back(msg("the scores are not divided by √head_dim: Gemma4VisionAttention's scaling is 1.0, q and k "
-                          "are RMS-normed before the rotation"));
+    t.notes.push_back(
+        msg("HF's pixel_position_ids are (x, y) = (column, row) of each patch, the column first; an image "
+            "keeps its own aspect ratio, so the config fixes no grid"));
+    t.notes.push_back(
+        msg("the scores are not divided by √head_dim: Gemma4VisionAttention's scaling is 1.0, q and k "
+            "are RMS-normed before the rotation"));
   } else if (kind == VisionRope::Qwen2VL) {
-    t.notes.push_back(msg("the image's patches keep their own (row, column) however many there are (dynamic resolution); "
-                          "the 2x2 merge and the window order reorder patches, not their positions"));
+    t.notes.push_back(
+        msg("the image's patches keep their own (row, column) however many there are (dynamic resolution); "
+            "the 2x2 merge and the window order reorder patches, not their positions"));
   } else if (kind == VisionRope::Llama4) {
-    t.notes.push_back(msg("patches are counted from 1 (x + 1, y + 1){0}; the class token's angles are 0 (HF masks them)",
-                          t.grid ? msg(": a patch's row and column 0 … {0} turn as 1 … {1}", *t.grid - 1, *t.grid)
-                                 : Message::same("")));
+    t.notes.push_back(msg(
+        "patches are counted from 1 (x + 1, y + 1){0}; the class token's angles are 0 (HF masks them)",
+        t.grid ? msg(": a patch's row and column 0 … {0} turn as 1 … {1}", *t.grid - 1, *t.grid) : Message::same("")));
   } else if (t.grid) {
     t.notes.push_back(msg("rows and columns 0 … {0} (image_size / patch_size patches per side)", *t.grid - 1));
   }

@@ -63,7 +63,7 @@ json parse_dom(std::string_view text, const std::string& name) {
           f.key.clear();
           const std::string where = path_of(stack);
           throw InvalidArgument(where.empty() ? error_msg("{0}: duplicate key '{1}'", name, key)
-                                            : error_msg("{0}: {1}: duplicate key '{2}'", name, where, key));
+                                              : error_msg("{0}: {1}: duplicate key '{2}'", name, where, key));
         }
         f.key = std::move(key);
         break;

@@ -32,8 +32,8 @@ void check_positive(double value, std::string_view name) {
 long original_context(const RopeConfig& c) {
   if (c.original_max_position_embeddings) return *c.original_max_position_embeddings;
   if (c.max_position_embeddings) return *c.max_position_embeddings;
-  throw InvalidArgument(error_msg("{0} needs original_max_position_embeddings (or max_position_embeddings as its fallback)",
-                                    to_string(c.type)));
+  throw InvalidArgument(error_msg(
+      "{0} needs original_max_position_embeddings (or max_position_embeddings as its fallback)", to_string(c.type)));
 }
 
 /// (S5): f = the explicit factor, else M / L0.
@@ -43,15 +43,18 @@ double factor_or_ratio(const RopeConfig& c, long L0, RopeParameters& p) {
     return *c.factor;
   }
   if (!c.max_position_embeddings) {
-    throw InvalidArgument(error_msg("{0} needs factor, or max_position_embeddings to derive it as M / L0", to_string(c.type)));
+    throw InvalidArgument(
+        error_msg("{0} needs factor, or max_position_embeddings to derive it as M / L0", to_string(c.type)));
   }
   const double f = static_cast<double>(*c.max_position_embeddings) / static_cast<double>(L0);
-  p.factor_rule = c.original_max_position_embeddings
-                      ? Message::same(fmt::format("max_position_embeddings / original_max_position_embeddings = {} / {}",
-                                                  *c.max_position_embeddings, L0))
-                      : Message{msg("max_position_embeddings / max_position_embeddings (no original_max_position_embeddings)")};
+  p.factor_rule =
+      c.original_max_position_embeddings
+          ? Message::same(fmt::format("max_position_embeddings / original_max_position_embeddings = {} / {}",
+                                      *c.max_position_embeddings, L0))
+          : Message{msg("max_position_embeddings / max_position_embeddings (no original_max_position_embeddings)")};
   if (!c.original_max_position_embeddings) {
-    p.warnings.push_back({msg("{0} without factor and original_max_position_embeddings: f = M / M = 1, no scaling", to_string(c.type))});
+    p.warnings.push_back(
+        {msg("{0} without factor and original_max_position_embeddings: f = M / M = 1, no scaling", to_string(c.type))});
   }
   return f;
 }
@@ -65,12 +68,14 @@ void check_factor(double f, RopeParameters& p) {
 /// (S3), (S4): base' = base · x^(d/(d−2)). d = 2 divides by zero in HF (ZeroDivisionError).
 double ntk_base(double base, double x, int d, ScalingType type) {
   if (d <= 2) {
-    throw InvalidArgument(error_msg("{0} needs a rotary dimension d > 2 for the exponent d/(d−2) (got d = {1})", to_string(type), d));
+    throw InvalidArgument(
+        error_msg("{0} needs a rotary dimension d > 2 for the exponent d/(d−2) (got d = {1})", to_string(type), d));
   }
   const double b = base * std::pow(x, static_cast<double>(d) / static_cast<double>(d - 2));
   if (!std::isfinite(b)) {
-    throw InvalidArgument(error_msg("{0}: the effective base base·x^(d/(d−2)) overflows for x = {1} (base {2}, d = {3})",
-                                      to_string(type), x, base, d));
+    throw InvalidArgument(
+        error_msg("{0}: the effective base base·x^(d/(d−2)) overflows for x = {1} (base {2}, d = {3})", to_string(type),
+                  x, base, d));
   }
   return b;
 }
@@ -81,11 +86,16 @@ using namespace detail;
 
 std::string_view to_string(Band band) {
   switch (band) {
-    case Band::None: return "none";
-    case Band::Kept: return "kept";
-    case Band::Ramped: return "ramped";
-    case Band::Interpolated: return "interpolated";
-    case Band::Unrotated: return "unrotated";
+    case Band::None:
+      return "none";
+    case Band::Kept:
+      return "kept";
+    case Band::Ramped:
+      return "ramped";
+    case Band::Interpolated:
+      return "interpolated";
+    case Band::Unrotated:
+      return "unrotated";
   }
   return "unknown";
 }
@@ -100,8 +110,9 @@ int RopeConfig::rotary_dim() const {
   // HF: int(head_dim * partial_rotary_factor), a float64 product truncated toward zero.
   const int d = static_cast<int>(static_cast<double>(head_dim) * partial_rotary_factor);
   if (d < 2 || d % 2 != 0) {
-    throw InvalidArgument(error_msg("rotary dimension d = int(head_dim · partial_rotary_factor) = int({0} · {1}) = {2} must be even and >= 2", head_dim,
-        partial_rotary_factor, d));
+    throw InvalidArgument(error_msg(
+        "rotary dimension d = int(head_dim · partial_rotary_factor) = int({0} · {1}) = {2} must be even and >= 2",
+        head_dim, partial_rotary_factor, d));
   }
   return d;
 }
@@ -113,7 +124,8 @@ RopeParameters rope_parameters(const RopeConfig& config) {
     throw InvalidArgument(error_msg("max_position_embeddings must be >= {0} (got {1})", 1, *c.max_position_embeddings));
   }
   if (c.original_max_position_embeddings && *c.original_max_position_embeddings < 1) {
-    throw InvalidArgument(error_msg("original_max_position_embeddings must be >= {0} (got {1})", 1, *c.original_max_position_embeddings));
+    throw InvalidArgument(
+        error_msg("original_max_position_embeddings must be >= {0} (got {1})", 1, *c.original_max_position_embeddings));
   }
   if (c.seq_len && *c.seq_len < 1) throw InvalidArgument(error_msg("seq_len must be >= {0} (got {1})", 1, *c.seq_len));
   if (c.factor) check_finite(*c.factor, "factor");
@@ -169,9 +181,10 @@ RopeParameters rope_parameters(const RopeConfig& config) {
         p.factor_rule = kExplicitFactor;
         p.effective_base = b;
         p.attention_rule = no_attention;
-        p.notes.push_back(msg("NTK-α: base·α^(d/(d−2)) = {0}·{1}^({2}/{3}) while L = max(seq_len, M) = M = {4}; past M, HF's "
-                              "dynamic update recomputes base·(f·L/M − (f−1))^(d/(d−2)) without α",
-                              k.base, *c.ntk_alpha, c.head_dim, c.head_dim - 2, M));
+        p.notes.push_back(
+            msg("NTK-α: base·α^(d/(d−2)) = {0}·{1}^({2}/{3}) while L = max(seq_len, M) = M = {4}; past M, HF's "
+                "dynamic update recomputes base·(f·L/M − (f−1))^(d/(d−2)) without α",
+                k.base, *c.ntk_alpha, c.head_dim, c.head_dim - 2, M));
         break;
       }
       const double x = f * static_cast<double>(L) / static_cast<double>(M) - (f - 1.0);
@@ -181,8 +194,9 @@ RopeParameters rope_parameters(const RopeConfig& config) {
       p.factor_rule = kExplicitFactor;
       p.effective_base = b;
       p.attention_rule = no_attention;
-      p.notes.push_back(c.seq_len ? Message::same(fmt::format("L = max(seq_len, M) = max({}, {}) = {}", *c.seq_len, M, L))
-                                  : Message{msg("no seq_len: L = M = {0}, the default frequencies", M)});
+      p.notes.push_back(c.seq_len
+                            ? Message::same(fmt::format("L = max(seq_len, M) = max({}, {}) = {}", *c.seq_len, M, L))
+                            : Message{msg("no seq_len: L = M = {0}, the default frequencies", M)});
       break;
     }
     case ScalingType::Yarn:
@@ -209,7 +223,9 @@ RopeParameters rope_parameters(const RopeConfig& config) {
       // HF: int(partial_rotary_factor * head_dim // 2); the product is a float64, halving it is exact.
       const int n = static_cast<int>(std::floor(prf * static_cast<double>(h) / 2.0));
       if (n < 1) {
-        throw InvalidArgument(error_msg("proportional rotates int(partial_rotary_factor · head_dim // 2) = int({0} · {1} // 2) = 0 pairs: need at least 1", prf, h));
+        throw InvalidArgument(error_msg(
+            "proportional rotates int(partial_rotary_factor · head_dim // 2) = int({0} · {1} // 2) = 0 pairs: need at least 1",
+            prf, h));
       }
       double f = 1.0;
       p.factor_rule = {msg("default 1")};
@@ -233,7 +249,8 @@ RopeParameters rope_parameters(const RopeConfig& config) {
 
   for (Eigen::Index j = 0; j < p.inv_freq.size(); ++j) {
     if (!std::isfinite(p.inv_freq[j])) {
-      throw InvalidArgument(error_msg("{0} gives a non-finite frequency for pair {1} ({2}): check its parameters", name, j, p.inv_freq[j]));
+      throw InvalidArgument(error_msg("{0} gives a non-finite frequency for pair {1} ({2}): check its parameters", name,
+                                      j, p.inv_freq[j]));
     }
   }
   if (!std::isfinite(p.attention_factor)) {
@@ -258,7 +275,8 @@ double rerope_distance(double t, double window) {
 double leaky_rerope_distance(double t, double window, double k) {
   check_window(t, window);
   check_finite(k, "Leaky ReRoPE slope divisor k");
-  if (!(k >= 1.0)) throw InvalidArgument(error_msg("{0} must be >= {1} (got {2})", "Leaky ReRoPE slope divisor k", 1, k));
+  if (!(k >= 1.0))
+    throw InvalidArgument(error_msg("{0} must be >= {1} (got {2})", "Leaky ReRoPE slope divisor k", 1, k));
   const double a = std::abs(t);
   if (a <= window) return t;  // (S17)
   return std::copysign(window + (a - window) / k, t);

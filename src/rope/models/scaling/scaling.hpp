@@ -8,11 +8,12 @@
 ///   default      θ_i = base^(−2i/d)                                  (S1)  RoFormer arXiv:2104.09864
 ///   linear       θ_i / f (position interpolation)                    (S2)  Chen et al. arXiv:2306.15595
 ///   ntk          base' = base·f^(d/(d−2)) (static NTK-aware)         (S3)  YaRN arXiv:2309.00071 §3.1
-///   dynamic      base' = base·(f·L/M − (f−1))^(d/(d−2)), L = max(seq_len, M)   (S4)  HF _compute_dynamic_ntk_parameters
-///   yarn         NTK-by-parts ramp + attention temperature           (S6)–(S10)  YaRN arXiv:2309.00071; HF _compute_yarn_parameters
-///   llama3       Llama 3.1 piecewise bands                           (S11) HF _compute_llama3_parameters
-///   longrope     per-pair factor lists (short / long)                (S12), (S13)  LongRoPE arXiv:2402.13753; HF _compute_longrope_parameters
-///   proportional partial rotation with zero frequencies for the tail (S14) HF (v5.6-dev) _compute_proportional_rope_parameters
+///   dynamic      base' = base·(f·L/M − (f−1))^(d/(d−2)), L = max(seq_len, M)   (S4)  HF
+///   _compute_dynamic_ntk_parameters yarn         NTK-by-parts ramp + attention temperature           (S6)–(S10)  YaRN
+///   arXiv:2309.00071; HF _compute_yarn_parameters llama3       Llama 3.1 piecewise bands (S11) HF
+///   _compute_llama3_parameters longrope     per-pair factor lists (short / long)                (S12), (S13)  LongRoPE
+///   arXiv:2402.13753; HF _compute_longrope_parameters proportional partial rotation with zero frequencies for the tail
+///   (S14) HF (v5.6-dev) _compute_proportional_rope_parameters
 /// Conventions for f and L0 follow current HF main (docs/scaling.md §2), (S5): f = the explicit
 /// factor when given, else M / L0 (longrope, yarn); L0 = original_max_position_embeddings, else M.
 /// The attention factor multiplies cos and sin, so logits scale by its square (S15).
@@ -36,10 +37,10 @@ namespace rope {
 /// Everything that determines a model's RoPE frequencies. Optional fields are "not given": the
 /// functions below apply HF's defaults and say which rule they used.
 struct RopeConfig {
-  int head_dim = 128;                   ///< per attention head
-  double partial_rotary_factor = 1.0;   ///< rotary dim d = int(head_dim · factor)
-  double base = kDefaultBase;           ///< rope_theta
-  Layout layout = Layout::Half;         ///< HF's default (rotate_half); informative only
+  int head_dim = 128;                           ///< per attention head
+  double partial_rotary_factor = 1.0;           ///< rotary dim d = int(head_dim · factor)
+  double base = kDefaultBase;                   ///< rope_theta
+  Layout layout = Layout::Half;                 ///< HF's default (rotate_half); informative only
   std::optional<long> max_position_embeddings;  ///< M
 
   ScalingType type = ScalingType::Default;
@@ -78,17 +79,18 @@ std::string_view to_string(Band band);
 
 /// What HF's init function returns, plus the derived facts the tool prints.
 struct RopeParameters {
-  Eigen::VectorXd inv_freq;        ///< effective (scaled) frequencies, d/2 entries (proportional: head_dim/2)
-  double attention_factor = 1.0;   ///< multiplies cos and sin, so logits scale by its square
-  Message attention_rule;          ///< how attention_factor was obtained, e.g. "explicit", "0.1·ln f + 1"
-  double factor = 1.0;             ///< the f used (1 for default)
-  Message factor_rule;             ///< e.g. "explicit factor", "max_position_embeddings / original"
-  long original_max_position = 0;  ///< the L0 used (0 when the method has none)
-  std::optional<double> effective_base;   ///< ntk, dynamic: base'
+  Eigen::VectorXd inv_freq;              ///< effective (scaled) frequencies, d/2 entries (proportional: head_dim/2)
+  double attention_factor = 1.0;         ///< multiplies cos and sin, so logits scale by its square
+  Message attention_rule;                ///< how attention_factor was obtained, e.g. "explicit", "0.1·ln f + 1"
+  double factor = 1.0;                   ///< the f used (1 for default)
+  Message factor_rule;                   ///< e.g. "explicit factor", "max_position_embeddings / original"
+  long original_max_position = 0;        ///< the L0 used (0 when the method has none)
+  std::optional<double> effective_base;  ///< ntk, dynamic: base'
   std::optional<std::pair<double, double>> yarn_range;  ///< yarn: [low, high] after truncation and clamping
-  std::vector<Band> bands;         ///< per pair (empty for methods without bands)
-  std::vector<Message> warnings;   ///< e.g. "max_position_embeddings / original = 1.25 differs from factor 4"
-  std::vector<Message> notes;      ///< facts that are not problems: which longrope list, dynamic's L, DeepSeek's softmax scale
+  std::vector<Band> bands;                              ///< per pair (empty for methods without bands)
+  std::vector<Message> warnings;  ///< e.g. "max_position_embeddings / original = 1.25 differs from factor 4"
+  std::vector<Message>
+      notes;  ///< facts that are not problems: which longrope list, dynamic's L, DeepSeek's softmax scale
 };
 
 /// The frequencies and attention factor of `config`, as HF computes them.

@@ -23,18 +23,22 @@ void llama3(const RopeConfig& c, const Common& k, RopeParameters& p) {
   check_positive(hf, "llama3 high_freq_factor");
   warn_small_factor(f, p);
   if (hf < lf) {
-    p.warnings.push_back({msg("llama3 high_freq_factor {0} < low_freq_factor {1} (HF warns: must be greater); not harmless: the bands "
-                                      "cross, every pair with wavelength > L0/{2} is divided by f and none is ramped", hf, lf, lf)});
+    p.warnings.push_back(
+        {msg("llama3 high_freq_factor {0} < low_freq_factor {1} (HF warns: must be greater); not harmless: the bands "
+             "cross, every pair with wavelength > L0/{2} is divided by f and none is ramped",
+             hf, lf, lf)});
   } else if (hf == lf) {
     // Llama-4-Scout's config: the two boundaries coincide, nothing is ramped, every pair is kept or divided by f.
     p.warnings.push_back(
         {msg("llama3 high_freq_factor = low_freq_factor = {0} (HF warns: must be greater); harmless: the bands "
-                     "meet at wavelength L0/{1}, no pair is ramped", hf, hf)});
+             "meet at wavelength L0/{1}, no pair is ramped",
+             hf, hf)});
   }
   if (c.max_position_embeddings && L0 >= *c.max_position_embeddings) {
     p.warnings.push_back(
         {msg("llama3 original_max_position_embeddings {0} >= max_position_embeddings {1} (HF warns: must be less); "
-                     "harmless for the frequencies: llama3 does not read max_position_embeddings", L0, *c.max_position_embeddings)});
+             "harmless for the frequencies: llama3 does not read max_position_embeddings",
+             L0, *c.max_position_embeddings)});
   }
   p.factor = f;
   p.factor_rule = kExplicitFactor;
@@ -59,9 +63,10 @@ void llama3(const RopeConfig& c, const Common& k, RopeParameters& p) {
     } else {
       if (hf == lf) {
         // HF computes 0/0 here (NaN frequencies): a wavelength exactly on the shared boundary.
-        throw InvalidArgument(error_msg("llama3 high_freq_factor = low_freq_factor = {0} and pair {1} has wavelength exactly "
-                                          "L0/{2}: its frequency is 0/0 (HF gives NaN)",
-                                          hf, j, lf));
+        throw InvalidArgument(
+            error_msg("llama3 high_freq_factor = low_freq_factor = {0} and pair {1} has wavelength exactly "
+                      "L0/{2}: its frequency is 0/0 (HF gives NaN)",
+                      hf, j, lf));
       }
       const double s = (static_cast<double>(L0) / lambda - lf) / (hf - lf);
       p.inv_freq[j] = (1.0 - s) * theta[j] / f + s * theta[j];

@@ -28,7 +28,9 @@ std::pair<double, Message> longrope_attention(const RopeConfig& c, double f, lon
   if (c.attention_factor) return {*c.attention_factor, kExplicitAttention};
   if (f <= 1.0) return {1.0, Message::same("1 (f <= 1)")};
   if (L0 < 2) {
-    throw InvalidArgument(error_msg("longrope's attention factor sqrt(1 + ln f / ln L0) needs original_max_position_embeddings >= 2 (got {0})", L0));
+    throw InvalidArgument(error_msg(
+        "longrope's attention factor sqrt(1 + ln f / ln L0) needs original_max_position_embeddings >= 2 (got {0})",
+        L0));
   }
   return {std::sqrt(1.0 + std::log(f) / std::log(static_cast<double>(L0))), Message::same("sqrt(1 + ln f / ln L0)")};
 }
@@ -46,9 +48,10 @@ void longrope(const RopeConfig& c, const Common& k, RopeParameters& p) {
   // (S12): HF picks the list per forward pass from the current length.
   const bool use_long = c.seq_len && *c.seq_len > L0;
   const std::vector<double>& ext = use_long ? c.long_factor : c.short_factor;
-  p.notes.push_back(use_long    ? Message::same(fmt::format("long_factor (seq_len {} > L0 {})", *c.seq_len, L0))
-                    : c.seq_len ? Message::same(fmt::format("short_factor (seq_len {} <= L0 {})", *c.seq_len, L0))
-                                : Message{msg("short_factor (no seq_len; HF switches to long_factor once a sequence exceeds L0)")});
+  p.notes.push_back(
+      use_long    ? Message::same(fmt::format("long_factor (seq_len {} > L0 {})", *c.seq_len, L0))
+      : c.seq_len ? Message::same(fmt::format("short_factor (seq_len {} <= L0 {})", *c.seq_len, L0))
+                  : Message{msg("short_factor (no seq_len; HF switches to long_factor once a sequence exceeds L0)")});
   const Eigen::VectorXd theta = frequencies(k.d, k.base);
   p.inv_freq.resize(theta.size());
   for (Eigen::Index j = 0; j < theta.size(); ++j) p.inv_freq[j] = theta[j] / ext[static_cast<std::size_t>(j)];
@@ -56,8 +59,10 @@ void longrope(const RopeConfig& c, const Common& k, RopeParameters& p) {
   if (c.attention_factor) {
     check_finite(*c.attention_factor, "longrope attention_factor");
     if (*c.attention_factor < 0.0) {
-      p.warnings.push_back({msg("attention_factor {0} < 0 (HF warns: must be greater than 0); harmless for the scores "
-                                        "(q and k both change sign, q·k carries a² > 0), not for the rotated vectors", *c.attention_factor)});
+      p.warnings.push_back(
+          {msg("attention_factor {0} < 0 (HF warns: must be greater than 0); harmless for the scores "
+               "(q and k both change sign, q·k carries a² > 0), not for the rotated vectors",
+               *c.attention_factor)});
     }
   }
   auto [a, rule] = longrope_attention(c, f, L0);

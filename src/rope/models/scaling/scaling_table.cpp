@@ -53,13 +53,12 @@ const std::vector<ScalingAlias>& scaling_aliases() {
 }
 
 const std::vector<std::string_view>& scaling_keys() {
-  static const std::vector<std::string_view> kKeys{
-      "factor",         "original_max_position_embeddings",
-      "beta_fast",      "beta_slow",
-      "truncate",       "mscale",
-      "mscale_all_dim", "attention_factor",
-      "low_freq_factor", "high_freq_factor",
-      "short_factor",   "long_factor"};
+  static const std::vector<std::string_view> kKeys{"factor",          "original_max_position_embeddings",
+                                                   "beta_fast",       "beta_slow",
+                                                   "truncate",        "mscale",
+                                                   "mscale_all_dim",  "attention_factor",
+                                                   "low_freq_factor", "high_freq_factor",
+                                                   "short_factor",    "long_factor"};
   return kKeys;
 }
 
@@ -94,18 +93,30 @@ std::string scaling_parameters(const RopeConfig& c) {
   for (const std::string_view key : scaling_method(c.type).reads) {
     if (!scaling_key_given(c, key)) continue;
     std::string value;
-    if (key == "factor") value = number(c.factor);
-    else if (key == "original_max_position_embeddings") value = std::to_string(*c.original_max_position_embeddings);
-    else if (key == "beta_fast") value = number(c.beta_fast);
-    else if (key == "beta_slow") value = number(c.beta_slow);
-    else if (key == "truncate") value = *c.truncate ? "true" : "false";
-    else if (key == "mscale") value = number(c.mscale);
-    else if (key == "mscale_all_dim") value = number(c.mscale_all_dim);
-    else if (key == "attention_factor") value = number(c.attention_factor);
-    else if (key == "low_freq_factor") value = number(c.low_freq_factor);
-    else if (key == "high_freq_factor") value = number(c.high_freq_factor);
-    else if (key == "short_factor") value = list(c.short_factor);
-    else if (key == "long_factor") value = list(c.long_factor);
+    if (key == "factor")
+      value = number(c.factor);
+    else if (key == "original_max_position_embeddings")
+      value = std::to_string(*c.original_max_position_embeddings);
+    else if (key == "beta_fast")
+      value = number(c.beta_fast);
+    else if (key == "beta_slow")
+      value = number(c.beta_slow);
+    else if (key == "truncate")
+      value = *c.truncate ? "true" : "false";
+    else if (key == "mscale")
+      value = number(c.mscale);
+    else if (key == "mscale_all_dim")
+      value = number(c.mscale_all_dim);
+    else if (key == "attention_factor")
+      value = number(c.attention_factor);
+    else if (key == "low_freq_factor")
+      value = number(c.low_freq_factor);
+    else if (key == "high_freq_factor")
+      value = number(c.high_freq_factor);
+    else if (key == "short_factor")
+      value = list(c.short_factor);
+    else if (key == "long_factor")
+      value = list(c.long_factor);
     out += fmt::format("{}{} {}", separator, key, value);
     separator = ", ";
   }

@@ -22,9 +22,10 @@ struct RopeConfig;  // scaling.hpp
 /// One row of the table.
 struct ScalingMethod {
   ScalingType type;
-  std::string_view name;                  ///< canonical, as HF's rope_type: "yarn"
-  std::vector<std::string_view> reads;     ///< keys of the scaling block the method uses; others get a warning
-  std::vector<std::string_view> required;  ///< keys a config must give (HF raises KeyError without them), in the order checked
+  std::string_view name;                ///< canonical, as HF's rope_type: "yarn"
+  std::vector<std::string_view> reads;  ///< keys of the scaling block the method uses; others get a warning
+  std::vector<std::string_view>
+      required;  ///< keys a config must give (HF raises KeyError without them), in the order checked
 };
 
 /// A name accepted besides the canonical ones.

@@ -22,12 +22,13 @@ YarnAttention yarn_attention(const RopeConfig& c, double f) {
   if (both) {
     const double den = yarn_get_mscale(f, *c.mscale_all_dim);
     if (den == 0.0) {
-      throw InvalidArgument(error_msg("yarn mscale_all_dim {0} makes get_mscale(f, mscale_all_dim) = 0 (division by zero)",
-                                        *c.mscale_all_dim));
+      throw InvalidArgument(error_msg(
+          "yarn mscale_all_dim {0} makes get_mscale(f, mscale_all_dim) = 0 (division by zero)", *c.mscale_all_dim));
     }
     return {yarn_get_mscale(f, *c.mscale) / den,
-            Message::same(fmt::format("get_mscale(f, mscale) / get_mscale(f, mscale_all_dim) = get_mscale({}, {}) / get_mscale({}, {})", f,
-                        *c.mscale, f, *c.mscale_all_dim))};
+            Message::same(fmt::format(
+                "get_mscale(f, mscale) / get_mscale(f, mscale_all_dim) = get_mscale({}, {}) / get_mscale({}, {})", f,
+                *c.mscale, f, *c.mscale_all_dim))};
   }
   return {yarn_get_mscale(f), Message::same(f <= 1.0 ? "get_mscale(f) = 1 (f <= 1)" : "get_mscale(f) = 0.1·ln f + 1")};
 }
@@ -47,8 +48,10 @@ void yarn(const RopeConfig& c, const Common& k, RopeParameters& p) {
   check_positive(beta_fast, "yarn beta_fast");
   check_positive(beta_slow, "yarn beta_slow");
   if (beta_fast < beta_slow) {
-    p.warnings.push_back({msg("yarn beta_fast {0} < beta_slow {1}: the ramp runs backwards (HF warns: beta_fast must be "
-                                      "greater than beta_slow); not harmless: HF computes with it", beta_fast, beta_slow)});
+    p.warnings.push_back(
+        {msg("yarn beta_fast {0} < beta_slow {1}: the ramp runs backwards (HF warns: beta_fast must be "
+             "greater than beta_slow); not harmless: HF computes with it",
+             beta_fast, beta_slow)});
   }
 
   // (S6), (S7)
@@ -79,15 +82,17 @@ void yarn(const RopeConfig& c, const Common& k, RopeParameters& p) {
   if (c.attention_factor) {
     check_finite(*c.attention_factor, "yarn attention_factor");
     if (*c.attention_factor < 0.0) {
-      p.warnings.push_back({msg("attention_factor {0} < 0 (HF warns: must be a float greater than 0); harmless for the "
-                                        "scores (q and k both change sign, q·k carries a² > 0), not for the rotated vectors", *c.attention_factor)});
+      p.warnings.push_back(
+          {msg("attention_factor {0} < 0 (HF warns: must be a float greater than 0); harmless for the "
+               "scores (q and k both change sign, q·k carries a² > 0), not for the rotated vectors",
+               *c.attention_factor)});
     }
   }
   if (c.mscale) check_finite(*c.mscale, "yarn mscale");
   if (c.mscale_all_dim) check_finite(*c.mscale_all_dim, "yarn mscale_all_dim");
   if (!c.attention_factor && (c.mscale.value_or(0.0) != 0.0) != (c.mscale_all_dim.value_or(0.0) != 0.0)) {
-    p.warnings.push_back(
-        {msg("yarn uses mscale only together with mscale_all_dim (both non-zero): with one of them the attention factor is get_mscale(f)")});
+    p.warnings.push_back({msg(
+        "yarn uses mscale only together with mscale_all_dim (both non-zero): with one of them the attention factor is get_mscale(f)")});
   }
   YarnAttention a = yarn_attention(c, f);
   p.attention_factor = a.value;
@@ -112,7 +117,8 @@ double yarn_correction_dim(double turns, int d, double base, long original_max_p
   check_dimension(d, kMaxDim, "rotary dimension d");
   check_base(base);
   if (original_max_position < 1) {
-    throw InvalidArgument(error_msg("original_max_position_embeddings must be >= {0} (got {1})", 1, original_max_position));
+    throw InvalidArgument(
+        error_msg("original_max_position_embeddings must be >= {0} (got {1})", 1, original_max_position));
   }
   // (S6)
   return static_cast<double>(d) * std::log(static_cast<double>(original_max_position) / (turns * kTwoPi)) /
