@@ -125,7 +125,7 @@ TEST(OptionTables, RopesCommandsAllHaveRowsAndTheListNamesEveryOption) {
     for (const CLI::App* app : apps) EXPECT_FALSE(cli::option_rows(*app).empty()) << app->get_name();
     list = cli::option_list(apps);
   });
-  EXPECT_EQ(commands, 22u);
+  EXPECT_EQ(commands, cli::command_table().size());  // every command of the table, each with its rows
   EXPECT_THAT(list, HasSubstr("rope frequencies\t-d --dim\tOptions\n"));
   EXPECT_THAT(list, HasSubstr("rope matrix\t--png\tFigure\n"));
   EXPECT_THAT(list, HasSubstr("rope verify\t--scaling\tScaling\n"));
