@@ -58,16 +58,15 @@ TEST_F(Cli, CommandTableNamesWhatEachCommandRegisters) {
   });
   // One file per command, cmd_<name>.cpp, and one row per file: a command's file without its row would be
   // compiled and never run.
+  const fs::path commands = fs::path(ROPE_REFERENCE_DIR) / "../../apps/rope/cli/commands";
   std::size_t files = 0;
-  for (const auto& entry : fs::directory_iterator(std::string(ROPE_REFERENCE_DIR) + "/../../apps/rope/cli/commands")) {
+  for (const auto& entry : fs::directory_iterator(commands)) {
     const std::string file = entry.path().filename().string();
     files += file.rfind("cmd_", 0) == 0 && entry.path().extension() == ".cpp";
   }
   ASSERT_EQ(built.size(), files);
   for (const auto& command : built) {
-    EXPECT_TRUE(
-        fs::exists(std::string(ROPE_REFERENCE_DIR) + "/../../apps/rope/cli/commands/cmd_" + command.first + ".cpp"))
-        << command.first;
+    EXPECT_TRUE(fs::exists(commands / ("cmd_" + command.first + ".cpp"))) << command.first;
   }
   EXPECT_EQ(cli::command_table(), built);
   for (const auto& [name, alias] : built) {
