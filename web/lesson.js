@@ -26,8 +26,8 @@ const PAGE_TEXT = [
   N_("position m (q)"),
   N_("position n (k)"),
   N_("layout"),
-  N_("interleaved"),
-  N_("half"),
+  N_("interleaved (pairs 2i, 2i + 1)"),
+  N_("half (pairs i, i + d/2)"),
   N_("scaling"),
   N_("none"),
   N_("factor f"),
@@ -37,10 +37,11 @@ const PAGE_TEXT = [
   N_("tokens"),
   N_("shift C"),
   N_("causal mask"),
-  N_("the same numbers from the command line:"),
+  N_("Each panel names the command that prints its numbers; click it to copy."),
   N_("1. q and k turn by their positions"),
   N_("pair"),
-  N_("The score only sees n − m: move both positions by the same amount and it stays."),
+  N_("the angle from Rₘq to Rₙk"),
+  N_("The score of the drawn pair, q = (1, 0.5) at m and k = (0.8, −0.3) at n: it only sees n − m; move both positions by the same amount and it stays."),
   N_("2. the rotation matrix Rₘ"),
   N_("its partner"),
   N_("Red positive, blue negative, white zero: 2×2 blocks, zero elsewhere; the half layout spreads each pair over i and i + d/2."),
@@ -140,8 +141,9 @@ function markers(svg, colours) {
 
 const BLUE = "#1f5fbf", ORANGE = "#d9730d", GREEN = "#2e8b3a", GREY = "#777";
 
-// Part 1: pair i of q and k, before and after the rotation, and the score.
-function drawPlane(s, f, r) {
+// Part 1: pair i of q and k, before and after the rotation, and the pair's score: all of it the walkthrough of
+// `rope explain` at θ = θ_i (web/rope_web.cpp pair()), the command named under the picture.
+function drawPlane(s, f, p) {
   const svg = $("plane");
   clear(svg);
   markers(svg, [BLUE, ORANGE]);
@@ -149,34 +151,29 @@ function drawPlane(s, f, r) {
   el(svg, "circle", {cx, cy, r: R, fill: "none", stroke: "#ccc", "stroke-width": 2});
   el(svg, "line", {x1: cx - R - 20, y1: cy, x2: cx + R + 20, y2: cy, stroke: "#ddd"});
   el(svg, "line", {x1: cx, y1: cy - R - 20, x2: cx, y2: cy + R + 20, stroke: "#ddd"});
-  const c = s.layout === "interleaved" ? [2 * i, 2 * i + 1] : [i, i + s.d / 2];
-  const scale = R / Math.max(Math.hypot(s.qa, s.qb), Math.hypot(s.ka, s.kb), 1e-9) / 1.05;
-  const a = f.attention_factor;
-  const at = (v, ch) => [cx + scale * v[ch[0]] / a, cy - scale * v[ch[1]] / a];
-  const q0 = [cx + scale * s.qa, cy - scale * s.qb], k0 = [cx + scale * s.ka, cy - scale * s.kb];
+  const scale = R / Math.max(Math.hypot(p.q[0], p.q[1]), Math.hypot(p.k[0], p.k[1]), 1e-9) / 1.05;
+  const at = (v) => [cx + scale * v[0], cy - scale * v[1]];
+  const q0 = at(p.q), k0 = at(p.k), rq = at(p.rq), rk = at(p.rk);
   arrow(svg, cx, cy, q0[0], q0[1], BLUE, "8 6");
   arrow(svg, cx, cy, k0[0], k0[1], ORANGE, "8 6");
-  const rq = at(r.rq, c), rk = at(r.rk, c);
   arrow(svg, cx, cy, rq[0], rq[1], BLUE);
   arrow(svg, cx, cy, rk[0], rk[1], ORANGE);
   // The turn of each vector, mθ_i and nθ_i modulo a full turn, as arcs from the unrotated vector.
   const turn = (x) => ((x % (2 * Math.PI)) + 2 * Math.PI) % (2 * Math.PI);
   const arc = (r, from, sweep, stroke) => {
-    const p = (t) => `${(cx + r * Math.cos(t)).toFixed(2)},${(cy - r * Math.sin(t)).toFixed(2)}`;
-    el(svg, "path", {d: `M${p(from)} A${r},${r} 0 ${sweep > Math.PI ? 1 : 0} 0 ${p(from + sweep)}`, fill: "none",
+    const pt = (t) => `${(cx + r * Math.cos(t)).toFixed(2)},${(cy - r * Math.sin(t)).toFixed(2)}`;
+    el(svg, "path", {d: `M${pt(from)} A${r},${r} 0 ${sweep > Math.PI ? 1 : 0} 0 ${pt(from + sweep)}`, fill: "none",
                      stroke, "stroke-width": 3});
   };
-  arc(45, Math.atan2(s.qb, s.qa), turn(r.angle_q[i]), BLUE);
-  arc(62, Math.atan2(s.kb, s.ka), turn(r.angle_k[i]), ORANGE);
+  arc(45, Math.atan2(p.q[1], p.q[0]), turn(p.angle_q), BLUE);
+  arc(62, Math.atan2(p.k[1], p.k[0]), turn(p.angle_k), ORANGE);
   el(svg, "text", {x: rq[0] + 8, y: rq[1] - 8, fill: BLUE, "font-size": 22}, "Rₘq");
   el(svg, "text", {x: rk[0] + 8, y: rk[1] - 8, fill: ORANGE, "font-size": 22}, "Rₙk");
-  const theta = f.theta[i];
   put("pair-no", String(i));
-  put("pair-theta", short(theta), f.theta_text[i]);
-  put("angle-q", short(r.angle_q[i]), String(r.angle_q[i]));
-  put("angle-k", short(r.angle_k[i]), String(r.angle_k[i]));
-  put("score", short(r.score), r.score_text);
-  put("relative", short(r.relative), r.relative_text);
+  put("pair-theta", short(p.theta), p.theta_text);
+  put("angle-between", p.angle_between_text, p.angle_between_text);
+  put("score", p.score_text, p.score_text);
+  put("relative", p.relative_text, p.relative_text);
   put("distance", String(s.n - s.m));
 }
 
@@ -317,23 +314,25 @@ function update() {
   }
   for (const e of document.querySelectorAll(".scaled-only")) e.hidden = s.scaling === "none";
   $("L0-row").hidden = !(s.scaling === "yarn" || s.scaling === "llama3");
-  const f = rope.frequencies(s), r = rope.rotate(s), mat = rope.matrix(s), dec = rope.decay(s), att = rope.attention(s);
-  const failed = [f, r, mat, dec, att].find((x) => x.error !== undefined);
+  const f = rope.frequencies(s), p = rope.pair(s), mat = rope.matrix(s), dec = rope.decay(s), att = rope.attention(s);
+  const failed = [f, p, mat, dec, att].find((x) => x.error !== undefined);
   $("error").textContent = failed ? tr("rope: {0}", lang === "zh" ? failed.error_zh : failed.error) : "";
   document.body.classList.toggle("failed", Boolean(failed));
   if (failed) return;
-  drawPlane(s, f, r);
+  drawPlane(s, f, p);
   drawMatrix(s, mat);
   drawDecay(s, f, dec);
   drawWavelengths(s, f);
   drawAttention(s, att);
   table(s, f);
-  put("cli", commands(s));
+  const cmd = commands(s, f);
+  for (const [id, text] of Object.entries(cmd)) put(`cmd-${id}`, text);
   document.body.dataset.updates = String(++computing);
 }
 
-// The commands that print the same numbers (tests/browser/check_live.py runs them).
-function commands(s) {
+// The command beside each panel, which prints that panel's numbers (tests/browser/check_live.py runs each one
+// and compares what it prints with the page). On the Chinese page they print Chinese.
+function commands(s, f) {
   let scale = "";
   if (s.scaling !== "none") {
     scale = ` --scaling ${s.scaling} --factor ${s.factor}`;
@@ -341,14 +340,37 @@ function commands(s) {
     if (s.scaling === "llama3") scale += " --low-freq-factor 1 --high-freq-factor 4";
   }
   const db = `--dim ${s.d} --base ${s.base}`;
-  return [`rope frequencies ${db}${scale}`,
-          `rope matrix ${db} --position ${s.m} --layout ${s.layout}${scale}`,
-          `rope decay ${db} --max-distance ${s.max_distance}${scale}`,
-          `rope wavelengths ${db} --context ${s.context}${scale}`,
-          `rope attention --tokens ${s.tokens} ${db} --shift ${s.shift}${s.causal ? " --causal" : ""} --encoding rope${scale}`,
-          `rope attention --tokens ${s.tokens} ${db} --shift ${s.shift}${s.causal ? " --causal" : ""} --encoding sinusoidal`]
-    .join("\n");
+  const zh = lang === "zh" ? " --lang zh" : "";
+  const att = `rope attention --tokens ${s.tokens} ${db} --shift ${s.shift}${s.causal ? " --causal" : ""}`;
+  return {
+    plane: `rope explain --position ${s.m} --position ${s.n} --theta ${f.theta_text[s.pair]} --step 5 --quiet${zh}`,
+    matrix: `rope matrix ${db} --position ${s.m} --layout ${s.layout}${scale}${zh}`,
+    decay: `rope decay ${db} --max-distance ${s.max_distance}${scale}${zh}`,
+    wavelengths: `rope wavelengths ${db} --context ${s.context}${scale}${zh}`,
+    "att-rope": `${att} --encoding rope${scale}${zh}`,
+    "att-sinusoidal": `${att} --encoding sinusoidal${zh}`,
+    pairs: `rope frequencies ${db}${scale}${zh}`,
+  };
 }
+
+// A click on a command copies it (the clipboard where the browser allows it, else the selection).
+function copyCommand(code) {
+  const range = document.createRange();
+  range.selectNodeContents(code);
+  const sel = window.getSelection();
+  sel.removeAllRanges();
+  sel.addRange(range);
+  const done = () => {
+    code.classList.add("copied");
+    setTimeout(() => code.classList.remove("copied"), 800);
+  };
+  if (navigator.clipboard && window.isSecureContext) {
+    navigator.clipboard.writeText(code.textContent).then(done, () => {});
+  } else {
+    done();
+  }
+}
+for (const code of document.querySelectorAll(".cmd code")) code.addEventListener("click", () => copyCommand(code));
 
 function translate() {
   document.documentElement.lang = lang === "zh" ? "zh-CN" : "en";
@@ -405,6 +427,7 @@ function fromAddress() {
       input.dispatchEvent(new Event("input"));
     }
   }
+  update();  // the commands in the address's language
 }
 translate();
 update();

@@ -3,8 +3,9 @@
 /// that take the page's settings (d, base, positions m and n, layout, scaling method and factor, context,
 /// tokens, shift) and return plain objects of numbers. Every number is computed by the library functions
 /// the command line calls for the same inputs (models/resolve.hpp, analysis/model_apply.hpp, decay.hpp,
-/// attention.hpp, core/rotation.hpp), so the page shows what `rope frequencies`, `apply`, `matrix`,
-/// `decay`, `wavelengths` and `attention` print (tests/browser/check_live.py compares them).
+/// attention.hpp, explain.hpp, core/rotation.hpp), so the page shows what `rope frequencies`, `explain`,
+/// `matrix`, `decay`, `wavelengths` and `attention` print; the page names each command beside its panel and
+/// tests/browser/check_live.py runs it and compares what it prints.
 ///
 /// Built only by the WebAssembly target (web/CMakeLists.txt, `make web`) with Debian's emscripten; the
 /// native build never sees this file. An error of the library crosses into JavaScript as an object
@@ -18,10 +19,12 @@
 #include <cmath>
 #include <exception>
 #include <map>
+#include <stdexcept>
 #include <string>
 
 #include "rope/analysis/attention.hpp"
 #include "rope/analysis/decay.hpp"
+#include "rope/analysis/explain.hpp"
 #include "rope/analysis/frequency_table.hpp"
 #include "rope/analysis/model_apply.hpp"
 #include "rope/core/error.hpp"
@@ -31,6 +34,7 @@
 #include "rope/core/rotation.hpp"
 #include "rope/models/resolve.hpp"
 #include "rope/models/rope_spec.hpp"
+#include "rope/report/printing.hpp"
 
 using emscripten::val;
 using rope::Lang;
@@ -166,48 +170,36 @@ val frequencies(val p) {
   });
 }
 
-/// `rope apply --position m --vector q` and the same for k at n: the model's rotation (S19) of q and k
-/// (element-wise form (M9)), each pair's angle, and the score ⟨R_m q, R_n k⟩ with its relative form
-/// qᵀ R_{n−m} k.
-val rotate(val p) {
+/// `rope explain --position m --position n --theta θ_i --step 5 --quiet`: the drawn pair, q = (1, 0.5) at m
+/// and k = (0.8, −0.3) at n turned by θ_i of pair i (the table's θ_i, scaled with a method), computed by the
+/// walkthrough the command prints (analysis/explain.hpp): the rotated pair, each angle, the score
+/// ⟨R(mθ_i)q, R(nθ_i)k⟩ and its relative form qᵀR((n−m)θ_i)k. The texts are the command's (fx, 6 decimals),
+/// so the page shows the very digits `rope explain` prints. The score is the pair's, never a d-channel sum.
+val pair(val p) {
   return guarded([&] {
-    const rope::ModelRope r = resolve(p);
-    const int d = r.spec.rotary_dim;
-    const double m = number(p, "m");
-    const double n = number(p, "n");
-    rope::check_position_resolvable(m, d, "position m");
-    rope::check_position_resolvable(n, d, "position n");
-    Eigen::VectorXd q(d), k(d);
-    // Every pair of q is (qa, qb) and every pair of k is (ka, kb), placed on the channels of the layout.
-    for (int i = 0; i < d / 2; ++i) {
-      const rope::PairChannels c = rope::pair_channels(d, i, r.spec.layout);
-      q[c.first] = number(p, "qa");
-      q[c.second] = number(p, "qb");
-      k[c.first] = number(p, "ka");
-      k[c.second] = number(p, "kb");
-    }
-    const rope::ModelApply rq = rope::model_apply(r.spec, q, rope::AxisPosition::single(m));
-    const rope::ModelApply rk = rope::model_apply(r.spec, k, rope::AxisPosition::single(n));
-    const rope::ModelApply rel = rope::model_apply(r.spec, k, rope::AxisPosition::single(n - m));
+    const rope::FrequencyTable table = rope::frequency_table({resolve(p), std::nullopt, false});
+    const int i = integer(p, "pair");
+    if (i < 0 || i >= table.theta.size())
+      throw std::out_of_range("pair i outside 0 … d/2 − 1");  // the page keeps it in
+    rope::explain::Setup s;
+    s.m = number(p, "m");
+    s.n = number(p, "n");
+    s.theta = table.theta[i];
+    const rope::explain::Walkthrough w = rope::explain::explain(s);
+    const rope::explain::Step5& five = w.step5;
     val o = val::object();
-    o.set("q", numbers(q));
-    o.set("k", numbers(k));
-    o.set("rq", numbers(rq.by_elementwise));
-    o.set("rq_text", texts(rq.by_elementwise));
-    o.set("rk", numbers(rk.by_elementwise));
-    o.set("rk_text", texts(rk.by_elementwise));
-    o.set("angle_q", numbers(rq.angle));
-    o.set("angle_k", numbers(rk.angle));
-    const double score = rq.by_elementwise.dot(rk.by_elementwise);
-    // a scales both rotations: qᵀ·(a R_{n−m}) k carries one a, the score a².
-    const double a = r.spec.attention_factor();
-    const double relative = a * q.dot(rel.by_elementwise);
-    o.set("score", score);
-    o.set("score_text", exact(score));
-    o.set("relative", relative);
-    o.set("relative_text", exact(relative));
-    o.set("norm_q", q.norm());
-    o.set("norm_k", k.norm());
+    o.set("theta", s.theta);
+    o.set("theta_text", exact(s.theta));
+    o.set("q", numbers(s.q));
+    o.set("k", numbers(s.k));
+    o.set("rq", numbers(five.q_rotated));
+    o.set("rk", numbers(five.k_rotated));
+    o.set("angle_q", w.step2.query.angle);
+    o.set("angle_k", w.step2.key.angle);
+    o.set("score", five.score);
+    o.set("score_text", rope::fx(five.score));
+    o.set("relative_text", rope::fx(five.relative_form));
+    o.set("angle_between_text", rope::fx(five.angle_between));
     return o;
   });
 }
@@ -299,7 +291,7 @@ val attention(val p) {
 EMSCRIPTEN_BINDINGS(rope_web) {
   emscripten::function("set_catalog", &set_catalog);
   emscripten::function("frequencies", &frequencies);
-  emscripten::function("rotate", &rotate);
+  emscripten::function("pair", &pair);
   emscripten::function("matrix", &matrix);
   emscripten::function("decay", &decay);
   emscripten::function("attention", &attention);

@@ -5,22 +5,28 @@ docs/live/lesson.html) in headless Chromium, against the command line.
 For each state below the page is opened with its controls moved through the address (#d=16&scaling=yarn&
 key=ArrowRight…: the page sets each control and fires its input event, or presses the key, in order, as a
 hand would), in English and in Chinese. From the DOM Chromium dumps, the test reads the numbers the page shows
-(each also carries its exact value in data-exact) and the commands it says print them (#cli), runs those
-commands with the rope executable, and compares:
+(each also carries its exact value in data-exact) and the command the page names beside each panel (#cmd-…,
+copyable), runs that command with the rope executable (asking for its --csv or --json where a table is read),
+and compares what it prints with the page. The test does no arithmetic of its own on the page's quantities: each
+value it compares is read from a command's stdout.
+
+  same text    panel 1, the drawn pair: its score ⟨R(mθ_i)q, R(nθ_i)k⟩, the relative form qᵀR((n−m)θ_i)k and the
+               angle between the rotated vectors, as `rope explain … --step 5` prints them (the page computes
+               them with the same walkthrough and prints them with the same 6 decimals), in both languages;
 
   same bits    θ_i and λ_i of every pair (original and scaled), the bands, the attention factor, the first
                pair that never turns within the context (critical dimension), and the shift test's tolerance:
                these need no cos or sin, so wasm and the native build must agree exactly;
   same digits  the sinusoidal shift test's max |Δs| and max |ΔA| (3 digits, as `rope attention` prints them)
                and both verdicts;
-  (M13)        what goes through cos, sin or exp: R_m's entries, the decay bound, the score ⟨R_m q, R_n k⟩ (against
-               the dot product of `rope apply`'s rotated q and k), the attention weight A_00, and RoPE's shift
+  (M13)        what goes through cos, sin or exp: R_m's entries, the decay bound, the attention weight A_00, and RoPE's shift
                change (rounding noise; both must lie under the tolerance). WebAssembly's libm (musl) rounds
                cos/sin differently from glibc's in a few cases per hundred, so these bytes cannot agree; the
                difference must lie within κ·ε·(d + M)·S, κ = 8, M the positions involved, S the scale
                (docs/math.md (M13)). The largest relative use of that tolerance is printed.
 
-Also: no console message, the page computed (data-updates), the two languages show the same numbers, and
+Also: no console message, the page computed (data-updates), the two languages show the same numbers and name the
+same commands (the Chinese page's with --lang zh), and
 screenshots in both languages are not blank. Run by `make browser-test` on the page it has just built from the
 sources (never compared with the committed copy).
 
@@ -50,7 +56,7 @@ STATES = [
     "d=64&scaling=ntk&factor=4&layout=half&m=8192&n=0&context=7&tokens=32&shift=1",
     "key=ArrowRight&key=ArrowRight&key=ArrowUp&key=PageUp&key=]&key=]",  # n 7, m 3, d 10, base 100000
 ]
-worst = {"matrix": 0.0, "decay": 0.0, "score": 0.0, "attention": 0.0}
+worst = {"matrix": 0.0, "decay": 0.0, "attention": 0.0}
 
 
 class Dom(html.parser.HTMLParser):
@@ -95,7 +101,11 @@ def chromium(url, profile, *args):
 
 
 def rope(exe, command, *extra):
-    argv = [exe] + shlex.split(command)[1:] + list(extra) + ["--lang", "en"]
+    """Runs a command the page names (its text, as shown) with the rope executable; `extra` asks for the
+    same command's CSV or JSON. Its stdout."""
+    argv = [exe] + shlex.split(command)[1:] + list(extra)
+    if "--lang" not in argv:
+        argv += ["--lang", "en"]
     r = subprocess.run(argv, capture_output=True, text=True, timeout=120)
     if r.returncode not in (0, 1):
         sys.exit(f"{' '.join(argv)} exited {r.returncode}: {r.stderr}")
@@ -114,9 +124,47 @@ def same(name, page, cli, where):
         sys.exit(f"{where}: {name}: the page shows {page!r}, rope prints {cli!r}")
 
 
+def printed(pattern, out, command, where):
+    """The text the first group of `pattern` matches in a command's stdout."""
+    m = re.search(pattern, out)
+    if not m:
+        sys.exit(f"{where}: cannot find {pattern!r} in the output of {command}:\n{out}")
+    return m.group(1)
+
+
+COMMANDS = ["plane", "matrix", "decay", "wavelengths", "att-rope", "att-sinusoidal", "pairs"]
+
+
+def commands(dom, where):
+    """The command the page names beside each panel (id cmd-NAME)."""
+    cmd = {}
+    for name in COMMANDS:
+        text = dom.ids.get(f"cmd-{name}", [""])[0].strip()
+        if not text.startswith("rope "):
+            sys.exit(f"{where}: the page names no command beside panel {name} (#cmd-{name}: {text!r})")
+        cmd[name] = text
+    return cmd
+
+
+def check_pair(exe, dom, cmd, where):
+    """Panel 1: the drawn pair's score, its relative form and the angle between the rotated vectors, as the text
+    `rope explain … --step 5` prints them (run exactly as the page names it, in the page's language), and θ_i
+    of the command as the page shows it."""
+    out = rope(exe, cmd["plane"])
+    for key, pattern in (("score", r"⟨R\(Mθ\)q, R\(Nθ\)k⟩ = \(.*?\)·\(.*?\) = (\S+)"),
+                         ("relative", r"qᵀ·R\(\(N−M\)θ\)·k = \(.*?\)·\(.*?\) = (\S+)"),
+                         ("angle-between", r"≡ (\S+) rad")):
+        same(key, dom.ids[key][0].strip(), printed(pattern, out, cmd["plane"], where), where)
+    same("θ_i of the explained pair", dom.ids["pair-theta"][1], printed(r"--theta (\S+)", cmd["plane"], "", where), where)
+    for key, pattern in (("m", r"--position (\S+) --position"), ("n", r"--position \S+ --position (\S+)")):
+        same(f"position {key}", dom.ids[f"{key}-out"][0].strip(), printed(pattern, cmd["plane"], "", where), where)
+
+
 def check_state(exe, dom, where):
-    cli = [c for c in dom.ids["cli"][0].splitlines() if c]
-    freq, matrix, decay, wave, att_rope, att_sinusoidal = cli
+    cmd = commands(dom, where)
+    freq, matrix, decay, wave = cmd["pairs"], cmd["matrix"], cmd["decay"], cmd["wavelengths"]
+    att_rope, att_sinusoidal = cmd["att-rope"], cmd["att-sinusoidal"]
+    check_pair(exe, dom, cmd, where)
     value = lambda i: float(dom.ids[i][1])
     m_d = re.search(r"--dim (\d+)", freq)
     d = int(m_d.group(1))
@@ -125,7 +173,7 @@ def check_state(exe, dom, where):
     j = json.loads(rope(exe, freq, "--json"))
     theta0 = j["original_inv_freq"] if scaled else j["inv_freq"]
     rows = dom.rows
-    same("pairs", len(rows), d // 2, where)
+    same("pairs", len(rows), len(theta0), where)
     waves = list(csv.reader(io.StringIO(rope(exe, wave, "--csv", "-"))))
     for i, row in enumerate(rows):
         same(f"θ_{i}", float(row[1]), theta0[i], where)
@@ -133,24 +181,24 @@ def check_state(exe, dom, where):
         if scaled:
             same(f"θ_{i} scaled", float(row[3]), j["inv_freq"][i], where)
             same(f"λ_{i} scaled", float(row[4]), float(waves[i + 1][2]), where)
+    pair = int(dom.ids["pair-no"][0])
+    same("θ_i of the drawn pair", float(dom.ids["pair-theta"][1]), j["inv_freq"][pair], where)
     a = j["attention_factor"]
     same("attention factor", value("attention-factor"), a, where)
     if "band" in j and dom.ids["lang"][0] == "中文":  # the English page shows the bands as rope names them
         same("bands", [r[5] for r in rows], j["band"], where)
     # One line per frequency set: "context L, SET: pair(s) a [… b] (k of n) never complete a turn within it;
     # critical dimension 2a", or "every pair completes a full turn within it".
-    firsts = []
-    for line in rope(exe, wave).split("\ncontext ")[1:]:
+    lines = rope(exe, wave).split("\ncontext ")[1:]
+    same("frequency sets", len(lines), 2 if scaled else 1, where)
+    for key, line in zip(["beyond0", "beyond"], lines):
         m_first = re.search(r": pairs? (\d+)", line)
-        firsts.append(int(m_first.group(1)) if m_first else d // 2)
-        if m_first and f"critical dimension {2 * firsts[-1]}" not in line:
-            sys.exit(f"{where}: cannot read {wave}: {line}")
-    same("frequency sets", len(firsts), 2 if scaled else 1, where)
-    for key, expected in zip(["beyond0", "beyond"], firsts):
-        same(f"first pair beyond the context ({key})", int(dom.ids[key][1]), expected, where)
-        # The sentence the page shows says the same pairs and the same critical dimension.
-        if expected < d // 2 and f"{2 * expected}" not in dom.ids[key][0]:
-            sys.exit(f"{where}: the page's sentence {dom.ids[key][0]!r} does not give critical dimension {2 * expected}")
+        same(f"first pair beyond the context ({key})", dom.ids[key][1], m_first.group(1) if m_first else str(len(theta0)),
+             where)
+        if m_first:  # the sentence the page shows gives the same critical dimension
+            critical = printed(r"critical dimension (\d+)", line, wave, where)
+            if not re.search(rf"\b{critical}\b", dom.ids[key][0]):
+                sys.exit(f"{where}: the page's sentence {dom.ids[key][0]!r} does not give critical dimension {critical}")
     # R_m: |Δ| <= κ·ε·(d + |m|)·a, entries of scale a.
     m = float(re.search(r"--position (\S+)", matrix).group(1))
     first_row = list(csv.reader(io.StringIO(rope(exe, matrix, "--csv", "-"))))[1]
@@ -167,25 +215,6 @@ def check_state(exe, dom, where):
         within("decay", value("decay-at"), float(table[dist + 1][1]), KAPPA * EPS * (d + dist) * scale, where)
         if scaled:
             within("decay", value("decay-scaled-at"), float(table[dist + 1][2]), KAPPA * EPS * (d + dist) * scale, where)
-    # The score against rope apply's rotated q and k (each pair (1, 0.5) and (0.8, −0.3) on its channels).
-    layout = re.search(r"--layout (\S+)", matrix).group(1)
-    n = m + float(dom.ids["distance"][0])
-    scale_flags = re.sub(r"^rope frequencies --dim \S+ --base \S+", "", freq)
-    rotated = []
-    for pos, (x, y) in ((m, (1, 0.5)), (n, (0.8, -0.3))):
-        v = [0.0] * d
-        for i in range(d // 2):
-            c = (2 * i, 2 * i + 1) if layout == "interleaved" else (i, i + d // 2)
-            v[c[0]], v[c[1]] = x, y
-        vec = ",".join(repr(t) for t in v)
-        out = rope(exe, f"rope apply --position {pos:g} --vector {vec} --layout {layout} --base {j['base']:g}{scale_flags}",
-                   "--csv", "-")
-        rotated.append([float(r["elementwise"]) for r in csv.DictReader(io.StringIO(out))])
-    score = sum(p * q for p, q in zip(*rotated))
-    s = (1.25 ** 0.5) * (0.73 ** 0.5) * (d // 2) * a * a
-    tol = KAPPA * EPS * (d + abs(m) + abs(n)) * s
-    within("score", value("score"), score, tol, where)
-    within("score", value("relative"), score, tol, where)
     # Attention: A_00 within (M13) on the scores (softmax moves a weight by at most half the largest score change);
     # the shift tests' printed digits.
     tokens = int(re.search(r"--tokens (\d+)", att_rope).group(1))
@@ -214,7 +243,7 @@ def main():
     os.makedirs(out, exist_ok=True)
     with tempfile.TemporaryDirectory() as profile:
         for k, state in enumerate(STATES):
-            shown = {}
+            shown, named = {}, {}
             for lang in ("en", "zh"):
                 url = f"file://{page}#lang={lang}" + (f"&{state}" if state else "")
                 dom = Dom()
@@ -224,10 +253,17 @@ def main():
                     sys.exit(f"{where}: the page did not compute (no data-updates)")
                 if dom.ids["error"][0]:
                     sys.exit(f"{where}: the page shows an error: {dom.ids['error'][0]}")
-                check_state(exe, dom, where)
+                if lang == "en":
+                    check_state(exe, dom, where)
+                else:  # the Chinese page: its own panel 1 command run as named (it prints Chinese), and the
+                    # English page's commands with --lang zh
+                    check_pair(exe, dom, commands(dom, where), where)
                 shown[lang] = {i: v[1] for i, v in dom.ids.items() if v[1] is not None}
+                named[lang] = commands(dom, where)
             if shown["en"] != shown["zh"]:
                 sys.exit(f"state {k}: the English and the Chinese page show different numbers")
+            if {c: t + " --lang zh" for c, t in named["en"].items()} != named["zh"]:
+                sys.exit(f"state {k}: the Chinese page names other commands: {named}")
             print(f"state {k} (#{state or 'defaults'}): agrees with rope in both languages")
         for lang, state in (("en", STATES[0]), ("zh", STATES[3])):
             url = f"file://{page}#lang={lang}" + (f"&{state}" if state else "")
