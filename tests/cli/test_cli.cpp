@@ -82,6 +82,31 @@ TEST_F(Cli, CommandTableNamesWhatEachCommandRegisters) {
   EXPECT_THAT(rope_cli({"freqencies"}).err, HasSubstr("did you mean frequencies?"));
 }
 
+// An option's rule (CLI11's needs/excludes) is a sentence of its description, not CLI11's "Excludes:" badge
+// beside the option's name, and "M N" is not followed by "x 2" (issue 51).
+struct HelpRule {
+  std::vector<std::string> args;
+  std::string shown;
+  std::string not_shown;
+};
+
+class HelpRules : public ::testing::TestWithParam<HelpRule> {};
+
+TEST_P(HelpRules, AreSentencesOfTheDescription) {
+  const Result r = rope_cli(GetParam().args);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr(GetParam().shown));
+  EXPECT_THAT(r.out, Not(HasSubstr(GetParam().not_shown)));
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Cli, HelpRules,
+    ::testing::Values(HelpRule{{"matrix", "--help"}, "multimodal sections (not with --relative)", "Excludes:"},
+                      HelpRule{{"matrix", "--help"}, "(not with --position, --csv)", "M N x 2"},
+                      HelpRule{
+                          {"matrix", "--help", "--lang", "zh"}, "（不能与 --position、--csv 同用）", "不能与之同用："},
+                      HelpRule{{"apply", "--help"}, "(needs --xpos)", "Needs:"}));
+
 TEST_F(Cli, HelpShowsNoDefaultForRequiredOptionsAndListsRepeatedDefaults) {
   const Result apply = rope_cli({"apply", "--help"});
   EXPECT_THAT(apply.out, HasSubstr("-m,--position POS REQUIRED"));  // m, or t,h,w (docs/multi-axis.md)
@@ -91,7 +116,7 @@ TEST_F(Cli, HelpShowsNoDefaultForRequiredOptionsAndListsRepeatedDefaults) {
   EXPECT_THAT(layouts.out, HasSubstr("--position NUM ... (default: 5 12)"));
   EXPECT_THAT(layouts.out, Not(HasSubstr("NUM=5 12")));
   // Options that are optional without a default value show none (they showed "=0", a value never used).
-  EXPECT_THAT(rope_cli({"matrix", "--help"}).out, HasSubstr("-m,--position POS Excludes: --relative"));
+  EXPECT_THAT(rope_cli({"matrix", "--help"}).out, HasSubstr("-m,--position POS           position m"));
   EXPECT_THAT(rope_cli({"frequencies", "--help"}).out, Not(HasSubstr("--position NUM=0")));
   EXPECT_THAT(rope_cli({"bound", "--help"}).out, Not(HasSubstr("--per-decade INT=0")));
   EXPECT_THAT(rope_cli({"attention", "--help"}).out, Not(HasSubstr("--shift INT=0")));

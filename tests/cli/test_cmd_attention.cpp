@@ -312,6 +312,11 @@ TEST_F(CmdAttention, ManyTokensAreNotPrinted) {
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_THAT(r.out, Not(HasSubstr("attention A_ij")));
   EXPECT_THAT(r.out, HasSubstr("(the 17×17 matrix A: --csv FILE, or --png FILE for a heatmap)"));
+  // With a figure asked for, no advice to ask for one (issue 51; the lesson page's attention step too).
+  const Result drawn = rope_cli({"attention", "-n", "17", "-d", "4", "--svg", path("a.svg")});
+  ASSERT_EQ(drawn.code, 0) << drawn.err;
+  EXPECT_THAT(drawn.out, HasSubstr("(the 17×17 matrix A: --csv FILE)\n"));
+  EXPECT_THAT(drawn.out, Not(HasSubstr("--png FILE for a heatmap")));
 }
 
 TEST_F(CmdAttention, BadInputExitsTwoWithOneLine) {

@@ -38,6 +38,13 @@ TEST_F(CmdWavelengths, WavelengthsTableAndCriticalDimension) {
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_THAT(r.out, HasSubstr("54410.14313077675"));
   EXPECT_THAT(r.out, HasSubstr("pairs 46 … 63 (18 of 64) never complete a turn within it;\n  critical dimension 92"));
+  // One pair: "completes" (issue 51), in both languages; the header "λ_i original" in Chinese too.
+  EXPECT_THAT(rope_cli({"wavelengths", "--dim", "8", "--context", "1000"}).out,
+              HasSubstr("context 1000, base=10000: pair 3 (1 of 4) never completes a turn within it;\n"));
+  EXPECT_THAT(rope_cli({"wavelengths", "--dim", "8", "--context", "1000", "--lang", "zh"}).out,
+              HasSubstr("：第 3 对（1 对，共 4 对）在其中转不满一圈；\n"));
+  EXPECT_THAT(rope_cli({"wavelengths", "--dim", "8", "--scaling", "ntk", "--factor", "2", "--lang", "zh"}).out,
+              HasSubstr("                原始 λ_i                 λ_i ntk\n"));
   const Result csv = rope_cli({"wavelengths", "--dim", "4", "--base", "10000", "--base", "100", "--csv", "-"});
   EXPECT_EQ(csv.out,
             "pair,base=10000,base=100\n0,6.283185307179586,6.283185307179586\n1,628.3185307179587,62.83185307179586\n");

@@ -174,6 +174,10 @@ TEST_F(HelpPages, BareRopeAndHelpShowTheCommandsInFourGroups) {
   EXPECT_THAT(help.out, HasSubstr("Exit codes"));
   EXPECT_EQ(rope_cli({"help"}).out, help.out);
   EXPECT_EQ(rope_cli({"-h"}).out, help.out);
+  // `rope -h decay` and `rope --help decay` ask for decay's help, as `rope decay -h` and `--help` (issue 51).
+  EXPECT_EQ(rope_cli({"-h", "decay"}).out, rope_cli({"decay", "-h"}).out);
+  EXPECT_EQ(rope_cli({"--help", "decay"}).out, rope_cli({"decay", "--help"}).out);
+  EXPECT_EQ(rope_cli({"-h", "--lang", "zh", "decay"}).out, rope_cli({"decay", "-h", "--lang", "zh"}).out);
   const Result zh = rope_cli({"help", "--lang", "zh"});
   EXPECT_THAT(zh.out, HasSubstr("\n学习:\n"));
   EXPECT_THAT(zh.out, HasSubstr("\n检查模型:\n"));

@@ -46,6 +46,24 @@ TEST(TermText, TheRotationMatrixShowsItsBlocks) {
   EXPECT_THAT(r.out, HasSubstr("= <= -0.5  - < -0.02  . within +-0.02  + > 0.02  # >= 0.5"));
 }
 
+// gnuplot's dumb terminal: the key's title below the plot blanked the "0" of the tick 30, and the line of
+// --context 1000 ran one character past the right border (issue 51).
+TEST(TermText, TheWavelengthsFigureKeepsItsTicksAndBorder) {
+  const Result r = rope_cli({"wavelengths", "--term", "text", "--context", "1000"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::vector<std::string> lines = lines_of(r.out);
+  bool ticks = false;
+  for (const std::string& line : lines) {
+    if (line.find("0         10        20") != std::string::npos) {
+      ticks = true;
+      EXPECT_THAT(line, HasSubstr(" 30 ")) << r.out;
+    }
+    if (line.find("-----|") != std::string::npos)
+      EXPECT_EQ(line.find("|-", line.rfind('|') - 1), std::string::npos) << line;
+  }
+  EXPECT_TRUE(ticks) << r.out;
+}
+
 class SvgHeatmap : public test::TempDirTest {};
 
 TEST_F(SvgHeatmap, EveryCellIsAPolygonNotAnEmbeddedBitmap) {

@@ -197,6 +197,17 @@ std::optional<int> help_request(const CLI::App& app, const std::vector<Command>&
     return kOk;
   }
   if (words[0] == "-h" || words[0] == "--help") {
+    // `rope -h decay` asks for decay's help as `rope decay -h` does (--lang X may stand between them).
+    std::size_t next = 1;
+    while (next < words.size() && (words[next] == "--lang" || words[next].rfind("--lang=", 0) == 0)) {
+      next += words[next] == "--lang" ? 2 : 1;
+    }
+    if (next < words.size()) {
+      if (const Command* command = find_command(commands, words[next])) {
+        out << (words[0] == "-h" ? short_help(*command->app, lang) : command->app->help("rope"));
+        return kOk;
+      }
+    }
     out << overview_help(app, apps, lang, true);
     return kOk;
   }

@@ -13,7 +13,7 @@ namespace rope::cli {
 namespace {
 
 /// CLI11's labels (headings and badges) that rope's help shows.
-constexpr const char* kLabels[] = {"Usage", "OPTIONS", "SUBCOMMAND", "REQUIRED", "Needs", "Excludes"};
+constexpr const char* kLabels[] = {"Usage", "OPTIONS", "SUBCOMMAND", "REQUIRED"};
 
 class HelpFormatter : public CLI::Formatter {
  public:
@@ -49,22 +49,34 @@ class HelpFormatter : public CLI::Formatter {
           out += zh_ ? "（" + tr("default") + "：" + shown + "）" : " (" + tr("default") + ": " + shown + ")";
       } else {
         if (show_default) out += "=" + shown;
-        if (opt->get_expected_min() > 1) out += " x " + std::to_string(opt->get_expected());
+        // "x 2" only where the value's name does not already show the count (--relative M N)
+        const std::string& value_name = opt->get_type_name();
+        if (opt->get_expected_min() > 1 && value_name.find(' ') == std::string::npos) {
+          out += " x " + std::to_string(opt->get_expected());
+        }
       }
       if (opt->get_required()) out += " " + get_label("REQUIRED");
     }
-    // "Needs: --xpos", "需要：--xpos" (no space after a full-width colon)
-    const auto rule = [&](const std::string& label, const auto& others) {
-      out += " " + label + colon();
-      bool first = true;
-      for (const CLI::Option* other : others) out += (first && zh_ ? "" : " ") + other->get_name(), first = false;
-    };
-    if (!opt->get_needs().empty()) rule(get_label("Needs"), opt->get_needs());
-    if (!opt->get_excludes().empty()) rule(get_label("Excludes"), opt->get_excludes());
     return out;
   }
 
-  std::string make_option_desc(const CLI::Option* opt) const override { return tr(opt->get_description()); }
+  /// The description, then the options it needs or excludes as a sentence of the description, not as CLI11's
+  /// badge beside the option's name: "… (needs --xpos)", "… (not with --relative, --csv)", in Chinese
+  /// "……（需要 --xpos）", "……（不能与 --relative、--csv 同用）".
+  std::string make_option_desc(const CLI::Option* opt) const override {
+    std::string out = tr(opt->get_description());
+    const auto names = [&](const auto& others) {
+      std::string list;
+      for (const CLI::Option* other : others) list += (list.empty() ? "" : zh_ ? "、" : ", ") + other->get_name();
+      return list;
+    };
+    const auto rule = [&](const char* sentence, const auto& others) {
+      out += CLI::detail::find_and_replace(tr(sentence), "{0}", names(others));
+    };
+    if (!opt->get_needs().empty()) rule(" (needs {0})", opt->get_needs());
+    if (!opt->get_excludes().empty()) rule(" (not with {0})", opt->get_excludes());
+    return out;
+  }
 
   /// The description broken at the help's width (help_pages.hpp), CJK characters counted as two columns.
   std::string make_option(const CLI::Option* opt, bool is_positional) const override {

@@ -287,6 +287,32 @@ void write_annotations(std::string& out, const Figure& f) {
   }
 }
 
+/// What gnuplot 5.4's dumb terminal draws one character off: the key's title ' ' below the plot lands on the
+/// tick labels' line and blanks a digit (the tick 30 read "3"), so the key has no title there and the x label
+/// sits on its own line; a horizontal reference line to graph 1 runs one character past the right border
+/// (which it then lacks on that line), so it ends a character short.
+std::string text_fixes(const Figure& f) {
+  std::string out;
+  const bool any_key =
+      std::any_of(f.series.begin(), f.series.end(), [](const Series& s) { return !s.label.empty(); }) ||
+      std::any_of(f.bands.begin(), f.bands.end(), [](const Band& b) { return !b.label.empty(); });
+  if (f.key == Figure::Key::Below && any_key) {
+    out += "set key title ''\n";
+    if (!f.xlabel.empty()) out += "set xlabel offset 0,0\n";
+  }
+  int arrow = 0;
+  for (const ReferenceLine& r : f.lines) {
+    const bool vertical = r.axis == ReferenceLine::Axis::X;
+    if (!inside(vertical ? f.xrange : f.yrange, r.value)) continue;  // as write_annotations numbers them
+    ++arrow;
+    if (!vertical) {
+      out += fmt::format("set arrow {} from graph 0, first {} to graph 0.985, first {}\n", arrow, num(r.value),
+                         num(r.value));
+    }
+  }
+  return out;
+}
+
 void write_outputs(std::string& out, const Figure& f, const std::vector<std::string>& plots,
                    const std::vector<Output>& outputs, const Style& style) {
   auto emit = [&out](auto&&... args) {
@@ -297,6 +323,7 @@ void write_outputs(std::string& out, const Figure& f, const std::vector<std::str
     std::string before;
     std::string after;
     if (f.heatmap) heatmap_for_output(o.format, *f.heatmap, drawn, before, after);
+    if (o.format == Format::Text || o.format == Format::TextColor) before += text_fixes(f);
     emit("\n# {}\n{}\nset output {}\n{}plot {}\nunset output\n{}", format_name(o.format),
          terminal_line(o.format, style), quote(o.path), before, fmt::join(drawn, ", \\\n     "), after);
   }

@@ -317,8 +317,10 @@ int run_attention(const AttentionOptions& typed, std::ostream& out) {
       }
     }
   }
-  if (opt.tokens > kMaxPrintedTokens) {
-    out << t.tr("\n(the {0}×{0} matrix A: --csv FILE, or --png FILE for a heatmap)\n", opt.tokens);
+  if (opt.tokens > kMaxPrintedTokens) {  // the heatmap's option only where no figure was asked for
+    out << (opt.figure.wanted()
+                ? t.tr("\n(the {0}×{0} matrix A: --csv FILE)\n", opt.tokens)
+                : t.tr("\n(the {0}×{0} matrix A: --csv FILE, or --png FILE for a heatmap)\n", opt.tokens));
   }
   if (opt.shift) {
     out << '\n';

@@ -11,6 +11,7 @@
 #include "rope/cli/options.hpp"
 #include "rope/cli/output.hpp"
 #include "rope/io/csv.hpp"
+#include "rope/report/printing.hpp"
 #include "rope/core/constants.hpp"
 #include "rope/core/error.hpp"
 #include "rope/core/frequencies.hpp"
@@ -134,7 +135,10 @@ int run_wavelengths(const WavelengthsOptions& opt, std::ostream& out) {
     out << t.tr("  pair 0 turns once every 2π ≈ 6.28 positions (high frequency); the last pair turns slowest\n\n");
   }
   std::string header = fmt::format("{:>5}", "i");
-  for (const Curve& c : curves) header += fmt::format("  {:>22}", "λ_i " + c.column);
+  for (const Curve& c : curves) {  // right-aligned by terminal columns: a Chinese header is wider than its bytes
+    const std::string name = c.column == "original" ? t.tr("λ_i original") : "λ_i " + c.column;
+    header += "  " + std::string(22 - std::min<std::size_t>(22, columns(name)), ' ') + name;
+  }
   out << header << '\n';
   for (int i = 0; i < half; ++i) {
     std::string line = fmt::format("{:>5}", i);
@@ -154,15 +158,21 @@ int run_wavelengths(const WavelengthsOptions& opt, std::ostream& out) {
         out << t.tr("context {0}, {1}: every pair completes a full turn within it\n", format_number(L),
                     shown(c.column));
       } else {
-        const std::string which =
-            first == half - 1 ? t.tr("pair {0}", first) : t.tr("pairs {0} … {1}", first, half - 1);
         // Named by its frequencies when a model has two sets, as `rope inspect` names them.
         const std::string set = !scaled_pair            ? ""
                                 : &c == &curves.front() ? t.tr(" of the original frequencies")
                                                         : t.tr(" of the scaled frequencies");
-        out << t.tr(
-            "context {0}, {1}: {2} ({3} of {4}) never complete a turn within it;\n  critical dimension {5}{6} (M16)\n",
-            format_number(L), shown(c.column), which, half - first, half, 2 * first, set);
+        if (first == half - 1) {  // one pair: "completes", not "complete"
+          out << t.tr(
+              "context {0}, {1}: pair {2} (1 of {3}) never completes a turn within it;\n  critical dimension {4}{5} "
+              "(M16)\n",
+              format_number(L), shown(c.column), first, half, 2 * first, set);
+        } else {
+          out << t.tr(
+              "context {0}, {1}: {2} ({3} of {4}) never complete a turn within it;\n  critical dimension {5}{6} (M16)\n",
+              format_number(L), shown(c.column), t.tr("pairs {0} … {1}", first, half - 1), half - first, half,
+              2 * first, set);
+        }
       }
     }
   }
