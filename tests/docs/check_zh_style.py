@@ -4,7 +4,11 @@ po/glossary.md:
   - punctuation: in Chinese prose, full-width , : ; ( ) ? -> ， ： ； （ ） ？. An ASCII one is wrong right after a
     Chinese character or full-width punctuation mark, and a pair of ASCII parentheses is wrong when either of
     them touches Chinese (inside or outside); formulas and code keep ASCII (θ_i = base^(-2i/d), --base, 2i,2i+1).
-  - one glossary: the terms the glossary replaces (for example 基数 for "base") do not occur.
+  - one glossary: the terms the glossary replaces (for example 基数 for "base") do not occur, nor the words that
+    read wrongly (使得分) or name the pair layout another way (interleaved 排列; 交错 on the live page).
+  - a formula keeps its ASCII brackets: no full-width bracket beside a formula's operator.
+  - in the catalog, an ASCII ( or : that the English writes as prose (" (docs/math.md)", "{1}: {2}") is not glued
+    to the word beside it in the Chinese ("k(docs/math.md)", "{1}:{2} 缩放"): it is prose, full-width.
   - in the catalog, a comma or semicolon that the English writes as prose (followed by a space: "RoPE, base = {1}")
     is prose in the Chinese too, even between Latin words ("RoPE，base = {1}"); one the English writes without a
     space (t,h,w; a,b; x0,x1) is notation and stays ASCII.
@@ -71,6 +75,11 @@ def _fields(text):
     return inside
 
 
+# Operators of a formula: a bracket next to one is the formula's and stays ASCII, as its partner does
+# ("(arg z_k + Nθ) − (arg z_q + Mθ)", never "（arg z_k + Nθ）− (arg z_q + Mθ)").
+OPERATORS = "−+=≡·×"
+
+
 def violations(text):
     """Indices of ASCII punctuation that the rule makes full-width: , : ; right after Chinese or before it
     (a space between allowed), and a pair of parentheses around Chinese or right next to it (an equation's
@@ -100,6 +109,8 @@ def violations(text):
         inside = text[o + 1:c]
         if EQUATION.fullmatch(inside):
             continue
+        if re.match(r"\s?[" + OPERATORS + "]", text[c + 1:]) and not any(is_cjk(ch) for ch in inside):
+            continue  # a formula's bracket, (arg z_k + Nθ) − (arg z_q + Mθ), stays ASCII after a Chinese colon
         han_after = c + 1 < len(text) and 0x4E00 <= ord(text[c + 1]) <= 0x9FFF
         if any(is_cjk(ch) for ch in inside) or (o > 0 and is_cjk(text[o - 1])) or han_after:
             bad.update((o, c))
@@ -126,6 +137,47 @@ def spaced_in_english(text, english):
         if left + text[i] + right not in english:
             bad.add(i)
     return bad - _fields(text)
+
+
+def formula_brackets(text):
+    """Indices of the full-width brackets of a formula written half in full-width brackets: "（a + b）− (c + d)" or
+    "(a + b) − （c + d）", neither inside holding Chinese."""
+    bad = set()
+    op = "[" + OPERATORS + "]"
+    for m in re.finditer(r"（([^（）]*)）\s?" + op + r"\s?\(([^()]*)\)|\(([^()]*)\)\s?" + op + r"\s?（([^（）]*)）", text):
+        if not any(is_cjk(ch) for g in m.groups() if g for ch in g):
+            bad.update(i for i in range(m.start(), m.end()) if text[i] in "（）")
+    return bad
+
+
+def glued_to_english(text, english):
+    """Indices of ASCII ( and : that the English writes as prose (a space before "(docs/…", after ":") but the
+    Chinese glues to the word before or after: "k(docs/math.md)" for "k (docs/math.md)",
+    "来自{0}{1}:{2} 缩放" for "{1}: {2} scaling"; and a Chinese that starts with the English's leading ", ".
+    Formulas are left alone: the English writes f(0), R(Mθ) and A:B without the space too."""
+    bad = set()
+    if not any(is_cjk(ch) for ch in text):
+        return bad
+    for o, c in _pairs(text):
+        inside = text[o:c + 1]
+        # a reference to a page of the docs, glued: k(docs/math.md), {3}(docs/scaling.md)
+        if o > 0 and not text[o - 1].isspace() and text[o - 1] not in "（(" and inside.startswith("(docs/") \
+                and " " + inside in english:
+            bad.add(o)
+    for m in re.finditer(r":(?=\S)", text):
+        after = re.match(r"[^\s，。；：]+", text[m.end():])
+        if after and ": " + after.group(0) in english and ":" + after.group(0) not in english:
+            bad.add(m.start())
+    if text[:1] in ",:" and english.startswith(text[0] + " "):
+        bad.add(0)
+    return bad - _fields(text)
+
+
+# Words the catalog once built that read wrongly: 使得分 reads as 使得 + 分 ("错误使得分改变").
+MISREAD = {"使得分": "让得分", "interleaved 排列": "相邻配对（interleaved）", "half 排列": "前后半配对（half）"}
+# The live page (web/lesson.js) shows the pair layout only: there 交错 (M-RoPE's interleaved sections elsewhere)
+# would name it a third way.
+PAGE_REPLACED = {"交错": "相邻配对"}
 
 
 def fix(text, english=None):
@@ -163,6 +215,17 @@ def po_strings(path):
         else:
             mode = None
     return out
+
+
+def page_strings(root):
+    """(msgid, msgstr) of the catalog's entries that the live page shows: the ids of web/lesson.html's data-tr
+    and of web/lesson.js's tr() and N_(), found as scripts/live_page.py finds them."""
+    sys.path.insert(0, str(root / "scripts"))
+    import live_page  # noqa: E402 (the page's own reading of its ids and of the catalog)
+    ids = live_page.page_ids((root / "web/lesson.js").read_text(encoding="utf-8"),
+                             (root / "web/lesson.html").read_text(encoding="utf-8"))
+    return [(msgid, msgstr) for context, msgid, msgstr, _ in live_page.read_po(root / "po/zh_CN.po")
+            if not context and msgid in ids]
 
 
 def md_prose(path):
@@ -227,6 +290,21 @@ def check(root):
             for term, use in REPLACED.items():
                 if term in text:
                     problems.append(f"{name}:{n}: '{term}' is not in the glossary (po/glossary.md): use '{use}'")
+            for i in sorted(formula_brackets(text)):
+                problems.append(f"{name}:{n}: full-width '{text[i]}' in a formula (its partner and the formula are "
+                                f"ASCII): …{text[max(0, i - 12):i + 12]}…")
+            if english is not None:
+                for i in sorted(glued_to_english(text, english)):
+                    problems.append(f"{name}:{n}: ASCII '{text[i]}' glued to a word where the English has a space "
+                                    f"(prose: use '{FULL[text[i]]}'): …{text[max(0, i - 12):i + 12]}…")
+            for term, use in MISREAD.items():
+                if term in text:
+                    problems.append(f"{name}:{n}: '{term}' (po/glossary.md): use '{use}'")
+    for msgid, text in page_strings(root):
+        for term, use in PAGE_REPLACED.items():
+            if term in text:
+                problems.append(f"po/zh_CN.po: the live page's \"{msgid}\" is '{text}': '{term}' is not the glossary's "
+                                f"layout term, use '{use}'")
     for p in problems:
         print(p)
     checked = sum(len(lines) for _, lines in sources)
