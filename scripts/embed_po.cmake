@@ -1,4 +1,4 @@
-# Embeds a PO catalog into the program as text: writes a C++ source defining
+# Embeds a text file (the PO catalog; the lesson's docs/classroom*.md) into the program: writes a C++ source defining
 #   extern const char <SYMBOL>[];  extern const std::size_t <SYMBOL>_size;
 # holding the file's bytes as a raw string literal. Run by the build (apps/CMakeLists.txt):
 #   cmake -DIN=po/zh_CN.po -DOUT=zh_CN_po.cpp -DSYMBOL=kZhCnPo -P scripts/embed_po.cmake

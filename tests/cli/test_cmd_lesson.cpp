@@ -4,6 +4,7 @@
 #include <fstream>
 #include <cctype>
 #include <string_view>
+#include <tuple>
 
 #include "rope/cli/lesson_page.hpp"
 #include "support/cli_harness.hpp"
@@ -63,6 +64,27 @@ TEST(LessonPage, OutsideReferencesAreFound) {
 }
 
 class CmdLesson : public test::TempDirTest {};
+
+// The students' questions as docs/classroom.md (classroom.zh.md) answers them, and a table of 8 pairs where
+// the page showed all 64 (issue 51).
+TEST_F(CmdLesson, QuestionsAreTheDocsAndTablesAreShort) {
+  for (const auto& [lang, question, cut] :
+       {std::tuple{"en", "<strong>&quot;Why R_{n−m} and not R_{m−n}?&quot;</strong> Because the query&#39;s rotation",
+                   "… 56 more lines: the command prints them all"},
+        std::tuple{"zh", "<strong>&quot;为什么是 R_{n−m} 而不是 R_{m−n}?&quot;</strong> 因为查询的旋转被转置了：",
+                   "……其余 56 行：命令会全部打印"}}) {
+    const Result r = rope_cli({"lesson", "--html", path("q.html"), "--lang", lang});
+    ASSERT_EQ(r.code, 0) << r.err;
+    const std::string page = read(path("q.html"));
+    EXPECT_THAT(page, ::testing::HasSubstr(question)) << lang;
+    EXPECT_THAT(page, ::testing::HasSubstr("<pre>$ rope extrapolation --train-length 4096")) << lang;
+    const std::size_t table = page.find("rope frequencies --dim 128");
+    ASSERT_NE(table, std::string::npos) << lang;
+    const std::size_t end = page.find("</pre>", table);
+    EXPECT_NE(page.substr(table, end - table).find(pre_html(cut)), std::string::npos) << lang;
+    EXPECT_EQ(page.substr(table, end - table).find("    8 "), std::string::npos) << lang;  // pairs 0 … 7 only
+  }
+}
 
 TEST_F(CmdLesson, PageQuotesWhatRopePrintsAndLoadsNothing) {
   for (const std::string lang : {"en", "zh"}) {

@@ -9,6 +9,7 @@
     output (the code spans of a "<!-- quotes: rope … -->" paragraph, tests/docs/check_examples.py) is in
     that command's output on the page;
   - its figures carry the doc's captions, in the doc's order;
+  - the students' questions and answers of the doc are on the page, every paragraph of them;
   - (Chinese) its <pre> text keeps its columns: every character that is not ASCII sits in a box of its
     terminal width (2 columns for a Chinese character, 1 otherwise, as rope pads its tables:
     rope/io/utf8.hpp display_width). A CJK "monospace" font does not do it: in WenQuanYi Micro Hei Mono
@@ -90,6 +91,9 @@ def check_pre_widths(page, problems):
     return lines
 
 
+QUESTIONS = {"en": "## Common student questions", "zh": "## 学生常见问题"}
+
+
 def main():
     rope, docs, scratch = sys.argv[1:4]
     os.makedirs(scratch, exist_ok=True)
@@ -121,6 +125,21 @@ def main():
                 quoted += 1
                 if check_examples.squeeze(q) not in outputs[key]:
                     problems.append(f"{lang}: {doc}:{line + 1} points at `{q}` of '{command}', not on the page")
+        # The students' questions and answers, as the doc writes them (issue 51): every question, and every
+        # paragraph's text (the doc's marks and line breaks aside), is on the page.
+        text = open(os.path.join(docs, doc), encoding="utf-8").read()
+        section = text[text.index(QUESTIONS[lang]):]
+        shown = re.sub(r"\s+", "", html.unescape(re.sub(r"<[^>]+>", "", page)))
+        answered = 0
+        for paragraph in re.split(r"\n\s*\n", section.split("\n", 1)[1]):
+            if paragraph.startswith(("```", "![", "<!--", "## ")):
+                continue
+            answered += 1
+            words = re.sub(r"\s+", "", re.sub(r"[`*]", "", paragraph))
+            if words not in shown:
+                problems.append(f"{lang}: {doc}'s paragraph of {QUESTIONS[lang]} is not on the page: {paragraph[:70]}…")
+        if answered < 4:
+            problems.append(f"{lang}: {doc} has {answered} paragraphs of questions and answers, expected at least 4")
         lines = check_pre_widths(page, problems) if lang == "zh" else 0
         print(f"{lang}: {len(page_commands)} commands, {len(captions)} figures, {quoted} quoted strings"
               + (f", {lines} lines of <pre> measured" if lang == "zh" else ""))

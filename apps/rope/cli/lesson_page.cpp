@@ -1,6 +1,8 @@
 #include "rope/cli/lesson_page.hpp"
 
+#include <algorithm>
 #include <cerrno>
+#include <cstddef>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -8,6 +10,7 @@
 #include <fstream>
 #include <iterator>
 #include <sstream>
+#include <string_view>
 #include <vector>
 
 #include "rope/analysis/explain.hpp"
@@ -20,6 +23,12 @@
 #include "rope/io/utf8.hpp"
 
 namespace rope::cli {
+
+// docs/classroom.md and docs/classroom.zh.md, compiled in by apps/CMakeLists.txt (scripts/embed_po.cmake).
+extern const char kClassroomMd[];
+extern const std::size_t kClassroomMd_size;
+extern const char kClassroomZhMd[];
+extern const std::size_t kClassroomZhMd_size;
 
 namespace {
 
@@ -87,6 +96,91 @@ std::pair<std::string, std::string> run_step(const LessonStep& step, Lang lang, 
                               code, err.str()));
   }
   return {out.str(), step.caption.empty() ? std::string() : inline_svg(read_file(svg))};
+}
+
+/// The first `lines` lines of `output` (all of it for 0), then one line saying how many the page leaves out.
+std::string first_lines(const std::string& output, std::size_t lines, const Text& t) {
+  if (lines == 0) return output;
+  std::size_t at = 0;
+  for (std::size_t k = 0; k < lines && at != std::string::npos; ++k) {
+    at = output.find('\n', at);
+    if (at != std::string::npos) ++at;
+  }
+  if (at == std::string::npos || at >= output.size()) return output;
+  const auto rest = std::count(output.begin() + static_cast<std::ptrdiff_t>(at), output.end(), '\n');
+  return output.substr(0, at) + t.tr("… {0} more lines: the command prints them all\n", rest);
+}
+
+/// Markdown's inline marks of docs/classroom.md as HTML: `code`, **strong**, *emphasis*; the rest escaped.
+std::string inline_html(std::string_view text) {
+  std::string out;
+  for (std::size_t i = 0; i < text.size();) {
+    const auto span = [&](std::string_view mark, const char* tag) {
+      if (text.substr(i, mark.size()) != mark) return false;
+      const std::size_t end = text.find(mark, i + mark.size());
+      if (end == std::string_view::npos) return false;
+      const std::string_view inside = text.substr(i + mark.size(), end - i - mark.size());
+      fmt::format_to(std::back_inserter(out), "<{0}>{1}</{0}>", tag,
+                     std::string_view(tag) == "code" ? html_escape(inside) : inline_html(inside));
+      i = end + mark.size();
+      return true;
+    };
+    if (span("`", "code") || span("**", "strong") || span("*", "em")) continue;
+    out += html_escape(text.substr(i, 1));
+    ++i;
+  }
+  return out;
+}
+
+/// The students' questions and their answers, as docs/classroom.md (classroom.zh.md) writes them under its
+/// heading `heading` (compiled in: apps/CMakeLists.txt), up to the next heading: paragraphs, console blocks
+/// as <pre>; a figure of the doc is left to the part's own figure step.
+std::string questions_html(std::string_view doc, std::string_view heading) {
+  const std::size_t start = doc.find(heading);
+  if (start == std::string_view::npos) return {};
+  std::size_t end = doc.find("\n## ", start + heading.size());
+  const std::string_view section =
+      doc.substr(start + heading.size(), end == std::string_view::npos ? end : end - start - heading.size());
+  std::string out = "<div class=\"questions\">\n";
+  std::string paragraph;
+  std::string block;
+  bool fenced = false;
+  const auto flush = [&] {
+    if (!paragraph.empty()) out += "<p>" + inline_html(paragraph) + "</p>\n";
+    paragraph.clear();
+  };
+  std::size_t at = 0;
+  while (at <= section.size()) {
+    const std::size_t next = section.find('\n', at);
+    const std::string_view line = section.substr(at, next == std::string_view::npos ? next : next - at);
+    at = next == std::string_view::npos ? section.size() + 1 : next + 1;
+    if (line.substr(0, 3) == "```") {
+      if (fenced) out += "<pre>" + pre_html(block) + "</pre>\n", block.clear();
+      flush();
+      fenced = !fenced;
+    } else if (fenced) {
+      block.append(line).append("\n");
+    } else if (line.empty() || line.substr(0, 2) == "![" || line.substr(0, 4) == "<!--") {
+      flush();
+    } else {
+      // A line break is a space in English, nothing beside Chinese (a wide character ends or starts the line).
+      const auto wide_at = [](std::string_view text, bool last) {
+        if (text.empty()) return false;
+        std::size_t i = 0;
+        if (last) {
+          i = text.size() - 1;
+          while (i > 0 && (static_cast<unsigned char>(text[i]) & 0xC0) == 0x80) --i;
+        }
+        const std::size_t start = i;
+        decode_utf8(text, i);
+        return display_width(text.substr(start, i - start)) == 2;
+      };
+      const bool joined = paragraph.empty() || wide_at(paragraph, true) || wide_at(line, false);
+      paragraph += (joined ? "" : " ") + std::string(line);
+    }
+  }
+  flush();
+  return out + "</div>\n";
 }
 
 std::vector<plot::Figure> frames_of(LessonFrames kind, const FigureOptions& f) {
@@ -198,6 +292,10 @@ std::string lesson_page(Lang lang) {
   for (const LessonPart& part : lesson_parts(t)) {
     emit("<section id=\"part{}\">\n<h2>{}</h2>\n<p>{}</p>\n", part.number, html_escape(part.title),
          html_escape(part.say));
+    if (part.number == 0) {  // the questions and answers of the doc, then the commands they name
+      emit("{}", zh ? questions_html(std::string_view(kClassroomZhMd, kClassroomZhMd_size), "## 学生常见问题")
+                    : questions_html(std::string_view(kClassroomMd, kClassroomMd_size), "## Common student questions"));
+    }
     // The part's moving picture first, under what to say (the slider of Part 1 then shows in the first
     // screen of the page); its commands, outputs and figures after it.
     if (part.frames != LessonFrames::None) {
@@ -222,7 +320,7 @@ std::string lesson_page(Lang lang) {
     for (const LessonStep& step : part.steps) {
       const auto [output, svg] = run_step(step, lang, dir.path(), figure);
       emit("<code class=\"cmd\">$ {}</code>\n<pre>{}</pre>\n", html_escape(lesson_command(step, lang)),
-           pre_html(output));
+           pre_html(first_lines(output, step.lines, t)));
       if (!svg.empty()) {
         emit("<figure>\n{}\n<figcaption>{}</figcaption>\n</figure>\n", svg, html_escape(step.caption));
         ++figure;

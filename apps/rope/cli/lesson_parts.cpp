@@ -74,7 +74,7 @@ std::vector<LessonPart> lesson_parts(const Text& t) {
       {0,
        t.tr("Common student questions"),
        t.tr("θ_i's i is the pair index; past the training length the slow pairs meet angles they never saw."),
-       {{{"frequencies", "--dim", "128"}, ""},
+       {{{"frequencies", "--dim", "128"}, "", 12},  // its header and pairs 0 … 7, as the first answer reads it
         {{"extrapolation", "--train-length", "4096"}, ""},
         {{"extrapolation", "--train-length", "4096", "--tune-length", "16384", "--png", "extrapolation.png"},
          t.tr("pairs beyond the training length 4096: the critical dimension and the extrapolation bound")}}},

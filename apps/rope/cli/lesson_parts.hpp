@@ -5,6 +5,7 @@
 /// page draws it as inline SVG instead, under the doc's caption.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,7 @@ enum class LessonFrames { None, Explain, Wavelengths };
 struct LessonStep {
   std::vector<std::string> args;  ///< after "rope", in English form; the Chinese page adds --lang zh
   std::string caption;            ///< the doc's caption of the figure (--png FILE); empty: no figure
+  std::size_t lines = 0;          ///< the page shows the output's first `lines` lines (a table of 4–8 rows); 0: all
 };
 
 struct LessonPart {
