@@ -21,6 +21,7 @@ const PAGE_TEXT = [
   N_("kept"), N_("ramped"), N_("interpolated"), N_("unrotated"),
   N_("RoPE, computed live"),
   N_("keys: ← → position n, ↑ ↓ position m, PageUp/PageDown d, [ ] base, L language"),
+  N_("P presenter mode: one panel full screen, Space / Backspace the next / previous panel"),
   N_("dimension d"),
   N_("base"),
   N_("position m (q)"),
@@ -38,6 +39,8 @@ const PAGE_TEXT = [
   N_("shift C"),
   N_("causal mask"),
   N_("Each panel names the command that prints its numbers; click it to copy."),
+  N_("copy every command"),
+  N_("link to this state"),
   N_("1. q and k turn by their positions"),
   N_("pair"),
   N_("the angle from Rₘq to Rₙk"),
@@ -327,7 +330,10 @@ function update() {
   table(s, f);
   const cmd = commands(s, f);
   for (const [id, text] of Object.entries(cmd)) put(`cmd-${id}`, text);
+  put("all-commands", Object.values(cmd).join("\n"));
+  toAddress();
   document.body.dataset.updates = String(++computing);
+  measure();
 }
 
 // The command beside each panel, which prints that panel's numbers (tests/browser/check_live.py runs each one
@@ -386,7 +392,50 @@ const KEYS = {
   ArrowRight: ["n", 1], ArrowLeft: ["n", -1], ArrowUp: ["m", 1], ArrowDown: ["m", -1],
   PageUp: ["d", 2], PageDown: ["d", -2], "]": ["base", 1], "[": ["base", -1],
 };
+// Presenter mode: one panel at a time, large type. The page measures the smallest text it then shows, in CSS
+// pixels as drawn (SVG text scaled with its picture), into body[data-smallest-text] (tests/browser/check_live.py).
+let presenting = false, shown = 0;
+function present(on, panel) {
+  presenting = on;
+  const panels = document.querySelectorAll("#panels > section");
+  shown = Math.max(0, Math.min(panels.length - 1, panel));
+  document.documentElement.classList.toggle("presenting", on);
+  document.body.classList.toggle("presenting", on);
+  panels.forEach((p, k) => p.classList.toggle("shown", k === shown));
+  document.body.dataset.panel = on ? String(shown + 1) : "";
+  measure();
+}
+function measure() {
+  let smallest = Infinity;
+  const section = document.querySelectorAll("#panels > section")[shown];
+  if (!presenting || !section) return;
+  for (const t of section.querySelectorAll("svg text")) {
+    const svg = t.ownerSVGElement, box = svg.getBoundingClientRect();
+    if (!t.textContent.trim() || box.width === 0) continue;
+    smallest = Math.min(smallest, Number(t.getAttribute("font-size")) * box.width / svg.viewBox.baseVal.width);
+  }
+  for (const e of section.querySelectorAll("h2, p, td, th, code, span.num")) {
+    if (e.offsetParent !== null && e.textContent.trim()) smallest = Math.min(smallest, parseFloat(getComputedStyle(e).fontSize));
+  }
+  document.body.dataset.smallestText = smallest.toFixed(1);
+}
+
 function key(name) {
+  if (name === "p" || name === "P") {
+    present(!presenting, shown);
+    toAddress();
+    return true;
+  }
+  if (presenting && (name === " " || name === "Backspace")) {
+    present(true, shown + (name === " " ? 1 : -1));
+    toAddress();
+    return true;
+  }
+  if (presenting && name === "Escape") {
+    present(false, shown);
+    toAddress();
+    return true;
+  }
   if (name === "l" || name === "L") {
     lang = lang === "zh" ? "en" : "zh";
     translate();
@@ -409,17 +458,43 @@ document.addEventListener("keydown", (e) => {
 for (const id of Object.keys(controls)) $(id).addEventListener("input", update);
 $("lang").addEventListener("click", () => key("l"));
 
+// The state in the address: every control's value (as its input holds it) and the language, written on each
+// update without a new history entry, so a bookmark or a copied link opens the page as it is now; the link
+// #state shows it too.
+let written = "";
+function stateHash() {
+  const params = new URLSearchParams();
+  params.set("lang", lang);
+  for (const id of Object.keys(controls)) {
+    const input = $(id);
+    params.set(id, input.type === "checkbox" ? (input.checked ? "1" : "0") : input.value);
+  }
+  if (presenting) params.set("present", String(shown + 1));
+  return "#" + params.toString();
+}
+function toAddress() {
+  written = stateHash();
+  $("state").href = written;
+  if (location.hash !== written) history.replaceState(null, "", written);
+}
+window.addEventListener("hashchange", () => {
+  if (location.hash !== written) fromAddress(location.hash);
+});
+$("copy-all").addEventListener("click", () => copyCommand($("all-commands")));
+
 // The address may set controls and press keys, in order: #lang=zh&d=16&scaling=yarn&key=ArrowRight.
 // Each one moves its control as a hand would (its value, then an input event), so the browser test
 // exercises the same path as a class does.
-function fromAddress() {
-  const params = new URLSearchParams(location.hash.slice(1));
+function fromAddress(hash) {
+  const params = new URLSearchParams(hash.slice(1));
   for (const [k, v] of params) {
     if (k === "lang") {
       lang = v === "zh" ? "zh" : "en";
       translate();
     } else if (k === "key") {
       key(v);
+    } else if (k === "present") {
+      present(true, Number(v) - 1);
     } else if (k in controls) {
       const input = $(k);
       if (input.type === "checkbox") input.checked = v === "1";
@@ -429,6 +504,7 @@ function fromAddress() {
   }
   update();  // the commands in the address's language
 }
+const opened = location.hash;  // read before the first update writes the defaults there
 translate();
 update();
-fromAddress();
+fromAddress(opened);

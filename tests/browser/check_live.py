@@ -234,6 +234,61 @@ def check_state(exe, dom, where):
             same("sinusoidal max |ΔA|", float(dom.ids[f"{enc}-dA"][0]), da, where)
 
 
+def check_address(page, profile):
+    """The state in the address (issue 51): the page is opened, its controls moved by keys and by the address,
+    its language switched by the key L; the link #state holds the address the page wrote for that state. Opened
+    fresh at that address, the page shows the same controls, numbers and commands, in the same language, and
+    its "copy every command" text is the panels' commands."""
+    moved = ("lang=en&key=ArrowRight&key=ArrowRight&key=ArrowUp&key=PageUp&key=]&layout=half&scaling=ntk"
+             "&factor=3&causal=1&pair=2&key=l")
+    first, dumped = Dom(), chromium(f"file://{page}#{moved}", profile, "--dump-dom")
+    first.feed(dumped)
+    link = re.search(r'id="state" href="([^"]*)"', dumped)
+    if not link or not link.group(1).startswith("#"):
+        sys.exit(f"the page wrote no address for its state (#state: {link and link.group(1)!r})")
+    address = html.unescape(link.group(1))
+    for part in ("lang=zh", "d=10", "n=7", "m=3", "layout=half", "scaling=ntk", "causal=1", "pair=2"):
+        if part not in address.split("#", 1)[1].split("&"):
+            sys.exit(f"the address {address!r} does not hold {part}")
+    again = Dom()
+    again.feed(chromium(f"file://{page}{address}", profile, "--dump-dom"))
+    for i in first.ids:
+        if i.endswith("-out") or i.startswith("cmd-") or first.ids[i][1] is not None or i in ("lang", "all-commands"):
+            same(f"#{i} reopened at {address}", again.ids.get(i), first.ids[i], "address")
+    cmds = commands(first, "address")
+    same("copy every command", first.ids["all-commands"][0].strip(), "\n".join(cmds[c] for c in (
+        "plane", "matrix", "decay", "wavelengths", "att-rope", "att-sinusoidal", "pairs")), "address")
+    if "--lang zh" not in cmds["plane"]:
+        sys.exit("the key L switched to Chinese but the commands are not --lang zh")
+    print(f"the address holds the state: {address}")
+
+
+def check_presenter(page, profile):
+    """Presenter mode at 1920×1080 (issue 51): the key P shows one panel full screen, Space and Backspace step
+    through the panels, and the address keeps the panel; on each of the six panels the smallest text drawn (the
+    page measures it as Chromium renders it: SVG text scaled with its picture, HTML text by its computed size,
+    body[data-smallest-text]) is at least 28 px."""
+    sizes = []
+    for k in range(1, 7):
+        dom = Dom()
+        dumped = headless.chromium(f"file://{page}#lang=zh&d=128&present={k}", (1920, 1080), profile, "--dump-dom")
+        dom.feed(dumped)
+        body = re.search(r"<body([^>]*)>", dumped).group(1)
+        panel = re.search(r'data-panel="(\d+)"', body)
+        smallest = re.search(r'data-smallest-text="([\d.]+)"', body)
+        if not panel or panel.group(1) != str(k) or not smallest:
+            sys.exit(f"presenter mode, panel {k}: the page shows {body!r}")
+        sizes.append(float(smallest.group(1)))
+        if sizes[-1] < 28:
+            sys.exit(f"presenter mode, panel {k}: its smallest text is {sizes[-1]} px at 1920×1080 (at least 28)")
+    dumped = headless.chromium(f"file://{page}#key=P&key=%20&key=%20&key=Backspace", (1920, 1080), profile,
+                               "--dump-dom")
+    if 'data-panel="2"' not in dumped or "present=2" not in html.unescape(
+            re.search(r'id="state" href="([^"]*)"', dumped).group(1)):
+        sys.exit("presenter mode: P, Space, Space, Backspace did not show panel 2 (or the address does not keep it)")
+    print("presenter mode: smallest text per panel at 1920×1080 (px): " + ", ".join(f"{v:g}" for v in sizes))
+
+
 def screenshot(url, profile, path):
     headless.screenshot(url, WINDOW, profile, path, min_drawn=0.05, min_colours=64)
 
@@ -265,6 +320,8 @@ def main():
             if {c: t + " --lang zh" for c, t in named["en"].items()} != named["zh"]:
                 sys.exit(f"state {k}: the Chinese page names other commands: {named}")
             print(f"state {k} (#{state or 'defaults'}): agrees with rope in both languages")
+        check_address(page, profile)
+        check_presenter(page, profile)
         for lang, state in (("en", STATES[0]), ("zh", STATES[3])):
             url = f"file://{page}#lang={lang}" + (f"&{state}" if state else "")
             screenshot(url, profile, os.path.join(out, f"live.{lang}.png"))
