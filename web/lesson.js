@@ -44,6 +44,8 @@ const PAGE_TEXT = [
   N_("1. q and k turn by their positions"),
   N_("pair"),
   N_("the angle from Rₘq to Rₙk"),
+  N_("the sign slip, both turned the other way (dotted):"),
+  N_("not the score"),
   N_("The score of the drawn pair, q = (1, 0.5) at m and k = (0.8, −0.3) at n: it only sees n − m; move both positions by the same amount and it stays."),
   N_("2. the rotation matrix Rₘ"),
   N_("its partner"),
@@ -159,6 +161,14 @@ function drawPlane(s, f, p) {
   const q0 = at(p.q), k0 = at(p.k), rq = at(p.rq), rk = at(p.rk);
   arrow(svg, cx, cy, q0[0], q0[1], BLUE, "8 6");
   arrow(svg, cx, cy, k0[0], k0[1], ORANGE, "8 6");
+  // The sign slip, thin and grey: each vector turned the other way (R_mᵀq, R_nᵀk).
+  const rqr = at(p.rq_reversed), rkr = at(p.rk_reversed);
+  el(svg, "line", {x1: cx, y1: cy, x2: rqr[0], y2: rqr[1], stroke: BLUE, "stroke-width": 2, "stroke-dasharray": "2 4",
+                   opacity: 0.6});
+  el(svg, "line", {x1: cx, y1: cy, x2: rkr[0], y2: rkr[1], stroke: ORANGE, "stroke-width": 2,
+                   "stroke-dasharray": "2 4", opacity: 0.6});
+  el(svg, "text", {x: rqr[0] + 6, y: rqr[1] + 18, fill: BLUE, "font-size": 18, opacity: 0.8}, "Rₘᵀq");
+  el(svg, "text", {x: rkr[0] + 6, y: rkr[1] + 18, fill: ORANGE, "font-size": 18, opacity: 0.8}, "Rₙᵀk");
   arrow(svg, cx, cy, rq[0], rq[1], BLUE);
   arrow(svg, cx, cy, rk[0], rk[1], ORANGE);
   // The turn of each vector, mθ_i and nθ_i modulo a full turn, as arcs from the unrotated vector.
@@ -177,6 +187,7 @@ function drawPlane(s, f, p) {
   put("angle-between", p.angle_between_text, p.angle_between_text);
   put("score", p.score_text, p.score_text);
   put("relative", p.relative_text, p.relative_text);
+  put("wrong-sign", p.wrong_sign_text, p.wrong_sign_text);
   put("distance", String(s.n - s.m));
 }
 

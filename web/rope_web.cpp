@@ -200,6 +200,11 @@ val pair(val p) {
     o.set("score_text", rope::fx(five.score));
     o.set("relative_text", rope::fx(five.relative_form));
     o.set("angle_between_text", rope::fx(five.angle_between));
+    // The sign slip of step 5: both rotations reversed, R(mθ)ᵀq and R(nθ)ᵀk, whose dot product is
+    // qᵀR((m−n)θ)k, not the score (step 4's R(−mθ) = R(mθ)ᵀ, and R(nθ)ᵀ).
+    o.set("rq_reversed", numbers(w.step4.minus_m * s.q));
+    o.set("rk_reversed", numbers(w.step4.n.transpose() * s.k));
+    o.set("wrong_sign_text", rope::fx(five.wrong_sign));
     return o;
   });
 }
