@@ -44,6 +44,10 @@ const PAGE_TEXT = [
   N_("1. q and k turn by their positions"),
   N_("pair"),
   N_("the angle from Rₘq to Rₙk"),
+  N_("distance |n − m|"),
+  N_("bound f"),
+  N_("pair i"),
+  N_("wavelength λ_i"),
   N_("the sign slip, both turned the other way (dotted):"),
   N_("not the score"),
   N_("The score of the drawn pair, q = (1, 0.5) at m and k = (0.8, −0.3) at n: it only sees n − m; move both positions by the same amount and it stays."),
@@ -93,7 +97,10 @@ const controls = {
 function settings() {
   const s = {qa: 1, qb: 0.5, ka: 0.8, kb: -0.3};
   for (const [key, read] of Object.entries(controls)) s[key] = read();
-  s.max_distance = s.context;
+  // The decay axis as `rope decay` draws it, 0 … 256, widened to the next power of two that holds |n − m|.
+  const dist = Math.abs(s.n - s.m);
+  s.max_distance = 256;
+  while (s.max_distance < dist) s.max_distance *= 2;
   return s;
 }
 
@@ -226,6 +233,13 @@ function plot(svg, series, xmax, ymin, ymax, log) {
   return {X, Y};
 }
 
+// Axis titles of a plot() figure, under the x axis and along the y axis.
+function titles(svg, x, y) {
+  el(svg, "text", {x: 310, y: 364, "font-size": 20, "text-anchor": "middle", fill: "#333"}, x);
+  el(svg, "text", {x: 16, y: 160, "font-size": 20, "text-anchor": "middle", fill: "#333",
+                   transform: "rotate(-90 16 160)"}, y);
+}
+
 // Part 6: RoFormer's bound against distance, the distance n − m marked.
 function drawDecay(s, f, dec) {
   const svg = $("decay");
@@ -236,9 +250,15 @@ function drawDecay(s, f, dec) {
   const top = Math.max(...dec.original, ...(dec.scaled || [0]));
   const {X, Y} = plot(svg, series, s.max_distance, 0, top * 1.05, false);
   const dist = Math.abs(s.n - s.m);
-  el(svg, "text", {x: 60, y: 330, "font-size": 20}, "0");
-  el(svg, "text", {x: 560, y: 330, "font-size": 20, "text-anchor": "end"}, String(s.max_distance));
-  el(svg, "text", {x: 55, y: 30, "font-size": 20, "text-anchor": "end"}, short(top));
+  for (let k = 0; k <= 4; ++k) {
+    const x = s.max_distance * k / 4;
+    el(svg, "line", {x1: X(x), y1: 300, x2: X(x), y2: 308, stroke: "#999"});
+    el(svg, "text", {x: X(x), y: 330, "font-size": 20, "text-anchor": "middle"}, String(x));
+  }
+  for (const y of [0, top / 2, top]) {
+    el(svg, "text", {x: 55, y: Y(y) + 7, "font-size": 20, "text-anchor": "end"}, short(Number(y.toPrecision(2))));
+  }
+  titles(svg, tr("distance |n − m|"), tr("bound f"));
   if (dist <= s.max_distance) {
     el(svg, "line", {x1: X(dist), y1: 20, x2: X(dist), y2: 300, stroke: GREEN, "stroke-width": 2, "stroke-dasharray": "6 4"});
     el(svg, "circle", {cx: X(dist), cy: Y(dec.original[dist]), r: 6, fill: BLUE});
@@ -264,8 +284,13 @@ function drawWavelengths(s, f) {
   el(svg, "line", {x1: 60, y1: Y(s.context), x2: 560, y2: Y(s.context), stroke: GREEN, "stroke-width": 2, "stroke-dasharray": "8 5"});
   el(svg, "text", {x: 555, y: Y(s.context) - 8, fill: GREEN, "font-size": 20, "text-anchor": "end"}, tr("context {0}", s.context));
   for (let e = 0; e <= Math.log10(top); e += 2) {
-    el(svg, "text", {x: 55, y: Y(10 ** e) + 6, "font-size": 18, "text-anchor": "end"}, e === 0 ? "1" : `10^${e}`);
+    el(svg, "text", {x: 55, y: Y(10 ** e) + 6, "font-size": 18, "text-anchor": "end"}, e === 0 ? "1" : `1e${e}`);
   }
+  for (let k = 0; k <= 4; ++k) {
+    const i = Math.round((half - 1) * k / 4);
+    el(svg, "text", {x: X(i), y: 330, "font-size": 20, "text-anchor": "middle"}, String(i));
+  }
+  titles(svg, tr("pair i"), tr("wavelength λ_i"));
   if (f.first_beyond0 < half) el(svg, "circle", {cx: X(f.first_beyond0), cy: Y(f.lambda0[f.first_beyond0]), r: 7, fill: BLUE});
   const said = (first) => first >= half ? tr("every pair completes a turn within {0}", s.context)
     : first === half - 1 ? tr("pair {0} (1 of {1}) never completes a turn within {2}; critical dimension {3}", first, half,
