@@ -202,18 +202,23 @@ function drawPlane(s, f, p) {
 function drawMatrix(s, mat) {
   const svg = $("matrix");
   clear(svg);
-  const d = mat.d, size = 400 / d;
+  // At most 32 channels, so that a cell stays visible on a projector: the first 32 (interleaved), or the first
+  // 16 of each half (half layout), which keeps every drawn pair's two channels.
+  const d = mat.d, n = Math.min(d, 32), size = 400 / n;
+  const channel = (k) => n === d ? k : s.layout === "interleaved" ? k : k < n / 2 ? k : d / 2 + k - n / 2;
   let big = 0;
   for (const v of mat.entries) big = Math.max(big, Math.abs(v));
   el(svg, "rect", {x: 0, y: 0, width: 400, height: 400, fill: "#fff", stroke: "#999"});
-  for (let r = 0; r < d; ++r) {
-    for (let c = 0; c < d; ++c) {
-      const v = mat.entries[r * d + c];
+  for (let r = 0; r < n; ++r) {
+    for (let c = 0; c < n; ++c) {
+      const v = mat.entries[channel(r) * d + channel(c)];
       if (v === 0) continue;
       el(svg, "rect", {x: c * size, y: r * size, width: size, height: size, fill: colour(v / big),
                        "shape-rendering": "crispEdges"});
     }
   }
+  put("matrix-part", n === d ? "" : s.layout === "interleaved" ? tr("channels 0 … {0} of {1} drawn.", n - 1, d)
+                                 : tr("channels 0 … {0} and {1} … {2} of {3} drawn.", n / 2 - 1, d / 2, d / 2 + n / 2 - 1, d));
   put("m-value", String(s.m));
   put("r00", short(mat.entries[0]), String(mat.entries[0]));
   put("r01", short(mat.entries[s.layout === "interleaved" ? 1 : d / 2]), String(mat.entries[s.layout === "interleaved" ? 1 : d / 2]));
