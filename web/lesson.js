@@ -334,11 +334,15 @@ function table(s, f) {
   body.textContent = "";
   for (let i = 0; i < f.theta.length; ++i) {
     const row = document.createElement("tr");
-    const cells = [String(i), f.theta0_text[i], f.lambda0_text[i], f.scaled ? f.theta_text[i] : "–",
-                   f.scaled ? f.lambda_text[i] : "–", f.bands.length ? tr(f.bands[i]) : "–"];
-    for (const text of cells) {
+    // 6 significant digits, so the table fits its panel; each number's exact value (the command's) in data-exact.
+    const number = (exact) => [Number.isFinite(Number(exact)) ? short(Number(exact)) : exact, exact];
+    const cells = [[String(i)], number(f.theta0_text[i]), number(f.lambda0_text[i]),
+                   f.scaled ? number(f.theta_text[i]) : ["–"], f.scaled ? number(f.lambda_text[i]) : ["–"],
+                   [f.bands.length ? tr(f.bands[i]) : "–"]];
+    for (const [text, exact] of cells) {
       const td = document.createElement("td");
       td.textContent = text;
+      if (exact !== undefined) td.dataset.exact = exact;
       row.appendChild(td);
     }
     body.appendChild(row);

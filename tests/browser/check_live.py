@@ -60,11 +60,12 @@ worst = {"matrix": 0.0, "decay": 0.0, "attention": 0.0}
 
 
 class Dom(html.parser.HTMLParser):
-    """id → [text, data-exact] of every element with an id; the cells of #pairs row by row."""
+    """id → [text, data-exact] of every element with an id; the cells of #pairs row by row (a number's exact
+    value, data-exact, as the page shows it to 6 digits)."""
 
     def __init__(self):
         super().__init__()
-        self.ids, self.stack, self.rows, self.in_pairs = {}, [], [], False
+        self.ids, self.stack, self.rows, self.in_pairs, self.exact_cell = {}, [], [], False, False
 
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
@@ -72,8 +73,9 @@ class Dom(html.parser.HTMLParser):
             self.in_pairs = True
         if self.in_pairs and tag == "tr":
             self.rows.append([])
-        if self.in_pairs and tag == "td":
-            self.rows[-1].append("")
+        if self.in_pairs and tag == "td":  # a number's exact value (data-exact), else the cell's text
+            self.rows[-1].append(a.get("data-exact") or "")
+            self.exact_cell = "data-exact" in a
         if tag == "body":
             self.ids["body"] = [a.get("data-updates", ""), None]
         if "id" in a:
@@ -92,7 +94,7 @@ class Dom(html.parser.HTMLParser):
         for _, i in self.stack:
             if i:
                 self.ids[i][0] += data
-        if self.in_pairs and self.stack and self.stack[-1][0] == "td":
+        if self.in_pairs and self.stack and self.stack[-1][0] == "td" and not self.exact_cell:
             self.rows[-1][-1] += data
 
 
