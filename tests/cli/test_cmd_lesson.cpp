@@ -78,7 +78,7 @@ TEST_F(CmdLesson, QuestionsAreTheDocsAndTablesAreShort) {
     const std::string page = read(path("q.html"));
     EXPECT_THAT(page, ::testing::HasSubstr(question)) << lang;
     EXPECT_THAT(page, ::testing::HasSubstr("<pre>$ rope extrapolation --train-length 4096")) << lang;
-    const std::size_t table = page.find("rope frequencies --dim 128");
+    const std::size_t table = page.find("<code class=\"cmd\">$ rope frequencies --dim 128");
     ASSERT_NE(table, std::string::npos) << lang;
     const std::size_t end = page.find("</pre>", table);
     EXPECT_NE(page.substr(table, end - table).find(pre_html(cut)), std::string::npos) << lang;
