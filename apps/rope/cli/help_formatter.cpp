@@ -60,11 +60,13 @@ class HelpFormatter : public CLI::Formatter {
     return out;
   }
 
-  /// The description, then the options it needs or excludes as a sentence of the description, not as CLI11's
-  /// badge beside the option's name: "… (needs --xpos)", "… (not with --relative, --csv)", in Chinese
-  /// "……（需要 --xpos）", "……（不能与 --relative、--csv 同用）".
-  std::string make_option_desc(const CLI::Option* opt) const override {
-    std::string out = tr(opt->get_description());
+  std::string make_option_desc(const CLI::Option* opt) const override { return tr(opt->get_description()); }
+
+  /// The options `opt` needs or excludes, as the end of its description in --help, not as CLI11's badge beside
+  /// the option's name: " (needs --xpos)", " (not with --relative, --csv)", in Chinese "（需要 --xpos）",
+  /// "（不能与 --relative、--csv 同用）". (docs/cli.md's option tables say it their own way, option_tables.cpp.)
+  std::string rules(const CLI::Option* opt) const {
+    std::string out;
     const auto names = [&](const auto& others) {
       std::string list;
       for (const CLI::Option* other : others) list += (list.empty() ? "" : zh_ ? "、" : ", ") + other->get_name();
@@ -80,7 +82,7 @@ class HelpFormatter : public CLI::Formatter {
 
   /// The description broken at the help's width (help_pages.hpp), CJK characters counted as two columns.
   std::string make_option(const CLI::Option* opt, bool is_positional) const override {
-    return help_entry(make_option_name(opt, is_positional) + make_option_opts(opt), make_option_desc(opt),
+    return help_entry(make_option_name(opt, is_positional) + make_option_opts(opt), make_option_desc(opt) + rules(opt),
                       column_width_, help_width());
   }
 
