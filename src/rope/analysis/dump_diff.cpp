@@ -51,9 +51,10 @@ void diagnose_failing_runs(
     const auto whole = std::find_if(diff.segments.begin(), diff.segments.end(), [&](const DiffSegment& g) {
       return g.segment().start == run.start && g.segment().length == run.length;
     });
-    if (whole != diff.segments.end()) {
-      if (!run.a_right) run.a_diagnosis = whole->a.report.diagnosis.message;
-      if (!run.b_right) run.b_diagnosis = whole->b.report.diagnosis.message;
+    if (whole != diff.segments.end() && (run.a_right || whole->a.diagnosed()) &&
+        (run.b_right || whole->b.diagnosed())) {
+      if (!run.a_right) run.a_diagnosis = whole->a.report->diagnosis.message;
+      if (!run.b_right) run.b_diagnosis = whole->b.report->diagnosis.message;
       continue;
     }
     if (diagnosed++ >= kDiffDiagnosedRanges) continue;
@@ -165,11 +166,15 @@ DumpDiff diff_sources(const DumpSource& source_a, const DumpSource& source_b, co
   const Eigen::VectorXd& rb = diff.b.comparison.position_ratio;
   const Eigen::VectorXd& rab = diff.between.position_ratio;
   if (segments.size() > 1) {
-    std::vector<SegmentCheck> sa = check_segments(source_a, positions, e, segments, diff.a.comparison);
-    std::vector<SegmentCheck> sb = check_segments(source_b, positions, e, segments, diff.b.comparison);
-    if (rows) diagnose_rows(diff.a, sa, positions), diagnose_rows(diff.b, sb, positions);
+    SegmentChecks sa = check_segments(source_a, positions, e, segments, diff.a.comparison);
+    SegmentChecks sb = check_segments(source_b, positions, e, segments, diff.b.comparison);
+    if (rows) diagnose_rows(diff.a, segments, sa, positions), diagnose_rows(diff.b, segments, sb, positions);
     for (std::size_t k = 0; k < segments.size(); ++k) {
-      DiffSegment g{sa[k], sb[k]};
+      const auto index = static_cast<long>(k);
+      const SegmentCheck* a = sa.find(index);
+      const SegmentCheck* b = sb.find(index);
+      DiffSegment g{a ? *a : segment_verdict(segments[k], index, diff.a.comparison),
+                    b ? *b : segment_verdict(segments[k], index, diff.b.comparison)};
       for (long s = segments[k].start; s < segments[k].start + segments[k].length; ++s) {
         g.between_ratio = std::max(g.between_ratio, rab[s]);
         if (!(rab[s] <= 1)) ++g.differing_positions;
@@ -213,8 +218,8 @@ void diagnose_no_rope_diff(DumpDiff& diff, const DumpSource& a, const DumpSource
   for (DiffSegment& g : diff.segments) {
     const DumpSegment& seg = g.segment();
     const std::vector<AxisPosition> at(positions.begin() + seg.start, positions.begin() + seg.start + seg.length);
-    if (!g.a.passed()) diagnose_no_rope(g.a.report, a, at, rope, model, layer_type, layers, seg.start);
-    if (!g.b.passed()) diagnose_no_rope(g.b.report, b, at, rope, model, layer_type, layers, seg.start);
+    if (g.a.diagnosed()) diagnose_no_rope(*g.a.report, a, at, rope, model, layer_type, layers, seg.start);
+    if (g.b.diagnosed()) diagnose_no_rope(*g.b.report, b, at, rope, model, layer_type, layers, seg.start);
   }
   // Each failing run on its own: the run checked alone against `unchanged`, then what rotated it.
   diagnose_failing_runs(diff, positions, a, b,

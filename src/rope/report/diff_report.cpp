@@ -57,7 +57,7 @@ Value segment_side_value(const SegmentCheck& c) {
   v["passed"] = c.passed();
   v["max_ratio"] = c.max_ratio;
   v["failing_positions"] = c.failing_positions;
-  v["diagnosis"] = c.passed() ? Value() : Value(c.report.diagnosis.message.en);
+  v["diagnosis"] = c.diagnosed() ? Value(c.report->diagnosis.message.en) : Value();
   return v;
 }
 
@@ -220,8 +220,9 @@ void print_diff(std::ostream& out, const DiffRun& run, const Text& t) {
             : t.tr("indices {0}–{1}, positions {2}", g.segment().start, g.segment().start + g.segment().length - 1,
                    span(a, g.segment().start, g.segment().length));
     row(label, t.tr("{0}: {1}", where_text,
-                    verdict(g.a.passed(), g.b.passed(), g.differing_positions == 0, g.a.report.diagnosis.message,
-                            g.b.report.diagnosis.message)));
+                    verdict(g.a.passed(), g.b.passed(), g.differing_positions == 0,
+                            g.a.diagnosed() ? g.a.report->diagnosis.message : Message(),
+                            g.b.diagnosed() ? g.b.report->diagnosis.message : Message())));
   }
   if (order.size() > shown) out << t.tr("  … and {0} more that pass\n", order.size() - shown);
   const bool a_ok = diff.a.comparison.passed(), b_ok = diff.b.comparison.passed();
