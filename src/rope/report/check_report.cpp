@@ -77,6 +77,17 @@ std::string failing_summary(const Eigen::VectorXd& ratio, const Text& t, Name na
   return t.tr("{0} of {1} (first: {2}): {3}", count, ratio.size(), name(first), list);
 }
 
+}  // namespace
+
+std::string more_segments_text(long more, long failing, const Text& t) {
+  if (more <= 0) return "";
+  if (failing <= 0) return t.tr("  … and {0} more that pass\n", more);
+  if (failing >= more) return t.tr("  … and {0} more that fail\n", more);
+  return t.tr("  … and {0} more: {1} pass, {2} fail\n", more, more - failing, failing);
+}
+
+namespace {
+
 /// max |Δ|/tolerance, compared with 1: the digits that tell it from 1 (digits.hpp: 1.00004 is not "1").
 std::string ratio_text(double ratio, const std::optional<int>& digits) { return compared({ratio, 1.0}, digits, 4)[0]; }
 
@@ -112,8 +123,9 @@ void print_segments(std::ostream& out, const LoadedDumps& dumps, const SegmentCh
     }
     out << fmt::format("  {:<20}{}\n", label, line);
   }
-  const auto more = static_cast<std::size_t>(segments.count) - shown;
-  if (more > 0) out << t.tr("  … and {0} more that pass\n", more);
+  long shown_failing = 0;
+  for (std::size_t n = 0; n < shown; ++n) shown_failing += listed[order[n]].passed() ? 0 : 1;
+  out << more_segments_text(segments.count - static_cast<long>(shown), segments.failing - shown_failing, t);
   const long diagnosed = segments.diagnosed();
   if (diagnosed < segments.failing) {
     out << t.tr("  diagnosed: {0} of the {1} failing (the first {2} and the {3} worst)\n", diagnosed, segments.failing,

@@ -224,7 +224,12 @@ void print_diff(std::ostream& out, const DiffRun& run, const Text& t) {
                             g.a.diagnosed() ? g.a.report->diagnosis.message : Message(),
                             g.b.diagnosed() ? g.b.report->diagnosis.message : Message())));
   }
-  if (order.size() > shown) out << t.tr("  … and {0} more that pass\n", order.size() - shown);
+  long failing = 0;
+  for (std::size_t n = shown; n < order.size(); ++n) {
+    const DiffSegment& g = diff.segments[order[n]];
+    failing += g.a.passed() && g.b.passed() ? 0 : 1;
+  }
+  out << more_segments_text(static_cast<long>(order.size() - shown), failing, t);
   const bool a_ok = diff.a.comparison.passed(), b_ok = diff.b.comparison.passed();
   row(t.tr("verdict"), passed           ? t.tr("PASS")
                        : !a_ok && !b_ok ? t.tr("FAIL: both are wrong")
