@@ -1,11 +1,13 @@
 #!/usr/bin/python3
-"""Issue 52: the memory of rope check (and of rope diff) is flat in the number of batch rows or packed sequences.
+"""Issue 52: the memory of rope check and rope diff is flat in the number of batch rows or packed sequences, and
+their time linear.
 
 Dumps of N batch rows of one position each, every row failing (the dump after equals the dump before: nothing
 turned), at two sizes: the peak resident memory (/usr/bin/time -v) may grow by what the input itself takes per row
 (its vectors, positions and per-index ratios: about 150 bytes at d = 8), never by a kept diagnosis per failing row
 (about 3.5 kB each before the bound of src/rope/analysis/check.hpp kDiagnosedSegments: 10^6 rows took 3.2 GB).
-The time per row is bounded the same way.
+rope diff kept every run and every row (2^20 runs: 3.7 GB) and searched every row for every failing run (10^5 packed
+sequences: 102 s): its time must grow linearly too.
 
     bounded_work.py --rope build/bin/rope [--rows N] [--factor K]   exit 0 flat, 1 not (and says by how much)
 """
@@ -22,6 +24,8 @@ import time
 # Bytes of peak memory per added row allowed: the input's own share (≈150 at d = 8) with room; a diagnosis per
 # failing row is ≈3.5 kB.
 MAX_BYTES_PER_ROW = 1024
+# Seconds a run may take (a quadratic diff of 40 000 rows took minutes).
+TIMEOUT = 60
 
 
 def write_npy(path, dtype, shape, values):
@@ -49,7 +53,11 @@ def make_rows(dir_, rows, d=8):
 def measured(cmd):
     """(wall seconds, peak RSS in bytes, exit status) of cmd, /usr/bin/time -v's figure."""
     t0 = time.perf_counter()
-    p = subprocess.run(["/usr/bin/time", "-v"] + cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        p = subprocess.run(["/usr/bin/time", "-v"] + cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                           timeout=TIMEOUT)
+    except subprocess.TimeoutExpired:
+        return TIMEOUT, 0, "killed after %d s" % TIMEOUT
     wall = time.perf_counter() - t0
     m = re.search(r"Maximum resident set size \(kbytes\): (\d+)", p.stderr)
     if not m:
@@ -60,7 +68,8 @@ def measured(cmd):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--rope", required=True)
-    ap.add_argument("--rows", type=int, default=5000, help="rows of the small size")
+    ap.add_argument("--rows", type=int, default=5000,
+                    help="rows of the small size (above the 4096 listed, so that both sizes list as many)")
     ap.add_argument("--factor", type=int, default=8, help="the large size is factor × rows")
     args = ap.parse_args()
     if not os.path.exists("/usr/bin/time"):
@@ -70,7 +79,11 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         sizes = (args.rows, args.rows * args.factor)
         files = {n: make_rows(tmp, n) for n in sizes}
+        diff = lambda p: [args.rope, "diff", "--before", p[0], "--after-a", p[1], "--after-b", p[1], "--positions",
+                          p[2], "--axes", "batch,heads,seq,d"]
         commands = {
+            "diff": diff,
+            "diff --json": lambda p: diff(p) + ["--json"],
             "check": lambda p: [args.rope, "check", "--before", p[0], "--after", p[1], "--positions", p[2],
                                 "--axes", "batch,heads,seq,d"],
             "check --json": lambda p: [args.rope, "check", "--before", p[0], "--after", p[1], "--positions", p[2],
@@ -86,9 +99,13 @@ def main():
                 runs[n] = (wall, rss)
             (w0, m0), (w1, m1) = runs[sizes[0]], runs[sizes[1]]
             per_row = (m1 - m0) / (sizes[1] - sizes[0])
-            verdict = "ok" if per_row <= MAX_BYTES_PER_ROW else "FAIL"
+            # Linear time: factor × the rows in at most 2·factor × the time (quadratic work makes it factor²), with a
+            # second for the start of the process and the load of a shared machine.
+            linear = w1 <= 2 * args.factor * w0 + 1.0
+            verdict = "ok" if per_row <= MAX_BYTES_PER_ROW and linear else "FAIL"
             print(f"{verdict} {name}: {sizes[0]} rows {w0:.2f} s {m0 / 2**20:.1f} MiB, {sizes[1]} rows {w1:.2f} s "
-                  f"{m1 / 2**20:.1f} MiB: {per_row:.0f} bytes per row (at most {MAX_BYTES_PER_ROW})")
+                  f"{m1 / 2**20:.1f} MiB: {per_row:.0f} bytes per row (at most {MAX_BYTES_PER_ROW}), "
+                  f"{w1 / max(w0, 1e-3):.1f}× the time (at most {2 * args.factor}× + 1 s)")
             failures += verdict != "ok"
     return 1 if failures else 0
 
