@@ -50,6 +50,25 @@ def make_rows(dir_, rows, d=8):
     return paths
 
 
+def sparse_npy(path, shape):
+    """A float32 .npy of `shape` whose data is a hole (zeros, no disk): for inputs refused before they are read."""
+    write_npy(path, "<f4", shape, [])
+    with open(path, "r+b") as f:
+        f.truncate(os.path.getsize(path) + 4 * shape[0] * shape[1])
+
+
+def refusals(rope, tmp):
+    """Inputs beyond a limit, refused (exit 2) before the work or the memory they would take: [(name, cmd, most
+    seconds, most bytes)]."""
+    wide = [os.path.join(tmp, f"wide_{w}.npy") for w in ("before", "after")]  # (2^23, 2): 2 × the limit
+    for p in wide:
+        sparse_npy(p, (1 << 23, 2))
+    return [
+        # Item 3: 2^23 sequence indices without --positions were accepted (531 MB): refused from the shape.
+        ("a (2^23, 2) dump without positions", [rope, "check", "--before", wide[0], "--after", wide[1]], 10, 64 << 20),
+    ]
+
+
 def measured(cmd):
     """(wall seconds, peak RSS in bytes, exit status) of cmd, /usr/bin/time -v's figure."""
     t0 = time.perf_counter()
@@ -106,6 +125,12 @@ def main():
             print(f"{verdict} {name}: {sizes[0]} rows {w0:.2f} s {m0 / 2**20:.1f} MiB, {sizes[1]} rows {w1:.2f} s "
                   f"{m1 / 2**20:.1f} MiB: {per_row:.0f} bytes per row (at most {MAX_BYTES_PER_ROW}), "
                   f"{w1 / max(w0, 1e-3):.1f}× the time (at most {2 * args.factor}× + 1 s)")
+            failures += verdict != "ok"
+        for name, cmd, seconds, most in refusals(args.rope, tmp):
+            wall, rss, code = measured(cmd)
+            verdict = "ok" if code == 2 and wall <= seconds and rss <= most else "FAIL"
+            print(f"{verdict} {name}: exit {code} (2 expected) in {wall:.2f} s (at most {seconds}), "
+                  f"{rss / 2**20:.1f} MiB (at most {most / 2**20:.0f})")
             failures += verdict != "ok"
     return 1 if failures else 0
 
