@@ -60,10 +60,21 @@ def sparse_npy(path, shape):
 def refusals(rope, tmp):
     """Inputs beyond a limit, refused (exit 2) before the work or the memory they would take: [(name, cmd, most
     seconds, most bytes)]."""
+    small = [os.path.join(tmp, f"small_{w}.npy") for w in ("before", "after")]
+    for p in small:
+        write_npy(p, "<f4", (4, 1, 8), [0.5] * 32)
+    zeros = os.path.join(tmp, "zeros.txt")  # 64 MiB of "0\n": 2^25 positions, 8 × the limit
+    with open(zeros, "w") as f:
+        f.write("0\n" * (1 << 25))
     wide = [os.path.join(tmp, f"wide_{w}.npy") for w in ("before", "after")]  # (2^23, 2): 2 × the limit
     for p in wide:
         sparse_npy(p, (1 << 23, 2))
+    check = [rope, "check", "--before", small[0], "--after", small[1]]
     return [
+        # Item 4: a text positions file (and --sequence-starts) split into a vector per line before it was counted:
+        # 22 s and 2 GB to be refused. Counted while read: the file (64 MiB) and the 2^22 values before the limit.
+        ("a 64 MiB text positions file", check + ["--positions", zeros], 10, (64 + 32 + 64) << 20),
+        ("a 64 MiB text --sequence-starts", check + ["--sequence-starts", zeros], 10, (64 + 32 + 64) << 20),
         # Item 3: 2^23 sequence indices without --positions were accepted (531 MB): refused from the shape.
         ("a (2^23, 2) dump without positions", [rope, "check", "--before", wide[0], "--after", wide[1]], 10, 64 << 20),
     ]
