@@ -102,7 +102,7 @@ TEST(RunDiff, OneCallGivesEachSideTheRunsAndTheNames) {
   EXPECT_FALSE(run.diff.b.comparison.passed());
   EXPECT_TRUE(run.dumps.before.values.empty());  // the report keeps no values
   const Value v = diff_value(run);
-  EXPECT_EQ(v.find("range_count")->uinteger(), 2u);
+  EXPECT_EQ(v.find("range_count")->integer(), 2);
   EXPECT_EQ(v.find("a")->find("name")->text(), "trainer");
   EXPECT_EQ(v.find("b")->find("file")->text(), test::kDumps + "q_rope_interleaved.npy");
   EXPECT_EQ(v.find("ranges")->items()[1].find("positions")->text(), "1–127");
