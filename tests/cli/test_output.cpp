@@ -62,6 +62,10 @@ TEST_F(Output, EscapesEveryControlCharacter) {
                                  "1m"),
             "\\u0085\\u009b1m");                              // C1 controls: NEL, CSI
   EXPECT_EQ(cli::escape_controls("\xff\xfe"), "\\xff\\xfe");  // not UTF-8
+  // Issue 52 (8): bidirectional controls reorder what a terminal shows (a right-to-left override in a model_type).
+  EXPECT_EQ(cli::escape_controls("llama\u202eamall\u202c"), "llama\\u202eamall\\u202c");
+  EXPECT_EQ(cli::escape_controls("\u061c\u200e\u200f\u202a\u2066\u2069"), "\\u061c\\u200e\\u200f\\u202a\\u2066\\u2069");
+  EXPECT_EQ(cli::escape_controls("\u2065\u206a"), "\u2065\u206a");  // their neighbours are kept
 }
 
 TEST_F(Output, ControlCharactersInArgumentsNeverReachTheTerminal) {
