@@ -373,13 +373,64 @@ TEST(Check, SegmentsReportEachBatchRowWithItsOwnDiagnosis) {
   const DumpVectors y = test::rotate_dump_at(x, true, 8, kDefaultBase, wrong);
   const CheckReport whole = check_dump(x, y, positions, expect_half(8, 8));
   const auto segments = check_segments(x, y, positions, expect_half(8, 8), {{0, 10}, {10, 10}}, whole.comparison);
-  ASSERT_EQ(segments.size(), 2u);
-  EXPECT_TRUE(segments[0].passed());
-  EXPECT_FALSE(segments[1].passed());
-  EXPECT_EQ(segments[1].failing_positions, 10);
-  ASSERT_TRUE(segments[1].report.diagnosis.matches);
-  EXPECT_EQ(*segments[1].report.diagnosis.matches, VariantKind::PositionsPlusOne);
+  ASSERT_EQ(segments.listed.size(), 2u);
+  EXPECT_EQ(segments.count, 2);
+  EXPECT_EQ(segments.failing, 1);
+  EXPECT_TRUE(segments.listed[0].passed());
+  EXPECT_FALSE(segments.listed[1].passed());
+  EXPECT_EQ(segments.listed[1].failing_positions, 10);
+  ASSERT_TRUE(segments.listed[1].diagnosed());
+  ASSERT_TRUE(segments.listed[1].report->diagnosis.matches);
+  EXPECT_EQ(*segments.listed[1].report->diagnosis.matches, VariantKind::PositionsPlusOne);
 }
+
+/// Issue 52 (1): every failing segment kept a diagnosis of ≈3.5 kB (10^6 rows: 3.2 GB). Segments of one position,
+/// every one failing (positions + 1), segment `worst` the worst (a larger error planted there): the diagnoses are
+/// the first kDiagnosedSegments / 2 and the worst ones, the verdicts listed the first kListedSegments, all counted.
+struct SegmentBound {
+  long segments;  ///< segments, each of one position, all failing
+  long worst;     ///< the segment with the largest error
+};
+
+class CheckSegmentBound : public ::testing::TestWithParam<SegmentBound> {};
+
+TEST_P(CheckSegmentBound, DiagnosesTheFirstAndTheWorstAndCountsThemAll) {
+  const SegmentBound& b = GetParam();
+  const DumpVectors x = random_dump(b.segments, 1, 8);
+  std::vector<double> wrong(static_cast<std::size_t>(b.segments), 5.0);
+  for (long s = 0; s < b.segments; ++s) wrong[static_cast<std::size_t>(s)] += 1 + 1e-3 * static_cast<double>(s % 7);
+  wrong[static_cast<std::size_t>(b.worst)] += 2;  // the worst by far
+  const std::vector<AxisPosition> positions(static_cast<std::size_t>(b.segments), AxisPosition::single(5));
+  const DumpVectors y = test::rotate_dump_at(x, true, 8, kDefaultBase, wrong);
+  std::vector<DumpSegment> parts;
+  for (long s = 0; s < b.segments; ++s) parts.push_back({s, 1});
+  const CheckReport whole = check_dump(x, y, positions, expect_half(8, 8));
+  const SegmentChecks c = check_segments(x, y, positions, expect_half(8, 8), parts, whole.comparison);
+  EXPECT_EQ(c.count, b.segments);
+  EXPECT_EQ(c.failing, b.segments);
+  const auto listed = std::min<long>(b.segments, static_cast<long>(kListedSegments));
+  EXPECT_EQ(c.diagnosed(), std::min<long>(b.segments, static_cast<long>(kDiagnosedSegments)));
+  EXPECT_LE(c.listed.size(), static_cast<std::size_t>(listed) + kDiagnosedSegments);
+  for (long k = 0; k < listed; ++k) {  // the first ones in order
+    ASSERT_EQ(c.listed[static_cast<std::size_t>(k)].index, k);
+  }
+  for (long k = 0; k < std::min<long>(b.segments, kDiagnosedSegments / 2); ++k) {
+    ASSERT_NE(c.find(k), nullptr);
+    EXPECT_TRUE(c.find(k)->diagnosed()) << k;
+  }
+  ASSERT_NE(c.find(b.worst), nullptr);
+  ASSERT_TRUE(c.find(b.worst)->diagnosed());
+  EXPECT_TRUE(std::is_sorted(c.listed.begin(), c.listed.end(),
+                             [](const SegmentCheck& p, const SegmentCheck& q) { return p.index < q.index; }));
+}
+
+INSTANTIATE_TEST_SUITE_P(Segments, CheckSegmentBound,
+                         ::testing::Values(SegmentBound{3, 1}, SegmentBound{16, 15}, SegmentBound{17, 16},
+                                           SegmentBound{5000, 40}, SegmentBound{5000, 4500}),
+                         [](const ::testing::TestParamInfo<SegmentBound>& info) {
+                           return "segments_" + std::to_string(info.param.segments) + "_worst_" +
+                                  std::to_string(info.param.worst);
+                         });
 
 }  // namespace
 }  // namespace rope

@@ -39,6 +39,52 @@ TEST(DumpPair, DefaultPositionsAndShapes) {
   EXPECT_THROW(arrange_dump_pair(tensor({5, 4}), tensor({4, 4}), labels, "b", "a"), InvalidArgument);
 }
 
+/// Issue 52 (3): at most kMaxDumpPositions sequence indices (docs/check.md), wherever the positions come from: a
+/// (2^23, 2) dump without positions was accepted, its 2^23 positions made (531 MB). The shapes alone (streamed
+/// dumps): refused before anything is arranged.
+struct IndexLimit {
+  std::vector<long> shape;
+  long rows;  ///< rows of positions (0: none given)
+  bool refused;
+};
+
+class DumpPairIndexLimit : public ::testing::TestWithParam<IndexLimit> {};
+
+TEST_P(DumpPairIndexLimit, AtMost2To22SequenceIndicesWhereverThePositionsComeFrom) {
+  const IndexLimit& c = GetParam();
+  TensorData t;
+  t.shape = c.shape;
+  t.dtype = DType::F32;
+  DumpPairInput in;
+  in.geometry_only = true;
+  if (c.rows > 0) {
+    in.rows = c.rows;
+    in.row_length = c.shape[1];
+    in.axes = DumpAxes::BatchSeqHeadsD;
+    in.positions.assign(static_cast<std::size_t>(c.rows * c.shape[1]), 0.0);
+  }
+  if (!c.refused) {
+    EXPECT_NO_THROW(arrange_dump_pair(t, t, in, "b", "a"));
+    return;
+  }
+  try {
+    arrange_dump_pair(t, t, in, "b", "a");
+    FAIL() << "accepted";
+  } catch (const InvalidArgument& e) {
+    EXPECT_NE(std::string(e.what()).find("sequence indices, more than 4194304"), std::string::npos) << e.what();
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Shapes, DumpPairIndexLimit,
+                         ::testing::Values(IndexLimit{{kMaxDumpPositions, 2}, 0, false},
+                                           IndexLimit{{kMaxDumpPositions + 1, 2}, 0, true},
+                                           IndexLimit{{1L << 23, 2}, 0, true},
+                                           IndexLimit{{2, 1L << 21, 1, 2}, 2, false},  // rows along the axis
+                                           IndexLimit{{3, 1L << 21, 1, 2}, 3, true}),
+                         [](const ::testing::TestParamInfo<IndexLimit>& info) {
+                           return "case_" + std::to_string(info.index);
+                         });
+
 TEST(DumpPair, BatchRowsAlongTheSequence) {
   DumpPairInput in;
   in.positions = {7, 100, 5000};  // [batch 3, seq 1]

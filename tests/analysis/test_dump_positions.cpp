@@ -46,6 +46,21 @@ TEST(DumpPositions, TextRowsAndLists) {
   EXPECT_THROW(positions_from_text("# nothing\n", "p"), InvalidArgument);
 }
 
+TEST(DumpPositions, TextCountsWhileReadingAndStopsAtTheLimit) {
+  // Issue 52 (4): kMaxDumpPositions numbers are read, one more is refused, counted as they are read (bounded_work.py
+  // measures the memory of a 64 MiB file refused).
+  std::string text;
+  for (long k = 0; k < kMaxDumpPositions; ++k) text += "0\n";
+  EXPECT_EQ(positions_from_text(text, "p").seq, kMaxDumpPositions);
+  text += "0\n";
+  try {
+    positions_from_text(text, "p");
+    FAIL() << "accepted";
+  } catch (const InvalidArgument& e) {
+    EXPECT_STREQ(e.what(), "p: more than 4194304 positions");
+  }
+}
+
 TEST(DumpPositions, SegmentsFromStartsOrCuSeqlens) {
   const std::vector<DumpSegment> a = segments_from_starts({0, 3, 7}, 10, "s");      // starts
   const std::vector<DumpSegment> b = segments_from_starts({0, 3, 7, 10}, 10, "s");  // cu_seqlens

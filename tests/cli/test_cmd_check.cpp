@@ -301,5 +301,41 @@ TEST_F(CmdCheckFiles, PositionsFilesDecodeBatchesAndPackedSequences) {
                         2, "--sequence-starts: 300 is not a sequence index in [0, 256]");
 }
 
+/// Issue 52 (6): 40 packed sequences of q.npy (starts 0, 1, …, 39), the positions of 1 … 20 off by one: 20 fail,
+/// 16 of them listed; the line after the list said "… and 24 more that pass" while 4 of them fail.
+std::string packed_positions_with_20_failing(const std::string& file) {
+  std::ofstream out(file);
+  for (int s = 0; s < 128; ++s) out << (s >= 1 && s <= 20 ? s + 1 : s) << '\n';
+  return file;
+}
+
+std::string starts_0_to_39() {
+  std::string starts = "0";
+  for (int s = 1; s < 40; ++s) starts += "," + std::to_string(s);
+  return starts;
+}
+
+TEST_F(CmdCheckFiles, TheLineAfterTheListedSequencesSaysWhatTheOthersAre) {
+  const std::string positions = packed_positions_with_20_failing(path("pos.txt"));
+  auto r = rope_cli({"check", "--before", kDumps + "q.npy", "--after", kDumps + "q_rope.npy", "--positions", positions,
+                     "--sequence-starts", starts_0_to_39()});
+  EXPECT_EQ(r.code, 1) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("  … and 24 more: 20 pass, 4 fail\n"));
+  EXPECT_THAT(r.out, Not(HasSubstr("more that pass")));
+  r = rope_cli({"check", "--before", kDumps + "q.npy", "--after", kDumps + "q_rope.npy", "--positions", positions,
+                "--sequence-starts", starts_0_to_39(), "--lang", "zh"});
+  EXPECT_THAT(r.out, HasSubstr("  … 另有 24 个：20 个通过，4 个失败\n"));
+  // All the others fail: sequences 0 … 39 of one index each (the last of 89) at the positions 1, 2, …
+  std::ofstream(path("shifted.txt")) << [] {
+    std::string text;
+    for (int s = 0; s < 128; ++s) text += std::to_string(s + 1) + "\n";
+    return text;
+  }();
+  r = rope_cli({"check", "--before", kDumps + "q.npy", "--after", kDumps + "q_rope.npy", "--positions",
+                path("shifted.txt"), "--sequence-starts", starts_0_to_39()});
+  EXPECT_EQ(r.code, 1) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("  … and 24 more that fail\n"));
+}
+
 }  // namespace
 }  // namespace rope

@@ -128,6 +128,24 @@ TEST(CmdDiff, PerPackedSequence) {
       HasSubstr("  sequence 1, positions 1–127 A right, B wrong: the dump after RoPE equals the dump before it"));
 }
 
+class CmdDiffFiles : public test::TempDirTest {};
+
+TEST_F(CmdDiffFiles, TheLineAfterTheListedSequencesSaysWhatTheOthersAre) {
+  // Issue 52 (6): 40 packed sequences (starts 0, 1, …, 39), both outputs right at 0 … 127, the positions given for
+  // 1 … 20 off by one: 20 sequences fail, 16 listed; the line after them said "… and 24 more that pass".
+  std::string starts = "0";
+  for (int s = 1; s < 40; ++s) starts += "," + std::to_string(s);
+  {
+    std::ofstream out(path("pos.txt"));
+    for (int s = 0; s < 128; ++s) out << (s >= 1 && s <= 20 ? s + 1 : s) << '\n';
+  }
+  const auto r = rope_cli({"diff", "--before", kDumps + "q.npy", "--after-a", kDumps + "q_rope.npy", "--after-b",
+                           kDumps + "q_rope.npy", "--positions", path("pos.txt"), "--sequence-starts", starts});
+  EXPECT_EQ(r.code, 1) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("  … and 24 more: 20 pass, 4 fail\n"));
+  EXPECT_THAT(r.out, Not(HasSubstr("more that pass")));
+}
+
 TEST(CmdDiff, ReportEscapesTheNamesAndNamesTheScaling) {
   const auto r =
       diff("q_rope.npy", "q_rope_interleaved.npy", {"--name-a", "tr\nainer\x1b[31m", "--name-b", "roll\tout"});

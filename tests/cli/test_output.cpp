@@ -19,6 +19,7 @@
 #include "rope/core/sanitizer.hpp"
 #include "support/cli_harness.hpp"
 #include "support/scoped_env.hpp"
+#include "support/shared.hpp"
 
 namespace rope {
 namespace {
@@ -61,6 +62,10 @@ TEST_F(Output, EscapesEveryControlCharacter) {
                                  "1m"),
             "\\u0085\\u009b1m");                              // C1 controls: NEL, CSI
   EXPECT_EQ(cli::escape_controls("\xff\xfe"), "\\xff\\xfe");  // not UTF-8
+  // Issue 52 (8): bidirectional controls reorder what a terminal shows (a right-to-left override in a model_type).
+  EXPECT_EQ(cli::escape_controls("llama\u202eamall\u202c"), "llama\\u202eamall\\u202c");
+  EXPECT_EQ(cli::escape_controls("\u061c\u200e\u200f\u202a\u2066\u2069"), "\\u061c\\u200e\\u200f\\u202a\\u2066\\u2069");
+  EXPECT_EQ(cli::escape_controls("\u2065\u206a"), "\u2065\u206a");  // their neighbours are kept
 }
 
 TEST_F(Output, ControlCharactersInArgumentsNeverReachTheTerminal) {
@@ -146,6 +151,31 @@ TEST_F(Output, AnInputNamedAsAnOutputIsExitTwoNamingBothOptions) {
   EXPECT_EQ(read("m.json"), config);
   EXPECT_EQ(read("x.npy"), "not read");
   EXPECT_EQ(read("f.txt"), "1,1,1,1");
+}
+
+TEST_F(Output, APositionsOrStartsFileNamedByItsPathIsAnInputToo) {
+  // Issue 52 (5): only @FILE and options of type FILE were inputs; --positions pos.npy --svg pos.npy and
+  // --sequence-starts FILE with an output of that path exited 0 and replaced the input.
+  std::ofstream(path("pos.npy")) << "0\n1\n";
+  std::ofstream(path("starts.txt")) << "0\n";
+  const std::vector<std::string> dumps = {"identify", "--before", test::kDumps + "q.npy", "--after",
+                                          test::kDumps + "q_rope.npy"};
+  const auto with = [&](std::vector<std::string> extra) {
+    std::vector<std::string> args = dumps;
+    args.insert(args.end(), extra.begin(), extra.end());
+    return rope_cli(args);
+  };
+  expect_one_line_error(with({"--positions", path("pos.npy"), "--svg", path("pos.npy")}), 2,
+                        "--positions and --svg name the same file");
+  fs::create_hard_link(path("pos.npy"), path("other.svg"));  // another spelling of the same file
+  expect_one_line_error(with({"--positions", path("pos.npy"), "--svg", path("other.svg")}), 2,
+                        "--positions and --svg name the same file");
+  expect_one_line_error(with({"--positions", "@" + path("pos.npy"), "--svg", (dir_ / "." / "pos.npy").string()}), 2,
+                        "--positions and --svg name the same file");
+  expect_one_line_error(with({"--sequence-starts", path("starts.txt"), "--svg", path("starts.txt")}), 2,
+                        "--sequence-starts and --svg name the same file");
+  EXPECT_EQ(read("pos.npy"), "0\n1\n");
+  EXPECT_EQ(read("starts.txt"), "0\n");
 }
 
 TEST_F(Output, TwoOutputsOnStandardOutputAreExitTwo) {

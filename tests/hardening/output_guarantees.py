@@ -106,6 +106,35 @@ def sticky(rope, work):
     os.mkdir(shared)
     os.chmod(work, 0o755)
     os.chmod(shared, 0o1777)
+    as_nobody = [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups"]
+
+    def reachable(directory):
+        return subprocess.run(as_nobody + ["/bin/sh", "-c", 'test -w "$1" && test -x "$1"', "sh", directory],
+                              cwd="/").returncode == 0
+
+    if not reachable(shared):
+        # An ancestor of TMPDIR is closed to the second user (root's TMPDIR under /root, 0700; a 0700 chroot): rope
+        # would rightly fail before the case it is about. A directory under /tmp instead, or say why not.
+        closed = shared
+        try:
+            shared = tempfile.mkdtemp(prefix="rope-sticky-", dir="/tmp")
+        except OSError as e:
+            print(f"could not run the sticky-directory case: user 65534 cannot reach {closed} and /tmp: {e}")
+            return False
+        os.chmod(shared, 0o1777)
+        if not reachable(shared):
+            print(f"could not run the sticky-directory case: user 65534 can reach neither {closed} nor {shared}")
+            shutil.rmtree(shared)
+            return False
+        try:
+            return sticky_in(rope, setpriv, shared)
+        finally:
+            shutil.rmtree(shared)
+    return sticky_in(rope, setpriv, shared)
+
+
+def sticky_in(rope, setpriv, shared):
+    """The case in `shared`, a sticky directory the second user can reach."""
     mine, roots = os.path.join(shared, "a.csv"), os.path.join(shared, "b.gp")
     for path in (mine, roots):
         with open(path, "w") as f:

@@ -23,16 +23,20 @@ DiffRun diff_run_of(std::size_t ranges, std::size_t segments) {
   DiffRun run;
   const std::size_t seq = std::max<std::size_t>({ranges, segments, 1});
   for (std::size_t s = 0; s < seq; ++s) run.dumps.positions.push_back(static_cast<double>(s));
-  for (std::size_t k = 0; k < ranges; ++k) {
+  // What diff_sources keeps: the first kListedDiffRuns runs and kListedSegments segments, all counted.
+  for (std::size_t k = 0; k < ranges && k < kListedDiffRuns; ++k) {
     DiffRange g;
     g.start = static_cast<long>(k), g.length = 1, g.a_right = true, g.b_right = k % 2 == 0;
     run.diff.ranges.push_back(g);
   }
-  for (std::size_t k = 0; k < segments; ++k) {
+  run.diff.range_count = static_cast<long>(ranges);
+  for (std::size_t k = 0; k < segments && k < kListedSegments; ++k) {
     DiffSegment g;
     g.a.segment = g.b.segment = {static_cast<long>(k), 1};
+    g.a.index = g.b.index = static_cast<long>(k);
     run.diff.segments.push_back(g);
   }
+  run.diff.segment_count = static_cast<long>(segments);
   return run;
 }
 
@@ -49,9 +53,9 @@ TEST_P(DiffReportBound, TheValueListsAtMostKListedDiffRunsAndCountsThemAll) {
   const Value v = diff_value(diff_run_of(b.runs, b.runs));
   ASSERT_NE(v.find("ranges"), nullptr);
   EXPECT_EQ(v.find("ranges")->items().size(), b.listed);
-  EXPECT_EQ(v.find("range_count")->uinteger(), b.runs);
+  EXPECT_EQ(v.find("range_count")->integer(), static_cast<long long>(b.runs));
   EXPECT_EQ(v.find("segments")->items().size(), b.listed);
-  EXPECT_EQ(v.find("segment_count")->uinteger(), b.runs);
+  EXPECT_EQ(v.find("segment_count")->integer(), static_cast<long long>(b.runs));
   if (b.listed > 0) {  // the first ones, in order
     EXPECT_EQ(v.find("ranges")->items().back().find("start")->integer(), static_cast<long long>(b.listed - 1));
     EXPECT_EQ(v.find("segments")->items().back().find("positions")->text(), std::to_string(b.listed - 1));
@@ -98,7 +102,7 @@ TEST(RunDiff, OneCallGivesEachSideTheRunsAndTheNames) {
   EXPECT_FALSE(run.diff.b.comparison.passed());
   EXPECT_TRUE(run.dumps.before.values.empty());  // the report keeps no values
   const Value v = diff_value(run);
-  EXPECT_EQ(v.find("range_count")->uinteger(), 2u);
+  EXPECT_EQ(v.find("range_count")->integer(), 2);
   EXPECT_EQ(v.find("a")->find("name")->text(), "trainer");
   EXPECT_EQ(v.find("b")->find("file")->text(), test::kDumps + "q_rope_interleaved.npy");
   EXPECT_EQ(v.find("ranges")->items()[1].find("positions")->text(), "1–127");

@@ -24,17 +24,29 @@ bool is_output_option(const std::string& name) {
   return false;
 }
 
-/// The files a run reads: the values of every other option whose type is FILE, and a list's @FILE.
+/// The types of the options whose value may name a file by its path: FILE, and positions and sequence starts
+/// (a range, a list, or a file named by @FILE or by its path: analysis/dump_files.cpp).
+constexpr const char* kPathTypes[] = {"FILE", "POS", "STARTS"};
+
+bool may_be_a_path(const std::string& type) {
+  for (const char* path_type : kPathTypes) {
+    if (type == path_type) return true;
+  }
+  return false;
+}
+
+/// The files a run reads: the values of every other option whose value may be a path (a value that names no
+/// file is skipped by the caller), and a list's @FILE.
 std::vector<std::pair<std::string, std::string>> input_files(const CLI::App& command) {
   std::vector<std::pair<std::string, std::string>> inputs;  // option, path
   for (const CLI::Option* option : command.get_options()) {
     const std::string name = option->get_name();
     if (option->count() == 0 || is_output_option(name)) continue;
     for (const std::string& value : option->results()) {
-      if (option->get_type_name() == "FILE")
-        inputs.emplace_back(name, value);
-      else if (value.size() > 1 && value[0] == '@')
+      if (value.size() > 1 && value[0] == '@' && option->get_type_name() != "FILE")
         inputs.emplace_back(name, value.substr(1));
+      else if (may_be_a_path(option->get_type_name()))
+        inputs.emplace_back(name, value);
     }
   }
   return inputs;

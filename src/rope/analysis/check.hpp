@@ -18,6 +18,8 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <cstddef>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -260,23 +262,55 @@ struct CheckReport {
 /// packed sequences.
 struct SegmentCheck {
   DumpSegment segment;
+  long index = 0;              ///< its number among the segments (batch row k, sequence k)
   double max_ratio = 0;        ///< from the whole dump's comparison
   long failing_positions = 0;  ///< sequence indices with a failing element
-  CheckReport report;          ///< the segment checked alone, with its diagnosis: only when it fails
+  /// The segment checked alone, with its diagnosis (≈3.5 kB): only for a diagnosed segment (SegmentChecks),
+  /// else null.
+  std::shared_ptr<CheckReport> report;
   bool passed() const { return failing_positions == 0; }
+  bool diagnosed() const { return report != nullptr; }
 };
 
-/// Each segment's result, read from `whole` (the comparison of the whole dump with the expected variant); a
-/// failing segment is checked again alone (check_dump on its slice), for its own diagnosis.
-std::vector<SegmentCheck> check_segments(const DumpVectors& before, const DumpVectors& after,
-                                         const std::vector<AxisPosition>& positions, const RopeExpectation& expected,
-                                         const std::vector<DumpSegment>& segments, const DumpComparison& whole);
+/// Segments whose verdicts a check keeps, in order: the first kListedSegments (a report lists no more).
+inline constexpr std::size_t kListedSegments = 4096;
+/// Failing segments diagnosed, each checked again alone: all of them when at most kDiagnosedSegments fail, else
+/// the first kDiagnosedSegments / 2 and the kDiagnosedSegments / 2 worst (largest max |Δ|/tolerance; the
+/// earlier of equal ones) among the others. Memory and time of the diagnoses do not grow with the number of
+/// segments (10^6 failing rows each kept ≈3.5 kB: 3.2 GB before this bound).
+inline constexpr std::size_t kDiagnosedSegments = 16;
+
+/// Every batch row or packed sequence checked, kept bounded: their counts, and the verdicts of the first
+/// kListedSegments and of the diagnosed ones.
+struct SegmentChecks {
+  long count = 0;    ///< segments checked
+  long failing = 0;  ///< of them, the failing ones
+  /// In index order: the first kListedSegments segments, then the diagnosed ones past them.
+  std::vector<SegmentCheck> listed;
+  bool empty() const { return count == 0; }
+  /// The diagnosed segments (at most kDiagnosedSegments).
+  long diagnosed() const;
+  /// Segment `index` when listed, else nullptr.
+  const SegmentCheck* find(long index) const;
+};
+
+/// The verdict of segment `index` (`g`) read from `whole` (the comparison of the whole dump with the expected
+/// variant), undiagnosed.
+SegmentCheck segment_verdict(const DumpSegment& g, long index, const DumpComparison& whole);
+
+/// Each segment's result, read from `whole` (the comparison of the whole dump with the expected variant); the
+/// failing segments chosen as kDiagnosedSegments says are checked again alone (check_dump on their slices), for
+/// their own diagnoses.
+SegmentChecks check_segments(const DumpVectors& before, const DumpVectors& after,
+                             const std::vector<AxisPosition>& positions, const RopeExpectation& expected,
+                             const std::vector<DumpSegment>& segments, const DumpComparison& whole);
 
 /// With batch rows laid along the sequence axis (`rows`, dump_positions.hpp): a dump whose positions
 /// "restart" at every row's start is every row rotated at the first row's positions, and the diagnosis says
 /// so in those words (batched decode with one offset for the whole batch).
-/// The rows' own diagnoses then say it too.
-void diagnose_rows(CheckReport& report, std::vector<SegmentCheck>& rows, const std::vector<AxisPosition>& positions);
+/// The diagnosed rows' own diagnoses then say it too.
+void diagnose_rows(CheckReport& report, const std::vector<DumpSegment>& rows, SegmentChecks& checks,
+                   const std::vector<AxisPosition>& positions);
 
 /// A failing check of a layer without RoPE (`report` against the unchanged expectation): the dump is checked
 /// against `rope`, the RoPE of the model's layers that have one (nullopt when the model has none to offer), and the
@@ -296,10 +330,10 @@ bool looks_like_bf16(const DumpVectors& dump);
 CheckReport check_source(const DumpSource& source, long start, const std::vector<AxisPosition>& positions,
                          const RopeExpectation& expected);
 
-/// check_segments on a source: a failing segment is checked again alone (check_source on its range).
-std::vector<SegmentCheck> check_segments(const DumpSource& source, const std::vector<AxisPosition>& positions,
-                                         const RopeExpectation& expected, const std::vector<DumpSegment>& segments,
-                                         const DumpComparison& whole);
+/// check_segments on a source: a diagnosed segment is checked again alone (check_source on its range).
+SegmentChecks check_segments(const DumpSource& source, const std::vector<AxisPosition>& positions,
+                             const RopeExpectation& expected, const std::vector<DumpSegment>& segments,
+                             const DumpComparison& whole);
 
 /// Checks `after` against `before` and the expectation; on failure tries every variant.
 CheckReport check_dump(const DumpVectors& before, const DumpVectors& after, const std::vector<AxisPosition>& positions,

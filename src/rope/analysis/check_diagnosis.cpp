@@ -349,49 +349,105 @@ CheckReport check_source(const DumpSource& source, long start, const std::vector
   return report;
 }
 
-std::vector<SegmentCheck> check_segments(const DumpVectors& before, const DumpVectors& after,
-                                         const std::vector<AxisPosition>& positions, const RopeExpectation& expected,
-                                         const std::vector<DumpSegment>& segments, const DumpComparison& whole) {
+long SegmentChecks::diagnosed() const {
+  return static_cast<long>(
+      std::count_if(listed.begin(), listed.end(), [](const SegmentCheck& c) { return c.diagnosed(); }));
+}
+
+const SegmentCheck* SegmentChecks::find(long index) const {
+  const auto at =
+      std::lower_bound(listed.begin(), listed.end(), index, [](const SegmentCheck& c, long k) { return c.index < k; });
+  return at != listed.end() && at->index == index ? &*at : nullptr;
+}
+
+SegmentCheck segment_verdict(const DumpSegment& g, long index, const DumpComparison& whole) {
+  SegmentCheck c;
+  c.segment = g;
+  c.index = index;
+  for (long s = g.start; s < g.start + g.length; ++s) {
+    c.max_ratio = std::max(c.max_ratio, whole.position_ratio[s]);
+    if (!(whole.position_ratio[s] <= 1.0)) ++c.failing_positions;
+  }
+  return c;
+}
+
+SegmentChecks check_segments(const DumpVectors& before, const DumpVectors& after,
+                             const std::vector<AxisPosition>& positions, const RopeExpectation& expected,
+                             const std::vector<DumpSegment>& segments, const DumpComparison& whole) {
   return check_segments(MemorySource(before, after), positions, expected, segments, whole);
 }
 
-std::vector<SegmentCheck> check_segments(const DumpSource& source, const std::vector<AxisPosition>& positions,
-                                         const RopeExpectation& expected, const std::vector<DumpSegment>& segments,
-                                         const DumpComparison& whole) {
-  std::vector<SegmentCheck> out;
-  for (const DumpSegment& g : segments) {
+SegmentChecks check_segments(const DumpSource& source, const std::vector<AxisPosition>& positions,
+                             const RopeExpectation& expected, const std::vector<DumpSegment>& segments,
+                             const DumpComparison& whole) {
+  constexpr std::size_t half = kDiagnosedSegments / 2;
+  SegmentChecks out;
+  std::vector<SegmentCheck> first;  // the first kDiagnosedSegments failing ones
+  std::vector<SegmentCheck> worst;  // a heap of the `half` worst failing ones past first's first `half`, least on top
+  // Worse: a larger ratio, or an equal one earlier (the heap's top is the one to drop: the least bad).
+  const auto worse = [](const SegmentCheck& x, const SegmentCheck& y) {
+    return x.max_ratio > y.max_ratio || (x.max_ratio == y.max_ratio && x.index < y.index);
+  };
+  for (std::size_t k = 0; k < segments.size(); ++k) {
+    const DumpSegment& g = segments[k];
     if (g.start < 0 || g.length < 1 || g.start + g.length > source.seq()) {
       throw InvalidArgument(error_msg("segment [{0}, {1}) is outside the sequence axis of {2}", g.start,
                                       g.start + g.length, source.seq()));
     }
-    SegmentCheck c;
-    c.segment = g;
-    for (long s = g.start; s < g.start + g.length; ++s) {
-      c.max_ratio = std::max(c.max_ratio, whole.position_ratio[s]);
-      if (!(whole.position_ratio[s] <= 1.0)) ++c.failing_positions;
+    SegmentCheck c = segment_verdict(g, static_cast<long>(k), whole);
+    ++out.count;
+    if (k < kListedSegments) out.listed.push_back(c);
+    if (c.passed()) continue;
+    ++out.failing;
+    if (first.size() < kDiagnosedSegments) first.push_back(c);
+    if (static_cast<std::size_t>(out.failing) <= half) continue;  // among the first: diagnosed anyway
+    if (worst.size() < half) {
+      worst.push_back(c);
+      std::push_heap(worst.begin(), worst.end(), worse);
+    } else if (worse(c, worst.front())) {
+      std::pop_heap(worst.begin(), worst.end(), worse);
+      worst.back() = c;
+      std::push_heap(worst.begin(), worst.end(), worse);
     }
-    if (!c.passed()) {
-      const std::vector<AxisPosition> p(positions.begin() + g.start, positions.begin() + g.start + g.length);
-      c.report = check_source(source, g.start, p, expected);
+  }
+  // The ones to diagnose, in index order.
+  std::vector<SegmentCheck> chosen;
+  if (static_cast<std::size_t>(out.failing) <= kDiagnosedSegments) {
+    chosen = std::move(first);
+  } else {
+    chosen.assign(first.begin(), first.begin() + static_cast<long>(half));
+    chosen.insert(chosen.end(), worst.begin(), worst.end());
+    std::sort(chosen.begin(), chosen.end(),
+              [](const SegmentCheck& x, const SegmentCheck& y) { return x.index < y.index; });
+  }
+  for (SegmentCheck& c : chosen) {
+    const DumpSegment& g = c.segment;
+    const std::vector<AxisPosition> p(positions.begin() + g.start, positions.begin() + g.start + g.length);
+    c.report = std::make_shared<CheckReport>(check_source(source, g.start, p, expected));
+    if (static_cast<std::size_t>(c.index) < kListedSegments) {
+      out.listed[static_cast<std::size_t>(c.index)].report = c.report;
+    } else {
+      out.listed.push_back(c);
     }
-    out.push_back(std::move(c));
   }
   return out;
 }
 
-void diagnose_rows(CheckReport& report, std::vector<SegmentCheck>& rows, const std::vector<AxisPosition>& positions) {
+void diagnose_rows(CheckReport& report, const std::vector<DumpSegment>& rows, SegmentChecks& checks,
+                   const std::vector<AxisPosition>& positions) {
   CheckDiagnosis& dg = report.diagnosis;
   if (rows.size() < 2 || dg.matches != VariantKind::PositionsRestart || positions.empty()) return;
-  std::vector<long> starts;
-  for (std::size_t k = 1; k < rows.size(); ++k) starts.push_back(rows[k].segment.start);
-  if (dg.restarts != starts) return;
+  if (dg.restarts.size() != rows.size() - 1) return;
+  for (std::size_t k = 1; k < rows.size(); ++k) {
+    if (dg.restarts[k - 1] != rows[k].start) return;
+  }
   const std::string first = position_text(positions.front());
   dg.message =
       msg("every batch row matches the first row's positions (from {0}): the whole batch is rotated at one "
           "offset (batched decode with a position per row?)",
           first);
-  for (SegmentCheck& row : rows) {
-    if (!row.passed()) row.report.diagnosis.message = msg("rotated at the first row's positions (from {0})", first);
+  for (SegmentCheck& row : checks.listed) {
+    if (row.diagnosed()) row.report->diagnosis.message = msg("rotated at the first row's positions (from {0})", first);
   }
 }
 

@@ -181,9 +181,9 @@ CheckRun run_check(const CheckRequest& request) {
             "dump after must equal the dump before",
             describe_layers(nope->layers), escape_controls(nope->model), escape_controls(nope->layer_type)));
   }
-  std::vector<SegmentCheck> segments = dumps.segments.size() > 1
-                                           ? check_segments(source, positions, e, dumps.segments, report.comparison)
-                                           : std::vector<SegmentCheck>{};
+  SegmentChecks segments = dumps.segments.size() > 1
+                               ? check_segments(source, positions, e, dumps.segments, report.comparison)
+                               : SegmentChecks{};
   if (nope &&
       !report.comparison.passed()) {  // a rotated dump of a layer without RoPE: what rotated it, and each part's
     const std::optional<RopeExpectation> other =
@@ -191,13 +191,13 @@ CheckRun run_check(const CheckRequest& request) {
     const std::string model = escape_controls(nope->model), type = escape_controls(nope->layer_type);
     const std::string layers = describe_layers(nope->layers);
     diagnose_no_rope(report, source, positions, other, model, type, layers);
-    for (SegmentCheck& g : segments) {
-      if (g.passed()) continue;
+    for (SegmentCheck& g : segments.listed) {
+      if (!g.diagnosed()) continue;
       const auto from = positions.begin() + g.segment.start;
-      diagnose_no_rope(g.report, source, {from, from + g.segment.length}, other, model, type, layers, g.segment.start);
+      diagnose_no_rope(*g.report, source, {from, from + g.segment.length}, other, model, type, layers, g.segment.start);
     }
   } else if (dumps.segments_are_rows) {
-    diagnose_rows(report, segments, positions);
+    diagnose_rows(report, dumps.segments, segments, positions);
   }
   if (progress != nullptr) progress->finish();
   drop_values(dumps);
@@ -214,8 +214,8 @@ CheckRun check_arranged(DumpPair pair, const RopeExpectation& expected) {
   run.report = check_dump(pair.before, pair.after, positions, expected);
   run.segments = pair.segments.size() > 1 ? check_segments(pair.before, pair.after, positions, expected, pair.segments,
                                                            run.report.comparison)
-                                          : std::vector<SegmentCheck>{};
-  if (pair.segments_are_rows) diagnose_rows(run.report, run.segments, positions);
+                                          : SegmentChecks{};
+  if (pair.segments_are_rows) diagnose_rows(run.report, pair.segments, run.segments, positions);
   run.expected = expected;
   run.angles = expected.angles.value_or(default_angle_model(pair.after.dtype));
   for (const double p : pair.positions) run.max_position = std::max(run.max_position, p);

@@ -69,8 +69,8 @@ struct CheckRequest {
 };
 
 /// The report of one check: the dumps as arranged (their values dropped), the expectation and where its layout
-/// came from, a layer without RoPE, the comparison with its diagnosis and notes, and each batch row or packed
-/// sequence on its own.
+/// came from, a layer without RoPE, the comparison with its diagnosis and notes, and the batch rows or packed
+/// sequences on their own (bounded whatever their number: SegmentChecks).
 struct CheckRun {
   std::string before_file, after_file;  ///< the files as named ("" for arrays handed over)
   LoadedDumps dumps;                    ///< geometry, positions and how they were given; no values
@@ -80,7 +80,9 @@ struct CheckRun {
   AngleModel angles = AngleModel::Float64;
   double max_position = 0;
   CheckReport report;
-  std::vector<SegmentCheck> segments;  ///< one per batch row or packed sequence (none for one sequence)
+  /// The batch rows or packed sequences (none for one sequence): counted, the first kListedSegments listed, at
+  /// most kDiagnosedSegments failing ones diagnosed (check.hpp).
+  SegmentChecks segments;
 
   bool passed() const { return report.comparison.passed(); }
 };

@@ -23,8 +23,9 @@ struct DiffRequest {
 };
 
 /// The report of one diff: the dumps as arranged (A's; their values dropped), B's type, the expectation and where
-/// its layout came from, a layer without RoPE, and the diff (each side, the two against each other, every run
-/// and every segment: report/diff_report.hpp lists at most kListedDiffRuns of each).
+/// its layout came from, a layer without RoPE, and the diff (each side, the two against each other, the runs and
+/// the segments, bounded whatever their number: the first kListedDiffRuns runs and kListedSegments segments, the
+/// diagnosed ones, and counts of all, dump_diff.hpp).
 struct DiffRun {
   std::string before_file, after_a_file, after_b_file;  ///< the files as named
   std::string name_a, name_b;

@@ -64,6 +64,10 @@ struct DiffRange {
 /// Runs diagnosed one by one (the others keep their verdicts).
 inline constexpr std::size_t kDiffDiagnosedRanges = 8;
 
+/// Runs a diff keeps (and its report lists), in order: the first kListedDiffRuns; range_count counts them all (one
+/// run per position at worst: 2^20 runs kept as objects took 3.7 GB).
+inline constexpr std::size_t kListedDiffRuns = 4096;
+
 /// One batch row or packed sequence: each output checked on it (check_segments) and their agreement there.
 struct DiffSegment {
   SegmentCheck a, b;
@@ -73,10 +77,17 @@ struct DiffSegment {
 };
 
 struct DumpDiff {
-  CheckReport a, b;               ///< each output against the reference (check_source)
-  OutputAgreement between;        ///< A against B (D1)
-  std::vector<DiffRange> ranges;  ///< in order, covering every sequence index (a run never crosses a segment's start)
-  std::vector<DiffSegment> segments;  ///< per batch row or packed sequence, when the dumps have more than one
+  CheckReport a, b;         ///< each output against the reference (check_source)
+  OutputAgreement between;  ///< A against B (D1)
+  /// The first kListedDiffRuns runs, in order (together they cover every sequence index; a run never crosses a
+  /// segment's start).
+  std::vector<DiffRange> ranges;
+  long range_count = 0;  ///< every run
+  /// Per batch row or packed sequence, when the dumps have more than one, in order: the first kListedSegments
+  /// and those diagnosed on either side past them (check.hpp: at most kDiagnosedSegments a side).
+  std::vector<DiffSegment> segments;
+  long segment_count = 0;          ///< every segment
+  long failing_segment_count = 0;  ///< the segments where either side fails
   bool passed() const { return a.comparison.passed() && b.comparison.passed(); }
 };
 

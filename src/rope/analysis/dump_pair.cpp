@@ -35,6 +35,16 @@ DumpPair arrange_dump_pair(const TensorData& before, const TensorData& after, co
   } else {
     l.axes = infer_dump_axes(after.shape, 0, after_name);
   }
+  {  // The sequence indices, each a position to hold (docs/check.md: at most 2^22), before anything is arranged or
+     // the positions 0, 1, … are made for a dump given without them: a (2^23, 2) dump took 531 MB.
+    const DumpVectors shape = dump_geometry(after.shape, l.axes, after_name);
+    const long indices = shape.seq * (rows > 1 && shape.batch == rows ? rows : 1);
+    if (indices > kMaxDumpPositions) {
+      throw InvalidArgument(error_msg("{0}: shape {1} (axes {2}) has {3} sequence indices, more than {4}",
+                                      in.after_label.empty() ? after_name : in.after_label, shape_string(after.shape),
+                                      to_string(l.axes), indices, kMaxDumpPositions));
+    }
+  }
   if (in.geometry_only) {
     l.before = dump_geometry(before.shape, l.axes, before_name);
     l.after = dump_geometry(after.shape, l.axes, after_name);

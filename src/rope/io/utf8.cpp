@@ -80,6 +80,18 @@ std::size_t display_width(std::string_view text) {
   return w;
 }
 
+namespace {
+
+/// The bidirectional formatting characters (Unicode's Bidi_Control): ALM U+061C, LRM U+200E, RLM U+200F, the
+/// embeddings and overrides U+202A … U+202E and the isolates U+2066 … U+2069. A terminal reorders what follows
+/// them (a right-to-left override in a model_type made the report read backwards), so they are escaped as controls.
+bool is_bidi_control(char32_t cp) {
+  return cp == 0x061c || cp == 0x200e || cp == 0x200f || (cp >= 0x202a && cp <= 0x202e) ||
+         (cp >= 0x2066 && cp <= 0x2069);
+}
+
+}  // namespace
+
 std::string escape_controls(std::string_view text, bool keep_lines) {
   std::string out;
   out.reserve(text.size());
@@ -101,7 +113,7 @@ std::string escape_controls(std::string_view text, bool keep_lines) {
       out += "\\e";
     } else if (*cp < 0x20 || *cp == 0x7f) {
       out += fmt::format("\\x{:02x}", static_cast<unsigned>(*cp));
-    } else if (*cp >= 0x80 && *cp <= 0x9f) {
+    } else if ((*cp >= 0x80 && *cp <= 0x9f) || is_bidi_control(*cp)) {
       out += fmt::format("\\u{:04x}", static_cast<unsigned>(*cp));
     } else {
       out.append(text.substr(start, i - start));

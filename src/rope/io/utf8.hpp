@@ -29,9 +29,10 @@ std::size_t utf8_boundary_at_or_after(std::string_view text, std::size_t pos);
 /// its tables with it (rope/report/printing.hpp columns(), pad()).
 std::size_t display_width(std::string_view text);
 
-/// `text` safe for a terminal: every C0 control, DEL, C1 control (U+0080 … U+009F) and byte that is not
-/// UTF-8 is shown escaped (\n, \t, \r, \e, \xNN, \u0085), so no input can move the cursor, retitle or
-/// clear the terminal. With `keep_lines`, newline and tab stay as they are (the layout of a report).
+/// `text` safe for a terminal: every C0 control, DEL, C1 control (U+0080 … U+009F), bidirectional control
+/// (U+061C, U+200E, U+200F, U+202A … U+202E, U+2066 … U+2069) and byte that is not UTF-8 is shown escaped (\n,
+/// \t, \r, \e, \xNN, \u0085, \u202e), so no input can move the cursor, retitle, clear the terminal or reorder
+/// what it shows. With `keep_lines`, newline and tab stay as they are (the layout of a report).
 std::string escape_controls(std::string_view text, bool keep_lines = false);
 
 /// `text` with every byte that is not part of a UTF-8 sequence written as the text \xNN (JSON output).

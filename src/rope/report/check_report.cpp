@@ -77,40 +77,60 @@ std::string failing_summary(const Eigen::VectorXd& ratio, const Text& t, Name na
   return t.tr("{0} of {1} (first: {2}): {3}", count, ratio.size(), name(first), list);
 }
 
+}  // namespace
+
+std::string more_segments_text(long more, long failing, const Text& t) {
+  if (more <= 0) return "";
+  if (failing <= 0) return t.tr("  … and {0} more that pass\n", more);
+  if (failing >= more) return t.tr("  … and {0} more that fail\n", more);
+  return t.tr("  … and {0} more: {1} pass, {2} fail\n", more, more - failing, failing);
+}
+
+namespace {
+
 /// max |Δ|/tolerance, compared with 1: the digits that tell it from 1 (digits.hpp: 1.00004 is not "1").
 std::string ratio_text(double ratio, const std::optional<int>& digits) { return compared({ratio, 1.0}, digits, 4)[0]; }
 
 /// Largest number of segments the text report lists (the failing ones first).
 constexpr std::size_t kSegmentLines = 16;
 
-/// One line per batch row or packed sequence: its positions, verdict and, failing, its own diagnosis.
-void print_segments(std::ostream& out, const LoadedDumps& dumps, const std::vector<SegmentCheck>& segments,
-                    const Text& t, const std::optional<int>& digits) {
+/// One line per batch row or packed sequence, at most kSegmentLines: its positions, verdict and, diagnosed, its
+/// own diagnosis; the diagnosed ones first, then the other failing ones, then those that pass, in index order.
+void print_segments(std::ostream& out, const LoadedDumps& dumps, const SegmentChecks& segments, const Text& t,
+                    const std::optional<int>& digits) {
   std::vector<std::size_t> order;
-  for (std::size_t k = 0; k < segments.size(); ++k) {
-    if (!segments[k].passed()) order.push_back(k);
-  }
-  for (std::size_t k = 0; k < segments.size(); ++k) {
-    if (segments[k].passed()) order.push_back(k);
+  const std::vector<SegmentCheck>& listed = segments.listed;
+  for (const int pass : {0, 1, 2}) {
+    for (std::size_t k = 0; k < listed.size(); ++k) {
+      const SegmentCheck& c = listed[k];
+      if ((pass == 0 && c.diagnosed()) || (pass == 1 && !c.passed() && !c.diagnosed()) || (pass == 2 && c.passed()))
+        order.push_back(k);
+    }
   }
   const std::size_t shown = std::min(order.size(), kSegmentLines);
   std::sort(order.begin(), order.begin() + static_cast<long>(shown));
   for (std::size_t n = 0; n < shown; ++n) {
-    const std::size_t k = order[n];
-    const SegmentCheck& c = segments[k];
-    const std::string label = dumps.segments_are_rows ? t.tr("batch row {0}", k) : t.tr("sequence {0}", k);
+    const SegmentCheck& c = listed[order[n]];
+    const std::string label = dumps.segments_are_rows ? t.tr("batch row {0}", c.index) : t.tr("sequence {0}", c.index);
     std::string line = dumps.segments_are_rows
                            ? t.tr("positions {0}", segment_positions(dumps, c.segment))
                            : t.tr("indices {0}–{1}, positions {2}", c.segment.start,
                                   c.segment.start + c.segment.length - 1, segment_positions(dumps, c.segment));
     line = t.tr("{0}: {1} (max |Δ|/tolerance {2})", line, c.passed() ? t.tr("PASS") : t.trc("check verdict", "FAIL"),
                 ratio_text(c.max_ratio, digits));
-    if (!c.passed() && !c.report.diagnosis.message.en.empty()) {
-      line = t.tr("{0}: {1}", line, c.report.diagnosis.message.in(t.lang()));
+    if (c.diagnosed() && !c.report->diagnosis.message.en.empty()) {
+      line = t.tr("{0}: {1}", line, c.report->diagnosis.message.in(t.lang()));
     }
     out << fmt::format("  {:<20}{}\n", label, line);
   }
-  if (order.size() > shown) out << t.tr("  … and {0} more that pass\n", order.size() - shown);
+  long shown_failing = 0;
+  for (std::size_t n = 0; n < shown; ++n) shown_failing += listed[order[n]].passed() ? 0 : 1;
+  out << more_segments_text(segments.count - static_cast<long>(shown), segments.failing - shown_failing, t);
+  const long diagnosed = segments.diagnosed();
+  if (diagnosed < segments.failing) {
+    out << t.tr("  diagnosed: {0} of the {1} failing (the first {2} and the {3} worst)\n", diagnosed, segments.failing,
+                kDiagnosedSegments / 2, kDiagnosedSegments / 2);
+  }
 }
 
 /// A position as the dump gave it: one number, or (t, h, w) as a list.
@@ -185,18 +205,33 @@ Value check_value(const CheckRun& run) {
   j["angles"] = std::string(to_string(run.angles));
   j["only_position_zero"] = run.report.only_position_zero;
   j["notes"] = english(run.report.notes);
-  Value& segments = j["segments"] = Value::array();
-  for (const SegmentCheck& g : run.segments) {
+  // The batch rows or packed sequences: the first kListedSegments in order, counted; the diagnosed ones (at most
+  // kDiagnosedSegments, check.hpp) with their diagnoses and a count per diagnosis.
+  const auto segment_value = [&](const SegmentCheck& g) {
     Value seg;
     seg["kind"] = dumps.segments_are_rows ? "batch_row" : "sequence";
+    seg["index"] = g.index;
     seg["start"] = g.segment.start;
     seg["length"] = g.segment.length;
     seg["passed"] = g.passed();
     seg["max_ratio"] = g.max_ratio;
     seg["failing_positions"] = g.failing_positions;
-    if (!g.passed()) seg["diagnosis"] = diagnosis_value(g.report.diagnosis);
-    segments.push_back(std::move(seg));
+    if (!g.passed()) seg["diagnosis"] = g.diagnosed() ? diagnosis_value(g.report->diagnosis) : Value();
+    return seg;
+  };
+  Value& segments = j["segments"] = Value::array();
+  Value& diagnosed = j["diagnosed_segments"] = Value::array();
+  Value& diagnoses = j["segment_diagnoses"] = Value::object();
+  for (const SegmentCheck& g : run.segments.listed) {
+    if (static_cast<std::size_t>(g.index) < kListedSegments) segments.push_back(segment_value(g));
+    if (!g.diagnosed()) continue;
+    diagnosed.push_back(segment_value(g));
+    const std::optional<VariantKind>& k = g.report->diagnosis.matches;
+    Value& n = diagnoses[k ? to_string(*k) : "none"];
+    n = Value(n.integer() + 1);
   }
+  j["segment_count"] = run.segments.count;
+  j["failing_segment_count"] = run.segments.failing;
   // The sequence indices (with their positions) and the pairs (with their channels) where some element fails.
   Value& failing_positions = j["failing_positions"] = Value::array();
   std::size_t failing_position_count = 0;

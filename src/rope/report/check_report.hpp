@@ -37,6 +37,10 @@ std::string scaling_text(const RopeExpectation& e, bool no_rope, const Text& t);
 /// where it came from, the rotary dimension, base and attention factor.
 std::string expected_text(const RopeExpectation& e, const Message& where, const Text& t);
 
+/// The line after the listed batch rows or packed sequences (check and diff): "  … and 24 more: 20 pass, 4 fail"
+/// (`more` not listed, `failing` of them failing), "that pass" or "that fail" when they all do; "" for none.
+std::string more_segments_text(long more, long failing, const Text& t);
+
 /// "57" or "0–127": the positions of a segment, first to last.
 std::string segment_positions(const LoadedDumps& dumps, const DumpSegment& g);
 

@@ -57,7 +57,7 @@ Value segment_side_value(const SegmentCheck& c) {
   v["passed"] = c.passed();
   v["max_ratio"] = c.max_ratio;
   v["failing_positions"] = c.failing_positions;
-  v["diagnosis"] = c.passed() ? Value() : Value(c.report.diagnosis.message.en);
+  v["diagnosis"] = c.diagnosed() ? Value(c.report->diagnosis.message.en) : Value();
   return v;
 }
 
@@ -89,8 +89,7 @@ Value diff_value(const DiffRun& run) {
   between["differing"] = diff.between.differing;
   between["total"] = diff.between.total;
   Value& ranges = j["ranges"] = Value::array();
-  for (std::size_t k = 0; k < diff.ranges.size() && k < kListedDiffRuns; ++k) {
-    const DiffRange& g = diff.ranges[k];
+  for (const DiffRange& g : diff.ranges) {
     Value r;
     r["start"] = g.start;
     r["length"] = g.length;
@@ -105,12 +104,13 @@ Value diff_value(const DiffRun& run) {
     r["b_diagnosis"] = g.b_diagnosis.en;
     ranges.push_back(std::move(r));
   }
-  j["range_count"] = diff.ranges.size();
+  j["range_count"] = diff.range_count;
   Value& segments = j["segments"] = Value::array();
-  for (std::size_t k = 0; k < diff.segments.size() && k < kListedDiffRuns; ++k) {
-    const DiffSegment& g = diff.segments[k];
+  for (const DiffSegment& g : diff.segments) {
+    if (static_cast<std::size_t>(g.a.index) >= kListedSegments) continue;  // a diagnosed one past the first
     Value s;
     s["kind"] = a.segments_are_rows ? "batch_row" : "sequence";
+    s["index"] = g.a.index;
     s["start"] = g.segment().start;
     s["length"] = g.segment().length;
     s["positions"] = span(a, g.segment().start, g.segment().length);
@@ -120,7 +120,8 @@ Value diff_value(const DiffRun& run) {
     s["between_max_ratio"] = g.between_ratio;
     segments.push_back(std::move(s));
   }
-  j["segment_count"] = diff.segments.size();
+  j["segment_count"] = diff.segment_count;
+  j["failing_segment_count"] = diff.failing_segment_count;
   return j;
 }
 
@@ -182,30 +183,34 @@ void print_diff(std::ostream& out, const DiffRun& run, const Text& t) {
     return line;
   };
   // Runs that are each a whole segment (a decode batch's rows) are said by the segments' lines below.
-  const bool runs_are_segments = !diff.segments.empty() && diff.ranges.size() == diff.segments.size();
+  const bool runs_are_segments = diff.segment_count > 0 && diff.range_count == diff.segment_count;
   for (std::size_t k = 0; k < diff.ranges.size() && k < kRangeLines && !runs_are_segments; ++k) {
     const DiffRange& g = diff.ranges[k];
-    // Packed sequences repeat their positions: the run says which sequence it is in.
-    const auto in = std::find_if(diff.segments.begin(), diff.segments.end(), [&](const DiffSegment& d) {
-      return d.segment().start <= g.start && g.start < d.segment().start + d.segment().length;
-    });
+    // Packed sequences repeat their positions: the run says which sequence it is in (the last that starts at or
+    // before it).
+    const auto in = std::upper_bound(a.segments.begin(), a.segments.end(), g.start,
+                                     [](long start, const DumpSegment& d) { return start < d.start; });
     const std::string label =
-        in != diff.segments.end() && !a.segments_are_rows
-            ? t.tr("sequence {0}, positions {1}", in - diff.segments.begin(), span(a, g.start, g.length))
+        diff.segment_count > 0 && in != a.segments.begin() && !a.segments_are_rows
+            ? t.tr("sequence {0}, positions {1}", in - a.segments.begin() - 1, span(a, g.start, g.length))
             : t.tr("positions {0}", span(a, g.start, g.length));
     row(label, verdict(g.a_right, g.b_right, g.agree, g.a_diagnosis, g.b_diagnosis));
   }
-  if (diff.ranges.size() > kRangeLines && !runs_are_segments) {
-    out << (diff.ranges.size() <= kListedDiffRuns
-                ? t.tr("  … and {0} more ranges (--json lists them all)\n", diff.ranges.size() - kRangeLines)
-                : t.tr("  … and {0} more ranges (--json lists the first {1})\n", diff.ranges.size() - kRangeLines,
+  const auto range_count = static_cast<std::size_t>(diff.range_count);
+  if (range_count > kRangeLines && !runs_are_segments) {
+    out << (range_count <= kListedDiffRuns
+                ? t.tr("  … and {0} more ranges (--json lists them all)\n", range_count - kRangeLines)
+                : t.tr("  … and {0} more ranges (--json lists the first {1})\n", range_count - kRangeLines,
                        kListedDiffRuns));
   }
-  // Per batch row or packed sequence, as rope check reports them: the ones where either side fails first.
+  // Per batch row or packed sequence, as rope check reports them, of the kept ones (the first kListedSegments and
+  // the diagnosed): the diagnosed first, then the other failing ones.
   std::vector<std::size_t> order;
-  for (const bool failing : {true, false}) {
+  for (const int pass : {0, 1, 2}) {
     for (std::size_t k = 0; k < diff.segments.size(); ++k) {
-      if ((diff.segments[k].a.passed() && diff.segments[k].b.passed()) != failing) order.push_back(k);
+      const DiffSegment& g = diff.segments[k];
+      const bool diagnosed = g.a.diagnosed() || g.b.diagnosed(), passed = g.a.passed() && g.b.passed();
+      if ((pass == 0 && diagnosed) || (pass == 1 && !passed && !diagnosed) || (pass == 2 && passed)) order.push_back(k);
     }
   }
   const std::size_t shown = std::min(order.size(), kRangeLines);
@@ -213,17 +218,23 @@ void print_diff(std::ostream& out, const DiffRun& run, const Text& t) {
   if (shown > 0 && !runs_are_segments) out << '\n';
   for (std::size_t n = 0; n < shown; ++n) {
     const DiffSegment& g = diff.segments[order[n]];
-    const std::string label = a.segments_are_rows ? t.tr("batch row {0}", order[n]) : t.tr("sequence {0}", order[n]);
+    const std::string label = a.segments_are_rows ? t.tr("batch row {0}", g.a.index) : t.tr("sequence {0}", g.a.index);
     const std::string where_text =
         a.segments_are_rows
             ? t.tr("positions {0}", span(a, g.segment().start, g.segment().length))
             : t.tr("indices {0}–{1}, positions {2}", g.segment().start, g.segment().start + g.segment().length - 1,
                    span(a, g.segment().start, g.segment().length));
     row(label, t.tr("{0}: {1}", where_text,
-                    verdict(g.a.passed(), g.b.passed(), g.differing_positions == 0, g.a.report.diagnosis.message,
-                            g.b.report.diagnosis.message)));
+                    verdict(g.a.passed(), g.b.passed(), g.differing_positions == 0,
+                            g.a.diagnosed() ? g.a.report->diagnosis.message : Message(),
+                            g.b.diagnosed() ? g.b.report->diagnosis.message : Message())));
   }
-  if (order.size() > shown) out << t.tr("  … and {0} more that pass\n", order.size() - shown);
+  long failing = diff.failing_segment_count;
+  for (std::size_t n = 0; n < shown; ++n) {
+    const DiffSegment& g = diff.segments[order[n]];
+    failing -= g.a.passed() && g.b.passed() ? 0 : 1;
+  }
+  out << more_segments_text(diff.segment_count - static_cast<long>(shown), failing, t);
   const bool a_ok = diff.a.comparison.passed(), b_ok = diff.b.comparison.passed();
   row(t.tr("verdict"), passed           ? t.tr("PASS")
                        : !a_ok && !b_ok ? t.tr("FAIL: both are wrong")

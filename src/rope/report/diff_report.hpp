@@ -18,9 +18,9 @@ namespace rope {
 
 class Text;
 
-/// Largest number of runs ("ranges") and of segments ("segments") the value lists; range_count and segment_count
-/// count them all.
-inline constexpr std::size_t kListedDiffRuns = 4096;
+/// The value lists the runs ("ranges") and segments ("segments") the diff kept: at most kListedDiffRuns runs
+/// (analysis/dump_diff.hpp) and kListedSegments segments (check.hpp) plus the diagnosed ones; range_count and
+/// segment_count count them all.
 
 /// The report's fields: the verdict, the expectation, each side against it, the two against each other, the first
 /// kListedDiffRuns runs and segments and their counts.
