@@ -9,6 +9,7 @@
 ///                          legacy type, the method's parameters, the keys it requires, HF's defaults
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -25,9 +26,28 @@ struct ScalingDict {
   std::string path;            // e.g. "rope_scaling", "rope_parameters.full_attention"
 };
 
+/// One entry of rope_parameters keyed by layer type (or by label), read as if it were the model's only RoPE block.
+struct LayerEntry {
+  std::string name;            // the key ("sliding_attention")
+  const json* dict = nullptr;  // its value, an object
+};
+
+/// At most kMaxRopeBlockKeys keys in a RoPE block (rope_scaling, rope_parameters): one entry per layer type, or the
+/// method's parameters; real configs have at most a dozen. Checked before any loop over the block's entries.
+constexpr std::size_t kMaxRopeBlockKeys = 64;
+
+/// @throws InvalidArgument "<name>: <path>: has N keys, more than the limit of 64 ..." (the keys are not listed).
+void check_rope_block_size(const Reader& r, const json& block, const std::string& path);
+
 class ConfigParser {
  public:
   ConfigParser(const json& doc, const std::string& name) : doc_(doc), r_(name), name_(name) { m_.name = name; }
+  /// Reads `doc` with `entry` as its RoPE block (read_layer_types: one parse of the same document per layer type,
+  /// nothing copied).
+  ConfigParser(const json& doc, const std::string& name, LayerEntry entry)
+      : doc_(doc), r_(name), name_(name), entry_(std::move(entry)) {
+    m_.name = name;
+  }
 
   ModelConfig parse();
 
@@ -88,6 +108,7 @@ class ConfigParser {
   std::string layer_type_;  // the per-layer-type entry of rope_parameters read ("" when not keyed)
   json class_parameters_;   // the class's default rope_parameters (family table), when the config has none
   std::optional<long> top_l0_;
+  std::optional<LayerEntry> entry_;  // the per-layer-type entry to read, set by read_layer_types
 };
 
 /// The origin line "what: value (from)" (also gguf_config*.cpp's): one text when `what` and `from` read the
