@@ -51,8 +51,17 @@ void ConfigParser::select_scaling_dict() {
   if (v4) check_rope_block_size(r_, *v4, child(prefix_, "rope_scaling"));
   if (v5) check_rope_block_size(r_, *v5, child(prefix_, "rope_parameters"));
   if (entry_) {  // one entry of rope_parameters keyed by layer type (read_layer_types)
-    scaling_ = {entry_->dict, child(child(prefix_, "rope_parameters"), entry_->name)};
+    scaling_ = {entry_->dict,
+                entry_->path.empty() ? child(child(prefix_, "rope_parameters"), entry_->name) : entry_->path};
     layer_type_ = entry_->name;
+    theta_from_ = entry_->theta_from;
+    return;
+  }
+  if (is_deepseek_v4(m_.model_type)) {  // the model's values: the main block (hf_config_deepseek_v4.cpp)
+    deepseek_v4_ = deepseek_v4_blocks(r_, *cfg_, prefix_);
+    scaling_ = {&deepseek_v4_.main, deepseek_v4_.main_path};
+    layer_type_ = "main";
+    theta_from_ = deepseek_v4_.main_theta_from;
     return;
   }
   if (v4 && v4->empty()) v4 = nullptr;  // HF: `rope_scaling or rope_parameters`; {} is falsy
