@@ -2,6 +2,7 @@
 // rope_parameters keyed by layer type; and the other model keys of issue 13 (Llama-4-Scout's llama3
 // block, ChatGLM's rope_ratio, kv_channels and seq_length).
 #include <cmath>
+#include <fmt/format.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -141,6 +142,77 @@ TEST(LayerTypes, UnknownScalingKeysWarnWithASuggestion) {
   EXPECT_EQ(m.rope.beta_fast, std::nullopt);  // not read under a wrong name
   EXPECT_TRUE(parse(R"({"head_dim": 8, "rope_scaling": {"rope_type": "linear", "factor": 2}})").warnings.empty());
 }
+
+// Issue 50 item 7: rope_parameters keyed by layer type are read from the one parsed document, entry by entry (a
+// copy of the whole document per entry made 4 000 entries take 79 s and 0.93 GB), and a RoPE block has at most
+// kMaxRopeBlockKeys (64) keys, refused before any loop with the count and the limit, never the keys themselves.
+struct BlockSizeCase {
+  const char* name;
+  const char* wrapper;  // "top", "text_config" or "rope_scaling" (a flat block of unknown keys)
+  int keys;
+  const char* refused;  // "" when accepted
+};
+
+std::string block_config(const BlockSizeCase& c) {
+  std::string block = "{";
+  for (int i = 0; i < c.keys; ++i) {
+    if (i) block += ", ";
+    if (std::string(c.wrapper) == "rope_scaling") {
+      block += i == 0 ? R"("rope_type": "linear")" : i == 1 ? R"("factor": 2)" : fmt::format(R"("x{}": 1)", i);
+    } else {
+      block += i == 0 ? R"("full_attention": {"rope_type": "default", "rope_theta": 1000000})"
+                      : fmt::format(R"("t{}": {{"rope_type": "default", "rope_theta": {}}})", i, 10000 + i);
+    }
+  }
+  block += "}";
+  const std::string w = c.wrapper;
+  if (w == "rope_scaling") return R"({"head_dim": 8, "rope_scaling": )" + block + "}";
+  if (w == "text_config") return R"({"text_config": {"head_dim": 8, "rope_parameters": )" + block + "}}";
+  return R"({"model_type": "llama", "head_dim": 8, "rope_parameters": )" + block + "}";
+}
+
+class RopeBlockSize : public ::testing::TestWithParam<BlockSizeCase> {};
+
+TEST_P(RopeBlockSize, AtMost64KeysEachEntryReadFromTheOneDocument) {
+  const BlockSizeCase& c = GetParam();
+  const std::string text = block_config(c);
+  if (*c.refused) {
+    try {
+      parse(text);
+      ADD_FAILURE() << "accepted " << c.keys << " keys";
+    } catch (const InvalidArgument& e) {
+      EXPECT_EQ(std::string(e.what()), c.refused);
+    }
+    return;
+  }
+  const ModelConfig m = parse(text);
+  if (std::string(c.wrapper) == "rope_scaling") return;
+  ASSERT_EQ(m.layer_types.size(), static_cast<std::size_t>(c.keys));
+  EXPECT_EQ(m.layer_type, "full_attention");
+  EXPECT_EQ(m.rope.base, 1000000.0);
+  for (int i = 1; i < c.keys; ++i) {  // each entry's own θ, not the full_attention one's
+    EXPECT_EQ(select_layer_type(m, fmt::format("t{}", i)).config.base, 10000.0 + i) << i;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    LayerTypes, RopeBlockSize,
+    ::testing::Values(
+        BlockSizeCase{"keyed_64", "top", 64, ""}, BlockSizeCase{"text_config_64", "text_config", 64, ""},
+        BlockSizeCase{"keyed_65", "top", 65,
+                      "config.json: rope_parameters: has 65 keys, more than the limit of 64 (one entry per layer "
+                      "type, or the method's parameters)"},
+        BlockSizeCase{"keyed_4000", "top", 4000,
+                      "config.json: rope_parameters: has 4000 keys, more than the limit of 64 (one entry per layer "
+                      "type, or the method's parameters)"},
+        BlockSizeCase{"text_config_65", "text_config", 65,
+                      "config.json: text_config.rope_parameters: has 65 keys, more than the limit of 64 (one entry "
+                      "per layer type, or the method's parameters)"},
+        BlockSizeCase{"flat_64", "rope_scaling", 64, ""},
+        BlockSizeCase{"flat_65", "rope_scaling", 65,
+                      "config.json: rope_scaling: has 65 keys, more than the limit of 64 (one entry per layer type, "
+                      "or the method's parameters)"}),
+    [](const ::testing::TestParamInfo<BlockSizeCase>& i) { return std::string(i.param.name); });
 
 }  // namespace
 }  // namespace rope

@@ -62,6 +62,21 @@ void ConfigParser::select_text_config() {
 
 void ConfigParser::read_head_dim() {
   const json& c = *cfg_;
+  if (is_deepseek_v4(m_.model_type)) {
+    // DeepSeek-V4: heads of head_dim (512) whose last rope_dim (64) channels turn: the channels before them are
+    // represented as MLA's qk_nope ones (rope_spec.hpp rotary_offset), read_partial_rotary takes rope_dim / head_dim.
+    const DeepseekV4Head h = deepseek_v4_head(r_, c, prefix_);
+    head_dim_ = h.head_dim;
+    m_.qk_nope_head_dim = static_cast<int>(h.head_dim - h.rope_dim);
+    m_.rope.head_dim = static_cast<int>(head_dim_);
+    origin("head_dim", std::to_string(h.head_dim), h.head_from);
+    origin("qk_rope_head_dim", std::to_string(h.rope_dim), h.rope_from);
+    note(
+        msg("DeepSeek-V4: the last {0} channels of each {1}-channel head turn, pairs (2i, 2i+1); the first {2} pass "
+            "through (HF's apply_rotary_pos_emb: x[..., -rope_dim:], modular_deepseek_v4.py @ 02356fecf2)",
+            h.rope_dim, h.head_dim, h.head_dim - h.rope_dim));
+    return;
+  }
   // Multi-head latent attention; the class's qk_rope_head_dim and qk_nope_head_dim when the config has none
   // (DeepseekV3Config, Mistral4Config: data/families.json).
   const ModelFamily* mla = find_model_family(m_.model_type);
@@ -141,6 +156,12 @@ void ConfigParser::read_head_dim() {
 /// config").
 void ConfigParser::read_partial_rotary() {
   const json& c = *cfg_;
+  if (is_deepseek_v4(m_.model_type)) {  // read_head_dim took qk_rope_head_dim = int(head_dim × partial_rotary_factor)
+    const long rope_dim = head_dim_ - *m_.qk_nope_head_dim;
+    m_.rope.partial_rotary_factor = exact_factor(rope_dim);
+    d_ = static_cast<int>(rope_dim);
+    return;
+  }
   struct Candidate {
     double factor;
     std::string path;
@@ -254,8 +275,11 @@ void ConfigParser::read_base() {
   const auto neox = r_.number(c, prefix_, "rotary_emb_base");
   double base = kDefaultBase;
   std::string from;
-  std::optional<Message> from_v4;  // a transformers 4.x config without rope_theta: 4.x's class default
-  if (in_dict) {
+  std::optional<Message> from_v4;         // a transformers 4.x config without rope_theta: 4.x's class default
+  if (in_dict && !theta_from_.empty()) {  // a block whose rope_theta the reader put there (DeepSeek-V4's)
+    base = *in_dict;
+    from = theta_from_;
+  } else if (in_dict) {
     base = *in_dict;
     from = child(scaling_.path, "rope_theta");
     if (top && *top != *in_dict) {

@@ -9,6 +9,7 @@
 ///                          legacy type, the method's parameters, the keys it requires, HF's defaults
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -25,9 +26,53 @@ struct ScalingDict {
   std::string path;            // e.g. "rope_scaling", "rope_parameters.full_attention"
 };
 
+/// One entry of rope_parameters keyed by layer type (or by label), read as if it were the model's only RoPE block.
+struct LayerEntry {
+  std::string name;            // the key ("sliding_attention")
+  const json* dict = nullptr;  // its value, an object
+  std::string path;            // its JSON path in messages ("" : rope_parameters.<name>)
+  std::string theta_from;      // where its rope_theta came from ("" : <path>.rope_theta)
+};
+
+/// DeepSeek-V4's head (hf_config_deepseek_v4.cpp): heads of head_dim channels whose last rope_dim turn.
+struct DeepseekV4Head {
+  long head_dim = 0;
+  long rope_dim = 0;
+  Message head_from, rope_from;
+};
+
+/// DeepSeek-V4's two RoPE blocks as DeepseekV4Config.__post_init__ builds them ({"main", "compress"}).
+struct DeepseekV4Blocks {
+  json main, compress;
+  std::string main_path, compress_path;              // for messages
+  std::string main_theta_from, compress_theta_from;  // where each rope_theta came from
+  bool nested = false;                               // the config's rope_parameters held both already
+  bool attention_factor_set = false;                 // compress: yarn's attention_factor set to 1.0 by the class
+};
+
+bool is_deepseek_v4(const std::string& model_type);
+DeepseekV4Head deepseek_v4_head(const Reader& r, const json& c, const std::string& prefix);
+DeepseekV4Blocks deepseek_v4_blocks(const Reader& r, const json& c, const std::string& prefix);
+/// DeepSeek-V4's layer types (sliding_attention, compressed_sparse_attention, heavily_compressed_attention) and the
+/// rotary's labels main and compress, into m.layer_types.
+void deepseek_v4_layers(const json& doc, const std::string& name, ModelConfig& m);
+
+/// At most kMaxRopeBlockKeys keys in a RoPE block (rope_scaling, rope_parameters): one entry per layer type, or the
+/// method's parameters; real configs have at most a dozen. Checked before any loop over the block's entries.
+constexpr std::size_t kMaxRopeBlockKeys = 64;
+
+/// @throws InvalidArgument "<name>: <path>: has N keys, more than the limit of 64 ..." (the keys are not listed).
+void check_rope_block_size(const Reader& r, const json& block, const std::string& path);
+
 class ConfigParser {
  public:
   ConfigParser(const json& doc, const std::string& name) : doc_(doc), r_(name), name_(name) { m_.name = name; }
+  /// Reads `doc` with `entry` as its RoPE block (read_layer_types: one parse of the same document per layer type,
+  /// nothing copied).
+  ConfigParser(const json& doc, const std::string& name, LayerEntry entry)
+      : doc_(doc), r_(name), name_(name), entry_(std::move(entry)) {
+    m_.name = name;
+  }
 
   ModelConfig parse();
 
@@ -88,6 +133,9 @@ class ConfigParser {
   std::string layer_type_;  // the per-layer-type entry of rope_parameters read ("" when not keyed)
   json class_parameters_;   // the class's default rope_parameters (family table), when the config has none
   std::optional<long> top_l0_;
+  std::optional<LayerEntry> entry_;  // the per-layer-type entry to read, set by read_layer_types
+  DeepseekV4Blocks deepseek_v4_;     // DeepSeek-V4's main and compress blocks (the model's values: main)
+  std::string theta_from_;           // where the block's rope_theta came from, when not the block itself
 };
 
 /// The origin line "what: value (from)" (also gguf_config*.cpp's): one text when `what` and `from` read the

@@ -80,6 +80,10 @@ void read_layer_types(const json& doc, const std::string& name, ModelConfig& m) 
     return out;
   };
 
+  if (is_deepseek_v4(type)) {
+    deepseek_v4_layers(doc, name, m);
+    return;
+  }
   if (type == "gemma3_text" || type == "gemma3") {
     if (names.empty()) {
       const int n = count("num_hidden_layers", 26);
@@ -229,6 +233,7 @@ void read_layer_types(const json& doc, const std::string& name, ModelConfig& m) 
       m.notes.push_back(msg("the last layer is full_attention whatever layer_types says: HF's {0} forces it ({1})",
                             family->config_class, family->layers_source));
     }
+    check_rope_block_size(r, *v5, child(prefix, "rope_parameters"));
     bool keyed = true;
     for (auto it = v5->begin(); it != v5->end(); ++it) keyed = keyed && it->is_object();
     if (!keyed) return;
@@ -240,7 +245,8 @@ void read_layer_types(const json& doc, const std::string& name, ModelConfig& m) 
                        {},
                        v5 == &class_parameters ? msg("HF {0} default rope_parameters.{1}", family->config_class, key)
                                                : Message::same(child(child(prefix, "rope_parameters"), key))};
-      lt.config = reparse(doc, name, text, [&](json& o) { o["rope_parameters"] = json{{key, *it}}; });
+      // The same document read with this entry as its RoPE block (a copy per entry was quadratic in the entries).
+      lt.config = ConfigParser(doc, name, LayerEntry{key, &*it, "", ""}).parse().rope;
       m.layer_types.push_back(std::move(lt));
     }
     m.layer_type = v5->contains("full_attention") ? "full_attention" : m.layer_types.front().name;

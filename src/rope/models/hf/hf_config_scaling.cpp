@@ -36,9 +36,34 @@ bool is_per_layer_type(const json& dict) {
 
 }  // namespace
 
+void check_rope_block_size(const Reader& r, const json& block, const std::string& path) {
+  if (block.size() > kMaxRopeBlockKeys) {
+    r.fail(path, fmt::format("has {} keys, more than the limit of {} (one entry per layer type, or the method's "
+                             "parameters)",
+                             block.size(), kMaxRopeBlockKeys));
+  }
+}
+
 void ConfigParser::select_scaling_dict() {
   const json* v4 = r_.object(*cfg_, prefix_, "rope_scaling");
   const json* v5 = r_.object(*cfg_, prefix_, "rope_parameters");
+  // Bounded before anything walks their entries (the per-layer-type loops here and in read_layer_types).
+  if (v4) check_rope_block_size(r_, *v4, child(prefix_, "rope_scaling"));
+  if (v5) check_rope_block_size(r_, *v5, child(prefix_, "rope_parameters"));
+  if (entry_) {  // one entry of rope_parameters keyed by layer type (read_layer_types)
+    scaling_ = {entry_->dict,
+                entry_->path.empty() ? child(child(prefix_, "rope_parameters"), entry_->name) : entry_->path};
+    layer_type_ = entry_->name;
+    theta_from_ = entry_->theta_from;
+    return;
+  }
+  if (is_deepseek_v4(m_.model_type)) {  // the model's values: the main block (hf_config_deepseek_v4.cpp)
+    deepseek_v4_ = deepseek_v4_blocks(r_, *cfg_, prefix_);
+    scaling_ = {&deepseek_v4_.main, deepseek_v4_.main_path};
+    layer_type_ = "main";
+    theta_from_ = deepseek_v4_.main_theta_from;
+    return;
+  }
   if (v4 && v4->empty()) v4 = nullptr;  // HF: `rope_scaling or rope_parameters`; {} is falsy
   if (v5 && v5->empty()) v5 = nullptr;
   const ModelFamily* family = find_model_family(m_.model_type);
