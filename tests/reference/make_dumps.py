@@ -272,6 +272,30 @@ def mrope_cases(out, manifest):
                              exit=1 if matches else 0, matches=matches))
 
 
+def mrope_decode_cases(out, manifest):
+    """M-RoPE decoding (docs/check.md): after the prefill of mrope_positions() (24 tokens, ids up to 11), HF's
+    forward puts decode token i at i + rope_deltas on t, h and w, rope_deltas = 11 + 1 - 24 = -12 from
+    tests/reference/positions.py's port of get_rope_index; q of 4 decode tokens (indices 24 ... 27) rotated as
+    Qwen3-VL does, and the bug of a kernel that drops the delta (every decode token at its plain index)."""
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import positions as port
+    segments = [("text", 4), ("image", (1, 8, 8)), ("text", 4)]
+    prefill = port.get_rope_index(segments, 2, None, 1.0)
+    assert prefill.T.tolist() == [list(r[:3]) for r in mrope_positions()]
+    delta = port.rope_deltas(prefill)
+    steps, length = 4, prefill.shape[1]
+    decoded = port.decode_ids(length, delta, steps)
+    base, sections, flags = 5000000.0, [24, 20, 20], ["--model", "qwen3-vl-8b"]
+    cases = [("mrope_decode_qwen3vl", decoded, 0), ("bug_mrope_decode_no_delta", decoded - delta, 1)]
+    for i, (name, pos3, code) in enumerate(cases):
+        q = np.random.default_rng(2100 + i).standard_normal((steps, 2, 128)).astype(np.float32)
+        save_npy(os.path.join(out, f"{name}_q.npy"), q, "f32")
+        save_npy(os.path.join(out, f"{name}_q_rope.npy"), mrope_rotate(q, pos3, base, sections, "interleaved"), "f32")
+        manifest.append(dict(name=name, before=f"{name}_q.npy", after=f"{name}_q_rope.npy",
+                             positions=f"{length}:{length + steps}", flags=flags + ["--rope-delta", str(delta)],
+                             dtype="f32", exit=code, matches=None))
+
+
 def examples(out):
     """The small example dumps of data/dumps/ (README.md, docs/check.md): q [seq 128, heads 1, d 64] float32
     and q after RoPE (half layout, base 10000), correct and with planted bugs."""
@@ -300,6 +324,17 @@ def examples(out):
     np.save(os.path.join(out, "mrope_q.npy"), mq)
     files["mrope_q_rope.npy"] = mrope_rotate(mq, pos3, 5000000.0, [24, 20, 20], "interleaved")
     files["mrope_q_rope_chunked.npy"] = mrope_rotate(mq, pos3, 5000000.0, [24, 20, 20], "chunked")
+    # Decoding after that prefill (docs/check.md): q [4, 1, 128] of the decode tokens at indices 24 … 27, rotated as
+    # Qwen3-VL does at index + rope_deltas (−12: the prefill's ids end at 11), and without the delta (a bug).
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import positions as port
+    delta = port.rope_deltas(pos3)
+    decoded = port.decode_ids(pos3.shape[1], delta, 4)
+    dq = np.random.default_rng(19).standard_normal((4, 1, 128)).astype(np.float32)
+    np.save(os.path.join(out, "mrope_decode_q.npy"), dq)
+    files["mrope_decode_q_rope.npy"] = mrope_rotate(dq, decoded, 5000000.0, [24, 20, 20], "interleaved")
+    files["mrope_decode_q_rope_no_delta.npy"] = mrope_rotate(dq, decoded - delta, 5000000.0, [24, 20, 20],
+                                                             "interleaved")
     # A decode batch (docs/check.md): HF's q [batch 4, heads 2, seq 1, d 64], one token per row at the positions
     # 57, 12, 300, 4095 (position_ids [4, 1], int64 as PyTorch makes them); and the batched-decode bug of
     # rotating every row at the first row's offset.
@@ -317,7 +352,7 @@ def examples(out):
     files["packed_q_rope.npy"] = rotate(pq, np.concatenate([positions, positions]), theta, 1.0, "half", D, "f32")
     for name, x in files.items():
         np.save(os.path.join(out, name), x.astype("<f4"))
-    print(f"{len(files) + 6} files in {out}")
+    print(f"{len(files) + 7} files in {out}")
 
 
 def self_check():
@@ -386,6 +421,7 @@ def main():
     manifest.append(dict(name="axes_bshd", before="bshd_q.npy", after="bshd_q_rope.npy", positions=f"0:{seq}",
                          flags=["--layout", "half", "--dtype", "bf16"], dtype="bf16", exit=0))
     mrope_cases(out, manifest)
+    mrope_decode_cases(out, manifest)
     vision_cases(out, manifest)
     with open(os.path.join(out, "manifest.json"), "w") as f:
         json.dump(manifest, f, indent=1)
