@@ -287,9 +287,10 @@ std::pair<std::vector<AxisPosition>, DumpVectors> mrope_case(const DumpVectors& 
 }
 
 TEST(Identify, MropeSectionsFromAxisPositions) {
-  // d = 16, 8 pairs: [4, 2, 2] chunked is t t t t h h w w; interleaved, t h w t h w t t (both 4, 2, 2).
+  // d = 16, 8 pairs: [4, 2, 2] chunked is t t t t h h w w; interleaved, t h w t h w t t; Bailing (A9), h w h w t t t t
+  // (all 4, 2, 2).
   const DumpVectors x = random_dump(600, 2, 16);
-  for (const SectionOrder order : {SectionOrder::Chunked, SectionOrder::Interleaved}) {
+  for (const SectionOrder order : {SectionOrder::Chunked, SectionOrder::Interleaved, SectionOrder::Bailing}) {
     const auto [positions, y] = mrope_case(x, {4, 2, 2}, order);
     const Identification id = identify_rope(x, y, positions);
     ASSERT_TRUE(id.axes.has_value());
