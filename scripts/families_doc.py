@@ -64,7 +64,7 @@ def render(doc):
         if r.get("partial_rotary_of") == "qk_head_dim":
             extra += "; partial_rotary_factor is of qk_nope_head_dim + qk_rope_head_dim (the class's head_dim)"
         if r.get("mrope_order"):
-            equation = {"interleaved": "(A3)", "ernie_3d": "(A8)"}[r["mrope_order"]]
+            equation = {"interleaved": "(A3)", "ernie_3d": "(A8)", "bailing": "(A9)"}[r["mrope_order"]]
             sections = r.get("mrope_section_default")
             extra += (f"; multi-axis map {equation} of [multi-axis.md](multi-axis.md) whatever the keys say"
                       + (f", mrope_section {sections} when the config has none" if sections else "")

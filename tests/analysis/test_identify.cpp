@@ -287,9 +287,10 @@ std::pair<std::vector<AxisPosition>, DumpVectors> mrope_case(const DumpVectors& 
 }
 
 TEST(Identify, MropeSectionsFromAxisPositions) {
-  // d = 16, 8 pairs: [4, 2, 2] chunked is t t t t h h w w; interleaved, t h w t h w t t (both 4, 2, 2).
+  // d = 16, 8 pairs: [4, 2, 2] chunked is t t t t h h w w; interleaved, t h w t h w t t; Bailing (A9), h w h w t t t t
+  // (all 4, 2, 2).
   const DumpVectors x = random_dump(600, 2, 16);
-  for (const SectionOrder order : {SectionOrder::Chunked, SectionOrder::Interleaved}) {
+  for (const SectionOrder order : {SectionOrder::Chunked, SectionOrder::Interleaved, SectionOrder::Bailing}) {
     const auto [positions, y] = mrope_case(x, {4, 2, 2}, order);
     const Identification id = identify_rope(x, y, positions);
     ASSERT_TRUE(id.axes.has_value());
@@ -366,6 +367,10 @@ TEST(Identify, TwoDVisionRopesByTheirMapPairsAndLadders) {
     ASSERT_TRUE(id.vision.has_value()) << to_string(kind);
     EXPECT_EQ(id.vision->kind, to_string(kind));
     EXPECT_NEAR(id.vision->base, 100.0, 1e-7) << to_string(kind);
+    // The pair layout by its name: Gemma 4's rotate_half inside each axis's block is half with axis_blocks (V6), the
+    // others the head's own half or interleaved layout.
+    EXPECT_EQ(id.layout, pairs.layout == Layout::Half ? PairLayout::Half : PairLayout::Interleaved) << to_string(kind);
+    EXPECT_EQ(id.axis_blocks, pairs.per_block) << to_string(kind);
     EXPECT_THAT(id.notes.back().en, ::testing::HasSubstr(fmt::format("a 2-D vision RoPE, {} ", to_string(kind))));
     for (const Message& note : id.notes)
       EXPECT_THAT(note.en, ::testing::Not(::testing::HasSubstr("no family explains")));

@@ -8,8 +8,10 @@ independent NumPy port of Hugging Face's Gemma4VisionRotaryEmbedding and apply_m
           float32, "# Force float32"); the planted bugs fail (exit 1): blocks swapped (the row on the first block),
           the interleaved layout inside the blocks (diagnosed as the layout-swapped variant), base 10000 instead of 100, one rotate_half over the whole head.
   diff:   HF's output against the blocks-swapped one: A passes, B fails (exit 1).
-  identify: HF's dumps are named Gemma 4's tower (V6) with base 100, base 10000 with 10000; the planted blocks swap
-          matches no vision RoPE, and the interleaved layout inside the blocks is (V4)'s map and layout.
+  identify: HF's dumps are named Gemma 4's tower (V6) with base 100, base 10000 with 10000, their pairs the half
+          layout inside each axis's block (JSON layout "half", axis_blocks true; check's expected layout the same);
+          the planted blocks swap matches no vision RoPE, and the interleaved layout inside the blocks is (V4)'s map
+          and layout.
   config: --config FILE --tower vision of Gemma 4 configs (tests/reference/gemma4_vision.py CONFIG_CASES: the
           26B-A4B's vision_config, rope_parameters absent, without rope_theta, a legacy rope_scaling, head_dim absent):
           inspect's head_dim, base and every θ_j against the port's vision_config_rope and inv_freq (float64 both:
@@ -53,7 +55,15 @@ def identify_cases(a, failures):
         if code != 0:
             failures.append(f"identify {name}: exit {code}: {err.strip()}")
             continue
-        got = json.loads(out).get("vision")
+        whole = json.loads(out)
+        got = whole.get("vision")
+        # The pairs of HF's tower are rotate_half's inside each block: layout half with axis_blocks, not "other".
+        if kind == "gemma4" and (whole["layout"] != "half" or whole.get("axis_blocks") is not True):
+            failures.append(f"identify {name}: layout {whole['layout']}, axis_blocks {whole.get('axis_blocks')}; "
+                            "want half with axis_blocks")
+        if name == "bug_interleaved_in_blocks_f64" and (whole["layout"] != "interleaved" or "axis_blocks" in whole):
+            failures.append(f"identify {name}: layout {whole['layout']}, axis_blocks {whole.get('axis_blocks')}; "
+                            "want interleaved (inside the blocks it is the whole head's)")
         ok = got is None if kind is None else (got is not None and got["kind"] == kind and abs(got["base"] / base - 1) <= tol)
         if not ok:
             failures.append(f"identify {name}: vision {got}, expected {kind} base {base}")
@@ -124,6 +134,10 @@ def main():
             failures.append(f"{case['name']}: check exit {code}, expected {case['exit']}: {err.strip()} {out[:300]}")
             continue
         report = json.loads(out)
+        # (V6) is named as what it is: the half layout inside each axis's block (issue 50 item 6).
+        if report["expected"]["layout"] != "half" or report["expected"].get("axis_blocks") is not True:
+            failures.append(f"{case['name']}: check's expected layout {report['expected']['layout']}, axis_blocks "
+                            f"{report['expected'].get('axis_blocks')}; want half with axis_blocks")
         if case["matches"] and report["diagnosis"]["matches"] != case["matches"]:
             failures.append(f"{case['name']}: diagnosis {report['diagnosis']}, expected {case['matches']}")
         print(f"check  {case['name']:32} exit {code}  max ratio {report['max_ratio']:.3g}  "

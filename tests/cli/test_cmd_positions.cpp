@@ -85,8 +85,63 @@ INSTANTIATE_TEST_SUITE_P(
                                 "--second-per-grid", "0.7"}},
         PositionsReferenceCase{
             "qwen2.5-video70x2x2-tps25-spg1/15",
-            {"--video", "70x2x2", "--tokens-per-second", "25", "--second-per-grid", "0.06666666666666667"}}),
+            {"--video", "70x2x2", "--tokens-per-second", "25", "--second-per-grid", "0.06666666666666667"}},
+        // (Q5): the decode tokens after each prefill at index + rope_deltas (the port's decode_ids, HF's forward).
+        PositionsReferenceCase{"decode-text5-image1x4x6-text3",
+                               {"--text", "5", "--image", "1x4x6", "--text", "3", "--decode", "3"}},
+        PositionsReferenceCase{"decode-text6", {"--text", "6", "--decode", "2"}},
+        PositionsReferenceCase{"decode-qwen2.5-text2-video4x2x4-tps2-spg0.5",
+                               {"--text", "2", "--video", "4x2x4", "--text", "2", "--tokens-per-second", "2",
+                                "--second-per-grid", "0.5", "--decode", "4"}},
+        PositionsReferenceCase{"decode-qwen2.5-text1-video3x2x2-tps4-spg2-text1",
+                               {"--text", "1", "--video", "3x2x2", "--text", "1", "--tokens-per-second", "4",
+                                "--second-per-grid", "2", "--decode", "2"}},
+        // (Q3'): Qwen3-VL's video split into frames, each after its timestamp's text (get_rope_index_qwen3).
+        PositionsReferenceCase{
+            "decode-qwen3-text2-video3x4x4-frame4-text2",
+            {"--text", "2", "--video", "3x4x4", "--frame-text", "4", "--text", "2", "--decode", "3"}},
+        PositionsReferenceCase{"decode-qwen3-image1x4x4-video2x2x4-frame0",
+                               {"--image", "1x4x4", "--video", "2x2x4", "--frame-text", "0", "--decode", "1"}}),
     [](const auto& info) { return test::case_name(info.param.name); });
+
+TEST_F(CmdPositions, DecodePrintsRopeDeltasAndTheDecodeRows) {
+  // 14 tokens whose ids end at 10: rope_deltas 11 − 14 = −3; decode token 14 is at 11, token 16 at 13.
+  const Result r = rope_cli({"positions", "--text", "5", "--image", "1x4x6", "--text", "3", "--decode", "3"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("14 tokens\n"));
+  EXPECT_THAT(r.out, HasSubstr("rope_deltas = -3: the largest id + 1 − the prefill's 14 tokens (Q5)\n"));
+  EXPECT_THAT(r.out, HasSubstr("is at t = h = w = i − 3: check it with --positions and --rope-delta -3\n"));
+  EXPECT_THAT(r.out, ::testing::ContainsRegex("\n +16 +3 +decode +13 +13 +13\n"));
+  EXPECT_THAT(r.out, ::testing::Not(HasSubstr("the next token would start")));
+  const Result csv = rope_cli({"positions", "--text", "2", "--image", "1x2x2", "--decode", "1", "--csv", "-"});
+  EXPECT_THAT(csv.out, HasSubstr("\n3,2,decode,3,3,3\n"));  // 3 tokens, ids up to 2: δ = 0
+  const Result zh =
+      rope_cli({"positions", "--text", "5", "--image", "1x4x6", "--text", "3", "--decode", "1", "--lang", "zh"});
+  ASSERT_EQ(zh.code, 0) << zh.err;
+  EXPECT_THAT(zh.out, HasSubstr("rope_deltas = -3"));
+  EXPECT_THAT(zh.out, ::testing::Not(HasSubstr("the largest id")));
+  expect_one_line_error(rope_cli({"positions", "--text", "3", "--decode", "-1"}), 2, "--decode must be between 0");
+  expect_one_line_error(rope_cli({"positions", "--text", "3", "--decode", "100001"}), 2, "--decode");
+}
+
+TEST_F(CmdPositions, QwenThreeVlSplitsAVideoIntoFrames) {
+  // The model's rule with --frame-text: the same ids as --image per frame after --text.
+  const Result split = rope_cli(
+      {"positions", "--model", "qwen3-vl-8b", "--text", "1", "--video", "2x2x2", "--frame-text", "3", "--csv", "-"});
+  const Result frames = rope_cli(
+      {"positions", "--text", "1", "--text", "3", "--image", "1x2x2", "--text", "3", "--image", "1x2x2", "--csv", "-"});
+  ASSERT_EQ(split.code, 0) << split.err;
+  EXPECT_EQ(token_thw(split.out), token_thw(frames.out));
+  const Result shown = rope_cli({"positions", "--model", "qwen3-vl-8b", "--video", "2x2x2", "--frame-text", "3"});
+  EXPECT_THAT(shown.out,
+              HasSubstr("= its block's start, each video frame a block after 3 text tokens (Qwen3-VL, (Q3'))"));
+  expect_one_line_error(rope_cli({"positions", "--model", "qwen2-vl-7b", "--video", "2x2x2", "--frame-text", "3"}), 2,
+                        "(Qwen2-VL) keeps a video one block");
+  expect_one_line_error(
+      rope_cli({"positions", "--video", "2x2x2", "--frame-text", "3", "--tokens-per-second", "2"}), 2,
+      "--frame-text splits a video into frames after timestamps (Qwen3-VL); --tokens-per-second scales");
+  expect_one_line_error(rope_cli({"positions", "--video", "2x2x2", "--frame-text", "-1"}), 2, "--frame-text");
+}
 
 TEST_F(CmdPositions, TheTimeIndexIsHfsFloat32Product) {
   // τ(3) = float32(float32(3 · float32(0.7)) · 10) = 21 (float32(0.7) = 0.699999988, 3 · it = 2.0999999642 →

@@ -151,6 +151,34 @@ TEST_F(CmdSections, ErnieFourFiveVlsMapBesideQwensOfAsManyPairsPerAxis) {
   EXPECT_THAT(text.out, Not(HasSubstr("llama.cpp, with the sections")));
 }
 
+TEST_F(CmdSections, BailingsMapBesideQwensOfTheSameSections) {
+  // A Bailing VL config (data/configs/bailing-moe-v3-vl.json's keys): mrope_section (t, h, w) = [12, 10, 10] over the
+  // 32 pairs of the MLA head's 64 rotary channels; vLLM BailingMRotaryEmbedding.select_cos_sin (bailing_mrope.py at
+  // 9c5b716395): pairs 0-19 alternate h (even) and w (odd), 20-31 t (A9).
+  {
+    std::ofstream(path("bailing.json")) << R"({"model_type": "bailing_moe_v3_vl", "mrope_section": [12, 10, 10],
+        "text_config": {"model_type": "bailing_hybrid", "hidden_size": 2048, "num_attention_heads": 16,
+        "qk_rope_head_dim": 64, "qk_nope_head_dim": 128, "rope_parameters": {"rope_type": "default"}}})";
+  }
+  const Result r = rope_cli({"sections", "--config", path("bailing.json"), "--csv", "-"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const test::ReferenceCsv got = test::parse_reference(r.out);
+  ASSERT_EQ(got.header, (std::vector<std::string>{"pair", "theta", "wavelength", "chunked", "interleaved", "bailing"}));
+  ASSERT_EQ(got.rows.size(), 32u);
+  for (int j = 0; j < 32; ++j) {
+    const auto& row = got.rows[static_cast<std::size_t>(j)];
+    EXPECT_EQ(row[5], j >= 20 ? "t" : j % 2 == 0 ? "h" : "w") << j;
+    EXPECT_EQ(row[3], j < 12 ? "t" : j < 22 ? "h" : "w") << j;
+  }
+  const Result text = rope_cli({"sections", "--config", path("bailing.json")});
+  EXPECT_THAT(text.out,
+              HasSubstr("Bailing's map of its sections (t, h, w) below Qwen's two maps of the same sections"));
+  EXPECT_THAT(text.out, HasSubstr("Bailing:     HW·HW·"));
+  EXPECT_THAT(text.out, HasSubstr("·TTTTTTTTTTTT\n"));
+  EXPECT_THAT(text.out, HasSubstr("the two channels of a pair in " + path("bailing.json") + ": interleaved layout"));
+  EXPECT_THAT(text.out, Not(HasSubstr("llama.cpp, with the sections")));
+}
+
 TEST_F(CmdSections, GlmFourOneVAndFourFiveVShareTheMapNotThePairing) {
   // The configs of reference.hf_families (tests/reference/hf_families.py glm4v_vision_f64, glm4v_moe_vision_f64):
   // mrope_section [8, 12, 12] chunked over the 32 pairs of 64 rotary channels in both; GLM-4.1V pairs (2i, 2i+1)

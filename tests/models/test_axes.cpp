@@ -343,6 +343,56 @@ TEST(Axes, ErnieThreeDimensionalMapByHand) {
       ThrowsMessage<InvalidArgument>(HasSubstr("adds up to 63")));
 }
 
+// (A9), vLLM BailingMRotaryEmbedding.select_cos_sin (vllm/model_executor/layers/rotary_embedding/bailing_mrope.py at
+// 9c5b716395): sections (t, h, w); pairs j < h + w take h when j is even and w when odd, the rest t (vLLM's own test of
+// select_cos_sin, [2, 2, 2] over 6 pairs, takes cos from h, w, h, w, t, t: the first case below).
+struct BailingCase {
+  std::vector<int> sections;
+  int pairs;
+  std::string pattern;
+};
+
+class AxesBailing : public ::testing::TestWithParam<BailingCase> {};
+
+TEST_P(AxesBailing, AlternatesHeightAndWidthThenTime) {
+  const auto& [sections, pairs, pattern] = GetParam();
+  const AxisMap map = make_axis_map({sections, SectionOrder::Bailing}, pairs);
+  EXPECT_EQ(axis_pattern(map), pattern);
+  EXPECT_EQ(map.pairs_of(0), sections[0]);
+  EXPECT_EQ(map.pairs_of(1), sections[1]);
+  EXPECT_EQ(map.pairs_of(2), sections[2]);
+  for (int j = 0; j < pairs; ++j) {
+    const int want = j < sections[1] + sections[2] ? (j % 2 == 0 ? 1 : 2) : 0;
+    EXPECT_EQ(map.pair_axis[static_cast<std::size_t>(j)], want) << j;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Sections, AxesBailing,
+                         ::testing::Values(BailingCase{{2, 2, 2}, 6, "HW·HW·TT"},
+                                           BailingCase{{12, 10, 10}, 32, "HW·HW·HW·HW·HW·HW·HW·HW·HW·HW·TTTTTTTTTTTT"},
+                                           BailingCase{{8, 12, 12}, 32, "HW·HW·HW·HW·HW·HW·HW·HW·HW·HW·HW·HW·TTTTTTTT"},
+                                           BailingCase{{3, 0, 0}, 3, "TTT"}));
+
+TEST(Axes, BailingRefusesWhatItsValidationRefuses) {
+  // _validate_bailing_mrope_config: [T, H, W] with H = W adding up to rotary_dim / 2.
+  EXPECT_EQ(to_string(SectionOrder::Bailing), "Bailing");
+  EXPECT_THAT(
+      [] {
+        make_axis_map({{12, 12, 8}, SectionOrder::Bailing}, 32);
+      },
+      ThrowsMessage<InvalidArgument>(HasSubstr("Bailing M-RoPE reads 3 sections (t, h, w) with as many")));
+  EXPECT_THAT(
+      [] {
+        make_axis_map({{12, 10}, SectionOrder::Bailing}, 22);
+      },
+      ThrowsMessage<InvalidArgument>(HasSubstr("Bailing M-RoPE reads 3 sections")));
+  EXPECT_THAT(
+      [] {
+        make_axis_map({{12, 10, 10}, SectionOrder::Bailing}, 64);
+      },
+      ThrowsMessage<InvalidArgument>(HasSubstr("adds up to 32, not rotary_dim / 2 = 64: Bailing")));
+}
+
 TEST(Axes, SectionsThatDoNotFitAreRefused) {
   EXPECT_THAT(
       [] {

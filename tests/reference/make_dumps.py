@@ -272,6 +272,89 @@ def mrope_cases(out, manifest):
                              exit=1 if matches else 0, matches=matches))
 
 
+def mrope_decode_cases(out, manifest):
+    """M-RoPE decoding (docs/check.md): after the prefill of mrope_positions() (24 tokens, ids up to 11), HF's
+    forward puts decode token i at i + rope_deltas on t, h and w, rope_deltas = 11 + 1 - 24 = -12 from
+    tests/reference/positions.py's port of get_rope_index; q of 4 decode tokens (indices 24 ... 27) rotated as
+    Qwen3-VL does, and the bug of a kernel that drops the delta (every decode token at its plain index)."""
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import positions as port
+    segments = [("text", 4), ("image", (1, 8, 8)), ("text", 4)]
+    prefill = port.get_rope_index(segments, 2, None, 1.0)
+    assert prefill.T.tolist() == [list(r[:3]) for r in mrope_positions()]
+    delta = port.rope_deltas(prefill)
+    steps, length = 4, prefill.shape[1]
+    decoded = port.decode_ids(length, delta, steps)
+    base, sections, flags = 5000000.0, [24, 20, 20], ["--model", "qwen3-vl-8b"]
+    cases = [("mrope_decode_qwen3vl", decoded, 0), ("bug_mrope_decode_no_delta", decoded - delta, 1)]
+    for i, (name, pos3, code) in enumerate(cases):
+        q = np.random.default_rng(2100 + i).standard_normal((steps, 2, 128)).astype(np.float32)
+        save_npy(os.path.join(out, f"{name}_q.npy"), q, "f32")
+        save_npy(os.path.join(out, f"{name}_q_rope.npy"), mrope_rotate(q, pos3, base, sections, "interleaved"), "f32")
+        manifest.append(dict(name=name, before=f"{name}_q.npy", after=f"{name}_q_rope.npy",
+                             positions=f"{length}:{length + steps}", flags=flags + ["--rope-delta", str(delta)],
+                             dtype="f32", exit=code, matches=None))
+
+
+def bailing_rotate(q, pos3, base, sections, swap_hw=False):
+    """Bailing (Ling/Ming) M-RoPE, ported from vllm-project/vllm vllm/model_executor/layers/rotary_embedding/
+    bailing_mrope.py @ 9c5b71639542 (BailingMRotaryEmbedding.select_cos_sin, forward_native) with the cache of
+    RotaryEmbedding._compute_cos_sin_cache: inv_freq = 1 / base^(arange(0, r, 2) / r), freqs = t · inv_freq, all
+    float32; cos_sin_cache[positions] per axis; the first spatial_size = H + W pairs take h where the pair index is
+    even and w where odd (torch.where(arange % 2 == 0, cos[1], cos[2])), the rest t (cos[0]); GPT-J pairs
+    (is_neox_style false: x[..., ::2], x[..., 1::2], stacked back). `swap_hw` plants the bug of h on the odd pairs."""
+    r = q.shape[-1]
+    t_sec, h_sec, w_sec = sections
+    assert h_sec == w_sec and t_sec + h_sec + w_sec == r // 2
+    inv = (1.0 / (np.float32(base) ** (np.arange(0, r, 2, dtype=np.float32) / np.float32(r)))).astype(np.float32)
+    freqs = (pos3.astype(np.float32)[:, :, None] * inv[None, None, :]).astype(np.float32)  # [3, seq, r/2]
+    cos, sin = np.cos(freqs).astype(np.float32), np.sin(freqs).astype(np.float32)
+    spatial = h_sec + w_sec
+    even = (np.arange(spatial) % 2 == 0)[None, :]
+    if swap_hw:
+        even = ~even
+    c = np.concatenate([np.where(even, cos[1, :, :spatial], cos[2, :, :spatial]), cos[0, :, spatial:]], axis=-1)
+    s = np.concatenate([np.where(even, sin[1, :, :spatial], sin[2, :, :spatial]), sin[0, :, spatial:]], axis=-1)
+    c, s = c[:, None, :], s[:, None, :]
+    x1, x2 = q[..., ::2], q[..., 1::2]
+    return np.stack([x1 * c - x2 * s, x2 * c + x1 * s], axis=-1).reshape(q.shape).astype(np.float32)
+
+
+def bailing_cases(out, manifest):
+    """Bailing M-RoPE (docs/multi-axis.md (A9)) on the rotary part of its MLA head (qk_rope_head_dim 64), q [24, 2, 64]
+    of text 4, an image 1x8x8, text 4 (mrope_positions.csv), θ 600000, sections [12, 10, 10] as
+    data/configs/bailing-moe-v3-vl.json gives them: vLLM's map passes; h and w exchanged, and Qwen2-VL's chunks over
+    the same sections (the generic M-RoPE class), fail."""
+    config = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "data", "configs",
+                          "bailing-moe-v3-vl.json")
+    pos3 = np.array([r[:3] for r in mrope_positions()], dtype=np.int64).T
+    flags = ["--config", os.path.abspath(config)]
+    cases = [("mrope_bailing", dict()), ("bug_bailing_hw_swapped", dict(swap_hw=True)),
+             ("bug_bailing_chunked", None)]
+    for i, (name, how) in enumerate(cases):
+        q = np.random.default_rng(2200 + i).standard_normal((pos3.shape[1], 2, 64)).astype(np.float32)
+        if how is None:  # the chunked map (A2) over interleaved pairs: as GLM-4.1V lays its sections
+            half = mrope_rotate(deinterleave(q), pos3, 600000.0, [12, 10, 10], "chunked")
+            after = reinterleave(half)
+        else:
+            after = bailing_rotate(q, pos3, 600000.0, [12, 10, 10], **how)
+        save_npy(os.path.join(out, f"{name}_q.npy"), q, "f32")
+        save_npy(os.path.join(out, f"{name}_q_rope.npy"), after, "f32")
+        manifest.append(dict(name=name, before=f"{name}_q.npy", after=f"{name}_q_rope.npy",
+                             axis_positions="mrope_positions.csv", flags=flags, dtype="f32",
+                             exit=0 if name == "mrope_bailing" else 1, matches=None))
+
+
+def deinterleave(x):
+    """Channels (2i, 2i+1) -> (i, i + d/2): the half layout's order of the same pairs."""
+    return np.concatenate([x[..., ::2], x[..., 1::2]], axis=-1)
+
+
+def reinterleave(x):
+    d = x.shape[-1]
+    return np.stack([x[..., :d // 2], x[..., d // 2:]], axis=-1).reshape(x.shape)
+
+
 def examples(out):
     """The small example dumps of data/dumps/ (README.md, docs/check.md): q [seq 128, heads 1, d 64] float32
     and q after RoPE (half layout, base 10000), correct and with planted bugs."""
@@ -300,6 +383,17 @@ def examples(out):
     np.save(os.path.join(out, "mrope_q.npy"), mq)
     files["mrope_q_rope.npy"] = mrope_rotate(mq, pos3, 5000000.0, [24, 20, 20], "interleaved")
     files["mrope_q_rope_chunked.npy"] = mrope_rotate(mq, pos3, 5000000.0, [24, 20, 20], "chunked")
+    # Decoding after that prefill (docs/check.md): q [4, 1, 128] of the decode tokens at indices 24 … 27, rotated as
+    # Qwen3-VL does at index + rope_deltas (−12: the prefill's ids end at 11), and without the delta (a bug).
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import positions as port
+    delta = port.rope_deltas(pos3)
+    decoded = port.decode_ids(pos3.shape[1], delta, 4)
+    dq = np.random.default_rng(19).standard_normal((4, 1, 128)).astype(np.float32)
+    np.save(os.path.join(out, "mrope_decode_q.npy"), dq)
+    files["mrope_decode_q_rope.npy"] = mrope_rotate(dq, decoded, 5000000.0, [24, 20, 20], "interleaved")
+    files["mrope_decode_q_rope_no_delta.npy"] = mrope_rotate(dq, decoded - delta, 5000000.0, [24, 20, 20],
+                                                             "interleaved")
     # A decode batch (docs/check.md): HF's q [batch 4, heads 2, seq 1, d 64], one token per row at the positions
     # 57, 12, 300, 4095 (position_ids [4, 1], int64 as PyTorch makes them); and the batched-decode bug of
     # rotating every row at the first row's offset.
@@ -317,7 +411,7 @@ def examples(out):
     files["packed_q_rope.npy"] = rotate(pq, np.concatenate([positions, positions]), theta, 1.0, "half", D, "f32")
     for name, x in files.items():
         np.save(os.path.join(out, name), x.astype("<f4"))
-    print(f"{len(files) + 6} files in {out}")
+    print(f"{len(files) + 7} files in {out}")
 
 
 def self_check():
@@ -386,6 +480,8 @@ def main():
     manifest.append(dict(name="axes_bshd", before="bshd_q.npy", after="bshd_q_rope.npy", positions=f"0:{seq}",
                          flags=["--layout", "half", "--dtype", "bf16"], dtype="bf16", exit=0))
     mrope_cases(out, manifest)
+    mrope_decode_cases(out, manifest)
+    bailing_cases(out, manifest)
     vision_cases(out, manifest)
     with open(os.path.join(out, "manifest.json"), "w") as f:
         json.dump(manifest, f, indent=1)

@@ -2,6 +2,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "rope/cli/options.hpp"
+
 namespace rope::cli {
 
 void add_dump_options(CLI::App& app, DumpOptions& o, bool axis_positions, bool after) {
@@ -25,6 +27,11 @@ void add_dump_options(CLI::App& app, DumpOptions& o, bool axis_positions, bool a
                    "M-RoPE: the position of each sequence index per axis, a file of rows t,h,w (rope positions --csv "
                    "writes one); instead of --positions")
         ->type_name("FILE");
+    add_real_option(app, "--rope-delta", o.rope_delta, 0.0,
+                    "M-RoPE decoding: --positions gives the tokens' sequence indices, each rotated at index + D on "
+                    "t, h and w (rope positions --decode prints D, HF's rope_deltas)")
+        ->type_name("D")
+        ->default_str("");
   }
   app.add_option("--axes", o.axes, "axes of the shape: seq,d | seq,heads,d | batch,heads,seq,d | batch,seq,heads,d")
       ->type_name("AXES");

@@ -7,6 +7,7 @@
 
 #include "rope/analysis/dump_pair.hpp"
 #include "rope/core/error.hpp"
+#include "rope/io/csv.hpp"
 #include "rope/io/tensor_file.hpp"
 #include "rope/io/text_file.hpp"
 
@@ -108,6 +109,9 @@ LoadedDumps load(const DumpFiles& o, bool streamed) {
     l.positions_text = o.positions;
   }
   if (!o.axes.empty()) input.axes = parse_dump_axes(o.axes);
+  input.rope_delta = o.rope_delta;
+  if (o.rope_delta && !l.positions_text.empty())
+    l.positions_text += fmt::format(" + rope_deltas {}", format_number(*o.rope_delta));
   if (!o.sequence_starts.empty()) input.starts = sequence_starts(o.sequence_starts);
   input.before_label = fmt::format("--before '{}'", before_name);
   input.after_label = fmt::format("--after '{}'", after_name);

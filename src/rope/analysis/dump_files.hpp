@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,11 +22,12 @@ struct DumpFiles {
   std::string before;     ///< --before FILE
   std::string after;      ///< --after FILE
   std::string positions;  ///< --positions A:B[:STEP] | LIST | @FILE | FILE (.npy, safetensors, text); empty: 0:seq
-  std::string sequence_starts;  ///< --sequence-starts LIST | @FILE | FILE: packed sequences (cu_seqlens)
-  std::string axis_positions;   ///< --axis-positions FILE (rope check): one t,h,w row per sequence index
-  std::string axes;             ///< --axes; empty: from the shape
-  std::string tensor;           ///< --tensor NAME (safetensors)
-  bool bf16_bits = false;       ///< --bf16-bits
+  std::string sequence_starts;       ///< --sequence-starts LIST | @FILE | FILE: packed sequences (cu_seqlens)
+  std::string axis_positions;        ///< --axis-positions FILE (rope check): one t,h,w row per sequence index
+  std::string axes;                  ///< --axes; empty: from the shape
+  std::optional<double> rope_delta;  ///< --rope-delta D (rope check): M-RoPE decode tokens at index + D
+  std::string tensor;                ///< --tensor NAME (safetensors)
+  bool bf16_bits = false;            ///< --bf16-bits
 };
 
 /// Largest --axis-positions file: 4,194,304 rows (kMaxDumpPositions) of about 16 characters.

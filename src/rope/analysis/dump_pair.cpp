@@ -18,6 +18,26 @@ DumpPair arrange_dump_pair(const TensorData& before, const TensorData& after, co
                                     in.before_label.empty() ? before_name : in.before_label,
                                     shape_string(before.shape)));
   }
+  if (in.rope_delta) {  // (Q5): every decode token at its sequence index + rope_deltas, on t, h and w alike
+    if (!in.axis_positions.empty()) {
+      throw InvalidArgument(
+          error_msg("{0} shifts the sequence indices of {1}: the rows of {2} already hold every "
+                    "axis's position",
+                    option_name("rope_delta"), option_name("positions"), option_name(in.positions_setting)));
+    }
+    if (in.positions.empty()) {
+      throw InvalidArgument(error_msg("{0} needs the decode tokens' sequence indices: give {1} (e.g. 24:28)",
+                                      option_name("rope_delta"), option_name("positions")));
+    }
+    if (!(std::abs(*in.rope_delta) <= kMaxDumpPosition) || *in.rope_delta != std::floor(*in.rope_delta)) {
+      throw InvalidArgument(error_msg("{0} must be a whole number within [-2^24, 2^24] (got {1})",
+                                      option_name("rope_delta"), *in.rope_delta));
+    }
+    DumpPairInput shifted = in;
+    shifted.rope_delta.reset();
+    for (double& p : shifted.positions) p += *in.rope_delta;
+    return arrange_dump_pair(before, after, shifted, before_name, after_name);
+  }
   DumpPair l;
   l.shape = after.shape;
   l.positions = in.positions;

@@ -28,6 +28,9 @@ struct DumpPairInput {
   std::optional<std::vector<double>> starts;    ///< packed sequences: the index where each starts (cu_seqlens)
   std::optional<DumpAxes> axes;                 ///< the axes of the shape; nullopt: inferred
   std::string positions_setting = "positions";  ///< the setting that gave the positions ("axis_positions")
+  /// M-RoPE decoding (models/mrope_positions.hpp (Q5)): the positions are the tokens' sequence indices, each
+  /// rotated at index + rope_deltas on every axis; needs `positions`, not `axis_positions`.
+  std::optional<double> rope_delta;
   /// The dumps as the message about their shapes names them ("--after 'q.npy'"); empty: the names below.
   std::string before_label, after_label;
   /// The tensors hold their shapes and types alone (a streamed check reads the values in blocks,

@@ -66,6 +66,9 @@ struct Identification {
   std::vector<std::vector<std::pair<int, int>>> group_pairs;
   std::vector<long> heads_paired_otherwise;  ///< the groups whose pairs are not `pairs`
   PairLayout layout = PairLayout::None;
+  /// The layout applies inside each axis's block of d/2 channels (Gemma 4's vision tower, (V6) of
+  /// docs/multi-axis.md): pair j = b·d/4 + k on b·d/2 + (k, k + d/4); `layout` is then Half.
+  bool axis_blocks = false;
   int family_dim = 0;  ///< the dimension of the frequency ladder: rotary_dim, or d for pairs (j, j + d/2)
   double attention_factor = 1;
   double norm_residual = 0;  ///< max over vectors and pairs of |‖y‖ − a‖x‖| / ‖x‖: how well a pairing keeps norms
@@ -87,7 +90,7 @@ struct Identification {
   struct Axes {
     std::vector<int> pair_axis;  ///< per pair: 0 t, 1 h, 2 w, 3 e; −1 where the positions cannot tell the axes apart
     std::vector<int> sections;   ///< pairs per axis (mrope_section); empty unless every pair's axis is known
-    std::optional<SectionOrder> order;  ///< Chunked (A2) or Interleaved (A3) when the pairs follow that map
+    std::optional<SectionOrder> order;  ///< Chunked (A2), Interleaved (A3) or Bailing (A9) when the pairs follow it
   };
   std::optional<Axes> axes;
   /// A 2-D vision RoPE (positions (row, column), models/vision_rope.hpp) whose axis map and pairs are the dump's.

@@ -154,7 +154,7 @@ void detail::measure_axis_frequencies(const DumpVectors& before, const DumpVecto
   } else {
     axes.sections.assign(static_cast<std::size_t>(components), 0);
     for (const int a : axes.pair_axis) ++axes.sections[static_cast<std::size_t>(a)];
-    for (const SectionOrder order : {SectionOrder::Chunked, SectionOrder::Interleaved}) {
+    for (const SectionOrder order : {SectionOrder::Chunked, SectionOrder::Interleaved, SectionOrder::Bailing}) {
       try {
         if (make_axis_map({axes.sections, order}, n).pair_axis == axes.pair_axis) {
           axes.order = order;

@@ -18,20 +18,28 @@ namespace {
 constexpr long kPairingSample = 256;
 
 PairLayout classify(const std::vector<std::pair<int, int>>& pairs, const std::vector<int>& rotated, int d,
-                    int& family_dim, std::vector<Message>& notes) {
+                    int& family_dim, bool& axis_blocks, std::vector<Message>& notes) {
   const int r = static_cast<int>(rotated.size());
   family_dim = r;
   bool prefix = true;
   for (int i = 0; i < r; ++i) prefix = prefix && rotated[i] == i;
-  bool interleaved = true, half = true, whole_half = true;
+  bool interleaved = true, half = true, whole_half = true, blocks = r % 4 == 0 && r >= 4;
   for (std::size_t j = 0; j < pairs.size(); ++j) {
     const auto [a, b] = pairs[j];
     interleaved = interleaved && a == 2 * static_cast<int>(j) && b == a + 1;
     half = half && a == static_cast<int>(j) && b == a + r / 2;
     whole_half = whole_half && a == static_cast<int>(j) && b == a + d / 2;
+    if (blocks) {  // (V6): rotate_half inside each axis's block (interleaved inside the blocks is plain interleaved)
+      const PairChannels c = axis_block_pair_channels(r, static_cast<int>(j), Layout::Half);
+      blocks = a == c.first && b == c.second;
+    }
   }
   if (prefix && interleaved) return PairLayout::Interleaved;
   if (prefix && half) return PairLayout::Half;
+  if (prefix && blocks && static_cast<int>(pairs.size()) == r / 2) {
+    axis_blocks = true;
+    return PairLayout::Half;
+  }
   if (whole_half) {
     family_dim = d;
     notes.push_back(
@@ -219,7 +227,7 @@ Identification detail::identify_with(const DumpVectors& before, const DumpVector
   }
   int family_dim = r;
   const std::size_t zero_note = id.notes.size();  // where classify says that pairs keep frequency 0
-  id.layout = classify(id.pairs, id.rotated, d, family_dim, id.notes);
+  id.layout = classify(id.pairs, id.rotated, d, family_dim, id.axis_blocks, id.notes);
   id.family_dim = family_dim;
   if (id.pairing_assumed.size() == 1) {
     id.notes.push_back(
@@ -235,8 +243,9 @@ Identification detail::identify_with(const DumpVectors& before, const DumpVector
   if (!id.heads_paired_otherwise.empty()) {
     std::vector<Message> ignored;
     int dim = r;
+    bool blocks = false;
     const PairLayout other = classify(id.group_pairs[static_cast<std::size_t>(id.heads_paired_otherwise.front())],
-                                      id.rotated, d, dim, ignored);
+                                      id.rotated, d, dim, blocks, ignored);
     std::string heads;
     for (std::size_t k = 0; k < id.heads_paired_otherwise.size() && k < 12; ++k)
       heads += (k ? ", " : "") + std::to_string(id.heads_paired_otherwise[k]);

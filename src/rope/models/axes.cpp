@@ -18,7 +18,11 @@
 //   (A2) huggingface/transformers src/transformers/models/qwen2_vl/modeling_qwen2_vl.py
 //        apply_multimodal_rotary_pos_emb: cos.split(mrope_section * 2) and chunk i takes component i % 3;
 //   (A3) src/transformers/models/qwen3_vl/modeling_qwen3_vl.py Qwen3VLTextRotaryEmbedding.apply_interleaved_mrope;
-//   (A4) ggml-org/llama.cpp ggml/src/ggml-cpu/ops.cpp ggml_mrope_cache_init (sector = j % Σ sections).
+//   (A4) ggml-org/llama.cpp ggml/src/ggml-cpu/ops.cpp ggml_mrope_cache_init (sector = j % Σ sections);
+//   (A9) vllm-project/vllm vllm/model_executor/layers/rotary_embedding/bailing_mrope.py @ 9c5b716395
+//        BailingMRotaryEmbedding.select_cos_sin and _triton_bailing_mrope_forward: sections [T, H, W] with H = W
+//        and T + H + W = rotary_dim / 2 (_validate_bailing_mrope_config); pair j < H + W reads h when j is even and
+//        w when odd, the pairs after them t.
 
 namespace rope {
 
@@ -73,6 +77,8 @@ std::string_view to_string(SectionOrder order) {
       return "2-D vision";
     case SectionOrder::Ernie3d:
       return "ERNIE 3-D";
+    case SectionOrder::Bailing:
+      return "Bailing";
   }
   return "chunked";
 }
@@ -108,6 +114,13 @@ AxisMap make_axis_map(const MropeSections& source, int pairs) {
                   "pairs of height as of width",
                   fmt::to_string(fmt::join(s, ", "))));
   }
+  if (source.order == SectionOrder::Bailing && (s.size() != 3 || s[1] != s[2])) {
+    // _validate_bailing_mrope_config: "Bailing M-RoPE expects [T, H, W] sections", "requires equal H and W sections".
+    throw InvalidArgument(
+        error_msg("mrope_section [{0}]: Bailing M-RoPE reads 3 sections (t, h, w) with as many "
+                  "pairs of height as of width",
+                  fmt::to_string(fmt::join(s, ", "))));
+  }
   for (int x : s) {
     if (x < 0 || x > 65536) {
       throw InvalidArgument(error_msg("mrope_section [{0}]: every section is a whole number in 0 … 65536",
@@ -119,6 +132,12 @@ AxisMap make_axis_map(const MropeSections& source, int pairs) {
   if (source.order == SectionOrder::Ernie3d && sum != pairs) {
     throw InvalidArgument(
         error_msg("mrope_section [{0}] adds up to {1}, not rotary_dim / 2 = {2}: ERNIE-4.5-VL's code gives "
+                  "every pair exactly one axis",
+                  fmt::to_string(fmt::join(s, ", ")), sum, pairs));
+  }
+  if (source.order == SectionOrder::Bailing && sum != pairs) {
+    throw InvalidArgument(
+        error_msg("mrope_section [{0}] adds up to {1}, not rotary_dim / 2 = {2}: Bailing M-RoPE gives "
                   "every pair exactly one axis",
                   fmt::to_string(fmt::join(s, ", ")), sum, pairs));
   }
@@ -160,6 +179,9 @@ AxisMap make_axis_map(const MropeSections& source, int pairs) {
       case SectionOrder::Ernie3d:  // (A8): the fastest s_h + s_w pairs alternate h and w, the slowest s_t take t
         a = j < s[0] + s[1] ? (j % 2 == 0 ? 1 : 2) : 0;
         break;
+      case SectionOrder::Bailing:  // (A9): the same pattern, its sections t, h, w: the first s_h + s_w pairs
+        a = j < s[1] + s[2] ? (j % 2 == 0 ? 1 : 2) : 0;
+        break;
       case SectionOrder::GgmlImrope: {  // (A4)
         const int sector = j % sum;
         const int r = sector % 3;
@@ -198,8 +220,11 @@ std::string axis_pattern(const AxisMap& map) {
   for (std::size_t j = 0; j < map.pair_axis.size(); ++j) {
     const bool interleaved =
         map.source.order == SectionOrder::Interleaved || map.source.order == SectionOrder::GgmlImrope;
-    const bool ernie = map.source.order == SectionOrder::Ernie3d;
-    const std::size_t hw = ernie ? static_cast<std::size_t>(map.source.sections[0] + map.source.sections[1]) : 0;
+    const bool bailing = map.source.order == SectionOrder::Bailing;
+    const bool ernie = map.source.order == SectionOrder::Ernie3d || bailing;
+    const std::size_t hw = !ernie ? 0
+                                  : static_cast<std::size_t>(bailing ? map.source.sections[1] + map.source.sections[2]
+                                                                     : map.source.sections[0] + map.source.sections[1]);
     const bool gap = j > 0 && (interleaved ? j % 3 == 0
                                : ernie     ? (j < hw ? j % 2 == 0 : j == hw)
                                            : map.pair_axis[j] != map.pair_axis[j - 1]);

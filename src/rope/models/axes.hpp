@@ -71,10 +71,11 @@ AxisPosition parse_axis_position(std::string_view text, std::string_view what);
 std::vector<AxisPosition> parse_axis_position_rows(std::string_view text, std::string_view what, std::size_t max_rows);
 
 /// How the sections are laid out over the pairs: HF's (A2) and (A3), llama.cpp's (A2) modulo Σs and (A4),
-/// ERNIE-4.5-VL's (A8) (its sections in the config's order h, w, t);
+/// ERNIE-4.5-VL's (A8) (its sections in the config's order h, w, t), Bailing's (A9) (Ling/Ming: (A8)'s alternating
+/// h and w with the time on the tail, its sections in the order t, h, w);
 /// Vision: a vision tower's 2-D map (vision_rope.hpp (V2)–(V5)), built by vision_axis_map, not from sections.
-enum class SectionOrder { Chunked, Interleaved, GgmlMrope, GgmlImrope, Vision, Ernie3d };
-/// "chunked", "interleaved", "llama.cpp MROPE", "llama.cpp IMROPE", "2-D vision", "ERNIE 3-D".
+enum class SectionOrder { Chunked, Interleaved, GgmlMrope, GgmlImrope, Vision, Ernie3d, Bailing };
+/// "chunked", "interleaved", "llama.cpp MROPE", "llama.cpp IMROPE", "2-D vision", "ERNIE 3-D", "Bailing".
 std::string_view to_string(SectionOrder order);
 
 /// The multimodal sections of a model: the config's mrope_section and mrope_interleaved.

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 #include <fmt/format.h>
 
 #include "rope/core/error.hpp"
@@ -34,6 +35,8 @@ std::string_view to_string(SegmentKind kind) {
       return "image";
     case SegmentKind::Video:
       return "video";
+    case SegmentKind::Decode:
+      return "decode";
   }
   return "text";
 }
@@ -46,6 +49,8 @@ Message segment_name(SegmentKind kind) {
       return {msg("image")};
     case SegmentKind::Video:
       return {msg("video")};
+    case SegmentKind::Decode:
+      return {msg("decode")};
   }
   return {msg("text")};
 }
@@ -94,9 +99,20 @@ std::vector<TokenPosition> rope_index(const std::vector<Segment>& segments, cons
     throw InvalidQuantity("seconds per grid", fmt::format("must be between 0 and {:g} (got {})", kMaxTimeScale,
                                                           format_number(rules.second_per_grid)));
   }
+  if (rules.frame_text && !(*rules.frame_text >= 0 && *rules.frame_text <= kMaxSequenceTokens)) {
+    throw InvalidArgument(error_msg("{0} must be between {1} and {2} (got {3})", option_name("frame_text"), 0,
+                                    kMaxSequenceTokens, *rules.frame_text));
+  }
+  if (rules.frame_text && rules.tokens_per_second) {
+    throw InvalidArgument(
+        error_msg("{0} splits a video into frames after timestamps (Qwen3-VL); {1} scales the "
+                  "time of one video block (Qwen2.5-VL): give one of them",
+                  option_name("frame_text"), option_name("tokens_per_second")));
+  }
   // The size first, so that nothing large is allocated for an input that is refused.
   double total = 0;
   for (const Segment& s : segments) {
+    if (s.kind == SegmentKind::Decode) throw InvalidArgument(error_msg("a decode token is not a prefill segment"));
     if (s.kind == SegmentKind::Text) {
       if (s.tokens < 1) throw InvalidArgument(error_msg("a text segment needs at least 1 token (got {0})", s.tokens));
       total += static_cast<double>(s.tokens);
@@ -111,21 +127,35 @@ std::vector<TokenPosition> rope_index(const std::vector<Segment>& segments, cons
         }
       }
       total += static_cast<double>(s.grid[0]) * static_cast<double>(s.grid[1] / m) * static_cast<double>(s.grid[2] / m);
+      if (s.kind == SegmentKind::Video && rules.frame_text)
+        total += static_cast<double>(s.grid[0]) * static_cast<double>(*rules.frame_text);
     }
     if (total > static_cast<double>(kMaxSequenceTokens)) {
       throw InvalidArgument(error_msg("the sequence has {0} tokens up to its segment {1}, more than the limit of {2}",
                                       fmt::format("{:.0f}", total), &s - segments.data() + 1, kMaxSequenceTokens));
     }
   }
+  // (Q3'): each frame of a video its own 1 × H × W block after its timestamp's text, both of the video's segment.
+  std::vector<std::pair<Segment, int>> blocks;
+  for (std::size_t i = 0; i < segments.size(); ++i) {
+    const Segment& s = segments[i];
+    if (s.kind != SegmentKind::Video || !rules.frame_text) {
+      blocks.emplace_back(s, static_cast<int>(i));
+      continue;
+    }
+    for (long t = 0; t < s.grid[0]; ++t) {
+      if (*rules.frame_text > 0)
+        blocks.emplace_back(Segment{SegmentKind::Text, *rules.frame_text, {}}, static_cast<int>(i));
+      blocks.emplace_back(Segment{SegmentKind::Video, 0, {1, s.grid[1], s.grid[2]}}, static_cast<int>(i));
+    }
+  }
   std::vector<TokenPosition> out;
   out.reserve(static_cast<std::size_t>(total));
   long start = 0;  // (Q4): the next block's start
-  for (std::size_t i = 0; i < segments.size(); ++i) {
-    const Segment& s = segments[i];
+  for (const auto& [s, i] : blocks) {
     long largest = start - 1;
     if (s.kind == SegmentKind::Text) {  // (Q1)
-      for (long k = 0; k < s.tokens; ++k)
-        out.push_back({static_cast<int>(i), s.kind, {start + k, start + k, start + k}});
+      for (long k = 0; k < s.tokens; ++k) out.push_back({i, s.kind, {start + k, start + k, start + k}});
       largest = start + s.tokens - 1;
     } else {  // (Q2), (Q3)
       const long frames = s.grid[0], rows = s.grid[1] / m, cols = s.grid[2] / m;
@@ -139,13 +169,36 @@ std::vector<TokenPosition> rope_index(const std::vector<Segment>& segments, cons
                                                  : t;
         for (long h = 0; h < rows; ++h) {
           for (long w = 0; w < cols; ++w) {
-            out.push_back({static_cast<int>(i), s.kind, {start + tau, start + h, start + w}});
+            out.push_back({i, s.kind, {start + tau, start + h, start + w}});
             largest = std::max({largest, start + tau, start + h, start + w});
           }
         }
       }
     }
     start = largest + 1;
+  }
+  return out;
+}
+
+long rope_delta(const std::vector<TokenPosition>& prefill) {
+  if (prefill.empty()) throw InvalidArgument(error_msg("the prefill is empty: rope_deltas needs its position ids"));
+  long largest = prefill.front().thw[0];
+  for (const TokenPosition& p : prefill) largest = std::max({largest, p.thw[0], p.thw[1], p.thw[2]});
+  return largest + 1 - static_cast<long>(prefill.size());
+}
+
+std::vector<TokenPosition> decode_positions(const std::vector<TokenPosition>& prefill, long steps) {
+  const long delta = rope_delta(prefill);
+  if (steps < 0 || steps > kMaxDecodeSteps) {
+    throw InvalidArgument(
+        error_msg("{0} must be between {1} and {2} (got {3})", option_name("decode"), 0, kMaxDecodeSteps, steps));
+  }
+  std::vector<TokenPosition> out;
+  out.reserve(static_cast<std::size_t>(steps));
+  const long length = static_cast<long>(prefill.size());
+  for (long k = 0; k < steps; ++k) {  // (Q5): arange(1) + cache_position[0] + rope_deltas, cache_position[0] = L + k
+    const long id = length + k + delta;
+    out.push_back({prefill.back().segment + 1, SegmentKind::Decode, {id, id, id}});
   }
   return out;
 }

@@ -9,6 +9,12 @@
 ///     with τ(t) = t (Qwen2-VL), or ⌊t · second_per_grid · tokens_per_second⌋ (Qwen2.5-VL's time
 ///     scaling; images have second_per_grid 0 there), both products in float32 as HF's tensors        (Q3)
 ///   - the next block starts at s' = max(all ids so far) + 1                                          (Q4)
+///   - Qwen3-VL splits a video of T frames into T blocks of 1 × H × W, each after its timestamp's text
+///     (models/qwen3_vl/modeling_qwen3_vl.py @ 00709b862b, get_rope_index: video_grid_thw repeated per frame,
+///     its T set to 1): every frame's time id is its block's start                                 (Q3')
+///   - decoding (the forward of each of the three models: position_ids = arange(seq) + cache_position[0] +
+///     rope_deltas, the same on t, h and w): with L tokens in the prefill,
+///     rope_deltas δ = max(all ids) + 1 − L, and the token at sequence index i ≥ L has (i + δ, i + δ, i + δ) (Q5)
 /// The vision start/end tokens around an image are ordinary text tokens: count them in --text.
 #pragma once
 
@@ -31,10 +37,11 @@ inline constexpr long kMaxMergeSize = 64;
 /// Largest tokens_per_second and second_per_grid (Qwen2.5-VL uses 2 and about 1).
 inline constexpr double kMaxTimeScale = 1e6;
 
-enum class SegmentKind { Text, Image, Video };
-/// "text", "image", "video".
+/// Decode: a token generated after the prefill (Q5).
+enum class SegmentKind { Text, Image, Video, Decode };
+/// "text", "image", "video", "decode".
 std::string_view to_string(SegmentKind kind);
-/// "text", "image", "video" as a message (translated by the front end's catalog).
+/// "text", "image", "video", "decode" as a message (translated by the front end's catalog).
 Message segment_name(SegmentKind kind);
 
 struct Segment {
@@ -52,6 +59,9 @@ struct PositionRules {
   std::optional<double> tokens_per_second;
   /// Qwen2.5-VL: seconds per temporal grid step of a video (temporal_patch_size / fps; 1 for 2 frames at 2 fps).
   double second_per_grid = 1.0;
+  /// Qwen3-VL (Q3'): a video is split into its frames, each after this many text tokens (its timestamp, with the
+  /// vision start and end tokens around the frame); nullopt: a video is one block.
+  std::optional<long> frame_text;
 };
 
 struct TokenPosition {
@@ -64,5 +74,17 @@ struct TokenPosition {
 /// @throws InvalidArgument for an empty sequence, a grid side not divisible by the merge size, more than
 /// kMaxSequenceTokens tokens, a non-positive merge size, a negative or non-finite time scale.
 std::vector<TokenPosition> rope_index(const std::vector<Segment>& segments, const PositionRules& rules);
+
+/// Most decode steps `rope positions` lists after a prefill.
+inline constexpr long kMaxDecodeSteps = 100'000;
+
+/// (Q5): rope_deltas of a prefill, max(all ids) + 1 − its length (0 for text alone; negative after a vision block,
+/// whose ids span fewer than its tokens). @throws InvalidArgument for an empty prefill.
+long rope_delta(const std::vector<TokenPosition>& prefill);
+
+/// (Q5): the `steps` tokens decoded after the prefill, sequence indices L … L + steps − 1, each at index + δ on
+/// every axis (kind Decode, segment one after the prefill's last). @throws InvalidArgument for an empty prefill or
+/// steps outside [0, kMaxDecodeSteps].
+std::vector<TokenPosition> decode_positions(const std::vector<TokenPosition>& prefill, long steps);
 
 }  // namespace rope

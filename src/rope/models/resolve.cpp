@@ -302,7 +302,8 @@ std::optional<Message> patch_outside_grid(const ModelRope& r, const AxisPosition
   return patch_outside_grid(r.model, r.spec.name, p);
 }
 
-SequencePositions sequence_positions_for(const ModelRope& model, bool has_video, bool tokens_per_second_given) {
+SequencePositions sequence_positions_for(const ModelRope& model, bool has_video, bool tokens_per_second_given,
+                                         bool frame_text_given) {
   SequencePositions s = sequence_positions_of(model);
   if (tokens_per_second_given && !s.rules.tokens_per_second) {
     throw InvalidArgument(
@@ -313,7 +314,11 @@ SequencePositions sequence_positions_for(const ModelRope& model, bool has_video,
             : error_msg("{0}: {1} ({2}) has no time scaling: its video time index is the frame index",
                         option_name("tokens_per_second"), model.spec.name, s.family));
   }
-  if (has_video && s.frames_with_timestamps) {
+  if (frame_text_given && !s.frames_with_timestamps) {
+    throw InvalidArgument(error_msg("{0}: {1} ({2}) keeps a video one block: it has no timestamp text between frames",
+                                    option_name("frame_text"), model.spec.name, s.family));
+  }
+  if (has_video && s.frames_with_timestamps && !frame_text_given) {
     throw InvalidArgument(
         error_msg("{0}: {1} ({2}) splits a video into its frames, each its own 1xHxW block after a timestamp "
                   "text (get_rope_index): give each frame as {3} 1xHxW and its timestamp's tokens as {4} "

@@ -119,8 +119,10 @@ ModelRope resolve_model_rope(const ModelSource& source, const RopeOverrides& ove
 
 /// The model's rules for a sequence with or without a video, the rules between the request and the model
 /// checked here for every front end (settings named by option_name): a tokens_per_second given for a model
-/// without time scaling, and a video for a model that splits it into frames after timestamps (Qwen3-VL).
+/// without time scaling, a video for a model that splits it into frames after timestamps (Qwen3-VL) without the
+/// frames' text (`frame_text_given`), and the frames' text for a model that does not split a video.
 /// @throws InvalidArgument naming the setting and the model.
-SequencePositions sequence_positions_for(const ModelRope& model, bool has_video, bool tokens_per_second_given);
+SequencePositions sequence_positions_for(const ModelRope& model, bool has_video, bool tokens_per_second_given,
+                                         bool frame_text_given = false);
 
 }  // namespace rope

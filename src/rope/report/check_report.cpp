@@ -183,6 +183,7 @@ Value check_value(const CheckRun& run) {
   j["total"] = c.total;
   Value& x = j["expected"];
   x["layout"] = std::string(to_string(e.layout));
+  if (e.axis_blocks) x["axis_blocks"] = true;  // (V6): the layout inside each axis's block of d/2 channels
   x["rotary_dim"] = run.nope ? 0 : e.rotary_dim();
   x["rotary_offset"] = e.rotary_offset;
   x["head_dim"] = e.head_dim;

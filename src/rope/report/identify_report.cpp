@@ -45,6 +45,10 @@ std::string layout_text(const Identification& id, const Text& t) {
     case PairLayout::Interleaved:
       return t.tr("interleaved: pairs (2j, 2j + 1)");
     case PairLayout::Half:
+      if (id.axis_blocks) {
+        return t.tr("half inside each axis's block of {0} channels: pair j = b·{1} + k on b·{0} + (k, k + {1}) (V6)",
+                    id.rotary_dim / 2, id.rotary_dim / 4);
+      }
       return t.tr("half: pairs (j, j + {0})", id.pairs.empty() ? 0 : id.pairs[0].second - id.pairs[0].first);
     case PairLayout::None:
       return t.tr("none: no pairing keeps every pair's norm");
@@ -89,6 +93,7 @@ Value identify_value(const IdentifyRun& run) {
       std::string(to_string(run.dumps.after.dtype));  // the rounding identified with: the stated type, else the file's
   j["rotary_dim"] = id.rotary_dim;
   j["layout"] = to_string(id.layout);
+  if (id.axis_blocks) j["axis_blocks"] = true;  // (V6): the layout inside each axis's block of d/2 channels
   Value& pairs = j["pairs"] = Value::array();
   for (const auto& [a, b] : id.pairs) pairs.push_back(std::vector<int>{a, b});
   j["heads_paired_otherwise"] = id.heads_paired_otherwise;

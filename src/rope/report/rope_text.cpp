@@ -93,6 +93,8 @@ std::string order_name(SectionOrder order, Lang lang) {
       return msg("2-D vision").in(lang);
     case SectionOrder::Ernie3d:
       return msg("ERNIE 3-D").in(lang);
+    case SectionOrder::Bailing:
+      return "Bailing";
   }
   return std::string(to_string(order));
 }
@@ -110,6 +112,8 @@ const char* axis_rule(SectionOrder order) {
       return "(V1)";
     case SectionOrder::Ernie3d:
       return "(A8)";
+    case SectionOrder::Bailing:
+      return "(A9)";
   }
   return "(A2)";
 }

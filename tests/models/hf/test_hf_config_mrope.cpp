@@ -80,6 +80,66 @@ TEST(HfConfigMrope, ErnieFourFiveVlHasItsOwnThreeDimensionalMap) {
                  "ERNIE-4.5-VL's 3-D RoPE reads 3 sections (h, w, t) with as many pairs of height as of width");
 }
 
+// Bailing (Ling/Ming) M-RoPE (A9), vLLM bailing_mrope.py at 9c5b716395: sections (t, h, w) with h = w over the 64
+// rotary channels of the MLA head, GPT-J pairs. The VL wrapper's top-level mrope_section, the language model's
+// rope_parameters (as BailingMoeV3VLConfig copies it there), and the wrapper's default [12, 10, 10] all read alike.
+struct BailingConfigCase {
+  std::string name;
+  std::string json;
+  std::vector<int> sections;
+  std::string origin;
+};
+
+class HfConfigBailing : public ::testing::TestWithParam<BailingConfigCase> {};
+
+TEST_P(HfConfigBailing, ReadsItsSectionsAsTimeHeightWidth) {
+  const auto& [name, json, sections, origin] = GetParam();
+  const ModelConfig m = parse(json);
+  ASSERT_TRUE(m.mrope) << name;
+  EXPECT_EQ(m.mrope->order, SectionOrder::Bailing) << name;
+  EXPECT_EQ(m.mrope->sections, sections) << name;
+  EXPECT_EQ(m.rope.base, 6e5) << name;
+  EXPECT_THAT(english(m.origin), Contains(HasSubstr(origin))) << name;
+  EXPECT_THAT(english(m.notes), Contains(HasSubstr("bailing_hybrid: Bailing M-RoPE, mrope_section")));
+  const RopeSpec spec = make_spec(m);
+  EXPECT_EQ(spec.layout, Layout::Interleaved);
+  EXPECT_EQ(spec.rotary_dim, 64);
+  ASSERT_TRUE(spec.axes.has_value());
+  EXPECT_EQ(spec.axes->pair_axis.front(), 1) << name;  // h
+  EXPECT_EQ(spec.axes->pair_axis[1], 2) << name;       // w
+  EXPECT_EQ(spec.axes->pair_axis.back(), 0) << name;   // t
+  EXPECT_EQ(spec.axes->pairs_of(0), sections[0]) << name;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Configs, HfConfigBailing,
+    ::testing::Values(
+        BailingConfigCase{"top_level",
+                          R"({"model_type": "bailing_moe_v3_vl", "mrope_section": [8, 12, 12], "text_config":
+            {"model_type": "bailing_hybrid", "hidden_size": 2048, "num_attention_heads": 16}})",
+                          {8, 12, 12},
+                          "mrope_section: [8, 12, 12] (mrope_section)"},
+        BailingConfigCase{"rope_parameters",
+                          R"({"model_type": "bailing_hybrid", "hidden_size": 2048, "num_attention_heads": 16,
+            "rope_parameters": {"rope_type": "default", "mrope_section": [12, 10, 10]}})",
+                          {12, 10, 10},
+                          "mrope_section: [12, 10, 10] (rope_parameters.mrope_section)"},
+        BailingConfigCase{"wrapper_default",
+                          R"({"model_type": "bailing_moe_v3_vl", "text_config":
+            {"model_type": "bailing_hybrid", "hidden_size": 2048, "num_attention_heads": 16}})",
+                          {12, 10, 10},
+                          "the default of BailingMoeV3VLConfig (inclusionAI remote code)"}),
+    [](const auto& info) { return info.param.name; });
+
+TEST(HfConfigMrope, BailingTextAloneAndBadSections) {
+  // The language model alone without sections: plain RoPE (text tokens only), no map.
+  const ModelConfig text = parse(R"({"model_type": "bailing_hybrid", "hidden_size": 2048, "num_attention_heads": 16})");
+  EXPECT_FALSE(text.mrope);
+  expect_invalid(R"({"model_type": "bailing_hybrid", "hidden_size": 2048, "num_attention_heads": 16,
+      "rope_parameters": {"rope_type": "default", "mrope_section": [8, 14, 10]}})",
+                 "Bailing M-RoPE reads 3 sections (t, h, w) with as many pairs of height as of width");
+}
+
 TEST(HfConfigMrope, QwenThreeFiveInterleavesWhateverTheKeySays) {
   // Qwen3_5TextRotaryEmbedding (modeling_qwen3_5.py at d8c1e2844cbf): apply_interleaved_mrope always,
   // mrope_section default [11, 11, 10]; Qwen3_5TextConfig (configuration_qwen3_5.py at 8116e632367): head_dim 256,

@@ -31,6 +31,8 @@ struct PositionsOptions {
   long merge_size = 2;
   std::optional<double> tokens_per_second;
   std::optional<double> second_per_grid;
+  std::optional<long> frame_text;  ///< Qwen3-VL: text tokens before each frame of a video (Q3')
+  std::optional<long> decode;      ///< decode steps listed after the prefill (Q5)
   std::string csv;
   FigureOptions figure;
   CLI::App* app = nullptr;
@@ -127,7 +129,8 @@ Rules rules_of(const PositionsOptions& opt, const std::vector<Segment>& segments
     r.model = resolve_model_rope({opt.model, opt.config}, RopeOverrides());
     const bool has_video = std::any_of(segments.begin(), segments.end(),
                                        [](const Segment& seg) { return seg.kind == SegmentKind::Video; });
-    const SequencePositions s = sequence_positions_for(*r.model, has_video, opt.tokens_per_second.has_value());
+    const SequencePositions s =
+        sequence_positions_for(*r.model, has_video, opt.tokens_per_second.has_value(), opt.frame_text.has_value());
     r.rules = s.rules;
     r.origin = s.origin;
     // A typed value replaces the config's line, saying so.
@@ -148,6 +151,7 @@ Rules rules_of(const PositionsOptions& opt, const std::vector<Segment>& segments
         error_msg("--second-per-grid scales video time (Qwen2.5-VL): give it with --tokens-per-second"));
   }
   r.rules.second_per_grid = opt.second_per_grid.value_or(1.0);
+  r.rules.frame_text = opt.frame_text;
   return r;
 }
 
@@ -167,6 +171,11 @@ int run_positions(const PositionsOptions& opt, std::ostream& out) {
                               {"tokens per second", "--tokens-per-second"},
                               {"seconds per grid", "--second-per-grid"}});
   }
+  const std::size_t prefill = ids.size();
+  if (opt.decode) {  // (Q5): the decode steps after the prefill, at index + rope_deltas
+    const std::vector<TokenPosition> decoded = decode_positions(ids, *opt.decode);
+    ids.insert(ids.end(), decoded.begin(), decoded.end());
+  }
   if (!opt.csv.empty()) {
     std::string csv = "token,segment,kind,t,h,w\n";
     for (std::size_t k = 0; k < ids.size(); ++k) {
@@ -185,17 +194,19 @@ int run_positions(const PositionsOptions& opt, std::ostream& out) {
                 sequence_positions_of(*given.model).family);
     for (const Message& m : given.origin) out << "  " << m.in(t.lang()) << '\n';
   }
-  out << t.tr("spatial merge size {0}{1}; time index {2}\n", rules.spatial_merge_size,
-              !given.model && rules.spatial_merge_size == 2
-                  ? t.tr(" (the value of every Qwen2-VL, Qwen2.5-VL and Qwen3-VL config)")
-                  : "",
-              rules.tokens_per_second
-                  ? t.tr("⌊t · {0} s · {1} tokens/s⌋ for video, 0 for images (Qwen2.5-VL, (Q3))",
-                         format_number(rules.second_per_grid), format_number(*rules.tokens_per_second))
-                  : t.tr("= frame index (Qwen2-VL)"));
+  out << t.tr(
+      "spatial merge size {0}{1}; time index {2}\n", rules.spatial_merge_size,
+      !given.model && rules.spatial_merge_size == 2
+          ? t.tr(" (the value of every Qwen2-VL, Qwen2.5-VL and Qwen3-VL config)")
+          : "",
+      rules.tokens_per_second ? t.tr("⌊t · {0} s · {1} tokens/s⌋ for video, 0 for images (Qwen2.5-VL, (Q3))",
+                                     format_number(rules.second_per_grid), format_number(*rules.tokens_per_second))
+      : rules.frame_text ? t.tr("= its block's start, each video frame a block after {0} text tokens (Qwen3-VL, (Q3'))",
+                                *rules.frame_text)
+                         : t.tr("= frame index (Qwen2-VL)"));
   std::string list;
   for (const Segment& s : segments) list += (list.empty() ? "" : ", ") + segment_text(s, rules.spatial_merge_size, t);
-  out << t.tr("sequence: {0}; {1} {2}\n", list, ids.size(), tokens_word(static_cast<long>(ids.size()), t));
+  out << t.tr("sequence: {0}; {1} {2}\n", list, prefill, tokens_word(static_cast<long>(prefill), t));
   out << t.tr("text tokens include the vision start and end tokens around an image: count them in --text\n\n");
   out << fmt::format("{:>7}  {:>7}  {:<6}  {:>8}  {:>8}  {:>8}\n", t.tr("token"), t.tr("segment"), t.tr("kind"), "t",
                      "h", "w");
@@ -207,9 +218,17 @@ int run_positions(const PositionsOptions& opt, std::ostream& out) {
   if (ids.size() > kMaxPrintedPositions) {
     out << t.tr("… {0} more rows: write them all with --csv FILE\n", ids.size() - kMaxPrintedPositions);
   }
-  const TokenPosition& last = ids.back();
-  out << t.tr("\nthe next token would start at {0} (the largest id + 1, (Q4))\n",
-              std::max({last.thw[0], last.thw[1], last.thw[2]}) + 1);
+  const long delta = rope_delta({ids.begin(), ids.begin() + static_cast<std::ptrdiff_t>(prefill)});
+  if (!opt.decode) {
+    const TokenPosition& last = ids.back();
+    out << t.tr("\nthe next token would start at {0} (the largest id + 1, (Q4))\n",
+                std::max({last.thw[0], last.thw[1], last.thw[2]}) + 1);
+    return kOk;
+  }
+  out << t.tr("\nrope_deltas = {0}: the largest id + 1 − the prefill's {1} tokens (Q5)\n", delta, prefill);
+  const std::string term = delta < 0 ? fmt::format("− {}", -delta) : fmt::format("+ {}", delta);
+  out << t.tr("decode token i (i ≥ {0}) is at t = h = w = i {1}: check it with --positions and --rope-delta {2}\n",
+              prefill, term, delta);
   return kOk;
 }
 
@@ -244,10 +263,16 @@ Command add_positions_command(CLI::App& app) {
       ->default_str("");
   add_real_option(*sub, "--second-per-grid", opt->second_per_grid, 1.0,
                   "Qwen2.5-VL: seconds per temporal grid step of a video (temporal_patch_size / fps)");
+  add_long_option(*sub, "--frame-text", opt->frame_text, 0,
+                  "Qwen3-VL: text tokens before each frame of a video (its timestamp and vision start/end tokens); "
+                  "each frame becomes its own 1xHxW block")
+      ->default_str("");
+  add_long_option(*sub, "--decode", opt->decode, 0,
+                  "list N decode tokens after the prefill, each at index + rope_deltas on t, h and w");
   sub->add_option("--csv", opt->csv, "write token,segment,kind,t,h,w to FILE ('-' for stdout)")->type_name("FILE");
   add_figure_options(*sub, opt->figure);
   sub->footer(
-      "Example:\n  rope positions --text 5 --image 1x4x6 --text 3\n  rope positions --text 2 --video 4x2x4 --text 2 --tokens-per-second 2 --second-per-grid 0.5\n  rope positions --text 5 --image 1x8x8 --text 3 --png positions.png\n  rope positions --model qwen2.5-vl-7b --text 2 --video 4x2x4 --text 2");
+      "Example:\n  rope positions --text 5 --image 1x4x6 --text 3\n  rope positions --text 2 --video 4x2x4 --text 2 --tokens-per-second 2 --second-per-grid 0.5\n  rope positions --text 5 --image 1x8x8 --text 3 --png positions.png\n  rope positions --model qwen2.5-vl-7b --text 2 --video 4x2x4 --text 2\n  rope positions --text 4 --image 1x8x8 --text 4 --decode 3\n  rope positions --model qwen3-vl-8b --text 2 --video 3x4x4 --frame-text 4 --text 2 --decode 1");
   return {sub, [opt](std::ostream& out) { return run_positions(*opt, out); }};
 }
 

@@ -158,6 +158,8 @@ int run_sections(const SectionsOptions& opt, std::ostream& out) {
   // per axis in their order t, h, w.
   const AxisMap* ernie = model_map && model_map->source.order == SectionOrder::Ernie3d ? model_map : nullptr;
   if (ernie) sections = {sections[2], sections[0], sections[1]};
+  // Bailing (Ling/Ming) writes its sections t, h, w and has its own map (A9), beside Qwen's of the same sections.
+  const AxisMap* bailing = model_map && model_map->source.order == SectionOrder::Bailing ? model_map : nullptr;
   if (sections.size() != 3 && sections.size() != 4 && opt.sections.empty()) {  // the model's, not the user's
     throw InvalidArgument(
         error_msg("{0}: the M-RoPE sections [{1}]: the maps need 3 sections, t,h,w (HF), or 4, t,h,w,e (llama.cpp)",
@@ -182,6 +184,7 @@ int run_sections(const SectionsOptions& opt, std::ostream& out) {
                     t.tr("interleaved (A3): Qwen3-VL, Qwen3.5")});
   }
   if (ernie) rows.push_back({*ernie, "ernie_3d", t.tr("ERNIE 3-D:"), t.tr("ERNIE 3-D (A8): ERNIE-4.5-VL")});
+  if (bailing) rows.push_back({*bailing, "bailing", "Bailing:", t.tr("Bailing (A9): Ling, Ming (vLLM)")});
   const AxisMap mrope = make_axis_map({ggml_sections, SectionOrder::GgmlMrope}, pairs);
   const AxisMap imrope = make_axis_map({ggml_sections, SectionOrder::GgmlImrope}, pairs);
   if (four) {
@@ -215,9 +218,10 @@ int run_sections(const SectionsOptions& opt, std::ostream& out) {
       ernie
           ? t.tr("ERNIE-4.5-VL's map of its sections (h, w, t) = [{0}] below Qwen's two maps of as many pairs per axis",
                  fmt::join(ernie->source.sections, ", "))
-      : !four ? t.tr("the same sections, chunked and interleaved")
-      : hf    ? t.tr("llama.cpp's four slots t, h, w, e next to HF's maps of the first three")
-              : t.tr("llama.cpp's four slots t, h, w, e (HF's maps need three sections adding up to d/2)"));
+      : bailing ? t.tr("Bailing's map of its sections (t, h, w) below Qwen's two maps of the same sections")
+      : !four   ? t.tr("the same sections, chunked and interleaved")
+      : hf      ? t.tr("llama.cpp's four slots t, h, w, e next to HF's maps of the first three")
+                : t.tr("llama.cpp's four slots t, h, w, e (HF's maps need three sections adding up to d/2)"));
   for (const SectionsRow& r : rows) {
     print_axis_summary(out, r.map, theta, t);
     out << '\n';
@@ -228,7 +232,7 @@ int run_sections(const SectionsOptions& opt, std::ostream& out) {
   // GLM-4.5V half, with the same sections).
   if (model_map)
     out << t.tr("\nthe two channels of a pair in {0}: {1}\n", from, layout_description(rope.spec).in(t.lang()));
-  if (hf && !ernie) {
+  if (hf && !ernie && !bailing) {
     // What llama.cpp does with the same sections: where its map leaves HF's (the "e" slot of (A4)).
     out << t.tr("\nllama.cpp, with the sections as a converted GGUF has them ([{0}]):\n",
                 fmt::join(ggml_sections, ", "));
@@ -242,6 +246,11 @@ int run_sections(const SectionsOptions& opt, std::ostream& out) {
     out << t.tr(
         "ERNIE-4.5-VL gives height and width the fastest pairs alternately and the time the slowest band:\n"
         "the opposite of Qwen2-VL's chunks, which give the time the fastest (docs/multi-axis.md (A8))\n");
+  }
+  if (bailing) {
+    out << t.tr(
+        "Bailing gives height and width the fastest pairs alternately and the time the slowest band, as ERNIE-4.5-VL\n"
+        "does with its sections written t, h, w (docs/multi-axis.md (A9))\n");
   }
   return kOk;
 }
@@ -261,7 +270,8 @@ Command add_sections_command(CLI::App& app) {
   sub->add_option(
          "--csv", opt->csv,
          "write pair,theta,wavelength and the axis of every pair in each map (chunked,interleaved; with four "
-         "sections also llama_cpp_mrope,llama_cpp_imrope; for ERNIE-4.5-VL also ernie_3d) to FILE ('-' for stdout)")
+         "sections also llama_cpp_mrope,llama_cpp_imrope; for ERNIE-4.5-VL also ernie_3d, for Bailing also bailing) to "
+         "FILE ('-' for stdout)")
       ->type_name("FILE");
   add_figure_options(*sub, opt->figure);
   add_scaling_options(*sub, opt->scaling);

@@ -127,7 +127,8 @@ FamilyRows parse_table() {
     f.last_layer_full = row.value("last_layer_full", false);
     f.mrope_order = row.value("mrope_order", std::string());
     f.mrope_section_default = row.value("mrope_section_default", std::vector<int>{});
-    if (!f.mrope_order.empty() && f.mrope_order != "ernie_3d" && f.mrope_order != "interleaved") {
+    if (!f.mrope_order.empty() && f.mrope_order != "ernie_3d" && f.mrope_order != "interleaved" &&
+        f.mrope_order != "bailing") {
       throw std::logic_error("data/families.json: " + f.model_type + ": unknown mrope_order " + f.mrope_order);
     }
     f.mrope_source = row.value("mrope_source", std::string());

@@ -117,7 +117,8 @@ struct ModelFamily {
   bool last_layer_full = false;  ///< the class forces the last layer to full_attention
   /// The multi-axis map of the family's code when the config's keys do not decide it (Qwen2-VL's chunked, or
   /// interleaved with mrope_interleaved): "interleaved" (the code always interleaves, (A3): Qwen3.5),
-  /// "ernie_3d" (ERNIE-4.5-VL's (A8), docs/multi-axis.md). Empty: the keys decide.
+  /// "ernie_3d" (ERNIE-4.5-VL's (A8), docs/multi-axis.md), "bailing" (Ling/Ming's (A9), sections t, h, w read from the
+  /// RoPE block or the wrapper's top-level mrope_section). Empty: the keys decide.
   std::string mrope_order;
   std::vector<int> mrope_section_default;  ///< the code's mrope_section when the config has none
   std::string mrope_source;                ///< HF file and function of the map

@@ -24,9 +24,19 @@ void ConfigParser::read_mrope() {
   const ModelFamily* family = find_model_family(m_.model_type);
   const bool family_interleaves = family && family->mrope_order == "interleaved";
   const bool ernie = family && family->mrope_order == "ernie_3d";
+  // Bailing (Ling/Ming, docs/multi-axis.md (A9)): the VL wrapper keeps mrope_section at its top level and copies it
+  // into the language model's rope_parameters (sglang python/sglang/srt/configs/bailing_hybrid.py, a stored version
+  // newer than d97eb111a3 whose commit the index did not name: BailingMoeV3VLConfig and _normalize_mrope_parameters,
+  // "adapted from inclusionAI/Ling-3.0-flash @ 51fd444268 configuration_bailing_moe_v3.py"); its default
+  // [12, 10, 10] is the wrapper class's.
+  const bool bailing = family && family->mrope_order == "bailing";
   const json* s = scaling_.dict;
-  const std::string& p = scaling_.path;
+  std::string p = scaling_.path;
   const json* v = s ? Reader::find(*s, "mrope_section") : nullptr;
+  const bool wrapped = cfg_ != &doc_;
+  if (bailing && !v && wrapped) {
+    if ((v = Reader::find(doc_, "mrope_section"))) p = "";
+  }
   const auto interleaved = s ? r_.boolean(*s, p, "mrope_interleaved") : std::nullopt;
   MropeSections sections;
   const std::string path = child(p, "mrope_section");
@@ -41,7 +51,7 @@ void ConfigParser::read_mrope() {
       }
       sections.sections.push_back(static_cast<int>(value));
     }
-  } else if ((family_interleaves || ernie) && !family->mrope_section_default.empty()) {
+  } else if ((family_interleaves || ernie || (bailing && wrapped)) && !family->mrope_section_default.empty()) {
     sections.sections = family->mrope_section_default;
   } else {
     if (interleaved) {
@@ -50,6 +60,7 @@ void ConfigParser::read_mrope() {
     return;
   }
   sections.order = ernie                                               ? SectionOrder::Ernie3d
+                   : bailing                                           ? SectionOrder::Bailing
                    : family_interleaves || interleaved.value_or(false) ? SectionOrder::Interleaved
                                                                        : SectionOrder::Chunked;
   try {
@@ -61,6 +72,8 @@ void ConfigParser::read_mrope() {
   const std::string list = fmt::format("[{}]", fmt::join(sections.sections, ", "));
   if (v) {
     origin("mrope_section", list, path);
+  } else if (bailing) {
+    origin("mrope_section", list, msg("the default of {0} (inclusionAI remote code)", "BailingMoeV3VLConfig"));
   } else {
     origin("mrope_section", list, msg("HF {0} default", family->config_class));
   }
@@ -70,6 +83,14 @@ void ConfigParser::read_mrope() {
         "slowest {3} turn with the time (docs/multi-axis.md (A8), {4}); a text token has the same position on every "
         "axis, so for text the frequencies are plain RoPE's",
         m_.model_type, list, sections.sections[0] + sections.sections[1], sections.sections[2], family->mrope_source));
+    return;
+  }
+  if (bailing) {
+    note(msg(
+        "{0}: Bailing M-RoPE, mrope_section {1} read as (t, h, w): the fastest {2} pairs alternate height and "
+        "width, the slowest {3} turn with the time (docs/multi-axis.md (A9), {4}); a text token has the same "
+        "position on every axis, so for text the frequencies are plain RoPE's",
+        m_.model_type, list, sections.sections[1] + sections.sections[2], sections.sections[0], family->mrope_source));
     return;
   }
   if (family_interleaves && interleaved != std::optional<bool>(true)) {  // the key agrees: cited below
