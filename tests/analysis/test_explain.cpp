@@ -255,7 +255,7 @@ TEST(Explain, PairOfThetaNamesThePairWithThatFrequency) {
 }
 
 TEST(Explain, EveryCheckPassesForRandomInputs) {
-  // Rounding only: 1000 random setups, the 11 checks of every one pass.
+  // Rounding only: 1000 random setups, the 12 checks of every one pass.
   Random rng(kDefaultSeed);
   for (int trial = 0; trial < 1000; ++trial) {
     const explain::Setup s = random_setup(rng);
@@ -268,10 +268,10 @@ TEST(Explain, EveryCheckPassesForRandomInputs) {
 
 TEST(Explain, ChecksAreCountedPerStep) {
   const explain::Walkthrough w = explain::explain({});
-  const std::size_t expected[] = {2, 2, 2, 1, 2, 1, 1};  // q and k in steps 1–3; two forms in step 5
+  const std::size_t expected[] = {2, 2, 2, 1, 3, 1, 1};  // q and k in steps 1–3; two forms and R_mᵀ in step 5
   for (int step = 1; step <= explain::kSteps; ++step)
     EXPECT_EQ(explain::checks(w, step).size(), expected[step - 1]) << step;
-  EXPECT_EQ(explain::checks(w, 0).size(), 11u);
+  EXPECT_EQ(explain::checks(w, 0).size(), 12u);
   EXPECT_THROW(explain::checks(w, 8), InvalidArgument);
   // A check fails exactly when the difference exceeds the tolerance.
   rope::Check c;

@@ -195,7 +195,7 @@ inline void expect_walkthrough(const std::string& out, const Inputs& in) {
   {
     SCOPED_TRACE("step 5");
     const std::vector<std::string> s = step_lines(out, "Step 5:");
-    ASSERT_EQ(s.size(), 9u);
+    ASSERT_EQ(s.size(), 11u);
     const double angles = std::abs(pm) + std::abs(pn) + std::abs(phi);
     const double tol = m13(2, angles, norm_q * norm_k);
     const double dot = in.qa * in.ka + in.qb * in.kb;
@@ -211,6 +211,10 @@ inline void expect_walkthrough(const std::string& out, const Inputs& in) {
     const auto [rk0, rk1] = turn(phi, in.ka, in.kb);
     expect_line(s[6], {in.qa, in.qb, rk0, rk1, dot * std::cos(phi) + cross * std::sin(phi)}, tol);
     expect_line(s[7], {dot * std::cos(phi) - cross * std::sin(phi)});  // the sign slip, R((M−N)θ)
+    // R_mᵀ instead of R_m: q turned by −Mθ, k by −Nθ; their score is the slip's.
+    const auto [qt0, qt1] = turn(-pm, in.qa, in.qb);
+    const auto [kt0, kt1] = turn(-pn, in.ka, in.kb);
+    expect_line(s[10], {qt0, qt1, kt0, kt1, dot * std::cos(phi) - cross * std::sin(phi)}, tol);
   }
   {
     SCOPED_TRACE("step 6");

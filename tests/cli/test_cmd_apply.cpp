@@ -49,7 +49,7 @@ TEST_F(CmdApply, PositionsBeyondFloat64ResolutionAreRefused) {
 }
 
 TEST_F(CmdApply, ApplyAgreesAcrossForms) {
-  const Result r = rope_cli({"apply", "--position", "1", "--vector", "1,0,0,1"});
+  const Result r = rope_cli({"apply", "--position", "1", "--vector", "1,0,0,1", "--digits", "0"});
   EXPECT_EQ(r.code, 0);
   EXPECT_THAT(r.out, HasSubstr("they agree"));
   EXPECT_THAT(r.out, HasSubstr("0.8414709848078965"));  // sin 1
@@ -164,8 +164,8 @@ TEST_F(CmdApply, MultiAxisPositionEqualsHfMultimodalRotary) {
       EXPECT_NEAR(std::stod(got.rows[j].at(form)), want[j], 1e-12 * x.norm()) << j;
     }
   }
-  const Result table =
-      rope_cli({"apply", "--model", "qwen3-vl-8b", "--position", "7,2,3", "--vector", test::comma_list(x)});
+  const Result table = rope_cli(
+      {"apply", "--model", "qwen3-vl-8b", "--position", "7,2,3", "--vector", test::comma_list(x), "--digits", "0"});
   ASSERT_EQ(table.code, 0) << table.err;
   EXPECT_THAT(table.out, HasSubstr("RoPE at position m = (7, 2, 3)"));
   EXPECT_THAT(table.out, HasSubstr("M-RoPE (interleaved sections [24, 20, 20])"));
@@ -373,8 +373,8 @@ TEST_F(CmdApply, QueryScalingMultipliesTheRotatedQuery) {
   std::ofstream(path("m.json")) << R"({"model_type": "ministral3", "head_dim": 8, "max_position_embeddings": 262144,
       "rope_parameters": {"rope_type": "default", "rope_theta": 10000.0, "original_max_position_embeddings": 16384,
                           "llama_4_scaling_beta": 0.1}})";
-  const std::vector<std::string> base{"apply", "--config", path("m.json"),   "--position",
-                                      "20000", "--vector", "1,2,3,4,5,6,7,8"};
+  const std::vector<std::string> base{"apply",    "--config",        path("m.json"), "--position", "20000",
+                                      "--vector", "1,2,3,4,5,6,7,8", "--digits",     "0"};
   const Result plain = rope_cli(base);
   std::vector<std::string> args = base;
   args.push_back("--query");
@@ -389,6 +389,29 @@ TEST_F(CmdApply, QueryScalingMultipliesTheRotatedQuery) {
   expect_one_line_error(rope_cli({"apply", "--position", "1", "--vector", "1,0", "--query"}), 2,
                         "--query scales a query as a model's attention does: give --model or --config");
 }
+
+/// apply's table and vectors follow the one digits policy (report/digits.hpp kTableDigits): 6 digits, --digits N.
+struct ApplyDigitsCase {
+  std::vector<std::string> digits;  ///< the --digits option, or none
+  std::string rotated;              ///< R_m x of x = (1, 2, 3, 4) at m = 3 as printed
+};
+
+class ApplyDigits : public ::testing::TestWithParam<ApplyDigitsCase> {};
+
+TEST_P(ApplyDigits, VectorsShowTheDigitsAsked) {
+  std::vector<std::string> args{"apply", "--position", "3", "--vector", "1,2,3,4"};
+  args.insert(args.end(), GetParam().digits.begin(), GetParam().digits.end());
+  const Result r = rope_cli(args);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("R_m x = [" + GetParam().rotated + "]\n"));
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Policy, ApplyDigits,
+    ::testing::Values(ApplyDigitsCase{{}, "-1.27223, -1.83886, 2.87867, 4.08819"},
+                      ApplyDigitsCase{{"--digits", "2"}, "-1.3, -1.8, 2.9, 4.1"},
+                      ApplyDigitsCase{{"--digits", "0"},
+                                      "-1.27223251272018, -1.8388649851410237, 2.87866810043698, 4.088186635603437"}));
 
 }  // namespace
 }  // namespace rope

@@ -103,7 +103,7 @@ TEST_F(CmdApplyVision, Llama4CountsPatchesFromOneByHand) {
   // The preset's table names the axes and the angle θ·(p + 1): pair 22 (the row's first) at row 23 turns 24 rad.
   Eigen::VectorXd x = Eigen::VectorXd::Ones(88);
   const Result t = rope_cli({"apply", "--model", "llama-4-scout-17b-16e", "--tower", "vision", "--position", "23,0",
-                             "--vector", test::comma_list(x)});
+                             "--vector", test::comma_list(x), "--digits", "0"});
   ASSERT_EQ(t.code, 0) << t.err;
   EXPECT_THAT(t.out, HasSubstr("RoPE at position m = (23, 0), d = 88, base = 10000"));
   EXPECT_THAT(t.out, HasSubstr("2-D vision RoPE (llama4, (V4)): pair i turns by θ_i·(p + 1)"));

@@ -92,6 +92,29 @@ TEST_F(CmdEncodings, ShiftTestMatchesAnIndependentComputation) {
   EXPECT_THAT(r.out, HasSubstr(fmt::format("<= 8·ε·(d + M) = {:.2e} (M8), (M13)", 8 * kEps * (64 + 260))));
 }
 
+/// The sentence of the pairs that never complete a turn within L, by their count (d = 64: λ_30 ≈ 35300,
+/// λ_31 ≈ 47100), in both languages.
+struct TurnCase {
+  std::string context;
+  std::string lang;
+  std::string said;
+};
+
+class EncodingsTurns : public ::testing::TestWithParam<TurnCase> {};
+
+TEST_P(EncodingsTurns, TheSentenceCountsThePairs) {
+  const Result r = rope_cli({"encodings", "--context", GetParam().context, "--lang", GetParam().lang});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr(GetParam().said));
+  EXPECT_THAT(r.out, Not(HasSubstr("31 … 31")));
+}
+
+INSTANTIATE_TEST_SUITE_P(Counts, EncodingsTurns,
+                         ::testing::Values(TurnCase{"40000", "en", "pair 31 of 32 never completes a turn (M16)"},
+                                           TurnCase{"40000", "zh", "32 对中的第 31 对转不满一圈"},
+                                           TurnCase{"30000", "en", "pairs 30 … 31 of 32 never complete a turn (M16)"},
+                                           TurnCase{"30000", "zh", "32 对中的第 30 … 31 对转不满一圈"}));
+
 TEST_F(CmdEncodings, T5BucketsAreHuggingFaces) {
   // Hugging Face T5Attention._relative_position_bucket, 32 buckets, max_distance 128, bidirectional, run in
   // Python: the first |j − i| of each bucket, and the buckets for j <= i and j > i.

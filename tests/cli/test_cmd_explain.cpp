@@ -55,16 +55,18 @@ TEST_F(CmdExplain, DefaultWalkthroughShowsSevenStepsAndPasses) {
       r.out, HasSubstr("θ = 1 rad per position in steps 1–6 (θ_0 = 1, the fastest pair); step 7: d = 8, base = 10000"));
   EXPECT_THAT(r.out, HasSubstr("R(−Mθ)·R(Nθ)"));
   EXPECT_THAT(r.out, HasSubstr("mind the sign: qᵀ·R((M−N)θ)·k = -0.742279 is not the score"));
-  // ✗ only in the legend of the header, ✓ there and on each of the 11 checks.
+  // R_mᵀ instead of R_m: the turned vectors' score is the slip's, -0.742279, checked against it.
+  EXPECT_THAT(r.out, HasSubstr("⟨R(Mθ)ᵀq, R(Nθ)ᵀk⟩ = (0.038502, -1.117371)·(0.514607, 0.682041) = -0.742279   |Δ|"));
+  // ✗ only in the legend of the header, ✓ there and on each of the 12 checks.
   const auto count = [&](const std::string& what) {
     std::size_t n = 0;
     for (std::size_t at = r.out.find(what); at != std::string::npos; at = r.out.find(what, at + 1)) ++n;
     return n;
   };
   EXPECT_EQ(count("✗"), 1u);
-  EXPECT_EQ(count("✓"), 13u);
-  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 93) << r.out;
-  EXPECT_THAT(r.out, testing::EndsWith("\nall 11 checks ✓: the two sides of every identity agree up to rounding\n"));
+  EXPECT_EQ(count("✓"), 14u);
+  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 95) << r.out;
+  EXPECT_THAT(r.out, testing::EndsWith("\nall 12 checks ✓: the two sides of every identity agree up to rounding\n"));
 }
 
 TEST_F(CmdExplain, EveryPrintedNumberMatchesAnIndependentComputation) {
@@ -106,7 +108,7 @@ TEST_F(CmdExplain, StepShowsOneStepAndCountsItsChecks) {
     }
   }
   EXPECT_THAT(rope_cli({"explain", "--step", "5"}).out,
-              testing::EndsWith("\nall 2 checks ✓: the two sides of every identity agree up to rounding\n"));
+              testing::EndsWith("\nall 3 checks ✓: the two sides of every identity agree up to rounding\n"));
   EXPECT_THAT(rope_cli({"explain", "--step", "4"}).out,
               testing::EndsWith("\nthe check ✓: its two sides agree up to rounding\n"));
   // --quiet: the step without the header, from its first line on; the same lines otherwise.
@@ -186,7 +188,7 @@ TEST_F(CmdExplain, ChineseStepFiveIsTheDocumentedText) {
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_THAT(r.out, HasSubstr("\n步骤 5：注意力得分 ⟨R(Mθ)q, R(Nθ)k⟩ 只取决于 N − M (M8)\n"));
   EXPECT_THAT(r.out, HasSubstr("\n  注意符号：qᵀ·R((M−N)θ)·k = -0.742279 不是注意力得分：\n"));
-  EXPECT_THAT(r.out, testing::EndsWith("\n全部 2 项检验 ✓：每个等式的两边只差舍入误差\n"));
+  EXPECT_THAT(r.out, testing::EndsWith("\n全部 3 项检验 ✓：每个等式的两边只差舍入误差\n"));
 }
 
 TEST_F(CmdExplain, AFailedCheckPrintsACrossAndExitsOne) {
@@ -197,13 +199,13 @@ TEST_F(CmdExplain, AFailedCheckPrintsACrossAndExitsOne) {
   std::ostringstream out;
   EXPECT_EQ(cli::print_walkthrough(w, 0, "θ_0", f, out), 1);
   EXPECT_THAT(out.str(), HasSubstr("|Δ| = 1.0e-01 > 2.0e-14 ✗"));
-  EXPECT_THAT(out.str(), testing::EndsWith("\n1 of 11 checks ✗: the two sides differ by more than rounding\n"));
+  EXPECT_THAT(out.str(), testing::EndsWith("\n1 of 12 checks ✗: the two sides differ by more than rounding\n"));
   std::ostringstream other;
   EXPECT_EQ(cli::print_walkthrough(w, 4, "θ_0", f, other), 0);  // step 4 alone has no failed check
   f.lang = Lang::Zh;
   std::ostringstream zh;
   EXPECT_EQ(cli::print_walkthrough(w, 5, "θ_0", f, zh), 1);
-  EXPECT_THAT(zh.str(), testing::EndsWith("\n2 项检验中有 1 项 ✗：两边之差超出舍入误差\n"));
+  EXPECT_THAT(zh.str(), testing::EndsWith("\n3 项检验中有 1 项 ✗：两边之差超出舍入误差\n"));
 }
 
 TEST_F(CmdExplain, BadInputExitsTwoWithOneLine) {

@@ -58,14 +58,32 @@ TEST_F(CmdFrequencies, FrequenciesCsvAndJson) {
   EXPECT_EQ(j["attention_factor"].get<double>(), 1.0);
 }
 
-TEST_F(CmdFrequencies, FrequenciesTableShowsExponentAndValues) {
-  const Result r = rope_cli({"frequencies", "--dim", "128", "--position", "2"});
-  ASSERT_EQ(r.code, 0);
+/// The one digits policy (report/digits.hpp kTableDigits): 6 significant digits in the text table, N with
+/// --digits N, every digit (the shortest form of the double) with --digits 0; the CSV and JSON above keep them.
+struct DigitsCase {
+  std::vector<std::string> digits;  ///< the --digits option, or none
+  std::vector<std::string> shown;   ///< θ_1, θ_63 and 2·θ_1 of d = 128 as the table prints them
+};
+
+class FrequenciesDigits : public ::testing::TestWithParam<DigitsCase> {};
+
+TEST_P(FrequenciesDigits, TheTableShowsTheDigitsAsked) {
+  std::vector<std::string> args{"frequencies", "--dim", "128", "--position", "2"};
+  args.insert(args.end(), GetParam().digits.begin(), GetParam().digits.end());
+  const Result r = rope_cli(args);
+  ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_THAT(r.out, HasSubstr("-1/64"));
-  EXPECT_THAT(r.out, HasSubstr("0.8659643233600653"));
-  EXPECT_THAT(r.out, HasSubstr("0.00011547819846894582"));
-  EXPECT_THAT(r.out, HasSubstr("1.7319286467201307"));  // 2·θ_1, shortest form of the double
+  for (const std::string& s : GetParam().shown) EXPECT_THAT(r.out, HasSubstr(s));
+  if (GetParam().digits.empty()) EXPECT_THAT(r.out, Not(HasSubstr("0.86596432")));
 }
+
+INSTANTIATE_TEST_SUITE_P(
+    Policy, FrequenciesDigits,
+    ::testing::Values(DigitsCase{{}, {" 0.865964         7.25571         1.73193\n", " 0.000115478         54410.1 "}},
+                      DigitsCase{{"--digits", "3"}, {" 0.866          7.26          1.73\n", " 0.000115 "}},
+                      DigitsCase{{"--digits", "0"},
+                                 {" 0.8659643233600653        7.2557091991964855        1.7319286467201307\n",
+                                  " 0.00011547819846894582 "}}));
 
 TEST_F(CmdFrequencies, FrequenciesJsonGivesHuggingFaceInvFreqAndAttentionFactor) {
   // HF tests/utils/test_modeling_rope_utils.py, LlamaConfig defaults (d = 128, base 1e4), llama3
@@ -148,7 +166,7 @@ TEST_F(CmdFrequencies, SectionsAddAnAxisColumn) {
   EXPECT_THAT(csv.out, HasSubstr("\n1,"));
   EXPECT_THAT(csv.out, HasSubstr(",-,h\n2,"));  // pair 1 turns with the height (A3)
   EXPECT_THAT(csv.out, HasSubstr(",-,t\n"));
-  const Result table = rope_cli({"frequencies", "--model", "qwen2-vl-7b"});
+  const Result table = rope_cli({"frequencies", "--model", "qwen2-vl-7b", "--digits", "0"});
   EXPECT_THAT(table.out, HasSubstr("  h (height)        24  16 … 39                 198.692 … 28472.8\n"));
   // No scaling: one θ and one λ column (the CSV above keeps original, scaled and ratio).
   EXPECT_THAT(table.out, HasSubstr("    i                       θ_i                       λ_i  axis\n"));
@@ -172,7 +190,7 @@ TEST_F(CmdFrequencies, AxisAndFloat32ColumnsTogether) {
     const double theta = std::stod(cells[1]);
     EXPECT_NEAR(std::stod(cells[8]), theta, 2 * std::ldexp(theta, -24)) << i;
   }
-  const Result table = rope_cli({"frequencies", "--model", "qwen3-vl-8b", "--float32"});
+  const Result table = rope_cli({"frequencies", "--model", "qwen3-vl-8b", "--float32", "--digits", "0"});
   ASSERT_EQ(table.code, 0) << table.err;
   EXPECT_THAT(table.out, HasSubstr("λ_i  axis               θ_i float32\n"));
   // NumPy: np.float32(1) / np.float32(5e6 ** (2/128)) = 0.785830020904541 (HF's (F1) for pair 1).
@@ -210,7 +228,7 @@ TEST_F(CmdFrequencies, AVisionTowerListsTheAxisOfEveryPair) {
     EXPECT_NEAR(std::stod(t.rows[static_cast<std::size_t>(j)].at(1)), want, 1e-15 * want) << j;
     EXPECT_EQ(t.rows[static_cast<std::size_t>(j)].back(), j < 4 ? "h" : "w") << j;
   }
-  const Result l = rope_cli({"frequencies", "--vision", "llama4", "--dim", "16"});
+  const Result l = rope_cli({"frequencies", "--vision", "llama4", "--dim", "16", "--digits", "0"});
   ASSERT_EQ(l.code, 0) << l.err;
   EXPECT_THAT(
       l.out, HasSubstr("2-D vision RoPE (llama4): each pair turns with the patch's row h or column w, counted from 1"));

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <optional>
 #include <sstream>
 #include <unistd.h>
 
@@ -347,6 +348,55 @@ TEST_F(CmdLayouts, FigureDrawsTheThreeCurvesOfTheCsv) {
   expect_plotted_data_equals_csv(script, read(path("s.csv")), 3, 21);
   EXPECT_THAT(script, HasSubstr("the bug"));
   EXPECT_THAT(script, HasSubstr("the fix"));
+}
+
+/// One cell of `rope layouts --dim 4 --cache`'s heatmap (θ = 1, 0.01): x the column (0 … 3 the half layout,
+/// 5 … 8 the interleaved one, 10 … 11 gpt-oss's half-width table), y the row (position m in the cos band,
+/// 17 + m in the sin band, 34 + m the angle over π), and the value the layout puts there.
+struct CacheCell {
+  int x;
+  int y;
+  double value;
+};
+
+class LayoutsCache : public test::TempDirTest, public ::testing::WithParamInterface<CacheCell> {};
+
+TEST_P(LayoutsCache, EachTableHoldsItsLayoutsFrequencyInEveryChannel) {
+  const Result r =
+      rope_cli({"layouts", "--dim", "4", "--cache", "--png", path("c.png"), "--keep-script", path("c.gp")});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(png_size(read(path("c.png"))), (std::pair<std::uint32_t, std::uint32_t>{1200, 800}));
+  const std::string script = read(path("c.gp"));
+  EXPECT_THAT(script, HasSubstr("two channels (partners)"));
+  EXPECT_THAT(script, HasSubstr("gpt-oss"));
+  std::istringstream in(script.substr(script.find("$heat << EOD")));
+  std::string line;
+  std::getline(in, line);
+  std::optional<double> got;
+  while (std::getline(in, line) && line != "EOD") {
+    std::istringstream cell(line);
+    int x = 0, y = 0;
+    std::string z;
+    if (cell >> x >> y >> z && x == GetParam().x && y == GetParam().y) got = std::stod(z);
+  }
+  ASSERT_TRUE(got.has_value()) << GetParam().x << ", " << GetParam().y;
+  EXPECT_NEAR(*got, GetParam().value, 1e-12);
+}
+
+// Position 1: half = cat(freqs, freqs) puts θ_0, θ_1, θ_0, θ_1; interleaved = repeat_interleave(2) puts
+// θ_0, θ_0, θ_1, θ_1; the half-width table θ_0, θ_1. Position 3's angle 3 rad is 3/π of a half turn.
+INSTANTIATE_TEST_SUITE_P(Cells, LayoutsCache,
+                         ::testing::Values(CacheCell{0, 1, std::cos(1.0)}, CacheCell{1, 1, std::cos(0.01)},
+                                           CacheCell{2, 1, std::cos(1.0)}, CacheCell{3, 1, std::cos(0.01)},
+                                           CacheCell{5, 1, std::cos(1.0)}, CacheCell{6, 1, std::cos(1.0)},
+                                           CacheCell{7, 1, std::cos(0.01)}, CacheCell{8, 1, std::cos(0.01)},
+                                           CacheCell{10, 1, std::cos(1.0)}, CacheCell{11, 1, std::cos(0.01)},
+                                           CacheCell{2, 18, std::sin(1.0)}, CacheCell{6, 18, std::sin(1.0)},
+                                           CacheCell{11, 18, std::sin(0.01)},
+                                           CacheCell{0, 37, 3.0 / 3.141592653589793}));
+
+TEST_F(CmdLayouts, CacheNeedsAFigure) {
+  expect_one_line_error(rope_cli({"layouts", "--cache"}), 2, "--cache draws the figure of the cos/sin cache");
 }
 
 }  // namespace

@@ -55,6 +55,12 @@ CLI::Option* add_seed_option(CLI::App& app, std::uint64_t& target, const std::st
 CLI::Option* add_seed_option(CLI::App& app, std::optional<std::uint64_t>& target, std::uint64_t shown_default,
                              const std::string& help);
 
+/// The help text of `--digits` on the commands whose tables print computed numbers (frequencies, apply's
+/// vectors): report/digits.hpp kTableDigits.
+inline constexpr const char* kTableDigitsHelp =
+    "significant digits of the table's numbers (0: every digit, the shortest that reads back; CSV and JSON "
+    "always have every digit)";
+
 /// The help text of `--digits` on every command that has it (options.hpp add_digits_option).
 inline constexpr const char* kDigitsHelp =
     "significant digits of the numbers compared (default: as many as show different values different; "

@@ -140,6 +140,12 @@ Walkthrough explain(const Setup& s) {
   s5.complex_check = make_check(std::abs(s5.score - s5.complex_form), score_scale, 2, relative_angles);
   s5.relative_check = make_check(std::abs(s5.score - s5.relative_form), score_scale, 2, relative_angles);
   s5.wrong_sign_check = make_check(std::abs(s5.score - s5.wrong_sign), score_scale, 2, relative_angles);
+  // R_mᵀ applied instead of R_m (issue 51, item 5): each vector turned the other way; the score is the one
+  // of the distance M − N, the sign slip above, here computed from the turned vectors and compared with it.
+  s5.q_reversed = rotation_2d<double>(-s.m * s.theta) * s.q;
+  s5.k_reversed = rotation_2d<double>(-s.n * s.theta) * s.k;
+  s5.reversed_score = s5.q_reversed.dot(s5.k_reversed);
+  s5.reversed_check = make_check(std::abs(s5.reversed_score - s5.wrong_sign), score_scale, 2, relative_angles);
 
   Step6& s6 = w.step6;
   s6.shift = s.shift;
@@ -190,7 +196,7 @@ std::vector<Check> checks(const Walkthrough& w, int step) {
     case 4:
       return {w.step4.check};
     case 5:
-      return {w.step5.complex_check, w.step5.relative_check};
+      return {w.step5.complex_check, w.step5.relative_check, w.step5.reversed_check};
     case 6:
       return {w.step6.check};
     case 7:

@@ -126,6 +126,10 @@ struct Step5 {
   Check complex_check;            ///< score vs complex_form; S = |q||k|, A = |Mθ| + |Nθ| + |(M−N)θ|
   Check relative_check;           ///< score vs relative_form; same S and A
   Check wrong_sign_check;         ///< score vs wrong_sign: fails unless the sine term is 0
+  Eigen::Vector2d q_reversed;     ///< R(Mθ)ᵀq = R(−Mθ)q: the rotation applied the wrong way round
+  Eigen::Vector2d k_reversed;     ///< R(Nθ)ᵀk
+  double reversed_score = 0.0;    ///< ⟨R(Mθ)ᵀq, R(Nθ)ᵀk⟩, computed from the two turned vectors
+  Check reversed_check;           ///< reversed_score vs wrong_sign: R_mᵀ everywhere gives qᵀ·R((M−N)θ)·k
 };
 
 struct Step6 {

@@ -218,6 +218,7 @@ void write_texts_and_key(std::string& out, const Figure& f, const Style& style) 
   }
   if (f.heatmap) {
     emit("unset grid\nset tics out front nomirror\n");
+    if (!f.ytics) emit("unset ytics\n");  // rows named by labels instead (rope layouts --cache)
   } else if (!f.ytics) {
     emit("unset ytics\nset grid xtics back lt 1 lc rgb '{}' lw 1\n", kGridGrey);
   } else {

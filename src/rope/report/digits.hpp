@@ -6,6 +6,7 @@
 /// the full precision (io/csv.hpp format_number), and `--digits N` asks for N everywhere it is offered.
 #pragma once
 
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <vector>
@@ -13,6 +14,15 @@
 #include "rope/io/csv.hpp"
 
 namespace rope {
+
+/// The significant digits of a table's computed numbers that nobody compares with each other (θ_i, λ_i,
+/// angles, a rotated vector: `frequencies`, `apply`, `inspect`) when `--digits` is not given: 6, the
+/// digits of the matrix and decay tables beside them. `--digits 0` prints every digit; CSV and JSON keep them.
+inline constexpr int kTableDigits = 6;
+
+/// The width of a table column of numbers with `digits` significant digits (0: every digit, up to 24
+/// characters): room for a sign, the point and an exponent.
+inline int column_width(int digits) { return digits == 0 || digits > 16 ? 24 : std::max(12, digits + 8); }
 
 /// The fewest significant digits, from `min_digits` up to 17, with which every two different values of
 /// `values` print differently in %g form (equal values, infinities and NaN need no more than `min_digits`).

@@ -38,7 +38,9 @@ std::string axis_of(const FrequencyTable& table, Eigen::Index i) {
 }
 
 /// Plain RoPE: θ_i = base^(−2i/d) with its exponent.
-void print_plain(std::ostream& out, const FrequencyTable& table, const Text& t) {
+void print_plain(std::ostream& out, const FrequencyTable& table, const Text& t, int digits) {
+  const auto num = [digits](double x) { return with_digits(x, digits); };
+  const int w = column_width(digits);
   const int dim = table.spec.rotary_dim;
   const double base = table.rope.spec.config.base;
   const int half = dim / 2;
@@ -46,19 +48,21 @@ void print_plain(std::ostream& out, const FrequencyTable& table, const Text& t) 
   const Eigen::VectorXd& lambda = table.wavelength;
   out << t.tr("RoPE frequencies for d = {0}, base = {1}: θ_i = base^(−2i/d), λ_i = 2π/θ_i\n", dim, format_number(base));
   out << t.tr("pairs i = 0 … {0} (channels 2i, 2i+1 interleaved, or i, i+{1} half-split)\n\n", half - 1, half);
-  std::string header = fmt::format("{:>5}  {:>10}  {:>24}  {:>24}", "i", "-2i/d", "θ_i", "λ_i");
-  if (table.position) header += fmt::format("  {:>24}", fmt::format("{}·θ_i", format_number(*table.position)));
+  std::string header = fmt::format("{:>5}  {:>10}  {:>{}}  {:>{}}", "i", "-2i/d", "θ_i", w, "λ_i", w);
+  if (table.position) header += fmt::format("  {:>{}}", fmt::format("{}·θ_i", format_number(*table.position)), w);
   out << header << '\n';
   for (int i = 0; i < half; ++i) {
-    std::string line = fmt::format("{:>5}  {:>10}  {:>24}  {:>24}", i, exponent_fraction(dim, i),
-                                   format_number(theta[i]), format_number(lambda[i]));
-    if (table.position) line += fmt::format("  {:>24}", format_number(table.angle[i]));
+    std::string line =
+        fmt::format("{:>5}  {:>10}  {:>{}}  {:>{}}", i, exponent_fraction(dim, i), num(theta[i]), w, num(lambda[i]), w);
+    if (table.position) line += fmt::format("  {:>{}}", num(table.angle[i]), w);
     out << line << '\n';
   }
 }
 
 /// A model or a scaling method: original and scaled side by side (scaling.hpp).
-void print_scaled(std::ostream& out, const FrequencyTable& table, const Text& t) {
+void print_scaled(std::ostream& out, const FrequencyTable& table, const Text& t, int digits) {
+  const auto num = [digits](double x) { return with_digits(x, digits); };
+  const int w = column_width(digits);
   const ModelRope& rr = table.rope;
   const RopeSpec& spec = table.spec;
   const RopeParameters& p = spec.params;
@@ -108,30 +112,29 @@ void print_scaled(std::ostream& out, const FrequencyTable& table, const Text& t)
         table.position ? t.tr("; at p = {0}: s = {1}", format_number(m), format_number(qs->at(m))) : "");
   }
   // --position: the angle column m·θ_i, after the others.
-  std::string f32_head = f32.size() ? fmt::format("  {:>24}", t.tr("θ_i float32")) : "";
-  if (table.position) f32_head += fmt::format("  {:>24}", fmt::format("{}·θ_i", format_number(m)));
+  std::string f32_head = f32.size() ? fmt::format("  {:>{}}", t.tr("θ_i float32"), w) : "";
+  if (table.position) f32_head += fmt::format("  {:>{}}", fmt::format("{}·θ_i", format_number(m)), w);
   const auto f32_cell = [&](Eigen::Index i) {
-    return (f32.size() ? fmt::format("  {:>24}", format_number(f32[i])) : "") +
-           (table.position ? fmt::format("  {:>24}", format_number(m * scaled[i])) : "");
+    return (f32.size() ? fmt::format("  {:>{}}", num(f32[i]), w) : "") +
+           (table.position ? fmt::format("  {:>{}}", num(m * scaled[i]), w) : "");
   };
   if (c.type == ScalingType::Default) {
     // Nothing scales (a model without scaling, a vision tower): θ_i scaled = θ_i original at every pair, so
     // one θ and one λ column, as rope wavelengths does; the CSV and JSON keep every column.
-    out << fmt::format("{:>5}  {:>24}  {:>24}{}{}\n", "i", "θ_i", "λ_i", axes ? t.tr("  axis") : "", f32_head);
+    out << fmt::format("{:>5}  {:>{}}  {:>{}}{}{}\n", "i", "θ_i", w, "λ_i", w, axes ? t.tr("  axis") : "", f32_head);
     for (Eigen::Index i = 0; i < half; ++i) {
-      out << fmt::format("{:>5}  {:>24}  {:>24}{}{}\n", i, format_number(scaled[i]), format_number(lambda_scaled[i]),
+      out << fmt::format("{:>5}  {:>{}}  {:>{}}{}{}\n", i, num(scaled[i]), w, num(lambda_scaled[i]), w,
                          axes ? fmt::format("  {:>4}", axis_of(table, i)) : "", f32_cell(i));
     }
   } else {
-    out << fmt::format("{:>5}  {:>24}  {:>24}  {:>22}  {:>22}  {:>22}  {}{}{}\n", "i", t.tr("θ_i original"),
-                       t.tr("θ_i scaled"), t.tr("scaled/original"), t.tr("λ_i original"), t.tr("λ_i scaled"),
-                       t.tr("band"), axes ? t.tr("  axis") : "", f32_head);
+    out << fmt::format("{:>5}  {:>{}}  {:>{}}  {:>{}}  {:>{}}  {:>{}}  {}{}{}\n", "i", t.tr("θ_i original"), w,
+                       t.tr("θ_i scaled"), w, t.tr("scaled/original"), w, t.tr("λ_i original"), w, t.tr("λ_i scaled"),
+                       w, t.tr("band"), axes ? t.tr("  axis") : "", f32_head);
     for (Eigen::Index i = 0; i < half; ++i) {
-      out << fmt::format("{:>5}  {:>24}  {:>24}  {:>22}  {:>22}  {:>22}  {}{}{}\n", i, format_number(original[i]),
-                         format_number(scaled[i]), format_number(ratio[i]), format_number(lambda[i]),
-                         std::isfinite(lambda_scaled[i]) ? format_number(lambda_scaled[i]) : "inf",
-                         band_of(table, i, t.lang()), axes ? fmt::format("  {:>4}", axis_of(table, i)) : "",
-                         f32_cell(i));
+      out << fmt::format(
+          "{:>5}  {:>{}}  {:>{}}  {:>{}}  {:>{}}  {:>{}}  {}{}{}\n", i, num(original[i]), w, num(scaled[i]), w,
+          num(ratio[i]), w, num(lambda[i]), w, std::isfinite(lambda_scaled[i]) ? num(lambda_scaled[i]) : "inf", w,
+          band_of(table, i, t.lang()), axes ? fmt::format("  {:>4}", axis_of(table, i)) : "", f32_cell(i));
     }
   }
   if (!p.bands.empty()) out << t.tr("\nbands: {0}\n", band_counts(p, t.lang()));
@@ -224,11 +227,11 @@ std::string frequencies_csv(const FrequencyTable& table) {
   return csv;
 }
 
-void print_frequencies(std::ostream& out, const FrequencyTable& table, const Text& t) {
+void print_frequencies(std::ostream& out, const FrequencyTable& table, const Text& t, int digits) {
   if (table.plain()) {
-    print_plain(out, table, t);
+    print_plain(out, table, t, digits);
   } else {
-    print_scaled(out, table, t);
+    print_scaled(out, table, t, digits);
   }
 }
 
@@ -241,7 +244,7 @@ void emit(std::ostream& out, const FrequencyTable& table, const Printing& how) {
       out << frequencies_csv(table);
       break;
     case Format::Text:
-      print_frequencies(out, table, Text(how.lang));
+      print_frequencies(out, table, Text(how.lang), how.digits.value_or(kTableDigits));
       break;
   }
 }

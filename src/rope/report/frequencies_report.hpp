@@ -10,6 +10,7 @@
 #include <string>
 
 #include "rope/analysis/frequency_table.hpp"
+#include "rope/report/digits.hpp"
 #include "rope/report/emit.hpp"
 #include "rope/report/value.hpp"
 
@@ -25,8 +26,9 @@ Value frequencies_value(const FrequencyTable& table);
 /// The table as CSV, its header first.
 std::string frequencies_csv(const FrequencyTable& table);
 
-/// The table for people: a header naming the RoPE, then one row per pair.
-void print_frequencies(std::ostream& out, const FrequencyTable& table, const Text& t);
+/// The table for people: a header naming the RoPE, then one row per pair, its numbers with `digits`
+/// significant digits (0: every digit, the shortest form that reads back; report/digits.hpp).
+void print_frequencies(std::ostream& out, const FrequencyTable& table, const Text& t, int digits = kTableDigits);
 
 /// The table in the format asked for (text, JSON or CSV).
 void emit(std::ostream& out, const FrequencyTable& table, const Printing& how);

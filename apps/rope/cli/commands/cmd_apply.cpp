@@ -41,9 +41,10 @@ struct ApplyOptions {
 
 namespace {
 
-std::string join(const Eigen::VectorXd& v) {
+/// `v` as [v0, v1, …], each with `digits` significant digits (0: every digit; report/digits.hpp).
+std::string join(const Eigen::VectorXd& v, int digits = 0) {
   std::string s;
-  for (Eigen::Index i = 0; i < v.size(); ++i) s += (i ? ", " : "") + format_number(v[i]);
+  for (Eigen::Index i = 0; i < v.size(); ++i) s += (i ? ", " : "") + with_digits(v[i], digits);
   return "[" + s + "]";
 }
 
@@ -123,6 +124,10 @@ int run_apply(const ApplyOptions& opt, std::ostream& out) {
     write_output(opt.csv, to_csv(table), out);
   }
   if (opt.csv != "-") {
+    // The table and the vectors with 6 digits, or --digits N (report/digits.hpp kTableDigits); CSV has every digit.
+    const int digits = opt.digits.value_or(kTableDigits);
+    const auto num = [digits](double v) { return with_digits(v, digits); };
+    const int w = std::min(22, std::max(18, column_width(digits)));  // the angle header fits
     out << t.tr("RoPE at position m = {0}, d = {1}, base = {2}{3}, {4}\n", p.text(), d, format_number(base), scaled,
                 layout_text(rope, t));
     if (axes && axes->vision()) {
@@ -151,7 +156,7 @@ int run_apply(const ApplyOptions& opt, std::ostream& out) {
           "xPos, s = {0}: pair i times ζ_i^({1}m/s), ζ_i = (2i/d + 0.4)/1.4 (docs/multi-axis.md (X1), (X2)); "
           "ζ^({2}m/s) = {3}\n",
           format_number(opt.xpos_scale_base), opt.role == XposRole::Query ? "" : "−",
-          opt.role == XposRole::Query ? "" : "−", join(r.xpos_scale));
+          opt.role == XposRole::Query ? "" : "−", join(r.xpos_scale, digits));
     }
     if (a != 1.0) {
       out << t.tr(
@@ -169,25 +174,27 @@ int run_apply(const ApplyOptions& opt, std::ostream& out) {
     }
     if (g32) out << float32_text(t) << '\n';
     out << '\n';
-    const std::string f32_head = g32 ? fmt::format("  {:>22}  {:>22}", t.tr("θ_i float32"), t.tr("angle float32")) : "";
-    out << fmt::format("{:>5}  {:>10}  {}{:>22}  {:>22}{}\n", t.tr("pair"), t.tr("channels"),
-                       axes ? fmt::format("{:>4}  ", t.tr("axis")) : "", "θ_i",
-                       axes ? t.tr("angle θ_i·p_a (rad)") : t.tr("angle m·θ_i (rad)"), f32_head);
+    const std::string f32_head =
+        g32 ? fmt::format("  {:>{}}  {:>{}}", t.tr("θ_i float32"), w, t.tr("angle float32"), w) : "";
+    out << fmt::format("{:>5}  {:>10}  {}{:>{}}  {:>{}}{}\n", t.tr("pair"), t.tr("channels"),
+                       axes ? fmt::format("{:>4}  ", t.tr("axis")) : "", "θ_i", w,
+                       axes ? t.tr("angle θ_i·p_a (rad)") : t.tr("angle m·θ_i (rad)"), w, f32_head);
     for (int i = 0; i < d / 2; ++i) {
       const auto [ca, cb] = spec_pair_channels(spec, i);
       const std::string axis =
           axes ? fmt::format("{:>4}  ", axis_letter(axes->pair_axis[static_cast<std::size_t>(i)])) : "";
       const std::string f32 =
-          g32 ? fmt::format("  {:>22}  {:>22}", format_number(g32->inv_freq[i]), format_number(g32->angle[i])) : "";
-      out << fmt::format("{:>5}  {:>10}  {}{:>22}  {:>22}{}\n", i, fmt::format("({}, {})", offset + ca, offset + cb),
-                         axis, format_number(r.frequency[i]), format_number(r.angle[i]), f32);
+          g32 ? fmt::format("  {:>{}}  {:>{}}", num(g32->inv_freq[i]), w, num(g32->angle[i]), w) : "";
+      out << fmt::format("{:>5}  {:>10}  {}{:>{}}  {:>{}}{}\n", i, fmt::format("({}, {})", offset + ca, offset + cb),
+                         axis, num(r.frequency[i]), w, num(r.angle[i]), w, f32);
     }
     out << fmt::format("\n{:<14}x = {}\n", t.tr("input"), join(x));
-    out << fmt::format("{:<14}R_m x = {}\n", t.tr("matrix"), join(by_matrix));
-    out << fmt::format("{:<14}x ⊙ cos(mΘ) + rot(x) ⊙ sin(mΘ) = {}\n", t.tr("element-wise"), join(by_elementwise));
-    out << fmt::format("{:<14}(x_a + i·x_b)·e^(i·m·θ_i) = {}\n", t.tr("complex"), join(by_complex));
+    out << fmt::format("{:<14}R_m x = {}\n", t.tr("matrix"), join(by_matrix, digits));
+    out << fmt::format("{:<14}x ⊙ cos(mΘ) + rot(x) ⊙ sin(mΘ) = {}\n", t.tr("element-wise"),
+                       join(by_elementwise, digits));
+    out << fmt::format("{:<14}(x_a + i·x_b)·e^(i·m·θ_i) = {}\n", t.tr("complex"), join(by_complex, digits));
     if (g32) {
-      out << fmt::format("{:<14}x ⊙ cos + rotate(x) ⊙ sin = {}\n", "float32 (HF)", join(by_float32));
+      out << fmt::format("{:<14}x ⊙ cos + rotate(x) ⊙ sin = {}\n", "float32 (HF)", join(by_float32, digits));
       out << t.tr(
           "max |float32 − float64| = {0:.3g} (float32's ε = {1:.3g}: expected of the order of ε·(1 + |m·θ_0|)·‖x‖)\n",
           (by_float32 - by_elementwise).cwiseAbs().maxCoeff(), static_cast<double>(machine_epsilon<float>()));
@@ -235,7 +242,10 @@ Command add_apply_command(CLI::App& app) {
                 "(Ministral 3 and Mistral 4's llama_4_scaling_beta, docs/scaling.md (S21))")
       ->excludes(xpos);
   add_lang_option(*sub, opt->lang);
-  add_digits_option(*sub, opt->digits, "3", kDigitsHelp);
+  add_digits_option(*sub, opt->digits, "6",
+                    "significant digits of the table and the rotated vectors (6), and of the difference and its "
+                    "tolerance (as many as show them different, at least 3); 0: every digit; CSV always has every "
+                    "digit");
   sub->footer(
       "Example:\n  rope apply --position 1 --vector 1,0,0,1\n  rope apply --position 100 --vector 1,0,0,1 --xpos --role k");
   add_scaling_options(*sub, opt->scaling);

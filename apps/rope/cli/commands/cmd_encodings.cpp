@@ -287,7 +287,14 @@ int run_encodings(const EncodingsOptions& opt, std::ostream& out) {
   out << fmt::format("     {:<11} {}\n", "ALiBi",
                      t.tr("[cited] trained on 1024 tokens, it reaches at 2048 the perplexity of a sinusoidal model "
                           "trained on 2048 (Press et al. 2021, abstract)"));
-  if (first < theta.size()) {
+  if (first + 1 == theta.size()) {  // one pair: "pair 3 of 4", not "pairs 3 … 3 of 4"
+    out << fmt::format("     {:<11} {}\n", "RoPE",
+                       t.tr("[computed] within L = {0}, pair {1} of {2} never completes a turn (M16), so longer inputs "
+                            "show it angles never trained on; [cited] perplexity rises beyond L (Press et al. "
+                            "2021, Fig. 1) unless rescaled: position interpolation (Chen et al. 2023, "
+                            "arXiv:2306.15595) and the methods of rope --scaling (docs/scaling.md)",
+                            opt.context, first, theta.size()));
+  } else if (first < theta.size()) {
     out << fmt::format(
         "     {:<11} {}\n", "RoPE",
         t.tr("[computed] within L = {0}, pairs {1} … {2} of {3} never complete a turn (M16), so longer inputs "

@@ -232,6 +232,10 @@ class Printer {
                  fx(s.wrong_sign)));
     }
     line(t_.tr("  the matrix between q and k is R((N−M)θ), not R((M−N)θ)"));
+    // The same slip in code: R_mᵀ applied instead of R_m turns each vector the other way.
+    line(t_.tr("  R_mᵀ applied instead of R_m (the reversed rotation) gives that score, the one of distance M − N:"));
+    line(fmt::format("  ⟨R(Mθ)ᵀq, R(Nθ)ᵀk⟩ = {}·{} = {}   {}", vec(s.q_reversed), vec(s.k_reversed),
+                     fx(s.reversed_score), verdict(s.reversed_check)));
   }
 
   void step6() {

@@ -28,6 +28,7 @@ struct FrequenciesOptions {
   std::optional<double> position;
   std::string csv;
   bool json = false;
+  std::optional<int> digits;        ///< --digits N: significant digits of the text table (report/digits.hpp)
   std::optional<int> max_position;  ///< last position of the cos(m·θ_i) heatmap
   FigureOptions figure;
   ScalingOptions scaling;
@@ -80,7 +81,7 @@ int run_frequencies(const FrequenciesOptions& opt, std::ostream& out) {
   draw_cos_heatmap(table, opt);
   if (!opt.csv.empty()) write_output(opt.csv, frequencies_csv(table), out);
   if (opt.json || opt.csv != "-")
-    emit(out, table, {opt.json ? Format::Json : Format::Text, opt.figure.tr().lang(), std::nullopt});
+    emit(out, table, {opt.json ? Format::Json : Format::Text, opt.figure.tr().lang(), opt.digits});
   return kOk;
 }
 
@@ -101,6 +102,7 @@ Command add_frequencies_command(CLI::App& app) {
                   "[,axis][,theta_float32]")
       ->type_name("FILE");
   sub->add_flag("--json", opt->json, "print JSON: inv_freq (the θ_i), attention_factor, wavelength, …");
+  add_digits_option(*sub, opt->digits, std::to_string(kTableDigits), kTableDigitsHelp);
   add_int_option(*sub, "--max-position", opt->max_position, kDefaultMaxPosition,
                  "last position of the figure's cos(m·θ_i) heatmap")
       ->group("Figure");

@@ -2,6 +2,7 @@
 // bug of mixing them (Meta-format q/k weights run with rotate_half), docs/math.md (M5), (M6), (M8),
 // a bug reported many times (e.g. huggingface/transformers#25199). The demonstration itself is
 // rope/analysis/layouts.hpp.
+#include <algorithm>
 #include <cmath>
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -16,6 +17,8 @@
 #include "rope/report/printing.hpp"
 #include "rope/io/csv.hpp"
 #include "rope/core/error.hpp"
+#include "rope/core/constants.hpp"
+#include "rope/core/frequencies.hpp"
 #include "rope/analysis/layouts.hpp"
 #include "rope/cli/scaling_options.hpp"
 #include "rope/cli/vector_options.hpp"
@@ -40,7 +43,11 @@ struct LayoutsOptions {
   std::optional<int> digits;   ///< --digits N: significant digits of each error and its tolerance (digits.hpp)
   std::string q, k;            ///< --q, --k: the user's query and key (vector_options.hpp); empty: drawn
   bool show_vectors = false;   ///< --show-vectors: print q and k in full
+  bool cache = false;          ///< --cache: the figure is the cos/sin cache of each layout, not the score sweep
 };
+
+/// The rows (positions 0 … kCachePositions − 1) of the --cache figure.
+inline constexpr int kCachePositions = 16;
 
 namespace {
 
@@ -72,6 +79,74 @@ plot::Figure make_figure(const LayoutsDemo& demo, const FigureOptions& f) {
   fixed.line_width = 2;
   fig.series.push_back(fixed);
   fig.lines.push_back({plot::ReferenceLine::Axis::Y, 0.0, "", -1});
+  return fig;
+}
+
+/// The cos/sin cache as it sits in memory (issue 51, item 6): rows are positions m = 0 … 15, columns the
+/// channels of each layout's table, three tables side by side: the half layout (HF Llama's
+/// `emb = torch.cat((freqs, freqs), dim=-1)`, channel c uses θ_(c mod d/2)), the interleaved layout (GPT-J's
+/// and DeepSeek's `repeat_interleave(2)`, channel c uses θ_(c/2)) and the half-width tables (gpt-oss keeps
+/// cos, sin of d/2 columns, column i = pair i, used by both halves of the vector). Three bands of rows: cos,
+/// sin and the angle m·θ wrapped to (−π, π] over π, all in [−1, 1] on one diverging palette. A black bar
+/// joins the two channels of pair 0 (partners) in each table; a NaN column or row separates the tables.
+plot::Figure make_cache_figure(const Eigen::VectorXd& theta, const FigureOptions& f) {
+  const int half = static_cast<int>(theta.size());
+  const int d = 2 * half;
+  const int P = kCachePositions;
+  const int gap = std::max(1, d / 16);                        // NaN columns between the tables
+  const int pad = std::max(3, (2 * d + 2 * gap + half) / 7);  // NaN columns on the left, where bands are named
+  const int cols = pad + d + gap + d + gap + half;
+  const int rows = 3 * P + 2;
+  Eigen::MatrixXd z = Eigen::MatrixXd::Constant(rows, cols, std::nan(""));
+  const int x_half = 0, x_inter = d + gap, x_width = 2 * d + 2 * gap;
+  for (int band = 0; band < 3; ++band) {
+    for (int m = 0; m < P; ++m) {
+      const int r = band * (P + 1) + m;
+      const auto value = [&](int pair) {
+        const double a = m * theta[pair];
+        if (band == 0) return std::cos(a);
+        if (band == 1) return std::sin(a);
+        return std::remainder(a, 2 * kPi) / kPi;  // (−π, π] over π
+      };
+      for (int c = 0; c < d; ++c) {
+        z(r, pad + x_half + c) = value(c % half);
+        z(r, pad + x_inter + c) = value(c / 2);
+      }
+      for (int c = 0; c < half; ++c) z(r, pad + x_width + c) = value(c);
+    }
+  }
+  plot::Figure fig;
+  fig.title = f.tr("The cos/sin cache as it sits in memory: d = {0}, positions 0 … {1} downward", d, P - 1);
+  fig.xlabel = f.tr("channel (half: cat(freqs, freqs); interleaved: repeat_interleave(2); gpt-oss: d/2)");
+  plot::Heatmap h;
+  h.z = z;
+  h.x0 = -pad;
+  h.rows_downward = true;
+  h.colorbar_label = f.tr("value (angle: m·θ/π wrapped to (−1, 1])");
+  fig.heatmap = h;
+  fig.ytics = false;  // the bands are named instead
+  // The partners of pair 0 in each table: a black bar across the cos band from one channel to the other.
+  const double y_bar = P / 2.0;
+  const auto bar = [&](const std::string& label, double x0, double x1, double y0, double y1) {
+    plot::Series s{label, Eigen::Vector2d(x0, x1), Eigen::Vector2d(y0, y1), 6};
+    s.line_width = 5;
+    s.points = false;
+    fig.series.push_back(s);
+  };
+  bar(f.tr("pair 0's two channels (partners)"), x_half, x_half + half, y_bar, y_bar);
+  bar("", x_inter, x_inter + 1, y_bar, y_bar);
+  // Half-width: column 0 serves both channels of pair 0 (x1·cos − x2·sin, x2·cos + x1·sin): one column,
+  // read in the cos and the sin band.
+  bar("", x_width, x_width, y_bar, P + 1 + y_bar);
+  const double top = -1.3;
+  using Anchor = plot::Label::Anchor;
+  fig.labels.push_back({x_half + (d - 1) / 2.0, top, f.tr("half layout"), Anchor::Center});
+  fig.labels.push_back({x_inter + (d - 1) / 2.0, top, f.tr("interleaved layout"), Anchor::Center});
+  fig.labels.push_back({x_width + (half - 1) / 2.0, top, "gpt-oss", Anchor::Center});
+  fig.labels.push_back({-(pad + 1) / 2.0, (P - 1) / 2.0, "cos", Anchor::Center});
+  fig.labels.push_back({-(pad + 1) / 2.0, P + 1 + (P - 1) / 2.0, "sin", Anchor::Center});
+  fig.labels.push_back({-(pad + 1) / 2.0, 2 * (P + 1) + (P - 1) / 2.0, f.tr("angle/π"), Anchor::Center});
+  fig.key = plot::Figure::Key::Below;
   return fig;
 }
 
@@ -118,6 +193,9 @@ int run_layouts(const LayoutsOptions& opt, std::ostream& out) {
                             model_name(rr.spec, t), layer_text(rr.spec, t));
   }
   check_figure_options(opt.figure);
+  if (opt.cache && !opt.figure.wanted()) {
+    throw InvalidArgument("--cache draws the figure of the cos/sin cache: add --png, --svg, --pdf or --output");
+  }
   const LayoutsDemo demo = layouts_demo(settings);
   const LayoutsSettings& s = demo.settings;
   const int d = demo.dim;
@@ -128,7 +206,12 @@ int run_layouts(const LayoutsOptions& opt, std::ostream& out) {
                       {demo.distances, demo.score_interleaved, demo.score_mixed, demo.score_fixed}};
     write_output(opt.csv, to_csv(table), out);
   }
-  draw(make_figure(demo, opt.figure), opt.figure);
+  if (opt.cache) {
+    const Eigen::VectorXd theta = rope.plain ? frequencies(d, settings.base) : rope.spec.params.inv_freq;
+    draw(make_cache_figure(theta, opt.figure), opt.figure);
+  } else {
+    draw(make_figure(demo, opt.figure), opt.figure);
+  }
   if (opt.csv == "-") return exit_code;
 
   out << t.tr("rope layouts: d = {0}, {1} (docs/math.md (M5), (M6), (M8))\n", d, frequencies_text);
@@ -242,6 +325,10 @@ Command add_layouts_command(CLI::App& app) {
                         "the key k instead of a random one: d numbers, comma-separated, or @FILE (CSV)");
   sub->add_flag("--show-vectors", opt->show_vectors,
                 "print q and k in full (shortest round-trip decimals), so the scores can be recomputed by hand");
+  sub->add_flag("--cache", opt->cache,
+                "the figure draws the cos/sin cache of each layout as it sits in memory (rows: positions 0 … 15; "
+                "columns: channels), pair 0's partners marked, instead of the scores")
+      ->group("Figure");
   add_figure_options(*sub, opt->figure);
   add_wide_option(*sub, opt->wide);
   add_digits_option(*sub, opt->digits, "3", kDigitsHelp);
