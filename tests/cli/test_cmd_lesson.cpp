@@ -152,6 +152,17 @@ TEST_F(CmdLesson, AnUnusableTmpdirIsExitThreeNamingIt) {
     const test::ScopedEnv tmpdir("TMPDIR", path("file").c_str());
     expect_one_line_error(rope_cli({"lesson", "--html", path("l.html")}), 3, "file': Not a directory");
   }
+  // A control character in TMPDIR: the figure's path inside it was blamed, a path the user never named (issue 52,
+  // item 8). The directory exists, so only the rule can refuse it.
+  const std::string odd = path(std::string("a\x01") + "b");
+  std::filesystem::create_directory(odd);
+  {
+    const test::ScopedEnv tmpdir("TMPDIR", odd.c_str());
+    const Result r = rope_cli({"lesson", "--html", path("l.html")});
+    expect_one_line_error(r, 2, "TMPDIR '" + path("a\\x01b") + "' contains a control character");
+    EXPECT_EQ(r.err.find("figure0"), std::string::npos) << r.err;  // no internal figure path
+    EXPECT_EQ(r.err.find("rope-lesson-"), std::string::npos) << r.err;
+  }
   const test::ScopedEnv empty("TMPDIR", "");  // empty: /tmp, as if unset
   const Result r = rope_cli({"lesson", "--html", path("l.html")});
   EXPECT_EQ(r.code, 0) << r.err;

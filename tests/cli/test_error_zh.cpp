@@ -184,6 +184,13 @@ TEST_F(ErrorZhFiles, MropeSectionsOfAConfigFileInChinese) {
             "c.json: rope_scaling.mrope_section：M-RoPE 至少需要一个维度对（实际为 0）");
   EXPECT_EQ(cli::error_zh("c.gguf: rope.dimension_sections: mrope_section [0, 0, 0, 0] adds up to 0"),
             "c.gguf: rope.dimension_sections：mrope_section [0, 0, 0, 0] 之和为 0");
+  // get_mscale's refusal named neither the file nor the key (issue 52, item 8): the reader's rule, in Chinese too
+  EXPECT_EQ(
+      cli::error_zh("c.gguf: deepseek32.rope.scaling.yarn_log_multiplier: 1e+38 / 0.1 is not a finite float32 "
+                    "(llama.cpp's loader divides it in float32, src/models/deepseek32.cpp:34-38): "
+                    "mscale_all_dim must be at most 3.4028234663852886e+38"),
+      "c.gguf: deepseek32.rope.scaling.yarn_log_multiplier：1e+38 / 0.1 不是有限的 float32 数（llama.cpp 的加载器以 "
+      "float32 做这一除法，src/models/deepseek32.cpp:34-38）：mscale_all_dim 至多为 3.4028234663852886e+38");
   EXPECT_TRUE(
       cli::error_zh_exact("c.json: x: a 2-D vision map is built from the tower's implementation "
                           "(vision_axis_map), not from sections"));

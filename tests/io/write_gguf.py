@@ -446,6 +446,12 @@ def bad_files(good):
     b["bad-sections.gguf"] = gguf(model("qwen2vl", 32768, 3584, 28, 4, [
         (".rope.dimension_sections", "arr", ("i32", [16, 24, 20, 0]))]))
     b["rope-freqs-wrong-length.gguf"] = gguf(model("llama", 4096, 4096, 32, 32), [f32_tensor("rope_freqs.weight", [1.0] * 63)])
+    # DeepSeek-3.2's loader divides yarn_log_multiplier by 0.1 in float32: 1e38 gives an infinite mscale_all_dim.
+    b["yarn-log-mul-huge.gguf"] = gguf(model("deepseek32", 163840, 7168, 128, 128, [
+        (".attention.key_length", "u32", 192), (".rope.dimension_count", "u32", 64),
+        (".rope.freq_base", "f32", 10000.0), (".rope.scaling.type", "str", "yarn"),
+        (".rope.scaling.factor", "f32", 40.0), (".rope.scaling.original_context_length", "u32", 4096),
+        (".rope.scaling.yarn_log_multiplier", "f32", 1e38)]))
     assert llama[:4] == b"GGUF"
     return b
 

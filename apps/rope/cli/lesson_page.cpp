@@ -21,6 +21,7 @@
 #include "rope/core/error.hpp"
 #include "rope/core/frequencies.hpp"
 #include "rope/io/utf8.hpp"
+#include "rope/plot/text.hpp"
 
 namespace rope::cli {
 
@@ -41,6 +42,14 @@ class TempDir {
     const char* env = std::getenv("TMPDIR");
     const bool from_env = env != nullptr && *env != '\0';
     const std::string dir = from_env ? env : "/tmp";
+    // The figures are drawn in this directory, and a figure's output path may hold no control character
+    // (rope/plot/figure.cpp): say so of TMPDIR itself, not of a path inside it the user never named.
+    if (from_env && plot::has_control_character(dir)) {
+      throw InvalidArgument(error_msg(
+          "TMPDIR '{0}' contains a control character: rope lesson draws its figures there, and an output path "
+          "must not contain one; set TMPDIR to a directory without control characters",
+          dir));
+    }
     std::string name = dir + (dir.back() == '/' ? "" : "/") + "rope-lesson-XXXXXX";
     if (::mkdtemp(name.data()) == nullptr) {
       const char* reason = std::strerror(errno);

@@ -160,6 +160,10 @@ TEST(GgufConfig, MalformedOrUncoveredFilesAreRefused) {
       {"bad-sections.gguf",
        "qwen2vl.rope.dimension_sections: the sections [16, 24, 20, 0] add up to 60, not rotary_dim / 2 = 64"},
       {"rope-freqs-wrong-length.gguf", "rope_freqs.weight: 63 factors, the rotary dimension 128 has 64 pairs"},
+      // get_mscale refused it later without the file or the key (issue 52, item 8)
+      {"yarn-log-mul-huge.gguf",
+       "deepseek32.rope.scaling.yarn_log_multiplier: 1e+38 / 0.1 is not a finite float32 (llama.cpp's loader divides "
+       "it in float32, "},
   };
   for (const auto& c : cases) {
     const std::string file = c.first;  // a plain variable: clang 14 cannot capture a structured binding

@@ -3,6 +3,7 @@
 // load_hparams) and written as convert_hf_to_gguf.py writes them.
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <fmt/format.h>
 
 #include "rope/core/error.hpp"
@@ -142,7 +143,17 @@ void Scaling::yarn() {
     // The loader's float32 division (DeepSeek's converter writes 0.1 · mscale_all_dim: conversion/deepseek.py:386;
     // Mistral 3's writes mscale_all_dim itself: conversion/mistral3.py:29), then llama-context.cpp's mscale:
     // mscale_all_dim for DeepSeek-2 alone, else 1.
-    const double m = static_cast<double>(static_cast<float>(*mul) / rule->divided_by);
+    const bool fits = std::fabs(*mul) <= std::numeric_limits<float>::max();  // a float64 key may not
+    const double m = fits ? static_cast<double>(static_cast<float>(*mul) / rule->divided_by)
+                          : std::numeric_limits<double>::infinity();
+    // A multiplier near float32's largest (1e38 / 0.1) is infinite here, and get_mscale refused it later without
+    // the file or the key (issue 52, item 8): refuse it at reading, with the rule.
+    if (!std::isfinite(m)) {
+      fail(lk, fmt::format("{} / {} is not a finite float32 (llama.cpp's loader divides it in float32, {}): "
+                           "mscale_all_dim must be at most {}",
+                           format_number(*mul), fmt::format("{:g}", rule->divided_by), rule->source,
+                           format_number(std::numeric_limits<float>::max())));
+    }
     r_.mscale_all_dim = m;
     r_.mscale = rule->mscale_is_mscale_all_dim ? m : 1.0;
     origin("mscale_all_dim", format_number(m),
