@@ -8,12 +8,14 @@
 #include "rope/cli/scaling_options.hpp"
 #include "rope/core/error.hpp"
 #include "rope/report/inspect_report.hpp"
+#include "rope/report/lint_report.hpp"
 
 namespace rope::cli {
 
 struct InspectOptions {
   std::string file;  ///< positional config.json
   bool list = false;
+  bool lint = false;
   bool json = false;
   std::optional<int> digits;  ///< significant digits of the computed numbers (digits.hpp); 0: full precision
   Lang lang = Lang::En;
@@ -37,6 +39,12 @@ int run_inspect(const InspectOptions& opt, std::ostream& out) {
   const Printing how{opt.json ? Format::Json : Format::Text, opt.lang, opt.digits};
   if (opt.list) {
     emit(out, list_presets(), how);
+  } else if (opt.lint) {  // the config's keys against 4.x-style readers (models/engine_lint.hpp)
+    const std::string& file = !opt.file.empty() ? opt.file : opt.scaling.source.file;
+    if (file.empty() && opt.scaling.source.preset.empty()) {
+      throw InvalidArgument(error_msg("rope inspect --lint needs a config.json FILE or --model NAME"));
+    }
+    emit(out, file.empty() ? engine_lint_preset(opt.scaling.source.preset) : engine_lint_file(file), how);
   } else {  // the report of the library (report/inspect_report.hpp), as Spec.describe() returns it
     emit(out, inspect_model(inspect_request(opt)), how);
   }
@@ -49,6 +57,10 @@ Command add_inspect_command(CLI::App& app) {
       "inspect", "A model's RoPE, from its config.json, a GGUF file or a preset: frequencies, scaling, layers");
   sub->add_option("file", opt->file, "a Hugging Face config.json or a GGUF file")->type_name("FILE");
   sub->add_flag("--list", opt->list, "list the model presets");
+  sub->add_flag("--lint", opt->lint,
+                "say where engines that take a truthy rope_scaling as scaled, or read only rope_scaling and the "
+                "top-level keys, compute another RoPE than transformers 5")
+      ->excludes("--list");
   sub->add_flag("--json", opt->json, "print the report as JSON");
   add_digits_option(*sub, opt->digits, std::to_string(kInspectDigits),
                     "significant digits of the computed numbers (0: every digit; JSON always has every digit)");
