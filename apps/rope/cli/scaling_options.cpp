@@ -101,6 +101,11 @@ void add_scaling_options(CLI::App& app, ScalingOptions& o) {
   add_choice_option(app, "--truncate", o.rope.truncate, {"true", "1", "false", "0"}, parse_truncate,
                     "yarn: round the correction range to whole pairs (default true)", "BOOL")
       ->group("Scaling");
+  app.add_option("--yarn-variant", o.rope.yarn_variant,
+                 "yarn with another engine's constants: hf (default), telechat3, grok-yarn-log or grok-theta-scale "
+                 "(vLLM; docs/scaling.md)")
+      ->type_name("NAME")
+      ->group("Scaling");
   add_optional(app, "--mscale", o.rope.mscale, "yarn mscale (DeepSeek)");
   add_optional(app, "--mscale-all-dim", o.rope.mscale_all_dim, "yarn mscale_all_dim (DeepSeek)");
   add_optional(app, "--attention-factor", o.rope.attention_factor, "explicit attention factor (yarn, longrope)");

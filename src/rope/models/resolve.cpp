@@ -37,6 +37,7 @@ std::string RopeOverrides::first_scaling_setting() const {
       {beta_fast.has_value(), "beta_fast"},
       {beta_slow.has_value(), "beta_slow"},
       {truncate.has_value(), "truncate"},
+      {!yarn_variant.empty(), "yarn_variant"},
       {mscale.has_value(), "mscale"},
       {mscale_all_dim.has_value(), "mscale_all_dim"},
       {attention_factor.has_value(), "attention_factor"},
@@ -156,6 +157,11 @@ void apply_overrides(const RopeOverrides& o, ModelConfig& m) {
   set(r.beta_fast, o.beta_fast, "beta_fast");
   set(r.beta_slow, o.beta_slow, "beta_slow");
   set(r.truncate, o.truncate, "truncate");
+  if (!o.yarn_variant.empty()) {
+    r.yarn_variant = parse_yarn_variant(o.yarn_variant);
+    m.origin.push_back(
+        msg("yarn variant: {0} ({1} on the command line)", to_string(r.yarn_variant), option_name("yarn_variant")));
+  }
   set(r.mscale, o.mscale, "mscale");
   set(r.mscale_all_dim, o.mscale_all_dim, "mscale_all_dim");
   set(r.attention_factor, o.attention_factor, "attention_factor");

@@ -61,6 +61,7 @@ struct RopeOverrides {
   std::optional<double> low_freq_factor, high_freq_factor, partial_rotary_factor;
   std::optional<long> original_max_position_embeddings, max_position_embeddings, seq_len;
   std::optional<bool> truncate;
+  std::string yarn_variant;  ///< YarnVariant by name (scaling.hpp); "" not given
   std::optional<std::vector<double>> short_factor, long_factor;
   std::string layer_type;  ///< a layer type's name or a layer index; "" not given
   std::string vision;      ///< a 2-D vision RoPE of head_dim and base (vision_rope.hpp), no model

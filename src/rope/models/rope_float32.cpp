@@ -75,7 +75,9 @@ Eigen::VectorXf llama3(const Eigen::VectorXf& inv, const RopeParameters& p, cons
   return out;
 }
 
-Eigen::VectorXf yarn(int d, double base, const RopeParameters& p) {
+Eigen::VectorXf yarn(int d, double base, const RopeConfig& c, const RopeParameters& p) {
+  // Grok's theta_scale (vLLM grok1_scaling_rope.py @ e443db5afd): default RoPE at its new base.
+  if (c.yarn_variant == YarnVariant::GrokThetaScale) return default_inv_freq(d, p.effective_base.value_or(base));
   const Eigen::VectorXf e = exponents(d);
   const float f = f32(p.factor, "factor");
   const double low = p.yarn_range->first;
@@ -87,8 +89,10 @@ Eigen::VectorXf yarn(int d, double base, const RopeParameters& p) {
     const float extrapolation = 1.0f / pos;
     const float interpolation = 1.0f / (f * pos);
     const float ramp = std::min(std::max((static_cast<float>(i) - static_cast<float>(low)) / span, 0.0f), 1.0f);
-    const float keep = 1.0f - ramp;  // inv_freq_extrapolation_factor
-    out[i] = interpolation * (1.0f - keep) + extrapolation * keep;
+    const float keep = 1.0f - ramp;                      // inv_freq_extrapolation_factor
+    out[i] = c.yarn_variant == YarnVariant::GrokYarnLog  // Grok's yarn_log: the blend of the logarithms
+                 ? std::exp(std::log(extrapolation) * keep + std::log(interpolation) * (1.0f - keep))
+                 : interpolation * (1.0f - keep) + extrapolation * keep;
   }
   return out;
 }
@@ -121,7 +125,7 @@ Eigen::VectorXf inv_freq_float32(const RopeSpec& s) {
     case ScalingType::Llama3:
       return llama3(default_inv_freq(d, base), p, s.config);
     case ScalingType::Yarn:
-      return yarn(d, base, p);
+      return yarn(d, base, s.config, p);
     case ScalingType::LongRope:
       return longrope(d, base, s.config, p);
     case ScalingType::Proportional:

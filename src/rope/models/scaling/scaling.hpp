@@ -34,6 +34,21 @@
 
 namespace rope {
 
+/// YaRN as an engine other than Hugging Face computes it (docs/scaling.md, "YaRN with other constants"). No HF
+/// config key names these (TeleChat3's and Grok's configs cannot be cited): the command line's --yarn-variant.
+///   Hf              HF's _compute_yarn_parameters                                        (S6)–(S10)
+///   Telechat3       vLLM telechat3_scaling_rope.py @ d5a17e0517: the ramp of (S8), attention factor
+///                   (0.07·ln f + 1)·attention_factor (1 when f <= 1; attention_factor default 1)
+///   GrokYarnLog     vLLM grok1_scaling_rope.py @ e443db5afd, extra_method yarn_log: the blend of (S8) taken
+///                   geometrically, θ_j / f^(r_j); get_mscale(f) is computed but not applied: attention factor 1
+///   GrokThetaScale  the same file, extra_method theta_scale: base' = base^(ln(L0·f/2π) / ln(L0/2π)), no ramp,
+///                   attention factor 1
+enum class YarnVariant { Hf, Telechat3, GrokYarnLog, GrokThetaScale };
+/// "hf", "telechat3", "grok-yarn-log", "grok-theta-scale".
+std::string_view to_string(YarnVariant variant);
+/// @throws InvalidArgument for another name.
+YarnVariant parse_yarn_variant(std::string_view text);
+
 /// Everything that determines a model's RoPE frequencies. Optional fields are "not given": the
 /// functions below apply HF's defaults and say which rule they used.
 struct RopeConfig {
@@ -60,6 +75,7 @@ struct RopeConfig {
   /// dynamic: HunYuan's NTK-α, base·α^(head_dim/(head_dim−2)) while L = max(seq_len, M) is M; past M, HF's dynamic
   /// update recomputes (S4) from base without α.
   std::optional<double> ntk_alpha;
+  YarnVariant yarn_variant = YarnVariant::Hf;  ///< yarn: whose constants (only from the command line)
 
   /// d = int(head_dim · partial_rotary_factor) (HF), checked even and >= 2.
   /// @throws InvalidArgument if head_dim is outside [2, kMaxDim], partial_rotary_factor outside (0, 1],

@@ -67,15 +67,53 @@ void yarn(const RopeConfig& c, const Common& k, RopeParameters& p) {
   p.yarn_range = std::pair{low, high};
   const double span = (low == high ? high + 0.001 : high) - low;  // HF's guard against 0/0
 
+  const YarnVariant variant = c.yarn_variant;
+  if (variant != YarnVariant::Hf) {
+    const std::string name(to_string(variant));
+    const std::string option = option_name("yarn_variant");
+    p.notes.push_back(
+        variant == YarnVariant::Telechat3
+            ? msg("yarn variant {0} ({1}): TeleChat3's attention factor 0.07·ln f + 1 (vLLM)", name, option)
+        : variant == YarnVariant::GrokYarnLog
+            ? msg("yarn variant {0} ({1}): Grok's geometric blend θ_j / f^r_j, attention factor 1 (vLLM)", name, option)
+            : msg("yarn variant {0} ({1}): Grok's theta_scale base' = base^(ln(L0·f/2π) / ln(L0/2π)), attention "
+                  "factor 1 (vLLM)",
+                  name, option));
+  }
+  if (variant == YarnVariant::GrokThetaScale) {
+    // vLLM grok1_scaling_rope.py @ e443db5afd, extra_method theta_scale: one new base, no ramp and no bands.
+    const double L = static_cast<double>(L0);
+    if (L <= kTwoPi) {
+      throw InvalidArgument(
+          error_msg("yarn variant grok-theta-scale needs original_max_position_embeddings > 2π "
+                    "(got {0}): ln(L0/2π) is a divisor",
+                    L0));
+    }
+    const double b = std::pow(k.base, std::log(L * f / kTwoPi) / std::log(L / kTwoPi));
+    p.effective_base = b;
+    p.yarn_range.reset();
+    p.inv_freq = frequencies(k.d, b);
+    p.attention_factor = 1.0;
+    p.attention_rule = msg("1: Grok computes get_mscale(f) and does not apply it (vLLM)");
+    return;
+  }
+
   // (S8): r_j = 0 keeps θ_j (extrapolation), r_j = 1 divides it by f (interpolation).
-  // HF names 1 − r_j inv_freq_extrapolation_factor.
+  // HF names 1 − r_j inv_freq_extrapolation_factor. Grok's yarn_log blends the logarithms instead:
+  // exp((1 − r_j)·ln θ_j + r_j·ln(θ_j / f)) = θ_j / f^r_j (vLLM grok1_scaling_rope.py @ e443db5afd).
   const Eigen::VectorXd theta = frequencies(k.d, k.base);
   p.inv_freq.resize(theta.size());
   p.bands.resize(static_cast<std::size_t>(theta.size()));
   for (Eigen::Index j = 0; j < theta.size(); ++j) {
     const double r = std::clamp((static_cast<double>(j) - low) / span, 0.0, 1.0);
-    p.inv_freq[j] = (theta[j] / f) * r + theta[j] * (1.0 - r);
+    p.inv_freq[j] =
+        variant == YarnVariant::GrokYarnLog ? theta[j] / std::pow(f, r) : (theta[j] / f) * r + theta[j] * (1.0 - r);
     p.bands[static_cast<std::size_t>(j)] = r == 0.0 ? Band::Kept : r == 1.0 ? Band::Interpolated : Band::Ramped;
+  }
+  if (variant == YarnVariant::GrokYarnLog) {
+    p.attention_factor = 1.0;
+    p.attention_rule = msg("1: Grok computes get_mscale(f) and does not apply it (vLLM)");
+    return;
   }
 
   // (S9), (S10)
@@ -94,6 +132,17 @@ void yarn(const RopeConfig& c, const Common& k, RopeParameters& p) {
     p.warnings.push_back({msg(
         "yarn uses mscale only together with mscale_all_dim (both non-zero): with one of them the attention factor is get_mscale(f)")});
   }
+  if (variant == YarnVariant::Telechat3) {
+    // vLLM telechat3_scaling_rope.py @ d5a17e0517: get_mscale with 0.07 in place of 0.1, times attn_factor
+    // (the explicit attention_factor; mscale and mscale_all_dim are not read).
+    const double m = f <= 1.0 ? 1.0 : 0.07 * std::log(f) + 1.0;
+    p.attention_factor = m * c.attention_factor.value_or(1.0);
+    p.attention_rule =
+        c.attention_factor
+            ? Message::same(fmt::format("(0.07·ln f + 1)·attention_factor = {}·{}", m, *c.attention_factor))
+            : msg("0.07·ln f + 1 (TeleChat3)");
+    return;
+  }
   YarnAttention a = yarn_attention(c, f);
   p.attention_factor = a.value;
   p.attention_rule = std::move(a.rule);
@@ -104,6 +153,29 @@ void yarn(const RopeConfig& c, const Common& k, RopeParameters& p) {
 }  // namespace detail
 
 using namespace detail;
+
+std::string_view to_string(YarnVariant variant) {
+  switch (variant) {
+    case YarnVariant::Hf:
+      return "hf";
+    case YarnVariant::Telechat3:
+      return "telechat3";
+    case YarnVariant::GrokYarnLog:
+      return "grok-yarn-log";
+    case YarnVariant::GrokThetaScale:
+      return "grok-theta-scale";
+  }
+  return "hf";
+}
+
+YarnVariant parse_yarn_variant(std::string_view text) {
+  for (YarnVariant v :
+       {YarnVariant::Hf, YarnVariant::Telechat3, YarnVariant::GrokYarnLog, YarnVariant::GrokThetaScale}) {
+    if (text == to_string(v)) return v;
+  }
+  throw InvalidArgument(
+      error_msg("unknown yarn variant '{0}': expected hf, telechat3, grok-yarn-log or grok-theta-scale", text));
+}
 
 double yarn_get_mscale(double scale, double mscale) {
   check_finite(scale, "get_mscale scale");
