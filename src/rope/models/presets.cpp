@@ -18,12 +18,10 @@ const char* embedded_preset_name(std::size_t i);
 const char* embedded_preset_json(std::size_t i);
 }  // namespace detail
 
-ModelConfig load_preset(std::string_view name) {
+std::string_view preset_text(std::string_view name) {
   std::vector<std::string> names;
   for (std::size_t i = 0; i < detail::embedded_preset_count(); ++i) {
-    if (name == detail::embedded_preset_name(i)) {
-      return parse_model_config(detail::embedded_preset_json(i), detail::embedded_preset_name(i));
-    }
+    if (name == detail::embedded_preset_name(i)) return detail::embedded_preset_json(i);
     names.emplace_back(detail::embedded_preset_name(i));
   }
   std::sort(names.begin(), names.end());
@@ -34,6 +32,8 @@ ModelConfig load_preset(std::string_view name) {
   }
   throw InvalidArgument(error_msg("unknown model preset '{0}' (known: {1})", name, detail::join(names)));
 }
+
+ModelConfig load_preset(std::string_view name) { return parse_model_config(preset_text(name), std::string(name)); }
 
 std::vector<PresetInfo> list_presets() {
   std::vector<PresetInfo> out;

@@ -16,6 +16,10 @@ struct ModelConfig;  // model_config.hpp
 /// config.json. @throws InvalidArgument listing the names when there is none by that name.
 ModelConfig load_preset(std::string_view name);
 
+/// A preset's config.json text, as compiled in (for readers other than parse_model_config, e.g. the engines'
+/// lint). @throws InvalidArgument as load_preset does when there is none by that name.
+std::string_view preset_text(std::string_view name);
+
 struct PresetInfo {
   std::string name;
   std::string description;     ///< one line: model and what is special about its RoPE

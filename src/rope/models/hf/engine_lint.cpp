@@ -20,12 +20,6 @@
 
 namespace rope {
 
-namespace detail {
-std::size_t embedded_preset_count();
-const char* embedded_preset_name(std::size_t i);
-const char* embedded_preset_json(std::size_t i);
-}  // namespace detail
-
 namespace {
 
 using detail::json;
@@ -157,14 +151,6 @@ EngineLint engine_lint_file(const std::string& path) {
   return engine_lint(file.text, path);
 }
 
-EngineLint engine_lint_preset(std::string_view name) {
-  for (std::size_t i = 0; i < detail::embedded_preset_count(); ++i) {
-    if (name == detail::embedded_preset_name(i)) {
-      return engine_lint(detail::embedded_preset_json(i), detail::embedded_preset_name(i));
-    }
-  }
-  load_preset(name);  // throws, naming the presets
-  return {};
-}
+EngineLint engine_lint_preset(std::string_view name) { return engine_lint(preset_text(name), std::string(name)); }
 
 }  // namespace rope
