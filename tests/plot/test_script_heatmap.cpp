@@ -76,6 +76,15 @@ TEST(PlotHeatmap, CellsWithoutAValueAreHatchedNotColouredAsZero) {
   EXPECT_THAT(gnuplot_script(f, {{"t.txt", Format::Text}}, Style{}), HasSubstr("strcol(3) eq 'NaN' ? ' '"));
 }
 
+TEST(PlotHeatmap, ExplicitXTicsReplaceGnuplotsAndRestartTheAxis) {
+  Figure f = heatmap_figure(false);
+  EXPECT_THAT(gnuplot_script(f, {{"h.png", Format::Png}}, Style{}), Not(HasSubstr("set xtics (")));
+  // Two tables side by side, each counted from channel 0 (rope layouts --cache).
+  f.xtics = {{0, "0"}, {2, "2"}, {5, "0"}, {7.5, "it's"}};
+  EXPECT_THAT(gnuplot_script(f, {{"h.png", Format::Png}}, Style{}),
+              HasSubstr("set xtics ('0' 0, '2' 2, '0' 5, 'it''s' 7.5)\n"));
+}
+
 TEST(PlotText, ChineseFiguresWriteWhatTheirFontLacksWithGlyphsItHas) {
   EXPECT_EQ(in_cjk_font("波长 λᵢ = 2π/θᵢ"), "波长 λ_i = 2π/θ_i");
   EXPECT_EQ(in_cjk_font("softmax(QKᵀ/√d)，Rₘ，λⱼ，⟨R(Mθ)q, R(Nθ)k⟩，10⁶"),

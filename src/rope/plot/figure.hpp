@@ -93,6 +93,9 @@ struct Figure {
   std::optional<std::pair<double, double>> xrange;
   std::optional<std::pair<double, double>> yrange;
   bool ytics = true;  ///< false: no y tics or y grid (a strip chart whose rows are labelled instead)
+  /// Explicit x tics (position, label), replacing gnuplot's: an axis that restarts, e.g. the channels of
+  /// several tables side by side (rope layouts --cache). Empty: gnuplot's own tics.
+  std::vector<std::pair<double, std::string>> xtics;
   std::vector<Band> bands;
   std::vector<Series> series;
   std::vector<ReferenceLine> lines;

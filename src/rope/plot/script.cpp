@@ -219,6 +219,11 @@ void write_texts_and_key(std::string& out, const Figure& f, const Style& style) 
   if (f.heatmap) {
     emit("unset grid\nset tics out front nomirror\n");
     if (!f.ytics) emit("unset ytics\n");  // rows named by labels instead (rope layouts --cache)
+    if (!f.xtics.empty()) {
+      std::vector<std::string> ticks;
+      for (const auto& [at, label] : f.xtics) ticks.push_back(fmt::format("{} {}", quote(label), num(at)));
+      emit("set xtics ({})\n", fmt::join(ticks, ", "));
+    }
   } else if (!f.ytics) {
     emit("unset ytics\nset grid xtics back lt 1 lc rgb '{}' lw 1\n", kGridGrey);
   } else {

@@ -125,6 +125,10 @@ plot::Figure make_cache_figure(const Eigen::VectorXd& theta, const FigureOptions
   h.colorbar_label = f.tr("value (angle: m·θ/π wrapped to (−1, 1])");
   fig.heatmap = h;
   fig.ytics = false;  // the bands are named instead
+  // Each table's channels from 0: the x axis restarts at every table.
+  for (const auto& [x0, width] : {std::pair{x_half, d}, std::pair{x_inter, d}, std::pair{x_width, half}}) {
+    for (const int c : {0, width / 2}) fig.xtics.emplace_back(x0 + c, std::to_string(c));
+  }
   // The partners of pair 0 in each table: a black bar across the cos band from one channel to the other.
   const double y_bar = P / 2.0;
   const auto bar = [&](const std::string& label, double x0, double x1, double y0, double y1) {
