@@ -102,9 +102,9 @@ TEST_P(HelpRules, AreSentencesOfTheDescription) {
 INSTANTIATE_TEST_SUITE_P(
     Cli, HelpRules,
     ::testing::Values(HelpRule{{"matrix", "--help"}, "multimodal sections (not with --relative)", "Excludes:"},
-                      HelpRule{{"matrix", "--help"}, "(not with --position, --csv)", "M N x 2"},
+                      HelpRule{{"matrix", "--help"}, "(not with --csv, --position)", "M N x 2"},
                       HelpRule{
-                          {"matrix", "--help", "--lang", "zh"}, "（不能与 --position、--csv 同用）", "不能与之同用："},
+                          {"matrix", "--help", "--lang", "zh"}, "（不能与 --csv、--position 同用）", "不能与之同用："},
                       HelpRule{{"apply", "--help"}, "(needs --xpos)", "Needs:"}));
 
 TEST_F(Cli, HelpShowsNoDefaultForRequiredOptionsAndListsRepeatedDefaults) {

@@ -67,9 +67,14 @@ class HelpFormatter : public CLI::Formatter {
   /// "（不能与 --relative、--csv 同用）". (docs/cli.md's option tables say it their own way, option_tables.cpp.)
   std::string rules(const CLI::Option* opt) const {
     std::string out;
+    // By name: CLI11 keeps them in a std::set of pointers, whose order is the allocator's (it differed
+    // between the Release and the sanitizer builds).
     const auto names = [&](const auto& others) {
+      std::vector<std::string> sorted;
+      for (const CLI::Option* other : others) sorted.push_back(other->get_name());
+      std::sort(sorted.begin(), sorted.end());
       std::string list;
-      for (const CLI::Option* other : others) list += (list.empty() ? "" : zh_ ? "、" : ", ") + other->get_name();
+      for (const std::string& name : sorted) list += (list.empty() ? "" : zh_ ? "、" : ", ") + name;
       return list;
     };
     const auto rule = [&](const char* sentence, const auto& others) {

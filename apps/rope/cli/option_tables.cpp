@@ -45,6 +45,7 @@ void append_sentence(std::string& meaning, const std::string& more) {
 std::string code_list(const std::vector<const CLI::Option*>& options) {
   std::vector<std::string> names;
   for (const CLI::Option* other : options) names.push_back("`" + other->get_name() + "`");
+  std::sort(names.begin(), names.end());  // by name, not by the pointers CLI11's std::set orders them by
   return fmt::format("{}", fmt::join(names, ", "));
 }
 
