@@ -4,6 +4,7 @@
 #include "support/scoped_env.hpp"
 
 #include <chrono>
+#include <cmath>
 #include <optional>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -13,6 +14,7 @@
 
 #include "plot/helpers.hpp"
 #include "rope/core/error.hpp"
+#include "rope/plot/script.hpp"
 
 namespace rope::plot {
 namespace {
@@ -358,6 +360,22 @@ TEST_F(PlotRender, HeatmapsRenderIncludingASingleRow) {
   f.title = "one row";
   render(f, {{out("h.png").string(), Format::Png}}, options_);
   EXPECT_EQ(read(out("h.png")).substr(0, 8), std::string(kPngSignature, 8));
+}
+
+// A heatmap taller than cairo's 32 767-pixel image side rendered nothing (`rope frequencies --dim 65536
+// --png`, 128 positions × 32 768 pairs): beyond kMaxHeatmapSide every k-th row is drawn (issue 52).
+TEST_F(PlotRender, HeatmapsTallerThanAnImageSideAreDrawnByEveryKthRow) {
+  Figure f;
+  Heatmap h;
+  h.z = Eigen::MatrixXd::Zero(32768, 4);
+  for (Eigen::Index r = 0; r < h.z.rows(); ++r) h.z.row(r).setConstant(std::cos(0.001 * static_cast<double>(r)));
+  h.colorbar_label = "cos";
+  f.heatmap = h;
+  const std::string script = gnuplot_script(f, {{"h.png", Format::Png}}, Style{});
+  EXPECT_THAT(script, HasSubstr("rows drawn every 5 of 32768, columns every 1 of 4 (kMaxHeatmapSide 8000)"));
+  EXPECT_THAT(script, HasSubstr("set yrange [-0.5:32767.5]"));  // the axis still spans every row
+  render(f, {{out("tall.png").string(), Format::Png}}, options_);
+  EXPECT_EQ(read(out("tall.png")).substr(0, 8), std::string(kPngSignature, 8));
 }
 
 }  // namespace

@@ -111,11 +111,21 @@ void heatmap_data(std::string& out, const Heatmap& h, std::vector<std::string>& 
   auto emit = [&out](auto&&... args) {
     fmt::format_to(std::back_inserter(out), std::forward<decltype(args)>(args)...);
   };
-  datablock_header(out, "heat", "heatmap: x y z, one block per row");
+  // Every k-th row and column beyond kMaxHeatmapSide (figure.hpp), said in the datablock's comment.
+  const Eigen::Index row_step = (h.z.rows() + kMaxHeatmapSide - 1) / kMaxHeatmapSide;
+  const Eigen::Index col_step = (h.z.cols() + kMaxHeatmapSide - 1) / kMaxHeatmapSide;
+  const std::string what =
+      row_step == 1 && col_step == 1
+          ? std::string("heatmap: x y z, one block per row")
+          : fmt::format(
+                "heatmap: x y z, one block per row; rows drawn every {} of {}, columns every {} of {} "
+                "(kMaxHeatmapSide {})",
+                row_step, h.z.rows(), col_step, h.z.cols(), kMaxHeatmapSide);
+  datablock_header(out, "heat", what.c_str());
   // `with image` needs at least 2×2 points: a single row (column) is written twice, a quarter cell
   // either side of its centre, which covers exactly the same rectangle.
   std::vector<std::pair<Eigen::Index, double>> rows;
-  for (Eigen::Index r = 0; r < h.z.rows(); ++r) {
+  for (Eigen::Index r = 0; r < h.z.rows(); r += row_step) {
     const double y = h.y0 + static_cast<double>(r) * h.dy;
     if (h.z.rows() == 1) {
       rows.push_back({r, y - h.dy / 4}), rows.push_back({r, y + h.dy / 4});
@@ -124,7 +134,7 @@ void heatmap_data(std::string& out, const Heatmap& h, std::vector<std::string>& 
     }
   }
   std::vector<std::pair<Eigen::Index, double>> cols;
-  for (Eigen::Index c = 0; c < h.z.cols(); ++c) {
+  for (Eigen::Index c = 0; c < h.z.cols(); c += col_step) {
     const double x = h.x0 + static_cast<double>(c) * h.dx;
     if (h.z.cols() == 1) {
       cols.push_back({c, x - h.dx / 4}), cols.push_back({c, x + h.dx / 4});
