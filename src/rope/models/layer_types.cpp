@@ -43,9 +43,9 @@ const LayerTypeRope& select_layer_type(const ModelConfig& m, std::string_view wh
     throw InvalidArgument(
         error_msg("layer type '{0}' is not one of {1}'s; did you mean {2}?", which, m.name, suggestion));
   }
-  throw InvalidArgument(error_msg(
-      "layer type '{0}' is not one of {1}'s ({2})", which, m.name,
-      fmt::format("{}{}", detail::join(names), layers > 0 ? fmt::format(", or a layer 0 … {}", layers - 1) : "")));
+  throw InvalidArgument(error_msg("layer type '{0}' is not one of {1}'s ({2})", which, m.name,
+                                  fmt::format("{}{}", detail::join_names(names),
+                                              layers > 0 ? fmt::format(", or a layer 0 … {}", layers - 1) : "")));
 }
 
 std::string describe_layers(const std::vector<int>& layers) {

@@ -7,6 +7,7 @@
 
 #include "models/config_test_util.hpp"
 #include "rope/core/error.hpp"
+#include "rope/models/hf/json_reader.hpp"
 #include "rope/models/model_config.hpp"
 
 // Strict JSON: rope/models/hf/json_reader.cpp (through parse_model_config).
@@ -57,6 +58,31 @@ TEST(ModelConfig, ByteOrderMarkIsAcceptedAndSizeIsBounded) {
   EXPECT_EQ(parse("\xEF\xBB\xBF{\"head_dim\": 64}").rope.head_dim, 64);
   const std::string huge = R"({"head_dim": 64, "pad": ")" + std::string(kMaxConfigBytes, 'x') + "\"}";
   expect_invalid(huge, "config.json: larger than the 4194304-byte limit for a config file");
+}
+
+// A refusal that lists a block's keys stays one short line (issue 52): at most 16 names of 48 bytes each.
+TEST(ModelConfig, AListOfKeysInAMessageIsBounded) {
+  std::string block;
+  for (int i = 0; i < 60; ++i) {
+    block += fmt::format("{}\"layer_{:02}_{}\": {{\"rope_type\": \"default\"}}", i == 0 ? "" : ", ", i,
+                         std::string(50000, 'x'));
+  }
+  const std::string config = R"({"head_dim": 64, "rope_parameters": {)" + block + "}}";
+  try {
+    parse(config);
+    ADD_FAILURE() << "accepted";
+  } catch (const InvalidArgument& e) {
+    const std::string what = e.what();
+    EXPECT_THAT(what, AllOf(HasSubstr("per-layer-type entries without full_attention (got layer_00_xxx"),
+                            HasSubstr("…, layer_01_"), HasSubstr(" and 44 more)")));
+    EXPECT_LT(what.size(), 1200u);
+  }
+}
+
+TEST(ModelConfig, ListedNamesAreCutAtACharacterBoundary) {
+  // 47 ASCII bytes then a 3-byte character: the cut at 48 bytes would split it, so it backs off to 47.
+  const std::string name = std::string(47, 'a') + "层" + "b";
+  EXPECT_EQ(detail::join_names({name, "c"}), std::string(47, 'a') + "…, c");
 }
 
 }  // namespace

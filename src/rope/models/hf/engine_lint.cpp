@@ -72,7 +72,7 @@ EngineLint engine_lint(std::string_view json_text, const std::string& name) {
         msg("{0} is keyed by layer type ({1}): transformers 5 gives each layer type its own RoPE; an engine that "
             "reads one flat rope_scaling finds no rope_type there and rotates every layer with plain RoPE at the "
             "top-level rope_theta",
-            path, detail::join(names)));
+            path, detail::join_names(names)));
     return out;
   }
   const std::string type = block_type(*block);

@@ -99,7 +99,7 @@ void ConfigParser::select_scaling_dict() {
     } else if (names.size() == 1) {
       chosen = names.front();
     } else {
-      r_.fail(scaling_.path, fmt::format("per-layer-type entries without full_attention (got {})", join(names)));
+      r_.fail(scaling_.path, fmt::format("per-layer-type entries without full_attention (got {})", join_names(names)));
     }
     std::vector<std::string> others;
     for (auto it = layers.begin(); it != layers.end(); ++it) {
@@ -107,11 +107,11 @@ void ConfigParser::select_scaling_dict() {
       const std::string p = child(scaling_.path, it.key());
       const auto type = r_.string(*it, p, "rope_type");
       const auto theta = r_.number(*it, p, "rope_theta");
-      others.push_back(fmt::format("{}: rope_type {}{}", it.key(), type.value_or("default"),
+      others.push_back(fmt::format("{}: rope_type {}{}", shown_name(it.key()), shown_name(type.value_or("default")),
                                    theta ? ", rope_theta " + num(*theta) : ""));
     }
-    note(msg("{0}: per-layer-type entries ({1}); the {2} entry is used{3}", scaling_.path, join(names), chosen,
-             others.empty() ? Message::same("") : msg("; other layers: {0}", join(others))));
+    note(msg("{0}: per-layer-type entries ({1}); the {2} entry is used{3}", scaling_.path, join_names(names), chosen,
+             others.empty() ? Message::same("") : msg("; other layers: {0}", join_names(others, 160))));
     scaling_.path = child(scaling_.path, chosen);
     scaling_.dict = &layers[chosen];
     layer_type_ = chosen;

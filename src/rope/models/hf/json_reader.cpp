@@ -13,6 +13,22 @@ std::string join(const std::vector<std::string>& items) {
   return out;
 }
 
+std::string shown_name(const std::string& name, std::size_t max_bytes) {
+  if (name.size() <= max_bytes) return name;
+  std::size_t cut = max_bytes;
+  while (cut > 0 && (static_cast<unsigned char>(name[cut]) & 0xC0) == 0x80) --cut;  // not inside a character
+  return name.substr(0, cut) + "…";
+}
+
+std::string join_names(const std::vector<std::string>& items, std::size_t max_bytes) {
+  std::string out;
+  for (std::size_t i = 0; i < items.size() && i < kMaxListedNames; ++i) {
+    out += (out.empty() ? "" : ", ") + shown_name(items[i], max_bytes);
+  }
+  if (items.size() > kMaxListedNames) out += fmt::format(" and {} more", items.size() - kMaxListedNames);
+  return out;
+}
+
 std::string child(const std::string& prefix, std::string_view key) {
   return prefix.empty() ? std::string(key) : fmt::format("{}.{}", prefix, key);
 }

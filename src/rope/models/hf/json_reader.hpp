@@ -35,6 +35,14 @@ std::string num(double v);
 
 /// "a, b, c".
 std::string join(const std::vector<std::string>& items);
+/// Names read from a file (a config's keys, its layer types) for one line of a message: at most
+/// kMaxListedNames of them, each cut to kMaxListedNameBytes bytes at a UTF-8 boundary ("…"), then "and N more".
+/// A refusal listing a block's 64 keys of 50 000 bytes each was a 3 MB line (issue 52).
+inline constexpr std::size_t kMaxListedNames = 16;
+inline constexpr std::size_t kMaxListedNameBytes = 48;
+std::string join_names(const std::vector<std::string>& items, std::size_t max_bytes = kMaxListedNameBytes);
+/// `name` cut to `max_bytes` bytes at a UTF-8 boundary, "…" after a cut.
+std::string shown_name(const std::string& name, std::size_t max_bytes = kMaxListedNameBytes);
 
 /// The JSON path of `key` inside `prefix` ("rope_scaling.factor"; just "factor" at the top level).
 std::string child(const std::string& prefix, std::string_view key);
