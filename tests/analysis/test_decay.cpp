@@ -132,6 +132,31 @@ TEST(Decay, RandomScoresRejectBadSampleCounts) {
               ThrowsMessage<InvalidArgument>(HasSubstr("exceeds the limit")));
 }
 
+// decay_work's weights per term (decay.hpp) and the bound, at and just over it.
+struct DecayWorkCase {
+  DecayPath path;
+  long points, pairs, samples;
+  double work;
+};
+class DecayWork : public ::testing::TestWithParam<DecayWorkCase> {};
+TEST_P(DecayWork, CountsUnitsOfTheRecurrence) {
+  const DecayWorkCase& c = GetParam();
+  EXPECT_EQ(decay_work(c.path, c.points, c.pairs, c.samples), c.work);
+}
+INSTANTIATE_TEST_SUITE_P(Paths, DecayWork,
+                         ::testing::Values(DecayWorkCase{DecayPath::Recurrence, 1000, 64, 0, 64000.0},
+                                           DecayWorkCase{DecayPath::OnesDirect, 1000, 64, 0, 256000.0},
+                                           DecayWorkCase{DecayPath::BoundDirect, 1000, 64, 0, 640000.0},
+                                           DecayWorkCase{DecayPath::Random, 1000, 64, 1000, 64000.0 * 510}));
+
+TEST(Decay, WorkBeyondTheLimitIsRefusedNamingTheOptions) {
+  EXPECT_NO_THROW(check_decay_work(DecayPath::Recurrence, 500'000, 10'000, 0, 1));  // exactly 5e9
+  EXPECT_THAT([] { check_decay_work(DecayPath::Recurrence, 500'001, 10'000, 0, 1); },
+              ThrowsMessage<InvalidArgument>(HasSubstr("over the limit of 5e+09 (kMaxDecayWork")));
+  EXPECT_THAT([] { check_decay_work(DecayPath::BoundDirect, 1000, 64, 0, 20000); },
+              ThrowsMessage<InvalidArgument>(HasSubstr("× 20000 curves is 1.28e+10 units")));
+}
+
 TEST(Decay, LogspaceIsGeometric) {
   Eigen::VectorXd expected(3);
   expected << 1, 10, 100;

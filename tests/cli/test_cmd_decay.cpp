@@ -205,6 +205,21 @@ TEST_F(CmdDecay, PointsTimesColumnsIsBounded) {
   test::expect_one_line_error(rope_cli(args), 2, "over the limit of 2e+07");
 }
 
+// The work of every curve, GIF frames included, is bounded before any is computed (issue 52, item 7):
+// d = 65536 at 10^6 points over a 36-frame GIF would have run for hours.
+TEST_F(CmdDecay, WorkOfEveryCurveIsBounded) {
+  const std::string gif = path("never.gif");
+  test::expect_one_line_error(
+      rope_cli({"decay", "--dim", "65536", "--points", "1000000", "--gif", gif}), 2,
+      "--points 1000000 × d/2 = 32768 pairs × 37 curves is 1.21e+12 units of work, over the limit of 5e+09 "
+      "(kMaxDecayWork, about 30 s): use fewer --points, a smaller --dim, or fewer curves (--base values, --frames)");
+  EXPECT_FALSE(std::filesystem::exists(gif));
+  // The direct path (log-x) costs 10 units a term: 4096/2 pairs × 500 000 points × 10 = 1.02e10.
+  test::expect_one_line_error(
+      rope_cli({"decay", "--dim", "4096", "--points", "500000", "--log-x", "--max-distance", "1e6"}), 2,
+      "is 1.02e+10 units of work");
+}
+
 TEST_F(CmdDecay, XposCurvesEqualTheNumpyPort) {
   // xpos_bound.csv (the direct double loop of (X5), d = 128, base 10000, s = 512) divided by f(0) = 32.5;
   // ζ_0^(m/s) = (2/7)^(m/512) by hand. Tolerance 1e-12 relative (sums of 64 terms, cos/sin an ulp apart).

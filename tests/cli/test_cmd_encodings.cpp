@@ -217,5 +217,16 @@ TEST_F(CmdEncodings, RejectsBadInput) {
                         "--context must be between 1 and 10000000 (got 0)");
 }
 
+// The shift test's work grows as tokens² × d (issue 52, item 7): 4096 tokens at d = 1024 ran for minutes;
+// now refused before anything is drawn, the limit 2^32 exactly (4096² × 256 passes the check).
+TEST_F(CmdEncodings, WorkIsBounded) {
+  expect_one_line_error(
+      rope_cli({"encodings", "--tokens", "4096", "--dim", "1024", "--context", "5000"}), 2,
+      "--tokens² × --dim must be at most 2^32 (got 4096² × 1024 = 1.71799e+10): the shift test computes every score "
+      "of five encodings twice; lower --tokens or --dim");
+  expect_one_line_error(rope_cli({"encodings", "--tokens", "4096", "--dim", "258", "--context", "5000"}), 2,
+                        "(got 4096² × 258 = ");
+}
+
 }  // namespace
 }  // namespace rope

@@ -150,6 +150,36 @@ Eigen::VectorXd ones_score(const Eigen::VectorXd& theta, const Eigen::VectorXd& 
   return s;
 }
 
+double decay_work(DecayPath path, long points, long pairs, long samples) {
+  double per_term = 1.0;
+  switch (path) {
+    case DecayPath::Recurrence:
+      per_term = 1.0;
+      break;
+    case DecayPath::OnesDirect:
+      per_term = 4.0;
+      break;
+    case DecayPath::BoundDirect:
+      per_term = 10.0;
+      break;
+    case DecayPath::Random:
+      per_term = 10.0 + 0.5 * static_cast<double>(samples);
+      break;
+  }
+  return static_cast<double>(points) * static_cast<double>(pairs) * per_term;
+}
+
+void check_decay_work(DecayPath path, long points, long pairs, long samples, long curves) {
+  const double work = static_cast<double>(curves) * decay_work(path, points, pairs, samples);
+  if (work > kMaxDecayWork) {
+    throw InvalidArgument(error_msg(
+        "{0} {1} × d/2 = {2} pairs × {3} curves is {4} units of work, over the limit of {5} (kMaxDecayWork, about "
+        "30 s): use fewer {0}, a smaller {6}, or fewer curves ({7} values, {8})",
+        option_name("points"), points, pairs, curves, fmt::format("{:.3g}", work), fmt::format("{:g}", kMaxDecayWork),
+        option_name("dim"), option_name("base"), option_name("frames")));
+  }
+}
+
 RandomScores random_scores(const Eigen::VectorXd& theta, const Eigen::VectorXd& distances, long samples,
                            std::uint64_t seed) {
   const Eigen::Index half = theta.size();

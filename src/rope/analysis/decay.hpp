@@ -67,6 +67,30 @@ RandomScores random_scores(const Eigen::VectorXd& theta, const Eigen::VectorXd& 
 /// Bound on samples × distances × pairs for random_scores (about a minute of work at most).
 inline constexpr double kMaxRandomWork = 2e10;
 
+/// How `rope decay` computes one curve, for its cost per point and frequency pair (decay_work).
+enum class DecayPath {
+  Recurrence,   ///< decay_bound_linspace / ones_score_linspace: one complex product per term
+  OnesDirect,   ///< ones_score at given distances: a cos per term
+  BoundDirect,  ///< decay_bound at given distances: a cos and a sin per term, and the running sums
+  Random,       ///< random_scores: a cos and a sin per term, then a product per sample
+};
+
+/// The work of one curve of `points` distances over `pairs` frequency pairs (d/2) computed by `path`,
+/// in units of one term of the recurrence. The weights were measured (rope decay, one process, 2 cores
+/// shared with a build at load 8–10): the recurrence 3.2 ns a term, ones_score 13.6 ns (4 units),
+/// decay_bound 34 ns (10 units), random_scores 24 ns a term for its cos/sin plus 1.3–2 ns per sample
+/// (10 + samples/2 units).
+double decay_work(DecayPath path, long points, long pairs, long samples = 0);
+
+/// Bound on the work of all the curves one `rope decay` run computes (each --base value, each GIF frame):
+/// 5e9 units: at the limit 20–40 s of CPU (measured in docs/errors.md, Limits).
+inline constexpr double kMaxDecayWork = 5e9;
+
+/// @throws InvalidArgument naming --points, --dim and the number of curves (the --base values, the GIF's
+/// frames) when `curves`·decay_work(path, points, pairs, samples) exceeds kMaxDecayWork, before any of
+/// it is computed.
+void check_decay_work(DecayPath path, long points, long pairs, long samples, long curves);
+
 /// `points` values from 1 to `stop` spaced evenly on a log scale (NumPy's np.geomspace(1, stop, points)),
 /// for log-x plots, where distance 0 has no place. @throws InvalidArgument unless points >= 2 and stop > 1.
 Eigen::VectorXd logspace(double stop, long points);

@@ -257,6 +257,13 @@ int run_decay(const DecayOptions& opt, std::ostream& out) {
         option_name("points"), points, columns, fmt::format("{:g}", static_cast<double>(points) * columns),
         fmt::format("{:g}", kMaxCells), option_name("base")));
   }
+  // The work of every curve drawn, the GIF's frames included, bounded before any of it is computed.
+  const DecayPath path = kind == DecayKind::Random          ? DecayPath::Random
+                         : !opt.log_x && !opt.rerope_window ? DecayPath::Recurrence
+                         : kind == DecayKind::Ones          ? DecayPath::OnesDirect
+                                                            : DecayPath::BoundDirect;
+  check_decay_work(path, points, static_cast<long>(d / 2), kind == DecayKind::Random ? opt.sample_count() : 0,
+                   static_cast<long>(sets.size()) + (opt.figure.animated() ? opt.figure.frame_count() : 0));
   // linspace(L, L + 1) is exactly 0, 1, …, L (k·(L/L) = k).
   const Eigen::VectorXd distances = opt.log_x ? logspace(opt.max_distance, points) : linspace(opt.max_distance, points);
   const Curves curves = compute(opt, kind, sets, distances, true);

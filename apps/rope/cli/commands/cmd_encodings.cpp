@@ -26,6 +26,10 @@ namespace rope::cli {
 /// The learned table of the shift test has tokens + shift rows of d numbers: at most 14096 × 1024.
 inline constexpr long kMaxEncodingsShift = 10'000;
 inline constexpr long kMaxContext = 10'000'000;
+/// Bound on tokens² × d: the shift test computes every score of five encodings twice (a matrix product
+/// of N × d by d × N each), and the work grows as N²·d. At the limit (4096 tokens at d = 256, 2048 at
+/// d = 1024) about 20 s of CPU (measured in docs/errors.md's Limits).
+inline constexpr double kMaxEncodingsWork = 4294967296.0;  // 2^32
 /// Random pairs behind the "mean ± sd" of RoPE's score at each distance (M15).
 inline constexpr long kDecaySamples = 1000;
 
@@ -90,6 +94,13 @@ void check_options(const EncodingsOptions& opt) {
     throw InvalidArgument(
         error_msg("{0} must be between {1} and {2} (got {3}): the learned table has no negative positions",
                   option_name("shift"), 0, kMaxEncodingsShift, opt.shift));
+  }
+  const double work = static_cast<double>(opt.tokens) * opt.tokens * opt.dim;
+  if (work > kMaxEncodingsWork) {
+    throw InvalidArgument(
+        error_msg("{0}² × {1} must be at most {2} (got {3}² × {4} = {5}): the shift test computes every score of five "
+                  "encodings twice; lower {0} or {1}",
+                  option_name("tokens"), option_name("dim"), "2^32", opt.tokens, opt.dim, fmt::format("{:g}", work)));
   }
   if (opt.tokens + opt.shift > opt.context) {
     throw InvalidArgument(
