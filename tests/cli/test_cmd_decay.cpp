@@ -212,7 +212,7 @@ TEST_F(CmdDecay, WorkOfEveryCurveIsBounded) {
   test::expect_one_line_error(
       rope_cli({"decay", "--dim", "65536", "--points", "1000000", "--gif", gif}), 2,
       "--points 1000000 × d/2 = 32768 pairs × 37 curves is 1.21e+12 units of work, over the limit of 5e+09 "
-      "(kMaxDecayWork, about 30 s): use fewer --points, a smaller --dim, or fewer curves (--base values, --frames)");
+      "(kMaxDecayWork, about 30 s): use fewer points, a smaller --dim, or fewer curves (--base values, --frames)");
   EXPECT_FALSE(std::filesystem::exists(gif));
   // The direct path (log-x) costs 10 units a term: 4096/2 pairs × 500 000 points × 10 = 1.02e10.
   test::expect_one_line_error(

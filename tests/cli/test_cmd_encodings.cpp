@@ -223,7 +223,7 @@ TEST_F(CmdEncodings, WorkIsBounded) {
   expect_one_line_error(
       rope_cli({"encodings", "--tokens", "4096", "--dim", "1024", "--context", "5000"}), 2,
       "--tokens² × --dim must be at most 2^32 (got 4096² × 1024 = 1.71799e+10): the shift test computes every score "
-      "of five encodings twice; lower --tokens or --dim");
+      "of five encodings twice; lower the tokens or the dimension");
   expect_one_line_error(rope_cli({"encodings", "--tokens", "4096", "--dim", "258", "--context", "5000"}), 2,
                         "(got 4096² × 258 = ");
 }

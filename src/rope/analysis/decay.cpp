@@ -174,7 +174,7 @@ void check_decay_work(DecayPath path, long points, long pairs, long samples, lon
   if (work > kMaxDecayWork) {
     throw InvalidArgument(error_msg(
         "{0} {1} × d/2 = {2} pairs × {3} curves is {4} units of work, over the limit of {5} (kMaxDecayWork, about "
-        "30 s): use fewer {0}, a smaller {6}, or fewer curves ({7} values, {8})",
+        "30 s): use fewer points, a smaller {6}, or fewer curves ({7} values, {8})",
         option_name("points"), points, pairs, curves, fmt::format("{:.3g}", work), fmt::format("{:g}", kMaxDecayWork),
         option_name("dim"), option_name("base"), option_name("frames")));
   }

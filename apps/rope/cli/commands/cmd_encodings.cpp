@@ -99,7 +99,7 @@ void check_options(const EncodingsOptions& opt) {
   if (work > kMaxEncodingsWork) {
     throw InvalidArgument(
         error_msg("{0}² × {1} must be at most {2} (got {3}² × {4} = {5}): the shift test computes every score of five "
-                  "encodings twice; lower {0} or {1}",
+                  "encodings twice; lower the tokens or the dimension",
                   option_name("tokens"), option_name("dim"), "2^32", opt.tokens, opt.dim, fmt::format("{:g}", work)));
   }
   if (opt.tokens + opt.shift > opt.context) {

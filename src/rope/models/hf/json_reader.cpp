@@ -25,7 +25,8 @@ std::string join_names(const std::vector<std::string>& items, std::size_t max_by
   for (std::size_t i = 0; i < items.size() && i < kMaxListedNames; ++i) {
     out += (out.empty() ? "" : ", ") + shown_name(items[i], max_bytes);
   }
-  if (items.size() > kMaxListedNames) out += fmt::format(" and {} more", items.size() - kMaxListedNames);
+  if (items.size() > kMaxListedNames)
+    out += fmt::format(", … (+{})", items.size() - kMaxListedNames);  // the same in both languages
   return out;
 }
 

@@ -36,7 +36,7 @@ std::string num(double v);
 /// "a, b, c".
 std::string join(const std::vector<std::string>& items);
 /// Names read from a file (a config's keys, its layer types) for one line of a message: at most
-/// kMaxListedNames of them, each cut to kMaxListedNameBytes bytes at a UTF-8 boundary ("…"), then "and N more".
+/// kMaxListedNames of them, each cut to kMaxListedNameBytes bytes at a UTF-8 boundary ("…"), then ", … (+N)".
 /// A refusal listing a block's 64 keys of 50 000 bytes each was a 3 MB line (issue 52).
 inline constexpr std::size_t kMaxListedNames = 16;
 inline constexpr std::size_t kMaxListedNameBytes = 48;
