@@ -24,7 +24,7 @@ from . import _rope
 
 __version__ = _rope.__version__
 
-__all__ = ["Spec", "Report", "reference", "check", "identify", "presets", "__version__"]
+__all__ = ["Spec", "Report", "reference", "check", "identify", "presets", "testing", "__version__"]
 
 _PARAMETERS = (
     "head_dim", "base", "layout", "scaling", "factor", "beta_fast", "beta_slow", "mscale", "mscale_all_dim",
@@ -305,3 +305,8 @@ def identify(before, after, positions=None, *, dtype=None, sequence_starts=None,
 def presets():
     """The names of the model presets (``rope inspect --list``)."""
     return list(_rope.presets())
+
+
+# rope.testing after `import rope`, as numpy.testing after `import numpy`: imported last, since it imports the
+# names above from this package.
+from . import testing  # noqa: E402
