@@ -24,7 +24,7 @@ from . import _rope
 
 __version__ = _rope.__version__
 
-__all__ = ["Spec", "Report", "reference", "check", "identify", "presets", "testing", "__version__"]
+__all__ = ["Spec", "Report", "reference", "check", "identify", "presets", "mrope_positions", "testing", "__version__"]
 
 _PARAMETERS = (
     "head_dim", "base", "layout", "scaling", "factor", "beta_fast", "beta_slow", "mscale", "mscale_all_dim",
@@ -300,6 +300,32 @@ def identify(before, after, positions=None, *, dtype=None, sequence_starts=None,
     a, bits_a = _npy(after, "after", dtype)
     return _rope.identify(b, a, bits_b or bits_a, _positions(positions), _starts(sequence_starts), axes or "",
                           _positions(patches, "patches"))
+
+
+def mrope_positions(segments, spec=None, *, decode=0, frame_text=None, merge_size=None):
+    """M-RoPE position ids (t, h, w) of a sequence of text, images and videos, as Hugging Face's get_rope_index
+    builds them (the library's port, the numbers of ``rope positions``): ``segments`` in order, each
+    ``("text", n)``, ``("image", (t, h, w))`` or ``("video", (t, h, w))`` with grid_thw in patches; ``spec`` a
+    Qwen-VL Spec (or what Spec() takes) whose vision_config gives the rules (spatial_merge_size, Qwen2.5-VL's
+    tokens_per_second, Qwen3-VL's frames after timestamps: ``frame_text`` text tokens before each frame), None
+    for Qwen2-VL's (merge size 2, time index = frame index); ``merge_size`` overrides the merge size. ``decode``
+    steps after the prefill sit at index + rope_deltas on every axis. Returns ``(position_ids, rope_deltas)``:
+    int64 ``[3, tokens + decode]`` (HF's ``position_ids[:, 0]``) and rope_deltas (max id + 1 − the prefill's
+    length)."""
+    given = []
+    for segment in segments:
+        if not isinstance(segment, (tuple, list)) or len(segment) != 2 or segment[0] not in ("text", "image", "video"):
+            raise TypeError(f"mrope_positions(segments): each segment is (\"text\", n), (\"image\", (t, h, w)) or "
+                            f"(\"video\", (t, h, w)), not {segment!r}")
+        kind, size = segment
+        if kind == "text":
+            given.append(("text", int(size), 0, 0))
+        else:
+            t, h, w = (int(v) for v in size)
+            given.append((kind, t, h, w))
+    impl = None if spec is None else _spec(spec)._impl
+    ids, delta, _ = _rope.mrope_positions(impl, given, int(decode), frame_text, merge_size)
+    return ids, int(delta)
 
 
 def presets():
