@@ -24,7 +24,8 @@ from . import _rope
 
 __version__ = _rope.__version__
 
-__all__ = ["Spec", "Report", "reference", "check", "identify", "presets", "mrope_positions", "testing", "__version__"]
+__all__ = ["Spec", "Report", "reference", "check", "identify", "presets", "mrope_positions", "watch", "Watch",
+           "WatchedCall", "WatchFailure", "testing", "__version__"]
 
 _PARAMETERS = (
     "head_dim", "base", "layout", "scaling", "factor", "beta_fast", "beta_slow", "mscale", "mscale_all_dim",
@@ -333,6 +334,7 @@ def presets():
     return list(_rope.presets())
 
 
-# rope.testing after `import rope`, as numpy.testing after `import numpy`: imported last, since it imports the
-# names above from this package.
+# rope.testing after `import rope`, as numpy.testing after `import numpy`, and rope.watch: imported last, since they
+# import the names above from this package.
 from . import testing  # noqa: E402
+from ._watch import Watch, WatchedCall, WatchFailure, watch  # noqa: E402
