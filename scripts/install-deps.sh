@@ -13,6 +13,8 @@
 #           large, so no other level installs them
 #   peers   also the large packages that only `make bench-compare` needs (PyTorch and matplotlib for
 #           the peers of bench/peers/); no other target installs them
+#   torch   the test level and PyTorch (python3-torch, CPU, about 700 MB): the Python module's tests with torch
+#           tensors and rope.watch (CTest python.torch, registered where torch imports); CI's stage torch
 #   llama   the test level, then the conformance tier's llama.cpp (`make conformance`): npm, git and openssl,
 #           then scripts/install-llama.sh fetches llama.cpp's prebuilt libraries and source at a pinned
 #           version from the npm registry into a cache directory outside the repository (it says where)
@@ -25,10 +27,10 @@ packages=(
   gnuplot-nox fontconfig fonts-dejavu-core fonts-wqy-microhei  # figures (a font for the text; CJK labels need wqy)
 )
 case "$level" in
-  demo|test|fuzz|peers|browser|llama) ;;
+  demo|test|fuzz|peers|torch|browser|llama) ;;
   --peers) level=peers ;;  # the spelling of earlier versions
   *)
-    echo "install-deps: unknown level '$level' (demo, test, fuzz, peers, browser or llama)" >&2
+    echo "install-deps: unknown level '$level' (demo, test, fuzz, peers, torch, browser or llama)" >&2
     exit 2 ;;
 esac
 if [[ $level != demo ]]; then
@@ -57,6 +59,9 @@ if [[ $level == llama ]]; then
 fi
 if [[ $level == peers ]]; then
   packages+=(python3-torch python3-matplotlib)
+fi
+if [[ $level == torch ]]; then
+  packages+=(python3-torch)
 fi
 
 missing=()

@@ -219,6 +219,11 @@ TEST(Check, MropeDumpsPerAxisAndTheirBugs) {
   const CheckReport ignored = check_dump(x, rotate({0, 0, 0, 0}, true), positions, chunked);
   ASSERT_TRUE(ignored.diagnosis.matches);
   EXPECT_EQ(to_string(*ignored.diagnosis.matches), std::string("mrope-ignored"));
+  // The t row for every axis (a kernel reading position_ids[0] for h and w): text right, every patch wrong.
+  const CheckReport t_only = check_dump(x, rotate({0, 0, 0, 0}, false), positions, chunked);
+  EXPECT_EQ(t_only.comparison.first_seq, 4);
+  ASSERT_TRUE(t_only.diagnosis.matches);
+  EXPECT_EQ(to_string(*t_only.diagnosis.matches), std::string("mrope-t-only"));
   // Positions off by one on every axis are still that bug (the dump at p, the positions given p + 1); a plain
   // expectation refuses (t, h, w).
   std::vector<AxisPosition> shifted = positions;

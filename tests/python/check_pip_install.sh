@@ -5,7 +5,9 @@
 #   check_pip_install.sh SOURCE_DIR WORK_DIR
 # The copy is what a clone of the work tree holds: the files git tracks and the new ones it does not ignore
 # (`git ls-files`), without any build tree, so that setup.py configures and compiles the library and the module
-# from nothing (build/pip/cmake inside the copy). Outside a git work tree, every file but build*/ is copied.
+# from nothing, out of the source tree (a temporary directory). Outside a git work tree, every file but build*/ is
+# copied. pip runs with -v: its log must show setup.py's progress lines and CMake's, and the copy must hold no file
+# pip or setup.py wrote (no build/, no egg-info).
 set -euo pipefail
 src=$(cd "$1" && pwd)
 work=$2
@@ -23,8 +25,14 @@ fi
 /usr/bin/python3 -m venv --system-site-packages "$work/venv"
 export PIP_NO_INDEX=1 PIP_DISABLE_PIP_VERSION_CHECK=1 PYTHONDONTWRITEBYTECODE=1
 unset ROPE_CMAKE_BUILD_DIR PYTHONPATH
-(cd "$work/rope" && "$work/venv/bin/pip" install --no-build-isolation . >"$work/pip.log" 2>&1) || { cat "$work/pip.log"; exit 1; }
+touch "$work/before-pip"
+sleep 1
+(cd "$work/rope" && "$work/venv/bin/pip" install -v --no-build-isolation . >"$work/pip.log" 2>&1) || { cat "$work/pip.log"; exit 1; }
 echo "pip install from a clean copy: $(($(date +%s) - start)) s"
+grep -E "rope setup.py: (configuring|compiling|built in)" "$work/pip.log"
+grep -qE "\[ *[0-9]+%\] Building CXX object" "$work/pip.log" || { echo "pip -v showed no CMake progress"; exit 1; }
+written=$(find "$work/rope" -newer "$work/before-pip" -print | head -5)
+[[ -z $written ]] || { echo "pip install wrote into the source tree:"; echo "$written"; exit 1; }
 # The example, as the page shows it, against the installed module (not the copy's apps/python).
 /usr/bin/python3 - "$src/docs/python.md" "$work/test_my_rope.py" <<'PY'
 import re, sys

@@ -13,9 +13,11 @@ so bf16 data is either 16-bit integers holding the bit patterns with ``dtype="bf
 tensor. Bad input raises ValueError with the library's sentence, naming the argument.
 """
 
+import functools
 import io
 import json as _json
 import os
+import re
 import tempfile
 
 import numpy as np
@@ -24,7 +26,8 @@ from . import _rope
 
 __version__ = _rope.__version__
 
-__all__ = ["Spec", "Report", "reference", "check", "identify", "presets", "__version__"]
+__all__ = ["Spec", "Report", "reference", "check", "identify", "presets", "mrope_positions", "watch", "Watch",
+           "WatchedCall", "WatchFailure", "testing", "__version__"]
 
 _PARAMETERS = (
     "head_dim", "base", "layout", "scaling", "factor", "beta_fast", "beta_slow", "mscale", "mscale_all_dim",
@@ -56,6 +59,71 @@ def _check_type(key, value):
         raise TypeError(f"Spec(): {key} cannot be {value!r}")
 
 
+_AXES = '"seq,d", "seq,heads,d", "batch,heads,seq,d" or "batch,seq,heads,d"'
+
+
+def _pythonic(text, call):
+    """The library's sentence (the one `rope` prints) with what a Python caller writes added: the keyword and its
+    accepted spellings for a refused shape, the limit and how to split for an array too large for one call, the
+    keyword of rope.Spec for a missing parameter. ``call``: the function the error came out of."""
+    text = re.sub(r"could be \[batch, heads, seq, d\] or \[batch, seq, heads, d\]: give axes$",
+                  'could be [batch, heads, seq, d] or [batch, seq, heads, d]: give axes="batch,heads,seq,d" or '
+                  'axes="batch,seq,heads,d"', text)
+    text = re.sub(r"^axes must be seq,d or seq,heads,d or batch,heads,seq,d or batch,seq,heads,d \(got (.*)\)$",
+                  lambda m: f"axes= must be one of {_AXES} (got {m.group(1)})", text)
+    m = re.match(r"^(\w+): shape \(([^)]*)\) has rank (\d+); a dump has 2 to 4 axes", text)
+    if m:
+        text += (f"; merge axes to one of them (x.reshape(batch, seq, -1, d) joins the kv_heads and groups of "
+                 f"[batch, seq, kv_heads, groups, d] into heads) and name the order with axes=: {_AXES}")
+    m = re.match(r"^(\w+): header 'shape': shape \(([^)]*)\) has more than the (\d+) elements allowed$", text)
+    if m:
+        name, dims, limit = m.group(1), [int(v) for v in m.group(2).replace(",", " ").split()], int(m.group(3))
+        count = int(np.prod(dims, dtype=np.float64))
+        parts = -(-count // limit)
+        text = (f"{name}: shape ({m.group(2)}) has {count} elements, more than the {limit} (2^{limit.bit_length() - 1}) "
+                f"one call of rope.{call} takes: split {name} along its batch or seq axis into {parts} parts or more "
+                f"(each at most {limit} elements; slice the positions with it), call rope.{call} on each part and "
+                "join the results" + (" (np.concatenate)" if call == "reference" else
+                                      " (the check passes when every part passes)" if call == "check" else ""))
+    m = re.match(r"^(\S+) needs (\w+)(.*)$", text)
+    if m and m.group(2) in _PARAMETERS:
+        text += f": give rope.Spec the keyword {m.group(2)}="
+    if call == "Spec":
+        text = re.sub(r"^dimension d must be even", "head_dim must be even", text)
+    if "splits a video into its frames" in text:
+        text += ' (rope.mrope_positions: give frame_text=N, the text tokens before each frame, or each frame as ' \
+                '("image", (1, H, W)) after ("text", N))'
+    return text
+
+
+def _speaks_python(call):
+    """The decorator of rope.reference, check and identify: their library errors through _pythonic."""
+    def wrap(function):
+        @functools.wraps(function)
+        def speaking(*args, **kwargs):
+            with _PythonErrors(call):
+                return function(*args, **kwargs)
+        return speaking
+    return wrap
+
+
+class _PythonErrors:
+    """Re-raises a ValueError of the library with _pythonic's sentence (see there)."""
+
+    def __init__(self, call):
+        self.call = call
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, kind, error, traceback):
+        if kind is ValueError:
+            text = _pythonic(str(error), self.call)
+            if text != str(error):
+                raise ValueError(text) from None
+        return False
+
+
 class Spec:
     """A model's RoPE, resolved as every ``rope`` command resolves ``--model``/``--config`` and its options.
 
@@ -78,23 +146,24 @@ class Spec:
         if layer_type is not None:
             given["layer_type"] = str(layer_type)
         self._source, self._layer_type, self._params = source, layer_type, dict(params)
-        if source is None:
-            self._impl = _rope.Spec("", "", given)
-        elif isinstance(source, dict):
-            with tempfile.TemporaryDirectory() as tmp:
-                path = os.path.join(tmp, "config.json")
-                with open(path, "w", encoding="utf-8") as f:
-                    _json.dump(source, f)
-                try:
-                    self._impl = _rope.Spec("", path, given, "config dict")
-                except ValueError as error:  # the library names the file: here it is the argument
-                    raise ValueError(str(error).replace(path, "source (a config dict)")) from None
-        elif isinstance(source, (str, os.PathLike)):
-            text = os.fspath(source)
-            is_file = os.path.sep in text or text.endswith((".json", ".gguf")) or os.path.exists(text)
-            self._impl = _rope.Spec("", text, given) if is_file else _rope.Spec(text, "", given)
-        else:
-            raise TypeError(f"Spec(source): a preset name, a path, a dict or None, not {type(source).__name__}")
+        with _PythonErrors("Spec"):
+            if source is None:
+                self._impl = _rope.Spec("", "", given)
+            elif isinstance(source, dict):
+                with tempfile.TemporaryDirectory() as tmp:
+                    path = os.path.join(tmp, "config.json")
+                    with open(path, "w", encoding="utf-8") as f:
+                        _json.dump(source, f)
+                    try:
+                        self._impl = _rope.Spec("", path, given, "config dict")
+                    except ValueError as error:  # the library names the file: here it is the argument
+                        raise ValueError(str(error).replace(path, "source (a config dict)")) from None
+            elif isinstance(source, (str, os.PathLike)):
+                text = os.fspath(source)
+                is_file = os.path.sep in text or text.endswith((".json", ".gguf")) or os.path.exists(text)
+                self._impl = _rope.Spec("", text, given) if is_file else _rope.Spec(text, "", given)
+            else:
+                raise TypeError(f"Spec(source): a preset name, a path, a dict or None, not {type(source).__name__}")
 
     def with_layer_type(self, layer_type):
         """The same model and parameters, with the RoPE of another layer type."""
@@ -214,6 +283,7 @@ def _starts(sequence_starts):
     return [float(s) for s in np.asarray(sequence_starts).ravel()]
 
 
+@_speaks_python("reference")
 def reference(x, positions, spec, *, axes=None, dtype=None, patches=None):
     """RoPE(x) in float64 as the model computes it: x of any shape ``rope check`` takes ([seq, d],
     [seq, heads, d], [batch, heads, seq, d], [batch, seq, heads, d]; ``axes`` names a 4-axis order when the
@@ -277,6 +347,7 @@ class Report:
         return f"rope.Report({self.summary()!r})"
 
 
+@_speaks_python("check")
 def check(before, after, positions, spec, dtype=None, *, angles=None, sequence_starts=None, axes=None, patches=None):
     """Is ``after`` RoPE(``before``) as ``spec`` computes it? ``rope check`` in-process: the tolerance (C1) of
     the dump's type (``dtype`` overrides it: "f32", "f16", "bf16"; "bf16" also marks 16-bit integer arrays as
@@ -290,6 +361,7 @@ def check(before, after, positions, spec, dtype=None, *, angles=None, sequence_s
                               _starts(sequence_starts), axes or "", _positions(patches, "patches")))
 
 
+@_speaks_python("identify")
 def identify(before, after, positions=None, *, dtype=None, sequence_starts=None, axes=None, patches=None):
     """The RoPE that turned ``before`` into ``after``, from the numbers alone (``rope identify``): layout,
     rotary dimension, attention factor, θ per pair, the scaling family fitted. ``positions`` as ``check`` takes
@@ -302,6 +374,39 @@ def identify(before, after, positions=None, *, dtype=None, sequence_starts=None,
                           _positions(patches, "patches"))
 
 
+@_speaks_python("mrope_positions")
+def mrope_positions(segments, spec=None, *, decode=0, frame_text=None, merge_size=None):
+    """M-RoPE position ids (t, h, w) of a sequence of text, images and videos, as Hugging Face's get_rope_index
+    builds them (the library's port, the numbers of ``rope positions``): ``segments`` in order, each
+    ``("text", n)``, ``("image", (t, h, w))`` or ``("video", (t, h, w))`` with grid_thw in patches; ``spec`` a
+    Qwen-VL Spec (or what Spec() takes) whose vision_config gives the rules (spatial_merge_size, Qwen2.5-VL's
+    tokens_per_second, Qwen3-VL's frames after timestamps: ``frame_text`` text tokens before each frame), None
+    for Qwen2-VL's (merge size 2, time index = frame index); ``merge_size`` overrides the merge size. ``decode``
+    steps after the prefill sit at index + rope_deltas on every axis. Returns ``(position_ids, rope_deltas)``:
+    int64 ``[3, tokens + decode]`` (HF's ``position_ids[:, 0]``) and rope_deltas (max id + 1 − the prefill's
+    length)."""
+    given = []
+    for segment in segments:
+        if not isinstance(segment, (tuple, list)) or len(segment) != 2 or segment[0] not in ("text", "image", "video"):
+            raise TypeError(f"mrope_positions(segments): each segment is (\"text\", n), (\"image\", (t, h, w)) or "
+                            f"(\"video\", (t, h, w)), not {segment!r}")
+        kind, size = segment
+        if kind == "text":
+            given.append(("text", int(size), 0, 0))
+        else:
+            t, h, w = (int(v) for v in size)
+            given.append((kind, t, h, w))
+    impl = None if spec is None else _spec(spec)._impl
+    ids, delta, _ = _rope.mrope_positions(impl, given, int(decode), frame_text, merge_size)
+    return ids, int(delta)
+
+
 def presets():
     """The names of the model presets (``rope inspect --list``)."""
     return list(_rope.presets())
+
+
+# rope.testing after `import rope`, as numpy.testing after `import numpy`, and rope.watch: imported last, since they
+# import the names above from this package.
+from . import testing  # noqa: E402
+from ._watch import Watch, WatchedCall, WatchFailure, watch  # noqa: E402

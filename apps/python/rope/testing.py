@@ -11,7 +11,8 @@
         rope.testing.assert_implementation(my_rope, spec)
 
 An implementation is ``fn(q, positions) -> q_rot``: q of shape [seq, heads, d] (or [batch, seq, heads, d],
-positions then [batch, seq]), q_rot of the same shape. Cases of a layer type call
+positions then [batch, seq]), q_rot of the same shape. An M-RoPE model's cases also give position ids of
+3 rows (t, h, w): [3, seq], or [3, batch, seq] with q [batch, seq, heads, d]. Cases of a layer type call
 ``fn(q, positions, layer_type=NAME)`` and are left out when fn takes no ``layer_type``.
 """
 
@@ -83,7 +84,10 @@ def cases(spec, *, heads=2, seed=0, dtypes=("f16", "bf16"), layer_types=True) ->
     Spec, or what Spec() takes): prefill, positions up to and past the original context (>= 32k), batched
     decode with a different offset per row, q sliced out of a fused qkv tensor (strided), the pass-through
     channels of partial rotary, every other layer type of the model, packed sequences whose positions restart,
-    and inputs in float16 and bfloat16. A generator: pytest parametrizes over it (``ids=str``)."""
+    inputs in float16 and bfloat16, and for an M-RoPE model (``mrope_section``) an image and a video grid
+    between text with position ids [3, seq] and [3, batch, seq] (t, h, w rows, as Hugging Face's get_rope_index
+    builds them) and a decode step at index + rope_deltas. A generator: pytest parametrizes over it
+    (``ids=str``)."""
     spec = _spec(spec)
     rng = np.random.default_rng(seed)
     d = spec.head_dim
@@ -114,6 +118,50 @@ def cases(spec, *, heads=2, seed=0, dtypes=("f16", "bf16"), layer_types=True) ->
     for kind in dtypes:
         yield Case(f"dtype-{kind}", f"q in {kind}: the kernel's own type, checked with that type's tolerance",
                    _q(rng, (48, heads, d), kind), np.arange(0, 48 * 41, 41, dtype=np.int64), spec, dtype=kind)
+    if "mrope_section" in spec.data:
+        yield from _mrope_cases(spec, rng, heads)
+
+
+# Two prompts of the same length, an image and a video between text in both, in another order and with a smaller
+# image in the second (another rope_deltas).
+_PROMPTS = ([("text", 20), ("image", (1, 8, 12)), ("text", 5), ("video", (2, 4, 8)), ("text", 5)],
+            [("text", 6), ("video", (2, 4, 8)), ("text", 27), ("image", (1, 8, 8)), ("text", 5)])
+
+
+def _prompt_positions(spec, segments, decode=0):
+    """(position ids [3, n], rope_deltas) of a prompt under the spec's rules (rope.mrope_positions, the port of
+    Hugging Face's get_rope_index); Qwen3-VL's frames after timestamps get 3 text tokens each; a config without
+    the rules of a Qwen-VL vision_config gets Qwen2-VL's."""
+    from . import mrope_positions
+    for source, frame_text in ((spec, None), (spec, 3), (None, None)):
+        try:
+            return mrope_positions(segments, source, decode=decode, frame_text=frame_text)
+        except ValueError:
+            continue
+    raise ValueError(f"no M-RoPE position ids for {spec.name}")
+
+
+def _mrope_cases(spec, rng, heads):
+    """M-RoPE's own inputs: real (t, h, w) ids of an image grid and a video grid between text, as Hugging Face's
+    get_rope_index builds them (transformers src/transformers/models/qwen2_vl/modeling_qwen2_vl.py @ 928b5565ec,
+    Qwen2VLModel.get_rope_index; the library's port, src/rope/models/mrope_positions.hpp), [3, seq] and
+    [3, batch, seq] (HF's position_ids), and a decode step at index + rope_deltas (a delta per row). A kernel that
+    reads the t row for every axis passes every text case and fails these (mrope-t-only)."""
+    d = spec.head_dim
+    first, delta = _prompt_positions(spec, _PROMPTS[0])
+    yield Case("mrope-image-video", f"{first.shape[1]} tokens: text, an image grid, text, a video grid, text; "
+               "position ids [3, seq] (t, h, w): h and w differ from t on every vision token",
+               _q(rng, (first.shape[1], heads, d)), first, spec)
+    rows = [_prompt_positions(spec, prompt, decode=1) for prompt in _PROMPTS]
+    length = min(ids.shape[1] for ids, _ in rows) - 1
+    batch = np.stack([ids[:, :length] for ids, _ in rows], axis=1)
+    yield Case("mrope-batched", f"two prompts of {length} tokens, image and video in another order in each: "
+               "position ids [3, batch, seq], as HF's position_ids", _q(rng, (2, length, heads, d)), batch, spec,
+               axes="batch,seq,heads,d")
+    step = np.stack([ids[:, -1:] for ids, _ in rows], axis=1)
+    deltas = ", ".join(str(delta) for _, delta in rows)
+    yield Case("mrope-decode", f"the first decode step of each prompt at index + rope_deltas ({deltas}) on t, h "
+               "and w: position ids [3, batch, 1]", _q(rng, (2, 1, heads, d)), step, spec, axes="batch,seq,heads,d")
 
 
 def check_case(fn: Callable, case: Case) -> Report:

@@ -149,6 +149,11 @@ std::vector<Variant> check_variants(const RopeExpectation& e) {
       Variant x;
       x.kind = VariantKind::MropeIgnored, x.spec = s, x.sequence_index = true;
       v.push_back(std::move(x));
+      // The t row read for every axis: a kernel that takes position_ids[0] (text's ids, where t = h = w) for h and
+      // w too, right on text and wrong on every image or video token.
+      Variant t_only;
+      t_only.kind = VariantKind::MropeTimeOnly, t_only.spec = e, t_only.time_only = true;
+      v.push_back(std::move(t_only));
     }
     add(VariantKind::AnglesBf16, e, 0.0, DType::BF16);
     add(VariantKind::AnglesF16, e, 0.0, DType::F16);

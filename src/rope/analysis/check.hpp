@@ -118,6 +118,7 @@ enum class VariantKind {
   BeforeEqualsAfter,  ///< nothing turned: "before" read after an in-place RoPE, or RoPE never applied
   LongRopeOtherList,  ///< LongRoPE's other factor list (llama.cpp chooses it by n_ctx, not by the positions)
   AxesSwapped,        ///< height and width exchanged: a patch's (row, column) read as (column, row), M-RoPE's h and w
+  MropeTimeOnly,      ///< M-RoPE with the t row for every axis: h and w never read (position_ids[0] broadcast)
 };
 /// "expected", "layout-swapped", "base-10000", … (the names of the JSON output and of the tests).
 const char* to_string(VariantKind kind);
@@ -134,6 +135,7 @@ struct Variant {
   std::optional<DType> dump_type;  ///< Bf16AsFloat32: the tolerance of this type instead of the dump's
   std::vector<long> restarts;      ///< PositionsRestart: from each index r on, p(s) − p(r) + p(0)
   bool swap_hw = false;            ///< AxesSwapped: components h and w exchanged (height_component)
+  bool time_only = false;          ///< MropeTimeOnly: components h and w replaced by t
 };
 
 /// The component of a position that is its height; the width is the next one: 0 of a vision tower's

@@ -129,7 +129,8 @@ CheckReport check_source(const DumpSource& source, long start, const std::vector
     dg.correct_until = e.first_seq;
   std::vector<Variant> variants = check_variants(expected);
   // Variants that equal the expectation at these positions are not compared: llama.cpp's e slot taken as 0 where no
-  // position fills it (one number p is (p, p, p, 0) already), h and w exchanged where every position has h = w.
+  // position fills it (one number p is (p, p, p, 0) already), h and w exchanged where every position has h = w, the t
+  // row for every axis where every position has h = w = t (text).
   const auto drop = [&variants](VariantKind kind) {
     variants.erase(
         std::remove_if(variants.begin(), variants.end(), [kind](const Variant& v) { return v.kind == kind; }),
@@ -143,6 +144,10 @@ CheckReport check_source(const DumpSource& source, long start, const std::vector
     return p.multi() && p.value[height_component(p)] != p.value[height_component(p) + 1];
   };
   if (std::none_of(positions.begin(), positions.end(), h_not_w)) drop(VariantKind::AxesSwapped);
+  const auto hw_not_t = [](const AxisPosition& p) {
+    return p.multi() && (p.value[height_component(p)] != p.value[0] || p.value[height_component(p) + 1] != p.value[0]);
+  };
+  if (std::none_of(positions.begin(), positions.end(), hw_not_t)) drop(VariantKind::MropeTimeOnly);
   report.variants.reserve(report.variants.size() +
                           variants.size());  // `closest` is an index: no pointer into a growing vector
   const std::size_t first_variant = report.variants.size();
@@ -330,6 +335,11 @@ CheckReport check_source(const DumpSource& source, long start, const std::vector
                     "width indices are exchanged")
               : msg("matches the positions with h and w exchanged, (t, w, h) for (t, h, w): the height and width "
                     "indices are swapped")};
+      break;
+    case VariantKind::MropeTimeOnly:
+      dg.message = {
+          msg("matches every axis turned by the t row: h and w are never read (the kernel takes "
+              "position_ids[0] for all three axes; right on text, wrong on every image and video token)")};
       break;
     case VariantKind::LongRopeOtherList:
       dg.message = {

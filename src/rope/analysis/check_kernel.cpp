@@ -90,6 +90,7 @@ AxisPosition variant_position(const Variant& v, const std::vector<AxisPosition>&
   }
   for (int k = 0; k < p.count; ++k) p.value[static_cast<std::size_t>(k)] += v.position_offset;
   if (v.swap_hw && p.multi()) std::swap(p.value[height_component(p)], p.value[height_component(p) + 1]);
+  if (v.time_only && p.multi()) p.value[height_component(p)] = p.value[height_component(p) + 1] = p.value[0];
   return p;
 }
 

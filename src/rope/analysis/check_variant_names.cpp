@@ -50,6 +50,8 @@ const char* to_string(VariantKind kind) {
       return "longrope-other-list";
     case VariantKind::AxesSwapped:
       return "axes-swapped";
+    case VariantKind::MropeTimeOnly:
+      return "mrope-t-only";
   }
   return "?";
 }
@@ -100,6 +102,8 @@ Message describe(VariantKind kind, const RopeExpectation& e) {
       return msg("LongRoPE's other factor list");
     case VariantKind::AxesSwapped:
       return msg("height and width exchanged");
+    case VariantKind::MropeTimeOnly:
+      return msg("the t row for every axis");
   }
   return msg("RoPE as specified");
 }

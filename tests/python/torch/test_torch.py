@@ -9,7 +9,7 @@ import pytest
 try:
     import torch
 except ImportError as error:  # not a skip: this test exists to run the torch paths
-    raise ImportError("python.torch needs PyTorch: apt-get install python3-torch (scripts/install-deps.sh peers), "
+    raise ImportError("python.torch needs PyTorch: apt-get install python3-torch (scripts/install-deps.sh torch), "
                       "or configure with -DROPE_TORCH_TESTS=OFF") from error
 
 import rope

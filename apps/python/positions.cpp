@@ -1,0 +1,76 @@
+// rope._rope.mrope_positions: the M-RoPE position ids (t, h, w) of a text + image + video sequence and the decode
+// steps after it, from the library's port of Hugging Face's get_rope_index (models/mrope_positions.hpp, the
+// numbers of `rope positions`), for rope.mrope_positions and the multi-axis cases of rope.testing.
+#include <pybind11/numpy.h>
+#include <pybind11/stl.h>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <optional>
+#include <tuple>
+#include <vector>
+
+#include "bindings.hpp"
+#include "rope/core/error.hpp"
+#include "rope/models/mrope_positions.hpp"
+
+namespace rope::python {
+
+namespace {
+
+using SegmentTuple = std::tuple<std::string, long, long, long>;  // ("text", n, 0, 0) or ("image"/"video", T, H, W)
+
+std::vector<Segment> segments_of(const std::vector<SegmentTuple>& given) {
+  std::vector<Segment> out;
+  for (const auto& [kind, a, b, c] : given) {
+    Segment s;
+    if (kind == "text") {
+      s.kind = SegmentKind::Text;
+      s.tokens = a;
+      if (a < 1 || a > kMaxSequenceTokens) {
+        throw InvalidArgument(
+            error_msg("{0} must be between 1 and {1} tokens (got {2})", option_name("text"), kMaxSequenceTokens, a));
+      }
+    } else {
+      s.kind = kind == "image" ? SegmentKind::Image : SegmentKind::Video;
+      s.grid = parse_grid(fmt::format("{}x{}x{}", a, b, c), kind == "image" ? "image" : "video");
+    }
+    out.push_back(s);
+  }
+  return out;
+}
+
+}  // namespace
+
+void bind_positions(py::module_& m) {
+  // (position ids [3, n] int64: the prefill then `decode` steps, rope_deltas, the prefill's length)
+  m.def(
+      "mrope_positions",
+      [](const Spec* spec, const std::vector<SegmentTuple>& given, long decode, std::optional<long> frame_text,
+         std::optional<long> merge_size) {
+        const std::vector<Segment> segments = segments_of(given);
+        PositionRules rules;
+        if (spec != nullptr) {
+          const bool has_video = std::any_of(segments.begin(), segments.end(),
+                                             [](const Segment& s) { return s.kind == SegmentKind::Video; });
+          rules = sequence_positions_for(spec->rope, has_video, false, frame_text.has_value()).rules;
+        }
+        if (merge_size) rules.spatial_merge_size = *merge_size;
+        rules.frame_text = frame_text;
+        std::vector<TokenPosition> ids = rope_index(segments, rules);
+        const long prefill = static_cast<long>(ids.size());
+        const long delta = rope_delta(ids);
+        const std::vector<TokenPosition> steps = decode_positions(ids, decode);
+        ids.insert(ids.end(), steps.begin(), steps.end());
+        py::array_t<long long> out({static_cast<py::ssize_t>(3), static_cast<py::ssize_t>(ids.size())});
+        auto a = out.mutable_unchecked<2>();
+        for (std::size_t k = 0; k < ids.size(); ++k) {
+          for (int axis = 0; axis < 3; ++axis) a(axis, static_cast<py::ssize_t>(k)) = ids[k].thw[axis];
+        }
+        return py::make_tuple(out, delta, prefill);
+      },
+      py::arg("spec"), py::arg("segments"), py::arg("decode"), py::arg("frame_text"), py::arg("merge_size"));
+}
+
+}  // namespace rope::python

@@ -1,0 +1,46 @@
+"""Errors speak Python (issue 54 item 5): a refused shape names axes= and its accepted spellings, a limit says the
+limit and how to split, a missing parameter names the keyword of rope.Spec; the library's sentence stays first."""
+import numpy as np
+import pytest
+
+import rope
+
+SPEC = rope.Spec("llama-3.1-8b")
+SPELLINGS = '"seq,d", "seq,heads,d", "batch,heads,seq,d" or "batch,seq,heads,d"'
+
+
+@pytest.mark.parametrize("what, call, says", [
+    ("two 4-axis orders fit", lambda: rope.reference(np.zeros((4, 4, 4, 128), np.float32), np.arange(4), SPEC),
+     'could be [batch, heads, seq, d] or [batch, seq, heads, d]: give axes="batch,heads,seq,d" or '
+     'axes="batch,seq,heads,d"'),
+    ("rank 5", lambda: rope.reference(np.zeros((2, 3, 4, 5, 128), np.float32), np.arange(3), SPEC),
+     f"x.reshape(batch, seq, -1, d) joins the kv_heads and groups of [batch, seq, kv_heads, groups, d] into heads) "
+     f"and name the order with axes=: {SPELLINGS}"),
+    ("an unknown order", lambda: rope.check(np.zeros((8, 2, 128)), np.zeros((8, 2, 128)), np.arange(8), SPEC,
+                                            axes="seq,batch"),
+     f"axes= must be one of {SPELLINGS} (got 'seq,batch')"),
+    ("too many elements", lambda: rope.reference(np.zeros((1, 131073, 1, 128), np.float16), np.arange(131073), SPEC),
+     "x: shape (1, 131073, 1, 128) has 16777344 elements, more than the 16777216 (2^24) one call of rope.reference "
+     "takes: split x along its batch or seq axis into 2 parts or more"),
+    ("a scaling without its factor", lambda: rope.Spec(head_dim=64, scaling="linear"),
+     "linear needs factor: give rope.Spec the keyword factor="),
+    ("llama3 without its context", lambda: rope.Spec(head_dim=64, scaling="llama3", factor=8),
+     "llama3 needs original_max_position_embeddings: give rope.Spec the keyword original_max_position_embeddings="),
+    ("longrope without its lists", lambda: rope.Spec(head_dim=64, scaling="longrope"),
+     "longrope needs short_factor: give rope.Spec the keyword short_factor="),
+    ("an odd head_dim", lambda: rope.Spec(head_dim=7), "head_dim must be even and between 2 and 65536 (got 7)"),
+    ("Qwen3-VL's video", lambda: rope.mrope_positions([("text", 2), ("video", (2, 4, 4))], "qwen3-vl-8b"),
+     'give frame_text=N, the text tokens before each frame, or each frame as ("image", (1, H, W)) after '
+     '("text", N)'),
+])
+def test_error_speaks_python(what, call, says):
+    with pytest.raises(ValueError) as raised:
+        call()
+    assert says in str(raised.value), (what, str(raised.value))
+    assert raised.value.__cause__ is None and "--" not in str(raised.value)
+
+
+def test_the_wrappers_keep_signatures():
+    import inspect
+    assert list(inspect.signature(rope.check).parameters)[:4] == ["before", "after", "positions", "spec"]
+    assert rope.reference.__name__ == "reference" and "float64" in rope.reference.__doc__
