@@ -15,6 +15,7 @@
 #include "support/scoped_env.hpp"
 #include "rope/core/frequencies.hpp"
 
+#include "rope/cli/progress.hpp"
 #include "rope/models/presets.hpp"
 
 namespace rope {
@@ -273,6 +274,29 @@ TEST_F(CmdVerify, AVisionTowerChecksItsRowAndColumnAxes) {
       rope_cli({"verify", "--model", "qwen2.5-vl-7b", "--tower", "vision", "--trials", "20", "--lang", "zh"}).out,
       HasSubstr("多轴：只平移 w"));
 }
+
+// The progress line of a long verify run says the time left at the rate so far (issue 52, item 7).
+struct TimeLeftCase {
+  double elapsed;
+  long done, total;
+  Lang lang;
+  const char* expected;
+};
+class VerifyTimeLeft : public ::testing::TestWithParam<TimeLeftCase> {};
+TEST_P(VerifyTimeLeft, AtTheRateSoFar) {
+  const TimeLeftCase& c = GetParam();
+  EXPECT_EQ(cli::time_left(c.elapsed, c.done, c.total, Text(c.lang)), c.expected);
+}
+INSTANTIATE_TEST_SUITE_P(
+    Rates, VerifyTimeLeft,
+    ::testing::Values(TimeLeftCase{0.5, 50, 100, Lang::En, ""},  // before a second: no estimate yet
+                      TimeLeftCase{10, 0, 100, Lang::En, ""},    // nothing done yet
+                      TimeLeftCase{10, 5, 1000, Lang::En, ""},   // under 1 %: too early to tell
+                      TimeLeftCase{10, 50, 100, Lang::En, "about 10 s left"},
+                      TimeLeftCase{30, 25, 100, Lang::En, "about 2 min left"},  // 90 s and more: minutes
+                      TimeLeftCase{60, 10, 100, Lang::En, "about 9 min left"},
+                      TimeLeftCase{600, 10, 1000, Lang::En, "about 16.5 h left"},
+                      TimeLeftCase{60, 10, 100, Lang::Zh, "约剩 9 分钟"}));
 
 }  // namespace
 }  // namespace rope

@@ -1,8 +1,11 @@
 #include "rope/cli/progress.hpp"
 
+#include <cmath>
 #include <cstdio>
 #include <string>
 #include <unistd.h>
+
+#include <fmt/format.h>
 
 #include "rope/io/interrupt.hpp"
 
@@ -41,16 +44,29 @@ void ProgressBar::finish() {
 }
 
 VerifyProgressBar::VerifyProgressBar(const Text& t)
-    : bar_(::isatty(STDERR_FILENO) == 1), trials_word_(t.tr("trials")) {}
+    : bar_(::isatty(STDERR_FILENO) == 1), trials_word_(t.tr("trials")), t_(t) {}
 
-void VerifyProgressBar::start(bool stoppable) { set_interrupt_deferred(stoppable); }
+void VerifyProgressBar::start(bool stoppable) {
+  set_interrupt_deferred(stoppable);
+  start_ = std::chrono::steady_clock::now();
+}
+
+std::string time_left(double elapsed, long done, long total, const Text& t) {
+  if (elapsed < 1.0 || done <= 0 || total <= 0 || 100.0 * static_cast<double>(done) < total) return "";
+  const double left = elapsed * static_cast<double>(total - done) / static_cast<double>(done);
+  if (left < 90) return t.tr("about {0} s left", static_cast<long>(std::ceil(left)));
+  if (left < 90 * 60) return t.tr("about {0} min left", static_cast<long>(std::ceil(left / 60)));
+  return t.tr("about {0} h left", fmt::format("{:.1f}", left / 3600));
+}
 
 bool VerifyProgressBar::update(long done, long total) {
   if (bar_ && (drawn_ || done < total)) {
     const int width = 30, filled = static_cast<int>(static_cast<double>(width) * done / total);
-    std::fprintf(stderr, "\r[%s%s] %3d%%  %ld / %ld %s", std::string(filled, '#').c_str(),
+    using seconds = std::chrono::duration<double>;
+    const std::string left = time_left(seconds(std::chrono::steady_clock::now() - start_).count(), done, total, t_);
+    std::fprintf(stderr, "\r[%s%s] %3d%%  %ld / %ld %s%s%s\033[K", std::string(filled, '#').c_str(),
                  std::string(width - filled, ' ').c_str(), static_cast<int>(100.0 * done / total), done, total,
-                 trials_word_.c_str());
+                 trials_word_.c_str(), left.empty() ? "" : ", ", left.c_str());
     std::fflush(stderr);
     drawn_ = true;
   }

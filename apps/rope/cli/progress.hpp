@@ -69,6 +69,12 @@ class VerifyProgressBar final : public VerifyWatch {
  private:
   bool bar_ = false, drawn_ = false;
   std::string trials_word_;
+  Text t_;
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
 };
+
+/// The time left of a run `done` of `total` through after `elapsed` seconds, at the rate so far, for a
+/// progress line: "about 40 s left", "about 12 min left", "about 3.5 h left"; empty before 1 s or 1 %.
+std::string time_left(double elapsed, long done, long total, const Text& t);
 
 }  // namespace rope::cli
