@@ -141,6 +141,7 @@ CheckRun run_check(const CheckRequest& request) {
     e.query_shift = 1;
   }
   run.angles = e.angles.value_or(default_angle_model(dumps.after.dtype));
+  e.rope_delta = request.dumps.rope_delta.value_or(0.0);  // the variant "decode tokens without rope_deltas"
   const std::vector<AxisPosition> positions = positions_as_axes(dumps.positions, dumps.axis_positions);
   std::optional<MemorySource> in_memory;
   if (!dumps.stream) in_memory.emplace(dumps.before, dumps.after);
