@@ -20,14 +20,29 @@ def main():
     failures = []
     for case in manifest["cases"]:
         code, out, err = run(a.rope, ["check", "--json"] + case["args"])
-        want = 0 if case["matches"] is None else 1
+        want = case["exit"]
         if code != want:
             failures.append(f"{case['name']}: exit {code}, expected {want}: {err.strip()} {out[-600:]}")
             continue
         r = json.loads(out)
         dg = r["diagnosis"]
-        if case["matches"] is None:
+        if want == 0:
             print(f"PASS    {case['name']:20} max ratio {r['max_ratio']:.3g}")
+            continue
+        if case["matches"] is None:  # no variant matches: a closest one that explains most, or the departure
+            if dg["matches"] is not None or dg["closest"] != case["closest"]:
+                failures.append(f"{case['name']}: matches {dg['matches']}, closest {dg['closest']}: {dg['message']}")
+            if case["closest"] and not 2 * dg["closest_explained"] >= r["total"]:
+                failures.append(f"{case['name']}: closest explains {dg['closest_explained']} of {r['elements']}")
+            for key, value in (case["departure"] or {}).items():
+                if not dg["departure"] or dg["departure"].get(key) != value:
+                    failures.append(f"{case['name']}: departure {dg['departure']}, expected {key} = {value}")
+            if case["departure"] is None and dg["departure"] is not None:
+                failures.append(f"{case['name']}: a departure with a closest variant: {dg}")
+            code, text, err = run(a.rope, ["check"] + case["args"])
+            if case["text"] not in text:
+                failures.append(f"{case['name']}: the text report lacks {case['text']!r}: {text[-400:]}")
+            print(f"unknown {case['name']:20} closest {dg['closest']}, departure {dg['departure']}")
             continue
         if dg["matches"] != case["matches"]:
             failures.append(f"{case['name']}: matches {dg['matches']}, expected {case['matches']}: {dg['message']}")

@@ -14,7 +14,7 @@ LlamaRotaryEmbedding / apply_rotary_pos_emb); the scaled frequencies follow mode
     partial_pairing     partial_rotary_factor 0.5: the rotary half paired (i, i + d/2) instead of (i, i + r/2)
     scaling_twice       llama3: GGUF rope_freqs (θ0 / θ_llama3) applied on top of the llama3 frequencies
     cache_short         the cos/sin cache built for 512 positions, index clamped to its last row
-    cache_wrapped       the same cache read at p mod 512
+    cache_wrapped       the same cache read at p mod 512 (positions from 256)
     f16_overflow        positions and inv_freq cast to float16 before m · θ (gpt-oss): inf at 65520, NaN
     packed_ignored      two packed sequences (positions 0 … 127 twice) rotated at 0 … 255
     heads_seq_mixed     q [seq, heads, d] viewed as [heads, seq, d] around RoPE (a reshape, not a transpose)
@@ -23,9 +23,12 @@ LlamaRotaryEmbedding / apply_rotary_pos_emb); the scaled frequencies follow mode
     mrope_no_delta      decode tokens rotated at their index, rope_deltas −12 dropped
     pass_through        partial 0.5, the rotated channels right, the pass-through channels overwritten
     yarn_truncated      YaRN with truncate: false in the config, the correction range floored/ceiled anyway
+    closest_hint        the interleaved layout and 40 wrong elements: no variant matches, the closest explains most
+    departure           base 20000 where 10000 is expected: no variant explains half, where the dump first departs
 
 Writes DIR/<case>/{q.npy, q_rope.npy, positions.npy or positions.csv} and DIR/manifest.json: per case the rope check
-arguments, the diagnosis expected (`matches`) and its parameter (`found`), or PASS for a correct kernel.
+arguments, the exit code, the diagnosis expected (`matches`) and its parameter (`found`), or the closest variant, or
+where the dump first departs.
 
 Usage: buggy_kernels.py DIR
 """
@@ -119,7 +122,8 @@ def main():
     rng = np.random.default_rng(53)
     cases = []
 
-    def save(name, q, y, positions, args, matches, found=None, text=None, positions_csv=None):
+    def save(name, q, y, positions, args, matches, found=None, text=None, positions_csv=None, closest=None,
+             departure=None, exit=1):
         d = os.path.join(out, name)
         os.makedirs(d, exist_ok=True)
         np.save(os.path.join(d, "q.npy"), q)
@@ -134,7 +138,8 @@ def main():
             pos_args = ["--positions", os.path.join(d, "positions.npy")]
         cases.append({"name": name, "args": ["--before", os.path.join(d, "q.npy"), "--after",
                                              os.path.join(d, "q_rope.npy")] + pos_args + args,
-                      "matches": matches, "found": found or {}, "text": text})
+                      "matches": matches, "found": found or {}, "text": text, "closest": closest,
+                      "departure": departure, "exit": exit})
 
     def q_of(seq, d=D, heads=HEADS):
         return rng.standard_normal((seq, heads, d)).astype(np.float32)
@@ -147,7 +152,7 @@ def main():
          text="matches the rotation reversed")
     save("base_not_read", q, hf_rope(q, pos, inv_freq(1e6, D)), pos,
          ["--base", "500000", "--layout", "half", "--angles", "float32"], "base-other", {"base": 1e6},
-         text="matches base 1e+06, not 500000: is rope_theta read?")
+         text="matches base 1000000, not 500000: is rope_theta read?")
     save("integer_division", q, hf_rope(q, pos, np.ones(D // 2, np.float32)), pos, plain,
          "inv-freq-integer-division")
     # partial_rotary_factor 0.5 (r = 32 of d = 64): pair i with channel i + d/2 instead of i + r/2.
@@ -181,7 +186,9 @@ def main():
     q1k = q_of(1024)
     save("cache_short", q1k, hf_rope(q1k, np.minimum(pos1k, 511), th), pos1k, plain, "cos-sin-cache-short",
          {"length": 512, "wraps": 0}, text="matches a cos/sin cache of 512 positions clamped")
-    save("cache_wrapped", q1k, hf_rope(q1k, pos1k % 512, th), pos1k, plain, "cos-sin-cache-short",
+    # Wrapped from position 0 it is positions restarting at 512 (that diagnosis); from 256 it is not.
+    pos_w = np.arange(256, 1280)
+    save("cache_wrapped", q1k, hf_rope(q1k, pos_w % 512, th), pos_w, plain, "cos-sin-cache-short",
          {"length": 512, "wraps": 1})
     # gpt-oss: m and θ in float16, m·θ = inf from 65520 on, cos/sin NaN.
     posf = np.arange(65500, 65564)
@@ -220,18 +227,31 @@ def main():
     save("yarn_truncated", q512, yy, pos512,
          ["--base", "150000", "--layout", "half", "--angles", "float32", "--scaling", "yarn", "--factor", "32",
           "--original-max-position", "4096", "--truncate", "false"], "yarn-truncated")
+    # Unknown bugs (issue 53 item 2): a closest variant only when it explains at least half of the dump.
+    x = q.astype(np.float32)
+    freqs = pos.astype(np.float32)[:, None] * th[None, :]
+    cos, sin = np.cos(freqs)[:, None, :], np.sin(freqs)[:, None, :]
+    yi = x.copy()  # the interleaved layout, (2i, 2i + 1)
+    yi[..., 0::2] = x[..., 0::2] * cos - x[..., 1::2] * sin
+    yi[..., 1::2] = x[..., 0::2] * sin + x[..., 1::2] * cos
+    yi[100:140, 0, 5] += 1.0  # and 40 elements wrong besides
+    save("closest_hint", q, yi, pos, plain, None, closest="layout-swapped",
+         text="no known variant explains the dump (the closest, the interleaved layout, explains")
+    save("departure", q, hf_rope(q, pos, inv_freq(20000.0, D)), pos, plain, None, departure={"index": 1, "pair": 1},
+         text="no known variant comes close (none explains half of the dump); the dump first departs at position 1, "
+              "pair 1 (channels 1, 33)")
     # Correct kernels: float32, bf16 and float16 at consecutive and sparse positions up to 131071 stay PASS.
     long_pos = np.concatenate([np.arange(64), np.sort(rng.choice(np.arange(64, 131072), 47, replace=False)),
                                [131071]])
     ql = q_of(len(long_pos), d=128, heads=4)
     th128 = inv_freq(500000.0, 128)
     correct = ["--base", "500000", "--layout", "half", "--angles", "float32"]
-    save("correct_f32", ql, hf_rope(ql, long_pos, th128), long_pos, correct, None)
+    save("correct_f32", ql, hf_rope(ql, long_pos, th128), long_pos, correct, None, exit=0)
     save("correct_bf16", bf16_round(ql), bf16_round(hf_rope(bf16_round(ql), long_pos, th128)), long_pos,
-         correct + ["--dtype", "bf16"], None)
+         correct + ["--dtype", "bf16"], None, exit=0)
     qh = ql.astype(np.float16)
     save("correct_f16", qh, hf_rope(qh.astype(np.float32), long_pos, th128, out_dtype=np.float16), long_pos,
-         correct, None)
+         correct, None, exit=0)
     with open(os.path.join(out, "manifest.json"), "w") as f:
         json.dump({"cases": cases}, f, indent=1)
 
