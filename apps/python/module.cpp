@@ -24,7 +24,12 @@ std::string python_argument(std::string_view setting) {
       {"config", "Spec(\"config.json\")"},
       {"dim", "head_dim"},
       {"bf16_bits", "dtype=\"bf16\""},
-      {"original_max_position_embeddings", "original_max_position_embeddings"},
+      // A missing scaling parameter names the keyword to pass (issue 53): "give low_freq_factor=".
+      {"original_max_position_embeddings", "original_max_position_embeddings="},
+      {"max_position_embeddings", "max_position_embeddings="},
+      {"factor", "factor="},
+      {"low_freq_factor", "low_freq_factor="},
+      {"high_freq_factor", "high_freq_factor="},
   };
   for (const Name& n : kNames) {
     if (n.setting == setting) return n.shown;

@@ -20,11 +20,13 @@ LlamaRotaryEmbedding / apply_rotary_pos_emb); the scaled frequencies follow mode
     heads_seq_mixed     q [seq, heads, d] viewed as [heads, seq, d] around RoPE (a reshape, not a transpose)
     mrope_t_for_all     Qwen3-VL's interleaved M-RoPE with the t row for h and w
     mrope_shifted       the same with (t, h, w) read as (h, w, t) (axis slots shifted by one)
+    mrope_batch_rows    a batch of 2: HF's position_ids [3, batch, seq] read as [batch, 3, seq]
     mrope_no_delta      decode tokens rotated at their index, rope_deltas −12 dropped
     pass_through        partial 0.5, the rotated channels right, the pass-through channels overwritten
     yarn_truncated      YaRN with truncate: false in the config, the correction range floored/ceiled anyway
     closest_hint        the interleaved layout and 40 wrong elements: no variant matches, the closest explains most
-    departure           base 20000 where 10000 is expected: no variant explains half, where the dump first departs
+    departure           positions doubled: no variant explains half, where the dump first departs
+    base_unknown        base 20000 where 10000 is expected: the base the first departing pair's angle gives
 
 Writes DIR/<case>/{q.npy, q_rope.npy, positions.npy or positions.csv} and DIR/manifest.json: per case the rope check
 arguments, the exit code, the diagnosis expected (`matches`) and its parameter (`found`), or the closest variant, or
@@ -214,6 +216,18 @@ def main():
          "mrope-t-for-all", positions_csv=thw)
     save("mrope_shifted", qv, mrope_rope(qv, thw_a, th_vl, (24, 20, 20), lambda p: p[:, [1, 2, 0]]), None, vl,
          "mrope-axes-shifted", {"shift": 1}, positions_csv=thw)
+    # A batch of 2 with HF's position_ids [3, batch, seq], read by the kernel as [batch, 3, seq] (the same buffer).
+    row1 = [(p, p, p) for p in range(6)] + [(6, 6 + i // 4, 6 + i % 4) for i in range(16)] + [(10, 10, 10), (11, 11, 11)]
+    pid = np.stack([thw_a.T, np.asarray(row1, np.int64).T], axis=1)  # [3, 2, 24]
+    misread = np.ascontiguousarray(pid).reshape(2, 3, 24)  # [batch, 3, seq]
+    qb = rng.standard_normal((2, 1, 24, 128)).astype(np.float32)  # [batch, heads, seq, d]
+    yb = np.stack([mrope_rope(qb[b].transpose(1, 0, 2), misread[b].T, th_vl, (24, 20, 20)).transpose(1, 0, 2)
+                   for b in range(2)])
+    d_b = os.path.join(out, "mrope_batch_rows")
+    os.makedirs(d_b, exist_ok=True)
+    np.save(os.path.join(d_b, "position_ids.npy"), pid)
+    save("mrope_batch_rows", qb, yb, None, vl + ["--positions", os.path.join(d_b, "position_ids.npy"), "--axes",
+                                                  "batch,heads,seq,d"], "mrope-batch-rows", {"batch": 2})
     # Decode after a 24-token prefill whose ids end at 11: rope_deltas = 12 − 24 = −12 (TensorRT-LLM PR #15661).
     qd = q_of(4, d=128, heads=1)
     idx = np.arange(24, 28)
@@ -237,9 +251,11 @@ def main():
     yi[100:140, 0, 5] += 1.0  # and 40 elements wrong besides
     save("closest_hint", q, yi, pos, plain, None, closest="layout-swapped",
          text="no known variant explains the dump (the closest, the interleaved layout, explains")
-    save("departure", q, hf_rope(q, pos, inv_freq(20000.0, D)), pos, plain, None, departure={"index": 1, "pair": 1},
+    save("departure", q, hf_rope(q, 2 * pos, th), pos, plain, None, departure={"index": 1, "pair": 0},
          text="no known variant comes close (none explains half of the dump); the dump first departs at position 1, "
-              "pair 1 (channels 1, 33)")
+              "pair 0 (channels 0, 32): it turns that pair by 2 rad where RoPE turns it by 1 rad")
+    save("base_unknown", q, hf_rope(q, pos, inv_freq(20000.0, D)), pos, plain, "base-other", {"base": 20000},
+         text="matches base 20000, not 10000: is rope_theta read?")
     # Correct kernels: float32, bf16 and float16 at consecutive and sparse positions up to 131071 stay PASS.
     long_pos = np.concatenate([np.arange(64), np.sort(rng.choice(np.arange(64, 131072), 47, replace=False)),
                                [131071]])

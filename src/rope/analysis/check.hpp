@@ -70,6 +70,9 @@ struct RopeExpectation {
   /// variant "YaRN correction range truncated", vLLM #27722); empty otherwise.
   Eigen::VectorXd yarn_truncated_theta;
   double rope_delta = 0;  ///< M-RoPE decode: rope_deltas δ the positions include (--rope-delta); 0: none
+  /// Batch rows of `row_length` indices each laid along the sequence axis (0: not a batch of equal rows): the variant
+  /// "M-RoPE batch rows read as t, h, w" reads HF's position_ids [3, batch, seq] as [batch, 3, seq].
+  long batch_rows = 0, row_length = 0;
   /// The error model: how the reference is computed and where the tolerance comes from, named in the report's
   /// header. compare_dump computes the tolerance at one place, the line marked (C1); another error model
   /// (llama.cpp's kernels) changes that computation there and names itself here.
@@ -137,6 +140,7 @@ enum class VariantKind {
   MropeDeltaMissing,       ///< M-RoPE decode tokens at their index, without rope_deltas: found "delta"
   PassThroughChanged,      ///< the rotated channels right, the pass-through channels (beyond rotary_dim) changed
   YarnTruncated,           ///< YaRN's correction range rounded to whole pairs where the config says truncate: false
+  MropeBatchRows,          ///< M-RoPE position_ids [3, batch, seq] read as [batch, 3, seq]: batch rows taken as t, h, w
 };
 /// "expected", "layout-swapped", "base-10000", … (the names of the JSON output and of the tests).
 const char* to_string(VariantKind kind);
@@ -160,6 +164,7 @@ struct Variant {
   bool t_for_all = false;          ///< MropeTForAll: every component replaced by t
   int axis_shift = 0;              ///< MropeAxesShifted: component a read from component (a + shift) mod 3
   bool heads_mixed = false;        ///< HeadsSeqMixed: group g at index s turns at index (s·groups + g) mod seq
+  bool batch_axes = false;         ///< MropeBatchRows: component a of row b read from [3, B, S] at flat row 3b + a
   /// The parameter the variant stands for, for the diagnosis (CheckDiagnosis::found): {"length", 8192}, ….
   std::vector<std::pair<std::string, double>> found;
 };

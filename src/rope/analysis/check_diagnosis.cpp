@@ -119,6 +119,14 @@ void add_position_variants(std::vector<Variant>& variants, const RopeExpectation
       variants.push_back(std::move(v));
     }
   }
+  const long B = expected.batch_rows, S = expected.row_length;
+  if (multi && positions.front().count >= 3 && B > 1 && S > 0 && static_cast<long>(positions.size()) == B * S &&
+      expected.axes && !expected.axes->vision()) {
+    Variant v = variant_of(VariantKind::MropeBatchRows, expected);
+    v.batch_axes = true;
+    v.found = {{"batch", static_cast<double>(B)}};
+    variants.push_back(std::move(v));
+  }
   if (groups > 1 && positions.size() > 1) {
     Variant v = variant_of(VariantKind::HeadsSeqMixed, expected);
     v.heads_mixed = true;
@@ -321,6 +329,25 @@ CheckReport check_source(const DumpSource& source, long start, const std::vector
               "(chunked prefill or packed sequences: give the dump's positions, or {2})",
               list_numbers(dg.restarts), first, option_name("sequence_starts") + " " + starts);
       return report;
+    }
+  }
+  if (!dg.matches && !expected.axes && !expected.scaled && expected.rotary_offset == 0) {
+    // rope_theta not read, a base no code defaults to: the base the first departing pair's angle gives (θ_i = φ/m,
+    // base = θ_i^(−r/(2i))), as identify measures it there, tried as a variant.
+    const CheckDiagnosis::Departure w = departure_of(expected, e, positions);
+    const double m = w.index >= 0 ? positions[static_cast<std::size_t>(w.index)][0] : 0.0;
+    const int r = expected.rotary_dim();
+    if (w.pair >= 1 && m > 0 && w.turned > 0 && std::abs(w.norm - 1) < 1e-2) {
+      const double theta = w.turned / m;
+      const double found = std::pow(theta, -static_cast<double>(r) / (2.0 * w.pair));
+      const double rounded = std::isfinite(found) && found > 1 ? std::stod(fmt::format("{:.3g}", found)) : 0.0;
+      if (rounded > 1 && rounded != expected.base && rounded <= 1e12) {
+        Variant v = variant_of(VariantKind::BaseOther, expected);
+        v.spec.theta.resize(r / 2);
+        for (int i = 0; i < r / 2; ++i) v.spec.theta[i] = std::pow(rounded, -2.0 * i / r);
+        report.variants.emplace_back(v.kind, source.compare(start, positions, {v}).front());
+        if (report.variants.back().second.passed()) dg.matches = VariantKind::BaseOther, dg.found = {{"base", rounded}};
+      }
     }
   }
   if (!dg.matches) {
@@ -551,6 +578,12 @@ CheckReport check_source(const DumpSource& source, long start, const std::vector
           msg("matches the decode tokens at their sequence index, without rope_deltas {0}: the kernel drops the "
               "M-RoPE delta (positions index instead of index + rope_deltas)",
               fmt::format("{:g}", expected.rope_delta))};
+      break;
+    case VariantKind::MropeBatchRows:
+      dg.message = {
+          msg("matches position_ids [3, batch, seq] read as [batch, 3, seq]: each batch row takes its t, h and w from "
+              "the flat rows 3b, 3b + 1, 3b + 2 of the {0} rows' positions (the batch and axis dimensions swapped)",
+              expected.batch_rows)};
       break;
     case VariantKind::YarnTruncated:
       dg.message = {

@@ -100,6 +100,17 @@ AxisPosition variant_position(const Variant& v, const std::vector<AxisPosition>&
       x = v.cache_wraps ? x - L * std::floor(x / L) : std::min(x, L - 1);
     }
   }
+  if (v.batch_axes && p.count >= 3) {
+    // position_ids [3, B, S] read as [B, 3, S]: row b's component a is the flat row 3b + a of [3, B, S], that is
+    // component (3b + a) / B of batch row (3b + a) mod B, at the same index of the row.
+    const long B = v.spec.batch_rows, S = v.spec.row_length;
+    const long b = s / S, i = s % S;
+    for (int k = 0; k < 3; ++k) {
+      const long flat = 3 * b + k;
+      p.value[static_cast<std::size_t>(k)] =
+          positions[static_cast<std::size_t>((flat % B) * S + i)][static_cast<int>(flat / B)] + v.position_offset;
+    }
+  }
   if (v.t_for_all && p.multi()) {
     for (int k = 1; k < p.count; ++k) p.value[static_cast<std::size_t>(k)] = p.value[0];
   }

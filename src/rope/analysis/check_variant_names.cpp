@@ -78,6 +78,8 @@ const char* to_string(VariantKind kind) {
       return "pass-through-changed";
     case VariantKind::YarnTruncated:
       return "yarn-truncated";
+    case VariantKind::MropeBatchRows:
+      return "mrope-batch-rows";
   }
   return "?";
 }
@@ -156,6 +158,8 @@ Message describe(VariantKind kind, const RopeExpectation& e) {
       return msg("pass-through channels changed");
     case VariantKind::YarnTruncated:
       return msg("YaRN's correction range truncated");
+    case VariantKind::MropeBatchRows:
+      return msg("batch rows read as t, h, w");
   }
   return msg("RoPE as specified");
 }
