@@ -24,13 +24,10 @@ std::string python_argument(std::string_view setting) {
       {"config", "Spec(\"config.json\")"},
       {"dim", "head_dim"},
       {"bf16_bits", "dtype=\"bf16\""},
-      // A missing scaling parameter names the keyword to pass (issue 53): "give low_freq_factor=".
-      {"original_max_position_embeddings", "original_max_position_embeddings="},
-      {"max_position_embeddings", "max_position_embeddings="},
-      {"factor", "factor="},
-      {"low_freq_factor", "low_freq_factor="},
-      {"high_freq_factor", "high_freq_factor="},
+      {"original_max_position_embeddings", "original_max_position_embeddings"},
   };
+  // "name=": a value to give (issue 53: "llama3 needs low_freq_factor: give low_freq_factor="), the keyword itself.
+  if (!setting.empty() && setting.back() == '=') return std::string(setting);
   for (const Name& n : kNames) {
     if (n.setting == setting) return n.shown;
   }

@@ -37,10 +37,16 @@ def test_named(name, kw, positions, matches, found):
 
 
 def test_no_hint_under_half():
-    x, y = dump(np.arange(64), theta=inv_freq(20000.0, 64))
+    x, y = dump(np.arange(64), seq_positions=2 * np.arange(64))  # positions doubled: nothing known comes close
     r = rope.check(x, y, np.arange(64), SPEC, angles="float32")
     assert r.matches is None and r.data["diagnosis"]["closest"] is None
-    assert r.data["diagnosis"]["departure"]["pair"] == 1 and "first departs at position 1, pair 1" in r.diagnosis
+    assert r.data["diagnosis"]["departure"]["pair"] == 0 and "first departs at position 1, pair 0" in r.diagnosis
+
+
+def test_a_base_no_code_defaults_to_is_measured():
+    x, y = dump(np.arange(64), theta=inv_freq(20000.0, 64))
+    r = rope.check(x, y, np.arange(64), SPEC, angles="float32")
+    assert r.matches == "base-other" and r.data["diagnosis"]["found"] == {"base": 20000}
 
 
 def test_missing_llama3_parameter_names_the_keyword():

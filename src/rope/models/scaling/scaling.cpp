@@ -29,7 +29,7 @@ Message missing_parameter(ScalingType type, std::string_view name) {
                                          {"low_freq_factor", "1"},
                                          {"high_freq_factor", "4"},
                                          {"original_max_position_embeddings", "8192"}};
-  const std::string option = option_name(name);
+  const std::string option = option_name(std::string(name) + "=");  // "--low-freq-factor", Python's "low_freq_factor="
   if (type == ScalingType::Llama3) {
     for (const Typical& t : kLlama31) {
       if (t.key == name) {
