@@ -26,6 +26,8 @@ std::string python_argument(std::string_view setting) {
       {"bf16_bits", "dtype=\"bf16\""},
       {"original_max_position_embeddings", "original_max_position_embeddings"},
   };
+  // "name=": a value to give (issue 53: "llama3 needs low_freq_factor: give low_freq_factor="), the keyword itself.
+  if (!setting.empty() && setting.back() == '=') return std::string(setting);
   for (const Name& n : kNames) {
     if (n.setting == setting) return n.shown;
   }

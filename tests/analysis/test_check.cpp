@@ -110,6 +110,14 @@ TEST(Check, NamesEachPlantedBug) {
   std::vector<double> quarter(16);
   for (int j = 0; j < 16; ++j) quarter[j] = scaled.theta[j];
   EXPECT_EQ(matches(rotate_dump(x, true, 32, kDefaultBase, 1.0, 0.0, {}, quarter), scaled), "attention-factor-missing");
+  // Issue 53: sin's sign flipped, θ = 1 everywhere (inv_freq by integer division), another base than the model's.
+  std::vector<double> reversed(16), ones(16, 1.0);
+  for (int j = 0; j < 16; ++j) reversed[j] = -std::pow(kDefaultBase, -2.0 * j / 32);
+  EXPECT_EQ(matches(rotate_dump(x, true, 32, kDefaultBase, 1.0, 0.0, {}, reversed), expect_half(32, 32)),
+            "rotation-reversed");
+  EXPECT_EQ(matches(rotate_dump(x, true, 32, kDefaultBase, 1.0, 0.0, {}, ones), expect_half(32, 32)),
+            "inv-freq-integer-division");
+  EXPECT_EQ(matches(rotate_dump(x, true, 32, 1e6), expect_half(32, 32, 500000.0)), "base-other");
 }
 
 TEST(Check, HeadsInTheOtherLayoutAreListed) {
@@ -223,7 +231,7 @@ TEST(Check, MropeDumpsPerAxisAndTheirBugs) {
   const CheckReport t_only = check_dump(x, rotate({0, 0, 0, 0}, false), positions, chunked);
   EXPECT_EQ(t_only.comparison.first_seq, 4);
   ASSERT_TRUE(t_only.diagnosis.matches);
-  EXPECT_EQ(to_string(*t_only.diagnosis.matches), std::string("mrope-t-only"));
+  EXPECT_EQ(to_string(*t_only.diagnosis.matches), std::string("mrope-t-for-all"));
   // Positions off by one on every axis are still that bug (the dump at p, the positions given p + 1); a plain
   // expectation refuses (t, h, w).
   std::vector<AxisPosition> shifted = positions;
@@ -352,14 +360,37 @@ TEST(Check, Bf16SavedAsFloat32AndTheClosestVariantInWords) {
   EXPECT_THAT(r.diagnosis.message.en, ::testing::StartsWith("looks like bf16 saved as float32: add"));
   y.values[3] += 1e-3;  // no longer a bfloat16
   EXPECT_FALSE(looks_like_bf16(y));
-  // Base 20000 where 10000 is expected: no variant; the closest named in the table's words, with its share.
+  // Base 20000 where 10000 is expected: the base the first departing pair's angle gives (issue 53).
   const DumpVectors z = random_dump(16, 1, 8);
-  const CheckReport c = check_dump(z, rotate_dump(z, true, 8, 20000.0), range_positions(16), expect_half(8, 8));
+  const CheckReport b = check_dump(z, rotate_dump(z, true, 8, 20000.0), range_positions(16), expect_half(8, 8));
+  ASSERT_TRUE(b.diagnosis.matches);
+  EXPECT_EQ(*b.diagnosis.matches, VariantKind::BaseOther);
+  EXPECT_EQ(b.diagnosis.found, (std::vector<std::pair<std::string, double>>{{"base", 20000.0}}));
+  // The interleaved layout with one element wrong: no variant; the closest, which explains most of the dump, named
+  // in the table's words with its share.
+  DumpVectors wrong = rotate_dump(z, false, 8, kDefaultBase);
+  wrong.values[40] += 0.5;
+  const CheckReport c = check_dump(z, wrong, range_positions(16), expect_half(8, 8));
   EXPECT_FALSE(c.diagnosis.matches);
   ASSERT_TRUE(c.diagnosis.closest);
+  EXPECT_EQ(*c.diagnosis.closest, VariantKind::LayoutSwapped);
   EXPECT_THAT(c.diagnosis.message.en, ::testing::HasSubstr("run `rope identify` to see what the dump does"));
   EXPECT_THAT(c.diagnosis.message.en, ::testing::HasSubstr(describe(*c.diagnosis.closest, expect_half(8, 8)).en));
-  for (int k = 0; k <= static_cast<int>(VariantKind::Bf16AsFloat32); ++k) {
+  // Positions doubled: nothing explains half of the dump, so no closest hint but where it first departs.
+  const CheckReport d = check_dump(z,
+                                   rotate_dump(z, true, 8, kDefaultBase, 1.0, 0.0, {},
+                                               {2.0, 2 * std::pow(kDefaultBase, -0.25),
+                                                2 * std::pow(kDefaultBase, -0.5), 2 * std::pow(kDefaultBase, -0.75)}),
+                                   range_positions(16), expect_half(8, 8));
+  EXPECT_FALSE(d.diagnosis.matches);
+  EXPECT_FALSE(d.diagnosis.closest);
+  ASSERT_TRUE(d.diagnosis.departure);
+  EXPECT_EQ(d.diagnosis.departure->index, 1);
+  EXPECT_EQ(d.diagnosis.departure->pair, 0);
+  EXPECT_NEAR(d.diagnosis.departure->turned, 2.0, 1e-9);
+  EXPECT_NEAR(d.diagnosis.departure->expected, 1.0, 1e-12);
+  EXPECT_THAT(d.diagnosis.message.en, ::testing::StartsWith("no known variant comes close"));
+  for (int k = 0; k <= static_cast<int>(VariantKind::MropeBatchRows); ++k) {
     const auto kind = static_cast<VariantKind>(k);
     EXPECT_THAT(describe(kind, expect_half(8, 8)).en, ::testing::Not(::testing::HasSubstr(to_string(kind))))
         << to_string(kind);

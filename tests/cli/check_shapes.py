@@ -9,8 +9,8 @@ float32, rotate_half, float32 arithmetic), run at test time.
   per batch row / per packed sequence: the report has one entry per row or sequence, and a wrong row is named
       with its own diagnosis; packed sequences by --sequence-starts (a list, and cu_seqlens as an int32 .npy);
   diagnoses: positions that restart (chunked prefill) are "the positions restart at index 128", not a drift; a
-      bf16 dump saved as float32 gets "add --dtype bf16"; a dump no variant explains names the closest one in
-      words (never an internal id) and how much of the dump it explains, and points to `rope identify`; the
+      bf16 dump saved as float32 gets "add --dtype bf16"; a dump no variant explains half of says where it first
+      departs (no closest hint under half, issue 53), in words (never an internal id), and points to `rope identify`; the
       header names the scaling with its parameters and the error model;
   identify: an off-by-one dump is "positions shifted by +1" (exit 1) with base 10000, not "linear 0.988"; 48
       sparse positions in 1 … 20000 give θ_0 = 1 and the YaRN family; a restart is found at its index; a
@@ -146,15 +146,23 @@ def main():
     code, r, err = check(out("bf16_q.npy"), out("bf16_q_rope.npy"), "--dtype", "bf16")
     expect(code == 0, f"bf16 with --dtype bf16: exit {code} {err.strip()}")
 
-    # 5. Nothing known explains base 20000 where 10000 is expected: the closest in words, and identify.
+    # 5. Base 20000 where 10000 is expected: the base the first departing pair's angle gives, named (issue 53).
     theta2, _ = inv_freq("default", d, 20000.0)
     np.save(out("base20k_q_rope.npy"), rope_rows(q, pos, theta2)[0])
     code, r, err = check(out("q.npy"), out("base20k_q_rope.npy"), "--positions", "0:256")
+    dg = r["diagnosis"] if r else {}
+    expect(code == 1 and dg.get("matches") == "base-other" and dg.get("found") == {"base": 20000}
+           and "matches base 20000, not 10000: is rope_theta read?" in dg.get("message", ""), f"base 20000: {code} {dg}")
+    # Positions doubled: nothing known explains half of it, so no closest hint but where the dump first departs.
+    np.save(out("doubled_q_rope.npy"), rope_rows(q, 2 * pos, theta)[0])
+    code, r, err = check(out("q.npy"), out("doubled_q_rope.npy"), "--positions", "0:256")
     message = r["diagnosis"]["message"] if r else ""
-    expect(code == 1 and "run `rope identify` to see what the dump does" in message and "the closest, " in message
-           and " elements" in message and not any(i in message for i in INTERNAL_IDS), f"closest: {code} {message!r}")
-    code, stdout, err = run(a.rope, ["check", "--before", out("q.npy"), "--after", out("base20k_q_rope.npy")])
-    expect("no known variant explains the dump (the closest, " in stdout, f"closest, text: {stdout}")
+    expect(code == 1 and "run `rope identify` to see what the dump does" in message and "the closest, " not in message
+           and "first departs at position 1, pair 0" in message and r["diagnosis"]["closest"] is None
+           and r["diagnosis"]["departure"]["pair"] == 0
+           and not any(i in message for i in INTERNAL_IDS), f"departure: {code} {message!r}")
+    code, stdout, err = run(a.rope, ["check", "--before", out("q.npy"), "--after", out("doubled_q_rope.npy")])
+    expect("no known variant comes close (none explains half of the dump)" in stdout, f"departure, text: {stdout}")
 
     # 6. The header: scaling with its parameters, and the error model.
     code, r, err = check(os.path.join(DATA, "q.npy"), os.path.join(DATA, "q_rope_yarn.npy"), "--scaling", "yarn",
@@ -198,8 +206,8 @@ def main():
            and abs(r["family"]["base"] / 10000 - 1) < 1e-3, f"identify restart: exit {code} {r and (r['jumps'], r['family'], r['notes'])}")
     np.save(out("reversed_q_rope.npy"), rope_rows(q, pos, theta, sign=-1.0)[0])
     code, r, err = identify(out("q.npy"), out("reversed_q_rope.npy"))
-    expect(r and r["reversed"] and all(t < 0 for t in r["theta"]) and abs(r["theta"][0] + 1) < 1e-6,
-           f"identify reversed: {r and (r['theta'][:2], r['notes'])}")
+    expect(code == 1 and r and r["reversed"] and all(t < 0 for t in r["theta"]) and abs(r["theta"][0] + 1) < 1e-6,
+           f"identify reversed (exit 1, issue 53): exit {code} {r and (r['theta'][:2], r['notes'])}")
     even = (2 * np.arange(128))[None, :]
     np.save(out("even_q_rope.npy"), rope_rows(q[:, :128], even, theta)[0])
     np.save(out("even_q.npy"), q[0, :128])

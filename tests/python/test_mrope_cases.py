@@ -2,7 +2,7 @@
 grid between text, [3, seq] and [3, batch, seq], and a decode step at index + rope_deltas, as Hugging Face's
 get_rope_index builds them (rope.mrope_positions, the numbers of `rope positions`). A NumPy M-RoPE kernel written
 here (each pair turned by its axis's id, the model's mrope_section) passes every case; a kernel that reads the t row
-for every axis passes the text cases and fails these with the bug named (mrope-t-only)."""
+for every axis passes the text cases and fails these with the bug named (mrope-t-for-all)."""
 import csv
 import io
 import subprocess
@@ -72,11 +72,11 @@ def test_t_row_only_kernel_fails_with_the_bug_named(name):
     result = rope.testing.check_implementation(mrope_kernel(spec, t_only=True), spec)
     assert not result.passed
     assert result.case.id == "mrope-image-video"  # every text case before it passed
-    assert result.report.matches == "mrope-t-only", result.report.data["diagnosis"]
+    assert result.report.matches == "mrope-t-for-all", result.report.data["diagnosis"]
     assert "t row" in result.diagnosis
     batched = next(c for c in rope.testing.cases(spec) if c.id == "mrope-batched")
     report = rope.testing.check_case(mrope_kernel(spec, t_only=True), batched)
-    assert report.matches == "mrope-t-only", report.data["diagnosis"]
+    assert report.matches == "mrope-t-for-all", report.data["diagnosis"]
 
 
 def test_positions_are_rope_positions(rope_exe):

@@ -146,7 +146,7 @@ def _mrope_cases(spec, rng, heads):
     get_rope_index builds them (transformers src/transformers/models/qwen2_vl/modeling_qwen2_vl.py @ 928b5565ec,
     Qwen2VLModel.get_rope_index; the library's port, src/rope/models/mrope_positions.hpp), [3, seq] and
     [3, batch, seq] (HF's position_ids), and a decode step at index + rope_deltas (a delta per row). A kernel that
-    reads the t row for every axis passes every text case and fails these (mrope-t-only)."""
+    reads the t row for every axis passes every text case and fails these (mrope-t-for-all)."""
     d = spec.head_dim
     first, delta = _prompt_positions(spec, _PROMPTS[0])
     yield Case("mrope-image-video", f"{first.shape[1]} tokens: text, an image grid, text, a video grid, text; "

@@ -18,6 +18,8 @@ constexpr SettingName kSpecial[] = {
 }  // namespace
 
 std::string option_for_setting(std::string_view setting) {
+  // "name=": a value to give (the Python module shows its keyword "name="), the option alone on the command line.
+  if (!setting.empty() && setting.back() == '=') setting.remove_suffix(1);
   for (const SettingName& s : kSpecial) {
     if (s.setting == setting) return s.shown;
   }

@@ -69,10 +69,11 @@ std::vector<Variant> check_variants(const RopeExpectation& e) {
   std::vector<Variant> v;
   const int r = e.rotary_dim();
   auto add = [&](VariantKind kind, RopeExpectation spec, double offset = 0,
-                 std::optional<DType> angles = std::nullopt) {
+                 std::optional<DType> angles = std::nullopt) -> Variant& {
     Variant x;
     x.kind = kind, x.spec = std::move(spec), x.position_offset = offset, x.angle_type = angles;
     v.push_back(std::move(x));
+    return v.back();
   };
   RopeExpectation s = e;
   RopeExpectation at_zero = e;  // the partial-rotary variants rotate from channel 0
@@ -118,6 +119,47 @@ std::vector<Variant> check_variants(const RopeExpectation& e) {
     for (const int j : unrotated) s.theta[j] = 0;
     add(VariantKind::EslotUnrotated, s);
   }
+  // Issue 53's classic bugs. sin's sign flipped (or R(m)ᵀ applied): every pair turns by −m·θ.
+  add(VariantKind::RotationReversed, e).reversed = true;
+  // rope_theta not read, another base than 10000 in its place: check_source measures it where the dump departs.
+  {
+    // inv_freq = 1 / base^(arange(0, d, 2) // d): integer division makes every exponent 0, θ = 1 for every pair.
+    s = e;
+    s.theta = Eigen::VectorXd::Ones(e.theta.size());
+    add(VariantKind::InvFreqIntegerDivision, s);
+  }
+  if (e.scaled && e.base > 0) {
+    // The scaling's ratio applied twice (GGUF rope_freqs on top of rope_scaling): θ_i · (θ_i / θ0_i).
+    const Eigen::VectorXd plain = default_theta(e.base, r);
+    s = e;
+    s.theta = e.theta.cwiseProduct(e.theta).cwiseQuotient(plain);
+    const double factor = (plain.cwiseQuotient(e.theta)).maxCoeff();
+    if (s.theta != e.theta && std::isfinite(factor)) add(VariantKind::ScalingTwice, s).found = {{"factor", factor}};
+  }
+  if (e.yarn_truncated_theta.size() == e.theta.size()) {
+    s = e;
+    s.theta = e.yarn_truncated_theta;
+    add(VariantKind::YarnTruncated, s);
+  }
+  if (e.rope_delta != 0) {
+    // M-RoPE decode tokens at their sequence index, rope_deltas dropped (TensorRT-LLM PR #15661).
+    add(VariantKind::MropeDeltaMissing, e, -e.rope_delta).found = {{"delta", e.rope_delta}};
+  }
+  if (e.axes && !e.axes->vision() && e.axes->axes >= 3) {
+    add(VariantKind::MropeTForAll, e).t_for_all = true;
+    for (const int k : {1, 2}) {  // (t, h, w) read as (h, w, t) or (w, t, h) (vLLM PR #40680)
+      Variant& x = add(VariantKind::MropeAxesShifted, e);
+      x.axis_shift = k;
+      x.found = {{"shift", k}};
+    }
+  }
+  if (!e.axes && e.layout == Layout::Half && r < e.head_dim && e.rotary_offset == 0 && !e.deinterleaved_output &&
+      !e.axis_blocks && r / 2 + e.head_dim / 2 <= e.head_dim && r / 2 != e.head_dim / 2) {
+    // Partial rotary paired (i, i + d/2), rotate_half over the head where it belongs over the rotary part.
+    Variant& x = add(VariantKind::PartialPairing, e);
+    x.partner = e.head_dim / 2;
+    x.found = {{"partner", e.head_dim / 2}};
+  }
   {
     // Nothing turned: the dump "before" was read after an in-place RoPE had rotated it, or RoPE never ran.
     s = e;
@@ -149,11 +191,6 @@ std::vector<Variant> check_variants(const RopeExpectation& e) {
       Variant x;
       x.kind = VariantKind::MropeIgnored, x.spec = s, x.sequence_index = true;
       v.push_back(std::move(x));
-      // The t row read for every axis: a kernel that takes position_ids[0] (text's ids, where t = h = w) for h and
-      // w too, right on text and wrong on every image or video token.
-      Variant t_only;
-      t_only.kind = VariantKind::MropeTimeOnly, t_only.spec = e, t_only.time_only = true;
-      v.push_back(std::move(t_only));
     }
     add(VariantKind::AnglesBf16, e, 0.0, DType::BF16);
     add(VariantKind::AnglesF16, e, 0.0, DType::F16);

@@ -66,6 +66,13 @@ struct RopeExpectation {
     bool is_short = false;
   };
   std::optional<OtherList> longrope_other;
+  /// YaRN's θ with the correction range's ends rounded to whole pairs, when the config says truncate: false (the
+  /// variant "YaRN correction range truncated", vLLM #27722); empty otherwise.
+  Eigen::VectorXd yarn_truncated_theta;
+  double rope_delta = 0;  ///< M-RoPE decode: rope_deltas δ the positions include (--rope-delta); 0: none
+  /// Batch rows of `row_length` indices each laid along the sequence axis (0: not a batch of equal rows): the variant
+  /// "M-RoPE batch rows read as t, h, w" reads HF's position_ids [3, batch, seq] as [batch, 3, seq].
+  long batch_rows = 0, row_length = 0;
   /// The error model: how the reference is computed and where the tolerance comes from, named in the report's
   /// header. compare_dump computes the tolerance at one place, the line marked (C1); another error model
   /// (llama.cpp's kernels) changes that computation there and names itself here.
@@ -118,7 +125,22 @@ enum class VariantKind {
   BeforeEqualsAfter,  ///< nothing turned: "before" read after an in-place RoPE, or RoPE never applied
   LongRopeOtherList,  ///< LongRoPE's other factor list (llama.cpp chooses it by n_ctx, not by the positions)
   AxesSwapped,        ///< height and width exchanged: a patch's (row, column) read as (column, row), M-RoPE's h and w
-  MropeTimeOnly,      ///< M-RoPE with the t row for every axis: h and w never read (position_ids[0] broadcast)
+  // Issue 53: the classic bugs of kernel authors, each with the parameter it found (CheckDiagnosis::found).
+  RotationReversed,  ///< every pair turned by −m·θ: sin's sign flipped, or the transpose R(m)ᵀ applied
+  BaseOther,         ///< another base than the model's (found among the bases code defaults to): rope_theta not read
+  InvFreqIntegerDivision,  ///< θ = 1 for every pair: base^(2i // d) = base^0 (integer division in inv_freq)
+  PartialPairing,          ///< partial rotary paired (i, i + d/2) instead of (i, i + r/2): found "partner"
+  ScalingTwice,            ///< the scaling's per-pair ratio applied twice (GGUF rope_freqs plus the scaling)
+  CacheShort,              ///< a cos/sin cache of `length` positions, clamped (or wrapped) beyond: found "length"
+  AnglesF16Overflow,       ///< angles in float16: m·θ overflows to inf at m ≥ 65520, cos and sin NaN
+  PositionIdsIgnored,      ///< packed sequences rotated at 0 … n−1 counted across them: position_ids ignored
+  HeadsSeqMixed,           ///< [seq, heads] viewed as [heads, seq]: vector (s, h) at position index (s·H + h) mod S
+  MropeTForAll,            ///< M-RoPE: the t row used for every axis
+  MropeAxesShifted,        ///< M-RoPE: the axis slots cyclically shifted, (t, h, w) read as (h, w, t) or (w, t, h)
+  MropeDeltaMissing,       ///< M-RoPE decode tokens at their index, without rope_deltas: found "delta"
+  PassThroughChanged,      ///< the rotated channels right, the pass-through channels (beyond rotary_dim) changed
+  YarnTruncated,           ///< YaRN's correction range rounded to whole pairs where the config says truncate: false
+  MropeBatchRows,          ///< M-RoPE position_ids [3, batch, seq] read as [batch, 3, seq]: batch rows taken as t, h, w
 };
 /// "expected", "layout-swapped", "base-10000", … (the names of the JSON output and of the tests).
 const char* to_string(VariantKind kind);
@@ -135,7 +157,16 @@ struct Variant {
   std::optional<DType> dump_type;  ///< Bf16AsFloat32: the tolerance of this type instead of the dump's
   std::vector<long> restarts;      ///< PositionsRestart: from each index r on, p(s) − p(r) + p(0)
   bool swap_hw = false;            ///< AxesSwapped: components h and w exchanged (height_component)
-  bool time_only = false;          ///< MropeTimeOnly: components h and w replaced by t
+  bool reversed = false;           ///< RotationReversed: sin's sign flipped (every pair turned by −m·θ)
+  int partner = 0;                 ///< PartialPairing: pair i read and written at (off + i, off + i + partner)
+  long cache_length = 0;           ///< CacheShort: positions ≥ cache_length taken as cache_length − 1 (or wrapped)
+  bool cache_wraps = false;        ///< CacheShort: position p taken as p mod cache_length instead
+  bool t_for_all = false;          ///< MropeTForAll: every component replaced by t
+  int axis_shift = 0;              ///< MropeAxesShifted: component a read from component (a + shift) mod 3
+  bool heads_mixed = false;        ///< HeadsSeqMixed: group g at index s turns at index (s·groups + g) mod seq
+  bool batch_axes = false;         ///< MropeBatchRows: component a of row b read from [3, B, S] at flat row 3b + a
+  /// The parameter the variant stands for, for the diagnosis (CheckDiagnosis::found): {"length", 8192}, ….
+  std::vector<std::pair<std::string, double>> found;
 };
 
 /// The component of a position that is its height; the width is the next one: 0 of a vision tower's
@@ -188,6 +219,9 @@ struct DumpComparison {
   long first_seq = -1, first_group = -1;
   int first_channel = -1;
   double first_expected = 0, first_got = 0, first_tolerance = 0;
+  /// The pair of the first failing element (−1: a pass-through channel) and its values before and after.
+  int first_pair = -1;
+  double first_x[2] = {0, 0}, first_y[2] = {0, 0};
   NonFiniteValues before_non_finite, after_non_finite;  ///< counted on every vector compared (each fails)
   bool passed() const { return failing == 0; }
 };
@@ -241,6 +275,20 @@ struct CheckDiagnosis {
   std::vector<long> restarts;          ///< PositionsRestart: the indices where the positions start again
   std::vector<long> swapped_groups;    ///< groups that pass with the other layout while the others pass as expected
   std::optional<long> correct_until;   ///< the expected variant passes at every sequence index before this one
+  /// The parameter of the variant matched, by name: {"base", 500000}, {"length", 8192}, {"partner", 64}, … (JSON
+  /// "found").
+  std::vector<std::pair<std::string, double>> found;
+  /// Where the dump first departs from the expectation (no variant comes close): sequence index, pair (−1 for a
+  /// pass-through channel), and what the dump does to that pair there (the angle it turned it by, and its norm
+  /// ratio), against RoPE's angle.
+  struct Departure {
+    long index = -1;
+    long group = -1;
+    int pair = -1;
+    int channel = -1;
+    double turned = 0, expected = 0, norm = 1;
+  };
+  std::optional<Departure> departure;
   /// A layer without RoPE whose dump is not unchanged (diagnose_no_rope).
   struct NoRope {
     /// The model's RoPE (of its layers that have one) as it is (Expected), a known variant of it, or nullopt: neither.

@@ -2,6 +2,7 @@
 // restart of the positions, a bf16 tensor saved as float32, and the sentence that says so (check.hpp).
 #include <algorithm>
 #include <cmath>
+#include <complex>
 #include <cstdint>
 #include <cstring>
 #include <fmt/format.h>
@@ -47,6 +48,111 @@ std::vector<long> find_restarts(const DumpSource& source, long start, const std:
     first = c.first_seq;
   }
   return {};
+}
+
+/// The smallest position float16 rounds to inf (its largest number is 65504; 65520 and above round up).
+constexpr double kF16Overflow = 65520;
+
+/// The rotated channels all within tolerance and some pass-through channel not: (first changed channel, how many).
+std::optional<std::pair<int, int>> pass_through_changed(const RopeExpectation& expected, const DumpComparison& e,
+                                                        int d) {
+  if (e.channel_ratio.size() != d) return std::nullopt;
+  std::vector<char> rotated(static_cast<std::size_t>(d), 0);
+  for (int i = 0; i < expected.rotary_dim() / 2; ++i) {
+    const auto [a, b] = pair_channels(expected, i, true);
+    if (!(e.channel_ratio[a] <= 1.0) || !(e.channel_ratio[b] <= 1.0)) return std::nullopt;
+    rotated[static_cast<std::size_t>(a)] = rotated[static_cast<std::size_t>(b)] = 1;
+  }
+  int first = -1, count = 0;
+  for (int ch = 0; ch < d; ++ch) {
+    if (rotated[static_cast<std::size_t>(ch)] || e.channel_ratio[ch] <= 1.0) continue;
+    if (first < 0) first = ch;
+    ++count;
+  }
+  if (count == 0) return std::nullopt;
+  return std::pair{first, count};
+}
+
+/// The largest power of two and multiple of 1024 in (low, high], and high itself: the lengths a cos/sin cache
+/// built too short may have when the dump is right at `low` and wrong from `high` on.
+std::vector<long> cache_lengths(double low, double high) {
+  std::vector<long> out{static_cast<long>(high)};
+  const auto keep = [&](long L) {
+    if (L > low && L <= high && std::find(out.begin(), out.end(), L) == out.end()) out.push_back(L);
+  };
+  long pow2 = 1;
+  while (pow2 * 2 <= high) pow2 *= 2;
+  keep(pow2);
+  keep(static_cast<long>(std::floor(high / 1024)) * 1024);
+  return out;
+}
+
+/// The variants that depend on the positions and the dump's shape: a cos/sin cache too short (when the dump is
+/// right up to index `first_failing`), packed sequences rotated at their index in the batch, heads and sequence
+/// mixed by a reshape.
+void add_position_variants(std::vector<Variant>& variants, const RopeExpectation& expected,
+                           const std::vector<AxisPosition>& positions, long first_failing, long groups) {
+  const bool multi = !positions.empty() && positions.front().multi();
+  if (first_failing > 0 && !multi) {
+    const double high = positions[static_cast<std::size_t>(first_failing)][0];
+    const double low = positions[static_cast<std::size_t>(first_failing - 1)][0];
+    if (high > low && high >= 2 && high == std::floor(high)) {
+      for (const long L : cache_lengths(low, high)) {
+        for (const bool wraps : {false, true}) {
+          Variant v = variant_of(VariantKind::CacheShort, expected);
+          v.cache_length = L, v.cache_wraps = wraps;
+          v.found = {{"length", static_cast<double>(L)}, {"wraps", wraps ? 1.0 : 0.0}};
+          variants.push_back(std::move(v));
+        }
+      }
+    }
+  }
+  if (!multi && positions.size() > 1) {
+    long restart = -1;
+    for (std::size_t s = 1; s < positions.size() && restart < 0; ++s) {
+      if (positions[s][0] <= positions[s - 1][0]) restart = static_cast<long>(s);
+    }
+    if (restart > 0) {
+      Variant v = variant_of(VariantKind::PositionIdsIgnored, expected);
+      v.sequence_index = true;
+      v.found = {{"restart", static_cast<double>(restart)}};
+      variants.push_back(std::move(v));
+    }
+  }
+  const long B = expected.batch_rows, S = expected.row_length;
+  if (multi && positions.front().count >= 3 && B > 1 && S > 0 && static_cast<long>(positions.size()) == B * S &&
+      expected.axes && !expected.axes->vision()) {
+    Variant v = variant_of(VariantKind::MropeBatchRows, expected);
+    v.batch_axes = true;
+    v.found = {{"batch", static_cast<double>(B)}};
+    variants.push_back(std::move(v));
+  }
+  if (groups > 1 && positions.size() > 1) {
+    Variant v = variant_of(VariantKind::HeadsSeqMixed, expected);
+    v.heads_mixed = true;
+    v.found = {{"groups", static_cast<double>(groups)}};
+    variants.push_back(std::move(v));
+  }
+}
+
+/// Where the dump first departs from `expected` (its comparison `e`) and what it does to that pair there: the angle
+/// it turned the pair by and its norm ratio, against RoPE's angle (both in (−π, π]).
+CheckDiagnosis::Departure departure_of(const RopeExpectation& expected, const DumpComparison& e,
+                                       const std::vector<AxisPosition>& positions) {
+  CheckDiagnosis::Departure w;
+  w.index = e.first_seq, w.group = e.first_group, w.channel = e.first_channel, w.pair = e.first_pair;
+  if (w.pair < 0 || w.index < 0) return w;
+  const auto wrap = [](double a) { return std::remainder(a, 2 * M_PI); };
+  const std::complex<double> x(e.first_x[0], e.first_x[1]), y(e.first_y[0], e.first_y[1]);
+  w.turned = std::abs(x) > 0 && std::abs(y) > 0 ? wrap(std::arg(y) - std::arg(x)) : 0.0;
+  w.norm = std::abs(x) > 0 ? std::abs(y) / std::abs(x) : 1.0;
+  const AxisPosition& p = positions[static_cast<std::size_t>(w.index)];
+  const double m = expected.axes
+                       ? axis_component(*expected.axes, p, expected.axes->pair_axis[static_cast<std::size_t>(w.pair)]) +
+                             expected.axes->position_offset
+                       : p[0];
+  w.expected = wrap(m * expected.theta[w.pair]);
+  return w;
 }
 
 }  // namespace
@@ -102,6 +208,18 @@ CheckReport check_source(const DumpSource& source, long start, const std::vector
   if (e.passed()) return report;
   CheckDiagnosis& dg = report.diagnosis;
   if (const NonFiniteValues& n = e.after_non_finite; n.count > 0) {  // a finding no variant explains
+    const AxisPosition& at = positions[static_cast<std::size_t>(n.seq)];
+    if (at.max_abs() >= kF16Overflow) {
+      // m·θ in float16: a position of 65520 or more is inf there, and cos(inf), sin(inf) are NaN (gpt-oss).
+      dg.matches = VariantKind::AnglesF16Overflow;
+      dg.found = {{"position", at.max_abs()}};
+      dg.message = msg(
+          "the tensor after RoPE holds {0} from position {1} on (elements that are not finite numbers: {2}): angles "
+          "computed in float16, whose largest number is 65504, overflow to inf there and cos, sin give NaN (compute "
+          "the angles in float32)",
+          value_text(n.value), position_text(at), n.count);
+      return report;
+    }
     dg.message = msg(
         "the tensor after RoPE holds {0} at position {1}, group {2}, channel {3} (elements that are not finite "
         "numbers: {4}) while the tensor before RoPE is finite: the implementation produced them",
@@ -124,13 +242,22 @@ CheckReport check_source(const DumpSource& source, long start, const std::vector
     report.notes.push_back(msg("looks like bf16 saved as float32: add {0} (every value has 16 zero low bits)",
                                option_name("dtype") + " bf16"));
   }
+  if (const std::optional<std::pair<int, int>> pass = pass_through_changed(expected, e, source.d())) {
+    dg.matches = VariantKind::PassThroughChanged;
+    dg.found = {{"channel", pass->first}, {"channels", pass->second}};
+    dg.message =
+        msg("the rotated channels match, but pass-through channels changed ({0}, the first: channel {1}), which RoPE "
+            "leaves as they are: the kernel writes beyond the rotary dimension {2} (a fused kernel that ignores "
+            "rotary_dim)",
+            pass->second, pass->first, expected.rotary_dim());
+    return report;
+  }
   const auto moved = [](const AxisPosition& p) { return p.max_abs() != 0; };
   if (e.first_seq > 0 && std::any_of(positions.begin(), positions.begin() + e.first_seq, moved))
     dg.correct_until = e.first_seq;
   std::vector<Variant> variants = check_variants(expected);
   // Variants that equal the expectation at these positions are not compared: llama.cpp's e slot taken as 0 where no
-  // position fills it (one number p is (p, p, p, 0) already), h and w exchanged where every position has h = w, the t
-  // row for every axis where every position has h = w = t (text).
+  // position fills it (one number p is (p, p, p, 0) already), h and w exchanged where every position has h = w.
   const auto drop = [&variants](VariantKind kind) {
     variants.erase(
         std::remove_if(variants.begin(), variants.end(), [kind](const Variant& v) { return v.kind == kind; }),
@@ -144,10 +271,7 @@ CheckReport check_source(const DumpSource& source, long start, const std::vector
     return p.multi() && p.value[height_component(p)] != p.value[height_component(p) + 1];
   };
   if (std::none_of(positions.begin(), positions.end(), h_not_w)) drop(VariantKind::AxesSwapped);
-  const auto hw_not_t = [](const AxisPosition& p) {
-    return p.multi() && (p.value[height_component(p)] != p.value[0] || p.value[height_component(p) + 1] != p.value[0]);
-  };
-  if (std::none_of(positions.begin(), positions.end(), hw_not_t)) drop(VariantKind::MropeTimeOnly);
+  add_position_variants(variants, expected, positions, dg.correct_until ? e.first_seq : -1, source.groups());
   report.variants.reserve(report.variants.size() +
                           variants.size());  // `closest` is an index: no pointer into a growing vector
   const std::size_t first_variant = report.variants.size();
@@ -157,7 +281,7 @@ CheckReport check_source(const DumpSource& source, long start, const std::vector
     const Variant& v = variants[k];
     report.variants.emplace_back(v.kind, std::move(compared[k]));
     const DumpComparison& c = report.variants.back().second;
-    if (c.passed() && !dg.matches) dg.matches = v.kind;
+    if (c.passed() && !dg.matches) dg.matches = v.kind, dg.found = v.found;
     if (c.failing < report.variants[closest].second.failing) closest = report.variants.size() - 1;
     if (v.kind == VariantKind::LayoutSwapped && !c.passed()) {
       // Some groups right, the others right in the other layout: a q/k permutation wrong on some heads.
@@ -187,11 +311,15 @@ CheckReport check_source(const DumpSource& source, long start, const std::vector
             heads, other, layout)};
     return report;
   }
-  if (!dg.matches && dg.correct_until) {
+  // A cos/sin cache read at p mod L from position 0 is the positions starting again at L, 2L, …: the restart says it
+  // in the words of packed sequences and chunked prefill, which are the likelier cause.
+  const bool wrapped = dg.matches == VariantKind::CacheShort && dg.found.size() > 1 && dg.found[1].second != 0;
+  if ((!dg.matches || wrapped) && dg.correct_until) {
     // A restart is not a drift: the positions may start again where the dump stops matching.
     dg.restarts = find_restarts(source, start, positions, expected, *dg.correct_until);
     if (!dg.restarts.empty()) {
       dg.matches = VariantKind::PositionsRestart;
+      dg.found.clear();
       dg.correct_until.reset();
       const std::string first = position_text(positions.front());
       std::string starts = "0";
@@ -203,6 +331,25 @@ CheckReport check_source(const DumpSource& source, long start, const std::vector
       return report;
     }
   }
+  if (!dg.matches && !expected.axes && !expected.scaled && expected.rotary_offset == 0) {
+    // rope_theta not read, a base no code defaults to: the base the first departing pair's angle gives (θ_i = φ/m,
+    // base = θ_i^(−r/(2i))), as identify measures it there, tried as a variant.
+    const CheckDiagnosis::Departure w = departure_of(expected, e, positions);
+    const double m = w.index >= 0 ? positions[static_cast<std::size_t>(w.index)][0] : 0.0;
+    const int r = expected.rotary_dim();
+    if (w.pair >= 1 && m > 0 && w.turned > 0 && std::abs(w.norm - 1) < 1e-2) {
+      const double theta = w.turned / m;
+      const double found = std::pow(theta, -static_cast<double>(r) / (2.0 * w.pair));
+      const double rounded = std::isfinite(found) && found > 1 ? std::stod(fmt::format("{:.3g}", found)) : 0.0;
+      if (rounded > 1 && rounded != expected.base && rounded <= 1e12) {
+        Variant v = variant_of(VariantKind::BaseOther, expected);
+        v.spec.theta.resize(r / 2);
+        for (int i = 0; i < r / 2; ++i) v.spec.theta[i] = std::pow(rounded, -2.0 * i / r);
+        report.variants.emplace_back(v.kind, source.compare(start, positions, {v}).front());
+        if (report.variants.back().second.passed()) dg.matches = VariantKind::BaseOther, dg.found = {{"base", rounded}};
+      }
+    }
+  }
   if (!dg.matches) {
     const DumpComparison& nearest = report.variants[closest].second;
     dg.closest = report.variants[closest].first;
@@ -211,14 +358,29 @@ CheckReport check_source(const DumpSource& source, long start, const std::vector
     const double share = nearest.total > 0
                              ? 100.0 * static_cast<double>(dg.closest_explained) / static_cast<double>(nearest.total)
                              : 0.0;
-    if (dg.closest_explained == 0) {
+    if (2 * dg.closest_explained < nearest.total) {
+      // No hint that explains less than half of the dump: where it first departs instead, and what it does there.
       dg.closest.reset();
-      dg.message = dg.correct_until
-                       ? msg("correct until position {0}, then drifts; no known variant brings a single element within "
-                             "tolerance: run `rope identify` to see what the dump does",
-                             position_text(positions[static_cast<std::size_t>(*dg.correct_until - 1)]))
-                       : msg("no known variant explains the dump (none brings a single element within tolerance): run "
-                             "`rope identify` to see what the dump does");
+      dg.closest_explained = 0;
+      dg.departure = departure_of(expected, e, positions);
+      const CheckDiagnosis::Departure& w = *dg.departure;
+      const std::string p = position_text(positions[static_cast<std::size_t>(w.index)]);
+      const Message where =
+          w.pair >= 0
+              ? msg("the dump first departs at position {0}, pair {1} (channels {2}, {3}): it turns that pair by {4} "
+                    "rad where RoPE turns it by {5} rad, its norm ×{6}",
+                    p, w.pair, pair_channels(expected, w.pair, true).first,
+                    pair_channels(expected, w.pair, true).second, fmt::format("{:.4g}", w.turned),
+                    fmt::format("{:.4g}", w.expected), fmt::format("{:.4g}", w.norm))
+              : msg("the dump first departs at position {0}, channel {1}, which RoPE leaves as it is", p, w.channel);
+      dg.message =
+          dg.correct_until
+              ? msg("correct until position {0}, then drifts; no known variant comes close (none explains half "
+                    "of the dump); {1}: run `rope identify` to see what the dump does",
+                    position_text(positions[static_cast<std::size_t>(*dg.correct_until - 1)]), where)
+              : msg("no known variant comes close (none explains half of the dump); {0}: run `rope identify` "
+                    "to see what the dump does",
+                    where);
     } else if (dg.correct_until) {
       const std::string p = position_text(positions[static_cast<std::size_t>(*dg.correct_until - 1)]);
       dg.message =
@@ -336,11 +498,6 @@ CheckReport check_source(const DumpSource& source, long start, const std::vector
               : msg("matches the positions with h and w exchanged, (t, w, h) for (t, h, w): the height and width "
                     "indices are swapped")};
       break;
-    case VariantKind::MropeTimeOnly:
-      dg.message = {
-          msg("matches every axis turned by the t row: h and w are never read (the kernel takes "
-              "position_ids[0] for all three axes; right on text, wrong on every image and video token)")};
-      break;
     case VariantKind::LongRopeOtherList:
       dg.message = {
           expected.longrope_other && expected.longrope_other->is_short
@@ -351,9 +508,93 @@ CheckReport check_source(const DumpSource& source, long start, const std::vector
                     "chooses the list by its context size (long when n_ctx exceeds the original context), "
                     "Hugging Face by max(position) + 1")};
       break;
+    case VariantKind::RotationReversed:
+      dg.message = {
+          msg("matches the rotation reversed, every pair turned by −m·θ: sin's sign is flipped, or the transpose "
+              "R(m)ᵀ is applied (rotate_half's sign, or m − n written as n − m)")};
+      break;
+    case VariantKind::BaseOther:
+      dg.message = {
+          msg("matches base {0}, not {1}: is rope_theta read?", fmt::format("{}", dg.found.front().second), base)};
+      break;
+    case VariantKind::InvFreqIntegerDivision:
+      dg.message = {
+          msg("matches θ = 1 for every pair: inv_freq computed with integer division (arange(0, d, 2) // d is 0, "
+              "base^0 = 1); divide in floating point")};
+      break;
+    case VariantKind::PartialPairing:
+      dg.message = {
+          msg("matches pair i rotated with channel i + {0} instead of i + {1}: the partial rotary part is paired "
+              "across the whole head (rotate_half over d = {2}, not over the rotary dimension {3})",
+              expected.head_dim / 2, r / 2, expected.head_dim, r)};
+      break;
+    case VariantKind::ScalingTwice:
+      dg.message = {
+          msg("matches the scaling applied twice: frequencies divided by up to {0} where the scaling divides by {1} "
+              "(GGUF rope_freqs applied on top of the scaling?)",
+              fmt::format("{:.6g}", dg.found.front().second * dg.found.front().second),
+              fmt::format("{:.6g}", dg.found.front().second))};
+      break;
+    case VariantKind::CacheShort: {
+      const auto L = static_cast<long>(dg.found.front().second);
+      const bool wraps = dg.found.size() > 1 && dg.found[1].second != 0;
+      dg.message = {wraps
+                        ? msg("matches a cos/sin cache of {0} positions read at p mod {1}: correct below position {2}, "
+                              "wrong from it (the cache built for a shorter length and reused)",
+                              L, L, L)
+                        : msg("matches a cos/sin cache of {0} positions clamped to its last row: correct below "
+                              "position {1}, every later position turned as {2} (the cache built for a shorter "
+                              "length)",
+                              L, L, L - 1)};
+      break;
+    }
+    case VariantKind::PositionIdsIgnored: {
+      const auto at = static_cast<long>(dg.found.front().second);
+      dg.message = {
+          msg("matches positions counted across the packed sequences (from {0}, one per index), without their "
+              "restart at index {1}: position_ids are ignored (the kernel numbers the tokens by their index in the "
+              "batch)",
+              position_text(positions.front()), at)};
+      break;
+    }
+    case VariantKind::HeadsSeqMixed:
+      dg.message = {
+          msg("matches each vector turned at the position of index (s·{0} + h) mod {1}: heads and sequence mixed by a "
+              "reshape (view) where a transpose belongs",
+              source.groups(), positions.size())};
+      break;
+    case VariantKind::MropeTForAll:
+      dg.message = {msg("matches the t position on every axis: the M-RoPE kernel reads the t row for h and w too")};
+      break;
+    case VariantKind::MropeAxesShifted:
+      dg.message = {dg.found.front().second == 1
+                        ? msg("matches the axis slots shifted by one, (h, w, t) read for (t, h, w): the positions' "
+                              "rows and the sections are out of step")
+                        : msg("matches the axis slots shifted by two, (w, t, h) read for (t, h, w): the positions' "
+                              "rows and the sections are out of step")};
+      break;
+    case VariantKind::MropeDeltaMissing:
+      dg.message = {
+          msg("matches the decode tokens at their sequence index, without rope_deltas {0}: the kernel drops the "
+              "M-RoPE delta (positions index instead of index + rope_deltas)",
+              fmt::format("{:g}", expected.rope_delta))};
+      break;
+    case VariantKind::MropeBatchRows:
+      dg.message = {
+          msg("matches position_ids [3, batch, seq] read as [batch, 3, seq]: each batch row takes its t, h and w from "
+              "the flat rows 3b, 3b + 1, 3b + 2 of the {0} rows' positions (the batch and axis dimensions swapped)",
+              expected.batch_rows)};
+      break;
+    case VariantKind::YarnTruncated:
+      dg.message = {
+          msg("matches YaRN's correction range rounded to whole pairs: the config says truncate: false, the code "
+              "truncates anyway")};
+      break;
     case VariantKind::Expected:
     case VariantKind::PositionsRestart:
     case VariantKind::Bf16AsFloat32:
+    case VariantKind::AnglesF16Overflow:
+    case VariantKind::PassThroughChanged:
       break;
   }
   return report;

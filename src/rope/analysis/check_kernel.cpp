@@ -51,9 +51,13 @@ Setup make_setup(const Variant& variant, const BlockShape& shape) {
   u.c_i = angle_error_factors(model, spec.theta, spec.base, r);  // (C2)
   u.a = spec.attention_factor;
   std::vector<char> rotated(static_cast<std::size_t>(d), 0);
+  if (variant.partner > 0 && off + u.half - 1 + variant.partner >= d) {
+    throw InvalidArgument(error_msg("the rotary dimension {0} does not fit in the dump's d = {1}", r, d));
+  }
   for (int i = 0; i < u.half; ++i) {
-    const auto [pa, pb] = pair_channels(spec, i, false);
-    const auto [qa, qb] = pair_channels(spec, i, true);
+    auto [pa, pb] = pair_channels(spec, i, false);
+    auto [qa, qb] = pair_channels(spec, i, true);
+    if (variant.partner > 0) pa = qa = off + i, pb = qb = off + i + variant.partner;  // PartialPairing
     u.ca.push_back(pa), u.cb.push_back(pb), u.oa.push_back(qa), u.ob.push_back(qb);
     rotated[static_cast<std::size_t>(qa)] = rotated[static_cast<std::size_t>(qb)] = 1;
   }
@@ -89,8 +93,33 @@ AxisPosition variant_position(const Variant& v, const std::vector<AxisPosition>&
     break;
   }
   for (int k = 0; k < p.count; ++k) p.value[static_cast<std::size_t>(k)] += v.position_offset;
+  if (v.cache_length > 0) {  // a cos/sin cache of cache_length rows: clamped to its last row, or wrapped
+    const auto L = static_cast<double>(v.cache_length);
+    for (int k = 0; k < p.count; ++k) {
+      double& x = p.value[static_cast<std::size_t>(k)];
+      x = v.cache_wraps ? x - L * std::floor(x / L) : std::min(x, L - 1);
+    }
+  }
+  if (v.batch_axes && p.count >= 3) {
+    // position_ids [3, B, S] read as [B, 3, S]: row b's component a is the flat row 3b + a of [3, B, S], that is
+    // component (3b + a) / B of batch row (3b + a) mod B, at the same index of the row.
+    const long B = v.spec.batch_rows, S = v.spec.row_length;
+    const long b = s / S, i = s % S;
+    for (int k = 0; k < 3; ++k) {
+      const long flat = 3 * b + k;
+      p.value[static_cast<std::size_t>(k)] =
+          positions[static_cast<std::size_t>((flat % B) * S + i)][static_cast<int>(flat / B)] + v.position_offset;
+    }
+  }
+  if (v.t_for_all && p.multi()) {
+    for (int k = 1; k < p.count; ++k) p.value[static_cast<std::size_t>(k)] = p.value[0];
+  }
+  if (v.axis_shift != 0 && p.count >= 3) {  // component a read from slot (a + shift) mod 3 (t, h, w)
+    const AxisPosition q = p;
+    for (int k = 0; k < 3; ++k)
+      p.value[static_cast<std::size_t>(k)] = q.value[static_cast<std::size_t>((k + v.axis_shift) % 3)];
+  }
   if (v.swap_hw && p.multi()) std::swap(p.value[height_component(p)], p.value[height_component(p) + 1]);
-  if (v.time_only && p.multi()) p.value[height_component(p)] = p.value[height_component(p) + 1] = p.value[0];
   return p;
 }
 
@@ -123,7 +152,7 @@ void position_table(const Setup& u, const AxisPosition& p, double* cs, double* s
   *scale = spec.query_scale(p[0]);
   for (int i = 0; i < u.half; ++i) {
     cs[i] = *scale * std::cos(phi[i]);
-    sn[i] = *scale * std::sin(phi[i]);
+    sn[i] = *scale * std::sin(phi[i]) * (u.variant->reversed ? -1.0 : 1.0);
     term[i] = *scale * (2 * u.eps_t + u.eps_a * (1 + u.c_i[i] * std::abs(m[i]) * spec.theta[i]));
   }
 }
@@ -137,6 +166,8 @@ struct Tally {
   long first_seq = -1, first_group = -1;
   int first_rank = -1, first_channel = -1;  // rank: the order in which (C1) visits the channels of a vector
   double first_expected = 0, first_got = 0, first_tolerance = 0;
+  int first_pair = -1;  // the first failure's pair (−1: a pass-through channel) and its values
+  double first_x[2] = {0, 0}, first_y[2] = {0, 0};
   NonFiniteValues before_non_finite, after_non_finite;
 
   bool before(long s, long g, int rank) const {
@@ -149,6 +180,7 @@ struct Tally {
     if (before(s, g, rank)) {
       first_seq = s, first_group = g, first_rank = rank, first_channel = ch;
       first_expected = expected, first_got = got, first_tolerance = tol;
+      first_pair = -1;
     }
   }
 };
@@ -181,6 +213,10 @@ double compare_vector_exact(const Setup& u, const double* cs, const double* sn, 
     const double tol = k * std::hypot(xa, xb) * term[i];  // (C1): the error model's tolerance
     const double ra = judge(t, s, g, 2 * i, a, u.a * (xa * cs[i] - xb * sn[i]), y[a], tol);
     const double rb = judge(t, s, g, 2 * i + 1, b, u.a * (xa * sn[i] + xb * cs[i]), y[b], tol);
+    if (t.first_seq == s && t.first_group == g && t.first_pair < 0 && t.first_rank / 2 == i &&
+        t.first_rank < 2 * u.half) {  // the first failure is in this pair: keep it whole
+      t.first_pair = i, t.first_x[0] = xa, t.first_x[1] = xb, t.first_y[0] = y[a], t.first_y[1] = y[b];
+    }
     t.channel[static_cast<std::size_t>(a)] = std::max(t.channel[static_cast<std::size_t>(a)], ra);
     t.channel[static_cast<std::size_t>(b)] = std::max(t.channel[static_cast<std::size_t>(b)], rb);
     vmax = std::max(vmax, std::max(ra, rb));
@@ -304,6 +340,28 @@ double compare_position(const Setup& u, const BlockShape& shape, const Tables& t
   return pmax;
 }
 
+/// HeadsSeqMixed: [seq, heads] viewed as [heads, seq] around RoPE (a reshape where a transpose belongs): the vector
+/// of group g at index s turns at the position of index (s·groups + g) mod seq; each vector by the exact path.
+double compare_position_mixed(const Setup& u, const BlockShape& shape, const std::vector<AxisPosition>& positions,
+                              const BlockView& view, long s, long s0, Tally& t, PositionScratch& w) {
+  const std::size_t h = static_cast<std::size_t>(u.half);
+  const long groups = shape.groups, d = shape.d;
+  std::vector<double> cs(h), sn(h), term(h);
+  double pmax = 0;
+  for (long g = 0; g < groups; ++g) {
+    const long q = (s * groups + g) % shape.seq;
+    double scale = 1;
+    position_table(u, variant_position(*u.variant, positions, q), cs.data(), sn.data(), term.data(), &scale);
+    const long v = ((s - s0) * groups + g) * d;
+    w.x.resize(static_cast<std::size_t>(d)), w.y.resize(static_cast<std::size_t>(d));
+    widen_elements(view.type, element_at(view.before, view.type, v), d, w.x.data());
+    widen_elements(view.type, element_at(view.after, view.type, v), d, w.y.data());
+    pmax = std::max(pmax,
+                    compare_vector_exact(u, cs.data(), sn.data(), term.data(), scale, w.x.data(), w.y.data(), s, g, t));
+  }
+  return pmax;
+}
+
 void merge(DumpComparison& c, const Tally& t) {
   c.max_ratio = std::max(c.max_ratio, t.max_ratio);
   c.failing += t.failing;
@@ -368,6 +426,14 @@ std::vector<DumpComparison> compare_blocks(const BlockShape& shape, const std::v
           const Setup& u = setups[k];
           const std::size_t h = static_cast<std::size_t>(u.half);
           double* pos = out[k].position_ratio.data();
+          if (u.variant->heads_mixed) {  // HeadsSeqMixed: every vector at its own position index
+            for (long s = s0; s < s1; ++s) {
+              const double pmax = compare_position_mixed(u, shape, positions, view, s, s0, tally[k], scratch);
+              pos[s] = pmax;
+              tally[k].max_ratio = std::max(tally[k].max_ratio, pmax);
+            }
+            continue;
+          }
           for (long s = s0; s < s1; ++s) {
             const std::size_t o = static_cast<std::size_t>(s - s0) * h;
             double& sc = scale[k][static_cast<std::size_t>(s - s0)];
@@ -401,6 +467,8 @@ std::vector<DumpComparison> compare_blocks(const BlockShape& shape, const std::v
     DumpComparison& c = out[k];
     c.first_seq = t.first_seq, c.first_group = t.first_group, c.first_channel = t.first_channel;
     c.first_expected = t.first_expected, c.first_got = t.first_got, c.first_tolerance = t.first_tolerance;
+    c.first_pair = t.first_pair;
+    c.first_x[0] = t.first_x[0], c.first_x[1] = t.first_x[1], c.first_y[0] = t.first_y[0], c.first_y[1] = t.first_y[1];
   }
   if (progress && *progress) (*progress)(1.0);
   return out;

@@ -141,6 +141,13 @@ CheckRun run_check(const CheckRequest& request) {
     e.query_shift = 1;
   }
   run.angles = e.angles.value_or(default_angle_model(dumps.after.dtype));
+  e.rope_delta = request.dumps.rope_delta.value_or(0.0);  // the variant "decode tokens without rope_deltas"
+  if (dumps.segments_are_rows && dumps.segments.size() > 1 &&
+      std::all_of(dumps.segments.begin(), dumps.segments.end(),
+                  [&](const DumpSegment& g) { return g.length == dumps.segments.front().length; })) {
+    e.batch_rows = static_cast<long>(dumps.segments.size());  // the variant "M-RoPE batch rows read as t, h, w"
+    e.row_length = dumps.segments.front().length;
+  }
   const std::vector<AxisPosition> positions = positions_as_axes(dumps.positions, dumps.axis_positions);
   std::optional<MemorySource> in_memory;
   if (!dumps.stream) in_memory.emplace(dumps.before, dumps.after);

@@ -50,8 +50,36 @@ const char* to_string(VariantKind kind) {
       return "longrope-other-list";
     case VariantKind::AxesSwapped:
       return "axes-swapped";
-    case VariantKind::MropeTimeOnly:
-      return "mrope-t-only";
+    case VariantKind::RotationReversed:
+      return "rotation-reversed";
+    case VariantKind::BaseOther:
+      return "base-other";
+    case VariantKind::InvFreqIntegerDivision:
+      return "inv-freq-integer-division";
+    case VariantKind::PartialPairing:
+      return "partial-rotary-pairing";
+    case VariantKind::ScalingTwice:
+      return "scaling-applied-twice";
+    case VariantKind::CacheShort:
+      return "cos-sin-cache-short";
+    case VariantKind::AnglesF16Overflow:
+      return "angles-f16-overflow";
+    case VariantKind::PositionIdsIgnored:
+      return "position-ids-ignored";
+    case VariantKind::HeadsSeqMixed:
+      return "heads-seq-mixed";
+    case VariantKind::MropeTForAll:
+      return "mrope-t-for-all";
+    case VariantKind::MropeAxesShifted:
+      return "mrope-axes-shifted";
+    case VariantKind::MropeDeltaMissing:
+      return "mrope-delta-missing";
+    case VariantKind::PassThroughChanged:
+      return "pass-through-changed";
+    case VariantKind::YarnTruncated:
+      return "yarn-truncated";
+    case VariantKind::MropeBatchRows:
+      return "mrope-batch-rows";
   }
   return "?";
 }
@@ -102,8 +130,36 @@ Message describe(VariantKind kind, const RopeExpectation& e) {
       return msg("LongRoPE's other factor list");
     case VariantKind::AxesSwapped:
       return msg("height and width exchanged");
-    case VariantKind::MropeTimeOnly:
-      return msg("the t row for every axis");
+    case VariantKind::RotationReversed:
+      return msg("the rotation reversed");
+    case VariantKind::BaseOther:
+      return msg("another base");
+    case VariantKind::InvFreqIntegerDivision:
+      return msg("θ = 1 for every pair");
+    case VariantKind::PartialPairing:
+      return msg("the partial rotary part paired across the head");
+    case VariantKind::ScalingTwice:
+      return msg("the scaling applied twice");
+    case VariantKind::CacheShort:
+      return msg("a cos/sin cache built too short");
+    case VariantKind::AnglesF16Overflow:
+      return msg("angles in float16 overflowing");
+    case VariantKind::PositionIdsIgnored:
+      return msg("positions counted across the packed sequences");
+    case VariantKind::HeadsSeqMixed:
+      return msg("heads and sequence mixed by a reshape");
+    case VariantKind::MropeTForAll:
+      return msg("the t position on every axis");
+    case VariantKind::MropeAxesShifted:
+      return msg("the axis slots shifted");
+    case VariantKind::MropeDeltaMissing:
+      return msg("decode tokens without rope_deltas");
+    case VariantKind::PassThroughChanged:
+      return msg("pass-through channels changed");
+    case VariantKind::YarnTruncated:
+      return msg("YaRN's correction range truncated");
+    case VariantKind::MropeBatchRows:
+      return msg("batch rows read as t, h, w");
   }
   return msg("RoPE as specified");
 }

@@ -4,6 +4,7 @@
 
 #include "rope/core/error.hpp"
 #include "rope/core/message.hpp"
+#include "rope/models/scaling/scaling.hpp"
 #include "rope/models/scaling/scaling_table.hpp"
 
 namespace rope {
@@ -51,6 +52,13 @@ RopeExpectation expectation_from_rope(ModelRope rope, const ExpectationRequest& 
     e.deinterleaved_output = rope.spec.deinterleaved_output;
     e.axis_blocks = rope.spec.axis_blocks;  // Gemma 4's vision tower (V6): the layout inside each axis's block
     if (rope.spec.config.type == ScalingType::Yarn) e.yarn_factor = rope.spec.params.factor;
+    if (rope.spec.config.type == ScalingType::Yarn && rope.spec.config.truncate == false) {
+      // truncate: false keeps YaRN's correction range fractional; an engine that rounds it anyway (vLLM #27722)
+      RopeConfig rounded = rope.spec.config;
+      rounded.truncate = true;
+      const Eigen::VectorXd theta = rope_parameters(rounded).inv_freq;
+      if (theta.size() == e.theta.size() && theta != e.theta) e.yarn_truncated_theta = theta;
+    }
     if (other_list.size() == e.theta.size() && other_list != e.theta) e.longrope_other = {other_list, other_is_short};
     // The spec's layout: the model's class, or a vision kind's own (Llama 4 and axial interleave, (V4), (V5)).
     if (q.from_model || q.vision) e.layout = rope.spec.layout;

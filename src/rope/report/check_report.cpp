@@ -154,6 +154,22 @@ Value diagnosis_value(const CheckDiagnosis& d) {
   v["closest"] = kind_value(d.closest);
   v["closest_explained"] = d.closest ? Value(d.closest_explained) : Value();
   v["correct_until"] = d.correct_until;
+  // The parameter of the variant matched (issue 53): {"length": 8192}, {"base": 500000}, …; {} when none.
+  Value found = Value::object();
+  for (const auto& [name, value] : d.found) found[name] = value;
+  v["found"] = found;
+  if (d.departure) {
+    Value& w = v["departure"];
+    w["index"] = d.departure->index;
+    w["group"] = d.departure->group;
+    w["channel"] = d.departure->channel;
+    w["pair"] = d.departure->pair >= 0 ? Value(d.departure->pair) : Value();
+    w["turned"] = d.departure->turned;
+    w["expected_angle"] = d.departure->expected;
+    w["norm"] = d.departure->norm;
+  } else {
+    v["departure"] = Value();
+  }
   return v;
 }
 

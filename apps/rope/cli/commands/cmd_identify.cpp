@@ -28,8 +28,8 @@ int run_identify(const IdentifyOptions& opt, std::ostream& out) {
   const IdentifyRun run = rope::run_identify({opt.dumps, opt.dtype});
   emit(out, run, {opt.json ? Format::Json : Format::Text, opt.figure.lang, opt.digits});
   if (opt.figure.wanted() && !run.id.pairs.empty()) draw(identify_figure(opt.figure, run.id), opt.figure);
-  // The dump's positions are not the ones given: exit 1, as a failed check.
-  return run.positions_differ() ? kVerifyFailed : kOk;
+  // The dump's positions are not the ones given, or its rotation is reversed: exit 1, as a failed check.
+  return run.failed() ? kVerifyFailed : kOk;
 }
 
 Command add_identify_command(CLI::App& app) {

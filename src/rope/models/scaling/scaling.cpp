@@ -19,6 +19,27 @@
 namespace rope {
 namespace detail {
 
+Message missing_parameter(ScalingType type, std::string_view name) {
+  // Llama 3.1's rope_scaling (meta-llama/Llama-3.1-8B config.json): what a llama3 config usually holds.
+  struct Typical {
+    std::string_view key;
+    const char* value;
+  };
+  static constexpr Typical kLlama31[] = {{"factor", "8"},
+                                         {"low_freq_factor", "1"},
+                                         {"high_freq_factor", "4"},
+                                         {"original_max_position_embeddings", "8192"}};
+  const std::string option = option_name(std::string(name) + "=");  // "--low-freq-factor", Python's "low_freq_factor="
+  if (type == ScalingType::Llama3) {
+    for (const Typical& t : kLlama31) {
+      if (t.key == name) {
+        return error_msg("{0} needs {1}: give {2} (Llama 3.1: {3})", to_string(type), name, option, t.value);
+      }
+    }
+  }
+  return error_msg("{0} needs {1}: give {2}", to_string(type), name, option);
+}
+
 void check_finite(double value, std::string_view name) {
   if (!std::isfinite(value)) throw InvalidArgument(error_msg("{0} must be a finite number (got {1})", name, value));
 }

@@ -24,9 +24,13 @@ namespace rope::detail {
 void check_finite(double value, std::string_view name);
 void check_positive(double value, std::string_view name);
 
+/// The error of a missing scaling parameter `name` (a config key): it names what the user types, the front end's
+/// option ("--low-freq-factor", Python's "low_freq_factor="), and Llama 3.1's value for llama3's keys.
+Message missing_parameter(ScalingType type, std::string_view name);
+
 template <typename T>
 T require(const std::optional<T>& value, ScalingType type, std::string_view name) {
-  if (!value) throw InvalidArgument(error_msg("{0} needs {1}", to_string(type), name));
+  if (!value) throw InvalidArgument(missing_parameter(type, name));
   return *value;
 }
 

@@ -1,0 +1,69 @@
+#!/usr/bin/python3
+"""`rope check` names every classic RoPE bug (issue 53): tests/reference/buggy_kernels.py, buggy kernels written with
+NumPy alone, run at test time. Each buggy dump fails (exit 1) with the named diagnosis (`diagnosis.matches`) and the
+parameter it found (`diagnosis.found`: the base, the partner channel, the cache length, the delta, …), in the text
+report too where the manifest gives a phrase, and in Chinese (the diagnosis line is translated, never English); the
+correct kernels (float32, bf16, float16, positions up to 131071) pass (exit 0).
+
+Usage: check_buggy_kernels.py --rope PATH --out DIR   (DIR receives the dumps)
+"""
+import json
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from manifest_cases import generated_cases, run  # noqa: E402
+
+
+def main():
+    a, manifest = generated_cases("buggy_kernels.py")
+    failures = []
+    for case in manifest["cases"]:
+        code, out, err = run(a.rope, ["check", "--json"] + case["args"])
+        want = case["exit"]
+        if code != want:
+            failures.append(f"{case['name']}: exit {code}, expected {want}: {err.strip()} {out[-600:]}")
+            continue
+        r = json.loads(out)
+        dg = r["diagnosis"]
+        if want == 0:
+            print(f"PASS    {case['name']:20} max ratio {r['max_ratio']:.3g}")
+            continue
+        if case["matches"] is None:  # no variant matches: a closest one that explains most, or the departure
+            if dg["matches"] is not None or dg["closest"] != case["closest"]:
+                failures.append(f"{case['name']}: matches {dg['matches']}, closest {dg['closest']}: {dg['message']}")
+            if case["closest"] and not 2 * dg["closest_explained"] >= r["total"]:
+                failures.append(f"{case['name']}: closest explains {dg['closest_explained']} of {r['elements']}")
+            for key, value in (case["departure"] or {}).items():
+                if not dg["departure"] or dg["departure"].get(key) != value:
+                    failures.append(f"{case['name']}: departure {dg['departure']}, expected {key} = {value}")
+            if case["departure"] is None and dg["departure"] is not None:
+                failures.append(f"{case['name']}: a departure with a closest variant: {dg}")
+            code, text, err = run(a.rope, ["check"] + case["args"])
+            if case["text"] not in text:
+                failures.append(f"{case['name']}: the text report lacks {case['text']!r}: {text[-400:]}")
+            print(f"unknown {case['name']:20} closest {dg['closest']}, departure {dg['departure']}")
+            continue
+        if dg["matches"] != case["matches"]:
+            failures.append(f"{case['name']}: matches {dg['matches']}, expected {case['matches']}: {dg['message']}")
+            continue
+        for key, value in case["found"].items():
+            got = dg["found"].get(key)
+            if got is None or abs(got - value) > 1e-9 * max(1.0, abs(value)):
+                failures.append(f"{case['name']}: found {key} = {got}, expected {value} ({dg['found']})")
+        if case["text"]:
+            code, text, err = run(a.rope, ["check"] + case["args"])
+            if case["text"] not in text:
+                failures.append(f"{case['name']}: the text report lacks {case['text']!r}: {text[-400:]}")
+            code, zh, err = run(a.rope, ["check", "--lang", "zh"] + case["args"])
+            line = [x for x in zh.splitlines() if x.strip().startswith("诊断")]
+            if not line or "matches" in line[0]:
+                failures.append(f"{case['name']}: no Chinese diagnosis: {line}")
+        print(f"named   {case['name']:20} {dg['matches']:28} {dg['found']}")
+    for f in failures:
+        print("FAIL", f)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

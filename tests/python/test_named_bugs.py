@@ -1,0 +1,55 @@
+"""rope.check names the classic RoPE bugs as the command line does (issue 53): the same diagnosis (`matches`) and
+parameter (`data["diagnosis"]["found"]`) on dumps of tests/reference/buggy_kernels.py's NumPy kernels; no closest
+hint under half of the dump; a missing llama3 parameter names the keyword to pass."""
+import numpy as np
+import pytest
+
+import rope
+from buggy_kernels import hf_rope, inv_freq
+
+SPEC = rope.Spec(head_dim=64)  # plain RoPE, rotate_half, base 10000
+
+
+def dump(positions, theta=None, seq_positions=None, sign=1.0):
+    rng = np.random.default_rng(53)
+    x = rng.standard_normal((len(positions), 2, 64)).astype(np.float32)
+    at = positions if seq_positions is None else seq_positions
+    return x, hf_rope(x, np.asarray(at), inv_freq(10000.0, 64) if theta is None else theta, sign=sign)
+
+
+CASES = [
+    ("reversed", dict(sign=-1.0), np.arange(64), "rotation-reversed", {}),
+    ("integer division", dict(theta=np.ones(32, np.float32)), np.arange(64), "inv-freq-integer-division", {}),
+    ("cache of 512", dict(seq_positions=np.minimum(np.arange(1024), 511)), np.arange(1024), "cos-sin-cache-short",
+     {"length": 512, "wraps": 0}),
+    ("position_ids ignored", dict(seq_positions=np.arange(256)), np.concatenate([np.arange(128)] * 2),
+     "position-ids-ignored", {"restart": 128}),
+]
+
+
+@pytest.mark.parametrize("name, kw, positions, matches, found", CASES, ids=[c[0] for c in CASES])
+def test_named(name, kw, positions, matches, found):
+    x, y = dump(positions, **kw)
+    r = rope.check(x, y, positions, SPEC, angles="float32")
+    assert not r.passed
+    assert r.matches == matches, r.diagnosis
+    assert r.data["diagnosis"]["found"] == found
+
+
+def test_no_hint_under_half():
+    x, y = dump(np.arange(64), seq_positions=2 * np.arange(64))  # positions doubled: nothing known comes close
+    r = rope.check(x, y, np.arange(64), SPEC, angles="float32")
+    assert r.matches is None and r.data["diagnosis"]["closest"] is None
+    assert r.data["diagnosis"]["departure"]["pair"] == 0 and "first departs at position 1, pair 0" in r.diagnosis
+
+
+def test_a_base_no_code_defaults_to_is_measured():
+    x, y = dump(np.arange(64), theta=inv_freq(20000.0, 64))
+    r = rope.check(x, y, np.arange(64), SPEC, angles="float32")
+    assert r.matches == "base-other" and r.data["diagnosis"]["found"] == {"base": 20000}
+
+
+def test_missing_llama3_parameter_names_the_keyword():
+    with pytest.raises(ValueError, match=r"llama3 needs low_freq_factor: give low_freq_factor= \(Llama 3\.1: 1\)"):
+        rope.Spec(head_dim=64, base=500000, scaling="llama3", factor=8, high_freq_factor=4,
+                  original_max_position_embeddings=8192).inv_freq

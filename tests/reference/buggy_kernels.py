@@ -1,0 +1,276 @@
+#!/usr/bin/python3
+"""Buggy RoPE kernels (issue 53), each written here with NumPy alone from the bug class of a public thread, not from
+rope's variant code in src/: the dumps a kernel author gets when RoPE goes wrong in one classic way, and correct
+kernels in float32, bf16 and float16 at positions up to 131071 that must stay PASS.
+
+The correct kernel is Hugging Face's: inv_freq = 1 / base^(arange(0, r, 2) / r) in float32, freqs = m · inv_freq in
+float32, emb = cat(freqs, freqs), q · cos + rotate_half(q) · sin (transformers modeling_llama.py
+LlamaRotaryEmbedding / apply_rotary_pos_emb); the scaled frequencies follow modeling_rope_utils.py
+(_compute_llama3_parameters, _compute_yarn_parameters). Each bug changes one step:
+
+    reversed            q · cos − rotate_half(q) · sin (sin's sign flipped: m − n written as n − m)
+    base_not_read       the config's rope_theta 500000 ignored, 1e6 (a code base's default) used
+    integer_division    inv_freq = 1 / base^(arange(0, r, 2) // r): every exponent 0, θ = 1
+    partial_pairing     partial_rotary_factor 0.5: the rotary half paired (i, i + d/2) instead of (i, i + r/2)
+    scaling_twice       llama3: GGUF rope_freqs (θ0 / θ_llama3) applied on top of the llama3 frequencies
+    cache_short         the cos/sin cache built for 512 positions, index clamped to its last row
+    cache_wrapped       the same cache read at p mod 512 (positions from 256)
+    f16_overflow        positions and inv_freq cast to float16 before m · θ (gpt-oss): inf at 65520, NaN
+    packed_ignored      two packed sequences (positions 0 … 127 twice) rotated at 0 … 255
+    heads_seq_mixed     q [seq, heads, d] viewed as [heads, seq, d] around RoPE (a reshape, not a transpose)
+    mrope_t_for_all     Qwen3-VL's interleaved M-RoPE with the t row for h and w
+    mrope_shifted       the same with (t, h, w) read as (h, w, t) (axis slots shifted by one)
+    mrope_batch_rows    a batch of 2: HF's position_ids [3, batch, seq] read as [batch, 3, seq]
+    mrope_no_delta      decode tokens rotated at their index, rope_deltas −12 dropped
+    pass_through        partial 0.5, the rotated channels right, the pass-through channels overwritten
+    yarn_truncated      YaRN with truncate: false in the config, the correction range floored/ceiled anyway
+    closest_hint        the interleaved layout and 40 wrong elements: no variant matches, the closest explains most
+    departure           positions doubled: no variant explains half, where the dump first departs
+    base_unknown        base 20000 where 10000 is expected: the base the first departing pair's angle gives
+
+Writes DIR/<case>/{q.npy, q_rope.npy, positions.npy or positions.csv} and DIR/manifest.json: per case the rope check
+arguments, the exit code, the diagnosis expected (`matches`) and its parameter (`found`), or the closest variant, or
+where the dump first departs.
+
+Usage: buggy_kernels.py DIR
+"""
+import json
+import os
+import sys
+
+import numpy as np
+
+D, HEADS = 64, 2
+
+
+def inv_freq(base, r, dtype=np.float32):
+    exponent = np.arange(0, r, 2, dtype=np.int64).astype(np.float32) / np.float32(r)
+    return (np.float32(1.0) / np.power(np.float32(base), exponent)).astype(dtype)
+
+
+def rotate_half(x):
+    h = x.shape[-1] // 2
+    return np.concatenate([-x[..., h:], x[..., :h]], axis=-1)
+
+
+def hf_rope(q, positions, theta, sign=1.0, out_dtype=np.float32, angle_dtype=np.float32):
+    """q [seq, heads, d] (float64 values), positions [seq]: HF's apply_rotary_pos_emb on the first 2·len(theta)
+    channels, computed in float32 (angles in angle_dtype), the rest passed through."""
+    r = 2 * len(theta)
+    freqs = positions.astype(angle_dtype)[:, None] * theta.astype(angle_dtype)[None, :]
+    emb = np.concatenate([freqs, freqs], axis=-1).astype(np.float32)
+    with np.errstate(invalid="ignore"):
+        cos, sin = np.cos(emb)[:, None, :], np.sin(emb)[:, None, :]
+    x = q.astype(np.float32)
+    rot = x[..., :r]
+    y = x.copy()
+    y[..., :r] = rot * cos + sign * rotate_half(rot) * sin
+    return y.astype(out_dtype)
+
+
+def bf16_round(a):
+    """float32 values rounded to bfloat16 (round to nearest even), kept as float32."""
+    b = np.asarray(a, np.float32).view(np.uint32).astype(np.uint64)
+    b = ((b + 0x7FFF + ((b >> 16) & 1)) >> 16) << 16
+    return b.astype(np.uint32).view(np.float32)
+
+
+def llama3_theta(base, r, factor, low, high, original):
+    """transformers _compute_llama3_parameters."""
+    theta = inv_freq(base, r).astype(np.float64)
+    wavelen = 2 * np.pi / theta
+    low_wl, high_wl = original / low, original / high
+    scaled = np.where(wavelen > low_wl, theta / factor, theta)
+    smooth = (original / wavelen - low) / (high - low)
+    smoothed = (1 - smooth) * scaled / factor + smooth * scaled
+    mid = ~(wavelen < high_wl) & ~(wavelen > low_wl)
+    return np.where(mid, smoothed, scaled)
+
+
+def yarn_theta(base, r, factor, original, truncate, beta_fast=32.0, beta_slow=1.0):
+    """transformers _compute_yarn_parameters (the frequencies; the attention factor 0.1·ln f + 1 apart)."""
+    def dim(turns):
+        return (r * np.log(original / (turns * 2 * np.pi))) / (2 * np.log(base))
+    low, high = dim(beta_fast), dim(beta_slow)
+    if truncate:
+        low, high = np.floor(low), np.ceil(high)
+    low, high = max(low, 0), min(high, r - 1)
+    if low == high:
+        high += 0.001
+    ramp = np.clip((np.arange(r // 2, dtype=np.float64) - low) / (high - low), 0, 1)
+    pos = base ** (np.arange(0, r, 2, dtype=np.float64) / r)
+    extrapolation, interpolation = 1.0 / pos, 1.0 / (factor * pos)
+    extrapolation_factor = 1 - ramp
+    return interpolation * (1 - extrapolation_factor) + extrapolation * extrapolation_factor, 0.1 * np.log(factor) + 1
+
+
+def mrope_rope(q, thw, theta, sections, axes_of=None):
+    """Qwen3-VL's interleaved M-RoPE (apply_interleaved_mrope): pair j takes h when j % 3 == 1 and j < 3·s_h, w when
+    j % 3 == 2 and j < 3·s_w, else t. thw [seq, 3]; axes_of(thw) gives the rows the kernel reads."""
+    rows = thw if axes_of is None else axes_of(thw)
+    freqs = [rows[:, a].astype(np.float32)[:, None] * theta.astype(np.float32)[None, :] for a in range(3)]
+    ft = freqs[0].copy()
+    for a, off in ((1, 1), (2, 2)):
+        ft[:, off:3 * sections[a]:3] = freqs[a][:, off:3 * sections[a]:3]
+    emb = np.concatenate([ft, ft], axis=-1)
+    cos, sin = np.cos(emb)[:, None, :], np.sin(emb)[:, None, :]
+    x = q.astype(np.float32)
+    return (x * cos + rotate_half(x) * sin).astype(np.float32)
+
+
+def main():
+    out = sys.argv[1]
+    os.makedirs(out, exist_ok=True)
+    rng = np.random.default_rng(53)
+    cases = []
+
+    def save(name, q, y, positions, args, matches, found=None, text=None, positions_csv=None, closest=None,
+             departure=None, exit=1):
+        d = os.path.join(out, name)
+        os.makedirs(d, exist_ok=True)
+        np.save(os.path.join(d, "q.npy"), q)
+        np.save(os.path.join(d, "q_rope.npy"), y)
+        pos_args = []
+        if positions_csv is not None:
+            with open(os.path.join(d, "positions.csv"), "w") as f:
+                f.write("t,h,w\n" + "".join(f"{t},{h},{w}\n" for t, h, w in positions_csv))
+            pos_args = ["--axis-positions", os.path.join(d, "positions.csv")]
+        elif positions is not None:
+            np.save(os.path.join(d, "positions.npy"), np.asarray(positions, np.int64))
+            pos_args = ["--positions", os.path.join(d, "positions.npy")]
+        cases.append({"name": name, "args": ["--before", os.path.join(d, "q.npy"), "--after",
+                                             os.path.join(d, "q_rope.npy")] + pos_args + args,
+                      "matches": matches, "found": found or {}, "text": text, "closest": closest,
+                      "departure": departure, "exit": exit})
+
+    def q_of(seq, d=D, heads=HEADS):
+        return rng.standard_normal((seq, heads, d)).astype(np.float32)
+
+    plain = ["--base", "10000", "--layout", "half", "--angles", "float32"]
+    pos = np.arange(256)
+    th = inv_freq(10000.0, D)
+    q = q_of(256)
+    save("reversed", q, hf_rope(q, pos, th, sign=-1.0), pos, plain, "rotation-reversed",
+         text="matches the rotation reversed")
+    save("base_not_read", q, hf_rope(q, pos, inv_freq(1e6, D)), pos,
+         ["--base", "500000", "--layout", "half", "--angles", "float32"], "base-other", {"base": 1e6},
+         text="matches base 1000000, not 500000: is rope_theta read?")
+    save("integer_division", q, hf_rope(q, pos, np.ones(D // 2, np.float32)), pos, plain,
+         "inv-freq-integer-division")
+    # partial_rotary_factor 0.5 (r = 32 of d = 64): pair i with channel i + d/2 instead of i + r/2.
+    r = D // 2
+    thp = inv_freq(10000.0, r).astype(np.float32)
+    x = q.astype(np.float32)
+    freqs = pos.astype(np.float32)[:, None] * thp[None, :]
+    cos, sin = np.cos(freqs)[:, None, :], np.sin(freqs)[:, None, :]
+    y = x.copy()
+    a, b = x[..., :r // 2], x[..., D // 2:D // 2 + r // 2]
+    y[..., :r // 2] = a * cos - b * sin
+    y[..., D // 2:D // 2 + r // 2] = a * sin + b * cos
+    partial = plain + ["--partial-rotary-factor", "0.5"]
+    save("partial_pairing", q, y.astype(np.float32), pos, partial, "partial-rotary-pairing", {"partner": D // 2},
+         text="matches pair i rotated with channel i + 32 instead of i + 16")
+    # pass-through channels overwritten by a fused kernel that ignores rotary_dim (vLLM PR #43676)
+    y = hf_rope(q, pos, thp)
+    y[..., r + 5] = y[..., r + 5] * 0.5 + 0.25
+    save("pass_through", q, y, pos, partial, "pass-through-changed", {"channel": r + 5, "channels": 1})
+    # llama3 scaling applied twice: GGUF rope_freqs (θ0 / θ_llama3) divided into the llama3 frequencies.
+    pos512 = np.arange(512)
+    q512 = q_of(512)
+    l3 = llama3_theta(500000.0, D, 8.0, 1.0, 4.0, 8192)
+    rope_freqs = inv_freq(500000.0, D).astype(np.float64) / l3
+    save("scaling_twice", q512, hf_rope(q512, pos512, (l3 / rope_freqs).astype(np.float32)), pos512,
+         ["--base", "500000", "--layout", "half", "--angles", "float32", "--scaling", "llama3", "--factor", "8",
+          "--low-freq-factor", "1", "--high-freq-factor", "4", "--original-max-position", "8192"],
+         "scaling-applied-twice", {"factor": 8.0})
+    # A cos/sin cache of 512 rows, read at positions up to 1023: clamped, or wrapped.
+    pos1k = np.arange(1024)
+    q1k = q_of(1024)
+    save("cache_short", q1k, hf_rope(q1k, np.minimum(pos1k, 511), th), pos1k, plain, "cos-sin-cache-short",
+         {"length": 512, "wraps": 0}, text="matches a cos/sin cache of 512 positions clamped")
+    # Wrapped from position 0 it is positions restarting at 512 (that diagnosis); from 256 it is not.
+    pos_w = np.arange(256, 1280)
+    save("cache_wrapped", q1k, hf_rope(q1k, pos_w % 512, th), pos_w, plain, "cos-sin-cache-short",
+         {"length": 512, "wraps": 1})
+    # gpt-oss: m and θ in float16, m·θ = inf from 65520 on, cos/sin NaN.
+    posf = np.arange(65500, 65564)
+    qf = q_of(len(posf))
+    save("f16_overflow", qf, hf_rope(qf, posf, th, angle_dtype=np.float16), posf, plain, "angles-f16-overflow",
+         {"position": 65520})
+    # Packed sequences: position_ids 0 … 127, 0 … 127 ignored, the kernel counts 0 … 255.
+    packed = np.concatenate([np.arange(128), np.arange(128)])
+    save("packed_ignored", q, hf_rope(q, pos, th), packed, plain, "position-ids-ignored", {"restart": 128})
+    # [seq, heads, d] viewed as [heads, seq, d] (a reshape where a transpose belongs), RoPE, viewed back.
+    qm = q_of(16, heads=4)
+    view = qm.reshape(4, 16, D)  # [heads', seq', d]: the data in place, the index read the other way
+    ym = np.stack([hf_rope(view[h][:, None, :], np.arange(16), th)[:, 0, :] for h in range(4)]).reshape(16, 4, D)
+    save("heads_seq_mixed", qm, ym, np.arange(16), plain, "heads-seq-mixed", {"groups": 4})
+    # Qwen3-VL (base 5e6, d 128, sections [24, 20, 20] interleaved): text, a 4 × 4 image, text.
+    thw = [(p, p, p) for p in range(4)] + [(4, 4 + i // 4, 4 + i % 4) for i in range(16)] + \
+        [(p, p, p) for p in range(8, 12)]
+    thw_a = np.asarray(thw, np.int64)
+    th_vl = inv_freq(5e6, 128)
+    qv = q_of(len(thw), d=128, heads=1)
+    vl = ["--model", "qwen3-vl-8b"]
+    save("mrope_t_for_all", qv, mrope_rope(qv, thw_a, th_vl, (24, 20, 20), lambda p: p[:, [0, 0, 0]]), None, vl,
+         "mrope-t-for-all", positions_csv=thw)
+    save("mrope_shifted", qv, mrope_rope(qv, thw_a, th_vl, (24, 20, 20), lambda p: p[:, [1, 2, 0]]), None, vl,
+         "mrope-axes-shifted", {"shift": 1}, positions_csv=thw)
+    # A batch of 2 with HF's position_ids [3, batch, seq], read by the kernel as [batch, 3, seq] (the same buffer).
+    row1 = [(p, p, p) for p in range(6)] + [(6, 6 + i // 4, 6 + i % 4) for i in range(16)] + [(10, 10, 10), (11, 11, 11)]
+    pid = np.stack([thw_a.T, np.asarray(row1, np.int64).T], axis=1)  # [3, 2, 24]
+    misread = np.ascontiguousarray(pid).reshape(2, 3, 24)  # [batch, 3, seq]
+    qb = rng.standard_normal((2, 1, 24, 128)).astype(np.float32)  # [batch, heads, seq, d]
+    yb = np.stack([mrope_rope(qb[b].transpose(1, 0, 2), misread[b].T, th_vl, (24, 20, 20)).transpose(1, 0, 2)
+                   for b in range(2)])
+    d_b = os.path.join(out, "mrope_batch_rows")
+    os.makedirs(d_b, exist_ok=True)
+    np.save(os.path.join(d_b, "position_ids.npy"), pid)
+    save("mrope_batch_rows", qb, yb, None, vl + ["--positions", os.path.join(d_b, "position_ids.npy"), "--axes",
+                                                  "batch,heads,seq,d"], "mrope-batch-rows", {"batch": 2})
+    # Decode after a 24-token prefill whose ids end at 11: rope_deltas = 12 − 24 = −12 (TensorRT-LLM PR #15661).
+    qd = q_of(4, d=128, heads=1)
+    idx = np.arange(24, 28)
+    yd = mrope_rope(qd, np.stack([idx] * 3, axis=1), th_vl, (24, 20, 20))  # index, not index + rope_deltas
+    d_dir = "mrope_no_delta"
+    save(d_dir, qd, yd, None, vl + ["--positions", "24:28", "--rope-delta", "-12"], "mrope-delta-missing",
+         {"delta": -12})
+    # YaRN with truncate: false (gpt-oss) whose code rounds the correction range anyway (vLLM #27722).
+    thy, attn = yarn_theta(150000.0, D, 32.0, 4096, truncate=True)
+    yy = (hf_rope(q512, pos512, thy.astype(np.float32)).astype(np.float64) * attn).astype(np.float32)
+    save("yarn_truncated", q512, yy, pos512,
+         ["--base", "150000", "--layout", "half", "--angles", "float32", "--scaling", "yarn", "--factor", "32",
+          "--original-max-position", "4096", "--truncate", "false"], "yarn-truncated")
+    # Unknown bugs (issue 53 item 2): a closest variant only when it explains at least half of the dump.
+    x = q.astype(np.float32)
+    freqs = pos.astype(np.float32)[:, None] * th[None, :]
+    cos, sin = np.cos(freqs)[:, None, :], np.sin(freqs)[:, None, :]
+    yi = x.copy()  # the interleaved layout, (2i, 2i + 1)
+    yi[..., 0::2] = x[..., 0::2] * cos - x[..., 1::2] * sin
+    yi[..., 1::2] = x[..., 0::2] * sin + x[..., 1::2] * cos
+    yi[100:140, 0, 5] += 1.0  # and 40 elements wrong besides
+    save("closest_hint", q, yi, pos, plain, None, closest="layout-swapped",
+         text="no known variant explains the dump (the closest, the interleaved layout, explains")
+    save("departure", q, hf_rope(q, 2 * pos, th), pos, plain, None, departure={"index": 1, "pair": 0},
+         text="no known variant comes close (none explains half of the dump); the dump first departs at position 1, "
+              "pair 0 (channels 0, 32): it turns that pair by 2 rad where RoPE turns it by 1 rad")
+    save("base_unknown", q, hf_rope(q, pos, inv_freq(20000.0, D)), pos, plain, "base-other", {"base": 20000},
+         text="matches base 20000, not 10000: is rope_theta read?")
+    # Correct kernels: float32, bf16 and float16 at consecutive and sparse positions up to 131071 stay PASS.
+    long_pos = np.concatenate([np.arange(64), np.sort(rng.choice(np.arange(64, 131072), 47, replace=False)),
+                               [131071]])
+    ql = q_of(len(long_pos), d=128, heads=4)
+    th128 = inv_freq(500000.0, 128)
+    correct = ["--base", "500000", "--layout", "half", "--angles", "float32"]
+    save("correct_f32", ql, hf_rope(ql, long_pos, th128), long_pos, correct, None, exit=0)
+    save("correct_bf16", bf16_round(ql), bf16_round(hf_rope(bf16_round(ql), long_pos, th128)), long_pos,
+         correct + ["--dtype", "bf16"], None, exit=0)
+    qh = ql.astype(np.float16)
+    save("correct_f16", qh, hf_rope(qh.astype(np.float32), long_pos, th128, out_dtype=np.float16), long_pos,
+         correct, None, exit=0)
+    with open(os.path.join(out, "manifest.json"), "w") as f:
+        json.dump({"cases": cases}, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()
