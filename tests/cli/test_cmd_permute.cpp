@@ -99,6 +99,44 @@ TEST_F(CmdPermute, ProportionalRopePairsTheWholeHead) {
   EXPECT_THAT(r.out, HasSubstr("equal bit for bit  PASS"));
 }
 
+// --layer-type: Gemma 4's layer types differ in head size (sliding 256, full 512 with proportional RoPE): each is
+// permuted with its own rows per head, the header names the layer type, and both prove NORM = rotate_half.
+struct PermuteLayerTypeCase {
+  std::string layer_type;
+  std::string head;    ///< the header's head line
+  std::string layers;  ///< the header's layer type and its layers
+};
+
+class CmdPermuteLayerType : public ::testing::TestWithParam<PermuteLayerTypeCase> {};
+
+TEST_P(CmdPermuteLayerType, EachLayerTypeHasItsOwnRowsPerHead) {
+  const auto& [layer_type, head, layers] = GetParam();
+  const std::string file = std::string(ROPE_REFERENCE_DIR) + "/../../data/models/gemma-4-26b-a4b.json";
+  const Result r = rope_cli({"permute", "--config", file, "--layer-type", layer_type, "--max-distance", "2"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr(head));
+  EXPECT_THAT(r.out, HasSubstr(layers));
+  EXPECT_THAT(r.out, HasSubstr("equal bit for bit  PASS"));
+}
+
+INSTANTIATE_TEST_SUITE_P(Gemma4, CmdPermuteLayerType,
+                         ::testing::Values(PermuteLayerTypeCase{"sliding_attention", "head_dim 256, 16 query heads",
+                                                                "layer type sliding_attention (layers 0–4"},
+                                           PermuteLayerTypeCase{"0", "head_dim 256, 16 query heads",
+                                                                "layer type sliding_attention (layers 0–4"},
+                                           PermuteLayerTypeCase{"full_attention", "head_dim 512, 16 query heads",
+                                                                "layer type full_attention (layers 5, 11"},
+                                           PermuteLayerTypeCase{"29", "head_dim 512, 16 query heads",
+                                                                "layer type full_attention (layers 5, 11"}),
+                         [](const auto& info) { return "layer_type_" + test::case_name(info.param.layer_type); });
+
+TEST_F(CmdPermute, LayerTypeErrors) {
+  const std::string file = std::string(ROPE_REFERENCE_DIR) + "/../../data/models/gemma-4-26b-a4b.json";
+  expect_one_line_error(rope_cli({"permute", "--config", file, "--layer-type", "nope"}), 2,
+                        "layer type 'nope' is not one of");
+  expect_one_line_error(rope_cli({"permute", "--layer-type", "sliding_attention"}), 2, "--config");
+}
+
 TEST_F(CmdPermute, CsvFigureAndChinese) {
   const Result c = rope_cli({"permute", "--csv", "-", "--max-distance", "3"});
   ASSERT_EQ(c.code, 0) << c.err;

@@ -101,7 +101,19 @@ INSTANTIATE_TEST_SUITE_P(
             "decode-qwen3-text2-video3x4x4-frame4-text2",
             {"--text", "2", "--video", "3x4x4", "--frame-text", "4", "--text", "2", "--decode", "3"}},
         PositionsReferenceCase{"decode-qwen3-image1x4x4-video2x2x4-frame0",
-                               {"--image", "1x4x4", "--video", "2x2x4", "--frame-text", "0", "--decode", "1"}}),
+                               {"--image", "1x4x4", "--video", "2x2x4", "--frame-text", "0", "--decode", "1"}},
+        // (B1): Bailing (sglang bailing_mrope.py), the port's get_rope_index_bailing on a token list.
+        PositionsReferenceCase{"bailing-text3-image1x4x6-text2",
+                               {"--bailing", "--text", "3", "--image", "1x4x6", "--text", "2"}},
+        PositionsReferenceCase{"bailing-image1x6x4-text2", {"--bailing", "--image", "1x6x4", "--text", "2"}},
+        PositionsReferenceCase{"bailing-text2-video3x4x4-text1-decode2",
+                               {"--bailing", "--text", "2", "--video", "3x4x4", "--text", "1", "--decode", "2"}},
+        PositionsReferenceCase{
+            "bailing-text1-image1x2x2-video2x4x6-merge1",
+            {"--bailing", "--text", "1", "--image", "1x2x2", "--video", "2x4x6", "--merge-size", "1"}},
+        PositionsReferenceCase{
+            "bailing-text2-video2x4x4-frame3-text1-decode1",
+            {"--bailing", "--text", "2", "--video", "2x4x4", "--frame-text", "3", "--text", "1", "--decode", "1"}}),
     [](const auto& info) { return test::case_name(info.param.name); });
 
 TEST_F(CmdPositions, DecodePrintsRopeDeltasAndTheDecodeRows) {
@@ -122,6 +134,33 @@ TEST_F(CmdPositions, DecodePrintsRopeDeltasAndTheDecodeRows) {
   EXPECT_THAT(zh.out, ::testing::Not(HasSubstr("the largest id")));
   expect_one_line_error(rope_cli({"positions", "--text", "3", "--decode", "-1"}), 2, "--decode must be between 0");
   expect_one_line_error(rope_cli({"positions", "--text", "3", "--decode", "100001"}), 2, "--decode");
+}
+
+TEST_F(CmdPositions, BailingFromItsConfigAndItsSentences) {
+  // A Bailing VL config (model_type bailing_moe_v3_vl) selects (B1); its merge size from vision_config, the frames
+  // split by the language model's use_interleaved_frame_timestamp.
+  const std::string config = path("bailing.json");
+  std::ofstream(config) << R"({"model_type": "bailing_moe_v3_vl", "vision_config": {"spatial_merge_size": 2},
+      "text_config": {"model_type": "bailing_hybrid", "hidden_size": 2048, "num_attention_heads": 16,
+      "use_interleaved_frame_timestamp": true}})";
+  const Result by_config = rope_cli({"positions", "--config", config, "--text", "2", "--video", "2x4x4", "--frame-text",
+                                     "3", "--text", "1", "--decode", "1", "--csv", "-"});
+  ASSERT_EQ(by_config.code, 0) << by_config.err;
+  EXPECT_EQ(token_thw(by_config.out), reference_case("bailing-text2-video2x4x4-frame3-text1-decode1"));
+  const Result text = rope_cli({"positions", "--bailing", "--text", "3", "--image", "1x4x6", "--text", "2"});
+  ASSERT_EQ(text.code, 0) << text.err;
+  EXPECT_THAT(text.out, HasSubstr("as sglang's Bailing (Ling/Ming) rule builds them"));
+  EXPECT_THAT(text.out, HasSubstr("the next token would start at 6 (the largest time id + 1, (B1))"));
+  const Result decode = rope_cli({"positions", "--bailing", "--text", "3", "--image", "1x4x6", "--decode", "1"});
+  EXPECT_THAT(decode.out, HasSubstr("rope_deltas = -5: the largest time id + 1"));
+  expect_one_line_error(rope_cli({"positions", "--bailing", "--text", "2", "--tokens-per-second", "2"}), 2,
+                        "Bailing's position ids have no time scaling");
+  std::ofstream(config) << R"({"model_type": "bailing_moe_v3_vl", "text_config": {"model_type": "bailing_hybrid",
+      "hidden_size": 2048, "num_attention_heads": 16}})";
+  const Result split = rope_cli({"positions", "--config", config, "--video", "2x4x4", "--frame-text", "3"});
+  expect_one_line_error(split, 2, "keeps a video one block");
+  const Result assumed = rope_cli({"positions", "--config", config, "--image", "1x4x4"});
+  EXPECT_THAT(assumed.out, HasSubstr("spatial_merge_size: 2 (not in the file: assumed"));
 }
 
 TEST_F(CmdPositions, QwenThreeVlSplitsAVideoIntoFrames) {

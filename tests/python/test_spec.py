@@ -9,6 +9,7 @@ import pytest
 
 import rope
 import scaling  # tests/reference/scaling.py
+import yarn_variants  # tests/reference/yarn_variants.py
 from conftest import pythonic
 
 
@@ -48,6 +49,23 @@ def test_yarn_keywords_and_overrides():
     assert spec.attention_factor == pytest.approx(attention, rel=1e-15)
     on_top = rope.Spec("llama-3.1-8b", base=10000)
     assert on_top.base == 10000 and on_top.scaling == "llama3"
+
+
+@pytest.mark.parametrize("variant", ["hf", "telechat3", "grok-yarn-log", "grok-theta-scale"])
+def test_yarn_variant_keyword_is_the_cli_option(variant):
+    # yarn_variant= is --yarn-variant (the same parameter key); the NumPy port of vLLM's classes computes in float32,
+    # rope in float64: 4e-6 relative (tests/models/scaling/test_scaling_yarn.cpp states why).
+    spec = rope.Spec(head_dim=128, base=5e5, scaling="yarn", factor=4, original_max_position_embeddings=8192,
+                     yarn_variant=variant)
+    np.testing.assert_allclose(spec.inv_freq, yarn_variants.inv_freq(variant).astype(np.float64), rtol=4e-6)
+    assert spec.attention_factor == pytest.approx(yarn_variants.mscale(variant), rel=1e-12)
+
+
+def test_yarn_variant_errors():
+    with pytest.raises(ValueError, match="unknown yarn variant 'grok'"):
+        rope.Spec(head_dim=128, scaling="yarn", factor=4, original_max_position_embeddings=8192, yarn_variant="grok")
+    with pytest.raises(TypeError, match="yarn_variant cannot be 1"):
+        rope.Spec(head_dim=128, scaling="yarn", factor=4, original_max_position_embeddings=8192, yarn_variant=1)
 
 
 def test_plain_rope_is_rotate_half_unless_told():

@@ -23,6 +23,16 @@ Decoding (the same three files' forward, the branch after the prefill): rope_del
 len(input_ids) from the prefill, and position_ids = arange(seq_length) + cache_position[0] + rope_deltas, expanded
 to the three rows (decode_ids).
 
+Bailing (Ling/Ming VL; sglang python/sglang/srt/layers/rotary_embedding/bailing_mrope.py @
+31767460685a308b66712cb6ffe14dbfd27a5435, BailingMRotaryEmbedding.bailing_3drope_get_input_positions_tensor), ported in
+get_rope_index_bailing on a token list: scale_factor = 2.0 and second_per_grid_ts forced to None, so
+    time_index = arange(t) (expanded over h * w) * 2 + text_len + position_start
+    height_index = arange(h) (expanded) - (h - 1) // 2 + time_index
+    width_index  = arange(w) (expanded) - (w - 1) // 2 + time_index
+on the merged grid; position_start = position_chunks[-1][0].max() + 1 (the last chunk's TIME row only), and
+position_delta = positions[0].max() + 1 - len(input_ids); use_interleaved_frame_timestamp repeats a video's grid per
+frame with t = 1 (BAILING_CASES' frame_text).
+
 Writes positions_cases.csv next to itself: case,token,t,h,w (one case per sequence below; the decode cases'
 rows go on past the prefill, one row per decode token).
 
@@ -65,6 +75,16 @@ DECODE_CASES = {
     "decode-qwen3-text2-video3x4x4-frame4-text2": ([("text", 2), ("video", (3, 4, 4)), ("text", 2)], 2, None, 1.0, 4,
                                                    3),
     "decode-qwen3-image1x4x4-video2x2x4-frame0": ([("image", (1, 4, 4)), ("video", (2, 2, 4))], 2, None, 1.0, 0, 1),
+}
+
+# Bailing: name: (segments, merge, frame_text or None (use_interleaved_frame_timestamp), decode steps).
+BAILING_CASES = {
+    "bailing-text3-image1x4x6-text2": ([("text", 3), ("image", (1, 4, 6)), ("text", 2)], 2, None, 0),
+    "bailing-image1x6x4-text2": ([("image", (1, 6, 4)), ("text", 2)], 2, None, 0),
+    "bailing-text2-video3x4x4-text1-decode2": ([("text", 2), ("video", (3, 4, 4)), ("text", 1)], 2, None, 2),
+    "bailing-text1-image1x2x2-video2x4x6-merge1": ([("text", 1), ("image", (1, 2, 2)), ("video", (2, 4, 6))], 1, None,
+                                                   0),
+    "bailing-text2-video2x4x4-frame3-text1-decode1": ([("text", 2), ("video", (2, 4, 4)), ("text", 1)], 2, 3, 1),
 }
 
 
@@ -150,6 +170,75 @@ def get_rope_index_qwen3(tokens, image_grids, video_grids, merge):
     return pos, int(pos.max()) + 1 - len(tokens)
 
 
+def bailing_tokens(segments, merge, frame_text):
+    """A Bailing prompt as kinds: "T" text, "I" an image's patch tokens, "V" a video's; with frame_text (the
+    interleaved frame timestamps) each frame after that many text tokens."""
+    tokens, image_grids, video_grids = [], [], []
+    for kind, value in segments:
+        if kind == "text":
+            tokens += ["T"] * value
+        elif kind == "image":
+            image_grids.append(value)
+            tokens += ["I"] * (value[0] * (value[1] // merge) * (value[2] // merge))
+        else:
+            video_grids.append(value)
+            per_frame = (value[1] // merge) * (value[2] // merge)
+            if frame_text is None:
+                tokens += ["V"] * (value[0] * per_frame)
+            else:
+                for _ in range(value[0]):
+                    tokens += ["T"] * frame_text + ["V"] * per_frame
+    return tokens, image_grids, video_grids
+
+
+def get_rope_index_bailing(tokens, image_grids, video_grids, merge, interleaved_frames):
+    """bailing_3drope_get_input_positions_tensor for one sequence: (position ids [3, L], position_delta)."""
+    if interleaved_frames:
+        frames = []
+        for t, h, w in video_grids:
+            frames += [(1, h, w)] * t
+        video_grids = frames
+    chunks, start, image_index, video_index = [], 0, 0, 0
+    for _ in range(len(image_grids) + len(video_grids)):
+        image_start = tokens.index("I", start) if image_index < len(image_grids) and "I" in tokens[start:] else \
+            len(tokens) + 1
+        video_start = tokens.index("V", start) if video_index < len(video_grids) and "V" in tokens[start:] else \
+            len(tokens) + 1
+        if image_start < video_start:
+            t, h, w = image_grids[image_index]
+            image_index += 1
+            media_start = image_start
+        else:
+            t, h, w = video_grids[video_index]
+            video_index += 1
+            media_start = video_start
+        gt, gh, gw = t, h // merge, w // merge
+        text_len = media_start - start
+        position_start = int(chunks[-1][0].max()) + 1 if chunks else 0
+        chunks.append(np.broadcast_to(np.arange(text_len), (3, text_len)) + position_start)
+        time_index = np.broadcast_to(np.arange(gt).reshape(-1, 1), (gt, gh * gw)).flatten()
+        height_index = np.broadcast_to(np.arange(gh).reshape(1, -1, 1), (gt, gh, gw)).flatten() - (gh - 1) // 2
+        width_index = np.broadcast_to(np.arange(gw).reshape(1, 1, -1), (gt, gh, gw)).flatten() - (gw - 1) // 2
+        time_index = time_index * 2.0  # scale_factor, a float: the ids go through float and back
+        time_index = time_index + text_len + position_start
+        chunks.append(np.stack([time_index, height_index + time_index, width_index + time_index]))
+        start = media_start + gt * gh * gw
+    if start < len(tokens):
+        position_start = int(chunks[-1][0].max()) + 1 if chunks else 0
+        text_len = len(tokens) - start
+        chunks.append(np.broadcast_to(np.arange(text_len), (3, text_len)) + position_start)
+    pos = np.concatenate(chunks, axis=1).astype(np.int64)
+    assert pos.shape[1] == len(tokens)
+    return pos, int(pos[0].max()) + 1 - len(tokens)
+
+
+def bailing_case(segments, merge, frame_text, steps):
+    """A Bailing prefill's ids and its decode tokens' (the same index + delta as Qwen's, delta of (B1))."""
+    tokens, images, videos = bailing_tokens(segments, merge, frame_text)
+    prefill, delta = get_rope_index_bailing(tokens, images, videos, merge, frame_text is not None)
+    return np.concatenate([prefill, decode_ids(prefill.shape[1], delta, steps)], axis=1), delta
+
+
 def rope_deltas(pos):
     """get_rope_index's mrope_position_deltas of one unpadded sequence: llm_positions.max() + 1 - its length."""
     return int(pos.max()) + 1 - pos.shape[1]
@@ -187,6 +276,18 @@ def main():
             pos, _ = decode_case(*case)
             for k in range(pos.shape[1]):
                 fh.write(f"{name},{k},{pos[0, k]},{pos[1, k]},{pos[2, k]}\n")
+        for name, case in BAILING_CASES.items():
+            pos, _ = bailing_case(*case)
+            for k in range(pos.shape[1]):
+                fh.write(f"{name},{k},{pos[0, k]},{pos[1, k]},{pos[2, k]}\n")
+    # Bailing by hand: 3 text tokens (0 … 2), then an image of 2 × 3 merged tokens at time 3, its rows centred on
+    # (2 − 1) // 2 = 0 and columns on (3 − 1) // 2 = 1: (3, 3, 2) … (3, 4, 4); the text after it starts at the largest
+    # time id + 1 = 4, not at 5: 3 + 6 + 2 = 11 tokens, time ids to 5, delta 6 − 11 = −5.
+    pos, delta = bailing_case(*BAILING_CASES["bailing-text3-image1x4x6-text2"])
+    if pos[:, 3].tolist() != [3, 3, 2] or pos[:, 8].tolist() != [3, 4, 4] or pos[:, 9].tolist() != [4, 4, 4] or \
+            delta != -5:
+        print(f"Bailing worked case differs: {pos.T.tolist()}, delta {delta}", file=sys.stderr)
+        return 1
     # The worked case of docs/multi-axis.md: 5 text tokens (0 … 4), an image of 2 × 3 merged tokens
     # starting at 5 ((5, 5..6, 5..7)), then text from 8.
     pos = get_rope_index(*CASES["text5-image1x4x6-text3"])

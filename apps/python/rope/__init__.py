@@ -33,12 +33,12 @@ _PARAMETERS = (
     "head_dim", "base", "layout", "scaling", "factor", "beta_fast", "beta_slow", "mscale", "mscale_all_dim",
     "attention_factor", "low_freq_factor", "high_freq_factor", "partial_rotary_factor",
     "original_max_position_embeddings", "max_position_embeddings", "seq_len", "truncate", "short_factor",
-    "long_factor", "vision", "tower", "float32",
+    "long_factor", "vision", "tower", "float32", "yarn_variant",
 )
 
 
 _INTEGERS = {"head_dim", "original_max_position_embeddings", "max_position_embeddings", "seq_len"}
-_TEXTS = {"layout", "scaling", "vision", "tower"}
+_TEXTS = {"layout", "scaling", "vision", "tower", "yarn_variant"}
 _FLAGS = {"truncate", "float32"}
 _LISTS = {"short_factor", "long_factor"}
 

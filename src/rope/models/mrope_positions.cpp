@@ -109,6 +109,12 @@ std::vector<TokenPosition> rope_index(const std::vector<Segment>& segments, cons
                   "time of one video block (Qwen2.5-VL): give one of them",
                   option_name("frame_text"), option_name("tokens_per_second")));
   }
+  if (rules.bailing && rules.tokens_per_second) {
+    throw InvalidArgument(
+        error_msg("{0}: Bailing's position ids have no time scaling (every frame is 2 ids after the "
+                  "last; sglang bailing_mrope.py)",
+                  option_name("tokens_per_second")));
+  }
   // The size first, so that nothing large is allocated for an input that is refused.
   double total = 0;
   for (const Segment& s : segments) {
@@ -157,7 +163,17 @@ std::vector<TokenPosition> rope_index(const std::vector<Segment>& segments, cons
     if (s.kind == SegmentKind::Text) {  // (Q1)
       for (long k = 0; k < s.tokens; ++k) out.push_back({i, s.kind, {start + k, start + k, start + k}});
       largest = start + s.tokens - 1;
-    } else {  // (Q2), (Q3)
+    } else if (rules.bailing) {  // (B1): time 2t from the start, height and width centred on the grid, plus the time
+      const long frames = s.grid[0], rows = s.grid[1] / m, cols = s.grid[2] / m;
+      const long h0 = (rows - 1) / 2, w0 = (cols - 1) / 2;
+      for (long t = 0; t < frames; ++t) {
+        const long tau = start + 2 * t;
+        for (long h = 0; h < rows; ++h) {
+          for (long w = 0; w < cols; ++w) out.push_back({i, s.kind, {tau, tau + h - h0, tau + w - w0}});
+        }
+      }
+      largest = start + 2 * (frames - 1);  // the next start counts the time ids only
+    } else {                               // (Q2), (Q3)
       const long frames = s.grid[0], rows = s.grid[1] / m, cols = s.grid[2] / m;
       // (Q3) as HF's tensors compute it: arange(t) (int64) times second_per_grid_t (a float32 tensor from the
       // processor, or a Python float, which torch also multiplies in float32), times tokens_per_second, each
@@ -180,15 +196,18 @@ std::vector<TokenPosition> rope_index(const std::vector<Segment>& segments, cons
   return out;
 }
 
-long rope_delta(const std::vector<TokenPosition>& prefill) {
+long rope_delta(const std::vector<TokenPosition>& prefill, const PositionRules& rules) {
   if (prefill.empty()) throw InvalidArgument(error_msg("the prefill is empty: rope_deltas needs its position ids"));
   long largest = prefill.front().thw[0];
-  for (const TokenPosition& p : prefill) largest = std::max({largest, p.thw[0], p.thw[1], p.thw[2]});
+  for (const TokenPosition& p : prefill) {
+    largest = rules.bailing ? std::max(largest, p.thw[0]) : std::max({largest, p.thw[0], p.thw[1], p.thw[2]});
+  }
   return largest + 1 - static_cast<long>(prefill.size());
 }
 
-std::vector<TokenPosition> decode_positions(const std::vector<TokenPosition>& prefill, long steps) {
-  const long delta = rope_delta(prefill);
+std::vector<TokenPosition> decode_positions(const std::vector<TokenPosition>& prefill, long steps,
+                                            const PositionRules& rules) {
+  const long delta = rope_delta(prefill, rules);
   if (steps < 0 || steps > kMaxDecodeSteps) {
     throw InvalidArgument(
         error_msg("{0} must be between {1} and {2} (got {3})", option_name("decode"), 0, kMaxDecodeSteps, steps));

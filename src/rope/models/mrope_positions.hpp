@@ -15,6 +15,12 @@
 ///   - decoding (the forward of each of the three models: position_ids = arange(seq) + cache_position[0] +
 ///     rope_deltas, the same on t, h and w): with L tokens in the prefill,
 ///     rope_deltas δ = max(all ids) + 1 − L, and the token at sequence index i ≥ L has (i + δ, i + δ, i + δ) (Q5)
+///   - Bailing (Ling/Ming VL, sglang python/sglang/srt/layers/rotary_embedding/bailing_mrope.py @ 3176746068,
+///     BailingMRotaryEmbedding.bailing_3drope_get_input_positions_tensor): text as (Q1); the token of frame t, row h,
+///     column w of a block starting at s has time τ = s + 2t (scale_factor 2; sglang drops second_per_grid_ts) and
+///     (τ, τ + h − ⌊(H/m − 1)/2⌋, τ + w − ⌊(W/m − 1)/2⌋): height and width centred on the merged grid, on top of
+///     the time id (they may be negative); the next block starts at the largest TIME id + 1, and
+///     δ = max(time ids) + 1 − L (use_interleaved_frame_timestamp splits a video into frames as (Q3'))   (B1)
 /// The vision start/end tokens around an image are ordinary text tokens: count them in --text.
 #pragma once
 
@@ -62,6 +68,8 @@ struct PositionRules {
   /// Qwen3-VL (Q3'): a video is split into its frames, each after this many text tokens (its timestamp, with the
   /// vision start and end tokens around the frame); nullopt: a video is one block.
   std::optional<long> frame_text;
+  /// Bailing's rule (B1) instead of (Q2)-(Q4); no time scaling (tokens_per_second must be unset).
+  bool bailing = false;
 };
 
 struct TokenPosition {
@@ -72,19 +80,22 @@ struct TokenPosition {
 
 /// (Q1)-(Q4) over the segments, in order.
 /// @throws InvalidArgument for an empty sequence, a grid side not divisible by the merge size, more than
-/// kMaxSequenceTokens tokens, a non-positive merge size, a negative or non-finite time scale.
+/// kMaxSequenceTokens tokens, a non-positive merge size, a negative or non-finite time scale, Bailing's rule with a
+/// time scale.
 std::vector<TokenPosition> rope_index(const std::vector<Segment>& segments, const PositionRules& rules);
 
 /// Most decode steps `rope positions` lists after a prefill.
 inline constexpr long kMaxDecodeSteps = 100'000;
 
 /// (Q5): rope_deltas of a prefill, max(all ids) + 1 − its length (0 for text alone; negative after a vision block,
-/// whose ids span fewer than its tokens). @throws InvalidArgument for an empty prefill.
-long rope_delta(const std::vector<TokenPosition>& prefill);
+/// whose ids span fewer than its tokens); under Bailing's rule (B1) max(time ids) + 1 − L.
+/// @throws InvalidArgument for an empty prefill.
+long rope_delta(const std::vector<TokenPosition>& prefill, const PositionRules& rules = {});
 
 /// (Q5): the `steps` tokens decoded after the prefill, sequence indices L … L + steps − 1, each at index + δ on
 /// every axis (kind Decode, segment one after the prefill's last). @throws InvalidArgument for an empty prefill or
 /// steps outside [0, kMaxDecodeSteps].
-std::vector<TokenPosition> decode_positions(const std::vector<TokenPosition>& prefill, long steps);
+std::vector<TokenPosition> decode_positions(const std::vector<TokenPosition>& prefill, long steps,
+                                            const PositionRules& rules = {});
 
 }  // namespace rope

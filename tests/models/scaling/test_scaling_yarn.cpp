@@ -6,6 +6,9 @@
 
 #include "rope/core/error.hpp"
 #include "rope/core/frequencies.hpp"
+#include "rope/models/model_config.hpp"
+#include "rope/models/rope_float32.hpp"
+#include "rope/models/rope_spec.hpp"
 #include "rope/models/scaling/scaling.hpp"
 #include "models/scaling/scaling_test_util.hpp"
 
@@ -338,6 +341,94 @@ TEST(Scaling, RejectsBadYarnParameters) {
               ThrowsMessage<InvalidArgument>(HasSubstr("original_max_position_embeddings must be >= 1 (got 0)")));
   EXPECT_THAT([] { yarn_get_mscale(std::nan("")); }, ThrowsMessage<InvalidArgument>(HasSubstr("finite")));
 }
+
+// --yarn-variant (RopeConfig::yarn_variant) against the NumPy port tests/reference/yarn_variants.py (vLLM
+// telechat3_scaling_rope.py @ d5a17e0517, grok1_scaling_rope.py @ e443db5afd), d = 128, base 5e5, L0 = 8192, f = 4
+// (correction range [18, 35]). The port computes in float32 as vLLM does; the numbers below are its output
+// (`python3 -c "import yarn_variants as y; print(y.inv_freq(v)[j], y.mscale(v))"` in tests/reference). rope's
+// rope_parameters computes in float64: the tolerance is relative 4e-6 on θ_j, float32's ε (1.19e-7) times the ~30
+// roundings of the port's chain (base^(2j/d) in float32 amplifies its exponent's rounding by ln base ≈ 13; yarn-log
+// then takes a log and an exp), and 1e-12 on the attention factor (the port computes it in float64).
+// The float32 path (inv_freq_float32, --float32) is held to the same bound. Measured with `rope frequencies
+// --yarn-variant V --csv -` over all 64 pairs: 1.3e-7 (hf, telechat3), 5.8e-7 (grok-yarn-log), 9.5e-8
+// (grok-theta-scale).
+struct YarnVariantCase {
+  std::string name;
+  YarnVariant variant;
+  double attention_factor;
+  std::vector<std::pair<int, double>> inv_freq;  ///< (pair j, the port's θ_j)
+};
+
+class YarnVariantPort : public ::testing::TestWithParam<YarnVariantCase> {};
+
+RopeConfig yarn_variant_config(YarnVariant v) {
+  RopeConfig c;
+  c.type = ScalingType::Yarn;
+  c.head_dim = 128;
+  c.base = 5e5;
+  c.factor = 4.0;
+  c.original_max_position_embeddings = 8192;
+  c.yarn_variant = v;
+  return c;
+}
+
+TEST_P(YarnVariantPort, FrequenciesAndAttentionFactorEqualThePort) {
+  const auto& [name, variant, attention, pairs] = GetParam();
+  const RopeConfig c = yarn_variant_config(variant);
+  const RopeParameters p = rope_parameters(c);
+  EXPECT_NEAR(p.attention_factor, attention, 1e-12) << name;
+  ModelConfig m;
+  m.rope = c;
+  const RopeSpec spec = make_spec(m);
+  const Eigen::VectorXf f32 = inv_freq_float32(spec);
+  for (const auto& [j, want] : pairs) {
+    EXPECT_NEAR(p.inv_freq[j] / want, 1.0, 4e-6) << name << " pair " << j;
+    EXPECT_NEAR(static_cast<double>(f32[j]) / want, 1.0, 4e-6) << name << " float32 pair " << j;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Port, YarnVariantPort,
+                         ::testing::Values(YarnVariantCase{"hf",
+                                                           YarnVariant::Hf,
+                                                           1.138629436111989,
+                                                           {{0, 1.0},
+                                                            {16, 0.03760603070259094},
+                                                            {24, 0.00536225363612175},
+                                                            {28, 0.0017946315929293633},
+                                                            {32, 0.0005407286807894707},
+                                                            {40, 6.856204709038138e-05},
+                                                            {63, 6.137851755738666e-07}}},
+                                           YarnVariantCase{"telechat3",
+                                                           YarnVariant::Telechat3,
+                                                           1.0970406052783923,
+                                                           {{0, 1.0},
+                                                            {16, 0.03760603070259094},
+                                                            {24, 0.00536225363612175},
+                                                            {28, 0.0017946315929293633},
+                                                            {32, 0.0005407286807894707},
+                                                            {40, 6.856204709038138e-05},
+                                                            {63, 6.137851755738666e-07}}},
+                                           YarnVariantCase{"grok_yarn_log",
+                                                           YarnVariant::GrokYarnLog,
+                                                           1.0,
+                                                           {{0, 1.0},
+                                                            {16, 0.03760603442788124},
+                                                            {24, 0.004470896441489458},
+                                                            {28, 0.001420847955159843},
+                                                            {32, 0.00045154496910981834},
+                                                            {40, 6.856204709038138e-05},
+                                                            {63, 6.137848913567723e-07}}},
+                                           YarnVariantCase{"grok_theta_scale",
+                                                           YarnVariant::GrokThetaScale,
+                                                           1.0,
+                                                           {{0, 1.0},
+                                                            {16, 0.019948264583945274},
+                                                            {24, 0.00281745963729918},
+                                                            {28, 0.0010588489240035415},
+                                                            {32, 0.0003979332686867565},
+                                                            {40, 5.6203432905022055e-05},
+                                                            {63, 2.0224436525495548e-07}}}),
+                         [](const auto& info) { return info.param.name; });
 
 }  // namespace
 }  // namespace rope

@@ -15,6 +15,7 @@
 #include "rope/cli/options.hpp"
 #include "rope/cli/output.hpp"
 #include "rope/report/printing.hpp"
+#include "rope/report/rope_text.hpp"
 #include "rope/core/error.hpp"
 #include "rope/io/csv.hpp"
 #include "rope/models/gguf/gguf_config.hpp"
@@ -29,6 +30,7 @@ struct PermuteOptions {
   std::optional<long> heads, kv_heads;
   std::optional<double> base;
   std::string config;
+  std::string layer_type;  ///< --layer-type: the RoPE (rotary dim, base) of this layer type of --config's model
   std::string csv;
   FigureOptions figure;
   std::optional<int> digits;  ///< --digits N: significant digits of the difference and its tolerance (digits.hpp)
@@ -99,6 +101,7 @@ int run_permute(const PermuteOptions& opt, std::ostream& out) {
     RopeOverrides o;
     o.head_dim = opt.head_dim;
     o.base = opt.base;
+    o.layer_type = opt.layer_type;  // a model whose layer types differ in head_dim, rotary dim or base (Gemma 3, 4)
     const ModelRope r = resolve_model_rope({"", opt.config}, o);
     const AttentionShape a = read_attention_shape(opt.config);
     s.head_dim = r.spec.rotary_dim;
@@ -106,7 +109,8 @@ int run_permute(const PermuteOptions& opt, std::ostream& out) {
     s.n_head_kv = a.n_head_kv;
     s.base = r.spec.config.base;
     s.inv_freq = r.spec.params.inv_freq;
-    source = a.gguf ? t.tr("{0} (GGUF, architecture {1})", r.spec.name, r.spec.model_type) : r.spec.name;
+    source = (a.gguf ? t.tr("{0} (GGUF, architecture {1})", r.spec.name, r.spec.model_type) : r.spec.name) +
+             layer_text(r.spec, t);
   } else {  // plain RoPE of the typed size and base
     if (opt.head_dim) s.head_dim = *opt.head_dim;
     if (opt.base) s.base = *opt.base;
@@ -179,6 +183,11 @@ Command add_permute_command(CLI::App& app) {
   add_base_option(*sub, opt->base, s.base);
   sub->add_option("--config", opt->config, "read the heads and the RoPE from a GGUF file or a Hugging Face config.json")
       ->type_name("FILE");
+  sub->add_option("--layer-type", opt->layer_type,
+                  "with --config: the RoPE of this layer type (rope inspect lists them) or of this layer index; "
+                  "layer types may differ in head size and base (Gemma 3, Gemma 4)")
+      ->type_name("NAME")
+      ->needs("--config");
   add_int_option(*sub, "--model-dim", s.width,
                  fmt::format("columns of the random weights (the model width): 1 … {}", kMaxPermuteWidth));
   add_seed_option(*sub, s.seed, "seed of the random weights and inputs (same seed, same output)");

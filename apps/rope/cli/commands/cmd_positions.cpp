@@ -33,6 +33,7 @@ struct PositionsOptions {
   std::optional<double> second_per_grid;
   std::optional<long> frame_text;  ///< Qwen3-VL: text tokens before each frame of a video (Q3')
   std::optional<long> decode;      ///< decode steps listed after the prefill (Q5)
+  bool bailing = false;            ///< Bailing's rule (B1) without a model
   std::string csv;
   FigureOptions figure;
   CLI::App* app = nullptr;
@@ -152,6 +153,7 @@ Rules rules_of(const PositionsOptions& opt, const std::vector<Segment>& segments
   }
   r.rules.second_per_grid = opt.second_per_grid.value_or(1.0);
   r.rules.frame_text = opt.frame_text;
+  if (opt.bailing) r.rules.bailing = true;
   return r;
 }
 
@@ -173,7 +175,7 @@ int run_positions(const PositionsOptions& opt, std::ostream& out) {
   }
   const std::size_t prefill = ids.size();
   if (opt.decode) {  // (Q5): the decode steps after the prefill, at index + rope_deltas
-    const std::vector<TokenPosition> decoded = decode_positions(ids, *opt.decode);
+    const std::vector<TokenPosition> decoded = decode_positions(ids, *opt.decode, rules);
     ids.insert(ids.end(), decoded.begin(), decoded.end());
   }
   if (!opt.csv.empty()) {
@@ -188,19 +190,29 @@ int run_positions(const PositionsOptions& opt, std::ostream& out) {
   if (opt.csv == "-") return kOk;
 
   const Text t = opt.figure.tr();
-  out << t.tr("M-RoPE position ids (t, h, w) as HF's get_rope_index builds them (docs/multi-axis.md (Q1)-(Q4))\n");
+  out << (rules.bailing ? t.tr("M-RoPE position ids (t, h, w) as sglang's Bailing (Ling/Ming) rule builds them "
+                               "(docs/multi-axis.md (B1))\n")
+                        : t.tr("M-RoPE position ids (t, h, w) as HF's get_rope_index builds them (docs/multi-axis.md "
+                               "(Q1)-(Q4))\n"));
   if (given.model) {
-    out << t.tr("the rules of {0} ({1} get_rope_index):\n", given.model->spec.name,
-                sequence_positions_of(*given.model).family);
+    out << (rules.bailing ? t.tr("the rules of {0} (sglang's Bailing position ids):\n", given.model->spec.name)
+                          : t.tr("the rules of {0} ({1} get_rope_index):\n", given.model->spec.name,
+                                 sequence_positions_of(*given.model).family));
     for (const Message& m : given.origin) out << "  " << m.in(t.lang()) << '\n';
   }
   out << t.tr(
       "spatial merge size {0}{1}; time index {2}\n", rules.spatial_merge_size,
-      !given.model && rules.spatial_merge_size == 2
+      !given.model && !rules.bailing && rules.spatial_merge_size == 2
           ? t.tr(" (the value of every Qwen2-VL, Qwen2.5-VL and Qwen3-VL config)")
           : "",
-      rules.tokens_per_second ? t.tr("⌊t · {0} s · {1} tokens/s⌋ for video, 0 for images (Qwen2.5-VL, (Q3))",
-                                     format_number(rules.second_per_grid), format_number(*rules.tokens_per_second))
+      rules.bailing ? (rules.frame_text ? t.tr("2 · frame index from the block's start, height and width centred on "
+                                               "the grid plus the time id, each video frame a block after {0} text "
+                                               "tokens (Bailing, (B1))",
+                                               *rules.frame_text)
+                                        : t.tr("2 · frame index from the block's start, height and width centred on "
+                                               "the grid plus the time id (Bailing, (B1))"))
+      : rules.tokens_per_second ? t.tr("⌊t · {0} s · {1} tokens/s⌋ for video, 0 for images (Qwen2.5-VL, (Q3))",
+                                       format_number(rules.second_per_grid), format_number(*rules.tokens_per_second))
       : rules.frame_text ? t.tr("= its block's start, each video frame a block after {0} text tokens (Qwen3-VL, (Q3'))",
                                 *rules.frame_text)
                          : t.tr("= frame index (Qwen2-VL)"));
@@ -218,14 +230,16 @@ int run_positions(const PositionsOptions& opt, std::ostream& out) {
   if (ids.size() > kMaxPrintedPositions) {
     out << t.tr("… {0} more rows: write them all with --csv FILE\n", ids.size() - kMaxPrintedPositions);
   }
-  const long delta = rope_delta({ids.begin(), ids.begin() + static_cast<std::ptrdiff_t>(prefill)});
+  const long delta = rope_delta({ids.begin(), ids.begin() + static_cast<std::ptrdiff_t>(prefill)}, rules);
   if (!opt.decode) {
-    const TokenPosition& last = ids.back();
-    out << t.tr("\nthe next token would start at {0} (the largest id + 1, (Q4))\n",
-                std::max({last.thw[0], last.thw[1], last.thw[2]}) + 1);
+    const long next = delta + static_cast<long>(prefill);
+    out << (rules.bailing ? t.tr("\nthe next token would start at {0} (the largest time id + 1, (B1))\n", next)
+                          : t.tr("\nthe next token would start at {0} (the largest id + 1, (Q4))\n", next));
     return kOk;
   }
-  out << t.tr("\nrope_deltas = {0}: the largest id + 1 − the prefill's {1} tokens (Q5)\n", delta, prefill);
+  out << (rules.bailing
+              ? t.tr("\nrope_deltas = {0}: the largest time id + 1 − the prefill's {1} tokens (B1)\n", delta, prefill)
+              : t.tr("\nrope_deltas = {0}: the largest id + 1 − the prefill's {1} tokens (Q5)\n", delta, prefill));
   const std::string term = delta < 0 ? fmt::format("− {}", -delta) : fmt::format("+ {}", delta);
   out << t.tr("decode token i (i ≥ {0}) is at t = h = w = i {1}: check it with --positions and --rope-delta {2}\n",
               prefill, term, delta);
@@ -267,12 +281,17 @@ Command add_positions_command(CLI::App& app) {
                   "Qwen3-VL: text tokens before each frame of a video (its timestamp and vision start/end tokens); "
                   "each frame becomes its own 1xHxW block")
       ->default_str("");
+  sub->add_flag("--bailing", opt->bailing,
+                "Bailing (Ling/Ming VL) ids: time 2 per frame, height and width centred on the grid and added to the "
+                "time id (sglang bailing_mrope.py)")
+      ->excludes("--model")
+      ->excludes("--config");
   add_long_option(*sub, "--decode", opt->decode, 0,
                   "list N decode tokens after the prefill, each at index + rope_deltas on t, h and w");
   sub->add_option("--csv", opt->csv, "write token,segment,kind,t,h,w to FILE ('-' for stdout)")->type_name("FILE");
   add_figure_options(*sub, opt->figure);
   sub->footer(
-      "Example:\n  rope positions --text 5 --image 1x4x6 --text 3\n  rope positions --text 2 --video 4x2x4 --text 2 --tokens-per-second 2 --second-per-grid 0.5\n  rope positions --text 5 --image 1x8x8 --text 3 --png positions.png\n  rope positions --model qwen2.5-vl-7b --text 2 --video 4x2x4 --text 2\n  rope positions --text 4 --image 1x8x8 --text 4 --decode 3\n  rope positions --model qwen3-vl-8b --text 2 --video 3x4x4 --frame-text 4 --text 2 --decode 1");
+      "Example:\n  rope positions --text 5 --image 1x4x6 --text 3\n  rope positions --text 2 --video 4x2x4 --text 2 --tokens-per-second 2 --second-per-grid 0.5\n  rope positions --text 5 --image 1x8x8 --text 3 --png positions.png\n  rope positions --model qwen2.5-vl-7b --text 2 --video 4x2x4 --text 2\n  rope positions --text 4 --image 1x8x8 --text 4 --decode 3\n  rope positions --model qwen3-vl-8b --text 2 --video 3x4x4 --frame-text 4 --text 2 --decode 1\n  rope positions --bailing --text 3 --image 1x4x6 --text 2");
   return {sub, [opt](std::ostream& out) { return run_positions(*opt, out); }};
 }
 

@@ -296,7 +296,8 @@ void ConfigParser::read_base() {
     base = kDefaultBase * *ratio;
     from = fmt::format("10000 × {} {}", child(prefix_, "rope_ratio"), num(*ratio));
   } else {
-    // HF v5's precedence ends with the config class's default_theta (data/families.json).
+    // HF v5's precedence (modeling_rope_utils.py @ 347328108a) ends with the config
+    // class's default_theta (data/families.json).
     const ModelFamily* family = find_model_family(m_.model_type);
     if (family && family->default_theta) base = *family->default_theta;
     from = "HF default";

@@ -7,6 +7,9 @@
 ///   hf_config_vision.cpp   the vision tower: vision_config (or a vision tower's own config), vision_rope.hpp
 ///   hf_config_scaling.cpp  the scaling block: rope_scaling (v4) or rope_parameters (v5), rope_type or the
 ///                          legacy type, the method's parameters, the keys it requires, HF's defaults
+/// "v5" throughout: transformers src/transformers/modeling_rope_utils.py @ 347328108a (5.0-dev: rope_parameters
+/// standardised, the factor given wins; docs/scaling.md's table of HF revisions; 5.6-dev 19a7c10014 adds only
+/// proportional).
 #pragma once
 
 #include <cstddef>

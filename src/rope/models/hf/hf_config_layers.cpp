@@ -12,7 +12,8 @@
 //     (default 6): layer i slides unless (i + 1) % pattern == 0; num_hidden_layers default 26; sliding
 //     layers use rope_local_base_freq (default 10000) without scaling, full layers rope_theta and
 //     rope_scaling.
-//   v5 rope_parameters keyed by layer type (modeling_rope_utils.py): one entry per name of layer_types.
+//   v5 rope_parameters keyed by layer type (modeling_rope_utils.py @ 347328108a, standardize_rope_params): one
+//     entry per name of layer_types.
 //   Llama 4 (configuration_llama4.py, modeling_llama4.py): no_rope_layers[i] = 1 means layer i uses RoPE;
 //     empty: [int((i + 1) % no_rope_layer_interval != 0)], interval default 4, num_hidden_layers default 48;
 //     NoPE layers scale the query by (S20) when attn_temperature_tuning (default true). SmolLM3 the same

@@ -9,8 +9,9 @@
 #include "rope/models/hf/hf_config.hpp"
 #include "rope/models/scaling/scaling_table.hpp"
 
-// The scaling block of a config.json as Hugging Face transformers reads it (modeling_rope_utils.py:
-// rope_config_validation, standardize_rope_params and the _validate_*_rope_parameters functions);
+// The scaling block of a config.json as Hugging Face transformers reads it (modeling_rope_utils.py, v5 at
+// 347328108a, the 5.0-dev revision of docs/scaling.md's table: rope_config_validation, standardize_rope_params and
+// the _validate_*_rope_parameters functions);
 // docs/scaling.md §2, §8 and "Reading a model's config".
 
 namespace rope::detail {
@@ -334,7 +335,7 @@ void ConfigParser::read_scaling() {
     rope.truncate = t;
     origin("truncate", *t ? "true" : "false", child(p, "truncate"));
   }
-  // HF v5's standardize_rope_params, run again when the RoPE is computed (modeling_rope_utils.py
+  // HF v5's standardize_rope_params, run again when the RoPE is computed (modeling_rope_utils.py @ 347328108a,
   // _compute_yarn_parameters, _compute_longrope_parameters, _compute_llama3_parameters), puts the config's
   // original_max_position_embeddings attribute into a llama3, yarn or longrope block over the block's own: the
   // top-level key of any config, else the class's declared default (Phi3Config: 4096).

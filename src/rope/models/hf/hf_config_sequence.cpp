@@ -11,12 +11,17 @@
 //     default 4; the 7B's config.json says 2) for (Q3);
 //   Qwen3-VL (modeling_qwen3_vl.py): spatial_merge_size (Qwen3VLVisionConfig default 2); a video is split into
 //     its frames (grid 1×H×W each), separated by timestamp text tokens.
+//   Bailing (Ling/Ming VL, model_type bailing_moe_v3_vl; sglang python/sglang/srt/layers/rotary_embedding/
+//     bailing_mrope.py @ 3176746068, bailing_3drope_get_input_positions_tensor): vision_config.spatial_merge_size
+//     (read without a default there: 2 assumed when absent, said so), and the language model's
+//     use_interleaved_frame_timestamp (default False) splitting a video into frames as Qwen3-VL does; rule (B1).
 
 namespace rope::detail {
 
 void ConfigParser::read_sequence_positions() {
   const auto type = r_.string(doc_, "", "model_type").value_or("");
-  if (type != "qwen2_vl" && type != "qwen2_5_vl" && type != "qwen3_vl") return;
+  const bool bailing = type == "bailing_moe_v3_vl";
+  if (type != "qwen2_vl" && type != "qwen2_5_vl" && type != "qwen3_vl" && !bailing) return;
   try {
     const json* v = r_.object(doc_, "", "vision_config");
     SequencePositions s;
@@ -29,7 +34,22 @@ void ConfigParser::read_sequence_positions() {
       r_.fail("vision_config.spatial_merge_size", fmt::format("must be at most {}, got {}", kMaxMergeSize, *merge));
     }
     s.rules.spatial_merge_size = merge.value_or(2);
-    from("spatial_merge_size", std::to_string(s.rules.spatial_merge_size), merge.has_value());
+    if (bailing && !merge) {
+      s.origin.push_back(
+          msg("{0}: {1} (not in the file: assumed, as every Qwen-VL config says; sglang reads "
+              "vision_config.{0} without a default)",
+              "spatial_merge_size", s.rules.spatial_merge_size));
+    } else {
+      from("spatial_merge_size", std::to_string(s.rules.spatial_merge_size), merge.has_value());
+    }
+    if (bailing) {
+      s.rules.bailing = true;
+      const auto frames = r_.boolean(*cfg_, prefix_, "use_interleaved_frame_timestamp");
+      s.frames_with_timestamps = frames.value_or(false);
+      s.family = "Bailing";
+      m_.sequence_positions = s;
+      return;
+    }
     if (type == "qwen2_5_vl") {
       const auto tps = v ? r_.positive(*v, "vision_config", "tokens_per_second") : std::nullopt;
       if (tps && *tps > kMaxTimeScale) {
