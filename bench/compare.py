@@ -285,6 +285,9 @@ def main():
         sys.path.insert(0, HERE)
         import check_bench
         r.notes.extend(check_bench.run(r, rope, tmp, a.quick))
+        # rope identify on a sparse spot-check, against its NumPy peer (bench/identify_bench.py).
+        import identify_bench
+        r.notes.extend(identify_bench.run(r, rope, tmp, a.quick))
 
         # tables.
         lines = ["| target | measured | wanted | |", "|---|---|---|---|"]

@@ -3,17 +3,21 @@
 // against the expectation of a Spec (analysis/expectation.hpp), as `rope check` does.
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 #include <pybind11/stl.h>
 
 #include "bindings.hpp"
 #include "report.hpp"
+#include "rope/analysis/check_run.hpp"
 #include "rope/analysis/dump_pair.hpp"
+#include "rope/analysis/dump_stream.hpp"
 #include "rope/analysis/expectation.hpp"
 #include "rope/analysis/identify_run.hpp"
 #include "rope/report/check_report.hpp"
 #include "rope/report/identify_report.hpp"
 #include "rope/core/error.hpp"
 #include "rope/core/message.hpp"
+#include "rope/io/tensor_stream.hpp"
 
 namespace rope::python {
 
@@ -136,6 +140,53 @@ Prepared prepare(const Spec& spec, const TensorData& before, const TensorData& a
   return p;
 }
 
+/// An array the caller holds (C-contiguous, native byte order: rope/__init__.py hands it over as it is, or a
+/// contiguous copy when it is not) with its .npy header as NumPy writes it, without the data: the library's reader
+/// takes its type and shape as it takes a file's (the same messages), and check reads its elements in place.
+struct HeldArray {
+  TensorHeader header;
+  const unsigned char* data = nullptr;
+};
+
+HeldArray held_array(const py::bytes& npy_header, const py::buffer& array, const std::string& name, bool bf16_bits) {
+  const std::string head(npy_header);
+  const py::buffer_info info = array.request();  // the array's own memory, no copy
+  py::ssize_t stride = info.itemsize;
+  for (py::ssize_t k = info.ndim; k-- > 0;) {
+    if (info.shape[static_cast<std::size_t>(k)] > 1 && info.strides[static_cast<std::size_t>(k)] != stride)
+      throw std::logic_error("rope._rope.check_arrays: " + name + " is not C-contiguous");
+    stride *= info.shape[static_cast<std::size_t>(k)];
+  }
+  TensorReadOptions read;
+  read.bf16_bits = bf16_bits;
+  const auto bytes = static_cast<std::uint64_t>(info.size) * static_cast<std::uint64_t>(info.itemsize);
+  HeldArray a{parse_npy_header(head, head.size() + bytes, name, read, kMaxStreamElements),
+              static_cast<const unsigned char*>(info.ptr)};
+  if (a.header.count != static_cast<long>(info.size) || a.header.bytes != static_cast<int>(info.itemsize))
+    throw std::logic_error("rope._rope.check_arrays: " + name + "'s header does not describe the array");
+  return a;
+}
+
+/// rope.check's limit on one call: the sequence indices a check holds positions for (kMaxDumpPositions); the
+/// elements have none but 2^40 (a streamed tensor's). Said with the keywords and how to split.
+void require_indices_within_limit(const std::vector<long>& shape, const DumpPairInput& in) {
+  if (shape.size() < 2 || shape.size() > 4) return;  // arrange_dump_pair says what is wrong with the shape
+  const long rows = in.rows;
+  const DumpAxes axes =
+      in.axes
+          ? *in.axes
+          : infer_dump_axes(shape, in.positions.empty() ? 0 : static_cast<long>(in.positions.size()) / rows, "after");
+  if (shape.size() != (axes == DumpAxes::SeqD ? 2u : axes == DumpAxes::SeqHeadsD ? 3u : 4u)) return;
+  const DumpVectors g = dump_geometry(shape, axes, "after");
+  const long indices = g.seq * (rows > 1 && g.batch == rows ? rows : 1);
+  if (indices > kMaxDumpPositions) {
+    throw InvalidArgument(error_msg(
+        "{0}: shape {1} (axes {2}) has {3} sequence indices, more than the {4} one call of rope.check "
+        "takes: check slices of at most {4} along the sequence axis, each with its own {5}",
+        "before=, after=", shape_string(shape), to_string(axes), indices, kMaxDumpPositions, option_name("positions")));
+  }
+}
+
 /// The vectors of `v` (arranged as `pair`) back in the order of the tensor's shape.
 py::array_t<double> in_shape(const DumpVectors& v, const DumpPair& pair) {
   std::vector<py::ssize_t> shape(pair.shape.begin(), pair.shape.end());
@@ -198,6 +249,37 @@ void bind_check(py::module_& m) {
       py::arg("before"), py::arg("after"), py::arg("bf16_bits"), py::arg("positions"), py::arg("spec"),
       py::arg("dtype") = "", py::arg("angles") = "", py::arg("sequence_starts") = py::none(), py::arg("axes") = "",
       py::arg("patches") = py::none());
+  // check on arrays held in memory, read in place a block at a time (analysis/dump_stream.hpp over
+  // TensorStream::in_memory): no size limit but the sequence indices', memory bounded by the blocks.
+  m.def(
+      "check_arrays",
+      [](const py::bytes& before_header, const py::buffer& before, const py::bytes& after_header,
+         const py::buffer& after, bool bf16_bits, const py::object& positions, const Spec& spec,
+         const std::string& dtype, const std::string& angles, const py::object& starts, const std::string& axes,
+         const py::object& patches) {
+        const HeldArray b = held_array(before_header, before, "before", bf16_bits),
+                        a = held_array(after_header, after, "after", bf16_bits);
+        TensorData tb, ta;  // their geometry: the values stay in the arrays
+        tb.shape = b.header.shape, tb.dtype = b.header.dtype, tb.stored = b.header.stored;
+        ta.shape = a.header.shape, ta.dtype = a.header.dtype, ta.stored = a.header.stored;
+        DumpPairInput in = pair_input(positions, starts, axes, patches);
+        in.geometry_only = true;
+        if (tb.shape == ta.shape) require_indices_within_limit(ta.shape, in);
+        Prepared p = prepare(spec, tb, ta, in, "before", "after", dtype, angles);
+        StreamSource source(TensorStream::in_memory(b.data, b.header, "before"),
+                            TensorStream::in_memory(a.data, a.header, "after"), p.pair.axes, p.pair.segments_are_rows);
+        if (!dtype.empty()) source.set_dtype(parse_dtype(dtype));
+        CheckRun run;
+        {
+          // The arrays stay referenced by this call's arguments; the check's threads read them without the GIL.
+          const py::gil_scoped_release release;
+          run = check_arranged(std::move(p.pair), p.expected, source);
+        }
+        return to_python(check_value(run));
+      },
+      py::arg("before_header"), py::arg("before"), py::arg("after_header"), py::arg("after"), py::arg("bf16_bits"),
+      py::arg("positions"), py::arg("spec"), py::arg("dtype") = "", py::arg("angles") = "",
+      py::arg("sequence_starts") = py::none(), py::arg("axes") = "", py::arg("patches") = py::none());
   m.def(
       "identify",
       [](const py::bytes& before, const py::bytes& after, bool bf16_bits, const py::object& positions,

@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <fmt/format.h>
+#include <algorithm>
+#include <random>
 #include <tuple>
 
 #include "analysis/test_dump_fixtures.hpp"
@@ -180,6 +182,54 @@ TEST(Identify, PositionsThatCannotDetermineTheta) {
   (void)detail::periodogram_peak(m, phasors(m), ambiguous);
   EXPECT_TRUE(ambiguous);
 }
+
+/// A Hugging Face spot-check (issue 53, item 5): 48 sparse positions in 1 … 131071 (131071 among them), 4 heads
+/// of d = 128, rounded to `type`; the periodogram's grid would be 8·10^5 points per pair, identify follows the
+/// phases of the closest positions instead (identify_theta.cpp sparse_peak) and must find the same layout and base.
+struct SpotCheckCase {
+  bool half;
+  double base;
+  DType type;
+  double sign;  ///< −1: the rotation reversed
+};
+
+class IdentifySpotCheck : public ::testing::TestWithParam<SpotCheckCase> {};
+
+TEST_P(IdentifySpotCheck, SparsePositionsTo131071FindTheLayoutAndBase) {
+  const SpotCheckCase c = GetParam();
+  std::mt19937_64 gen(53);
+  std::uniform_int_distribution<long> pick(1, 131070);
+  std::vector<double> positions{131071};
+  while (positions.size() < 48) {
+    const auto m = static_cast<double>(pick(gen));
+    if (std::find(positions.begin(), positions.end(), m) == positions.end()) positions.push_back(m);
+  }
+  std::sort(positions.begin(), positions.end());
+  DumpVectors x = random_dump(48, 4, 128, 11);
+  for (double& v : x.values) v = round_to(c.type, v);
+  x.dtype = c.type;
+  DumpVectors y = test::rotate_dump_at(x, c.half, 128, c.base, positions, c.sign);
+  for (double& v : y.values) v = round_to(c.type, v);
+  const Identification id = identify_rope(x, y, positions);
+  EXPECT_EQ(id.layout, c.half ? PairLayout::Half : PairLayout::Interleaved);
+  EXPECT_EQ(id.rotary_dim, 128);
+  EXPECT_EQ(id.fit.family, Family::Default);
+  EXPECT_NEAR(id.fit.base / c.base, 1.0, c.type == DType::F64 ? 1e-9 : 1e-3);
+  EXPECT_EQ(id.reversed, c.sign < 0);
+  EXPECT_EQ(id.position_offset, 0);
+  EXPECT_TRUE(id.jumps.empty());
+  EXPECT_TRUE(id.undetermined.empty());
+  if (c.type == DType::F64) {
+    for (int j = 0; j < 64; ++j) EXPECT_NEAR(id.theta[j], c.sign * std::pow(c.base, -2.0 * j / 128), 1e-9) << j;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Identify, IdentifySpotCheck,
+                         ::testing::Values(SpotCheckCase{true, 500000.0, DType::F64, 1.0},
+                                           SpotCheckCase{false, 10000.0, DType::F64, 1.0},
+                                           SpotCheckCase{true, 500000.0, DType::F32, 1.0},
+                                           SpotCheckCase{true, 1e6, DType::BF16, 1.0},
+                                           SpotCheckCase{true, 10000.0, DType::F32, -1.0}));
 
 /// q ~ N(0, 1) and RoPE(q) (float64, base `base`, the half or the interleaved layout) both rounded to bf16, as a
 /// bf16 model's tensors; stored as `stored` (F32: saved with .float()).

@@ -35,8 +35,10 @@ def test_shapes(rng):
         rope.check(q, q, np.arange(5), spec)
     with pytest.raises(ValueError, match="head_dim 128, the dump's last axis is d = 64"):
         rope.reference(q[..., :64], np.arange(4), spec)
-    with pytest.raises(ValueError, match="give axes"):
-        rope.reference(np.zeros((1, 2, 3, 128), np.float32), None, spec)
+    # 4 axes without positions: Hugging Face's [batch, heads, seq, d] (issue 53), said in check's report.
+    assert rope.reference(np.zeros((1, 2, 3, 128), np.float32), None, spec).shape == (1, 2, 3, 128)
+    assert rope.check(np.zeros((1, 2, 3, 128), np.float32), np.zeros((1, 2, 3, 128), np.float32), None,
+                      spec).data["axes_assumed"]
     with pytest.raises(ValueError, match="positions has 2 rows, the dump's batch axis has 1"):
         rope.reference(np.zeros((1, 4, 2, 128), np.float32), np.zeros((2, 4)), spec, axes="batch,seq,heads,d")
     # 3 rows where the batch axis has 1 are M-RoPE's t, h, w, which a model without sections does not read.

@@ -258,6 +258,23 @@ def _npy(x, name, dtype):
     return buffer.getvalue(), bits
 
 
+def _held(x, name, dtype):
+    """x as an array ``check`` reads in place: NumPy's .npy header of it (without the data; the library's reader takes
+    its type and shape as from a file) and the array itself, C-contiguous in native byte order. An array already
+    so (a NumPy array, a CPU torch tensor's .numpy(), a bfloat16 tensor's 16-bit view) is not copied."""
+    arr, bits = _as_numpy(x, name)
+    if arr.dtype.hasobject:
+        raise ValueError(f"{name}: an array of numbers, not of Python objects")
+    if dtype == "bf16" and arr.dtype.kind in "iu" and arr.dtype.itemsize == 2:
+        bits = True
+    if arr.dtype.byteorder == ">":
+        arr = arr.astype(arr.dtype.newbyteorder("="))
+    arr = np.ascontiguousarray(arr)
+    header = io.BytesIO()
+    np.lib.format.write_array_header_1_0(header, np.lib.format.header_data_from_array_1_0(arr))
+    return header.getvalue(), arr, bits
+
+
 def _positions(positions, name="positions"):
     if positions is None:
         return None
@@ -353,12 +370,18 @@ def check(before, after, positions, spec, dtype=None, *, angles=None, sequence_s
     the dump's type (``dtype`` overrides it: "f32", "f16", "bf16"; "bf16" also marks 16-bit integer arrays as
     bfloat16 bit patterns), ``angles`` how the angles were computed ("float64", "float32", "ggml"),
     ``sequence_starts`` packed sequences' starts (cu_seqlens), ``patches`` a vision tower's (row, column) per
-    patch instead of positions (as ``reference`` takes them). Returns a Report."""
-    b, bits_b = _npy(before, "before", dtype)
-    a, bits_a = _npy(after, "after", dtype)
+    patch instead of positions (as ``reference`` takes them). Returns a Report.
+
+    The arrays are read in place, a block of positions at a time, as ``rope check`` streams its files: any size
+    (a [4, 8192, 32, 128] float32 q in one call), memory bounded by the blocks; a float16, float32, float64 or
+    bfloat16 (16-bit patterns) array that is C-contiguous is not copied. One call takes at most 2^22 sequence
+    indices (a batch's rows counted): check longer dumps in slices along the sequence axis (docs/python.md)."""
+    hb, b, bits_b = _held(before, "before", dtype)
+    ha, a, bits_a = _held(after, "after", dtype)
     bits = bits_b or bits_a
-    return Report(_rope.check(b, a, bits, _positions(positions), _spec(spec)._impl, _dtype(dtype, bits), angles or "",
-                              _starts(sequence_starts), axes or "", _positions(patches, "patches")))
+    return Report(_rope.check_arrays(hb, b, ha, a, bits, _positions(positions), _spec(spec)._impl,
+                                     _dtype(dtype, bits), angles or "", _starts(sequence_starts), axes or "",
+                                     _positions(patches, "patches")))
 
 
 @_speaks_python("identify")

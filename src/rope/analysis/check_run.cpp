@@ -215,13 +215,22 @@ CheckRun run_check(const CheckRequest& request) {
   return run;
 }
 
-CheckRun check_arranged(DumpPair pair, const RopeExpectation& expected) {
+namespace {
+
+CheckRun check_pair(DumpPair pair, const RopeExpectation& expected, const StreamSource* stream) {
   CheckRun run;
   const std::vector<AxisPosition> positions = pair.check_positions();
-  run.report = check_dump(pair.before, pair.after, positions, expected);
-  run.segments = pair.segments.size() > 1 ? check_segments(pair.before, pair.after, positions, expected, pair.segments,
-                                                           run.report.comparison)
-                                          : SegmentChecks{};
+  std::optional<MemorySource> in_memory;
+  if (stream == nullptr) in_memory.emplace(pair.before, pair.after);
+  const DumpSource& source = stream ? static_cast<const DumpSource&>(*stream) : *in_memory;
+  if (static_cast<long>(positions.size()) != source.seq()) {
+    throw InvalidArgument(
+        error_msg("{0} positions for a dump of {1} sequence positions", positions.size(), source.seq()));
+  }
+  run.report = check_source(source, 0, positions, expected);
+  run.segments = pair.segments.size() > 1
+                     ? check_segments(source, positions, expected, pair.segments, run.report.comparison)
+                     : SegmentChecks{};
   if (pair.segments_are_rows) diagnose_rows(run.report, pair.segments, run.segments, positions);
   run.expected = expected;
   run.angles = expected.angles.value_or(default_angle_model(pair.after.dtype));
@@ -229,6 +238,16 @@ CheckRun check_arranged(DumpPair pair, const RopeExpectation& expected) {
   for (const AxisPosition& p : pair.axis_positions) run.max_position = std::max(run.max_position, p.max_abs());
   run.dumps = arranged_geometry(std::move(pair));
   return run;
+}
+
+}  // namespace
+
+CheckRun check_arranged(DumpPair pair, const RopeExpectation& expected) {
+  return check_pair(std::move(pair), expected, nullptr);
+}
+
+CheckRun check_arranged(DumpPair pair, const RopeExpectation& expected, const StreamSource& source) {
+  return check_pair(std::move(pair), expected, &source);
 }
 
 }  // namespace rope

@@ -94,4 +94,9 @@ CheckRun run_check(const CheckRequest& request);
 /// The same on dumps a front end arranged (dump_pair.hpp) against `expected`: the Python module's check.
 CheckRun check_arranged(DumpPair pair, const RopeExpectation& expected);
 
+/// The same with the values read from `source` a block at a time (`pair` arranged with geometry_only): arrays
+/// a front end holds in memory (TensorStream::in_memory), checked in place with bounded memory, as `rope check`
+/// streams its files.
+CheckRun check_arranged(DumpPair pair, const RopeExpectation& expected, const StreamSource& source);
+
 }  // namespace rope

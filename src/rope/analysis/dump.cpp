@@ -49,7 +49,8 @@ DumpAxes parse_dump_axes(std::string_view text) {
                 option_name("axes"), shown));
 }
 
-DumpAxes infer_dump_axes(const std::vector<long>& shape, long positions, const std::string& name) {
+DumpAxes infer_dump_axes(const std::vector<long>& shape, long positions, const std::string& name, bool* assumed) {
+  if (assumed) *assumed = false;
   if (shape.size() == 2) return DumpAxes::SeqD;
   if (shape.size() == 3) return DumpAxes::SeqHeadsD;
   if (shape.size() != 4) {
@@ -61,16 +62,15 @@ DumpAxes infer_dump_axes(const std::vector<long>& shape, long positions, const s
   const bool heads_first = shape[2] == positions, seq_first = shape[1] == positions;
   if (heads_first && !seq_first) return DumpAxes::BatchHeadsSeqD;
   if (seq_first && !heads_first) return DumpAxes::BatchSeqHeadsD;
-  if (!heads_first && !seq_first) {
+  if (positions > 0 && !heads_first && !seq_first) {
     throw InvalidArgument(
         error_msg("{0}: shape {1} has no axis of the {2} positions: neither [batch, heads, seq, d] nor "
                   "[batch, seq, heads, d] fits (the positions, or the tensor, are not the dump's)",
                   name, shape_string(shape), positions));
   }
-  throw InvalidArgument(
-      error_msg("{0}: shape {1} with {2} positions could be [batch, heads, seq, d] or [batch, seq, heads, d]: "
-                "give {3}",
-                name, shape_string(shape), positions, option_name("axes")));
+  // Both readings fit, or no positions tell them apart: Hugging Face's, said so in the reports' headers.
+  if (assumed) *assumed = true;
+  return DumpAxes::BatchHeadsSeqD;
 }
 
 DumpVectors dump_geometry(const std::vector<long>& s, DumpAxes axes, const std::string& name, DumpStrides* strides) {

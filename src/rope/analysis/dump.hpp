@@ -38,12 +38,14 @@ struct DumpVectors {
   const double* vector(long s, long g) const { return values.data() + (s * groups() + g) * d; }
 };
 
-/// The axes of `shape` for a dump with `positions` positions: rank 2 and 3 have one reading; rank 4 is
-/// [batch, heads, seq, d] when only dimension 2 equals `positions`, [batch, seq, heads, d] when only
-/// dimension 1 does. `name` starts the message.
-/// @throws InvalidArgument for another rank, or a rank-4 shape that both or neither reading fits
-///         ("give --axes").
-DumpAxes infer_dump_axes(const std::vector<long>& shape, long positions, const std::string& name);
+/// The axes of `shape` for a dump with `positions` positions (0: none given): rank 2 and 3 have one reading;
+/// rank 4 is [batch, heads, seq, d] when only dimension 2 equals `positions`, [batch, seq, heads, d] when only
+/// dimension 1 does, and [batch, heads, seq, d] when both do or no positions are given: Hugging Face's q and k
+/// where apply_rotary_pos_emb runs (and the shape docs/check.md's spy saves), `*assumed` then set.
+/// `name` starts the message.
+/// @throws InvalidArgument for another rank, or positions that neither reading of a rank-4 shape fits.
+DumpAxes infer_dump_axes(const std::vector<long>& shape, long positions, const std::string& name,
+                         bool* assumed = nullptr);
 
 /// Where the vectors of a C-order tensor lie: the strides, in elements, of its batch, heads and seq axes.
 struct DumpStrides {

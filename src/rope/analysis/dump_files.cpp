@@ -122,6 +122,7 @@ LoadedDumps load(const DumpFiles& o, bool streamed) {
   l.positions = std::move(pair.positions);
   l.axis_positions = std::move(pair.axis_positions);
   l.axes = pair.axes;
+  l.axes_assumed = pair.axes_assumed;
   l.shape = std::move(pair.shape);
   l.segments = std::move(pair.segments);
   l.segments_are_rows = pair.segments_are_rows;
@@ -159,6 +160,7 @@ LoadedDumps arranged_geometry(DumpPair pair) {
   d.axis_positions = std::move(pair.axis_positions);
   d.positions_assumed = pair.positions_assumed;
   d.axes = pair.axes;
+  d.axes_assumed = pair.axes_assumed;
   d.shape = std::move(pair.shape);
   d.stored = std::string(to_string(d.after.dtype));
   d.segments = std::move(pair.segments);

@@ -40,6 +40,7 @@ struct LoadedDumps {
   std::string positions_text;                ///< as typed, or "0:seq"
   bool positions_assumed = false;            ///< --positions not given
   DumpAxes axes = DumpAxes::SeqD;
+  bool axes_assumed = false;  ///< 4 axes read as Hugging Face's [batch, heads, seq, d] without --axes (dump_pair.hpp)
   std::vector<long> shape;
   std::string stored;  ///< the after dump's type as its file spells it
   /// Batch rows with positions of their own ([batch, seq] positions) or packed sequences: the parts of the

@@ -47,13 +47,9 @@ DumpPair arrange_dump_pair(const TensorData& before, const TensorData& after, co
   if (in.axes) {
     l.axes = *in.axes;
   } else if (!l.positions.empty()) {
-    l.axes = infer_dump_axes(after.shape, static_cast<long>(l.positions.size()) / rows, after_name);
-  } else if (after.shape.size() == 4) {
-    throw InvalidArgument(
-        error_msg("{0}: shape {1} has 4 axes: give {2} (batch,heads,seq,d or batch,seq,heads,d) or {3}", after_name,
-                  shape_string(after.shape), option_name("axes"), positions_name));
-  } else {
-    l.axes = infer_dump_axes(after.shape, 0, after_name);
+    l.axes = infer_dump_axes(after.shape, static_cast<long>(l.positions.size()) / rows, after_name, &l.axes_assumed);
+  } else {  // 4 axes without positions: Hugging Face's [batch, heads, seq, d], said so
+    l.axes = infer_dump_axes(after.shape, 0, after_name, &l.axes_assumed);
   }
   {  // The sequence indices, each a position to hold (docs/check.md: at most 2^22), before anything is arranged or
      // the positions 0, 1, … are made for a dump given without them: a (2^23, 2) dump took 531 MB.

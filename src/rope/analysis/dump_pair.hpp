@@ -45,6 +45,9 @@ struct DumpPair {
   std::vector<AxisPosition> axis_positions;  ///< every component; empty for one-number positions
   bool positions_assumed = false;            ///< none given: 0 … seq − 1
   DumpAxes axes = DumpAxes::SeqD;
+  /// 4 axes read as [batch, heads, seq, d] without --axes, the positions fitting both readings or not given
+  /// (infer_dump_axes): the reports say so.
+  bool axes_assumed = false;
   std::vector<long> shape;
   /// Batch rows with positions of their own, or packed sequences: the parts of the sequence axis reported
   /// one by one (rows laid end to end along it, rows_along_sequence).

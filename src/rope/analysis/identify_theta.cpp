@@ -5,6 +5,7 @@
 #include <complex>
 #include <fmt/format.h>
 #include <numeric>
+#include <optional>
 
 #include "rope/analysis/identify.hpp"
 #include "rope/core/constants.hpp"
@@ -34,22 +35,168 @@ double power(const std::vector<double>& m, const std::vector<Complex>& u, double
 
 long detail::best_integer_shift(const std::vector<double>& c, const std::vector<double>& theta,
                                 const std::vector<double>& w, long range) {
-  const auto cost = [&](long k) {
-    double s = 0;
-    for (std::size_t j = 0; j < c.size(); ++j) s += w[j] * (1 - std::cos(c[j] - theta[j] * static_cast<double>(k)));
-    return s;
+  // cost(k) = Σ w_j − Re Σ_j w_j·e^(i(c_j − θ_j·k)), the exponential as the product of an exact one at the start
+  // of each block of kBlock shifts and a table of exact ones within it (two roundings: a sparse dump searches
+  // 2^17 shifts for 64 pairs, one cos each was 70 % of its identify).
+  constexpr long kBlock = 256;
+  const std::size_t n = c.size();
+  double total = 0;
+  for (std::size_t j = 0; j < n; ++j) total += w[j];
+  std::vector<double> table_re(n * kBlock), table_im(n * kBlock);  // e^(−iθ_j·t), t = 0 … kBlock − 1
+  for (std::size_t j = 0; j < n; ++j) {
+    for (long t = 0; t < kBlock; ++t) {
+      const Complex z = std::polar(1.0, -theta[j] * static_cast<double>(t));
+      table_re[j * kBlock + static_cast<std::size_t>(t)] = z.real();
+      table_im[j * kBlock + static_cast<std::size_t>(t)] = z.imag();
+    }
+  }
+  // cost(k) for k = k0 … k0 + kBlock − 1 (those within ±range).
+  std::vector<double> base_re(n), base_im(n), block(static_cast<std::size_t>(kBlock));
+  const auto costs = [&](long k0) {
+    for (std::size_t j = 0; j < n; ++j) {
+      const Complex z = std::polar(w[j], c[j] - theta[j] * static_cast<double>(k0));
+      base_re[j] = z.real(), base_im[j] = z.imag();
+    }
+    std::fill(block.begin(), block.end(), total);
+    for (std::size_t j = 0; j < n; ++j) {
+      const double* re = &table_re[j * kBlock];
+      const double* im = &table_im[j * kBlock];
+      const double br = base_re[j], bi = base_im[j];
+      for (long t = 0; t < kBlock; ++t) block[static_cast<std::size_t>(t)] -= br * re[t] - bi * im[t];
+    }
   };
-  const double at_zero = cost(0);
+  std::vector<double> cost(static_cast<std::size_t>(2 * range + 1));  // cost(k) at k + range
+  for (long k0 = -range; k0 <= range; k0 += kBlock) {
+    costs(k0);
+    for (long t = 0; t < kBlock && k0 + t <= range; ++t)
+      cost[static_cast<std::size_t>(k0 + t + range)] = block[static_cast<std::size_t>(t)];
+  }
+  const auto at = [&](long k) { return cost[static_cast<std::size_t>(k + range)]; };
+  const double at_zero = at(0);
   long best = 0;
   double best_cost = at_zero;
   for (long a = 1; a <= range; ++a) {
     for (const long k : {a, -a}) {
-      const double v = cost(k);
+      const double v = at(k);
       if (v < best_cost - 1e-12) best = k, best_cost = v;
     }
   }
   return best_cost < 0.5 * at_zero ? best : 0;
 }
+
+namespace {
+
+/// Grids up to this many points are scanned whole (the positions' spread is then at most about 650): a sparse
+/// dump's larger spread goes to sparse_peak first.
+constexpr long kDenseGrid = 8192;
+/// Most candidates sparse_peak follows: 2π/Δ over the two closest positions (Δ apart) in [−π, π].
+constexpr double kMaxCandidates = 1 << 16;
+/// sparse_peak answers only for phasors this coherent at its peak, |Σ u e^(−iθm)| >= it·Σ|u| (a RoPE dump's
+/// are within its rounding of 1); below, the dense grid decides.
+constexpr double kCoherent = 0.95;
+
+/// The local maximum of |Σ u e^(−iθm')| in [a, b] (golden section, 60 steps).
+double refine(const std::vector<double>& m, const std::vector<Complex>& u, double a, double b) {
+  const double r = (std::sqrt(5.0) - 1) / 2;
+  double x1 = b - r * (b - a), x2 = a + r * (b - a), f1 = power(m, u, x1), f2 = power(m, u, x2);
+  for (int it = 0; it < 60; ++it) {
+    if (f1 > f2)
+      b = x2, x2 = x1, f2 = f1, x1 = b - r * (b - a), f1 = power(m, u, x1);
+    else
+      a = x1, x1 = x2, f1 = f2, x2 = a + r * (b - a), f2 = power(m, u, x2);
+  }
+  return 0.5 * (a + b);
+}
+
+/// The periodogram's peak without its grid, for positions spread far apart (a sparse spot-check: 48 positions
+/// up to 131071 ask the grid for 8·10^5 points per pair): a θ where the phasors add up turns the two closest
+/// positions (Δ apart, the smallest gap) by θ·Δ, their phase difference ψ up to 2πn, so the candidates are
+/// (ψ + 2πn)/Δ in [−π, π]; each is carried out to the other positions in order of their distance from the
+/// first of the two (small gaps first), θ the least-squares slope of the unwrapped phase differences, and
+/// refined on |Σ u e^(−iθm')| within one grid step `h`. The same peak and the same ambiguity as the grid's
+/// (another local maximum outside the main lobe at 98 %, the slowest of them then): nullopt when the best
+/// candidate is not coherent (kCoherent) or there are too many, and the grid decides.
+std::optional<double> sparse_peak(const std::vector<double>& m, const std::vector<Complex>& u, double h, double lobe,
+                                  bool& ambiguous) {
+  // The phasors by position (those of one position add up), increasing.
+  std::vector<std::size_t> idx(m.size());
+  std::iota(idx.begin(), idx.end(), std::size_t{0});
+  std::sort(idx.begin(), idx.end(), [&](std::size_t a, std::size_t b) { return m[a] < m[b]; });
+  std::vector<double> pm;
+  std::vector<Complex> pu;
+  double mass = 0;
+  for (const std::size_t k : idx) {
+    if (!pm.empty() && pm.back() == m[k])
+      pu.back() += u[k];
+    else
+      pm.push_back(m[k]), pu.push_back(u[k]);
+    mass += std::abs(u[k]);
+  }
+  if (pm.size() < 2 || !(mass > 0)) return std::nullopt;
+  std::size_t first = 0;
+  for (std::size_t k = 1; k + 1 < pm.size(); ++k) {
+    if (pm[k + 1] - pm[k] < pm[first + 1] - pm[first]) first = k;
+  }
+  const double gap = pm[first + 1] - pm[first];
+  if (gap * 2 > kMaxCandidates || std::abs(pu[first]) == 0) return std::nullopt;
+  // Phase differences to the first of the two, by distance.
+  std::vector<std::pair<double, double>> steps;  // (m − m_first, arg(u·conj u_first))
+  for (std::size_t k = 0; k < pm.size(); ++k) {
+    if (k != first && std::abs(pu[k]) > 0)
+      steps.emplace_back(pm[k] - pm[first], std::arg(pu[k] * std::conj(pu[first])));
+  }
+  std::stable_sort(steps.begin(), steps.end(),
+                   [](const auto& a, const auto& b) { return std::abs(a.first) < std::abs(b.first); });
+  const double psi = std::arg(pu[first + 1] * std::conj(pu[first]));
+  std::vector<std::pair<double, double>> peaks;  // (θ, |Σ u e^(−iθm)|), each candidate's
+  const auto n_lo = static_cast<long>(std::floor((-kPi * gap - psi) / kTwoPi)) - 1;
+  const auto n_hi = static_cast<long>(std::ceil((kPi * gap - psi) / kTwoPi)) + 1;
+  double top = 0;
+  for (long n = n_lo; n <= n_hi; ++n) {
+    double theta = (psi + kTwoPi * static_cast<double>(n)) / gap, smp = 0, smm = 0;
+    if (std::abs(theta) > kPi + kTwoPi / gap) continue;
+    for (const auto& [dm, phi] : steps) {
+      const double unwrapped = phi + kTwoPi * std::round((theta * dm - phi) / kTwoPi);
+      smp += dm * unwrapped, smm += dm * dm;
+      theta = smp / smm;
+    }
+    theta = wrap(theta);
+    const double p = power(m, u, theta);
+    peaks.emplace_back(theta, p);
+    top = std::max(top, p);
+  }
+  // The candidates within 90 % of the best, each on its own local maximum; one per lobe.
+  std::vector<std::pair<double, double>> kept;
+  for (const auto& [theta, p] : peaks) {
+    if (p < 0.9 * top) continue;
+    const double at = refine(m, u, theta - h, theta + h);
+    const double value = power(m, u, at);
+    bool seen = false;
+    for (auto& k : kept) {
+      if (std::abs(wrap(k.first - at)) <= lobe) {
+        seen = true;
+        if (value > k.second) k = {wrap(at), value};
+      }
+    }
+    if (!seen) kept.emplace_back(wrap(at), value);
+  }
+  if (kept.empty()) return std::nullopt;
+  auto best =
+      *std::max_element(kept.begin(), kept.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
+  if (best.second < kCoherent * mass) return std::nullopt;
+  const double peak = best.second;
+  for (const auto& k : kept) {
+    if (std::abs(wrap(k.first - best.first)) > lobe && k.second >= 0.98 * peak) ambiguous = true;
+  }
+  if (ambiguous) {  // of the peaks as high, the slowest turn: RoPE's θ are at most 1
+    for (const auto& k : kept) {
+      if (k.second >= 0.98 * peak && std::abs(k.first) < std::abs(best.first)) best = k;
+    }
+  }
+  return best.first;
+}
+
+}  // namespace
 
 double detail::periodogram_peak(const std::vector<double>& m, const std::vector<Complex>& u, bool& ambiguous) {
   ambiguous = false;
@@ -68,6 +215,13 @@ double detail::periodogram_peak(const std::vector<double>& m, const std::vector<
   span = std::max(1.0, std::max(hi - centre, centre - lo));
   const long grid = std::min(kMaxGrid, static_cast<long>(std::ceil(4 * kPi * span)) + 1);
   const double h = kTwoPi / static_cast<double>(grid);
+  const double spread = std::max(1.0, hi - lo);
+  if (grid > kDenseGrid) {
+    std::vector<double> centred(m.size());
+    for (std::size_t k = 0; k < m.size(); ++k) centred[k] = m[k] - centre;
+    if (const std::optional<double> theta = sparse_peak(centred, u, h, kTwoPi / spread + h, ambiguous)) return *theta;
+    ambiguous = false;
+  }
   std::vector<Complex> acc(static_cast<std::size_t>(grid), 0.0);
   for (std::size_t k = 0; k < m.size(); ++k) {  // e^(−iθm') along the grid by one rotation per step, m' = m − centre
     const double mk = m[k] - centre;
@@ -85,7 +239,6 @@ double detail::periodogram_peak(const std::vector<double>& m, const std::vector<
   }
   const double peak = std::abs(acc[static_cast<std::size_t>(best)]);
   // Another peak outside the main lobe (half-width 2π/spread) as high: θ is not determined.
-  const double spread = std::max(1.0, hi - lo);
   const long lobe = static_cast<long>(std::ceil(kTwoPi / spread / h)) + 1;
   for (long g = 0; g < grid && peak > 0; ++g) {
     long dist = std::abs(g - best);
@@ -101,16 +254,7 @@ double detail::periodogram_peak(const std::vector<double>& m, const std::vector<
     }
   }
   // Golden-section refinement within one grid step of the best point.
-  double a = -kPi + h * static_cast<double>(best - 1), b = -kPi + h * static_cast<double>(best + 1);
-  const double r = (std::sqrt(5.0) - 1) / 2;
-  double x1 = b - r * (b - a), x2 = a + r * (b - a), f1 = power(m, u, x1), f2 = power(m, u, x2);
-  for (int it = 0; it < 60; ++it) {
-    if (f1 > f2)
-      b = x2, x2 = x1, f2 = f1, x1 = b - r * (b - a), f1 = power(m, u, x1);
-    else
-      a = x1, x1 = x2, f1 = f2, x2 = a + r * (b - a), f2 = power(m, u, x2);
-  }
-  return wrap(0.5 * (a + b));
+  return wrap(refine(m, u, -kPi + h * static_cast<double>(best - 1), -kPi + h * static_cast<double>(best + 1)));
 }
 
 std::vector<std::vector<Complex>> detail::pair_phasors(const DumpVectors& before, const DumpVectors& after,

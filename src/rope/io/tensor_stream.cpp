@@ -122,6 +122,15 @@ TensorStream TensorStream::open(const std::string& path, const TensorReadOptions
   return s;
 }
 
+TensorStream TensorStream::in_memory(const unsigned char* data, TensorHeader header, std::string name) {
+  TensorStream s;
+  s.memory_ = data;
+  s.header_ = std::move(header);
+  s.header_.data_offset = 0;
+  s.name_ = std::move(name);
+  return s;
+}
+
 bool TensorStream::streamable(const std::string& path) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
   if (fd < 0) return false;
@@ -135,14 +144,14 @@ bool TensorStream::streamable(const std::string& path) {
 }
 
 TensorStream::TensorStream(TensorStream&& o) noexcept
-    : fd_(o.fd_), header_(std::move(o.header_)), name_(std::move(o.name_)) {
+    : fd_(o.fd_), memory_(o.memory_), header_(std::move(o.header_)), name_(std::move(o.name_)) {
   o.fd_ = -1;
 }
 
 TensorStream& TensorStream::operator=(TensorStream&& o) noexcept {
   if (this != &o) {
     if (fd_ >= 0) ::close(fd_);
-    fd_ = o.fd_, header_ = std::move(o.header_), name_ = std::move(o.name_);
+    fd_ = o.fd_, memory_ = o.memory_, header_ = std::move(o.header_), name_ = std::move(o.name_);
     o.fd_ = -1;
   }
   return *this;
@@ -160,6 +169,10 @@ void TensorStream::read_raw(long first, long count, unsigned char* raw) const {
   const std::uint64_t at =
       header_.data_offset + static_cast<std::uint64_t>(first) * static_cast<std::uint64_t>(header_.bytes);
   const std::size_t n = static_cast<std::size_t>(count) * static_cast<std::size_t>(header_.bytes);
+  if (memory_ != nullptr) {
+    std::memcpy(raw, memory_ + at, n);
+    return;
+  }
   const long long got = pread_full(fd_, raw, n, at);
   if (got < 0)
     throw IoError(error_msg("cannot read tensor file '{0}' at byte {1}: {2}", name_, at, std::strerror(errno)));

@@ -23,6 +23,9 @@ class TensorStream {
   /// detect_tensor_format). @throws IoError (cannot open or read), InvalidArgument (a malformed header, a CSV
   /// file: it is not streamed, read_tensor_file reads it).
   static TensorStream open(const std::string& path, const TensorReadOptions& options = {});
+  /// A tensor the caller holds in memory, `data` its elements as `header` describes them (data_offset 0): read in
+  /// place, a run at a time, as a file is; `data` must outlive the stream. `name` starts every message.
+  static TensorStream in_memory(const unsigned char* data, TensorHeader header, std::string name);
   /// Whether `path` is a .npy or safetensors file by its first bytes (false for CSV and unreadable files).
   static bool streamable(const std::string& path);
 
@@ -45,6 +48,7 @@ class TensorStream {
  private:
   TensorStream() = default;
   int fd_ = -1;
+  const unsigned char* memory_ = nullptr;  ///< in_memory: the elements
   TensorHeader header_;
   std::string name_;
 };

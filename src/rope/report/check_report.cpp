@@ -219,6 +219,7 @@ Value check_value(const CheckRun& run) {
   }
   if (e.axes) axes_value(x, *e.axes);
   j["dtype"] = std::string(to_string(dumps.after.dtype));
+  axes_assumed_value(j, dumps);
   j["angles"] = std::string(to_string(run.angles));
   j["only_position_zero"] = run.report.only_position_zero;
   j["notes"] = english(run.report.notes);
@@ -314,6 +315,7 @@ void print_check(std::ostream& out, const CheckRun& run, const Text& t, const st
   row(t.tr("dump"),
       fmt::format("[{}] = {}, {} ({}), {} {}", to_string(dumps.axes), shape_string(dumps.shape),
                   to_string(dumps.after.dtype), dumps.stored, t.tr("positions"), positions_text(dumps, t)));
+  if (dumps.axes_assumed) row(t.tr("axes"), axes_assumed_text(dumps, t));
   if (nope && e.query_beta != 0) {
     row(t.tr("expected"),
         t.tr("the query times t(p) (S20): layers {0} ({1}) of {2} have no RoPE", describe_layers(nope->layers),

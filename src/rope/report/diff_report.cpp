@@ -69,6 +69,7 @@ Value diff_value(const DiffRun& run) {
   const LoadedDumps& a = run.dumps;
   Value j;
   j["passed"] = diff.passed();
+  axes_assumed_value(j, a);
   Value& x = j["expected"];
   x["layout"] = std::string(to_string(e.layout));
   x["rotary_dim"] = run.nope ? 0 : e.rotary_dim();
@@ -142,6 +143,7 @@ void print_diff(std::ostream& out, const DiffRun& run, const Text& t) {
   row(t.tr("dump"),
       fmt::format("[{}] = {}, {} / {}, {} {}", to_string(a.axes), shape_string(a.shape), to_string(a.after.dtype),
                   to_string(run.b_type), t.tr("positions"), positions_text(a, t)));
+  if (a.axes_assumed) row(t.tr("axes"), axes_assumed_text(a, t));
   if (nope) {
     row(t.tr("expected"), t.tr("unchanged: layers {0} ({1}) of {2} have no RoPE", describe_layers(nope->layers),
                                escape_controls(nope->layer_type), escape_controls(nope->model)));

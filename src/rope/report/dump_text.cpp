@@ -1,7 +1,9 @@
 #include "rope/report/dump_text.hpp"
 
 #include "rope/io/utf8.hpp"
+#include "rope/core/message.hpp"
 #include "rope/report/text.hpp"
+#include "rope/report/value.hpp"
 
 namespace rope {
 
@@ -12,6 +14,20 @@ std::string positions_text(const LoadedDumps& dumps, const Text& t) {
   }
   // As typed (a file's name among them): control characters escaped as errors escape them.
   return dumps.positions_assumed ? dumps.positions_text + t.tr(" (assumed)") : escape_controls(dumps.positions_text);
+}
+
+std::string axes_assumed_text(const LoadedDumps& dumps, const Text& t) {
+  if (!dumps.axes_assumed) return "";
+  return t.tr(
+      "{0} assumed, the shape of Hugging Face's q and k where apply_rotary_pos_emb runs; give {1} {2} to "
+      "read the dump as [batch, seq, heads, d]",
+      to_string(dumps.axes), option_name("axes"), to_string(DumpAxes::BatchSeqHeadsD));
+}
+
+void axes_assumed_value(Value& j, const LoadedDumps& dumps) {
+  if (!dumps.axes_assumed) return;
+  j["axes"] = std::string(to_string(dumps.axes));
+  j["axes_assumed"] = true;
 }
 
 std::string vector_name(const LoadedDumps& dumps, long s, long group, const Text& t) {

@@ -91,6 +91,7 @@ Value identify_value(const IdentifyRun& run) {
   j["d"] = id.d;
   j["dtype"] =
       std::string(to_string(run.dumps.after.dtype));  // the rounding identified with: the stated type, else the file's
+  axes_assumed_value(j, run.dumps);
   j["rotary_dim"] = id.rotary_dim;
   j["layout"] = to_string(id.layout);
   if (id.axis_blocks) j["axis_blocks"] = true;  // (V6): the layout inside each axis's block of d/2 channels
@@ -144,6 +145,7 @@ void print_identify(std::ostream& out, const IdentifyRun& run, const Text& t, co
   row(t.tr("dump"),
       fmt::format("[{}] = {}, {} ({}), {} {}", to_string(dumps.axes), shape_string(dumps.shape),
                   to_string(dumps.after.dtype), dumps.stored, t.tr("positions"), positions_text(dumps, t)));
+  if (dumps.axes_assumed) row(t.tr("axes"), axes_assumed_text(dumps, t));
   if (id.position_offset != 0 || !id.jumps.empty()) {
     std::string jumps;
     for (std::size_t k = 0; k < id.jumps.size() && k < 8; ++k) jumps += (k ? ", " : "") + std::to_string(id.jumps[k]);
