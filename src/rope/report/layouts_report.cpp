@@ -105,7 +105,7 @@ void print_layouts(std::ostream& out, const LayoutsRun& run, const Text& t, cons
   for (int i = 0; i < d / 2; ++i) {
     const auto [a, b] = pair_channels(d, i, Layout::Interleaved);
     const auto [c, e] = pair_channels(d, i, Layout::Half);
-    out << fmt::format("{:>6}  {:>20}  {:>20}  {:>20}\n", i, format_number(demo.theta[i]),
+    out << fmt::format("{:>6}  {:>20}  {:>20}  {:>20}\n", i, with_digits(demo.theta[i], digits.value_or(kTableDigits)),
                        fmt::format("({}, {})", a, b), fmt::format("({}, {})", c, e));
   }
 
