@@ -168,11 +168,14 @@ void print_layouts(std::ostream& out, const LayoutsRun& run, const Text& t, cons
   out << t.tr("\neach layout alone satisfies <R_m q, R_n k> = q^T R_(n−m) k (M8) on these {0} pairs of positions;\n",
               demo.identity_interleaved.samples);
   out << t.tr("tolerance κ·ε·(d + M)·‖q‖‖k‖ (M13), M = the largest |m| + |n| + |n − m|:\n");
+  // The two names in one column, padded by their width on a terminal (the Chinese names are wider).
+  const std::size_t name_width =
+      std::max({std::size_t{11}, columns(layout_name(Layout::Interleaved, t)), columns(layout_name(Layout::Half, t))});
   for (const LayoutIdentityCheck* c : {&demo.identity_interleaved, &demo.identity_half}) {
     // The error against its tolerance, with the digits that tell them apart (digits.hpp), or --digits N.
     const std::vector<std::string> shown = compared({c->check.difference, c->check.tolerance * c->check.scale}, digits);
-    out << fmt::format("  {:<11}  max |Δ| = {}  {} {}  {}\n", layout_name(c->layout, t), shown[0], t.tr("tolerance"),
-                       shown[1], c->check.passed() ? t.tr("PASS") : t.tr("FAIL"));
+    out << fmt::format("  {}  max |Δ| = {}  {} {}  {}\n", pad(layout_name(c->layout, t), name_width), shown[0],
+                       t.tr("tolerance"), shown[1], c->check.passed() ? t.tr("PASS") : t.tr("FAIL"));
   }
   out << t.tr(
       "so the bug breaks no identity and raises no error: it pairs channels that were never trained\n"
