@@ -132,7 +132,8 @@ TEST(ExplainRun, ThetaComesFromThePairOrTheRequest) {
   EXPECT_EQ(v.find("checks")->items().size(), explain::checks(run.walkthrough, 0).size());
   std::ostringstream out;
   EXPECT_TRUE(print_explain(out, run, Text(Lang::En)));
-  EXPECT_NE(out.str().find("θ = 0.5 rad per position in steps 1–6 (theta)"), std::string::npos);
+  EXPECT_NE(out.str().find("θ = 0.5 rad per position in steps 1–6 (" + option_name("theta") + ")"), std::string::npos)
+      << out.str();
 }
 
 TEST(ExplainRun, RefusesBadStepsPairsAndPositions) {
