@@ -66,6 +66,11 @@ const PAGE_TEXT = [
   N_("6. every pair"),
   N_("attention factor"),
   N_("band"),
+  N_("7. the cos/sin cache as it sits in memory"),
+  N_("pair 0's two channels (partners)"),
+  N_("half layout"),
+  N_("interleaved layout"),
+  N_("Rows: positions 0 … 15 downward; columns: channels. HF's cat(freqs, freqs) repeats the table after d/2 (half layout), repeat_interleave(2) doubles each column (interleaved layout), gpt-oss keeps d/2 columns. A kernel that reads one table in the other layout pairs the wrong channels."),
 ];
 
 // Choices a slider steps through: keyboard arrows move one choice, so a class sees round values.
@@ -174,8 +179,8 @@ function drawPlane(s, f, p) {
                    opacity: 0.6});
   el(svg, "line", {x1: cx, y1: cy, x2: rkr[0], y2: rkr[1], stroke: ORANGE, "stroke-width": 2,
                    "stroke-dasharray": "2 4", opacity: 0.6});
-  el(svg, "text", {x: rqr[0] + 6, y: rqr[1] + 18, fill: BLUE, "font-size": 18, opacity: 0.8}, "Rₘᵀq");
-  el(svg, "text", {x: rkr[0] + 6, y: rkr[1] + 18, fill: ORANGE, "font-size": 18, opacity: 0.8}, "Rₙᵀk");
+  el(svg, "text", {x: rqr[0] + 6, y: rqr[1] + 18, fill: BLUE, "font-size": 20, opacity: 0.8}, "Rₘᵀq");
+  el(svg, "text", {x: rkr[0] + 6, y: rkr[1] + 18, fill: ORANGE, "font-size": 20, opacity: 0.8}, "Rₙᵀk");
   arrow(svg, cx, cy, rq[0], rq[1], BLUE);
   arrow(svg, cx, cy, rk[0], rk[1], ORANGE);
   // The turn of each vector, mθ_i and nθ_i modulo a full turn, as arcs from the unrotated vector.
@@ -289,7 +294,7 @@ function drawWavelengths(s, f) {
   el(svg, "line", {x1: 60, y1: Y(s.context), x2: 560, y2: Y(s.context), stroke: GREEN, "stroke-width": 2, "stroke-dasharray": "8 5"});
   el(svg, "text", {x: 555, y: Y(s.context) - 8, fill: GREEN, "font-size": 20, "text-anchor": "end"}, tr("context {0}", s.context));
   for (let e = 0; e <= Math.log10(top); e += 2) {
-    el(svg, "text", {x: 55, y: Y(10 ** e) + 6, "font-size": 18, "text-anchor": "end"}, e === 0 ? "1" : `1e${e}`);
+    el(svg, "text", {x: 55, y: Y(10 ** e) + 6, "font-size": 20, "text-anchor": "end"}, e === 0 ? "1" : `1e${e}`);
   }
   for (let k = 0; k <= 4; ++k) {
     const i = Math.round((half - 1) * k / 4);
@@ -304,6 +309,76 @@ function drawWavelengths(s, f) {
          half - first, half, s.context, 2 * first);
   put("beyond0", said(f.first_beyond0), String(f.first_beyond0));
   put("beyond", f.scaled ? said(f.first_beyond) : "–", f.scaled ? String(f.first_beyond) : "");
+}
+
+// Part 7: the cos/sin cache as it sits in memory (rope layouts --cache draws the same tables, analysis/layouts.hpp
+// layout_cache): three bands of rows (cos, sin, the angle over π), the three tables side by side, each table a
+// bitmap (one pixel per entry, scaled without smoothing), pair 0's two columns joined by a black bar.
+function drawCache(s, cache) {
+  const svg = $("cache");
+  clear(svg);
+  const P = cache.positions, left = 96, top = 34, gap = 14, bandGap = 10, right = 8;
+  const units = cache.tables.reduce((n, t) => n + t.width, 0);
+  const scale = (580 - left - right - gap * (cache.tables.length - 1)) / units;
+  const bandH = (420 - top - 40 - 2 * bandGap) / 3;
+  const bands = [["cos", "cos"], ["sin", "sin"], ["angle", tr("angle/π")]];
+  bands.forEach(([, name], b) => {
+    el(svg, "text", {x: left - 8, y: top + b * (bandH + bandGap) + bandH / 2 + 7, "font-size": 20,
+                     "text-anchor": "end"}, name);
+  });
+  const names = {half: tr("half layout"), interleaved: tr("interleaved layout"), "half-width": "gpt-oss"};
+  let x = left;
+  for (const t of cache.tables) {
+    const w = t.width * scale;
+    const canvas = document.createElement("canvas");
+    canvas.width = t.width;
+    canvas.height = 3 * P;
+    const g = canvas.getContext("2d"), img = g.createImageData(t.width, 3 * P);
+    bands.forEach(([key], b) => {
+      for (let m = 0; m < P; ++m) {
+        for (let c = 0; c < t.width; ++c) {
+          const [r, gr, bl] = colour(t[key][m * t.width + c]).match(/\d+/g).map(Number);
+          const k = 4 * ((b * P + m) * t.width + c);
+          img.data[k] = r;
+          img.data[k + 1] = gr;
+          img.data[k + 2] = bl;
+          img.data[k + 3] = 255;
+        }
+      }
+    });
+    g.putImageData(img, 0, 0);
+    // One bitmap per band, so the bands keep their gaps.
+    bands.forEach((_, b) => {
+      const band = document.createElement("canvas");
+      band.width = t.width;
+      band.height = P;
+      band.getContext("2d").drawImage(canvas, 0, b * P, t.width, P, 0, 0, t.width, P);
+      el(svg, "image", {x, y: top + b * (bandH + bandGap), width: w, height: bandH, preserveAspectRatio: "none",
+                        href: band.toDataURL(), style: "image-rendering: pixelated"});
+      el(svg, "rect", {x, y: top + b * (bandH + bandGap), width: w, height: bandH, fill: "none", stroke: "#999"});
+    });
+    el(svg, "text", {x: x + w / 2, y: top - 10, "font-size": 20, "text-anchor": "middle"}, names[t.kind]);
+    for (const c of [0, t.width / 2]) {
+      el(svg, "text", {x: x + (c + 0.5) * scale, y: 420 - 12, "font-size": 20, "text-anchor": "middle"}, String(c));
+    }
+    // Pair 0's partners: across the cos band from one column to the other; gpt-oss: one column, read in the cos
+    // and the sin band.
+    const cx = (c) => x + (c + 0.5) * scale, yMid = top + bandH / 2;
+    if (t.partner_a !== t.partner_b) {
+      el(svg, "line", {x1: cx(t.partner_a), y1: yMid, x2: cx(t.partner_b), y2: yMid, stroke: "#000", "stroke-width": 5});
+    } else {
+      el(svg, "line", {x1: cx(t.partner_a), y1: yMid, x2: cx(t.partner_a), y2: yMid + bandH + bandGap, stroke: "#000",
+                       "stroke-width": 5});
+    }
+    for (const c of new Set([t.partner_a, t.partner_b])) {
+      el(svg, "circle", {cx: cx(c), cy: yMid, r: 6, fill: "#000"});
+    }
+    const pair = `(${t.partner_a}, ${t.partner_b})`;
+    if (t.kind === "half") put("partners-half", pair, pair);
+    if (t.kind === "interleaved") put("partners-interleaved", pair, pair);
+    if (t.kind === "half-width") put("partners-width", tr("column {0} of {1}", t.partner_a, t.width), String(t.partner_a));
+    x += w + gap;
+  }
 }
 
 function drawAttention(s, att) {
@@ -363,7 +438,8 @@ function update() {
   for (const e of document.querySelectorAll(".scaled-only")) e.hidden = s.scaling === "none";
   $("L0-row").hidden = !(s.scaling === "yarn" || s.scaling === "llama3");
   const f = rope.frequencies(s), p = rope.pair(s), mat = rope.matrix(s), dec = rope.decay(s), att = rope.attention(s);
-  const failed = [f, p, mat, dec, att].find((x) => x.error !== undefined);
+  const cache = rope.cache(s);
+  const failed = [f, p, mat, dec, att, cache].find((x) => x.error !== undefined);
   $("error").textContent = failed ? tr("rope: {0}", lang === "zh" ? failed.error_zh : failed.error) : "";
   document.body.classList.toggle("failed", Boolean(failed));
   if (failed) return;
@@ -373,6 +449,7 @@ function update() {
   drawWavelengths(s, f);
   drawAttention(s, att);
   table(s, f);
+  drawCache(s, cache);
   const cmd = commands(s, f);
   for (const [id, text] of Object.entries(cmd)) put(`cmd-${id}`, text);
   put("all-commands", Object.values(cmd).join("\n"));
@@ -401,6 +478,7 @@ function commands(s, f) {
     "att-rope": `${att} --encoding rope${scale}${zh}`,
     "att-sinusoidal": `${att} --encoding sinusoidal${zh}`,
     pairs: `rope frequencies ${db}${scale}${zh}`,
+    cache: `rope layouts ${db}${scale} --cache --png cache.png${zh}`,
   };
 }
 
@@ -438,7 +516,9 @@ const KEYS = {
   PageUp: ["d", 2], PageDown: ["d", -2], "]": ["base", 1], "[": ["base", -1],
 };
 // Presenter mode: one panel at a time, large type. The page measures the smallest text it then shows, in CSS
-// pixels as drawn (SVG text scaled with its picture), into body[data-smallest-text] (tests/browser/check_live.py).
+// pixels as drawn (SVG text scaled with its picture), into body[data-smallest-text]; outside presenter mode the
+// smallest figure label of every panel into body[data-smallest-label], and whether every table fits its box
+// (no sideways scrolling) into body[data-tables-fit] (tests/browser/check_live.py).
 let presenting = false, shown = 0;
 function present(on, panel) {
   presenting = on;
@@ -450,15 +530,24 @@ function present(on, panel) {
   document.body.dataset.panel = on ? String(shown + 1) : "";
   measure();
 }
+function svgTextSize(t) {
+  const svg = t.ownerSVGElement, box = svg.getBoundingClientRect();
+  if (!t.textContent.trim() || box.width === 0) return Infinity;
+  return Number(t.getAttribute("font-size")) * box.width / svg.viewBox.baseVal.width;
+}
 function measure() {
+  if (!presenting) {
+    let label = Infinity;
+    for (const t of document.querySelectorAll("#panels svg text")) label = Math.min(label, svgTextSize(t));
+    document.body.dataset.smallestLabel = label.toFixed(1);
+    const boxes = [...document.querySelectorAll("#pairs-box")];
+    document.body.dataset.tablesFit = boxes.every((b) => b.scrollWidth <= b.clientWidth + 1) ? "1" : "0";
+    return;
+  }
   let smallest = Infinity;
   const section = document.querySelectorAll("#panels > section")[shown];
-  if (!presenting || !section) return;
-  for (const t of section.querySelectorAll("svg text")) {
-    const svg = t.ownerSVGElement, box = svg.getBoundingClientRect();
-    if (!t.textContent.trim() || box.width === 0) continue;
-    smallest = Math.min(smallest, Number(t.getAttribute("font-size")) * box.width / svg.viewBox.baseVal.width);
-  }
+  if (!section) return;
+  for (const t of section.querySelectorAll("svg text")) smallest = Math.min(smallest, svgTextSize(t));
   for (const e of section.querySelectorAll("h2, p, td, th, code, span.num")) {
     if (e.offsetParent !== null && e.textContent.trim()) smallest = Math.min(smallest, parseFloat(getComputedStyle(e).fontSize));
   }

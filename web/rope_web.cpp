@@ -3,9 +3,9 @@
 /// that take the page's settings (d, base, positions m and n, layout, scaling method and factor, context,
 /// tokens, shift) and return plain objects of numbers. Every number is computed by the library functions
 /// the command line calls for the same inputs (models/resolve.hpp, analysis/model_apply.hpp, decay.hpp,
-/// attention.hpp, explain.hpp, core/rotation.hpp), so the page shows what `rope frequencies`, `explain`,
-/// `matrix`, `decay`, `wavelengths` and `attention` print; the page names each command beside its panel and
-/// tests/browser/check_live.py runs it and compares what it prints.
+/// attention.hpp, explain.hpp, layouts.hpp, core/rotation.hpp), so the page shows what `rope frequencies`, `explain`,
+/// `matrix`, `decay`, `wavelengths`, `attention` and `layouts --cache` print and draw; the page names each command
+/// beside its panel and tests/browser/check_live.py runs it and compares what it prints.
 ///
 /// Built only by the WebAssembly target (web/CMakeLists.txt, `make web`) with Debian's emscripten; the
 /// native build never sees this file. An error of the library crosses into JavaScript as an object
@@ -21,11 +21,13 @@
 #include <map>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "rope/analysis/attention.hpp"
 #include "rope/analysis/decay.hpp"
 #include "rope/analysis/explain.hpp"
 #include "rope/analysis/frequency_table.hpp"
+#include "rope/analysis/layouts.hpp"
 #include "rope/analysis/model_apply.hpp"
 #include "rope/core/error.hpp"
 #include "rope/core/frequencies.hpp"
@@ -249,6 +251,35 @@ val decay(val p) {
   });
 }
 
+/// `rope layouts --dim d --base b --cache`: the cos/sin cache as it sits in memory, the three tables of
+/// layout_cache (half, interleaved, gpt-oss's half-width) for positions 0 … 15, each {kind, width, cos, sin,
+/// angle (row by row), partner_a, partner_b}: the same function draws the command's figure.
+val cache(val p) {
+  return guarded([&] {
+    const rope::ModelRope r = resolve(p, false);
+    const rope::LayoutCache c = rope::layout_cache(r.spec.params.inv_freq);
+    val o = val::object();
+    o.set("d", c.dim);
+    o.set("positions", c.positions);
+    val tables = val::array();
+    const char* kinds[] = {"half", "interleaved", "half-width"};
+    for (const rope::LayoutCacheTable& t : c.tables) {
+      val one = val::object();
+      one.set("kind", std::string(kinds[static_cast<int>(t.kind)]));
+      one.set("width", static_cast<int>(t.cos.cols()));
+      for (const auto& [name, m] : {std::pair{"cos", &t.cos}, std::pair{"sin", &t.sin}, std::pair{"angle", &t.angle}}) {
+        const Eigen::MatrixXd rows = m->transpose();  // Eigen stores columns; the page reads rows
+        one.set(name, numbers(Eigen::Map<const Eigen::VectorXd>(rows.data(), rows.size())));
+      }
+      one.set("partner_a", t.partner_a);
+      one.set("partner_b", t.partner_b);
+      tables.call<void>("push", one);
+    }
+    o.set("tables", tables);
+    return o;
+  });
+}
+
 val shift_object(const rope::ShiftReport& s) {
   val o = val::object();
   o.set("max_abs", s.max_abs_change);
@@ -300,4 +331,5 @@ EMSCRIPTEN_BINDINGS(rope_web) {
   emscripten::function("matrix", &matrix);
   emscripten::function("decay", &decay);
   emscripten::function("attention", &attention);
+  emscripten::function("cache", &cache);
 }

@@ -19,13 +19,16 @@ value it compares is read from a command's stdout.
                these need no cos or sin, so wasm and the native build must agree exactly;
   same digits  the sinusoidal shift test's max |Δs| and max |ΔA| (3 digits, as `rope attention` prints them)
                and both verdicts;
+  same text    panel 7, the cos/sin cache: the channels of pair 0 marked as partners in the half and the
+               interleaved table, as `rope layouts … --cache` prints them in its table of pairs;
   (M13)        what goes through cos, sin or exp: R_m's entries, the decay bound, the attention weight A_00, and RoPE's shift
                change (rounding noise; both must lie under the tolerance). WebAssembly's libm (musl) rounds
                cos/sin differently from glibc's in a few cases per hundred, so these bytes cannot agree; the
                difference must lie within κ·ε·(d + M)·S, κ = 8, M the positions involved, S the scale
                (docs/math.md (M13)). The largest relative use of that tolerance is printed.
 
-Also: no console message, the page computed (data-updates), the two languages show the same numbers and name the
+Also: the figures' labels at least 20 px at 1920×1080 (28 in presenter mode) as Chromium draws them, tables
+that fit their boxes, no console message, the page computed (data-updates), the two languages show the same numbers and name the
 same commands (the Chinese page's with --lang zh), and
 screenshots in both languages are not blank. Run by `make browser-test` on the page it has just built from the
 sources (never compared with the committed copy).
@@ -103,12 +106,13 @@ def chromium(url, profile, *args):
 
 
 def rope(exe, command, *extra):
-    """Runs a command the page names (its text, as shown) with the rope executable; `extra` asks for the
-    same command's CSV or JSON. Its stdout."""
+    """Runs a command the page names (its text, as shown) with the rope executable, in a directory of its own
+    (a figure it draws, --png FILE, lands there); `extra` asks for the same command's CSV or JSON. Its stdout."""
     argv = [exe] + shlex.split(command)[1:] + list(extra)
     if "--lang" not in argv:
         argv += ["--lang", "en"]
-    r = subprocess.run(argv, capture_output=True, text=True, timeout=120)
+    with tempfile.TemporaryDirectory() as cwd:
+        r = subprocess.run(argv, capture_output=True, text=True, timeout=120, cwd=cwd)
     if r.returncode not in (0, 1):
         sys.exit(f"{' '.join(argv)} exited {r.returncode}: {r.stderr}")
     return r.stdout
@@ -134,7 +138,7 @@ def printed(pattern, out, command, where):
     return m.group(1)
 
 
-COMMANDS = ["plane", "matrix", "decay", "wavelengths", "att-rope", "att-sinusoidal", "pairs"]
+COMMANDS = ["plane", "matrix", "decay", "wavelengths", "att-rope", "att-sinusoidal", "pairs", "cache"]
 
 
 def commands(dom, where):
@@ -163,8 +167,21 @@ def check_pair(exe, dom, cmd, where):
         same(f"position {key}", dom.ids[f"{key}-out"][0].strip(), printed(pattern, cmd["plane"], "", where), where)
 
 
+def check_cache(exe, dom, cmd, where):
+    """Panel 7, the cos/sin cache (`rope layouts … --cache`): the channels of pair 0 that the page marks as
+    partners in the half and the interleaved table are the pair-0 row of the command's table "which channels form
+    pair i" (run as the page names it; it also draws the same tables as its figure)."""
+    out = rope(exe, cmd["cache"])
+    row = printed(r"\n\s+(0\s+\S+\s+\(\d+, \d+\)\s+\(\d+, \d+\))\n", out, cmd["cache"], where)
+    interleaved, half = re.findall(r"\(\d+, \d+\)", row)
+    same("pair 0's partners, interleaved", dom.ids["partners-interleaved"][1], interleaved, where)
+    same("pair 0's partners, half", dom.ids["partners-half"][1], half, where)
+    same("pair 0's gpt-oss column", dom.ids["partners-width"][1], "0", where)
+
+
 def check_state(exe, dom, where):
     cmd = commands(dom, where)
+    check_cache(exe, dom, cmd, where)
     freq, matrix, decay, wave = cmd["pairs"], cmd["matrix"], cmd["decay"], cmd["wavelengths"]
     att_rope, att_sinusoidal = cmd["att-rope"], cmd["att-sinusoidal"]
     check_pair(exe, dom, cmd, where)
@@ -260,7 +277,7 @@ def check_address(page, profile):
             same(f"#{i} reopened at {address}", again.ids.get(i), first.ids[i], "address")
     cmds = commands(first, "address")
     same("copy every command", first.ids["all-commands"][0].strip(), "\n".join(cmds[c] for c in (
-        "plane", "matrix", "decay", "wavelengths", "att-rope", "att-sinusoidal", "pairs")), "address")
+        "plane", "matrix", "decay", "wavelengths", "att-rope", "att-sinusoidal", "pairs", "cache")), "address")
     if "--lang zh" not in cmds["plane"]:
         sys.exit("the key L switched to Chinese but the commands are not --lang zh")
     print(f"the address holds the state: {address}")
@@ -268,11 +285,11 @@ def check_address(page, profile):
 
 def check_presenter(page, profile):
     """Presenter mode at 1920×1080 (issue 51): the key P shows one panel full screen, Space and Backspace step
-    through the panels, and the address keeps the panel; on each of the six panels the smallest text drawn (the
+    through the panels, and the address keeps the panel; on each of the seven panels the smallest text drawn (the
     page measures it as Chromium renders it: SVG text scaled with its picture, HTML text by its computed size,
     body[data-smallest-text]) is at least 28 px."""
     sizes = []
-    for k in range(1, 7):
+    for k in range(1, 8):
         dom = Dom()
         dumped = headless.chromium(f"file://{page}#lang=zh&d=128&present={k}", (1920, 1080), profile, "--dump-dom")
         dom.feed(dumped)
@@ -292,12 +309,34 @@ def check_presenter(page, profile):
     print("presenter mode: smallest text per panel at 1920×1080 (px): " + ", ".join(f"{v:g}" for v in sizes))
 
 
+def check_sizes(page, profile):
+    """Outside presenter mode at 1920×1080 (issue 51, item 2): the smallest label of any figure, as Chromium draws
+    it (SVG text scaled with its picture, body[data-smallest-label], measured by the page), is at least 20 px, and
+    every table fits its box (no sideways scrolling, body[data-tables-fit]); at d = 8 and d = 128 (the widest
+    table), in both languages."""
+    sizes = []
+    for lang in ("en", "zh"):
+        for state in ("d=8", "d=128&scaling=yarn"):
+            dumped = headless.chromium(f"file://{page}#lang={lang}&{state}", (1920, 1080), profile, "--dump-dom")
+            body = re.search(r"<body([^>]*)>", dumped).group(1)
+            label = re.search(r'data-smallest-label="([\d.]+)"', body)
+            fit = re.search(r'data-tables-fit="(\d)"', body)
+            if not label or not fit:
+                sys.exit(f"1920×1080 ({lang}, #{state}): the page measured nothing: {body!r}")
+            sizes.append(float(label.group(1)))
+            if sizes[-1] < 20:
+                sys.exit(f"1920×1080 ({lang}, #{state}): a figure label is {sizes[-1]} px (at least 20)")
+            if fit.group(1) != "1":
+                sys.exit(f"1920×1080 ({lang}, #{state}): a table is wider than its box")
+    print("smallest figure label at 1920×1080 outside presenter mode (px): " + ", ".join(f"{v:g}" for v in sizes))
+
+
 def screenshot(url, profile, path):
     headless.screenshot(url, WINDOW, profile, path, min_drawn=0.05, min_colours=64)
 
 
 def main():
-    exe, page, out = sys.argv[1], os.path.abspath(sys.argv[2]), sys.argv[3]
+    exe, page, out = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2]), sys.argv[3]
     os.makedirs(out, exist_ok=True)
     with tempfile.TemporaryDirectory() as profile:
         for k, state in enumerate(STATES):
@@ -325,6 +364,7 @@ def main():
             print(f"state {k} (#{state or 'defaults'}): agrees with rope in both languages")
         check_address(page, profile)
         check_presenter(page, profile)
+        check_sizes(page, profile)
         for lang, state in (("en", STATES[0]), ("zh", STATES[3])):
             url = f"file://{page}#lang={lang}" + (f"&{state}" if state else "")
             screenshot(url, profile, os.path.join(out, f"live.{lang}.png"))

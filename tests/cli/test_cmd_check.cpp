@@ -252,7 +252,7 @@ TEST_F(CmdCheckFiles, ReportNamesTheScalingAndEscapesWhatTheUserTyped) {
 TEST(CmdCheck, ChineseText) {
   const auto r = check("q_rope_interleaved.npy", {"--lang", "zh"});
   EXPECT_EQ(r.code, 1);
-  EXPECT_THAT(r.out, HasSubstr("符合 interleaved 排列；配置要求的是 half"));
+  EXPECT_THAT(r.out, HasSubstr("符合相邻配对（interleaved）；配置要求的是前后半配对（half）"));
 }
 
 TEST_F(CmdCheckFiles, PositionsFilesDecodeBatchesAndPackedSequences) {

@@ -14,15 +14,11 @@
 #include "rope/cli/figure_options.hpp"
 #include "rope/cli/cli.hpp"
 #include "rope/analysis/explain.hpp"
+#include "rope/report/explain_report.hpp"
+#include "rope/report/text.hpp"
 
 #include "cli/explain_reference.hpp"
 #include "support/cli_harness.hpp"
-
-namespace rope::cli {
-// Defined in apps/rope/cli/commands/cmd_explain.cpp; declared here to print a walkthrough whose check failed.
-int print_walkthrough(const explain::Walkthrough& w, int step, const std::string& theta_source,
-                      const FigureOptions& figure, std::ostream& out, bool quiet = false);
-}  // namespace rope::cli
 
 namespace rope {
 namespace {
@@ -193,18 +189,21 @@ TEST_F(CmdExplain, ChineseStepFiveIsTheDocumentedText) {
 
 TEST_F(CmdExplain, AFailedCheckPrintsACrossAndExitsOne) {
   // No input makes a correct build fail, so a walkthrough is spoiled by hand: one side of step 5 off by 0.1.
-  explain::Walkthrough w = explain::explain({});
-  w.step5.complex_check.difference = 0.1;
-  cli::FigureOptions f;
+  ExplainRun run;
+  run.walkthrough = explain::explain({});
+  run.walkthrough.step5.complex_check.difference = 0.1;
   std::ostringstream out;
-  EXPECT_EQ(cli::print_walkthrough(w, 0, "θ_0", f, out), 1);
+  EXPECT_FALSE(print_explain(out, run, Text(Lang::En)));
+  EXPECT_FALSE(run.passed());
   EXPECT_THAT(out.str(), HasSubstr("|Δ| = 1.0e-01 > 2.0e-14 ✗"));
   EXPECT_THAT(out.str(), testing::EndsWith("\n1 of 12 checks ✗: the two sides differ by more than rounding\n"));
   std::ostringstream other;
-  EXPECT_EQ(cli::print_walkthrough(w, 4, "θ_0", f, other), 0);  // step 4 alone has no failed check
-  f.lang = Lang::Zh;
+  run.step = 4;
+  EXPECT_TRUE(print_explain(other, run, Text(Lang::En)));  // step 4 alone has no failed check
+  EXPECT_TRUE(run.passed());
+  run.step = 5;
   std::ostringstream zh;
-  EXPECT_EQ(cli::print_walkthrough(w, 5, "θ_0", f, zh), 1);
+  EXPECT_FALSE(print_explain(zh, run, Text(Lang::Zh)));
   EXPECT_THAT(zh.str(), testing::EndsWith("\n3 项检验中有 1 项 ✗：两边之差超出舍入误差\n"));
 }
 

@@ -111,15 +111,16 @@ TEST_F(CmdLesson, PageQuotesWhatRopePrintsAndLoadsNothing) {
     }
     EXPECT_EQ(outside_reference(page), "") << lang;
     EXPECT_EQ(page.find("<?xml"), std::string::npos);
-    // The 10 figures of the lesson, each under its caption, and 2 sliders of kLessonFrames frames each.
+    // The 11 figures of the lesson (Part 4's cos/sin cache the 11th), each under its caption, and 2 sliders of
+    // kLessonFrames frames each.
     std::size_t svgs = 0;
     for (std::size_t at = page.find("<svg"); at != std::string::npos; at = page.find("<svg", at + 1)) ++svgs;
-    EXPECT_EQ(svgs, 10u + 2u * kLessonFrames) << lang;
+    EXPECT_EQ(svgs, 11u + 2u * kLessonFrames) << lang;
     std::size_t captions = 0;
     for (std::size_t at = page.find("<figcaption>"); at != std::string::npos; at = page.find("<figcaption>", at + 1)) {
       ++captions;
     }
-    EXPECT_EQ(captions, 10u) << lang;
+    EXPECT_EQ(captions, 11u) << lang;
     // Part 3 runs rope verify as the lesson does (1000 trials): the number it points at is on the page.
     EXPECT_NE(
         page.find("<code class=\"cmd\">$ rope verify" + std::string(lang == "zh" ? " --lang zh" : "") + "</code>"),

@@ -175,6 +175,10 @@ def glued_to_english(text, english):
 
 # Words the catalog once built that read wrongly: 使得分 reads as 使得 + 分 ("错误使得分改变").
 MISREAD = {"使得分": "让得分", "interleaved 排列": "相邻配对（interleaved）", "half 排列": "前后半配对（half）"}
+# A layout given as a field before 排列 ("符合 {0} 排列"): the field holds the English word, so the sentence reads
+# "符合 interleaved 排列". The layout is a nested message in the glossary's words (models/rope_spec.hpp layout_term:
+# 相邻配对（interleaved）, 前后半配对（half）) or one sentence per layout.
+LAYOUT_FIELD = re.compile(r"\{\d+\}\s*排列")
 # The live page (web/lesson.js) shows the pair layout only: there 交错 (M-RoPE's interleaved sections elsewhere)
 # would name it a third way.
 PAGE_REPLACED = {"交错": "相邻配对"}
@@ -300,6 +304,10 @@ def check(root):
             for term, use in MISREAD.items():
                 if term in text:
                     problems.append(f"{name}:{n}: '{term}' (po/glossary.md): use '{use}'")
+            if english is not None:
+                for m in LAYOUT_FIELD.finditer(text):
+                    problems.append(f"{name}:{n}: '{m.group(0)}': a layout as a field puts an English word in a "
+                                    f"Chinese sentence; name it in the glossary's words (po/glossary.md)")
     for msgid, text in page_strings(root):
         for term, use in PAGE_REPLACED.items():
             if term in text:

@@ -36,7 +36,12 @@ std::vector<LessonPart> lesson_parts(const Text& t) {
        {{{"layouts", "--dim", "8"}, ""},
         {{"layouts", "--dim", "64", "--max-distance", "256", "--png", "layouts.png"},
          t.tr("scores against distance: Meta's interleaved reference, rotate_half on unconverted weights, and the "
-              "permuted fix")}}},
+              "permuted fix")},
+        // The cos/sin cache as each layout stores it (issue 51, item 6): the header lines, then the figure.
+        {{"layouts", "--dim", "64", "--cache", "--png", "layouts_cache.png"},
+         t.tr("the cos, sin and angle tables of positions 0 to 15 for the half layout, the interleaved layout and "
+              "gpt-oss's half-width tables, pair 0's channels joined by a black bar"),
+         3}}},
       {5,
        t.tr("Part 5: fast and slow pairs"),
        t.tr("Small i turns fast, large i slowly; some pairs never complete a turn within the context."),

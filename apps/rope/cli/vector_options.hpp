@@ -9,6 +9,8 @@
 #include <ostream>
 #include <string>
 
+#include "rope/report/printing.hpp"  // print_vectors
+
 namespace CLI {
 class App;
 }  // namespace CLI
@@ -40,8 +42,6 @@ struct QueryKey {
 std::optional<QueryKey> query_key(const std::string& q_text, const std::string& k_text, std::optional<int> dim,
                                   int max_dim);
 
-/// Writes "  name = [x0, x1, …]" with every number in its shortest round-trip form (format_number), one
-/// line per vector ("name_0", "name_1", … when there are several), broken to the projector width.
-void print_vectors(std::ostream& out, const std::string& name, const Eigen::MatrixXd& rows);
+// print_vectors: report/printing.hpp.
 
 }  // namespace rope::cli

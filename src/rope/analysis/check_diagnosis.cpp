@@ -299,16 +299,20 @@ CheckReport check_source(const DumpSource& source, long start, const std::vector
         dg.swapped_groups = swapped;
     }
   }
-  const std::string layout = std::string(to_string(expected.layout));
-  const std::string other = expected.layout == Layout::Half ? "interleaved" : "half";
+  // The layouts by the glossary's names (po/glossary.md): one sentence per order, so that no layout is an English
+  // word in a field of a Chinese sentence (相邻配对（interleaved）, 前后半配对（half）).
+  const bool half_expected = expected.layout == Layout::Half;
   const std::string base = fmt::format("{:g}", expected.base);
   const std::string factor = fmt::format("{:.6g}", expected.attention_factor);
   if (!dg.swapped_groups.empty()) {
     const std::string heads = list_numbers(dg.swapped_groups);
-    dg.message = {
-        msg("heads {0} match the {1} layout while the others match {2}: the q/k permutation is wrong on "
-            "some heads (GQA: permuted with the wrong number of heads?)",
-            heads, other, layout)};
+    dg.message = {half_expected
+                      ? msg("heads {0} match the interleaved layout while the others match half: the q/k "
+                            "permutation is wrong on some heads (GQA: permuted with the wrong number of heads?)",
+                            heads)
+                      : msg("heads {0} match the half layout while the others match interleaved: the q/k "
+                            "permutation is wrong on some heads (GQA: permuted with the wrong number of heads?)",
+                            heads)};
     return report;
   }
   // A cos/sin cache read at p mod L from position 0 is the positions starting again at L, 2L, …: the restart says it
@@ -398,7 +402,8 @@ CheckReport check_source(const DumpSource& source, long start, const std::vector
   const int r = expected.rotary_dim();
   switch (*dg.matches) {
     case VariantKind::LayoutSwapped:
-      dg.message = {msg("matches the {0} layout; the spec implies {1}", other, layout)};
+      dg.message = {half_expected ? msg("matches the interleaved layout; the spec implies half")
+                                  : msg("matches the half layout; the spec implies interleaved")};
       break;
     case VariantKind::Base10000:
       dg.message = {msg("matches base 10000, not {0}: is rope_theta read?", base)};

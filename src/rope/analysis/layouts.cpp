@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "rope/core/apply.hpp"
+#include "rope/core/constants.hpp"
 #include "rope/io/csv.hpp"
 #include "rope/core/error.hpp"
 #include "rope/core/frequencies.hpp"
@@ -198,6 +199,43 @@ LayoutsDemo layouts_demo(const LayoutsSettings& s) {
     demo.conjugation_error = std::max(demo.conjugation_error, (half - conjugated).cwiseAbs().maxCoeff());
   }
   return demo;
+}
+
+LayoutCache layout_cache(const Eigen::VectorXd& theta, int positions) {
+  const int half = static_cast<int>(theta.size());
+  if (half < 1) throw InvalidArgument(error_msg("the cos/sin cache needs at least one frequency"));
+  if (positions < 1 || positions > 4096) {
+    throw InvalidArgument(error_msg("{0} must be between {1} and {2} (got {3})", "positions", 1, 4096, positions));
+  }
+  const int d = 2 * half;
+  LayoutCache cache;
+  cache.dim = d;
+  cache.positions = positions;
+  const auto table = [&](CacheTable kind, int width, auto pair_of, int a, int b) {
+    LayoutCacheTable t;
+    t.kind = kind;
+    t.cos.resize(positions, width);
+    t.sin.resize(positions, width);
+    t.angle.resize(positions, width);
+    for (int m = 0; m < positions; ++m) {
+      for (int c = 0; c < width; ++c) {
+        const double angle = m * theta[pair_of(c)];
+        t.cos(m, c) = std::cos(angle);
+        t.sin(m, c) = std::sin(angle);
+        t.angle(m, c) = std::remainder(angle, 2 * kPi) / kPi;  // (−π, π] over π
+      }
+    }
+    t.partner_a = a;
+    t.partner_b = b;
+    cache.tables.push_back(std::move(t));
+  };
+  table(
+      CacheTable::Half, d, [half](int c) { return c % half; }, 0, half);
+  table(
+      CacheTable::Interleaved, d, [](int c) { return c / 2; }, 0, 1);
+  table(
+      CacheTable::HalfWidth, half, [](int c) { return c; }, 0, 0);
+  return cache;
 }
 
 }  // namespace rope

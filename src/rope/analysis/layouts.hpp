@@ -116,6 +116,34 @@ struct LayoutsDemo {
   bool passed() const;
 };
 
+/// The cos/sin cache as it sits in memory (issue 51, item 6): rows are positions m = 0 … positions − 1,
+/// columns the channels of one layout's table. The half layout (HF Llama's `emb = torch.cat((freqs, freqs),
+/// dim=-1)`: channel c uses θ_(c mod d/2)), the interleaved layout (GPT-J's and DeepSeek's
+/// `repeat_interleave(2)`: channel c uses θ_(c/2)) and the half-width tables (gpt-oss keeps cos, sin of d/2
+/// columns, column i = pair i, used by both halves of the vector). The angle is m·θ wrapped to (−π, π] over π,
+/// so that all three tables lie in [−1, 1]. The partners of pair 0 are the two columns it multiplies: (0, d/2)
+/// in the half layout, (0, 1) interleaved, and column 0 twice (read in the cos and the sin table) for gpt-oss.
+/// One table for the figure of `rope layouts --cache`, the lesson page and the live page alike.
+enum class CacheTable { Half, Interleaved, HalfWidth };
+struct LayoutCacheTable {
+  CacheTable kind = CacheTable::Half;
+  Eigen::MatrixXd cos;    ///< positions × width
+  Eigen::MatrixXd sin;    ///< positions × width
+  Eigen::MatrixXd angle;  ///< m·θ wrapped to (−π, π], over π
+  int partner_a = 0;      ///< pair 0's first column
+  int partner_b = 0;      ///< its second column (= partner_a for the half-width table)
+};
+struct LayoutCache {
+  int dim = 0;
+  int positions = 0;
+  std::vector<LayoutCacheTable> tables;  ///< half, interleaved, half-width, in this order
+};
+/// The rows of the cache figure by default: positions 0 … 15.
+inline constexpr int kCachePositions = 16;
+/// The three tables of the frequencies `theta` (d/2 of them) at positions 0 … positions − 1.
+/// @throws InvalidArgument for no frequencies or positions outside 1 … 4096.
+LayoutCache layout_cache(const Eigen::VectorXd& theta, int positions = kCachePositions);
+
 /// Runs the demonstration. @throws InvalidArgument if a setting breaks its rule (d even in
 /// 2 … kMaxLayoutsDim, base > 1, finite |m|, |n| <= kMaxLayoutsPosition, 0 <= max_distance <=
 /// kMaxLayoutsDistance, inv_freq of length dim/2 if given).

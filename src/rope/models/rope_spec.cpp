@@ -9,6 +9,7 @@
 #include "rope/core/frequencies.hpp"
 #include "rope/core/rotation.hpp"
 #include "rope/models/families/family_table.hpp"
+#include "rope/models/layout_term.hpp"
 #include "rope/models/vision_rope.hpp"
 
 // The layouts are those of each family's HF modeling code, as data/families.json records them with the
@@ -73,7 +74,7 @@ void override_layout(RopeSpec& s, Layout layout) {
   const std::string name(to_string(layout));
   if (s.from_model && s.layout_known() && s.layout != layout) {
     s.notes.push_back(msg("{0} {1} overrides the model's {2} layout ({3}): the numbers are not the model's",
-                          option_name("layout"), name, to_string(s.layout), s.layout_reason));
+                          option_name("layout"), name, layout_term(s.layout), s.layout_reason));
   }
   if (layout != s.layout) s.deinterleaved_output = false;
   s.layout = layout;
@@ -81,6 +82,14 @@ void override_layout(RopeSpec& s, Layout layout) {
   s.layout_basis = LayoutBasis::Flag;
   s.layout_reason = msg("{0} on the command line", option_name("layout"));
   s.origin.push_back(msg("layout: {0} ({1} on the command line)", name, option_name("layout")));
+}
+
+Message layout_term(Layout layout) {
+  // Built without msg(): the catalog holds "interleaved" (交错, M-RoPE's sections) without a context, so the
+  // layout's entries have their own (msgctxt "layout" in po/zh_CN.po).
+  Message m(std::string(to_string(layout)), {});
+  m.context = "layout";
+  return m;
 }
 
 Message layout_description(const RopeSpec& s) {

@@ -12,6 +12,7 @@
 #include "rope/io/csv.hpp"
 #include "rope/io/tensor_file.hpp"
 #include "rope/io/utf8.hpp"
+#include "rope/models/layout_term.hpp"
 #include "rope/models/layer_types.hpp"
 #include "rope/report/rope_text.hpp"
 #include "rope/report/axes_value.hpp"
@@ -35,10 +36,10 @@ std::string expected_text(const RopeExpectation& e, const Message& where, const 
              ? t.tr(
                    "{0} layout inside each axis's block of d/2 channels ({1}), rotary dim {2} of {3}, base {4}, attention "
                    "factor {5}",
-                   std::string(to_string(e.layout)), where.in(t.lang()), e.rotary_dim(), e.head_dim,
+                   layout_term(e.layout).in(t.lang()), where.in(t.lang()), e.rotary_dim(), e.head_dim,
                    format_number(e.base), format_number(e.attention_factor))
              : t.tr("{0} layout ({1}), rotary dim {2} of {3}, base {4}, attention factor {5}",
-                    std::string(to_string(e.layout)), where.in(t.lang()), e.rotary_dim(), e.head_dim,
+                    layout_term(e.layout).in(t.lang()), where.in(t.lang()), e.rotary_dim(), e.head_dim,
                     format_number(e.base), format_number(e.attention_factor));
 }
 

@@ -10,7 +10,7 @@ std::string layout_name(Layout layout, const Text& t) {
   const std::string name(to_string(layout));
   if (t.lang() != Lang::Zh) return name;  // the name says how the pairs are formed
   const std::string pairing = layout == Layout::Interleaved ? t.tr("interleaved pairing") : t.tr("half-split pairing");
-  return pairing + " " + name;
+  return pairing + "（" + name + "）";  // the glossary's form (po/glossary.md): 相邻配对（interleaved）
 }
 
 std::string layout_text(const ModelRope& rope, const Text& t) {

@@ -124,4 +124,13 @@ std::string fx(double x) {
   return s;
 }
 
+void print_vectors(std::ostream& out, const std::string& name, const Eigen::MatrixXd& rows) {
+  for (Eigen::Index r = 0; r < rows.rows(); ++r) {
+    std::vector<std::string> items;
+    for (Eigen::Index c = 0; c < rows.cols(); ++c) items.push_back(format_number(rows(r, c)));
+    const std::string label = rows.rows() == 1 ? name : fmt::format("{}_{}", name, r);
+    for (const std::string& line : wrapped_list(fmt::format("  {} = ", label), items)) out << line << '\n';
+  }
+}
+
 }  // namespace rope

@@ -52,6 +52,10 @@ std::vector<std::string> wrapped_list(const std::string& prefix, const std::vect
 /// two columns right of the line's indentation. A word wider than the line stays whole.
 std::string wrap_lines(std::string_view text, std::size_t width = kProjectorColumns);
 
+/// Writes "  name = [x0, x1, …]" with every number in its shortest round-trip form (format_number), one
+/// line per vector ("name_0", "name_1", … when there are several), broken to the projector width.
+void print_vectors(std::ostream& out, const std::string& name, const Eigen::MatrixXd& rows);
+
 /// A computed number as explain prints it: 6 decimals, trailing zeros dropped, so cos 2 is -0.416147 and
 /// 0.5 stays 0.5; "-0" is "0".
 std::string fx(double x);

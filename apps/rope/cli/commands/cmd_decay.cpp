@@ -17,6 +17,7 @@
 #include "rope/cli/options.hpp"
 #include "rope/cli/output.hpp"
 #include "rope/io/csv.hpp"
+#include "rope/report/digits.hpp"
 #include "rope/analysis/decay.hpp"
 #include "rope/core/error.hpp"
 #include "rope/core/frequencies.hpp"
@@ -350,8 +351,9 @@ int run_decay(const DecayOptions& opt, std::ostream& out) {
     std::string line = fmt::format("{:>12}", format_number(at[r]));
     for (std::size_t b = 0; b < sets.size(); ++b) {
       line += kind == DecayKind::Random
-                  ? fmt::format("  {:>26}", fmt::format("{:.4f} ± {:.4f}", summary.value[b][r], summary.stddev[b][r]))
-                  : fmt::format("  {:>14.6f}", summary.value[b][r]);
+                  ? fmt::format("  {:>26}", fmt::format("{} ± {}", with_digits(summary.value[b][r], kTableDigits),
+                                                        with_digits(summary.stddev[b][r], kTableDigits)))
+                  : fmt::format("  {:>14}", with_digits(summary.value[b][r], kTableDigits));
     }
     out << line << '\n';
   }

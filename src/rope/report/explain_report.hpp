@@ -1,0 +1,28 @@
+/// @file
+/// The printers of `rope explain` (analysis/explain_run.hpp): the walkthrough for people, step by step, in
+/// either language (docs/classroom.md quotes it), and the value of its numbers (the setup, the score of the
+/// pair and every check of the steps shown: at most a few dozen fields).
+#pragma once
+
+#include <ostream>
+
+#include "rope/analysis/explain_run.hpp"
+#include "rope/report/emit.hpp"
+#include "rope/report/value.hpp"
+
+namespace rope {
+
+class Text;
+
+/// q, k, m, n, theta, shift, d, base, step; score (⟨R(Mθ)q, R(Nθ)k⟩), relative_score (qᵀR((N−M)θ)k),
+/// reversed_score (⟨R(Mθ)ᵀq, R(Nθ)ᵀk⟩); checks: each {difference, tolerance, passed}; passed.
+Value explain_value(const ExplainRun& run);
+
+/// The walkthrough (every step for step 0, else that step; the header unless quiet) and its last line.
+/// Returns whether every check of the printed steps passed.
+bool print_explain(std::ostream& out, const ExplainRun& run, const Text& t);
+
+/// The walkthrough in the format asked for (text or JSON; CSV is the text).
+void emit(std::ostream& out, const ExplainRun& run, const Printing& how);
+
+}  // namespace rope

@@ -1,0 +1,28 @@
+// The text printer moved verbatim from apps/rope/cli/commands/cmd_lesson.cpp (issue 51: the report pattern).
+#include "rope/report/lesson_report.hpp"
+
+#include "rope/report/json.hpp"
+#include "rope/report/text.hpp"
+
+namespace rope {
+
+Value lesson_value(const LessonRun& run) {
+  Value v = Value::object();
+  v["html"] = run.html;
+  v["lang"] = run.lang == Lang::Zh ? "zh" : "en";
+  return v;
+}
+
+void print_lesson(std::ostream& out, const LessonRun& run, const Text& t) {
+  out << t.tr("wrote the lesson page {0}: open it in a browser, it needs no network\n", run.html);
+}
+
+void emit(std::ostream& out, const LessonRun& run, const Printing& how) {
+  if (how.format == Format::Json) {
+    out << json_text(lesson_value(run)) << '\n';
+  } else {
+    print_lesson(out, run, Text(how.lang));
+  }
+}
+
+}  // namespace rope

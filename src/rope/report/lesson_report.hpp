@@ -1,0 +1,24 @@
+/// @file
+/// The printers of `rope lesson` (analysis/lesson_run.hpp): the line saying which page was written, and its value.
+#pragma once
+
+#include <ostream>
+
+#include "rope/analysis/lesson_run.hpp"
+#include "rope/report/emit.hpp"
+#include "rope/report/value.hpp"
+
+namespace rope {
+
+class Text;
+
+/// html (the file written) and lang ("en" or "zh").
+Value lesson_value(const LessonRun& run);
+
+/// "wrote the lesson page FILE: open it in a browser, it needs no network".
+void print_lesson(std::ostream& out, const LessonRun& run, const Text& t);
+
+/// The report in the format asked for (text or JSON; CSV is the text).
+void emit(std::ostream& out, const LessonRun& run, const Printing& how);
+
+}  // namespace rope
