@@ -182,7 +182,7 @@ void require_indices_within_limit(const std::vector<long>& shape, const DumpPair
   if (indices > kMaxDumpPositions) {
     throw InvalidArgument(error_msg(
         "{0}: shape {1} (axes {2}) has {3} sequence indices, more than the {4} one call of rope.check "
-        "takes: check slices of at most {4} along the sequence axis, each with its own {5}",
+        "takes: check slices of the sequence axis within that limit, each with its own {5}",
         "before=, after=", shape_string(shape), to_string(axes), indices, kMaxDumpPositions, option_name("positions")));
   }
 }

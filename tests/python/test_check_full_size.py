@@ -73,5 +73,5 @@ def test_the_sequence_limit_names_the_keywords_and_how_to_split():
     x = np.zeros((n, 2), np.float32)  # not touched: calloc's pages, nothing resident
     with pytest.raises(ValueError, match=r"before=, after=: shape \(4194305, 2\) \(axes seq,d\) has 4194305 sequence "
                                          r"indices, more than the 4194304 one call of rope.check takes: check slices "
-                                         r"of at most 4194304 along the sequence axis, each with its own positions"):
+                                         r"of the sequence axis within that limit, each with its own positions"):
         rope.check(x, x, None, rope.Spec(head_dim=2))

@@ -10,9 +10,9 @@ SPELLINGS = '"seq,d", "seq,heads,d", "batch,heads,seq,d" or "batch,seq,heads,d"'
 
 
 @pytest.mark.parametrize("what, call, says", [
-    ("two 4-axis orders fit", lambda: rope.reference(np.zeros((4, 4, 4, 128), np.float32), np.arange(4), SPEC),
-     'could be [batch, heads, seq, d] or [batch, seq, heads, d]: give axes="batch,heads,seq,d" or '
-     'axes="batch,seq,heads,d"'),
+    # Two orders that both fit are read as Hugging Face's [batch, heads, seq, d] (issue 53, item 3): no error.
+    ("no 4-axis order fits", lambda: rope.reference(np.zeros((4, 5, 6, 128), np.float32), np.arange(7), SPEC),
+     "neither [batch, heads, seq, d] nor [batch, seq, heads, d] fits"),
     ("rank 5", lambda: rope.reference(np.zeros((2, 3, 4, 5, 128), np.float32), np.arange(3), SPEC),
      f"x.reshape(batch, seq, -1, d) joins the kv_heads and groups of [batch, seq, kv_heads, groups, d] into heads) "
      f"and name the order with axes=: {SPELLINGS}"),
@@ -23,9 +23,9 @@ SPELLINGS = '"seq,d", "seq,heads,d", "batch,heads,seq,d" or "batch,seq,heads,d"'
      "x: shape (1, 131073, 1, 128) has 16777344 elements, more than the 16777216 (2^24) one call of rope.reference "
      "takes: split x along its batch or seq axis into 2 parts or more"),
     ("a scaling without its factor", lambda: rope.Spec(head_dim=64, scaling="linear"),
-     "linear needs factor: give rope.Spec the keyword factor="),
+     "linear needs factor: give factor="),
     ("llama3 without its context", lambda: rope.Spec(head_dim=64, scaling="llama3", factor=8),
-     "llama3 needs original_max_position_embeddings: give rope.Spec the keyword original_max_position_embeddings="),
+     "llama3 needs original_max_position_embeddings: give original_max_position_embeddings= (Llama 3.1: 8192)"),
     ("longrope without its lists", lambda: rope.Spec(head_dim=64, scaling="longrope"),
      "longrope needs short_factor: give rope.Spec the keyword short_factor="),
     ("an odd head_dim", lambda: rope.Spec(head_dim=7), "head_dim must be even and between 2 and 65536 (got 7)"),

@@ -86,7 +86,7 @@ def _pythonic(text, call):
                 "join the results" + (" (np.concatenate)" if call == "reference" else
                                       " (the check passes when every part passes)" if call == "check" else ""))
     m = re.match(r"^(\S+) needs (\w+)(.*)$", text)
-    if m and m.group(2) in _PARAMETERS:
+    if m and m.group(2) in _PARAMETERS and f"give {m.group(2)}=" not in text:  # the library may name it already
         text += f": give rope.Spec the keyword {m.group(2)}="
     if call == "Spec":
         text = re.sub(r"^dimension d must be even", "head_dim must be even", text)
