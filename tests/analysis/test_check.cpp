@@ -390,7 +390,7 @@ TEST(Check, Bf16SavedAsFloat32AndTheClosestVariantInWords) {
   EXPECT_NEAR(d.diagnosis.departure->turned, 2.0, 1e-9);
   EXPECT_NEAR(d.diagnosis.departure->expected, 1.0, 1e-12);
   EXPECT_THAT(d.diagnosis.message.en, ::testing::StartsWith("no known variant comes close"));
-  for (int k = 0; k <= static_cast<int>(VariantKind::MropeBatchRows); ++k) {
+  for (int k = 0; k <= static_cast<int>(VariantKind::NormScaled); ++k) {
     const auto kind = static_cast<VariantKind>(k);
     EXPECT_THAT(describe(kind, expect_half(8, 8)).en, ::testing::Not(::testing::HasSubstr(to_string(kind))))
         << to_string(kind);
