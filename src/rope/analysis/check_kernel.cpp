@@ -364,8 +364,11 @@ double compare_position(const Setup& u, const BlockShape& shape, const Tables& t
 double compare_position_norms(const Setup& u, const BlockShape& shape, const Tables& tb, const BlockView& view, long s,
                               long s0, Tally& t, PositionScratch& w, double& sy, double& sx) {
   const long groups = shape.groups, d = shape.d;
+  const auto h = static_cast<std::size_t>(u.half);
   double pmax = 0;
   w.x.resize(static_cast<std::size_t>(d)), w.y.resize(static_cast<std::size_t>(d));
+  w.q.resize(h);  // a·‖(cos, sin)‖ of each pair at this position (a query's scaling included)
+  for (std::size_t i = 0; i < h; ++i) w.q[i] = u.a * std::sqrt(tb.cs[i] * tb.cs[i] + tb.sn[i] * tb.sn[i]);
   for (long g = 0; g < groups; ++g) {
     const long v = ((s - s0) * groups + g) * d;
     const double* x = static_cast<const double*>(view.before) + v;
@@ -375,23 +378,30 @@ double compare_position_norms(const Setup& u, const BlockShape& shape, const Tab
       widen_elements(view.type, element_at(view.after, view.type, v), d, w.y.data());
       x = w.x.data(), y = w.y.data();
     }
-    for (int ch = 0; ch < d; ++ch) {
-      if (!std::isfinite(x[ch])) t.before_non_finite.add(s, g, ch, x[ch]);
-      if (!std::isfinite(y[ch])) t.after_non_finite.add(s, g, ch, y[ch]);
-    }
+    double gy = 0, gx = 0;
     for (int i = 0; i < u.half; ++i) {
       const auto k = static_cast<std::size_t>(i);
-      const double nx = u.a * std::hypot(tb.cs[i], tb.sn[i]) * std::hypot(x[u.ca[k]], x[u.cb[k]]);
-      const double ny = std::hypot(y[u.oa[k]], y[u.ob[k]]);
-      const double r = judge(t, s, g, 2 * i, u.oa[k], nx, ny, u.norm_rel * nx + u.norm_floor);
+      const double xa = x[u.ca[k]], xb = x[u.cb[k]], ya = y[u.oa[k]], yb = y[u.ob[k]];
+      const double nx = w.q[k] * std::sqrt(xa * xa + xb * xb), ny = std::sqrt(ya * ya + yb * yb);
+      const double tol = u.norm_rel * nx + u.norm_floor, diff = std::abs(ny - nx);
+      gy += ny * ny, gx += nx * nx;
+      if (diff <= tol) {  // the usual case: within (N1)
+        const double r = tol > 0 ? diff / tol : 0.0;
+        pmax = std::max(pmax, r);
+        continue;
+      }
+      for (int ch = 0; ch < d; ++ch) {  // a value that is not a number: counted as the element kernel counts it
+        if (!std::isfinite(x[ch])) t.before_non_finite.add(s, g, ch, x[ch]);
+        if (!std::isfinite(y[ch])) t.after_non_finite.add(s, g, ch, y[ch]);
+      }
+      const double r = judge(t, s, g, 2 * i, u.oa[k], nx, ny, tol);
       if (t.first_seq == s && t.first_group == g && t.first_pair < 0 && t.first_rank == 2 * i) {
-        t.first_pair = i, t.first_x[0] = x[u.ca[k]], t.first_x[1] = x[u.cb[k]];
-        t.first_y[0] = y[u.oa[k]], t.first_y[1] = y[u.ob[k]];
+        t.first_pair = i, t.first_x[0] = xa, t.first_x[1] = xb, t.first_y[0] = ya, t.first_y[1] = yb;
       }
       t.channel[static_cast<std::size_t>(u.oa[k])] = std::max(t.channel[static_cast<std::size_t>(u.oa[k])], r);
       pmax = std::max(pmax, r);
-      if (std::isfinite(nx) && std::isfinite(ny)) sy += ny * ny, sx += nx * nx;
     }
+    if (std::isfinite(gy) && std::isfinite(gx)) sy += gy, sx += gx;
     t.total += 2 * u.half;
   }
   return pmax;
