@@ -45,6 +45,42 @@ TEST(Check, CorrectDumpPassesAndAPerturbationJustAboveToleranceFails) {
   EXPECT_FALSE(bad.diagnosis.matches);  // one wrong element is no known variant
 }
 
+/// (N1): a dump whose every pair is scaled by `scale`, in a type whose element tolerance (C1) may let it through.
+struct NormCase {
+  DType dtype;
+  double scale;
+  bool passes;  ///< within (N1): PASS, else FAIL named norm-scaled with found.factor = scale
+};
+
+class CheckNorms : public ::testing::TestWithParam<NormCase> {};
+
+TEST_P(CheckNorms, AScaledOutputNormIsNamedWithItsFactor) {
+  const NormCase& c = GetParam();
+  DumpVectors x = random_dump(64, 2, 16);
+  x.dtype = c.dtype;
+  DumpVectors y = rotate_dump(x, true, 16, kDefaultBase, c.scale);
+  y.dtype = c.dtype;
+  const CheckReport r = check_dump(x, y, range_positions(64), expect_half(16, 16));
+  EXPECT_EQ(r.comparison.passed(), c.passes);
+  if (c.passes) return;
+  ASSERT_TRUE(r.diagnosis.matches);
+  EXPECT_EQ(*r.diagnosis.matches, VariantKind::NormScaled);
+  ASSERT_EQ(r.diagnosis.found.size(), 1u);
+  EXPECT_EQ(r.diagnosis.found[0].first, "factor");
+  EXPECT_NEAR(r.diagnosis.found[0].second, c.scale, 1e-9);
+  EXPECT_THAT(r.diagnosis.message.en, ::testing::StartsWith("the output's norm is scaled by"));
+}
+
+// bf16's (C1) lets 1.05 and 0.95 through element by element (2·κ·ε = 12.5 % of ‖x‖); (N1)'s bound is 1.56 %, so 1.01
+// passes there and 1.03 does not; float32 and float64 fail 1.05 element by element, and the expectation times s names
+// it.
+INSTANTIATE_TEST_SUITE_P(Check, CheckNorms,
+                         ::testing::Values(NormCase{DType::BF16, 1.05, false}, NormCase{DType::BF16, 0.95, false},
+                                           NormCase{DType::BF16, 1.03, false}, NormCase{DType::BF16, 1.01, true},
+                                           NormCase{DType::BF16, 1.0, true}, NormCase{DType::F16, 1.01, false},
+                                           NormCase{DType::F32, 1.05, false}, NormCase{DType::F64, 1.05, false},
+                                           NormCase{DType::F64, 1.0, true}));
+
 TEST(Check, AnInfiniteToleranceNeverPasses) {
   // Finite float64 values whose norm overflows: (C1)'s tolerance is infinite, so any --after would
   // have passed (issue 37, item 3). Every element fails instead.
@@ -390,7 +426,7 @@ TEST(Check, Bf16SavedAsFloat32AndTheClosestVariantInWords) {
   EXPECT_NEAR(d.diagnosis.departure->turned, 2.0, 1e-9);
   EXPECT_NEAR(d.diagnosis.departure->expected, 1.0, 1e-12);
   EXPECT_THAT(d.diagnosis.message.en, ::testing::StartsWith("no known variant comes close"));
-  for (int k = 0; k <= static_cast<int>(VariantKind::MropeBatchRows); ++k) {
+  for (int k = 0; k <= static_cast<int>(VariantKind::NormScaled); ++k) {
     const auto kind = static_cast<VariantKind>(k);
     EXPECT_THAT(describe(kind, expect_half(8, 8)).en, ::testing::Not(::testing::HasSubstr(to_string(kind))))
         << to_string(kind);

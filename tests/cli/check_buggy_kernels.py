@@ -26,6 +26,19 @@ def main():
             continue
         r = json.loads(out)
         dg = r["diagnosis"]
+        if case.get("layer_type"):  # several layer types, none given: the one it passes as, or none named
+            want_lt = case["layer_type"]
+            if r.get("layer_type") != want_lt["type"] or r.get("layer_types") != want_lt["types"]:
+                failures.append(f"{case['name']}: layer_type {r.get('layer_type')}, layer_types "
+                                f"{r.get('layer_types')}, expected {want_lt}")
+            code, text, err = run(a.rope, ["check"] + case["args"])
+            if case["text"] not in text:
+                failures.append(f"{case['name']}: the text report lacks {case['text']!r}: {text[-400:]}")
+            code, zh, err = run(a.rope, ["check", "--lang", "zh"] + case["args"])
+            if "PASS as" in zh or "matches none" in zh or "sliding_attention" not in zh:
+                failures.append(f"{case['name']}: the Chinese report: {zh[-400:]}")
+            print(f"layers  {case['name']:20} {r.get('layer_type')} of {r.get('layer_types')}")
+            continue
         if want == 0:
             print(f"PASS    {case['name']:20} max ratio {r['max_ratio']:.3g}")
             continue
@@ -49,7 +62,7 @@ def main():
             continue
         for key, value in case["found"].items():
             got = dg["found"].get(key)
-            if got is None or abs(got - value) > 1e-9 * max(1.0, abs(value)):
+            if got is None or abs(got - value) > case.get("found_rel", 1e-9) * max(1.0, abs(value)):
                 failures.append(f"{case['name']}: found {key} = {got}, expected {value} ({dg['found']})")
         if case["text"]:
             code, text, err = run(a.rope, ["check"] + case["args"])

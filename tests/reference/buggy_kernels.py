@@ -27,6 +27,13 @@ LlamaRotaryEmbedding / apply_rotary_pos_emb); the scaled frequencies follow mode
     closest_hint        the interleaved layout and 40 wrong elements: no variant matches, the closest explains most
     departure           positions doubled: no variant explains half, where the dump first departs
     base_unknown        base 20000 where 10000 is expected: the base the first departing pair's angle gives
+    norm_bf16           a correct bf16 kernel whose output is multiplied by 1.05 (an attention factor where none
+                        belongs): within (C1) element by element, caught by the pair norms (N1): found factor 1.05
+    norm_f32            the same in float32
+    gemma3_sliding      Gemma 3 (data/models/gemma-3-4b.json) without --layer-type, a sliding layer's dump (base
+                        10000, unscaled): PASS as sliding_attention (the default type, full_attention, is base 1e6
+                        with linear 8)
+    gemma3_none         the same model, a dump at base 20000: FAIL naming both layer types
 
 Writes DIR/<case>/{q.npy, q_rope.npy, positions.npy or positions.csv} and DIR/manifest.json: per case the rope check
 arguments, the exit code, the diagnosis expected (`matches`) and its parameter (`found`), or the closest variant, or
@@ -125,7 +132,7 @@ def main():
     cases = []
 
     def save(name, q, y, positions, args, matches, found=None, text=None, positions_csv=None, closest=None,
-             departure=None, exit=1):
+             departure=None, exit=1, layer_type=None, found_rel=1e-9):
         d = os.path.join(out, name)
         os.makedirs(d, exist_ok=True)
         np.save(os.path.join(d, "q.npy"), q)
@@ -141,7 +148,8 @@ def main():
         cases.append({"name": name, "args": ["--before", os.path.join(d, "q.npy"), "--after",
                                              os.path.join(d, "q_rope.npy")] + pos_args + args,
                       "matches": matches, "found": found or {}, "text": text, "closest": closest,
-                      "departure": departure, "exit": exit})
+                      "departure": departure, "exit": exit, "layer_type": layer_type,
+                      "found_rel": found_rel})
 
     def q_of(seq, d=D, heads=HEADS):
         return rng.standard_normal((seq, heads, d)).astype(np.float32)
@@ -268,6 +276,25 @@ def main():
     qh = ql.astype(np.float16)
     save("correct_f16", qh, hf_rope(qh.astype(np.float32), long_pos, th128, out_dtype=np.float16), long_pos,
          correct, None, exit=0)
+    # The output's norm scaled by 1.05 (a wrong attention factor): bf16 lets it through element by element.
+    save("norm_bf16", bf16_round(ql), bf16_round(hf_rope(bf16_round(ql), long_pos, th128) * np.float32(1.05)),
+         long_pos, correct + ["--dtype", "bf16"], "norm-scaled", {"factor": 1.05}, found_rel=2e-3,
+         text="the output's norm is scaled by 1.0")
+    save("norm_f32", ql, hf_rope(ql, long_pos, th128) * np.float32(1.05), long_pos, correct, "norm-scaled",
+         {"factor": 1.05}, found_rel=1e-6, text="the output's norm is scaled by 1.05")
+    # Gemma 3 checked without --layer-type: its layer 0 is sliding_attention (rope_local_base_freq 10000, no
+    # scaling), not the default full_attention (rope_theta 1e6, linear 8): transformers modeling_gemma3.py keeps a
+    # rotary_emb_local of base rope_local_base_freq for the sliding layers.
+    gemma3 = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "data", "models",
+                          "gemma-3-4b.json")
+    qg = q_of(128, d=256)
+    posg = np.arange(128)
+    save("gemma3_sliding", qg, hf_rope(qg, posg, inv_freq(10000.0, 256)), posg, ["--config", gemma3], None, exit=0,
+         layer_type={"type": "sliding_attention", "types": ["sliding_attention", "full_attention"]},
+         text="PASS as a sliding_attention layer")
+    save("gemma3_none", qg, hf_rope(qg, posg, inv_freq(20000.0, 256)), posg, ["--config", gemma3], None,
+         layer_type={"type": None, "types": ["sliding_attention", "full_attention"]},
+         text="matches none of the model's layer types (sliding_attention, full_attention)")
     with open(os.path.join(out, "manifest.json"), "w") as f:
         json.dump({"cases": cases}, f, indent=1)
 

@@ -5,6 +5,17 @@
 /// factor missing, positions off by one, partial rotary misapplied, scaling ignored, angles in
 /// bfloat16/float16, some heads in the other layout) to name the bug (docs/check.md).
 ///
+/// Pair norms (N1): a rotation keeps each pair's norm, so ‖y‖ = a·‖x‖ up to rounding alone (the angle's error
+/// turns the pair but does not stretch it). In the dump's type T (unit roundoff ε_T/2) cos and sin rounded to T
+/// change the norm by at most ε_T/2 (ε_A/2 in the angle's type), each component's two products and its sum by at
+/// most (|x_a·cos| + |x_b·sin|)·ε_T/2 + |y|·ε_T/2, the store by ε_T/2: to first order at most 1.75·ε_T + ε_A/2
+/// of a·‖x‖, so, with a margin,
+///
+///     |‖y‖ − a·‖x‖| <= 2·(ε_T + ε_A)·a·‖x‖ + 4·(T's smallest subnormal)                (N1)
+///
+/// (bf16 with float32 angles: 2·7.8e-3 = 1.56 %; float16 0.2 %; float32 4.8e-7). An element within (C1) can still hide
+/// a norm scaled by up to 2·κ·ε_T (bf16: 12 %), which (N1) catches.
+///
 /// Tolerance model (C1), per element of rotated pair i at position m, x the pair of the dump before RoPE,
 /// a the attention factor, T the dump's type:
 ///
@@ -18,6 +29,7 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <cmath>
 #include <cstddef>
 #include <memory>
 #include <optional>
@@ -141,6 +153,7 @@ enum class VariantKind {
   PassThroughChanged,      ///< the rotated channels right, the pass-through channels (beyond rotary_dim) changed
   YarnTruncated,           ///< YaRN's correction range rounded to whole pairs where the config says truncate: false
   MropeBatchRows,          ///< M-RoPE position_ids [3, batch, seq] read as [batch, 3, seq]: batch rows taken as t, h, w
+  NormScaled,  ///< every rotated pair's norm times s (an attention factor applied where none belongs, or a wrong one)
 };
 /// "expected", "layout-swapped", "base-10000", … (the names of the JSON output and of the tests).
 const char* to_string(VariantKind kind);
@@ -165,6 +178,9 @@ struct Variant {
   int axis_shift = 0;              ///< MropeAxesShifted: component a read from component (a + shift) mod 3
   bool heads_mixed = false;        ///< HeadsSeqMixed: group g at index s turns at index (s·groups + g) mod seq
   bool batch_axes = false;         ///< MropeBatchRows: component a of row b read from [3, B, S] at flat row 3b + a
+  /// Pair norms on their own (N1): each rotated pair's ‖y‖ against a·‖x‖ (the rotation keeps the norm) within
+  /// kNormUlps·(ε_T + ε_A) relative, instead of each element under (C1); the comparison sums ‖y‖² and (a·‖x‖)².
+  bool norms = false;
   /// The parameter the variant stands for, for the diagnosis (CheckDiagnosis::found): {"length", 8192}, ….
   std::vector<std::pair<std::string, double>> found;
 };
@@ -223,6 +239,10 @@ struct DumpComparison {
   int first_pair = -1;
   double first_x[2] = {0, 0}, first_y[2] = {0, 0};
   NonFiniteValues before_non_finite, after_non_finite;  ///< counted on every vector compared (each fails)
+  /// A Variant::norms comparison: Σ‖y‖² and Σ(a·‖x‖)² over the rotated pairs (summed in index order); their
+  /// ratio's square root is the scale s of the output's norm.
+  double norm_after2 = 0, norm_expected2 = 0;
+  double norm_scale() const { return norm_expected2 > 0 ? std::sqrt(norm_after2 / norm_expected2) : 1.0; }
   bool passed() const { return failing == 0; }
 };
 

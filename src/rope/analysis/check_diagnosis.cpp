@@ -196,7 +196,37 @@ CheckReport check_source(const DumpSource& source, long start, const std::vector
   report.expected = expected;
   report.only_position_zero = true;
   for (const AxisPosition& p : positions) report.only_position_zero = report.only_position_zero && p.max_abs() == 0;
-  report.comparison = source.compare(start, positions, {variant_of(VariantKind::Expected, expected)}).front();
+  // The elements under (C1) and, in the same pass, the pair norms under (N1) (check.hpp).
+  Variant by_norm = variant_of(VariantKind::NormScaled, expected);
+  by_norm.norms = true;
+  std::vector<DumpComparison> first =
+      source.compare(start, positions, {variant_of(VariantKind::Expected, expected), by_norm});
+  report.comparison = std::move(first[0]);
+  const DumpComparison& norms = first[1];
+  const double s = norms.norm_scale();
+  // The output's norm scaled by s: the pairs fail (N1) and their mean norm ratio s is itself beyond (N1)'s bound,
+  // so it is no rounding (an attention factor applied where none belongs, or a wrong one).
+  const double norm_bound =  // (N1)'s relative bound
+      2 * (epsilon(source.dtype()) + angle_epsilon(expected.angles.value_or(default_angle_model(source.dtype()))));
+  const bool norm_scaled = !norms.passed() && norms.before_non_finite.count == 0 && norms.after_non_finite.count == 0 &&
+                           std::abs(s - 1) > norm_bound;
+  const auto name_norm = [&](CheckReport& r) {
+    r.diagnosis.matches = VariantKind::NormScaled;
+    r.diagnosis.found = {{"factor", s}};
+    r.diagnosis.message =
+        msg("the output's norm is scaled by {0}: each rotated pair's norm is that many times a·‖x‖ (attention factor a "
+            "{1}), where a rotation keeps it within {2} (an attention factor applied where none belongs, or a wrong "
+            "one)",
+            fmt::format("{:.6g}", s), fmt::format("{:.6g}", expected.attention_factor),
+            fmt::format("{:.3g} %", 100 * norm_bound));
+  };
+  if (report.comparison.passed() && norm_scaled) {
+    // Within (C1) element by element (bf16 lets a norm off by up to 12 % through), but not a rotation: the pair
+    // norms are the comparison.
+    report.comparison = norms;
+    name_norm(report);
+    return report;
+  }
   const DumpComparison& e = report.comparison;
   if (const NonFiniteValues& n = e.before_non_finite; n.count > 0) {  // nothing to compare with: invalid input
     throw InvalidArgument(
@@ -272,6 +302,12 @@ CheckReport check_source(const DumpSource& source, long start, const std::vector
   };
   if (std::none_of(positions.begin(), positions.end(), h_not_w)) drop(VariantKind::AxesSwapped);
   add_position_variants(variants, expected, positions, dg.correct_until ? e.first_seq : -1, source.groups());
+  if (norm_scaled) {  // every element off too (float32): the expectation times s, after the named factors
+    Variant v = variant_of(VariantKind::NormScaled, expected);
+    v.spec.attention_factor = expected.attention_factor * s;
+    v.found = {{"factor", s}};
+    variants.push_back(std::move(v));
+  }
   report.variants.reserve(report.variants.size() +
                           variants.size());  // `closest` is an index: no pointer into a growing vector
   const std::size_t first_variant = report.variants.size();
@@ -594,6 +630,9 @@ CheckReport check_source(const DumpSource& source, long start, const std::vector
       dg.message = {
           msg("matches YaRN's correction range rounded to whole pairs: the config says truncate: false, the code "
               "truncates anyway")};
+      break;
+    case VariantKind::NormScaled:
+      name_norm(report);
       break;
     case VariantKind::Expected:
     case VariantKind::PositionsRestart:

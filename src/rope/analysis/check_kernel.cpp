@@ -33,7 +33,23 @@ struct Setup {
   int off = 0;
   /// The pairs are (off + i, off + half + i) (half) or (off + 2i, off + 2i + 1) (interleaved): the fast path.
   bool half_form = false, interleaved_form = false;
+  /// (N1): a pair's norm within norm_rel·a·‖x‖ + norm_floor (Variant::norms).
+  double norm_rel = 0, norm_floor = 0;
 };
+
+/// The smallest positive subnormal of a type: a product that underflows rounds by at most half of it.
+double smallest_subnormal(DType type) {
+  switch (type) {
+    case DType::F16:
+      return std::ldexp(1.0, -24);
+    case DType::BF16:
+      return std::ldexp(1.0, -133);
+    case DType::F32:
+      return std::ldexp(1.0, -149);
+    default:
+      return std::numeric_limits<double>::denorm_min();
+  }
+}
 
 Setup make_setup(const Variant& variant, const BlockShape& shape) {
   const RopeExpectation& spec = variant.spec;
@@ -50,6 +66,8 @@ Setup make_setup(const Variant& variant, const BlockShape& shape) {
   u.eps_a = angle_epsilon(model);
   u.c_i = angle_error_factors(model, spec.theta, spec.base, r);  // (C2)
   u.a = spec.attention_factor;
+  u.norm_rel = 2 * (u.eps_t + u.eps_a);  // (N1)
+  u.norm_floor = 4 * smallest_subnormal(type);
   std::vector<char> rotated(static_cast<std::size_t>(d), 0);
   if (variant.partner > 0 && off + u.half - 1 + variant.partner >= d) {
     throw InvalidArgument(error_msg("the rotary dimension {0} does not fit in the dump's d = {1}", r, d));
@@ -340,6 +358,55 @@ double compare_position(const Setup& u, const BlockShape& shape, const Tables& t
   return pmax;
 }
 
+/// Variant::norms: every rotated pair of every vector of index s by its norm (N1), ‖y‖ against a·‖x‖ (a query's
+/// scaling folded into cs and sn); the sums Σ‖y‖², Σ(a·‖x‖)² of the position added to sy, sx. Returns the
+/// position's largest ratio.
+double compare_position_norms(const Setup& u, const BlockShape& shape, const Tables& tb, const BlockView& view, long s,
+                              long s0, Tally& t, PositionScratch& w, double& sy, double& sx) {
+  const long groups = shape.groups, d = shape.d;
+  const auto h = static_cast<std::size_t>(u.half);
+  double pmax = 0;
+  w.x.resize(static_cast<std::size_t>(d)), w.y.resize(static_cast<std::size_t>(d));
+  w.q.resize(h);  // a·‖(cos, sin)‖ of each pair at this position (a query's scaling included)
+  for (std::size_t i = 0; i < h; ++i) w.q[i] = u.a * std::sqrt(tb.cs[i] * tb.cs[i] + tb.sn[i] * tb.sn[i]);
+  for (long g = 0; g < groups; ++g) {
+    const long v = ((s - s0) * groups + g) * d;
+    const double* x = static_cast<const double*>(view.before) + v;
+    const double* y = static_cast<const double*>(view.after) + v;
+    if (view.type != BlockElement::F64) {
+      widen_elements(view.type, element_at(view.before, view.type, v), d, w.x.data());
+      widen_elements(view.type, element_at(view.after, view.type, v), d, w.y.data());
+      x = w.x.data(), y = w.y.data();
+    }
+    double gy = 0, gx = 0;
+    for (int i = 0; i < u.half; ++i) {
+      const auto k = static_cast<std::size_t>(i);
+      const double xa = x[u.ca[k]], xb = x[u.cb[k]], ya = y[u.oa[k]], yb = y[u.ob[k]];
+      const double nx = w.q[k] * std::sqrt(xa * xa + xb * xb), ny = std::sqrt(ya * ya + yb * yb);
+      const double tol = u.norm_rel * nx + u.norm_floor, diff = std::abs(ny - nx);
+      gy += ny * ny, gx += nx * nx;
+      if (diff <= tol) {  // the usual case: within (N1)
+        const double r = tol > 0 ? diff / tol : 0.0;
+        pmax = std::max(pmax, r);
+        continue;
+      }
+      for (int ch = 0; ch < d; ++ch) {  // a value that is not a number: counted as the element kernel counts it
+        if (!std::isfinite(x[ch])) t.before_non_finite.add(s, g, ch, x[ch]);
+        if (!std::isfinite(y[ch])) t.after_non_finite.add(s, g, ch, y[ch]);
+      }
+      const double r = judge(t, s, g, 2 * i, u.oa[k], nx, ny, tol);
+      if (t.first_seq == s && t.first_group == g && t.first_pair < 0 && t.first_rank == 2 * i) {
+        t.first_pair = i, t.first_x[0] = xa, t.first_x[1] = xb, t.first_y[0] = ya, t.first_y[1] = yb;
+      }
+      t.channel[static_cast<std::size_t>(u.oa[k])] = std::max(t.channel[static_cast<std::size_t>(u.oa[k])], r);
+      pmax = std::max(pmax, r);
+    }
+    if (std::isfinite(gy) && std::isfinite(gx)) sy += gy, sx += gx;
+    t.total += 2 * u.half;
+  }
+  return pmax;
+}
+
 /// HeadsSeqMixed: [seq, heads] viewed as [heads, seq] around RoPE (a reshape where a transpose belongs): the vector
 /// of group g at index s turns at the position of index (s·groups + g) mod seq; each vector by the exact path.
 double compare_position_mixed(const Setup& u, const BlockShape& shape, const std::vector<AxisPosition>& positions,
@@ -397,6 +464,12 @@ std::vector<DumpComparison> compare_blocks(const BlockShape& shape, const std::v
     c.group_failing.assign(static_cast<std::size_t>(shape.groups), 0);
   }
   std::vector<Tally> firsts(nv);  // the first failure over the threads
+  // (N1): Σ‖y‖² and Σ(a·‖x‖)² per sequence index (each written by the one thread of its block), for Variant::norms.
+  std::vector<std::vector<double>> norm_y2(nv), norm_x2(nv);
+  for (std::size_t k = 0; k < nv; ++k) {
+    if (variants[k].norms)
+      norm_y2[k].assign(static_cast<std::size_t>(shape.seq), 0.0), norm_x2[k].assign(norm_y2[k].size(), 0.0);
+  }
   const long B =
       std::max<long>(1, std::min(block_positions, shape.seq));  // a short dump: tables for its positions only
   const long blocks = (shape.seq + B - 1) / B;
@@ -426,6 +499,20 @@ std::vector<DumpComparison> compare_blocks(const BlockShape& shape, const std::v
           const Setup& u = setups[k];
           const std::size_t h = static_cast<std::size_t>(u.half);
           double* pos = out[k].position_ratio.data();
+          if (u.variant->norms) {  // (N1): pair norms, summed per index (added up in index order below)
+            for (long s = s0; s < s1; ++s) {
+              const std::size_t o = static_cast<std::size_t>(s - s0) * h;
+              double& sc = scale[k][static_cast<std::size_t>(s - s0)];
+              position_table(u, variant_position(*u.variant, positions, s), &cs[k][o], &sn[k][o], &term[k][o], &sc);
+              const Tables tables{&cs[k][o], &sn[k][o], &term[k][o], &kt2[k][o], sc};
+              const double pmax = compare_position_norms(u, shape, tables, view, s, s0, tally[k], scratch,
+                                                         norm_y2[k][static_cast<std::size_t>(s)],
+                                                         norm_x2[k][static_cast<std::size_t>(s)]);
+              pos[s] = pmax;
+              tally[k].max_ratio = std::max(tally[k].max_ratio, pmax);
+            }
+            continue;
+          }
           if (u.variant->heads_mixed) {  // HeadsSeqMixed: every vector at its own position index
             for (long s = s0; s < s1; ++s) {
               const double pmax = compare_position_mixed(u, shape, positions, view, s, s0, tally[k], scratch);
@@ -468,6 +555,8 @@ std::vector<DumpComparison> compare_blocks(const BlockShape& shape, const std::v
     c.first_seq = t.first_seq, c.first_group = t.first_group, c.first_channel = t.first_channel;
     c.first_expected = t.first_expected, c.first_got = t.first_got, c.first_tolerance = t.first_tolerance;
     c.first_pair = t.first_pair;
+    for (std::size_t s = 0; s < norm_y2[k].size(); ++s)
+      c.norm_after2 += norm_y2[k][s], c.norm_expected2 += norm_x2[k][s];
     c.first_x[0] = t.first_x[0], c.first_x[1] = t.first_x[1], c.first_y[0] = t.first_y[0], c.first_y[1] = t.first_y[1];
   }
   if (progress && *progress) (*progress)(1.0);

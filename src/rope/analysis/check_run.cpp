@@ -37,6 +37,28 @@ ModelRope resolve_for(const CheckSettings& s, int head_dim) {
 
 bool is_gguf_source(const ModelSource& source) { return !source.file.empty() && is_gguf_file(source.file); }
 
+/// The layer types of the model with RoPE, when it has several and none was given (else none): Gemma 3's
+/// sliding_attention (base 10000, unscaled) and full_attention (base 1e6, linear 8).
+std::vector<std::string> layer_types_to_try(const CheckSettings& s, int head_dim) {
+  std::vector<std::string> types;
+  if (!s.rope.layer_type.empty() || !s.source.any()) return types;
+  try {
+    for (const LayerRope& l : resolve_for(s, head_dim).layers) {
+      if (l.spec && std::find(types.begin(), types.end(), l.type) == types.end()) types.push_back(l.type);
+    }
+  } catch (const InvalidArgument&) {
+    return {};
+  }
+  if (types.size() < 2) types.clear();
+  return types;
+}
+
+std::string joined(const std::vector<std::string>& names) {
+  std::string out;
+  for (const std::string& n : names) out += (out.empty() ? "" : ", ") + escape_controls(n);
+  return out;
+}
+
 }  // namespace
 
 RopeExpectation expectation_from_settings(const CheckSettings& s, int head_dim, bool per_axis, double max_position,
@@ -161,6 +183,47 @@ CheckRun run_check(const CheckRequest& request) {
         error_msg("{0} positions for a dump of {1} sequence positions", positions.size(), source.seq()));
   }
   CheckReport report = check_source(source, 0, positions, e);
+  // A model of several layer types and none given (a Gemma 3 config: its default type is full_attention, base 1e6,
+  // while layer 0 is sliding_attention, base 10000): a failing dump is checked against each type, and passes as the
+  // one it matches; else the failure names the types, rather than a hint such as "is rope_theta read?".
+  if (!nope && !report.comparison.passed()) {
+    run.layer_types = layer_types_to_try(s, dumps.after.d);
+    for (const std::string& type : run.layer_types) {
+      CheckSettings one = s;
+      one.rope.layer_type = type;
+      Message where;
+      RopeExpectation te;
+      try {
+        te = expectation_from_settings(one, dumps.after.d, !dumps.axis_positions.empty(), max_position, where);
+      } catch (const InvalidArgument&) {
+        continue;
+      }
+      te.rope_delta = e.rope_delta;
+      te.batch_rows = e.batch_rows;
+      te.row_length = e.row_length;
+      CheckReport tr = check_source(source, 0, positions, te);
+      if (!tr.comparison.passed()) continue;
+      run.layer_type = type;
+      run.where = where;
+      run.angles = te.angles.value_or(default_angle_model(dumps.after.dtype));
+      e = std::move(te);
+      report = std::move(tr);
+      report.notes.insert(report.notes.begin(),
+                          msg("PASS as a {0} layer: the model has the layer types {1}; give --layer-type to check "
+                              "one type",
+                              escape_controls(type), joined(run.layer_types)));
+      break;
+    }
+    if (!run.layer_types.empty() && run.layer_type.empty()) {
+      const Message found = report.diagnosis.message;
+      report.diagnosis.message =
+          found.empty() ? msg("the dump matches none of the model's layer types ({0}); give --layer-type to check "
+                              "one type",
+                              joined(run.layer_types))
+                        : msg("the dump matches none of the model's layer types ({0}); as the default one: {1}",
+                              joined(run.layer_types), found);
+    }
+  }
   if (nope && nope->temperature) {
     report.notes.insert(
         report.notes.begin(),

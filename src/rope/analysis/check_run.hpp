@@ -77,6 +77,10 @@ struct CheckRun {
   RopeExpectation expected;
   Message where;  ///< where the layout came from
   std::optional<LayersWithoutRope> nope;
+  /// A model of several layer types checked without --layer-type (Gemma 3's sliding and full layers): the layer
+  /// types tried when the default one failed, and the one the dump passes as ("" when none does or none was tried).
+  std::vector<std::string> layer_types;
+  std::string layer_type;
   AngleModel angles = AngleModel::Float64;
   double max_position = 0;
   CheckReport report;

@@ -80,6 +80,8 @@ const char* to_string(VariantKind kind) {
       return "yarn-truncated";
     case VariantKind::MropeBatchRows:
       return "mrope-batch-rows";
+    case VariantKind::NormScaled:
+      return "norm-scaled";
   }
   return "?";
 }
@@ -160,6 +162,8 @@ Message describe(VariantKind kind, const RopeExpectation& e) {
       return msg("YaRN's correction range truncated");
     case VariantKind::MropeBatchRows:
       return msg("batch rows read as t, h, w");
+    case VariantKind::NormScaled:
+      return msg("the output's norm scaled");
   }
   return msg("RoPE as specified");
 }

@@ -224,6 +224,11 @@ Value check_value(const CheckRun& run) {
   j["angles"] = std::string(to_string(run.angles));
   j["only_position_zero"] = run.report.only_position_zero;
   j["notes"] = english(run.report.notes);
+  // Several layer types checked without --layer-type: those tried and the one the dump passes as (null: none).
+  if (!run.layer_types.empty()) {
+    j["layer_types"] = run.layer_types;
+    j["layer_type"] = run.layer_type.empty() ? Value() : Value(run.layer_type);
+  }
   // The batch rows or packed sequences: the first kListedSegments in order, counted; the diagnosed ones (at most
   // kDiagnosedSegments, check.hpp) with their diagnoses and a count per diagnosis.
   const auto segment_value = [&](const SegmentCheck& g) {
