@@ -119,6 +119,16 @@ std::vector<Variant> check_variants(const RopeExpectation& e) {
     for (const int j : unrotated) s.theta[j] = 0;
     add(VariantKind::EslotUnrotated, s);
   }
+  {
+    // Nothing turned: the dump "before" was read after an in-place RoPE had rotated it, or RoPE never ran. Before
+    // the classic bugs below: at one large position (llama.cpp's deepseek4 compress state at 65408) θ = 1 for every
+    // pair turns by 65408 rad, 0.04 rad from a whole number of turns, within ggml's angle tolerance there, and the
+    // earlier variant wins a tie.
+    s = e;
+    s.theta = Eigen::VectorXd::Zero(e.theta.size());
+    s.attention_factor = 1.0;
+    add(VariantKind::BeforeEqualsAfter, s);
+  }
   // Issue 53's classic bugs. sin's sign flipped (or R(m)ᵀ applied): every pair turns by −m·θ.
   add(VariantKind::RotationReversed, e).reversed = true;
   // rope_theta not read, another base than 10000 in its place: check_source measures it where the dump departs.
@@ -159,13 +169,6 @@ std::vector<Variant> check_variants(const RopeExpectation& e) {
     Variant& x = add(VariantKind::PartialPairing, e);
     x.partner = e.head_dim / 2;
     x.found = {{"partner", e.head_dim / 2}};
-  }
-  {
-    // Nothing turned: the dump "before" was read after an in-place RoPE had rotated it, or RoPE never ran.
-    s = e;
-    s.theta = Eigen::VectorXd::Zero(e.theta.size());
-    s.attention_factor = 1.0;
-    add(VariantKind::BeforeEqualsAfter, s);
   }
   if (e.axes) {
     // Height and width exchanged: a tower's patch at (column, row), M-RoPE's h and w read the other way round.
