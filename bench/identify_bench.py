@@ -10,14 +10,13 @@ The dump is generated here (never committed): q ~ N(0, 1) in float32, RoPE in fl
 
 compare.py (make bench-compare) runs the same through run().
 """
-import argparse
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
-import tempfile
+
+import standalone
 
 PY = "/usr/bin/python3"
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -80,41 +79,5 @@ def run(report, rope, tmp, quick):
             f"{rss_r / 1024:.1f} MiB peak RSS; NumPy {cp:.2f} s CPU ({wp:.2f} s wall), {rss_p / 1024:.0f} MiB"]
 
 
-class _Report:  # the standalone table
-    def __init__(self):
-        self.rows = []
-
-    def target(self, name, value, wanted, ok, unit="×"):
-        self.rows.append((name, f"{value:.3g}{unit}", wanted, "PASS" if ok else "FAIL"))
-
-    def info(self, name, value):
-        self.rows.append((name, f"{value:.3g}×", "(no target)", "info"))
-
-    def check(self, name, ok, detail):
-        self.rows.append((name, detail, "equal", "PASS" if ok else "FAIL"))
-
-
-def main():
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--build", default=os.path.join(os.path.dirname(HERE), "build"))
-    p.add_argument("--quick", action="store_true")
-    p.add_argument("--dir", help="where to write the dumps (default: a temporary directory)")
-    a = p.parse_args()
-    tmp = a.dir or tempfile.mkdtemp(prefix="rope-identify-bench-")
-    r = _Report()
-    try:
-        notes = run(r, os.path.join(a.build, "bin", "rope"), tmp, a.quick)
-    finally:
-        if not a.dir:
-            shutil.rmtree(tmp, ignore_errors=True)
-    print("| target | measured | wanted | |\n|---|---|---|---|")
-    for row in r.rows:
-        print("| " + " | ".join(row) + " |")
-    print()
-    for n in notes:
-        print("- " + n)
-    return 1 if any(row[3] == "FAIL" for row in r.rows) else 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(standalone.main(run, __doc__, "rope-identify-bench-"))

@@ -13,13 +13,12 @@ The NumPy side is bench/peers/numpy_check.py's computation (the same float64 ref
 float32 angle model (C2)), by blocks of 1024 positions of one batch row (the whole array in float64 is 1 GiB
 per operand).
 """
-import argparse
 import json
 import os
-import shutil
 import subprocess
 import sys
-import tempfile
+
+import standalone
 
 PY = "/usr/bin/python3"
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -141,38 +140,5 @@ def run(report, build, tmp, quick):
     return notes
 
 
-class _Report:  # the standalone table
-    def __init__(self):
-        self.rows = []
-
-    def target(self, name, value, wanted, ok, unit="×"):
-        self.rows.append((name, f"{value:.3g}{unit}", wanted, "PASS" if ok else "FAIL"))
-
-    def check(self, name, ok, detail):
-        self.rows.append((name, detail, "equal", "PASS" if ok else "FAIL"))
-
-
-def main():
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--build", default=os.path.join(os.path.dirname(HERE), "build"))
-    p.add_argument("--quick", action="store_true")
-    p.add_argument("--dir", help="where to write the dumps (default: a temporary directory)")
-    a = p.parse_args()
-    tmp = a.dir or tempfile.mkdtemp(prefix="rope-python-check-bench-")
-    r = _Report()
-    try:
-        notes = run(r, os.path.abspath(a.build), tmp, a.quick)
-    finally:
-        if not a.dir:
-            shutil.rmtree(tmp, ignore_errors=True)
-    print("| target | measured | wanted | |\n|---|---|---|---|")
-    for row in r.rows:
-        print("| " + " | ".join(row) + " |")
-    print()
-    for n in notes:
-        print("- " + n)
-    return 1 if any(row[3] == "FAIL" for row in r.rows) else 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(standalone.main(run, __doc__, "rope-python-check-bench-", lambda build: os.path.abspath(build)))
