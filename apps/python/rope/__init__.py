@@ -243,9 +243,9 @@ def _as_numpy(x, name):
         raise ValueError(f"{name}: not an array ({error})") from None
 
 
-def _npy(x, name, dtype):
-    """x as the bytes of a .npy file, read by the library's reader as `rope check` reads a dump; the flag
-    says that 16-bit integers are bfloat16 bit patterns."""
+def _native(x, name, dtype):
+    """x as a C-contiguous array of numbers in native byte order (not copied when it already is one), and whether its
+    16-bit integers are bfloat16 bit patterns."""
     arr, bits = _as_numpy(x, name)
     if arr.dtype.hasobject:
         raise ValueError(f"{name}: an array of numbers, not of Python objects")
@@ -253,8 +253,15 @@ def _npy(x, name, dtype):
         bits = True
     if arr.dtype.byteorder == ">":
         arr = arr.astype(arr.dtype.newbyteorder("="))
+    return np.ascontiguousarray(arr), bits
+
+
+def _npy(x, name, dtype):
+    """x as the bytes of a .npy file, read by the library's reader as `rope check` reads a dump; the flag
+    says that 16-bit integers are bfloat16 bit patterns."""
+    arr, bits = _native(x, name, dtype)
     buffer = io.BytesIO()
-    np.save(buffer, np.ascontiguousarray(arr), allow_pickle=False)
+    np.save(buffer, arr, allow_pickle=False)
     return buffer.getvalue(), bits
 
 
@@ -262,14 +269,7 @@ def _held(x, name, dtype):
     """x as an array ``check`` reads in place: NumPy's .npy header of it (without the data; the library's reader takes
     its type and shape as from a file) and the array itself, C-contiguous in native byte order. An array already
     so (a NumPy array, a CPU torch tensor's .numpy(), a bfloat16 tensor's 16-bit view) is not copied."""
-    arr, bits = _as_numpy(x, name)
-    if arr.dtype.hasobject:
-        raise ValueError(f"{name}: an array of numbers, not of Python objects")
-    if dtype == "bf16" and arr.dtype.kind in "iu" and arr.dtype.itemsize == 2:
-        bits = True
-    if arr.dtype.byteorder == ">":
-        arr = arr.astype(arr.dtype.newbyteorder("="))
-    arr = np.ascontiguousarray(arr)
+    arr, bits = _native(x, name, dtype)
     header = io.BytesIO()
     np.lib.format.write_array_header_1_0(header, np.lib.format.header_data_from_array_1_0(arr))
     return header.getvalue(), arr, bits
