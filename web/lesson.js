@@ -33,6 +33,7 @@ const PAGE_TEXT = [
   N_("none"),
   N_("factor f"),
   N_("original context L0"),
+  N_("YaRN constants"),
   N_("context"),
   N_("pair i drawn"),
   N_("tokens"),
@@ -92,6 +93,7 @@ const controls = {
   scaling: () => $("scaling").value,
   factor: () => FACTORS[Number($("factor").value)],
   L0: () => ORIGINALS[Number($("L0").value)],
+  yarn_variant: () => $("yarn_variant").value,
   context: () => CONTEXTS[Number($("context").value)],
   pair: () => Math.min(Number($("pair").value), controls.d() / 2 - 1),
   tokens: () => Number($("tokens").value),
@@ -437,6 +439,7 @@ function update() {
   }
   for (const e of document.querySelectorAll(".scaled-only")) e.hidden = s.scaling === "none";
   $("L0-row").hidden = !(s.scaling === "yarn" || s.scaling === "llama3");
+  $("variant-row").hidden = s.scaling !== "yarn";
   const f = rope.frequencies(s), p = rope.pair(s), mat = rope.matrix(s), dec = rope.decay(s), att = rope.attention(s);
   const cache = rope.cache(s);
   const failed = [f, p, mat, dec, att, cache].find((x) => x.error !== undefined);
@@ -466,6 +469,7 @@ function commands(s, f) {
     scale = ` --scaling ${s.scaling} --factor ${s.factor}`;
     if (s.scaling === "yarn" || s.scaling === "llama3") scale += ` --original-max-position ${s.L0}`;
     if (s.scaling === "llama3") scale += " --low-freq-factor 1 --high-freq-factor 4";
+    if (s.scaling === "yarn" && s.yarn_variant !== "hf") scale += ` --yarn-variant ${s.yarn_variant}`;
   }
   const db = `--dim ${s.d} --base ${s.base}`;
   const zh = lang === "zh" ? " --lang zh" : "";

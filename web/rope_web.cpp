@@ -98,8 +98,8 @@ double number(const val& p, const char* key) { return p[key].as<double>(); }
 int integer(const val& p, const char* key) { return p[key].as<int>(); }
 
 /// The page's settings as the command line's flags give them: --dim, --base, --layout, and with a method
-/// other than none, --scaling, --factor, --original-max-position and llama3's band factors (1 and 4, Llama
-/// 3.1's). `layout` false: the command's default layout (interleaved), as `rope attention`, which has none.
+/// other than none, --scaling, --factor, --original-max-position, yarn's --yarn-variant and llama3's band
+/// factors (1 and 4, Llama 3.1's). `layout` false: the command's default layout (interleaved), as `rope attention`, which has none.
 rope::ModelRope resolve(const val& p, bool layout = true) {
   rope::RopeOverrides o;
   o.head_dim = integer(p, "d");
@@ -110,6 +110,7 @@ rope::ModelRope resolve(const val& p, bool layout = true) {
     o.scaling = method;
     if (method != "default") o.factor = number(p, "factor");
     if (method == "yarn" || method == "llama3") o.original_max_position_embeddings = static_cast<long>(number(p, "L0"));
+    if (method == "yarn") o.yarn_variant = p["yarn_variant"].as<std::string>();
     if (method == "llama3") {
       o.low_freq_factor = 1.0;
       o.high_freq_factor = 4.0;

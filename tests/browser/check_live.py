@@ -54,6 +54,8 @@ STATES = [
     "",  # the lesson's example: d = 8, base 10000, m = 2, n = 5, context 4096, 8 tokens, C = 100
     "d=16&base=7&layout=half&m=100&n=1000&pair=3&context=2&tokens=12&shift=4&causal=1",
     "scaling=yarn&factor=2&L0=0&m=30&n=7",
+    "d=32&scaling=yarn&factor=3&L0=2&yarn_variant=telechat3&m=700&n=9&context=6",  # vLLM telechat3_scaling_rope.py
+    "d=16&scaling=yarn&factor=4&L0=1&yarn_variant=grok-theta-scale&m=40&n=3",  # vLLM grok1_scaling_rope.py
     "d=16&base=7&scaling=llama3&factor=3&L0=5&m=5000&n=2&context=5",
     "d=32&scaling=linear&factor=1&m=3000&n=10&context=0&tokens=5&shift=5",
     "d=64&scaling=ntk&factor=4&layout=half&m=8192&n=0&context=7&tokens=32&shift=1",
