@@ -99,7 +99,8 @@ int integer(const val& p, const char* key) { return p[key].as<int>(); }
 
 /// The page's settings as the command line's flags give them: --dim, --base, --layout, and with a method
 /// other than none, --scaling, --factor, --original-max-position, yarn's --yarn-variant and llama3's band
-/// factors (1 and 4, Llama 3.1's). `layout` false: the command's default layout (interleaved), as `rope attention`, which has none.
+/// factors (1 and 4, Llama 3.1's). `layout` false: the command's default layout (interleaved), as `rope attention`,
+/// which has none.
 rope::ModelRope resolve(const val& p, bool layout = true) {
   rope::RopeOverrides o;
   o.head_dim = integer(p, "d");
