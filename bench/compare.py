@@ -288,6 +288,10 @@ def main():
         # rope identify on a sparse spot-check, against its NumPy peer (bench/identify_bench.py).
         import identify_bench
         r.notes.extend(identify_bench.run(r, rope, tmp, a.quick))
+        # rope.check (the Python module) on a full-size q held in memory, against a NumPy float64 check
+        # (bench/python_check_bench.py): its run takes the build directory, whose python/ holds the module.
+        import python_check_bench
+        r.notes.extend(python_check_bench.run(r, os.path.abspath(a.build), tmp, a.quick))
 
         # tables.
         lines = ["| target | measured | wanted | |", "|---|---|---|---|"]

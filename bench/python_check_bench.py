@@ -9,6 +9,8 @@ here (never committed): q ~ N(0, 1) in float32, RoPE in float32 as PyTorch compu
 
     python_check_bench.py [--build DIR] [--quick] [--dir DIR]   prints a table; exit 1 if a target is missed
 
+`make bench-compare` (bench/compare.py) runs the same `run` as one of its rows.
+
 The NumPy side is bench/peers/numpy_check.py's computation (the same float64 reference and tolerance (C1) with the
 float32 angle model (C2)), by blocks of 1024 positions of one batch row (the whole array in float64 is 1 GiB
 per operand).

@@ -15,6 +15,7 @@
 #include "rope/analysis/identify_run.hpp"
 #include "rope/report/check_report.hpp"
 #include "rope/report/identify_report.hpp"
+#include "rope/report/text.hpp"
 #include "rope/core/error.hpp"
 #include "rope/core/message.hpp"
 #include "rope/io/tensor_stream.hpp"
@@ -70,8 +71,11 @@ DumpPositions patch_positions(const TensorData& t) {
 
 /// The positions (one number, or M-RoPE's components) or a vision tower's patches, as arrays of float64, or None.
 DumpPairInput pair_input(const py::object& positions, const py::object& starts, const std::string& axes,
-                         const py::object& patches = py::none()) {
+                         const py::object& patches = py::none(), const py::object& rope_delta = py::none()) {
   DumpPairInput in;
+  // M-RoPE decoding (rope check --rope-delta): the positions are the tokens' sequence indices, each at index +
+  // rope_deltas on t, h and w; the library checks it is a whole number and that positions are given.
+  if (!rope_delta.is_none()) in.rope_delta = py::cast<double>(rope_delta);
   if (!positions.is_none() && !patches.is_none()) {
     throw InvalidArgument(
         error_msg("give positions or patches, not both: patches are a vision tower's (row, column) per patch"));
@@ -106,12 +110,15 @@ void require_finite(const TensorData& t, const std::string& name) {
 struct Prepared {
   DumpPair pair;
   RopeExpectation expected;
+  /// A model of several layer types and no layer_type given: each type, tried when the default one fails (as
+  /// rope check without --layer-type).
+  LayerTypeTrial trial;
 };
 
 Prepared prepare(const Spec& spec, const TensorData& before, const TensorData& after, const DumpPairInput& in,
                  const std::string& before_name, const std::string& after_name, const std::string& dtype,
                  const std::string& angles) {
-  Prepared p{arrange_dump_pair(before, after, in, before_name, after_name), {}};
+  Prepared p{arrange_dump_pair(before, after, in, before_name, after_name), {}, {}};
   if (!dtype.empty()) p.pair.after.dtype = p.pair.before.dtype = parse_dtype(dtype);
   const bool tower = spec.rope.spec.axes && spec.rope.spec.axes->vision();
   const bool patches = !p.pair.axis_positions.empty() && p.pair.axis_positions.front().count == 2;
@@ -137,6 +144,14 @@ Prepared prepare(const Spec& spec, const TensorData& before, const TensorData& a
   q.layout = spec.overrides.layout;
   q.max_position = max_position;
   p.expected = expectation_from_rope(spec.rope, q);
+  if (spec.source.any()) {
+    p.trial = layer_types_to_try(spec.rope, spec.overrides.layer_type);
+    p.trial.expectation = [spec, q](const std::string& type, Message&) {
+      RopeOverrides one = spec.overrides;
+      one.layer_type = type;
+      return expectation_from_rope(resolve_model_rope(spec.source, one), q);
+    };
+  }
   return p;
 }
 
@@ -222,6 +237,20 @@ py::array_t<double> in_shape(const DumpVectors& v, const DumpPair& pair) {
   return out;
 }
 
+/// The fields of rope check --json (check_value: English, as the JSON), and the report's sentences in `lang` ("en"
+/// or "zh", as rope check --lang prints them): the diagnosis and the notes.
+py::dict checked(const CheckRun& run, const std::string& lang) {
+  const Lang l = parse_lang(lang);
+  py::dict out;
+  out["data"] = to_python(check_value(run));
+  const CheckDiagnosis& d = run.report.diagnosis;
+  out["diagnosis"] = run.passed() ? std::string() : d.message.in(l);
+  py::list notes;
+  for (const Message& n : run.report.notes) notes.append(n.in(l));
+  out["notes"] = notes;
+  return out;
+}
+
 }  // namespace
 
 void bind_check(py::module_& m) {
@@ -240,15 +269,15 @@ void bind_check(py::module_& m) {
       "check",
       [](const py::bytes& before, const py::bytes& after, bool bf16_bits, const py::object& positions, const Spec& spec,
          const std::string& dtype, const std::string& angles, const py::object& starts, const std::string& axes,
-         const py::object& patches) {
+         const py::object& patches, const py::object& rope_delta, const std::string& lang) {
         const TensorData b = read_array(before, "before", bf16_bits), a = read_array(after, "after", bf16_bits);
-        Prepared p =
-            prepare(spec, b, a, pair_input(positions, starts, axes, patches), "before", "after", dtype, angles);
-        return to_python(check_value(check_arranged(std::move(p.pair), p.expected)));
+        Prepared p = prepare(spec, b, a, pair_input(positions, starts, axes, patches, rope_delta), "before", "after",
+                             dtype, angles);
+        return checked(check_arranged(std::move(p.pair), p.expected, p.trial), lang);
       },
       py::arg("before"), py::arg("after"), py::arg("bf16_bits"), py::arg("positions"), py::arg("spec"),
       py::arg("dtype") = "", py::arg("angles") = "", py::arg("sequence_starts") = py::none(), py::arg("axes") = "",
-      py::arg("patches") = py::none());
+      py::arg("patches") = py::none(), py::arg("rope_delta") = py::none(), py::arg("lang") = "en");
   // check on arrays held in memory, read in place a block at a time (analysis/dump_stream.hpp over
   // TensorStream::in_memory): no size limit but the sequence indices', memory bounded by the blocks.
   m.def(
@@ -256,13 +285,13 @@ void bind_check(py::module_& m) {
       [](const py::bytes& before_header, const py::buffer& before, const py::bytes& after_header,
          const py::buffer& after, bool bf16_bits, const py::object& positions, const Spec& spec,
          const std::string& dtype, const std::string& angles, const py::object& starts, const std::string& axes,
-         const py::object& patches) {
+         const py::object& patches, const py::object& rope_delta, const std::string& lang) {
         const HeldArray b = held_array(before_header, before, "before", bf16_bits),
                         a = held_array(after_header, after, "after", bf16_bits);
         TensorData tb, ta;  // their geometry: the values stay in the arrays
         tb.shape = b.header.shape, tb.dtype = b.header.dtype, tb.stored = b.header.stored;
         ta.shape = a.header.shape, ta.dtype = a.header.dtype, ta.stored = a.header.stored;
-        DumpPairInput in = pair_input(positions, starts, axes, patches);
+        DumpPairInput in = pair_input(positions, starts, axes, patches, rope_delta);
         in.geometry_only = true;
         if (tb.shape == ta.shape) require_indices_within_limit(ta.shape, in);
         Prepared p = prepare(spec, tb, ta, in, "before", "after", dtype, angles);
@@ -273,27 +302,30 @@ void bind_check(py::module_& m) {
         {
           // The arrays stay referenced by this call's arguments; the check's threads read them without the GIL.
           const py::gil_scoped_release release;
-          run = check_arranged(std::move(p.pair), p.expected, source);
+          run = check_arranged(std::move(p.pair), p.expected, source, p.trial);
         }
-        return to_python(check_value(run));
+        return checked(run, lang);
       },
       py::arg("before_header"), py::arg("before"), py::arg("after_header"), py::arg("after"), py::arg("bf16_bits"),
       py::arg("positions"), py::arg("spec"), py::arg("dtype") = "", py::arg("angles") = "",
-      py::arg("sequence_starts") = py::none(), py::arg("axes") = "", py::arg("patches") = py::none());
+      py::arg("sequence_starts") = py::none(), py::arg("axes") = "", py::arg("patches") = py::none(),
+      py::arg("rope_delta") = py::none(), py::arg("lang") = "en");
   m.def(
       "identify",
       [](const py::bytes& before, const py::bytes& after, bool bf16_bits, const py::object& positions,
-         const py::object& starts, const std::string& axes, const py::object& patches) {
+         const py::object& starts, const std::string& axes, const py::object& patches, const py::object& rope_delta) {
         const TensorData b = read_array(before, "before", bf16_bits), a = read_array(after, "after", bf16_bits);
         require_finite(b, "before");
-        DumpPair pair = arrange_dump_pair(b, a, pair_input(positions, starts, axes, patches), "before", "after");
+        DumpPair pair =
+            arrange_dump_pair(b, a, pair_input(positions, starts, axes, patches, rope_delta), "before", "after");
         // M-RoPE positions (t, h, w(, e) per index): each pair's axis and the sections, as rope identify
         // --axis-positions; a tower's patches (row, column): the 2-D vision kind. The fields of rope identify --json
         // (no second builder).
         return to_python(identify_value(identify_arranged(std::move(pair))));
       },
       py::arg("before"), py::arg("after"), py::arg("bf16_bits"), py::arg("positions"),
-      py::arg("sequence_starts") = py::none(), py::arg("axes") = "", py::arg("patches") = py::none());
+      py::arg("sequence_starts") = py::none(), py::arg("axes") = "", py::arg("patches") = py::none(),
+      py::arg("rope_delta") = py::none());
 }
 
 }  // namespace rope::python

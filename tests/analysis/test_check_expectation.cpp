@@ -8,6 +8,7 @@
 
 #include "analysis/test_dump_fixtures.hpp"
 #include "rope/analysis/check.hpp"
+#include "rope/analysis/check_run.hpp"
 #include "rope/analysis/expectation.hpp"
 #include "rope/core/constants.hpp"
 
@@ -139,6 +140,58 @@ TEST(CheckExpectation, GemmaFourVisionPairsSitInsideEachAxisBlock) {
     EXPECT_EQ(pair_channels(v.spec, 19, false), (std::pair{38, 39}));
   }
 }
+
+/// Plain RoPE of d channels, the half layout, at `base`.
+RopeExpectation half_at(int d, double base) {
+  RopeExpectation e;
+  e.layout = Layout::Half;
+  e.head_dim = d;
+  e.base = base;
+  e.theta.resize(d / 2);
+  for (int j = 0; j < d / 2; ++j) e.theta[j] = std::pow(base, -2.0 * j / d);
+  return e;
+}
+
+struct LayerTypeCase {
+  double dump_base;
+  const char* passes_as;  ///< "": fails
+};
+
+class CheckArrangedLayerTypes : public ::testing::TestWithParam<LayerTypeCase> {};
+
+TEST_P(CheckArrangedLayerTypes, ADumpPassesAsTheTypeItMatches) {
+  // A model of two layer types (Gemma 3's full_attention at base 1e6, the default, and sliding_attention at 10000),
+  // checked without one given (the Python module's check_arranged, as run_check): the type the dump passes as.
+  const LayerTypeCase& c = GetParam();
+  const DumpVectors x = test::random_dump(16, 2, 32);
+  DumpPair pair;
+  pair.before = x;
+  pair.after = test::rotate_dump(x, true, 32, c.dump_base);
+  pair.positions = test::range_positions(16);
+  pair.axes = DumpAxes::SeqHeadsD;
+  pair.shape = {16, 2, 32};
+  LayerTypeTrial trial;
+  trial.types = {"sliding_attention", "full_attention"};
+  trial.default_type = "full_attention";
+  trial.expectation = [](const std::string& type, Message&) {
+    return half_at(32, type == "sliding_attention" ? 10000.0 : 1e6);
+  };
+  const CheckRun run = check_arranged(pair, half_at(32, 1e6), trial);
+  EXPECT_EQ(run.passed(), *c.passes_as != '\0');
+  EXPECT_EQ(run.layer_type, c.passes_as);
+  EXPECT_EQ(run.layer_types, trial.types);
+  const std::string said = run.passed() ? run.report.notes.at(0).en : run.report.diagnosis.message.en;
+  EXPECT_NE(said.find(run.passed() ? "PASS as a" : "matches none of the model's layer types"), std::string::npos)
+      << said;
+  // One type given (no trial): the default expectation alone, no layer type named.
+  const CheckRun one = check_arranged(pair, half_at(32, 1e6));
+  EXPECT_TRUE(one.layer_types.empty());
+  EXPECT_EQ(one.passed(), c.dump_base == 1e6);
+}
+
+INSTANTIATE_TEST_SUITE_P(Bases, CheckArrangedLayerTypes,
+                         ::testing::Values(LayerTypeCase{10000.0, "sliding_attention"},
+                                           LayerTypeCase{1e6, "full_attention"}, LayerTypeCase{20000.0, ""}));
 
 }  // namespace
 }  // namespace rope

@@ -124,5 +124,20 @@ TEST(DumpPair, PackedSequencesAndRestarts) {
   EXPECT_THROW(arrange_dump_pair(tensor({5, 4}), tensor({5, 4}), restart, "b", "a"), InvalidArgument);
 }
 
+TEST(DumpPair, RopeDeltaShiftsThePositionsAndIsKept) {
+  // M-RoPE decoding (rope check --rope-delta, rope.check(rope_delta=)): the decode tokens' sequence indices, each
+  // turned at index + rope_deltas; the pair keeps the delta for check's variant "decode tokens without rope_deltas".
+  DumpPairInput in;
+  in.positions = {24, 25, 26, 27};
+  in.rope_delta = -12;
+  const DumpPair p = arrange_dump_pair(tensor({4, 1, 4}), tensor({4, 1, 4}), in, "b", "a");
+  EXPECT_EQ(p.positions, (std::vector<double>{12, 13, 14, 15}));
+  EXPECT_EQ(p.rope_delta, -12);
+  in.rope_delta.reset();
+  EXPECT_EQ(arrange_dump_pair(tensor({4, 1, 4}), tensor({4, 1, 4}), in, "b", "a").rope_delta, 0);
+  in.rope_delta = 0.5;
+  EXPECT_THROW(arrange_dump_pair(tensor({4, 1, 4}), tensor({4, 1, 4}), in, "b", "a"), InvalidArgument);
+}
+
 }  // namespace
 }  // namespace rope

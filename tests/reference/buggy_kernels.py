@@ -34,6 +34,12 @@ LlamaRotaryEmbedding / apply_rotary_pos_emb); the scaled frequencies follow mode
                         10000, unscaled): PASS as sliding_attention (the default type, full_attention, is base 1e6
                         with linear 8)
     gemma3_none         the same model, a dump at base 20000: FAIL naming both layer types
+    gemma3_gguf_sliding a Gemma 3 GGUF with gemma3.attention.sliding_window set and no rope.freq_base_swa (written
+                        here by tests/io/write_gguf.py's writer, docs/gguf.md's format): llama.cpp turns its sliding
+                        layers (il % 6 < 5) at base 10000 unscaled, its full layers at rope.freq_base 1e6 with the
+                        linear scaling 8; layer 0's q without --layer-type: PASS as sliding_attention
+    gemma3_gguf_full    the same file, layer 5's q (a full layer, base 1e6 with the linear scaling 8): PASS as the
+                        default type, full_attention, said so
 
 Writes DIR/<case>/{q.npy, q_rope.npy, positions.npy or positions.csv} and DIR/manifest.json: per case the rope check
 arguments, the exit code, the diagnosis expected (`matches`) and its parameter (`found`), or the closest variant, or
@@ -46,6 +52,9 @@ import os
 import sys
 
 import numpy as np
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "io"))
+import write_gguf  # noqa: E402  (the GGUF writer of the tests, independent of rope's reader)
 
 D, HEADS = 64, 2
 
@@ -295,6 +304,22 @@ def main():
     save("gemma3_none", qg, hf_rope(qg, posg, inv_freq(20000.0, 256)), posg, ["--config", gemma3], None,
          layer_type={"type": None, "types": ["sliding_attention", "full_attention"]},
          text="matches none of the model's layer types (sliding_attention, full_attention)")
+    # The same model as a GGUF whose layers slide: llama.cpp's gemma3 loader (LLM_ARCH_GEMMA3, src/llama-model.cpp)
+    # has a sliding window pattern of 6 (layer il slides when il % 6 < 5), its sliding layers turn at
+    # rope_freq_base_train_swa 10000 with freq_scale 1, the full ones at rope.freq_base with the linear scaling.
+    gguf = os.path.join(out, "gemma-3-4b-sliding.gguf")
+    with open(gguf, "wb") as f:
+        f.write(write_gguf.gguf(write_gguf.model("gemma3", 131072, 2560, 8, 4, [
+            (".attention.key_length", "u32", 256), (".attention.value_length", "u32", 256),
+            (".attention.sliding_window", "u32", 1024), (".rope.freq_base", "f32", 1000000.0),
+            (".rope.scaling.type", "str", "linear"), (".rope.scaling.factor", "f32", 8.0)], layers=34)))
+    save("gemma3_gguf_sliding", qg, hf_rope(qg, posg, inv_freq(10000.0, 256)), posg, ["--config", gguf], None,
+         exit=0, layer_type={"type": "sliding_attention", "types": ["sliding_attention", "full_attention"]},
+         text="PASS as a sliding_attention layer")
+    save("gemma3_gguf_full", qg, hf_rope(qg, posg, (inv_freq(1e6, 256) / 8).astype(np.float32)), posg,
+         ["--config", gguf], None, exit=0,
+         layer_type={"type": "full_attention", "types": ["sliding_attention", "full_attention"]},
+         text="PASS as a full_attention layer")
     with open(os.path.join(out, "manifest.json"), "w") as f:
         json.dump({"cases": cases}, f, indent=1)
 

@@ -294,6 +294,17 @@ def _dtype(dtype, bits):
     return str(dtype)
 
 
+def _delta(rope_delta):
+    """rope_delta= as the library takes it (it checks that the number is whole): one number, a Python or NumPy
+    scalar or an array or tensor of one element (HF's rope_deltas of one row); None when not given."""
+    if rope_delta is None:
+        return None
+    arr, _ = _as_numpy(rope_delta, "rope_delta")
+    if arr.size != 1 or arr.dtype.kind not in "iuf":
+        raise ValueError(f"rope_delta: one number (HF's rope_deltas of the batch row), not {rope_delta!r}")
+    return float(arr.reshape(()))
+
+
 def _starts(sequence_starts):
     if sequence_starts is None:
         return None
@@ -317,12 +328,19 @@ class Report:
     """The result of ``rope check``: ``passed``, ``max_ratio`` (max |Δ|/tolerance, <= 1 passes), ``failing``
     and ``total`` elements, ``failing_positions`` [(index, position)] (the first 4096; ``data["failing_position_count"]`` counts them
     all), ``failing_pairs`` [(pair, channel a,
-    channel b)], ``diagnosis`` (the sentence naming the bug, "" when it passes), ``matches`` (the variant that
-    explains the dump: "layout-swapped", "positions-plus-one", "angles-bf16", ...), and ``data``: every field
-    as JSON-able data, the keys of ``rope check --json``."""
+    channel b)], ``diagnosis`` (the sentence naming the bug, "" when it passes, in the language ``check`` was
+    given: ``lang="zh"`` as ``rope check --lang zh`` prints it), ``notes`` (the report's notes, in that language),
+    ``matches`` (the variant that explains the dump: "layout-swapped", "positions-plus-one", "angles-bf16", ...;
+    ``data["diagnosis"]["found"]`` its parameter), ``layer_type`` (a model of several layer types checked without
+    one: the type the dump passes as, else None), and ``data``: every field as JSON-able data, the keys of
+    ``rope check --json`` (its sentences in English, as the JSON's)."""
 
-    def __init__(self, data):
+    def __init__(self, data, diagnosis=None, notes=None):
+        if "data" in data and diagnosis is None:  # rope._rope.check's result: the fields and the sentences in a language
+            data, diagnosis, notes = data["data"], data["diagnosis"], data["notes"]
         self.data = data
+        self._diagnosis = diagnosis
+        self._notes = notes
 
     passed = property(lambda self: self.data["passed"])
     max_ratio = property(lambda self: self.data["max_ratio"])
@@ -333,8 +351,18 @@ class Report:
 
     @property
     def diagnosis(self):
+        if self._diagnosis is not None:
+            return self._diagnosis
         d = self.data.get("diagnosis")
         return d["message"] if d else ""
+
+    @property
+    def notes(self):
+        return list(self._notes) if self._notes is not None else list(self.data.get("notes", []))
+
+    @property
+    def layer_type(self):
+        return self.data.get("layer_type")
 
     @property
     def matches(self):
@@ -365,12 +393,20 @@ class Report:
 
 
 @_speaks_python("check")
-def check(before, after, positions, spec, dtype=None, *, angles=None, sequence_starts=None, axes=None, patches=None):
+def check(before, after, positions, spec, dtype=None, *, angles=None, sequence_starts=None, axes=None, patches=None,
+          rope_delta=None, lang="en"):
     """Is ``after`` RoPE(``before``) as ``spec`` computes it? ``rope check`` in-process: the tolerance (C1) of
     the dump's type (``dtype`` overrides it: "f32", "f16", "bf16"; "bf16" also marks 16-bit integer arrays as
     bfloat16 bit patterns), ``angles`` how the angles were computed ("float64", "float32", "ggml"),
     ``sequence_starts`` packed sequences' starts (cu_seqlens), ``patches`` a vision tower's (row, column) per
-    patch instead of positions (as ``reference`` takes them). Returns a Report.
+    patch instead of positions (as ``reference`` takes them). ``rope_delta`` (``--rope-delta``): M-RoPE decoding,
+    ``positions`` are the decode tokens' sequence indices, each rotated at index + rope_delta on t, h and w (HF's
+    ``rope_deltas``, the second value of ``mrope_positions``); a kernel that drops it is named
+    ("mrope-delta-missing"). ``lang``: "en" or "zh", the language of ``Report.diagnosis`` and ``Report.notes``.
+    Positions [3, batch, seq] (HF's position_ids of a batch) check each batch row on its own and name a kernel that
+    reads them as [batch, 3, seq] ("mrope-batch-rows"). A Spec of a model with several layer types (Gemma 3) and no
+    ``layer_type``: a dump that fails as the default type is checked as each type, and passes as the one it matches
+    (``Report.layer_type``). Returns a Report.
 
     The arrays are read in place, a block of positions at a time, as ``rope check`` streams its files: any size
     (a [4, 8192, 32, 128] float32 q in one call), memory bounded by the blocks; a float16, float32, float64 or
@@ -381,20 +417,22 @@ def check(before, after, positions, spec, dtype=None, *, angles=None, sequence_s
     bits = bits_b or bits_a
     return Report(_rope.check_arrays(hb, b, ha, a, bits, _positions(positions), _spec(spec)._impl,
                                      _dtype(dtype, bits), angles or "", _starts(sequence_starts), axes or "",
-                                     _positions(patches, "patches")))
+                                     _positions(patches, "patches"), _delta(rope_delta), str(lang)))
 
 
 @_speaks_python("identify")
-def identify(before, after, positions=None, *, dtype=None, sequence_starts=None, axes=None, patches=None):
+def identify(before, after, positions=None, *, dtype=None, sequence_starts=None, axes=None, patches=None,
+             rope_delta=None):
     """The RoPE that turned ``before`` into ``after``, from the numbers alone (``rope identify``): layout,
     rotary dimension, attention factor, θ per pair, the scaling family fitted. ``positions`` as ``check`` takes
     them; M-RoPE positions ([3, seq], [4, seq] or [3, batch, seq]) also give each pair's axis and the sections
     (``mrope``), as ``rope identify --axis-positions``; a vision tower's ``patches`` ([patches, 2] of (row,
-    column)) the 2-D vision kind. Returns a dict (the keys of ``rope identify --json``)."""
+    column)) the 2-D vision kind; ``rope_delta`` shifts the positions by HF's rope_deltas as ``check`` does
+    (``rope identify --rope-delta``). Returns a dict (the keys of ``rope identify --json``)."""
     b, bits_b = _npy(before, "before", dtype)
     a, bits_a = _npy(after, "after", dtype)
     return _rope.identify(b, a, bits_b or bits_a, _positions(positions), _starts(sequence_starts), axes or "",
-                          _positions(patches, "patches"))
+                          _positions(patches, "patches"), _delta(rope_delta))
 
 
 @_speaks_python("mrope_positions")

@@ -37,20 +37,14 @@ ModelRope resolve_for(const CheckSettings& s, int head_dim) {
 
 bool is_gguf_source(const ModelSource& source) { return !source.file.empty() && is_gguf_file(source.file); }
 
-/// The layer types of the model with RoPE, when it has several and none was given (else none): Gemma 3's
-/// sliding_attention (base 10000, unscaled) and full_attention (base 1e6, linear 8).
-std::vector<std::string> layer_types_to_try(const CheckSettings& s, int head_dim) {
-  std::vector<std::string> types;
-  if (!s.rope.layer_type.empty() || !s.source.any()) return types;
+/// The layer types of the settings' model to try (layer_types_to_try), resolved for a dump of `head_dim`.
+LayerTypeTrial layer_types_of(const CheckSettings& s, int head_dim) {
+  if (!s.rope.layer_type.empty() || !s.source.any()) return {};
   try {
-    for (const LayerRope& l : resolve_for(s, head_dim).layers) {
-      if (l.spec && std::find(types.begin(), types.end(), l.type) == types.end()) types.push_back(l.type);
-    }
+    return layer_types_to_try(resolve_for(s, head_dim), s.rope.layer_type);
   } catch (const InvalidArgument&) {
     return {};
   }
-  if (types.size() < 2) types.clear();
-  return types;
 }
 
 std::string joined(const std::vector<std::string>& names) {
@@ -59,7 +53,83 @@ std::string joined(const std::vector<std::string>& names) {
   return out;
 }
 
+/// The arrangement of the dump that check's variants need: the rope_deltas its positions include (the variant
+/// "decode tokens without rope_deltas") and its batch rows when of equal length (the variant "M-RoPE batch rows read
+/// as t, h, w").
+void expect_arrangement(RopeExpectation& e, double rope_delta, const std::vector<DumpSegment>& segments, bool rows) {
+  e.rope_delta = rope_delta;
+  if (rows && segments.size() > 1 && std::all_of(segments.begin(), segments.end(), [&](const DumpSegment& g) {
+        return g.length == segments.front().length;
+      })) {
+    e.batch_rows = static_cast<long>(segments.size());
+    e.row_length = segments.front().length;
+  }
+}
+
+/// A model of several layer types and none given (a Gemma 3 config: its default type is full_attention, base 1e6,
+/// while layer 0 is sliding_attention, base 10000): a failing dump is checked against each type, and passes as the
+/// one it matches; else the failure names the types, rather than a hint such as "is rope_theta read?".
+void try_layer_types(const LayerTypeTrial& trial, const DumpSource& source, const std::vector<AxisPosition>& positions,
+                     DType dtype, RopeExpectation& e, CheckReport& report, CheckRun& run) {
+  if (trial.types.empty()) return;
+  run.layer_types = trial.types;
+  if (report.comparison.passed()) {  // as the default type (Gemma 3's full_attention): said, as another type's pass
+    if (trial.default_type.empty()) {
+      run.layer_types.clear();
+      return;
+    }
+    run.layer_type = trial.default_type;
+    report.notes.insert(report.notes.begin(),
+                        msg("PASS as a {0} layer: the model has the layer types {1}; give {2} to check one type",
+                            escape_controls(trial.default_type), joined(run.layer_types), option_name("layer_type=")));
+    return;
+  }
+  for (const std::string& type : trial.types) {
+    Message where;
+    RopeExpectation te;
+    try {
+      te = trial.expectation(type, where);
+    } catch (const InvalidArgument&) {
+      continue;
+    }
+    te.rope_delta = e.rope_delta;
+    te.batch_rows = e.batch_rows;
+    te.row_length = e.row_length;
+    CheckReport tr = check_source(source, 0, positions, te);
+    if (!tr.comparison.passed()) continue;
+    run.layer_type = type;
+    run.where = where;
+    run.angles = te.angles.value_or(default_angle_model(dtype));
+    e = std::move(te);
+    report = std::move(tr);
+    report.notes.insert(report.notes.begin(),
+                        msg("PASS as a {0} layer: the model has the layer types {1}; give {2} to check one type",
+                            escape_controls(type), joined(run.layer_types), option_name("layer_type=")));
+    break;
+  }
+  if (run.layer_type.empty()) {
+    const Message found = report.diagnosis.message;
+    report.diagnosis.message =
+        found.empty() ? msg("the dump matches none of the model's layer types ({0}); give {1} to check one type",
+                            joined(run.layer_types), option_name("layer_type="))
+                      : msg("the dump matches none of the model's layer types ({0}); as the default one: {1}",
+                            joined(run.layer_types), found);
+  }
+}
+
 }  // namespace
+
+LayerTypeTrial layer_types_to_try(const ModelRope& model, const std::string& layer_type) {
+  LayerTypeTrial trial;
+  if (!layer_type.empty()) return trial;
+  std::vector<std::string>& types = trial.types;
+  for (const LayerRope& l : model.layers) {
+    if (l.spec && std::find(types.begin(), types.end(), l.type) == types.end()) types.push_back(l.type);
+  }
+  if (types.size() < 2) types.clear();
+  if (!types.empty()) trial.default_type = model.spec.layer_type;
+  return trial;
+}
 
 RopeExpectation expectation_from_settings(const CheckSettings& s, int head_dim, bool per_axis, double max_position,
                                           Message& where) {
@@ -163,13 +233,7 @@ CheckRun run_check(const CheckRequest& request) {
     e.query_shift = 1;
   }
   run.angles = e.angles.value_or(default_angle_model(dumps.after.dtype));
-  e.rope_delta = request.dumps.rope_delta.value_or(0.0);  // the variant "decode tokens without rope_deltas"
-  if (dumps.segments_are_rows && dumps.segments.size() > 1 &&
-      std::all_of(dumps.segments.begin(), dumps.segments.end(),
-                  [&](const DumpSegment& g) { return g.length == dumps.segments.front().length; })) {
-    e.batch_rows = static_cast<long>(dumps.segments.size());  // the variant "M-RoPE batch rows read as t, h, w"
-    e.row_length = dumps.segments.front().length;
-  }
+  expect_arrangement(e, request.dumps.rope_delta.value_or(0.0), dumps.segments, dumps.segments_are_rows);
   const std::vector<AxisPosition> positions = positions_as_axes(dumps.positions, dumps.axis_positions);
   std::optional<MemorySource> in_memory;
   if (!dumps.stream) in_memory.emplace(dumps.before, dumps.after);
@@ -183,46 +247,14 @@ CheckRun run_check(const CheckRequest& request) {
         error_msg("{0} positions for a dump of {1} sequence positions", positions.size(), source.seq()));
   }
   CheckReport report = check_source(source, 0, positions, e);
-  // A model of several layer types and none given (a Gemma 3 config: its default type is full_attention, base 1e6,
-  // while layer 0 is sliding_attention, base 10000): a failing dump is checked against each type, and passes as the
-  // one it matches; else the failure names the types, rather than a hint such as "is rope_theta read?".
-  if (!nope && !report.comparison.passed()) {
-    run.layer_types = layer_types_to_try(s, dumps.after.d);
-    for (const std::string& type : run.layer_types) {
+  if (!nope) {  // several layer types, none given: the one the dump passes as (try_layer_types)
+    LayerTypeTrial trial = layer_types_of(s, dumps.after.d);
+    trial.expectation = [&](const std::string& type, Message& where) {
       CheckSettings one = s;
       one.rope.layer_type = type;
-      Message where;
-      RopeExpectation te;
-      try {
-        te = expectation_from_settings(one, dumps.after.d, !dumps.axis_positions.empty(), max_position, where);
-      } catch (const InvalidArgument&) {
-        continue;
-      }
-      te.rope_delta = e.rope_delta;
-      te.batch_rows = e.batch_rows;
-      te.row_length = e.row_length;
-      CheckReport tr = check_source(source, 0, positions, te);
-      if (!tr.comparison.passed()) continue;
-      run.layer_type = type;
-      run.where = where;
-      run.angles = te.angles.value_or(default_angle_model(dumps.after.dtype));
-      e = std::move(te);
-      report = std::move(tr);
-      report.notes.insert(report.notes.begin(),
-                          msg("PASS as a {0} layer: the model has the layer types {1}; give --layer-type to check "
-                              "one type",
-                              escape_controls(type), joined(run.layer_types)));
-      break;
-    }
-    if (!run.layer_types.empty() && run.layer_type.empty()) {
-      const Message found = report.diagnosis.message;
-      report.diagnosis.message =
-          found.empty() ? msg("the dump matches none of the model's layer types ({0}); give --layer-type to check "
-                              "one type",
-                              joined(run.layer_types))
-                        : msg("the dump matches none of the model's layer types ({0}); as the default one: {1}",
-                              joined(run.layer_types), found);
-    }
+      return expectation_from_settings(one, dumps.after.d, !dumps.axis_positions.empty(), max_position, where);
+    };
+    try_layer_types(trial, source, positions, dumps.after.dtype, e, report, run);
   }
   if (nope && nope->temperature) {
     report.notes.insert(
@@ -280,8 +312,9 @@ CheckRun run_check(const CheckRequest& request) {
 
 namespace {
 
-CheckRun check_pair(DumpPair pair, const RopeExpectation& expected, const StreamSource* stream) {
+CheckRun check_pair(DumpPair pair, RopeExpectation expected, const StreamSource* stream, const LayerTypeTrial& trial) {
   CheckRun run;
+  expect_arrangement(expected, pair.rope_delta, pair.segments, pair.segments_are_rows);
   const std::vector<AxisPosition> positions = pair.check_positions();
   std::optional<MemorySource> in_memory;
   if (stream == nullptr) in_memory.emplace(pair.before, pair.after);
@@ -291,12 +324,13 @@ CheckRun check_pair(DumpPair pair, const RopeExpectation& expected, const Stream
         error_msg("{0} positions for a dump of {1} sequence positions", positions.size(), source.seq()));
   }
   run.report = check_source(source, 0, positions, expected);
+  run.angles = expected.angles.value_or(default_angle_model(pair.after.dtype));
+  try_layer_types(trial, source, positions, pair.after.dtype, expected, run.report, run);
   run.segments = pair.segments.size() > 1
                      ? check_segments(source, positions, expected, pair.segments, run.report.comparison)
                      : SegmentChecks{};
   if (pair.segments_are_rows) diagnose_rows(run.report, pair.segments, run.segments, positions);
-  run.expected = expected;
-  run.angles = expected.angles.value_or(default_angle_model(pair.after.dtype));
+  run.expected = std::move(expected);
   for (const double p : pair.positions) run.max_position = std::max(run.max_position, p);
   for (const AxisPosition& p : pair.axis_positions) run.max_position = std::max(run.max_position, p.max_abs());
   run.dumps = arranged_geometry(std::move(pair));
@@ -305,12 +339,13 @@ CheckRun check_pair(DumpPair pair, const RopeExpectation& expected, const Stream
 
 }  // namespace
 
-CheckRun check_arranged(DumpPair pair, const RopeExpectation& expected) {
-  return check_pair(std::move(pair), expected, nullptr);
+CheckRun check_arranged(DumpPair pair, const RopeExpectation& expected, const LayerTypeTrial& trial) {
+  return check_pair(std::move(pair), expected, nullptr, trial);
 }
 
-CheckRun check_arranged(DumpPair pair, const RopeExpectation& expected, const StreamSource& source) {
-  return check_pair(std::move(pair), expected, &source);
+CheckRun check_arranged(DumpPair pair, const RopeExpectation& expected, const StreamSource& source,
+                        const LayerTypeTrial& trial) {
+  return check_pair(std::move(pair), expected, &source, trial);
 }
 
 }  // namespace rope

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -95,12 +96,29 @@ struct CheckRun {
 /// expectation_from_settings.
 CheckRun run_check(const CheckRequest& request);
 
-/// The same on dumps a front end arranged (dump_pair.hpp) against `expected`: the Python module's check.
-CheckRun check_arranged(DumpPair pair, const RopeExpectation& expected);
+/// A model of several layer types checked without one given (Gemma 3's sliding_attention and full_attention): the
+/// types with RoPE, the one checked by default, and the expectation of each (throwing InvalidArgument where a type
+/// does not fit the dump). A dump that passes as the default type is said to; a failing one is checked against each
+/// type in turn and passes as the one it matches (CheckRun::layer_type).
+struct LayerTypeTrial {
+  std::vector<std::string> types;  ///< empty: one type given, or the model has one
+  std::string default_type;        ///< the type of the expectation checked first (the model's default)
+  std::function<RopeExpectation(const std::string& type, Message& where)> expectation;
+};
+
+/// The layer types of a model to try when none was given: those with RoPE, when there are several and `layer_type`
+/// is empty (else none); the default type is the model's.
+LayerTypeTrial layer_types_to_try(const ModelRope& model, const std::string& layer_type);
+
+/// The same on dumps a front end arranged (dump_pair.hpp) against `expected`: the Python module's check. The
+/// variants that need the dump's arrangement (the rope_deltas its positions include, batch rows of equal length)
+/// are read from `pair`, as run_check reads them from the files.
+CheckRun check_arranged(DumpPair pair, const RopeExpectation& expected, const LayerTypeTrial& trial = {});
 
 /// The same with the values read from `source` a block at a time (`pair` arranged with geometry_only): arrays
 /// a front end holds in memory (TensorStream::in_memory), checked in place with bounded memory, as `rope check`
 /// streams its files.
-CheckRun check_arranged(DumpPair pair, const RopeExpectation& expected, const StreamSource& source);
+CheckRun check_arranged(DumpPair pair, const RopeExpectation& expected, const StreamSource& source,
+                        const LayerTypeTrial& trial = {});
 
 }  // namespace rope

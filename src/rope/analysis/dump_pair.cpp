@@ -36,7 +36,9 @@ DumpPair arrange_dump_pair(const TensorData& before, const TensorData& after, co
     DumpPairInput shifted = in;
     shifted.rope_delta.reset();
     for (double& p : shifted.positions) p += *in.rope_delta;
-    return arrange_dump_pair(before, after, shifted, before_name, after_name);
+    DumpPair pair = arrange_dump_pair(before, after, shifted, before_name, after_name);
+    pair.rope_delta = *in.rope_delta;
+    return pair;
   }
   DumpPair l;
   l.shape = after.shape;

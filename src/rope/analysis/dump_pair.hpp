@@ -53,6 +53,9 @@ struct DumpPair {
   /// one by one (rows laid end to end along it, rows_along_sequence).
   std::vector<DumpSegment> segments;
   bool segments_are_rows = false;
+  /// The rope_deltas the positions include (DumpPairInput::rope_delta; 0: none): check's variant "decode tokens
+  /// without rope_deltas" turns each token at its index alone.
+  double rope_delta = 0;
 
   /// The positions as check_dump takes them: axis_positions, or each number as a position of one component.
   std::vector<AxisPosition> check_positions() const;
