@@ -7,6 +7,8 @@
 #include "rope/core/constants.hpp"
 #include "rope/core/error.hpp"
 #include "rope/core/frequencies.hpp"
+#include "rope/core/rotation.hpp"
+#include "rope/report/apply_report.hpp"
 #include "rope/report/json.hpp"
 #include "rope/report/text.hpp"
 #include "rope/report/wavelengths_report.hpp"
@@ -79,6 +81,70 @@ TEST(WavelengthsRun, AModelGivesItsOriginalAndScaledCurvesAndItsOwnContexts) {
   std::ostringstream text;
   emit(text, run, {Format::Text, Lang::En, std::nullopt});
   EXPECT_NE(text.str().find("of the scaled frequencies"), std::string::npos) << text.str();
+}
+
+ModelRope plain(int d, double base, Layout layout = Layout::Interleaved) {
+  RopeOverrides o;
+  o.head_dim = d;
+  o.base = base;
+  o.layout = layout;
+  return resolve_model_rope({}, o);
+}
+
+struct ApplyCase {
+  std::vector<double> x;
+  double m;
+  double base;
+  Layout layout;
+};
+
+class ApplyRunCases : public ::testing::TestWithParam<ApplyCase> {};
+
+// The three forms equal R_m x (M5) and agree within (M13); the report's CSV and JSON carry the same numbers.
+TEST_P(ApplyRunCases, TheThreeFormsAreTheRotation) {
+  const ApplyCase c = GetParam();
+  ApplyRequest request;
+  request.x = Eigen::Map<const Eigen::VectorXd>(c.x.data(), static_cast<Eigen::Index>(c.x.size()));
+  request.position = AxisPosition::single(c.m);
+  request.rope = plain(static_cast<int>(c.x.size()), c.base, c.layout);
+  const ApplyRun run = run_apply(request);
+  const Eigen::MatrixXd r = rotation_matrix<double>(frequencies(static_cast<int>(c.x.size()), c.base), c.m, c.layout);
+  const Eigen::VectorXd expected = r * request.x;
+  for (const Eigen::VectorXd* form : {&run.by_matrix, &run.by_elementwise, &run.by_complex}) {
+    ASSERT_EQ(form->size(), expected.size());
+    for (Eigen::Index i = 0; i < expected.size(); ++i) EXPECT_NEAR((*form)[i], expected[i], 1e-12);
+  }
+  EXPECT_TRUE(run.agree());
+  EXPECT_EQ(run.s_m, 1.0);
+  const std::string json = json_text(apply_value(run));
+  EXPECT_NE(json.find("\"agree\": true"), std::string::npos) << json;
+  EXPECT_EQ(apply_csv(run).substr(0, 41), "channel,input,matrix,elementwise,complex\n");
+  std::ostringstream text;
+  emit(text, run, {Format::Text, Lang::En, std::nullopt});
+  EXPECT_NE(text.str().find("they agree"), std::string::npos) << text.str();
+}
+
+INSTANTIATE_TEST_SUITE_P(Table, ApplyRunCases,
+                         ::testing::Values(ApplyCase{{1, 0, 0, 1}, 1, 10000, Layout::Interleaved},
+                                           ApplyCase{{1, 2, 3, 4, 5, 6}, -7.5, 500000, Layout::Half},
+                                           ApplyCase{{0.5, -1}, 1000, 100, Layout::Interleaved}));
+
+TEST(ApplyRun, RefusesXposOnAModelAndQueryScalingWithoutOne) {
+  ApplyRequest request;
+  request.x = Eigen::Vector4d(1, 0, 0, 1);
+  request.position = AxisPosition::single(3);
+  request.rope = plain(4, 10000);
+  request.xpos = XposSetting{};
+  request.model_options = true;
+  EXPECT_THROW(run_apply(request), InvalidArgument);
+  request.model_options = false;
+  EXPECT_NO_THROW(run_apply(request));
+  request.xpos.reset();
+  request.query = true;
+  EXPECT_THROW(check_apply_request(request), InvalidArgument);
+  request.query = false;
+  request.position = AxisPosition::single(1e300);
+  EXPECT_THROW(run_apply(request), InvalidArgument);
 }
 
 }  // namespace
