@@ -10,6 +10,7 @@
 #include "rope/core/rotation.hpp"
 #include "rope/report/apply_report.hpp"
 #include "rope/report/json.hpp"
+#include "rope/report/matrix_report.hpp"
 #include "rope/report/text.hpp"
 #include "rope/report/wavelengths_report.hpp"
 
@@ -145,6 +146,60 @@ TEST(ApplyRun, RefusesXposOnAModelAndQueryScalingWithoutOne) {
   request.query = false;
   request.position = AxisPosition::single(1e300);
   EXPECT_THROW(run_apply(request), InvalidArgument);
+}
+
+struct MatrixCase {
+  int d;
+  double m, n;
+  Layout layout;
+};
+
+class MatrixRunCases : public ::testing::TestWithParam<MatrixCase> {};
+
+// R_m is the block-diagonal rotation (M5), (M6); R_mᵀ R_n equals R_(n−m) (M7) within (M13).
+TEST_P(MatrixRunCases, TheRotationAndTheRelativeIdentity) {
+  const MatrixCase c = GetParam();
+  MatrixRequest request;
+  request.rope = plain(c.d, 10000, c.layout);
+  request.position = AxisPosition::single(c.m);
+  const MatrixRun one = run_matrix(request);
+  EXPECT_EQ(one.size, c.d);
+  EXPECT_TRUE(one.matrix.isApprox(rotation_matrix<double>(frequencies(c.d, 10000), c.m, c.layout), 0.0));
+  EXPECT_TRUE((one.matrix.transpose() * one.matrix).isIdentity(1e-12));
+  EXPECT_TRUE(one.passed());
+  EXPECT_EQ(matrix_csv(one).substr(0, 12), "col_0,col_1,");
+  request.position.reset();
+  request.relative = {AxisPosition::single(c.m), AxisPosition::single(c.n)};
+  const MatrixRun two = run_matrix(request);
+  ASSERT_TRUE(two.rotation);
+  EXPECT_TRUE(two.passed()) << two.check.difference;
+  EXPECT_TRUE(
+      two.rotation->rotation.isApprox(rotation_matrix<double>(frequencies(c.d, 10000), c.n - c.m, c.layout), 1e-12));
+  const std::string json = json_text(matrix_value(two));
+  EXPECT_NE(json.find("\"equal\": true"), std::string::npos) << json;
+}
+
+INSTANTIATE_TEST_SUITE_P(Table, MatrixRunCases,
+                         ::testing::Values(MatrixCase{4, 1, 2, Layout::Interleaved}, MatrixCase{4, 2, 5, Layout::Half},
+                                           MatrixCase{8, -3.5, 100, Layout::Interleaved},
+                                           MatrixCase{64, 1000, 10, Layout::Half}));
+
+TEST(MatrixRun, RefusesBadDigitsBothOrNeitherPositionAndAFigureOfTheRelativeForm) {
+  MatrixRequest request;
+  request.rope = plain(4, 10000);
+  EXPECT_THROW(run_matrix(request), InvalidArgument);  // neither
+  request.position = AxisPosition::single(1);
+  request.relative = {AxisPosition::single(1), AxisPosition::single(2)};
+  EXPECT_THROW(run_matrix(request), InvalidArgument);  // both
+  request.position.reset();
+  request.figure = true;
+  EXPECT_THROW(run_matrix(request), InvalidArgument);  // a figure draws R_m
+  request.figure = false;
+  request.digits = 18;
+  EXPECT_THROW(run_matrix(request), InvalidArgument);
+  request.digits = 6;
+  request.relative.pop_back();
+  EXPECT_THROW(run_matrix(request), InvalidArgument);  // one position for --relative
 }
 
 }  // namespace
