@@ -28,6 +28,7 @@
 #include "rope/analysis/explain.hpp"
 #include "rope/analysis/frequency_table.hpp"
 #include "rope/analysis/layouts.hpp"
+#include "rope/analysis/matrix_run.hpp"
 #include "rope/analysis/model_apply.hpp"
 #include "rope/core/error.hpp"
 #include "rope/core/frequencies.hpp"
@@ -213,19 +214,17 @@ val pair(val p) {
   });
 }
 
-/// `rope matrix --dim d --position m --layout L`: R_m (a·R_m on a scaled spec), row by row.
+/// `rope matrix --dim d --position m --layout L`: R_m (a·R_m on a scaled spec), row by row, as the command
+/// computes it (analysis/matrix_run.hpp).
 val matrix(val p) {
   return guarded([&] {
-    const rope::ModelRope r = resolve(p);
-    const double m = number(p, "m");
-    const int d = r.spec.rotary_dim;
-    rope::check_position_resolvable(m, d, "--position");
-    const Eigen::MatrixXd R =
-        r.plain ? rope::rotation_matrix<double>(r.spec.params.inv_freq, m, r.spec.layout)
-                : rope::spec_matrix(rope::spec_at_position(r.spec, m), rope::AxisPosition::single(m), d);
+    rope::MatrixRequest request;
+    request.rope = resolve(p);
+    request.position = rope::AxisPosition::single(number(p, "m"));
+    const rope::MatrixRun run = rope::run_matrix(request);
     val o = val::object();
-    o.set("d", d);
-    const Eigen::MatrixXd rows = R.transpose();  // Eigen stores columns; the page reads rows
+    o.set("d", run.dim);
+    const Eigen::MatrixXd rows = run.matrix.transpose();  // Eigen stores columns; the page reads rows
     o.set("entries", numbers(Eigen::Map<const Eigen::VectorXd>(rows.data(), rows.size())));
     return o;
   });

@@ -16,6 +16,7 @@
 #include "support/reference_data.hpp"
 #include "support/scoped_env.hpp"
 #include "rope/core/frequencies.hpp"
+#include "rope/io/csv.hpp"
 
 namespace rope {
 namespace {
@@ -412,6 +413,35 @@ INSTANTIATE_TEST_SUITE_P(
                       ApplyDigitsCase{{"--digits", "2"}, "-1.3, -1.8, 2.9, 4.1"},
                       ApplyDigitsCase{{"--digits", "0"},
                                       "-1.27223251272018, -1.8388649851410237, 2.87866810043698, 4.088186635603437"}));
+
+// --json (issue 51: the report pattern): the three forms as --csv writes them, the angles, and the check.
+TEST_F(CmdApply, JsonHasTheCsvsFormsAndTheCheck) {
+  const Result r = rope_cli({"apply", "--position", "3", "--vector", "1,2,3,4,5,6", "--base", "100", "--json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["dim"], 6);
+  EXPECT_EQ(j["position"], "3");
+  EXPECT_EQ(j["agree"], true);
+  EXPECT_LE(j["difference"].get<double>(), j["tolerance"].get<double>());
+  const Eigen::VectorXd theta = frequencies(6, 100);
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(j["angle"][i].get<double>(), 3 * theta[i]);
+  const Result csv = rope_cli({"apply", "--position", "3", "--vector", "1,2,3,4,5,6", "--base", "100", "--csv", "-"});
+  std::istringstream lines(csv.out);
+  std::string line;
+  std::getline(lines, line);
+  EXPECT_EQ(line, "channel,input,matrix,elementwise,complex");
+  for (int c = 0; std::getline(lines, line); ++c) {
+    EXPECT_EQ(line,
+              fmt::format("{},{},{},{},{}", c, format_number(j["input"][c].get<double>()),
+                          format_number(j["matrix"][c].get<double>()), format_number(j["elementwise"][c].get<double>()),
+                          format_number(j["complex"][c].get<double>())));
+  }
+  // A model: its name, scaling and attention factor; xPos: its scale per pair.
+  const nlohmann::json x =
+      nlohmann::json::parse(rope_cli({"apply", "--position", "100", "--vector", "1,0,0,1", "--xpos", "--json"}).out);
+  ASSERT_EQ(x["xpos_scale"].size(), 2u);
+  EXPECT_LT(x["xpos_scale"][0].get<double>(), 1.0);
+}
 
 }  // namespace
 }  // namespace rope

@@ -15,6 +15,7 @@
 #include "support/reference_data.hpp"
 #include "support/scoped_env.hpp"
 #include "rope/core/frequencies.hpp"
+#include "rope/io/csv.hpp"
 
 namespace rope {
 namespace {
@@ -260,6 +261,34 @@ TEST_F(CmdMatrix, VisionTowerBlocksByHandInBothLayouts) {
   EXPECT_THAT(text.out, HasSubstr("m = (2, 3)"));
   EXPECT_THAT(text.out, HasSubstr("2-D vision RoPE (llama4, (V4)): pair i turns by θ_i·(p + 1)"));
   EXPECT_THAT(text.out, HasSubstr(": WW·HH"));
+}
+
+// --json (issue 51: the report pattern): R_m's rows as --csv writes them; with --relative both matrices and the
+// check the text prints.
+TEST_F(CmdMatrix, JsonHasTheCsvsRowsAndTheRelativeCheck) {
+  const Result r = rope_cli({"matrix", "--dim", "4", "--position", "1", "--json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["dim"], 4);
+  EXPECT_EQ(j["position"], "1");
+  const Result csv = rope_cli({"matrix", "--dim", "4", "--position", "1", "--csv", "-"});
+  std::istringstream lines(csv.out);
+  std::string line;
+  std::getline(lines, line);
+  EXPECT_EQ(line, "col_0,col_1,col_2,col_3");
+  for (int i = 0; std::getline(lines, line); ++i) {
+    std::string row;
+    for (int c = 0; c < 4; ++c) row += (c ? "," : "") + format_number(j["matrix"][i][c].get<double>());
+    EXPECT_EQ(line, row);
+  }
+  const Result rel = rope_cli({"matrix", "--dim", "4", "--relative", "2", "5", "--json"});
+  ASSERT_EQ(rel.code, 0) << rel.err;
+  const nlohmann::json k = nlohmann::json::parse(rel.out);
+  EXPECT_EQ(k["delta"], "3");
+  EXPECT_EQ(k["equal"], true);
+  EXPECT_LE(k["difference"].get<double>(), k["tolerance"].get<double>());
+  ASSERT_EQ(k["product"].size(), 4u);
+  EXPECT_TRUE(k.find("matrix") == k.end());
 }
 
 }  // namespace

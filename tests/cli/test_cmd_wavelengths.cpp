@@ -15,6 +15,7 @@
 #include "support/reference_data.hpp"
 #include "support/scoped_env.hpp"
 #include "rope/core/frequencies.hpp"
+#include "rope/io/csv.hpp"
 
 namespace rope {
 namespace {
@@ -83,6 +84,40 @@ TEST_F(CmdWavelengths, WavelengthsAndDecayOverlayOriginalAndScaled) {
   const Result text = rope_cli({"wavelengths", "--model", "llama-3.1-8b"});
   EXPECT_THAT(text.out, HasSubstr("context 8192"));  // the model's own lengths, without --context
   EXPECT_THAT(text.out, HasSubstr("context 131072"));
+}
+
+// --json (issue 51: the report pattern): the same wavelengths as --csv, every digit, and per context the first pair
+// beyond it with the critical dimension the text prints.
+TEST_F(CmdWavelengths, JsonHasTheCsvsWavelengthsAndTheTextsCriticalDimension) {
+  const Result r =
+      rope_cli({"wavelengths", "--dim", "128", "--base", "10000", "--base", "500000", "--context", "4096", "--json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["dim"], 128);
+  EXPECT_EQ(j["pairs"], 64);
+  EXPECT_TRUE(j["model"].is_null());
+  ASSERT_EQ(j["curves"].size(), 2u);
+  EXPECT_EQ(j["curves"][1]["column"], "base=500000");
+  const Result csv = rope_cli({"wavelengths", "--dim", "128", "--base", "10000", "--base", "500000", "--csv", "-"});
+  std::istringstream lines(csv.out);
+  std::string line;
+  std::getline(lines, line);  // the header
+  for (int i = 0; std::getline(lines, line); ++i) {
+    const std::string a = fmt::format("{},{},{}", i, format_number(j["curves"][0]["wavelength"][i].get<double>()),
+                                      format_number(j["curves"][1]["wavelength"][i].get<double>()));
+    EXPECT_EQ(line, a);
+  }
+  const nlohmann::json& first = j["contexts"][0]["curves"][0];
+  EXPECT_EQ(j["contexts"][0]["context"], 4096.0);
+  EXPECT_EQ(first["first_pair_beyond"], 46);
+  EXPECT_EQ(first["pairs_beyond"], 18);
+  EXPECT_EQ(first["critical_dimension"], 92);  // the text's "critical dimension 92" above
+  // A model: its original and scaled curves and its own contexts, named in the figure.
+  const nlohmann::json m = nlohmann::json::parse(rope_cli({"wavelengths", "--model", "llama-3.1-8b", "--json"}).out);
+  EXPECT_EQ(m["model"], "llama-3.1-8b");
+  ASSERT_EQ(m["curves"].size(), 2u);
+  EXPECT_EQ(m["curves"][0]["column"], "original");
+  EXPECT_EQ(m["contexts"][0]["context"], 8192.0);
 }
 
 }  // namespace

@@ -28,10 +28,7 @@ std::string axis_label(int axis, const Text& t);
 /// `theta` are the frequencies the model uses (λ = 2π/θ).
 void print_axis_summary(std::ostream& out, const AxisMap& map, const Eigen::VectorXd& theta, const Text& t);
 
-/// The line apply and matrix print for a vision tower's map: "2-D vision RoPE (pixtral, (V3)): pair i turns by
-/// θ_i·(p), p the patch's row h or column w as its axis says: HHHH·WWWW (docs/multi-axis.md (V1))"; for a
-/// one-number position m, a second line: "one number m = 3 stands for the patch (row, column) = (3, 3)".
-std::string vision_map_line(const AxisMap& map, const AxisPosition& p, const Text& t);
+/// vision_map_line: report/rope_text.hpp.
 
 /// The section order in the language of t: "chunked", "interleaved", "2-D vision" (translated), "llama.cpp IMROPE", …
 std::string order_name(SectionOrder order, const Text& t);

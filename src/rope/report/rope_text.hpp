@@ -53,4 +53,9 @@ std::string layer_text(const RopeSpec& spec, const Text& t);
 /// "float32 as HF computes it (--float32, …): …", the line a report prints when HF's float32 path was asked for.
 std::string float32_text(const Text& t);
 
+/// The line apply and matrix print for a vision tower's map: "2-D vision RoPE (pixtral, (V3)): pair i turns by
+/// θ_i·(p), p the patch's row h or column w as its axis says: HHHH·WWWW (docs/multi-axis.md (V1))"; for a
+/// one-number position m, a second line: "one number m = 3 stands for the patch (row, column) = (3, 3)".
+std::string vision_map_line(const AxisMap& map, const AxisPosition& p, const Text& t);
+
 }  // namespace rope
