@@ -634,6 +634,30 @@ CheckReport check_source(const DumpSource& source, long start, const std::vector
     case VariantKind::NormScaled:
       name_norm(report);
       break;
+    case VariantKind::OutputInterleaved:
+      dg.message = {
+          msg("the output is interleaved, as llama.cpp computes it: pair i is written back at channels (2i, 2i + 1), "
+              "where HF's DeepSeek-V3 (apply_rotary_pos_emb_interleave) de-interleaves it to (i, i + {0}); q·k is the "
+              "same. Check a llama.cpp dump with the model's GGUF file ({1}), or add {2}",
+              r / 2, option_name("config") + " model.gguf", option_name("layout") + " interleaved")};
+      break;
+    case VariantKind::OutputDeinterleaved:
+      dg.message = {msg(
+          "the output is de-interleaved, as HF's DeepSeek-V3 computes it (apply_rotary_pos_emb_interleave): pair i, "
+          "read at channels (2i, 2i + 1), is written at (i, i + {0}), where the spec (llama.cpp's order) writes it "
+          "back in place; q·k is the same. Check an HF dump with the model's config.json or preset ({1}), "
+          "without {2}",
+          r / 2, option_name("model"), option_name("layout"))};
+      break;
+    case VariantKind::RotaryOffsetOther: {
+      const int off = static_cast<int>(dg.found.front().second);
+      dg.message = {
+          msg("matches the {0} rotated channels at {1}–{2} (offset {3}) instead of {4}–{5}: the rotary part is taken "
+              "from the wrong place in the head (DeepSeek's q = cat(q_nope, q_pe) rotates its last {0} channels, a "
+              "partial rotary head its first {0})",
+              r, off, off + r - 1, off, expected.rotary_offset, expected.rotary_offset + r - 1)};
+      break;
+    }
     case VariantKind::Expected:
     case VariantKind::PositionsRestart:
     case VariantKind::Bf16AsFloat32:
