@@ -43,6 +43,8 @@ LlamaRotaryEmbedding / apply_rotary_pos_emb); the scaled frequencies follow mode
                         (interleaved, in place): PASS with the preset and --layout interleaved; `rope identify` finds
                         interleaved pairs on the last 64 channels (offset 128)
     deepseek2_first     the same q with the first 64 channels rotated instead: named rotary-offset-other, offset 0
+    deepseek2_middle    the same q with channels 64…127 rotated: rotary-offset-other, offset 64 (where the dump's changed
+                        channels begin); identify: interleaved pairs on channels 64–127 (offset 64)
 
 Writes DIR/<case>/{q.npy, q_rope.npy, positions.npy or positions.csv} and DIR/manifest.json: per case the rope check
 arguments, the exit code, the diagnosis expected (`matches`) and its parameter (`found`), or the closest variant, or
@@ -346,6 +348,12 @@ def main():
     y192[..., :64] = interleaved_rope(q192[..., :64], pos, thd)
     save("deepseek2_first", q192, y192, pos, ds + ["--layout", "interleaved"], "rotary-offset-other", {"offset": 0},
          text="matches the 64 rotated channels at 0–63 (offset 0) instead of 128–191")
+    y192 = q192.copy()
+    y192[..., 64:128] = interleaved_rope(q192[..., 64:128], pos, thd)
+    save("deepseek2_middle", q192, y192, pos, ds + ["--layout", "interleaved"], "rotary-offset-other", {"offset": 64},
+         text="matches the 64 rotated channels at 64–127 (offset 64) instead of 128–191",
+         identify={"layout": "interleaved", "rotary_offset": 64, "rotary_dim": 64,
+                   "text": "interleaved pairs on channels 64–127 (offset 64)"})
     with open(os.path.join(out, "manifest.json"), "w") as f:
         json.dump({"cases": cases}, f, indent=1)
 
