@@ -58,6 +58,12 @@ TEST(CheckExpectation, DeinterleavedOutputIsReadInterleavedAndWrittenHalf) {
   const CheckReport bad = check_dump(x, y, p, e);
   EXPECT_FALSE(bad.comparison.passed());
   EXPECT_EQ(bad.comparison.first_seq, 0);
+  // and is named: HF's DeepSeek-V3 order where the spec (llama.cpp's) writes the pairs back in place.
+  EXPECT_EQ(bad.diagnosis.matches, VariantKind::OutputDeinterleaved);
+  // The reverse: a dump in place against the de-interleaving spec (a llama.cpp q_pe checked as HF's).
+  e.deinterleaved_output = true;
+  const CheckReport in_place = check_dump(x, test::rotate_dump(x, false, 16, kDefaultBase), p, e);
+  EXPECT_EQ(in_place.diagnosis.matches, VariantKind::OutputInterleaved);
 }
 
 TEST(CheckExpectation, DeinterleavedOutputAfterTheNopeChannels) {

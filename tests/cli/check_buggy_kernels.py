@@ -39,6 +39,21 @@ def main():
                 failures.append(f"{case['name']}: the Chinese report: {zh[-400:]}")
             print(f"layers  {case['name']:20} {r.get('layer_type')} of {r.get('layer_types')}")
             continue
+        if case.get("identify"):  # identify on the same dump: the layout, the rotated block's offset, in words
+            ident = case["identify"]
+            dumps = case["args"][:case["args"].index("--positions") + 2]
+            code, out, err = run(a.rope, ["identify", "--json"] + dumps)
+            got = json.loads(out) if code == 0 else {}
+            for key in ("layout", "rotary_offset", "rotary_dim"):
+                if got.get(key) != ident[key]:
+                    failures.append(f"{case['name']}: identify {key} {got.get(key)}, expected {ident[key]}: {err}")
+            code, text, err = run(a.rope, ["identify"] + dumps)
+            if ident["text"] not in text:
+                failures.append(f"{case['name']}: identify's text lacks {ident['text']!r}: {text[:600]}")
+            code, zh, err = run(a.rope, ["identify", "--lang", "zh"] + dumps)
+            if ident["text"] in zh or f"（偏移 {ident['rotary_offset']}）" not in zh:
+                failures.append(f"{case['name']}: identify's Chinese text: {zh[:600]}")
+            print(f"ident   {case['name']:20} {got.get('layout')} offset {got.get('rotary_offset')}")
         if want == 0:
             print(f"PASS    {case['name']:20} max ratio {r['max_ratio']:.3g}")
             continue

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import rope
-from buggy_kernels import hf_rope, inv_freq
+from buggy_kernels import hf_rope, interleaved_rope, inv_freq, yarn_theta
 
 SPEC = rope.Spec(head_dim=64)  # plain RoPE, rotate_half, base 10000
 
@@ -53,3 +53,35 @@ def test_missing_llama3_parameter_names_the_keyword():
     with pytest.raises(ValueError, match=r"llama3 needs low_freq_factor: give low_freq_factor= \(Llama 3\.1: 1\)"):
         rope.Spec(head_dim=64, base=500000, scaling="llama3", factor=8, high_freq_factor=4,
                   original_max_position_embeddings=8192).inv_freq
+
+
+def deepseek_q(d=64):
+    """DeepSeek-V3's rope part (YaRN f 40 from 4096, base 10000, attention factor 1) at positions 0 … 255."""
+    theta, _ = yarn_theta(10000.0, 64, 40.0, 4096, truncate=True)
+    x = np.random.default_rng(7).standard_normal((256, 2, d)).astype(np.float32)
+    return x, np.arange(256), theta
+
+
+def test_llama_cpp_q_pe_against_hf_deepseek_is_named():
+    """llama.cpp writes each pair back in place; HF's DeepSeek-V3 de-interleaves its output (issue 53)."""
+    x, pos, theta = deepseek_q()
+    llama_cpp, hf = interleaved_rope(x, pos, theta), interleaved_rope(x, pos, theta, deinterleave=True)
+    r = rope.check(x, llama_cpp, pos, rope.Spec("deepseek-v3"))
+    assert r.matches == "output-interleaved" and "the output is interleaved, as llama.cpp computes it" in r.diagnosis
+    assert rope.check(x, llama_cpp, pos, rope.Spec("deepseek-v3", layout="interleaved")).passed
+    assert rope.check(x, hf, pos, rope.Spec("deepseek-v3")).passed
+    r = rope.check(x, hf, pos, rope.Spec("deepseek-v3", layout="interleaved"))
+    assert r.matches == "output-deinterleaved" and "as HF's DeepSeek-V3 computes it" in r.diagnosis
+
+
+def test_identify_finds_a_rotated_block_after_pass_through_channels():
+    """llama.cpp's legacy DeepSeek-2 q: head 192, the rope part on the last 64 channels, interleaved."""
+    x, pos, theta = deepseek_q(192)
+    y = x.copy()
+    y[..., 128:] = interleaved_rope(x[..., 128:], pos, theta)
+    got = rope.identify(x, y, pos)
+    assert (got["layout"], got["rotary_offset"], got["rotary_dim"]) == ("interleaved", 128, 64)
+    first = x.copy()
+    first[..., :64] = interleaved_rope(x[..., :64], pos, theta)
+    r = rope.check(x, first, pos, rope.Spec("deepseek-v3", layout="interleaved"))
+    assert r.matches == "rotary-offset-other" and r.data["diagnosis"]["found"] == {"offset": 0}

@@ -40,6 +40,17 @@ LlamaRotaryEmbedding / apply_rotary_pos_emb); the scaled frequencies follow mode
                         linear scaling 8; layer 0's q without --layer-type: PASS as sliding_attention
     gemma3_gguf_full    the same file, layer 5's q (a full layer, base 1e6 with the linear scaling 8): PASS as the
                         default type, full_attention, said so
+    deepseek_llama_cpp  DeepSeek-V3's q_pe (YaRN f 40) as llama.cpp computes it (ggml rope mode NORM: pairs (2i, 2i + 1)
+                        written back in place) checked against the deepseek-v3 preset, HF's, which de-interleaves its
+                        output: named output-interleaved; PASS with --layout interleaved
+    deepseek_hf         the same q_pe as HF's DeepSeek-V3 returns it (apply_rotary_pos_emb_interleave: de-interleaved to
+                        (i, i + 32)): PASS with the preset; named output-deinterleaved with --layout interleaved
+    deepseek2_legacy    llama.cpp's legacy DeepSeek-2 q, head 192 = 128 pass-through channels + 64 rotated at the end
+                        (interleaved, in place): PASS with the preset and --layout interleaved; `rope identify` finds
+                        interleaved pairs on the last 64 channels (offset 128)
+    deepseek2_first     the same q with the first 64 channels rotated instead: named rotary-offset-other, offset 0
+    deepseek2_middle    the same q with channels 64…127 rotated: rotary-offset-other, offset 64 (where the dump's changed
+                        channels begin); identify: interleaved pairs on channels 64–127 (offset 64)
 
 Writes DIR/<case>/{q.npy, q_rope.npy, positions.npy or positions.csv} and DIR/manifest.json: per case the rope check
 arguments, the exit code, the diagnosis expected (`matches`) and its parameter (`found`), or the closest variant, or
@@ -82,6 +93,24 @@ def hf_rope(q, positions, theta, sign=1.0, out_dtype=np.float32, angle_dtype=np.
     y = x.copy()
     y[..., :r] = rot * cos + sign * rotate_half(rot) * sin
     return y.astype(out_dtype)
+
+
+def interleaved_rope(x, positions, theta, deinterleave=False):
+    """The pairs (2i, 2i + 1) of x [seq, heads, r] turned by m·θ_i, angles in float32: written back in place, as
+    llama.cpp's ggml_rope (mode NORM) leaves them, or de-interleaved to (i, i + r/2), as HF's DeepSeek-V3 returns them
+    (apply_rotary_pos_emb_interleave: view(…, r/2, 2).transpose(4, 3).reshape, then rotate_half)."""
+    freqs = positions.astype(np.float32)[:, None] * theta.astype(np.float32)[None, :]
+    cos, sin = np.cos(freqs)[:, None, :], np.sin(freqs)[:, None, :]
+    v = x.astype(np.float32)
+    a, b = v[..., 0::2], v[..., 1::2]
+    ya, yb = a * cos - b * sin, a * sin + b * cos
+    y = np.empty_like(v)
+    if deinterleave:
+        h = v.shape[-1] // 2
+        y[..., :h], y[..., h:] = ya, yb
+    else:
+        y[..., 0::2], y[..., 1::2] = ya, yb
+    return y
 
 
 def bf16_round(a):
@@ -141,7 +170,7 @@ def main():
     cases = []
 
     def save(name, q, y, positions, args, matches, found=None, text=None, positions_csv=None, closest=None,
-             departure=None, exit=1, layer_type=None, found_rel=1e-9):
+             departure=None, exit=1, layer_type=None, found_rel=1e-9, identify=None):
         d = os.path.join(out, name)
         os.makedirs(d, exist_ok=True)
         np.save(os.path.join(d, "q.npy"), q)
@@ -158,7 +187,7 @@ def main():
                                              os.path.join(d, "q_rope.npy")] + pos_args + args,
                       "matches": matches, "found": found or {}, "text": text, "closest": closest,
                       "departure": departure, "exit": exit, "layer_type": layer_type,
-                      "found_rel": found_rel})
+                      "found_rel": found_rel, "identify": identify})
 
     def q_of(seq, d=D, heads=HEADS):
         return rng.standard_normal((seq, heads, d)).astype(np.float32)
@@ -320,6 +349,36 @@ def main():
          ["--config", gguf], None, exit=0,
          layer_type={"type": "full_attention", "types": ["sliding_attention", "full_attention"]},
          text="PASS as a full_attention layer")
+    # DeepSeek-V3's rope part (data/models/deepseek-v3.json: qk_rope_head_dim 64, YaRN f 40 from 4096, base 10000,
+    # mscale = mscale_all_dim, so the attention factor is 1; llama.cpp's deepseek2 graph cancels its own the same way).
+    thd, _ = yarn_theta(10000.0, 64, 40.0, 4096, truncate=True)
+    qp = q_of(256)
+    ds = ["--model", "deepseek-v3"]
+    save("deepseek_llama_cpp", qp, interleaved_rope(qp, pos, thd), pos, ds, "output-interleaved",
+         text="the output is interleaved, as llama.cpp computes it")
+    save("deepseek_llama_cpp_layout", qp, interleaved_rope(qp, pos, thd), pos, ds + ["--layout", "interleaved"], None,
+         exit=0)
+    save("deepseek_hf", qp, interleaved_rope(qp, pos, thd, deinterleave=True), pos, ds, None, exit=0)
+    save("deepseek_hf_as_llama_cpp", qp, interleaved_rope(qp, pos, thd, deinterleave=True), pos,
+         ds + ["--layout", "interleaved"], "output-deinterleaved",
+         text="the output is de-interleaved, as HF's DeepSeek-V3 computes it")
+    # llama.cpp's legacy DeepSeek-2 q: cat(q_nope, q_pe), the rope part rotated at the end of the head.
+    q192 = q_of(256, d=192)
+    y192 = q192.copy()
+    y192[..., 128:] = interleaved_rope(q192[..., 128:], pos, thd)
+    save("deepseek2_legacy", q192, y192, pos, ds + ["--layout", "interleaved"], None, exit=0,
+         identify={"layout": "interleaved", "rotary_offset": 128, "rotary_dim": 64,
+                   "text": "interleaved pairs on the last 64 channels (offset 128)"})
+    y192 = q192.copy()
+    y192[..., :64] = interleaved_rope(q192[..., :64], pos, thd)
+    save("deepseek2_first", q192, y192, pos, ds + ["--layout", "interleaved"], "rotary-offset-other", {"offset": 0},
+         text="matches the 64 rotated channels at 0–63 (offset 0) instead of 128–191")
+    y192 = q192.copy()
+    y192[..., 64:128] = interleaved_rope(q192[..., 64:128], pos, thd)
+    save("deepseek2_middle", q192, y192, pos, ds + ["--layout", "interleaved"], "rotary-offset-other", {"offset": 64},
+         text="matches the 64 rotated channels at 64–127 (offset 64) instead of 128–191",
+         identify={"layout": "interleaved", "rotary_offset": 64, "rotary_dim": 64,
+                   "text": "interleaved pairs on channels 64–127 (offset 64)"})
     with open(os.path.join(out, "manifest.json"), "w") as f:
         json.dump({"cases": cases}, f, indent=1)
 

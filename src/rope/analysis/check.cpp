@@ -81,6 +81,16 @@ std::vector<Variant> check_variants(const RopeExpectation& e) {
   s.layout = e.layout == Layout::Half ? Layout::Interleaved : Layout::Half;
   s.deinterleaved_output = false;  // the other layout, read and written in place
   add(VariantKind::LayoutSwapped, s);
+  if (e.layout == Layout::Interleaved && !e.axis_blocks) {
+    // The pairs (2i, 2i + 1) written back in place, or de-interleaved to (i, i + r/2): HF's DeepSeek-V3
+    // (apply_rotary_pos_emb_interleave, transformers src/transformers/models/deepseek_v3/modeling_deepseek_v3.py at
+    // 00b676f8f048: view(b, h, s, d/2, 2).transpose(4, 3).reshape, then rotate_half) de-interleaves its output;
+    // llama.cpp's (src/models/deepseek2.cpp at 07bede6a8f32: q_pe = ggml_rope_ext(…, rope_type NORM, …)) keeps the
+    // channels in their interleaved order. q·k is the same either way; the dumps differ.
+    s = e;
+    s.deinterleaved_output = !e.deinterleaved_output;
+    add(e.deinterleaved_output ? VariantKind::OutputInterleaved : VariantKind::OutputDeinterleaved, s);
+  }
   if (e.base != kDefaultBase) {
     s = e;
     s.theta = default_theta(kDefaultBase, r);
@@ -204,6 +214,13 @@ std::vector<Variant> check_variants(const RopeExpectation& e) {
     s = e;
     s.theta = default_theta(e.base, r / 2);
     add(VariantKind::RotaryDimHalved, s);
+  }
+  if (r < e.head_dim && !e.axis_blocks) {
+    // The rotated block elsewhere in the head: at its end where the spec has it first (DeepSeek's q = cat(q_nope,
+    // q_pe) rotates the last r channels), or first where the spec has it at an offset.
+    s = e;
+    s.rotary_offset = e.rotary_offset == 0 ? e.head_dim - r : 0;
+    add(VariantKind::RotaryOffsetOther, s).found = {{"offset", s.rotary_offset}};
   }
   if (r < e.head_dim) {
     s = at_zero;

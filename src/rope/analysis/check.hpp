@@ -154,6 +154,15 @@ enum class VariantKind {
   YarnTruncated,           ///< YaRN's correction range rounded to whole pairs where the config says truncate: false
   MropeBatchRows,          ///< M-RoPE position_ids [3, batch, seq] read as [batch, 3, seq]: batch rows taken as t, h, w
   NormScaled,  ///< every rotated pair's norm times s (an attention factor applied where none belongs, or a wrong one)
+  /// The pairs written back in the interleaved order, (2i, 2i + 1), where the spec de-interleaves them (HF's
+  /// apply_rotary_pos_emb_interleave, DeepSeek-V3): a llama.cpp dump (ggml rope mode NORM) checked as HF's.
+  OutputInterleaved,
+  /// The pairs written de-interleaved, at (i, i + r/2), where the spec keeps the interleaved order: an HF DeepSeek-V3
+  /// dump checked as llama.cpp's (or with plain interleaved RoPE).
+  OutputDeinterleaved,
+  /// The rotated block at another offset in the head: rotary channels [o, o + r) where the spec has them elsewhere
+  /// (DeepSeek's q = cat(q_nope, q_pe) rotates the last r; a kernel rotating the first r): found "offset".
+  RotaryOffsetOther,
 };
 /// "expected", "layout-swapped", "base-10000", … (the names of the JSON output and of the tests).
 const char* to_string(VariantKind kind);

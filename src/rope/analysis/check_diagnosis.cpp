@@ -135,6 +135,24 @@ void add_position_variants(std::vector<Variant>& variants, const RopeExpectation
   }
 }
 
+/// The rotated block where the dump has it, as identify finds it (the channels that change, identify.hpp step 1): from
+/// the first channel outside the spec's block that the dump changed, when a block of the rotary dimension fits there
+/// and check_variants does not try that offset already (the head's end, or 0).
+void add_offset_variant(std::vector<Variant>& variants, const RopeExpectation& expected, const DumpComparison& e,
+                        int d) {
+  const int r = expected.rotary_dim(), off = expected.rotary_offset;
+  if (expected.axes || expected.axis_blocks || r >= d || e.channel_ratio.size() != d) return;
+  int first = -1;
+  for (int ch = 0; ch < d && first < 0; ++ch) {
+    if ((ch < off || ch >= off + r) && !(e.channel_ratio[ch] <= 1.0)) first = ch;
+  }
+  if (first < 0 || first + r > d || first == (off == 0 ? d - r : 0)) return;
+  Variant v = variant_of(VariantKind::RotaryOffsetOther, expected);
+  v.spec.rotary_offset = first;
+  v.found = {{"offset", first}};
+  variants.push_back(std::move(v));
+}
+
 /// Where the dump first departs from `expected` (its comparison `e`) and what it does to that pair there: the angle
 /// it turned the pair by and its norm ratio, against RoPE's angle (both in (−π, π]).
 CheckDiagnosis::Departure departure_of(const RopeExpectation& expected, const DumpComparison& e,
@@ -302,6 +320,7 @@ CheckReport check_source(const DumpSource& source, long start, const std::vector
   };
   if (std::none_of(positions.begin(), positions.end(), h_not_w)) drop(VariantKind::AxesSwapped);
   add_position_variants(variants, expected, positions, dg.correct_until ? e.first_seq : -1, source.groups());
+  add_offset_variant(variants, expected, e, source.d());
   if (norm_scaled) {  // every element off too (float32): the expectation times s, after the named factors
     Variant v = variant_of(VariantKind::NormScaled, expected);
     v.spec.attention_factor = expected.attention_factor * s;
@@ -634,6 +653,30 @@ CheckReport check_source(const DumpSource& source, long start, const std::vector
     case VariantKind::NormScaled:
       name_norm(report);
       break;
+    case VariantKind::OutputInterleaved:
+      dg.message = {
+          msg("the output is interleaved, as llama.cpp computes it: pair i is written back at channels (2i, 2i + 1), "
+              "where HF's DeepSeek-V3 (apply_rotary_pos_emb_interleave) de-interleaves it to (i, i + {0}); q·k is the "
+              "same. Check a llama.cpp dump with the model's GGUF file ({1}), or add {2}",
+              r / 2, option_name("config") + " model.gguf", option_name("layout") + " interleaved")};
+      break;
+    case VariantKind::OutputDeinterleaved:
+      dg.message = {msg(
+          "the output is de-interleaved, as HF's DeepSeek-V3 computes it (apply_rotary_pos_emb_interleave): pair i, "
+          "read at channels (2i, 2i + 1), is written at (i, i + {0}), where the spec (llama.cpp's order) writes it "
+          "back in place; q·k is the same. Check an HF dump with the model's config.json or preset ({1}), "
+          "without {2}",
+          r / 2, option_name("model"), option_name("layout"))};
+      break;
+    case VariantKind::RotaryOffsetOther: {
+      const int off = static_cast<int>(dg.found.front().second);
+      dg.message = {
+          msg("matches the {0} rotated channels at {1}–{2} (offset {3}) instead of {4}–{5}: the rotary part is taken "
+              "from the wrong place in the head (DeepSeek's q = cat(q_nope, q_pe) rotates its last {0} channels, a "
+              "partial rotary head its first {0})",
+              r, off, off + r - 1, off, expected.rotary_offset, expected.rotary_offset + r - 1)};
+      break;
+    }
     case VariantKind::Expected:
     case VariantKind::PositionsRestart:
     case VariantKind::Bf16AsFloat32:

@@ -82,6 +82,12 @@ const char* to_string(VariantKind kind) {
       return "mrope-batch-rows";
     case VariantKind::NormScaled:
       return "norm-scaled";
+    case VariantKind::OutputInterleaved:
+      return "output-interleaved";
+    case VariantKind::OutputDeinterleaved:
+      return "output-deinterleaved";
+    case VariantKind::RotaryOffsetOther:
+      return "rotary-offset-other";
   }
   return "?";
 }
@@ -164,6 +170,12 @@ Message describe(VariantKind kind, const RopeExpectation& e) {
       return msg("batch rows read as t, h, w");
     case VariantKind::NormScaled:
       return msg("the output's norm scaled");
+    case VariantKind::OutputInterleaved:
+      return msg("the output in the interleaved order, as llama.cpp writes it");
+    case VariantKind::OutputDeinterleaved:
+      return msg("the output de-interleaved, as HF's DeepSeek-V3 writes it");
+    case VariantKind::RotaryOffsetOther:
+      return msg("the rotated channels at another offset");
   }
   return msg("RoPE as specified");
 }

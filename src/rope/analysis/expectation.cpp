@@ -67,7 +67,12 @@ RopeExpectation expectation_from_rope(ModelRope rope, const ExpectationRequest& 
     throw InvalidArgument(
         error_msg("the rotary dimension {0} is larger than the dump's d = {1}", 2 * e.theta.size(), head_dim));
   }
-  if (q.layout) e.layout = *q.layout;
+  if (q.layout) {
+    // A layout given: the pairs in it, written back in place (llama.cpp's order; HF's DeepSeek-V3 de-interleaves
+    // its output, which the model's own spec says).
+    e.layout = *q.layout;
+    e.deinterleaved_output = false;
+  }
   return e;
 }
 

@@ -66,6 +66,10 @@ struct Identification {
   std::vector<std::vector<std::pair<int, int>>> group_pairs;
   std::vector<long> heads_paired_otherwise;  ///< the groups whose pairs are not `pairs`
   PairLayout layout = PairLayout::None;
+  /// The first rotated channel when the rotated channels are one block [rotary_offset, rotary_offset + rotary_dim)
+  /// with pass-through channels before it (llama.cpp's legacy DeepSeek-2 q: rope on channels 128…191 of 192), `layout`
+  /// inside the block: pair j on (o + 2j, o + 2j + 1) or (o + j, o + j + r/2); 0 otherwise.
+  int rotary_offset = 0;
   /// The layout applies inside each axis's block of d/2 channels (Gemma 4's vision tower, (V6) of
   /// docs/multi-axis.md): pair j = b·d/4 + k on b·d/2 + (k, k + d/4); `layout` is then Half.
   bool axis_blocks = false;

@@ -91,19 +91,24 @@ std::optional<detail::LayoutPairing> detail::pair_by_layout(const Eigen::MatrixX
   if (confident.empty()) return std::nullopt;
   std::vector<char> moves(static_cast<std::size_t>(d), 0);
   for (const int c : rotated) moves[static_cast<std::size_t>(c)] = 1;
-  const int max_channel = rotated.back();
+  // The pairs from the first rotated channel o on: 0, or after pass-through channels (DeepSeek's q = cat(q_nope,
+  // q_pe)).
+  const int o = rotated.front();
+  const int max_channel = rotated.back() - o;
   for (const bool half : {false, true}) {
     const int h = half ? confident.front().second - confident.front().first : 1;  // the partner's distance
-    if (half && (h < 2 || 2 * h > d || max_channel >= 2 * h)) continue;
-    const auto pair_of = [&](int j) { return half ? std::make_pair(j, j + h) : std::make_pair(2 * j, 2 * j + 1); };
-    const auto index_of = [&](int c) { return half ? c % h : c / 2; };
+    if (half && (h < 2 || 2 * h > d - o || max_channel >= 2 * h)) continue;
+    const auto pair_of = [&](int j) {
+      return half ? std::make_pair(o + j, o + j + h) : std::make_pair(o + 2 * j, o + 2 * j + 1);
+    };
+    const auto index_of = [&](int c) { return half ? (c - o) % h : (c - o) / 2; };
     bool fits = true;
     for (const auto& p : confident) fits = fits && pair_of(index_of(p.first)) == p;
     if (!fits) continue;
     // The pairs up to the last one with a channel that moves (every pair of a partial rotary half block).
     int last = 0;
     for (const int c : rotated) last = std::max(last, index_of(c));
-    if (half && 2 * h < d) last = h - 1;
+    if (half && 2 * h < d - o) last = h - 1;
     LayoutPairing out;
     for (int j = 0; j <= last; ++j) {
       const auto [a, b] = pair_of(j);

@@ -18,24 +18,30 @@ namespace {
 constexpr long kPairingSample = 256;
 
 PairLayout classify(const std::vector<std::pair<int, int>>& pairs, const std::vector<int>& rotated, int d,
-                    int& family_dim, bool& axis_blocks, std::vector<Message>& notes) {
+                    int& family_dim, bool& axis_blocks, int& offset, std::vector<Message>& notes) {
   const int r = static_cast<int>(rotated.size());
   family_dim = r;
-  bool prefix = true;
-  for (int i = 0; i < r; ++i) prefix = prefix && rotated[i] == i;
+  // The rotated channels one block [o, o + r): from channel 0 (o = 0, a partial rotary tail after it), or after
+  // pass-through channels (DeepSeek's q = cat(q_nope, q_pe): o = qk_nope_head_dim).
+  const int o = rotated.empty() ? 0 : rotated.front();
+  bool block = true;
+  for (int i = 0; i < r; ++i) block = block && rotated[i] == o + i;
+  const bool prefix = block && o == 0;
   bool interleaved = true, half = true, whole_half = true, blocks = r % 4 == 0 && r >= 4;
   for (std::size_t j = 0; j < pairs.size(); ++j) {
     const auto [a, b] = pairs[j];
-    interleaved = interleaved && a == 2 * static_cast<int>(j) && b == a + 1;
-    half = half && a == static_cast<int>(j) && b == a + r / 2;
+    interleaved = interleaved && a == o + 2 * static_cast<int>(j) && b == a + 1;
+    half = half && a == o + static_cast<int>(j) && b == a + r / 2;
     whole_half = whole_half && a == static_cast<int>(j) && b == a + d / 2;
     if (blocks) {  // (V6): rotate_half inside each axis's block (interleaved inside the blocks is plain interleaved)
       const PairChannels c = axis_block_pair_channels(r, static_cast<int>(j), Layout::Half);
       blocks = a == c.first && b == c.second;
     }
   }
-  if (prefix && interleaved) return PairLayout::Interleaved;
-  if (prefix && half) return PairLayout::Half;
+  if (block && (interleaved || half)) {
+    offset = o;
+    return interleaved ? PairLayout::Interleaved : PairLayout::Half;
+  }
   if (prefix && blocks && static_cast<int>(pairs.size()) == r / 2) {
     axis_blocks = true;
     return PairLayout::Half;
@@ -227,7 +233,7 @@ Identification detail::identify_with(const DumpVectors& before, const DumpVector
   }
   int family_dim = r;
   const std::size_t zero_note = id.notes.size();  // where classify says that pairs keep frequency 0
-  id.layout = classify(id.pairs, id.rotated, d, family_dim, id.axis_blocks, id.notes);
+  id.layout = classify(id.pairs, id.rotated, d, family_dim, id.axis_blocks, id.rotary_offset, id.notes);
   id.family_dim = family_dim;
   if (id.pairing_assumed.size() == 1) {
     id.notes.push_back(
@@ -244,8 +250,9 @@ Identification detail::identify_with(const DumpVectors& before, const DumpVector
     std::vector<Message> ignored;
     int dim = r;
     bool blocks = false;
+    int offset = 0;
     const PairLayout other = classify(id.group_pairs[static_cast<std::size_t>(id.heads_paired_otherwise.front())],
-                                      id.rotated, d, dim, blocks, ignored);
+                                      id.rotated, d, dim, blocks, offset, ignored);
     std::string heads;
     for (std::size_t k = 0; k < id.heads_paired_otherwise.size() && k < 12; ++k)
       heads += (k ? ", " : "") + std::to_string(id.heads_paired_otherwise[k]);
@@ -284,7 +291,7 @@ Identification detail::identify_with(const DumpVectors& before, const DumpVector
   id.fit = id.fits.front();
   double span = 0;  // the largest |position| of the dump (empty with positions per axis)
   for (const double m : id.dump_positions) span = std::max(span, std::abs(m));
-  if (id.layout == PairLayout::Interleaved && r < d && !id.dump_positions.empty()) {
+  if (id.layout == PairLayout::Interleaved && r < d && id.rotary_offset == 0 && !id.dump_positions.empty()) {
     // An unmoved tail in the interleaved layout: partial rotary, or the whole head's ladder too slow to show there?
     const double turn = span / id.fit.base;  // pair r/2 on the ladder found, continued past the rotated channels
     if (turn < eps) {

@@ -76,7 +76,9 @@ void override_layout(RopeSpec& s, Layout layout) {
     s.notes.push_back(msg("{0} {1} overrides the model's {2} layout ({3}): the numbers are not the model's",
                           option_name("layout"), name, layout_term(s.layout), s.layout_reason));
   }
-  if (layout != s.layout) s.deinterleaved_output = false;
+  // A layout given: the pairs in it, written back in place (llama.cpp's order), also where the model's code
+  // de-interleaves its output (HF's DeepSeek-V3 with the same interleaved layout).
+  s.deinterleaved_output = false;
   s.layout = layout;
   s.config.layout = layout;  // the scaling inputs' copy says the same
   s.layout_basis = LayoutBasis::Flag;

@@ -75,7 +75,7 @@ RopeSpec make_spec(const ModelConfig& model);
 RopeSpec spec_at_position(const RopeSpec& spec, double m);
 
 /// An explicit --layout: overrides the model's layout and records it (origin, and a note when the model
-/// is known to use the other one).
+/// is known to use the other one); the pairs are written back in place (no de-interleaved output).
 void override_layout(RopeSpec& spec, Layout layout);
 
 /// "half layout (model family llama)", "interleaved layout (assumed: --layout default)".

@@ -41,6 +41,21 @@ std::string family_text(const FamilyFit& f, const Text& t) {
 
 std::string layout_text(const Identification& id, const Text& t) {
   const int n = static_cast<int>(id.pairs.size());
+  if (id.rotary_offset > 0 && (id.layout == PairLayout::Interleaved || id.layout == PairLayout::Half)) {
+    // A rotated block after pass-through channels (llama.cpp's legacy DeepSeek-2 q: channels 128…191 of 192).
+    const int o = id.rotary_offset, r = id.rotary_dim;
+    const bool interleaved = id.layout == PairLayout::Interleaved;
+    if (o + r == id.d) {
+      return interleaved
+                 ? t.tr("interleaved pairs on the last {0} channels (offset {1}): pairs ({1} + 2j, {1} + 2j + 1)", r, o)
+                 : t.tr("half pairs on the last {0} channels (offset {1}): pairs ({1} + j, {1} + j + {2})", r, o,
+                        r / 2);
+    }
+    return interleaved ? t.tr("interleaved pairs on channels {0}–{1} (offset {0}): pairs ({0} + 2j, {0} + 2j + 1)", o,
+                              o + r - 1)
+                       : t.tr("half pairs on channels {0}–{1} (offset {0}): pairs ({0} + j, {0} + j + {2})", o,
+                              o + r - 1, r / 2);
+  }
   switch (id.layout) {
     case PairLayout::Interleaved:
       return t.tr("interleaved: pairs (2j, 2j + 1)");
@@ -95,6 +110,7 @@ Value identify_value(const IdentifyRun& run) {
   j["rotary_dim"] = id.rotary_dim;
   j["layout"] = to_string(id.layout);
   if (id.axis_blocks) j["axis_blocks"] = true;  // (V6): the layout inside each axis's block of d/2 channels
+  if (id.rotary_offset > 0) j["rotary_offset"] = id.rotary_offset;  // the rotated block's first channel
   Value& pairs = j["pairs"] = Value::array();
   for (const auto& [a, b] : id.pairs) pairs.push_back(std::vector<int>{a, b});
   j["heads_paired_otherwise"] = id.heads_paired_otherwise;
