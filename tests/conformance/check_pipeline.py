@@ -92,6 +92,10 @@ ONLY_SLIDING_TURN = {"afmoe": None, "muse-glimmer": 1}
 # (attention.compress_rope_freq_base, gguf_config_deepseek4.cpp); HunYuan-VL's base is rope.freq_base · alpha^(d/(d − 2)) in
 # float32 (src/models/hunyuan-vl.cpp:7-12; the value libllama's RoPE nodes carry).
 DEFAULT_BASE = {"deepseek4": 160000, "hunyuan-vl-alpha": 11158844.0}
+# Correct llama.cpp dumps checked against a Hugging Face preset whose output order differs, and what check must name,
+# then what must PASS once the layout is given: llama.cpp's deepseek2 graph rotates q_pe in place (ggml rope mode
+# NORM), HF's DeepSeek-V3 de-interleaves it (apply_rotary_pos_emb_interleave), so the same rotation is FAIL there.
+AGAINST_PRESET = {("deepseek2-mla", "q_pe-0"): ("deepseek-v3", "output-interleaved", ["--layout", "interleaved"])}
 # Dumps correct for llama.cpp that rope, choosing LongRoPE's list from the positions as Hugging Face does, must name:
 # Phi-3 run with n_ctx 256 takes the short factors at every position (llama_model::get_rope_factors).
 EXPECT = {"phi3-short": "longrope-other-list"}
@@ -103,7 +107,9 @@ IDENTIFY = {
     ("qwen2-yarn", "Qcur-0"): {"family": "yarn", "base": 1e6, "factor": 4},
     ("qwen3", "Qcur-0"): {"family": "default", "base": 1e6},
     ("phi3-long", "Qcur-0"): {"family": "per-pair", "attention_factor": math.sqrt(1 + math.log(32) / math.log(4096))},
-    ("deepseek2", "Qcur-0"): {"family": "yarn", "base": 10000, "factor": 40, "rotary_dim": 64},
+    # The legacy q: 128 pass-through channels, then the 64 rotated in place (interleaved pairs at offset 128).
+    ("deepseek2", "Qcur-0"): {"family": "yarn", "base": 10000, "factor": 40, "rotary_dim": 64,
+                              "layout": "interleaved", "rotary_offset": 128},
     ("deepseek2-mla", "q_pe-0"): {"family": "yarn", "base": 10000, "factor": 40, "rotary_dim": 64},
     ("gemma3", "Qcur-0"): {"family": "default", "base": 10000},
     ("gemma3", "Qcur-5"): {"family": "linear", "base": 1e6, "factor": 8},
@@ -237,6 +243,22 @@ def main():
             failed += 0 if ok else 1
         if node.startswith("indexer_"):
             indexed.setdefault(case, set()).add(int(layer))
+        preset = AGAINST_PRESET.get((case, node))
+        if preset:
+            model, variant, fix = preset
+            total += 2
+            cmd = [a.rope, "check", "--before", base + ".before.npy", "--after", base + ".after.npy", "--positions",
+                   positions, "--model", model, "--json"]
+            rc, j = run(cmd)
+            named = (j.get("diagnosis") or {}).get("matches")
+            ok = rc == 1 and named == variant
+            print(f"{'ok  ' if ok else 'FAIL'} {case:14s} {node:8s} against --model {model}: exit {rc}, named {named} "
+                  f"(expected exit 1, {variant})")
+            failed += 0 if ok else 1
+            rc, j = run(cmd + fix)
+            ok = rc == 0 and j["passed"]
+            print(f"{'ok  ' if ok else 'FAIL'} {case:14s} {node:8s} against --model {model} {' '.join(fix)}: exit {rc}")
+            failed += 0 if ok else 1
         want = IDENTIFY.get((case, node))
         if want:
             # identify, from the two dumps alone, must recover the scaling family and its parameters.
@@ -245,8 +267,9 @@ def main():
                          "--positions", positions, "--json"])
             fam = j.get("family") or {}
             got = {"family": fam.get("family"), "base": fam.get("base"), "factor": fam.get("factor"),
-                   "attention_factor": j.get("attention_factor"), "rotary_dim": j.get("rotary_dim")}
-            ok = all(got[k] == v if isinstance(v, str) or k == "rotary_dim" else
+                   "attention_factor": j.get("attention_factor"), "rotary_dim": j.get("rotary_dim"),
+                   "layout": j.get("layout"), "rotary_offset": j.get("rotary_offset")}
+            ok = all(got[k] == v if isinstance(v, str) or k in ("rotary_dim", "rotary_offset") else
                      got[k] is not None and abs(got[k] / v - 1) < (1e-3 if k == "attention_factor" else 0.01)
                      for k, v in want.items())
             print(f"{'ok  ' if ok else 'FAIL'} {case:14s} {node:8s} identify: "
