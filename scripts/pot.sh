@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Writes the message template (po/rope.pot, GNU gettext) from the C++ sources of src/ and apps/: every id
 # given to tr (Text::tr, FigureOptions::tr, apps/rope/cli/lang.hpp) and msg, each with the files it is in,
+# with its context where given by trc (Text::trc) or msgc (core/message_context.hpp: the layout glossary, layout_term),
 # and every error's id given to error_msg (core/message.hpp) in the context "error"; and from the live
 # lesson page's script, web/lesson.js, every id given to tr and N_ (scripts/live_page.py).
 # `make pot` runs it (po/rope.pot is generated, not committed: .gitignore); the test catalog.complete runs it
@@ -18,7 +19,7 @@ extract() {  # extract KEYWORDS... OUT: xgettext with only these keywords
   xgettext --language=C++ --from-code=UTF-8 --keyword= "${keywords[@]/#/--keyword=}" --force-po \
     --add-comments=TRANSLATORS: --package-name=rope --add-location=file --files-from="$tmp/files" -o "$target"
 }
-extract tr:1 msg:1 trc:1c,2 "$tmp/text.pot"
+extract tr:1 msg:1 trc:1c,2 msgc:1c,2 "$tmp/text.pot"
 extract error_msg:1 "$tmp/errors.pot"
 # xgettext cannot give a keyword a fixed context: every entry of errors.pot but its header gets "error".
 awk 'BEGIN { header = 1 }

@@ -158,6 +158,43 @@ function markers(svg, colours) {
   }
 }
 
+// Labels at the tips of vectors drawn from (cx, cy), none over another: each label's box (its size estimated from
+// its font size, so that a panel drawn while hidden in presenter mode places them the same) goes just beyond its
+// tip; where it would overlap a box placed before or leave the picture, it tries positions moved along the
+// vector's normal, alternately to each side, one line further each time, then further out along the vector.
+// tests/browser/check_live.py measures the drawn boxes (body[data-plane-labels]) and checks that none intersect.
+function labels(svg, cx, cy, items) {
+  const placed = [];
+  const overlaps = (b) => placed.some((o) => b.x < o.x + o.w && o.x < b.x + b.w && b.y < o.y + o.h && o.y < b.y + b.h);
+  const size = svg.viewBox.baseVal;
+  const inside = (b) => b.x >= 0 && b.y >= 0 && b.x + b.w <= size.width && b.y + b.h <= size.height;
+  for (const {at, text, fill, size: fs, opacity} of items) {
+    const w = 0.68 * fs * [...text].length + 4, h = 1.25 * fs;
+    const dx = at[0] - cx, dy = at[1] - cy, len = Math.hypot(dx, dy) || 1;
+    const u = [dx / len, dy / len], nrm = [-u[1], u[0]];
+    // The box's centre beyond the tip: far enough along u that the box clears the tip whatever its direction.
+    const reach = 6 + 0.5 * Math.abs(u[0]) * w + 0.5 * Math.abs(u[1]) * h;
+    let best = null;
+    for (let out = 0; out < 4 && !best; ++out) {
+      for (let k = 0; k < 13 && !best; ++k) {
+        const side = k === 0 ? 0 : (k % 2 ? 1 : -1) * Math.ceil(k / 2) * (h + 2);
+        const c = [at[0] + u[0] * (reach + out * h) + nrm[0] * side, at[1] + u[1] * (reach + out * h) + nrm[1] * side];
+        const b = {x: c[0] - w / 2, y: c[1] - h / 2, w, h};
+        if (!overlaps(b) && inside(b)) best = b;
+      }
+    }
+    if (!best) {  // nowhere free: under the lowest box placed so far
+      const y = Math.max(...placed.map((o) => o.y + o.h));
+      best = {x: 4, y, w, h};
+    }
+    placed.push(best);
+    const attrs = {x: best.x + best.w / 2, y: best.y + best.h / 2, fill, "font-size": fs, "text-anchor": "middle",
+                   "dominant-baseline": "central", class: "vector-label"};
+    if (opacity) attrs.opacity = opacity;
+    el(svg, "text", attrs, text);
+  }
+}
+
 const BLUE = "#1f5fbf", ORANGE = "#d9730d", GREEN = "#2e8b3a", GREY = "#777";
 
 // Part 1: pair i of q and k, before and after the rotation, and the pair's score: all of it the walkthrough of
@@ -181,8 +218,6 @@ function drawPlane(s, f, p) {
                    opacity: 0.6});
   el(svg, "line", {x1: cx, y1: cy, x2: rkr[0], y2: rkr[1], stroke: ORANGE, "stroke-width": 2,
                    "stroke-dasharray": "2 4", opacity: 0.6});
-  el(svg, "text", {x: rqr[0] + 6, y: rqr[1] + 18, fill: BLUE, "font-size": 20, opacity: 0.8}, "Rₘᵀq");
-  el(svg, "text", {x: rkr[0] + 6, y: rkr[1] + 18, fill: ORANGE, "font-size": 20, opacity: 0.8}, "Rₙᵀk");
   arrow(svg, cx, cy, rq[0], rq[1], BLUE);
   arrow(svg, cx, cy, rk[0], rk[1], ORANGE);
   // The turn of each vector, mθ_i and nθ_i modulo a full turn, as arcs from the unrotated vector.
@@ -194,8 +229,13 @@ function drawPlane(s, f, p) {
   };
   arc(45, Math.atan2(p.q[1], p.q[0]), turn(p.angle_q), BLUE);
   arc(62, Math.atan2(p.k[1], p.k[0]), turn(p.angle_k), ORANGE);
-  el(svg, "text", {x: rq[0] + 8, y: rq[1] - 8, fill: BLUE, "font-size": 22}, "Rₘq");
-  el(svg, "text", {x: rk[0] + 8, y: rk[1] - 8, fill: ORANGE, "font-size": 22}, "Rₙk");
+  // The labels, the rotated vectors' first: each beyond its vector's tip, moved sideways where it would cover one
+  // placed before (two vectors that nearly coincide, as at m = n for the reversed pair or m = 5000, n = 2).
+  labels(svg, cx, cy, [
+    {at: rq, text: "Rₘq", fill: BLUE, size: 22}, {at: rk, text: "Rₙk", fill: ORANGE, size: 22},
+    {at: rqr, text: "Rₘᵀq", fill: BLUE, size: 20, opacity: 0.8}, {at: rkr, text: "Rₙᵀk", fill: ORANGE, size: 20, opacity: 0.8},
+    {at: q0, text: "q", fill: BLUE, size: 22, opacity: 0.8}, {at: k0, text: "k", fill: ORANGE, size: 22, opacity: 0.8},
+  ]);
   put("pair-no", String(i));
   put("pair-theta", short(p.theta), p.theta_text);
   put("angle-between", p.angle_between_text, p.angle_between_text);
@@ -546,6 +586,11 @@ function measure() {
     document.body.dataset.smallestLabel = label.toFixed(1);
     const boxes = [...document.querySelectorAll("#pairs-box")];
     document.body.dataset.tablesFit = boxes.every((b) => b.scrollWidth <= b.clientWidth + 1) ? "1" : "0";
+    // Panel 1's vector labels as drawn (CSS pixels): "text x y width height" each, joined by ";".
+    document.body.dataset.planeLabels = [...document.querySelectorAll("#plane text.vector-label")].map((t) => {
+      const r = t.getBoundingClientRect();
+      return [t.textContent, r.x, r.y, r.width, r.height].map((v) => typeof v === "number" ? v.toFixed(1) : v).join(" ");
+    }).join(";");
     return;
   }
   let smallest = Infinity;

@@ -24,7 +24,9 @@
 #include <utility>
 
 #include "rope/analysis/attention.hpp"
+#include "rope/analysis/attention_run.hpp"
 #include "rope/analysis/decay.hpp"
+#include "rope/analysis/decay_run.hpp"
 #include "rope/analysis/explain.hpp"
 #include "rope/analysis/frequency_table.hpp"
 #include "rope/analysis/layouts.hpp"
@@ -231,22 +233,27 @@ val matrix(val p) {
 }
 
 /// `rope decay --dim d --base b --max-distance D`: RoFormer's bound (M11) at every integer distance 0 … D,
-/// for the original frequencies and, with a method, the scaled ones times a² (S15), as the command computes
-/// them (decay_bound_linspace).
+/// for the original frequencies and, with a method, the scaled ones times a² (S15): the command's own call
+/// (analysis/decay_run.hpp run_decay), its curves on the full grid.
 val decay(val p) {
   return guarded([&] {
     const rope::ModelRope r = resolve(p);
-    const double stop = number(p, "max_distance");
-    const long points = static_cast<long>(stop) + 1;
-    const Eigen::VectorXd original = rope::decay_bound_linspace(r.spec.original, stop, points);
+    rope::DecayRequest request;
+    request.max_distance = number(p, "max_distance");
+    const bool scaled = !r.plain && r.spec.config.type != rope::ScalingType::Default;
+    if (scaled) {
+      request.model = r;
+    } else {
+      request.bases = {r.spec.config.base};
+      request.dim = r.spec.rotary_dim;
+    }
+    const rope::DecayRun run = rope::run_decay(request);
     val o = val::object();
-    o.set("original", numbers(original));
-    o.set("original_text", texts(original));
-    if (!r.plain && r.spec.config.type != rope::ScalingType::Default) {
-      const double a = r.spec.attention_factor();
-      const Eigen::VectorXd scaled = a * a * rope::decay_bound_linspace(r.spec.params.inv_freq, stop, points);
-      o.set("scaled", numbers(scaled));
-      o.set("scaled_text", texts(scaled));
+    o.set("original", numbers(run.curves.value[0]));
+    o.set("original_text", texts(run.curves.value[0]));
+    if (scaled) {
+      o.set("scaled", numbers(run.curves.value[1]));
+      o.set("scaled_text", texts(run.curves.value[1]));
     }
     return o;
   });
@@ -292,32 +299,28 @@ val shift_object(const rope::ShiftReport& s) {
 }
 
 /// `rope attention --tokens N --dim d --base b --shift C [--causal]` with --encoding rope and sinusoidal:
-/// the same random q_i, k_j (seed 2104), both attention matrices row by row, and both shift tests.
+/// the command's own call (analysis/attention_run.hpp run_attention): the same random q_i, k_j (seed 2104),
+/// both attention matrices row by row, and both shift tests.
 val attention(val p) {
   return guarded([&] {
-    const int tokens = integer(p, "tokens");
-    const bool causal = p["causal"].as<bool>();
-    const double shift = number(p, "shift");
-    const bool scaled = p["scaling"].as<std::string>() != "none";
-    std::optional<rope::ModelRope> model;
-    if (scaled) model = resolve(p, false);
-    const int d = model ? model->spec.head_dim : integer(p, "d");
-    rope::check_dimension(d, rope::kMaxAttentionDim, "dimension d");
-    const rope::QueriesKeys qk = rope::random_queries_keys(tokens, d, rope::kDefaultSeed);
-    const Eigen::VectorXd positions = rope::token_positions(tokens);
+    rope::AttentionRequest request;
+    request.tokens = integer(p, "tokens");
+    request.causal = p["causal"].as<bool>();
+    request.shift = static_cast<long>(number(p, "shift"));
+    if (p["scaling"].as<std::string>() != "none") request.model = resolve(p, false);
+    request.dim = request.model ? request.model->spec.head_dim : integer(p, "d");
+    rope::check_dimension(request.dim, rope::kMaxAttentionDim, "dimension d");
+    request.base = number(p, "base");
+    request.encodings = {rope::Encoding::Rope, rope::Encoding::Sinusoidal};
+    const rope::AttentionRun run = rope::run_attention(request);
     val o = val::object();
-    for (rope::Encoding e : {rope::Encoding::Rope, rope::Encoding::Sinusoidal}) {
-      rope::AttentionSettings s;
-      if (e == rope::Encoding::Rope && model) s.spec = model->spec;
-      s.encoding = e;
-      s.base = number(p, "base");
-      s.causal = causal;
-      const Eigen::MatrixXd a = rope::attention_weights(qk.q, qk.k, positions, s);
-      const Eigen::MatrixXd rows = a.transpose();
-      const std::string name(rope::to_string(e));
+    for (std::size_t e = 0; e < run.results.size(); ++e) {
+      const rope::AttentionResult& r = run.results[e];
+      const Eigen::MatrixXd rows = r.a.transpose();
+      const std::string name(rope::to_string(r.encoding));
       o.set(name, numbers(Eigen::Map<const Eigen::VectorXd>(rows.data(), rows.size())));
       o.set(name + "_text", texts(Eigen::Map<const Eigen::VectorXd>(rows.data(), rows.size())));
-      o.set(name + "_shift", shift_object(rope::shift_test(qk.q, qk.k, positions, shift, s)));
+      o.set(name + "_shift", shift_object(run.shifts[e].report));
     }
     return o;
   });

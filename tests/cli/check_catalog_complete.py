@@ -28,7 +28,8 @@ def entry_at(lines, number):
             break
         text.append(line.strip())
     refs = [line[3:].strip() for line in lines[max(0, start - 3):start] if line.startswith("#: ")]
-    return f"  msgid {' '.join(text)}  ({', '.join(refs)})"
+    context = [line for line in lines[max(0, start - 1):start] if line.startswith("msgctxt ")]
+    return f"  {context[0] + ' ' if context else ''}msgid {' '.join(text)}  ({', '.join(refs)})"
 
 
 def main():

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "cli/attention_draws.hpp"
@@ -396,6 +397,33 @@ TEST_F(CmdAttention, UnwritableOutputExitsThreeAndLeavesNothing) {
   expect_one_line_error(rope_cli({"attention", "--csv", path("missing/a.csv")}), 3, "cannot write");
   expect_one_line_error(rope_cli({"attention", "--png", path("missing/a.png")}), 3, "a.png");
   EXPECT_TRUE(fs::is_empty(dir_));
+}
+
+// --json goes through the report (report/attention_report.hpp attention_value): each encoding's A_00 and matrix
+// (up to 16 tokens) as the CSV holds them, the shift rows as the table prints them, and the verdict as the exit code.
+TEST(CmdAttentionJson, IsTheReportsValue) {
+  const Result r = rope_cli({"attention", "--tokens", "6", "--dim", "8", "--shift", "100", "--compare", "--json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["tokens"], 6);
+  EXPECT_EQ(j["seed"], 2104);
+  EXPECT_EQ(j["passed"], true);
+  ASSERT_EQ(j["encodings"].size(), 4u);
+  ASSERT_EQ(j["shift_test"].size(), 4u);
+  EXPECT_EQ(j["shift_test"][0]["verdict"], "invariant: rounding only");
+  EXPECT_EQ(j["shift_test"][2]["max_abs_change"], 0.0);
+  const Result csv = rope_cli({"attention", "--tokens", "6", "--dim", "8", "--csv", "-"});
+  ASSERT_EQ(csv.code, 0) << csv.err;
+  std::istringstream lines(csv.out);
+  std::string header, first;
+  std::getline(lines, header);
+  std::getline(lines, first);
+  const std::vector<double> row0 = j["encodings"][0]["weights"][0];
+  EXPECT_DOUBLE_EQ(row0[0], std::stod(first.substr(0, first.find(','))));
+  EXPECT_EQ(j["encodings"][0]["a00"], row0[0]);
+  const Result big = rope_cli({"attention", "--tokens", "17", "--dim", "8", "--json"});
+  ASSERT_EQ(big.code, 0) << big.err;
+  EXPECT_FALSE(nlohmann::json::parse(big.out)["encodings"][0].contains("weights"));
 }
 
 }  // namespace

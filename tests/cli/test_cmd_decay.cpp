@@ -259,5 +259,46 @@ TEST_F(CmdDecay, XposCurvesEqualTheNumpyPort) {
   EXPECT_THAT(zh.err, HasSubstr("超过上限 1e+08"));
 }
 
+// --json goes through the report (report/decay_report.hpp decay_value): the table's round distances and each
+// curve's values there, the same numbers the text prints (6 digits) and the CSV holds (full precision).
+TEST_F(CmdDecay, JsonIsTheReportsValue) {
+  const Result r =
+      rope_cli({"decay", "--base", "10000", "--base", "500000", "--dim", "16", "--max-distance", "64", "--json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["kind"], "bound");
+  EXPECT_EQ(j["dim"], 16);
+  EXPECT_EQ(j["points"], 65);
+  EXPECT_EQ(j["distances"], nlohmann::json::parse("[0, 1, 2, 5, 10, 20, 50, 64]"));
+  ASSERT_EQ(j["curves"].size(), 2u);
+  EXPECT_EQ(j["curves"][1]["name"], "base=500000");
+  const std::string csv = path("decay.csv");
+  ASSERT_EQ(
+      rope_cli({"decay", "--base", "10000", "--base", "500000", "--dim", "16", "--max-distance", "64", "--csv", csv})
+          .code,
+      0);
+  std::ifstream in(csv);
+  std::string line;
+  std::vector<std::vector<std::string>> rows;
+  while (std::getline(in, line)) {
+    std::vector<std::string> cells;
+    std::istringstream fields(line);
+    for (std::string cell; std::getline(fields, cell, ',');) cells.push_back(cell);
+    rows.push_back(cells);
+  }
+  const std::vector<double> values = j["curves"][0]["values"];
+  const std::vector<int> at = j["distances"];
+  for (std::size_t k = 0; k < at.size(); ++k) {
+    EXPECT_DOUBLE_EQ(values[k], std::stod(rows.at(static_cast<std::size_t>(at[k]) + 1).at(1))) << at[k];
+  }
+  // The random kind: mean and sd per curve, with its seed and samples.
+  const Result random = rope_cli({"decay", "--kind", "random", "--samples", "50", "--dim", "8", "--json"});
+  ASSERT_EQ(random.code, 0) << random.err;
+  const auto jr = nlohmann::json::parse(random.out);
+  EXPECT_EQ(jr["samples"], 50);
+  EXPECT_EQ(jr["seed"], 2104);
+  EXPECT_EQ(jr["curves"][0]["mean"].size(), jr["curves"][0]["sd"].size());
+}
+
 }  // namespace
 }  // namespace rope

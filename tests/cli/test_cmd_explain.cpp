@@ -8,6 +8,7 @@
 #include <fstream>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
 
@@ -289,6 +290,21 @@ TEST_F(CmdExplain, HelpHasAnExample) {
   EXPECT_THAT(r.out, HasSubstr("Example:"));
   EXPECT_THAT(r.out, HasSubstr("language of the text and the figure"));
   EXPECT_THAT(r.out, HasSubstr("--width INT=900"));
+}
+
+// --json goes through the report (report/explain_report.hpp explain_value): the scores step 5 prints (6
+// decimals in the text), the checks, and the exit code's verdict.
+TEST(CmdExplainJson, IsTheReportsValue) {
+  const Result r = test::rope_cli({"explain", "--position", "2", "--position", "5", "--step", "5", "--json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["m"], 2.0);
+  EXPECT_EQ(j["n"], 5.0);
+  EXPECT_EQ(j["step"], 5);
+  EXPECT_EQ(j["passed"], true);
+  EXPECT_NEAR(j["score"].get<double>(), j["relative_score"].get<double>(), 1e-12);
+  const Result text = test::rope_cli({"explain", "--position", "2", "--position", "5", "--step", "5", "--quiet"});
+  EXPECT_THAT(text.out, ::testing::HasSubstr(fmt::format("{:.6f}", std::abs(j["score"].get<double>()))));
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <sstream>
 #include <unistd.h>
@@ -397,6 +398,20 @@ INSTANTIATE_TEST_SUITE_P(Cells, LayoutsCache,
 
 TEST_F(CmdLayouts, CacheNeedsAFigure) {
   expect_one_line_error(rope_cli({"layouts", "--cache"}), 2, "--cache draws the figure of the cos/sin cache");
+}
+
+// --json goes through the report (report/layouts_report.hpp layouts_value): the settings, the scores at (m, n)
+// and the checks, the exit code's verdict.
+TEST(CmdLayoutsJson, IsTheReportsValue) {
+  const Result r = rope_cli({"layouts", "--dim", "8", "--position", "5", "--position", "12", "--json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["dim"], 8);
+  EXPECT_EQ(j["passed"], true);
+  EXPECT_TRUE(j.contains("max_mixed_change"));
+  const Result zh = rope_cli({"layouts", "--dim", "8", "--json", "--lang", "zh"});
+  ASSERT_EQ(zh.code, 0) << zh.err;
+  EXPECT_EQ(nlohmann::json::parse(zh.out), j);  // numbers only: the same in every language
 }
 
 }  // namespace

@@ -89,13 +89,9 @@ std::string band_name(Band band, const Text& t = Text());
 /// layer_text (report/rope_text.hpp): ", layer type full_attention (layers 5, 11, …)" when the model's layers differ.
 using rope::layer_text;
 
-/// What a command that works on whole heads (attention, decay) says about the spec it used, one line
-/// each: the head and its rotating channels, the layout and how it is known, the scaling and the
-/// attention factor a (scores × a²), and a model's NoPE layers (no rotation; the query temperature (S20)).
-std::vector<std::string> spec_summary(const ModelRope& rr, const Text& t);
-
-/// Prints `lines` (spec_summary's) indented by two spaces, each wrapped at 100 columns (printing.hpp wrap_lines).
-void print_summary(std::ostream& out, const std::vector<std::string>& lines);
+/// spec_summary and print_summary: report/model_text.hpp.
+using rope::print_summary;
+using rope::spec_summary;
 
 /// ModelConfig::name when the RoPE comes from flags alone, without --config or --model.
 inline constexpr const char* kCommandLineModel = kNoModelName;

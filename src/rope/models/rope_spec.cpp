@@ -9,6 +9,7 @@
 #include "rope/core/frequencies.hpp"
 #include "rope/core/rotation.hpp"
 #include "rope/models/families/family_table.hpp"
+#include "rope/core/message_context.hpp"
 #include "rope/models/layout_term.hpp"
 #include "rope/models/vision_rope.hpp"
 
@@ -87,11 +88,15 @@ void override_layout(RopeSpec& s, Layout layout) {
 }
 
 Message layout_term(Layout layout) {
-  // Built without msg(): the catalog holds "interleaved" (交错, M-RoPE's sections) without a context, so the
-  // layout's entries have their own (msgctxt "layout" in po/zh_CN.po).
-  Message m(std::string(to_string(layout)), {});
-  m.context = "layout";
-  return m;
+  // The catalog holds "interleaved" (交错, M-RoPE's sections) without a context, so the layout's entries have
+  // their own (msgctxt "layout"); each id is a literal that scripts/pot.sh extracts (keyword msgc).
+  switch (layout) {
+    case Layout::Interleaved:
+      return msgc("layout", "interleaved");
+    case Layout::Half:
+      return msgc("layout", "half");
+  }
+  return Message::same(std::string(to_string(layout)));
 }
 
 Message layout_description(const RopeSpec& s) {

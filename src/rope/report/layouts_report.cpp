@@ -239,8 +239,11 @@ plot::Figure cache_figure(const LayoutCache& cache, const Text& t) {
     }
   }
   plot::Figure fig;
-  fig.title = t.tr("The cos/sin cache as it sits in memory: d = {0}, positions 0 … {1} downward", d, P - 1);
-  fig.xlabel = t.tr("channel (half: cat(freqs, freqs); interleaved: repeat_interleave(2); gpt-oss: d/2)");
+  // The title and the axis title are centred on the plot, which the colour bar pushes left: at most about 60
+  // characters, or their start is cut off at the figure's left edge (the lesson page at 1920×1080, issue 51). The
+  // tables in the order of the names above them: cat(freqs, freqs), repeat_interleave(2), d/2 columns.
+  fig.title = t.tr("The cos/sin cache in memory: d = {0}, positions 0 … {1} downward", d, P - 1);
+  fig.xlabel = t.tr("channel (cat(freqs, freqs) | repeat_interleave(2) | d/2)");
   plot::Heatmap h;
   h.z = z;
   h.x0 = -pad;
@@ -272,7 +275,7 @@ plot::Figure cache_figure(const LayoutCache& cache, const Text& t) {
       bar(label, x0s[k] + table.partner_a, x0s[k] + table.partner_a, y_bar, P + 1 + y_bar);
     }
   }
-  const double top = -1.3;
+  const double top = -1.9;  // the tables' names clear of the frame's top edge (row −0.5) and under the title
   using Anchor = plot::Label::Anchor;
   fig.labels.push_back({x0s[0] + (d - 1) / 2.0, top, t.tr("half layout"), Anchor::Center});
   fig.labels.push_back({x0s[1] + (d - 1) / 2.0, top, t.tr("interleaved layout"), Anchor::Center});

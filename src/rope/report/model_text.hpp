@@ -4,7 +4,9 @@
 /// rope_text.hpp's layer_text).
 #pragma once
 
+#include <ostream>
 #include <string>
+#include <vector>
 
 #include "rope/core/types.hpp"
 #include "rope/models/resolve.hpp"
@@ -23,5 +25,14 @@ std::string layout_name(Layout layout, const Text& t);
 std::string layout_text(const ModelRope& rope, const Text& t);
 
 /// layer_text: report/rope_text.hpp.
+
+/// What a command that works on whole heads (attention, decay) says about the spec it used, one line
+/// each: the head and its rotating channels, the layout and how it is known, the scaling and the
+/// attention factor a (scores × a²), and a model's NoPE layers (no rotation; the query temperature (S20)).
+/// Moved from the command line's scaling_options (issue 51).
+std::vector<std::string> spec_summary(const ModelRope& rr, const Text& t);
+
+/// Prints `lines` (spec_summary's) indented by two spaces, each wrapped at 100 columns (printing.hpp wrap_lines).
+void print_summary(std::ostream& out, const std::vector<std::string>& lines);
 
 }  // namespace rope

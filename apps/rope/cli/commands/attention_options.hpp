@@ -7,6 +7,7 @@
 #include <string>
 
 #include "rope/analysis/attention.hpp"
+#include "rope/analysis/attention_run.hpp"
 #include "rope/cli/figure_options.hpp"
 #include "rope/cli/scaling_options.hpp"
 #include "rope/core/random.hpp"
@@ -14,8 +15,7 @@
 
 namespace rope::cli {
 
-/// Matrices are printed up to this many tokens; beyond, the CSV or the figure shows them.
-inline constexpr int kMaxPrintedTokens = 16;
+/// kMaxPrintedTokens: analysis/attention_run.hpp.
 /// A heatmap with more rows than the figure has pixels shows nothing more (and makes gnuplot slow).
 inline constexpr int kMaxFigureTokens = 512;
 /// |C| for --shift: beyond, the (M13) tolerance of RoPE grows past 1e-5 of the score.
@@ -40,6 +40,7 @@ struct AttentionOptions {
   std::optional<int> heads;    ///< --heads, for alibi
   std::optional<int> head;     ///< --head, for alibi
   std::string csv;
+  bool json = false;  ///< --json: the report's value (report/attention_report.hpp attention_value)
   FigureOptions figure;
   ScalingOptions scaling;     ///< --model, --config, --scaling …: the model's RoPE (S19) for --encoding rope
   bool wide = false;          ///< --wide: the shift table with two spaces between columns and the long verdicts

@@ -1,32 +1,29 @@
 // rope attention: the attention matrix softmax(QKᵀ/√d) of random queries and keys under RoPE, the
 // additive sinusoidal encoding, ALiBi or no encoding, and the shift test: move every position by C and
-// see whether the scores change (docs/math.md (M8), (M12), (M13); Press et al. 2021 for ALiBi).
+// see whether the scores change (docs/math.md (M8), (M12), (M13); Press et al. 2021 for ALiBi). The computation
+// is rope/analysis/attention_run.hpp, its report (text, JSON) rope/report/attention_report.hpp.
 #include <CLI/CLI.hpp>
 #include <filesystem>
 #include <fmt/format.h>
 #include <memory>
 #include <optional>
 
-#include "rope/cli/attention_model_lines.hpp"
-#include "rope/cli/attention_shift_table.hpp"
-#include "rope/report/digits.hpp"
+#include "rope/analysis/alibi.hpp"
+#include "rope/analysis/attention_run.hpp"
 #include "rope/cli/choice_option.hpp"
 #include "rope/cli/commands.hpp"
 #include "rope/cli/commands/attention_options.hpp"
 #include "rope/cli/exit_codes.hpp"
 #include "rope/cli/figure_options.hpp"
-#include "rope/cli/options.hpp"
-#include "rope/cli/output.hpp"
-#include "rope/report/printing.hpp"
-#include "rope/cli/vector_options.hpp"
 #include "rope/cli/figures/attention_figure.hpp"
 #include "rope/cli/figures/motion_figures.hpp"
-#include "rope/analysis/motion.hpp"
-#include "rope/analysis/alibi.hpp"
-#include "rope/analysis/attention.hpp"
-#include "rope/io/csv.hpp"
+#include "rope/cli/options.hpp"
+#include "rope/cli/output.hpp"
+#include "rope/cli/vector_options.hpp"
 #include "rope/core/constants.hpp"
 #include "rope/core/error.hpp"
+#include "rope/io/csv.hpp"
+#include "rope/report/attention_report.hpp"
 
 namespace rope::cli {
 
@@ -50,73 +47,6 @@ FigureOptions figure_with_suffix(FigureOptions f, const std::string& suffix) {
     *path = with_suffix(*path, suffix);
   if (!f.title.empty()) f.title += " (" + suffix + ")";
   return f;
-}
-
-/// One cell per entry, 6 decimals, exact zeros as a plain 0 (the causal mask); the bias in its shortest
-/// exact form while every entry has one of at most 9 characters (−0.5, −1.5, −0.125).
-const MatrixFormat kAttentionMatrix{6, false, false, 3, "  ", false, true};
-const MatrixFormat kBiasMatrix{6, true, false, 3, "  ", false, true};
-
-struct Setup {
-  AttentionSettings settings;
-  double slope = 0.0;  ///< ALiBi's m
-};
-
-Setup setup_for(const AttentionOptions& opt, Encoding encoding, const std::optional<ModelRope>& model) {
-  Setup s;
-  if (encoding == Encoding::Rope && model) {
-    s.settings.spec = model->spec;
-    use_model_attention(s.settings, *model);  // its softmax scale, its query scaling (S21)
-  }
-  s.settings.encoding = encoding;
-  s.settings.base = opt.base_value();
-  s.settings.causal = opt.causal;
-  if (encoding == Encoding::Alibi) {
-    s.slope = alibi_slopes(opt.heads_value())[static_cast<std::size_t>(opt.head_value() - 1)];
-    s.settings.alibi_slope = s.slope;
-  }
-  return s;
-}
-
-/// The score formula of each encoding, as printed.
-std::string formula(Encoding e, const Text& t) {
-  switch (e) {
-    case Encoding::Rope:
-      return t.tr("s_ij = <R_i q_i, R_j k_j>/√d, R_p the rotation of position p (docs/math.md (M5), (M8))");
-    case Encoding::Sinusoidal:
-      return t.tr("s_ij = <q_i + p_i, k_j + p_j>/√d, p_t the sinusoidal encoding of position t (docs/math.md (M12))");
-    case Encoding::Alibi:
-      return "s_ij = q_i·k_j/√d − m·|i − j| (Press et al. 2021, arXiv:2108.12409)";
-    default:
-      return t.tr("s_ij = q_i·k_j/√d: no position enters the score");
-  }
-}
-
-std::string title_of(Encoding e, const Setup& s, const AttentionOptions& opt, const Text& t) {
-  switch (e) {
-    case Encoding::Rope:
-      if (s.settings.spec) {
-        return t.tr("RoPE of {0}, base = {1}", s.settings.spec->name, format_number(s.settings.spec->config.base));
-      }
-      return fmt::format("RoPE, base = {}", format_number(opt.base_value()));
-    case Encoding::Sinusoidal:
-      return t.tr("additive sinusoidal, base = {0}", format_number(opt.base_value()));
-    case Encoding::Alibi:
-      return t.tr("ALiBi, m = {0} (head {1} of {2})", format_number(s.slope), opt.head_value(), opt.heads_value());
-    default:
-      return t.tr("no position encoding");
-  }
-}
-
-/// "0.5, 0.25, …, 0.00390625": all slopes up to 8 heads, else the first four and the last.
-std::string slope_list(int heads) {
-  const std::vector<double> m = alibi_slopes(heads);
-  std::vector<std::string> shown;
-  for (std::size_t h = 0; h < m.size(); ++h) {
-    if (m.size() <= 8 || h < 4 || h + 1 == m.size()) shown.push_back(format_number(m[h]));
-    if (m.size() > 8 && h == 4) shown.push_back("…");
-  }
-  return fmt::format("{}", fmt::join(shown, ", "));
 }
 
 void check_options(const AttentionOptions& opt) {
@@ -170,9 +100,9 @@ void check_options(const AttentionOptions& opt) {
   }
 }
 
-}  // namespace
-
-int run_attention(const AttentionOptions& typed, std::ostream& out) {
+/// The request of the options (checked): the user's vectors set N and d, a model its head_dim; the files of
+/// the figures listed after the report (with --compare or ALiBi, which write more than FILE).
+AttentionRequest attention_request(const AttentionOptions& typed) {
   AttentionOptions opt = typed;
   // The user's vectors set N and d; a typed --tokens or --dim must agree with them.
   const auto user = query_key(opt.q, opt.k, opt.scaling.any() ? std::nullopt : opt.dim, kMaxAttentionDim);
@@ -185,166 +115,91 @@ int run_attention(const AttentionOptions& typed, std::ostream& out) {
     if (!opt.scaling.any()) opt.dim = static_cast<int>(user->q.cols());
   }
   check_options(opt);
-  std::vector<Encoding> encodings;
+  AttentionRequest r;
   if (opt.compare) {
-    encodings.assign(std::begin(kAllEncodings), std::end(kAllEncodings));
+    r.encodings.assign(std::begin(kAllEncodings), std::end(kAllEncodings));
   } else {
-    encodings.push_back(opt.encoding_value());
+    r.encodings.push_back(opt.encoding_value());
   }
-  const Text t = opt.figure.tr();
   // With a model: its spec (S19), its head_dim (a typed --dim overrides it, as the origin says); the
   // user's vectors must have the model's d.
-  std::optional<ModelRope> model;
   if (opt.scaling.any()) {
-    model = resolve(opt.scaling,
-                    {opt.dim, kDefaultAttentionDim, opt.base, kDefaultBase, std::nullopt, Layout::Interleaved});
-    check_dimension(model->spec.head_dim, kMaxAttentionDim, "head_dim");
-    if (user && user->q.cols() != model->spec.head_dim) {
+    r.model = resolve(opt.scaling,
+                      {opt.dim, kDefaultAttentionDim, opt.base, kDefaultBase, std::nullopt, Layout::Interleaved});
+    check_dimension(r.model->spec.head_dim, kMaxAttentionDim, "head_dim");
+    if (user && user->q.cols() != r.model->spec.head_dim) {
       throw InvalidArgument(error_msg("--q and --k have {0} numbers, but the model's head dimension d is {1}",
-                                      user->q.cols(), model->spec.head_dim));
+                                      user->q.cols(), r.model->spec.head_dim));
     }
   }
-  const int dim = model ? model->spec.head_dim : opt.dim.value_or(kDefaultAttentionDim);
-  const QueriesKeys qk = user ? QueriesKeys{user->q, user->k} : random_queries_keys(opt.tokens, dim, opt.seed);
-  const Eigen::VectorXd positions = token_positions(opt.tokens);
-  // dynamic and longrope: HF takes the frequencies at seq_len = max(position) + 1, so a shift past L0
-  // changes them, and the scores with them: what the model does, not a bug.
-  std::optional<std::pair<long, long>> regime_change;
-  if (model && opt.shift) {
-    const RopeSpec before = spec_at_position(model->spec, opt.tokens - 1.0);
-    const RopeSpec after = spec_at_position(model->spec, std::abs(static_cast<double>(*opt.shift) + opt.tokens - 1.0));
-    if (before.params.inv_freq != after.params.inv_freq || before.attention_factor() != after.attention_factor()) {
-      regime_change = {before.config.seq_len.value_or(0), after.config.seq_len.value_or(0)};
-    }
-  }
-
-  // Compute everything first, then write files, then print: a bad input leaves no file behind.
-  struct Result {
-    Encoding encoding;
-    Setup setup;
-    Eigen::MatrixXd a;
-    Eigen::MatrixXd bias;  ///< ALiBi only
-  };
-  std::vector<Result> results;
-  std::vector<ShiftRow> shifts;
-  for (Encoding e : encodings) {
-    Result r{e, setup_for(opt, e, model), {}, {}};
-    r.a = attention_weights(qk.q, qk.k, positions, r.setup.settings);
-    if (e == Encoding::Alibi) r.bias = alibi_bias(positions, r.setup.slope);
-    if (opt.shift) {
-      shifts.push_back(judge_shift(
-          e, shift_test(qk.q, qk.k, positions, static_cast<double>(*opt.shift), r.setup.settings), t, opt.wide));
-      if (e == Encoding::Rope && regime_change)
-        mark_regime_change(shifts.back(), regime_change->first, regime_change->second, t, opt.wide);
-      if (e == Encoding::Rope)
-        mark_query_scaling_change(shifts.back(), r.setup.settings, positions, static_cast<double>(*opt.shift), t,
-                                  opt.wide);
-    }
-    results.push_back(std::move(r));
-  }
-  const bool all_ok = std::all_of(shifts.begin(), shifts.end(), [](const ShiftRow& s) { return s.ok; });
-
-  double shared_max = 0.0;  // --compare: one colour range for every heatmap of A
-  for (const Result& r : results) shared_max = std::max(shared_max, r.a.maxCoeff());
-  // --gif: every frame's weights first, so that --compare can put every encoding's frames on one scale.
-  std::vector<std::vector<Eigen::MatrixXd>> frame_weights;
-  std::vector<long> frame_shifts;
-  double frames_max = 0.0;
-  if (opt.figure.animated()) {  // every position + c_k, c_k from 0 to C (rope/analysis/motion.hpp)
-    frame_shifts = motion::integer_sweep(*opt.shift, opt.figure.frame_count());
-    for (const Result& r : results) {
-      frame_weights.push_back(motion::shifted_weights(qk.q, qk.k, positions, r.setup.settings, frame_shifts));
-      for (const Eigen::MatrixXd& a : frame_weights.back()) frames_max = std::max(frames_max, a.maxCoeff());
-    }
-  }
-  for (std::size_t ri = 0; ri < results.size(); ++ri) {
-    const Result& r = results[ri];
-    const std::string name(to_string(r.encoding));
-    if (!opt.csv.empty()) write_output(opt.compare ? with_suffix(opt.csv, name) : opt.csv, to_csv(r.a, "key_"), out);
-    if (opt.figure.wanted()) {
-      draw(attention_figure(opt.figure, r.encoding, r.setup.slope, opt.tokens, dim, opt.causal, r.a,
-                            opt.compare ? std::optional(shared_max) : std::nullopt, r.setup.settings.scale),
-           opt.compare ? figure_with_suffix(opt.figure, name) : opt.figure);
-      if (r.encoding == Encoding::Alibi)
-        draw(bias_figure(opt.figure, r.setup.slope, opt.head_value(), opt.heads_value(), opt.tokens, r.bias),
-             figure_with_suffix(opt.figure, "alibi_bias"));
-    }
-    if (opt.figure.animated()) {
-      const std::optional<double> shared = opt.compare ? std::optional(frames_max) : std::nullopt;
-      std::vector<plot::Figure> frames;
-      for (const Eigen::MatrixXd& a : frame_weights[ri]) {
-        frames.push_back(attention_figure(opt.figure, r.encoding, r.setup.slope, opt.tokens, dim, opt.causal, a, shared,
-                                          r.setup.settings.scale));
-      }
-      as_shift_frames(frames, frame_shifts, opt.figure, shared);
-      draw_animation(std::move(frames), opt.compare ? figure_with_suffix(opt.figure, name) : opt.figure);
-    }
-  }
-  if (opt.csv == "-") return all_ok ? kOk : kVerifyFailed;
-
-  out << t.tr("rope attention: {0} tokens at positions 0 … {1}, d = {2}{3}{4}\n", opt.tokens, opt.tokens - 1, dim,
-              user ? "" : t.tr(", seed {0}", opt.seed),
-              opt.causal ? t.tr(",\n  causal mask (query i sees keys j <= i)") : "");
-  out << (user
-              ? t.tr("  q_i, k_j from --q and --k, one query and one key per token; A = softmax of each row of s\n")
-              : t.tr(
-                    "  q_i, k_j ~ N(0, I), one query and one key per token; A = softmax of each row of the scores s\n"))
-      << t.tr("  (row i: query i, column j: key j; each row of A sums to 1)\n");
-  if (opt.show_vectors) print_vectors(out, "q", qk.q), print_vectors(out, "k", qk.k);
-  for (const Result& r : results) {
-    out << fmt::format("\n{}\n", title_of(r.encoding, r.setup, opt, t));
-    if (r.encoding == Encoding::Rope && model) {
-      print_summary(out, model_score_lines(*model, r.setup.settings, positions, t));
-    } else {
-      out << "  " << formula(r.encoding, t) << '\n';
-    }
-    if (r.encoding == Encoding::Rope && model) {
-      out << t.tr(
-          "  R_p q is the model's rotation (scaling.md (S19)): its layout, its rotating channels, a·R_p on them\n");
-      print_summary(out, spec_summary(*model, t));
-      for (const Message& w : model->spec.params.warnings) out << t.tr("  warning: ") << w.in(t.lang()) << '\n';
-    }
-    if (r.encoding == Encoding::Alibi) {
-      out << t.tr("  the slopes of the {0} heads (Press et al. §3): {1}\n", opt.heads_value(),
-                  slope_list(opt.heads_value()));
-    }
-    if (opt.tokens <= kMaxPrintedTokens) {
-      out << t.tr("\nattention A_ij\n");
-      print_matrix(out, r.a, kAttentionMatrix);
-      if (r.encoding == Encoding::Alibi) {
-        out << t.tr("\nALiBi bias −m·|i − j|, added to q_i·k_j/√d\n");
-        print_matrix(out, r.bias, kBiasMatrix);
-      }
-    }
-  }
-  if (opt.tokens > kMaxPrintedTokens) {  // the heatmap's option only where no figure was asked for
-    out << (opt.figure.wanted()
-                ? t.tr("\n(the {0}×{0} matrix A: --csv FILE)\n", opt.tokens)
-                : t.tr("\n(the {0}×{0} matrix A: --csv FILE, or --png FILE for a heatmap)\n", opt.tokens));
-  }
-  if (opt.shift) {
-    out << '\n';
-    const double a = model ? model->spec.attention_factor() : 1.0;
-    print_shift_table(out, opt, shifts, t, a * a, model ? results.front().setup.settings.scale : std::nullopt);
-  }
-  if (opt.figure.wanted() && (opt.compare || encodings.front() == Encoding::Alibi)) {
-    out << t.tr("\nfigures:");
-    for (const Result& r : results) {
-      const std::string name(to_string(r.encoding));
+  r.tokens = opt.tokens;
+  r.dim = r.model ? r.model->spec.head_dim : opt.dim.value_or(kDefaultAttentionDim);
+  if (user) r.user = QueriesKeys{user->q, user->k};
+  r.compare = opt.compare;
+  r.shift = opt.shift;
+  r.causal = opt.causal;
+  r.seed = opt.seed;
+  r.base = opt.base_value();
+  r.heads = opt.heads_value();
+  r.head = opt.head_value();
+  r.frames = opt.figure.animated() ? opt.figure.frame_count() : 0;
+  r.wide = opt.wide;
+  r.show_vectors = opt.show_vectors;
+  r.figure = opt.figure.wanted();
+  if (opt.figure.wanted() && (opt.compare || r.encodings.front() == Encoding::Alibi)) {
+    for (const Encoding e : r.encodings) {
+      const std::string name(to_string(e));
       const FigureOptions f = opt.compare ? figure_with_suffix(opt.figure, name) : opt.figure;
       for (const std::string* p : {&f.png, &f.svg, &f.pdf, &f.output}) {
-        if (!p->empty()) out << ' ' << *p;
+        if (!p->empty()) r.figure_files.push_back(*p);
       }
-      if (r.encoding == Encoding::Alibi) {
+      if (e == Encoding::Alibi) {
         const FigureOptions b = figure_with_suffix(opt.figure, "alibi_bias");
         for (const std::string* p : {&b.png, &b.svg, &b.pdf, &b.output}) {
-          if (!p->empty()) out << ' ' << *p;
+          if (!p->empty()) r.figure_files.push_back(*p);
         }
       }
     }
-    out << '\n';
   }
-  return all_ok ? kOk : kVerifyFailed;
+  return r;
+}
+
+/// The CSV, the heatmaps and the GIF of the run (every one computed first: a bad input leaves no file behind).
+void write_files(const AttentionOptions& opt, const AttentionRun& run, std::ostream& out) {
+  const int dim = static_cast<int>(run.qk.q.cols());
+  for (std::size_t ri = 0; ri < run.results.size(); ++ri) {
+    const AttentionResult& r = run.results[ri];
+    const std::string name(to_string(r.encoding));
+    if (!opt.csv.empty()) write_output(opt.compare ? with_suffix(opt.csv, name) : opt.csv, to_csv(r.a, "key_"), out);
+    if (opt.figure.wanted()) {
+      draw(attention_figure(opt.figure, r.encoding, r.slope, run.request.tokens, dim, opt.causal, r.a,
+                            opt.compare ? std::optional(run.shared_max) : std::nullopt, r.settings.scale),
+           opt.compare ? figure_with_suffix(opt.figure, name) : opt.figure);
+      if (r.encoding == Encoding::Alibi)
+        draw(bias_figure(opt.figure, r.slope, opt.head_value(), opt.heads_value(), run.request.tokens, r.bias),
+             figure_with_suffix(opt.figure, "alibi_bias"));
+    }
+    if (opt.figure.animated()) {
+      const std::optional<double> shared = opt.compare ? std::optional(run.frames_max) : std::nullopt;
+      std::vector<plot::Figure> frames;
+      for (const Eigen::MatrixXd& a : run.frame_weights[ri]) {
+        frames.push_back(attention_figure(opt.figure, r.encoding, r.slope, run.request.tokens, dim, opt.causal, a,
+                                          shared, r.settings.scale));
+      }
+      as_shift_frames(frames, run.frame_shifts, opt.figure, shared);
+      draw_animation(std::move(frames), opt.compare ? figure_with_suffix(opt.figure, name) : opt.figure);
+    }
+  }
+}
+
+}  // namespace
+
+int run_attention(const AttentionOptions& opt, std::ostream& out) {
+  const AttentionRun run = rope::run_attention(attention_request(opt));
+  write_files(opt, run, out);
+  if (opt.json || opt.csv != "-")
+    emit(out, run, {opt.json ? Format::Json : Format::Text, opt.figure.tr().lang(), opt.digits});
+  return run.passed ? kOk : kVerifyFailed;
 }
 
 Command add_attention_command(CLI::App& app) {
@@ -379,6 +234,8 @@ Command add_attention_command(CLI::App& app) {
   sub->add_option("--csv", opt->csv,
                   "write A to FILE: the header key_0,…,key_(N−1), then one row per query i ('-' for stdout)")
       ->type_name("FILE");
+  sub->add_flag("--json", opt->json,
+                "print JSON: the settings, each encoding's A_00 (and A up to 16 tokens) and the shift test's rows");
   add_figure_options(*sub, opt->figure);
   add_animation_options(*sub, opt->figure, "animate the shift test to a GIF: the shift grows from 0 to C");
   add_wide_option(*sub, opt->wide);

@@ -37,6 +37,7 @@ struct ExplainOptions {
   double base = kDefaultBase;
   std::optional<int> step;  ///< --step; nullopt: every step
   bool quiet = false;       ///< --quiet: without the header (q, k, θ and the meaning of a check)
+  bool json = false;        ///< --json: the walkthrough's numbers (report/explain_report.hpp explain_value)
   FigureOptions figure;
 };
 
@@ -73,7 +74,7 @@ int run_explain(const ExplainOptions& opt, std::ostream& out) {
   const FigureOptions& f = opt.figure;
   if (f.wanted()) draw(figure_of(run.walkthrough, f), f);
   if (f.animated()) draw_animation(explain_frames(run.walkthrough.setup, f), f);
-  emit(out, run, {Format::Text, f.tr().lang(), std::nullopt});
+  emit(out, run, {opt.json ? Format::Json : Format::Text, f.tr().lang(), std::nullopt});
   return run.passed() ? kOk : kVerifyFailed;
 }
 
@@ -93,6 +94,8 @@ Command add_explain_command(CLI::App& app) {
   add_base_option(*sub, opt->base);
   add_int_option(*sub, "--step", opt->step, 0, "show only step K (1 … 7), to pace a lecture")->default_str("all");
   sub->add_flag("--quiet", opt->quiet, "leave out the header (q, k, θ and what a check means): for the second step on");
+  sub->add_flag("--json", opt->json,
+                "print JSON: q, k, m, n, θ, the scores of step 5 and each check of the steps shown");
   add_figure_options(*sub, opt->figure);
   add_animation_options(*sub, opt->figure,
                         "animate to a GIF: positions + 1 per frame; q, k and each pair turn at their speed");

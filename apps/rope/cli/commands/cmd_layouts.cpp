@@ -32,6 +32,7 @@ struct LayoutsOptions {
   std::string q, k;            ///< --q, --k: the user's query and key (vector_options.hpp); empty: drawn
   bool show_vectors = false;   ///< --show-vectors: print q and k in full
   bool cache = false;          ///< --cache: the figure is the cos/sin cache of each layout, not the score sweep
+  bool json = false;           ///< --json: the demonstration's numbers (report/layouts_report.hpp layouts_value)
 };
 
 /// The request of the options: the user's vectors set d unless a model does (then they must match its rotary
@@ -68,7 +69,8 @@ int run_layouts(const LayoutsOptions& opt, std::ostream& out) {
   const LayoutsRun run = rope::run_layouts(layouts_request(opt));
   if (!opt.csv.empty()) write_output(opt.csv, layouts_csv(run), out);
   draw(layouts_figure(run, opt.figure.tr()), opt.figure);
-  if (opt.csv != "-") emit(out, run, {Format::Text, opt.figure.tr().lang(), opt.digits});
+  if (opt.json || opt.csv != "-")
+    emit(out, run, {opt.json ? Format::Json : Format::Text, opt.figure.tr().lang(), opt.digits});
   return run.demo.passed() ? kOk : kVerifyFailed;
 }
 
@@ -86,6 +88,8 @@ Command add_layouts_command(CLI::App& app) {
   sub->add_option("--csv", opt->csv,
                   "write distance,score_interleaved,score_mixed,score_fixed to FILE ('-' for stdout)")
       ->type_name("FILE");
+  sub->add_flag("--json", opt->json,
+                "print JSON: the scores at (m, n) in each layout, the sweep's largest changes and the checks");
   add_query_key_options(*sub, opt->q, opt->k,
                         "the query q instead of a random one: d numbers, comma-separated (x0,x1,…), or @FILE (CSV)",
                         "the key k instead of a random one: d numbers, comma-separated, or @FILE (CSV)");

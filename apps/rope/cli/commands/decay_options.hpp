@@ -12,31 +12,12 @@
 #include "rope/cli/figure_options.hpp"
 #include "rope/cli/scaling_options.hpp"
 #include "rope/core/random.hpp"
+#include "rope/analysis/decay_run.hpp"
 #include "rope/core/types.hpp"
 
 namespace rope::cli {
 
-/// Bounds on one run: 10^7 points × 16 bases × d = 128 is about 10^10 cos/sin pairs at most.
-inline constexpr long kMaxPoints = 10'000'000;
-inline constexpr double kMaxDistance = 1e9;
-inline constexpr std::size_t kMaxBases = 16;
-/// Bound on points × CSV columns (the distance, one per base, two per base for --kind random): each
-/// value is held about three times (curve, table, figure), so 2·10^7 values stay under ~0.5 GB.
-inline constexpr double kMaxCells = 2e7;
-
-enum class DecayKind { Bound, Ones, Random };
-
-/// "bound", "ones" or "random".
-inline const char* to_string(DecayKind kind) {
-  return kind == DecayKind::Bound ? "bound" : kind == DecayKind::Ones ? "ones" : "random";
-}
-
-/// Distances drawn with --log-x when --points is not given.
-inline constexpr long kDefaultLogPoints = 1000;
-
-/// --dim and --samples when not typed.
-inline constexpr int kDefaultDecayDim = 128;
-inline constexpr long kDefaultSamples = 1000;
+/// The limits, DecayKind and the defaults: analysis/decay_run.hpp.
 
 struct DecayOptions {
   std::optional<std::vector<double>> bases;  ///< --base, repeated; nullopt: kDefaultBase
@@ -50,6 +31,7 @@ struct DecayOptions {
   bool log_x = false;
   bool log_y = false;
   std::string csv;
+  bool json = false;  ///< --json: the report's value (report/decay_report.hpp decay_value)
   FigureOptions figure;
   ScalingOptions scaling;
   std::optional<double> rerope_window;  ///< --rerope W: the model sees g(t) instead of t (S16), (S17)
