@@ -2,7 +2,6 @@
 /// The options of `rope decay` (cmd_decay.cpp) and their limits: which curves, which distances.
 #pragma once
 
-#include <cmath>
 #include <cstdint>
 #include <optional>
 #include <ostream>
@@ -40,19 +39,13 @@ struct DecayOptions {
   double xpos_scale_base = 512;         ///< --xpos-scale-base s (kDefaultXposScaleBase)
 
   std::vector<double> base_values() const { return bases.value_or(std::vector<double>{kDefaultBase}); }
-  long sample_count() const { return samples.value_or(kDefaultSamples); }
-  std::uint64_t seed_value() const { return seed.value_or(kDefaultSeed); }
-  /// The number of distances: --points as given; else, on a linear axis, every integer distance
-  /// 0, 1, …, max-distance (the bound (M11) is defined on integers: a fractional distance is no position
-  /// difference), and kDefaultLogPoints log-spaced ones with --log-x.
+  /// The number of distances, as the library's request counts them (DecayRequest::point_count).
   long point_count() const {
-    if (points) return *points;
-    if (log_x) return kDefaultLogPoints;
-    return static_cast<long>(max_distance) + 1;
-  }
-  /// Whether the distances are the integers 0 … max-distance.
-  bool integer_distances() const {
-    return !log_x && max_distance == std::floor(max_distance) && point_count() == static_cast<long>(max_distance) + 1;
+    DecayRequest r;
+    r.points = points;
+    r.log_x = log_x;
+    r.max_distance = max_distance;
+    return r.point_count();
   }
 };
 
