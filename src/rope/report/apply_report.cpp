@@ -1,4 +1,5 @@
 // The printers of rope apply (apply_report.hpp), the text moved verbatim out of the command.
+#include "rope/report/printing.hpp"
 #include "rope/report/apply_report.hpp"
 
 #include <algorithm>
@@ -26,8 +27,6 @@ std::string join(const Eigen::VectorXd& v, int digits = 0) {
   return "[" + s + "]";
 }
 
-std::vector<double> list(const Eigen::VectorXd& v) { return std::vector<double>(v.data(), v.data() + v.size()); }
-
 }  // namespace
 
 Value apply_value(const ApplyRun& run) {
@@ -44,14 +43,14 @@ Value apply_value(const ApplyRun& run) {
   v["scaling"] = run.rope.plain ? Value() : Value(std::string(to_string(run.rope.spec.config.type)));
   v["attention_factor"] = spec.attention_factor();
   v["query_scale"] = run.s_m;
-  v["theta"] = list(r.frequency);
-  v["angle"] = list(r.angle);
-  v["input"] = list(run.x);
-  v["matrix"] = list(run.by_matrix);
-  v["elementwise"] = list(run.by_elementwise);
-  v["complex"] = list(run.by_complex);
-  if (r.float32) v["float32"] = list(run.by_float32);
-  if (run.xpos) v["xpos_scale"] = list(r.xpos_scale);
+  v["theta"] = as_list(r.frequency);
+  v["angle"] = as_list(r.angle);
+  v["input"] = as_list(run.x);
+  v["matrix"] = as_list(run.by_matrix);
+  v["elementwise"] = as_list(run.by_elementwise);
+  v["complex"] = as_list(run.by_complex);
+  if (r.float32) v["float32"] = as_list(run.by_float32);
+  if (run.xpos) v["xpos_scale"] = as_list(r.xpos_scale);
   v["difference"] = r.check.difference;
   v["tolerance"] = r.check.tolerance * r.check.scale;
   v["agree"] = run.agree();

@@ -1,5 +1,6 @@
 // The text printer and the figure moved verbatim from apps/rope/cli/commands/cmd_decay.cpp (issue 51: the
 // report pattern).
+#include "rope/report/printing.hpp"
 #include "rope/report/decay_report.hpp"
 
 #include <cmath>
@@ -14,8 +15,6 @@
 namespace rope {
 
 namespace {
-
-std::vector<double> values(const Eigen::VectorXd& v) { return {v.data(), v.data() + v.size()}; }
 
 /// The model's lines: its spec and what the curves are over (none for plain RoPE).
 std::vector<std::string> model_summary(const DecayRun& run, const Text& t) {
@@ -87,7 +86,7 @@ Value decay_value(const DecayRun& run) {
   Value warnings = Value::array();
   for (const Message& w : run.warnings) warnings.push_back(w.en);
   v["warnings"] = std::move(warnings);
-  v["distances"] = values(run.shown);
+  v["distances"] = as_list(run.shown);
   Value curves = Value::array();
   for (std::size_t b = 0; b < run.sets.size(); ++b) {
     Value c = Value::object();
@@ -95,10 +94,10 @@ Value decay_value(const DecayRun& run) {
     c["label"] = run.sets[b].label.en;
     c["weight"] = opt.normalize ? 1.0 : run.sets[b].weight;
     if (opt.kind == DecayKind::Random) {
-      c["mean"] = values(run.summary.value[b]);
-      c["sd"] = values(run.summary.stddev[b]);
+      c["mean"] = as_list(run.summary.value[b]);
+      c["sd"] = as_list(run.summary.stddev[b]);
     } else {
-      c["values"] = values(run.summary.value[b]);
+      c["values"] = as_list(run.summary.value[b]);
     }
     curves.push_back(std::move(c));
   }

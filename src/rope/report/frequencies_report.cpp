@@ -1,4 +1,5 @@
 // The printers of rope frequencies' table (frequencies_report.hpp), moved verbatim out of the command.
+#include "rope/report/printing.hpp"
 #include "rope/report/frequencies_report.hpp"
 
 #include <cmath>
@@ -23,8 +24,6 @@ std::string exponent_fraction(int d, int i) {
   if (d / g == 1) return fmt::format("-{}", 2 * i / g);
   return fmt::format("-{}/{}", 2 * i / g, d / g);
 }
-
-std::vector<double> list(const Eigen::VectorXd& v) { return std::vector<double>(v.data(), v.data() + v.size()); }
 
 /// The band of pair i ("-" without bands) and its position axis ("" without axes).
 std::string band_of(const FrequencyTable& table, Eigen::Index i, Lang lang) {
@@ -150,13 +149,13 @@ Value frequencies_value(const FrequencyTable& table) {
   if (table.plain()) {
     j["dim"] = table.spec.rotary_dim;
     j["base"] = table.rope.spec.config.base;
-    j["inv_freq"] = list(table.theta);
+    j["inv_freq"] = as_list(table.theta);
     j["attention_factor"] = 1.0;
-    j["wavelength"] = list(table.wavelength);
-    j["exponent"] = list(table.exponent);
+    j["wavelength"] = as_list(table.wavelength);
+    j["exponent"] = as_list(table.exponent);
     if (table.position) {
       j["position"] = *table.position;
-      j["angle"] = list(table.angle);
+      j["angle"] = as_list(table.angle);
     }
     return j;
   }
@@ -164,8 +163,8 @@ Value frequencies_value(const FrequencyTable& table) {
   const RopeConfig& c = rr.spec.config;
   const RopeParameters& p = table.spec.params;
   const std::optional<QueryScaling>& qs = rr.model.query_scaling;
-  j["inv_freq"] = list(table.theta);
-  if (table.theta_float32.size()) j["inv_freq_float32"] = list(table.theta_float32);
+  j["inv_freq"] = as_list(table.theta);
+  if (table.theta_float32.size()) j["inv_freq_float32"] = as_list(table.theta_float32);
   j["attention_factor"] = p.attention_factor;
   j["rope_type"] = std::string(to_string(c.type));
   j["model"] = rr.spec.name;
@@ -176,13 +175,13 @@ Value frequencies_value(const FrequencyTable& table) {
   j["factor_rule"] = p.factor_rule.en;
   j["attention_rule"] = p.attention_rule.en;
   j["logit_multiplier"] = p.attention_factor * p.attention_factor;
-  j["original_inv_freq"] = list(table.original);
+  j["original_inv_freq"] = as_list(table.original);
   if (p.original_max_position > 0) j["original_max_position_embeddings"] = p.original_max_position;
   if (p.effective_base) j["effective_base"] = *p.effective_base;
   if (p.yarn_range) j["yarn_range"] = std::vector<double>{p.yarn_range->first, p.yarn_range->second};
   if (table.position) {
     j["position"] = *table.position;
-    j["angle"] = list(table.angle);
+    j["angle"] = as_list(table.angle);
     if (qs) j["query_scale"] = qs->at(*table.position);
   }
   if (qs) {

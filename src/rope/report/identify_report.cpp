@@ -1,5 +1,6 @@
 // The printers of rope identify's report (identify_report.hpp): the text a person reads and the value JSON and
 // Python share.
+#include "rope/report/printing.hpp"
 #include "rope/report/identify_report.hpp"
 
 #include <algorithm>
@@ -96,8 +97,6 @@ Value fit_value(const FamilyFit& f) {
   return v;
 }
 
-std::vector<double> values(const Eigen::VectorXd& x) { return std::vector<double>(x.data(), x.data() + x.size()); }
-
 }  // namespace
 
 Value identify_value(const IdentifyRun& run) {
@@ -116,8 +115,8 @@ Value identify_value(const IdentifyRun& run) {
   j["heads_paired_otherwise"] = id.heads_paired_otherwise;
   j["attention_factor"] = id.attention_factor;
   j["norm_residual"] = id.norm_residual;
-  j["theta"] = values(id.theta);
-  j["angle_residual"] = values(id.angle_residual);
+  j["theta"] = as_list(id.theta);
+  j["angle_residual"] = as_list(id.angle_residual);
   Value& fits = j["fits"] = Value::array();
   for (const FamilyFit& f : id.fits) fits.push_back(fit_value(f));
   j["family"] = id.fits.empty() ? Value() : fit_value(id.fits[0]);

@@ -24,6 +24,11 @@ struct MatrixFormat {
   bool indices = false;           ///< a first line "i\j 0 1 …" and the row index before each row, 4 wide
 };
 
+/// An Eigen vector as the plain list a report's JSON value takes.
+inline std::vector<double> as_list(const Eigen::VectorXd& v) {
+  return std::vector<double>(v.data(), v.data() + v.size());
+}
+
 /// The lines of the matrix, without line ends.
 std::vector<std::string> matrix_lines(const Eigen::MatrixXd& m, const MatrixFormat& format = {});
 
