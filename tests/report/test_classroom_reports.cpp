@@ -14,16 +14,10 @@
 #include "rope/report/layouts_report.hpp"
 #include "rope/report/lesson_report.hpp"
 #include "rope/report/text.hpp"
+#include "report/plain_rope.hpp"
 
 namespace rope {
 namespace {
-
-ModelRope plain(int d, double base) {
-  RopeOverrides o;
-  o.head_dim = d;
-  o.base = base;
-  return resolve_model_rope({}, o);
-}
 
 struct CacheCase {
   int d;
@@ -81,7 +75,7 @@ TEST(LayoutCacheTables, RefuseNoFrequencyAndBadPositions) {
 TEST(LayoutsRun, IsTheDemonstrationOfItsRequest) {
   LayoutsRequest r;
   r.positions = {5, 12};
-  r.rope = plain(8, 10000);
+  r.rope = plain_rope(8, 10000);
   r.cache = true;
   const LayoutsRun run = run_layouts(r);
   EXPECT_EQ(run.demo.dim, 8);
@@ -106,7 +100,7 @@ TEST(LayoutsRun, IsTheDemonstrationOfItsRequest) {
 
 TEST(LayoutsRun, RefusesOtherThanTwoPositionsAndVectorsOfAnotherLength) {
   LayoutsRequest r;
-  r.rope = plain(8, 10000);
+  r.rope = plain_rope(8, 10000);
   r.positions = {5};
   EXPECT_THROW(run_layouts(r), InvalidArgument);
   r.positions = {5, 12};

@@ -13,6 +13,7 @@
 #include "rope/report/matrix_report.hpp"
 #include "rope/report/text.hpp"
 #include "rope/report/wavelengths_report.hpp"
+#include "report/plain_rope.hpp"
 
 namespace rope {
 namespace {
@@ -84,13 +85,8 @@ TEST(WavelengthsRun, AModelGivesItsOriginalAndScaledCurvesAndItsOwnContexts) {
   EXPECT_NE(text.str().find("of the scaled frequencies"), std::string::npos) << text.str();
 }
 
-ModelRope plain(int d, double base, Layout layout = Layout::Interleaved) {
-  RopeOverrides o;
-  o.head_dim = d;
-  o.base = base;
-  o.layout = layout;
-  return resolve_model_rope({}, o);
-}
+/// As the figure commands' tests give it: the layout set, interleaved unless said.
+ModelRope figure_rope(int d, double base, Layout layout = Layout::Interleaved) { return plain_rope(d, base, layout); }
 
 struct ApplyCase {
   std::vector<double> x;
@@ -107,7 +103,7 @@ TEST_P(ApplyRunCases, TheThreeFormsAreTheRotation) {
   ApplyRequest request;
   request.x = Eigen::Map<const Eigen::VectorXd>(c.x.data(), static_cast<Eigen::Index>(c.x.size()));
   request.position = AxisPosition::single(c.m);
-  request.rope = plain(static_cast<int>(c.x.size()), c.base, c.layout);
+  request.rope = figure_rope(static_cast<int>(c.x.size()), c.base, c.layout);
   const ApplyRun run = run_apply(request);
   const Eigen::MatrixXd r = rotation_matrix<double>(frequencies(static_cast<int>(c.x.size()), c.base), c.m, c.layout);
   const Eigen::VectorXd expected = r * request.x;
@@ -134,7 +130,7 @@ TEST(ApplyRun, RefusesXposOnAModelAndQueryScalingWithoutOne) {
   ApplyRequest request;
   request.x = Eigen::Vector4d(1, 0, 0, 1);
   request.position = AxisPosition::single(3);
-  request.rope = plain(4, 10000);
+  request.rope = figure_rope(4, 10000);
   request.xpos = XposSetting{};
   request.model_options = true;
   EXPECT_THROW(run_apply(request), InvalidArgument);
@@ -160,7 +156,7 @@ class MatrixRunCases : public ::testing::TestWithParam<MatrixCase> {};
 TEST_P(MatrixRunCases, TheRotationAndTheRelativeIdentity) {
   const MatrixCase c = GetParam();
   MatrixRequest request;
-  request.rope = plain(c.d, 10000, c.layout);
+  request.rope = figure_rope(c.d, 10000, c.layout);
   request.position = AxisPosition::single(c.m);
   const MatrixRun one = run_matrix(request);
   EXPECT_EQ(one.size, c.d);
@@ -186,7 +182,7 @@ INSTANTIATE_TEST_SUITE_P(Table, MatrixRunCases,
 
 TEST(MatrixRun, RefusesBadDigitsBothOrNeitherPositionAndAFigureOfTheRelativeForm) {
   MatrixRequest request;
-  request.rope = plain(4, 10000);
+  request.rope = figure_rope(4, 10000);
   EXPECT_THROW(run_matrix(request), InvalidArgument);  // neither
   request.position = AxisPosition::single(1);
   request.relative = {AxisPosition::single(1), AxisPosition::single(2)};

@@ -9,16 +9,10 @@
 #include "rope/core/frequencies.hpp"
 #include "rope/report/frequencies_report.hpp"
 #include "rope/report/inspect_report.hpp"
+#include "report/plain_rope.hpp"
 
 namespace rope {
 namespace {
-
-ModelRope plain(int d, double base) {
-  RopeOverrides o;
-  o.head_dim = d;
-  o.base = base;
-  return resolve_model_rope({}, o);
-}
 
 ModelRope preset(const std::string& name) { return resolve_model_rope({name, ""}, RopeOverrides{}); }
 
@@ -32,7 +26,7 @@ class PlainTable : public ::testing::TestWithParam<PlainCase> {};
 
 TEST_P(PlainTable, IsThetaWithItsExponentWavelengthAndAngle) {
   const PlainCase c = GetParam();
-  const FrequencyTable t = frequency_table({plain(c.d, c.base), c.position, false});
+  const FrequencyTable t = frequency_table({plain_rope(c.d, c.base), c.position, false});
   ASSERT_TRUE(t.plain());
   ASSERT_EQ(t.pairs(), c.d / 2);
   EXPECT_TRUE(t.theta.isApprox(frequencies(c.d, c.base)));
