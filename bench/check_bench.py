@@ -3,7 +3,9 @@
 targets (>= 20× the peer on two 64 MB float32 dumps [4096, 32, 128] and on two 1 GiB bf16 dumps
 [131072, 32, 128]), peak RSS as /usr/bin/time -v reports it (target: <= 64 MiB plus one block), and the
 memory-bandwidth ceiling beside them: the time `cat` takes to read both files from the page cache (a copy out
-of it, as rope's pread of its blocks, docs/check.md "Streaming"). The dumps are generated here (never committed): q ~ N(0, 1) in float32, RoPE in
+of it, as rope's pread of its blocks, docs/check.md "Streaming"): rope within 2× of it (issue 63), and, when the
+environment variable ROPE_PREVIOUS names the previous release's executable (e167177, built as docs/performance.md
+says), that release's time on the same files beside it, so that a regression shows. The dumps are generated here (never committed): q ~ N(0, 1) in float32, RoPE in
 float32 as PyTorch computes it (the half layout, base 10^4), bf16 rounded to nearest even.
 
     check_bench.py [--build DIR] [--quick] [--dir DIR]   prints a table; exit 1 if a target is missed
@@ -68,14 +70,19 @@ def timed(cmd):
     return wall, rss, p.stdout
 
 
-def run_case(rope, paths, seq, bf16, reps):
-    rope_cmd = [rope, "check", "--before", paths[0], "--after", paths[1], "--positions", f"0:{seq}", "--layout", "half",
-                "--json"] + (["--bf16-bits"] if bf16 else [])
+def run_case(rope, paths, seq, bf16, reps, previous=None):
+    def check_cmd(binary):
+        return [binary, "check", "--before", paths[0], "--after", paths[1], "--positions", f"0:{seq}", "--layout",
+                "half", "--json"] + (["--bf16-bits"] if bf16 else [])
+    rope_cmd = check_cmd(rope)
     peer_cmd = [PY, os.path.join(HERE, "peers", "numpy_check.py"), paths[0], paths[1]] + (["--bf16"] if bf16 else [])
     subprocess.run(["cat"] + paths, stdout=subprocess.DEVNULL, check=True)  # into the page cache
-    best = {"rope": (float("inf"), 0, ""), "peer": (float("inf"), 0, ""), "cat": (float("inf"), 0, "")}
+    jobs = [("rope", rope_cmd), ("peer", peer_cmd), ("cat", ["cat"] + paths)]
+    if previous:
+        jobs.append(("previous", check_cmd(previous)))
+    best = {key: (float("inf"), 0, "") for key, _ in jobs}
     for _ in range(reps):  # alternated, so that both see the same minutes of the machine's load
-        for key, cmd in (("rope", rope_cmd), ("peer", peer_cmd), ("cat", ["cat"] + paths)):
+        for key, cmd in jobs:
             w, rss, out = timed(cmd) if key != "cat" else timed(["sh", "-c", f"cat {paths[0]} {paths[1]} > /dev/null"])
             if w < best[key][0]:
                 best[key] = (w, rss, out)
@@ -91,10 +98,14 @@ def run(report, rope, tmp, quick):
         print(f"rope check bench: generating {name} …", file=sys.stderr)
         paths = make_dump(tmp, name, seq, 32, 128, bf16)
         size = sum(os.path.getsize(p) for p in paths)
-        best, ours, theirs = run_case(rope, paths, seq, bf16, 2 if quick else 3)
+        previous = os.environ.get("ROPE_PREVIOUS")
+        best, ours, theirs = run_case(rope, paths, seq, bf16, 2 if quick else 3, previous)
         (tr, rss_r, _), (tp, rss_p, _), (tc, _, _) = best["rope"], best["peer"], best["cat"]
         ratio = tp / tr
         report.target(f"check {name} (two dumps): NumPy time / rope time, whole processes", ratio, ">= 20", ratio >= 20)
+        report.target(f"check {name}: rope time / cat of both files (the memory floor)", tr / tc, "<= 2", tr / tc <= 2)
+        if previous:
+            report.info(f"check {name}: rope time / the previous release's (ROPE_PREVIOUS)", tr / best["previous"][0])
         limit = (64 + 2 * BLOCK_MIB) * 1024
         report.target(f"check {name}: rope peak RSS (MiB)", rss_r / 1024, f"<= {limit // 1024} MiB", rss_r <= limit, unit=" MiB")
         same = ours["failing"] == theirs["failing"] == 0
@@ -102,7 +113,9 @@ def run(report, rope, tmp, quick):
                      f"failing {ours['failing']} / {theirs['failing']}, max ratio {ours['max_ratio']:.3g} / {theirs['max_ratio']:.3g}")
         notes.append(f"check {name}: {size / 2**20:.0f} MiB read; rope {tr:.3f} s ({size / tr / 1e9:.2f} GB/s), "
                      f"{rss_r / 1024:.1f} MiB peak RSS; NumPy {tp:.2f} s, {rss_p / 1024:.0f} MiB; ceiling: cat of both files "
-                     f"{tc:.3f} s ({size / tc / 1e9:.2f} GB/s), rope at {100 * tc / tr:.0f} % of it")
+                     f"{tc:.3f} s ({size / tc / 1e9:.2f} GB/s), rope at {100 * tc / tr:.0f} % of it"
+                     + (f"; previous release {best['previous'][0]:.3f} s, {best['previous'][1] / 1024:.1f} MiB peak RSS"
+                        if previous else ""))
         for p in paths:
             os.remove(p)
     return notes

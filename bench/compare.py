@@ -292,6 +292,9 @@ def main():
         # (bench/python_check_bench.py): its run takes the build directory, whose python/ holds the module.
         import python_check_bench
         r.notes.extend(python_check_bench.run(r, os.path.abspath(a.build), tmp, a.quick))
+        # A failing check at full size against the passing one, CLI and Python, f32 and bf16 (bench/check_fail_bench.py).
+        import check_fail_bench
+        r.notes.extend(check_fail_bench.run(r, os.path.abspath(a.build), tmp, a.quick))
 
         # tables.
         lines = ["| target | measured | wanted | |", "|---|---|---|---|"]

@@ -1,7 +1,9 @@
 // The screen of rope check's kernel (rope/analysis/check_screen.hpp) changes no number: every position's and
 // every channel's largest |Δ|/tolerance is the exact (C1) ratio of docs/check.md, computed here element by
 // element with the kernel's operations, compared with ==, on float64 dumps with exact ties (a head copied into
-// another), a zero vector, both layouts and an attention factor.
+// another), a zero vector, both layouts and an attention factor; and on failing dumps, whose failing elements the
+// kernel counts by the same vectorized loop after a thread's first failure: the counts, per group too, and the maxima
+// of the exact loop.
 #include <algorithm>
 #include <cmath>
 #include <gtest/gtest.h>
@@ -18,28 +20,36 @@ namespace {
 
 struct Exact {
   std::vector<double> position, channel;
+  long failing = 0;
+  std::vector<long> group_failing;
 };
 
 /// (C1) element by element: tolerance κ·a·√(x_a² + x_b²)·(2·ε_T + ε_A·(1 + c_i·|m|·θ_i)), as the kernel computes it.
-Exact exact_ratios(const DumpVectors& x, const DumpVectors& y, const RopeExpectation& e) {
+Exact exact_ratios(const DumpVectors& x, const DumpVectors& y, const RopeExpectation& e, double shift = 0) {
   const int half = static_cast<int>(e.theta.size());
   const AngleModel model = default_angle_model(x.dtype);
   const Eigen::VectorXd c = angle_error_factors(model, e.theta, e.base, 2 * half);
   const double k = kToleranceSafety * e.attention_factor, et = epsilon(x.dtype), ea = angle_epsilon(model);
   Exact out{std::vector<double>(static_cast<std::size_t>(x.seq), 0.0),
-            std::vector<double>(static_cast<std::size_t>(x.d), 0.0)};
+            std::vector<double>(static_cast<std::size_t>(x.d), 0.0), 0,
+            std::vector<long>(static_cast<std::size_t>(x.groups()), 0)};
   for (long s = 0; s < x.seq; ++s) {
-    const double m = static_cast<double>(s);
+    const double m = static_cast<double>(s) + shift;
     for (long g = 0; g < x.groups(); ++g) {
       for (int i = 0; i < half; ++i) {
         const int ca = e.layout == Layout::Half ? i : 2 * i, cb = e.layout == Layout::Half ? i + half : 2 * i + 1;
         const double phi = m * e.theta[i], cs = std::cos(phi), sn = std::sin(phi);
         const double term = 2 * et + ea * (1 + c[i] * std::abs(m) * e.theta[i]);
         const double x1 = x.value(s, g, ca), x2 = x.value(s, g, cb);
-        const double tol = std::max(k * std::sqrt(x1 * x1 + x2 * x2) * term, std::numeric_limits<double>::min());
+        const double exact_tol = k * std::sqrt(x1 * x1 + x2 * x2) * term;
+        const double tol = std::max(exact_tol, std::numeric_limits<double>::min());
         const double a = e.attention_factor;
-        const double ra = std::min(std::abs(y.value(s, g, ca) - a * (x1 * cs - x2 * sn)) / tol, 1e300);
-        const double rb = std::min(std::abs(y.value(s, g, cb) - a * (x1 * sn + x2 * cs)) / tol, 1e300);
+        const double da = std::abs(y.value(s, g, ca) - a * (x1 * cs - x2 * sn));
+        const double db = std::abs(y.value(s, g, cb) - a * (x1 * sn + x2 * cs));
+        const long fails = static_cast<long>(!(da <= exact_tol)) + static_cast<long>(!(db <= exact_tol));
+        out.failing += fails;
+        out.group_failing[static_cast<std::size_t>(g)] += fails;
+        const double ra = std::min(da / tol, 1e300), rb = std::min(db / tol, 1e300);
         auto& p = out.position[static_cast<std::size_t>(s)];
         p = std::max(p, std::max(ra, rb));
         out.channel[static_cast<std::size_t>(ca)] = std::max(out.channel[static_cast<std::size_t>(ca)], ra);
@@ -74,6 +84,40 @@ TEST(CheckScreen, EveryMaximumIsTheExactRatioBitForBit) {
     }
   }
 }
+
+/// A dump checked at positions shifted by `shift` (every element fails but a few of the slowest pairs near 0): the
+/// failing elements counted, per group, and every maximum, as the exact loop computes them; the same with one thread
+/// (the count path after its first failure) as with every core.
+class CheckScreenFailing : public ::testing::TestWithParam<std::tuple<bool, double>> {};
+
+TEST_P(CheckScreenFailing, CountsAndMaximaAreTheExactLoopsBitForBit) {
+  const auto [half, shift] = GetParam();
+  DumpVectors x = test::random_dump(600, 4, 32, 11);  // 5 blocks of 128 indices: both cores
+  for (long s = 0; s < x.seq; ++s) {                  // head 2 a copy of head 1: ties everywhere
+    for (int ch = 0; ch < 32; ++ch) x.values[static_cast<std::size_t>((s * 4 + 2) * 32 + ch)] = x.value(s, 1, ch);
+  }
+  const DumpVectors y = test::rotate_dump(x, half, 32, kDefaultBase, 1.0);
+  RopeExpectation e = test::expect_half(32, 32, kDefaultBase, 1.0);
+  e.layout = half ? Layout::Half : Layout::Interleaved;
+  std::vector<AxisPosition> positions;
+  for (long s = 0; s < x.seq; ++s) positions.push_back(AxisPosition::single(static_cast<double>(s) + shift));
+  Variant expected;
+  expected.spec = e;
+  const DumpComparison c = compare_dump(x, y, positions, expected);
+  const Exact want = exact_ratios(x, y, e, shift);
+  ASSERT_GT(want.failing, 0);
+  EXPECT_EQ(c.failing, want.failing);
+  EXPECT_EQ(c.group_failing, want.group_failing);
+  for (long s = 0; s < x.seq; ++s)
+    EXPECT_EQ(c.position_ratio[s], want.position[static_cast<std::size_t>(s)]) << "s " << s;
+  for (int ch = 0; ch < 32; ++ch)
+    EXPECT_EQ(c.channel_ratio[ch], want.channel[static_cast<std::size_t>(ch)]) << "channel " << ch;
+  EXPECT_EQ(c.first_seq, 0);
+  EXPECT_EQ(c.total, x.seq * x.groups() * x.d);
+}
+
+INSTANTIATE_TEST_SUITE_P(LayoutsAndShifts, CheckScreenFailing,
+                         ::testing::Combine(::testing::Bool(), ::testing::Values(1.0, -1.0, 3.0)));
 
 }  // namespace
 }  // namespace rope

@@ -247,7 +247,7 @@ MemorySource::MemorySource(const DumpVectors& before, const DumpVectors& after) 
 }
 
 std::vector<DumpComparison> MemorySource::compare(long start, const std::vector<AxisPosition>& positions,
-                                                  const std::vector<Variant>& variants) const {
+                                                  const std::vector<Variant>& variants, const ComparePass& pass) const {
   const long length = static_cast<long>(positions.size());
   if (start < 0 || start + length > before_.seq) {
     throw InvalidArgument(
@@ -260,7 +260,8 @@ std::vector<DumpComparison> MemorySource::compare(long start, const std::vector<
     view.after = after_.values.data() + (start + s0) * stride;
     view.type = BlockElement::F64;
   };
-  return compare_blocks(shape, positions, variants, fetch, block_positions_for(before_.groups(), before_.d, 1L << 14));
+  return compare_blocks(shape, positions, variants, fetch, block_positions_for(before_.groups(), before_.d, 1L << 14),
+                        nullptr, pass);
 }
 
 bool MemorySource::after_looks_like_bf16() const { return looks_like_bf16(after_); }

@@ -255,6 +255,21 @@ struct DumpComparison {
   bool passed() const { return failing == 0; }
 };
 
+/// What one pass of DumpSource::compare visits and how.
+struct ComparePass {
+  /// Only these ranges [first, second) of the compared range's indices (counted from its start; increasing and
+  /// disjoint): a diagnosis's sample (check_sample.hpp). Empty: every index. The comparisons count the indices
+  /// visited; a variant's positions are those of the whole range, so that a variant that depends on the index (a
+  /// restart, heads and sequence mixed) turns each index as it would in a pass over the whole.
+  std::vector<std::pair<long, long>> only;
+  /// Variant::norms: every pair's ratio of (N1) computed (the report shows the norms' comparison); otherwise pairs
+  /// that pass (N1) by a margin are counted and summed, and only the others' ratios computed.
+  bool exact_norms = false;
+  /// Each Variant::norms variant turns every index as the variant before it in the list does (check_source's
+  /// expected variant and its pair norms, made from one expectation): the cos and sin computed for that one serve it.
+  bool norms_as_previous = false;
+};
+
 /// Where a check reads its two dumps: in memory (MemorySource) or from their files in pieces
 /// (analysis/dump_stream.hpp). Every comparison runs the one kernel of analysis/check_kernel.hpp.
 class DumpSource {
@@ -268,9 +283,12 @@ class DumpSource {
   /// Compares the sequence indices [start, start + positions.size()) with every variant in one pass over them
   /// (`positions`: one per index of the range; the comparisons count indices from `start`).
   virtual std::vector<DumpComparison> compare(long start, const std::vector<AxisPosition>& positions,
-                                              const std::vector<Variant>& variants) const = 0;
+                                              const std::vector<Variant>& variants,
+                                              const ComparePass& pass = {}) const = 0;
   /// looks_like_bf16 of the after dump.
   virtual bool after_looks_like_bf16() const = 0;
+  /// Whether the comparisons visit a sample of the range only (check_sample.hpp SampledSource).
+  virtual bool sampled() const { return false; }
 };
 
 /// Two dumps in memory. @throws InvalidArgument if their shapes differ.
@@ -282,7 +300,8 @@ class MemorySource final : public DumpSource {
   int d() const override { return before_.d; }
   DType dtype() const override { return after_.dtype; }
   std::vector<DumpComparison> compare(long start, const std::vector<AxisPosition>& positions,
-                                      const std::vector<Variant>& variants) const override;
+                                      const std::vector<Variant>& variants,
+                                      const ComparePass& pass = {}) const override;
   bool after_looks_like_bf16() const override;
 
  private:
@@ -325,6 +344,14 @@ struct CheckDiagnosis {
     long changed = 0;  ///< elements that differ from the dump before beyond the tolerance
   };
   std::optional<NoRope> no_rope;
+  /// A large failing dump diagnosed on a sample of its failing indices (check_sample.hpp): the sample's sequence
+  /// indices and elements, and the variant named measured over the whole dump: the elements it explains of all
+  /// (total 0: not measured).
+  struct Sample {
+    long indices = 0, elements = 0;
+    long explained = 0, total = 0;
+  };
+  std::optional<Sample> sample;
   Message message;  ///< one sentence, empty when there is nothing to say
 };
 

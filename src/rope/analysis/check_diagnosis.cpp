@@ -9,6 +9,7 @@
 #include <fmt/ranges.h>
 
 #include "rope/analysis/check.hpp"
+#include "rope/analysis/check_sample.hpp"
 #include "rope/core/error.hpp"
 
 namespace rope {
@@ -217,8 +218,10 @@ CheckReport check_source(const DumpSource& source, long start, const std::vector
   // The elements under (C1) and, in the same pass, the pair norms under (N1) (check.hpp).
   Variant by_norm = variant_of(VariantKind::NormScaled, expected);
   by_norm.norms = true;
+  ComparePass together;
+  together.norms_as_previous = true;
   std::vector<DumpComparison> first =
-      source.compare(start, positions, {variant_of(VariantKind::Expected, expected), by_norm});
+      source.compare(start, positions, {variant_of(VariantKind::Expected, expected), by_norm}, together);
   report.comparison = std::move(first[0]);
   const DumpComparison& norms = first[1];
   const double s = norms.norm_scale();
@@ -240,8 +243,10 @@ CheckReport check_source(const DumpSource& source, long start, const std::vector
   };
   if (report.comparison.passed() && norm_scaled) {
     // Within (C1) element by element (bf16 lets a norm off by up to 12 % through), but not a rotation: the pair
-    // norms are the comparison.
-    report.comparison = norms;
+    // norms are the comparison, every pair's ratio computed.
+    ComparePass exact;
+    exact.exact_norms = true;
+    report.comparison = source.compare(start, positions, {by_norm}, exact).front();
     name_norm(report);
     return report;
   }
@@ -254,6 +259,10 @@ CheckReport check_source(const DumpSource& source, long start, const std::vector
                   value_text(n.value), n.count));
   }
   if (e.passed()) return report;
+  if (!source.sampled() && e.after_non_finite.count == 0 &&
+      diagnosed_on_sample(static_cast<long>(positions.size()), source.groups(), source.d())) {
+    return diagnose_on_sample(source, start, positions, expected, std::move(report));  // a large dump
+  }
   CheckDiagnosis& dg = report.diagnosis;
   if (const NonFiniteValues& n = e.after_non_finite; n.count > 0) {  // a finding no variant explains
     const AxisPosition& at = positions[static_cast<std::size_t>(n.seq)];
@@ -761,7 +770,12 @@ SegmentChecks check_segments(const DumpSource& source, const std::vector<AxisPos
   for (SegmentCheck& c : chosen) {
     const DumpSegment& g = c.segment;
     const std::vector<AxisPosition> p(positions.begin() + g.start, positions.begin() + g.start + g.length);
-    c.report = std::make_shared<CheckReport>(check_source(source, g.start, p, expected));
+    const bool sample = !source.sampled() && whole.after_non_finite.count == 0 &&
+                        diagnosed_on_sample(g.length, source.groups(), source.d());
+    c.report = std::make_shared<CheckReport>(
+        sample
+            ? diagnose_segment_on_sample(source, g.start, p, expected, whole.position_ratio.segment(g.start, g.length))
+            : check_source(source, g.start, p, expected));
     if (static_cast<std::size_t>(c.index) < kListedSegments) {
       out.listed[static_cast<std::size_t>(c.index)].report = c.report;
     } else {

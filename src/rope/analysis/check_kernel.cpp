@@ -11,6 +11,7 @@
 #include <limits>
 #include <fmt/format.h>
 #include <mutex>
+#include <stdexcept>
 
 #include "rope/analysis/precision.hpp"
 #include "rope/core/constants.hpp"
@@ -187,6 +188,9 @@ struct Tally {
   int first_pair = -1;  // the first failure's pair (−1: a pass-through channel) and its values
   double first_x[2] = {0, 0}, first_y[2] = {0, 0};
   NonFiniteValues before_non_finite, after_non_finite;
+  /// The thread's last vector failed, after its first failure: the next goes to the counting path without the screen
+  /// (a failing dump's vectors mostly fail; either path gives the same numbers).
+  bool counting = false;
 
   bool before(long s, long g, int rank) const {
     return first_seq < 0 || s < first_seq ||
@@ -228,7 +232,10 @@ double compare_vector_exact(const Setup& u, const double* cs, const double* sn, 
   for (int i = 0; i < u.half; ++i) {
     const int a = u.oa[static_cast<std::size_t>(i)], b = u.ob[static_cast<std::size_t>(i)];             // written at
     const double xa = x[u.ca[static_cast<std::size_t>(i)]], xb = x[u.cb[static_cast<std::size_t>(i)]];  // read at
-    const double tol = k * std::hypot(xa, xb) * term[i];  // (C1): the error model's tolerance
+    // (C1): the error model's tolerance; ‖x‖ as the fast path computes it where a square root of the sum is exact
+    const double n2 = xa * xa + xb * xb;
+    const double norm = n2 < 1e300 && (n2 > 1e-300 || n2 == 0) ? std::sqrt(n2) : std::hypot(xa, xb);
+    const double tol = k * norm * term[i];
     const double ra = judge(t, s, g, 2 * i, a, u.a * (xa * cs[i] - xb * sn[i]), y[a], tol);
     const double rb = judge(t, s, g, 2 * i + 1, b, u.a * (xa * sn[i] + xb * cs[i]), y[b], tol);
     if (t.first_seq == s && t.first_group == g && t.first_pair < 0 && t.first_rank / 2 == i &&
@@ -251,8 +258,10 @@ double compare_vector_exact(const Setup& u, const double* cs, const double* sn, 
   return vmax;
 }
 
-/// compare_vector_exact, by the fast path when the pairs lie in a regular form and every element passes: its
-/// largest ratio is then in `pm` (per pair, over the vectors of this position) and the result 0.
+/// compare_vector_exact, by the fast path when the pairs lie in a regular form and every element passes, or fails
+/// after the thread's first failure (which alone is recorded element by element; a thread visits its vectors in
+/// increasing order): its largest ratio is then in `pm` (per pair, over the vectors of this position), its failing
+/// elements counted, and the result 0.
 double compare_vector(const Setup& u, const double* cs, const double* sn, const double* term, double scale,
                       const double* x, const double* y, long s, long g, Tally& t, double* pm) {
   if ((!u.half_form && !u.interleaved_form) || !u.unrotated.empty()) {
@@ -260,8 +269,10 @@ double compare_vector(const Setup& u, const double* cs, const double* sn, const 
   }
   const double k = kToleranceSafety * u.a;
   double* ch = t.channel.data() + u.off;
-  const bool ok = fold_pair_ratios(!u.half_form, u.half, k, u.a, cs, sn, term, x + u.off, y + u.off, ch, pm);
-  if (!ok) return compare_vector_exact(u, cs, sn, term, scale, x, y, s, g, t);
+  const int fails = fold_pair_failures(!u.half_form, u.half, k, u.a, cs, sn, term, x + u.off, y + u.off, ch, pm);
+  if (fails < 0 || (fails > 0 && t.first_seq < 0)) return compare_vector_exact(u, cs, sn, term, scale, x, y, s, g, t);
+  t.failing += fails;
+  t.group_failing[static_cast<std::size_t>(g)] += fails;
   t.total += u.d;
   return 0.0;
 }
@@ -323,13 +334,16 @@ double compare_position(const Setup& u, const BlockShape& shape, const Tables& t
   bool dirty = false;  // a flagged vector folded into cq
   for (long g = 0; g < groups; ++g) {
     const long v = ((s - s0) * groups + g) * d + u.off;
-    if (screen_vector(sp, tb.cs, tb.sn, tb.kt2, element_at(view.before, view.type, v),
+    if (!t.counting &&
+        screen_vector(sp, tb.cs, tb.sn, tb.kt2, element_at(view.before, view.type, v),
                       element_at(view.after, view.type, v), &w.q[static_cast<std::size_t>(g) * dd], w.cq.data())) {
       w.screened[static_cast<std::size_t>(g)] = 1;
       t.total += u.d;
     } else {
       dirty = true;
+      const long failing = t.failing;
       exact_vector(g);
+      t.counting = t.first_seq >= 0 && t.failing > failing;
     }
   }
   if (dirty) {
@@ -362,15 +376,35 @@ double compare_position(const Setup& u, const BlockShape& shape, const Tables& t
 /// scaling folded into cs and sn); the sums Σ‖y‖², Σ(a·‖x‖)² of the position added to sy, sx. Returns the
 /// position's largest ratio.
 double compare_position_norms(const Setup& u, const BlockShape& shape, const Tables& tb, const BlockView& view, long s,
-                              long s0, Tally& t, PositionScratch& w, double& sy, double& sx) {
+                              long s0, Tally& t, PositionScratch& w, double& sy, double& sx, bool exact) {
   const long groups = shape.groups, d = shape.d;
   const auto h = static_cast<std::size_t>(u.half);
   double pmax = 0;
   w.x.resize(static_cast<std::size_t>(d)), w.y.resize(static_cast<std::size_t>(d));
   w.q.resize(h);  // a·‖(cos, sin)‖ of each pair at this position (a query's scaling included)
   for (std::size_t i = 0; i < h; ++i) w.q[i] = u.a * std::sqrt(tb.cs[i] * tb.cs[i] + tb.sn[i] * tb.sn[i]);
+  // The screen (check_screen.hpp screen_norms) of pairs in place in a regular form: their norms compared in squares
+  // within (N1)'s relative bound less δ = max(2^−10 of it, 2^−40), far above the roundings of the squares and of
+  // the exact loop's square roots (a few 2^−53), so that a pair it passes passes the exact loop ((N1)'s floor only
+  // widens the bound); the ratios of the pairs it passes are not computed. Not for bounds too tight for δ (float64).
+  const double delta = std::max(u.norm_rel * 0x1p-10, 0x1p-40);
+  const bool screen = !exact && (u.half_form || u.interleaved_form) && u.norm_rel > 2 * delta && u.norm_rel < 0.5;
+  if (screen) {
+    w.cq.resize(3 * h);             // w2 | this vector's ‖y‖² | its w2·‖x‖²
+    w.pair_max.assign(2 * h, 0.0);  // the sums of the screened vectors' ‖y‖², w2·‖x‖² per pair
+    for (std::size_t i = 0; i < h; ++i) w.cq[i] = w.q[i] * w.q[i];
+  }
+  const NormBounds bounds{w.cq.data(), (1 - u.norm_rel + delta) * (1 - u.norm_rel + delta),
+                          (1 + u.norm_rel - delta) * (1 + u.norm_rel - delta)};
+  const ScreenPairs sp{view.type, !u.half_form, u.half, u.a};
   for (long g = 0; g < groups; ++g) {
     const long v = ((s - s0) * groups + g) * d;
+    if (screen && screen_norms(sp, bounds, element_at(view.before, view.type, v + u.off),
+                               element_at(view.after, view.type, v + u.off), w.cq.data() + h, w.cq.data() + 2 * h)) {
+      for (std::size_t i = 0; i < h; ++i) w.pair_max[i] += w.cq[h + i], w.pair_max[h + i] += w.cq[2 * h + i];
+      t.total += 2 * u.half;
+      continue;
+    }
     const double* x = static_cast<const double*>(view.before) + v;
     const double* y = static_cast<const double*>(view.after) + v;
     if (view.type != BlockElement::F64) {
@@ -403,6 +437,9 @@ double compare_position_norms(const Setup& u, const BlockShape& shape, const Tab
     }
     if (std::isfinite(gy) && std::isfinite(gx)) sy += gy, sx += gx;
     t.total += 2 * u.half;
+  }
+  if (screen) {
+    for (std::size_t i = 0; i < h; ++i) sy += w.pair_max[i], sx += w.pair_max[h + i];
   }
   return pmax;
 }
@@ -450,7 +487,7 @@ long block_positions_for(long groups, int d, long elements) {
 
 std::vector<DumpComparison> compare_blocks(const BlockShape& shape, const std::vector<AxisPosition>& positions,
                                            const std::vector<Variant>& variants, const BlockFetch& fetch,
-                                           long block_positions, const ProgressFn* progress) {
+                                           long block_positions, const ProgressFn* progress, const ComparePass& pass) {
   if (static_cast<long>(positions.size()) != shape.seq) {
     throw InvalidArgument(error_msg("{0} positions for a dump of {1} sequence positions", positions.size(), shape.seq));
   }
@@ -472,7 +509,20 @@ std::vector<DumpComparison> compare_blocks(const BlockShape& shape, const std::v
   }
   const long B =
       std::max<long>(1, std::min(block_positions, shape.seq));  // a short dump: tables for its positions only
-  const long blocks = (shape.seq + B - 1) / B;
+  // The blocks [s0, s1) visited: the range's, or those of the ranges of pass.only, each cut at B indices.
+  std::vector<std::pair<long, long>> spans;
+  long last_end = 0;
+  for (const auto& [a, b] : pass.only) {
+    if (a < last_end || b < a || b > shape.seq) {
+      throw std::logic_error("compare_blocks: the ranges of a pass must increase within the range");  // a caller's bug
+    }
+    for (long s0 = a; s0 < b; s0 += B) spans.emplace_back(s0, std::min(b, s0 + B));
+    last_end = b;
+  }
+  if (pass.only.empty()) {
+    for (long s0 = 0; s0 < shape.seq; s0 += B) spans.emplace_back(s0, std::min(shape.seq, s0 + B));
+  }
+  const long blocks = static_cast<long>(spans.size());
   std::atomic<long> next{0}, done{0};
   std::atomic<bool> stop{false};
   std::exception_ptr error;
@@ -492,7 +542,7 @@ std::vector<DumpComparison> compare_blocks(const BlockShape& shape, const std::v
             scale[k].resize(static_cast<std::size_t>(B));
       }
       for (long blk = next++; blk < blocks && !stop; blk = next++) {
-        const long s0 = blk * B, s1 = std::min(shape.seq, s0 + B);
+        const auto [s0, s1] = spans[static_cast<std::size_t>(blk)];
         BlockView view;
         fetch(s0, s1, buffers, view);
         for (std::size_t k = 0; k < nv; ++k) {
@@ -500,14 +550,19 @@ std::vector<DumpComparison> compare_blocks(const BlockShape& shape, const std::v
           const std::size_t h = static_cast<std::size_t>(u.half);
           double* pos = out[k].position_ratio.data();
           if (u.variant->norms) {  // (N1): pair norms, summed per index (added up in index order below)
+            // The tables of the variant before it, where the caller says it turns as that one (computed just above).
+            const bool shared = pass.norms_as_previous && k > 0 && !variants[k - 1].norms &&
+                                !variants[k - 1].heads_mixed && setups[k - 1].half == u.half;
+            const std::size_t t = shared ? k - 1 : k;
             for (long s = s0; s < s1; ++s) {
               const std::size_t o = static_cast<std::size_t>(s - s0) * h;
-              double& sc = scale[k][static_cast<std::size_t>(s - s0)];
-              position_table(u, variant_position(*u.variant, positions, s), &cs[k][o], &sn[k][o], &term[k][o], &sc);
-              const Tables tables{&cs[k][o], &sn[k][o], &term[k][o], &kt2[k][o], sc};
+              double& sc = scale[t][static_cast<std::size_t>(s - s0)];
+              if (!shared)
+                position_table(u, variant_position(*u.variant, positions, s), &cs[k][o], &sn[k][o], &term[k][o], &sc);
+              const Tables tables{&cs[t][o], &sn[t][o], &term[t][o], &kt2[t][o], sc};
               const double pmax = compare_position_norms(u, shape, tables, view, s, s0, tally[k], scratch,
                                                          norm_y2[k][static_cast<std::size_t>(s)],
-                                                         norm_x2[k][static_cast<std::size_t>(s)]);
+                                                         norm_x2[k][static_cast<std::size_t>(s)], pass.exact_norms);
               pos[s] = pmax;
               tally[k].max_ratio = std::max(tally[k].max_ratio, pmax);
             }

@@ -62,11 +62,13 @@ struct BlockShape {
 };
 
 /// Compares the range with every variant in one pass over its blocks of `block_positions` sequence indices
-/// (`positions`: one per index of the range). The result does not depend on the number of threads.
+/// (`positions`: one per index of the range), or over those of `pass.only`. The result does not depend on the number
+/// of threads.
 /// @throws InvalidArgument as compare_dump, or what `fetch` throws.
 std::vector<DumpComparison> compare_blocks(const BlockShape& shape, const std::vector<AxisPosition>& positions,
                                            const std::vector<Variant>& variants, const BlockFetch& fetch,
-                                           long block_positions, const ProgressFn* progress = nullptr);
+                                           long block_positions, const ProgressFn* progress = nullptr,
+                                           const ComparePass& pass = {});
 
 /// Sequence indices per block so that one block holds about `elements` elements (at least 1).
 long block_positions_for(long groups, int d, long elements);

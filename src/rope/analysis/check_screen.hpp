@@ -44,6 +44,24 @@ double screen_exact_ratio(const ScreenPairs& p, double k, const double* cs, cons
 bool fold_pair_ratios(bool interleaved, int half, double k, double a, const double* cs, const double* sn,
                       const double* term, const double* x, const double* y, double* ch, double* pm);
 
+/// The kernel's fast path, counting: as fold_pair_ratios, and the number of failing elements (whose ratios, folded,
+/// are the exact loop's), or −1 when an element is not finite, a norm is beyond sqrt's exact range or a tolerance or
+/// ratio is not finite: the vector is then checked element by element.
+int fold_pair_failures(bool interleaved, int half, double k, double a, const double* cs, const double* sn,
+                       const double* term, const double* x, const double* y, double* ch, double* pm);
+
+/// The pair norms' bounds of (N1) at one position, in squares: ‖y‖² within [lo, hi] · w2[i] · ‖x‖², w2[i] = (a·‖(cos,
+/// sin)‖)² of pair i (a query's scaling included).
+struct NormBounds {
+  const double* w2 = nullptr;
+  double lo = 0, hi = 0;
+};
+
+/// The screen of Variant::norms (N1) on one vector, read as stored: true when every rotated pair's norm lies within
+/// the bounds and in [10^−200, 10^200] (the caller counts the vector's pairs as passing), false when some pair may
+/// not (the caller checks the vector's pairs one by one). Writes each pair's ‖y‖² and w2·‖x‖² to sy[i] and sx[i].
+bool screen_norms(const ScreenPairs& p, const NormBounds& b, const void* x, const void* y, double* sy, double* sx);
+
 /// The largest of q[0 … n−1] (n ≥ 1, none NaN), with independent lanes.
 double screen_largest(const double* q, long n);
 

@@ -83,7 +83,7 @@ void StreamSource::fetch(long start, long s0, long s1, BlockBuffers& buf) const 
 }
 
 std::vector<DumpComparison> StreamSource::compare(long start, const std::vector<AxisPosition>& positions,
-                                                  const std::vector<Variant>& variants) const {
+                                                  const std::vector<Variant>& variants, const ComparePass& pass) const {
   const long length = static_cast<long>(positions.size());
   if (start < 0 || start + length > geometry_.seq) {
     throw InvalidArgument(
@@ -106,7 +106,7 @@ std::vector<DumpComparison> StreamSource::compare(long start, const std::vector<
   };
   const long block = raw_ ? kRawBlockBytes / static_cast<long>(before_.header().bytes) : kStreamBlockElements;
   return compare_blocks(shape, positions, variants, get, block_positions_for(geometry_.groups(), geometry_.d, block),
-                        progress_ ? &progress_ : nullptr);
+                        progress_ ? &progress_ : nullptr, pass);
 }
 
 std::pair<DumpVectors, DumpVectors> StreamSource::read(const std::vector<long>& indices, long groups) const {

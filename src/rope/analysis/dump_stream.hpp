@@ -35,7 +35,8 @@ class StreamSource final : public DumpSource {
   int d() const override { return geometry_.d; }
   DType dtype() const override { return geometry_.dtype; }
   std::vector<DumpComparison> compare(long start, const std::vector<AxisPosition>& positions,
-                                      const std::vector<Variant>& variants) const override;
+                                      const std::vector<Variant>& variants,
+                                      const ComparePass& pass = {}) const override;
   bool after_looks_like_bf16() const override;
 
   /// The geometry as compared (values empty): rows laid along the sequence axis when `rows`.

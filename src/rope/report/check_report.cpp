@@ -171,6 +171,13 @@ Value diagnosis_value(const CheckDiagnosis& d) {
   } else {
     v["departure"] = Value();
   }
+  if (d.sample) {  // a large dump diagnosed on a sample (analysis/check_sample.hpp); the key only then
+    Value& w = v["sample"];
+    w["indices"] = d.sample->indices;
+    w["elements"] = d.sample->elements;
+    w["explained_whole"] = d.sample->total > 0 ? Value(d.sample->explained) : Value();
+    w["total_whole"] = d.sample->total > 0 ? Value(d.sample->total) : Value();
+  }
   return v;
 }
 
