@@ -80,7 +80,7 @@ Command add_inspect_command(CLI::App& app) {
   // builds a tower from --dim and --base, which inspect does not take.
   sub->remove_option(sub->get_option("--vision"));
   sub->footer(
-      "Example:\n  rope inspect --list\n  rope inspect --model llama-3.1-8b\n  rope inspect data/models/qwen2.5-7b.json --json\n  rope inspect data/gguf/llama-3.1-8b.gguf\n  rope inspect --tensors tests/data/torch/qkv_bf16.pt");
+      "Example:\n  rope inspect --list\n  rope inspect --model llama-3.1-8b\n  rope inspect data/models/qwen2.5-7b.json --json\n  rope inspect data/gguf/llama-3.1-8b.gguf\n  rope inspect --tensors data/dumps/torch/qkv_bf16.pt");
   return {sub, [opt](std::ostream& out) { return run_inspect(*opt, out); }};
 }
 
