@@ -81,6 +81,10 @@ LoadedDumps load(const DumpFiles& o, bool streamed) {
   // The positions as typed or read; the library arranges the dumps with them (analysis/dump_pair.hpp).
   DumpPairInput input;
   LoadedDumps l;
+  if (!o.positions_tensor.empty() && (o.positions.empty() || !named_file(o.positions))) {
+    throw InvalidArgument(error_msg("{0} names a tensor of the file {1} names: give {1} @FILE",
+                                    option_name("positions_tensor"), option_name("positions")));
+  }
   l.stored = after.stored;
   if (!o.axis_positions.empty()) {
     if (!o.positions.empty()) throw InvalidArgument(error_msg("give --positions or --axis-positions, not both"));
@@ -106,10 +110,6 @@ LoadedDumps load(const DumpFiles& o, bool streamed) {
     input.row_length = table.seq;
     l.positions_text = fmt::format("{} {}", *file, shape_string(table.shape));
   } else if (!o.positions.empty()) {
-    if (!o.positions_tensor.empty()) {
-      throw InvalidArgument(error_msg("{0} names a tensor of the file {1} names: give {1} @FILE",
-                                      option_name("positions_tensor"), option_name("positions")));
-    }
     input.positions = o.positions.find(':') != std::string::npos ? parse_position_range(o.positions, "--positions")
                                                                  : typed_list(o.positions, "--positions");
     l.positions_text = o.positions;
