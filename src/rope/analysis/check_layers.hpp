@@ -14,7 +14,7 @@
 namespace rope {
 
 /// Most layers checked in one run.
-inline constexpr std::size_t kMaxCheckedLayers = 4096;
+inline constexpr std::size_t kMaxCheckedLayers = 1024;
 /// Most '*' in one tensor name.
 inline constexpr int kMaxTensorPatternStars = 4;
 
