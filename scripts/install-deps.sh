@@ -2,8 +2,8 @@
 # Installs, with apt-get, the Debian 12 packages that a part of rope's work needs, and only the ones
 # that are missing. Safe to run again (it does nothing when all are present). Works as root; uses sudo
 # otherwise. `./make.sh` and the Makefile call it; each level includes the ones before it:
-#   demo    build the rope executable and draw figures: the toolchain (make included), the libraries,
-#           gnuplot and a Chinese font
+#   demo    build the rope executable and draw figures: the toolchain (make included), the libraries
+#           (minizip and zlib among them, for torch.save files), gnuplot and a Chinese font
 #   test    (the default) also build and run every test: GoogleTest, Google Benchmark, NumPy, gettext
 #           (the catalog tests, `make pot`), pybind11 and pytest (the Python module), clang-format-14 (the
 #           test format.check, `make format`)
@@ -24,6 +24,7 @@ level=${1:-test}
 packages=(
   cmake g++ make pkg-config                                  # toolchain
   libcli11-dev libfmt-dev libeigen3-dev nlohmann-json3-dev   # libraries
+  libminizip-dev zlib1g-dev                                  # the zip layer of torch.save files (io/torch_file)
   gnuplot-nox fontconfig fonts-dejavu-core fonts-wqy-microhei  # figures (a font for the text; CJK labels need wqy)
 )
 case "$level" in
@@ -62,6 +63,13 @@ if [[ $level == peers ]]; then
 fi
 if [[ $level == torch ]]; then
   packages+=(python3-torch)
+fi
+
+# `install-deps.sh LEVEL --list`: the level's packages, one a line, nothing installed (the test deps.package_list
+# checks that every level that builds the rope executable has its libraries).
+if [[ ${2:-} == --list ]]; then
+  printf '%s\n' "${packages[@]}"
+  exit 0
 fi
 
 missing=()

@@ -12,8 +12,11 @@
 #include <vector>
 
 #include "bindings.hpp"
+#include "report.hpp"
+#include "rope/analysis/cp_positions.hpp"
 #include "rope/core/error.hpp"
 #include "rope/models/mrope_positions.hpp"
+#include "rope/report/cp_positions_report.hpp"
 
 namespace rope::python {
 
@@ -71,6 +74,22 @@ void bind_positions(py::module_& m) {
         return py::make_tuple(out, delta, prefill);
       },
       py::arg("spec"), py::arg("segments"), py::arg("decode"), py::arg("frame_text"), py::arg("merge_size"));
+  // One context-parallel rank's positions (analysis/cp_positions.hpp): (positions int64 [n], the report's value).
+  m.def(
+      "cp_positions",
+      [](const std::vector<long>& sequence_starts, long cp_size, long cp_rank, const std::string& layout) {
+        const auto l = parse_cp_layout(layout);
+        if (!l) {
+          throw InvalidArgument(
+              error_msg("{0} must be zigzag, round-robin or contiguous (got '{1}')", option_name("layout"), layout));
+        }
+        const CpPositions run = cp_positions({sequence_starts, cp_size, cp_rank, *l});
+        py::array_t<long long> out(static_cast<py::ssize_t>(run.positions.size()));
+        auto a = out.mutable_unchecked<1>();
+        for (std::size_t k = 0; k < run.positions.size(); ++k) a(static_cast<py::ssize_t>(k)) = run.positions[k];
+        return py::make_tuple(out, to_python(cp_positions_value(run)));
+      },
+      py::arg("sequence_starts"), py::arg("cp_size"), py::arg("cp_rank"), py::arg("layout"));
 }
 
 }  // namespace rope::python

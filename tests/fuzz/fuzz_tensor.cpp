@@ -4,7 +4,9 @@
 // starting with the file name; anything else (another exception, a crash, a read past the input under
 // ASan, a hang) is a bug. A first byte with its top bit set picks rope check's --axis-positions reader
 // (models/axes.hpp parse_axis_position_rows) instead: rows of 1 … 4 finite components, all of the first
-// row's length, at most the row limit, or one line of InvalidArgument starting with the file name.
+// row's length, at most the row limit, or one line of InvalidArgument starting with the file name. A first
+// byte 0x40 … 0x7f picks the torch.save reader (io/torch_file.hpp): the listing of every tensor, then the
+// tensor "q" (or the only one) read through its view, integers allowed with bit 2.
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -15,6 +17,7 @@
 
 #include "rope/core/error.hpp"
 #include "rope/io/tensor_file.hpp"
+#include "rope/io/torch_file.hpp"
 #include "rope/models/axes.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -47,16 +50,23 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   rope::TensorData t;
   try {
-    switch (selector % 3) {
-      case 0:
-        t = rope::parse_npy(bytes, "dump", options);
-        break;
-      case 1:
-        t = rope::parse_safetensors(bytes, "dump", options);
-        break;
-      default:
-        t = rope::parse_csv_tensor(bytes, "dump");
-        break;
+    if (selector & 0x40) {
+      options.integers = (selector & 4) != 0;
+      const std::vector<rope::TorchTensorInfo> listed = rope::list_torch_tensors(bytes, "dump");
+      if (static_cast<long>(listed.size()) > rope::kMaxTorchTensors) std::abort();
+      t = rope::parse_torch(bytes, "dump", options);
+    } else {
+      switch (selector % 3) {
+        case 0:
+          t = rope::parse_npy(bytes, "dump", options);
+          break;
+        case 1:
+          t = rope::parse_safetensors(bytes, "dump", options);
+          break;
+        default:
+          t = rope::parse_csv_tensor(bytes, "dump");
+          break;
+      }
     }
   } catch (const rope::InvalidArgument& e) {
     const std::string_view message = e.what();

@@ -26,7 +26,7 @@ from . import _rope
 
 __version__ = _rope.__version__
 
-__all__ = ["Spec", "Report", "reference", "check", "identify", "presets", "mrope_positions", "watch", "Watch",
+__all__ = ["Spec", "Report", "reference", "check", "identify", "presets", "mrope_positions", "cp_positions", "watch", "Watch",
            "WatchedCall", "WatchFailure", "testing", "__version__"]
 
 _PARAMETERS = (
@@ -436,6 +436,17 @@ def identify(before, after, positions=None, *, dtype=None, sequence_starts=None,
 
 
 @_speaks_python("mrope_positions")
+def cp_positions(sequence_starts, cp_size, cp_rank, layout="zigzag"):
+    """The positions one rank of a context-parallel run holds, the numbers of ``rope positions --cp-size``: a
+    packed batch given by ``sequence_starts`` (0, the start of each later sequence, the total: cu_seqlens) split
+    over ``cp_size`` ranks as ``layout`` says ("zigzag": Megatron-LM and TransformerEngine, each sequence in
+    2·cp_size chunks, rank r holding chunks r and 2·cp_size − 1 − r; "round-robin": SGLang, token g of the batch
+    on rank g mod cp_size; "contiguous": one slice of each sequence per rank). Each token's position is its
+    index within its own sequence. Returns int64 ``[n]``, the rank's positions in its token order."""
+    positions, _ = _rope.cp_positions([int(s) for s in sequence_starts], int(cp_size), int(cp_rank), str(layout))
+    return positions
+
+
 def mrope_positions(segments, spec=None, *, decode=0, frame_text=None, merge_size=None):
     """M-RoPE position ids (t, h, w) of a sequence of text, images and videos, as Hugging Face's get_rope_index
     builds them (the library's port, the numbers of ``rope positions``): ``segments`` in order, each

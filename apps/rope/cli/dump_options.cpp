@@ -7,7 +7,7 @@
 namespace rope::cli {
 
 void add_dump_options(CLI::App& app, DumpOptions& o, bool axis_positions, bool after) {
-  app.add_option("--before", o.before, "the tensor before RoPE: .npy, .safetensors or .csv")
+  app.add_option("--before", o.before, "the tensor before RoPE: .npy, .safetensors, .pt (torch.save) or .csv")
       ->required()
       ->type_name("FILE");
   if (after)
@@ -35,7 +35,17 @@ void add_dump_options(CLI::App& app, DumpOptions& o, bool axis_positions, bool a
   }
   app.add_option("--axes", o.axes, "axes of the shape: seq,d | seq,heads,d | batch,heads,seq,d | batch,seq,heads,d")
       ->type_name("AXES");
-  app.add_option("--tensor", o.tensor, "safetensors: the tensor to read from each file (default: the only one)")
+  app.add_option("--tensor", o.tensor,
+                 "safetensors or torch.save (.pt): the tensor to read from each file, nested keys joined with dots "
+                 "(layers.0.q) (default: the only one)")
+      ->type_name("NAME");
+  app.add_option("--before-tensor", o.before_tensor, "the tensor of --before's file (over --tensor)")
+      ->type_name("NAME");
+  if (after) {
+    app.add_option("--after-tensor", o.after_tensor, "the tensor of --after's file (over --tensor)")->type_name("NAME");
+  }
+  app.add_option("--positions-tensor", o.positions_tensor,
+                 "the tensor of the --positions file (safetensors or torch.save) holding the positions")
       ->type_name("NAME");
   app.add_flag("--bf16-bits", o.bf16_bits, ".npy 16-bit integers (<u2, <i2) are bfloat16 bit patterns");
 }

@@ -59,26 +59,32 @@ std::vector<double> sequence_starts(const std::string& text) {
 namespace {
 
 LoadedDumps load(const DumpFiles& o, bool streamed) {
-  TensorReadOptions read;
+  TensorReadOptions read, read_after;
   read.bf16_bits = o.bf16_bits;
-  read.tensor = o.tensor;
+  read.tensor = o.before_tensor.empty() ? o.tensor : o.before_tensor;
+  read_after = read;
+  read_after.tensor = o.after_tensor.empty() ? o.tensor : o.after_tensor;
   streamed = streamed && TensorStream::streamable(o.before) && TensorStream::streamable(o.after);
   std::optional<TensorStream> before_stream, after_stream;
   TensorData before, after;  // read whole; or their shapes alone when streamed
   if (streamed) {
     before_stream = TensorStream::open(o.before, read);
-    after_stream = TensorStream::open(o.after, read);
+    after_stream = TensorStream::open(o.after, read_after);
     before.shape = before_stream->header().shape, before.dtype = before_stream->header().dtype;
     after.shape = after_stream->header().shape, after.dtype = after_stream->header().dtype;
     after.stored = after_stream->header().stored;
   } else {
     before = read_tensor_file(o.before, read);
-    after = read_tensor_file(o.after, read);
+    after = read_tensor_file(o.after, read_after);
   }
   const std::string before_name = escape_for_message(o.before), after_name = escape_for_message(o.after);
   // The positions as typed or read; the library arranges the dumps with them (analysis/dump_pair.hpp).
   DumpPairInput input;
   LoadedDumps l;
+  if (!o.positions_tensor.empty() && (o.positions.empty() || !named_file(o.positions))) {
+    throw InvalidArgument(error_msg("{0} names a tensor of the file {1} names: give {1} @FILE",
+                                    option_name("positions_tensor"), option_name("positions")));
+  }
   l.stored = after.stored;
   if (!o.axis_positions.empty()) {
     if (!o.positions.empty()) throw InvalidArgument(error_msg("give --positions or --axis-positions, not both"));
@@ -95,7 +101,7 @@ LoadedDumps load(const DumpFiles& o, bool streamed) {
     input.positions_setting = "axis_positions";
     l.positions_text = o.axis_positions;
   } else if (const auto file = o.positions.empty() ? std::nullopt : named_file(o.positions)) {
-    const DumpPositions table = read_positions_file(*file, "--positions file");
+    const DumpPositions table = read_positions_file(*file, "--positions file", o.positions_tensor);
     for (const AxisPosition& p : table.values) {
       input.positions.push_back(p.value[0]);
       if (table.components > 1) input.axis_positions.push_back(p);

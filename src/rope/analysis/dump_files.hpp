@@ -26,7 +26,10 @@ struct DumpFiles {
   std::string axis_positions;        ///< --axis-positions FILE (rope check): one t,h,w row per sequence index
   std::string axes;                  ///< --axes; empty: from the shape
   std::optional<double> rope_delta;  ///< --rope-delta D (rope check): M-RoPE decode tokens at index + D
-  std::string tensor;                ///< --tensor NAME (safetensors)
+  std::string tensor;                ///< --tensor NAME (safetensors, torch.save): both files' tensor
+  std::string before_tensor;         ///< --before-tensor NAME: the before file's (over tensor)
+  std::string after_tensor;          ///< --after-tensor NAME: the after file's (over tensor)
+  std::string positions_tensor;      ///< --positions-tensor NAME: the positions file's
   bool bf16_bits = false;            ///< --bf16-bits
 };
 

@@ -7,6 +7,7 @@
 #include "rope/core/message.hpp"
 #include "rope/core/parse.hpp"
 #include "rope/io/text_file.hpp"
+#include "rope/io/torch_file.hpp"
 
 namespace rope {
 namespace {
@@ -102,7 +103,7 @@ DumpPositions positions_from_text(std::string_view text, const std::string& name
   return positions_from_tensor(t, name);
 }
 
-DumpPositions read_positions_file(const std::string& path, const std::string& what) {
+DumpPositions read_positions_file(const std::string& path, const std::string& what, const std::string& tensor) {
   const std::string name = fmt::format("{} '{}'", what, escape_for_message(path));
   const BoundedRead file = read_file_bounded(path, kMaxPositionsFileBytes);
   if (file.error != 0)
@@ -113,11 +114,17 @@ DumpPositions read_positions_file(const std::string& path, const std::string& wh
   }
   TensorReadOptions read;
   read.integers = true;
+  read.tensor = tensor;
   const std::string_view bytes = file.text;
+  if (is_zip_archive(bytes)) return positions_from_tensor(parse_torch(bytes, name, read), name);
+  if (bytes.size() >= 9 && bytes[8] == '{') return positions_from_tensor(parse_safetensors(bytes, name, read), name);
+  if (!tensor.empty()) {
+    throw InvalidArgument(error_msg("{0} '{1}' names a tensor of a safetensors or torch.save file, and {2} is not one",
+                                    option_name("positions_tensor"), escape_for_message(tensor), name));
+  }
   if (bytes.size() >= 6 && bytes.substr(0, 6) == std::string_view("\x93NUMPY", 6)) {
     return positions_from_tensor(parse_npy(bytes, name, read), name);
   }
-  if (bytes.size() >= 9 && bytes[8] == '{') return positions_from_tensor(parse_safetensors(bytes, name, read), name);
   if (bytes.find('\0') != std::string_view::npos) {
     throw InvalidArgument(error_msg("{0}: neither .npy, safetensors nor text (it holds a NUL byte)", name));
   }

@@ -41,9 +41,10 @@ DumpPositions positions_from_tensor(const TensorData& tensor, const std::string&
 /// word that is not a number (naming its line).
 DumpPositions positions_from_text(std::string_view text, const std::string& name);
 
-/// Reads a file of positions: .npy or safetensors (one tensor; integers or floats) by their first bytes, else
-/// text. @throws IoError (unreadable), InvalidArgument as the two above.
-DumpPositions read_positions_file(const std::string& path, const std::string& what);
+/// Reads a file of positions: .npy, safetensors or torch.save (io/torch_file.hpp) by their first bytes (integers or
+/// floats; `tensor` names one of a safetensors or torch.save file, empty: the file holds one), else text.
+/// @throws IoError (unreadable), InvalidArgument as the two above.
+DumpPositions read_positions_file(const std::string& path, const std::string& what, const std::string& tensor = "");
 
 /// A part of the sequence axis: a batch row laid along it, or one of packed sequences.
 struct DumpSegment {

@@ -11,6 +11,7 @@
 #include "rope/core/message.hpp"
 #include "rope/core/parse.hpp"
 #include "rope/io/text_file.hpp"
+#include "rope/io/torch_file.hpp"
 #include "rope/io/utf8.hpp"
 
 namespace rope {
@@ -200,6 +201,12 @@ TensorData read_tensor_file(const std::string& path, const TensorReadOptions& op
     throw InvalidArgument(
         error_msg("{0}: larger than the {1}-byte limit for a tensor file", name, kMaxTensorFileBytes));
   }
+  // torch.save's zip archive (torch_file.hpp), or a .pt/.pth file that is not one: its legacy format, refused
+  // with a hint.
+  const auto ends_with = [&](std::string_view suffix) {
+    return path.size() >= suffix.size() && path.compare(path.size() - suffix.size(), suffix.size(), suffix) == 0;
+  };
+  if (is_zip_archive(file.text) || ends_with(".pt") || ends_with(".pth")) return parse_torch(file.text, name, options);
   const TensorFormat format = detect_tensor_format(file.text, path);
   if (!options.tensor.empty() && format != TensorFormat::Safetensors) {
     throw InvalidArgument(error_msg("{0} '{1}' names a tensor of a safetensors file, and '{2}' is {3}",

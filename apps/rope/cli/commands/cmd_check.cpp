@@ -11,6 +11,7 @@
 #include "rope/cli/options.hpp"
 #include "rope/cli/progress.hpp"
 #include "rope/cli/scaling_options.hpp"
+#include "rope/report/check_layers_report.hpp"
 #include "rope/report/check_report.hpp"
 
 namespace rope::cli {
@@ -18,6 +19,11 @@ namespace rope::cli {
 int run_check(const CheckOptions& opt, std::ostream& out) {
   const Text t(opt.lang);
   CheckProgressBar progress(t);
+  if (names_layers(opt.dumps)) {  // a '*' in the tensor names: every layer that matches, in one run
+    const CheckLayersRun layers = run_check_layers({opt.dumps, check_settings(opt), nullptr});
+    emit(out, layers, {opt.json ? Format::Json : Format::Text, opt.lang, opt.digits});
+    return layers.passed() ? kOk : kVerifyFailed;
+  }
   const CheckRun run = rope::run_check({opt.dumps, check_settings(opt), &progress});
   emit(out, run, {opt.json ? Format::Json : Format::Text, opt.lang, opt.digits});
   return run.passed() ? kOk : kVerifyFailed;

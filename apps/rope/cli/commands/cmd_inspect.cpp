@@ -9,11 +9,13 @@
 #include "rope/core/error.hpp"
 #include "rope/report/inspect_report.hpp"
 #include "rope/report/lint_report.hpp"
+#include "rope/report/tensor_list_report.hpp"
 
 namespace rope::cli {
 
 struct InspectOptions {
-  std::string file;  ///< positional config.json
+  std::string file;     ///< positional config.json
+  std::string tensors;  ///< --tensors FILE: a dump's tensors
   bool list = false;
   bool lint = false;
   bool json = false;
@@ -37,7 +39,9 @@ ModelRope inspect_request(const InspectOptions& opt) {
 
 int run_inspect(const InspectOptions& opt, std::ostream& out) {
   const Printing how{opt.json ? Format::Json : Format::Text, opt.lang, opt.digits};
-  if (opt.list) {
+  if (!opt.tensors.empty()) {  // a dump's tensors (io/tensor_list.hpp)
+    emit(out, list_tensors(opt.tensors), how);
+  } else if (opt.list) {
     emit(out, list_presets(), how);
   } else if (opt.lint) {  // the config's keys against 4.x-style readers (models/engine_lint.hpp)
     const std::string& file = !opt.file.empty() ? opt.file : opt.scaling.source.file;
@@ -57,6 +61,11 @@ Command add_inspect_command(CLI::App& app) {
       "inspect", "A model's RoPE, from its config.json, a GGUF file or a preset: frequencies, scaling, layers");
   sub->add_option("file", opt->file, "a Hugging Face config.json or a GGUF file")->type_name("FILE");
   sub->add_flag("--list", opt->list, "list the model presets");
+  sub->add_option("--tensors", opt->tensors,
+                  "list the tensors of a dump (name, dtype, shape, strides): torch.save .pt, .npy, safetensors or GGUF")
+      ->type_name("FILE")
+      ->excludes("--list")
+      ->excludes("file");
   sub->add_flag("--lint", opt->lint,
                 "say where engines that take a truthy rope_scaling as scaled, or read only rope_scaling and the "
                 "top-level keys, compute another RoPE than transformers 5")
@@ -71,7 +80,7 @@ Command add_inspect_command(CLI::App& app) {
   // builds a tower from --dim and --base, which inspect does not take.
   sub->remove_option(sub->get_option("--vision"));
   sub->footer(
-      "Example:\n  rope inspect --list\n  rope inspect --model llama-3.1-8b\n  rope inspect data/models/qwen2.5-7b.json --json\n  rope inspect data/gguf/llama-3.1-8b.gguf");
+      "Example:\n  rope inspect --list\n  rope inspect --model llama-3.1-8b\n  rope inspect data/models/qwen2.5-7b.json --json\n  rope inspect data/gguf/llama-3.1-8b.gguf\n  rope inspect --tensors data/dumps/torch/qkv_bf16.pt");
   return {sub, [opt](std::ostream& out) { return run_inspect(*opt, out); }};
 }
 

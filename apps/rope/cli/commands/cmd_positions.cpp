@@ -1,11 +1,14 @@
 // rope positions: the M-RoPE position ids (t, h, w) of a text + image + video sequence as HF's
-// get_rope_index builds them, docs/multi-axis.md (Q1)-(Q4).
+// get_rope_index builds them, docs/multi-axis.md (Q1)-(Q4); with --cp-size, the positions one rank of a
+// context-parallel run holds (analysis/cp_positions.hpp, on the report layer: report/cp_positions_report.hpp).
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
 #include <memory>
 
+#include "rope/analysis/cp_positions.hpp"
+#include "rope/report/cp_positions_report.hpp"
 #include "rope/report/rope_text.hpp"
 #include "rope/cli/commands.hpp"
 #include "rope/cli/exit_codes.hpp"
@@ -15,6 +18,7 @@
 #include "rope/core/error.hpp"
 #include "rope/core/parse.hpp"
 #include "rope/io/csv.hpp"
+#include "rope/io/tensor_file.hpp"
 #include "rope/models/axes.hpp"
 #include "rope/models/model_config.hpp"
 #include "rope/models/mrope_positions.hpp"
@@ -36,6 +40,11 @@ struct PositionsOptions {
   bool bailing = false;            ///< Bailing's rule (B1) without a model
   std::string csv;
   FigureOptions figure;
+  // Context parallelism (--cp-size): the rank's positions of a packed batch.
+  std::string sequence_starts, cp_layout = "zigzag", npy;
+  long cp_size = 1, cp_rank = 0;
+  bool json = false;
+  CLI::Option* cp_size_option = nullptr;
   CLI::App* app = nullptr;
   CLI::Option* text_option = nullptr;
   CLI::Option* image_option = nullptr;
@@ -157,9 +166,38 @@ Rules rules_of(const PositionsOptions& opt, const std::vector<Segment>& segments
   return r;
 }
 
+/// The request of --cp-size, --cp-rank, --cp-layout and --sequence-starts.
+CpPositionsRequest cp_request(const PositionsOptions& opt) {
+  CpPositionsRequest r;
+  if (opt.sequence_starts.empty()) throw InvalidArgument(error_msg("--cp-size needs --sequence-starts"));
+  for (const double v : parse_list_argument(opt.sequence_starts, "--sequence-starts")) {
+    if (!(v >= 0 && v <= static_cast<double>(kMaxCpTokens) && v == std::floor(v))) {
+      throw InvalidArgument(error_msg("--sequence-starts: {0} is not a token index in [0, {1}]", v, kMaxCpTokens));
+    }
+    r.sequence_starts.push_back(static_cast<long>(v));
+  }
+  const auto layout = parse_cp_layout(opt.cp_layout);
+  if (!layout) {
+    throw InvalidArgument(error_msg("--cp-layout must be zigzag, round-robin or contiguous (got '{0}')",
+                                    escape_for_message(opt.cp_layout)));
+  }
+  r.layout = *layout;
+  r.cp_size = opt.cp_size;
+  r.cp_rank = opt.cp_rank;
+  return r;
+}
+
+int run_cp_positions(const PositionsOptions& opt, std::ostream& out) {
+  const CpPositions run = cp_positions(cp_request(opt));
+  if (!opt.npy.empty()) write_output(opt.npy, cp_positions_npy(run), out);
+  if (opt.npy != "-") emit(out, run, {opt.json ? Format::Json : Format::Text, opt.figure.lang, std::nullopt});
+  return kOk;
+}
+
 }  // namespace
 
 int run_positions(const PositionsOptions& opt, std::ostream& out) {
+  if (opt.cp_size_option->count() > 0) return run_cp_positions(opt, out);
   check_figure_options(opt.figure);
   const std::vector<Segment> segments = segments_of(opt);
   const Rules given = rules_of(opt, segments);
@@ -248,7 +286,9 @@ int run_positions(const PositionsOptions& opt, std::ostream& out) {
 
 Command add_positions_command(CLI::App& app) {
   auto opt = std::make_shared<PositionsOptions>();
-  CLI::App* sub = app.add_subcommand("positions", "M-RoPE position ids (t, h, w) of a text + image + video sequence");
+  CLI::App* sub = app.add_subcommand(
+      "positions",
+      "M-RoPE position ids (t, h, w) of a text + image + video sequence, or one context-parallel rank's positions");
   opt->app = sub;
   opt->text_option = sub->add_option("--text", opt->text, "N text tokens (repeatable; segments keep their order)")
                          ->type_name("INT")
@@ -290,8 +330,29 @@ Command add_positions_command(CLI::App& app) {
                   "list N decode tokens after the prefill, each at index + rope_deltas on t, h and w");
   sub->add_option("--csv", opt->csv, "write token,segment,kind,t,h,w to FILE ('-' for stdout)")->type_name("FILE");
   add_figure_options(*sub, opt->figure);
+  opt->cp_size_option =
+      add_long_option(*sub, "--cp-size", opt->cp_size,
+                      "context parallelism: the ranks a packed batch is split over; prints one rank's positions");
+  opt->cp_size_option->excludes("--text")->excludes("--image")->excludes("--video")->excludes("--csv");
+  add_long_option(*sub, "--cp-rank", opt->cp_rank, "context parallelism: the rank (0 … cp-size − 1)")
+      ->needs(opt->cp_size_option);
+  sub->add_option("--cp-layout", opt->cp_layout,
+                  "context parallelism: zigzag (Megatron-LM, TransformerEngine), round-robin (SGLang) or contiguous")
+      ->type_name("LAYOUT")
+      ->needs(opt->cp_size_option);
+  sub->add_option("--sequence-starts", opt->sequence_starts,
+                  "context parallelism: the packed batch's sequence starts and its total (cu_seqlens), e.g. 0,8,20")
+      ->type_name("STARTS")
+      ->needs(opt->cp_size_option);
+  sub->add_option("--npy", opt->npy, "context parallelism: write the rank's positions to FILE (int64 .npy)")
+      ->type_name("FILE")
+      ->needs(opt->cp_size_option);
+  sub->add_flag(
+         "--json", opt->json,
+         "context parallelism: print JSON: the split, the rank's positions (a flat list) and its sequence starts")
+      ->needs(opt->cp_size_option);
   sub->footer(
-      "Example:\n  rope positions --text 5 --image 1x4x6 --text 3\n  rope positions --text 2 --video 4x2x4 --text 2 --tokens-per-second 2 --second-per-grid 0.5\n  rope positions --text 5 --image 1x8x8 --text 3 --png positions.png\n  rope positions --model qwen2.5-vl-7b --text 2 --video 4x2x4 --text 2\n  rope positions --text 4 --image 1x8x8 --text 4 --decode 3\n  rope positions --model qwen3-vl-8b --text 2 --video 3x4x4 --frame-text 4 --text 2 --decode 1\n  rope positions --bailing --text 3 --image 1x4x6 --text 2");
+      "Example:\n  rope positions --text 5 --image 1x4x6 --text 3\n  rope positions --text 2 --video 4x2x4 --text 2 --tokens-per-second 2 --second-per-grid 0.5\n  rope positions --text 5 --image 1x8x8 --text 3 --png positions.png\n  rope positions --model qwen2.5-vl-7b --text 2 --video 4x2x4 --text 2\n  rope positions --text 4 --image 1x8x8 --text 4 --decode 3\n  rope positions --model qwen3-vl-8b --text 2 --video 3x4x4 --frame-text 4 --text 2 --decode 1\n  rope positions --bailing --text 3 --image 1x4x6 --text 2\n  rope positions --sequence-starts 0,8,20 --cp-size 2 --cp-rank 0 --cp-layout zigzag");
   return {sub, [opt](std::ostream& out) { return run_positions(*opt, out); }};
 }
 

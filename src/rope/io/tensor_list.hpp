@@ -1,0 +1,39 @@
+/// @file
+/// The tensors a dump file holds, each with its name, dtype, shape and strides (`rope inspect --tensors`, and the
+/// `*` of `rope check --tensor` that pairs every layer of two files): torch.save (io/torch_file.hpp: the names
+/// joined with dots, a view's strides and storage offset), safetensors (its header's names; C order), .npy (one
+/// tensor, named ""; C order) and GGUF (io/gguf.hpp: its tensor infos; the shape in C order, ggml's ne reversed).
+/// Each file is read as its reader reads it, bounded the same way; no element is read.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace rope {
+
+struct TensorEntry {
+  std::string name;
+  std::string dtype;  ///< as the file spells it: "bfloat16" (torch), "BF16" (safetensors), "<f4" (npy), "Q8_0"
+  std::vector<long> shape;
+  std::vector<long> strides;  ///< in elements; empty where the file has no element strides (quantized GGUF blocks)
+  long offset = 0;            ///< torch.save: the view's storage offset, in elements
+};
+
+struct TensorListing {
+  std::string file;    ///< as given
+  std::string format;  ///< "torch.save", "safetensors", "npy", "gguf"
+  std::vector<TensorEntry> tensors;
+};
+
+/// The tensors of `path`. @throws IoError (unreadable), InvalidArgument (a malformed file, or a format that holds
+/// no named tensors: CSV).
+TensorListing list_tensors(const std::string& path);
+
+/// Whether `name` matches `pattern`, where each '*' stands for any run of characters (none included); the runs
+/// matched, in order, are put in `stars`.
+bool match_tensor_pattern(const std::string& pattern, const std::string& name, std::vector<std::string>* stars);
+
+/// `pattern` with its '*'s replaced by `stars` in order (as many as it has).
+std::string fill_tensor_pattern(const std::string& pattern, const std::vector<std::string>& stars);
+
+}  // namespace rope

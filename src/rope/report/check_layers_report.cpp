@@ -1,0 +1,73 @@
+// The printers of every layer checked in one run (check_layers_report.hpp).
+#include "rope/report/check_layers_report.hpp"
+
+#include <fmt/format.h>
+
+#include "rope/io/csv.hpp"
+#include "rope/report/check_report.hpp"
+#include "rope/report/json.hpp"
+#include "rope/report/printing.hpp"
+#include "rope/report/text.hpp"
+
+namespace rope {
+
+namespace {
+
+/// The RoPE a layer was checked against, in a few words: "half, base 10000, yarn: factor 4, layer type sliding".
+std::string layer_spec_text(const CheckRun& run, const Text& t) {
+  const RopeExpectation& e = run.expected;
+  std::string s = t.tr("{0}, base {1}, d {2}", to_string(e.layout), format_number(e.base), e.rotary_dim());
+  if (!e.scaling.empty() && e.scaling != "default") s += t.tr(", {0}", e.scaling);
+  if (!run.layer_type.empty()) s += t.tr(", layer type {0}", run.layer_type);
+  return s;
+}
+
+}  // namespace
+
+Value check_layers_value(const CheckLayersRun& run) {
+  Value v = Value::object();
+  v["before"] = run.before_file;
+  v["after"] = run.after_file;
+  v["before_tensor"] = run.before_pattern;
+  v["after_tensor"] = run.after_pattern;
+  v["passed"] = run.passed();
+  Value layers = Value::array();
+  for (const CheckedLayer& l : run.layers) {
+    Value one = check_value(l.run);
+    one["before_tensor"] = l.before_tensor;
+    one["after_tensor"] = l.after_tensor;
+    layers.push_back(std::move(one));
+  }
+  v["layers"] = std::move(layers);
+  return v;
+}
+
+void print_check_layers(std::ostream& out, const CheckLayersRun& run, const Text& t, const std::optional<int>& digits) {
+  long failing = 0;
+  for (const CheckedLayer& l : run.layers) failing += l.run.passed() ? 0 : 1;
+  out << t.tr("rope check: {0} layers of {1} ({2}) against {3} ({4}): {5} pass, {6} fail, the worst first\n",
+              run.layers.size(), run.after_file, run.after_pattern, run.before_file, run.before_pattern,
+              static_cast<long>(run.layers.size()) - failing, failing);
+  for (const CheckedLayer& l : run.layers) {
+    const std::string verdict = l.run.passed() ? t.tr("PASS") : t.trc("check verdict", "FAIL");
+    out << "  " << pad(verdict, 6) << l.before_tensor;
+    if (l.after_tensor != l.before_tensor) out << " → " << l.after_tensor;
+    out << t.tr("  max |Δ|/tolerance {0}  ({1})\n", fmt::format("{:.4g}", l.run.report.comparison.max_ratio),
+                layer_spec_text(l.run, t));
+  }
+  if (failing > 0) {
+    const CheckedLayer& worst = run.layers.front();
+    out << '\n' << t.tr("the worst layer, {0}, in full:\n", worst.before_tensor);
+    print_check(out, worst.run, t, digits);
+  }
+}
+
+void emit(std::ostream& out, const CheckLayersRun& run, const Printing& how) {
+  if (how.format == Format::Json) {
+    out << json_text(check_layers_value(run)) << '\n';
+  } else {
+    print_check_layers(out, run, Text(how.lang), how.digits);
+  }
+}
+
+}  // namespace rope

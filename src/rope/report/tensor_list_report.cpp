@@ -1,0 +1,54 @@
+// The printers of a dump file's tensors (tensor_list_report.hpp).
+#include "rope/report/tensor_list_report.hpp"
+
+#include <fmt/format.h>
+
+#include "rope/io/tensor_file.hpp"
+#include "rope/report/json.hpp"
+#include "rope/report/printing.hpp"
+#include "rope/report/text.hpp"
+
+namespace rope {
+
+Value tensor_list_value(const TensorListing& listing) {
+  Value v = Value::object();
+  v["file"] = listing.file;
+  v["format"] = listing.format;
+  Value list = Value::array();
+  for (const TensorEntry& e : listing.tensors) {
+    Value one = Value::object();
+    one["name"] = e.name;
+    one["dtype"] = e.dtype;
+    one["shape"] = e.shape;
+    one["strides"] = e.strides;
+    one["offset"] = e.offset;
+    list.push_back(std::move(one));
+  }
+  v["tensors"] = std::move(list);
+  return v;
+}
+
+void print_tensor_list(std::ostream& out, const TensorListing& listing, const Text& t) {
+  out << t.tr("{0} ({1}): {2} tensors\n", escape_for_message(listing.file), listing.format, listing.tensors.size());
+  std::size_t width = 4;
+  for (const TensorEntry& e : listing.tensors) width = std::max(width, columns(escape_for_message(e.name)));
+  width = std::min<std::size_t>(width, 60);
+  out << "  " << pad(t.tr("name"), width) << "  " << pad(t.tr("dtype"), 9) << "  " << pad(t.tr("shape"), 20) << "  "
+      << t.tr("strides") << '\n';
+  for (const TensorEntry& e : listing.tensors) {
+    std::string strides = e.strides.empty() ? std::string("-") : shape_string(e.strides);
+    if (e.offset != 0) strides += t.tr(", offset {0}", e.offset);
+    out << "  " << pad(e.name.empty() ? std::string("-") : escape_for_message(e.name), width) << "  " << pad(e.dtype, 9)
+        << "  " << pad(shape_string(e.shape), 20) << "  " << strides << '\n';
+  }
+}
+
+void emit(std::ostream& out, const TensorListing& listing, const Printing& how) {
+  if (how.format == Format::Json) {
+    out << json_text(tensor_list_value(listing)) << '\n';
+  } else {
+    print_tensor_list(out, listing, Text(how.lang));
+  }
+}
+
+}  // namespace rope

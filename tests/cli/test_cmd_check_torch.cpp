@@ -1,0 +1,118 @@
+// rope check and rope inspect --tensors on torch.save files (data/dumps/torch/, written from torch.save's
+// documented layout by tests/reference/torch_save_fixtures.py): a bf16 view of a fused qkv passes, a rank whose
+// packed batch was zigzagged as one sequence fails naming its positions, every layer of a file in one run, the
+// tensors listed, and a pickle that would run a command refused with exit 2.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "support/cli_harness.hpp"
+#include "support/shared.hpp"
+
+namespace rope {
+namespace {
+
+using test::expect_one_line_error;
+using test::kDumps;
+using test::rope_cli;
+using ::testing::HasSubstr;
+
+class CmdCheckTorchFiles : public test::TempDirTest {};
+
+const std::string kTorch = kDumps + "torch/";
+
+TEST(CmdCheckTorch, ABf16ViewOfAFusedQkvPasses) {
+  const auto r = rope_cli({"check", "--before", kTorch + "rope_before.pt", "--after", kTorch + "rope_after.pt",
+                           "--tensor", "q", "--layout", "half", "--dtype", "bf16"});
+  EXPECT_EQ(r.code, 0) << r.out << r.err;
+  EXPECT_THAT(r.out, HasSubstr("bf16 (bfloat16)"));
+  EXPECT_THAT(r.out, HasSubstr("verdict             PASS"));
+}
+
+TEST_F(CmdCheckTorchFiles, ARankZigzaggedAsOneSequenceFailsNamingThePositions) {
+  ASSERT_EQ(rope_cli({"positions", "--sequence-starts", "0,8,24", "--cp-size", "2", "--cp-rank", "0", "--npy",
+                      path("rank0.npy")})
+                .code,
+            0);
+  const std::vector<std::string> common = {
+      "--before-tensor",   "q",      "--after-tensor", "q_rope", "--positions", "@" + path("rank0.npy"),
+      "--sequence-starts", "0,4,12", "--layout",       "half",   "--dtype",     "bf16"};
+  std::vector<std::string> right = {"check", "--before", kTorch + "cp_rank0.pt", "--after", kTorch + "cp_rank0.pt"};
+  right.insert(right.end(), common.begin(), common.end());
+  const auto ok = rope_cli(right);
+  EXPECT_EQ(ok.code, 0) << ok.out << ok.err;
+  std::vector<std::string> wrong = {"check", "--before", kTorch + "cp_rank0_one_sequence.pt", "--after",
+                                    kTorch + "cp_rank0_one_sequence.pt"};
+  wrong.insert(wrong.end(), common.begin(), common.end());
+  const auto bad = rope_cli(wrong);
+  EXPECT_EQ(bad.code, 1) << bad.out << bad.err;
+  // Sequence 0's chunks 0 and 3 sit at 0 1 6 7, where the one-sequence split put 0 1 2 3: wrong from the third.
+  EXPECT_THAT(bad.out, HasSubstr("positions failing   10 of 12 (first: position 6): 6–15"));
+  EXPECT_THAT(bad.out, HasSubstr("sequence 0          indices 0–3, positions 0–7: FAIL"));
+  EXPECT_THAT(bad.out, HasSubstr("diagnosis           correct until position 1, then drifts"));
+}
+
+TEST(CmdCheckTorch, PositionsStoredBesideTheTensors) {
+  const std::string f = kTorch + "cp_rank0.pt";
+  const auto r = rope_cli({"check", "--before", f, "--after", f, "--before-tensor", "q", "--after-tensor", "q_rope",
+                           "--positions", "@" + f, "--positions-tensor", "positions", "--sequence-starts", "0,4,12",
+                           "--layout", "half", "--dtype", "bf16"});
+  EXPECT_EQ(r.code, 0) << r.out << r.err;
+}
+
+TEST(CmdCheckTorch, EveryLayerInOneRunTheWorstFirst) {
+  const std::string f = kTorch + "layers.pt";
+  const auto r = rope_cli({"check", "--before", f, "--after", f, "--before-tensor", "layers.*.q", "--after-tensor",
+                           "layers.*.q_rope", "--layout", "half", "--dtype", "bf16", "--json"});
+  ASSERT_EQ(r.code, 1) << r.out << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j["layers"].size(), 3u);
+  EXPECT_EQ(j["layers"][0]["before_tensor"], "layers.1.q");  // rotated with base 500000: the one failing
+  EXPECT_EQ(j["layers"][0]["passed"], false);
+  EXPECT_EQ(j["layers"][1]["passed"], true);
+  EXPECT_EQ(j["layers"][2]["passed"], true);
+  EXPECT_EQ(j["passed"], false);
+  const auto text = rope_cli({"check", "--before", f, "--after", f, "--before-tensor", "layers.*.q", "--after-tensor",
+                              "layers.*.q_rope", "--layout", "half", "--dtype", "bf16"});
+  EXPECT_THAT(text.out, HasSubstr("3 layers"));
+  EXPECT_THAT(text.out, HasSubstr("the worst layer, layers.1.q, in full:"));
+}
+
+TEST(CmdCheckTorch, TensorPatternsAreChecked) {
+  const std::string f = kTorch + "layers.pt";
+  expect_one_line_error(
+      rope_cli({"check", "--before", f, "--after", f, "--before-tensor", "blocks.*.q", "--after-tensor", "blocks.*.k"}),
+      2, "no tensor matches 'blocks.*.q'");
+  expect_one_line_error(
+      rope_cli({"check", "--before", f, "--after", f, "--before-tensor", "layers.*.q", "--after-tensor", "q_rope"}), 2,
+      "the two tensor names need the same number of '*'");
+  expect_one_line_error(rope_cli({"check", "--before", kDumps + "q.npy", "--after", kDumps + "q_rope.npy",
+                                  "--positions-tensor", "positions"}),
+                        2, "--positions-tensor names a tensor of the file --positions names: give --positions @FILE");
+  expect_one_line_error(rope_cli({"check", "--before", f, "--after", f, "--before-tensor", "layers.*.q",
+                                  "--after-tensor", "layers.*.missing"}),
+                        2, "no tensor named 'layers.0.missing', the pair of 'layers.0.q'");
+}
+
+TEST(CmdCheckTorch, InspectListsTheTensorsOfADump) {
+  const auto r = rope_cli({"inspect", "--tensors", kTorch + "qkv_bf16.pt"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("(torch.save): 3 tensors"));
+  EXPECT_THAT(r.out, HasSubstr("  k     bfloat16   (4, 2, 8)             (48, 8, 1), offset 16\n"));
+  const auto j = nlohmann::json::parse(rope_cli({"inspect", "--tensors", kTorch + "nested.pt", "--json"}).out);
+  EXPECT_EQ(j["tensors"][0]["name"], "layers.0.q");
+  EXPECT_EQ(j["tensors"][1]["dtype"], "float16");
+  const auto npy = nlohmann::json::parse(rope_cli({"inspect", "--tensors", kDumps + "q.npy", "--json"}).out);
+  EXPECT_EQ(npy["format"], "npy");
+  EXPECT_EQ(npy["tensors"][0]["shape"], nlohmann::json({128, 1, 64}));
+}
+
+TEST(CmdCheckTorch, ACodeRunningPickleIsRefused) {
+  const std::string evil = std::string(ROPE_REFERENCE_DIR) + "/../data/torch/hostile_system.pt";
+  expect_one_line_error(rope_cli({"inspect", "--tensors", evil}), 2, "refuses to run `os.system` named in data.pkl");
+  expect_one_line_error(rope_cli({"check", "--before", evil, "--after", evil}), 2, "refuses to run `os.system`");
+}
+
+}  // namespace
+}  // namespace rope
