@@ -28,6 +28,8 @@ struct DumpFiles {
   std::optional<double> rope_delta;  ///< --rope-delta D (rope check): M-RoPE decode tokens at index + D
   std::string tensor;                ///< --tensor NAME (safetensors)
   bool bf16_bits = false;            ///< --bf16-bits
+  /// rope spectrum: `before` is the one dump (its setting "dump"), read as both of a pair; `after` unused.
+  bool one_dump = false;
 };
 
 /// Largest --axis-positions file: 4,194,304 rows (kMaxDumpPositions) of about 16 characters.
