@@ -115,7 +115,12 @@ std::pair<std::string, std::string> run_step(const LessonStep& step, Lang lang, 
     throw IoError(fmt::format("the lesson's command '{}' failed with exit code {}: {}", lesson_command(step, lang),
                               code, err.str()));
   }
-  return {out.str(), step.caption.empty() ? std::string() : inline_svg(read_file(svg))};
+  std::string text = out.str();
+  // The example dump is named as the doc names it, not by the page's private directory.
+  const std::string written = (dir / "q_spectrum.npy").string();
+  for (std::size_t at = text.find(written); at != std::string::npos; at = text.find(written, at))
+    text.replace(at, written.size(), kLessonSpectrumDump);
+  return {text, step.caption.empty() ? std::string() : inline_svg(read_file(svg))};
 }
 
 /// The first `lines` lines of `output` (all of it for 0), then one line saying how many the page leaves out.

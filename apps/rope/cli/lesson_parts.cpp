@@ -51,8 +51,8 @@ std::vector<LessonPart> lesson_parts(const Text& t) {
           "wavelengths.png"},
          wavelengths_caption},
         // A dumped q (tests/reference/spectrum.py; the page writes it from the program): the energy band and the
-        // periodic pair, its first 6 lines (issue 69).
-        {{"spectrum", "--dump", "data/dumps/q_spectrum.npy"}, "", 6}},
+        // periodic pair, its first 7 lines (issue 69).
+        {{"spectrum", "--dump", "data/dumps/q_spectrum.npy"}, "", 7}},
        LessonFrames::Wavelengths},
       {6,
        t.tr("Part 6: does RoPE make scores decay?"),
