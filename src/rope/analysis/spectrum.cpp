@@ -159,6 +159,10 @@ std::vector<double> power_spectrum(const std::vector<double>& x) {
   const long n = static_cast<long>(x.size());
   std::vector<double> p(x.size());
   if (n == 0) return p;
+  if (n == 1) {  // kissfft has no plan of one point
+    p[0] = x[0] * x[0];
+    return p;
+  }
   Eigen::FFT<double> fft;
   std::vector<Complex> out;
   if (spectrum_largest_factor(n) <= 64) {
