@@ -285,6 +285,9 @@ def main():
         sys.path.insert(0, HERE)
         import check_bench
         r.notes.extend(check_bench.run(r, rope, tmp, a.quick))
+        # rope spectrum on a [8192, 32, 128] dump, against its NumPy peer (bench/spectrum_bench.py).
+        import spectrum_bench
+        r.notes.extend(spectrum_bench.run(r, rope, tmp, a.quick))
         # rope identify on a sparse spot-check, against its NumPy peer (bench/identify_bench.py).
         import identify_bench
         r.notes.extend(identify_bench.run(r, rope, tmp, a.quick))

@@ -3,6 +3,8 @@
 // against the expectation of a Spec (analysis/expectation.hpp), as `rope check` does.
 #include <algorithm>
 #include <cmath>
+#include <functional>
+#include <sstream>
 #include <stdexcept>
 #include <pybind11/stl.h>
 
@@ -13,8 +15,10 @@
 #include "rope/analysis/dump_stream.hpp"
 #include "rope/analysis/expectation.hpp"
 #include "rope/analysis/identify_run.hpp"
+#include "rope/analysis/spectrum.hpp"
 #include "rope/report/check_report.hpp"
 #include "rope/report/identify_report.hpp"
+#include "rope/report/spectrum_report.hpp"
 #include "rope/report/text.hpp"
 #include "rope/core/error.hpp"
 #include "rope/core/message.hpp"
@@ -310,6 +314,46 @@ void bind_check(py::module_& m) {
       py::arg("positions"), py::arg("spec"), py::arg("dtype") = "", py::arg("angles") = "",
       py::arg("sequence_starts") = py::none(), py::arg("axes") = "", py::arg("patches") = py::none(),
       py::arg("rope_delta") = py::none(), py::arg("lang") = "en");
+  // rope spectrum on an array held in memory, read in place a block at a time (analysis/spectrum.hpp): the fields of
+  // rope spectrum --json, its notes and its text in `lang`. spec None: plain RoPE of base 10000, said so.
+  m.def(
+      "spectrum_array",
+      [](const py::bytes& header, const py::buffer& array, bool bf16_bits, const py::object& positions,
+         const py::object& spec, const std::string& axes, const std::string& lang) {
+        const HeldArray x = held_array(header, array, "x", bf16_bits);
+        DumpPairInput in = pair_input(positions, py::none(), axes);
+        std::function<RopeExpectation(int, Message&)> expected;
+        if (!spec.is_none()) {
+          const Spec s = py::cast<Spec>(spec);
+          expected = [s](int head_dim, Message& where) {
+            ExpectationRequest q;
+            q.head_dim = head_dim;
+            q.from_model = s.source.any();
+            q.vision = !s.overrides.vision.empty();
+            q.gguf = s.gguf;
+            q.layout = s.overrides.layout;
+            where = s.overrides.layout ? Message::same(option_name("layout")) : msg("the model's class");
+            return expectation_from_rope(s.rope, q);
+          };
+        }
+        SpectrumRun run;
+        {
+          const py::gil_scoped_release release;
+          run = spectrum_of_tensor(x.data, x.header, "x", in, expected);
+        }
+        const Lang l = parse_lang(lang);
+        py::dict out;
+        out["data"] = to_python(spectrum_value(run));
+        py::list notes;
+        for (const Message& n : run.notes) notes.append(n.in(l));
+        out["notes"] = notes;
+        std::ostringstream text;
+        emit(text, run, {Format::Text, l, std::nullopt});
+        out["text"] = text.str();
+        return out;
+      },
+      py::arg("header"), py::arg("array"), py::arg("bf16_bits"), py::arg("positions"), py::arg("spec"),
+      py::arg("axes") = "", py::arg("lang") = "en");
   m.def(
       "identify",
       [](const py::bytes& before, const py::bytes& after, bool bf16_bits, const py::object& positions,

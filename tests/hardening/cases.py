@@ -113,6 +113,7 @@ BASE_ARGS = {
     "check": ["--before", _DUMPS + "q.npy", "--after", _DUMPS + "q_rope.npy"],
     "identify": ["--before", _DUMPS + "q.npy", "--after", _DUMPS + "q_rope.npy"],
     "diff": ["--before", _DUMPS + "q.npy", "--after-a", _DUMPS + "q_rope.npy", "--after-b", _DUMPS + "q_rope.npy"],
+    "spectrum": ["--dump", _DUMPS + "q_spectrum.npy"],  # tests/reference/spectrum.py
     "positions": ["--text", "3"],  # an empty sequence is refused before any option is looked at
 }
 

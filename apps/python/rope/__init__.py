@@ -26,7 +26,7 @@ from . import _rope
 
 __version__ = _rope.__version__
 
-__all__ = ["Spec", "Report", "reference", "check", "identify", "presets", "mrope_positions", "cp_positions", "watch", "Watch",
+__all__ = ["Spec", "Report", "SpectrumReport", "reference", "check", "identify", "spectrum", "presets", "mrope_positions", "cp_positions", "watch", "Watch",
            "WatchedCall", "WatchFailure", "testing", "__version__"]
 
 _PARAMETERS = (
@@ -418,6 +418,45 @@ def check(before, after, positions, spec, dtype=None, *, angles=None, sequence_s
     return Report(_rope.check_arrays(hb, b, ha, a, bits, _positions(positions), _spec(spec)._impl,
                                      _dtype(dtype, bits), angles or "", _starts(sequence_starts), axes or "",
                                      _positions(patches, "patches"), _delta(rope_delta), str(lang)))
+
+
+class SpectrumReport:
+    """The result of ``rope spectrum``: ``data`` (every field of ``rope spectrum --json``: ``pairs``, ``heads``,
+    ``bands``, ``dump``, ``spec``, ``notes`` in English), ``pairs`` and ``heads`` (shortcuts into it), ``bands``,
+    ``notes`` (in the language ``spectrum`` was given) and ``text`` (the report as ``rope spectrum`` prints it), as
+    ``Report`` holds ``rope check``'s."""
+
+    def __init__(self, result):
+        self.data = result["data"]
+        self.notes = list(result["notes"])
+        self.text = result["text"]
+
+    pairs = property(lambda self: self.data["pairs"])
+    heads = property(lambda self: self.data["heads"])
+    bands = property(lambda self: self.data["bands"])
+
+    def __str__(self):
+        return self.text
+
+    def __repr__(self):
+        e = self.bands["energy"]
+        return (f"rope.SpectrumReport({len(self.pairs)} pairs, 90 % of the energy in pairs {e['first']} … "
+                f"{e['last']}, lowest frequency entropy pair {self.bands['lowest_entropy']})")
+
+
+@_speaks_python("spectrum")
+def spectrum(x, spec=None, positions=None, axes=None, *, lang="en"):
+    """``rope spectrum`` in-process: per rotary pair of a dumped q or k (before or after RoPE: a pair's norm is the
+    same), its wavelength 2π/θ_j from ``spec`` (None: plain RoPE of base 10000, said in the notes), its energy share
+    and its frequency entropy (the Shannon entropy of the spectrum of its norm along the sequence), per head and
+    pooled over batch rows and heads, and the bands (docs/spectrum.md). ``x``: an array or tensor of shape [seq, d],
+    [seq, heads, d], [batch, heads, seq, d] or [batch, seq, heads, d] (``axes`` as ``check`` takes it), read in place a
+    block at a time; memory holds the norms of a few heads (pairs × sequence each), never a copy of ``x``.
+    ``positions``: as ``check`` takes them (their count must match the sequence axis; the spectrum is taken along the
+    sequence index). ``lang``: "en" or "zh". Returns a SpectrumReport."""
+    h, arr, bits = _held(x, "x", None)
+    impl = None if spec is None else _spec(spec)._impl
+    return SpectrumReport(_rope.spectrum_array(h, arr, bits, _positions(positions), impl, axes or "", str(lang)))
 
 
 @_speaks_python("identify")

@@ -43,6 +43,7 @@ Command add_identify_command(CLI::App& app);
 Command add_positions_command(CLI::App& app);
 Command add_sections_command(CLI::App& app);
 Command add_lesson_command(CLI::App& app);
+Command add_spectrum_command(CLI::App& app);
 
 /// Every command: its name, its alias, and the function that adds it, in the order of `rope --help`. The
 /// names are those each add_*_command gives its subcommand (a unit test builds every command and compares).
@@ -71,6 +72,7 @@ inline constexpr CommandEntry kCommands[] = {
     {"check", "", add_check_command},
     {"diff", "", add_diff_command},
     {"identify", "", add_identify_command},
+    {"spectrum", "", add_spectrum_command},
     {"positions", "", add_positions_command},
     {"sections", "", add_sections_command},
     {"lesson", "", add_lesson_command},

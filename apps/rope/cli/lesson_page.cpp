@@ -30,10 +30,16 @@ extern const char kClassroomMd[];
 extern const std::size_t kClassroomMd_size;
 extern const char kClassroomZhMd[];
 extern const std::size_t kClassroomZhMd_size;
+// data/dumps/q_spectrum.npy (tests/reference/spectrum.py), compiled in by apps/CMakeLists.txt (embed_bytes.cmake).
+extern const unsigned char kSpectrumDump[];
+extern const std::size_t kSpectrumDump_size;
 
 namespace {
 
 namespace fs = std::filesystem;
+
+/// The doc's path of the example dump of `rope spectrum` (Part 5), which the page writes from the program.
+constexpr const char* kLessonSpectrumDump = "data/dumps/q_spectrum.npy";
 
 /// A private directory for the figures, removed at the end.
 class TempDir {
@@ -89,7 +95,12 @@ std::pair<std::string, std::string> run_step(const LessonStep& step, Lang lang, 
   std::vector<std::string> args = {"rope"};
   const fs::path svg = dir / fmt::format("figure{}.svg", index);
   for (std::size_t k = 0; k < step.args.size(); ++k) {
-    if (step.args[k] == "--png" && k + 1 < step.args.size()) {
+    if (step.args[k] == kLessonSpectrumDump) {  // the example dump, written where the page is made
+      const fs::path dump = dir / "q_spectrum.npy";
+      std::ofstream(dump, std::ios::binary)
+          .write(reinterpret_cast<const char*>(kSpectrumDump), static_cast<std::streamsize>(kSpectrumDump_size));
+      args.push_back(dump.string());
+    } else if (step.args[k] == "--png" && k + 1 < step.args.size()) {
       args.insert(args.end(), {"--svg", svg.string()});
       ++k;
     } else {
@@ -104,7 +115,12 @@ std::pair<std::string, std::string> run_step(const LessonStep& step, Lang lang, 
     throw IoError(fmt::format("the lesson's command '{}' failed with exit code {}: {}", lesson_command(step, lang),
                               code, err.str()));
   }
-  return {out.str(), step.caption.empty() ? std::string() : inline_svg(read_file(svg))};
+  std::string text = out.str();
+  // The example dump is named as the doc names it, not by the page's private directory.
+  const std::string written = (dir / "q_spectrum.npy").string();
+  for (std::size_t at = text.find(written); at != std::string::npos; at = text.find(written, at))
+    text.replace(at, written.size(), kLessonSpectrumDump);
+  return {text, step.caption.empty() ? std::string() : inline_svg(read_file(svg))};
 }
 
 /// The first `lines` lines of `output` (all of it for 0), then one line saying how many the page leaves out.

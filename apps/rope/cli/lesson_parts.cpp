@@ -49,7 +49,10 @@ std::vector<LessonPart> lesson_parts(const Text& t) {
         {{"wavelengths", "--dim", "128", "--context", "4096"}, ""},
         {{"wavelengths", "--dim", "128", "--base", "10000", "--base", "500000", "--context", "4096", "--png",
           "wavelengths.png"},
-         wavelengths_caption}},
+         wavelengths_caption},
+        // A dumped q (tests/reference/spectrum.py; the page writes it from the program): the energy band and the
+        // periodic pair, its first 7 lines (issue 69).
+        {{"spectrum", "--dump", "data/dumps/q_spectrum.npy"}, "", 7}},
        LessonFrames::Wavelengths},
       {6,
        t.tr("Part 6: does RoPE make scores decay?"),

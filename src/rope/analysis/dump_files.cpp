@@ -58,7 +58,13 @@ std::vector<double> sequence_starts(const std::string& text) {
 
 namespace {
 
-LoadedDumps load(const DumpFiles& o, bool streamed) {
+LoadedDumps load(const DumpFiles& files, bool streamed) {
+  DumpFiles one = files;
+  if (files.one_dump) {
+    one.after = files.before;
+    one.after_tensor = files.before_tensor;
+  }
+  const DumpFiles& o = one;
   TensorReadOptions read, read_after;
   read.bf16_bits = o.bf16_bits;
   read.tensor = o.before_tensor.empty() ? o.tensor : o.before_tensor;
@@ -119,8 +125,8 @@ LoadedDumps load(const DumpFiles& o, bool streamed) {
   if (o.rope_delta && !l.positions_text.empty())
     l.positions_text += fmt::format(" + rope_deltas {}", format_number(*o.rope_delta));
   if (!o.sequence_starts.empty()) input.starts = sequence_starts(o.sequence_starts);
-  input.before_label = fmt::format("--before '{}'", before_name);
-  input.after_label = fmt::format("--after '{}'", after_name);
+  input.before_label = fmt::format("{} '{}'", o.one_dump ? option_name("dump") : "--before", before_name);
+  input.after_label = fmt::format("{} '{}'", o.one_dump ? option_name("dump") : "--after", after_name);
   input.geometry_only = streamed;  // streamed: the shapes alone, the values read in blocks (analysis/dump_stream.hpp)
   DumpPair pair = arrange_dump_pair(before, after, input, before_name, after_name);
   l.before = std::move(pair.before);

@@ -31,6 +31,8 @@ struct DumpFiles {
   std::string after_tensor;          ///< --after-tensor NAME: the after file's (over tensor)
   std::string positions_tensor;      ///< --positions-tensor NAME: the positions file's
   bool bf16_bits = false;            ///< --bf16-bits
+  /// rope spectrum: `before` is the one dump (its setting "dump"), read as both of a pair; `after` unused.
+  bool one_dump = false;
 };
 
 /// Largest --axis-positions file: 4,194,304 rows (kMaxDumpPositions) of about 16 characters.
