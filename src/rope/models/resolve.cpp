@@ -342,9 +342,10 @@ SequencePositions sequence_positions_for(const ModelRope& model, bool has_video,
   if (has_video && s.frames_with_timestamps && !frame_text_given) {
     throw InvalidArgument(
         error_msg("{0}: {1} ({2}) splits a video into its frames, each its own 1xHxW block after a timestamp "
-                  "text (get_rope_index): give each frame as {3} 1xHxW and its timestamp's tokens as {4} "
-                  "before it",
-                  option_name("video"), model.spec.name, s.family, option_name("image"), option_name("text")));
+                  "text: give {3} N, the timestamp's tokens before each frame, or each frame as {4} 1xHxW after "
+                  "{5} N",
+                  option_name("video"), model.spec.name, s.family, option_name("frame_text"), option_name("image"),
+                  option_name("text")));
   }
   return s;
 }

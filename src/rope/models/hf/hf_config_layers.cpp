@@ -71,6 +71,16 @@ void read_layer_types(const json& doc, const std::string& name, ModelConfig& m) 
       names.push_back(v.get<std::string>());
     }
   }
+  // HF's PreTrainedConfig.validate_layer_type (configuration_utils.py @ 008e574391): num_hidden_layers must be the
+  // number of layer_types.
+  if (!names.empty() && !is_deepseek_v4(type)) {  // DeepSeek-V4's own reading cuts its list (deepseek_v4_layers)
+    if (const auto n = r.count(c, prefix, "num_hidden_layers"); n && *n != static_cast<long>(names.size())) {
+      r.fail(child(prefix, "layer_types"),
+             fmt::format("has {} entries, num_hidden_layers is {}: HF refuses a config whose num_hidden_layers is not "
+                         "the number of layer_types (PreTrainedConfig.validate_layer_type)",
+                         names.size(), *n));
+    }
+  }
   // Legacy names the class renames first (Qwen3NextConfig: remap_legacy_layer_types, "mamba" -> "linear_attention").
   if (const ModelFamily* row = find_model_family(type); row && !row->layer_type_aliases.empty()) {
     for (const auto& [from, to] : row->layer_type_aliases) {
