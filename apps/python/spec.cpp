@@ -38,7 +38,7 @@ RopeOverrides overrides_of(const py::dict& params) {
         const py::int_ i(h);
         if (i < py::int_(lo) || i > py::int_(hi)) {
           throw InvalidArgument(error_msg("{0} must be an integer between {1} and {2} (got {3})", option_name(k), lo,
-                                          hi, py::cast<std::string>(py::str(i))));
+                                          hi, py::cast<std::string>(py::repr(i))));
         }
       }
       return py::cast<long>(value);
