@@ -1,6 +1,7 @@
 // rope._rope.Spec: a model's RoPE from a preset, a config file (config.json or GGUF) or parameters alone, with
 // every parameter on top, resolved by the library's one resolution (models/resolve.hpp).
 #include <pybind11/numpy.h>
+#include <limits>
 #include <pybind11/stl.h>
 
 #include "bindings.hpp"
@@ -29,9 +30,23 @@ RopeOverrides overrides_of(const py::dict& params) {
   for (const auto& [key, value] : params) {
     const std::string k = py::cast<std::string>(key);
     const auto real = [&]() { return py::cast<double>(value); };
-    const auto whole = [&]() { return py::cast<long>(value); };
+    // A Python integer of any size: checked against the range of the field before it is narrowed (2**32 + 64 was
+    // read as 64), the value named as typed.
+    const auto whole = [&](long lo, long hi) {
+      const py::object h = py::reinterpret_borrow<py::object>(value);
+      if (PyLong_Check(h.ptr()) || py::hasattr(h, "__index__")) {
+        const py::int_ i(h);
+        if (i < py::int_(lo) || i > py::int_(hi)) {
+          throw InvalidArgument(error_msg("{0} must be an integer between {1} and {2} (got {3})", option_name(k), lo,
+                                          hi, py::cast<std::string>(py::repr(i))));
+        }
+      }
+      return py::cast<long>(value);
+    };
+    constexpr long kIntMin = std::numeric_limits<int>::min(), kIntMax = std::numeric_limits<int>::max();
+    constexpr long kLongMin = std::numeric_limits<long>::min(), kLongMax = std::numeric_limits<long>::max();
     if (k == "head_dim")
-      o.head_dim = static_cast<int>(whole());
+      o.head_dim = static_cast<int>(whole(kIntMin, kIntMax));
     else if (k == "base")
       o.base = real();
     else if (k == "layout")
@@ -57,11 +72,11 @@ RopeOverrides overrides_of(const py::dict& params) {
     else if (k == "partial_rotary_factor")
       o.partial_rotary_factor = real();
     else if (k == "original_max_position_embeddings")
-      o.original_max_position_embeddings = whole();
+      o.original_max_position_embeddings = whole(kLongMin, kLongMax);
     else if (k == "max_position_embeddings")
-      o.max_position_embeddings = whole();
+      o.max_position_embeddings = whole(kLongMin, kLongMax);
     else if (k == "seq_len")
-      o.seq_len = whole();
+      o.seq_len = whole(kLongMin, kLongMax);
     else if (k == "truncate")
       o.truncate = py::cast<bool>(value);
     else if (k == "short_factor")

@@ -3,6 +3,9 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+
 #include "analysis/test_dump_fixtures.hpp"
 #include "rope/analysis/dump_positions.hpp"
 #include "rope/core/error.hpp"
@@ -59,6 +62,28 @@ TEST(DumpPositions, TextCountsWhileReadingAndStopsAtTheLimit) {
   } catch (const InvalidArgument& e) {
     EXPECT_STREQ(e.what(), "p: more than 4194304 positions");
   }
+}
+
+TEST(DumpPositions, AFileOverTheLimitIsRefusedByItsSizeAndAnNpyOfAnotherTypeIsToldWhatIsRead) {
+  // Issue 62: a positions file over 128 MiB was read before it was refused (an 8 GB sparse file: 4.4 s, 267 MB);
+  // now by its size (tests/hardening/bounded_work.py measures the memory). A .npy of complex numbers was told
+  // "rope reads float16, float32, float64", though positions are integers as well.
+  const std::string dir = ::testing::TempDir();
+  const std::string big = dir + "rope_positions_over_the_limit.npy";
+  std::ofstream(big).flush();
+  std::filesystem::resize_file(big, (std::uintmax_t{128} << 20) + 1);  // a hole: no byte of it is read
+  EXPECT_THAT([&] { read_positions_file(big, "positions file"); },
+              ::testing::ThrowsMessage<InvalidArgument>(::testing::HasSubstr("larger than the 134217728-byte limit")));
+  std::filesystem::remove(big);
+  const std::string complex = dir + "rope_positions_complex.npy";
+  std::string header = "{'descr': '<c8', 'fortran_order': False, 'shape': (2,), }";
+  header += std::string(63 - (10 + header.size()) % 64, ' ') + "\n";
+  std::ofstream(complex, std::ios::binary) << std::string("\x93NUMPY\x01\x00", 8) << static_cast<char>(header.size())
+                                           << '\0' << header << std::string(16, '\0');
+  EXPECT_THAT([&] { read_positions_file(complex, "positions file"); },
+              ::testing::ThrowsMessage<InvalidArgument>(::testing::HasSubstr(
+                  "rope reads positions as float16, float32, float64 ('f2', 'f4', 'f8') or integers of 1 to 8 bytes")));
+  std::filesystem::remove(complex);
 }
 
 TEST(DumpPositions, SegmentsFromStartsOrCuSeqlens) {

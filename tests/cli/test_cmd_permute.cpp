@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <fstream>
 #include <sstream>
 
 #include "support/cli_harness.hpp"
@@ -135,6 +136,22 @@ TEST_F(CmdPermute, LayerTypeErrors) {
   expect_one_line_error(rope_cli({"permute", "--config", file, "--layer-type", "nope"}), 2,
                         "layer type 'nope' is not one of");
   expect_one_line_error(rope_cli({"permute", "--layer-type", "sliding_attention"}), 2, "--config");
+  // Issue 62: the layers offered in Chinese too ("or a layer 0 … 29" stayed English).
+  const Result zh = rope_cli({"permute", "--config", file, "--layer-type", "nope", "--lang", "zh"});
+  EXPECT_EQ(zh.code, 2);
+  EXPECT_THAT(zh.err, HasSubstr("或第 0 … 29 层之一"));
+  EXPECT_THAT(zh.err, Not(HasSubstr("or a layer")));
+}
+
+TEST_F(CmdPermute, TooManyHeadsOfAConfigNameItsFileAndKey) {
+  // Issue 62: "100000 heads × 64 rows is over the limit" named neither the file nor num_attention_heads.
+  const std::string c = path("heads.json");
+  std::ofstream(c) << R"({"model_type": "llama", "hidden_size": 6400000, "num_attention_heads": 100000,
+                          "num_key_value_heads": 100000, "head_dim": 64})";
+  expect_one_line_error(rope_cli({"permute", "--config", c}), 2,
+                        c + ": num_attention_heads 100000 × 64 rows per head is over the limit of");
+  expect_one_line_error(rope_cli({"permute", "--config", c, "--heads", "200000", "--kv-heads", "100000"}), 2,
+                        "200000 heads × 64 rows is over the limit of");
 }
 
 TEST_F(CmdPermute, CsvFigureAndChinese) {

@@ -272,7 +272,8 @@ TEST_F(CmdPositions, ModelRefusalsAreOneLine) {
   expect_one_line_error(
       rope_cli({"positions", "--model", "qwen3-vl-8b", "--video", "2x2x2"}), 2,
       "--video: qwen3-vl-8b (Qwen3-VL) splits a video into its frames, each its own 1xHxW block after a "
-      "timestamp text (get_rope_index): give each frame as --image 1xHxW");
+      "timestamp text: give --frame-text N, the timestamp's tokens before each frame, or each frame as --image 1xHxW "
+      "after --text N");
   expect_one_line_error(
       rope_cli({"positions", "--model", "qwen2-vl-7b", "--video", "2x2x2", "--tokens-per-second", "2"}), 2,
       "--tokens-per-second: qwen2-vl-7b (Qwen2-VL) has no time scaling: its video time index is the frame index");

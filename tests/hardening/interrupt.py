@@ -129,6 +129,8 @@ def main():
         problems += one(rope, sig, figure)
     problems += one(rope, signal.SIGTERM, ["matrix", "--dim", "8", "--position", "3", "--output", "m.png",
                                            "--csv", "m.csv"])
+    # rope lesson --html draws its figures in $TMPDIR/rope-lesson-*: removed on a signal too (issue 62 item 4).
+    problems += one(rope, signal.SIGINT, ["lesson", "--html", "lesson.html"])
     problems += one(rope, signal.SIGKILL, figure)  # staged outputs are anonymous: even SIGKILL leaves none
     problems += file_size_limit(rope)
     for p in problems:

@@ -53,6 +53,26 @@ TEST(InterruptDeathTest, SigtermToo) {
   EXPECT_FALSE(std::filesystem::exists(temp));
 }
 
+TEST(InterruptDeathTest, ARegisteredDirectoryGoesAfterItsFiles) {
+  // rope lesson's temporary directory (issue 62 item 4): registered before the figure inside it, removed after it.
+  GTEST_FLAG_SET(death_test_style, "fast");
+  const std::string dir =
+      (std::filesystem::temp_directory_path() / ("rope-interrupt-" + std::to_string(::getpid()) + "-dir")).string();
+  std::filesystem::create_directories(dir);
+  const std::string figure = dir + "/figure1.svg";
+  std::ofstream(figure) << "<svg";
+  EXPECT_EXIT(
+      {
+        install_interrupt_cleanup();
+        register_temp_dir(dir.c_str());
+        register_temp(figure.c_str());
+        std::raise(SIGINT);
+      },
+      ::testing::KilledBySignal(SIGINT), "");
+  EXPECT_FALSE(std::filesystem::exists(dir));
+  std::filesystem::remove_all(dir);
+}
+
 TEST(Interrupt, TableFullOrPathTooLongIsReportedNotFatal) {
   EXPECT_EQ(register_temp(std::string(5000, 'x').c_str()), -1);
   std::vector<int> slots;

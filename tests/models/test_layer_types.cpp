@@ -214,5 +214,17 @@ INSTANTIATE_TEST_SUITE_P(
                       "or the method's parameters)"}),
     [](const ::testing::TestParamInfo<BlockSizeCase>& i) { return std::string(i.param.name); });
 
+TEST(LayerTypes, ListOfAnotherLengthThanTheLayersIsRefusedAsHfRefusesIt) {
+  // Issue 62: layer_types of 3 names with num_hidden_layers 4 was read with 3 layers; HF's
+  // PreTrainedConfig.validate_layer_type (configuration_utils.py @ 008e574391) raises.
+  expect_invalid(R"({"model_type": "gemma3_text", "num_hidden_layers": 4,
+                     "layer_types": ["sliding_attention", "sliding_attention", "full_attention"]})",
+                 "config.json: layer_types: has 3 entries, num_hidden_layers is 4: HF refuses a config whose "
+                 "num_hidden_layers is not the number of layer_types (PreTrainedConfig.validate_layer_type)");
+  const ModelConfig m = parse(R"({"model_type": "gemma3_text", "num_hidden_layers": 3,
+                                 "layer_types": ["sliding_attention", "sliding_attention", "full_attention"]})");
+  EXPECT_EQ(m.layer_types.size(), 2u);
+}
+
 }  // namespace
 }  // namespace rope

@@ -29,6 +29,20 @@ SPELLINGS = '"seq,d", "seq,heads,d", "batch,heads,seq,d" or "batch,seq,heads,d"'
     ("longrope without its lists", lambda: rope.Spec(head_dim=64, scaling="longrope"),
      "longrope needs short_factor: give rope.Spec the keyword short_factor="),
     ("an odd head_dim", lambda: rope.Spec(head_dim=7), "head_dim must be even and between 2 and 65536 (got 7)"),
+    # Issue 62 item 6: an integer beyond its field's range was narrowed (2**32 + 64 read as 64), or pybind11's
+    # "Unable to cast": refused naming the value typed.
+    ("head_dim 2**32 + 64", lambda: rope.Spec(head_dim=2 ** 32 + 64),
+     "head_dim must be an integer between -2147483648 and 2147483647 (got 4294967360)"),
+    ("head_dim 2**64 + 64", lambda: rope.Spec(head_dim=2 ** 64 + 64),
+     "head_dim must be an integer between -2147483648 and 2147483647 (got 18446744073709551680)"),
+    ("a context of 2**64", lambda: rope.Spec(head_dim=64, scaling="yarn", factor=4,
+                                             original_max_position_embeddings=2 ** 64),
+     "original_max_position_embeddings must be an integer between -9223372036854775808 and 9223372036854775807 "
+     "(got 18446744073709551616)"),
+    ("max_position_embeddings -2**70", lambda: rope.Spec(head_dim=64, max_position_embeddings=-2 ** 70),
+     "max_position_embeddings must be an integer between"),
+    ("seq_len 2**63", lambda: rope.Spec(head_dim=64, scaling="dynamic", factor=2, max_position_embeddings=4096,
+                                        seq_len=2 ** 63), "(got 9223372036854775808)"),
     ("Qwen3-VL's video", lambda: rope.mrope_positions([("text", 2), ("video", (2, 4, 4))], "qwen3-vl-8b"),
      'give frame_text=N, the text tokens before each frame, or each frame as ("image", (1, H, W)) after '
      '("text", N)'),

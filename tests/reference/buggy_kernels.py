@@ -18,11 +18,15 @@ LlamaRotaryEmbedding / apply_rotary_pos_emb); the scaled frequencies follow mode
     f16_overflow        positions and inv_freq cast to float16 before m · θ (gpt-oss): inf at 65520, NaN
     packed_ignored      two packed sequences (positions 0 … 127 twice) rotated at 0 … 255
     heads_seq_mixed     q [seq, heads, d] viewed as [heads, seq, d] around RoPE (a reshape, not a transpose)
+    batch_seq_heads_assumed  a correct [1, 8, 8, d] dump in [batch, seq, heads, d] without --axes: [batch, heads,
+                        seq, d] is assumed first, fails, and the other reading passes
     mrope_t_for_all     Qwen3-VL's interleaved M-RoPE with the t row for h and w
     mrope_shifted       the same with (t, h, w) read as (h, w, t) (axis slots shifted by one)
     mrope_batch_rows    a batch of 2: HF's position_ids [3, batch, seq] read as [batch, 3, seq]
     mrope_no_delta      decode tokens rotated at their index, rope_deltas −12 dropped
     pass_through        partial 0.5, the rotated channels right, the pass-through channels overwritten
+    rotary_block_overlapping  partial 0.5, channels 16…47 rotated instead of 0…31: rotary-offset-other, offset 16 (where
+                        the dump's changed channels begin)
     yarn_truncated      YaRN with truncate: false in the config, the correction range floored/ceiled anyway
     closest_hint        the interleaved layout and 40 wrong elements: no variant matches, the closest explains most
     departure           positions doubled: no variant explains half, where the dump first departs
@@ -220,6 +224,12 @@ def main():
     y = hf_rope(q, pos, thp)
     y[..., r + 5] = y[..., r + 5] * 0.5 + 0.25
     save("pass_through", q, y, pos, partial, "pass-through-changed", {"channel": r + 5, "channels": 1})
+    # The rotary block moved by half its width: channels 16…47 rotated where partial 0.5 rotates 0…31 (issue 62 item 9:
+    # the variant started at channel 32, the first changed one outside the spec's block).
+    y = q.astype(np.float32).copy()
+    y[..., r // 2:r // 2 + r] = hf_rope(q[..., r // 2:r // 2 + r], pos, thp)
+    save("rotary_block_overlapping", q, y, pos, partial, "rotary-offset-other", {"offset": r // 2},
+         text="matches the 32 rotated channels at 16–47 (offset 16) instead of 0–31")
     # llama3 scaling applied twice: GGUF rope_freqs (θ0 / θ_llama3) divided into the llama3 frequencies.
     pos512 = np.arange(512)
     q512 = q_of(512)
@@ -251,6 +261,10 @@ def main():
     view = qm.reshape(4, 16, D)  # [heads', seq', d]: the data in place, the index read the other way
     ym = np.stack([hf_rope(view[h][:, None, :], np.arange(16), th)[:, 0, :] for h in range(4)]).reshape(16, 4, D)
     save("heads_seq_mixed", qm, ym, np.arange(16), plain, "heads-seq-mixed", {"groups": 4})
+    # A correct [batch, seq, heads, d] dump (q.view(b, s, h, d) before HF's transpose) with 8 heads and 8 positions:
+    # both 4-axis orders fit, [batch, heads, seq, d] is assumed, fails, and the other reading passes (issue 62 item 3).
+    q8 = q_of(8, heads=8)
+    save("batch_seq_heads_assumed", q8[None], hf_rope(q8, np.arange(8), th)[None], np.arange(8), plain, None, exit=0)
     # Qwen3-VL (base 5e6, d 128, sections [24, 20, 20] interleaved): text, a 4 × 4 image, text.
     thw = [(p, p, p) for p in range(4)] + [(4, 4 + i // 4, 4 + i % 4) for i in range(16)] + \
         [(p, p, p) for p in range(8, 12)]

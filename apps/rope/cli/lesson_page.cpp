@@ -11,6 +11,7 @@
 #include <iterator>
 #include <sstream>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "rope/analysis/explain.hpp"
@@ -20,6 +21,7 @@
 #include "rope/cli/lesson_parts.hpp"
 #include "rope/core/error.hpp"
 #include "rope/core/frequencies.hpp"
+#include "rope/io/interrupt.hpp"
 #include "rope/io/utf8.hpp"
 #include "rope/plot/text.hpp"
 
@@ -63,17 +65,37 @@ class TempDir {
       throw IoError(error_msg("cannot create a temporary directory in {0}: {1}", dir, reason));
     }
     path_ = name;
+    slot_ = register_temp_dir(path_.c_str());  // removed on Ctrl-C too (io/interrupt.hpp), its figures first
   }
   TempDir(const TempDir&) = delete;
   TempDir& operator=(const TempDir&) = delete;
   ~TempDir() {
     std::error_code ignored;
     fs::remove_all(path_, ignored);
+    unregister_temp(slot_);
   }
   const fs::path& path() const { return path_; }
 
  private:
   fs::path path_;
+  int slot_ = -1;
+};
+
+/// A file registered for removal on a signal while it exists (io/interrupt.hpp), removed when it goes out of scope.
+class LessonFigureFile {
+ public:
+  explicit LessonFigureFile(fs::path path) : path_(std::move(path)), slot_(register_temp(path_.c_str())) {}
+  LessonFigureFile(const LessonFigureFile&) = delete;
+  LessonFigureFile& operator=(const LessonFigureFile&) = delete;
+  ~LessonFigureFile() {
+    std::error_code ignored;
+    fs::remove(path_, ignored);
+    unregister_temp(slot_);
+  }
+
+ private:
+  fs::path path_;
+  int slot_;
 };
 
 /// gnuplot's SVG from its <svg element on (no XML declaration or DOCTYPE inside HTML).
@@ -94,6 +116,7 @@ std::string read_file(const fs::path& p) {
 std::pair<std::string, std::string> run_step(const LessonStep& step, Lang lang, const fs::path& dir, int index) {
   std::vector<std::string> args = {"rope"};
   const fs::path svg = dir / fmt::format("figure{}.svg", index);
+  const LessonFigureFile figure(svg);  // read below, then removed: a signal leaves no figure in the directory
   for (std::size_t k = 0; k < step.args.size(); ++k) {
     if (step.args[k] == kLessonSpectrumDump) {  // the example dump, written where the page is made
       const fs::path dump = dir / "q_spectrum.npy";

@@ -136,18 +136,25 @@ void add_position_variants(std::vector<Variant>& variants, const RopeExpectation
   }
 }
 
-/// The rotated block where the dump has it, as identify finds it (the channels that change, identify.hpp step 1): from
-/// the first channel outside the spec's block that the dump changed, when a block of the rotary dimension fits there
-/// and check_variants does not try that offset already (the head's end, or 0).
+/// The rotated block where the dump has it, as identify finds it (the channels that change, identify.hpp step 1):
+/// where the dump's changed channels begin, read from the channels outside the spec's block that the dump changed
+/// (those the expectation copies and the dump does not): the first of them when they lie before the spec's block,
+/// else the block of the rotary dimension that ends at the last of them (a block overlapping the spec's, channels
+/// 8…23 for a spec of 0…15, changes 16…23 outside it), when it fits and check_variants does not try that offset
+/// already (the head's end, or 0).
 void add_offset_variant(std::vector<Variant>& variants, const RopeExpectation& expected, const DumpComparison& e,
                         int d) {
   const int r = expected.rotary_dim(), off = expected.rotary_offset;
   if (expected.axes || expected.axis_blocks || r >= d || e.channel_ratio.size() != d) return;
-  int first = -1;
-  for (int ch = 0; ch < d && first < 0; ++ch) {
-    if ((ch < off || ch >= off + r) && !(e.channel_ratio[ch] <= 1.0)) first = ch;
+  int lowest = -1, highest = -1;
+  for (int ch = 0; ch < d; ++ch) {
+    if ((ch >= off && ch < off + r) || e.channel_ratio[ch] <= 1.0) continue;
+    if (lowest < 0) lowest = ch;
+    highest = ch;
   }
-  if (first < 0 || first + r > d || first == (off == 0 ? d - r : 0)) return;
+  if (lowest < 0) return;
+  const int first = lowest < off ? lowest : highest + 1 - r;
+  if (first < 0 || first == off || first + r > d || first == (off == 0 ? d - r : 0)) return;
   Variant v = variant_of(VariantKind::RotaryOffsetOther, expected);
   v.spec.rotary_offset = first;
   v.found = {{"offset", first}};

@@ -90,6 +90,10 @@ struct Identification {
   /// the others.
   std::vector<int> pairing_assumed;
   bool reversed = false;  ///< every pair turns clockwise: the rotation is reversed (sin's sign)
+  /// No pairing found (layout None), yet the pairs of this layout over the rotated channels keep every pair's norm
+  /// (within norm_residual): the vectors of a sequence index are turned by different angles (axes read in the wrong
+  /// order), not a rotation that breaks norms.
+  std::optional<PairLayout> norms_kept_by;
   /// M-RoPE (positions with a component per axis, docs/multi-axis.md): the axis each pair turns by.
   struct Axes {
     std::vector<int> pair_axis;  ///< per pair: 0 t, 1 h, 2 w, 3 e; −1 where the positions cannot tell the axes apart

@@ -92,6 +92,31 @@ std::vector<bool> moving_indices(const DumpVectors& before, const DumpVectors& a
 
 }  // namespace
 
+namespace {
+
+/// The largest |‖y‖ − a‖x‖| / ‖x‖ over the vectors `sample` of the pairs `layout` makes of the rotated channels (a
+/// block of an even count: pairs (o + j, o + j + r/2) or (o + 2j, o + 2j + 1)); infinity when they are no such block.
+double layout_norm_residual(const DumpVectors& before, const DumpVectors& after, const std::vector<int>& rotated,
+                            PairLayout layout, double a, const std::vector<long>& sample) {
+  const int r = static_cast<int>(rotated.size());
+  if (r < 2 || r % 2 != 0 || rotated.back() - rotated.front() != r - 1) return INFINITY;
+  const int o = rotated.front(), d = before.d;
+  double worst = 0;
+  for (const long v : sample) {
+    const double* x = before.values.data() + v * d;
+    const double* y = after.values.data() + v * d;
+    for (int j = 0; j < r / 2; ++j) {
+      const int ca = layout == PairLayout::Half ? o + j : o + 2 * j,
+                cb = layout == PairLayout::Half ? ca + r / 2 : ca + 1;
+      const double nx = std::hypot(x[ca], x[cb]), ny = std::hypot(y[ca], y[cb]);
+      if (nx > 0) worst = std::max(worst, std::abs(ny - a * nx) / nx);
+    }
+  }
+  return worst;
+}
+
+}  // namespace
+
 Identification identify_rope(const DumpVectors& before, const DumpVectors& after,
                              const std::vector<double>& positions) {
   const std::vector<bool> moving =
@@ -227,8 +252,24 @@ Identification detail::identify_with(const DumpVectors& before, const DumpVector
   }
   if (id.pairs.empty()) {
     id.layout = PairLayout::None;
+    // The pairing is sought as one turn per sequence index; whether the pairs of a layout keep their norms is a
+    // question of its own, asked before anything is said of norms.
+    const double bound = std::sqrt(eps);
+    for (const PairLayout layout : {PairLayout::Half, PairLayout::Interleaved}) {
+      const double worst = layout_norm_residual(before, after, id.rotated, layout, id.attention_factor, sample);
+      if (worst <= bound) {
+        id.norms_kept_by = layout;
+        id.norm_residual = worst;
+        break;
+      }
+    }
     id.notes.push_back(
-        {msg("no pairing of the rotated channels keeps every pair's norm: this is not a rotation of pairs")});
+        id.norms_kept_by
+            ? msg("no pairing turns the vectors of a sequence index alike, though the {0} pairs keep every norm "
+                  "within {1:.2g}: the vectors of one sequence index are turned by different angles (are the axes "
+                  "right?)",
+                  to_string(*id.norms_kept_by), id.norm_residual)
+            : msg("no pairing of the rotated channels keeps every pair's norm: this is not a rotation of pairs"));
     return id;
   }
   int family_dim = r;

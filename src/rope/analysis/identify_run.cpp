@@ -5,10 +5,13 @@
 #include <utility>
 
 #include "rope/analysis/dump_stream.hpp"
+#include "rope/core/error.hpp"
 
 namespace rope {
 
-IdentifyRun run_identify(const IdentifyRequest& request) {
+namespace {
+
+IdentifyRun identify_files(const IdentifyRequest& request) {
   IdentifyRun run;
   run.before_file = request.dumps.before;
   run.after_file = request.dumps.after;
@@ -47,6 +50,26 @@ IdentifyRun run_identify(const IdentifyRequest& request) {
   run.dumps = std::move(dumps);
   run.id = std::move(id);
   return run;
+}
+
+}  // namespace
+
+IdentifyRun run_identify(const IdentifyRequest& request) {
+  IdentifyRun run = identify_files(request);
+  // 4 axes read as Hugging Face's [batch, heads, seq, d] without --axes, and no pairing turns the vectors of a
+  // sequence index alike: the other reading, [batch, seq, heads, d], and the one that pairs is the report (its axes
+  // said assumed, dump_text.hpp), as run_check does.
+  if (run.id.layout != PairLayout::None || !run.dumps.axes_assumed || !request.dumps.axes.empty()) return run;
+  IdentifyRequest other = request;
+  other.dumps.axes = std::string(to_string(DumpAxes::BatchSeqHeadsD));
+  try {
+    IdentifyRun as_other = identify_files(other);
+    if (as_other.id.layout == PairLayout::None) return run;
+    as_other.dumps.axes_assumed = true;
+    return as_other;
+  } catch (const InvalidArgument&) {
+    return run;
+  }
 }
 
 IdentifyRun identify_arranged(DumpPair pair) {

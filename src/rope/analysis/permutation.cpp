@@ -77,6 +77,10 @@ PermuteDemo permute_demo(const PermuteSettings& s) {
         s.n_head, s.n_head_kv, 1));
   }
   if (s.n_head > kMaxPermuteRows / s.head_dim) {  // n_head·hd > the limit, without overflow
+    if (!s.n_head_from.empty()) {                 // the model's file and key, not a count the user typed
+      throw InvalidArgument(error_msg("{0} {1} × {2} rows per head is over the limit of {3} rows", s.n_head_from,
+                                      s.n_head, s.head_dim, kMaxPermuteRows));
+    }
     throw InvalidArgument(
         error_msg("{0} heads × {1} rows is over the limit of {2} rows", s.n_head, s.head_dim, kMaxPermuteRows));
   }

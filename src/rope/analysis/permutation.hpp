@@ -20,6 +20,7 @@
 #include <Eigen/Core>
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "rope/core/random.hpp"
@@ -46,6 +47,8 @@ struct PermuteSettings {
   int head_dim = 8;  ///< rows per head (the rotary dimension: the whole head is rotated)
   long n_head = 4;
   long n_head_kv = 2;
+  /// Where n_head came from, for a refusal: "FILE: num_attention_heads" (a model's config), "" typed or default.
+  std::string n_head_from;
   double base = kDefaultBase;
   std::optional<Eigen::VectorXd> inv_freq;  ///< a model's (scaled) frequencies instead of base's
   int width = 16;                           ///< columns of the random weights (the model width)

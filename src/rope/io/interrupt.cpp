@@ -4,6 +4,7 @@
 #include <cerrno>
 #include <csignal>
 #include <cstring>
+#include <initializer_list>
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -20,6 +21,7 @@ constexpr std::size_t kMaxPath = 4096;
 struct Slot {
   std::atomic<int> state{0};  // 0 free, 1 being filled, 2 registered
   int dirfd = 0;
+  int flags = 0;  // unlinkat's: AT_REMOVEDIR for a directory, removed after the files
   char path[kMaxPath] = {};
 };
 
@@ -41,8 +43,10 @@ extern "C" void on_signal(int sig) {
     while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
     }
   }
-  for (Slot& s : g_slots) {
-    if (s.state.load() == 2) ::unlinkat(s.dirfd, s.path, 0);
+  for (const int flags : {0, AT_REMOVEDIR}) {  // the files first, then the directories they were in
+    for (Slot& s : g_slots) {
+      if (s.state.load() == 2 && s.flags == flags) ::unlinkat(s.dirfd, s.path, flags);
+    }
   }
   struct sigaction dfl {};
   dfl.sa_handler = SIG_DFL;
@@ -52,13 +56,14 @@ extern "C" void on_signal(int sig) {
   ::raise(sig);  // delivered when the handler returns (the signal is blocked inside it)
 }
 
-int register_slot(int dirfd, const char* path) noexcept {
+int register_slot(int dirfd, const char* path, int flags = 0) noexcept {
   const std::size_t n = std::strlen(path);
   if (n >= kMaxPath) return -1;
   for (int i = 0; i < kMaxRegisteredTemps; ++i) {
     int expected = 0;
     if (g_slots[i].state.compare_exchange_strong(expected, 1)) {
       g_slots[i].dirfd = dirfd;
+      g_slots[i].flags = flags;
       std::memcpy(g_slots[i].path, path, n + 1);
       g_slots[i].state.store(2);
       return i;
@@ -93,6 +98,8 @@ void install_interrupt_cleanup() {
 int register_temp(const char* path) noexcept { return register_slot(AT_FDCWD, path); }
 
 int register_temp_at(int dirfd, const char* name) noexcept { return register_slot(dirfd, name); }
+
+int register_temp_dir(const char* path) noexcept { return register_slot(AT_FDCWD, path, AT_REMOVEDIR); }
 
 void unregister_temp(int slot) noexcept {
   if (slot >= 0 && slot < kMaxRegisteredTemps) g_slots[slot].state.store(0);

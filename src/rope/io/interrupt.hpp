@@ -31,6 +31,9 @@ void install_interrupt_cleanup();
 int register_temp(const char* path) noexcept;
 /// The same for the file `name` in the directory open as `dirfd` (which must stay open while registered).
 int register_temp_at(int dirfd, const char* name) noexcept;
+/// The same for the directory `path`, removed on a signal after the registered files (those in it among them): it
+/// must then be empty.
+int register_temp_dir(const char* path) noexcept;
 /// Forgets the slot (the file was renamed into place or removed). -1 is ignored.
 void unregister_temp(int slot) noexcept;
 

@@ -133,6 +133,10 @@ Descr parse_descr(const std::string& descr, const TensorReadOptions& options, co
                          option_name("bf16_bits")));
     }
     d.dtype = DType::BF16;
+  } else if (options.integers) {  // positions: integers are read as their values
+    refuse(
+        "rope reads positions as float16, float32, float64 ('f2', 'f4', 'f8') or integers of 1 to 8 bytes "
+        "('i1' … 'i8', 'u1' … 'u8')");
   } else {
     refuse(fmt::format("rope reads float16, float32, float64 ('f2', 'f4', 'f8') and bfloat16 bits ('u2'/'i2' with {})",
                        option_name("bf16_bits")));

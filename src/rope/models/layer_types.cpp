@@ -43,9 +43,12 @@ const LayerTypeRope& select_layer_type(const ModelConfig& m, std::string_view wh
     throw InvalidArgument(
         error_msg("layer type '{0}' is not one of {1}'s; did you mean {2}?", which, m.name, suggestion));
   }
-  throw InvalidArgument(error_msg("layer type '{0}' is not one of {1}'s ({2})", which, m.name,
-                                  fmt::format("{}{}", detail::join_names(names),
-                                              layers > 0 ? fmt::format(", or a layer 0 … {}", layers - 1) : "")));
+  if (layers > 0) {  // the words around the layers are the catalog's, so that they are translated too
+    throw InvalidArgument(error_msg("layer type '{0}' is not one of {1}'s ({2}, or a layer 0 … {3})", which, m.name,
+                                    detail::join_names(names), layers - 1));
+  }
+  throw InvalidArgument(
+      error_msg("layer type '{0}' is not one of {1}'s ({2})", which, m.name, detail::join_names(names)));
 }
 
 std::string describe_layers(const std::vector<int>& layers) {

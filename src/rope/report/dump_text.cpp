@@ -18,6 +18,12 @@ std::string positions_text(const LoadedDumps& dumps, const Text& t) {
 
 std::string axes_assumed_text(const LoadedDumps& dumps, const Text& t) {
   if (!dumps.axes_assumed) return "";
+  if (dumps.axes == DumpAxes::BatchSeqHeadsD) {  // the assumed reading failed, the other one fit (run_check, identify)
+    return t.tr(
+        "{0}, read as [batch, seq, heads, d]: as [batch, heads, seq, d] (Hugging Face's q and k where "
+        "apply_rotary_pos_emb runs, assumed first) the dump does not fit; give {1} {0}",
+        to_string(dumps.axes), option_name("axes"));
+  }
   return t.tr(
       "{0} assumed, the shape of Hugging Face's q and k where apply_rotary_pos_emb runs; give {1} {2} to "
       "read the dump as [batch, seq, heads, d]",

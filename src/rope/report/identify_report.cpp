@@ -66,8 +66,12 @@ std::string layout_text(const Identification& id, const Text& t) {
                     id.rotary_dim / 2, id.rotary_dim / 4);
       }
       return t.tr("half: pairs (j, j + {0})", id.pairs.empty() ? 0 : id.pairs[0].second - id.pairs[0].first);
-    case PairLayout::None:
-      return t.tr("none: no pairing keeps every pair's norm");
+    case PairLayout::None:  // never a claim about norms that the pairs of a layout keep
+      return id.norms_kept_by ? t.tr(
+                                    "none: no pairing turns a sequence index's vectors alike, though the {0} pairs "
+                                    "keep their norms (see the note)",
+                                    to_string(*id.norms_kept_by))
+                              : t.tr("none: no pairing keeps every pair's norm");
     case PairLayout::Other:
       break;
   }
@@ -115,6 +119,7 @@ Value identify_value(const IdentifyRun& run) {
   j["heads_paired_otherwise"] = id.heads_paired_otherwise;
   j["attention_factor"] = id.attention_factor;
   j["norm_residual"] = id.norm_residual;
+  if (id.norms_kept_by) j["norms_kept_by"] = to_string(*id.norms_kept_by);  // no pairing, yet these pairs keep norms
   j["theta"] = as_list(id.theta);
   j["angle_residual"] = as_list(id.angle_residual);
   Value& fits = j["fits"] = Value::array();

@@ -144,6 +144,16 @@ TEST(DeepseekV4, RefusesWhatHfRefuses) {
                  "heavily_compressed_attention (DeepseekV4Config.validate_layer_type), got \"full_attention\"");
   expect_invalid(R"({"model_type": "deepseek_v4", "head_dim": 512, "qk_rope_head_dim": 1024})",
                  "config.json: qk_rope_head_dim: must not exceed head_dim 512, got 1024");
+  // Issue 62 item 10: a rotary width that is odd or below 2 names the key that gave it, never one the file lacks.
+  expect_invalid(R"({"model_type": "deepseek_v4", "head_dim": 512, "partial_rotary_factor": 0.001})",
+                 "config.json: partial_rotary_factor: the rotary channels int(head_dim × partial_rotary_factor) = 0 "
+                 "must be even and at least 2");
+  expect_invalid(
+      R"({"model_type": "deepseek_v4", "head_dim": 512, "qk_rope_head_dim": 63})",
+      "config.json: qk_rope_head_dim: the rotary channels qk_rope_head_dim = 63 must be even and at least 2");
+  expect_invalid(R"({"model_type": "deepseek_v4", "head_dim": 4})",
+                 "config.json: head_dim: the rotary channels int(head_dim × partial_rotary_factor) = 0 must be even "
+                 "and at least 2");
 }
 
 }  // namespace

@@ -53,5 +53,23 @@ TEST(Scaling, HfWarningsAreWarningsNotErrors) {
   EXPECT_TRUE(rope_parameters(hf_llama(ScalingType::Default)).warnings.empty());
 }
 
+TEST(Scaling, YarnVariantWithoutYarnWarnsAsAnUnusedParameter) {
+  // Issue 62 item 5: --yarn-variant without yarn scaling was silently ignored, where other unused parameters warn.
+  for (const ScalingType type : {ScalingType::Default, ScalingType::Linear, ScalingType::Llama3}) {
+    RopeConfig c = type == ScalingType::Llama3 ? llama3_config(8.0, 8192, 1.0, 4.0) : hf_llama(type);
+    if (type == ScalingType::Linear) c.factor = 2.0;
+    c.yarn_variant = YarnVariant::GrokYarnLog;
+    EXPECT_TRUE(any_contains(english(rope_parameters(c).warnings), "grok-yarn-log is a variant of YaRN: rope_type " +
+                                                                       std::string(to_string(type)) +
+                                                                       " ignores it; give it with yarn scaling"))
+        << to_string(type);
+  }
+  RopeConfig yarn = hf_llama(ScalingType::Yarn);
+  yarn.factor = 4.0;
+  yarn.original_max_position_embeddings = 4096;
+  yarn.yarn_variant = YarnVariant::GrokYarnLog;
+  EXPECT_FALSE(any_contains(english(rope_parameters(yarn).warnings), "is a variant of YaRN"));
+}
+
 }  // namespace
 }  // namespace rope

@@ -19,6 +19,7 @@ namespace {
 
 using ::testing::AllOf;
 using ::testing::HasSubstr;
+using ::testing::Not;
 using ::testing::ThrowsMessage;
 using namespace scaling_test;
 
@@ -370,6 +371,22 @@ RopeConfig yarn_variant_config(YarnVariant v) {
   c.original_max_position_embeddings = 8192;
   c.yarn_variant = v;
   return c;
+}
+
+TEST(YarnVariant, GrokThetaScaleOverflowNamesItsEffectiveBaseAndInputs) {
+  // Issue 62 item 8: an L0 just above 2π makes base^(ln(L0·f/2π)/ln(L0/2π)) overflow; the message blamed "base
+  // must be a finite number > 1 (got inf)", a value nobody typed.
+  for (const auto& [factor, l0] : {std::pair{1e300, 8192L}, std::pair{1e10, 7L}}) {
+    RopeConfig c = yarn_variant_config(YarnVariant::GrokThetaScale);
+    c.factor = factor;
+    c.original_max_position_embeddings = l0;
+    EXPECT_THAT([&] { rope_parameters(c); },
+                ThrowsMessage<InvalidArgument>(
+                    AllOf(HasSubstr("yarn variant grok-theta-scale: the effective base base^(ln(L0·f/2π)/ln(L0/2π)) "
+                                    "overflows (base 500000, factor f = "),
+                          HasSubstr("original_max_position_embeddings L0 = " + std::to_string(l0) + ")"),
+                          Not(HasSubstr("got inf")))));
+  }
 }
 
 TEST_P(YarnVariantPort, FrequenciesAndAttentionFactorEqualThePort) {

@@ -18,6 +18,7 @@
 #include "rope/report/rope_text.hpp"
 #include "rope/core/error.hpp"
 #include "rope/io/csv.hpp"
+#include "rope/io/utf8.hpp"
 #include "rope/models/gguf/gguf_config.hpp"
 #include "rope/models/resolve.hpp"
 #include "rope/models/scaling/scaling.hpp"
@@ -106,6 +107,8 @@ int run_permute(const PermuteOptions& opt, std::ostream& out) {
     const AttentionShape a = read_attention_shape(opt.config);
     s.head_dim = r.spec.rotary_dim;
     s.n_head = a.n_head;
+    s.n_head_from = fmt::format("{}: {}", escape_controls(opt.config),
+                                a.gguf ? a.architecture + ".attention.head_count" : std::string("num_attention_heads"));
     s.n_head_kv = a.n_head_kv;
     s.base = r.spec.config.base;
     s.inv_freq = r.spec.params.inv_freq;
@@ -115,7 +118,10 @@ int run_permute(const PermuteOptions& opt, std::ostream& out) {
     if (opt.head_dim) s.head_dim = *opt.head_dim;
     if (opt.base) s.base = *opt.base;
   }
-  if (opt.heads) s.n_head = *opt.heads;
+  if (opt.heads) {
+    s.n_head = *opt.heads;
+    s.n_head_from.clear();  // typed: the refusal names the count, not the file
+  }
   if (opt.kv_heads) s.n_head_kv = *opt.kv_heads;
   check_figure_options(opt.figure);
   const PermuteDemo d = permute_demo(s);

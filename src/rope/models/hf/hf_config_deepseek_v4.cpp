@@ -52,7 +52,9 @@ DeepseekV4Head deepseek_v4_head(const Reader& r, const json& c, const std::strin
   }
   // __post_init__: the config's partial_rotary_factor, else the legacy qk_rope_head_dim / head_dim, else 64 / 512;
   // qk_rope_head_dim = int(head_dim × partial_rotary_factor).
+  std::string width_key = "head_dim";  // the key that gave the rotary width: a refusal names it (issue 62 item 10)
   if (const auto p = r.positive(c, prefix, "partial_rotary_factor")) {
+    width_key = "partial_rotary_factor";
     if (*p > 1) r.fail(child(prefix, "partial_rotary_factor"), fmt::format("must be at most 1, got {}", num(*p)));
     h.rope_dim = static_cast<long>(static_cast<double>(h.head_dim) * *p);
     h.rope_from = Message::same(fmt::format("int({} {} × {} {})", child(prefix, "head_dim"), h.head_dim,
@@ -63,15 +65,19 @@ DeepseekV4Head deepseek_v4_head(const Reader& r, const json& c, const std::strin
     }
     h.rope_dim = *q;
     h.rope_from = Message::same(child(prefix, "qk_rope_head_dim"));
+    width_key = "qk_rope_head_dim";
   } else {
     h.rope_dim = static_cast<long>(static_cast<double>(h.head_dim) * (static_cast<double>(kRopeDim) / kHeadDim));
     h.rope_from = msg("int(head_dim {0} × HF {1} default_partial_rotary_factor 64 / 512)", h.head_dim,
                       std::string("DeepseekV4Config"));
   }
   if (h.rope_dim < 2 || h.rope_dim % 2 != 0) {
-    r.fail(child(prefix, "qk_rope_head_dim"),
-           fmt::format("the rotary channels int(head_dim × partial_rotary_factor) = {} must be even and at least 2",
-                       h.rope_dim));
+    r.fail(child(prefix, width_key),
+           width_key == "qk_rope_head_dim"
+               ? fmt::format("the rotary channels qk_rope_head_dim = {} must be even and at least 2", h.rope_dim)
+               : fmt::format("the rotary channels int(head_dim × partial_rotary_factor) = {} must be even and at "
+                             "least 2",
+                             h.rope_dim));
   }
   return h;
 }

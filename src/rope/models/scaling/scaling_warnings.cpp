@@ -29,6 +29,11 @@ void warn_unused(const RopeConfig& c, RopeParameters& p) {
              "the numbers, unless they were meant for another rope_type",
              to_string(c.type), unused)});
   }
+  // YaRN's constants of another code base (rope's own setting, not a key of the config): YaRN's alone.
+  if (c.type != ScalingType::Yarn && c.yarn_variant != YarnVariant::Hf) {
+    p.warnings.push_back({msg("{0} {1} is a variant of YaRN: rope_type {2} ignores it; give it with yarn scaling",
+                              option_name("yarn_variant"), to_string(c.yarn_variant), to_string(c.type))});
+  }
 }
 
 void warn_small_factor(double f, RopeParameters& p) {

@@ -90,6 +90,12 @@ void yarn(const RopeConfig& c, const Common& k, RopeParameters& p) {
                     L0));
     }
     const double b = std::pow(k.base, std::log(L * f / kTwoPi) / std::log(L / kTwoPi));
+    if (!std::isfinite(b)) {  // named by the inputs that made it, as ntk_base names its own
+      throw InvalidArgument(
+          error_msg("yarn variant grok-theta-scale: the effective base base^(ln(L0·f/2π)/ln(L0/2π)) overflows "
+                    "(base {0}, factor f = {1}, original_max_position_embeddings L0 = {2})",
+                    k.base, f, L0));
+    }
     p.effective_base = b;
     p.yarn_range.reset();
     p.inv_freq = frequencies(k.d, b);
