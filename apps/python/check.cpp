@@ -146,11 +146,7 @@ Prepared prepare(const Spec& spec, const TensorData& before, const TensorData& a
   p.expected = expectation_from_rope(spec.rope, q);
   if (spec.source.any()) {
     p.trial = layer_types_to_try(spec.rope, spec.overrides.layer_type);
-    p.trial.expectation = [spec, q](const std::string& type, Message&) {
-      RopeOverrides one = spec.overrides;
-      one.layer_type = type;
-      return expectation_from_rope(resolve_model_rope(spec.source, one), q);
-    };
+    p.trial.expectation = [q](const ModelRope& layer, Message&) { return expectation_from_rope(layer, q); };
   }
   return p;
 }

@@ -6,6 +6,8 @@
 #include <cmath>
 #include <gtest/gtest.h>
 
+#include <memory>
+
 #include "analysis/test_dump_fixtures.hpp"
 #include "rope/analysis/check.hpp"
 #include "rope/analysis/check_run.hpp"
@@ -179,9 +181,15 @@ TEST_P(CheckArrangedLayerTypes, ADumpPassesAsTheTypeItMatches) {
   LayerTypeTrial trial;
   trial.types = {"sliding_attention", "full_attention"};
   trial.default_type = "full_attention";
-  trial.expectation = [](const std::string& type, Message&) {
-    return half_at(32, type == "sliding_attention" ? 10000.0 : 1e6);
-  };
+  // The one resolution the types' RoPEs are read from (check_run.hpp): each type's spec, here its base alone.
+  auto model = std::make_shared<ModelRope>();
+  for (const auto& [type, base] : {std::pair{"sliding_attention", 10000.0}, std::pair{"full_attention", 1e6}}) {
+    RopeSpec spec;
+    spec.config.base = base;
+    model->layers.push_back({type, {}, spec, {}});
+  }
+  trial.model = model;
+  trial.expectation = [](const ModelRope& layer, Message&) { return half_at(32, layer.spec.config.base); };
   const CheckRun run = check_arranged(pair, half_at(32, 1e6), trial);
   EXPECT_EQ(run.passed(), *c.passes_as != '\0');
   EXPECT_EQ(run.layer_type, c.passes_as);

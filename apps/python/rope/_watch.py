@@ -110,11 +110,49 @@ def _caller(frame):
     return site, layer
 
 
-def positions_from_tables(cos, sin, spec):
+# The largest position the candidates of an ambiguous table reach: rope check's bound on a dump's positions
+# (kMaxDumpPosition, 2^24).
+_MAX_TABLE_POSITION = 2 ** 24
+
+
+def _allowed(m, theta):
+    """How far an angle m·θ of a table may be from the exact one: a table rounded to bf16 moves it by ~2^-8 rad,
+    float32 angles m·θ (Hugging Face's) by ~2^-24·m·θ."""
+    return 0.02 + 2.0 ** -20 * np.abs(m) * theta
+
+
+def _off(phi, m, theta):
+    """|φ − m·θ| wrapped to [0, π]."""
+    return np.abs(np.mod(phi - m * theta + math.pi, 2 * math.pi) - math.pi)
+
+
+def _chain(phi, theta, order, start, element):
+    """Candidate positions `start` (flat, of the elements `element` of phi [n, pairs]) carried pair by pair from the
+    slowest θ to the fastest, each angle (known mod 2π) fixing the position the slower ones gave to a tighter
+    interval; a candidate the slowest pair's angle no longer fits is dropped on the way. Returns the whole-number
+    positions that fit every pair, and their elements."""
+    m, e = start, element
+    slow = order[0]
+    for i in order[1:]:
+        turns = np.round((m * theta[i] - phi[e, i]) / (2 * math.pi))
+        m = (phi[e, i] + 2 * math.pi * turns) / theta[i]
+        keep = _off(phi[e, slow], m, theta[slow]) <= _allowed(m, theta[slow])
+        m, e = m[keep], e[keep]
+    m = np.round(m)
+    keep = np.ones(len(m), dtype=bool)
+    for i in range(len(theta)):
+        keep &= _off(phi[e, i], m, theta[i]) <= _allowed(m, theta[i])
+    return m[keep], e[keep]
+
+
+def positions_from_tables(cos, sin, spec, cache_position=None):
     """The integer positions whose angles m·θ_i the tables cos, sin ([..., seq, rotary], Hugging Face's
     cat(freqs, freqs) for the half layout, repeat_interleave for the interleaved one) hold under the spec, and a
-    sentence when they hold none (""). Pair by pair from the slowest θ to the fastest: each pair's angle, known
-    mod 2π, fixes the position the slower ones gave to a tighter interval (docs/python.md)."""
+    sentence when they hold none or more than one (""). The slowest pair's angle gives a position m₀ known modulo
+    P = 2π/θ_min (54 400 at base 10000, d 128); each candidate m₀ + k·P up to 2^24 is carried pair by pair from the
+    slowest θ to the fastest (each angle, known mod 2π, fixes the position the slower ones gave to a tighter interval),
+    and the one whose angles are every pair's is the position. Where several are, the call's ``cache_position``
+    (Hugging Face's attention gets it) picks one; without it that is said (docs/python.md)."""
     c, bits_c = _as_numpy(cos, "cos")
     s, bits_s = _as_numpy(sin, "sin")
     if bits_c or bits_s:  # bfloat16 patterns: read them as float32
@@ -127,24 +165,65 @@ def positions_from_tables(cos, sin, spec):
         return None, (f"cos and sin of shapes {list(c.shape)}, {list(s.shape)}: the spec rotates {2 * pairs} "
                       "channels (the last axis of both)")
     channels = np.arange(pairs) if spec.layout == "half" else 2 * np.arange(pairs)
-    phi = np.mod(np.arctan2(s[..., channels], c[..., channels]), 2 * math.pi)  # [..., seq, pairs]
+    phi_all = np.mod(np.arctan2(s[..., channels], c[..., channels]), 2 * math.pi)  # [..., seq, pairs]
+    lead = phi_all.shape[:-1]
+    phi = phi_all.reshape(-1, pairs)  # [n, pairs]
     order = [i for i in np.argsort(theta) if theta[i] > 0]
-    m = phi[..., order[0]] / theta[order[0]]
-    for i in order[1:]:
-        turns = np.round((m * theta[i] - phi[..., i]) / (2 * math.pi))
-        m = (phi[..., i] + 2 * math.pi * turns) / theta[i]
-    m = np.round(m)
-    residual = np.abs(np.mod(phi - m[..., None] * theta + math.pi, 2 * math.pi) - math.pi)
-    # A table rounded to bf16 moves an angle by ~2^-8 rad; float32 angles m·θ (Hugging Face's) by ~2^-24·m·θ.
-    allowed = 0.02 + 2.0 ** -20 * np.abs(m[..., None]) * theta
-    bad = np.argwhere(residual > allowed)
-    if len(bad):
+    period = 2 * math.pi / theta[order[0]]
+    m0 = phi[:, order[0]] / theta[order[0]]
+    candidates = int(_MAX_TABLE_POSITION // period) + 1
+    cache = None
+    if cache_position is not None:
+        cache_arr, _ = _as_numpy(cache_position, "cache_position")
+        cache = np.broadcast_to(np.asarray(cache_arr, dtype=np.float64), lead).reshape(-1)
+    n = len(m0)
+    chosen = np.zeros(n)
+    fits = np.zeros(n, dtype=bool)  # some candidate fits: `chosen` is the first
+    others = np.zeros(n, dtype=bool)  # another position fits as well
+    at_cache = np.zeros(n, dtype=bool)  # the call's cache_position fits
+    step = max(1, (1 << 22) // n)  # candidates at a time: at most 4 M numbers per array
+    for k0 in range(0, candidates, step):
+        ks = np.arange(k0, min(candidates, k0 + step), dtype=np.float64)
+        start = (m0[None, :] + ks[:, None] * period).reshape(-1)
+        m, e = _chain(phi, theta, order, start, np.tile(np.arange(n), len(ks)))
+        first = np.unique(e, return_index=True)[1]  # each element's first fitting candidate in this chunk
+        new = first[~fits[e[first]]]
+        chosen[e[new]], fits[e[new]] = m[new], True
+        others[e[m != chosen[e]]] = True
+        if cache is not None:
+            at_cache[e[m == cache[e]]] = True
+    if cache is not None:
+        chosen[at_cache] = cache[at_cache]
+    m = chosen.reshape(lead)
+    if not fits.all():
+        # The reading named: the chain from the slowest pair's own position, whatever it fits.
+        b = m0.copy()
+        for i in order[1:]:
+            b = (phi[:, i] + 2 * math.pi * np.round((b * theta[i] - phi[:, i]) / (2 * math.pi))) / theta[i]
+        b = np.where(fits, chosen, np.round(b)).reshape(lead)
+        residual = _off(phi_all, b[..., None], theta)
+        bad = np.argwhere(residual > _allowed(b[..., None], theta))
         at = tuple(bad[0])
-        return m, (f"the cos/sin tables are not the spec's angles at any integer position: at sequence index "
+        return b, (f"the cos/sin tables are not the spec's angles at any integer position: at sequence index "
                    f"{at[-2]}, pair {at[-1]} (θ {theta[at[-1]]:.6g}) is {residual[at]:.3g} rad from position "
-                   f"{int(m[at[:-1]])} ({len(bad)} of {residual.size} pair angles off): the table was built with "
+                   f"{int(b[at[:-1]])} ({len(bad)} of {residual.size} pair angles off): the table was built with "
                    "another base, scaling or layout than the spec's")
+    unresolved = others & ~at_cache
+    if unresolved.any():
+        at = np.unravel_index(int(np.argmax(unresolved)), lead)
+        return m, (f"the cos/sin tables hold the spec's angles at more than one position at sequence index "
+                   f"{at[-1]} (position {int(m[at])} and another, a multiple of {period:.6g} apart, the period of "
+                   "the slowest pair): pass positions= to rope.watch, or position_ids to the function")
     return m, ""
+
+
+def _cache_position(frame):
+    """The caller's cache_position (Hugging Face's attention forward gets it, as an argument or in its kwargs), or
+    None: the positions of the call's tokens, which pick one of the positions an ambiguous cos/sin table holds."""
+    found = frame.f_locals.get("cache_position")
+    if found is None and isinstance(frame.f_locals.get("kwargs"), dict):
+        found = frame.f_locals["kwargs"].get("cache_position")
+    return found
 
 
 def _as_positions(positions, name):
@@ -217,7 +296,7 @@ class Watch:
         elif self.positions is not None:
             positions, source = _as_positions(self.positions, "positions"), "positions="
         elif got.get("cos") is not None and got.get("sin") is not None:
-            positions, problem = positions_from_tables(got["cos"], got["sin"], self.spec)
+            positions, problem = positions_from_tables(got["cos"], got["sin"], self.spec, _cache_position(frame))
             source = "cos/sin"
         else:
             raise TypeError("rope.watch: the call gave no positions and no cos/sin tables: pass positions= to "

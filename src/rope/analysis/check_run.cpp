@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <fmt/format.h>
+#include <memory>
+#include <unordered_set>
 
 #include "rope/analysis/check_table.hpp"
 #include "rope/analysis/expectation.hpp"
@@ -12,6 +14,7 @@
 #include "rope/io/csv.hpp"
 #include "rope/io/gguf.hpp"
 #include "rope/io/utf8.hpp"
+#include "rope/models/hf/json_reader.hpp"
 #include "rope/models/layer_types.hpp"
 
 namespace rope {
@@ -38,20 +41,41 @@ ModelRope resolve_for(const CheckSettings& s, int head_dim) {
 
 bool is_gguf_source(const ModelSource& source) { return !source.file.empty() && is_gguf_file(source.file); }
 
-/// The layer types of the settings' model to try (layer_types_to_try), resolved for a dump of `head_dim`.
-LayerTypeTrial layer_types_of(const CheckSettings& s, int head_dim) {
-  if (!s.rope.layer_type.empty() || !s.source.any()) return {};
-  try {
-    return layer_types_to_try(resolve_for(s, head_dim), s.rope.layer_type);
-  } catch (const InvalidArgument&) {
-    return {};
+/// The expectation of the run's one resolution `rope` (expectation_from_settings without resolving again).
+RopeExpectation expectation_of_resolved(const ModelRope& rope, const CheckSettings& s, int head_dim, bool per_axis,
+                                        double max_position, Message& where);
+
+/// A list of layer type names for one line: at most kMaxListedNames, each cut to kMaxListedNameBytes bytes, then
+/// "and N more" (the bound of names read from a config, models/hf/json_reader.hpp).
+Message listed_layer_types(const std::vector<std::string>& names) {
+  std::string out;
+  for (std::size_t i = 0; i < names.size() && i < detail::kMaxListedNames; ++i) {
+    out += (out.empty() ? "" : ", ") + escape_controls(detail::shown_name(names[i]));
   }
+  if (names.size() <= detail::kMaxListedNames) return Message::same(out);
+  return msg("{0} and {1} more", out, names.size() - detail::kMaxListedNames);
 }
 
-std::string joined(const std::vector<std::string>& names) {
-  std::string out;
-  for (const std::string& n : names) out += (out.empty() ? "" : ", ") + escape_controls(n);
-  return out;
+/// Whether two layer types' expectations check a dump the same way (names that share a spec share a try).
+bool same_layer_expectation(const RopeExpectation& a, const RopeExpectation& b) {
+  const auto same_axes = [](const std::optional<AxisMap>& x, const std::optional<AxisMap>& y) {
+    if (!x || !y) return !x && !y;
+    return x->pair_axis == y->pair_axis && x->axes == y->axes && x->first_axis == y->first_axis &&
+           x->position_offset == y->position_offset && x->source.order == y->source.order;
+  };
+  const auto same_other = [](const std::optional<RopeExpectation::OtherList>& x,
+                             const std::optional<RopeExpectation::OtherList>& y) {
+    if (!x || !y) return !x && !y;
+    return x->is_short == y->is_short && x->theta.size() == y->theta.size() && x->theta == y->theta;
+  };
+  return a.layout == b.layout && a.head_dim == b.head_dim && a.rotary_offset == b.rotary_offset &&
+         a.theta.size() == b.theta.size() && a.theta == b.theta && a.attention_factor == b.attention_factor &&
+         a.base == b.base && a.scaled == b.scaled && same_axes(a.axes, b.axes) && a.angles == b.angles &&
+         a.scaling == b.scaling && a.yarn_factor == b.yarn_factor && same_other(a.longrope_other, b.longrope_other) &&
+         a.yarn_truncated_theta.size() == b.yarn_truncated_theta.size() &&
+         a.yarn_truncated_theta == b.yarn_truncated_theta && a.error_model.en == b.error_model.en &&
+         a.deinterleaved_output == b.deinterleaved_output && a.axis_blocks == b.axis_blocks &&
+         a.query_beta == b.query_beta && a.query_original == b.query_original && a.query_shift == b.query_shift;
 }
 
 /// The arrangement of the dump that check's variants need: the rope_deltas its positions include (the variant
@@ -67,12 +91,21 @@ void expect_arrangement(RopeExpectation& e, double rope_delta, const std::vector
   }
 }
 
+/// One RoPE of the model's layer types tried: its expectation, and the names of the types that share it.
+struct LayerTypeTry {
+  RopeExpectation expected;
+  Message where;
+  std::vector<std::string> names;
+};
+
 /// A model of several layer types and none given (a Gemma 3 config: its default type is full_attention, base 1e6,
-/// while layer 0 is sliding_attention, base 10000): a failing dump is checked against each type, and passes as the
-/// one it matches; else the failure names the types, rather than a hint such as "is rope_theta read?".
+/// while layer 0 is sliding_attention, base 10000): a failing dump is checked against each distinct RoPE of its
+/// types (names that share one share a try; the default type's was checked already), at most kMaxLayerTypeTries of
+/// them, each type's taken from the run's one resolution, and passes as the one it matches; else the failure names
+/// the types, rather than a hint such as "is rope_theta read?".
 void try_layer_types(const LayerTypeTrial& trial, const DumpSource& source, const std::vector<AxisPosition>& positions,
                      DType dtype, RopeExpectation& e, CheckReport& report, CheckRun& run) {
-  if (trial.types.empty()) return;
+  if (trial.types.empty() || !trial.model) return;
   run.layer_types = trial.types;
   if (report.comparison.passed()) {  // as the default type (Gemma 3's full_attention): said, as another type's pass
     if (trial.default_type.empty()) {
@@ -82,39 +115,73 @@ void try_layer_types(const LayerTypeTrial& trial, const DumpSource& source, cons
     run.layer_type = trial.default_type;
     report.notes.insert(report.notes.begin(),
                         msg("PASS as a {0} layer: the model has the layer types {1}; give {2} to check one type",
-                            escape_controls(trial.default_type), joined(run.layer_types), option_name("layer_type=")));
+                            escape_controls(detail::shown_name(trial.default_type)),
+                            listed_layer_types(run.layer_types), option_name("layer_type=")));
     return;
   }
-  for (const std::string& type : trial.types) {
+  // Each type's expectation from the one resolution, grouped by what it checks.
+  std::vector<LayerTypeTry> tries;
+  ModelRope one;
+  one.model = trial.model->model;
+  one.plain = trial.model->plain;
+  for (const LayerRope& l : trial.model->layers) {
+    if (!l.spec) continue;
+    one.spec = *l.spec;
     Message where;
     RopeExpectation te;
     try {
-      te = trial.expectation(type, where);
+      te = trial.expectation(one, where);
     } catch (const InvalidArgument&) {
       continue;
     }
     te.rope_delta = e.rope_delta;
     te.batch_rows = e.batch_rows;
     te.row_length = e.row_length;
-    CheckReport tr = check_source(source, 0, positions, te);
+    const auto same = std::find_if(tries.begin(), tries.end(),
+                                   [&](const LayerTypeTry& t) { return same_layer_expectation(t.expected, te); });
+    if (same != tries.end()) {
+      same->names.push_back(l.type);
+    } else if (tries.size() <= kMaxLayerTypeTries) {  // the tries and the default type's RoPE, kept to compare
+      tries.push_back({std::move(te), where, {l.type}});
+    } else {  // beyond the bound: not tried, and not compared with the others any further
+      run.layer_types_not_tried.push_back(l.type);
+    }
+  }
+  std::size_t tried = 0;
+  for (LayerTypeTry& t : tries) {
+    if (same_layer_expectation(t.expected, e)) continue;  // the default type's RoPE: checked, failed above
+    if (tried == kMaxLayerTypeTries) {
+      run.layer_types_not_tried.insert(run.layer_types_not_tried.end(), t.names.begin(), t.names.end());
+      continue;
+    }
+    ++tried;
+    CheckReport tr = check_source(source, 0, positions, t.expected);
     if (!tr.comparison.passed()) continue;
-    run.layer_type = type;
-    run.where = where;
-    run.angles = te.angles.value_or(default_angle_model(dtype));
-    e = std::move(te);
+    run.layer_type = t.names.front();
+    run.where = t.where;
+    run.angles = t.expected.angles.value_or(default_angle_model(dtype));
+    e = std::move(t.expected);
     report = std::move(tr);
     report.notes.insert(report.notes.begin(),
                         msg("PASS as a {0} layer: the model has the layer types {1}; give {2} to check one type",
-                            escape_controls(type), joined(run.layer_types), option_name("layer_type=")));
+                            escape_controls(detail::shown_name(run.layer_type)), listed_layer_types(run.layer_types),
+                            option_name("layer_type=")));
+    run.layer_types_not_tried.clear();
     break;
+  }
+  run.layer_type_tries = tried;
+  if (!run.layer_types_not_tried.empty()) {
+    report.notes.push_back(msg(
+        "layer types not tried ({0}): at most {1} distinct RoPEs of a model's layer types are tried; give {2} to check one",
+        listed_layer_types(run.layer_types_not_tried), kMaxLayerTypeTries, option_name("layer_type=")));
   }
   if (run.layer_type.empty()) {
     const Message found = report.diagnosis.message;
     report.diagnosis.message =
         found.empty() ? msg("the dump matches none of the model's layer types ({0}); give {1} to check one type",
-                            joined(run.layer_types), option_name("layer_type="))
+                            listed_layer_types(run.layer_types), option_name("layer_type="))
                       : msg("the dump matches none of the model's layer types ({0}); as the default one: {1}",
-                            joined(run.layer_types), found);
+                            listed_layer_types(run.layer_types), found);
   }
 }
 
@@ -124,17 +191,27 @@ LayerTypeTrial layer_types_to_try(const ModelRope& model, const std::string& lay
   LayerTypeTrial trial;
   if (!layer_type.empty()) return trial;
   std::vector<std::string>& types = trial.types;
+  std::unordered_set<std::string> seen;
   for (const LayerRope& l : model.layers) {
-    if (l.spec && std::find(types.begin(), types.end(), l.type) == types.end()) types.push_back(l.type);
+    if (l.spec && seen.insert(l.type).second) types.push_back(l.type);
   }
   if (types.size() < 2) types.clear();
-  if (!types.empty()) trial.default_type = model.spec.layer_type;
+  if (!types.empty()) {
+    trial.default_type = model.spec.layer_type;
+    trial.model = std::make_shared<const ModelRope>(model);
+  }
   return trial;
 }
 
 RopeExpectation expectation_from_settings(const CheckSettings& s, int head_dim, bool per_axis, double max_position,
                                           Message& where) {
-  const ModelRope rope = resolve_for(s, head_dim);
+  return expectation_of_resolved(resolve_for(s, head_dim), s, head_dim, per_axis, max_position, where);
+}
+
+namespace {
+
+RopeExpectation expectation_of_resolved(const ModelRope& rope, const CheckSettings& s, int head_dim, bool per_axis,
+                                        double max_position, Message& where) {
   if (!rope.plain && rope.spec.axes && rope.spec.axes->vision() && !per_axis) {
     throw InvalidArgument(error_msg(
         "a vision tower's 2-D RoPE turns each patch by its (row, column): give --axis-positions FILE with "
@@ -173,6 +250,8 @@ RopeExpectation expectation_from_settings(const CheckSettings& s, int head_dim, 
   e.mode = s.mode;
   return check_mode(s.mode).expectation(std::move(e));
 }
+
+}  // namespace
 
 /// The angle model is the source's (float32 for Hugging Face, whose Llama 4 temperature (S20) is float32; ggml for a
 /// GGUF), or the settings'.
@@ -228,9 +307,13 @@ CheckRun run_check(const CheckRequest& request) {
   // are, so the dump should be unchanged: every pair turns by 0 (θ_i = 0), attention factor 1.
   run.nope = layers_without_rope(s.source, s.rope);
   const auto& nope = run.nope;
+  // The run's one resolution of the model: the expectation and every layer type's (try_layer_types) come from it.
+  std::optional<ModelRope> model;
+  if (!nope) model = resolve_for(s, dumps.after.d);
+  const bool per_axis = !dumps.axis_positions.empty();
   RopeExpectation e =
       nope ? unchanged_expectation(dumps.after.d, s, dumps.axis_positions.empty() ? 1 : dumps.axis_positions[0].count)
-           : expectation_from_settings(s, dumps.after.d, !dumps.axis_positions.empty(), max_position, run.where);
+           : expectation_of_resolved(*model, s, dumps.after.d, per_axis, max_position, run.where);
   if (nope && nope->temperature && s.query) {  // Llama 4's NoPE layers: q · t(p) (S20), keys unchanged
     e.query_beta = nope->temperature->attn_scale;
     e.query_original = nope->temperature->floor_scale;
@@ -252,11 +335,9 @@ CheckRun run_check(const CheckRequest& request) {
   }
   CheckReport report = check_source(source, 0, positions, e);
   if (!nope) {  // several layer types, none given: the one the dump passes as (try_layer_types)
-    LayerTypeTrial trial = layer_types_of(s, dumps.after.d);
-    trial.expectation = [&](const std::string& type, Message& where) {
-      CheckSettings one = s;
-      one.rope.layer_type = type;
-      return expectation_from_settings(one, dumps.after.d, !dumps.axis_positions.empty(), max_position, where);
+    LayerTypeTrial trial = s.source.any() ? layer_types_to_try(*model, s.rope.layer_type) : LayerTypeTrial{};
+    trial.expectation = [&](const ModelRope& layer, Message& where) {
+      return expectation_of_resolved(layer, s, dumps.after.d, per_axis, max_position, where);
     };
     try_layer_types(trial, source, positions, dumps.after.dtype, e, report, run);
   }

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -84,6 +85,10 @@ struct CheckRun {
   /// types tried when the default one failed, and the one the dump passes as ("" when none does or none was tried).
   std::vector<std::string> layer_types;
   std::string layer_type;
+  /// The distinct RoPEs of those types checked beside the default one (names that share one share a try), at most
+  /// kMaxLayerTypeTries; the types whose RoPE was left untried beyond that bound (none once one passes).
+  std::size_t layer_type_tries = 0;
+  std::vector<std::string> layer_types_not_tried;
   AngleModel angles = AngleModel::Float64;
   double max_position = 0;
   CheckReport report;
@@ -101,12 +106,20 @@ CheckRun run_check(const CheckRequest& request);
 /// A model of several layer types checked without one given (Gemma 3's sliding_attention and full_attention): the
 /// types with RoPE, the one checked by default, and the expectation of each (throwing InvalidArgument where a type
 /// does not fit the dump). A dump that passes as the default type is said to; a failing one is checked against each
-/// type in turn and passes as the one it matches (CheckRun::layer_type).
+/// distinct RoPE of the types in turn (at most kMaxLayerTypeTries) and passes as the one it matches
+/// (CheckRun::layer_type).
 struct LayerTypeTrial {
   std::vector<std::string> types;  ///< empty: one type given, or the model has one
   std::string default_type;        ///< the type of the expectation checked first (the model's default)
-  std::function<RopeExpectation(const std::string& type, Message& where)> expectation;
+  /// The one resolution of the run: each type's spec is read from its layers (never resolved again).
+  std::shared_ptr<const ModelRope> model;
+  /// The expectation of one layer type's RoPE: `layer` is the model with that type's spec.
+  std::function<RopeExpectation(const ModelRope& layer, Message& where)> expectation;
 };
+
+/// The distinct RoPEs of a model's layer types that a failing check tries beyond the default one; the types of the
+/// others are named as not tried (CheckRun::layer_types_not_tried).
+inline constexpr std::size_t kMaxLayerTypeTries = 16;
 
 /// The layer types of a model to try when none was given: those with RoPE, when there are several and `layer_type`
 /// is empty (else none); the default type is the model's.

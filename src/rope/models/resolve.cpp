@@ -1,6 +1,8 @@
 #include "rope/models/resolve.hpp"
+#include "rope/models/resolve_count.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <fmt/format.h>
 
 #include <utility>
@@ -56,6 +58,8 @@ std::string RopeOverrides::first_scaling_setting() const {
 }
 
 namespace {
+
+std::atomic<long> g_resolutions{0};
 
 /// A vision RoPE of the overrides, or a vision-language model's tower, in place of the language model's
 /// (docs/multi-axis.md §6).
@@ -273,6 +277,7 @@ std::optional<LayersWithoutRope> layers_without_rope(const ModelSource& source, 
 }
 
 ModelRope resolve_model_rope(const ModelSource& source, const RopeOverrides& o) {
+  ++g_resolutions;
   const bool from_file = source.any();
   ModelRope r;
   r.plain = !from_file && o.vision.empty() && o.tower == Tower::Default && o.first_scaling_setting().empty();
@@ -285,20 +290,30 @@ ModelRope resolve_model_rope(const ModelSource& source, const RopeOverrides& o) 
   const ModelConfig m = apply_to(loaded, from_file, o);
   r.spec = spec_of(m, from_file, o);
   r.model = m;  // what the model has beyond its RoPE: the spec holds the rest
-  // One spec per layer type, each as if its layer type had been selected, with the same overrides.
+  // One spec per layer type, each as if its layer type had been selected, with the same overrides: from a copy of
+  // the model holding that one layer type (a copy of every type per type was quadratic in the types).
+  std::optional<ModelConfig> bare;
   for (const LayerTypeRope& lt : m.layer_types) {
     LayerRope l{lt.name, lt.layers, std::nullopt, lt.from};
     if (lt.rope && lt.name == m.layer_type) {
       l.spec = r.spec;
     } else if (lt.rope) {
+      if (!bare) {
+        bare = loaded;
+        bare->layer_types.clear();
+      }
+      ModelConfig one = *bare;
+      one.layer_types = {lt};
       RopeOverrides layer_overrides = o;
       layer_overrides.layer_type = lt.name;
-      l.spec = spec_of(apply_to(loaded, from_file, layer_overrides), from_file, layer_overrides);
+      l.spec = spec_of(apply_to(std::move(one), from_file, layer_overrides), from_file, layer_overrides);
     }
     r.layers.push_back(std::move(l));
   }
   return r;
 }
+
+long model_resolutions() { return g_resolutions.load(); }
 
 SequencePositions sequence_positions_of(const ModelRope& r) {
   return sequence_positions_of(r.model, r.spec.name, r.spec.model_type);

@@ -230,6 +230,8 @@ Value check_value(const CheckRun& run) {
   if (!run.layer_types.empty()) {
     j["layer_types"] = run.layer_types;
     j["layer_type"] = run.layer_type.empty() ? Value() : Value(run.layer_type);
+    // The types whose RoPE was not tried: beyond kMaxLayerTypeTries distinct ones (check_run.hpp).
+    j["layer_types_not_tried"] = run.layer_types_not_tried;
   }
   // The batch rows or packed sequences: the first kListedSegments in order, counted; the diagnosed ones (at most
   // kDiagnosedSegments, check.hpp) with their diagnoses and a count per diagnosis.

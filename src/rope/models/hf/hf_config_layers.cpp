@@ -1,7 +1,10 @@
 #include "rope/models/hf/hf_config.hpp"
+#include "rope/models/hf/layer_scans.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <fmt/format.h>
+#include <unordered_map>
 
 #include "rope/core/error.hpp"
 #include "rope/models/families/family_table.hpp"
@@ -28,6 +31,8 @@ namespace {
 
 constexpr long kMaxLayers = 4096;
 
+std::atomic<long> g_layer_scans{0};
+
 /// Parses a copy of the config whose RoPE keys were changed by `edit` (on the object holding them).
 template <class Edit>
 RopeConfig reparse(const json& doc, const std::string& name, bool text, Edit edit) {
@@ -37,6 +42,8 @@ RopeConfig reparse(const json& doc, const std::string& name, bool text, Edit edi
 }
 
 }  // namespace
+
+long layer_scans() { return g_layer_scans.load(); }
 
 void read_layer_types(const json& doc, const std::string& name, ModelConfig& m) {
   if (!doc.is_object()) return;
@@ -73,12 +80,18 @@ void read_layer_types(const json& doc, const std::string& name, ModelConfig& m) 
                             row->layers_source));
     }
   }
+  // The layers of each name, built in one pass over the list when first asked for (the names are final by then): a
+  // scan per name was quadratic in the names (cohere2 keeps each name as a type, 4 096 of them allowed).
+  std::unordered_map<std::string, std::vector<int>> by_name;
+  bool mapped = false;
   const auto layers_named = [&](const std::string& n) {
-    std::vector<int> out;
-    for (std::size_t i = 0; i < names.size(); ++i) {
-      if (names[i] == n) out.push_back(static_cast<int>(i));
+    if (!mapped) {
+      ++g_layer_scans;
+      for (std::size_t i = 0; i < names.size(); ++i) by_name[names[i]].push_back(static_cast<int>(i));
+      mapped = true;
     }
-    return out;
+    const auto it = by_name.find(n);
+    return it == by_name.end() ? std::vector<int>{} : it->second;
   };
 
   if (is_deepseek_v4(type)) {
