@@ -141,10 +141,11 @@ TEST(Check, NamesEachPlantedBug) {
   EXPECT_EQ(matches(rotate_dump(x, true, 32, kDefaultBase), expect_half(32, 16)), "partial-rotary-whole-head");
   EXPECT_EQ(matches(rotate_dump(x, true, 8, kDefaultBase), expect_half(32, 16)), "partial-rotary-twice");
   RopeExpectation scaled = expect_half(32, 32, kDefaultBase, 1.25);
-  scaled.theta /= 4.0;  // linear f = 4 with a factor: without the factor it is "attention factor missing"
-  scaled.scaled = true;
+  scaled.rope.params.inv_freq /=
+      4.0;  // linear f = 4 with a factor: without the factor it is "attention factor missing"
+  scaled.rope.config.type = ScalingType::Linear;
   std::vector<double> quarter(16);
-  for (int j = 0; j < 16; ++j) quarter[j] = scaled.theta[j];
+  for (int j = 0; j < 16; ++j) quarter[j] = scaled.theta()[j];
   EXPECT_EQ(matches(rotate_dump(x, true, 32, kDefaultBase, 1.0, 0.0, {}, quarter), scaled), "attention-factor-missing");
   // Issue 53: sin's sign flipped, θ = 1 everywhere (inv_freq by integer division), another base than the model's.
   std::vector<double> reversed(16), ones(16, 1.0);
@@ -179,9 +180,9 @@ TEST(Check, GgmlFourthSlotTakenAsZeroIsNamed) {
   // a value there (Qwen4-exp's indexer keys at (b, b, b, b)); the dump took it as 0, a text token's (b, b, b, 0).
   const DumpVectors x = random_dump(6, 2, 8);
   RopeExpectation e = expect_half(8, 8);
-  e.axes = make_axis_map({{1, 1, 1, 1}, SectionOrder::GgmlImrope}, 4);
-  ASSERT_EQ(e.axes->axes, 4);
-  ASSERT_EQ(e.axes->pair_axis, (std::vector<int>{0, 1, 2, 3}));
+  e.rope.axes = make_axis_map({{1, 1, 1, 1}, SectionOrder::GgmlImrope}, 4);
+  ASSERT_EQ(e.rope.axes->axes, 4);
+  ASSERT_EQ(e.rope.axes->pair_axis, (std::vector<int>{0, 1, 2, 3}));
   std::vector<AxisPosition> positions;
   for (int b = 0; b < 6; ++b) positions.push_back(parse_axis_position(fmt::format("{0},{0},{0},{0}", 16 * b), "p"));
   DumpVectors y = x;
@@ -233,9 +234,9 @@ TEST(Check, MropeDumpsPerAxisAndTheirBugs) {
     return y;
   };
   RopeExpectation chunked = expect_half(8, 8);
-  chunked.axes = make_axis_map({{1, 1, 2}, SectionOrder::Chunked}, 4);
+  chunked.rope.axes = make_axis_map({{1, 1, 2}, SectionOrder::Chunked}, 4);
   RopeExpectation interleaved = chunked;
-  interleaved.axes = make_axis_map({{1, 1, 2}, SectionOrder::Interleaved}, 4);
+  interleaved.rope.axes = make_axis_map({{1, 1, 2}, SectionOrder::Interleaved}, 4);
   const DumpVectors by_chunks = rotate({0, 1, 2, 2}, false), by_interleaving = rotate({0, 1, 2, 0}, false);
   const CheckReport ok = check_dump(x, by_chunks, positions, chunked);
   EXPECT_TRUE(ok.comparison.passed());
@@ -324,8 +325,8 @@ TEST(Check, GgmlLadderPassesUnderItsErrorModelAndBugsAreStillNamed) {
     };
     EXPECT_EQ(named(ggml_neox_dump(x, 128, static_cast<float>(base), p, 1.0), e), "positions-plus-one");
     RopeExpectation other_base = e;
-    other_base.base = 5e5;
-    for (int j = 0; j < 64; ++j) other_base.theta[j] = std::pow(5e5, -2.0 * j / 128);
+    other_base.rope.config.base = 5e5;
+    for (int j = 0; j < 64; ++j) other_base.rope.params.inv_freq[j] = std::pow(5e5, -2.0 * j / 128);
     if (base == 1e4) {
       EXPECT_EQ(named(y, other_base), "base-10000");
     }
@@ -351,13 +352,13 @@ TEST(Check, RotaryOffsetChecksTheLastChannels) {
     }
   }
   RopeExpectation e = expect_half(24, 8);
-  e.layout = Layout::Interleaved;
-  e.rotary_offset = 16;
+  e.rope.layout = Layout::Interleaved;
+  e.rope.rotary_offset = 16;
   const auto p = range_positions(10);
   EXPECT_TRUE(check_dump(x, y, p, e).comparison.passed());
-  e.rotary_offset = 0;  // the first channels: wrong
+  e.rope.rotary_offset = 0;  // the first channels: wrong
   EXPECT_FALSE(check_dump(x, y, p, e).comparison.passed());
-  e.rotary_offset = 17;  // past the head
+  e.rope.rotary_offset = 17;  // past the head
   EXPECT_THROW(check_dump(x, y, p, e), InvalidArgument);
 }
 

@@ -35,11 +35,11 @@ DumpVectors deinterleave(const DumpVectors& x, int r) {
 
 RopeExpectation interleaved(int d, int r, int offset) {
   RopeExpectation e;
-  e.layout = Layout::Interleaved;
-  e.head_dim = d;
-  e.rotary_offset = offset;
-  e.theta.resize(r / 2);
-  for (int j = 0; j < r / 2; ++j) e.theta[j] = std::pow(kDefaultBase, -2.0 * j / r);
+  e.rope.layout = Layout::Interleaved;
+  e.rope.head_dim = d;
+  e.rope.rotary_offset = offset;
+  e.rope.params.inv_freq.resize(r / 2);
+  for (int j = 0; j < r / 2; ++j) e.rope.params.inv_freq[j] = std::pow(kDefaultBase, -2.0 * j / r);
   return e;
 }
 
@@ -48,7 +48,7 @@ TEST(CheckExpectation, DeinterleavedOutputIsReadInterleavedAndWrittenHalf) {
   const DumpVectors y = test::rotate_dump(deinterleave(x, 16), true, 16, kDefaultBase);
   const auto p = test::range_positions(32);
   RopeExpectation e = interleaved(16, 16, 0);
-  e.deinterleaved_output = true;
+  e.rope.deinterleaved_output = true;
   const CheckReport ok = check_dump(x, y, p, e);
   EXPECT_TRUE(ok.comparison.passed()) << ok.comparison.max_ratio;
   EXPECT_LT(ok.comparison.max_ratio, 1e-3);
@@ -56,14 +56,14 @@ TEST(CheckExpectation, DeinterleavedOutputIsReadInterleavedAndWrittenHalf) {
   EXPECT_EQ(pair_channels(e, 3, false), std::make_pair(6, 7));
   EXPECT_EQ(pair_channels(e, 3, true), std::make_pair(3, 11));
   // Without the de-interleaving the same dump fails, from position 0 (the channels moved).
-  e.deinterleaved_output = false;
+  e.rope.deinterleaved_output = false;
   const CheckReport bad = check_dump(x, y, p, e);
   EXPECT_FALSE(bad.comparison.passed());
   EXPECT_EQ(bad.comparison.first_seq, 0);
   // and is named: HF's DeepSeek-V3 order where the spec (llama.cpp's) writes the pairs back in place.
   EXPECT_EQ(bad.diagnosis.matches, VariantKind::OutputDeinterleaved);
   // The reverse: a dump in place against the de-interleaving spec (a llama.cpp q_pe checked as HF's).
-  e.deinterleaved_output = true;
+  e.rope.deinterleaved_output = true;
   const CheckReport in_place = check_dump(x, test::rotate_dump(x, false, 16, kDefaultBase), p, e);
   EXPECT_EQ(in_place.diagnosis.matches, VariantKind::OutputInterleaved);
 }
@@ -84,7 +84,7 @@ TEST(CheckExpectation, DeinterleavedOutputAfterTheNopeChannels) {
     for (int c = 0; c < 8; ++c) y.values[static_cast<std::size_t>(s * 24 + 16 + c)] = tail_rot.value(s, 0, c);
   }
   RopeExpectation e = interleaved(24, 8, 16);
-  e.deinterleaved_output = true;
+  e.rope.deinterleaved_output = true;
   const CheckReport ok = check_dump(x, y, test::range_positions(16), e);
   EXPECT_TRUE(ok.comparison.passed()) << ok.comparison.max_ratio;
   EXPECT_EQ(pair_channels(e, 1, false), std::make_pair(18, 19));
@@ -93,11 +93,11 @@ TEST(CheckExpectation, DeinterleavedOutputAfterTheNopeChannels) {
 
 TEST(CheckExpectation, TheSwappedLayoutVariantIsNotDeinterleaved) {
   RopeExpectation e = interleaved(16, 16, 0);
-  e.deinterleaved_output = true;
+  e.rope.deinterleaved_output = true;
   for (const Variant& v : check_variants(e)) {
     if (v.kind == VariantKind::LayoutSwapped) {
-      EXPECT_EQ(v.spec.layout, Layout::Half);
-      EXPECT_FALSE(v.spec.deinterleaved_output);
+      EXPECT_EQ(v.spec.rope.layout, Layout::Half);
+      EXPECT_FALSE(v.spec.rope.deinterleaved_output);
     }
   }
 }
@@ -133,10 +133,10 @@ TEST(CheckExpectation, GemmaFourVisionPairsSitInsideEachAxisBlock) {
   // HF apply_multidimensional_rope (models/gemma4/modeling_gemma4.py at c308a309e651): torch.split into blocks of
   // 2·(d // 4) channels, rotate_half inside each: pair j of block b = j / (r/4) on b·r/2 + (k, k + r/4), k = j mod r/4.
   RopeExpectation e;
-  e.layout = Layout::Half;
-  e.axis_blocks = true;
-  e.head_dim = 72;
-  e.theta = Eigen::VectorXd::Ones(36);
+  e.rope.layout = Layout::Half;
+  e.rope.axis_blocks = true;
+  e.rope.head_dim = 72;
+  e.set_theta(Eigen::VectorXd::Ones(36));
   EXPECT_EQ(pair_channels(e, 0, false), (std::pair{0, 18}));
   EXPECT_EQ(pair_channels(e, 17, true), (std::pair{17, 35}));
   EXPECT_EQ(pair_channels(e, 18, false), (std::pair{36, 54}));
@@ -144,7 +144,7 @@ TEST(CheckExpectation, GemmaFourVisionPairsSitInsideEachAxisBlock) {
   // The layout-swapped variant keeps the blocks: the interleaved layout inside each, (36 + 2k, 36 + 2k + 1).
   for (const Variant& v : check_variants(e)) {
     if (v.kind != VariantKind::LayoutSwapped) continue;
-    EXPECT_TRUE(v.spec.axis_blocks);
+    EXPECT_TRUE(v.spec.rope.axis_blocks);
     EXPECT_EQ(pair_channels(v.spec, 19, false), (std::pair{38, 39}));
   }
 }
@@ -152,11 +152,11 @@ TEST(CheckExpectation, GemmaFourVisionPairsSitInsideEachAxisBlock) {
 /// Plain RoPE of d channels, the half layout, at `base`.
 RopeExpectation half_at(int d, double base) {
   RopeExpectation e;
-  e.layout = Layout::Half;
-  e.head_dim = d;
-  e.base = base;
-  e.theta.resize(d / 2);
-  for (int j = 0; j < d / 2; ++j) e.theta[j] = std::pow(base, -2.0 * j / d);
+  e.rope.layout = Layout::Half;
+  e.rope.head_dim = d;
+  e.rope.config.base = base;
+  e.rope.params.inv_freq.resize(d / 2);
+  for (int j = 0; j < d / 2; ++j) e.rope.params.inv_freq[j] = std::pow(base, -2.0 * j / d);
   return e;
 }
 

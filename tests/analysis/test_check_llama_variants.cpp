@@ -32,9 +32,10 @@ std::string named(const DumpVectors& x, const DumpVectors& y, const RopeExpectat
 TEST(CheckLlamaVariants, YarnWithoutExtFactorIsLinearInterpolationWithoutMagnitude) {
   const DumpVectors x = random_dump(24, 2, 32);
   RopeExpectation yarn = expect_half(32, 32, kDefaultBase);
-  yarn.scaled = true, yarn.yarn_factor = 4, yarn.attention_factor = 1.0 + 0.1 * std::log(4.0);
+  yarn.rope.config.type = ScalingType::Yarn, yarn.yarn_factor = 4,
+  yarn.rope.params.attention_factor = 1.0 + 0.1 * std::log(4.0);
   for (int j = 8; j < 16; ++j)
-    yarn.theta[j] /= 4;  // the interpolated pairs of some YaRN (the ramp's shape does not matter)
+    yarn.rope.params.inv_freq[j] /= 4;  // the interpolated pairs of some YaRN (the ramp's shape does not matter)
   std::vector<double> linear(16);
   for (int j = 0; j < 16; ++j) linear[static_cast<std::size_t>(j)] = std::pow(kDefaultBase, -2.0 * j / 32) / 4;
   std::string message;
@@ -56,15 +57,15 @@ TEST(CheckLlamaVariants, RotaryDimensionHalvedOnAFullRotaryModel) {
 TEST(CheckLlamaVariants, ImropeFourthSlotPairsUnrotatedAgainstHuggingFacesMap) {
   // Qwen3-VL: sections [24, 20, 20] interleaved (A3); llama.cpp's IMROPE feeds pairs 61 and 62 from the fourth slot.
   RopeExpectation e = expect_half(128, 128, 5e6);
-  e.axes = make_axis_map({{24, 20, 20}, SectionOrder::Interleaved}, 64);
+  e.rope.axes = make_axis_map({{24, 20, 20}, SectionOrder::Interleaved}, 64);
   EXPECT_EQ(llama_cpp_unrotated_pairs(e), (std::vector<int>{61, 62}));
   const DumpVectors x = random_dump(24, 1, 128);
-  std::vector<double> theta(e.theta.data(), e.theta.data() + 64);
+  std::vector<double> theta(e.theta().data(), e.theta().data() + 64);
   theta[61] = theta[62] = 0;
   std::string message;
   EXPECT_EQ(named(x, rotate_dump(x, true, 128, 5e6, 1.0, 0.0, {}, theta), e, &message), "e-slot-unrotated");
   EXPECT_THAT(message, ::testing::HasSubstr("pairs 61, 62 left unrotated"));
-  e.axes = make_axis_map({{16, 24, 24}, SectionOrder::Chunked}, 64);  // Qwen2-VL's map covers every pair
+  e.rope.axes = make_axis_map({{16, 24, 24}, SectionOrder::Chunked}, 64);  // Qwen2-VL's map covers every pair
   EXPECT_TRUE(llama_cpp_unrotated_pairs(e).empty());
 }
 
@@ -73,7 +74,7 @@ TEST(CheckLlamaVariants, FourthSlotVariantOnlyWhereThePositionsFillIt) {
   // per position is (p, p, p, 0) already, so "e taken as 0" is the expectation itself and is not tried; positions
   // with a fourth component other than 0 make it a variant of its own.
   RopeExpectation e = expect_half(8, 8);
-  e.axes = make_axis_map({{1, 1, 1, 1}, SectionOrder::GgmlImrope}, 4);
+  e.rope.axes = make_axis_map({{1, 1, 1, 1}, SectionOrder::GgmlImrope}, 4);
   ASSERT_EQ(ggml_fourth_slot_pairs(e), (std::vector<int>{3}));
   const DumpVectors x = random_dump(6, 2, 8);
   const DumpVectors y = rotate_dump(x, false, 8, kDefaultBase);  // the other layout: fails
@@ -98,9 +99,9 @@ TEST(CheckLlamaVariants, LongRopesOtherListIsNamed) {
   // took the short ones.
   const DumpVectors x = random_dump(24, 2, 32);
   RopeExpectation e = expect_half(32, 32, kDefaultBase);
-  e.scaled = true;
-  Eigen::VectorXd short_theta = e.theta;
-  for (int j = 0; j < 16; ++j) e.theta[j] /= 1.0 + 0.25 * j, short_theta[j] /= 1.0 + 0.01 * j;
+  e.rope.config.type = ScalingType::Linear;
+  Eigen::VectorXd short_theta = e.theta();
+  for (int j = 0; j < 16; ++j) e.rope.params.inv_freq[j] /= 1.0 + 0.25 * j, short_theta[j] /= 1.0 + 0.01 * j;
   e.longrope_other = RopeExpectation::OtherList{short_theta, true};
   const std::vector<double> theta(short_theta.data(), short_theta.data() + 16);
   std::string message;

@@ -26,10 +26,10 @@ struct Exact {
 
 /// (C1) element by element: tolerance κ·a·√(x_a² + x_b²)·(2·ε_T + ε_A·(1 + c_i·|m|·θ_i)), as the kernel computes it.
 Exact exact_ratios(const DumpVectors& x, const DumpVectors& y, const RopeExpectation& e, double shift = 0) {
-  const int half = static_cast<int>(e.theta.size());
+  const int half = static_cast<int>(e.theta().size());
   const AngleModel model = default_angle_model(x.dtype);
-  const Eigen::VectorXd c = angle_error_factors(model, e.theta, e.base, 2 * half);
-  const double k = kToleranceSafety * e.attention_factor, et = epsilon(x.dtype), ea = angle_epsilon(model);
+  const Eigen::VectorXd c = angle_error_factors(model, e.theta(), e.base(), 2 * half);
+  const double k = kToleranceSafety * e.attention_factor(), et = epsilon(x.dtype), ea = angle_epsilon(model);
   Exact out{std::vector<double>(static_cast<std::size_t>(x.seq), 0.0),
             std::vector<double>(static_cast<std::size_t>(x.d), 0.0), 0,
             std::vector<long>(static_cast<std::size_t>(x.groups()), 0)};
@@ -37,13 +37,14 @@ Exact exact_ratios(const DumpVectors& x, const DumpVectors& y, const RopeExpecta
     const double m = static_cast<double>(s) + shift;
     for (long g = 0; g < x.groups(); ++g) {
       for (int i = 0; i < half; ++i) {
-        const int ca = e.layout == Layout::Half ? i : 2 * i, cb = e.layout == Layout::Half ? i + half : 2 * i + 1;
-        const double phi = m * e.theta[i], cs = std::cos(phi), sn = std::sin(phi);
-        const double term = 2 * et + ea * (1 + c[i] * std::abs(m) * e.theta[i]);
+        const int ca = e.rope.layout == Layout::Half ? i : 2 * i,
+                  cb = e.rope.layout == Layout::Half ? i + half : 2 * i + 1;
+        const double phi = m * e.theta()[i], cs = std::cos(phi), sn = std::sin(phi);
+        const double term = 2 * et + ea * (1 + c[i] * std::abs(m) * e.theta()[i]);
         const double x1 = x.value(s, g, ca), x2 = x.value(s, g, cb);
         const double exact_tol = k * std::sqrt(x1 * x1 + x2 * x2) * term;
         const double tol = std::max(exact_tol, std::numeric_limits<double>::min());
-        const double a = e.attention_factor;
+        const double a = e.attention_factor();
         const double da = std::abs(y.value(s, g, ca) - a * (x1 * cs - x2 * sn));
         const double db = std::abs(y.value(s, g, cb) - a * (x1 * sn + x2 * cs));
         const long fails = static_cast<long>(!(da <= exact_tol)) + static_cast<long>(!(db <= exact_tol));
@@ -70,7 +71,7 @@ TEST(CheckScreen, EveryMaximumIsTheExactRatioBitForBit) {
       }
       const DumpVectors y = test::rotate_dump(x, half, 32, kDefaultBase, a);
       RopeExpectation e = test::expect_half(32, 32, kDefaultBase, a);
-      e.layout = half ? Layout::Half : Layout::Interleaved;
+      e.rope.layout = half ? Layout::Half : Layout::Interleaved;
       const CheckReport r = check_dump(x, y, test::range_positions(x.seq), e);
       ASSERT_TRUE(r.comparison.passed());
       const Exact want = exact_ratios(x, y, e);
@@ -98,7 +99,7 @@ TEST_P(CheckScreenFailing, CountsAndMaximaAreTheExactLoopsBitForBit) {
   }
   const DumpVectors y = test::rotate_dump(x, half, 32, kDefaultBase, 1.0);
   RopeExpectation e = test::expect_half(32, 32, kDefaultBase, 1.0);
-  e.layout = half ? Layout::Half : Layout::Interleaved;
+  e.rope.layout = half ? Layout::Half : Layout::Interleaved;
   std::vector<AxisPosition> positions;
   for (long s = 0; s < x.seq; ++s) positions.push_back(AxisPosition::single(static_cast<double>(s) + shift));
   Variant expected;

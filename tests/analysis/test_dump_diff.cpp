@@ -78,8 +78,8 @@ TEST(DumpDiff, BothWrongDifferentlyAndAShiftFromAPosition) {
   // A: positions shifted by one everywhere; B: right until index 20, then base 10000 where the spec has 500000.
   const DumpVectors x = random_dump(40, 1, 16);
   RopeExpectation e = expect_half(16);
-  for (int j = 0; j < 8; ++j) e.theta[j] = std::pow(500000.0, -2.0 * j / 16);
-  e.base = 500000;
+  for (int j = 0; j < 8; ++j) e.rope.params.inv_freq[j] = std::pow(500000.0, -2.0 * j / 16);
+  e.rope.config.base = 500000;
   const DumpVectors a = rotate_dump(x, true, 16, 500000.0, 1.0, 1.0);
   const DumpVectors good = rotate_dump(x, true, 16, 500000.0), base = rotate_dump(x, true, 16, 10000.0);
   DumpVectors b = good;

@@ -15,11 +15,11 @@ TEST(Expectation, PlainRopeIsRotateHalfUnlessGiven) {
   ExpectationRequest q;
   q.head_dim = 8;
   RopeExpectation e = expectation_from_rope(resolve_model_rope({}, o), q);
-  EXPECT_EQ(e.layout, Layout::Half);
+  EXPECT_EQ(e.rope.layout, Layout::Half);
   EXPECT_EQ(e.rotary_dim(), 8);
-  EXPECT_DOUBLE_EQ(e.theta[1], std::pow(10000.0, -2.0 / 8));
+  EXPECT_DOUBLE_EQ(e.theta()[1], std::pow(10000.0, -2.0 / 8));
   q.layout = Layout::Interleaved;
-  EXPECT_EQ(expectation_from_rope(resolve_model_rope({}, o), q).layout, Layout::Interleaved);
+  EXPECT_EQ(expectation_from_rope(resolve_model_rope({}, o), q).rope.layout, Layout::Interleaved);
   q.gguf = true;
   EXPECT_EQ(expectation_from_rope(resolve_model_rope({}, o), q).angles, AngleModel::Ggml);
   q.head_dim = 4;  // the rotary dimension 8 does not fit
@@ -33,17 +33,17 @@ TEST(Expectation, ModelHeadDimMustBeTheDumps) {
   EXPECT_THROW(expectation_from_rope(resolve_model_rope({"llama-3.1-8b", ""}, {}), q), InvalidArgument);
   q.head_dim = 128;
   const RopeExpectation e = expectation_from_rope(resolve_model_rope({"llama-3.1-8b", ""}, {}), q);
-  EXPECT_TRUE(e.scaled);
-  EXPECT_EQ(e.layout, Layout::Half);
-  EXPECT_EQ(e.base, 500000.0);
+  EXPECT_TRUE(e.scaled());
+  EXPECT_EQ(e.rope.layout, Layout::Half);
+  EXPECT_EQ(e.base(), 500000.0);
 }
 
 TEST(Expectation, ExpectedDumpByHand) {
   RopeExpectation e;
-  e.layout = Layout::Half;
-  e.head_dim = 6;
-  e.theta = Eigen::Vector2d(1.0, 0.5);  // rotary dimension 4, channels 4 and 5 pass through
-  e.attention_factor = 2.0;
+  e.rope.layout = Layout::Half;
+  e.rope.head_dim = 6;
+  e.set_theta(Eigen::Vector2d(1.0, 0.5));  // rotary dimension 4, channels 4 and 5 pass through
+  e.rope.params.attention_factor = 2.0;
   DumpVectors x;
   x.seq = 2;
   x.d = 6;

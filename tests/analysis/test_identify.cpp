@@ -332,7 +332,7 @@ std::pair<std::vector<AxisPosition>, DumpVectors> mrope_case(const DumpVectors& 
     for (std::size_t i = 0; i < p.size(); ++i) p[i].value = {double(i), double(i), double(i), 0};
   }
   RopeExpectation e = test::expect_half(x.d);
-  e.axes = make_axis_map({sections, order}, x.d / 2);
+  e.rope.axes = make_axis_map({sections, order}, x.d / 2);
   return {p, expected_dump(x, p, e)};
 }
 
@@ -370,7 +370,7 @@ TEST(Identify, MropeSectionsFromAxisPositions) {
     DumpVectors slow;
     std::tie(p, std::ignore) = mrope_case(x16, {4, 2, 2}, SectionOrder::Chunked);
     RopeExpectation e = test::expect_half(16, 0, 1e14);
-    e.axes = make_axis_map({{4, 2, 2}, SectionOrder::Chunked}, 8);
+    e.rope.axes = make_axis_map({{4, 2, 2}, SectionOrder::Chunked}, 8);
     slow = expected_dump(x16, p, e);
     const Identification partial = identify_rope(x16, slow, p);
     ASSERT_TRUE(partial.axes.has_value());
@@ -407,12 +407,12 @@ TEST(Identify, TwoDVisionRopesByTheirMapPairsAndLadders) {
   for (const VisionRope kind : {VisionRope::Qwen2VL, VisionRope::Pixtral, VisionRope::Axial, VisionRope::Gemma4}) {
     const VisionPairs pairs = vision_pairs(kind, 16, 100.0);
     RopeExpectation e;
-    e.head_dim = 16;
-    e.layout = pairs.layout;
-    e.theta = pairs.theta;
-    e.base = 100;
-    e.axes = vision_axis_map(pairs);
-    e.axis_blocks = pairs.per_block;
+    e.rope.head_dim = 16;
+    e.rope.layout = pairs.layout;
+    e.set_theta(pairs.theta);
+    e.rope.config.base = 100;
+    e.rope.axes = vision_axis_map(pairs);
+    e.rope.axis_blocks = pairs.per_block;
     const Identification id = identify_rope(x, expected_dump(x, p, e), p);
     ASSERT_TRUE(id.vision.has_value()) << to_string(kind);
     EXPECT_EQ(id.vision->kind, to_string(kind));
@@ -428,8 +428,9 @@ TEST(Identify, TwoDVisionRopesByTheirMapPairsAndLadders) {
   // The rows and columns exchanged: Qwen2-VL's pairs with the column first is no kind's map.
   const VisionPairs q = vision_pairs(VisionRope::Qwen2VL, 16, 100.0);
   RopeExpectation e;
-  e.head_dim = 16, e.layout = q.layout, e.theta = q.theta, e.base = 100;
-  e.axes = vision_axis_map(q);
+  e.rope.head_dim = 16, e.rope.layout = q.layout, e.rope.config.base = 100;
+  e.set_theta(q.theta);
+  e.rope.axes = vision_axis_map(q);
   std::vector<AxisPosition> swapped = p;
   for (AxisPosition& a : swapped) std::swap(a.value[0], a.value[1]);
   const Identification none = identify_rope(x, expected_dump(x, p, e), swapped);

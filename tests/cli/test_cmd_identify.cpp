@@ -75,7 +75,7 @@ TEST_F(CmdIdentify, MropeSectionsFromAxisPositions) {
   for (std::size_t k = 0; k < p.size() * 16; ++k)
     x.values.push_back(std::sin(0.37 * static_cast<double>(k) + 1.0) + 0.1);
   RopeExpectation e = test::expect_half(16);
-  e.axes = make_axis_map({{4, 2, 2}, SectionOrder::Interleaved}, 8);
+  e.rope.axes = make_axis_map({{4, 2, 2}, SectionOrder::Interleaved}, 8);
   const DumpVectors y = expected_dump(x, p, e);
   {
     std::ofstream b(path("before.csv")), a(path("after.csv")), pos(path("thw.csv"));

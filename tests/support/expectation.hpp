@@ -16,12 +16,12 @@ namespace rope::test {
 inline RopeExpectation expect_half(int d, int r = 0, double base = kDefaultBase, double a = 1.0) {
   if (r == 0) r = d;
   RopeExpectation e;
-  e.layout = Layout::Half;
-  e.head_dim = d;
-  e.theta.resize(r / 2);
-  for (int j = 0; j < r / 2; ++j) e.theta[j] = std::pow(base, -2.0 * j / r);
-  e.base = base;
-  e.attention_factor = a;
+  e.rope.layout = Layout::Half;
+  e.rope.head_dim = d;
+  e.rope.params.inv_freq.resize(r / 2);
+  for (int j = 0; j < r / 2; ++j) e.rope.params.inv_freq[j] = std::pow(base, -2.0 * j / r);
+  e.rope.config.base = base;
+  e.rope.params.attention_factor = a;
   return e;
 }
 

@@ -15,6 +15,11 @@ double RopeExpectation::query_scale(double position) const {
   return query_beta == 0 ? 1.0 : 1.0 + query_beta * std::log1p(std::floor((position + query_shift) / query_original));
 }
 
+void RopeExpectation::set_theta(Eigen::VectorXd theta) {
+  rope.rotary_dim = 2 * static_cast<int>(theta.size());
+  rope.params.inv_freq = std::move(theta);
+}
+
 namespace {
 
 Eigen::VectorXd default_theta(double base, int rotary_dim) {
@@ -41,24 +46,24 @@ std::vector<int> imrope_e_pairs(const std::vector<int>& sections, int pairs) {
 
 std::pair<int, int> pair_channels(const RopeExpectation& e, int i, bool output) {
   const int r = e.rotary_dim();
-  const bool deinterleaved = output && e.deinterleaved_output && e.layout == Layout::Interleaved;
-  const auto [a, b] = e.axis_blocks ? axis_block_pair_channels(r, i, e.layout)
-                                    : pair_channels(r, i, deinterleaved ? Layout::Half : e.layout);
-  return {a + e.rotary_offset, b + e.rotary_offset};
+  const bool deinterleaved = output && e.rope.deinterleaved_output && e.rope.layout == Layout::Interleaved;
+  const auto [a, b] = e.rope.axis_blocks ? axis_block_pair_channels(r, i, e.rope.layout)
+                                         : pair_channels(r, i, deinterleaved ? Layout::Half : e.rope.layout);
+  return {a + e.rope.rotary_offset, b + e.rope.rotary_offset};
 }
 
 std::vector<int> llama_cpp_unrotated_pairs(const RopeExpectation& e) {
-  if (!e.axes || e.axes->source.order != SectionOrder::Interleaved) return {};
-  return imrope_e_pairs(e.axes->source.sections, e.rotary_dim() / 2);
+  if (!e.rope.axes || e.rope.axes->source.order != SectionOrder::Interleaved) return {};
+  return imrope_e_pairs(e.rope.axes->source.sections, e.rotary_dim() / 2);
 }
 
 std::vector<int> ggml_fourth_slot_pairs(const RopeExpectation& e) {
-  if (!e.axes || e.axes->axes < 4) return {};
-  const SectionOrder order = e.axes->source.order;
+  if (!e.rope.axes || e.rope.axes->axes < 4) return {};
+  const SectionOrder order = e.rope.axes->source.order;
   if (order != SectionOrder::GgmlMrope && order != SectionOrder::GgmlImrope) return {};
   std::vector<int> pairs;
-  for (std::size_t j = 0; j < e.axes->pair_axis.size(); ++j) {
-    if (e.axes->pair_axis[j] == 3) pairs.push_back(static_cast<int>(j));
+  for (std::size_t j = 0; j < e.rope.axes->pair_axis.size(); ++j) {
+    if (e.rope.axes->pair_axis[j] == 3) pairs.push_back(static_cast<int>(j));
   }
   return pairs;
 }
@@ -77,34 +82,34 @@ std::vector<Variant> check_variants(const RopeExpectation& e) {
   };
   RopeExpectation s = e;
   RopeExpectation at_zero = e;  // the partial-rotary variants rotate from channel 0
-  at_zero.rotary_offset = 0;
-  s.layout = e.layout == Layout::Half ? Layout::Interleaved : Layout::Half;
-  s.deinterleaved_output = false;  // the other layout, read and written in place
+  at_zero.rope.rotary_offset = 0;
+  s.rope.layout = e.rope.layout == Layout::Half ? Layout::Interleaved : Layout::Half;
+  s.rope.deinterleaved_output = false;  // the other layout, read and written in place
   add(VariantKind::LayoutSwapped, s);
-  if (e.layout == Layout::Interleaved && !e.axis_blocks) {
+  if (e.rope.layout == Layout::Interleaved && !e.rope.axis_blocks) {
     // The pairs (2i, 2i + 1) written back in place, or de-interleaved to (i, i + r/2): HF's DeepSeek-V3
     // (apply_rotary_pos_emb_interleave, transformers src/transformers/models/deepseek_v3/modeling_deepseek_v3.py at
     // 00b676f8f048: view(b, h, s, d/2, 2).transpose(4, 3).reshape, then rotate_half) de-interleaves its output;
     // llama.cpp's (src/models/deepseek2.cpp at 07bede6a8f32: q_pe = ggml_rope_ext(…, rope_type NORM, …)) keeps the
     // channels in their interleaved order. q·k is the same either way; the dumps differ.
     s = e;
-    s.deinterleaved_output = !e.deinterleaved_output;
-    add(e.deinterleaved_output ? VariantKind::OutputInterleaved : VariantKind::OutputDeinterleaved, s);
+    s.rope.deinterleaved_output = !e.rope.deinterleaved_output;
+    add(e.rope.deinterleaved_output ? VariantKind::OutputInterleaved : VariantKind::OutputDeinterleaved, s);
   }
-  if (e.base != kDefaultBase) {
+  if (e.base() != kDefaultBase) {
     s = e;
-    s.theta = default_theta(kDefaultBase, r);
+    s.set_theta(default_theta(kDefaultBase, r));
     add(VariantKind::Base10000, s);
   }
-  if (e.scaled || e.attention_factor != 1.0) {
+  if (e.scaled() || e.attention_factor() != 1.0) {
     s = e;
-    s.theta = default_theta(e.base, r);
-    s.attention_factor = 1.0;
+    s.set_theta(default_theta(e.base(), r));
+    s.rope.params.attention_factor = 1.0;
     add(VariantKind::ScalingIgnored, s);
   }
-  if (e.attention_factor != 1.0) {
+  if (e.attention_factor() != 1.0) {
     s = e;
-    s.attention_factor = 1.0;
+    s.rope.params.attention_factor = 1.0;
     add(VariantKind::FactorMissing, s);
   }
   add(VariantKind::PositionsPlusOne, e, 1.0);
@@ -113,20 +118,20 @@ std::vector<Variant> check_variants(const RopeExpectation& e) {
     // YaRN run without ext_factor (llama.cpp's yarn_ext_factor 0): ggml's rope_yarn then interpolates every pair
     // linearly, θ_i/f, and leaves out its magnitude 1 + 0.1·ln f (ggml/src/ggml-cpu/ops.cpp rope_yarn).
     s = e;
-    s.theta = default_theta(e.base, r) / e.yarn_factor;
-    s.attention_factor = 1.0;
+    s.set_theta(default_theta(e.base(), r) / e.yarn_factor);
+    s.rope.params.attention_factor = 1.0;
     add(VariantKind::YarnWithoutExtFactor, s);
   }
   if (e.longrope_other) {
     s = e;
-    s.theta = e.longrope_other->theta;
+    s.set_theta(e.longrope_other->theta);
     add(VariantKind::LongRopeOtherList, s);
   }
   std::vector<int> unrotated = llama_cpp_unrotated_pairs(e);
   if (unrotated.empty()) unrotated = ggml_fourth_slot_pairs(e);
   if (!unrotated.empty()) {
     s = e;
-    for (const int j : unrotated) s.theta[j] = 0;
+    for (const int j : unrotated) s.rope.params.inv_freq[j] = 0;
     add(VariantKind::EslotUnrotated, s);
   }
   {
@@ -135,8 +140,8 @@ std::vector<Variant> check_variants(const RopeExpectation& e) {
     // pair turns by 65408 rad, 0.04 rad from a whole number of turns, within ggml's angle tolerance there, and the
     // earlier variant wins a tie.
     s = e;
-    s.theta = Eigen::VectorXd::Zero(e.theta.size());
-    s.attention_factor = 1.0;
+    s.set_theta(Eigen::VectorXd::Zero(e.theta().size()));
+    s.rope.params.attention_factor = 1.0;
     add(VariantKind::BeforeEqualsAfter, s);
   }
   // Issue 53's classic bugs. sin's sign flipped (or R(m)ᵀ applied): every pair turns by −m·θ.
@@ -145,27 +150,27 @@ std::vector<Variant> check_variants(const RopeExpectation& e) {
   {
     // inv_freq = 1 / base^(arange(0, d, 2) // d): integer division makes every exponent 0, θ = 1 for every pair.
     s = e;
-    s.theta = Eigen::VectorXd::Ones(e.theta.size());
+    s.set_theta(Eigen::VectorXd::Ones(e.theta().size()));
     add(VariantKind::InvFreqIntegerDivision, s);
   }
-  if (e.scaled && e.base > 0) {
+  if (e.scaled() && e.base() > 0) {
     // The scaling's ratio applied twice (GGUF rope_freqs on top of rope_scaling): θ_i · (θ_i / θ0_i).
-    const Eigen::VectorXd plain = default_theta(e.base, r);
+    const Eigen::VectorXd plain = default_theta(e.base(), r);
     s = e;
-    s.theta = e.theta.cwiseProduct(e.theta).cwiseQuotient(plain);
-    const double factor = (plain.cwiseQuotient(e.theta)).maxCoeff();
-    if (s.theta != e.theta && std::isfinite(factor)) add(VariantKind::ScalingTwice, s).found = {{"factor", factor}};
+    s.set_theta(e.theta().cwiseProduct(e.theta()).cwiseQuotient(plain));
+    const double factor = (plain.cwiseQuotient(e.theta())).maxCoeff();
+    if (s.theta() != e.theta() && std::isfinite(factor)) add(VariantKind::ScalingTwice, s).found = {{"factor", factor}};
   }
-  if (e.yarn_truncated_theta.size() == e.theta.size()) {
+  if (e.yarn_truncated_theta.size() == e.theta().size()) {
     s = e;
-    s.theta = e.yarn_truncated_theta;
+    s.set_theta(e.yarn_truncated_theta);
     add(VariantKind::YarnTruncated, s);
   }
   if (e.rope_delta != 0) {
     // M-RoPE decode tokens at their sequence index, rope_deltas dropped (TensorRT-LLM PR #15661).
     add(VariantKind::MropeDeltaMissing, e, -e.rope_delta).found = {{"delta", e.rope_delta}};
   }
-  if (e.axes && !e.axes->vision() && e.axes->axes >= 3) {
+  if (e.rope.axes && !e.rope.axes->vision() && e.rope.axes->axes >= 3) {
     add(VariantKind::MropeTForAll, e).t_for_all = true;
     for (const int k : {1, 2}) {  // (t, h, w) read as (h, w, t) or (w, t, h) (vLLM PR #40680)
       Variant& x = add(VariantKind::MropeAxesShifted, e);
@@ -173,34 +178,35 @@ std::vector<Variant> check_variants(const RopeExpectation& e) {
       x.found = {{"shift", k}};
     }
   }
-  if (!e.axes && e.layout == Layout::Half && r < e.head_dim && e.rotary_offset == 0 && !e.deinterleaved_output &&
-      !e.axis_blocks && r / 2 + e.head_dim / 2 <= e.head_dim && r / 2 != e.head_dim / 2) {
+  if (!e.rope.axes && e.rope.layout == Layout::Half && r < e.rope.head_dim && e.rope.rotary_offset == 0 &&
+      !e.rope.deinterleaved_output && !e.rope.axis_blocks && r / 2 + e.rope.head_dim / 2 <= e.rope.head_dim &&
+      r / 2 != e.rope.head_dim / 2) {
     // Partial rotary paired (i, i + d/2), rotate_half over the head where it belongs over the rotary part.
     Variant& x = add(VariantKind::PartialPairing, e);
-    x.partner = e.head_dim / 2;
-    x.found = {{"partner", e.head_dim / 2}};
+    x.partner = e.rope.head_dim / 2;
+    x.found = {{"partner", e.rope.head_dim / 2}};
   }
-  if (e.axes) {
+  if (e.rope.axes) {
     // Height and width exchanged: a tower's patch at (column, row), M-RoPE's h and w read the other way round.
     Variant swapped;
     swapped.kind = VariantKind::AxesSwapped, swapped.spec = e, swapped.swap_hw = true;
     v.push_back(std::move(swapped));
     // M-RoPE's own ways to go wrong: HF's other section order (the same sections, where they fit it), and
     // the multimodal branch never reached, image tokens rotated by their 1-D index in the sequence.
-    const SectionOrder order = e.axes->source.order;
+    const SectionOrder order = e.rope.axes->source.order;
     if (order == SectionOrder::Chunked || order == SectionOrder::Interleaved) {
       const SectionOrder other = order == SectionOrder::Chunked ? SectionOrder::Interleaved : SectionOrder::Chunked;
       try {
         s = e;
-        s.axes = make_axis_map({e.axes->source.sections, other}, r / 2);
+        s.rope.axes = make_axis_map({e.rope.axes->source.sections, other}, r / 2);
         add(other == SectionOrder::Chunked ? VariantKind::SectionsChunked : VariantKind::SectionsInterleaved, s);
       } catch (const InvalidArgument&) {
         // the sections do not fit the other order: no such variant
       }
     }
-    if (!e.axes->vision()) {
+    if (!e.rope.axes->vision()) {
       s = e;
-      s.axes.reset();
+      s.rope.axes.reset();
       Variant x;
       x.kind = VariantKind::MropeIgnored, x.spec = s, x.sequence_index = true;
       v.push_back(std::move(x));
@@ -209,27 +215,27 @@ std::vector<Variant> check_variants(const RopeExpectation& e) {
     add(VariantKind::AnglesF16, e, 0.0, DType::F16);
     return v;  // M-RoPE models and vision towers rotate the whole head: no partial-rotary variants
   }
-  if (r == e.head_dim && r % 4 == 0 && e.rotary_offset == 0) {
+  if (r == e.rope.head_dim && r % 4 == 0 && e.rope.rotary_offset == 0) {
     // A model that rotates the whole head, run with n_dims = d/2 (llama.cpp's rope.dimension_count halved).
     s = e;
-    s.theta = default_theta(e.base, r / 2);
+    s.set_theta(default_theta(e.base(), r / 2));
     add(VariantKind::RotaryDimHalved, s);
   }
-  if (r < e.head_dim && !e.axis_blocks) {
+  if (r < e.rope.head_dim && !e.rope.axis_blocks) {
     // The rotated block elsewhere in the head: at its end where the spec has it first (DeepSeek's q = cat(q_nope,
     // q_pe) rotates the last r channels), or first where the spec has it at an offset.
     s = e;
-    s.rotary_offset = e.rotary_offset == 0 ? e.head_dim - r : 0;
-    add(VariantKind::RotaryOffsetOther, s).found = {{"offset", s.rotary_offset}};
+    s.rope.rotary_offset = e.rope.rotary_offset == 0 ? e.rope.head_dim - r : 0;
+    add(VariantKind::RotaryOffsetOther, s).found = {{"offset", s.rope.rotary_offset}};
   }
-  if (r < e.head_dim) {
+  if (r < e.rope.head_dim) {
     s = at_zero;
-    s.theta = default_theta(e.base, e.head_dim);
+    s.set_theta(default_theta(e.base(), e.rope.head_dim));
     add(VariantKind::PartialWholeHead, s);
-    const int twice = 2 * static_cast<int>(static_cast<double>(r) * r / e.head_dim / 2.0);
+    const int twice = 2 * static_cast<int>(static_cast<double>(r) * r / e.rope.head_dim / 2.0);
     if (twice >= 2 && twice < r) {
       s = at_zero;
-      s.theta = default_theta(e.base, twice);
+      s.set_theta(default_theta(e.base(), twice));
       add(VariantKind::PartialTwice, s);
     }
   }

@@ -42,6 +42,7 @@
 #include "rope/core/message.hpp"
 #include "rope/core/types.hpp"
 #include "rope/models/axes.hpp"
+#include "rope/models/rope_spec.hpp"
 
 namespace rope {
 
@@ -49,21 +50,33 @@ namespace rope {
 /// the angle error (C2) of the implementation (RopeExpectation::angles).
 Message default_error_model();
 
+/// The modes of a check (analysis/check_table.hpp check_modes(): each mode's expectation and wording).
+enum class CheckMode {
+  Forward,  ///< after = RoPE(before): the rotation applied to q or k
+};
+
 /// What the dump should contain: the one place where layout, rotary dimension, frequencies and attention
 /// factor come together (the command line fills it from --model/--config/flags).
 struct RopeExpectation {
-  Layout layout = Layout::Half;
-  int head_dim = 0;  ///< d of the dump
-  /// The first rotated channel: the pairs lie in [rotary_offset, rotary_offset + rotary_dim) (llama.cpp's
-  /// DeepSeek-2 rotates the last channels of the head, ggml_rope_set_offset; HF's DeepSeek the same).
-  int rotary_offset = 0;
-  Eigen::VectorXd theta;          ///< one per rotated pair; the rotary dimension is 2·theta.size()
-  double attention_factor = 1.0;  ///< multiplies cos and sin
-  double base = kDefaultBase;     ///< rope_theta (for the variants "base 10000", "scaling ignored")
-  bool scaled = false;            ///< theta is not base^(−2i/r) (a scaling method changed it)
-  /// M-RoPE: the axis of every pair (models/axes.hpp (A1)); the positions then have a component per axis
-  /// (or one number for all), and pair i turns by θ_i·p_a(i).
-  std::optional<AxisMap> axes;
+  /// The model's RoPE as the dump holds it (models/rope_spec.hpp), the one source of its facts: `layout`, `head_dim`
+  /// (d of the dump), `rotary_offset` (the first rotated channel of the dump: the pairs lie in [rotary_offset,
+  /// rotary_offset + rotary_dim()); llama.cpp's DeepSeek-2 rotates the last channels of the head,
+  /// ggml_rope_set_offset; HF's DeepSeek the same), `params.inv_freq` (θ, one per rotated pair; a variant changes it
+  /// and `rotary_dim` with it), `params.attention_factor` (multiplies cos and sin), `config` (rope_theta, the
+  /// scaling's type), `axes` (M-RoPE: the axis of every pair, models/axes.hpp (A1); the positions then have a
+  /// component per axis, or one number for all, and pair i turns by θ_i·p_a(i)), `deinterleaved_output` (HF's
+  /// apply_rotary_pos_emb_interleave: pair i read at (2i, 2i + 1), written at (i, i + r/2); only with the
+  /// interleaved layout) and `axis_blocks` (Gemma 4's vision tower (V6): the rotary channels in two blocks of r/2,
+  /// one per axis, the layout inside each). Plain RoPE of a base (no model) is a spec of that base alone.
+  RopeSpec rope;
+  const Eigen::VectorXd& theta() const { return rope.params.inv_freq; }
+  double attention_factor() const { return rope.params.attention_factor; }
+  double base() const { return rope.config.base; }  ///< rope_theta (the variants "base 10000", "scaling ignored")
+  bool scaled() const { return rope.config.type != ScalingType::Default; }  ///< θ is not base^(−2i/r)
+  /// θ (and the rotary dimension with it): a variant's frequencies.
+  void set_theta(Eigen::VectorXd theta);
+
+  // What only a dump adds:
   /// How the dump's angles were computed (angle_error.hpp); nullopt: default_angle_model of the dump's type.
   std::optional<AngleModel> angles;
   /// The scaling the reference uses and its parameters, for the report's header: "yarn: factor 4,
@@ -89,13 +102,6 @@ struct RopeExpectation {
   /// header. compare_dump computes the tolerance at one place, the line marked (C1); another error model
   /// (llama.cpp's kernels) changes that computation there and names itself here.
   Message error_model = default_error_model();
-  /// HF's apply_rotary_pos_emb_interleave (DeepSeek-V3, Kimi K2, Mistral 4 with rope_interleave, the family
-  /// table's deinterleaved_output): pair i is read at the interleaved channels (2i, 2i + 1) and written
-  /// de-interleaved, at (i, i + r/2) (models/rope_spec.hpp). Only with Layout::Interleaved.
-  bool deinterleaved_output = false;
-  /// Gemma 4's vision tower ((V6), docs/multi-axis.md): the rotary channels in two blocks of r/2, one per axis,
-  /// `layout` inside each block (HF apply_multidimensional_rope: rotate_half inside each block).
-  bool axis_blocks = false;
   /// The dump is a query of a model that scales its queries after RoPE on every channel (docs/scaling.md (S21),
   /// Ministral 3 and Mistral 4, `rope check --query`): s(p) = 1 + β·ln(1 + ⌊(p + query_shift) / L0⌋) at the
   /// position's first component; β = 0: no scaling. Llama 4's NoPE layers ((S20)): β = attn_scale,
@@ -104,7 +110,9 @@ struct RopeExpectation {
   double query_original = 1;
   double query_shift = 0;
   double query_scale(double position) const;
-  int rotary_dim() const { return 2 * static_cast<int>(theta.size()); }
+  /// What the dump is of (check_table.hpp): forward, RoPE(before) against after.
+  CheckMode mode = CheckMode::Forward;
+  int rotary_dim() const { return 2 * static_cast<int>(rope.params.inv_freq.size()); }
 };
 
 /// The channels of the dump that hold rotated pair i, offset included: where compare_dump reads it in the

@@ -8,24 +8,12 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "rope/analysis/check.hpp"
 #include "rope/analysis/check_sample.hpp"
+#include "rope/analysis/check_table.hpp"
 #include "rope/core/error.hpp"
 
 namespace rope {
 namespace {
-
-/// "63" or "(5, 5, 6)"; one number as before positions had axes ({:g}).
-std::string position_text(const AxisPosition& p) { return p.multi() ? p.text() : fmt::format("{:g}", p.value[0]); }
-
-/// A value that is not a finite number: "NaN", "+inf" or "-inf".
-std::string value_text(double v) { return std::isnan(v) ? "NaN" : v > 0 ? "+inf" : "-inf"; }
-
-std::string list_numbers(const std::vector<long>& values) {
-  std::string s;
-  for (std::size_t i = 0; i < values.size() && i < 12; ++i) s += (i ? ", " : "") + std::to_string(values[i]);
-  return values.size() > 12 ? s + ", …" : s;
-}
 
 Variant variant_of(VariantKind kind, const RopeExpectation& spec) {
   Variant v;
@@ -122,7 +110,7 @@ void add_position_variants(std::vector<Variant>& variants, const RopeExpectation
   }
   const long B = expected.batch_rows, S = expected.row_length;
   if (multi && positions.front().count >= 3 && B > 1 && S > 0 && static_cast<long>(positions.size()) == B * S &&
-      expected.axes && !expected.axes->vision()) {
+      expected.rope.axes && !expected.rope.axes->vision()) {
     Variant v = variant_of(VariantKind::MropeBatchRows, expected);
     v.batch_axes = true;
     v.found = {{"batch", static_cast<double>(B)}};
@@ -144,8 +132,8 @@ void add_position_variants(std::vector<Variant>& variants, const RopeExpectation
 /// already (the head's end, or 0).
 void add_offset_variant(std::vector<Variant>& variants, const RopeExpectation& expected, const DumpComparison& e,
                         int d) {
-  const int r = expected.rotary_dim(), off = expected.rotary_offset;
-  if (expected.axes || expected.axis_blocks || r >= d || e.channel_ratio.size() != d) return;
+  const int r = expected.rotary_dim(), off = expected.rope.rotary_offset;
+  if (expected.rope.axes || expected.rope.axis_blocks || r >= d || e.channel_ratio.size() != d) return;
   int lowest = -1, highest = -1;
   for (int ch = 0; ch < d; ++ch) {
     if ((ch >= off && ch < off + r) || e.channel_ratio[ch] <= 1.0) continue;
@@ -156,7 +144,7 @@ void add_offset_variant(std::vector<Variant>& variants, const RopeExpectation& e
   const int first = lowest < off ? lowest : highest + 1 - r;
   if (first < 0 || first == off || first + r > d || first == (off == 0 ? d - r : 0)) return;
   Variant v = variant_of(VariantKind::RotaryOffsetOther, expected);
-  v.spec.rotary_offset = first;
+  v.spec.rope.rotary_offset = first;
   v.found = {{"offset", first}};
   variants.push_back(std::move(v));
 }
@@ -173,14 +161,215 @@ CheckDiagnosis::Departure departure_of(const RopeExpectation& expected, const Du
   w.turned = std::abs(x) > 0 && std::abs(y) > 0 ? wrap(std::arg(y) - std::arg(x)) : 0.0;
   w.norm = std::abs(x) > 0 ? std::abs(y) / std::abs(x) : 1.0;
   const AxisPosition& p = positions[static_cast<std::size_t>(w.index)];
-  const double m = expected.axes
-                       ? axis_component(*expected.axes, p, expected.axes->pair_axis[static_cast<std::size_t>(w.pair)]) +
-                             expected.axes->position_offset
-                       : p[0];
-  w.expected = wrap(m * expected.theta[w.pair]);
+  const double m =
+      expected.rope.axes
+          ? axis_component(*expected.rope.axes, p, expected.rope.axes->pair_axis[static_cast<std::size_t>(w.pair)]) +
+                expected.rope.axes->position_offset
+          : p[0];
+  w.expected = wrap(m * expected.theta()[w.pair]);
   return w;
 }
 
+/// The diagnosis names `kind` with its parameter `found`, in the words of its row of the table (check_table.hpp).
+void name_match(CheckReport& report, const DumpSource& source, const std::vector<AxisPosition>& positions,
+                VariantKind kind, std::vector<std::pair<std::string, double>> found) {
+  CheckDiagnosis& dg = report.diagnosis;
+  dg.matches = kind;
+  dg.found = std::move(found);
+  const VariantSaying saying{report.expected, dg, report.comparison, positions, source.groups(), source.dtype()};
+  dg.message = variant_sentence(kind, saying);
+}
+
+/// A value of the dump before RoPE that is not a finite number: nothing to compare with, invalid input.
+void refuse_non_finite_before(const DumpComparison& e, const std::vector<AxisPosition>& positions) {
+  const NonFiniteValues& n = e.before_non_finite;
+  if (n.count == 0) return;
+  throw InvalidArgument(
+      error_msg("{0}: the element at position {1}, group {2}, channel {3} is {4} (elements that are not "
+                "finite numbers: {5}): the tensor before RoPE must hold finite numbers",
+                option_name("before"), check_position_text(positions[static_cast<std::size_t>(n.seq)]), n.group,
+                n.channel, check_value_text(n.value), n.count));
+}
+
+/// What a failing dump says before any variant is tried (the table's screened rows): values after RoPE that are not
+/// finite numbers (angles in float16 overflowing), a bf16 tensor saved as float32, pass-through channels changed.
+/// Returns whether the diagnosis is complete.
+bool screen_failing(CheckReport& report, const DumpSource& source, long start,
+                    const std::vector<AxisPosition>& positions) {
+  const RopeExpectation& expected = report.expected;
+  const DumpComparison& e = report.comparison;
+  CheckDiagnosis& dg = report.diagnosis;
+  if (const NonFiniteValues& n = e.after_non_finite; n.count > 0) {  // a finding no variant explains
+    const AxisPosition& at = positions[static_cast<std::size_t>(n.seq)];
+    if (at.max_abs() >= kF16Overflow) {
+      // m·θ in float16: a position of 65520 or more is inf there, and cos(inf), sin(inf) are NaN (gpt-oss).
+      name_match(report, source, positions, VariantKind::AnglesF16Overflow, {{"position", at.max_abs()}});
+      return true;
+    }
+    dg.message =
+        msg("the tensor after RoPE holds {0} at position {1}, group {2}, channel {3} (elements that are not finite "
+            "numbers: {4}) while the tensor before RoPE is finite: the implementation produced them",
+            check_value_text(n.value), check_position_text(at), n.group, n.channel, n.count);
+    return true;
+  }
+  if (source.dtype() == DType::F32 && source.after_looks_like_bf16()) {
+    // Every value a bfloat16: a bf16 model's tensor saved with .float(); its tolerance is bf16's.
+    Variant v = variant_of(VariantKind::Bf16AsFloat32, expected);
+    v.dump_type = DType::BF16;
+    report.variants.emplace_back(v.kind, source.compare(start, positions, {v}).front());
+    if (report.variants.back().second.passed()) {
+      name_match(report, source, positions, VariantKind::Bf16AsFloat32, {});
+      return true;
+    }
+    report.notes.push_back(msg("looks like bf16 saved as float32: add {0} (every value has 16 zero low bits)",
+                               option_name("dtype") + " bf16"));
+  }
+  if (const std::optional<std::pair<int, int>> pass = pass_through_changed(expected, e, source.d())) {
+    name_match(report, source, positions, VariantKind::PassThroughChanged,
+               {{"channel", pass->first}, {"channels", pass->second}});
+    return true;
+  }
+  return false;
+}
+
+/// The variants to compare a failing dump with: the expectation's (check_variants) but those that equal it at these
+/// positions, and those built from the positions, the dump's shape and where it fails; with `norm_scale`, the
+/// expectation times that scale (every element off too, float32), after the named factors.
+std::vector<Variant> variants_to_try(const RopeExpectation& expected, const std::vector<AxisPosition>& positions,
+                                     const DumpComparison& e, const DumpSource& source,
+                                     std::optional<double> norm_scale) {
+  std::vector<Variant> variants = check_variants(expected);
+  // Variants that equal the expectation at these positions are not compared: llama.cpp's e slot taken as 0 where no
+  // position fills it (one number p is (p, p, p, 0) already), h and w exchanged where every position has h = w.
+  const auto drop = [&variants](VariantKind kind) {
+    variants.erase(
+        std::remove_if(variants.begin(), variants.end(), [kind](const Variant& v) { return v.kind == kind; }),
+        variants.end());
+  };
+  const auto fourth = [&](const AxisPosition& p) { return axis_component(*expected.rope.axes, p, 3) != 0; };
+  if (!ggml_fourth_slot_pairs(expected).empty() && std::none_of(positions.begin(), positions.end(), fourth)) {
+    drop(VariantKind::EslotUnrotated);
+  }
+  const auto h_not_w = [](const AxisPosition& p) {
+    return p.multi() && p.value[height_component(p)] != p.value[height_component(p) + 1];
+  };
+  if (std::none_of(positions.begin(), positions.end(), h_not_w)) drop(VariantKind::AxesSwapped);
+  const bool drifts = e.first_seq > 0 && std::any_of(positions.begin(), positions.begin() + e.first_seq,
+                                                     [](const AxisPosition& p) { return p.max_abs() != 0; });
+  add_position_variants(variants, expected, positions, drifts ? e.first_seq : -1, source.groups());
+  add_offset_variant(variants, expected, e, source.d());
+  if (norm_scale) {
+    Variant v = variant_of(VariantKind::NormScaled, expected);
+    v.spec.rope.params.attention_factor = expected.attention_factor() * *norm_scale;
+    v.found = {{"factor", *norm_scale}};
+    variants.push_back(std::move(v));
+  }
+  return variants;
+}
+
+/// Compares every variant in one pass, keeps each comparison in the report, the first that passes as the match, and
+/// the groups that pass in the other layout while the others pass as expected; returns the index of the closest (the
+/// fewest failing elements) in report.variants.
+std::size_t compare_variants(CheckReport& report, const DumpSource& source, long start,
+                             const std::vector<AxisPosition>& positions, const std::vector<Variant>& variants) {
+  CheckDiagnosis& dg = report.diagnosis;
+  const DumpComparison& e = report.comparison;
+  report.variants.reserve(report.variants.size() + variants.size());  // `closest` is an index into a stable vector
+  std::size_t closest = report.variants.size();
+  std::vector<DumpComparison> compared = source.compare(start, positions, variants);  // every variant in one pass
+  for (std::size_t k = 0; k < variants.size(); ++k) {
+    const Variant& v = variants[k];
+    report.variants.emplace_back(v.kind, std::move(compared[k]));
+    const DumpComparison& c = report.variants.back().second;
+    if (c.passed() && !dg.matches) dg.matches = v.kind, dg.found = v.found;
+    if (c.failing < report.variants[closest].second.failing) closest = report.variants.size() - 1;
+    if (v.kind != VariantKind::LayoutSwapped || c.passed()) continue;
+    // Some groups right, the others right in the other layout: a q/k permutation wrong on some heads.
+    std::vector<long> swapped;
+    bool rest_expected = true;
+    for (long g = 0; g < source.groups(); ++g) {
+      const auto gi = static_cast<std::size_t>(g);
+      if (e.group_failing[gi] == 0) continue;
+      if (c.group_failing[gi] == 0)
+        swapped.push_back(g);
+      else
+        rest_expected = false;
+    }
+    if (rest_expected && !swapped.empty() && static_cast<long>(swapped.size()) < source.groups())
+      dg.swapped_groups = swapped;
+  }
+  return closest;
+}
+
+/// rope_theta not read, a base no code defaults to: the base the first departing pair's angle gives (θ_i = φ/m,
+/// base = θ_i^(−r/(2i))), as identify measures it there, tried as a variant.
+void try_measured_base(CheckReport& report, const DumpSource& source, long start,
+                       const std::vector<AxisPosition>& positions) {
+  const RopeExpectation& expected = report.expected;
+  if (expected.rope.axes || expected.scaled() || expected.rope.rotary_offset != 0) return;
+  const CheckDiagnosis::Departure w = departure_of(expected, report.comparison, positions);
+  const double m = w.index >= 0 ? positions[static_cast<std::size_t>(w.index)][0] : 0.0;
+  const int r = expected.rotary_dim();
+  if (!(w.pair >= 1 && m > 0 && w.turned > 0 && std::abs(w.norm - 1) < 1e-2)) return;
+  const double theta = w.turned / m;
+  const double found = std::pow(theta, -static_cast<double>(r) / (2.0 * w.pair));
+  const double rounded = std::isfinite(found) && found > 1 ? std::stod(fmt::format("{:.3g}", found)) : 0.0;
+  if (!(rounded > 1 && rounded != expected.base() && rounded <= 1e12)) return;
+  Variant v = variant_of(VariantKind::BaseOther, expected);
+  v.spec.rope.params.inv_freq.resize(r / 2);
+  for (int i = 0; i < r / 2; ++i) v.spec.rope.params.inv_freq[i] = std::pow(rounded, -2.0 * i / r);
+  report.variants.emplace_back(v.kind, source.compare(start, positions, {v}).front());
+  if (report.variants.back().second.passed()) {
+    report.diagnosis.matches = VariantKind::BaseOther;
+    report.diagnosis.found = {{"base", rounded}};
+  }
+}
+
+/// No variant matches: the closest when it explains at least half of the dump, else where the dump first departs and
+/// what it does there.
+void say_nothing_matches(CheckReport& report, std::size_t closest, const std::vector<AxisPosition>& positions) {
+  const RopeExpectation& expected = report.expected;
+  CheckDiagnosis& dg = report.diagnosis;
+  const DumpComparison& nearest = report.variants[closest].second;
+  dg.closest = report.variants[closest].first;
+  dg.closest_explained = nearest.total - nearest.failing;
+  const Message words = describe(*dg.closest, expected);
+  const double share =
+      nearest.total > 0 ? 100.0 * static_cast<double>(dg.closest_explained) / static_cast<double>(nearest.total) : 0.0;
+  const auto at = [&](long index) { return check_position_text(positions[static_cast<std::size_t>(index)]); };
+  if (2 * dg.closest_explained >= nearest.total) {
+    dg.message =
+        dg.correct_until
+            ? msg("correct until position {0}, then drifts; no known variant explains it (the closest, {1}, explains "
+                  "{2} of {3} elements, {4:.3g} %): run `rope identify` to see what the dump does",
+                  at(*dg.correct_until - 1), words, dg.closest_explained, nearest.total, share)
+            : msg("no known variant explains the dump (the closest, {0}, explains {1} of {2} elements, {3:.3g} %): "
+                  "run `rope identify` to see what the dump does",
+                  words, dg.closest_explained, nearest.total, share);
+    return;
+  }
+  // No hint that explains less than half of the dump: where it first departs instead, and what it does there.
+  dg.closest.reset();
+  dg.closest_explained = 0;
+  dg.departure = departure_of(expected, report.comparison, positions);
+  const CheckDiagnosis::Departure& w = *dg.departure;
+  const Message where =
+      w.pair >= 0
+          ? msg("the dump first departs at position {0}, pair {1} (channels {2}, {3}): it turns that pair by {4} "
+                "rad where RoPE turns it by {5} rad, its norm ×{6}",
+                at(w.index), w.pair, pair_channels(expected, w.pair, true).first,
+                pair_channels(expected, w.pair, true).second, fmt::format("{:.4g}", w.turned),
+                fmt::format("{:.4g}", w.expected), fmt::format("{:.4g}", w.norm))
+          : msg("the dump first departs at position {0}, channel {1}, which RoPE leaves as it is", at(w.index),
+                w.channel);
+  dg.message = dg.correct_until
+                   ? msg("correct until position {0}, then drifts; no known variant comes close (none explains half "
+                         "of the dump); {1}: run `rope identify` to see what the dump does",
+                         at(*dg.correct_until - 1), where)
+                   : msg("no known variant comes close (none explains half of the dump); {0}: run `rope identify` "
+                         "to see what the dump does",
+                         where);
+}
 }  // namespace
 
 Message default_error_model() { return msg("float64 reference, tolerance (C1) with the angle error of (C2)"); }
@@ -231,159 +420,44 @@ CheckReport check_source(const DumpSource& source, long start, const std::vector
       source.compare(start, positions, {variant_of(VariantKind::Expected, expected), by_norm}, together);
   report.comparison = std::move(first[0]);
   const DumpComparison& norms = first[1];
-  const double s = norms.norm_scale();
   // The output's norm scaled by s: the pairs fail (N1) and their mean norm ratio s is itself beyond (N1)'s bound,
   // so it is no rounding (an attention factor applied where none belongs, or a wrong one).
-  const double norm_bound =  // (N1)'s relative bound
-      2 * (epsilon(source.dtype()) + angle_epsilon(expected.angles.value_or(default_angle_model(source.dtype()))));
+  const double s = norms.norm_scale();
   const bool norm_scaled = !norms.passed() && norms.before_non_finite.count == 0 && norms.after_non_finite.count == 0 &&
-                           std::abs(s - 1) > norm_bound;
-  const auto name_norm = [&](CheckReport& r) {
-    r.diagnosis.matches = VariantKind::NormScaled;
-    r.diagnosis.found = {{"factor", s}};
-    r.diagnosis.message =
-        msg("the output's norm is scaled by {0}: each rotated pair's norm is that many times a·‖x‖ (attention factor a "
-            "{1}), where a rotation keeps it within {2} (an attention factor applied where none belongs, or a wrong "
-            "one)",
-            fmt::format("{:.6g}", s), fmt::format("{:.6g}", expected.attention_factor),
-            fmt::format("{:.3g} %", 100 * norm_bound));
-  };
+                           std::abs(s - 1) > check_norm_bound(expected, source.dtype());
   if (report.comparison.passed() && norm_scaled) {
     // Within (C1) element by element (bf16 lets a norm off by up to 12 % through), but not a rotation: the pair
     // norms are the comparison, every pair's ratio computed.
     ComparePass exact;
     exact.exact_norms = true;
     report.comparison = source.compare(start, positions, {by_norm}, exact).front();
-    name_norm(report);
+    name_match(report, source, positions, VariantKind::NormScaled, {{"factor", s}});
     return report;
   }
-  const DumpComparison& e = report.comparison;
-  if (const NonFiniteValues& n = e.before_non_finite; n.count > 0) {  // nothing to compare with: invalid input
-    throw InvalidArgument(
-        error_msg("{0}: the element at position {1}, group {2}, channel {3} is {4} (elements that are not "
-                  "finite numbers: {5}): the tensor before RoPE must hold finite numbers",
-                  option_name("before"), position_text(positions[static_cast<std::size_t>(n.seq)]), n.group, n.channel,
-                  value_text(n.value), n.count));
-  }
-  if (e.passed()) return report;
-  if (!source.sampled() && e.after_non_finite.count == 0 &&
+  refuse_non_finite_before(report.comparison, positions);
+  if (report.comparison.passed()) return report;
+  if (!source.sampled() && report.comparison.after_non_finite.count == 0 &&
       diagnosed_on_sample(static_cast<long>(positions.size()), source.groups(), source.d())) {
     return diagnose_on_sample(source, start, positions, expected, std::move(report));  // a large dump
   }
+  if (screen_failing(report, source, start, positions)) return report;
   CheckDiagnosis& dg = report.diagnosis;
-  if (const NonFiniteValues& n = e.after_non_finite; n.count > 0) {  // a finding no variant explains
-    const AxisPosition& at = positions[static_cast<std::size_t>(n.seq)];
-    if (at.max_abs() >= kF16Overflow) {
-      // m·θ in float16: a position of 65520 or more is inf there, and cos(inf), sin(inf) are NaN (gpt-oss).
-      dg.matches = VariantKind::AnglesF16Overflow;
-      dg.found = {{"position", at.max_abs()}};
-      dg.message = msg(
-          "the tensor after RoPE holds {0} from position {1} on (elements that are not finite numbers: {2}): angles "
-          "computed in float16, whose largest number is 65504, overflow to inf there and cos, sin give NaN (compute "
-          "the angles in float32)",
-          value_text(n.value), position_text(at), n.count);
-      return report;
-    }
-    dg.message = msg(
-        "the tensor after RoPE holds {0} at position {1}, group {2}, channel {3} (elements that are not finite "
-        "numbers: {4}) while the tensor before RoPE is finite: the implementation produced them",
-        value_text(n.value), position_text(positions[static_cast<std::size_t>(n.seq)]), n.group, n.channel, n.count);
-    return report;
-  }
-  if (source.dtype() == DType::F32 && source.after_looks_like_bf16()) {
-    // Every value a bfloat16: a bf16 model's tensor saved with .float(); its tolerance is bf16's.
-    Variant v = variant_of(VariantKind::Bf16AsFloat32, expected);
-    v.dump_type = DType::BF16;
-    report.variants.emplace_back(v.kind, source.compare(start, positions, {v}).front());
-    if (report.variants.back().second.passed()) {
-      dg.matches = VariantKind::Bf16AsFloat32;
-      dg.message =
-          msg("looks like bf16 saved as float32: add {0} (every value has 16 zero low bits, and under bf16's "
-              "tolerance the dump passes)",
-              option_name("dtype") + " bf16");
-      return report;
-    }
-    report.notes.push_back(msg("looks like bf16 saved as float32: add {0} (every value has 16 zero low bits)",
-                               option_name("dtype") + " bf16"));
-  }
-  if (const std::optional<std::pair<int, int>> pass = pass_through_changed(expected, e, source.d())) {
-    dg.matches = VariantKind::PassThroughChanged;
-    dg.found = {{"channel", pass->first}, {"channels", pass->second}};
-    dg.message =
-        msg("the rotated channels match, but pass-through channels changed ({0}, the first: channel {1}), which RoPE "
-            "leaves as they are: the kernel writes beyond the rotary dimension {2} (a fused kernel that ignores "
-            "rotary_dim)",
-            pass->second, pass->first, expected.rotary_dim());
-    return report;
-  }
+  const DumpComparison& e = report.comparison;
   const auto moved = [](const AxisPosition& p) { return p.max_abs() != 0; };
   if (e.first_seq > 0 && std::any_of(positions.begin(), positions.begin() + e.first_seq, moved))
     dg.correct_until = e.first_seq;
-  std::vector<Variant> variants = check_variants(expected);
-  // Variants that equal the expectation at these positions are not compared: llama.cpp's e slot taken as 0 where no
-  // position fills it (one number p is (p, p, p, 0) already), h and w exchanged where every position has h = w.
-  const auto drop = [&variants](VariantKind kind) {
-    variants.erase(
-        std::remove_if(variants.begin(), variants.end(), [kind](const Variant& v) { return v.kind == kind; }),
-        variants.end());
-  };
-  const auto fourth = [&](const AxisPosition& p) { return axis_component(*expected.axes, p, 3) != 0; };
-  if (!ggml_fourth_slot_pairs(expected).empty() && std::none_of(positions.begin(), positions.end(), fourth)) {
-    drop(VariantKind::EslotUnrotated);
-  }
-  const auto h_not_w = [](const AxisPosition& p) {
-    return p.multi() && p.value[height_component(p)] != p.value[height_component(p) + 1];
-  };
-  if (std::none_of(positions.begin(), positions.end(), h_not_w)) drop(VariantKind::AxesSwapped);
-  add_position_variants(variants, expected, positions, dg.correct_until ? e.first_seq : -1, source.groups());
-  add_offset_variant(variants, expected, e, source.d());
-  if (norm_scaled) {  // every element off too (float32): the expectation times s, after the named factors
-    Variant v = variant_of(VariantKind::NormScaled, expected);
-    v.spec.attention_factor = expected.attention_factor * s;
-    v.found = {{"factor", s}};
-    variants.push_back(std::move(v));
-  }
-  report.variants.reserve(report.variants.size() +
-                          variants.size());  // `closest` is an index: no pointer into a growing vector
-  const std::size_t first_variant = report.variants.size();
-  std::size_t closest = first_variant;
-  std::vector<DumpComparison> compared = source.compare(start, positions, variants);  // every variant in one pass
-  for (std::size_t k = 0; k < variants.size(); ++k) {
-    const Variant& v = variants[k];
-    report.variants.emplace_back(v.kind, std::move(compared[k]));
-    const DumpComparison& c = report.variants.back().second;
-    if (c.passed() && !dg.matches) dg.matches = v.kind, dg.found = v.found;
-    if (c.failing < report.variants[closest].second.failing) closest = report.variants.size() - 1;
-    if (v.kind == VariantKind::LayoutSwapped && !c.passed()) {
-      // Some groups right, the others right in the other layout: a q/k permutation wrong on some heads.
-      std::vector<long> swapped;
-      bool rest_expected = true;
-      for (long g = 0; g < source.groups(); ++g) {
-        const auto gi = static_cast<std::size_t>(g);
-        if (e.group_failing[gi] == 0) continue;
-        if (c.group_failing[gi] == 0)
-          swapped.push_back(g);
-        else
-          rest_expected = false;
-      }
-      if (rest_expected && !swapped.empty() && static_cast<long>(swapped.size()) < source.groups())
-        dg.swapped_groups = swapped;
-    }
-  }
-  // The layouts by the glossary's names (po/glossary.md): one sentence per order, so that no layout is an English
-  // word in a field of a Chinese sentence (相邻配对（interleaved）, 前后半配对（half）).
-  const bool half_expected = expected.layout == Layout::Half;
-  const std::string base = fmt::format("{:g}", expected.base);
-  const std::string factor = fmt::format("{:.6g}", expected.attention_factor);
+  const std::vector<Variant> variants =
+      variants_to_try(expected, positions, e, source, norm_scaled ? std::optional<double>(s) : std::nullopt);
+  const std::size_t closest = compare_variants(report, source, start, positions, variants);
   if (!dg.swapped_groups.empty()) {
-    const std::string heads = list_numbers(dg.swapped_groups);
-    dg.message = {half_expected
-                      ? msg("heads {0} match the interleaved layout while the others match half: the q/k "
-                            "permutation is wrong on some heads (GQA: permuted with the wrong number of heads?)",
-                            heads)
-                      : msg("heads {0} match the half layout while the others match interleaved: the q/k "
-                            "permutation is wrong on some heads (GQA: permuted with the wrong number of heads?)",
-                            heads)};
+    const std::string heads = check_number_list(dg.swapped_groups);
+    dg.message = expected.rope.layout == Layout::Half
+                     ? msg("heads {0} match the interleaved layout while the others match half: the q/k "
+                           "permutation is wrong on some heads (GQA: permuted with the wrong number of heads?)",
+                           heads)
+                     : msg("heads {0} match the half layout while the others match interleaved: the q/k "
+                           "permutation is wrong on some heads (GQA: permuted with the wrong number of heads?)",
+                           heads);
     return report;
   }
   // A cos/sin cache read at p mod L from position 0 is the positions starting again at L, 2L, …: the restart says it
@@ -391,314 +465,19 @@ CheckReport check_source(const DumpSource& source, long start, const std::vector
   const bool wrapped = dg.matches == VariantKind::CacheShort && dg.found.size() > 1 && dg.found[1].second != 0;
   if ((!dg.matches || wrapped) && dg.correct_until) {
     // A restart is not a drift: the positions may start again where the dump stops matching.
-    dg.restarts = find_restarts(source, start, positions, expected, *dg.correct_until);
-    if (!dg.restarts.empty()) {
-      dg.matches = VariantKind::PositionsRestart;
-      dg.found.clear();
+    std::vector<long> restarts = find_restarts(source, start, positions, expected, *dg.correct_until);
+    if (!restarts.empty()) {
+      dg.restarts = std::move(restarts);
       dg.correct_until.reset();
-      const std::string first = position_text(positions.front());
-      std::string starts = "0";
-      for (const long r : dg.restarts) starts += "," + std::to_string(r);
-      dg.message =
-          msg("the positions restart at index {0}: the dump matches positions that start again from {1} there "
-              "(chunked prefill or packed sequences: give the dump's positions, or {2})",
-              list_numbers(dg.restarts), first, option_name("sequence_starts") + " " + starts);
+      name_match(report, source, positions, VariantKind::PositionsRestart, {});
       return report;
     }
   }
-  if (!dg.matches && !expected.axes && !expected.scaled && expected.rotary_offset == 0) {
-    // rope_theta not read, a base no code defaults to: the base the first departing pair's angle gives (θ_i = φ/m,
-    // base = θ_i^(−r/(2i))), as identify measures it there, tried as a variant.
-    const CheckDiagnosis::Departure w = departure_of(expected, e, positions);
-    const double m = w.index >= 0 ? positions[static_cast<std::size_t>(w.index)][0] : 0.0;
-    const int r = expected.rotary_dim();
-    if (w.pair >= 1 && m > 0 && w.turned > 0 && std::abs(w.norm - 1) < 1e-2) {
-      const double theta = w.turned / m;
-      const double found = std::pow(theta, -static_cast<double>(r) / (2.0 * w.pair));
-      const double rounded = std::isfinite(found) && found > 1 ? std::stod(fmt::format("{:.3g}", found)) : 0.0;
-      if (rounded > 1 && rounded != expected.base && rounded <= 1e12) {
-        Variant v = variant_of(VariantKind::BaseOther, expected);
-        v.spec.theta.resize(r / 2);
-        for (int i = 0; i < r / 2; ++i) v.spec.theta[i] = std::pow(rounded, -2.0 * i / r);
-        report.variants.emplace_back(v.kind, source.compare(start, positions, {v}).front());
-        if (report.variants.back().second.passed()) dg.matches = VariantKind::BaseOther, dg.found = {{"base", rounded}};
-      }
-    }
-  }
-  if (!dg.matches) {
-    const DumpComparison& nearest = report.variants[closest].second;
-    dg.closest = report.variants[closest].first;
-    dg.closest_explained = nearest.total - nearest.failing;
-    const Message words = describe(*dg.closest, expected);
-    const double share = nearest.total > 0
-                             ? 100.0 * static_cast<double>(dg.closest_explained) / static_cast<double>(nearest.total)
-                             : 0.0;
-    if (2 * dg.closest_explained < nearest.total) {
-      // No hint that explains less than half of the dump: where it first departs instead, and what it does there.
-      dg.closest.reset();
-      dg.closest_explained = 0;
-      dg.departure = departure_of(expected, e, positions);
-      const CheckDiagnosis::Departure& w = *dg.departure;
-      const std::string p = position_text(positions[static_cast<std::size_t>(w.index)]);
-      const Message where =
-          w.pair >= 0
-              ? msg("the dump first departs at position {0}, pair {1} (channels {2}, {3}): it turns that pair by {4} "
-                    "rad where RoPE turns it by {5} rad, its norm ×{6}",
-                    p, w.pair, pair_channels(expected, w.pair, true).first,
-                    pair_channels(expected, w.pair, true).second, fmt::format("{:.4g}", w.turned),
-                    fmt::format("{:.4g}", w.expected), fmt::format("{:.4g}", w.norm))
-              : msg("the dump first departs at position {0}, channel {1}, which RoPE leaves as it is", p, w.channel);
-      dg.message =
-          dg.correct_until
-              ? msg("correct until position {0}, then drifts; no known variant comes close (none explains half "
-                    "of the dump); {1}: run `rope identify` to see what the dump does",
-                    position_text(positions[static_cast<std::size_t>(*dg.correct_until - 1)]), where)
-              : msg("no known variant comes close (none explains half of the dump); {0}: run `rope identify` "
-                    "to see what the dump does",
-                    where);
-    } else if (dg.correct_until) {
-      const std::string p = position_text(positions[static_cast<std::size_t>(*dg.correct_until - 1)]);
-      dg.message =
-          msg("correct until position {0}, then drifts; no known variant explains it (the closest, {1}, explains "
-              "{2} of {3} elements, {4:.3g} %): run `rope identify` to see what the dump does",
-              p, words, dg.closest_explained, nearest.total, share);
-    } else {
-      dg.message =
-          msg("no known variant explains the dump (the closest, {0}, explains {1} of {2} elements, {3:.3g} %): "
-              "run `rope identify` to see what the dump does",
-              words, dg.closest_explained, nearest.total, share);
-    }
-    return report;
-  }
-  const int r = expected.rotary_dim();
-  switch (*dg.matches) {
-    case VariantKind::LayoutSwapped:
-      dg.message = {half_expected ? msg("matches the interleaved layout; the spec implies half")
-                                  : msg("matches the half layout; the spec implies interleaved")};
-      break;
-    case VariantKind::Base10000:
-      dg.message = {msg("matches base 10000, not {0}: is rope_theta read?", base)};
-      break;
-    case VariantKind::ScalingIgnored:
-      dg.message = {msg("matches plain RoPE with base {0} and no attention factor: the scaling is not applied", base)};
-      break;
-    case VariantKind::FactorMissing:
-      dg.message = {msg("the attention factor {0} is missing (the dump matches a factor of 1)", factor)};
-      break;
-    case VariantKind::PositionsPlusOne:
-    case VariantKind::PositionsMinusOne: {
-      const char* sign = *dg.matches == VariantKind::PositionsPlusOne ? "+1" : "-1";
-      dg.message = {msg("matches positions shifted by {0}: positions off by one", sign)};
-      break;
-    }
-    case VariantKind::PartialWholeHead:
-      dg.message = {msg("matches RoPE over the whole head (d = {0}): the partial rotary dimension {1} is ignored",
-                        expected.head_dim, r)};
-      break;
-    case VariantKind::PartialTwice:
-      dg.message = {msg("matches a rotary dimension of {0} instead of {1}: the partial rotary factor is applied twice",
-                        2 * static_cast<int>(static_cast<double>(r) * r / expected.head_dim / 2.0), r)};
-      break;
-    case VariantKind::AnglesBf16:
-    case VariantKind::AnglesF16: {
-      const char* type = *dg.matches == VariantKind::AnglesBf16 ? "bf16" : "f16";
-      if (dg.correct_until) {
-        const std::string p = position_text(positions[static_cast<std::size_t>(*dg.correct_until - 1)]);
-        dg.message = {
-            msg("correct until position {0}, then drifts: angles computed in {1}? (the dump matches "
-                "positions and frequencies cast to {2} before m·θ)",
-                p, type, type)};
-      } else {
-        dg.message = {
-            msg("matches angles computed in {0}: positions and frequencies cast to {1} before m·θ", type, type)};
-      }
-      break;
-    }
-    case VariantKind::SectionsChunked:
-    case VariantKind::SectionsInterleaved: {
-      const bool chunked = *dg.matches == VariantKind::SectionsChunked;
-      const std::string sections = fmt::format("{}", fmt::join(expected.axes->source.sections, ", "));
-      dg.message =
-          chunked ? msg("matches mrope_section [{0}] in chunks, the model's code interleaves them: the axis map is "
-                        "the other implementation's (docs/multi-axis.md (A2), (A3))",
-                        sections)
-                  : msg("matches mrope_section [{0}] interleaved, the model's code chunks them: the axis map is "
-                        "the other implementation's (docs/multi-axis.md (A2), (A3))",
-                        sections);
-      break;
-    }
-    case VariantKind::MropeIgnored:
-      dg.message = {
-          msg("matches plain RoPE at each token's index in the sequence: the M-RoPE branch is never reached "
-              "(1-D positions; a config whose rope_type is default beside mrope_section?)")};
-      break;
-    case VariantKind::YarnWithoutExtFactor:
-      dg.message = {
-          msg("matches linear interpolation by {0} at every pair, without YaRN's ramp and magnitude: YaRN run "
-              "without ext_factor (llama.cpp: yarn_ext_factor 0)",
-              fmt::format("{:g}", expected.yarn_factor))};
-      break;
-    case VariantKind::RotaryDimHalved:
-      dg.message = {
-          msg("matches a rotary dimension of {0} instead of {1}: the model rotates the whole head, the code "
-              "rotated half of it (n_dims = d/2)",
-              r / 2, r)};
-      break;
-    case VariantKind::EslotUnrotated: {
-      const std::vector<int> hf = llama_cpp_unrotated_pairs(expected);
-      if (!hf.empty()) {
-        dg.message = {
-            msg("matches pairs {0} left unrotated: llama.cpp feeds them from its fourth position slot, 0 for a text "
-                "token (p, p, p, 0), where this map turns them; check a llama.cpp dump with the model's GGUF file",
-                list_numbers(std::vector<long>(hf.begin(), hf.end())))};
-      } else {
-        const std::vector<int> pairs = ggml_fourth_slot_pairs(expected);
-        dg.message = {
-            msg("matches pairs {0} left unrotated: they read the fourth position slot, which the dump took as 0 (a "
-                "text token's (p, p, p, 0)) where the positions given have a value there",
-                list_numbers(std::vector<long>(pairs.begin(), pairs.end())))};
-      }
-      break;
-    }
-    case VariantKind::BeforeEqualsAfter:
-      dg.message = {
-          msg("the dump after RoPE equals the dump before it: nothing turned. The \"before\" tensor was read after "
-              "an in-place RoPE had rotated it (llama.cpp after a q-norm: copy src[0] when the eval callback asks "
-              "about the RoPE node, docs/check.md), or RoPE was never applied")};
-      break;
-    case VariantKind::AxesSwapped:
-      dg.message = {
-          expected.axes && expected.axes->vision()
-              ? msg("matches each patch turned by (column, row) instead of (row, column): the tower's height and "
-                    "width indices are exchanged")
-              : msg("matches the positions with h and w exchanged, (t, w, h) for (t, h, w): the height and width "
-                    "indices are swapped")};
-      break;
-    case VariantKind::LongRopeOtherList:
-      dg.message = {
-          expected.longrope_other && expected.longrope_other->is_short
-              ? msg("matches LongRoPE's short factors, not the long ones the positions call for: llama.cpp "
-                    "chooses the list by its context size (long only when n_ctx exceeds the original context), "
-                    "Hugging Face by max(position) + 1")
-              : msg("matches LongRoPE's long factors, not the short ones the positions call for: llama.cpp "
-                    "chooses the list by its context size (long when n_ctx exceeds the original context), "
-                    "Hugging Face by max(position) + 1")};
-      break;
-    case VariantKind::RotationReversed:
-      dg.message = {
-          msg("matches the rotation reversed, every pair turned by −m·θ: sin's sign is flipped, or the transpose "
-              "R(m)ᵀ is applied (rotate_half's sign, or m − n written as n − m)")};
-      break;
-    case VariantKind::BaseOther:
-      dg.message = {
-          msg("matches base {0}, not {1}: is rope_theta read?", fmt::format("{}", dg.found.front().second), base)};
-      break;
-    case VariantKind::InvFreqIntegerDivision:
-      dg.message = {
-          msg("matches θ = 1 for every pair: inv_freq computed with integer division (arange(0, d, 2) // d is 0, "
-              "base^0 = 1); divide in floating point")};
-      break;
-    case VariantKind::PartialPairing:
-      dg.message = {
-          msg("matches pair i rotated with channel i + {0} instead of i + {1}: the partial rotary part is paired "
-              "across the whole head (rotate_half over d = {2}, not over the rotary dimension {3})",
-              expected.head_dim / 2, r / 2, expected.head_dim, r)};
-      break;
-    case VariantKind::ScalingTwice:
-      dg.message = {
-          msg("matches the scaling applied twice: frequencies divided by up to {0} where the scaling divides by {1} "
-              "(GGUF rope_freqs applied on top of the scaling?)",
-              fmt::format("{:.6g}", dg.found.front().second * dg.found.front().second),
-              fmt::format("{:.6g}", dg.found.front().second))};
-      break;
-    case VariantKind::CacheShort: {
-      const auto L = static_cast<long>(dg.found.front().second);
-      const bool wraps = dg.found.size() > 1 && dg.found[1].second != 0;
-      dg.message = {wraps
-                        ? msg("matches a cos/sin cache of {0} positions read at p mod {1}: correct below position {2}, "
-                              "wrong from it (the cache built for a shorter length and reused)",
-                              L, L, L)
-                        : msg("matches a cos/sin cache of {0} positions clamped to its last row: correct below "
-                              "position {1}, every later position turned as {2} (the cache built for a shorter "
-                              "length)",
-                              L, L, L - 1)};
-      break;
-    }
-    case VariantKind::PositionIdsIgnored: {
-      const auto at = static_cast<long>(dg.found.front().second);
-      dg.message = {
-          msg("matches positions counted across the packed sequences (from {0}, one per index), without their "
-              "restart at index {1}: position_ids are ignored (the kernel numbers the tokens by their index in the "
-              "batch)",
-              position_text(positions.front()), at)};
-      break;
-    }
-    case VariantKind::HeadsSeqMixed:
-      dg.message = {
-          msg("matches each vector turned at the position of index (s·{0} + h) mod {1}: heads and sequence mixed by a "
-              "reshape (view) where a transpose belongs",
-              source.groups(), positions.size())};
-      break;
-    case VariantKind::MropeTForAll:
-      dg.message = {msg("matches the t position on every axis: the M-RoPE kernel reads the t row for h and w too")};
-      break;
-    case VariantKind::MropeAxesShifted:
-      dg.message = {dg.found.front().second == 1
-                        ? msg("matches the axis slots shifted by one, (h, w, t) read for (t, h, w): the positions' "
-                              "rows and the sections are out of step")
-                        : msg("matches the axis slots shifted by two, (w, t, h) read for (t, h, w): the positions' "
-                              "rows and the sections are out of step")};
-      break;
-    case VariantKind::MropeDeltaMissing:
-      dg.message = {
-          msg("matches the decode tokens at their sequence index, without rope_deltas {0}: the kernel drops the "
-              "M-RoPE delta (positions index instead of index + rope_deltas)",
-              fmt::format("{:g}", expected.rope_delta))};
-      break;
-    case VariantKind::MropeBatchRows:
-      dg.message = {
-          msg("matches position_ids [3, batch, seq] read as [batch, 3, seq]: each batch row takes its t, h and w from "
-              "the flat rows 3b, 3b + 1, 3b + 2 of the {0} rows' positions (the batch and axis dimensions swapped)",
-              expected.batch_rows)};
-      break;
-    case VariantKind::YarnTruncated:
-      dg.message = {
-          msg("matches YaRN's correction range rounded to whole pairs: the config says truncate: false, the code "
-              "truncates anyway")};
-      break;
-    case VariantKind::NormScaled:
-      name_norm(report);
-      break;
-    case VariantKind::OutputInterleaved:
-      dg.message = {
-          msg("the output is interleaved, as llama.cpp computes it: pair i is written back at channels (2i, 2i + 1), "
-              "where HF's DeepSeek-V3 (apply_rotary_pos_emb_interleave) de-interleaves it to (i, i + {0}); q·k is the "
-              "same. Check a llama.cpp dump with the model's GGUF file ({1}), or add {2}",
-              r / 2, option_name("config") + " model.gguf", option_name("layout") + " interleaved")};
-      break;
-    case VariantKind::OutputDeinterleaved:
-      dg.message = {msg(
-          "the output is de-interleaved, as HF's DeepSeek-V3 computes it (apply_rotary_pos_emb_interleave): pair i, "
-          "read at channels (2i, 2i + 1), is written at (i, i + {0}), where the spec (llama.cpp's order) writes it "
-          "back in place; q·k is the same. Check an HF dump with the model's config.json or preset ({1}), "
-          "without {2}",
-          r / 2, option_name("model"), option_name("layout"))};
-      break;
-    case VariantKind::RotaryOffsetOther: {
-      const int off = static_cast<int>(dg.found.front().second);
-      dg.message = {
-          msg("matches the {0} rotated channels at {1}–{2} (offset {3}) instead of {4}–{5}: the rotary part is taken "
-              "from the wrong place in the head (DeepSeek's q = cat(q_nope, q_pe) rotates its last {0} channels, a "
-              "partial rotary head its first {0})",
-              r, off, off + r - 1, off, expected.rotary_offset, expected.rotary_offset + r - 1)};
-      break;
-    }
-    case VariantKind::Expected:
-    case VariantKind::PositionsRestart:
-    case VariantKind::Bf16AsFloat32:
-    case VariantKind::AnglesF16Overflow:
-    case VariantKind::PassThroughChanged:
-      break;
+  if (!dg.matches) try_measured_base(report, source, start, positions);
+  if (dg.matches) {
+    name_match(report, source, positions, *dg.matches, dg.found);
+  } else {
+    say_nothing_matches(report, closest, positions);
   }
   return report;
 }
@@ -800,7 +579,7 @@ void diagnose_rows(CheckReport& report, const std::vector<DumpSegment>& rows, Se
   for (std::size_t k = 1; k < rows.size(); ++k) {
     if (dg.restarts[k - 1] != rows[k].start) return;
   }
-  const std::string first = position_text(positions.front());
+  const std::string first = check_position_text(positions.front());
   dg.message =
       msg("every batch row matches the first row's positions (from {0}): the whole batch is rotated at one "
           "offset (batched decode with a position per row?)",

@@ -56,7 +56,7 @@ Setup make_setup(const Variant& variant, const BlockShape& shape) {
   const RopeExpectation& spec = variant.spec;
   Setup u;
   u.variant = &variant;
-  const int d = shape.d, r = spec.rotary_dim(), off = spec.rotary_offset;
+  const int d = shape.d, r = spec.rotary_dim(), off = spec.rope.rotary_offset;
   if (r + off > d || r < 2 || off < 0) {
     throw InvalidArgument(error_msg("the rotary dimension {0} does not fit in the dump's d = {1}", r, d));
   }
@@ -65,8 +65,8 @@ Setup make_setup(const Variant& variant, const BlockShape& shape) {
   u.eps_t = epsilon(type);
   const AngleModel model = spec.angles.value_or(default_angle_model(type));
   u.eps_a = angle_epsilon(model);
-  u.c_i = angle_error_factors(model, spec.theta, spec.base, r);  // (C2)
-  u.a = spec.attention_factor;
+  u.c_i = angle_error_factors(model, spec.theta(), spec.base(), r);  // (C2)
+  u.a = spec.attention_factor();
   u.norm_rel = 2 * (u.eps_t + u.eps_a);  // (N1)
   u.norm_floor = 4 * smallest_subnormal(type);
   std::vector<char> rotated(static_cast<std::size_t>(d), 0);
@@ -91,7 +91,7 @@ Setup make_setup(const Variant& variant, const BlockShape& shape) {
     u.half_form = u.half_form && in_place && u.ca[k] == off + i && u.cb[k] == off + u.half + i;
     u.interleaved_form = u.interleaved_form && in_place && u.ca[k] == off + 2 * i && u.cb[k] == off + 2 * i + 1;
   }
-  u.map = spec.axes ? &*spec.axes : nullptr;
+  u.map = spec.rope.axes ? &*spec.rope.axes : nullptr;
   if (u.map && u.map->pair_axis.size() != static_cast<std::size_t>(u.half)) {
     throw InvalidArgument(error_msg("the axis map has {0} pairs but the rotary dimension {1} has {2}",
                                     u.map->pair_axis.size(), r, u.half));
@@ -145,7 +145,7 @@ AxisPosition variant_position(const Variant& v, const std::vector<AxisPosition>&
 /// cos, sin and the angle term of (C1) of every pair at position p.
 void position_table(const Setup& u, const AxisPosition& p, double* cs, double* sn, double* term, double* scale) {
   const RopeExpectation& spec = u.variant->spec;
-  (void)axis_angles(spec.theta, u.map,
+  (void)axis_angles(spec.theta(), u.map,
                     p);  // throws: a position of several components without axes, or of the wrong count
   // (A1), (V1): pair i turns by θ_i·(p_a(i) + o), o a vision tower's offset (0 for M-RoPE).
   const double o = u.map ? u.map->position_offset : 0.0;
@@ -158,13 +158,13 @@ void position_table(const Setup& u, const AxisPosition& p, double* cs, double* s
     std::vector<char> done(static_cast<std::size_t>(u.half), 0);
     for (int j = 0; j < u.half; ++j) {
       if (done[static_cast<std::size_t>(j)]) continue;
-      const Eigen::VectorXd at = computed_angles(curve, spec.theta, m[j]);
+      const Eigen::VectorXd at = computed_angles(curve, spec.theta(), m[j]);
       for (int i = j; i < u.half; ++i) {
         if (m[i] == m[j]) phi[i] = at[i], done[static_cast<std::size_t>(i)] = 1;
       }
     }
   } else {
-    phi = m.cwiseProduct(spec.theta);
+    phi = m.cwiseProduct(spec.theta());
   }
   // A query's scaling (S21) multiplies the whole vector: folded into cos, sin and the tolerance of the pairs,
   // and kept for the unrotated channels.
@@ -172,7 +172,7 @@ void position_table(const Setup& u, const AxisPosition& p, double* cs, double* s
   for (int i = 0; i < u.half; ++i) {
     cs[i] = *scale * std::cos(phi[i]);
     sn[i] = *scale * std::sin(phi[i]) * (u.variant->reversed ? -1.0 : 1.0);
-    term[i] = *scale * (2 * u.eps_t + u.eps_a * (1 + u.c_i[i] * std::abs(m[i]) * spec.theta[i]));
+    term[i] = *scale * (2 * u.eps_t + u.eps_a * (1 + u.c_i[i] * std::abs(m[i]) * spec.theta()[i]));
   }
 }
 

@@ -31,7 +31,8 @@ void diagnose_no_rope(CheckReport& report, const DumpSource& source, const std::
         msg("this layer has no RoPE in {0} (layer type {1}: layers {2}), but the dump is rotated: it matches "
             "the RoPE of the model's layers that have one ({3} layout, rotary dim {4}, base {5}), which this "
             "layer's code must not apply",
-            model, layer_type, layers, layout_term(rope->layout), rope->rotary_dim(), fmt::format("{:g}", rope->base));
+            model, layer_type, layers, layout_term(rope->rope.layout), rope->rotary_dim(),
+            fmt::format("{:g}", rope->base()));
   } else if (as_rope && as_rope->diagnosis.matches && *as_rope->diagnosis.matches != VariantKind::Bf16AsFloat32) {
     found.rope_matches = as_rope->diagnosis.matches;
     fresh.message =

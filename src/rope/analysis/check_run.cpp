@@ -7,6 +7,7 @@
 #include <memory>
 #include <unordered_set>
 
+#include "rope/analysis/check_table.hpp"
 #include "rope/analysis/expectation.hpp"
 #include "rope/core/constants.hpp"
 #include "rope/core/error.hpp"
@@ -245,7 +246,9 @@ RopeExpectation expectation_of_resolved(const ModelRope& rope, const CheckSettin
   } else {
     where = msg("assumed: Hugging Face's rotate_half; give --layout");
   }
-  return e;
+  // The mode's expectation, made from the forward one (check_table.hpp: the one place a mode plugs in).
+  e.mode = s.mode;
+  return check_mode(s.mode).expectation(std::move(e));
 }
 
 }  // namespace
@@ -257,13 +260,14 @@ RopeExpectation unchanged_expectation(int head_dim, const CheckSettings& s, int 
   if (axis_components > 1) {  // Qwen3.5's linear attention: t,h,w positions that turn nothing (θ = 0, an all-t map)
     std::vector<int> sections(static_cast<std::size_t>(axis_components), 0);
     sections.front() = head_dim / 2;  // every pair on t
-    e.axes =
+    e.rope.axes =
         make_axis_map({sections, axis_components == 3 ? SectionOrder::Chunked : SectionOrder::GgmlMrope}, head_dim / 2);
   }
   e.angles = s.angles ? *s.angles : is_gguf_source(s.source) ? AngleModel::Ggml : AngleModel::Float32;
-  e.head_dim = head_dim;
-  e.theta = Eigen::VectorXd::Zero(head_dim / 2);
+  e.rope.head_dim = head_dim;
+  e.set_theta(Eigen::VectorXd::Zero(head_dim / 2));
   e.error_model = msg("unchanged: the layer has no RoPE");
+  e.mode = s.mode;
   return e;
 }
 

@@ -32,6 +32,8 @@ struct CheckSettings {
   std::optional<DType> dtype;        ///< the type the dump was computed in (default: the file's)
   std::optional<AngleModel> angles;  ///< how its angles were computed (default: the source's, else the dump's type's)
   bool query = false;                ///< the dump is a query: the model's query scaling (S21) on top
+  /// What the dump is of (check_table.hpp check_modes()): forward, RoPE(before) against after.
+  CheckMode mode = CheckMode::Forward;
 
   /// Whether anything beyond plain RoPE of a base was asked for.
   bool any() const;

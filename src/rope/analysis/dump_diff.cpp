@@ -81,7 +81,7 @@ OutputAgreement compare_outputs(const DiffReader& read, const DiffGeometry& shap
   if (static_cast<long>(positions.size()) != shape.seq) {
     throw InvalidArgument(error_msg("{0} positions for a dump of {1} sequence positions", positions.size(), shape.seq));
   }
-  const int d = shape.d, r = e.rotary_dim(), off = e.rotary_offset;
+  const int d = shape.d, r = e.rotary_dim(), off = e.rope.rotary_offset;
   if (r + off > d || r < 2)
     throw InvalidArgument(error_msg("the rotary dimension {0} does not fit in the dump's d = {1}", r, d));
   const double eps_t = std::max(epsilon(shape.a_type), epsilon(shape.b_type));
@@ -90,7 +90,7 @@ OutputAgreement compare_outputs(const DiffReader& read, const DiffGeometry& shap
       e.angles.value_or(epsilon(shape.a_type) >= epsilon(shape.b_type) ? default_angle_model(shape.a_type)
                                                                        : default_angle_model(shape.b_type));
   const double eps_a = angle_epsilon(model);
-  const Eigen::VectorXd c_i = angle_error_factors(model, e.theta, e.base, r);
+  const Eigen::VectorXd c_i = angle_error_factors(model, e.theta(), e.base(), r);
   std::vector<int> pair_of(static_cast<std::size_t>(d), -1);  // channel -> pair
   std::vector<int> partner(static_cast<std::size_t>(d), -1);
   for (int i = 0; i < r / 2; ++i) {
@@ -116,7 +116,7 @@ OutputAgreement compare_outputs(const DiffReader& read, const DiffGeometry& shap
     for (long s = s0; s < s1; ++s) {
       const double m = positions[static_cast<std::size_t>(s)].max_abs();
       for (int i = 0; i < r / 2; ++i)
-        term[static_cast<std::size_t>(i)] = 2 * eps_t + eps_a * (1 + c_i[i] * m * e.theta[i]);
+        term[static_cast<std::size_t>(i)] = 2 * eps_t + eps_a * (1 + c_i[i] * m * e.theta()[i]);
       double worst = 0;
       for (long g = 0; g < shape.groups; ++g) {
         const double* x = v[0].vector(s - s0, g);
@@ -125,7 +125,7 @@ OutputAgreement compare_outputs(const DiffReader& read, const DiffGeometry& shap
         for (int c = 0; c < d; ++c) {
           const int i = pair_of[static_cast<std::size_t>(c)];
           const double bound = i < 0 ? 2 * kToleranceSafety * eps_t * std::abs(x[c])
-                                     : 2 * kToleranceSafety * e.attention_factor *
+                                     : 2 * kToleranceSafety * e.attention_factor() *
                                            std::hypot(x[c], x[partner[static_cast<std::size_t>(c)]]) *
                                            term[static_cast<std::size_t>(i)];  // (D1)
           const double delta = std::abs(ya[c] - yb[c]);

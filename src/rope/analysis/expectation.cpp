@@ -26,52 +26,49 @@ RopeExpectation expectation_from_rope(ModelRope rope, const ExpectationRequest& 
   if (!rope.plain && rope.spec.config.type == ScalingType::Dynamic)
     rope.spec = spec_at_position(rope.spec, q.max_position);
   RopeExpectation e;
-  e.head_dim = head_dim;
+  // The model's spec as the dump holds it (plain RoPE: its base and frequencies alone, half layout unless given).
+  if (!rope.plain) e.rope = rope.spec;
+  e.rope.head_dim = head_dim;
   // The error model of the angles (angle_error.hpp): the one asked for, else ggml's for a GGUF (llama.cpp computes it).
   // Hugging Face's code computes inv_freq, the angles and cos/sin in float32 for every dtype ("# Force float32" in
   // every rotary class's forward): PyTorch's float32 for a config.json or a preset, a float64 dump's too.
   e.angles = q.angles;
   if (!e.angles && (q.from_model || q.gguf)) e.angles = q.gguf ? AngleModel::Ggml : AngleModel::Float32;
-  e.theta = rope.spec.params.inv_freq;
-  e.base = rope.spec.config.base;
+  e.set_theta(rope.spec.params.inv_freq);
+  e.rope.config.base = rope.spec.config.base;
   e.scaling = scaling_parameters(rope.spec.config);
-  if (!rope.plain && rope.spec.axes) e.axes = rope.spec.axes;  // M-RoPE: pair i turns by θ_i·p_a(i)
-  if (!rope.plain) {
+  if (!rope.plain) {  // the spec's axes (M-RoPE: pair i turns by θ_i·p_a(i)), factor, scaling, output order
     // DeepSeek's RoPE part alone (llama.cpp's q_pe/k_pe nodes, HF's q_pe): the dump holds the rotary channels only.
     const bool rotary_part = rope.spec.rotary_offset > 0 && head_dim == rope.spec.rotary_dim;
-    e.rotary_offset = rotary_part ? 0 : rope.spec.rotary_offset;
+    e.rope.rotary_offset = rotary_part ? 0 : rope.spec.rotary_offset;
     // The head as the model's attention holds it: DeepSeek's q = cat(q_nope, q_pe) has qk_nope_head_dim +
     // qk_rope_head_dim.
     if (rope.spec.head_dim != head_dim && !rotary_part) {
       throw InvalidArgument(error_msg("{0} has head_dim {1}, the dump's last axis is d = {2}", rope.spec.name,
                                       rope.spec.head_dim, head_dim));
     }
-    e.attention_factor = rope.spec.params.attention_factor;
-    e.scaled = rope.spec.config.type != ScalingType::Default;
-    // HF's apply_rotary_pos_emb_interleave (DeepSeek-V3, Kimi K2, Mistral 4): the pairs written de-interleaved.
-    e.deinterleaved_output = rope.spec.deinterleaved_output;
-    e.axis_blocks = rope.spec.axis_blocks;  // Gemma 4's vision tower (V6): the layout inside each axis's block
     if (rope.spec.config.type == ScalingType::Yarn) e.yarn_factor = rope.spec.params.factor;
     if (rope.spec.config.type == ScalingType::Yarn && rope.spec.config.truncate == false) {
       // truncate: false keeps YaRN's correction range fractional; an engine that rounds it anyway (vLLM #27722)
       RopeConfig rounded = rope.spec.config;
       rounded.truncate = true;
       const Eigen::VectorXd theta = rope_parameters(rounded).inv_freq;
-      if (theta.size() == e.theta.size() && theta != e.theta) e.yarn_truncated_theta = theta;
+      if (theta.size() == e.theta().size() && theta != e.theta()) e.yarn_truncated_theta = theta;
     }
-    if (other_list.size() == e.theta.size() && other_list != e.theta) e.longrope_other = {other_list, other_is_short};
+    if (other_list.size() == e.theta().size() && other_list != e.theta())
+      e.longrope_other = {other_list, other_is_short};
     // The spec's layout: the model's class, or a vision kind's own (Llama 4 and axial interleave, (V4), (V5)).
-    if (q.from_model || q.vision) e.layout = rope.spec.layout;
+    if (!q.from_model && !q.vision) e.rope.layout = Layout::Half;
   }
-  if (2 * e.theta.size() + e.rotary_offset > head_dim) {
+  if (2 * e.theta().size() + e.rope.rotary_offset > head_dim) {
     throw InvalidArgument(
-        error_msg("the rotary dimension {0} is larger than the dump's d = {1}", 2 * e.theta.size(), head_dim));
+        error_msg("the rotary dimension {0} is larger than the dump's d = {1}", 2 * e.theta().size(), head_dim));
   }
   if (q.layout) {
     // A layout given: the pairs in it, written back in place (llama.cpp's order; HF's DeepSeek-V3 de-interleaves
     // its output, which the model's own spec says).
-    e.layout = *q.layout;
-    e.deinterleaved_output = false;
+    e.rope.layout = *q.layout;
+    e.rope.deinterleaved_output = false;
   }
   return e;
 }
@@ -86,15 +83,15 @@ DumpVectors expected_dump(const DumpVectors& before, const std::vector<AxisPosit
     throw InvalidArgument(
         error_msg("{0} positions for a dump of {1} sequence positions", positions.size(), before.seq));
   }
-  const int d = before.d, r = e.rotary_dim(), off = e.rotary_offset;
+  const int d = before.d, r = e.rotary_dim(), off = e.rope.rotary_offset;
   if (r + off > d || r < 2 || off < 0) {
     throw InvalidArgument(error_msg("the rotary dimension {0} does not fit in the dump's d = {1}", r, d));
   }
   DumpVectors out = before;
   out.dtype = DType::F64;
-  const AxisMap* map = e.axes ? &*e.axes : nullptr;
+  const AxisMap* map = e.rope.axes ? &*e.rope.axes : nullptr;
   for (long s = 0; s < before.seq; ++s) {
-    const Eigen::VectorXd phi = axis_angles(e.theta, map, positions[static_cast<std::size_t>(s)]);  // (A1), (V1)
+    const Eigen::VectorXd phi = axis_angles(e.theta(), map, positions[static_cast<std::size_t>(s)]);  // (A1), (V1)
     for (long g = 0; g < before.groups(); ++g) {
       const double* x = before.vector(s, g);
       double* y = out.values.data() + (s * before.groups() + g) * d;
@@ -104,8 +101,8 @@ DumpVectors expected_dump(const DumpVectors& before, const std::vector<AxisPosit
         const auto [pa, pb] = pair_channels(e, i, false);
         const auto [oa, ob] = pair_channels(e, i, true);
         const double xa = x[pa], xb = x[pb], c = std::cos(phi[i]), sn = std::sin(phi[i]);
-        y[oa] = q * e.attention_factor * (xa * c - xb * sn);
-        y[ob] = q * e.attention_factor * (xa * sn + xb * c);
+        y[oa] = q * e.attention_factor() * (xa * c - xb * sn);
+        y[ob] = q * e.attention_factor() * (xa * sn + xb * c);
       }
     }
   }

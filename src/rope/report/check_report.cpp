@@ -7,6 +7,7 @@
 #include <fmt/ranges.h>
 
 #include "rope/analysis/angle_error.hpp"
+#include "rope/analysis/check_table.hpp"
 #include "rope/core/constants.hpp"
 #include "rope/core/tolerance.hpp"
 #include "rope/io/csv.hpp"
@@ -32,15 +33,15 @@ std::string scaling_text(const RopeExpectation& e, bool no_rope, const Text& t) 
 
 std::string expected_text(const RopeExpectation& e, const Message& where, const Text& t) {
   // Gemma 4's vision tower (V6): the layout inside each axis's block.
-  return e.axis_blocks
+  return e.rope.axis_blocks
              ? t.tr(
                    "{0} layout inside each axis's block of d/2 channels ({1}), rotary dim {2} of {3}, base {4}, attention "
                    "factor {5}",
-                   layout_term(e.layout).in(t.lang()), where.in(t.lang()), e.rotary_dim(), e.head_dim,
-                   format_number(e.base), format_number(e.attention_factor))
+                   layout_term(e.rope.layout).in(t.lang()), where.in(t.lang()), e.rotary_dim(), e.rope.head_dim,
+                   format_number(e.base()), format_number(e.attention_factor()))
              : t.tr("{0} layout ({1}), rotary dim {2} of {3}, base {4}, attention factor {5}",
-                    layout_term(e.layout).in(t.lang()), where.in(t.lang()), e.rotary_dim(), e.head_dim,
-                    format_number(e.base), format_number(e.attention_factor));
+                    layout_term(e.rope.layout).in(t.lang()), where.in(t.lang()), e.rotary_dim(), e.rope.head_dim,
+                    format_number(e.base()), format_number(e.attention_factor()));
 }
 
 std::string segment_positions(const LoadedDumps& dumps, const DumpSegment& g) {
@@ -205,14 +206,15 @@ Value check_value(const CheckRun& run) {
   j["max_ratio"] = c.max_ratio;
   j["failing"] = c.failing;
   j["total"] = c.total;
+  if (e.mode != CheckMode::Forward) j["mode"] = std::string(to_string(e.mode));  // forward, the default: not named
   Value& x = j["expected"];
-  x["layout"] = std::string(to_string(e.layout));
-  if (e.axis_blocks) x["axis_blocks"] = true;  // (V6): the layout inside each axis's block of d/2 channels
+  x["layout"] = std::string(to_string(e.rope.layout));
+  if (e.rope.axis_blocks) x["axis_blocks"] = true;  // (V6): the layout inside each axis's block of d/2 channels
   x["rotary_dim"] = run.nope ? 0 : e.rotary_dim();
-  x["rotary_offset"] = e.rotary_offset;
-  x["head_dim"] = e.head_dim;
-  x["base"] = e.base;
-  x["attention_factor"] = e.attention_factor;
+  x["rotary_offset"] = e.rope.rotary_offset;
+  x["head_dim"] = e.rope.head_dim;
+  x["base"] = e.base();
+  x["attention_factor"] = e.attention_factor();
   x["scaling"] = e.scaling;
   x["error_model"] = e.error_model.en;
   if (e.query_beta != 0) {
@@ -225,7 +227,7 @@ Value check_value(const CheckRun& run) {
     x["no_rope"]["layer_type"] = run.nope->layer_type;
     x["no_rope"]["layers"] = run.nope->layers;
   }
-  if (e.axes) axes_value(x, *e.axes);
+  if (e.rope.axes) axes_value(x, *e.rope.axes);
   j["dtype"] = std::string(to_string(dumps.after.dtype));
   axes_assumed_value(j, dumps);
   j["angles"] = std::string(to_string(run.angles));
@@ -331,6 +333,7 @@ void print_check(std::ostream& out, const CheckRun& run, const Text& t, const st
       fmt::format("[{}] = {}, {} ({}), {} {}", to_string(dumps.axes), shape_string(dumps.shape),
                   to_string(dumps.after.dtype), dumps.stored, t.tr("positions"), positions_text(dumps, t)));
   if (dumps.axes_assumed) row(t.tr("axes"), axes_assumed_text(dumps, t));
+  if (e.mode != CheckMode::Forward) row(t.tr("mode"), check_mode(e.mode).title().in(t.lang()));
   if (nope && e.query_beta != 0) {
     row(t.tr("expected"),
         t.tr("the query times t(p) (S20): layers {0} ({1}) of {2} have no RoPE", describe_layers(nope->layers),
@@ -341,28 +344,28 @@ void print_check(std::ostream& out, const CheckRun& run, const Text& t, const st
   } else {
     row(t.tr("expected"), expected_text(e, run.where, t));
   }
-  if (e.axes && e.axes->vision()) {
+  if (e.rope.axes && e.rope.axes->vision()) {
     row(t.tr("2-D vision RoPE"),
-        t.tr("{0} ({1}): pair i turns by θ_i·(p_a(i){2}), p the patch's row h or column w", e.axes->vision_kind,
-             e.axes->vision_equation,
-             e.axes->position_offset != 0 ? " + " + format_number(e.axes->position_offset) : ""));
-  } else if (e.axes) {
+        t.tr("{0} ({1}): pair i turns by θ_i·(p_a(i){2}), p the patch's row h or column w", e.rope.axes->vision_kind,
+             e.rope.axes->vision_equation,
+             e.rope.axes->position_offset != 0 ? " + " + format_number(e.rope.axes->position_offset) : ""));
+  } else if (e.rope.axes) {
     // The axis of every pair: rope frequencies --model NAME prints them.
     row("M-RoPE", t.tr("mrope_section [{0}], {1} (docs/multi-axis.md {2}): pair i turns by θ_i·p_a(i)",
-                       fmt::join(e.axes->source.sections, ", "), order_name(e.axes->source.order, t.lang()),
-                       axis_rule(e.axes->source.order)));
+                       fmt::join(e.rope.axes->source.sections, ", "), order_name(e.rope.axes->source.order, t.lang()),
+                       axis_rule(e.rope.axes->source.order)));
   }
   row(t.tr("scaling"), scaling_text(e, nope.has_value(), t));
   row(t.tr("error model"), e.error_model.in(t.lang()));
   row(t.tr("tolerance (C1)"),
       fmt::format("κ·a·‖x‖·(2·ε_T + ε_A·(1 + c_i·{}·θ_i)), ε_T = {} ({}), ε_A = {}, κ = {}",
-                  !e.axes                        ? std::string("|m|")
-                  : e.axes->position_offset != 0 ? "|p_a(i) + " + format_number(e.axes->position_offset) + "|"
-                                                 : std::string("|p_a(i)|"),
+                  !e.rope.axes                        ? std::string("|m|")
+                  : e.rope.axes->position_offset != 0 ? "|p_a(i) + " + format_number(e.rope.axes->position_offset) + "|"
+                                                      : std::string("|p_a(i)|"),
                   g4(epsilon(dumps.after.dtype)), to_string(dumps.after.dtype), g4(angle_epsilon(run.angles)),
                   format_number(kToleranceSafety)));
   row(t.tr("angles (C2)"),
-      t.tr("{0}: c_i = {1}", std::string(to_string(run.angles)), angle_error_formula(run.angles, e.base, r)));
+      t.tr("{0}: c_i = {1}", std::string(to_string(run.angles)), angle_error_formula(run.angles, e.base(), r)));
   out << '\n';
   row(t.tr("max |Δ|/tolerance"), fmt::format("{}  ({})", ratio_text(c.max_ratio, digits), t.tr("<= 1 passes")));
   row(t.tr("elements failing"), t.tr("{0} of {1}", c.failing, c.total));
@@ -376,11 +379,12 @@ void print_check(std::ostream& out, const CheckRun& run, const Text& t, const st
                                    return t.tr("pair {0}, channels ({1}, {2})", i, a, b);
                                  },
                                  [](long i) { return std::to_string(i); }));
-  if (r < e.head_dim) {
+  if (r < e.rope.head_dim) {
     // The channels outside [offset, offset + r): after the rotated ones, or before them (DeepSeek's offset).
-    const int first = e.rotary_offset > 0 ? 0 : r;
-    const Eigen::VectorXd others = e.rotary_offset > 0 ? Eigen::VectorXd(c.channel_ratio.head(e.rotary_offset))
-                                                       : Eigen::VectorXd(c.channel_ratio.tail(e.head_dim - r));
+    const int first = e.rope.rotary_offset > 0 ? 0 : r;
+    const Eigen::VectorXd others = e.rope.rotary_offset > 0
+                                       ? Eigen::VectorXd(c.channel_ratio.head(e.rope.rotary_offset))
+                                       : Eigen::VectorXd(c.channel_ratio.tail(e.rope.head_dim - r));
     row(t.tr("unrotated failing"), failing_summary(
                                        others, t, [&](long i) { return t.tr("channel {0}", first + i); },
                                        [&](long i) { return std::to_string(first + i); }));
@@ -399,7 +403,7 @@ void print_check(std::ostream& out, const CheckRun& run, const Text& t, const st
   row(t.tr("verdict"), passed ? t.tr("PASS") : t.trc("check verdict", "FAIL"));
   if (!passed && !report.diagnosis.message.en.empty()) row(t.tr("diagnosis"), report.diagnosis.message.in(t.lang()));
   for (const Message& note : report.notes) out << t.tr("note: ") << note.in(t.lang()) << '\n';
-  if (!passed && e.axes && !e.axes->vision() && dumps.axis_positions.empty()) {
+  if (!passed && e.rope.axes && !e.rope.axes->vision() && dumps.axis_positions.empty()) {
     out << t.tr(
         "note: with M-RoPE one position p is (p, p, p), a text token's; image and video tokens need their\n"
         "  t,h,w: give --axis-positions FILE (rope positions --csv writes one)\n");

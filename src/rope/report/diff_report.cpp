@@ -71,11 +71,11 @@ Value diff_value(const DiffRun& run) {
   j["passed"] = diff.passed();
   axes_assumed_value(j, a);
   Value& x = j["expected"];
-  x["layout"] = std::string(to_string(e.layout));
+  x["layout"] = std::string(to_string(e.rope.layout));
   x["rotary_dim"] = run.nope ? 0 : e.rotary_dim();
-  x["head_dim"] = e.head_dim;
-  x["base"] = e.base;
-  x["attention_factor"] = e.attention_factor;
+  x["head_dim"] = e.rope.head_dim;
+  x["base"] = e.base();
+  x["attention_factor"] = e.attention_factor();
   x["scaling"] = e.scaling;
   x["error_model"] = e.error_model.en;
   if (run.nope) {

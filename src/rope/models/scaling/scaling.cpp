@@ -53,8 +53,10 @@ void check_positive(double value, std::string_view name) {
 long original_context(const RopeConfig& c) {
   if (c.original_max_position_embeddings) return *c.original_max_position_embeddings;
   if (c.max_position_embeddings) return *c.max_position_embeddings;
-  throw InvalidArgument(error_msg(
-      "{0} needs original_max_position_embeddings (or max_position_embeddings as its fallback)", to_string(c.type)));
+  // The option (or Python's keyword) that gives it, as missing_parameter names one (issue 63 item 5).
+  throw InvalidArgument(
+      error_msg("{0} needs original_max_position_embeddings (or max_position_embeddings as its fallback): give {1}",
+                to_string(c.type), option_name("original_max_position_embeddings=")));
 }
 
 /// (S5): f = the explicit factor, else M / L0.
@@ -64,8 +66,8 @@ double factor_or_ratio(const RopeConfig& c, long L0, RopeParameters& p) {
     return *c.factor;
   }
   if (!c.max_position_embeddings) {
-    throw InvalidArgument(
-        error_msg("{0} needs factor, or max_position_embeddings to derive it as M / L0", to_string(c.type)));
+    throw InvalidArgument(error_msg("{0} needs factor, or max_position_embeddings to derive it as M / L0: give {1}",
+                                    to_string(c.type), option_name("factor=")));
   }
   const double f = static_cast<double>(*c.max_position_embeddings) / static_cast<double>(L0);
   p.factor_rule =
