@@ -292,6 +292,9 @@ def main():
         # (bench/python_check_bench.py): its run takes the build directory, whose python/ holds the module.
         import python_check_bench
         r.notes.extend(python_check_bench.run(r, os.path.abspath(a.build), tmp, a.quick))
+        # rope weights on two checkpoints of Llama-3-8B's q/k shapes, against its NumPy peer (bench/weights_bench.py).
+        import weights_bench
+        r.notes.extend(weights_bench.run(r, rope, tmp, a.quick))
 
         # tables.
         lines = ["| target | measured | wanted | |", "|---|---|---|---|"]
