@@ -58,8 +58,9 @@ Command add_weights_command(CLI::App& app) {
   add_figure_options(*sub, opt->figure);
   add_digits_option(*sub, opt->digits, "2", kDigitsHelp);
   sub->footer(
-      "Example:\n  rope weights hf-model/ model.gguf\n  rope weights model.gguf model-q4_k_m.gguf --json\n"
-      "  rope weights hf-model/ model.gguf --png heat.png --layer 0 --head 3");
+      "Example:\n  rope weights data/weights/llama-hf data/weights/llama-q4_k_m.gguf\n"
+      "  rope weights data/weights/llama-f16.gguf data/weights/llama-q4_k_m.gguf --json\n"
+      "  rope weights data/weights/llama-hf data/weights/llama-f16.gguf --png heat.png --layer 0 --head 3");
   return {sub, [opt](std::ostream& out) { return run_weights(*opt, out); }};
 }
 
