@@ -181,7 +181,7 @@ sanitize: sanitize-build
 FUZZ_SECONDS ?= 150
 FUZZ_DIR = $(abspath $(SAN_BUILD))
 fuzz: sanitize-build
-	for t in cli config gguf tensor; do \
+	for t in cli config gguf tensor weights; do \
 	  mkdir -p $(FUZZ_DIR)/corpus_$$t && \
 	  if [ -d tests/fuzz/regressions/$$t ]; then \
 	    $(FUZZ_DIR)/tests/fuzz/fuzz_$$t $(abspath tests/fuzz)/regressions/$$t/* || exit 1; fi && \

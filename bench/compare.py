@@ -298,6 +298,9 @@ def main():
         # A failing check at full size against the passing one, CLI and Python, f32 and bf16 (bench/check_fail_bench.py).
         import check_fail_bench
         r.notes.extend(check_fail_bench.run(r, os.path.abspath(a.build), tmp, a.quick))
+        # rope weights on two checkpoints of Llama-3-8B's q/k shapes, against its NumPy peer (bench/weights_bench.py).
+        import weights_bench
+        r.notes.extend(weights_bench.run(r, rope, tmp, a.quick))
 
         # tables.
         lines = ["| target | measured | wanted | |", "|---|---|---|---|"]

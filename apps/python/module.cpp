@@ -57,4 +57,5 @@ PYBIND11_MODULE(_rope, m) {
   rope::python::bind_spec(m);
   rope::python::bind_check(m);
   rope::python::bind_positions(m);
+  rope::python::bind_weights(m);
 }

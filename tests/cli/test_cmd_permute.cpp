@@ -6,6 +6,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "support/cli_harness.hpp"
@@ -185,6 +186,24 @@ TEST_F(CmdPermute, InspectAndConfigReadGguf) {
   const Result f = rope_cli({"frequencies", "--config", gguf("qwen2.5-7b.gguf"), "--csv", "-"});
   ASSERT_EQ(f.code, 0) << f.err;
   expect_one_line_error(rope_cli({"inspect", gguf("deep-nesting.gguf")}), 2, "arrays nested deeper than 8 levels");
+}
+
+// On the report layer (report/permute_report.hpp): --json holds the library's numbers, the row maps and the verdict.
+TEST_F(CmdPermute, JsonIsTheLibrarysReport) {
+  const Result r = rope_cli({"permute", "--json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  const PermuteDemo d = permute_demo(PermuteSettings());
+  EXPECT_EQ(j["k_order"].get<std::vector<long>>(), d.k_order);
+  EXPECT_EQ(j["q_order"].get<std::vector<long>>(), d.q_order);
+  EXPECT_EQ(j["k_order_bug"].get<std::vector<long>>(), *d.k_order_bug);
+  EXPECT_EQ(j["tolerance"].get<double>(), d.tolerance);
+  EXPECT_EQ(j["max_bug_difference"].get<double>(), d.max_bug_difference);
+  EXPECT_TRUE(j["passed"].get<bool>());
+  EXPECT_TRUE(j["source"].is_null());
+  const Result g = rope_cli({"permute", "--config", gguf("llama-3.1-8b.gguf"), "--json", "--max-distance", "2"});
+  ASSERT_EQ(g.code, 0) << g.err;
+  EXPECT_EQ(nlohmann::json::parse(g.out)["n_head_kv"], 8);
 }
 
 }  // namespace

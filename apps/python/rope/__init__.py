@@ -474,6 +474,43 @@ def identify(before, after, positions=None, *, dtype=None, sequence_starts=None,
                           _positions(patches, "patches"), _delta(rope_delta))
 
 
+class WeightsReport:
+    """What ``rope.weights`` found: ``passed`` (every q/k tensor has the map the candidate's engine expects),
+    ``tensors`` (one dict per q/k tensor and bias: name, reference_name, layer, kind, bias, map, expected, ok,
+    residual, runner_up, runner_up_residual, …), ``expected`` (the engine's map), ``text`` (the report as
+    ``rope weights`` prints it, in the language asked for) and ``data``: every field, the keys of
+    ``rope weights --json``."""
+
+    def __init__(self, result):
+        self.data = result["data"]
+        self.text = result["text"]
+
+    passed = property(lambda self: self.data["passed"])
+    tensors = property(lambda self: self.data["tensors"])
+    expected = property(lambda self: self.data["expected"])
+
+    def __bool__(self):
+        return self.passed
+
+    def to_json(self):
+        return _json.dumps(self.data)
+
+    def __repr__(self):
+        bad = [t["name"] for t in self.tensors if not t["ok"]]
+        verdict = "PASS" if self.passed else f"FAIL ({len(bad)} of {len(self.tensors)} tensors)"
+        return f"rope.WeightsReport({verdict}, expected {self.expected!r})"
+
+
+@_speaks_python("weights")
+def weights(reference, candidate, *, config=None, lang="en"):
+    """Which q/k row permutation separates two checkpoints, and is it the one the candidate's engine expects
+    (``rope weights``, docs/weights.md): ``reference`` and ``candidate`` each a Hugging Face directory, a
+    .safetensors file or a GGUF file (paths); ``config`` a config.json or GGUF for a side with none beside it;
+    ``lang`` "en" or "zh", the language of ``WeightsReport.text``. Returns a WeightsReport."""
+    return WeightsReport(_rope.weights(os.fspath(reference), os.fspath(candidate), os.fspath(config or ""),
+                                       str(lang)))
+
+
 @_speaks_python("mrope_positions")
 def cp_positions(sequence_starts, cp_size, cp_rank, layout="zigzag"):
     """The positions one rank of a context-parallel run holds, the numbers of ``rope positions --cp-size``: a

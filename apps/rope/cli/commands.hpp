@@ -37,6 +37,7 @@ Command add_bound_command(CLI::App& app);
 Command add_extrapolation_command(CLI::App& app);
 Command add_bench_command(CLI::App& app);
 Command add_permute_command(CLI::App& app);
+Command add_weights_command(CLI::App& app);
 Command add_check_command(CLI::App& app);
 Command add_diff_command(CLI::App& app);
 Command add_identify_command(CLI::App& app);
@@ -69,6 +70,7 @@ inline constexpr CommandEntry kCommands[] = {
     {"extrapolation", "", add_extrapolation_command},
     {"bench", "", add_bench_command},
     {"permute", "", add_permute_command},
+    {"weights", "", add_weights_command},
     {"check", "", add_check_command},
     {"diff", "", add_diff_command},
     {"identify", "", add_identify_command},

@@ -108,7 +108,7 @@ const char* command_group(std::string_view command) {
       {"bench", "Compute"},         {"verify", "Check a model"},  {"check", "Check a model"},
       {"diff", "Check a model"},    {"inspect", "Check a model"}, {"identify", "Check a model"},
       {"permute", "Check a model"}, {"decay", "Figures"},         {"wavelengths", "Figures"},
-      {"attention", "Figures"},
+      {"attention", "Figures"},     {"weights", "Check a model"},
   };
   const auto found = groups.find(command);
   return found != groups.end() ? found->second : "Compute";

@@ -1,0 +1,136 @@
+// rope weights as one call (analysis/weights_run.hpp) on the checkpoints of tests/reference/weights/, written by
+// NumPy and llama.cpp's own code (tests/reference/weights.py: the converter's LlamaModel.permute, gguf-py's
+// writer and quantizer, ggml's ggml_quantize_chunk): every case named with its map, its residuals and the engine's
+// expectation.
+#include "rope/analysis/weights_run.hpp"
+
+#include <cmath>
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "rope/core/error.hpp"
+#include "support/cli_harness.hpp"
+
+namespace rope {
+namespace {
+
+using RunMap = WeightMap;
+
+std::string weights_path(const std::string& name) {
+  return std::string(ROPE_REFERENCE_DIR) + "/../../data/weights/" + name;
+}
+
+struct RunCase {
+  const char* name;
+  const char* reference;
+  const char* candidate;
+  RunMap expected;  ///< what the candidate's engine expects
+  RunMap q, k;      ///< the maps found
+  bool passed;
+  /// The largest residual of the best map: 0 for bit-equal copies, float16's and the quantizers' error otherwise.
+  double max_residual;
+};
+
+class WeightsRunCases : public ::testing::TestWithParam<RunCase> {};
+
+TEST_P(WeightsRunCases, NamesTheMapAndTheExpectation) {
+  const RunCase& c = GetParam();
+  const WeightsRun run = run_weights({weights_path(c.reference), weights_path(c.candidate), "", {}, 0, false});
+  EXPECT_EQ(run.expected, c.expected);
+  EXPECT_EQ(run.passed(), c.passed);
+  ASSERT_FALSE(run.tensors.empty());
+  for (const WeightsTensor& t : run.tensors) {
+    SCOPED_TRACE(t.name);
+    EXPECT_EQ(t.match.map, t.kind == 'q' ? c.q : c.k);
+    EXPECT_EQ(t.expected, c.expected);
+    EXPECT_LE(t.match.residual, c.max_residual);
+    ASSERT_TRUE(t.match.runner_up);
+    // The runner-up is a different permutation and at least 10 times worse (quantized copies included).
+    EXPECT_GE(t.match.runner_up_residual, 10 * t.match.residual);
+    EXPECT_GT(t.match.runner_up_residual, 0.5);
+  }
+  EXPECT_GE(run.other_tensors, 1);  // the norm, left alone
+}
+
+// Residual bounds, measured on these files (N(0, 1/256) weights): between two float16 copies of the same float32
+// weights 0; a bias in float16 against float32 2.2e-4 (float16's relative 2^-11); BF16 1.7e-3; Q8_0 5.4e-3; Q6_K
+// 1.8e-2; Q4_K 7.2e-2; Q4_0 8.6e-2 (4 bits, one scale per 32 values). Each bound leaves a factor 1.5 or more.
+INSTANTIATE_TEST_SUITE_P(
+    Files, WeightsRunCases,
+    ::testing::Values(
+        RunCase{"hf_to_gguf_sharded", "llama-hf", "llama-f16.gguf", RunMap::HfToGguf, RunMap::HfToGguf,
+                RunMap::HfToGguf, true, 0},
+        RunCase{"gguf_to_hf", "llama-f16.gguf", "llama-hf", RunMap::GgufToHf, RunMap::GgufToHf, RunMap::GgufToHf, true,
+                0},
+        RunCase{"k_with_query_heads", "llama-hf", "llama-k-query-heads.gguf", RunMap::HfToGguf, RunMap::HfToGguf,
+                RunMap::KWithQueryHeads, false, 0},
+        RunCase{"twice", "llama-hf", "llama-twice.gguf", RunMap::HfToGguf, RunMap::HfToGgufTwice, RunMap::HfToGgufTwice,
+                false, 0},
+        RunCase{"missing_on_norm", "llama-hf", "llama-missing.gguf", RunMap::HfToGguf, RunMap::Identity,
+                RunMap::Identity, false, 0},
+        RunCase{"q8_0", "llama-hf", "llama-q8_0.gguf", RunMap::HfToGguf, RunMap::HfToGguf, RunMap::HfToGguf, true,
+                0.01},
+        RunCase{"q4_0", "llama-hf", "llama-q4_0.gguf", RunMap::HfToGguf, RunMap::HfToGguf, RunMap::HfToGguf, true, 0.2},
+        RunCase{"q4_k_m", "llama-hf", "llama-q4_k_m.gguf", RunMap::HfToGguf, RunMap::HfToGguf, RunMap::HfToGguf, true,
+                0.15},
+        RunCase{"bf16_f32", "llama-hf", "llama-bf16-f32.gguf", RunMap::HfToGguf, RunMap::HfToGguf, RunMap::HfToGguf,
+                true, 0.01},
+        RunCase{"gguf_to_gguf_quantized", "llama-f16.gguf", "llama-q4_k_m.gguf", RunMap::Identity, RunMap::Identity,
+                RunMap::Identity, true, 0.15},
+        // d = 4: hf-to-gguf = gguf-to-hf; the expected name is shown.
+        RunCase{"gqa32_d4", "gqa32-hf", "gqa32.gguf", RunMap::HfToGguf, RunMap::HfToGguf, RunMap::HfToGguf, true, 0},
+        RunCase{"gqa32_d4_back", "gqa32.gguf", "gqa32-hf", RunMap::GgufToHf, RunMap::GgufToHf, RunMap::GgufToHf, true,
+                0},
+        // MHA: k permuted with n_head is the converter's own map.
+        RunCase{"mha_k_bug_is_the_map", "mha-hf", "mha-k-query-heads.gguf", RunMap::HfToGguf, RunMap::HfToGguf,
+                RunMap::HfToGguf, true, 0},
+        // Qwen2 is NEOX: no permutation, biases included; the Llama permutation applied to it is wrong.
+        RunCase{"qwen2_neox", "qwen2-hf", "qwen2.gguf", RunMap::Identity, RunMap::Identity, RunMap::Identity, true,
+                1e-3},
+        RunCase{"qwen2_permuted", "qwen2-hf", "qwen2-permuted.gguf", RunMap::Identity, RunMap::HfToGguf,
+                RunMap::HfToGguf, false, 1e-3}),
+    [](const auto& info) { return std::string(info.param.name); });
+
+TEST(WeightsRun, BiasesAreTheirOwnEntries) {
+  const WeightsRun run = run_weights({weights_path("qwen2-hf"), weights_path("qwen2-permuted.gguf"), "", {}, 0, false});
+  ASSERT_EQ(run.tensors.size(), 4u);
+  EXPECT_EQ(run.tensors[1].name, "blk.0.attn_q.bias");
+  EXPECT_TRUE(run.tensors[1].bias);
+  EXPECT_EQ(run.tensors[1].match.map, RunMap::HfToGguf);
+  EXPECT_EQ(run.tensors[1].reference_name, "model.layers.0.self_attn.q_proj.bias");
+}
+
+TEST(WeightsRun, SidesSayTheirModel) {
+  const WeightsRun run = run_weights({weights_path("llama-hf"), weights_path("llama-q4_k_m.gguf"), "", {}, 0, false});
+  EXPECT_FALSE(run.reference.gguf);
+  EXPECT_TRUE(run.candidate.gguf);
+  EXPECT_EQ(run.reference.model, "llama");
+  EXPECT_EQ(run.reference.layout, Layout::Half);
+  EXPECT_EQ(run.candidate.layout, Layout::Interleaved);
+  EXPECT_EQ(run.candidate.n_head, 8);
+  EXPECT_EQ(run.candidate.n_head_kv, 2);
+  EXPECT_EQ(run.candidate.dtypes, (std::vector<std::string>{"Q4_K", "Q6_K"}));
+}
+
+TEST(WeightsRun, HeatMapOfOneHeadBlock) {
+  WeightsRequest r{weights_path("llama-hf"), weights_path("llama-f16.gguf"), "", 0, 1, false};
+  const WeightsRun run = run_weights(r);
+  ASSERT_TRUE(run.heatmap);
+  EXPECT_EQ(run.heatmap->rows(), 16);
+  EXPECT_EQ(run.heatmap_tensor, "blk.0.attn_q.weight");
+  // Candidate row 2j + s is reference row s·8 + j: correlation 1 there.
+  for (long j = 0; j < 8; ++j) {
+    EXPECT_NEAR((*run.heatmap)(2 * j, j), 1.0, 1e-6);
+    EXPECT_NEAR((*run.heatmap)(2 * j + 1, 8 + j), 1.0, 1e-6);
+  }
+  r.heatmap_head = 8;
+  EXPECT_THROW(run_weights(r), InvalidArgument);
+}
+
+TEST(WeightsRun, ShapesThatDifferAreRefused) {
+  EXPECT_THROW(run_weights({weights_path("llama-hf"), weights_path("mha-k-query-heads.gguf"), "", {}, 0, false}),
+               InvalidArgument);
+}
+
+}  // namespace
+}  // namespace rope

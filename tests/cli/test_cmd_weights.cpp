@@ -1,0 +1,116 @@
+// `rope weights` in-process: the wiring (library numbers are tests/analysis/test_weights_run.cpp's), exit codes,
+// the JSON keys, the text in both languages, the heat map, and bad input as one line.
+#include "rope/cli/cli.hpp"
+
+#include <filesystem>
+#include <fstream>
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "support/cli_harness.hpp"
+
+namespace rope {
+namespace {
+
+using test::expect_one_line_error;
+using test::Result;
+using test::rope_cli;
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+class CmdWeights : public test::TempDirTest {};
+
+std::string weights_cli_path(const std::string& name) {
+  return std::string(ROPE_REFERENCE_DIR) + "/../../data/weights/" + name;
+}
+
+TEST_F(CmdWeights, ConverterPermutationPasses) {
+  const Result r = rope_cli({"weights", weights_cli_path("llama-hf"), weights_cli_path("llama-q4_k_m.gguf")});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("the candidate's engine expects: hf-to-gguf"));
+  EXPECT_THAT(r.out, HasSubstr("blk.0.attn_q.weight"));
+  EXPECT_THAT(r.out, HasSubstr("Q4_K"));
+  EXPECT_THAT(r.out, HasSubstr("every q/k tensor (2) has the permutation the candidate's engine expects"));
+  EXPECT_EQ(r.err, "");
+}
+
+TEST_F(CmdWeights, KBugFailsNamingIt) {
+  const Result r = rope_cli({"weights", weights_cli_path("llama-hf"), weights_cli_path("llama-k-query-heads.gguf")});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_THAT(r.out, HasSubstr("hf-to-gguf-k-with-query-heads"));
+  EXPECT_THAT(r.out, HasSubstr("llama.cpp #2376"));
+  EXPECT_THAT(r.out, HasSubstr("WEIGHTS CHECK FAILED"));
+}
+
+TEST_F(CmdWeights, JsonHasTheIssuesKeys) {
+  const Result r =
+      rope_cli({"weights", weights_cli_path("qwen2-hf"), weights_cli_path("qwen2-permuted.gguf"), "--json"});
+  EXPECT_EQ(r.code, 1);
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_FALSE(j["passed"].get<bool>());
+  ASSERT_EQ(j["tensors"].size(), 4u);
+  const auto& t = j["tensors"][1];
+  for (const char* key : {"name", "reference_name", "layer", "kind", "bias", "map", "expected", "ok", "residual",
+                          "runner_up", "runner_up_residual"})
+    EXPECT_TRUE(t.contains(key)) << key;
+  EXPECT_EQ(t["name"], "blk.0.attn_q.bias");
+  EXPECT_EQ(t["kind"], "q");
+  EXPECT_TRUE(t["bias"].get<bool>());
+  EXPECT_EQ(t["map"], "hf-to-gguf");
+  EXPECT_EQ(t["expected"], "identity");
+  EXPECT_FALSE(t["ok"].get<bool>());
+  EXPECT_EQ(t["layer"], 0);
+}
+
+TEST_F(CmdWeights, CoincidingMapsSaidOnce) {
+  const Result r = rope_cli({"weights", weights_cli_path("gqa32-hf"), weights_cli_path("gqa32.gguf")});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("hf-to-gguf = gguf-to-hf: at this shape (head block of 4 rows)"));
+}
+
+TEST_F(CmdWeights, Chinese) {
+  const Result r =
+      rope_cli({"weights", weights_cli_path("llama-hf"), weights_cli_path("llama-twice.gguf"), "--lang", "zh"});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_THAT(r.out, HasSubstr("候选"));
+  EXPECT_THAT(r.out, Not(HasSubstr("the candidate")));
+  EXPECT_THAT(r.out, Not(HasSubstr("permuted twice")));
+}
+
+TEST_F(CmdWeights, HeatMap) {
+  const Result r = rope_cli({"weights", weights_cli_path("llama-hf"), weights_cli_path("llama-f16.gguf"), "--png",
+                             path("h.png"), "--head", "1"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(test::png_size(read(path("h.png"))), (std::pair<std::uint32_t, std::uint32_t>{1200, 800}));
+}
+
+TEST_F(CmdWeights, BadInputOneLine) {
+  expect_one_line_error(rope_cli({"weights", weights_cli_path("llama-hf"), path("none.gguf")}), 3, "none.gguf");
+  expect_one_line_error(rope_cli({"weights", weights_cli_path("llama-hf"), weights_cli_path("mha-k-query-heads.gguf")}),
+                        2, "the shapes differ");
+  const std::string all = read(weights_cli_path("llama-f16.gguf"));
+  std::ofstream(path("cut.gguf"), std::ios::binary) << all.substr(0, all.size() - 64);
+  expect_one_line_error(rope_cli({"weights", weights_cli_path("llama-hf"), path("cut.gguf")}), 2,
+                        "past the end of the file");
+  std::filesystem::create_directories(path("d"));
+  std::filesystem::copy_file(weights_cli_path("mha-hf/model.safetensors"), path("d/model.safetensors"));
+  expect_one_line_error(rope_cli({"weights", path("d/model.safetensors"), weights_cli_path("mha-k-query-heads.gguf")}),
+                        2, "--config");
+  expect_one_line_error(rope_cli({"weights", weights_cli_path("llama-hf"), weights_cli_path("llama-f16.gguf"), "--png",
+                                  path("x.png"), "--head", "9"}),
+                        2, "head 9");
+  EXPECT_FALSE(std::filesystem::exists(path("x.png")));
+}
+
+TEST_F(CmdWeights, SingleSafetensorsWithConfig) {
+  std::filesystem::create_directories(path("d"));
+  std::filesystem::copy_file(weights_cli_path("mha-hf/model.safetensors"), path("d/model.safetensors"));
+  const Result r = rope_cli({"weights", path("d/model.safetensors"), weights_cli_path("mha-k-query-heads.gguf"),
+                             "--config", weights_cli_path("mha-hf/config.json")});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(test::unwrapped(r.out), HasSubstr("the model read from"));
+}
+
+}  // namespace
+}  // namespace rope

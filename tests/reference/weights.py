@@ -1,0 +1,236 @@
+#!/usr/bin/python3
+"""Writes the checkpoints of `rope weights`' tests and examples (data/weights/, committed), independently of rope:
+Hugging Face checkpoints with NumPy (safetensors per huggingface/safetensors README "Format"; a sharded one with
+model.safetensors.index.json, transformers' weight_map), GGUF files with llama.cpp's own gguf-py (GGUFWriter), the
+q/k rows permuted by llama.cpp's own converter function, LlamaModel.permute of conversion/llama.py (read from the
+source file and run as written, on NumPy arrays: its reshape/swapaxes work on both), and the quantized copies by
+llama.cpp's own code: Q8_0 and Q4_0 by gguf-py's quantizer (gguf-py/gguf/quants.py), Q4_K and Q6_K by ggml's
+ggml_quantize_chunk from the conformance tier's prebuilt libggml-base.so (ctypes), since gguf-py only
+dequantizes those. gguf-py's dequantizer (quants.dequantize) then writes dequantized.json: the first rows of every
+quantized q/k tensor as llama.cpp decodes them, the judge of rope's decoders (tests/io/test_ggml_blocks.cpp).
+
+llama.cpp: the conformance tier's copy (scripts/install-llama.sh: commit de3ff815ea7d559ee917f063901b8986f038abc6).
+The mistakes of docs/weights.md are made the way the bug reports describe them: k permuted with the query head
+count (llama.cpp #2376, #3018: permute(k, n_head, n_head), before PR #3364's n_head_kv), permuted twice
+(onnxruntime/mobius PR #396), the permutation missing on a NORM architecture, and applied to a NEOX one (Qwen2).
+
+Usage: /usr/bin/python3 tests/reference/weights.py [OUTDIR]   (default data/weights; needs `scripts/install-deps.sh
+llama` and NumPy; the conformance test conformance.weights_samples writes them again and requires the same bytes)
+Deterministic: NumPy's default_rng with fixed seeds.
+"""
+import ast
+import ctypes
+import json
+import os
+import struct
+import sys
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+LLAMA = os.environ.get("ROPE_LLAMA_DIR", os.path.expanduser("~/.cache/rope/llama-npm-3.22.1"))
+sys.path.insert(0, os.path.join(LLAMA, "src", "gguf-py"))
+import gguf  # noqa: E402  (llama.cpp's gguf-py)
+from gguf import quants  # noqa: E402
+
+
+def converter_permute():
+    """LlamaModel.permute of llama.cpp conversion/llama.py, compiled from the file as it is."""
+    path = os.path.join(LLAMA, "src", "conversion", "llama.py")
+    tree = ast.parse(open(path, encoding="utf-8").read())
+    cls = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "LlamaModel")
+    fn = next(n for n in cls.body if isinstance(n, ast.FunctionDef) and n.name == "permute")
+    fn.decorator_list = []
+    namespace = {"Tensor": np.ndarray}
+    exec(compile(ast.fix_missing_locations(ast.Module(body=[fn], type_ignores=[])), path, "exec"), namespace)
+    return namespace["permute"]
+
+
+PERMUTE = converter_permute()
+
+# ggml's own quantizer for the k-quants (ggml.h: size_t ggml_quantize_chunk(enum ggml_type, const float *src,
+# void *dst, int64_t start, int64_t nrows, int64_t n_per_row, const float *imatrix)).
+GGML = ctypes.CDLL(os.path.join(LLAMA, "lib", "libggml-base.so"))
+GGML.ggml_quantize_chunk.restype = ctypes.c_size_t
+GGML.ggml_quantize_chunk.argtypes = [ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int64, ctypes.c_int64,
+                                     ctypes.c_int64, ctypes.c_void_p]
+GGML.ggml_row_size.restype = ctypes.c_size_t
+GGML.ggml_row_size.argtypes = [ctypes.c_int, ctypes.c_int64]
+
+Q = gguf.GGMLQuantizationType
+
+
+def ggml_quantize(w, qtype):
+    w = np.ascontiguousarray(w, dtype=np.float32)
+    rows, cols = w.shape
+    row_bytes = GGML.ggml_row_size(int(qtype), cols)
+    out = np.zeros((rows, row_bytes), dtype=np.uint8)
+    got = GGML.ggml_quantize_chunk(int(qtype), w.ctypes.data, out.ctypes.data, 0, rows, cols, None)
+    assert got == rows * row_bytes
+    return out
+
+
+def quantized(w, qtype):
+    """(bytes or values, raw_dtype) for GGUFWriter.add_tensor."""
+    if qtype == Q.F32:
+        return w.astype(np.float32), None
+    if qtype == Q.F16:
+        return w.astype(np.float16), None
+    if qtype in (Q.Q4_K, Q.Q6_K):
+        return ggml_quantize(w, qtype), qtype
+    return quants.quantize(w.astype(np.float32), qtype), qtype
+
+
+class Model:
+    """A tiny model: `layers` layers of q (n_head·d × width) and k (n_head_kv·d × width), N(0, 1/width) weights."""
+
+    def __init__(self, seed, n_head, n_head_kv, d, width=256, layers=1, bias=False):
+        rng = np.random.default_rng(seed)
+        self.n_head, self.n_head_kv, self.d, self.width, self.layers, self.bias = n_head, n_head_kv, d, width, layers, bias
+        s = 1 / np.sqrt(width)
+        self.q = [rng.normal(0, s, (n_head * d, width)).astype(np.float32) for _ in range(layers)]
+        self.k = [rng.normal(0, s, (n_head_kv * d, width)).astype(np.float32) for _ in range(layers)]
+        self.qb = [rng.normal(0, 1, n_head * d).astype(np.float32) for _ in range(layers)]
+        self.kb = [rng.normal(0, 1, n_head_kv * d).astype(np.float32) for _ in range(layers)]
+        self.norm = np.ones(width, dtype=np.float32)
+
+
+def hf_config(m, model_type):
+    return {"model_type": model_type, "architectures": ["LlamaForCausalLM" if model_type == "llama" else
+                                                        "Qwen2ForCausalLM"],
+            "hidden_size": m.width, "num_attention_heads": m.n_head, "num_key_value_heads": m.n_head_kv,
+            "head_dim": m.d, "num_hidden_layers": m.layers, "intermediate_size": 512, "rope_theta": 10000.0,
+            "max_position_embeddings": 4096, "rms_norm_eps": 1e-6, "vocab_size": 32}
+
+
+def hf_tensors(m):
+    t = {}
+    for i in range(m.layers):
+        p = f"model.layers.{i}.self_attn."
+        t[p + "q_proj.weight"] = m.q[i]
+        t[p + "k_proj.weight"] = m.k[i]
+        if m.bias:
+            t[p + "q_proj.bias"] = m.qb[i]
+            t[p + "k_proj.bias"] = m.kb[i]
+    t["model.norm.weight"] = m.norm
+    return t
+
+
+def write_safetensors(path, tensors, dtype=np.float16):
+    """huggingface/safetensors README "Format": u64 header size, JSON header, buffer."""
+    names = {np.float16: "F16", np.float32: "F32"}
+    header, blobs, offset = {}, [], 0
+    for name, value in tensors.items():
+        b = np.ascontiguousarray(value.astype(dtype)).tobytes()
+        header[name] = {"dtype": names[dtype], "shape": list(value.shape), "data_offsets": [offset, offset + len(b)]}
+        blobs.append(b)
+        offset += len(b)
+    text = json.dumps(header, separators=(",", ":")).encode()
+    text += b" " * ((8 - len(text) % 8) % 8)
+    with open(path, "wb") as f:
+        f.write(struct.pack("<Q", len(text)))
+        f.write(text)
+        for b in blobs:
+            f.write(b)
+
+
+def write_hf(directory, m, model_type, shards=1):
+    os.makedirs(directory, exist_ok=True)
+    with open(os.path.join(directory, "config.json"), "w") as f:
+        json.dump(hf_config(m, model_type), f, indent=1)
+    tensors = hf_tensors(m)
+    if shards == 1:
+        write_safetensors(os.path.join(directory, "model.safetensors"), tensors)
+        return
+    names = list(tensors)
+    weight_map = {}
+    for s in range(shards):
+        part = {n: tensors[n] for n in names[s::shards]}
+        file = f"model-{s + 1:05d}-of-{shards:05d}.safetensors"
+        write_safetensors(os.path.join(directory, file), part)
+        weight_map.update({n: file for n in part})
+    with open(os.path.join(directory, "model.safetensors.index.json"), "w") as f:
+        json.dump({"metadata": {"total_size": 0}, "weight_map": weight_map}, f, indent=1)
+
+
+def write_gguf(path, m, arch, q_map, k_map, types=(Q.F16, Q.F16)):
+    """A GGUF of `arch` whose q and k rows are q_map(w) and k_map(w) of the model's, of types (q's, k's)."""
+    w = gguf.GGUFWriter(path, arch)
+    w.add_context_length(4096)
+    w.add_embedding_length(m.width)
+    w.add_block_count(m.layers)
+    w.add_feed_forward_length(512)
+    w.add_head_count(m.n_head)
+    w.add_head_count_kv(m.n_head_kv)
+    w.add_key_length(m.d)
+    w.add_value_length(m.d)
+    w.add_rope_dimension_count(m.d)
+    w.add_rope_freq_base(10000.0)
+    w.add_layer_norm_rms_eps(1e-6)
+    for i in range(m.layers):
+        for name, value, t in ((f"blk.{i}.attn_q.weight", q_map(m.q[i]), types[0]),
+                               (f"blk.{i}.attn_k.weight", k_map(m.k[i]), types[1])):
+            data, raw = quantized(value, t)
+            w.add_tensor(name, data, raw_dtype=raw)
+        if m.bias:
+            w.add_tensor(f"blk.{i}.attn_q.bias", q_map(m.qb[i]).astype(np.float32))
+            w.add_tensor(f"blk.{i}.attn_k.bias", k_map(m.kb[i]).astype(np.float32))
+    w.add_tensor("output_norm.weight", m.norm)
+    w.write_header_to_file()
+    w.write_kv_data_to_file()
+    w.write_tensors_to_file()
+    w.close()
+
+
+def main():
+    out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(os.path.dirname(HERE)), "data", "weights")
+    os.makedirs(out, exist_ok=True)
+    same = lambda w: w  # noqa: E731
+    # Llama, GQA (8 query heads, 2 KV heads, d = 16), the HF side sharded in two files (q; k and the norm).
+    llama = Model(1, 8, 2, 16)
+    H, Hkv = llama.n_head, llama.n_head_kv
+    q_fwd = lambda w: PERMUTE(w, H, H)  # noqa: E731  (the converter: q with n_head)
+    k_fwd = lambda w: PERMUTE(w, H, Hkv)  # noqa: E731  (k with n_head_kv)
+    write_hf(os.path.join(out, "llama-hf"), llama, "llama", shards=2)
+    write_gguf(os.path.join(out, "llama-f16.gguf"), llama, "llama", q_fwd, k_fwd)
+    write_gguf(os.path.join(out, "llama-k-query-heads.gguf"), llama, "llama", q_fwd,
+               lambda w: PERMUTE(w, H, H))  # k with the query head count (#2376)
+    write_gguf(os.path.join(out, "llama-twice.gguf"), llama, "llama", lambda w: q_fwd(q_fwd(w)),
+               lambda w: k_fwd(k_fwd(w)))
+    write_gguf(os.path.join(out, "llama-missing.gguf"), llama, "llama", same, same)
+    write_gguf(os.path.join(out, "llama-q8_0.gguf"), llama, "llama", q_fwd, k_fwd, (Q.Q8_0, Q.Q8_0))
+    write_gguf(os.path.join(out, "llama-q4_0.gguf"), llama, "llama", q_fwd, k_fwd, (Q.Q4_0, Q.Q4_0))
+    # A Q4_K_M-like mix: q in Q4_K, k in Q6_K.
+    write_gguf(os.path.join(out, "llama-q4_k_m.gguf"), llama, "llama", q_fwd, k_fwd, (Q.Q4_K, Q.Q6_K))
+    write_gguf(os.path.join(out, "llama-bf16-f32.gguf"), llama, "llama", q_fwd, k_fwd, (Q.BF16, Q.F32))
+    # GQA 32/8 at d = 4 (hf-to-gguf = gguf-to-hf, twice = identity) and MHA 8/8 (the k bug = hf-to-gguf).
+    gqa = Model(2, 32, 8, 4)
+    write_hf(os.path.join(out, "gqa32-hf"), gqa, "llama")
+    write_gguf(os.path.join(out, "gqa32.gguf"), gqa, "llama", lambda w: PERMUTE(w, 32, 32), lambda w: PERMUTE(w, 32, 8))
+    mha = Model(3, 8, 8, 16)
+    write_hf(os.path.join(out, "mha-hf"), mha, "llama")
+    write_gguf(os.path.join(out, "mha-k-query-heads.gguf"), mha, "llama", lambda w: PERMUTE(w, 8, 8),
+               lambda w: PERMUTE(w, 8, 8))
+    # Qwen2 (NEOX: the converter does not permute), with q and k biases; and the permutation wrongly applied.
+    qwen = Model(4, 8, 2, 16, bias=True)
+    write_hf(os.path.join(out, "qwen2-hf"), qwen, "qwen2")
+    write_gguf(os.path.join(out, "qwen2.gguf"), qwen, "qwen2", same, same)
+    write_gguf(os.path.join(out, "qwen2-permuted.gguf"), qwen, "qwen2", lambda w: PERMUTE(w, 8, 8),
+               lambda w: PERMUTE(w, 8, 2))
+    # The judge of rope's decoders: gguf-py's dequantizer on the first two rows of every quantized q/k tensor.
+    judge = {}
+    for file in ("llama-q8_0.gguf", "llama-q4_0.gguf", "llama-q4_k_m.gguf", "llama-bf16-f32.gguf"):
+        reader = gguf.GGUFReader(os.path.join(out, file))
+        for t in reader.tensors:
+            if t.name not in ("blk.0.attn_q.weight", "blk.0.attn_k.weight"):
+                continue
+            values = quants.dequantize(t.data, t.tensor_type).reshape(-1, llama.width)[:1].astype(np.float32)
+            judge[f"{file}:{t.name}"] = {"type": t.tensor_type.name,
+                                         "values": [float(x) for x in values.reshape(-1)]}
+    with open(os.path.join(out, "dequantized.json"), "w") as f:
+        json.dump(judge, f, separators=(",", ":"))
+        f.write("\n")
+
+
+if __name__ == "__main__":
+    main()
