@@ -70,7 +70,7 @@ KNOWN = {
 PRINT = re.compile(r"\bout\s*<<|std::cout\b")
 FORMAT = re.compile(r"Format::(Json|Text|Csv)\b|csv\s*[!=]=\s*\"-\"")
 WEB_OBJECT = re.compile(r"val::object\(\)")
-PY_JSON = re.compile(r"\bjson\.dumps\(")
+PY_JSON = re.compile(r"json\.dumps\(")
 FLAG = re.compile(r"(?<![\w-])--[a-z][a-z0-9-]+")
 
 
