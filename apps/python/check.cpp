@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <memory>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 #include <pybind11/stl.h>
@@ -253,23 +255,56 @@ CheckRun with_other_axes(CheckRun run, const std::string& axes, const CheckAs& c
   }
 }
 
-/// The fields of rope check --json (check_value: English, as the JSON), and the report's sentences in `lang` ("en"
-/// or "zh", as rope check --lang prints them): the diagnosis and the notes.
-py::dict checked(const CheckRun& run, const std::string& lang) {
+/// A finished check held for Python: its report's faces are the library's (report/emit.hpp), so `to_json()` is
+/// `rope check --json` and `summary(lang=)` `rope check`'s text.
+struct CheckResult {
+  std::shared_ptr<const CheckRun> run;
+};
+
+/// The fields of rope check --json (check_value: English, as the JSON), the report's sentences in `lang` ("en"
+/// or "zh", as rope check --lang prints them): the diagnosis and the notes; and the run itself, for its JSON
+/// text and its text printer.
+py::dict checked(CheckRun run, const std::string& lang) {
   const Lang l = parse_lang(lang);
   py::dict out;
-  out["data"] = to_python(check_value(run));
+  out["data"] = to_python(Report<CheckRun>::value(run));
   const CheckDiagnosis& d = run.report.diagnosis;
   out["diagnosis"] = run.passed() ? std::string() : d.message.in(l);
   py::list notes;
   for (const Message& n : run.report.notes) notes.append(n.in(l));
   out["notes"] = notes;
+  // The text names the dumps as rope check names its files: here by the arguments that held them.
+  if (run.before_file.empty()) run.before_file = "before";
+  if (run.after_file.empty()) run.after_file = "after";
+  out["result"] = CheckResult{std::make_shared<const CheckRun>(std::move(run))};
   return out;
+}
+
+/// The report of `result` as emit prints it (Format::Json: one line and its newline; Format::Text).
+std::string emitted(const CheckResult& result, const Printing& how) {
+  std::ostringstream text;
+  emit(text, *result.run, how);
+  return text.str();
 }
 
 }  // namespace
 
 void bind_check(py::module_& m) {
+  py::class_<CheckResult>(m, "CheckResult")
+      .def("json",
+           [](const CheckResult& r) {
+             return emitted(r, {Format::Json, Lang::En, std::nullopt});
+           })
+      .def(
+          "text",
+          [](const CheckResult& r, const std::string& lang, const std::optional<int>& digits) {
+            if (digits && (*digits < 0 || *digits > 17)) {
+              throw InvalidArgument(
+                  error_msg("{0} must be between {1} and {2} (got {3})", option_name("digits"), 0, 17, *digits));
+            }
+            return emitted(r, {Format::Text, parse_lang(lang), digits});
+          },
+          py::arg("lang") = "en", py::arg("digits") = py::none());
   m.def(
       "reference",
       [](const py::bytes& x, bool bf16_bits, const py::object& positions, const Spec& spec, const std::string& axes,

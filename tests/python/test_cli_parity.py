@@ -115,3 +115,26 @@ def test_identify_takes_mrope_positions_as_check_does(rope_exe, root, shape):
     assert module["mrope"]["sections"] == [24, 20, 20] and module["mrope"]["order"] == "interleaved"
     # check takes the same arrays.
     assert rope.check(q, q_rope, positions, rope.Spec("qwen3-vl-8b")).passed
+
+
+def cli_stdout(rope_exe, *args):
+    run = subprocess.run([rope_exe, *args], capture_output=True, text=True)
+    assert run.returncode in (0, 1), run.stderr
+    return run.stdout
+
+
+@pytest.mark.parametrize("index", range(6))
+def test_to_json_and_summary_are_the_cli_text(rope_exe, root, index):
+    """to_json() is `rope check --json` byte for byte and summary(lang=) `rope check --lang`'s report: one
+    printer, the library's (a setting named as each front end names it, the JSON's only possible difference)."""
+    before, after, positions, args, spec = dumps(root)[index]
+    cli = ["check", "--before", str(before), "--after", str(after), *args]
+    module = rope.check(np.load(before), np.load(after), positions, spec)
+    assert module.to_json() + "\n" == pythonic(cli_stdout(rope_exe, *cli, "--json"))
+    # The header describes the inputs (a file's stored type and the positions' text on the command line, arrays
+    # here); the results below its blank line are the same printer's, word for word, in either language.
+    results = lambda text: pythonic(text).split("\n\n", 1)[1]
+    for lang in ("en", "zh"):
+        assert results(module.summary(lang=lang)) == results(cli_stdout(rope_exe, *cli, "--lang", lang)), lang
+    assert results(module.summary(digits=8)) == results(cli_stdout(rope_exe, *cli, "--digits", "8"))
+    assert module.summary().startswith("rope check: after against RoPE(before)\n")

@@ -336,8 +336,9 @@ class Report:
     ``rope check --json`` (its sentences in English, as the JSON's)."""
 
     def __init__(self, data, diagnosis=None, notes=None):
+        self._result = None  # the library's finished check (rope._rope.CheckResult): its JSON text and text printer
         if "data" in data and diagnosis is None:  # rope._rope.check's result: the fields and the sentences in a language
-            data, diagnosis, notes = data["data"], data["diagnosis"], data["notes"]
+            data, diagnosis, notes, self._result = data["data"], data["diagnosis"], data["notes"], data["result"]
         self.data = data
         self._diagnosis = diagnosis
         self._notes = notes
@@ -373,23 +374,21 @@ class Report:
         return self.passed
 
     def to_json(self):
-        return _json.dumps(self.data)
+        """``rope check --json``'s text (without its final newline), the library's JSON printer: keys sorted,
+        NaN and infinities as null."""
+        if self._result is None:
+            raise ValueError("to_json: this Report was built from data, not returned by rope.check")
+        return self._result.json()[:-1]
 
-    def summary(self):
-        """One paragraph: the verdict, max |Δ|/tolerance, the first failure and the diagnosis."""
-        if self.passed:
-            return f"PASS: max |Δ|/tolerance {self.max_ratio:.4g} over {self.total} elements"
-        f = self.data["first_failure"]
-        lines = [f"FAIL: {self.failing} of {self.total} elements beyond the tolerance, max |Δ|/tolerance "
-                 f"{self.max_ratio:.4g}",
-                 f"first failure: position {f['position']}, group {f['group']}, channel {f['channel']}: expected "
-                 f"{f['expected']!r}, got {f['got']!r} (tolerance {f['tolerance']:.3g})"]
-        if self.diagnosis:
-            lines.append(f"diagnosis: {self.diagnosis}")
-        return "\n".join(lines)
+    def summary(self, lang="en", digits=None):
+        """``rope check``'s report as it prints it (``lang="zh"``: ``--lang zh``; ``digits``: ``--digits N``):
+        the verdict, max |Δ|/tolerance, the first failure and the diagnosis naming the bug."""
+        if self._result is None:
+            raise ValueError("summary: this Report was built from data, not returned by rope.check")
+        return self._result.text(lang, digits)
 
     def __repr__(self):
-        return f"rope.Report({self.summary()!r})"
+        return f"rope.Report(passed={self.passed}, max_ratio={self.max_ratio!r}, matches={self.matches!r})"
 
 
 @_speaks_python("check")

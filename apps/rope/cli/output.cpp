@@ -28,6 +28,16 @@ void write_output(const std::string& target, const Table& table, std::ostream& o
   write_staged(target, [&](OutputFile& file) { write_csv(table, [&](std::string_view chunk) { file.write(chunk); }); });
 }
 
+void write_output_pieces(const std::string& target,
+                         const std::function<void(const std::function<void(std::string_view)>&)>& produce,
+                         std::ostream& out) {
+  if (target == "-") {
+    produce([&](std::string_view chunk) { out.write(chunk.data(), static_cast<std::streamsize>(chunk.size())); });
+    return;
+  }
+  write_staged(target, [&](OutputFile& file) { produce([&](std::string_view chunk) { file.write(chunk); }); });
+}
+
 // -------------------------------------------------------------------------------------------------
 
 bool FdOutputBuffer::drain() {

@@ -5,6 +5,7 @@
 /// device" names the reason); and the escaping of every message rope prints on stderr.
 #pragma once
 
+#include <functional>
 #include <ostream>
 #include <streambuf>
 #include <string>
@@ -24,6 +25,12 @@ void write_output(const std::string& target, std::string_view content, std::ostr
 /// Writes `table` as CSV to the file `target`, or to `out` for "-", row by row: never as one string.
 /// @throws rope::IoError as above.
 void write_output(const std::string& target, const Table& table, std::ostream& out);
+
+/// Writes what `produce` hands its writer, piece by piece, to the file `target`, or to `out` for "-" (a
+/// report's CSV through report/emit.hpp's emit_csv). @throws rope::IoError as above.
+void write_output_pieces(const std::string& target,
+                         const std::function<void(const std::function<void(std::string_view)>&)>& produce,
+                         std::ostream& out);
 
 /// A stream buffer writing to a file descriptor (rope's standard output), which keeps the errno of its
 /// first failed write.

@@ -160,10 +160,6 @@ RopeOverrides overrides_of(const ScalingOptions& o, const DimBase& flags) {
 
 RopeOverrides scaling_overrides(const ScalingOptions& o) { return overrides_of(o, DimBase{}); }
 
-ModelConfig resolve_model(const ScalingOptions& o, const DimBase& flags) {
-  return rope::resolve_model(o.source, overrides_of(o, flags));
-}
-
 std::string band_name(Band band, const Text& t) { return rope::band_name(band, t.lang()); }
 
 std::string band_counts(const RopeParameters& p, const Text& t) { return rope::band_counts(p, t.lang()); }

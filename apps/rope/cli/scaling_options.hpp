@@ -75,12 +75,6 @@ struct DimBase {
 /// @throws InvalidArgument for a value that does not parse.
 RopeOverrides scaling_overrides(const ScalingOptions& options);
 
-/// The model: the preset or config file if given, else plain RoPE of head dimension and base `flags`
-/// (typed or default); then every explicit flag on top (a typed --dim or --base overrides a file's
-/// value). The options mapped to the library's RopeOverrides and resolved there (models/resolve.hpp).
-/// @throws InvalidArgument (bad or contradictory values), IoError (unreadable file).
-ModelConfig resolve_model(const ScalingOptions& options, const DimBase& flags);
-
 /// "29 kept, 6 ramped, 29 interpolated": how many pairs fall in each band; empty without bands.
 std::string band_counts(const RopeParameters& params, const Text& t = Text());
 /// A band's name for people ("-" for none).
@@ -93,8 +87,6 @@ using rope::layer_text;
 using rope::print_summary;
 using rope::spec_summary;
 
-/// ModelConfig::name when the RoPE comes from flags alone, without --config or --model.
-inline constexpr const char* kCommandLineModel = kNoModelName;
 /// The model's name, or "the command line" in the language of t.
 std::string model_name(const RopeSpec& spec, const Text& t);
 

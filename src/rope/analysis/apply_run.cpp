@@ -48,8 +48,9 @@ ApplyRun run_apply(const ApplyRequest& request) {
   }
   for (int k = 0; k < p.count; ++k) {
     // A multi-axis position names the component that is too large (its axis is the model's k-th).
-    check_position_resolvable(p.value[static_cast<std::size_t>(k)], d,
-                              p.multi() ? fmt::format("--position component {} of {}", k + 1, p.text()) : "position m");
+    check_position_resolvable(
+        p.value[static_cast<std::size_t>(k)], d,
+        p.multi() ? fmt::format("{} component {} of {}", option_name("position"), k + 1, p.text()) : "position m");
   }
   ApplyRun run;
   run.rope = rope;

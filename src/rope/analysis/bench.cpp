@@ -44,6 +44,14 @@ void check(const BenchSettings& s) {
 }  // namespace
 
 BenchReport run_bench(const BenchSettings& s) {
+  const double cost =
+      static_cast<double>(s.repeat) * (static_cast<double>(s.seq) + static_cast<double>(s.decay_points) / 128.0);
+  if (cost > 0 && cost > kMaxBenchWork) {
+    throw InvalidArgument(error_msg(
+        "{0} × ({1} + {2}/128) = {3} is more than {4} (kMaxBenchWork, about {5} s): lower {6}, {7} or {8}",
+        option_name("repeat"), option_name("seq"), option_name("points"), fmt::format("{:g}", cost),
+        fmt::format("{:g}", kMaxBenchWork), 30, option_name("repeat"), option_name("seq"), option_name("points")));
+  }
   check(s);
   BenchReport report;
   report.settings = s;

@@ -18,6 +18,11 @@ struct BenchSettings {
 
 inline constexpr int kLadderDims[] = {64, 128, 256};
 
+/// Bound on the measured cost of a bench run, repeat × (seq + points/128): one unit is about 0.22 ms of
+/// CPU (seq 4096 takes 0.9 s a repeat, 10^6 decay points 1.8 s), so 1.2·10^5 is about 30 s. Each setting
+/// alone at its maximum stays under it except together: repeat 100 with seq 4096 was 500 s.
+inline constexpr double kMaxBenchWork = 1.2e5;
+
 struct LadderTiming {
   int d = 0;
   double seconds[4] = {};   ///< per LadderForm (Dense, Block2x2, Elementwise, Complex), whole tensor
@@ -33,7 +38,7 @@ struct BenchReport {
 };
 
 /// @throws InvalidArgument unless 1 <= seq <= 4096, 1 <= heads <= 64, 2 <= decay_points <= 10^6 and
-/// 1 <= repeat <= 100.
+/// 1 <= repeat <= 100, and first for repeat × (seq + decay_points/128) above kMaxBenchWork.
 BenchReport run_bench(const BenchSettings& settings);
 
 }  // namespace rope

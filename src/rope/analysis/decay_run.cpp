@@ -140,10 +140,11 @@ void check_decay_request(const DecayRequest& opt) {
   }
   if (opt.rerope_window && *opt.rerope_window < 0) {
     throw InvalidArgument(
-        error_msg("{0} must be >= {1} (got {2})", "--rerope W", 0, format_number(*opt.rerope_window)));
+        error_msg("{0} must be >= {1} (got {2})", option_name("rerope") + " W", 0, format_number(*opt.rerope_window)));
   }
   if (opt.leaky_k && *opt.leaky_k < 1) {
-    throw InvalidArgument(error_msg("{0} must be >= {1} (got {2})", "--leaky-k K", 1, format_number(*opt.leaky_k)));
+    throw InvalidArgument(
+        error_msg("{0} must be >= {1} (got {2})", option_name("leaky_k") + " K", 1, format_number(*opt.leaky_k)));
   }
   if (opt.log_y && kind != DecayKind::Bound) {
     throw InvalidArgument(error_msg("{0} needs positive values: only {1} bound has them (got {2} {3})",

@@ -20,9 +20,9 @@ void relative(MatrixRun& run, const AxisPosition& m, const AxisPosition& n) {
   const ModelRope& rope = run.rope;
   const int dim = run.dim;
   for (int k = 0; k < m.count; ++k)
-    check_position_resolvable(m.value[static_cast<std::size_t>(k)], dim, "--relative M");
+    check_position_resolvable(m.value[static_cast<std::size_t>(k)], dim, option_name("relative") + " M");
   for (int k = 0; k < n.count; ++k)
-    check_position_resolvable(n.value[static_cast<std::size_t>(k)], dim, "--relative N");
+    check_position_resolvable(n.value[static_cast<std::size_t>(k)], dim, option_name("relative") + " N");
   const AxisMap* axes = !rope.plain && rope.spec.axes ? &*rope.spec.axes : nullptr;
   run.rotation = relative_rotation(rope.spec.params.inv_freq, axes, m, n, rope.spec.layout);
   const double diff = (run.rotation->product - run.rotation->rotation).cwiseAbs().maxCoeff();
@@ -98,7 +98,8 @@ MatrixRun run_matrix(const MatrixRequest& request) {
   double largest = p.value[0];  // HF's dynamic update takes max(position_ids) + 1
   for (int k = 0; k < p.count; ++k) {
     check_position_resolvable(p.value[static_cast<std::size_t>(k)], run.dim,
-                              p.multi() ? fmt::format("--position component {} of {}", k + 1, p.text()) : "--position");
+                              p.multi() ? fmt::format("{} component {} of {}", option_name("position"), k + 1, p.text())
+                                        : option_name("position"));
     largest = std::max(largest, p.value[static_cast<std::size_t>(k)]);
   }
   const Eigen::VectorXd& theta = rope.spec.params.inv_freq;

@@ -177,18 +177,4 @@ void print_apply(std::ostream& out, const ApplyRun& run, const Text& t, const st
               shown[0], shown[1], agree ? t.tr("they agree") : t.tr("THEY DISAGREE"));
 }
 
-void emit(std::ostream& out, const ApplyRun& run, const Printing& how) {
-  switch (how.format) {
-    case Format::Json:
-      out << json_text(apply_value(run)) << '\n';
-      break;
-    case Format::Csv:
-      out << apply_csv(run);
-      break;
-    case Format::Text:
-      print_apply(out, run, Text(how.lang), how.digits);
-      break;
-  }
-}
-
 }  // namespace rope

@@ -28,7 +28,14 @@ std::string apply_csv(const ApplyRun& run);
 /// the difference and its tolerance (nullopt: as many as tell them apart; report/digits.hpp).
 void print_apply(std::ostream& out, const ApplyRun& run, const Text& t, const std::optional<int>& digits);
 
-/// The report in the format asked for (text, JSON or CSV).
-void emit(std::ostream& out, const ApplyRun& run, const Printing& how);
+/// The report of `rope apply`: report/emit.hpp.
+template <>
+struct Report<ApplyRun> {
+  static Value value(const ApplyRun& run) { return apply_value(run); }
+  static void text(std::ostream& out, const ApplyRun& run, const Printing& how) {
+    print_apply(out, run, Text(how.lang), how.digits);
+  }
+  static std::string csv(const ApplyRun& run) { return apply_csv(run); }
+};
 
 }  // namespace rope

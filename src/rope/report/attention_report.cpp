@@ -279,12 +279,4 @@ void print_attention(std::ostream& out, const AttentionRun& run, const Text& t, 
   }
 }
 
-void emit(std::ostream& out, const AttentionRun& run, const Printing& how) {
-  if (how.format == Format::Json) {
-    out << json_text(attention_value(run)) << '\n';
-  } else {
-    print_attention(out, run, Text(how.lang), how.digits);
-  }
-}
-
 }  // namespace rope

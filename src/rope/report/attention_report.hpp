@@ -28,9 +28,14 @@ Value attention_value(const AttentionRun& run);
 /// policy, at least 3).
 void print_attention(std::ostream& out, const AttentionRun& run, const Text& t, const std::optional<int>& digits);
 
-/// The report in the format asked for (text or JSON; the CSV of a matrix is the front end's, one file per
-/// encoding).
-void emit(std::ostream& out, const AttentionRun& run, const Printing& how);
+/// The report of `rope attention` (the CSV of a matrix is the front end's, one file per encoding): report/emit.hpp.
+template <>
+struct Report<AttentionRun> {
+  static Value value(const AttentionRun& run) { return attention_value(run); }
+  static void text(std::ostream& out, const AttentionRun& run, const Printing& how) {
+    print_attention(out, run, Text(how.lang), how.digits);
+  }
+};
 
 /// The score formula of RoPE with the model, then a line on its softmax scale (value, rule, where from) and, for a
 /// model with query scaling, a line on s(p) at `positions` (docs/scaling.md (S22)).

@@ -413,12 +413,4 @@ void print_check(std::ostream& out, const CheckRun& run, const Text& t, const st
   }
 }
 
-void emit(std::ostream& out, const CheckRun& run, const Printing& how) {
-  if (how.format == Format::Json) {
-    out << json_text(check_value(run)) << '\n';
-  } else {
-    print_check(out, run, Text(how.lang), how.digits);
-  }
-}
-
 }  // namespace rope

@@ -26,8 +26,14 @@ Value check_value(const CheckRun& run);
 /// The report for people.
 void print_check(std::ostream& out, const CheckRun& run, const Text& t, const std::optional<int>& digits);
 
-/// The report in the format asked for (text or JSON).
-void emit(std::ostream& out, const CheckRun& run, const Printing& how);
+/// The report of `rope check`: report/emit.hpp.
+template <>
+struct Report<CheckRun> {
+  static Value value(const CheckRun& run) { return check_value(run); }
+  static void text(std::ostream& out, const CheckRun& run, const Printing& how) {
+    print_check(out, run, Text(how.lang), how.digits);
+  }
+};
 
 /// The report's "scaling" row: the scaling and its parameters, "none (default RoPE)" for unscaled RoPE, "no RoPE on
 /// this layer" for a layer without RoPE.

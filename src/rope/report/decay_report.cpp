@@ -188,20 +188,6 @@ void print_decay(std::ostream& out, const DecayRun& run, const Text& t) {
   for (const auto& w : run.warnings) out << t.tr("warning: ") << w.in(t.lang()) << '\n';
 }
 
-void emit(std::ostream& out, const DecayRun& run, const Printing& how) {
-  switch (how.format) {
-    case Format::Json:
-      out << json_text(decay_value(run)) << '\n';
-      break;
-    case Format::Csv:
-      out << to_csv(decay_table(run));
-      break;
-    case Format::Text:
-      print_decay(out, run, Text(how.lang));
-      break;
-  }
-}
-
 plot::Figure decay_figure(const DecayRun& run, const Text& t) {
   return make_figure(run.request, run.dim, run.sets, run.distances, run.curves, t);
 }

@@ -31,8 +31,15 @@ Table decay_table(const DecayRun& run);
 /// grid is, and the model's warnings.
 void print_decay(std::ostream& out, const DecayRun& run, const Text& t);
 
-/// The report in the format asked for (text, JSON or CSV).
-void emit(std::ostream& out, const DecayRun& run, const Printing& how);
+/// The report of `rope decay`: report/emit.hpp.
+template <>
+struct Report<DecayRun> {
+  static Value value(const DecayRun& run) { return decay_value(run); }
+  static void text(std::ostream& out, const DecayRun& run, const Printing& how) {
+    print_decay(out, run, Text(how.lang));
+  }
+  static Table csv(const DecayRun& run) { return decay_table(run); }
+};
 
 /// The figure of the curves against distance.
 plot::Figure decay_figure(const DecayRun& run, const Text& t);

@@ -243,12 +243,4 @@ void print_diff(std::ostream& out, const DiffRun& run, const Text& t) {
                                         : t.tr("FAIL: {0} is wrong", a_ok ? name_b : name_a));
 }
 
-void emit(std::ostream& out, const DiffRun& run, const Printing& how) {
-  if (how.format == Format::Json) {
-    out << json_text(diff_value(run)) << '\n';
-  } else {
-    print_diff(out, run, Text(how.lang));
-  }
-}
-
 }  // namespace rope

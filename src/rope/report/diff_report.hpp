@@ -29,7 +29,11 @@ Value diff_value(const DiffRun& run);
 /// The report for people.
 void print_diff(std::ostream& out, const DiffRun& run, const Text& t);
 
-/// The report in the format asked for (text or JSON).
-void emit(std::ostream& out, const DiffRun& run, const Printing& how);
+/// The report of `rope diff`: report/emit.hpp.
+template <>
+struct Report<DiffRun> {
+  static Value value(const DiffRun& run) { return diff_value(run); }
+  static void text(std::ostream& out, const DiffRun& run, const Printing& how) { print_diff(out, run, Text(how.lang)); }
+};
 
 }  // namespace rope

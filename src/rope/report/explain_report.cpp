@@ -310,12 +310,4 @@ bool print_explain(std::ostream& out, const ExplainRun& run, const Text& t) {
   return p.summary(run.step);
 }
 
-void emit(std::ostream& out, const ExplainRun& run, const Printing& how) {
-  if (how.format == Format::Json) {
-    out << json_text(explain_value(run)) << '\n';
-  } else {
-    print_explain(out, run, Text(how.lang));
-  }
-}
-
 }  // namespace rope

@@ -22,7 +22,13 @@ Value explain_value(const ExplainRun& run);
 /// Returns whether every check of the printed steps passed.
 bool print_explain(std::ostream& out, const ExplainRun& run, const Text& t);
 
-/// The walkthrough in the format asked for (text or JSON; CSV is the text).
-void emit(std::ostream& out, const ExplainRun& run, const Printing& how);
+/// The report of `rope explain`: report/emit.hpp.
+template <>
+struct Report<ExplainRun> {
+  static Value value(const ExplainRun& run) { return explain_value(run); }
+  static void text(std::ostream& out, const ExplainRun& run, const Printing& how) {
+    print_explain(out, run, Text(how.lang));
+  }
+};
 
 }  // namespace rope

@@ -234,18 +234,4 @@ void print_frequencies(std::ostream& out, const FrequencyTable& table, const Tex
   }
 }
 
-void emit(std::ostream& out, const FrequencyTable& table, const Printing& how) {
-  switch (how.format) {
-    case Format::Json:
-      out << json_text(frequencies_value(table)) << '\n';
-      break;
-    case Format::Csv:
-      out << frequencies_csv(table);
-      break;
-    case Format::Text:
-      print_frequencies(out, table, Text(how.lang), how.digits.value_or(kTableDigits));
-      break;
-  }
-}
-
 }  // namespace rope

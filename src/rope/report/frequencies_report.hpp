@@ -30,7 +30,14 @@ std::string frequencies_csv(const FrequencyTable& table);
 /// significant digits (0: every digit, the shortest form that reads back; report/digits.hpp).
 void print_frequencies(std::ostream& out, const FrequencyTable& table, const Text& t, int digits = kTableDigits);
 
-/// The table in the format asked for (text, JSON or CSV).
-void emit(std::ostream& out, const FrequencyTable& table, const Printing& how);
+/// The report of `rope frequencies`: report/emit.hpp.
+template <>
+struct Report<FrequencyTable> {
+  static Value value(const FrequencyTable& run) { return frequencies_value(run); }
+  static void text(std::ostream& out, const FrequencyTable& run, const Printing& how) {
+    print_frequencies(out, run, Text(how.lang), how.digits.value_or(kTableDigits));
+  }
+  static std::string csv(const FrequencyTable& run) { return frequencies_csv(run); }
+};
 
 }  // namespace rope

@@ -218,12 +218,4 @@ void print_identify(std::ostream& out, const IdentifyRun& run, const Text& t, co
   for (const Message& note : id.notes) out << t.tr("note: ") << note.in(t.lang()) << '\n';
 }
 
-void emit(std::ostream& out, const IdentifyRun& run, const Printing& how) {
-  if (how.format == Format::Json) {
-    out << json_text(identify_value(run)) << '\n';
-  } else {
-    print_identify(out, run, Text(how.lang), how.digits);
-  }
-}
-
 }  // namespace rope

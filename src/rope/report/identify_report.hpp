@@ -24,7 +24,13 @@ Value identify_value(const IdentifyRun& run);
 /// The report for people; `digits`: significant digits of the fits' residuals (digits.hpp); θ keeps 6.
 void print_identify(std::ostream& out, const IdentifyRun& run, const Text& t, const std::optional<int>& digits);
 
-/// The report in the format asked for (text or JSON).
-void emit(std::ostream& out, const IdentifyRun& run, const Printing& how);
+/// The report of `rope identify`: report/emit.hpp.
+template <>
+struct Report<IdentifyRun> {
+  static Value value(const IdentifyRun& run) { return identify_value(run); }
+  static void text(std::ostream& out, const IdentifyRun& run, const Printing& how) {
+    print_identify(out, run, Text(how.lang), how.digits);
+  }
+};
 
 }  // namespace rope

@@ -298,20 +298,4 @@ void print_presets(std::ostream& out, const std::vector<PresetInfo>& presets, co
     out << fmt::format("  {:<20} {}\n", p.name, (t.lang() == Lang::Zh) ? p.description_zh : p.description);
 }
 
-void emit(std::ostream& out, const InspectReport& report, const Printing& how) {
-  if (how.format == Format::Json) {
-    out << json_text(inspect_value(report)) << '\n';
-  } else {
-    print_inspect(out, report, how.lang, how.digits.value_or(kInspectDigits));
-  }
-}
-
-void emit(std::ostream& out, const std::vector<PresetInfo>& presets, const Printing& how) {
-  if (how.format == Format::Json) {
-    out << json_text(presets_value(presets)) << '\n';
-  } else {
-    print_presets(out, presets, Text(how.lang));
-  }
-}
-
 }  // namespace rope

@@ -34,8 +34,14 @@ std::string inspect_text(const ModelRope& rr, Lang lang, int digits = kInspectDi
 /// original_inv_freq, the axes, where each value came from, notes and warnings.
 Value inspect_value(const InspectReport& report);
 
-/// The report in the format asked for (text or JSON; `how.digits`: kInspectDigits when not given).
-void emit(std::ostream& out, const InspectReport& report, const Printing& how);
+/// The report of `rope inspect` (`how.digits`: kInspectDigits when not given): report/emit.hpp.
+template <>
+struct Report<InspectReport> {
+  static Value value(const InspectReport& run) { return inspect_value(run); }
+  static void text(std::ostream& out, const InspectReport& run, const Printing& how) {
+    print_inspect(out, run, how.lang, how.digits.value_or(kInspectDigits));
+  }
+};
 
 /// The presets as a list of {name, description}.
 Value presets_value(const std::vector<PresetInfo>& presets);
@@ -43,7 +49,13 @@ Value presets_value(const std::vector<PresetInfo>& presets);
 /// "N model presets (…):", then one line per preset, its description in the language of t.
 void print_presets(std::ostream& out, const std::vector<PresetInfo>& presets, const Text& t);
 
-/// The preset list in the format asked for (text or JSON).
-void emit(std::ostream& out, const std::vector<PresetInfo>& presets, const Printing& how);
+/// The preset list of `rope inspect --list`: report/emit.hpp.
+template <>
+struct Report<std::vector<PresetInfo>> {
+  static Value value(const std::vector<PresetInfo>& run) { return presets_value(run); }
+  static void text(std::ostream& out, const std::vector<PresetInfo>& run, const Printing& how) {
+    print_presets(out, run, Text(how.lang));
+  }
+};
 
 }  // namespace rope

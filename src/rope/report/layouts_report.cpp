@@ -184,20 +184,6 @@ void print_layouts(std::ostream& out, const LayoutsRun& run, const Text& t, cons
   if (!demo.passed()) out << t.tr("\nLAYOUT CHECK FAILED\n");
 }
 
-void emit(std::ostream& out, const LayoutsRun& run, const Printing& how) {
-  switch (how.format) {
-    case Format::Json:
-      out << json_text(layouts_value(run)) << '\n';
-      break;
-    case Format::Csv:
-      out << layouts_csv(run);
-      break;
-    case Format::Text:
-      print_layouts(out, run, Text(how.lang), how.digits);
-      break;
-  }
-}
-
 plot::Figure layouts_figure(const LayoutsRun& run, const Text& t) {
   if (run.cache) return cache_figure(*run.cache, t);
   const LayoutsDemo& demo = run.demo;

@@ -28,8 +28,15 @@ std::string layouts_csv(const LayoutsRun& run);
 /// The demonstration for people; `digits`: the errors and tolerances (report/digits.hpp compared).
 void print_layouts(std::ostream& out, const LayoutsRun& run, const Text& t, const std::optional<int>& digits);
 
-/// The report in the format asked for (text, JSON or CSV).
-void emit(std::ostream& out, const LayoutsRun& run, const Printing& how);
+/// The report of `rope layouts`: report/emit.hpp.
+template <>
+struct Report<LayoutsRun> {
+  static Value value(const LayoutsRun& run) { return layouts_value(run); }
+  static void text(std::ostream& out, const LayoutsRun& run, const Printing& how) {
+    print_layouts(out, run, Text(how.lang), how.digits);
+  }
+  static std::string csv(const LayoutsRun& run) { return layouts_csv(run); }
+};
 
 /// The figure of the scores (a), (b), (c) against the distance n − m.
 plot::Figure layouts_figure(const LayoutsRun& run, const Text& t);

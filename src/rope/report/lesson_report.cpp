@@ -17,12 +17,4 @@ void print_lesson(std::ostream& out, const LessonRun& run, const Text& t) {
   out << t.tr("wrote the lesson page {0}: open it in a browser, it needs no network\n", run.html);
 }
 
-void emit(std::ostream& out, const LessonRun& run, const Printing& how) {
-  if (how.format == Format::Json) {
-    out << json_text(lesson_value(run)) << '\n';
-  } else {
-    print_lesson(out, run, Text(how.lang));
-  }
-}
-
 }  // namespace rope

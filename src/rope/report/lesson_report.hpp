@@ -18,7 +18,13 @@ Value lesson_value(const LessonRun& run);
 /// "wrote the lesson page FILE: open it in a browser, it needs no network".
 void print_lesson(std::ostream& out, const LessonRun& run, const Text& t);
 
-/// The report in the format asked for (text or JSON; CSV is the text).
-void emit(std::ostream& out, const LessonRun& run, const Printing& how);
+/// The report of `rope lesson`: report/emit.hpp.
+template <>
+struct Report<LessonRun> {
+  static Value value(const LessonRun& run) { return lesson_value(run); }
+  static void text(std::ostream& out, const LessonRun& run, const Printing& how) {
+    print_lesson(out, run, Text(how.lang));
+  }
+};
 
 }  // namespace rope

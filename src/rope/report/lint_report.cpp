@@ -24,12 +24,4 @@ void print_lint(std::ostream& out, const EngineLint& lint, Lang lang) {
   for (const Message& m : lint.findings) out << "  - " << m.in(lang) << '\n';
 }
 
-void emit(std::ostream& out, const EngineLint& lint, const Printing& how) {
-  if (how.format == Format::Json) {
-    out << json_text(lint_value(lint)) << '\n';
-  } else {
-    print_lint(out, lint, how.lang);
-  }
-}
-
 }  // namespace rope

@@ -13,6 +13,11 @@ namespace rope {
 
 Value lint_value(const EngineLint& lint);
 void print_lint(std::ostream& out, const EngineLint& lint, Lang lang);
-void emit(std::ostream& out, const EngineLint& lint, const Printing& how);
+/// The report of `rope inspect --engine`: report/emit.hpp.
+template <>
+struct Report<EngineLint> {
+  static Value value(const EngineLint& run) { return lint_value(run); }
+  static void text(std::ostream& out, const EngineLint& run, const Printing& how) { print_lint(out, run, how.lang); }
+};
 
 }  // namespace rope

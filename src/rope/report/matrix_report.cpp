@@ -166,20 +166,6 @@ void print_matrix(std::ostream& out, const MatrixRun& run, const Text& t) {
   print_matrix(out, run.matrix, entry_format(run.digits));
 }
 
-void emit(std::ostream& out, const MatrixRun& run, const Printing& how) {
-  switch (how.format) {
-    case Format::Json:
-      out << json_text(matrix_value(run)) << '\n';
-      break;
-    case Format::Csv:
-      out << matrix_csv(run);
-      break;
-    case Format::Text:
-      print_matrix(out, run, Text(how.lang));
-      break;
-  }
-}
-
 plot::Figure matrix_figure(const MatrixRun& run, const Text& f) {
   const Layout layout = run.rope.spec.layout;
   const std::optional<RopeSpec>& spec = run.spec;

@@ -26,8 +26,15 @@ std::string matrix_csv(const MatrixRun& run);
 /// The matrix (or the two beside each other) for people, each entry with run.digits decimals.
 void print_matrix(std::ostream& out, const MatrixRun& run, const Text& t);
 
-/// The report in the format asked for (text, JSON or CSV).
-void emit(std::ostream& out, const MatrixRun& run, const Printing& how);
+/// The report of `rope matrix`: report/emit.hpp.
+template <>
+struct Report<MatrixRun> {
+  static Value value(const MatrixRun& run) { return matrix_value(run); }
+  static void text(std::ostream& out, const MatrixRun& run, const Printing& how) {
+    print_matrix(out, run, Text(how.lang));
+  }
+  static std::string csv(const MatrixRun& run) { return matrix_csv(run); }
+};
 
 /// The heat map of R_m (one position), titled with the RoPE it comes from.
 plot::Figure matrix_figure(const MatrixRun& run, const Text& t);

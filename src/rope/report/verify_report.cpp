@@ -270,18 +270,4 @@ void print_verify(std::ostream& out, const VerifyRun& run, const Text& t, const 
   }
 }
 
-void emit(std::ostream& out, const VerifyRun& run, const Printing& how, bool wide) {
-  switch (how.format) {
-    case Format::Json:
-      out << json_text(verify_value(run)) << '\n';
-      break;
-    case Format::Csv:
-      out << verify_csv(run);
-      break;
-    case Format::Text:
-      print_verify(out, run, Text(how.lang), how.digits, wide);
-      break;
-  }
-}
-
 }  // namespace rope

@@ -28,7 +28,14 @@ std::string verify_csv(const VerifyRun& run);
 /// unscaled max |Δ| (138 columns).
 void print_verify(std::ostream& out, const VerifyRun& run, const Text& t, const std::optional<int>& digits, bool wide);
 
-/// The report in the format asked for (text, JSON or CSV); `wide`: the wide table (text only).
-void emit(std::ostream& out, const VerifyRun& run, const Printing& how, bool wide = false);
+/// The report of `rope verify` (`how.wide`: the wide table): report/emit.hpp.
+template <>
+struct Report<VerifyRun> {
+  static Value value(const VerifyRun& run) { return verify_value(run); }
+  static void text(std::ostream& out, const VerifyRun& run, const Printing& how) {
+    print_verify(out, run, Text(how.lang), how.digits, how.wide);
+  }
+  static std::string csv(const VerifyRun& run) { return verify_csv(run); }
+};
 
 }  // namespace rope

@@ -129,18 +129,4 @@ void print_wavelengths(std::ostream& out, const WavelengthsRun& run, const Text&
   for (const auto& w : run.warnings) out << t.tr("warning: ") << w.in(t.lang()) << '\n';
 }
 
-void emit(std::ostream& out, const WavelengthsRun& run, const Printing& how) {
-  switch (how.format) {
-    case Format::Json:
-      out << json_text(wavelengths_value(run)) << '\n';
-      break;
-    case Format::Csv:
-      out << wavelengths_csv(run);
-      break;
-    case Format::Text:
-      print_wavelengths(out, run, Text(how.lang));
-      break;
-  }
-}
-
 }  // namespace rope

@@ -30,7 +30,14 @@ std::string wavelengths_model(const WavelengthsRun& run, const Text& t);
 /// The table for people: a header, one row per pair, then a paragraph per context length, and the warnings.
 void print_wavelengths(std::ostream& out, const WavelengthsRun& run, const Text& t);
 
-/// The report in the format asked for (text, JSON or CSV).
-void emit(std::ostream& out, const WavelengthsRun& run, const Printing& how);
+/// The report of `rope wavelengths`: report/emit.hpp.
+template <>
+struct Report<WavelengthsRun> {
+  static Value value(const WavelengthsRun& run) { return wavelengths_value(run); }
+  static void text(std::ostream& out, const WavelengthsRun& run, const Printing& how) {
+    print_wavelengths(out, run, Text(how.lang));
+  }
+  static std::string csv(const WavelengthsRun& run) { return wavelengths_csv(run); }
+};
 
 }  // namespace rope

@@ -10,6 +10,7 @@
 #include "rope/cli/options.hpp"
 #include "rope/cli/output.hpp"
 #include "rope/cli/scaling_options.hpp"
+#include "rope/cli/report_output.hpp"
 #include "rope/core/error.hpp"
 #include "rope/core/frequencies.hpp"
 #include "rope/core/rotation.hpp"
@@ -58,8 +59,7 @@ ApplyRequest apply_request(const ApplyOptions& opt) {
 
 int run_apply(const ApplyOptions& opt, std::ostream& out) {
   const ApplyRun run = rope::run_apply(apply_request(opt));
-  if (!opt.csv.empty()) write_output(opt.csv, apply_csv(run), out);
-  if (opt.json || opt.csv != "-") emit(out, run, {opt.json ? Format::Json : Format::Text, opt.lang, opt.digits});
+  emit_report(out, run, {opt.json, opt.lang, opt.digits, opt.csv});
   return run.agree() ? kOk : kVerifyFailed;
 }
 

@@ -20,6 +20,7 @@
 #include "rope/cli/options.hpp"
 #include "rope/cli/output.hpp"
 #include "rope/cli/vector_options.hpp"
+#include "rope/cli/report_output.hpp"
 #include "rope/core/constants.hpp"
 #include "rope/core/error.hpp"
 #include "rope/io/csv.hpp"
@@ -197,8 +198,7 @@ void write_files(const AttentionOptions& opt, const AttentionRun& run, std::ostr
 int run_attention(const AttentionOptions& opt, std::ostream& out) {
   const AttentionRun run = rope::run_attention(attention_request(opt));
   write_files(opt, run, out);
-  if (opt.json || opt.csv != "-")
-    emit(out, run, {opt.json ? Format::Json : Format::Text, opt.figure.tr().lang(), opt.digits});
+  emit_report(out, run, {opt.json, opt.figure.tr().lang(), opt.digits, opt.csv});
   return run.passed ? kOk : kVerifyFailed;
 }
 

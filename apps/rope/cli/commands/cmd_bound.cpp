@@ -1,6 +1,5 @@
 // rope bound: the criterion of "Base of RoPE Bounds Context Length" (Men et al. 2024) over a grid of
 // bases, docs/calculators.md (C1)–(C5): min_{m≤L} B(m) against the base, pass/fail, pass intervals.
-#include <cmath>
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <memory>
@@ -10,198 +9,24 @@
 #include "rope/cli/exit_codes.hpp"
 #include "rope/cli/figure_options.hpp"
 #include "rope/cli/options.hpp"
-#include "rope/cli/output.hpp"
-#include "rope/analysis/bound.hpp"
-#include "rope/io/csv.hpp"
-#include "rope/core/error.hpp"
-#include "rope/core/parse.hpp"
+#include "rope/cli/report_output.hpp"
+#include "rope/report/bound_report.hpp"
 
 namespace rope::cli {
 
-/// Pass intervals printed in the text; the CSV has every grid base.
-inline constexpr std::size_t kMaxIntervalsShown = 20;
-
 struct BoundOptions {
-  long context = 0;
-  int dim = 128;
-  std::string base_range;         ///< "LO,HI"; empty: default_base_range
-  std::optional<int> per_decade;  ///< --per-decade; nullopt: default_per_decade
+  BoundRequest request;
   std::string csv;
   FigureOptions figure;
 };
 
-namespace {
-
-std::string base_text(double b) { return fmt::format("{:.6g}", b); }
-
-plot::Figure make_figure(const BoundOptions& opt, const BoundScan& scan) {
-  const FigureOptions& f = opt.figure;
-  const Text t = f.tr();
-  const auto n = static_cast<Eigen::Index>(scan.bases.size());
-  Eigen::VectorXd x(n), y(n);
-  for (Eigen::Index b = 0; b < n; ++b) {
-    x[b] = scan.bases[static_cast<std::size_t>(b)];
-    y[b] = scan.minimum[static_cast<std::size_t>(b)].value;
-  }
-  plot::Figure fig;
-  fig.title = t.tr("Base of RoPE bounds context length: min B(m) over 0 ≤ m ≤ {0}, d = {1}", scan.context, scan.dim);
-  fig.xlabel = t.tr("base (log scale)");
-  fig.ylabel = "min B(m),  B(m) = Σᵢ cos(m·θᵢ)";
-  fig.log_x = true;
-  fig.key = plot::Figure::Key::Below;
-  double lo = std::min(0.0, y.minCoeff());
-  double hi = std::max(0.0, y.maxCoeff());
-  const double pad = 0.05 * (hi - lo + 1e-12);
-  lo -= pad;
-  hi += pad;
-  // Shading: each grid base owns the cell from half a grid step below it to half a step above (on
-  // the log axis), shaded over the full height green where it passes, vermillion where it fails.
-  const double half_step = std::pow(10.0, 0.5 / scan.per_decade);
-  Eigen::VectorXd cells(2 * n), pass_upper(2 * n), fail_upper(2 * n);
-  for (Eigen::Index b = 0; b < n; ++b) {
-    const bool ok = scan.minimum[static_cast<std::size_t>(b)].passes();
-    cells[2 * b] = x[b] / half_step;
-    cells[2 * b + 1] = x[b] * half_step;
-    pass_upper[2 * b] = pass_upper[2 * b + 1] = ok ? hi : lo;
-    fail_upper[2 * b] = fail_upper[2 * b + 1] = ok ? lo : hi;
-  }
-  const Eigen::VectorXd bottom = Eigen::VectorXd::Constant(2 * n, lo);
-  fig.series.push_back({t.tr("min B(m) over 0 ≤ m ≤ L"), x, y, 0});
-  fig.bands.push_back({t.tr("passes: B(m) ≥ 0 for every m ≤ L"), cells, bottom, pass_upper, 2});
-  fig.bands.push_back({t.tr("fails"), cells, bottom, fail_upper, 1});
-  // The passing bases below the region where all pass, as dots: a pass interval of one grid base is
-  // a sliver of shading only.
-  std::vector<double> px, py;
-  for (Eigen::Index b = 0; b < n; ++b) {
-    if (scan.minimum[static_cast<std::size_t>(b)].passes() &&
-        (!scan.always_passes_from || x[b] < *scan.always_passes_from)) {
-      px.push_back(x[b]);
-      py.push_back(y[b]);
-    }
-  }
-  if (!px.empty()) {
-    plot::Series dots{t.tr("passing bases below the all-pass region"),
-                      Eigen::Map<const Eigen::VectorXd>(px.data(), static_cast<Eigen::Index>(px.size())),
-                      Eigen::Map<const Eigen::VectorXd>(py.data(), static_cast<Eigen::Index>(py.size())), 2};
-    dots.points = true;
-    fig.series.push_back(dots);
-  }
-  fig.lines.push_back({plot::ReferenceLine::Axis::Y, 0.0, "B = 0", -1});
-  if (scan.smallest_passing) {
-    fig.lines.push_back({plot::ReferenceLine::Axis::X, *scan.smallest_passing,
-                         t.tr("smallest passing {0}", base_text(*scan.smallest_passing)), -1});
-  }
-  if (scan.always_passes_from && scan.always_passes_from != scan.smallest_passing) {
-    fig.lines.push_back({plot::ReferenceLine::Axis::X, *scan.always_passes_from,
-                         t.tr("all pass from {0}", base_text(*scan.always_passes_from)), -1});
-  }
-  fig.xrange = std::pair{cells[0], cells[2 * n - 1]};
-  fig.yrange = std::pair{lo, hi};
-  return fig;
-}
-
-std::pair<double, double> parse_range(const std::string& text) {
-  const std::vector<double> v = parse_real_list(text, "--base-range");
-  if (v.size() != 2) {
-    throw InvalidArgument(error_msg("{0} must be two numbers LO,HI (got '{1}')", option_name("base_range"), text));
-  }
-  return {v[0], v[1]};
-}
-
-}  // namespace
-
 int run_bound(const BoundOptions& opt, std::ostream& out) {
   check_figure_options(opt.figure);
+  BoundRequest request = opt.request;
+  request.csv = !opt.csv.empty();
+  const BoundRun run = rope::run_bound(request);
   const Text t = opt.figure.tr();
-  if (opt.context < 1 || opt.context > kMaxBoundContext) {
-    throw InvalidArgument(error_msg("{0} must be between {1} and {2} (got {3})", option_name("context"), 1,
-                                    kMaxBoundContext, opt.context));
-  }
-  if (opt.per_decade && (*opt.per_decade < 1 || *opt.per_decade > kMaxPerDecade)) {
-    throw InvalidArgument(error_msg("{0} must be between {1} and {2} (got {3})", option_name("per_decade"), 1,
-                                    kMaxPerDecade, *opt.per_decade));
-  }
-  const bool default_range = opt.base_range.empty();
-  const auto [lo, hi] = default_range ? default_base_range(opt.context) : parse_range(opt.base_range);
-  const int per_decade = opt.per_decade ? *opt.per_decade : default_per_decade(opt.context);
-  if (!default_range && !(lo > 1 && hi > lo)) {
-    throw InvalidArgument(
-        error_msg("{0} LO,HI must have 1 < LO < HI (got {1})", option_name("base_range"), opt.base_range));
-  }
-  const BoundScan scan = scan_bound(opt.dim, opt.context, lo, hi, per_decade);
-
-  const auto n = static_cast<Eigen::Index>(scan.bases.size());
-  Eigen::VectorXd base(n), value(n), at(n), pass(n);
-  for (Eigen::Index b = 0; b < n; ++b) {
-    const BoundMinimum& m = scan.minimum[static_cast<std::size_t>(b)];
-    base[b] = scan.bases[static_cast<std::size_t>(b)];
-    value[b] = m.value;
-    at[b] = static_cast<double>(m.at);
-    pass[b] = m.passes() ? 1.0 : 0.0;
-  }
-  if (!opt.csv.empty())
-    write_output(opt.csv, to_csv(Table{{"base", "min_B", "argmin_m", "passes"}, {base, value, at, pass}}), out);
-  draw(make_figure(opt, scan), opt.figure);
-  if (opt.csv == "-") return kOk;
-
-  out << t.tr("Base of RoPE bounds context length (Men et al. 2024; docs/calculators.md (C1)–(C4)):\n");
-  out << t.tr("  criterion: B(m) = Σ_i cos(m·θ_i) ≥ 0 for every integer m from 0 to L = {0}, d = {1}\n", scan.context,
-              scan.dim);
-  out << t.tr("  grid: {0} bases 10^(k/{1}) from {2} to {3}", n, per_decade, base_text(scan.bases.front()),
-              base_text(scan.bases.back()));
-  if (default_range) {
-    out << t.tr(
-        " (default range F/4 … 8F around the fit F = 0.0424·L^1.628 = {0} of the paper's Fig. 1 for d = 128, (C5))",
-        base_text(0.0424 * std::pow(static_cast<double>(scan.context), 1.628)));
-  }
-  out << '\n';
-  out << t.tr("  every integer m ≤ L is covered for every base: min B(m) is exact, not sampled\n\n");
-
-  std::size_t passing = 0;
-  for (const auto& m : scan.minimum) passing += m.passes() ? 1 : 0;
-  out << t.tr("{0} of {1} grid bases pass.\n", passing, n);
-  if (scan.smallest_passing) {
-    const auto it = std::find(scan.bases.begin(), scan.bases.end(), *scan.smallest_passing);
-    const BoundMinimum& m = scan.minimum[static_cast<std::size_t>(it - scan.bases.begin())];
-    out << t.tr("smallest passing base: {0} (min B = {1:.5f} at m = {2})\n", base_text(*scan.smallest_passing), m.value,
-                m.at);
-    if (scan.smallest_passing == scan.bases.front()) {
-      out << t.tr(
-          "  note: the lowest grid base passes; smaller passing bases may lie below the range (lower --base-range)\n");
-    }
-  } else {
-    out << t.tr("no grid base passes: raise --base-range\n");
-  }
-  if (scan.always_passes_from) {
-    out << t.tr("every grid base from {0} to the top of the range ({1}) passes\n", base_text(*scan.always_passes_from),
-                base_text(scan.bases.back()));
-  } else if (scan.smallest_passing) {
-    out << t.tr("the top of the range fails: no base above which all pass within it (raise --base-range)\n");
-  }
-  if (scan.pass_intervals.size() > 1) {
-    out << t.tr(
-        "\nThe pass set is NOT monotone in the base: {0} separate pass intervals on this grid.\n"
-        "A larger base can fail where a smaller one passes, and a finer grid can find other passing bases,\n"
-        "so \"the\" smallest base depends on the grid; read the whole curve (--png, --csv).\n",
-        scan.pass_intervals.size());
-  } else if (!scan.pass_intervals.empty()) {
-    out << t.tr(
-        "\nOne pass interval on this grid; the pass set need not be monotone in general (a finer grid may split it).\n");
-  }
-  if (!scan.pass_intervals.empty()) {
-    out << t.tr("pass intervals (first … last passing grid base of each run):\n");
-    for (std::size_t i = 0; i < scan.pass_intervals.size() && i < kMaxIntervalsShown; ++i) {
-      const auto& [first, last] = scan.pass_intervals[i];
-      out << fmt::format("  {:>12} … {}\n", base_text(first), base_text(last));
-    }
-    if (scan.pass_intervals.size() > kMaxIntervalsShown) {
-      out << t.tr("  … and {0} more (--csv FILE has every grid base)\n",
-                  scan.pass_intervals.size() - kMaxIntervalsShown);
-    }
-  }
-  if (opt.csv.empty()) {
-    out << t.tr("(min B(m), its m and the verdict of every grid base: --csv FILE)\n");
-  }
+  emit_report(out, run, {false, t.lang(), std::nullopt, opt.csv}, [&] { draw(bound_figure(run, t), opt.figure); });
   return kOk;
 }
 
@@ -209,14 +34,14 @@ Command add_bound_command(CLI::App& app) {
   auto opt = std::make_shared<BoundOptions>();
   CLI::App* sub =
       app.add_subcommand("bound", "Base of RoPE bounds context length: min B(m) against the base, pass intervals");
-  add_long_option(*sub, "-L,--context", opt->context,
+  add_long_option(*sub, "-L,--context", opt->request.context,
                   fmt::format("context length L: every integer m in [0, L] is checked (1 … {})", kMaxBoundContext))
       ->required();
-  add_dim_option(*sub, opt->dim);
-  sub->add_option("--base-range", opt->base_range,
+  add_dim_option(*sub, opt->request.dim);
+  sub->add_option("--base-range", opt->request.base_range,
                   "bases from LO to HI, 1 < LO < HI (default: F/4,8F with F = 0.0424·L^1.628)")
       ->type_name("LO,HI");
-  add_int_option(*sub, "--per-decade", opt->per_decade, 0,
+  add_int_option(*sub, "--per-decade", opt->request.per_decade, 0,
                  fmt::format("grid points 10^(k/P) per decade (1 … {}; default 400 below L = 65536, 100 from there)",
                              kMaxPerDecade))
       ->default_str("");  // the default depends on L: the help says it

@@ -10,6 +10,7 @@
 #include "rope/cli/exit_codes.hpp"
 #include "rope/cli/options.hpp"
 #include "rope/cli/progress.hpp"
+#include "rope/cli/report_output.hpp"
 #include "rope/cli/scaling_options.hpp"
 #include "rope/report/check_layers_report.hpp"
 #include "rope/report/check_report.hpp"
@@ -25,7 +26,7 @@ int run_check(const CheckOptions& opt, std::ostream& out) {
     return layers.passed() ? kOk : kVerifyFailed;
   }
   const CheckRun run = rope::run_check({opt.dumps, check_settings(opt), &progress});
-  emit(out, run, {opt.json ? Format::Json : Format::Text, opt.lang, opt.digits});
+  emit_report(out, run, {opt.json, opt.lang, opt.digits});
   return run.passed() ? kOk : kVerifyFailed;
 }
 

@@ -16,6 +16,7 @@
 #include "rope/cli/options.hpp"
 #include "rope/cli/output.hpp"
 #include "rope/cli/scaling_options.hpp"
+#include "rope/cli/report_output.hpp"
 #include "rope/core/error.hpp"
 #include "rope/core/parse.hpp"
 #include "rope/report/decay_report.hpp"
@@ -78,10 +79,10 @@ int run_decay(const DecayOptions& opt, std::ostream& out) {
   if (opt.xpos) return run_decay_xpos(opt, out);
   const DecayRun run = rope::run_decay(request);
   const Text t = opt.figure.tr();
-  if (!opt.csv.empty()) write_output(opt.csv, decay_table(run), out);
-  draw(decay_figure(run, t), opt.figure);
-  if (opt.figure.animated()) draw_animation(shared_frames(decay_frames(run, t)), opt.figure);
-  if (opt.json || opt.csv != "-") emit(out, run, {opt.json ? Format::Json : Format::Text, t.lang(), std::nullopt});
+  emit_report(out, run, {opt.json, t.lang(), std::nullopt, opt.csv}, [&] {
+    draw(decay_figure(run, t), opt.figure);
+    if (opt.figure.animated()) draw_animation(shared_frames(decay_frames(run, t)), opt.figure);
+  });
   return kOk;
 }
 

@@ -9,6 +9,7 @@
 #include "rope/cli/commands/check_options.hpp"
 #include "rope/cli/exit_codes.hpp"
 #include "rope/cli/options.hpp"
+#include "rope/cli/report_output.hpp"
 #include "rope/report/diff_report.hpp"
 
 namespace rope::cli {
@@ -22,7 +23,7 @@ struct DiffOptions {
 
 int run_diff(const DiffOptions& opt, std::ostream& out) {
   const DiffRun run = rope::run_diff({opt.check.dumps, opt.after_b, opt.name_a, opt.name_b, check_settings(opt.check)});
-  emit(out, run, {opt.check.json ? Format::Json : Format::Text, opt.check.lang, std::nullopt});
+  emit_report(out, run, {opt.check.json, opt.check.lang});
   return run.passed() ? kOk : kVerifyFailed;
 }
 

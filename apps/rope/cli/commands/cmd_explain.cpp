@@ -16,6 +16,7 @@
 #include "rope/cli/figures/explain_figure.hpp"
 #include "rope/cli/figures/motion_figures.hpp"
 #include "rope/cli/options.hpp"
+#include "rope/cli/report_output.hpp"
 #include "rope/core/error.hpp"
 #include "rope/core/parse.hpp"
 #include "rope/report/explain_report.hpp"
@@ -74,7 +75,7 @@ int run_explain(const ExplainOptions& opt, std::ostream& out) {
   const FigureOptions& f = opt.figure;
   if (f.wanted()) draw(figure_of(run.walkthrough, f), f);
   if (f.animated()) draw_animation(explain_frames(run.walkthrough.setup, f), f);
-  emit(out, run, {opt.json ? Format::Json : Format::Text, f.tr().lang(), std::nullopt});
+  emit_report(out, run, {opt.json, f.tr().lang()});
   return run.passed() ? kOk : kVerifyFailed;
 }
 

@@ -11,6 +11,7 @@
 #include "rope/cli/options.hpp"
 #include "rope/cli/output.hpp"
 #include "rope/cli/scaling_options.hpp"
+#include "rope/cli/report_output.hpp"
 #include "rope/core/constants.hpp"
 #include "rope/core/error.hpp"
 #include "rope/io/csv.hpp"
@@ -79,9 +80,7 @@ FrequenciesRequest frequencies_request(const FrequenciesOptions& opt) {
 int run_frequencies(const FrequenciesOptions& opt, std::ostream& out) {
   const FrequencyTable table = frequency_table(frequencies_request(opt));
   draw_cos_heatmap(table, opt);
-  if (!opt.csv.empty()) write_output(opt.csv, frequencies_csv(table), out);
-  if (opt.json || opt.csv != "-")
-    emit(out, table, {opt.json ? Format::Json : Format::Text, opt.figure.tr().lang(), opt.digits});
+  emit_report(out, table, {opt.json, opt.figure.tr().lang(), opt.digits, opt.csv});
   return kOk;
 }
 

@@ -11,6 +11,7 @@
 #include "rope/cli/figure_options.hpp"
 #include "rope/cli/figures/identify_figure.hpp"
 #include "rope/cli/options.hpp"
+#include "rope/cli/report_output.hpp"
 #include "rope/report/identify_report.hpp"
 
 namespace rope::cli {
@@ -26,7 +27,7 @@ struct IdentifyOptions {
 int run_identify(const IdentifyOptions& opt, std::ostream& out) {
   check_figure_options(opt.figure);
   const IdentifyRun run = rope::run_identify({opt.dumps, opt.dtype});
-  emit(out, run, {opt.json ? Format::Json : Format::Text, opt.figure.lang, opt.digits});
+  emit_report(out, run, {opt.json, opt.figure.lang, opt.digits});
   if (opt.figure.wanted() && !run.id.pairs.empty()) draw(identify_figure(opt.figure, run.id), opt.figure);
   // The dump's positions are not the ones given, or its rotation is reversed: exit 1, as a failed check.
   return run.failed() ? kVerifyFailed : kOk;

@@ -6,6 +6,7 @@
 #include "rope/cli/exit_codes.hpp"
 #include "rope/cli/options.hpp"
 #include "rope/cli/scaling_options.hpp"
+#include "rope/cli/report_output.hpp"
 #include "rope/core/error.hpp"
 #include "rope/report/inspect_report.hpp"
 #include "rope/report/lint_report.hpp"
@@ -38,19 +39,19 @@ ModelRope inspect_request(const InspectOptions& opt) {
 }
 
 int run_inspect(const InspectOptions& opt, std::ostream& out) {
-  const Printing how{opt.json ? Format::Json : Format::Text, opt.lang, opt.digits};
+  const ReportFlags how{opt.json, opt.lang, opt.digits};
   if (!opt.tensors.empty()) {  // a dump's tensors (io/tensor_list.hpp)
-    emit(out, list_tensors(opt.tensors), how);
+    emit_report(out, list_tensors(opt.tensors), how);
   } else if (opt.list) {
-    emit(out, list_presets(), how);
+    emit_report(out, list_presets(), how);
   } else if (opt.lint) {  // the config's keys against 4.x-style readers (models/engine_lint.hpp)
     const std::string& file = !opt.file.empty() ? opt.file : opt.scaling.source.file;
     if (file.empty() && opt.scaling.source.preset.empty()) {
       throw InvalidArgument(error_msg("rope inspect --lint needs a config.json FILE or --model NAME"));
     }
-    emit(out, file.empty() ? engine_lint_preset(opt.scaling.source.preset) : engine_lint_file(file), how);
+    emit_report(out, file.empty() ? engine_lint_preset(opt.scaling.source.preset) : engine_lint_file(file), how);
   } else {  // the report of the library (report/inspect_report.hpp), as Spec.describe() returns it
-    emit(out, inspect_model(inspect_request(opt)), how);
+    emit_report(out, inspect_model(inspect_request(opt)), how);
   }
   return kOk;
 }

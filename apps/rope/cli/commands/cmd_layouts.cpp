@@ -14,6 +14,7 @@
 #include "rope/cli/output.hpp"
 #include "rope/cli/scaling_options.hpp"
 #include "rope/cli/vector_options.hpp"
+#include "rope/cli/report_output.hpp"
 #include "rope/core/error.hpp"
 #include "rope/report/layouts_report.hpp"
 
@@ -67,10 +68,8 @@ LayoutsRequest layouts_request(const LayoutsOptions& opt) {
 
 int run_layouts(const LayoutsOptions& opt, std::ostream& out) {
   const LayoutsRun run = rope::run_layouts(layouts_request(opt));
-  if (!opt.csv.empty()) write_output(opt.csv, layouts_csv(run), out);
-  draw(layouts_figure(run, opt.figure.tr()), opt.figure);
-  if (opt.json || opt.csv != "-")
-    emit(out, run, {opt.json ? Format::Json : Format::Text, opt.figure.tr().lang(), opt.digits});
+  emit_report(out, run, {opt.json, opt.figure.tr().lang(), opt.digits, opt.csv},
+              [&] { draw(layouts_figure(run, opt.figure.tr()), opt.figure); });
   return run.demo.passed() ? kOk : kVerifyFailed;
 }
 

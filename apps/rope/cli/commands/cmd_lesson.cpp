@@ -8,6 +8,7 @@
 #include "rope/cli/exit_codes.hpp"
 #include "rope/cli/lang.hpp"
 #include "rope/cli/lesson_page.hpp"
+#include "rope/cli/report_output.hpp"
 #include "rope/report/lesson_report.hpp"
 
 namespace rope::cli {
@@ -19,7 +20,7 @@ struct LessonOptions {
 
 int run_lesson(const LessonOptions& opt, std::ostream& out) {
   const LessonRun run = rope::run_lesson({opt.html, opt.lang}, lesson_page);
-  emit(out, run, {Format::Text, opt.lang, std::nullopt});
+  emit_report(out, run, {false, opt.lang});
   return kOk;
 }
 

@@ -12,6 +12,7 @@
 #include "rope/cli/options.hpp"
 #include "rope/cli/output.hpp"
 #include "rope/cli/scaling_options.hpp"
+#include "rope/cli/report_output.hpp"
 #include "rope/core/constants.hpp"
 #include "rope/report/matrix_report.hpp"
 
@@ -51,9 +52,9 @@ MatrixRequest matrix_request(const MatrixOptions& opt) {
 
 int run_matrix(const MatrixOptions& opt, std::ostream& out) {
   const MatrixRun run = rope::run_matrix(matrix_request(opt));
-  if (!opt.csv.empty()) write_output(opt.csv, matrix_csv(run), out);
-  if (opt.figure.wanted()) draw(matrix_figure(run, opt.figure.tr()), opt.figure);
-  if (opt.json || opt.csv != "-") emit(out, run, {opt.json ? Format::Json : Format::Text, opt.figure.tr().lang(), {}});
+  emit_report(out, run, {opt.json, opt.figure.tr().lang(), std::nullopt, opt.csv}, [&] {
+    if (opt.figure.wanted()) draw(matrix_figure(run, opt.figure.tr()), opt.figure);
+  });
   return run.passed() ? kOk : kVerifyFailed;
 }
 

@@ -9,6 +9,7 @@
 #include "rope/cli/options.hpp"
 #include "rope/cli/output.hpp"
 #include "rope/cli/progress.hpp"
+#include "rope/cli/report_output.hpp"
 #include "rope/cli/scaling_options.hpp"
 #include "rope/report/verify_report.hpp"
 
@@ -32,9 +33,7 @@ int run_verify(const VerifyOptions& opt, std::ostream& out) {
   request.watch = &bar;
   const VerifyRun run = rope::run_verify(request);
   // An interrupted run writes no file; --csv - prints the CSV instead of the table.
-  if (!opt.csv.empty() && (!run.interrupted() || opt.csv == "-")) write_output(opt.csv, verify_csv(run), out);
-  if (opt.json || opt.csv != "-")
-    emit(out, run, {opt.json ? Format::Json : Format::Text, opt.lang, opt.digits}, opt.wide);
+  emit_report(out, run, {opt.json, opt.lang, opt.digits, opt.csv, opt.wide, !run.interrupted()});
   return run.interrupted() ? kInterrupted : run.passed() ? kOk : kVerifyFailed;
 }
 

@@ -12,6 +12,7 @@
 #include "rope/cli/options.hpp"
 #include "rope/cli/output.hpp"
 #include "rope/cli/scaling_options.hpp"
+#include "rope/cli/report_output.hpp"
 #include "rope/core/constants.hpp"
 #include "rope/report/wavelengths_report.hpp"
 
@@ -67,9 +68,8 @@ void draw_wavelengths(const WavelengthsRun& run, const FigureOptions& figure) {
 
 int run_wavelengths(const WavelengthsOptions& opt, std::ostream& out) {
   const WavelengthsRun run = rope::run_wavelengths(wavelengths_request(opt));
-  if (!opt.csv.empty()) write_output(opt.csv, wavelengths_csv(run), out);
-  draw_wavelengths(run, opt.figure);
-  if (opt.json || opt.csv != "-") emit(out, run, {opt.json ? Format::Json : Format::Text, opt.figure.tr().lang(), {}});
+  emit_report(out, run, {opt.json, opt.figure.tr().lang(), std::nullopt, opt.csv},
+              [&] { draw_wavelengths(run, opt.figure); });
   return kOk;
 }
 
