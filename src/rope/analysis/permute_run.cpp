@@ -40,6 +40,7 @@ PermuteRun run_permute(const PermuteRequest& q) {
   }
   if (q.kv_heads) s.n_head_kv = *q.kv_heads;
   run.demo = permute_demo(s);
+  run.csv_written = q.csv_written;
   return run;
 }
 

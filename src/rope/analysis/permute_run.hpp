@@ -16,14 +16,16 @@ struct PermuteRequest {
   std::optional<int> head_dim;
   std::optional<long> heads, kv_heads;
   std::optional<double> base;
-  std::string config;      ///< a GGUF file or a config.json: the heads and the RoPE from it
-  std::string layer_type;  ///< with config: the RoPE of this layer type (or layer index)
+  std::string config;        ///< a GGUF file or a config.json: the heads and the RoPE from it
+  std::string layer_type;    ///< with config: the RoPE of this layer type (or layer index)
+  bool csv_written = false;  ///< the scores go to a CSV file: the text does not point to it
 };
 
 struct PermuteRun {
   PermuteDemo demo;
   std::optional<RopeSpec> spec;  ///< the model's RoPE when read from config
   bool gguf = false;             ///< the config is a GGUF file
+  bool csv_written = false;      ///< the request's: the text does not point to a CSV file
   bool passed() const { return demo.passed(); }
 };
 

@@ -62,12 +62,4 @@ void print_check_layers(std::ostream& out, const CheckLayersRun& run, const Text
   }
 }
 
-void emit(std::ostream& out, const CheckLayersRun& run, const Printing& how) {
-  if (how.format == Format::Json) {
-    out << json_text(check_layers_value(run)) << '\n';
-  } else {
-    print_check_layers(out, run, Text(how.lang), how.digits);
-  }
-}
-
 }  // namespace rope

@@ -20,7 +20,13 @@ Value check_layers_value(const CheckLayersRun& run);
 
 void print_check_layers(std::ostream& out, const CheckLayersRun& run, const Text& t, const std::optional<int>& digits);
 
-/// The report in the format asked for (text or JSON).
-void emit(std::ostream& out, const CheckLayersRun& run, const Printing& how);
+/// Its report (report/emit.hpp): the value, the text.
+template <>
+struct Report<CheckLayersRun> {
+  static Value value(const CheckLayersRun& run) { return check_layers_value(run); }
+  static void text(std::ostream& out, const CheckLayersRun& run, const Printing& how) {
+    print_check_layers(out, run, Text(how.lang), how.digits);
+  }
+};
 
 }  // namespace rope

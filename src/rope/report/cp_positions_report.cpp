@@ -70,14 +70,6 @@ void print_cp_positions(std::ostream& out, const CpPositions& run, const Text& t
   }
 }
 
-void emit(std::ostream& out, const CpPositions& run, const Printing& how) {
-  if (how.format == Format::Json) {
-    out << json_text(cp_positions_value(run)) << '\n';
-  } else {
-    print_cp_positions(out, run, Text(how.lang));
-  }
-}
-
 std::string cp_positions_npy(const CpPositions& run) {
   std::string header =
       fmt::format("{{'descr': '<i8', 'fortran_order': False, 'shape': ({},), }}", run.positions.size());

@@ -22,8 +22,14 @@ Value cp_positions_value(const CpPositions& run);
 /// The report for people: the split, the rank's share, its own sequence starts and each sequence's positions.
 void print_cp_positions(std::ostream& out, const CpPositions& run, const Text& t);
 
-/// The report in the format asked for (text or JSON; CSV is refused by the front ends).
-void emit(std::ostream& out, const CpPositions& run, const Printing& how);
+/// Its report (report/emit.hpp): the value, the text.
+template <>
+struct Report<CpPositions> {
+  static Value value(const CpPositions& run) { return cp_positions_value(run); }
+  static void text(std::ostream& out, const CpPositions& run, const Printing& how) {
+    print_cp_positions(out, run, Text(how.lang));
+  }
+};
 
 /// The positions as a .npy file's bytes: format 1.0, '<i8', shape (n,).
 std::string cp_positions_npy(const CpPositions& run);

@@ -115,20 +115,6 @@ void print_permute(std::ostream& out, const PermuteRun& run, const Text& t, cons
   if (!d.passed()) out << t.tr("\nPERMUTATION CHECK FAILED\n");
 }
 
-void emit(std::ostream& out, const PermuteRun& run, const Printing& how, bool csv_given) {
-  switch (how.format) {
-    case Format::Json:
-      out << json_text(permute_value(run)) << '\n';
-      break;
-    case Format::Csv:
-      out << to_csv(permute_table(run));
-      break;
-    case Format::Text:
-      print_permute(out, run, Text(how.lang), how.digits, csv_given);
-      break;
-  }
-}
-
 plot::Figure permute_figure(const PermuteRun& run, const Text& t) {
   const PermuteDemo& d = run.demo;
   const long hd = d.settings.head_dim;

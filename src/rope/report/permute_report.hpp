@@ -27,8 +27,15 @@ Table permute_table(const PermuteRun& run);
 void print_permute(std::ostream& out, const PermuteRun& run, const Text& t, const std::optional<int>& digits,
                    bool csv_given);
 
-/// The report in the format asked for (text, JSON or CSV).
-void emit(std::ostream& out, const PermuteRun& run, const Printing& how, bool csv_given = false);
+/// Its report (report/emit.hpp): the value, the text, the CSV rows (head 0's scores).
+template <>
+struct Report<PermuteRun> {
+  static Value value(const PermuteRun& run) { return permute_value(run); }
+  static void text(std::ostream& out, const PermuteRun& run, const Printing& how) {
+    print_permute(out, run, Text(how.lang), how.digits, run.csv_written);
+  }
+  static Table csv(const PermuteRun& run) { return permute_table(run); }
+};
 
 /// GGUF row r against the HF row it holds, for two KV heads, with the bug's order.
 plot::Figure permute_figure(const PermuteRun& run, const Text& t);

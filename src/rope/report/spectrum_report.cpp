@@ -154,14 +154,6 @@ void print_spectrum(std::ostream& wrapped, const SpectrumRun& run, const Text& t
   wrapped << wrap_lines(out.str());
 }
 
-void emit(std::ostream& out, const SpectrumRun& run, const Printing& how) {
-  if (how.format == Format::Json) {
-    out << json_text(spectrum_value(run)) << '\n';
-  } else {
-    print_spectrum(out, run, Text(how.lang));
-  }
-}
-
 plot::Figure spectrum_figure(const SpectrumRun& run, const Text& t) {
   const std::vector<PairSpectrum>& pairs = run.tallies.pooled;
   const auto n = static_cast<Eigen::Index>(pairs.size());

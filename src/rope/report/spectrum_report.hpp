@@ -26,8 +26,14 @@ Value spectrum_value(const SpectrumRun& run);
 /// The report for people.
 void print_spectrum(std::ostream& out, const SpectrumRun& run, const Text& t);
 
-/// The report in the format asked for (text or JSON).
-void emit(std::ostream& out, const SpectrumRun& run, const Printing& how);
+/// Its report (report/emit.hpp): the value, the text.
+template <>
+struct Report<SpectrumRun> {
+  static Value value(const SpectrumRun& run) { return spectrum_value(run); }
+  static void text(std::ostream& out, const SpectrumRun& run, const Printing& how) {
+    print_spectrum(out, run, Text(how.lang));
+  }
+};
 
 /// Per pair over its wavelength (log axis): the energy share as bars, FE_j / ln⌊T/2⌋ as a line (both in [0, 1]).
 plot::Figure spectrum_figure(const SpectrumRun& run, const Text& t);

@@ -43,12 +43,4 @@ void print_tensor_list(std::ostream& out, const TensorListing& listing, const Te
   }
 }
 
-void emit(std::ostream& out, const TensorListing& listing, const Printing& how) {
-  if (how.format == Format::Json) {
-    out << json_text(tensor_list_value(listing)) << '\n';
-  } else {
-    print_tensor_list(out, listing, Text(how.lang));
-  }
-}
-
 }  // namespace rope

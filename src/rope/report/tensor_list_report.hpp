@@ -18,7 +18,13 @@ Value tensor_list_value(const TensorListing& listing);
 
 void print_tensor_list(std::ostream& out, const TensorListing& listing, const Text& t);
 
-/// The report in the format asked for (text or JSON).
-void emit(std::ostream& out, const TensorListing& listing, const Printing& how);
+/// Its report (report/emit.hpp): the value, the text.
+template <>
+struct Report<TensorListing> {
+  static Value value(const TensorListing& run) { return tensor_list_value(run); }
+  static void text(std::ostream& out, const TensorListing& run, const Printing& how) {
+    print_tensor_list(out, run, Text(how.lang));
+  }
+};
 
 }  // namespace rope

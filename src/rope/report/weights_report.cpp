@@ -170,14 +170,6 @@ void print_weights(std::ostream& out, const WeightsRun& run, const Text& t, cons
   out << wrap_lines(o.str());
 }
 
-void emit(std::ostream& out, const WeightsRun& run, const Printing& how) {
-  if (how.format == Format::Json) {
-    out << json_text(weights_value(run)) << '\n';
-    return;
-  }
-  print_weights(out, run, Text(how.lang), how.digits);
-}
-
 plot::Figure weights_figure(const WeightsRun& run, const Text& t) {
   plot::Figure fig;
   fig.title = t.tr("{0}, head {1}: row correlation, candidate against reference", run.heatmap_tensor, run.heatmap_head);

@@ -22,8 +22,14 @@ Value weights_value(const WeightsRun& run);
 /// The report for people: both sides, the expectation, one line per tensor, the verdict and what a wrong map means.
 void print_weights(std::ostream& out, const WeightsRun& run, const Text& t, const std::optional<int>& digits);
 
-/// The report in the format asked for (text or JSON; CSV is not offered).
-void emit(std::ostream& out, const WeightsRun& run, const Printing& how);
+/// Its report (report/emit.hpp): the value, the text.
+template <>
+struct Report<WeightsRun> {
+  static Value value(const WeightsRun& run) { return weights_value(run); }
+  static void text(std::ostream& out, const WeightsRun& run, const Printing& how) {
+    print_weights(out, run, Text(how.lang), how.digits);
+  }
+};
 
 /// The heat map of run.heatmap (the run must have one).
 plot::Figure weights_figure(const WeightsRun& run, const Text& t);

@@ -22,7 +22,7 @@ int run_check(const CheckOptions& opt, std::ostream& out) {
   CheckProgressBar progress(t);
   if (names_layers(opt.dumps)) {  // a '*' in the tensor names: every layer that matches, in one run
     const CheckLayersRun layers = run_check_layers({opt.dumps, check_settings(opt), nullptr});
-    emit(out, layers, {opt.json ? Format::Json : Format::Text, opt.lang, opt.digits});
+    emit_report(out, layers, {opt.json, opt.lang, opt.digits});
     return layers.passed() ? kOk : kVerifyFailed;
   }
   const CheckRun run = rope::run_check({opt.dumps, check_settings(opt), &progress});

@@ -12,6 +12,7 @@
 #include "rope/cli/figure_options.hpp"
 #include "rope/cli/options.hpp"
 #include "rope/cli/output.hpp"
+#include "rope/cli/report_output.hpp"
 #include "rope/report/permute_report.hpp"
 
 namespace rope::cli {
@@ -26,11 +27,11 @@ struct PermuteOptions {
 
 int run_permute(const PermuteOptions& opt, std::ostream& out) {
   check_figure_options(opt.figure);
-  const PermuteRun run = rope::run_permute(opt.request);
-  if (!opt.csv.empty()) write_output(opt.csv, permute_table(run), out);
-  draw(permute_figure(run, opt.figure.tr()), opt.figure);
-  if (opt.json || opt.csv != "-")
-    emit(out, run, {opt.json ? Format::Json : Format::Text, opt.figure.lang, opt.digits}, !opt.csv.empty());
+  PermuteRequest request = opt.request;
+  request.csv_written = !opt.csv.empty();
+  const PermuteRun run = rope::run_permute(request);
+  emit_report(out, run, {opt.json, opt.figure.lang, opt.digits, opt.csv},
+              [&] { draw(permute_figure(run, opt.figure.tr()), opt.figure); });
   return run.passed() ? kOk : kVerifyFailed;
 }
 

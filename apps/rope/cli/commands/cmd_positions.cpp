@@ -15,6 +15,7 @@
 #include "rope/cli/figure_options.hpp"
 #include "rope/cli/options.hpp"
 #include "rope/cli/output.hpp"
+#include "rope/cli/report_output.hpp"
 #include "rope/core/error.hpp"
 #include "rope/core/parse.hpp"
 #include "rope/io/csv.hpp"
@@ -190,7 +191,7 @@ CpPositionsRequest cp_request(const PositionsOptions& opt) {
 int run_cp_positions(const PositionsOptions& opt, std::ostream& out) {
   const CpPositions run = cp_positions(cp_request(opt));
   if (!opt.npy.empty()) write_output(opt.npy, cp_positions_npy(run), out);
-  if (opt.npy != "-") emit(out, run, {opt.json ? Format::Json : Format::Text, opt.figure.lang, std::nullopt});
+  if (opt.npy != "-") emit_report(out, run, {opt.json, opt.figure.lang});
   return kOk;
 }
 

@@ -10,6 +10,7 @@
 #include "rope/cli/exit_codes.hpp"
 #include "rope/cli/figure_options.hpp"
 #include "rope/cli/options.hpp"
+#include "rope/cli/report_output.hpp"
 #include "rope/cli/scaling_options.hpp"
 #include "rope/report/spectrum_report.hpp"
 #include "rope/report/text.hpp"
@@ -53,9 +54,10 @@ int run_spectrum(const SpectrumOptions& opt, std::ostream& out) {
   check_figure_options(opt.figure);
   const SpectrumRun run = rope::run_spectrum(spectrum_request(opt));
   const Text t = opt.figure.tr();
-  draw(spectrum_figure(run, t), opt.figure);
-  draw(spectrum_heads_figure(run, t), spectrum_heads_options(opt.figure));
-  emit(out, run, {opt.json ? Format::Json : Format::Text, t.lang(), std::nullopt});
+  emit_report(out, run, {opt.json, t.lang()}, [&] {
+    draw(spectrum_figure(run, t), opt.figure);
+    draw(spectrum_heads_figure(run, t), spectrum_heads_options(opt.figure));
+  });
   return kOk;
 }
 

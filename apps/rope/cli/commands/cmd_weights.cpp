@@ -9,6 +9,7 @@
 #include "rope/cli/exit_codes.hpp"
 #include "rope/cli/figure_options.hpp"
 #include "rope/cli/options.hpp"
+#include "rope/cli/report_output.hpp"
 #include "rope/report/weights_report.hpp"
 
 namespace rope::cli {
@@ -30,8 +31,9 @@ int run_weights(const WeightsOptions& opt, std::ostream& out) {
   request.heatmap_head = opt.head.value_or(0);
   request.heatmap_key = opt.tensor == "k";
   const WeightsRun run = rope::run_weights(request);
-  if (opt.figure.wanted()) draw(weights_figure(run, opt.figure.tr()), opt.figure);
-  emit(out, run, {opt.json ? Format::Json : Format::Text, opt.figure.lang, opt.digits});
+  emit_report(out, run, {opt.json, opt.figure.lang, opt.digits}, [&] {
+    if (opt.figure.wanted()) draw(weights_figure(run, opt.figure.tr()), opt.figure);
+  });
   return run.passed() ? kOk : kVerifyFailed;
 }
 
