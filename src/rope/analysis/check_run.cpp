@@ -68,13 +68,14 @@ bool same_layer_expectation(const RopeExpectation& a, const RopeExpectation& b) 
     if (!x || !y) return !x && !y;
     return x->is_short == y->is_short && x->theta.size() == y->theta.size() && x->theta == y->theta;
   };
-  return a.layout == b.layout && a.head_dim == b.head_dim && a.rotary_offset == b.rotary_offset &&
-         a.theta.size() == b.theta.size() && a.theta == b.theta && a.attention_factor == b.attention_factor &&
-         a.base == b.base && a.scaled == b.scaled && same_axes(a.axes, b.axes) && a.angles == b.angles &&
+  return a.rope.layout == b.rope.layout && a.rope.head_dim == b.rope.head_dim &&
+         a.rope.rotary_offset == b.rope.rotary_offset && a.theta().size() == b.theta().size() &&
+         a.theta() == b.theta() && a.attention_factor() == b.attention_factor() && a.base() == b.base() &&
+         a.scaled() == b.scaled() && same_axes(a.rope.axes, b.rope.axes) && a.angles == b.angles && a.mode == b.mode &&
          a.scaling == b.scaling && a.yarn_factor == b.yarn_factor && same_other(a.longrope_other, b.longrope_other) &&
          a.yarn_truncated_theta.size() == b.yarn_truncated_theta.size() &&
          a.yarn_truncated_theta == b.yarn_truncated_theta && a.error_model.en == b.error_model.en &&
-         a.deinterleaved_output == b.deinterleaved_output && a.axis_blocks == b.axis_blocks &&
+         a.rope.deinterleaved_output == b.rope.deinterleaved_output && a.rope.axis_blocks == b.rope.axis_blocks &&
          a.query_beta == b.query_beta && a.query_original == b.query_original && a.query_shift == b.query_shift;
 }
 
