@@ -5,6 +5,7 @@
 #include "bindings.hpp"
 #include "report.hpp"
 #include "rope/analysis/weights_run.hpp"
+#include "rope/report/json.hpp"
 #include "rope/report/text.hpp"
 #include "rope/report/weights_report.hpp"
 
@@ -25,6 +26,7 @@ void bind_weights(py::module_& m) {
         emit(text, run, {Format::Text, parse_lang(lang), {}});
         py::dict out;
         out["data"] = to_python(weights_value(run));
+        out["json"] = json_text(weights_value(run));  // rope weights --json's text, the one JSON printer
         out["text"] = text.str();
         return out;
       },

@@ -28,14 +28,12 @@ MAX_WEB_OBJECTS = 2
 KNOWN = {
     "prints": {
         "apps/rope/cli/commands/cmd_encodings.cpp": 47,
-        "apps/rope/cli/commands/cmd_permute.cpp": 15,
         "apps/rope/cli/commands/cmd_positions.cpp": 12,
         "apps/rope/cli/commands/cmd_sections.cpp": 15,
         "apps/rope/cli/commands/decay_xpos.cpp": 5,
     },
     "format_switch": {
         "apps/rope/cli/commands/cmd_attention.cpp": 1,
-        "apps/rope/cli/commands/cmd_permute.cpp": 1,
         "apps/rope/cli/commands/cmd_positions.cpp": 1,
         "apps/rope/cli/commands/cmd_sections.cpp": 2,
         "apps/rope/cli/commands/decay_xpos.cpp": 1,
@@ -60,6 +58,7 @@ KNOWN = {
         "src/rope/report/diff_report.cpp": 2,
         "src/rope/report/inspect_report.cpp": 9,
         "src/rope/report/layouts_report.cpp": 1,
+        "src/rope/report/permute_report.cpp": 1,
         "src/rope/report/precision_report.cpp": 1,
         "src/rope/report/verify_report.cpp": 4,
     },

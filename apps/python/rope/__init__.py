@@ -483,6 +483,7 @@ class WeightsReport:
     def __init__(self, result):
         self.data = result["data"]
         self.text = result["text"]
+        self._json = result["json"]
 
     passed = property(lambda self: self.data["passed"])
     tensors = property(lambda self: self.data["tensors"])
@@ -492,7 +493,8 @@ class WeightsReport:
         return self.passed
 
     def to_json(self):
-        return _json.dumps(self.data)
+        """``rope weights --json``'s text (without its final newline): the library's JSON printer."""
+        return self._json
 
     def __repr__(self):
         bad = [t["name"] for t in self.tensors if not t["ok"]]
