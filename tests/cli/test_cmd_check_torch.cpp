@@ -89,7 +89,7 @@ TEST(CmdCheckTorch, TensorPatternsAreChecked) {
       "the two tensor names need the same number of '*'");
   expect_one_line_error(rope_cli({"check", "--before", kDumps + "q.npy", "--after", kDumps + "q_rope.npy",
                                   "--positions-tensor", "positions"}),
-                        2, "--positions-tensor names a tensor of the file --positions names: give --positions @FILE");
+                        2, "--positions-tensor names a tensor of a positions file: give --positions @FILE");
   expect_one_line_error(rope_cli({"check", "--before", f, "--after", f, "--before-tensor", "layers.*.q",
                                   "--after-tensor", "layers.*.missing"}),
                         2, "no tensor named 'layers.0.missing', the pair of 'layers.0.q'");

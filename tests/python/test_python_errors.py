@@ -44,8 +44,7 @@ SPELLINGS = '"seq,d", "seq,heads,d", "batch,heads,seq,d" or "batch,seq,heads,d"'
     ("seq_len 2**63", lambda: rope.Spec(head_dim=64, scaling="dynamic", factor=2, max_position_embeddings=4096,
                                         seq_len=2 ** 63), "(got 9223372036854775808)"),
     ("Qwen3-VL's video", lambda: rope.mrope_positions([("text", 2), ("video", (2, 4, 4))], "qwen3-vl-8b"),
-     'give frame_text=N, the text tokens before each frame, or each frame as ("image", (1, H, W)) after '
-     '("text", N)'),
+     "give frame_text N, the timestamp's tokens before each frame, or each frame as image 1xHxW after text N"),
 ])
 def test_error_speaks_python(what, call, says):
     with pytest.raises(ValueError) as raised:

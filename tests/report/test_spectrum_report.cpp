@@ -20,14 +20,14 @@ SpectrumRun spectrum_report_run() {
   run.seq = 16, run.heads = 2, run.d = 6;
   run.dump.shape = {16, 2, 6};
   run.dump.axes = DumpAxes::SeqHeadsD;
-  run.expected.head_dim = 6;
-  run.expected.theta = Eigen::Vector3d(1.0, 0.1, 0.01);
+  run.expected.rope.head_dim = 6;
+  run.expected.set_theta(Eigen::Vector3d(1.0, 0.1, 0.01));
   const double shares[] = {0.05, 0.15, 0.8};
   for (int h = 0; h < 2; ++h) {
     std::vector<PairSpectrum> head;
     for (int j = 0; j < 3; ++j) {
       PairSpectrum p;
-      p.pair = j, p.wavelength = kTwoPi / run.expected.theta[j], p.energy_share = shares[j];
+      p.pair = j, p.wavelength = kTwoPi / run.expected.theta()[j], p.energy_share = shares[j];
       p.frequency_entropy = j == 0 ? 0 : 0.5 * j;
       p.series = 1, p.flat_series = j == 0 ? 1 : 0;
       head.push_back(p);

@@ -88,7 +88,7 @@ LoadedDumps load(const DumpFiles& files, bool streamed) {
   DumpPairInput input;
   LoadedDumps l;
   if (!o.positions_tensor.empty() && (o.positions.empty() || !named_file(o.positions))) {
-    throw InvalidArgument(error_msg("{0} names a tensor of the file {1} names: give {1} @FILE",
+    throw InvalidArgument(error_msg("{0} names a tensor of a positions file: give {1} @FILE",
                                     option_name("positions_tensor"), option_name("positions")));
   }
   l.stored = after.stored;

@@ -137,7 +137,7 @@ void spectrum_notes(SpectrumRun& run) {
 /// The channels of every rotated pair, as the dump holds them after RoPE (a pair's norm is the same before).
 std::vector<std::pair<int, int>> spectrum_channels(const RopeExpectation& e) {
   std::vector<std::pair<int, int>> out;
-  for (int j = 0; j < static_cast<int>(e.theta.size()); ++j) out.push_back(pair_channels(e, j, true));
+  for (int j = 0; j < static_cast<int>(e.theta().size()); ++j) out.push_back(pair_channels(e, j, true));
   return out;
 }
 
@@ -146,7 +146,7 @@ void spectrum_compute(SpectrumRun& run, const DumpVectors& g, const SpectrumFetc
   run.seq = g.seq, run.batch = g.batch, run.heads = g.heads, run.d = g.d;
   SpectrumShape shape{g.seq, g.batch, g.heads, g.d, run.dump.after.dtype, 1};
   shape.block = std::max(1L, kStreamBlockElements / std::max(1L, g.heads * g.d));
-  run.tallies = spectrum_tallies(shape, spectrum_channels(run.expected), run.expected.theta, fetch);
+  run.tallies = spectrum_tallies(shape, spectrum_channels(run.expected), run.expected.theta(), fetch);
   run.bands = spectrum_bands(run.tallies.pooled);
   spectrum_notes(run);
 }

@@ -16,7 +16,7 @@ namespace {
 /// The RoPE a layer was checked against, in a few words: "half, base 10000, yarn: factor 4, layer type sliding".
 std::string layer_spec_text(const CheckRun& run, const Text& t) {
   const RopeExpectation& e = run.expected;
-  std::string s = t.tr("{0}, base {1}, d {2}", to_string(e.layout), format_number(e.base), e.rotary_dim());
+  std::string s = t.tr("{0}, base {1}, d {2}", to_string(e.rope.layout), format_number(e.base()), e.rotary_dim());
   if (!e.scaling.empty() && e.scaling != "default") s += t.tr(", {0}", e.scaling);
   if (!run.layer_type.empty()) s += t.tr(", layer type {0}", run.layer_type);
   return s;

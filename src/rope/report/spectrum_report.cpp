@@ -73,9 +73,9 @@ Value spectrum_value(const SpectrumRun& run) {
   dump["positions"] = run.dump.positions_assumed ? fmt::format("0:{}", run.seq) : run.dump.positions_text;
   v["dump"] = dump;
   Value spec = Value::object();
-  spec["layout"] = std::string(to_string(run.expected.layout));
+  spec["layout"] = std::string(to_string(run.expected.rope.layout));
   spec["rotary_dim"] = run.expected.rotary_dim();
-  spec["base"] = run.expected.base;
+  spec["base"] = run.expected.base();
   spec["scaling"] = run.expected.scaling;
   spec["layout_from"] = run.where.in(Lang::En);
   spec["base_assumed"] = run.base_assumed;
