@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <memory>
+#include <string>
 
 #include "rope/analysis/weights_run.hpp"
 #include "rope/cli/commands.hpp"
@@ -11,6 +12,8 @@
 #include "rope/cli/options.hpp"
 #include "rope/cli/report_output.hpp"
 #include "rope/report/weights_report.hpp"
+#include "rope/core/error.hpp"
+#include "rope/io/tensor_file.hpp"
 
 namespace rope::cli {
 
@@ -54,7 +57,13 @@ Command add_weights_command(CLI::App& app) {
   add_long_option(*sub, "--layer", opt->request.heatmap_layer, 0, "with --png: the layer of the heat map (default 0)");
   add_long_option(*sub, "--head", opt->head, 0, "with --png: the head block of the heat map (default 0)");
   sub->add_option("--tensor", opt->tensor, "with --png: the heat map's tensor, q or k (default q)")
-      ->check(CLI::IsMember({"q", "k"}))
+      ->check(CLI::Validator(
+          [](std::string& value) {
+            if (value != "q" && value != "k")
+              throw InvalidArgument(error_msg("--tensor must be q or k (got '{0}')", escape_for_message(value)));
+            return std::string();
+          },
+          ""))
       ->type_name("KIND");
   sub->add_flag("--json", opt->json, "print the report as JSON");
   add_figure_options(*sub, opt->figure);
