@@ -204,6 +204,7 @@ std::optional<std::uint64_t> ggml_row_bytes(GgmlType type, long n) {
 }
 
 void ggml_decode(GgmlType type, const unsigned char* data, long n, float* out) {
+  if (n <= 0) return;  // an empty tensor: nothing to decode (its buffers may be null)
   switch (type) {
     case GgmlType::F32:
       std::memcpy(out, data, static_cast<std::size_t>(n) * 4);  // little-endian host (x86-64, aarch64)
