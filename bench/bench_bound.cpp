@@ -1,9 +1,9 @@
-// Google Benchmark for the criterion of Men et al. 2024 (src/rope/analysis/bound.hpp, docs/calculators.md §1.2).
-// The build target lives with the benchmark infrastructure (bench/CMakeLists.txt); link rope::lib and
+// Google Benchmark for the criterion of Men et al. 2024 (src/rope/analysis/calculators/bound.hpp, docs/calculators.md
+// §1.2). The build target lives with the benchmark infrastructure (bench/CMakeLists.txt); link rope::lib and
 // benchmark::benchmark_main.
 #include <benchmark/benchmark.h>
 
-#include "rope/analysis/bound.hpp"
+#include "rope/analysis/calculators/bound.hpp"
 #include "rope/core/frequencies.hpp"
 
 namespace {

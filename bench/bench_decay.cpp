@@ -2,7 +2,7 @@
 // (decay_bound: a cos/sin per term), and the scaling of the recurrence with d and with the points.
 #include <benchmark/benchmark.h>
 
-#include "rope/analysis/decay.hpp"
+#include "rope/analysis/calculators/decay.hpp"
 #include "rope/core/frequencies.hpp"
 
 namespace {

@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "rope/core/frequencies.hpp"
-#include "rope/analysis/identity_check.hpp"
+#include "rope/analysis/verify/identity_check.hpp"
 #include "rope/core/random.hpp"
 #include "rope/core/random_lanes.hpp"
 

@@ -353,7 +353,7 @@ function drawWavelengths(s, f) {
   put("beyond", f.scaled ? said(f.first_beyond) : "–", f.scaled ? String(f.first_beyond) : "");
 }
 
-// Part 7: the cos/sin cache as it sits in memory (rope layouts --cache draws the same tables, analysis/layouts.hpp
+// Part 7: the cos/sin cache as it sits in memory (rope layouts --cache draws the same tables, analysis/teaching/layouts.hpp
 // layout_cache): three bands of rows (cos, sin, the angle over π), the three tables side by side, each table a
 // bitmap (one pixel per entry, scaled without smoothing), pair 0's two columns joined by a black bar.
 function drawCache(s, cache) {

@@ -2,7 +2,7 @@
 /// The library, as the live lesson page (docs/live/lesson.html) calls it from JavaScript: embind functions
 /// that take the page's settings (d, base, positions m and n, layout, scaling method and factor, context,
 /// tokens, shift) and return plain objects of numbers. Every number is computed by the library functions
-/// the command line calls for the same inputs (models/resolve.hpp, analysis/model_apply.hpp, decay.hpp,
+/// the command line calls for the same inputs (models/resolve.hpp, analysis/teaching/model_apply.hpp, decay.hpp,
 /// attention.hpp, explain.hpp, layouts.hpp, core/rotation.hpp), so the page shows what `rope frequencies`, `explain`,
 /// `matrix`, `decay`, `wavelengths`, `attention` and `layouts --cache` print and draw; the page names each command
 /// beside its panel and tests/browser/check_live.py runs it and compares what it prints.
@@ -23,15 +23,15 @@
 #include <string>
 #include <utility>
 
-#include "rope/analysis/attention.hpp"
-#include "rope/analysis/attention_run.hpp"
-#include "rope/analysis/decay.hpp"
-#include "rope/analysis/decay_run.hpp"
-#include "rope/analysis/explain.hpp"
-#include "rope/analysis/frequency_table.hpp"
-#include "rope/analysis/layouts.hpp"
-#include "rope/analysis/matrix_run.hpp"
-#include "rope/analysis/model_apply.hpp"
+#include "rope/analysis/teaching/attention.hpp"
+#include "rope/analysis/teaching/attention_run.hpp"
+#include "rope/analysis/calculators/decay.hpp"
+#include "rope/analysis/teaching/decay_run.hpp"
+#include "rope/analysis/teaching/explain.hpp"
+#include "rope/analysis/teaching/frequency_table.hpp"
+#include "rope/analysis/teaching/layouts.hpp"
+#include "rope/analysis/teaching/matrix_run.hpp"
+#include "rope/analysis/teaching/model_apply.hpp"
 #include "rope/core/error.hpp"
 #include "rope/core/frequencies.hpp"
 #include "rope/core/message.hpp"
@@ -145,7 +145,7 @@ val guarded(F&& f) {
 /// attention factor, the warnings, and the first pair of each set that never turns within the context.
 val frequencies(val p) {
   return guarded([&] {
-    // The table `rope frequencies` prints (analysis/frequency_table.hpp): θ_i and λ_i, scaled and original.
+    // The table `rope frequencies` prints (analysis/teaching/frequency_table.hpp): θ_i and λ_i, scaled and original.
     const rope::FrequencyTable table = rope::frequency_table({resolve(p), std::nullopt, false});
     const rope::ModelRope& r = table.rope;
     const rope::RopeSpec& s = table.spec;
@@ -179,7 +179,7 @@ val frequencies(val p) {
 
 /// `rope explain --position m --position n --theta θ_i --step 5 --quiet`: the drawn pair, q = (1, 0.5) at m
 /// and k = (0.8, −0.3) at n turned by θ_i of pair i (the table's θ_i, scaled with a method), computed by the
-/// walkthrough the command prints (analysis/explain.hpp): the rotated pair, each angle, the score
+/// walkthrough the command prints (analysis/teaching/explain.hpp): the rotated pair, each angle, the score
 /// ⟨R(mθ_i)q, R(nθ_i)k⟩ and its relative form qᵀR((n−m)θ_i)k. The texts are the command's (fx, 6 decimals),
 /// so the page shows the very digits `rope explain` prints. The score is the pair's, never a d-channel sum.
 val pair(val p) {
@@ -217,7 +217,7 @@ val pair(val p) {
 }
 
 /// `rope matrix --dim d --position m --layout L`: R_m (a·R_m on a scaled spec), row by row, as the command
-/// computes it (analysis/matrix_run.hpp).
+/// computes it (analysis/teaching/matrix_run.hpp).
 val matrix(val p) {
   return guarded([&] {
     rope::MatrixRequest request;
@@ -234,7 +234,7 @@ val matrix(val p) {
 
 /// `rope decay --dim d --base b --max-distance D`: RoFormer's bound (M11) at every integer distance 0 … D,
 /// for the original frequencies and, with a method, the scaled ones times a² (S15): the command's own call
-/// (analysis/decay_run.hpp run_decay), its curves on the full grid.
+/// (analysis/teaching/decay_run.hpp run_decay), its curves on the full grid.
 val decay(val p) {
   return guarded([&] {
     const rope::ModelRope r = resolve(p);
@@ -299,7 +299,7 @@ val shift_object(const rope::ShiftReport& s) {
 }
 
 /// `rope attention --tokens N --dim d --base b --shift C [--causal]` with --encoding rope and sinusoidal:
-/// the command's own call (analysis/attention_run.hpp run_attention): the same random q_i, k_j (seed 2104),
+/// the command's own call (analysis/teaching/attention_run.hpp run_attention): the same random q_i, k_j (seed 2104),
 /// both attention matrices row by row, and both shift tests.
 val attention(val p) {
   return guarded([&] {

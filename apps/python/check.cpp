@@ -1,6 +1,6 @@
 // rope._rope.reference, check and identify: arrays (as .npy bytes, read by the library's own reader, so a dump
-// means what the same file means to `rope check`) arranged by the library (analysis/dump_pair.hpp) and checked
-// against the expectation of a Spec (analysis/expectation.hpp), as `rope check` does.
+// means what the same file means to `rope check`) arranged by the library (analysis/dumps/dump_pair.hpp) and checked
+// against the expectation of a Spec (analysis/check/expectation.hpp), as `rope check` does.
 #include <algorithm>
 #include <cmath>
 #include <functional>
@@ -12,12 +12,12 @@
 
 #include "bindings.hpp"
 #include "report.hpp"
-#include "rope/analysis/check_run.hpp"
-#include "rope/analysis/dump_pair.hpp"
-#include "rope/analysis/dump_stream.hpp"
-#include "rope/analysis/expectation.hpp"
-#include "rope/analysis/identify_run.hpp"
-#include "rope/analysis/spectrum.hpp"
+#include "rope/analysis/check/check_run.hpp"
+#include "rope/analysis/dumps/dump_pair.hpp"
+#include "rope/analysis/dumps/dump_stream.hpp"
+#include "rope/analysis/check/expectation.hpp"
+#include "rope/analysis/identify/identify_run.hpp"
+#include "rope/analysis/teaching/spectrum.hpp"
 #include "rope/report/check_report.hpp"
 #include "rope/report/identify_report.hpp"
 #include "rope/report/spectrum_report.hpp"
@@ -332,7 +332,7 @@ void bind_check(py::module_& m) {
       py::arg("before"), py::arg("after"), py::arg("bf16_bits"), py::arg("positions"), py::arg("spec"),
       py::arg("dtype") = "", py::arg("angles") = "", py::arg("sequence_starts") = py::none(), py::arg("axes") = "",
       py::arg("patches") = py::none(), py::arg("rope_delta") = py::none(), py::arg("lang") = "en");
-  // check on arrays held in memory, read in place a block at a time (analysis/dump_stream.hpp over
+  // check on arrays held in memory, read in place a block at a time (analysis/dumps/dump_stream.hpp over
   // TensorStream::in_memory): no size limit but the sequence indices', memory bounded by the blocks.
   m.def(
       "check_arrays",
@@ -364,8 +364,8 @@ void bind_check(py::module_& m) {
       py::arg("positions"), py::arg("spec"), py::arg("dtype") = "", py::arg("angles") = "",
       py::arg("sequence_starts") = py::none(), py::arg("axes") = "", py::arg("patches") = py::none(),
       py::arg("rope_delta") = py::none(), py::arg("lang") = "en");
-  // rope spectrum on an array held in memory, read in place a block at a time (analysis/spectrum.hpp): the fields of
-  // rope spectrum --json, its notes and its text in `lang`. spec None: plain RoPE of base 10000, said so.
+  // rope spectrum on an array held in memory, read in place a block at a time (analysis/teaching/spectrum.hpp): the
+  // fields of rope spectrum --json, its notes and its text in `lang`. spec None: plain RoPE of base 10000, said so.
   m.def(
       "spectrum_array",
       [](const py::bytes& header, const py::buffer& array, bool bf16_bits, const py::object& positions,

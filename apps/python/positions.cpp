@@ -13,7 +13,7 @@
 
 #include "bindings.hpp"
 #include "report.hpp"
-#include "rope/analysis/cp_positions.hpp"
+#include "rope/analysis/dumps/cp_positions.hpp"
 #include "rope/core/error.hpp"
 #include "rope/models/mrope_positions.hpp"
 #include "rope/report/cp_positions_report.hpp"
@@ -74,7 +74,7 @@ void bind_positions(py::module_& m) {
         return py::make_tuple(out, delta, prefill);
       },
       py::arg("spec"), py::arg("segments"), py::arg("decode"), py::arg("frame_text"), py::arg("merge_size"));
-  // One context-parallel rank's positions (analysis/cp_positions.hpp): (positions int64 [n], the report's value).
+  // One context-parallel rank's positions (analysis/dumps/cp_positions.hpp): (positions int64 [n], the report's value).
   m.def(
       "cp_positions",
       [](const std::vector<long>& sequence_starts, long cp_size, long cp_rank, const std::string& layout) {

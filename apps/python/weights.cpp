@@ -4,7 +4,7 @@
 
 #include "bindings.hpp"
 #include "report.hpp"
-#include "rope/analysis/weights_run.hpp"
+#include "rope/analysis/weights/weights_run.hpp"
 #include "rope/report/json.hpp"
 #include "rope/report/text.hpp"
 #include "rope/report/weights_report.hpp"

@@ -1,4 +1,4 @@
-#include "rope/analysis/alibi.hpp"
+#include "rope/analysis/teaching/alibi.hpp"
 
 #include <cmath>
 #include <gmock/gmock.h>

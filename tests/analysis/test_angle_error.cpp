@@ -1,4 +1,4 @@
-// The error models of the angles (rope/analysis/angle_error.hpp (C2)) against float32 emulations of the
+// The error models of the angles (rope/analysis/check/angle_error.hpp (C2)) against float32 emulations of the
 // implementations they model, written here from their source: ggml's ladder (ggml-org/llama.cpp
 // ggml/src/ggml-cpu/ops.cpp:5975-5989 and :6143 at the node-llama-cpp 3.22.1 bundle, de3ff815ea7d) and
 // Hugging Face's float32 inv_freq and angles (transformers _compute_default_rope_parameters). The bound must
@@ -6,7 +6,7 @@
 #include <cmath>
 #include <gtest/gtest.h>
 
-#include "rope/analysis/angle_error.hpp"
+#include "rope/analysis/check/angle_error.hpp"
 #include "rope/core/error.hpp"
 #include "rope/core/frequencies.hpp"
 

@@ -1,4 +1,4 @@
-#include "rope/analysis/angle_table.hpp"
+#include "rope/analysis/check/angle_table.hpp"
 
 #include <cmath>
 #include <gtest/gtest.h>

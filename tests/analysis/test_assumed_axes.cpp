@@ -11,8 +11,8 @@
 #include <string>
 
 #include "analysis/test_dump_fixtures.hpp"
-#include "rope/analysis/check_run.hpp"
-#include "rope/analysis/identify_run.hpp"
+#include "rope/analysis/check/check_run.hpp"
+#include "rope/analysis/identify/identify_run.hpp"
 #include "rope/report/dump_text.hpp"
 #include "rope/report/text.hpp"
 #include "support/temp_dir_test.hpp"

@@ -1,4 +1,4 @@
-#include "rope/analysis/attention.hpp"
+#include "rope/analysis/teaching/attention.hpp"
 
 #include <cmath>
 #include <complex>

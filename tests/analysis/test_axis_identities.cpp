@@ -1,9 +1,9 @@
-// rope/analysis/axis_identities.hpp: (A5)-(A7) on the VL presets, and a contrast that must fail.
+// rope/analysis/verify/axis_identities.hpp: (A5)-(A7) on the VL presets, and a contrast that must fail.
 #include <cmath>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "rope/analysis/axis_identities.hpp"
+#include "rope/analysis/verify/axis_identities.hpp"
 #include "rope/core/error.hpp"
 #include "rope/models/model_config.hpp"
 #include "rope/models/presets.hpp"

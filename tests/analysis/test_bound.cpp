@@ -1,4 +1,4 @@
-#include "rope/analysis/bound.hpp"
+#include "rope/analysis/calculators/bound.hpp"
 
 #include <cmath>
 #include <gmock/gmock.h>

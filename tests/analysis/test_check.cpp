@@ -1,4 +1,4 @@
-// rope check's comparison and diagnosis (rope/analysis/check.hpp) on synthetic float64 dumps rotated by
+// rope check's comparison and diagnosis (rope/analysis/check/check.hpp) on synthetic float64 dumps rotated by
 // tests/analysis/test_dump_fixtures.hpp's independent complex form.
 #include <cmath>
 #include <complex>
@@ -8,7 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "analysis/test_dump_fixtures.hpp"
-#include "rope/analysis/check.hpp"
+#include "rope/analysis/check/check.hpp"
 #include "rope/core/constants.hpp"
 #include "rope/core/error.hpp"
 #include "support/expectation.hpp"

@@ -1,4 +1,4 @@
-// The expectation side of rope check (rope/analysis/check.hpp): de-interleaved output, as HF's
+// The expectation side of rope check (rope/analysis/check/check.hpp): de-interleaved output, as HF's
 // apply_rotary_pos_emb_interleave (models/deepseek_v3/modeling_deepseek_v3.py) returns DeepSeek-V3's, Kimi K2's
 // and Mistral 4's rotated pairs: q viewed as (d/2, 2), transposed and reshaped, so pair (2i, 2i+1) moves to
 // (i, i + d/2), then rotate_half. The dump is built here from that description with the fixtures' independent
@@ -9,9 +9,9 @@
 #include <memory>
 
 #include "analysis/test_dump_fixtures.hpp"
-#include "rope/analysis/check.hpp"
-#include "rope/analysis/check_run.hpp"
-#include "rope/analysis/expectation.hpp"
+#include "rope/analysis/check/check.hpp"
+#include "rope/analysis/check/check_run.hpp"
+#include "rope/analysis/check/expectation.hpp"
 #include "rope/core/constants.hpp"
 
 namespace rope {

@@ -1,4 +1,4 @@
-// The variants of rope check that name llama.cpp's own ways to get RoPE wrong (rope/analysis/check.hpp):
+// The variants of rope check that name llama.cpp's own ways to get RoPE wrong (rope/analysis/check/check.hpp):
 // YaRN run without ext_factor, the rotary dimension halved, IMROPE's fourth-slot pairs unrotated, and "before"
 // read after an in-place RoPE. The conformance tier plants each through the real ggml kernel
 // (tests/conformance/ggml_rope_cases.cpp); here, synthetic float64 dumps rotated by
@@ -9,7 +9,7 @@
 #include <fmt/format.h>
 
 #include "analysis/test_dump_fixtures.hpp"
-#include "rope/analysis/check.hpp"
+#include "rope/analysis/check/check.hpp"
 #include "rope/core/constants.hpp"
 #include "support/expectation.hpp"
 

@@ -11,7 +11,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "rope/analysis/check_run.hpp"
+#include "rope/analysis/check/check_run.hpp"
 #include "rope/models/hf/layer_scans.hpp"
 #include "rope/models/resolve_count.hpp"
 #include "rope/report/check_report.hpp"

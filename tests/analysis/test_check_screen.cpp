@@ -1,4 +1,4 @@
-// The screen of rope check's kernel (rope/analysis/check_screen.hpp) changes no number: every position's and
+// The screen of rope check's kernel (rope/analysis/check/check_screen.hpp) changes no number: every position's and
 // every channel's largest |Δ|/tolerance is the exact (C1) ratio of docs/check.md, computed here element by
 // element with the kernel's operations, compared with ==, on float64 dumps with exact ties (a head copied into
 // another), a zero vector, both layouts and an attention factor; and on failing dumps, whose failing elements the
@@ -10,8 +10,8 @@
 #include <limits>
 
 #include "analysis/test_dump_fixtures.hpp"
-#include "rope/analysis/angle_error.hpp"
-#include "rope/analysis/check.hpp"
+#include "rope/analysis/check/angle_error.hpp"
+#include "rope/analysis/check/check.hpp"
 #include "rope/core/constants.hpp"
 #include "support/expectation.hpp"
 

@@ -1,11 +1,11 @@
-// rope check's known variants as one table and the modes of a check (rope/analysis/check_table.hpp): a row per
+// rope check's known variants as one table and the modes of a check (rope/analysis/check/check_table.hpp): a row per
 // VariantKind in its order, unique names, every variant check_variants builds reporting the parameters its row
 // declares, the forward mode's expectation unchanged and its sentences the rows' own.
 #include <gtest/gtest.h>
 #include <set>
 #include <string>
 
-#include "rope/analysis/check_table.hpp"
+#include "rope/analysis/check/check_table.hpp"
 #include "support/expectation.hpp"
 
 namespace rope {

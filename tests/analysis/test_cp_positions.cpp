@@ -1,4 +1,4 @@
-// The positions of a context-parallel rank (rope/analysis/cp_positions.hpp) against the independent NumPy port of
+// The positions of a context-parallel rank (rope/analysis/dumps/cp_positions.hpp) against the independent NumPy port of
 // TransformerEngine's zigzag split and SGLang's round-robin split (tests/reference/cp_positions.py, its CSV):
 // every rank of every case, position for position, and the rank's own sequence starts.
 #include <gmock/gmock.h>
@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "rope/analysis/cp_positions.hpp"
+#include "rope/analysis/dumps/cp_positions.hpp"
 #include "rope/core/error.hpp"
 
 namespace rope {

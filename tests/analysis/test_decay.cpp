@@ -1,4 +1,4 @@
-#include "rope/analysis/decay.hpp"
+#include "rope/analysis/calculators/decay.hpp"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

@@ -1,8 +1,8 @@
-// Dump shapes and positions (rope/analysis/dump.hpp).
+// Dump shapes and positions (rope/analysis/dumps/dump.hpp).
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "rope/analysis/dump.hpp"
+#include "rope/analysis/dumps/dump.hpp"
 #include "rope/core/error.hpp"
 
 namespace rope {

@@ -1,4 +1,4 @@
-// rope diff's library (rope/analysis/dump_diff.hpp): two outputs of the same input checked against one reference
+// rope diff's library (rope/analysis/dumps/dump_diff.hpp): two outputs of the same input checked against one reference
 // and compared with each other under (D1), on float64 dumps rotated by test_dump_fixtures.hpp's complex form.
 #include <gtest/gtest.h>
 
@@ -6,7 +6,7 @@
 #include <array>
 
 #include "analysis/test_dump_fixtures.hpp"
-#include "rope/analysis/dump_diff.hpp"
+#include "rope/analysis/dumps/dump_diff.hpp"
 #include "rope/core/constants.hpp"
 #include "rope/core/error.hpp"
 #include "support/expectation.hpp"

@@ -8,7 +8,7 @@
 #include <complex>
 #include <random>
 
-#include "rope/analysis/dump.hpp"
+#include "rope/analysis/dumps/dump.hpp"
 
 namespace rope::test {
 

@@ -1,9 +1,9 @@
-// Two dumps arranged with their positions (rope/analysis/dump_pair.hpp), the one arrangement of `rope check`,
+// Two dumps arranged with their positions (rope/analysis/dumps/dump_pair.hpp), the one arrangement of `rope check`,
 // `rope identify` and the Python module: shapes, default positions, batch rows, packed sequences, restarts, and
 // the messages naming the front end's settings.
 #include <gtest/gtest.h>
 
-#include "rope/analysis/dump_pair.hpp"
+#include "rope/analysis/dumps/dump_pair.hpp"
 #include "rope/core/error.hpp"
 
 namespace rope {

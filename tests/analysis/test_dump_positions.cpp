@@ -1,5 +1,5 @@
 // Positions as tensors, packed sequences and batch rows laid along the sequence axis
-// (rope/analysis/dump_positions.hpp), on small hand-written tensors whose answers are counted by hand.
+// (rope/analysis/dumps/dump_positions.hpp), on small hand-written tensors whose answers are counted by hand.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -7,7 +7,7 @@
 #include <fstream>
 
 #include "analysis/test_dump_fixtures.hpp"
-#include "rope/analysis/dump_positions.hpp"
+#include "rope/analysis/dumps/dump_positions.hpp"
 #include "rope/core/error.hpp"
 
 namespace rope {

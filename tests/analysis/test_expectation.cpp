@@ -1,9 +1,9 @@
-// The expectation of a dump from a model's RoPE (rope/analysis/expectation.hpp), and the float64 reference
+// The expectation of a dump from a model's RoPE (rope/analysis/check/expectation.hpp), and the float64 reference
 // (expected_dump) against values worked out by hand.
 #include <cmath>
 #include <gtest/gtest.h>
 
-#include "rope/analysis/expectation.hpp"
+#include "rope/analysis/check/expectation.hpp"
 #include "rope/core/error.hpp"
 
 namespace rope {

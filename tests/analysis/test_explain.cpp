@@ -1,6 +1,6 @@
-// The numbers of `rope explain` (src/rope/analysis/explain.hpp), each against an independent computation:
+// The numbers of `rope explain` (src/rope/analysis/teaching/explain.hpp), each against an independent computation:
 // explicit cos/sin arithmetic written here, std::complex, or a value worked by hand.
-#include "rope/analysis/explain.hpp"
+#include "rope/analysis/teaching/explain.hpp"
 
 #include <cmath>
 #include <complex>

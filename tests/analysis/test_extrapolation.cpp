@@ -1,4 +1,4 @@
-#include "rope/analysis/extrapolation.hpp"
+#include "rope/analysis/calculators/extrapolation.hpp"
 
 #include <cmath>
 #include <gmock/gmock.h>

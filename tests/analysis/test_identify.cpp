@@ -1,4 +1,4 @@
-// rope identify (rope/analysis/identify.hpp) on synthetic float64 dumps rotated by an independent complex
+// rope identify (rope/analysis/identify/identify.hpp) on synthetic float64 dumps rotated by an independent complex
 // form: layout, rotary dimension, attention factor and θ_j come back to rounding (1e-9 relative), and the
 // family fit recovers linear, YaRN and llama3 frequencies written from Hugging Face's formulas.
 #include <gmock/gmock.h>
@@ -10,8 +10,8 @@
 #include <tuple>
 
 #include "analysis/test_dump_fixtures.hpp"
-#include "rope/analysis/expectation.hpp"
-#include "rope/analysis/identify.hpp"
+#include "rope/analysis/check/expectation.hpp"
+#include "rope/analysis/identify/identify.hpp"
 #include "rope/core/dtype.hpp"
 #include "rope/core/error.hpp"
 #include "rope/models/vision_rope.hpp"

@@ -1,4 +1,4 @@
-#include "rope/analysis/identity_check.hpp"
+#include "rope/analysis/verify/identity_check.hpp"
 
 #include <cmath>
 #include <gtest/gtest.h>

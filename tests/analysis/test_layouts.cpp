@@ -1,7 +1,7 @@
-// The mixed-layout demonstration of rope/analysis/layouts.hpp (docs/math.md (M6), (M8)).
+// The mixed-layout demonstration of rope/analysis/teaching/layouts.hpp (docs/math.md (M6), (M8)).
 // Expected values are rebuilt here from the definitions, by explicit index manipulation: pair i is
 // channels (2i, 2i+1) in the interleaved layout and (i, i + d/2) in the half layout, θ_i = base^(−2i/d).
-#include "rope/analysis/layouts.hpp"
+#include "rope/analysis/teaching/layouts.hpp"
 
 #include <cmath>
 #include <complex>

@@ -1,9 +1,9 @@
-// rope/analysis/model_apply.hpp: rope apply's three forms of (S19) on one vector.
+// rope/analysis/teaching/model_apply.hpp: rope apply's three forms of (S19) on one vector.
 #include <gtest/gtest.h>
 
 #include <cmath>
 
-#include "rope/analysis/model_apply.hpp"
+#include "rope/analysis/teaching/model_apply.hpp"
 #include "rope/core/error.hpp"
 #include "rope/models/resolve.hpp"
 

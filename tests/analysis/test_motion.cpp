@@ -1,4 +1,4 @@
-#include "rope/analysis/motion.hpp"
+#include "rope/analysis/teaching/motion.hpp"
 
 #include <cmath>
 #include <gmock/gmock.h>

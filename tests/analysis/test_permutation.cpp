@@ -1,6 +1,6 @@
 // permutation.hpp: the converter's q/k row order against NumPy's reshape/swapaxes (tests/reference/permute.py),
 // the exactness of NORM on permuted weights, and the GQA bug.
-#include "rope/analysis/permutation.hpp"
+#include "rope/analysis/weights/permutation.hpp"
 
 #include <fstream>
 #include <gmock/gmock.h>

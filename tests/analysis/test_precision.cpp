@@ -1,4 +1,4 @@
-#include "rope/analysis/precision.hpp"
+#include "rope/analysis/calculators/precision.hpp"
 
 #include <cmath>
 #include <limits>

@@ -1,4 +1,4 @@
-#include "rope/analysis/sinusoidal.hpp"
+#include "rope/analysis/verify/sinusoidal.hpp"
 
 #include <gtest/gtest.h>
 

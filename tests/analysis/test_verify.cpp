@@ -1,4 +1,4 @@
-#include "rope/analysis/verify.hpp"
+#include "rope/analysis/verify/verify.hpp"
 
 #include <cmath>
 #include <gmock/gmock.h>

@@ -1,5 +1,5 @@
 // The fast path of verify against the dense path on the same draws, and its own properties.
-#include "rope/analysis/verify_fast.hpp"
+#include "rope/analysis/verify/verify_fast.hpp"
 
 #include <cmath>
 #include <gtest/gtest.h>

@@ -1,6 +1,6 @@
-// rope verify as one library call (analysis/verify_run.hpp) and its report (report/verify_report.hpp): the rules
+// rope verify as one library call (analysis/verify/verify_run.hpp) and its report (report/verify_report.hpp): the rules
 // between settings, the rows each setting adds, and the value, CSV and text built from the same run.
-#include "rope/analysis/verify_run.hpp"
+#include "rope/analysis/verify/verify_run.hpp"
 
 #include <algorithm>
 #include <gmock/gmock.h>

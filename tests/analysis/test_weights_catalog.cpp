@@ -1,6 +1,6 @@
-// The catalog of q/k row permutations (analysis/weights_catalog.hpp): each map against its definition in
+// The catalog of q/k row permutations (analysis/weights/weights_catalog.hpp): each map against its definition in
 // docs/weights.md, and the shapes where two maps are one permutation (issue 64, "Maps that coincide").
-#include "rope/analysis/weights_catalog.hpp"
+#include "rope/analysis/weights/weights_catalog.hpp"
 
 #include <gtest/gtest.h>
 #include <numeric>

@@ -1,6 +1,6 @@
-// Matching rows head block by head block (analysis/weights_match.hpp) on synthetic tensors: a permutation outside
-// the catalog is `unknown` with its map, ties go to the expected name, an all-zero tensor matches every map.
-#include "rope/analysis/weights_match.hpp"
+// Matching rows head block by head block (analysis/weights/weights_match.hpp) on synthetic tensors: a permutation
+// outside the catalog is `unknown` with its map, ties go to the expected name, an all-zero tensor matches every map.
+#include "rope/analysis/weights/weights_match.hpp"
 
 #include <cmath>
 #include <gtest/gtest.h>

@@ -1,8 +1,8 @@
-// rope weights as one call (analysis/weights_run.hpp) on the checkpoints of tests/reference/weights/, written by
-// NumPy and llama.cpp's own code (tests/reference/weights.py: the converter's LlamaModel.permute, gguf-py's
-// writer and quantizer, ggml's ggml_quantize_chunk): every case named with its map, its residuals and the engine's
+// rope weights as one call (analysis/weights/weights_run.hpp) on the checkpoints of tests/reference/weights/, written
+// by NumPy and llama.cpp's own code (tests/reference/weights.py: the converter's LlamaModel.permute, gguf-py's writer
+// and quantizer, ggml's ggml_quantize_chunk): every case named with its map, its residuals and the engine's
 // expectation.
-#include "rope/analysis/weights_run.hpp"
+#include "rope/analysis/weights/weights_run.hpp"
 
 #include <cmath>
 #include <gmock/gmock.h>

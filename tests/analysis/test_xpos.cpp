@@ -1,12 +1,12 @@
-// rope/analysis/xpos.hpp: (X1)-(X5) against hand values and tests/reference/xpos.py, and the identities.
+// rope/analysis/verify/xpos.hpp: (X1)-(X5) against hand values and tests/reference/xpos.py, and the identities.
 #include <cmath>
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <map>
 #include <string>
 
-#include "rope/analysis/decay.hpp"
-#include "rope/analysis/xpos.hpp"
+#include "rope/analysis/calculators/decay.hpp"
+#include "rope/analysis/verify/xpos.hpp"
 #include "rope/core/error.hpp"
 #include "rope/core/frequencies.hpp"
 #include "support/reference_data.hpp"

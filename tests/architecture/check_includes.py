@@ -28,6 +28,16 @@ ALLOWED = {
 # Folders inside a group -> the folders of that group they may include ("": the group's top level). A file at
 # the top level of a group with folders may include every folder of it.
 SUBFOLDERS = {
+    # analysis/ by concept (docs/architecture.md)
+    "analysis": {
+        "dumps": {"check", "dumps"},
+        "calculators": {"calculators"},
+        "check": {"calculators", "check", "dumps"},
+        "identify": {"check", "dumps", "identify"},
+        "verify": {"calculators", "check", "verify"},
+        "teaching": {"calculators", "check", "dumps", "teaching", "verify"},
+        "weights": {"teaching", "verify", "weights"},
+    },
     "models": {
         "scaling": {"scaling"},
         "families": {"families"},
@@ -122,7 +132,7 @@ def self_test():
         clean = check_includes(root) + check_mirror(root)
         write("src/rope/core/c.cpp", '#include "rope/io/csv.hpp"\n#include "rope/cli/cli.hpp"\n#include "b.hpp"\n'
               '#include "rope/core/missing.hpp"\n')
-        write("src/rope/plot/p.cpp", '#include "rope/analysis/verify.hpp"\n')
+        write("src/rope/plot/p.cpp", '#include "rope/analysis/verify/verify.hpp"\n')
         write("src/rope/models/scaling/s.cpp", '#include "rope/models/hf/h.hpp"\n')
         write("apps/rope/cli/commands/cmd_y.cpp", "")
         found = check_includes(root) + check_mirror(root)

@@ -10,7 +10,7 @@
 #include <gtest/gtest.h>
 #include <string>
 
-#include "rope/analysis/attention.hpp"
+#include "rope/analysis/teaching/attention.hpp"
 #include "rope/core/random.hpp"
 #include "support/attention_reference.hpp"
 #include "support/reference_data.hpp"

@@ -6,7 +6,7 @@ test time.
   check:        every dump of a family's own code passes (exit 0), float64 ones included (HF's angles are
                 float32 whatever the model's dtype); the planted bug fails (exit 1) and is named.
   frequencies:  θ_i of rope (float64) against the port's float32 inv_freq: |Δθ_i| <= 2·(1.5 + |ln θ_i|/2)·ε_f32·θ_i,
-                twice the bound (C2) of PyTorch's float32 inv_freq (src/rope/analysis/angle_error.hpp), the 2 for
+                twice the bound (C2) of PyTorch's float32 inv_freq (src/rope/analysis/check/angle_error.hpp), the 2 for
                 YaRN's and llama3's mixing, a few more float32 roundings of the same size.
   inspect:      the attention factor within 1e-12 relative (both float64), the rotary dimension exactly, and the
                 softmax scale's multiplier (HF yarn_apply_mscale) within 1e-12 relative, absent where HF has none,

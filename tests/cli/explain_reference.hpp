@@ -1,6 +1,6 @@
 /// @file
 /// The walkthrough of `rope explain` recomputed from its definitions (explicit cos/sin arithmetic and
-/// std::complex, docs/math.md (M1), (M3)–(M9), (M13)), independently of src/rope/analysis/explain.cpp,
+/// std::complex, docs/math.md (M1), (M3)–(M9), (M13)), independently of src/rope/analysis/teaching/explain.cpp,
 /// and compared line by line with what rope prints. Used by test_cmd_explain.cpp.
 #pragma once
 

@@ -1,5 +1,5 @@
 // `rope attention` in-process: every number it prints checked against a computation
-// written out here independently of src/rope/analysis/attention.cpp, exit codes, one-line errors and files.
+// written out here independently of src/rope/analysis/teaching/attention.cpp, exit codes, one-line errors and files.
 #include "rope/cli/cli.hpp"
 
 #include <array>
@@ -16,7 +16,7 @@
 #include "support/attention_reference.hpp"
 #include "support/cli_harness.hpp"
 #include "support/reference_data.hpp"
-#include "rope/analysis/attention.hpp"
+#include "rope/analysis/teaching/attention.hpp"
 #include "rope/core/random.hpp"
 #include "rope/io/csv.hpp"
 #include "support/shared.hpp"

@@ -15,7 +15,7 @@
 #include "support/attention_reference.hpp"
 #include "support/cli_harness.hpp"
 #include "support/reference_data.hpp"
-#include "rope/analysis/attention.hpp"
+#include "rope/analysis/teaching/attention.hpp"
 #include "rope/core/random.hpp"
 #include "support/shared.hpp"
 

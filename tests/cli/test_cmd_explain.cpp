@@ -14,7 +14,7 @@
 
 #include "rope/cli/figure_options.hpp"
 #include "rope/cli/cli.hpp"
-#include "rope/analysis/explain.hpp"
+#include "rope/analysis/teaching/explain.hpp"
 #include "rope/report/explain_report.hpp"
 #include "rope/report/text.hpp"
 

@@ -7,7 +7,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "rope/analysis/expectation.hpp"
+#include "rope/analysis/check/expectation.hpp"
 #include "support/cli_harness.hpp"
 #include "support/expectation.hpp"
 #include "support/shared.hpp"

@@ -10,7 +10,7 @@
 #include <sstream>
 
 #include "support/cli_harness.hpp"
-#include "rope/analysis/permutation.hpp"
+#include "rope/analysis/weights/permutation.hpp"
 #include "rope/models/resolve.hpp"
 
 namespace rope {

@@ -10,7 +10,7 @@
 
 #include "support/cli_harness.hpp"
 #include "support/reference_data.hpp"
-#include "rope/analysis/precision.hpp"
+#include "rope/analysis/calculators/precision.hpp"
 
 namespace rope {
 namespace {

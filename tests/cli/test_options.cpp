@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "rope/analysis/bench.hpp"
-#include "rope/analysis/explain.hpp"
+#include "rope/analysis/teaching/bench.hpp"
+#include "rope/analysis/teaching/explain.hpp"
 #include "rope/cli/lang.hpp"
 #include "rope/cli/options.hpp"
 #include "rope/cli/scaling_options.hpp"

@@ -6,7 +6,7 @@ Dumps of N batch rows of one position each, every row failing (the dump after eq
 turned), at two sizes: the peak resident memory (getrusage(RUSAGE_CHILDREN) of a fresh process that runs rope) may
 grow by what the input itself takes per row (its vectors, positions and per-index ratios: about 150 bytes at d = 8),
 never by a kept diagnosis per failing row
-(about 3.5 kB each before the bound of src/rope/analysis/check.hpp kDiagnosedSegments: 10^6 rows took 3.2 GB).
+(about 3.5 kB each before the bound of src/rope/analysis/check/check.hpp kDiagnosedSegments: 10^6 rows took 3.2 GB).
 rope diff kept every run and every row (2^20 runs: 3.7 GB) and searched every row for every failing run (10^5 packed
 sequences: 102 s): its time must grow linearly too.
 

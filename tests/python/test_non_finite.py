@@ -1,5 +1,5 @@
 """NaN and infinity, one rule for the module and the command line (the library's check says it,
-src/rope/analysis/check_diagnosis.cpp check_source): in the tensor before RoPE they are invalid input (nothing to
+src/rope/analysis/check/check_diagnosis.cpp check_source): in the tensor before RoPE they are invalid input (nothing to
 compare with: ValueError naming `before`, exit 2 naming --before, nothing printed on stdout); in the tensor after
 RoPE they are a finding (FAIL, exit 1, with a diagnosis naming the first such element and how many there are),
 whatever the tensor's type."""

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """The positions each rank of a context-parallel run holds, ported from the engines that split the tokens.
 
-Independent of rope's C++ (analysis/cp_positions.hpp): each split is written here from its source,
+Independent of rope's C++ (analysis/dumps/cp_positions.hpp): each split is written here from its source,
   - zigzag: NVIDIA/TransformerEngine transformer_engine/common/fused_attn/context_parallel.cu (commit
     045b84834454fe34aa3d7cf397f314d69d228279), thd_partition_indices_kernel, the indices Megatron-LM's packed
     (THD) batches take per rank through tex.thd_get_partitioned_indices: with cu_seqlens_s = cu_seqlens / cp,

@@ -6,7 +6,7 @@ convert_hf_to_gguf.py, LlamaModel.permute(weights, n_head, n_head_kv) does
            .swapaxes(1, 2).reshape(weights.shape)
 (with n_head := n_head_kv when that is given and differs). Applied to the column vector arange(rows),
 the result is, row by row, the HF row that lands there: the order rope's gguf_row_order computes from
-the closed form (G1) of src/rope/analysis/permutation.hpp. Writes permute_orders.csv next to itself:
+the closed form (G1) of src/rope/analysis/weights/permutation.hpp. Writes permute_orders.csv next to itself:
 rows,heads,order (order as space-separated integers).
 """
 import os

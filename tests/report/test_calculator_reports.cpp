@@ -1,4 +1,4 @@
-// rope bound, extrapolation, precision and bench as library calls (analysis/bound_run.hpp,
+// rope bound, extrapolation, precision and bench as library calls (analysis/calculators/bound_run.hpp,
 // extrapolation_run.hpp, precision_run.hpp, bench.hpp) and their reports through the one emit (report/emit.hpp).
 #include <cmath>
 #include <gtest/gtest.h>

@@ -1,6 +1,6 @@
-// rope explain, layouts and lesson as library calls (analysis/explain_run.hpp, layouts_run.hpp, lesson_run.hpp)
-// and their reports (report/explain_report.hpp, layouts_report.hpp, lesson_report.hpp); the cos/sin cache of
-// `rope layouts --cache`, the lesson page and the live page (layout_cache) against its definition.
+// rope explain, layouts and lesson as library calls (analysis/teaching/explain_run.hpp, layouts_run.hpp,
+// lesson_run.hpp) and their reports (report/explain_report.hpp, layouts_report.hpp, lesson_report.hpp); the cos/sin
+// cache of `rope layouts --cache`, the lesson page and the live page (layout_cache) against its definition.
 #include <cmath>
 #include <filesystem>
 #include <fstream>

@@ -1,12 +1,12 @@
-// rope decay and rope attention as library calls (analysis/decay_run.hpp, attention_run.hpp) and their reports
+// rope decay and rope attention as library calls (analysis/teaching/decay_run.hpp, attention_run.hpp) and their reports
 // (report/decay_report.hpp, attention_report.hpp): each run gives what the functions it is made of give, the
 // request's rules refuse what the command refused, and the value holds the fields --json prints.
 #include <gtest/gtest.h>
 #include <sstream>
 #include <string>
 
-#include "rope/analysis/alibi.hpp"
-#include "rope/analysis/decay.hpp"
+#include "rope/analysis/teaching/alibi.hpp"
+#include "rope/analysis/calculators/decay.hpp"
 #include "rope/core/error.hpp"
 #include "rope/core/frequencies.hpp"
 #include "rope/report/attention_report.hpp"

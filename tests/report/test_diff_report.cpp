@@ -1,4 +1,4 @@
-// rope diff as a library call (analysis/diff_run.hpp) and its report (report/diff_report.hpp): the value lists at
+// rope diff as a library call (analysis/check/diff_run.hpp) and its report (report/diff_report.hpp): the value lists at
 // most kListedDiffRuns runs and segments and counts them all, whatever the dumps' length, and the text says which.
 #include "rope/report/diff_report.hpp"
 

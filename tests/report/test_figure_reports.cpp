@@ -1,4 +1,4 @@
-// rope wavelengths, apply and matrix as library calls (analysis/wavelengths_run.hpp, apply_run.hpp,
+// rope wavelengths, apply and matrix as library calls (analysis/teaching/wavelengths_run.hpp, apply_run.hpp,
 // matrix_run.hpp) and their reports (report/wavelengths_report.hpp, apply_report.hpp, matrix_report.hpp).
 #include <cmath>
 #include <gtest/gtest.h>

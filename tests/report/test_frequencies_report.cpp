@@ -1,5 +1,5 @@
-// rope frequencies and rope inspect as library calls (analysis/frequency_table.hpp, analysis/inspect.hpp) and their
-// values (report/frequencies_report.hpp, report/inspect_report.hpp): the fields --json prints, built once.
+// rope frequencies and rope inspect as library calls (analysis/teaching/frequency_table.hpp, analysis/inspect.hpp) and
+// their values (report/frequencies_report.hpp, report/inspect_report.hpp): the fields --json prints, built once.
 #include <cmath>
 #include <gtest/gtest.h>
 #include <sstream>

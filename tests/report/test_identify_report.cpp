@@ -1,5 +1,6 @@
-// rope identify as a library call (analysis/identify_run.hpp) and its value (report/identify_report.hpp): files read
-// by run_identify and arrays arranged by a front end (identify_arranged, the Python module's) give one value.
+// rope identify as a library call (analysis/identify/identify_run.hpp) and its value (report/identify_report.hpp):
+// files read by run_identify and arrays arranged by a front end (identify_arranged, the Python module's) give one
+// value.
 #include "rope/report/identify_report.hpp"
 
 #include <gmock/gmock.h>

@@ -1,5 +1,5 @@
 /// @file
-/// Attention computed again for the tests, independently of src/rope/analysis/attention.cpp: the scores entry
+/// Attention computed again for the tests, independently of src/rope/analysis/teaching/attention.cpp: the scores entry
 /// by entry with complex numbers, the softmax in long double.
 #pragma once
 
@@ -7,7 +7,7 @@
 #include <cmath>
 #include <complex>
 
-#include "rope/analysis/attention.hpp"
+#include "rope/analysis/teaching/attention.hpp"
 
 namespace rope::test {
 

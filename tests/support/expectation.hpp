@@ -7,7 +7,7 @@
 #include <cmath>
 #include <vector>
 
-#include "rope/analysis/check.hpp"
+#include "rope/analysis/check/check.hpp"
 #include "rope/core/constants.hpp"
 
 namespace rope::test {

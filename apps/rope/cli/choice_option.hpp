@@ -23,7 +23,7 @@ namespace rope::cli {
 inline const std::vector<std::string> kLayoutWords{"interleaved", "gptj", "meta", "half", "neox", "rotate_half"};
 inline const std::vector<std::string> kDTypeWords{"f64", "float64", "double", "f32",  "float32", "float",
                                                   "f16", "float16", "half",   "bf16", "bfloat16"};
-/// The words of parse_angle_model (rope/analysis/angle_error.hpp).
+/// The words of parse_angle_model (rope/analysis/check/angle_error.hpp).
 inline const std::vector<std::string> kAngleModelWords{"float64", "float32", "ggml"};
 
 /// The validator of a choice: maps each of `words` to parse(word) with CLI::CheckedTransformer. An

@@ -14,7 +14,7 @@
 #include <utility>
 #include <vector>
 
-#include "rope/analysis/explain.hpp"
+#include "rope/analysis/teaching/explain.hpp"
 #include "rope/cli/cli.hpp"
 #include "rope/cli/figure_options.hpp"
 #include "rope/cli/figures/motion_figures.hpp"

@@ -1,7 +1,7 @@
 /// @file
 /// The lesson of docs/classroom.md (classroom.zh.md for zh) as one self-contained HTML page: for each
 /// part its command, the output rope prints for it (run in-process through cli::run, never copied),
-/// its figure as inline SVG, and for two parts a set of frames (rope/analysis/motion.hpp) that a slider
+/// its figure as inline SVG, and for two parts a set of frames (rope/analysis/teaching/motion.hpp) that a slider
 /// steps through. The page loads nothing: no network, no external script, font or style; its few lines
 /// of JavaScript only show one precomputed frame and hide the others.
 #pragma once

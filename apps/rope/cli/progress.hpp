@@ -11,8 +11,8 @@
 #include <optional>
 #include <string>
 
-#include "rope/analysis/check_run.hpp"
-#include "rope/analysis/verify_run.hpp"
+#include "rope/analysis/check/check_run.hpp"
+#include "rope/analysis/verify/verify_run.hpp"
 #include "rope/cli/lang.hpp"
 
 namespace rope::cli {
@@ -37,7 +37,7 @@ class ProgressBar {
   std::chrono::steady_clock::time_point start_, pass_start_, shown_;
 };
 
-/// A check's progress (analysis/check_run.hpp) drawn as a ProgressBar.
+/// A check's progress (analysis/check/check_run.hpp) drawn as a ProgressBar.
 class CheckProgressBar final : public CheckProgress {
  public:
   explicit CheckProgressBar(const Text& t) : t_(t) {}
@@ -57,8 +57,8 @@ class CheckProgressBar final : public CheckProgress {
   std::optional<ProgressBar> bar_;
 };
 
-/// rope verify's trials (analysis/verify_run.hpp): a bar on stderr, only on a terminal, and Ctrl-C deferred while
-/// they run on the fast path, so that it stops them and the report covers the trials done (io/interrupt.hpp).
+/// rope verify's trials (analysis/verify/verify_run.hpp): a bar on stderr, only on a terminal, and Ctrl-C deferred
+/// while they run on the fast path, so that it stops them and the report covers the trials done (io/interrupt.hpp).
 class VerifyProgressBar final : public VerifyWatch {
  public:
   explicit VerifyProgressBar(const Text& t);

@@ -1,5 +1,5 @@
 /// @file
-/// The printers of `rope apply` (analysis/apply_run.hpp): the text for people (in either language), the CSV
+/// The printers of `rope apply` (analysis/teaching/apply_run.hpp): the text for people (in either language), the CSV
 /// (`--csv`: channel, input, matrix, elementwise, complex[, float32]) and the value the JSON printer writes
 /// (`--json`). One row per pair and one number per channel: as long as the vector (at most kMaxDenseDim).
 #pragma once
@@ -8,7 +8,7 @@
 #include <ostream>
 #include <string>
 
-#include "rope/analysis/apply_run.hpp"
+#include "rope/analysis/teaching/apply_run.hpp"
 #include "rope/report/emit.hpp"
 #include "rope/report/value.hpp"
 

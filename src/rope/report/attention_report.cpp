@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "rope/analysis/alibi.hpp"
+#include "rope/analysis/teaching/alibi.hpp"
 #include "rope/core/constants.hpp"
 #include "rope/io/csv.hpp"
 #include "rope/report/digits.hpp"

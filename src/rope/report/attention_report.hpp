@@ -1,5 +1,5 @@
 /// @file
-/// The printers of `rope attention` (analysis/attention_run.hpp): the text for people (in either language: the
+/// The printers of `rope attention` (analysis/teaching/attention_run.hpp): the text for people (in either language: the
 /// settings, each encoding's formula and, up to kMaxPrintedTokens tokens, its matrix A, the shift table), and the
 /// value of its numbers (`--json`: the settings, per encoding its title, A_00 and, up to kMaxPrintedTokens tokens,
 /// the matrix A row by row (beyond, the CSV holds it: a matrix grows with the square of the tokens), the shift
@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "rope/analysis/attention_run.hpp"
+#include "rope/analysis/teaching/attention_run.hpp"
 #include "rope/report/emit.hpp"
 #include "rope/report/value.hpp"
 

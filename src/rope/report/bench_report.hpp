@@ -1,11 +1,11 @@
 /// @file
-/// The printers of `rope bench` (analysis/bench.hpp): the text for people (in either language) and the value
+/// The printers of `rope bench` (analysis/teaching/bench.hpp): the text for people (in either language) and the value
 /// (every timing and difference of the text, in seconds).
 #pragma once
 
 #include <ostream>
 
-#include "rope/analysis/bench.hpp"
+#include "rope/analysis/teaching/bench.hpp"
 #include "rope/report/emit.hpp"
 #include "rope/report/value.hpp"
 

@@ -1,12 +1,12 @@
 /// @file
-/// The printers of `rope bound` (analysis/bound_run.hpp): the text for people (in either language), the CSV
+/// The printers of `rope bound` (analysis/calculators/bound_run.hpp): the text for people (in either language), the CSV
 /// (`--csv`: base, min_B, argmin_m, passes for every grid base), the value (the same numbers and the scan's
 /// findings) and the figure: min B(m) against the base, passing and failing bases shaded.
 #pragma once
 
 #include <ostream>
 
-#include "rope/analysis/bound_run.hpp"
+#include "rope/analysis/calculators/bound_run.hpp"
 #include "rope/io/csv.hpp"
 #include "rope/plot/figure.hpp"
 #include "rope/report/emit.hpp"

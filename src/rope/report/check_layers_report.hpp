@@ -1,5 +1,5 @@
 /// @file
-/// The printers of every layer checked in one run (analysis/check_layers.hpp): the text for people, one line per
+/// The printers of every layer checked in one run (analysis/check/check_layers.hpp): the text for people, one line per
 /// layer the worst first (its verdict, largest |Δ|/tolerance and the RoPE it was checked against, its layer type
 /// where the model has several), then the worst failing layer's full report (report/check_report.hpp); and the
 /// value of its numbers (`--json`): `layers`, a list of each layer's check_value with its two tensor names.
@@ -7,7 +7,7 @@
 
 #include <ostream>
 
-#include "rope/analysis/check_layers.hpp"
+#include "rope/analysis/check/check_layers.hpp"
 #include "rope/report/emit.hpp"
 #include "rope/report/value.hpp"
 

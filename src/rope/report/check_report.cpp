@@ -6,8 +6,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "rope/analysis/angle_error.hpp"
-#include "rope/analysis/check_table.hpp"
+#include "rope/analysis/check/angle_error.hpp"
+#include "rope/analysis/check/check_table.hpp"
 #include "rope/core/constants.hpp"
 #include "rope/core/tolerance.hpp"
 #include "rope/io/csv.hpp"
@@ -172,7 +172,7 @@ Value diagnosis_value(const CheckDiagnosis& d) {
   } else {
     v["departure"] = Value();
   }
-  if (d.sample) {  // a large dump diagnosed on a sample (analysis/check_sample.hpp); the key only then
+  if (d.sample) {  // a large dump diagnosed on a sample (analysis/check/check_sample.hpp); the key only then
     Value& w = v["sample"];
     w["indices"] = d.sample->indices;
     w["elements"] = d.sample->elements;

@@ -1,5 +1,5 @@
 /// @file
-/// The printers of `rope check`'s report (analysis/check_run.hpp): text for people (through the catalog, in
+/// The printers of `rope check`'s report (analysis/check/check_run.hpp): text for people (through the catalog, in
 /// either language), and its value, which the JSON printer writes (`--json`) and the Python module hands over
 /// (`rope.check(...).data`).
 #pragma once
@@ -8,7 +8,7 @@
 #include <ostream>
 #include <string>
 
-#include "rope/analysis/check_run.hpp"
+#include "rope/analysis/check/check_run.hpp"
 #include "rope/report/emit.hpp"
 #include "rope/report/value.hpp"
 

@@ -1,5 +1,5 @@
 /// @file
-/// The printers of a context-parallel rank's positions (analysis/cp_positions.hpp, `rope positions --cp-size`):
+/// The printers of a context-parallel rank's positions (analysis/dumps/cp_positions.hpp, `rope positions --cp-size`):
 /// the text for people (in either language), the value of its numbers (`--json`: the request, `positions` a flat
 /// list of integers, and the rank's own sequence starts) and the .npy
 /// bytes of the positions (int64, shape [n]).
@@ -8,7 +8,7 @@
 #include <ostream>
 #include <string>
 
-#include "rope/analysis/cp_positions.hpp"
+#include "rope/analysis/dumps/cp_positions.hpp"
 #include "rope/report/emit.hpp"
 #include "rope/report/value.hpp"
 

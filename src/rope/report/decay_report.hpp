@@ -1,15 +1,15 @@
 /// @file
-/// The printers of `rope decay` (analysis/decay_run.hpp): the text for people (in either language), the table of
-/// the full grid (`--csv`: the distance, then one column per curve, two for random pairs), the value of its
-/// numbers (`--json`: the settings, each curve's name and its values at the round distances of the text's table,
-/// at most about 3 per decade of distance, never the full grid, which the CSV holds) and the figures: the
-/// curves against distance, and the frames of the GIF with the base swept.
+/// The printers of `rope decay` (analysis/teaching/decay_run.hpp): the text for people (in either language), the table
+/// of the full grid (`--csv`: the distance, then one column per curve, two for random pairs), the value of its numbers
+/// (`--json`: the settings, each curve's name and its values at the round distances of the text's table, at most about
+/// 3 per decade of distance, never the full grid, which the CSV holds) and the figures: the curves against distance,
+/// and the frames of the GIF with the base swept.
 #pragma once
 
 #include <ostream>
 #include <vector>
 
-#include "rope/analysis/decay_run.hpp"
+#include "rope/analysis/teaching/decay_run.hpp"
 #include "rope/io/csv.hpp"
 #include "rope/plot/figure.hpp"
 #include "rope/report/emit.hpp"

@@ -1,5 +1,5 @@
 /// @file
-/// The printers of `rope diff`'s report (analysis/diff_run.hpp): text for people (through the catalog, in either
+/// The printers of `rope diff`'s report (analysis/check/diff_run.hpp): text for people (through the catalog, in either
 /// language), and its value, which the JSON printer writes (`--json`).
 ///
 /// The runs of positions and the segments grow with the dumps (one run per position at worst: 2^20 positions made
@@ -10,7 +10,7 @@
 #include <cstddef>
 #include <ostream>
 
-#include "rope/analysis/diff_run.hpp"
+#include "rope/analysis/check/diff_run.hpp"
 #include "rope/report/emit.hpp"
 #include "rope/report/value.hpp"
 
@@ -19,7 +19,7 @@ namespace rope {
 class Text;
 
 /// The value lists the runs ("ranges") and segments ("segments") the diff kept: at most kListedDiffRuns runs
-/// (analysis/dump_diff.hpp) and kListedSegments segments (check.hpp) plus the diagnosed ones; range_count and
+/// (analysis/dumps/dump_diff.hpp) and kListedSegments segments (check.hpp) plus the diagnosed ones; range_count and
 /// segment_count count them all.
 
 /// The report's fields: the verdict, the expectation, each side against it, the two against each other, the first

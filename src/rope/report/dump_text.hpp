@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "rope/analysis/dump_files.hpp"
+#include "rope/analysis/dumps/dump_files.hpp"
 
 namespace rope {
 

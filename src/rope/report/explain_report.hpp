@@ -1,12 +1,12 @@
 /// @file
-/// The printers of `rope explain` (analysis/explain_run.hpp): the walkthrough for people, step by step, in
+/// The printers of `rope explain` (analysis/teaching/explain_run.hpp): the walkthrough for people, step by step, in
 /// either language (docs/classroom.md quotes it), and the value of its numbers (the setup, the score of the
 /// pair and every check of the steps shown: at most a few dozen fields).
 #pragma once
 
 #include <ostream>
 
-#include "rope/analysis/explain_run.hpp"
+#include "rope/analysis/teaching/explain_run.hpp"
 #include "rope/report/emit.hpp"
 #include "rope/report/value.hpp"
 

@@ -1,12 +1,12 @@
 /// @file
-/// The printers of `rope extrapolation` (analysis/extrapolation_run.hpp): the text for people (in either
+/// The printers of `rope extrapolation` (analysis/calculators/extrapolation_run.hpp): the text for people (in either
 /// language) and the value (every number of the text). Its figure is rope wavelengths' (the command line's
 /// cli/figures/wavelength_figure) with the training and tuning lengths.
 #pragma once
 
 #include <ostream>
 
-#include "rope/analysis/extrapolation_run.hpp"
+#include "rope/analysis/calculators/extrapolation_run.hpp"
 #include "rope/report/emit.hpp"
 #include "rope/report/value.hpp"
 

@@ -1,5 +1,5 @@
 /// @file
-/// The printers of `rope frequencies`' table (analysis/frequency_table.hpp): the text for people (in either
+/// The printers of `rope frequencies`' table (analysis/teaching/frequency_table.hpp): the text for people (in either
 /// language), the CSV (`--csv`) and the value the JSON printer writes (`--json`). Plain RoPE has the columns
 /// pair, exponent, theta, wavelength[, angle]; a model or a scaling method pair, theta, wavelength,
 /// original_theta, original_wavelength, ratio, band[, axis][, theta_float32]. One row per pair: the table is
@@ -9,7 +9,7 @@
 #include <ostream>
 #include <string>
 
-#include "rope/analysis/frequency_table.hpp"
+#include "rope/analysis/teaching/frequency_table.hpp"
 #include "rope/report/digits.hpp"
 #include "rope/report/emit.hpp"
 #include "rope/report/value.hpp"

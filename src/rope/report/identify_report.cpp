@@ -188,7 +188,7 @@ void print_identify(std::ostream& out, const IdentifyRun& run, const Text& t, co
       if (id.axes) row("M-RoPE", sections_text(*id.axes, t));
       row(t.tr("family"), family_text(id.fit, t));
     }
-    // The family is the simplest fit within the noise of the smallest residual (analysis/identify.cpp): the
+    // The family is the simplest fit within the noise of the smallest residual (analysis/identify/identify.cpp): the
     // residuals are compared, and shown with the digits that tell them apart (digits.hpp, at least 2).
     std::vector<double> residuals{id.vision ? id.vision->residual : id.fit.residual};
     for (std::size_t i = id.vision ? 0 : 1; i < id.fits.size(); ++i) residuals.push_back(id.fits[i].residual);

@@ -1,6 +1,6 @@
 /// @file
-/// The printers of `rope identify`'s report (analysis/identify_run.hpp): text for people (through the catalog, in
-/// either language), and its value, which the JSON printer writes (`--json`) and the Python module hands over
+/// The printers of `rope identify`'s report (analysis/identify/identify_run.hpp): text for people (through the catalog,
+/// in either language), and its value, which the JSON printer writes (`--json`) and the Python module hands over
 /// (`rope.identify(...)`). Its lists have one item per pair or per fitted family (d ≤ kMaxIdentifyDim); the jumps,
 /// one per restart, are at most the sequence indices identify holds (kIdentifyElements elements of a streamed
 /// dump, the reader's limit of one read whole).
@@ -9,7 +9,7 @@
 #include <optional>
 #include <ostream>
 
-#include "rope/analysis/identify_run.hpp"
+#include "rope/analysis/identify/identify_run.hpp"
 #include "rope/report/emit.hpp"
 #include "rope/report/value.hpp"
 

@@ -1,5 +1,5 @@
 /// @file
-/// The printers of `rope layouts` (analysis/layouts_run.hpp): the text for people (in either language), the
+/// The printers of `rope layouts` (analysis/teaching/layouts_run.hpp): the text for people (in either language), the
 /// CSV of the scores at every distance (`--csv`; one row per distance, at most kMaxLayoutsDistance + 1), the
 /// value of its numbers (scalars only: the scores at m and n, the sweep's summary and the checks) and the two
 /// figures: the scores against distance, or (`--cache`) the cos/sin cache of each layout.
@@ -9,7 +9,7 @@
 #include <ostream>
 #include <string>
 
-#include "rope/analysis/layouts_run.hpp"
+#include "rope/analysis/teaching/layouts_run.hpp"
 #include "rope/plot/figure.hpp"
 #include "rope/report/emit.hpp"
 #include "rope/report/value.hpp"

@@ -1,10 +1,11 @@
 /// @file
-/// The printers of `rope lesson` (analysis/lesson_run.hpp): the line saying which page was written, and its value.
+/// The printers of `rope lesson` (analysis/teaching/lesson_run.hpp): the line saying which page was written, and its
+/// value.
 #pragma once
 
 #include <ostream>
 
-#include "rope/analysis/lesson_run.hpp"
+#include "rope/analysis/teaching/lesson_run.hpp"
 #include "rope/report/emit.hpp"
 #include "rope/report/value.hpp"
 

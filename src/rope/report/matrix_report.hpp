@@ -1,5 +1,5 @@
 /// @file
-/// The printers of `rope matrix` (analysis/matrix_run.hpp): the text for people (in either language), the CSV
+/// The printers of `rope matrix` (analysis/teaching/matrix_run.hpp): the text for people (in either language), the CSV
 /// (`--csv`: the header col_0,…,col_(d−1) and the rows of R_m), the value the JSON printer writes (`--json`) and
 /// the heat map of R_m. The matrix is size × size, size at most kMaxMatrixDim.
 #pragma once
@@ -7,7 +7,7 @@
 #include <ostream>
 #include <string>
 
-#include "rope/analysis/matrix_run.hpp"
+#include "rope/analysis/teaching/matrix_run.hpp"
 #include "rope/plot/figure.hpp"
 #include "rope/report/emit.hpp"
 #include "rope/report/value.hpp"

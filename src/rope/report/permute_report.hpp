@@ -1,5 +1,5 @@
 /// @file
-/// The printers of `rope permute`'s report (analysis/permute_run.hpp): text for people (through the catalog, in
+/// The printers of `rope permute`'s report (analysis/weights/permute_run.hpp): text for people (through the catalog, in
 /// either language), the CSV of head 0's scores against the distance, the value JSON writes (`--json`), and the
 /// figure of the row map.
 #pragma once
@@ -7,7 +7,7 @@
 #include <optional>
 #include <ostream>
 
-#include "rope/analysis/permute_run.hpp"
+#include "rope/analysis/weights/permute_run.hpp"
 #include "rope/io/csv.hpp"
 #include "rope/plot/figure.hpp"
 #include "rope/report/emit.hpp"

@@ -1,5 +1,5 @@
 /// @file
-/// The printers of `rope precision` (analysis/precision_run.hpp): the text for people (in either language),
+/// The printers of `rope precision` (analysis/calculators/precision_run.hpp): the text for people (in either language),
 /// the CSV (`--csv`: position and, per curve, its angle, vector and identity errors), the value and the
 /// log–log figure (colour per type, line style per strategy).
 #pragma once
@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "rope/analysis/precision_run.hpp"
+#include "rope/analysis/calculators/precision_run.hpp"
 #include "rope/io/csv.hpp"
 #include "rope/plot/figure.hpp"
 #include "rope/report/emit.hpp"

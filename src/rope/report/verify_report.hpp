@@ -1,5 +1,5 @@
 /// @file
-/// The printers of `rope verify`'s report (analysis/verify_run.hpp): text for people (through the catalog, in
+/// The printers of `rope verify`'s report (analysis/verify/verify_run.hpp): text for people (through the catalog, in
 /// either language; the narrow table fits 100 columns, the wide one adds each row's samples and unscaled max |Δ|),
 /// one CSV row per identity, and its value, which the JSON printer writes (`--json`). The rows are the suite's
 /// own, a number fixed by the options, so no list is bounded here.
@@ -9,7 +9,7 @@
 #include <ostream>
 #include <string>
 
-#include "rope/analysis/verify_run.hpp"
+#include "rope/analysis/verify/verify_run.hpp"
 #include "rope/report/emit.hpp"
 #include "rope/report/value.hpp"
 

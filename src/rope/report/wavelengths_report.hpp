@@ -1,6 +1,6 @@
 /// @file
-/// The printers of `rope wavelengths` (analysis/wavelengths_run.hpp): the text for people (in either language),
-/// the CSV (`--csv`: pair, then one wavelength column per curve) and the value the JSON printer writes
+/// The printers of `rope wavelengths` (analysis/teaching/wavelengths_run.hpp): the text for people (in either
+/// language), the CSV (`--csv`: pair, then one wavelength column per curve) and the value the JSON printer writes
 /// (`--json`). One row per pair: the table is as long as the head is wide (d/2 rows, d at most kMaxDim); at most
 /// kMaxWavelengthCurves curves and context lengths.
 #pragma once
@@ -8,7 +8,7 @@
 #include <ostream>
 #include <string>
 
-#include "rope/analysis/wavelengths_run.hpp"
+#include "rope/analysis/teaching/wavelengths_run.hpp"
 #include "rope/report/emit.hpp"
 #include "rope/report/value.hpp"
 

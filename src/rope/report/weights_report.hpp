@@ -1,5 +1,5 @@
 /// @file
-/// The printers of `rope weights`' report (analysis/weights_run.hpp): text for people (through the catalog, in
+/// The printers of `rope weights`' report (analysis/weights/weights_run.hpp): text for people (through the catalog, in
 /// either language), its value (`--json`: `tensors`, each {name, reference_name, layer, kind, bias, map, expected,
 /// ok, residual, runner_up, runner_up_residual}, and `passed`, as check's JSON has it), and the heat map of one
 /// head block's row correlation (`--png`), where a permutation shows as a bright off-diagonal pattern.
@@ -7,7 +7,7 @@
 
 #include <ostream>
 
-#include "rope/analysis/weights_run.hpp"
+#include "rope/analysis/weights/weights_run.hpp"
 #include "rope/plot/figure.hpp"
 #include "rope/report/emit.hpp"
 #include "rope/report/value.hpp"

@@ -6,8 +6,8 @@
 #include <optional>
 #include <string>
 
-#include "rope/analysis/attention.hpp"
-#include "rope/analysis/attention_run.hpp"
+#include "rope/analysis/teaching/attention.hpp"
+#include "rope/analysis/teaching/attention_run.hpp"
 #include "rope/cli/figure_options.hpp"
 #include "rope/cli/scaling_options.hpp"
 #include "rope/core/random.hpp"
@@ -15,7 +15,7 @@
 
 namespace rope::cli {
 
-/// kMaxPrintedTokens: analysis/attention_run.hpp.
+/// kMaxPrintedTokens: analysis/teaching/attention_run.hpp.
 /// A heatmap with more rows than the figure has pixels shows nothing more (and makes gnuplot slow).
 inline constexpr int kMaxFigureTokens = 512;
 /// |C| for --shift: beyond, the (M13) tolerance of RoPE grows past 1e-5 of the score.

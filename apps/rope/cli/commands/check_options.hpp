@@ -1,11 +1,11 @@
 /// @file
 /// The options of `rope check` (cmd_check.cpp), which `rope diff` (cmd_diff.cpp) shares, and the one place
-/// where they become the library's settings (analysis/check_run.hpp).
+/// where they become the library's settings (analysis/check/check_run.hpp).
 #pragma once
 
 #include <optional>
 
-#include "rope/analysis/check_run.hpp"
+#include "rope/analysis/check/check_run.hpp"
 #include "rope/cli/dump_options.hpp"
 #include "rope/cli/lang.hpp"
 #include "rope/cli/scaling_options.hpp"

@@ -1,9 +1,9 @@
 // rope apply: R_m x three ways (matrix, element-wise, complex), docs/math.md (M5), (M9), (M10). The
-// computation is rope/analysis/apply_run.hpp; its report (text, JSON, CSV) rope/report/apply_report.hpp.
+// computation is rope/analysis/teaching/apply_run.hpp; its report (text, JSON, CSV) rope/report/apply_report.hpp.
 #include <CLI/CLI.hpp>
 #include <memory>
 
-#include "rope/analysis/apply_run.hpp"
+#include "rope/analysis/teaching/apply_run.hpp"
 #include "rope/cli/choice_option.hpp"
 #include "rope/cli/commands.hpp"
 #include "rope/cli/exit_codes.hpp"

@@ -1,15 +1,15 @@
 // rope attention: the attention matrix softmax(QKᵀ/√d) of random queries and keys under RoPE, the
 // additive sinusoidal encoding, ALiBi or no encoding, and the shift test: move every position by C and
 // see whether the scores change (docs/math.md (M8), (M12), (M13); Press et al. 2021 for ALiBi). The computation
-// is rope/analysis/attention_run.hpp, its report (text, JSON) rope/report/attention_report.hpp.
+// is rope/analysis/teaching/attention_run.hpp, its report (text, JSON) rope/report/attention_report.hpp.
 #include <CLI/CLI.hpp>
 #include <filesystem>
 #include <fmt/format.h>
 #include <memory>
 #include <optional>
 
-#include "rope/analysis/alibi.hpp"
-#include "rope/analysis/attention_run.hpp"
+#include "rope/analysis/teaching/alibi.hpp"
+#include "rope/analysis/teaching/attention_run.hpp"
 #include "rope/cli/choice_option.hpp"
 #include "rope/cli/commands.hpp"
 #include "rope/cli/commands/attention_options.hpp"

@@ -1,5 +1,5 @@
 // rope check: is a dumped RoPE right? The dump against the reference of --model/--config/flags, under the
-// tolerance model (C1) of rope/analysis/check.hpp, with a diagnosis naming the known bug it matches.
+// tolerance model (C1) of rope/analysis/check/check.hpp, with a diagnosis naming the known bug it matches.
 #include <CLI/CLI.hpp>
 #include <memory>
 

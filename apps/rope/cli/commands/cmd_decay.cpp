@@ -1,12 +1,13 @@
 // rope decay: how RoPE scores behave with relative distance, docs/math.md (M11), (M14), (M15):
 // RoFormer's bound (default), the all-ones score, or the mean ± 1σ of random pairs; table, CSV, JSON, figure.
-// The computation is rope/analysis/decay_run.hpp, its report (text, JSON, CSV, figures) rope/report/decay_report.hpp.
+// The computation is rope/analysis/teaching/decay_run.hpp, its report (text, JSON, CSV, figures)
+// rope/report/decay_report.hpp.
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <memory>
 #include <optional>
 
-#include "rope/analysis/decay_run.hpp"
+#include "rope/analysis/teaching/decay_run.hpp"
 #include "rope/cli/choice_option.hpp"
 #include "rope/cli/commands.hpp"
 #include "rope/cli/commands/decay_options.hpp"

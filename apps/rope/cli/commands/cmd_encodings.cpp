@@ -11,15 +11,15 @@
 #include "rope/cli/exit_codes.hpp"
 #include "rope/cli/options.hpp"
 #include "rope/report/printing.hpp"
-#include "rope/analysis/alibi.hpp"
-#include "rope/analysis/attention.hpp"
+#include "rope/analysis/teaching/alibi.hpp"
+#include "rope/analysis/teaching/attention.hpp"
 #include "rope/io/csv.hpp"
-#include "rope/analysis/decay.hpp"
+#include "rope/analysis/calculators/decay.hpp"
 #include "rope/core/constants.hpp"
 #include "rope/core/error.hpp"
 #include "rope/core/frequencies.hpp"
 #include "rope/core/random.hpp"
-#include "rope/analysis/sinusoidal.hpp"
+#include "rope/analysis/verify/sinusoidal.hpp"
 
 namespace rope::cli {
 

@@ -1,5 +1,5 @@
 // rope explain: RoPE step by step for a classroom, in English or Chinese, docs/math.md (M1), (M3)–(M9),
-// (M13). The numbers come from rope/analysis/explain_run.hpp, the text from rope/report/explain_report.hpp;
+// (M13). The numbers come from rope/analysis/teaching/explain_run.hpp, the text from rope/report/explain_report.hpp;
 // the 2-D picture is figures/explain_figure.hpp.
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -9,7 +9,7 @@
 #include <tuple>
 #include <vector>
 
-#include "rope/analysis/explain_run.hpp"
+#include "rope/analysis/teaching/explain_run.hpp"
 #include "rope/cli/commands.hpp"
 #include "rope/cli/exit_codes.hpp"
 #include "rope/cli/figure_options.hpp"

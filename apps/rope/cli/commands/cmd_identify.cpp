@@ -1,5 +1,5 @@
 // rope identify: the RoPE that turned one dump into the other, from the numbers alone
-// (rope/analysis/identify.hpp): pair layout, rotary dimension, attention factor, per-pair θ_j and the
+// (rope/analysis/identify/identify.hpp): pair layout, rotary dimension, attention factor, per-pair θ_j and the
 // scaling family that explains them, with the residual of the fit.
 #include <CLI/CLI.hpp>
 #include <memory>

@@ -1,12 +1,12 @@
 // rope layouts: the interleaved and half layouts side by side, the permutation P between them, and the
 // bug of mixing them (Meta-format q/k weights run with rotate_half), docs/math.md (M5), (M6), (M8),
 // a bug reported many times (e.g. huggingface/transformers#25199). The demonstration itself is
-// rope/analysis/layouts.hpp; its report (text, figures) rope/report/layouts_report.hpp.
+// rope/analysis/teaching/layouts.hpp; its report (text, figures) rope/report/layouts_report.hpp.
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <memory>
 
-#include "rope/analysis/layouts_run.hpp"
+#include "rope/analysis/teaching/layouts_run.hpp"
 #include "rope/cli/commands.hpp"
 #include "rope/cli/exit_codes.hpp"
 #include "rope/cli/figure_options.hpp"

@@ -3,7 +3,7 @@
 #include <memory>
 #include <string>
 
-#include "rope/analysis/lesson_run.hpp"
+#include "rope/analysis/teaching/lesson_run.hpp"
 #include "rope/cli/commands.hpp"
 #include "rope/cli/exit_codes.hpp"
 #include "rope/cli/lang.hpp"

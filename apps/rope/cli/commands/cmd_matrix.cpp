@@ -1,11 +1,12 @@
 // rope matrix: the dense block-diagonal R^d_{Θ,m}, docs/math.md (M5), (M6), and R_mᵀR_n = R_{n−m} (M7). The
-// computation is rope/analysis/matrix_run.hpp; its report (text, JSON, CSV, figure) rope/report/matrix_report.hpp.
+// computation is rope/analysis/teaching/matrix_run.hpp; its report (text, JSON, CSV, figure)
+// rope/report/matrix_report.hpp.
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <memory>
 #include <optional>
 
-#include "rope/analysis/matrix_run.hpp"
+#include "rope/analysis/teaching/matrix_run.hpp"
 #include "rope/cli/commands.hpp"
 #include "rope/cli/exit_codes.hpp"
 #include "rope/cli/figure_options.hpp"

@@ -1,12 +1,12 @@
 // rope permute: the q/k row order llama.cpp's converter applies (convert_hf_to_gguf.py LlamaModel.permute),
 // the proof that NORM on permuted weights equals rotate_half on Hugging Face's, and the GQA bug of
-// permuting k with the query head count (ggml-org/llama.cpp #2376, #3018). rope/analysis/permute_run.hpp does the
-// work, rope/report/permute_report.hpp prints it.
+// permuting k with the query head count (ggml-org/llama.cpp #2376, #3018). rope/analysis/weights/permute_run.hpp does
+// the work, rope/report/permute_report.hpp prints it.
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <memory>
 
-#include "rope/analysis/permute_run.hpp"
+#include "rope/analysis/weights/permute_run.hpp"
 #include "rope/cli/commands.hpp"
 #include "rope/cli/exit_codes.hpp"
 #include "rope/cli/figure_options.hpp"

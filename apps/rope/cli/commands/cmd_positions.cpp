@@ -1,13 +1,13 @@
 // rope positions: the M-RoPE position ids (t, h, w) of a text + image + video sequence as HF's
 // get_rope_index builds them, docs/multi-axis.md (Q1)-(Q4); with --cp-size, the positions one rank of a
-// context-parallel run holds (analysis/cp_positions.hpp, on the report layer: report/cp_positions_report.hpp).
+// context-parallel run holds (analysis/dumps/cp_positions.hpp, on the report layer: report/cp_positions_report.hpp).
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
 #include <memory>
 
-#include "rope/analysis/cp_positions.hpp"
+#include "rope/analysis/dumps/cp_positions.hpp"
 #include "rope/report/cp_positions_report.hpp"
 #include "rope/report/rope_text.hpp"
 #include "rope/cli/commands.hpp"

@@ -1,4 +1,4 @@
-// rope verify: the identity suite of rope/analysis/verify_run.hpp as a table, CSV or JSON; exit 1 if one fails.
+// rope verify: the identity suite of rope/analysis/verify/verify_run.hpp as a table, CSV or JSON; exit 1 if one fails.
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <memory>

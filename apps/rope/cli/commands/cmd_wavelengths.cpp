@@ -1,9 +1,10 @@
 // rope wavelengths: λ_i = 2π/θ_i against pair i, against context lengths, docs/math.md (M2), (M16). The
-// computation is rope/analysis/wavelengths_run.hpp; its report (text, JSON, CSV) rope/report/wavelengths_report.hpp.
+// computation is rope/analysis/teaching/wavelengths_run.hpp; its report (text, JSON, CSV)
+// rope/report/wavelengths_report.hpp.
 #include <CLI/CLI.hpp>
 #include <memory>
 
-#include "rope/analysis/wavelengths_run.hpp"
+#include "rope/analysis/teaching/wavelengths_run.hpp"
 #include "rope/cli/commands.hpp"
 #include "rope/cli/exit_codes.hpp"
 #include "rope/cli/figure_options.hpp"

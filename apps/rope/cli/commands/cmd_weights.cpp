@@ -1,11 +1,12 @@
 // rope weights: which q/k row permutation separates two checkpoints of a model, and whether it is the one the
-// candidate's engine expects (rope/analysis/weights_run.hpp does the work, report/weights_report.hpp prints it).
+// candidate's engine expects (rope/analysis/weights/weights_run.hpp does the work, report/weights_report.hpp prints
+// it).
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <memory>
 #include <string>
 
-#include "rope/analysis/weights_run.hpp"
+#include "rope/analysis/weights/weights_run.hpp"
 #include "rope/cli/commands.hpp"
 #include "rope/cli/exit_codes.hpp"
 #include "rope/cli/figure_options.hpp"

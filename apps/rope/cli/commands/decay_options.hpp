@@ -11,12 +11,12 @@
 #include "rope/cli/figure_options.hpp"
 #include "rope/cli/scaling_options.hpp"
 #include "rope/core/random.hpp"
-#include "rope/analysis/decay_run.hpp"
+#include "rope/analysis/teaching/decay_run.hpp"
 #include "rope/core/types.hpp"
 
 namespace rope::cli {
 
-/// The limits, DecayKind and the defaults: analysis/decay_run.hpp.
+/// The limits, DecayKind and the defaults: analysis/teaching/decay_run.hpp.
 
 struct DecayOptions {
   std::optional<std::vector<double>> bases;  ///< --base, repeated; nullopt: kDefaultBase

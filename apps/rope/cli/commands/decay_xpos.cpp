@@ -4,8 +4,8 @@
 
 #include <cmath>
 
-#include "rope/analysis/decay.hpp"
-#include "rope/analysis/xpos.hpp"
+#include "rope/analysis/calculators/decay.hpp"
+#include "rope/analysis/verify/xpos.hpp"
 #include "rope/cli/commands/decay_options.hpp"
 #include "rope/cli/exit_codes.hpp"
 #include "rope/cli/options.hpp"

@@ -6,7 +6,7 @@
 #include <Eigen/Core>
 #include <optional>
 
-#include "rope/analysis/attention.hpp"
+#include "rope/analysis/teaching/attention.hpp"
 #include "rope/cli/figure_options.hpp"
 #include "rope/plot/plot.hpp"
 

@@ -3,7 +3,7 @@
 /// Mθ and Nθ, and the angle between the rotated vectors, which decides the score (docs/math.md (M8)).
 #pragma once
 
-#include "rope/analysis/explain.hpp"
+#include "rope/analysis/teaching/explain.hpp"
 #include "rope/cli/figure_options.hpp"
 #include "rope/plot/plot.hpp"
 

@@ -1,9 +1,9 @@
 /// @file
 /// The figure of rope identify: the measured θ_j of every rotated pair (points) against the fitted family
-/// (line) and plain RoPE of the fitted base (dashed), on a log axis (rope/analysis/identify.hpp).
+/// (line) and plain RoPE of the fitted base (dashed), on a log axis (rope/analysis/identify/identify.hpp).
 #pragma once
 
-#include "rope/analysis/identify.hpp"
+#include "rope/analysis/identify/identify.hpp"
 #include "rope/cli/figure_options.hpp"
 #include "rope/plot/plot.hpp"
 

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <fmt/format.h>
 
-#include "rope/analysis/motion.hpp"
+#include "rope/analysis/teaching/motion.hpp"
 #include "rope/report/printing.hpp"
 #include "rope/core/constants.hpp"
 #include "rope/core/frequencies.hpp"

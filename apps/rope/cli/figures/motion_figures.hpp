@@ -1,5 +1,5 @@
 /// @file
-/// The frames of the animations (`--gif`): the numbers of each frame come from rope/analysis/motion.hpp,
+/// The frames of the animations (`--gif`): the numbers of each frame come from rope/analysis/teaching/motion.hpp,
 /// these only lay them out, on axes that stay the same from frame to frame so that only what moves
 /// moves.
 #pragma once
@@ -9,8 +9,8 @@
 #include <optional>
 #include <vector>
 
-#include "rope/analysis/attention.hpp"
-#include "rope/analysis/explain.hpp"
+#include "rope/analysis/teaching/attention.hpp"
+#include "rope/analysis/teaching/explain.hpp"
 #include "rope/cli/figure_options.hpp"
 #include "rope/plot/plot.hpp"
 

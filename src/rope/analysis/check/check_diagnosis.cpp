@@ -1,0 +1,592 @@
+// rope check's verdict on a failing dump: the known variants tried, the one that matches or the closest, a
+// restart of the positions, a bf16 tensor saved as float32, and the sentence that says so (check.hpp).
+#include <algorithm>
+#include <cmath>
+#include <complex>
+#include <cstdint>
+#include <cstring>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "rope/analysis/check/check_sample.hpp"
+#include "rope/analysis/check/check_table.hpp"
+#include "rope/core/error.hpp"
+
+namespace rope {
+namespace {
+
+Variant variant_of(VariantKind kind, const RopeExpectation& spec) {
+  Variant v;
+  v.kind = kind, v.spec = spec;
+  return v;
+}
+
+/// Largest number of restarts searched for (each costs one comparison of the whole dump).
+constexpr int kMaxRestarts = 64;
+
+/// The restarts that explain a dump correct up to `first` failing index: from each failing index on, the
+/// positions start again from the first; none when that does not end in a pass.
+std::vector<long> find_restarts(const DumpSource& source, long start, const std::vector<AxisPosition>& positions,
+                                const RopeExpectation& expected, long first) {
+  Variant v = variant_of(VariantKind::PositionsRestart, expected);
+  for (int k = 0; k < kMaxRestarts && first > 0; ++k) {
+    if (!v.restarts.empty() && first <= v.restarts.back()) return {};
+    v.restarts.push_back(first);
+    const DumpComparison c = source.compare(start, positions, {v}).front();
+    if (c.passed()) return v.restarts;
+    first = c.first_seq;
+  }
+  return {};
+}
+
+/// The smallest position float16 rounds to inf (its largest number is 65504; 65520 and above round up).
+constexpr double kF16Overflow = 65520;
+
+/// The rotated channels all within tolerance and some pass-through channel not: (first changed channel, how many).
+std::optional<std::pair<int, int>> pass_through_changed(const RopeExpectation& expected, const DumpComparison& e,
+                                                        int d) {
+  if (e.channel_ratio.size() != d) return std::nullopt;
+  std::vector<char> rotated(static_cast<std::size_t>(d), 0);
+  for (int i = 0; i < expected.rotary_dim() / 2; ++i) {
+    const auto [a, b] = pair_channels(expected, i, true);
+    if (!(e.channel_ratio[a] <= 1.0) || !(e.channel_ratio[b] <= 1.0)) return std::nullopt;
+    rotated[static_cast<std::size_t>(a)] = rotated[static_cast<std::size_t>(b)] = 1;
+  }
+  int first = -1, count = 0;
+  for (int ch = 0; ch < d; ++ch) {
+    if (rotated[static_cast<std::size_t>(ch)] || e.channel_ratio[ch] <= 1.0) continue;
+    if (first < 0) first = ch;
+    ++count;
+  }
+  if (count == 0) return std::nullopt;
+  return std::pair{first, count};
+}
+
+/// The largest power of two and multiple of 1024 in (low, high], and high itself: the lengths a cos/sin cache
+/// built too short may have when the dump is right at `low` and wrong from `high` on.
+std::vector<long> cache_lengths(double low, double high) {
+  std::vector<long> out{static_cast<long>(high)};
+  const auto keep = [&](long L) {
+    if (L > low && L <= high && std::find(out.begin(), out.end(), L) == out.end()) out.push_back(L);
+  };
+  long pow2 = 1;
+  while (pow2 * 2 <= high) pow2 *= 2;
+  keep(pow2);
+  keep(static_cast<long>(std::floor(high / 1024)) * 1024);
+  return out;
+}
+
+/// The variants that depend on the positions and the dump's shape: a cos/sin cache too short (when the dump is
+/// right up to index `first_failing`), packed sequences rotated at their index in the batch, heads and sequence
+/// mixed by a reshape.
+void add_position_variants(std::vector<Variant>& variants, const RopeExpectation& expected,
+                           const std::vector<AxisPosition>& positions, long first_failing, long groups) {
+  const bool multi = !positions.empty() && positions.front().multi();
+  if (first_failing > 0 && !multi) {
+    const double high = positions[static_cast<std::size_t>(first_failing)][0];
+    const double low = positions[static_cast<std::size_t>(first_failing - 1)][0];
+    if (high > low && high >= 2 && high == std::floor(high)) {
+      for (const long L : cache_lengths(low, high)) {
+        for (const bool wraps : {false, true}) {
+          Variant v = variant_of(VariantKind::CacheShort, expected);
+          v.cache_length = L, v.cache_wraps = wraps;
+          v.found = {{"length", static_cast<double>(L)}, {"wraps", wraps ? 1.0 : 0.0}};
+          variants.push_back(std::move(v));
+        }
+      }
+    }
+  }
+  if (!multi && positions.size() > 1) {
+    long restart = -1;
+    for (std::size_t s = 1; s < positions.size() && restart < 0; ++s) {
+      if (positions[s][0] <= positions[s - 1][0]) restart = static_cast<long>(s);
+    }
+    if (restart > 0) {
+      Variant v = variant_of(VariantKind::PositionIdsIgnored, expected);
+      v.sequence_index = true;
+      v.found = {{"restart", static_cast<double>(restart)}};
+      variants.push_back(std::move(v));
+    }
+  }
+  const long B = expected.batch_rows, S = expected.row_length;
+  if (multi && positions.front().count >= 3 && B > 1 && S > 0 && static_cast<long>(positions.size()) == B * S &&
+      expected.rope.axes && !expected.rope.axes->vision()) {
+    Variant v = variant_of(VariantKind::MropeBatchRows, expected);
+    v.batch_axes = true;
+    v.found = {{"batch", static_cast<double>(B)}};
+    variants.push_back(std::move(v));
+  }
+  if (groups > 1 && positions.size() > 1) {
+    Variant v = variant_of(VariantKind::HeadsSeqMixed, expected);
+    v.heads_mixed = true;
+    v.found = {{"groups", static_cast<double>(groups)}};
+    variants.push_back(std::move(v));
+  }
+}
+
+/// The rotated block where the dump has it, as identify finds it (the channels that change, identify.hpp step 1):
+/// where the dump's changed channels begin, read from the channels outside the spec's block that the dump changed
+/// (those the expectation copies and the dump does not): the first of them when they lie before the spec's block,
+/// else the block of the rotary dimension that ends at the last of them (a block overlapping the spec's, channels
+/// 8…23 for a spec of 0…15, changes 16…23 outside it), when it fits and check_variants does not try that offset
+/// already (the head's end, or 0).
+void add_offset_variant(std::vector<Variant>& variants, const RopeExpectation& expected, const DumpComparison& e,
+                        int d) {
+  const int r = expected.rotary_dim(), off = expected.rope.rotary_offset;
+  if (expected.rope.axes || expected.rope.axis_blocks || r >= d || e.channel_ratio.size() != d) return;
+  int lowest = -1, highest = -1;
+  for (int ch = 0; ch < d; ++ch) {
+    if ((ch >= off && ch < off + r) || e.channel_ratio[ch] <= 1.0) continue;
+    if (lowest < 0) lowest = ch;
+    highest = ch;
+  }
+  if (lowest < 0) return;
+  const int first = lowest < off ? lowest : highest + 1 - r;
+  if (first < 0 || first == off || first + r > d || first == (off == 0 ? d - r : 0)) return;
+  Variant v = variant_of(VariantKind::RotaryOffsetOther, expected);
+  v.spec.rope.rotary_offset = first;
+  v.found = {{"offset", first}};
+  variants.push_back(std::move(v));
+}
+
+/// Where the dump first departs from `expected` (its comparison `e`) and what it does to that pair there: the angle
+/// it turned the pair by and its norm ratio, against RoPE's angle (both in (−π, π]).
+CheckDiagnosis::Departure departure_of(const RopeExpectation& expected, const DumpComparison& e,
+                                       const std::vector<AxisPosition>& positions) {
+  CheckDiagnosis::Departure w;
+  w.index = e.first_seq, w.group = e.first_group, w.channel = e.first_channel, w.pair = e.first_pair;
+  if (w.pair < 0 || w.index < 0) return w;
+  const auto wrap = [](double a) { return std::remainder(a, 2 * M_PI); };
+  const std::complex<double> x(e.first_x[0], e.first_x[1]), y(e.first_y[0], e.first_y[1]);
+  w.turned = std::abs(x) > 0 && std::abs(y) > 0 ? wrap(std::arg(y) - std::arg(x)) : 0.0;
+  w.norm = std::abs(x) > 0 ? std::abs(y) / std::abs(x) : 1.0;
+  const AxisPosition& p = positions[static_cast<std::size_t>(w.index)];
+  const double m =
+      expected.rope.axes
+          ? axis_component(*expected.rope.axes, p, expected.rope.axes->pair_axis[static_cast<std::size_t>(w.pair)]) +
+                expected.rope.axes->position_offset
+          : p[0];
+  w.expected = wrap(m * expected.theta()[w.pair]);
+  return w;
+}
+
+/// The diagnosis names `kind` with its parameter `found`, in the words of its row of the table (check_table.hpp).
+void name_match(CheckReport& report, const DumpSource& source, const std::vector<AxisPosition>& positions,
+                VariantKind kind, std::vector<std::pair<std::string, double>> found) {
+  CheckDiagnosis& dg = report.diagnosis;
+  dg.matches = kind;
+  dg.found = std::move(found);
+  const VariantSaying saying{report.expected, dg, report.comparison, positions, source.groups(), source.dtype()};
+  dg.message = variant_sentence(kind, saying);
+}
+
+/// A value of the dump before RoPE that is not a finite number: nothing to compare with, invalid input.
+void refuse_non_finite_before(const DumpComparison& e, const std::vector<AxisPosition>& positions) {
+  const NonFiniteValues& n = e.before_non_finite;
+  if (n.count == 0) return;
+  throw InvalidArgument(
+      error_msg("{0}: the element at position {1}, group {2}, channel {3} is {4} (elements that are not "
+                "finite numbers: {5}): the tensor before RoPE must hold finite numbers",
+                option_name("before"), check_position_text(positions[static_cast<std::size_t>(n.seq)]), n.group,
+                n.channel, check_value_text(n.value), n.count));
+}
+
+/// What a failing dump says before any variant is tried (the table's screened rows): values after RoPE that are not
+/// finite numbers (angles in float16 overflowing), a bf16 tensor saved as float32, pass-through channels changed.
+/// Returns whether the diagnosis is complete.
+bool screen_failing(CheckReport& report, const DumpSource& source, long start,
+                    const std::vector<AxisPosition>& positions) {
+  const RopeExpectation& expected = report.expected;
+  const DumpComparison& e = report.comparison;
+  CheckDiagnosis& dg = report.diagnosis;
+  if (const NonFiniteValues& n = e.after_non_finite; n.count > 0) {  // a finding no variant explains
+    const AxisPosition& at = positions[static_cast<std::size_t>(n.seq)];
+    if (at.max_abs() >= kF16Overflow) {
+      // m·θ in float16: a position of 65520 or more is inf there, and cos(inf), sin(inf) are NaN (gpt-oss).
+      name_match(report, source, positions, VariantKind::AnglesF16Overflow, {{"position", at.max_abs()}});
+      return true;
+    }
+    dg.message =
+        msg("the tensor after RoPE holds {0} at position {1}, group {2}, channel {3} (elements that are not finite "
+            "numbers: {4}) while the tensor before RoPE is finite: the implementation produced them",
+            check_value_text(n.value), check_position_text(at), n.group, n.channel, n.count);
+    return true;
+  }
+  if (source.dtype() == DType::F32 && source.after_looks_like_bf16()) {
+    // Every value a bfloat16: a bf16 model's tensor saved with .float(); its tolerance is bf16's.
+    Variant v = variant_of(VariantKind::Bf16AsFloat32, expected);
+    v.dump_type = DType::BF16;
+    report.variants.emplace_back(v.kind, source.compare(start, positions, {v}).front());
+    if (report.variants.back().second.passed()) {
+      name_match(report, source, positions, VariantKind::Bf16AsFloat32, {});
+      return true;
+    }
+    report.notes.push_back(msg("looks like bf16 saved as float32: add {0} (every value has 16 zero low bits)",
+                               option_name("dtype") + " bf16"));
+  }
+  if (const std::optional<std::pair<int, int>> pass = pass_through_changed(expected, e, source.d())) {
+    name_match(report, source, positions, VariantKind::PassThroughChanged,
+               {{"channel", pass->first}, {"channels", pass->second}});
+    return true;
+  }
+  return false;
+}
+
+/// The variants to compare a failing dump with: the expectation's (check_variants) but those that equal it at these
+/// positions, and those built from the positions, the dump's shape and where it fails; with `norm_scale`, the
+/// expectation times that scale (every element off too, float32), after the named factors.
+std::vector<Variant> variants_to_try(const RopeExpectation& expected, const std::vector<AxisPosition>& positions,
+                                     const DumpComparison& e, const DumpSource& source,
+                                     std::optional<double> norm_scale) {
+  std::vector<Variant> variants = check_variants(expected);
+  // Variants that equal the expectation at these positions are not compared: llama.cpp's e slot taken as 0 where no
+  // position fills it (one number p is (p, p, p, 0) already), h and w exchanged where every position has h = w.
+  const auto drop = [&variants](VariantKind kind) {
+    variants.erase(
+        std::remove_if(variants.begin(), variants.end(), [kind](const Variant& v) { return v.kind == kind; }),
+        variants.end());
+  };
+  const auto fourth = [&](const AxisPosition& p) { return axis_component(*expected.rope.axes, p, 3) != 0; };
+  if (!ggml_fourth_slot_pairs(expected).empty() && std::none_of(positions.begin(), positions.end(), fourth)) {
+    drop(VariantKind::EslotUnrotated);
+  }
+  const auto h_not_w = [](const AxisPosition& p) {
+    return p.multi() && p.value[height_component(p)] != p.value[height_component(p) + 1];
+  };
+  if (std::none_of(positions.begin(), positions.end(), h_not_w)) drop(VariantKind::AxesSwapped);
+  const bool drifts = e.first_seq > 0 && std::any_of(positions.begin(), positions.begin() + e.first_seq,
+                                                     [](const AxisPosition& p) { return p.max_abs() != 0; });
+  add_position_variants(variants, expected, positions, drifts ? e.first_seq : -1, source.groups());
+  add_offset_variant(variants, expected, e, source.d());
+  if (norm_scale) {
+    Variant v = variant_of(VariantKind::NormScaled, expected);
+    v.spec.rope.params.attention_factor = expected.attention_factor() * *norm_scale;
+    v.found = {{"factor", *norm_scale}};
+    variants.push_back(std::move(v));
+  }
+  return variants;
+}
+
+/// Compares every variant in one pass, keeps each comparison in the report, the first that passes as the match, and
+/// the groups that pass in the other layout while the others pass as expected; returns the index of the closest (the
+/// fewest failing elements) in report.variants.
+std::size_t compare_variants(CheckReport& report, const DumpSource& source, long start,
+                             const std::vector<AxisPosition>& positions, const std::vector<Variant>& variants) {
+  CheckDiagnosis& dg = report.diagnosis;
+  const DumpComparison& e = report.comparison;
+  report.variants.reserve(report.variants.size() + variants.size());  // `closest` is an index into a stable vector
+  std::size_t closest = report.variants.size();
+  std::vector<DumpComparison> compared = source.compare(start, positions, variants);  // every variant in one pass
+  for (std::size_t k = 0; k < variants.size(); ++k) {
+    const Variant& v = variants[k];
+    report.variants.emplace_back(v.kind, std::move(compared[k]));
+    const DumpComparison& c = report.variants.back().second;
+    if (c.passed() && !dg.matches) dg.matches = v.kind, dg.found = v.found;
+    if (c.failing < report.variants[closest].second.failing) closest = report.variants.size() - 1;
+    if (v.kind != VariantKind::LayoutSwapped || c.passed()) continue;
+    // Some groups right, the others right in the other layout: a q/k permutation wrong on some heads.
+    std::vector<long> swapped;
+    bool rest_expected = true;
+    for (long g = 0; g < source.groups(); ++g) {
+      const auto gi = static_cast<std::size_t>(g);
+      if (e.group_failing[gi] == 0) continue;
+      if (c.group_failing[gi] == 0)
+        swapped.push_back(g);
+      else
+        rest_expected = false;
+    }
+    if (rest_expected && !swapped.empty() && static_cast<long>(swapped.size()) < source.groups())
+      dg.swapped_groups = swapped;
+  }
+  return closest;
+}
+
+/// rope_theta not read, a base no code defaults to: the base the first departing pair's angle gives (θ_i = φ/m,
+/// base = θ_i^(−r/(2i))), as identify measures it there, tried as a variant.
+void try_measured_base(CheckReport& report, const DumpSource& source, long start,
+                       const std::vector<AxisPosition>& positions) {
+  const RopeExpectation& expected = report.expected;
+  if (expected.rope.axes || expected.scaled() || expected.rope.rotary_offset != 0) return;
+  const CheckDiagnosis::Departure w = departure_of(expected, report.comparison, positions);
+  const double m = w.index >= 0 ? positions[static_cast<std::size_t>(w.index)][0] : 0.0;
+  const int r = expected.rotary_dim();
+  if (!(w.pair >= 1 && m > 0 && w.turned > 0 && std::abs(w.norm - 1) < 1e-2)) return;
+  const double theta = w.turned / m;
+  const double found = std::pow(theta, -static_cast<double>(r) / (2.0 * w.pair));
+  const double rounded = std::isfinite(found) && found > 1 ? std::stod(fmt::format("{:.3g}", found)) : 0.0;
+  if (!(rounded > 1 && rounded != expected.base() && rounded <= 1e12)) return;
+  Variant v = variant_of(VariantKind::BaseOther, expected);
+  v.spec.rope.params.inv_freq.resize(r / 2);
+  for (int i = 0; i < r / 2; ++i) v.spec.rope.params.inv_freq[i] = std::pow(rounded, -2.0 * i / r);
+  report.variants.emplace_back(v.kind, source.compare(start, positions, {v}).front());
+  if (report.variants.back().second.passed()) {
+    report.diagnosis.matches = VariantKind::BaseOther;
+    report.diagnosis.found = {{"base", rounded}};
+  }
+}
+
+/// No variant matches: the closest when it explains at least half of the dump, else where the dump first departs and
+/// what it does there.
+void say_nothing_matches(CheckReport& report, std::size_t closest, const std::vector<AxisPosition>& positions) {
+  const RopeExpectation& expected = report.expected;
+  CheckDiagnosis& dg = report.diagnosis;
+  const DumpComparison& nearest = report.variants[closest].second;
+  dg.closest = report.variants[closest].first;
+  dg.closest_explained = nearest.total - nearest.failing;
+  const Message words = describe(*dg.closest, expected);
+  const double share =
+      nearest.total > 0 ? 100.0 * static_cast<double>(dg.closest_explained) / static_cast<double>(nearest.total) : 0.0;
+  const auto at = [&](long index) { return check_position_text(positions[static_cast<std::size_t>(index)]); };
+  if (2 * dg.closest_explained >= nearest.total) {
+    dg.message =
+        dg.correct_until
+            ? msg("correct until position {0}, then drifts; no known variant explains it (the closest, {1}, explains "
+                  "{2} of {3} elements, {4:.3g} %): run `rope identify` to see what the dump does",
+                  at(*dg.correct_until - 1), words, dg.closest_explained, nearest.total, share)
+            : msg("no known variant explains the dump (the closest, {0}, explains {1} of {2} elements, {3:.3g} %): "
+                  "run `rope identify` to see what the dump does",
+                  words, dg.closest_explained, nearest.total, share);
+    return;
+  }
+  // No hint that explains less than half of the dump: where it first departs instead, and what it does there.
+  dg.closest.reset();
+  dg.closest_explained = 0;
+  dg.departure = departure_of(expected, report.comparison, positions);
+  const CheckDiagnosis::Departure& w = *dg.departure;
+  const Message where =
+      w.pair >= 0
+          ? msg("the dump first departs at position {0}, pair {1} (channels {2}, {3}): it turns that pair by {4} "
+                "rad where RoPE turns it by {5} rad, its norm ×{6}",
+                at(w.index), w.pair, pair_channels(expected, w.pair, true).first,
+                pair_channels(expected, w.pair, true).second, fmt::format("{:.4g}", w.turned),
+                fmt::format("{:.4g}", w.expected), fmt::format("{:.4g}", w.norm))
+          : msg("the dump first departs at position {0}, channel {1}, which RoPE leaves as it is", at(w.index),
+                w.channel);
+  dg.message = dg.correct_until
+                   ? msg("correct until position {0}, then drifts; no known variant comes close (none explains half "
+                         "of the dump); {1}: run `rope identify` to see what the dump does",
+                         at(*dg.correct_until - 1), where)
+                   : msg("no known variant comes close (none explains half of the dump); {0}: run `rope identify` "
+                         "to see what the dump does",
+                         where);
+}
+}  // namespace
+
+Message default_error_model() { return msg("float64 reference, tolerance (C1) with the angle error of (C2)"); }
+
+bool looks_like_bf16(const DumpVectors& dump) {
+  bool nonzero = false;
+  for (const double v : dump.values) {
+    const auto f = static_cast<float>(v);
+    if (static_cast<double>(f) != v) return false;
+    std::uint32_t bits;
+    std::memcpy(&bits, &f, 4);
+    if ((bits & 0xffffu) != 0) return false;
+    nonzero = nonzero || v != 0;
+  }
+  return nonzero;
+}
+
+CheckReport check_dump(const DumpVectors& before, const DumpVectors& after, const std::vector<double>& positions,
+                       const RopeExpectation& expected) {
+  std::vector<AxisPosition> single;
+  single.reserve(positions.size());
+  for (const double p : positions) single.push_back(AxisPosition::single(p));
+  return check_dump(before, after, single, expected);
+}
+
+CheckReport check_dump(const DumpVectors& before, const DumpVectors& after, const std::vector<AxisPosition>& positions,
+                       const RopeExpectation& expected) {
+  const MemorySource source(before, after);
+  if (static_cast<long>(positions.size()) != before.seq) {
+    throw InvalidArgument(
+        error_msg("{0} positions for a dump of {1} sequence positions", positions.size(), before.seq));
+  }
+  return check_source(source, 0, positions, expected);
+}
+
+CheckReport check_source(const DumpSource& source, long start, const std::vector<AxisPosition>& positions,
+                         const RopeExpectation& expected) {
+  CheckReport report;
+  report.expected = expected;
+  report.only_position_zero = true;
+  for (const AxisPosition& p : positions) report.only_position_zero = report.only_position_zero && p.max_abs() == 0;
+  // The elements under (C1) and, in the same pass, the pair norms under (N1) (check.hpp).
+  Variant by_norm = variant_of(VariantKind::NormScaled, expected);
+  by_norm.norms = true;
+  ComparePass together;
+  together.norms_as_previous = true;
+  std::vector<DumpComparison> first =
+      source.compare(start, positions, {variant_of(VariantKind::Expected, expected), by_norm}, together);
+  report.comparison = std::move(first[0]);
+  const DumpComparison& norms = first[1];
+  // The output's norm scaled by s: the pairs fail (N1) and their mean norm ratio s is itself beyond (N1)'s bound,
+  // so it is no rounding (an attention factor applied where none belongs, or a wrong one).
+  const double s = norms.norm_scale();
+  const bool norm_scaled = !norms.passed() && norms.before_non_finite.count == 0 && norms.after_non_finite.count == 0 &&
+                           std::abs(s - 1) > check_norm_bound(expected, source.dtype());
+  if (report.comparison.passed() && norm_scaled) {
+    // Within (C1) element by element (bf16 lets a norm off by up to 12 % through), but not a rotation: the pair
+    // norms are the comparison, every pair's ratio computed.
+    ComparePass exact;
+    exact.exact_norms = true;
+    report.comparison = source.compare(start, positions, {by_norm}, exact).front();
+    name_match(report, source, positions, VariantKind::NormScaled, {{"factor", s}});
+    return report;
+  }
+  refuse_non_finite_before(report.comparison, positions);
+  if (report.comparison.passed()) return report;
+  if (!source.sampled() && report.comparison.after_non_finite.count == 0 &&
+      diagnosed_on_sample(static_cast<long>(positions.size()), source.groups(), source.d())) {
+    return diagnose_on_sample(source, start, positions, expected, std::move(report));  // a large dump
+  }
+  if (screen_failing(report, source, start, positions)) return report;
+  CheckDiagnosis& dg = report.diagnosis;
+  const DumpComparison& e = report.comparison;
+  const auto moved = [](const AxisPosition& p) { return p.max_abs() != 0; };
+  if (e.first_seq > 0 && std::any_of(positions.begin(), positions.begin() + e.first_seq, moved))
+    dg.correct_until = e.first_seq;
+  const std::vector<Variant> variants =
+      variants_to_try(expected, positions, e, source, norm_scaled ? std::optional<double>(s) : std::nullopt);
+  const std::size_t closest = compare_variants(report, source, start, positions, variants);
+  if (!dg.swapped_groups.empty()) {
+    const std::string heads = check_number_list(dg.swapped_groups);
+    dg.message = expected.rope.layout == Layout::Half
+                     ? msg("heads {0} match the interleaved layout while the others match half: the q/k "
+                           "permutation is wrong on some heads (GQA: permuted with the wrong number of heads?)",
+                           heads)
+                     : msg("heads {0} match the half layout while the others match interleaved: the q/k "
+                           "permutation is wrong on some heads (GQA: permuted with the wrong number of heads?)",
+                           heads);
+    return report;
+  }
+  // A cos/sin cache read at p mod L from position 0 is the positions starting again at L, 2L, …: the restart says it
+  // in the words of packed sequences and chunked prefill, which are the likelier cause.
+  const bool wrapped = dg.matches == VariantKind::CacheShort && dg.found.size() > 1 && dg.found[1].second != 0;
+  if ((!dg.matches || wrapped) && dg.correct_until) {
+    // A restart is not a drift: the positions may start again where the dump stops matching.
+    std::vector<long> restarts = find_restarts(source, start, positions, expected, *dg.correct_until);
+    if (!restarts.empty()) {
+      dg.restarts = std::move(restarts);
+      dg.correct_until.reset();
+      name_match(report, source, positions, VariantKind::PositionsRestart, {});
+      return report;
+    }
+  }
+  if (!dg.matches) try_measured_base(report, source, start, positions);
+  if (dg.matches) {
+    name_match(report, source, positions, *dg.matches, dg.found);
+  } else {
+    say_nothing_matches(report, closest, positions);
+  }
+  return report;
+}
+
+long SegmentChecks::diagnosed() const {
+  return static_cast<long>(
+      std::count_if(listed.begin(), listed.end(), [](const SegmentCheck& c) { return c.diagnosed(); }));
+}
+
+const SegmentCheck* SegmentChecks::find(long index) const {
+  const auto at =
+      std::lower_bound(listed.begin(), listed.end(), index, [](const SegmentCheck& c, long k) { return c.index < k; });
+  return at != listed.end() && at->index == index ? &*at : nullptr;
+}
+
+SegmentCheck segment_verdict(const DumpSegment& g, long index, const DumpComparison& whole) {
+  SegmentCheck c;
+  c.segment = g;
+  c.index = index;
+  for (long s = g.start; s < g.start + g.length; ++s) {
+    c.max_ratio = std::max(c.max_ratio, whole.position_ratio[s]);
+    if (!(whole.position_ratio[s] <= 1.0)) ++c.failing_positions;
+  }
+  return c;
+}
+
+SegmentChecks check_segments(const DumpVectors& before, const DumpVectors& after,
+                             const std::vector<AxisPosition>& positions, const RopeExpectation& expected,
+                             const std::vector<DumpSegment>& segments, const DumpComparison& whole) {
+  return check_segments(MemorySource(before, after), positions, expected, segments, whole);
+}
+
+SegmentChecks check_segments(const DumpSource& source, const std::vector<AxisPosition>& positions,
+                             const RopeExpectation& expected, const std::vector<DumpSegment>& segments,
+                             const DumpComparison& whole) {
+  constexpr std::size_t half = kDiagnosedSegments / 2;
+  SegmentChecks out;
+  std::vector<SegmentCheck> first;  // the first kDiagnosedSegments failing ones
+  std::vector<SegmentCheck> worst;  // a heap of the `half` worst failing ones past first's first `half`, least on top
+  // Worse: a larger ratio, or an equal one earlier (the heap's top is the one to drop: the least bad).
+  const auto worse = [](const SegmentCheck& x, const SegmentCheck& y) {
+    return x.max_ratio > y.max_ratio || (x.max_ratio == y.max_ratio && x.index < y.index);
+  };
+  for (std::size_t k = 0; k < segments.size(); ++k) {
+    const DumpSegment& g = segments[k];
+    if (g.start < 0 || g.length < 1 || g.start + g.length > source.seq()) {
+      throw InvalidArgument(error_msg("segment [{0}, {1}) is outside the sequence axis of {2}", g.start,
+                                      g.start + g.length, source.seq()));
+    }
+    SegmentCheck c = segment_verdict(g, static_cast<long>(k), whole);
+    ++out.count;
+    if (k < kListedSegments) out.listed.push_back(c);
+    if (c.passed()) continue;
+    ++out.failing;
+    if (first.size() < kDiagnosedSegments) first.push_back(c);
+    if (static_cast<std::size_t>(out.failing) <= half) continue;  // among the first: diagnosed anyway
+    if (worst.size() < half) {
+      worst.push_back(c);
+      std::push_heap(worst.begin(), worst.end(), worse);
+    } else if (worse(c, worst.front())) {
+      std::pop_heap(worst.begin(), worst.end(), worse);
+      worst.back() = c;
+      std::push_heap(worst.begin(), worst.end(), worse);
+    }
+  }
+  // The ones to diagnose, in index order.
+  std::vector<SegmentCheck> chosen;
+  if (static_cast<std::size_t>(out.failing) <= kDiagnosedSegments) {
+    chosen = std::move(first);
+  } else {
+    chosen.assign(first.begin(), first.begin() + static_cast<long>(half));
+    chosen.insert(chosen.end(), worst.begin(), worst.end());
+    std::sort(chosen.begin(), chosen.end(),
+              [](const SegmentCheck& x, const SegmentCheck& y) { return x.index < y.index; });
+  }
+  for (SegmentCheck& c : chosen) {
+    const DumpSegment& g = c.segment;
+    const std::vector<AxisPosition> p(positions.begin() + g.start, positions.begin() + g.start + g.length);
+    const bool sample = !source.sampled() && whole.after_non_finite.count == 0 &&
+                        diagnosed_on_sample(g.length, source.groups(), source.d());
+    c.report = std::make_shared<CheckReport>(
+        sample
+            ? diagnose_segment_on_sample(source, g.start, p, expected, whole.position_ratio.segment(g.start, g.length))
+            : check_source(source, g.start, p, expected));
+    if (static_cast<std::size_t>(c.index) < kListedSegments) {
+      out.listed[static_cast<std::size_t>(c.index)].report = c.report;
+    } else {
+      out.listed.push_back(c);
+    }
+  }
+  return out;
+}
+
+void diagnose_rows(CheckReport& report, const std::vector<DumpSegment>& rows, SegmentChecks& checks,
+                   const std::vector<AxisPosition>& positions) {
+  CheckDiagnosis& dg = report.diagnosis;
+  if (rows.size() < 2 || dg.matches != VariantKind::PositionsRestart || positions.empty()) return;
+  if (dg.restarts.size() != rows.size() - 1) return;
+  for (std::size_t k = 1; k < rows.size(); ++k) {
+    if (dg.restarts[k - 1] != rows[k].start) return;
+  }
+  const std::string first = check_position_text(positions.front());
+  dg.message =
+      msg("every batch row matches the first row's positions (from {0}): the whole batch is rotated at one "
+          "offset (batched decode with a position per row?)",
+          first);
+  for (SegmentCheck& row : checks.listed) {
+    if (row.diagnosed()) row.report->diagnosis.message = msg("rotated at the first row's positions (from {0})", first);
+  }
+}
+
+}  // namespace rope

@@ -1,0 +1,621 @@
+// The element-wise comparison of rope check (check_kernel.hpp): tolerance (C1), per-thread tallies merged
+// in an order that does not depend on the threads; vectors whose pairs lie in a regular form screened
+// (check_screen.hpp), read as the files store them.
+#include "rope/analysis/check/check_kernel.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <cmath>
+#include <exception>
+#include <limits>
+#include <fmt/format.h>
+#include <mutex>
+#include <stdexcept>
+
+#include "rope/analysis/calculators/precision.hpp"
+#include "rope/core/constants.hpp"
+#include "rope/core/error.hpp"
+#include "rope/core/workers.hpp"
+
+namespace rope {
+namespace {
+
+/// What one variant needs at every element: channels of each pair, the error model's constants.
+struct Setup {
+  const Variant* variant = nullptr;
+  int d = 0, half = 0;
+  double eps_t = 0, eps_a = 0, a = 1;
+  Eigen::VectorXd c_i;
+  /// Pair i is read at channels (ca, cb) of x and written at (oa, ob) of y: the same, but for de-interleaved
+  /// output (check.hpp pair_channels).
+  std::vector<int> ca, cb, oa, ob, unrotated;
+  const AxisMap* map = nullptr;
+  int off = 0;
+  /// The pairs are (off + i, off + half + i) (half) or (off + 2i, off + 2i + 1) (interleaved): the fast path.
+  bool half_form = false, interleaved_form = false;
+  /// (N1): a pair's norm within norm_rel·a·‖x‖ + norm_floor (Variant::norms).
+  double norm_rel = 0, norm_floor = 0;
+};
+
+/// The smallest positive subnormal of a type: a product that underflows rounds by at most half of it.
+double smallest_subnormal(DType type) {
+  switch (type) {
+    case DType::F16:
+      return std::ldexp(1.0, -24);
+    case DType::BF16:
+      return std::ldexp(1.0, -133);
+    case DType::F32:
+      return std::ldexp(1.0, -149);
+    default:
+      return std::numeric_limits<double>::denorm_min();
+  }
+}
+
+Setup make_setup(const Variant& variant, const BlockShape& shape) {
+  const RopeExpectation& spec = variant.spec;
+  Setup u;
+  u.variant = &variant;
+  const int d = shape.d, r = spec.rotary_dim(), off = spec.rope.rotary_offset;
+  if (r + off > d || r < 2 || off < 0) {
+    throw InvalidArgument(error_msg("the rotary dimension {0} does not fit in the dump's d = {1}", r, d));
+  }
+  u.d = d, u.half = r / 2;
+  const DType type = variant.dump_type ? *variant.dump_type : shape.dtype;
+  u.eps_t = epsilon(type);
+  const AngleModel model = spec.angles.value_or(default_angle_model(type));
+  u.eps_a = angle_epsilon(model);
+  u.c_i = angle_error_factors(model, spec.theta(), spec.base(), r);  // (C2)
+  u.a = spec.attention_factor();
+  u.norm_rel = 2 * (u.eps_t + u.eps_a);  // (N1)
+  u.norm_floor = 4 * smallest_subnormal(type);
+  std::vector<char> rotated(static_cast<std::size_t>(d), 0);
+  if (variant.partner > 0 && off + u.half - 1 + variant.partner >= d) {
+    throw InvalidArgument(error_msg("the rotary dimension {0} does not fit in the dump's d = {1}", r, d));
+  }
+  for (int i = 0; i < u.half; ++i) {
+    auto [pa, pb] = pair_channels(spec, i, false);
+    auto [qa, qb] = pair_channels(spec, i, true);
+    if (variant.partner > 0) pa = qa = off + i, pb = qb = off + i + variant.partner;  // PartialPairing
+    u.ca.push_back(pa), u.cb.push_back(pb), u.oa.push_back(qa), u.ob.push_back(qb);
+    rotated[static_cast<std::size_t>(qa)] = rotated[static_cast<std::size_t>(qb)] = 1;
+  }
+  for (int ch = 0; ch < d; ++ch) {
+    if (!rotated[static_cast<std::size_t>(ch)]) u.unrotated.push_back(ch);
+  }
+  u.off = off;
+  u.half_form = u.interleaved_form = true;
+  for (int i = 0; i < u.half; ++i) {
+    const auto k = static_cast<std::size_t>(i);
+    const bool in_place = u.ca[k] == u.oa[k] && u.cb[k] == u.ob[k];
+    u.half_form = u.half_form && in_place && u.ca[k] == off + i && u.cb[k] == off + u.half + i;
+    u.interleaved_form = u.interleaved_form && in_place && u.ca[k] == off + 2 * i && u.cb[k] == off + 2 * i + 1;
+  }
+  u.map = spec.rope.axes ? &*spec.rope.axes : nullptr;
+  if (u.map && u.map->pair_axis.size() != static_cast<std::size_t>(u.half)) {
+    throw InvalidArgument(error_msg("the axis map has {0} pairs but the rotary dimension {1} has {2}",
+                                    u.map->pair_axis.size(), r, u.half));
+  }
+  return u;
+}
+
+/// The position index s of the range turns by under the variant: restarts, the sequence index, the offset.
+AxisPosition variant_position(const Variant& v, const std::vector<AxisPosition>& positions, long s) {
+  // MropeIgnored: 1-D positions, the index in the whole sequence: the first row's (its t) plus s.
+  AxisPosition p = v.sequence_index && !positions.empty()
+                       ? AxisPosition::single(positions.front()[0] + static_cast<double>(s))
+                       : positions[static_cast<std::size_t>(s)];
+  for (auto r = v.restarts.rbegin(); r != v.restarts.rend(); ++r) {  // the last restart at or before s
+    if (*r > s) continue;
+    const AxisPosition& at = positions[static_cast<std::size_t>(*r)];
+    for (int k = 0; k < p.count; ++k) p.value[static_cast<std::size_t>(k)] += positions.front()[k] - at[k];
+    break;
+  }
+  for (int k = 0; k < p.count; ++k) p.value[static_cast<std::size_t>(k)] += v.position_offset;
+  if (v.cache_length > 0) {  // a cos/sin cache of cache_length rows: clamped to its last row, or wrapped
+    const auto L = static_cast<double>(v.cache_length);
+    for (int k = 0; k < p.count; ++k) {
+      double& x = p.value[static_cast<std::size_t>(k)];
+      x = v.cache_wraps ? x - L * std::floor(x / L) : std::min(x, L - 1);
+    }
+  }
+  if (v.batch_axes && p.count >= 3) {
+    // position_ids [3, B, S] read as [B, 3, S]: row b's component a is the flat row 3b + a of [3, B, S], that is
+    // component (3b + a) / B of batch row (3b + a) mod B, at the same index of the row.
+    const long B = v.spec.batch_rows, S = v.spec.row_length;
+    const long b = s / S, i = s % S;
+    for (int k = 0; k < 3; ++k) {
+      const long flat = 3 * b + k;
+      p.value[static_cast<std::size_t>(k)] =
+          positions[static_cast<std::size_t>((flat % B) * S + i)][static_cast<int>(flat / B)] + v.position_offset;
+    }
+  }
+  if (v.t_for_all && p.multi()) {
+    for (int k = 1; k < p.count; ++k) p.value[static_cast<std::size_t>(k)] = p.value[0];
+  }
+  if (v.axis_shift != 0 && p.count >= 3) {  // component a read from slot (a + shift) mod 3 (t, h, w)
+    const AxisPosition q = p;
+    for (int k = 0; k < 3; ++k)
+      p.value[static_cast<std::size_t>(k)] = q.value[static_cast<std::size_t>((k + v.axis_shift) % 3)];
+  }
+  if (v.swap_hw && p.multi()) std::swap(p.value[height_component(p)], p.value[height_component(p) + 1]);
+  return p;
+}
+
+/// cos, sin and the angle term of (C1) of every pair at position p.
+void position_table(const Setup& u, const AxisPosition& p, double* cs, double* sn, double* term, double* scale) {
+  const RopeExpectation& spec = u.variant->spec;
+  (void)axis_angles(spec.theta(), u.map,
+                    p);  // throws: a position of several components without axes, or of the wrong count
+  // (A1), (V1): pair i turns by θ_i·(p_a(i) + o), o a vision tower's offset (0 for M-RoPE).
+  const double o = u.map ? u.map->position_offset : 0.0;
+  Eigen::VectorXd m(u.half), phi(u.half);
+  for (int i = 0; i < u.half; ++i)
+    m[i] = (u.map ? axis_component(*u.map, p, u.map->pair_axis[static_cast<std::size_t>(i)]) : p[0]) + o;
+  if (u.variant->angle_type) {
+    // m and θ cast to the type, m·θ in it: per distinct position, each pair taking its own axis's.
+    const CurveSpec curve{*u.variant->angle_type, Strategy::CastInputs};
+    std::vector<char> done(static_cast<std::size_t>(u.half), 0);
+    for (int j = 0; j < u.half; ++j) {
+      if (done[static_cast<std::size_t>(j)]) continue;
+      const Eigen::VectorXd at = computed_angles(curve, spec.theta(), m[j]);
+      for (int i = j; i < u.half; ++i) {
+        if (m[i] == m[j]) phi[i] = at[i], done[static_cast<std::size_t>(i)] = 1;
+      }
+    }
+  } else {
+    phi = m.cwiseProduct(spec.theta());
+  }
+  // A query's scaling (S21) multiplies the whole vector: folded into cos, sin and the tolerance of the pairs,
+  // and kept for the unrotated channels.
+  *scale = spec.query_scale(p[0]);
+  for (int i = 0; i < u.half; ++i) {
+    cs[i] = *scale * std::cos(phi[i]);
+    sn[i] = *scale * std::sin(phi[i]) * (u.variant->reversed ? -1.0 : 1.0);
+    term[i] = *scale * (2 * u.eps_t + u.eps_a * (1 + u.c_i[i] * std::abs(m[i]) * spec.theta()[i]));
+  }
+}
+
+/// One thread's tally for one variant.
+struct Tally {
+  double max_ratio = 0;
+  long failing = 0, total = 0;
+  std::vector<double> channel;
+  std::vector<long> group_failing;
+  long first_seq = -1, first_group = -1;
+  int first_rank = -1, first_channel = -1;  // rank: the order in which (C1) visits the channels of a vector
+  double first_expected = 0, first_got = 0, first_tolerance = 0;
+  int first_pair = -1;  // the first failure's pair (−1: a pass-through channel) and its values
+  double first_x[2] = {0, 0}, first_y[2] = {0, 0};
+  NonFiniteValues before_non_finite, after_non_finite;
+  /// The thread's last vector failed, after its first failure: the next goes to the counting path without the screen
+  /// (a failing dump's vectors mostly fail; either path gives the same numbers).
+  bool counting = false;
+
+  bool before(long s, long g, int rank) const {
+    return first_seq < 0 || s < first_seq ||
+           (s == first_seq && (g < first_group || (g == first_group && rank < first_rank)));
+  }
+  void fail(long s, long g, int rank, int ch, double expected, double got, double tol) {
+    ++failing;
+    ++group_failing[static_cast<std::size_t>(g)];
+    if (before(s, g, rank)) {
+      first_seq = s, first_group = g, first_rank = rank, first_channel = ch;
+      first_expected = expected, first_got = got, first_tolerance = tol;
+      first_pair = -1;
+    }
+  }
+};
+
+/// |got − expected| against tol: the ratio (an infinite tolerance checks nothing), counted as failing.
+inline double judge(Tally& t, long s, long g, int rank, int ch, double expected, double got, double tol) {
+  const double diff = std::abs(got - expected);
+  if (diff <= tol && tol < INFINITY) return tol > 0 ? diff / tol : 0.0;  // within: diff = 0 when tol = 0
+  const double ratio = !std::isfinite(diff) || !std::isfinite(tol) ? INFINITY
+                       : diff == 0                                 ? 0.0
+                       : tol == 0                                  ? INFINITY
+                                                                   : diff / tol;
+  t.fail(s, g, rank, ch, expected, got, tol);
+  return ratio;
+}
+
+/// One vector x → y at index s of group g under (C1), every element recorded one by one; returns its largest
+/// ratio.
+double compare_vector_exact(const Setup& u, const double* cs, const double* sn, const double* term, double scale,
+                            const double* x, const double* y, long s, long g, Tally& t) {
+  double vmax = 0;
+  const double k = kToleranceSafety * u.a;
+  for (int ch = 0; ch < u.d; ++ch) {  // a value that is not a number fails its element and brings the vector here
+    if (!std::isfinite(x[ch])) t.before_non_finite.add(s, g, ch, x[ch]);
+    if (!std::isfinite(y[ch])) t.after_non_finite.add(s, g, ch, y[ch]);
+  }
+  for (int i = 0; i < u.half; ++i) {
+    const int a = u.oa[static_cast<std::size_t>(i)], b = u.ob[static_cast<std::size_t>(i)];             // written at
+    const double xa = x[u.ca[static_cast<std::size_t>(i)]], xb = x[u.cb[static_cast<std::size_t>(i)]];  // read at
+    // (C1): the error model's tolerance; ‖x‖ as the fast path computes it where a square root of the sum is exact
+    const double n2 = xa * xa + xb * xb;
+    const double norm = n2 < 1e300 && (n2 > 1e-300 || n2 == 0) ? std::sqrt(n2) : std::hypot(xa, xb);
+    const double tol = k * norm * term[i];
+    const double ra = judge(t, s, g, 2 * i, a, u.a * (xa * cs[i] - xb * sn[i]), y[a], tol);
+    const double rb = judge(t, s, g, 2 * i + 1, b, u.a * (xa * sn[i] + xb * cs[i]), y[b], tol);
+    if (t.first_seq == s && t.first_group == g && t.first_pair < 0 && t.first_rank / 2 == i &&
+        t.first_rank < 2 * u.half) {  // the first failure is in this pair: keep it whole
+      t.first_pair = i, t.first_x[0] = xa, t.first_x[1] = xb, t.first_y[0] = y[a], t.first_y[1] = y[b];
+    }
+    t.channel[static_cast<std::size_t>(a)] = std::max(t.channel[static_cast<std::size_t>(a)], ra);
+    t.channel[static_cast<std::size_t>(b)] = std::max(t.channel[static_cast<std::size_t>(b)], rb);
+    vmax = std::max(vmax, std::max(ra, rb));
+  }
+  const int base_rank = 2 * u.half;
+  for (std::size_t k2 = 0; k2 < u.unrotated.size(); ++k2) {
+    const int ch = u.unrotated[k2];
+    const double r = judge(t, s, g, base_rank + static_cast<int>(k2), ch, scale * x[ch], y[ch],
+                           kToleranceSafety * u.eps_t * std::abs(scale * x[ch]));
+    t.channel[static_cast<std::size_t>(ch)] = std::max(t.channel[static_cast<std::size_t>(ch)], r);
+    vmax = std::max(vmax, r);
+  }
+  t.total += u.d;
+  return vmax;
+}
+
+/// compare_vector_exact, by the fast path when the pairs lie in a regular form and every element passes, or fails
+/// after the thread's first failure (which alone is recorded element by element; a thread visits its vectors in
+/// increasing order): its largest ratio is then in `pm` (per pair, over the vectors of this position), its failing
+/// elements counted, and the result 0.
+double compare_vector(const Setup& u, const double* cs, const double* sn, const double* term, double scale,
+                      const double* x, const double* y, long s, long g, Tally& t, double* pm) {
+  if ((!u.half_form && !u.interleaved_form) || !u.unrotated.empty()) {
+    return compare_vector_exact(u, cs, sn, term, scale, x, y, s, g, t);
+  }
+  const double k = kToleranceSafety * u.a;
+  double* ch = t.channel.data() + u.off;
+  const int fails = fold_pair_failures(!u.half_form, u.half, k, u.a, cs, sn, term, x + u.off, y + u.off, ch, pm);
+  if (fails < 0 || (fails > 0 && t.first_seq < 0)) return compare_vector_exact(u, cs, sn, term, scale, x, y, s, g, t);
+  t.failing += fails;
+  t.group_failing[static_cast<std::size_t>(g)] += fails;
+  t.total += u.d;
+  return 0.0;
+}
+
+/// A position's tables of every pair: cos, sin, the angle term of (C1), and (κ·a·term)² for the screen.
+struct Tables {
+  const double* cs;
+  const double* sn;
+  const double* term;
+  double* kt2;
+  double scale;  ///< a query's scaling at this position (S21), folded into cs, sn and term; 1 otherwise
+};
+
+/// A thread's scratch for one position.
+struct PositionScratch {
+  std::vector<double> pair_max, q, cq, x, y;
+  std::vector<char> screened;
+};
+
+/// Every vector of sequence index s (block from s0) under (C1); returns the position's largest ratio. Vectors
+/// whose pairs lie in a regular form are screened (check_screen.hpp): the exact ratio is computed only where
+/// it can be a maximum of the position or of its channel, so that every maximum is the exact one; any other
+/// vector, and one the screen flags, is checked by compare_vector.
+double compare_position(const Setup& u, const BlockShape& shape, const Tables& tb, const BlockView& view, long s,
+                        long s0, Tally& t, PositionScratch& w) {
+  const std::size_t h = static_cast<std::size_t>(u.half);
+  const long groups = shape.groups, d = shape.d;
+  const double k = kToleranceSafety * u.a;
+  bool screen = (u.half_form || u.interleaved_form) && u.unrotated.empty();
+  for (int i = 0; i < u.half && screen; ++i) {
+    const double kt = k * tb.term[i];
+    tb.kt2[i] = kt * kt;
+    screen = tb.kt2[i] >= 1e-280 && tb.kt2[i] <= 1e280;  // normal, so that the screen's bound holds
+  }
+  double pmax = 0;
+  auto exact_vector = [&](long g) {  // compare_vector on the vector widened to double
+    const long v = ((s - s0) * groups + g) * d;
+    const double* x = static_cast<const double*>(view.before) + v;
+    const double* y = static_cast<const double*>(view.after) + v;
+    if (view.type != BlockElement::F64) {
+      w.x.resize(static_cast<std::size_t>(d)), w.y.resize(static_cast<std::size_t>(d));
+      widen_elements(view.type, element_at(view.before, view.type, v), d, w.x.data());
+      widen_elements(view.type, element_at(view.after, view.type, v), d, w.y.data());
+      x = w.x.data(), y = w.y.data();
+    }
+    w.pair_max.assign(h, 0.0);
+    pmax = std::max(pmax, compare_vector(u, tb.cs, tb.sn, tb.term, tb.scale, x, y, s, g, t, w.pair_max.data()));
+    for (const double m : w.pair_max) pmax = std::max(pmax, m);
+  };
+  if (!screen) {
+    for (long g = 0; g < groups; ++g) exact_vector(g);
+    return pmax;
+  }
+  const ScreenPairs sp{view.type, !u.half_form, u.half, u.a};
+  const auto dd = static_cast<std::size_t>(2 * u.half);
+  w.q.resize(static_cast<std::size_t>(groups) * dd);
+  w.cq.assign(dd, 0.0);
+  w.screened.assign(static_cast<std::size_t>(groups), 0);
+  bool dirty = false;  // a flagged vector folded into cq
+  for (long g = 0; g < groups; ++g) {
+    const long v = ((s - s0) * groups + g) * d + u.off;
+    if (!t.counting &&
+        screen_vector(sp, tb.cs, tb.sn, tb.kt2, element_at(view.before, view.type, v),
+                      element_at(view.after, view.type, v), &w.q[static_cast<std::size_t>(g) * dd], w.cq.data())) {
+      w.screened[static_cast<std::size_t>(g)] = 1;
+      t.total += u.d;
+    } else {
+      dirty = true;
+      const long failing = t.failing;
+      exact_vector(g);
+      t.counting = t.first_seq >= 0 && t.failing > failing;
+    }
+  }
+  if (dirty) {
+    w.cq.assign(dd, 0.0);
+    for (long g = 0; g < groups; ++g) {
+      if (!w.screened[static_cast<std::size_t>(g)]) continue;
+      for (std::size_t c = 0; c < dd; ++c) w.cq[c] = std::max(w.cq[c], w.q[static_cast<std::size_t>(g) * dd + c]);
+    }
+  }
+  const double top = screen_largest(w.cq.data(), static_cast<long>(dd));  // the screen's largest q at this position
+  for (std::size_t c = 0; c < dd; ++c) {
+    double& best = t.channel[static_cast<std::size_t>(u.off) + c];
+    // An element can raise the position's maximum or its channel's only if its q reaches this.
+    const double floor = std::min(top, best * best) * (1 - kScreenMargin);
+    if (!(w.cq[c] > 0 && w.cq[c] >= floor)) continue;
+    for (long g = 0; g < groups; ++g) {
+      const double q = w.q[static_cast<std::size_t>(g) * dd + c];
+      if (!w.screened[static_cast<std::size_t>(g)] || !(q > 0 && q >= floor)) continue;
+      const long v = ((s - s0) * groups + g) * d + u.off;
+      const double r = screen_exact_ratio(sp, k, tb.cs, tb.sn, tb.term, element_at(view.before, view.type, v),
+                                          element_at(view.after, view.type, v), static_cast<int>(c));
+      best = std::max(best, r);
+      pmax = std::max(pmax, r);
+    }
+  }
+  return pmax;
+}
+
+/// Variant::norms: every rotated pair of every vector of index s by its norm (N1), ‖y‖ against a·‖x‖ (a query's
+/// scaling folded into cs and sn); the sums Σ‖y‖², Σ(a·‖x‖)² of the position added to sy, sx. Returns the
+/// position's largest ratio.
+double compare_position_norms(const Setup& u, const BlockShape& shape, const Tables& tb, const BlockView& view, long s,
+                              long s0, Tally& t, PositionScratch& w, double& sy, double& sx, bool exact) {
+  const long groups = shape.groups, d = shape.d;
+  const auto h = static_cast<std::size_t>(u.half);
+  double pmax = 0;
+  w.x.resize(static_cast<std::size_t>(d)), w.y.resize(static_cast<std::size_t>(d));
+  w.q.resize(h);  // a·‖(cos, sin)‖ of each pair at this position (a query's scaling included)
+  for (std::size_t i = 0; i < h; ++i) w.q[i] = u.a * std::sqrt(tb.cs[i] * tb.cs[i] + tb.sn[i] * tb.sn[i]);
+  // The screen (check_screen.hpp screen_norms) of pairs in place in a regular form: their norms compared in squares
+  // within (N1)'s relative bound less δ = max(2^−10 of it, 2^−40), far above the roundings of the squares and of
+  // the exact loop's square roots (a few 2^−53), so that a pair it passes passes the exact loop ((N1)'s floor only
+  // widens the bound); the ratios of the pairs it passes are not computed. Not for bounds too tight for δ (float64).
+  const double delta = std::max(u.norm_rel * 0x1p-10, 0x1p-40);
+  const bool screen = !exact && (u.half_form || u.interleaved_form) && u.norm_rel > 2 * delta && u.norm_rel < 0.5;
+  if (screen) {
+    w.cq.resize(3 * h);             // w2 | this vector's ‖y‖² | its w2·‖x‖²
+    w.pair_max.assign(2 * h, 0.0);  // the sums of the screened vectors' ‖y‖², w2·‖x‖² per pair
+    for (std::size_t i = 0; i < h; ++i) w.cq[i] = w.q[i] * w.q[i];
+  }
+  const NormBounds bounds{w.cq.data(), (1 - u.norm_rel + delta) * (1 - u.norm_rel + delta),
+                          (1 + u.norm_rel - delta) * (1 + u.norm_rel - delta)};
+  const ScreenPairs sp{view.type, !u.half_form, u.half, u.a};
+  for (long g = 0; g < groups; ++g) {
+    const long v = ((s - s0) * groups + g) * d;
+    if (screen && screen_norms(sp, bounds, element_at(view.before, view.type, v + u.off),
+                               element_at(view.after, view.type, v + u.off), w.cq.data() + h, w.cq.data() + 2 * h)) {
+      for (std::size_t i = 0; i < h; ++i) w.pair_max[i] += w.cq[h + i], w.pair_max[h + i] += w.cq[2 * h + i];
+      t.total += 2 * u.half;
+      continue;
+    }
+    const double* x = static_cast<const double*>(view.before) + v;
+    const double* y = static_cast<const double*>(view.after) + v;
+    if (view.type != BlockElement::F64) {
+      widen_elements(view.type, element_at(view.before, view.type, v), d, w.x.data());
+      widen_elements(view.type, element_at(view.after, view.type, v), d, w.y.data());
+      x = w.x.data(), y = w.y.data();
+    }
+    double gy = 0, gx = 0;
+    for (int i = 0; i < u.half; ++i) {
+      const auto k = static_cast<std::size_t>(i);
+      const double xa = x[u.ca[k]], xb = x[u.cb[k]], ya = y[u.oa[k]], yb = y[u.ob[k]];
+      const double nx = w.q[k] * std::sqrt(xa * xa + xb * xb), ny = std::sqrt(ya * ya + yb * yb);
+      const double tol = u.norm_rel * nx + u.norm_floor, diff = std::abs(ny - nx);
+      gy += ny * ny, gx += nx * nx;
+      if (diff <= tol) {  // the usual case: within (N1)
+        const double r = tol > 0 ? diff / tol : 0.0;
+        pmax = std::max(pmax, r);
+        continue;
+      }
+      for (int ch = 0; ch < d; ++ch) {  // a value that is not a number: counted as the element kernel counts it
+        if (!std::isfinite(x[ch])) t.before_non_finite.add(s, g, ch, x[ch]);
+        if (!std::isfinite(y[ch])) t.after_non_finite.add(s, g, ch, y[ch]);
+      }
+      const double r = judge(t, s, g, 2 * i, u.oa[k], nx, ny, tol);
+      if (t.first_seq == s && t.first_group == g && t.first_pair < 0 && t.first_rank == 2 * i) {
+        t.first_pair = i, t.first_x[0] = xa, t.first_x[1] = xb, t.first_y[0] = ya, t.first_y[1] = yb;
+      }
+      t.channel[static_cast<std::size_t>(u.oa[k])] = std::max(t.channel[static_cast<std::size_t>(u.oa[k])], r);
+      pmax = std::max(pmax, r);
+    }
+    if (std::isfinite(gy) && std::isfinite(gx)) sy += gy, sx += gx;
+    t.total += 2 * u.half;
+  }
+  if (screen) {
+    for (std::size_t i = 0; i < h; ++i) sy += w.pair_max[i], sx += w.pair_max[h + i];
+  }
+  return pmax;
+}
+
+/// HeadsSeqMixed: [seq, heads] viewed as [heads, seq] around RoPE (a reshape where a transpose belongs): the vector
+/// of group g at index s turns at the position of index (s·groups + g) mod seq; each vector by the exact path.
+double compare_position_mixed(const Setup& u, const BlockShape& shape, const std::vector<AxisPosition>& positions,
+                              const BlockView& view, long s, long s0, Tally& t, PositionScratch& w) {
+  const std::size_t h = static_cast<std::size_t>(u.half);
+  const long groups = shape.groups, d = shape.d;
+  std::vector<double> cs(h), sn(h), term(h);
+  double pmax = 0;
+  for (long g = 0; g < groups; ++g) {
+    const long q = (s * groups + g) % shape.seq;
+    double scale = 1;
+    position_table(u, variant_position(*u.variant, positions, q), cs.data(), sn.data(), term.data(), &scale);
+    const long v = ((s - s0) * groups + g) * d;
+    w.x.resize(static_cast<std::size_t>(d)), w.y.resize(static_cast<std::size_t>(d));
+    widen_elements(view.type, element_at(view.before, view.type, v), d, w.x.data());
+    widen_elements(view.type, element_at(view.after, view.type, v), d, w.y.data());
+    pmax = std::max(pmax,
+                    compare_vector_exact(u, cs.data(), sn.data(), term.data(), scale, w.x.data(), w.y.data(), s, g, t));
+  }
+  return pmax;
+}
+
+void merge(DumpComparison& c, const Tally& t) {
+  c.max_ratio = std::max(c.max_ratio, t.max_ratio);
+  c.failing += t.failing;
+  c.total += t.total;
+  for (std::size_t ch = 0; ch < t.channel.size(); ++ch)
+    c.channel_ratio[static_cast<Eigen::Index>(ch)] =
+        std::max(c.channel_ratio[static_cast<Eigen::Index>(ch)], t.channel[ch]);
+  for (std::size_t g = 0; g < t.group_failing.size(); ++g) c.group_failing[g] += t.group_failing[g];
+  c.before_non_finite.merge(t.before_non_finite);
+  c.after_non_finite.merge(t.after_non_finite);
+}
+
+}  // namespace
+
+long block_positions_for(long groups, int d, long elements) {
+  const long per = std::max<long>(1, groups * d);
+  return std::max<long>(1, elements / per);
+}
+
+std::vector<DumpComparison> compare_blocks(const BlockShape& shape, const std::vector<AxisPosition>& positions,
+                                           const std::vector<Variant>& variants, const BlockFetch& fetch,
+                                           long block_positions, const ProgressFn* progress, const ComparePass& pass) {
+  if (static_cast<long>(positions.size()) != shape.seq) {
+    throw InvalidArgument(error_msg("{0} positions for a dump of {1} sequence positions", positions.size(), shape.seq));
+  }
+  std::vector<Setup> setups;
+  for (const Variant& v : variants) setups.push_back(make_setup(v, shape));
+  const std::size_t nv = variants.size();
+  std::vector<DumpComparison> out(nv);
+  for (DumpComparison& c : out) {
+    c.position_ratio = Eigen::VectorXd::Zero(shape.seq);
+    c.channel_ratio = Eigen::VectorXd::Zero(shape.d);
+    c.group_failing.assign(static_cast<std::size_t>(shape.groups), 0);
+  }
+  std::vector<Tally> firsts(nv);  // the first failure over the threads
+  // (N1): Σ‖y‖² and Σ(a·‖x‖)² per sequence index (each written by the one thread of its block), for Variant::norms.
+  std::vector<std::vector<double>> norm_y2(nv), norm_x2(nv);
+  for (std::size_t k = 0; k < nv; ++k) {
+    if (variants[k].norms)
+      norm_y2[k].assign(static_cast<std::size_t>(shape.seq), 0.0), norm_x2[k].assign(norm_y2[k].size(), 0.0);
+  }
+  const long B =
+      std::max<long>(1, std::min(block_positions, shape.seq));  // a short dump: tables for its positions only
+  // The blocks [s0, s1) visited: the range's, or those of the ranges of pass.only, each cut at B indices.
+  std::vector<std::pair<long, long>> spans;
+  long last_end = 0;
+  for (const auto& [a, b] : pass.only) {
+    if (a < last_end || b < a || b > shape.seq) {
+      throw std::logic_error("compare_blocks: the ranges of a pass must increase within the range");  // a caller's bug
+    }
+    for (long s0 = a; s0 < b; s0 += B) spans.emplace_back(s0, std::min(b, s0 + B));
+    last_end = b;
+  }
+  if (pass.only.empty()) {
+    for (long s0 = 0; s0 < shape.seq; s0 += B) spans.emplace_back(s0, std::min(shape.seq, s0 + B));
+  }
+  const long blocks = static_cast<long>(spans.size());
+  std::atomic<long> next{0}, done{0};
+  std::atomic<bool> stop{false};
+  std::exception_ptr error;
+  std::mutex lock;
+  // One worker a thread (core/workers.hpp), each taking the next block.
+  const auto worker = [&](int thread) {
+    try {
+      BlockBuffers buffers;
+      PositionScratch scratch;
+      std::vector<Tally> tally(nv);
+      std::vector<std::vector<double>> cs(nv), sn(nv), term(nv), kt2(nv), scale(nv);
+      for (std::size_t k = 0; k < nv; ++k) {
+        tally[k].channel.assign(static_cast<std::size_t>(shape.d), 0.0);
+        tally[k].group_failing.assign(static_cast<std::size_t>(shape.groups), 0);
+        const auto n = static_cast<std::size_t>(B * setups[k].half);
+        cs[k].resize(n), sn[k].resize(n), term[k].resize(n), kt2[k].resize(n),
+            scale[k].resize(static_cast<std::size_t>(B));
+      }
+      for (long blk = next++; blk < blocks && !stop; blk = next++) {
+        const auto [s0, s1] = spans[static_cast<std::size_t>(blk)];
+        BlockView view;
+        fetch(s0, s1, buffers, view);
+        for (std::size_t k = 0; k < nv; ++k) {
+          const Setup& u = setups[k];
+          const std::size_t h = static_cast<std::size_t>(u.half);
+          double* pos = out[k].position_ratio.data();
+          if (u.variant->norms) {  // (N1): pair norms, summed per index (added up in index order below)
+            // The tables of the variant before it, where the caller says it turns as that one (computed just above).
+            const bool shared = pass.norms_as_previous && k > 0 && !variants[k - 1].norms &&
+                                !variants[k - 1].heads_mixed && setups[k - 1].half == u.half;
+            const std::size_t t = shared ? k - 1 : k;
+            for (long s = s0; s < s1; ++s) {
+              const std::size_t o = static_cast<std::size_t>(s - s0) * h;
+              double& sc = scale[t][static_cast<std::size_t>(s - s0)];
+              if (!shared)
+                position_table(u, variant_position(*u.variant, positions, s), &cs[k][o], &sn[k][o], &term[k][o], &sc);
+              const Tables tables{&cs[t][o], &sn[t][o], &term[t][o], &kt2[t][o], sc};
+              const double pmax = compare_position_norms(u, shape, tables, view, s, s0, tally[k], scratch,
+                                                         norm_y2[k][static_cast<std::size_t>(s)],
+                                                         norm_x2[k][static_cast<std::size_t>(s)], pass.exact_norms);
+              pos[s] = pmax;
+              tally[k].max_ratio = std::max(tally[k].max_ratio, pmax);
+            }
+            continue;
+          }
+          if (u.variant->heads_mixed) {  // HeadsSeqMixed: every vector at its own position index
+            for (long s = s0; s < s1; ++s) {
+              const double pmax = compare_position_mixed(u, shape, positions, view, s, s0, tally[k], scratch);
+              pos[s] = pmax;
+              tally[k].max_ratio = std::max(tally[k].max_ratio, pmax);
+            }
+            continue;
+          }
+          for (long s = s0; s < s1; ++s) {
+            const std::size_t o = static_cast<std::size_t>(s - s0) * h;
+            double& sc = scale[k][static_cast<std::size_t>(s - s0)];
+            position_table(u, variant_position(*u.variant, positions, s), &cs[k][o], &sn[k][o], &term[k][o], &sc);
+            const Tables tables{&cs[k][o], &sn[k][o], &term[k][o], &kt2[k][o], sc};
+            const double pmax = compare_position(u, shape, tables, view, s, s0, tally[k], scratch);
+            pos[s] = pmax;  // each index belongs to one block: no other thread writes it
+            tally[k].max_ratio = std::max(tally[k].max_ratio, pmax);
+          }
+        }
+        const long finished = ++done;
+        if (progress && *progress && thread == 0)
+          (*progress)(static_cast<double>(finished) / static_cast<double>(blocks));
+      }
+      std::lock_guard<std::mutex> hold(lock);
+      for (std::size_t k = 0; k < nv; ++k) {
+        merge(out[k], tally[k]);
+        const Tally& t = tally[k];
+        if (t.first_seq >= 0 && firsts[k].before(t.first_seq, t.first_group, t.first_rank)) firsts[k] = t;
+      }
+    } catch (...) {
+      stop = true;
+      std::lock_guard<std::mutex> hold(lock);
+      if (!error) error = std::current_exception();
+    }
+  };
+  run_workers(worker_count(blocks), worker);
+  if (error) std::rethrow_exception(error);
+  for (std::size_t k = 0; k < nv; ++k) {
+    const Tally& t = firsts[k];
+    DumpComparison& c = out[k];
+    c.first_seq = t.first_seq, c.first_group = t.first_group, c.first_channel = t.first_channel;
+    c.first_expected = t.first_expected, c.first_got = t.first_got, c.first_tolerance = t.first_tolerance;
+    c.first_pair = t.first_pair;
+    for (std::size_t s = 0; s < norm_y2[k].size(); ++s)
+      c.norm_after2 += norm_y2[k][s], c.norm_expected2 += norm_x2[k][s];
+    c.first_x[0] = t.first_x[0], c.first_x[1] = t.first_x[1], c.first_y[0] = t.first_y[0], c.first_y[1] = t.first_y[1];
+  }
+  if (progress && *progress) (*progress)(1.0);
+  return out;
+}
+
+}  // namespace rope

@@ -1,0 +1,81 @@
+// Every layer of a dump checked in one run (check_layers.hpp).
+#include "rope/analysis/check/check_layers.hpp"
+
+#include <algorithm>
+
+#include "rope/core/error.hpp"
+#include "rope/core/message.hpp"
+#include "rope/io/tensor_file.hpp"
+#include "rope/io/tensor_list.hpp"
+
+namespace rope {
+
+namespace {
+
+int star_count(const std::string& s) { return static_cast<int>(std::count(s.begin(), s.end(), '*')); }
+
+}  // namespace
+
+bool CheckLayersRun::passed() const {
+  return std::all_of(layers.begin(), layers.end(), [](const CheckedLayer& l) { return l.run.passed(); });
+}
+
+bool names_layers(const DumpFiles& d) {
+  for (const std::string* s : {&d.tensor, &d.before_tensor, &d.after_tensor})
+    if (s->find('*') != std::string::npos) return true;
+  return false;
+}
+
+CheckLayersRun run_check_layers(const CheckRequest& request) {
+  const DumpFiles& d = request.dumps;
+  CheckLayersRun out;
+  out.before_file = d.before;
+  out.after_file = d.after;
+  out.before_pattern = d.before_tensor.empty() ? d.tensor : d.before_tensor;
+  out.after_pattern = d.after_tensor.empty() ? d.tensor : d.after_tensor;
+  const int stars = star_count(out.before_pattern);
+  if (stars > kMaxTensorPatternStars || star_count(out.after_pattern) != stars) {
+    throw InvalidArgument(error_msg("'{0}' and '{1}': the two tensor names need the same number of '*', at most {2}",
+                                    escape_for_message(out.before_pattern), escape_for_message(out.after_pattern),
+                                    kMaxTensorPatternStars));
+  }
+  const TensorListing before = list_tensors(d.before);
+  const TensorListing after = d.after == d.before ? before : list_tensors(d.after);
+  std::vector<std::pair<std::string, std::string>> pairs;
+  for (const TensorEntry& e : before.tensors) {
+    std::vector<std::string> runs;
+    if (!match_tensor_pattern(out.before_pattern, e.name, &runs)) continue;
+    const std::string other = fill_tensor_pattern(out.after_pattern, runs);
+    if (other == e.name && d.after == d.before) continue;  // the pattern pairs a tensor with itself
+    const bool present =
+        std::any_of(after.tensors.begin(), after.tensors.end(), [&](const TensorEntry& a) { return a.name == other; });
+    if (!present) {
+      throw InvalidArgument(error_msg("{0}: no tensor named '{1}', the pair of '{2}' in {3}",
+                                      escape_for_message(d.after), escape_for_message(other),
+                                      escape_for_message(e.name), escape_for_message(d.before)));
+    }
+    if (pairs.size() >= kMaxCheckedLayers) {
+      throw InvalidArgument(error_msg("'{0}' matches more than the {1} layers one run checks",
+                                      escape_for_message(out.before_pattern), kMaxCheckedLayers));
+    }
+    pairs.emplace_back(e.name, other);
+  }
+  if (pairs.empty()) {
+    throw InvalidArgument(error_msg("{0}: no tensor matches '{1}'", escape_for_message(d.before),
+                                    escape_for_message(out.before_pattern)));
+  }
+  for (const auto& [b, a] : pairs) {
+    CheckRequest one = request;
+    one.dumps.tensor.clear();
+    one.dumps.before_tensor = b;
+    one.dumps.after_tensor = a;
+    out.layers.push_back({b, a, run_check(one)});
+  }
+  std::stable_sort(out.layers.begin(), out.layers.end(), [](const CheckedLayer& x, const CheckedLayer& y) {
+    if (x.run.passed() != y.run.passed()) return !x.run.passed();
+    return x.run.report.comparison.max_ratio > y.run.report.comparison.max_ratio;
+  });
+  return out;
+}
+
+}  // namespace rope

@@ -1,0 +1,461 @@
+// rope check as one call (check_run.hpp): the expectation from the settings (shared with rope diff), the layers
+// without RoPE, and the comparison of the whole dump and of each batch row or packed sequence.
+#include "rope/analysis/check/check_run.hpp"
+
+#include <algorithm>
+#include <fmt/format.h>
+#include <memory>
+#include <unordered_set>
+
+#include "rope/analysis/check/check_table.hpp"
+#include "rope/analysis/check/expectation.hpp"
+#include "rope/core/constants.hpp"
+#include "rope/core/error.hpp"
+#include "rope/io/csv.hpp"
+#include "rope/io/gguf.hpp"
+#include "rope/io/utf8.hpp"
+#include "rope/models/hf/json_reader.hpp"
+#include "rope/models/layer_types.hpp"
+
+namespace rope {
+
+bool CheckSettings::any() const {
+  return source.any() || !rope.first_scaling_setting().empty() || !rope.vision.empty() || rope.tower != Tower::Default;
+}
+
+namespace {
+
+/// The model's RoPE for a dump of `head_dim` channels: the settings' model, or plain RoPE of that head and the
+/// base (the layout is the expectation's: the settings' layout is imposed there, not on the model).
+ModelRope resolve_for(const CheckSettings& s, int head_dim) {
+  if (!s.any()) check_dimension(head_dim);
+  RopeOverrides r = s.rope;
+  r.head_dim = std::nullopt;
+  r.default_head_dim = head_dim;
+  r.base = s.base;
+  r.default_base = kDefaultBase;
+  r.layout = std::nullopt;
+  r.default_layout = Layout::Interleaved;
+  return resolve_model_rope(s.source, r);
+}
+
+bool is_gguf_source(const ModelSource& source) { return !source.file.empty() && is_gguf_file(source.file); }
+
+/// The expectation of the run's one resolution `rope` (expectation_from_settings without resolving again).
+RopeExpectation expectation_of_resolved(const ModelRope& rope, const CheckSettings& s, int head_dim, bool per_axis,
+                                        double max_position, Message& where);
+
+/// A list of layer type names for one line: at most kMaxListedNames, each cut to kMaxListedNameBytes bytes, then
+/// "and N more" (the bound of names read from a config, models/hf/json_reader.hpp).
+Message listed_layer_types(const std::vector<std::string>& names) {
+  std::string out;
+  for (std::size_t i = 0; i < names.size() && i < detail::kMaxListedNames; ++i) {
+    out += (out.empty() ? "" : ", ") + escape_controls(detail::shown_name(names[i]));
+  }
+  if (names.size() <= detail::kMaxListedNames) return Message::same(out);
+  return msg("{0} and {1} more", out, names.size() - detail::kMaxListedNames);
+}
+
+/// Whether two layer types' expectations check a dump the same way (names that share a spec share a try).
+bool same_layer_expectation(const RopeExpectation& a, const RopeExpectation& b) {
+  const auto same_axes = [](const std::optional<AxisMap>& x, const std::optional<AxisMap>& y) {
+    if (!x || !y) return !x && !y;
+    return x->pair_axis == y->pair_axis && x->axes == y->axes && x->first_axis == y->first_axis &&
+           x->position_offset == y->position_offset && x->source.order == y->source.order;
+  };
+  const auto same_other = [](const std::optional<RopeExpectation::OtherList>& x,
+                             const std::optional<RopeExpectation::OtherList>& y) {
+    if (!x || !y) return !x && !y;
+    return x->is_short == y->is_short && x->theta.size() == y->theta.size() && x->theta == y->theta;
+  };
+  return a.rope.layout == b.rope.layout && a.rope.head_dim == b.rope.head_dim &&
+         a.rope.rotary_offset == b.rope.rotary_offset && a.theta().size() == b.theta().size() &&
+         a.theta() == b.theta() && a.attention_factor() == b.attention_factor() && a.base() == b.base() &&
+         a.scaled() == b.scaled() && same_axes(a.rope.axes, b.rope.axes) && a.angles == b.angles && a.mode == b.mode &&
+         a.scaling == b.scaling && a.yarn_factor == b.yarn_factor && same_other(a.longrope_other, b.longrope_other) &&
+         a.yarn_truncated_theta.size() == b.yarn_truncated_theta.size() &&
+         a.yarn_truncated_theta == b.yarn_truncated_theta && a.error_model.en == b.error_model.en &&
+         a.rope.deinterleaved_output == b.rope.deinterleaved_output && a.rope.axis_blocks == b.rope.axis_blocks &&
+         a.query_beta == b.query_beta && a.query_original == b.query_original && a.query_shift == b.query_shift;
+}
+
+/// The arrangement of the dump that check's variants need: the rope_deltas its positions include (the variant
+/// "decode tokens without rope_deltas") and its batch rows when of equal length (the variant "M-RoPE batch rows read
+/// as t, h, w").
+void expect_arrangement(RopeExpectation& e, double rope_delta, const std::vector<DumpSegment>& segments, bool rows) {
+  e.rope_delta = rope_delta;
+  if (rows && segments.size() > 1 && std::all_of(segments.begin(), segments.end(), [&](const DumpSegment& g) {
+        return g.length == segments.front().length;
+      })) {
+    e.batch_rows = static_cast<long>(segments.size());
+    e.row_length = segments.front().length;
+  }
+}
+
+/// One RoPE of the model's layer types tried: its expectation, and the names of the types that share it.
+struct LayerTypeTry {
+  RopeExpectation expected;
+  Message where;
+  std::vector<std::string> names;
+};
+
+/// A model of several layer types and none given (a Gemma 3 config: its default type is full_attention, base 1e6,
+/// while layer 0 is sliding_attention, base 10000): a failing dump is checked against each distinct RoPE of its
+/// types (names that share one share a try; the default type's was checked already), at most kMaxLayerTypeTries of
+/// them, each type's taken from the run's one resolution, and passes as the one it matches; else the failure names
+/// the types, rather than a hint such as "is rope_theta read?".
+void try_layer_types(const LayerTypeTrial& trial, const DumpSource& source, const std::vector<AxisPosition>& positions,
+                     DType dtype, RopeExpectation& e, CheckReport& report, CheckRun& run) {
+  if (trial.types.empty() || !trial.model) return;
+  run.layer_types = trial.types;
+  if (report.comparison.passed()) {  // as the default type (Gemma 3's full_attention): said, as another type's pass
+    if (trial.default_type.empty()) {
+      run.layer_types.clear();
+      return;
+    }
+    run.layer_type = trial.default_type;
+    report.notes.insert(report.notes.begin(),
+                        msg("PASS as a {0} layer: the model has the layer types {1}; give {2} to check one type",
+                            escape_controls(detail::shown_name(trial.default_type)),
+                            listed_layer_types(run.layer_types), option_name("layer_type=")));
+    return;
+  }
+  // Each type's expectation from the one resolution, grouped by what it checks.
+  std::vector<LayerTypeTry> tries;
+  ModelRope one;
+  one.model = trial.model->model;
+  one.plain = trial.model->plain;
+  for (const LayerRope& l : trial.model->layers) {
+    if (!l.spec) continue;
+    one.spec = *l.spec;
+    Message where;
+    RopeExpectation te;
+    try {
+      te = trial.expectation(one, where);
+    } catch (const InvalidArgument&) {
+      continue;
+    }
+    te.rope_delta = e.rope_delta;
+    te.batch_rows = e.batch_rows;
+    te.row_length = e.row_length;
+    const auto same = std::find_if(tries.begin(), tries.end(),
+                                   [&](const LayerTypeTry& t) { return same_layer_expectation(t.expected, te); });
+    if (same != tries.end()) {
+      same->names.push_back(l.type);
+    } else if (tries.size() <= kMaxLayerTypeTries) {  // the tries and the default type's RoPE, kept to compare
+      tries.push_back({std::move(te), where, {l.type}});
+    } else {  // beyond the bound: not tried, and not compared with the others any further
+      run.layer_types_not_tried.push_back(l.type);
+    }
+  }
+  std::size_t tried = 0;
+  for (LayerTypeTry& t : tries) {
+    if (same_layer_expectation(t.expected, e)) continue;  // the default type's RoPE: checked, failed above
+    if (tried == kMaxLayerTypeTries) {
+      run.layer_types_not_tried.insert(run.layer_types_not_tried.end(), t.names.begin(), t.names.end());
+      continue;
+    }
+    ++tried;
+    CheckReport tr = check_source(source, 0, positions, t.expected);
+    if (!tr.comparison.passed()) continue;
+    run.layer_type = t.names.front();
+    run.where = t.where;
+    run.angles = t.expected.angles.value_or(default_angle_model(dtype));
+    e = std::move(t.expected);
+    report = std::move(tr);
+    report.notes.insert(report.notes.begin(),
+                        msg("PASS as a {0} layer: the model has the layer types {1}; give {2} to check one type",
+                            escape_controls(detail::shown_name(run.layer_type)), listed_layer_types(run.layer_types),
+                            option_name("layer_type=")));
+    run.layer_types_not_tried.clear();
+    break;
+  }
+  run.layer_type_tries = tried;
+  if (!run.layer_types_not_tried.empty()) {
+    report.notes.push_back(msg(
+        "layer types not tried ({0}): at most {1} distinct RoPEs of a model's layer types are tried; give {2} to check one",
+        listed_layer_types(run.layer_types_not_tried), kMaxLayerTypeTries, option_name("layer_type=")));
+  }
+  if (run.layer_type.empty()) {
+    const Message found = report.diagnosis.message;
+    report.diagnosis.message =
+        found.empty() ? msg("the dump matches none of the model's layer types ({0}); give {1} to check one type",
+                            listed_layer_types(run.layer_types), option_name("layer_type="))
+                      : msg("the dump matches none of the model's layer types ({0}); as the default one: {1}",
+                            listed_layer_types(run.layer_types), found);
+  }
+}
+
+}  // namespace
+
+LayerTypeTrial layer_types_to_try(const ModelRope& model, const std::string& layer_type) {
+  LayerTypeTrial trial;
+  if (!layer_type.empty()) return trial;
+  std::vector<std::string>& types = trial.types;
+  std::unordered_set<std::string> seen;
+  for (const LayerRope& l : model.layers) {
+    if (l.spec && seen.insert(l.type).second) types.push_back(l.type);
+  }
+  if (types.size() < 2) types.clear();
+  if (!types.empty()) {
+    trial.default_type = model.spec.layer_type;
+    trial.model = std::make_shared<const ModelRope>(model);
+  }
+  return trial;
+}
+
+RopeExpectation expectation_from_settings(const CheckSettings& s, int head_dim, bool per_axis, double max_position,
+                                          Message& where) {
+  return expectation_of_resolved(resolve_for(s, head_dim), s, head_dim, per_axis, max_position, where);
+}
+
+namespace {
+
+RopeExpectation expectation_of_resolved(const ModelRope& rope, const CheckSettings& s, int head_dim, bool per_axis,
+                                        double max_position, Message& where) {
+  if (!rope.plain && rope.spec.axes && rope.spec.axes->vision() && !per_axis) {
+    throw InvalidArgument(error_msg(
+        "a vision tower's 2-D RoPE turns each patch by its (row, column): give --axis-positions FILE with "
+        "a row ROW,COL per sequence index, or check the tower's rotation with rope apply --position ROW,COL"));
+  }
+  // The library's one construction (analysis/check/expectation.hpp), shared with the Python module.
+  ExpectationRequest q;
+  q.head_dim = head_dim;
+  q.from_model = !s.source.file.empty() || !s.source.preset.empty();
+  q.vision = !s.rope.vision.empty();
+  q.gguf = is_gguf_source(s.source);
+  q.angles = s.angles;
+  q.layout = s.layout;
+  q.max_position = max_position;
+  RopeExpectation e = expectation_from_rope(rope, q);
+  // A query: Ministral 3 and Mistral 4 multiply the query by s(p) (S21) after RoPE, on every layer (HF
+  // get_llama_4_attn_scale in Ministral3Attention.forward); keys are not scaled.
+  if (s.query && !s.source.any()) {
+    throw InvalidArgument(error_msg("{0} scales a query as a model's attention does: give {1} or {2}",
+                                    option_name("query"), option_name("model"), option_name("config")));
+  }
+  if (s.query && rope.model.query_scaling) {
+    e.query_beta = rope.model.query_scaling->beta;
+    e.query_original = rope.model.query_scaling->original;
+  }
+  if (s.layout) {
+    where = Message::same(option_name("layout"));
+  } else if (!rope.plain && q.from_model) {
+    where = msg("the model's class");
+  } else if (!rope.plain && q.vision) {
+    where = Message::same(fmt::format("{} {}", option_name("vision"), s.rope.vision));
+  } else {
+    where = msg("assumed: Hugging Face's rotate_half; give --layout");
+  }
+  // The mode's expectation, made from the forward one (check_table.hpp: the one place a mode plugs in).
+  e.mode = s.mode;
+  return check_mode(s.mode).expectation(std::move(e));
+}
+
+}  // namespace
+
+/// The angle model is the source's (float32 for Hugging Face, whose Llama 4 temperature (S20) is float32; ggml for a
+/// GGUF), or the settings'.
+RopeExpectation unchanged_expectation(int head_dim, const CheckSettings& s, int axis_components) {
+  RopeExpectation e;
+  if (axis_components > 1) {  // Qwen3.5's linear attention: t,h,w positions that turn nothing (θ = 0, an all-t map)
+    std::vector<int> sections(static_cast<std::size_t>(axis_components), 0);
+    sections.front() = head_dim / 2;  // every pair on t
+    e.rope.axes =
+        make_axis_map({sections, axis_components == 3 ? SectionOrder::Chunked : SectionOrder::GgmlMrope}, head_dim / 2);
+  }
+  e.angles = s.angles ? *s.angles : is_gguf_source(s.source) ? AngleModel::Ggml : AngleModel::Float32;
+  e.rope.head_dim = head_dim;
+  e.set_theta(Eigen::VectorXd::Zero(head_dim / 2));
+  e.error_model = msg("unchanged: the layer has no RoPE");
+  e.mode = s.mode;
+  return e;
+}
+
+std::optional<RopeExpectation> rope_of_other_layers(const CheckSettings& s, int head_dim, bool per_axis,
+                                                    double max_position) {
+  CheckSettings other = s;
+  other.rope.layer_type.clear();
+  try {
+    const ModelRope model = resolve_for(other, head_dim);
+    if (!model.layers.empty()) {  // the first layer type that rotates (the default one may be a type without RoPE)
+      const auto with_rope =
+          std::find_if(model.layers.begin(), model.layers.end(), [](const LayerRope& l) { return l.spec.has_value(); });
+      if (with_rope == model.layers.end()) return std::nullopt;
+      other.rope.layer_type = with_rope->type;
+    }
+    Message where;
+    return expectation_from_settings(other, head_dim, per_axis, max_position, where);
+  } catch (const InvalidArgument&) {  // the model's RoPE does not fit this dump (another head dimension): nothing to
+                                      // compare with
+    return std::nullopt;
+  }
+}
+
+namespace {
+
+/// One check of the dumps as `request` reads them; `model` holds the run's one resolution (made by the first reading,
+/// kept for another one).
+CheckRun check_files(const CheckRequest& request, std::optional<ModelRope>& model) {
+  const CheckSettings& s = request.settings;
+  CheckRun run;
+  run.before_file = request.dumps.before;
+  run.after_file = request.dumps.after;
+  LoadedDumps dumps = open_dumps(request.dumps);
+  if (s.dtype) dumps.after.dtype = dumps.before.dtype = *s.dtype;
+  if (s.dtype && dumps.stream) dumps.stream->set_dtype(*s.dtype);
+  double max_position = 0;
+  for (const double p : dumps.positions) max_position = std::max(max_position, p);
+  for (const AxisPosition& p : dumps.axis_positions) max_position = std::max(max_position, p.max_abs());
+  run.max_position = max_position;
+  // A layer without RoPE (a layer type naming NoPE or linear-attention layers): its code leaves q and k as they
+  // are, so the dump should be unchanged: every pair turns by 0 (θ_i = 0), attention factor 1.
+  run.nope = layers_without_rope(s.source, s.rope);
+  const auto& nope = run.nope;
+  // The run's one resolution of the model: the expectation and every layer type's (try_layer_types) come from it.
+  if (!nope && !model) model = resolve_for(s, dumps.after.d);
+  const bool per_axis = !dumps.axis_positions.empty();
+  RopeExpectation e =
+      nope ? unchanged_expectation(dumps.after.d, s, dumps.axis_positions.empty() ? 1 : dumps.axis_positions[0].count)
+           : expectation_of_resolved(*model, s, dumps.after.d, per_axis, max_position, run.where);
+  if (nope && nope->temperature && s.query) {  // Llama 4's NoPE layers: q · t(p) (S20), keys unchanged
+    e.query_beta = nope->temperature->attn_scale;
+    e.query_original = nope->temperature->floor_scale;
+    e.query_shift = 1;
+  }
+  run.angles = e.angles.value_or(default_angle_model(dumps.after.dtype));
+  expect_arrangement(e, request.dumps.rope_delta.value_or(0.0), dumps.segments, dumps.segments_are_rows);
+  const std::vector<AxisPosition> positions = positions_as_axes(dumps.positions, dumps.axis_positions);
+  std::optional<MemorySource> in_memory;
+  if (!dumps.stream) in_memory.emplace(dumps.before, dumps.after);
+  const DumpSource& source = dumps.stream ? static_cast<const DumpSource&>(*dumps.stream) : *in_memory;
+  CheckProgress* progress = request.progress;
+  if (progress != nullptr && dumps.stream && progress->start(dumps.stream->data_bytes())) {
+    dumps.stream->set_progress([progress](double done) { progress->update(done); });
+  }
+  if (static_cast<long>(positions.size()) != source.seq()) {
+    throw InvalidArgument(
+        error_msg("{0} positions for a dump of {1} sequence positions", positions.size(), source.seq()));
+  }
+  CheckReport report = check_source(source, 0, positions, e);
+  if (!nope) {  // several layer types, none given: the one the dump passes as (try_layer_types)
+    LayerTypeTrial trial = s.source.any() ? layer_types_to_try(*model, s.rope.layer_type) : LayerTypeTrial{};
+    trial.expectation = [&](const ModelRope& layer, Message& where) {
+      return expectation_of_resolved(layer, s, dumps.after.d, per_axis, max_position, where);
+    };
+    try_layer_types(trial, source, positions, dumps.after.dtype, e, report, run);
+  }
+  if (nope && nope->temperature) {
+    report.notes.insert(
+        report.notes.begin(),
+        s.query ? msg("Llama 4's NoPE layers scale the query by t(p) = 1 + attn_scale·ln(1 + ⌊(p + 1) / "
+                      "floor_scale⌋) (S20) (attn_scale {0}, floor_scale {1}): {2} at the largest position {3}",
+                      format_number(e.query_beta), format_number(e.query_original),
+                      format_number(e.query_scale(max_position)), format_number(max_position))
+                : msg("Llama 4's NoPE layers leave keys unchanged and scale queries by the temperature "
+                      "(S20): checked as a key; give --query for a query dump"));
+  }
+  if (s.query && !nope) {
+    report.notes.insert(
+        report.notes.begin(),
+        e.query_beta != 0
+            ? msg("query scaling (S21): the dump is a query, so the expectation is RoPE times s(p) = 1 + "
+                  "β·ln(1 + ⌊p / L0⌋) (β = {0}, L0 = {1}): {2} at the largest position {3}",
+                  format_number(e.query_beta), format_number(e.query_original),
+                  format_number(e.query_scale(max_position)), format_number(max_position))
+            : msg("--query: this model does not scale its queries: the expectation is the rotation alone"));
+  }
+  if (nope && !nope->temperature) {
+    report.notes.insert(
+        report.notes.begin(),
+        msg("layers {0} of {1} ({2}) have no RoPE: the model's code uses q and k as projected, so the "
+            "dump after must equal the dump before",
+            describe_layers(nope->layers), escape_controls(nope->model), escape_controls(nope->layer_type)));
+  }
+  SegmentChecks segments = dumps.segments.size() > 1
+                               ? check_segments(source, positions, e, dumps.segments, report.comparison)
+                               : SegmentChecks{};
+  if (nope &&
+      !report.comparison.passed()) {  // a rotated dump of a layer without RoPE: what rotated it, and each part's
+    const std::optional<RopeExpectation> other =
+        rope_of_other_layers(s, dumps.after.d, !dumps.axis_positions.empty(), max_position);
+    const std::string model = escape_controls(nope->model), type = escape_controls(nope->layer_type);
+    const std::string layers = describe_layers(nope->layers);
+    diagnose_no_rope(report, source, positions, other, model, type, layers);
+    for (SegmentCheck& g : segments.listed) {
+      if (!g.diagnosed()) continue;
+      const auto from = positions.begin() + g.segment.start;
+      diagnose_no_rope(*g.report, source, {from, from + g.segment.length}, other, model, type, layers, g.segment.start);
+    }
+  } else if (dumps.segments_are_rows) {
+    diagnose_rows(report, dumps.segments, segments, positions);
+  }
+  if (progress != nullptr) progress->finish();
+  drop_values(dumps);
+  run.dumps = std::move(dumps);
+  run.expected = std::move(e);
+  run.report = std::move(report);
+  run.segments = std::move(segments);
+  return run;
+}
+
+}  // namespace
+
+CheckRun run_check(const CheckRequest& request) {
+  std::optional<ModelRope> model;
+  CheckRun run = check_files(request, model);
+  // 4 axes read as Hugging Face's [batch, heads, seq, d] without --axes, and the dump fails: a verdict is never worse
+  // because rope assumed something, so the other reading is tried ([batch, seq, heads, d], what q.view(b, s, h, d)
+  // gives before HF's transpose); the run that passes is the report, its axes said assumed (dump_text.hpp).
+  if (run.passed() || !run.dumps.axes_assumed || !request.dumps.axes.empty()) return run;
+  CheckRequest other = request;
+  other.dumps.axes = std::string(to_string(DumpAxes::BatchSeqHeadsD));
+  try {
+    CheckRun as_other = check_files(other, model);
+    if (!as_other.passed()) return run;
+    as_other.dumps.axes_assumed = true;
+    return as_other;
+  } catch (const InvalidArgument&) {  // the other reading does not fit the positions: the first one stands
+    return run;
+  }
+}
+
+namespace {
+
+CheckRun check_pair(DumpPair pair, RopeExpectation expected, const StreamSource* stream, const LayerTypeTrial& trial) {
+  CheckRun run;
+  expect_arrangement(expected, pair.rope_delta, pair.segments, pair.segments_are_rows);
+  const std::vector<AxisPosition> positions = pair.check_positions();
+  std::optional<MemorySource> in_memory;
+  if (stream == nullptr) in_memory.emplace(pair.before, pair.after);
+  const DumpSource& source = stream ? static_cast<const DumpSource&>(*stream) : *in_memory;
+  if (static_cast<long>(positions.size()) != source.seq()) {
+    throw InvalidArgument(
+        error_msg("{0} positions for a dump of {1} sequence positions", positions.size(), source.seq()));
+  }
+  run.report = check_source(source, 0, positions, expected);
+  run.angles = expected.angles.value_or(default_angle_model(pair.after.dtype));
+  try_layer_types(trial, source, positions, pair.after.dtype, expected, run.report, run);
+  run.segments = pair.segments.size() > 1
+                     ? check_segments(source, positions, expected, pair.segments, run.report.comparison)
+                     : SegmentChecks{};
+  if (pair.segments_are_rows) diagnose_rows(run.report, pair.segments, run.segments, positions);
+  run.expected = std::move(expected);
+  for (const double p : pair.positions) run.max_position = std::max(run.max_position, p);
+  for (const AxisPosition& p : pair.axis_positions) run.max_position = std::max(run.max_position, p.max_abs());
+  run.dumps = arranged_geometry(std::move(pair));
+  return run;
+}
+
+}  // namespace
+
+CheckRun check_arranged(DumpPair pair, const RopeExpectation& expected, const LayerTypeTrial& trial) {
+  return check_pair(std::move(pair), expected, nullptr, trial);
+}
+
+CheckRun check_arranged(DumpPair pair, const RopeExpectation& expected, const StreamSource& source,
+                        const LayerTypeTrial& trial) {
+  return check_pair(std::move(pair), expected, &source, trial);
+}
+
+}  // namespace rope

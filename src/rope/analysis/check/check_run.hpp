@@ -1,0 +1,139 @@
+/// @file
+/// `rope check` as one library call: a dump pair (dump_files.hpp) against the RoPE of a model, a config or plain
+/// RoPE of a base (models/resolve.hpp), under the tolerance model (C1) of check.hpp, each batch row or packed
+/// sequence on its own, with the diagnosis of the known bug it matches. `rope diff` reads its expectation from
+/// the same settings; the Python module checks arrays it arranged (check_arranged). The report's printers are
+/// report/check_report.hpp.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "rope/analysis/check/check.hpp"
+#include "rope/analysis/dumps/dump_files.hpp"
+#include "rope/analysis/dumps/dump_pair.hpp"
+#include "rope/core/dtype.hpp"
+#include "rope/models/layers_without_rope.hpp"
+#include "rope/models/resolve.hpp"
+
+namespace rope {
+
+/// What a dump is checked against: the model (a preset or a file) or plain RoPE of a base, and how the dump was
+/// computed. `rope check` and `rope diff` fill it from the same options.
+struct CheckSettings {
+  ModelSource source;
+  RopeOverrides rope;  ///< the scaling settings and the layer type, parsed (head_dim, base, layout: below)
+  std::optional<double> base;
+  std::optional<Layout> layout;      ///< the layout the dump should have (default: the model's, else half)
+  std::optional<DType> dtype;        ///< the type the dump was computed in (default: the file's)
+  std::optional<AngleModel> angles;  ///< how its angles were computed (default: the source's, else the dump's type's)
+  bool query = false;                ///< the dump is a query: the model's query scaling (S21) on top
+  /// What the dump is of (check_table.hpp check_modes()): forward, RoPE(before) against after.
+  CheckMode mode = CheckMode::Forward;
+
+  /// Whether anything beyond plain RoPE of a base was asked for.
+  bool any() const;
+};
+
+/// What the dump should contain: the one place where check and diff obtain layout, rotary dimension, frequencies
+/// and attention factor. `where` says where the layout came from.
+/// @throws InvalidArgument (a model whose head does not fit the dump's d, …), IoError (an unreadable file).
+RopeExpectation expectation_from_settings(const CheckSettings& settings, int head_dim, bool per_axis,
+                                          double max_position, Message& where);
+
+/// The expectation of a layer without RoPE: d channels, none turning (θ_i = 0 for every pair), attention factor 1;
+/// with positions of `axis_components` axes (Qwen3.5's linear attention given t,h,w), a map of every pair on t.
+RopeExpectation unchanged_expectation(int head_dim, const CheckSettings& settings, int axis_components = 1);
+
+/// For a layer without RoPE: the expectation of the model's first layer type that has RoPE (the model's one RoPE
+/// when it has no layer types), to tell what a rotated dump did; nullopt when no layer rotates or that RoPE does
+/// not fit a head of `head_dim`.
+std::optional<RopeExpectation> rope_of_other_layers(const CheckSettings& settings, int head_dim, bool per_axis,
+                                                    double max_position);
+
+/// What a long pass over streamed dumps reports as it goes (the command line draws a bar on a terminal).
+class CheckProgress {
+ public:
+  virtual ~CheckProgress() = default;
+  /// The bytes one pass reads; returns whether updates are wanted.
+  virtual bool start(std::uint64_t bytes) = 0;
+  /// The fraction of the current pass done; a fraction below the last one starts a new pass.
+  virtual void update(double done) = 0;
+  virtual void finish() = 0;
+};
+
+struct CheckRequest {
+  DumpFiles dumps;
+  CheckSettings settings;
+  CheckProgress* progress = nullptr;  ///< none: no progress reported
+};
+
+/// The report of one check: the dumps as arranged (their values dropped), the expectation and where its layout
+/// came from, a layer without RoPE, the comparison with its diagnosis and notes, and the batch rows or packed
+/// sequences on their own (bounded whatever their number: SegmentChecks).
+struct CheckRun {
+  std::string before_file, after_file;  ///< the files as named ("" for arrays handed over)
+  LoadedDumps dumps;                    ///< geometry, positions and how they were given; no values
+  RopeExpectation expected;
+  Message where;  ///< where the layout came from
+  std::optional<LayersWithoutRope> nope;
+  /// A model of several layer types checked without --layer-type (Gemma 3's sliding and full layers): the layer
+  /// types tried when the default one failed, and the one the dump passes as ("" when none does or none was tried).
+  std::vector<std::string> layer_types;
+  std::string layer_type;
+  /// The distinct RoPEs of those types checked beside the default one (names that share one share a try), at most
+  /// kMaxLayerTypeTries; the types whose RoPE was left untried beyond that bound (none once one passes).
+  std::size_t layer_type_tries = 0;
+  std::vector<std::string> layer_types_not_tried;
+  AngleModel angles = AngleModel::Float64;
+  double max_position = 0;
+  CheckReport report;
+  /// The batch rows or packed sequences (none for one sequence): counted, the first kListedSegments listed, at
+  /// most kDiagnosedSegments failing ones diagnosed (check.hpp).
+  SegmentChecks segments;
+
+  bool passed() const { return report.comparison.passed(); }
+};
+
+/// Reads the dumps, resolves the expectation and checks. @throws InvalidArgument, IoError as the readers and
+/// expectation_from_settings.
+CheckRun run_check(const CheckRequest& request);
+
+/// A model of several layer types checked without one given (Gemma 3's sliding_attention and full_attention): the
+/// types with RoPE, the one checked by default, and the expectation of each (throwing InvalidArgument where a type
+/// does not fit the dump). A dump that passes as the default type is said to; a failing one is checked against each
+/// distinct RoPE of the types in turn (at most kMaxLayerTypeTries) and passes as the one it matches
+/// (CheckRun::layer_type).
+struct LayerTypeTrial {
+  std::vector<std::string> types;  ///< empty: one type given, or the model has one
+  std::string default_type;        ///< the type of the expectation checked first (the model's default)
+  /// The one resolution of the run: each type's spec is read from its layers (never resolved again).
+  std::shared_ptr<const ModelRope> model;
+  /// The expectation of one layer type's RoPE: `layer` is the model with that type's spec.
+  std::function<RopeExpectation(const ModelRope& layer, Message& where)> expectation;
+};
+
+/// The distinct RoPEs of a model's layer types that a failing check tries beyond the default one; the types of the
+/// others are named as not tried (CheckRun::layer_types_not_tried).
+inline constexpr std::size_t kMaxLayerTypeTries = 16;
+
+/// The layer types of a model to try when none was given: those with RoPE, when there are several and `layer_type`
+/// is empty (else none); the default type is the model's.
+LayerTypeTrial layer_types_to_try(const ModelRope& model, const std::string& layer_type);
+
+/// The same on dumps a front end arranged (dump_pair.hpp) against `expected`: the Python module's check. The
+/// variants that need the dump's arrangement (the rope_deltas its positions include, batch rows of equal length)
+/// are read from `pair`, as run_check reads them from the files.
+CheckRun check_arranged(DumpPair pair, const RopeExpectation& expected, const LayerTypeTrial& trial = {});
+
+/// The same with the values read from `source` a block at a time (`pair` arranged with geometry_only): arrays
+/// a front end holds in memory (TensorStream::in_memory), checked in place with bounded memory, as `rope check`
+/// streams its files.
+CheckRun check_arranged(DumpPair pair, const RopeExpectation& expected, const StreamSource& source,
+                        const LayerTypeTrial& trial = {});
+
+}  // namespace rope

@@ -1,0 +1,134 @@
+// A large failing check diagnosed on a sample of its failing indices (check_sample.hpp).
+#include "rope/analysis/check/check_sample.hpp"
+
+#include <algorithm>
+
+namespace rope {
+
+bool diagnosed_on_sample(long length, long groups, int d) {
+  const double elements = static_cast<double>(length) * static_cast<double>(groups) * d;
+  return elements >= static_cast<double>(kSampleMinElements) && length > kSampleWindows * kSampleWidth;
+}
+
+std::vector<std::pair<long, long>> failing_sample(const Eigen::VectorXd& ratio, long per_index) {
+  const long n = ratio.size();
+  const long budget = std::clamp(kSampleElements / std::max<long>(1, per_index), 16L, kSampleWindows * kSampleWidth);
+  const long width = budget >= 128 ? kSampleWidth : budget >= 32 ? 2 : 1, windows = budget / width;
+  std::vector<long> failing;  // every failing index
+  std::vector<long> runs;     // the first index of each maximal run of failing indices
+  for (long s = 0; s < n; ++s) {
+    if (ratio[s] <= 1.0) continue;  // a NaN fails
+    if (failing.empty() || failing.back() != s - 1) runs.push_back(s);
+    failing.push_back(s);
+  }
+  if (failing.empty()) return {};
+  std::vector<long> starts;
+  // Evenly chosen, the first and the last included: `count` of `from`.
+  const auto spread = [&starts](const std::vector<long>& from, long count) {
+    const long m = static_cast<long>(from.size());
+    if (count >= m) {
+      starts.insert(starts.end(), from.begin(), from.end());
+      return;
+    }
+    for (long j = 0; j < count; ++j) {
+      starts.push_back(from[static_cast<std::size_t>(count > 1 ? j * (m - 1) / (count - 1) : 0)]);
+    }
+  };
+  spread(runs, windows / 2);
+  spread(failing, windows - static_cast<long>(starts.size()));
+  std::sort(starts.begin(), starts.end());
+  std::vector<std::pair<long, long>> out;
+  for (const long a : starts) {
+    const long b = std::min(n, a + width);
+    if (!out.empty() && a <= out.back().second) {
+      out.back().second = std::max(out.back().second, b);  // overlapping or adjacent: one range
+    } else {
+      out.emplace_back(a, b);
+    }
+  }
+  return out;
+}
+
+SampledSource::SampledSource(const DumpSource& whole, std::vector<std::pair<long, long>> ranges)
+    : whole_(whole), ranges_(std::move(ranges)) {}
+
+std::vector<DumpComparison> SampledSource::compare(long start, const std::vector<AxisPosition>& positions,
+                                                   const std::vector<Variant>& variants,
+                                                   const ComparePass& pass) const {
+  ComparePass p = pass;
+  p.only = ranges_;
+  seen_.insert(seen_.end(), variants.begin(), variants.end());
+  return whole_.compare(start, positions, variants, p);
+}
+
+long SampledSource::indices() const {
+  long n = 0;
+  for (const auto& [a, b] : ranges_) n += b - a;
+  return n;
+}
+
+const Variant* SampledSource::named(VariantKind kind, const CheckDiagnosis& d) const {
+  for (auto v = seen_.rbegin(); v != seen_.rend(); ++v) {
+    if (v->kind != kind || v->norms) continue;
+    if (kind == VariantKind::PositionsRestart ? v->restarts == d.restarts : v->found == d.found) return &*v;
+  }
+  return nullptr;
+}
+
+CheckReport diagnose_on_sample(const DumpSource& source, long start, const std::vector<AxisPosition>& positions,
+                               const RopeExpectation& expected, CheckReport whole) {
+  const SampledSource sample(source, failing_sample(whole.comparison.position_ratio, source.groups() * source.d()));
+  CheckReport r = check_source(sample, start, positions, expected);
+  CheckDiagnosis& dg = r.diagnosis;
+  CheckDiagnosis::Sample size;
+  size.indices = sample.indices();
+  size.elements = size.indices * source.groups() * source.d();
+  const std::optional<VariantKind> kind = dg.matches ? dg.matches : dg.closest;
+  const Variant* v = kind ? sample.named(*kind, dg) : nullptr;
+  if (v != nullptr) {  // measured over the whole range: one pass
+    const DumpComparison all = source.compare(start, positions, {*v}).front();
+    size.explained = all.total - all.failing;
+    size.total = all.total;
+    const double share =
+        all.total > 0 ? 100.0 * static_cast<double>(size.explained) / static_cast<double>(all.total) : 0.0;
+    const Message words = describe(*kind, expected);
+    if (dg.matches && !all.passed()) {  // the sample's match does not hold everywhere: the closest, with its share
+      const Message found = dg.message;
+      dg.matches.reset();
+      dg.closest = kind;
+      dg.closest_explained = size.explained;
+      dg.message =
+          msg("on a sample of the failing positions: {0}; but over the whole dump {1} explains {2} of {3} "
+              "elements ({4:.3g} %): run `rope identify` to see what the dump does",
+              found, words, size.explained, size.total, share);
+    }
+    r.notes.push_back(
+        msg("diagnosed on a sample of {0} sequence indices ({1} elements; every failing range "
+            "represented); {2} measured over the whole dump: it explains {3} of {4} elements "
+            "({5:.4g} %)",
+            size.indices, size.elements, words, size.explained, size.total, share));
+  } else {
+    r.notes.push_back(
+        msg("diagnosed on a sample of {0} sequence indices ({1} elements; every failing range "
+            "represented)",
+            size.indices, size.elements));
+  }
+  dg.sample = size;
+  whole.notes.insert(whole.notes.end(), r.notes.begin(), r.notes.end());
+  r.notes = std::move(whole.notes);
+  r.comparison = std::move(whole.comparison);
+  return r;
+}
+
+CheckReport diagnose_segment_on_sample(const DumpSource& source, long start, const std::vector<AxisPosition>& positions,
+                                       const RopeExpectation& expected, const Eigen::VectorXd& ratio) {
+  const SampledSource sample(source, failing_sample(ratio, source.groups() * source.d()));
+  CheckReport r = check_source(sample, start, positions, expected);
+  CheckDiagnosis::Sample size;
+  size.indices = sample.indices();
+  size.elements = size.indices * source.groups() * source.d();
+  r.diagnosis.sample = size;
+  return r;
+}
+
+}  // namespace rope

@@ -1,0 +1,276 @@
+// The screen of rope check's kernel (check_screen.hpp): one loop per storage type and pair form, a copy of
+// each per x86-64 level (core/simd.hpp), compiled without FMA contraction like the kernel (src/CMakeLists.txt)
+// so that screen_exact_ratio computes the bits of the kernel's exact loop.
+#include "rope/analysis/check/check_screen.hpp"
+
+#include <cmath>
+#include <cstdint>
+#include <algorithm>
+#include <cstring>
+#include <limits>
+
+#include "rope/core/simd.hpp"
+
+namespace rope {
+namespace {
+
+inline double load(const double* p, long i) { return p[i]; }
+inline double load(const float* p, long i) { return static_cast<double>(p[i]); }
+inline double load(const std::uint16_t* p, long i) {  // bfloat16: the high half of a float32
+  const std::uint32_t bits = static_cast<std::uint32_t>(p[i]) << 16;
+  float f;
+  std::memcpy(&f, &bits, 4);
+  return static_cast<double>(f);
+}
+
+/// Pair i: (x[i·Step], x[i·Step + Other]) with Step 1, Other = half (half form) or Step 2, Other 1 (interleaved).
+template <int Step, class E>
+inline bool screen(int half, double a, const double* cs, const double* sn, const double* kt2, const E* __restrict x,
+                   const E* __restrict y, double* __restrict q, double* __restrict cq) {
+  const int other = Step == 1 ? half : 1;
+  int bad = 0;
+  for (int i = 0; i < half; ++i) {
+    const long ia = static_cast<long>(Step) * i, ib = ia + other;
+    const double x1 = load(x, ia), x2 = load(x, ib);
+    const double n2 = x1 * x1 + x2 * x2;
+    const double da = load(y, ia) - a * (x1 * cs[i] - x2 * sn[i]);
+    const double db = load(y, ib) - a * (x1 * sn[i] + x2 * cs[i]);
+    const double inv = 1.0 / (n2 * kt2[i]);
+    const double qa = da * da * inv, qb = db * db * inv;
+    bad |= static_cast<int>(!(qa < 1 - 0x1p-10)) | static_cast<int>(!(qb < 1 - 0x1p-10)) |
+           static_cast<int>(!(n2 >= 1e-200)) | static_cast<int>(!(n2 <= 1e200));
+    q[ia] = qa, q[ib] = qb;
+    cq[ia] = std::max(cq[ia], qa);
+    cq[ib] = std::max(cq[ib], qb);
+  }
+  return bad == 0;
+}
+
+ROPE_CLONES bool screen_half_f64(int h, double a, const double* cs, const double* sn, const double* kt2,
+                                 const double* x, const double* y, double* q, double* cq) {
+  return screen<1>(h, a, cs, sn, kt2, x, y, q, cq);
+}
+ROPE_CLONES bool screen_half_f32(int h, double a, const double* cs, const double* sn, const double* kt2, const float* x,
+                                 const float* y, double* q, double* cq) {
+  return screen<1>(h, a, cs, sn, kt2, x, y, q, cq);
+}
+ROPE_CLONES bool screen_half_bf16(int h, double a, const double* cs, const double* sn, const double* kt2,
+                                  const std::uint16_t* x, const std::uint16_t* y, double* q, double* cq) {
+  return screen<1>(h, a, cs, sn, kt2, x, y, q, cq);
+}
+ROPE_CLONES bool screen_inter_f64(int h, double a, const double* cs, const double* sn, const double* kt2,
+                                  const double* x, const double* y, double* q, double* cq) {
+  return screen<2>(h, a, cs, sn, kt2, x, y, q, cq);
+}
+ROPE_CLONES bool screen_inter_f32(int h, double a, const double* cs, const double* sn, const double* kt2,
+                                  const float* x, const float* y, double* q, double* cq) {
+  return screen<2>(h, a, cs, sn, kt2, x, y, q, cq);
+}
+ROPE_CLONES bool screen_inter_bf16(int h, double a, const double* cs, const double* sn, const double* kt2,
+                                   const std::uint16_t* x, const std::uint16_t* y, double* q, double* cq) {
+  return screen<2>(h, a, cs, sn, kt2, x, y, q, cq);
+}
+
+/// The rotated pairs of a vector whose pairs are (xa[i·step], xb[i·step]): each element's ratio folded into
+/// the channel maxima cha[i·step], chb[i·step] and the maxima pm[i] of its pair at this position. Returns the number
+/// of failing elements, or −1 when an element is not finite, its norm is beyond sqrt's exact range, its tolerance is
+/// not finite or its ratio beyond 10^300: the vector is then recorded again by the kernel's exact loop, which computes
+/// ‖x‖ as this loop does wherever it returns a count (sqrt of x1² + x2², hypot elsewhere), so that every ratio and
+/// every verdict folded or counted here is the exact loop's, bit for bit. Branch-free, so that the compiler
+/// vectorizes it (this file is compiled with -fno-math-errno: sqrt sets no errno).
+template <int Step>
+inline int pair_ratios(int half, double k, double a, const double* cs, const double* sn, const double* term,
+                       const double* xa, const double* xb, const double* ya, const double* yb, double* __restrict cha,
+                       double* __restrict chb, double* __restrict pm) {
+  int bad = 0, fails = 0;
+  for (int i = 0; i < half; ++i) {
+    const double x1 = xa[Step * i], x2 = xb[Step * i];
+    const double n2 = x1 * x1 + x2 * x2;
+    const double tol = k * std::sqrt(n2) * term[i];  // (C1), as the kernel's exact loop
+    const double da = std::abs(ya[Step * i] - a * (x1 * cs[i] - x2 * sn[i]));
+    const double db = std::abs(yb[Step * i] - a * (x1 * sn[i] + x2 * cs[i]));
+    fails += static_cast<int>(!(da <= tol)) + static_cast<int>(!(db <= tol));
+    const double t = std::max(tol, std::numeric_limits<double>::min());       // tol = 0 passes only da = 0: ratio 0
+    const double ra = std::min(da / t, 1e300), rb = std::min(db / t, 1e300);  // a failing element: its ratio
+    bad |= static_cast<int>(!(n2 < 1e300)) | (static_cast<int>(n2 <= 1e-300) & static_cast<int>(n2 != 0)) |
+           static_cast<int>(!(tol < 1e300)) | static_cast<int>(!(ra < 1e300)) | static_cast<int>(!(rb < 1e300));
+    cha[Step * i] = std::max(cha[Step * i], ra);
+    chb[Step * i] = std::max(chb[Step * i], rb);
+    pm[i] = std::max(pm[i], std::max(ra, rb));
+  }
+  return bad == 0 ? fails : -1;
+}
+
+// A copy of each per x86-64 level, chosen when the program starts (core/simd.hpp); no FMA contraction in this
+// file (src/CMakeLists.txt), so that every copy computes the same bits.
+ROPE_CLONES int half_ratios(int half, double k, double a, const double* cs, const double* sn, const double* term,
+                            const double* x, const double* y, double* ch, double* pm) {
+  return pair_ratios<1>(half, k, a, cs, sn, term, x, x + half, y, y + half, ch, ch + half, pm);
+}
+
+ROPE_CLONES int interleaved_ratios(int half, double k, double a, const double* cs, const double* sn, const double* term,
+                                   const double* x, const double* y, double* ch, double* pm) {
+  return pair_ratios<2>(half, k, a, cs, sn, term, x, x + 1, y, y + 1, ch, ch + 1, pm);
+}
+
+/// (N1) in squares, pair i = (x[i·Step], x[i·Step + Other]): ‖y‖² within [lo, hi]·w2[i]·‖x‖² (bounds a margin
+/// inside (N1)'s, so that the square roots' roundings cannot cross them), every norm in [10^−200, 10^200]; the
+/// squares written to sy[i], sx[i].
+template <int Step, class E>
+inline bool norms(int half, const NormBounds& b, const E* __restrict x, const E* __restrict y, double* __restrict sy,
+                  double* __restrict sx) {
+  const int other = Step == 1 ? half : 1;
+  const double* __restrict w2 = b.w2;
+  const double lo = b.lo, hi = b.hi;
+  int bad = 0;
+  for (int i = 0; i < half; ++i) {
+    const long ia = static_cast<long>(Step) * i, ib = ia + other;
+    const double x1 = load(x, ia), x2 = load(x, ib), y1 = load(y, ia), y2 = load(y, ib);
+    const double nx2 = w2[i] * (x1 * x1 + x2 * x2), ny2 = y1 * y1 + y2 * y2;
+    bad |= static_cast<int>(!(ny2 >= lo * nx2)) | static_cast<int>(!(ny2 <= hi * nx2)) |
+           static_cast<int>(!(nx2 >= 1e-200)) | static_cast<int>(!(nx2 <= 1e200));
+    sy[i] = ny2, sx[i] = nx2;
+  }
+  return bad == 0;
+}
+
+ROPE_CLONES bool norms_half_f64(int h, const NormBounds& b, const double* x, const double* y, double* sy, double* sx) {
+  return norms<1>(h, b, x, y, sy, sx);
+}
+ROPE_CLONES bool norms_half_f32(int h, const NormBounds& b, const float* x, const float* y, double* sy, double* sx) {
+  return norms<1>(h, b, x, y, sy, sx);
+}
+ROPE_CLONES bool norms_half_bf16(int h, const NormBounds& b, const std::uint16_t* x, const std::uint16_t* y, double* sy,
+                                 double* sx) {
+  return norms<1>(h, b, x, y, sy, sx);
+}
+ROPE_CLONES bool norms_inter_f64(int h, const NormBounds& b, const double* x, const double* y, double* sy, double* sx) {
+  return norms<2>(h, b, x, y, sy, sx);
+}
+ROPE_CLONES bool norms_inter_f32(int h, const NormBounds& b, const float* x, const float* y, double* sy, double* sx) {
+  return norms<2>(h, b, x, y, sy, sx);
+}
+ROPE_CLONES bool norms_inter_bf16(int h, const NormBounds& b, const std::uint16_t* x, const std::uint16_t* y,
+                                  double* sy, double* sx) {
+  return norms<2>(h, b, x, y, sy, sx);
+}
+
+template <class E>
+double exact(const ScreenPairs& p, double k, const double* cs, const double* sn, const double* term, const E* x,
+             const E* y, int c) {
+  const int i = p.interleaved ? c / 2 : c % p.half;
+  const bool second = p.interleaved ? (c % 2) == 1 : c >= p.half;
+  const long ia = p.interleaved ? 2L * i : i, ib = p.interleaved ? ia + 1 : ia + p.half;
+  const double x1 = load(x, ia), x2 = load(x, ib);
+  // The operations of the kernel's pair_ratios, in its order.
+  const double n2 = x1 * x1 + x2 * x2;
+  const double tol = k * std::sqrt(n2) * term[i];
+  const double d = second ? std::abs(load(y, ib) - p.a * (x1 * sn[i] + x2 * cs[i]))
+                          : std::abs(load(y, ia) - p.a * (x1 * cs[i] - x2 * sn[i]));
+  const double t = std::max(tol, std::numeric_limits<double>::min());
+  return std::min(d / t, 1e300);
+}
+
+}  // namespace
+
+bool screen_vector(const ScreenPairs& p, const double* cs, const double* sn, const double* kt2, const void* x,
+                   const void* y, double* q, double* cq) {
+  switch (p.type) {
+    case BlockElement::F64:
+      return p.interleaved ? screen_inter_f64(p.half, p.a, cs, sn, kt2, static_cast<const double*>(x),
+                                              static_cast<const double*>(y), q, cq)
+                           : screen_half_f64(p.half, p.a, cs, sn, kt2, static_cast<const double*>(x),
+                                             static_cast<const double*>(y), q, cq);
+    case BlockElement::F32:
+      return p.interleaved ? screen_inter_f32(p.half, p.a, cs, sn, kt2, static_cast<const float*>(x),
+                                              static_cast<const float*>(y), q, cq)
+                           : screen_half_f32(p.half, p.a, cs, sn, kt2, static_cast<const float*>(x),
+                                             static_cast<const float*>(y), q, cq);
+    case BlockElement::BF16:
+      break;
+  }
+  const auto* bx = static_cast<const std::uint16_t*>(x);
+  const auto* by = static_cast<const std::uint16_t*>(y);
+  return p.interleaved ? screen_inter_bf16(p.half, p.a, cs, sn, kt2, bx, by, q, cq)
+                       : screen_half_bf16(p.half, p.a, cs, sn, kt2, bx, by, q, cq);
+}
+
+double screen_exact_ratio(const ScreenPairs& p, double k, const double* cs, const double* sn, const double* term,
+                          const void* x, const void* y, int c) {
+  switch (p.type) {
+    case BlockElement::F64:
+      return exact(p, k, cs, sn, term, static_cast<const double*>(x), static_cast<const double*>(y), c);
+    case BlockElement::F32:
+      return exact(p, k, cs, sn, term, static_cast<const float*>(x), static_cast<const float*>(y), c);
+    case BlockElement::BF16:
+      break;
+  }
+  return exact(p, k, cs, sn, term, static_cast<const std::uint16_t*>(x), static_cast<const std::uint16_t*>(y), c);
+}
+
+int fold_pair_failures(bool interleaved, int half, double k, double a, const double* cs, const double* sn,
+                       const double* term, const double* x, const double* y, double* ch, double* pm) {
+  return interleaved ? interleaved_ratios(half, k, a, cs, sn, term, x, y, ch, pm)
+                     : half_ratios(half, k, a, cs, sn, term, x, y, ch, pm);
+}
+
+bool fold_pair_ratios(bool interleaved, int half, double k, double a, const double* cs, const double* sn,
+                      const double* term, const double* x, const double* y, double* ch, double* pm) {
+  return fold_pair_failures(interleaved, half, k, a, cs, sn, term, x, y, ch, pm) == 0;
+}
+
+bool screen_norms(const ScreenPairs& p, const NormBounds& b, const void* x, const void* y, double* sy, double* sx) {
+  switch (p.type) {
+    case BlockElement::F64:
+      return p.interleaved
+                 ? norms_inter_f64(p.half, b, static_cast<const double*>(x), static_cast<const double*>(y), sy, sx)
+                 : norms_half_f64(p.half, b, static_cast<const double*>(x), static_cast<const double*>(y), sy, sx);
+    case BlockElement::F32:
+      return p.interleaved
+                 ? norms_inter_f32(p.half, b, static_cast<const float*>(x), static_cast<const float*>(y), sy, sx)
+                 : norms_half_f32(p.half, b, static_cast<const float*>(x), static_cast<const float*>(y), sy, sx);
+    case BlockElement::BF16:
+      break;
+  }
+  const auto* bx = static_cast<const std::uint16_t*>(x);
+  const auto* by = static_cast<const std::uint16_t*>(y);
+  return p.interleaved ? norms_inter_bf16(p.half, b, bx, by, sy, sx) : norms_half_bf16(p.half, b, bx, by, sy, sx);
+}
+
+double screen_largest(const double* q, long n) {
+  double m[4] = {q[0], q[0], q[0], q[0]};
+  long i = 0;
+  for (; i + 4 <= n; i += 4) {
+    for (int l = 0; l < 4; ++l) m[l] = std::max(m[l], q[i + l]);
+  }
+  for (; i < n; ++i) m[0] = std::max(m[0], q[i]);
+  return std::max(std::max(m[0], m[1]), std::max(m[2], m[3]));
+}
+
+void widen_elements(BlockElement type, const void* from, long n, double* out) {
+  switch (type) {  // one loop per type, which the compiler vectorizes
+    case BlockElement::F64:
+      for (long e = 0; e < n; ++e) out[e] = load(static_cast<const double*>(from), e);
+      return;
+    case BlockElement::F32:
+      for (long e = 0; e < n; ++e) out[e] = load(static_cast<const float*>(from), e);
+      return;
+    case BlockElement::BF16:
+      for (long e = 0; e < n; ++e) out[e] = load(static_cast<const std::uint16_t*>(from), e);
+      return;
+  }
+}
+
+const void* element_at(const void* base, BlockElement type, long index) {
+  switch (type) {
+    case BlockElement::F64:
+      return static_cast<const double*>(base) + index;
+    case BlockElement::F32:
+      return static_cast<const float*>(base) + index;
+    case BlockElement::BF16:
+      break;
+  }
+  return static_cast<const std::uint16_t*>(base) + index;
+}
+
+}  // namespace rope

@@ -1,0 +1,427 @@
+// rope check's known variants as one table (check_table.hpp): per VariantKind its name, what it changes, how it is
+// found, its parameter and its sentence; and the modes of a check.
+#include "rope/analysis/check/check_table.hpp"
+
+#include <cmath>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <stdexcept>
+
+#include "rope/core/dtype.hpp"
+#include "rope/core/error.hpp"
+
+namespace rope {
+
+std::string check_position_text(const AxisPosition& p) {
+  return p.multi() ? p.text() : fmt::format("{:g}", p.value[0]);
+}
+
+std::string check_value_text(double v) { return std::isnan(v) ? "NaN" : v > 0 ? "+inf" : "-inf"; }
+
+std::string check_number_list(const std::vector<long>& values) {
+  std::string s;
+  for (std::size_t i = 0; i < values.size() && i < 12; ++i) s += (i ? ", " : "") + std::to_string(values[i]);
+  return values.size() > 12 ? s + ", …" : s;
+}
+
+namespace {
+
+using S = const VariantSaying&;
+using E = const RopeExpectation&;
+
+std::string base_of(E e) { return fmt::format("{:g}", e.base()); }
+double found_value(S c, std::size_t k = 0) { return c.diagnosis.found.at(k).second; }
+/// The position just before the dump departs (CheckDiagnosis::correct_until).
+std::string correct_until_text(S c) {
+  return check_position_text(c.positions[static_cast<std::size_t>(*c.diagnosis.correct_until - 1)]);
+}
+
+Message angles_in(S c, const char* type) {
+  if (c.diagnosis.correct_until) {
+    return msg(
+        "correct until position {0}, then drifts: angles computed in {1}? (the dump matches positions and frequencies "
+        "cast to {2} before m·θ)",
+        correct_until_text(c), type, type);
+  }
+  return msg("matches angles computed in {0}: positions and frequencies cast to {1} before m·θ", type, type);
+}
+
+Message sections_in(S c, bool chunked) {
+  const std::string sections = fmt::format("{}", fmt::join(c.expected.rope.axes->source.sections, ", "));
+  return chunked ? msg("matches mrope_section [{0}] in chunks, the model's code interleaves them: the axis map is "
+                       "the other implementation's (docs/multi-axis.md (A2), (A3))",
+                       sections)
+                 : msg("matches mrope_section [{0}] interleaved, the model's code chunks them: the axis map is "
+                       "the other implementation's (docs/multi-axis.md (A2), (A3))",
+                       sections);
+}
+
+Message restart_says(S c) {
+  std::string starts = "0";
+  for (const long r : c.diagnosis.restarts) starts += "," + std::to_string(r);
+  return msg(
+      "the positions restart at index {0}: the dump matches positions that start again from {1} there "
+      "(chunked prefill or packed sequences: give the dump's positions, or {2})",
+      check_number_list(c.diagnosis.restarts), check_position_text(c.positions.front()),
+      option_name("sequence_starts") + " " + starts);
+}
+
+Message e_slot_says(S c) {
+  const std::vector<int> hf = llama_cpp_unrotated_pairs(c.expected);
+  if (!hf.empty()) {
+    return msg(
+        "matches pairs {0} left unrotated: llama.cpp feeds them from its fourth position slot, 0 for a text token (p, "
+        "p, p, 0), where this map turns them; check a llama.cpp dump with the model's GGUF file",
+        check_number_list(std::vector<long>(hf.begin(), hf.end())));
+  }
+  const std::vector<int> pairs = ggml_fourth_slot_pairs(c.expected);
+  return msg(
+      "matches pairs {0} left unrotated: they read the fourth position slot, which the dump took as 0 (a text token's "
+      "(p, p, p, 0)) where the positions given have a value there",
+      check_number_list(std::vector<long>(pairs.begin(), pairs.end())));
+}
+
+Message cache_says(S c) {
+  const auto L = static_cast<long>(found_value(c));
+  const bool wraps = c.diagnosis.found.size() > 1 && found_value(c, 1) != 0;
+  return wraps ? msg("matches a cos/sin cache of {0} positions read at p mod {1}: correct below position {2}, wrong "
+                     "from it (the cache built for a shorter length and reused)",
+                     L, L, L)
+               : msg("matches a cos/sin cache of {0} positions clamped to its last row: correct below position {1}, "
+                     "every later position turned as {2} (the cache built for a shorter length)",
+                     L, L, L - 1);
+}
+
+Message overflow_says(S c) {
+  const NonFiniteValues& n = c.comparison.after_non_finite;
+  return msg(
+      "the tensor after RoPE holds {0} from position {1} on (elements that are not finite numbers: {2}): angles "
+      "computed in float16, whose largest number is 65504, overflow to inf there and cos, sin give NaN (compute the "
+      "angles in float32)",
+      check_value_text(n.value), check_position_text(c.positions[static_cast<std::size_t>(n.seq)]), n.count);
+}
+
+Message norm_says(S c) {
+  const double bound = check_norm_bound(c.expected, c.dtype);
+  return msg(
+      "the output's norm is scaled by {0}: each rotated pair's norm is that many times a·‖x‖ (attention factor a {1}), "
+      "where a rotation keeps it within {2} (an attention factor applied where none belongs, or a wrong one)",
+      fmt::format("{:.6g}", found_value(c)), fmt::format("{:.6g}", c.expected.attention_factor()),
+      fmt::format("{:.3g} %", 100 * bound));
+}
+
+Message offset_says(S c) {
+  const int r = c.expected.rotary_dim(), off = static_cast<int>(found_value(c));
+  return msg(
+      "matches the {0} rotated channels at {1}–{2} (offset {3}) instead of {4}–{5}: the rotary part is taken from the "
+      "wrong place in the head (DeepSeek's q = cat(q_nope, q_pe) rotates its last {0} channels, a partial rotary head "
+      "its first {0})",
+      r, off, off + r - 1, off, c.expected.rope.rotary_offset, c.expected.rope.rotary_offset + r - 1);
+}
+
+constexpr VariantDetection kCompared = VariantDetection::Compared, kFromDump = VariantDetection::FromDump,
+                           kScreened = VariantDetection::Screened;
+
+// One row per VariantKind, in its order (variant_row indexes by it; CheckTable's test holds it so).
+const std::vector<VariantRow> kVariantTable = {
+    {VariantKind::Expected, "expected", kCompared, "", [](E) { return msg("RoPE as specified"); },
+     [](S) { return Message{}; }},
+    {VariantKind::LayoutSwapped, "layout-swapped", kCompared, "",
+     [](E e) { return e.rope.layout == Layout::Half ? msg("the interleaved layout") : msg("the half layout"); },
+     // The layouts by the glossary's names (po/glossary.md): one sentence per order, so that no layout is an English
+     // word in a field of a Chinese sentence.
+     [](S c) {
+       return c.expected.rope.layout == Layout::Half ? msg("matches the interleaved layout; the spec implies half")
+                                                     : msg("matches the half layout; the spec implies interleaved");
+     }},
+    {VariantKind::Base10000, "base-10000", kCompared, "", [](E) { return msg("base 10000"); },
+     [](S c) { return msg("matches base 10000, not {0}: is rope_theta read?", base_of(c.expected)); }},
+    {VariantKind::ScalingIgnored, "scaling-ignored", kCompared, "",
+     [](E) { return msg("plain RoPE without the scaling and its attention factor"); },
+     [](S c) {
+       return msg("matches plain RoPE with base {0} and no attention factor: the scaling is not applied",
+                  base_of(c.expected));
+     }},
+    {VariantKind::FactorMissing, "attention-factor-missing", kCompared, "",
+     [](E) { return msg("no attention factor"); },
+     [](S c) {
+       return msg("the attention factor {0} is missing (the dump matches a factor of 1)",
+                  fmt::format("{:.6g}", c.expected.attention_factor()));
+     }},
+    {VariantKind::PositionsPlusOne, "positions-plus-one", kCompared, "",
+     [](E) { return msg("positions shifted by {0}", "+1"); },
+     [](S) { return msg("matches positions shifted by {0}: positions off by one", "+1"); }},
+    {VariantKind::PositionsMinusOne, "positions-minus-one", kCompared, "",
+     [](E) { return msg("positions shifted by {0}", "-1"); },
+     [](S) { return msg("matches positions shifted by {0}: positions off by one", "-1"); }},
+    {VariantKind::PartialWholeHead, "partial-rotary-whole-head", kCompared, "",
+     [](E) { return msg("RoPE over the whole head"); },
+     [](S c) {
+       return msg("matches RoPE over the whole head (d = {0}): the partial rotary dimension {1} is ignored",
+                  c.expected.rope.head_dim, c.expected.rotary_dim());
+     }},
+    {VariantKind::PartialTwice, "partial-rotary-twice", kCompared, "",
+     [](E) { return msg("the partial rotary factor applied twice"); },
+     [](S c) {
+       const int r = c.expected.rotary_dim();
+       return msg("matches a rotary dimension of {0} instead of {1}: the partial rotary factor is applied twice",
+                  2 * static_cast<int>(static_cast<double>(r) * r / c.expected.rope.head_dim / 2.0), r);
+     }},
+    {VariantKind::AnglesBf16, "angles-bf16", kCompared, "", [](E) { return msg("angles computed in {0}", "bf16"); },
+     [](S c) { return angles_in(c, "bf16"); }},
+    {VariantKind::AnglesF16, "angles-f16", kCompared, "", [](E) { return msg("angles computed in {0}", "f16"); },
+     [](S c) { return angles_in(c, "f16"); }},
+    {VariantKind::SectionsChunked, "mrope-chunked", kCompared, "", [](E) { return msg("mrope_section in chunks"); },
+     [](S c) { return sections_in(c, true); }},
+    {VariantKind::SectionsInterleaved, "mrope-interleaved", kCompared, "",
+     [](E) { return msg("mrope_section interleaved"); }, [](S c) { return sections_in(c, false); }},
+    {VariantKind::MropeIgnored, "mrope-ignored", kCompared, "",
+     [](E) { return msg("plain RoPE at each token's index in the sequence"); },
+     [](S) {
+       return msg(
+           "matches plain RoPE at each token's index in the sequence: the M-RoPE branch is never reached (1-D "
+           "positions; a config whose rope_type is default beside mrope_section?)");
+     }},
+    {VariantKind::PositionsRestart, "positions-restart", VariantDetection::Searched, "",
+     [](E) { return msg("positions that start again"); }, restart_says},
+    {VariantKind::Bf16AsFloat32, "bf16-as-float32", kScreened, "", [](E) { return msg("bf16's tolerance"); },
+     [](S) {
+       return msg(
+           "looks like bf16 saved as float32: add {0} (every value has 16 zero low bits, and under bf16's tolerance "
+           "the dump passes)",
+           option_name("dtype") + " bf16");
+     }},
+    {VariantKind::YarnWithoutExtFactor, "yarn-without-ext-factor", kCompared, "",
+     [](E) { return msg("YaRN without ext_factor (linear interpolation, no ramp, no magnitude)"); },
+     [](S c) {
+       return msg(
+           "matches linear interpolation by {0} at every pair, without YaRN's ramp and magnitude: YaRN run without "
+           "ext_factor (llama.cpp: yarn_ext_factor 0)",
+           fmt::format("{:g}", c.expected.yarn_factor));
+     }},
+    {VariantKind::RotaryDimHalved, "rotary-dim-halved", kCompared, "",
+     [](E) { return msg("the rotary dimension halved"); },
+     [](S c) {
+       const int r = c.expected.rotary_dim();
+       return msg(
+           "matches a rotary dimension of {0} instead of {1}: the model rotates the whole head, the code rotated "
+           "half of it (n_dims = d/2)",
+           r / 2, r);
+     }},
+    {VariantKind::EslotUnrotated, "e-slot-unrotated", kCompared, "",
+     [](E) { return msg("llama.cpp's unrotated fourth-slot pairs"); }, e_slot_says},
+    {VariantKind::BeforeEqualsAfter, "before-equals-after", kCompared, "", [](E) { return msg("no rotation at all"); },
+     [](S) {
+       return msg(
+           "the dump after RoPE equals the dump before it: nothing turned. The \"before\" tensor was read after an "
+           "in-place RoPE had rotated it (llama.cpp after a q-norm: copy src[0] when the eval callback asks about the "
+           "RoPE node, docs/check.md), or RoPE was never applied");
+     }},
+    {VariantKind::LongRopeOtherList, "longrope-other-list", kCompared, "",
+     [](E) { return msg("LongRoPE's other factor list"); },
+     [](S c) {
+       return c.expected.longrope_other && c.expected.longrope_other->is_short
+                  ? msg("matches LongRoPE's short factors, not the long ones the positions call for: llama.cpp "
+                        "chooses the list by its context size (long only when n_ctx exceeds the original context), "
+                        "Hugging Face by max(position) + 1")
+                  : msg("matches LongRoPE's long factors, not the short ones the positions call for: llama.cpp "
+                        "chooses the list by its context size (long when n_ctx exceeds the original context), "
+                        "Hugging Face by max(position) + 1");
+     }},
+    {VariantKind::AxesSwapped, "axes-swapped", kCompared, "", [](E) { return msg("height and width exchanged"); },
+     [](S c) {
+       return c.expected.rope.axes && c.expected.rope.axes->vision()
+                  ? msg("matches each patch turned by (column, row) instead of (row, column): the tower's height and "
+                        "width indices are exchanged")
+                  : msg("matches the positions with h and w exchanged, (t, w, h) for (t, h, w): the height and width "
+                        "indices are swapped");
+     }},
+    {VariantKind::RotationReversed, "rotation-reversed", kCompared, "", [](E) { return msg("the rotation reversed"); },
+     [](S) {
+       return msg(
+           "matches the rotation reversed, every pair turned by −m·θ: sin's sign is flipped, or the transpose R(m)ᵀ "
+           "is applied (rotate_half's sign, or m − n written as n − m)");
+     }},
+    {VariantKind::BaseOther, "base-other", VariantDetection::Measured, "base", [](E) { return msg("another base"); },
+     [](S c) {
+       return msg("matches base {0}, not {1}: is rope_theta read?", fmt::format("{}", found_value(c)),
+                  base_of(c.expected));
+     }},
+    {VariantKind::InvFreqIntegerDivision, "inv-freq-integer-division", kCompared, "",
+     [](E) { return msg("θ = 1 for every pair"); },
+     [](S) {
+       return msg(
+           "matches θ = 1 for every pair: inv_freq computed with integer division (arange(0, d, 2) // d is 0, base^0 "
+           "= 1); divide in floating point");
+     }},
+    {VariantKind::PartialPairing, "partial-rotary-pairing", kCompared, "partner",
+     [](E) { return msg("the partial rotary part paired across the head"); },
+     [](S c) {
+       const int r = c.expected.rotary_dim(), d = c.expected.rope.head_dim;
+       return msg(
+           "matches pair i rotated with channel i + {0} instead of i + {1}: the partial rotary part is paired across "
+           "the whole head (rotate_half over d = {2}, not over the rotary dimension {3})",
+           d / 2, r / 2, d, r);
+     }},
+    {VariantKind::ScalingTwice, "scaling-applied-twice", kCompared, "factor",
+     [](E) { return msg("the scaling applied twice"); },
+     [](S c) {
+       return msg(
+           "matches the scaling applied twice: frequencies divided by up to {0} where the scaling divides by {1} "
+           "(GGUF rope_freqs applied on top of the scaling?)",
+           fmt::format("{:.6g}", found_value(c) * found_value(c)), fmt::format("{:.6g}", found_value(c)));
+     }},
+    {VariantKind::CacheShort, "cos-sin-cache-short", kFromDump, "length,wraps",
+     [](E) { return msg("a cos/sin cache built too short"); }, cache_says},
+    {VariantKind::AnglesF16Overflow, "angles-f16-overflow", kScreened, "position",
+     [](E) { return msg("angles in float16 overflowing"); }, overflow_says},
+    {VariantKind::PositionIdsIgnored, "position-ids-ignored", kFromDump, "restart",
+     [](E) { return msg("positions counted across the packed sequences"); },
+     [](S c) {
+       return msg(
+           "matches positions counted across the packed sequences (from {0}, one per index), without their restart "
+           "at index {1}: position_ids are ignored (the kernel numbers the tokens by their index in the batch)",
+           check_position_text(c.positions.front()), static_cast<long>(found_value(c)));
+     }},
+    {VariantKind::HeadsSeqMixed, "heads-seq-mixed", kFromDump, "groups",
+     [](E) { return msg("heads and sequence mixed by a reshape"); },
+     [](S c) {
+       return msg(
+           "matches each vector turned at the position of index (s·{0} + h) mod {1}: heads and sequence mixed by a "
+           "reshape (view) where a transpose belongs",
+           c.groups, c.positions.size());
+     }},
+    {VariantKind::MropeTForAll, "mrope-t-for-all", kCompared, "", [](E) { return msg("the t position on every axis"); },
+     [](S) { return msg("matches the t position on every axis: the M-RoPE kernel reads the t row for h and w too"); }},
+    {VariantKind::MropeAxesShifted, "mrope-axes-shifted", kCompared, "shift",
+     [](E) { return msg("the axis slots shifted"); },
+     [](S c) {
+       return found_value(c) == 1 ? msg("matches the axis slots shifted by one, (h, w, t) read for (t, h, w): the "
+                                        "positions' rows and the sections are out of step")
+                                  : msg("matches the axis slots shifted by two, (w, t, h) read for (t, h, w): the "
+                                        "positions' rows and the sections are out of step");
+     }},
+    {VariantKind::MropeDeltaMissing, "mrope-delta-missing", kCompared, "delta",
+     [](E) { return msg("decode tokens without rope_deltas"); },
+     [](S c) {
+       return msg(
+           "matches the decode tokens at their sequence index, without rope_deltas {0}: the kernel drops the M-RoPE "
+           "delta (positions index instead of index + rope_deltas)",
+           fmt::format("{:g}", c.expected.rope_delta));
+     }},
+    {VariantKind::PassThroughChanged, "pass-through-changed", kScreened, "channel,channels",
+     [](E) { return msg("pass-through channels changed"); },
+     [](S c) {
+       return msg(
+           "the rotated channels match, but pass-through channels changed ({0}, the first: channel {1}), which RoPE "
+           "leaves as they are: the kernel writes beyond the rotary dimension {2} (a fused kernel that ignores "
+           "rotary_dim)",
+           static_cast<int>(found_value(c, 1)), static_cast<int>(found_value(c)), c.expected.rotary_dim());
+     }},
+    {VariantKind::YarnTruncated, "yarn-truncated", kCompared, "",
+     [](E) { return msg("YaRN's correction range truncated"); },
+     [](S) {
+       return msg(
+           "matches YaRN's correction range rounded to whole pairs: the config says truncate: false, the code "
+           "truncates anyway");
+     }},
+    {VariantKind::MropeBatchRows, "mrope-batch-rows", kFromDump, "batch",
+     [](E) { return msg("batch rows read as t, h, w"); },
+     [](S c) {
+       return msg(
+           "matches position_ids [3, batch, seq] read as [batch, 3, seq]: each batch row takes its t, h and w from "
+           "the flat rows 3b, 3b + 1, 3b + 2 of the {0} rows' positions (the batch and axis dimensions swapped)",
+           c.expected.batch_rows);
+     }},
+    {VariantKind::NormScaled, "norm-scaled", kScreened, "factor", [](E) { return msg("the output's norm scaled"); },
+     norm_says},
+    {VariantKind::OutputInterleaved, "output-interleaved", kCompared, "",
+     [](E) { return msg("the output in the interleaved order, as llama.cpp writes it"); },
+     [](S c) {
+       return msg(
+           "the output is interleaved, as llama.cpp computes it: pair i is written back at channels (2i, 2i + 1), "
+           "where HF's DeepSeek-V3 (apply_rotary_pos_emb_interleave) de-interleaves it to (i, i + {0}); q·k is the "
+           "same. Check a llama.cpp dump with the model's GGUF file ({1}), or add {2}",
+           c.expected.rotary_dim() / 2, option_name("config") + " model.gguf", option_name("layout") + " interleaved");
+     }},
+    {VariantKind::OutputDeinterleaved, "output-deinterleaved", kCompared, "",
+     [](E) { return msg("the output de-interleaved, as HF's DeepSeek-V3 writes it"); },
+     [](S c) {
+       return msg(
+           "the output is de-interleaved, as HF's DeepSeek-V3 computes it (apply_rotary_pos_emb_interleave): pair i, "
+           "read at channels (2i, 2i + 1), is written at (i, i + {0}), where the spec (llama.cpp's order) writes it "
+           "back in place; q·k is the same. Check an HF dump with the model's config.json or preset ({1}), "
+           "without {2}",
+           c.expected.rotary_dim() / 2, option_name("model"), option_name("layout"));
+     }},
+    {VariantKind::RotaryOffsetOther, "rotary-offset-other", kCompared, "offset",
+     [](E) { return msg("the rotated channels at another offset"); }, offset_says},
+};
+
+const std::vector<CheckModeRow> kCheckModes = {
+    {CheckMode::Forward, "forward", [] { return msg("forward: the dump after is RoPE of the dump before"); },
+     [](RopeExpectation e) { return e; }, nullptr},
+};
+
+}  // namespace
+
+double check_norm_bound(const RopeExpectation& expected, DType dtype) {
+  return 2 * (epsilon(dtype) + angle_epsilon(expected.angles.value_or(default_angle_model(dtype))));
+}
+
+const char* to_string(VariantDetection detection) {
+  switch (detection) {
+    case VariantDetection::Compared:
+      return "compared";
+    case VariantDetection::FromDump:
+      return "from-dump";
+    case VariantDetection::Measured:
+      return "measured";
+    case VariantDetection::Searched:
+      return "searched";
+    case VariantDetection::Screened:
+      return "screened";
+  }
+  return "?";
+}
+
+const std::vector<VariantRow>& variant_table() { return kVariantTable; }
+
+const VariantRow& variant_row(VariantKind kind) {
+  const auto k = static_cast<std::size_t>(kind);
+  if (k >= kVariantTable.size() || kVariantTable[k].kind != kind) {
+    throw std::logic_error(fmt::format("the variant table has no row {} in its place", k));
+  }
+  return kVariantTable[k];
+}
+
+const char* to_string(VariantKind kind) { return variant_row(kind).name; }
+
+Message describe(VariantKind kind, const RopeExpectation& expected) { return variant_row(kind).changes(expected); }
+
+const std::vector<CheckModeRow>& check_modes() { return kCheckModes; }
+
+const CheckModeRow& check_mode(CheckMode mode) {
+  const auto k = static_cast<std::size_t>(mode);
+  if (k >= kCheckModes.size() || kCheckModes[k].mode != mode) {
+    throw std::logic_error(fmt::format("the check modes have no row {} in its place", k));
+  }
+  return kCheckModes[k];
+}
+
+const char* to_string(CheckMode mode) { return check_mode(mode).name; }
+
+std::optional<CheckMode> check_mode_named(std::string_view name) {
+  for (const CheckModeRow& m : kCheckModes) {
+    if (name == m.name) return m.mode;
+  }
+  return std::nullopt;
+}
+
+Message variant_sentence(VariantKind kind, const VariantSaying& saying) {
+  const VariantRow& row = variant_row(kind);
+  const CheckModeRow& mode = check_mode(saying.expected.mode);
+  return mode.says != nullptr ? mode.says(row, saying) : row.says(saying);
+}
+
+}  // namespace rope

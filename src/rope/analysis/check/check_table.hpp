@@ -1,0 +1,96 @@
+/// @file
+/// `rope check`'s known variants as one table, and the modes of a check.
+///
+/// A row per VariantKind: its name (JSON's `matches`, the tests'), what it changes (the words of docs/check.md's
+/// table, describe()), how check finds it (VariantDetection), the parameter it reports (CheckDiagnosis::found) and
+/// the sentence the diagnosis says when it matches (a catalog message: its Chinese is po/zh_CN.po's entry of the same
+/// English). Adding a known bug is a VariantKind, its row in check_table.cpp, the place that tries it (check_variants
+/// in check.cpp for a variant of the expectation, add_position_variants in check_diagnosis.cpp for one built from the
+/// positions or the dump's shape) and its test against a dump written by independent code (tests/reference).
+///
+/// A check has a mode (CheckMode): `forward` compares RoPE(before) with after. Another mode (the gradient through
+/// RoPE, a cached key shifted to another position) is a row of check_modes(): the expectation it compares with, made
+/// from the forward one, and its own wording of a row's sentence where the forward one does not fit; the report names
+/// the mode in its header and JSON (forward, the default, is not named).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "rope/analysis/check/check.hpp"
+
+namespace rope {
+
+/// How check finds a variant.
+enum class VariantDetection {
+  Compared,  ///< a variant of the expectation (check_variants), compared with the dump in the one pass
+  FromDump,  ///< built from the positions, the dump's shape or where it fails (add_position_variants), then compared
+  Measured,  ///< a parameter measured where the dump departs (the base of the first departing pair), then compared
+  Searched,  ///< searched for, one comparison per step (the indices where the positions start again)
+  Screened,  ///< before any variant: the dump's values (not finite, bf16 in float32), its channels or pair norms
+};
+const char* to_string(VariantDetection detection);
+
+/// What a row's sentence may say: the expectation, the diagnosis so far (its `found`, `correct_until`, restarts),
+/// the comparison with the expectation, the positions and the dump's shape and type.
+struct VariantSaying {
+  const RopeExpectation& expected;
+  const CheckDiagnosis& diagnosis;
+  const DumpComparison& comparison;
+  const std::vector<AxisPosition>& positions;
+  long groups = 0;
+  DType dtype = DType::F32;
+};
+
+/// One known way to get RoPE wrong.
+struct VariantRow {
+  VariantKind kind;
+  const char* name;  ///< "layout-swapped", …
+  VariantDetection detection;
+  /// The keys of CheckDiagnosis::found when it matches, comma-separated ("" when it has none): "length,wraps".
+  const char* parameters;
+  /// What it changes, in docs/check.md's words: "the interleaved layout", "angles computed in f16".
+  Message (*changes)(const RopeExpectation& expected);
+  /// The diagnosis's sentence when the dump matches it (empty for Expected).
+  Message (*says)(const VariantSaying& saying);
+};
+
+/// Every known variant, one row per VariantKind, in VariantKind's order.
+const std::vector<VariantRow>& variant_table();
+/// The row of `kind`.
+const VariantRow& variant_row(VariantKind kind);
+
+/// One mode of a check: its name (the report's header and JSON), the expectation it compares a dump with, made from
+/// the forward one, and its wording of a known variant's sentence.
+struct CheckModeRow {
+  CheckMode mode;
+  const char* name;  ///< "forward", … (JSON's `mode`)
+  /// What the dump is in this mode, for the report's header: "forward: the dump after is RoPE of the dump before".
+  Message (*title)();
+  /// The expectation of this mode from the forward one (forward: as it is).
+  RopeExpectation (*expectation)(RopeExpectation forward);
+  /// The sentence of `row` in this mode; nullptr: the row's own (`says`).
+  Message (*says)(const VariantRow& row, const VariantSaying& saying);
+};
+
+/// Every mode, in CheckMode's order.
+const std::vector<CheckModeRow>& check_modes();
+const CheckModeRow& check_mode(CheckMode mode);
+const char* to_string(CheckMode mode);
+/// The mode of that name, nullopt when none has it.
+std::optional<CheckMode> check_mode_named(std::string_view name);
+
+/// The words the sentences share: a position ("63", "(5, 5, 6)"), a value that is not a finite number ("NaN",
+/// "+inf", "-inf"), a list of indices (the first 12, then "…").
+std::string check_position_text(const AxisPosition& p);
+std::string check_value_text(double v);
+std::string check_number_list(const std::vector<long>& values);
+/// (N1)'s relative bound on a pair's norm for a dump of `dtype` (check.hpp): 2·(ε_T + ε_A).
+double check_norm_bound(const RopeExpectation& expected, DType dtype);
+
+/// The diagnosis's sentence for the variant `kind` it matched, in the expectation's mode.
+Message variant_sentence(VariantKind kind, const VariantSaying& saying);
+
+}  // namespace rope

@@ -1,0 +1,112 @@
+#include "rope/analysis/check/expectation.hpp"
+
+#include <cmath>
+
+#include "rope/core/error.hpp"
+#include "rope/core/message.hpp"
+#include "rope/models/scaling/scaling.hpp"
+#include "rope/models/scaling/scaling_table.hpp"
+
+namespace rope {
+
+RopeExpectation expectation_from_rope(ModelRope rope, const ExpectationRequest& q) {
+  const int head_dim = q.head_dim;
+  // LongRoPE's list is the one of the dump's longest position (HF: seq_len = max(position_ids) + 1; llama.cpp:
+  // the long factors when the context exceeds the original one, which such positions need).
+  Eigen::VectorXd other_list;  // LongRoPE: the frequencies of the list not chosen (llama.cpp chooses by its context)
+  bool other_is_short = false;
+  if (!rope.plain && rope.spec.config.type == ScalingType::LongRope) {
+    const RopeSpec chosen = spec_at_position(rope.spec, q.max_position);
+    const double l0 = static_cast<double>(chosen.params.original_max_position);
+    other_is_short = q.max_position + 1 > l0;
+    other_list = spec_at_position(rope.spec, other_is_short ? 0.0 : l0).params.inv_freq;
+    rope.spec = chosen;
+  }
+  // Dynamic NTK (and HunYuan's NTK-α): HF's dynamic update computes the frequencies at seq_len = max(position_ids) + 1.
+  if (!rope.plain && rope.spec.config.type == ScalingType::Dynamic)
+    rope.spec = spec_at_position(rope.spec, q.max_position);
+  RopeExpectation e;
+  // The model's spec as the dump holds it (plain RoPE: its base and frequencies alone, half layout unless given).
+  if (!rope.plain) e.rope = rope.spec;
+  e.rope.head_dim = head_dim;
+  // The error model of the angles (angle_error.hpp): the one asked for, else ggml's for a GGUF (llama.cpp computes it).
+  // Hugging Face's code computes inv_freq, the angles and cos/sin in float32 for every dtype ("# Force float32" in
+  // every rotary class's forward): PyTorch's float32 for a config.json or a preset, a float64 dump's too.
+  e.angles = q.angles;
+  if (!e.angles && (q.from_model || q.gguf)) e.angles = q.gguf ? AngleModel::Ggml : AngleModel::Float32;
+  e.set_theta(rope.spec.params.inv_freq);
+  e.rope.config.base = rope.spec.config.base;
+  e.scaling = scaling_parameters(rope.spec.config);
+  if (!rope.plain) {  // the spec's axes (M-RoPE: pair i turns by θ_i·p_a(i)), factor, scaling, output order
+    // DeepSeek's RoPE part alone (llama.cpp's q_pe/k_pe nodes, HF's q_pe): the dump holds the rotary channels only.
+    const bool rotary_part = rope.spec.rotary_offset > 0 && head_dim == rope.spec.rotary_dim;
+    e.rope.rotary_offset = rotary_part ? 0 : rope.spec.rotary_offset;
+    // The head as the model's attention holds it: DeepSeek's q = cat(q_nope, q_pe) has qk_nope_head_dim +
+    // qk_rope_head_dim.
+    if (rope.spec.head_dim != head_dim && !rotary_part) {
+      throw InvalidArgument(error_msg("{0} has head_dim {1}, the dump's last axis is d = {2}", rope.spec.name,
+                                      rope.spec.head_dim, head_dim));
+    }
+    if (rope.spec.config.type == ScalingType::Yarn) e.yarn_factor = rope.spec.params.factor;
+    if (rope.spec.config.type == ScalingType::Yarn && rope.spec.config.truncate == false) {
+      // truncate: false keeps YaRN's correction range fractional; an engine that rounds it anyway (vLLM #27722)
+      RopeConfig rounded = rope.spec.config;
+      rounded.truncate = true;
+      const Eigen::VectorXd theta = rope_parameters(rounded).inv_freq;
+      if (theta.size() == e.theta().size() && theta != e.theta()) e.yarn_truncated_theta = theta;
+    }
+    if (other_list.size() == e.theta().size() && other_list != e.theta())
+      e.longrope_other = {other_list, other_is_short};
+    // The spec's layout: the model's class, or a vision kind's own (Llama 4 and axial interleave, (V4), (V5)).
+    if (!q.from_model && !q.vision) e.rope.layout = Layout::Half;
+  }
+  if (2 * e.theta().size() + e.rope.rotary_offset > head_dim) {
+    throw InvalidArgument(
+        error_msg("the rotary dimension {0} is larger than the dump's d = {1}", 2 * e.theta().size(), head_dim));
+  }
+  if (q.layout) {
+    // A layout given: the pairs in it, written back in place (llama.cpp's order; HF's DeepSeek-V3 de-interleaves
+    // its output, which the model's own spec says).
+    e.rope.layout = *q.layout;
+    e.rope.deinterleaved_output = false;
+  }
+  return e;
+}
+
+}  // namespace rope
+
+namespace rope {
+
+DumpVectors expected_dump(const DumpVectors& before, const std::vector<AxisPosition>& positions,
+                          const RopeExpectation& e) {
+  if (static_cast<long>(positions.size()) != before.seq) {
+    throw InvalidArgument(
+        error_msg("{0} positions for a dump of {1} sequence positions", positions.size(), before.seq));
+  }
+  const int d = before.d, r = e.rotary_dim(), off = e.rope.rotary_offset;
+  if (r + off > d || r < 2 || off < 0) {
+    throw InvalidArgument(error_msg("the rotary dimension {0} does not fit in the dump's d = {1}", r, d));
+  }
+  DumpVectors out = before;
+  out.dtype = DType::F64;
+  const AxisMap* map = e.rope.axes ? &*e.rope.axes : nullptr;
+  for (long s = 0; s < before.seq; ++s) {
+    const Eigen::VectorXd phi = axis_angles(e.theta(), map, positions[static_cast<std::size_t>(s)]);  // (A1), (V1)
+    for (long g = 0; g < before.groups(); ++g) {
+      const double* x = before.vector(s, g);
+      double* y = out.values.data() + (s * before.groups() + g) * d;
+      const double q = e.query_scale(positions[static_cast<std::size_t>(s)][0]);  // (S21) on every channel, 1 without
+      for (int ch = 0; ch < d; ++ch) y[ch] = q * x[ch];
+      for (int i = 0; i < r / 2; ++i) {  // read at the pair's channels, written where it goes (de-interleaved output)
+        const auto [pa, pb] = pair_channels(e, i, false);
+        const auto [oa, ob] = pair_channels(e, i, true);
+        const double xa = x[pa], xb = x[pb], c = std::cos(phi[i]), sn = std::sin(phi[i]);
+        y[oa] = q * e.attention_factor() * (xa * c - xb * sn);
+        y[ob] = q * e.attention_factor() * (xa * sn + xb * c);
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace rope

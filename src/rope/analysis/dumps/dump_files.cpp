@@ -1,0 +1,185 @@
+// Reading a pair of dumps (dump_files.hpp): the files, their positions as typed or read, arranged by dump_pair.hpp.
+#include "rope/analysis/dumps/dump_files.hpp"
+
+#include <cctype>
+#include <filesystem>
+#include <fmt/format.h>
+
+#include "rope/analysis/dumps/dump_pair.hpp"
+#include "rope/core/error.hpp"
+#include "rope/io/csv.hpp"
+#include "rope/io/tensor_file.hpp"
+#include "rope/io/text_file.hpp"
+
+namespace rope {
+
+namespace {
+
+/// The file a --positions or --sequence-starts value names: @FILE, or a path that exists.
+std::optional<std::string> named_file(const std::string& text) {
+  if (!text.empty() && text[0] == '@') return text.substr(1);
+  std::error_code error;
+  if (std::filesystem::exists(text, error)) return text;
+  return std::nullopt;
+}
+
+/// A list typed on the command line; a text that looks like a path (a '/' or an extension such as ".npy") and
+/// names no file gets the error that says how a file is named.
+std::vector<double> typed_list(const std::string& text, const std::string& what) {
+  bool path = text.find('/') != std::string::npos;
+  for (std::size_t i = 0; i + 1 < text.size(); ++i)
+    path = path || (text[i] == '.' && std::isalpha(static_cast<unsigned char>(text[i + 1])));
+  if (path) {
+    throw InvalidArgument(
+        error_msg("{0} '{1}' is neither a list of numbers nor a file that exists (name a file as "
+                  "@FILE or by its path)",
+                  what, escape_for_message(text)));
+  }
+  return parse_list_argument(text, what);
+}
+
+/// --sequence-starts: a list or a file of one row.
+std::vector<double> sequence_starts(const std::string& text) {
+  const std::string what = "--sequence-starts";
+  if (const auto file = named_file(text)) {
+    const DumpPositions p = read_positions_file(*file, what + " file");
+    if (p.rows != 1 || p.components != 1) {
+      throw InvalidArgument(error_msg("{0} file '{1}' has shape {2}: sequence starts are one row of indices", what,
+                                      escape_for_message(*file), shape_string(p.shape)));
+    }
+    std::vector<double> v;
+    for (const AxisPosition& a : p.values) v.push_back(a.value[0]);
+    return v;
+  }
+  return typed_list(text, what);
+}
+
+}  // namespace
+
+namespace {
+
+LoadedDumps load(const DumpFiles& files, bool streamed) {
+  DumpFiles one = files;
+  if (files.one_dump) {
+    one.after = files.before;
+    one.after_tensor = files.before_tensor;
+  }
+  const DumpFiles& o = one;
+  TensorReadOptions read, read_after;
+  read.bf16_bits = o.bf16_bits;
+  read.tensor = o.before_tensor.empty() ? o.tensor : o.before_tensor;
+  read_after = read;
+  read_after.tensor = o.after_tensor.empty() ? o.tensor : o.after_tensor;
+  streamed = streamed && TensorStream::streamable(o.before) && TensorStream::streamable(o.after);
+  std::optional<TensorStream> before_stream, after_stream;
+  TensorData before, after;  // read whole; or their shapes alone when streamed
+  if (streamed) {
+    before_stream = TensorStream::open(o.before, read);
+    after_stream = TensorStream::open(o.after, read_after);
+    before.shape = before_stream->header().shape, before.dtype = before_stream->header().dtype;
+    after.shape = after_stream->header().shape, after.dtype = after_stream->header().dtype;
+    after.stored = after_stream->header().stored;
+  } else {
+    before = read_tensor_file(o.before, read);
+    after = read_tensor_file(o.after, read_after);
+  }
+  const std::string before_name = escape_for_message(o.before), after_name = escape_for_message(o.after);
+  // The positions as typed or read; the library arranges the dumps with them (analysis/dumps/dump_pair.hpp).
+  DumpPairInput input;
+  LoadedDumps l;
+  if (!o.positions_tensor.empty() && (o.positions.empty() || !named_file(o.positions))) {
+    throw InvalidArgument(error_msg("{0} names a tensor of a positions file: give {1} @FILE",
+                                    option_name("positions_tensor"), option_name("positions")));
+  }
+  l.stored = after.stored;
+  if (!o.axis_positions.empty()) {
+    if (!o.positions.empty()) throw InvalidArgument(error_msg("give --positions or --axis-positions, not both"));
+    input.axis_positions =
+        parse_axis_position_rows(read_text_file(o.axis_positions, "--axis-positions file", kMaxAxisPositionsBytes),
+                                 fmt::format("--axis-positions '{}'", escape_for_message(o.axis_positions)),
+                                 static_cast<std::size_t>(kMaxDumpPositions));
+    for (const AxisPosition& p : input.axis_positions) {
+      if (!(p.max_abs() <= 16777216.0)) {
+        throw InvalidArgument(error_msg("--axis-positions: {0} is outside [-2^24, 2^24]", p.text()));
+      }
+      input.positions.push_back(p.value[0]);
+    }
+    input.positions_setting = "axis_positions";
+    l.positions_text = o.axis_positions;
+  } else if (const auto file = o.positions.empty() ? std::nullopt : named_file(o.positions)) {
+    const DumpPositions table = read_positions_file(*file, "--positions file", o.positions_tensor);
+    for (const AxisPosition& p : table.values) {
+      input.positions.push_back(p.value[0]);
+      if (table.components > 1) input.axis_positions.push_back(p);
+    }
+    input.rows = table.rows;
+    input.row_length = table.seq;
+    l.positions_text = fmt::format("{} {}", *file, shape_string(table.shape));
+  } else if (!o.positions.empty()) {
+    input.positions = o.positions.find(':') != std::string::npos ? parse_position_range(o.positions, "--positions")
+                                                                 : typed_list(o.positions, "--positions");
+    l.positions_text = o.positions;
+  }
+  if (!o.axes.empty()) input.axes = parse_dump_axes(o.axes);
+  input.rope_delta = o.rope_delta;
+  if (o.rope_delta && !l.positions_text.empty())
+    l.positions_text += fmt::format(" + rope_deltas {}", format_number(*o.rope_delta));
+  if (!o.sequence_starts.empty()) input.starts = sequence_starts(o.sequence_starts);
+  input.before_label = fmt::format("{} '{}'", o.one_dump ? option_name("dump") : "--before", before_name);
+  input.after_label = fmt::format("{} '{}'", o.one_dump ? option_name("dump") : "--after", after_name);
+  input.geometry_only =
+      streamed;  // streamed: the shapes alone, the values read in blocks (analysis/dumps/dump_stream.hpp)
+  DumpPair pair = arrange_dump_pair(before, after, input, before_name, after_name);
+  l.before = std::move(pair.before);
+  l.after = std::move(pair.after);
+  l.positions = std::move(pair.positions);
+  l.axis_positions = std::move(pair.axis_positions);
+  l.axes = pair.axes;
+  l.axes_assumed = pair.axes_assumed;
+  l.shape = std::move(pair.shape);
+  l.segments = std::move(pair.segments);
+  l.segments_are_rows = pair.segments_are_rows;
+  if (!o.sequence_starts.empty()) {
+    l.starts_text = o.sequence_starts;
+    if (l.positions_text.empty()) l.positions_text = "--sequence-starts " + o.sequence_starts;
+  }
+  if (streamed)
+    l.stream =
+        std::make_shared<StreamSource>(std::move(*before_stream), std::move(*after_stream), l.axes, input.rows > 1);
+  if (pair.positions_assumed) {
+    l.positions_text = fmt::format("0:{}", l.after.seq);
+    l.positions_assumed = true;
+  }
+  return l;
+}
+
+}  // namespace
+
+LoadedDumps load_dumps(const DumpFiles& o) { return load(o, false); }
+
+LoadedDumps open_dumps(const DumpFiles& o) { return load(o, true); }
+
+void drop_values(LoadedDumps& dumps) {
+  dumps.before.values = {};
+  dumps.after.values = {};
+  dumps.stream.reset();
+}
+
+LoadedDumps arranged_geometry(DumpPair pair) {
+  LoadedDumps d;
+  d.before = std::move(pair.before);
+  d.after = std::move(pair.after);
+  d.positions = std::move(pair.positions);
+  d.axis_positions = std::move(pair.axis_positions);
+  d.positions_assumed = pair.positions_assumed;
+  d.axes = pair.axes;
+  d.axes_assumed = pair.axes_assumed;
+  d.shape = std::move(pair.shape);
+  d.stored = std::string(to_string(d.after.dtype));
+  d.segments = std::move(pair.segments);
+  d.segments_are_rows = pair.segments_are_rows;
+  drop_values(d);
+  return d;
+}
+
+}  // namespace rope

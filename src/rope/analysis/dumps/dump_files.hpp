@@ -1,0 +1,77 @@
+/// @file
+/// A pair of dumped tensors as `rope check`, `diff` and `identify` name them (the files before and after RoPE,
+/// their positions, axes, the safetensors tensor name, bfloat16 bits), and reading them: whole (load_dumps) or
+/// left on disk and read in blocks (open_dumps, analysis/dumps/dump_stream.hpp), arranged by
+/// analysis/dumps/dump_pair.hpp.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "rope/analysis/dumps/dump.hpp"
+#include "rope/analysis/dumps/dump_pair.hpp"
+#include "rope/analysis/dumps/dump_positions.hpp"
+#include "rope/analysis/dumps/dump_stream.hpp"
+#include "rope/models/axes.hpp"
+
+namespace rope {
+
+struct DumpFiles {
+  std::string before;     ///< --before FILE
+  std::string after;      ///< --after FILE
+  std::string positions;  ///< --positions A:B[:STEP] | LIST | @FILE | FILE (.npy, safetensors, text); empty: 0:seq
+  std::string sequence_starts;       ///< --sequence-starts LIST | @FILE | FILE: packed sequences (cu_seqlens)
+  std::string axis_positions;        ///< --axis-positions FILE (rope check): one t,h,w row per sequence index
+  std::string axes;                  ///< --axes; empty: from the shape
+  std::optional<double> rope_delta;  ///< --rope-delta D (rope check): M-RoPE decode tokens at index + D
+  std::string tensor;                ///< --tensor NAME (safetensors, torch.save): both files' tensor
+  std::string before_tensor;         ///< --before-tensor NAME: the before file's (over tensor)
+  std::string after_tensor;          ///< --after-tensor NAME: the after file's (over tensor)
+  std::string positions_tensor;      ///< --positions-tensor NAME: the positions file's
+  bool bf16_bits = false;            ///< --bf16-bits
+  /// rope spectrum: `before` is the one dump (its setting "dump"), read as both of a pair; `after` unused.
+  bool one_dump = false;
+};
+
+/// Largest --axis-positions file: 4,194,304 rows (kMaxDumpPositions) of about 16 characters.
+inline constexpr std::size_t kMaxAxisPositionsBytes = std::size_t{64} << 20;
+
+struct LoadedDumps {
+  DumpVectors before, after;
+  std::vector<double> positions;             ///< one number per sequence index (the first component of axis_positions)
+  std::vector<AxisPosition> axis_positions;  ///< --axis-positions: every component; empty without it
+  std::string positions_text;                ///< as typed, or "0:seq"
+  bool positions_assumed = false;            ///< --positions not given
+  DumpAxes axes = DumpAxes::SeqD;
+  bool axes_assumed = false;  ///< 4 axes read as Hugging Face's [batch, heads, seq, d] without --axes (dump_pair.hpp)
+  std::vector<long> shape;
+  std::string stored;  ///< the after dump's type as its file spells it
+  /// Batch rows with positions of their own ([batch, seq] positions) or packed sequences: the parts of the
+  /// sequence axis reported one by one (the rows are laid end to end along it, rows_along_sequence).
+  std::vector<DumpSegment> segments;
+  bool segments_are_rows = false;  ///< the segments are batch rows (else packed sequences)
+  std::string starts_text;         ///< --sequence-starts as typed, or "" (restarts found in the positions)
+  /// open_dumps: both files read in pieces (.npy or safetensors); `before` and `after` then hold the geometry
+  /// alone (values empty).
+  std::shared_ptr<StreamSource> stream;
+};
+
+/// Reads both files and arranges them. @throws InvalidArgument (shapes differ, positions do not match the
+/// sequence axis, a malformed file), IoError (unreadable file).
+LoadedDumps load_dumps(const DumpFiles& files);
+
+/// The same, with both files left on disk and read in pieces when both are .npy or safetensors (no size
+/// limit but the disk's); a CSV file is read whole as load_dumps does.
+LoadedDumps open_dumps(const DumpFiles& files);
+
+/// The geometry and positions of dumps a report keeps, their values dropped (the values are the input of a check
+/// or an identification, not its report).
+void drop_values(LoadedDumps& dumps);
+
+/// Dumps a front end arranged (dump_pair.hpp), as a report keeps them: geometry and positions, no values.
+LoadedDumps arranged_geometry(DumpPair pair);
+
+}  // namespace rope

@@ -1,0 +1,207 @@
+/// @file
+/// `rope identify`: the RoPE that turned one dump into the other, from the numbers alone (docs/check.md).
+///
+///   1. Rotated channels: those that change somewhere beyond the dump's rounding (κ·ε_T·|x|); the rest is
+///      the untouched tail (partial rotary) or zero-frequency pairs (proportional).
+///   2. Attention factor a: RoPE keeps every pair's norm up to a, so a² = Σ‖y_R‖² / Σ‖x_R‖² over the rotated
+///      channels R of every vector.
+///   3. Pairing: for each rotated channel, the partner b whose pair keeps its norm (up to a) in every vector:
+///      argmin_b Σ (y_a² + y_b² − a²(x_a² + x_b²))². The pairs found are named interleaved (2j, 2j+1), half
+///      (j, j + r/2), or reported as the permutation they are. When no pairing holds for every head, each head
+///      is paired on its own: heads in the other layout are listed (a q/k permutation wrong on some heads).
+///   4. Frequencies: for pair j = (a, b), z = x_a + i·x_b; at each position m the phasor
+///      u(m) = Σ conj(z_before)·z_after (summed over batch and heads) has the angle m·θ_j modulo 2π. Any
+///      integer positions will do: θ_j first maximises the periodogram |Σ_m u(m)·e^(−iθm)| over θ ∈ [−π, π]
+///      (on a grid finer than its peak, then refined), which does not depend on an offset of the positions; a
+///      second peak as high means the positions cannot determine θ_j (evenly spaced or too few). Then, from
+///      the phases of consecutive indices, the places where the positions restart or jump (chunked prefill,
+///      packed sequences) and their true step; then one integer offset k common to every pair (the dump
+///      rotated position m by (m + k)·θ: "positions shifted by k"); finally each φ, in order of |m + k|, is
+///      unwrapped to the branch nearest the current fit's (m + k)·θ_j and θ_j = Σ m'·φ / Σ m'² (least
+///      squares through the origin, m' = m + k). Every θ_j negative: the rotation is reversed.
+///   5. Family: ln θ_j fitted by the scaling families of docs/scaling.md: geometric (default RoPE, and
+///      static NTK, which is default RoPE with another base) (S1), (S3); linear (S2); YaRN's ramp, linear in
+///      j (S6)–(S8); llama3's bands, linear in 1/λ (S11); the residual is the RMS of ln θ_measured −
+///      ln θ_family over the rotated pairs, each weighted by 1/σ² of its ln θ_j (low frequencies seen
+///      over few positions in a 16-bit dump weigh little).
+#pragma once
+
+#include <Eigen/Core>
+#include <complex>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "rope/analysis/dumps/dump.hpp"
+#include "rope/core/message.hpp"
+#include "rope/models/axes.hpp"
+
+namespace rope {
+
+enum class PairLayout { Interleaved, Half, Other, None };
+const char* to_string(PairLayout layout);
+
+enum class Family { Default, Linear, Yarn, Llama3, PerPair };
+const char* to_string(Family family);
+
+/// One fitted family.
+struct FamilyFit {
+  Family family = Family::Default;
+  double base = 0;        ///< from the kept (high-frequency) pairs
+  double factor = 1;      ///< f: linear's divisor, yarn/llama3's factor for the interpolated pairs
+  double ramp_low = 0;    ///< yarn: the ramp runs from pair ramp_low (kept) to ramp_high (interpolated);
+  double ramp_high = 0;   ///< llama3: the wavelengths L0/high_freq_factor and L0/low_freq_factor
+  double residual = 0;    ///< RMS of ln θ_measured − ln θ_fit over the rotated pairs
+  Eigen::VectorXd theta;  ///< the family's θ_j
+};
+
+struct Identification {
+  int d = 0;
+  int rotary_dim = 0;                      ///< number of rotated channels
+  std::vector<int> rotated;                ///< the rotated channels, increasing
+  std::vector<std::pair<int, int>> pairs;  ///< (a, b), a < b, by increasing a; pair j = pairs[j]
+  /// Heads in different layouts: each group's own pairs (pair j of group g = group_pairs[g][j]); empty when
+  /// every head pairs its channels as `pairs`.
+  std::vector<std::vector<std::pair<int, int>>> group_pairs;
+  std::vector<long> heads_paired_otherwise;  ///< the groups whose pairs are not `pairs`
+  PairLayout layout = PairLayout::None;
+  /// The first rotated channel when the rotated channels are one block [rotary_offset, rotary_offset + rotary_dim)
+  /// with pass-through channels before it (llama.cpp's legacy DeepSeek-2 q: rope on channels 128…191 of 192), `layout`
+  /// inside the block: pair j on (o + 2j, o + 2j + 1) or (o + j, o + j + r/2); 0 otherwise.
+  int rotary_offset = 0;
+  /// The layout applies inside each axis's block of d/2 channels (Gemma 4's vision tower, (V6) of
+  /// docs/multi-axis.md): pair j = b·d/4 + k on b·d/2 + (k, k + d/4); `layout` is then Half.
+  bool axis_blocks = false;
+  int family_dim = 0;  ///< the dimension of the frequency ladder: rotary_dim, or d for pairs (j, j + d/2)
+  double attention_factor = 1;
+  double norm_residual = 0;  ///< max over vectors and pairs of |‖y‖ − a‖x‖| / ‖x‖: how well a pairing keeps norms
+  Eigen::VectorXd theta;               ///< measured θ_j per pair (negative: the pair turns the other way)
+  Eigen::VectorXd angle_residual;      ///< per pair: RMS of φ − m·θ_j (rad)
+  Eigen::VectorXd theta_sigma;         ///< per pair: standard error of θ_j, angle_residual / √(Σ m²)
+  FamilyFit fit;                       ///< the best family
+  std::vector<FamilyFit> fits;         ///< every family tried, best first
+  std::vector<Message> notes;          ///< what could not be decided, and what the numbers also say
+  double position_offset = 0;          ///< k: the dump rotated position m by (m + k)·θ (0: the positions given)
+  std::vector<long> jumps;             ///< sequence indices where the dump's positions restart or jump
+  std::vector<double> dump_positions;  ///< the positions the dump used (given ones with jumps and offset applied)
+  std::vector<int> undetermined;       ///< pairs whose θ_j the positions cannot determine
+  /// Pairs whose partners the dump's rounding hides (they turn too little at these positions): paired as the layout of
+  /// the others.
+  std::vector<int> pairing_assumed;
+  bool reversed = false;  ///< every pair turns clockwise: the rotation is reversed (sin's sign)
+  /// No pairing found (layout None), yet the pairs of this layout over the rotated channels keep every pair's norm
+  /// (within norm_residual): the vectors of a sequence index are turned by different angles (axes read in the wrong
+  /// order), not a rotation that breaks norms.
+  std::optional<PairLayout> norms_kept_by;
+  /// M-RoPE (positions with a component per axis, docs/multi-axis.md): the axis each pair turns by.
+  struct Axes {
+    std::vector<int> pair_axis;  ///< per pair: 0 t, 1 h, 2 w, 3 e; −1 where the positions cannot tell the axes apart
+    std::vector<int> sections;   ///< pairs per axis (mrope_section); empty unless every pair's axis is known
+    std::optional<SectionOrder> order;  ///< Chunked (A2), Interleaved (A3) or Bailing (A9) when the pairs follow it
+  };
+  std::optional<Axes> axes;
+  /// A 2-D vision RoPE (positions (row, column), models/vision_rope.hpp) whose axis map and pairs are the dump's.
+  struct VisionMatch {
+    std::string kind;       ///< "qwen2-vl", "pixtral", "llama4", "axial", "gemma4"
+    std::string equation;   ///< "(V2)" … "(V6)" of docs/multi-axis.md
+    double base = 0;        ///< fitted to every pair's θ_j by its own ladder
+    double residual = 0;    ///< RMS of ln θ_measured − ln θ_fit, weighted as fit_families weighs
+    Eigen::VectorXd theta;  ///< the fitted θ_j
+  };
+  std::optional<VisionMatch> vision;
+};
+using VisionMatch = Identification::VisionMatch;
+
+/// Largest head dimension identify takes: the pairing tries every pair of rotated channels (d² work on a
+/// sample of 256 vectors); real heads have d <= 512.
+inline constexpr int kMaxIdentifyDim = 1024;
+
+/// Identifies the RoPE of (before, after) at `positions`. @throws InvalidArgument if the shapes differ,
+/// positions.size() != before.seq, no position is non-zero, or d > kMaxIdentifyDim.
+Identification identify_rope(const DumpVectors& before, const DumpVectors& after, const std::vector<double>& positions);
+
+/// The same with a position per axis (M-RoPE's t, h, w(, e) per sequence index): each pair's θ_j measured at every
+/// axis's positions, and the axis whose positions fit its phases (the least angle residual, by at least half)
+/// taken as the pair's; Identification::axes names the sections and their map. Two components are a vision tower's
+/// (row, column): Identification::vision names the 2-D vision RoPE. Restarts and offsets are not searched. One
+/// component per position: as above.
+Identification identify_rope(const DumpVectors& before, const DumpVectors& after,
+                             const std::vector<AxisPosition>& positions);
+
+/// The θ_j of each family for `pairs` pairs of rotary dimension 2·pairs (also used by the figure).
+Eigen::VectorXd family_theta(const FamilyFit& fit, int pairs);
+
+namespace detail {
+
+/// Most positions in the periodogram of a pair's θ (identify_theta.cpp) and of its axis (identify_axes.cpp): the
+/// ones of smallest |m|; its cost is grid × positions per pair.
+inline constexpr std::size_t kMaxPeriodogramPositions = 256;
+/// Step 3's cost of pairing channels i and j (d × d): the least
+/// Σ|z_after − a·e^(iφ)·z_before|² over one angle φ per sequence index, divided by Σ(|z_after|² + a²|z_before|²), over
+/// `vectors` (indices s·groups + g, increasing); 0 for a pair RoPE turned, the rounding of the dump for a pair that
+/// turned too little to show; the diagonal is infinite.
+Eigen::MatrixXd pairing_costs(const DumpVectors& before, const DumpVectors& after, double a,
+                              const std::vector<long>& vectors);
+
+struct Pairing {
+  std::vector<std::pair<int, int>> pairs;      ///< every channel with its cheapest partner; empty unless all are mutual
+  std::vector<std::pair<int, int>> confident;  ///< the mutual pairs every other partner (of any channel) costs 2× more
+};
+/// The rotated channels' cheapest partners among themselves (`cost` from pairing_costs).
+Pairing pair_channels(const Eigen::MatrixXd& cost, const std::vector<int>& rotated);
+
+struct LayoutPairing {
+  std::vector<std::pair<int, int>> pairs;  ///< pair j of the layout, up to the last one with a rotated channel
+  std::vector<int> unresolved;             ///< the j not among the confident pairs
+};
+/// The interleaved or half layout (over the partner distance of the confident pairs) that holds every confident
+/// pair, every rotated channel, and keeps the norm of every pair of two rotated channels within `bound` (cost);
+/// nullopt when none does or nothing is confident.
+std::optional<LayoutPairing> pair_by_layout(const Eigen::MatrixXd& cost, const std::vector<int>& rotated, int d,
+                                            const std::vector<std::pair<int, int>>& confident, double bound);
+
+/// Step 4 alone: id.pairs set; fills theta, angle_residual, theta_sigma, position_offset, jumps, dump_positions,
+/// undetermined, reversed and their notes.
+void measure_frequencies(const DumpVectors& before, const DumpVectors& after, const std::vector<double>& positions,
+                         Identification& id);
+
+/// u_j(s) = Σ conj(z_before)·z_after over the groups, per pair j (id.pairs, or each group's own) and sequence index s.
+std::vector<std::vector<std::complex<double>>> pair_phasors(const DumpVectors& before, const DumpVectors& after,
+                                                            const Identification& id);
+
+/// Step 5 for positions (row, column) (identify_vision.cpp): id.vision, the 2-D vision RoPE whose axis map and pairs
+/// the dump's are and whose ladders fit θ_j within 0.05 in ln θ (the best of them), and a note either way.
+void match_vision(Identification& id);
+
+/// Step 4 with a position per axis (identify_axes.cpp): id.axes, theta, angle_residual, theta_sigma, reversed.
+void measure_axis_frequencies(const DumpVectors& before, const DumpVectors& after,
+                              const std::vector<AxisPosition>& positions, Identification& id);
+
+/// Steps 1–3 and 5 around step 4 (`measure`), for identify_rope's two forms; `moving` marks the indices
+/// whose position is not 0.
+Identification identify_with(const DumpVectors& before, const DumpVectors& after, const std::vector<bool>& moving,
+                             const std::function<void(Identification&)>& measure);
+
+/// Largest position offset or jump identify searches for.
+inline constexpr long kMaxPositionOffset = 1L << 16;
+
+/// The integer k in [−range, range] that minimises Σ_j w_j·(1 − cos(c_j − θ_j·k)): the offset common to every pair
+/// whose phase at the positions given is c_j = θ_j·k; 0 unless another k halves the cost.
+long best_integer_shift(const std::vector<double>& c, const std::vector<double>& theta, const std::vector<double>& w,
+                        long range);
+
+/// The θ ∈ [−π, π] that maximises |Σ_k u_k·e^(−iθ·m_k)|; `ambiguous` set when another peak, outside the main
+/// lobe, reaches 98 % of it.
+double periodogram_peak(const std::vector<double>& m, const std::vector<std::complex<double>>& u, bool& ambiguous);
+
+/// Step 5 alone: every family fitted to θ_j (rotary dimension 2·theta.size()), each pair weighted by
+/// 1/σ² of its ln θ_j (`sigma_ln`, floored at 10⁻⁶ so exact data weighs the pairs alike), the chosen one first:
+/// the simplest (default < linear < yarn, llama3) whose residual is within max(½·best, 10⁻³) of the best;
+/// a per-pair entry first when even the best leaves a residual above 0.05. Appends what it could not
+/// decide to `notes`.
+std::vector<FamilyFit> fit_families(const Eigen::VectorXd& theta, const Eigen::VectorXd& sigma_ln,
+                                    std::vector<Message>& notes);
+}  // namespace detail
+
+}  // namespace rope

@@ -1,0 +1,372 @@
+// Steps 1–4 of identify.hpp: rotated channels, attention factor, pairing, per-pair frequencies.
+#include <algorithm>
+#include <functional>
+#include <cmath>
+#include <complex>
+#include <fmt/format.h>
+#include <numeric>
+
+#include "rope/analysis/check/check.hpp"
+#include "rope/analysis/identify/identify.hpp"
+#include "rope/core/constants.hpp"
+#include "rope/core/error.hpp"
+
+namespace rope {
+namespace {
+
+/// Vectors used to find the pairing (spread over the dump): enough to see every pair move.
+constexpr long kPairingSample = 256;
+
+PairLayout classify(const std::vector<std::pair<int, int>>& pairs, const std::vector<int>& rotated, int d,
+                    int& family_dim, bool& axis_blocks, int& offset, std::vector<Message>& notes) {
+  const int r = static_cast<int>(rotated.size());
+  family_dim = r;
+  // The rotated channels one block [o, o + r): from channel 0 (o = 0, a partial rotary tail after it), or after
+  // pass-through channels (DeepSeek's q = cat(q_nope, q_pe): o = qk_nope_head_dim).
+  const int o = rotated.empty() ? 0 : rotated.front();
+  bool block = true;
+  for (int i = 0; i < r; ++i) block = block && rotated[i] == o + i;
+  const bool prefix = block && o == 0;
+  bool interleaved = true, half = true, whole_half = true, blocks = r % 4 == 0 && r >= 4;
+  for (std::size_t j = 0; j < pairs.size(); ++j) {
+    const auto [a, b] = pairs[j];
+    interleaved = interleaved && a == o + 2 * static_cast<int>(j) && b == a + 1;
+    half = half && a == o + static_cast<int>(j) && b == a + r / 2;
+    whole_half = whole_half && a == static_cast<int>(j) && b == a + d / 2;
+    if (blocks) {  // (V6): rotate_half inside each axis's block (interleaved inside the blocks is plain interleaved)
+      const PairChannels c = axis_block_pair_channels(r, static_cast<int>(j), Layout::Half);
+      blocks = a == c.first && b == c.second;
+    }
+  }
+  if (block && (interleaved || half)) {
+    offset = o;
+    return interleaved ? PairLayout::Interleaved : PairLayout::Half;
+  }
+  if (prefix && blocks && static_cast<int>(pairs.size()) == r / 2) {
+    axis_blocks = true;
+    return PairLayout::Half;
+  }
+  if (whole_half) {
+    family_dim = d;
+    notes.push_back(
+        {msg("pairs (j, j + {0}) over the whole head: pairs {1} to {2} keep frequency 0 (proportional "
+             "RoPE, or partial rotary in the half layout of the whole head)",
+             d / 2, pairs.size(), d / 2 - 1)});
+    return PairLayout::Half;
+  }
+  return PairLayout::Other;
+}
+
+/// "3, 7–9, 12": increasing pair indices, runs joined.
+std::string pair_ranges(const std::vector<int>& js) {
+  std::string out;
+  for (std::size_t k = 0; k < js.size();) {
+    std::size_t e = k;
+    while (e + 1 < js.size() && js[e + 1] == js[e] + 1) ++e;
+    out += (out.empty() ? "" : ", ") + (e > k ? fmt::format("{}–{}", js[k], js[e]) : std::to_string(js[k]));
+    k = e + 1;
+  }
+  return out;
+}
+
+}  // namespace
+
+namespace {
+
+/// The checks both forms share; the indices whose position is not 0.
+std::vector<bool> moving_indices(const DumpVectors& before, const DumpVectors& after, std::size_t count,
+                                 const std::function<bool(std::size_t)>& nonzero) {
+  if (before.seq != after.seq || before.groups() != after.groups() || before.d != after.d) {
+    throw InvalidArgument(error_msg("the dumps before and after differ in shape"));
+  }
+  if (static_cast<long>(count) != before.seq) {
+    throw InvalidArgument(error_msg("{0} positions for a dump of {1} sequence positions", count, before.seq));
+  }
+  std::vector<bool> moving(count);
+  for (std::size_t s = 0; s < count; ++s) moving[s] = nonzero(s);
+  if (std::none_of(moving.begin(), moving.end(), [](bool m) { return m; })) {
+    throw InvalidArgument(error_msg("every position is 0, where RoPE is the identity: nothing can be identified"));
+  }
+  return moving;
+}
+
+}  // namespace
+
+namespace {
+
+/// The largest |‖y‖ − a‖x‖| / ‖x‖ over the vectors `sample` of the pairs `layout` makes of the rotated channels (a
+/// block of an even count: pairs (o + j, o + j + r/2) or (o + 2j, o + 2j + 1)); infinity when they are no such block.
+double layout_norm_residual(const DumpVectors& before, const DumpVectors& after, const std::vector<int>& rotated,
+                            PairLayout layout, double a, const std::vector<long>& sample) {
+  const int r = static_cast<int>(rotated.size());
+  if (r < 2 || r % 2 != 0 || rotated.back() - rotated.front() != r - 1) return INFINITY;
+  const int o = rotated.front(), d = before.d;
+  double worst = 0;
+  for (const long v : sample) {
+    const double* x = before.values.data() + v * d;
+    const double* y = after.values.data() + v * d;
+    for (int j = 0; j < r / 2; ++j) {
+      const int ca = layout == PairLayout::Half ? o + j : o + 2 * j,
+                cb = layout == PairLayout::Half ? ca + r / 2 : ca + 1;
+      const double nx = std::hypot(x[ca], x[cb]), ny = std::hypot(y[ca], y[cb]);
+      if (nx > 0) worst = std::max(worst, std::abs(ny - a * nx) / nx);
+    }
+  }
+  return worst;
+}
+
+}  // namespace
+
+Identification identify_rope(const DumpVectors& before, const DumpVectors& after,
+                             const std::vector<double>& positions) {
+  const std::vector<bool> moving =
+      moving_indices(before, after, positions.size(), [&](std::size_t s) { return positions[s] != 0; });
+  return detail::identify_with(before, after, moving,
+                               [&](Identification& id) { detail::measure_frequencies(before, after, positions, id); });
+}
+
+Identification identify_rope(const DumpVectors& before, const DumpVectors& after,
+                             const std::vector<AxisPosition>& positions) {
+  if (!positions.empty() && !positions.front().multi()) {
+    std::vector<double> single;
+    for (const AxisPosition& p : positions) single.push_back(p.value[0]);
+    return identify_rope(before, after, single);
+  }
+  const std::vector<bool> moving =
+      moving_indices(before, after, positions.size(), [&](std::size_t s) { return positions[s].max_abs() != 0; });
+  Identification id = detail::identify_with(before, after, moving, [&](Identification& id) {
+    detail::measure_axis_frequencies(before, after, positions, id);
+  });
+  if (!positions.empty() && positions.front().count == 2) detail::match_vision(id);  // (row, column): a vision tower
+  return id;
+}
+
+Identification detail::identify_with(const DumpVectors& before, const DumpVectors& after,
+                                     const std::vector<bool>& moving_at,
+                                     const std::function<void(Identification&)>& measure) {
+  Identification id;
+  const int d = before.d;
+  if (d > kMaxIdentifyDim) {
+    throw InvalidArgument(
+        error_msg("the head dimension d = {0} is above the {1} rope identify pairs up", d, kMaxIdentifyDim));
+  }
+  id.d = d;
+  const long vectors = before.seq * before.groups();
+  DType dtype = epsilon(after.dtype) > epsilon(before.dtype) ? after.dtype : before.dtype;
+  if (dtype == DType::F32 && !before.dtype_stated && !after.dtype_stated && looks_like_bf16(before) &&
+      looks_like_bf16(after)) {
+    dtype = DType::BF16;  // a bf16 model's tensors saved with .float(): their rounding is bf16's
+    id.notes.push_back({msg("every value is a bf16 number saved as float32: identified with bf16's rounding")});
+  }
+  const double eps = kToleranceSafety * epsilon(dtype);
+  // 1. Rotated channels.
+  std::vector<char> moved(static_cast<std::size_t>(d), 0);
+  for (long v = 0; v < vectors; ++v) {
+    const double* x = before.values.data() + v * d;
+    const double* y = after.values.data() + v * d;
+    for (int c = 0; c < d; ++c) {
+      if (std::abs(y[c] - x[c]) > eps * std::max(std::abs(x[c]), std::abs(y[c]))) moved[c] = 1;
+    }
+  }
+  for (int c = 0; c < d; ++c) {
+    if (moved[c]) id.rotated.push_back(c);
+  }
+  id.rotary_dim = static_cast<int>(id.rotated.size());
+  if (id.rotated.empty()) {
+    id.notes.push_back({msg("no channel changes: the dump after equals the dump before")});
+    return id;
+  }
+  // 2. Attention factor.
+  double sx = 0, sy = 0;
+  for (long v = 0; v < vectors; ++v) {
+    for (const int c : id.rotated) {
+      const double x = before.values[static_cast<std::size_t>(v * d + c)],
+                   y = after.values[static_cast<std::size_t>(v * d + c)];
+      sx += x * x, sy += y * y;
+    }
+  }
+  id.attention_factor = sx > 0 ? std::sqrt(sy / sx) : 1.0;
+  // 3. Pairing, on a sample of the vectors at non-zero positions.
+  std::vector<long> sample;
+  {
+    std::vector<long> moving;
+    for (long s = 0; s < before.seq; ++s) {
+      if (moving_at[static_cast<std::size_t>(s)]) moving.push_back(s);
+    }
+    const long per = std::max(1L, static_cast<long>(moving.size()) * before.groups() / kPairingSample);
+    for (long k = 0; k < static_cast<long>(moving.size()) * before.groups(); k += per) {
+      sample.push_back(moving[static_cast<std::size_t>(k / before.groups())] * before.groups() + k % before.groups());
+    }
+  }
+  int r = id.rotary_dim;
+  // The partner of each rotated channel over the sampled vectors; empty unless every partner is mutual.
+  const auto pair_up = [&](const std::vector<long>& vs) {
+    return detail::pair_channels(detail::pairing_costs(before, after, id.attention_factor, vs), id.rotated).pairs;
+  };
+  {
+    const Eigen::MatrixXd cost = detail::pairing_costs(before, after, id.attention_factor, sample);
+    const detail::Pairing found = detail::pair_channels(cost, id.rotated);
+    if (found.pairs.empty() || found.confident.size() < found.pairs.size()) {
+      // Rounding hides the partners of the slowest pairs (a short 16-bit dump): the layout the sure pairs follow,
+      // if every pair of it keeps its norm within the dump's rounding.
+      const double bound = eps * eps;
+      if (auto by_layout = detail::pair_by_layout(cost, id.rotated, d, found.confident, bound)) {
+        id.pairs = std::move(by_layout->pairs);
+        id.pairing_assumed = std::move(by_layout->unresolved);
+        id.rotated.clear();
+        for (const auto& [a, b] : id.pairs) id.rotated.push_back(a), id.rotated.push_back(b);
+        std::sort(id.rotated.begin(), id.rotated.end());
+        r = id.rotary_dim = static_cast<int>(id.rotated.size());
+      }
+    }
+    if (id.pairs.empty()) id.pairs = found.pairs;
+  }
+  if (id.pairs.empty() && r % 2 == 0 && before.groups() > 1) {
+    // Heads in different layouts (a q/k permutation wrong on some heads): each head paired on its own.
+    for (long g = 0; g < before.groups(); ++g) {
+      std::vector<long> own;
+      for (long s = 0; s < before.seq; s += std::max(1L, before.seq / 64)) {
+        if (moving_at[static_cast<std::size_t>(s)]) own.push_back(s * before.groups() + g);
+      }
+      id.group_pairs.push_back(pair_up(own));
+      if (id.group_pairs.back().empty()) {
+        id.group_pairs.clear();
+        break;
+      }
+    }
+    if (!id.group_pairs.empty()) {
+      // The pairing of most heads is the dump's; the heads paired otherwise are listed.
+      std::vector<long> count(id.group_pairs.size(), 0);
+      for (std::size_t g = 0; g < count.size(); ++g) {
+        for (const auto& other : id.group_pairs) count[g] += other == id.group_pairs[g];
+      }
+      const auto most = static_cast<std::size_t>(std::max_element(count.begin(), count.end()) - count.begin());
+      id.pairs = id.group_pairs[most];
+      std::vector<long> others;
+      for (std::size_t g = 0; g < count.size(); ++g) {
+        if (id.group_pairs[g] != id.pairs) others.push_back(static_cast<long>(g));
+      }
+      id.heads_paired_otherwise = others;
+      if (others.empty()) id.group_pairs.clear();  // every head alike after all
+    }
+  }
+  if (id.pairs.empty()) {
+    id.layout = PairLayout::None;
+    // The pairing is sought as one turn per sequence index; whether the pairs of a layout keep their norms is a
+    // question of its own, asked before anything is said of norms.
+    const double bound = std::sqrt(eps);
+    for (const PairLayout layout : {PairLayout::Half, PairLayout::Interleaved}) {
+      const double worst = layout_norm_residual(before, after, id.rotated, layout, id.attention_factor, sample);
+      if (worst <= bound) {
+        id.norms_kept_by = layout;
+        id.norm_residual = worst;
+        break;
+      }
+    }
+    id.notes.push_back(
+        id.norms_kept_by
+            ? msg("no pairing turns the vectors of a sequence index alike, though the {0} pairs keep every norm "
+                  "within {1:.2g}: the vectors of one sequence index are turned by different angles (are the axes "
+                  "right?)",
+                  to_string(*id.norms_kept_by), id.norm_residual)
+            : msg("no pairing of the rotated channels keeps every pair's norm: this is not a rotation of pairs"));
+    return id;
+  }
+  int family_dim = r;
+  const std::size_t zero_note = id.notes.size();  // where classify says that pairs keep frequency 0
+  id.layout = classify(id.pairs, id.rotated, d, family_dim, id.axis_blocks, id.rotary_offset, id.notes);
+  id.family_dim = family_dim;
+  if (id.pairing_assumed.size() == 1) {
+    id.notes.push_back(
+        msg("pair {0} turns too little at these positions for its partner to show above the dump's rounding: it "
+            "is paired as the others ({1}), and its θ is uncertain",
+            id.pairing_assumed.front(), to_string(id.layout)));
+  } else if (!id.pairing_assumed.empty()) {
+    id.notes.push_back(
+        msg("pairs {0} turn too little at these positions for their partners to show above the dump's rounding: "
+            "they are paired as the others ({1}), and their θ is uncertain",
+            pair_ranges(id.pairing_assumed), to_string(id.layout)));
+  }
+  if (!id.heads_paired_otherwise.empty()) {
+    std::vector<Message> ignored;
+    int dim = r;
+    bool blocks = false;
+    int offset = 0;
+    const PairLayout other = classify(id.group_pairs[static_cast<std::size_t>(id.heads_paired_otherwise.front())],
+                                      id.rotated, d, dim, blocks, offset, ignored);
+    std::string heads;
+    for (std::size_t k = 0; k < id.heads_paired_otherwise.size() && k < 12; ++k)
+      heads += (k ? ", " : "") + std::to_string(id.heads_paired_otherwise[k]);
+    if (id.heads_paired_otherwise.size() > 12) heads += ", …";
+    id.notes.push_back(
+        msg("heads {0} pair their channels as {1} while the others pair as {2}: the q/k permutation is wrong on "
+            "some heads (GQA: permuted with the wrong number of heads?)",
+            heads, to_string(other), to_string(id.layout)));
+  }
+  for (long v = 0; v < vectors; ++v) {
+    const double* x = before.values.data() + v * d;
+    const double* y = after.values.data() + v * d;
+    for (const auto& [a, b] :
+         id.group_pairs.empty() ? id.pairs : id.group_pairs[static_cast<std::size_t>(v % before.groups())]) {
+      const double nx = std::hypot(x[a], x[b]);
+      if (nx > 0)
+        id.norm_residual = std::max(id.norm_residual, std::abs(std::hypot(y[a], y[b]) - id.attention_factor * nx) / nx);
+    }
+  }
+  // 4. Frequencies (identify_theta.cpp).
+  measure(id);
+  const int n = static_cast<int>(id.pairs.size());
+  // 5. Family, over the pairs of the family's dimension (zero-frequency pairs of a proportional head added).
+  const Eigen::VectorXd measured = id.theta.cwiseAbs();
+  Eigen::VectorXd sigma_ln(n);
+  for (int j = 0; j < n; ++j) sigma_ln[j] = measured[j] > 0 ? id.theta_sigma[j] / measured[j] : INFINITY;
+  if (family_dim != r) {  // proportional: fit only the rotated pairs, over the whole head's ladder
+    id.fits = detail::fit_families(measured, sigma_ln, id.notes);
+    for (FamilyFit& f : id.fits) {  // the ladder of the whole head: base^(−2j/d)
+      f.base = std::pow(f.base, static_cast<double>(family_dim) / (2.0 * n));
+      f.theta = family_theta(f, family_dim / 2).head(n);
+    }
+  } else {
+    id.fits = detail::fit_families(measured, sigma_ln, id.notes);
+  }
+  id.fit = id.fits.front();
+  double span = 0;  // the largest |position| of the dump (empty with positions per axis)
+  for (const double m : id.dump_positions) span = std::max(span, std::abs(m));
+  if (id.layout == PairLayout::Interleaved && r < d && id.rotary_offset == 0 && !id.dump_positions.empty()) {
+    // An unmoved tail in the interleaved layout: partial rotary, or the whole head's ladder too slow to show there?
+    const double turn = span / id.fit.base;  // pair r/2 on the ladder found, continued past the rotated channels
+    if (turn < eps) {
+      id.notes.push_back(
+          msg("channels {0}–{1} do not move: rotary_dim {0} with base {2}, or all {3} channels with base {4}, whose "
+              "pairs {5}–{6} would turn by at most {7:.2g} rad at these positions, below the dump's rounding: the "
+              "positions cannot tell them apart",
+              r, d - 1, fmt::format("{:.6g}", id.fit.base), d,
+              fmt::format("{:.6g}", std::pow(id.fit.base, static_cast<double>(d) / r)), r / 2, d / 2 - 1, turn));
+    }
+  }
+  if (family_dim != r && !id.dump_positions.empty()) {
+    // Pairs that do not move: frequency 0, or the ladder's own frequencies too low for these positions to show?
+    const double turn = family_theta(id.fit, family_dim / 2)[n] * span;
+    if (turn < eps) {
+      std::vector<int> still(static_cast<std::size_t>(family_dim / 2 - n));
+      std::iota(still.begin(), still.end(), n);
+      id.notes[zero_note] =
+          still.size() == 1
+              ? msg("pair {0} does not move: with the ladder found it would turn by at most {1:.2g} rad at these positions, below "
+                    "the dump's rounding, so the positions cannot tell frequency 0 (proportional RoPE, partial rotary) from the "
+                    "ladder's low frequencies",
+                    still.front(), turn)
+              : msg("pairs {0} do not move: with the ladder found they would turn by at most {1:.2g} rad at these positions, "
+                    "below the dump's rounding, so the positions cannot tell frequency 0 (proportional RoPE, partial rotary) from "
+                    "the ladder's low frequencies",
+                    pair_ranges(still), turn);
+    }
+  }
+  if (id.fit.family == Family::Yarn && std::abs(id.attention_factor - (0.1 * std::log(id.fit.factor) + 1)) < 2e-3) {
+    id.notes.push_back({msg("the attention factor {0:.4f} is YaRN's default 0.1·ln f + 1 for f = {1:.4g}",
+                            id.attention_factor, id.fit.factor)});
+  }
+  return id;
+}
+
+}  // namespace rope

@@ -1,0 +1,46 @@
+/// @file
+/// `rope identify` as one library call: the RoPE that turned one dump into the other (identify.hpp), from files
+/// (dump_files.hpp; a streamed dump larger than kIdentifyElements sampled), or from dumps a front end arranged
+/// (identify_arranged: the Python module's). The report's printers are report/identify_report.hpp.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "rope/analysis/dumps/dump_files.hpp"
+#include "rope/analysis/dumps/dump_pair.hpp"
+#include "rope/analysis/identify/identify.hpp"
+#include "rope/core/dtype.hpp"
+
+namespace rope {
+
+/// Largest number of elements of each dump rope identify holds (16 MiB as doubles): a larger streamed dump is
+/// sampled.
+inline constexpr long kIdentifyElements = 1L << 21;
+
+struct IdentifyRequest {
+  DumpFiles dumps;
+  std::optional<DType>
+      dtype;  ///< the type the dump was computed in, for the rounding identify allows (default: the file's)
+};
+
+/// The report of one identification: the dumps as arranged (their values dropped) and what was identified.
+struct IdentifyRun {
+  std::string before_file, after_file;  ///< the files as named ("" for arrays handed over)
+  LoadedDumps dumps;                    ///< geometry, positions and how they were given; no values
+  Identification id;
+
+  /// The dump's positions are not the ones given (an offset, a restart or a jump): a failed check's exit code.
+  bool positions_differ() const { return id.position_offset != 0 || !id.jumps.empty(); }
+  /// A failed check's exit code: the positions differ, or the rotation is reversed (every pair turns clockwise).
+  bool failed() const { return positions_differ() || id.reversed; }
+};
+
+/// Reads the dumps (sampled when streamed and larger than kIdentifyElements) and identifies. @throws
+/// InvalidArgument, IoError as the readers and identify_rope.
+IdentifyRun run_identify(const IdentifyRequest& request);
+
+/// The same on dumps a front end arranged (dump_pair.hpp): the Python module's identify.
+IdentifyRun identify_arranged(DumpPair pair);
+
+}  // namespace rope

@@ -1,0 +1,460 @@
+// Step 4 of identify.hpp: each pair's θ_j from its phases at any integer positions (a periodogram), the
+// restarts and jumps of the positions, their common offset, and the final least-squares θ_j.
+#include <algorithm>
+#include <cmath>
+#include <complex>
+#include <fmt/format.h>
+#include <numeric>
+#include <optional>
+
+#include "rope/analysis/identify/identify.hpp"
+#include "rope/core/constants.hpp"
+#include "rope/core/error.hpp"
+
+namespace rope {
+namespace {
+
+using Complex = std::complex<double>;
+
+/// Most grid points of a periodogram: positions spread up to about 83,000 around their centre are resolved
+/// (beyond, the grid may step over the peak; the least-squares step refines what it finds).
+constexpr long kMaxGrid = 1L << 20;
+/// Most restarts or jumps reported.
+constexpr std::size_t kMaxJumps = 64;
+
+double wrap(double a) { return a - kTwoPi * std::round(a / kTwoPi); }
+
+/// |Σ u_k e^(−iθ m_k)|.
+double power(const std::vector<double>& m, const std::vector<Complex>& u, double theta) {
+  Complex acc = 0;
+  for (std::size_t k = 0; k < m.size(); ++k) acc += u[k] * std::polar(1.0, -theta * m[k]);
+  return std::abs(acc);
+}
+
+}  // namespace
+
+long detail::best_integer_shift(const std::vector<double>& c, const std::vector<double>& theta,
+                                const std::vector<double>& w, long range) {
+  // cost(k) = Σ w_j − Re Σ_j w_j·e^(i(c_j − θ_j·k)), the exponential as the product of an exact one at the start
+  // of each block of kBlock shifts and a table of exact ones within it (two roundings: a sparse dump searches
+  // 2^17 shifts for 64 pairs, one cos each was 70 % of its identify).
+  constexpr long kBlock = 256;
+  const std::size_t n = c.size();
+  double total = 0;
+  for (std::size_t j = 0; j < n; ++j) total += w[j];
+  std::vector<double> table_re(n * kBlock), table_im(n * kBlock);  // e^(−iθ_j·t), t = 0 … kBlock − 1
+  for (std::size_t j = 0; j < n; ++j) {
+    for (long t = 0; t < kBlock; ++t) {
+      const Complex z = std::polar(1.0, -theta[j] * static_cast<double>(t));
+      table_re[j * kBlock + static_cast<std::size_t>(t)] = z.real();
+      table_im[j * kBlock + static_cast<std::size_t>(t)] = z.imag();
+    }
+  }
+  // cost(k) for k = k0 … k0 + kBlock − 1 (those within ±range).
+  std::vector<double> base_re(n), base_im(n), block(static_cast<std::size_t>(kBlock));
+  const auto costs = [&](long k0) {
+    for (std::size_t j = 0; j < n; ++j) {
+      const Complex z = std::polar(w[j], c[j] - theta[j] * static_cast<double>(k0));
+      base_re[j] = z.real(), base_im[j] = z.imag();
+    }
+    std::fill(block.begin(), block.end(), total);
+    for (std::size_t j = 0; j < n; ++j) {
+      const double* re = &table_re[j * kBlock];
+      const double* im = &table_im[j * kBlock];
+      const double br = base_re[j], bi = base_im[j];
+      for (long t = 0; t < kBlock; ++t) block[static_cast<std::size_t>(t)] -= br * re[t] - bi * im[t];
+    }
+  };
+  std::vector<double> cost(static_cast<std::size_t>(2 * range + 1));  // cost(k) at k + range
+  for (long k0 = -range; k0 <= range; k0 += kBlock) {
+    costs(k0);
+    for (long t = 0; t < kBlock && k0 + t <= range; ++t)
+      cost[static_cast<std::size_t>(k0 + t + range)] = block[static_cast<std::size_t>(t)];
+  }
+  const auto at = [&](long k) { return cost[static_cast<std::size_t>(k + range)]; };
+  const double at_zero = at(0);
+  long best = 0;
+  double best_cost = at_zero;
+  for (long a = 1; a <= range; ++a) {
+    for (const long k : {a, -a}) {
+      const double v = at(k);
+      if (v < best_cost - 1e-12) best = k, best_cost = v;
+    }
+  }
+  return best_cost < 0.5 * at_zero ? best : 0;
+}
+
+namespace {
+
+/// Grids up to this many points are scanned whole (the positions' spread is then at most about 650): a sparse
+/// dump's larger spread goes to sparse_peak first.
+constexpr long kDenseGrid = 8192;
+/// Most candidates sparse_peak follows: 2π/Δ over the two closest positions (Δ apart) in [−π, π].
+constexpr double kMaxCandidates = 1 << 16;
+/// sparse_peak answers only for phasors this coherent at its peak, |Σ u e^(−iθm)| >= it·Σ|u| (a RoPE dump's
+/// are within its rounding of 1); below, the dense grid decides.
+constexpr double kCoherent = 0.95;
+
+/// The local maximum of |Σ u e^(−iθm')| in [a, b] (golden section, 60 steps).
+double refine(const std::vector<double>& m, const std::vector<Complex>& u, double a, double b) {
+  const double r = (std::sqrt(5.0) - 1) / 2;
+  double x1 = b - r * (b - a), x2 = a + r * (b - a), f1 = power(m, u, x1), f2 = power(m, u, x2);
+  for (int it = 0; it < 60; ++it) {
+    if (f1 > f2)
+      b = x2, x2 = x1, f2 = f1, x1 = b - r * (b - a), f1 = power(m, u, x1);
+    else
+      a = x1, x1 = x2, f1 = f2, x2 = a + r * (b - a), f2 = power(m, u, x2);
+  }
+  return 0.5 * (a + b);
+}
+
+/// The periodogram's peak without its grid, for positions spread far apart (a sparse spot-check: 48 positions
+/// up to 131071 ask the grid for 8·10^5 points per pair): a θ where the phasors add up turns the two closest
+/// positions (Δ apart, the smallest gap) by θ·Δ, their phase difference ψ up to 2πn, so the candidates are
+/// (ψ + 2πn)/Δ in [−π, π]; each is carried out to the other positions in order of their distance from the
+/// first of the two (small gaps first), θ the least-squares slope of the unwrapped phase differences, and
+/// refined on |Σ u e^(−iθm')| within one grid step `h`. The same peak and the same ambiguity as the grid's
+/// (another local maximum outside the main lobe at 98 %, the slowest of them then): nullopt when the best
+/// candidate is not coherent (kCoherent) or there are too many, and the grid decides.
+std::optional<double> sparse_peak(const std::vector<double>& m, const std::vector<Complex>& u, double h, double lobe,
+                                  bool& ambiguous) {
+  // The phasors by position (those of one position add up), increasing.
+  std::vector<std::size_t> idx(m.size());
+  std::iota(idx.begin(), idx.end(), std::size_t{0});
+  std::sort(idx.begin(), idx.end(), [&](std::size_t a, std::size_t b) { return m[a] < m[b]; });
+  std::vector<double> pm;
+  std::vector<Complex> pu;
+  double mass = 0;
+  for (const std::size_t k : idx) {
+    if (!pm.empty() && pm.back() == m[k])
+      pu.back() += u[k];
+    else
+      pm.push_back(m[k]), pu.push_back(u[k]);
+    mass += std::abs(u[k]);
+  }
+  if (pm.size() < 2 || !(mass > 0)) return std::nullopt;
+  std::size_t first = 0;
+  for (std::size_t k = 1; k + 1 < pm.size(); ++k) {
+    if (pm[k + 1] - pm[k] < pm[first + 1] - pm[first]) first = k;
+  }
+  const double gap = pm[first + 1] - pm[first];
+  if (gap * 2 > kMaxCandidates || std::abs(pu[first]) == 0) return std::nullopt;
+  // Phase differences to the first of the two, by distance.
+  std::vector<std::pair<double, double>> steps;  // (m − m_first, arg(u·conj u_first))
+  for (std::size_t k = 0; k < pm.size(); ++k) {
+    if (k != first && std::abs(pu[k]) > 0)
+      steps.emplace_back(pm[k] - pm[first], std::arg(pu[k] * std::conj(pu[first])));
+  }
+  std::stable_sort(steps.begin(), steps.end(),
+                   [](const auto& a, const auto& b) { return std::abs(a.first) < std::abs(b.first); });
+  const double psi = std::arg(pu[first + 1] * std::conj(pu[first]));
+  std::vector<std::pair<double, double>> peaks;  // (θ, |Σ u e^(−iθm)|), each candidate's
+  const auto n_lo = static_cast<long>(std::floor((-kPi * gap - psi) / kTwoPi)) - 1;
+  const auto n_hi = static_cast<long>(std::ceil((kPi * gap - psi) / kTwoPi)) + 1;
+  double top = 0;
+  for (long n = n_lo; n <= n_hi; ++n) {
+    double theta = (psi + kTwoPi * static_cast<double>(n)) / gap, smp = 0, smm = 0;
+    if (std::abs(theta) > kPi + kTwoPi / gap) continue;
+    for (const auto& [dm, phi] : steps) {
+      const double unwrapped = phi + kTwoPi * std::round((theta * dm - phi) / kTwoPi);
+      smp += dm * unwrapped, smm += dm * dm;
+      theta = smp / smm;
+    }
+    theta = wrap(theta);
+    const double p = power(m, u, theta);
+    peaks.emplace_back(theta, p);
+    top = std::max(top, p);
+  }
+  // The candidates within 90 % of the best, each on its own local maximum; one per lobe.
+  std::vector<std::pair<double, double>> kept;
+  for (const auto& [theta, p] : peaks) {
+    if (p < 0.9 * top) continue;
+    const double at = refine(m, u, theta - h, theta + h);
+    const double value = power(m, u, at);
+    bool seen = false;
+    for (auto& k : kept) {
+      if (std::abs(wrap(k.first - at)) <= lobe) {
+        seen = true;
+        if (value > k.second) k = {wrap(at), value};
+      }
+    }
+    if (!seen) kept.emplace_back(wrap(at), value);
+  }
+  if (kept.empty()) return std::nullopt;
+  auto best =
+      *std::max_element(kept.begin(), kept.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
+  if (best.second < kCoherent * mass) return std::nullopt;
+  const double peak = best.second;
+  for (const auto& k : kept) {
+    if (std::abs(wrap(k.first - best.first)) > lobe && k.second >= 0.98 * peak) ambiguous = true;
+  }
+  if (ambiguous) {  // of the peaks as high, the slowest turn: RoPE's θ are at most 1
+    for (const auto& k : kept) {
+      if (k.second >= 0.98 * peak && std::abs(k.first) < std::abs(best.first)) best = k;
+    }
+  }
+  return best.first;
+}
+
+}  // namespace
+
+double detail::periodogram_peak(const std::vector<double>& m, const std::vector<Complex>& u, bool& ambiguous) {
+  ambiguous = false;
+  double span = 1, lo = INFINITY, hi = -INFINITY;
+  for (const double x : m) span = std::max(span, std::abs(x)), lo = std::min(lo, x), hi = std::max(hi, x);
+  if (m.empty()) return 0.0;
+  if (hi == lo) {  // one position: its phase alone, θ known modulo 2π/|m|
+    Complex sum = 0;
+    for (const Complex& z : u) sum += z;
+    ambiguous = std::abs(lo) > 3;  // θ <= 1 is within (−π/|m|, π/|m|] only for |m| <= 3
+    return lo != 0 ? std::arg(sum) / lo : 0.0;
+  }
+  // |Σ u e^(−iθm)| does not change when every m moves by the same amount: the grid resolves the positions'
+  // spread around their centre, however large they are.
+  const double centre = std::round((lo + hi) / 2);
+  span = std::max(1.0, std::max(hi - centre, centre - lo));
+  const long grid = std::min(kMaxGrid, static_cast<long>(std::ceil(4 * kPi * span)) + 1);
+  const double h = kTwoPi / static_cast<double>(grid);
+  const double spread = std::max(1.0, hi - lo);
+  if (grid > kDenseGrid) {
+    std::vector<double> centred(m.size());
+    for (std::size_t k = 0; k < m.size(); ++k) centred[k] = m[k] - centre;
+    if (const std::optional<double> theta = sparse_peak(centred, u, h, kTwoPi / spread + h, ambiguous)) return *theta;
+    ambiguous = false;
+  }
+  std::vector<Complex> acc(static_cast<std::size_t>(grid), 0.0);
+  for (std::size_t k = 0; k < m.size(); ++k) {  // e^(−iθm') along the grid by one rotation per step, m' = m − centre
+    const double mk = m[k] - centre;
+    Complex z = u[k] * std::polar(1.0, kPi * mk);
+    const Complex step = std::polar(1.0, -h * mk);
+    for (long g = 0; g < grid; ++g) {
+      acc[static_cast<std::size_t>(g)] += z;
+      z *= step;
+      if ((g & 1023) == 1023) z = std::polar(std::abs(u[k]), std::arg(z));  // keep |z| from drifting
+    }
+  }
+  long best = 0;
+  for (long g = 1; g < grid; ++g) {
+    if (std::norm(acc[static_cast<std::size_t>(g)]) > std::norm(acc[static_cast<std::size_t>(best)])) best = g;
+  }
+  const double peak = std::abs(acc[static_cast<std::size_t>(best)]);
+  // Another peak outside the main lobe (half-width 2π/spread) as high: θ is not determined.
+  const long lobe = static_cast<long>(std::ceil(kTwoPi / spread / h)) + 1;
+  for (long g = 0; g < grid && peak > 0; ++g) {
+    long dist = std::abs(g - best);
+    dist = std::min(dist, grid - dist);
+    if (dist > lobe && std::abs(acc[static_cast<std::size_t>(g)]) >= 0.98 * peak) ambiguous = true;
+  }
+  if (ambiguous) {  // of the peaks as high, the slowest turn: RoPE's θ are at most 1
+    const auto at = [&](long g) { return std::abs(acc[static_cast<std::size_t>((g + grid) % grid)]); };
+    for (long g = 0; g < grid; ++g) {
+      const double theta = -kPi + h * static_cast<double>(g), current = -kPi + h * static_cast<double>(best);
+      if (at(g) >= 0.98 * peak && at(g) >= at(g - 1) && at(g) >= at(g + 1) && std::abs(theta) < std::abs(current))
+        best = g;
+    }
+  }
+  // Golden-section refinement within one grid step of the best point.
+  return wrap(refine(m, u, -kPi + h * static_cast<double>(best - 1), -kPi + h * static_cast<double>(best + 1)));
+}
+
+std::vector<std::vector<Complex>> detail::pair_phasors(const DumpVectors& before, const DumpVectors& after,
+                                                       const Identification& id) {
+  const int n = static_cast<int>(id.pairs.size());
+  std::vector<std::vector<Complex>> u(static_cast<std::size_t>(n),
+                                      std::vector<Complex>(static_cast<std::size_t>(before.seq)));
+  for (long s = 0; s < before.seq; ++s) {
+    for (long g = 0; g < before.groups(); ++g) {
+      const double* x = before.vector(s, g);
+      const double* y = after.vector(s, g);
+      const auto& pairs = id.group_pairs.empty() ? id.pairs : id.group_pairs[static_cast<std::size_t>(g)];
+      for (int j = 0; j < n; ++j) {
+        const auto [a, b] = pairs[static_cast<std::size_t>(j)];
+        u[j][static_cast<std::size_t>(s)] += std::conj(Complex(x[a], x[b])) * Complex(y[a], y[b]);
+      }
+    }
+  }
+  return u;
+}
+
+void detail::measure_frequencies(const DumpVectors& before, const DumpVectors& after,
+                                 const std::vector<double>& positions, Identification& id) {
+  const int n = static_cast<int>(id.pairs.size());
+  const long seq = before.seq;
+  const std::vector<std::vector<Complex>> u = pair_phasors(before, after, id);
+  // The periodogram's positions: the ones of smallest |m|.
+  std::vector<long> order(static_cast<std::size_t>(seq));
+  std::iota(order.begin(), order.end(), 0L);
+  std::stable_sort(order.begin(), order.end(), [&](long p, long q) {
+    return std::abs(positions[static_cast<std::size_t>(p)]) < std::abs(positions[static_cast<std::size_t>(q)]);
+  });
+  std::vector<long> subset(order.begin(),
+                           order.begin() + static_cast<long>(std::min(order.size(), detail::kMaxPeriodogramPositions)));
+  std::vector<double> coarse(static_cast<std::size_t>(n), 0.0);
+  // The periodogram of each pair at positions `at` (over the subset), flagging the pairs it cannot determine.
+  const auto estimate = [&](const std::vector<double>& at, bool flag) {
+    for (int j = 0; j < n; ++j) {
+      std::vector<double> m;
+      std::vector<Complex> z;
+      for (const long s : subset) {
+        if (std::abs(u[j][static_cast<std::size_t>(s)]) > 0)
+          m.push_back(at[static_cast<std::size_t>(s)]), z.push_back(u[j][static_cast<std::size_t>(s)]);
+      }
+      bool ambiguous = false;
+      coarse[j] = periodogram_peak(m, z, ambiguous);
+      if (ambiguous && flag) id.undetermined.push_back(j);
+    }
+  };
+  estimate(positions, true);
+  // Jumps: where the given positions step by 1, each pair turns by θ_j per step; the mean turn of those steps
+  // (a restart is one step among many) is θ_j, and a step that turns otherwise in most pairs is a jump.
+  std::vector<double> p = positions;
+  double span = 1;  // jumps and offsets searched within the span of the positions
+  for (const double x : positions) span = std::max(span, std::abs(x));
+  std::vector<Complex> turn(static_cast<std::size_t>(n), 0.0);
+  long unit_steps = 0;
+  const auto step_turn = [&](int j, long s) {
+    const Complex a = u[j][static_cast<std::size_t>(s)], b = u[j][static_cast<std::size_t>(s - 1)];
+    return std::abs(a) > 0 && std::abs(b) > 0 ? a * std::conj(b) / (std::abs(a) * std::abs(b)) : Complex(0.0);
+  };
+  for (int pass = 0; pass < 2; ++pass) {  // the second without the steps that turn otherwise than the first's mean
+    std::vector<Complex> sum(static_cast<std::size_t>(n), 0.0);
+    unit_steps = 0;
+    for (long s = 1; s < seq; ++s) {
+      if (positions[static_cast<std::size_t>(s)] - positions[static_cast<std::size_t>(s - 1)] != 1) continue;
+      if (pass == 1) {
+        long off = 0;
+        for (int j = 0; j < n; ++j) off += std::abs(std::arg(step_turn(j, s) * std::conj(turn[j]))) > 0.3;
+        if (2 * off > n) continue;
+      }
+      ++unit_steps;
+      for (int j = 0; j < n; ++j) sum[j] += step_turn(j, s);
+    }
+    turn = sum;
+  }
+  std::vector<int> reliable;  // pairs that turn enough per step to show a jump
+  for (int j = 0; j < n; ++j) {
+    if (std::abs(std::arg(turn[j])) > 1e-2 && std::abs(turn[j]) > 0.5 * static_cast<double>(unit_steps))
+      reliable.push_back(j);
+  }
+  if (unit_steps >= 3 && reliable.size() >= 3) {
+    std::vector<double> w(reliable.size(), 1.0), th(reliable.size()), c(reliable.size());
+    for (std::size_t k = 0; k < reliable.size(); ++k) th[k] = std::arg(turn[reliable[k]]);
+    double shift = 0;  // the correction carried to later indices
+    for (long s = 1; s < seq && id.jumps.size() < kMaxJumps; ++s) {
+      const double step = positions[static_cast<std::size_t>(s)] - positions[static_cast<std::size_t>(s - 1)];
+      std::vector<double> miss;
+      for (std::size_t k = 0; k < reliable.size(); ++k) {
+        const Complex a = u[reliable[k]][static_cast<std::size_t>(s)],
+                      b = u[reliable[k]][static_cast<std::size_t>(s - 1)];
+        c[k] = std::arg(a * std::conj(b));
+        miss.push_back(std::abs(wrap(c[k] - th[k] * step)));
+      }
+      std::nth_element(miss.begin(), miss.begin() + static_cast<long>(miss.size() / 2), miss.end());
+      if (miss[miss.size() / 2] > 0.3) {
+        const long true_step =
+            detail::best_integer_shift(c, th, w, std::min(kMaxPositionOffset, static_cast<long>(span) + 1));
+        if (static_cast<double>(true_step) != step) {
+          id.jumps.push_back(s);
+          shift += static_cast<double>(true_step) - step;
+        }
+      }
+      p[static_cast<std::size_t>(s)] = positions[static_cast<std::size_t>(s)] + shift;
+    }
+  }
+  if (!id.jumps.empty()) estimate(p, false);  // θ_j again on the dump's own positions
+  // One offset common to every pair: c_j = arg Σ u·e^(−iθ_j m) is θ_j·k.
+  {
+    std::vector<double> c(static_cast<std::size_t>(n)), w(static_cast<std::size_t>(n));
+    double total = 0;
+    for (int j = 0; j < n; ++j) {
+      Complex acc = 0;
+      double mass = 0;
+      for (long s = 0; s < seq; ++s) {
+        acc += u[j][static_cast<std::size_t>(s)] * std::polar(1.0, -coarse[j] * p[static_cast<std::size_t>(s)]);
+        mass += std::abs(u[j][static_cast<std::size_t>(s)]);
+      }
+      c[j] = std::arg(acc), w[j] = mass > 0 ? std::abs(acc) / mass : 0.0;
+      total += w[j];
+    }
+    if (total > 0)
+      id.position_offset = static_cast<double>(
+          detail::best_integer_shift(c, coarse, w, std::min(kMaxPositionOffset, static_cast<long>(span) + 1)));
+  }
+  for (double& x : p) x += id.position_offset;
+  id.dump_positions = p;
+  // Least squares through the origin, unwrapping in order of |m'| from the periodogram's θ_j.
+  std::stable_sort(order.begin(), order.end(), [&](long a, long b) {
+    return std::abs(p[static_cast<std::size_t>(a)]) < std::abs(p[static_cast<std::size_t>(b)]);
+  });
+  id.theta = Eigen::VectorXd::Zero(n);
+  id.angle_residual = Eigen::VectorXd::Zero(n);
+  id.theta_sigma = Eigen::VectorXd::Zero(n);
+  for (int j = 0; j < n; ++j) {
+    std::vector<std::pair<double, double>> points;  // (m', unwrapped φ)
+    double smp = 0, smm = 0, theta = coarse[j];
+    for (const long s : order) {
+      const double m = p[static_cast<std::size_t>(s)];
+      const Complex z = u[j][static_cast<std::size_t>(s)];
+      if (m == 0 || z == 0.0) continue;
+      double phi = std::arg(z);
+      phi += kTwoPi * std::round((theta * m - phi) / kTwoPi);
+      smp += m * phi, smm += m * m;
+      theta = smp / smm;
+      points.emplace_back(m, phi);
+    }
+    id.theta[j] = theta;
+    double rss = 0;
+    for (const auto& [m, phi] : points) rss += (phi - theta * m) * (phi - theta * m);
+    id.angle_residual[j] = points.empty() ? 0.0 : std::sqrt(rss / static_cast<double>(points.size()));
+    id.theta_sigma[j] = smm > 0 ? id.angle_residual[j] / std::sqrt(smm) : INFINITY;
+  }
+  // What the positions and the signs say.
+  if (!id.undetermined.empty()) {
+    std::string list;
+    for (std::size_t k = 0; k < id.undetermined.size() && k < 12; ++k)
+      list += (k ? ", " : "") + std::to_string(id.undetermined[k]);
+    if (id.undetermined.size() > 12) list += ", …";
+    id.notes.push_back(
+        msg("the positions cannot determine θ of pairs {0}: another frequency fits their phases as well "
+            "(too few positions, or all a multiple of some step apart)",
+            list));
+  }
+  for (const long s : id.jumps) {
+    const auto i = static_cast<std::size_t>(s);
+    if (p[i] <= p[i - 1]) {
+      id.notes.push_back(
+          msg("the positions restart at index {0}: the dump's position there is {1}, not {2} (chunked prefill "
+              "or packed sequences; not a drift)",
+              s, p[i], positions[i] + id.position_offset));
+    } else {
+      id.notes.push_back(msg("the positions jump at index {0}: the dump's position there is {1}, not {2}", s, p[i],
+                             positions[i] + id.position_offset));
+    }
+  }
+  if (id.position_offset != 0) {
+    const std::string k = fmt::format("{:+g}", id.position_offset);
+    const std::string term = fmt::format("{} {:g}", id.position_offset > 0 ? "+" : "−", std::abs(id.position_offset));
+    id.notes.push_back(
+        id.position_offset > 0
+            ? msg("positions shifted by {0}: the dump rotates the vector at position m by (m {1})·θ, and "
+                  "position 0 is rotated",
+                  k, term)
+            : msg("positions shifted by {0}: the dump rotates the vector at position m by (m {1})·θ", k, term));
+  }
+  // The signs that count: θ_j beyond 3σ of zero (a pair that turns too little to show in a short 16-bit dump has
+  // either).
+  int negative = 0, positive = 0;
+  for (int j = 0; j < n; ++j) {
+    if (std::abs(id.theta[j]) > 3 * id.theta_sigma[j]) (id.theta[j] < 0 ? negative : positive) += 1;
+  }
+  id.reversed = negative > 0 && positive == 0;
+  if (id.reversed) {
+    id.notes.push_back(
+        msg("every pair turns clockwise (θ < 0): the rotation is reversed, by −m·θ (sin's sign flipped, or "
+            "the rotation's transpose applied)"));
+  } else if (negative > 0) {
+    id.notes.push_back(msg("some pairs turn clockwise (negative θ): the sign convention of sin is reversed there"));
+  }
+}
+
+}  // namespace rope

@@ -1,0 +1,118 @@
+// rope matrix's computation (matrix_run.hpp), moved out of apps/rope/cli/commands/cmd_matrix.cpp.
+#include "rope/analysis/teaching/matrix_run.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <fmt/format.h>
+
+#include "rope/core/error.hpp"
+#include "rope/core/rotation.hpp"
+#include "rope/core/types.hpp"
+#include "rope/models/rope_float32.hpp"
+#include "rope/models/rope_spec.hpp"
+
+namespace rope {
+
+namespace {
+
+/// R_Mᵀ R_N beside R_(N−M) (M7), per axis (A5) for a model with multimodal sections or a vision tower.
+void relative(MatrixRun& run, const AxisPosition& m, const AxisPosition& n) {
+  const ModelRope& rope = run.rope;
+  const int dim = run.dim;
+  for (int k = 0; k < m.count; ++k)
+    check_position_resolvable(m.value[static_cast<std::size_t>(k)], dim, option_name("relative") + " M");
+  for (int k = 0; k < n.count; ++k)
+    check_position_resolvable(n.value[static_cast<std::size_t>(k)], dim, option_name("relative") + " N");
+  const AxisMap* axes = !rope.plain && rope.spec.axes ? &*rope.spec.axes : nullptr;
+  run.rotation = relative_rotation(rope.spec.params.inv_freq, axes, m, n, rope.spec.layout);
+  const double diff = (run.rotation->product - run.rotation->rotation).cwiseAbs().maxCoeff();
+  // The angles reach θ_i·|p + o|: a vision tower's offset o (Llama 4's 1) counts in the tolerance.
+  const double o = axes ? axes->position_offset : 0.0;
+  run.offset = o;
+  const auto reach = [o](const AxisPosition& p) {
+    double r = 0;
+    for (int k = 0; k < p.count; ++k) r = std::max(r, std::abs(p.value[static_cast<std::size_t>(k)] + o));
+    return r;
+  };
+  // Each of M and N resolves on its own, but the check's budget 2(|m| + |n|) must too: where it reaches
+  // max_resolvable_position the tolerance of (M13) reaches 1 and "equal" would mean nothing.
+  const double budget = 2 * (reach(m) + reach(n));
+  if (budget >= max_resolvable_position(dim)) {
+    throw InvalidArgument(error_msg(
+        "--relative M N: 2·(|m| + |n|) = {0} is beyond what float64 resolves at d = {1}: it must be below {2}, where the tolerance κ·ε·(d + 2(|m| + |n|)) of (M13) reaches 1",
+        fmt::format("{:g}", budget), dim, fmt::format("{:.3g}", max_resolvable_position(dim))));
+  }
+  run.check = Check{diff, 1.0, relative_tolerance(machine_epsilon<double>(), dim, budget)};
+}
+
+}  // namespace
+
+MatrixRun run_matrix(const MatrixRequest& request) {
+  const ModelRope& rope = request.rope;
+  MatrixRun run;
+  run.rope = rope;
+  run.digits = request.digits;
+  run.dim = rope.spec.rotary_dim;
+  check_dimension(run.dim, kMaxMatrixDim);
+  // The printed matrix: the model's head (head_dim, (S19)) or plain RoPE's d.
+  run.size = !rope.plain ? rope.spec.head_dim : run.dim;
+  check_dimension(run.size, kMaxMatrixDim, "head_dim");
+  if (request.digits < 0 || request.digits > 17) {
+    throw InvalidArgument(
+        error_msg("{0} must be between {1} and {2} (got {3})", option_name("digits"), 0, 17, request.digits));
+  }
+  if (request.figure && !request.relative.empty()) {
+    throw InvalidArgument(error_msg("a figure ({0}, {1}, {2}, {3}) draws R_m: use it with {4}, not {5}",
+                                    option_name("png"), option_name("svg"), option_name("pdf"), option_name("output"),
+                                    option_name("position"), option_name("relative")));
+  }
+  if (request.float32 && !request.relative.empty()) {
+    throw InvalidArgument(
+        error_msg("--float32 prints R_m as HF's float32 cos and sin give it: use it with --position, not --relative"));
+  }
+  if (request.position.has_value() == !request.relative.empty()) {
+    throw InvalidArgument(
+        error_msg("give exactly one of {0} M or {1} M N", option_name("position"), option_name("relative")));
+  }
+  if (rope.spec.axis_blocks && !request.relative.empty()) {  // (M7) is checked in one of the two layouts
+    throw InvalidArgument(
+        error_msg("--relative: Gemma 4's vision tower pairs channels inside each axis's block "
+                  "(docs/multi-axis.md (V6)), and rope matrix checks R_mᵀ R_n = R_(n−m) in the interleaved "
+                  "or half layout only: give --position"));
+  }
+  if (!request.relative.empty()) {
+    if (request.relative.size() != 2)
+      throw InvalidArgument(error_msg("{0} takes two positions, M and N", option_name("relative")));
+    run.relative = request.relative;
+    relative(run, request.relative[0], request.relative[1]);
+    return run;
+  }
+  const AxisPosition& p = *request.position;
+  run.position = p;
+  if (request.float32 && p.multi()) {
+    throw InvalidArgument(
+        error_msg("--float32 computes HF's angles at one position m, but --position {0} has {1} "
+                  "components: give a single number with --float32",
+                  p.text(), p.count));
+  }
+  double largest = p.value[0];  // HF's dynamic update takes max(position_ids) + 1
+  for (int k = 0; k < p.count; ++k) {
+    check_position_resolvable(p.value[static_cast<std::size_t>(k)], run.dim,
+                              p.multi() ? fmt::format("{} component {} of {}", option_name("position"), k + 1, p.text())
+                                        : option_name("position"));
+    largest = std::max(largest, p.value[static_cast<std::size_t>(k)]);
+  }
+  const Eigen::VectorXd& theta = rope.spec.params.inv_freq;
+  // dynamic and longrope: the frequencies HF uses at this position (seq_len = m + 1 unless --seq-len).
+  if (!rope.plain) run.spec = spec_at_position(rope.spec, largest);
+  if (p.multi() && !(run.spec && run.spec->axes)) (void)axis_angles(theta, nullptr, p);  // throws: one position only
+  // float32: the entries HF's float32 cos and sin give (rope_float32.hpp), at a single position m.
+  run.float32 = run.spec && request.float32;
+  // (A1): a model with multimodal sections turns block i by θ_i times the position of its axis.
+  run.matrix = run.float32 ? spec_matrix_float32(*run.spec, p.value[0], run.size)
+               : run.spec  ? spec_matrix(*run.spec, p, run.size)
+                           : rotation_matrix<double>(theta, p.value[0], rope.spec.layout);
+  return run;
+}
+
+}  // namespace rope

@@ -1,0 +1,139 @@
+// rope verify as one call (verify_run.hpp): the RoPE resolved, the request's rules, the suite, then the per-axis
+// rows, xPos's rows and the cast-inputs contrast that the run asks for.
+#include "rope/analysis/verify/verify_run.hpp"
+
+#include <cmath>
+#include <fmt/format.h>
+
+#include "rope/analysis/verify/axis_identities.hpp"
+#include "rope/core/error.hpp"
+#include "rope/core/frequencies.hpp"
+#include "rope/core/invalid_quantity.hpp"
+#include "rope/io/csv.hpp"
+
+namespace rope {
+
+bool VerifyRequest::any_model() const {
+  return source.any() || !rope.first_scaling_setting().empty() || !rope.vision.empty() || rope.tower != Tower::Default;
+}
+
+std::vector<const IdentityResult*> VerifyRun::rows() const {
+  std::vector<const IdentityResult*> shown;
+  for (const IdentityResult& r : report.identities) shown.push_back(&r);
+  shown.push_back(&report.contrast);
+  if (xpos_contrast) shown.push_back(&*xpos_contrast);
+  if (cast_inputs) shown.push_back(&cast_inputs->row);
+  return shown;
+}
+
+namespace {
+
+/// Plain RoPE of the request's dimension and base, or the model's RoPE with them on top (an explicit layout
+/// overrides the model's).
+ModelRope resolve_for(const VerifyRequest& q) {
+  if (!q.any_model()) check_dimension(q.dim.value_or(q.settings.dim), kMaxVerifyDim);
+  RopeOverrides r = q.rope;
+  r.head_dim = q.dim;
+  r.default_head_dim = q.settings.dim;
+  r.base = q.base;
+  r.default_base = q.settings.base;
+  r.layout = q.layout;
+  r.default_layout = q.settings.layout;
+  ModelRope rope = resolve_model_rope(q.source, r);
+  if (rope.spec.axis_blocks) {
+    throw InvalidArgument(
+        error_msg("Gemma 4's vision tower pairs channels inside each axis's block (docs/multi-axis.md (V6)), "
+                  "which this command does not place: rope apply, check, diff, sections, inspect, "
+                  "frequencies, wavelengths, decay, attention and matrix take it"));
+  }
+  return rope;
+}
+
+/// The suite's trials, watched: the watch's start and finish around them, whatever happens.
+VerifyReport run_trials(const VerifySettings& settings, VerifyWatch* watch) {
+  struct Finish {
+    VerifyWatch* watch;
+    ~Finish() { watch->finish(); }
+  };
+  try {
+    if (!watch) return verify(settings);
+    watch->start(!settings.dense);
+    const Finish finish{watch};
+    return verify(settings, [watch](long done, long total) { return watch->update(done, total); });
+  } catch (const InvalidQuantity& e) {
+    // The library's quantities, named as the front end's settings.
+    for (const char* setting : {"trials", "max-position"}) {
+      if (e.quantity() == setting) throw InvalidArgument(option_name(setting) + " " + e.rule());
+    }
+    throw InvalidArgument(e.what());
+  }
+}
+
+}  // namespace
+
+VerifyRun run_verify(const VerifyRequest& q) {
+  if (!(q.xpos_scale_base > 0) || !std::isfinite(q.xpos_scale_base)) {
+    throw InvalidArgument(error_msg("{0} must be a finite number > 0 (got {1})", option_name("xpos-scale-base"),
+                                    format_number(q.xpos_scale_base)));
+  }
+  // xPos as apply and decay take it: plain RoPE's frequencies, float64; refused before any trial runs.
+  if (q.xpos && q.any_model()) {
+    throw InvalidArgument(error_msg("{0} applies to plain RoPE: leave out {1}, {2} and {3}", option_name("xpos"),
+                                    option_name("model"), option_name("config"), option_name("scaling")));
+  }
+  if (q.xpos && q.dtype && *q.dtype != DType::F64) {
+    throw InvalidArgument(
+        error_msg("{0} is checked in float64: leave out {1}", option_name("xpos"), option_name("dtype")));
+  }
+  VerifyRun run;
+  run.dtype = q.dtype;
+  run.xpos_scale_base = q.xpos_scale_base;
+  run.from_file = !q.source.file.empty();
+  VerifySettings settings = q.settings;
+  if (q.dtype) settings.dtype = *q.dtype;
+  // With a scaling, a config or a model, its scaled frequencies: the identities hold for any frequencies, so they
+  // must pass too. The model's own layout (models/rope_spec.hpp) unless one is given.
+  run.rope = resolve_for(q);
+  const ModelRope& rope = run.rope;
+  settings.dim = rope.spec.rotary_dim;
+  settings.base = rope.spec.config.base;
+  settings.layout = rope.spec.layout;
+  if (!rope.plain) settings.inv_freq = rope.spec.params.inv_freq;
+  if (q.strategy) {
+    if (!q.dtype || *q.dtype == DType::F64) {
+      throw InvalidArgument(error_msg("{0} needs {1} f32, f16 or bf16: float64 has one way to compute the angles",
+                                      option_name("strategy"), option_name("dtype")));
+    }
+    settings.strategy = *q.strategy;
+  }
+  run.report = run_trials(settings, q.watch);
+  VerifyReport& report = run.report;
+  // docs/multi-axis.md: with multimodal sections, the identities per axis (A5)-(A7), in float64.
+  // Under a dtype f32/f16/bf16 they are left out, and the table says so (axes_left_out).
+  run.axes_left_out = !rope.plain && rope.spec.axes && q.dtype && *q.dtype != DType::F64;
+  if (!rope.plain && rope.spec.axes && !report.interrupted && !run.axes_left_out) {
+    for (IdentityResult& r : verify_axes(rope.spec, settings.trials, settings.max_position, settings.seed)) {
+      report.identities.push_back(std::move(r));
+    }
+  }
+  // docs/multi-axis.md §5: with xPos, the identities of xPos (X3), (X4) in float64, and RoPE's plain relative
+  // identity (M8) as the contrast that must fail once the scale is there.
+  if (q.xpos && !report.interrupted) {
+    const Eigen::VectorXd theta = settings.inv_freq ? *settings.inv_freq : frequencies(settings.dim, settings.base);
+    XposIdentities x =
+        verify_xpos(theta, settings.layout, q.xpos_scale_base, settings.trials, settings.max_position, settings.seed);
+    for (IdentityResult& r : x.rows) report.identities.push_back(std::move(r));
+    run.xpos_contrast = std::move(x.contrast);
+  }
+  const VerifySettings& s = report.settings;
+  const bool low = !s.dense && (s.dtype == DType::F16 || s.dtype == DType::BF16) && s.strategy != Strategy::CastInputs;
+  if (low && !report.interrupted) {
+    run.cast_inputs = cast_inputs_contrast(s);
+    run.cast_inputs->row.name = fmt::format("all-{} (contrast)", to_string(s.dtype));
+    run.cast_inputs->row.name_text = msg("all-{0} (contrast)", to_string(s.dtype));
+    run.cast_inputs->row.expected_to_fail = true;
+  }
+  return run;
+}
+
+}  // namespace rope
