@@ -123,7 +123,7 @@ struct Prepared {
 
 Prepared prepare(const Spec& spec, const TensorData& before, const TensorData& after, const DumpPairInput& in,
                  const std::string& before_name, const std::string& after_name, const std::string& dtype,
-                 const std::string& angles) {
+                 const std::string& angles, std::optional<double> shift = std::nullopt) {
   Prepared p{arrange_dump_pair(before, after, in, before_name, after_name), {}, {}};
   if (!dtype.empty()) p.pair.after.dtype = p.pair.before.dtype = parse_dtype(dtype);
   const bool tower = spec.rope.spec.axes && spec.rope.spec.axes->vision();
@@ -141,6 +141,7 @@ Prepared prepare(const Spec& spec, const TensorData& before, const TensorData& a
   double max_position = 0;
   for (const double m : p.pair.positions) max_position = std::max(max_position, m);
   for (const AxisPosition& m : p.pair.axis_positions) max_position = std::max(max_position, m.max_abs());
+  if (shift) max_position = std::abs(*shift);  // every key at δ (H1), as rope check --shift resolves it
   ExpectationRequest q;
   q.head_dim = p.pair.after.d;
   q.from_model = spec.source.any();
@@ -155,6 +156,28 @@ Prepared prepare(const Spec& spec, const TensorData& before, const TensorData& a
     p.trial.expectation = [q](const ModelRope& layer, Message&) { return expectation_from_rope(layer, q); };
   }
   return p;
+}
+
+/// rope.check(grad=True) and rope.check(shift=δ) (analysis/check/check_mode.hpp): the expectation of that mode, for the
+/// default layer type and each one tried; a shift takes no positions (every key turns by δ).
+void set_python_mode(Prepared& p, bool grad, const py::object& shift, bool positions_given) {
+  if (grad && !shift.is_none()) {
+    throw InvalidArgument(error_msg("{0} excludes {1}", option_name("shift"), option_name("grad")));
+  }
+  const CheckMode mode = grad ? CheckMode::Grad : shift.is_none() ? CheckMode::Forward : CheckMode::Shift;
+  const double delta = shift.is_none() ? 0.0 : shift.cast<double>();
+  if (mode == CheckMode::Shift && positions_given) {
+    throw InvalidArgument(
+        error_msg("{0} turns every key by the same δ: leave out {1}", option_name("shift"), option_name("positions")));
+  }
+  set_mode(p.expected, mode, delta);
+  if (p.trial.expectation) {
+    p.trial.expectation = [inner = p.trial.expectation, mode, delta](const std::string& type, Message& where) {
+      RopeExpectation e = inner(type, where);
+      set_mode(e, mode, delta);
+      return e;
+    };
+  }
 }
 
 /// An array the caller holds (C-contiguous, native byte order: rope/__init__.py hands it over as it is, or a
@@ -339,17 +362,21 @@ void bind_check(py::module_& m) {
       [](const py::bytes& before_header, const py::buffer& before, const py::bytes& after_header,
          const py::buffer& after, bool bf16_bits, const py::object& positions, const Spec& spec,
          const std::string& dtype, const std::string& angles, const py::object& starts, const std::string& axes,
-         const py::object& patches, const py::object& rope_delta, const std::string& lang) {
+         const py::object& patches, const py::object& rope_delta, const std::string& lang, bool grad,
+         const py::object& shift) {
         const HeldArray b = held_array(before_header, before, "before", bf16_bits),
                         a = held_array(after_header, after, "after", bf16_bits);
         TensorData tb, ta;  // their geometry: the values stay in the arrays
         tb.shape = b.header.shape, tb.dtype = b.header.dtype, tb.stored = b.header.stored;
         ta.shape = a.header.shape, ta.dtype = a.header.dtype, ta.stored = a.header.stored;
+        const std::optional<double> delta =
+            shift.is_none() ? std::nullopt : std::optional<double>(shift.cast<double>());
         const auto check_as = [&](const std::string& order) {
           DumpPairInput in = pair_input(positions, starts, order, patches, rope_delta);
           in.geometry_only = true;
           if (tb.shape == ta.shape) require_indices_within_limit(ta.shape, in);
-          Prepared p = prepare(spec, tb, ta, in, "before", "after", dtype, angles);
+          Prepared p = prepare(spec, tb, ta, in, "before", "after", dtype, angles, delta);
+          set_python_mode(p, grad, shift, !positions.is_none());
           StreamSource source(TensorStream::in_memory(b.data, b.header, "before"),
                               TensorStream::in_memory(a.data, a.header, "after"), p.pair.axes,
                               p.pair.segments_are_rows);
@@ -363,7 +390,8 @@ void bind_check(py::module_& m) {
       py::arg("before_header"), py::arg("before"), py::arg("after_header"), py::arg("after"), py::arg("bf16_bits"),
       py::arg("positions"), py::arg("spec"), py::arg("dtype") = "", py::arg("angles") = "",
       py::arg("sequence_starts") = py::none(), py::arg("axes") = "", py::arg("patches") = py::none(),
-      py::arg("rope_delta") = py::none(), py::arg("lang") = "en");
+      py::arg("rope_delta") = py::none(), py::arg("lang") = "en", py::arg("grad") = false,
+      py::arg("shift") = py::none());
   // rope spectrum on an array held in memory, read in place a block at a time (analysis/teaching/spectrum.hpp): the
   // fields of rope spectrum --json, its notes and its text in `lang`. spec None: plain RoPE of base 10000, said so.
   m.def(

@@ -13,7 +13,7 @@ namespace {
 
 TEST(CheckTable, OneRowPerKindInOrder) {
   const std::vector<VariantRow>& table = variant_table();
-  ASSERT_EQ(table.size(), static_cast<std::size_t>(VariantKind::RotaryOffsetOther) + 1);
+  ASSERT_EQ(table.size(), static_cast<std::size_t>(VariantKind::MagnitudeReapplied) + 1);
   std::set<std::string> names;
   const RopeExpectation e = test::expect_half(16);
   for (std::size_t k = 0; k < table.size(); ++k) {
@@ -81,16 +81,16 @@ INSTANTIATE_TEST_SUITE_P(
                                     }}),
     [](const testing::TestParamInfo<ExpectationCase>& info) { return std::string(info.param.name); });
 
-TEST(CheckModes, ForwardIsTheDefaultAndChangesNothing) {
+TEST(CheckModeTable, ForwardIsTheDefaultAndChangesNothing) {
   const RopeExpectation e = test::expect_half(16, 8, 500000, 1.5);
   EXPECT_EQ(e.mode, CheckMode::Forward);
-  ASSERT_EQ(check_modes().size(), 1u);
+  ASSERT_EQ(check_modes().size(), 3u);  // forward, grad, shift
   const CheckModeRow& forward = check_mode(CheckMode::Forward);
   EXPECT_STREQ(forward.name, "forward");
   EXPECT_STREQ(to_string(CheckMode::Forward), "forward");
   EXPECT_EQ(check_mode_named("forward"), CheckMode::Forward);
   EXPECT_EQ(check_mode_named("backward"), std::nullopt);
-  EXPECT_FALSE(forward.title().en.empty());
+  EXPECT_FALSE(forward.title(e).en.empty());
   const RopeExpectation f = forward.expectation(e);
   EXPECT_EQ(f.theta(), e.theta());
   EXPECT_EQ(f.attention_factor(), e.attention_factor());
@@ -99,7 +99,7 @@ TEST(CheckModes, ForwardIsTheDefaultAndChangesNothing) {
 }
 
 // In the forward mode a matched variant's sentence is its row's, with the diagnosis's parameter.
-TEST(CheckModes, ForwardSaysTheRowsSentence) {
+TEST(CheckModeTable, ForwardSaysTheRowsSentence) {
   const RopeExpectation e = test::expect_half(16, 0, 500000);
   CheckDiagnosis dg;
   dg.found = {{"base", 10000}};

@@ -337,5 +337,64 @@ TEST_F(CmdCheckFiles, TheLineAfterTheListedSequencesSaysWhatTheOthersAre) {
   EXPECT_THAT(r.out, HasSubstr("  … and 24 more that fail\n"));
 }
 
+// Issue 66: --grad and --shift on the dumps of tests/reference/grad_shift.py (the verdicts are
+// tests/analysis/test_check_mode.cpp's): the mode in the header and the JSON, the exit codes, the Chinese, and the
+// settings that do not fit a mode refused in one line.
+const std::string kGradShiftDumps = std::string(ROPE_REFERENCE_DIR) + "/grad_shift/";
+
+test::Result check_mode(const std::string& before, const std::string& after, std::vector<std::string> extra) {
+  std::vector<std::string> args = {"check", "--before", kGradShiftDumps + before + ".npy", "--after",
+                                   kGradShiftDumps + after + ".npy"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  return rope_cli(args);
+}
+
+TEST(CmdCheck, GradModeSaysItAndNamesTheForwardRotation) {
+  const std::vector<std::string> grad = {"--grad", "--positions", "0,1,7,4095,4096,32768,65535,131071", "--layout",
+                                         "half"};
+  const auto ok = check_mode("grad_half_default_f32_g", "grad_half_default_f32_gx", grad);
+  EXPECT_EQ(ok.code, 0) << ok.out << ok.err;
+  EXPECT_THAT(test::unwrapped(ok.out), HasSubstr("mode                grad: before is the upstream gradient grad_y"));
+  const auto bad = check_mode("grad_half_default_f32_g", "grad_planted_forward_rotation", grad);
+  EXPECT_EQ(bad.code, 1);
+  EXPECT_THAT(test::unwrapped(bad.out), HasSubstr("matches the forward rotation R(m) where the backward applies its "
+                                                  "transpose"));
+  std::vector<std::string> json = grad;
+  json.push_back("--json");
+  const auto j = nlohmann::json::parse(check_mode("grad_half_default_f32_g", "grad_planted_head_zeroed", json).out);
+  EXPECT_EQ(j["mode"], "grad");
+  EXPECT_EQ(j["diagnosis"]["matches"], "heads-zeroed");
+  std::vector<std::string> zh = grad;
+  zh.insert(zh.end(), {"--lang", "zh"});
+  const auto chinese = check_mode("grad_half_default_f32_g", "grad_planted_forward_rotation", zh);
+  EXPECT_THAT(test::unwrapped(chinese.out), HasSubstr("符合前向旋转 R(m)"));
+  EXPECT_THAT(test::unwrapped(chinese.out), HasSubstr("模式"));
+}
+
+TEST(CmdCheck, ShiftModeTakesDeltaAndNamesTheMagnitude) {
+  const std::vector<std::string> yarn = {"--shift=-512", "--layout", "interleaved", "--scaling",
+                                         "yarn",         "--factor", "4",           "--original-max-position",
+                                         "4096",         "--json"};
+  const auto ok = check_mode("shift_yarn_f32_k", "shift_yarn_f32_shifted", yarn);
+  EXPECT_EQ(ok.code, 0) << ok.err;
+  const auto j = nlohmann::json::parse(ok.out);
+  EXPECT_EQ(j["mode"], "shift");
+  EXPECT_EQ(j["shift"], -512);
+  EXPECT_DOUBLE_EQ(j["expected"]["attention_factor"].get<double>(), 1.0);
+  const auto again = check_mode("shift_yarn_f32_k", "shift_yarn_f32_magnitude_again", yarn);
+  EXPECT_EQ(again.code, 1);
+  const auto a = nlohmann::json::parse(again.out);
+  EXPECT_EQ(a["diagnosis"]["matches"], "magnitude-reapplied");
+  EXPECT_NEAR(a["diagnosis"]["found"]["factor"].get<double>(), 1.1386294361, 1e-6);
+}
+
+TEST(CmdCheck, ModesRefuseWhatDoesNotFit) {
+  const std::string k = "shift_default_f32_k";
+  expect_one_line_error(check_mode(k, k, {"--shift=-512", "--grad"}), 2, "--grad excludes --shift");
+  expect_one_line_error(check_mode(k, k, {"--shift=-512", "--positions", "0:8"}), 2,
+                        "--shift turns every key by the same δ: leave out --positions");
+  expect_one_line_error(check_mode(k, k, {"--shift=1e9"}), 2, "--shift: position 1000000000 is outside [-2^24, 2^24]");
+}
+
 }  // namespace
 }  // namespace rope

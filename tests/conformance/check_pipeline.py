@@ -9,6 +9,7 @@ for every node:
   - `rope identify` must recover, from one node of each model, the scaling family and its parameters;
   - on Llama 4's NoPE layers, q times the temperature (the graph's ggml_mul node) must pass `check --query` and
     fail without it;
+the K cache before and after llama.cpp's context shift (the models shift-*) with `rope check --shift` (shift_check.py);
 for every model of LAYERED, the layers with a RoPE node must be those llama.cpp's source gives RoPE, and rope must
 check each other one as a layer without RoPE (nope.py: the unchanged dump passes, the rotated one fails);
 and for every model, `rope inspect CASE.gguf --json` must agree with what libllama reports it loaded (context
@@ -28,6 +29,7 @@ import sys
 
 from kq_scale_check import check_kq_scales
 from nope import check_nope_layer
+from shift_check import check_shifts
 
 # The models whose layers differ, as llama.cpp's source decides it (ggml-org/llama.cpp at the node-llama-cpp 3.22.1
 # bundle, commit de3ff815ea7d; the models of llama_pipeline_cases.cpp): the layer count and the layers without RoPE.
@@ -78,7 +80,7 @@ NODE_TYPES = {("deepseek4", "lid_"): "indexer", ("deepseek32", "indexer_"): "ind
 # Models whose RoPE nodes cannot be far out: Qwen4-exp's indexer pools whole blocks of the cache's cell window, and a
 # block past it aborts libllama (GGML_ASSERT "qsa: cell position runs past the cell window",
 # src/llama-memory-hybrid-idx.cpp:456): one sequence from position 0 (the kernel cases take it to 65 535).
-NEAR = {"qwen4exp"}
+NEAR = {"qwen4exp", "shift-norm", "shift-neox", "shift-yarn"}  # and the context shift's prefill of 600 tokens
 # The indexers whose rope type is their own, checked once more with the model's layout imposed (rope's reading before
 # it knew the indexer's own, deepseek32.cpp:233-248, glm-dsa.cpp:271-286, dots3note.cpp:214-229): check must fail and
 # name the swapped layout.
@@ -133,7 +135,8 @@ def run(cmd):
 def node_check(rope, out, row):
     """The `rope check` of one RoPE node (a row of pipeline.tsv), or None when it is not checked one by one."""
     case, base, node, layer, positions, mode = row[0], row[1], row[2], row[3], row[10], row[5]
-    if mode == "-1" or (case in LAYERED and not sampled(int(layer), LAYERED[case][0])):
+    shift = len(row) > 20 and row[20] == "shift"  # a K-shift node: shift_check.py checks it
+    if mode == "-1" or shift or (case in LAYERED and not sampled(int(layer), LAYERED[case][0])):
         return None
     extra = ["--layer-type", layer] if case in LAYERED else []
     if node_type(case, node):
@@ -162,7 +165,7 @@ def main():
     if os.path.exists(os.path.join(a.out, "norope.tsv")):
         os.remove(os.path.join(a.out, "norope.tsv"))
     subprocess.run([a.harness, a.out, a.lib], check=True)
-    failed, total, models, turned, dumps, temperatures, indexed = 0, 0, {}, {}, {}, 0, {}
+    failed, total, models, turned, dumps, temperatures, indexed, shifts = 0, 0, {}, {}, {}, 0, {}, []
     with open(os.path.join(a.out, "pipeline.tsv")) as f:
         rows = [line.rstrip("\n").split("\t") for line in f if line.strip()]
     # The nodes' checks, two at a time (CI's two cores); their answers are read in order below.
@@ -173,8 +176,11 @@ def main():
         if cmd:
             checks[tuple(cmd)] = pool.submit(run, cmd)
     for (case, base, node, layer, n_dims, mode, freq_base, freq_scale, ext, attn, positions, slot_e,
-         n_ctx_train, rope_type, scale_train, key_base, key_type, key_factor, key_base_swa, in_place) in rows:
+         n_ctx_train, rope_type, scale_train, key_base, key_type, key_factor, key_base_swa, in_place, phase) in rows:
         gguf = os.path.join(a.out, case + ".gguf")
+        if phase == "shift":  # the K-shift graph's nodes: the cache before and after the shift (shift_check.py)
+            shifts.append((case, base, node, gguf, positions))
+            continue
         swa = float(key_base_swa) if key_base_swa != "-" else None
         factor = float(key_factor) if key_factor != "-" else 0.0  # no key (a file the harness wrote: no_save)
         models[case] = (gguf, int(n_ctx_train), int(rope_type), float(key_base), key_type, factor, swa)
@@ -344,6 +350,9 @@ def main():
         failed += 0 if ok else 1
         if not ok:
             print(f"FAIL {case:14s} softmax scale: no attention scale captured in libllama's graph")
+    # llama.cpp's context shift: the K cache before and after it, checked with rope check --shift (shift_check.py).
+    checked, bad = check_shifts(a.rope, shifts)
+    total, failed = total + checked, failed + bad
     # Llama 4's NoPE layers (3 and 7 of 8) each scale the query by the temperature: both must have been captured.
     total += 1
     ok = temperatures == 2

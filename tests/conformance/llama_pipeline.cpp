@@ -83,6 +83,7 @@ struct Captured {
   std::vector<std::int32_t> pos;
   std::int64_t d = 0, heads = 0, tokens = 0;
   int n_dims = 0, mode = 0;
+  bool shift = false;  ///< a node of the K-shift graph: before and after are the cache, pos each cell's shift
   float freq_base = 0, freq_scale = 0, ext_factor = 0, attn_factor = 0;
 };
 
@@ -98,6 +99,7 @@ struct ScaleOp {
 struct Capture {
   std::vector<Captured> nodes;
   std::vector<ScaleOp> scales;
+  bool shifting = false;  ///< the decode that applies a context shift (Meta::shift): its K-shift graph's nodes marked
 };
 
 /// The digits at the start of `c`, or "-1".
@@ -171,6 +173,8 @@ bool capture(ggml_tensor* t, bool ask, void* user) {
     ggml_backend_tensor_get(const_cast<ggml_tensor*>(p), c.pos.data(), 0, c.pos.size() * sizeof(std::int32_t));
     const auto* op = reinterpret_cast<const std::int32_t*>(t->op_params);
     c.n_dims = op[1], c.mode = op[2];
+    // The K-shift graph's RoPE: on a view of the cache, one shift per cell (k_shift, as many as the cache's cells).
+    c.shift = cap.shifting && std::strstr(t->src[0]->name, "cache_k_l") != nullptr;
     std::memcpy(&c.freq_base, op + 5, 4), std::memcpy(&c.freq_scale, op + 6, 4);
     std::memcpy(&c.ext_factor, op + 7, 4), std::memcpy(&c.attn_factor, op + 8, 4);
     nodes.push_back(std::move(c));
@@ -269,6 +273,7 @@ bool run(const std::string& dir, const std::string& name, Meta& meta, std::ofstr
   cp.n_ctx = meta.n_ctx, cp.n_batch = cp.n_ubatch = static_cast<std::uint32_t>(batch);
   cp.n_seq_max = one_seq ? 1 : static_cast<std::uint32_t>(n);
   cp.kv_unified = true, cp.n_threads = cp.n_threads_batch = 1;
+  if (meta.shift != 0) cp.type_k = GGML_TYPE_F32;  // the cache read back as it is (F16 by default)
   cp.cb_eval = capture, cp.cb_eval_user_data = &cap;
   llama_context* ctx = llama_init_from_model(model, cp);
   if (!ctx) return std::fprintf(stderr, "%s: no context\n", name.c_str()), llama_model_free(model), false;
@@ -295,6 +300,17 @@ bool run(const std::string& dir, const std::string& name, Meta& meta, std::ofstr
     }
     b.n_tokens = static_cast<std::int32_t>(meta.prefill.size());
     rc = llama_decode(ctx, b);
+  }
+  if (meta.shift != 0 && rc == 0) {  // the context shift of Meta::shift, applied by the next decode
+    llama_memory_t mem = llama_get_memory(ctx);
+    const int keep = kShiftKeep, discard = -meta.shift;
+    const bool removed = llama_memory_seq_rm(mem, 0, keep, keep + discard);
+    llama_memory_seq_add(mem, 0, keep + discard, -1, meta.shift);
+    const int next = static_cast<int>(meta.prefill.size()) + meta.shift;
+    b.token[0] = 5, b.pos[0] = next, b.n_seq_id[0] = 1, b.seq_id[0][0] = 0, b.logits[0] = true, b.n_tokens = 1;
+    cap.shifting = true;
+    rc = removed ? llama_decode(ctx, b) : -1;
+    cap.shifting = false;
   }
   llama_batch_free(b);
   bool ok = rc == 0 && nodes.empty() == meta.no_rope;
@@ -342,7 +358,8 @@ bool run(const std::string& dir, const std::string& name, Meta& meta, std::ofstr
     table << name << '\t' << base << '\t' << c.name << '\t' << layer << '\t' << c.n_dims << '\t' << c.mode << '\t'
           << c.freq_base << '\t' << c.freq_scale << '\t' << c.ext_factor << '\t' << c.attn_factor << '\t' << pos << '\t'
           << (c.pos.size() > static_cast<std::size_t>(c.tokens) ? c.pos[static_cast<std::size_t>(3 * c.tokens)] : -1)
-          << '\t' << loaded << '\t' << (in_place ? "in-place" : "separate") << '\n';
+          << '\t' << loaded << '\t' << (in_place ? "in-place" : "separate") << '\t' << (c.shift ? "shift" : "forward")
+          << '\n';
   }
   std::ofstream scales(dir + "/kq_scale.tsv", std::ios::app);
   for (const ScaleOp& x : cap.scales)

@@ -30,6 +30,13 @@ struct Meta : GgufKeys<Meta> {
   /// Not empty: one batch of one sequence at these consecutive positions (DeepSeek-4's compressors and indexer need the
   /// tokens of a block before them)
   std::vector<int> prefill;
+  /// Not 0 (with `prefill`): llama.cpp's context shift after the prefill, as its examples do it (tools/main: n_keep
+  /// tokens kept, the next |shift| discarded, the rest moved back): llama_memory_seq_rm(0, kShiftKeep, kShiftKeep −
+  /// shift), llama_memory_seq_add(0, kShiftKeep − shift, −1, shift), then one token decoded after them, which applies
+  /// the shift to the K cache (build_graph_shift, src/llama-kv-cache.cpp). The K cache is float32 then, and the
+  /// shift graph's RoPE nodes (the cache before and after, the shift of every cell) are captured with mode tag
+  /// "shift" in pipeline.tsv.
+  int shift = 0;
   explicit Meta(const std::string& a) : GgufKeys(a) {
     gguf_set_val_str(g, "general.name", "rope conformance tiny model");
     // The dummy tokenizer "test" of llama.cpp's own test of every architecture (tests/test-llama-archs.cpp).
@@ -73,6 +80,9 @@ struct Meta : GgufKeys<Meta> {
         .f32("rope.freq_base", base);
   }
 };
+
+/// The tokens a context shift keeps at the start (Meta::shift).
+constexpr int kShiftKeep = 4;
 
 /// One tiny model: its name, llama.cpp architecture and metadata.
 struct PipelineCase {

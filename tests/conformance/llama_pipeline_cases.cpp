@@ -445,6 +445,23 @@ std::vector<PipelineCase> pipeline_cases() {
             .f32("attention.output_scale", 0.05f)
             .f32("attn_logit_softcapping", 20);
       });
+  // llama.cpp's context shift (issue 66, Meta::shift): 600 tokens prefilled, 512 of them discarded after the first 4
+  // and the rest moved back by 512, the K cache turned in place by build_rope_shift (src/llama-kv-cache.cpp:1924-1973)
+  // at the next decode. NORM and NEOX without scaling, and NORM with YaRN 4 over 4096 (shift_check.py).
+  const auto shifted = [](Meta& m) {
+    m.n_ctx = 1024;
+    for (int p = 0; p < 600; ++p) m.prefill.push_back(p);
+    m.shift = -512;
+  };
+  add("shift-norm", "llama", [=](Meta& m) { m.model(4096, 4, 2, 64, 64, 10000), shifted(m); });
+  add("shift-neox", "qwen2", [=](Meta& m) { m.model(4096, 4, 2, 64, 64, 10000), shifted(m); });
+  add("shift-yarn", "llama", [=](Meta& m) {
+    m.model(16384, 4, 2, 64, 64, 10000)
+        .str("rope.scaling.type", "yarn")
+        .f32("rope.scaling.factor", 4)
+        .u32("rope.scaling.original_context_length", 4096);
+    shifted(m);
+  });
   return cases;
 }
 

@@ -393,7 +393,7 @@ class Report:
 
 @_speaks_python("check")
 def check(before, after, positions, spec, dtype=None, *, angles=None, sequence_starts=None, axes=None, patches=None,
-          rope_delta=None, lang="en"):
+          rope_delta=None, lang="en", grad=False, shift=None):
     """Is ``after`` RoPE(``before``) as ``spec`` computes it? ``rope check`` in-process: the tolerance (C1) of
     the dump's type (``dtype`` overrides it: "f32", "f16", "bf16"; "bf16" also marks 16-bit integer arrays as
     bfloat16 bit patterns), ``angles`` how the angles were computed ("float64", "float32", "ggml"),
@@ -410,13 +410,19 @@ def check(before, after, positions, spec, dtype=None, *, angles=None, sequence_s
     The arrays are read in place, a block of positions at a time, as ``rope check`` streams its files: any size
     (a [4, 8192, 32, 128] float32 q in one call), memory bounded by the blocks; a float16, float32, float64 or
     bfloat16 (16-bit patterns) array that is C-contiguous is not copied. One call takes at most 2^22 sequence
-    indices (a batch's rows counted): check longer dumps in slices along the sequence axis (docs/python.md)."""
+    indices (a batch's rows counted): check longer dumps in slices along the sequence axis (docs/python.md).
+
+    ``grad=True`` (``rope check --grad``): ``before`` is the upstream gradient (of RoPE's output), ``after`` the
+    gradient returned for its input, expected a·R(m)ᵀ·grad_y at ``positions``. ``shift=δ`` (``rope check --shift``):
+    ``before`` a K cache, ``after`` that cache shifted in place by δ, expected R(δ)·k with no magnitude factor;
+    ``positions`` is then None (every key turns by δ). docs/check.md, "Modes"."""
     hb, b, bits_b = _held(before, "before", dtype)
     ha, a, bits_a = _held(after, "after", dtype)
     bits = bits_b or bits_a
     return Report(_rope.check_arrays(hb, b, ha, a, bits, _positions(positions), _spec(spec)._impl,
                                      _dtype(dtype, bits), angles or "", _starts(sequence_starts), axes or "",
-                                     _positions(patches, "patches"), _delta(rope_delta), str(lang)))
+                                     _positions(patches, "patches"), _delta(rope_delta), str(lang), bool(grad),
+                                     None if shift is None else float(shift)))
 
 
 class SpectrumReport:

@@ -25,7 +25,7 @@ import numpy as np
 from . import Report, Spec, _as_numpy, _spec, check
 
 __all__ = ["Case", "cases", "assert_rope", "assert_case", "check_case", "check_implementation",
-           "assert_implementation", "ImplementationResult", "to_bf16"]
+           "assert_implementation", "ImplementationResult", "to_bf16", "assert_rope_grad"]
 
 
 def to_bf16(x):
@@ -193,6 +193,21 @@ def assert_case(fn: Callable, case: Case):
 def assert_rope(before, after, positions, spec, dtype=None, **options):
     """rope.check, raising AssertionError whose message is the diagnosis (then the numbers) when it fails."""
     report = check(before, after, positions, spec, dtype, **options)
+    if not report.passed:
+        raise AssertionError(f"{report.diagnosis or 'no known bug matches'}\n{report.summary()}")
+    return report
+
+
+def assert_rope_grad(grad_out, grad_in, spec, positions, dtype=None, **options):
+    """A RoPE kernel's backward checked (``rope check --grad``): ``grad_out`` the upstream gradient handed to it (the
+    gradient of RoPE's output, the ``g`` of ``y.backward(g)``), ``grad_in`` the gradient it returned for its input
+    (``x.grad``), at ``positions`` under ``spec``; expected a·R(m)ᵀ·grad_out. Autograd tensors are detached and read
+    in place (bfloat16 included), NumPy arrays as they are. AssertionError with the diagnosis when it fails, and when
+    ``grad_in`` is None (a kernel with no backward leaves ``x.grad`` unset). Returns the Report."""
+    if grad_in is None:
+        raise AssertionError("the gradient of the input is None: the RoPE has no backward, or the input does not "
+                             "require grad")
+    report = check(grad_out, grad_in, positions, spec, dtype, grad=True, **options)
     if not report.passed:
         raise AssertionError(f"{report.diagnosis or 'no known bug matches'}\n{report.summary()}")
     return report

@@ -207,6 +207,10 @@ Value check_value(const CheckRun& run) {
   j["failing"] = c.failing;
   j["total"] = c.total;
   if (e.mode != CheckMode::Forward) j["mode"] = std::string(to_string(e.mode));  // forward, the default: not named
+  if (e.mode == CheckMode::Shift) {
+    j["shift"] = e.shift;
+    j["shift_magnitude"] = e.shift_magnitude;
+  }
   Value& x = j["expected"];
   x["layout"] = std::string(to_string(e.rope.layout));
   if (e.rope.axis_blocks) x["axis_blocks"] = true;  // (V6): the layout inside each axis's block of d/2 channels
@@ -333,7 +337,7 @@ void print_check(std::ostream& out, const CheckRun& run, const Text& t, const st
       fmt::format("[{}] = {}, {} ({}), {} {}", to_string(dumps.axes), shape_string(dumps.shape),
                   to_string(dumps.after.dtype), dumps.stored, t.tr("positions"), positions_text(dumps, t)));
   if (dumps.axes_assumed) row(t.tr("axes"), axes_assumed_text(dumps, t));
-  if (e.mode != CheckMode::Forward) row(t.tr("mode"), check_mode(e.mode).title().in(t.lang()));
+  if (e.mode != CheckMode::Forward) row(t.tr("mode"), check_mode(e.mode).title(e).in(t.lang()));
   if (nope && e.query_beta != 0) {
     row(t.tr("expected"),
         t.tr("the query times t(p) (S20): layers {0} ({1}) of {2} have no RoPE", describe_layers(nope->layers),

@@ -12,6 +12,8 @@ CheckSettings check_settings(const CheckOptions& opt) {
   s.dtype = opt.dtype;
   s.angles = opt.angles;
   s.query = opt.query;
+  s.mode = opt.grad ? CheckMode::Grad : opt.shift ? CheckMode::Shift : CheckMode::Forward;
+  s.shift = opt.shift.value_or(0.0);
   return s;
 }
 

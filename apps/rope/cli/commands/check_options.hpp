@@ -21,8 +21,10 @@ struct CheckOptions {
   bool json = false;
   Lang lang = Lang::En;
   ScalingOptions scaling;
-  std::optional<int> digits;  ///< --digits N: significant digits of the compared numbers (digits.hpp)
-  bool query = false;         ///< --query (check): the dump is a query; the model's query scaling (S21) on top
+  std::optional<int> digits;    ///< --digits N: significant digits of the compared numbers (digits.hpp)
+  bool query = false;           ///< --query (check): the dump is a query; the model's query scaling (S21) on top
+  bool grad = false;            ///< --grad (check): the dumps are gradients (check_mode.hpp (G1))
+  std::optional<double> shift;  ///< --shift DELTA (check): the dumps are a K cache before and after a shift (H1)
 };
 
 /// What the dump is checked against, as the library takes it.

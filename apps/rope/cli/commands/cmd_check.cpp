@@ -50,6 +50,16 @@ Command add_check_command(CLI::App& app) {
   sub->add_flag("--query", opt->query,
                 "the dump is a query: also expect the model's query scaling after RoPE, as its attention does "
                 "(Ministral 3 and Mistral 4: 1 + β·ln(1 + ⌊p / L0⌋), docs/scaling.md (S21)); keys are not scaled");
+  CLI::Option* grad = sub->add_flag(
+      "--grad", opt->grad,
+      "the dumps are gradients: --before the upstream gradient (of RoPE's output), --after the gradient returned for "
+      "its input, expected a·R(m)ᵀ·grad_y (docs/check.md, Modes)");
+  add_real_option(*sub, "--shift", opt->shift, 0.0,
+                  "the dumps are a K cache before and after a shift in place by DELTA (llama.cpp's context shift; "
+                  "--shift=-512 for a negative one): every key turned by R(DELTA), no magnitude factor, no positions")
+      ->type_name("DELTA")
+      ->default_str("")
+      ->excludes(grad);
   sub->add_flag("--json", opt->json, "print the report as JSON");
   add_lang_option(*sub, opt->lang);
   add_digits_option(*sub, opt->digits, "4", kDigitsHelp);

@@ -146,6 +146,13 @@ std::vector<Variant> check_variants(const RopeExpectation& e) {
   }
   // Issue 53's classic bugs. sin's sign flipped (or R(m)ᵀ applied): every pair turns by −m·θ.
   add(VariantKind::RotationReversed, e).reversed = true;
+  // Issue 66 (check_mode.hpp): a gradient never written, 0 everywhere; a shift that applies the magnitude again.
+  if (e.mode == CheckMode::Grad) add(VariantKind::OutputZero, e).zero = true;
+  if (e.mode == CheckMode::Shift && e.shift_magnitude != 1.0) {
+    s = e;
+    s.rope.params.attention_factor = e.shift_magnitude;
+    add(VariantKind::MagnitudeReapplied, s).found = {{"factor", e.shift_magnitude}};
+  }
   // rope_theta not read, another base than 10000 in its place: check_source measures it where the dump departs.
   {
     // inv_freq = 1 / base^(arange(0, d, 2) // d): integer division makes every exponent 0, θ = 1 for every pair.

@@ -37,6 +37,7 @@
 #include <vector>
 
 #include "rope/analysis/check/angle_error.hpp"
+#include "rope/analysis/check/check_mode.hpp"
 #include "rope/analysis/dumps/dump.hpp"
 #include "rope/analysis/dumps/dump_positions.hpp"
 #include "rope/core/message.hpp"
@@ -49,11 +50,6 @@ namespace rope {
 /// The error model of the check: the reference computed in float64, the tolerance (C1) of the dump's type with
 /// the angle error (C2) of the implementation (RopeExpectation::angles).
 Message default_error_model();
-
-/// The modes of a check (analysis/check/check_table.hpp check_modes(): each mode's expectation and wording).
-enum class CheckMode {
-  Forward,  ///< after = RoPE(before): the rotation applied to q or k
-};
 
 /// What the dump should contain: the one place where layout, rotary dimension, frequencies and attention
 /// factor come together (the command line fills it from --model/--config/flags).
@@ -110,8 +106,12 @@ struct RopeExpectation {
   double query_original = 1;
   double query_shift = 0;
   double query_scale(double position) const;
-  /// What the dump is of (check_table.hpp): forward, RoPE(before) against after.
+  /// What the dump after is (check_mode.hpp; each mode a row of check_table.hpp's check_modes()): RoPE of the dump
+  /// before (forward), the gradient of the input given the upstream gradient (grad: s(p)·a·R(m)ᵀ, sin's sign flipped
+  /// (G1)), or a K cache turned by δ (shift (H1): every position δ, attention_factor 1).
   CheckMode mode = CheckMode::Forward;
+  double shift = 0;            ///< shift: δ
+  double shift_magnitude = 1;  ///< shift: the model's attention factor, which the cached keys already carry
   int rotary_dim() const { return 2 * static_cast<int>(rope.params.inv_freq.size()); }
 };
 
@@ -171,6 +171,14 @@ enum class VariantKind {
   /// The rotated block at another offset in the head: rotary channels [o, o + r) where the spec has them elsewhere
   /// (DeepSeek's q = cat(q_nope, q_pe) rotates the last r; a kernel rotating the first r): found "offset".
   RotaryOffsetOther,
+  // Issue 66: the mistakes of a backward (--grad) and of a cache shifted in place (--shift) that no row above names.
+  OutputZero,             ///< every element of the dump after is 0 (a gradient that was never written)
+  HeadsZeroed,            ///< some heads 0, the others right (found "heads")
+  HeadsUninitialised,     ///< some heads neither right nor 0, the others right (found "heads")
+  HeadsCrossed,           ///< some heads hold another head's result: head g from head (g + k) mod G (found "offset")
+  ChannelsZeroed,         ///< a channel range 0 in every vector, the others right (found "channel", "channels")
+  ChannelsUninitialised,  ///< a channel range wrong in every vector, not 0, the others right
+  MagnitudeReapplied,  ///< shift: the attention factor a applied again at the shift, k′ = a·R(δ)·k (found "factor")
 };
 /// "expected", "layout-swapped", "base-10000", … (the names of the JSON output and of the tests).
 const char* to_string(VariantKind kind);
@@ -198,6 +206,8 @@ struct Variant {
   /// Pair norms on their own (N1): each rotated pair's ‖y‖ against a·‖x‖ (the rotation keeps the norm) within
   /// kNormUlps·(ε_T + ε_A) relative, instead of each element under (C1); the comparison sums ‖y‖² and (a·‖x‖)².
   bool norms = false;
+  bool zero = false;      ///< OutputZero and the zeroed heads and channels: every element expected 0, exactly
+  long group_offset = 0;  ///< HeadsCrossed: group g's input read from group (g + group_offset) mod groups
   /// The parameter the variant stands for, for the diagnosis (CheckDiagnosis::found): {"length", 8192}, ….
   std::vector<std::pair<std::string, double>> found;
 };
@@ -443,6 +453,20 @@ bool looks_like_bf16(const DumpVectors& dump);
 /// on failure every variant (in one pass), the restarts and the diagnosis.
 CheckReport check_source(const DumpSource& source, long start, const std::vector<AxisPosition>& positions,
                          const RopeExpectation& expected);
+
+/// The expectation of a mode (check_mode.hpp): grad turns by R(m)ᵀ (G1); shift keeps the model's attention factor as
+/// shift_magnitude and expects a = 1 and no query scaling (H1). @throws InvalidArgument: |δ| beyond kMaxDumpPosition.
+void set_mode(RopeExpectation& e, CheckMode mode, double shift = 0);
+
+/// The positions of a shift check: δ at every one of `seq` sequence indices.
+std::vector<AxisPosition> shift_positions(long seq, double shift);
+
+/// A check of --grad or --shift (report.expected.mode, check_mode.hpp) after the forward check's diagnosis: the
+/// diagnosis in the mode's words (the forward rotation where the backward applies its transpose, the shift with the
+/// wrong sign, the magnitude applied again, …) and, for a gradient no row explains, the heads or channel ranges
+/// that are 0, left uninitialised or read from another head.
+void diagnose_mode(CheckReport& report, const DumpSource& source, long start,
+                   const std::vector<AxisPosition>& positions);
 
 /// check_segments on a source: a diagnosed segment is checked again alone (check_source on its range).
 SegmentChecks check_segments(const DumpSource& source, const std::vector<AxisPosition>& positions,

@@ -166,7 +166,7 @@ CheckDiagnosis::Departure departure_of(const RopeExpectation& expected, const Du
           ? axis_component(*expected.rope.axes, p, expected.rope.axes->pair_axis[static_cast<std::size_t>(w.pair)]) +
                 expected.rope.axes->position_offset
           : p[0];
-  w.expected = wrap(m * expected.theta()[w.pair]);
+  w.expected = wrap(m * expected.theta()[w.pair] * (expected.mode == CheckMode::Grad ? -1.0 : 1.0));  // (G1): R(−m)
   return w;
 }
 
@@ -405,8 +405,10 @@ CheckReport check_dump(const DumpVectors& before, const DumpVectors& after, cons
   return check_source(source, 0, positions, expected);
 }
 
-CheckReport check_source(const DumpSource& source, long start, const std::vector<AxisPosition>& positions,
-                         const RopeExpectation& expected) {
+namespace {
+
+CheckReport check_source_forward(const DumpSource& source, long start, const std::vector<AxisPosition>& positions,
+                                 const RopeExpectation& expected) {
   CheckReport report;
   report.expected = expected;
   report.only_position_zero = true;
@@ -479,6 +481,15 @@ CheckReport check_source(const DumpSource& source, long start, const std::vector
   } else {
     say_nothing_matches(report, closest, positions);
   }
+  return report;
+}
+
+}  // namespace
+
+CheckReport check_source(const DumpSource& source, long start, const std::vector<AxisPosition>& positions,
+                         const RopeExpectation& expected) {
+  CheckReport report = check_source_forward(source, start, positions, expected);
+  if (expected.mode != CheckMode::Forward) diagnose_mode(report, source, start, positions);
   return report;
 }
 

@@ -168,10 +168,12 @@ void position_table(const Setup& u, const AxisPosition& p, double* cs, double* s
   }
   // A query's scaling (S21) multiplies the whole vector: folded into cos, sin and the tolerance of the pairs,
   // and kept for the unrotated channels.
-  *scale = spec.query_scale(p[0]);
+  // A zero variant expects 0 everywhere; a gradient (G1) turns by R(m)ᵀ = R(−m): sin's sign flipped (check_mode.hpp).
+  *scale = u.variant->zero ? 0.0 : spec.query_scale(p[0]);
+  const bool flipped = u.variant->reversed != (spec.mode == CheckMode::Grad);
   for (int i = 0; i < u.half; ++i) {
     cs[i] = *scale * std::cos(phi[i]);
-    sn[i] = *scale * std::sin(phi[i]) * (u.variant->reversed ? -1.0 : 1.0);
+    sn[i] = *scale * std::sin(phi[i]) * (flipped ? -1.0 : 1.0);
     term[i] = *scale * (2 * u.eps_t + u.eps_a * (1 + u.c_i[i] * std::abs(m[i]) * spec.theta()[i]));
   }
 }
@@ -301,7 +303,7 @@ double compare_position(const Setup& u, const BlockShape& shape, const Tables& t
   const std::size_t h = static_cast<std::size_t>(u.half);
   const long groups = shape.groups, d = shape.d;
   const double k = kToleranceSafety * u.a;
-  bool screen = (u.half_form || u.interleaved_form) && u.unrotated.empty();
+  bool screen = (u.half_form || u.interleaved_form) && u.unrotated.empty() && u.variant->group_offset == 0;
   for (int i = 0; i < u.half && screen; ++i) {
     const double kt = k * tb.term[i];
     tb.kt2[i] = kt * kt;
@@ -310,11 +312,13 @@ double compare_position(const Setup& u, const BlockShape& shape, const Tables& t
   double pmax = 0;
   auto exact_vector = [&](long g) {  // compare_vector on the vector widened to double
     const long v = ((s - s0) * groups + g) * d;
-    const double* x = static_cast<const double*>(view.before) + v;
+    // HeadsCrossed: the input of group g read from another group of the same index.
+    const long vx = ((s - s0) * groups + (g + u.variant->group_offset) % groups) * d;
+    const double* x = static_cast<const double*>(view.before) + vx;
     const double* y = static_cast<const double*>(view.after) + v;
     if (view.type != BlockElement::F64) {
       w.x.resize(static_cast<std::size_t>(d)), w.y.resize(static_cast<std::size_t>(d));
-      widen_elements(view.type, element_at(view.before, view.type, v), d, w.x.data());
+      widen_elements(view.type, element_at(view.before, view.type, vx), d, w.x.data());
       widen_elements(view.type, element_at(view.after, view.type, v), d, w.y.data());
       x = w.x.data(), y = w.y.data();
     }

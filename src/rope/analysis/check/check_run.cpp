@@ -248,8 +248,8 @@ RopeExpectation expectation_of_resolved(const ModelRope& rope, const CheckSettin
     where = msg("assumed: Hugging Face's rotate_half; give --layout");
   }
   // The mode's expectation, made from the forward one (check_table.hpp: the one place a mode plugs in).
-  e.mode = s.mode;
-  return check_mode(s.mode).expectation(std::move(e));
+  set_mode(e, s.mode, s.shift);
+  return e;
 }
 
 }  // namespace
@@ -301,12 +301,34 @@ CheckRun check_files(const CheckRequest& request, std::optional<ModelRope>& mode
   CheckRun run;
   run.before_file = request.dumps.before;
   run.after_file = request.dumps.after;
+  if (s.mode == CheckMode::Shift) {  // (H1): every key turns by δ, wherever it sits
+    if (s.query) {
+      throw InvalidArgument(error_msg("{0} checks a K cache: keys, which {1} does not scale", option_name("shift"),
+                                      option_name("query")));
+    }
+    const DumpFiles& f = request.dumps;
+    for (const auto& [given, name] : {std::pair{!f.positions.empty(), "positions"},
+                                      {!f.axis_positions.empty(), "axis_positions"},
+                                      {!f.sequence_starts.empty(), "sequence_starts"},
+                                      {f.rope_delta.has_value(), "rope_delta"}}) {
+      if (given) {
+        throw InvalidArgument(
+            error_msg("{0} turns every key by the same δ: leave out {1}", option_name("shift"), option_name(name)));
+      }
+    }
+  }
   LoadedDumps dumps = open_dumps(request.dumps);
+  if (s.mode == CheckMode::Shift) {  // (H1): every key at δ, which the report gives as the positions
+    std::fill(dumps.positions.begin(), dumps.positions.end(), s.shift);
+    dumps.positions_text = format_number(s.shift);
+    dumps.positions_assumed = false;
+  }
   if (s.dtype) dumps.after.dtype = dumps.before.dtype = *s.dtype;
   if (s.dtype && dumps.stream) dumps.stream->set_dtype(*s.dtype);
   double max_position = 0;
   for (const double p : dumps.positions) max_position = std::max(max_position, p);
   for (const AxisPosition& p : dumps.axis_positions) max_position = std::max(max_position, p.max_abs());
+  if (s.mode == CheckMode::Shift) max_position = std::abs(s.shift);
   run.max_position = max_position;
   // A layer without RoPE (a layer type naming NoPE or linear-attention layers): its code leaves q and k as they
   // are, so the dump should be unchanged: every pair turns by 0 (θ_i = 0), attention factor 1.
@@ -323,9 +345,12 @@ CheckRun check_files(const CheckRequest& request, std::optional<ModelRope>& mode
     e.query_original = nope->temperature->floor_scale;
     e.query_shift = 1;
   }
+  if (nope) set_mode(e, s.mode, s.shift);  // expectation_from_settings made the mode's
   run.angles = e.angles.value_or(default_angle_model(dumps.after.dtype));
   expect_arrangement(e, request.dumps.rope_delta.value_or(0.0), dumps.segments, dumps.segments_are_rows);
-  const std::vector<AxisPosition> positions = positions_as_axes(dumps.positions, dumps.axis_positions);
+  const std::vector<AxisPosition> positions = s.mode == CheckMode::Shift
+                                                  ? shift_positions(dumps.after.seq, s.shift)
+                                                  : positions_as_axes(dumps.positions, dumps.axis_positions);
   std::optional<MemorySource> in_memory;
   if (!dumps.stream) in_memory.emplace(dumps.before, dumps.after);
   const DumpSource& source = dumps.stream ? static_cast<const DumpSource&>(*dumps.stream) : *in_memory;
@@ -425,7 +450,12 @@ namespace {
 CheckRun check_pair(DumpPair pair, RopeExpectation expected, const StreamSource* stream, const LayerTypeTrial& trial) {
   CheckRun run;
   expect_arrangement(expected, pair.rope_delta, pair.segments, pair.segments_are_rows);
-  const std::vector<AxisPosition> positions = pair.check_positions();
+  if (expected.mode == CheckMode::Shift) {  // (H1): every key at δ, which the report gives as the positions
+    std::fill(pair.positions.begin(), pair.positions.end(), expected.shift);
+    pair.positions_assumed = false;
+  }
+  const std::vector<AxisPosition> positions =
+      expected.mode == CheckMode::Shift ? shift_positions(pair.after.seq, expected.shift) : pair.check_positions();
   std::optional<MemorySource> in_memory;
   if (stream == nullptr) in_memory.emplace(pair.before, pair.after);
   const DumpSource& source = stream ? static_cast<const DumpSource&>(*stream) : *in_memory;

@@ -32,8 +32,11 @@ struct CheckSettings {
   std::optional<DType> dtype;        ///< the type the dump was computed in (default: the file's)
   std::optional<AngleModel> angles;  ///< how its angles were computed (default: the source's, else the dump's type's)
   bool query = false;                ///< the dump is a query: the model's query scaling (S21) on top
-  /// What the dump is of (check_table.hpp check_modes()): forward, RoPE(before) against after.
+  /// What the dumps are (check_mode.hpp; check_table.hpp check_modes()): RoPE's input and output (forward), the
+  /// upstream gradient and the input's gradient (grad), or a K cache before and after a shift by `shift` (shift: no
+  /// positions).
   CheckMode mode = CheckMode::Forward;
+  double shift = 0;
 
   /// Whether anything beyond plain RoPE of a base was asked for.
   bool any() const;

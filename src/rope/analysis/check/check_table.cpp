@@ -31,6 +31,14 @@ using E = const RopeExpectation&;
 
 std::string base_of(E e) { return fmt::format("{:g}", e.base()); }
 double found_value(S c, std::size_t k = 0) { return c.diagnosis.found.at(k).second; }
+/// The groups (batch × heads) where the comparison with the expectation fails.
+std::vector<long> failing_groups(S c) {
+  std::vector<long> g;
+  for (std::size_t i = 0; i < c.comparison.group_failing.size(); ++i) {
+    if (c.comparison.group_failing[i] != 0) g.push_back(static_cast<long>(i));
+  }
+  return g;
+}
 /// The position just before the dump departs (CheckDiagnosis::correct_until).
 std::string correct_until_text(S c) {
   return check_position_text(c.positions[static_cast<std::size_t>(*c.diagnosis.correct_until - 1)]);
@@ -356,11 +364,86 @@ const std::vector<VariantRow> kVariantTable = {
      }},
     {VariantKind::RotaryOffsetOther, "rotary-offset-other", kCompared, "offset",
      [](E) { return msg("the rotated channels at another offset"); }, offset_says},
+    // Issue 66: the mistakes of a backward (--grad) and of a cache shifted in place (--shift) that no row above
+    // names, worded in their mode's words (check_mode.cpp finds them after the forward diagnosis).
+    {VariantKind::OutputZero, "output-zero", kCompared, "", [](E) { return msg("every element 0"); },
+     [](S) {
+       return msg(
+           "every element of the gradient is 0: the backward never wrote it (a fused RoPE without a backward, or "
+           "its result dropped)");
+     }},
+    {VariantKind::HeadsZeroed, "heads-zeroed", kFromDump, "heads,head", [](E) { return msg("some heads 0"); },
+     [](S c) {
+       const std::vector<long> failing = failing_groups(c);
+       return msg(
+           "the gradient is 0 on heads {0} ({1} of {2}) and right on the others: those heads were never "
+           "written (zeroed, or a launch that skips them)",
+           check_number_list(failing), static_cast<long>(failing.size()), c.groups);
+     }},
+    {VariantKind::HeadsUninitialised, "heads-uninitialised", kFromDump, "heads,head",
+     [](E) { return msg("some heads left uninitialised"); },
+     [](S c) {
+       const std::vector<long> failing = failing_groups(c);
+       return msg(
+           "the gradient is wrong on heads {0} ({1} of {2}), neither 0 nor another head's, and right on "
+           "the others: those heads were left uninitialised (torch.empty never written) or written by a "
+           "race",
+           check_number_list(failing), static_cast<long>(failing.size()), c.groups);
+     }},
+    {VariantKind::HeadsCrossed, "heads-crossed", kFromDump, "heads,head,from",
+     [](E) { return msg("some heads reading another head's pairs"); },
+     [](S c) {
+       const auto& f = c.diagnosis.found;
+       if (f.size() == 2 && f[1].first == "offset") {  // every head another's, by one offset
+         return msg(
+             "every head holds the gradient of the head {0} after it: pairs crossed between heads by a "
+             "relayout",
+             static_cast<long>(f[1].second));
+       }
+       const std::vector<long> failing = failing_groups(c);
+       return msg(
+           "heads {0} ({1} of {2}) hold another head's gradient (head {3} that of head {4}), the others "
+           "their own: pairs crossed between heads by a relayout (an in-place split→interleaved copy "
+           "racing across warps)",
+           check_number_list(failing), static_cast<long>(failing.size()), c.groups, static_cast<long>(f.at(1).second),
+           static_cast<long>(f.at(2).second));
+     }},
+    {VariantKind::ChannelsZeroed, "channels-zeroed", kFromDump, "channel,channels",
+     [](E) { return msg("a channel range 0"); },
+     [](S c) {
+       const int first = static_cast<int>(found_value(c, 0)), count = static_cast<int>(found_value(c, 1));
+       return msg(
+           "the gradient is 0 on channels {0}–{1} ({2} channels) of every vector and right on the others: "
+           "that part of the head was never written",
+           first, first + count - 1, count);
+     }},
+    {VariantKind::ChannelsUninitialised, "channels-uninitialised", kFromDump, "channel,channels",
+     [](E) { return msg("a channel range left uninitialised"); },
+     [](S c) {
+       const int first = static_cast<int>(found_value(c, 0)), count = static_cast<int>(found_value(c, 1));
+       return msg(
+           "the gradient is wrong on channels {0}–{1} ({2} channels) of every vector, not 0, and right on "
+           "the others: that part of the head was left uninitialised or written by another part of the "
+           "kernel",
+           first, first + count - 1, count);
+     }},
+    {VariantKind::MagnitudeReapplied, "magnitude-reapplied", kCompared, "factor",
+     [](E) { return msg("the magnitude applied again at the shift"); },
+     [](S c) {
+       const std::string m = fmt::format("{:.6g}", c.expected.shift_magnitude);
+       return msg(
+           "the magnitude applied again at the shift: every key turned by δ = {0} and scaled by {1} (the "
+           "model's attention factor {2}), which the cached keys already carry from their forward pass: "
+           "after n shifts a key is {2}^n too long",
+           fmt::format("{:g}", c.expected.shift), fmt::format("{:.6g}", found_value(c, 0)), m);
+     }},
 };
 
 const std::vector<CheckModeRow> kCheckModes = {
-    {CheckMode::Forward, "forward", [] { return msg("forward: the dump after is RoPE of the dump before"); },
+    {CheckMode::Forward, "forward", [](E) { return msg("forward: the dump after is RoPE of the dump before"); },
      [](RopeExpectation e) { return e; }, nullptr},
+    {CheckMode::Grad, "grad", grad_mode_title, grad_mode_expectation, grad_mode_says},
+    {CheckMode::Shift, "shift", shift_mode_title, shift_mode_expectation, shift_mode_says},
 };
 
 }  // namespace

@@ -67,13 +67,23 @@ const VariantRow& variant_row(VariantKind kind);
 struct CheckModeRow {
   CheckMode mode;
   const char* name;  ///< "forward", … (JSON's `mode`)
-  /// What the dump is in this mode, for the report's header: "forward: the dump after is RoPE of the dump before".
-  Message (*title)();
+  /// What the dump is in this mode, for the report's header: "forward: the dump after is RoPE of the dump before"
+  /// (a shift's names δ and the magnitude the keys carry).
+  Message (*title)(const RopeExpectation& expected);
   /// The expectation of this mode from the forward one (forward: as it is).
   RopeExpectation (*expectation)(RopeExpectation forward);
   /// The sentence of `row` in this mode; nullptr: the row's own (`says`).
   Message (*says)(const VariantRow& row, const VariantSaying& saying);
 };
+
+/// The modes beyond forward (check_mode.hpp, check_mode.cpp): the gradient through RoPE (G1) and a K cache shifted
+/// in place (H1): their header line, expectation and wording of the forward rows.
+Message grad_mode_title(const RopeExpectation& expected);
+RopeExpectation grad_mode_expectation(RopeExpectation forward);
+Message grad_mode_says(const VariantRow& row, const VariantSaying& saying);
+Message shift_mode_title(const RopeExpectation& expected);
+RopeExpectation shift_mode_expectation(RopeExpectation forward);
+Message shift_mode_says(const VariantRow& row, const VariantSaying& saying);
 
 /// Every mode, in CheckMode's order.
 const std::vector<CheckModeRow>& check_modes();

@@ -100,7 +100,8 @@ DumpVectors expected_dump(const DumpVectors& before, const std::vector<AxisPosit
       for (int i = 0; i < r / 2; ++i) {  // read at the pair's channels, written where it goes (de-interleaved output)
         const auto [pa, pb] = pair_channels(e, i, false);
         const auto [oa, ob] = pair_channels(e, i, true);
-        const double xa = x[pa], xb = x[pb], c = std::cos(phi[i]), sn = std::sin(phi[i]);
+        const double xa = x[pa], xb = x[pb], c = std::cos(phi[i]),
+                     sn = std::sin(phi[i]) * (e.mode == CheckMode::Grad ? -1.0 : 1.0);  // (G1): R(m)ᵀ
         y[oa] = q * e.attention_factor() * (xa * c - xb * sn);
         y[ob] = q * e.attention_factor() * (xa * sn + xb * c);
       }

@@ -1,0 +1,274 @@
+// rope check's modes beyond the forward pass (check_mode.hpp): the backward (G1) and the K cache shifted in place (H1).
+// The forward check's kernel and variants do the comparison (the expectation's mode flips sin for a gradient); here are
+// the two modes' rows of check_modes() (check_table.hpp): their header line, their expectation made from the forward
+// one and their wording of the forward rows; and what a failing check finds after the forward diagnosis: the rows no
+// forward variant names (a gradient 0 on some heads or channels, left uninitialised there, or read from another head;
+// the magnitude applied again at a shift), whose sentences are check_table.cpp's.
+#include "rope/analysis/check/check_mode.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
+#include <fmt/format.h>
+
+#include "rope/analysis/check/check.hpp"
+#include "rope/analysis/check/check_table.hpp"
+#include "rope/analysis/dumps/dump_positions.hpp"
+#include "rope/core/dtype.hpp"
+#include "rope/core/error.hpp"
+#include "rope/io/csv.hpp"
+
+namespace rope {
+
+void set_mode(RopeExpectation& e, CheckMode mode, double shift) {
+  if (mode == CheckMode::Shift && !(std::abs(shift) <= kMaxDumpPosition)) {
+    throw InvalidArgument(error_msg("{0}: position {1} is outside [-2^24, 2^24]", option_name("shift"), shift));
+  }
+  if (mode == CheckMode::Shift) e.shift = shift;
+  e.mode = mode;
+  e = check_mode(mode).expectation(std::move(e));
+}
+
+Message grad_mode_title(const RopeExpectation&) {
+  return msg(
+      "grad: before is the upstream gradient grad_y, after the input's gradient, expected "
+      "a·R(m)ᵀ·grad_y (pass-through channels unchanged)");
+}
+
+RopeExpectation grad_mode_expectation(RopeExpectation forward) {  // (G1): the kernel and expected_dump flip sin
+  forward.mode = CheckMode::Grad;
+  return forward;
+}
+
+Message shift_mode_title(const RopeExpectation& e) {
+  return msg(
+      "shift by δ = {0}: before is the K cache, after the cache shifted, expected R(δ)·k with no "
+      "magnitude factor (the keys carry the attention factor {1} already)",
+      format_number(e.shift), fmt::format("{:.6g}", e.shift_magnitude));
+}
+
+RopeExpectation shift_mode_expectation(RopeExpectation forward) {
+  // (H1): the cached key carries the magnitude already; the shift turns it, and keys are never query-scaled.
+  forward.mode = CheckMode::Shift;
+  forward.shift_magnitude = forward.attention_factor();
+  forward.rope.params.attention_factor = 1.0;
+  forward.query_beta = 0;
+  return forward;
+}
+
+std::vector<AxisPosition> shift_positions(long seq, double shift) {
+  return std::vector<AxisPosition>(static_cast<std::size_t>(std::max(seq, 0L)), AxisPosition::single(shift));
+}
+
+namespace {
+
+/// Offsets of another head tried for HeadsCrossed: head g read from head (g + k) mod groups, k = 1 … this.
+constexpr long kCrossedOffsets = 16;
+
+/// A gradient that no forward row explains: the groups (batch × heads) that fail are 0, hold another group's
+/// gradient, or neither; or every group fails on the same channel range, 0 or not.
+void diagnose_gradient_parts(CheckReport& report, const DumpSource& source, long start,
+                             const std::vector<AxisPosition>& positions) {
+  const RopeExpectation& e = report.expected;
+  CheckDiagnosis& dg = report.diagnosis;
+  const DumpComparison& ex = report.comparison;
+  const long groups = source.groups();
+  if (static_cast<long>(ex.group_failing.size()) != groups) return;
+  std::vector<Variant> tried;
+  Variant zero;
+  zero.kind = VariantKind::HeadsZeroed, zero.spec = e, zero.zero = true;
+  tried.push_back(zero);
+  for (long k = 1; k < groups && k <= kCrossedOffsets; ++k) {
+    Variant c;
+    c.kind = VariantKind::HeadsCrossed, c.spec = e, c.group_offset = k;
+    tried.push_back(std::move(c));
+  }
+  const std::vector<DumpComparison> got = source.compare(start, positions, tried);
+  std::vector<long> failing, zeroed, crossed, other;
+  std::vector<long> from;  // the group each crossed one reads
+  for (long g = 0; g < groups; ++g) {
+    const auto gi = static_cast<std::size_t>(g);
+    if (ex.group_failing[gi] == 0) continue;
+    failing.push_back(g);
+    if (got[0].group_failing[gi] == 0) {
+      zeroed.push_back(g);
+      continue;
+    }
+    long k = 1;
+    while (k < static_cast<long>(got.size()) && got[static_cast<std::size_t>(k)].group_failing[gi] != 0) ++k;
+    if (k < static_cast<long>(got.size())) {
+      crossed.push_back(g), from.push_back((g + k) % groups);
+    } else {
+      other.push_back(g);
+    }
+  }
+  const long n = static_cast<long>(failing.size());
+  if (n == 0) return;
+  if (n < groups) {  // some heads right: the others 0, another head's, or neither
+    if (zeroed.size() == failing.size()) {
+      dg.matches = VariantKind::HeadsZeroed;
+      dg.found = {{"heads", static_cast<double>(n)}, {"head", static_cast<double>(failing.front())}};
+    } else if (crossed.size() == failing.size()) {
+      dg.matches = VariantKind::HeadsCrossed;
+      dg.found = {{"heads", static_cast<double>(n)},
+                  {"head", static_cast<double>(crossed.front())},
+                  {"from", static_cast<double>(from.front())}};
+    } else {
+      dg.matches = VariantKind::HeadsUninitialised;
+      dg.found = {{"heads", static_cast<double>(n)}, {"head", static_cast<double>(failing.front())}};
+    }
+    dg.closest.reset(), dg.departure.reset(), dg.correct_until.reset();
+    return;
+  }
+  if (got[0].passed()) {
+    dg.matches = VariantKind::OutputZero;
+    dg.found.clear();
+    dg.closest.reset(), dg.departure.reset(), dg.correct_until.reset();
+    return;
+  }
+  if (crossed.size() == failing.size()) {  // every head another's, by one offset
+    for (std::size_t k = 1; k < got.size(); ++k) {
+      if (!got[k].passed()) continue;
+      dg.matches = VariantKind::HeadsCrossed;
+      dg.found = {{"heads", static_cast<double>(n)}, {"offset", static_cast<double>(k)}};
+      dg.closest.reset(), dg.departure.reset(), dg.correct_until.reset();
+      return;
+    }
+  }
+  // Every head fails: on a channel range alone?
+  const int d = source.d();
+  if (ex.channel_ratio.size() != d || got[0].channel_ratio.size() != d) return;
+  int first = -1, last = -1;
+  bool all_zero = true;
+  for (int ch = 0; ch < d; ++ch) {
+    if (ex.channel_ratio[ch] <= 1.0) continue;
+    if (first < 0) first = ch;
+    last = ch;
+    all_zero = all_zero && got[0].channel_ratio[ch] <= 1.0;
+  }
+  if (first < 0 || (first == 0 && last == d - 1)) return;
+  for (int ch = first; ch <= last; ++ch) {
+    if (ex.channel_ratio[ch] <= 1.0) return;  // not one range
+  }
+  const int count = last - first + 1;
+  dg.found = {{"channel", first}, {"channels", count}};
+  if (all_zero) {
+    dg.matches = VariantKind::ChannelsZeroed;
+  } else {
+    dg.matches = VariantKind::ChannelsUninitialised;
+  }
+  dg.closest.reset(), dg.departure.reset(), dg.correct_until.reset();
+}
+
+double mode_found(const CheckDiagnosis& dg, const char* name, double otherwise) {
+  for (const auto& [key, value] : dg.found) {
+    if (key == name) return value;
+  }
+  return otherwise;
+}
+
+}  // namespace
+
+Message grad_mode_says(const VariantRow& row, const VariantSaying& c) {
+  const RopeExpectation& e = c.expected;
+  const CheckDiagnosis& dg = c.diagnosis;
+  const std::string a = fmt::format("{:.6g}", e.attention_factor());
+  switch (row.kind) {
+    case VariantKind::RotationReversed:
+      return msg(
+          "matches the forward rotation R(m) where the backward applies its transpose R(m)ᵀ = R(−m): "
+          "every pair of the gradient turned by +m·θ instead of −m·θ (the conjugate rotation's sin sign "
+          "misspelled)");
+    case VariantKind::FactorMissing:
+      return msg(
+          "matches the gradient without the attention factor {0}: grad_x = a·R(m)ᵀ·grad_y carries a "
+          "as the forward does",
+          a);
+    case VariantKind::NormScaled: {
+      const double s = mode_found(dg, "factor", 1.0);
+      const double norm_bound = check_norm_bound(e, c.dtype);
+      if (e.attention_factor() != 1.0 && std::abs(s / e.attention_factor() - 1) <= norm_bound) {
+        return msg(
+            "the attention factor {0} applied twice in the backward: the gradient's norm is {1} times "
+            "‖grad_y‖ where grad_x = a·R(m)ᵀ·grad_y makes it a",
+            a, fmt::format("{:.6g}", s * e.attention_factor()));
+      }
+      return msg(
+          "the gradient's norm is scaled by {0}: each pair's norm is that many times a·‖grad_y‖ "
+          "(attention factor a {1}), where R(m)ᵀ keeps it within {2}",
+          fmt::format("{:.6g}", s), a, fmt::format("{:.3g} %", 100 * norm_bound));
+    }
+    case VariantKind::PassThroughChanged:
+      return msg(
+          "the rotated channels' gradient matches, but the gradient of pass-through channels changed "
+          "({0}, the first: channel {1}): beyond the rotary dimension {2} the gradient passes through "
+          "unchanged",
+          static_cast<long>(mode_found(dg, "channels", 0)), static_cast<long>(mode_found(dg, "channel", 0)),
+          e.rotary_dim());
+    case VariantKind::BeforeEqualsAfter:
+      return msg(
+          "the gradient returned equals the upstream gradient: the backward passed it through without "
+          "turning it back by −m (a backward that returns grad_output)");
+    default:
+      return row.says(c);
+  }
+}
+
+Message shift_mode_says(const VariantRow& row, const VariantSaying& c) {
+  const RopeExpectation& e = c.expected;
+  const CheckDiagnosis& dg = c.diagnosis;
+  const std::string delta = fmt::format("{:g}", e.shift);
+  switch (row.kind) {
+    case VariantKind::RotationReversed:
+      return msg("matches the shift applied with the wrong sign: every key turned by {0} instead of δ = {1}",
+                 fmt::format("{:g}", -e.shift), delta);
+    case VariantKind::NormScaled:
+      return msg(
+          "the shifted keys' norm is scaled by {0}, where a shift only turns them: k′ = R(δ)·k keeps "
+          "each pair's norm within {1}",
+          fmt::format("{:.6g}", mode_found(dg, "factor", 1.0)),
+          fmt::format("{:.3g} %", 100 * check_norm_bound(e, c.dtype)));
+    case VariantKind::PassThroughChanged:
+      return msg(
+          "the shift is right on the rotated channels but changed pass-through channels ({0}, the "
+          "first: channel {1}): the shift turned channels beyond the rotary dimension {2}, which no shift "
+          "touches",
+          static_cast<long>(mode_found(dg, "channels", 0)), static_cast<long>(mode_found(dg, "channel", 0)),
+          e.rotary_dim());
+    case VariantKind::BeforeEqualsAfter:
+      return msg("the keys after the shift equal the keys before: the shift by δ = {0} was not applied", delta);
+    default:
+      return row.says(c);
+  }
+}
+
+void diagnose_mode(CheckReport& report, const DumpSource& source, long start,
+                   const std::vector<AxisPosition>& positions) {
+  const RopeExpectation& e = report.expected;
+  if (e.mode == CheckMode::Forward || report.comparison.passed()) return;
+  const DumpComparison& c = report.comparison;
+  if (c.before_non_finite.count > 0 || c.after_non_finite.count > 0) return;  // the forward sentence says it
+  CheckDiagnosis& dg = report.diagnosis;
+  const std::optional<VariantKind> forward = dg.matches;
+  if (e.mode == CheckMode::Grad && !dg.matches) diagnose_gradient_parts(report, source, start, positions);
+  if (!dg.matches) return;
+  // A norm scaled by 0 is a gradient never written; a shift's keys scaled by the magnitude they carry, that
+  // magnitude applied again.
+  if (*dg.matches == VariantKind::NormScaled) {
+    const double s = mode_found(dg, "factor", 1.0);
+    if (e.mode == CheckMode::Grad && s == 0) {
+      dg.matches = VariantKind::OutputZero;
+      dg.found.clear();
+    } else if (e.mode == CheckMode::Shift && e.shift_magnitude != 1.0 &&
+               std::abs(s / e.shift_magnitude - 1) <= check_norm_bound(e, source.dtype())) {
+      dg.matches = VariantKind::MagnitudeReapplied;
+      dg.found = {{"factor", s}};
+    }
+  }
+  if (dg.matches != forward) {  // found here: its row's sentence
+    const VariantSaying saying{e, dg, report.comparison, positions, source.groups(), source.dtype()};
+    dg.message = variant_sentence(*dg.matches, saying);
+  }
+}
+
+}  // namespace rope

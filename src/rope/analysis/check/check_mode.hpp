@@ -1,0 +1,31 @@
+/// @file
+/// The modes of `rope check` beyond the forward pass (docs/check.md "Modes: the backward and the shifted cache"):
+///
+///  - grad: the dump before is the upstream gradient g = ∂L/∂y of y = s(p)·a·R(m)·x, the dump after the gradient the
+///    kernel returned for x. Its exact value is the transpose of the forward's linear map,
+///
+///        ∂L/∂x = s(p)·a·R(m)ᵀ·g = s(p)·a·R(−m)·g,  pass-through channels: s(p)·g                       (G1)
+///
+///    (R(m) is a rotation, so R(m)ᵀ = R(−m): the same pairs, sin's sign flipped), with the spec, positions, layouts and
+///    the tolerance (C1) of the forward check (R(−m)'s angle error is R(m)'s: (C1) depends on |m| alone).
+///  - shift: the dump before is a K cache, the dump after that cache shifted in place by δ (llama.cpp's context shift,
+///    `llama_memory_seq_add`): every key turns by the same δ, with the model's frequencies and no magnitude factor,
+///
+///        k′ = R(δ)·k,  pass-through channels unchanged                                                  (H1)
+///
+///    since the cached key already carries the attention factor a (YaRN's magnitude) from its forward pass: a·R(m)·x
+///    turned by R(δ) is a·R(m + δ)·x. The check is the forward check at position δ for every key, with a = 1.
+#pragma once
+
+namespace rope {
+
+enum class CheckMode {
+  Forward,  ///< the dump after is RoPE of the dump before (the default)
+  Grad,     ///< the dump after is the gradient of the input, the dump before the upstream gradient (G1)
+  Shift,    ///< the dump after is the K cache before turned by δ (H1)
+};
+
+/// "forward", "grad", "shift" (the JSON's `mode`).
+const char* to_string(CheckMode mode);
+
+}  // namespace rope

@@ -1,0 +1,175 @@
+// rope check's modes (rope/analysis/check/check_mode.hpp, issue 66) on dumps written by independent code
+// (tests/reference/grad_shift.py): gradients from PyTorch's autograd through HF's rotate_half and GPT-J's interleaved
+// forward, float32 and bf16, positions to 131 071; shifted K caches by NumPy (HF's YaRN frequencies); each planted
+// backward and shift mistake by NumPy from its own formula. A correct dump passes in every dtype; a planted one is
+// named with its parameter.
+#include <gtest/gtest.h>
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "rope/analysis/check/check_run.hpp"
+#include "rope/core/error.hpp"
+#include "support/cli_harness.hpp"
+
+namespace rope {
+namespace {
+
+const std::string kGradShift = std::string(ROPE_REFERENCE_DIR) + "/grad_shift/";
+
+struct ModeCase {
+  const char* name;
+  CheckMode mode;
+  const char* before;
+  const char* after;
+  const char* model;  ///< "plain-half", "plain-interleaved", "yarn-half", "yarn-interleaved", "partial-half",
+                      ///< "partial-interleaved"
+  bool bits;          ///< bf16 bit patterns
+  const char* kind;   ///< "expected": passes; else the diagnosis's variant (to_string)
+  const char* found;  ///< the parameter named ("" none)
+  double value;
+};
+
+// The positions of grad_shift.py (POSITIONS), δ = −512.
+constexpr const char* kModePositions = "0,1,7,4095,4096,32768,65535,131071";
+constexpr double kModeDelta = -512;
+constexpr double kYarnMagnitude = 1.1386294361119891;  // 0.1·ln 4 + 1 (HF get_mscale(4))
+
+const ModeCase kCases[] = {
+    // --grad: PyTorch's autograd, every dtype and layout passes.
+    {"GradHalfF32", CheckMode::Grad, "grad_half_default_f32_g", "grad_half_default_f32_gx", "plain-half", false,
+     "expected", "", 0},
+    {"GradHalfBf16", CheckMode::Grad, "grad_half_default_bf16_g", "grad_half_default_bf16_gx", "plain-half", true,
+     "expected", "", 0},
+    {"GradInterleavedF32", CheckMode::Grad, "grad_interleaved_default_f32_g", "grad_interleaved_default_f32_gx",
+     "plain-interleaved", false, "expected", "", 0},
+    {"GradInterleavedBf16", CheckMode::Grad, "grad_interleaved_default_bf16_g", "grad_interleaved_default_bf16_gx",
+     "plain-interleaved", true, "expected", "", 0},
+    {"GradYarnF32", CheckMode::Grad, "grad_half_yarn_f32_g", "grad_half_yarn_f32_gx", "yarn-half", false, "expected",
+     "", 0},
+    {"GradYarnBf16", CheckMode::Grad, "grad_half_yarn_bf16_g", "grad_half_yarn_bf16_gx", "yarn-half", true, "expected",
+     "", 0},
+    {"GradPartialF32", CheckMode::Grad, "grad_half_default_partial_f32_g", "grad_half_default_partial_f32_gx",
+     "partial-half", false, "expected", "", 0},
+    {"GradPartialBf16", CheckMode::Grad, "grad_half_default_partial_bf16_g", "grad_half_default_partial_bf16_gx",
+     "partial-half", true, "expected", "", 0},
+    // --grad: the planted backward mistakes.
+    {"GradForwardRotation", CheckMode::Grad, "grad_half_default_f32_g", "grad_planted_forward_rotation", "plain-half",
+     false, "rotation-reversed", "", 0},
+    {"GradIdentity", CheckMode::Grad, "grad_half_default_f32_g", "grad_planted_identity", "plain-half", false,
+     "before-equals-after", "", 0},
+    {"GradAllZero", CheckMode::Grad, "grad_half_default_f32_g", "grad_planted_all_zero", "plain-half", false,
+     "output-zero", "", 0},
+    {"GradHeadZeroed", CheckMode::Grad, "grad_half_default_f32_g", "grad_planted_head_zeroed", "plain-half", false,
+     "heads-zeroed", "head", 2},
+    {"GradHeadUninitialised", CheckMode::Grad, "grad_half_default_f32_g", "grad_planted_head_uninitialised",
+     "plain-half", false, "heads-uninitialised", "head", 1},
+    {"GradHeadsCrossed", CheckMode::Grad, "grad_half_default_f32_g", "grad_planted_heads_crossed", "plain-half", false,
+     "heads-crossed", "from", 2},
+    {"GradChannelsZeroed", CheckMode::Grad, "grad_half_default_f32_g", "grad_planted_channels_zeroed", "plain-half",
+     false, "channels-zeroed", "channel", 40},
+    {"GradFactorMissing", CheckMode::Grad, "grad_half_yarn_f32_g", "grad_planted_factor_missing", "yarn-half", false,
+     "attention-factor-missing", "", 0},
+    {"GradFactorTwice", CheckMode::Grad, "grad_half_yarn_f32_g", "grad_planted_factor_twice", "yarn-half", false,
+     "norm-scaled", "factor", kYarnMagnitude},
+    {"GradPassThrough", CheckMode::Grad, "grad_half_default_partial_f32_g", "grad_planted_passthrough", "partial-half",
+     false, "pass-through-changed", "channel", 32},
+    // --shift: a correct shift passes in every dtype, with YaRN's frequencies and no magnitude.
+    {"ShiftPlainF32", CheckMode::Shift, "shift_default_f32_k", "shift_default_f32_shifted", "plain-interleaved", false,
+     "expected", "", 0},
+    {"ShiftPlainBf16", CheckMode::Shift, "shift_default_bf16_k", "shift_default_bf16_shifted", "plain-interleaved",
+     true, "expected", "", 0},
+    {"ShiftYarnF32", CheckMode::Shift, "shift_yarn_f32_k", "shift_yarn_f32_shifted", "yarn-interleaved", false,
+     "expected", "", 0},
+    {"ShiftYarnBf16", CheckMode::Shift, "shift_yarn_bf16_k", "shift_yarn_bf16_shifted", "yarn-interleaved", true,
+     "expected", "", 0},
+    {"ShiftPartialF32", CheckMode::Shift, "shift_partial_f32_k", "shift_partial_f32_shifted", "partial-interleaved",
+     false, "expected", "", 0},
+    // --shift: the planted mistakes.
+    {"ShiftMagnitudeAgainF32", CheckMode::Shift, "shift_yarn_f32_k", "shift_yarn_f32_magnitude_again",
+     "yarn-interleaved", false, "magnitude-reapplied", "factor", kYarnMagnitude},
+    {"ShiftMagnitudeAgainBf16", CheckMode::Shift, "shift_yarn_bf16_k", "shift_yarn_bf16_magnitude_again",
+     "yarn-interleaved", true, "magnitude-reapplied", "factor", kYarnMagnitude},
+    {"ShiftWrongSign", CheckMode::Shift, "shift_yarn_f32_k", "shift_yarn_f32_wrong_sign", "yarn-interleaved", false,
+     "rotation-reversed", "", 0},
+    {"ShiftNotApplied", CheckMode::Shift, "shift_yarn_f32_k", "shift_yarn_f32_not_shifted", "yarn-interleaved", false,
+     "before-equals-after", "", 0},
+    {"ShiftPassThrough", CheckMode::Shift, "shift_partial_f32_k", "shift_partial_f32_passthrough",
+     "partial-interleaved", false, "pass-through-changed", "channel", 32},
+};
+
+CheckRequest mode_request(const ModeCase& c) {
+  CheckRequest q;
+  q.dumps.before = kGradShift + c.before + ".npy";
+  q.dumps.after = kGradShift + c.after + ".npy";
+  q.dumps.bf16_bits = c.bits;
+  if (c.mode != CheckMode::Shift) q.dumps.positions = kModePositions;
+  CheckSettings& s = q.settings;
+  const std::string model = c.model;
+  s.layout = model.find("interleaved") != std::string::npos ? Layout::Interleaved : Layout::Half;
+  if (model.rfind("yarn", 0) == 0) {  // grad_shift.py's YARN: HF's YaRN, factor 4 over 4096 positions
+    s.rope.scaling = "yarn";
+    s.rope.factor = 4;
+    s.rope.original_max_position_embeddings = 4096;
+  }
+  if (model.rfind("partial", 0) == 0) s.rope.partial_rotary_factor = 0.5;
+  s.mode = c.mode;
+  s.shift = c.mode == CheckMode::Shift ? kModeDelta : 0;
+  return q;
+}
+
+class CheckModes : public ::testing::TestWithParam<ModeCase> {};
+
+TEST_P(CheckModes, PassesTheRightOneAndNamesThePlantedMistake) {
+  const ModeCase& c = GetParam();
+  const CheckRun run = run_check(mode_request(c));
+  EXPECT_EQ(run.expected.mode, c.mode);
+  const CheckDiagnosis& dg = run.report.diagnosis;
+  if (std::string(c.kind) == "expected") {
+    EXPECT_TRUE(run.passed()) << run.report.comparison.max_ratio << ": " << dg.message.en;
+    return;
+  }
+  ASSERT_FALSE(run.passed());
+  ASSERT_TRUE(dg.matches.has_value()) << dg.message.en;
+  EXPECT_STREQ(to_string(*dg.matches), c.kind) << dg.message.en;
+  EXPECT_FALSE(dg.message.en.empty());
+  if (*c.found != '\0') {
+    bool named = false;
+    for (const auto& [key, value] : dg.found) {
+      if (key != c.found) continue;
+      named = true;
+      EXPECT_NEAR(value, c.value, 1e-3 * std::max(1.0, c.value)) << dg.message.en;
+    }
+    EXPECT_TRUE(named) << c.found << " not in the diagnosis: " << dg.message.en;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Dumps, CheckModes, ::testing::ValuesIn(kCases),
+                         [](const ::testing::TestParamInfo<ModeCase>& i) { return std::string(i.param.name); });
+
+TEST(CheckModes, ShiftTakesNoPositionsAndExpectsNoMagnitude) {
+  CheckRequest q = mode_request(kCases[20]);  // ShiftYarnF32
+  const CheckRun run = run_check(q);
+  EXPECT_TRUE(run.passed());
+  EXPECT_DOUBLE_EQ(run.expected.attention_factor(), 1.0);
+  EXPECT_NEAR(run.expected.shift_magnitude, kYarnMagnitude, 1e-12);
+  EXPECT_DOUBLE_EQ(run.expected.shift, kModeDelta);
+  q.dumps.positions = "0:8";
+  EXPECT_THROW(run_check(q), InvalidArgument);
+  q.dumps.positions.clear();
+  q.settings.shift = 1e9;  // |δ| bounded as positions are (kMaxDumpPosition)
+  EXPECT_THROW(run_check(q), InvalidArgument);
+}
+
+TEST(CheckModes, TheForwardCheckOfAGradientFails) {
+  // The gradient is not RoPE of the upstream gradient: without the mode the same dumps fail, reversed.
+  CheckRequest q = mode_request(kCases[0]);  // GradHalfF32
+  q.settings.mode = CheckMode::Forward;
+  const CheckRun run = run_check(q);
+  EXPECT_FALSE(run.passed());
+  ASSERT_TRUE(run.report.diagnosis.matches.has_value());
+  EXPECT_EQ(*run.report.diagnosis.matches, VariantKind::RotationReversed);
+}
+
+}  // namespace
+}  // namespace rope
