@@ -12,6 +12,7 @@ CheckSettings check_settings(const CheckOptions& opt) {
   s.dtype = opt.dtype;
   s.angles = opt.angles;
   s.query = opt.query;
+  s.longrope = longrope_rule(opt.scaling.engine, opt.scaling.max_model_len, opt.scaling.n_ctx);
   return s;
 }
 

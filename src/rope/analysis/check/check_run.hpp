@@ -19,6 +19,7 @@
 #include "rope/core/dtype.hpp"
 #include "rope/models/layers_without_rope.hpp"
 #include "rope/models/resolve.hpp"
+#include "rope/models/scaling/longrope_engine.hpp"
 
 namespace rope {
 
@@ -34,6 +35,9 @@ struct CheckSettings {
   bool query = false;                ///< the dump is a query: the model's query scaling (S21) on top
   /// What the dump is of (check_table.hpp check_modes()): forward, RoPE(before) against after.
   CheckMode mode = CheckMode::Forward;
+  /// Whose rule picks LongRoPE's list (models/scaling/longrope_engine.hpp): HF's unless the command line names an
+  /// engine.
+  LongRopeRule longrope;
 
   /// Whether anything beyond plain RoPE of a base was asked for.
   bool any() const;
