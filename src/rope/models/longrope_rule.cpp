@@ -14,6 +14,7 @@ RopeSpec spec_with_rule(const RopeSpec& spec, const LongRopeRule& rule, std::opt
   if (spec.config.type != ScalingType::LongRope) return spec;
   const bool by_context = rule.engine == LongRopeEngine::Vllm || rule.engine == LongRopeEngine::LlamaCpp;
   if (by_context && spec.config.seq_len) {
+    if (spec.config.seq_len == rule.context) return spec;  // the rule applied already (with_longrope_rule)
     throw InvalidArgument(error_msg("give {0} or {1} {2}, not both: the engine's context picks LongRoPE's list",
                                     option_name("seq_len"), option_name("engine"), to_string(rule.engine)));
   }
