@@ -8,6 +8,7 @@
 #include <pybind11/pybind11.h>
 #include <string>
 
+#include "rope/models/longrope_rule.hpp"
 #include "rope/models/resolve.hpp"
 
 namespace rope::python {
@@ -19,7 +20,8 @@ struct Spec {
   ModelSource source;
   RopeOverrides overrides;
   ModelRope rope;
-  bool gguf = false;  ///< the file is a GGUF (llama.cpp computes its angles)
+  bool gguf = false;      ///< the file is a GGUF (llama.cpp computes its angles)
+  LongRopeRule longrope;  ///< engine=, max_model_len=, n_ctx=: whose rule picks LongRoPE's list (longrope_rule.hpp)
 };
 
 void bind_spec(py::module_& m);

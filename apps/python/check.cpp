@@ -150,6 +150,7 @@ Prepared prepare(const Spec& spec, const TensorData& before, const TensorData& a
   if (!angles.empty()) q.angles = parse_angle_model(angles);
   q.layout = spec.overrides.layout;
   q.max_position = max_position;
+  q.longrope = spec.longrope;
   p.expected = expectation_from_rope(spec.rope, q);
   if (spec.source.any()) {
     p.trial = layer_types_to_try(spec.rope, spec.overrides.layer_type);

@@ -106,9 +106,25 @@ RopeOverrides overrides_of(const py::dict& params) {
 Spec make(const std::string& preset, const std::string& file, const py::dict& params, const std::string& name) {
   Spec s;
   s.source = {preset, file};
-  s.overrides = overrides_of(params);
+  // engine=, max_model_len=, n_ctx= (the command line's --engine, --max-model-len, --n-ctx): the rule of LongRoPE's
+  // list, applied to the resolved model (models/longrope_rule.hpp) and to the expectation of a check.
+  py::dict rest;
+  std::string engine;
+  std::optional<long> max_model_len, n_ctx;
+  for (const auto& [key, value] : params) {
+    const std::string k = py::cast<std::string>(key);
+    if (k == "engine") {
+      engine = py::cast<std::string>(value);
+    } else if (k == "max_model_len" || k == "n_ctx") {
+      (k == "n_ctx" ? n_ctx : max_model_len) = py::cast<long>(value);
+    } else {
+      rest[key] = value;
+    }
+  }
+  s.overrides = overrides_of(rest);
+  s.longrope = longrope_rule(engine, max_model_len, n_ctx);
   s.gguf = !file.empty() && is_gguf_file(file);
-  s.rope = resolve_model_rope(s.source, s.overrides);
+  s.rope = with_longrope_rule(resolve_model_rope(s.source, s.overrides), s.longrope);
   if (!name.empty()) s.rope.spec.name = name;  // a config given as a dict
   return s;
 }

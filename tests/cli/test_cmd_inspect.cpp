@@ -103,6 +103,23 @@ TEST_F(CmdInspect, LongropeCountsUseTheFactorsHfUsesAtThatLength) {
                         "short_factor"));
 }
 
+TEST_F(CmdInspect, AnEnginesContextFixesLongRopesList) {
+  // vLLM (phi3_long_rope_scaled_rope.py @ 63c2b7abcd): max_model_len 131072 > L0 4096 takes the long list at start-up,
+  // so within L0 too 18 of 48 pairs turn (HF's short list: 31); the rule is said, in both languages.
+  const Result r = rope_cli({"inspect", "--model", "phi-3-mini-128k", "--engine", "vllm", "--max-model-len", "131072"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("within original context L0 4096: 18 of 48 pairs complete a full turn (scaled "
+                               "frequencies: long_factor, the list seq_len 131072 fixes at every length)"));
+  EXPECT_THAT(r.out, HasSubstr("long_factor: vLLM's rule, max_model_len 131072 > L0 4096, fixed at start-up"));
+  const Result zh =
+      rope_cli({"inspect", "--model", "phi-3-mini-128k", "--engine", "llamacpp", "--n-ctx", "4096", "--lang", "zh"});
+  ASSERT_EQ(zh.code, 0) << zh.err;
+  EXPECT_THAT(zh.out, HasSubstr("short_factor：llama.cpp 的规则，每个序列的 n_ctx 4096 <= L0 4096"));
+  const Result alone = rope_cli({"inspect", "--model", "phi-3-mini-128k", "--n-ctx", "8192"});
+  EXPECT_EQ(alone.code, 2);
+  EXPECT_THAT(alone.err, HasSubstr("--n-ctx is the context of engine llamacpp: give --engine llamacpp"));
+}
+
 TEST_F(CmdInspect, YarnTargetLengthAndNoEmptyRanges) {
   const Result oss = rope_cli({"inspect", "--model", "gpt-oss-20b"});
   EXPECT_THAT(oss.out, HasSubstr("yarn target length       f·L0 = 131072 positions"));

@@ -9,6 +9,7 @@ import pytest
 
 import rope
 import scaling  # tests/reference/scaling.py
+import longrope_engines  # tests/reference/longrope_engines.py
 import yarn_variants  # tests/reference/yarn_variants.py
 from conftest import pythonic
 
@@ -115,3 +116,32 @@ def test_gguf(root):
 
 def test_presets():
     assert "llama-3.1-8b" in rope.presets()
+
+
+@pytest.mark.parametrize("engine, context, dump_engine, passes", [
+    ("vllm", {"max_model_len": 131072}, ("vllm", 131072), True),
+    (None, {}, ("vllm", 131072), False),  # HF's rule at position 10: the short list, the dump has the long one
+    ("llamacpp", {"n_ctx": 8192}, ("llamacpp", 8192), True),
+])
+def test_engine_keyword_is_the_cli_option(engine, context, dump_engine, passes):
+    # engine=, max_model_len=, n_ctx= are --engine, --max-model-len, --n-ctx: the dump written by the NumPy port of
+    # the engine's rule (tests/reference/longrope_engines.py) passes with that rule, and fails with HF's, named.
+    positions = np.arange(11)
+    q = np.random.default_rng(67).standard_normal((len(positions), 2, longrope_engines.D)).astype(np.float32)
+    after = longrope_engines.rotate(q, longrope_engines.engine_rows(dump_engine[0], positions, dump_engine[1]))
+    spec = rope.Spec("phi-3-mini-128k", engine=engine, **context)
+    report = rope.check(q, after, positions, spec, angles="float32")
+    assert report.passed == passes, report.summary()
+    if not passes:
+        assert report.matches == "longrope-other-list"
+    if engine == "vllm":
+        assert any("vLLM's rule, max_model_len 131072 > L0 4096" in n for n in spec.notes)
+
+
+def test_engine_errors():
+    with pytest.raises(ValueError, match="max_model_len is the context of engine vllm"):
+        rope.Spec("phi-3-mini-128k", max_model_len=8192)
+    with pytest.raises(ValueError, match="unknown engine 'tgi'"):
+        rope.Spec("phi-3-mini-128k", engine="tgi")
+    with pytest.raises(TypeError, match="n_ctx cannot be"):
+        rope.Spec("phi-3-mini-128k", engine="llamacpp", n_ctx="8192")

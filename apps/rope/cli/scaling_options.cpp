@@ -17,6 +17,7 @@
 #include "rope/core/parse.hpp"
 #include "rope/io/csv.hpp"
 #include "rope/models/layer_types.hpp"
+#include "rope/models/longrope_rule.hpp"
 #include "rope/report/rope_text.hpp"
 
 namespace rope::cli {
@@ -52,7 +53,7 @@ bool parse_truncate(std::string_view text) {
 
 bool ScalingOptions::any() const {
   return source.any() || !rope.first_scaling_setting().empty() || !rope.vision.empty() || !short_factor.empty() ||
-         !long_factor.empty() || !tower.empty();
+         !long_factor.empty() || !tower.empty() || !engine.empty() || max_model_len || n_ctx;
 }
 
 void add_float32_options(CLI::App& app, ScalingOptions& o) {
@@ -106,6 +107,13 @@ void add_scaling_options(CLI::App& app, ScalingOptions& o) {
                  "(vLLM; docs/scaling.md)")
       ->type_name("NAME")
       ->group("Scaling");
+  app.add_option("--engine", o.engine,
+                 "longrope: whose rule picks the short or long list: hf (default: max(position) + 1 > L0), vllm "
+                 "(--max-model-len), sglang (any position > L0) or llamacpp (--n-ctx) (docs/scaling.md)")
+      ->type_name("NAME")
+      ->group("Scaling");
+  add_optional(app, "--max-model-len", o.max_model_len, "with --engine vllm: vLLM's max_model_len");
+  add_optional(app, "--n-ctx", o.n_ctx, "with --engine llamacpp: llama.cpp's context per sequence");
   add_optional(app, "--mscale", o.rope.mscale, "yarn mscale (DeepSeek)");
   add_optional(app, "--mscale-all-dim", o.rope.mscale_all_dim, "yarn mscale_all_dim (DeepSeek)");
   add_optional(app, "--attention-factor", o.rope.attention_factor, "explicit attention factor (yarn, longrope)");
@@ -168,7 +176,8 @@ std::string model_name(const RopeSpec& spec, const Text& t) { return rope::model
 
 ModelRope resolve(const ScalingOptions& o, const DimBase& flags) {
   if (!o.any()) check_dimension(flags.dim.value_or(flags.default_dim), flags.max_dim);
-  ModelRope r = resolve_model_rope(o.source, overrides_of(o, flags));
+  ModelRope r = with_longrope_rule(resolve_model_rope(o.source, overrides_of(o, flags)),
+                                   longrope_rule(o.engine, o.max_model_len, o.n_ctx));
   if (r.spec.axis_blocks && !o.axis_blocks) {
     throw InvalidArgument(
         error_msg("Gemma 4's vision tower pairs channels inside each axis's block (docs/multi-axis.md (V6)), "

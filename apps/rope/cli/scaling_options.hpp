@@ -34,6 +34,9 @@ struct ScalingOptions {
   RopeOverrides rope;                     ///< --scaling TYPE, --factor …, --layer-type, --vision, --float32
   std::string short_factor, long_factor;  ///< comma lists or @file
   std::string tower;                      ///< --tower text|vision: which RoPE of a vision-language model's config
+  /// --engine NAME, --max-model-len N, --n-ctx N: whose rule picks LongRoPE's list (models/longrope_rule.hpp).
+  std::string engine;
+  std::optional<long> max_model_len, n_ctx;
   /// The command places the pairs of Gemma 4's vision tower inside each axis's block ((V6), spec.axis_blocks):
   /// apply, check, diff, sections, inspect, frequencies, wavelengths, decay, attention and matrix; resolve refuses
   /// Gemma 4's vision tower (--vision gemma4, or --tower vision of a Gemma 4 config) for the others.

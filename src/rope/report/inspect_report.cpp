@@ -156,10 +156,16 @@ void print_inspect(std::ostream& out, const InspectReport& report, Lang lang, in
     print_axis_summary(out, *spec.axes, p.inv_freq, lang);
     out << '\n';
   }
+  // LongRoPE with its length given (--seq-len, or an engine's context: vLLM's max_model_len, llama.cpp's n_ctx): one
+  // list at every length, not HF's per-length choice.
+  const bool list_fixed = c.type == ScalingType::LongRope && c.seq_len;
   for (const auto& f : n.facts) {
+    const std::string which =
+        f.which.empty() ? ""
+        : list_fixed ? msg(": {0}, the list seq_len {1} fixes at every length", f.which.in(lang), *c.seq_len).in(lang)
+                     : msg(": {0}, as HF uses at that length", f.which.in(lang)).in(lang);
     out << msg("  within {0} {1}: {2} of {3} pairs complete a full turn (scaled frequencies{4})\n", f.what.in(lang),
-               format_number(f.length), f.turning, f.pairs,
-               f.which.empty() ? "" : msg(": {0}, as HF uses at that length", f.which.in(lang)).in(lang))
+               format_number(f.length), f.turning, f.pairs, which)
                .in(lang);
   }
   const auto critical_text = [&](Eigen::Index first, bool original) {

@@ -14,6 +14,7 @@ CheckSettings check_settings(const CheckOptions& opt) {
   s.query = opt.query;
   s.mode = opt.grad ? CheckMode::Grad : opt.shift ? CheckMode::Shift : CheckMode::Forward;
   s.shift = opt.shift.value_or(0.0);
+  s.longrope = longrope_rule(opt.scaling.engine, opt.scaling.max_model_len, opt.scaling.n_ctx);
   return s;
 }
 

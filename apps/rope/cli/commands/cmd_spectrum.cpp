@@ -45,6 +45,7 @@ SpectrumRequest spectrum_request(const SpectrumOptions& opt) {
   r.settings.rope = scaling_overrides(opt.scaling);
   r.settings.base = opt.base;
   r.settings.layout = opt.layout;
+  r.settings.longrope = longrope_rule(opt.scaling.engine, opt.scaling.max_model_len, opt.scaling.n_ctx);
   return r;
 }
 

@@ -30,6 +30,7 @@ int run_verify(const VerifyOptions& opt, std::ostream& out) {
   VerifyRequest request = opt.request;
   request.source = opt.scaling.source;
   request.rope = scaling_overrides(opt.scaling);
+  request.longrope = longrope_rule(opt.scaling.engine, opt.scaling.max_model_len, opt.scaling.n_ctx);
   request.watch = &bar;
   const VerifyRun run = rope::run_verify(request);
   // An interrupted run writes no file; --csv - prints the CSV instead of the table.

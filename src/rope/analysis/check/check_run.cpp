@@ -227,6 +227,7 @@ RopeExpectation expectation_of_resolved(const ModelRope& rope, const CheckSettin
   q.angles = s.angles;
   q.layout = s.layout;
   q.max_position = max_position;
+  q.longrope = s.longrope;
   RopeExpectation e = expectation_from_rope(rope, q);
   // A query: Ministral 3 and Mistral 4 multiply the query by s(p) (S21) after RoPE, on every layer (HF
   // get_llama_4_attn_scale in Ministral3Attention.forward); keys are not scaled.
@@ -348,9 +349,11 @@ CheckRun check_files(const CheckRequest& request, std::optional<ModelRope>& mode
   if (nope) set_mode(e, s.mode, s.shift);  // expectation_from_settings made the mode's
   run.angles = e.angles.value_or(default_angle_model(dumps.after.dtype));
   expect_arrangement(e, request.dumps.rope_delta.value_or(0.0), dumps.segments, dumps.segments_are_rows);
-  const std::vector<AxisPosition> positions = s.mode == CheckMode::Shift
-                                                  ? shift_positions(dumps.after.seq, s.shift)
-                                                  : positions_as_axes(dumps.positions, dumps.axis_positions);
+  std::optional<Message> cache_note;  // an engine's cache read at other positions (engine_cache_positions)
+  const std::vector<AxisPosition> positions =
+      s.mode == CheckMode::Shift
+          ? shift_positions(dumps.after.seq, s.shift)
+          : engine_cache_positions(e, s.longrope, positions_as_axes(dumps.positions, dumps.axis_positions), cache_note);
   std::optional<MemorySource> in_memory;
   if (!dumps.stream) in_memory.emplace(dumps.before, dumps.after);
   const DumpSource& source = dumps.stream ? static_cast<const DumpSource&>(*dumps.stream) : *in_memory;
@@ -363,6 +366,7 @@ CheckRun check_files(const CheckRequest& request, std::optional<ModelRope>& mode
         error_msg("{0} positions for a dump of {1} sequence positions", positions.size(), source.seq()));
   }
   CheckReport report = check_source(source, 0, positions, e);
+  if (cache_note) report.notes.push_back(*cache_note);
   if (!nope) {  // several layer types, none given: the one the dump passes as (try_layer_types)
     LayerTypeTrial trial = s.source.any() ? layer_types_to_try(*model, s.rope.layer_type) : LayerTypeTrial{};
     trial.expectation = [&](const ModelRope& layer, Message& where) {

@@ -19,6 +19,7 @@
 #include "rope/core/dtype.hpp"
 #include "rope/models/layers_without_rope.hpp"
 #include "rope/models/resolve.hpp"
+#include "rope/models/scaling/longrope_engine.hpp"
 
 namespace rope {
 
@@ -37,6 +38,9 @@ struct CheckSettings {
   /// positions).
   CheckMode mode = CheckMode::Forward;
   double shift = 0;
+  /// Whose rule picks LongRoPE's list (models/scaling/longrope_engine.hpp): HF's unless the command line names an
+  /// engine.
+  LongRopeRule longrope;
 
   /// Whether anything beyond plain RoPE of a base was asked for.
   bool any() const;

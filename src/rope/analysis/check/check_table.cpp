@@ -2,6 +2,7 @@
 // found, its parameter and its sentence; and the modes of a check.
 #include "rope/analysis/check/check_table.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -9,6 +10,7 @@
 
 #include "rope/core/dtype.hpp"
 #include "rope/core/error.hpp"
+#include "rope/models/scaling/longrope_engine.hpp"
 
 namespace rope {
 
@@ -52,6 +54,23 @@ Message angles_in(S c, const char* type) {
         correct_until_text(c), type, type);
   }
   return msg("matches angles computed in {0}: positions and frequencies cast to {1} before m·θ", type, type);
+}
+
+/// The list the dump matches, the rule's length against L0 at the dump's largest position, and the engines whose rule
+/// takes that list there (longrope_engine.hpp).
+Message longrope_other_says(S c) {
+  const RopeSpec& spec = c.expected.rope;
+  double m = 0;
+  for (const AxisPosition& p : c.positions) m = std::max(m, p.max_abs());
+  const long n = spec.config.seq_len.value_or(0), l0 = spec.params.original_max_position;
+  const bool is_short = c.expected.longrope_other && c.expected.longrope_other->is_short;
+  const Message engines = longrope_engines_for(is_short, m, l0);
+  return is_short ? msg("matches LongRoPE's short factors, not the long ones the rule checked takes (length {0} > L0 "
+                        "{1}) at the dump's largest position {2}: {3}",
+                        n, l0, fmt::format("{:g}", m), engines)
+                  : msg("matches LongRoPE's long factors, not the short ones the rule checked takes (length {0} <= L0 "
+                        "{1}) at the dump's largest position {2}: {3}",
+                        n, l0, fmt::format("{:g}", m), engines);
 }
 
 Message sections_in(S c, bool chunked) {
@@ -226,16 +245,7 @@ const std::vector<VariantRow> kVariantTable = {
            "RoPE node, docs/check.md), or RoPE was never applied");
      }},
     {VariantKind::LongRopeOtherList, "longrope-other-list", kCompared, "",
-     [](E) { return msg("LongRoPE's other factor list"); },
-     [](S c) {
-       return c.expected.longrope_other && c.expected.longrope_other->is_short
-                  ? msg("matches LongRoPE's short factors, not the long ones the positions call for: llama.cpp "
-                        "chooses the list by its context size (long only when n_ctx exceeds the original context), "
-                        "Hugging Face by max(position) + 1")
-                  : msg("matches LongRoPE's long factors, not the short ones the positions call for: llama.cpp "
-                        "chooses the list by its context size (long when n_ctx exceeds the original context), "
-                        "Hugging Face by max(position) + 1");
-     }},
+     [](E) { return msg("LongRoPE's other factor list"); }, longrope_other_says},
     {VariantKind::AxesSwapped, "axes-swapped", kCompared, "", [](E) { return msg("height and width exchanged"); },
      [](S c) {
        return c.expected.rope.axes && c.expected.rope.axes->vision()

@@ -4,6 +4,8 @@
 
 #include "rope/core/error.hpp"
 #include "rope/core/message.hpp"
+#include "rope/models/longrope_rule.hpp"
+#include "rope/models/scaling/longrope_engine.hpp"
 #include "rope/models/scaling/scaling.hpp"
 #include "rope/models/scaling/scaling_table.hpp"
 
@@ -11,15 +13,18 @@ namespace rope {
 
 RopeExpectation expectation_from_rope(ModelRope rope, const ExpectationRequest& q) {
   const int head_dim = q.head_dim;
-  // LongRoPE's list is the one of the dump's longest position (HF: seq_len = max(position_ids) + 1; llama.cpp:
-  // the long factors when the context exceeds the original one, which such positions need).
-  Eigen::VectorXd other_list;  // LongRoPE: the frequencies of the list not chosen (llama.cpp chooses by its context)
+  // LongRoPE's list is the one the engine's rule picks (longrope_rule.hpp; HF's by default: seq_len =
+  // max(position_ids) + 1 > L0; SGLang's any position > L0; vLLM and llama.cpp by their context).
+  Eigen::VectorXd other_list;  // LongRoPE: the frequencies of the list not chosen
   bool other_is_short = false;
+  long l0 = 0;
   if (!rope.plain && rope.spec.config.type == ScalingType::LongRope) {
-    const RopeSpec chosen = spec_at_position(rope.spec, q.max_position);
-    const double l0 = static_cast<double>(chosen.params.original_max_position);
-    other_is_short = q.max_position + 1 > l0;
-    other_list = spec_at_position(rope.spec, other_is_short ? 0.0 : l0).params.inv_freq;
+    const RopeSpec chosen = spec_with_rule(rope.spec, q.longrope, q.max_position);
+    l0 = chosen.params.original_max_position;
+    other_is_short = chosen.config.seq_len.value_or(0) > l0;  // the long list chosen: the other is the short one
+    RopeConfig other = chosen.config;
+    other.seq_len = other_is_short ? l0 : l0 + 1;
+    other_list = rope_parameters(other).inv_freq;
     rope.spec = chosen;
   }
   // Dynamic NTK (and HunYuan's NTK-α): HF's dynamic update computes the frequencies at seq_len = max(position_ids) + 1.
@@ -71,6 +76,29 @@ RopeExpectation expectation_from_rope(ModelRope rope, const ExpectationRequest& 
     e.rope.deinterleaved_output = false;
   }
   return e;
+}
+
+std::vector<AxisPosition> engine_cache_positions(const RopeExpectation& e, const LongRopeRule& rule,
+                                                 std::vector<AxisPosition> positions, std::optional<Message>& note) {
+  const RopeSpec& spec = e.rope;
+  if (spec.config.type != ScalingType::LongRope || rule.engine != LongRopeEngine::Sglang || !spec.config.seq_len ||
+      *spec.config.seq_len != spec.params.original_max_position) {
+    return positions;  // SGLang's short batch whose largest position is L0 (seq_len = that position): the one case
+  }
+  const long l0 = spec.params.original_max_position;
+  long moved = 0;
+  for (AxisPosition& p : positions) {
+    if (p.multi() || p.value[0] != static_cast<double>(l0)) continue;
+    p.value[0] = 0;
+    ++moved;
+  }
+  if (moved > 0) {
+    note =
+        msg("SGLang reads the {0} token(s) at position {1} = L0 from row {1} of its [short | long] cache, the long "
+            "list's position 0: they do not turn (rope_variant.py, Phi3LongRoPEScaledRotaryEmbedding)",
+            moved, l0);
+  }
+  return positions;
 }
 
 }  // namespace rope

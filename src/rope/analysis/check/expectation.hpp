@@ -9,6 +9,7 @@
 #include "rope/analysis/check/angle_error.hpp"
 #include "rope/analysis/check/check.hpp"
 #include "rope/models/resolve.hpp"
+#include "rope/models/scaling/longrope_engine.hpp"
 
 namespace rope {
 
@@ -22,6 +23,7 @@ struct ExpectationRequest {
       angles;  ///< how the dump's angles were computed; nullopt: ggml's for a GGUF, else the dump type's
   std::optional<Layout> layout;  ///< imposed on the model's or plain RoPE's
   double max_position = 0;       ///< the largest position of the dump (LongRoPE's list, dynamic's base)
+  LongRopeRule longrope;         ///< whose rule picks LongRoPE's list (HF's by default)
 };
 
 /// The expectation of a dump of `request.head_dim` channels under `rope`: θ_i of the spec at the dump's
@@ -30,6 +32,13 @@ struct ExpectationRequest {
 /// q_pe), the layout (request.layout, else the model's, else plain RoPE's), the axes of M-RoPE.
 /// @throws InvalidArgument when the model's head_dim is not the dump's d, or the rotary dimension is larger.
 RopeExpectation expectation_from_rope(ModelRope rope, const ExpectationRequest& request);
+
+/// The positions as an engine's cache reads them, where that differs from the positions themselves: SGLang's
+/// LongRoPE (rope_variant.py @ 0b1fd02d56, Phi3LongRoPEScaledRotaryEmbedding.forward) indexes one [short | long]
+/// cache, so in a batch whose largest position is exactly L0 (the short list: no position > L0) the token at L0
+/// reads row L0, the long list's position 0, and does not turn. `note` says so when a position changed.
+std::vector<AxisPosition> engine_cache_positions(const RopeExpectation& e, const LongRopeRule& rule,
+                                                 std::vector<AxisPosition> positions, std::optional<Message>& note);
 
 }  // namespace rope
 

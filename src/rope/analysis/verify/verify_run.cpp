@@ -39,7 +39,7 @@ ModelRope resolve_for(const VerifyRequest& q) {
   r.default_base = q.settings.base;
   r.layout = q.layout;
   r.default_layout = q.settings.layout;
-  ModelRope rope = resolve_model_rope(q.source, r);
+  ModelRope rope = with_longrope_rule(resolve_model_rope(q.source, r), q.longrope);
   if (rope.spec.axis_blocks) {
     throw InvalidArgument(
         error_msg("Gemma 4's vision tower pairs channels inside each axis's block (docs/multi-axis.md (V6)), "

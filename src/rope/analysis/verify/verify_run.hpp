@@ -11,6 +11,7 @@
 #include "rope/analysis/verify/verify.hpp"
 #include "rope/analysis/verify/xpos.hpp"
 #include "rope/core/dtype.hpp"
+#include "rope/models/longrope_rule.hpp"
 #include "rope/models/resolve.hpp"
 
 namespace rope {
@@ -30,8 +31,9 @@ class VerifyWatch {
 struct VerifyRequest {
   /// trials, max_position, seed, dense; dim, base and layout are plain RoPE's when the fields below are not given.
   VerifySettings settings;
-  ModelSource source;  ///< a preset or a config file; none: plain RoPE
-  RopeOverrides rope;  ///< the scaling settings (head_dim, base and layout: below)
+  ModelSource source;     ///< a preset or a config file; none: plain RoPE
+  RopeOverrides rope;     ///< the scaling settings (head_dim, base and layout: below)
+  LongRopeRule longrope;  ///< whose rule picks LongRoPE's list (models/longrope_rule.hpp): HF's unless given
   std::optional<int> dim;
   std::optional<double> base;
   std::optional<Layout> layout;      ///< default: the model's, or settings.layout

@@ -1,0 +1,24 @@
+/// @file
+/// LongRoPE's list as an engine's rule picks it (scaling/longrope_engine.hpp), applied to a resolved spec.
+#pragma once
+
+#include <optional>
+
+#include "rope/models/resolve.hpp"
+#include "rope/models/rope_spec.hpp"
+#include "rope/models/scaling/longrope_engine.hpp"
+
+namespace rope {
+
+/// The spec with the list `rule` takes: vLLM's and llama.cpp's by their context (whatever the positions), HF's and
+/// SGLang's at the largest position `max_position` of a dump (none: the spec as it is, its list by its seq_len or the
+/// short one). A spec other than LongRoPE's, or HF's rule without a position, is returned unchanged; the rule's
+/// note is added to the spec's notes.
+/// @throws InvalidArgument when the spec's seq_len was given as well as a context rule and is not that context (the
+///         two would disagree; the context itself is the rule applied already, with_longrope_rule).
+RopeSpec spec_with_rule(const RopeSpec& spec, const LongRopeRule& rule, std::optional<double> max_position);
+
+/// The same on a resolved model (its spec and every layer type's).
+ModelRope with_longrope_rule(ModelRope rope, const LongRopeRule& rule);
+
+}  // namespace rope

@@ -1,0 +1,59 @@
+/// @file
+/// Which of LongRoPE's two factor lists an engine applies (docs/scaling.md, "Which LongRoPE list, per engine").
+/// The lists are HF's (S12); what differs between the engines is the rule that picks one:
+///   Hf        transformers src/transformers/modeling_rope_utils.py @ ef46806472, longrope_frequency_update: per
+///   forward pass, the long list
+///             when max(position_ids) + 1 > L0
+///   Vllm      vllm/model_executor/layers/rotary_embedding/phi3_long_rope_scaled_rope.py @ 63c2b7abcd:
+///             use_long_rope = max_model_len > original_max_position_embeddings, fixed at start-up
+///   Sglang    sglang python/sglang/srt/layers/rotary_embedding/rope_variant.py @ 0b1fd02d56
+///             (Phi3LongRoPEScaledRotaryEmbedding.forward): the long list when torch.any(positions > L0) over the
+///             whole batch; a position of exactly L0 in a short batch reads row L0 of the concatenated
+///             [short | long] cache, the long list's position 0
+///   LlamaCpp  llama.cpp src/llama-model.cpp get_rope_factors (de3ff815ea7d, lines 2259-2272): rope_long when the
+///             context per sequence n_ctx_seq > n_ctx_orig_yarn
+#pragma once
+
+#include <optional>
+#include <string_view>
+
+#include "rope/core/message.hpp"
+
+namespace rope {
+
+enum class LongRopeEngine { Hf, Vllm, Sglang, LlamaCpp };
+
+/// An engine's rule with the context it needs (vLLM's max_model_len, llama.cpp's n_ctx per sequence).
+struct LongRopeRule {
+  LongRopeEngine engine = LongRopeEngine::Hf;
+  std::optional<long> context;
+};
+
+/// The rule of the settings `engine` ("" for HF's), `max_model_len` (vLLM's alone) and `n_ctx` (llama.cpp's alone).
+/// @throws InvalidArgument for an unknown engine, a context given to another engine or missing from its own, a
+///         context < 1 (each setting named by option_name).
+LongRopeRule longrope_rule(std::string_view engine, std::optional<long> max_model_len, std::optional<long> n_ctx);
+
+/// "hf", "vllm", "sglang", "llamacpp".
+std::string_view to_string(LongRopeEngine engine);
+/// @throws InvalidArgument for another name.
+LongRopeEngine parse_longrope_engine(std::string_view text);
+/// The engine's name as its users write it: "Hugging Face", "vLLM", "SGLang", "llama.cpp".
+std::string_view engine_title(LongRopeEngine engine);
+
+/// The length the engine compares with L0 (the long list when it is > L0), at the largest position `m` of a batch
+/// or dump: HF max + 1, SGLang max, vLLM its max_model_len, llama.cpp its n_ctx (`context`, required for those two).
+long longrope_rule_length(LongRopeEngine engine, std::optional<long> context, double m);
+
+/// Whether the engine's rule takes the long list at largest position `m` (L0 the original context).
+bool longrope_takes_long(LongRopeEngine engine, std::optional<long> context, double m, long l0);
+
+/// The note of the list chosen: the engine's rule in words, with the length `n` it compares with L0
+/// (longrope_rule_length).
+Message longrope_rule_note(LongRopeEngine engine, long n, long l0);
+
+/// The engines (and the contexts) whose rule takes the other list at largest position `m`, for the diagnosis of a
+/// dump that matches it: `other_is_short` the list the dump matches.
+Message longrope_engines_for(bool other_is_short, double m, long l0);
+
+}  // namespace rope

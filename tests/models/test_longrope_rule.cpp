@@ -1,0 +1,68 @@
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <optional>
+#include <string>
+
+#include "rope/core/error.hpp"
+#include "rope/models/longrope_rule.hpp"
+#include "rope/models/presets.hpp"
+#include "rope/models/rope_spec.hpp"
+
+// LongRoPE's list as each engine's rule picks it, on Phi-3-mini-128k's spec (L0 4096): rope/models/longrope_rule.cpp.
+// The rules: models/scaling/longrope_engine.hpp; the dumps of the four engines: tests/reference/longrope_engines.py.
+
+namespace rope {
+namespace {
+
+struct SpecRuleCase {
+  const char* name;
+  LongRopeRule rule;
+  std::optional<double> max_position;
+  bool long_list;
+};
+
+const SpecRuleCase kSpecRuleCases[] = {
+    {"HfAtL0", {LongRopeEngine::Hf, std::nullopt}, 4096.0, true},
+    {"SglangAtL0", {LongRopeEngine::Sglang, std::nullopt}, 4096.0, false},
+    {"SglangPastL0", {LongRopeEngine::Sglang, std::nullopt}, 4097.0, true},
+    {"VllmWithoutPositions", {LongRopeEngine::Vllm, 131072L}, std::nullopt, true},
+    {"VllmShortContextPastL0", {LongRopeEngine::Vllm, 4096L}, 5000.0, false},
+    {"LlamaCppLongContextAtZero", {LongRopeEngine::LlamaCpp, 8192L}, 0.0, true},
+};
+
+class SpecRule : public ::testing::TestWithParam<SpecRuleCase> {};
+
+TEST_P(SpecRule, PicksTheListOfItsEngine) {
+  const SpecRuleCase& c = GetParam();
+  const RopeSpec s = make_spec(load_preset("phi-3-mini-128k"));
+  const RopeSpec chosen = spec_with_rule(s, c.rule, c.max_position);
+  const std::vector<double>& list = c.long_list ? s.config.long_factor : s.config.short_factor;
+  EXPECT_DOUBLE_EQ(chosen.params.inv_freq[47], s.original[47] / list[47]);
+  EXPECT_EQ(*chosen.config.seq_len > 4096, c.long_list);
+}
+
+INSTANTIATE_TEST_SUITE_P(LongRopeRules, SpecRule, ::testing::ValuesIn(kSpecRuleCases),
+                         [](const ::testing::TestParamInfo<SpecRuleCase>& i) { return std::string(i.param.name); });
+
+TEST(LongRopeRule, ContextsBelongToTheirEngine) {
+  EXPECT_EQ(longrope_rule("vllm", 131072L, std::nullopt).context, 131072L);
+  EXPECT_THAT([] { longrope_rule("", 8192L, std::nullopt); },
+              ::testing::ThrowsMessage<InvalidArgument>(::testing::HasSubstr("is the context of engine vllm")));
+  EXPECT_THAT([] { longrope_rule("vllm", std::nullopt, 8192L); },
+              ::testing::ThrowsMessage<InvalidArgument>(::testing::HasSubstr("is the context of engine llamacpp")));
+  EXPECT_THAT([] { longrope_rule("llamacpp", std::nullopt, 0L); },
+              ::testing::ThrowsMessage<InvalidArgument>(::testing::HasSubstr("must be >= 1")));
+}
+
+TEST(LongRopeRule, AContextRuleAndASeqLenAreRefusedTogether) {
+  RopeSpec s = make_spec(load_preset("phi-3-mini-128k"));
+  s.config.seq_len = 10;
+  EXPECT_THAT(
+      [&] {
+        spec_with_rule(s, {LongRopeEngine::LlamaCpp, 8192L}, std::nullopt);
+      },
+      ::testing::ThrowsMessage<InvalidArgument>(::testing::HasSubstr("not both")));
+}
+
+}  // namespace
+}  // namespace rope
