@@ -88,7 +88,18 @@ INSTANTIATE_TEST_SUITE_P(
         RunCase{"qwen2_neox", "qwen2-hf", "qwen2.gguf", RunMap::Identity, RunMap::Identity, RunMap::Identity, true,
                 1e-3},
         RunCase{"qwen2_permuted", "qwen2-hf", "qwen2-permuted.gguf", RunMap::Identity, RunMap::HfToGguf,
-                RunMap::HfToGguf, false, 1e-3}),
+                RunMap::HfToGguf, false, 1e-3},
+        // NORM in llama.cpp but never permuted by its converter (Hugging Face already pairs them interleaved:
+        // Llama4Model.undo_permute = False, DeepseekV2Model never permutes): "no permutation" expected, and the
+        // Llama permutation applied to them named as the mistake. DeepSeek's k is its MLA kv_a_proj_with_mqa.
+        RunCase{"llama4_never_permuted", "llama4-hf", "llama4.gguf", RunMap::Identity, RunMap::Identity,
+                RunMap::Identity, true, 0},
+        RunCase{"llama4_permuted", "llama4-hf", "llama4-permuted.gguf", RunMap::Identity, RunMap::HfToGguf,
+                RunMap::HfToGguf, false, 0},
+        RunCase{"deepseek2_never_permuted", "deepseek2-hf", "deepseek2.gguf", RunMap::Identity, RunMap::Identity,
+                RunMap::Identity, true, 0},
+        RunCase{"deepseek2_q_permuted", "deepseek2-hf", "deepseek2-permuted.gguf", RunMap::Identity, RunMap::HfToGguf,
+                RunMap::Identity, false, 0}),
     [](const auto& info) { return std::string(info.param.name); });
 
 TEST(WeightsRun, BiasesAreTheirOwnEntries) {
