@@ -96,7 +96,7 @@ class Model:
 
 
 ARCHITECTURES = {"llama": "LlamaForCausalLM", "qwen2": "Qwen2ForCausalLM", "llama4_text": "Llama4ForCausalLM",
-                 "deepseek_v2": "DeepseekV2ForCausalLM"}
+                 "deepseek_v2": "DeepseekV2ForCausalLM", "phi3": "Phi3ForCausalLM"}
 
 
 def hf_config(m, model_type):
@@ -120,6 +120,8 @@ def hf_tensors(m):
         if m.bias:
             t[p + "q_proj.bias"] = m.qb[i]
             t[p + "k_proj.bias"] = m.kb[i]
+        if hasattr(m, "v"):  # Phi-3: q, k and v fused in one qkv_proj, their rows one after the other
+            t[p + "qkv_proj.weight"] = np.concatenate([t.pop(p + "q_proj.weight"), t.pop(p + "k_proj.weight"), m.v[i]])
         if hasattr(m, "kva"):  # DeepSeek's MLA: no k_proj, the latent and k_pe projected together
             del t[p + "k_proj.weight"]
             t[p + "kv_a_proj_with_mqa.weight"] = m.kva[i]
@@ -183,8 +185,10 @@ def write_gguf(path, m, arch, q_map, k_map, types=(Q.F16, Q.F16)):
     for i in range(m.layers):
         k_name, k_value = (f"blk.{i}.attn_kv_a_mqa.weight", m.kva[i]) if hasattr(m, "kva") else \
             (f"blk.{i}.attn_k.weight", m.k[i])
-        for name, value, t in ((f"blk.{i}.attn_q.weight", q_map(m.q[i]), types[0]),
-                               (k_name, k_map(k_value), types[1])):
+        parts = ((f"blk.{i}.attn_q.weight", q_map(m.q[i]), types[0]), (k_name, k_map(k_value), types[1]))
+        if hasattr(m, "v"):  # llama.cpp keeps Phi-3's qkv_proj fused as attn_qkv (build_qkv splits it q, k, v)
+            parts = ((f"blk.{i}.attn_qkv.weight", np.concatenate([parts[0][1], parts[1][1], m.v[i]]), types[0]),)
+        for name, value, t in parts:
             data, raw = quantized(value, t)
             w.add_tensor(name, data, raw_dtype=raw)
         if m.bias:
@@ -248,6 +252,15 @@ def main():
     write_hf(os.path.join(out, "deepseek2-hf"), ds, "deepseek_v2")
     write_gguf(os.path.join(out, "deepseek2.gguf"), ds, "deepseek2", same, same)
     write_gguf(os.path.join(out, "deepseek2-permuted.gguf"), ds, "deepseek2", lambda w: PERMUTE(w, 4, 4), same)
+    # Phi-3 (NEOX in llama.cpp, rotate_half in HF: no permutation), q, k and v fused in one tensor on both sides
+    # (HF qkv_proj, GGUF attn_qkv, rows q then k then v): split by the head counts; the Llama permutation applied
+    # to its q and k rows is the mistake.
+    phi3 = Model(8, 8, 2, 16)
+    phi3.v = [np.random.default_rng(11).normal(0, 1 / np.sqrt(phi3.width), (2 * 16, phi3.width)).astype(np.float32)]
+    write_hf(os.path.join(out, "phi3-hf"), phi3, "phi3")
+    write_gguf(os.path.join(out, "phi3.gguf"), phi3, "phi3", same, same)
+    write_gguf(os.path.join(out, "phi3-permuted.gguf"), phi3, "phi3", lambda w: PERMUTE(w, 8, 8),
+               lambda w: PERMUTE(w, 8, 2))
     # The judge of rope's decoders: gguf-py's dequantizer on the first two rows of every quantized q/k tensor.
     judge = {}
     for file in ("llama-q8_0.gguf", "llama-q4_0.gguf", "llama-q4_k_m.gguf", "llama-bf16-f32.gguf"):
