@@ -301,6 +301,9 @@ def main():
         # rope weights on two checkpoints of Llama-3-8B's q/k shapes, against its NumPy peer (bench/weights_bench.py).
         import weights_bench
         r.notes.extend(weights_bench.run(r, rope, tmp, a.quick))
+        # rope check on a torch.save dump of many layers, streamed (bench/torch_dump_bench.py).
+        import torch_dump_bench
+        r.notes.extend(torch_dump_bench.run(r, rope, tmp, a.quick))
 
         # tables.
         lines = ["| target | measured | wanted | |", "|---|---|---|---|"]

@@ -88,7 +88,24 @@ INSTANTIATE_TEST_SUITE_P(
         RunCase{"qwen2_neox", "qwen2-hf", "qwen2.gguf", RunMap::Identity, RunMap::Identity, RunMap::Identity, true,
                 1e-3},
         RunCase{"qwen2_permuted", "qwen2-hf", "qwen2-permuted.gguf", RunMap::Identity, RunMap::HfToGguf,
-                RunMap::HfToGguf, false, 1e-3}),
+                RunMap::HfToGguf, false, 1e-3},
+        // NORM in llama.cpp but never permuted by its converter (Hugging Face already pairs them interleaved:
+        // Llama4Model.undo_permute = False, DeepseekV2Model never permutes): "no permutation" expected, and the
+        // Llama permutation applied to them named as the mistake. DeepSeek's k is its MLA kv_a_proj_with_mqa.
+        RunCase{"llama4_never_permuted", "llama4-hf", "llama4.gguf", RunMap::Identity, RunMap::Identity,
+                RunMap::Identity, true, 0},
+        RunCase{"llama4_permuted", "llama4-hf", "llama4-permuted.gguf", RunMap::Identity, RunMap::HfToGguf,
+                RunMap::HfToGguf, false, 0},
+        RunCase{"deepseek2_never_permuted", "deepseek2-hf", "deepseek2.gguf", RunMap::Identity, RunMap::Identity,
+                RunMap::Identity, true, 0},
+        RunCase{"deepseek2_q_permuted", "deepseek2-hf", "deepseek2-permuted.gguf", RunMap::Identity, RunMap::HfToGguf,
+                RunMap::Identity, false, 0},
+        // Phi-3: q, k and v fused on both sides (qkv_proj, attn_qkv), split by the head counts; NEOX: no
+        // permutation expected, and the Llama permutation applied to its q and k rows found.
+        RunCase{"phi3_fused_qkv", "phi3-hf", "phi3.gguf", RunMap::Identity, RunMap::Identity, RunMap::Identity, true,
+                0},
+        RunCase{"phi3_fused_qkv_permuted", "phi3-hf", "phi3-permuted.gguf", RunMap::Identity, RunMap::HfToGguf,
+                RunMap::HfToGguf, false, 0}),
     [](const auto& info) { return std::string(info.param.name); });
 
 TEST(WeightsRun, BiasesAreTheirOwnEntries) {
@@ -98,6 +115,20 @@ TEST(WeightsRun, BiasesAreTheirOwnEntries) {
   EXPECT_TRUE(run.tensors[1].bias);
   EXPECT_EQ(run.tensors[1].match.map, RunMap::HfToGguf);
   EXPECT_EQ(run.tensors[1].reference_name, "model.layers.0.self_attn.q_proj.bias");
+}
+
+TEST(WeightsRun, AFusedQkvTensorIsSplitIntoItsQAndKRows) {
+  const WeightsRun run = run_weights({weights_path("phi3-hf"), weights_path("phi3-permuted.gguf"), "", {}, 0, false});
+  ASSERT_EQ(run.tensors.size(), 2u);
+  for (const WeightsTensor& t : run.tensors) {
+    EXPECT_EQ(t.name, "blk.0.attn_qkv.weight");
+    EXPECT_EQ(t.reference_name, "model.layers.0.self_attn.qkv_proj.weight");
+  }
+  EXPECT_EQ(run.tensors[0].kind, 'q');
+  EXPECT_EQ(run.tensors[0].rows, 8 * 16);  // 8 query heads of 16 rows, then 2 KV heads' k, then v (left alone)
+  EXPECT_EQ(run.tensors[1].kind, 'k');
+  EXPECT_EQ(run.tensors[1].rows, 2 * 16);
+  EXPECT_EQ(run.other_tensors, 1);  // the norm
 }
 
 TEST(WeightsRun, SidesSayTheirModel) {

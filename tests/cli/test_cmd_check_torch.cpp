@@ -108,6 +108,30 @@ TEST(CmdCheckTorch, InspectListsTheTensorsOfADump) {
   EXPECT_EQ(npy["tensors"][0]["shape"], nlohmann::json({128, 1, 64}));
 }
 
+TEST(CmdCheckTorch, InspectListsAShardedCheckpointThroughItsIndex) {
+  // data/weights/llama-hf: two shards and model.safetensors.index.json (tests/reference/weights.py).
+  const std::string dir = std::string(ROPE_REFERENCE_DIR) + "/../../data/weights/llama-hf";
+  for (const std::string& path : {dir, dir + "/model.safetensors.index.json"}) {
+    const auto r = rope_cli({"inspect", "--tensors", path, "--json"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j["format"], "safetensors");
+    ASSERT_EQ(j["tensors"].size(), 3u);
+    EXPECT_EQ(j["tensors"][0]["name"], "model.layers.0.self_attn.k_proj.weight");
+    EXPECT_EQ(j["tensors"][0]["shape"], nlohmann::json({32, 256}));
+    EXPECT_EQ(j["tensors"][0]["file"], "model-00002-of-00002.safetensors");
+    EXPECT_EQ(j["tensors"][1]["file"], "model-00001-of-00002.safetensors");
+  }
+  const auto text = rope_cli({"inspect", "--tensors", dir});
+  EXPECT_THAT(text.out, HasSubstr("llama-hf (safetensors): 3 tensors"));
+  EXPECT_THAT(text.out, HasSubstr("model-00001-of-00002.safetensors\n"));
+  const auto zh = rope_cli({"inspect", "--tensors", dir, "--lang", "zh"});
+  EXPECT_THAT(zh.out, HasSubstr("分片"));
+  // A directory that is no checkpoint: the weights reader's one line, exit 2.
+  expect_one_line_error(rope_cli({"inspect", "--tensors", kDumps + "torch"}), 2,
+                        "a Hugging Face directory needs model.safetensors or model.safetensors.index.json");
+}
+
 TEST(CmdCheckTorch, ACodeRunningPickleIsRefused) {
   const std::string evil = std::string(ROPE_REFERENCE_DIR) + "/../data/torch/hostile_system.pt";
   expect_one_line_error(rope_cli({"inspect", "--tensors", evil}), 2, "refuses to run `os.system` named in data.pkl");

@@ -16,6 +16,9 @@ ones), both committed:
                       (offsets 0, 16, 32; strides (48, 8, 1)); qkv[t, c] = (t·48 + c)/4 − 3, exact in bf16
   nested.pt           {'layers': [{'q': f32 [2, 4]}, {'q': f16 [2, 4]}], 'step': 3, 'name': 'x'}, an OrderedDict
   positions_i64.pt    {'positions': int64 [6] = 0 1 2 0 1 2, 'mask': int32 [6]}
+  layers.pt, layers.safetensors
+                      three layers' q and q_rope (layers.N.q, layers.N.q_rope), bf16 [8, 2, 16]; layer 1 rotated
+                      with base 500000, the others with 10000 (the safetensors file holds the same bytes)
   rope_before.pt, rope_after.pt
                       {'q': bfloat16 view [8, 2, 16] of a qkv storage}: q before and after HF's RoPE (half
                       layout, base 10000, positions 0..7, bf16 arithmetic as tests/reference/make_dumps.py)
@@ -24,6 +27,7 @@ ones), both committed:
 Checks itself: every good file reads back (Python's zipfile, pickletools.dis) and the views give the values.
 """
 import io
+import json
 import os
 import pickletools
 import struct
@@ -230,6 +234,19 @@ def layers():
                                                          (heads * d, d, 1)))])
     p.op(b"e").op(b"u")
     archive(os.path.join(OUT, "layers.pt"), p.stop(), storages)
+    # The same layers as one safetensors file (huggingface/safetensors README "Format": u64 header size, JSON
+    # header, buffer), named as the .pt names them.
+    header, buffer = {}, b""
+    for layer, kq, kr in entries:
+        for name, key in (("q", kq), ("q_rope", kr)):
+            raw = storages[key]
+            header[f"layers.{layer}.{name}"] = {"dtype": "BF16", "shape": [seq, heads, d],
+                                                "data_offsets": [len(buffer), len(buffer) + len(raw)]}
+            buffer += raw
+    text = json.dumps(header).encode()
+    text += b" " * (-len(text) % 8)
+    with open(os.path.join(OUT, "layers.safetensors"), "wb") as f:
+        f.write(struct.pack("<Q", len(text)) + text + buffer)
 
 
 def hostile():

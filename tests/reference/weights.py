@@ -95,12 +95,20 @@ class Model:
         self.norm = np.ones(width, dtype=np.float32)
 
 
+ARCHITECTURES = {"llama": "LlamaForCausalLM", "qwen2": "Qwen2ForCausalLM", "llama4_text": "Llama4ForCausalLM",
+                 "deepseek_v2": "DeepseekV2ForCausalLM", "phi3": "Phi3ForCausalLM"}
+
+
 def hf_config(m, model_type):
-    return {"model_type": model_type, "architectures": ["LlamaForCausalLM" if model_type == "llama" else
-                                                        "Qwen2ForCausalLM"],
-            "hidden_size": m.width, "num_attention_heads": m.n_head, "num_key_value_heads": m.n_head_kv,
-            "head_dim": m.d, "num_hidden_layers": m.layers, "intermediate_size": 512, "rope_theta": 10000.0,
-            "max_position_embeddings": 4096, "rms_norm_eps": 1e-6, "vocab_size": 32}
+    c = {"model_type": model_type, "architectures": [ARCHITECTURES[model_type]],
+         "hidden_size": m.width, "num_attention_heads": m.n_head, "num_key_value_heads": m.n_head_kv,
+         "head_dim": m.d, "num_hidden_layers": m.layers, "intermediate_size": 512, "rope_theta": 10000.0,
+         "max_position_embeddings": 4096, "rms_norm_eps": 1e-6, "vocab_size": 32}
+    if model_type == "deepseek_v2":  # DeepSeek-V2-Lite's keys (q_lora_rank null: one q_proj), at this size
+        del c["head_dim"]
+        c.update({"qk_nope_head_dim": m.d // 2, "qk_rope_head_dim": m.d // 2, "v_head_dim": m.d, "kv_lora_rank": 16,
+                  "q_lora_rank": None})
+    return c
 
 
 def hf_tensors(m):
@@ -112,6 +120,11 @@ def hf_tensors(m):
         if m.bias:
             t[p + "q_proj.bias"] = m.qb[i]
             t[p + "k_proj.bias"] = m.kb[i]
+        if hasattr(m, "v"):  # Phi-3: q, k and v fused in one qkv_proj, their rows one after the other
+            t[p + "qkv_proj.weight"] = np.concatenate([t.pop(p + "q_proj.weight"), t.pop(p + "k_proj.weight"), m.v[i]])
+        if hasattr(m, "kva"):  # DeepSeek's MLA: no k_proj, the latent and k_pe projected together
+            del t[p + "k_proj.weight"]
+            t[p + "kv_a_proj_with_mqa.weight"] = m.kva[i]
     t["model.norm.weight"] = m.norm
     return t
 
@@ -164,12 +177,18 @@ def write_gguf(path, m, arch, q_map, k_map, types=(Q.F16, Q.F16)):
     w.add_head_count_kv(m.n_head_kv)
     w.add_key_length(m.d)
     w.add_value_length(m.d)
-    w.add_rope_dimension_count(m.d)
+    w.add_rope_dimension_count(m.d // 2 if arch == "deepseek2" else m.d)  # DeepSeek: qk_rope_head_dim
     w.add_rope_freq_base(10000.0)
     w.add_layer_norm_rms_eps(1e-6)
+    if arch == "deepseek2":  # llama.cpp's MLA key (DeepseekV2Model.set_gguf_parameters), at this size
+        w.add_kv_lora_rank(16)
     for i in range(m.layers):
-        for name, value, t in ((f"blk.{i}.attn_q.weight", q_map(m.q[i]), types[0]),
-                               (f"blk.{i}.attn_k.weight", k_map(m.k[i]), types[1])):
+        k_name, k_value = (f"blk.{i}.attn_kv_a_mqa.weight", m.kva[i]) if hasattr(m, "kva") else \
+            (f"blk.{i}.attn_k.weight", m.k[i])
+        parts = ((f"blk.{i}.attn_q.weight", q_map(m.q[i]), types[0]), (k_name, k_map(k_value), types[1]))
+        if hasattr(m, "v"):  # llama.cpp keeps Phi-3's qkv_proj fused as attn_qkv (build_qkv splits it q, k, v)
+            parts = ((f"blk.{i}.attn_qkv.weight", np.concatenate([parts[0][1], parts[1][1], m.v[i]]), types[0]),)
+        for name, value, t in parts:
             data, raw = quantized(value, t)
             w.add_tensor(name, data, raw_dtype=raw)
         if m.bias:
@@ -216,6 +235,31 @@ def main():
     write_hf(os.path.join(out, "qwen2-hf"), qwen, "qwen2")
     write_gguf(os.path.join(out, "qwen2.gguf"), qwen, "qwen2", same, same)
     write_gguf(os.path.join(out, "qwen2-permuted.gguf"), qwen, "qwen2", lambda w: PERMUTE(w, 8, 8),
+               lambda w: PERMUTE(w, 8, 2))
+    # NORM in llama.cpp and never permuted by its converter, since Hugging Face already pairs them interleaved
+    # (conversion/llama.py: Llama4Model sets undo_permute = False; conversion/deepseek.py: DeepseekV2Model's
+    # modify_tensors never permutes q_proj nor kv_a_proj_with_mqa; llama.cpp de3ff815ea7d): the GGUF rows are the
+    # HF rows, and the Llama permutation applied to them is the mistake.
+    llama4 = Model(5, 8, 2, 16)
+    write_hf(os.path.join(out, "llama4-hf"), llama4, "llama4_text")
+    write_gguf(os.path.join(out, "llama4.gguf"), llama4, "llama4", same, same)
+    write_gguf(os.path.join(out, "llama4-permuted.gguf"), llama4, "llama4", lambda w: PERMUTE(w, 8, 8),
+               lambda w: PERMUTE(w, 8, 2))
+    # DeepSeek-V2-Lite's shape (no q_lora_rank): q_proj holds per head qk_nope_head_dim then qk_rope_head_dim rows,
+    # kv_a_proj_with_mqa kv_lora_rank rows then the shared k_pe's qk_rope_head_dim.
+    ds = Model(6, 4, 4, 16)
+    ds.kva = [np.random.default_rng(7).normal(0, 1 / np.sqrt(ds.width), (16 + 8, ds.width)).astype(np.float32)]
+    write_hf(os.path.join(out, "deepseek2-hf"), ds, "deepseek_v2")
+    write_gguf(os.path.join(out, "deepseek2.gguf"), ds, "deepseek2", same, same)
+    write_gguf(os.path.join(out, "deepseek2-permuted.gguf"), ds, "deepseek2", lambda w: PERMUTE(w, 4, 4), same)
+    # Phi-3 (NEOX in llama.cpp, rotate_half in HF: no permutation), q, k and v fused in one tensor on both sides
+    # (HF qkv_proj, GGUF attn_qkv, rows q then k then v): split by the head counts; the Llama permutation applied
+    # to its q and k rows is the mistake.
+    phi3 = Model(8, 8, 2, 16)
+    phi3.v = [np.random.default_rng(11).normal(0, 1 / np.sqrt(phi3.width), (2 * 16, phi3.width)).astype(np.float32)]
+    write_hf(os.path.join(out, "phi3-hf"), phi3, "phi3")
+    write_gguf(os.path.join(out, "phi3.gguf"), phi3, "phi3", same, same)
+    write_gguf(os.path.join(out, "phi3-permuted.gguf"), phi3, "phi3", lambda w: PERMUTE(w, 8, 8),
                lambda w: PERMUTE(w, 8, 2))
     # The judge of rope's decoders: gguf-py's dequantizer on the first two rows of every quantized q/k tensor.
     judge = {}

@@ -12,11 +12,13 @@
 // dtype × shape.
 #include <cstdint>
 #include <fmt/format.h>
+#include <stdexcept>
 #include <nlohmann/json.hpp>
 
 #include "rope/core/error.hpp"
 #include "rope/core/message.hpp"
 #include "rope/io/tensor_file.hpp"
+#include "rope/io/tensor_directory.hpp"
 
 namespace rope {
 namespace {
@@ -46,50 +48,16 @@ std::uint64_t u64_le(std::string_view bytes) {
 
 }  // namespace
 
-TensorHeader parse_safetensors_header(std::string_view bytes, std::uint64_t file_size, const std::string& name,
-                                      const TensorReadOptions& options, long max_elements) {
+namespace {
+
+/// The header of the entry `key` of a parsed safetensors header (`n`: the header's size, `buffer_size`: the bytes
+/// after it).
+TensorHeader safetensors_entry(const nlohmann::json& j, const std::string& key, std::uint64_t n,
+                               std::uint64_t buffer_size, const std::string& name, const TensorReadOptions& options,
+                               long max_elements) {
   const auto fail = [&](const std::string& where, const std::string& rule) {
     throw InvalidArgument(fmt::format("{}: {}: {}", name, where, rule));
   };
-  if (bytes.size() < 8) fail("byte 0", "the file ends inside the 8-byte header size");
-  const std::uint64_t n = u64_le(bytes);
-  if (n > kMaxTensorHeaderBytes)
-    fail("byte 0", fmt::format("header size {} is larger than the {}-byte (1 MiB) limit", n, kMaxTensorHeaderBytes));
-  if (bytes.size() > file_size) fail("byte 0", "the file is shorter than the bytes read");
-  if (n > file_size - 8 || n > bytes.size() - 8) {
-    fail("byte 0", fmt::format("header size {} is larger than the {} bytes after it", n, file_size - 8));
-  }
-  const std::string_view header = bytes.substr(8, static_cast<std::size_t>(n));
-  if (header.empty() || header[0] != '{') fail("byte 8", "the JSON header must begin with '{'");
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(header.begin(), header.end());
-  } catch (const nlohmann::json::parse_error& e) {
-    fail(fmt::format("byte {}", 8 + (e.byte > 0 ? e.byte - 1 : 0)), "the header is not valid JSON");
-  } catch (const nlohmann::json::exception&) {
-    // out_of_range 406: a number too large for a double ("1E2222"), found by fuzz_tensor.
-    fail("byte 8", "the header holds a number out of range");
-  }
-  if (!j.is_object()) fail("byte 8", "the header must be a JSON object");
-  const std::uint64_t buffer_size = file_size - 8 - n;
-  std::vector<std::string> names;
-  for (auto it = j.begin(); it != j.end(); ++it) {
-    if (it.key() != "__metadata__") names.push_back(it.key());
-  }
-  std::string key = options.tensor;
-  if (key.empty()) {
-    if (names.size() != 1) {
-      std::string list;
-      for (std::size_t i = 0; i < names.size() && i < 8; ++i) list += (i ? ", " : "") + escape_for_message(names[i]);
-      if (names.size() > 8) list += ", …";
-      fail("header", names.empty() ? std::string("holds no tensor")
-                                   : fmt::format("holds {} tensors ({}): name one with {}", names.size(), list,
-                                                 option_name("tensor")));
-    }
-    key = names.front();
-  } else if (!j.contains(key) || key == "__metadata__") {
-    fail("header", fmt::format("no tensor named '{}'", escape_for_message(key)));
-  }
   const std::string field = "tensor '" + escape_for_message(key) + "'";
   const nlohmann::json& entry = j[key];
   if (!entry.is_object()) fail(field, "must be an object with dtype, shape, data_offsets");
@@ -146,6 +114,89 @@ TensorHeader parse_safetensors_header(std::string_view bytes, std::uint64_t file
   h.kind = type->kind;
   h.big_endian = false;
   return h;
+}
+
+}  // namespace
+
+TensorHeader parse_safetensors_header(std::string_view bytes, std::uint64_t file_size, const std::string& name,
+                                      const TensorReadOptions& options, long max_elements) {
+  const auto fail = [&](const std::string& where, const std::string& rule) {
+    throw InvalidArgument(fmt::format("{}: {}: {}", name, where, rule));
+  };
+  if (bytes.size() < 8) fail("byte 0", "the file ends inside the 8-byte header size");
+  const std::uint64_t n = u64_le(bytes);
+  if (n > kMaxTensorHeaderBytes)
+    fail("byte 0", fmt::format("header size {} is larger than the {}-byte (1 MiB) limit", n, kMaxTensorHeaderBytes));
+  if (bytes.size() > file_size) fail("byte 0", "the file is shorter than the bytes read");
+  if (n > file_size - 8 || n > bytes.size() - 8) {
+    fail("byte 0", fmt::format("header size {} is larger than the {} bytes after it", n, file_size - 8));
+  }
+  const std::string_view header = bytes.substr(8, static_cast<std::size_t>(n));
+  if (header.empty() || header[0] != '{') fail("byte 8", "the JSON header must begin with '{'");
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(header.begin(), header.end());
+  } catch (const nlohmann::json::parse_error& e) {
+    fail(fmt::format("byte {}", 8 + (e.byte > 0 ? e.byte - 1 : 0)), "the header is not valid JSON");
+  } catch (const nlohmann::json::exception&) {
+    // out_of_range 406: a number too large for a double ("1E2222"), found by fuzz_tensor.
+    fail("byte 8", "the header holds a number out of range");
+  }
+  if (!j.is_object()) fail("byte 8", "the header must be a JSON object");
+  const std::uint64_t buffer_size = file_size - 8 - n;
+  std::vector<std::string> names;
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    if (it.key() != "__metadata__") names.push_back(it.key());
+  }
+  std::string key = options.tensor;
+  if (key.empty()) {
+    if (names.size() != 1) {
+      std::string list;
+      for (std::size_t i = 0; i < names.size() && i < 8; ++i) list += (i ? ", " : "") + escape_for_message(names[i]);
+      if (names.size() > 8) list += ", …";
+      fail("header", names.empty() ? std::string("holds no tensor")
+                                   : fmt::format("holds {} tensors ({}): name one with {}", names.size(), list,
+                                                 option_name("tensor")));
+    }
+    key = names.front();
+  } else if (!j.contains(key) || key == "__metadata__") {
+    fail("header", fmt::format("no tensor named '{}'", escape_for_message(key)));
+  }
+  return safetensors_entry(j, key, n, buffer_size, name, options, max_elements);
+}
+
+std::vector<std::pair<std::string, TensorHeader>> parse_safetensors_directory(std::string_view bytes,
+                                                                              std::uint64_t file_size,
+                                                                              const std::string& name,
+                                                                              long max_elements) {
+  // The header's rules as parse_safetensors_header checks them, through it: the first entry, or none.
+  TensorReadOptions any;
+  any.integers = true;
+  std::vector<std::pair<std::string, TensorHeader>> out;
+  const std::uint64_t n = bytes.size() >= 8 ? u64_le(bytes) : 0;
+  if (bytes.size() < 8 || n > kMaxTensorHeaderBytes || bytes.size() > file_size || n > file_size - 8 ||
+      n > bytes.size() - 8) {
+    parse_safetensors_header(bytes, file_size, name, any, max_elements);  // throws its message
+  }
+  const std::string_view header = bytes.substr(8, static_cast<std::size_t>(n));
+  nlohmann::json j;
+  try {
+    if (header.empty() || header[0] != '{') throw std::invalid_argument("not an object");
+    j = nlohmann::json::parse(header.begin(), header.end());
+  } catch (const std::exception&) {
+    parse_safetensors_header(bytes, file_size, name, any, max_elements);
+    throw;
+  }
+  if (!j.is_object()) parse_safetensors_header(bytes, file_size, name, any, max_elements);
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    if (it.key() == "__metadata__") continue;
+    try {
+      out.emplace_back(it.key(), safetensors_entry(j, it.key(), n, file_size - 8 - n, name, any, max_elements));
+    } catch (const InvalidArgument&) {
+      // An entry rope cannot read (another dtype, a bad field): left out here, named when it is asked for.
+    }
+  }
+  return out;
 }
 
 TensorData parse_safetensors(std::string_view bytes, const std::string& name, const TensorReadOptions& options) {

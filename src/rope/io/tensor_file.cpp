@@ -2,6 +2,7 @@
 #include "rope/io/tensor_file.hpp"
 
 #include <Eigen/Core>
+#include <atomic>
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
@@ -13,6 +14,7 @@
 #include "rope/io/text_file.hpp"
 #include "rope/io/torch_file.hpp"
 #include "rope/io/utf8.hpp"
+#include "rope/io/tensor_directory.hpp"
 
 namespace rope {
 
@@ -53,6 +55,14 @@ std::string shape_string(const std::vector<long>& shape) {
 }
 
 namespace detail {
+
+namespace {
+std::atomic<long> g_tensor_directory_reads{0};
+}  // namespace
+
+long tensor_directory_reads() { return g_tensor_directory_reads.load(); }
+
+void count_tensor_directory_read() { ++g_tensor_directory_reads; }
 
 long checked_element_count(const std::vector<long>& shape, const std::string& name, std::string_view field,
                            long max_elements) {
@@ -194,6 +204,13 @@ TensorFormat detect_tensor_format(std::string_view bytes, const std::string& pat
 
 TensorData read_tensor_file(const std::string& path, const TensorReadOptions& options) {
   if (path.empty()) throw InvalidArgument(error_msg("tensor file name is empty"));
+  // torch.save's zip archive (torch_file.hpp), or a .pt/.pth file that is not one: its legacy format, refused
+  // with a hint. Streamed: only the bytes of the tensor's view are read.
+  const auto ends_with = [&](std::string_view suffix) {
+    return path.size() >= suffix.size() && path.compare(path.size() - suffix.size(), suffix.size(), suffix) == 0;
+  };
+  if (ends_with(".pt") || ends_with(".pth") || is_zip_file(path)) return TorchArchive::open(path).read(options);
+  detail::count_tensor_directory_read();
   const BoundedRead file = read_file_bounded(path, kMaxTensorFileBytes);
   const std::string name = escape_for_message(path);
   if (file.error != 0) throw IoError(error_msg("cannot read tensor file '{0}': {1}", name, file.reason()));
@@ -201,12 +218,6 @@ TensorData read_tensor_file(const std::string& path, const TensorReadOptions& op
     throw InvalidArgument(
         error_msg("{0}: larger than the {1}-byte limit for a tensor file", name, kMaxTensorFileBytes));
   }
-  // torch.save's zip archive (torch_file.hpp), or a .pt/.pth file that is not one: its legacy format, refused
-  // with a hint.
-  const auto ends_with = [&](std::string_view suffix) {
-    return path.size() >= suffix.size() && path.compare(path.size() - suffix.size(), suffix.size(), suffix) == 0;
-  };
-  if (is_zip_archive(file.text) || ends_with(".pt") || ends_with(".pth")) return parse_torch(file.text, name, options);
   const TensorFormat format = detect_tensor_format(file.text, path);
   if (!options.tensor.empty() && format != TensorFormat::Safetensors) {
     throw InvalidArgument(error_msg("{0} '{1}' names a tensor of a safetensors file, and '{2}' is {3}",

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <filesystem>
 #include <nlohmann/json.hpp>
 
 #include "rope/core/error.hpp"
@@ -10,8 +11,10 @@
 #include "rope/io/gguf.hpp"
 #include "rope/io/tensor_file.hpp"
 #include "rope/io/tensor_stream.hpp"
+#include "rope/io/tensor_directory.hpp"
 #include "rope/io/text_file.hpp"
 #include "rope/io/torch_file.hpp"
+#include "rope/io/weights_file.hpp"
 
 namespace rope {
 
@@ -34,7 +37,9 @@ std::string ggml_type_name(std::uint32_t t) {
   return "type " + std::to_string(t);
 }
 
-TensorListing list_safetensors(const std::string& path, std::string_view bytes, const std::string& name) {
+}  // namespace
+
+TensorListing list_safetensors_header(std::string_view bytes, std::uint64_t file_size, const std::string& name) {
   TensorListing out;
   out.format = "safetensors";
   // The header as the reader checks it (its size and syntax), then every entry's dtype and shape.
@@ -42,14 +47,14 @@ TensorListing list_safetensors(const std::string& path, std::string_view bytes, 
   std::uint64_t n = 0;
   for (int i = 0; i < 8 && static_cast<std::size_t>(i) < bytes.size(); ++i)
     n |= static_cast<std::uint64_t>(static_cast<unsigned char>(bytes[static_cast<std::size_t>(i)])) << (8 * i);
-  if (bytes.size() < 8 || n > kMaxTensorHeaderBytes || n > bytes.size() - 8) {
-    parse_safetensors_header(bytes, bytes.size(), name, probe, kMaxTensorElements);  // throws its own message
+  if (bytes.size() < 8 || n > kMaxTensorHeaderBytes || n > bytes.size() - 8 || bytes.size() > file_size) {
+    parse_safetensors_header(bytes, file_size, name, probe, kMaxTensorElements);  // throws its own message
   }
   nlohmann::json j;
   try {
     j = nlohmann::json::parse(bytes.substr(8, static_cast<std::size_t>(n)));
   } catch (const nlohmann::json::exception&) {
-    parse_safetensors_header(bytes, bytes.size(), name, probe, kMaxTensorElements);
+    parse_safetensors_header(bytes, file_size, name, probe, kMaxTensorElements);
     throw;
   }
   if (!j.is_object()) parse_safetensors_header(bytes, bytes.size(), name, probe, kMaxTensorElements);
@@ -63,7 +68,7 @@ TensorListing list_safetensors(const std::string& path, std::string_view bytes, 
       for (const auto& d : v["shape"]) {
         if (!d.is_number_unsigned() || e.shape.size() >= static_cast<std::size_t>(kMaxTensorRank)) {
           probe.tensor = e.name;  // the reader's message for this entry
-          parse_safetensors_header(bytes, bytes.size(), name, probe, kMaxTensorElements);
+          parse_safetensors_header(bytes, file_size, name, probe, kMaxTensorElements);
         }
         e.shape.push_back(static_cast<long>(std::min<std::uint64_t>(d.get<std::uint64_t>(), 1ULL << 62)));
       }
@@ -71,7 +76,39 @@ TensorListing list_safetensors(const std::string& path, std::string_view bytes, 
     e.strides = c_order_strides(e.shape);
     out.tensors.push_back(std::move(e));
   }
-  (void)path;
+  return out;
+}
+
+namespace {
+
+/// A Hugging Face checkpoint: a directory, or its model.safetensors.index.json, whose shards the weights reader
+/// (weights_file.hpp) opens, each header read alone.
+bool names_checkpoint(const std::string& path) {
+  std::error_code error;
+  if (std::filesystem::is_directory(path, error)) return true;
+  const std::string index = "model.safetensors.index.json";
+  return path.size() >= index.size() && path.compare(path.size() - index.size(), index.size(), index) == 0 &&
+         (path.size() == index.size() || path[path.size() - index.size() - 1] == '/') &&
+         std::filesystem::is_regular_file(path, error);
+}
+
+TensorListing list_checkpoint(const std::string& path) {
+  std::error_code error;
+  const bool directory = std::filesystem::is_directory(path, error);
+  const std::string dir = directory ? path : std::filesystem::path(path).parent_path().string();
+  const WeightFile w = open_weights(dir.empty() ? std::string(".") : dir);
+  TensorListing out;
+  out.file = path;
+  out.format = w.format == WeightFormat::Gguf ? "gguf" : "safetensors";  // sharded: each tensor names its shard
+  for (const WeightTensor& t : w.tensors) {
+    TensorEntry e;
+    e.name = t.name;
+    e.dtype = t.dtype;
+    e.shape = t.shape;
+    if (t.decodable && w.format == WeightFormat::Safetensors) e.strides = c_order_strides(t.shape);
+    if (w.files.size() > 1) e.file = std::filesystem::path(w.files[t.file]).filename().string();
+    out.tensors.push_back(std::move(e));
+  }
   return out;
 }
 
@@ -80,6 +117,7 @@ TensorListing list_safetensors(const std::string& path, std::string_view bytes, 
 TensorListing list_tensors(const std::string& path) {
   const std::string name = escape_for_message(path);
   TensorListing out;
+  if (names_checkpoint(path)) return list_checkpoint(path);
   if (is_gguf_file(path)) {
     const GgufFile g = read_gguf(path);
     out.format = "gguf";
@@ -95,22 +133,28 @@ TensorListing list_tensors(const std::string& path) {
     out.file = path;
     return out;
   }
+  if (!is_zip_file(path) && TensorStream::streamable(path)) {  // .npy, safetensors: their headers alone
+    TensorListing listing = TensorDirectory::open(path)->listing();
+    return listing;
+  }
+  if (is_zip_file(path)) {  // streamed: the archive's directory and data.pkl alone
+    out.format = "torch.save";
+    const TorchArchive archive = TorchArchive::open(path);
+    for (const TorchTensorInfo& t : archive.tensors())
+      out.tensors.push_back({t.name, t.stored, t.shape, t.strides, t.offset, ""});
+    out.file = path;
+    return out;
+  }
+  detail::count_tensor_directory_read();
   const BoundedRead file = read_file_bounded(path, kMaxTensorFileBytes);
   if (file.error != 0) throw IoError(error_msg("cannot read tensor file '{0}': {1}", name, file.reason()));
   if (file.text.size() > kMaxTensorFileBytes) {
     throw InvalidArgument(
         error_msg("{0}: larger than the {1}-byte limit for a tensor file", name, kMaxTensorFileBytes));
   }
-  if (is_zip_archive(file.text)) {
-    out.format = "torch.save";
-    for (const TorchTensorInfo& t : list_torch_tensors(file.text, name))
-      out.tensors.push_back({t.name, t.stored, t.shape, t.strides, t.offset});
-    out.file = path;
-    return out;
-  }
   switch (detect_tensor_format(file.text, path)) {
     case TensorFormat::Safetensors:
-      out = list_safetensors(path, file.text, name);
+      out = list_safetensors_header(file.text, file.text.size(), name);
       break;
     case TensorFormat::Npy: {
       TensorReadOptions o;
@@ -118,7 +162,7 @@ TensorListing list_tensors(const std::string& path) {
       o.bf16_bits = false;
       const TensorHeader h = parse_npy_header(file.text, file.text.size(), name, o, kMaxStreamElements);
       out.format = "npy";
-      out.tensors.push_back({"", h.stored, h.shape, c_order_strides(h.shape), 0});
+      out.tensors.push_back({"", h.stored, h.shape, c_order_strides(h.shape), 0, ""});
       break;
     }
     case TensorFormat::Csv:

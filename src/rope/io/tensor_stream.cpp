@@ -13,6 +13,7 @@
 #include "rope/core/error.hpp"
 #include "rope/core/message.hpp"
 #include "rope/core/simd.hpp"
+#include "rope/io/tensor_directory.hpp"
 
 namespace rope {
 namespace {
@@ -109,6 +110,7 @@ TensorStream TensorStream::open(const std::string& path, const TensorReadOptions
   if (got < 0) throw IoError(error_msg("cannot read tensor file '{0}': {1}", s.name_, std::strerror(errno)));
   head.resize(static_cast<std::size_t>(got));
   const std::string_view bytes(reinterpret_cast<const char*>(head.data()), head.size());
+  detail::count_tensor_directory_read();
   const TensorFormat format = detect_tensor_format(bytes, path);
   if (!options.tensor.empty() && format != TensorFormat::Safetensors) {
     throw InvalidArgument(error_msg("{0} '{1}' names a tensor of a safetensors file, and '{2}' is {3}",
@@ -119,6 +121,20 @@ TensorStream TensorStream::open(const std::string& path, const TensorReadOptions
     throw InvalidArgument(error_msg("{0}: a CSV file is read whole, not streamed", s.name_));
   s.header_ = format == TensorFormat::Npy ? parse_npy_header(bytes, size, s.name_, options, kMaxStreamElements)
                                           : parse_safetensors_header(bytes, size, s.name_, options, kMaxStreamElements);
+  return s;
+}
+
+TensorStream TensorStream::open_parsed(const std::string& path, TensorHeader header) {
+  TensorStream s;
+  s.name_ = escape_for_message(path);
+  s.fd_ = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+  if (s.fd_ < 0) throw IoError(error_msg("cannot read tensor file '{0}': {1}", s.name_, std::strerror(errno)));
+  struct stat st {};
+  if (::fstat(s.fd_, &st) != 0 || !S_ISREG(st.st_mode)) {
+    throw IoError(error_msg("cannot read tensor file '{0}': {1}", s.name_,
+                            "not a regular file (a FIFO, device or socket is not read)"));
+  }
+  s.header_ = std::move(header);
   return s;
 }
 

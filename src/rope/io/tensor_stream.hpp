@@ -26,6 +26,9 @@ class TensorStream {
   /// A tensor the caller holds in memory, `data` its elements as `header` describes them (data_offset 0): read in
   /// place, a run at a time, as a file is; `data` must outlive the stream. `name` starts every message.
   static TensorStream in_memory(const unsigned char* data, TensorHeader header, std::string name);
+  /// Opens `path` for a tensor whose header the caller parsed from it already (tensor_directory.hpp): nothing but
+  /// the elements is read. @throws IoError (cannot open, not a regular file).
+  static TensorStream open_parsed(const std::string& path, TensorHeader header);
   /// Whether `path` is a .npy or safetensors file by its first bytes (false for CSV and unreadable files).
   static bool streamable(const std::string& path);
 

@@ -1,4 +1,5 @@
-// The torch.save reader (torch_file.hpp): the zip archive through minizip over the bytes in memory, data.pkl
+// The torch.save reader (torch_file.hpp): the zip archive through minizip over the bytes in memory or the file
+// (pread: a record stored is read where it lies, only the bytes a view spans), data.pkl
 // through an interpreter of the pickle subset torch.save writes, nothing executed: a global is a name looked up
 // in a short table (the rebuild functions, OrderedDict, the typed storages, the dtypes), never imported or
 // called, and anything else stops the reading at the opcode that names it.
@@ -11,43 +12,72 @@
 #include <minizip/unzip.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdint>
 #include <cstring>
+#include <fcntl.h>
 #include <fmt/format.h>
 #include <map>
 #include <memory>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <unordered_map>
 
 #include "rope/core/error.hpp"
 #include "rope/core/message.hpp"
+#include "rope/io/tensor_directory.hpp"
 
 namespace rope {
 namespace {
 
-// ---------------------------------------------------------------- the zip layer (minizip over memory)
+// ---------------------------------------------------------------- the zip layer (minizip over memory or a file)
 
-struct MemoryZip {
-  std::string_view bytes;
+/// The archive's bytes as minizip reads them: a buffer in memory, or a file read by pread (never copied whole).
+struct ZipBytes {
+  std::string_view bytes;  ///< in memory (fd < 0)
+  int fd = -1;             ///< on disk
+  std::uint64_t size = 0;
   std::uint64_t pos = 0;
 };
 
+/// pread until `n` bytes are read or the file ends; the bytes read, or -1 (errno set).
+long long torch_pread(int fd, unsigned char* out, std::size_t n, std::uint64_t at) {
+  std::size_t done = 0;
+  while (done < n) {
+    const ssize_t got = ::pread(fd, out + done, n - done, static_cast<off_t>(at + done));
+    if (got < 0) {
+      if (errno == EINTR) continue;
+      return -1;
+    }
+    if (got == 0) break;
+    done += static_cast<std::size_t>(got);
+  }
+  return static_cast<long long>(done);
+}
+
 voidpf ZCALLBACK torch_zip_open(voidpf opaque, const void*, int) { return opaque; }
 uLong ZCALLBACK torch_zip_read(voidpf, voidpf stream, void* buf, uLong size) {
-  auto* m = static_cast<MemoryZip*>(stream);
-  if (m->pos >= m->bytes.size()) return 0;
-  const auto n = static_cast<uLong>(std::min<std::uint64_t>(size, m->bytes.size() - m->pos));
+  auto* m = static_cast<ZipBytes*>(stream);
+  if (m->pos >= m->size) return 0;
+  const auto n = static_cast<uLong>(std::min<std::uint64_t>(size, m->size - m->pos));
+  if (m->fd >= 0) {
+    const long long got = torch_pread(m->fd, static_cast<unsigned char*>(buf), n, m->pos);
+    if (got <= 0) return 0;
+    m->pos += static_cast<std::uint64_t>(got);
+    return static_cast<uLong>(got);
+  }
   std::memcpy(buf, m->bytes.data() + m->pos, n);
   m->pos += n;
   return n;
 }
 uLong ZCALLBACK torch_zip_write(voidpf, voidpf, const void*, uLong) { return 0; }
-ZPOS64_T ZCALLBACK torch_zip_tell(voidpf, voidpf stream) { return static_cast<MemoryZip*>(stream)->pos; }
+ZPOS64_T ZCALLBACK torch_zip_tell(voidpf, voidpf stream) { return static_cast<ZipBytes*>(stream)->pos; }
 long ZCALLBACK torch_zip_seek(voidpf, voidpf stream, ZPOS64_T offset, int origin) {
-  auto* m = static_cast<MemoryZip*>(stream);
+  auto* m = static_cast<ZipBytes*>(stream);
   std::uint64_t base = 0;
   if (origin == ZLIB_FILEFUNC_SEEK_CUR) base = m->pos;
-  if (origin == ZLIB_FILEFUNC_SEEK_END) base = m->bytes.size();
-  if (offset > m->bytes.size() || base > m->bytes.size() - offset) return -1;
+  if (origin == ZLIB_FILEFUNC_SEEK_END) base = m->size;
+  if (offset > m->size || base > m->size - offset) return -1;
   m->pos = base + offset;
   return 0;
 }
@@ -63,8 +93,8 @@ struct ZipRecord {
 /// The archive's records by name, and reading one.
 class TorchZip {
  public:
-  TorchZip(std::string_view bytes, const std::string& name) : name_(name) {
-    memory_.bytes = bytes;
+  /// `source` (memory or a file) must outlive the archive.
+  TorchZip(const ZipBytes& source, const std::string& name) : name_(name), source_(source) {
     zlib_filefunc64_def io{};
     io.zopen64_file = torch_zip_open;
     io.zread_file = torch_zip_read;
@@ -73,7 +103,7 @@ class TorchZip {
     io.zseek64_file = torch_zip_seek;
     io.zclose_file = torch_zip_close;
     io.zerror_file = torch_zip_error;
-    io.opaque = &memory_;
+    io.opaque = &source_;
     zip_ = unzOpen2_64("", &io);
     if (!zip_) {
       throw InvalidArgument(error_msg(
@@ -104,20 +134,40 @@ class TorchZip {
   }
   const std::map<std::string, ZipRecord>& records() const { return records_; }
 
-  /// The first `count` bytes of a record: a view into the file's bytes where it is stored (torch.save writes
-  /// every record stored), else inflated into `buffer`.
-  std::string_view read(const std::string& record, std::uint64_t count, std::vector<unsigned char>& buffer) {
+  /// Bytes [first, first + count) of a record: where it is stored (torch.save writes every record stored), a view
+  /// into the bytes in memory or those bytes alone read from the file into `buffer`; else inflated into `buffer`
+  /// (the bytes before `first` inflated and dropped a block at a time).
+  std::string_view read(const std::string& record, std::uint64_t first, std::uint64_t count,
+                        std::vector<unsigned char>& buffer) {
     const ZipRecord* rec = find(record);
     unz64_file_pos where = rec->where;
     const auto damaged = [&] {
       return InvalidArgument(error_msg("{0}: record {1} cannot be read (a damaged archive)", name_, record));
     };
+    if (first > rec->size || count > rec->size - first) throw damaged();
     if (unzGoToFilePos64(zip_, &where) != UNZ_OK || unzOpenCurrentFile(zip_) != UNZ_OK) throw damaged();
     if (rec->method == 0) {
-      const ZPOS64_T at = unzGetCurrentFileZStreamPos64(zip_);
+      const ZPOS64_T start = unzGetCurrentFileZStreamPos64(zip_);
       unzCloseCurrentFile(zip_);
-      if (at > memory_.bytes.size() || count > memory_.bytes.size() - at) throw damaged();
-      return memory_.bytes.substr(static_cast<std::size_t>(at), static_cast<std::size_t>(count));
+      if (start > source_.size || first > source_.size - start || count > source_.size - start - first) throw damaged();
+      const std::uint64_t at = start + first;
+      if (source_.fd < 0) return source_.bytes.substr(static_cast<std::size_t>(at), static_cast<std::size_t>(count));
+      buffer.resize(static_cast<std::size_t>(count));
+      const long long got = torch_pread(source_.fd, buffer.data(), buffer.size(), at);
+      if (got < 0) throw IoError(error_msg("cannot read tensor file '{0}': {1}", name_, std::strerror(errno)));
+      if (static_cast<std::uint64_t>(got) < count) throw damaged();  // the file shrank since it was opened
+      return {reinterpret_cast<const char*>(buffer.data()), static_cast<std::size_t>(count)};
+    }
+    std::vector<unsigned char> skip;
+    for (std::uint64_t dropped = 0; dropped < first;) {
+      skip.resize(1u << 20);
+      const auto chunk = static_cast<unsigned>(std::min<std::uint64_t>(first - dropped, skip.size()));
+      const int n = unzReadCurrentFile(zip_, skip.data(), chunk);
+      if (n <= 0) {
+        unzCloseCurrentFile(zip_);
+        throw damaged();
+      }
+      dropped += static_cast<std::uint64_t>(n);
     }
     buffer.resize(static_cast<std::size_t>(count));
     std::uint64_t done = 0;
@@ -136,7 +186,7 @@ class TorchZip {
 
  private:
   std::string name_;
-  MemoryZip memory_;
+  ZipBytes source_;
   unzFile zip_ = nullptr;
   std::map<std::string, ZipRecord> records_;
 };
@@ -689,22 +739,23 @@ class Flattener {
   std::unordered_map<int, bool> on_path_;
 };
 
-struct Opened {
+}  // namespace
+
+struct TorchArchive::State {
+  ZipBytes source;
   std::unique_ptr<TorchZip> zip;
+  std::string name;
   std::string prefix;
   bool big_endian = false;
   std::vector<TorchTensorInfo> tensors;
 };
 
-Opened open_torch(std::string_view bytes, const std::string& name) {
-  if (!is_zip_archive(bytes)) {
-    throw InvalidArgument(
-        error_msg("{0}: not a zip archive: torch.save's legacy format (PyTorch before 1.6, or "
-                  "_use_new_zipfile_serialization=False) is not read; load it in PyTorch and torch.save it again",
-                  name));
-  }
-  Opened o;
-  o.zip = std::make_unique<TorchZip>(bytes, name);
+namespace {
+
+void open_torch(TorchArchive::State& o) {
+  detail::count_tensor_directory_read();
+  o.zip = std::make_unique<TorchZip>(o.source, o.name);
+  const std::string& name = o.name;
   std::string pkl;
   int found = 0;
   for (const auto& [record, rec] : o.zip->records()) {
@@ -721,7 +772,8 @@ Opened open_torch(std::string_view bytes, const std::string& name) {
   }
   std::vector<unsigned char> buffer;
   if (const ZipRecord* order = o.zip->find(o.prefix + "byteorder")) {
-    const std::string_view text = o.zip->read(o.prefix + "byteorder", std::min<std::uint64_t>(order->size, 16), buffer);
+    const std::string_view text =
+        o.zip->read(o.prefix + "byteorder", 0, std::min<std::uint64_t>(order->size, 16), buffer);
     if (text != "little" && text != "big") {
       throw InvalidArgument(
           error_msg("{0}: byteorder is '{1}', not 'little' or 'big'", name, escape_for_message(text)));
@@ -734,25 +786,99 @@ Opened open_torch(std::string_view bytes, const std::string& name) {
                                     escape_for_message(pkl), rec->size, kMaxPickleBytes));
   }
   std::vector<unsigned char> pkl_buffer;
-  const std::string_view text = o.zip->read(pkl, rec->size, pkl_buffer);
+  const std::string_view text = o.zip->read(pkl, 0, rec->size, pkl_buffer);
   Unpickler u(text, name, *o.zip, o.prefix);
   const int root = u.run();
   Flattener f(u, name);
   f.walk(root, "", 0);
   o.tensors = std::move(f.out);
-  return o;
+}
+
+[[noreturn]] void refuse_legacy(const std::string& name) {
+  throw InvalidArgument(
+      error_msg("{0}: not a zip archive: torch.save's legacy format (PyTorch before 1.6, or "
+                "_use_new_zipfile_serialization=False) is not read; load it in PyTorch and torch.save it again",
+                name));
 }
 
 }  // namespace
 
 bool is_zip_archive(std::string_view bytes) { return bytes.size() >= 4 && bytes.substr(0, 4) == "PK\x03\x04"; }
 
-std::vector<TorchTensorInfo> list_torch_tensors(std::string_view bytes, const std::string& name) {
-  return open_torch(bytes, name).tensors;
+bool is_zip_file(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+  if (fd < 0) return false;
+  struct stat st {};
+  unsigned char magic[4] = {};
+  const bool regular = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+  const long long got = regular ? torch_pread(fd, magic, sizeof magic, 0) : -1;
+  ::close(fd);
+  return got == 4 && is_zip_archive({reinterpret_cast<const char*>(magic), 4});
 }
 
-TensorData parse_torch(std::string_view bytes, const std::string& name, const TensorReadOptions& options) {
-  Opened o = open_torch(bytes, name);
+TorchArchive TorchArchive::in_memory(std::string_view bytes, const std::string& name) {
+  if (!is_zip_archive(bytes)) refuse_legacy(name);
+  TorchArchive a;
+  a.state_ = std::make_unique<State>();
+  a.state_->source.bytes = bytes;
+  a.state_->source.size = bytes.size();
+  a.state_->name = name;
+  open_torch(*a.state_);
+  return a;
+}
+
+TorchArchive TorchArchive::open(const std::string& path) { return open(path, escape_for_message(path)); }
+
+TorchArchive TorchArchive::open(const std::string& path, const std::string& name) {
+  TorchArchive a;
+  a.state_ = std::make_unique<State>();
+  State& s = *a.state_;
+  s.name = name;
+  a.fd_ = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+  if (a.fd_ < 0) throw IoError(error_msg("cannot read tensor file '{0}': {1}", s.name, std::strerror(errno)));
+  struct stat st {};
+  if (::fstat(a.fd_, &st) != 0)
+    throw IoError(error_msg("cannot read tensor file '{0}': {1}", s.name, std::strerror(errno)));
+  if (!S_ISREG(st.st_mode)) {
+    throw IoError(error_msg("cannot read tensor file '{0}': {1}", s.name,
+                            "not a regular file (a FIFO, device or socket is not read)"));
+  }
+  s.source.fd = a.fd_;
+  s.source.size = static_cast<std::uint64_t>(st.st_size);
+  unsigned char magic[4] = {};
+  const long long got = torch_pread(a.fd_, magic, sizeof magic, 0);
+  if (got < 0) throw IoError(error_msg("cannot read tensor file '{0}': {1}", s.name, std::strerror(errno)));
+  if (!is_zip_archive({reinterpret_cast<const char*>(magic), static_cast<std::size_t>(got)})) refuse_legacy(s.name);
+  open_torch(s);
+  return a;
+}
+
+TorchArchive::TorchArchive() = default;
+TorchArchive::TorchArchive(TorchArchive&& other) noexcept : state_(std::move(other.state_)), fd_(other.fd_) {
+  other.fd_ = -1;
+}
+TorchArchive& TorchArchive::operator=(TorchArchive&& other) noexcept {
+  if (this != &other) {
+    state_.reset();
+    if (fd_ >= 0) ::close(fd_);
+    state_ = std::move(other.state_);
+    fd_ = other.fd_;
+    other.fd_ = -1;
+  }
+  return *this;
+}
+TorchArchive::~TorchArchive() {
+  state_.reset();  // minizip's handle first, then the file it reads
+  if (fd_ >= 0) ::close(fd_);
+}
+
+const std::vector<TorchTensorInfo>& TorchArchive::tensors() const { return state_->tensors; }
+
+const std::string& TorchArchive::name() const { return state_->name; }
+
+TensorData TorchArchive::read(const TensorReadOptions& options) const {
+  State& o = *state_;
+  const std::string& name = o.name;
   const auto names = [&] {
     std::string list;
     for (std::size_t i = 0; i < o.tensors.size() && i < 8; ++i)
@@ -785,38 +911,51 @@ TensorData parse_torch(std::string_view bytes, const std::string& name, const Te
   }
   const long count = detail::checked_element_count(t->shape.empty() ? std::vector<long>{1} : t->shape, name,
                                                    field + " shape", kMaxTensorElements);
-  // The storage's bytes up to the view's last element (checked against the record when data.pkl was read).
-  std::uint64_t last = static_cast<std::uint64_t>(t->offset);
-  for (std::size_t k = 0; k < t->shape.size(); ++k)
-    last += static_cast<std::uint64_t>(t->shape[k] - 1) * static_cast<std::uint64_t>(t->strides[k]);
-  const std::uint64_t need = (last + 1) * static_cast<std::uint64_t>(t->bytes);
+  // The storage's elements from the view's first to its last (checked against the record when data.pkl was read):
+  // only they are read, by pread where the record is stored.
+  std::uint64_t first = static_cast<std::uint64_t>(t->offset), last = first;
+  for (std::size_t k = 0; k < t->shape.size(); ++k) {
+    const auto span = static_cast<std::uint64_t>(t->shape[k] - 1) * static_cast<std::uint64_t>(t->strides[k]);
+    last += span;
+  }
+  const auto bytes = static_cast<std::uint64_t>(t->bytes);
+  const std::uint64_t need = (last + 1 - first) * bytes;
   if (need > kMaxTensorFileBytes) {
     throw InvalidArgument(error_msg("{0}: {1} spans {2} bytes of its storage, above the limit of {3}", name, field,
                                     need, kMaxTensorFileBytes));
   }
   std::vector<unsigned char> buffer;
-  const std::string_view storage = o.zip->read(o.prefix + "data/" + t->storage_key, need, buffer);
+  const std::string_view storage = o.zip->read(o.prefix + "data/" + t->storage_key, first * bytes, need, buffer);
   // Gather the view in C order into contiguous raw elements, then decode them as the other readers do.
   std::vector<unsigned char> raw(static_cast<std::size_t>(count) * static_cast<std::size_t>(t->bytes));
   const std::size_t rank = t->shape.size();
   std::vector<long> index(rank, 0);
   for (long e = 0; e < count; ++e) {
-    std::uint64_t at = static_cast<std::uint64_t>(t->offset);
+    std::uint64_t at = 0;
     for (std::size_t k = 0; k < rank; ++k)
       at += static_cast<std::uint64_t>(index[k]) * static_cast<std::uint64_t>(t->strides[k]);
     std::memcpy(raw.data() + static_cast<std::size_t>(e) * static_cast<std::size_t>(t->bytes),
-                storage.data() + at * static_cast<std::uint64_t>(t->bytes), static_cast<std::size_t>(t->bytes));
+                storage.data() + at * bytes, static_cast<std::size_t>(t->bytes));
     for (std::size_t k = rank; k-- > 0;) {
       if (++index[k] < t->shape[k]) break;
       index[k] = 0;
     }
   }
+  buffer = {};  // the storage's bytes are no longer needed while the values are decoded
   TensorData out;
   out.shape = t->shape.empty() ? std::vector<long>{1} : t->shape;
   out.dtype = t->dtype;
   out.stored = t->stored;
   detail::decode_values(raw.data(), count, t->bytes, t->kind, o.big_endian, t->dtype, out.values);
   return out;
+}
+
+std::vector<TorchTensorInfo> list_torch_tensors(std::string_view bytes, const std::string& name) {
+  return TorchArchive::in_memory(bytes, name).tensors();
+}
+
+TensorData parse_torch(std::string_view bytes, const std::string& name, const TensorReadOptions& options) {
+  return TorchArchive::in_memory(bytes, name).read(options);
 }
 
 }  // namespace rope

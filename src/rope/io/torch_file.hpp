@@ -19,8 +19,13 @@
 /// at most kMaxPickleBytes, containers nested at most kMaxPickleDepth, at most kMaxPickleValues values and
 /// kMaxTorchTensors tensors; each view's extent is checked against its storage's record before any element is
 /// read. The legacy format (PyTorch < 1.6, or `_use_new_zipfile_serialization=False`) is refused with a hint.
+///
+/// Streamed: a file is opened once (TorchArchive::open: the zip's central directory and data.pkl), then each
+/// tensor read from it takes only the bytes its view spans in its storage, by pread where the record is stored
+/// (torch.save stores every record); the file is never read whole, and its size is not limited.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -53,8 +58,43 @@ struct TorchTensorInfo {
   long storage_numel = 0;   ///< the storage's elements
 };
 
+/// A torch.save file opened once: its directory and data.pkl read, any of its tensors read after.
+class TorchArchive {
+ public:
+  /// Opens a file (a regular file; never read whole). @throws IoError (cannot open or read), InvalidArgument as
+  /// list_torch_tensors (the legacy format, a malformed archive or pickle).
+  static TorchArchive open(const std::string& path);
+  /// The same, `name` starting every message instead of the path.
+  static TorchArchive open(const std::string& path, const std::string& name);
+  /// The archive in `bytes`, which must outlive it. `name` starts every message.
+  static TorchArchive in_memory(std::string_view bytes, const std::string& name);
+
+  TorchArchive(TorchArchive&& other) noexcept;
+  TorchArchive& operator=(TorchArchive&& other) noexcept;
+  TorchArchive(const TorchArchive&) = delete;
+  TorchArchive& operator=(const TorchArchive&) = delete;
+  ~TorchArchive();
+
+  /// Every tensor, in the order of data.pkl.
+  const std::vector<TorchTensorInfo>& tensors() const;
+  /// The file's name as messages give it.
+  const std::string& name() const;
+  /// As parse_torch: the tensor `options.tensor` names, reading only the bytes its view spans. Not thread-safe.
+  TensorData read(const TensorReadOptions& options = {}) const;
+
+  struct State;
+
+ private:
+  TorchArchive();
+  std::unique_ptr<State> state_;
+  int fd_ = -1;
+};
+
 /// Whether the bytes begin as a zip archive does ("PK\3\4").
 bool is_zip_archive(std::string_view bytes);
+
+/// Whether the file at `path` begins as a zip archive does (false where it cannot be read: its reader says why).
+bool is_zip_file(const std::string& path);
 
 /// Every tensor of a torch.save file's bytes, in the order of data.pkl. `name` starts every message.
 /// @throws InvalidArgument for a malformed archive or pickle, a global or opcode outside the subset (naming it),

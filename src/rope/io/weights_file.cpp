@@ -120,10 +120,18 @@ std::vector<WeightTensor> safetensors_file_tensors(const std::string& path, std:
 
 /// The tensors of a GGUF file's directory, with their byte ranges checked against the file.
 void gguf_tensors(WeightFile& w) {
-  const GgufFile g = read_gguf(w.path);
-  if (g.big_endian) weights_fail(w.path, "header", "a big-endian GGUF's weights are not read (little endian only)");
+  w.tensors = gguf_weight_tensors(read_gguf(w.path), w.path);
+  w.files.push_back(w.path);
+  w.config = w.path;
+}
+
+}  // namespace
+
+std::vector<WeightTensor> gguf_weight_tensors(const GgufFile& g, const std::string& path) {
+  std::vector<WeightTensor> out;
+  if (g.big_endian) weights_fail(path, "header", "a big-endian GGUF's weights are not read (little endian only)");
   if (g.tensors.size() > kMaxWeightTensors) {
-    weights_fail(w.path, "header",
+    weights_fail(path, "header",
                  fmt::format("{} tensors, more than the {} allowed", g.tensors.size(), kMaxWeightTensors));
   }
   const std::uint64_t room = g.file_size >= g.data_offset ? g.file_size - g.data_offset : 0;
@@ -134,7 +142,7 @@ void gguf_tensors(WeightFile& w) {
     t.dtype = ggml_type_name(info.ggml_type);
     for (auto it = info.dims.rbegin(); it != info.dims.rend(); ++it) {
       if (*it > static_cast<std::uint64_t>(kMaxWeightElements)) {
-        weights_fail(w.path, fmt::format("tensor '{}'", printable(info.name)),
+        weights_fail(path, fmt::format("tensor '{}'", printable(info.name)),
                      fmt::format("dimension {} is above the {} elements allowed", *it, kMaxWeightElements));
       }
       t.shape.push_back(static_cast<long>(*it));
@@ -145,27 +153,26 @@ void gguf_tensors(WeightFile& w) {
       const long ne0 = info.dims.empty() ? 1 : static_cast<long>(info.dims.front());
       const auto row = ggml_row_bytes(*type, ne0);
       const long elements =
-          detail::checked_element_count(t.shape, w.path, "tensor '" + printable(info.name) + "'", kMaxWeightElements);
+          detail::checked_element_count(t.shape, path, "tensor '" + printable(info.name) + "'", kMaxWeightElements);
       if (!row) {
-        weights_fail(w.path, fmt::format("tensor '{}'", printable(info.name)),
+        weights_fail(path, fmt::format("tensor '{}'", printable(info.name)),
                      fmt::format("a row of {} elements is not a whole number of {}-element {} blocks", ne0,
                                  ggml_block_elements(*type), t.dtype));
       }
       const std::uint64_t rows = ne0 == 0 ? 0 : static_cast<std::uint64_t>(elements / ne0);
       t.bytes = rows * *row;
       if (info.offset > room || t.bytes > room - info.offset) {
-        weights_fail(w.path, fmt::format("tensor '{}'", printable(info.name)),
+        weights_fail(path, fmt::format("tensor '{}'", printable(info.name)),
                      fmt::format("its {} bytes at data offset {} run past the end of the file", t.bytes, info.offset));
       }
       t.decodable = true;
     }
-    w.tensors.push_back(std::move(t));
+    out.push_back(std::move(t));
   }
-  w.files.push_back(w.path);
-  w.config = w.path;
+  return out;
 }
 
-}  // namespace
+namespace {}  // namespace
 
 long WeightTensor::elements() const {
   long n = 1;
@@ -286,6 +293,45 @@ std::vector<std::pair<std::string, std::string>> parse_safetensors_index(std::st
   return out;
 }
 
+std::vector<std::string> index_shards(const std::vector<std::pair<std::string, std::string>>& map) {
+  std::vector<std::string> out;
+  std::map<std::string, bool> seen;
+  for (const auto& [tensor, shard] : map)
+    if (seen.emplace(shard, true).second) out.push_back(shard);
+  return out;
+}
+
+std::vector<WeightTensor> join_shards(const std::vector<std::pair<std::string, std::string>>& map,
+                                      std::vector<std::vector<WeightTensor>> shards, const std::string& index) {
+  const std::vector<std::string> names = index_shards(map);
+  if (names.size() != shards.size()) {
+    weights_fail(index, "weight_map", fmt::format("{} shards named, {} read", names.size(), shards.size()));
+  }
+  std::map<std::string, std::size_t> shard_index;
+  for (std::size_t s = 0; s < names.size(); ++s) shard_index[names[s]] = s;
+  std::map<std::string, std::size_t> wanted;  // tensor -> shard, from the index
+  for (const auto& [tensor, shard] : map) wanted[tensor] = shard_index[shard];
+  std::vector<WeightTensor> out;
+  for (std::size_t s = 0; s < shards.size(); ++s) {
+    for (WeightTensor& t : shards[s]) {
+      const auto it = wanted.find(t.name);
+      if (it == wanted.end() || it->second != s) continue;  // the index names another shard: its copy counts
+      t.file = s;
+      out.push_back(std::move(t));
+    }
+  }
+  std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
+  for (const auto& [tensor, shard] : map) {
+    const auto it = std::lower_bound(out.begin(), out.end(), tensor,
+                                     [](const WeightTensor& t, const std::string& name) { return t.name < name; });
+    if (it == out.end() || it->name != tensor) {
+      weights_fail(index, "weight_map '" + escape_for_message(tensor) + "'",
+                   fmt::format("the tensor is not in its shard '{}'", escape_for_message(shard)));
+    }
+  }
+  return out;
+}
+
 WeightFile open_weights(const std::string& path) {
   WeightFile w;
   w.path = path;
@@ -297,26 +343,12 @@ WeightFile open_weights(const std::string& path) {
     if (weights_is_regular(index)) {
       const std::string text = read_text_file(index, "index", static_cast<std::size_t>(kMaxWeightIndexBytes));
       const auto map = parse_safetensors_index(text, index);
-      std::map<std::string, std::size_t> shard_index;
-      for (const auto& [tensor, shard] : map) {
-        if (shard_index.emplace(shard, w.files.size()).second) w.files.push_back(weights_dir_join(path, shard));
+      std::vector<std::vector<WeightTensor>> shards;
+      for (const std::string& shard : index_shards(map)) {
+        w.files.push_back(weights_dir_join(path, shard));
+        shards.push_back(safetensors_file_tensors(w.files.back(), shards.size()));
       }
-      std::map<std::string, std::size_t> wanted;  // tensor -> shard, from the index
-      for (const auto& [tensor, shard] : map) wanted[tensor] = shard_index[shard];
-      for (std::size_t s = 0; s < w.files.size(); ++s) {
-        for (WeightTensor& t : safetensors_file_tensors(w.files[s], s)) {
-          const auto it = wanted.find(t.name);
-          if (it == wanted.end() || it->second != s) continue;  // the index names another shard: its copy counts
-          w.tensors.push_back(std::move(t));
-        }
-      }
-      std::sort(w.tensors.begin(), w.tensors.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
-      for (const auto& [tensor, shard] : map) {
-        if (!w.find(tensor)) {
-          weights_fail(index, "weight_map '" + escape_for_message(tensor) + "'",
-                       fmt::format("the tensor is not in its shard '{}'", escape_for_message(shard)));
-        }
-      }
+      w.tensors = join_shards(map, std::move(shards), index);
       return w;
     }
     if (!weights_is_regular(single)) {

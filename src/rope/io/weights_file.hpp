@@ -24,6 +24,8 @@
 
 namespace rope {
 
+struct GgufFile;
+
 /// Largest safetensors header read here (the format allows 100 MB; a 400-billion-parameter model's is under 2 MB).
 inline constexpr std::uint64_t kMaxWeightHeaderBytes = std::uint64_t{16} << 20;
 /// Largest model.safetensors.index.json (a large MoE's is a few MB).
@@ -75,6 +77,20 @@ std::vector<float> read_weight(const WeightFile& file, const WeightTensor& tenso
 ///         more than kMaxWeightShards distinct shards or kMaxWeightTensors tensors.
 std::vector<std::pair<std::string, std::string>> parse_safetensors_index(std::string_view json,
                                                                          const std::string& name);
+
+/// The distinct shard file names of an index's weight_map, in the order they first appear.
+std::vector<std::string> index_shards(const std::vector<std::pair<std::string, std::string>>& map);
+
+/// A sharded checkpoint's tensors: `shards[s]` the tensors of index_shards(map)[s]'s header; each tensor kept from
+/// the shard the index names for it (file = s), sorted by name. `index` starts every message.
+/// @throws InvalidArgument for a tensor of the weight_map missing from its shard, or a count of shards that differs.
+std::vector<WeightTensor> join_shards(const std::vector<std::pair<std::string, std::string>>& map,
+                                      std::vector<std::vector<WeightTensor>> shards, const std::string& index);
+
+/// The tensors of a GGUF file's directory (gguf.hpp's parse), each one's byte range checked against the file,
+/// shaped rows first. `path` starts every message. @throws InvalidArgument (a big-endian file, a limit passed, a
+/// tensor past the end of the file, a row not a whole number of blocks).
+std::vector<WeightTensor> gguf_weight_tensors(const GgufFile& gguf, const std::string& path);
 
 /// The tensors of a safetensors header (`header`: the JSON text after the 8-byte size; `buffer_bytes`: the bytes
 /// after it in the file, `data_start`: the byte where the buffer starts), each with file index `file`.

@@ -1,6 +1,7 @@
 // The printers of a dump file's tensors (tensor_list_report.hpp).
 #include "rope/report/tensor_list_report.hpp"
 
+#include <algorithm>
 #include <fmt/format.h>
 
 #include "rope/io/tensor_file.hpp"
@@ -22,6 +23,7 @@ Value tensor_list_value(const TensorListing& listing) {
     one["shape"] = e.shape;
     one["strides"] = e.strides;
     one["offset"] = e.offset;
+    if (!e.file.empty()) one["file"] = e.file;  // a sharded checkpoint: the shard holding it
     list.push_back(std::move(one));
   }
   v["tensors"] = std::move(list);
@@ -33,11 +35,14 @@ void print_tensor_list(std::ostream& out, const TensorListing& listing, const Te
   std::size_t width = 4;
   for (const TensorEntry& e : listing.tensors) width = std::max(width, columns(escape_for_message(e.name)));
   width = std::min<std::size_t>(width, 60);
+  const bool sharded =
+      std::any_of(listing.tensors.begin(), listing.tensors.end(), [](const TensorEntry& e) { return !e.file.empty(); });
   out << "  " << pad(t.tr("name"), width) << "  " << pad(t.tr("dtype"), 9) << "  " << pad(t.tr("shape"), 20) << "  "
-      << t.tr("strides") << '\n';
+      << (sharded ? pad(t.tr("strides"), 20) + "  " + t.tr("shard") : t.tr("strides")) << '\n';
   for (const TensorEntry& e : listing.tensors) {
     std::string strides = e.strides.empty() ? std::string("-") : shape_string(e.strides);
     if (e.offset != 0) strides += t.tr(", offset {0}", e.offset);
+    if (sharded) strides = pad(strides, 20) + "  " + escape_for_message(e.file);
     out << "  " << pad(e.name.empty() ? std::string("-") : escape_for_message(e.name), width) << "  " << pad(e.dtype, 9)
         << "  " << pad(shape_string(e.shape), 20) << "  " << strides << '\n';
   }

@@ -62,8 +62,10 @@ Command add_inspect_command(CLI::App& app) {
       "inspect", "A model's RoPE, from its config.json, a GGUF file or a preset: frequencies, scaling, layers");
   sub->add_option("file", opt->file, "a Hugging Face config.json or a GGUF file")->type_name("FILE");
   sub->add_flag("--list", opt->list, "list the model presets");
-  sub->add_option("--tensors", opt->tensors,
-                  "list the tensors of a dump (name, dtype, shape, strides): torch.save .pt, .npy, safetensors or GGUF")
+  sub->add_option(
+         "--tensors", opt->tensors,
+         "list the tensors of a dump (name, dtype, shape, strides): torch.save .pt, .npy, safetensors (a file, or a "
+         "checkpoint's directory or model.safetensors.index.json with its shards) or GGUF")
       ->type_name("FILE")
       ->excludes("--list")
       ->excludes("file");

@@ -5,6 +5,7 @@
 
 #include "rope/core/error.hpp"
 #include "rope/core/message.hpp"
+#include "rope/io/tensor_directory.hpp"
 #include "rope/io/tensor_file.hpp"
 #include "rope/io/tensor_list.hpp"
 
@@ -39,8 +40,12 @@ CheckLayersRun run_check_layers(const CheckRequest& request) {
                                     escape_for_message(out.before_pattern), escape_for_message(out.after_pattern),
                                     kMaxTensorPatternStars));
   }
-  const TensorListing before = list_tensors(d.before);
-  const TensorListing after = d.after == d.before ? before : list_tensors(d.after);
+  // Each file opened once: its directory read here, every layer's tensors read from it (tensor_directory.hpp).
+  const std::shared_ptr<const TensorDirectory> before_file = TensorDirectory::open(d.before);
+  const std::shared_ptr<const TensorDirectory> after_file =
+      d.after == d.before ? before_file : TensorDirectory::open(d.after);
+  const TensorListing& before = before_file->listing();
+  const TensorListing& after = after_file->listing();
   std::vector<std::pair<std::string, std::string>> pairs;
   for (const TensorEntry& e : before.tensors) {
     std::vector<std::string> runs;
@@ -69,6 +74,8 @@ CheckLayersRun run_check_layers(const CheckRequest& request) {
     one.dumps.tensor.clear();
     one.dumps.before_tensor = b;
     one.dumps.after_tensor = a;
+    one.dumps.before_directory = before_file;
+    one.dumps.after_directory = after_file;
     out.layers.push_back({b, a, run_check(one)});
   }
   std::stable_sort(out.layers.begin(), out.layers.end(), [](const CheckedLayer& x, const CheckedLayer& y) {

@@ -8,6 +8,7 @@
 #include "rope/analysis/dumps/dump_pair.hpp"
 #include "rope/core/error.hpp"
 #include "rope/io/csv.hpp"
+#include "rope/io/tensor_directory.hpp"
 #include "rope/io/tensor_file.hpp"
 #include "rope/io/text_file.hpp"
 
@@ -63,6 +64,7 @@ LoadedDumps load(const DumpFiles& files, bool streamed) {
   if (files.one_dump) {
     one.after = files.before;
     one.after_tensor = files.before_tensor;
+    one.after_directory = files.before_directory;
   }
   const DumpFiles& o = one;
   TensorReadOptions read, read_after;
@@ -70,18 +72,30 @@ LoadedDumps load(const DumpFiles& files, bool streamed) {
   read.tensor = o.before_tensor.empty() ? o.tensor : o.before_tensor;
   read_after = read;
   read_after.tensor = o.after_tensor.empty() ? o.tensor : o.after_tensor;
-  streamed = streamed && TensorStream::streamable(o.before) && TensorStream::streamable(o.after);
+  // A file opened once for the run (run_check_layers) is read through its directory, the others by their paths.
+  const auto streamable = [](const std::string& path, const std::shared_ptr<const TensorDirectory>& d) {
+    return d ? d->streamable() : TensorStream::streamable(path);
+  };
+  const auto stream = [](const std::string& path, const std::shared_ptr<const TensorDirectory>& d,
+                         const TensorReadOptions& options) {
+    return d ? d->stream(options) : TensorStream::open(path, options);
+  };
+  const auto whole = [](const std::string& path, const std::shared_ptr<const TensorDirectory>& d,
+                        const TensorReadOptions& options) {
+    return d ? d->read(options) : read_tensor_file(path, options);
+  };
+  streamed = streamed && streamable(o.before, o.before_directory) && streamable(o.after, o.after_directory);
   std::optional<TensorStream> before_stream, after_stream;
   TensorData before, after;  // read whole; or their shapes alone when streamed
   if (streamed) {
-    before_stream = TensorStream::open(o.before, read);
-    after_stream = TensorStream::open(o.after, read_after);
+    before_stream = stream(o.before, o.before_directory, read);
+    after_stream = stream(o.after, o.after_directory, read_after);
     before.shape = before_stream->header().shape, before.dtype = before_stream->header().dtype;
     after.shape = after_stream->header().shape, after.dtype = after_stream->header().dtype;
     after.stored = after_stream->header().stored;
   } else {
-    before = read_tensor_file(o.before, read);
-    after = read_tensor_file(o.after, read_after);
+    before = whole(o.before, o.before_directory, read);
+    after = whole(o.after, o.after_directory, read_after);
   }
   const std::string before_name = escape_for_message(o.before), after_name = escape_for_message(o.after);
   // The positions as typed or read; the library arranges the dumps with them (analysis/dumps/dump_pair.hpp).
@@ -160,8 +174,11 @@ LoadedDumps load_dumps(const DumpFiles& o) { return load(o, false); }
 LoadedDumps open_dumps(const DumpFiles& o) { return load(o, true); }
 
 void drop_values(LoadedDumps& dumps) {
-  dumps.before.values = {};
-  dumps.after.values = {};
+  // Swapped with empty vectors, so that their memory is freed: `values = {}` keeps the capacity, and a run of
+  // `--tensor '*'` then held every layer's values until its end (62 MiB a layer of [2048, 16, 128] in
+  // bench/torch_dump_bench.py).
+  std::vector<double>().swap(dumps.before.values);
+  std::vector<double>().swap(dumps.after.values);
   dumps.stream.reset();
 }
 

@@ -19,6 +19,8 @@
 
 namespace rope {
 
+class TensorDirectory;
+
 struct DumpFiles {
   std::string before;     ///< --before FILE
   std::string after;      ///< --after FILE
@@ -34,6 +36,9 @@ struct DumpFiles {
   bool bf16_bits = false;            ///< --bf16-bits
   /// rope spectrum: `before` is the one dump (its setting "dump"), read as both of a pair; `after` unused.
   bool one_dump = false;
+  /// The files opened once by a run that reads several of their tensors (run_check_layers); empty: each is opened
+  /// by its path.
+  std::shared_ptr<const TensorDirectory> before_directory, after_directory;
 };
 
 /// Largest --axis-positions file: 4,194,304 rows (kMaxDumpPositions) of about 16 characters.

@@ -107,6 +107,12 @@ DumpPositions positions_from_text(std::string_view text, const std::string& name
 
 DumpPositions read_positions_file(const std::string& path, const std::string& what, const std::string& tensor) {
   const std::string name = fmt::format("{} '{}'", what, escape_for_message(path));
+  TensorReadOptions read;
+  read.integers = true;
+  read.tensor = tensor;
+  // torch.save, streamed (io/torch_file.hpp): the archive's directory and the positions' bytes alone, so positions
+  // stored beside the dumped tensors of a large file are read without the file.
+  if (is_zip_file(path)) return positions_from_tensor(TorchArchive::open(path, name).read(read), name);
   // A regular file larger than the limit is refused by its size, unread (an 8 GB sparse file took 4.4 s and 267 MB
   // to be read up to the limit and refused); the bounded read stops one buffer past the limit all the same.
   struct stat st {};
@@ -119,9 +125,6 @@ DumpPositions read_positions_file(const std::string& path, const std::string& wh
     throw InvalidArgument(
         error_msg("{0}: larger than the {1}-byte limit for a positions file", name, kMaxPositionsFileBytes));
   }
-  TensorReadOptions read;
-  read.integers = true;
-  read.tensor = tensor;
   const std::string_view bytes = file.text;
   if (is_zip_archive(bytes)) return positions_from_tensor(parse_torch(bytes, name, read), name);
   if (bytes.size() >= 9 && bytes[8] == '{') return positions_from_tensor(parse_safetensors(bytes, name, read), name);

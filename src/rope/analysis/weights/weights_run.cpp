@@ -46,16 +46,23 @@ constexpr NamePattern kQkNames[] = {
     {"blk.", ".attn_q_b", QkRole::QB},
     {"blk.", ".attn_kv_a_mqa", QkRole::KvaMqa},
 };
-/// Fused q, k and v (tensor_mapping.py MODEL_TENSOR.ATTN_QKV; GGUF blk.{bid}.attn_qkv): refused, the family table
-/// says no split.
-constexpr NamePattern kQkFused[] = {
+/// Fused q, k and v whose rows are q's, then k's, then v's: Phi-3's qkv_proj (transformers
+/// models/phi3/modeling_phi3.py @ 00d4b3d2142c, Phi3Attention.forward: query rows [0, H·d), key rows [H·d, H·d +
+/// H_kv·d), value the rest) and every GGUF attn_qkv (llama.cpp src/llama-graph.cpp @ de3ff815ea7d,
+/// llm_graph_context::build_qkv: the views of wqkv at 0, n_embd_head·n_head and after k). Split by the side's head
+/// counts, q and k compared as their own tensors.
+constexpr NamePattern kQkvSplit[] = {
     {"model.layers.", ".self_attn.qkv_proj", QkRole::Q},
+    {"blk.", ".attn_qkv", QkRole::Q},
+};
+/// Other fused q, k and v (tensor_mapping.py MODEL_TENSOR.ATTN_QKV), whose row order is the family's own (per head
+/// in GPT-NeoX, grouped in Falcon): refused, the family table says no split.
+constexpr NamePattern kQkFused[] = {
     {"model.layers.", ".self_attn.query_key_value", QkRole::Q},
     {"model.layers.", ".attention.query_key_value", QkRole::Q},
     {"gpt_neox.layers.", ".attention.query_key_value", QkRole::Q},
     {"transformer.h.", ".attn.c_attn", QkRole::Q},
     {"transformer.h.", ".self_attention.query_key_value", QkRole::Q},
-    {"blk.", ".attn_qkv", QkRole::Q},
 };
 
 struct QkKey {
@@ -93,11 +100,30 @@ std::optional<QkKey> match_name(const std::string& name, const NamePattern* patt
   return std::nullopt;
 }
 
-/// The q/k tensors of a checkpoint by key; every other tensor counted in `others`.
-std::map<QkKey, const WeightTensor*> qk_tensors(const WeightFile& w, long& others) {
-  std::map<QkKey, const WeightTensor*> out;
+/// A q or k: a whole tensor, or its rows [first, first + rows) of a fused q/k/v tensor (rows 0: the whole).
+struct QkRows {
+  const WeightTensor* tensor = nullptr;
+  long first = 0, rows = 0;
+};
+
+/// The q/k tensors of a checkpoint by key; every other tensor counted in `others`. A fused q/k/v tensor of
+/// kQkvSplit gives its q and k rows by the side's head counts (`n_head`, `n_head_kv`).
+std::map<QkKey, QkRows> qk_tensors(const WeightFile& w, long n_head, long n_head_kv, long& others) {
+  std::map<QkKey, QkRows> out;
   others = 0;
   for (const WeightTensor& t : w.tensors) {
+    if (const auto fused = match_name(t.name, kQkvSplit, std::size(kQkvSplit))) {
+      const long rows = t.shape.empty() ? 1 : t.shape.front();
+      const long heads = n_head + 2 * n_head_kv;
+      if (heads < 1 || rows % heads != 0 || fused->layer >= kMaxWeightLayers) {
+        throw InvalidArgument(error_msg("{0}: tensor '{1}': {2} rows are not q, k and v of {3} + 2 × {4} heads", w.path,
+                                        escape_for_message(t.name), rows, n_head, n_head_kv));
+      }
+      const long d = rows / heads;
+      out[{fused->layer, QkRole::Q, fused->bias}] = {&t, 0, n_head * d};
+      out[{fused->layer, QkRole::K, fused->bias}] = {&t, n_head * d, n_head_kv * d};
+      continue;
+    }
     if (match_name(t.name, kQkFused, std::size(kQkFused))) {
       throw InvalidArgument(
           error_msg("{0}: tensor '{1}' holds q, k and v fused, and the family table says no way to split it", w.path,
@@ -112,7 +138,7 @@ std::map<QkKey, const WeightTensor*> qk_tensors(const WeightFile& w, long& other
       throw InvalidArgument(error_msg("{0}: tensor '{1}': layer {2} is above the limit of {3} layers", w.path,
                                       escape_for_message(t.name), key->layer, kMaxWeightLayers));
     }
-    out[*key] = &t;
+    out[*key] = {&t, 0, 0};
   }
   return out;
 }
@@ -167,26 +193,28 @@ WeightsRun run_weights(const WeightsRequest& request) {
   read_side(run.candidate, cand, request.config, ref);
   run.expected = pairing_map(run.reference.layout, run.candidate.layout);
   long ref_others = 0;
-  const auto ref_qk = qk_tensors(ref, ref_others);
-  const auto cand_qk = qk_tensors(cand, run.other_tensors);
+  const auto ref_qk = qk_tensors(ref, run.reference.n_head, run.reference.n_head_kv, ref_others);
+  const auto cand_qk = qk_tensors(cand, run.candidate.n_head, run.candidate.n_head_kv, run.other_tensors);
   for (const auto& [key, t] : ref_qk) {
     if (!cand_qk.count(key)) {
-      throw InvalidArgument(
-          error_msg("{0}: tensor '{1}' has no counterpart in {2}", ref.path, escape_for_message(t->name), cand.path));
+      throw InvalidArgument(error_msg("{0}: tensor '{1}' has no counterpart in {2}", ref.path,
+                                      escape_for_message(t.tensor->name), cand.path));
     }
   }
   for (const auto& [key, t] : cand_qk) {
     if (!ref_qk.count(key)) {
-      throw InvalidArgument(
-          error_msg("{0}: tensor '{1}' has no counterpart in {2}", cand.path, escape_for_message(t->name), ref.path));
+      throw InvalidArgument(error_msg("{0}: tensor '{1}' has no counterpart in {2}", cand.path,
+                                      escape_for_message(t.tensor->name), ref.path));
     }
   }
   if (cand_qk.empty()) throw InvalidArgument(error_msg("{0}: no q or k tensor of an attention layer", cand.path));
   // Layer by layer: the layer's q and k of both sides read, compared and dropped before the next layer's.
   std::vector<float> r_values, c_values;
-  for (const auto& [key, c] : cand_qk) {
-    const WeightTensor* r = ref_qk.at(key);
-    if (r->shape != c->shape) {
+  for (const auto& [key, c_rows] : cand_qk) {
+    const QkRows& r_rows = ref_qk.at(key);
+    const WeightTensor* r = r_rows.tensor;
+    const WeightTensor* c = c_rows.tensor;
+    if (r->shape != c->shape || r_rows.rows != c_rows.rows) {
       throw InvalidArgument(error_msg("tensor '{0}' has shape {1} in {2}, tensor '{3}' {4} in {5}: the shapes differ",
                                       escape_for_message(r->name), shape_string(r->shape), ref.path,
                                       escape_for_message(c->name), shape_string(c->shape), cand.path));
@@ -197,8 +225,9 @@ WeightsRun run_weights(const WeightsRequest& request) {
     out.layer = key.layer;
     out.kind = key.role == QkRole::Q || key.role == QkRole::QB ? 'q' : 'k';
     out.bias = key.bias;
-    out.rows = c->shape.empty() ? 1 : c->shape.front();
-    out.cols = out.rows == 0 ? 0 : c->elements() / std::max(1L, out.rows);
+    const long all_rows = c->shape.empty() ? 1 : c->shape.front();
+    out.rows = c_rows.rows > 0 ? c_rows.rows : all_rows;
+    out.cols = all_rows == 0 ? 0 : c->elements() / std::max(1L, all_rows);
     out.heads = key.role == QkRole::KvaMqa ? 1 : out.kind == 'q' ? run.candidate.n_head : run.candidate.n_head_kv;
     out.reference_dtype = r->dtype;
     out.candidate_dtype = c->dtype;
@@ -210,8 +239,9 @@ WeightsRun run_weights(const WeightsRequest& request) {
     }
     r_values = read_weight(ref, *r);
     c_values = read_weight(cand, *c);
-    const WeightRows rr{r_values.data(), out.rows, out.cols};
-    const WeightRows cc{c_values.data(), out.rows, out.cols};
+    // A fused q/k/v tensor's q or k: its rows, from their first (row-major, cols floats a row).
+    const WeightRows rr{r_values.data() + r_rows.first * out.cols, out.rows, out.cols};
+    const WeightRows cc{c_values.data() + c_rows.first * out.cols, out.rows, out.cols};
     const WeightShape shape{out.rows, out.heads, run.candidate.n_head, out.kind == 'k'};
     out.expected = run.expected;
     out.match = match_weights(rr, cc, shape, out.expected);
