@@ -12,6 +12,7 @@ CheckSettings check_settings(const CheckOptions& opt) {
   s.dtype = opt.dtype;
   s.angles = opt.angles;
   s.query = opt.query;
+  s.strict_order = opt.strict_order;
   return s;
 }
 

@@ -23,6 +23,7 @@ struct CheckOptions {
   ScalingOptions scaling;
   std::optional<int> digits;  ///< --digits N: significant digits of the compared numbers (digits.hpp)
   bool query = false;         ///< --query (check): the dump is a query; the model's query scaling (S21) on top
+  bool strict_order = false;  ///< --strict-order (check): a harmless reordering of the output fails
 };
 
 /// What the dump is checked against, as the library takes it.

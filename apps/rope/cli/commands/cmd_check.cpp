@@ -50,6 +50,9 @@ Command add_check_command(CLI::App& app) {
   sub->add_flag("--query", opt->query,
                 "the dump is a query: also expect the model's query scaling after RoPE, as its attention does "
                 "(Ministral 3 and Mistral 4: 1 + β·ln(1 + ⌊p / L0⌋), docs/scaling.md (S21)); keys are not scaled");
+  sub->add_flag("--strict-order", opt->strict_order,
+                "fail an output that is right up to a harmless reordering of its channels (DeepSeek-V3 written in "
+                "place where HF de-interleaves it), which passes as equivalent by default");
   sub->add_flag("--json", opt->json, "print the report as JSON");
   add_lang_option(*sub, opt->lang);
   add_digits_option(*sub, opt->digits, "4", kDigitsHelp);
