@@ -3,6 +3,7 @@
 #include "rope/report/check_report.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -42,6 +43,23 @@ std::string expected_text(const RopeExpectation& e, const Message& where, const 
              : t.tr("{0} layout ({1}), rotary dim {2} of {3}, base {4}, attention factor {5}",
                     layout_term(e.rope.layout).in(t.lang()), where.in(t.lang()), e.rotary_dim(), e.rope.head_dim,
                     format_number(e.base()), format_number(e.attention_factor()));
+}
+
+/// rope check's row "expected": expected_text with the attention factor at the report's digits (`--digits`, default
+/// 4; 0: every digit), an integer as it is (issue 63: "an attention factor of 1.138629436111989").
+static std::string check_expected_text(const RopeExpectation& e, const Message& where, const Text& t,
+                                       const std::optional<int>& digits) {
+  const double a = e.attention_factor();
+  const std::string factor = a == std::floor(a) ? format_number(a) : with_digits(a, digits.value_or(4));
+  return e.rope.axis_blocks
+             ? t.tr(
+                   "{0} layout inside each axis's block of d/2 channels ({1}), rotary dim {2} of {3}, base {4}, attention "
+                   "factor {5}",
+                   layout_term(e.rope.layout).in(t.lang()), where.in(t.lang()), e.rotary_dim(), e.rope.head_dim,
+                   format_number(e.base()), factor)
+             : t.tr("{0} layout ({1}), rotary dim {2} of {3}, base {4}, attention factor {5}",
+                    layout_term(e.rope.layout).in(t.lang()), where.in(t.lang()), e.rotary_dim(), e.rope.head_dim,
+                    format_number(e.base()), factor);
 }
 
 std::string segment_positions(const LoadedDumps& dumps, const DumpSegment& g) {
@@ -343,7 +361,7 @@ void print_check(std::ostream& out, const CheckRun& run, const Text& t, const st
     row(t.tr("expected"), t.tr("unchanged: layers {0} ({1}) of {2} have no RoPE", describe_layers(nope->layers),
                                escape_controls(nope->layer_type), escape_controls(nope->model)));
   } else {
-    row(t.tr("expected"), expected_text(e, run.where, t));
+    row(t.tr("expected"), check_expected_text(e, run.where, t, digits));
   }
   // The order the spec writes its pairs in, where a dump may hold the other one (docs/check.md: not a bug).
   const std::optional<VariantKind>& named = report.diagnosis.matches;
