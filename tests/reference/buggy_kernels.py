@@ -310,11 +310,14 @@ def main():
     # item 5): [3, seq] and [3, 1, seq] read as t, h, w per index, as --positions reads [3, batch, seq]; identify too.
     d_n = os.path.join(out, "mrope_npy_positions")
     os.makedirs(d_n, exist_ok=True)
-    for name, pid in (("thw_3_seq.npy", thw_a.T.copy()), ("thw_3_1_seq.npy", thw_a.T[:, None, :].copy())):
-        np.save(os.path.join(d_n, name), pid)
-        save("mrope_npy_" + name.split(".")[0], qv, mrope_rope(qv, thw_a, th_vl, (24, 20, 20)), None,
-             vl + ["--axis-positions", os.path.join(d_n, name)], None, exit=0)
-        cases[-1]["identify_args"] = cases[-1]["args"][:4] + cases[-1]["args"][6:8]  # the dumps, --axis-positions
+    np.save(os.path.join(d_n, "thw_3_seq.npy"), thw_a.T.copy())
+    np.save(os.path.join(d_n, "thw_3_1_seq.npy"), thw_a.T[:, None, :].copy())
+    save("mrope_npy_thw_3_seq", qv, mrope_rope(qv, thw_a, th_vl, (24, 20, 20)), None,
+         vl + ["--axis-positions", os.path.join(d_n, "thw_3_seq.npy")], None, exit=0)
+    cases[-1]["identify_args"] = cases[-1]["args"][:4] + cases[-1]["args"][6:8]  # the dumps, --axis-positions
+    save("mrope_npy_thw_3_1_seq", qv, mrope_rope(qv, thw_a, th_vl, (24, 20, 20)), None,
+         vl + ["--axis-positions", os.path.join(d_n, "thw_3_1_seq.npy")], None, exit=0)
+    cases[-1]["identify_args"] = cases[-1]["args"][:4] + cases[-1]["args"][6:8]
     save("mrope_shifted", qv, mrope_rope(qv, thw_a, th_vl, (24, 20, 20), lambda p: p[:, [1, 2, 0]]), None, vl,
          "mrope-axes-shifted", {"shift": 1}, positions_csv=thw)
     # A batch of 2 with HF's position_ids [3, batch, seq], read by the kernel as [batch, 3, seq] (the same buffer).
