@@ -293,7 +293,7 @@ py::dict checked(CheckRun run, const std::string& lang) {
   py::dict out;
   out["data"] = to_python(Report<CheckRun>::value(run));
   const CheckDiagnosis& d = run.report.diagnosis;
-  out["diagnosis"] = run.passed() ? std::string() : d.message.in(l);
+  out["diagnosis"] = run.report.comparison.passed() ? std::string() : d.message.in(l);  // an equivalent one named
   py::list notes;
   for (const Message& n : run.report.notes) notes.append(n.in(l));
   out["notes"] = notes;
@@ -364,7 +364,7 @@ void bind_check(py::module_& m) {
          const py::buffer& after, bool bf16_bits, const py::object& positions, const Spec& spec,
          const std::string& dtype, const std::string& angles, const py::object& starts, const std::string& axes,
          const py::object& patches, const py::object& rope_delta, const std::string& lang, bool grad,
-         const py::object& shift) {
+         const py::object& shift, bool strict_order) {
         const HeldArray b = held_array(before_header, before, "before", bf16_bits),
                         a = held_array(after_header, after, "after", bf16_bits);
         TensorData tb, ta;  // their geometry: the values stay in the arrays
@@ -384,7 +384,7 @@ void bind_check(py::module_& m) {
           if (!dtype.empty()) source.set_dtype(parse_dtype(dtype));
           // The arrays stay referenced by this call's arguments; the check's threads read them without the GIL.
           const py::gil_scoped_release release;
-          return check_arranged(std::move(p.pair), p.expected, source, p.trial);
+          return check_arranged(std::move(p.pair), p.expected, source, p.trial, strict_order);
         };
         return checked(with_other_axes(check_as(axes), axes, check_as), lang);
       },
@@ -392,7 +392,7 @@ void bind_check(py::module_& m) {
       py::arg("positions"), py::arg("spec"), py::arg("dtype") = "", py::arg("angles") = "",
       py::arg("sequence_starts") = py::none(), py::arg("axes") = "", py::arg("patches") = py::none(),
       py::arg("rope_delta") = py::none(), py::arg("lang") = "en", py::arg("grad") = false,
-      py::arg("shift") = py::none());
+      py::arg("shift") = py::none(), py::arg("strict_order") = false);
   // rope spectrum on an array held in memory, read in place a block at a time (analysis/teaching/spectrum.hpp): the
   // fields of rope spectrum --json, its notes and its text in `lang`. spec None: plain RoPE of base 10000, said so.
   m.def(

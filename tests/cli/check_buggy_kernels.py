@@ -39,6 +39,25 @@ def main():
                 failures.append(f"{case['name']}: the Chinese report: {zh[-400:]}")
             print(f"layers  {case['name']:20} {r.get('layer_type')} of {r.get('layer_types')}")
             continue
+        if case.get("identify_family"):  # one engine: identify fits what check names (issue 63 items 2, 3)
+            want_f = dict(case["identify_family"])
+            want_exit, want_text = want_f.pop("exit", 0), want_f.pop("text", None)
+            given = case["args"][4:6] if case["args"][4] == "--positions" else []
+            dumps = case["args"][:4] + given
+            code, out, err = run(a.rope, ["identify", "--json"] + dumps)
+            fam = json.loads(out)["family"] if out.strip().startswith("{") else {}
+            if code != want_exit or fam.get("family") != want_f["family"] or any(
+                    abs(fam.get(k, 0) - v) > 0.01 * v for k, v in want_f.items() if k != "family"):
+                failures.append(f"{case['name']}: identify exit {code}, fits {fam}, check names {case['matches']}: "
+                                f"{err.strip()}")
+            if want_text:
+                code, text, err = run(a.rope, ["identify"] + dumps)
+                if want_text not in text:
+                    failures.append(f"{case['name']}: identify's text lacks {want_text!r}: {text[-600:]}")
+        if case.get("identify_args"):  # identify reads the same positions file (one reader: dumps/dump_files.cpp)
+            code, out, err = run(a.rope, ["identify", "--json"] + case["identify_args"])
+            if code != 0:
+                failures.append(f"{case['name']}: identify exit {code}: {err.strip()}")
         if case.get("identify"):  # identify on the same dump: the layout, the rotated block's offset, in words
             ident = case["identify"]
             dumps = case["args"][:case["args"].index("--positions") + 2]
@@ -54,6 +73,20 @@ def main():
             if ident["text"] in zh or f"（偏移 {ident['rotary_offset']}）" not in zh:
                 failures.append(f"{case['name']}: identify's Chinese text: {zh[:600]}")
             print(f"ident   {case['name']:20} {got.get('layout')} offset {got.get('rotary_offset')}")
+        if r.get("equivalent") != case.get("equivalent") or r["passed"] != (want == 0):
+            failures.append(f"{case['name']}: passed {r['passed']}, equivalent {r.get('equivalent')}, expected "
+                            f"{case.get('equivalent')}")
+        if case.get("equivalent"):  # right up to a harmless reordering: PASS, the reordering named (issue 63 item 4)
+            if dg["matches"] != case["matches"]:
+                failures.append(f"{case['name']}: equivalent as {dg['matches']}, expected {case['matches']}")
+            code, text, err = run(a.rope, ["check"] + case["args"])
+            if case["text"] not in text:
+                failures.append(f"{case['name']}: the text report lacks {case['text']!r}: {text[-400:]}")
+            code, zh, err = run(a.rope, ["check", "--lang", "zh"] + case["args"])
+            if "通过，等价：" not in zh or "PASS" in zh:
+                failures.append(f"{case['name']}: the Chinese verdict: {zh[-400:]}")
+            print(f"equiv   {case['name']:20} {r['equivalent']}")
+            continue
         if want == 0:
             print(f"PASS    {case['name']:20} max ratio {r['max_ratio']:.3g}")
             continue

@@ -51,6 +51,11 @@ def main():
             fail(case, f"diagnosis {report['diagnosis']}, expected {case['matches']}")
         if case.get("swapped") and report["diagnosis"]["swapped_groups"] != case["swapped"]:
             fail(case, f"swapped heads {report['diagnosis']['swapped_groups']}, expected {case['swapped']}")
+        if case.get("swapped"):  # identify: mixed layouts across heads are a failed check too (issue 63 item 5)
+            code, text, err = run(a.rope, ["identify"] + files)
+            heads = ", ".join(str(h) for h in case["swapped"])
+            if code != 1 or f"another pairing on heads {heads}" not in text:
+                fail(case, f"identify exit {code}, expected 1 with the heads {heads} in its headline: {text[:400]}")
         print(f"check    {case['name']:28} exit {code}  max ratio {report['max_ratio']:.3g}  "
               f"{(report.get('diagnosis') or {}).get('message', '')}")
         want = case.get("identify")

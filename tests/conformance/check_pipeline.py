@@ -96,7 +96,8 @@ ONLY_SLIDING_TURN = {"afmoe": None, "muse-glimmer": 1}
 DEFAULT_BASE = {"deepseek4": 160000, "hunyuan-vl-alpha": 11158844.0}
 # Correct llama.cpp dumps checked against a Hugging Face preset whose output order differs, and what check must name,
 # then what must PASS once the layout is given: llama.cpp's deepseek2 graph rotates q_pe in place (ggml rope mode
-# NORM), HF's DeepSeek-V3 de-interleaves it (apply_rotary_pos_emb_interleave), so the same rotation is FAIL there.
+# NORM), HF's DeepSeek-V3 de-interleaves it (apply_rotary_pos_emb_interleave): the same rotation, PASS as equivalent
+# there with the order named, FAIL with --strict-order.
 AGAINST_PRESET = {("deepseek2-mla", "q_pe-0"): ("deepseek-v3", "output-interleaved", ["--layout", "interleaved"])}
 # Dumps correct for llama.cpp that rope, choosing LongRoPE's list from the positions as Hugging Face does, must name:
 # Phi-3 run with n_ctx 256 takes the short factors at every position (llama_model::get_rope_factors).
@@ -255,11 +256,20 @@ def main():
             total += 2
             cmd = [a.rope, "check", "--before", base + ".before.npy", "--after", base + ".after.npy", "--positions",
                    positions, "--model", model, "--json"]
+            # The same rotation in the other order passes as equivalent (issue 63 item 4); --strict-order fails it.
+            total += 1
+            rc, j = run(cmd)
+            named = (j.get("diagnosis") or {}).get("matches")
+            ok = rc == 0 and j["passed"] and named == variant and j.get("equivalent")
+            print(f"{'ok  ' if ok else 'FAIL'} {case:14s} {node:8s} against --model {model}: exit {rc}, named {named}, "
+                  f"equivalent {j.get('equivalent')} (expected exit 0, {variant})")
+            failed += 0 if ok else 1
+            cmd = cmd + ["--strict-order"]
             rc, j = run(cmd)
             named = (j.get("diagnosis") or {}).get("matches")
             ok = rc == 1 and named == variant
-            print(f"{'ok  ' if ok else 'FAIL'} {case:14s} {node:8s} against --model {model}: exit {rc}, named {named} "
-                  f"(expected exit 1, {variant})")
+            print(f"{'ok  ' if ok else 'FAIL'} {case:14s} {node:8s} against --model {model} --strict-order: exit {rc}, "
+                  f"named {named} (expected exit 1, {variant})")
             failed += 0 if ok else 1
             rc, j = run(cmd + fix)
             ok = rc == 0 and j["passed"]

@@ -66,6 +66,10 @@ def call(args, lang="en"):
             kw["dtype"] = "bf16"
             i += 1
             continue
+        if flag == "--strict-order":  # a harmless reordering of the output fails (issue 63 item 4)
+            kw["strict_order"] = True
+            i += 1
+            continue
         value = args[i + 1]
         i += 2
         if flag == "--before":
@@ -74,6 +78,10 @@ def call(args, lang="en"):
             after = np.load(value)
         elif flag == "--positions":
             positions = positions_of(value)
+        elif flag == "--axis-positions" and value.endswith(".npy"):  # HF's position_ids [3, (batch,) seq]
+            positions = np.load(value)
+        elif flag == "--sequence-starts":
+            kw["sequence_starts"] = [int(x) for x in value.split(",")]
         elif flag == "--axis-positions":
             key, table = axis_positions_of(value)
             if key == "positions":

@@ -66,12 +66,17 @@ def test_llama_cpp_q_pe_against_hf_deepseek_is_named():
     """llama.cpp writes each pair back in place; HF's DeepSeek-V3 de-interleaves its output (issue 53)."""
     x, pos, theta = deepseek_q()
     llama_cpp, hf = interleaved_rope(x, pos, theta), interleaved_rope(x, pos, theta, deinterleave=True)
-    r = rope.check(x, llama_cpp, pos, rope.Spec("deepseek-v3"))
-    assert r.matches == "output-interleaved" and "the output is interleaved, as llama.cpp computes it" in r.diagnosis
+    r = rope.check(x, llama_cpp, pos, rope.Spec("deepseek-v3"))  # the same rotation in the other order: equivalent
+    assert r.passed and r.equivalent == "interleaved-in-place" and r.matches == "output-interleaved"
+    assert "the output is interleaved, as llama.cpp computes it" in r.diagnosis
+    assert "PASS, equivalent: the output in the interleaved order" in r.summary()
+    r = rope.check(x, llama_cpp, pos, rope.Spec("deepseek-v3"), strict_order=True)
+    assert not r.passed and r.equivalent is None and r.matches == "output-interleaved"
     assert rope.check(x, llama_cpp, pos, rope.Spec("deepseek-v3", layout="interleaved")).passed
     assert rope.check(x, hf, pos, rope.Spec("deepseek-v3")).passed
-    r = rope.check(x, hf, pos, rope.Spec("deepseek-v3", layout="interleaved"))
-    assert r.matches == "output-deinterleaved" and "as HF's DeepSeek-V3 computes it" in r.diagnosis
+    r = rope.check(x, hf, pos, rope.Spec("deepseek-v3", layout="interleaved"), strict_order=True)
+    assert not r.passed and r.matches == "output-deinterleaved" and "as HF's DeepSeek-V3 computes it" in r.diagnosis
+    assert rope.check(x, hf, pos, rope.Spec("deepseek-v3", layout="interleaved")).equivalent == "de-interleaved"
 
 
 def test_identify_finds_a_rotated_block_after_pass_through_channels():

@@ -13,6 +13,10 @@ LlamaRotaryEmbedding / apply_rotary_pos_emb); the scaled frequencies follow mode
     integer_division    inv_freq = 1 / base^(arange(0, r, 2) // r): every exponent 0, θ = 1
     partial_pairing     partial_rotary_factor 0.5: the rotary half paired (i, i + d/2) instead of (i, i + r/2)
     scaling_twice       llama3: GGUF rope_freqs (θ0 / θ_llama3) applied on top of the llama3 frequencies
+    llama3_base_not_read  llama3 (factor 8, from 8192) at base 10000 where the config says 500000: scaled-base-10000;
+                        identify fits the same llama3 at base 10000, factor 8
+    inv_freq_bf16       inv_freq rounded to bf16, m·θ in float32 (sglang-jax #1472): inv-freq-bf16; inv_freq_f16 the same
+                        in float16
     cache_short         the cos/sin cache built for 512 positions, index clamped to its last row
     cache_wrapped       the same cache read at p mod 512 (positions from 256)
     f16_overflow        positions and inv_freq cast to float16 before m · θ (gpt-oss): inf at 65520, NaN
@@ -21,6 +25,8 @@ LlamaRotaryEmbedding / apply_rotary_pos_emb); the scaled frequencies follow mode
     batch_seq_heads_assumed  a correct [1, 8, 8, d] dump in [batch, seq, heads, d] without --axes: [batch, heads,
                         seq, d] is assumed first, fails, and the other reading passes
     mrope_t_for_all     Qwen3-VL's interleaved M-RoPE with the t row for h and w
+    mrope_npy_thw_3_seq (and _3_1_seq) the correct Qwen3-VL dump, its t, h, w as HF's position_ids in a .npy given to
+                        --axis-positions ([3, seq], [3, 1, seq]): PASS
     mrope_shifted       the same with (t, h, w) read as (h, w, t) (axis slots shifted by one)
     mrope_batch_rows    a batch of 2: HF's position_ids [3, batch, seq] read as [batch, 3, seq]
     mrope_no_delta      decode tokens rotated at their index, rope_deltas −12 dropped
@@ -46,13 +52,21 @@ LlamaRotaryEmbedding / apply_rotary_pos_emb); the scaled frequencies follow mode
                         default type, full_attention, said so
     deepseek_llama_cpp  DeepSeek-V3's q_pe (YaRN f 40) as llama.cpp computes it (ggml rope mode NORM: pairs (2i, 2i + 1)
                         written back in place) checked against the deepseek-v3 preset, HF's, which de-interleaves its
-                        output: named output-interleaved; PASS with --layout interleaved
+                        output: PASS as equivalent (interleaved-in-place), named output-interleaved; FAIL with
+                        --strict-order; PASS with --layout interleaved
     deepseek_hf         the same q_pe as HF's DeepSeek-V3 returns it (apply_rotary_pos_emb_interleave: de-interleaved to
-                        (i, i + 32)): PASS with the preset; named output-deinterleaved with --layout interleaved
+                        (i, i + 32)): PASS with the preset; with --layout interleaved PASS as equivalent (de-interleaved), FAIL
+                        with --strict-order, named output-deinterleaved
     deepseek2_legacy    llama.cpp's legacy DeepSeek-2 q, head 192 = 128 pass-through channels + 64 rotated at the end
                         (interleaved, in place): PASS with the preset and --layout interleaved; `rope identify` finds
                         interleaved pairs on the last 64 channels (offset 128)
     deepseek2_first     the same q with the first 64 channels rotated instead: named rotary-offset-other, offset 0
+    positions_forgotten a correct dump at 40000 + i checked without --positions: positions-offset, offset 40000
+    row_offset          a batch of 2 rows at position_ids 0 … 63, row 1 turned at 5000 + i: that row named, offset 5000
+    packed_offset       two packed sequences given as 0 … 127 twice, the second turned at 3000 + i: offset 3000
+    cp_rank_zigzag      context-parallel rank 1 of 2 (zigzag: chunks 1 and 2 of 256 tokens) checked at rank 0's positions:
+                        two pieces of offsets, named as rank 1's positions (found cp_size 2, cp_rank 1, given_rank 0)
+    cp_rank_contiguous  context-parallel rank 1 of 2 (contiguous: tokens 128 … 255) checked at rank 0's 0 … 127: +128
     deepseek2_middle    the same q with channels 64…127 rotated: rotary-offset-other, offset 64 (where the dump's changed
                         channels begin); identify: interleaved pairs on channels 64–127 (offset 64)
 
@@ -70,6 +84,8 @@ import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "io"))
 import write_gguf  # noqa: E402  (the GGUF writer of the tests, independent of rope's reader)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import cp_positions as cp_ref  # noqa: E402  (the context-parallel splits ported from TransformerEngine and SGLang)
 
 D, HEADS = 64, 2
 
@@ -174,7 +190,8 @@ def main():
     cases = []
 
     def save(name, q, y, positions, args, matches, found=None, text=None, positions_csv=None, closest=None,
-             departure=None, exit=1, layer_type=None, found_rel=1e-9, identify=None):
+             departure=None, exit=1, layer_type=None, found_rel=1e-9, identify=None, equivalent=None,
+             identify_family=None):
         d = os.path.join(out, name)
         os.makedirs(d, exist_ok=True)
         np.save(os.path.join(d, "q.npy"), q)
@@ -191,7 +208,8 @@ def main():
                                              os.path.join(d, "q_rope.npy")] + pos_args + args,
                       "matches": matches, "found": found or {}, "text": text, "closest": closest,
                       "departure": departure, "exit": exit, "layer_type": layer_type,
-                      "found_rel": found_rel, "identify": identify})
+                      "found_rel": found_rel, "identify": identify, "equivalent": equivalent,
+                      "identify_family": identify_family})
 
     def q_of(seq, d=D, heads=HEADS):
         return rng.standard_normal((seq, heads, d)).astype(np.float32)
@@ -239,6 +257,20 @@ def main():
          ["--base", "500000", "--layout", "half", "--angles", "float32", "--scaling", "llama3", "--factor", "8",
           "--low-freq-factor", "1", "--high-freq-factor", "4", "--original-max-position", "8192"],
          "scaling-applied-twice", {"factor": 8.0})
+    # One engine (issue 63 item 3): what identify fits, check names with its parameter. llama3's scaling kept with
+    # rope_theta not read (its frequencies at base 10000 where the config says 500000), and inv_freq stored in bf16 or
+    # float16 with m·θ in float32 (sglang-jax #1472).
+    save("llama3_base_not_read", q512, hf_rope(q512, pos512, llama3_theta(10000.0, D, 8.0, 1.0, 4.0, 8192)
+                                               .astype(np.float32)), pos512,
+         ["--base", "500000", "--layout", "half", "--angles", "float32", "--scaling", "llama3", "--factor", "8",
+          "--low-freq-factor", "1", "--high-freq-factor", "4", "--original-max-position", "8192"],
+         "scaled-base-10000", {"base": 10000},
+         text="matches the llama3 scaling at base 10000, not 500000: rope_theta is not read while the scaling is kept",
+         identify_family={"family": "llama3", "base": 10000, "factor": 8})
+    save("inv_freq_bf16", q, hf_rope(q, pos, bf16_round(th)), pos, plain, "inv-freq-bf16",
+         text="matches inv_freq rounded to bf16 with m·θ computed in float32")
+    save("inv_freq_f16", q, hf_rope(q, pos, th.astype(np.float16).astype(np.float32)), pos, plain, "inv-freq-f16",
+         text="matches inv_freq rounded to f16 with m·θ computed in float32")
     # A cos/sin cache of 512 rows, read at positions up to 1023: clamped, or wrapped.
     pos1k = np.arange(1024)
     q1k = q_of(1024)
@@ -274,6 +306,18 @@ def main():
     vl = ["--model", "qwen3-vl-8b"]
     save("mrope_t_for_all", qv, mrope_rope(qv, thw_a, th_vl, (24, 20, 20), lambda p: p[:, [0, 0, 0]]), None, vl,
          "mrope-t-for-all", positions_csv=thw)
+    # The same correct dump with its positions as HF's position_ids in a .npy given to --axis-positions (issue 63
+    # item 5): [3, seq] and [3, 1, seq] read as t, h, w per index, as --positions reads [3, batch, seq]; identify too.
+    d_n = os.path.join(out, "mrope_npy_positions")
+    os.makedirs(d_n, exist_ok=True)
+    np.save(os.path.join(d_n, "thw_3_seq.npy"), thw_a.T.copy())
+    np.save(os.path.join(d_n, "thw_3_1_seq.npy"), thw_a.T[:, None, :].copy())
+    save("mrope_npy_thw_3_seq", qv, mrope_rope(qv, thw_a, th_vl, (24, 20, 20)), None,
+         vl + ["--axis-positions", os.path.join(d_n, "thw_3_seq.npy")], None, exit=0)
+    cases[-1]["identify_args"] = cases[-1]["args"][:4] + cases[-1]["args"][6:8]  # the dumps, --axis-positions
+    save("mrope_npy_thw_3_1_seq", qv, mrope_rope(qv, thw_a, th_vl, (24, 20, 20)), None,
+         vl + ["--axis-positions", os.path.join(d_n, "thw_3_1_seq.npy")], None, exit=0)
+    cases[-1]["identify_args"] = cases[-1]["args"][:4] + cases[-1]["args"][6:8]
     save("mrope_shifted", qv, mrope_rope(qv, thw_a, th_vl, (24, 20, 20), lambda p: p[:, [1, 2, 0]]), None, vl,
          "mrope-axes-shifted", {"shift": 1}, positions_csv=thw)
     # A batch of 2 with HF's position_ids [3, batch, seq], read by the kernel as [batch, 3, seq] (the same buffer).
@@ -316,6 +360,39 @@ def main():
               "pair 0 (channels 0, 32): it turns that pair by 2 rad where RoPE turns it by 1 rad")
     save("base_unknown", q, hf_rope(q, pos, inv_freq(20000.0, D)), pos, plain, "base-other", {"base": 20000},
          text="matches base 20000, not 10000: is rope_theta read?")
+    # Positions forgotten (issue 63 item 2): a correct kernel's dump at 40000 + i checked without --positions (0 … 255
+    # assumed): every position shifted by +40000, found from the pairs' angles.
+    save("positions_forgotten", q, hf_rope(q, 40000 + pos, th), None, plain, "positions-offset", {"offset": 40000},
+         text="matches every position shifted by +40000 (the first at 40000 where the positions given start at 0)",
+         identify_family={"family": "default", "base": 10000, "exit": 1,
+                          "text": "the angles look like 40000 + index, far beyond the positions given (from 0)"})
+    # A batch of 2 rows, HF's q [batch, heads, seq, d], position_ids 0 … 63 for both, while the kernel turned row 1 at
+    # 5000 + i (its start left out of position_ids): row 0 passes, row 1 is named with its offset.
+    qr = rng.standard_normal((2, HEADS, 64, D)).astype(np.float32)
+    yr = np.stack([hf_rope(qr[b].transpose(1, 0, 2), np.arange(64) + 5000 * b, th).transpose(1, 0, 2)
+                   for b in range(2)])
+    save("row_offset", qr, yr, np.stack([np.arange(64)] * 2), plain, "positions-offset", {"offset": 5000},
+         text="1 of 2 batch rows fail, each matching its positions shifted by a constant (row: shift) 1: +5000")
+    # Two packed sequences of 128 tokens given as 0 … 127 twice (--sequence-starts 0,128,256), the second turned at
+    # 3000 + i, and a context-parallel rank: the contiguous layout's rank 1 of 2 holds tokens 128 … 255 of one
+    # sequence, checked with rank 0's positions 0 … 127.
+    save("packed_offset", q, hf_rope(q, np.concatenate([pos[:128], 3000 + pos[:128]]), th),
+         np.concatenate([pos[:128], pos[:128]]), plain + ["--sequence-starts", "0,128,256"], "positions-offset",
+         {"offset": 3000},
+         text="1 of 2 packed sequences fail, each matching its positions shifted by a constant (sequence: shift) "
+              "1: +3000")
+    q128 = q[:128]
+    # Zigzag (Megatron/TransformerEngine, tests/reference/cp_positions.py's port): rank 1 of 2 holds chunks 1 and 2 of
+    # one sequence of 256 (positions 64 … 191), checked at rank 0's (chunks 0 and 3: 0 … 63, 192 … 255): two pieces
+    # of offsets, named as the rank (issue 65's leftover).
+    cu = [0, 256]
+    rank0, _ = cp_ref.positions_of(cu, cp_ref.zigzag_indices(cu, 2, 0))
+    rank1, _ = cp_ref.positions_of(cu, cp_ref.zigzag_indices(cu, 2, 1))
+    save("cp_rank_zigzag", q128, hf_rope(q128, np.asarray(rank1), th), np.asarray(rank0), plain, "positions-offset",
+         {"cp_size": 2, "cp_rank": 1, "given_rank": 0},
+         text="matches context-parallel rank 1's positions (zigzag, cp size 2) where rank 0's are given")
+    save("cp_rank_contiguous", q128, hf_rope(q128, 128 + pos[:128], th), pos[:128], plain, "positions-offset",
+         {"offset": 128}, text="matches every position shifted by +128")
     # Correct kernels: float32, bf16 and float16 at consecutive and sparse positions up to 131071 stay PASS.
     long_pos = np.concatenate([np.arange(64), np.sort(rng.choice(np.arange(64, 131072), 47, replace=False)),
                                [131071]])
@@ -368,13 +445,20 @@ def main():
     thd, _ = yarn_theta(10000.0, 64, 40.0, 4096, truncate=True)
     qp = q_of(256)
     ds = ["--model", "deepseek-v3"]
-    save("deepseek_llama_cpp", qp, interleaved_rope(qp, pos, thd), pos, ds, "output-interleaved",
-         text="the output is interleaved, as llama.cpp computes it")
+    # The two orders are the same RoPE (q·k is the same): equivalent, exit 0 (issue 63 item 4); --strict-order fails.
+    save("deepseek_llama_cpp", qp, interleaved_rope(qp, pos, thd), pos, ds, "output-interleaved", exit=0,
+         equivalent="interleaved-in-place",
+         text="PASS, equivalent: the output in the interleaved order, as llama.cpp writes it")
+    save("deepseek_llama_cpp_strict", qp, interleaved_rope(qp, pos, thd), pos, ds + ["--strict-order"],
+         "output-interleaved", text="the output is interleaved, as llama.cpp computes it")
     save("deepseek_llama_cpp_layout", qp, interleaved_rope(qp, pos, thd), pos, ds + ["--layout", "interleaved"], None,
          exit=0)
     save("deepseek_hf", qp, interleaved_rope(qp, pos, thd, deinterleave=True), pos, ds, None, exit=0)
     save("deepseek_hf_as_llama_cpp", qp, interleaved_rope(qp, pos, thd, deinterleave=True), pos,
-         ds + ["--layout", "interleaved"], "output-deinterleaved",
+         ds + ["--layout", "interleaved"], "output-deinterleaved", exit=0, equivalent="de-interleaved",
+         text="PASS, equivalent: the output de-interleaved, as HF's DeepSeek-V3 writes it")
+    save("deepseek_hf_as_llama_cpp_strict", qp, interleaved_rope(qp, pos, thd, deinterleave=True), pos,
+         ds + ["--layout", "interleaved", "--strict-order"], "output-deinterleaved",
          text="the output is de-interleaved, as HF's DeepSeek-V3 computes it")
     # llama.cpp's legacy DeepSeek-2 q: cat(q_nope, q_pe), the rope part rotated at the end of the head.
     q192 = q_of(256, d=192)

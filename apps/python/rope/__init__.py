@@ -332,7 +332,8 @@ class Report:
     channel b)], ``diagnosis`` (the sentence naming the bug, "" when it passes, in the language ``check`` was
     given: ``lang="zh"`` as ``rope check --lang zh`` prints it), ``notes`` (the report's notes, in that language),
     ``matches`` (the variant that explains the dump: "layout-swapped", "positions-plus-one", "angles-bf16", ...;
-    ``data["diagnosis"]["found"]`` its parameter), ``layer_type`` (a model of several layer types checked without
+    ``data["diagnosis"]["found"]`` its parameter), ``equivalent`` (a dump right up to a harmless reordering of its
+    output, which passes: its name, "interleaved-in-place" or "de-interleaved", else None), ``layer_type`` (a model of several layer types checked without
     one: the type the dump passes as, else None), and ``data``: every field as JSON-able data, the keys of
     ``rope check --json`` (its sentences in English, as the JSON's)."""
 
@@ -371,6 +372,10 @@ class Report:
         d = self.data.get("diagnosis")
         return d["matches"] if d else None
 
+    @property
+    def equivalent(self):
+        return self.data.get("equivalent")
+
     def __bool__(self):
         return self.passed
 
@@ -394,7 +399,7 @@ class Report:
 
 @_speaks_python("check")
 def check(before, after, positions, spec, dtype=None, *, angles=None, sequence_starts=None, axes=None, patches=None,
-          rope_delta=None, lang="en", grad=False, shift=None):
+          rope_delta=None, lang="en", grad=False, shift=None, strict_order=False):
     """Is ``after`` RoPE(``before``) as ``spec`` computes it? ``rope check`` in-process: the tolerance (C1) of
     the dump's type (``dtype`` overrides it: "f32", "f16", "bf16"; "bf16" also marks 16-bit integer arrays as
     bfloat16 bit patterns), ``angles`` how the angles were computed ("float64", "float32", "ggml"),
@@ -406,7 +411,9 @@ def check(before, after, positions, spec, dtype=None, *, angles=None, sequence_s
     Positions [3, batch, seq] (HF's position_ids of a batch) check each batch row on its own and name a kernel that
     reads them as [batch, 3, seq] ("mrope-batch-rows"). A Spec of a model with several layer types (Gemma 3) and no
     ``layer_type``: a dump that fails as the default type is checked as each type, and passes as the one it matches
-    (``Report.layer_type``). Returns a Report.
+    (``Report.layer_type``). An output right up to a harmless reordering of its channels (DeepSeek-V3 written in place
+    where HF de-interleaves it) passes as equivalent (``Report.data["equivalent"]`` names it, ``Report.diagnosis``
+    says it); ``strict_order=True`` fails it (``rope check --strict-order``). Returns a Report.
 
     The arrays are read in place, a block of positions at a time, as ``rope check`` streams its files: any size
     (a [4, 8192, 32, 128] float32 q in one call), memory bounded by the blocks; a float16, float32, float64 or
@@ -423,7 +430,7 @@ def check(before, after, positions, spec, dtype=None, *, angles=None, sequence_s
     return Report(_rope.check_arrays(hb, b, ha, a, bits, _positions(positions), _spec(spec)._impl,
                                      _dtype(dtype, bits), angles or "", _starts(sequence_starts), axes or "",
                                      _positions(patches, "patches"), _delta(rope_delta), str(lang), bool(grad),
-                                     None if shift is None else float(shift)))
+                                     None if shift is None else float(shift), bool(strict_order)))
 
 
 class SpectrumReport:

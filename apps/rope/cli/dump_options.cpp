@@ -25,7 +25,8 @@ void add_dump_options(CLI::App& app, DumpOptions& o, bool axis_positions, bool a
   if (axis_positions) {
     app.add_option("--axis-positions", o.axis_positions,
                    "M-RoPE: the position of each sequence index per axis, a file of rows t,h,w (rope positions --csv "
-                   "writes one); instead of --positions")
+                   "writes one) or a tensor file of [3, seq] or [3, batch, seq] (HF's position_ids, .npy); instead of "
+                   "--positions")
         ->type_name("FILE");
     add_real_option(app, "--rope-delta", o.rope_delta, 0.0,
                     "M-RoPE decoding: --positions gives the tokens' sequence indices, each rotated at index + D on "

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "rope/analysis/check/check_table.hpp"
 #include "rope/io/tensor_file.hpp"
 #include "rope/io/utf8.hpp"
 #include "rope/report/rope_text.hpp"
@@ -177,7 +178,12 @@ void print_identify(std::ostream& out, const IdentifyRun& run, const Text& t, co
             : t.tr("the given ones shifted by {0:+g}, restart or jump at index {1}", id.position_offset, jumps));
   }
   row(t.tr("rotated channels"), t.tr("{0} of {1}", id.rotary_dim, id.d));
-  row(t.tr("pair layout"), layout_text(id, t));
+  if (id.heads_paired_otherwise.empty()) {
+    row(t.tr("pair layout"), layout_text(id, t));
+  } else {  // mixed across heads: the headline says so (and the exit is a failed check's, IdentifyRun::failed)
+    row(t.tr("pair layout"), t.tr("mixed: {0} on most heads, another pairing on heads {1} (see the note)",
+                                  layout_text(id, t), check_number_list(id.heads_paired_otherwise)));
+  }
   if (!id.pairs.empty()) {
     row(t.tr("attention factor"),
         t.tr("{0:.6f} (pair norms kept within {1:.2g})", id.attention_factor, id.norm_residual));

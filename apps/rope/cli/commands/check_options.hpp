@@ -25,6 +25,7 @@ struct CheckOptions {
   bool query = false;           ///< --query (check): the dump is a query; the model's query scaling (S21) on top
   bool grad = false;            ///< --grad (check): the dumps are gradients (check_mode.hpp (G1))
   std::optional<double> shift;  ///< --shift DELTA (check): the dumps are a K cache before and after a shift (H1)
+  bool strict_order = false;    ///< --strict-order (check): a harmless reordering of the output fails
 };
 
 /// What the dump is checked against, as the library takes it.

@@ -60,6 +60,9 @@ Command add_check_command(CLI::App& app) {
       ->type_name("DELTA")
       ->default_str("")
       ->excludes(grad);
+  sub->add_flag("--strict-order", opt->strict_order,
+                "fail an output that is right up to a harmless reordering of its channels (DeepSeek-V3 written in "
+                "place where HF de-interleaves it), which passes as equivalent by default");
   sub->add_flag("--json", opt->json, "print the report as JSON");
   add_lang_option(*sub, opt->lang);
   add_digits_option(*sub, opt->digits, "4", kDigitsHelp);

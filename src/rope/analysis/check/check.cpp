@@ -6,7 +6,9 @@
 
 #include "rope/analysis/check/check_kernel.hpp"
 #include "rope/core/constants.hpp"
+#include "rope/core/dtype.hpp"
 #include "rope/core/error.hpp"
+#include "rope/models/scaling/scaling.hpp"
 
 namespace rope {
 
@@ -100,6 +102,31 @@ std::vector<Variant> check_variants(const RopeExpectation& e) {
     s = e;
     s.set_theta(default_theta(kDefaultBase, r));
     add(VariantKind::Base10000, s);
+  }
+  if (e.scaled() && e.base() != kDefaultBase && e.rope.config.type != ScalingType::LongRope) {
+    // The scaling kept with rope_theta not read: the model's scaled frequencies recomputed at base 10000
+    // (models/scaling/scaling.hpp rope_parameters), where the plain variant above drops the scaling too.
+    RopeConfig c = e.rope.config;
+    c.base = kDefaultBase;
+    try {
+      const RopeParameters p = rope_parameters(c);
+      if (p.inv_freq.size() == e.theta().size()) {
+        s = e;
+        s.set_theta(p.inv_freq);
+        add(VariantKind::ScaledBase10000, s).found = {{"base", kDefaultBase}};
+      }
+    } catch (const InvalidArgument&) {
+      // the config's scaling does not compute at base 10000: no such variant
+    }
+  }
+  for (const DType type : {DType::BF16, DType::F16}) {
+    // inv_freq stored in a 16-bit type, the product m·θ in float32 (sglang-jax #1472: a bf16 inv_freq buffer).
+    Eigen::VectorXd rounded = e.theta();
+    for (Eigen::Index i = 0; i < rounded.size(); ++i) rounded[i] = round_to(type, rounded[i]);
+    if (rounded == e.theta()) continue;
+    s = e;
+    s.set_theta(rounded);
+    add(type == DType::BF16 ? VariantKind::InvFreqBf16 : VariantKind::InvFreqF16, s);
   }
   if (e.scaled() || e.attention_factor() != 1.0) {
     s = e;
@@ -278,6 +305,12 @@ std::vector<DumpComparison> MemorySource::compare(long start, const std::vector<
 }
 
 bool MemorySource::after_looks_like_bf16() const { return looks_like_bf16(after_); }
+
+std::pair<std::vector<double>, std::vector<double>> MemorySource::vector_at(long index, long group) const {
+  const double* x = before_.vector(index, group);
+  const double* y = after_.vector(index, group);
+  return {{x, x + before_.d}, {y, y + after_.d}};
+}
 
 DumpComparison compare_dump(const DumpVectors& before, const DumpVectors& after,
                             const std::vector<AxisPosition>& positions, const Variant& variant) {

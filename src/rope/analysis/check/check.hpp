@@ -179,6 +179,16 @@ enum class VariantKind {
   ChannelsZeroed,         ///< a channel range 0 in every vector, the others right (found "channel", "channels")
   ChannelsUninitialised,  ///< a channel range wrong in every vector, not 0, the others right
   MagnitudeReapplied,  ///< shift: the attention factor a applied again at the shift, k′ = a·R(δ)·k (found "factor")
+  /// Every vector (of a segment, or of some heads) turned at its position plus a constant δ: positions forgotten or
+  /// offset (position_offset.hpp (P1)): found "offset".
+  PositionsOffset,
+  /// The model's scaling kept, its base not read: the scaled frequencies at base 10000 (llama3 at base 10000 where the
+  /// config says 500000): found "base".
+  ScaledBase10000,
+  /// inv_freq stored in bf16 (or float16), m·θ then computed in float32: θ rounded to that type, the product not
+  /// (sglang-jax #1472), where AnglesBf16 rounds the positions and the product too.
+  InvFreqBf16,
+  InvFreqF16,
 };
 /// "expected", "layout-swapped", "base-10000", … (the names of the JSON output and of the tests).
 const char* to_string(VariantKind kind);
@@ -307,6 +317,9 @@ class DumpSource {
   virtual bool after_looks_like_bf16() const = 0;
   /// Whether the comparisons visit a sample of the range only (check_sample.hpp SampledSource).
   virtual bool sampled() const { return false; }
+  /// The d channels of group `group` at sequence index `index` before and after RoPE (a diagnosis reads one vector's
+  /// angles: position_offset.hpp).
+  virtual std::pair<std::vector<double>, std::vector<double>> vector_at(long index, long group) const = 0;
 };
 
 /// Two dumps in memory. @throws InvalidArgument if their shapes differ.
@@ -321,6 +334,7 @@ class MemorySource final : public DumpSource {
                                       const std::vector<Variant>& variants,
                                       const ComparePass& pass = {}) const override;
   bool after_looks_like_bf16() const override;
+  std::pair<std::vector<double>, std::vector<double>> vector_at(long index, long group) const override;
 
  private:
   const DumpVectors& before_;

@@ -10,6 +10,7 @@
 
 #include "rope/analysis/check/check_sample.hpp"
 #include "rope/analysis/check/check_table.hpp"
+#include "rope/analysis/check/position_offset.hpp"
 #include "rope/core/error.hpp"
 
 namespace rope {
@@ -475,6 +476,7 @@ CheckReport check_source_forward(const DumpSource& source, long start, const std
       return report;
     }
   }
+  if (!dg.matches) try_position_offset(report, source, start, positions);
   if (!dg.matches) try_measured_base(report, source, start, positions);
   if (dg.matches) {
     name_match(report, source, positions, *dg.matches, dg.found);

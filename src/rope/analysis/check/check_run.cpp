@@ -9,6 +9,7 @@
 
 #include "rope/analysis/check/check_table.hpp"
 #include "rope/analysis/check/expectation.hpp"
+#include "rope/analysis/check/position_offset.hpp"
 #include "rope/core/constants.hpp"
 #include "rope/core/error.hpp"
 #include "rope/io/csv.hpp"
@@ -297,6 +298,14 @@ namespace {
 
 /// One check of the dumps as `request` reads them; `model` holds the run's one resolution (made by the first reading,
 /// kept for another one).
+/// A failing dump whose diagnosis is a harmless reordering of the output (equivalent_reordering, check_table.hpp)
+/// passes as equivalent, unless the order is asked for.
+void name_equivalent(CheckRun& run, bool strict_order) {
+  const CheckDiagnosis& dg = run.report.diagnosis;
+  if (strict_order || run.report.comparison.passed() || !dg.matches || run.nope) return;
+  if (equivalent_reordering(*dg.matches) != nullptr) run.equivalent = dg.matches;
+}
+
 CheckRun check_files(const CheckRequest& request, std::optional<ModelRope>& model) {
   const CheckSettings& s = request.settings;
   CheckRun run;
@@ -416,8 +425,9 @@ CheckRun check_files(const CheckRequest& request, std::optional<ModelRope>& mode
       const auto from = positions.begin() + g.segment.start;
       diagnose_no_rope(*g.report, source, {from, from + g.segment.length}, other, model, type, layers, g.segment.start);
     }
-  } else if (dumps.segments_are_rows) {
-    diagnose_rows(report, dumps.segments, segments, positions);
+  } else {
+    if (dumps.segments_are_rows) diagnose_rows(report, dumps.segments, segments, positions);
+    diagnose_segment_offsets(report, segments, dumps.segments_are_rows);
   }
   if (progress != nullptr) progress->finish();
   drop_values(dumps);
@@ -425,6 +435,7 @@ CheckRun check_files(const CheckRequest& request, std::optional<ModelRope>& mode
   run.expected = std::move(e);
   run.report = std::move(report);
   run.segments = std::move(segments);
+  name_equivalent(run, s.strict_order);
   return run;
 }
 
@@ -451,7 +462,8 @@ CheckRun run_check(const CheckRequest& request) {
 
 namespace {
 
-CheckRun check_pair(DumpPair pair, RopeExpectation expected, const StreamSource* stream, const LayerTypeTrial& trial) {
+CheckRun check_pair(DumpPair pair, RopeExpectation expected, const StreamSource* stream, const LayerTypeTrial& trial,
+                    bool strict_order) {
   CheckRun run;
   expect_arrangement(expected, pair.rope_delta, pair.segments, pair.segments_are_rows);
   if (expected.mode == CheckMode::Shift) {  // (H1): every key at δ, which the report gives as the positions
@@ -474,22 +486,25 @@ CheckRun check_pair(DumpPair pair, RopeExpectation expected, const StreamSource*
                      ? check_segments(source, positions, expected, pair.segments, run.report.comparison)
                      : SegmentChecks{};
   if (pair.segments_are_rows) diagnose_rows(run.report, pair.segments, run.segments, positions);
+  diagnose_segment_offsets(run.report, run.segments, pair.segments_are_rows);
   run.expected = std::move(expected);
   for (const double p : pair.positions) run.max_position = std::max(run.max_position, p);
   for (const AxisPosition& p : pair.axis_positions) run.max_position = std::max(run.max_position, p.max_abs());
   run.dumps = arranged_geometry(std::move(pair));
+  name_equivalent(run, strict_order);
   return run;
 }
 
 }  // namespace
 
-CheckRun check_arranged(DumpPair pair, const RopeExpectation& expected, const LayerTypeTrial& trial) {
-  return check_pair(std::move(pair), expected, nullptr, trial);
+CheckRun check_arranged(DumpPair pair, const RopeExpectation& expected, const LayerTypeTrial& trial,
+                        bool strict_order) {
+  return check_pair(std::move(pair), expected, nullptr, trial, strict_order);
 }
 
 CheckRun check_arranged(DumpPair pair, const RopeExpectation& expected, const StreamSource& source,
-                        const LayerTypeTrial& trial) {
-  return check_pair(std::move(pair), expected, &source, trial);
+                        const LayerTypeTrial& trial, bool strict_order) {
+  return check_pair(std::move(pair), expected, &source, trial, strict_order);
 }
 
 }  // namespace rope

@@ -42,6 +42,9 @@ struct CheckSettings {
   /// engine.
   LongRopeRule longrope;
 
+  /// A dump right up to a harmless reordering of its output (equivalent_reordering, check_table.hpp) fails, as it
+  /// would without the reordering (`rope check --strict-order`); otherwise it passes as equivalent.
+  bool strict_order = false;
   /// Whether anything beyond plain RoPE of a base was asked for.
   bool any() const;
 };
@@ -102,8 +105,11 @@ struct CheckRun {
   /// The batch rows or packed sequences (none for one sequence): counted, the first kListedSegments listed, at
   /// most kDiagnosedSegments failing ones diagnosed (check.hpp).
   SegmentChecks segments;
+  /// The dump fails only by a harmless reordering of its output, which passes (equivalent_reordering, check_table.hpp):
+  /// the variant it matches (report.diagnosis names it); nullopt otherwise, and with CheckSettings::strict_order.
+  std::optional<VariantKind> equivalent;
 
-  bool passed() const { return report.comparison.passed(); }
+  bool passed() const { return report.comparison.passed() || equivalent.has_value(); }
 };
 
 /// Reads the dumps, resolves the expectation and checks. @throws InvalidArgument, IoError as the readers and
@@ -135,12 +141,13 @@ LayerTypeTrial layer_types_to_try(const ModelRope& model, const std::string& lay
 /// The same on dumps a front end arranged (dump_pair.hpp) against `expected`: the Python module's check. The
 /// variants that need the dump's arrangement (the rope_deltas its positions include, batch rows of equal length)
 /// are read from `pair`, as run_check reads them from the files.
-CheckRun check_arranged(DumpPair pair, const RopeExpectation& expected, const LayerTypeTrial& trial = {});
+CheckRun check_arranged(DumpPair pair, const RopeExpectation& expected, const LayerTypeTrial& trial = {},
+                        bool strict_order = false);
 
 /// The same with the values read from `source` a block at a time (`pair` arranged with geometry_only): arrays
 /// a front end holds in memory (TensorStream::in_memory), checked in place with bounded memory, as `rope check`
 /// streams its files.
 CheckRun check_arranged(DumpPair pair, const RopeExpectation& expected, const StreamSource& source,
-                        const LayerTypeTrial& trial = {});
+                        const LayerTypeTrial& trial = {}, bool strict_order = false);
 
 }  // namespace rope

@@ -8,9 +8,11 @@
 #include <fmt/ranges.h>
 #include <stdexcept>
 
+#include "rope/analysis/dumps/cp_positions.hpp"
 #include "rope/core/dtype.hpp"
 #include "rope/core/error.hpp"
 #include "rope/models/scaling/longrope_engine.hpp"
+#include "rope/models/scaling/scaling_table.hpp"
 
 namespace rope {
 
@@ -144,6 +146,63 @@ Message offset_says(S c) {
       "wrong place in the head (DeepSeek's q = cat(q_nope, q_pe) rotates its last {0} channels, a partial rotary head "
       "its first {0})",
       r, off, off + r - 1, off, c.expected.rope.rotary_offset, c.expected.rope.rotary_offset + r - 1);
+}
+
+/// The value of the found parameter `key`, or nullopt.
+std::optional<double> found_named(S c, const std::string& key) {
+  for (const auto& [k, v] : c.diagnosis.found) {
+    if (k == key) return v;
+  }
+  return std::nullopt;
+}
+
+Message positions_offset_says(S c) {
+  if (const std::optional<double> cp = found_named(c, "cp_size")) {
+    const auto layout = static_cast<CpLayout>(static_cast<int>(*found_named(c, "layout")));
+    if (found_named(c, "one_sequence")) {
+      return msg(
+          "matches context-parallel rank {0}'s positions with the packed batch cut as one sequence ({1}, cp size {2}), "
+          "where the positions given restart at each sequence: the batch was split without its sequence starts "
+          "(position_ids of the packed sequences ignored for this rank)",
+          static_cast<long>(*found_named(c, "cp_rank")), std::string(to_string(layout)), static_cast<long>(*cp));
+    }
+    return msg(
+        "matches context-parallel rank {0}'s positions ({1}, cp size {2}) where rank {3}'s are given: the dump "
+        "holds another rank's slice of the sequence (give that rank's positions: rope positions {4})",
+        static_cast<long>(*found_named(c, "cp_rank")), std::string(to_string(layout)), static_cast<long>(*cp),
+        static_cast<long>(*found_named(c, "given_rank")),
+        fmt::format("{} 0,{} {} {} {} {} {} {}", option_name("sequence_starts"),
+                    static_cast<long>(*cp) * static_cast<long>(c.positions.size()), option_name("cp_size"),
+                    static_cast<long>(*cp), option_name("cp_rank"), static_cast<long>(*found_named(c, "cp_rank")),
+                    option_name("cp_layout"), to_string(layout)));
+  }
+  if (found_named(c, "from_1")) {
+    std::string pieces;
+    for (int k = 0;; ++k) {
+      const std::string n = k == 0 ? "" : "_" + std::to_string(k);
+      const std::optional<double> off = found_named(c, "offset" + n), from = found_named(c, "from" + n);
+      if (!off || !from) break;
+      pieces += fmt::format("{}{:g}: {:+g}", k ? ", " : "", *from, *off);
+    }
+    return msg(
+        "matches the positions shifted by a constant in pieces (from index: shift) {0}: the positions given are "
+        "offset differently in each part (another context-parallel rank's chunks? packed sequences whose starts were "
+        "left out?)",
+        pieces);
+  }
+  const double delta = found_value(c), first = c.positions.front()[0];
+  return msg(
+      "matches every position shifted by {0} (the first at {1} where the positions given start at {2}): the "
+      "positions are missing or offset; give the dump's own ({3})",
+      fmt::format("{:+g}", delta), fmt::format("{:g}", first + delta), fmt::format("{:g}", first),
+      option_name("positions"));
+}
+
+Message inv_freq_in(const char* type) {
+  return msg(
+      "matches inv_freq rounded to {0} with m·θ computed in float32: the frequencies are stored in {0} (a buffer of "
+      "the model's dtype) before the product; keep inv_freq in float32",
+      type);
 }
 
 constexpr VariantDetection kCompared = VariantDetection::Compared, kFromDump = VariantDetection::FromDump,
@@ -447,6 +506,18 @@ const std::vector<VariantRow> kVariantTable = {
            "after n shifts a key is {2}^n too long",
            fmt::format("{:g}", c.expected.shift), fmt::format("{:.6g}", found_value(c, 0)), m);
      }},
+    {VariantKind::PositionsOffset, "positions-offset", VariantDetection::Measured, "offset",
+     [](E) { return msg("the positions plus a constant offset"); }, positions_offset_says},
+    {VariantKind::ScaledBase10000, "scaled-base-10000", kCompared, "base",
+     [](E e) { return msg("the {0} scaling at base 10000", std::string(to_string(e.rope.config.type))); },
+     [](S c) {
+       return msg("matches the {0} scaling at base 10000, not {1}: rope_theta is not read while the scaling is kept",
+                  std::string(to_string(c.expected.rope.config.type)), base_of(c.expected));
+     }},
+    {VariantKind::InvFreqBf16, "inv-freq-bf16", kCompared, "",
+     [](E) { return msg("inv_freq rounded to {0}, m·θ in float32", "bf16"); }, [](S) { return inv_freq_in("bf16"); }},
+    {VariantKind::InvFreqF16, "inv-freq-f16", kCompared, "",
+     [](E) { return msg("inv_freq rounded to {0}, m·θ in float32", "f16"); }, [](S) { return inv_freq_in("f16"); }},
 };
 
 const std::vector<CheckModeRow> kCheckModes = {
@@ -489,6 +560,17 @@ const VariantRow& variant_row(VariantKind kind) {
 }
 
 const char* to_string(VariantKind kind) { return variant_row(kind).name; }
+
+const char* equivalent_reordering(VariantKind kind) {
+  switch (kind) {
+    case VariantKind::OutputInterleaved:
+      return "interleaved-in-place";
+    case VariantKind::OutputDeinterleaved:
+      return "de-interleaved";
+    default:
+      return nullptr;
+  }
+}
 
 Message describe(VariantKind kind, const RopeExpectation& expected) { return variant_row(kind).changes(expected); }
 

@@ -61,6 +61,11 @@ struct VariantRow {
 const std::vector<VariantRow>& variant_table();
 /// The row of `kind`.
 const VariantRow& variant_row(VariantKind kind);
+/// The variants that are a harmless reordering, not a bug (docs/check.md: "not a bug"): the output right up to the
+/// order its channels are written in, q·k the same. A dump that matches one passes as equivalent (CheckRun::equivalent;
+/// JSON "equivalent": this name, "interleaved-in-place", "de-interleaved") unless the order is asked for
+/// (CheckSettings::strict_order). nullptr for a bug.
+const char* equivalent_reordering(VariantKind kind);
 
 /// One mode of a check: its name (the report's header and JSON), the expectation it compares a dump with, made from
 /// the forward one, and its wording of a known variant's sentence.

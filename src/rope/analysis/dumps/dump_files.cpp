@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "rope/analysis/dumps/dump_pair.hpp"
+#include "rope/analysis/dumps/dump_positions.hpp"
 #include "rope/core/error.hpp"
 #include "rope/io/csv.hpp"
 #include "rope/io/tensor_directory.hpp"
@@ -108,6 +109,18 @@ LoadedDumps load(const DumpFiles& files, bool streamed) {
   l.stored = after.stored;
   if (!o.axis_positions.empty()) {
     if (!o.positions.empty()) throw InvalidArgument(error_msg("give --positions or --axis-positions, not both"));
+  }
+  const std::optional<DumpPositions> axis_table =
+      o.axis_positions.empty() ? std::nullopt
+                               : read_axis_positions_tensor(o.axis_positions, option_name("axis_positions") + " file");
+  if (axis_table) {  // a tensor file: as --positions reads one, every component kept
+    input.axis_positions = axis_table->values;
+    for (const AxisPosition& p : axis_table->values) input.positions.push_back(p.value[0]);
+    input.rows = axis_table->rows;
+    input.row_length = axis_table->seq;
+    input.positions_setting = "axis_positions";
+    l.positions_text = fmt::format("{} {}", o.axis_positions, shape_string(axis_table->shape));
+  } else if (!o.axis_positions.empty()) {
     input.axis_positions =
         parse_axis_position_rows(read_text_file(o.axis_positions, "--axis-positions file", kMaxAxisPositionsBytes),
                                  fmt::format("--axis-positions '{}'", escape_for_message(o.axis_positions)),

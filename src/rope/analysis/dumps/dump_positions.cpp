@@ -212,4 +212,33 @@ std::vector<long> position_restarts(const std::vector<double>& positions) {
   return at;
 }
 
+std::optional<DumpPositions> read_axis_positions_tensor(const std::string& path, const std::string& what) {
+  const BoundedRead head = read_file_bounded(path, 16);
+  if (head.error != 0) return std::nullopt;  // the text reader words the error
+  const std::string_view bytes = head.text;
+  const bool tensor = is_zip_archive(bytes) || (bytes.size() >= 9 && bytes[8] == '{') ||
+                      (bytes.size() >= 6 && bytes.substr(0, 6) == std::string_view("\x93NUMPY", 6));
+  if (!tensor) return std::nullopt;
+  DumpPositions p = read_positions_file(path, what);
+  if (p.components > 1) return p;
+  const long c = p.shape.size() == 2 ? p.shape[0] : 0;
+  if (c < 2 || c > 4) {
+    throw InvalidArgument(
+        error_msg("{0} '{1}': positions of shape {2}: expected [C, seq] or [C, batch, seq] with C = "
+                  "2, 3 or 4 components per position (HF's position_ids [3, batch, seq])",
+                  what, escape_for_message(path), shape_string(p.shape)));
+  }
+  // [C, seq] read as C rows of one component: each index's C components instead.
+  DumpPositions axes;
+  axes.shape = p.shape, axes.components = static_cast<int>(c), axes.rows = 1, axes.seq = p.seq;
+  axes.values.resize(static_cast<std::size_t>(p.seq));
+  for (long i = 0; i < p.seq; ++i) {
+    AxisPosition& a = axes.values[static_cast<std::size_t>(i)];
+    a.count = static_cast<int>(c);
+    for (long k = 0; k < c; ++k)
+      a.value[static_cast<std::size_t>(k)] = p.values[static_cast<std::size_t>(k * p.seq + i)].value[0];
+  }
+  return axes;
+}
+
 }  // namespace rope

@@ -8,6 +8,7 @@
 /// segments are the rows, so that a check reports each row.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -45,6 +46,13 @@ DumpPositions positions_from_text(std::string_view text, const std::string& name
 /// floats; `tensor` names one of a safetensors or torch.save file, empty: the file holds one), else text.
 /// @throws IoError (unreadable), InvalidArgument as the two above.
 DumpPositions read_positions_file(const std::string& path, const std::string& what, const std::string& tensor = "");
+
+/// The positions of an axis-positions file (rope check and identify --axis-positions) when it is a tensor file
+/// (.npy, safetensors or torch.save, by its first bytes, read as read_positions_file reads them): [C, seq] or
+/// [C, batch, seq] with C = 2, 3 or 4 components per position (HF's position_ids [3, batch, seq], a vision tower's
+/// (row, column)); nullopt for a text file, which parse_axis_position_rows (models/axes.hpp) reads.
+/// @throws InvalidArgument for another shape, IoError and InvalidArgument as read_positions_file.
+std::optional<DumpPositions> read_axis_positions_tensor(const std::string& path, const std::string& what);
 
 /// A part of the sequence axis: a batch row laid along it, or one of packed sequences.
 struct DumpSegment {

@@ -141,6 +141,13 @@ std::pair<DumpVectors, DumpVectors> StreamSource::read(const std::vector<long>& 
   return out;
 }
 
+std::pair<std::vector<double>, std::vector<double>> StreamSource::vector_at(long index, long group) const {
+  const auto [before, after] = read({index}, group + 1);
+  const auto at = static_cast<long>(group * geometry_.d);
+  return {{before.values.begin() + at, before.values.begin() + at + geometry_.d},
+          {after.values.begin() + at, after.values.begin() + at + geometry_.d}};
+}
+
 DumpSample sample_dump(const StreamSource& source, long max_elements) {
   DumpSample s;
   const long seq = source.seq(), d = source.d();

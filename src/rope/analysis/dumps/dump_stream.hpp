@@ -38,6 +38,7 @@ class StreamSource final : public DumpSource {
                                       const std::vector<Variant>& variants,
                                       const ComparePass& pass = {}) const override;
   bool after_looks_like_bf16() const override;
+  std::pair<std::vector<double>, std::vector<double>> vector_at(long index, long group) const override;
 
   /// The geometry as compared (values empty): rows laid along the sequence axis when `rows`.
   const DumpVectors& geometry() const { return geometry_; }

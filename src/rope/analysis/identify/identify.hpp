@@ -90,6 +90,9 @@ struct Identification {
   /// the others.
   std::vector<int> pairing_assumed;
   bool reversed = false;  ///< every pair turns clockwise: the rotation is reversed (sin's sign)
+  /// |position_offset| beyond the span of the positions given, found when no offset within it fits: positions
+  /// forgotten (a dump at 40000 + i checked at 0 … n − 1) or offset far beyond them.
+  bool offset_beyond_span = false;
   /// No pairing found (layout None), yet the pairs of this layout over the rotated channels keep every pair's norm
   /// (within norm_residual): the vectors of a sequence index are turned by different angles (axes read in the wrong
   /// order), not a rotation that breaks norms.

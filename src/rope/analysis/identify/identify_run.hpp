@@ -32,8 +32,9 @@ struct IdentifyRun {
 
   /// The dump's positions are not the ones given (an offset, a restart or a jump): a failed check's exit code.
   bool positions_differ() const { return id.position_offset != 0 || !id.jumps.empty(); }
-  /// A failed check's exit code: the positions differ, or the rotation is reversed (every pair turns clockwise).
-  bool failed() const { return positions_differ() || id.reversed; }
+  /// A failed check's exit code: the positions differ, the rotation is reversed (every pair turns clockwise), or the
+  /// heads pair their channels in different layouts (a q/k permutation wrong on some heads).
+  bool failed() const { return positions_differ() || id.reversed || !id.heads_paired_otherwise.empty(); }
 };
 
 /// Reads the dumps (sampled when streamed and larger than kIdentifyElements) and identifies. @throws

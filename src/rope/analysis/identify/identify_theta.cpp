@@ -376,9 +376,19 @@ void detail::measure_frequencies(const DumpVectors& before, const DumpVectors& a
       c[j] = std::arg(acc), w[j] = mass > 0 ? std::abs(acc) / mass : 0.0;
       total += w[j];
     }
-    if (total > 0)
+    if (total > 0) {
       id.position_offset = static_cast<double>(
           detail::best_integer_shift(c, coarse, w, std::min(kMaxPositionOffset, static_cast<long>(span) + 1)));
+      // The phases fit no offset within the positions' span (their weighted mean 1 − cos c_j beyond that of 0.3 rad):
+      // positions forgotten or offset far beyond them (a dump at 40000 + i given 0 … n − 1, issue 63): the whole
+      // range is searched, so that the angles are fitted at the dump's own positions and not by a wrong base.
+      double miss = 0;
+      for (int j = 0; j < n; ++j) miss += w[j] * (1 - std::cos(c[j] - coarse[j] * id.position_offset));
+      if (miss > (1 - std::cos(0.3)) * total) {
+        id.position_offset = static_cast<double>(detail::best_integer_shift(c, coarse, w, kMaxPositionOffset));
+        id.offset_beyond_span = id.position_offset != 0 && std::abs(id.position_offset) > span;
+      }
+    }
   }
   for (double& x : p) x += id.position_offset;
   id.dump_positions = p;
@@ -430,6 +440,13 @@ void detail::measure_frequencies(const DumpVectors& before, const DumpVectors& a
       id.notes.push_back(msg("the positions jump at index {0}: the dump's position there is {1}, not {2}", s, p[i],
                              positions[i] + id.position_offset));
     }
+  }
+  if (id.offset_beyond_span) {
+    id.notes.push_back(
+        msg("the angles look like {0} + index, far beyond the positions given (from {1}): the positions are missing "
+            "or offset; give the dump's own ({2})",
+            fmt::format("{:g}", positions.front() + id.position_offset), fmt::format("{:g}", positions.front()),
+            option_name("positions")));
   }
   if (id.position_offset != 0) {
     const std::string k = fmt::format("{:+g}", id.position_offset);

@@ -1,0 +1,216 @@
+// A constant offset of the positions measured from one vector's pair angles (position_offset.hpp (P1)).
+#include "rope/analysis/check/position_offset.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <complex>
+#include <fmt/format.h>
+#include <vector>
+
+#include "rope/analysis/check/check_table.hpp"
+#include "rope/analysis/dumps/cp_positions.hpp"
+#include "rope/core/error.hpp"
+
+namespace rope {
+namespace {
+
+double wrap_angle(double a) { return std::remainder(a, 2 * M_PI); }
+
+struct OffsetPair {
+  double theta = 0;
+  double psi = 0;  ///< δ·θ modulo 2π, read from the dump (P1)
+};
+
+}  // namespace
+
+std::optional<long> measure_position_offset(const RopeExpectation& expected, const double* x, const double* y,
+                                            double position) {
+  if (expected.rope.axes || expected.rope.axis_blocks) return std::nullopt;
+  const int pairs = expected.rotary_dim() / 2;
+  std::vector<std::complex<double>> xs, ys;
+  double largest = 0;
+  for (int i = 0; i < pairs; ++i) {
+    const auto [a, b] = pair_channels(expected, i, false);
+    const auto [c, e] = pair_channels(expected, i, true);
+    xs.emplace_back(x[a], x[b]);
+    ys.emplace_back(y[c], y[e]);
+    largest = std::max(largest, std::abs(xs.back()));
+  }
+  std::vector<OffsetPair> read;
+  for (int i = 0; i < pairs; ++i) {
+    const double theta = expected.theta()[i];
+    const auto k = static_cast<std::size_t>(i);
+    // A pair too short to give its angle (rounding turns it by more than the tolerance) says nothing.
+    if (!(theta > 0) || !(std::abs(xs[k]) > 1e-3 * largest) || !(std::abs(ys[k]) > 1e-3 * largest)) continue;
+    read.push_back({theta, wrap_angle(std::arg(ys[k]) - std::arg(xs[k]) - std::remainder(position * theta, 2 * M_PI))});
+  }
+  if (read.size() < 2) return std::nullopt;
+  std::sort(read.begin(), read.end(), [](const OffsetPair& p, const OffsetPair& q) { return p.theta < q.theta; });
+  const OffsetPair& lowest = read.front();
+  const long turns = static_cast<long>(std::min(std::ceil(kMaxOffsetSearched * lowest.theta / (2 * M_PI)),
+                                                static_cast<double>(kMaxOffsetCandidates / 2)));
+  std::optional<long> best;
+  double best_miss = kOffsetAngleTolerance;
+  for (long k = -turns; k <= turns; ++k) {
+    double delta = (lowest.psi + 2 * M_PI * static_cast<double>(k)) / lowest.theta;
+    for (const OffsetPair& p : read) delta += wrap_angle(p.psi - delta * p.theta) / p.theta;  // unwrapped upwards
+    const double n = std::round(delta);
+    if (n == 0 || std::abs(n) > kMaxOffsetSearched) continue;
+    double miss = 0;
+    for (const OffsetPair& p : read) miss = std::max(miss, std::abs(wrap_angle(p.psi - n * p.theta)));
+    if (miss < best_miss) best_miss = miss, best = static_cast<long>(n);
+  }
+  return best;
+}
+
+namespace {
+
+/// Most pieces of constant offset searched in one range (each costs one comparison of it).
+constexpr int kMaxOffsetPieces = 4;
+/// Largest context-parallel size tried when pieces of offsets are another rank's positions.
+constexpr long kMaxCpSizeTried = 64;
+/// Fewest positions named as a context-parallel rank's (fewer match a rank by chance).
+constexpr long kMinCpPositions = 4;
+
+/// δ at sequence index s (of the range from `start`), group g, whose position is `position`.
+std::optional<long> measured_offset_at(const RopeExpectation& expected, const DumpSource& source, long start, long s,
+                                       long g, double position) {
+  const auto [x, y] = source.vector_at(start + s, g);
+  return measure_position_offset(expected, x.data(), y.data(), position);
+}
+
+/// The context-parallel rank whose positions of one sequence (cp_positions) are `dump` where those given are rank
+/// `given`'s, the same size and layout: found {"cp_size", "cp_rank", "given_rank", "layout"} (CpLayout's index), or
+/// empty.
+std::vector<std::pair<std::string, double>> cp_rank_of(const std::vector<AxisPosition>& given,
+                                                       const std::vector<double>& dump) {
+  const auto n = static_cast<long>(given.size());
+  if (n < kMinCpPositions) return {};
+  const auto is_rank = [&](const CpPositions& r, const auto& value) {
+    if (static_cast<long>(r.positions.size()) != n) return false;
+    for (long i = 0; i < n; ++i) {
+      if (static_cast<double>(r.positions[static_cast<std::size_t>(i)]) != value(i)) return false;
+    }
+    return true;
+  };
+  const auto given_at = [&](long i) { return given[static_cast<std::size_t>(i)][0]; };
+  const auto dump_at = [&](long i) { return dump[static_cast<std::size_t>(i)]; };
+  for (long cp = 2; cp <= kMaxCpSizeTried && n * cp <= kMaxCpTokens; ++cp) {
+    for (const CpLayout layout : {CpLayout::Zigzag, CpLayout::Contiguous, CpLayout::RoundRobin}) {
+      // A rank is known by its first position: a·n (contiguous), a·n/2 (zigzag's chunks of n/2), a (round-robin).
+      const long unit = layout == CpLayout::Contiguous ? n : layout == CpLayout::Zigzag ? n / 2 : 1;
+      if (unit < 1 || given_at(0) != std::floor(given_at(0)) || dump_at(0) != std::floor(dump_at(0))) continue;
+      const auto rank_of = [&](double first) { return static_cast<long>(first) / unit; };
+      const long a = rank_of(given_at(0)), b = rank_of(dump_at(0));
+      if (b < 0 || b >= cp) continue;
+      try {
+        const auto positions_of = [&](long rank) { return cp_positions({{0, n * cp}, cp, rank, layout}); };
+        if (!is_rank(positions_of(b), dump_at)) continue;
+        std::vector<std::pair<std::string, double>> found = {{"cp_size", static_cast<double>(cp)},
+                                                             {"cp_rank", static_cast<double>(b)},
+                                                             {"layout", static_cast<double>(static_cast<int>(layout))}};
+        // Another rank's positions of the same sequence, or the rank's own of the batch cut as one sequence where the
+        // positions given restart per sequence (the sequence starts ignored when the batch was split).
+        if (a != b && a >= 0 && a < cp && is_rank(positions_of(a), given_at)) {
+          found.emplace_back("given_rank", static_cast<double>(a));
+        } else {
+          found.emplace_back("one_sequence", 1.0);
+        }
+        return found;
+      } catch (const InvalidArgument&) {
+        // a length the layout cannot split: not this size
+      }
+    }
+  }
+  return {};
+}
+
+}  // namespace
+
+void try_position_offset(CheckReport& report, const DumpSource& source, long start,
+                         const std::vector<AxisPosition>& positions) {
+  const DumpComparison& e = report.comparison;
+  const long s = e.first_seq;
+  if (s < 0 || s >= static_cast<long>(positions.size()) || e.first_group < 0 || positions.front().multi()) return;
+  const std::optional<long> delta =
+      measured_offset_at(report.expected, source, start, s, e.first_group, positions[static_cast<std::size_t>(s)][0]);
+  if (!delta) return;
+  Variant v;
+  v.kind = VariantKind::PositionsOffset, v.spec = report.expected;
+  v.position_offset = static_cast<double>(*delta);
+  v.found = {{"offset", static_cast<double>(*delta)}};
+  report.variants.emplace_back(v.kind, source.compare(start, positions, {v}).front());
+  if (report.variants.back().second.passed()) {
+    report.diagnosis.matches = VariantKind::PositionsOffset;
+    report.diagnosis.found = v.found;
+    return;
+  }
+  // Pieces of constant offset (a context-parallel rank's zigzag chunks at another rank's positions): from where the
+  // last offset stops fitting, the next one, on the positions so far shifted; not on a sample (its named variant is
+  // measured over the whole range as one offset).
+  if (source.sampled()) return;
+  std::vector<AxisPosition> shifted = positions;
+  std::vector<std::pair<long, double>> pieces;  // (first index, offset from it on)
+  Variant expected;
+  expected.kind = VariantKind::Expected, expected.spec = report.expected;
+  long from = s, g = e.first_group;
+  double step = static_cast<double>(*delta), total = 0;
+  for (int k = 0; k < kMaxOffsetPieces; ++k) {
+    total += step;
+    pieces.emplace_back(from, total);
+    for (std::size_t i = static_cast<std::size_t>(from); i < shifted.size(); ++i) shifted[i].value[0] += step;
+    const DumpComparison c = source.compare(start, shifted, {expected}).front();
+    if (c.passed()) {
+      if (pieces.size() < 2) return;
+      report.variants.emplace_back(VariantKind::PositionsOffset, c);
+      std::vector<std::pair<std::string, double>> found;
+      for (std::size_t p = 0; p < pieces.size(); ++p) {
+        const std::string n = p == 0 ? "" : "_" + std::to_string(p);
+        found.emplace_back("offset" + n, pieces[p].second);
+        found.emplace_back("from" + n, static_cast<double>(pieces[p].first));
+      }
+      std::vector<double> dump(shifted.size());
+      for (std::size_t i = 0; i < shifted.size(); ++i) dump[i] = shifted[i][0];
+      for (auto& f : cp_rank_of(positions, dump)) found.push_back(std::move(f));
+      report.diagnosis.matches = VariantKind::PositionsOffset;
+      report.diagnosis.found = std::move(found);
+      return;
+    }
+    if (c.first_seq <= from) return;  // no progress: not pieces of offsets
+    from = c.first_seq, g = c.first_group;
+    const std::optional<long> next =
+        measured_offset_at(report.expected, source, start, from, g, shifted[static_cast<std::size_t>(from)][0]);
+    if (!next) return;
+    step = static_cast<double>(*next);
+  }
+}
+
+void diagnose_segment_offsets(CheckReport& report, const SegmentChecks& checks, bool rows) {
+  CheckDiagnosis& dg = report.diagnosis;
+  if (dg.matches || checks.failing == 0 || checks.diagnosed() < checks.failing) return;
+  std::string shifts;
+  std::optional<double> first;
+  for (const SegmentCheck& c : checks.listed) {
+    if (c.passed()) continue;
+    const CheckDiagnosis& own = c.report->diagnosis;
+    if (own.matches != VariantKind::PositionsOffset || own.found.empty()) return;
+    if (!first) first = own.found.front().second;
+    shifts += fmt::format("{}{}: {:+g}", shifts.empty() ? "" : ", ", c.index, own.found.front().second);
+  }
+  if (!first) return;
+  dg.matches = VariantKind::PositionsOffset;
+  dg.found = {{"offset", *first}};
+  dg.closest.reset();
+  dg.closest_explained = 0;
+  dg.departure.reset();
+  dg.correct_until.reset();
+  dg.message = rows ? msg("{0} of {1} batch rows fail, each matching its positions shifted by a constant (row: shift) "
+                          "{2}: those rows' positions are offset (a row's start left out?)",
+                          checks.failing, checks.count, shifts)
+                    : msg("{0} of {1} packed sequences fail, each matching its positions shifted by a constant "
+                          "(sequence: shift) {2}: those sequences' positions are offset (a sequence's start left "
+                          "out?)",
+                          checks.failing, checks.count, shifts);
+}
+
+}  // namespace rope
