@@ -468,7 +468,7 @@ function drawAttention(s, att) {
   for (const name of ["rope", "sinusoidal"]) {
     const svg = $(`att-${name}`);
     clear(svg);
-    const T = s.tokens, x0 = 76, y0 = 40, box = 256, size = box / T, A = att[name];
+    const T = s.tokens, x0 = 90, y0 = 40, box = 256, size = box / T, A = att[name];
     el(svg, "rect", {x: x0, y: y0, width: box, height: box, fill: "#eee"});
     for (let i = 0; i < T; ++i) {
       for (let j = 0; j < T; ++j) {
@@ -478,7 +478,7 @@ function drawAttention(s, att) {
       }
     }
     heatFrame(svg, {x0, y0, size: box, n: T, first: (k) => k, column: tr("key j"), row: tr("query i"), lo: 0, hi: 0.5,
-                    fill: heat, fs: 30});
+                    fill: heat, fs: 34});
     const sh = att[`${name}_shift`];
     put(`${name}-a00`, short(A[0]), att[`${name}_text`][0]);
     put(`${name}-ds`, sh.max_abs.toExponential(2), String(sh.max_abs));
