@@ -21,7 +21,14 @@ const PAGE_TEXT = [
   N_("kept"), N_("ramped"), N_("interpolated"), N_("unrotated"),
   N_("RoPE, computed live"),
   N_("keys: ← → position n, ↑ ↓ position m, PageUp/PageDown d, [ ] base, L language"),
-  N_("P presenter mode: one panel full screen, Space / Backspace the next / previous panel"),
+  N_("P presenter mode: one panel full screen, Space / Backspace the next / previous panel, N speaker notes"),
+  N_("Say: each vector turns by its own position times θ_i, and the score only sees n − m. Point at: the score and qᵀR((n−m)θ_i)k, the same number; the sign slip (dotted), another one. Then move both positions (← and ↑): the score stays."),
+  N_("Say: a block diagonal of 2×2 rotations, zero elsewhere. Point at: the first block (the fast pair, turned far) against the last (the slow pair, nearly the identity). Then switch the layout: the half layout spreads each pair over i and i + d/2."),
+  N_("Say: an upper bound, not a score; random q and k do not decay. Point at: f(0) and f at the marked distance n − m. Then raise the base ([ and ]): the bound falls more slowly."),
+  N_("Say: a pair whose wavelength exceeds the context never completes a turn in training; the first such pair gives the critical dimension. Point at: where the curve crosses the context line. Then choose llama3: the slow pairs stretch by f."),
+  N_("Say: RoPE's attention only sees j − i, so moving every token by C changes nothing; the sinusoidal encoding sees i and j apart. Point at: RoPE's max |ΔA| at rounding, sinusoidal's change and its verdict."),
+  N_("Say: pair i turns θ_i per position and completes a turn every λ_i = 2π/θ_i positions. Point at: θ_i falling row by row; under YaRN or llama3 the bands, and the attention factor a."),
+  N_("Say: the same pair sits in other channels in each layout's table. Point at: the black bars, pair 0's two channels in the half and the interleaved table. A kernel that reads the other layout pairs channels that were never trained together."),
   N_("dimension d"),
   N_("base"),
   N_("position m (q)"),
@@ -65,6 +72,7 @@ const PAGE_TEXT = [
   N_("sinusoidal"),
   N_("Every position moves by C: RoPE's weights stay, sinusoidal's change."),
   N_("6. every pair"),
+  N_("column j"), N_("row i"), N_("key j"), N_("query i"),
   N_("attention factor"),
   N_("band"),
   N_("7. the cos/sin cache as it sits in memory"),
@@ -245,28 +253,61 @@ function drawPlane(s, f, p) {
   put("distance", String(s.n - s.m));
 }
 
-// Part 2: R_m, one square per entry (crisp at any size: rectangles, not a bitmap).
-function drawMatrix(s, mat) {
+// A heat map's frame as the CLI's PNGs draw it (issue 68): cells in the box (x0, y0, size × size), the column
+// index along the top and the row index down the left at the first, middle and last cell, the axis titles, and a
+// colour bar at the right from `lo` to `hi` (its three labels). `fill(t)` colours t in [0, 1] along the bar.
+function heatFrame(svg, {x0, y0, size, n, first, column, row, lo, hi, fill, fs}) {
+  const cell = size / n;
+  for (const k of [...new Set([0, Math.floor(n / 2), n - 1])]) {
+    el(svg, "text", {x: x0 + (k + 0.5) * cell, y: y0 - 8, "font-size": fs, "text-anchor": "middle"}, String(first(k)));
+    el(svg, "text", {x: x0 - 8, y: y0 + (k + 0.5) * cell + fs * 0.35, "font-size": fs, "text-anchor": "end"},
+       String(first(k)));
+  }
+  el(svg, "text", {x: x0 + size / 2, y: y0 + size + fs + 6, "font-size": fs, "text-anchor": "middle", fill: "#333"},
+     column);
+  const ry = y0 + size / 2, rx = fs * 0.8;
+  el(svg, "text", {x: rx, y: ry, "font-size": fs, "text-anchor": "middle", fill: "#333", transform: `rotate(-90 ${rx} ${ry})`},
+     row);
+  const bx = x0 + size + 14, steps = 24, h = size / steps;
+  for (let k = 0; k < steps; ++k) {
+    el(svg, "rect", {x: bx, y: y0 + k * h, width: 16, height: h + 0.5, fill: fill(1 - (k + 0.5) / steps),
+                     "shape-rendering": "crispEdges"});
+  }
+  el(svg, "rect", {x: bx, y: y0, width: 16, height: size, fill: "none", stroke: "#999"});
+  [[hi, y0], [(lo + hi) / 2, y0 + size / 2], [lo, y0 + size]].forEach(([v, y]) => {
+    el(svg, "text", {x: bx + 20, y: y + fs * 0.35, "font-size": fs}, short(v));
+  });
+}
+
+// Part 2: R_m, one square per entry (crisp at any size: rectangles, not a bitmap), with its row and column indices,
+// axis titles and colour bar.
+function drawMatrix(s, f, mat) {
   const svg = $("matrix");
   clear(svg);
   // At most 32 channels, so that a cell stays visible on a projector: the first 32 (interleaved), or the first
   // 16 of each half (half layout), which keeps every drawn pair's two channels.
-  const d = mat.d, n = Math.min(d, 32), size = 400 / n;
+  const d = mat.d, n = Math.min(d, 32), x0 = 80, y0 = 34, box = 320, size = box / n;
   const channel = (k) => n === d ? k : s.layout === "interleaved" ? k : k < n / 2 ? k : d / 2 + k - n / 2;
   let big = 0;
   for (const v of mat.entries) big = Math.max(big, Math.abs(v));
-  el(svg, "rect", {x: 0, y: 0, width: 400, height: 400, fill: "#fff", stroke: "#999"});
+  el(svg, "rect", {x: x0, y: y0, width: box, height: box, fill: "#fff", stroke: "#999"});
   for (let r = 0; r < n; ++r) {
     for (let c = 0; c < n; ++c) {
       const v = mat.entries[channel(r) * d + channel(c)];
       if (v === 0) continue;
-      el(svg, "rect", {x: c * size, y: r * size, width: size, height: size, fill: colour(v / big),
+      el(svg, "rect", {x: x0 + c * size, y: y0 + r * size, width: size, height: size, fill: colour(v / big),
                        "shape-rendering": "crispEdges"});
     }
   }
+  heatFrame(svg, {x0, y0, size: box, n, first: channel, column: tr("column j"), row: tr("row i"), lo: -big, hi: big,
+                  fill: (t) => colour(2 * t - 1), fs: 20});
   put("matrix-part", n === d ? "" : s.layout === "interleaved" ? tr("channels 0 … {0} of {1} drawn.", n - 1, d)
                                  : tr("channels 0 … {0} and {1} … {2} of {3} drawn.", n / 2 - 1, d / 2, d / 2 + n / 2 - 1, d));
   put("m-value", String(s.m));
+  // R₀₀ = a·cos mθ₀ where the attention factor a multiplies the rotation (YaRN), as `rope matrix` says.
+  const a = f.attention_factor;
+  put("r00-form", a === 1 ? "cos mθ₀" : `a·cos mθ₀ (a = ${short(a)})`);
+  put("r01-form", a === 1 ? "−sin mθ₀" : "−a·sin mθ₀");
   put("r00", short(mat.entries[0]), String(mat.entries[0]));
   put("r01", short(mat.entries[s.layout === "interleaved" ? 1 : d / 2]), String(mat.entries[s.layout === "interleaved" ? 1 : d / 2]));
 }
@@ -427,15 +468,17 @@ function drawAttention(s, att) {
   for (const name of ["rope", "sinusoidal"]) {
     const svg = $(`att-${name}`);
     clear(svg);
-    const T = s.tokens, size = 300 / T, A = att[name];
-    el(svg, "rect", {x: 0, y: 0, width: 300, height: 300, fill: "#eee"});
+    const T = s.tokens, x0 = 90, y0 = 40, box = 256, size = box / T, A = att[name];
+    el(svg, "rect", {x: x0, y: y0, width: box, height: box, fill: "#eee"});
     for (let i = 0; i < T; ++i) {
       for (let j = 0; j < T; ++j) {
         if (s.causal && j > i) continue;  // masked: left grey, not the colour of a weight 0
-        el(svg, "rect", {x: j * size, y: i * size, width: size, height: size, fill: heat(A[i * T + j] * 2),
+        el(svg, "rect", {x: x0 + j * size, y: y0 + i * size, width: size, height: size, fill: heat(A[i * T + j] * 2),
                          "shape-rendering": "crispEdges"});
       }
     }
+    heatFrame(svg, {x0, y0, size: box, n: T, first: (k) => k, column: tr("key j"), row: tr("query i"), lo: 0, hi: 0.5,
+                    fill: heat, fs: 34});
     const sh = att[`${name}_shift`];
     put(`${name}-a00`, short(A[0]), att[`${name}_text`][0]);
     put(`${name}-ds`, sh.max_abs.toExponential(2), String(sh.max_abs));
@@ -464,11 +507,14 @@ function table(s, f) {
     }
     body.appendChild(row);
   }
-  put("attention-factor", f.attention_factor_text, f.attention_factor_text);
+  put("attention-factor", short(f.attention_factor), f.attention_factor_text);
   $("warnings").textContent = f.warnings.map((w) => (lang === "zh" ? w.zh : w.en)).join("\n");
   $("warnings").hidden = f.warnings.length === 0;
 }
 
+// What the address asked for that the page could not show as written (fromAddress): [id, values…] each, said in
+// the page's language on every update.
+let addressNotes = [];
 let computing = 0;
 function update() {
   const s = settings();
@@ -480,6 +526,8 @@ function update() {
   for (const e of document.querySelectorAll(".scaled-only")) e.hidden = s.scaling === "none";
   $("L0-row").hidden = !(s.scaling === "yarn" || s.scaling === "llama3");
   $("variant-row").hidden = s.scaling !== "yarn";
+  $("address-note").textContent = addressNotes.map(([id, ...values]) => tr(id, ...values)).join(" ");
+  $("address-note").hidden = addressNotes.length === 0;
   const f = rope.frequencies(s), p = rope.pair(s), mat = rope.matrix(s), dec = rope.decay(s), att = rope.attention(s);
   const cache = rope.cache(s);
   const failed = [f, p, mat, dec, att, cache].find((x) => x.error !== undefined);
@@ -487,14 +535,14 @@ function update() {
   document.body.classList.toggle("failed", Boolean(failed));
   if (failed) return;
   drawPlane(s, f, p);
-  drawMatrix(s, mat);
+  drawMatrix(s, f, mat);
   drawDecay(s, f, dec);
   drawWavelengths(s, f);
   drawAttention(s, att);
   table(s, f);
   drawCache(s, cache);
   const cmd = commands(s, f);
-  for (const [id, text] of Object.entries(cmd)) put(`cmd-${id}`, text);
+  for (const [id, text] of Object.entries(cmd)) putCommand($(`cmd-${id}`), text);
   put("all-commands", Object.values(cmd).join("\n"));
   toAddress();
   document.body.dataset.updates = String(++computing);
@@ -524,6 +572,19 @@ function commands(s, f) {
     pairs: `rope frequencies ${db}${scale}${zh}`,
     cache: `rope layouts ${db}${scale} --cache --png cache.png${zh}`,
   };
+}
+
+// A command as its text (what a click copies), each word unbroken: a long command wraps at its spaces, never
+// inside an option such as --position.
+function putCommand(code, text) {
+  code.textContent = "";
+  text.split(" ").forEach((word, k) => {
+    if (k) code.appendChild(document.createTextNode(" "));
+    const span = document.createElement("span");
+    span.className = "word";
+    span.textContent = word;
+    code.appendChild(span);
+  });
 }
 
 // A click on a command copies it (the clipboard where the browser allows it, else the selection).
@@ -593,14 +654,34 @@ function measure() {
     }).join(";");
     return;
   }
-  let smallest = Infinity;
+  let smallest = Infinity, which = "";
   const section = document.querySelectorAll("#panels > section")[shown];
   if (!section) return;
-  for (const t of section.querySelectorAll("svg text")) smallest = Math.min(smallest, svgTextSize(t));
-  for (const e of section.querySelectorAll("h2, p, td, th, code, span.num")) {
-    if (e.offsetParent !== null && e.textContent.trim()) smallest = Math.min(smallest, parseFloat(getComputedStyle(e).fontSize));
+  const smaller = (size, e) => {
+    if (size < smallest) [smallest, which] = [size, `${e.closest("[id]") ? e.closest("[id]").id : ""}:${e.textContent.slice(0, 20)}`];
+  };
+  for (const t of section.querySelectorAll("svg text")) smaller(svgTextSize(t), t);
+  for (const e of section.querySelectorAll("h2, p, td, th, code, span.num, aside")) {
+    if (e.offsetParent !== null && e.textContent.trim()) smaller(parseFloat(getComputedStyle(e).fontSize), e);
   }
   document.body.dataset.smallestText = smallest.toFixed(1);
+  document.body.dataset.smallestWhat = which;
+  // What does not fit (issue 68): every element of the shown panel and of the controls, as drawn, outside the
+  // window or (a control) outside the controls' box; an SVG counts as its box. "" when all of it fits.
+  const vw = document.documentElement.clientWidth, vh = document.documentElement.clientHeight;
+  const box = $("controls").getBoundingClientRect(), outside = [];
+  const name = (e) => e.id ? `#${e.id}` : e.tagName.toLowerCase() + (e.className && typeof e.className === "string" ? `.${e.className}` : "");
+  for (const e of [section, ...section.querySelectorAll("*"), ...$("controls").querySelectorAll("*")]) {
+    if (e.closest("svg") && e.tagName.toLowerCase() !== "svg") continue;
+    if (e.closest("#pairs-box") && e.id !== "pairs-box") continue;  // the table scrolls inside its box
+    const r = e.getBoundingClientRect();
+    if (r.width === 0 && r.height === 0) continue;  // not shown
+    const control = e.closest("#controls") !== null;
+    const out = r.left < -0.5 || r.top < -0.5 || r.right > vw + 0.5 || r.bottom > vh + 0.5 ||
+                (control && (r.left < box.left - 0.5 || r.right > box.right + 0.5));
+    if (out) outside.push(name(e));
+  }
+  document.body.dataset.outside = outside.join(" ");
 }
 
 function key(name) {
@@ -612,6 +693,11 @@ function key(name) {
   if (presenting && (name === " " || name === "Backspace")) {
     present(true, shown + (name === " " ? 1 : -1));
     toAddress();
+    return true;
+  }
+  if (presenting && (name === "n" || name === "N")) {  // the shown panel's speaker notes, on and off
+    document.body.classList.toggle("notes");
+    measure();
     return true;
   }
   if (presenting && name === "Escape") {
@@ -641,16 +727,16 @@ document.addEventListener("keydown", (e) => {
 for (const id of Object.keys(controls)) $(id).addEventListener("input", update);
 $("lang").addEventListener("click", () => key("l"));
 
-// The state in the address: every control's value (as its input holds it) and the language, written on each
-// update without a new history entry, so a bookmark or a copied link opens the page as it is now; the link
-// #state shows it too.
+// The state in the address (issue 68): every control's value, as the command beside each panel spells it
+// (#base=500000&d=128&scaling=yarn&factor=4), and the language, written on each update without a new history
+// entry, so a bookmark or a copied link opens the page as it is now; the link #state shows it too.
 let written = "";
 function stateHash() {
   const params = new URLSearchParams();
   params.set("lang", lang);
+  const s = settings();
   for (const id of Object.keys(controls)) {
-    const input = $(id);
-    params.set(id, input.type === "checkbox" ? (input.checked ? "1" : "0") : input.value);
+    params.set(id, typeof s[id] === "boolean" ? (s[id] ? "1" : "0") : String(s[id]));
   }
   if (presenting) params.set("present", String(shown + 1));
   return "#" + params.toString();
@@ -665,11 +751,88 @@ window.addEventListener("hashchange", () => {
 });
 $("copy-all").addEventListener("click", () => copyCommand($("all-commands")));
 
+// The sliders that step through a list of round values: a value of the address between the list's first and
+// last is added to the list as a stop of its own (so it means what it says and the keys still step from it),
+// one outside is refused with a note. An old link (until issue 68) held the slider's positions instead: its
+// base, the first thing every link the page wrote held, was a position 0 … 10, never a base the slider shows.
+const CHOICES = {base: BASES, factor: FACTORS, L0: ORIGINALS, context: CONTEXTS, shift: SHIFTS};
+function choose(id, text, notes, old) {
+  const list = CHOICES[id], input = $(id), v = Number(text);
+  const kept = () => list[Number(input.value)];
+  if (old) {
+    if (!/^\d+$/.test(text) || v >= list.length) {
+      notes.push([N_("{0} = {1} is not a slider position of an old link (0 … {2}): kept {3}"), id, text, list.length - 1,
+                    kept()]);
+      return false;
+    }
+    input.value = text;
+    return true;
+  }
+  if (text.trim() === "" || !Number.isFinite(v)) {
+    notes.push([N_("{0} = {1} is not a number: kept {2}"), id, text, kept()]);
+    return false;
+  }
+  if (v < list[0] || v > list[list.length - 1]) {
+    notes.push([N_("{0} = {1} is outside what the slider shows ({2} … {3}): kept {4}"), id, text, list[0],
+                  list[list.length - 1], kept()]);
+    return false;
+  }
+  if (!list.includes(v)) {
+    list.push(v);
+    list.sort((a, b) => a - b);
+    input.max = String(list.length - 1);
+  }
+  input.value = String(list.indexOf(v));
+  return true;
+}
+// A plain slider (d, m, n, pair, tokens): an integer on the slider's range and step, else the nearest one shown
+// with a note; a list of choices (layout, scaling, yarn_variant): one of its values, else refused with a note.
+function setControl(id, text, notes, old) {
+  const input = $(id);
+  if (id in CHOICES) return choose(id, text, notes, old);
+  if (input.type === "checkbox") {
+    if (!["0", "1", "true", "false"].includes(text)) {
+      notes.push([N_("{0} = {1} is not 0 or 1: kept {2}"), id, text, input.checked ? "1" : "0"]);
+      return false;
+    }
+    input.checked = text === "1" || text === "true";
+    return true;
+  }
+  if (input.tagName === "SELECT") {
+    const values = [...input.options].map((o) => o.value);
+    if (!values.includes(text)) {
+      notes.push([N_("{0} = {1} is not one of {2}: kept {3}"), id, text, values.join(" / "), input.value]);
+      return false;
+    }
+    input.value = text;
+    return true;
+  }
+  const v = Number(text), lo = Number(input.min), hi = Number(input.max), step = Number(input.step);
+  if (text.trim() === "" || !Number.isFinite(v)) {
+    notes.push([N_("{0} = {1} is not a number: kept {2}"), id, text, input.value]);
+    return false;
+  }
+  const near = Math.min(hi, Math.max(lo, lo + Math.round((v - lo) / step) * step));
+  if (near !== v) {
+    notes.push([N_("{0} = {1} is not on the slider ({2} … {3} in steps of {4}): shown {5}"), id, text, lo, hi, step,
+                  near]);
+  }
+  input.value = String(near);
+  return true;
+}
+
 // The address may set controls and press keys, in order: #lang=zh&d=16&scaling=yarn&key=ArrowRight.
 // Each one moves its control as a hand would (its value, then an input event), so the browser test
-// exercises the same path as a class does.
+// exercises the same path as a class does. What the page could not show as written is said in #address-note.
 function fromAddress(hash) {
   const params = new URLSearchParams(hash.slice(1));
+  const base = params.get("base");
+  const old = base !== null && /^\d+$/.test(base) && Number(base) < BASES.length && !BASES.includes(Number(base));
+  const notes = old ? [[N_("An old link: base, factor, L0, context and shift read as slider positions.")]] : [];
+  // pair i is checked against the address's d, whichever comes first.
+  if (params.has("d") && Number.isFinite(Number(params.get("d")))) {
+    $("pair").max = String(Math.max(0, Math.min(256, Number(params.get("d"))) / 2 - 1));
+  }
   for (const [k, v] of params) {
     if (k === "lang") {
       lang = v === "zh" ? "zh" : "en";
@@ -679,12 +842,10 @@ function fromAddress(hash) {
     } else if (k === "present") {
       present(true, Number(v) - 1);
     } else if (k in controls) {
-      const input = $(k);
-      if (input.type === "checkbox") input.checked = v === "1";
-      else input.value = v;
-      input.dispatchEvent(new Event("input"));
+      if (setControl(k, v, notes, old)) $(k).dispatchEvent(new Event("input"));
     }
   }
+  addressNotes = notes;
   update();  // the commands in the address's language
 }
 const opened = location.hash;  // read before the first update writes the defaults there

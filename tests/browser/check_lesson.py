@@ -4,7 +4,10 @@
   - logs no console message at all (the page logs nothing; an exception is a console message),
   - runs its script: opened at #frame=11 the DOM shows the last frame's counter "12 / 12",
   - draws something: the screenshot is not blank (>= 2 % of the pixels not white, >= 16 colours),
-  - shows another frame at #frame=11 than at #frame=0 (the slider's frames are precomputed SVGs).
+  - shows another frame at #frame=11 than at #frame=0 (the slider's frames are precomputed SVGs),
+  - folds the exercises' answers (<details>, closed) and prints as the class's handout (issue 68): Chromium's
+    --print-to-pdf of the page on A4 is one or two pages (the print stylesheet keeps the figures and the
+    exercises, and leaves out the outputs, the sliders and the answers).
 Run by `make browser-test` (and CI), not by ctest: Chromium is a large package, installed by
 `scripts/install-deps.sh browser`. Needs python3-pil (same level) to read the screenshot.
 
@@ -47,6 +50,16 @@ def check(rope, out):
         dom = chromium(url + "#frame=11", "--dump-dom")
         if not re.search(r'id="frames1-n">12 / 12<', dom):
             sys.exit(f"{lang}: the page's script did not show frame 12 of 12 at #frame=11")
+        answers = re.findall(r'<details class="answer"( open)?>', dom)
+        if len(answers) < 4 or any(answers):
+            sys.exit(f"{lang}: {len(answers)} folded answers on the page (expected 4 to 6, all closed)")
+        pdf = os.path.join(out, f"handout.{lang}.pdf")
+        headless.chromium(url, WINDOW, PROFILE, f"--print-to-pdf={pdf}", "--no-pdf-header-footer")
+        with open(pdf, "rb") as f:
+            pages = len(re.findall(rb"/Type\s*/Page\b", f.read()))
+        if not 1 <= pages <= 2:
+            sys.exit(f"{lang}: the printed handout is {pages} A4 pages (expected 1 or 2)")
+        print(f"{lang}: the handout prints on {pages} A4 pages")
         first = screenshot(url + "#frame=0", os.path.join(out, f"lesson.{lang}.first.png"))
         last = screenshot(url + "#frame=11", os.path.join(out, f"lesson.{lang}.last.png"))
         if first == last:

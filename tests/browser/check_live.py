@@ -51,16 +51,18 @@ import headless
 
 KAPPA, EPS = 8.0, 2.0 ** -52
 WINDOW = (1600, 1800)
-STATES = [
+STATES = [  # values, as the commands spell them (issue 68: the address holds values, not slider positions)
     "",  # the lesson's example: d = 8, base 10000, m = 2, n = 5, context 4096, 8 tokens, C = 100
-    "d=16&base=7&layout=half&m=100&n=1000&pair=3&context=2&tokens=12&shift=4&causal=1",
-    "scaling=yarn&factor=2&L0=0&m=30&n=7",
-    "d=32&scaling=yarn&factor=3&L0=2&yarn_variant=telechat3&m=700&n=9&context=6",  # vLLM telechat3_scaling_rope.py
-    "d=16&scaling=yarn&factor=4&L0=1&yarn_variant=grok-theta-scale&m=40&n=3",  # vLLM grok1_scaling_rope.py
-    "d=16&base=7&scaling=llama3&factor=3&L0=5&m=5000&n=2&context=5",
-    "d=32&scaling=linear&factor=1&m=3000&n=10&context=0&tokens=5&shift=5",
-    "d=64&scaling=ntk&factor=4&layout=half&m=8192&n=0&context=7&tokens=32&shift=1",
+    "d=16&base=500000&layout=half&m=100&n=1000&pair=3&context=1024&tokens=12&shift=1000&causal=1",
+    "scaling=yarn&factor=4&L0=64&m=30&n=7",
+    "d=32&scaling=yarn&factor=8&L0=1024&yarn_variant=telechat3&m=700&n=9&context=16384",  # vLLM telechat3_scaling_rope.py
+    "d=16&scaling=yarn&factor=16&L0=256&yarn_variant=grok-theta-scale&m=40&n=3",  # vLLM grok1_scaling_rope.py
+    "d=16&base=500000&scaling=llama3&factor=8&L0=8192&m=5000&n=2&context=8192",
+    "d=32&scaling=linear&factor=2&m=3000&n=10&context=256&tokens=5&shift=10000",
+    "d=64&scaling=ntk&factor=16&layout=half&m=8192&n=0&context=32768&tokens=32&shift=1",
     "key=ArrowRight&key=ArrowRight&key=ArrowUp&key=PageUp&key=]&key=]",  # n 7, m 3, d 10, base 100000
+    # values between the sliders' stops, typed by hand: each becomes a stop of its own and means what it says
+    "d=24&base=20000&scaling=yarn&factor=3&L0=3000&context=3000&shift=7&m=11&n=4",
 ]
 worst = {"matrix": 0.0, "decay": 0.0, "attention": 0.0}
 
@@ -270,7 +272,8 @@ def check_address(page, profile):
     if not link or not link.group(1).startswith("#"):
         sys.exit(f"the page wrote no address for its state (#state: {link and link.group(1)!r})")
     address = html.unescape(link.group(1))
-    for part in ("lang=zh", "d=10", "n=7", "m=3", "layout=half", "scaling=ntk", "causal=1", "pair=2"):
+    for part in ("lang=zh", "d=10", "n=7", "m=3", "base=50000", "layout=half", "scaling=ntk", "factor=3", "causal=1",
+                 "pair=2", "context=4096", "shift=100"):
         if part not in address.split("#", 1)[1].split("&"):
             sys.exit(f"the address {address!r} does not hold {part}")
     again = Dom()
@@ -286,29 +289,102 @@ def check_address(page, profile):
     print(f"the address holds the state: {address}")
 
 
+ADDRESSES = [  # (what a teacher types, what the controls then show, the note's words or None)
+    ("base=500000&d=128&scaling=yarn&factor=4", {"base": "500000", "d": "128", "factor": "4", "L0": "8192"}, None),
+    ("base=20000&factor=3&context=3000&shift=7&scaling=ntk",
+     {"base": "20000", "factor": "3", "context": "3000", "shift": "7"}, None),
+    ("base=50&d=129&m=9000&scaling=cubic&factor=100",  # refused or snapped, each with a note
+     {"base": "10000", "d": "130", "m": "8192", "factor": "4"},
+     ["base = 50 is outside", "d = 129 is not on the slider", "m = 9000 is not on the slider",
+      "scaling = cubic is not one of", "factor = 100 is outside"]),
+    ("base=4&factor=2&L0=5&context=4&shift=3&scaling=yarn",  # an old link: slider positions
+     {"base": "10000", "factor": "4", "L0": "8192", "context": "4096", "shift": "100"}, ["An old link"]),
+    ("base=7&d=16&context=2", {"base": "500000", "d": "16", "context": "1024"}, ["An old link"]),
+]
+
+
+def check_values(page, profile):
+    """Hand-typed addresses (issue 68): a value means what it says (the control's output and the command beside
+    each panel hold it, and the link the page writes holds the same values); a value the controls cannot show is
+    refused or snapped with a note the page shows (#address-note, naming the key and the value), also in Chinese;
+    an old link (slider positions, until issue 68) still opens the state it was written for, saying so."""
+    for address, shows, said in ADDRESSES:
+        for lang in ("en", "zh"):
+            dom, dumped = Dom(), chromium(f"file://{page}#lang={lang}&{address}", profile, "--dump-dom")
+            dom.feed(dumped)
+            where = f"#{address} ({lang})"
+            for key, value in shows.items():
+                same(f"{key} shown", dom.ids[f"{key}-out"][0].strip(), value, where)
+            note = dom.ids["address-note"][0].strip()
+            hidden = re.search(r'<p id="address-note"[^>]*\bhidden\b', dumped) is not None
+            if said is None and (note or not hidden):
+                sys.exit(f"{where}: the page notes {note!r} for an address it can show")
+            if said is not None and (hidden or not note):
+                sys.exit(f"{where}: the page shows no note for what it could not show")
+            if said is not None and lang == "en":
+                for words in said:
+                    if words not in note:
+                        sys.exit(f"{where}: the note {note!r} does not say {words!r}")
+            if said is not None and lang == "zh" and not re.search(r"[\u4e00-\u9fff]", note):
+                sys.exit(f"{where}: the Chinese page's note is not Chinese: {note!r}")
+            cmd = commands(dom, where)
+            same("base in the command", printed(r"--base (\S+)", cmd["pairs"], "", where), shows.get("base", "10000"),
+                 where)
+            if "factor" in shows and "--scaling" in cmd["pairs"]:
+                same("factor in the command", printed(r"--factor (\S+)", cmd["pairs"], "", where), shows["factor"], where)
+            link = html.unescape(re.search(r'id="state" href="([^"]*)"', dumped).group(1))
+            held = dict(p.split("=", 1) for p in link[1:].split("&"))
+            for key, value in shows.items():
+                same(f"{key} in the link the page writes", held.get(key), value, where)
+    # The page's own numbers at a hand-typed value between the stops (base 20000, factor 3) agree with rope
+    # through check_state (STATES' last row); here the link it writes reopens the same state.
+    print(f"the address holds values: {len(ADDRESSES)} hand-typed addresses × 2 languages (refused, snapped and"
+          " old links noted)")
+
+
 def check_presenter(page, profile):
-    """Presenter mode at 1920×1080 (issue 51): the key P shows one panel full screen, Space and Backspace step
-    through the panels, and the address keeps the panel; on each of the seven panels the smallest text drawn (the
-    page measures it as Chromium renders it: SVG text scaled with its picture, HTML text by its computed size,
-    body[data-smallest-text]) is at least 28 px."""
+    """Presenter mode (issues 51 and 68): the key P shows one panel full screen, Space and Backspace step through
+    the panels, and the address keeps the panel. On each of the seven panels, at 1920×1080 and 1280×720, in both
+    languages and at d = 128 under YaRN (the widest table, a ≠ 1): no element of the panel (figure, numbers,
+    sentences, command) and no control lies outside the window, and no control outside the controls' column (the
+    page measures each as Chromium draws it, body[data-outside]); at 1920×1080 the smallest text drawn (SVG text
+    scaled with its picture, HTML text by its computed size, body[data-smallest-text]) is at least 28 px."""
     sizes = []
-    for k in range(1, 8):
-        dom = Dom()
-        dumped = headless.chromium(f"file://{page}#lang=zh&d=128&present={k}", (1920, 1080), profile, "--dump-dom")
-        dom.feed(dumped)
-        body = re.search(r"<body([^>]*)>", dumped).group(1)
-        panel = re.search(r'data-panel="(\d+)"', body)
-        smallest = re.search(r'data-smallest-text="([\d.]+)"', body)
-        if not panel or panel.group(1) != str(k) or not smallest:
-            sys.exit(f"presenter mode, panel {k}: the page shows {body!r}")
-        sizes.append(float(smallest.group(1)))
-        if sizes[-1] < 28:
-            sys.exit(f"presenter mode, panel {k}: its smallest text is {sizes[-1]} px at 1920×1080 (at least 28)")
+    for window in ((1920, 1080), (1280, 720)):
+        for lang in ("en", "zh"):
+            for k in range(1, 8):
+                dom = Dom()
+                url = f"file://{page}#lang={lang}&d=128&scaling=yarn&factor=4&present={k}"
+                dumped = headless.chromium(url, window, profile, "--dump-dom")
+                dom.feed(dumped)
+                body = re.search(r"<body([^>]*)>", dumped).group(1)
+                where = f"presenter mode, panel {k} at {window[0]}×{window[1]} ({lang})"
+                panel = re.search(r'data-panel="(\d+)"', body)
+                smallest = re.search(r'data-smallest-text="([\d.]+)"', body)
+                outside = re.search(r'data-outside="([^"]*)"', body)
+                if not panel or panel.group(1) != str(k) or not smallest or not outside:
+                    sys.exit(f"{where}: the page shows {body!r}")
+                if outside.group(1):
+                    sys.exit(f"{where}: outside the window (or the controls' column): {html.unescape(outside.group(1))}")
+                if window == (1920, 1080):
+                    sizes.append(float(smallest.group(1)))
+                    if sizes[-1] < 28:
+                        sys.exit(f"{where}: its smallest text is {sizes[-1]} px (at least 28)")
     dumped = headless.chromium(f"file://{page}#key=P&key=%20&key=%20&key=Backspace", (1920, 1080), profile,
                                "--dump-dom")
     if 'data-panel="2"' not in dumped or "present=2" not in html.unescape(
             re.search(r'id="state" href="([^"]*)"', dumped).group(1)):
         sys.exit("presenter mode: P, Space, Space, Backspace did not show panel 2 (or the address does not keep it)")
+    # Speaker notes (issue 68): one per panel, hidden until the key N in presenter mode, in the page's language.
+    for lang, words in (("en", "Say:"), ("zh", "要说：")):
+        dom, dumped = Dom(), headless.chromium(f"file://{page}#lang={lang}&present=3&key=N", (1920, 1080), profile,
+                                               "--dump-dom")
+        dom.feed(dumped)
+        notes = [i for i in dom.ids if i.startswith("notes-")]
+        if len(notes) != 7 or not all(dom.ids[i][0].startswith(words) for i in notes):
+            sys.exit(f"speaker notes ({lang}): {[(i, dom.ids[i][0][:20]) for i in notes]}")
+        if not re.search(r'<body[^>]*class="[^"]*\bnotes\b', dumped):
+            sys.exit(f"speaker notes ({lang}): the key N did not show them")
     print("presenter mode: smallest text per panel at 1920×1080 (px): " + ", ".join(f"{v:g}" for v in sizes))
 
 
@@ -340,7 +416,7 @@ def check_labels(page, profile):
     Chromium draws it (getBoundingClientRect, body[data-plane-labels]); no two boxes intersect, at 1920×1080 and
     1024×768 (in Chinese too at m = 5000, n = 2)."""
     checked = 0
-    near = "d=16&base=7&scaling=llama3&factor=3&L0=5&m=5000&n=2&context=5"
+    near = "d=16&base=500000&scaling=llama3&factor=8&L0=8192&m=5000&n=2&context=8192"
     for window in ((1920, 1080), (1024, 768)):
         for lang, state in (("en", near), ("zh", near), ("en", "m=0&n=0"), ("en", "m=7&n=7")):
             url = f"file://{page}#lang={lang}&{state}"
@@ -398,6 +474,7 @@ def main():
                 sys.exit(f"state {k}: the Chinese page names other commands: {named}")
             print(f"state {k} (#{state or 'defaults'}): agrees with rope in both languages")
         check_address(page, profile)
+        check_values(page, profile)
         check_presenter(page, profile)
         check_sizes(page, profile)
         check_labels(page, profile)

@@ -77,12 +77,34 @@ TEST_F(CmdLesson, QuestionsAreTheDocsAndTablesAreShort) {
     ASSERT_EQ(r.code, 0) << r.err;
     const std::string page = read(path("q.html"));
     EXPECT_THAT(page, ::testing::HasSubstr(question)) << lang;
-    EXPECT_THAT(page, ::testing::HasSubstr("<pre>$ rope extrapolation --train-length 4096")) << lang;
+    // The doc's console block of the answer is the part's own step: its output shown once (issue 68), not also
+    // as the doc's copy.
+    EXPECT_THAT(page, ::testing::HasSubstr("<code class=\"cmd\">$ rope extrapolation --train-length 4096")) << lang;
+    EXPECT_EQ(page.find("<pre>$ rope extrapolation --train-length 4096"), std::string::npos) << lang;
     const std::size_t table = page.find("<code class=\"cmd\">$ rope frequencies --dim 128");
     ASSERT_NE(table, std::string::npos) << lang;
     const std::size_t end = page.find("</pre>", table);
     EXPECT_NE(page.substr(table, end - table).find(pre_html(cut)), std::string::npos) << lang;
     EXPECT_EQ(page.substr(table, end - table).find("    8 "), std::string::npos) << lang;  // pairs 0 … 7 only
+  }
+}
+
+// The class's exercises (issue 68): each answer folded (a closed <details>) with the doc's command run by the page;
+// the figures titled by their captions, not gnuplot's "Gnuplot" (a browser shows the title on hovering).
+TEST_F(CmdLesson, ExercisesAreFoldedAndFiguresTitled) {
+  for (const std::string lang : {"en", "zh"}) {
+    const Result r = rope_cli({"lesson", "--html", path("e.html"), "--lang", lang});
+    ASSERT_EQ(r.code, 0) << r.err;
+    const std::string page = read(path("e.html"));
+    std::size_t answers = 0;
+    for (std::size_t at = page.find("<details class=\"answer\">"); at != std::string::npos;
+         at = page.find("<details class=\"answer\">", at + 1)) {
+      ++answers;
+    }
+    EXPECT_EQ(answers, 5u) << lang;
+    EXPECT_THAT(page, ::testing::HasSubstr("<code class=\"cmd\">$ rope frequencies --dim 16")) << lang;
+    EXPECT_EQ(page.find("<title>Gnuplot</title>"), std::string::npos) << lang;
+    EXPECT_THAT(page, ::testing::HasSubstr("@media print{")) << lang;
   }
 }
 

@@ -117,8 +117,13 @@ const char* command_group(std::string_view command) {
 std::string overview_help(const CLI::App& app, const std::vector<const CLI::App*>& commands, Lang lang, bool full) {
   const Text t(lang);
   const std::size_t width = help_width();
-  std::string out = option_text_in(app.get_description(), lang) + "\n";
-  out += t.tr("Usage: rope COMMAND [OPTIONS]; rope COMMAND -h for its short help, --help for all of it\n");
+  std::string out;
+  for (const std::string& line : wrap_text(option_text_in(app.get_description(), lang), width)) out += line + '\n';
+  for (const std::string& text :
+       {t.tr("Usage: rope COMMAND [OPTIONS]; rope COMMAND -h for its short help, --help for all of it\n"),
+        t.tr("New to RoPE? Start with rope explain (then rope lesson --html lesson.html for a whole class).\n")}) {
+    for (const std::string& line : wrap_text(text.substr(0, text.size() - 1), width)) out += line + '\n';
+  }
   for (const char* group : {"Learn", "Compute", "Check a model", "Figures"}) {
     out += "\n" + group_heading(t, group) + ":\n";
     for (const CLI::App* command : commands) {
@@ -137,8 +142,9 @@ std::string overview_help(const CLI::App& app, const std::vector<const CLI::App*
   }
   if (full) {
     out += '\n';
-    out += (t.lang() == Lang::Zh) ? footer_zh(app.get_footer()) : app.get_footer();
-    out += '\n';
+    for (const std::string& line :
+         wrap_text((t.lang() == Lang::Zh) ? footer_zh(app.get_footer()) : app.get_footer(), width))
+      out += line + '\n';
   }
   return out;
 }

@@ -1,5 +1,8 @@
 #include "rope/cli/help_wrap.hpp"
 
+#include <sys/ioctl.h>
+#include <unistd.h>
+
 #include <cstdlib>
 #include <sstream>
 
@@ -46,6 +49,12 @@ bool closing_punctuation(const std::string& piece) {
 }  // namespace
 
 std::size_t help_width() {
+  // The terminal's own width when standard output is one (an interactive shell does not export COLUMNS), then
+  // $COLUMNS, then the projector's 100 columns; below 40 columns the help keeps its 100 (docs/cli.md "Help").
+  winsize size{};
+  if (::isatty(STDOUT_FILENO) == 1 && ::ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) == 0 && size.ws_col >= 40) {
+    return size.ws_col;
+  }
   const char* columns_env = std::getenv("COLUMNS");
   if (columns_env != nullptr) {
     char* end = nullptr;

@@ -98,11 +98,16 @@ class LessonFigureFile {
   int slot_;
 };
 
-/// gnuplot's SVG from its <svg element on (no XML declaration or DOCTYPE inside HTML).
-std::string inline_svg(const std::string& svg) {
+/// gnuplot's SVG from its <svg element on (no XML declaration or DOCTYPE inside HTML), its <title> (what a
+/// browser shows on hovering: gnuplot writes "Gnuplot") the figure's `title`.
+std::string inline_svg(const std::string& svg, std::string_view title) {
   const std::size_t start = svg.find("<svg");
   if (start == std::string::npos) throw IoError(error_msg("gnuplot's SVG has no <svg> element"));
-  return svg.substr(start);
+  std::string out = svg.substr(start);
+  constexpr std::string_view kGnuplotTitle = "<title>Gnuplot</title>";
+  const std::size_t at = out.find(kGnuplotTitle);
+  if (at != std::string::npos) out.replace(at, kGnuplotTitle.size(), "<title>" + html_escape(title) + "</title>");
+  return out;
 }
 
 std::string read_file(const fs::path& p) {
@@ -143,7 +148,7 @@ std::pair<std::string, std::string> run_step(const LessonStep& step, Lang lang, 
   const std::string written = (dir / "q_spectrum.npy").string();
   for (std::size_t at = text.find(written); at != std::string::npos; at = text.find(written, at))
     text.replace(at, written.size(), kLessonSpectrumDump);
-  return {text, step.caption.empty() ? std::string() : inline_svg(read_file(svg))};
+  return {text, step.caption.empty() ? std::string() : inline_svg(read_file(svg), step.caption)};
 }
 
 /// The first `lines` lines of `output` (all of it for 0), then one line saying how many the page leaves out.
@@ -180,9 +185,29 @@ std::string inline_html(std::string_view text) {
   return out;
 }
 
+/// Whether the first (or, with `last`, the last) character of `text` is a wide one (Chinese).
+bool lesson_wide_at(std::string_view text, bool last) {
+  if (text.empty()) return false;
+  std::size_t i = 0;
+  if (last) {
+    i = text.size() - 1;
+    while (i > 0 && (static_cast<unsigned char>(text[i]) & 0xC0) == 0x80) --i;
+  }
+  const std::size_t start = i;
+  decode_utf8(text, i);
+  return display_width(text.substr(start, i - start)) == 2;
+}
+
+/// Appends a line of the doc to a paragraph: a line break is a space in English, nothing beside Chinese (a wide
+/// character ends or starts the line).
+void join_doc_line(std::string& paragraph, std::string_view line) {
+  const bool joined = paragraph.empty() || lesson_wide_at(paragraph, true) || lesson_wide_at(line, false);
+  paragraph += (joined ? "" : " ") + std::string(line);
+}
+
 /// The students' questions and their answers, as docs/classroom.md (classroom.zh.md) writes them under its
-/// heading `heading` (compiled in: apps/CMakeLists.txt), up to the next heading: paragraphs, console blocks
-/// as <pre>; a figure of the doc is left to the part's own figure step.
+/// heading `heading` (compiled in: apps/CMakeLists.txt), up to the next heading: paragraphs; a console block or
+/// a figure of the doc is left to the part's own steps, so that each output is shown once.
 std::string questions_html(std::string_view doc, std::string_view heading) {
   const std::size_t start = doc.find(heading);
   if (start == std::string_view::npos) return {};
@@ -191,7 +216,6 @@ std::string questions_html(std::string_view doc, std::string_view heading) {
       doc.substr(start + heading.size(), end == std::string_view::npos ? end : end - start - heading.size());
   std::string out = "<div class=\"questions\">\n";
   std::string paragraph;
-  std::string block;
   bool fenced = false;
   const auto flush = [&] {
     if (!paragraph.empty()) out += "<p>" + inline_html(paragraph) + "</p>\n";
@@ -202,29 +226,73 @@ std::string questions_html(std::string_view doc, std::string_view heading) {
     const std::size_t next = section.find('\n', at);
     const std::string_view line = section.substr(at, next == std::string_view::npos ? next : next - at);
     at = next == std::string_view::npos ? section.size() + 1 : next + 1;
-    if (line.substr(0, 3) == "```") {
-      if (fenced) out += "<pre>" + pre_html(block) + "</pre>\n", block.clear();
+    if (line.substr(0, 3) == "```") {  // a console block: its command is one of the part's steps, shown once there
       flush();
       fenced = !fenced;
     } else if (fenced) {
-      block.append(line).append("\n");
+      continue;
     } else if (line.empty() || line.substr(0, 2) == "![" || line.substr(0, 4) == "<!--") {
       flush();
     } else {
-      // A line break is a space in English, nothing beside Chinese (a wide character ends or starts the line).
-      const auto wide_at = [](std::string_view text, bool last) {
-        if (text.empty()) return false;
-        std::size_t i = 0;
-        if (last) {
-          i = text.size() - 1;
-          while (i > 0 && (static_cast<unsigned char>(text[i]) & 0xC0) == 0x80) --i;
+      join_doc_line(paragraph, line);
+    }
+  }
+  flush();
+  return out + "</div>\n";
+}
+
+/// The exercises of docs/classroom.md (classroom.zh.md) under its heading `heading`, up to the next heading: each
+/// question a paragraph, each answer folded (the doc's <details>): the doc's command run in-process in the
+/// page's language (the doc writes its output, docs.examples compares it with a run), then the doc's words.
+std::string exercises_html(std::string_view doc, std::string_view heading, Lang lang, const fs::path& dir) {
+  const std::size_t start = doc.find(heading);
+  if (start == std::string_view::npos) return {};
+  const std::size_t end = doc.find("\n## ", start + heading.size());
+  const std::string_view section =
+      doc.substr(start + heading.size(), end == std::string_view::npos ? end : end - start - heading.size());
+  std::string out = "<div class=\"exercises\">\n";
+  std::string paragraph;
+  bool fenced = false;
+  bool command_read = false;
+  const auto flush = [&] {
+    if (!paragraph.empty()) out += "<p>" + inline_html(paragraph) + "</p>\n";
+    paragraph.clear();
+  };
+  std::size_t at = 0;
+  while (at <= section.size()) {
+    const std::size_t next = section.find('\n', at);
+    const std::string_view line = section.substr(at, next == std::string_view::npos ? next : next - at);
+    at = next == std::string_view::npos ? section.size() + 1 : next + 1;
+    if (line.substr(0, 3) == "```") {
+      flush();
+      fenced = !fenced;
+      command_read = false;
+    } else if (fenced) {
+      if (command_read || line.substr(0, 7) != "$ rope ") continue;  // the doc's output: the page runs it
+      command_read = true;
+      LessonStep step;
+      std::istringstream words{std::string(line.substr(7))};
+      for (std::string word; words >> word;) {
+        if (word == "--lang") {
+          words >> word;  // the page's language, added by run_step
+          continue;
         }
-        const std::size_t start = i;
-        decode_utf8(text, i);
-        return display_width(text.substr(start, i - start)) == 2;
-      };
-      const bool joined = paragraph.empty() || wide_at(paragraph, true) || wide_at(line, false);
-      paragraph += (joined ? "" : " ") + std::string(line);
+        step.args.push_back(word);
+      }
+      const auto [output, svg] = run_step(step, lang, dir, -1);
+      fmt::format_to(std::back_inserter(out), "<code class=\"cmd\">$ {}</code>\n<pre>{}</pre>\n",
+                     html_escape(lesson_command(step, lang)), pre_html(output));
+    } else if (line.substr(0, 18) == "<details><summary>") {
+      flush();
+      const std::size_t close = line.find("</summary>");
+      out += "<details class=\"answer\"><summary>" + html_escape(line.substr(18, close - 18)) + "</summary>\n";
+    } else if (line.substr(0, 10) == "</details>") {
+      flush();
+      out += "</details>\n";
+    } else if (line.empty() || line.substr(0, 4) == "<!--") {
+      flush();
+    } else {
+      join_doc_line(paragraph, line);
     }
   }
   flush();
@@ -243,7 +311,9 @@ std::vector<plot::Figure> frames_of(LessonFrames kind, const FigureOptions& f) {
   return {};
 }
 
-// Type large enough to read beside a 900 px figure on a projector. In <pre> every character that is not
+// Type large enough to read beside a 900 px figure on a projector. Printed (the handout of docs/classroom.md): the
+// figures three to a row on a first A4 page, the exercises without their answers on a second; no outputs, sliders
+// or answers. In <pre> every character that is not
 // ASCII sits in a box of its terminal width (pre_html): a Chinese character two columns (2ch), θ or ✓
 // one, whatever font the browser takes it from, so the tables rope prints keep their columns.
 constexpr const char* kStyle =
@@ -253,7 +323,13 @@ pre .w1,pre .w2{display:inline-block;text-align:center}pre .w1{width:1ch}pre .w2
 code.cmd{display:block;background:#222;color:#eee;padding:.4em .6em;font-size:18px}
 figure{margin:0 0 1em 0}figure svg{width:100%;height:auto;max-width:900px}figcaption{font-style:italic;margin:.3em 0}
 .frame[hidden]{display:none}.controls{margin:.5em 0}.controls input{width:60%;vertical-align:middle}
-.controls button{font-size:20px})";
+.controls button{font-size:20px}
+details.answer{border-left:4px solid #9ab;padding:0 .6em;margin:.4em 0 1em}details.answer summary{cursor:pointer;font-weight:bold}
+@media print{body{font-size:10pt;max-width:none;padding:0}h1{font-size:15pt;margin:0 0 .2em}
+pre,code.cmd,.controls,[data-frames],details,.questions,body>p,section>p,section>h2{display:none}
+section{display:contents}#exercises{display:block;break-before:page}#exercises>h2{display:block;font-size:13pt}
+#exercises p{display:block;margin:.3em 0}figure{display:inline-block;width:32%;margin:0 .5% .3em 0;vertical-align:top;
+break-inside:avoid}figcaption{font-size:7pt;margin:0}@page{size:A4;margin:12mm}})";
 
 // Shows frame k of a set and hides the others; nothing is computed here.
 constexpr const char* kScript = R"(function showFrame(set,k){
@@ -327,7 +403,7 @@ std::string lesson_page(Lang lang) {
     fmt::format_to(std::back_inserter(page), std::forward<decltype(args)>(args)...);
   };
   const Text t(lang);
-  const std::string title = t.tr("A 20-minute RoPE lesson with rope");
+  const std::string title = t.tr("A 45-minute RoPE class with rope");
   emit(
       "<!DOCTYPE html>\n<html lang=\"{}\">\n<head>\n<meta charset=\"utf-8\">\n<title>{}</title>\n<style>\n{}\n</style>\n"
       "<script>\n{}\n</script>\n</head>\n<body>\n<h1>{}</h1>\n<p>{}</p>\n",
@@ -338,6 +414,11 @@ std::string lesson_page(Lang lang) {
                                        "lesson draws with --png is drawn here as SVG.")));
   int figure = 0;
   for (const LessonPart& part : lesson_parts(t)) {
+    if (part.number == 0) {  // the exercises (their answers folded) before the students' questions
+      emit("<section id=\"exercises\">\n<h2>{}</h2>\n{}</section>\n", html_escape(t.tr("Exercises")),
+           zh ? exercises_html(std::string_view(kClassroomZhMd, kClassroomZhMd_size), "## 练习", lang, dir.path())
+              : exercises_html(std::string_view(kClassroomMd, kClassroomMd_size), "## Exercises", lang, dir.path()));
+    }
     emit("<section id=\"part{}\">\n<h2>{}</h2>\n<p>{}</p>\n", part.number, html_escape(part.title),
          html_escape(part.say));
     if (part.number == 0) {  // the questions and answers of the doc, then the commands they name
@@ -361,7 +442,8 @@ std::string lesson_page(Lang lang) {
           set, kLessonFrames - 1, kLessonFrames);
       int k = 0;
       for (const plot::Figure& frame : frames_of(part.frames, f)) {
-        emit("<figure class=\"frame\"{}>\n{}\n</figure>\n", k++ == 0 ? "" : " hidden", inline_svg(draw_svg(frame, f)));
+        emit("<figure class=\"frame\"{}>\n{}\n</figure>\n", k++ == 0 ? "" : " hidden",
+             inline_svg(draw_svg(frame, f), frame.title));
       }
       emit("</div>\n");
     }

@@ -3,6 +3,7 @@
 #include "rope/report/printing.hpp"
 #include "rope/report/decay_report.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
 #include <string>
@@ -35,8 +36,15 @@ plot::Figure make_figure(const DecayRequest& opt, int d, const std::vector<Decay
   fig.log_y = opt.log_y;
   switch (kind) {
     case DecayKind::Bound:
-      fig.title = f.tr("RoFormer long-range decay bound, d = {0}", d);
+      // Its subtitle in the title: what the curve is not. The y axis from 0 (issue 68): from its lowest value the
+      // curve looked steeper than it is.
+      fig.title = f.tr("RoFormer long-range decay bound, d = {0}: an upper bound, not a score", d);
       fig.ylabel = opt.normalize ? f.tr("f(m) / f(0)") : f.tr("bound f(m)");
+      if (!opt.log_y) {
+        double top = 0.0;
+        for (const Eigen::VectorXd& v : c.value) top = v.size() > 0 ? std::max(top, v.maxCoeff()) : top;
+        if (top > 0.0) fig.yrange = std::pair{0.0, 1.05 * top};
+      }
       break;
     case DecayKind::Ones:
       fig.title = f.tr("score of q = k = all ones: 2·Σ cos(m·θᵢ), d = {0}", d);
