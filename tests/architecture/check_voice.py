@@ -35,8 +35,6 @@ KNOWN = {
     "cli_spelling": {
         "src/rope/analysis/check/check_run.cpp": 5,
         "src/rope/analysis/dumps/dump_files.cpp": 12,
-        "src/rope/analysis/teaching/apply_run.cpp": 9,
-        "src/rope/analysis/teaching/matrix_run.cpp": 9,
         "src/rope/models/gguf/gguf_config_deepseek4.cpp": 1,
         "src/rope/models/model_config.cpp": 1,
         "src/rope/models/presets.cpp": 1,
