@@ -45,8 +45,8 @@ ApplyRun run_apply(const ApplyRequest& request) {
   if (request.float32 && p.multi()) {
     throw InvalidArgument(
         error_msg("{0} computes HF's angles at one position m, but {1} {2} has {3} components: give a single "
-                  "number with {0}",
-                  option_name("float32"), option_name("position"), p.text(), p.count));
+                  "number with {4}",
+                  option_name("float32"), option_name("position"), p.text(), p.count, option_name("float32")));
   }
   for (int k = 0; k < p.count; ++k) {
     // A multi-axis position names the component that is too large (its axis is the model's k-th).

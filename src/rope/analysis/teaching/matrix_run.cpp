@@ -94,8 +94,8 @@ MatrixRun run_matrix(const MatrixRequest& request) {
   if (request.float32 && p.multi()) {
     throw InvalidArgument(
         error_msg("{0} computes HF's angles at one position m, but {1} {2} has {3} components: give a single "
-                  "number with {0}",
-                  option_name("float32"), option_name("position"), p.text(), p.count));
+                  "number with {4}",
+                  option_name("float32"), option_name("position"), p.text(), p.count, option_name("float32")));
   }
   double largest = p.value[0];  // HF's dynamic update takes max(position_ids) + 1
   for (int k = 0; k < p.count; ++k) {
