@@ -142,19 +142,22 @@ Prepared prepare(const Spec& spec, const TensorData& before, const TensorData& a
   for (const double m : p.pair.positions) max_position = std::max(max_position, m);
   for (const AxisPosition& m : p.pair.axis_positions) max_position = std::max(max_position, m.max_abs());
   if (shift) max_position = std::abs(*shift);  // every key at δ (H1), as rope check --shift resolves it
-  ExpectationRequest q;
-  q.head_dim = p.pair.after.d;
-  q.from_model = spec.source.any();
-  q.vision = !spec.overrides.vision.empty();
-  q.gguf = spec.gguf;
-  if (!angles.empty()) q.angles = parse_angle_model(angles);
-  q.layout = spec.overrides.layout;
-  q.max_position = max_position;
-  q.longrope = spec.longrope;
-  p.expected = expectation_from_rope(spec.rope, q);
+  // The settings of `rope check` that a Spec holds, and the library's one expectation of a resolved model
+  // (analysis/check/check_run.hpp, the one check_run uses for the model and each of its layer types).
+  CheckSettings settings;
+  settings.source = spec.source;
+  settings.rope = spec.overrides;
+  settings.layout = spec.overrides.layout;
+  settings.longrope = spec.longrope;
+  if (!angles.empty()) settings.angles = parse_angle_model(angles);
+  const bool per_axis = !p.pair.axis_positions.empty();
+  Message where;  // the report of a Python check names no setting's origin
+  p.expected = expectation_of_resolved(spec.rope, settings, p.pair.after.d, per_axis, max_position, where);
   if (spec.source.any()) {
     p.trial = layer_types_to_try(spec.rope, spec.overrides.layer_type);
-    p.trial.expectation = [q](const ModelRope& layer, Message&) { return expectation_from_rope(layer, q); };
+    p.trial.expectation = [settings, d = p.pair.after.d, per_axis, max_position](const ModelRope& layer, Message& at) {
+      return expectation_of_resolved(layer, settings, d, per_axis, max_position, at);
+    };
   }
   return p;
 }

@@ -259,6 +259,15 @@ TEST_F(CmdDecay, XposCurvesEqualTheNumpyPort) {
   EXPECT_THAT(zh.err, HasSubstr("超过上限 1e+08"));
 }
 
+// --xpos --json is its report's value (report/decay_xpos_report.hpp), where it printed the text before.
+TEST_F(CmdDecay, XposJsonIsTheReportsValue) {
+  const Result r = rope_cli({"decay", "--xpos", "--max-distance", "10", "--json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("\"distances\": [\n    0.0,\n    1.0,\n    2.0,\n    5.0,\n    10.0\n  ]"));
+  EXPECT_THAT(r.out, HasSubstr("\"scale_base\": 512.0"));
+  EXPECT_EQ(r.out.find("xPos, d ="), std::string::npos);
+}
+
 // --json goes through the report (report/decay_report.hpp decay_value): the table's round distances and each
 // curve's values there, the same numbers the text prints (6 digits) and the CSV holds (full precision).
 TEST_F(CmdDecay, JsonIsTheReportsValue) {

@@ -31,6 +31,9 @@ struct ReportFlags {
   bool csv_file = true;       ///< false: no CSV file (an interrupted run); `--csv -` still prints it
 };
 
+/// Whether --csv FILE names standard output ("-"), where the CSV replaces the text.
+inline bool csv_to_standard_output(const std::string& csv) { return csv == "-"; }
+
 /// The format the flags ask for on standard output (text or JSON).
 inline Printing printing(const ReportFlags& flags) {
   return {flags.json ? Format::Json : Format::Text, flags.lang, flags.digits, flags.wide};

@@ -2,8 +2,8 @@
 /// A model's RoPE in words, in either language (core/message.hpp: the English is the catalog's id, the
 /// Chinese comes from the translator a front end installed): the bands of the scaling methods, the model's
 /// name, and the multimodal sections (models/axes.hpp) as `rope inspect`, `rope frequencies` and
-/// `rope sections` print them. The command line's Text versions (apps/rope/cli/scaling_options.hpp,
-/// axes_text.hpp) call these.
+/// `rope sections` print them. The command line's Text version of model_name (apps/rope/cli/scaling_options.hpp)
+/// calls these.
 #pragma once
 
 #include <Eigen/Core>

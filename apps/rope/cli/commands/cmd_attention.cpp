@@ -95,10 +95,6 @@ void check_options(const AttentionOptions& opt) {
     throw InvalidArgument(error_msg("a figure shows at most {0} tokens (got {1} {2}): use {3} for more",
                                     kMaxFigureTokens, option_name("tokens"), opt.tokens, option_name("csv")));
   }
-  if (opt.compare && opt.csv == "-") {
-    throw InvalidArgument(error_msg("{0} writes one CSV per encoding: give {1} FILE, not '-'", option_name("compare"),
-                                    option_name("csv")));
-  }
 }
 
 /// The request of the options (checked): the user's vectors set N and d, a model its head_dim; the files of
@@ -147,6 +143,7 @@ AttentionRequest attention_request(const AttentionOptions& typed) {
   r.wide = opt.wide;
   r.show_vectors = opt.show_vectors;
   r.figure = opt.figure.wanted();
+  r.csv_stdout = csv_to_standard_output(opt.csv);
   if (opt.figure.wanted() && (opt.compare || r.encodings.front() == Encoding::Alibi)) {
     for (const Encoding e : r.encodings) {
       const std::string name(to_string(e));

@@ -1,7 +1,7 @@
 // rope decay: how RoPE scores behave with relative distance, docs/math.md (M11), (M14), (M15):
 // RoFormer's bound (default), the all-ones score, or the mean ± 1σ of random pairs; table, CSV, JSON, figure.
 // The computation is rope/analysis/teaching/decay_run.hpp, its report (text, JSON, CSV, figures)
-// rope/report/decay_report.hpp.
+// rope/report/decay_report.hpp; with --xpos decay_xpos_run.hpp and decay_xpos_report.hpp.
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <memory>
@@ -21,6 +21,7 @@
 #include "rope/core/error.hpp"
 #include "rope/core/parse.hpp"
 #include "rope/report/decay_report.hpp"
+#include "rope/report/decay_xpos_report.hpp"
 
 namespace rope::cli {
 
@@ -52,6 +53,7 @@ DecayRequest decay_request(const DecayOptions& opt) {
   r.leaky_k = opt.leaky_k;
   r.frames = opt.figure.animated() ? opt.figure.frame_count() : 0;
   r.csv = !opt.csv.empty();
+  if (opt.xpos) r.xpos_scale_base = opt.xpos_scale_base;
   check_decay_request(r);
   check_figure_options(opt.figure);
   if (opt.figure.animated() && (opt.scaling.any() || opt.xpos)) {
@@ -59,7 +61,9 @@ DecayRequest decay_request(const DecayOptions& opt) {
                                     option_name("scaling"), option_name("config"), option_name("model"),
                                     option_name("xpos")));
   }
-  if (opt.scaling.any() && !opt.xpos) {
+  if (opt.scaling.any() && opt.xpos) {
+    r.model.emplace();  // unread: run_xpos_decay refuses a model before resolving one would name its errors first
+  } else if (opt.scaling.any()) {
     r.model =
         resolve(opt.scaling, {opt.dim, kDefaultDecayDim, opt.bases ? std::optional(r.bases.front()) : std::nullopt,
                               kDefaultBase, std::nullopt, Layout::Interleaved});
@@ -77,9 +81,14 @@ std::vector<plot::Figure> shared_frames(std::vector<plot::Figure> frames) {
 
 int run_decay(const DecayOptions& opt, std::ostream& out) {
   const DecayRequest request = decay_request(opt);
-  if (opt.xpos) return run_decay_xpos(opt, out);
-  const DecayRun run = rope::run_decay(request);
   const Text t = opt.figure.tr();
+  if (request.xpos_scale_base) {
+    const XposDecayRun run = run_xpos_decay(request);
+    emit_report(out, run, {opt.json, t.lang(), std::nullopt, opt.csv},
+                [&] { draw(xpos_decay_figure(run, t), opt.figure); });
+    return kOk;
+  }
+  const DecayRun run = rope::run_decay(request);
   emit_report(out, run, {opt.json, t.lang(), std::nullopt, opt.csv}, [&] {
     draw(decay_figure(run, t), opt.figure);
     if (opt.figure.animated()) draw_animation(shared_frames(decay_frames(run, t)), opt.figure);

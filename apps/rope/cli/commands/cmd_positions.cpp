@@ -1,5 +1,6 @@
 // rope positions: the M-RoPE position ids (t, h, w) of a text + image + video sequence as HF's
-// get_rope_index builds them, docs/multi-axis.md (Q1)-(Q4); with --cp-size, the positions one rank of a
+// get_rope_index builds them, docs/multi-axis.md (Q1)-(Q4) (analysis/teaching/positions_run.hpp, its report
+// report/positions_report.hpp); with --cp-size, the positions one rank of a
 // context-parallel run holds (analysis/dumps/cp_positions.hpp, on the report layer: report/cp_positions_report.hpp).
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -8,7 +9,9 @@
 #include <memory>
 
 #include "rope/analysis/dumps/cp_positions.hpp"
+#include "rope/analysis/teaching/positions_run.hpp"
 #include "rope/report/cp_positions_report.hpp"
+#include "rope/report/positions_report.hpp"
 #include "rope/report/rope_text.hpp"
 #include "rope/cli/commands.hpp"
 #include "rope/cli/exit_codes.hpp"
@@ -26,9 +29,6 @@
 #include "rope/models/resolve.hpp"
 
 namespace rope::cli {
-
-/// The table prints at most this many rows (the CSV and the figure have them all).
-inline constexpr std::size_t kMaxPrintedPositions = 2000;
 
 struct PositionsOptions {
   std::vector<std::string> text, image, video;  ///< as typed; their order comes from CLI11's parse order
@@ -83,87 +83,19 @@ std::vector<Segment> segments_of(const PositionsOptions& opt) {
   return out;
 }
 
-/// "token" or "tokens" after a count in English; the Chinese sentence names the tokens itself (a measure word).
-const char* tokens_word(long n, const Text& t) { return (t.lang() == Lang::Zh) ? "" : n == 1 ? "token" : "tokens"; }
-
-std::string segment_text(const Segment& s, long merge, const Text& t) {
-  const std::string name = segment_name(s.kind).in(t.lang());
-  if (s.kind == SegmentKind::Text) return fmt::format("{} {}", name, s.tokens);
-  const long merged = s.grid[0] * (s.grid[1] / merge) * (s.grid[2] / merge);
-  // TRANSLATORS: a segment, its grid t×h×w and the merged grid in tokens: "image 1x28x28 → 1×14×14 tokens"; {7}
-  // is the English word "token" or "tokens", empty under zh.
-  return t.tr("{0} {1}x{2}x{3} → {4}×{5}×{6} {7}", name, s.grid[0], s.grid[1], s.grid[2], s.grid[0], s.grid[1] / merge,
-              s.grid[2] / merge, tokens_word(merged, t));
-}
-
-void draw_positions(const std::vector<TokenPosition>& ids, const PositionsOptions& opt) {
-  const FigureOptions& f = opt.figure;
-  plot::Figure fig;
-  fig.title = f.tr("M-RoPE position ids per token (HF get_rope_index)");
-  fig.xlabel = f.tr("token index in the sequence");
-  fig.ylabel = f.tr("position id");
-  const auto n = static_cast<Eigen::Index>(ids.size());
-  Eigen::VectorXd x(n);
-  for (Eigen::Index k = 0; k < n; ++k) x[k] = static_cast<double>(k);
-  for (int a = 0; a < 3; ++a) {
-    plot::Series s;
-    s.label = rope::axis_label(a, f.lang);
-    s.x = x;
-    s.y.resize(n);
-    for (Eigen::Index k = 0; k < n; ++k)
-      s.y[k] = static_cast<double>(ids[static_cast<std::size_t>(k)].thw[static_cast<std::size_t>(a)]);
-    s.color = a;
-    s.points = true;
-    // Text tokens have t = h = w and an image's first row shares t and h: same-sized dots would hide the
-    // axes drawn first. t largest, w smallest, drawn in that order, so equal ids show as rings.
-    const double point_size[] = {2.4, 1.6, 0.8};  // the plot draws points at line_width / 2.5
-    s.line_width = 2.5 * point_size[a];
-    fig.series.push_back(s);
-  }
-  fig.key = plot::Figure::Key::TopLeft;
-  draw(fig, f);
-}
-
-/// The rules of --model/--config (their vision_config) with what the command line types over them, and
-/// where each came from; without a model, the command line's.
-struct Rules {
-  PositionRules rules;
-  std::optional<ModelRope> model;  ///< resolved as every command resolves a model (models/resolve.hpp)
-  std::vector<Message> origin;
-};
-
-Rules rules_of(const PositionsOptions& opt, const std::vector<Segment>& segments) {
-  Rules r;
-  // The one resolution (resolve.hpp; --config or --model, not both, is its rule), and the rules between the
-  // model and the options (--tokens-per-second, --video: resolve.hpp sequence_positions_for).
-  if (!opt.model.empty() || !opt.config.empty()) {
-    r.model = resolve_model_rope({opt.model, opt.config}, RopeOverrides());
-    const bool has_video = std::any_of(segments.begin(), segments.end(),
-                                       [](const Segment& seg) { return seg.kind == SegmentKind::Video; });
-    const SequencePositions s =
-        sequence_positions_for(*r.model, has_video, opt.tokens_per_second.has_value(), opt.frame_text.has_value());
-    r.rules = s.rules;
-    r.origin = s.origin;
-    // A typed value replaces the config's line, saying so.
-    if (opt.merge_option->count() > 0 && opt.merge_size != r.rules.spatial_merge_size) {
-      r.origin[0] = msg("spatial_merge_size: {0} (--merge-size on the command line, over the config's {1})",
-                        opt.merge_size, r.rules.spatial_merge_size);
-    }
-    if (opt.tokens_per_second && *opt.tokens_per_second != *r.rules.tokens_per_second) {
-      const std::string typed = format_number(*opt.tokens_per_second), own = format_number(*r.rules.tokens_per_second);
-      r.origin[1] =
-          msg("tokens_per_second: {0} (--tokens-per-second on the command line, over the config's {1})", typed, own);
-    }
-  }
-  if (!r.model || opt.merge_option->count() > 0) r.rules.spatial_merge_size = opt.merge_size;
-  if (opt.tokens_per_second) r.rules.tokens_per_second = opt.tokens_per_second;
-  if (opt.second_per_grid && !r.rules.tokens_per_second) {
-    throw InvalidArgument(
-        error_msg("--second-per-grid scales video time (Qwen2.5-VL): give it with --tokens-per-second"));
-  }
-  r.rules.second_per_grid = opt.second_per_grid.value_or(1.0);
-  r.rules.frame_text = opt.frame_text;
-  if (opt.bailing) r.rules.bailing = true;
+/// The request of the options: the segments in their order, the model resolved once (models/resolve.hpp;
+/// --config or --model, not both, is its rule), what the command line types over its rules.
+PositionsRequest positions_request(const PositionsOptions& opt) {
+  PositionsRequest r;
+  r.segments = segments_of(opt);
+  if (!opt.model.empty() || !opt.config.empty()) r.model = resolve_model_rope({opt.model, opt.config}, RopeOverrides());
+  if (opt.merge_option->count() > 0) r.merge_size = opt.merge_size;
+  r.tokens_per_second = opt.tokens_per_second;
+  r.second_per_grid = opt.second_per_grid;
+  r.frame_text = opt.frame_text;
+  r.decode = opt.decode;
+  r.bailing = opt.bailing;
+  r.csv = !opt.csv.empty();
   return r;
 }
 
@@ -200,88 +132,11 @@ int run_cp_positions(const PositionsOptions& opt, std::ostream& out) {
 int run_positions(const PositionsOptions& opt, std::ostream& out) {
   if (opt.cp_size_option->count() > 0) return run_cp_positions(opt, out);
   check_figure_options(opt.figure);
-  const std::vector<Segment> segments = segments_of(opt);
-  const Rules given = rules_of(opt, segments);
-  const PositionRules& rules = given.rules;
-  std::vector<TokenPosition> ids;
-  try {
-    ids = rope_index(segments, rules);
-  } catch (const InvalidQuantity& e) {
-    // A config's values are checked when it is read, so a rule out of range here is one typed on the command line.
-    rethrow_naming_option(e, {{"the spatial merge size", "--merge-size"},
-                              {"tokens per second", "--tokens-per-second"},
-                              {"seconds per grid", "--second-per-grid"}});
-  }
-  const std::size_t prefill = ids.size();
-  if (opt.decode) {  // (Q5): the decode steps after the prefill, at index + rope_deltas
-    const std::vector<TokenPosition> decoded = decode_positions(ids, *opt.decode, rules);
-    ids.insert(ids.end(), decoded.begin(), decoded.end());
-  }
-  if (!opt.csv.empty()) {
-    std::string csv = "token,segment,kind,t,h,w\n";
-    for (std::size_t k = 0; k < ids.size(); ++k) {
-      const TokenPosition& p = ids[k];
-      csv += fmt::format("{},{},{},{},{},{}\n", k, p.segment, to_string(p.kind), p.thw[0], p.thw[1], p.thw[2]);
-    }
-    write_output(opt.csv, csv, out);
-  }
-  if (opt.figure.wanted()) draw_positions(ids, opt);
-  if (opt.csv == "-") return kOk;
-
+  const PositionsRun run = rope::run_positions(positions_request(opt));
   const Text t = opt.figure.tr();
-  out << (rules.bailing ? t.tr("M-RoPE position ids (t, h, w) as sglang's Bailing (Ling/Ming) rule builds them "
-                               "(docs/multi-axis.md (B1))\n")
-                        : t.tr("M-RoPE position ids (t, h, w) as HF's get_rope_index builds them (docs/multi-axis.md "
-                               "(Q1)-(Q4))\n"));
-  if (given.model) {
-    out << (rules.bailing ? t.tr("the rules of {0} (sglang's Bailing position ids):\n", given.model->spec.name)
-                          : t.tr("the rules of {0} ({1} get_rope_index):\n", given.model->spec.name,
-                                 sequence_positions_of(*given.model).family));
-    for (const Message& m : given.origin) out << "  " << m.in(t.lang()) << '\n';
-  }
-  out << t.tr(
-      "spatial merge size {0}{1}; time index {2}\n", rules.spatial_merge_size,
-      !given.model && !rules.bailing && rules.spatial_merge_size == 2
-          ? t.tr(" (the value of every Qwen2-VL, Qwen2.5-VL and Qwen3-VL config)")
-          : "",
-      rules.bailing ? (rules.frame_text ? t.tr("2 · frame index from the block's start, height and width centred on "
-                                               "the grid plus the time id, each video frame a block after {0} text "
-                                               "tokens (Bailing, (B1))",
-                                               *rules.frame_text)
-                                        : t.tr("2 · frame index from the block's start, height and width centred on "
-                                               "the grid plus the time id (Bailing, (B1))"))
-      : rules.tokens_per_second ? t.tr("⌊t · {0} s · {1} tokens/s⌋ for video, 0 for images (Qwen2.5-VL, (Q3))",
-                                       format_number(rules.second_per_grid), format_number(*rules.tokens_per_second))
-      : rules.frame_text ? t.tr("= its block's start, each video frame a block after {0} text tokens (Qwen3-VL, (Q3'))",
-                                *rules.frame_text)
-                         : t.tr("= frame index (Qwen2-VL)"));
-  std::string list;
-  for (const Segment& s : segments) list += (list.empty() ? "" : ", ") + segment_text(s, rules.spatial_merge_size, t);
-  out << t.tr("sequence: {0}; {1} {2}\n", list, prefill, tokens_word(static_cast<long>(prefill), t));
-  out << t.tr("text tokens include the vision start and end tokens around an image: count them in --text\n\n");
-  out << fmt::format("{:>7}  {:>7}  {:<6}  {:>8}  {:>8}  {:>8}\n", t.tr("token"), t.tr("segment"), t.tr("kind"), "t",
-                     "h", "w");
-  for (std::size_t k = 0; k < ids.size() && k < kMaxPrintedPositions; ++k) {
-    const TokenPosition& p = ids[k];
-    out << fmt::format("{:>7}  {:>7}  {:<6}  {:>8}  {:>8}  {:>8}\n", k, p.segment, segment_name(p.kind).in(t.lang()),
-                       p.thw[0], p.thw[1], p.thw[2]);
-  }
-  if (ids.size() > kMaxPrintedPositions) {
-    out << t.tr("… {0} more rows: write them all with --csv FILE\n", ids.size() - kMaxPrintedPositions);
-  }
-  const long delta = rope_delta({ids.begin(), ids.begin() + static_cast<std::ptrdiff_t>(prefill)}, rules);
-  if (!opt.decode) {
-    const long next = delta + static_cast<long>(prefill);
-    out << (rules.bailing ? t.tr("\nthe next token would start at {0} (the largest time id + 1, (B1))\n", next)
-                          : t.tr("\nthe next token would start at {0} (the largest id + 1, (Q4))\n", next));
-    return kOk;
-  }
-  out << (rules.bailing
-              ? t.tr("\nrope_deltas = {0}: the largest time id + 1 − the prefill's {1} tokens (B1)\n", delta, prefill)
-              : t.tr("\nrope_deltas = {0}: the largest id + 1 − the prefill's {1} tokens (Q5)\n", delta, prefill));
-  const std::string term = delta < 0 ? fmt::format("− {}", -delta) : fmt::format("+ {}", delta);
-  out << t.tr("decode token i (i ≥ {0}) is at t = h = w = i {1}: check it with --positions and --rope-delta {2}\n",
-              prefill, term, delta);
+  emit_report(out, run, {false, t.lang(), std::nullopt, opt.csv}, [&] {
+    if (opt.figure.wanted()) draw(positions_figure(run, t), opt.figure);
+  });
   return kOk;
 }
 

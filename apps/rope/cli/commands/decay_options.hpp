@@ -35,7 +35,7 @@ struct DecayOptions {
   ScalingOptions scaling;
   std::optional<double> rerope_window;  ///< --rerope W: the model sees g(t) instead of t (S16), (S17)
   std::optional<double> leaky_k;        ///< --leaky-k K: Leaky ReRoPE's slope divisor
-  bool xpos = false;                    ///< --xpos: xPos's scale factor next to the bound (decay_xpos.cpp)
+  bool xpos = false;                    ///< --xpos: xPos's scale factor next to the bound (decay_xpos_run.hpp)
   double xpos_scale_base = 512;         ///< --xpos-scale-base s (kDefaultXposScaleBase)
 
   std::vector<double> base_values() const { return bases.value_or(std::vector<double>{kDefaultBase}); }
@@ -48,9 +48,5 @@ struct DecayOptions {
     return r.point_count();
   }
 };
-
-/// `rope decay --xpos` (decay_xpos.cpp): the bound (M11), the xPos bound (X5) and the scale factor
-/// ζ^(m/s) against the distance, as table, CSV and figure (docs/multi-axis.md §5).
-int run_decay_xpos(const DecayOptions& opt, std::ostream& out);
 
 }  // namespace rope::cli

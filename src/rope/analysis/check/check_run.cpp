@@ -42,10 +42,6 @@ ModelRope resolve_for(const CheckSettings& s, int head_dim) {
 
 bool is_gguf_source(const ModelSource& source) { return !source.file.empty() && is_gguf_file(source.file); }
 
-/// The expectation of the run's one resolution `rope` (expectation_from_settings without resolving again).
-RopeExpectation expectation_of_resolved(const ModelRope& rope, const CheckSettings& s, int head_dim, bool per_axis,
-                                        double max_position, Message& where);
-
 /// A list of layer type names for one line: at most kMaxListedNames, each cut to kMaxListedNameBytes bytes, then
 /// "and N more" (the bound of names read from a config, models/hf/json_reader.hpp).
 Message listed_layer_types(const std::vector<std::string>& names) {
@@ -210,8 +206,6 @@ RopeExpectation expectation_from_settings(const CheckSettings& s, int head_dim, 
   return expectation_of_resolved(resolve_for(s, head_dim), s, head_dim, per_axis, max_position, where);
 }
 
-namespace {
-
 RopeExpectation expectation_of_resolved(const ModelRope& rope, const CheckSettings& s, int head_dim, bool per_axis,
                                         double max_position, Message& where) {
   if (!rope.plain && rope.spec.axes && rope.spec.axes->vision() && !per_axis) {
@@ -253,8 +247,6 @@ RopeExpectation expectation_of_resolved(const ModelRope& rope, const CheckSettin
   set_mode(e, s.mode, s.shift);
   return e;
 }
-
-}  // namespace
 
 /// The angle model is the source's (float32 for Hugging Face, whose Llama 4 temperature (S20) is float32; ggml for a
 /// GGUF), or the settings'.

@@ -55,6 +55,11 @@ struct CheckSettings {
 RopeExpectation expectation_from_settings(const CheckSettings& settings, int head_dim, bool per_axis,
                                           double max_position, Message& where);
 
+/// The same of a model's RoPE resolved once (`rope`, the run's one resolution or one of its layer types): the one
+/// construction check_run uses, and the Python module's rope.check with it (apps/python/check.cpp).
+RopeExpectation expectation_of_resolved(const ModelRope& rope, const CheckSettings& settings, int head_dim,
+                                        bool per_axis, double max_position, Message& where);
+
 /// The expectation of a layer without RoPE: d channels, none turning (θ_i = 0 for every pair), attention factor 1;
 /// with positions of `axis_components` axes (Qwen3.5's linear attention given t,h,w), a map of every pair on t.
 RopeExpectation unchanged_expectation(int head_dim, const CheckSettings& settings, int axis_components = 1);

@@ -12,8 +12,9 @@ namespace rope {
 
 void check_apply_request(const ApplyRequest& request) {
   if (request.xpos && (request.model_options || request.position.multi())) {
-    throw InvalidArgument(
-        error_msg("--xpos applies to plain RoPE: leave out --model, --config and --scaling, and give one position"));
+    throw InvalidArgument(error_msg("{0} applies to plain RoPE: leave out {1}, {2} and {3}, and give one position",
+                                    option_name("xpos"), option_name("model"), option_name("config"),
+                                    option_name("scaling")));
   }
   if (request.query && !request.model_source) {
     throw InvalidArgument(error_msg("{0} scales a query as a model's attention does: give {1} or {2}",
@@ -33,18 +34,19 @@ ApplyRun run_apply(const ApplyRequest& request) {
       throw InvalidArgument(
           spec.partial()
               ? error_msg(
-                    "--vector has {0} numbers but {1} has head_dim {2} of which d = {3} rotate: give {4} or {5} numbers",
-                    n, spec.name, spec.head_dim, spec.rotary_dim, spec.head_dim, spec.rotary_dim)
-              : error_msg("--vector has {0} numbers but {1} rotates d = {2}", n, spec.name, spec.rotary_dim));
+                    "{0} has {1} numbers but {2} has head_dim {3} of which d = {4} rotate: give {5} or {6} numbers",
+                    option_name("vector"), n, spec.name, spec.head_dim, spec.rotary_dim, spec.head_dim, spec.rotary_dim)
+              : error_msg("{0} has {1} numbers but {2} rotates d = {3}", option_name("vector"), n, spec.name,
+                          spec.rotary_dim));
     }
   }
   const int d = rope.spec.rotary_dim;
   const AxisPosition& p = request.position;
   if (request.float32 && p.multi()) {
     throw InvalidArgument(
-        error_msg("--float32 computes HF's angles at one position m, but --position {0} has {1} "
-                  "components: give a single number with --float32",
-                  p.text(), p.count));
+        error_msg("{0} computes HF's angles at one position m, but {1} {2} has {3} components: give a single "
+                  "number with {4}",
+                  option_name("float32"), option_name("position"), p.text(), p.count, option_name("float32")));
   }
   for (int k = 0; k < p.count; ++k) {
     // A multi-axis position names the component that is too large (its axis is the model's k-th).

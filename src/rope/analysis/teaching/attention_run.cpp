@@ -8,6 +8,8 @@
 
 #include "rope/analysis/teaching/alibi.hpp"
 #include "rope/analysis/teaching/motion.hpp"
+#include "rope/core/error.hpp"
+#include "rope/core/message.hpp"
 #include "rope/models/rope_spec.hpp"
 
 namespace rope {
@@ -86,6 +88,10 @@ AttentionResult setup_for(const AttentionRequest& opt, Encoding encoding) {
 }  // namespace
 
 AttentionRun run_attention(const AttentionRequest& opt) {
+  if (opt.compare && opt.csv_stdout) {
+    throw InvalidArgument(error_msg("{0} writes one CSV per encoding: give {1} FILE, not '-'", option_name("compare"),
+                                    option_name("csv")));
+  }
   AttentionRun run;
   run.request = opt;
   const QueriesKeys& qk = run.qk =

@@ -41,6 +41,7 @@ struct AttentionRequest {
   bool show_vectors = false;              ///< text: every q_i and k_j in full
   bool figure = false;                    ///< a heatmap is drawn (the text then does not offer one)
   std::vector<std::string> figure_files;  ///< text: the files written, listed after the report; empty: none listed
+  bool csv_stdout = false;                ///< the CSV goes to standard output (one CSV: not with compare)
 };
 
 /// One encoding's matrix.

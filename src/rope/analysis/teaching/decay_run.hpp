@@ -54,10 +54,11 @@ struct DecayRequest {
   bool normalize = false;
   bool log_x = false;
   bool log_y = false;
-  std::optional<double> rerope_window;  ///< ReRoPE's W: the model sees g(t) instead of t (S16), (S17)
-  std::optional<double> leaky_k;        ///< Leaky ReRoPE's slope divisor K
-  int frames = 0;                       ///< > 0: a GIF's frames, the base swept (DecayRun::frames)
-  bool csv = false;                     ///< the full grid goes to a CSV file (the text then does not point at one)
+  std::optional<double> rerope_window;    ///< ReRoPE's W: the model sees g(t) instead of t (S16), (S17)
+  std::optional<double> leaky_k;          ///< Leaky ReRoPE's slope divisor K
+  int frames = 0;                         ///< > 0: a GIF's frames, the base swept (DecayRun::frames)
+  bool csv = false;                       ///< the full grid goes to a CSV file (the text then does not point at one)
+  std::optional<double> xpos_scale_base;  ///< xPos's scale base s: `decay --xpos` (decay_xpos_run.hpp)
 
   long sample_count() const { return samples.value_or(kDefaultSamples); }
   std::uint64_t seed_value() const { return seed.value_or(kDefaultSeed); }

@@ -39,8 +39,9 @@ void relative(MatrixRun& run, const AxisPosition& m, const AxisPosition& n) {
   const double budget = 2 * (reach(m) + reach(n));
   if (budget >= max_resolvable_position(dim)) {
     throw InvalidArgument(error_msg(
-        "--relative M N: 2·(|m| + |n|) = {0} is beyond what float64 resolves at d = {1}: it must be below {2}, where the tolerance κ·ε·(d + 2(|m| + |n|)) of (M13) reaches 1",
-        fmt::format("{:g}", budget), dim, fmt::format("{:.3g}", max_resolvable_position(dim))));
+        "{0} M N: 2·(|m| + |n|) = {1} is beyond what float64 resolves at d = {2}: it must be below {3}, where the tolerance κ·ε·(d + 2(|m| + |n|)) of (M13) reaches 1",
+        option_name("relative"), fmt::format("{:g}", budget), dim,
+        fmt::format("{:.3g}", max_resolvable_position(dim))));
   }
   run.check = Check{diff, 1.0, relative_tolerance(machine_epsilon<double>(), dim, budget)};
 }
@@ -67,8 +68,8 @@ MatrixRun run_matrix(const MatrixRequest& request) {
                                     option_name("position"), option_name("relative")));
   }
   if (request.float32 && !request.relative.empty()) {
-    throw InvalidArgument(
-        error_msg("--float32 prints R_m as HF's float32 cos and sin give it: use it with --position, not --relative"));
+    throw InvalidArgument(error_msg("{0} prints R_m as HF's float32 cos and sin give it: use it with {1}, not {2}",
+                                    option_name("float32"), option_name("position"), option_name("relative")));
   }
   if (request.position.has_value() == !request.relative.empty()) {
     throw InvalidArgument(
@@ -76,9 +77,10 @@ MatrixRun run_matrix(const MatrixRequest& request) {
   }
   if (rope.spec.axis_blocks && !request.relative.empty()) {  // (M7) is checked in one of the two layouts
     throw InvalidArgument(
-        error_msg("--relative: Gemma 4's vision tower pairs channels inside each axis's block "
+        error_msg("{0}: Gemma 4's vision tower pairs channels inside each axis's block "
                   "(docs/multi-axis.md (V6)), and rope matrix checks R_mᵀ R_n = R_(n−m) in the interleaved "
-                  "or half layout only: give --position"));
+                  "or half layout only: give {1}",
+                  option_name("relative"), option_name("position")));
   }
   if (!request.relative.empty()) {
     if (request.relative.size() != 2)
@@ -91,9 +93,9 @@ MatrixRun run_matrix(const MatrixRequest& request) {
   run.position = p;
   if (request.float32 && p.multi()) {
     throw InvalidArgument(
-        error_msg("--float32 computes HF's angles at one position m, but --position {0} has {1} "
-                  "components: give a single number with --float32",
-                  p.text(), p.count));
+        error_msg("{0} computes HF's angles at one position m, but {1} {2} has {3} components: give a single "
+                  "number with {4}",
+                  option_name("float32"), option_name("position"), p.text(), p.count, option_name("float32")));
   }
   double largest = p.value[0];  // HF's dynamic update takes max(position_ids) + 1
   for (int k = 0; k < p.count; ++k) {

@@ -1,0 +1,163 @@
+// The printers of rope positions, M-RoPE (positions_report.hpp): the text, the CSV and the figure moved verbatim
+// out of the command.
+#include "rope/report/positions_report.hpp"
+
+#include <fmt/format.h>
+
+#include "rope/io/csv.hpp"
+#include "rope/models/model_config.hpp"
+#include "rope/report/rope_text.hpp"
+#include "rope/report/text.hpp"
+
+namespace rope {
+
+namespace {
+
+/// "token" or "tokens" after a count in English; the Chinese sentence names the tokens itself (a measure word).
+const char* positions_tokens_word(long n, const Text& t) {
+  return (t.lang() == Lang::Zh) ? "" : n == 1 ? "token" : "tokens";
+}
+
+std::string positions_segment_text(const Segment& s, long merge, const Text& t) {
+  const std::string name = segment_name(s.kind).in(t.lang());
+  if (s.kind == SegmentKind::Text) return fmt::format("{} {}", name, s.tokens);
+  const long merged = s.grid[0] * (s.grid[1] / merge) * (s.grid[2] / merge);
+  // TRANSLATORS: a segment, its grid t×h×w and the merged grid in tokens: "image 1x28x28 → 1×14×14 tokens"; {7}
+  // is the English word "token" or "tokens", empty under zh.
+  return t.tr("{0} {1}x{2}x{3} → {4}×{5}×{6} {7}", name, s.grid[0], s.grid[1], s.grid[2], s.grid[0], s.grid[1] / merge,
+              s.grid[2] / merge, positions_tokens_word(merged, t));
+}
+
+}  // namespace
+
+Value positions_value(const PositionsRun& run) {
+  const PositionRules& rules = run.rules;
+  Value v = Value::object();
+  v["model"] = run.request.model ? Value(run.request.model->spec.name) : Value();
+  Value origin = Value::array();
+  for (const Message& m : run.origin) origin.push_back(m.en);
+  v["origin"] = origin;
+  Value r = Value::object();
+  r["spatial_merge_size"] = rules.spatial_merge_size;
+  r["tokens_per_second"] = rules.tokens_per_second;
+  r["second_per_grid"] = rules.second_per_grid;
+  r["frame_text"] = rules.frame_text;
+  r["bailing"] = rules.bailing;
+  v["rules"] = r;
+  Value tokens = Value::array();
+  for (const TokenPosition& p : run.ids) {
+    Value one = Value::object();
+    one["segment"] = p.segment;
+    one["kind"] = std::string(to_string(p.kind));
+    one["t"] = p.thw[0];
+    one["h"] = p.thw[1];
+    one["w"] = p.thw[2];
+    tokens.push_back(one);
+  }
+  v["tokens"] = tokens;
+  v["prefill"] = run.prefill;
+  v["rope_delta"] = run.delta;
+  return v;
+}
+
+std::string positions_csv(const PositionsRun& run) {
+  std::string csv = "token,segment,kind,t,h,w\n";
+  for (std::size_t k = 0; k < run.ids.size(); ++k) {
+    const TokenPosition& p = run.ids[k];
+    csv += fmt::format("{},{},{},{},{},{}\n", k, p.segment, to_string(p.kind), p.thw[0], p.thw[1], p.thw[2]);
+  }
+  return csv;
+}
+
+void print_positions(std::ostream& out, const PositionsRun& run, const Text& t) {
+  const PositionRules& rules = run.rules;
+  const std::optional<ModelRope>& model = run.request.model;
+  out << (rules.bailing ? t.tr("M-RoPE position ids (t, h, w) as sglang's Bailing (Ling/Ming) rule builds them "
+                               "(docs/multi-axis.md (B1))\n")
+                        : t.tr("M-RoPE position ids (t, h, w) as HF's get_rope_index builds them (docs/multi-axis.md "
+                               "(Q1)-(Q4))\n"));
+  if (model) {
+    out << (rules.bailing ? t.tr("the rules of {0} (sglang's Bailing position ids):\n", model->spec.name)
+                          : t.tr("the rules of {0} ({1} get_rope_index):\n", model->spec.name,
+                                 sequence_positions_of(*model).family));
+    for (const Message& m : run.origin) out << "  " << m.in(t.lang()) << '\n';
+  }
+  out << t.tr(
+      "spatial merge size {0}{1}; time index {2}\n", rules.spatial_merge_size,
+      !model && !rules.bailing && rules.spatial_merge_size == 2
+          ? t.tr(" (the value of every Qwen2-VL, Qwen2.5-VL and Qwen3-VL config)")
+          : "",
+      rules.bailing ? (rules.frame_text ? t.tr("2 · frame index from the block's start, height and width centred on "
+                                               "the grid plus the time id, each video frame a block after {0} text "
+                                               "tokens (Bailing, (B1))",
+                                               *rules.frame_text)
+                                        : t.tr("2 · frame index from the block's start, height and width centred on "
+                                               "the grid plus the time id (Bailing, (B1))"))
+      : rules.tokens_per_second ? t.tr("⌊t · {0} s · {1} tokens/s⌋ for video, 0 for images (Qwen2.5-VL, (Q3))",
+                                       format_number(rules.second_per_grid), format_number(*rules.tokens_per_second))
+      : rules.frame_text ? t.tr("= its block's start, each video frame a block after {0} text tokens (Qwen3-VL, (Q3'))",
+                                *rules.frame_text)
+                         : t.tr("= frame index (Qwen2-VL)"));
+  std::string list;
+  for (const Segment& s : run.request.segments) {
+    list += (list.empty() ? "" : ", ") + positions_segment_text(s, rules.spatial_merge_size, t);
+  }
+  out << t.tr("sequence: {0}; {1} {2}\n", list, run.prefill, positions_tokens_word(static_cast<long>(run.prefill), t));
+  out << t.tr("text tokens include the vision start and end tokens around an image: count them in {0}\n\n",
+              option_name("text"));
+  out << fmt::format("{:>7}  {:>7}  {:<6}  {:>8}  {:>8}  {:>8}\n", t.tr("token"), t.tr("segment"), t.tr("kind"), "t",
+                     "h", "w");
+  for (std::size_t k = 0; k < run.ids.size() && k < kMaxPrintedPositions; ++k) {
+    const TokenPosition& p = run.ids[k];
+    out << fmt::format("{:>7}  {:>7}  {:<6}  {:>8}  {:>8}  {:>8}\n", k, p.segment, segment_name(p.kind).in(t.lang()),
+                       p.thw[0], p.thw[1], p.thw[2]);
+  }
+  if (run.ids.size() > kMaxPrintedPositions) {
+    out << t.tr("… {0} more rows: write them all with {1} FILE\n", run.ids.size() - kMaxPrintedPositions,
+                option_name("csv"));
+  }
+  const long delta = run.delta;
+  const std::size_t prefill = run.prefill;
+  if (!run.request.decode) {
+    const long next = delta + static_cast<long>(prefill);
+    out << (rules.bailing ? t.tr("\nthe next token would start at {0} (the largest time id + 1, (B1))\n", next)
+                          : t.tr("\nthe next token would start at {0} (the largest id + 1, (Q4))\n", next));
+    return;
+  }
+  out << (rules.bailing
+              ? t.tr("\nrope_deltas = {0}: the largest time id + 1 − the prefill's {1} tokens (B1)\n", delta, prefill)
+              : t.tr("\nrope_deltas = {0}: the largest id + 1 − the prefill's {1} tokens (Q5)\n", delta, prefill));
+  const std::string term = delta < 0 ? fmt::format("− {}", -delta) : fmt::format("+ {}", delta);
+  out << t.tr("decode token i (i ≥ {0}) is at t = h = w = i {1}: check it with {2} and {3} {4}\n", prefill, term,
+              option_name("positions"), option_name("rope_delta"), delta);
+}
+
+plot::Figure positions_figure(const PositionsRun& run, const Text& t) {
+  const std::vector<TokenPosition>& ids = run.ids;
+  plot::Figure fig;
+  fig.title = t.tr("M-RoPE position ids per token (HF get_rope_index)");
+  fig.xlabel = t.tr("token index in the sequence");
+  fig.ylabel = t.tr("position id");
+  const auto n = static_cast<Eigen::Index>(ids.size());
+  Eigen::VectorXd x(n);
+  for (Eigen::Index k = 0; k < n; ++k) x[k] = static_cast<double>(k);
+  for (int a = 0; a < 3; ++a) {
+    plot::Series s;
+    s.label = axis_label(a, t.lang());
+    s.x = x;
+    s.y.resize(n);
+    for (Eigen::Index k = 0; k < n; ++k)
+      s.y[k] = static_cast<double>(ids[static_cast<std::size_t>(k)].thw[static_cast<std::size_t>(a)]);
+    s.color = a;
+    s.points = true;
+    // Text tokens have t = h = w and an image's first row shares t and h: same-sized dots would hide the
+    // axes drawn first. t largest, w smallest, drawn in that order, so equal ids show as rings.
+    const double point_size[] = {2.4, 1.6, 0.8};  // the plot draws points at line_width / 2.5
+    s.line_width = 2.5 * point_size[a];
+    fig.series.push_back(s);
+  }
+  fig.key = plot::Figure::Key::TopLeft;
+  return fig;
+}
+
+}  // namespace rope

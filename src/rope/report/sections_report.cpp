@@ -1,0 +1,303 @@
+// The printers of rope sections (sections_report.hpp): the text, the CSV and the figures moved verbatim out of
+// the command and apps/rope/cli/figures/.
+#include "rope/report/sections_report.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <fmt/format.h>
+
+#include "rope/core/constants.hpp"
+#include "rope/core/error.hpp"
+#include "rope/io/csv.hpp"
+#include "rope/report/model_text.hpp"
+#include "rope/report/printing.hpp"
+#include "rope/report/rope_text.hpp"
+#include "rope/report/text.hpp"
+
+namespace rope {
+
+namespace {
+
+/// "as chunked at every pair", or "as interleaved, except pairs 61, 62: e" (the pairs where llama.cpp's map
+/// leaves HF's, with the axes llama.cpp gives them).
+std::string sections_ggml_difference(const AxisMap& ggml, const AxisMap& hf, const std::string& name,
+                                     const std::string& hf_name, const Text& t) {
+  std::vector<int> pairs;
+  std::string axes;
+  for (std::size_t j = 0; j < ggml.pair_axis.size(); ++j) {
+    if (ggml.pair_axis[j] == hf.pair_axis[j]) continue;
+    pairs.push_back(static_cast<int>(j));
+    const std::string letter(axis_letter(ggml.pair_axis[j]));
+    if (axes.find(letter) == std::string::npos) axes += (axes.empty() ? "" : ", ") + letter;
+  }
+  if (pairs.empty()) return name + t.tr("every pair as {0}", hf_name);
+  return name + t.tr("as {0}, except pairs {1}, which turn with {2} (A4)", hf_name, pair_list(pairs), axes);
+}
+
+std::string sections_from(const SectionsRun& run, const Text& t) {
+  switch (run.from) {
+    case SectionsFrom::QwenDefault:
+      return t.tr("Qwen3-VL's default");
+    case SectionsFrom::Typed:
+      return option_name("sections");
+    case SectionsFrom::Model:
+      break;
+  }
+  return run.spec.name;
+}
+
+const char* sections_vision_letter(const VisionPairs& p, Eigen::Index j) {
+  return p.axis[static_cast<std::size_t>(j)] == 0 ? "h" : "w";
+}
+
+std::string sections_list(const SectionsRun& run) { return fmt::format("{}", fmt::join(run.sections, ", ")); }
+
+void print_vision_sections(std::ostream& out, const SectionsRun& run, const Text& t) {
+  const RopeSpec& spec = run.spec;
+  out << t.tr("2-D vision RoPE of {0}: d = {1}, base = {2}\n\n", model_name(spec, t.lang()), spec.rotary_dim,
+              format_number(spec.config.base));
+  print_axis_summary(out, *spec.axes, spec.params.inv_freq, t.lang());
+  out << t.tr("\nthe same d and base in the six implementations (docs/multi-axis.md §6):\n");
+  const std::size_t layout_width = (t.lang() == Lang::Zh) ? 24 : 16;
+  out << "  " << pad(t.tr("kind"), 11) << pad(t.tr("eq."), 6) << pad(t.tr("layout"), layout_width)
+      << pad(t.tr("from"), 7) << pad(t.tr("λ of h (patches)"), 22) << t.tr("λ of w (patches)") << '\n';
+  for (const VisionPairs& p : run.towers) {
+    const AxisMap map = vision_axis_map(p);
+    const std::vector<AxisRange> r = axis_ranges(p.theta, map);
+    const auto range = [](const AxisRange& a) { return fmt::format("{:.6g} … {:.6g}", a.shortest, a.longest); };
+    const std::string layout = p.per_block ? t.tr("half, per axis") : layout_name(p.layout, t);
+    out << "  " << pad(to_string(p.kind), 11) << pad(map.vision_equation, 6) << pad(layout, layout_width)
+        << pad(format_number(p.offset), 7) << pad(range(r[0]), 20) << "  " << range(r[1])
+        << (p.kind == run.chosen ? "  ←" : "") << '\n';
+  }
+  out << t.tr(
+      "\neach axis gets its own ladder base^(−4k/d), the same wavelengths for rows and columns, except Pixtral (V3):\n"
+      "the row takes the even and the column the odd frequencies of the head's ladder base^(−2i/d);\n"
+      "Llama 4 (V4) gives the column the first pairs and counts patches from 1;\n"
+      "Gemma 4 (V6) gives the column the first block of channels and the row the second, rotate_half inside each\n");
+}
+
+void print_mrope_sections(std::ostream& out, const SectionsRun& run, const Text& t) {
+  const std::string from = sections_from(run, t);
+  const int pairs = run.pairs();
+  out << t.tr(
+      "M-RoPE sections [{0}] ({1}) over {2} pairs, d = {3}, base = {4}:\n{5}\n\n", sections_list(run), from, pairs,
+      2 * pairs, format_number(run.spec.config.base),
+      run.ernie
+          ? t.tr("ERNIE-4.5-VL's map of its sections (h, w, t) = [{0}] below Qwen's two maps of as many pairs per axis",
+                 fmt::join(run.ernie->source.sections, ", "))
+      : run.bailing ? t.tr("Bailing's map of its sections (t, h, w) below Qwen's two maps of the same sections")
+      : !run.four   ? t.tr("the same sections, chunked and interleaved")
+      : run.hf      ? t.tr("llama.cpp's four slots t, h, w, e next to HF's maps of the first three")
+                    : t.tr("llama.cpp's four slots t, h, w, e (HF's maps need three sections adding up to d/2)"));
+  for (const SectionsMap& r : run.maps) {
+    print_axis_summary(out, r.map, run.theta, t.lang());
+    out << '\n';
+  }
+  for (const SectionsMap& r : run.maps)
+    out << pad(r.pattern.in(t.lang()), (t.lang() == Lang::Zh) ? 8 : 13) << axis_pattern(r.map) << '\n';
+  // The map says which axis a pair turns with; the layout, which two channels the pair is (GLM-4.1V interleaved,
+  // GLM-4.5V half, with the same sections).
+  if (run.model_map)
+    out << t.tr("\nthe two channels of a pair in {0}: {1}\n", from, layout_description(run.spec).in(t.lang()));
+  if (run.hf && !run.ernie && !run.bailing) {
+    // What llama.cpp does with the same sections: where its map leaves HF's (the "e" slot of (A4)).
+    out << t.tr("\nllama.cpp, with the sections as a converted GGUF has them ([{0}]):\n",
+                fmt::join(run.ggml_sections, ", "));
+    out << "  " << sections_ggml_difference(run.mrope, run.maps[0].map, "MROPE (qwen2vl):  ", t.tr("chunked"), t)
+        << '\n';
+    out << "  " << sections_ggml_difference(run.imrope, run.maps[1].map, "IMROPE (qwen3vl): ", t.tr("interleaved"), t)
+        << '\n';
+  }
+  out << t.tr(
+      "\nthe frequencies fall with the pair index: chunks give each axis one band of wavelengths,\n"
+      "interleaving gives every axis pairs from the whole range (docs/multi-axis.md)\n");
+  if (run.ernie) {
+    out << t.tr(
+        "ERNIE-4.5-VL gives height and width the fastest pairs alternately and the time the slowest band:\n"
+        "the opposite of Qwen2-VL's chunks, which give the time the fastest (docs/multi-axis.md (A8))\n");
+  }
+  if (run.bailing) {
+    out << t.tr(
+        "Bailing gives height and width the fastest pairs alternately and the time the slowest band, as ERNIE-4.5-VL\n"
+        "does with its sections written t, h, w (docs/multi-axis.md (A9))\n");
+  }
+}
+
+plot::Figure mrope_sections_figure(const SectionsRun& run, const Text& t) {
+  const std::vector<SectionsMap>& rows = run.maps;
+  const Eigen::VectorXd& theta = run.theta;
+  plot::Figure fig;
+  fig.title = t.tr("Which pair turns with which axis: sections [{0}], d = {1}", sections_list(run), 2 * theta.size());
+  fig.xlabel = t.tr("wavelength λⱼ = 2π/θⱼ (positions): pair j = 0 at the left, the last pair at the right");
+  fig.ylabel = "";
+  fig.log_x = true;
+  const int n = static_cast<int>(rows.size());
+  // Room above the top row for the key: three axes fit beside two rows, the fourth (e) needs half a row more.
+  fig.yrange = {{-0.8, n > 2 ? n + 0.4 : n - 0.1}};
+  fig.ytics = false;  // the rows are labelled
+  // The labels start at the shortest wavelength that can be drawn: a pair whose 2π/θ overflows (a factor
+  // of 1e308) is not rotated and not drawn, as in rope wavelengths.
+  double left = INFINITY;
+  for (Eigen::Index j = 0; j < theta.size(); ++j) {
+    if (const double lambda = kTwoPi / theta[j]; std::isfinite(lambda) && lambda > 0) left = std::min(left, lambda);
+  }
+  if (!std::isfinite(left)) {
+    throw InvalidArgument(
+        error_msg("no pair has a finite wavelength 2π/θ to draw (θ_0 = {0})", theta.size() > 0 ? theta[0] : 0.0));
+  }
+  bool in_key[kMaxAxes] = {};
+  for (int r = 0; r < n; ++r) {
+    const AxisMap& map = rows[static_cast<std::size_t>(r)].map;
+    const double y = n - 1 - r;  // the first row at the top
+    for (int a = 0; a < kMaxAxes; ++a) {
+      std::vector<double> x;
+      for (std::size_t j = 0; j < map.pair_axis.size(); ++j) {
+        const double lambda = kTwoPi / theta[static_cast<Eigen::Index>(j)];
+        if (map.pair_axis[j] == a && std::isfinite(lambda) && lambda > 0) x.push_back(lambda);  // else not drawn
+      }
+      if (x.empty()) continue;
+      plot::Series s;
+      if (!in_key[a]) s.label = axis_label(a, t.lang());
+      in_key[a] = true;
+      s.color = a;
+      s.points = true;
+      s.x = Eigen::Map<const Eigen::VectorXd>(x.data(), static_cast<Eigen::Index>(x.size()));
+      s.y = Eigen::VectorXd::Constant(s.x.size(), y);
+      fig.series.push_back(s);
+    }
+    const std::string mark = run.marked && *run.marked == static_cast<std::size_t>(r) ? t.tr("  ← this model") : "";
+    fig.labels.push_back({left, y + 0.35, rows[static_cast<std::size_t>(r)].label.in(t.lang()) + mark,
+                          plot::Label::Anchor::Left, std::nullopt, std::nullopt});
+  }
+  fig.key = plot::Figure::Key::TopRight;
+  return fig;
+}
+
+plot::Figure vision_sections_figure(const SectionsRun& run, const Text& t) {
+  const std::vector<VisionPairs>& rows = run.towers;
+  plot::Figure fig;
+  const Eigen::Index pairs = rows.empty() ? 0 : rows.front().theta.size();
+  fig.title = t.tr("Which pair turns with the row h or the column w of a patch: 2-D vision RoPE, d = {0}", 2 * pairs);
+  fig.xlabel = t.tr("wavelength λⱼ = 2π/θⱼ (patches)");
+  fig.ylabel = "";
+  fig.log_x = true;
+  const int n = static_cast<int>(rows.size());
+  fig.yrange = {{-0.8, n - 0.1}};
+  fig.ytics = false;
+  double left = HUGE_VAL;
+  for (const VisionPairs& p : rows) left = std::min(left, kTwoPi / p.theta.maxCoeff());
+  for (int r = 0; r < n; ++r) {
+    const VisionPairs& p = rows[static_cast<std::size_t>(r)];
+    const double y = n - 1 - r;  // the first row at the top
+    for (int a = 0; a < 2; ++a) {
+      plot::Series s;
+      if (r == 0) s.label = a == 0 ? t.tr("h (row)") : t.tr("w (column)");
+      s.color = a + 1;  // the colours of h and w in rope sections' M-RoPE figure
+      s.points = true;
+      std::vector<double> x;
+      for (Eigen::Index j = 0; j < p.theta.size(); ++j) {
+        if (p.axis[static_cast<std::size_t>(j)] == a) x.push_back(kTwoPi / p.theta[j]);
+      }
+      s.x = Eigen::Map<const Eigen::VectorXd>(x.data(), static_cast<Eigen::Index>(x.size()));
+      // h a little above w: where both axes have the same wavelengths the two points stay visible
+      s.y = Eigen::VectorXd::Constant(s.x.size(), a == 0 ? y + 0.12 : y - 0.12);
+      fig.series.push_back(s);
+    }
+    const std::string eq = vision_axis_map(p).vision_equation;
+    const std::string mark = p.kind == run.chosen ? t.tr("  ← this tower") : "";
+    fig.labels.push_back({left, y + 0.42, fmt::format("{} {}{}", to_string(p.kind), eq, mark),
+                          plot::Label::Anchor::Left, std::nullopt, std::nullopt});
+  }
+  fig.key = plot::Figure::Key::TopRight;
+  return fig;
+}
+
+Value sections_axes_value(const std::vector<int>& pair_axis) {
+  Value a = Value::array();
+  for (const int axis : pair_axis) a.push_back(std::string(axis_letter(axis)));
+  return a;
+}
+
+}  // namespace
+
+Value sections_value(const SectionsRun& run) {
+  Value v = Value::object();
+  v["vision"] = run.vision;
+  v["dim"] = run.vision ? run.spec.rotary_dim : 2 * run.pairs();
+  v["base"] = run.spec.config.base;
+  if (run.vision) {
+    v["chosen"] = std::string(to_string(run.chosen));
+    Value towers = Value::array();
+    for (const VisionPairs& p : run.towers) {
+      Value one = Value::object();
+      one["kind"] = std::string(to_string(p.kind));
+      Value theta = Value::array();
+      for (Eigen::Index j = 0; j < p.theta.size(); ++j) theta.push_back(p.theta[j]);
+      one["theta"] = theta;
+      one["axes"] = sections_axes_value(vision_axis_map(p).pair_axis);
+      towers.push_back(one);
+    }
+    v["towers"] = towers;
+    return v;
+  }
+  v["sections"] = run.sections;
+  v["from"] = std::string(run.from == SectionsFrom::Typed   ? "typed"
+                          : run.from == SectionsFrom::Model ? "model"
+                                                            : "default");
+  Value maps = Value::array();
+  for (const SectionsMap& m : run.maps) {
+    Value one = Value::object();
+    one["name"] = m.column;
+    one["axes"] = sections_axes_value(m.map.pair_axis);
+    maps.push_back(one);
+  }
+  v["maps"] = maps;
+  return v;
+}
+
+std::string sections_csv(const SectionsRun& run) {
+  std::string csv;
+  if (run.vision) {
+    csv = "pair";
+    for (const VisionPairs& p : run.towers) {
+      std::string name = to_string(p.kind);
+      for (char& c : name) c = c == '-' || c == '.' ? '_' : c;
+      csv += fmt::format(",theta_{0},axis_{0}", name);
+    }
+    csv += '\n';
+    for (Eigen::Index j = 0; j < run.towers.front().theta.size(); ++j) {
+      csv += std::to_string(j);
+      for (const VisionPairs& p : run.towers) {
+        csv += fmt::format(",{},{}", format_number(p.theta[j]), sections_vision_letter(p, j));
+      }
+      csv += '\n';
+    }
+    return csv;
+  }
+  csv = "pair,theta,wavelength";
+  for (const SectionsMap& r : run.maps) csv += "," + r.column;
+  csv += '\n';
+  for (int j = 0; j < run.pairs(); ++j) {
+    csv += fmt::format("{},{},{}", j, format_number(run.theta[j]), format_number(kTwoPi / run.theta[j]));
+    for (const SectionsMap& r : run.maps) {
+      csv += fmt::format(",{}", axis_letter(r.map.pair_axis[static_cast<std::size_t>(j)]));
+    }
+    csv += '\n';
+  }
+  return csv;
+}
+
+void print_sections(std::ostream& out, const SectionsRun& run, const Text& t) {
+  if (run.vision) {
+    print_vision_sections(out, run, t);
+  } else {
+    print_mrope_sections(out, run, t);
+  }
+}
+
+plot::Figure sections_figure(const SectionsRun& run, const Text& t) {
+  return run.vision ? vision_sections_figure(run, t) : mrope_sections_figure(run, t);
+}
+
+}  // namespace rope
