@@ -176,8 +176,8 @@ void set_python_mode(Prepared& p, bool grad, const py::object& shift, bool posit
   }
   set_mode(p.expected, mode, delta);
   if (p.trial.expectation) {
-    p.trial.expectation = [inner = p.trial.expectation, mode, delta](const std::string& type, Message& where) {
-      RopeExpectation e = inner(type, where);
+    p.trial.expectation = [inner = p.trial.expectation, mode, delta](const ModelRope& layer, Message& where) {
+      RopeExpectation e = inner(layer, where);
       set_mode(e, mode, delta);
       return e;
     };
