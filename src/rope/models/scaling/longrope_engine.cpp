@@ -59,8 +59,8 @@ LongRopeRule longrope_rule(std::string_view engine, std::optional<long> max_mode
                                           std::tuple{n_ctx, "n_ctx", LongRopeEngine::LlamaCpp}}) {
     if (!given) continue;
     if (rule.engine != owner) {
-      throw InvalidArgument(error_msg("{0} is the context of engine {1}: give {2} {1}", option_name(key),
-                                      to_string(owner), option_name("engine")));
+      throw InvalidArgument(error_msg("{0} is the context of engine {1}: give {2} {3}", option_name(key),
+                                      to_string(owner), option_name("engine"), to_string(owner)));
     }
     if (*given < 1) throw InvalidArgument(error_msg("{0} must be >= {1} (got {2})", option_name(key), 1, *given));
     rule.context = given;
