@@ -50,7 +50,9 @@ TEST_F(CmdCheckTorchFiles, ARankZigzaggedAsOneSequenceFailsNamingThePositions) {
   // Sequence 0's chunks 0 and 3 sit at 0 1 6 7, where the one-sequence split put 0 1 2 3: wrong from the third.
   EXPECT_THAT(bad.out, HasSubstr("positions failing   10 of 12 (first: position 6): 6–15"));
   EXPECT_THAT(bad.out, HasSubstr("sequence 0          indices 0–3, positions 0–7: FAIL"));
-  EXPECT_THAT(bad.out, HasSubstr("diagnosis           correct until position 1, then drifts"));
+  // The rank named (issue 63 item 2, issue 65): the one-sequence zigzag split of rank 0, not a drift.
+  EXPECT_THAT(bad.out, HasSubstr("diagnosis           matches context-parallel rank 0's positions with the packed "
+                                 "batch cut as one sequence (zigzag, cp size 2)"));
 }
 
 TEST(CmdCheckTorch, PositionsStoredBesideTheTensors) {
