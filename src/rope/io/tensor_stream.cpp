@@ -16,9 +16,8 @@
 #include "rope/io/tensor_directory.hpp"
 
 namespace rope {
-namespace {
 
-/// pread until `n` bytes are read; returns the bytes read (fewer: the file ended), -1 with errno on error.
+// pread until `n` bytes are read; returns the bytes read (fewer: the file ended), -1 with errno on error.
 long long pread_full(int fd, unsigned char* out, std::size_t n, std::uint64_t at) {
   std::size_t done = 0;
   while (done < n) {
@@ -32,6 +31,8 @@ long long pread_full(int fd, unsigned char* out, std::size_t n, std::uint64_t at
   }
   return static_cast<long long>(done);
 }
+
+namespace {
 
 bool little_endian_host() {
   const std::uint16_t one = 1;

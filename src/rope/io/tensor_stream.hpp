@@ -14,6 +14,10 @@
 
 namespace rope {
 
+/// pread until `n` bytes are read; returns the bytes read (fewer: the file ended), -1 with errno on error. The one
+/// loop of every reader that reads a file where it lies (tensor streams, torch.save records).
+long long pread_full(int fd, unsigned char* out, std::size_t n, std::uint64_t at);
+
 /// Largest number of elements of a streamed tensor (2^40: 2 TiB of bfloat16).
 inline constexpr long kMaxStreamElements = 1L << 40;
 

@@ -26,6 +26,7 @@
 #include "rope/core/error.hpp"
 #include "rope/core/message.hpp"
 #include "rope/io/tensor_directory.hpp"
+#include "rope/io/tensor_stream.hpp"
 
 namespace rope {
 namespace {
@@ -40,28 +41,13 @@ struct ZipBytes {
   std::uint64_t pos = 0;
 };
 
-/// pread until `n` bytes are read or the file ends; the bytes read, or -1 (errno set).
-long long torch_pread(int fd, unsigned char* out, std::size_t n, std::uint64_t at) {
-  std::size_t done = 0;
-  while (done < n) {
-    const ssize_t got = ::pread(fd, out + done, n - done, static_cast<off_t>(at + done));
-    if (got < 0) {
-      if (errno == EINTR) continue;
-      return -1;
-    }
-    if (got == 0) break;
-    done += static_cast<std::size_t>(got);
-  }
-  return static_cast<long long>(done);
-}
-
 voidpf ZCALLBACK torch_zip_open(voidpf opaque, const void*, int) { return opaque; }
 uLong ZCALLBACK torch_zip_read(voidpf, voidpf stream, void* buf, uLong size) {
   auto* m = static_cast<ZipBytes*>(stream);
   if (m->pos >= m->size) return 0;
   const auto n = static_cast<uLong>(std::min<std::uint64_t>(size, m->size - m->pos));
   if (m->fd >= 0) {
-    const long long got = torch_pread(m->fd, static_cast<unsigned char*>(buf), n, m->pos);
+    const long long got = pread_full(m->fd, static_cast<unsigned char*>(buf), n, m->pos);
     if (got <= 0) return 0;
     m->pos += static_cast<std::uint64_t>(got);
     return static_cast<uLong>(got);
@@ -153,7 +139,7 @@ class TorchZip {
       const std::uint64_t at = start + first;
       if (source_.fd < 0) return source_.bytes.substr(static_cast<std::size_t>(at), static_cast<std::size_t>(count));
       buffer.resize(static_cast<std::size_t>(count));
-      const long long got = torch_pread(source_.fd, buffer.data(), buffer.size(), at);
+      const long long got = pread_full(source_.fd, buffer.data(), buffer.size(), at);
       if (got < 0) throw IoError(error_msg("cannot read tensor file '{0}': {1}", name_, std::strerror(errno)));
       if (static_cast<std::uint64_t>(got) < count) throw damaged();  // the file shrank since it was opened
       return {reinterpret_cast<const char*>(buffer.data()), static_cast<std::size_t>(count)};
@@ -811,7 +797,7 @@ bool is_zip_file(const std::string& path) {
   struct stat st {};
   unsigned char magic[4] = {};
   const bool regular = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
-  const long long got = regular ? torch_pread(fd, magic, sizeof magic, 0) : -1;
+  const long long got = regular ? pread_full(fd, magic, sizeof magic, 0) : -1;
   ::close(fd);
   return got == 4 && is_zip_archive({reinterpret_cast<const char*>(magic), 4});
 }
@@ -846,7 +832,7 @@ TorchArchive TorchArchive::open(const std::string& path, const std::string& name
   s.source.fd = a.fd_;
   s.source.size = static_cast<std::uint64_t>(st.st_size);
   unsigned char magic[4] = {};
-  const long long got = torch_pread(a.fd_, magic, sizeof magic, 0);
+  const long long got = pread_full(a.fd_, magic, sizeof magic, 0);
   if (got < 0) throw IoError(error_msg("cannot read tensor file '{0}': {1}", s.name, std::strerror(errno)));
   if (!is_zip_archive({reinterpret_cast<const char*>(magic), static_cast<std::size_t>(got)})) refuse_legacy(s.name);
   open_torch(s);
