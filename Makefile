@@ -7,7 +7,7 @@ PREFIX ?= /usr/local
 ROPE := $(BUILD)/bin/rope
 # Every configuration states the options it needs, so `demo` (the executable only) and `build` (tests
 # and benchmarks too) can share one build tree: switching between them rebuilds nothing.
-CONFIGURE := cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DROPE_UNITY_CLI=ON
+CONFIGURE := cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DROPE_UNITY_CLI=ON -DROPE_UNITY_LIBRARY=ON
 # The trees that run tests also build the Python module (docs/python.md); the same value everywhere, so that
 # switching between build, test-e2e and conformance rebuilds nothing.
 PYTHON_MODULE := -DROPE_PYTHON=ON

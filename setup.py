@@ -47,7 +47,8 @@ class CMakeBuild(build_ext):
         else:
             tree = WORK / "cmake"
             configure = ["cmake", "-S", str(ROOT), "-B", str(tree), "-DCMAKE_BUILD_TYPE=Release", "-DROPE_PYTHON=ON",
-                         "-DBUILD_TESTING=OFF", "-DROPE_BUILD_BENCH=OFF", f"-DPython3_EXECUTABLE={sys.executable}"]
+                         "-DBUILD_TESTING=OFF", "-DROPE_BUILD_BENCH=OFF", "-DROPE_UNITY_LIBRARY=ON", "-DROPE_UNITY_CLI=ON",
+                         f"-DPython3_EXECUTABLE={sys.executable}"]
         start = time.monotonic()
         say(f"configuring the CMake tree {tree}")
         subprocess.check_call(configure)
