@@ -25,11 +25,21 @@ std::string python_argument(std::string_view setting) {
       {"dim", "head_dim"},
       {"bf16_bits", "dtype=\"bf16\""},
       {"original_max_position_embeddings", "original_max_position_embeddings"},
+      {"inspect.list", "rope.presets()"},
+      {"positions_csv", "rope.mrope_positions()"},
+      {"scaling_methods", "scaling="},
   };
   // "name=": a value to give (issue 53: "llama3 needs low_freq_factor: give low_freq_factor="), the keyword itself.
   if (!setting.empty() && setting.back() == '=') return std::string(setting);
   for (const Name& n : kNames) {
     if (n.setting == setting) return n.shown;
+  }
+  // "command.name": an option of a rope command the module has no function for ("apply.query"): that command, to
+  // run in a shell, "rope apply --query".
+  if (const auto dot = setting.find('.'); dot != std::string_view::npos) {
+    std::string shown = "rope " + std::string(setting.substr(0, dot)) + " --";
+    for (const char c : setting.substr(dot + 1)) shown += c == '_' ? '-' : c;
+    return shown;
   }
   return std::string(setting);
 }

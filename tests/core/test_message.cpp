@@ -67,6 +67,11 @@ TEST(MessageCatalog, TheCommandLineInstallsItsCatalogAndItsOptionNames) {
   EXPECT_EQ(option_name("float32"), "--float32");
   EXPECT_EQ(option_name("bf16_bits"), "--bf16-bits");
   EXPECT_EQ(option_name("positions_csv"), "rope positions --csv");
+  EXPECT_EQ(option_name("scaling_methods"), "rope --scaling");
+  // "command.name": another command's option (issue 61 item 8)
+  EXPECT_EQ(option_name("inspect.list"), "rope inspect --list");
+  EXPECT_EQ(option_name("frequencies.position"), "rope frequencies --position");
+  EXPECT_EQ(option_name("apply.query"), "rope apply --query");
   // a setting whose option is shorter than its config key
   EXPECT_EQ(option_name("original_max_position_embeddings"), "--original-max-position");
 }

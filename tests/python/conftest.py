@@ -57,9 +57,21 @@ _ARGUMENTS = {"--dim": "head_dim", "--model": 'Spec("PRESET")', "--config": 'Spe
               "--bf16-bits": 'dtype="bf16"', "--original-max-position": "original_max_position_embeddings"}
 
 
+# Another command's option and the module's function for it; one the module has none for stays the command to run
+# ("rope apply --query").
+_COMMANDS = {"rope inspect --list": "rope.presets()", "rope positions --csv": "rope.mrope_positions()",
+             "rope --scaling": "scaling="}
+
+
 def pythonic(text):
     """A sentence of the command line with its flags named as the module names its arguments."""
-    return re.sub(r"--[a-z][a-z0-9-]*", lambda m: _ARGUMENTS.get(m.group(0), m.group(0)[2:].replace("-", "_")), text)
+    text = re.sub("|".join(re.escape(c) for c in _COMMANDS), lambda m: _COMMANDS[m.group(0)], text)
+
+    def argument(m):
+        if re.search(r"\brope [a-z]+ $", m.string[:m.start()]):
+            return m.group(0)  # "rope apply --query": a command to run
+        return _ARGUMENTS.get(m.group(0), m.group(0)[2:].replace("-", "_"))
+    return re.sub(r"--[a-z][a-z0-9-]*", argument, text)
 
 
 @pytest.fixture

@@ -1,5 +1,7 @@
 """Errors speak Python (issue 54 item 5): a refused shape names axes= and its accepted spellings, a limit says the
 limit and how to split, a missing parameter names the keyword of rope.Spec; the library's sentence stays first."""
+import subprocess
+
 import numpy as np
 import pytest
 
@@ -43,6 +45,9 @@ SPELLINGS = '"seq,d", "seq,heads,d", "batch,heads,seq,d" or "batch,seq,heads,d"'
      "max_position_embeddings must be an integer between"),
     ("seq_len 2**63", lambda: rope.Spec(head_dim=64, scaling="dynamic", factor=2, max_position_embeddings=4096,
                                         seq_len=2 ** 63), "(got 9223372036854775808)"),
+    # Issue 61 item 8: the library names another command's option through option_name too (`rope inspect --list`).
+    ("a preset's near name", lambda: rope.Spec("llama3.1-8b"),
+     "unknown model preset 'llama3.1-8b'; did you mean llama-3.1-8b? (rope.presets())"),
     ("Qwen3-VL's video", lambda: rope.mrope_positions([("text", 2), ("video", (2, 4, 4))], "qwen3-vl-8b"),
      "give frame_text N, the timestamp's tokens before each frame, or each frame as image 1xHxW after text N"),
 ])
@@ -57,3 +62,33 @@ def test_the_wrappers_keep_signatures():
     import inspect
     assert list(inspect.signature(rope.check).parameters)[:4] == ["before", "after", "positions", "spec"]
     assert rope.reference.__name__ == "reference" and "float64" in rope.reference.__doc__
+
+
+def _cli(rope_exe, *args):
+    return subprocess.run([rope_exe, *args], capture_output=True, text=True)
+
+
+# Issue 61 item 8: the library's texts name a setting through option_name, each front end in its own words: the
+# module its keyword, the command line its flag, from the same sentence of the catalog (in either language).
+@pytest.mark.parametrize("what, module_text, cli_args, module_says, cli_says", [
+    ("describe's layer types", lambda: rope.Spec("gemma-3-27b").describe(),
+     ["inspect", "--model", "gemma-3-27b"], "(other commands: layer_type NAME or a layer index;",
+     "(other commands: --layer-type NAME or a layer index;"),
+    ("the same in Chinese", lambda: rope.Spec("gemma-3-27b").describe(lang="zh"),
+     ["inspect", "--model", "gemma-3-27b", "--lang", "zh"], "（其他命令：layer_type 名称或层号；",
+     "（其他命令：--layer-type 名称或层号；"),
+    ("an unknown preset", lambda: _raised(lambda: rope.Spec("llama3.1-8b")),
+     ["inspect", "--model", "llama3.1-8b"], "did you mean llama-3.1-8b? (rope.presets())",
+     "did you mean llama-3.1-8b? (rope inspect --list)"),
+])
+def test_texts_name_each_front_ends_words(rope_exe, what, module_text, cli_args, module_says, cli_says):
+    text = module_text()
+    run = _cli(rope_exe, *cli_args)
+    assert module_says in text and cli_says not in text, (what, text)
+    assert cli_says in run.stdout + run.stderr, (what, run.stdout, run.stderr)
+
+
+def _raised(call):
+    with pytest.raises(ValueError) as raised:
+        call()
+    return str(raised.value)

@@ -13,6 +13,7 @@ struct SettingName {
 constexpr SettingName kSpecial[] = {
     {"original_max_position_embeddings", "--original-max-position"},
     {"positions_csv", "rope positions --csv"},
+    {"scaling_methods", "rope --scaling"},  // the methods of --scaling, which every command with a model takes
 };
 
 }  // namespace
@@ -23,7 +24,13 @@ std::string option_for_setting(std::string_view setting) {
   for (const SettingName& s : kSpecial) {
     if (s.setting == setting) return s.shown;
   }
-  std::string out = "--";
+  std::string out;
+  // "command.name": another command's option ("inspect.list" → "rope inspect --list").
+  if (const auto dot = setting.find('.'); dot != std::string_view::npos) {
+    out = "rope " + std::string(setting.substr(0, dot)) + " ";
+    setting.remove_prefix(dot + 1);
+  }
+  out += "--";
   for (const char c : setting) out += c == '_' ? '-' : c;
   return out;
 }

@@ -9,8 +9,9 @@
 
 namespace rope::cli {
 
-/// "--" and the setting's name with '-' for '_' ("bf16_bits" → "--bf16-bits"), or the few that differ
-/// ("positions_csv" → "rope positions --csv").
+/// "--" and the setting's name with '-' for '_' ("bf16_bits" → "--bf16-bits"); "command.name" another
+/// command's option ("inspect.list" → "rope inspect --list"); or the few that differ ("positions_csv" →
+/// "rope positions --csv").
 std::string option_for_setting(std::string_view setting);
 
 }  // namespace rope::cli

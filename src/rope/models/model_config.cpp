@@ -90,8 +90,8 @@ SequencePositions sequence_positions_of(const ModelExtras& model, const std::str
   throw InvalidArgument(error_msg(
       "{0} (model_type '{1}') has no M-RoPE position ids rope knows: rope positions follows get_rope_index of Qwen2-VL, "
       "Qwen2.5-VL and Qwen3-VL and sglang's Bailing rule (model_type qwen2_vl, qwen2_5_vl, qwen3_vl, "
-      "bailing_moe_v3_vl; --bailing without a model)",
-      name, model_type));
+      "bailing_moe_v3_vl; {2} without a model)",
+      name, model_type, option_name("bailing")));
 }
 
 SequencePositions sequence_positions_of(const ModelConfig& model) {

@@ -27,8 +27,8 @@ std::string_view preset_text(std::string_view name) {
   std::sort(names.begin(), names.end());
   const std::string suggestion = closest_match(name, names);
   if (!suggestion.empty()) {
-    throw InvalidArgument(
-        error_msg("unknown model preset '{0}'; did you mean {1}? (rope inspect --list)", name, suggestion));
+    throw InvalidArgument(error_msg("unknown model preset '{0}'; did you mean {1}? ({2})", name, suggestion,
+                                    option_name("inspect.list")));
   }
   throw InvalidArgument(error_msg("unknown model preset '{0}' (known: {1})", name, detail::join(names)));
 }

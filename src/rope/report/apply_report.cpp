@@ -142,7 +142,7 @@ void print_apply(std::ostream& out, const ApplyRun& run, const Text& t, const st
         "{3}): every result below is s(m)·R_m x\n",
         format_number(s_m), format_number(qs->beta), format_number(qs->original), qs->from.in(t.lang()));
   } else if (run.query) {
-    out << t.tr("--query: {0} does not scale its queries: the result is the rotation alone\n",
+    out << t.tr("{0}: {1} does not scale its queries: the result is the rotation alone\n", option_name("query"),
                 model_name(rope.spec, t.lang()));
   }
   if (g32) out << float32_text(t) << '\n';

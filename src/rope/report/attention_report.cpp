@@ -263,8 +263,9 @@ void print_attention(std::ostream& out, const AttentionRun& run, const Text& t, 
     }
   }
   if (opt.tokens > kMaxPrintedTokens) {  // the heatmap's option only where no figure was asked for
-    out << (opt.figure ? t.tr("\n(the {0}×{0} matrix A: --csv FILE)\n", opt.tokens)
-                       : t.tr("\n(the {0}×{0} matrix A: --csv FILE, or --png FILE for a heatmap)\n", opt.tokens));
+    out << (opt.figure ? t.tr("\n(the {0}×{0} matrix A: {1} FILE)\n", opt.tokens, option_name("csv"))
+                       : t.tr("\n(the {0}×{0} matrix A: {1} FILE, or {2} FILE for a heatmap)\n", opt.tokens,
+                              option_name("csv"), option_name("png")));
   }
   if (opt.shift) {
     out << '\n';

@@ -81,24 +81,25 @@ void print_bound(std::ostream& out, const BoundRun& run, const Text& t) {
     out << t.tr("smallest passing base: {0} (min B = {1:.5f} at m = {2})\n", bound_base_text(*scan.smallest_passing),
                 m.value, m.at);
     if (scan.smallest_passing == scan.bases.front()) {
-      out << t.tr(
-          "  note: the lowest grid base passes; smaller passing bases may lie below the range (lower --base-range)\n");
+      out << t.tr("  note: the lowest grid base passes; smaller passing bases may lie below the range (lower {0})\n",
+                  option_name("base_range"));
     }
   } else {
-    out << t.tr("no grid base passes: raise --base-range\n");
+    out << t.tr("no grid base passes: raise {0}\n", option_name("base_range"));
   }
   if (scan.always_passes_from) {
     out << t.tr("every grid base from {0} to the top of the range ({1}) passes\n",
                 bound_base_text(*scan.always_passes_from), bound_base_text(scan.bases.back()));
   } else if (scan.smallest_passing) {
-    out << t.tr("the top of the range fails: no base above which all pass within it (raise --base-range)\n");
+    out << t.tr("the top of the range fails: no base above which all pass within it (raise {0})\n",
+                option_name("base_range"));
   }
   if (scan.pass_intervals.size() > 1) {
     out << t.tr(
         "\nThe pass set is NOT monotone in the base: {0} separate pass intervals on this grid.\n"
         "A larger base can fail where a smaller one passes, and a finer grid can find other passing bases,\n"
-        "so \"the\" smallest base depends on the grid; read the whole curve (--png, --csv).\n",
-        scan.pass_intervals.size());
+        "so \"the\" smallest base depends on the grid; read the whole curve ({1}, {2}).\n",
+        scan.pass_intervals.size(), option_name("png"), option_name("csv"));
   } else if (!scan.pass_intervals.empty()) {
     out << t.tr(
         "\nOne pass interval on this grid; the pass set need not be monotone in general (a finer grid may split it).\n");
@@ -110,12 +111,12 @@ void print_bound(std::ostream& out, const BoundRun& run, const Text& t) {
       out << fmt::format("  {:>12} … {}\n", bound_base_text(first), bound_base_text(last));
     }
     if (scan.pass_intervals.size() > kMaxIntervalsShown) {
-      out << t.tr("  … and {0} more (--csv FILE has every grid base)\n",
-                  scan.pass_intervals.size() - kMaxIntervalsShown);
+      out << t.tr("  … and {0} more ({1} FILE has every grid base)\n", scan.pass_intervals.size() - kMaxIntervalsShown,
+                  option_name("csv"));
     }
   }
   if (!run.request.csv) {
-    out << t.tr("(min B(m), its m and the verdict of every grid base: --csv FILE)\n");
+    out << t.tr("(min B(m), its m and the verdict of every grid base: {0} FILE)\n", option_name("csv"));
   }
 }
 

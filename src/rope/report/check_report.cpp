@@ -445,7 +445,8 @@ void print_check(std::ostream& out, const CheckRun& run, const Text& t, const st
   if (!passed && e.rope.axes && !e.rope.axes->vision() && dumps.axis_positions.empty()) {
     out << t.tr(
         "note: with M-RoPE one position p is (p, p, p), a text token's; image and video tokens need their\n"
-        "  t,h,w: give --axis-positions FILE (rope positions --csv writes one)\n");
+        "  t,h,w: give {0} FILE ({1} writes one)\n",
+        option_name("axis_positions"), option_name("positions_csv"));
   }
   if (report.only_position_zero) {
     out << t.tr("warning: every position is 0, where every layout and base agree: dump positions > 0 too\n");

@@ -141,7 +141,8 @@ void print_decay(std::ostream& out, const DecayRun& run, const Text& t) {
       out << "  f(m) = (1/(d/2)) Σ_j |Σ_{i≤j} e^(i·m·θ_i)|, f(0) = (d/2 + 1)/2\n";
       out << t.tr(
           "  an upper bound on the relative size of the score, not an attention score: for random\n"
-          "  zero-mean q and k the expected score is 0 at every distance (--kind random)\n");
+          "  zero-mean q and k the expected score is 0 at every distance ({0} random)\n",
+          option_name("kind"));
       break;
     case DecayKind::Ones:
       out << t.tr("score of q = k = all ones, d = {0} (docs/math.md (M14)): 2·Σ_i cos(m·θ_i), {1} at m = 0\n", d, d);
@@ -185,12 +186,12 @@ void print_decay(std::ostream& out, const DecayRun& run, const Text& t) {
   }
   if (!opt.csv) {
     if (opt.integer_distances()) {
-      out << t.tr("(every integer distance from 0 to {0}, {1} points: --csv FILE)\n", format_number(opt.max_distance),
-                  points);
+      out << t.tr("(every integer distance from 0 to {0}, {1} points: {2} FILE)\n", format_number(opt.max_distance),
+                  points, option_name("csv"));
     } else {
-      out << t.tr("(the {0} {1} points from {2} to {3}: --csv FILE)\n", points,
+      out << t.tr("(the {0} {1} points from {2} to {3}: {4} FILE)\n", points,
                   opt.log_x ? t.tr("log-spaced") : t.tr("evenly spaced"), opt.log_x ? 1 : 0,
-                  format_number(opt.max_distance));
+                  format_number(opt.max_distance), option_name("csv"));
     }
   }
   for (const auto& w : run.warnings) out << t.tr("warning: ") << w.in(t.lang()) << '\n';

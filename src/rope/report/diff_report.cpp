@@ -201,9 +201,9 @@ void print_diff(std::ostream& out, const DiffRun& run, const Text& t) {
   const auto range_count = static_cast<std::size_t>(diff.range_count);
   if (range_count > kRangeLines && !runs_are_segments) {
     out << (range_count <= kListedDiffRuns
-                ? t.tr("  … and {0} more ranges (--json lists them all)\n", range_count - kRangeLines)
-                : t.tr("  … and {0} more ranges (--json lists the first {1})\n", range_count - kRangeLines,
-                       kListedDiffRuns));
+                ? t.tr("  … and {0} more ranges ({1} lists them all)\n", range_count - kRangeLines, option_name("json"))
+                : t.tr("  … and {0} more ranges ({1} lists the first {2})\n", range_count - kRangeLines,
+                       option_name("json"), kListedDiffRuns));
   }
   // Per batch row or packed sequence, as rope check reports them, of the kept ones (the first kListedSegments and
   // the diagnosed): the diagnosed first, then the other failing ones.

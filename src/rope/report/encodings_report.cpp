@@ -70,8 +70,8 @@ void print_encodings_unwrapped(std::ostream& out, const EncodingsRun& run, const
   // 1. Explicit relative position.
   out << t.tr("\n1. Explicit relative position: does the score depend on j − i only?  [computed]\n");
   out << t.tr("   the table: RoPE yes, absolute no, T5 yes, ALiBi yes. Checked: right.\n");
-  out << t.tr("   shift test (as rope attention --shift): max |Δ s_ij| when every position moves by C = {0}\n",
-              q.shift);
+  out << t.tr("   shift test (as {0}): max |Δ s_ij| when every position moves by C = {1}\n",
+              option_name("attention.shift"), q.shift);
   const std::string why[] = {
       t.tr("no: the cross terms q_i·p_j and p_i·k_j depend on i and j separately (M12)"),
       t.tr("no: the same cross terms, with a random E[t] ~ N(0, I) in place of a trained table"),
@@ -196,16 +196,16 @@ void print_encodings_unwrapped(std::ostream& out, const EncodingsRun& run, const
                        t.tr("[computed] within L = {0}, pair {1} of {2} never completes a turn (M16), so longer inputs "
                             "show it angles never trained on; [cited] perplexity rises beyond L (Press et al. "
                             "2021, Fig. 1) unless rescaled: position interpolation (Chen et al. 2023, "
-                            "arXiv:2306.15595) and the methods of rope --scaling (docs/scaling.md)",
-                            q.context, first, run.theta.size()));
+                            "arXiv:2306.15595) and the methods of {3} (docs/scaling.md)",
+                            q.context, first, run.theta.size(), option_name("scaling_methods")));
   } else if (first < run.theta.size()) {
     out << fmt::format(
         "     {:<11} {}\n", "RoPE",
         t.tr("[computed] within L = {0}, pairs {1} … {2} of {3} never complete a turn (M16), so longer inputs "
              "show them angles never trained on; [cited] perplexity rises beyond L (Press et al. "
              "2021, Fig. 1) unless rescaled: position interpolation (Chen et al. 2023, "
-             "arXiv:2306.15595) and the methods of rope --scaling (docs/scaling.md)",
-             q.context, first, run.theta.size() - 1, run.theta.size()));
+             "arXiv:2306.15595) and the methods of {4} (docs/scaling.md)",
+             q.context, first, run.theta.size() - 1, run.theta.size(), option_name("scaling_methods")));
   } else {
     out << fmt::format("     {:<11} {}\n", "RoPE",
                        t.tr("[computed] within L = {0} every pair completes a turn (M16); [cited] perplexity rises\n"

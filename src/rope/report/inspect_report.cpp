@@ -22,8 +22,8 @@ namespace {
 /// One block per layer type: its layers and its RoPE (or none, with Llama 4's query temperature (S20)).
 void print_layer_types(std::ostream& out, const ModelRope& rr, Lang lang) {
   const ModelExtras& m = rr.model;
-  out << msg("\nlayer types (other commands: --layer-type NAME or a layer index; this report: {0}):\n",
-             rr.spec.layer_type)
+  out << msg("\nlayer types (other commands: {0} NAME or a layer index; this report: {1}):\n",
+             option_name("layer_type"), rr.spec.layer_type)
              .in(lang);
   for (std::size_t i = 0; i < rr.layers.size(); ++i) {
     const LayerRope& l = rr.layers[i];
@@ -142,9 +142,10 @@ void print_inspect(std::ostream& out, const InspectReport& report, Lang lang, in
     const double last = c.max_position_embeddings ? static_cast<double>(*c.max_position_embeddings - 1) : 0.0;
     row(msg("query scaling").in(lang),
         msg("q × s(p) = 1 + {0}·ln(1 + ⌊p / {1}⌋) after RoPE, every layer (S21): 1 below p = {1}, {2} at p = {3} ({4}); "
-            "rope frequencies --position P and rope apply --query show it at P",
+            "{5} P and {6} show it at P",
             format_number(q->beta), format_number(q->original), computed(q->at(std::max(last, q->original))),
-            format_number(std::max(last, q->original)), q->from.in(lang))
+            format_number(std::max(last, q->original)), q->from.in(lang), option_name("frequencies.position"),
+            option_name("apply.query"))
             .in(lang));
   }
   row(msg("wavelengths").in(lang),
@@ -298,8 +299,8 @@ Value presets_value(const std::vector<PresetInfo>& presets) {
 }
 
 void print_presets(std::ostream& out, const std::vector<PresetInfo>& presets, const Text& t) {
-  out << t.tr("{0} model presets (rope inspect --model NAME; data/models/README.md has the sources):\n\n",
-              presets.size());
+  out << t.tr("{0} model presets ({1} NAME; data/models/README.md has the sources):\n\n", presets.size(),
+              option_name("inspect.model"));
   for (const auto& p : presets)
     out << fmt::format("  {:<20} {}\n", p.name, (t.lang() == Lang::Zh) ? p.description_zh : p.description);
 }

@@ -180,7 +180,7 @@ void print_layouts(std::ostream& out, const LayoutsRun& run, const Text& t, cons
   out << t.tr(
       "so the bug breaks no identity and raises no error: it pairs channels that were never trained\n"
       "together, with other frequencies, and the model silently computes other attention scores.\n");
-  if (!run.csv) out << t.tr("(the scores at every distance: --csv FILE)\n");
+  if (!run.csv) out << t.tr("(the scores at every distance: {0} FILE)\n", option_name("csv"));
   if (!demo.passed()) out << t.tr("\nLAYOUT CHECK FAILED\n");
 }
 

@@ -111,7 +111,7 @@ void print_permute(std::ostream& out, const PermuteRun& run, const Text& t, cons
         "  no error is raised, the model just attends elsewhere (\"gibberish after conversion\")\n",
         d.max_bug_difference, d.mean_bug_difference, d.score_rms);
   }
-  if (!csv_given) out << t.tr("(head 0's scores at every distance: --csv FILE)\n");
+  if (!csv_given) out << t.tr("(head 0's scores at every distance: {0} FILE)\n", option_name("csv"));
   if (!d.passed()) out << t.tr("\nPERMUTATION CHECK FAILED\n");
 }
 

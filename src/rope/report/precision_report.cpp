@@ -242,8 +242,8 @@ void print_precision(std::ostream& out, const PrecisionRun& run, const Text& t, 
         left_out.size(), fmt::join(left_out, ", "));
   }
   if (!opt.csv) {
-    out << t.tr("(the {0} log-spaced positions 1 … {1}: --csv FILE)\n", run.grid.size(),
-                format_number(opt.max_position));
+    out << t.tr("(the {0} log-spaced positions 1 … {1}: {2} FILE)\n", run.grid.size(), format_number(opt.max_position),
+                option_name("csv"));
   }
 }
 

@@ -170,7 +170,8 @@ void print_verify(std::ostream& out, const VerifyRun& run, const Text& t, const 
                   dense);
     }
   } else {
-    out << t.tr("every row on every draw, on the 2×2 blocks of R_m: O(d) per check (--dense: d×d matrices)\n");
+    out << t.tr("every row on every draw, on the 2×2 blocks of R_m: O(d) per check ({0}: d×d matrices)\n",
+                option_name("dense"));
   }
   out << '\n';
   // The default table fits a projector (100 columns): the contrast rows, under their own heading, drop
@@ -226,10 +227,11 @@ void print_verify(std::ostream& out, const VerifyRun& run, const Text& t, const 
     const bool multi_axis = std::any_of(
         report.identities.begin(), report.identities.end(),
         [](const IdentityResult& r) { return r.equation.rfind("(A", 0) == 0 || r.equation.rfind("(X", 0) == 0; });
-    out << (multi_axis
-                ? t.tr("eq.: the equation in docs/math.md, (A…) and (X…) in docs/multi-axis.md;\n"
-                       "     --wide adds each row's samples and unscaled max |Δ|\n")
-                : t.tr("eq.: the equation in docs/math.md; --wide adds each row's samples and unscaled max |Δ|\n"));
+    out << (multi_axis ? t.tr("eq.: the equation in docs/math.md, (A…) and (X…) in docs/multi-axis.md;\n"
+                              "     {0} adds each row's samples and unscaled max |Δ|\n",
+                              option_name("wide"))
+                       : t.tr("eq.: the equation in docs/math.md; {0} adds each row's samples and unscaled max |Δ|\n",
+                              option_name("wide")));
   }
   if (run.cast_inputs) {
     const IdentityResult& r = run.cast_inputs->row;
@@ -256,8 +258,8 @@ void print_verify(std::ostream& out, const VerifyRun& run, const Text& t, const 
         score_tolerance_cap(s.dim), to_string(s.dtype), format_number(s.max_position));
   }
   if (run.axes_left_out) {
-    out << t.tr("\nthe per-axis rows (A5)-(A7) (axes {0}) are checked in float64 only: leave out --dtype for them\n",
-                rope.spec.axes->components());
+    out << t.tr("\nthe per-axis rows (A5)-(A7) (axes {0}) are checked in float64 only: leave out {1} for them\n",
+                rope.spec.axes->components(), option_name("dtype"));
   }
   out << t.tr("\n{0} of {1} identities passed{2}\n", passed, report.identities.size(),
               !report.all_passed() ? t.tr(" — VERIFICATION FAILED")

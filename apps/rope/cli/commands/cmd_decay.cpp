@@ -81,17 +81,16 @@ std::vector<plot::Figure> shared_frames(std::vector<plot::Figure> frames) {
 
 int run_decay(const DecayOptions& opt, std::ostream& out) {
   const DecayRequest request = decay_request(opt);
-  const Text t = opt.figure.tr();
+  const ReportFlags how{opt.json, opt.figure.lang, std::nullopt, opt.csv};
   if (request.xpos_scale_base) {
     const XposDecayRun run = run_xpos_decay(request);
-    emit_report(out, run, {opt.json, t.lang(), std::nullopt, opt.csv},
-                [&] { draw(xpos_decay_figure(run, t), opt.figure); });
+    emit_report(out, run, how, [&] { draw(xpos_decay_figure(run, opt.figure.tr()), opt.figure); });
     return kOk;
   }
   const DecayRun run = rope::run_decay(request);
-  emit_report(out, run, {opt.json, t.lang(), std::nullopt, opt.csv}, [&] {
-    draw(decay_figure(run, t), opt.figure);
-    if (opt.figure.animated()) draw_animation(shared_frames(decay_frames(run, t)), opt.figure);
+  emit_report(out, run, how, [&] {
+    draw(decay_figure(run, opt.figure.tr()), opt.figure);
+    if (opt.figure.animated()) draw_animation(shared_frames(decay_frames(run, opt.figure.tr())), opt.figure);
   });
   return kOk;
 }

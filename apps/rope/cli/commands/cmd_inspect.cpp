@@ -38,18 +38,23 @@ ModelRope inspect_request(const InspectOptions& opt) {
   return resolve(s, DimBase{});
 }
 
+/// --lint: the config's keys against 4.x-style readers (models/engine_lint.hpp), of FILE, --config FILE or --model.
+EngineLint lint_request(const InspectOptions& opt) {
+  const std::string& file = !opt.file.empty() ? opt.file : opt.scaling.source.file;
+  if (file.empty() && opt.scaling.source.preset.empty()) {
+    throw InvalidArgument(error_msg("rope inspect --lint needs a config.json FILE or --model NAME"));
+  }
+  return file.empty() ? engine_lint_preset(opt.scaling.source.preset) : engine_lint_file(file);
+}
+
 int run_inspect(const InspectOptions& opt, std::ostream& out) {
   const ReportFlags how{opt.json, opt.lang, opt.digits};
   if (!opt.tensors.empty()) {  // a dump's tensors (io/tensor_list.hpp)
     emit_report(out, list_tensors(opt.tensors), how);
   } else if (opt.list) {
     emit_report(out, list_presets(), how);
-  } else if (opt.lint) {  // the config's keys against 4.x-style readers (models/engine_lint.hpp)
-    const std::string& file = !opt.file.empty() ? opt.file : opt.scaling.source.file;
-    if (file.empty() && opt.scaling.source.preset.empty()) {
-      throw InvalidArgument(error_msg("rope inspect --lint needs a config.json FILE or --model NAME"));
-    }
-    emit_report(out, file.empty() ? engine_lint_preset(opt.scaling.source.preset) : engine_lint_file(file), how);
+  } else if (opt.lint) {
+    emit_report(out, lint_request(opt), how);
   } else {  // the report of the library (report/inspect_report.hpp), as Spec.describe() returns it
     emit_report(out, inspect_model(inspect_request(opt)), how);
   }

@@ -209,9 +209,10 @@ RopeExpectation expectation_from_settings(const CheckSettings& s, int head_dim, 
 RopeExpectation expectation_of_resolved(const ModelRope& rope, const CheckSettings& s, int head_dim, bool per_axis,
                                         double max_position, Message& where) {
   if (!rope.plain && rope.spec.axes && rope.spec.axes->vision() && !per_axis) {
-    throw InvalidArgument(error_msg(
-        "a vision tower's 2-D RoPE turns each patch by its (row, column): give --axis-positions FILE with "
-        "a row ROW,COL per sequence index, or check the tower's rotation with rope apply --position ROW,COL"));
+    throw InvalidArgument(
+        error_msg("a vision tower's 2-D RoPE turns each patch by its (row, column): give {0} FILE with "
+                  "a row ROW,COL per sequence index, or check the tower's rotation with {1} ROW,COL",
+                  option_name("axis_positions"), option_name("apply.position")));
   }
   // The library's one construction (analysis/check/expectation.hpp), shared with the Python module.
   ExpectationRequest q;
@@ -241,7 +242,7 @@ RopeExpectation expectation_of_resolved(const ModelRope& rope, const CheckSettin
   } else if (!rope.plain && q.vision) {
     where = Message::same(fmt::format("{} {}", option_name("vision"), s.rope.vision));
   } else {
-    where = msg("assumed: Hugging Face's rotate_half; give --layout");
+    where = msg("assumed: Hugging Face's rotate_half; give {0}", option_name("layout"));
   }
   // The mode's expectation, made from the forward one (check_table.hpp: the one place a mode plugs in).
   set_mode(e, s.mode, s.shift);
@@ -383,17 +384,18 @@ CheckRun check_files(const CheckRequest& request, std::optional<ModelRope>& mode
                       format_number(e.query_beta), format_number(e.query_original),
                       format_number(e.query_scale(max_position)), format_number(max_position))
                 : msg("Llama 4's NoPE layers leave keys unchanged and scale queries by the temperature "
-                      "(S20): checked as a key; give --query for a query dump"));
+                      "(S20): checked as a key; give {0} for a query dump",
+                      option_name("query")));
   }
   if (s.query && !nope) {
     report.notes.insert(
         report.notes.begin(),
-        e.query_beta != 0
-            ? msg("query scaling (S21): the dump is a query, so the expectation is RoPE times s(p) = 1 + "
-                  "β·ln(1 + ⌊p / L0⌋) (β = {0}, L0 = {1}): {2} at the largest position {3}",
-                  format_number(e.query_beta), format_number(e.query_original),
-                  format_number(e.query_scale(max_position)), format_number(max_position))
-            : msg("--query: this model does not scale its queries: the expectation is the rotation alone"));
+        e.query_beta != 0 ? msg("query scaling (S21): the dump is a query, so the expectation is RoPE times s(p) = 1 + "
+                                "β·ln(1 + ⌊p / L0⌋) (β = {0}, L0 = {1}): {2} at the largest position {3}",
+                                format_number(e.query_beta), format_number(e.query_original),
+                                format_number(e.query_scale(max_position)), format_number(max_position))
+                          : msg("{0}: this model does not scale its queries: the expectation is the rotation alone",
+                                option_name("query")));
   }
   if (nope && !nope->temperature) {
     report.notes.insert(

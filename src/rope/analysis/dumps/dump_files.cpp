@@ -40,9 +40,9 @@ std::vector<double> typed_list(const std::string& text, const std::string& what)
   return parse_list_argument(text, what);
 }
 
-/// --sequence-starts: a list or a file of one row.
+/// The setting sequence_starts: a list or a file of one row.
 std::vector<double> sequence_starts(const std::string& text) {
-  const std::string what = "--sequence-starts";
+  const std::string what = option_name("sequence_starts");
   if (const auto file = named_file(text)) {
     const DumpPositions p = read_positions_file(*file, what + " file");
     if (p.rows != 1 || p.components != 1) {
@@ -108,7 +108,10 @@ LoadedDumps load(const DumpFiles& files, bool streamed) {
   }
   l.stored = after.stored;
   if (!o.axis_positions.empty()) {
-    if (!o.positions.empty()) throw InvalidArgument(error_msg("give --positions or --axis-positions, not both"));
+    if (!o.positions.empty()) {
+      throw InvalidArgument(
+          error_msg("give {0} or {1}, not both", option_name("positions"), option_name("axis_positions")));
+    }
   }
   const std::optional<DumpPositions> axis_table =
       o.axis_positions.empty() ? std::nullopt
@@ -121,20 +124,20 @@ LoadedDumps load(const DumpFiles& files, bool streamed) {
     input.positions_setting = "axis_positions";
     l.positions_text = fmt::format("{} {}", o.axis_positions, shape_string(axis_table->shape));
   } else if (!o.axis_positions.empty()) {
-    input.axis_positions =
-        parse_axis_position_rows(read_text_file(o.axis_positions, "--axis-positions file", kMaxAxisPositionsBytes),
-                                 fmt::format("--axis-positions '{}'", escape_for_message(o.axis_positions)),
-                                 static_cast<std::size_t>(kMaxDumpPositions));
+    input.axis_positions = parse_axis_position_rows(
+        read_text_file(o.axis_positions, option_name("axis_positions") + " file", kMaxAxisPositionsBytes),
+        fmt::format("{} '{}'", option_name("axis_positions"), escape_for_message(o.axis_positions)),
+        static_cast<std::size_t>(kMaxDumpPositions));
     for (const AxisPosition& p : input.axis_positions) {
       if (!(p.max_abs() <= 16777216.0)) {
-        throw InvalidArgument(error_msg("--axis-positions: {0} is outside [-2^24, 2^24]", p.text()));
+        throw InvalidArgument(error_msg("{0}: {1} is outside [-2^24, 2^24]", option_name("axis_positions"), p.text()));
       }
       input.positions.push_back(p.value[0]);
     }
     input.positions_setting = "axis_positions";
     l.positions_text = o.axis_positions;
   } else if (const auto file = o.positions.empty() ? std::nullopt : named_file(o.positions)) {
-    const DumpPositions table = read_positions_file(*file, "--positions file", o.positions_tensor);
+    const DumpPositions table = read_positions_file(*file, option_name("positions") + " file", o.positions_tensor);
     for (const AxisPosition& p : table.values) {
       input.positions.push_back(p.value[0]);
       if (table.components > 1) input.axis_positions.push_back(p);
@@ -143,8 +146,9 @@ LoadedDumps load(const DumpFiles& files, bool streamed) {
     input.row_length = table.seq;
     l.positions_text = fmt::format("{} {}", *file, shape_string(table.shape));
   } else if (!o.positions.empty()) {
-    input.positions = o.positions.find(':') != std::string::npos ? parse_position_range(o.positions, "--positions")
-                                                                 : typed_list(o.positions, "--positions");
+    const std::string what = option_name("positions");
+    input.positions = o.positions.find(':') != std::string::npos ? parse_position_range(o.positions, what)
+                                                                 : typed_list(o.positions, what);
     l.positions_text = o.positions;
   }
   if (!o.axes.empty()) input.axes = parse_dump_axes(o.axes);
@@ -152,8 +156,8 @@ LoadedDumps load(const DumpFiles& files, bool streamed) {
   if (o.rope_delta && !l.positions_text.empty())
     l.positions_text += fmt::format(" + rope_deltas {}", format_number(*o.rope_delta));
   if (!o.sequence_starts.empty()) input.starts = sequence_starts(o.sequence_starts);
-  input.before_label = fmt::format("{} '{}'", o.one_dump ? option_name("dump") : "--before", before_name);
-  input.after_label = fmt::format("{} '{}'", o.one_dump ? option_name("dump") : "--after", after_name);
+  input.before_label = fmt::format("{} '{}'", option_name(o.one_dump ? "dump" : "before"), before_name);
+  input.after_label = fmt::format("{} '{}'", option_name(o.one_dump ? "dump" : "after"), after_name);
   input.geometry_only =
       streamed;  // streamed: the shapes alone, the values read in blocks (analysis/dumps/dump_stream.hpp)
   DumpPair pair = arrange_dump_pair(before, after, input, before_name, after_name);
@@ -168,7 +172,7 @@ LoadedDumps load(const DumpFiles& files, bool streamed) {
   l.segments_are_rows = pair.segments_are_rows;
   if (!o.sequence_starts.empty()) {
     l.starts_text = o.sequence_starts;
-    if (l.positions_text.empty()) l.positions_text = "--sequence-starts " + o.sequence_starts;
+    if (l.positions_text.empty()) l.positions_text = option_name("sequence_starts") + " " + o.sequence_starts;
   }
   if (streamed)
     l.stream =

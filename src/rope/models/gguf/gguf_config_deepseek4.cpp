@@ -98,9 +98,9 @@ void gguf_deepseek4_layers(const GgufFile& f, const std::string& arch, GgufModel
   g.model.rope = compressed.config;
   g.model.layer_type = compressed.name;
   g.model.notes.push_back(
-      msg("the values here are those of layers {0} ({1}); --layer-type with a type or a layer index gives "
+      msg("the values here are those of layers {0} ({1}); {2} with a type or a layer index gives "
           "the others'",
-          describe_layers(compressed.layers), compressed.name));
+          describe_layers(compressed.layers), compressed.name, option_name("layer_type")));
   g.model.origin.push_back(origin_line(
       Message::same("layer_types"),
       fmt::format("{} compressed, {} sliding only", compressed.layers.size(), plain.layers.size()), Message::same(rk)));
