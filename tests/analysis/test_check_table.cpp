@@ -13,7 +13,7 @@ namespace {
 
 TEST(CheckTable, OneRowPerKindInOrder) {
   const std::vector<VariantRow>& table = variant_table();
-  ASSERT_EQ(table.size(), static_cast<std::size_t>(VariantKind::InvFreqF16) + 1);
+  ASSERT_EQ(table.size(), static_cast<std::size_t>(VariantKind::SectionsQwen3) + 1);
   std::set<std::string> names;
   const RopeExpectation e = test::expect_half(16);
   for (std::size_t k = 0; k < table.size(); ++k) {
@@ -78,8 +78,43 @@ INSTANTIATE_TEST_SUITE_P(
                                       e.rope.axes = make_axis_map({{4, 2, 2}, SectionOrder::Chunked}, 8);
                                       e.rope_delta = 7;
                                       return e;
+                                    }},
+                    // Qwen3-VL's interleave and openPangu-VL's of [2, 3, 3] part at pair 3 (THW·HW… against THW·THW…):
+                    // each builds the other order's variant with its pair.
+                    ExpectationCase{"mrope_interleaved",
+                                    [] {
+                                      RopeExpectation e = test::expect_half(16);
+                                      e.rope.axes = make_axis_map({{2, 3, 3}, SectionOrder::Interleaved}, 8);
+                                      return e;
+                                    }},
+                    ExpectationCase{"mrope_openpangu",
+                                    [] {
+                                      RopeExpectation e = test::expect_half(16);
+                                      e.rope.axes = make_axis_map({{2, 3, 3}, SectionOrder::PanguGreedy}, 8);
+                                      return e;
                                     }}),
     [](const testing::TestParamInfo<ExpectationCase>& info) { return std::string(info.param.name); });
+
+TEST(CheckTable, TheOtherInterleaveIsTriedWhereTheTwoOrdersPart) {
+  // [2, 3, 3] over 8 pairs: openPangu-VL's greedy order parts from Qwen3-VL's at pair 3; [2, 1, 1] over 4 pairs is
+  // t h w t in both, so neither variant is built (it would pass wherever the expectation does).
+  for (const auto& [order, other] : {std::pair{SectionOrder::Interleaved, VariantKind::SectionsPangu},
+                                     std::pair{SectionOrder::PanguGreedy, VariantKind::SectionsQwen3}}) {
+    RopeExpectation e = test::expect_half(16);
+    e.rope.axes = make_axis_map({{2, 3, 3}, order}, 8);
+    int built = 0;
+    for (const Variant& v : check_variants(e)) {
+      if (v.kind != other) continue;
+      ++built;
+      ASSERT_EQ(v.found.size(), 1u);
+      EXPECT_EQ(v.found.front().second, 3);
+    }
+    EXPECT_EQ(built, 1) << to_string(other);
+    RopeExpectation same = test::expect_half(8);
+    same.rope.axes = make_axis_map({{2, 1, 1}, order}, 4);
+    for (const Variant& v : check_variants(same)) EXPECT_NE(v.kind, other);
+  }
+}
 
 TEST(CheckModeTable, ForwardIsTheDefaultAndChangesNothing) {
   const RopeExpectation e = test::expect_half(16, 8, 500000, 1.5);

@@ -336,6 +336,19 @@ std::pair<std::vector<AxisPosition>, DumpVectors> mrope_case(const DumpVectors& 
   return {p, expected_dump(x, p, e)};
 }
 
+TEST(Identify, OpenPangusGreedyInterleaveFromAxisPositions) {
+  // d = 16, 8 pairs: openPangu-VL's (A10) of [2, 3, 3] is t h w h w h w t (vLLM get_mrope_interleaved_id_list with
+  // force_last, as tests/reference/openpangu_mrope.py's port gives it); Qwen3-VL's (A3) of the same counts is not.
+  const DumpVectors x = random_dump(600, 2, 16);
+  const auto [positions, y] = mrope_case(x, {2, 3, 3}, SectionOrder::PanguGreedy);
+  const Identification id = identify_rope(x, y, positions);
+  ASSERT_TRUE(id.axes.has_value());
+  EXPECT_EQ(id.axes->sections, (std::vector<int>{2, 3, 3}));
+  ASSERT_TRUE(id.axes->order.has_value());
+  EXPECT_EQ(*id.axes->order, SectionOrder::PanguGreedy);
+  EXPECT_EQ(id.axes->pair_axis, (std::vector<int>{0, 1, 2, 1, 2, 1, 2, 0}));
+}
+
 TEST(Identify, MropeSectionsFromAxisPositions) {
   // d = 16, 8 pairs: [4, 2, 2] chunked is t t t t h h w w; interleaved, t h w t h w t t; Bailing (A9), h w h w t t t t
   // (all 4, 2, 2).

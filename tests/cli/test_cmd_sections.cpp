@@ -179,6 +179,31 @@ TEST_F(CmdSections, BailingsMapBesideQwensOfTheSameSections) {
   EXPECT_THAT(text.out, Not(HasSubstr("llama.cpp, with the sections")));
 }
 
+TEST_F(CmdSections, OpenPangusGreedyMapBesideQwensOfTheSameSections) {
+  // data/configs/openpangu-vl.json's keys: vLLM rope_type openpangu, mrope_section [24, 20, 20] over 64 pairs; the
+  // greedy order of openpangu_rope.py at 098d12c28e as tests/reference/openpangu_mrope.py's port prints it, which
+  // leaves Qwen3-VL's interleave at pair 23.
+  {
+    std::ofstream(path("pangu.json")) << R"({"model_type": "openpangu_vl_text", "hidden_size": 4096,
+        "num_attention_heads": 32, "head_dim": 128, "rope_parameters": {"rope_type": "openpangu",
+        "rope_theta": 5000000.0, "mrope_section": [24, 20, 20], "mrope_interleaved": true}})";
+  }
+  const Result r = rope_cli({"sections", "--config", path("pangu.json"), "--csv", "-"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const test::ReferenceCsv got = test::parse_reference(r.out);
+  ASSERT_EQ(got.header,
+            (std::vector<std::string>{"pair", "theta", "wavelength", "chunked", "interleaved", "openpangu"}));
+  const std::string greedy = "thwthwthwthwthwthwthwthtwthwthwthwthwthwthwthtwthwthwthwthwthwtt";
+  ASSERT_EQ(got.rows.size(), greedy.size());
+  for (std::size_t j = 0; j < greedy.size(); ++j) EXPECT_EQ(got.rows[j][5], greedy.substr(j, 1)) << j;
+  const Result text = rope_cli({"sections", "--config", path("pangu.json")});
+  EXPECT_THAT(text.out, HasSubstr("openPangu-VL's greedy map of its sections (t, h, w) below Qwen's two maps"));
+  EXPECT_THAT(text.out, HasSubstr("openPangu-VL's greedy order is Qwen3-VL's interleaved order on pairs 0 … 22 and "
+                                  "parts from it at pair 23"));
+  const Result zh = rope_cli({"sections", "--config", path("pangu.json"), "--lang", "zh"});
+  EXPECT_THAT(zh.out, HasSubstr("从第 23 对起分开"));
+}
+
 TEST_F(CmdSections, GlmFourOneVAndFourFiveVShareTheMapNotThePairing) {
   // The configs of reference.hf_families (tests/reference/hf_families.py glm4v_vision_f64, glm4v_moe_vision_f64):
   // mrope_section [8, 12, 12] chunked over the 32 pairs of 64 rotary channels in both; GLM-4.1V pairs (2i, 2i+1)

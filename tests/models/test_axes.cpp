@@ -393,6 +393,56 @@ TEST(Axes, BailingRefusesWhatItsValidationRefuses) {
       ThrowsMessage<InvalidArgument>(HasSubstr("adds up to 32, not rotary_dim / 2 = 64: Bailing")));
 }
 
+// (A10), vLLM MRotaryEmbeddingInterleaved.get_mrope_interleaved_id_list (rotary_embedding/openpangu_rope.py at
+// 098d12c28e) with force_last: the axes below are what tests/reference/openpangu_mrope.py's port of that function
+// prints, and `differs` the first pair where they leave Qwen3-VL's (A3) of the same sections (-1: nowhere).
+struct PanguCase {
+  std::vector<int> sections;
+  std::string axes;  ///< one letter per pair
+  int differs;
+};
+
+class AxesPangu : public ::testing::TestWithParam<PanguCase> {};
+
+TEST_P(AxesPangu, LaysThePairsOutGreedilyAndPartsFromQwenThreeVl) {
+  const auto& [sections, axes, differs] = GetParam();
+  const int pairs = static_cast<int>(axes.size());
+  const AxisMap map = make_axis_map({sections, SectionOrder::PanguGreedy}, pairs);
+  std::string got;
+  for (const int a : map.pair_axis) got += axis_letter(a);
+  EXPECT_EQ(got, axes);
+  for (int k = 0; k < 3; ++k) EXPECT_EQ(map.pairs_of(k), sections[static_cast<std::size_t>(k)]) << k;
+  EXPECT_EQ(first_differing_pair(map, make_axis_map({sections, SectionOrder::Interleaved}, pairs)), differs);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Sections, AxesPangu,
+    ::testing::Values(PanguCase{{24, 20, 20}, "thwthwthwthwthwthwthwthtwthwthwthwthwthwthwthtwthwthwthwthwthwtt", 23},
+                      PanguCase{{16, 24, 24}, "thwhwthwhwthwthwhwthwthwhwthwhwthwthwhwthwthwhwthwhwthwthwhwthwt", 3},
+                      PanguCase{{22, 21, 21}, "thwthwthwthwthwthwthwthwthwthwthwthwthwthwthwthwthwthwthwthwthwt", -1},
+                      PanguCase{{2, 1, 1}, "thwt", -1}, PanguCase{{3, 0, 0}, "ttt", -1}));
+
+TEST(Axes, PanguRefusesWhatItsClassRefuses) {
+  // "Sum of mrope_section must equal rotary_dim // 2."; 3 sections (t, h, w), force_last keeping one pair of time.
+  EXPECT_EQ(to_string(SectionOrder::PanguGreedy), "openPangu");
+  EXPECT_EQ(axis_pattern(make_axis_map({{2, 1, 1}, SectionOrder::PanguGreedy}, 4)), "THW·T");
+  EXPECT_THAT(
+      [] {
+        make_axis_map({{24, 20, 20}, SectionOrder::PanguGreedy}, 32);
+      },
+      ThrowsMessage<InvalidArgument>(HasSubstr("adds up to 64, not rotary_dim / 2 = 32: openPangu-VL's")));
+  EXPECT_THAT(
+      [] {
+        make_axis_map({{20, 20}, SectionOrder::PanguGreedy}, 40);
+      },
+      ThrowsMessage<InvalidArgument>(HasSubstr("openPangu-VL's interleaved M-RoPE reads 3 sections")));
+  EXPECT_THAT(
+      [] {
+        make_axis_map({{0, 16, 16}, SectionOrder::PanguGreedy}, 32);
+      },
+      ThrowsMessage<InvalidArgument>(HasSubstr("at least 1 pair of time")));
+}
+
 TEST(Axes, SectionsThatDoNotFitAreRefused) {
   EXPECT_THAT(
       [] {

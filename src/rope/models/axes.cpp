@@ -23,6 +23,11 @@
 //        BailingMRotaryEmbedding.select_cos_sin and _triton_bailing_mrope_forward: sections [T, H, W] with H = W
 //        and T + H + W = rotary_dim / 2 (_validate_bailing_mrope_config); pair j < H + W reads h when j is even and
 //        w when odd, the pairs after them t.
+//   (A10) vllm-project/vllm vllm/model_executor/layers/rotary_embedding/openpangu_rope.py @ 098d12c28e
+//        MRotaryEmbeddingInterleaved.__init__ (3 sections summing to rotary_dim // 2, force_last=True) and
+//        get_mrope_interleaved_id_list: the t count lowered by one, each step the axis with sections left, other than
+//        the previous one when another is left, whose placed/count is the smallest (the lower index on a tie), then
+//        a last t; mrope_dim = that list * 2 gives cos and sin the same axis per pair (_rebuild_pos_emb).
 
 namespace rope {
 
@@ -79,6 +84,8 @@ std::string_view to_string(SectionOrder order) {
       return "ERNIE 3-D";
     case SectionOrder::Bailing:
       return "Bailing";
+    case SectionOrder::PanguGreedy:
+      return "openPangu";
   }
   return "chunked";
 }
@@ -90,6 +97,52 @@ std::string AxisMap::components() const {
 }
 
 int AxisMap::pairs_of(int axis) const { return static_cast<int>(std::count(pair_axis.begin(), pair_axis.end(), axis)); }
+
+namespace {
+
+/// (A10): the axis of every pair of openPangu-VL's interleave, sections (t, h, w) with t ≥ 1 (checked by the caller).
+std::vector<int> pangu_greedy_axes(const std::vector<int>& s) {
+  const std::array<int, 3> count{s[0] - 1, s[1], s[2]};  // force_last: one t kept for the last pair
+  std::array<int, 3> placed{0, 0, 0};
+  std::array<int, 3> left = count;
+  std::vector<int> axes;
+  axes.reserve(static_cast<std::size_t>(s[0] + s[1] + s[2]));
+  int last = -1;
+  for (int step = 0; step < count[0] + count[1] + count[2]; ++step) {
+    const auto choose = [&](bool other_than_last) {
+      int best = -1;
+      for (int k = 0; k < 3; ++k) {
+        if (left[static_cast<std::size_t>(k)] <= 0 || (other_than_last && k == last)) continue;
+        // min over (placed/count, k): the share as vLLM divides it, the lower index first on a tie
+        const double share =
+            static_cast<double>(placed[static_cast<std::size_t>(k)]) / count[static_cast<std::size_t>(k)];
+        if (best < 0 || share < static_cast<double>(placed[static_cast<std::size_t>(best)]) /
+                                    count[static_cast<std::size_t>(best)]) {
+          best = k;
+        }
+      }
+      return best;
+    };
+    int best = choose(true);
+    if (best < 0) best = choose(false);  // only the previous axis has pairs left
+    axes.push_back(best);
+    ++placed[static_cast<std::size_t>(best)];
+    --left[static_cast<std::size_t>(best)];
+    last = best;
+  }
+  axes.push_back(0);  // force_last
+  return axes;
+}
+
+}  // namespace
+
+int first_differing_pair(const AxisMap& a, const AxisMap& b) {
+  if (a.pair_axis.size() != b.pair_axis.size()) return -1;
+  for (std::size_t j = 0; j < a.pair_axis.size(); ++j) {
+    if (a.pair_axis[j] != b.pair_axis[j]) return static_cast<int>(j);
+  }
+  return -1;
+}
 
 AxisMap make_axis_map(const MropeSections& source, int pairs) {
   const std::vector<int>& s = source.sections;
@@ -121,6 +174,14 @@ AxisMap make_axis_map(const MropeSections& source, int pairs) {
                   "pairs of height as of width",
                   fmt::to_string(fmt::join(s, ", "))));
   }
+  if (source.order == SectionOrder::PanguGreedy && (s.size() != 3 || s[0] < 1)) {
+    // MRotaryEmbeddingInterleaved takes 2 sections (h, w) for a vision tower or 3 (t, h, w) with force_last, which
+    // puts the last pair on t: the language model's 3, with at least that one pair of time.
+    throw InvalidArgument(
+        error_msg("mrope_section [{0}]: openPangu-VL's interleaved M-RoPE reads 3 sections (t, h, w), at least 1 "
+                  "pair of time (its last pair is always t)",
+                  fmt::to_string(fmt::join(s, ", "))));
+  }
   for (int x : s) {
     if (x < 0 || x > 65536) {
       throw InvalidArgument(error_msg("mrope_section [{0}]: every section is a whole number in 0 … 65536",
@@ -141,6 +202,13 @@ AxisMap make_axis_map(const MropeSections& source, int pairs) {
                   "every pair exactly one axis",
                   fmt::to_string(fmt::join(s, ", ")), sum, pairs));
   }
+  if (source.order == SectionOrder::PanguGreedy && sum != pairs) {
+    // "Sum of mrope_section must equal rotary_dim // 2."
+    throw InvalidArgument(
+        error_msg("mrope_section [{0}] adds up to {1}, not rotary_dim / 2 = {2}: openPangu-VL's interleaved M-RoPE "
+                  "gives every pair exactly one axis",
+                  fmt::to_string(fmt::join(s, ", ")), sum, pairs));
+  }
   if (source.order == SectionOrder::Chunked && sum != pairs) {
     throw InvalidArgument(
         error_msg("mrope_section [{0}] adds up to {1}, not rotary_dim / 2 = {2}: HF splits cos and sin "
@@ -153,6 +221,10 @@ AxisMap make_axis_map(const MropeSections& source, int pairs) {
   map.source = source;
   map.axes = ggml ? kMaxAxes : static_cast<int>(s.size());
   map.pair_axis.resize(static_cast<std::size_t>(pairs));
+  if (source.order == SectionOrder::PanguGreedy) {
+    map.pair_axis = pangu_greedy_axes(s);
+    return map;
+  }
   const auto section = [&](std::size_t k) { return k < s.size() ? s[k] : 0; };
   for (int j = 0; j < pairs; ++j) {
     int a = 0;
@@ -175,7 +247,8 @@ AxisMap make_axis_map(const MropeSections& source, int pairs) {
         a = j % 3 == 1 && j < 3 * section(1) ? 1 : j % 3 == 2 && j < 3 * section(2) ? 2 : 0;
         break;
       case SectionOrder::Vision:
-        break;                     // refused above
+      case SectionOrder::PanguGreedy:
+        break;                     // refused above; laid out by pangu_greedy_axes
       case SectionOrder::Ernie3d:  // (A8): the fastest s_h + s_w pairs alternate h and w, the slowest s_t take t
         a = j < s[0] + s[1] ? (j % 2 == 0 ? 1 : 2) : 0;
         break;
@@ -218,8 +291,9 @@ Message axis_name(int axis) {
 std::string axis_pattern(const AxisMap& map) {
   std::string s;
   for (std::size_t j = 0; j < map.pair_axis.size(); ++j) {
-    const bool interleaved =
-        map.source.order == SectionOrder::Interleaved || map.source.order == SectionOrder::GgmlImrope;
+    const bool interleaved = map.source.order == SectionOrder::Interleaved ||
+                             map.source.order == SectionOrder::GgmlImrope ||
+                             map.source.order == SectionOrder::PanguGreedy;  // by threes, beside Qwen3-VL's
     const bool bailing = map.source.order == SectionOrder::Bailing;
     const bool ernie = map.source.order == SectionOrder::Ernie3d || bailing;
     const std::size_t hw = !ernie ? 0

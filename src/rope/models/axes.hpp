@@ -12,7 +12,11 @@
 ///   ERNIE-4.5-VL (HF Ernie4_5_VL_MoeTextRotaryEmbedding recomposition_to_3d; sections as the config writes
 ///   them, [s_h, s_w, s_t] with s_h = s_w, Σs = d/2):
 ///     a(j) = 1 (h) if j < s_h + s_w and j even;  2 (w) if j < s_h + s_w and j odd;  0 (t) otherwise   (A8)
-///   llama.cpp IMROPE (ggml ggml_mrope_cache_init with 4 slots, sector σ = j mod Σs):
+///   openPangu-VL (vLLM MRotaryEmbeddingInterleaved.get_mrope_interleaved_id_list, rope_type "openpangu"; sections
+///   [s_0, s_1, s_2] with Σs = d/2): the last pair is t; the others are laid out greedily, pair j on the axis k ≠
+///   a(j−1) with sections left whose share placed so far, n_k(j)/c_k, is the smallest (the lower k on a tie), where c =
+///   (s_0 − 1, s_1, s_2); the previous axis again only when no other has pairs left                   (A10) llama.cpp
+///   IMROPE (ggml ggml_mrope_cache_init with 4 slots, sector σ = j mod Σs):
 ///     a(j) = 1 if σ mod 3 = 1 and σ < 3·s_1;  2 if σ mod 3 = 2 and σ < 3·s_2;
 ///            0 if σ mod 3 = 0 and σ < 3·s_0;  3 ("e") otherwise                                    (A4)
 /// A text token has the same position on every axis, p = (m, m, m), so (A1) is then plain RoPE at m.
@@ -73,9 +77,12 @@ std::vector<AxisPosition> parse_axis_position_rows(std::string_view text, std::s
 /// How the sections are laid out over the pairs: HF's (A2) and (A3), llama.cpp's (A2) modulo Σs and (A4),
 /// ERNIE-4.5-VL's (A8) (its sections in the config's order h, w, t), Bailing's (A9) (Ling/Ming: (A8)'s alternating
 /// h and w with the time on the tail, its sections in the order t, h, w);
-/// Vision: a vision tower's 2-D map (vision_rope.hpp (V2)–(V5)), built by vision_axis_map, not from sections.
-enum class SectionOrder { Chunked, Interleaved, GgmlMrope, GgmlImrope, Vision, Ernie3d, Bailing };
-/// "chunked", "interleaved", "llama.cpp MROPE", "llama.cpp IMROPE", "2-D vision", "ERNIE 3-D", "Bailing".
+/// Vision: a vision tower's 2-D map (vision_rope.hpp (V2)–(V5)), built by vision_axis_map, not from sections;
+/// PanguGreedy: openPangu-VL's greedy interleave (A10), which equals Qwen3-VL's (A3) on the first pairs and parts
+/// from it later (first_differing_pair).
+enum class SectionOrder { Chunked, Interleaved, GgmlMrope, GgmlImrope, Vision, Ernie3d, Bailing, PanguGreedy };
+/// "chunked", "interleaved", "llama.cpp MROPE", "llama.cpp IMROPE", "2-D vision", "ERNIE 3-D", "Bailing",
+/// "openPangu".
 std::string_view to_string(SectionOrder order);
 
 /// The multimodal sections of a model: the config's mrope_section and mrope_interleaved.
@@ -105,6 +112,10 @@ struct AxisMap {
 /// @throws InvalidArgument when the sections do not fit: a negative section, more than kMaxAxes, chunked
 /// (HF) with a sum other than `pairs`, an IMROPE sum of 0.
 AxisMap make_axis_map(const MropeSections& sections, int pairs);
+
+/// The first pair whose axis differs between two maps of as many pairs (-1 when every pair reads the same axis, or
+/// when the maps have different numbers of pairs): openPangu-VL's (A10) against Qwen3-VL's (A3) of the same sections.
+int first_differing_pair(const AxisMap& a, const AxisMap& b);
 
 /// "t", "h", "w", "e" (llama.cpp's fourth slot).
 std::string_view axis_letter(int axis);

@@ -95,6 +95,8 @@ std::string order_name(SectionOrder order, Lang lang) {
       return msg("ERNIE 3-D").in(lang);
     case SectionOrder::Bailing:
       return "Bailing";
+    case SectionOrder::PanguGreedy:
+      return "openPangu";
   }
   return std::string(to_string(order));
 }
@@ -114,6 +116,8 @@ const char* axis_rule(SectionOrder order) {
       return "(A8)";
     case SectionOrder::Bailing:
       return "(A9)";
+    case SectionOrder::PanguGreedy:
+      return "(A10)";
   }
   return "(A2)";
 }
@@ -140,7 +144,9 @@ void print_axis_summary(std::ostream& out, const AxisMap& map, const Eigen::Vect
     }
     const std::string range = r.pairs == 0 ? "-" : fmt::format("{:.6g} … {:.6g}", r.shortest, r.longest);
     const std::string label = axis_label(r.axis, lang);
-    out << fmt::format("  {:<14}{:>6}  {:<24}{}\n", label, r.pairs, pair_list(pairs), range);
+    std::string list = fmt::format("{:<24}", pair_list(pairs));
+    if (list == pair_list(pairs)) list += "  ";  // a list as wide as the column or wider (openPangu's (A10))
+    out << fmt::format("  {:<14}{:>6}  {}{}\n", label, r.pairs, list, range);
   }
 }
 

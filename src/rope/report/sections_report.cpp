@@ -87,9 +87,11 @@ void print_mrope_sections(std::ostream& out, const SectionsRun& run, const Text&
           ? t.tr("ERNIE-4.5-VL's map of its sections (h, w, t) = [{0}] below Qwen's two maps of as many pairs per axis",
                  fmt::join(run.ernie->source.sections, ", "))
       : run.bailing ? t.tr("Bailing's map of its sections (t, h, w) below Qwen's two maps of the same sections")
-      : !run.four   ? t.tr("the same sections, chunked and interleaved")
-      : run.hf      ? t.tr("llama.cpp's four slots t, h, w, e next to HF's maps of the first three")
-                    : t.tr("llama.cpp's four slots t, h, w, e (HF's maps need three sections adding up to d/2)"));
+      : run.pangu
+          ? t.tr("openPangu-VL's greedy map of its sections (t, h, w) below Qwen's two maps of the same sections")
+      : !run.four ? t.tr("the same sections, chunked and interleaved")
+      : run.hf    ? t.tr("llama.cpp's four slots t, h, w, e next to HF's maps of the first three")
+                  : t.tr("llama.cpp's four slots t, h, w, e (HF's maps need three sections adding up to d/2)"));
   for (const SectionsMap& r : run.maps) {
     print_axis_summary(out, r.map, run.theta, t.lang());
     out << '\n';
@@ -116,6 +118,12 @@ void print_mrope_sections(std::ostream& out, const SectionsRun& run, const Text&
     out << t.tr(
         "ERNIE-4.5-VL gives height and width the fastest pairs alternately and the time the slowest band:\n"
         "the opposite of Qwen2-VL's chunks, which give the time the fastest (docs/multi-axis.md (A8))\n");
+  }
+  if (run.pangu && run.pangu_differs >= 0) {
+    out << t.tr(
+        "openPangu-VL's greedy order is Qwen3-VL's interleaved order on pairs 0 … {0} and parts from it at pair {1}\n"
+        "(docs/multi-axis.md (A10))\n",
+        run.pangu_differs - 1, run.pangu_differs);
   }
   if (run.bailing) {
     out << t.tr(

@@ -131,6 +131,31 @@ INSTANTIATE_TEST_SUITE_P(
                           "the default of BailingMoeV3VLConfig (inclusionAI remote code)"}),
     [](const auto& info) { return info.param.name; });
 
+// openPangu-VL (A10): vLLM's get_rope builds MRotaryEmbeddingInterleaved for rope_type openpangu with mrope_section and
+// mrope_interleaved (rotary_embedding/__init__.py read at 07b12f1b16); data/configs/openpangu-vl.json's keys.
+TEST(HfConfigMrope, OpenPanguReadsItsGreedyOrderAndSaysWhereItPartsFromQwenThreeVl) {
+  const ModelConfig m = parse(R"({"model_type": "openpangu_vl_text", "hidden_size": 4096, "num_attention_heads": 32,
+      "head_dim": 128, "rope_parameters": {"rope_type": "openpangu", "rope_theta": 5000000.0,
+      "mrope_section": [24, 20, 20], "mrope_interleaved": true}})");
+  ASSERT_TRUE(m.mrope);
+  EXPECT_EQ(m.mrope->order, SectionOrder::PanguGreedy);
+  EXPECT_EQ(m.rope.type, ScalingType::Default);
+  EXPECT_EQ(m.rope.base, 5e6);
+  EXPECT_THAT(english(m.notes), Contains(HasSubstr("Qwen3-VL's interleaved order (A3) on pairs 0 … 22 and parts from "
+                                                   "it at pair 23 (t here, w in Qwen3-VL's)")));
+  const RopeSpec spec = make_spec(m);
+  ASSERT_TRUE(spec.axes);
+  EXPECT_EQ(spec.axes->pair_axis[23], 0);
+  EXPECT_EQ(spec.axes->pair_axis.back(), 0);
+  // vLLM: "Pangu mrope interleaved lacks necessary parameters mrope_section or mrope_interleaved."
+  expect_invalid(R"({"model_type": "openpangu_vl_text", "hidden_size": 4096, "num_attention_heads": 32,
+      "rope_parameters": {"rope_type": "openpangu", "mrope_section": [24, 20, 20]}})",
+                 "rope_type openpangu needs mrope_section and mrope_interleaved true");
+  expect_invalid(R"({"model_type": "openpangu_vl_text", "hidden_size": 4096, "num_attention_heads": 32,
+      "rope_parameters": {"rope_type": "openpangu", "mrope_interleaved": true}})",
+                 "rope_type openpangu needs mrope_section and mrope_interleaved true");
+}
+
 TEST(HfConfigMrope, BailingTextAloneAndBadSections) {
   // The language model alone without sections: plain RoPE (text tokens only), no map.
   const ModelConfig text = parse(R"({"model_type": "bailing_hybrid", "hidden_size": 2048, "num_attention_heads": 16})");

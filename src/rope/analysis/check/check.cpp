@@ -238,6 +238,23 @@ std::vector<Variant> check_variants(const RopeExpectation& e) {
         // the sections do not fit the other order: no such variant
       }
     }
+    if ((order == SectionOrder::Interleaved || order == SectionOrder::PanguGreedy) &&
+        e.rope.axes->source.sections.size() == 3) {
+      // The other interleaved order of the same sections (docs/multi-axis.md (A3), (A10)), where the two part.
+      const SectionOrder other =
+          order == SectionOrder::Interleaved ? SectionOrder::PanguGreedy : SectionOrder::Interleaved;
+      try {
+        s = e;
+        s.rope.axes = make_axis_map({e.rope.axes->source.sections, other}, r / 2);
+        const int pair = first_differing_pair(*s.rope.axes, *e.rope.axes);
+        if (pair >= 0) {
+          add(other == SectionOrder::PanguGreedy ? VariantKind::SectionsPangu : VariantKind::SectionsQwen3, s).found = {
+              {"pair", pair}};
+        }
+      } catch (const InvalidArgument&) {
+        // the sections do not fit the other order: no such variant
+      }
+    }
     if (!e.rope.axes->vision()) {
       s = e;
       s.rope.axes.reset();

@@ -189,6 +189,10 @@ enum class VariantKind {
   /// (sglang-jax #1472), where AnglesBf16 rounds the positions and the product too.
   InvFreqBf16,
   InvFreqF16,
+  /// Issue 67 item 3: the two interleaved M-RoPE orders of the same sections, found "pair" (the first pair where
+  /// they part): openPangu-VL's greedy order (A10) where the model interleaves as Qwen3-VL (A3), and the other way.
+  SectionsPangu,
+  SectionsQwen3,
 };
 /// "expected", "layout-swapped", "base-10000", … (the names of the JSON output and of the tests).
 const char* to_string(VariantKind kind);

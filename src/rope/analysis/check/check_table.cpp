@@ -85,6 +85,21 @@ Message sections_in(S c, bool chunked) {
                        sections);
 }
 
+/// The two interleaved orders of one set of sections: the dump's (`pangu` true: openPangu-VL's (A10)) against the
+/// model's, with the first pair where they part.
+Message interleave_order_in(S c, bool pangu) {
+  const std::string sections = fmt::format("{}", fmt::join(c.expected.rope.axes->source.sections, ", "));
+  const auto pair = static_cast<long>(found_value(c));
+  return pangu ? msg("matches mrope_section [{0}] in openPangu-VL's greedy order (vLLM rope_type openpangu), where the "
+                     "model interleaves them as Qwen3-VL does: the two orders agree on pairs 0 … {1} and part at pair "
+                     "{2} (docs/multi-axis.md (A3), (A10))",
+                     sections, pair - 1, pair)
+               : msg("matches mrope_section [{0}] in Qwen3-VL's interleaved order, where the model lays them out "
+                     "greedily as openPangu-VL does (vLLM rope_type openpangu): the two orders agree on pairs 0 … {1} "
+                     "and part at pair {2} (docs/multi-axis.md (A3), (A10))",
+                     sections, pair - 1, pair);
+}
+
 Message restart_says(S c) {
   std::string starts = "0";
   for (const long r : c.diagnosis.restarts) starts += "," + std::to_string(r);
@@ -518,6 +533,12 @@ const std::vector<VariantRow> kVariantTable = {
      [](E) { return msg("inv_freq rounded to {0}, m·θ in float32", "bf16"); }, [](S) { return inv_freq_in("bf16"); }},
     {VariantKind::InvFreqF16, "inv-freq-f16", kCompared, "",
      [](E) { return msg("inv_freq rounded to {0}, m·θ in float32", "f16"); }, [](S) { return inv_freq_in("f16"); }},
+    {VariantKind::SectionsPangu, "mrope-openpangu-order", kCompared, "pair",
+     [](E) { return msg("mrope_section in openPangu-VL's greedy order"); },
+     [](S c) { return interleave_order_in(c, true); }},
+    {VariantKind::SectionsQwen3, "mrope-qwen3-order", kCompared, "pair",
+     [](E) { return msg("mrope_section in Qwen3-VL's interleaved order"); },
+     [](S c) { return interleave_order_in(c, false); }},
 };
 
 const std::vector<CheckModeRow> kCheckModes = {

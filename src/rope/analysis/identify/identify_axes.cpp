@@ -154,7 +154,8 @@ void detail::measure_axis_frequencies(const DumpVectors& before, const DumpVecto
   } else {
     axes.sections.assign(static_cast<std::size_t>(components), 0);
     for (const int a : axes.pair_axis) ++axes.sections[static_cast<std::size_t>(a)];
-    for (const SectionOrder order : {SectionOrder::Chunked, SectionOrder::Interleaved, SectionOrder::Bailing}) {
+    for (const SectionOrder order :
+         {SectionOrder::Chunked, SectionOrder::Interleaved, SectionOrder::Bailing, SectionOrder::PanguGreedy}) {
       try {
         if (make_axis_map({axes.sections, order}, n).pair_axis == axes.pair_axis) {
           axes.order = order;

@@ -69,6 +69,8 @@ SectionsRun run_sections(const SectionsRequest& request) {
   if (run.ernie) sections = {sections[2], sections[0], sections[1]};
   // Bailing (Ling/Ming) writes its sections t, h, w and has its own map (A9), beside Qwen's of the same sections.
   if (model_map && model_map->source.order == SectionOrder::Bailing) run.bailing = *model_map;
+  // openPangu-VL (A10) interleaves the same sections (t, h, w) by its own rule, beside Qwen3-VL's (A3).
+  if (model_map && model_map->source.order == SectionOrder::PanguGreedy) run.pangu = *model_map;
   if (sections.size() != 3 && sections.size() != 4 && request.sections.empty()) {  // the model's, not the user's
     throw InvalidArgument(
         error_msg("{0}: the M-RoPE sections [{1}]: the maps need 3 sections, t,h,w (HF), or 4, t,h,w,e (llama.cpp)",
@@ -97,6 +99,10 @@ SectionsRun run_sections(const SectionsRequest& request) {
   if (run.ernie) rows.push_back({*run.ernie, "ernie_3d", msg("ERNIE 3-D:"), msg("ERNIE 3-D (A8): ERNIE-4.5-VL")});
   if (run.bailing) {
     rows.push_back({*run.bailing, "bailing", Message::same("Bailing:"), msg("Bailing (A9): Ling, Ming (vLLM)")});
+  }
+  if (run.pangu) {
+    rows.push_back({*run.pangu, "openpangu", Message::same("openPangu:"), msg("openPangu-VL (A10): greedy (vLLM)")});
+    if (run.hf) run.pangu_differs = first_differing_pair(*run.pangu, rows[1].map);
   }
   run.mrope = make_axis_map({run.ggml_sections, SectionOrder::GgmlMrope}, pairs);
   run.imrope = make_axis_map({run.ggml_sections, SectionOrder::GgmlImrope}, pairs);

@@ -31,7 +31,7 @@ struct SectionsRequest {
 /// One M-RoPE map: its CSV column, the name of its pattern line and its figure label.
 struct SectionsMap {
   AxisMap map;
-  std::string column;  ///< "chunked", "interleaved", "ernie_3d", "bailing", "llama_cpp_mrope", "llama_cpp_imrope"
+  std::string column;  ///< "chunked", "interleaved", "ernie_3d", "bailing", "openpangu", "llama_cpp_mrope", …
   Message pattern;     ///< "chunked:", "MROPE:", … before its pattern line
   Message label;       ///< "chunked (A2): Qwen2-VL, Qwen2.5-VL, …" in the figure
 };
@@ -55,6 +55,8 @@ struct SectionsRun {
   std::optional<std::size_t> marked;
   std::optional<AxisMap> ernie;    ///< ERNIE-4.5-VL's map (A8) of its sections (h, w, t)
   std::optional<AxisMap> bailing;  ///< Bailing's map (A9) of its sections (t, h, w)
+  std::optional<AxisMap> pangu;    ///< openPangu-VL's greedy map (A10) of its sections (t, h, w)
+  int pangu_differs = -1;          ///< the first pair where (A10) leaves Qwen3-VL's (A3) of the same sections
   bool four = false;               ///< four sections: llama.cpp's slots
   bool hf = false;                 ///< HF's maps apply: three sections (or a fourth 0) adding up to d/2
   std::vector<int> ggml_sections;  ///< the four slots as a converted GGUF has them

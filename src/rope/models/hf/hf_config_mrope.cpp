@@ -38,6 +38,16 @@ void ConfigParser::read_mrope() {
     if ((v = Reader::find(doc_, "mrope_section"))) p = "";
   }
   const auto interleaved = s ? r_.boolean(*s, p, "mrope_interleaved") : std::nullopt;
+  // openPangu-VL (docs/multi-axis.md (A10)): rope_type openpangu, which vLLM's get_rope (rotary_embedding/__init__.py,
+  // read at 07b12f1b16) accepts only with mrope_section and a true mrope_interleaved ("Pangu mrope interleaved lacks
+  // necessary parameters mrope_section or mrope_interleaved.").
+  const auto rope_type = s ? r_.string(*s, p, "rope_type") : std::nullopt;
+  const bool pangu = rope_type == std::optional<std::string>("openpangu");
+  if (pangu && (!v || !interleaved.value_or(false))) {
+    r_.fail(
+        child(p, v ? "mrope_interleaved" : "mrope_section"),
+        "rope_type openpangu needs mrope_section and mrope_interleaved true (vLLM raises a ValueError without them)");
+  }
   MropeSections sections;
   const std::string path = child(p, "mrope_section");
   if (v) {
@@ -61,6 +71,7 @@ void ConfigParser::read_mrope() {
   }
   sections.order = ernie                                               ? SectionOrder::Ernie3d
                    : bailing                                           ? SectionOrder::Bailing
+                   : pangu                                             ? SectionOrder::PanguGreedy
                    : family_interleaves || interleaved.value_or(false) ? SectionOrder::Interleaved
                                                                        : SectionOrder::Chunked;
   try {
@@ -91,6 +102,27 @@ void ConfigParser::read_mrope() {
         "width, the slowest {3} turn with the time (docs/multi-axis.md (A9), {4}); a text token has the same "
         "position on every axis, so for text the frequencies are plain RoPE's",
         m_.model_type, list, sections.sections[1] + sections.sections[2], sections.sections[0], family->mrope_source));
+    return;
+  }
+  if (pangu) {
+    origin("mrope_interleaved", "true", child(p, "mrope_interleaved"));
+    const AxisMap own = make_axis_map(sections, d_ / 2);
+    const int differs =
+        first_differing_pair(own, make_axis_map({sections.sections, SectionOrder::Interleaved}, d_ / 2));
+    note(
+        differs < 0
+            ? msg("openPangu-VL's interleaved M-RoPE (vLLM, rope_type openpangu): mrope_section {0} laid out greedily, "
+                  "each pair on the axis placed least so far, never the previous one, the last pair on t "
+                  "(docs/multi-axis.md (A10)); with these sections it is Qwen3-VL's interleaved order (A3) on every "
+                  "pair",
+                  list)
+            : msg("openPangu-VL's interleaved M-RoPE (vLLM, rope_type openpangu): mrope_section {0} laid out greedily, "
+                  "each pair on the axis placed least so far, never the previous one, the last pair on t "
+                  "(docs/multi-axis.md (A10)); it is Qwen3-VL's interleaved order (A3) on pairs 0 … {1} and parts "
+                  "from it at pair {2} ({3} here, {4} in Qwen3-VL's)",
+                  list, differs - 1, differs, axis_letter(own.pair_axis[static_cast<std::size_t>(differs)]),
+                  axis_letter(make_axis_map({sections.sections, SectionOrder::Interleaved}, d_ / 2)
+                                  .pair_axis[static_cast<std::size_t>(differs)])));
     return;
   }
   if (family_interleaves && interleaved != std::optional<bool>(true)) {  // the key agrees: cited below

@@ -294,6 +294,15 @@ void ConfigParser::read_scaling() {
     origin("rope_type", "default", msg("{0} has no rope_type", p));
     return;
   }
+  if (*text == "openpangu") {
+    // vLLM's get_rope (rotary_embedding/__init__.py, read at 07b12f1b16): rope_type openpangu builds
+    // MRotaryEmbeddingInterleaved from rope_theta, mrope_section and mrope_interleaved alone: default frequencies,
+    // the axes of (A10) (hf_config_mrope.cpp).
+    rope.type = ScalingType::Default;
+    origin("rope_type", "default",
+           msg("{0} openpangu: vLLM's interleaved M-RoPE of openPangu-VL, no scaling", type_path));
+    return;
+  }
   const auto type = find_scaling_name(*text);
   if (!type) {
     r_.fail(type_path, fmt::format("unknown type '{}' (known: {}; legacy {})", *text, scaling_method_names(),
