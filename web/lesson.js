@@ -22,7 +22,7 @@ const PAGE_TEXT = [
   N_("RoPE, computed live"),
   N_("keys: ← → position n, ↑ ↓ position m, PageUp/PageDown d, [ ] base, L language"),
   N_("P presenter mode: one panel full screen, Space / Backspace the next / previous panel, N speaker notes"),
-  N_("Say: each vector turns by its own position times θ_i, and the score only sees n − m. Point at: the score and qᵀR((n−m)θ_i)k, the same number; the sign slip (dotted), another one. Then move both positions (← and ↑): the score stays."),
+  N_("Say: each vector turns by its own position times θ_i, and the score only sees n − m. Point at: the score and qᵀRₙ₋ₘk, the same number; the sign slip (dotted), another one. Then move both positions (← and ↑): the score stays."),
   N_("Say: a block diagonal of 2×2 rotations, zero elsewhere. Point at: the first block (the fast pair, turned far) against the last (the slow pair, nearly the identity). Then switch the layout: the half layout spreads each pair over i and i + d/2."),
   N_("Say: an upper bound, not a score; random q and k do not decay. Point at: f(0) and f at the marked distance n − m. Then raise the base ([ and ]): the bound falls more slowly."),
   N_("Say: a pair whose wavelength exceeds the context never completes a turn in training; the first such pair gives the critical dimension. Point at: where the curve crosses the context line. Then choose llama3: the slow pairs stretch by f."),

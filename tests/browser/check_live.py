@@ -10,8 +10,8 @@ copyable), runs that command with the rope executable (asking for its --csv or -
 and compares what it prints with the page. The test does no arithmetic of its own on the page's quantities: each
 value it compares is read from a command's stdout.
 
-  same text    panel 1, the drawn pair: its score ⟨R(mθ_i)q, R(nθ_i)k⟩, the relative form qᵀR((n−m)θ_i)k, the
-               angle between the rotated vectors and the sign slip qᵀR((m−n)θ_i)k, as `rope explain … --step 5` prints them (the page computes
+  same text    panel 1, the drawn pair: its score ⟨Rₘq, Rₙk⟩, the relative form qᵀRₙ₋ₘk, the
+               angle between the rotated vectors and the sign slip qᵀRₘ₋ₙk, as `rope explain … --step 5` prints them (the page computes
                them with the same walkthrough and prints them with the same 6 decimals), in both languages;
 
   same bits    θ_i and λ_i of every pair (original and scaled), the bands, the attention factor, the first

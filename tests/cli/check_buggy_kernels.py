@@ -70,7 +70,7 @@ def main():
             if ident["text"] not in text:
                 failures.append(f"{case['name']}: identify's text lacks {ident['text']!r}: {text[:600]}")
             code, zh, err = run(a.rope, ["identify", "--lang", "zh"] + dumps)
-            if ident["text"] in zh or f"（偏移 {ident['rotary_offset']}）" not in zh:
+            if ident["text"] in zh or f"，偏移 {ident['rotary_offset']}：" not in zh:
                 failures.append(f"{case['name']}: identify's Chinese text: {zh[:600]}")
             print(f"ident   {case['name']:20} {got.get('layout')} offset {got.get('rotary_offset')}")
         if r.get("equivalent") != case.get("equivalent") or r["passed"] != (want == 0):

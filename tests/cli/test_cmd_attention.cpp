@@ -272,7 +272,7 @@ TEST_F(CmdAttention, CompareWritesOneFilePerEncoding) {
   EXPECT_EQ(png_size(read(path("a_alibi_bias.png"))), (std::pair<std::uint32_t, std::uint32_t>{400, 300}));
   EXPECT_FALSE(fs::exists(path("a.png")));
   EXPECT_FALSE(fs::exists(path("a.csv")));
-  EXPECT_THAT(r.out, HasSubstr("figures: " + path("a_rope.png")));
+  EXPECT_THAT(r.out, HasSubstr("wrote " + path("a_rope.png") + "\n"));
   // One encoding: FILE itself; ALiBi's bias beside it.
   const Result alibi = rope_cli({"attention", "-n", "6", "-d", "8", "-e", "alibi", "--png", path("b.png")});
   ASSERT_EQ(alibi.code, 0) << alibi.err;

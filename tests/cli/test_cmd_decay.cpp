@@ -170,7 +170,7 @@ TEST_F(CmdDecay, ModelScoresCarryTheAttentionFactorSquared) {
       HasSubstr(
           "RoPE of gpt-oss-20b: head_dim 64, channels 0 … 63 rotate (d = 64); half layout (model family gpt_oss)"));
   EXPECT_THAT(test::unwrapped(table.out),
-              HasSubstr("attention factor a = " + format_number(a) + " in cos and sin (as HF): scores × a² = "));
+              HasSubstr("attention factor a = " + with_digits(a, 6) + " in cos and sin (as HF): scores × a² = "));
   EXPECT_THAT(table.out, HasSubstr("the pair layout does not change them"));
 }
 

@@ -51,9 +51,9 @@ TEST_F(CmdExplain, DefaultWalkthroughShowsSevenStepsAndPasses) {
   EXPECT_THAT(
       r.out, HasSubstr("θ = 1 rad per position in steps 1–6 (θ_0 = 1, the fastest pair); step 7: d = 8, base = 10000"));
   EXPECT_THAT(r.out, HasSubstr("R(−Mθ)·R(Nθ)"));
-  EXPECT_THAT(r.out, HasSubstr("mind the sign: qᵀ·R((M−N)θ)·k = -0.742279 is not the score"));
+  EXPECT_THAT(r.out, HasSubstr("mind the sign: qᵀ R_{M−N} k = -0.742279 is not the score"));
   // R_mᵀ instead of R_m: the turned vectors' score is the slip's, -0.742279, checked against it.
-  EXPECT_THAT(r.out, HasSubstr("⟨R(Mθ)ᵀq, R(Nθ)ᵀk⟩ = (0.038502, -1.117371)·(0.514607, 0.682041) = -0.742279   |Δ|"));
+  EXPECT_THAT(r.out, HasSubstr("⟨R_Mᵀ q, R_Nᵀ k⟩ = (0.038502, -1.117371)·(0.514607, 0.682041) = -0.742279   |Δ|"));
   // ✗ only in the legend of the header, ✓ there and on each of the 12 checks.
   const auto count = [&](const std::string& what) {
     std::size_t n = 0;
@@ -183,8 +183,8 @@ TEST_F(CmdExplain, ChineseHasNoEnglishAndEnglishHasNoChinese) {
 TEST_F(CmdExplain, ChineseStepFiveIsTheDocumentedText) {
   const Result r = rope_cli({"explain", "--lang", "zh", "--step", "5"});
   ASSERT_EQ(r.code, 0) << r.err;
-  EXPECT_THAT(r.out, HasSubstr("\n步骤 5：注意力得分 ⟨R(Mθ)q, R(Nθ)k⟩ 只取决于 N − M (M8)\n"));
-  EXPECT_THAT(r.out, HasSubstr("\n  注意符号：qᵀ·R((M−N)θ)·k = -0.742279 不是注意力得分：\n"));
+  EXPECT_THAT(r.out, HasSubstr("\n步骤 5：注意力得分 ⟨R_M q, R_N k⟩ = qᵀ R_{N−M} k 只取决于 N − M (M8)\n"));
+  EXPECT_THAT(r.out, HasSubstr("\n  注意符号：qᵀ R_{M−N} k = -0.742279 不是注意力得分：\n"));
   EXPECT_THAT(r.out, testing::EndsWith("\n全部 3 项检验 ✓：每个等式的两边只差舍入误差\n"));
 }
 
@@ -258,7 +258,8 @@ TEST_F(CmdExplain, NegativeNumbersNeedNoEqualsSign) {
 TEST_F(CmdExplain, FigureIsSquareWithEqualRangesAndDrawsTheVectors) {
   const Result r = rope_cli({"explain", "--png", path("e.png"), "--keep-script", path("e.gp")});
   ASSERT_EQ(r.code, 0) << r.err;
-  EXPECT_EQ(r.out, rope_cli({"explain"}).out);  // the same text as without a figure
+  // The same text as without a figure, then the files it wrote (report/written_text.hpp).
+  EXPECT_EQ(r.out, rope_cli({"explain"}).out + "wrote " + path("e.png") + "\nwrote " + path("e.gp") + "\n");
   EXPECT_EQ(png_size(read(path("e.png"))), (std::pair<std::uint32_t, std::uint32_t>{900, 900}));
   const std::string script = read(path("e.gp"));
   // Equal ranges, ±1.5 max(|q|, |k|) = ±1.5·√1.25.
@@ -270,7 +271,7 @@ TEST_F(CmdExplain, FigureIsSquareWithEqualRangesAndDrawsTheVectors) {
   EXPECT_THAT(script, HasSubstr(fmt::format("0 0\n{} {}\nEOD", std::cos(2.0) - 0.5 * std::sin(2.0),
                                             std::sin(2.0) + 0.5 * std::cos(2.0))));
   EXPECT_THAT(script, HasSubstr("'RoPE in 2-D: q at M = 2, k at N = 5, θ = 1'"));
-  EXPECT_THAT(script, HasSubstr("'⟨R(Mθ)q, R(Nθ)k⟩ = |q|·|k|·cos(2.177582) = -0.544711'"));
+  EXPECT_THAT(script, HasSubstr("'⟨R_M q, R_N k⟩ = |q|·|k|·cos(2.177582) = -0.544711'"));
   EXPECT_THAT(script, HasSubstr("'Mθ = 2'"));
   EXPECT_THAT(script, HasSubstr("'Nθ = 5'"));
   // --width and --height still set the size.

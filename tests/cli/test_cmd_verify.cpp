@@ -42,12 +42,12 @@ TEST_F(CmdVerify, VerifyPassesAndIsReproducible) {
   EXPECT_THAT(a.out, HasSubstr("seed 5"));
   EXPECT_THAT(a.out, HasSubstr("7 of 7 identities passed"));
   EXPECT_THAT(a.out, HasSubstr("contrast, expected to fail"));
-  EXPECT_THAT(a.out, HasSubstr(" - sinusoidal        <q+p_{m+c}, k+p_{n+c}> = <q+p_m, k+p_n>   (M12)"));
+  EXPECT_THAT(a.out, HasSubstr(" - sinusoidal        ⟨q+p_{m+c}, k+p_{n+c}⟩ = ⟨q+p_m, k+p_n⟩   (M12)"));
   // --wide: today's wide table, with the samples and max |Δ| columns and the contrast's long names.
   const Result wide = rope_cli({"verify", "--trials", "50", "--seed", "5", "--wide"});
   EXPECT_THAT(wide.out, HasSubstr("FAIL (expected)"));
   EXPECT_THAT(wide.out,
-              HasSubstr(" -  sinusoidal (contrast) <q+p_{m+c}, k+p_{n+c}> = <q+p_m, k+p_n>    (M12)            50"));
+              HasSubstr(" -  sinusoidal (contrast) ⟨q+p_{m+c}, k+p_{n+c}⟩ = ⟨q+p_m, k+p_n⟩    (M12)            50"));
   EXPECT_THAT(wide.out, Not(HasSubstr("--wide adds")));
   const Result json = rope_cli({"verify", "--trials", "10", "--json"});
   const auto j = nlohmann::json::parse(json.out);
@@ -200,7 +200,7 @@ INSTANTIATE_TEST_SUITE_P(Presets, CmdVerifyPreset, ::testing::ValuesIn(verify_pr
 TEST_F(CmdVerify, AModelWithSectionsAddsThePerAxisIdentities) {
   const Result r = rope_cli({"verify", "--model", "qwen2-vl-7b", "--trials", "50"});
   ASSERT_EQ(r.code, 0) << r.err;
-  EXPECT_THAT(r.out, HasSubstr(" 8 axes: relative    <R_p q, R_p' k> = <q, R_(p'-p) k>         (A5)   "));
+  EXPECT_THAT(r.out, HasSubstr(" 8 axes: relative    ⟨R_p q, R_p' k⟩ = ⟨q, R_{p'−p} k⟩         (A5)   "));
   EXPECT_THAT(r.out, HasSubstr("12 axes: w alone     shift p_w, p'_w by c: score unchanged     (A7)   "));
   EXPECT_THAT(r.out, HasSubstr("12 of 12 identities passed"));
   const Result zh = rope_cli({"verify", "--model", "qwen2-vl-7b", "--trials", "20", "--lang", "zh"});

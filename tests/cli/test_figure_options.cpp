@@ -8,6 +8,8 @@
 #include <fmt/ranges.h>
 #include <gtest/gtest.h>
 #include <set>
+#include <string>
+#include <vector>
 
 #include "rope/cli/figures/motion_figures.hpp"
 #include "rope/core/error.hpp"
@@ -68,7 +70,7 @@ TEST_F(FigureOptionsCli, ExplainGifHasOneFramePerPositionAndIsDeterministic) {
   const Result r = rope_cli({"explain", "--gif", path("e.gif"), "--frames", "6", "--delay", "200", "--width", "400",
                              "--height", "400", "--keep-script", path("e.gp")});
   ASSERT_EQ(r.code, 0) << r.err;
-  EXPECT_EQ(r.out, rope_cli({"explain"}).out);
+  EXPECT_EQ(r.out, rope_cli({"explain"}).out + "wrote " + path("e.gif") + "\nwrote " + path("e.gp") + "\n");
   const std::string script = read(path("e.gp"));
   EXPECT_THAT(script, HasSubstr("set terminal gif animate delay 20 loop 0 size 400,400"));
   EXPECT_EQ(count(script, "\n# frame "), 6u);
@@ -184,6 +186,103 @@ TEST_F(FigureOptionsCli, AnimationOptionsFollowTheirRules) {
   expect_one_line_error(rope_cli({"decay", "--gif", path("a.gif"), "--model", "llama2-7b"}), 2,
                         "--gif sweeps the base");
   EXPECT_TRUE(std::filesystem::is_empty(dir_));
+}
+
+// Every figure command says which files it drew, after its text, one line "wrote FILE" each (issue 68; the words of
+// report/written_text.hpp, as `rope lesson` says it of its page), in both languages; never after JSON or the CSV on
+// standard output, nor for a drawing on standard output.
+struct WrittenCase {
+  const char* name;
+  std::vector<std::string> args;  ///< the command and its options, without the figure's
+};
+
+const WrittenCase kWrittenCases[] = {
+    {"frequencies", {"frequencies", "--dim", "8"}},
+    {"wavelengths", {"wavelengths", "--dim", "8", "--context", "100"}},
+    {"decay", {"decay", "--max-distance", "20"}},
+    {"attention", {"attention", "--tokens", "4", "--dim", "8"}},
+    {"matrix", {"matrix", "--dim", "8", "--position", "3"}},
+    {"explain", {"explain", "--step", "5"}},
+    {"layouts", {"layouts", "--dim", "8", "--max-distance", "4"}},
+    {"bound", {"bound", "--context", "1024", "--base-range", "4000,7000"}},
+    {"extrapolation", {"extrapolation", "--train-length", "4096", "--tune-length", "16384"}},
+    {"precision", {"precision", "--dim", "2", "--points", "2", "--samples", "1"}},
+    {"positions", {"positions", "--text", "5", "--image", "1x4x6"}},
+    {"sections", {"sections"}},
+    {"permute", {"permute", "--max-distance", "3"}},
+    {"spectrum", {"spectrum", "--dump", test::kDumps + "q_spectrum.npy"}},
+    {"identify", {"identify", "--before", test::kDumps + "q.npy", "--after", test::kDumps + "q_rope_yarn.npy"}},
+};
+
+class FigureWrittenLine : public test::TempDirTest, public ::testing::WithParamInterface<WrittenCase> {
+ protected:
+  Result run_with(std::vector<std::string> extra) const {
+    std::vector<std::string> args = GetParam().args;
+    args.insert(args.end(), extra.begin(), extra.end());
+    return rope_cli(args);
+  }
+};
+
+TEST_P(FigureWrittenLine, TheTextEndsNamingTheFigure) {
+  const std::string svg = path("f.svg");
+  const Result plain = run_with({});
+  const Result drawn = run_with({"--svg", svg});
+  ASSERT_EQ(drawn.code, plain.code) << drawn.err;
+  EXPECT_EQ(drawn.err, plain.err);
+  // The text, then one line per file, the first the figure asked for (spectrum draws its heads beside it).
+  const auto files_after = [](const std::string& out, const std::string& wrote) {
+    const std::size_t at = out.find("\n" + wrote);
+    std::vector<std::string> files;
+    for (std::size_t line = at + 1; at != std::string::npos && line < out.size();) {
+      const std::size_t end = out.find('\n', line);
+      if (out.compare(line, wrote.size(), wrote) != 0 || end == std::string::npos) return std::vector<std::string>{};
+      files.push_back(out.substr(line + wrote.size(), end - line - wrote.size()));
+      line = end + 1;
+    }
+    return files;
+  };
+  const std::vector<std::string> files = files_after(drawn.out, "wrote ");
+  ASSERT_FALSE(files.empty()) << drawn.out;
+  EXPECT_EQ(files.front(), svg);
+  EXPECT_LE(files.size(), 2u);
+  EXPECT_EQ(count(plain.out, "wrote "), 0u);
+  const Result zh = run_with({"--svg", svg, "--lang", "zh"});
+  ASSERT_EQ(zh.code, plain.code) << zh.err;
+  EXPECT_EQ(files_after(zh.out, "已写出 "), files);
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryFigureCommand, FigureWrittenLine, ::testing::ValuesIn(kWrittenCases),
+                         [](const ::testing::TestParamInfo<WrittenCase>& info) {
+                           return std::string(info.param.name);
+                         });
+
+TEST_F(FigureOptionsCli, WroteNamesEveryFileOnceAndNothingAProgramReads) {
+  const std::string png = path("d.png"), svg = path("d.svg"), gp = path("d.gp"), gif = path("d.gif");
+  const Result all = rope_cli({"decay", "--max-distance", "20", "--base", "100", "--base", "10000", "--png", png,
+                               "--svg", svg, "--keep-script", gp, "--gif", gif, "--frames", "2"});
+  ASSERT_EQ(all.code, 0) << all.err;
+  EXPECT_THAT(all.out,
+              ::testing::EndsWith("wrote " + png + "\nwrote " + svg + "\nwrote " + gp + "\nwrote " + gif + "\n"));
+  // Several figures of one run (attention --compare: one per encoding, ALiBi's bias beside it): each named once.
+  const Result compare = rope_cli({"attention", "--tokens", "4", "--dim", "8", "--compare", "--png", path("a.png")});
+  ASSERT_EQ(compare.code, 0) << compare.err;
+  for (const char* name : {"a_rope.png", "a_sinusoidal.png", "a_alibi.png", "a_alibi_bias.png", "a_none.png"})
+    EXPECT_EQ(count(compare.out, "wrote " + path(name) + "\n"), 1u) << name << compare.out;
+  // JSON and the CSV on standard output are for programs: no line; the figure is still drawn.
+  const Result json = rope_cli({"decay", "--max-distance", "20", "--json", "--png", path("j.png")});
+  ASSERT_EQ(json.code, 0) << json.err;
+  EXPECT_EQ(count(json.out, "wrote"), 0u);
+  EXPECT_TRUE(std::filesystem::exists(path("j.png")));
+  const Result csv = rope_cli({"decay", "--max-distance", "20", "--csv", "-", "--png", path("c.png")});
+  ASSERT_EQ(csv.code, 0) << csv.err;
+  EXPECT_EQ(count(csv.out, "wrote"), 0u);
+  // A drawing on standard output names no file.
+  const Result term = rope_cli({"decay", "--max-distance", "20", "--term", "text"});
+  ASSERT_EQ(term.code, 0) << term.err;
+  EXPECT_EQ(count(term.out, "wrote"), 0u);
+  // A failed run names nothing, and leaves nothing for the next one in the same process to name.
+  expect_one_line_error(rope_cli({"decay", "--max-distance", "-1", "--png", path("x.png")}), 2, "max-distance");
+  EXPECT_EQ(count(rope_cli({"decay", "--max-distance", "20"}).out, "wrote"), 0u);
 }
 
 }  // namespace

@@ -81,7 +81,8 @@ TEST_F(VectorOptions, BadVectorsAreOneLineErrorsNamingTheRule) {
 // θ_i = 10000^(−2i/8) and the pairs (2i, 2i+1) (M1), (M5): ⟨R_m q, R_n k⟩ = qᵀ R_{n−m} k (M8) is, pair by
 // pair, cos φ_i (q_a k_a + q_b k_b) + sin φ_i (q_b k_a − q_a k_b) with φ_i = (n − m)θ_i.
 TEST_F(VectorOptions, LayoutsScoreRecomputedFromThePrintedVectors) {
-  const test::Result r = rope_cli({"layouts", "--dim", "8", "--show-vectors"});
+  // --digits 0: the score with every digit (6 by default, report/digits.hpp); the vectors are always in full.
+  const test::Result r = rope_cli({"layouts", "--dim", "8", "--show-vectors", "--digits", "0"});
   ASSERT_EQ(r.code, 0) << r.err;
   const std::vector<double> q = printed_vector(r.out, "q"), k = printed_vector(r.out, "k");
   ASSERT_EQ(q.size(), 8u);
@@ -100,7 +101,7 @@ TEST_F(VectorOptions, LayoutsScoreRecomputedFromThePrintedVectors) {
   std::string q_text, k_text;
   for (int c = 0; c < 8; ++c)
     q_text += fmt::format("{}{:.17g}", c ? "," : "", q[c]), k_text += fmt::format("{}{:.17g}", c ? "," : "", k[c]);
-  const test::Result again = rope_cli({"layouts", "--q", q_text, "--k", k_text});
+  const test::Result again = rope_cli({"layouts", "--q", q_text, "--k", k_text, "--digits", "0"});
   ASSERT_EQ(again.code, 0) << again.err;
   EXPECT_THAT(again.out, HasSubstr("(a) Meta's interleaved kernel          = -2.4373386188206663"));
   EXPECT_THAT(again.out, HasSubstr("q and k from --q and --k"));

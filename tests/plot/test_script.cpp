@@ -57,11 +57,11 @@ TEST(Plot, ScriptSetsALogScaleWithTidyTicksOnlyWhenAsked) {
   EXPECT_THAT(log, Not(HasSubstr("set logscale x")));
   // Data [5, 40] widened to the 1-2-5 values around it, [5, 50]; ticks log_ticks(5, 50).
   EXPECT_THAT(log, HasSubstr("set yrange [5:50]\nset ytics ('5' 5, '10' 10, '20' 20, '50' 50)\n"));
-  // Six decades: whole decades, compact labels, one notation from 10^4 up (tick_labels, test_ticks.cpp).
+  // Six decades: whole decades, every label a power of ten (tick_labels, test_ticks.cpp).
   f.series[0].y = vec({1, 10, 1e6});
   EXPECT_THAT(gnuplot_script(f, kPng, Style{}),
-              HasSubstr("set ytics ('1' 1, '10' 10, '100' 100, '1000' 1000, '1e4' 10000, '1e5' 100000, "
-                        "'1e6' 1000000)\n"));
+              HasSubstr("set ytics ('10^0' 1, '10^1' 10, '10^2' 100, '10^3' 1000, '10^4' 10000, '10^5' 100000, "
+                        "'10^6' 1000000)\n"));
 }
 
 TEST(Plot, ScriptWritesOneTerminalBlockPerOutput) {

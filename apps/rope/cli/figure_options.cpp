@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 #include <iostream>
 #include <string_view>
+#include <utility>
 #include <sys/ioctl.h>
 #include <unistd.h>
 
@@ -56,6 +57,7 @@ namespace {
 struct TerminalTarget {
   std::ostream* out = nullptr;
   bool is_tty = false;
+  std::vector<std::string> written;  ///< the files drawn so far (take_written_figures)
 };
 TerminalTarget& terminal_target() {
   static TerminalTarget target;
@@ -84,10 +86,14 @@ std::optional<int> cells(const char* text) {
 }  // namespace
 
 FigureTerminal::FigureTerminal(std::ostream& out, bool is_tty)
-    : previous_out_(terminal_target().out), previous_tty_(terminal_target().is_tty) {
-  terminal_target() = {&out, is_tty};
+    : previous_out_(terminal_target().out),
+      previous_tty_(terminal_target().is_tty),
+      previous_written_(std::move(terminal_target().written)) {
+  terminal_target() = {&out, is_tty, {}};
 }
-FigureTerminal::~FigureTerminal() { terminal_target() = {previous_out_, previous_tty_}; }
+FigureTerminal::~FigureTerminal() { terminal_target() = {previous_out_, previous_tty_, std::move(previous_written_)}; }
+
+std::vector<std::string> take_written_figures() { return std::exchange(terminal_target().written, {}); }
 
 plot::Format terminal_format(const std::string& mode, bool is_tty, const char* term_env, const char* no_color_env) {
   const std::string_view term = term_env != nullptr ? term_env : "";
@@ -164,6 +170,13 @@ void check_figure_options(const FigureOptions& o) {
 
 namespace {
 
+/// Notes `path` as written, for the line "wrote FILE" (take_written_figures): once, and never standard output.
+void note_written(const std::string& path) {
+  std::vector<std::string>& written = terminal_target().written;
+  if (path.empty() || path == "-" || std::find(written.begin(), written.end(), path) != written.end()) return;
+  written.push_back(path);
+}
+
 plot::RenderOptions render_options(const FigureOptions& o) {
   plot::RenderOptions options;
   options.style.width = o.width;
@@ -184,7 +197,11 @@ void draw(plot::Figure figure, const FigureOptions& o) {
   if (!o.pdf.empty()) outputs.push_back({o.pdf, plot::Format::Pdf});
   if (!o.output.empty()) outputs.push_back({o.output, plot::format_from_extension(o.output)});
   plot::RenderOptions options = render_options(o);
-  if (!outputs.empty()) plot::render(figure, outputs, options);
+  if (!outputs.empty()) {
+    plot::render(figure, outputs, options);
+    for (const plot::Output& output : outputs) note_written(output.path);
+    note_written(options.keep_script);
+  }
   if (o.term.empty()) return;
   const TerminalTarget target = terminal_target();
   std::ostream& out = target.out != nullptr ? *target.out : std::cout;
@@ -217,6 +234,8 @@ void draw_animation(std::vector<plot::Figure> frames, const FigureOptions& o) {
   if (!o.png.empty() || !o.svg.empty() || !o.pdf.empty() || !o.output.empty())
     options.keep_script.clear();  // draw() saves it
   plot::render_animation(animation, o.gif, options);
+  note_written(o.gif);
+  note_written(options.keep_script);
 }
 
 }  // namespace rope::cli

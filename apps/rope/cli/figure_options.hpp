@@ -60,6 +60,7 @@ void add_animation_options(CLI::App& app, FigureOptions& options, const char* wh
 
 /// Where --term draws for the duration of a command: `out` (rope's standard output) and whether it is
 /// a terminal (cli.cpp sets this around every command). Without one, --term draws plain text to stdout.
+/// It also holds the files the command's figures were drawn into (take_written_figures), empty at its start.
 class FigureTerminal {
  public:
   FigureTerminal(std::ostream& out, bool is_tty);
@@ -70,7 +71,13 @@ class FigureTerminal {
  private:
   std::ostream* previous_out_;  ///< restored at the end: a lesson runs commands inside its own
   bool previous_tty_;
+  std::vector<std::string> previous_written_;
 };
+
+/// The files that draw() and draw_animation() wrote in the running command, in order, each once (not '-',
+/// not --term's drawing): taken, and so cleared, by emit_report, which names them after the text ("wrote FILE",
+/// report/written_text.hpp).
+std::vector<std::string> take_written_figures();
 
 /// How --term draws (docs/cli.md, "Figures in the terminal"): "sixel" when asked for, or for "auto"
 /// when stdout is a terminal and $TERM names one known to show sixel images (foot, mlterm, contour,

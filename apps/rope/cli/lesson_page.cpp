@@ -121,6 +121,7 @@ std::string read_file(const fs::path& p) {
 std::pair<std::string, std::string> run_step(const LessonStep& step, Lang lang, const fs::path& dir, int index) {
   std::vector<std::string> args = {"rope"};
   const fs::path svg = dir / fmt::format("figure{}.svg", index);
+  std::string png;                     // the step's --png FILE, which its "wrote FILE" names in place of the page's SVG
   const LessonFigureFile figure(svg);  // read below, then removed: a signal leaves no figure in the directory
   for (std::size_t k = 0; k < step.args.size(); ++k) {
     if (step.args[k] == kLessonSpectrumDump) {  // the example dump, written where the page is made
@@ -130,7 +131,7 @@ std::pair<std::string, std::string> run_step(const LessonStep& step, Lang lang, 
       args.push_back(dump.string());
     } else if (step.args[k] == "--png" && k + 1 < step.args.size()) {
       args.insert(args.end(), {"--svg", svg.string()});
-      ++k;
+      png = step.args[++k];
     } else {
       args.push_back(step.args[k]);
     }
@@ -148,6 +149,10 @@ std::pair<std::string, std::string> run_step(const LessonStep& step, Lang lang, 
   const std::string written = (dir / "q_spectrum.npy").string();
   for (std::size_t at = text.find(written); at != std::string::npos; at = text.find(written, at))
     text.replace(at, written.size(), kLessonSpectrumDump);
+  if (!png.empty()) {
+    for (std::size_t at = text.find(svg.string()); at != std::string::npos; at = text.find(svg.string(), at))
+      text.replace(at, svg.string().size(), png);
+  }
   return {text, step.caption.empty() ? std::string() : inline_svg(read_file(svg), step.caption)};
 }
 

@@ -11,9 +11,12 @@
 #include <ostream>
 #include <string>
 #include <utility>
+#include <vector>
 
+#include "rope/cli/figure_options.hpp"
 #include "rope/cli/output.hpp"
 #include "rope/report/emit.hpp"
+#include "rope/report/written_text.hpp"
 
 namespace rope::cli {
 
@@ -41,7 +44,8 @@ inline Printing printing(const ReportFlags& flags) {
 
 /// The report of `run` as the flags ask: its CSV to --csv's file or standard output, then `figures()` (the
 /// run's figures, drawn between the two: --term draws on standard output), then, unless --csv -, its text
-/// or JSON on `out`.
+/// or JSON on `out`; after the text, "wrote FILE" for every figure file the command drew, here or before
+/// (take_written_figures; not after JSON or the CSV on standard output, which programs read).
 template <class Run, class Figures>
 void emit_report(std::ostream& out, const Run& run, const ReportFlags& flags, const Figures& figures) {
   if constexpr (has_csv<Run>) {
@@ -51,6 +55,8 @@ void emit_report(std::ostream& out, const Run& run, const ReportFlags& flags, co
   }
   figures();
   if (flags.json || flags.csv != "-") emit(out, run, printing(flags));
+  const std::vector<std::string> written = take_written_figures();
+  if (!flags.json && flags.csv != "-") print_written(out, written, Text(flags.lang));
 }
 
 /// The same for a run without figures.

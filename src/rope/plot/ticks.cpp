@@ -55,26 +55,25 @@ constexpr std::array<int, 1> k1 = {1};
 namespace {
 
 std::string exponent_label(double x) {
-  const int exponent = static_cast<int>(std::floor(std::log10(std::abs(x))));
-  const double mantissa = x / std::pow(10.0, exponent);
-  return fmt::format("{:g}e{}", std::round(mantissa * 1e6) / 1e6, exponent);
+  int exponent = static_cast<int>(std::floor(std::log10(std::abs(x))));
+  double mantissa = std::round(x / std::pow(10.0, exponent) * 1e6) / 1e6;
+  if (std::abs(mantissa) >= 10) mantissa /= 10, ++exponent;  // 9.9999999 rounded up to 10
+  if (mantissa == 1) return fmt::format("10^{}", exponent);
+  if (mantissa == -1) return fmt::format("-10^{}", exponent);
+  return fmt::format("{:g}×10^{}", mantissa, exponent);
 }
+
+/// Whether `x` is written with an exponent on its own: 10^5 and more, or under 10^-4 (but not 0).
+bool needs_exponent(double x) { return x != 0 && (std::abs(x) >= 1e5 || std::abs(x) < 1e-4); }
 
 }  // namespace
 
-std::string tick_label(double x) {
-  if (x == 0 || (std::abs(x) < 1e5 && std::abs(x) >= 1e-4)) return fmt::format("{:g}", x);
-  return exponent_label(x);
-}
+std::string tick_label(double x) { return needs_exponent(x) ? exponent_label(x) : fmt::format("{:g}", x); }
 
 std::vector<std::string> tick_labels(const std::vector<double>& ticks) {
-  const bool large = std::any_of(ticks.begin(), ticks.end(), [](double t) { return std::abs(t) >= 1e5; });
-  const bool small = std::any_of(ticks.begin(), ticks.end(), [](double t) { return t != 0 && std::abs(t) < 1e-4; });
+  const bool exponents = std::any_of(ticks.begin(), ticks.end(), needs_exponent);
   std::vector<std::string> labels;
-  for (const double t : ticks) {
-    const bool exponent = (large && std::abs(t) >= 1e4) || (small && t != 0 && std::abs(t) <= 1e-3);
-    labels.push_back(exponent ? exponent_label(t) : tick_label(t));
-  }
+  for (const double t : ticks) labels.push_back(exponents && t != 0 ? exponent_label(t) : fmt::format("{:g}", t));
   return labels;
 }
 

@@ -18,13 +18,13 @@ std::vector<double> log_ticks(double lo, double hi);
 /// @pre 0 < lo <= hi, both finite.
 std::pair<double, double> nice_log_range(double lo, double hi);
 
-/// Tick labels: plain up to 10^4 ("5", "20", "10000"), then mantissa and exponent without padding
-/// ("1e5", "2e6"), so a log axis reads 1000, 10000, 1e5, 1e6 rather than 100000, 1e+06.
+/// A tick label: plain from 10^-4 up to 10^4 ("5", "20", "10000", "0.001"), else a power of ten in ASCII, which
+/// every figure font has ("10^5", "2×10^6", "10^-5"), never 100000 or 1e+06.
 std::string tick_label(double x);
 
-/// The labels of one axis's ticks, in one notation: when a tick needs an exponent (10^5 or more), every
-/// tick from 10^4 up has one too, so an axis reads 1000, 1e4, 1e5 rather than 1000, 10000, 1e5; below,
-/// when one is under 10^-4, every tick up to 10^-3 has one: 0.01, 1e-3, 1e-4, 1e-5.
+/// The labels of one axis's ticks, in one notation: plain while every tick is (tick_label), else every tick a
+/// power of ten, so a log axis reads 10^0, 10^1, …, 10^6 (or 10^4, 2×10^4, 5×10^4, 10^5), never 1000 beside 1e5
+/// (issue 68).
 std::vector<std::string> tick_labels(const std::vector<double>& ticks);
 
 }  // namespace rope::plot

@@ -134,13 +134,13 @@ void print_apply(std::ostream& out, const ApplyRun& run, const Text& t, const st
   if (a != 1.0) {
     out << t.tr(
         "attention factor a = {0} multiplies cos and sin (as HF does): the rotated channels are a·R_m x (S19)\n",
-        format_number(a));
+        readable(a, digits));
   }
   if (run.query && qs) {
     out << t.tr(
         "query scaling (S21): the query after RoPE times s(m) = 1 + β·ln(1 + ⌊m / L0⌋) = {0} (β = {1}, L0 = {2}; "
         "{3}): every result below is s(m)·R_m x\n",
-        format_number(s_m), format_number(qs->beta), format_number(qs->original), qs->from.in(t.lang()));
+        readable(s_m, digits), format_number(qs->beta), format_number(qs->original), qs->from.in(t.lang()));
   } else if (run.query) {
     out << t.tr("{0}: {1} does not scale its queries: the result is the rotation alone\n", option_name("query"),
                 model_name(rope.spec, t.lang()));

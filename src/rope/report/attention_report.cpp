@@ -111,7 +111,7 @@ void print_shift_table(std::ostream& out, const AttentionRequest& opt, const std
   out << t.tr("shift test: every position moves by C = {0} (positions 0 … {1} → {2} … {3}), same q_i and k_j\n", shift,
               opt.tokens - 1, shift, shift + opt.tokens - 1);
   if (a2 > 1.0) {
-    out << t.tr("  S includes a² = {0} (the model's attention factor in cos and sin)\n", format_number(a2));
+    out << t.tr("  S includes a² = {0} (the model's attention factor in cos and sin)\n", readable(a2));
   }
   if (scale) {
     out << t.tr(
@@ -272,11 +272,6 @@ void print_attention(std::ostream& out, const AttentionRun& run, const Text& t, 
     const double a = opt.model ? opt.model->spec.attention_factor() : 1.0;
     print_shift_table(out, opt, run.shifts, t, a * a, opt.model ? run.results.front().settings.scale : std::nullopt,
                       digits);
-  }
-  if (!opt.figure_files.empty()) {
-    out << t.tr("\nfigures:");
-    for (const std::string& file : opt.figure_files) out << ' ' << file;
-    out << '\n';
   }
 }
 

@@ -2,6 +2,7 @@
 #include "rope/report/text.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <fmt/format.h>
 
@@ -17,6 +18,13 @@ std::string sci_with_digits(double x, int digits) {
     if (std::strtod(text.c_str(), nullptr) == x) break;
   }
   return text;
+}
+
+std::string readable(double x, int digits) {
+  // Integers below 2^53 are exact doubles: a position or a context is printed as it is, never as 1.04858e+06.
+  if (digits > 0 && std::isfinite(x) && x == std::floor(x) && std::abs(x) < 9007199254740992.0)
+    return fmt::format("{:.0f}", x == 0 ? 0.0 : x);
+  return with_digits(x, digits);
 }
 
 int separating_digits(const std::vector<double>& values, int min_digits) {

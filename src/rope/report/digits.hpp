@@ -20,6 +20,12 @@ namespace rope {
 /// digits of the matrix and decay tables beside them. `--digits 0` prints every digit; CSV and JSON keep them.
 inline constexpr int kTableDigits = 6;
 
+/// A computed number a person reads outside the compared tables (a wavelength, an attention factor, a score):
+/// an integer (a position, a context, a count) as an integer, every other value with `digits` significant digits
+/// (kTableDigits unless `--digits N` asked for N; 0: every digit, the shortest that reads back). "7.25571",
+/// "1.13863", "1048576". CSV and JSON keep every digit.
+std::string readable(double x, int digits = kTableDigits);
+
 /// The width of a table column of numbers with `digits` significant digits (0: every digit, up to 24
 /// characters): room for a sign, the point and an exponent.
 inline int column_width(int digits) { return digits == 0 || digits > 16 ? 24 : std::max(12, digits + 8); }

@@ -183,28 +183,28 @@ class Printer {
   void step5() {
     const explain::Step5& s = w_.step5;
     const explain::Setup& in = w_.setup;
-    line(t_.tr("Step 5: the score ⟨R(Mθ)q, R(Nθ)k⟩ depends on N − M only (M8)"));
-    line("  ⟨R(Mθ)q, R(Nθ)k⟩ = Re[z_q·z̄_k·e^{i(M−N)θ}] = qᵀ·R((N−M)θ)·k");
+    line(t_.tr("Step 5: the score ⟨R_M q, R_N k⟩ = qᵀ R_{N−M} k depends on N − M only (M8)"));
+    line("  R_M = R(Mθ), R_N = R(Nθ): ⟨R_M q, R_N k⟩ = Re[z_q·z̄_k·e^{i(M−N)θ}] = qᵀ R_{N−M} k");
     line(t_.tr("  z̄_k is the complex conjugate of z_k; the last two forms see N − M only"));
-    line(fmt::format("  ⟨R(Mθ)q, R(Nθ)k⟩ = {}·{} = {}", vec(s.q_rotated), vec(s.k_rotated), fx(s.score)));
+    line(fmt::format("  ⟨R_M q, R_N k⟩ = {}·{} = {}", vec(s.q_rotated), vec(s.k_rotated), fx(s.score)));
     line(t_.tr("  the angle from R(Mθ)q to R(Nθ)k: (arg z_k + Nθ) − (arg z_q + Mθ) ≡ {0} rad (mod 2π)",
                fx(s.angle_between)));
     // Juxtaposed factors and two spaces before the check: the line fits a projector (100 columns).
     line(fmt::format("  Re[z_q·z̄_k·e^{{i(M−N)θ}}] = Re[({})({})] = {}  {}", cx(s.q_conj_k), cx(s.phase),
                      fx(s.complex_form), verdict(s.complex_check)));
-    line(fmt::format("  qᵀ·R((N−M)θ)·k = {}·{} = {}   {}", vec(in.q, true), vec(s.relative_k), fx(s.relative_form),
+    line(fmt::format("  qᵀ R_{{N−M}} k = {}·{} = {}   {}", vec(in.q, true), vec(s.relative_k), fx(s.relative_form),
                      verdict(s.relative_check)));
     if (!s.wrong_sign_check.passed()) {
-      line(t_.tr("  mind the sign: qᵀ·R((M−N)θ)·k = {0} is not the score:", fx(s.wrong_sign)));
+      line(t_.tr("  mind the sign: qᵀ R_{{M−N}} k = {0} is not the score:", fx(s.wrong_sign)));
     } else {
-      line(t_.tr("  mind the sign: qᵀ·R((M−N)θ)·k = {0} equals the score here only because its sine term is 0;",
+      line(t_.tr("  mind the sign: qᵀ R_{{M−N}} k = {0} equals the score here only because its sine term is 0;",
                  fx(s.wrong_sign)));
     }
-    line(t_.tr("  the matrix between q and k is R((N−M)θ), not R((M−N)θ)"));
+    line(t_.tr("  the matrix between q and k is R_{N−M}, not R_{M−N}"));
     // The same slip in code: R_mᵀ applied instead of R_m turns each vector the other way.
     line(t_.tr("  R_mᵀ applied instead of R_m (the reversed rotation) gives that score, the one of distance M − N:"));
-    line(fmt::format("  ⟨R(Mθ)ᵀq, R(Nθ)ᵀk⟩ = {}·{} = {}   {}", vec(s.q_reversed), vec(s.k_reversed),
-                     fx(s.reversed_score), verdict(s.reversed_check)));
+    line(fmt::format("  ⟨R_Mᵀ q, R_Nᵀ k⟩ = {}·{} = {}   {}", vec(s.q_reversed), vec(s.k_reversed), fx(s.reversed_score),
+                     verdict(s.reversed_check)));
   }
 
   void step6() {
@@ -214,9 +214,9 @@ class Printer {
                format_number(s.shift)));
     line(fmt::format("  M + c = {}, N + c = {}, (N + c) − (M + c) = {} = N − M", format_number(in.m + s.shift),
                      format_number(in.n + s.shift), format_number((in.n + s.shift) - (in.m + s.shift))));
-    line(fmt::format("  R((M+c)θ)q = {}, R((N+c)θ)k = {}", vec(s.q_rotated), vec(s.k_rotated)));
-    line(fmt::format("  ⟨R((M+c)θ)q, R((N+c)θ)k⟩ = {}", fx(s.shifted_score)));
-    line(fmt::format("  ⟨R(Mθ)q, R(Nθ)k⟩ = {}   {}", fx(s.score), verdict(s.check)));
+    line(fmt::format("  R_{{M+c}} q = {}, R_{{N+c}} k = {}", vec(s.q_rotated), vec(s.k_rotated)));
+    line(fmt::format("  ⟨R_{{M+c}} q, R_{{N+c}} k⟩ = {}", fx(s.shifted_score)));
+    line(fmt::format("  ⟨R_M q, R_N k⟩ = {}   {}", fx(s.score), verdict(s.check)));
     line(t_.tr("  both vectors turn by cθ = {0} rad more: the angle between them stays {1} rad", fx(s.shift * in.theta),
                fx(s.angle_between)));
   }

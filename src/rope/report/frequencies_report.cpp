@@ -1,4 +1,5 @@
 // The printers of rope frequencies' table (frequencies_report.hpp), moved verbatim out of the command.
+#include "rope/report/digits.hpp"
 #include "rope/report/printing.hpp"
 #include "rope/report/frequencies_report.hpp"
 
@@ -88,13 +89,13 @@ void print_scaled(std::ostream& out, const FrequencyTable& table, const Text& t,
       out << t.tr("factor f = {0} ({1}){2}\n", format_number(p.factor), p.factor_rule.in(t.lang()),
                   p.original_max_position > 0 ? t.tr(", original context L0 = {0}", p.original_max_position) : "");
     }
-    if (p.effective_base) out << t.tr("effective base base' = {0}\n", format_number(*p.effective_base));
+    if (p.effective_base) out << t.tr("effective base base' = {0}\n", readable(*p.effective_base, digits));
     if (p.yarn_range) {
-      out << t.tr("yarn correction range [{0}, {1}]\n", format_number(p.yarn_range->first),
-                  format_number(p.yarn_range->second));
+      out << t.tr("yarn correction range [{0}, {1}]\n", readable(p.yarn_range->first, digits),
+                  readable(p.yarn_range->second, digits));
     }
-    out << t.tr("attention factor {0} ({1}): logits × {2}\n\n", format_number(p.attention_factor),
-                p.attention_rule.in(t.lang()), format_number(p.attention_factor * p.attention_factor));
+    out << t.tr("attention factor {0} ({1}): logits × {2}\n\n", readable(p.attention_factor, digits),
+                p.attention_rule.in(t.lang()), readable(p.attention_factor * p.attention_factor, digits));
   }
   if (axes) {
     print_axis_summary(out, *axes, scaled, t.lang());

@@ -1,5 +1,6 @@
 // The printers of rope inspect's report (inspect_report.hpp): the text (moved here from the command line so that
 // the Python module's Spec.describe() prints the same), the value JSON and Python share, and the preset list.
+#include "rope/report/digits.hpp"
 #include "rope/report/inspect_report.hpp"
 #include "rope/report/text.hpp"
 
@@ -34,7 +35,7 @@ void print_layer_types(std::ostream& out, const ModelRope& rr, Lang lang) {
         const NopeTemperature& n = *m.nope_temperature;
         out << msg("    the query is scaled by t(p) = log1p(floor((p + 1) / {0})) · {1} + 1 (S20): 1 up to p = {2}, {3} at p = {4}\n",
                    format_number(n.floor_scale), format_number(n.attn_scale), format_number(n.floor_scale - 2),
-                   format_number(n.at(n.floor_scale - 1)), format_number(n.floor_scale - 1))
+                   readable(n.at(n.floor_scale - 1)), format_number(n.floor_scale - 1))
                    .in(lang);
       }
       continue;
@@ -53,7 +54,7 @@ void print_layer_types(std::ostream& out, const ModelRope& rr, Lang lang) {
                  .in(lang);
     }
     out << msg("    base {0}, {1} scaling f = {2}, attention factor {3} ({4})\n", format_number(s.config.base),
-               to_string(s.config.type), format_number(s.params.factor), format_number(s.params.attention_factor),
+               to_string(s.config.type), format_number(s.params.factor), readable(s.params.attention_factor),
                l.from.in(lang))
                .in(lang);
   }

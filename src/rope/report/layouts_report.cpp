@@ -80,6 +80,7 @@ std::string layouts_csv(const LayoutsRun& run) {
 }
 
 void print_layouts(std::ostream& out, const LayoutsRun& run, const Text& t, const std::optional<int>& digits) {
+  const int shown_digits = digits.value_or(kTableDigits);  // the scores and their changes: 6 digits, or --digits N
   const LayoutsDemo& demo = run.demo;
   const ModelRope& rope = run.rope;
   const LayoutsSettings& s = demo.settings;
@@ -105,7 +106,7 @@ void print_layouts(std::ostream& out, const LayoutsRun& run, const Text& t, cons
   for (int i = 0; i < d / 2; ++i) {
     const auto [a, b] = pair_channels(d, i, Layout::Interleaved);
     const auto [c, e] = pair_channels(d, i, Layout::Half);
-    out << fmt::format("{:>6}  {:>20}  {:>20}  {:>20}\n", i, with_digits(demo.theta[i], digits.value_or(kTableDigits)),
+    out << fmt::format("{:>6}  {:>20}  {:>20}  {:>20}\n", i, with_digits(demo.theta[i], shown_digits),
                        fmt::format("({}, {})", a, b), fmt::format("({}, {})", c, e));
   }
 
@@ -122,7 +123,7 @@ void print_layouts(std::ostream& out, const LayoutsRun& run, const Text& t, cons
     print_matrix(out, p, zero_one, "    ");
   }
   out << t.tr("  R_half = P R_int Pᵀ at m = {0} and n = {1}: max |difference| = {2} {3}\n", format_number(s.m),
-              format_number(s.n), format_number(demo.conjugation_error),
+              format_number(s.n), readable(demo.conjugation_error, shown_digits),
               demo.conjugation_error == 0.0 ? t.tr("(exact: P only moves entries)") : t.tr("— NOT EXACT"));
 
   if (run.user_vectors) {
@@ -145,16 +146,16 @@ void print_layouts(std::ostream& out, const LayoutsRun& run, const Text& t, cons
                             "<R_half,m Pq, R_half,n Pk>  "};
   const auto f = [&](int i) { return run.wide ? std::string(formulas[i]) : std::string(); };
   out << fmt::format("  {:<39}{}= {}  {}\n", t.tr("(a) Meta's interleaved kernel"), f(0),
-                     format_number(demo.at.interleaved), t.tr("(the trained score)"));
+                     readable(demo.at.interleaved, shown_digits), t.tr("(the trained score)"));
   out << fmt::format("  {:<39}{}= {}\n", t.tr("(b) rotate_half, weights unconverted"), f(1),
-                     format_number(demo.at.mixed));
+                     readable(demo.at.mixed, shown_digits));
   out << fmt::format("  {:<39}{}= {}\n", t.tr("(c) rotate_half, weights permuted by P"), f(2),
-                     format_number(demo.at.fixed));
+                     readable(demo.at.fixed, shown_digits));
   if (!run.wide) {
     out << "  (a) <R_int,m q, R_int,n k>, (b) <R_half,m q, R_half,n k>, (c) <R_half,m Pq, R_half,n Pk>\n";
   }
-  out << t.tr("  the bug changes the score by |(b) − (a)| = {0}; the fix by |(c) − (a)| = {1}{2}\n", format_number(bug),
-              format_number(fix), fix == 0.0 ? "" : t.tr(" — THE FIX FAILED"));
+  out << t.tr("  the bug changes the score by |(b) − (a)| = {0}; the fix by |(c) − (a)| = {1}{2}\n",
+              readable(bug, shown_digits), readable(fix, shown_digits), fix == 0.0 ? "" : t.tr(" — THE FIX FAILED"));
 
   const long distances = s.max_distance + 1;
   out << t.tr("\nover n − m = 0 … {0} ({1} distance{2}, the query at m = {3}):\n", s.max_distance, distances,
@@ -162,10 +163,10 @@ void print_layouts(std::ostream& out, const LayoutsRun& run, const Text& t, cons
   out << t.tr("  the bug changes the score by up to {0:.6g}, by {1:.6g} on average;\n", demo.max_mixed_change,
               demo.mean_mixed_change);
   out << t.tr("  a score itself is of size √d = {0:.6g} for q, k ~ N(0, I) (M15)\n", std::sqrt(static_cast<double>(d)));
-  out << t.tr("  the fix changes it by at most {0}{1}\n", format_number(demo.max_fixed_change),
+  out << t.tr("  the fix changes it by at most {0}{1}\n", readable(demo.max_fixed_change, shown_digits),
               demo.max_fixed_change == 0.0 ? t.tr(": equal bit for bit at every distance") : t.tr(" — THE FIX FAILED"));
 
-  out << t.tr("\neach layout alone satisfies <R_m q, R_n k> = q^T R_(n−m) k (M8) on these {0} pairs of positions;\n",
+  out << t.tr("\neach layout alone satisfies ⟨R_m q, R_n k⟩ = qᵀ R_{{n−m}} k (M8) on these {0} pairs of positions;\n",
               demo.identity_interleaved.samples);
   out << t.tr("tolerance κ·ε·(d + M)·‖q‖‖k‖ (M13), M = the largest |m| + |n| + |n − m|:\n");
   // The two names in one column, padded by their width on a terminal (the Chinese names are wider).

@@ -69,7 +69,7 @@ void print_relative(std::ostream& out, const MatrixRun& run, const Text& t) {
   }
   if (rope.spec.attention_factor() != 1.0) {
     out << t.tr("the rotating channels only; the attention factor a = {0} in cos and sin multiplies both sides by a²\n",
-                format_number(rope.spec.attention_factor()));
+                readable(rope.spec.attention_factor()));
   }
   out << '\n';
   const auto subscript = [](const AxisPosition& p) { return p.multi() ? p.text() : format_number(p.value[0]); };
@@ -159,7 +159,7 @@ void print_matrix(std::ostream& out, const MatrixRun& run, const Text& t) {
     }
     if (spec->attention_factor() != 1.0) {
       out << t.tr("the attention factor a = {0} multiplies cos and sin (as HF does): the blocks are a·R(m·θ_i) (S19)\n",
-                  format_number(spec->attention_factor()));
+                  readable(spec->attention_factor()));
     }
   }
   out << '\n';

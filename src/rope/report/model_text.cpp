@@ -1,4 +1,5 @@
 // A model's RoPE in a report's words (model_text.hpp).
+#include "rope/report/digits.hpp"
 #include "rope/report/model_text.hpp"
 #include "rope/report/text.hpp"
 
@@ -41,8 +42,8 @@ std::vector<std::string> spec_summary(const ModelRope& rr, const Text& t) {
   if (s.config.type != ScalingType::Default || s.attention_factor() != 1.0) {
     const double a = s.attention_factor();
     lines.push_back(t.tr("{0} scaling f = {1}; attention factor a = {2} in cos and sin (as HF){3}",
-                         to_string(s.config.type), format_number(s.params.factor), format_number(a),
-                         a != 1.0 ? t.tr(": scores × a² = {0} (S15)", format_number(a * a)) : ""));
+                         to_string(s.config.type), format_number(s.params.factor), readable(a),
+                         a != 1.0 ? t.tr(": scores × a² = {0} (S15)", readable(a * a)) : ""));
   }
   if (const std::optional<QueryScaling>& q = rr.model.query_scaling) {
     lines.push_back(
@@ -57,7 +58,7 @@ std::vector<std::string> spec_summary(const ModelRope& rr, const Text& t) {
              describe_layers(l.layers), l.type,
              !temp ? std::string()
                    : t.tr("; the query is multiplied by the temperature (S20), 1 below position {0} and {1} from it",
-                          format_number(temp->floor_scale - 1), format_number(temp->at(temp->floor_scale - 1)))));
+                          format_number(temp->floor_scale - 1), readable(temp->at(temp->floor_scale - 1)))));
   }
   return lines;
 }

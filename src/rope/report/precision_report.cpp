@@ -150,9 +150,9 @@ plot::Figure precision_figure(const PrecisionRun& run, const Text& f) {
       fig.ylabel = f.tr("‖R_m q − exact‖ / ‖q‖ (RMS)");
       break;
     case PrecisionMetric::Identity:
-      fig.title = f.tr("error of <R_m q, R_n k> = q^T R_{{n−m}} k in low precision, n = m + {0}, d = {1}",
+      fig.title = f.tr("error of ⟨R_m q, R_n k⟩ = qᵀ R_{{n−m}} k in low precision, n = m + {0}, d = {1}",
                        format_number(s.distance), s.dim);
-      fig.ylabel = f.tr("|<R_m q, R_n k> − q^T R_{n−m} k| (RMS)");
+      fig.ylabel = f.tr("|⟨R_m q, R_n k⟩ − qᵀ R_{n−m} k| (RMS)");
       break;
   }
   for (const CurveErrors& c : run.curves) {
@@ -174,7 +174,7 @@ void print_precision(std::ostream& out, const PrecisionRun& run, const Text& t, 
   out << t.tr("  angle     max_i |φ_i − m·θ_i| in rad, the angle as the strategy computes it (P7)\n");
   out << t.tr("  vector    ‖R_m q − exact‖ / ‖q‖, root mean square over the pairs (P8)\n");
   out << t.tr(
-      "  identity  |<R_m q, R_n k> − q^T R_{{n−m}} k|, n = m + {0}, both sides in the type,\n"
+      "  identity  |⟨R_m q, R_n k⟩ − qᵀ R_{{n−m}} k|, n = m + {0}, both sides in the type,\n"
       "            root mean square (P8)\n",
       format_number(s.distance));
   out << t.tr(

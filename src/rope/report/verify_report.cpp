@@ -152,7 +152,7 @@ void print_verify(std::ostream& out, const VerifyRun& run, const Text& t, const 
     out << t.tr(
         "the model's attention factor a = {0} in cos and sin scales both sides of every identity by a or a²;\n"
         "the identities are checked on the rotation itself\n",
-        format_number(rope.spec.attention_factor()));
+        readable(rope.spec.attention_factor()));
   }
   if (report.interrupted) {
     out << t.tr("interrupted (Ctrl-C) after {0} of {1} trials: every row below covers those {2}\n", report.completed,

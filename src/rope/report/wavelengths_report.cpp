@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "rope/io/csv.hpp"
+#include "rope/report/digits.hpp"
 #include "rope/report/json.hpp"
 #include "rope/report/printing.hpp"
 #include "rope/report/rope_text.hpp"
@@ -91,8 +92,7 @@ void print_wavelengths(std::ostream& out, const WavelengthsRun& run, const Text&
   for (int i = 0; i < half; ++i) {
     std::string line = fmt::format("{:>5}", i);
     for (const WavelengthsCurve& c : curves) {
-      line +=
-          fmt::format("  {:>22}", std::isfinite(c.lambda[i]) ? format_number(c.lambda[i]) : t.tr("inf (not rotated)"));
+      line += fmt::format("  {:>22}", std::isfinite(c.lambda[i]) ? readable(c.lambda[i]) : t.tr("inf (not rotated)"));
     }
     out << line << '\n';
   }
@@ -105,8 +105,7 @@ void print_wavelengths(std::ostream& out, const WavelengthsRun& run, const Text&
       const WavelengthsCurve& c = curves[ci];
       const Eigen::Index first = run.first_beyond[k][ci];
       if (first == half) {
-        out << t.tr("context {0}, {1}: every pair completes a full turn within it\n", format_number(L),
-                    shown(c.column));
+        out << t.tr("context {0}, {1}: every pair completes a full turn within it\n", readable(L), shown(c.column));
       } else {
         // Named by its frequencies when a model has two sets, as `rope inspect` names them.
         const std::string set = !run.scaled_pair ? ""
@@ -116,12 +115,12 @@ void print_wavelengths(std::ostream& out, const WavelengthsRun& run, const Text&
           out << t.tr(
               "context {0}, {1}: pair {2} (1 of {3}) never completes a turn within it;\n  critical dimension {4}{5} "
               "(M16)\n",
-              format_number(L), shown(c.column), first, half, 2 * first, set);
+              readable(L), shown(c.column), first, half, 2 * first, set);
         } else {
           out << t.tr(
               "context {0}, {1}: {2} ({3} of {4}) never complete a turn within it;\n  critical dimension {5}{6} (M16)\n",
-              format_number(L), shown(c.column), t.tr("pairs {0} … {1}", first, half - 1), half - first, half,
-              2 * first, set);
+              readable(L), shown(c.column), t.tr("pairs {0} … {1}", first, half - 1), half - first, half, 2 * first,
+              set);
         }
       }
     }

@@ -144,21 +144,6 @@ AttentionRequest attention_request(const AttentionOptions& typed) {
   r.show_vectors = opt.show_vectors;
   r.figure = opt.figure.wanted();
   r.csv_stdout = csv_to_standard_output(opt.csv);
-  if (opt.figure.wanted() && (opt.compare || r.encodings.front() == Encoding::Alibi)) {
-    for (const Encoding e : r.encodings) {
-      const std::string name(to_string(e));
-      const FigureOptions f = opt.compare ? figure_with_suffix(opt.figure, name) : opt.figure;
-      for (const std::string* p : {&f.png, &f.svg, &f.pdf, &f.output}) {
-        if (!p->empty()) r.figure_files.push_back(*p);
-      }
-      if (e == Encoding::Alibi) {
-        const FigureOptions b = figure_with_suffix(opt.figure, "alibi_bias");
-        for (const std::string* p : {&b.png, &b.svg, &b.pdf, &b.output}) {
-          if (!p->empty()) r.figure_files.push_back(*p);
-        }
-      }
-    }
-  }
   return r;
 }
 

@@ -27,8 +27,9 @@ struct IdentifyOptions {
 int run_identify(const IdentifyOptions& opt, std::ostream& out) {
   check_figure_options(opt.figure);
   const IdentifyRun run = rope::run_identify({opt.dumps, opt.dtype});
-  emit_report(out, run, {opt.json, opt.figure.lang, opt.digits});
-  if (opt.figure.wanted() && !run.id.pairs.empty()) draw(identify_figure(opt.figure, run.id), opt.figure);
+  emit_report(out, run, {opt.json, opt.figure.lang, opt.digits}, [&] {
+    if (opt.figure.wanted() && !run.id.pairs.empty()) draw(identify_figure(opt.figure, run.id), opt.figure);
+  });
   // The dump's positions are not the ones given, or its rotation is reversed: exit 1, as a failed check.
   return run.failed() ? kVerifyFailed : kOk;
 }

@@ -17,7 +17,7 @@ namespace {
 using Complex = std::complex<double>;
 
 // ---------------------------------------------------------------------------------------------
-// The figure: q, k, R(Mθ)q and R(Nθ)k as arrows from the origin, the arcs of the angles Mθ and Nθ,
+// The figure: q, k, R_M q = R(Mθ)q and R_N k as arrows from the origin, the arcs of the angles Mθ and Nθ,
 // and the angle between the rotated vectors, which decides the score.
 
 Eigen::Vector2d unit(double angle) { return {std::cos(angle), std::sin(angle)}; }
@@ -109,7 +109,7 @@ plot::Figure figure_of(const explain::Walkthrough& w, const FigureOptions& f) {
   // Arrowheads: an open V in the vector's colour at each tip, then the names just beyond the tips and
   // the angles beside their arcs.
   const std::tuple<Eigen::Vector2d, std::string, int> tips[] = {
-      {s.q, "q", 0}, {s5.q_rotated, "R(Mθ)q", 0}, {s.k, "k", 1}, {s5.k_rotated, "R(Nθ)k", 1}};
+      {s.q, "q", 0}, {s5.q_rotated, "R_M q", 0}, {s.k, "k", 1}, {s5.k_rotated, "R_N k", 1}};
   for (const auto& [tip, name, color] : tips) fig.series.push_back(arrowhead(tip, 0.05 * lim, color));
   for (const auto& [tip, name, color] : tips) {
     fig.labels.push_back(text_at(tip + 0.12 * radius * tip.normalized(), name));
@@ -146,8 +146,8 @@ plot::Figure figure_of(const explain::Walkthrough& w, const FigureOptions& f) {
   arc_label(r_n, arg_k, n_angle, fmt::format("Nθ = {}", fx(n_angle)), true);
   arc_label(r_between, arg_q_rotated, s5.angle_between, fmt::format("{} rad", fx(s5.angle_between)), false);
   fig.labels.push_back(text_at({0.0, 0.9 * lim}, f.tr("dashed: q, k;  solid: rotated by Mθ, Nθ")));
-  fig.labels.push_back(text_at({0.0, -0.9 * lim},
-                               f.tr("⟨R(Mθ)q, R(Nθ)k⟩ = |q|·|k|·cos({0}) = {1}", fx(s5.angle_between), fx(s5.score))));
+  fig.labels.push_back(
+      text_at({0.0, -0.9 * lim}, f.tr("⟨R_M q, R_N k⟩ = |q|·|k|·cos({0}) = {1}", fx(s5.angle_between), fx(s5.score))));
   return fig;
 }
 

@@ -31,17 +31,16 @@ struct AttentionRequest {
   bool compare = false;             ///< every encoding with the same q and k
   std::optional<long> shift;        ///< C: run the shift test
   bool causal = false;
-  std::uint64_t seed = kDefaultSeed;      ///< of the random q_i, k_j
-  double base = kDefaultBase;             ///< rope and sinusoidal
-  int heads = 8, head = 1;                ///< ALiBi: the heads for the slopes, and which head's slope
-  std::optional<ModelRope> model;         ///< a model's RoPE (S19) for the rope encoding
-  std::optional<QueriesKeys> user;        ///< the given q_i and k_j (a row per token); nullopt: drawn
-  int frames = 0;                         ///< > 0: a GIF of the shift test, the shift growing from 0 to C
-  bool wide = false;                      ///< the long verdicts (and the wide shift table)
-  bool show_vectors = false;              ///< text: every q_i and k_j in full
-  bool figure = false;                    ///< a heatmap is drawn (the text then does not offer one)
-  std::vector<std::string> figure_files;  ///< text: the files written, listed after the report; empty: none listed
-  bool csv_stdout = false;                ///< the CSV goes to standard output (one CSV: not with compare)
+  std::uint64_t seed = kDefaultSeed;  ///< of the random q_i, k_j
+  double base = kDefaultBase;         ///< rope and sinusoidal
+  int heads = 8, head = 1;            ///< ALiBi: the heads for the slopes, and which head's slope
+  std::optional<ModelRope> model;     ///< a model's RoPE (S19) for the rope encoding
+  std::optional<QueriesKeys> user;    ///< the given q_i and k_j (a row per token); nullopt: drawn
+  int frames = 0;                     ///< > 0: a GIF of the shift test, the shift growing from 0 to C
+  bool wide = false;                  ///< the long verdicts (and the wide shift table)
+  bool show_vectors = false;          ///< text: every q_i and k_j in full
+  bool figure = false;                ///< a heatmap is drawn (the text then does not offer one)
+  bool csv_stdout = false;            ///< the CSV goes to standard output (one CSV: not with compare)
 };
 
 /// One encoding's matrix.

@@ -49,7 +49,7 @@ std::vector<IdentityResult> verify_axes(const RopeSpec& spec, long trials, doubl
     r.check.tolerance = tolerance;
     rows.push_back(r);
   };
-  row(msg("axes: relative"), Message::same("<R_p q, R_p' k> = <q, R_(p'-p) k>"), "(A5)");
+  row(msg("axes: relative"), Message::same("⟨R_p q, R_p' k⟩ = ⟨q, R_{p'−p} k⟩"), "(A5)");
   row(msg("axes: shift all"), msg("shift p, p' by c: score unchanged"), "(A6)");
   for (int a = 0; a < axes; ++a) {
     const std::string l(axis_letter(spec.axes->first_axis + a));

@@ -270,16 +270,15 @@ std::vector<IdentityResult> suite_rows(const VerifySettings& s) {
     return r;
   };
   return {
-      row({msg("relative position")}, Message::same("<R_m q, R_n k> = q^T R_{n-m} k"), "(M8)", tol(2 * pmax),
-          score_cap),
-      row({msg("orthogonality")}, Message::same("R_m^T R_m = I, det R_m = 1"), "(M7)", tol(pmax), 1.0),
+      row({msg("relative position")}, Message::same("⟨R_m q, R_n k⟩ = qᵀ R_{n−m} k"), "(M8)", tol(2 * pmax), score_cap),
+      row({msg("orthogonality")}, Message::same("R_mᵀ R_m = I, det R_m = 1"), "(M7)", tol(pmax), 1.0),
       row({msg("composition")}, Message::same("R_a R_b = R_{a+b}"), "(M7)", tol(2 * pmax), 1.0),
       row({msg("norm")}, Message::same("|R_m q| = |q|"), "(M7)", tol(pmax), 1.0),
-      row({msg("shift invariance")}, Message::same("<R_{m+c} q, R_{n+c} k> = <R_m q, R_n k>"), "(M8)", tol(6 * pmax),
+      row({msg("shift invariance")}, Message::same("⟨R_{m+c} q, R_{n+c} k⟩ = ⟨R_m q, R_n k⟩"), "(M8)", tol(6 * pmax),
           score_cap),
       row({msg("three forms")}, {msg("elementwise = matrix = complex")}, "(M9) (M10)", tol(pmax), 1.0),
-      row({msg("layouts")}, Message::same("R_half = P R_interleaved P^T"), "(M6)", 0.0, INFINITY),
-      row({msg("sinusoidal (contrast)")}, Message::same("<q+p_{m+c}, k+p_{n+c}> = <q+p_m, k+p_n>"), "(M12)",
+      row({msg("layouts")}, Message::same("R_half = P R_interleaved Pᵀ"), "(M6)", 0.0, INFINITY),
+      row({msg("sinusoidal (contrast)")}, Message::same("⟨q+p_{m+c}, k+p_{n+c}⟩ = ⟨q+p_m, k+p_n⟩"), "(M12)",
           tol(6 * pmax), score_cap),
   };
 }

@@ -114,10 +114,10 @@ XposIdentities verify_xpos(const Eigen::VectorXd& theta, Layout layout, double s
     r.check.tolerance = tolerance;
     return r;
   };
-  out.rows.push_back(make(msg("xpos: relative"), Message::same("<X_q(m) q, X_k(n) k> = <X_q(m-n) q, k>"), "(X4)"));
+  out.rows.push_back(make(msg("xpos: relative"), Message::same("⟨X_q(m) q, X_k(n) k⟩ = ⟨X_q(m−n) q, k⟩"), "(X4)"));
   out.rows.push_back(make(msg("xpos: shift"), msg("shift m, n by c: score unchanged"), "(X4)"));
-  out.rows.push_back(make(msg("xpos: scale"), msg("score = Σ_j ζ_j^((m-n)/s) <R_m q, R_n k>_j"), "(X3)"));
-  out.contrast = make(msg("no xpos scale"), Message::same("<X_q(m) q, X_k(n) k> = <q, R_{n-m} k>"), "(M8)");
+  out.rows.push_back(make(msg("xpos: scale"), msg("score = Σ_j ζ_j^((m−n)/s) ⟨R_m q, R_n k⟩_j"), "(X3)"));
+  out.contrast = make(msg("no xpos scale"), Message::same("⟨X_q(m) q, X_k(n) k⟩ = ⟨q, R_{n−m} k⟩"), "(M8)");
   out.contrast.expected_to_fail = true;
   std::vector<Tally> tally(out.rows.size() + 1);
   const Eigen::VectorXd zeta = xpos_zeta(d);
