@@ -346,7 +346,8 @@ void bind_check(py::module_& m) {
       py::arg("x"), py::arg("bf16_bits"), py::arg("positions"), py::arg("spec"), py::arg("axes") = "",
       py::arg("patches") = py::none());
   // rope.reference of more elements than one read holds: the library's slices (dump_slices.hpp) and the axes they
-  // were cut by, which each slice is then read with; `max_elements` at most the read's limit (smaller: the tests).
+  // were cut by, which each slice is then read with: slices of 2^22 elements where a cut makes them so, else of at
+  // most `max_elements`, at most the read's limit (smaller: the tests).
   m.attr("reference_max_elements") = kMaxTensorElements;
   m.def(
       "reference_slices",
@@ -357,7 +358,8 @@ void bind_check(py::module_& m) {
         const DumpAxes order = in.axes ? *in.axes : infer_dump_axes(shape, per_row, "x");
         py::list cuts;
         if (max_elements < 1 || max_elements > kMaxTensorElements) max_elements = kMaxTensorElements;
-        for (const DumpSlice& c : dump_slices(shape, order, rows, max_elements))
+        const long preferred = std::min(max_elements, kPreferredSliceElements);
+        for (const DumpSlice& c : dump_slices(shape, order, rows, max_elements, preferred))
           cuts.append(py::make_tuple(c.axis, c.start, c.stop));
         return py::make_tuple(std::string(to_string(order)), cuts);
       },

@@ -52,6 +52,19 @@ INSTANTIATE_TEST_SUITE_P(
                       SliceCase{"one_head_by_batch_rows", {8, 1, 100, 16}, DumpAxes::BatchHeadsSeqD, 1, 3200, 0, 4, 2}),
     [](const auto& info) { return std::string(info.param.name); });
 
+TEST(DumpSlicesPreferred, SmallerSlicesWhereACutMakesThemSo) {
+  // [4, 8192, 32, 128]: 2^22 elements a slice (one head) where 2^24 (four heads) would do.
+  std::vector<DumpSlice> s = dump_slices({4, 8192, 32, 128}, DumpAxes::BatchSeqHeadsD, 1, 1L << 24, 1L << 22);
+  EXPECT_EQ(s.size(), 32u);
+  // One head of [1, 1, 65536, 128] holds 2^23: no cut brings it to 2^22; the whole fits the largest read.
+  s = dump_slices({2, 1, 65536, 128}, DumpAxes::BatchHeadsSeqD, 1, 1L << 24, 1L << 22);
+  ASSERT_EQ(s.size(), 1u);  // 2^24 elements: read whole
+  s = dump_slices({3, 1, 65536, 128}, DumpAxes::BatchHeadsSeqD, 1, 1L << 24, 1L << 22);
+  ASSERT_EQ(s.size(), 2u);  // rows of 2^23: two a slice at the largest read
+  EXPECT_EQ(s[0].axis, 0);
+  EXPECT_EQ(s[0].stop, 2);
+}
+
 TEST(DumpSlicesRefused, WhereNoCutKeepsThePositions) {
   // One head of one batch row, rank 2, or batch rows with their own positions: the positions would change.
   EXPECT_THROW(dump_slices({1, 1, 4096, 16}, DumpAxes::BatchHeadsSeqD, 1, 1024), InvalidArgument);

@@ -321,8 +321,9 @@ def reference(x, positions, spec, *, axes=None, dtype=None, patches=None):
     ``patches`` instead, the (row, column) of each patch: [patches, 2] or [batch, patches, 2], as Hugging Face's
     vision code holds them (positions None). Returns an array of x's shape (float64). A tensor of more than 2^24
     elements is computed in slices that rotate with the same positions (its heads; where one head is larger, its
-    batch rows when they share the positions), as the library cuts it (analysis/dumps/dump_slices.hpp), each
-    read as ``rope check`` reads a dump; the result is the same as of the whole."""
+    batch rows when they share the positions), of 2^22 elements where a cut makes them so, as the library cuts it
+    (analysis/dumps/dump_slices.hpp), each read as ``rope check`` reads a dump; the result is the same as of the
+    whole."""
     arr, bits = _native(x, "x", dtype)
     pos, spec_impl, patch = _positions(positions), _spec(spec)._impl, _positions(patches, "patches")
     if arr.size <= _REFERENCE_SLICE or patch is not None:

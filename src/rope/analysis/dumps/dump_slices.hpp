@@ -19,11 +19,17 @@ struct DumpSlice {
   long stop = 0;
 };
 
-/// The slices of a tensor of `shape` read with `axes`, each at most `max_elements` elements, in order; one slice
-/// (axis 0, the whole) when it fits. `position_rows`: the rows of the positions (1: shared by every batch row).
+/// The slice rope.reference reads at a time where a cut makes it so: each element is held about 30 bytes' worth
+/// while it is read (the slice's copy and .npy bytes, float64 before and after arranged, the expected values), so
+/// 2^22 elements hold about 120 MiB beside the result (2^24 held 480 MiB).
+inline constexpr long kPreferredSliceElements = 1L << 22;
+
+/// The slices of a tensor of `shape` read with `axes`, each at most `preferred_elements` elements where a cut makes
+/// them so, else at most `max_elements`, in order; one slice (axis 0, the whole) when the tensor has at most
+/// `max_elements`. `position_rows`: the rows of the positions (1: shared by every batch row).
 /// @throws InvalidArgument when one head of one batch row is larger than `max_elements`, or one head of a batch
 ///         whose rows have their own positions is (naming the shape, the limit and how to split it).
-std::vector<DumpSlice> dump_slices(const std::vector<long>& shape, DumpAxes axes, long position_rows,
-                                   long max_elements);
+std::vector<DumpSlice> dump_slices(const std::vector<long>& shape, DumpAxes axes, long position_rows, long max_elements,
+                                   long preferred_elements = 0);
 
 }  // namespace rope
