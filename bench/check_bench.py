@@ -24,6 +24,10 @@ import standalone
 PY = "/usr/bin/python3"
 HERE = os.path.dirname(os.path.abspath(__file__))
 BLOCK_MIB = 0.25  # the block of both dumps on one thread (kRawBlockBytes, 128 KiB of each dump)
+# rope may take this much longer than the previous release on the same files before the row fails: the best of
+# alternated runs on the shared 2-core machine varies by up to ±25 % (docs/performance.md), a regression like issue
+# 63's was 2–4×.
+PREVIOUS_SLACK = 1.5
 
 
 def make_dump(dir_, name, seq, heads, d, bf16, seed=33):
@@ -104,8 +108,12 @@ def run(report, rope, tmp, quick):
         ratio = tp / tr
         report.target(f"check {name} (two dumps): NumPy time / rope time, whole processes", ratio, ">= 20", ratio >= 20)
         report.target(f"check {name}: rope time / cat of both files (the memory floor)", tr / tc, "<= 2", tr / tc <= 2)
-        if previous:
-            report.info(f"check {name}: rope time / the previous release's (ROPE_PREVIOUS)", tr / best["previous"][0])
+        if previous:  # the next regression of the passing path shows here (issue 63: 2.1× and 4.1× went unseen)
+            tv, rss_v = best["previous"][0], best["previous"][1]
+            report.target(f"check {name}: rope time / the previous release's (ROPE_PREVIOUS, e167177)", tr / tv,
+                          f"<= {PREVIOUS_SLACK}", tr / tv <= PREVIOUS_SLACK)
+            report.info(f"check {name}: the previous release's time / cat of both files", tv / tc)
+            report.info(f"check {name}: rope peak RSS / the previous release's", rss_r / rss_v)
         limit = (64 + 2 * BLOCK_MIB) * 1024
         report.target(f"check {name}: rope peak RSS (MiB)", rss_r / 1024, f"<= {limit // 1024} MiB", rss_r <= limit, unit=" MiB")
         same = ours["failing"] == theirs["failing"] == 0

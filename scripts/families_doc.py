@@ -73,6 +73,8 @@ def render(doc):
             types = ", ".join(f"`{x}`" for x in r["accepted_rope_types"])
             extra += (f"; its rotary class accepts only rope_type {types} and raises a ValueError for any other, so rope "
                       f"refuses such a config: {r['accepted_rope_types_source']}")
+        if r.get("fused_qkv"):
+            extra += "; " + fused_qkv(r["fused_qkv"])
         scale, scale_source = softmax_scale(r)
         if scale_source:
             extra += f"; softmax scale: {scale_source}"
@@ -84,6 +86,25 @@ def render(doc):
     out += llama_rows(doc["llama_cpp"])
     out.append("")
     return "\n".join(out)
+
+
+FUSED_LAYOUTS = {"per_head": "[q, k, v] per head", "stacked": "all q, then all k, then all v",
+                 "kv_groups": "per KV group its query heads, its k, its v"}
+
+
+def fused_qkv(f):
+    """The family's fused q/k/v tensor (its fused_qkv column, docs/weights.md): its row order under each rule."""
+    rules = []
+    for rule in f["rules"]:
+        heads = (f"{rule['kv_heads']} KV head" if "kv_heads" in rule else
+                 "KV heads " + " or ".join(f"`{k}`" for k in rule["kv_heads_keys"])
+                 + (f" (default {rule['kv_heads_default']})" if "kv_heads_default" in rule else "")
+                 if rule.get("kv_heads_keys") else "")
+        words = FUSED_LAYOUTS[rule["layout"]] + (f", {heads}" if heads else "")
+        rules.append((f"with `{rule['when']}` (default {str(f['defaults'][rule['when']]).lower()}): "
+                      if rule.get("when") else "otherwise: " if len(f["rules"]) > 1 else "") + words)
+    return (f"fused `{f['tensor']}` split by `rope weights` as " + "; ".join(rules)
+            + f" ({f['source']}; GGUF: {f['gguf_source']})")
 
 
 def softmax_scale(r):

@@ -14,6 +14,7 @@
 #include "report.hpp"
 #include "rope/analysis/check/check_run.hpp"
 #include "rope/analysis/dumps/dump_pair.hpp"
+#include "rope/analysis/dumps/dump_slices.hpp"
 #include "rope/analysis/dumps/dump_stream.hpp"
 #include "rope/analysis/check/expectation.hpp"
 #include "rope/analysis/identify/identify_run.hpp"
@@ -24,6 +25,7 @@
 #include "rope/report/text.hpp"
 #include "rope/core/error.hpp"
 #include "rope/core/message.hpp"
+#include "rope/io/tensor_file.hpp"
 #include "rope/io/tensor_stream.hpp"
 
 namespace rope::python {
@@ -343,6 +345,25 @@ void bind_check(py::module_& m) {
       },
       py::arg("x"), py::arg("bf16_bits"), py::arg("positions"), py::arg("spec"), py::arg("axes") = "",
       py::arg("patches") = py::none());
+  // rope.reference of more elements than one read holds: the library's slices (dump_slices.hpp) and the axes they
+  // were cut by, which each slice is then read with: slices of 2^22 elements where a cut makes them so, else of at
+  // most `max_elements`, at most the read's limit (smaller: the tests).
+  m.attr("reference_max_elements") = kMaxTensorElements;
+  m.def(
+      "reference_slices",
+      [](const std::vector<long>& shape, const py::object& positions, const std::string& axes, long max_elements) {
+        const DumpPairInput in = pair_input(positions, py::none(), axes);
+        const long rows = std::max(1L, in.rows);
+        const long per_row = in.positions.empty() ? 0 : static_cast<long>(in.positions.size()) / rows;
+        const DumpAxes order = in.axes ? *in.axes : infer_dump_axes(shape, per_row, "x");
+        py::list cuts;
+        if (max_elements < 1 || max_elements > kMaxTensorElements) max_elements = kMaxTensorElements;
+        const long preferred = std::min(max_elements, kPreferredSliceElements);
+        for (const DumpSlice& c : dump_slices(shape, order, rows, max_elements, preferred))
+          cuts.append(py::make_tuple(c.axis, c.start, c.stop));
+        return py::make_tuple(std::string(to_string(order)), cuts);
+      },
+      py::arg("shape"), py::arg("positions"), py::arg("axes") = "", py::arg("max_elements") = kMaxTensorElements);
   m.def(
       "check",
       [](const py::bytes& before, const py::bytes& after, bool bf16_bits, const py::object& positions, const Spec& spec,

@@ -105,7 +105,28 @@ INSTANTIATE_TEST_SUITE_P(
         RunCase{"phi3_fused_qkv", "phi3-hf", "phi3.gguf", RunMap::Identity, RunMap::Identity, RunMap::Identity, true,
                 0},
         RunCase{"phi3_fused_qkv_permuted", "phi3-hf", "phi3-permuted.gguf", RunMap::Identity, RunMap::HfToGguf,
-                RunMap::HfToGguf, false, 0}),
+                RunMap::HfToGguf, false, 0},
+        // query_key_value in each family's own row order on the Hugging Face side (GPT-NeoX per head with biases,
+        // Falcon's new decoder per KV group, Falcon-7B's multi-query [q; k; v] by FalconConfig's default, ChatGLM's
+        // multi-query groups with biases), split as the family table says; the GGUF side q, k, v stacked as
+        // llama.cpp's converter writes them. Both sides pair alike: identity expected. A bias in float16 against
+        // float32: 2.2e-4. The "-k-permuted" files: the Llama permutation on k's rows only, named.
+        RunCase{"gpt_neox_per_head", "gptneox-hf", "gptneox.gguf", RunMap::Identity, RunMap::Identity, RunMap::Identity,
+                true, 5e-4},
+        RunCase{"gpt_neox_k_permuted", "gptneox-hf", "gptneox-k-permuted.gguf", RunMap::Identity, RunMap::Identity,
+                RunMap::HfToGguf, false, 5e-4},
+        RunCase{"falcon_kv_groups", "falcon-hf", "falcon.gguf", RunMap::Identity, RunMap::Identity, RunMap::Identity,
+                true, 0},
+        RunCase{"falcon_kv_groups_k_permuted", "falcon-hf", "falcon-k-permuted.gguf", RunMap::Identity,
+                RunMap::Identity, RunMap::HfToGguf, false, 0},
+        RunCase{"falcon_multi_query", "falcon-mq-hf", "falcon-mq.gguf", RunMap::Identity, RunMap::Identity,
+                RunMap::Identity, true, 0},
+        RunCase{"falcon_multi_query_k_permuted", "falcon-mq-hf", "falcon-mq-k-permuted.gguf", RunMap::Identity,
+                RunMap::Identity, RunMap::HfToGguf, false, 0},
+        RunCase{"chatglm_multi_query", "chatglm-hf", "chatglm.gguf", RunMap::Identity, RunMap::Identity,
+                RunMap::Identity, true, 5e-4},
+        RunCase{"chatglm_k_permuted", "chatglm-hf", "chatglm-k-permuted.gguf", RunMap::Identity, RunMap::Identity,
+                RunMap::HfToGguf, false, 5e-4}),
     [](const auto& info) { return std::string(info.param.name); });
 
 TEST(WeightsRun, BiasesAreTheirOwnEntries) {
@@ -129,6 +150,35 @@ TEST(WeightsRun, AFusedQkvTensorIsSplitIntoItsQAndKRows) {
   EXPECT_EQ(run.tensors[1].kind, 'k');
   EXPECT_EQ(run.tensors[1].rows, 2 * 16);
   EXPECT_EQ(run.other_tensors, 1);  // the norm
+}
+
+// The rows each family's split takes: q and k of the fused tensor, their KV heads from the family's keys.
+TEST(WeightsRun, AQueryKeyValueIsSplitAsItsFamilysCodeSplitsIt) {
+  const WeightsRun run = run_weights({weights_path("falcon-mq-hf"), weights_path("falcon-mq.gguf"), "", {}, 0, false});
+  ASSERT_EQ(run.tensors.size(), 2u);
+  EXPECT_EQ(run.tensors[0].reference_name, "transformer.h.0.self_attention.query_key_value.weight");
+  EXPECT_EQ(run.tensors[0].rows, 8 * 16);
+  EXPECT_EQ(run.tensors[1].rows, 16);  // multi_query: one k head, whatever num_attention_heads
+  ASSERT_TRUE(run.reference.fused);
+  EXPECT_EQ(run.reference.fused->layout, FusedQkvLayout::Stacked);
+  EXPECT_EQ(run.reference.fused->rule, "multi_query");
+  EXPECT_EQ(run.reference.n_head_kv, 1);
+  EXPECT_FALSE(run.candidate.fused);
+  const WeightsRun groups = run_weights({weights_path("falcon-hf"), weights_path("falcon.gguf"), "", {}, 0, false});
+  ASSERT_TRUE(groups.reference.fused);
+  EXPECT_EQ(groups.reference.fused->layout, FusedQkvLayout::KvGroups);
+  EXPECT_EQ(groups.reference.n_head_kv, 2);
+}
+
+TEST(WeightsRun, AQueryKeyValueWithoutItsFamilysOrderIsRefusedByName) {
+  try {
+    run_weights({weights_path("fused-unknown-hf"), weights_path("llama-f16.gguf"), "", {}, 0, false});
+    FAIL() << "not refused";
+  } catch (const InvalidArgument& e) {
+    EXPECT_THAT(e.what(), ::testing::HasSubstr("tensor 'model.layers.0.self_attn.query_key_value.weight' holds q, k "
+                                               "and v fused, and the family table has no order of its rows for llama "
+                                               "(fused_qkv)"));
+  }
 }
 
 TEST(WeightsRun, SidesSayTheirModel) {

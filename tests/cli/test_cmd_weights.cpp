@@ -43,6 +43,22 @@ TEST_F(CmdWeights, KBugFailsNamingIt) {
   EXPECT_THAT(r.out, HasSubstr("WEIGHTS CHECK FAILED"));
 }
 
+TEST_F(CmdWeights, FusedQueryKeyValueOfAFamily) {
+  // Falcon's new decoder: query_key_value per KV group, split as FalconAttention._split_heads does; its k permuted.
+  // The candidate's names are shown: the Hugging Face side as the candidate.
+  Result r = rope_cli({"weights", weights_cli_path("falcon.gguf"), weights_cli_path("falcon-hf")});
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("transformer.h.0.self_attention.query_key_value.weight"));
+  r = rope_cli({"weights", weights_cli_path("falcon-hf"), weights_cli_path("falcon-k-permuted.gguf")});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_THAT(r.out, HasSubstr("WEIGHTS CHECK FAILED"));
+  // A family whose table row says no order of its rows: one line, exit 2, naming the tensor and the rule.
+  expect_one_line_error(rope_cli({"weights", weights_cli_path("fused-unknown-hf"), weights_cli_path("llama-f16.gguf")}),
+                        2,
+                        "'model.layers.0.self_attn.query_key_value.weight' holds q, k and v fused, and the family "
+                        "table has no order of its rows for llama (fused_qkv)");
+}
+
 TEST_F(CmdWeights, JsonHasTheIssuesKeys) {
   const Result r =
       rope_cli({"weights", weights_cli_path("qwen2-hf"), weights_cli_path("qwen2-permuted.gguf"), "--json"});

@@ -21,9 +21,11 @@ SPELLINGS = '"seq,d", "seq,heads,d", "batch,heads,seq,d" or "batch,seq,heads,d"'
     ("an unknown order", lambda: rope.check(np.zeros((8, 2, 128)), np.zeros((8, 2, 128)), np.arange(8), SPEC,
                                             axes="seq,batch"),
      f"axes= must be one of {SPELLINGS} (got 'seq,batch')"),
+    # More than 2^24 elements is cut along the heads or the batch rows (dump_slices.hpp); one head of one row is not.
     ("too many elements", lambda: rope.reference(np.zeros((1, 131073, 1, 128), np.float16), np.arange(131073), SPEC),
-     "x: shape (1, 131073, 1, 128) has 16777344 elements, more than the 16777216 (2^24) one call of rope.reference "
-     "takes: split x along its batch or seq axis into 2 parts or more"),
+     "x: shape (1, 131073, 1, 128) (axes batch,seq,heads,d) has 16777344 elements, more than the 16777216 one slice "
+     "of it may hold, and no cut along its heads (or its batch rows, when they share the positions) is that small: "
+     "call it on slices of the sequence axis, each with its own positions"),
     ("a scaling without its factor", lambda: rope.Spec(head_dim=64, scaling="linear"),
      "linear needs factor: give factor="),
     ("llama3 without its context", lambda: rope.Spec(head_dim=64, scaling="llama3", factor=8),

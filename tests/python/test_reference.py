@@ -55,3 +55,33 @@ def test_partial_interleaved_and_offset(rng):
     r = ds.rotary_dim
     want = np.concatenate([want[:, 0:r:2], want[:, 1:r:2]], axis=1)
     np.testing.assert_allclose(rope.reference(x, np.arange(6), ds), want, rtol=0, atol=ATOL)
+
+
+def test_more_than_2_24_elements_are_cut_along_the_heads(rng):
+    # issue 63 item 5: refused before. [2, 8200, 8, 128] (2^24 + 2^17 elements): four heads a slice.
+    spec = rope.Spec("llama-3.1-8b")
+    x = rng.standard_normal((2, 8200, 8, 128), dtype=np.float32).astype(np.float16)
+    assert x.size > 2 ** 24
+    positions = np.arange(8200) + 100000  # beyond llama3's original context: every band turns
+    got = rope.reference(x, positions, spec)
+    assert got.dtype == np.float64 and got.shape == x.shape
+    for h in range(8):  # the NumPy RoPE one head at a time (memory)
+        np.testing.assert_allclose(got[:, :, h, :], numpy_rope(x[:, :, h, :], positions, spec.inv_freq,
+                                                               spec.attention_factor), rtol=0, atol=1e-11)
+
+
+@pytest.mark.parametrize("shape, positions, cut", [
+    ((2, 30, 6, 96), np.arange(30), 2),  # [batch, seq, heads, d]: a head a slice
+    ((7, 1, 40, 96), np.arange(40) * 997, 0),  # one head larger than a slice: batch rows sharing the positions
+    ((3, 5, 20, 96), np.array([np.arange(20), np.arange(20) + 9, np.arange(20) * 3]), 1),  # rows' own: heads
+])
+def test_slices_turn_with_the_positions_of_the_whole(rng, monkeypatch, shape, positions, cut):
+    # The slicing at a small limit (rope._REFERENCE_SLICE is the library's 2^24), against the whole array computed
+    # in one call: the same numbers, bit for bit.
+    spec = rope.Spec("phi-3-mini-128k")  # LongRoPE: the largest position picks the factors, kept by every slice
+    x = rng.standard_normal(shape)
+    whole = rope.reference(x, positions, spec)
+    monkeypatch.setattr(rope, "_REFERENCE_SLICE", 6000)
+    cuts = rope._rope.reference_slices(list(shape), np.asarray(positions, dtype=np.float64), "", 6000)[1]
+    assert len(cuts) > 1 and all(axis == cut for axis, _, _ in cuts)
+    assert np.array_equal(rope.reference(x, positions, spec), whole)

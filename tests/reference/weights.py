@@ -96,10 +96,73 @@ class Model:
 
 
 ARCHITECTURES = {"llama": "LlamaForCausalLM", "qwen2": "Qwen2ForCausalLM", "llama4_text": "Llama4ForCausalLM",
-                 "deepseek_v2": "DeepseekV2ForCausalLM", "phi3": "Phi3ForCausalLM"}
+                 "deepseek_v2": "DeepseekV2ForCausalLM", "phi3": "Phi3ForCausalLM", "gpt_neox": "GPTNeoXForCausalLM",
+                 "falcon": "FalconForCausalLM", "chatglm": "ChatGLMModel"}
+
+
+# The fused query_key_value of the families whose modeling code splits it by its own row order: q, k and v fused
+# here as the inverse of that split, and the split itself ported to NumPy (split_*) and run on the result, so that
+# the file holds what the model's code reads as q, k and v. Rows: heads of d rows; H query heads, G KV heads.
+def split_gpt_neox(w, H, G, d):
+    """transformers models/gpt_neox/modeling_gpt_neox.py @ 006bd23dd0ce, GPTNeoXAttention._attn_projections_and_rope:
+    qkv.view(..., num_attention_heads, 3 * head_size); query [..., :head_size], key [head_size:2 * head_size], value
+    the rest. The output features are the weight's rows."""
+    x = w.reshape(H, 3 * d, -1)
+    return x[:, :d].reshape(H * d, -1), x[:, d:2 * d].reshape(H * d, -1), x[:, 2 * d:].reshape(H * d, -1)
+
+
+def split_falcon(w, H, G, d, new_decoder_architecture, multi_query):
+    """transformers models/falcon/modeling_falcon.py @ 00dcc6dda6f6, FalconAttention._split_heads:
+    new_decoder_architecture: view(..., -1, num_heads // num_kv_heads + 2, head_dim), query [:, :-2], key [[-2]],
+    value [[-1]]; not multi_query: view(..., num_heads, 3, head_dim), [..., 0/1/2, :]; multi_query:
+    view(..., num_heads + 2, head_dim), query [:-2], key [[-2]], value [[-1]]."""
+    if new_decoder_architecture:
+        x = w.reshape(-1, H // G + 2, d, w.shape[-1])
+        return x[:, :-2].reshape(H * d, -1), x[:, -2].reshape(G * d, -1), x[:, -1].reshape(G * d, -1)
+    if not multi_query:
+        x = w.reshape(H, 3, d, w.shape[-1])
+        return x[:, 0].reshape(H * d, -1), x[:, 1].reshape(H * d, -1), x[:, 2].reshape(H * d, -1)
+    x = w.reshape(H + 2, d, w.shape[-1])
+    return x[:-2].reshape(H * d, -1), x[-2], x[-1]
+
+
+def split_chatglm(w, H, G, d):
+    """THUDM modeling_chatglm.py SelfAttention.forward (as THUDM/LongAlign @ 21d6e8451ba2 holds it), under
+    multi_query_attention: mixed_x_layer.split([H·d, G·d, G·d], dim=-1)."""
+    return w[:H * d], w[H * d:(H + G) * d], w[(H + G) * d:]
+
+
+def fuse(m, family, q, k, v):
+    """q, k and v (rows: output features; a bias is one column) fused as `family`'s checkpoint holds them, checked
+    by the family's split."""
+    H, G, d = m.n_head, m.n_head_kv, m.d
+    q2, k2, v2 = (x.reshape(x.shape[0], -1) for x in (q, k, v))
+    if family == "gpt_neox":  # per head [q_h; k_h; v_h]
+        w = np.concatenate([q2.reshape(H, d, -1), k2.reshape(H, d, -1), v2.reshape(H, d, -1)], axis=1)
+        split = split_gpt_neox
+    elif family == "falcon" and m.falcon_new:  # per KV group [its H/G q heads; its k; its v]
+        w = np.concatenate([q2.reshape(G, H // G * d, -1), k2.reshape(G, d, -1), v2.reshape(G, d, -1)], axis=1)
+        split = lambda w, H, G, d: split_falcon(w, H, G, d, True, True)  # noqa: E731
+    elif family == "falcon":  # multi_query: [all q; k; v]
+        w = np.concatenate([q2, k2, v2])
+        split = lambda w, H, G, d: split_falcon(w, H, G, d, False, True)  # noqa: E731
+    else:  # chatglm under multi_query_attention: [all q; all k; all v]
+        w = np.concatenate([q2, k2, v2])
+        split = split_chatglm
+    w = w.reshape(-1, q2.shape[1])
+    for part, want in zip(split(w, H, G, d), (q2, k2, v2)):
+        assert np.array_equal(part, want)
+    return w.reshape(-1) if q.ndim == 1 else w
+
+
+FUSED_NAMES = {"gpt_neox": "gpt_neox.layers.{}.attention.query_key_value",
+               "falcon": "transformer.h.{}.self_attention.query_key_value",
+               "chatglm": "transformer.encoder.layers.{}.self_attention.query_key_value"}
 
 
 def hf_config(m, model_type):
+    if model_type in FUSED_NAMES:
+        return fused_hf_config(m, model_type)
     c = {"model_type": model_type, "architectures": [ARCHITECTURES[model_type]],
          "hidden_size": m.width, "num_attention_heads": m.n_head, "num_key_value_heads": m.n_head_kv,
          "head_dim": m.d, "num_hidden_layers": m.layers, "intermediate_size": 512, "rope_theta": 10000.0,
@@ -111,7 +174,40 @@ def hf_config(m, model_type):
     return c
 
 
+def fused_hf_config(m, model_type):
+    """The keys each family's config class reads (head_dim = hidden_size / heads there)."""
+    c = {"model_type": model_type, "architectures": [ARCHITECTURES[model_type]], "hidden_size": m.n_head * m.d,
+         "num_attention_heads": m.n_head, "vocab_size": 32, "max_position_embeddings": 2048}
+    if model_type == "gpt_neox":
+        c.update({"num_hidden_layers": m.layers, "intermediate_size": 512, "rotary_pct": 0.25,
+                  "rotary_emb_base": 10000, "layer_norm_eps": 1e-5, "use_parallel_residual": True})
+    elif model_type == "falcon":
+        c.update({"num_hidden_layers": m.layers, "rope_theta": 10000.0, "alibi": False, "bias": False,
+                  "parallel_attn": True})
+        if m.falcon_new:
+            c.update({"new_decoder_architecture": True, "num_kv_heads": m.n_head_kv})
+        # else: multi_query left to FalconConfig's default (True): one k and one v head
+    else:  # chatglm (THUDM's ChatGLMConfig keys)
+        c.update({"num_layers": m.layers, "kv_channels": m.d, "multi_query_attention": True,
+                  "multi_query_group_num": m.n_head_kv, "seq_length": 2048, "padded_vocab_size": 32,
+                  "add_qkv_bias": m.bias, "rmsnorm": True, "layernorm_epsilon": 1e-5})
+    return c
+
+
+def fused_hf_tensors(m, model_type):
+    t = {}
+    for i in range(m.layers):
+        name = FUSED_NAMES[model_type].format(i)
+        t[name + ".weight"] = fuse(m, model_type, m.q[i], m.k[i], m.v[i])
+        if m.bias:
+            t[name + ".bias"] = fuse(m, model_type, m.qb[i], m.kb[i], m.vb[i])
+    t["final_norm.weight"] = m.norm
+    return t
+
+
 def hf_tensors(m):
+    if getattr(m, "family", None) in FUSED_NAMES:
+        return fused_hf_tensors(m, m.family)
     t = {}
     for i in range(m.layers):
         p = f"model.layers.{i}.self_attn."
@@ -191,7 +287,10 @@ def write_gguf(path, m, arch, q_map, k_map, types=(Q.F16, Q.F16)):
         for name, value, t in parts:
             data, raw = quantized(value, t)
             w.add_tensor(name, data, raw_dtype=raw)
-        if m.bias:
+        if m.bias and hasattr(m, "v"):  # the fused bias, q then k then v as the weight's rows
+            w.add_tensor(f"blk.{i}.attn_qkv.bias",
+                         np.concatenate([q_map(m.qb[i]), k_map(m.kb[i]), m.vb[i]]).astype(np.float32))
+        elif m.bias:
             w.add_tensor(f"blk.{i}.attn_q.bias", q_map(m.qb[i]).astype(np.float32))
             w.add_tensor(f"blk.{i}.attn_k.bias", k_map(m.kb[i]).astype(np.float32))
     w.add_tensor("output_norm.weight", m.norm)
@@ -261,6 +360,37 @@ def main():
     write_gguf(os.path.join(out, "phi3.gguf"), phi3, "phi3", same, same)
     write_gguf(os.path.join(out, "phi3-permuted.gguf"), phi3, "phi3", lambda w: PERMUTE(w, 8, 8),
                lambda w: PERMUTE(w, 8, 2))
+    # query_key_value fused in each family's own row order on the Hugging Face side (fuse, checked by the family's
+    # split ported above); on the GGUF side all q, then all k, then all v in attn_qkv, as llama.cpp's converter
+    # writes them (conversion/gptneox.py GPTNeoXModel.modify_tensors and conversion/falcon.py
+    # FalconModel.modify_tensors rewrite the rows so; conversion/chatglm.py keeps ChatGLM's, already so). All three
+    # pair alike on both sides (NEOX and half; NORM and interleaved): no permutation expected. The "-k-permuted"
+    # files have the Llama permutation applied to k's rows only.
+    def fused_model(seed, family, H, G, bias=False, falcon_new=False):
+        m = Model(seed, H, G, 16, width=H * 16, bias=bias)
+        rng = np.random.default_rng(seed + 100)
+        m.v = [rng.normal(0, 1 / np.sqrt(m.width), (G * 16, m.width)).astype(np.float32) for _ in range(m.layers)]
+        m.vb = [rng.normal(0, 1, G * 16).astype(np.float32) for _ in range(m.layers)]
+        m.family, m.falcon_new = family, falcon_new
+        return m
+    for name, m, arch in (("gptneox", fused_model(12, "gpt_neox", 8, 8, bias=True), "gptneox"),
+                          ("falcon", fused_model(13, "falcon", 8, 2, falcon_new=True), "falcon"),
+                          ("falcon-mq", fused_model(14, "falcon", 8, 1), "falcon"),
+                          ("chatglm", fused_model(15, "chatglm", 8, 2, bias=True), "chatglm")):
+        write_hf(os.path.join(out, f"{name}-hf"), m, m.family)
+        write_gguf(os.path.join(out, f"{name}.gguf"), m, arch, same, same)
+        write_gguf(os.path.join(out, f"{name}-k-permuted.gguf"), m, arch, same,
+                   lambda w, G=m.n_head_kv: PERMUTE(w, G, G))
+    # A query_key_value in a family whose table row says no order of its rows (Persimmon's name in a llama
+    # checkpoint): refused, naming the tensor.
+    unknown = fused_model(16, "gpt_neox", 8, 8)
+    write_hf(os.path.join(out, "fused-unknown-hf"), unknown, "gpt_neox")
+    with open(os.path.join(out, "fused-unknown-hf", "config.json"), "w") as f:
+        json.dump(hf_config(Model(16, 8, 8, 16, width=128), "llama"), f, indent=1)
+    tensors = fused_hf_tensors(unknown, "gpt_neox")
+    write_safetensors(os.path.join(out, "fused-unknown-hf", "model.safetensors"),
+                      {k.replace("gpt_neox.layers.", "model.layers.").replace(".attention.", ".self_attn."): v
+                       for k, v in tensors.items()})
     # The judge of rope's decoders: gguf-py's dequantizer on the first two rows of every quantized q/k tensor.
     judge = {}
     for file in ("llama-q8_0.gguf", "llama-q4_0.gguf", "llama-q4_k_m.gguf", "llama-bf16-f32.gguf"):

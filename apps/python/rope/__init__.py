@@ -319,10 +319,32 @@ def reference(x, positions, spec, *, axes=None, dtype=None, patches=None):
     positions do not tell), positions of shape [seq] or [batch, seq] (a row per batch entry) or
     [3, batch, seq] or [3 or 4, seq] (M-RoPE). A vision tower's spec (``vision=`` or ``tower="vision"``) takes
     ``patches`` instead, the (row, column) of each patch: [patches, 2] or [batch, patches, 2], as Hugging Face's
-    vision code holds them (positions None). Returns an array of x's shape."""
-    data, bits = _npy(x, "x", dtype)
-    return _rope.reference(data, bits, _positions(positions), _spec(spec)._impl, axes or "",
-                           _positions(patches, "patches"))
+    vision code holds them (positions None). Returns an array of x's shape (float64). A tensor of more than 2^24
+    elements is computed in slices that rotate with the same positions (its heads; where one head is larger, its
+    batch rows when they share the positions), of 2^22 elements where a cut makes them so, as the library cuts it
+    (analysis/dumps/dump_slices.hpp), each read as ``rope check`` reads a dump; the result is the same as of the
+    whole."""
+    arr, bits = _native(x, "x", dtype)
+    pos, spec_impl, patch = _positions(positions), _spec(spec)._impl, _positions(patches, "patches")
+    if arr.size <= _REFERENCE_SLICE or patch is not None:
+        return _rope.reference(_npy_bytes(arr), bits, pos, spec_impl, axes or "", patch)
+    order, cuts = _rope.reference_slices(list(arr.shape), pos, axes or "", _REFERENCE_SLICE)
+    out = np.empty(arr.shape, dtype=np.float64)
+    for axis, start, stop in cuts:
+        where = tuple(slice(start, stop) if k == axis else slice(None) for k in range(arr.ndim))
+        out[where] = _rope.reference(_npy_bytes(arr[where]), bits, pos, spec_impl, order, None)
+    return out
+
+
+# The most elements rope.reference reads at once (the library's kMaxTensorElements, 2^24); the tests lower it.
+_REFERENCE_SLICE = _rope.reference_max_elements
+
+
+def _npy_bytes(arr):
+    """An array's .npy bytes (a slice copied contiguous by np.save)."""
+    buffer = io.BytesIO()
+    np.save(buffer, arr, allow_pickle=False)
+    return buffer.getvalue()
 
 
 class Report:

@@ -10,6 +10,7 @@
 #include "rope/io/tensor_file.hpp"
 #include "rope/io/weights_file.hpp"
 #include "rope/models/gguf/gguf_config.hpp"
+#include "rope/models/hf/hf_fused_qkv.hpp"
 #include "rope/models/resolve.hpp"
 
 namespace rope {
@@ -56,13 +57,19 @@ constexpr NamePattern kQkvSplit[] = {
     {"blk.", ".attn_qkv", QkRole::Q},
 };
 /// Other fused q, k and v (tensor_mapping.py MODEL_TENSOR.ATTN_QKV), whose row order is the family's own (per head
-/// in GPT-NeoX, grouped in Falcon): refused, the family table says no split.
+/// in GPT-NeoX, per KV group in Falcon's new decoder, …): split as the family table's fused_qkv column says
+/// (models/hf/hf_fused_qkv.hpp), refused naming the tensor where the family has none. The Hugging Face names of
+/// GPT-NeoX, Falcon, Bloom (`h.{bid}` as saved by BloomModel) and ChatGLM (`transformer.encoder.layers.{bid}`), and
+/// those of tensor_mapping.py.
 constexpr NamePattern kQkFused[] = {
     {"model.layers.", ".self_attn.query_key_value", QkRole::Q},
     {"model.layers.", ".attention.query_key_value", QkRole::Q},
     {"gpt_neox.layers.", ".attention.query_key_value", QkRole::Q},
     {"transformer.h.", ".attn.c_attn", QkRole::Q},
     {"transformer.h.", ".self_attention.query_key_value", QkRole::Q},
+    {"h.", ".self_attention.query_key_value", QkRole::Q},
+    {"transformer.encoder.layers.", ".self_attention.query_key_value", QkRole::Q},
+    {"encoder.layers.", ".self_attention.query_key_value", QkRole::Q},
 };
 
 struct QkKey {
@@ -100,34 +107,50 @@ std::optional<QkKey> match_name(const std::string& name, const NamePattern* patt
   return std::nullopt;
 }
 
-/// A q or k: a whole tensor, or its rows [first, first + rows) of a fused q/k/v tensor (rows 0: the whole).
+/// A q or k: a whole tensor (`fused` nullopt), or its rows of a fused q/k/v tensor.
 struct QkRows {
   const WeightTensor* tensor = nullptr;
-  long first = 0, rows = 0;
+  std::optional<FusedRows> fused;
 };
 
+/// The q and k rows of fused tensor `t` of layer `key` split as `split` says (its head counts).
+void split_fused(std::map<QkKey, QkRows>& out, const WeightFile& w, const WeightTensor& t, const QkKey& key,
+                 const FusedQkvSplit& split) {
+  const long rows = t.shape.empty() ? 1 : t.shape.front();
+  const long heads = split.n_head + 2 * split.n_head_kv;
+  if (heads < 1 || rows % heads != 0 || (rows / heads) % 2 != 0 || key.layer >= kMaxWeightLayers) {
+    throw InvalidArgument(error_msg("{0}: tensor '{1}': {2} rows are not q, k and v of {3} + 2 × {4} heads", w.path,
+                                    escape_for_message(t.name), rows, split.n_head, split.n_head_kv));
+  }
+  const long d = rows / heads;
+  out[{key.layer, QkRole::Q, key.bias}] = {&t, fused_rows(split, d, false)};
+  out[{key.layer, QkRole::K, key.bias}] = {&t, fused_rows(split, d, true)};
+}
+
 /// The q/k tensors of a checkpoint by key; every other tensor counted in `others`. A fused q/k/v tensor of
-/// kQkvSplit gives its q and k rows by the side's head counts (`n_head`, `n_head_kv`).
-std::map<QkKey, QkRows> qk_tensors(const WeightFile& w, long n_head, long n_head_kv, long& others) {
+/// kQkvSplit gives its q and k rows by the side's head counts (`n_head`, `n_head_kv`), one of kQkFused as the
+/// side's family says (`family_split`, nullopt: refused).
+std::map<QkKey, QkRows> qk_tensors(const WeightFile& w, const WeightSide& side,
+                                   const std::optional<FusedQkvSplit>& family_split, long& others) {
   std::map<QkKey, QkRows> out;
   others = 0;
   for (const WeightTensor& t : w.tensors) {
     if (const auto fused = match_name(t.name, kQkvSplit, std::size(kQkvSplit))) {
-      const long rows = t.shape.empty() ? 1 : t.shape.front();
-      const long heads = n_head + 2 * n_head_kv;
-      if (heads < 1 || rows % heads != 0 || fused->layer >= kMaxWeightLayers) {
-        throw InvalidArgument(error_msg("{0}: tensor '{1}': {2} rows are not q, k and v of {3} + 2 × {4} heads", w.path,
-                                        escape_for_message(t.name), rows, n_head, n_head_kv));
-      }
-      const long d = rows / heads;
-      out[{fused->layer, QkRole::Q, fused->bias}] = {&t, 0, n_head * d};
-      out[{fused->layer, QkRole::K, fused->bias}] = {&t, n_head * d, n_head_kv * d};
+      FusedQkvSplit stacked;
+      stacked.n_head = side.n_head;
+      stacked.n_head_kv = side.n_head_kv;
+      split_fused(out, w, t, *fused, stacked);
       continue;
     }
-    if (match_name(t.name, kQkFused, std::size(kQkFused))) {
-      throw InvalidArgument(
-          error_msg("{0}: tensor '{1}' holds q, k and v fused, and the family table says no way to split it", w.path,
-                    escape_for_message(t.name)));
+    if (const auto fused = match_name(t.name, kQkFused, std::size(kQkFused))) {
+      if (!family_split || t.name.find("." + family_split->tensor + ".") == std::string::npos) {
+        throw InvalidArgument(
+            error_msg("{0}: tensor '{1}' holds q, k and v fused, and the family table has no order of its rows for "
+                      "{2} (fused_qkv): rope splits it only as the family's modeling code does",
+                      w.path, escape_for_message(t.name), escape_for_message(side.model)));
+      }
+      split_fused(out, w, t, *fused, *family_split);
+      continue;
     }
     const auto key = match_name(t.name, kQkNames, std::size(kQkNames));
     if (!key) {
@@ -138,7 +161,7 @@ std::map<QkKey, QkRows> qk_tensors(const WeightFile& w, long n_head, long n_head
       throw InvalidArgument(error_msg("{0}: tensor '{1}': layer {2} is above the limit of {3} layers", w.path,
                                       escape_for_message(t.name), key->layer, kMaxWeightLayers));
     }
-    out[*key] = {&t, 0, 0};
+    out[*key] = {&t, std::nullopt};
   }
   return out;
 }
@@ -167,12 +190,28 @@ void read_side(WeightSide& side, const WeightFile& w, const std::string& fallbac
   side.layout_reason = rope.spec.layout_reason;
   side.n_head = shape.n_head;
   side.n_head_kv = shape.n_head_kv;
+  if (!shape.gguf) {
+    // A family that fuses q, k and v says its KV heads by its own keys (Falcon: 1 under multi_query).
+    side.fused = hf_fused_qkv_split(side.config, side.model, side.n_head);
+    if (side.fused) side.n_head_kv = side.fused->n_head_kv;
+  }
 }
 
 /// The map an engine pairing `to` needs on rows paired as `from`.
 WeightMap pairing_map(Layout from, Layout to) {
   if (from == to) return WeightMap::Identity;
   return from == Layout::Half ? WeightMap::HfToGguf : WeightMap::GgufToHf;
+}
+
+/// A fused q/k/v tensor's q or k: its rows gathered in order (row-major, `cols` floats a row); a whole tensor as it is.
+std::vector<float> fused_part(std::vector<float> values, const std::optional<FusedRows>& rows, long cols) {
+  if (!rows) return values;
+  std::vector<float> out(static_cast<std::size_t>(rows->groups * rows->rows * cols));
+  for (long g = 0; g < rows->groups; ++g) {
+    const auto first = values.begin() + (g * rows->group_rows + rows->offset) * cols;
+    std::copy(first, first + rows->rows * cols, out.begin() + g * rows->rows * cols);
+  }
+  return out;
 }
 
 void note_dtype(WeightSide& side, const std::string& dtype) {
@@ -193,8 +232,8 @@ WeightsRun run_weights(const WeightsRequest& request) {
   read_side(run.candidate, cand, request.config, ref);
   run.expected = pairing_map(run.reference.layout, run.candidate.layout);
   long ref_others = 0;
-  const auto ref_qk = qk_tensors(ref, run.reference.n_head, run.reference.n_head_kv, ref_others);
-  const auto cand_qk = qk_tensors(cand, run.candidate.n_head, run.candidate.n_head_kv, run.other_tensors);
+  const auto ref_qk = qk_tensors(ref, run.reference, run.reference.fused, ref_others);
+  const auto cand_qk = qk_tensors(cand, run.candidate, run.candidate.fused, run.other_tensors);
   for (const auto& [key, t] : ref_qk) {
     if (!cand_qk.count(key)) {
       throw InvalidArgument(error_msg("{0}: tensor '{1}' has no counterpart in {2}", ref.path,
@@ -214,7 +253,9 @@ WeightsRun run_weights(const WeightsRequest& request) {
     const QkRows& r_rows = ref_qk.at(key);
     const WeightTensor* r = r_rows.tensor;
     const WeightTensor* c = c_rows.tensor;
-    if (r->shape != c->shape || r_rows.rows != c_rows.rows) {
+    const long r_count = r_rows.fused ? r_rows.fused->groups * r_rows.fused->rows : 0;
+    const long c_count = c_rows.fused ? c_rows.fused->groups * c_rows.fused->rows : 0;
+    if (r->shape != c->shape || r_count != c_count) {
       throw InvalidArgument(error_msg("tensor '{0}' has shape {1} in {2}, tensor '{3}' {4} in {5}: the shapes differ",
                                       escape_for_message(r->name), shape_string(r->shape), ref.path,
                                       escape_for_message(c->name), shape_string(c->shape), cand.path));
@@ -226,7 +267,7 @@ WeightsRun run_weights(const WeightsRequest& request) {
     out.kind = key.role == QkRole::Q || key.role == QkRole::QB ? 'q' : 'k';
     out.bias = key.bias;
     const long all_rows = c->shape.empty() ? 1 : c->shape.front();
-    out.rows = c_rows.rows > 0 ? c_rows.rows : all_rows;
+    out.rows = c_rows.fused ? c_count : all_rows;
     out.cols = all_rows == 0 ? 0 : c->elements() / std::max(1L, all_rows);
     out.heads = key.role == QkRole::KvaMqa ? 1 : out.kind == 'q' ? run.candidate.n_head : run.candidate.n_head_kv;
     out.reference_dtype = r->dtype;
@@ -237,11 +278,10 @@ WeightsRun run_weights(const WeightsRequest& request) {
       throw InvalidArgument(error_msg("tensor '{0}': {1} rows are not {2} heads of an even number of rows",
                                       escape_for_message(c->name), out.rows, out.heads));
     }
-    r_values = read_weight(ref, *r);
-    c_values = read_weight(cand, *c);
-    // A fused q/k/v tensor's q or k: its rows, from their first (row-major, cols floats a row).
-    const WeightRows rr{r_values.data() + r_rows.first * out.cols, out.rows, out.cols};
-    const WeightRows cc{c_values.data() + c_rows.first * out.cols, out.rows, out.cols};
+    r_values = fused_part(read_weight(ref, *r), r_rows.fused, out.cols);
+    c_values = fused_part(read_weight(cand, *c), c_rows.fused, out.cols);
+    const WeightRows rr{r_values.data(), out.rows, out.cols};
+    const WeightRows cc{c_values.data(), out.rows, out.cols};
     const WeightShape shape{out.rows, out.heads, run.candidate.n_head, out.kind == 'k'};
     out.expected = run.expected;
     out.match = match_weights(rr, cc, shape, out.expected);

@@ -22,6 +22,7 @@
 #include "rope/analysis/weights/weights_match.hpp"
 #include "rope/core/message.hpp"
 #include "rope/core/types.hpp"
+#include "rope/models/hf/hf_fused_qkv.hpp"
 
 namespace rope {
 
@@ -51,6 +52,9 @@ struct WeightSide {
   long n_head = 0;
   long n_head_kv = 0;
   std::vector<std::string> dtypes;  ///< the types of its q/k tensors, distinct, in first-seen order
+  /// How its family's fused q/k/v tensor is split (Hugging Face side of a family with fused_qkv); its n_head_kv
+  /// is the side's.
+  std::optional<FusedQkvSplit> fused;
 };
 
 struct WeightsTensor {

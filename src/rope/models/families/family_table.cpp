@@ -52,6 +52,49 @@ std::optional<AttentionScaleRule> attention_scale_rule(const nlohmann::json& row
   return r;
 }
 
+FusedQkvLayout fused_layout(const std::string& name, const std::string& model_type) {
+  if (name == "stacked") return FusedQkvLayout::Stacked;
+  if (name == "per_head") return FusedQkvLayout::PerHead;
+  if (name == "kv_groups") return FusedQkvLayout::KvGroups;
+  throw std::logic_error("data/families.json: " + model_type + ": unknown fused_qkv layout " + name);
+}
+
+std::optional<FusedQkv> fused_qkv_column(const nlohmann::json& row, const std::string& model_type) {
+  if (!row.contains("fused_qkv")) return std::nullopt;
+  const nlohmann::json& c = row.at("fused_qkv");
+  FusedQkv f;
+  f.tensor = c.at("tensor").get<std::string>();
+  f.source = c.at("source").get<std::string>();
+  f.gguf_source = c.at("gguf_source").get<std::string>();
+  for (const nlohmann::json& r : c.at("rules")) {
+    FusedQkvRule rule;
+    rule.when = r.value("when", std::string());
+    rule.layout = fused_layout(r.at("layout").get<std::string>(), model_type);
+    if (r.contains("kv_heads")) rule.kv_heads = r.at("kv_heads").get<long>();
+    rule.kv_heads_keys = r.value("kv_heads_keys", std::vector<std::string>{});
+    if (r.contains("kv_heads_default")) rule.kv_heads_default = r.at("kv_heads_default").get<long>();
+    f.rules.push_back(std::move(rule));
+  }
+  if (c.contains("defaults")) {
+    for (const auto& [key, value] : c.at("defaults").items()) f.defaults.emplace_back(key, value.get<bool>());
+  }
+  // The last rule applies always, and every rule's key has its class default: no config falls through.
+  if (f.tensor.empty() || f.source.empty() || f.rules.empty() || !f.rules.back().when.empty()) {
+    throw std::logic_error("data/families.json: " + model_type +
+                           ": fused_qkv needs a tensor, a source and a last rule "
+                           "without a condition");
+  }
+  for (const FusedQkvRule& rule : f.rules) {
+    const bool has_default =
+        std::any_of(f.defaults.begin(), f.defaults.end(), [&](const auto& d) { return d.first == rule.when; });
+    if (!rule.when.empty() && !has_default) {
+      throw std::logic_error("data/families.json: " + model_type + ": fused_qkv rule on " + rule.when +
+                             " without its class default");
+    }
+  }
+  return f;
+}
+
 FamilyRows parse_table() {
   const nlohmann::json doc = nlohmann::json::parse(detail::kFamiliesJson);
   FamilyRows t;
@@ -146,6 +189,7 @@ FamilyRows parse_table() {
       throw std::logic_error("data/families.json: " + f.model_type + ": softmax_scale without softmax_scale_source");
     }
     f.attention_scale = attention_scale_rule(row, f.model_type);
+    f.fused_qkv = fused_qkv_column(row, f.model_type);
     f.config_class = row.at("config_class").get<std::string>();
     f.source = row.at("source").get<std::string>();
     t.rows.push_back(std::move(f));
@@ -167,6 +211,18 @@ const FamilyRows& table() {
 }  // namespace
 
 const std::vector<ModelFamily>& model_families() { return table().rows; }
+
+const char* fused_qkv_layout_name(FusedQkvLayout layout) {
+  switch (layout) {
+    case FusedQkvLayout::Stacked:
+      return "stacked";
+    case FusedQkvLayout::PerHead:
+      return "per_head";
+    case FusedQkvLayout::KvGroups:
+      return "kv_groups";
+  }
+  return "stacked";
+}
 
 const std::string& model_families_commit() { return table().commit; }
 

@@ -57,6 +57,36 @@ struct AttentionScaleRule {
   std::string source;  ///< HF file and class of it
 };
 
+/// How a family's fused q/k/v tensor (`query_key_value`) orders its rows, head blocks of d rows each
+/// (data/families.json fused_qkv): `Stacked` all H query heads, then the H_kv key heads, then the value heads;
+/// `PerHead` [q, k, v] of head 0, then of head 1, … (H_kv = H); `KvGroups` per KV group, its H / H_kv query heads,
+/// then its key head, then its value head.
+enum class FusedQkvLayout { Stacked, PerHead, KvGroups };
+
+/// One rule of a family's fused q/k/v: it applies when the config's boolean `when` is true (its class default when
+/// absent), or always when `when` is empty; the KV heads are `kv_heads` when set, else the first of
+/// `kv_heads_keys` the config has, else `kv_heads_default` when set, else the query head count.
+struct FusedQkvRule {
+  std::string when;
+  FusedQkvLayout layout = FusedQkvLayout::Stacked;
+  std::optional<long> kv_heads;
+  std::vector<std::string> kv_heads_keys;
+  std::optional<long> kv_heads_default;
+};
+
+/// A family's fused q/k/v tensor: its name's last part ("query_key_value"), the rules in order (the first that
+/// applies wins, the last applies always), the class defaults of the rules' keys, and the modeling code and the
+/// llama.cpp converter they were read from.
+struct FusedQkv {
+  std::string tensor;
+  std::vector<FusedQkvRule> rules;
+  std::vector<std::pair<std::string, bool>> defaults;
+  std::string source, gguf_source;
+};
+
+/// The layout's name in data/families.json ("stacked", "per_head", "kv_groups").
+const char* fused_qkv_layout_name(FusedQkvLayout layout);
+
 struct ModelFamily {
   std::string model_type;
   std::optional<Layout> layout;            ///< the modeling code's pair layout
@@ -122,6 +152,7 @@ struct ModelFamily {
   std::string mrope_order;
   std::vector<int> mrope_section_default;  ///< the code's mrope_section when the config has none
   std::string mrope_source;                ///< HF file and function of the map
+  std::optional<FusedQkv> fused_qkv;       ///< its fused q/k/v tensor's row order, where the code fuses them
   std::string config_class;                ///< "CohereConfig"
   std::string source;                      ///< HF file:line of the values
 };
