@@ -13,7 +13,7 @@ namespace {
 
 TEST(CheckTable, OneRowPerKindInOrder) {
   const std::vector<VariantRow>& table = variant_table();
-  ASSERT_EQ(table.size(), static_cast<std::size_t>(VariantKind::SectionsQwen3) + 1);
+  ASSERT_EQ(table.size(), static_cast<std::size_t>(VariantKind::MropeTextRowsAsAxes) + 1);
   std::set<std::string> names;
   const RopeExpectation e = test::expect_half(16);
   for (std::size_t k = 0; k < table.size(); ++k) {

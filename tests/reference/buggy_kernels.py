@@ -29,6 +29,8 @@ LlamaRotaryEmbedding / apply_rotary_pos_emb); the scaled frequencies follow mode
                         --axis-positions ([3, seq], [3, 1, seq]): PASS
     mrope_shifted       the same with (t, h, w) read as (h, w, t) (axis slots shifted by one)
     mrope_batch_rows    a batch of 2: HF's position_ids [3, batch, seq] read as [batch, 3, seq]
+    mrope_text_rows     text only, 3 batch rows at their own positions, position_ids [batch, seq] read as [3, seq] by
+                        the kernel: every row at (row 0, row 1, row 2): mrope-text-rows-as-axes, batch 3
     mrope_no_delta      decode tokens rotated at their index, rope_deltas −12 dropped
     pass_through        partial 0.5, the rotated channels right, the pass-through channels overwritten
     rotary_block_overlapping  partial 0.5, channels 16…47 rotated instead of 0…31: rotary-offset-other, offset 16 (where
@@ -66,6 +68,8 @@ LlamaRotaryEmbedding / apply_rotary_pos_emb); the scaled frequencies follow mode
     packed_offset       two packed sequences given as 0 … 127 twice, the second turned at 3000 + i: offset 3000
     cp_rank_zigzag      context-parallel rank 1 of 2 (zigzag: chunks 1 and 2 of 256 tokens) checked at rank 0's positions:
                         two pieces of offsets, named as rank 1's positions (found cp_size 2, cp_rank 1, given_rank 0)
+    head_offset         q [64, 4, 64], head 3 turned at 5000 + i, the other heads right: positions-offset per head,
+                        found offset 5000, head 3
     cp_rank_contiguous  context-parallel rank 1 of 2 (contiguous: tokens 128 … 255) checked at rank 0's 0 … 127: +128
     deepseek2_middle    the same q with channels 64…127 rotated: rotary-offset-other, offset 64 (where the dump's changed
                         channels begin); identify: interleaved pairs on channels 64–127 (offset 64)
@@ -332,6 +336,15 @@ def main():
     np.save(os.path.join(d_b, "position_ids.npy"), pid)
     save("mrope_batch_rows", qb, yb, None, vl + ["--positions", os.path.join(d_b, "position_ids.npy"), "--axes",
                                                   "batch,heads,seq,d"], "mrope-batch-rows", {"batch": 2})
+    # Text only, a batch of 3 rows at their own positions (left padding: rows start at 0, 7 and 40), HF's position_ids
+    # [batch, seq] given to an M-RoPE kernel that indexes them as [3, seq] (position_ids[0], [1], [2] as t, h, w)
+    # where HF's get_rope_index expands text positions to [3, batch, seq]: every row turned at (row 0, row 1, row 2).
+    text_pos = np.stack([np.arange(24), 7 + np.arange(24), 40 + np.arange(24)])  # [batch, seq]
+    qt = rng.standard_normal((3, 1, 24, 128)).astype(np.float32)  # [batch, heads, seq, d]
+    yt = np.stack([mrope_rope(qt[b].transpose(1, 0, 2), text_pos.T, th_vl, (24, 20, 20)).transpose(1, 0, 2)
+                   for b in range(3)])
+    save("mrope_text_rows", qt, yt, text_pos, vl + ["--axes", "batch,heads,seq,d"], "mrope-text-rows-as-axes",
+         {"batch": 3}, text="matches text position_ids [batch, seq] read as M-RoPE's [3, seq]")
     # Decode after a 24-token prefill whose ids end at 11: rope_deltas = 12 − 24 = −12 (TensorRT-LLM PR #15661).
     qd = q_of(4, d=128, heads=1)
     idx = np.arange(24, 28)
@@ -391,6 +404,13 @@ def main():
     save("cp_rank_zigzag", q128, hf_rope(q128, np.asarray(rank1), th), np.asarray(rank0), plain, "positions-offset",
          {"cp_size": 2, "cp_rank": 1, "given_rank": 0},
          text="matches context-parallel rank 1's positions (zigzag, cp size 2) where rank 0's are given")
+    # One head offset (issue 63 item 2): q [seq, heads, d] with heads 0 … 2 turned at their positions, head 3 at
+    # 5000 + i (a per-head position table indexed wrong): that head named with its offset, the others pass.
+    qh4 = q_of(64, heads=4)
+    yh4 = hf_rope(qh4, pos[:64], th)
+    yh4[:, 3:4] = hf_rope(qh4[:, 3:4], 5000 + pos[:64], th)
+    save("head_offset", qh4, yh4, pos[:64], plain, "positions-offset", {"offset": 5000, "head": 3, "heads": 1},
+         text="1 of 4 heads fail, each matching its positions shifted by a constant (head: shift) 3: +5000")
     save("cp_rank_contiguous", q128, hf_rope(q128, 128 + pos[:128], th), pos[:128], plain, "positions-offset",
          {"offset": 128}, text="matches every position shifted by +128")
     # Correct kernels: float32, bf16 and float16 at consecutive and sparse positions up to 131071 stay PASS.

@@ -137,6 +137,9 @@ Value identify_value(const IdentifyRun& run) {
   j["notes"] = english(id.notes);
   j["position_offset"] = id.position_offset;
   j["jumps"] = id.jumps;
+  // Positions held from an index on (a cos/sin cache clamped to its last row): the index and the position held.
+  j["held_from"] = id.held_from >= 0 ? Value(id.held_from) : Value();
+  j["held_position"] = id.held_from >= 0 ? Value(id.held_position + id.position_offset) : Value();
   j["undetermined"] = id.undetermined;
   j["pairing_assumed"] = id.pairing_assumed;
   j["reversed"] = id.reversed;
@@ -159,6 +162,10 @@ Value identify_value(const IdentifyRun& run) {
 void print_identify(std::ostream& out, const IdentifyRun& run, const Text& t, const std::optional<int>& digits) {
   const LoadedDumps& dumps = run.dumps;
   const Identification& id = run.id;
+  // The attention factor and θ_j at the report's digits (`--digits`, default 4; 0 every digit), an integer as it is.
+  const auto at_digits = [&](double x) {
+    return x == std::floor(x) && std::abs(x) < 1e15 ? format_number(x) : with_digits(x, digits.value_or(4));
+  };
   const auto row = [&](const std::string& label, const std::string& value) {
     out << fmt::format("  {:<20}{}\n", label, value);
   };
@@ -177,6 +184,10 @@ void print_identify(std::ostream& out, const IdentifyRun& run, const Text& t, co
             ? t.tr("restart or jump at index {0}", jumps)
             : t.tr("the given ones shifted by {0:+g}, restart or jump at index {1}", id.position_offset, jumps));
   }
+  if (id.held_from >= 0) {
+    row(t.tr("dump's positions"),
+        t.tr("held at {0} from index {1} on", format_number(id.held_position + id.position_offset), id.held_from));
+  }
   row(t.tr("rotated channels"), t.tr("{0} of {1}", id.rotary_dim, id.d));
   if (id.heads_paired_otherwise.empty()) {
     row(t.tr("pair layout"), layout_text(id, t));
@@ -185,8 +196,8 @@ void print_identify(std::ostream& out, const IdentifyRun& run, const Text& t, co
                                   layout_text(id, t), check_number_list(id.heads_paired_otherwise)));
   }
   if (!id.pairs.empty()) {
-    row(t.tr("attention factor"),
-        t.tr("{0:.6f} (pair norms kept within {1:.2g})", id.attention_factor, id.norm_residual));
+    row(t.tr("attention factor"), t.tr("{0} (pair norms kept within {1})", at_digits(id.attention_factor),
+                                       fmt::format("{:.2g}", id.norm_residual)));
     if (id.vision) {  // (row, column) positions whose map, pairs and ladders are a vision tower's (V2)-(V6)
       row(t.tr("family"), t.tr("2-D vision RoPE {0} {1}: each axis its own ladder, base {2} (docs/multi-axis.md §6)",
                                id.vision->kind, id.vision->equation, g6(id.vision->base)));
@@ -198,7 +209,7 @@ void print_identify(std::ostream& out, const IdentifyRun& run, const Text& t, co
     // residuals are compared, and shown with the digits that tell them apart (digits.hpp, at least 2).
     std::vector<double> residuals{id.vision ? id.vision->residual : id.fit.residual};
     for (std::size_t i = id.vision ? 0 : 1; i < id.fits.size(); ++i) residuals.push_back(id.fits[i].residual);
-    const std::vector<std::string> shown = compared(residuals, digits, 2);
+    const std::vector<std::string> shown = compared(residuals, digits, 4);
     row(t.tr("fit residual"), t.tr("{0} (RMS of ln θ_measured − ln θ_family)", shown[0]));
     std::string others;
     // With a vision match every 1-D family is another fit (shown[k + 1] for fits[k]); else fits[0] is the chosen one.
@@ -214,10 +225,10 @@ void print_identify(std::ostream& out, const IdentifyRun& run, const Text& t, co
     for (int j = 0; j < n; ++j) {
       if (n > 12 && j == 4) out << "  …\n";
       if (n > 12 && j >= 4 && j < n - 4) continue;
-      out << fmt::format("  {:>5}  {:>14.6g}  {:>14.6g}  {:>12.2g}\n", j, id.theta[j],
-                         id.vision                 ? id.vision->theta[j]
-                         : j < id.fit.theta.size() ? id.fit.theta[j]
-                                                   : 0.0,
+      out << fmt::format("  {:>5}  {:>14}  {:>14}  {:>12.2g}\n", j, at_digits(id.theta[j]),
+                         at_digits(id.vision                 ? id.vision->theta[j]
+                                   : j < id.fit.theta.size() ? id.fit.theta[j]
+                                                             : 0.0),
                          id.angle_residual[j]);
     }
   }

@@ -21,7 +21,8 @@ class Text;
 /// residual, the families fitted (the best one as "family"), a vision tower's or M-RoPE's map, and the notes.
 Value identify_value(const IdentifyRun& run);
 
-/// The report for people; `digits`: significant digits of the fits' residuals (digits.hpp); θ keeps 6.
+/// The report for people; `digits`: significant digits of the attention factor, θ_j and the fits' residuals (the
+/// residuals: at least those that tell them apart, digits.hpp); default 4.
 void print_identify(std::ostream& out, const IdentifyRun& run, const Text& t, const std::optional<int>& digits);
 
 /// The report of `rope identify`: report/emit.hpp.

@@ -46,7 +46,7 @@ Command add_identify_command(CLI::App& app) {
       "TYPE");
   sub->add_flag("--json", opt->json, "print the identification as JSON");
   add_figure_options(*sub, opt->figure);
-  add_digits_option(*sub, opt->digits, "2", kDigitsHelp);
+  add_digits_option(*sub, opt->digits, "4", kDigitsHelp);
   sub->footer("Example:\n  rope identify --before data/dumps/q.npy --after data/dumps/q_rope.npy --positions 0:128");
   return {sub, [opt](std::ostream& out) { return run_identify(*opt, out); }};
 }

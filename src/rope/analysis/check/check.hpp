@@ -193,6 +193,9 @@ enum class VariantKind {
   /// they part): openPangu-VL's greedy order (A10) where the model interleaves as Qwen3-VL (A3), and the other way.
   SectionsPangu,
   SectionsQwen3,
+  /// M-RoPE with text positions of a batch, position_ids [batch, seq], read as [3, seq]: every batch row turned at
+  /// (t, h, w) = rows 0, 1, 2 of the positions at its index (found "batch": the batch rows, at least 3).
+  MropeTextRowsAsAxes,
 };
 /// "expected", "layout-swapped", "base-10000", … (the names of the JSON output and of the tests).
 const char* to_string(VariantKind kind);
@@ -217,6 +220,7 @@ struct Variant {
   int axis_shift = 0;              ///< MropeAxesShifted: component a read from component (a + shift) mod 3
   bool heads_mixed = false;        ///< HeadsSeqMixed: group g at index s turns at index (s·groups + g) mod seq
   bool batch_axes = false;         ///< MropeBatchRows: component a of row b read from [3, B, S] at flat row 3b + a
+  bool text_rows_as_axes = false;  ///< MropeTextRowsAsAxes: index i of every row at (rows 0, 1, 2 at i) as (t, h, w)
   /// Pair norms on their own (N1): each rotated pair's ‖y‖ against a·‖x‖ (the rotation keeps the norm) within
   /// kNormUlps·(ε_T + ε_A) relative, instead of each element under (C1); the comparison sums ‖y‖² and (a·‖x‖)².
   bool norms = false;
@@ -309,6 +313,8 @@ class DumpSource {
   virtual ~DumpSource() = default;
   virtual long seq() const = 0;
   virtual long groups() const = 0;
+  /// The heads of a group index: group g is batch row g / heads(), head g % heads() (a report names them so).
+  virtual long heads() const { return groups(); }
   virtual int d() const = 0;
   /// The type whose tolerance applies (the after dump's, or the one the caller set).
   virtual DType dtype() const = 0;
@@ -332,6 +338,7 @@ class MemorySource final : public DumpSource {
   MemorySource(const DumpVectors& before, const DumpVectors& after);
   long seq() const override { return before_.seq; }
   long groups() const override { return before_.groups(); }
+  long heads() const override { return before_.heads; }
   int d() const override { return before_.d; }
   DType dtype() const override { return after_.dtype; }
   std::vector<DumpComparison> compare(long start, const std::vector<AxisPosition>& positions,

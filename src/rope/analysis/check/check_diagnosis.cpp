@@ -117,6 +117,13 @@ void add_position_variants(std::vector<Variant>& variants, const RopeExpectation
     v.found = {{"batch", static_cast<double>(B)}};
     variants.push_back(std::move(v));
   }
+  if (!multi && B >= 3 && S > 0 && static_cast<long>(positions.size()) == B * S && expected.rope.axes &&
+      !expected.rope.axes->vision()) {
+    Variant v = variant_of(VariantKind::MropeTextRowsAsAxes, expected);
+    v.text_rows_as_axes = true;
+    v.found = {{"batch", static_cast<double>(B)}};
+    variants.push_back(std::move(v));
+  }
   if (groups > 1 && positions.size() > 1) {
     Variant v = variant_of(VariantKind::HeadsSeqMixed, expected);
     v.heads_mixed = true;
@@ -477,6 +484,7 @@ CheckReport check_source_forward(const DumpSource& source, long start, const std
     }
   }
   if (!dg.matches) try_position_offset(report, source, start, positions);
+  if (!dg.matches) try_head_offsets(report, source, start, positions);
   if (!dg.matches) try_measured_base(report, source, start, positions);
   if (dg.matches) {
     name_match(report, source, positions, *dg.matches, dg.found);

@@ -130,6 +130,13 @@ AxisPosition variant_position(const Variant& v, const std::vector<AxisPosition>&
           positions[static_cast<std::size_t>((flat % B) * S + i)][static_cast<int>(flat / B)] + v.position_offset;
     }
   }
+  if (v.text_rows_as_axes && !p.multi() && v.spec.batch_rows >= 3 && v.spec.row_length > 0) {
+    // Text position_ids [B, S] read as M-RoPE's [3, S]: index i of every row turns at (t, h, w) = rows 0, 1, 2 at i.
+    const long S = v.spec.row_length, i = s % S;
+    p.count = 3;
+    for (int k = 0; k < 3; ++k)
+      p.value[static_cast<std::size_t>(k)] = positions[static_cast<std::size_t>(k * S + i)][0] + v.position_offset;
+  }
   if (v.t_for_all && p.multi()) {
     for (int k = 1; k < p.count; ++k) p.value[static_cast<std::size_t>(k)] = p.value[0];
   }

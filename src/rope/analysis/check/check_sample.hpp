@@ -45,6 +45,7 @@ class SampledSource final : public DumpSource {
   SampledSource(const DumpSource& whole, std::vector<std::pair<long, long>> ranges);
   long seq() const override { return whole_.seq(); }
   long groups() const override { return whole_.groups(); }
+  long heads() const override { return whole_.heads(); }
   int d() const override { return whole_.d(); }
   DType dtype() const override { return whole_.dtype(); }
   std::vector<DumpComparison> compare(long start, const std::vector<AxisPosition>& positions,

@@ -11,13 +11,14 @@
 #include "rope/analysis/dumps/cp_positions.hpp"
 #include "rope/core/dtype.hpp"
 #include "rope/core/error.hpp"
+#include "rope/io/csv.hpp"
 #include "rope/models/scaling/longrope_engine.hpp"
 #include "rope/models/scaling/scaling_table.hpp"
 
 namespace rope {
 
 std::string check_position_text(const AxisPosition& p) {
-  return p.multi() ? p.text() : fmt::format("{:g}", p.value[0]);
+  return p.multi() ? p.text() : format_number(p.value[0]);  // an integer as an integer, 2000000 not 2e+06
 }
 
 std::string check_value_text(double v) { return std::isnan(v) ? "NaN" : v > 0 ? "+inf" : "-inf"; }
@@ -191,13 +192,30 @@ Message positions_offset_says(S c) {
                     static_cast<long>(*cp), option_name("cp_rank"), static_cast<long>(*found_named(c, "cp_rank")),
                     option_name("cp_layout"), to_string(layout)));
   }
+  if (const std::optional<double> heads = found_named(c, "heads")) {  // some heads offset, each its own δ
+    std::string shifts;
+    const bool batch = found_named(c, "batch").has_value();
+    for (int k = 0;; ++k) {
+      const std::string n = k == 0 ? "" : "_" + std::to_string(k);
+      const std::optional<double> off = found_named(c, "offset" + n), head = found_named(c, "head" + n);
+      if (!off || !head) break;
+      shifts += batch ? fmt::format("{}{}, {}: {:+}", k ? "; " : "", *found_named(c, "batch" + n), *head, *off)
+                      : fmt::format("{}{}: {:+}", k ? ", " : "", *head, *off);
+    }
+    return batch ? msg("{0} of {1} heads fail, each matching its positions shifted by a constant (batch row, head: "
+                       "shift) {2}, the other heads pass: those heads' positions are offset",
+                       static_cast<long>(*heads), c.groups, shifts)
+                 : msg("{0} of {1} heads fail, each matching its positions shifted by a constant (head: shift) {2}, "
+                       "the other heads pass: those heads' positions are offset",
+                       static_cast<long>(*heads), c.groups, shifts);
+  }
   if (found_named(c, "from_1")) {
     std::string pieces;
     for (int k = 0;; ++k) {
       const std::string n = k == 0 ? "" : "_" + std::to_string(k);
       const std::optional<double> off = found_named(c, "offset" + n), from = found_named(c, "from" + n);
       if (!off || !from) break;
-      pieces += fmt::format("{}{:g}: {:+g}", k ? ", " : "", *from, *off);
+      pieces += fmt::format("{}{}: {:+}", k ? ", " : "", *from, *off);
     }
     return msg(
         "matches the positions shifted by a constant in pieces (from index: shift) {0}: the positions given are "
@@ -209,8 +227,7 @@ Message positions_offset_says(S c) {
   return msg(
       "matches every position shifted by {0} (the first at {1} where the positions given start at {2}): the "
       "positions are missing or offset; give the dump's own ({3})",
-      fmt::format("{:+g}", delta), fmt::format("{:g}", first + delta), fmt::format("{:g}", first),
-      option_name("positions"));
+      fmt::format("{:+}", delta), format_number(first + delta), format_number(first), option_name("positions"));
 }
 
 Message inv_freq_in(const char* type) {
@@ -539,6 +556,15 @@ const std::vector<VariantRow> kVariantTable = {
     {VariantKind::SectionsQwen3, "mrope-qwen3-order", kCompared, "pair",
      [](E) { return msg("mrope_section in Qwen3-VL's interleaved order"); },
      [](S c) { return interleave_order_in(c, false); }},
+    {VariantKind::MropeTextRowsAsAxes, "mrope-text-rows-as-axes", kFromDump, "batch",
+     [](E) { return msg("text positions' batch rows read as t, h, w"); },
+     [](S c) {
+       return msg(
+           "matches text position_ids [batch, seq] read as M-RoPE's [3, seq]: every one of the {0} batch rows is "
+           "turned at the t, h and w of rows 0, 1 and 2 of the positions (HF expands text positions to [3, batch, "
+           "seq] before the M-RoPE code indexes them)",
+           c.expected.batch_rows);
+     }},
 };
 
 const std::vector<CheckModeRow> kCheckModes = {

@@ -185,6 +185,58 @@ void try_position_offset(CheckReport& report, const DumpSource& source, long sta
   }
 }
 
+void try_head_offsets(CheckReport& report, const DumpSource& source, long start,
+                      const std::vector<AxisPosition>& positions) {
+  const DumpComparison& e = report.comparison;
+  const long groups = source.groups(), heads = std::max(1L, source.heads());
+  const long s = e.first_seq;
+  if (report.diagnosis.matches || groups < 2 || static_cast<long>(e.group_failing.size()) != groups || s < 0 ||
+      s >= static_cast<long>(positions.size()) || positions.front().multi() || source.sampled())
+    return;
+  std::vector<long> failing;
+  for (long g = 0; g < groups; ++g) {
+    if (e.group_failing[static_cast<std::size_t>(g)] > 0) failing.push_back(g);
+  }
+  if (failing.empty() || static_cast<long>(failing.size()) == groups ||
+      static_cast<long>(failing.size()) > kMaxOffsetHeads)
+    return;
+  // Each failing head's δ at the first failing index (where a head whose positions are offset fails: its every vector
+  // does), or at the next few indices when its vector there turns too little to read.
+  std::vector<double> delta;
+  for (const long g : failing) {
+    std::optional<long> d;
+    for (long i = s; i < std::min(s + 4, static_cast<long>(positions.size())) && !d; ++i)
+      d = measured_offset_at(report.expected, source, start, i, g, positions[static_cast<std::size_t>(i)][0]);
+    if (!d) return;
+    delta.push_back(static_cast<double>(*d));
+  }
+  std::vector<double> distinct = delta;
+  std::sort(distinct.begin(), distinct.end());
+  distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+  std::vector<Variant> variants;
+  for (const double d : distinct) {
+    Variant v;
+    v.kind = VariantKind::PositionsOffset, v.spec = report.expected, v.position_offset = d;
+    variants.push_back(v);
+  }
+  const std::vector<DumpComparison> c = source.compare(start, positions, variants);
+  for (std::size_t k = 0; k < failing.size(); ++k) {
+    const auto at =
+        static_cast<std::size_t>(std::lower_bound(distinct.begin(), distinct.end(), delta[k]) - distinct.begin());
+    if (c[at].group_failing[static_cast<std::size_t>(failing[k])] != 0) return;
+  }
+  std::vector<std::pair<std::string, double>> found;
+  for (std::size_t k = 0; k < failing.size(); ++k) {
+    const std::string n = k == 0 ? "" : "_" + std::to_string(k);
+    found.emplace_back("offset" + n, delta[k]);
+    found.emplace_back("head" + n, static_cast<double>(failing[k] % heads));
+    if (groups > heads) found.emplace_back("batch" + n, static_cast<double>(failing[k] / heads));
+  }
+  found.emplace_back("heads", static_cast<double>(failing.size()));
+  report.diagnosis.matches = VariantKind::PositionsOffset;
+  report.diagnosis.found = std::move(found);
+}
+
 void diagnose_segment_offsets(CheckReport& report, const SegmentChecks& checks, bool rows) {
   CheckDiagnosis& dg = report.diagnosis;
   if (dg.matches || checks.failing == 0 || checks.diagnosed() < checks.failing) return;
@@ -195,7 +247,7 @@ void diagnose_segment_offsets(CheckReport& report, const SegmentChecks& checks, 
     const CheckDiagnosis& own = c.report->diagnosis;
     if (own.matches != VariantKind::PositionsOffset || own.found.empty()) return;
     if (!first) first = own.found.front().second;
-    shifts += fmt::format("{}{}: {:+g}", shifts.empty() ? "" : ", ", c.index, own.found.front().second);
+    shifts += fmt::format("{}{}: {:+}", shifts.empty() ? "" : ", ", c.index, own.found.front().second);
   }
   if (!first) return;
   dg.matches = VariantKind::PositionsOffset;

@@ -39,6 +39,17 @@ std::optional<long> measure_position_offset(const RopeExpectation& expected, con
 void try_position_offset(CheckReport& report, const DumpSource& source, long start,
                          const std::vector<AxisPosition>& positions);
 
+/// Most heads named with their offsets (try_head_offsets); more failing heads are not searched.
+inline constexpr long kMaxOffsetHeads = 16;
+
+/// Some heads fail, the others pass, and each failing head (group) fits its positions plus its own integer δ, measured
+/// from its vector at the first failing index and confirmed over the whole range (the variant of each δ compared in
+/// one pass: the heads of that δ fail nowhere under it): the diagnosis "positions offset" per head, found "offset" and
+/// "head" (then "offset_1", "head_1", … for the others, and "batch" where the groups hold batch rows), "heads" the
+/// number of failing heads. Nothing for multi-axis positions, a sample, or more than kMaxOffsetHeads failing heads.
+void try_head_offsets(CheckReport& report, const DumpSource& source, long start,
+                      const std::vector<AxisPosition>& positions);
+
 /// Batch rows (`rows`) or packed sequences whose whole check matches nothing, while every failing one was diagnosed
 /// as its positions plus a constant offset: the whole diagnosis names them, each with its offset ("2 of 4 batch rows
 /// fail, each matching its positions shifted by a constant (row: shift) 1: +5000, 3: +7000"), found "offset" the

@@ -32,6 +32,7 @@ class StreamSource final : public DumpSource {
 
   long seq() const override { return geometry_.seq; }
   long groups() const override { return geometry_.groups(); }
+  long heads() const override { return geometry_.heads; }
   int d() const override { return geometry_.d; }
   DType dtype() const override { return geometry_.dtype; }
   std::vector<DumpComparison> compare(long start, const std::vector<AxisPosition>& positions,

@@ -76,14 +76,18 @@ struct Identification {
   int family_dim = 0;  ///< the dimension of the frequency ladder: rotary_dim, or d for pairs (j, j + d/2)
   double attention_factor = 1;
   double norm_residual = 0;  ///< max over vectors and pairs of |‖y‖ − a‖x‖| / ‖x‖: how well a pairing keeps norms
-  Eigen::VectorXd theta;               ///< measured θ_j per pair (negative: the pair turns the other way)
-  Eigen::VectorXd angle_residual;      ///< per pair: RMS of φ − m·θ_j (rad)
-  Eigen::VectorXd theta_sigma;         ///< per pair: standard error of θ_j, angle_residual / √(Σ m²)
-  FamilyFit fit;                       ///< the best family
-  std::vector<FamilyFit> fits;         ///< every family tried, best first
-  std::vector<Message> notes;          ///< what could not be decided, and what the numbers also say
-  double position_offset = 0;          ///< k: the dump rotated position m by (m + k)·θ (0: the positions given)
-  std::vector<long> jumps;             ///< sequence indices where the dump's positions restart or jump
+  Eigen::VectorXd theta;           ///< measured θ_j per pair (negative: the pair turns the other way)
+  Eigen::VectorXd angle_residual;  ///< per pair: RMS of φ − m·θ_j (rad)
+  Eigen::VectorXd theta_sigma;     ///< per pair: standard error of θ_j, angle_residual / √(Σ m²)
+  FamilyFit fit;                   ///< the best family
+  std::vector<FamilyFit> fits;     ///< every family tried, best first
+  std::vector<Message> notes;      ///< what could not be decided, and what the numbers also say
+  double position_offset = 0;      ///< k: the dump rotated position m by (m + k)·θ (0: the positions given)
+  std::vector<long> jumps;         ///< sequence indices where the dump's positions restart or jump
+  /// The sequence index from which the dump's positions stop advancing while the given ones go on (no pair turns
+  /// from one index to the next): a cos/sin cache read with its index clamped to its last row; −1 when they advance.
+  long held_from = -1;
+  double held_position = 0;  ///< the position every index from held_from on is turned at (the last one given before)
   std::vector<double> dump_positions;  ///< the positions the dump used (given ones with jumps and offset applied)
   std::vector<int> undetermined;       ///< pairs whose θ_j the positions cannot determine
   /// Pairs whose partners the dump's rounding hides (they turn too little at these positions): paired as the layout of

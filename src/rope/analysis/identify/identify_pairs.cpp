@@ -10,6 +10,7 @@
 #include "rope/analysis/identify/identify.hpp"
 #include "rope/core/constants.hpp"
 #include "rope/core/error.hpp"
+#include "rope/io/csv.hpp"
 
 namespace rope {
 namespace {
@@ -119,6 +120,20 @@ double layout_norm_residual(const DumpVectors& before, const DumpVectors& after,
 
 Identification identify_rope(const DumpVectors& before, const DumpVectors& after,
                              const std::vector<double>& positions) {
+  // Values that are not finite numbers after RoPE (m·θ overflowing float16 from 65520 on: gpt-oss) carry no angle:
+  // refused, naming where they start, as rope check names them (angles-f16-overflow).
+  const long groups = after.groups();
+  for (std::size_t k = 0; k < after.values.size() && static_cast<long>(positions.size()) == after.seq; ++k) {
+    if (std::isfinite(after.values[k])) continue;
+    const long s = static_cast<long>(k) / (groups * after.d);
+    throw InvalidArgument(error_msg(
+        "{0}: the element at position {1}, sequence index {2} is {3}: identify reads angles from finite numbers only "
+        "(rope check names where they come from)",
+        option_name("after"), format_number(positions[static_cast<std::size_t>(s)]), s,
+        std::isnan(after.values[k]) ? "NaN"
+        : after.values[k] > 0       ? "+inf"
+                                    : "-inf"));
+  }
   const std::vector<bool> moving =
       moving_indices(before, after, positions.size(), [&](std::size_t s) { return positions[s] != 0; });
   return detail::identify_with(before, after, moving,

@@ -30,8 +30,9 @@ struct IdentifyRun {
   LoadedDumps dumps;                    ///< geometry, positions and how they were given; no values
   Identification id;
 
-  /// The dump's positions are not the ones given (an offset, a restart or a jump): a failed check's exit code.
-  bool positions_differ() const { return id.position_offset != 0 || !id.jumps.empty(); }
+  /// The dump's positions are not the ones given (an offset, a restart or a jump, positions held from an index on): a
+  /// failed check's exit code.
+  bool positions_differ() const { return id.position_offset != 0 || !id.jumps.empty() || id.held_from >= 0; }
   /// A failed check's exit code: the positions differ, the rotation is reversed (every pair turns clockwise), or the
   /// heads pair their channels in different layouts (a q/k permutation wrong on some heads).
   bool failed() const { return positions_differ() || id.reversed || !id.heads_paired_otherwise.empty(); }

@@ -10,6 +10,7 @@
 #include "rope/analysis/identify/identify.hpp"
 #include "rope/core/constants.hpp"
 #include "rope/core/error.hpp"
+#include "rope/io/csv.hpp"
 
 namespace rope {
 namespace {
@@ -196,6 +197,33 @@ std::optional<double> sparse_peak(const std::vector<double>& m, const std::vecto
   return best.first;
 }
 
+/// Largest turn of a pair from one index to the next (rad) that counts as none: a float32 dump turns within 1e-6, a
+/// bf16 one within a few 1e-3 (its phasors sum over the heads), a pair of θ_0 = 1 by 1.
+constexpr double kStill = 0.02;
+
+/// The first index of the run of indices, to the end of the dump and at least 2 long, where the given positions
+/// advance (by any step) and no pair turns from one index to the next, after indices where some pair did turn: where a
+/// cos/sin cache clamped to its last row stops turning the vectors (docs/check.md's cos-sin-cache-short); nullopt
+/// otherwise.
+std::optional<long> held_index(const std::vector<std::vector<Complex>>& u, const std::vector<double>& positions) {
+  const long seq = static_cast<long>(positions.size());
+  const auto still = [&](long s) {
+    if (positions[static_cast<std::size_t>(s)] == positions[static_cast<std::size_t>(s - 1)]) return false;
+    for (const auto& pair : u) {
+      const Complex a = pair[static_cast<std::size_t>(s)], b = pair[static_cast<std::size_t>(s - 1)];
+      if (std::abs(a) > 0 && std::abs(b) > 0 && std::abs(std::arg(a * std::conj(b))) > kStill) return false;
+    }
+    return true;
+  };
+  long from = seq;
+  while (from > 1 && still(from - 1)) --from;
+  if (seq - from < 2 || from <= 1) return std::nullopt;
+  for (long s = 1; s < from; ++s) {
+    if (!still(s)) return from;
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 double detail::periodogram_peak(const std::vector<double>& m, const std::vector<Complex>& u, bool& ambiguous) {
@@ -276,11 +304,19 @@ std::vector<std::vector<Complex>> detail::pair_phasors(const DumpVectors& before
   return u;
 }
 
-void detail::measure_frequencies(const DumpVectors& before, const DumpVectors& after,
-                                 const std::vector<double>& positions, Identification& id) {
+void detail::measure_frequencies(const DumpVectors& before, const DumpVectors& after, const std::vector<double>& given,
+                                 Identification& id) {
   const int n = static_cast<int>(id.pairs.size());
   const long seq = before.seq;
   const std::vector<std::vector<Complex>> u = pair_phasors(before, after, id);
+  // Positions held (a cos/sin cache read with its index clamped to its last row): from that index on, every vector is
+  // turned as at the last position before it, so the dump's positions are those, and the rest is measured on them.
+  std::vector<double> positions = given;
+  if (const std::optional<long> from = held_index(u, given)) {
+    id.held_from = *from;
+    id.held_position = given[static_cast<std::size_t>(*from - 1)];
+    std::fill(positions.begin() + *from, positions.end(), id.held_position);
+  }
   // The periodogram's positions: the ones of smallest |m|.
   std::vector<long> order(static_cast<std::size_t>(seq));
   std::iota(order.begin(), order.end(), 0L);
@@ -441,16 +477,24 @@ void detail::measure_frequencies(const DumpVectors& before, const DumpVectors& a
                              positions[i] + id.position_offset));
     }
   }
+  if (id.held_from >= 0) {
+    const auto i = static_cast<std::size_t>(id.held_from);
+    id.notes.push_back(
+        msg("the positions stop at index {0}: from there on every vector is turned at position {1}, not {2} and beyond "
+            "(a cos/sin cache of {3} positions read with its index clamped to its last row?)",
+            id.held_from, id.held_position + id.position_offset, given[i] + id.position_offset,
+            id.held_position + id.position_offset + 1));
+  }
   if (id.offset_beyond_span) {
     id.notes.push_back(
         msg("the angles look like {0} + index, far beyond the positions given (from {1}): the positions are missing "
             "or offset; give the dump's own ({2})",
-            fmt::format("{:g}", positions.front() + id.position_offset), fmt::format("{:g}", positions.front()),
+            format_number(positions.front() + id.position_offset), format_number(positions.front()),
             option_name("positions")));
   }
   if (id.position_offset != 0) {
-    const std::string k = fmt::format("{:+g}", id.position_offset);
-    const std::string term = fmt::format("{} {:g}", id.position_offset > 0 ? "+" : "−", std::abs(id.position_offset));
+    const std::string k = fmt::format("{:+}", id.position_offset);
+    const std::string term = fmt::format("{} {}", id.position_offset > 0 ? "+" : "−", std::abs(id.position_offset));
     id.notes.push_back(
         id.position_offset > 0
             ? msg("positions shifted by {0}: the dump rotates the vector at position m by (m {1})·θ, and "

@@ -49,6 +49,21 @@ void check_positive(double value, std::string_view name) {
   if (!(value > 0.0)) throw InvalidArgument(error_msg("{0} must be > 0 (got {1})", name, value));
 }
 
+void check_finite(double value, std::string_view method, std::string_view key) {
+  if (!std::isfinite(value)) {
+    throw InvalidArgument(error_msg("{0} {1} ({2}) must be a finite number (got {3})", method, key,
+                                    option_name(std::string(key) + "="), value));
+  }
+}
+
+void check_positive(double value, std::string_view method, std::string_view key) {
+  check_finite(value, method, key);
+  if (!(value > 0.0)) {
+    throw InvalidArgument(
+        error_msg("{0} {1} ({2}) must be > 0 (got {3})", method, key, option_name(std::string(key) + "="), value));
+  }
+}
+
 /// (S5): L0 = original_max_position_embeddings, else max_position_embeddings.
 long original_context(const RopeConfig& c) {
   if (c.original_max_position_embeddings) return *c.original_max_position_embeddings;
@@ -147,8 +162,9 @@ RopeParameters rope_parameters(const RopeConfig& config) {
     throw InvalidArgument(error_msg("max_position_embeddings must be >= {0} (got {1})", 1, *c.max_position_embeddings));
   }
   if (c.original_max_position_embeddings && *c.original_max_position_embeddings < 1) {
-    throw InvalidArgument(
-        error_msg("original_max_position_embeddings must be >= {0} (got {1})", 1, *c.original_max_position_embeddings));
+    throw InvalidArgument(error_msg("{0} ({1}) must be >= {2} (got {3})", "original_max_position_embeddings",
+                                    option_name("original_max_position_embeddings="), 1,
+                                    *c.original_max_position_embeddings));
   }
   if (c.seq_len && *c.seq_len < 1) throw InvalidArgument(error_msg("seq_len must be >= {0} (got {1})", 1, *c.seq_len));
   if (c.factor) check_finite(*c.factor, "factor");

@@ -22,8 +22,9 @@ YarnAttention yarn_attention(const RopeConfig& c, double f) {
   if (both) {
     const double den = yarn_get_mscale(f, *c.mscale_all_dim);
     if (den == 0.0) {
-      throw InvalidArgument(error_msg(
-          "yarn mscale_all_dim {0} makes get_mscale(f, mscale_all_dim) = 0 (division by zero)", *c.mscale_all_dim));
+      throw InvalidArgument(
+          error_msg("yarn mscale_all_dim ({0}) {1} makes get_mscale(f, mscale_all_dim) = 0 (division by zero)",
+                    option_name("mscale_all_dim="), *c.mscale_all_dim));
     }
     return {yarn_get_mscale(f, *c.mscale) / den,
             Message::same(fmt::format(
@@ -45,8 +46,8 @@ void yarn(const RopeConfig& c, const Common& k, RopeParameters& p) {
   // error in HF's math.log.
   const double beta_fast = c.beta_fast.value_or(0.0) != 0.0 ? *c.beta_fast : 32.0;
   const double beta_slow = c.beta_slow.value_or(0.0) != 0.0 ? *c.beta_slow : 1.0;
-  check_positive(beta_fast, "yarn beta_fast");
-  check_positive(beta_slow, "yarn beta_slow");
+  check_positive(beta_fast, "yarn", "beta_fast");
+  check_positive(beta_slow, "yarn", "beta_slow");
   if (beta_fast < beta_slow) {
     p.warnings.push_back(
         {msg("yarn beta_fast {0} < beta_slow {1}: the ramp runs backwards (HF warns: beta_fast must be "
@@ -85,9 +86,9 @@ void yarn(const RopeConfig& c, const Common& k, RopeParameters& p) {
     const double L = static_cast<double>(L0);
     if (L <= kTwoPi) {
       throw InvalidArgument(
-          error_msg("yarn variant grok-theta-scale needs original_max_position_embeddings > 2π "
-                    "(got {0}): ln(L0/2π) is a divisor",
-                    L0));
+          error_msg("yarn variant grok-theta-scale needs original_max_position_embeddings ({0}) > 2π (got {1}): "
+                    "ln(L0/2π) is a divisor",
+                    option_name("original_max_position_embeddings="), L0));
     }
     const double b = std::pow(k.base, std::log(L * f / kTwoPi) / std::log(L / kTwoPi));
     if (!std::isfinite(b)) {  // named by the inputs that made it, as ntk_base names its own
@@ -124,7 +125,7 @@ void yarn(const RopeConfig& c, const Common& k, RopeParameters& p) {
 
   // (S9), (S10)
   if (c.attention_factor) {
-    check_finite(*c.attention_factor, "yarn attention_factor");
+    check_finite(*c.attention_factor, "yarn", "attention_factor");
     if (*c.attention_factor < 0.0) {
       p.warnings.push_back(
           {msg("attention_factor {0} < 0 (HF warns: must be a float greater than 0); harmless for the "
@@ -132,8 +133,8 @@ void yarn(const RopeConfig& c, const Common& k, RopeParameters& p) {
                *c.attention_factor)});
     }
   }
-  if (c.mscale) check_finite(*c.mscale, "yarn mscale");
-  if (c.mscale_all_dim) check_finite(*c.mscale_all_dim, "yarn mscale_all_dim");
+  if (c.mscale) check_finite(*c.mscale, "yarn", "mscale");
+  if (c.mscale_all_dim) check_finite(*c.mscale_all_dim, "yarn", "mscale_all_dim");
   if (!c.attention_factor && (c.mscale.value_or(0.0) != 0.0) != (c.mscale_all_dim.value_or(0.0) != 0.0)) {
     p.warnings.push_back({msg(
         "yarn uses mscale only together with mscale_all_dim (both non-zero): with one of them the attention factor is get_mscale(f)")});
@@ -195,8 +196,8 @@ double yarn_correction_dim(double turns, int d, double base, long original_max_p
   check_dimension(d, kMaxDim, "rotary dimension d");
   check_base(base);
   if (original_max_position < 1) {
-    throw InvalidArgument(
-        error_msg("original_max_position_embeddings must be >= {0} (got {1})", 1, original_max_position));
+    throw InvalidArgument(error_msg("{0} ({1}) must be >= {2} (got {3})", "original_max_position_embeddings",
+                                    option_name("original_max_position_embeddings="), 1, original_max_position));
   }
   // (S6)
   return static_cast<double>(d) * std::log(static_cast<double>(original_max_position) / (turns * kTwoPi)) /
