@@ -353,8 +353,8 @@ void print_check(std::ostream& out, const CheckRun& run, const Text& t, const st
   };
   out << t.tr("rope check: {0} against RoPE({1})\n", escape_controls(run.after_file), escape_controls(run.before_file));
   row(t.tr("dump"),
-      fmt::format("[{}] = {}, {} ({}), {} {}", to_string(dumps.axes), shape_string(dumps.shape),
-                  to_string(dumps.after.dtype), dumps.stored, t.tr("positions"), positions_text(dumps, t)));
+      t.tr("[{0}] = {1}, {2} ({3}), positions {4}", std::string(to_string(dumps.axes)), shape_string(dumps.shape),
+           std::string(to_string(dumps.after.dtype)), dumps.stored, positions_text(dumps, t)));
   if (dumps.axes_assumed) row(t.tr("axes"), axes_assumed_text(dumps, t));
   if (e.mode != CheckMode::Forward) row(t.tr("mode"), check_mode(e.mode).title(e).in(t.lang()));
   if (nope && e.query_beta != 0) {
@@ -399,7 +399,7 @@ void print_check(std::ostream& out, const CheckRun& run, const Text& t, const st
   row(t.tr("angles (C2)"),
       t.tr("{0}: c_i = {1}", std::string(to_string(run.angles)), angle_error_formula(run.angles, e.base(), r)));
   out << '\n';
-  row(t.tr("max |Δ|/tolerance"), fmt::format("{}  ({})", ratio_text(c.max_ratio, digits), t.tr("<= 1 passes")));
+  row(t.tr("max |Δ|/tolerance"), t.tr("{0}  (<= 1 passes)", ratio_text(c.max_ratio, digits)));
   row(t.tr("elements failing"), t.tr("{0} of {1}", c.failing, c.total));
   row(t.tr("positions failing"),
       failing_summary(
