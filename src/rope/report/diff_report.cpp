@@ -141,8 +141,8 @@ void print_diff(std::ostream& out, const DiffRun& run, const Text& t) {
   out << t.tr("rope diff: {0} ({1}) and {2} ({3}) against RoPE({4})\n", name_a, escape_controls(run.after_a_file),
               name_b, escape_controls(run.after_b_file), escape_controls(run.before_file));
   row(t.tr("dump"),
-      fmt::format("[{}] = {}, {} / {}, {} {}", to_string(a.axes), shape_string(a.shape), to_string(a.after.dtype),
-                  to_string(run.b_type), t.tr("positions"), positions_text(a, t)));
+      t.tr("[{0}] = {1}, {2} / {3}, positions {4}", std::string(to_string(a.axes)), shape_string(a.shape),
+           std::string(to_string(a.after.dtype)), std::string(to_string(run.b_type)), positions_text(a, t)));
   if (a.axes_assumed) row(t.tr("axes"), axes_assumed_text(a, t));
   if (nope) {
     row(t.tr("expected"), t.tr("unchanged: layers {0} ({1}) of {2} have no RoPE", describe_layers(nope->layers),

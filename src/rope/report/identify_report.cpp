@@ -171,8 +171,8 @@ void print_identify(std::ostream& out, const IdentifyRun& run, const Text& t, co
   };
   out << t.tr("rope identify: {0} from {1}\n", escape_controls(run.after_file), escape_controls(run.before_file));
   row(t.tr("dump"),
-      fmt::format("[{}] = {}, {} ({}), {} {}", to_string(dumps.axes), shape_string(dumps.shape),
-                  to_string(dumps.after.dtype), dumps.stored, t.tr("positions"), positions_text(dumps, t)));
+      t.tr("[{0}] = {1}, {2} ({3}), positions {4}", std::string(to_string(dumps.axes)), shape_string(dumps.shape),
+           std::string(to_string(dumps.after.dtype)), dumps.stored, positions_text(dumps, t)));
   if (dumps.axes_assumed) row(t.tr("axes"), axes_assumed_text(dumps, t));
   if (id.position_offset != 0 || !id.jumps.empty()) {
     std::string jumps;

@@ -114,8 +114,8 @@ void print_spectrum(std::ostream& wrapped, const SpectrumRun& run, const Text& t
   };
   out << t.tr("rope spectrum: {0}\n", escape_controls(run.file));
   row(t.tr("dump"),
-      fmt::format("[{}] = {}, {} ({}), {} {}", to_string(run.dump.axes), shape_string(run.dump.shape),
-                  to_string(run.dump.after.dtype), run.dump.stored, t.tr("positions"), positions_text(run.dump, t)));
+      t.tr("[{0}] = {1}, {2} ({3}), positions {4}", std::string(to_string(run.dump.axes)), shape_string(run.dump.shape),
+           std::string(to_string(run.dump.after.dtype)), run.dump.stored, positions_text(run.dump, t)));
   if (run.dump.axes_assumed) row(t.tr("axes"), axes_assumed_text(run.dump, t));
   if (run.nope) {
     row(t.tr("spec"), t.tr("no RoPE: layers {0} ({1}) of {2}", describe_layers(run.nope->layers),
