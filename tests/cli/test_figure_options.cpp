@@ -14,6 +14,7 @@
 #include "rope/cli/figures/motion_figures.hpp"
 #include "rope/core/error.hpp"
 #include "support/cli_harness.hpp"
+#include "support/shared.hpp"
 
 namespace rope::cli {
 namespace {
