@@ -162,10 +162,10 @@ def check_pair(exe, dom, cmd, where):
     `rope explain … --step 5` prints them (run exactly as the page names it, in the page's language), and θ_i
     of the command as the page shows it."""
     out = rope(exe, cmd["plane"])
-    for key, pattern in (("score", r"⟨R\(Mθ\)q, R\(Nθ\)k⟩ = \(.*?\)·\(.*?\) = (\S+)"),
-                         ("relative", r"qᵀ·R\(\(N−M\)θ\)·k = \(.*?\)·\(.*?\) = (\S+)"),
+    for key, pattern in (("score", r"⟨R_M q, R_N k⟩ = \(.*?\)·\(.*?\) = (\S+)"),
+                         ("relative", r"qᵀ R_\{N−M\} k = \(.*?\)·\(.*?\) = (\S+)"),
                          ("angle-between", r"≡ (\S+) rad"),
-                         ("wrong-sign", r"qᵀ·R\(\(M−N\)θ\)·k = (\S+)")):
+                         ("wrong-sign", r"qᵀ R_\{M−N\} k = (\S+)")):
         same(key, dom.ids[key][0].strip(), printed(pattern, out, cmd["plane"], where), where)
     same("θ_i of the explained pair", dom.ids["pair-theta"][1], printed(r"--theta (\S+)", cmd["plane"], "", where), where)
     for key, pattern in (("m", r"--position (\S+) --position"), ("n", r"--position \S+ --position (\S+)")):
