@@ -47,13 +47,13 @@ class CMakeBuild(build_ext):
         else:
             tree = WORK / "cmake"
             configure = ["cmake", "-S", str(ROOT), "-B", str(tree), "-DCMAKE_BUILD_TYPE=Release", "-DROPE_PYTHON=ON",
-                         "-DBUILD_TESTING=OFF", "-DROPE_BUILD_BENCH=OFF", "-DROPE_UNITY_LIBRARY=ON", "-DROPE_UNITY_CLI=ON",
-                         f"-DPython3_EXECUTABLE={sys.executable}"]
+                         "-DBUILD_TESTING=OFF", "-DROPE_BUILD_BENCH=OFF", "-DROPE_UNITY_LIBRARY=ON",
+                         "-DROPE_UNITY_CLI=ON", f"-DPython3_EXECUTABLE={sys.executable}"]
         start = time.monotonic()
         say(f"configuring the CMake tree {tree}")
         subprocess.check_call(configure)
         jobs = str(len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 2)
-        say(f"compiling the library and the module (target rope_python, {jobs} jobs; about 5 min on 2 idle cores "
+        say(f"compiling the library and the module (target rope_python, {jobs} jobs; minutes on 2 idle cores "
             "from nothing)")
         subprocess.check_call(["cmake", "--build", str(tree), "--target", "rope_python", "-j", jobs])
         say(f"built in {time.monotonic() - start:.0f} s")
