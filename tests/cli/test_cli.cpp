@@ -181,6 +181,12 @@ TEST_F(Cli, FigureOptionsAreChecked) {
   expect_one_line_error(rope_cli({"decay", "--samples", "50"}), 2, "--samples and --seed apply to --kind random only");
   expect_one_line_error(rope_cli({"matrix", "--relative", "1", "2", "--png", path("m.png")}), 2,
                         "use it with --position");
+  for (const char* option : {"--png", "--svg", "--pdf", "--output", "--keep-script"}) {  // was a file named '-'
+    expect_one_line_error(rope_cli({"wavelengths", option, "-"}), 2,
+                          std::string(option) + " needs a file name, not '-'");
+  }
+  expect_one_line_error(rope_cli({"explain", "--gif", "-"}), 2, "--gif needs a file name, not '-'");
+  EXPECT_FALSE(fs::exists("-"));
   EXPECT_TRUE(fs::is_empty(dir_));
 }
 

@@ -125,6 +125,17 @@ void check_figure_options(const FigureOptions& o) {
                                       plot::kMaxPixels, value));
     }
   }
+  // A figure is a file (or a drawing in the terminal): '-' names no standard-output form, and would have been
+  // written as a file called '-'.
+  for (const auto& [name, value] :
+       {std::pair{"--png", &o.png}, std::pair{"--svg", &o.svg}, std::pair{"--pdf", &o.pdf},
+        std::pair{"--output", &o.output}, std::pair{"--gif", &o.gif}, std::pair{"--keep-script", &o.keep_script}}) {
+    if (*value == "-") {
+      throw InvalidArgument(
+          error_msg("{0} needs a file name, not '-': a figure is written to a file (or drawn in the terminal by {1})",
+                    name, "--term"));
+    }
+  }
   if (!o.output.empty()) plot::format_from_extension(o.output);
   if (!o.term.empty() && o.term != "auto" && o.term != "sixel" && o.term != "text") {
     throw InvalidArgument(error_msg("--term must be auto, sixel or text (got '{0}')", o.term));
