@@ -3,7 +3,8 @@
 // element with the kernel's operations, compared with ==, on float64 dumps with exact ties (a head copied into
 // another), a zero vector, both layouts and an attention factor; and on failing dumps, whose failing elements the
 // kernel counts by the same vectorized loop after a thread's first failure: the counts, per group too, and the maxima
-// of the exact loop.
+// of the exact loop. The pair norms (N1) screened in the loop of (C1) (the passing path's one pass) give what two
+// separate passes give, bit for bit.
 #include <algorithm>
 #include <cmath>
 #include <gtest/gtest.h>
@@ -119,6 +120,84 @@ TEST_P(CheckScreenFailing, CountsAndMaximaAreTheExactLoopsBitForBit) {
 
 INSTANTIATE_TEST_SUITE_P(LayoutsAndShifts, CheckScreenFailing,
                          ::testing::Combine(::testing::Bool(), ::testing::Values(1.0, -1.0, 3.0)));
+
+/// One dump of the fused screen's table: the layout, the positions' shift (every element fails (C1): the count path),
+/// head 2's output scaled (its pair norms fail (N1): the position compared again by the norms' own loop), one value
+/// not a number.
+struct FusedNormsCase {
+  const char* name;
+  bool half;
+  double shift, head_scale;
+  bool nan;
+};
+
+class CheckScreenFusedNorms : public ::testing::TestWithParam<FusedNormsCase> {};
+
+DumpVectors as_f32_dump(DumpVectors v) {  // float32 values and rounding, so that the screen of (N1) applies
+  for (double& x : v.values) x = static_cast<double>(static_cast<float>(x));
+  v.dtype = DType::F32;
+  return v;
+}
+
+void expect_same_comparison(const DumpComparison& got, const DumpComparison& want) {
+  EXPECT_EQ(got.max_ratio, want.max_ratio);
+  EXPECT_EQ(got.failing, want.failing);
+  EXPECT_EQ(got.total, want.total);
+  EXPECT_EQ(got.position_ratio, want.position_ratio);
+  EXPECT_EQ(got.channel_ratio, want.channel_ratio);
+  EXPECT_EQ(got.group_failing, want.group_failing);
+  EXPECT_EQ(got.first_seq, want.first_seq);
+  EXPECT_EQ(got.first_group, want.first_group);
+  EXPECT_EQ(got.first_channel, want.first_channel);
+  EXPECT_EQ(got.first_pair, want.first_pair);
+  EXPECT_TRUE(got.first_got == want.first_got || (std::isnan(got.first_got) && std::isnan(want.first_got)))
+      << got.first_got << " " << want.first_got;
+  EXPECT_EQ(got.first_tolerance, want.first_tolerance);
+  EXPECT_EQ(got.after_non_finite.count, want.after_non_finite.count);
+  EXPECT_EQ(got.norm_after2, want.norm_after2);  // the sums of the norms: the scale a diagnosis names
+  EXPECT_EQ(got.norm_expected2, want.norm_expected2);
+}
+
+TEST_P(CheckScreenFusedNorms, BothComparisonsAreTheSeparatePassesBitForBit) {
+  const FusedNormsCase& c = GetParam();
+  const DumpVectors x = as_f32_dump(test::random_dump(600, 4, 32, 19));  // 5 blocks: both cores
+  DumpVectors y = as_f32_dump(test::rotate_dump(x, c.half, 32, kDefaultBase));
+  for (long s = 0; s < x.seq; ++s) {
+    for (int ch = 0; ch < 32; ++ch) {
+      double& v = y.values[static_cast<std::size_t>((s * 4 + 2) * 32 + ch)];
+      v = static_cast<double>(static_cast<float>(v * c.head_scale));
+    }
+  }
+  if (c.nan) y.values[static_cast<std::size_t>((300 * 4 + 1) * 32 + 5)] = std::nan("");
+  RopeExpectation e = test::expect_half(32, 32, kDefaultBase, 1.0);
+  e.rope.layout = c.half ? Layout::Half : Layout::Interleaved;
+  std::vector<AxisPosition> positions;
+  for (long s = 0; s < x.seq; ++s) positions.push_back(AxisPosition::single(static_cast<double>(s) + c.shift));
+  Variant expected;
+  expected.spec = e;
+  Variant norms = expected;
+  norms.norms = true;
+  const MemorySource source(x, y);
+  ComparePass together;
+  together.norms_as_previous = true;
+  const std::vector<DumpComparison> both = source.compare(0, positions, {expected, norms}, together);
+  ASSERT_EQ(both.size(), 2u);
+  expect_same_comparison(both[0], source.compare(0, positions, {expected}).front());
+  expect_same_comparison(both[1], source.compare(0, positions, {norms}).front());
+  EXPECT_GT(both[1].norm_after2, 0);
+}
+
+INSTANTIATE_TEST_SUITE_P(Dumps, CheckScreenFusedNorms,
+                         ::testing::Values(FusedNormsCase{"half_passes", true, 0, 1, false},
+                                           FusedNormsCase{"interleaved_passes", false, 0, 1, false},
+                                           FusedNormsCase{"half_head_norm_off_by_4e_7", true, 0, 1 + 4e-7, false},
+                                           FusedNormsCase{"interleaved_head_scaled", false, 0, 1.05, false},
+                                           FusedNormsCase{"half_positions_shifted", true, 1, 1, false},
+                                           FusedNormsCase{"interleaved_shifted_and_scaled", false, -1, 1.05, false},
+                                           FusedNormsCase{"half_one_nan", true, 0, 1, true}),
+                         [](const ::testing::TestParamInfo<FusedNormsCase>& info) {
+                           return std::string(info.param.name);
+                         });
 
 }  // namespace
 }  // namespace rope

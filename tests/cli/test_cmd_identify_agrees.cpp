@@ -88,6 +88,14 @@ std::function<void(const Both&)> layout(const char* want) {
   return [want](const Both& b) { EXPECT_EQ(b.identify["layout"], want) << b.identify_text; };
 }
 
+/// identify pairs the channels interleaved with the output de-interleaved (HF's DeepSeek-V3 order), and fits the
+/// frequencies (YaRN, as the preset's).
+void deinterleaved_output(const Both& b) {
+  EXPECT_EQ(b.identify["layout"], "interleaved") << b.identify_text;
+  EXPECT_EQ(b.identify["output_order"], "de-interleaved") << b.identify_text;
+  EXPECT_EQ(b.identify_code, 0) << b.identify_text;
+}
+
 /// identify fits the default family at check's found base.
 void fits_found_base(const Both& b) {
   EXPECT_EQ(b.family(), "default") << b.identify_text;
@@ -97,6 +105,20 @@ void fits_found_base(const Both& b) {
 /// identify's rotated block starts at check's found offset.
 void rotary_block_at_found_offset(const Both& b) {
   EXPECT_EQ(b.identify.value("rotary_offset", 0), static_cast<int>(b.found("offset"))) << b.identify_text;
+}
+
+/// identify finds the positions jump where segment `segment` (a batch row or packed sequence) starts, at index `start`,
+/// and names that segment alone with check's found offset, its positions' shift.
+std::function<void(const Both&)> segment_at_found_offset(const char* kind, long segment, long start) {
+  return [=](const Both& b) {
+    EXPECT_EQ(b.identify_code, 1) << b.identify_text;
+    EXPECT_EQ(b.identify["jumps"], Json::array({start})) << b.identify_text;
+    const Json& offsets = b.identify["segment_offsets"];
+    ASSERT_EQ(offsets.size(), 1u) << b.identify_text;
+    EXPECT_EQ(offsets[0][kind], segment) << b.identify_text;
+    EXPECT_EQ(offsets[0]["start"], start) << b.identify_text;
+    EXPECT_EQ(offsets[0]["offset"].get<double>(), b.found("offset")) << b.identify_text;
+  };
 }
 
 /// identify's θ_j are the default ladder of base 10000 (d 64) rounded to the number type `round`.
@@ -229,9 +251,10 @@ const std::vector<Agreement>& agreements() {
            EXPECT_EQ(axes[j], (qwen3_vl_axis(j) + int(b.found("shift"))) % 3) << "pair " << j;
        }},
       {"mrope_batch_rows", "mrope-batch-rows",
-       [](const Both& b) {  // identify does not read [3, batch, seq] the kernel's way: it finds no axis map, no family
-         EXPECT_TRUE(b.identify["mrope"]["sections"].is_null()) << b.identify_text;
-         EXPECT_EQ(b.family(), "per-pair") << b.identify_text;
+       [](const Both& b) {  // the t, h, w given fit no axis map; read the kernel's way, Qwen3-VL's sections
+         EXPECT_EQ(b.identify["mrope_batch_rows"].get<double>(), b.found("batch")) << b.identify_text;
+         EXPECT_EQ(b.identify["mrope"]["sections"], Json::array({24, 20, 20})) << b.identify_text;
+         EXPECT_EQ(b.identify_code, 1) << b.identify_text;
        }},
       {"mrope_text_rows", "mrope-text-rows-as-axes",
        [](const Both& b) {  // rows 1 and 2 are not at their positions: jumps where they start
@@ -253,20 +276,15 @@ const std::vector<Agreement>& agreements() {
          EXPECT_EQ(b.identify_code, 1);
          EXPECT_EQ(b.identify["position_offset"], b.found("offset")) << b.identify_text;
        }},
-      {"row_offset", "positions-offset",
-       [](const Both& b) {  // row 1 (indices 64 …) is not at its positions (left: identify measures a jump within the
-                            // positions' span only, so it does not give the offset 5000 check finds)
-         EXPECT_EQ(b.identify_code, 1) << b.identify_text;
-         EXPECT_EQ(b.identify["jumps"], Json::array({64})) << b.identify_text;
-       }},
-      {"packed_offset", "positions-offset",
-       [](const Both& b) {  // the second sequence (index 128 …) is not at its positions
-         EXPECT_EQ(b.identify_code, 1) << b.identify_text;
-         EXPECT_EQ(b.identify["jumps"], Json::array({128})) << b.identify_text;
-       }},
+      {"row_offset", "positions-offset", segment_at_found_offset("row", 1, 64)},
+      {"packed_offset", "positions-offset", segment_at_found_offset("sequence", 1, 128)},
       {"head_offset", "positions-offset",
-       [](const Both& b) {  // the positions are not the ones given (left: identify does not yet name the head)
+       [](const Both& b) {  // check's head with check's offset, the other heads at their positions
          EXPECT_EQ(b.identify_code, 1) << b.identify_text;
+         const Json& heads = b.identify["head_offsets"];
+         ASSERT_EQ(heads.size(), 1u) << b.identify_text;
+         EXPECT_EQ(heads[0]["head"].get<double>(), b.found("head")) << b.identify_text;
+         EXPECT_EQ(heads[0]["offset"].get<double>(), b.found("offset")) << b.identify_text;
        }},
       {"cp_rank_zigzag", "positions-offset",
        [](const Both& b) {  // check's first piece is identify's offset, its second piece identify's jump
@@ -301,11 +319,11 @@ const std::vector<Agreement>& agreements() {
       {"deepseek_llama_cpp", "output-interleaved", layout("interleaved")},
       {"deepseek_llama_cpp_strict", "output-interleaved", layout("interleaved")},
       {"deepseek_llama_cpp_layout", "", layout("interleaved")},
-      // HF's DeepSeek-V3 reads a pair at (2i, 2i + 1) and writes it at (i, i + 32): no pair of channels keeps its norm,
-      // so identify names no layout (left: identify does not yet name the de-interleaved output as check does).
-      {"deepseek_hf", "", layout("none")},
-      {"deepseek_hf_as_llama_cpp", "output-deinterleaved", layout("none")},
-      {"deepseek_hf_as_llama_cpp_strict", "output-deinterleaved", layout("none")},
+      // HF's DeepSeek-V3 reads a pair at (2i, 2i + 1) and writes it at (i, i + 32): identify reads the output back in
+      // place, finds the interleaved pairs and names the order, as check's output-deinterleaved (and the preset) does.
+      {"deepseek_hf", "", deinterleaved_output},
+      {"deepseek_hf_as_llama_cpp", "output-deinterleaved", deinterleaved_output},
+      {"deepseek_hf_as_llama_cpp_strict", "output-deinterleaved", deinterleaved_output},
       {"deepseek2_legacy", "",  // check passes with the spec's block, the last 64 channels; identify finds it there
        [](const Both& b) {
          EXPECT_EQ(b.identify_code, 0);

@@ -60,6 +60,12 @@ std::string layout_text(const Identification& id, const Text& t) {
   }
   switch (id.layout) {
     case PairLayout::Interleaved:
+      if (id.output_deinterleaved) {
+        return t.tr(
+            "interleaved: pairs (2j, 2j + 1), the output de-interleaved to (j, j + {0}) as Hugging Face's "
+            "DeepSeek-V3 writes it",
+            id.d / 2);
+      }
       return t.tr("interleaved: pairs (2j, 2j + 1)");
     case PairLayout::Half:
       if (id.axis_blocks) {
@@ -113,6 +119,8 @@ Value identify_value(const IdentifyRun& run) {
   axes_assumed_value(j, run.dumps);
   j["rotary_dim"] = id.rotary_dim;
   j["layout"] = to_string(id.layout);
+  // The order the output's channels are written in: "in place", or "de-interleaved" (rope check's equivalent order).
+  j["output_order"] = id.output_deinterleaved ? "de-interleaved" : "in place";
   if (id.axis_blocks) j["axis_blocks"] = true;  // (V6): the layout inside each axis's block of d/2 channels
   if (id.rotary_offset > 0) j["rotary_offset"] = id.rotary_offset;  // the rotated block's first channel
   Value& pairs = j["pairs"] = Value::array();
@@ -137,6 +145,27 @@ Value identify_value(const IdentifyRun& run) {
   j["notes"] = english(id.notes);
   j["position_offset"] = id.position_offset;
   j["jumps"] = id.jumps;
+  // position_ids [3, batch, seq] read as [batch, 3, seq]: the batch rows (rope check's mrope-batch-rows, found batch).
+  j["mrope_batch_rows"] = run.mrope_batch_rows > 0 ? Value(run.mrope_batch_rows) : Value();
+  // Heads turned at positions shifted by a constant of their own: each one's batch row (where the dump has several),
+  // head and shift.
+  Value& heads = j["head_offsets"] = Value::array();
+  for (const Identification::GroupOffset& o : id.group_offsets) {
+    Value v;
+    if (run.dumps.after.batch > 1) v["batch"] = o.group / run.dumps.after.heads;
+    v["head"] = o.group % run.dumps.after.heads;
+    v["offset"] = o.offset;
+    heads.push_back(v);
+  }
+  // Batch rows or packed sequences shifted by a constant of their own: each one's number, first index and shift.
+  Value& segments = j["segment_offsets"] = Value::array();
+  for (const SegmentOffset& o : run.segment_offsets) {
+    Value v;
+    v[run.dumps.segments_are_rows ? "row" : "sequence"] = o.segment;
+    v["start"] = o.start;
+    v["offset"] = o.offset;
+    segments.push_back(v);
+  }
   // Positions held from an index on (a cos/sin cache clamped to its last row): the index and the position held.
   j["held_from"] = id.held_from >= 0 ? Value(id.held_from) : Value();
   j["held_position"] = id.held_from >= 0 ? Value(id.held_position + id.position_offset) : Value();
@@ -183,6 +212,39 @@ void print_identify(std::ostream& out, const IdentifyRun& run, const Text& t, co
         : id.position_offset == 0
             ? t.tr("restart or jump at index {0}", jumps)
             : t.tr("the given ones shifted by {0:+g}, restart or jump at index {1}", id.position_offset, jumps));
+  }
+  if (!run.segment_offsets.empty()) {  // "row 1 fits positions + 5000", as check names it
+    std::string list;
+    for (std::size_t k = 0; k < run.segment_offsets.size() && k < 8; ++k)
+      list += fmt::format("{}{}: {:+}", k ? ", " : "", run.segment_offsets[k].segment, run.segment_offsets[k].offset);
+    if (run.segment_offsets.size() > 8) list += ", …";
+    const std::size_t n = run.segment_offsets.size(), all = run.dumps.segments.size();
+    row(t.tr("dump's positions"),
+        run.dumps.segments_are_rows
+            ? t.tr("{0} of {1} batch rows at their positions shifted by a constant (row: shift) {2}", n, all, list)
+            : t.tr("{0} of {1} packed sequences at their positions shifted by a constant (sequence: shift) {2}", n, all,
+                   list));
+  }
+  if (run.mrope_batch_rows > 0) {
+    row(t.tr("dump's positions"),
+        t.tr("position_ids [3, batch, seq] read as [batch, 3, seq] ({0} batch rows)", run.mrope_batch_rows));
+  }
+  if (!id.group_offsets.empty()) {  // "head 3 fits positions + 5000", as check names it
+    const bool rows = run.dumps.after.batch > 1;
+    const long heads = std::max<long>(1, run.dumps.after.heads);
+    std::string list;
+    for (std::size_t k = 0; k < id.group_offsets.size(); ++k) {
+      const Identification::GroupOffset& o = id.group_offsets[k];
+      list += k ? ", " : "";
+      list += rows ? fmt::format("{}, {}: {:+}", o.group / heads, o.group % heads, o.offset)
+                   : fmt::format("{}: {:+}", o.group % heads, o.offset);
+    }
+    const std::size_t n = id.group_offsets.size();
+    const long all = run.dumps.after.groups();
+    row(t.tr("dump's positions"),
+        rows ? t.tr("{0} of {1} heads at their positions shifted by a constant (batch row, head: shift) {2}", n, all,
+                    list)
+             : t.tr("{0} of {1} heads at their positions shifted by a constant (head: shift) {2}", n, all, list));
   }
   if (id.held_from >= 0) {
     row(t.tr("dump's positions"),

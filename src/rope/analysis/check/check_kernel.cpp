@@ -299,6 +299,44 @@ struct Tables {
 struct PositionScratch {
   std::vector<double> pair_max, q, cq, x, y;
   std::vector<char> screened;
+  /// (N1)'s screen: a·‖(cos, sin)‖ and its square w2 of each pair; the sums of FusedNorms.
+  std::vector<double> norm_q, norm_w2, norm_sums;
+};
+
+/// The screen of Variant::norms (N1) at one position: `q` = a·‖(cos, sin)‖ of each pair (a query's scaling
+/// included), and, where it applies, the bounds of ‖y‖² in squares with w2 = q². The pairs' norms are compared within
+/// (N1)'s relative bound less δ = max(2^−10 of it, 2^−40), far above the roundings of the squares and of the exact
+/// loop's square roots (a few 2^−53), so that a pair it passes passes the exact loop ((N1)'s floor only widens the
+/// bound). Not for bounds too tight for δ (float64), nor where every pair's ratio is asked for (`exact`).
+struct NormScreen {
+  bool on = false;
+  NormBounds bounds;
+};
+
+NormScreen norm_screen(const Setup& u, const Tables& tb, bool exact, std::vector<double>& q, std::vector<double>& w2) {
+  const auto h = static_cast<std::size_t>(u.half);
+  q.resize(h);
+  for (std::size_t i = 0; i < h; ++i) q[i] = u.a * std::sqrt(tb.cs[i] * tb.cs[i] + tb.sn[i] * tb.sn[i]);
+  const double delta = std::max(u.norm_rel * 0x1p-10, 0x1p-40);
+  NormScreen ns;
+  ns.on = !exact && (u.half_form || u.interleaved_form) && u.norm_rel > 2 * delta && u.norm_rel < 0.5;
+  if (ns.on) {
+    w2.resize(h);
+    for (std::size_t i = 0; i < h; ++i) w2[i] = q[i] * q[i];
+  }
+  ns.bounds = NormBounds{w2.data(), (1 - u.norm_rel + delta) * (1 - u.norm_rel + delta),
+                         (1 + u.norm_rel - delta) * (1 + u.norm_rel - delta)};
+  return ns;
+}
+
+/// The (N1) screen of a Variant::norms that turns as the variant before it (ComparePass::norms_as_previous), done in
+/// that variant's compare_position, which then loads each vector once for both screens: every vector's squares
+/// summed per pair into the scratch's norm_sums (‖y‖² | w2·‖x‖²), as compare_position_norms sums the vectors it
+/// screens.
+struct FusedNorms {
+  NormBounds bounds;
+  bool done = false;   ///< compare_position screened the position's vectors for (N1)
+  bool passed = true;  ///< every vector passed (N1)'s screen: the sums are compare_position_norms's, bit for bit
 };
 
 /// Every vector of sequence index s (block from s0) under (C1); returns the position's largest ratio. Vectors
@@ -306,7 +344,7 @@ struct PositionScratch {
 /// it can be a maximum of the position or of its channel, so that every maximum is the exact one; any other
 /// vector, and one the screen flags, is checked by compare_vector.
 double compare_position(const Setup& u, const BlockShape& shape, const Tables& tb, const BlockView& view, long s,
-                        long s0, Tally& t, PositionScratch& w) {
+                        long s0, Tally& t, PositionScratch& w, FusedNorms* norms = nullptr) {
   const std::size_t h = static_cast<std::size_t>(u.half);
   const long groups = shape.groups, d = shape.d;
   const double k = kToleranceSafety * u.a;
@@ -343,11 +381,28 @@ double compare_position(const Setup& u, const BlockShape& shape, const Tables& t
   w.cq.assign(dd, 0.0);
   w.screened.assign(static_cast<std::size_t>(groups), 0);
   bool dirty = false;  // a flagged vector folded into cq
+  double* sums = nullptr;
+  if (norms) {
+    w.norm_sums.assign(2 * h, 0.0);
+    sums = w.norm_sums.data();
+    norms->done = true, norms->passed = true;
+  }
   for (long g = 0; g < groups; ++g) {
     const long v = ((s - s0) * groups + g) * d + u.off;
-    if (!t.counting &&
-        screen_vector(sp, tb.cs, tb.sn, tb.kt2, element_at(view.before, view.type, v),
-                      element_at(view.after, view.type, v), &w.q[static_cast<std::size_t>(g) * dd], w.cq.data())) {
+    const void* x = element_at(view.before, view.type, v);
+    const void* y = element_at(view.after, view.type, v);
+    double* q = &w.q[static_cast<std::size_t>(g) * dd];
+    bool screened = false;
+    if (norms && norms->passed) {  // both screens in one loop; (N1) alone where (C1) counts failures
+      const int both = t.counting ? 0
+                                  : screen_vector_norms(sp, tb.cs, tb.sn, tb.kt2, norms->bounds, x, y, q, w.cq.data(),
+                                                        sums, sums + h);
+      screened = (both & 1) != 0;
+      norms->passed = t.counting ? add_screened_norms(sp, norms->bounds, x, y, sums, sums + h) : (both & 2) != 0;
+    } else {
+      screened = !t.counting && screen_vector(sp, tb.cs, tb.sn, tb.kt2, x, y, q, w.cq.data());
+    }
+    if (screened) {
       w.screened[static_cast<std::size_t>(g)] = 1;
       t.total += u.d;
     } else {
@@ -392,27 +447,20 @@ double compare_position_norms(const Setup& u, const BlockShape& shape, const Tab
   const auto h = static_cast<std::size_t>(u.half);
   double pmax = 0;
   w.x.resize(static_cast<std::size_t>(d)), w.y.resize(static_cast<std::size_t>(d));
-  w.q.resize(h);  // a·‖(cos, sin)‖ of each pair at this position (a query's scaling included)
-  for (std::size_t i = 0; i < h; ++i) w.q[i] = u.a * std::sqrt(tb.cs[i] * tb.cs[i] + tb.sn[i] * tb.sn[i]);
-  // The screen (check_screen.hpp screen_norms) of pairs in place in a regular form: their norms compared in squares
-  // within (N1)'s relative bound less δ = max(2^−10 of it, 2^−40), far above the roundings of the squares and of
-  // the exact loop's square roots (a few 2^−53), so that a pair it passes passes the exact loop ((N1)'s floor only
-  // widens the bound); the ratios of the pairs it passes are not computed. Not for bounds too tight for δ (float64).
-  const double delta = std::max(u.norm_rel * 0x1p-10, 0x1p-40);
-  const bool screen = !exact && (u.half_form || u.interleaved_form) && u.norm_rel > 2 * delta && u.norm_rel < 0.5;
+  // The screen (check_screen.hpp screen_norms) of pairs in place in a regular form: the ratios of the pairs it passes
+  // are not computed.
+  const NormScreen ns = norm_screen(u, tb, exact, w.norm_q, w.norm_w2);
+  const bool screen = ns.on;
   if (screen) {
-    w.cq.resize(3 * h);             // w2 | this vector's ‖y‖² | its w2·‖x‖²
+    w.cq.resize(2 * h);             // this vector's ‖y‖² | its w2·‖x‖²
     w.pair_max.assign(2 * h, 0.0);  // the sums of the screened vectors' ‖y‖², w2·‖x‖² per pair
-    for (std::size_t i = 0; i < h; ++i) w.cq[i] = w.q[i] * w.q[i];
   }
-  const NormBounds bounds{w.cq.data(), (1 - u.norm_rel + delta) * (1 - u.norm_rel + delta),
-                          (1 + u.norm_rel - delta) * (1 + u.norm_rel - delta)};
   const ScreenPairs sp{view.type, !u.half_form, u.half, u.a};
   for (long g = 0; g < groups; ++g) {
     const long v = ((s - s0) * groups + g) * d;
-    if (screen && screen_norms(sp, bounds, element_at(view.before, view.type, v + u.off),
-                               element_at(view.after, view.type, v + u.off), w.cq.data() + h, w.cq.data() + 2 * h)) {
-      for (std::size_t i = 0; i < h; ++i) w.pair_max[i] += w.cq[h + i], w.pair_max[h + i] += w.cq[2 * h + i];
+    if (screen && screen_norms(sp, ns.bounds, element_at(view.before, view.type, v + u.off),
+                               element_at(view.after, view.type, v + u.off), w.cq.data(), w.cq.data() + h)) {
+      for (std::size_t i = 0; i < h; ++i) w.pair_max[i] += w.cq[i], w.pair_max[h + i] += w.cq[h + i];
       t.total += 2 * u.half;
       continue;
     }
@@ -427,7 +475,7 @@ double compare_position_norms(const Setup& u, const BlockShape& shape, const Tab
     for (int i = 0; i < u.half; ++i) {
       const auto k = static_cast<std::size_t>(i);
       const double xa = x[u.ca[k]], xb = x[u.cb[k]], ya = y[u.oa[k]], yb = y[u.ob[k]];
-      const double nx = w.q[k] * std::sqrt(xa * xa + xb * xb), ny = std::sqrt(ya * ya + yb * yb);
+      const double nx = w.norm_q[k] * std::sqrt(xa * xa + xb * xb), ny = std::sqrt(ya * ya + yb * yb);
       const double tol = u.norm_rel * nx + u.norm_floor, diff = std::abs(ny - nx);
       gy += ny * ny, gx += nx * nx;
       if (diff <= tol) {  // the usual case: within (N1)
@@ -453,6 +501,26 @@ double compare_position_norms(const Setup& u, const BlockShape& shape, const Tab
     for (std::size_t i = 0; i < h; ++i) sy += w.pair_max[i], sx += w.pair_max[h + i];
   }
   return pmax;
+}
+
+/// Variant::norms at index s after compare_position screened it (FusedNorms): where every vector passed the screen,
+/// the position's sums added as compare_position_norms adds them, in pair order; otherwise compare_position_norms
+/// from the start, so that tallies, sums and ratios are those of the separate pass, bit for bit.
+void compare_fused_norms(const Setup& u, const BlockShape& shape, const Tables& tb, const BlockView& view, long s,
+                         long s0, Tally& t, PositionScratch& w, const FusedNorms& norms, double& sy, double& sx,
+                         double& pos) {
+  double pmax = 0;
+  if (norms.done && norms.passed) {
+    const std::size_t h = static_cast<std::size_t>(u.half);
+    double y2 = sy, x2 = sx;
+    for (std::size_t i = 0; i < h; ++i) y2 += w.norm_sums[i], x2 += w.norm_sums[h + i];
+    sy = y2, sx = x2;
+    t.total += 2 * u.half * shape.groups;
+  } else {
+    pmax = compare_position_norms(u, shape, tb, view, s, s0, t, w, sy, sx, false);
+  }
+  pos = pmax;
+  t.max_ratio = std::max(t.max_ratio, pmax);
 }
 
 /// HeadsSeqMixed: [seq, heads] viewed as [heads, seq] around RoPE (a reshape where a transpose belongs): the vector
@@ -518,6 +586,15 @@ std::vector<DumpComparison> compare_blocks(const BlockShape& shape, const std::v
     if (variants[k].norms)
       norm_y2[k].assign(static_cast<std::size_t>(shape.seq), 0.0), norm_x2[k].assign(norm_y2[k].size(), 0.0);
   }
+  // A Variant::norms screened in the loop of the variant before it (FusedNorms): it turns as that one, in the same
+  // pairs, and every pair's ratio is not asked for.
+  std::vector<char> fused(nv, 0);
+  for (std::size_t k = 1; k < nv; ++k) {
+    const Setup &p = setups[k - 1], &u = setups[k];
+    fused[k] = pass.norms_as_previous && !pass.exact_norms && variants[k].norms && !variants[k - 1].norms &&
+               !variants[k - 1].heads_mixed && p.half == u.half && p.off == u.off && p.half_form == u.half_form &&
+               p.interleaved_form == u.interleaved_form;
+  }
   const long B =
       std::max<long>(1, std::min(block_positions, shape.seq));  // a short dump: tables for its positions only
   // The blocks [s0, s1) visited: the range's, or those of the ranges of pass.only, each cut at B indices.
@@ -557,6 +634,7 @@ std::vector<DumpComparison> compare_blocks(const BlockShape& shape, const std::v
         BlockView view;
         fetch(s0, s1, buffers, view);
         for (std::size_t k = 0; k < nv; ++k) {
+          if (fused[k]) continue;  // compared in the loop of variant k − 1, below
           const Setup& u = setups[k];
           const std::size_t h = static_cast<std::size_t>(u.half);
           double* pos = out[k].position_ratio.data();
@@ -587,14 +665,28 @@ std::vector<DumpComparison> compare_blocks(const BlockShape& shape, const std::v
             }
             continue;
           }
+          const bool with_norms = k + 1 < nv && fused[k + 1];
           for (long s = s0; s < s1; ++s) {
             const std::size_t o = static_cast<std::size_t>(s - s0) * h;
             double& sc = scale[k][static_cast<std::size_t>(s - s0)];
             position_table(u, variant_position(*u.variant, positions, s), &cs[k][o], &sn[k][o], &term[k][o], &sc);
             const Tables tables{&cs[k][o], &sn[k][o], &term[k][o], &kt2[k][o], sc};
-            const double pmax = compare_position(u, shape, tables, view, s, s0, tally[k], scratch);
+            FusedNorms norms;
+            bool screen_norms = false;  // without its screen, (N1) is compared by compare_fused_norms alone
+            if (with_norms) {
+              const NormScreen ns = norm_screen(setups[k + 1], tables, false, scratch.norm_q, scratch.norm_w2);
+              norms.bounds = ns.bounds;
+              screen_norms = ns.on;
+            }
+            const double pmax =
+                compare_position(u, shape, tables, view, s, s0, tally[k], scratch, screen_norms ? &norms : nullptr);
             pos[s] = pmax;  // each index belongs to one block: no other thread writes it
             tally[k].max_ratio = std::max(tally[k].max_ratio, pmax);
+            if (with_norms)
+              compare_fused_norms(setups[k + 1], shape, tables, view, s, s0, tally[k + 1], scratch, norms,
+                                  norm_y2[k + 1][static_cast<std::size_t>(s)],
+                                  norm_x2[k + 1][static_cast<std::size_t>(s)],
+                                  out[k + 1].position_ratio[static_cast<Eigen::Index>(s)]);
           }
         }
         const long finished = ++done;

@@ -155,6 +155,94 @@ ROPE_CLONES bool norms_inter_bf16(int h, const NormBounds& b, const std::uint16_
   return norms<2>(h, b, x, y, sy, sx);
 }
 
+/// The loops of screen and norms in one (screen_vector_norms): the same operations on the same values, so that q,
+/// the verdicts and the squares are theirs bit for bit; the squares added to sy, sx.
+template <int Step, class E>
+inline int screen_and_norms(int half, double a, const double* cs, const double* sn, const double* kt2,
+                            const NormBounds& b, const E* __restrict x, const E* __restrict y, double* __restrict q,
+                            double* __restrict cq, double* __restrict sy, double* __restrict sx) {
+  const int other = Step == 1 ? half : 1;
+  const double* __restrict w2 = b.w2;
+  const double lo = b.lo, hi = b.hi;
+  int bad = 0, bad_norm = 0;
+  for (int i = 0; i < half; ++i) {
+    const long ia = static_cast<long>(Step) * i, ib = ia + other;
+    const double x1 = load(x, ia), x2 = load(x, ib), y1 = load(y, ia), y2 = load(y, ib);
+    const double n2 = x1 * x1 + x2 * x2;
+    const double da = y1 - a * (x1 * cs[i] - x2 * sn[i]);
+    const double db = y2 - a * (x1 * sn[i] + x2 * cs[i]);
+    const double inv = 1.0 / (n2 * kt2[i]);
+    const double qa = da * da * inv, qb = db * db * inv;
+    bad |= static_cast<int>(!(qa < 1 - 0x1p-10)) | static_cast<int>(!(qb < 1 - 0x1p-10)) |
+           static_cast<int>(!(n2 >= 1e-200)) | static_cast<int>(!(n2 <= 1e200));
+    q[ia] = qa, q[ib] = qb;
+    cq[ia] = std::max(cq[ia], qa);
+    cq[ib] = std::max(cq[ib], qb);
+    const double nx2 = w2[i] * n2, ny2 = y1 * y1 + y2 * y2;
+    bad_norm |= static_cast<int>(!(ny2 >= lo * nx2)) | static_cast<int>(!(ny2 <= hi * nx2)) |
+                static_cast<int>(!(nx2 >= 1e-200)) | static_cast<int>(!(nx2 <= 1e200));
+    sy[i] += ny2, sx[i] += nx2;
+  }
+  return (bad == 0 ? 1 : 0) | (bad_norm == 0 ? 2 : 0);
+}
+
+ROPE_CLONES int both_half_f64(int h, double a, const double* cs, const double* sn, const double* kt2,
+                              const NormBounds& b, const double* x, const double* y, double* q, double* cq, double* sy,
+                              double* sx) {
+  return screen_and_norms<1>(h, a, cs, sn, kt2, b, x, y, q, cq, sy, sx);
+}
+ROPE_CLONES int both_half_f32(int h, double a, const double* cs, const double* sn, const double* kt2,
+                              const NormBounds& b, const float* x, const float* y, double* q, double* cq, double* sy,
+                              double* sx) {
+  return screen_and_norms<1>(h, a, cs, sn, kt2, b, x, y, q, cq, sy, sx);
+}
+ROPE_CLONES int both_half_bf16(int h, double a, const double* cs, const double* sn, const double* kt2,
+                               const NormBounds& b, const std::uint16_t* x, const std::uint16_t* y, double* q,
+                               double* cq, double* sy, double* sx) {
+  return screen_and_norms<1>(h, a, cs, sn, kt2, b, x, y, q, cq, sy, sx);
+}
+ROPE_CLONES int both_inter_f64(int h, double a, const double* cs, const double* sn, const double* kt2,
+                               const NormBounds& b, const double* x, const double* y, double* q, double* cq, double* sy,
+                               double* sx) {
+  return screen_and_norms<2>(h, a, cs, sn, kt2, b, x, y, q, cq, sy, sx);
+}
+ROPE_CLONES int both_inter_f32(int h, double a, const double* cs, const double* sn, const double* kt2,
+                               const NormBounds& b, const float* x, const float* y, double* q, double* cq, double* sy,
+                               double* sx) {
+  return screen_and_norms<2>(h, a, cs, sn, kt2, b, x, y, q, cq, sy, sx);
+}
+ROPE_CLONES int both_inter_bf16(int h, double a, const double* cs, const double* sn, const double* kt2,
+                                const NormBounds& b, const std::uint16_t* x, const std::uint16_t* y, double* q,
+                                double* cq, double* sy, double* sx) {
+  return screen_and_norms<2>(h, a, cs, sn, kt2, b, x, y, q, cq, sy, sx);
+}
+
+/// norms, the squares added to sy, sx (add_screened_norms).
+template <int Step, class E>
+inline bool add_norms(int half, const NormBounds& b, const E* __restrict x, const E* __restrict y,
+                      double* __restrict sy, double* __restrict sx) {
+  const int other = Step == 1 ? half : 1;
+  const double* __restrict w2 = b.w2;
+  const double lo = b.lo, hi = b.hi;
+  int bad = 0;
+  for (int i = 0; i < half; ++i) {
+    const long ia = static_cast<long>(Step) * i, ib = ia + other;
+    const double x1 = load(x, ia), x2 = load(x, ib), y1 = load(y, ia), y2 = load(y, ib);
+    const double nx2 = w2[i] * (x1 * x1 + x2 * x2), ny2 = y1 * y1 + y2 * y2;
+    bad |= static_cast<int>(!(ny2 >= lo * nx2)) | static_cast<int>(!(ny2 <= hi * nx2)) |
+           static_cast<int>(!(nx2 >= 1e-200)) | static_cast<int>(!(nx2 <= 1e200));
+    sy[i] += ny2, sx[i] += nx2;
+  }
+  return bad == 0;
+}
+
+template <class E>
+bool add_norms_of(const ScreenPairs& p, const NormBounds& b, const void* x, const void* y, double* sy, double* sx) {
+  const auto* ex = static_cast<const E*>(x);
+  const auto* ey = static_cast<const E*>(y);
+  return p.interleaved ? add_norms<2>(p.half, b, ex, ey, sy, sx) : add_norms<1>(p.half, b, ex, ey, sy, sx);
+}
+
 template <class E>
 double exact(const ScreenPairs& p, double k, const double* cs, const double* sn, const double* term, const E* x,
              const E* y, int c) {
@@ -235,6 +323,44 @@ bool screen_norms(const ScreenPairs& p, const NormBounds& b, const void* x, cons
   const auto* bx = static_cast<const std::uint16_t*>(x);
   const auto* by = static_cast<const std::uint16_t*>(y);
   return p.interleaved ? norms_inter_bf16(p.half, b, bx, by, sy, sx) : norms_half_bf16(p.half, b, bx, by, sy, sx);
+}
+
+int screen_vector_norms(const ScreenPairs& p, const double* cs, const double* sn, const double* kt2,
+                        const NormBounds& b, const void* x, const void* y, double* q, double* cq, double* sy,
+                        double* sx) {
+  switch (p.type) {
+    case BlockElement::F64: {
+      const auto* ex = static_cast<const double*>(x);
+      const auto* ey = static_cast<const double*>(y);
+      return p.interleaved ? both_inter_f64(p.half, p.a, cs, sn, kt2, b, ex, ey, q, cq, sy, sx)
+                           : both_half_f64(p.half, p.a, cs, sn, kt2, b, ex, ey, q, cq, sy, sx);
+    }
+    case BlockElement::F32: {
+      const auto* ex = static_cast<const float*>(x);
+      const auto* ey = static_cast<const float*>(y);
+      return p.interleaved ? both_inter_f32(p.half, p.a, cs, sn, kt2, b, ex, ey, q, cq, sy, sx)
+                           : both_half_f32(p.half, p.a, cs, sn, kt2, b, ex, ey, q, cq, sy, sx);
+    }
+    case BlockElement::BF16:
+      break;
+  }
+  const auto* bx = static_cast<const std::uint16_t*>(x);
+  const auto* by = static_cast<const std::uint16_t*>(y);
+  return p.interleaved ? both_inter_bf16(p.half, p.a, cs, sn, kt2, b, bx, by, q, cq, sy, sx)
+                       : both_half_bf16(p.half, p.a, cs, sn, kt2, b, bx, by, q, cq, sy, sx);
+}
+
+bool add_screened_norms(const ScreenPairs& p, const NormBounds& b, const void* x, const void* y, double* sy,
+                        double* sx) {
+  switch (p.type) {
+    case BlockElement::F64:
+      return add_norms_of<double>(p, b, x, y, sy, sx);
+    case BlockElement::F32:
+      return add_norms_of<float>(p, b, x, y, sy, sx);
+    case BlockElement::BF16:
+      break;
+  }
+  return add_norms_of<std::uint16_t>(p, b, x, y, sy, sx);
 }
 
 double screen_largest(const double* q, long n) {

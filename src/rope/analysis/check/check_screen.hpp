@@ -62,6 +62,19 @@ struct NormBounds {
 /// not (the caller checks the vector's pairs one by one). Writes each pair's ‖y‖² and w2·‖x‖² to sy[i] and sx[i].
 bool screen_norms(const ScreenPairs& p, const NormBounds& b, const void* x, const void* y, double* sy, double* sx);
 
+/// screen_vector and screen_norms on one vector in one loop, its elements loaded once (the passing path of a check
+/// screens both, check_kernel.cpp): q and cq as screen_vector; each pair's ‖y‖² and w2·‖x‖², computed as
+/// screen_norms computes them, added to sy[i] and sx[i] (a position's sums over its vectors, in the order of the
+/// calls). Returns bit 1 when the (C1) screen passes the vector (screen_vector's true), bit 2 when the (N1) screen
+/// does (screen_norms's true; otherwise the sums are not to be trusted).
+int screen_vector_norms(const ScreenPairs& p, const double* cs, const double* sn, const double* kt2,
+                        const NormBounds& b, const void* x, const void* y, double* q, double* cq, double* sy,
+                        double* sx);
+
+/// screen_norms with each pair's ‖y‖² and w2·‖x‖² added to sy[i] and sx[i] instead of written there.
+bool add_screened_norms(const ScreenPairs& p, const NormBounds& b, const void* x, const void* y, double* sy,
+                        double* sx);
+
 /// The largest of q[0 … n−1] (n ≥ 1, none NaN), with independent lanes.
 double screen_largest(const double* q, long n);
 

@@ -89,11 +89,23 @@ struct Identification {
   long held_from = -1;
   double held_position = 0;  ///< the position every index from held_from on is turned at (the last one given before)
   std::vector<double> dump_positions;  ///< the positions the dump used (given ones with jumps and offset applied)
-  std::vector<int> undetermined;       ///< pairs whose θ_j the positions cannot determine
+  /// A group (batch row × head of the dump) whose vectors turn at dump_positions shifted by a constant of its own.
+  struct GroupOffset {
+    long group = 0;
+    double offset = 0;
+  };
+  /// The groups turned at positions offset from the others' (a per-head position table indexed wrong: head 3 at
+  /// 5000 + i, issue 63), each with its shift; empty when every group fits dump_positions, when all of them are offset,
+  /// or more than kMaxOffsetGroups are.
+  std::vector<GroupOffset> group_offsets;
+  std::vector<int> undetermined;  ///< pairs whose θ_j the positions cannot determine
   /// Pairs whose partners the dump's rounding hides (they turn too little at these positions): paired as the layout of
   /// the others.
   std::vector<int> pairing_assumed;
   bool reversed = false;  ///< every pair turns clockwise: the rotation is reversed (sin's sign)
+  /// The output is de-interleaved: pair j read at (2j, 2j + 1) and written at (j, j + d/2), as Hugging Face's
+  /// DeepSeek-V3 returns it; `pairs` and `layout` (interleaved) are those of the output read back in place.
+  bool output_deinterleaved = false;
   /// |position_offset| beyond the span of the positions given, found when no offset within it fits: positions
   /// forgotten (a dump at 40000 + i checked at 0 … n − 1) or offset far beyond them.
   bool offset_beyond_span = false;
@@ -173,9 +185,17 @@ std::optional<LayoutPairing> pair_by_layout(const Eigen::MatrixXd& cost, const s
 void measure_frequencies(const DumpVectors& before, const DumpVectors& after, const std::vector<double>& positions,
                          Identification& id);
 
-/// u_j(s) = Σ conj(z_before)·z_after over the groups, per pair j (id.pairs, or each group's own) and sequence index s.
+/// u_j(s) = Σ conj(z_before)·z_after over the groups (those `include` marks, when given), per pair j (id.pairs, or each
+/// group's own) and sequence index s.
 std::vector<std::vector<std::complex<double>>> pair_phasors(const DumpVectors& before, const DumpVectors& after,
-                                                            const Identification& id);
+                                                            const Identification& id,
+                                                            const std::vector<char>* include = nullptr);
+
+/// The groups that turn as most groups do (a head turned at positions of its own left out of the phasors, so that it
+/// does not bend every pair's angles): group g agrees with group r when Σ_j Re Σ_s u_gj(s)·conj(u_rj(s)) is within
+/// 10^−3 of Σ_j Σ_s |u_gj(s)|·|u_rj(s)| (the same angles at every index); r the first of groups 0, 1, 2 that more than
+/// half agree with. Empty when every group agrees or none is such a majority.
+std::vector<char> majority_groups(const DumpVectors& before, const DumpVectors& after, const Identification& id);
 
 /// Step 5 for positions (row, column) (identify_vision.cpp): id.vision, the 2-D vision RoPE whose axis map and pairs
 /// the dump's are and whose ladders fit θ_j within 0.05 in ln θ (the best of them), and a note either way.
@@ -192,6 +212,15 @@ Identification identify_with(const DumpVectors& before, const DumpVectors& after
 
 /// Largest position offset or jump identify searches for.
 inline constexpr long kMaxPositionOffset = 1L << 16;
+
+/// Most groups identify names with offsets of their own (each costs a search of 2·kMaxPositionOffset shifts).
+inline constexpr long kMaxOffsetGroups = 16;
+
+/// Identification::group_offsets from id.pairs (or group_pairs), id.theta and id.dump_positions: per group, the phase
+/// c_j = arg Σ_s conj(z_before)·z_after·e^(−iθ_j·m_s) of each pair, which is θ_j·k for a group turned at m + k; a
+/// group whose phases miss k = 0 (their weighted mean 1 − cos c_j beyond that of 0.3 rad) and fit one k within
+/// ±kMaxPositionOffset is listed with it.
+void find_group_offsets(const DumpVectors& before, const DumpVectors& after, Identification& id);
 
 /// The integer k in [−range, range] that minimises Σ_j w_j·(1 − cos(c_j − θ_j·k)): the offset common to every pair
 /// whose phase at the positions given is c_j = θ_j·k; 0 unless another k halves the cost.

@@ -116,6 +116,18 @@ double layout_norm_residual(const DumpVectors& before, const DumpVectors& after,
   return worst;
 }
 
+/// The vectors of a de-interleaved output read back in place: channel j to 2j, channel j + d/2 to 2j + 1.
+DumpVectors reinterleaved(const DumpVectors& after) {
+  DumpVectors out = after;
+  const int h = after.d / 2;
+  for (long v = 0; v < after.seq * after.groups(); ++v) {
+    const double* y = after.values.data() + v * after.d;
+    double* z = out.values.data() + v * after.d;
+    for (int j = 0; j < h; ++j) z[2 * j] = y[j], z[2 * j + 1] = y[j + h];
+  }
+  return out;
+}
+
 }  // namespace
 
 Identification identify_rope(const DumpVectors& before, const DumpVectors& after,
@@ -134,10 +146,28 @@ Identification identify_rope(const DumpVectors& before, const DumpVectors& after
         : after.values[k] > 0       ? "+inf"
                                     : "-inf"));
   }
-  const std::vector<bool> moving =
-      moving_indices(before, after, positions.size(), [&](std::size_t s) { return positions[s] != 0; });
-  return detail::identify_with(before, after, moving,
-                               [&](Identification& id) { detail::measure_frequencies(before, after, positions, id); });
+  const auto identify_as = [&](const DumpVectors& out) {
+    const std::vector<bool> moving =
+        moving_indices(before, out, positions.size(), [&](std::size_t s) { return positions[s] != 0; });
+    return detail::identify_with(before, out, moving, [&](Identification& id) {
+      detail::measure_frequencies(before, out, positions, id);
+      detail::find_group_offsets(before, out, id);  // heads turned at positions of their own
+    });
+  };
+  Identification id = identify_as(after);
+  if (id.layout != PairLayout::None || after.d < 4 || after.d % 2 != 0) return id;
+  // No pairing keeps norms in place: the output may be de-interleaved, pair j read at (2j, 2j + 1) and written at
+  // (j, j + d/2), as Hugging Face's DeepSeek-V3 returns it (modeling_deepseek_v3.py apply_rotary_pos_emb_interleave),
+  // the same RoPE as llama.cpp's interleaved pairs in place (rope check's output-deinterleaved). Read back in place.
+  Identification in_place = identify_as(reinterleaved(after));
+  if (in_place.layout != PairLayout::Interleaved || in_place.rotary_offset != 0) return id;
+  in_place.output_deinterleaved = true;
+  in_place.notes.push_back(
+      {msg("the output is de-interleaved: pair j is read at channels (2j, 2j + 1) and written at (j, j + {0}), as "
+           "Hugging Face's DeepSeek-V3 returns it; the pairs above are the output read back in place, interleaved as "
+           "llama.cpp writes them (the same RoPE: q·k does not change)",
+           after.d / 2)});
+  return in_place;
 }
 
 Identification identify_rope(const DumpVectors& before, const DumpVectors& after,

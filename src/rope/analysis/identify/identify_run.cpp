@@ -2,6 +2,7 @@
 // the type the dump was computed in, and identify_rope on one-number or per-axis positions.
 #include "rope/analysis/identify/identify_run.hpp"
 
+#include <algorithm>
 #include <utility>
 
 #include "rope/analysis/dumps/dump_stream.hpp"
@@ -10,6 +11,48 @@
 namespace rope {
 
 namespace {
+
+/// IdentifyRun::segment_offsets: each segment's shift, constant over it (the dump's positions, jumps and offset
+/// applied, less the given ones), listed where they differ.
+std::vector<SegmentOffset> segment_offsets(const LoadedDumps& dumps, const Identification& id) {
+  const std::vector<double>& given = dumps.positions;
+  if (dumps.segments.size() < 2 || id.dump_positions.size() != given.size()) return {};
+  std::vector<SegmentOffset> out;
+  bool differ = false;
+  for (std::size_t k = 0; k < dumps.segments.size(); ++k) {
+    const DumpSegment& seg = dumps.segments[k];
+    if (seg.length < 1 || seg.start + seg.length > static_cast<long>(given.size())) return {};
+    const auto at = [&](long i) {
+      return id.dump_positions[static_cast<std::size_t>(i)] - given[static_cast<std::size_t>(i)];
+    };
+    const double shift = at(seg.start);
+    for (long i = seg.start + 1; i < seg.start + seg.length; ++i) {
+      if (at(i) != shift) return {};  // not a constant: jumps within the segment, which the jumps name
+    }
+    differ = differ || shift != at(dumps.segments.front().start);
+    if (shift != 0) out.push_back({static_cast<long>(k), seg.start, shift});
+  }
+  return differ ? out : std::vector<SegmentOffset>{};
+}
+
+/// [3, batch, seq] positions (t, h, w of batch row b at index b·S + i) as a kernel reads the same buffer as [batch, 3,
+/// seq]: component k of row b is the flat row 3b + k of [3·batch, seq], component (3b + k) / batch of row (3b + k) mod
+/// batch.
+std::vector<AxisPosition> batch_rows_as_axes(const std::vector<AxisPosition>& positions, long rows) {
+  const long S = static_cast<long>(positions.size()) / rows;
+  std::vector<AxisPosition> out = positions;
+  for (long b = 0; b < rows; ++b) {
+    for (long i = 0; i < S; ++i) {
+      AxisPosition& p = out[static_cast<std::size_t>(b * S + i)];
+      for (int k = 0; k < 3; ++k) {
+        const long flat = 3 * b + k;
+        p.value[static_cast<std::size_t>(k)] =
+            positions[static_cast<std::size_t>((flat % rows) * S + i)][static_cast<int>(flat / rows)];
+      }
+    }
+  }
+  return out;
+}
 
 IdentifyRun identify_files(const IdentifyRequest& request) {
   IdentifyRun run;
@@ -39,6 +82,24 @@ IdentifyRun identify_files(const IdentifyRequest& request) {
   }
   Identification id = identify_rope(dumps.before, dumps.after, positions);
   const long all_seq = static_cast<long>(dumps.positions.size());
+  // M-RoPE's position_ids [3, batch, seq] read by the kernel as [batch, 3, seq] (the same buffer; rope check's
+  // mrope-batch-rows): when the t, h, w given fit no axis map, the positions as such a kernel reads them.
+  const long rows = static_cast<long>(dumps.segments.size());
+  if (id.axes && id.axes->sections.empty() && dumps.segments_are_rows && rows > 1 &&
+      static_cast<long>(positions.size()) == all_seq && !positions.empty() && positions.front().count >= 3 &&
+      std::all_of(dumps.segments.begin(), dumps.segments.end(),
+                  [&](const DumpSegment& g) { return g.length * rows == all_seq; })) {
+    Identification misread = identify_rope(dumps.before, dumps.after, batch_rows_as_axes(positions, rows));
+    if (misread.axes && !misread.axes->sections.empty()) {
+      misread.notes.push_back(
+          msg("the positions are M-RoPE's position_ids [3, batch, seq] read as [batch, 3, seq] ({0} batch rows): row "
+              "b's t, h, w are rows 3b, 3b + 1, 3b + 2 of the flattened [3·batch, seq]; identified at the positions so "
+              "read",
+              rows));
+      id = std::move(misread);
+      run.mrope_batch_rows = rows;
+    }
+  }
   if (dumps.stream && (static_cast<long>(kept.size()) < all_seq || groups_kept < dumps.stream->groups())) {
     for (long& j : id.jumps) j = kept[static_cast<std::size_t>(j)];  // indices of the sample → of the dump
     id.notes.push_back(
@@ -46,6 +107,7 @@ IdentifyRun identify_files(const IdentifyRequest& request) {
             "holds at most {4} elements of each dump)",
             kept.size(), all_seq, groups_kept, dumps.stream->groups(), kIdentifyElements));
   }
+  if (!dumps.stream || kept.size() == dumps.positions.size()) run.segment_offsets = segment_offsets(dumps, id);
   drop_values(dumps);
   run.dumps = std::move(dumps);
   run.id = std::move(id);

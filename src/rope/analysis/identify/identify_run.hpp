@@ -6,6 +6,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "rope/analysis/dumps/dump_files.hpp"
 #include "rope/analysis/dumps/dump_pair.hpp"
@@ -24,15 +25,33 @@ struct IdentifyRequest {
       dtype;  ///< the type the dump was computed in, for the rounding identify allows (default: the file's)
 };
 
+/// A batch row or packed sequence (LoadedDumps::segments) whose positions the dump shifts by a constant of its own:
+/// its number, its first sequence index and the shift (the dump's position − the given one).
+struct SegmentOffset {
+  long segment = 0;
+  long start = 0;
+  double offset = 0;
+};
+
 /// The report of one identification: the dumps as arranged (their values dropped) and what was identified.
 struct IdentifyRun {
   std::string before_file, after_file;  ///< the files as named ("" for arrays handed over)
   LoadedDumps dumps;                    ///< geometry, positions and how they were given; no values
   Identification id;
+  /// The batch rows or packed sequences whose positions the dump shifts by a constant unlike the others' (row 1 at
+  /// 5000 + i where 0 … 63 is given: what check names "positions offset" per row), those shifted by a non-zero one;
+  /// empty when every segment has the same shift (position_offset says it) or the dump was sampled.
+  std::vector<SegmentOffset> segment_offsets;
+  /// M-RoPE position_ids [3, batch, seq] read by the kernel as [batch, 3, seq]: the number of batch rows (the
+  /// identification is at the positions so read); 0 otherwise.
+  long mrope_batch_rows = 0;
 
-  /// The dump's positions are not the ones given (an offset, a restart or a jump, positions held from an index on): a
-  /// failed check's exit code.
-  bool positions_differ() const { return id.position_offset != 0 || !id.jumps.empty() || id.held_from >= 0; }
+  /// The dump's positions are not the ones given (an offset, a restart or a jump, positions held from an index on,
+  /// heads at positions of their own): a failed check's exit code.
+  bool positions_differ() const {
+    return id.position_offset != 0 || !id.jumps.empty() || id.held_from >= 0 || !id.group_offsets.empty() ||
+           mrope_batch_rows > 0;
+  }
   /// A failed check's exit code: the positions differ, the rotation is reversed (every pair turns clockwise), or the
   /// heads pair their channels in different layouts (a q/k permutation wrong on some heads).
   bool failed() const { return positions_differ() || id.reversed || !id.heads_paired_otherwise.empty(); }

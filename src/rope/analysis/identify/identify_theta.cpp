@@ -25,6 +25,16 @@ constexpr std::size_t kMaxJumps = 64;
 
 double wrap(double a) { return a - kTwoPi * std::round(a / kTwoPi); }
 
+/// The median (or the largest) over the pairs of |c_j − θ_j·k| wrapped to (−π, π]: how far a step of k misses the
+/// turns c_j.
+double miss_of(const std::vector<double>& c, const std::vector<double>& theta, double k, bool median) {
+  std::vector<double> miss;
+  for (std::size_t j = 0; j < c.size(); ++j) miss.push_back(std::abs(wrap(c[j] - theta[j] * k)));
+  if (!median) return *std::max_element(miss.begin(), miss.end());
+  std::nth_element(miss.begin(), miss.begin() + static_cast<long>(miss.size() / 2), miss.end());
+  return miss[miss.size() / 2];
+}
+
 /// |Σ u_k e^(−iθ m_k)|.
 double power(const std::vector<double>& m, const std::vector<Complex>& u, double theta) {
   Complex acc = 0;
@@ -285,13 +295,46 @@ double detail::periodogram_peak(const std::vector<double>& m, const std::vector<
   return wrap(refine(m, u, -kPi + h * static_cast<double>(best - 1), -kPi + h * static_cast<double>(best + 1)));
 }
 
+std::vector<char> detail::majority_groups(const DumpVectors& before, const DumpVectors& after,
+                                          const Identification& id) {
+  const int n = static_cast<int>(id.pairs.size());
+  const long groups = before.groups();
+  if (groups < 3 || n < 1) return {};
+  const auto pairs_of = [&](long g) -> const std::vector<std::pair<int, int>>& {
+    return id.group_pairs.empty() ? id.pairs : id.group_pairs[static_cast<std::size_t>(g)];
+  };
+  for (long r = 0; r < std::min<long>(groups, 3); ++r) {
+    std::vector<char> agree(static_cast<std::size_t>(groups), 0);
+    long count = 0;
+    for (long g = 0; g < groups; ++g) {
+      double dot = 0, mass = 0;
+      for (long s = 0; s < before.seq; ++s) {
+        const double *xg = before.vector(s, g), *yg = after.vector(s, g);
+        const double *xr = before.vector(s, r), *yr = after.vector(s, r);
+        for (int j = 0; j < n; ++j) {
+          const auto [a, b] = pairs_of(g)[static_cast<std::size_t>(j)];
+          const auto [c, e] = pairs_of(r)[static_cast<std::size_t>(j)];
+          const Complex ug = std::conj(Complex(xg[a], xg[b])) * Complex(yg[a], yg[b]);
+          const Complex ur = std::conj(Complex(xr[c], xr[e])) * Complex(yr[c], yr[e]);
+          dot += (ug * std::conj(ur)).real(), mass += std::abs(ug) * std::abs(ur);
+        }
+      }
+      agree[static_cast<std::size_t>(g)] = mass > 0 && dot >= (1 - 1e-3) * mass;
+      count += agree[static_cast<std::size_t>(g)];
+    }
+    if (2 * count > groups) return count == groups ? std::vector<char>{} : agree;
+  }
+  return {};
+}
+
 std::vector<std::vector<Complex>> detail::pair_phasors(const DumpVectors& before, const DumpVectors& after,
-                                                       const Identification& id) {
+                                                       const Identification& id, const std::vector<char>* include) {
   const int n = static_cast<int>(id.pairs.size());
   std::vector<std::vector<Complex>> u(static_cast<std::size_t>(n),
                                       std::vector<Complex>(static_cast<std::size_t>(before.seq)));
   for (long s = 0; s < before.seq; ++s) {
     for (long g = 0; g < before.groups(); ++g) {
+      if (include && !include->empty() && !(*include)[static_cast<std::size_t>(g)]) continue;
       const double* x = before.vector(s, g);
       const double* y = after.vector(s, g);
       const auto& pairs = id.group_pairs.empty() ? id.pairs : id.group_pairs[static_cast<std::size_t>(g)];
@@ -304,11 +347,71 @@ std::vector<std::vector<Complex>> detail::pair_phasors(const DumpVectors& before
   return u;
 }
 
+void detail::find_group_offsets(const DumpVectors& before, const DumpVectors& after, Identification& id) {
+  const int n = static_cast<int>(id.pairs.size());
+  const long groups = before.groups();
+  if (groups < 2 || n < 2 || id.theta.size() != n || id.dump_positions.size() != static_cast<std::size_t>(before.seq))
+    return;
+  const double allowed = 1 - std::cos(0.3);  // the weighted mean of 1 − cos c_j that a fit leaves
+  std::vector<double> theta(static_cast<std::size_t>(n));
+  for (int j = 0; j < n; ++j) theta[static_cast<std::size_t>(j)] = id.theta[j];
+  // e^(−iθ_j·m_s), shared by the groups.
+  std::vector<Complex> turn(static_cast<std::size_t>(n * before.seq));
+  for (long s = 0; s < before.seq; ++s) {
+    for (int j = 0; j < n; ++j)
+      turn[static_cast<std::size_t>(s * n + j)] =
+          std::polar(1.0, -theta[static_cast<std::size_t>(j)] * id.dump_positions[static_cast<std::size_t>(s)]);
+  }
+  const auto miss = [&](const std::vector<double>& c, const std::vector<double>& w, double k) {
+    double sum = 0, total = 0;
+    for (int j = 0; j < n; ++j) {
+      const auto i = static_cast<std::size_t>(j);
+      sum += w[i] * (1 - std::cos(c[i] - theta[i] * k)), total += w[i];
+    }
+    return total > 0 ? sum / total : 0.0;
+  };
+  // The groups whose phases miss the positions found, with their phases and weights; only when some but at most
+  // kMaxOffsetGroups of them miss is each searched (each search 2·kMaxPositionOffset + 1 shifts × pairs).
+  struct Missing {
+    long group;
+    std::vector<double> c, w;
+  };
+  std::vector<Missing> missing;
+  for (long g = 0; g < groups; ++g) {
+    const auto& pairs = id.group_pairs.empty() ? id.pairs : id.group_pairs[static_cast<std::size_t>(g)];
+    std::vector<Complex> acc(static_cast<std::size_t>(n), 0.0);
+    std::vector<double> mass(static_cast<std::size_t>(n), 0.0);
+    for (long s = 0; s < before.seq; ++s) {
+      const double* x = before.vector(s, g);
+      const double* y = after.vector(s, g);
+      for (int j = 0; j < n; ++j) {
+        const auto [a, b] = pairs[static_cast<std::size_t>(j)];
+        const Complex u = std::conj(Complex(x[a], x[b])) * Complex(y[a], y[b]);
+        acc[static_cast<std::size_t>(j)] += u * turn[static_cast<std::size_t>(s * n + j)];
+        mass[static_cast<std::size_t>(j)] += std::abs(u);
+      }
+    }
+    std::vector<double> c(static_cast<std::size_t>(n)), w(static_cast<std::size_t>(n));
+    for (std::size_t j = 0; j < c.size(); ++j)
+      c[j] = std::arg(acc[j]), w[j] = mass[j] > 0 ? std::abs(acc[j]) / mass[j] : 0.0;
+    if (miss(c, w, 0) > allowed) missing.push_back({g, std::move(c), std::move(w)});
+    if (static_cast<long>(missing.size()) > kMaxOffsetGroups) return;
+  }
+  if (missing.empty() || static_cast<long>(missing.size()) == groups) return;
+  for (const Missing& m : missing) {
+    const long k = detail::best_integer_shift(m.c, theta, m.w, kMaxPositionOffset);
+    if (k != 0 && miss(m.c, m.w, static_cast<double>(k)) <= allowed)
+      id.group_offsets.push_back({m.group, static_cast<double>(k)});
+  }
+}
+
 void detail::measure_frequencies(const DumpVectors& before, const DumpVectors& after, const std::vector<double>& given,
                                  Identification& id) {
   const int n = static_cast<int>(id.pairs.size());
   const long seq = before.seq;
-  const std::vector<std::vector<Complex>> u = pair_phasors(before, after, id);
+  // Heads that turn otherwise than most (at positions of their own: find_group_offsets names them) left out.
+  const std::vector<char> majority = majority_groups(before, after, id);
+  const std::vector<std::vector<Complex>> u = pair_phasors(before, after, id, &majority);
   // Positions held (a cos/sin cache read with its index clamped to its last row): from that index on, every vector is
   // turned as at the last position before it, so the dump's positions are those, and the rest is measured on them.
   std::vector<double> positions = given;
@@ -387,8 +490,17 @@ void detail::measure_frequencies(const DumpVectors& before, const DumpVectors& a
       }
       std::nth_element(miss.begin(), miss.begin() + static_cast<long>(miss.size() / 2), miss.end());
       if (miss[miss.size() / 2] > 0.3) {
-        const long true_step =
+        long true_step =
             detail::best_integer_shift(c, th, w, std::min(kMaxPositionOffset, static_cast<long>(span) + 1));
+        // No step within the positions' span turns the pairs as the dump does (its median pair missing by over 0.3
+        // rad): a batch row or packed sequence whose start was left out (row 1 at 5000 + i given 0 … 63, issue 63),
+        // searched over the whole range, and taken where every reliable pair fits it within 0.15 rad (with at least
+        // 6 pairs: a chance fit among the 2^17 steps is then below 2·10^−3), so that the jump's size is the dump's.
+        // The per-step turns th carry the bias of the restarts they average, which a step within the span bears.
+        if (reliable.size() >= 6 && miss_of(c, th, static_cast<double>(true_step), true) > 0.3) {
+          const long wide = detail::best_integer_shift(c, th, w, kMaxPositionOffset);
+          if (miss_of(c, th, static_cast<double>(wide), false) < 0.15) true_step = wide;
+        }
         if (static_cast<double>(true_step) != step) {
           id.jumps.push_back(s);
           shift += static_cast<double>(true_step) - step;
