@@ -125,7 +125,8 @@ struct Prepared {
 
 Prepared prepare(const Spec& spec, const TensorData& before, const TensorData& after, const DumpPairInput& in,
                  const std::string& before_name, const std::string& after_name, const std::string& dtype,
-                 const std::string& angles, std::optional<double> shift = std::nullopt) {
+                 const std::string& angles, std::optional<double> shift = std::nullopt,
+                 const std::string& coefficients = "") {
   Prepared p{arrange_dump_pair(before, after, in, before_name, after_name), {}, {}};
   if (!dtype.empty()) p.pair.after.dtype = p.pair.before.dtype = parse_dtype(dtype);
   const bool tower = spec.rope.spec.axes && spec.rope.spec.axes->vision();
@@ -152,6 +153,7 @@ Prepared prepare(const Spec& spec, const TensorData& before, const TensorData& a
   settings.layout = spec.overrides.layout;
   settings.longrope = spec.longrope;
   if (!angles.empty()) settings.angles = parse_angle_model(angles);
+  settings.coefficients = coefficients;  // FoPE's checkpoint (analysis/check/fope_coefficients.hpp)
   const bool per_axis = !p.pair.axis_positions.empty();
   Message where;  // the report of a Python check names no setting's origin
   p.expected = expectation_of_resolved(spec.rope, settings, p.pair.after.d, per_axis, max_position, where);
@@ -388,7 +390,7 @@ void bind_check(py::module_& m) {
          const py::buffer& after, bool bf16_bits, const py::object& positions, const Spec& spec,
          const std::string& dtype, const std::string& angles, const py::object& starts, const std::string& axes,
          const py::object& patches, const py::object& rope_delta, const std::string& lang, bool grad,
-         const py::object& shift, bool strict_order) {
+         const py::object& shift, bool strict_order, const std::string& coefficients) {
         const HeldArray b = held_array(before_header, before, "before", bf16_bits),
                         a = held_array(after_header, after, "after", bf16_bits);
         TensorData tb, ta;  // their geometry: the values stay in the arrays
@@ -400,7 +402,7 @@ void bind_check(py::module_& m) {
           DumpPairInput in = pair_input(positions, starts, order, patches, rope_delta);
           in.geometry_only = true;
           if (tb.shape == ta.shape) require_indices_within_limit(ta.shape, in);
-          Prepared p = prepare(spec, tb, ta, in, "before", "after", dtype, angles, delta);
+          Prepared p = prepare(spec, tb, ta, in, "before", "after", dtype, angles, delta, coefficients);
           set_python_mode(p, grad, shift, !positions.is_none());
           StreamSource source(TensorStream::in_memory(b.data, b.header, "before"),
                               TensorStream::in_memory(a.data, a.header, "after"), p.pair.axes,
@@ -416,7 +418,7 @@ void bind_check(py::module_& m) {
       py::arg("positions"), py::arg("spec"), py::arg("dtype") = "", py::arg("angles") = "",
       py::arg("sequence_starts") = py::none(), py::arg("axes") = "", py::arg("patches") = py::none(),
       py::arg("rope_delta") = py::none(), py::arg("lang") = "en", py::arg("grad") = false,
-      py::arg("shift") = py::none(), py::arg("strict_order") = false);
+      py::arg("shift") = py::none(), py::arg("strict_order") = false, py::arg("coefficients") = "");
   // rope spectrum on an array held in memory, read in place a block at a time (analysis/teaching/spectrum.hpp): the
   // fields of rope spectrum --json, its notes and its text in `lang`. spec None: plain RoPE of base 10000, said so.
   m.def(

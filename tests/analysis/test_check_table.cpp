@@ -2,6 +2,7 @@
 // VariantKind in its order, unique names, every variant check_variants builds reporting the parameters its row
 // declares, the forward mode's expectation unchanged and its sentences the rows' own.
 #include <gtest/gtest.h>
+#include <memory>
 #include <set>
 #include <string>
 
@@ -13,7 +14,7 @@ namespace {
 
 TEST(CheckTable, OneRowPerKindInOrder) {
   const std::vector<VariantRow>& table = variant_table();
-  ASSERT_EQ(table.size(), static_cast<std::size_t>(VariantKind::MropeTextRowsAsAxes) + 1);
+  ASSERT_EQ(table.size(), static_cast<std::size_t>(VariantKind::FopeSinPaddedOne) + 1);
   std::set<std::string> names;
   const RopeExpectation e = test::expect_half(16);
   for (std::size_t k = 0; k < table.size(); ++k) {
@@ -92,6 +93,16 @@ INSTANTIATE_TEST_SUITE_P(
                                       RopeExpectation e = test::expect_half(16);
                                       e.rope.axes = make_axis_map({{2, 3, 3}, SectionOrder::PanguGreedy}, 8);
                                       return e;
+                                    }},
+                    // FoPE (models/fope.hpp): 5 of 8 pairs kept, 3 padded; its own variants, the padding with "padded".
+                    ExpectationCase{"fope",
+                                    [] {
+                                      RopeExpectation e = test::expect_half(16);
+                                      FopeCoefficients c;
+                                      c.kept = 5;
+                                      c.cos.assign(25, 0.0), c.sin.assign(25, 0.0);
+                                      e.fope = std::make_shared<const FopeCoefficients>(c);
+                                      return e;
                                     }}),
     [](const testing::TestParamInfo<ExpectationCase>& info) { return std::string(info.param.name); });
 
@@ -114,6 +125,24 @@ TEST(CheckTable, TheOtherInterleaveIsTriedWhereTheTwoOrdersPart) {
     same.rope.axes = make_axis_map({{2, 1, 1}, order}, 4);
     for (const Variant& v : check_variants(same)) EXPECT_NE(v.kind, other);
   }
+}
+
+TEST(CheckTable, FopeTriesItsPaddingWithTheCountOfPaddedPairs) {
+  RopeExpectation e = test::expect_half(16);
+  FopeCoefficients c;
+  c.kept = 5;
+  c.cos.assign(25, 0.0), c.sin.assign(25, 0.0);
+  e.fope = std::make_shared<const FopeCoefficients>(c);
+  const std::vector<Variant> variants = check_variants(e);
+  ASSERT_FALSE(variants.empty());
+  EXPECT_EQ(variants.front().kind, VariantKind::FopeSinPaddedOne);
+  EXPECT_EQ(variants.front().spec.fope_pad_sin, 1.0);
+  ASSERT_EQ(variants.front().found.size(), 1u);
+  EXPECT_EQ(variants.front().found.front().second, 3);
+  for (const Variant& v : variants) EXPECT_EQ(v.spec.fope, e.fope);  // every one keeps the coefficients
+  c.kept = 8;                                                        // nothing padded: no such variant
+  e.fope = std::make_shared<const FopeCoefficients>(c);
+  for (const Variant& v : check_variants(e)) EXPECT_NE(v.kind, VariantKind::FopeSinPaddedOne);
 }
 
 TEST(CheckModeTable, ForwardIsTheDefaultAndChangesNothing) {

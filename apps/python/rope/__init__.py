@@ -421,7 +421,7 @@ class Report:
 
 @_speaks_python("check")
 def check(before, after, positions, spec, dtype=None, *, angles=None, sequence_starts=None, axes=None, patches=None,
-          rope_delta=None, lang="en", grad=False, shift=None, strict_order=False):
+          rope_delta=None, lang="en", grad=False, shift=None, strict_order=False, coefficients=None):
     """Is ``after`` RoPE(``before``) as ``spec`` computes it? ``rope check`` in-process: the tolerance (C1) of
     the dump's type (``dtype`` overrides it: "f32", "f16", "bf16"; "bf16" also marks 16-bit integer arrays as
     bfloat16 bit patterns), ``angles`` how the angles were computed ("float64", "float32", "ggml"),
@@ -435,7 +435,10 @@ def check(before, after, positions, spec, dtype=None, *, angles=None, sequence_s
     ``layer_type``: a dump that fails as the default type is checked as each type, and passes as the one it matches
     (``Report.layer_type``). An output right up to a harmless reordering of its channels (DeepSeek-V3 written in place
     where HF de-interleaves it) passes as equivalent (``Report.data["equivalent"]`` names it, ``Report.diagnosis``
-    says it); ``strict_order=True`` fails it (``rope check --strict-order``). Returns a Report.
+    says it); ``strict_order=True`` fails it (``rope check --strict-order``). ``coefficients`` (``rope check
+    --coefficients``): a FoPE model's checkpoint (Intern-S1-Pro; a directory with model.safetensors or its index's
+    shards, or a .safetensors file) holding its cos_coef and sin_coef, each pair then a scaled rotation
+    (docs/multi-axis.md §7); a FoPE spec is refused without it. Returns a Report.
 
     The arrays are read in place, a block of positions at a time, as ``rope check`` streams its files: any size
     (a [4, 8192, 32, 128] float32 q in one call), memory bounded by the blocks; a float16, float32, float64 or
@@ -452,7 +455,8 @@ def check(before, after, positions, spec, dtype=None, *, angles=None, sequence_s
     return Report(_rope.check_arrays(hb, b, ha, a, bits, _positions(positions), _spec(spec)._impl,
                                      _dtype(dtype, bits), angles or "", _starts(sequence_starts), axes or "",
                                      _positions(patches, "patches"), _delta(rope_delta), str(lang), bool(grad),
-                                     None if shift is None else float(shift), bool(strict_order)))
+                                     None if shift is None else float(shift), bool(strict_order),
+                                     "" if coefficients is None else os.fspath(coefficients)))
 
 
 class SpectrumReport:

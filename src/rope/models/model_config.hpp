@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "rope/models/axes.hpp"
+#include "rope/models/fope.hpp"
 #include "rope/models/mrope_positions.hpp"
 #include "rope/models/presets.hpp"
 #include "rope/models/scaling/scaling.hpp"
@@ -175,6 +176,7 @@ struct ModelConfig : ModelExtras {
   Message layout_reason;                ///< "model family llama", "rope_interleave true", "assumed: …"
   std::optional<int> qk_nope_head_dim;  ///< DeepSeek MLA: channels before the rotary ones that carry no position
   std::optional<MropeSections> mrope;   ///< multimodal sections (mrope_section; GGUF rope.dimension_sections)
+  std::optional<FopeConfig> fope;       ///< FoPE (fope.hpp): Intern-S1-Pro's learned per-head cos and sin
   std::string vision_error;             ///< why the config's vision tower has no RoPE rope knows, when it has one
   bool vision_only = false;     ///< the file is a vision tower's own config (model_type pixtral, llama4_vision_model)
   std::string name;             ///< file path or preset name

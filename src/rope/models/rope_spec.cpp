@@ -41,6 +41,7 @@ RopeSpec make_spec(const ModelConfig& model) {
   }
   s.notes = model.notes;
   if (model.mrope) s.axes = make_axis_map(*model.mrope, s.rotary_dim / 2);
+  s.fope = model.fope;
   if (model.vision) {
     // A vision tower (docs/multi-axis.md §6): its own ladder per axis, (V2)-(V5), read through (A1)/(V1).
     const VisionPairs pairs = vision_pairs(*model.vision, s.rotary_dim, model.rope.base);

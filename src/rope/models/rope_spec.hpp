@@ -52,6 +52,9 @@ struct RopeSpec {
   bool axis_blocks = false;
   /// Multi-axis RoPE (axes.hpp): the axis every pair reads its position from; nullopt: one position.
   std::optional<AxisMap> axes;
+  /// FoPE (fope.hpp (F1)–(F4)): the pairs' cos and sin are per-head sums weighted by checkpoint coefficients, which
+  /// the spec does not hold; `params.inv_freq` stays the θ of every pair, of which the first K are kept.
+  std::optional<FopeConfig> fope;
   std::string layer_type;       ///< the layer type this RoPE is ("" when every layer has the same)
   std::vector<int> layers;      ///< its layers
   std::vector<Message> origin;  ///< one line per value: where it came from

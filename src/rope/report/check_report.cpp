@@ -251,6 +251,16 @@ Value check_value(const CheckRun& run) {
     x["no_rope"]["layers"] = run.nope->layers;
   }
   if (e.rope.axes) axes_value(x, *e.rope.axes);
+  if (e.fope) {  // FoPE (models/fope.hpp): its kept pairs and where its coefficients were read
+    Value& f = x["fope"];
+    f["kept"] = e.fope->kept;
+    f["padded"] = e.rotary_dim() / 2 - e.fope->kept;
+    f["matrices"] = e.fope->heads;
+    f["pad_sin"] = e.fope_pad_sin;
+    f["coefficients"] = e.fope->file;
+    f["cos_coef"] = e.fope->cos_name;
+    f["sin_coef"] = e.fope->sin_name;
+  }
   j["dtype"] = std::string(to_string(dumps.after.dtype));
   axes_assumed_value(j, dumps);
   j["angles"] = std::string(to_string(run.angles));
@@ -386,6 +396,12 @@ void print_check(std::ostream& out, const CheckRun& run, const Text& t, const st
     row("M-RoPE", t.tr("mrope_section [{0}], {1} (docs/multi-axis.md {2}): pair i turns by θ_i·p_a(i)",
                        fmt::join(e.rope.axes->source.sections, ", "), order_name(e.rope.axes->source.order, t.lang()),
                        axis_rule(e.rope.axes->source.order)));
+  }
+  if (e.fope) {
+    row("FoPE", t.tr("{0} kept pairs, {1} padded (cos 1, sin {2}); per key-value head the coefficients {3} and {4} "
+                     "of {5} ({6} matrices): each pair a scaled rotation (docs/multi-axis.md (F1)–(F4))",
+                     e.fope->kept, e.rotary_dim() / 2 - e.fope->kept, format_number(e.fope_pad_sin), e.fope->cos_name,
+                     e.fope->sin_name, e.fope->file, e.fope->heads));
   }
   row(t.tr("scaling"), scaling_text(e, nope.has_value(), t));
   row(t.tr("error model"), e.error_model.in(t.lang()));

@@ -16,6 +16,7 @@ CheckSettings check_settings(const CheckOptions& opt) {
   s.shift = opt.shift.value_or(0.0);
   s.longrope = longrope_rule(opt.scaling.engine, opt.scaling.max_model_len, opt.scaling.n_ctx);
   s.strict_order = opt.strict_order;
+  s.coefficients = opt.coefficients;
   return s;
 }
 

@@ -26,6 +26,7 @@ struct CheckOptions {
   bool grad = false;            ///< --grad (check): the dumps are gradients (check_mode.hpp (G1))
   std::optional<double> shift;  ///< --shift DELTA (check): the dumps are a K cache before and after a shift (H1)
   bool strict_order = false;    ///< --strict-order (check): a harmless reordering of the output fails
+  std::string coefficients;     ///< --coefficients (check): FoPE's checkpoint (cos_coef, sin_coef)
 };
 
 /// What the dump is checked against, as the library takes it.

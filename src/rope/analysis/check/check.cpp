@@ -82,6 +82,22 @@ std::vector<Variant> check_variants(const RopeExpectation& e) {
     v.push_back(std::move(x));
     return v.back();
   };
+  if (e.fope) {
+    // FoPE (models/fope.hpp): its padded pairs with sin 1 (F3), and the variants that keep its coefficients and θ.
+    const long padded = r / 2 - e.fope->kept;
+    if (padded > 0 && e.fope_pad_sin != 1.0) {
+      RopeExpectation one = e;
+      one.fope_pad_sin = 1.0;
+      add(VariantKind::FopeSinPaddedOne, one).found = {{"padded", static_cast<double>(padded)}};
+    }
+    RopeExpectation other = e;
+    other.rope.layout = e.rope.layout == Layout::Half ? Layout::Interleaved : Layout::Half;
+    add(VariantKind::LayoutSwapped, other);
+    add(VariantKind::PositionsPlusOne, e, 1.0);
+    add(VariantKind::PositionsMinusOne, e, -1.0);
+    add(VariantKind::RotationReversed, e).reversed = true;
+    return v;
+  }
   RopeExpectation s = e;
   RopeExpectation at_zero = e;  // the partial-rotary variants rotate from channel 0
   at_zero.rope.rotary_offset = 0;
@@ -310,7 +326,7 @@ std::vector<DumpComparison> MemorySource::compare(long start, const std::vector<
     throw InvalidArgument(
         error_msg("{0} positions for a dump of {1} sequence positions", positions.size(), before_.seq));
   }
-  const BlockShape shape{length, before_.groups(), before_.d, after_.dtype};
+  const BlockShape shape{length, before_.groups(), before_.d, after_.dtype, before_.heads};
   const long stride = before_.groups() * before_.d;
   const BlockFetch fetch = [&](long s0, long, BlockBuffers&, BlockView& view) {
     view.before = before_.values.data() + (start + s0) * stride;

@@ -112,6 +112,10 @@ struct RopeExpectation {
   CheckMode mode = CheckMode::Forward;
   double shift = 0;            ///< shift: δ
   double shift_magnitude = 1;  ///< shift: the model's attention factor, which the cached keys already carry
+  /// FoPE (models/fope.hpp (F2)–(F4); rope.fope says the model has it): the checkpoint's coefficients, and the sin of
+  /// the padded pairs (0 as vLLM pads it now; 1 for the variant "sin padded with 1"). Null: the pairs are rotations.
+  std::shared_ptr<const FopeCoefficients> fope;
+  double fope_pad_sin = 0;
   int rotary_dim() const { return 2 * static_cast<int>(rope.params.inv_freq.size()); }
 };
 
@@ -196,6 +200,9 @@ enum class VariantKind {
   /// M-RoPE with text positions of a batch, position_ids [batch, seq], read as [3, seq]: every batch row turned at
   /// (t, h, w) = rows 0, 1, 2 of the positions at its index (found "batch": the batch rows, at least 3).
   MropeTextRowsAsAxes,
+  /// Issue 67 item 1: FoPE's padded pairs with sin 1 as well as cos 1 (vLLM fope.py @ c215d1e62d, SGLang, the model's
+  /// remote code): each padded pair is √2·R(π/4) where vLLM @ 151a2c744a lets it pass through (found "padded").
+  FopeSinPaddedOne,
 };
 /// "expected", "layout-swapped", "base-10000", … (the names of the JSON output and of the tests).
 const char* to_string(VariantKind kind);

@@ -247,6 +247,7 @@ std::vector<Variant> variants_to_try(const RopeExpectation& expected, const std:
                                      const DumpComparison& e, const DumpSource& source,
                                      std::optional<double> norm_scale) {
   std::vector<Variant> variants = check_variants(expected);
+  if (expected.fope) return variants;  // FoPE: its own variants (check_variants), the positions as given
   // Variants that equal the expectation at these positions are not compared: llama.cpp's e slot taken as 0 where no
   // position fills it (one number p is (p, p, p, 0) already), h and w exchanged where every position has h = w.
   const auto drop = [&variants](VariantKind kind) {
@@ -426,9 +427,13 @@ CheckReport check_source_forward(const DumpSource& source, long start, const std
   by_norm.norms = true;
   ComparePass together;
   together.norms_as_previous = true;
+  // FoPE's pairs are scaled rotations (models/fope.hpp (F4)): (N1) does not hold, and (C1) alone compares them.
   std::vector<DumpComparison> first =
-      source.compare(start, positions, {variant_of(VariantKind::Expected, expected), by_norm}, together);
+      expected.fope
+          ? source.compare(start, positions, {variant_of(VariantKind::Expected, expected)})
+          : source.compare(start, positions, {variant_of(VariantKind::Expected, expected), by_norm}, together);
   report.comparison = std::move(first[0]);
+  if (expected.fope) first.emplace_back();  // no norm failing: passed
   const DumpComparison& norms = first[1];
   // The output's norm scaled by s: the pairs fail (N1) and their mean norm ratio s is itself beyond (N1)'s bound,
   // so it is no rounding (an attention factor applied where none belongs, or a wrong one).

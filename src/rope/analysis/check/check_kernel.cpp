@@ -36,6 +36,10 @@ struct Setup {
   bool half_form = false, interleaved_form = false;
   /// (N1): a pair's norm within norm_rel·a·‖x‖ + norm_floor (Variant::norms).
   double norm_rel = 0, norm_floor = 0;
+  /// FoPE (models/fope.hpp): the coefficients, the heads of a batch row and the query heads per matrix (group g's
+  /// matrix: (g mod heads) / per_matrix; one shared matrix: per_matrix = heads).
+  const FopeCoefficients* fope = nullptr;
+  long fope_heads = 1, fope_per_matrix = 1;
 };
 
 /// The smallest positive subnormal of a type: a product that underflows rounds by at most half of it.
@@ -90,6 +94,19 @@ Setup make_setup(const Variant& variant, const BlockShape& shape) {
     const bool in_place = u.ca[k] == u.oa[k] && u.cb[k] == u.ob[k];
     u.half_form = u.half_form && in_place && u.ca[k] == off + i && u.cb[k] == off + u.half + i;
     u.interleaved_form = u.interleaved_form && in_place && u.ca[k] == off + 2 * i && u.cb[k] == off + 2 * i + 1;
+  }
+  if (spec.fope) {
+    // (F4): query head q on matrix q / (heads / n), n the coefficients' matrices (the key-value heads, or 1).
+    u.fope = spec.fope.get();
+    u.fope_heads = shape.heads > 0 ? shape.heads : shape.groups;
+    if (u.fope->kept > u.half || u.fope_heads % u.fope->heads != 0) {
+      throw InvalidArgument(
+          error_msg("FoPE: the dump's {0} heads are not a multiple of the model's {1} key-value "
+                    "heads (or its {2} kept pairs exceed the {3} rotated pairs)",
+                    u.fope_heads, u.fope->heads, u.fope->kept, u.half));
+    }
+    u.fope_per_matrix = u.fope_heads / u.fope->heads;
+    u.half_form = u.interleaved_form = false;  // each group its own cos and sin: the element path
   }
   u.map = spec.rope.axes ? &*spec.rope.axes : nullptr;
   if (u.map && u.map->pair_axis.size() != static_cast<std::size_t>(u.half)) {
@@ -545,6 +562,57 @@ double compare_position_mixed(const Setup& u, const BlockShape& shape, const std
   return pmax;
 }
 
+/// FoPE (models/fope.hpp (F2)–(F4)): every vector of index s against its key-value head's scaled rotations. The
+/// pairs' cos and sin at the position (position_table: a query's scaling and a flipped sin folded in) are combined by
+/// each matrix of coefficients; the tolerance of pair j adds to (C1)'s rounding of cos′ and sin′ in the dump's type
+/// the angle error of every kept frequency D weighted by |C_cos[D, j]| + |C_sin[D, j]|, and the float32 sum of K
+/// products (at most K·ε_A of Σ|C|·1, a margin of 2 over γ_K).
+double compare_position_fope(const Setup& u, const BlockShape& shape, const AxisPosition& p, const BlockView& view,
+                             long s, long s0, Tally& t, PositionScratch& w) {
+  const FopeCoefficients& c = *u.fope;
+  const std::size_t h = static_cast<std::size_t>(u.half);
+  const int K = c.kept;
+  std::vector<double> cs(h), sn(h), term(h);
+  double scale = 1;
+  position_table(u, p, cs.data(), sn.data(), term.data(), &scale);
+  const RopeExpectation& spec = u.variant->spec;
+  const double sign = (u.variant->reversed != (spec.mode == CheckMode::Grad)) ? -1.0 : 1.0;
+  std::vector<double> fc(h * static_cast<std::size_t>(c.heads)), fs(fc.size()), ft(fc.size());
+  for (long m = 0; m < c.heads; ++m) {
+    double* mc = fc.data() + static_cast<std::size_t>(m) * h;
+    double* ms = fs.data() + static_cast<std::size_t>(m) * h;
+    double* mt = ft.data() + static_cast<std::size_t>(m) * h;
+    for (int j = 0; j < u.half; ++j) {
+      if (j >= K) {  // (F3): padded, cos 1 and sin fope_pad_sin
+        mc[j] = scale, ms[j] = scale * spec.fope_pad_sin * sign;
+        mt[j] = scale * 2 * u.eps_t * (1 + std::abs(spec.fope_pad_sin));
+        continue;
+      }
+      double a = 0, b = 0, err = 0;
+      for (int D = 0; D < K; ++D) {
+        const double wc = c.cos_at(m, D, j), ws = c.sin_at(m, D, j);
+        a += cs[static_cast<std::size_t>(D)] * wc, b += sn[static_cast<std::size_t>(D)] * ws;
+        err += (std::abs(wc) + std::abs(ws)) *
+               (term[static_cast<std::size_t>(D)] - scale * 2 * u.eps_t + scale * K * u.eps_a);
+      }
+      mc[j] = a, ms[j] = b;
+      mt[j] = 2 * u.eps_t * (std::abs(a) + std::abs(b)) + err;
+    }
+  }
+  const long groups = shape.groups, d = shape.d;
+  double pmax = 0;
+  w.x.resize(static_cast<std::size_t>(d)), w.y.resize(static_cast<std::size_t>(d));
+  for (long g = 0; g < groups; ++g) {
+    const std::size_t o = static_cast<std::size_t>((g % u.fope_heads) / u.fope_per_matrix) * h;
+    const long v = ((s - s0) * groups + g) * d;
+    widen_elements(view.type, element_at(view.before, view.type, v), d, w.x.data());
+    widen_elements(view.type, element_at(view.after, view.type, v), d, w.y.data());
+    pmax = std::max(pmax, compare_vector_exact(u, fc.data() + o, fs.data() + o, ft.data() + o, scale, w.x.data(),
+                                               w.y.data(), s, g, t));
+  }
+  return pmax;
+}
+
 void merge(DumpComparison& c, const Tally& t) {
   c.max_ratio = std::max(c.max_ratio, t.max_ratio);
   c.failing += t.failing;
@@ -652,6 +720,15 @@ std::vector<DumpComparison> compare_blocks(const BlockShape& shape, const std::v
               const double pmax = compare_position_norms(u, shape, tables, view, s, s0, tally[k], scratch,
                                                          norm_y2[k][static_cast<std::size_t>(s)],
                                                          norm_x2[k][static_cast<std::size_t>(s)], pass.exact_norms);
+              pos[s] = pmax;
+              tally[k].max_ratio = std::max(tally[k].max_ratio, pmax);
+            }
+            continue;
+          }
+          if (u.fope) {  // FoPE: every group its key-value head's scaled rotations
+            for (long s = s0; s < s1; ++s) {
+              const double pmax = compare_position_fope(u, shape, variant_position(*u.variant, positions, s), view, s,
+                                                        s0, tally[k], scratch);
               pos[s] = pmax;
               tally[k].max_ratio = std::max(tally[k].max_ratio, pmax);
             }

@@ -59,6 +59,7 @@ struct BlockShape {
   long groups = 1;
   int d = 0;
   DType dtype = DType::F64;
+  long heads = 0;  ///< heads per batch row of a group (FoPE's key-value head of each); 0: every group one row's head
 };
 
 /// Compares the range with every variant in one pass over its blocks of `block_positions` sequence indices

@@ -41,6 +41,9 @@ struct CheckSettings {
   /// Whose rule picks LongRoPE's list (models/scaling/longrope_engine.hpp): HF's unless the command line names an
   /// engine.
   LongRopeRule longrope;
+  /// FoPE's checkpoint (models/fope.hpp): a directory, an index's shards or a .safetensors file holding cos_coef and
+  /// sin_coef; "" when none was given (a FoPE model then cannot be checked).
+  std::string coefficients;
 
   /// A dump right up to a harmless reordering of its output (equivalent_reordering, check_table.hpp) fails, as it
   /// would without the reordering (`rope check --strict-order`); otherwise it passes as equivalent.

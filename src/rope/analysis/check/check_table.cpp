@@ -565,6 +565,17 @@ const std::vector<VariantRow> kVariantTable = {
            "seq] before the M-RoPE code indexes them)",
            c.expected.batch_rows);
      }},
+    {VariantKind::FopeSinPaddedOne, "fope-sin-padded-one", kCompared, "padded",
+     [](E) { return msg("FoPE's padded pairs with sin 1"); },
+     [](S c) {
+       return msg(
+           "matches FoPE with its {0} padded pairs (pairs {1} … {2}) padded with sin 1 as well as cos 1, so that "
+           "each is √2·R(π/4) (x_a − x_b, x_b + x_a) where vLLM's fope.py @ 151a2c744a pads sin with 0 and lets "
+           "them pass through: vLLM @ c215d1e62d, SGLang's FourierRotaryEmbedding and the model's own "
+           "modeling_interns1_pro.py pad sin with 1 (docs/multi-axis.md (F3))",
+           static_cast<long>(found_value(c)), c.expected.rope.head_dim / 2 - static_cast<long>(found_value(c)),
+           c.expected.rope.head_dim / 2 - 1);
+     }},
 };
 
 const std::vector<CheckModeRow> kCheckModes = {

@@ -89,7 +89,7 @@ std::vector<DumpComparison> StreamSource::compare(long start, const std::vector<
     throw InvalidArgument(
         error_msg("{0} positions for a dump of {1} sequence positions", positions.size(), geometry_.seq));
   }
-  const BlockShape shape{length, geometry_.groups(), geometry_.d, geometry_.dtype};
+  const BlockShape shape{length, geometry_.groups(), geometry_.d, geometry_.dtype, geometry_.heads};
   const BlockFetch get = [&](long s0, long s1, BlockBuffers& buf, BlockView& view) {
     if (raw_) {  // one run of each file, [s][head][d] as compared: read as stored into the thread's buffers
       const long first = (start + s0) * strides_.seq, count = (s1 - s0) * geometry_.groups() * geometry_.d;

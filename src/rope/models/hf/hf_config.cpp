@@ -29,6 +29,7 @@ ModelConfig ConfigParser::parse() {
   read_softmax_scale();
   read_attention_scale();
   read_mrope();
+  read_fope();
   read_vision();
   read_sequence_positions();
   return std::move(m_);

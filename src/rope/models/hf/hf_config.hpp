@@ -115,6 +115,9 @@ class ConfigParser {
   // hf_config_mrope.cpp
   void read_mrope();
 
+  // hf_config_fope.cpp
+  void read_fope();
+
   // hf_config_sequence.cpp
   void read_sequence_positions();
 

@@ -163,7 +163,9 @@ void ConfigParser::lint_scaling_keys() {
   if (!scaling_.dict) return;
   std::vector<std::string_view> known = scaling_keys();
   for (std::string_view k : {"rope_type", "type", "rope_theta", "partial_rotary_factor",
-                             "original_max_position_embeddings", "mrope_section", "mrope_interleaved"}) {
+                             "original_max_position_embeddings", "mrope_section", "mrope_interleaved",
+                             // FoPE (hf_config_fope.cpp), and vLLM's use_fope and num_kv_heads beside them
+                             "fope_init_factor", "fope_sep_head", "num_inv_freq", "use_fope", "num_kv_heads"}) {
     known.push_back(k);
   }
   if (is_hunyuan()) known.push_back("alpha");  // NTK-α (read_ntk_alpha)

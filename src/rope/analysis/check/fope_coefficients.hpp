@@ -1,0 +1,30 @@
+/// @file
+/// FoPE's coefficients (models/fope.hpp (F2)) read from a checkpoint for `rope check --coefficients FILE`, through
+/// the reader `rope weights` uses (io/weights_file.hpp: a directory with model.safetensors or the shards of
+/// model.safetensors.index.json, or a .safetensors file; headers first, then the two tensors alone).
+///
+/// Tensor names, as the model stores them: Intern-S1-Pro's rotary_emb buffers cos_coef and sin_coef
+/// (modeling_interns1_pro.py InternS1ProMoeTextFourierEmbedding, register_buffer(..., persistent=True)) of its text
+/// model, model.language_model.rotary_emb.cos_coef / .sin_coef (vLLM interns1_pro.py load_weights maps
+/// model.language_model. to its language_model.model.); a text-only checkpoint's model.rotary_emb.*; else the one
+/// tensor whose name ends in rotary_emb.cos_coef (rotary_emb.sin_coef).
+#pragma once
+
+#include <string>
+
+#include "rope/models/fope.hpp"
+
+namespace rope {
+
+/// Largest coefficient tensor read, in elements (each of cos_coef and sin_coef): 2^22, 32 MiB as float64
+/// (Intern-S1-Pro's are 4 × 45 × 45 = 8100). Checked on the header's shape before the tensor is read.
+inline constexpr long kMaxFopeCoefficientElements = 1L << 22;
+
+/// The coefficients of a FoPE of `kept` pairs: with fope.sep_head a tensor [fope.kv_heads, K, K] each; otherwise
+/// [K, K], or [n, K, K] of which the first matrix serves every head (vLLM fope.py @ 151a2c744a, sin_coef[0]).
+/// @throws InvalidArgument (one line naming the file, the tensor and the rule) for a missing or ambiguous tensor, a
+///         shape that is not the config's, a tensor over kMaxFopeCoefficientElements, a value that is not finite;
+///         IoError from the files.
+FopeCoefficients read_fope_coefficients(const std::string& path, const FopeConfig& fope, int kept);
+
+}  // namespace rope

@@ -1,0 +1,59 @@
+"""FoPE (Intern-S1-Pro) in Python (issue 67 item 1, docs/multi-axis.md §7): rope.Spec of its config says the kept and
+padded pairs, and rope.check(coefficients=) of the dumps of tests/reference/fope.py (a NumPy port of vLLM's
+FourierRotaryEmbedding, fope.py @ 151a2c744af6 and @ c215d1e62d) passes vLLM's current computation and names the
+earlier padding (sin 1) with its 19 padded pairs, in Chinese too; a FoPE spec without coefficients is refused."""
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import rope
+
+SCRIPT = Path(__file__).resolve().parents[1] / "reference" / "fope.py"
+
+
+@pytest.fixture(scope="module")
+def fope_dumps(tmp_path_factory):
+    out = tmp_path_factory.mktemp("fope")
+    subprocess.run([sys.executable, str(SCRIPT), str(out)], check=True)
+    return out, json.loads((out / "manifest.json").read_text())
+
+
+def fope_positions(out):
+    return np.array([int(x) for x in (out / "positions.txt").read_text().split()])
+
+
+def test_spec_says_the_kept_and_padded_pairs(fope_dumps):
+    out, manifest = fope_dumps
+    text = " ".join(rope.Spec(str(out / "checkpoint" / "config.json")).describe().split())
+    assert f"{manifest['kept']} pairs keep their θ" in text
+    assert f"the other {manifest['padded']} of the head's 64 pairs are padded" in text
+
+
+@pytest.mark.parametrize("index", range(5))
+def test_each_dump_against_its_coefficients(fope_dumps, index):
+    out, manifest = fope_dumps
+    case = manifest["cases"][index]
+    d = out / case["dir"]
+    spec = rope.Spec(str(out / case["config"]))
+    t = case["tensor"]
+    report = rope.check(np.load(d / f"{t}.npy"), np.load(d / f"{t}_rope.npy"), fope_positions(out), spec,
+                        angles="float32", coefficients=out / case["coefficients"])
+    assert report.passed == (case["exit"] == 0), (case["name"], report.diagnosis)
+    if case["variant"]:
+        diagnosis = report.data["diagnosis"]
+        assert diagnosis["matches"] == case["variant"] and diagnosis["found"]["padded"] == case["padded"], diagnosis
+        zh = rope.check(np.load(d / f"{t}.npy"), np.load(d / f"{t}_rope.npy"), fope_positions(out), spec,
+                        angles="float32", coefficients=out / case["coefficients"], lang="zh")
+        assert "√2·R(π/4)" in zh.diagnosis and "填充" in zh.diagnosis
+
+
+def test_refused_without_coefficients(fope_dumps):
+    out, manifest = fope_dumps
+    d = out / manifest["cases"][0]["dir"]
+    with pytest.raises(ValueError, match="give the checkpoint with coefficients FILE"):
+        rope.check(np.load(d / "q.npy"), np.load(d / "q_rope.npy"), fope_positions(out),
+                   rope.Spec(str(out / "checkpoint" / "config.json")))
