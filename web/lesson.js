@@ -82,6 +82,20 @@ const PAGE_TEXT = [
   N_("Rows: positions 0 … 15 downward; columns: channels. HF's cat(freqs, freqs) repeats the table after d/2 (half layout), repeat_interleave(2) doubles each column (interleaved layout), gpt-oss keeps d/2 columns. A kernel that reads one table in the other layout pairs the wrong channels."),
 ];
 
+// The library's sentences the page shows in its language (web/rope_web.cpp gives them translated, by the catalog
+// set_catalog installs): `rope wavelengths`' paragraph on a context (report/wavelengths_report.cpp) and the shift
+// test's verdicts (analysis/teaching/attention_run.cpp), listed so that scripts/live_page.py puts their Chinese in
+// the page's catalog.
+const LIBRARY_TEXT = [
+  N_("context {0}, {1}: every pair completes a full turn within it\n"),
+  N_("context {0}, {1}: pair {2} (1 of {3}) never completes a turn within it;\n  critical dimension {4}{5} (M16)\n"),
+  N_("context {0}, {1}: {2} ({3} of {4}) never complete a turn within it;\n  critical dimension {5}{6} (M16)\n"),
+  N_("pairs {0} … {1}"), N_(" of the original frequencies"), N_(" of the scaled frequencies"),
+  N_("invariant: rounding only"), N_("CHANGED beyond rounding (a bug)"), N_("unchanged for these q, k"),
+  N_("changed: leaks absolute position"), N_("changed, by design: seq_len {0} → {1}"),
+  N_("changed, by design: s(p) {0} → {1}"),
+];
+
 // Choices a slider steps through: keyboard arrows move one choice, so a class sees round values.
 const BASES = [100, 500, 1000, 5000, 10000, 50000, 100000, 500000, 1000000, 5000000, 10000000];
 const FACTORS = [1.5, 2, 4, 8, 16, 32];
@@ -110,7 +124,7 @@ const controls = {
 };
 
 function settings() {
-  const s = {qa: 1, qb: 0.5, ka: 0.8, kb: -0.3};
+  const s = {qa: 1, qb: 0.5, ka: 0.8, kb: -0.3, lang};
   for (const [key, read] of Object.entries(controls)) s[key] = read();
   // The decay axis as `rope decay` draws it, 0 … 256, widened to the next power of two that holds |n − m|.
   const dist = Math.abs(s.n - s.m);
@@ -119,13 +133,8 @@ function settings() {
   return s;
 }
 
-// Numbers as the page shows them: 6 significant digits (the exact value in data-exact).
-function short(x) {
-  if (x === 0) return "0";
-  const a = Math.abs(x);
-  if (a >= 1e6 || a < 1e-4) return x.toExponential(3).replace("e+", "e");
-  return String(Number(x.toPrecision(6)));
-}
+// A number as the page shows it: its text as the library spells it (web/rope_web.cpp answer(): `shown`, `fixed` or
+// `compared`), every digit in data-exact (`exact`, as the command's CSV and JSON print it). The page formats none.
 function put(id, text, exact) {
   const e = $(id);
   e.textContent = text;
@@ -207,7 +216,8 @@ const BLUE = "#1f5fbf", ORANGE = "#d9730d", GREEN = "#2e8b3a", GREY = "#777";
 
 // Part 1: pair i of q and k, before and after the rotation, and the pair's score: all of it the walkthrough of
 // `rope explain` at θ = θ_i (web/rope_web.cpp pair()), the command named under the picture.
-function drawPlane(s, f, p) {
+function drawPlane(s, f, answer) {
+  const p = {...answer.value, ...answer.drawn};
   const svg = $("plane");
   clear(svg);
   markers(svg, [BLUE, ORANGE]);
@@ -245,18 +255,21 @@ function drawPlane(s, f, p) {
     {at: q0, text: "q", fill: BLUE, size: 22, opacity: 0.8}, {at: k0, text: "k", fill: ORANGE, size: 22, opacity: 0.8},
   ]);
   put("pair-no", String(i));
-  put("pair-theta", short(p.theta), p.theta_text);
-  put("angle-between", p.angle_between_text, p.angle_between_text);
-  put("score", p.score_text, p.score_text);
-  put("relative", p.relative_text, p.relative_text);
-  put("wrong-sign", p.wrong_sign_text, p.wrong_sign_text);
+  // θ_i as the tables show it, the walkthrough's numbers as `rope explain` prints them (fx, 6 decimals).
+  put("pair-theta", answer.shown.value.theta, answer.exact.value.theta);
+  const fixed = answer.fixed;
+  put("angle-between", fixed.drawn.angle_between, fixed.drawn.angle_between);
+  put("score", fixed.value.score, fixed.value.score);
+  put("relative", fixed.value.relative_score, fixed.value.relative_score);
+  put("wrong-sign", fixed.drawn.wrong_sign, fixed.drawn.wrong_sign);
   put("distance", String(s.n - s.m));
 }
 
 // A heat map's frame as the CLI's PNGs draw it (issue 68): cells in the box (x0, y0, size × size), the column
 // index along the top and the row index down the left at the first, middle and last cell, the axis titles, and a
-// colour bar at the right from `lo` to `hi` (its three labels). `fill(t)` colours t in [0, 1] along the bar.
-function heatFrame(svg, {x0, y0, size, n, first, column, row, lo, hi, fill, fs}) {
+// colour bar at the right from `lo` to `hi` (its three labels, texts: the top, the middle, the bottom). `fill(t)`
+// colours t in [0, 1] along the bar.
+function heatFrame(svg, {x0, y0, size, n, first, column, row, labels, fill, fs}) {
   const cell = size / n;
   for (const k of [...new Set([0, Math.floor(n / 2), n - 1])]) {
     el(svg, "text", {x: x0 + (k + 0.5) * cell, y: y0 - 8, "font-size": fs, "text-anchor": "middle"}, String(first(k)));
@@ -274,42 +287,45 @@ function heatFrame(svg, {x0, y0, size, n, first, column, row, lo, hi, fill, fs})
                      "shape-rendering": "crispEdges"});
   }
   el(svg, "rect", {x: bx, y: y0, width: 16, height: size, fill: "none", stroke: "#999"});
-  [[hi, y0], [(lo + hi) / 2, y0 + size / 2], [lo, y0 + size]].forEach(([v, y]) => {
-    el(svg, "text", {x: bx + 20, y: y + fs * 0.35, "font-size": fs}, short(v));
+  [y0, y0 + size / 2, y0 + size].forEach((y, k) => {
+    el(svg, "text", {x: bx + 20, y: y + fs * 0.35, "font-size": fs}, labels[k]);
   });
 }
 
 // Part 2: R_m, one square per entry (crisp at any size: rectangles, not a bitmap), with its row and column indices,
 // axis titles and colour bar.
-function drawMatrix(s, f, mat) {
+function drawMatrix(s, f, answer) {
+  const mat = answer.value;
   const svg = $("matrix");
   clear(svg);
   // At most 32 channels, so that a cell stays visible on a projector: the first 32 (interleaved), or the first
   // 16 of each half (half layout), which keeps every drawn pair's two channels.
-  const d = mat.d, n = Math.min(d, 32), x0 = 80, y0 = 34, box = 320, size = box / n;
+  const d = mat.dim, n = Math.min(d, 32), x0 = 80, y0 = 34, box = 320, size = box / n;
   const channel = (k) => n === d ? k : s.layout === "interleaved" ? k : k < n / 2 ? k : d / 2 + k - n / 2;
+  // The colour bar from −max |entry| to +max |entry|, its ends labelled as rope's figures label their ticks.
   let big = 0;
-  for (const v of mat.entries) big = Math.max(big, Math.abs(v));
+  for (const row of mat.matrix) for (const v of row) big = Math.max(big, Math.abs(v));
   el(svg, "rect", {x: x0, y: y0, width: box, height: box, fill: "#fff", stroke: "#999"});
   for (let r = 0; r < n; ++r) {
     for (let c = 0; c < n; ++c) {
-      const v = mat.entries[channel(r) * d + channel(c)];
+      const v = mat.matrix[channel(r)][channel(c)];
       if (v === 0) continue;
       el(svg, "rect", {x: x0 + c * size, y: y0 + r * size, width: size, height: size, fill: colour(v / big),
                        "shape-rendering": "crispEdges"});
     }
   }
-  heatFrame(svg, {x0, y0, size: box, n, first: channel, column: tr("column j"), row: tr("row i"), lo: -big, hi: big,
-                  fill: (t) => colour(2 * t - 1), fs: 20});
+  heatFrame(svg, {x0, y0, size: box, n, first: channel, column: tr("column j"), row: tr("row i"),
+                  labels: [rope.tick_label(big), "0", rope.tick_label(-big)], fill: (t) => colour(2 * t - 1), fs: 20});
   put("matrix-part", n === d ? "" : s.layout === "interleaved" ? tr("channels 0 … {0} of {1} drawn.", n - 1, d)
                                  : tr("channels 0 … {0} and {1} … {2} of {3} drawn.", n / 2 - 1, d / 2, d / 2 + n / 2 - 1, d));
   put("m-value", String(s.m));
   // R₀₀ = a·cos mθ₀ where the attention factor a multiplies the rotation (YaRN), as `rope matrix` says.
-  const a = f.attention_factor;
-  put("r00-form", a === 1 ? "cos mθ₀" : `a·cos mθ₀ (a = ${short(a)})`);
+  const a = f.value.attention_factor;
+  put("r00-form", a === 1 ? "cos mθ₀" : `a·cos mθ₀ (a = ${f.shown.value.attention_factor})`);
   put("r01-form", a === 1 ? "−sin mθ₀" : "−a·sin mθ₀");
-  put("r00", short(mat.entries[0]), String(mat.entries[0]));
-  put("r01", short(mat.entries[s.layout === "interleaved" ? 1 : d / 2]), String(mat.entries[s.layout === "interleaved" ? 1 : d / 2]));
+  const partner = s.layout === "interleaved" ? 1 : d / 2;
+  put("r00", answer.shown.value.matrix[0][0], answer.exact.value.matrix[0][0]);
+  put("r01", answer.shown.value.matrix[0][partner], answer.exact.value.matrix[0][partner]);
 }
 
 // A line plot in the box [60, 560] × [20, 300]; ys on a log axis when log.
@@ -334,9 +350,12 @@ function titles(svg, x, y) {
 }
 
 // Part 6: RoFormer's bound against distance, the distance n − m marked.
-function drawDecay(s, f, dec) {
+function drawDecay(s, f, answer) {
   const svg = $("decay");
   clear(svg);
+  // The full grid, `rope decay --csv`'s table: distance, the original curve, with a method the scaled one.
+  const columns = answer.table.columns, shown = answer.shown.table.columns, exact = answer.exact.table.columns;
+  const dec = {original: columns[1], scaled: columns[2]};
   const xs = dec.original.map((_, k) => k);
   const series = [{xs, ys: dec.original, stroke: BLUE}];
   if (dec.scaled) series.push({xs, ys: dec.scaled, stroke: ORANGE});
@@ -348,27 +367,37 @@ function drawDecay(s, f, dec) {
     el(svg, "line", {x1: X(x), y1: 300, x2: X(x), y2: 308, stroke: "#999"});
     el(svg, "text", {x: X(x), y: 330, "font-size": 20, "text-anchor": "middle"}, String(x));
   }
-  for (const y of [0, top / 2, top]) {
-    el(svg, "text", {x: 55, y: Y(y) + 7, "font-size": 20, "text-anchor": "end"}, short(Number(y.toPrecision(2))));
+  // Ticks at 0, about half and about the top, at two significant digits, labelled as rope's figures label theirs.
+  const nice = (v) => {
+    const unit = 10 ** (Math.floor(Math.log10(v)) - 1);
+    return Math.round(v / unit) * unit;
+  };
+  for (const y of [0, nice(top / 2), nice(top)]) {
+    el(svg, "text", {x: 55, y: Y(y) + 7, "font-size": 20, "text-anchor": "end"}, rope.tick_label(y));
   }
   titles(svg, tr("distance |n − m|"), tr("bound f"));
   if (dist <= s.max_distance) {
     el(svg, "line", {x1: X(dist), y1: 20, x2: X(dist), y2: 300, stroke: GREEN, "stroke-width": 2, "stroke-dasharray": "6 4"});
     el(svg, "circle", {cx: X(dist), cy: Y(dec.original[dist]), r: 6, fill: BLUE});
-    put("decay-at", short(dec.original[dist]), dec.original_text[dist]);
-    put("decay-scaled-at", dec.scaled ? short(dec.scaled[dist]) : "–", dec.scaled ? dec.scaled_text[dist] : "");
+    put("decay-at", shown[1][dist], exact[1][dist]);
+    put("decay-scaled-at", dec.scaled ? shown[2][dist] : "–", dec.scaled ? exact[2][dist] : "");
   } else {
     put("decay-at", "–", "");
     put("decay-scaled-at", "–", "");
   }
   put("decay-distance", String(dist));
-  put("decay-0", short(dec.original[0]), dec.original_text[0]);
+  put("decay-0", shown[1][0], exact[1][0]);
 }
 
 // Part 5: λ_i of every pair on a log axis, the context as a line.
-function drawWavelengths(s, f) {
+function drawWavelengths(s, answer) {
   const svg = $("wavelengths");
   clear(svg);
+  // `rope wavelengths`' report: the curves' λ_i (original, then with a method the scaled ones) and, per curve, the
+  // first pair that never turns within the context and the report's sentence on it.
+  const curves = answer.value.curves, beyond = answer.value.contexts[0].curves;
+  const f = {lambda0: curves[0].wavelength, lambda: (curves[1] || curves[0]).wavelength, scaled: curves.length > 1,
+             first_beyond0: beyond[0].first_pair_beyond};
   const half = f.lambda0.length, xs = f.lambda0.map((_, i) => i);
   const series = [{xs, ys: f.lambda0, stroke: BLUE}];
   if (f.scaled) series.push({xs, ys: f.lambda, stroke: ORANGE});
@@ -385,13 +414,9 @@ function drawWavelengths(s, f) {
   }
   titles(svg, tr("pair i"), tr("wavelength λ_i"));
   if (f.first_beyond0 < half) el(svg, "circle", {cx: X(f.first_beyond0), cy: Y(f.lambda0[f.first_beyond0]), r: 7, fill: BLUE});
-  const said = (first) => first >= half ? tr("every pair completes a turn within {0}", s.context)
-    : first === half - 1 ? tr("pair {0} (1 of {1}) never completes a turn within {2}; critical dimension {3}", first, half,
-                              s.context, 2 * first)
-    : tr("pairs {0} … {1} ({2} of {3}) never complete a turn within {4}; critical dimension {5}", first, half - 1,
-         half - first, half, s.context, 2 * first);
-  put("beyond0", said(f.first_beyond0), String(f.first_beyond0));
-  put("beyond", f.scaled ? said(f.first_beyond) : "–", f.scaled ? String(f.first_beyond) : "");
+  const said = answer.sentences;
+  put("beyond0", said[0], String(beyond[0].first_pair_beyond));
+  put("beyond", f.scaled ? said[1] : "–", f.scaled ? String(beyond[1].first_pair_beyond) : "");
 }
 
 // Part 7: the cos/sin cache as it sits in memory (rope layouts --cache draws the same tables, analysis/teaching/layouts.hpp
@@ -468,37 +493,44 @@ function drawAttention(s, att) {
   for (const name of ["rope", "sinusoidal"]) {
     const svg = $(`att-${name}`);
     clear(svg);
-    const T = s.tokens, x0 = 90, y0 = 40, box = 256, size = box / T, A = att[name];
+    const T = s.tokens, x0 = 90, y0 = 40, box = 256, size = box / T, A = att.drawn[name];
     el(svg, "rect", {x: x0, y: y0, width: box, height: box, fill: "#eee"});
     for (let i = 0; i < T; ++i) {
       for (let j = 0; j < T; ++j) {
         if (s.causal && j > i) continue;  // masked: left grey, not the colour of a weight 0
-        el(svg, "rect", {x: x0 + j * size, y: y0 + i * size, width: size, height: size, fill: heat(A[i * T + j] * 2),
+        el(svg, "rect", {x: x0 + j * size, y: y0 + i * size, width: size, height: size, fill: heat(A[i][j] * 2),
                          "shape-rendering": "crispEdges"});
       }
     }
-    heatFrame(svg, {x0, y0, size: box, n: T, first: (k) => k, column: tr("key j"), row: tr("query i"), lo: 0, hi: 0.5,
-                    fill: heat, fs: 34});
-    const sh = att[`${name}_shift`];
-    put(`${name}-a00`, short(A[0]), att[`${name}_text`][0]);
-    put(`${name}-ds`, sh.max_abs.toExponential(2), String(sh.max_abs));
-    put(`${name}-dA`, sh.max_weight.toExponential(2), String(sh.max_weight));
-    put(`${name}-tol`, sh.tolerance.toExponential(2), String(sh.tolerance));
-    put(`${name}-verdict`, sh.passed ? tr("invariant: rounding only") : tr("changed: leaks absolute position"),
-        sh.passed ? "invariant" : "changed");
+    heatFrame(svg, {x0, y0, size: box, n: T, first: (k) => k, column: tr("key j"), row: tr("query i"),
+                    labels: ["0.5", "0.25", "0"], fill: heat, fs: 34});
+    // The report's rows, A_00 as the tables show it and the shift test as its table prints it (3 digits).
+    const e = att.value.encodings.findIndex((x) => x.encoding === name);
+    const k = att.value.shift_test.findIndex((x) => x.encoding === name);
+    put(`${name}-a00`, att.shown.value.encodings[e].a00, att.exact.value.encodings[e].a00);
+    const shown = att.compared.value.shift_test[k], exact = att.exact.value.shift_test[k];
+    put(`${name}-ds`, shown.max_abs_change, exact.max_abs_change);
+    put(`${name}-dA`, shown.max_weight_change, exact.max_weight_change);
+    put(`${name}-tol`, shown.tolerance, exact.tolerance);
+    put(`${name}-verdict`, att.verdicts[name], exact.verdict);
   }
 }
 
-function table(s, f) {
+function table(s, f, w) {
   const body = $("pairs");
   body.textContent = "";
-  for (let i = 0; i < f.theta.length; ++i) {
+  // `rope frequencies`' report value (θ_i) and `rope wavelengths`' (λ_i): 6 significant digits, as the command's
+  // table prints them, so the table fits its panel; every digit (the command's CSV and JSON) in data-exact.
+  const scaled = "original_inv_freq" in f.value;
+  const theta0 = scaled ? "original_inv_freq" : "inv_freq";
+  const curves = w.value.curves.length;
+  for (let i = 0; i < f.value.inv_freq.length; ++i) {
     const row = document.createElement("tr");
-    // 6 significant digits, so the table fits its panel; each number's exact value (the command's) in data-exact.
-    const number = (exact) => [Number.isFinite(Number(exact)) ? short(Number(exact)) : exact, exact];
-    const cells = [[String(i)], number(f.theta0_text[i]), number(f.lambda0_text[i]),
-                   f.scaled ? number(f.theta_text[i]) : ["–"], f.scaled ? number(f.lambda_text[i]) : ["–"],
-                   [f.bands.length ? tr(f.bands[i]) : "–"]];
+    const number = (answer, pick) => [pick(answer.shown)[i], pick(answer.exact)[i]];
+    const cells = [[String(i)], number(f, (v) => v.value[theta0]), number(w, (v) => v.value.curves[0].wavelength),
+                   scaled ? number(f, (v) => v.value.inv_freq) : ["–"],
+                   scaled && curves > 1 ? number(w, (v) => v.value.curves[1].wavelength) : ["–"],
+                   [f.value.band ? tr(f.value.band[i]) : "–"]];
     for (const [text, exact] of cells) {
       const td = document.createElement("td");
       td.textContent = text;
@@ -507,8 +539,8 @@ function table(s, f) {
     }
     body.appendChild(row);
   }
-  put("attention-factor", short(f.attention_factor), f.attention_factor_text);
-  $("warnings").textContent = f.warnings.map((w) => (lang === "zh" ? w.zh : w.en)).join("\n");
+  put("attention-factor", f.shown.value.attention_factor, f.exact.value.attention_factor);
+  $("warnings").textContent = f.warnings.join("\n");
   $("warnings").hidden = f.warnings.length === 0;
 }
 
@@ -528,18 +560,18 @@ function update() {
   $("variant-row").hidden = s.scaling !== "yarn";
   $("address-note").textContent = addressNotes.map(([id, ...values]) => tr(id, ...values)).join(" ");
   $("address-note").hidden = addressNotes.length === 0;
-  const f = rope.frequencies(s), p = rope.pair(s), mat = rope.matrix(s), dec = rope.decay(s), att = rope.attention(s);
-  const cache = rope.cache(s);
-  const failed = [f, p, mat, dec, att, cache].find((x) => x.error !== undefined);
+  const f = rope.frequencies(s), w = rope.wavelengths(s), p = rope.pair(s), mat = rope.matrix(s), dec = rope.decay(s);
+  const att = rope.attention(s), cache = rope.cache(s);
+  const failed = [f, w, p, mat, dec, att, cache].find((x) => x.error !== undefined);
   $("error").textContent = failed ? tr("rope: {0}", lang === "zh" ? failed.error_zh : failed.error) : "";
   document.body.classList.toggle("failed", Boolean(failed));
   if (failed) return;
   drawPlane(s, f, p);
   drawMatrix(s, f, mat);
   drawDecay(s, f, dec);
-  drawWavelengths(s, f);
+  drawWavelengths(s, w);
   drawAttention(s, att);
-  table(s, f);
+  table(s, f, w);
   drawCache(s, cache);
   const cmd = commands(s, f);
   for (const [id, text] of Object.entries(cmd)) putCommand($(`cmd-${id}`), text);
@@ -563,7 +595,7 @@ function commands(s, f) {
   const zh = lang === "zh" ? " --lang zh" : "";
   const att = `rope attention --tokens ${s.tokens} ${db} --shift ${s.shift}${s.causal ? " --causal" : ""}`;
   return {
-    plane: `rope explain --position ${s.m} --position ${s.n} --theta ${f.theta_text[s.pair]} --step 5 --quiet${zh}`,
+    plane: `rope explain --position ${s.m} --position ${s.n} --theta ${f.exact.value.inv_freq[s.pair]} --step 5 --quiet${zh}`,
     matrix: `rope matrix ${db} --position ${s.m} --layout ${s.layout}${scale}${zh}`,
     decay: `rope decay ${db} --max-distance ${s.max_distance}${scale}${zh}`,
     wavelengths: `rope wavelengths ${db} --context ${s.context}${scale}${zh}`,

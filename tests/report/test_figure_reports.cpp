@@ -47,6 +47,14 @@ TEST_P(WavelengthsRunCases, WavelengthsAndTheFirstPairBeyondEachContext) {
   EXPECT_NE(json.find("\"critical_dimension\": " + std::to_string(2 * c.first)), std::string::npos) << json;
   EXPECT_NE(json.find("\"pairs_beyond\": " + std::to_string(c.d / 2 - c.first)), std::string::npos) << json;
   EXPECT_EQ(run.sweep_end, std::max(c.context, 2.0));
+  // The paragraph on the context (the live page shows it alone) is the one the text prints.
+  std::ostringstream text;
+  print_wavelengths(text, run, Text(Lang::En));
+  const std::string paragraph = wavelengths_context_text(run, 0, 0, Text(Lang::En));
+  EXPECT_NE(text.str().find("\n\n" + paragraph), std::string::npos) << text.str();
+  const std::string said = c.first == c.d / 2 ? std::string("every pair completes a full turn within it\n")
+                                              : "critical dimension " + std::to_string(2 * c.first) + " (M16)\n";
+  EXPECT_NE(paragraph.find(said), std::string::npos) << paragraph;
 }
 
 INSTANTIATE_TEST_SUITE_P(Table, WavelengthsRunCases,

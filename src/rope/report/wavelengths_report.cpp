@@ -69,6 +69,29 @@ std::string wavelengths_model(const WavelengthsRun& run, const Text& t) {
   return run.model ? run.model->name + layer_text(*run.model, t) : "";
 }
 
+std::string wavelengths_context_text(const WavelengthsRun& run, std::size_t k, std::size_t ci, const Text& t) {
+  const int half = run.dim / 2;
+  const double L = run.contexts.at(k);
+  const WavelengthsCurve& c = run.curves.at(ci);
+  // The curves' CSV column names, but "original" in the language of the output.
+  const std::string shown = c.column == "original" ? t.tr("original") : c.column;
+  const Eigen::Index first = run.first_beyond[k][ci];
+  if (first == half) return t.tr("context {0}, {1}: every pair completes a full turn within it\n", readable(L), shown);
+  // Named by its frequencies when a model has two sets, as `rope inspect` names them.
+  const std::string set = !run.scaled_pair ? ""
+                          : ci == 0        ? t.tr(" of the original frequencies")
+                                           : t.tr(" of the scaled frequencies");
+  if (first == half - 1) {  // one pair: "completes", not "complete"
+    return t.tr(
+        "context {0}, {1}: pair {2} (1 of {3}) never completes a turn within it;\n  critical dimension {4}{5} "
+        "(M16)\n",
+        readable(L), shown, first, half, 2 * first, set);
+  }
+  return t.tr(
+      "context {0}, {1}: {2} ({3} of {4}) never complete a turn within it;\n  critical dimension {5}{6} (M16)\n",
+      readable(L), shown, t.tr("pairs {0} … {1}", first, half - 1), half - first, half, 2 * first, set);
+}
+
 void print_wavelengths(std::ostream& out, const WavelengthsRun& run, const Text& t) {
   const int dim = run.dim;
   const int half = dim / 2;
@@ -97,33 +120,8 @@ void print_wavelengths(std::ostream& out, const WavelengthsRun& run, const Text&
     out << line << '\n';
   }
   for (std::size_t k = 0; k < run.contexts.size(); ++k) {
-    const double L = run.contexts[k];
     out << '\n';
-    // The curves' CSV column names, but "original" in the language of the output.
-    const auto shown = [&t](const std::string& column) { return column == "original" ? t.tr("original") : column; };
-    for (std::size_t ci = 0; ci < curves.size(); ++ci) {
-      const WavelengthsCurve& c = curves[ci];
-      const Eigen::Index first = run.first_beyond[k][ci];
-      if (first == half) {
-        out << t.tr("context {0}, {1}: every pair completes a full turn within it\n", readable(L), shown(c.column));
-      } else {
-        // Named by its frequencies when a model has two sets, as `rope inspect` names them.
-        const std::string set = !run.scaled_pair ? ""
-                                : ci == 0        ? t.tr(" of the original frequencies")
-                                                 : t.tr(" of the scaled frequencies");
-        if (first == half - 1) {  // one pair: "completes", not "complete"
-          out << t.tr(
-              "context {0}, {1}: pair {2} (1 of {3}) never completes a turn within it;\n  critical dimension {4}{5} "
-              "(M16)\n",
-              readable(L), shown(c.column), first, half, 2 * first, set);
-        } else {
-          out << t.tr(
-              "context {0}, {1}: {2} ({3} of {4}) never complete a turn within it;\n  critical dimension {5}{6} (M16)\n",
-              readable(L), shown(c.column), t.tr("pairs {0} … {1}", first, half - 1), half - first, half, 2 * first,
-              set);
-        }
-      }
-    }
+    for (std::size_t c = 0; c < curves.size(); ++c) out << wavelengths_context_text(run, k, c, t);
   }
   for (const auto& w : run.warnings) out << t.tr("warning: ") << w.in(t.lang()) << '\n';
 }

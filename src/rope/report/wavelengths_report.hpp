@@ -27,6 +27,11 @@ std::string wavelengths_csv(const WavelengthsRun& run);
 /// The model's name and layer type for the figure's title, "" for plain RoPE.
 std::string wavelengths_model(const WavelengthsRun& run, const Text& t);
 
+/// The paragraph on context `k` and curve `c` (indices into run.contexts and run.curves), its newline included:
+/// the first pair that never completes a turn within it and the critical dimension, or that every pair does.
+/// print_wavelengths prints it; the live page shows it.
+std::string wavelengths_context_text(const WavelengthsRun& run, std::size_t k, std::size_t c, const Text& t);
+
 /// The table for people: a header, one row per pair, then a paragraph per context length, and the warnings.
 void print_wavelengths(std::ostream& out, const WavelengthsRun& run, const Text& t);
 
