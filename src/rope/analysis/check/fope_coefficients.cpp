@@ -37,8 +37,8 @@ const WeightTensor& fope_tensor(const WeightFile& file, const std::string& which
   }
   if (!found) {
     throw InvalidArgument(
-        error_msg("{0}: no FoPE tensor {1} (looked for model.language_model.rotary_emb.{1}, "
-                  "model.rotary_emb.{1} and a name ending in rotary_emb.{1})",
+        error_msg("{0}: no FoPE tensor {1} (looked for it under model.language_model.rotary_emb., "
+                  "model.rotary_emb. and any name ending in rotary_emb.)",
                   file.path, which));
   }
   return *found;
