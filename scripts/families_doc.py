@@ -63,7 +63,10 @@ def render(doc):
             extra += "; reads `rope_parameters` only: `rope_scaling` and a top-level `rope_theta` are ignored"
         if r.get("partial_rotary_of") == "qk_head_dim":
             extra += "; partial_rotary_factor is of qk_nope_head_dim + qk_rope_head_dim (the class's head_dim)"
-        if r.get("mrope_order"):
+        if r.get("mrope_order") == "xdrope":
+            extra += (f"; XD-RoPE over `xdrope_section`, four streams p, w, h, t in prefill, HF's map (A11) of "
+                      f"[multi-axis.md](multi-axis.md) unless `--xdrope-map tencent`: {r['mrope_source']}")
+        elif r.get("mrope_order"):
             equation = {"interleaved": "(A3)", "ernie_3d": "(A8)", "bailing": "(A9)"}[r["mrope_order"]]
             sections = r.get("mrope_section_default")
             extra += (f"; multi-axis map {equation} of [multi-axis.md](multi-axis.md) whatever the keys say"

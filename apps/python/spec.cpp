@@ -89,6 +89,8 @@ RopeOverrides overrides_of(const py::dict& params) {
       o.vision = py::cast<std::string>(value);
     else if (k == "yarn_variant")  // --yarn-variant: hf, telechat3, grok-yarn-log or grok-theta-scale
       o.yarn_variant = py::cast<std::string>(value);
+    else if (k == "xdrope_map")  // --xdrope-map: hf or tencent
+      o.xdrope_map = py::cast<std::string>(value);
     else if (k == "float32")
       o.float32 = py::cast<bool>(value);
     else if (k == "tower") {

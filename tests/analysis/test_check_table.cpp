@@ -103,6 +103,19 @@ INSTANTIATE_TEST_SUITE_P(
                                       c.cos.assign(25, 0.0), c.sin.assign(25, 0.0);
                                       e.fope = std::make_shared<const FopeCoefficients>(c);
                                       return e;
+                                    }},
+                    // HunyuanVL's XD-RoPE: HF's map builds Tencent's variant and the other way, each with its pair.
+                    ExpectationCase{"xdrope_hf",
+                                    [] {
+                                      RopeExpectation e = test::expect_half(16);
+                                      e.rope.axes = make_axis_map({{2, 2, 2, 2}, SectionOrder::XdropeHf}, 8);
+                                      return e;
+                                    }},
+                    ExpectationCase{"xdrope_tencent",
+                                    [] {
+                                      RopeExpectation e = test::expect_half(16);
+                                      e.rope.axes = make_axis_map({{2, 2, 2, 2}, SectionOrder::XdropeTencent}, 8);
+                                      return e;
                                     }}),
     [](const testing::TestParamInfo<ExpectationCase>& info) { return std::string(info.param.name); });
 
@@ -143,6 +156,24 @@ TEST(CheckTable, FopeTriesItsPaddingWithTheCountOfPaddedPairs) {
   c.kept = 8;                                                        // nothing padded: no such variant
   e.fope = std::make_shared<const FopeCoefficients>(c);
   for (const Variant& v : check_variants(e)) EXPECT_NE(v.kind, VariantKind::FopeSinPaddedOne);
+}
+
+TEST(CheckTable, TheOtherXdropeMapIsTriedAtTheFirstPairTheyPart) {
+  // [2, 2, 2, 2] over 8 pairs: HF's pair 0 reads p and h, Tencent's p and p: they part at pair 0.
+  for (const auto& [order, other] : {std::pair{SectionOrder::XdropeHf, VariantKind::XdropeTencentMap},
+                                     std::pair{SectionOrder::XdropeTencent, VariantKind::XdropeHfMap}}) {
+    RopeExpectation e = test::expect_half(16);
+    e.rope.axes = make_axis_map({{2, 2, 2, 2}, order}, 8);
+    int built = 0;
+    for (const Variant& v : check_variants(e)) {
+      if (v.kind != other) continue;
+      ++built;
+      ASSERT_EQ(v.found.size(), 1u);
+      EXPECT_EQ(v.found.front().second, 0);
+      EXPECT_NE(v.spec.rope.axes->source.order, order);
+    }
+    EXPECT_EQ(built, 1) << to_string(other);
+  }
 }
 
 TEST(CheckModeTable, ForwardIsTheDefaultAndChangesNothing) {

@@ -422,6 +422,81 @@ INSTANTIATE_TEST_SUITE_P(
                       PanguCase{{22, 21, 21}, "thwthwthwthwthwthwthwthwthwthwthwthwthwthwthwthwthwthwthwthwthwt", -1},
                       PanguCase{{2, 1, 1}, "thwt", -1}, PanguCase{{3, 0, 0}, "ttt", -1}));
 
+// (A11), HunyuanVL's XD-RoPE over 4 streams p, w, h, t: the stream of each channel of a head of `axes.size()`
+// channels, first halves then second halves, as tests/reference/hunyuan_xdrope.py's ports of HF's
+// _apply_rotary_pos_emb_xdrope (the doubled sections) and Tencent's HunYuanVLRotaryEmbedding.forward (the list
+// repeated) split them; `split`: the two channels of some pair read two streams.
+struct XdropeCase {
+  const char* name;
+  std::vector<int> sections;
+  SectionOrder order;
+  std::string channels;  ///< one letter per channel c = 0 … d − 1
+  bool split;
+};
+
+class AxesXdrope : public ::testing::TestWithParam<XdropeCase> {};
+
+TEST_P(AxesXdrope, GivesEachChannelTheStreamItsCodeReads) {
+  const XdropeCase& c = GetParam();
+  const int pairs = static_cast<int>(c.channels.size() / 2);
+  const AxisMap map = make_axis_map({c.sections, c.order}, pairs);
+  std::string got;
+  for (int ch = 0; ch < 2 * pairs; ++ch) {
+    const auto j = static_cast<std::size_t>(ch % pairs);
+    got += map.letter(ch < pairs ? map.pair_axis[j] : map.second_of(j));
+  }
+  EXPECT_EQ(got, c.channels);
+  EXPECT_EQ(map.split(), c.split);
+  EXPECT_TRUE(map.xdrope());
+  EXPECT_EQ(map.components(), "p,w,h,t");
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Maps, AxesXdrope,
+    ::testing::Values(XdropeCase{"hf_1111", {1, 1, 1, 1}, SectionOrder::XdropeHf, "ppwwhhtt", true},
+                      XdropeCase{"tencent_1111", {1, 1, 1, 1}, SectionOrder::XdropeTencent, "pwhtpwht", false},
+                      XdropeCase{"hf_2110", {2, 1, 1, 0}, SectionOrder::XdropeHf, "ppppwwhh", true},
+                      XdropeCase{"tencent_2110", {2, 1, 1, 0}, SectionOrder::XdropeTencent, "ppwhppwh", false},
+                      XdropeCase{"hf_4000", {4, 0, 0, 0}, SectionOrder::XdropeHf, "pppppppp", false}),
+    [](const testing::TestParamInfo<XdropeCase>& info) { return std::string(info.param.name); });
+
+TEST(Axes, XdropeReadsSectionsAsEachCodeDoesAndRefusesTheRest) {
+  // HF _normalize_xdrope_section: whole pairs summing to head_dim / 2 as written, else ratios; Tencent: ratios when
+  // every value is <= 1. [1, 1, 1, 1] of head_dim 8 is 1 pair each for HF, 4 each (too many) for Tencent.
+  EXPECT_EQ(xdrope_pairs({16, 16, 16, 16}, 128, SectionOrder::XdropeHf, "s"), (std::vector<int>{16, 16, 16, 16}));
+  EXPECT_EQ(xdrope_pairs({0.25, 0.25, 0.25, 0.25}, 128, SectionOrder::XdropeHf, "s"),
+            (std::vector<int>{16, 16, 16, 16}));
+  EXPECT_EQ(xdrope_pairs({1, 1, 1, 1}, 8, SectionOrder::XdropeHf, "s"), (std::vector<int>{1, 1, 1, 1}));
+  EXPECT_EQ(xdrope_pairs({1, 1, 1, 1}, 8, SectionOrder::XdropeTencent, "s"), (std::vector<int>{4, 4, 4, 4}));
+  EXPECT_THAT(
+      [] {
+        xdrope_pairs({16.5, 15.5, 16, 16}, 128, SectionOrder::XdropeTencent, "s");
+      },
+      ThrowsMessage<InvalidArgument>(HasSubstr("as written: they must be whole numbers")));
+  EXPECT_THAT(
+      [] {
+        make_axis_map({{16, 16, 16}, SectionOrder::XdropeHf}, 48);
+      },
+      ThrowsMessage<InvalidArgument>(HasSubstr("reads 4 streams (p, w, h, t)")));
+  EXPECT_THAT(
+      [] {
+        make_axis_map({{16, 16, 16, 16}, SectionOrder::XdropeTencent}, 32);
+      },
+      ThrowsMessage<InvalidArgument>(HasSubstr("adds up to 64 pairs, not head_dim / 2 = 32")));
+  // One angle per pair: a text token (one number) turns HF's map as plain RoPE; an image token whose p and h differ
+  // cannot be said as one angle per pair, Tencent's can.
+  const AxisMap hf = make_axis_map({{1, 1, 1, 1}, SectionOrder::XdropeHf}, 4);
+  const AxisMap tencent = make_axis_map({{1, 1, 1, 1}, SectionOrder::XdropeTencent}, 4);
+  const Eigen::VectorXd theta = Eigen::VectorXd::Ones(4);
+  EXPECT_EQ(axis_angles(theta, &hf, AxisPosition::single(3)), Eigen::VectorXd::Constant(4, 3.0));
+  const AxisPosition image = parse_axis_position("5,1,0,0", "p");
+  EXPECT_EQ(axis_angles(theta, &tencent, image), (Eigen::VectorXd(4) << 5, 1, 0, 0).finished());
+  EXPECT_THAT([&] { axis_angles(theta, &hf, image); },
+              ThrowsMessage<InvalidArgument>(HasSubstr("turns the two channels of pair 0 by streams p and h")));
+  EXPECT_EQ(channel_angles(theta, &hf, image, true), (Eigen::VectorXd(4) << 0, 0, 0, 0).finished());
+  EXPECT_EQ(first_differing_pair(hf, tencent), 0);
+}
+
 TEST(Axes, PanguRefusesWhatItsClassRefuses) {
   // "Sum of mrope_section must equal rotary_dim // 2."; 3 sections (t, h, w), force_last keeping one pair of time.
   EXPECT_EQ(to_string(SectionOrder::PanguGreedy), "openPangu");

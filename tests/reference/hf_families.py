@@ -221,6 +221,20 @@ CASES = [
         max_position_embeddings=32768, rope_theta=10000.0, rope_scaling=dict(type="dynamic", alpha=1000.0, factor=1.0)),
          apply="half", theta=10000.0 * (163840 / 32768) ** (128 / 126), init_theta=10000.0 * 1000.0 ** (128 / 126),
          head=128),
+    # HunyuanVL (configuration_hunyuan_vl.py @ 3aae4b5e4a HunYuanVLTextConfig._normalize_rope_parameters): rope_type
+    # xdrope is read as dynamic, so NTK-α's base θ·α^(d/(d−2)) (modular_hunyuan_vl.py @ 17963211f4 _init_weights);
+    # a block without rope_type is default, α unused. Text tokens: one position on every XD-RoPE stream; M = 262144 as
+    # above, since text positions past M take the dynamic update (HunYuanDenseV1RotaryEmbedding).
+    dict(name="hunyuan_vl_xdrope_alpha_f64", config=dict(
+        model_type="hunyuan_vl", hidden_size=1024, num_attention_heads=8, head_dim=128,
+        max_position_embeddings=262144, rope_theta=10000.0,
+        rope_scaling=dict(type="xdrope", alpha=1000.0, factor=1.0, xdrope_section=[16, 16, 16, 16])),
+         apply="half", theta=10000.0 * 1000.0 ** (128 / 126), head=128),
+    dict(name="hunyuan_vl_no_rope_type_f64", config=dict(
+        model_type="hunyuan_vl", hidden_size=1024, num_attention_heads=8, head_dim=128,
+        max_position_embeddings=32768, rope_theta=10000.0,
+        rope_scaling=dict(alpha=1000.0, xdrope_section=[0.25, 0.25, 0.25, 0.25])),
+         apply="half", theta=10000.0, head=128),
     # Gemma 4 ignores rope_scaling and a top-level rope_theta (Gemma4TextConfig.convert_rope_params_to_dict at
     # 351f643ab9f5 returns the keys untouched): the class's proportional RoPE at 1e6 on the full layers.
     dict(name="gemma4_rope_scaling_ignored_f64", config=dict(

@@ -33,13 +33,13 @@ _PARAMETERS = (
     "head_dim", "base", "layout", "scaling", "factor", "beta_fast", "beta_slow", "mscale", "mscale_all_dim",
     "attention_factor", "low_freq_factor", "high_freq_factor", "partial_rotary_factor",
     "original_max_position_embeddings", "max_position_embeddings", "seq_len", "truncate", "short_factor",
-    "long_factor", "vision", "tower", "float32", "yarn_variant", "engine", "max_model_len", "n_ctx",
+    "long_factor", "vision", "tower", "float32", "yarn_variant", "engine", "max_model_len", "n_ctx", "xdrope_map",
 )
 
 
 _INTEGERS = {"head_dim", "original_max_position_embeddings", "max_position_embeddings", "seq_len", "max_model_len",
              "n_ctx"}
-_TEXTS = {"layout", "scaling", "vision", "tower", "yarn_variant", "engine"}
+_TEXTS = {"layout", "scaling", "vision", "tower", "yarn_variant", "engine", "xdrope_map"}
 _FLAGS = {"truncate", "float32"}
 _LISTS = {"short_factor", "long_factor"}
 

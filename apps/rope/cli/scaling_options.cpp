@@ -107,6 +107,11 @@ void add_scaling_options(CLI::App& app, ScalingOptions& o) {
                  "(vLLM; docs/scaling.md)")
       ->type_name("NAME")
       ->group("Scaling");
+  app.add_option("--xdrope-map", o.rope.xdrope_map,
+                 "HunyuanVL's XD-RoPE: hf (default: HF's doubled sections, the two channels of a pair may read two "
+                 "streams) or tencent (Tencent's and mlx-vlm's repeated list) (docs/multi-axis.md (A11))")
+      ->type_name("NAME")
+      ->group("Scaling");
   app.add_option("--engine", o.engine,
                  "longrope: whose rule picks the short or long list: hf (default: max(position) + 1 > L0), vllm "
                  "(--max-model-len), sglang (any position > L0) or llamacpp (--n-ctx) (docs/scaling.md)")

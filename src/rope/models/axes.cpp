@@ -28,6 +28,16 @@
 //        get_mrope_interleaved_id_list: the t count lowered by one, each step the axis with sections left, other than
 //        the previous one when another is left, whose placed/count is the smallest (the lower index on a tie), then
 //        a last t; mrope_dim = that list * 2 gives cos and sin the same axis per pair (_rebuild_pos_emb).
+//   (A11) HunyuanVL's XD-RoPE, four streams p, w, h, t (position_ids [B, 4, S]):
+//        HF: huggingface/transformers src/transformers/models/hunyuan_vl/modular_hunyuan_vl.py @ 17963211f4
+//        HunYuanVLDenseV1Attention._apply_rotary_pos_emb_xdrope: xdrope_section = [int(section) * 2 …], then cos
+//        ([B, S, 4, d], emb = cat(freqs, freqs)) split by it along the channels, piece i from stream i % 4: channel c
+//        reads the stream of c in the doubled list; _normalize_xdrope_section (whole pairs summing to head_dim / 2,
+//        else ratios ≤ 1 times head_dim / 2).
+//        Tencent: Tencent-Hunyuan/HunyuanOCR train/modeling_hunyuan_vl.py @ c55965d3da HunYuanVLRotaryEmbedding.forward
+//        and apply_rotary_pos_emb_xdrope: section_doubled = xdrope_section * 2, the list repeated, so channel c and
+//        c + d/2 read one stream, pair j the stream of j by (A2); mlx-vlm's port the same (Blaizzy/mlx-vlm
+//        mlx_vlm/models/hunyuan_vl/language.py @ 17df31698d apply_rotary_pos_emb_xdrope).
 
 namespace rope {
 
@@ -86,14 +96,57 @@ std::string_view to_string(SectionOrder order) {
       return "Bailing";
     case SectionOrder::PanguGreedy:
       return "openPangu";
+    case SectionOrder::XdropeHf:
+      return "XD-RoPE (HF)";
+    case SectionOrder::XdropeTencent:
+      return "XD-RoPE (Tencent)";
   }
   return "chunked";
 }
 
+std::string_view xdrope_letter(int stream) {
+  static constexpr std::array<std::string_view, 4> letters{"p", "w", "h", "t"};
+  return stream >= 0 && stream < 4 ? letters[static_cast<std::size_t>(stream)] : "?";
+}
+
+std::string_view AxisMap::letter(int axis) const { return xdrope() ? xdrope_letter(axis) : axis_letter(axis); }
+
 std::string AxisMap::components() const {
   std::string s;
-  for (int k = 0; k < axes; ++k) s += (k ? "," : "") + std::string(axis_letter(first_axis + k));
+  for (int k = 0; k < axes; ++k) s += (k ? "," : "") + std::string(letter(first_axis + k));
   return s;
+}
+
+std::vector<int> xdrope_pairs(const std::vector<double>& sections, int head_dim, SectionOrder order,
+                              std::string_view what) {
+  const std::string list = fmt::format("{}", fmt::join(sections, ", "));
+  if (sections.empty() || sections.size() > 64) {
+    throw InvalidArgument(error_msg("{0} [{1}]: expected 1 to 64 sections", std::string(what), list));
+  }
+  bool whole = true, ratios = true;
+  double sum = 0;
+  for (const double v : sections) {
+    if (!std::isfinite(v) || v < 0 || v > 65536) {
+      throw InvalidArgument(error_msg("{0} [{1}]: every section is a number in 0 … 65536", std::string(what), list));
+    }
+    whole = whole && v == std::trunc(v);
+    ratios = ratios && v <= 1.0;
+    sum += std::trunc(v);
+  }
+  std::vector<int> out;
+  // HF _normalize_xdrope_section: whole numbers summing to head_dim / 2 as they are, else ratios ≤ 1 of head_dim / 2
+  // (int() truncates), else int() of each. Tencent's __init__: ratios when every value is ≤ 1, else as written.
+  const bool as_written = order == SectionOrder::XdropeHf ? (whole && 2 * sum == head_dim) || !ratios : !ratios;
+  if (as_written && order == SectionOrder::XdropeTencent && !whole) {
+    throw InvalidArgument(
+        error_msg("{0} [{1}]: Tencent's code splits the channels by these numbers as written: they must be whole "
+                  "numbers of pairs, or ratios ≤ 1 of head_dim / 2",
+                  what, list));
+  }
+  for (const double v : sections) {
+    out.push_back(static_cast<int>(as_written ? std::trunc(v) : std::trunc(v * head_dim / 2.0)));
+  }
+  return out;
 }
 
 int AxisMap::pairs_of(int axis) const { return static_cast<int>(std::count(pair_axis.begin(), pair_axis.end(), axis)); }
@@ -139,16 +192,61 @@ std::vector<int> pangu_greedy_axes(const std::vector<int>& s) {
 int first_differing_pair(const AxisMap& a, const AxisMap& b) {
   if (a.pair_axis.size() != b.pair_axis.size()) return -1;
   for (std::size_t j = 0; j < a.pair_axis.size(); ++j) {
-    if (a.pair_axis[j] != b.pair_axis[j]) return static_cast<int>(j);
+    if (a.pair_axis[j] != b.pair_axis[j] || a.second_of(j) != b.second_of(j)) return static_cast<int>(j);
   }
   return -1;
 }
+
+namespace {
+
+/// (A11): the stream of every channel c = 0 … 2·pairs − 1 of HunyuanVL's XD-RoPE, the channels split by `pieces`
+/// (HF: each section doubled; Tencent: the list repeated), piece i read from stream i mod (number of sections).
+std::vector<int> xdrope_channel_streams(const std::vector<int>& s, bool hf) {
+  std::vector<int> pieces;
+  for (int rep = 0; rep < 2; ++rep) {
+    for (const int x : s) {
+      if (hf && rep == 1) break;
+      pieces.push_back(hf ? 2 * x : x);
+    }
+  }
+  std::vector<int> streams;
+  for (std::size_t i = 0; i < pieces.size(); ++i) {
+    streams.insert(streams.end(), static_cast<std::size_t>(pieces[i]), static_cast<int>(i % s.size()));
+  }
+  return streams;
+}
+
+}  // namespace
 
 AxisMap make_axis_map(const MropeSections& source, int pairs) {
   const std::vector<int>& s = source.sections;
   if (source.order == SectionOrder::Vision) {
     throw InvalidArgument(
         error_msg("a 2-D vision map is built from the tower's implementation (vision_axis_map), not from sections"));
+  }
+  if (source.order == SectionOrder::XdropeHf || source.order == SectionOrder::XdropeTencent) {
+    // (A11): four streams p, w, h, t (position_ids [B, 4, S] of HunyuanVL's processor); both codes raise or assert
+    // when the pieces do not cover the head ("Illegal partition for xd rope").
+    const std::string list = fmt::to_string(fmt::join(s, ", "));
+    if (s.size() != 4) {
+      throw InvalidArgument(
+          error_msg("xdrope_section [{0}]: HunyuanVL's XD-RoPE reads 4 streams (p, w, h, t), one section each", list));
+    }
+    const int total = std::accumulate(s.begin(), s.end(), 0);
+    if (std::any_of(s.begin(), s.end(), [](int x) { return x < 0 || x > 65536; }) || total != pairs) {
+      throw InvalidArgument(error_msg(
+          "xdrope_section [{0}] adds up to {1} pairs, not head_dim / 2 = {2}: the code splits the channels of the "
+          "head by it (Illegal partition for xd rope)",
+          list, total, pairs));
+    }
+    AxisMap map;
+    map.source = source;
+    map.axes = 4;
+    const std::vector<int> c = xdrope_channel_streams(s, source.order == SectionOrder::XdropeHf);
+    map.pair_axis.assign(c.begin(), c.begin() + pairs);
+    map.second_axis.assign(c.begin() + pairs, c.end());
+    if (map.second_axis == map.pair_axis) map.second_axis.clear();
+    return map;
   }
   const bool ggml = source.order == SectionOrder::GgmlMrope || source.order == SectionOrder::GgmlImrope;
   const std::size_t max_sections = ggml ? kMaxAxes : 3;
@@ -248,7 +346,9 @@ AxisMap make_axis_map(const MropeSections& source, int pairs) {
         break;
       case SectionOrder::Vision:
       case SectionOrder::PanguGreedy:
-        break;                     // refused above; laid out by pangu_greedy_axes
+      case SectionOrder::XdropeHf:
+      case SectionOrder::XdropeTencent:
+        break;                     // refused above; laid out by pangu_greedy_axes and xdrope_channel_streams
       case SectionOrder::Ernie3d:  // (A8): the fastest s_h + s_w pairs alternate h and w, the slowest s_t take t
         a = j < s[0] + s[1] ? (j % 2 == 0 ? 1 : 2) : 0;
         break;
@@ -303,7 +403,7 @@ std::string axis_pattern(const AxisMap& map) {
                                : ernie     ? (j < hw ? j % 2 == 0 : j == hw)
                                            : map.pair_axis[j] != map.pair_axis[j - 1]);
     if (gap) s += "·";
-    s += static_cast<char>(std::toupper(static_cast<unsigned char>(axis_letter(map.pair_axis[j])[0])));
+    s += static_cast<char>(std::toupper(static_cast<unsigned char>(map.letter(map.pair_axis[j])[0])));
   }
   return s;
 }
@@ -315,6 +415,32 @@ double axis_component(const AxisMap& map, const AxisPosition& p, int axis) {
 }
 
 Eigen::VectorXd axis_angles(const Eigen::VectorXd& theta, const AxisMap* map, const AxisPosition& p) {
+  check_axis_position(map, p, theta.size());
+  if (map && map->split() && p.multi()) {
+    for (std::size_t j = 0; j < map->pair_axis.size(); ++j) {
+      if (axis_component(*map, p, map->pair_axis[j]) == axis_component(*map, p, map->second_axis[j])) continue;
+      throw InvalidArgument(
+          error_msg("at {0} HF's XD-RoPE map turns the two channels of pair {1} by streams {2} and {3}, two angles: no "
+                    "rotation of the pair (docs/multi-axis.md (A11)); only the check of a dump compares with it",
+                    p.text(), j, map->letter(map->pair_axis[j]), map->letter(map->second_axis[j])));
+    }
+  }
+  return channel_angles(theta, map, p, false);
+}
+
+Eigen::VectorXd channel_angles(const Eigen::VectorXd& theta, const AxisMap* map, const AxisPosition& p, bool second) {
+  check_axis_position(map, p, theta.size());
+  Eigen::VectorXd phi(theta.size());
+  for (Eigen::Index j = 0; j < theta.size(); ++j) {
+    const auto k = static_cast<std::size_t>(j);
+    phi[j] = map ? theta[j] *
+                       (axis_component(*map, p, second ? map->second_of(k) : map->pair_axis[k]) + map->position_offset)
+                 : theta[j] * p[0];  // (A1), (V1), (A11)
+  }
+  return phi;
+}
+
+void check_axis_position(const AxisMap* map, const AxisPosition& p, Eigen::Index pairs) {
   const int axes = map ? map->axes : 1;
   if (p.multi() && p.count != axes) {
     throw InvalidArgument(
@@ -329,17 +455,10 @@ Eigen::VectorXd axis_angles(const Eigen::VectorXd& theta, const AxisMap* map, co
                         "with multimodal sections (e.g. {2} qwen2-vl-7b)",
                         p.text(), p.count, option_name("model")));
   }
-  if (map && map->pair_axis.size() != static_cast<std::size_t>(theta.size())) {
+  if (map && map->pair_axis.size() != static_cast<std::size_t>(pairs)) {
     throw InvalidArgument(
-        error_msg("the axis map has {0} pairs but there are {1} frequencies", map->pair_axis.size(), theta.size()));
+        error_msg("the axis map has {0} pairs but there are {1} frequencies", map->pair_axis.size(), pairs));
   }
-  Eigen::VectorXd phi(theta.size());
-  for (Eigen::Index j = 0; j < theta.size(); ++j) {
-    phi[j] =
-        map ? theta[j] * (axis_component(*map, p, map->pair_axis[static_cast<std::size_t>(j)]) + map->position_offset)
-            : theta[j] * p[0];  // (A1), (V1)
-  }
-  return phi;
 }
 
 /// The most cells a line of a position file may have (a header of names, or a row of numbers).

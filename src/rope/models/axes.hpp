@@ -19,6 +19,12 @@
 ///   IMROPE (ggml ggml_mrope_cache_init with 4 slots, sector σ = j mod Σs):
 ///     a(j) = 1 if σ mod 3 = 1 and σ < 3·s_1;  2 if σ mod 3 = 2 and σ < 3·s_2;
 ///            0 if σ mod 3 = 0 and σ < 3·s_0;  3 ("e") otherwise                                    (A4)
+///   HunyuanVL's XD-RoPE (xdrope_section [s_0, s_1, s_2, s_3] over the streams p, w, h, t, Σs = d/2; the pairs of
+///   rotate_half, (j, j + d/2)): Tencent's code (and mlx-vlm's) splits the channels by the list repeated, s + s, so
+///   both channels of pair j read stream k(j) by (A2); HF's splits them by the doubled list [2s_0, …, 2s_3], so
+///   channel c reads the stream k with 2(s_0 + … + s_(k−1)) ≤ c < 2(s_0 + … + s_k), and the two channels of a pair
+///   may read two streams: x_j turns by θ_j·p_a(j), x_(j+d/2) by θ_j·p_b(j), which is no rotation when the
+///   positions differ                                                                           (A11)
 /// A text token has the same position on every axis, p = (m, m, m), so (A1) is then plain RoPE at m.
 /// A vision tower's 2-D map (vision_rope.hpp) has two axes, the row h and the column w of the patch, and
 /// may count them from 1 (Llama 4): φ_j = θ_j · (p_{a(j)} + o)                                   (V1)
@@ -79,10 +85,23 @@ std::vector<AxisPosition> parse_axis_position_rows(std::string_view text, std::s
 /// h and w with the time on the tail, its sections in the order t, h, w);
 /// Vision: a vision tower's 2-D map (vision_rope.hpp (V2)–(V5)), built by vision_axis_map, not from sections;
 /// PanguGreedy: openPangu-VL's greedy interleave (A10), which equals Qwen3-VL's (A3) on the first pairs and parts
-/// from it later (first_differing_pair).
-enum class SectionOrder { Chunked, Interleaved, GgmlMrope, GgmlImrope, Vision, Ernie3d, Bailing, PanguGreedy };
+/// from it later (first_differing_pair);
+/// XdropeHf, XdropeTencent: HunyuanVL's XD-RoPE (A11) as HF's code lays the streams out (the doubled list) and as
+/// Tencent's and mlx-vlm's do (the list repeated); four streams p, w, h, t.
+enum class SectionOrder {
+  Chunked,
+  Interleaved,
+  GgmlMrope,
+  GgmlImrope,
+  Vision,
+  Ernie3d,
+  Bailing,
+  PanguGreedy,
+  XdropeHf,
+  XdropeTencent
+};
 /// "chunked", "interleaved", "llama.cpp MROPE", "llama.cpp IMROPE", "2-D vision", "ERNIE 3-D", "Bailing",
-/// "openPangu".
+/// "openPangu", "XD-RoPE (HF)", "XD-RoPE (Tencent)".
 std::string_view to_string(SectionOrder order);
 
 /// The multimodal sections of a model: the config's mrope_section and mrope_interleaved.
@@ -94,7 +113,10 @@ struct MropeSections {
 /// The axis of every pair of a head, and the names of the axes.
 struct AxisMap {
   MropeSections source;
-  std::vector<int> pair_axis;  ///< a(j) for j = 0 … d/2 − 1: 0 t, 1 h, 2 w, 3 e
+  std::vector<int> pair_axis;  ///< a(j) for j = 0 … d/2 − 1: 0 t, 1 h, 2 w, 3 e (XD-RoPE: 0 p, 1 w, 2 h, 3 t)
+  /// b(j), the stream of the pair's second channel where it is not a(j) for some pair (HF's XD-RoPE (A11)); empty
+  /// when both channels of every pair read one axis.
+  std::vector<int> second_axis;
   int axes = 3;                ///< how many position components the model reads
   int first_axis = 0;          ///< the axis of component 0: 0 (t) for M-RoPE, 1 (h) for a 2-D vision map (h, w)
   double position_offset = 0;  ///< o of (V1), added to every component: 1 for Llama 4's 1-based patches
@@ -104,6 +126,14 @@ struct AxisMap {
   int pairs_of(int axis) const;
   /// Whether this is a vision tower's 2-D map (components: row h, column w).
   bool vision() const { return source.order == SectionOrder::Vision; }
+  /// Whether this is HunyuanVL's XD-RoPE (A11): components p, w, h, t.
+  bool xdrope() const { return source.order == SectionOrder::XdropeHf || source.order == SectionOrder::XdropeTencent; }
+  /// Whether the two channels of some pair read different axes (HF's XD-RoPE): not one rotation per pair.
+  bool split() const { return !second_axis.empty(); }
+  /// The axis of the second channel of pair j.
+  int second_of(std::size_t j) const { return split() ? second_axis[j] : pair_axis[j]; }
+  /// The letter of an axis of this map: "t", "h", "w", "e"; XD-RoPE's "p", "w", "h", "t".
+  std::string_view letter(int axis) const;
   /// The axis each position component feeds, in order: "t,h,w", "t,h,w,e" or "h,w".
   std::string components() const;
 };
@@ -114,11 +144,19 @@ struct AxisMap {
 AxisMap make_axis_map(const MropeSections& sections, int pairs);
 
 /// The first pair whose axis differs between two maps of as many pairs (-1 when every pair reads the same axis, or
-/// when the maps have different numbers of pairs): openPangu-VL's (A10) against Qwen3-VL's (A3) of the same sections.
+/// when the maps have different numbers of pairs): openPangu-VL's (A10) against Qwen3-VL's (A3) of the same sections;
+/// a pair's second channel counts too (HF's XD-RoPE against Tencent's, (A11)).
 int first_differing_pair(const AxisMap& a, const AxisMap& b);
 
 /// "t", "h", "w", "e" (llama.cpp's fourth slot).
 std::string_view axis_letter(int axis);
+/// XD-RoPE's streams (A11): "p", "w", "h", "t".
+std::string_view xdrope_letter(int stream);
+/// XD-RoPE's sections as its config writes them, xdrope_section: whole numbers of pairs summing to d/2, or ratios of
+/// d/2 ([0.25, 0.25, 0.25, 0.25]), read as `order`'s code reads them (HF's _normalize_xdrope_section, Tencent's
+/// HunYuanVLAttention.__init__). @throws InvalidArgument naming `what` for a list that is neither.
+std::vector<int> xdrope_pairs(const std::vector<double>& sections, int head_dim, SectionOrder order,
+                              std::string_view what);
 /// "time", "height", "width", "extra" as a message (translated by the front end's catalog).
 Message axis_name(int axis);
 /// "THW·THW·…": one letter per pair, upper case, a dot every 3 pairs (interleaved) or at section ends.
@@ -132,8 +170,15 @@ double axis_component(const AxisMap& map, const AxisPosition& p, int axis);
 
 /// (A1): φ_j = θ_j · p_{a(j)} for every pair ((V1) with the map's offset); without a map, φ_j = θ_j · p.
 /// @throws InvalidArgument when p has more than one component and the map has a different number of
-/// axes (or there is no map).
+/// axes (or there is no map), and for a split map (HF's XD-RoPE) at a position whose two streams of some pair differ:
+/// those two channels turn by two angles (A11), which one angle per pair cannot say.
 Eigen::VectorXd axis_angles(const Eigen::VectorXd& theta, const AxisMap* map, const AxisPosition& p);
+/// The angles of the pairs' first channels (`second` false) or second channels (true, a split map's b(j)) at p,
+/// after check_axis_position: (A1), (V1), (A11).
+Eigen::VectorXd channel_angles(const Eigen::VectorXd& theta, const AxisMap* map, const AxisPosition& p, bool second);
+/// The checks of axis_angles on the number of components and pairs alone (a split map's two angles allowed): rope
+/// check's kernel, which turns each channel of a pair by its own stream.
+void check_axis_position(const AxisMap* map, const AxisPosition& p, Eigen::Index pairs);
 
 /// (A5) as matrices: R_Mᵀ R_N beside R_(N−M), for positions of 1 or `axes` components (a one-number position
 /// is every axis's). R_P is the rotation by the angles of axis_angles at P, the map's offset o included; the

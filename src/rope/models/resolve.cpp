@@ -11,6 +11,7 @@
 #include "rope/core/error.hpp"
 #include "rope/core/types.hpp"
 #include "rope/core/message.hpp"
+#include "rope/io/utf8.hpp"
 #include "rope/models/gguf/gguf_config.hpp"
 #include "rope/models/layer_types.hpp"
 #include "rope/models/layers_without_rope.hpp"
@@ -165,6 +166,20 @@ void apply_overrides(const RopeOverrides& o, ModelConfig& m) {
     r.yarn_variant = parse_yarn_variant(o.yarn_variant);
     m.origin.push_back(
         msg("yarn variant: {0} ({1} on the command line)", to_string(r.yarn_variant), option_name("yarn_variant")));
+  }
+  if (!o.xdrope_map.empty()) {
+    if (o.xdrope_map != "hf" && o.xdrope_map != "tencent") {
+      throw InvalidArgument(
+          error_msg("{0} must be hf or tencent (got '{1}')", option_name("xdrope_map"), escape_controls(o.xdrope_map)));
+    }
+    const bool xd =
+        m.mrope && (m.mrope->order == SectionOrder::XdropeHf || m.mrope->order == SectionOrder::XdropeTencent);
+    if (!xd) {
+      throw InvalidArgument(error_msg("{0}: this model has no XD-RoPE (HunyuanVL's rope_scaling.xdrope_section)",
+                                      option_name("xdrope_map")));
+    }
+    m.mrope->order = o.xdrope_map == "hf" ? SectionOrder::XdropeHf : SectionOrder::XdropeTencent;
+    m.origin.push_back(msg("XD-RoPE map: {0} ({1} on the command line)", o.xdrope_map, option_name("xdrope_map")));
   }
   set(r.mscale, o.mscale, "mscale");
   set(r.mscale_all_dim, o.mscale_all_dim, "mscale_all_dim");

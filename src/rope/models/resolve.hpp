@@ -62,6 +62,9 @@ struct RopeOverrides {
   std::optional<long> original_max_position_embeddings, max_position_embeddings, seq_len;
   std::optional<bool> truncate;
   std::string yarn_variant;  ///< YarnVariant by name (scaling.hpp); "" not given
+  /// HunyuanVL's XD-RoPE map (axes.hpp (A11)): "hf" (the doubled sections, HF's code) or "tencent" (the list
+  /// repeated, Tencent's and mlx-vlm's code); "" the config's (HF's).
+  std::string xdrope_map;
   std::optional<std::vector<double>> short_factor, long_factor;
   std::string layer_type;  ///< a layer type's name or a layer index; "" not given
   std::string vision;      ///< a 2-D vision RoPE of head_dim and base (vision_rope.hpp), no model

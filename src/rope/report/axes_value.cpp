@@ -15,6 +15,8 @@ void axes_value(Value& j, const AxisMap& map) {
   }
   j["position_axes"] = map.components();
   j["pair_axis"] = map.pair_axis;
+  // HF's XD-RoPE (docs/multi-axis.md (A11)): the stream of each pair's second channel, where it is not the first's.
+  if (map.split()) j["second_axis"] = map.second_axis;
 }
 
 }  // namespace rope

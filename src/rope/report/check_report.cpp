@@ -391,6 +391,16 @@ void print_check(std::ostream& out, const CheckRun& run, const Text& t, const st
         t.tr("{0} ({1}): pair i turns by θ_i·(p_a(i){2}), p the patch's row h or column w", e.rope.axes->vision_kind,
              e.rope.axes->vision_equation,
              e.rope.axes->position_offset != 0 ? " + " + format_number(e.rope.axes->position_offset) : ""));
+  } else if (e.rope.axes && e.rope.axes->xdrope()) {
+    // HunyuanVL's XD-RoPE (A11): each channel at the position of its stream; HF's map is no rotation per pair.
+    row("XD-RoPE",
+        e.rope.axes->split()
+            ? t.tr("xdrope_section [{0}], {1} (docs/multi-axis.md (A11)): channel j turns by θ_j·p_a(j), "
+                   "channel j + d/2 by θ_j·p_b(j), a and b two streams of p, w, h, t",
+                   fmt::join(e.rope.axes->source.sections, ", "), order_name(e.rope.axes->source.order, t.lang()))
+            : t.tr("xdrope_section [{0}], {1} (docs/multi-axis.md (A11)): pair j turns by θ_j·p_a(j), a "
+                   "one of the streams p, w, h, t",
+                   fmt::join(e.rope.axes->source.sections, ", "), order_name(e.rope.axes->source.order, t.lang())));
   } else if (e.rope.axes) {
     // The axis of every pair: rope frequencies --model NAME prints them.
     row("M-RoPE", t.tr("mrope_section [{0}], {1} (docs/multi-axis.md {2}): pair i turns by θ_i·p_a(i)",

@@ -1,9 +1,11 @@
 #include "rope/report/rope_text.hpp"
 #include "rope/report/text.hpp"
 
+#include <cmath>
 #include <fmt/format.h>
 #include <map>
 
+#include "rope/core/constants.hpp"
 #include "rope/core/message.hpp"
 #include "rope/io/csv.hpp"
 #include "rope/models/layer_types.hpp"
@@ -97,6 +99,10 @@ std::string order_name(SectionOrder order, Lang lang) {
       return "Bailing";
     case SectionOrder::PanguGreedy:
       return "openPangu";
+    case SectionOrder::XdropeHf:
+      return msg("HF's map").in(lang);
+    case SectionOrder::XdropeTencent:
+      return msg("Tencent's map").in(lang);
   }
   return std::string(to_string(order));
 }
@@ -118,11 +124,51 @@ const char* axis_rule(SectionOrder order) {
       return "(A9)";
     case SectionOrder::PanguGreedy:
       return "(A10)";
+    case SectionOrder::XdropeHf:
+    case SectionOrder::XdropeTencent:
+      return "(A11)";
   }
   return "(A2)";
 }
 
+/// HunyuanVL's XD-RoPE (A11): each stream with the channels that read it (both channels of a pair in Tencent's map,
+/// the first or second half's in HF's) and their wavelengths.
+void print_xdrope_summary(std::ostream& out, const AxisMap& map, const Eigen::VectorXd& theta, Lang lang) {
+  out << msg("XD-RoPE: xdrope_section [{0}] over the streams p, w, h, t, {1} (docs/multi-axis.md (A11))\n",
+             fmt::format("{}", fmt::join(map.source.sections, ", ")), order_name(map.source.order, lang))
+             .in(lang);
+  if (map.split()) {
+    out << msg("  the two channels of a pair (j, j + d/2) read two streams: no rotation where their positions "
+               "differ\n")
+               .in(lang);
+  }
+  out << fmt::format("  {:<14}{:>8}  {:<24}{}\n", msg("stream").in(lang), msg("channels").in(lang),
+                     msg("channel indices").in(lang), msg("wavelengths (positions)").in(lang));
+  const auto half = static_cast<int>(map.pair_axis.size());
+  for (int a = 0; a < map.axes; ++a) {
+    std::vector<int> channels;
+    double shortest = 0, longest = 0;
+    for (int c = 0; c < 2 * half; ++c) {
+      const auto j = static_cast<std::size_t>(c % half);
+      if ((c < half ? map.pair_axis[j] : map.second_of(j)) != a) continue;
+      const double lambda =
+          theta[static_cast<Eigen::Index>(j)] > 0 ? kTwoPi / theta[static_cast<Eigen::Index>(j)] : HUGE_VAL;
+      shortest = channels.empty() ? lambda : std::min(shortest, lambda);
+      longest = channels.empty() ? lambda : std::max(longest, lambda);
+      channels.push_back(c);
+    }
+    const std::string range = channels.empty() ? "-" : fmt::format("{:.6g} … {:.6g}", shortest, longest);
+    std::string list = fmt::format("{:<24}", pair_list(channels));
+    if (list == pair_list(channels)) list += "  ";
+    out << fmt::format("  {:<14}{:>8}  {}{}\n", map.letter(a), channels.size(), list, range);
+  }
+}
+
 void print_axis_summary(std::ostream& out, const AxisMap& map, const Eigen::VectorXd& theta, Lang lang) {
+  if (map.xdrope()) {
+    print_xdrope_summary(out, map, theta, lang);
+    return;
+  }
   if (map.vision()) {
     out << msg("2-D vision RoPE ({0}): each pair turns with the patch's row h or column w{1} ((V1), {2})\n",
                map.vision_kind,

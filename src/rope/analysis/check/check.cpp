@@ -271,6 +271,22 @@ std::vector<Variant> check_variants(const RopeExpectation& e) {
         // the sections do not fit the other order: no such variant
       }
     }
+    if (e.rope.axes->xdrope()) {
+      // HunyuanVL's other XD-RoPE map (docs/multi-axis.md (A11)): HF's doubled sections against Tencent's repeated
+      // list, found at the first pair one of whose channels reads another stream.
+      const SectionOrder other = order == SectionOrder::XdropeHf ? SectionOrder::XdropeTencent : SectionOrder::XdropeHf;
+      try {
+        s = e;
+        s.rope.axes = make_axis_map({e.rope.axes->source.sections, other}, r / 2);
+        const int pair = first_differing_pair(*s.rope.axes, *e.rope.axes);
+        if (pair >= 0) {
+          add(other == SectionOrder::XdropeHf ? VariantKind::XdropeHfMap : VariantKind::XdropeTencentMap, s).found = {
+              {"pair", pair}};
+        }
+      } catch (const InvalidArgument&) {
+        // the sections do not fit the other map: no such variant
+      }
+    }
     if (!e.rope.axes->vision()) {
       s = e;
       s.rope.axes.reset();

@@ -197,6 +197,11 @@ enum class VariantKind {
   /// they part): openPangu-VL's greedy order (A10) where the model interleaves as Qwen3-VL (A3), and the other way.
   SectionsPangu,
   SectionsQwen3,
+  /// Issue 67 item 2: HunyuanVL's two XD-RoPE maps of the same xdrope_section (docs/multi-axis.md (A11)), found "pair"
+  /// (the first pair one of whose channels reads another stream): HF's doubled sections where the model's code
+  /// repeats the list (Tencent's, mlx-vlm's), and the other way.
+  XdropeHfMap,
+  XdropeTencentMap,
   /// M-RoPE with text positions of a batch, position_ids [batch, seq], read as [3, seq]: every batch row turned at
   /// (t, h, w) = rows 0, 1, 2 of the positions at its index (found "batch": the batch rows, at least 3).
   MropeTextRowsAsAxes,

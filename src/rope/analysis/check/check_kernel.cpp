@@ -31,6 +31,10 @@ struct Setup {
   /// output (check.hpp pair_channels).
   std::vector<int> ca, cb, oa, ob, unrotated;
   const AxisMap* map = nullptr;
+  /// HF's XD-RoPE (axes.hpp (A11)): the pair's second channel turns by its own stream, so a position's tables hold
+  /// 2·half entries, the second channels' from half on (stride); otherwise half.
+  bool split = false;
+  int stride = 0;
   int off = 0;
   /// The pairs are (off + i, off + half + i) (half) or (off + 2i, off + 2i + 1) (interleaved): the fast path.
   bool half_form = false, interleaved_form = false;
@@ -113,6 +117,8 @@ Setup make_setup(const Variant& variant, const BlockShape& shape) {
     throw InvalidArgument(error_msg("the axis map has {0} pairs but the rotary dimension {1} has {2}",
                                     u.map->pair_axis.size(), r, u.half));
   }
+  u.split = u.map && u.map->split();
+  u.stride = u.split ? 2 * u.half : u.half;
   return u;
 }
 
@@ -166,39 +172,46 @@ AxisPosition variant_position(const Variant& v, const std::vector<AxisPosition>&
   return p;
 }
 
-/// cos, sin and the angle term of (C1) of every pair at position p.
+/// cos, sin and the angle term of (C1) of every pair at position p; for a split map (HF's XD-RoPE) those of the
+/// pairs' second channels after them, at half + i.
 void position_table(const Setup& u, const AxisPosition& p, double* cs, double* sn, double* term, double* scale) {
   const RopeExpectation& spec = u.variant->spec;
-  (void)axis_angles(spec.theta(), u.map,
-                    p);  // throws: a position of several components without axes, or of the wrong count
-  // (A1), (V1): pair i turns by θ_i·(p_a(i) + o), o a vision tower's offset (0 for M-RoPE).
+  // throws: a position of several components without axes, or of the wrong count
+  check_axis_position(u.map, p, spec.theta().size());
+  // (A1), (V1): pair i turns by θ_i·(p_a(i) + o), o a vision tower's offset (0 for M-RoPE); (A11): a split map's
+  // second channel by θ_i·p_b(i).
   const double o = u.map ? u.map->position_offset : 0.0;
-  Eigen::VectorXd m(u.half), phi(u.half);
-  for (int i = 0; i < u.half; ++i)
-    m[i] = (u.map ? axis_component(*u.map, p, u.map->pair_axis[static_cast<std::size_t>(i)]) : p[0]) + o;
-  if (u.variant->angle_type) {
-    // m and θ cast to the type, m·θ in it: per distinct position, each pair taking its own axis's.
-    const CurveSpec curve{*u.variant->angle_type, Strategy::CastInputs};
-    std::vector<char> done(static_cast<std::size_t>(u.half), 0);
-    for (int j = 0; j < u.half; ++j) {
-      if (done[static_cast<std::size_t>(j)]) continue;
-      const Eigen::VectorXd at = computed_angles(curve, spec.theta(), m[j]);
-      for (int i = j; i < u.half; ++i) {
-        if (m[i] == m[j]) phi[i] = at[i], done[static_cast<std::size_t>(i)] = 1;
-      }
-    }
-  } else {
-    phi = m.cwiseProduct(spec.theta());
-  }
   // A query's scaling (S21) multiplies the whole vector: folded into cos, sin and the tolerance of the pairs,
   // and kept for the unrotated channels.
   // A zero variant expects 0 everywhere; a gradient (G1) turns by R(m)ᵀ = R(−m): sin's sign flipped (check_mode.hpp).
   *scale = u.variant->zero ? 0.0 : spec.query_scale(p[0]);
   const bool flipped = u.variant->reversed != (spec.mode == CheckMode::Grad);
-  for (int i = 0; i < u.half; ++i) {
-    cs[i] = *scale * std::cos(phi[i]);
-    sn[i] = *scale * std::sin(phi[i]) * (flipped ? -1.0 : 1.0);
-    term[i] = *scale * (2 * u.eps_t + u.eps_a * (1 + u.c_i[i] * std::abs(m[i]) * spec.theta()[i]));
+  for (int part = 0; part < (u.split ? 2 : 1); ++part) {
+    Eigen::VectorXd m(u.half), phi(u.half);
+    for (int i = 0; i < u.half; ++i) {
+      const auto j = static_cast<std::size_t>(i);
+      m[i] = (u.map ? axis_component(*u.map, p, part == 0 ? u.map->pair_axis[j] : u.map->second_axis[j]) : p[0]) + o;
+    }
+    if (u.variant->angle_type) {
+      // m and θ cast to the type, m·θ in it: per distinct position, each pair taking its own axis's.
+      const CurveSpec curve{*u.variant->angle_type, Strategy::CastInputs};
+      std::vector<char> done(static_cast<std::size_t>(u.half), 0);
+      for (int j = 0; j < u.half; ++j) {
+        if (done[static_cast<std::size_t>(j)]) continue;
+        const Eigen::VectorXd at = computed_angles(curve, spec.theta(), m[j]);
+        for (int i = j; i < u.half; ++i) {
+          if (m[i] == m[j]) phi[i] = at[i], done[static_cast<std::size_t>(i)] = 1;
+        }
+      }
+    } else {
+      phi = m.cwiseProduct(spec.theta());
+    }
+    const int at = part * u.half;
+    for (int i = 0; i < u.half; ++i) {
+      cs[at + i] = *scale * std::cos(phi[i]);
+      sn[at + i] = *scale * std::sin(phi[i]) * (flipped ? -1.0 : 1.0);
+      term[at + i] = *scale * (2 * u.eps_t + u.eps_a * (1 + u.c_i[i] * std::abs(m[i]) * spec.theta()[i]));
+    }
   }
 }
 
@@ -262,8 +275,9 @@ double compare_vector_exact(const Setup& u, const double* cs, const double* sn, 
     const double n2 = xa * xa + xb * xb;
     const double norm = n2 < 1e300 && (n2 > 1e-300 || n2 == 0) ? std::sqrt(n2) : std::hypot(xa, xb);
     const double tol = k * norm * term[i];
+    const int i2 = u.split ? u.half + i : i;  // the second channel's angle (HF's XD-RoPE: its own stream)
     const double ra = judge(t, s, g, 2 * i, a, u.a * (xa * cs[i] - xb * sn[i]), y[a], tol);
-    const double rb = judge(t, s, g, 2 * i + 1, b, u.a * (xa * sn[i] + xb * cs[i]), y[b], tol);
+    const double rb = judge(t, s, g, 2 * i + 1, b, u.a * (xa * sn[i2] + xb * cs[i2]), y[b], k * norm * term[i2]);
     if (t.first_seq == s && t.first_group == g && t.first_pair < 0 && t.first_rank / 2 == i &&
         t.first_rank < 2 * u.half) {  // the first failure is in this pair: keep it whole
       t.first_pair = i, t.first_x[0] = xa, t.first_x[1] = xb, t.first_y[0] = y[a], t.first_y[1] = y[b];
@@ -290,7 +304,7 @@ double compare_vector_exact(const Setup& u, const double* cs, const double* sn, 
 /// elements counted, and the result 0.
 double compare_vector(const Setup& u, const double* cs, const double* sn, const double* term, double scale,
                       const double* x, const double* y, long s, long g, Tally& t, double* pm) {
-  if ((!u.half_form && !u.interleaved_form) || !u.unrotated.empty()) {
+  if ((!u.half_form && !u.interleaved_form) || !u.unrotated.empty() || u.split) {
     return compare_vector_exact(u, cs, sn, term, scale, x, y, s, g, t);
   }
   const double k = kToleranceSafety * u.a;
@@ -336,7 +350,7 @@ NormScreen norm_screen(const Setup& u, const Tables& tb, bool exact, std::vector
   for (std::size_t i = 0; i < h; ++i) q[i] = u.a * std::sqrt(tb.cs[i] * tb.cs[i] + tb.sn[i] * tb.sn[i]);
   const double delta = std::max(u.norm_rel * 0x1p-10, 0x1p-40);
   NormScreen ns;
-  ns.on = !exact && (u.half_form || u.interleaved_form) && u.norm_rel > 2 * delta && u.norm_rel < 0.5;
+  ns.on = !exact && !u.split && (u.half_form || u.interleaved_form) && u.norm_rel > 2 * delta && u.norm_rel < 0.5;
   if (ns.on) {
     w2.resize(h);
     for (std::size_t i = 0; i < h; ++i) w2[i] = q[i] * q[i];
@@ -365,7 +379,7 @@ double compare_position(const Setup& u, const BlockShape& shape, const Tables& t
   const std::size_t h = static_cast<std::size_t>(u.half);
   const long groups = shape.groups, d = shape.d;
   const double k = kToleranceSafety * u.a;
-  bool screen = (u.half_form || u.interleaved_form) && u.unrotated.empty() && u.variant->group_offset == 0;
+  bool screen = (u.half_form || u.interleaved_form) && u.unrotated.empty() && u.variant->group_offset == 0 && !u.split;
   for (int i = 0; i < u.half && screen; ++i) {
     const double kt = k * tb.term[i];
     tb.kt2[i] = kt * kt;
@@ -492,7 +506,10 @@ double compare_position_norms(const Setup& u, const BlockShape& shape, const Tab
     for (int i = 0; i < u.half; ++i) {
       const auto k = static_cast<std::size_t>(i);
       const double xa = x[u.ca[k]], xb = x[u.cb[k]], ya = y[u.oa[k]], yb = y[u.ob[k]];
-      const double nx = w.norm_q[k] * std::sqrt(xa * xa + xb * xb), ny = std::sqrt(ya * ya + yb * yb);
+      // A split map (HF's XD-RoPE) is no rotation: the norm of the expected pair, a·(x_a c − x_b s, x_a s′ + x_b c′).
+      const double nx = u.split ? u.a * std::hypot(xa * tb.cs[k] - xb * tb.sn[k], xa * tb.sn[h + k] + xb * tb.cs[h + k])
+                                : w.norm_q[k] * std::sqrt(xa * xa + xb * xb);
+      const double ny = std::sqrt(ya * ya + yb * yb);
       const double tol = u.norm_rel * nx + u.norm_floor, diff = std::abs(ny - nx);
       gy += ny * ny, gx += nx * nx;
       if (diff <= tol) {  // the usual case: within (N1)
@@ -544,9 +561,9 @@ void compare_fused_norms(const Setup& u, const BlockShape& shape, const Tables& 
 /// of group g at index s turns at the position of index (s·groups + g) mod seq; each vector by the exact path.
 double compare_position_mixed(const Setup& u, const BlockShape& shape, const std::vector<AxisPosition>& positions,
                               const BlockView& view, long s, long s0, Tally& t, PositionScratch& w) {
-  const std::size_t h = static_cast<std::size_t>(u.half);
   const long groups = shape.groups, d = shape.d;
-  std::vector<double> cs(h), sn(h), term(h);
+  const auto n = static_cast<std::size_t>(u.stride);
+  std::vector<double> cs(n), sn(n), term(n);
   double pmax = 0;
   for (long g = 0; g < groups; ++g) {
     const long q = (s * groups + g) % shape.seq;
@@ -661,7 +678,7 @@ std::vector<DumpComparison> compare_blocks(const BlockShape& shape, const std::v
     const Setup &p = setups[k - 1], &u = setups[k];
     fused[k] = pass.norms_as_previous && !pass.exact_norms && variants[k].norms && !variants[k - 1].norms &&
                !variants[k - 1].heads_mixed && p.half == u.half && p.off == u.off && p.half_form == u.half_form &&
-               p.interleaved_form == u.interleaved_form;
+               p.interleaved_form == u.interleaved_form && !p.split && !u.split;  // a split map: its own norms
   }
   const long B =
       std::max<long>(1, std::min(block_positions, shape.seq));  // a short dump: tables for its positions only
@@ -693,7 +710,7 @@ std::vector<DumpComparison> compare_blocks(const BlockShape& shape, const std::v
       for (std::size_t k = 0; k < nv; ++k) {
         tally[k].channel.assign(static_cast<std::size_t>(shape.d), 0.0);
         tally[k].group_failing.assign(static_cast<std::size_t>(shape.groups), 0);
-        const auto n = static_cast<std::size_t>(B * setups[k].half);
+        const auto n = static_cast<std::size_t>(B * setups[k].stride);
         cs[k].resize(n), sn[k].resize(n), term[k].resize(n), kt2[k].resize(n),
             scale[k].resize(static_cast<std::size_t>(B));
       }
@@ -704,12 +721,13 @@ std::vector<DumpComparison> compare_blocks(const BlockShape& shape, const std::v
         for (std::size_t k = 0; k < nv; ++k) {
           if (fused[k]) continue;  // compared in the loop of variant k − 1, below
           const Setup& u = setups[k];
-          const std::size_t h = static_cast<std::size_t>(u.half);
+          const std::size_t h = static_cast<std::size_t>(u.stride);  // a position's table entries
           double* pos = out[k].position_ratio.data();
           if (u.variant->norms) {  // (N1): pair norms, summed per index (added up in index order below)
             // The tables of the variant before it, where the caller says it turns as that one (computed just above).
             const bool shared = pass.norms_as_previous && k > 0 && !variants[k - 1].norms &&
-                                !variants[k - 1].heads_mixed && setups[k - 1].half == u.half;
+                                !variants[k - 1].heads_mixed && setups[k - 1].half == u.half &&
+                                setups[k - 1].stride == u.stride;
             const std::size_t t = shared ? k - 1 : k;
             for (long s = s0; s < s1; ++s) {
               const std::size_t o = static_cast<std::size_t>(s - s0) * h;

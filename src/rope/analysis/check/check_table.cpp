@@ -101,6 +101,21 @@ Message interleave_order_in(S c, bool pangu) {
                      sections, pair - 1, pair);
 }
 
+/// HunyuanVL's two XD-RoPE maps (A11): the dump's (`hf` true: HF's doubled sections) against the model's, with the
+/// first pair where they part and the setting that chooses the map.
+Message xdrope_map_in(S c, bool hf) {
+  const std::string sections = fmt::format("{}", fmt::join(c.expected.rope.axes->source.sections, ", "));
+  const auto pair = static_cast<long>(found_value(c));
+  return hf ? msg("matches xdrope_section [{0}] in HF's XD-RoPE map (each section doubled: the two channels of a "
+                  "pair read two streams), where the model repeats the list as Tencent's code does (both channels on "
+                  "one stream): the maps part at pair {1} (docs/multi-axis.md (A11); {2} hf)",
+                  sections, pair, option_name("xdrope_map"))
+            : msg("matches xdrope_section [{0}] in Tencent's XD-RoPE map (the list repeated: both channels of a pair "
+                  "on one stream, as mlx-vlm too), where the model doubles each section as HF's code does: the maps "
+                  "part at pair {1} (docs/multi-axis.md (A11); {2} tencent)",
+                  sections, pair, option_name("xdrope_map"));
+}
+
 Message restart_says(S c) {
   std::string starts = "0";
   for (const long r : c.diagnosis.restarts) starts += "," + std::to_string(r);
@@ -556,6 +571,10 @@ const std::vector<VariantRow> kVariantTable = {
     {VariantKind::SectionsQwen3, "mrope-qwen3-order", kCompared, "pair",
      [](E) { return msg("mrope_section in Qwen3-VL's interleaved order"); },
      [](S c) { return interleave_order_in(c, false); }},
+    {VariantKind::XdropeHfMap, "xdrope-hf-map", kCompared, "pair",
+     [](E) { return msg("xdrope_section in HF's XD-RoPE map"); }, [](S c) { return xdrope_map_in(c, true); }},
+    {VariantKind::XdropeTencentMap, "xdrope-tencent-map", kCompared, "pair",
+     [](E) { return msg("xdrope_section in Tencent's XD-RoPE map"); }, [](S c) { return xdrope_map_in(c, false); }},
     {VariantKind::MropeTextRowsAsAxes, "mrope-text-rows-as-axes", kFromDump, "batch",
      [](E) { return msg("text positions' batch rows read as t, h, w"); },
      [](S c) {

@@ -119,7 +119,9 @@ DumpVectors expected_dump(const DumpVectors& before, const std::vector<AxisPosit
   out.dtype = DType::F64;
   const AxisMap* map = e.rope.axes ? &*e.rope.axes : nullptr;
   for (long s = 0; s < before.seq; ++s) {
-    const Eigen::VectorXd phi = axis_angles(e.theta(), map, positions[static_cast<std::size_t>(s)]);  // (A1), (V1)
+    const AxisPosition& at = positions[static_cast<std::size_t>(s)];
+    const Eigen::VectorXd phi = channel_angles(e.theta(), map, at, false);  // (A1), (V1)
+    const Eigen::VectorXd phi2 = channel_angles(e.theta(), map, at, true);  // (A11): HF's XD-RoPE, its own stream
     for (long g = 0; g < before.groups(); ++g) {
       const double* x = before.vector(s, g);
       double* y = out.values.data() + (s * before.groups() + g) * d;
@@ -128,10 +130,11 @@ DumpVectors expected_dump(const DumpVectors& before, const std::vector<AxisPosit
       for (int i = 0; i < r / 2; ++i) {  // read at the pair's channels, written where it goes (de-interleaved output)
         const auto [pa, pb] = pair_channels(e, i, false);
         const auto [oa, ob] = pair_channels(e, i, true);
-        const double xa = x[pa], xb = x[pb], c = std::cos(phi[i]),
-                     sn = std::sin(phi[i]) * (e.mode == CheckMode::Grad ? -1.0 : 1.0);  // (G1): R(m)ᵀ
+        const double sign = e.mode == CheckMode::Grad ? -1.0 : 1.0;  // (G1): R(m)ᵀ
+        const double xa = x[pa], xb = x[pb], c = std::cos(phi[i]), sn = std::sin(phi[i]) * sign;
+        const double c2 = std::cos(phi2[i]), sn2 = std::sin(phi2[i]) * sign;
         y[oa] = q * e.attention_factor() * (xa * c - xb * sn);
-        y[ob] = q * e.attention_factor() * (xa * sn + xb * c);
+        y[ob] = q * e.attention_factor() * (xa * sn2 + xb * c2);
       }
     }
   }

@@ -171,7 +171,7 @@ FamilyRows parse_table() {
     f.mrope_order = row.value("mrope_order", std::string());
     f.mrope_section_default = row.value("mrope_section_default", std::vector<int>{});
     if (!f.mrope_order.empty() && f.mrope_order != "ernie_3d" && f.mrope_order != "interleaved" &&
-        f.mrope_order != "bailing") {
+        f.mrope_order != "bailing" && f.mrope_order != "xdrope") {
       throw std::logic_error("data/families.json: " + f.model_type + ": unknown mrope_order " + f.mrope_order);
     }
     f.mrope_source = row.value("mrope_source", std::string());

@@ -21,6 +21,10 @@
 #include "rope/models/hf/json_reader.hpp"
 #include "rope/models/model_config.hpp"
 
+namespace rope {
+struct ModelFamily;
+}  // namespace rope
+
 namespace rope::detail {
 
 /// The scaling dict after resolving v4/v5 spelling and per-layer-type entries.
@@ -114,6 +118,7 @@ class ConfigParser {
 
   // hf_config_mrope.cpp
   void read_mrope();
+  void read_xdrope(const ModelFamily& family);
 
   // hf_config_fope.cpp
   void read_fope();

@@ -17,7 +17,42 @@
 
 namespace rope::detail {
 
+/// HunyuanVL's XD-RoPE (docs/multi-axis.md (A11)): rope_scaling.xdrope_section, four streams p, w, h, t, read as HF's
+/// HunYuanVLDenseV1Attention reads it (_normalize_xdrope_section: whole pairs summing to head_dim / 2, or ratios);
+/// HF's map by default, Tencent's by the override (resolve.cpp). No xdrope_section: one position, plain RoPE.
+void ConfigParser::read_xdrope(const ModelFamily& family) {
+  const json* s = scaling_.dict;
+  const json* v = s ? Reader::find(*s, "xdrope_section") : nullptr;
+  if (!v) return;
+  const std::string path = child(scaling_.path, "xdrope_section");
+  if (!v->is_array()) r_.fail(path, fmt::format("expected a list of numbers, got {}", v->type_name()));
+  std::vector<double> values;
+  for (std::size_t i = 0; i < v->size() && i <= 64; ++i)
+    values.push_back(r_.number_value((*v)[i], fmt::format("{}[{}]", path, i)));
+  MropeSections sections;
+  sections.order = SectionOrder::XdropeHf;
+  try {
+    sections.sections = xdrope_pairs(values, head_dim_, sections.order, path);
+    (void)make_axis_map(sections, d_ / 2);
+  } catch (const InvalidArgument& e) {
+    r_.fail(path, e.what());
+  }
+  m_.mrope = sections;
+  const std::string list = fmt::format("[{}]", fmt::join(sections.sections, ", "));
+  origin("xdrope_section", list, path);
+  note(
+      msg("HunyuanVL's XD-RoPE: xdrope_section {0} pairs per stream p, w, h, t; in prefill every channel turns with "
+          "one of the token's four positions, by HF's map ({1}: the doubled sections, so the two channels of a pair "
+          "may read two streams) unless Tencent's is asked for (docs/multi-axis.md (A11)); decoding turns every pair "
+          "with p alone, and a text token has one position on every stream",
+          list, family.mrope_source));
+}
+
 void ConfigParser::read_mrope() {
+  if (const ModelFamily* xd = find_model_family(m_.model_type); xd && xd->mrope_order == "xdrope") {
+    read_xdrope(*xd);
+    return;
+  }
   // The family's code may fix the map whatever the keys say (family table mrope_order): Qwen3.5 always
   // interleaves (A3), ERNIE-4.5-VL has its own 3-D map (A8); both have sections of their own when the config
   // gives none (mrope_section_default).

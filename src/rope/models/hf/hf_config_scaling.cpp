@@ -169,6 +169,8 @@ void ConfigParser::lint_scaling_keys() {
     known.push_back(k);
   }
   if (is_hunyuan()) known.push_back("alpha");  // NTK-α (read_ntk_alpha)
+  const ModelFamily* xd = find_model_family(m_.model_type);
+  if (xd && xd->mrope_order == "xdrope") known.push_back("xdrope_section");  // HunyuanVL (read_xdrope)
   const ModelFamily* family = find_model_family(m_.model_type);
   if (family && !family->query_scaling.empty()) known.push_back(family->query_scaling);  // read_query_scaling
   static const std::vector<std::pair<std::string_view, std::string_view>> aliases{
@@ -204,7 +206,8 @@ void ConfigParser::lint_scaling_keys() {
 }
 
 bool ConfigParser::is_hunyuan() const {
-  return m_.model_type == "hunyuan_v1_dense" || m_.model_type == "hunyuan_v1_moe";
+  return m_.model_type == "hunyuan_v1_dense" || m_.model_type == "hunyuan_v1_moe" || m_.model_type == "hunyuan_vl" ||
+         m_.model_type == "hunyuan_vl_text";
 }
 
 // HunYuan's NTK-α (transformers 357f414c, models/hunyuan_v1_dense/modeling_hunyuan_v1_dense.py:324-331, and
@@ -291,6 +294,16 @@ void ConfigParser::read_scaling() {
   }
   // The rotary class sees the type after the class's renames, before rope's own names (it refuses an unknown one too).
   refuse_unaccepted_rope_type(family, name_, text ? type_path : p, text.value_or("default"));
+  if (!text && family && family->mrope_order == "xdrope") {
+    // HunYuanVLTextConfig._normalize_rope_parameters (modular_hunyuan_vl.py @ 17963211f4): rope_parameters.get(
+    // "rope_type", rope_parameters.get("type", "default")): no key is default, whose inv_freq takes no alpha.
+    origin("rope_type", "default", msg("{0} has no rope_type: HF's {1} reads it as default", p, family->config_class));
+    if (Reader::find(s, "alpha")) {
+      note(msg("{0}: unused, rope_type default builds plain inv_freq (HF reads alpha for rope_type dynamic or xdrope)",
+               child(p, "alpha")));
+    }
+    return;
+  }
   if (!text) {
     if (has_any_scaling_key(s)) r_.fail(p, "missing rope_type (or the legacy type)");
     origin("rope_type", "default", msg("{0} has no rope_type", p));
