@@ -257,11 +257,14 @@ RopeExpectation expectation_of_resolved(const ModelRope& rope, const CheckSettin
     }
     const int kept = fope_kept_pairs(*e.rope.fope, e.rotary_dim(), e.base());
     e.fope = std::make_shared<const FopeCoefficients>(read_fope_coefficients(s.coefficients, *e.rope.fope, kept));
+  } else if (!s.coefficients.empty() && rope.plain) {
+    throw InvalidArgument(error_msg("{0} FILE gives FoPE's coefficients: name a model with FoPE ({1} or {2})",
+                                    option_name("coefficients"), option_name("model"), option_name("config")));
   } else if (!s.coefficients.empty()) {
     throw InvalidArgument(
         error_msg("{0} FILE gives FoPE's coefficients, and {1} has no FoPE (no fope_sep_head, "
                   "fope_init_factor or num_inv_freq in its RoPE block)",
-                  option_name("coefficients"), rope.plain ? std::string("plain RoPE") : e.rope.name));
+                  option_name("coefficients"), e.rope.name));
   }
   // The mode's expectation, made from the forward one (check_table.hpp: the one place a mode plugs in).
   set_mode(e, s.mode, s.shift);
