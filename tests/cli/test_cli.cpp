@@ -186,6 +186,8 @@ TEST_F(Cli, FigureOptionsAreChecked) {
                           std::string(option) + " needs a file name, not '-'");
   }
   expect_one_line_error(rope_cli({"explain", "--gif", "-"}), 2, "--gif needs a file name, not '-'");
+  // not "--csv and --png both write to standard output": a figure has no standard-output form to clash with
+  expect_one_line_error(rope_cli({"wavelengths", "--png", "-", "--csv", "-"}), 2, "--png needs a file name, not '-'");
   EXPECT_FALSE(fs::exists("-"));
   EXPECT_TRUE(fs::is_empty(dir_));
 }

@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 #include <filesystem>
 #include <string>
+#include <string_view>
 #include <sys/stat.h>
 #include <utility>
 #include <vector>
@@ -64,8 +65,9 @@ void check_distinct_outputs(const CLI::App& command) {
     for (const std::string& value : option->results()) {
       if (value != "-")
         given.emplace_back(name, value);
-      else
+      else if (std::string_view(name) == "--csv")  // only a CSV table has a standard-output form
         to_stdout.emplace_back(name);
+      // a figure's or a page's '-' is refused by that option's own rule (figure_options.cpp, the --html check)
     }
   }
   for (const char* name : {"--term", "--json"}) {  // a drawing, a JSON report: standard output too
