@@ -13,8 +13,10 @@ import atexit
 import base64
 import json
 import os
+import select
 import subprocess
 import sys
+import tempfile
 
 from PIL import Image
 
@@ -23,7 +25,7 @@ from PIL import Image
 QUIET = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync", "--hide-scrollbars",
          "--enable-logging=stderr", "--v=0"]
-TIMEOUT = 180  # seconds for one page, as the one-process-per-page runs allowed
+TIMEOUT = 180  # seconds Chromium may stay silent (one page), as the one-process-per-page runs allowed
 
 
 class Browser:
@@ -39,18 +41,25 @@ class Browser:
             os.dup2(b, 4)
 
         cmd = ["chromium", *QUIET, f"--user-data-dir={profile}", "--remote-debugging-pipe", "about:blank"]
+        self._stderr = tempfile.TemporaryFile()  # Chromium's log, shown when it fails
         self.proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                     stderr=subprocess.DEVNULL, preexec_fn=descriptors,
+                                     stderr=self._stderr, preexec_fn=descriptors,
                                      close_fds=False)  # keeps 3 and 4 (Python's own are close-on-exec)
         os.close(to_chromium)
         os.close(from_chromium)
         self._buffer, self._next_id, self._events, self._tabs = b"", 0, [], {}
 
+    def _fail(self, what):
+        self._stderr.seek(0)
+        sys.exit(f"chromium {what}:\n{self._stderr.read().decode(errors='replace')[-2000:]}")
+
     def _read_message(self):
         while b"\0" not in self._buffer:
+            if not select.select([self._recv_fd], [], [], TIMEOUT)[0]:  # a page that never loads
+                self._fail(f"answered nothing in {TIMEOUT} s")
             chunk = os.read(self._recv_fd, 1 << 20)
             if not chunk:
-                sys.exit(f"chromium exited ({self.proc.poll()}) while a page was open")
+                self._fail(f"exited ({self.proc.poll()}) while a page was open")
             self._buffer += chunk
         message, self._buffer = self._buffer.split(b"\0", 1)
         return json.loads(message)
