@@ -8,12 +8,11 @@ passes with either; ratios [0.25] x 4 read as [16] x 4. inspect names both maps'
 
 Usage: check_hunyuan_xdrope.py --rope PATH --out DIR   (DIR receives the dumps)
 """
-import json
 import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from manifest_cases import generated_cases, run  # noqa: E402
+from manifest_cases import checked, generated_cases, run  # noqa: E402
 
 
 def main():
@@ -26,19 +25,13 @@ def main():
                 os.path.join(a.out, case.get("positions", "positions.csv")), "--angles", "float32", "--json"]
         if case["map"]:
             args += ["--xdrope-map", case["map"]]
-        code, out, err = run(a.rope, args)
-        if code != case["exit"]:
-            failures.append(f"check {case['name']}: exit {code}, expected {case['exit']}: {err.strip()} {out[:600]}")
+        report, named, failure = checked(a.rope, case, args, "pair")
+        if failure:
+            failures.append(failure)
             continue
-        report = json.loads(out)
-        named = ""
+        code = case["exit"]
         if case["variant"]:
-            diagnosis = report.get("diagnosis") or {}
-            named = f"matches {diagnosis.get('matches')} pair {diagnosis.get('found', {}).get('pair')}"
-            if diagnosis.get("matches") != case["variant"] or diagnosis.get("found", {}).get("pair") != case["pair"]:
-                failures.append(f"check {case['name']}: {named}, expected {case['variant']} pair {case['pair']}: "
-                                f"{out[:600]}")
-                continue
+            diagnosis = report["diagnosis"]
             if f"part at pair {case['pair']}" not in diagnosis.get("message", ""):
                 failures.append(f"check {case['name']}: the pair is not said: {diagnosis.get('message')}")
                 continue

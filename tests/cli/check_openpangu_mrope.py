@@ -8,12 +8,11 @@ part (23 for [24, 20, 20], 3 for [16, 24, 24]). inspect says the same pair.
 
 Usage: check_openpangu_mrope.py --rope PATH --out DIR   (DIR receives the dumps)
 """
-import json
 import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from manifest_cases import generated_cases, run  # noqa: E402
+from manifest_cases import checked, generated_cases, run  # noqa: E402
 
 
 def main():
@@ -21,22 +20,16 @@ def main():
     failures = []
     for case in manifest["cases"]:
         d = os.path.join(a.out, case["dir"])
-        code, out, err = run(a.rope, ["check", "--config", os.path.join(a.out, case["config"]), "--layout", "half",
-                                      "--before", os.path.join(d, "q.npy"), "--after", os.path.join(d, "q_rope.npy"),
-                                      "--axis-positions", os.path.join(a.out, "positions.csv"), "--angles", "float32",
-                                      "--json"])
-        if code != case["exit"]:
-            failures.append(f"check {case['name']}: exit {code}, expected {case['exit']}: {err.strip()} {out[:600]}")
+        args = ["check", "--config", os.path.join(a.out, case["config"]), "--layout", "half", "--before",
+                os.path.join(d, "q.npy"), "--after", os.path.join(d, "q_rope.npy"), "--axis-positions",
+                os.path.join(a.out, "positions.csv"), "--angles", "float32", "--json"]
+        report, named, failure = checked(a.rope, case, args, "pair")
+        if failure:
+            failures.append(failure)
             continue
-        report = json.loads(out)
-        named = ""
+        code = case["exit"]
         if case["variant"]:
-            diagnosis = report.get("diagnosis") or {}
-            named = f"matches {diagnosis.get('matches')} pair {diagnosis.get('found', {}).get('pair')}"
-            if diagnosis.get("matches") != case["variant"] or diagnosis.get("found", {}).get("pair") != case["pair"]:
-                failures.append(f"check {case['name']}: {named}, expected {case['variant']} pair {case['pair']}: "
-                                f"{out[:600]}")
-                continue
+            diagnosis = report["diagnosis"]
             if f"part at pair {case['pair']}" not in diagnosis.get("message", ""):
                 failures.append(f"check {case['name']}: the pair is not said: {diagnosis.get('message')}")
                 continue

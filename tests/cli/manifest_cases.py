@@ -24,3 +24,22 @@ def generated_cases(generator):
     subprocess.run([sys.executable, os.path.join(REFERENCE, generator), a.out], check=True)
     with open(os.path.join(a.out, "manifest.json")) as f:
         return a, json.load(f)
+
+
+def checked(rope, case, args, key):
+    """rope ARGS (a check with --json) for a manifest case with "name", "exit", "variant" and the found parameter
+    under `key`: (the report, what its diagnosis named, a failure or None). A failure: another exit code, or, where
+    the case names a variant, a diagnosis that matches another one or finds another value of `key`."""
+    code, out, err = run(rope, args)
+    if code != case["exit"]:
+        return None, "", f"check {case['name']}: exit {code}, expected {case['exit']}: {err.strip()} {out[:600]}"
+    report = json.loads(out)
+    if not case["variant"]:
+        return report, "", None
+    diagnosis = report.get("diagnosis") or {}
+    found = diagnosis.get("found", {}).get(key)
+    named = f"matches {diagnosis.get('matches')} {key} {found}"
+    if diagnosis.get("matches") != case["variant"] or found != case[key]:
+        expected = f"expected {case['variant']} {key} {case[key]}"
+        return report, named, f"check {case['name']}: {named}, {expected}: {out[:800]}"
+    return report, named, None
