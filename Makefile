@@ -178,18 +178,25 @@ sanitize: sanitize-build
 # every saved regression (tests/fuzz/regressions/) and seed (tests/fuzz/corpus_*) replayed, then
 # FUZZ_SECONDS of fuzzing per target (new inputs go to $(SAN_BUILD)/corpus_*, not into the
 # repository). A crash leaves crash-* in $(SAN_BUILD) and fails the target: add it to
-# tests/fuzz/regressions/.
+# tests/fuzz/regressions/. The targets run JOBS at a time (each libFuzzer process is one thread), each
+# into its own log, $(SAN_BUILD)/fuzz_<target>.log: its final statistics are printed when it passes, its
+# whole log when it fails.
 FUZZ_SECONDS ?= 150
 FUZZ_DIR = $(abspath $(SAN_BUILD))
+FUZZ_TARGETS := cli config gguf tensor weights
 fuzz: sanitize-build
-	for t in cli config gguf tensor weights; do \
-	  mkdir -p $(FUZZ_DIR)/corpus_$$t && \
-	  if [ -d tests/fuzz/regressions/$$t ]; then \
-	    $(FUZZ_DIR)/tests/fuzz/fuzz_$$t $(abspath tests/fuzz)/regressions/$$t/* || exit 1; fi && \
-	  ASAN_OPTIONS=detect_leaks=1 $(FUZZ_DIR)/tests/fuzz/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) \
-	    -timeout=60 -rss_limit_mb=2048 -max_len=4096 -print_final_stats=1 -artifact_prefix=$(FUZZ_DIR)/ \
-	    $(FUZZ_DIR)/corpus_$$t $(abspath tests/fuzz)/corpus_$$t || exit 1; \
-	done
+	$(MAKE) --no-print-directory -j $(JOBS) $(addprefix fuzz-target-,$(FUZZ_TARGETS))
+
+fuzz-target-%:
+	@mkdir -p $(FUZZ_DIR)/corpus_$*
+	@echo "fuzz: $* ($(FUZZ_SECONDS) s) -> $(FUZZ_DIR)/fuzz_$*.log"
+	@{ if [ -d tests/fuzz/regressions/$* ]; then \
+	     $(FUZZ_DIR)/tests/fuzz/fuzz_$* $(abspath tests/fuzz)/regressions/$*/* || exit 1; fi && \
+	   ASAN_OPTIONS=detect_leaks=1 $(FUZZ_DIR)/tests/fuzz/fuzz_$* -max_total_time=$(FUZZ_SECONDS) \
+	     -timeout=60 -rss_limit_mb=2048 -max_len=4096 -print_final_stats=1 -artifact_prefix=$(FUZZ_DIR)/ \
+	     $(FUZZ_DIR)/corpus_$* $(abspath tests/fuzz)/corpus_$*; } > $(FUZZ_DIR)/fuzz_$*.log 2>&1 \
+	  && { echo "fuzz: $* passed"; grep -E '^stat::(number_of_executed_units|peak_rss_mb|new_units_added)' $(FUZZ_DIR)/fuzz_$*.log | sed 's/^/fuzz: $*: /'; } \
+	  || { echo "fuzz: $* FAILED; its log:"; cat $(FUZZ_DIR)/fuzz_$*.log; exit 1; }
 
 clean:
 	rm -rf $(BUILD) $(OUT) $(SAN_BUILD)
