@@ -12,7 +12,7 @@ CONFIGURE := cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DROPE_UNITY_CLI=
 # switching between build, test-e2e and conformance rebuilds nothing.
 PYTHON_MODULE := -DROPE_PYTHON=ON
 
-.PHONY: all deps build python test test-fast test-e2e conformance demo gallery docs pot format bench bench-compare clean sanitize sanitize-build fuzz install deb browser-test web web-page
+.PHONY: all deps build python test test-fast test-e2e conformance demo gallery docs pot format bench bench-compare clean sanitize sanitize-build fuzz install deb browser-test browser-test-lesson browser-test-live web web-page
 
 all: build
 
@@ -86,10 +86,18 @@ deb: build
 # its controls in Chromium and compares the numbers it shows with the rope executable's for the same inputs.
 # It tests the page the sources build and never byte-compares it with the committed docs/live/lesson.html, so a
 # library change never waits for the page: `make web` refreshes that copy.
-browser-test: web-page
+# The two checks run side by side (make -O prints each one's output whole when it ends): the lesson page's
+# (check_lesson.py, the native rope only) while the live page's WebAssembly is built, then the live page's.
+browser-test:
+	bash scripts/install-deps.sh browser
 	test -f $(BUILD)/CMakeCache.txt || $(CONFIGURE) -DBUILD_TESTING=OFF -DROPE_BUILD_BENCH=OFF
 	cmake --build $(BUILD) -j $(JOBS) --target rope
+	$(MAKE) --no-print-directory -O -j $(JOBS) browser-test-lesson browser-test-live
+
+browser-test-lesson:
 	/usr/bin/python3 tests/browser/check_lesson.py $(ROPE) $(BUILD)/browser-test
+
+browser-test-live: web-page
 	/usr/bin/python3 tests/browser/check_live.py $(ROPE) $(WEB_BUILD)/lesson.html $(BUILD)/browser-test
 
 # The live lesson page: the library's code compiled to WebAssembly by Debian's emscripten (web/CMakeLists.txt,

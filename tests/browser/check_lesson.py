@@ -6,8 +6,8 @@
   - draws something: the screenshot is not blank (>= 2 % of the pixels not white, >= 16 colours),
   - shows another frame at #frame=11 than at #frame=0 (the slider's frames are precomputed SVGs),
   - folds the exercises' answers (<details>, closed) and prints as the class's handout (issue 68): Chromium's
-    --print-to-pdf of the page on A4 is one or two pages (the print stylesheet keeps the figures and the
-    exercises, and leaves out the outputs, the sliders and the answers).
+    print of the page (DevTools' Page.printToPDF, its @page size: A4) is one or two pages (the print stylesheet keeps
+    the figures and the exercises, and leaves out the outputs, the sliders and the answers).
 Run by `make browser-test` (and CI), not by ctest: Chromium is a large package, installed by
 `scripts/install-deps.sh browser`. Needs python3-pil (same level) to read the screenshot.
 
@@ -54,7 +54,7 @@ def check(rope, out):
         if len(answers) < 4 or any(answers):
             sys.exit(f"{lang}: {len(answers)} folded answers on the page (expected 4 to 6, all closed)")
         pdf = os.path.join(out, f"handout.{lang}.pdf")
-        headless.chromium(url, WINDOW, PROFILE, f"--print-to-pdf={pdf}", "--no-pdf-header-footer")
+        headless.pdf(url, WINDOW, PROFILE, pdf)
         with open(pdf, "rb") as f:
             pages = len(re.findall(rb"/Type\s*/Page\b", f.read()))
         if not 1 <= pages <= 2:

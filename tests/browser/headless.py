@@ -8,7 +8,8 @@ hash) in a tab of the window size asked for (one tab per size); so a page comput
 a Chromium process of its own, and a run no longer pays ~80 browser start-ups (a page and its start-up took ~7 s;
 a page alone ~1 s). What a page does on load (the live page computes
 synchronously: its WebAssembly is compiled with WASM_ASYNC_COMPILATION=0) is done when its load event fires.
-A PDF is still printed by a Chromium process of its own (--print-to-pdf, as a reader's browser prints it)."""
+A PDF is printed by the same tab (Page.printToPDF, the page's own @page size, no header or footer: what
+--print-to-pdf --no-pdf-header-footer printed as a process of its own)."""
 import atexit
 import base64
 import json
@@ -147,25 +148,12 @@ def _browser(profile):
     return _browsers[profile]
 
 
-def _process(url, window, profile, *args):
-    """One Chromium process for one page (a PDF)."""
-    cmd = ["chromium", *QUIET, f"--user-data-dir={profile}-print", f"--window-size={window[0]},{window[1]}",
-           *args, url]
-    r = subprocess.run(cmd, capture_output=True, text=True, timeout=TIMEOUT)
-    if r.returncode != 0:
-        sys.exit(f"chromium failed ({r.returncode}) on {url}:\n{r.stderr[-2000:]}")
-    console = [line for line in r.stderr.splitlines() if ":CONSOLE" in line]
-    if console:
-        sys.exit(f"console messages on {url}:\n" + "\n".join(console))
-    return r.stdout
-
-
 def chromium(url, window, profile, *args):
     """Loads url in a window of the given size and returns its DOM (args "--dump-dom") or writes its screenshot
     (args "--screenshot=PATH", a PNG of the window); exits the test on any console message (the pages log
-    nothing: an exception is a console message). Other arguments (--print-to-pdf=…) run a Chromium process."""
+    nothing: an exception is a console message). A PDF: pdf()."""
     if not args or any(a != "--dump-dom" and not a.startswith("--screenshot=") for a in args):
-        return _process(url, window, profile, *args)
+        raise ValueError(f"headless.chromium takes --dump-dom or --screenshot=PATH, not {args}")
     browser = _browser(profile)
     session, console = browser.page(url, window)
     if console:
@@ -182,6 +170,18 @@ def chromium(url, window, profile, *args):
             with open(a.split("=", 1)[1], "wb") as f:
                 f.write(base64.b64decode(png))
     return out
+
+
+def pdf(url, window, profile, path):
+    """Prints url to the PDF file path as Chromium prints it (the page's @page size and margins, no header or
+    footer), after its load event; exits the test on any console message."""
+    browser = _browser(profile)
+    session, console = browser.page(url, window)
+    if console:
+        sys.exit(f"console messages on {url}:\n" + "\n".join(console))
+    data = browser.call("Page.printToPDF", session, preferCSSPageSize=True, displayHeaderFooter=False)["data"]
+    with open(path, "wb") as f:
+        f.write(base64.b64decode(data))
 
 
 def screenshot(url, window, profile, path, min_drawn, min_colours):
