@@ -29,7 +29,8 @@ max_position_embeddings 262144 (Intern-S1-Pro's text_config): K = 45 kept, 19 pa
 coefficients [4, 45, 45] (identity plus N(0, 0.5²/K)), written as a sharded checkpoint (cos_coef and sin_coef in two
 shards and model.safetensors.index.json). A third case keeps num_inv_freq 32 with one shared matrix [1, 32, 32] in a
 single .safetensors. Writes OUT_DIR/<case>/{q,q_rope,k,k_rope}.npy, OUT_DIR/positions.txt, the configs, the
-coefficients and OUT_DIR/manifest.json: each case's config, coefficients, expected exit and the variant named.
+coefficients and OUT_DIR/manifest.json: each case's config, coefficients, expected exit, the variant named, the
+key-value heads whose cos and sin differ, and rope check's arguments.
 Usage: fope.py OUT_DIR
 """
 import json
@@ -193,6 +194,13 @@ def main():
     np.save(os.path.join(d, "q_rope.npy"), vllm_forward(q, cos, sin))
     cases.append(dict(name="shared_q", dir="shared", tensor="q", config="shared.json",
                       coefficients="shared.safetensors", exit=0, variant=None, padded=None))
+    for case in cases:  # rope check's arguments (tests/cli/test_cmd_identify_agrees.cpp runs identify beside it)
+        d, t = os.path.join(out, case["dir"]), case["tensor"]
+        case["args"] = ["--config", os.path.join(out, case["config"]), "--coefficients",
+                        os.path.join(out, case["coefficients"]), "--before", os.path.join(d, f"{t}.npy"), "--after",
+                        os.path.join(d, f"{t}_rope.npy"), "--positions", "@" + os.path.join(out, "positions.txt"),
+                        "--angles", "float32"]
+        case["kv_heads"] = N_KV if case["config"] != "shared.json" else 1
     with open(os.path.join(out, "manifest.json"), "w") as f:
         json.dump(dict(cases=cases, kept=kept, padded=D // 2 - kept), f)
     print(f"{len(cases)} cases in {out}: K = {kept} kept, {D // 2 - kept} padded pairs")
