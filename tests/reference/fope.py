@@ -32,6 +32,7 @@ single .safetensors. Writes OUT_DIR/<case>/{q,q_rope,k,k_rope}.npy, OUT_DIR/posi
 coefficients and OUT_DIR/manifest.json: each case's config, coefficients, expected exit, the variant named, the
 key-value heads whose cos and sin differ, and rope check's arguments.
 Usage: fope.py OUT_DIR
+       fope.py --examples data/dumps   (the example dump of docs/check.md, "3. rope identify")
 """
 import json
 import math
@@ -206,5 +207,23 @@ def main():
     print(f"{len(cases)} cases in {out}: K = {kept} kept, {D // 2 - kept} padded pairs")
 
 
+def write_examples(out):
+    """The example of docs/check.md (rope identify names FoPE and its padding with sin 1): OUT/fope_k.npy and
+    fope_k_rope.npy, the keys [13, 4, 128] of Intern-S1-Pro's FoPE (K 45) with random coefficients as vLLM's fope.py @
+    c215d1e62d computes them (sin padded with 1), at the positions of OUT/fope_positions.txt."""
+    rng = np.random.default_rng(67_10)
+    inv = kept_inv_freq(D, BASE, L, None)
+    cos_coef, sin_coef = coefficients(rng, N_KV, inv.shape[0]), coefficients(rng, N_KV, inv.shape[0])
+    k = rng.standard_normal((len(POSITIONS), N_KV, D)).astype(F32)
+    cos, sin = vllm_tables(POSITIONS, inv, cos_coef, sin_coef, True, D, 1)
+    np.save(os.path.join(out, "fope_k.npy"), k)
+    np.save(os.path.join(out, "fope_k_rope.npy"), vllm_forward(k, cos, sin))
+    with open(os.path.join(out, "fope_positions.txt"), "w") as f:
+        f.write("".join(f"{p}\n" for p in POSITIONS))
+
+
 if __name__ == "__main__":
-    main()
+    if sys.argv[1:2] == ["--examples"]:  # fope.py --examples data/dumps
+        write_examples(sys.argv[2])
+    else:
+        main()

@@ -28,6 +28,7 @@ OUT_DIR/hunyuan_vl.json and hunyuan_vl_ratios.json (the configs) and OUT_DIR/man
 map, expected exit, the variant the diagnosis names with its pair, and rope check's arguments. A text-only case (16
 tokens, p = w = h = t = the index, OUT_DIR/text_positions.csv) is the same dump in both maps.
 Usage: hunyuan_xdrope.py OUT_DIR
+       hunyuan_xdrope.py --examples data/dumps   (the example dump of docs/check.md, "3. rope identify")
 """
 import json
 import os
@@ -205,5 +206,20 @@ def main():
     print(f"{len(manifest)} cases in {out}")
 
 
+def write_examples(out):
+    """The example of docs/check.md (rope identify names HF's map): OUT/xdrope_q.npy, xdrope_q_rope.npy (HF's code,
+    the dump above's tokens, 2 heads) and xdrope_positions.csv (rows p,w,h,t)."""
+    tokens = [11, 12, 13, IMAGE_TOKEN, 120118] + [0] * 28 + [120119, 14, 15, 16, 17]
+    pos4 = xdrope_positions(tokens, [(1, 8, 12)])
+    q = np.random.default_rng(67_20).standard_normal((38, 2, D)).astype(F32)
+    np.save(os.path.join(out, "xdrope_q.npy"), q)
+    np.save(os.path.join(out, "xdrope_q_rope.npy"), hf_rotate(q, pos4, SECTIONS))
+    with open(os.path.join(out, "xdrope_positions.csv"), "w") as f:
+        f.write("".join(f"{p},{w},{h},{t}\n" for p, w, h, t in pos4.T))
+
+
 if __name__ == "__main__":
-    main()
+    if sys.argv[1:2] == ["--examples"]:  # hunyuan_xdrope.py --examples data/dumps
+        write_examples(sys.argv[2])
+    else:
+        main()

@@ -233,10 +233,11 @@ Identification identify_with(const DumpVectors& before, const DumpVectors& after
                              const std::vector<std::pair<int, int>>* assumed_pairs = nullptr);
 
 /// One pair's (or channel's) θ at the positions m of one axis (identify_axes.cpp): the periodogram's peak over the
-/// positions of smallest |m|, then least squares through the origin; the residual counts the indices at position 0 too
-/// (a phasor that turned there does not fit).
+/// positions of smallest |m|, then least squares through the origin; `residual` the RMS of φ − θ·m over the indices
+/// at m ≠ 0, `misfit` the same counting the indices at position 0 too (a phasor that turned there does not fit: an
+/// image's t = 0 must not fit every pair), by which the axes are compared.
 struct AxisFit {
-  double theta = 0, residual = INFINITY, sigma = INFINITY;
+  double theta = 0, residual = INFINITY, sigma = INFINITY, misfit = INFINITY;
   double peak = 0;  ///< the periodogram's θ, before least squares: it does not depend on an offset of the positions
 };
 AxisFit fit_axis(const std::vector<double>& m, const std::vector<std::complex<double>>& u);

@@ -49,10 +49,11 @@ detail::AxisFit detail::fit_axis(const std::vector<double>& m, const std::vector
   detail::AxisFit f;
   f.theta = theta, f.peak = peak;
   if (points.empty()) return f;  // this axis never moves: it cannot be the pair's
-  double rss = at_zero;
+  double rss = 0;
   for (const auto& [x, phi] : points) rss += (phi - theta * x) * (phi - theta * x);
-  f.residual = std::sqrt(rss / static_cast<double>(points.size() + static_cast<std::size_t>(zeros)));
+  f.residual = std::sqrt(rss / static_cast<double>(points.size()));
   f.sigma = f.residual / std::sqrt(smm);
+  f.misfit = std::sqrt((rss + at_zero) / static_cast<double>(points.size() + static_cast<std::size_t>(zeros)));
   return f;
 }
 
@@ -88,13 +89,13 @@ void detail::measure_axis_frequencies(const DumpVectors& before, const DumpVecto
       for (int a = 0; a < components; ++a) fits.push_back(detail::fit_axis(m[static_cast<std::size_t>(a)], z));
       int best = 0;
       for (int a = 1; a < components; ++a) {
-        if (fits[static_cast<std::size_t>(a)].residual < fits[static_cast<std::size_t>(best)].residual) best = a;
+        if (fits[static_cast<std::size_t>(a)].misfit < fits[static_cast<std::size_t>(best)].misfit) best = a;
       }
       const detail::AxisFit& f = fits[static_cast<std::size_t>(best)];
       // Axes whose positions are equal wherever the pair moves fit alike: then the positions cannot tell them apart.
-      bool clear = std::isfinite(f.residual);
+      bool clear = std::isfinite(f.misfit);
       for (int a = 0; a < components; ++a) {
-        if (a != best && !(fits[static_cast<std::size_t>(a)].residual > detail::kAxisMargin * f.residual + 1e-9))
+        if (a != best && !(fits[static_cast<std::size_t>(a)].misfit > detail::kAxisMargin * f.misfit + 1e-9))
           clear = false;
       }
       if (clear) {

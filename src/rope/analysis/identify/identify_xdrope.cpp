@@ -106,13 +106,12 @@ void measure_xdrope(const DumpVectors& before, const DumpVectors& after, const s
     for (int k = 0; k < kXdropeStreams; ++k) fits.push_back(detail::fit_axis(m[static_cast<std::size_t>(k)], u));
     int b = 0;
     for (int k = 1; k < kXdropeStreams; ++k) {
-      if (fits[static_cast<std::size_t>(k)].residual < fits[static_cast<std::size_t>(b)].residual) b = k;
+      if (fits[static_cast<std::size_t>(k)].misfit < fits[static_cast<std::size_t>(b)].misfit) b = k;
     }
     const detail::AxisFit& f = fits[static_cast<std::size_t>(b)];
-    bool clear = std::isfinite(f.residual);
+    bool clear = std::isfinite(f.misfit);
     for (int k = 0; k < kXdropeStreams; ++k) {
-      if (k != b && !(fits[static_cast<std::size_t>(k)].residual > detail::kAxisMargin * f.residual + 1e-9))
-        clear = false;
+      if (k != b && !(fits[static_cast<std::size_t>(k)].misfit > detail::kAxisMargin * f.misfit + 1e-9)) clear = false;
     }
     best[static_cast<std::size_t>(c)] = f;
     if (clear) {
