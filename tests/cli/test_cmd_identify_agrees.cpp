@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <map>
@@ -20,6 +21,7 @@
 #include <nlohmann/json.hpp>
 
 #include "support/cli_harness.hpp"
+#include "support/temp_dir_test.hpp"
 
 namespace rope {
 namespace {
@@ -616,6 +618,23 @@ const std::vector<Golden67>& golden_67() {
 
 INSTANTIATE_TEST_SUITE_P(Issue67Text, IdentifyText67, ::testing::ValuesIn(golden_67()),
                          [](const ::testing::TestParamInfo<Golden67>& info) { return std::string(info.param.name); });
+
+class IdentifyFigure67 : public test::TempDirTest {};
+
+TEST_F(IdentifyFigure67, FopeDrawsNoThetaAndXdropeDrawsItsFit) {
+  // FoPE's pairs turn by no one angle: no θ_j to draw, the exit check's; HF's XD-RoPE map: θ_j from the channels.
+  for (const auto& [generator, name] :
+       {std::pair<const char*, const char*>{"fope", "vllm_c215d1e_k"}, {"hunyuan_xdrope", "hf"}}) {
+    const Json& c = cases_67(generator).at(name);
+    std::vector<std::string> args = identify_arguments(c["args"]);
+    args.insert(args.begin(), "identify");
+    const std::string png = path(std::string(name) + ".png");
+    args.insert(args.end(), {"--png", png});
+    const auto r = rope_cli(args);
+    EXPECT_EQ(r.code, c["exit"].get<int>()) << r.err;
+    EXPECT_EQ(std::filesystem::exists(png), std::string(generator) == "hunyuan_xdrope") << r.out << r.err;
+  }
+}
 
 }  // namespace
 }  // namespace rope
