@@ -8,6 +8,8 @@
 
 #include <cmath>
 #include <complex>
+#include <cstdint>
+#include <cstring>
 #include <random>
 #include <vector>
 
@@ -67,14 +69,32 @@ struct FopeIdentifyCase {
   long heads, kv;
   int kept;
   bool sin_one;
+  bool bf16 = false;  ///< both dumps rounded to bf16 and stored as float32 (a bf16 model's tensors saved with .float())
 };
+
+/// x rounded to bf16 (to nearest, ties to even, on the top 16 bits of its float32).
+double fope_bf16(double x) {
+  float f = static_cast<float>(x);
+  std::uint32_t bits;
+  std::memcpy(&bits, &f, 4);
+  bits = (bits + 0x7FFFu + ((bits >> 16) & 1u)) & 0xFFFF0000u;
+  std::memcpy(&f, &bits, 4);
+  return f;
+}
 
 class IdentifyFope : public ::testing::TestWithParam<FopeIdentifyCase> {};
 
 TEST_P(IdentifyFope, CountsKeptAndPaddedPairsAndTheKeyValueHeads) {
   const FopeIdentifyCase& c = GetParam();
-  const DumpVectors x = random_dump(static_cast<long>(kFopePositions.size()), c.heads, 32);
-  const Identification id = identify_rope(x, fope_turn(x, c.kept, c.kv, c.sin_one), kFopePositions);
+  DumpVectors x = random_dump(static_cast<long>(kFopePositions.size()), c.heads, 32);
+  DumpVectors y = fope_turn(x, c.kept, c.kv, c.sin_one);
+  if (c.bf16) {
+    for (DumpVectors* v : {&x, &y}) {
+      for (double& e : v->values) e = fope_bf16(e);
+      v->dtype = DType::F32;
+    }
+  }
+  const Identification id = identify_rope(x, y, kFopePositions);
   ASSERT_TRUE(id.fope.has_value()) << (id.notes.empty() ? "" : id.notes.back().en);
   EXPECT_EQ(id.fope->kept, c.kept);
   EXPECT_EQ(id.fope->padded, 16 - c.kept);
@@ -86,7 +106,8 @@ TEST_P(IdentifyFope, CountsKeptAndPaddedPairsAndTheKeyValueHeads) {
   EXPECT_EQ(id.theta.size(), 0);  // no θ per pair: cos′ and sin′ are not those of one angle
   EXPECT_EQ(id.rotary_dim, c.sin_one ? 32 : 2 * c.kept);
   EXPECT_THAT(id.notes.back().en, ::testing::HasSubstr("are not measured from a dump"));
-  EXPECT_EQ(id.notes.front().en.find("matches FoPE with its") == 0, c.sin_one);
+  EXPECT_EQ(id.notes[c.bf16 ? 1 : 0].en.find("matches FoPE with its") == 0, c.sin_one);
+  if (c.bf16) EXPECT_THAT(id.notes.front().en, ::testing::HasSubstr("every value is a bf16 number"));
 }
 
 INSTANTIATE_TEST_SUITE_P(Identify, IdentifyFope,
@@ -96,6 +117,7 @@ INSTANTIATE_TEST_SUITE_P(Identify, IdentifyFope,
                              {"keys_4_sin_0", 4, 4, 12, false},
                              {"keys_4_sin_1", 4, 4, 12, true},
                              {"shared_8_sin_0", 8, 1, 10, false},
+                             {"gqa_16_on_4_sin_1_bf16_saved_as_f32", 16, 4, 12, true, true},
                          }),
                          [](const ::testing::TestParamInfo<FopeIdentifyCase>& info) {
                            return test::case_name(info.param.name);

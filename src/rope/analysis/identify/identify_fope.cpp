@@ -10,6 +10,7 @@
 #include <complex>
 #include <optional>
 
+#include "rope/analysis/check/check.hpp"
 #include "rope/analysis/identify/identify.hpp"
 #include "rope/core/constants.hpp"
 #include "rope/core/dtype.hpp"
@@ -57,7 +58,11 @@ bool fope_heads_share(const DumpVectors& before, const DumpVectors& after, int k
 std::optional<Identification> detail::identify_fope(const DumpVectors& before, const DumpVectors& after) {
   const int d = before.d, n = d / 2;
   if (d < 4 || d % 2 != 0 || before.seq < 1) return std::nullopt;
-  const DType dtype = epsilon(after.dtype) > epsilon(before.dtype) ? after.dtype : before.dtype;
+  DType dtype = epsilon(after.dtype) > epsilon(before.dtype) ? after.dtype : before.dtype;
+  // A bf16 model's tensors saved with .float(): their rounding is bf16's, as identify_with reads them.
+  const bool bf16_saved = dtype == DType::F32 && !before.dtype_stated && !after.dtype_stated &&
+                          looks_like_bf16(before) && looks_like_bf16(after);
+  if (bf16_saved) dtype = DType::BF16;
   const double eps = kToleranceSafety * epsilon(dtype);
   const long groups = before.groups();
   // Each pair's kind over every vector: passed through, turned into √2·R(π/4), or changed otherwise.
@@ -126,6 +131,8 @@ std::optional<Identification> detail::identify_fope(const DumpVectors& before, c
   id.family_dim = d;
   id.attention_factor = sx > 0 ? std::sqrt(sy / sx) : 1.0;
   id.norm_residual = std::max(std::abs(f.norm_max - 1), std::abs(1 - f.norm_min));
+  if (bf16_saved)
+    id.notes.push_back({msg("every value is a bf16 number saved as float32: identified with bf16's rounding")});
   if (f.sin_padded_one) {  // check's fope-sin-padded-one, in its words
     id.notes.push_back(
         msg("matches FoPE with its {0} padded pairs (pairs {1} … {2}) padded with sin 1 as well as cos 1, so that "
